@@ -1,0 +1,24 @@
+"""The ``hookwise`` command group; each sub-command lives in its own module."""
+
+from __future__ import annotations
+
+import click
+
+from hookwise import __version__
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="hookwise")
+def cli() -> None:
+    """Hooks for AI coding agents: run, test and answer them like the real hosts."""
+
+
+def _register() -> None:
+    from hookwise.cli import conformance_cmd, fire_cmd, hooks_cmd
+
+    cli.add_command(fire_cmd.fire)
+    cli.add_command(hooks_cmd.hooks)
+    cli.add_command(conformance_cmd.conformance)
+
+
+_register()

@@ -1,0 +1,25 @@
+"""Console entry point.
+
+``hookwise hook`` is on the hot path of every tool call an agent makes, so it is
+dispatched before click, rich or anything else heavy is imported.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    from hookwise.cli.app import cli
+
+    try:
+        cli.main(args=args, prog_name="hookwise", standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

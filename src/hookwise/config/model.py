@@ -1,0 +1,87 @@
+"""Registered hooks: what the host runtime plans and runs.
+
+A hook's config is kept as the JSON object the user wrote (plus ``source``), because the
+engine's behaviour depends on the raw values (a string timeout, a plugin-typed entry);
+typed views are computed where they are used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_string, truthy
+
+
+class Source(Enum):
+    """Where a hook came from; the value is what the engine calls it."""
+
+    RUNTIME = "runtime"
+    PROJECT = "project"
+    USER = "user"
+    SYSTEM = "system"
+    EXTENSIONS = "extensions"
+
+    @property
+    def priority(self) -> int:
+        """Execution order between sources (hookRegistry.getSourcePriority)."""
+        return _PRIORITY[self]
+
+
+_PRIORITY = {
+    Source.RUNTIME: 0,
+    Source.PROJECT: 1,
+    Source.USER: 2,
+    Source.SYSTEM: 3,
+    Source.EXTENSIONS: 4,
+}
+
+
+@dataclass
+class HookEntry:
+    """One hook registered for one event (hookRegistry's HookRegistryEntry)."""
+
+    config: dict[str, JSON]
+    event: str
+    source: Source
+    matcher: JSON = None
+    sequential: JSON = None
+    enabled: bool = True
+    origin: str = ""
+    """Where it was defined, for messages: ``path#/hooks/BeforeTool/0/hooks/1``."""
+    scope: str = ""
+    """The settings scope or extension it came from (user, project, extension:NAME, ...)."""
+    action: Any = field(default=None, repr=False)
+    """For runtime hooks registered from Python: an (async) callable taking the input."""
+
+    @property
+    def name(self) -> str:
+        """Display name, also the key of ``hooksConfig.disabled`` (name || command)."""
+        return hook_display_name(self.config)
+
+    @property
+    def command(self) -> str | None:
+        value = self.config.get("command")
+        return value if isinstance(value, str) else None
+
+
+def hook_display_name(config: dict[str, JSON]) -> str:
+    name = config.get("name")
+    if config.get("type") == "command":
+        command = config.get("command")
+        for candidate in (name, command):
+            if candidate:
+                return candidate if isinstance(candidate, str) else str(candidate)
+        return "unknown-command"
+    if name:
+        return name if isinstance(name, str) else str(name)
+    return "unknown-hook"
+
+
+def hook_key(config: dict[str, JSON]) -> str:
+    """Identity used for dedup and trust: ``name:command`` (types.ts getHookKey)."""
+    name = config.get("name")
+    name_text = js_string(name) if truthy(name) else ""
+    command = js_string(config.get("command", UNDEFINED)) if config.get("type") == "command" else ""
+    return f"{name_text}:{command}"
