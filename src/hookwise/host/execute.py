@@ -1,0 +1,295 @@
+"""Running a plan: one process (or Python callable) per hook, then its interpretation.
+
+Sequential plans feed each successful answer into the next hook's input, the way the
+engine chains tool_input, prompt context and llm_request; parallel plans start every
+hook at once and keep the results in plan order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from hookwise.config.environment import RedactionConfig, expand_command, hook_environment
+from hookwise.config.model import HookEntry
+from hookwise.host.interpret import interpret
+from hookwise.host.plan import Plan
+from hookwise.host.process import ProcessResult, ProcessSpec, arun_processes
+from hookwise.protocol.gemini import DEFAULT_TIMEOUT_MS, Chain, event_spec
+from hookwise.protocol.jsvalue import (
+    JSON,
+    UNDEFINED,
+    get,
+    has_property,
+    js_json_stringify,
+    js_string,
+    spread,
+    truthy,
+)
+from hookwise.protocol.profiles import Profile
+
+MAX_TIMER_MS = 2**31 - 1
+
+
+@dataclass
+class HookRun:
+    """What one hook did and said."""
+
+    entry: HookEntry
+    stdin: dict[str, JSON]
+    success: bool
+    exit_code: int | None = None  # as the engine reports it (a signal reads 0); None: no exit
+    output: JSON = None  # the hook's answer object, None when it gave none
+    output_format: str | None = None
+    stdout: str | None = None
+    stderr: str | None = None
+    error: str | None = None
+    duration_ms: float = 0.0
+    signal: int | None = None
+    warnings: tuple[str, ...] = field(default=())
+
+
+RefusalCheck = Callable[[HookEntry], str | None]
+
+
+@dataclass
+class ExecutionSettings:
+    """Everything about the machine side of running hooks."""
+
+    profile: Profile = Profile.DOCUMENTED
+    base_env: Mapping[str, str] | None = None  # None: this process's environment
+    redaction: RedactionConfig = field(default_factory=RedactionConfig)
+    plans_dir: str = ""
+    default_cwd: str = "."
+    max_parallel: int = 32
+    kill_grace_ms: float = 5000.0
+    max_output_bytes: int = 1024 * 1024
+    shell: tuple[str, ...] = ("bash", "-c")
+    refuse: RefusalCheck | None = None  # hookwise's trust gate: a reason not to run a hook
+
+
+def timer_delay_ms(timeout: JSON) -> tuple[float, str]:
+    """Node's setTimeout delay for a hook's ``timeout`` and the text the engine prints."""
+    value: JSON = DEFAULT_TIMEOUT_MS if timeout is None or timeout is UNDEFINED else timeout
+    label = js_string(value)
+    try:
+        number = float(value) if not isinstance(value, bool) else float(int(value))
+    except (TypeError, ValueError):
+        number = math.nan
+    if isinstance(value, str) and not value.strip():
+        number = 0.0
+    if math.isnan(number) or number < 1 or number > MAX_TIMER_MS:
+        number = 1.0
+    return number, label
+
+
+def apply_to_next_input(
+    event: str, current: dict[str, JSON], output: JSON
+) -> dict[str, JSON]:
+    """The engine's applyHookOutputToInput, used between sequential hooks."""
+    chain = event_spec(event).chain
+    modified = dict(current)
+    specific = get(output, "hookSpecificOutput")
+    if not truthy(specific) or chain is Chain.NONE:
+        return modified
+    if chain is Chain.PROMPT:
+        if has_property(specific, "additionalContext"):
+            context = get(specific, "additionalContext")
+            if isinstance(context, str) and "prompt" in modified:
+                modified["prompt"] = js_string(modified["prompt"]) + "\n\n" + context
+    elif chain is Chain.LLM_REQUEST:
+        if has_property(specific, "llm_request"):
+            partial = get(specific, "llm_request")
+            if truthy(partial) and "llm_request" in modified:
+                modified["llm_request"] = {
+                    **spread(modified["llm_request"]),
+                    **spread(partial),
+                }
+    elif chain is Chain.TOOL_INPUT and has_property(specific, "tool_input"):
+        new_input = get(specific, "tool_input")
+        if truthy(new_input) and "tool_input" in modified:
+            modified["tool_input"] = {**spread(modified["tool_input"]), **spread(new_input)}
+    return modified
+
+
+class HookExecutor:
+    def __init__(self, settings: ExecutionSettings) -> None:
+        self.settings = settings
+
+    async def run_plan(self, plan: Plan, payload: dict[str, JSON]) -> list[HookRun]:
+        if plan.sequential:
+            runs: list[HookRun] = []
+            current = payload
+            for entry in plan.hooks:
+                run = (await self._run_batch(plan.event, [entry], current))[0]
+                runs.append(run)
+                if run.success and truthy(run.output):
+                    current = apply_to_next_input(plan.event, current, run.output)
+            return runs
+        return await self._run_batch(plan.event, plan.hooks, payload)
+
+    async def _run_batch(
+        self, event: str, entries: list[HookEntry], payload: dict[str, JSON]
+    ) -> list[HookRun]:
+        stdin = js_json_stringify(payload).encode("utf-8", "surrogatepass")
+        results: list[HookRun | None] = [None] * len(entries)
+        specs: list[ProcessSpec] = []
+        spec_slots: list[int] = []
+        runtime: list[tuple[int, HookEntry]] = []
+        for index, entry in enumerate(entries):
+            refusal = self.settings.refuse(entry) if self.settings.refuse else None
+            if refusal is not None:
+                results[index] = HookRun(entry, payload, False, error=refusal)
+                continue
+            kind = entry.config.get("type")
+            if kind == "runtime":
+                runtime.append((index, entry))
+                continue
+            command = entry.config.get("command")
+            if not truthy(command):
+                results[index] = HookRun(
+                    entry, payload, False, error="Command hook missing command"
+                )
+                continue
+            specs.append(self._spec(entry, js_string(command), payload, stdin))
+            spec_slots.append(index)
+        started = time.monotonic()
+        runtime_tasks = [self._run_runtime(entry, payload) for _, entry in runtime]
+        gathered = await asyncio.gather(
+            arun_processes(specs, self.settings.max_parallel) if specs else _no_processes(),
+            *runtime_tasks,
+        )
+        process_results: list[ProcessResult] = gathered[0]
+        for slot, result in zip(spec_slots, process_results, strict=True):
+            results[slot] = self._from_process(event, entries[slot], payload, result)
+        for (slot, _), run in zip(runtime, gathered[1:], strict=True):
+            results[slot] = run
+        del started
+        return [r for r in results if r is not None]
+
+    def _spec(
+        self, entry: HookEntry, command: str, payload: dict[str, JSON], stdin: bytes
+    ) -> ProcessSpec:
+        cwd_value = payload.get("cwd")
+        cwd = cwd_value if isinstance(cwd_value, str) else self.settings.default_cwd
+        session = payload.get("session_id", UNDEFINED)
+        env = hook_environment(
+            self.settings.base_env,
+            self.settings.redaction,
+            cwd=cwd_value if cwd_value is not None else UNDEFINED,
+            session_id=session,
+            plans_dir=self.settings.plans_dir,
+            hook_env=entry.config.get("env", UNDEFINED),
+        )
+        expanded = expand_command(
+            command,
+            cwd=cwd_value if isinstance(cwd_value, str) else "",
+            session_id=session if isinstance(session, str) else "",
+            plans_dir=self.settings.plans_dir,
+        )
+        delay, _ = timer_delay_ms(entry.config.get("timeout"))
+        return ProcessSpec(
+            argv=(*self.settings.shell, expanded),
+            stdin=stdin,
+            env=env,
+            cwd=cwd,
+            timeout_ms=delay,
+            kill_grace_ms=self.settings.kill_grace_ms,
+            max_output_bytes=self.settings.max_output_bytes,
+        )
+
+    def _from_process(
+        self, event: str, entry: HookEntry, payload: dict[str, JSON], result: ProcessResult
+    ) -> HookRun:
+        warnings: list[str] = []
+        for stream, cut in (("stdout", result.stdout_truncated), ("stderr", result.stderr_truncated)):
+            if cut:
+                warnings.append(
+                    f"{stream} truncated at {self.settings.max_output_bytes} bytes"
+                )
+        if result.spawn_error is not None:
+            return HookRun(
+                entry,
+                payload,
+                False,
+                stdout=result.stdout,
+                stderr=result.stderr,
+                error=result.spawn_error,
+                duration_ms=result.duration_ms,
+                warnings=tuple(warnings),
+            )
+        if result.timed_out:
+            _, label = timer_delay_ms(entry.config.get("timeout"))
+            return HookRun(
+                entry,
+                payload,
+                False,
+                stdout=result.stdout,
+                stderr=result.stderr,
+                error=f"Hook timed out after {label}ms",
+                duration_ms=result.duration_ms,
+                signal=result.signal,
+                warnings=tuple(warnings),
+            )
+        reading = interpret(
+            self.settings.profile, event, result.stdout, result.stderr, result.exit_code
+        )
+        warnings.extend(reading.warnings)
+        return HookRun(
+            entry,
+            payload,
+            success=result.exit_code == 0,
+            exit_code=result.exit_code or 0,
+            output=reading.output,
+            output_format=reading.output_format,
+            stdout=result.stdout,
+            stderr=result.stderr,
+            duration_ms=result.duration_ms,
+            signal=result.signal,
+            warnings=tuple(warnings),
+        )
+
+    async def _run_runtime(self, entry: HookEntry, payload: dict[str, JSON]) -> HookRun:
+        """A hook registered from Python: called with the input, raced against its timeout."""
+        delay, label = timer_delay_ms(entry.config.get("timeout"))
+        started = time.monotonic()
+        action = entry.action
+        try:
+            if action is None or not callable(action):
+                raise TypeError("hookConfig.action is not a function")
+            value = action(dict(payload))
+            if inspect.isawaitable(value):
+                value = await asyncio.wait_for(value, delay / 1000)
+        except TimeoutError:
+            return HookRun(
+                entry,
+                payload,
+                False,
+                error=f"Hook timed out after {label}ms",
+                duration_ms=(time.monotonic() - started) * 1000,
+            )
+        except Exception as exc:
+            return HookRun(
+                entry,
+                payload,
+                False,
+                error=str(exc) or type(exc).__name__,
+                duration_ms=(time.monotonic() - started) * 1000,
+            )
+        output = None if value is None or value is UNDEFINED else value
+        return HookRun(
+            entry,
+            payload,
+            True,
+            output=output,
+            output_format="json" if output is not None else None,
+            duration_ms=(time.monotonic() - started) * 1000,
+        )
+
+
+async def _no_processes() -> list[ProcessResult]:
+    return []

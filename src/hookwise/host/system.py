@@ -1,0 +1,291 @@
+"""HookSystem: the facade an agent loop embeds to run Gemini-style hooks.
+
+fire(event, args) builds the hook input the way Gemini CLI builds it, plans, runs,
+interprets, aggregates and returns the effect the agent must apply. Async first; a
+sync wrapper keeps one private event loop so repeated calls stay cheap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import os
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from hookwise.config.model import HookEntry, Source
+from hookwise.config.registry import HooksObject, Registry, build_registry, validate_hook_config
+from hookwise.host.aggregate import Aggregate, aggregate
+from hookwise.host.effect import (
+    Effect,
+    ModelRequestEffect,
+    ModelResponseEffect,
+    PromptEffect,
+    ResponseEffect,
+    ToolCallEffect,
+    ToolResultEffect,
+    ToolSelectionEffect,
+    compute_effect,
+)
+from hookwise.host.execute import ExecutionSettings, HookExecutor, HookRun
+from hookwise.host.plan import MatchContext, Plan, create_plan, match_context
+from hookwise.protocol.events_input import build_event_input, validate_event_args
+from hookwise.protocol.gemini import event_spec
+from hookwise.protocol.jsvalue import JSON, JSTypeError
+from hookwise.protocol.profiles import DEFAULT_PROFILE, Profile
+
+
+class PayloadError(ValueError):
+    """The event arguments do not match the event's schema; no hook was started."""
+
+
+@dataclass
+class FireResult:
+    """Everything one event did: plan, runs, the merged answer and the effect."""
+
+    event: str
+    input: dict[str, JSON]
+    context: MatchContext | None
+    plan: Plan | None
+    runs: list[HookRun]
+    aggregate: Aggregate
+    effect: Effect
+    error: str | None = None  # the engine's catch-all: planning or chaining failed
+    warnings: list[str] = field(default_factory=list)
+
+
+def iso_timestamp() -> str:
+    """``new Date().toISOString()``: UTC, milliseconds, Z."""
+    now = dt.datetime.now(dt.UTC)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+
+
+class HookSystem:
+    """Runs the hooks of one registry for one session."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        *,
+        profile: Profile = DEFAULT_PROFILE,
+        cwd: str | None = None,
+        session_id: str | None = None,
+        transcript_path: str = "",
+        execution: ExecutionSettings | None = None,
+        clock: Callable[[], str] = iso_timestamp,
+        warnings: Iterable[str] = (),
+    ) -> None:
+        self.registry = registry
+        self.profile = profile
+        self.cwd = cwd if cwd is not None else os.getcwd()
+        self.session_id = session_id if session_id is not None else str(uuid.uuid4())
+        self.transcript_path = transcript_path
+        self.execution = execution or ExecutionSettings(profile=profile, default_cwd=self.cwd)
+        self.execution.profile = profile
+        self.clock = clock
+        self.warnings = [*registry.warnings, *warnings]
+        self._executor = HookExecutor(self.execution)
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def from_hooks(
+        cls,
+        hooks: JSON,
+        *,
+        extension_hooks: Sequence[JSON] = (),
+        disabled: Sequence[JSON] = (),
+        trusted: bool = True,
+        profile: Profile = DEFAULT_PROFILE,
+        **kwargs: Any,
+    ) -> HookSystem:
+        """From a settings-style ``hooks`` object (already merged), as the engine sees it."""
+        objects = []
+        if trusted:
+            objects.append(HooksObject(hooks, Source.PROJECT, "settings", "project"))
+        for index, ext in enumerate(extension_hooks):
+            objects.append(HooksObject(ext, Source.EXTENSIONS, f"ext{index}", f"extension:ext{index}"))
+        registry = build_registry(objects, disabled)
+        return cls(registry, profile=profile, **kwargs)
+
+    def register(
+        self,
+        event: str,
+        action: Callable[[dict[str, JSON]], Any] | None = None,
+        *,
+        command: str | None = None,
+        name: str | None = None,
+        matcher: str | None = None,
+        sequential: bool = False,
+        timeout_ms: float | None = None,
+    ) -> HookEntry:
+        """Add a hook from code: a Python callable (runtime hook) or a shell command."""
+        event_spec(event)
+        config: dict[str, JSON] = {"type": "runtime" if action is not None else "command"}
+        if command is not None:
+            config["command"] = command
+        if name is not None:
+            config["name"] = name
+        if timeout_ms is not None:
+            config["timeout"] = timeout_ms
+        problem = validate_hook_config(config)
+        if problem is not None:
+            raise ValueError(problem)
+        config["source"] = Source.RUNTIME.value
+        entry = HookEntry(
+            config,
+            event,
+            Source.RUNTIME,
+            matcher=matcher,
+            sequential=sequential,
+            origin="runtime",
+            scope="runtime",
+            action=action,
+        )
+        self.registry.entries.append(entry)
+        return entry
+
+    # -- firing -------------------------------------------------------------------------
+    def base_input(self, event: str) -> dict[str, JSON]:
+        return {
+            "session_id": self.session_id,
+            "transcript_path": self.transcript_path,
+            "cwd": self.cwd,
+            "hook_event_name": event,
+            "timestamp": self.clock(),
+        }
+
+    async def fire(
+        self, event: str, args: dict[str, JSON] | None = None, *, validate: bool = True
+    ) -> FireResult:
+        """Fire an event from its arguments (tool_name/tool_input, prompt, llm_request...)."""
+        event_spec(event)
+        arguments = dict(args or {})
+        if validate:
+            problems = validate_event_args(event, arguments)
+            if problems:
+                raise PayloadError(f"{event} payload: " + "; ".join(problems))
+        payload = build_event_input(event, self.base_input(event), arguments, self.profile)
+        context = match_context(event, payload, self.profile)
+        return await self.fire_input(event, payload, context, args=arguments)
+
+    async def fire_input(
+        self,
+        event: str,
+        payload: dict[str, JSON],
+        context: MatchContext | None,
+        *,
+        args: dict[str, JSON] | None = None,
+    ) -> FireResult:
+        """Fire with a ready stdin object (sent verbatim) and planner context."""
+        arguments = args or {}
+        plan: Plan | None = None
+        runs: list[HookRun] = []
+        try:
+            plan = create_plan(self.registry, event, context)
+            if plan is not None and plan.hooks:
+                runs = await self._executor.run_plan(plan, payload)
+        except JSTypeError as exc:
+            message = str(exc)
+            agg = Aggregate(False, None, [], [message])
+            effect = compute_effect(event, None, arguments, self.profile)
+            return FireResult(event, payload, context, plan, runs, agg, effect, error=message)
+        if plan is None or not plan.hooks:
+            agg = Aggregate(True, None)
+        else:
+            agg = aggregate(
+                event,
+                [r.output for r in runs if r.output is not None],
+                [r.error for r in runs if r.error is not None],
+                self.profile,
+            )
+        effect = compute_effect(event, agg.final, arguments, self.profile)
+        return FireResult(event, payload, context, plan, runs, agg, effect, error=agg.merge_error)
+
+    def fire_sync(self, event: str, args: dict[str, JSON] | None = None) -> FireResult:
+        """Blocking fire for agent loops that are not asyncio programs."""
+        return self._run(self.fire(event, args))
+
+    def _run(self, coro: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            coro.close()
+            raise RuntimeError("HookSystem.fire_sync called inside an event loop; await fire()")
+        if self._loop is None or self._loop.is_closed():
+            self._loop = asyncio.new_event_loop()
+        return self._loop.run_until_complete(coro)
+
+    def close(self) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.close()
+
+    def __enter__(self) -> HookSystem:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- typed conveniences for agent loops ---------------------------------------------
+    async def before_tool(
+        self, tool_name: str, tool_input: dict[str, JSON], mcp_context: JSON = None
+    ) -> ToolCallEffect:
+        args: dict[str, JSON] = {"tool_name": tool_name, "tool_input": tool_input}
+        if mcp_context is not None:
+            args["mcp_context"] = mcp_context
+        return _expect((await self.fire("BeforeTool", args)).effect, ToolCallEffect)
+
+    async def after_tool(
+        self,
+        tool_name: str,
+        tool_input: dict[str, JSON],
+        tool_response: dict[str, JSON],
+        mcp_context: JSON = None,
+    ) -> ToolResultEffect:
+        args: dict[str, JSON] = {
+            "tool_name": tool_name,
+            "tool_input": tool_input,
+            "tool_response": tool_response,
+        }
+        if mcp_context is not None:
+            args["mcp_context"] = mcp_context
+        return _expect((await self.fire("AfterTool", args)).effect, ToolResultEffect)
+
+    async def before_agent(self, prompt: str) -> PromptEffect:
+        return _expect((await self.fire("BeforeAgent", {"prompt": prompt})).effect, PromptEffect)
+
+    async def after_agent(
+        self, prompt: str, response: str, stop_hook_active: bool = False
+    ) -> ResponseEffect:
+        args = {"prompt": prompt, "prompt_response": response, "stop_hook_active": stop_hook_active}
+        return _expect((await self.fire("AfterAgent", args)).effect, ResponseEffect)
+
+    async def before_model(self, request: dict[str, JSON]) -> ModelRequestEffect:
+        result = await self.fire("BeforeModel", {"llm_request": request})
+        return _expect(result.effect, ModelRequestEffect)
+
+    async def after_model(
+        self, request: dict[str, JSON], chunk: dict[str, JSON]
+    ) -> ModelResponseEffect:
+        result = await self.fire("AfterModel", {"llm_request": request, "llm_response": chunk})
+        return _expect(result.effect, ModelResponseEffect)
+
+    async def before_tool_selection(self, request: dict[str, JSON]) -> ToolSelectionEffect:
+        result = await self.fire("BeforeToolSelection", {"llm_request": request})
+        return _expect(result.effect, ToolSelectionEffect)
+
+
+_T = TypeVar("_T")
+
+
+def _expect(effect: Effect, kind: type[_T]) -> _T:
+    if not isinstance(effect, kind):
+        raise TypeError(f"expected {kind.__name__}, got {type(effect).__name__}")
+    return effect
+
+
+__all__ = ["FireResult", "HookSystem", "PayloadError", "iso_timestamp"]
