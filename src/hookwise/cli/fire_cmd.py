@@ -1,0 +1,101 @@
+"""``hookwise fire``: fire one event at a project's hooks and show what happens."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from hookwise.protocol.gemini import EVENT_NAMES
+from hookwise.protocol.profiles import Profile
+
+
+def _read_payload(source: str) -> dict[str, Any]:
+    from hookwise.protocol.jsvalue import js_json_parse
+
+    where = "stdin" if source == "-" else source
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise click.BadParameter(
+            f"cannot read {where}: {exc.strerror}", param_hint="--payload"
+        ) from None
+    try:
+        value = js_json_parse(text)
+    except ValueError as exc:
+        raise click.BadParameter(f"{where} is not JSON: {exc}", param_hint="--payload") from None
+    if not isinstance(value, dict):
+        raise click.BadParameter(f"{where} must hold a JSON object", param_hint="--payload")
+    return value
+
+
+@click.command()
+@click.argument("event", type=click.Choice(EVENT_NAMES))
+@click.option(
+    "--payload",
+    "payload_source",
+    default=None,
+    metavar="FILE|-",
+    help="The event's arguments as JSON (tool_name/tool_input, prompt, llm_request, ...).",
+)
+@click.option(
+    "--raw",
+    is_flag=True,
+    help="The payload is a complete stdin object, sent to the hooks verbatim.",
+)
+@click.option(
+    "--settings",
+    "project_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="Project directory whose settings scopes are loaded.",
+)
+@click.option(
+    "--profile",
+    type=click.Choice([p.value for p in Profile]),
+    default=Profile.DOCUMENTED.value,
+    show_default=True,
+    help="documented: as the hooks reference says; gemini-cli: as the real engine does.",
+)
+@click.option(
+    "--home", type=click.Path(file_okay=False, path_type=Path), help="Use this home directory."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
+def fire(
+    event: str,
+    payload_source: str | None,
+    raw: bool,
+    project_dir: Path,
+    profile: str,
+    home: Path | None,
+    as_json: bool,
+) -> None:
+    """Fire EVENT at the hooks of a project and show plan, runs, aggregate and effect."""
+    from hookwise.cli.fire_view import render_json, render_rich
+    from hookwise.host.loading import load_hook_system
+    from hookwise.host.plan import match_context
+    from hookwise.host.system import PayloadError
+
+    payload = _read_payload(payload_source) if payload_source else {}
+    chosen = Profile.parse(profile)
+    system = load_hook_system(project_dir, profile=chosen, home=home)
+    try:
+        if raw:
+            base = system.base_input(event)
+            stdin = {**base, **payload}
+            context = match_context(event, stdin, chosen)
+            result = system._run(system.fire_input(event, stdin, context, args={}))
+        else:
+            result = system._run(system.fire(event, payload))
+    except PayloadError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        system.close()
+    if as_json:
+        click.echo(json.dumps(render_json(result, system), indent=2, ensure_ascii=False))
+    else:
+        render_rich(result, system)

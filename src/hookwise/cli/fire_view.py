@@ -1,0 +1,102 @@
+"""Rendering a FireResult: JSON for machines, rich tables for people."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hookwise.host.execute import HookRun
+from hookwise.host.system import FireResult, HookSystem
+from hookwise.protocol.jsvalue import drop_undefined
+
+
+def _run_json(run: HookRun) -> dict[str, Any]:
+    return drop_undefined(
+        {
+            "name": run.entry.name,
+            "source": run.entry.scope or run.entry.source.value,
+            "origin": run.entry.origin,
+            "success": run.success,
+            "exit_code": run.exit_code,
+            "signal": run.signal,
+            "duration_ms": round(run.duration_ms, 3),
+            "output_format": run.output_format,
+            "output": run.output,
+            "stdout": run.stdout,
+            "stderr": run.stderr,
+            "error": run.error,
+            "warnings": list(run.warnings),
+        }
+    )
+
+
+def render_json(result: FireResult, system: HookSystem) -> dict[str, Any]:
+    plan = result.plan
+    final = result.aggregate.final
+    return drop_undefined(
+        {
+            "event": result.event,
+            "profile": system.profile.value,
+            "input": result.input,
+            "plan": None
+            if plan is None
+            else {
+                "sequential": plan.sequential,
+                "hooks": [
+                    {
+                        "name": e.name,
+                        "command": e.command,
+                        "source": e.scope or e.source.value,
+                        "origin": e.origin,
+                        "matcher": e.matcher,
+                    }
+                    for e in plan.hooks
+                ],
+            },
+            "runs": [_run_json(r) for r in result.runs],
+            "aggregate": {
+                "success": result.aggregate.success,
+                "final_output": final.as_json() if final is not None else None,
+                "output_class": final.output_class if final is not None else None,
+                "errors": result.aggregate.errors,
+            },
+            "effect": result.effect.to_json(),
+            "error": result.error,
+            "warnings": system.warnings + result.warnings,
+        }
+    )
+
+
+def render_rich(result: FireResult, system: HookSystem) -> None:
+    import json
+
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
+
+    console = Console()
+    for warning in system.warnings + result.warnings:
+        console.print(f"[yellow]warning:[/] {warning}")
+    if result.plan is None:
+        console.print(f"[bold]{result.event}[/]: no hook matched ({system.profile.value} profile)")
+    else:
+        mode = "sequential" if result.plan.sequential else "parallel"
+        plan = Table(title=f"{result.event} plan ({mode}, {system.profile.value} profile)")
+        for column in ("#", "hook", "source", "command"):
+            plan.add_column(column)
+        for i, entry in enumerate(result.plan.hooks, 1):
+            plan.add_row(str(i), entry.name, entry.scope or entry.source.value, entry.command or "")
+        console.print(plan)
+        runs = Table(title="runs")
+        for column in ("hook", "exit", "ms", "answer"):
+            runs.add_column(column)
+        for run in result.runs:
+            exit_text = run.error or ("ok" if run.success else "failed")
+            if run.exit_code is not None:
+                exit_text = f"{run.exit_code}" + ("" if run.success else " (failed)")
+            answer = "" if run.output is None else json.dumps(drop_undefined(run.output))
+            runs.add_row(run.entry.name, exit_text, f"{run.duration_ms:.1f}", answer)
+        console.print(runs)
+    final = result.aggregate.final
+    merged = json.dumps(final.as_json(), indent=2) if final is not None else "(no answer)"
+    console.print(Panel(merged, title="aggregate"))
+    console.print(Panel(json.dumps(result.effect.to_json(), indent=2), title="effect"))

@@ -1,0 +1,430 @@
+"""``hookwise hooks``: list the hooks a project would run, enable/disable them, trust them.
+
+Module-level imports stay light (click only): everything else loads inside the commands.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from hookwise.config.extensions import HookSources
+    from hookwise.config.model import HookEntry
+    from hookwise.config.settings import SettingsFile, SettingsPaths
+    from hookwise.config.trust import HookTrustReport
+    from hookwise.protocol.profiles import Profile
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+PROFILES = ("documented", "gemini-cli")
+
+
+def _common_options(func: F) -> F:
+    """Where to read settings from; the path overrides exist mostly for tests and CI."""
+    options = [
+        click.option(
+            "--settings",
+            "project",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=None,
+            help="Project directory (the workspace); default: the current directory.",
+        ),
+        click.option(
+            "--profile",
+            type=click.Choice(PROFILES),
+            default="documented",
+            show_default=True,
+            help="Merge rules: as documented, or exactly as Gemini CLI does.",
+        ),
+        click.option(
+            "--home",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=None,
+            help="Home directory holding .gemini/ (default: $GEMINI_CLI_HOME or ~).",
+        ),
+        click.option(
+            "--system-settings",
+            type=click.Path(dir_okay=False, path_type=Path),
+            default=None,
+            help="System settings file (default: $GEMINI_CLI_SYSTEM_SETTINGS_PATH or the OS path).",
+        ),
+        click.option(
+            "--system-defaults",
+            type=click.Path(dir_okay=False, path_type=Path),
+            default=None,
+            help="System defaults file (default: system-defaults.json next to system settings).",
+        ),
+        click.option(
+            "--trusted-folders",
+            type=click.Path(dir_okay=False, path_type=Path),
+            default=None,
+            help="trustedFolders.json (default: ~/.gemini/trustedFolders.json).",
+        ),
+        click.option(
+            "--allow-insecure-system-files",
+            is_flag=True,
+            help="Read system settings files even if not root-owned (tests only).",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+class _Context:
+    """The resolved options shared by every sub-command."""
+
+    def __init__(self, kwargs: dict[str, Any]) -> None:
+        from hookwise.config.settings import SettingsPaths
+        from hookwise.protocol.profiles import Profile
+
+        self.profile: Profile = Profile.parse(kwargs.pop("profile"))
+        self.paths: SettingsPaths = SettingsPaths.from_environment(
+            kwargs.pop("project"),
+            home=kwargs.pop("home"),
+            system_settings=kwargs.pop("system_settings"),
+            system_defaults=kwargs.pop("system_defaults"),
+            trusted_folders=kwargs.pop("trusted_folders"),
+            secure_system_files=not kwargs.pop("allow_insecure_system_files"),
+        )
+
+    def sources(self) -> HookSources:
+        from hookwise.config.extensions import load_hook_sources
+
+        return load_hook_sources(self.paths, profile=self.profile)
+
+
+def _with_context(func: Callable[..., None]) -> Callable[..., None]:
+    @functools.wraps(func)
+    def wrapper(**kwargs: Any) -> None:
+        ctx = _Context(kwargs)
+        func(ctx, **kwargs)
+
+    return wrapper
+
+
+def _warn(messages: list[str]) -> None:
+    for message in messages:
+        click.echo(f"warning: {message}", err=True)
+
+
+def _is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+@click.group("hooks")
+def hooks() -> None:
+    """Show and manage the hooks of a project (settings of every scope and extensions)."""
+
+
+# --------------------------------------------------------------------------- list
+
+
+def _rows(
+    sources: HookSources, report: HookTrustReport, warnings: list[str]
+) -> list[dict[str, Any]]:
+    from hookwise.config.registry import build_registry
+    from hookwise.protocol.gemini import EVENTS
+
+    settings = sources.settings
+    disabled = settings.hooks_config.disabled
+    active = build_registry(sources.objects, disabled)
+    skipped = build_registry(settings.skipped_hooks_objects, disabled)
+    warnings.extend(active.warnings)
+    warnings.extend(w for w in skipped.warnings if w not in active.warnings)
+    order = {event: i for i, event in enumerate(EVENTS)}
+    tagged = [(e, False) for e in active.entries] + [(e, True) for e in skipped.entries]
+    tagged.sort(key=lambda item: (order.get(item[0].event, len(order)), item[0].source.priority))
+    rows = []
+    for entry, untrusted in tagged:
+        if untrusted:
+            state = "untrusted-folder"
+        elif not settings.hooks_config.enabled:
+            state = "hooks-off"
+        else:
+            state = "enabled" if entry.enabled else "disabled"
+        rows.append(_row(entry, state, report))
+    return rows
+
+
+def _row(entry: HookEntry, state: str, report: HookTrustReport) -> dict[str, Any]:
+    from hookwise.protocol.jsvalue import UNDEFINED, drop_undefined
+
+    status = report.status_of(entry)
+    trust = "-"
+    if status is not None:
+        trust = status.state
+        if report.refuse(entry) is not None:
+            trust += " (refused: enforce)"
+    config = drop_undefined({k: v for k, v in entry.config.items() if k != "source"})
+    return {
+        "event": entry.event,
+        "name": entry.name,
+        "source": entry.source.value,
+        "scope": entry.scope,
+        "origin": entry.origin,
+        "matcher": drop_undefined(entry.matcher) if entry.matcher is not UNDEFINED else None,
+        "enabled": state == "enabled",
+        "state": state,
+        "trust": trust,
+        "config": config,
+    }
+
+
+@hooks.command("list")
+@_common_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@_with_context
+def list_hooks(ctx: _Context, as_json: bool) -> None:
+    """Every hook: event, name, source and scope, file, matcher, enabled and trust state."""
+    from hookwise.config.trust import assess_project_hooks
+
+    sources = ctx.sources()
+    settings = sources.settings
+    report = assess_project_hooks(settings)
+    warnings = [*sources.warnings, *report.warnings]
+    rows = _rows(sources, report, warnings)
+    if as_json:
+        document = {
+            "workspace": str(ctx.paths.workspace),
+            "profile": ctx.profile.value,
+            "folderTrust": {
+                "trusted": settings.trust.trusted,
+                "source": settings.trust.source,
+                "detail": settings.trust.detail,
+            },
+            "hooksEnabled": settings.hooks_config.enabled,
+            "hookTrustMode": settings.hook_trust_mode.value,
+            "hooks": rows,
+            "warnings": warnings,
+        }
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    _warn(warnings)
+    header = (
+        f"workspace {ctx.paths.workspace} · profile {ctx.profile.value} · folder "
+        f"{'trusted' if settings.trusted else 'NOT trusted'} ({settings.trust.source}) · "
+        f"hooks {'on' if settings.hooks_config.enabled else 'OFF'} · "
+        f"hook trust {settings.hook_trust_mode.value}"
+    )
+    if _is_terminal():
+        _print_table(header, rows)
+        return
+    click.echo(header)
+    for row in rows:
+        fields = [row["event"], row["name"], f"{row['source']}/{row['scope']}", row["state"]]
+        fields += [row["trust"], _matcher_text(row["matcher"]), row["origin"]]
+        click.echo("\t".join(fields))
+    if not rows:
+        click.echo("no hooks")
+
+
+def _matcher_text(matcher: Any) -> str:
+    if matcher is None:
+        return "*"
+    return matcher if isinstance(matcher, str) else json.dumps(matcher)
+
+
+def _print_table(header: str, rows: list[dict[str, Any]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=header, title_justify="left", show_lines=False)
+    for column in ("event", "name", "source / scope", "matcher", "state", "trust", "defined in"):
+        table.add_column(column, overflow="fold")
+    styles = {"enabled": "green", "disabled": "yellow", "hooks-off": "red"}
+    for row in rows:
+        table.add_row(
+            row["event"],
+            row["name"],
+            f"{row['source']} / {row['scope']}",
+            _matcher_text(row["matcher"]),
+            f"[{styles.get(row['state'], 'red')}]{row['state']}[/]",
+            row["trust"],
+            row["origin"],
+        )
+    if rows:
+        console.print(table)
+    else:
+        console.print(header)
+        console.print("no hooks")
+
+
+# --------------------------------------------------------------------------- enable/disable
+
+
+def _scope_disabled(settings_file: SettingsFile) -> list[Any]:
+    section = settings_file.raw.get("hooksConfig") if settings_file.loaded else None
+    disabled = section.get("disabled") if isinstance(section, dict) else None
+    return list(disabled) if isinstance(disabled, list) else []
+
+
+def _known_names(sources: HookSources) -> set[str]:
+    from hookwise.config.registry import build_registry
+
+    objects = [*sources.objects, *sources.settings.skipped_hooks_objects]
+    return {entry.name for entry in build_registry(objects).entries}
+
+
+@hooks.command("disable")
+@_common_options
+@click.argument("name")
+@click.option(
+    "--scope",
+    type=click.Choice(["workspace", "user"]),
+    default=None,
+    help="Settings file to write (default: the workspace's if it exists, else the user's).",
+)
+@_with_context
+def disable_hook(ctx: _Context, name: str, scope: str | None) -> None:
+    """Add NAME (a hook's name, or its command) to hooksConfig.disabled."""
+    from hookwise.config.settings import SettingsEditError, SettingsScope, update_disabled_hooks
+
+    sources = ctx.sources()
+    settings = sources.settings
+    if scope is None:
+        scope = "workspace" if settings.paths.workspace_settings.exists() else "user"
+    target = SettingsScope.PROJECT if scope == "workspace" else SettingsScope.USER
+    file = settings.file(target)
+    if file.exists and not file.loaded:
+        raise click.ClickException(f"cannot edit {file.path}: {file.error}")
+    if name not in _known_names(sources):
+        _warn([f'no hook named "{name}" is defined here; it is disabled anyway'])
+    current = _scope_disabled(file)
+    if name in current:
+        click.echo(f'Hook "{name}" is already disabled.')
+        return
+    try:
+        update_disabled_hooks(file.path, [*current, name])
+    except (SettingsEditError, OSError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(
+        f'Hook "{name}" disabled by adding it to the disabled list in {scope} ({file.path}) '
+        "settings."
+    )
+
+
+@hooks.command("enable")
+@_common_options
+@click.argument("name")
+@_with_context
+def enable_hook(ctx: _Context, name: str) -> None:
+    """Remove NAME from hooksConfig.disabled in the workspace and user settings."""
+    from hookwise.config.settings import SettingsEditError, SettingsScope, update_disabled_hooks
+
+    settings = ctx.sources().settings
+    changed = []
+    for scope, label in ((SettingsScope.PROJECT, "workspace"), (SettingsScope.USER, "user")):
+        file = settings.file(scope)
+        current = _scope_disabled(file)
+        if name not in current:
+            continue
+        try:
+            update_disabled_hooks(file.path, [n for n in current if n != name])
+        except (SettingsEditError, OSError) as exc:
+            raise click.ClickException(str(exc)) from exc
+        changed.append(f"{label} ({file.path})")
+    for scope in (SettingsScope.SYSTEM, SettingsScope.SYSTEM_DEFAULTS):
+        if name in _scope_disabled(settings.file(scope)):
+            _warn([f'"{name}" is also disabled by {settings.file(scope).path}, which is read-only'])
+    if not changed:
+        click.echo(f'Hook "{name}" is already enabled.')
+        return
+    where = " and ".join(changed)
+    click.echo(f'Hook "{name}" enabled by removing it from the disabled list in {where} settings.')
+
+
+# --------------------------------------------------------------------------- trust
+
+
+@hooks.command("trust")
+@_common_options
+@click.option("--list", "list_only", is_flag=True, help="Only show hooks waiting for approval.")
+@click.option(
+    "--folder", is_flag=True, help="Also trust the workspace folder (trustedFolders.json)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_with_context
+def trust_hooks(ctx: _Context, list_only: bool, folder: bool, as_json: bool) -> None:
+    """Approve the project's current hooks (after reviewing .gemini/settings.json)."""
+    from hookwise.config.settings import load_settings
+    from hookwise.config.trust import (
+        TrustedFolders,
+        TrustLevel,
+        approve_project_hooks,
+        assess_project_hooks,
+    )
+
+    settings = load_settings(ctx.paths, profile=ctx.profile)
+    if list_only:
+        report = assess_project_hooks(settings)
+        pending = report.pending
+        if as_json:
+            click.echo(json.dumps(_trust_document(report, pending), indent=2, ensure_ascii=False))
+            return
+        _warn(report.warnings)
+        if not pending:
+            click.echo(f"No project hooks waiting for approval in {report.project_root}.")
+            return
+        click.echo(f"Project hooks waiting for approval in {report.project_root}:")
+        for status in pending:
+            click.echo(
+                f"  - {status.entry.name} ({status.entry.event}, {status.state}): "
+                f"{status.entry.command or ''}"
+            )
+        click.echo("Review .gemini/settings.json, then run `hookwise hooks trust`.")
+        return
+    if folder:
+        folders = TrustedFolders.load(ctx.paths.trusted_folders)
+        try:
+            folders.set_level(ctx.paths.workspace, TrustLevel.TRUST_FOLDER)
+        except (ValueError, OSError) as exc:
+            raise click.ClickException(str(exc)) from exc
+        settings = load_settings(ctx.paths, profile=ctx.profile)
+    report = approve_project_hooks(settings)
+    if as_json:
+        click.echo(json.dumps(_trust_document(report, report.statuses), indent=2))
+        return
+    _warn(report.warnings)
+    if folder:
+        click.echo(f"Trusted folder {ctx.paths.workspace} ({ctx.paths.trusted_folders}).")
+    count = len(report.statuses)
+    click.echo(
+        f"Approved {count} project hook{'s' if count != 1 else ''} in {report.project_root}."
+    )
+    for status in report.statuses:
+        click.echo(f"  - {status.entry.name} ({status.entry.event})")
+    if not settings.trusted:
+        click.echo(
+            "Note: the folder itself is not trusted, so project hooks still do not run "
+            f"({settings.trust.detail})."
+        )
+
+
+def _trust_document(report: HookTrustReport, statuses: list[Any]) -> dict[str, Any]:
+    return {
+        "projectRoot": report.project_root,
+        "folderTrusted": report.folder_trusted,
+        "mode": report.mode.value,
+        "hooks": [
+            {
+                "event": s.entry.event,
+                "name": s.entry.name,
+                "command": s.entry.command,
+                "state": s.state,
+                "fingerprint": s.fingerprint,
+                "key": s.key,
+                "engineKnown": s.engine_known,
+            }
+            for s in statuses
+        ],
+        "warnings": report.warnings,
+    }
