@@ -172,10 +172,6 @@ class _Features:
     pidfd = hasattr(os, "pidfd_open")  # also switched off by the first ENOSYS
 
 
-_READ_EVENTS = select.POLLIN | select.POLLHUP | select.POLLERR
-_WRITE_EVENTS = select.POLLOUT | select.POLLHUP | select.POLLERR
-
-
 class _Timer:
     """A cancellable call at a monotonic() time."""
 
@@ -197,16 +193,18 @@ class _Reactor:
     """fd readiness and timers for one batch, on a private epoll (or poll()).
 
     Run standalone by `run_until`, or attached to an asyncio loop as one reader (the
-    epoll fd) plus one timer (the earliest deadline). Callbacks must tolerate spurious
-    calls: an fd closed by an earlier callback may already belong to a new child.
+    epoll fd) plus one timer (the earliest deadline). An fd is watched for reading or
+    for writing, never both. Callbacks must tolerate spurious calls: an fd closed by
+    an earlier callback may already belong to a new child.
     """
 
     def __init__(self) -> None:
         self._epoll = select.epoll() if _Features.epoll else None
-        self._poll = select.poll() if self._epoll is None else None
-        self._masks: dict[int, int] = {}
-        self._readers: dict[int, Callable[[], object]] = {}
-        self._writers: dict[int, Callable[[], object]] = {}
+        poller = self._epoll if self._epoll is not None else select.poll()
+        self._register = poller.register
+        self._unregister = poller.unregister
+        self._wait_raw = poller.poll
+        self._callbacks: dict[int, Callable[[], object]] = {}
         self._timers: list[tuple[float, int, _Timer]] = []
         self._seq = count()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -222,54 +220,32 @@ class _Reactor:
     # -- fds --
 
     def add_reader(self, fd: int, callback: Callable[[], object]) -> None:
-        self._readers[fd] = callback
-        self._set_mask(fd, self._masks.get(fd, 0) | select.POLLIN)
+        self._callbacks[fd] = callback
+        self._register(fd, select.POLLIN)
 
     def add_writer(self, fd: int, callback: Callable[[], object]) -> None:
-        self._writers[fd] = callback
-        self._set_mask(fd, self._masks.get(fd, 0) | select.POLLOUT)
+        self._callbacks[fd] = callback
+        self._register(fd, select.POLLOUT)
 
     def remove_reader(self, fd: int) -> None:
-        if self._readers.pop(fd, None) is not None:
-            self._set_mask(fd, self._masks[fd] & ~select.POLLIN)
+        if self._callbacks.pop(fd, None) is not None:
+            self._unregister(fd)
 
-    def remove_writer(self, fd: int) -> None:
-        if self._writers.pop(fd, None) is not None:
-            self._set_mask(fd, self._masks[fd] & ~select.POLLOUT)
-
-    def _set_mask(self, fd: int, mask: int) -> None:
-        poller = self._epoll if self._epoll is not None else self._poll
-        assert poller is not None
-        old = self._masks.get(fd, 0)
-        if mask == old:
-            return
-        if not mask:
-            del self._masks[fd]
-            poller.unregister(fd)
-        else:
-            self._masks[fd] = mask
-            if old and self._epoll is not None:
-                self._epoll.modify(fd, mask)
-            else:
-                poller.register(fd, mask)  # poll(): registering again modifies
+    remove_writer = remove_reader
 
     def _wait(self, timeout: float | None) -> list[tuple[int, int]]:
         if self._epoll is not None:
             return self._epoll.poll(-1 if timeout is None else timeout)
-        assert self._poll is not None
-        return self._poll.poll(None if timeout is None else timeout * 1000.0)
+        return self._wait_raw(None if timeout is None else timeout * 1000.0)
 
     def _dispatch(self, events: list[tuple[int, int]]) -> None:
-        readers, writers = self._readers, self._writers
+        callbacks = self._callbacks
         for fd, mask in events:
-            if mask & _READ_EVENTS and (callback := readers.get(fd)) is not None:
+            callback = callbacks.get(fd)
+            if callback is not None:
                 callback()
-            if mask & _WRITE_EVENTS and (callback := writers.get(fd)) is not None:
-                callback()
-            if mask & select.POLLNVAL and fd in self._masks:  # poll() only; never expected
-                readers.pop(fd, None)
-                writers.pop(fd, None)
-                self._set_mask(fd, 0)
+            elif mask & select.POLLNVAL:  # poll() only; never expected
+                self._unregister(fd)
 
     # -- timers --
 
@@ -303,7 +279,7 @@ class _Reactor:
     def run_until(self, finished: Callable[[], bool]) -> None:
         while not finished():
             deadline = self._next_deadline()
-            if deadline == math.inf and not self._masks:
+            if deadline == math.inf and not self._callbacks:
                 raise RuntimeError("process reactor has nothing to wait for")  # a bug
             timeout = None if deadline == math.inf else max(0.0, deadline - monotonic())
             self._dispatch(self._wait(timeout))
@@ -490,7 +466,7 @@ class _Stream:
         try:
             data = os.read(self.fd, _READ_CHUNK)
         except BlockingIOError:
-            return
+            return  # spurious
         except OSError:
             data = b""
         if data:
@@ -512,7 +488,7 @@ class _Stream:
 
     def close(self) -> None:
         if self.fd >= 0:
-            self.run.batch.reactor.remove_reader(self.fd)
+            self.run.reactor.remove_reader(self.fd)
             os.close(self.fd)
             self.fd = -1
 
@@ -524,9 +500,12 @@ class _Run:
     """The life of one child, driven by fd readiness and timers from its batch's reactor.
 
     Done means: the child is reaped and both output pipes are closed (EOF, or given
-    up after the group was killed). On a timeout the group gets SIGTERM; once the
-    child is gone and the pipes are closed we still wait for the rest of the group,
-    up to the grace period, then SIGKILL it.
+    up after the group was killed). A child usually exits when its pipes reach EOF,
+    so that is when we first try to reap it; only when that is not enough (it closed
+    its output and runs on, or a grandchild holds the pipes past the timeout) does
+    it get a pidfd (or, without pidfds, a waitpid poll). On a timeout the group gets
+    SIGTERM; once the child is gone and the pipes are closed we still wait for the
+    rest of the group, up to the grace period, then SIGKILL it.
     """
 
     __slots__ = (
@@ -540,6 +519,7 @@ class _Run:
         "pidfd",
         "poll_delay",
         "poll_timer",
+        "reactor",
         "result",
         "spec",
         "started",
@@ -549,12 +529,14 @@ class _Run:
         "stdin_pos",
         "timed_out",
         "timer",
+        "watching_exit",
     )
 
     def __init__(self, spec: ProcessSpec, index: int, batch: _Batch) -> None:
         self.spec = spec
         self.index = index
         self.batch = batch
+        self.reactor = batch.reactor
         self.result: ProcessResult | None = None
         self.pid = -1
         self.pidfd = -1
@@ -565,6 +547,7 @@ class _Run:
         self.err: _Stream | None = None
         self.status: int | None = None  # raw wait status once reaped
         self.exited = False
+        self.watching_exit = False
         self.timed_out = False
         self.kill_sent = False
         self.started = 0.0
@@ -576,53 +559,42 @@ class _Run:
 
     def start(self) -> None:
         spec = self.spec
-        reactor = self.batch.reactor
-        self.started = reactor.time()
-        child_ends: list[int] = []
+        reactor = self.reactor
+        self.started = monotonic()
+        in_r = out_r = out_w = err_r = err_w = -1
         executable: str | None = None
-        ours: list[int] = []
         try:
             if not spec.argv:
                 raise ValueError("argv is empty")
             in_r, self.stdin_fd = os.pipe()
-            child_ends.append(in_r)
             out_r, out_w = os.pipe()
-            ours.append(out_r)
-            child_ends.append(out_w)
             err_r, err_w = os.pipe()
-            ours.append(err_r)
-            child_ends.append(err_w)
-            # Small inputs go into the pipe before the child exists: no EPIPE is
-            # possible yet, and usually nothing is left to watch afterwards.
-            os.set_blocking(self.stdin_fd, False)
+            # Input goes into the pipe before the child exists: no EPIPE is possible
+            # yet, and usually nothing is left to watch afterwards. An empty pipe
+            # takes PIPE_BUF bytes without blocking; more needs a non-blocking fd.
+            if len(self.stdin) > select.PIPE_BUF:
+                os.set_blocking(self.stdin_fd, False)
             self._write_stdin()
             executable = _EXECUTABLES.lookup(spec.argv[0], spec.env)
             self.pid = _spawn(spec, executable, in_r, out_w, err_w)
         except (OSError, ValueError, TypeError) as exc:
-            for fd in child_ends + ours:
-                os.close(fd)
+            for fd in (in_r, out_r, out_w, err_r, err_w):
+                if fd >= 0:
+                    os.close(fd)
             self._close_stdin()
             self._spawn_failed(exc, executable)
             return
-        for fd in child_ends:
-            os.close(fd)
+        os.close(in_r)
+        os.close(out_w)
+        os.close(err_w)
         os.set_blocking(out_r, False)
         os.set_blocking(err_r, False)
-        self.out = _Stream(out_r, spec.max_output_bytes, self)
-        self.err = _Stream(err_r, spec.max_output_bytes, self)
-        reactor.add_reader(out_r, self.out.on_readable)
-        reactor.add_reader(err_r, self.err.on_readable)
+        self.out = out = _Stream(out_r, spec.max_output_bytes, self)
+        self.err = err = _Stream(err_r, spec.max_output_bytes, self)
+        reactor.add_reader(out_r, out.on_readable)
+        reactor.add_reader(err_r, err.on_readable)
         if self.stdin_fd >= 0:
             reactor.add_writer(self.stdin_fd, self._write_stdin)
-        if _Features.pidfd:
-            try:
-                self.pidfd = os.pidfd_open(self.pid)
-            except OSError:  # ENOSYS on old kernels; poll waitpid instead
-                _Features.pidfd = False
-        if self.pidfd >= 0:
-            reactor.add_reader(self.pidfd, self._on_exit)
-        else:
-            self.poll_timer = reactor.call_at(self.started + _REAP_POLL_MIN_S, self._poll_reap)
         timeout_ms = spec.timeout_ms
         if math.isnan(timeout_ms):  # NaN: like Node's setTimeout, fire at once
             timeout_ms = 0.0
@@ -640,7 +612,7 @@ class _Run:
             try:
                 self.stdin_pos += os.write(fd, data[self.stdin_pos :])
             except BlockingIOError:
-                return  # pipe full: the loop calls again when the child has read some
+                return  # pipe full: the reactor calls again when the child has read some
             except OSError:  # EPIPE: the child does not want the rest; not an error
                 break
         self._close_stdin()
@@ -648,46 +620,63 @@ class _Run:
     def _close_stdin(self) -> None:
         if self.stdin_fd >= 0:
             if self.pid > 0:  # before the spawn it was never watched
-                self.batch.reactor.remove_writer(self.stdin_fd)
+                self.reactor.remove_writer(self.stdin_fd)
             os.close(self.stdin_fd)
             self.stdin_fd = -1
         self.stdin = memoryview(b"")
 
-    # -- events --
+    # -- the child's exit --
 
-    def _on_exit(self) -> None:
+    def _try_reap(self) -> bool:
         try:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
         except ChildProcessError:  # someone else reaped it (SIGCHLD ignored, a watcher)
             pid, status = self.pid, -1
         if pid == 0:
-            return  # spurious wakeup
-        self._reaped(status)
-
-    def _poll_reap(self) -> None:
-        self.poll_timer = _NO_TIMER
-        self._on_exit()
-        if not self.exited and self.result is None:
-            self.poll_delay = min(self.poll_delay * 2, _REAP_POLL_MAX_S)
-            self.poll_timer = self.batch.reactor.call_at(
-                self.batch.reactor.time() + self.poll_delay, self._poll_reap
-            )
-
-    def _reaped(self, status: int) -> None:
+            return False
         self.exited = True
         self.status = status if status >= 0 else None
         if self.pidfd >= 0:
-            self.batch.reactor.remove_reader(self.pidfd)
+            self.reactor.remove_reader(self.pidfd)
             os.close(self.pidfd)
             self.pidfd = -1
-        self._settle()
+        self.poll_timer.cancel()
+        self.poll_timer = _NO_TIMER
+        return True
+
+    def _watch_exit(self) -> None:
+        """Get told when the child exits: a pidfd, else a backing-off waitpid poll."""
+        if self.watching_exit or self.exited:
+            return
+        self.watching_exit = True
+        if _Features.pidfd:
+            try:
+                self.pidfd = os.pidfd_open(self.pid)
+            except OSError:  # ENOSYS on old kernels
+                _Features.pidfd = False
+        if self.pidfd >= 0:
+            self.reactor.add_reader(self.pidfd, self._on_exit)
+        else:
+            self.poll_delay = _REAP_POLL_MIN_S
+            self.poll_timer = self.reactor.call_at(monotonic(), self._poll_reap)
+
+    def _on_exit(self) -> None:
+        if self._try_reap():
+            self._settle()
+
+    def _poll_reap(self) -> None:
+        self.poll_timer = _NO_TIMER
+        if self._try_reap():
+            self._settle()
+        elif self.result is None:
+            self.poll_delay = min(self.poll_delay * 2, _REAP_POLL_MAX_S)
+            self.poll_timer = self.reactor.call_at(monotonic() + self.poll_delay, self._poll_reap)
+
+    # -- events --
 
     def stream_closed(self) -> None:
-        if not self.exited and self.pidfd < 0:
-            # Without a pidfd, EOF is the best hint that the child is about to exit.
-            self.poll_timer.cancel()
-            self.poll_delay = _REAP_POLL_MIN_S
-            self._poll_reap()
+        if not self.exited and not self._streams_open() and not self._try_reap():
+            self._watch_exit()  # it closed its output but runs on, or is still exiting
             return
         self._settle()
 
@@ -695,10 +684,11 @@ class _Run:
         self.timed_out = True
         _signal_group(self.pid, signals.SIGTERM)
         _signal_group(self.pid, signals.SIGCONT)  # a stopped process cannot act on TERM
-        reactor = self.batch.reactor
-        self.timer = reactor.call_at(
-            reactor.time() + max(self.spec.kill_grace_ms, 0.0) / 1000.0, self._on_kill
+        self.timer = self.reactor.call_at(
+            monotonic() + max(self.spec.kill_grace_ms, 0.0) / 1000.0, self._on_kill
         )
+        if not self.exited and not self._try_reap():
+            self._watch_exit()
         self._settle()
 
     def _on_kill(self) -> None:
@@ -720,19 +710,16 @@ class _Run:
             if streams_open:  # held by something outside the group: stop waiting
                 self._stop_reading()
             self._finish()
-            return
-        if self.timed_out:
+        elif self.timed_out:
             if not _group_alive(self.pid):
                 if streams_open:
                     self._stop_reading()
                 self._finish()
             elif self.poll_timer is _NO_TIMER:
-                reactor = self.batch.reactor
-                self.poll_timer = reactor.call_at(
-                    reactor.time() + _GROUP_POLL_S, self._on_group_poll
+                self.poll_timer = self.reactor.call_at(
+                    monotonic() + _GROUP_POLL_S, self._on_group_poll
                 )
-            return
-        if not streams_open:
+        elif not streams_open:
             self._finish()
         # else: a grandchild holds a pipe; wait for EOF or the timeout
 
@@ -763,7 +750,7 @@ class _Run:
             stderr_truncated=err.dropped > 0,
             stdout_dropped_bytes=out.dropped,
             stderr_dropped_bytes=err.dropped,
-            duration_ms=(self.batch.reactor.time() - self.started) * 1000.0,
+            duration_ms=(monotonic() - self.started) * 1000.0,
             pid=self.pid,
         )
         self.batch.finished(self)
@@ -775,7 +762,7 @@ class _Run:
             stderr="",
             spawn_error=message,
             spawn_error_detail=detail,
-            duration_ms=(self.batch.reactor.time() - self.started) * 1000.0,
+            duration_ms=(monotonic() - self.started) * 1000.0,
         )
         self.batch.finished(self)
 
@@ -788,7 +775,7 @@ class _Run:
             if stream is not None:
                 stream.close()
         if self.pidfd >= 0:
-            self.batch.reactor.remove_reader(self.pidfd)
+            self.reactor.remove_reader(self.pidfd)
             os.close(self.pidfd)
             self.pidfd = -1
 
@@ -878,17 +865,20 @@ def _is_our_cwd(cwd: str) -> bool:
 class _ExecutableCache:
     """PATH lookups, remembered while the directories they depend on stay unchanged.
 
-    Without it the vforked child tries execve in every PATH directory before the one
-    holding `bash`, with the parent blocked meanwhile: about 0.1 ms per spawn on a
-    typical PATH, a few percent of a `bash -c true` hook. A hit is re-checked by the
-    mtimes of the directories up to and including the one it was found in, so a
-    binary added earlier in PATH, or removed, is seen at once, as execvp would.
+    Without it the spawn searches PATH each time: Popen's vforked child tries execve
+    in every directory before the one holding `bash`, with the parent blocked. A hit
+    is re-checked, at most once a second, by the mtimes of the directories up to and
+    including the one it was found in: a binary added earlier in PATH, or removed, is
+    seen within that second (execvp would see it at once; re-checking every time
+    costs a stat per PATH entry per spawn, about 20 us on a typical PATH).
     """
 
     _MAX_ENTRIES = 256
+    _RECHECK_S = 1.0
 
     def __init__(self) -> None:
-        self._hits: dict[tuple[str, str], tuple[str, tuple[tuple[str, int], ...]]] = {}
+        # (name, PATH) -> [path, ((dir, mtime), ...), checked_at]
+        self._hits: dict[tuple[str, str], tuple[str, tuple[tuple[str, int], ...], float]] = {}
 
     def lookup(self, name: str, env: Mapping[str, str] | None) -> str | None:
         """The path execvp would run, or None to let the spawn search PATH itself."""
@@ -897,9 +887,13 @@ class _ExecutableCache:
         path = (os.environ if env is None else env).get("PATH", os.defpath)
         key = (name, path)
         hit = self._hits.get(key)
+        now = monotonic()
         if hit is not None:
-            found, stamps = hit
+            found, stamps, checked_at = hit
+            if now - checked_at < self._RECHECK_S:
+                return found
             if all(_mtime(directory) == stamp for directory, stamp in stamps):
+                self._hits[key] = (found, stamps, now)
                 return found
             del self._hits[key]
         stamps_list: list[tuple[str, int]] = []
@@ -911,7 +905,7 @@ class _ExecutableCache:
             if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
                 if len(self._hits) >= self._MAX_ENTRIES:
                     self._hits.clear()
-                self._hits[key] = (candidate, tuple(stamps_list))
+                self._hits[key] = (candidate, tuple(stamps_list), now)
                 return candidate
         return None
 

@@ -12,12 +12,14 @@ Strings are UTF-16 to JavaScript: without the ``u`` flag a pattern works on code
 translation does the same, so it must be matched against ``to_utf16(subject)`` (which
 ``js_regex_test`` does); for subjects without astral characters that is the subject itself.
 
-Where ``re`` cannot express a construct V8 accepts, ``JSRegexUnsupported`` is raised rather
-than guessing: a lookbehind whose width varies in ways that cannot be split into fixed-width
-lookbehinds, and a backreference inside a lookbehind to a group on its right (V8 matches
-lookbehinds right to left). One difference is not detected: JS clears the captures of a
-quantified group at each iteration, ``re`` keeps the previous iteration's, which only shows in
-a backreference to such a group (``/(?:(a)|b)+\\1/``).
+Where ``re`` would answer differently, ``JSRegexUnsupportedError`` is raised rather than
+guessing. That covers a lookbehind whose width varies in ways that cannot be split into
+fixed-width lookbehinds; a backreference inside a lookbehind to a group on its right (V8
+matches lookbehinds right to left); a backreference to a group in a repetition that may leave
+it stale (JS clears a group's capture at each iteration and rejects empty iterations past the
+minimum, ``re`` does neither: ``/^(?:(a)|b)+\\1$/``); and nesting deeper than about 250
+groups. Otherwise ``test`` and the match position agree with V8; the matched text and
+captures can still differ where an iteration may match the empty string.
 """
 
 from __future__ import annotations
@@ -29,10 +31,10 @@ from typing import TypeAlias
 
 from hookwise.protocol.jsvalue import JS_WHITESPACE, utf16_units
 
-__all__ = ["JSRegexUnsupported", "compile_js_regex", "js_regex_test", "to_utf16"]
+__all__ = ["JSRegexUnsupportedError", "compile_js_regex", "js_regex_test", "to_utf16"]
 
 
-class JSRegexUnsupported(ValueError):
+class JSRegexUnsupportedError(ValueError):
     """V8 accepts the pattern but Python's ``re`` cannot reproduce it."""
 
 
@@ -52,21 +54,21 @@ def js_regex_test(pattern: re.Pattern[str], subject: str) -> bool:
 def compile_js_regex(source: str) -> re.Pattern[str] | None:
     """What ``new RegExp(source)`` accepts, as a Python pattern; None where V8 throws.
 
-    Raises JSRegexUnsupported for the few valid patterns ``re`` cannot express (see module).
+    Raises JSRegexUnsupportedError for the few valid patterns ``re`` cannot express (see module).
     """
     try:
         parser = _Parser(utf16_units(source))
         tree = parser.parse()
-    except _SyntaxFail:
+    except _V8SyntaxError:
         return None
     except RecursionError as exc:
-        raise JSRegexUnsupported(f"pattern nested too deeply: {source!r}") from exc
+        raise JSRegexUnsupportedError(f"pattern nested too deeply: {source!r}") from exc
     emitter = _Emitter(parser)
     try:
         text = emitter.emit_top(tree)
         return re.compile(text, re.ASCII)
     except (re.error, OverflowError, RecursionError) as exc:
-        raise JSRegexUnsupported(f"cannot express {source!r} with Python re: {exc}") from exc
+        raise JSRegexUnsupportedError(f"cannot express {source!r} with Python re: {exc}") from exc
 
 
 # --------------------------------------------------------------------------- syntax tree
@@ -133,7 +135,7 @@ _Node: TypeAlias = _Unit | _Set | _Assert | _Group | _Look | _BackRef | _Repeat 
 
 _MAX_CODE = 0x10FFFF
 _K_INFINITY = 2**31 - 1  # V8 RegExpTree::kInfinity: larger counts are clamped to it
-_K_MAX_CAPTURES = 1 << 16
+_K_MAX_CAPTURES = (1 << 15) - 1  # more capturing groups: "Too many captures"
 
 Ranges: TypeAlias = tuple[tuple[int, int], ...]
 
@@ -237,7 +239,7 @@ def _is_id_part(code: int) -> bool:
 # --------------------------------------------------------------------------- parser
 
 
-class _SyntaxFail(Exception):
+class _V8SyntaxError(Exception):
     """V8 would throw a SyntaxError."""
 
 
@@ -291,8 +293,8 @@ class _Parser:
         self.group_names: dict[int, str] = {}
         self.named_refs: list[_BackRef] = []
 
-    def fail(self, why: str) -> _SyntaxFail:
-        return _SyntaxFail(why)
+    def fail(self, why: str) -> _V8SyntaxError:
+        return _V8SyntaxError(why)
 
     def peek(self, k: int = 0) -> str:
         j = self.i + k
@@ -431,8 +433,7 @@ class _Parser:
                 self.i += 3
             elif nxt == "<":
                 self.i += 2
-                self.groups += 1
-                index = self.groups
+                index = self.new_group()
                 name = self.group_name()
                 if name in self.names:
                     raise self.fail("Duplicate capture group name")
@@ -441,8 +442,7 @@ class _Parser:
             else:
                 raise self.fail("Invalid group")
         else:
-            self.groups += 1
-            index = self.groups
+            index = self.new_group()
         body = self.disjunction()
         if self.peek() != ")":
             raise self.fail("Unterminated group")
@@ -450,6 +450,12 @@ class _Parser:
         if look is not None:
             return _Look(body, behind=look[0], negative=look[1])
         return _Group(body, index, name)
+
+    def new_group(self) -> int:
+        if self.groups >= _K_MAX_CAPTURES:
+            raise self.fail("Too many captures")
+        self.groups += 1
+        return self.groups
 
     def group_name(self) -> str:
         """A RegExpIdentifierName up to '>' (V8 reads it in unicode mode)."""
@@ -529,7 +535,7 @@ class _Parser:
             while j < self.n and self.s[j] in _DIGITS:
                 j += 1
             value = int("".join(self.s[self.i + 1 : j]))
-            if value <= min(self.total, _K_MAX_CAPTURES):
+            if value <= self.total:
                 self.i = j
                 return _BackRef(value, None, self.groups)
             if e in "89":
@@ -721,6 +727,21 @@ def _has_captures(node: _Node) -> bool:
     return False
 
 
+def _always_captures(node: _Node, index: int) -> bool:
+    """Whether every match of ``node`` sets group ``index``."""
+    if isinstance(node, _Group):
+        return node.index == index or _always_captures(node.body, index)
+    if isinstance(node, _Seq):
+        return any(_always_captures(item, index) for item in node.items)
+    if isinstance(node, _Alt):
+        return all(_always_captures(alt, index) for alt in node.alts)
+    if isinstance(node, _Repeat):
+        return node.min > 0 and _always_captures(node.body, index)
+    if isinstance(node, _Look):
+        return not node.negative and _always_captures(node.body, index)
+    return False
+
+
 def _trim_left(node: _Node) -> _Node:
     """A lookbehind body with its leftmost quantifier cut to its minimum count.
 
@@ -729,14 +750,34 @@ def _trim_left(node: _Node) -> _Node:
     and this is used on bodies without any.
     """
     if isinstance(node, _Repeat):
-        return _Repeat(node.body, node.min, node.min, node.greedy)
-    if isinstance(node, _Seq) and node.items:
-        return _Seq([_trim_left(node.items[0]), *node.items[1:]])
+        if node.min == 0:
+            return _Repeat(node.body, 0, 0, node.greedy)
+        rest = [_Repeat(node.body, node.min - 1, node.min - 1, node.greedy)] if node.min > 1 else []
+        return _Seq([_trim_left(node.body), *rest])
+    if isinstance(node, _Seq):
+        items = list(node.items)
+        while items:
+            first = _trim_left(items[0])
+            if not _is_nothing(first):
+                items[0] = first
+                break
+            items.pop(0)  # X{0} is gone, and what followed it is now leftmost
+        return _Seq(items)
     if isinstance(node, _Group) and node.index is None:
         return _Group(_trim_left(node.body), None, None)
     if isinstance(node, _Alt):
         return _Alt([_trim_left(alt) for alt in node.alts])
     return node
+
+
+def _is_nothing(node: _Node) -> bool:
+    if isinstance(node, _Repeat):
+        return node.max == 0
+    if isinstance(node, _Seq):
+        return all(_is_nothing(item) for item in node.items)
+    if isinstance(node, _Group):
+        return node.index is None and _is_nothing(node.body)
+    return False
 
 
 class _Emitter:
@@ -745,6 +786,8 @@ class _Emitter:
     def __init__(self, parser: _Parser) -> None:
         self.js_names = parser.group_names
         self.sets_capture: dict[int, bool] = {}  # id(_BackRef) -> can refer to a capture
+        self.loops: list[_Repeat] = []
+        self.loops_around: dict[int, list[_Repeat]] = {}  # group -> repeats (max > 1) around it
         self.py_names: dict[int, str] = {}
 
     def emit_top(self, tree: _Node) -> str:
@@ -773,13 +816,21 @@ class _Emitter:
                 out |= self.resolve(alt, done, backward=backward)
             return out
         if isinstance(node, _Group):
+            if node.index is not None:
+                self.loops_around[node.index] = list(self.loops)
             inner = self.resolve(node.body, done, backward=backward)
             return inner | {node.index} if node.index is not None else inner
         if isinstance(node, _Look):
             inner = self.resolve(node.body, done, backward=node.behind)
             return done if node.negative else inner
         if isinstance(node, _Repeat):
-            return done | self.resolve(node.body, done, backward=backward)
+            looping = node.max is None or node.max > 1
+            if looping:
+                self.loops.append(node)
+            inner = self.resolve(node.body, done, backward=backward)
+            if looping:
+                self.loops.pop()
+            return done if node.max == 0 else done | inner
         return done
 
     def name_groups(self) -> None:
@@ -830,7 +881,18 @@ class _Emitter:
             return "(?:)"
         index = node.index
         if index > node.opened_before:
-            raise JSRegexUnsupported("backreference inside a lookbehind to a group on its right")
+            raise JSRegexUnsupportedError(
+                "backreference inside a lookbehind to a group on its right"
+            )
+        for loop in self.loops_around[index]:
+            # JS clears the group when an iteration starts and rejects empty iterations; re
+            # does neither. That is invisible if every iteration sets the group anew, or if
+            # the body can only match the empty string.
+            lo, hi = self.width(loop.body)
+            if hi > 0 and (lo == 0 or not _always_captures(loop.body, index)):
+                raise JSRegexUnsupportedError(
+                    "backreference to a group that a repetition may leave stale"
+                )
         if index < 100:
             ref = f"\\{index}"
         else:
@@ -878,8 +940,8 @@ class _Emitter:
             widths = [self.width(alt) for alt in node.alts]
             return min(w[0] for w in widths), max(w[1] for w in widths)
         a, b = self.width(node.body)
-        if isinstance(node.body, _Look):
-            return 0, 0
+        if isinstance(node.body, _Look) or node.max == 0 or b == 0:
+            return 0, 0  # as re computes it: a repeated zero-width item has width 0
         hi = _UNBOUNDED if node.max is None or b >= _UNBOUNDED else min(b * node.max, _UNBOUNDED)
         return a * node.min, hi
 
@@ -907,7 +969,7 @@ class _Emitter:
                 if node.negative:
                     return "".join(parts)
                 return "(?:" + "|".join(parts) + ")" if parts else "(?!)"
-        raise JSRegexUnsupported("lookbehind of variable width")
+        raise JSRegexUnsupportedError("lookbehind of variable width")
 
     def expand(self, node: _Node) -> list[_Node] | None:
         """The body as fixed-width alternatives (no captures inside), or None if too many."""

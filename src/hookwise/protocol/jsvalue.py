@@ -369,3 +369,51 @@ def drop_undefined(value: JSON) -> JSON:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+# --------------------------------------------------------------------------- ToPrimitive
+
+_STRING_NUMBER = re.compile(r"[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\Z")
+_RADIX_NUMBER = re.compile(r"0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)\Z")
+
+
+def js_string_strict(value: object) -> str:
+    """``String(value)``, throwing where V8 does.
+
+    A JSON object with an own ``toString`` key shadows ``Object.prototype.toString`` with a
+    non-callable, so ``String({"toString": 1})`` throws "Cannot convert object to primitive
+    value"; ``js_string`` is the lenient form for messages.
+    """
+    if isinstance(value, dict):
+        if "toString" in value:
+            raise JSTypeError("Cannot convert object to primitive value")
+        return "[object Object]"
+    if isinstance(value, list):
+        return ",".join(
+            "" if item is None or item is UNDEFINED else js_string_strict(item) for item in value
+        )
+    return js_string(value)
+
+
+def js_to_number(value: object) -> int | float:
+    """``Number(value)`` (ToNumber, with ToPrimitive for objects and arrays)."""
+    if value is None or value is False:
+        return 0
+    if value is True:
+        return 1
+    if value is UNDEFINED:
+        return math.nan
+    if isinstance(value, int | float):
+        return value
+    if isinstance(value, dict | list):
+        return js_to_number(js_string_strict(value))
+    if isinstance(value, str):
+        text = js_trim(value)
+        if text == "":
+            return 0
+        if _RADIX_NUMBER.match(text):
+            return int(text[2:], {"x": 16, "o": 8, "b": 2}[text[1].lower()])
+        if _STRING_NUMBER.match(text):
+            return float(text.replace("Infinity", "inf"))
+        return math.nan
+    return math.nan
