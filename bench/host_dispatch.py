@@ -53,8 +53,11 @@ def hooks_object() -> dict[str, Any]:
 
 def controlled_env() -> dict[str, str]:
     """The environment the oracle gives hooks, so that all contenders spawn alike."""
-    env = {k: os.environ[k] for k in ("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR")
-           if k in os.environ}
+    env = {
+        k: os.environ[k]
+        for k in ("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR")
+        if k in os.environ
+    }
     env["LANG"] = "C.UTF-8"
     env["SHLVL"] = "1"
     return env
@@ -105,7 +108,9 @@ def _process_specs(workdir: str, env: dict[str, str]) -> Callable[[], list[Any]]
 
     def specs() -> list[Any]:
         now = time.time()
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
+        stamp = (
+            time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
+        )
         payload = {
             "session_id": SESSION_ID,
             "transcript_path": "",
@@ -174,8 +179,11 @@ def make_hookwise(via: str, workdir: str, env: dict[str, str]) -> tuple[str, Cal
         dispatch(1)  # it must also work, not only import
         return "system", dispatch
     except Exception as exc:  # the facade is still being written
-        print(f"note: HookSystem unavailable ({type(exc).__name__}: {exc}); "
-              "measuring the process layer", file=sys.stderr)
+        print(
+            f"note: HookSystem unavailable ({type(exc).__name__}: {exc}); "
+            "measuring the process layer",
+            file=sys.stderr,
+        )
         return "process", hookwise_via_process(workdir, env)
 
 
@@ -237,8 +245,12 @@ class Reference:
         if not os.path.exists(path):
             with open(path, "w") as f:
                 for i in range(events):
-                    case = {"id": f"bench-{i}", "event": "BeforeTool", "hooks": hooks_object(),
-                            "args": TOOL_ARGS}
+                    case = {
+                        "id": f"bench-{i}",
+                        "event": "BeforeTool",
+                        "hooks": hooks_object(),
+                        "args": TOOL_ARGS,
+                    }
                     f.write(json.dumps(case) + "\n")
         return path
 
@@ -275,18 +287,36 @@ def timed(dispatch: Callable[[int], int], events: int) -> tuple[float, float, in
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--events", type=int, default=1000)
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="interleaved rounds; each figure is the median over rounds")
-    parser.add_argument("--chunk", type=int, default=20,
-                        help="events per turn when contenders take turns within a round")
-    parser.add_argument("--via", choices=["auto", *VIAS], default="auto",
-                        help="hookwise path (auto: HookSystem if available)")
-    parser.add_argument("--extra", action="store_true",
-                        help="also time the process layer's sync and async APIs")
-    parser.add_argument("--oracle", type=Path,
-                        default=Path(os.environ.get("HOOKWISE_ORACLE", DEFAULT_ORACLE)))
-    parser.add_argument("--oracle-mode", choices=["fast", "full"], default="fast",
-                        help="fast skips the engine's HookSystem wrapper: the cheaper reference")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="interleaved rounds; each figure is the median over rounds",
+    )
+    parser.add_argument(
+        "--chunk",
+        type=int,
+        default=20,
+        help="events per turn when contenders take turns within a round",
+    )
+    parser.add_argument(
+        "--via",
+        choices=["auto", *VIAS],
+        default="auto",
+        help="hookwise path (auto: HookSystem if available)",
+    )
+    parser.add_argument(
+        "--extra", action="store_true", help="also time the process layer's sync and async APIs"
+    )
+    parser.add_argument(
+        "--oracle", type=Path, default=Path(os.environ.get("HOOKWISE_ORACLE", DEFAULT_ORACLE))
+    )
+    parser.add_argument(
+        "--oracle-mode",
+        choices=["fast", "full"],
+        default="fast",
+        help="fast skips the engine's HookSystem wrapper: the cheaper reference",
+    )
     parser.add_argument("--skip-reference", action="store_true")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args(argv)
@@ -334,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
             while done < args.events:
                 n = min(args.chunk, args.events - done)
                 turn += 1
-                for name in names[turn % len(names):] + names[: turn % len(names)]:
+                for name in names[turn % len(names) :] + names[: turn % len(names)]:
                     wall, cpu, failed = timed(contenders[name], n)
                     walls[name][-1] += wall
                     cpus[name][-1] += cpu
@@ -355,34 +385,55 @@ def main(argv: list[str] | None = None) -> int:
     hw_name = f"hookwise ({via})"
     hw = med[hw_name]
     floor = med["floor (posix_spawn)"]
-    print(f"{args.events} BeforeTool events x {HOOKS_PER_EVENT} parallel `bash -c {HOOK_COMMAND}` "
-          f"hooks; median of {args.rounds} interleaved rounds; {os.cpu_count()} CPUs")
-    print(f"{'contender':34} {'wall s':>8} {'ms/event':>9} {'x floor':>8} {'parent CPU ms/event':>20}")
+    print(
+        f"{args.events} BeforeTool events x {HOOKS_PER_EVENT} parallel `bash -c {HOOK_COMMAND}` "
+        f"hooks; median of {args.rounds} interleaved rounds; {os.cpu_count()} CPUs"
+    )
+    print(
+        f"{'contender':34} {'wall s':>8} {'ms/event':>9} {'x floor':>8} {'parent CPU ms/event':>20}"
+    )
     for name, wall in med.items():
-        print(f"{name:34} {wall:8.3f} {wall / args.events * 1000:9.3f} {wall / floor:8.3f} "
-              f"{med_cpu[name] / args.events * 1000:20.3f}")
+        print(
+            f"{name:34} {wall:8.3f} {wall / args.events * 1000:9.3f} {wall / floor:8.3f} "
+            f"{med_cpu[name] / args.events * 1000:20.3f}"
+        )
     figures: dict[str, Any] = {
-        "events": args.events, "rounds": args.rounds, "via": via,
-        "wall_s": med, "parent_cpu_s": med_cpu, "hookwise_over_floor": hw / floor,
+        "events": args.events,
+        "rounds": args.rounds,
+        "via": via,
+        "wall_s": med,
+        "parent_cpu_s": med_cpu,
+        "hookwise_over_floor": hw / floor,
         "hookwise_over_floor_popen": hw / med["floor (Popen)"],
     }
     if ref_walls:
         ref = statistics.median(ref_walls)
         start = statistics.median(startup)
         ref_net = max(ref - start, 1e-9)
-        print(f"{'reference (' + args.oracle_mode + ', whole run)':34} {ref:8.3f} "
-              f"{ref / args.events * 1000:9.3f} {ref / floor:8.3f}")
-        print(f"{'reference (minus ' + format(start, '.2f') + ' s startup)':34} {ref_net:8.3f} "
-              f"{ref_net / args.events * 1000:9.3f} {ref_net / floor:8.3f}")
-        figures.update(reference_wall_s=ref, reference_startup_s=start,
-                       hookwise_over_reference=hw / ref_net,
-                       hookwise_over_reference_whole_run=hw / ref)
-        print(f"hookwise / reference = {hw / ref_net:.3f}  (target <= 0.5; "
-              f"{hw / ref:.3f} against the whole run)")
+        print(
+            f"{'reference (' + args.oracle_mode + ', whole run)':34} {ref:8.3f} "
+            f"{ref / args.events * 1000:9.3f} {ref / floor:8.3f}"
+        )
+        print(
+            f"{'reference (minus ' + format(start, '.2f') + ' s startup)':34} {ref_net:8.3f} "
+            f"{ref_net / args.events * 1000:9.3f} {ref_net / floor:8.3f}"
+        )
+        figures.update(
+            reference_wall_s=ref,
+            reference_startup_s=start,
+            hookwise_over_reference=hw / ref_net,
+            hookwise_over_reference_whole_run=hw / ref,
+        )
+        print(
+            f"hookwise / reference = {hw / ref_net:.3f}  (target <= 0.5; "
+            f"{hw / ref:.3f} against the whole run)"
+        )
     else:
         print("hookwise / reference: not measured (reference engine unavailable)")
-    print(f"hookwise / floor     = {hw / floor:.3f}  (target <= 1.25; "
-          f"{hw / med['floor (Popen)']:.3f} against the Popen floor)")
+    print(
+        f"hookwise / floor     = {hw / floor:.3f}  (target <= 1.25; "
+        f"{hw / med['floor (Popen)']:.3f} against the Popen floor)"
+    )
     failed = {k: v for k, v in failures.items() if v}
     if failed:
         print(f"FAILED HOOKS (figures are not valid): {failed}")

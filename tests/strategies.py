@@ -13,8 +13,9 @@ json_scalars = (
 )
 json_values = st.recursive(
     json_scalars,
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=20,
 )
 answer_keys = st.sampled_from(
@@ -30,11 +31,21 @@ answer_keys = st.sampled_from(
     ]
 )
 specific_keys = st.sampled_from(
-    ["additionalContext", "tool_input", "clearContext", "toolConfig", "llm_request", "llm_response", "x"]
+    [
+        "additionalContext",
+        "tool_input",
+        "clearContext",
+        "toolConfig",
+        "llm_request",
+        "llm_response",
+        "x",
+    ]
 )
 hook_specific = st.dictionaries(specific_keys, json_values, max_size=4) | json_values
 answers = st.dictionaries(answer_keys, json_values, max_size=6).flatmap(
-    lambda d: st.builds(lambda hso: {**d, "hookSpecificOutput": hso}, hook_specific)
-    if "hookSpecificOutput" in d
-    else st.just(d)
+    lambda d: (
+        st.builds(lambda hso: {**d, "hookSpecificOutput": hso}, hook_specific)
+        if "hookSpecificOutput" in d
+        else st.just(d)
+    )
 ) | st.lists(json_values, max_size=3)

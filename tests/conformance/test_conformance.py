@@ -78,7 +78,9 @@ def test_every_case_matches_the_real_engine(
                 f"{mine.get('id')}:\n  hookwise: {json.dumps(compared(mine), sort_keys=True)[:1500]}\n"
                 f"  engine:   {json.dumps(compared(theirs), sort_keys=True)[:1500]}"
             )
-    assert not mismatches, f"{len(mismatches)} of {len(ours)} {name} cases differ:\n" + "\n".join(mismatches)
+    assert not mismatches, f"{len(mismatches)} of {len(ours)} {name} cases differ:\n" + "\n".join(
+        mismatches
+    )
 
 
 def test_deliberate_differences_really_differ(

@@ -41,7 +41,14 @@ def test_or_decision_defaults_to_allow() -> None:
 
 
 def test_block_wins_and_last_blocking_value_is_kept() -> None:
-    out = final("BeforeTool", [{"decision": "block", "reason": "x"}, {"decision": "allow"}, {"decision": "deny", "reason": "y"}])
+    out = final(
+        "BeforeTool",
+        [
+            {"decision": "block", "reason": "x"},
+            {"decision": "allow"},
+            {"decision": "deny", "reason": "y"},
+        ],
+    )
     assert out is not None and out["decision"] == "deny" and out["reason"] == "x\ny"
 
 
@@ -52,7 +59,10 @@ def test_ask_only_without_block() -> None:
 
 
 def test_continue_false_collects_stop_reasons_and_leaves_decision_unset() -> None:
-    out = final("BeforeTool", [{"continue": False, "stopReason": "a"}, {"continue": False, "stopReason": "b"}])
+    out = final(
+        "BeforeTool",
+        [{"continue": False, "stopReason": "a"}, {"continue": False, "stopReason": "b"}],
+    )
     assert out == {"continue": False, "stopReason": "a\nb", "suppressOutput": False}
 
 
@@ -62,7 +72,10 @@ def test_approve_and_unknown_collapse_to_allow() -> None:
 
 
 def test_non_string_reasons_join_as_javascript_strings() -> None:
-    out = final("BeforeTool", [{"decision": "deny", "reason": 5}, {"reason": [1, None, "x"]}, {"reason": {"a": 1}}])
+    out = final(
+        "BeforeTool",
+        [{"decision": "deny", "reason": 5}, {"reason": [1, None, "x"]}, {"reason": {"a": 1}}],
+    )
     assert out is not None and out["reason"] == "5\n1,,x\n[object Object]"
 
 
@@ -79,14 +92,20 @@ def test_additional_context_joined_and_clear_context_any_true() -> None:
 
 
 def test_tool_input_last_wins_in_engine_but_composes_when_documented() -> None:
-    outputs = [{"hookSpecificOutput": {"tool_input": {"a": 1}}}, {"hookSpecificOutput": {"tool_input": {"b": 2}}}]
+    outputs = [
+        {"hookSpecificOutput": {"tool_input": {"a": 1}}},
+        {"hookSpecificOutput": {"tool_input": {"b": 2}}},
+    ]
     assert final("BeforeTool", outputs)["hookSpecificOutput"]["tool_input"] == {"b": 2}  # type: ignore[index]
     documented = final("BeforeTool", outputs, Profile.DOCUMENTED)
     assert documented["hookSpecificOutput"]["tool_input"] == {"a": 1, "b": 2}  # type: ignore[index]
 
 
 def test_suppress_output_any_true() -> None:
-    assert final("AfterTool", [{"suppressOutput": False}, {"suppressOutput": 1}])["suppressOutput"] is True  # type: ignore[index]
+    assert (
+        final("AfterTool", [{"suppressOutput": False}, {"suppressOutput": 1}])["suppressOutput"]
+        is True
+    )  # type: ignore[index]
 
 
 def test_field_replacement_for_model_events() -> None:
@@ -108,7 +127,12 @@ def test_tool_selection_union_sorted_none_wins() -> None:
     union = final(
         "BeforeToolSelection",
         [
-            {"decision": "deny", "hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["z", "a"]}}},
+            {
+                "decision": "deny",
+                "hookSpecificOutput": {
+                    "toolConfig": {"mode": "ANY", "allowedFunctionNames": ["z", "a"]}
+                },
+            },
             {"hookSpecificOutput": {"toolConfig": {"allowedFunctionNames": ["m", "a"]}}},
         ],
     )
@@ -120,17 +144,28 @@ def test_tool_selection_union_sorted_none_wins() -> None:
     }
     none = final(
         "BeforeToolSelection",
-        [{"hookSpecificOutput": {"toolConfig": {"mode": "NONE"}}}, {"hookSpecificOutput": {"toolConfig": {"allowedFunctionNames": ["x"]}}}],
+        [
+            {"hookSpecificOutput": {"toolConfig": {"mode": "NONE"}}},
+            {"hookSpecificOutput": {"toolConfig": {"allowedFunctionNames": ["x"]}}},
+        ],
     )
     assert none["hookSpecificOutput"]["toolConfig"] == {"mode": "NONE", "allowedFunctionNames": []}  # type: ignore[index]
-    assert final("BeforeToolSelection", [{"systemMessage": "x"}])["hookSpecificOutput"]["toolConfig"] == {  # type: ignore[index]
+    assert final("BeforeToolSelection", [{"systemMessage": "x"}])["hookSpecificOutput"][
+        "toolConfig"
+    ] == {  # type: ignore[index]
         "mode": "AUTO",
         "allowedFunctionNames": [],
     }
 
 
 def test_simple_merge_later_wins_whole_fields() -> None:
-    out = final("SessionEnd", [{"systemMessage": "a", "decision": "deny", "hookSpecificOutput": {"x": 1}}, {"systemMessage": "b", "hookSpecificOutput": {"y": 2}}])
+    out = final(
+        "SessionEnd",
+        [
+            {"systemMessage": "a", "decision": "deny", "hookSpecificOutput": {"x": 1}},
+            {"systemMessage": "b", "hookSpecificOutput": {"y": 2}},
+        ],
+    )
     assert out == {"systemMessage": "b", "decision": "deny", "hookSpecificOutput": {"y": 2}}
 
 
@@ -141,11 +176,17 @@ def test_string_hook_specific_output_is_the_engines_type_error() -> None:
 
 
 def test_array_answer_keeps_only_defaults() -> None:
-    assert final("BeforeTool", [[1, 2]]) == {"continue": True, "suppressOutput": False, "decision": "allow"}
+    assert final("BeforeTool", [[1, 2]]) == {
+        "continue": True,
+        "suppressOutput": False,
+        "decision": "allow",
+    }
 
 
 @given(st.sampled_from(EVENT_NAMES), st.lists(answers, max_size=4), st.sampled_from(list(Profile)))
-def test_any_answers_merge_or_report_never_raise(event: str, outputs: list[Any], profile: Profile) -> None:
+def test_any_answers_merge_or_report_never_raise(
+    event: str, outputs: list[Any], profile: Profile
+) -> None:
     agg = aggregate(event, outputs, [], profile)
     if agg.final is not None:
         final_json = agg.final.as_json()

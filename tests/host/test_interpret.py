@@ -14,12 +14,24 @@ ENGINE_CASES = [
     # (stdout, stderr, exit, expected output, format) -- gemini-cli-hooks.md §1.4
     ("", "blocked by policy\n", 2, {"decision": "deny", "reason": "blocked by policy"}, "text"),
     ("stdout text\n", "stderr text\n", 2, {"decision": "deny", "reason": "stdout text"}, "text"),
-    ('{"decision":"allow","systemMessage":"hi"}\n', "err\n", 2, {"decision": "allow", "systemMessage": "hi"}, "json"),
+    (
+        '{"decision":"allow","systemMessage":"hi"}\n',
+        "err\n",
+        2,
+        {"decision": "allow", "systemMessage": "hi"},
+        "json",
+    ),
     ("", "warn text\n", 1, {"decision": "allow", "systemMessage": "Warning: warn text"}, "text"),
     ("", "three\n", 3, {"decision": "deny", "reason": "three"}, "text"),
     ("", "", 2, None, None),
     ("plain text\n", "", 0, {"decision": "allow", "systemMessage": "plain text"}, "text"),
-    ("", '{"decision":"deny","reason":"via stderr"}\n', 0, {"decision": "deny", "reason": "via stderr"}, "json"),
+    (
+        "",
+        '{"decision":"deny","reason":"via stderr"}\n',
+        0,
+        {"decision": "deny", "reason": "via stderr"},
+        "json",
+    ),
     ('"{\\"decision\\":\\"block\\"}"\n', "", 0, {"decision": "block"}, "json"),
     ("5\n", "", 0, None, None),
     ("null", "", 0, None, None),
@@ -27,19 +39,29 @@ ENGINE_CASES = [
     ('"just a string"\n', "", 0, {"decision": "allow", "systemMessage": '"just a string"'}, "text"),
     ("partial\n", "", None, {"decision": "allow", "systemMessage": "partial"}, "text"),
     ("\ufeff{}\u3000", "", 0, {}, "json"),
-    ("bash: /x: No such file or directory", "", 127, {"decision": "deny", "reason": "bash: /x: No such file or directory"}, "text"),
+    (
+        "bash: /x: No such file or directory",
+        "",
+        127,
+        {"decision": "deny", "reason": "bash: /x: No such file or directory"},
+        "text",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("stdout", "stderr", "code", "output", "fmt"), ENGINE_CASES)
-def test_engine_reading(stdout: str, stderr: str, code: int | None, output: object, fmt: str | None) -> None:
+def test_engine_reading(
+    stdout: str, stderr: str, code: int | None, output: object, fmt: str | None
+) -> None:
     reading = interpret_engine(stdout, stderr, code)
     assert reading.output == output
     assert reading.output_format == fmt
 
 
 def test_documented_exit0_json_and_text() -> None:
-    assert interpret_documented("BeforeTool", '{"decision":"deny"}', "", 0).output == {"decision": "deny"}
+    assert interpret_documented("BeforeTool", '{"decision":"deny"}', "", 0).output == {
+        "decision": "deny"
+    }
     text = interpret_documented("BeforeTool", "hello", "", 0)
     assert text.output == {"systemMessage": "hello"}
     assert text.output_format == "text"

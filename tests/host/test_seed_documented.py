@@ -41,18 +41,30 @@ REQUEST = {
     ],
     "config": {"temperature": 0.5, "tools": [{"functionDeclarations": [{"name": "ls"}]}]},
 }
-CHUNK = {"candidates": [{"content": {"role": "model", "parts": [{"text": "SECRET 123"}]}, "finishReason": "STOP"}]}
+CHUNK = {
+    "candidates": [
+        {"content": {"role": "model", "parts": [{"text": "SECRET 123"}]}, "finishReason": "STOP"}
+    ]
+}
 
 
 def answer(obj: Any, code: int = 0) -> str:
     return f"echo {shlex.quote(json.dumps(obj))}; exit {code}"
 
 
-def fire(tmp_path: Path, event: str, args: dict[str, Any], *commands: str, matcher: str | None = None) -> FireResult:
-    definition: dict[str, Any] = {"hooks": [{"type": "command", "command": c, "name": f"h{i}"} for i, c in enumerate(commands)]}
+def fire(
+    tmp_path: Path, event: str, args: dict[str, Any], *commands: str, matcher: str | None = None
+) -> FireResult:
+    definition: dict[str, Any] = {
+        "hooks": [
+            {"type": "command", "command": c, "name": f"h{i}"} for i, c in enumerate(commands)
+        ]
+    }
     if matcher is not None:
         definition["matcher"] = matcher
-    system = HookSystem.from_hooks({event: [definition]}, profile=Profile.DOCUMENTED, cwd=str(tmp_path), session_id="s-1")
+    system = HookSystem.from_hooks(
+        {event: [definition]}, profile=Profile.DOCUMENTED, cwd=str(tmp_path), session_id="s-1"
+    )
     with system:
         return system.fire_sync(event, args)
 
@@ -61,7 +73,7 @@ def fire(tmp_path: Path, event: str, args: dict[str, Any], *commands: str, match
 
 
 def test_input_is_a_json_object_with_the_base_fields(tmp_path: Path) -> None:
-    """"Every hook receives a base JSON object": session_id, transcript_path, cwd,
+    """ "Every hook receives a base JSON object": session_id, transcript_path, cwd,
     hook_event_name, timestamp (ISO 8601)."""
     result = fire(tmp_path, "BeforeAgent", {"prompt": "p"}, "cat > stdin.json")
     sent = json.loads((tmp_path / "stdin.json").read_text())
@@ -74,20 +86,20 @@ def test_input_is_a_json_object_with_the_base_fields(tmp_path: Path) -> None:
 
 
 def test_exit_0_stdout_parsed_as_json(tmp_path: Path) -> None:
-    """"0 Success: stdout is parsed as JSON.\""""
+    """ "0 Success: stdout is parsed as JSON.\""""
     result = fire(tmp_path, "BeforeTool", SHELL, answer({"decision": "deny", "reason": "no"}))
     assert isinstance(result.effect, ToolCallEffect) and result.effect.action == "block"
 
 
 def test_exit_0_unparsable_stdout_is_a_system_message(tmp_path: Path) -> None:
-    """"If parsing fails, it's treated as a systemMessage.\""""
+    """ "If parsing fails, it's treated as a systemMessage.\""""
     result = fire(tmp_path, "BeforeTool", SHELL, "echo just saying")
     assert result.effect.action == "proceed"  # type: ignore[attr-defined]
     assert result.effect.user_message() == "just saying"
 
 
 def test_exit_2_blocks_and_stderr_goes_to_the_agent(tmp_path: Path) -> None:
-    """"2 Blocking Error: Interrupts the current operation. stderr is shown to the agent
+    """ "2 Blocking Error: Interrupts the current operation. stderr is shown to the agent
     (for tool events)\""""
     result = fire(tmp_path, "BeforeTool", SHELL, "echo 'not allowed' >&2; exit 2")
     assert isinstance(result.effect, ToolCallEffect)
@@ -96,14 +108,14 @@ def test_exit_2_blocks_and_stderr_goes_to_the_agent(tmp_path: Path) -> None:
 
 
 def test_exit_2_on_a_non_tool_event_shows_stderr_to_the_user(tmp_path: Path) -> None:
-    """"... or the user.\""""
+    """ "... or the user.\""""
     result = fire(tmp_path, "SessionStart", {"source": "startup"}, "echo 'heads up' >&2; exit 2")
     assert result.effect.user_message() == "heads up"
 
 
 @pytest.mark.parametrize("code", [1, 3, 127])
 def test_other_exit_codes_warn_and_continue(tmp_path: Path, code: int) -> None:
-    """"Other: Warning. Execution continues. stderr is logged as a non-blocking warning.\""""
+    """ "Other: Warning. Execution continues. stderr is logged as a non-blocking warning.\""""
     result = fire(tmp_path, "BeforeTool", SHELL, f"echo 'careful' >&2; exit {code}")
     assert result.effect.action == "proceed"  # type: ignore[attr-defined]
     assert any("careful" in w for w in result.runs[0].warnings)
@@ -122,7 +134,12 @@ def test_tool_event_fields(tmp_path: Path) -> None:
     assert sent["tool_response"] == READ["tool_response"]
     assert "mcp_context" not in sent
     mcp = {"server_name": "gh", "tool_name": "issue", "command": "gh-mcp"}
-    fire(tmp_path, "BeforeTool", {"tool_name": "mcp__gh__issue", "tool_input": {}, "mcp_context": mcp}, "cat > stdin.json")
+    fire(
+        tmp_path,
+        "BeforeTool",
+        {"tool_name": "mcp__gh__issue", "tool_input": {}, "mcp_context": mcp},
+        "cat > stdin.json",
+    )
     assert json.loads((tmp_path / "stdin.json").read_text())["mcp_context"] == mcp
 
 
@@ -136,7 +153,9 @@ def test_agent_event_fields(tmp_path: Path) -> None:
 def test_model_event_fields_and_non_text_parts_as_strings(tmp_path: Path) -> None:
     """Model events get llm_request (and AfterModel llm_response); "Non-text parts ... will
     be simplified to their string representation by the translator.\""""
-    fire(tmp_path, "AfterModel", {"llm_request": REQUEST, "llm_response": CHUNK}, "cat > stdin.json")
+    fire(
+        tmp_path, "AfterModel", {"llm_request": REQUEST, "llm_response": CHUNK}, "cat > stdin.json"
+    )
     sent = json.loads((tmp_path / "stdin.json").read_text())
     messages = sent["llm_request"]["messages"]
     assert messages[0] == {"role": "user", "content": "hi"}
@@ -150,7 +169,10 @@ def test_model_event_fields_and_non_text_parts_as_strings(tmp_path: Path) -> Non
         ("SessionStart", {"source": "resume"}),
         ("SessionEnd", {"reason": "logout"}),
         ("PreCompress", {"trigger": "auto"}),
-        ("Notification", {"notification_type": "ToolPermission", "message": "m", "details": {"k": 1}}),
+        (
+            "Notification",
+            {"notification_type": "ToolPermission", "message": "m", "details": {"k": 1}},
+        ),
     ],
 )
 def test_session_and_notification_fields(tmp_path: Path, event: str, args: dict[str, Any]) -> None:
@@ -164,16 +186,20 @@ def test_session_and_notification_fields(tmp_path: Path, event: str, args: dict[
 
 
 def test_continue_false_terminates_the_loop_with_stop_reason(tmp_path: Path) -> None:
-    """"continue: If false, immediately terminates the agent loop"; "stopReason: Message
+    """ "continue: If false, immediately terminates the agent loop"; "stopReason: Message
     shown to the user when continue is false.\""""
-    result = fire(tmp_path, "BeforeTool", SHELL, answer({"continue": False, "stopReason": "enough"}))
+    result = fire(
+        tmp_path, "BeforeTool", SHELL, answer({"continue": False, "stopReason": "enough"})
+    )
     assert result.effect.action == "stop"  # type: ignore[attr-defined]
     assert result.effect.error == "Agent execution stopped by hook: enough"  # type: ignore[attr-defined]
 
 
 def test_suppress_output_hides_the_hook_from_the_transcript(tmp_path: Path) -> None:
-    """"suppressOutput: If true, the hook execution is hidden from the CLI transcript.\""""
-    result = fire(tmp_path, "BeforeTool", SHELL, answer({"systemMessage": "hidden", "suppressOutput": True}))
+    """ "suppressOutput: If true, the hook execution is hidden from the CLI transcript.\""""
+    result = fire(
+        tmp_path, "BeforeTool", SHELL, answer({"systemMessage": "hidden", "suppressOutput": True})
+    )
     assert result.effect.user_message(Profile.DOCUMENTED) is None
     assert result.effect.user_message(Profile.GEMINI_CLI) == "hidden"
 
@@ -182,15 +208,21 @@ def test_suppress_output_hides_the_hook_from_the_transcript(tmp_path: Path) -> N
 
 
 def test_matchers_are_regexes_on_tool_names(tmp_path: Path) -> None:
-    """"Matchers support regular expressions (e.g., matcher: "read_.*" ...)\""""
+    """ "Matchers support regular expressions (e.g., matcher: "read_.*" ...)\""""
     hit = fire(tmp_path, "AfterTool", READ, "echo hit", matcher="read_.*")
     miss = fire(tmp_path, "BeforeTool", SHELL, "echo hit", matcher="read_.*")
     assert hit.plan is not None and miss.plan is None
 
 
 def test_mcp_tools_match_their_server_pattern(tmp_path: Path) -> None:
-    """"Tools from MCP servers follow the naming pattern mcp__<server_name>__<tool_name>.\""""
-    result = fire(tmp_path, "BeforeTool", {"tool_name": "mcp__github__list", "tool_input": {}}, "echo hit", matcher="mcp__github__.*")
+    """ "Tools from MCP servers follow the naming pattern mcp__<server_name>__<tool_name>.\""""
+    result = fire(
+        tmp_path,
+        "BeforeTool",
+        {"tool_name": "mcp__github__list", "tool_input": {}},
+        "echo hit",
+        matcher="mcp__github__.*",
+    )
     assert result.plan is not None
 
 
@@ -198,9 +230,14 @@ def test_mcp_tools_match_their_server_pattern(tmp_path: Path) -> None:
 
 
 def test_before_tool_tool_input_merges_with_and_overrides_the_arguments(tmp_path: Path) -> None:
-    """"hookSpecificOutput.tool_input: An object that merges with and overrides the model's
+    """ "hookSpecificOutput.tool_input: An object that merges with and overrides the model's
     arguments before execution.\""""
-    result = fire(tmp_path, "BeforeTool", SHELL, answer({"hookSpecificOutput": {"tool_input": {"command": "ls -la"}}}))
+    result = fire(
+        tmp_path,
+        "BeforeTool",
+        SHELL,
+        answer({"hookSpecificOutput": {"tool_input": {"command": "ls -la"}}}),
+    )
     assert result.effect.tool_input == {"command": "ls -la", "dir": "src"}  # type: ignore[attr-defined]
 
 
@@ -208,7 +245,7 @@ def test_before_tool_tool_input_merges_with_and_overrides_the_arguments(tmp_path
 
 
 def test_after_tool_deny_replaces_the_result_with_the_reason(tmp_path: Path) -> None:
-    """"decision: deny to hide the real tool output"; "reason ... replaces the tool result.\""""
+    """ "decision: deny to hide the real tool output"; "reason ... replaces the tool result.\""""
     result = fire(tmp_path, "AfterTool", READ, answer({"decision": "deny", "reason": "withheld"}))
     assert isinstance(result.effect, ToolResultEffect)
     assert result.effect.tool_result["llmContent"] == "Tool result blocked: withheld"  # type: ignore[index]
@@ -216,13 +253,18 @@ def test_after_tool_deny_replaces_the_result_with_the_reason(tmp_path: Path) -> 
 
 
 def test_after_tool_additional_context_is_appended(tmp_path: Path) -> None:
-    """"hookSpecificOutput.additionalContext: Text that is appended to the tool result.\""""
-    result = fire(tmp_path, "AfterTool", READ, answer({"hookSpecificOutput": {"additionalContext": "note"}}))
-    assert result.effect.tool_result["llmContent"] == "secret body\n\n<hook_context>note</hook_context>"  # type: ignore[attr-defined]
+    """ "hookSpecificOutput.additionalContext: Text that is appended to the tool result.\""""
+    result = fire(
+        tmp_path, "AfterTool", READ, answer({"hookSpecificOutput": {"additionalContext": "note"}})
+    )
+    assert (
+        result.effect.tool_result["llmContent"]
+        == "secret body\n\n<hook_context>note</hook_context>"
+    )  # type: ignore[attr-defined]
 
 
 def test_after_tool_exit_2_hides_the_result_with_stderr(tmp_path: Path) -> None:
-    """"Exit Code 2 (Block Result): Hides the tool result. Uses stderr as the replacement.\""""
+    """ "Exit Code 2 (Block Result): Hides the tool result. Uses stderr as the replacement.\""""
     result = fire(tmp_path, "AfterTool", READ, "echo 'redacted' >&2; exit 2")
     assert result.effect.tool_result["llmContent"] == "Tool result blocked: redacted"  # type: ignore[attr-defined]
 
@@ -239,11 +281,25 @@ def test_after_tool_continue_false_kills_the_loop(tmp_path: Path) -> None:
 def test_before_agent_context_deny_and_stop(tmp_path: Path) -> None:
     """additionalContext is appended to the prompt; deny blocks the turn and discards the
     message; continue false blocks but saves it; exit 2 is the same as deny."""
-    ctx = fire(tmp_path, "BeforeAgent", {"prompt": "p"}, answer({"hookSpecificOutput": {"additionalContext": "ticket 42"}}))
-    assert isinstance(ctx.effect, PromptEffect) and ctx.effect.appended_part == {"text": "<hook_context>ticket 42</hook_context>"}
-    deny = fire(tmp_path, "BeforeAgent", {"prompt": "p"}, answer({"decision": "deny", "reason": "off-topic"}))
+    ctx = fire(
+        tmp_path,
+        "BeforeAgent",
+        {"prompt": "p"},
+        answer({"hookSpecificOutput": {"additionalContext": "ticket 42"}}),
+    )
+    assert isinstance(ctx.effect, PromptEffect) and ctx.effect.appended_part == {
+        "text": "<hook_context>ticket 42</hook_context>"
+    }
+    deny = fire(
+        tmp_path,
+        "BeforeAgent",
+        {"prompt": "p"},
+        answer({"decision": "deny", "reason": "off-topic"}),
+    )
     assert deny.effect.action == "block" and not deny.effect.prompt_kept_in_history  # type: ignore[attr-defined]
-    stop = fire(tmp_path, "BeforeAgent", {"prompt": "p"}, answer({"continue": False, "reason": "later"}))
+    stop = fire(
+        tmp_path, "BeforeAgent", {"prompt": "p"}, answer({"continue": False, "reason": "later"})
+    )
     assert stop.effect.action == "stop" and stop.effect.prompt_kept_in_history  # type: ignore[attr-defined]
     exit2 = fire(tmp_path, "BeforeAgent", {"prompt": "p"}, "echo nope >&2; exit 2")
     assert exit2.effect.action == "block" and exit2.effect.reason == "nope"  # type: ignore[attr-defined]
@@ -253,7 +309,18 @@ def test_after_agent_retry_stop_and_clear_context(tmp_path: Path) -> None:
     """deny rejects the response and forces a retry with the reason as the new prompt;
     continue false stops; clearContext clears the history; exit 2 retries with stderr."""
     args = {"prompt": "p", "prompt_response": "r"}
-    retry = fire(tmp_path, "AfterAgent", args, answer({"decision": "deny", "reason": "add tests", "hookSpecificOutput": {"clearContext": True}}))
+    retry = fire(
+        tmp_path,
+        "AfterAgent",
+        args,
+        answer(
+            {
+                "decision": "deny",
+                "reason": "add tests",
+                "hookSpecificOutput": {"clearContext": True},
+            }
+        ),
+    )
     assert isinstance(retry.effect, ResponseEffect)
     assert retry.effect.action == "retry" and retry.effect.retry_prompt == [{"text": "add tests"}]
     assert retry.effect.clear_context
@@ -267,45 +334,75 @@ def test_after_agent_retry_stop_and_clear_context(tmp_path: Path) -> None:
 
 
 def test_before_model_request_override(tmp_path: Path) -> None:
-    """"hookSpecificOutput.llm_request: overrides parts of the outgoing request.\""""
-    result = fire(tmp_path, "BeforeModel", {"llm_request": REQUEST}, answer({"hookSpecificOutput": {"llm_request": {"model": "gemini-2.5-flash"}}}))
+    """ "hookSpecificOutput.llm_request: overrides parts of the outgoing request.\""""
+    result = fire(
+        tmp_path,
+        "BeforeModel",
+        {"llm_request": REQUEST},
+        answer({"hookSpecificOutput": {"llm_request": {"model": "gemini-2.5-flash"}}}),
+    )
     assert isinstance(result.effect, ModelRequestEffect)
-    assert result.effect.action == "proceed" and result.effect.request["model"] == "gemini-2.5-flash"  # type: ignore[index]
+    assert (
+        result.effect.action == "proceed" and result.effect.request["model"] == "gemini-2.5-flash"
+    )  # type: ignore[index]
 
 
 def test_before_model_synthetic_response_skips_the_call(tmp_path: Path) -> None:
-    """"hookSpecificOutput.llm_response: If provided, the CLI skips the LLM call entirely.\""""
+    """ "hookSpecificOutput.llm_response: If provided, the CLI skips the LLM call entirely.\""""
     synthetic = {"candidates": [{"content": {"role": "model", "parts": ["cached"]}}]}
-    result = fire(tmp_path, "BeforeModel", {"llm_request": REQUEST}, answer({"hookSpecificOutput": {"llm_response": synthetic}}))
-    assert result.effect.synthetic_response["candidates"][0]["content"]["parts"] == [{"text": "cached"}]  # type: ignore[attr-defined]
+    result = fire(
+        tmp_path,
+        "BeforeModel",
+        {"llm_request": REQUEST},
+        answer({"hookSpecificOutput": {"llm_response": synthetic}}),
+    )
+    assert result.effect.synthetic_response["candidates"][0]["content"]["parts"] == [
+        {"text": "cached"}
+    ]  # type: ignore[attr-defined]
 
 
 def test_before_model_deny_and_exit_2_abort_the_turn(tmp_path: Path) -> None:
     """deny blocks the request; "Exit Code 2 (Block Turn): Aborts the turn and skips the LLM call.\""""
-    deny = fire(tmp_path, "BeforeModel", {"llm_request": REQUEST}, answer({"decision": "deny", "reason": "quota"}))
+    deny = fire(
+        tmp_path,
+        "BeforeModel",
+        {"llm_request": REQUEST},
+        answer({"decision": "deny", "reason": "quota"}),
+    )
     assert deny.effect.action == "block"  # type: ignore[attr-defined]
     exit2 = fire(tmp_path, "BeforeModel", {"llm_request": REQUEST}, "echo quota >&2; exit 2")
     assert exit2.effect.action == "block" and exit2.effect.reason == "quota"  # type: ignore[attr-defined]
 
 
 def test_before_tool_selection_none_wins_any_and_union(tmp_path: Path) -> None:
-    """"NONE: Disables all tools (Wins over other hooks)"; "ANY: Forces at least one tool
+    """ "NONE: Disables all tools (Wins over other hooks)"; "ANY: Forces at least one tool
     call"; "Multiple hooks' whitelists are combined"; decision is not supported."""
     union = fire(
         tmp_path,
         "BeforeToolSelection",
         {"llm_request": REQUEST},
-        answer({"decision": "deny", "hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["b"]}}}),
+        answer(
+            {
+                "decision": "deny",
+                "hookSpecificOutput": {
+                    "toolConfig": {"mode": "ANY", "allowedFunctionNames": ["b"]}
+                },
+            }
+        ),
         answer({"hookSpecificOutput": {"toolConfig": {"allowedFunctionNames": ["a"]}}}),
     )
     assert isinstance(union.effect, ToolSelectionEffect)
-    assert union.effect.tool_config == {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["a", "b"]}}
+    assert union.effect.tool_config == {
+        "functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["a", "b"]}
+    }
     none = fire(
         tmp_path,
         "BeforeToolSelection",
         {"llm_request": REQUEST},
         answer({"hookSpecificOutput": {"toolConfig": {"mode": "NONE"}}}),
-        answer({"hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["a"]}}}),
+        answer(
+            {"hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["a"]}}}
+        ),
     )
     assert none.effect.tool_config["functionCallingConfig"]["mode"] == "NONE"  # type: ignore[attr-defined]
 
@@ -315,7 +412,9 @@ def test_after_model_replace_and_deny_discards_the_chunk(tmp_path: Path) -> None
     chunk and block[s] the turn"; exit 2 aborts and discards the output."""
     args = {"llm_request": REQUEST, "llm_response": CHUNK}
     replaced = {"candidates": [{"content": {"role": "model", "parts": ["REDACTED"]}}]}
-    result = fire(tmp_path, "AfterModel", args, answer({"hookSpecificOutput": {"llm_response": replaced}}))
+    result = fire(
+        tmp_path, "AfterModel", args, answer({"hookSpecificOutput": {"llm_response": replaced}})
+    )
     assert isinstance(result.effect, ModelResponseEffect) and result.effect.replaced
     assert result.effect.response["candidates"][0]["content"]["parts"] == [{"text": "REDACTED"}]  # type: ignore[index]
     deny = fire(tmp_path, "AfterModel", args, answer({"decision": "deny", "reason": "pii"}))
@@ -335,7 +434,14 @@ def test_session_start_context_and_message_but_never_blocked(tmp_path: Path) -> 
         tmp_path,
         "SessionStart",
         {"source": "startup"},
-        answer({"decision": "deny", "continue": False, "systemMessage": "hi", "hookSpecificOutput": {"additionalContext": "ctx"}}),
+        answer(
+            {
+                "decision": "deny",
+                "continue": False,
+                "systemMessage": "hi",
+                "hookSpecificOutput": {"additionalContext": "ctx"},
+            }
+        ),
     )
     assert isinstance(result.effect, SessionStartEffect)
     assert result.effect.history_part == "<hook_context>ctx</hook_context>"
@@ -350,9 +456,16 @@ def test_session_start_context_and_message_but_never_blocked(tmp_path: Path) -> 
         ("Notification", {"notification_type": "ToolPermission", "message": "m", "details": {}}),
     ],
 )
-def test_advisory_events_only_show_messages(tmp_path: Path, event: str, args: dict[str, Any]) -> None:
+def test_advisory_events_only_show_messages(
+    tmp_path: Path, event: str, args: dict[str, Any]
+) -> None:
     """SessionEnd, PreCompress and Notification: systemMessage is displayed; flow-control
     fields are ignored; they cannot block."""
-    result = fire(tmp_path, event, args, answer({"decision": "deny", "continue": False, "systemMessage": "noted"}))
+    result = fire(
+        tmp_path,
+        event,
+        args,
+        answer({"decision": "deny", "continue": False, "systemMessage": "noted"}),
+    )
     assert isinstance(result.effect, AdvisoryEffect)
     assert result.effect.user_message() == "noted"

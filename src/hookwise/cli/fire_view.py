@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from hookwise.host.execute import HookRun
 from hookwise.host.system import FireResult, HookSystem
@@ -10,59 +10,65 @@ from hookwise.protocol.jsvalue import drop_undefined
 
 
 def _run_json(run: HookRun) -> dict[str, Any]:
-    return drop_undefined(
-        {
-            "name": run.entry.name,
-            "source": run.entry.scope or run.entry.source.value,
-            "origin": run.entry.origin,
-            "success": run.success,
-            "exit_code": run.exit_code,
-            "signal": run.signal,
-            "duration_ms": round(run.duration_ms, 3),
-            "output_format": run.output_format,
-            "output": run.output,
-            "stdout": run.stdout,
-            "stderr": run.stderr,
-            "error": run.error,
-            "warnings": list(run.warnings),
-        }
+    return cast(
+        dict[str, Any],
+        drop_undefined(
+            {
+                "name": run.entry.name,
+                "source": run.entry.scope or run.entry.source.value,
+                "origin": run.entry.origin,
+                "success": run.success,
+                "exit_code": run.exit_code,
+                "signal": run.signal,
+                "duration_ms": round(run.duration_ms, 3),
+                "output_format": run.output_format,
+                "output": run.output,
+                "stdout": run.stdout,
+                "stderr": run.stderr,
+                "error": run.error,
+                "warnings": list(run.warnings),
+            }
+        ),
     )
 
 
 def render_json(result: FireResult, system: HookSystem) -> dict[str, Any]:
     plan = result.plan
     final = result.aggregate.final
-    return drop_undefined(
-        {
-            "event": result.event,
-            "profile": system.profile.value,
-            "input": result.input,
-            "plan": None
-            if plan is None
-            else {
-                "sequential": plan.sequential,
-                "hooks": [
-                    {
-                        "name": e.name,
-                        "command": e.command,
-                        "source": e.scope or e.source.value,
-                        "origin": e.origin,
-                        "matcher": e.matcher,
-                    }
-                    for e in plan.hooks
-                ],
-            },
-            "runs": [_run_json(r) for r in result.runs],
-            "aggregate": {
-                "success": result.aggregate.success,
-                "final_output": final.as_json() if final is not None else None,
-                "output_class": final.output_class if final is not None else None,
-                "errors": result.aggregate.errors,
-            },
-            "effect": result.effect.to_json(),
-            "error": result.error,
-            "warnings": system.warnings + result.warnings,
-        }
+    return cast(
+        dict[str, Any],
+        drop_undefined(
+            {
+                "event": result.event,
+                "profile": system.profile.value,
+                "input": result.input,
+                "plan": None
+                if plan is None
+                else {
+                    "sequential": plan.sequential,
+                    "hooks": [
+                        {
+                            "name": e.name,
+                            "command": e.command,
+                            "source": e.scope or e.source.value,
+                            "origin": e.origin,
+                            "matcher": e.matcher,
+                        }
+                        for e in plan.hooks
+                    ],
+                },
+                "runs": [_run_json(r) for r in result.runs],
+                "aggregate": {
+                    "success": result.aggregate.success,
+                    "final_output": final.as_json() if final is not None else None,
+                    "output_class": final.output_class if final is not None else None,
+                    "errors": result.aggregate.errors,
+                },
+                "effect": result.effect.to_json(),
+                "error": result.error,
+                "warnings": system.warnings + result.warnings,
+            }
+        ),
     )
 
 

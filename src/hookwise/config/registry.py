@@ -81,12 +81,15 @@ def _register_object(registry: Registry, obj: HooksObject, disabled: list[JSON])
             continue
         for index, definition in enumerate(definitions):
             path = f"{where}#/hooks/{event}/{index}"
-            _register_definition(registry, obj, event, definition, path, disabled)
+            _register_definition(
+                registry, obj, event=event, definition=definition, path=path, disabled=disabled
+            )
 
 
 def _register_definition(
     registry: Registry,
     obj: HooksObject,
+    *,
     event: str,
     definition: JSON,
     path: str,

@@ -15,8 +15,8 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, cast
 
 from hookwise import __version__
 from hookwise.config.environment import RedactionConfig
@@ -58,13 +58,19 @@ DEFAULT_BASE = {
     "timestamp": "2000-01-01T00:00:00.000Z",
 }
 KEPT_ENV = ("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TMPDIR")
-TRANSLATIONS = {
-    "toHookLLMRequest": lambda *a: llm.to_hook_llm_request(*a[:1], Profile.GEMINI_CLI),
-    "fromHookLLMRequest": lambda *a: llm.from_hook_llm_request(*a[:2]),
-    "toHookLLMResponse": lambda *a: llm.to_hook_llm_response(*a[:1], Profile.GEMINI_CLI),
-    "fromHookLLMResponse": lambda *a: llm.from_hook_llm_response(*a[:1]),
-    "toHookToolConfig": lambda *a: llm.to_hook_tool_config(*a[:1]),
-    "fromHookToolConfig": lambda *a: llm.from_hook_tool_config(*a[:1]),
+
+
+def _arg(args: list[JSON], index: int) -> JSON:
+    return args[index] if index < len(args) else UNDEFINED
+
+
+TRANSLATIONS: dict[str, Callable[[list[JSON]], JSON]] = {
+    "toHookLLMRequest": lambda a: llm.to_hook_llm_request(_arg(a, 0), Profile.GEMINI_CLI),
+    "fromHookLLMRequest": lambda a: llm.from_hook_llm_request(_arg(a, 0), _arg(a, 1)),
+    "toHookLLMResponse": lambda a: llm.to_hook_llm_response(_arg(a, 0), Profile.GEMINI_CLI),
+    "fromHookLLMResponse": lambda a: llm.from_hook_llm_response(_arg(a, 0)),
+    "toHookToolConfig": lambda a: llm.to_hook_tool_config(_arg(a, 0)),
+    "fromHookToolConfig": lambda a: llm.from_hook_tool_config(_arg(a, 0)),
 }
 
 
@@ -194,11 +200,13 @@ def _derived(final: HookAnswer, case: dict[str, Any]) -> dict[str, JSON]:
     if cls == "BeforeToolSelectionHookOutput":
         config = request.get("config") if isinstance(request, dict) else None
         target = {
-            "toolConfig": config.get("toolConfig", UNDEFINED) if isinstance(config, dict) else UNDEFINED,
+            "toolConfig": config.get("toolConfig", UNDEFINED)
+            if isinstance(config, dict)
+            else UNDEFINED,
             "tools": config.get("tools", UNDEFINED) if isinstance(config, dict) else UNDEFINED,
         }
         d["appliedToolConfig"] = _guard(lambda: final.apply_tool_config_modifications(target))
-    return drop_undefined(d)
+    return cast(dict[str, JSON], drop_undefined(d))
 
 
 def _guard(fn: Any) -> JSON:
@@ -295,7 +303,11 @@ def _effect_json(event: str, effect: Effect, result: FireResult, raw_input: bool
                 }
             )
         request = effect.request
-        get = (lambda k: request.get(k, UNDEFINED)) if isinstance(request, dict) else (lambda k: UNDEFINED)
+        get = (
+            (lambda k: request.get(k, UNDEFINED))
+            if isinstance(request, dict)
+            else (lambda k: UNDEFINED)
+        )
         return drop_undefined(
             {
                 "blocked": False,
@@ -371,22 +383,26 @@ async def _run_case(case: dict[str, Any], tmp: str, inherit_env: bool) -> dict[s
         "errors": [] if quirk else result.aggregate.errors,
     }
     plan = result.plan
-    return drop_undefined(
+    body = drop_undefined(
         {
             "plan": None
             if plan is None
-            else {"sequential": plan.sequential, "hooks": [_hook_view(e.config) for e in plan.hooks]},
+            else {
+                "sequential": plan.sequential,
+                "hooks": [_hook_view(e.config) for e in plan.hooks],
+            },
             "context": _context_json(result.context),
             "input": result.input,
             "stdinPerHook": [run.stdin for run in result.runs],
-            "results": [] if result.error and not result.aggregate.merge_error else [
-                _result_json(run) for run in result.runs
-            ],
+            "results": []
+            if result.error and not result.aggregate.merge_error
+            else [_result_json(run) for run in result.runs],
             "aggregated": aggregated,
             "derived": _derived(final, case) if final is not None else UNDEFINED,
             "effect": _effect_json(event, result.effect, result, raw_input),
         }
     )
+    return cast(dict[str, JSON], body)
 
 
 def _plan_case(case: dict[str, Any]) -> dict[str, JSON]:
@@ -394,7 +410,9 @@ def _plan_case(case: dict[str, Any]) -> dict[str, JSON]:
     event = case.get("event", "")
     payload = case.get("input") or case.get("args") or {}
     context = (
-        _context_from_case(case["context"]) if "context" in case else _default_context(event, payload)
+        _context_from_case(case["context"])
+        if "context" in case
+        else _default_context(event, payload)
     )
     plan = create_plan(registry, event, context)
     entries = [
@@ -418,7 +436,9 @@ def _plan_case(case: dict[str, Any]) -> dict[str, JSON]:
     }
 
 
-def run_case(case: dict[str, Any], *, inherit_env: bool = False, keep_tmp: bool = False) -> dict[str, JSON]:
+def run_case(
+    case: dict[str, Any], *, inherit_env: bool = False, keep_tmp: bool = False
+) -> dict[str, JSON]:
     """One case in, one output object (the oracle's keys) out."""
     tmp = os.path.realpath(tempfile.mkdtemp(prefix="hookwise-case-", dir=temp_root()))
     try:
@@ -430,7 +450,8 @@ def run_case(case: dict[str, Any], *, inherit_env: bool = False, keep_tmp: bool 
                 fn = TRANSLATIONS.get(str(prepared.get("fn")))
                 if fn is None:
                     raise CaseError(f"unknown translate fn {prepared.get('fn')!r}")
-                body = {"value": drop_undefined(fn(*copy.deepcopy(prepared.get("args") or [])))}
+                args = copy.deepcopy(prepared.get("args") or [])
+                body = {"value": drop_undefined(fn(args if isinstance(args, list) else [args]))}
             elif op == "plan":
                 body = _plan_case(prepared)
             elif op == "run":
@@ -445,7 +466,11 @@ def run_case(case: dict[str, Any], *, inherit_env: bool = False, keep_tmp: bool 
         if "event" in case:
             out["event"] = case["event"]
         out.update(body)
-        out["implementation"] = {"package": "hookwise", "version": __version__, "profile": "gemini-cli"}
+        out["implementation"] = {
+            "package": "hookwise",
+            "version": __version__,
+            "profile": "gemini-cli",
+        }
         escaped = js_json_stringify(tmp)[1:-1]
         result = js_json_parse(js_json_stringify(out).replace(escaped, TMP_TOKEN))
         assert isinstance(result, dict)

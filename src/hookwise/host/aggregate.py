@@ -53,7 +53,7 @@ def aggregate(
     except JSTypeError as exc:
         message = str(exc)
         return Aggregate(False, None, [], [message], merge_error=message)
-    final = HookAnswer(merged, spec.output_class) if merged is not None else None
+    final = HookAnswer(merged, spec.output_class, profile) if merged is not None else None
     return Aggregate(not errors, final, list(answers), list(errors))
 
 
@@ -139,7 +139,10 @@ def merge_or_decision(outputs: Sequence[JSON], profile: Profile) -> dict[str, JS
         combined: dict[str, JSON] = {}
         for value in tool_inputs:
             combined.update(value)
-        merged["hookSpecificOutput"] = {**spread(merged["hookSpecificOutput"]), "tool_input": combined}
+        merged["hookSpecificOutput"] = {
+            **spread(merged["hookSpecificOutput"]),
+            "tool_input": combined,
+        }
     return merged
 
 
@@ -159,9 +162,7 @@ def merge_field_replacement(outputs: Sequence[JSON]) -> dict[str, JSON]:
 
 def _iterate(value: JSON, what: str) -> Iterator[JSON]:
     """``for (const x of value)``: arrays by element, strings by code point."""
-    if isinstance(value, list):
-        yield from value
-    elif isinstance(value, str):
+    if isinstance(value, list | str):
         yield from value
     else:
         raise JSTypeError(f"{what} is not iterable")
@@ -215,4 +216,3 @@ def merge_simple(outputs: Sequence[JSON]) -> dict[str, JSON]:
     for output in outputs:
         merged = {**merged, **spread(output)}
     return merged
-

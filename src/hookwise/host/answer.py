@@ -16,14 +16,13 @@ from hookwise.protocol.jsvalue import (
     UNDEFINED,
     get,
     has_property,
-    is_object,
     is_plain_object,
-    js_string,
     opt_get,
     spread,
     strict_equals,
     truthy,
 )
+from hookwise.protocol.profiles import Profile
 
 KNOWN_FIELDS = (
     "continue",
@@ -54,11 +53,17 @@ class BlockingError:
 class HookAnswer:
     """An aggregated (or single) answer, viewed through one of the engine's output classes."""
 
-    def __init__(self, data: JSON, output_class: str = "DefaultHookOutput") -> None:
+    def __init__(
+        self,
+        data: JSON,
+        output_class: str = "DefaultHookOutput",
+        profile: Profile = Profile.GEMINI_CLI,
+    ) -> None:
         if output_class not in OUTPUT_CLASSES:
             raise ValueError(f"unknown output class {output_class!r}")
         fields = data if isinstance(data, dict) else spread(data)
         self.output_class = output_class
+        self.profile = profile
         self.fields: dict[str, Any] = {k: fields.get(k, UNDEFINED) for k in KNOWN_FIELDS}
 
     # -- plain fields -------------------------------------------------------------------
@@ -143,7 +148,7 @@ class HookAnswer:
             return UNDEFINED
         value = self._specific("llm_response")
         if truthy(value):
-            return llm.from_hook_llm_response(value)
+            return llm.from_hook_llm_response(value, self.profile)
         return UNDEFINED
 
     def apply_llm_request_modifications(self, target: JSON) -> JSON:
@@ -151,7 +156,10 @@ class HookAnswer:
             return target
         value = self._specific("llm_request")
         if truthy(value):
-            return {**spread(target), **spread(llm.from_hook_llm_request(value, target))}
+            return {
+                **spread(target),
+                **spread(llm.from_hook_llm_request(value, target, self.profile)),
+            }
         return target
 
     def apply_tool_config_modifications(self, target: dict[str, JSON]) -> dict[str, JSON]:
@@ -172,18 +180,7 @@ class HookAnswer:
         if self.output_class != "AfterModelHookOutput":
             return UNDEFINED
         value = self._specific("llm_response")
-        parts = opt_get(
-            opt_get(opt_get(opt_get(value, "candidates"), "0"), "content"), "parts"
-        )
+        parts = opt_get(opt_get(opt_get(opt_get(value, "candidates"), "0"), "content"), "parts")
         if truthy(opt_get(parts, "length")):
-            return llm.from_hook_llm_response(value)
+            return llm.from_hook_llm_response(value, self.profile)
         return UNDEFINED
-
-
-def reason_text(value: JSON) -> str:
-    """How a reason reads inside a template string (``${reason}``)."""
-    return js_string(value)
-
-
-def is_answer_object(value: JSON) -> bool:
-    return is_object(value)

@@ -209,7 +209,9 @@ def _append_context(content: JSON, wrapped: str) -> JSON:
 def _after_tool(final: HookAnswer | None, args: dict[str, JSON], profile: Profile) -> Effect:
     response = args.get("tool_response", UNDEFINED)
     result: dict[str, JSON] = (
-        copy.deepcopy(spread(response)) if truthy(response) else {"llmContent": "", "returnDisplay": ""}
+        copy.deepcopy(spread(response))
+        if truthy(response)
+        else {"llmContent": "", "returnDisplay": ""}
     )
     if final is None:
         return ToolResultEffect(tool_result=result)

@@ -87,9 +87,7 @@ def timer_delay_ms(timeout: JSON) -> tuple[float, str]:
     return number, label
 
 
-def apply_to_next_input(
-    event: str, current: dict[str, JSON], output: JSON
-) -> dict[str, JSON]:
+def apply_to_next_input(event: str, current: dict[str, JSON], output: JSON) -> dict[str, JSON]:
     """The engine's applyHookOutputToInput, used between sequential hooks."""
     chain = event_spec(event).chain
     modified = dict(current)
@@ -157,18 +155,18 @@ class HookExecutor:
                 continue
             specs.append(self._spec(entry, js_string(command), payload, stdin))
             spec_slots.append(index)
-        started = time.monotonic()
-        runtime_tasks = [self._run_runtime(entry, payload) for _, entry in runtime]
-        gathered = await asyncio.gather(
-            arun_processes(specs, self.settings.max_parallel) if specs else _no_processes(),
-            *runtime_tasks,
-        )
-        process_results: list[ProcessResult] = gathered[0]
+        processes = arun_processes(specs, self.settings.max_parallel) if specs else _no_processes()
+        if runtime:
+            process_results, runtime_runs = await asyncio.gather(
+                processes,
+                asyncio.gather(*(self._run_runtime(entry, payload) for _, entry in runtime)),
+            )
+        else:
+            process_results, runtime_runs = await processes, []
         for slot, result in zip(spec_slots, process_results, strict=True):
             results[slot] = self._from_process(event, entries[slot], payload, result)
-        for (slot, _), run in zip(runtime, gathered[1:], strict=True):
+        for (slot, _), run in zip(runtime, runtime_runs, strict=True):
             results[slot] = run
-        del started
         return [r for r in results if r is not None]
 
     def _spec(
@@ -206,11 +204,12 @@ class HookExecutor:
         self, event: str, entry: HookEntry, payload: dict[str, JSON], result: ProcessResult
     ) -> HookRun:
         warnings: list[str] = []
-        for stream, cut in (("stdout", result.stdout_truncated), ("stderr", result.stderr_truncated)):
+        for stream, cut in (
+            ("stdout", result.stdout_truncated),
+            ("stderr", result.stderr_truncated),
+        ):
             if cut:
-                warnings.append(
-                    f"{stream} truncated at {self.settings.max_output_bytes} bytes"
-                )
+                warnings.append(f"{stream} truncated at {self.settings.max_output_bytes} bytes")
         if result.spawn_error is not None:
             return HookRun(
                 entry,

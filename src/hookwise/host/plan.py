@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from hookwise.config.model import HookEntry, hook_key
 from hookwise.config.registry import Registry
 from hookwise.protocol.gemini import MatcherKind, event_spec
-from hookwise.protocol.jsregex import compile_js_regex
-from hookwise.protocol.jsvalue import JSON, JSTypeError, js_trim, truthy
+from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex, js_regex_test
+from hookwise.protocol.jsvalue import JSON, JSTypeError, js_string, js_trim, truthy
 from hookwise.protocol.profiles import Profile
 
 
@@ -44,7 +44,9 @@ def match_context(event: str, payload: dict[str, JSON], profile: Profile) -> Mat
     return MatchContext(trigger=value)
 
 
-def matches(entry: HookEntry, context: MatchContext | None) -> bool:
+def matches(
+    entry: HookEntry, context: MatchContext | None, warnings: list[str] | None = None
+) -> bool:
     matcher = entry.matcher
     if not truthy(matcher) or context is None:
         return True
@@ -54,32 +56,37 @@ def matches(entry: HookEntry, context: MatchContext | None) -> bool:
     if pattern_text in ("", "*"):
         return True
     if truthy(context.tool_name):
-        return matches_tool_name(pattern_text, context.tool_name)
+        return matches_tool_name(pattern_text, context.tool_name, warnings)
     if truthy(context.trigger):
-        return pattern_text == context.trigger
+        return bool(pattern_text == context.trigger)
     return True
 
 
-def matches_tool_name(matcher: str, tool_name: JSON) -> bool:
-    pattern = compile_js_regex(matcher)
-    name = tool_name if isinstance(tool_name, str) else _to_text(tool_name)
+def matches_tool_name(matcher: str, tool_name: JSON, warnings: list[str] | None = None) -> bool:
+    """``new RegExp(matcher).test(toolName)``; an invalid regex means exact equality."""
+    try:
+        pattern = compile_js_regex(matcher)
+    except JSRegexUnsupportedError as exc:
+        if warnings is not None:
+            warnings.append(f"matcher {matcher!r} cannot be run exactly ({exc}); using equality")
+        pattern = None
+    name = tool_name if isinstance(tool_name, str) else js_string(tool_name)
     if pattern is None:
-        return matcher == tool_name
-    return pattern.search(name) is not None
+        return bool(matcher == tool_name)
+    return js_regex_test(pattern, name)
 
 
-def _to_text(value: JSON) -> str:
-    from hookwise.protocol.jsvalue import js_string
-
-    return js_string(value)
-
-
-def create_plan(registry: Registry, event: str, context: MatchContext | None) -> Plan | None:
+def create_plan(
+    registry: Registry,
+    event: str,
+    context: MatchContext | None,
+    warnings: list[str] | None = None,
+) -> Plan | None:
     """None when no hook is registered for the event or none matches."""
     entries = registry.for_event(event)
     if not entries:
         return None
-    matching = [e for e in entries if matches(e, context)]
+    matching = [e for e in entries if matches(e, context, warnings)]
     if not matching:
         return None
     seen: set[str] = set()

@@ -11,7 +11,7 @@ import asyncio
 import datetime as dt
 import os
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -35,6 +35,8 @@ from hookwise.protocol.events_input import build_event_input, validate_event_arg
 from hookwise.protocol.gemini import event_spec
 from hookwise.protocol.jsvalue import JSON, JSTypeError
 from hookwise.protocol.profiles import DEFAULT_PROFILE, Profile
+
+_T = TypeVar("_T")
 
 
 class PayloadError(ValueError):
@@ -106,7 +108,9 @@ class HookSystem:
         if trusted:
             objects.append(HooksObject(hooks, Source.PROJECT, "settings", "project"))
         for index, ext in enumerate(extension_hooks):
-            objects.append(HooksObject(ext, Source.EXTENSIONS, f"ext{index}", f"extension:ext{index}"))
+            objects.append(
+                HooksObject(ext, Source.EXTENSIONS, f"ext{index}", f"extension:ext{index}")
+            )
         registry = build_registry(objects, disabled)
         return cls(registry, profile=profile, **kwargs)
 
@@ -183,15 +187,18 @@ class HookSystem:
         arguments = args or {}
         plan: Plan | None = None
         runs: list[HookRun] = []
+        warnings: list[str] = []
         try:
-            plan = create_plan(self.registry, event, context)
+            plan = create_plan(self.registry, event, context, warnings)
             if plan is not None and plan.hooks:
                 runs = await self._executor.run_plan(plan, payload)
         except JSTypeError as exc:
             message = str(exc)
             agg = Aggregate(False, None, [], [message])
             effect = compute_effect(event, None, arguments, self.profile)
-            return FireResult(event, payload, context, plan, runs, agg, effect, error=message)
+            return FireResult(
+                event, payload, context, plan, runs, agg, effect, error=message, warnings=warnings
+            )
         if plan is None or not plan.hooks:
             agg = Aggregate(True, None)
         else:
@@ -202,13 +209,23 @@ class HookSystem:
                 self.profile,
             )
         effect = compute_effect(event, agg.final, arguments, self.profile)
-        return FireResult(event, payload, context, plan, runs, agg, effect, error=agg.merge_error)
+        return FireResult(
+            event,
+            payload,
+            context,
+            plan,
+            runs,
+            agg,
+            effect,
+            error=agg.merge_error,
+            warnings=warnings,
+        )
 
     def fire_sync(self, event: str, args: dict[str, JSON] | None = None) -> FireResult:
         """Blocking fire for agent loops that are not asyncio programs."""
         return self._run(self.fire(event, args))
 
-    def _run(self, coro: Any) -> Any:
+    def _run(self, coro: Coroutine[Any, Any, _T]) -> _T:
         try:
             asyncio.get_running_loop()
         except RuntimeError:
@@ -277,9 +294,6 @@ class HookSystem:
     async def before_tool_selection(self, request: dict[str, JSON]) -> ToolSelectionEffect:
         result = await self.fire("BeforeToolSelection", {"llm_request": request})
         return _expect(result.effect, ToolSelectionEffect)
-
-
-_T = TypeVar("_T")
 
 
 def _expect(effect: Effect, kind: type[_T]) -> _T:

@@ -86,9 +86,7 @@ def validate_event_args(event: str, args: dict[str, JSON]) -> list[str]:
             continue
         allowed = next((f.values for f in spec.input_fields if f.name == name), ())
         if allowed and value not in allowed:
-            problems.append(
-                f"field '{name}' must be one of {', '.join(allowed)}, got {value!r}"
-            )
+            problems.append(f"field '{name}' must be one of {', '.join(allowed)}, got {value!r}")
     if event == "Notification" and "confirmation_details" not in args:
         for name in ("notification_type", "message", "details"):
             if name not in args:
@@ -103,12 +101,20 @@ def _serializable_details(details: JSON) -> dict[str, JSON]:
     """hookSystem.ts toSerializableDetails: the JSON-safe part of a confirmation."""
     d = details if isinstance(details, dict) else {}
     base: dict[str, JSON] = {"type": d.get("type", UNDEFINED), "title": d.get("title", UNDEFINED)}
+    kind = d.get("type")
     keys = {
-        "edit": ("fileName", "filePath", "fileDiff", "originalContent", "newContent", "isModifying"),
+        "edit": (
+            "fileName",
+            "filePath",
+            "fileDiff",
+            "originalContent",
+            "newContent",
+            "isModifying",
+        ),
         "exec": ("command", "rootCommand"),
         "mcp": ("serverName", "toolName", "toolDisplayName"),
         "info": ("prompt", "urls"),
-    }.get(d.get("type") if isinstance(d.get("type"), str) else "", ())
+    }.get(kind if isinstance(kind, str) else "", ())
     return {**base, **{k: d.get(k, UNDEFINED) for k in keys}}
 
 
@@ -130,7 +136,11 @@ def build_event_input(
     """Base fields, then the event's own, as HookEventHandler.fire*Event builds them."""
     a = args
     if event in ("BeforeTool", "AfterTool"):
-        out = {**base, "tool_name": a.get("tool_name", UNDEFINED), "tool_input": a.get("tool_input", UNDEFINED)}
+        out = {
+            **base,
+            "tool_name": a.get("tool_name", UNDEFINED),
+            "tool_input": a.get("tool_input", UNDEFINED),
+        }
         if event == "AfterTool":
             out["tool_response"] = a.get("tool_response", UNDEFINED)
         if truthy(a.get("mcp_context")):

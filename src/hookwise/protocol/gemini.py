@@ -129,7 +129,9 @@ EVENTS: Final[dict[str, EventSpec]] = {
             ),
             (
                 Field("additionalContext", "string", False, doc="Appended to the tool result."),
-                Field("tailToolCallRequest", "object", False, doc="{name, args}: a follow-up call."),
+                Field(
+                    "tailToolCallRequest", "object", False, doc="{name, args}: a follow-up call."
+                ),
             ),
             (*_FLOW, "suppressOutput"),
             MatcherKind.TOOL_REGEX,
