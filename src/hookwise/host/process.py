@@ -3,10 +3,12 @@
 This layer knows nothing about hooks. It exists because running a hook must never hang,
 leak or raise, and must cost little more than the fork/exec itself: asyncio's
 subprocess support in 3.11 watches every child with a thread and reads through
-transports, which costs more than a `bash -c true` hook. Here each child is two
-non-blocking pipes plus a pidfd in one private epoll per batch. `run_processes` blocks
-on that epoll; `arun_processes` hands its single fd to the running asyncio loop, so a
-batch costs the loop one reader and one timer however many children it has.
+transports, which costs more than a `bash -c true` hook. Here children start with
+os.posix_spawn where it can serve (Popen otherwise), and each is watched as two
+non-blocking pipes (plus a pidfd when its exit is not obvious from EOF) in one private
+epoll per batch. `run_processes` blocks on that epoll; `arun_processes` hands its
+single fd to the running asyncio loop, so a batch costs the loop one reader and one
+timer however many children it has.
 
 Every child leads its own process group, so a timeout kills everything the hook
 started (SIGTERM, then SIGKILL after a grace period), including grandchildren that
@@ -213,10 +215,6 @@ class _Reactor:
         self._wakeup_at = math.inf
         self._firing = False
 
-    @staticmethod
-    def time() -> float:
-        return monotonic()
-
     # -- fds --
 
     def add_reader(self, fd: int, callback: Callable[[], object]) -> None:
@@ -342,10 +340,6 @@ class _LoopReactor:
     ) -> None:
         self._loop = loop
         self._crashed = crashed
-
-    @staticmethod
-    def time() -> float:
-        return monotonic()
 
     def _guarded(self, callback: Callable[[], object]) -> None:
         try:
@@ -652,8 +646,10 @@ class _Run:
         if _Features.pidfd:
             try:
                 self.pidfd = os.pidfd_open(self.pid)
-            except OSError:  # ENOSYS on old kernels
-                _Features.pidfd = False
+            except OSError as exc:
+                if exc.errno in (errno.ENOSYS, errno.EPERM):  # old kernel, seccomp
+                    _Features.pidfd = False
+                # else (EMFILE...): poll this one
         if self.pidfd >= 0:
             self.reactor.add_reader(self.pidfd, self._on_exit)
         else:
