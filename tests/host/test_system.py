@@ -184,7 +184,9 @@ def test_invalid_entries_are_warned_and_the_rest_loads(tmp_path: Path) -> None:
                 ]
             },
             {"matcher": "x"},
+            {"matcher": "run_shell(", "hooks": [{"type": "command", "command": "echo never"}]},
         ],
+        "BeforeAgent": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo a"}]}],
     }
     with system(tmp_path, hooks) as hs:
         result = hs.fire_sync("BeforeTool", SHELL)
@@ -194,3 +196,5 @@ def test_invalid_entries_are_warned_and_the_rest_loads(tmp_path: Path) -> None:
     assert "needs a non-empty 'command'" in text
     assert "'type' must be one of" in text
     assert "needs a 'hooks' array" in text
+    assert "'run_shell(' is not a valid regular expression" in text
+    assert "matchers are ignored for BeforeAgent" in text

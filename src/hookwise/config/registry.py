@@ -10,8 +10,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from hookwise.config.model import HookEntry, Source, hook_display_name
-from hookwise.protocol.gemini import EVENTS, HOOKS_CONFIG_FIELDS
-from hookwise.protocol.jsvalue import JSON, truthy
+from hookwise.protocol.gemini import EVENTS, HOOKS_CONFIG_FIELDS, MatcherKind
+from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex
+from hookwise.protocol.jsvalue import JSON, js_trim, truthy
 
 VALID_TYPES = ("command", "plugin", "runtime")
 
@@ -98,6 +99,9 @@ def _register_definition(
     if not isinstance(definition, dict) or not isinstance(definition.get("hooks"), list):
         registry.warnings.append(f"{path}: a hook definition needs a 'hooks' array; discarded")
         return
+    problem = matcher_problem(event, definition.get("matcher"))
+    if problem is not None:
+        registry.warnings.append(f"{path}/matcher: {problem}")
     for index, config in enumerate(definition["hooks"]):
         hook_path = f"{path}/hooks/{index}"
         problem = validate_hook_config(config)
@@ -119,6 +123,32 @@ def _register_definition(
                 scope=obj.scope or obj.source.value,
             )
         )
+
+
+def matcher_problem(event: str, matcher: JSON) -> str | None:
+    """Why a matcher will not do what its author expects, or None."""
+    if matcher is None or matcher == "":
+        return None
+    if not isinstance(matcher, str):
+        return f"a matcher must be a string (got {type(matcher).__name__}); the engine fails here"
+    text = js_trim(matcher)
+    if text in ("", "*"):
+        return None
+    spec = EVENTS[event]
+    if spec.matcher is MatcherKind.TOOL_REGEX:
+        try:
+            valid = compile_js_regex(text) is not None
+        except JSRegexUnsupportedError as exc:
+            return f"{text!r} is a JavaScript regex Python cannot run exactly ({exc})"
+        if not valid:
+            return (
+                f"{text!r} is not a valid regular expression; it matches only a tool "
+                f"named exactly {text!r}"
+            )
+        return None
+    if spec.matcher is MatcherKind.IGNORED and spec.documented_matcher_field is None:
+        return f"matchers are ignored for {event}: this hook runs for every {event}"
+    return None
 
 
 def validate_hook_config(config: JSON) -> str | None:
