@@ -176,3 +176,22 @@ def test_conformance_single_case_and_bad_case(tmp_path: Path) -> None:
     assert out["implementation"]["profile"] == "gemini-cli"
     bad = run("conformance", "gemini", "--batch", stdin="{}\nnot json\n", home=tmp_path)
     assert bad.returncode == 1 and "line 2: not JSON" in bad.stderr
+
+
+def test_embedding_example_runs_a_whole_turn(tmp_path: Path) -> None:
+    env = {**os.environ, "GEMINI_CLI_TRUST_WORKSPACE": "true", "HOME": str(tmp_path)}
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "embed_loop.py")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "blocked: Tool execution blocked: Refusing a destructive command: rm -rf build",
+        "retry: End your answer with a 'Summary:' line.",
+        "answer: I could not delete build/.",
+        "Summary: nothing was deleted.",
+    ]

@@ -186,7 +186,9 @@ def test_invalid_entries_are_warned_and_the_rest_loads(tmp_path: Path) -> None:
             {"matcher": "x"},
             {"matcher": "run_shell(", "hooks": [{"type": "command", "command": "echo never"}]},
         ],
-        "BeforeAgent": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo a"}]}],
+        "BeforeAgent": [
+            {"matcher": "startup", "hooks": [{"type": "command", "command": "echo a"}]}
+        ],
     }
     with system(tmp_path, hooks) as hs:
         result = hs.fire_sync("BeforeTool", SHELL)
