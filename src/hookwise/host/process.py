@@ -322,6 +322,8 @@ class _Reactor:
         self._crashed(exc)
 
     def close(self) -> None:
+        self._timers.clear()  # cancelled timers still hold their runs: free them now
+        self._callbacks.clear()
         if self._wakeup is not None:
             self._wakeup.cancel()
             self._wakeup = None
@@ -400,13 +402,19 @@ class _Batch:
         if self.pumping:  # a spawn failure finishes inside start(); the loop below goes on
             return
         self.pumping = True
+        spawned: list[_Run] = []
         try:
+            # Spawn first, register after: each child starts without waiting for the
+            # bookkeeping of the ones before it.
             while len(self.active) < self.max_parallel and self.next < len(self.specs):
                 run = _Run(self.specs[self.next], self.next, self)
                 self.next += 1
                 self.active.add(run)
-                run.start()
+                if run.spawn():
+                    spawned.append(run)
         finally:
+            for run in spawned:
+                run.watch()
             self.pumping = False
         if self.remaining == 0 and self.done is not None and not self.done.done():
             self.done.set_result(None)
@@ -435,16 +443,19 @@ class _Batch:
 
 
 class _Stream:
-    """One output pipe: read as it comes, keep the first `cap` bytes, count the rest."""
+    """One output pipe: the first `cap` bytes read, and a count of the rest.
 
-    __slots__ = ("buf", "cap", "dropped", "fd", "run")
+    No reference back to its run: finished runs must be freed by refcounting, not
+    left as cycles for the garbage collector (hook hosts have big heaps).
+    """
 
-    def __init__(self, fd: int, cap: int, run: _Run) -> None:
+    __slots__ = ("buf", "cap", "dropped", "fd")
+
+    def __init__(self, fd: int, cap: int) -> None:
         self.fd = fd
         self.cap = cap
         self.buf = bytearray()
         self.dropped = 0
-        self.run = run
 
     def keep(self, data: bytes) -> None:
         room = self.cap - len(self.buf)
@@ -456,18 +467,18 @@ class _Stream:
         else:
             self.dropped += len(data)
 
-    def on_readable(self) -> None:
+    def read(self) -> bool:
+        """Read what is there; False at EOF (or a read error, which ends it too)."""
         try:
             data = os.read(self.fd, _READ_CHUNK)
         except BlockingIOError:
-            return  # spurious
+            return True  # spurious wakeup
         except OSError:
-            data = b""
-        if data:
-            self.keep(data)
-        else:
-            self.close()
-            self.run.stream_closed()
+            return False
+        if not data:
+            return False
+        self.keep(data)
+        return True
 
     def drain(self) -> None:
         """Take what is already in the pipe, without waiting for a writer to finish."""
@@ -480,9 +491,9 @@ class _Stream:
                 return
             self.keep(data)
 
-    def close(self) -> None:
+    def close(self, reactor: _AnyReactor) -> None:
         if self.fd >= 0:
-            self.run.reactor.remove_reader(self.fd)
+            reactor.remove_reader(self.fd)
             os.close(self.fd)
             self.fd = -1
 
@@ -551,9 +562,9 @@ class _Run:
 
     # -- start --
 
-    def start(self) -> None:
+    def spawn(self) -> bool:
+        """Start the child; False when it could not be (the result says why)."""
         spec = self.spec
-        reactor = self.reactor
         self.started = monotonic()
         in_r = out_r = out_w = err_r = err_w = -1
         executable: str | None = None
@@ -577,16 +588,24 @@ class _Run:
                     os.close(fd)
             self._close_stdin()
             self._spawn_failed(exc, executable)
-            return
+            return False
         os.close(in_r)
         os.close(out_w)
         os.close(err_w)
-        os.set_blocking(out_r, False)
-        os.set_blocking(err_r, False)
-        self.out = out = _Stream(out_r, spec.max_output_bytes, self)
-        self.err = err = _Stream(err_r, spec.max_output_bytes, self)
-        reactor.add_reader(out_r, out.on_readable)
-        reactor.add_reader(err_r, err.on_readable)
+        self.out = _Stream(out_r, spec.max_output_bytes)
+        self.err = _Stream(err_r, spec.max_output_bytes)
+        return True
+
+    def watch(self) -> None:
+        """Hand the pipes and the deadline to the reactor (after the batch's spawns)."""
+        spec = self.spec
+        reactor = self.reactor
+        out, err = self.out, self.err
+        assert out is not None and err is not None
+        os.set_blocking(out.fd, False)
+        os.set_blocking(err.fd, False)
+        reactor.add_reader(out.fd, self._on_stdout)
+        reactor.add_reader(err.fd, self._on_stderr)
         if self.stdin_fd >= 0:
             reactor.add_writer(self.stdin_fd, self._write_stdin)
         timeout_ms = spec.timeout_ms
@@ -670,7 +689,19 @@ class _Run:
 
     # -- events --
 
-    def stream_closed(self) -> None:
+    def _on_stdout(self) -> None:
+        out = self.out
+        if out is not None and not out.read():
+            out.close(self.reactor)
+            self._stream_closed()
+
+    def _on_stderr(self) -> None:
+        err = self.err
+        if err is not None and not err.read():
+            err.close(self.reactor)
+            self._stream_closed()
+
+    def _stream_closed(self) -> None:
         if not self.exited and not self._streams_open() and not self._try_reap():
             self._watch_exit()  # it closed its output but runs on, or is still exiting
             return
@@ -727,7 +758,7 @@ class _Run:
         for stream in (self.out, self.err):
             if stream is not None and stream.fd >= 0:
                 stream.drain()
-                stream.close()
+                stream.close(self.reactor)
 
     # -- endings --
 
@@ -769,7 +800,7 @@ class _Run:
         self._close_stdin()
         for stream in (self.out, self.err):
             if stream is not None:
-                stream.close()
+                stream.close(self.reactor)
         if self.pidfd >= 0:
             self.reactor.remove_reader(self.pidfd)
             os.close(self.pidfd)
@@ -797,7 +828,7 @@ class _Run:
 _RESTORED_SIGNALS = tuple(
     getattr(signals, name) for name in ("SIGPIPE", "SIGXFZ", "SIGXFSZ") if hasattr(signals, name)
 )
-_FAST_SPAWN = sys.platform == "linux" and hasattr(os, "posix_spawn")
+_FAST_SPAWN = sys.platform == "linux" and hasattr(os, "POSIX_SPAWN_DUP2")
 
 
 def _spawn(spec: ProcessSpec, executable: str | None, stdin: int, stdout: int, stderr: int) -> int:
@@ -833,8 +864,8 @@ def _spawn(spec: ProcessSpec, executable: str | None, stdin: int, stdout: int, s
                 setsid=True,
                 setsigdef=_RESTORED_SIGNALS,
             )
-        except OSError:
-            pass  # let Popen try, and word the error
+        except (OSError, NotImplementedError):
+            pass  # let Popen try, and word the error (or do without POSIX_SPAWN_SETSID)
     proc = subprocess.Popen(
         spec.argv,
         executable=executable,
