@@ -273,6 +273,23 @@ def test_path_cache_sees_new_binaries(tmp_path: Path) -> None:
     assert gone.spawn_error == "spawn hwtool ENOENT"
 
 
+def test_path_cache_never_runs_a_removed_binary(mode: str, tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    for directory in (first, second):
+        directory.mkdir()
+    tool = first / "hwtool2"
+    tool.write_text("#!/bin/sh\necho first\n")
+    tool.chmod(0o755)
+    env = {"PATH": f"{first}:{second}:/usr/bin:/bin"}
+    assert run_process(ProcessSpec(argv=("hwtool2",), env=env)).stdout == "first\n"
+    tool.unlink()
+    other = second / "hwtool2"
+    other.write_text("#!/bin/sh\necho second\n")
+    other.chmod(0o755)
+    # within the cache's re-check interval: the remembered path is gone
+    assert run_process(ProcessSpec(argv=("hwtool2",), env=env)).stdout == "second\n"
+
+
 # --- timeouts ------------------------------------------------------------------------
 
 

@@ -865,8 +865,23 @@ def _spawn(spec: ProcessSpec, executable: str | None, stdin: int, stdout: int, s
                 setsigdef=_RESTORED_SIGNALS,
             )
         except (OSError, NotImplementedError):
-            pass  # let Popen try, and word the error (or do without POSIX_SPAWN_SETSID)
-    proc = subprocess.Popen(
+            executable = None  # let Popen search PATH afresh, and word the error
+    try:
+        proc = _popen(spec, executable, stdin, stdout, stderr)
+    except OSError as exc:
+        if executable is None or exc.filename != executable:
+            raise
+        proc = _popen(spec, None, stdin, stdout, stderr)  # the remembered path went stale
+    # We reap the child ourselves; a returncode keeps Popen's __del__ and
+    # subprocess._cleanup() from ever calling waitpid on it behind our back.
+    proc.returncode = 0
+    return proc.pid
+
+
+def _popen(
+    spec: ProcessSpec, executable: str | None, stdin: int, stdout: int, stderr: int
+) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
         spec.argv,
         executable=executable,
         stdin=stdin,
@@ -876,10 +891,6 @@ def _spawn(spec: ProcessSpec, executable: str | None, stdin: int, stdout: int, s
         cwd=spec.cwd,
         start_new_session=True,
     )
-    # We reap the child ourselves; a returncode keeps Popen's __del__ and
-    # subprocess._cleanup() from ever calling waitpid on it behind our back.
-    proc.returncode = 0
-    return proc.pid
 
 
 def _is_our_cwd(cwd: str) -> bool:
