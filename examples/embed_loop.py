@@ -93,8 +93,8 @@ def main() -> int:
         ]
     )
     log: list[str] = []
-    with load_hook_system(PROJECT, profile=Profile.DOCUMENTED) as hooks:
-        answer = agent_turn(hooks, model, "clean the build directory", log)
+    hooks = load_hook_system(PROJECT, profile=Profile.DOCUMENTED)
+    answer = agent_turn(hooks, model, "clean the build directory", log)
     for line in log:
         print(line)
     print(f"answer: {answer}")

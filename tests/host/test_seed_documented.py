@@ -65,8 +65,7 @@ def fire(
     system = HookSystem.from_hooks(
         {event: [definition]}, profile=Profile.DOCUMENTED, cwd=str(tmp_path), session_id="s-1"
     )
-    with system:
-        return system.fire_sync(event, args)
+    return system.fire_sync(event, args)
 
 
 # -- communication protocol ----------------------------------------------------------------

@@ -25,7 +25,8 @@ def system(
 def test_payload_errors_name_each_field_and_spawn_nothing(tmp_path: Path) -> None:
     marker = tmp_path / "ran"
     hooks = {"BeforeTool": [{"hooks": [{"type": "command", "command": f"touch {marker}"}]}]}
-    with system(tmp_path, hooks) as hs, pytest.raises(PayloadError) as err:
+    hs = system(tmp_path, hooks)
+    with pytest.raises(PayloadError) as err:
         hs.fire_sync("BeforeTool", {"tool_name": 5, "tool_inputs": {}})
     message = str(err.value)
     assert "field 'tool_name' must be string, got number" in message
@@ -35,12 +36,14 @@ def test_payload_errors_name_each_field_and_spawn_nothing(tmp_path: Path) -> Non
 
 
 def test_unknown_event_is_rejected(tmp_path: Path) -> None:
-    with system(tmp_path) as hs, pytest.raises(KeyError, match="BeforeToolz"):
+    hs = system(tmp_path)
+    with pytest.raises(KeyError, match="BeforeToolz"):
         hs.fire_sync("BeforeToolz", {})
 
 
 def test_enum_values_are_checked(tmp_path: Path) -> None:
-    with system(tmp_path) as hs, pytest.raises(PayloadError, match="must be one of startup"):
+    hs = system(tmp_path)
+    with pytest.raises(PayloadError, match="must be one of startup"):
         hs.fire_sync("SessionStart", {"source": "boot"})
 
 
@@ -57,13 +60,13 @@ def test_runtime_hooks_from_python_callables(tmp_path: Path) -> None:
         await asyncio.sleep(0)
         return {"systemMessage": "checked"}
 
-    with system(tmp_path) as hs:
-        hs.register("BeforeTool", deny_rm, name="deny-rm", matcher="run_shell")
-        hs.register("BeforeTool", add_context, name="ctx")
-        allowed = hs.fire_sync("BeforeTool", SHELL)
-        blocked = hs.fire_sync(
-            "BeforeTool", {"tool_name": "run_shell_command", "tool_input": {"command": "rm -rf x"}}
-        )
+    hs = system(tmp_path)
+    hs.register("BeforeTool", deny_rm, name="deny-rm", matcher="run_shell")
+    hs.register("BeforeTool", add_context, name="ctx")
+    allowed = hs.fire_sync("BeforeTool", SHELL)
+    blocked = hs.fire_sync(
+        "BeforeTool", {"tool_name": "run_shell_command", "tool_input": {"command": "rm -rf x"}}
+    )
     assert isinstance(allowed.effect, ToolCallEffect) and allowed.effect.action == "proceed"
     assert blocked.effect.action == "block"  # type: ignore[attr-defined]
     assert blocked.effect.error == "Tool execution blocked: no rm"  # type: ignore[attr-defined]
@@ -77,10 +80,10 @@ def test_runtime_hook_timeout_and_exception_are_failed_runs(tmp_path: Path) -> N
     def broken(event: dict[str, Any]) -> None:
         raise RuntimeError("boom")
 
-    with system(tmp_path) as hs:
-        hs.register("AfterAgent", slow, name="slow", timeout_ms=50)
-        hs.register("AfterAgent", broken, name="broken")
-        result = hs.fire_sync("AfterAgent", {"prompt": "p", "prompt_response": "r"})
+    hs = system(tmp_path)
+    hs.register("AfterAgent", slow, name="slow", timeout_ms=50)
+    hs.register("AfterAgent", broken, name="broken")
+    result = hs.fire_sync("AfterAgent", {"prompt": "p", "prompt_response": "r"})
     errors = sorted(r.error or "" for r in result.runs)
     assert errors == ["Hook timed out after 50ms", "boom"]
     assert not result.aggregate.success
@@ -88,7 +91,8 @@ def test_runtime_hook_timeout_and_exception_are_failed_runs(tmp_path: Path) -> N
 
 def test_fire_sync_refuses_to_run_inside_an_event_loop(tmp_path: Path) -> None:
     async def inner() -> None:
-        with system(tmp_path) as hs, pytest.raises(RuntimeError, match="await fire"):
+        hs = system(tmp_path)
+        with pytest.raises(RuntimeError, match="await fire"):
             hs.fire_sync("BeforeTool", SHELL)
 
     asyncio.run(inner())
@@ -137,16 +141,15 @@ def test_sequential_chain_feeds_the_next_hook(tmp_path: Path) -> None:
             }
         ]
     }
-    with system(tmp_path, hooks) as hs:
-        hs.fire_sync("BeforeAgent", {"prompt": "hello"})
+    hs = system(tmp_path, hooks)
+    hs.fire_sync("BeforeAgent", {"prompt": "hello"})
     assert json.loads((tmp_path / "seen.json").read_text())["prompt"] == "hello\n\nA"
 
 
 def test_missing_cwd_is_a_failed_run_not_an_exception(tmp_path: Path) -> None:
     hooks = {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]}
     hs = HookSystem.from_hooks(hooks, profile=Profile.GEMINI_CLI, cwd=str(tmp_path / "gone"))
-    with hs:
-        result = hs.fire_sync("BeforeTool", SHELL)
+    result = hs.fire_sync("BeforeTool", SHELL)
     assert result.runs[0].error == "spawn bash ENOENT"
     assert not result.aggregate.success and result.effect.action == "proceed"  # type: ignore[attr-defined]
 
@@ -165,9 +168,8 @@ def test_untrusted_extension_and_disabled_hooks(tmp_path: Path) -> None:
     ext = [{"BeforeTool": [{"hooks": [{"type": "command", "command": "echo e", "name": "e"}]}]}]
     trusted = HookSystem.from_hooks(hooks, extension_hooks=ext, disabled=["q"], cwd=str(tmp_path))
     untrusted = HookSystem.from_hooks(hooks, extension_hooks=ext, trusted=False, cwd=str(tmp_path))
-    with trusted, untrusted:
-        names = [e.name for e in trusted.fire_sync("BeforeTool", SHELL).plan.hooks]  # type: ignore[union-attr]
-        only_ext = [e.name for e in untrusted.fire_sync("BeforeTool", SHELL).plan.hooks]  # type: ignore[union-attr]
+    names = [e.name for e in trusted.fire_sync("BeforeTool", SHELL).plan.hooks]  # type: ignore[union-attr]
+    only_ext = [e.name for e in untrusted.fire_sync("BeforeTool", SHELL).plan.hooks]  # type: ignore[union-attr]
     assert names == ["p", "e"]
     assert only_ext == ["e"]
 
@@ -190,8 +192,8 @@ def test_invalid_entries_are_warned_and_the_rest_loads(tmp_path: Path) -> None:
             {"matcher": "startup", "hooks": [{"type": "command", "command": "echo a"}]}
         ],
     }
-    with system(tmp_path, hooks) as hs:
-        result = hs.fire_sync("BeforeTool", SHELL)
+    hs = system(tmp_path, hooks)
+    result = hs.fire_sync("BeforeTool", SHELL)
     assert [e.name for e in result.plan.hooks] == ["good"]  # type: ignore[union-attr]
     text = "\n".join(hs.warnings)
     assert 'Invalid hook event name: "BeforeToolz"' in text

@@ -88,13 +88,11 @@ def fire(
             base = system.base_input(event)
             stdin = {**base, **payload}
             context = match_context(event, stdin, chosen)
-            result = system._run(system.fire_input(event, stdin, context, args={}))
+            result = system.fire_input_sync(event, stdin, context, args={})
         else:
-            result = system._run(system.fire(event, payload))
+            result = system.fire_sync(event, payload)
     except PayloadError as exc:
         raise click.ClickException(str(exc)) from None
-    finally:
-        system.close()
     if as_json:
         click.echo(json.dumps(render_json(result, system), indent=2, ensure_ascii=False))
     else:

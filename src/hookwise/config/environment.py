@@ -217,6 +217,8 @@ def expand_command(command: str, *, cwd: str, session_id: str, plans_dir: str) -
     A plain, global, sequential text replacement: ``${GEMINI_PROJECT_DIR}`` is left for bash
     to expand from the environment, and ``$GEMINI_PROJECT_DIRX`` gets its prefix replaced.
     """
+    if "$" not in command:
+        return command
     from hookwise.protocol.shellquote import escape_shell_arg
 
     values = {

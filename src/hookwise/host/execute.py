@@ -18,7 +18,7 @@ from hookwise.config.environment import RedactionConfig, expand_command, hook_en
 from hookwise.config.model import HookEntry
 from hookwise.host.interpret import interpret
 from hookwise.host.plan import Plan
-from hookwise.host.process import ProcessResult, ProcessSpec, arun_processes
+from hookwise.host.process import ProcessResult, ProcessSpec, arun_processes, run_processes
 from hookwise.protocol.gemini import DEFAULT_TIMEOUT_MS, Chain, event_spec
 from hookwise.protocol.jsvalue import (
     JSON,
@@ -114,75 +114,168 @@ def apply_to_next_input(event: str, current: dict[str, JSON], output: JSON) -> d
     return modified
 
 
+@dataclass
+class _Batch:
+    """One batch of hooks started together: what to spawn and where results go."""
+
+    results: list[HookRun | None]
+    specs: list[ProcessSpec] = field(default_factory=list)
+    spec_slots: list[int] = field(default_factory=list)
+    runtime: list[tuple[int, HookEntry]] = field(default_factory=list)
+
+
 class HookExecutor:
     def __init__(self, settings: ExecutionSettings) -> None:
         self.settings = settings
 
     async def run_plan(self, plan: Plan, payload: dict[str, JSON]) -> list[HookRun]:
-        if plan.sequential:
-            runs: list[HookRun] = []
-            current = payload
-            for entry in plan.hooks:
-                run = (await self._run_batch(plan.event, [entry], current))[0]
-                runs.append(run)
-                if run.success and truthy(run.output):
-                    current = apply_to_next_input(plan.event, current, run.output)
-            return runs
-        return await self._run_batch(plan.event, plan.hooks, payload)
+        if not plan.sequential:
+            return await self._run_batch(plan.event, plan.hooks, payload)
+        runs: list[HookRun] = []
+        current = payload
+        for entry in plan.hooks:
+            run = (await self._run_batch(plan.event, [entry], current))[0]
+            runs.append(run)
+            if run.success and truthy(run.output):
+                current = apply_to_next_input(plan.event, current, run.output)
+        return runs
+
+    def run_plan_sync(self, plan: Plan, payload: dict[str, JSON]) -> list[HookRun]:
+        """The same as run_plan without an event loop (cheaper for synchronous hosts)."""
+        if not plan.sequential:
+            return self._run_batch_sync(plan.event, plan.hooks, payload)
+        runs: list[HookRun] = []
+        current = payload
+        for entry in plan.hooks:
+            run = self._run_batch_sync(plan.event, [entry], current)[0]
+            runs.append(run)
+            if run.success and truthy(run.output):
+                current = apply_to_next_input(plan.event, current, run.output)
+        return runs
 
     async def _run_batch(
         self, event: str, entries: list[HookEntry], payload: dict[str, JSON]
     ) -> list[HookRun]:
-        stdin = js_json_stringify(payload).encode("utf-8", "surrogatepass")
-        results: list[HookRun | None] = [None] * len(entries)
-        specs: list[ProcessSpec] = []
-        spec_slots: list[int] = []
-        runtime: list[tuple[int, HookEntry]] = []
+        batch = self._prepare(entries, payload)
+        if batch.runtime:
+            processes = (
+                arun_processes(batch.specs, self.settings.max_parallel)
+                if batch.specs
+                else _no_processes()
+            )
+            process_results, runtime_runs = await asyncio.gather(
+                processes,
+                asyncio.gather(*(self._run_runtime(e, payload) for _, e in batch.runtime)),
+            )
+        else:
+            process_results = (
+                await arun_processes(batch.specs, self.settings.max_parallel) if batch.specs else []
+            )
+            runtime_runs = []
+        return self._complete(
+            event,
+            entries=entries,
+            payload=payload,
+            batch=batch,
+            process_results=process_results,
+            runtime_runs=runtime_runs,
+        )
+
+    def _run_batch_sync(
+        self, event: str, entries: list[HookEntry], payload: dict[str, JSON]
+    ) -> list[HookRun]:
+        batch = self._prepare(entries, payload)
+        process_results = (
+            run_processes(batch.specs, self.settings.max_parallel) if batch.specs else []
+        )
+        runtime_runs: list[HookRun] = []
+        if batch.runtime:
+
+            async def runtime() -> list[HookRun]:
+                return list(
+                    await asyncio.gather(*(self._run_runtime(e, payload) for _, e in batch.runtime))
+                )
+
+            runtime_runs = asyncio.run(runtime())
+        return self._complete(
+            event,
+            entries=entries,
+            payload=payload,
+            batch=batch,
+            process_results=process_results,
+            runtime_runs=runtime_runs,
+        )
+
+    def _prepare(self, entries: list[HookEntry], payload: dict[str, JSON]) -> _Batch:
+        batch = _Batch(results=[None] * len(entries))
+        stdin: bytes | None = None
+        base_env: dict[str, str] | None = None
         for index, entry in enumerate(entries):
             refusal = self.settings.refuse(entry) if self.settings.refuse else None
             if refusal is not None:
-                results[index] = HookRun(entry, payload, False, error=refusal)
+                batch.results[index] = HookRun(entry, payload, False, error=refusal)
                 continue
-            kind = entry.config.get("type")
-            if kind == "runtime":
-                runtime.append((index, entry))
+            if entry.config.get("type") == "runtime":
+                batch.runtime.append((index, entry))
                 continue
             command = entry.config.get("command")
             if not truthy(command):
-                results[index] = HookRun(
+                batch.results[index] = HookRun(
                     entry, payload, False, error="Command hook missing command"
                 )
                 continue
-            specs.append(self._spec(entry, js_string(command), payload, stdin))
-            spec_slots.append(index)
-        processes = arun_processes(specs, self.settings.max_parallel) if specs else _no_processes()
-        if runtime:
-            process_results, runtime_runs = await asyncio.gather(
-                processes,
-                asyncio.gather(*(self._run_runtime(entry, payload) for _, entry in runtime)),
-            )
-        else:
-            process_results, runtime_runs = await processes, []
-        for slot, result in zip(spec_slots, process_results, strict=True):
+            if stdin is None:
+                stdin = js_json_stringify(payload).encode("utf-8", "surrogatepass")
+            hook_env = entry.config.get("env", UNDEFINED)
+            if hook_env is UNDEFINED:
+                if base_env is None:
+                    base_env = self._environment(payload, UNDEFINED)
+                env = base_env
+            else:
+                env = self._environment(payload, hook_env)
+            batch.specs.append(self._spec(entry, js_string(command), payload, stdin, env))
+            batch.spec_slots.append(index)
+        return batch
+
+    def _complete(
+        self,
+        event: str,
+        *,
+        entries: list[HookEntry],
+        payload: dict[str, JSON],
+        batch: _Batch,
+        process_results: list[ProcessResult],
+        runtime_runs: list[HookRun],
+    ) -> list[HookRun]:
+        results = batch.results
+        for slot, result in zip(batch.spec_slots, process_results, strict=True):
             results[slot] = self._from_process(event, entries[slot], payload, result)
-        for (slot, _), run in zip(runtime, runtime_runs, strict=True):
+        for (slot, _), run in zip(batch.runtime, runtime_runs, strict=True):
             results[slot] = run
         return [r for r in results if r is not None]
 
+    def _environment(self, payload: dict[str, JSON], hook_env: JSON) -> dict[str, str]:
+        cwd_value = payload.get("cwd")
+        return hook_environment(
+            self.settings.base_env,
+            self.settings.redaction,
+            cwd=cwd_value if cwd_value is not None else UNDEFINED,
+            session_id=payload.get("session_id", UNDEFINED),
+            plans_dir=self.settings.plans_dir,
+            hook_env=hook_env,
+        )
+
     def _spec(
-        self, entry: HookEntry, command: str, payload: dict[str, JSON], stdin: bytes
+        self,
+        entry: HookEntry,
+        command: str,
+        payload: dict[str, JSON],
+        stdin: bytes,
+        env: dict[str, str],
     ) -> ProcessSpec:
         cwd_value = payload.get("cwd")
         cwd = cwd_value if isinstance(cwd_value, str) else self.settings.default_cwd
         session = payload.get("session_id", UNDEFINED)
-        env = hook_environment(
-            self.settings.base_env,
-            self.settings.redaction,
-            cwd=cwd_value if cwd_value is not None else UNDEFINED,
-            session_id=session,
-            plans_dir=self.settings.plans_dir,
-            hook_env=entry.config.get("env", UNDEFINED),
-        )
         expanded = expand_command(
             command,
             cwd=cwd_value if isinstance(cwd_value, str) else "",

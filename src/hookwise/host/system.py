@@ -1,8 +1,8 @@
 """HookSystem: the facade an agent loop embeds to run Gemini-style hooks.
 
 fire(event, args) builds the hook input the way Gemini CLI builds it, plans, runs,
-interprets, aggregates and returns the effect the agent must apply. Async first; a
-sync wrapper keeps one private event loop so repeated calls stay cheap.
+interprets, aggregates and returns the effect the agent must apply. Async first;
+fire_sync runs the same pipeline with no event loop at all.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import asyncio
 import datetime as dt
 import os
 import uuid
-from collections.abc import Callable, Coroutine, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -89,7 +89,6 @@ class HookSystem:
         self.clock = clock
         self.warnings = [*registry.warnings, *warnings]
         self._executor = HookExecutor(self.execution)
-        self._loop: asyncio.AbstractEventLoop | None = None
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -161,10 +160,10 @@ class HookSystem:
             "timestamp": self.clock(),
         }
 
-    async def fire(
+    def prepare(
         self, event: str, args: dict[str, JSON] | None = None, *, validate: bool = True
-    ) -> FireResult:
-        """Fire an event from its arguments (tool_name/tool_input, prompt, llm_request...)."""
+    ) -> tuple[dict[str, JSON], MatchContext | None, dict[str, JSON]]:
+        """The stdin object and matcher context for an event's arguments."""
         event_spec(event)
         arguments = dict(args or {})
         if validate:
@@ -172,7 +171,13 @@ class HookSystem:
             if problems:
                 raise PayloadError(f"{event} payload: " + "; ".join(problems))
         payload = build_event_input(event, self.base_input(event), arguments, self.profile)
-        context = match_context(event, payload, self.profile)
+        return payload, match_context(event, payload, self.profile), arguments
+
+    async def fire(
+        self, event: str, args: dict[str, JSON] | None = None, *, validate: bool = True
+    ) -> FireResult:
+        """Fire an event from its arguments (tool_name/tool_input, prompt, llm_request...)."""
+        payload, context, arguments = self.prepare(event, args, validate=validate)
         return await self.fire_input(event, payload, context, args=arguments)
 
     async def fire_input(
@@ -184,21 +189,115 @@ class HookSystem:
         args: dict[str, JSON] | None = None,
     ) -> FireResult:
         """Fire with a ready stdin object (sent verbatim) and planner context."""
-        arguments = args or {}
+        warnings: list[str] = []
         plan: Plan | None = None
         runs: list[HookRun] = []
-        warnings: list[str] = []
         try:
             plan = create_plan(self.registry, event, context, warnings)
             if plan is not None and plan.hooks:
                 runs = await self._executor.run_plan(plan, payload)
         except JSTypeError as exc:
-            message = str(exc)
-            agg = Aggregate(False, None, [], [message])
-            effect = compute_effect(event, None, arguments, self.profile)
-            return FireResult(
-                event, payload, context, plan, runs, agg, effect, error=message, warnings=warnings
+            return self._failed(
+                event,
+                payload=payload,
+                context=context,
+                plan=plan,
+                runs=runs,
+                args=args,
+                warnings=warnings,
+                exc=exc,
             )
+        return self._finish(
+            event,
+            payload=payload,
+            context=context,
+            plan=plan,
+            runs=runs,
+            args=args,
+            warnings=warnings,
+        )
+
+    def fire_sync(
+        self, event: str, args: dict[str, JSON] | None = None, *, validate: bool = True
+    ) -> FireResult:
+        """Blocking fire for agent loops that are not asyncio programs (no event loop)."""
+        payload, context, arguments = self.prepare(event, args, validate=validate)
+        return self.fire_input_sync(event, payload, context, args=arguments)
+
+    def fire_input_sync(
+        self,
+        event: str,
+        payload: dict[str, JSON],
+        context: MatchContext | None,
+        *,
+        args: dict[str, JSON] | None = None,
+    ) -> FireResult:
+        """fire_input without an event loop."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            raise RuntimeError("HookSystem.fire_sync called inside an event loop; await fire()")
+        warnings: list[str] = []
+        plan: Plan | None = None
+        runs: list[HookRun] = []
+        try:
+            plan = create_plan(self.registry, event, context, warnings)
+            if plan is not None and plan.hooks:
+                runs = self._executor.run_plan_sync(plan, payload)
+        except JSTypeError as exc:
+            return self._failed(
+                event,
+                payload=payload,
+                context=context,
+                plan=plan,
+                runs=runs,
+                args=args,
+                warnings=warnings,
+                exc=exc,
+            )
+        return self._finish(
+            event,
+            payload=payload,
+            context=context,
+            plan=plan,
+            runs=runs,
+            args=args,
+            warnings=warnings,
+        )
+
+    def _failed(
+        self,
+        event: str,
+        *,
+        payload: dict[str, JSON],
+        context: MatchContext | None,
+        plan: Plan | None,
+        runs: list[HookRun],
+        args: dict[str, JSON] | None,
+        warnings: list[str],
+        exc: JSTypeError,
+    ) -> FireResult:
+        """The engine's catch-all: planning or chaining threw, so no answer is used."""
+        message = str(exc)
+        agg = Aggregate(False, None, [], [message])
+        effect = compute_effect(event, None, args or {}, self.profile)
+        return FireResult(
+            event, payload, context, plan, runs, agg, effect, error=message, warnings=warnings
+        )
+
+    def _finish(
+        self,
+        event: str,
+        *,
+        payload: dict[str, JSON],
+        context: MatchContext | None,
+        plan: Plan | None,
+        runs: list[HookRun],
+        args: dict[str, JSON] | None,
+        warnings: list[str],
+    ) -> FireResult:
         if plan is None or not plan.hooks:
             agg = Aggregate(True, None)
         else:
@@ -208,7 +307,7 @@ class HookSystem:
                 [r.error for r in runs if r.error is not None],
                 self.profile,
             )
-        effect = compute_effect(event, agg.final, arguments, self.profile)
+        effect = compute_effect(event, agg.final, args or {}, self.profile)
         return FireResult(
             event,
             payload,
@@ -220,32 +319,6 @@ class HookSystem:
             error=agg.merge_error,
             warnings=warnings,
         )
-
-    def fire_sync(self, event: str, args: dict[str, JSON] | None = None) -> FireResult:
-        """Blocking fire for agent loops that are not asyncio programs."""
-        return self._run(self.fire(event, args))
-
-    def _run(self, coro: Coroutine[Any, Any, _T]) -> _T:
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            pass
-        else:
-            coro.close()
-            raise RuntimeError("HookSystem.fire_sync called inside an event loop; await fire()")
-        if self._loop is None or self._loop.is_closed():
-            self._loop = asyncio.new_event_loop()
-        return self._loop.run_until_complete(coro)
-
-    def close(self) -> None:
-        if self._loop is not None and not self._loop.is_closed():
-            self._loop.close()
-
-    def __enter__(self) -> HookSystem:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- typed conveniences for agent loops ---------------------------------------------
     async def before_tool(
