@@ -8,8 +8,8 @@ fire_sync runs the same pipeline with no event loop at all.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import os
+import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -60,8 +60,10 @@ class FireResult:
 
 def iso_timestamp() -> str:
     """``new Date().toISOString()``: UTC, milliseconds, Z."""
-    now = dt.datetime.now(dt.UTC)
-    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+    now = time.time()
+    parts = time.gmtime(now)
+    millis = int(now * 1000) % 1000
+    return time.strftime("%Y-%m-%dT%H:%M:%S", parts) + f".{millis:03d}Z"
 
 
 class HookSystem:
