@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from hookwise.config.model import HookEntry, Source, hook_display_name
+from hookwise.protocol.dialect import DialectSpec
 from hookwise.protocol.gemini import EVENTS, HOOKS_CONFIG_FIELDS, MatcherKind
 from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex
 from hookwise.protocol.jsvalue import JSON, js_trim, truthy
@@ -52,15 +53,23 @@ def build_registry(
     objects: Iterable[HooksObject],
     disabled: Sequence[JSON] = (),
     runtime: Sequence[HookEntry] = (),
+    dialect: DialectSpec | None = None,
 ) -> Registry:
-    """Register hooks as HookRegistry.processHooksConfiguration does."""
+    """Register hooks as HookRegistry.processHooksConfiguration does.
+
+    ``dialect`` None is Gemini CLI; Claude Code and Codex hooks are checked against
+    their own event tables (same shape: event -> matcher groups -> handlers).
+    """
     registry = Registry(entries=list(runtime))
     for obj in objects:
-        _register_object(registry, obj, list(disabled))
+        _register_object(registry, obj, list(disabled), dialect)
     return registry
 
 
-def _register_object(registry: Registry, obj: HooksObject, disabled: list[JSON]) -> None:
+def _register_object(
+    registry: Registry, obj: HooksObject, disabled: list[JSON], dialect: DialectSpec | None
+) -> None:
+    events = dialect.events if dialect is not None else EVENTS
     where = obj.origin or obj.source.value
     if not isinstance(obj.hooks, dict):
         if obj.hooks is not None:
@@ -69,10 +78,10 @@ def _register_object(registry: Registry, obj: HooksObject, disabled: list[JSON])
     for event, definitions in obj.hooks.items():
         if event in HOOKS_CONFIG_FIELDS:
             continue
-        if event not in EVENTS:
+        if event not in events:
             registry.warnings.append(
                 f'{where}: Invalid hook event name: "{event}" from {obj.source.value} config. '
-                f"Skipping. (expected one of: {', '.join(EVENTS)})"
+                f"Skipping. (expected one of: {', '.join(events)})"
             )
             continue
         if not isinstance(definitions, list):
@@ -83,7 +92,13 @@ def _register_object(registry: Registry, obj: HooksObject, disabled: list[JSON])
         for index, definition in enumerate(definitions):
             path = f"{where}#/hooks/{event}/{index}"
             _register_definition(
-                registry, obj, event=event, definition=definition, path=path, disabled=disabled
+                registry,
+                obj,
+                event=event,
+                definition=definition,
+                path=path,
+                disabled=disabled,
+                dialect=dialect,
             )
 
 
@@ -95,11 +110,12 @@ def _register_definition(
     definition: JSON,
     path: str,
     disabled: list[JSON],
+    dialect: DialectSpec | None = None,
 ) -> None:
     if not isinstance(definition, dict) or not isinstance(definition.get("hooks"), list):
         registry.warnings.append(f"{path}: a hook definition needs a 'hooks' array; discarded")
         return
-    problem = matcher_problem(event, definition.get("matcher"))
+    problem = matcher_problem(event, definition.get("matcher")) if dialect is None else None
     if problem is not None:
         registry.warnings.append(f"{path}/matcher: {problem}")
     for index, config in enumerate(definition["hooks"]):

@@ -10,13 +10,15 @@ from __future__ import annotations
 import asyncio
 import inspect
 import math
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from hookwise.config.environment import RedactionConfig, expand_command, hook_environment
 from hookwise.config.model import HookEntry
-from hookwise.host.interpret import interpret
+from hookwise.host.interpret import Interpretation, interpret
 from hookwise.host.plan import Plan
 from hookwise.host.process import ProcessResult, ProcessSpec, arun_processes, run_processes
 from hookwise.protocol.gemini import DEFAULT_TIMEOUT_MS, Chain, event_spec
@@ -51,6 +53,7 @@ class HookRun:
     duration_ms: float = 0.0
     signal: int | None = None
     warnings: tuple[str, ...] = field(default=())
+    reading: Any = None  # the dialect's classification (Claude Code, Codex)
 
 
 RefusalCheck = Callable[[HookEntry], str | None]
@@ -70,6 +73,16 @@ class ExecutionSettings:
     max_output_bytes: int = 1024 * 1024
     shell: tuple[str, ...] = ("bash", "-c")
     refuse: RefusalCheck | None = None  # hookwise's trust gate: a reason not to run a hook
+    dialect: DialectHooks | None = None  # None: Gemini CLI; else Claude Code or Codex
+
+
+@dataclass(frozen=True)
+class DialectHooks:
+    """What differs when running another host's hooks: reading, timeouts, environment."""
+
+    reader: Callable[[str, str, str, int | None], Interpretation]
+    timeout: Callable[[HookEntry], tuple[float, str]]  # delay in ms, text for messages
+    environment: Callable[[Mapping[str, str], dict[str, JSON], JSON], dict[str, str]]
 
 
 def timer_delay_ms(timeout: JSON) -> tuple[float, str]:
@@ -255,6 +268,9 @@ class HookExecutor:
         return [r for r in results if r is not None]
 
     def _environment(self, payload: dict[str, JSON], hook_env: JSON) -> dict[str, str]:
+        if self.settings.dialect is not None:
+            base = os.environ if self.settings.base_env is None else self.settings.base_env
+            return self.settings.dialect.environment(base, payload, hook_env)
         cwd_value = payload.get("cwd")
         return hook_environment(
             self.settings.base_env,
@@ -276,6 +292,18 @@ class HookExecutor:
         cwd_value = payload.get("cwd")
         cwd = cwd_value if isinstance(cwd_value, str) else self.settings.default_cwd
         session = payload.get("session_id", UNDEFINED)
+        dialect = self.settings.dialect
+        if dialect is not None:
+            delay, _ = dialect.timeout(entry)
+            return ProcessSpec(
+                argv=(*self.settings.shell, command),
+                stdin=stdin,
+                env=env,
+                cwd=cwd,
+                timeout_ms=delay,
+                kill_grace_ms=self.settings.kill_grace_ms,
+                max_output_bytes=self.settings.max_output_bytes,
+            )
         expanded = expand_command(
             command,
             cwd=cwd_value if isinstance(cwd_value, str) else "",
@@ -315,7 +343,11 @@ class HookExecutor:
                 warnings=tuple(warnings),
             )
         if result.timed_out:
-            _, label = timer_delay_ms(entry.config.get("timeout"))
+            _, label = (
+                self.settings.dialect.timeout(entry)
+                if self.settings.dialect is not None
+                else timer_delay_ms(entry.config.get("timeout"))
+            )
             return HookRun(
                 entry,
                 payload,
@@ -327,9 +359,14 @@ class HookExecutor:
                 signal=result.signal,
                 warnings=tuple(warnings),
             )
-        reading = interpret(
-            self.settings.profile, event, result.stdout, result.stderr, result.exit_code
-        )
+        if self.settings.dialect is not None:
+            reading = self.settings.dialect.reader(
+                event, result.stdout, result.stderr, result.exit_code
+            )
+        else:
+            reading = interpret(
+                self.settings.profile, event, result.stdout, result.stderr, result.exit_code
+            )
         warnings.extend(reading.warnings)
         return HookRun(
             entry,
@@ -343,6 +380,7 @@ class HookExecutor:
             duration_ms=result.duration_ms,
             signal=result.signal,
             warnings=tuple(warnings),
+            reading=reading.reading,
         )
 
     async def _run_runtime(self, entry: HookEntry, payload: dict[str, JSON]) -> HookRun:

@@ -9,6 +9,7 @@ is an answer or no answer, never an exception.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from hookwise.protocol.gemini import event_spec
 from hookwise.protocol.jsvalue import JSON, is_object, js_json_parse, js_trim
@@ -26,6 +27,7 @@ class Interpretation:
     output: JSON = None  # the answer object (dict, or list in the gemini-cli profile)
     output_format: str | None = None  # "json" | "text" | None when there is no answer
     warnings: tuple[str, ...] = field(default=())
+    reading: Any = None  # a dialect's own classification of the run (Claude, Codex)
 
 
 def parse_json_answer(text: str) -> JSON:

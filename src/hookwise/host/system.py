@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import HooksObject, Registry, build_registry, validate_hook_config
 from hookwise.host.aggregate import Aggregate, aggregate
+from hookwise.host.dialect_runtime import runtime_for
 from hookwise.host.effect import (
     Effect,
     ModelRequestEffect,
@@ -80,6 +81,7 @@ class HookSystem:
         execution: ExecutionSettings | None = None,
         clock: Callable[[], str] = iso_timestamp,
         warnings: Iterable[str] = (),
+        dialect: str = "gemini",
     ) -> None:
         self.registry = registry
         self.profile = profile
@@ -88,6 +90,10 @@ class HookSystem:
         self.transcript_path = transcript_path
         self.execution = execution or ExecutionSettings(profile=profile, default_cwd=self.cwd)
         self.execution.profile = profile
+        self.dialect = dialect
+        self.runtime = runtime_for(dialect)
+        if self.runtime is not None and self.execution.dialect is None:
+            self.execution.dialect = self.runtime.hooks(self.cwd)
         self.clock = clock
         self.warnings = [*registry.warnings, *warnings]
         self._executor = HookExecutor(self.execution)
@@ -102,6 +108,7 @@ class HookSystem:
         disabled: Sequence[JSON] = (),
         trusted: bool = True,
         profile: Profile = DEFAULT_PROFILE,
+        dialect: str = "gemini",
         **kwargs: Any,
     ) -> HookSystem:
         """From a settings-style ``hooks`` object (already merged), as the engine sees it."""
@@ -112,8 +119,9 @@ class HookSystem:
             objects.append(
                 HooksObject(ext, Source.EXTENSIONS, f"ext{index}", f"extension:ext{index}")
             )
-        registry = build_registry(objects, disabled)
-        return cls(registry, profile=profile, **kwargs)
+        runtime = runtime_for(dialect)
+        registry = build_registry(objects, disabled, dialect=runtime.spec if runtime else None)
+        return cls(registry, profile=profile, dialect=dialect, **kwargs)
 
     def register(
         self,
@@ -166,8 +174,17 @@ class HookSystem:
         self, event: str, args: dict[str, JSON] | None = None, *, validate: bool = True
     ) -> tuple[dict[str, JSON], MatchContext | None, dict[str, JSON]]:
         """The stdin object and matcher context for an event's arguments."""
-        event_spec(event)
         arguments = dict(args or {})
+        if self.runtime is not None:
+            problems = self.runtime.validate(event, arguments) if validate else []
+            if problems:
+                raise PayloadError(f"{event} payload: " + "; ".join(problems))
+            return (
+                self.runtime.build_input(event, self.base_input(event), arguments),
+                None,
+                arguments,
+            )
+        event_spec(event)
         if validate:
             problems = validate_event_args(event, arguments)
             if problems:
@@ -195,7 +212,7 @@ class HookSystem:
         plan: Plan | None = None
         runs: list[HookRun] = []
         try:
-            plan = create_plan(self.registry, event, context, warnings)
+            plan = self._plan(event, payload, context, warnings)
             if plan is not None and plan.hooks:
                 runs = await self._executor.run_plan(plan, payload)
         except JSTypeError as exc:
@@ -245,7 +262,7 @@ class HookSystem:
         plan: Plan | None = None
         runs: list[HookRun] = []
         try:
-            plan = create_plan(self.registry, event, context, warnings)
+            plan = self._plan(event, payload, context, warnings)
             if plan is not None and plan.hooks:
                 runs = self._executor.run_plan_sync(plan, payload)
         except JSTypeError as exc:
@@ -268,6 +285,17 @@ class HookSystem:
             args=args,
             warnings=warnings,
         )
+
+    def _plan(
+        self,
+        event: str,
+        payload: dict[str, JSON],
+        context: MatchContext | None,
+        warnings: list[str],
+    ) -> Plan | None:
+        if self.runtime is not None:
+            return self.runtime.plan(self.registry, event, payload)
+        return create_plan(self.registry, event, context, warnings)
 
     def _failed(
         self,
@@ -300,6 +328,15 @@ class HookSystem:
         args: dict[str, JSON] | None,
         warnings: list[str],
     ) -> FireResult:
+        if self.runtime is not None:
+            effect: Effect = self.runtime.effect(event, runs)
+            agg = Aggregate(
+                all(r.success for r in runs),
+                None,
+                [r.output for r in runs if r.output is not None],
+                [r.error for r in runs if r.error is not None],
+            )
+            return FireResult(event, payload, context, plan, runs, agg, effect, warnings=warnings)
         if plan is None or not plan.hooks:
             agg = Aggregate(True, None)
         else:

@@ -1,0 +1,229 @@
+"""Claude Code's reading of hook answers and what the agent then does (headless, ``-p``).
+
+Exit 2 blocks blockable events whatever the JSON says; any other code lets a valid JSON
+answer decide and is otherwise a non-blocking error; ``hookSpecificOutput`` counts only
+with the right ``hookEventName``; several PreToolUse hooks combine deny > defer > ask >
+allow. The event table (protocol/claude.py) says which event does what.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hookwise.host.dialect_answers import (
+    DialectEffect,
+    Reading,
+    first_line,
+    join,
+    parse_object_stdout,
+)
+from hookwise.host.outcome import Outcome
+from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS, LEGACY_DECISIONS, PERMISSION_RANK
+from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
+from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex, js_regex_test
+from hookwise.protocol.jsvalue import JSON, js_string, truthy
+
+EXIT_BLOCK = 2
+
+
+def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -> Reading:
+    """How Claude Code classifies one hook run."""
+    answer, problem = parse_object_stdout(stdout)
+    text = "" if answer is not None else stdout.strip()
+    if exit_code == EXIT_BLOCK:
+        return Reading("exit2", answer, text, stderr.strip(), exit_code, problem)
+    if exit_code == 0:
+        if answer is not None:
+            return Reading("json", answer, "", stderr, exit_code)
+        if text:
+            return Reading("text", None, text, stderr, exit_code, problem)
+        return Reading("none", None, "", stderr, exit_code)
+    if answer is not None:  # a valid JSON answer decides whatever the exit code
+        return Reading("json", answer, "", stderr, exit_code)
+    status = "a signal" if exit_code is None else str(exit_code)
+    line = first_line(stderr) or "No stderr output"
+    return Reading(
+        "error",
+        None,
+        text,
+        stderr,
+        exit_code,
+        f"{event.name} hook error: Failed with non-blocking status code {status}: {line}",
+    )
+
+
+def _specific(event: DialectEvent, answer: dict[str, JSON]) -> dict[str, JSON]:
+    """hookSpecificOutput, only when it names this event (else the host ignores it)."""
+    specific = answer.get("hookSpecificOutput")
+    if isinstance(specific, dict) and specific.get("hookEventName") == event.name:
+        return specific
+    return {}
+
+
+def _text(value: JSON) -> str | None:
+    return js_string(value) if truthy(value) else None
+
+
+def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
+    """All hooks' readings -> the decision and outcome for the event."""
+    rank = 0
+    decision = "none"
+    reasons: list[str] = []  # for the model
+    user: list[str] = []
+    contexts: list[str] = []
+    diagnostics: list[str] = []
+    updated: dict[str, JSON] | None = None
+    stop = False
+    blocked = False
+    for r in readings:
+        if r.problem:
+            diagnostics.append(r.problem)
+        if r.kind == "error":
+            user.append(r.problem or "")
+            continue
+        answer = r.answer if event.json_honoured else None
+        specific = _specific(event, answer) if answer else {}
+        if answer:
+            if answer.get("continue") is False and event.stop_supported:
+                stop = True
+                user.append(_text(answer.get("stopReason")) or "")
+            user.append(_text(answer.get("systemMessage")) or "")
+            context = specific.get("additionalContext")
+            if isinstance(context, str) and context:
+                contexts.append(context)
+        if r.kind == "text" and event.plain_stdout_is_context:
+            contexts.append(r.text)
+        if r.kind == "exit2":
+            if event.exit2 in (Exit2.BLOCK, Exit2.CONTINUE, Exit2.FEEDBACK):
+                reason = _block_reason(event, answer, specific) or r.stderr
+                if event.exit2 is Exit2.BLOCK and event.kind is Kind.PROMPT:
+                    user.append(reason)
+                else:
+                    reasons.append(reason)
+                if event.exit2 is not Exit2.FEEDBACK:
+                    blocked = True
+                    if event.decision is not Decision.PERMISSION:
+                        decision = "block"
+                    elif PERMISSION_RANK["deny"] > rank:
+                        rank, decision = PERMISSION_RANK["deny"], "deny"
+            elif event.exit2 is Exit2.USER and r.stderr:
+                user.append(r.stderr)
+            continue
+        if not answer:
+            continue
+        if event.decision is Decision.PERMISSION:
+            value: JSON = specific.get("permissionDecision")
+            if not isinstance(value, str):
+                legacy = answer.get("decision")
+                value = LEGACY_DECISIONS.get(legacy) if isinstance(legacy, str) else None
+            if isinstance(value, str) and value in PERMISSION_RANK:
+                why = _text(specific.get("permissionDecisionReason")) or _text(answer.get("reason"))
+                if PERMISSION_RANK[value] > rank:
+                    rank, decision = PERMISSION_RANK[value], value
+                if value in ("deny", "ask") and why:
+                    reasons.append(why)
+                elif value == "allow" and why:
+                    user.append(why)
+            if isinstance(specific.get("updatedInput"), dict) and value != "deny":
+                updated = specific["updatedInput"]
+        elif event.decision is Decision.PERMISSION_REQUEST:
+            verdict = specific.get("decision")
+            behavior = verdict.get("behavior") if isinstance(verdict, dict) else None
+            if behavior == "deny":
+                rank, decision = PERMISSION_RANK["deny"], "deny"
+                message = _text(verdict.get("message")) if isinstance(verdict, dict) else None
+                if message:
+                    reasons.append(message)
+            elif behavior == "allow" and rank < PERMISSION_RANK["allow"]:
+                rank, decision = PERMISSION_RANK["allow"], "allow"
+                if isinstance(verdict, dict) and isinstance(verdict.get("updatedInput"), dict):
+                    updated = verdict["updatedInput"]
+        elif event.decision is Decision.BLOCK and answer.get("decision") == "block":
+            reason = _text(answer.get("reason")) or ""
+            decision = "block"
+            if event.kind is Kind.TOOL_AFTER:
+                reasons.append(reason)
+            elif event.kind is Kind.PROMPT:
+                blocked = True
+                user.append(reason)
+            else:
+                blocked = True
+                reasons.append(reason)
+    return DialectEffect(
+        dialect="claude",
+        event=event.name,
+        decision=decision,
+        outcome=_outcome(
+            event,
+            decision=decision,
+            blocked=blocked,
+            stop=stop,
+            reasons=reasons,
+            user=user,
+            contexts=contexts,
+            updated=updated,
+        ),
+        diagnostics=tuple(diagnostics),
+    )
+
+
+def _block_reason(
+    event: DialectEvent, answer: dict[str, JSON] | None, specific: dict[str, JSON]
+) -> str | None:
+    """Exit 2's message: the JSON blocking reason when there is one, else stderr."""
+    if not answer:
+        return None
+    if event.decision is Decision.PERMISSION:
+        return _text(specific.get("permissionDecisionReason")) or _text(answer.get("reason"))
+    return _text(answer.get("reason"))
+
+
+def _outcome(
+    event: DialectEvent,
+    *,
+    decision: str,
+    blocked: bool,
+    stop: bool,
+    reasons: list[str],
+    user: list[str],
+    contexts: list[str],
+    updated: dict[str, JSON] | None,
+) -> Outcome:
+    proceed = not blocked
+    if event.decision in (Decision.PERMISSION, Decision.PERMISSION_REQUEST):
+        # headless: ask is a denial whose reason reaches the model; defer stops
+        proceed = decision in ("none", "allow")
+        if decision == "defer":
+            stop = True
+    model_text = join(reasons) if not proceed or event.kind is not Kind.TOOL_BEFORE else None
+    if event.kind in (Kind.TOOL_AFTER, Kind.TOOL_FAILURE):
+        model_text = join(reasons)
+    return Outcome(
+        proceed=proceed,
+        reason_for_model=model_text,
+        message_for_user=join(user),
+        stop_session=stop,
+        updated_input=updated if proceed else None,
+        additional_context=join(contexts),
+    )
+
+
+def matches(matcher: JSON, value: JSON) -> bool:
+    """Claude's matcher: '*', '' or none match all; names (| or , lists) match exactly;
+    anything else is an unanchored JavaScript regex."""
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    subject = value if isinstance(value, str) else js_string(value)
+    if all(ch in EXACT_MATCHER_CHARS for ch in matcher):
+        names = [n.strip() for part in matcher.split("|") for n in part.split(",")]
+        return subject in [n for n in names if n]
+    try:
+        pattern = compile_js_regex(matcher)
+    except JSRegexUnsupportedError:
+        return matcher == subject
+    return pattern is not None and js_regex_test(pattern, subject)
+
+
+SPEC = CLAUDE

@@ -1,0 +1,221 @@
+"""Codex's reading of hook answers and what the agent then does.
+
+Codex fails open: an answer carrying anything it does not support marks the hook failed
+and is ignored whole (the tool runs). Exit 2 blocks only with a non-empty stderr; other
+non-zero codes are failures; Stop answers must be JSON. Several PreToolUse hooks: any
+deny wins and the last rewrite wins.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from hookwise.host.dialect_answers import (
+    DialectEffect,
+    Reading,
+    first_line,
+    join,
+    parse_object_stdout,
+)
+from hookwise.host.outcome import Outcome
+from hookwise.protocol.codex import CODEX, REASON_CAP_BYTES, TOOL_ALIASES
+from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
+from hookwise.protocol.jsvalue import JSON, js_string, truthy
+
+EXIT_BLOCK = 2
+
+
+def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
+    """Why Codex rejects this answer (it then ignores it whole), or None."""
+    allowed = set(event.common_fields) | {"hookSpecificOutput"}
+    if event.decision is Decision.BLOCK or event.decision is Decision.PERMISSION:
+        allowed |= {"decision", "reason"}
+    for key in answer:
+        if key not in allowed:
+            return f"unsupported field {key!r} in {event.name} output"
+    decision = answer.get("decision")
+    if decision is not None and decision != "block":
+        return f"unsupported decision {decision!r} in {event.name} output"
+    specific = answer.get("hookSpecificOutput")
+    if specific is None:
+        return None
+    if not isinstance(specific, dict):
+        return "hookSpecificOutput must be an object"
+    if "hookEventName" not in specific:
+        return "hookSpecificOutput.hookEventName is missing"
+    for key in specific:
+        if key != "hookEventName" and key not in event.specific_fields:
+            return f"unsupported field hookSpecificOutput.{key} in {event.name} output"
+    if event.decision is Decision.PERMISSION:
+        choice = specific.get("permissionDecision")
+        if choice is not None and choice not in ("deny", "allow"):
+            return f"unsupported permissionDecision {choice!r}"
+        if choice == "allow" and not isinstance(specific.get("updatedInput"), dict):
+            return "permissionDecision allow without updatedInput is not supported"
+        if "updatedInput" in specific and choice != "allow":
+            return "updatedInput needs permissionDecision allow"
+    return None
+
+
+RESERVED_PERMISSION_FIELDS = ("updatedInput", "updatedPermissions", "interrupt")
+
+
+def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -> Reading:
+    if exit_code == EXIT_BLOCK and event.exit2 is not Exit2.IGNORED:
+        if stderr.strip():
+            return Reading("exit2", None, "", stderr.strip(), exit_code)
+        return Reading("failed", None, "", stderr, exit_code, "exit 2 with empty stderr")
+    if exit_code != 0:
+        status = "a signal" if exit_code is None else str(exit_code)
+        line = first_line(stderr)
+        detail = f": {line}" if line else ""
+        return Reading("failed", None, "", stderr, exit_code, f"hook exited with {status}{detail}")
+    if stdout.startswith("\ufeff"):
+        return Reading(
+            "failed", None, "", stderr, exit_code, "output starts with a byte-order mark"
+        )
+    answer, problem = parse_object_stdout(stdout)
+    if problem is not None:
+        return Reading("failed", None, "", stderr, exit_code, f"hook returned {problem}")
+    if answer is None:
+        text = stdout.strip()
+        if not text:
+            return Reading("none", None, "", stderr, exit_code)
+        if event.json_required:
+            return Reading("failed", None, text, stderr, exit_code, "hook returned invalid JSON")
+        return Reading("text", None, text, stderr, exit_code)
+    reason = _unsupported(event, answer)
+    if reason is not None:
+        return Reading("failed", None, "", stderr, exit_code, reason)
+    return Reading("json", answer, "", stderr, exit_code)
+
+
+def _text(value: JSON) -> str | None:
+    if not truthy(value):
+        return None
+    text = js_string(value)
+    raw = text.encode("utf-8")
+    if len(raw) > REASON_CAP_BYTES:
+        return raw[:REASON_CAP_BYTES].decode("utf-8", "ignore")
+    return text
+
+
+def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
+    decision = "none"
+    reasons: list[str] = []
+    user: list[str] = []
+    contexts: list[str] = []
+    diagnostics: list[str] = []
+    updated: dict[str, JSON] | None = None
+    stop = blocked = False
+    for r in readings:
+        if r.problem:
+            diagnostics.append(r.problem)
+        if r.kind == "failed":
+            continue
+        if r.kind == "text" and event.plain_stdout_is_context:
+            contexts.append(r.text)
+        if r.kind == "exit2":
+            reason = _text(r.stderr) or ""
+            if event.exit2 is Exit2.FEEDBACK:
+                reasons.append(reason)
+            elif event.kind is Kind.PROMPT:
+                blocked, decision = True, "block"
+                user.append(reason)
+            else:
+                blocked = True
+                decision = "deny" if event.decision is Decision.PERMISSION else "block"
+                reasons.append(reason)
+            continue
+        answer = r.answer
+        if not answer:
+            continue
+        specific = answer.get("hookSpecificOutput")
+        specific = specific if isinstance(specific, dict) else {}
+        if answer.get("continue") is False and event.stop_supported:
+            stop = True
+            user.append(_text(answer.get("stopReason")) or "")
+        user.append(_text(answer.get("systemMessage")) or "")
+        context = specific.get("additionalContext")
+        if isinstance(context, str) and context:
+            contexts.append(context)
+        if event.decision is Decision.PERMISSION:
+            choice = specific.get("permissionDecision")
+            if choice == "deny" or answer.get("decision") == "block":
+                blocked, decision = True, "deny"
+                reasons.append(
+                    _text(specific.get("permissionDecisionReason"))
+                    or _text(answer.get("reason"))
+                    or ""
+                )
+            elif choice == "allow" and isinstance(specific.get("updatedInput"), dict):
+                updated = specific["updatedInput"]  # the last rewrite wins
+                if decision == "none":
+                    decision = "allow"
+        elif event.decision is Decision.PERMISSION_REQUEST:
+            verdict = specific.get("decision")
+            behavior = verdict.get("behavior") if isinstance(verdict, dict) else None
+            reserved = isinstance(verdict, dict) and any(
+                key in verdict for key in RESERVED_PERMISSION_FIELDS
+            )
+            if reserved:  # reserved fields fail closed
+                blocked, decision = True, "deny"
+                diagnostics.append("reserved PermissionRequest field: denied")
+            elif behavior == "deny":
+                blocked, decision = True, "deny"
+                message = _text(verdict.get("message")) if isinstance(verdict, dict) else None
+                if message:
+                    reasons.append(message)
+            elif behavior == "allow" and decision == "none":
+                decision = "allow"
+        elif event.decision is Decision.BLOCK and answer.get("decision") == "block":
+            decision = "block"
+            reason = _text(answer.get("reason")) or ""
+            if event.kind is Kind.TOOL_AFTER:
+                reasons.append(reason)
+            elif event.kind is Kind.PROMPT:
+                blocked = True
+                user.append(reason)
+            else:
+                blocked = True
+                reasons.append(reason)
+    if event.kind is Kind.STOP and stop:
+        blocked = False  # continue:false wins over a block: the session ends
+    proceed = not blocked
+    if event.decision is Decision.PERMISSION_REQUEST:
+        proceed = decision == "allow"
+    model_text = join(reasons) if (not proceed or event.kind is Kind.TOOL_AFTER) else None
+    return DialectEffect(
+        dialect="codex",
+        event=event.name,
+        decision=decision,
+        outcome=Outcome(
+            proceed=proceed,
+            reason_for_model=model_text,
+            message_for_user=join(user),
+            stop_session=stop,
+            updated_input=updated if proceed else None,
+            additional_context=join(contexts),
+        ),
+        diagnostics=tuple(diagnostics),
+    )
+
+
+def matches(matcher: JSON, value: JSON) -> bool:
+    """Codex's matcher: a regex (unanchored); '*', '' or none match all; apply_patch also
+    answers to its aliases Edit and Write."""
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    subject = value if isinstance(value, str) else js_string(value)
+    try:
+        pattern = re.compile(matcher)
+    except re.error:
+        return False
+    names = (subject, *TOOL_ALIASES.get(subject, ()))
+    return any(pattern.search(name) for name in names)
+
+
+SPEC = CODEX

@@ -1,0 +1,174 @@
+"""Running Claude Code and Codex hooks with the shared pipeline.
+
+Each dialect contributes its event table, its reading of a run, its decision rule and
+its matcher; planning, running and the outcome are the same code for both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from hookwise.config.model import HookEntry, Source
+from hookwise.config.registry import Registry
+from hookwise.host import claude_dialect, codex_dialect
+from hookwise.host.dialect_answers import DialectEffect, Reading
+from hookwise.host.execute import DialectHooks, HookRun
+from hookwise.host.interpret import Interpretation
+from hookwise.host.plan import Plan
+from hookwise.protocol.dialect import DialectEvent, DialectSpec
+from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_string, spread
+
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "tool_name": (str,),
+    "tool_input": (dict,),
+    "tool_response": (dict, str, list),
+    "prompt": (str,),
+    "source": (str,),
+    "reason": (str,),
+    "trigger": (str,),
+    "stop_hook_active": (bool,),
+    "last_assistant_message": (str,),
+    "message": (str,),
+    "notification_type": (str,),
+    "agent_id": (str,),
+    "agent_type": (str,),
+}
+_REQUIRED = ("tool_name", "tool_input", "prompt")
+
+
+@dataclass(frozen=True)
+class DialectRuntime:
+    spec: DialectSpec
+    read: Callable[[DialectEvent, str, str, int | None], Reading]
+    decide: Callable[[DialectEvent, Sequence[Reading]], DialectEffect]
+    matches: Callable[[JSON, JSON], bool]
+    project_env: str | None  # the variable naming the project directory, if any
+
+    def validate(self, event: str, args: Mapping[str, JSON]) -> list[str]:
+        spec = self.spec.event(event)
+        problems = []
+        for name in spec.input_fields:
+            if name not in args:
+                if name in _REQUIRED:
+                    problems.append(f"missing field '{name}'")
+                continue
+            kinds = _FIELD_TYPES.get(name)
+            value = args[name]
+            wrong = isinstance(value, bool) and bool not in kinds if kinds else False
+            if kinds and (wrong or not isinstance(value, kinds)):
+                expected = " or ".join(k.__name__ for k in kinds)
+                problems.append(f"field '{name}' must be {expected}")
+        return problems
+
+    def build_input(
+        self, event: str, base: Mapping[str, JSON], args: Mapping[str, JSON]
+    ) -> dict[str, JSON]:
+        """Common fields first, then the event's own, as the host sends them."""
+        self.spec.event(event)
+        payload: dict[str, JSON] = {
+            "session_id": base.get("session_id"),
+            "transcript_path": base.get("transcript_path"),
+            "cwd": base.get("cwd"),
+        }
+        if self.spec.name == "claude":
+            payload["permission_mode"] = args.get("permission_mode", "default")
+        payload["hook_event_name"] = event
+        if self.spec.name == "codex":
+            payload["model"] = args.get("model", "")
+        for key, value in args.items():
+            if key not in ("permission_mode", "model"):
+                payload[key] = value
+        return payload
+
+    def plan(self, registry: Registry, event: str, payload: Mapping[str, JSON]) -> Plan | None:
+        """Every matching hook, in parallel; an identical handler from several settings
+        files runs once (a plugin's copy stays separate)."""
+        spec = self.spec.event(event)
+        entries = registry.for_event(event)
+        subject = payload.get(spec.matcher_field) if spec.matcher_field else None
+        chosen: list[HookEntry] = []
+        seen: set[tuple[str, str]] = set()
+        for entry in entries:
+            if spec.matcher_field is not None and not self.matches(entry.matcher, subject):
+                continue
+            key = (
+                js_string(entry.config.get("command")),
+                entry.origin if entry.source is Source.EXTENSIONS else "",
+            )
+            if key in seen:
+                continue
+            seen.add(key)
+            chosen.append(entry)
+        return Plan(event, chosen, False) if chosen else None
+
+    def effect(self, event: str, runs: Sequence[HookRun]) -> DialectEffect:
+        spec = self.spec.event(event)
+        readings = [r.reading if isinstance(r.reading, Reading) else _failed_run(r) for r in runs]
+        return self.decide(spec, readings)
+
+    def hooks(self, project_dir: str) -> DialectHooks:
+        """The executor's view: reader, timeouts in seconds, environment."""
+
+        def reader(event: str, stdout: str, stderr: str, code: int | None) -> Interpretation:
+            reading = self.read(self.spec.event(event), stdout, stderr, code)
+            fmt = "json" if reading.answer is not None else ("text" if reading.text else None)
+            warnings = (reading.problem,) if reading.problem else ()
+            return Interpretation(reading.answer, fmt, warnings, reading)
+
+        def timeout(entry: HookEntry) -> tuple[float, str]:
+            value = entry.config.get("timeout")
+            default = self.spec.event(entry.event).default_timeout_s
+            seconds = (
+                float(value)
+                if isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+                else default
+            )
+            return seconds * 1000.0, f"{js_string(seconds)} s"
+
+        def environment(
+            base: Mapping[str, str], payload: dict[str, JSON], hook_env: JSON
+        ) -> dict[str, str]:
+            env = dict(base)
+            if self.project_env:
+                env[self.project_env] = project_dir
+            env.update({k: js_string(v) for k, v in spread(hook_env).items() if v is not UNDEFINED})
+            return env
+
+        return DialectHooks(reader, timeout, environment)
+
+
+def _failed_run(run: HookRun) -> Reading:
+    """A hook that never produced a reading (timeout, spawn error): it failed, no answer."""
+    return Reading("failed", None, "", run.stderr or "", None, run.error or "hook failed")
+
+
+RUNTIMES: dict[str, DialectRuntime] = {
+    "claude": DialectRuntime(
+        claude_dialect.SPEC,
+        claude_dialect.read,
+        claude_dialect.decide,
+        claude_dialect.matches,
+        "CLAUDE_PROJECT_DIR",
+    ),
+    "codex": DialectRuntime(
+        codex_dialect.SPEC,
+        codex_dialect.read,
+        codex_dialect.decide,
+        codex_dialect.matches,
+        None,
+    ),
+}
+
+DIALECTS = ("gemini", *RUNTIMES)
+
+
+def runtime_for(dialect: str) -> DialectRuntime | None:
+    if dialect == "gemini":
+        return None
+    try:
+        return RUNTIMES[dialect]
+    except KeyError:
+        raise ValueError(
+            f"unknown dialect {dialect!r}; expected one of: {', '.join(DIALECTS)}"
+        ) from None

@@ -1,0 +1,168 @@
+"""Claude Code's hook protocol as data (hooks reference, 2026-08; Claude Code 2.1.330).
+
+Answers: stdout is JSON only when its first non-blank character is ``{``; exit 2 blocks
+on blockable events even when the JSON says allow; other non-zero codes are non-blocking
+errors unless stdout holds a valid JSON answer; ``hookSpecificOutput`` counts only when its
+``hookEventName`` names the event. PreToolUse decisions combine deny > defer > ask > allow.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from hookwise.protocol.dialect import Decision, DialectEvent, DialectSpec, Exit2, Kind
+
+COMMON_INPUT: Final = (
+    "session_id",
+    "transcript_path",
+    "cwd",
+    "permission_mode",
+    "hook_event_name",
+)
+
+_EVENTS: Final = (
+    DialectEvent(
+        "SessionStart",
+        Kind.SESSION_START,
+        ("source", "model"),
+        "source",
+        Decision.CONTEXT,
+        Exit2.USER,
+        plain_stdout_is_context=True,
+        specific_fields=("additionalContext",),
+    ),
+    DialectEvent(
+        "UserPromptSubmit",
+        Kind.PROMPT,
+        ("prompt",),
+        None,
+        Decision.BLOCK,
+        Exit2.BLOCK,
+        plain_stdout_is_context=True,
+        specific_fields=("additionalContext",),
+        default_timeout_s=30.0,
+    ),
+    DialectEvent(
+        "PreToolUse",
+        Kind.TOOL_BEFORE,
+        ("tool_name", "tool_input", "tool_use_id"),
+        "tool_name",
+        Decision.PERMISSION,
+        Exit2.BLOCK,
+        specific_fields=(
+            "permissionDecision",
+            "permissionDecisionReason",
+            "updatedInput",
+            "additionalContext",
+        ),
+    ),
+    DialectEvent(
+        "PermissionRequest",
+        Kind.PERMISSION,
+        ("tool_name", "tool_input", "permission_suggestions"),
+        "tool_name",
+        Decision.PERMISSION_REQUEST,
+        Exit2.IGNORED,
+        specific_fields=("decision",),
+    ),
+    DialectEvent(
+        "PostToolUse",
+        Kind.TOOL_AFTER,
+        ("tool_name", "tool_input", "tool_response", "tool_use_id"),
+        "tool_name",
+        Decision.BLOCK,
+        Exit2.FEEDBACK,
+        specific_fields=("additionalContext", "updatedMCPToolOutput"),
+    ),
+    DialectEvent(
+        "PostToolUseFailure",
+        Kind.TOOL_FAILURE,
+        ("tool_name", "tool_input", "tool_use_id", "error", "is_interrupt"),
+        "tool_name",
+        Decision.CONTEXT,
+        Exit2.FEEDBACK,
+        specific_fields=("additionalContext",),
+    ),
+    DialectEvent(
+        "Notification",
+        Kind.NOTIFICATION,
+        ("message", "title", "notification_type"),
+        "notification_type",
+        Decision.NONE,
+        Exit2.IGNORED,
+        json_honoured=False,
+    ),
+    DialectEvent(
+        "Stop",
+        Kind.STOP,
+        ("stop_hook_active", "last_assistant_message"),
+        None,
+        Decision.BLOCK,
+        Exit2.CONTINUE,
+        specific_fields=("additionalContext",),
+    ),
+    DialectEvent(
+        "SubagentStart",
+        Kind.SUBAGENT_START,
+        ("agent_id", "agent_type"),
+        "agent_type",
+        Decision.CONTEXT,
+        Exit2.USER,
+        specific_fields=("additionalContext",),
+    ),
+    DialectEvent(
+        "SubagentStop",
+        Kind.STOP,
+        (
+            "stop_hook_active",
+            "agent_id",
+            "agent_type",
+            "agent_transcript_path",
+            "last_assistant_message",
+        ),
+        "agent_type",
+        Decision.BLOCK,
+        Exit2.CONTINUE,
+    ),
+    DialectEvent(
+        "PreCompact",
+        Kind.COMPACT_BEFORE,
+        ("trigger", "custom_instructions"),
+        "trigger",
+        Decision.BLOCK,
+        Exit2.BLOCK,
+    ),
+    DialectEvent(
+        "PostCompact",
+        Kind.COMPACT_AFTER,
+        ("trigger", "compact_summary"),
+        "trigger",
+        Decision.NONE,
+        Exit2.USER,
+        json_honoured=False,
+    ),
+    DialectEvent(
+        "SessionEnd",
+        Kind.SESSION_END,
+        ("reason",),
+        "reason",
+        Decision.NONE,
+        Exit2.USER,
+        json_honoured=False,
+    ),
+)
+
+CLAUDE: Final = DialectSpec("claude", {e.name: e for e in _EVENTS}, COMMON_INPUT)
+
+# PreToolUse precedence across hooks (higher wins).
+PERMISSION_RANK: Final = {"allow": 1, "ask": 2, "defer": 3, "deny": 4}
+
+# Legacy top-level PreToolUse decisions.
+LEGACY_DECISIONS: Final = {"approve": "allow", "block": "deny"}
+
+# Characters that keep a matcher an exact name (or a | / , separated list of names).
+EXACT_MATCHER_CHARS: Final = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_- ,|"
+)
+
+OUTPUT_CAP_CHARS: Final = 10_000

@@ -1,0 +1,138 @@
+"""Codex's hook protocol as data (codex-rs/hooks; Codex 0.169.0).
+
+Codex fails open: an answer it does not support (an unknown key, ``ask``, a missing
+``hookEventName``, ``continue:false`` on PreToolUse) marks the hook failed and is ignored
+as a whole. Exit 2 blocks only with a non-empty stderr. Stop answers must be JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from hookwise.protocol.dialect import Decision, DialectEvent, DialectSpec, Exit2, Kind
+
+COMMON_INPUT: Final = ("session_id", "transcript_path", "cwd", "hook_event_name", "model")
+
+_COMMON = ("continue", "stopReason", "systemMessage", "suppressOutput")
+
+_EVENTS: Final = (
+    DialectEvent(
+        "SessionStart",
+        Kind.SESSION_START,
+        ("source",),
+        "source",
+        Decision.CONTEXT,
+        Exit2.IGNORED,
+        plain_stdout_is_context=True,
+        specific_fields=("additionalContext",),
+    ),
+    DialectEvent(
+        "UserPromptSubmit",
+        Kind.PROMPT,
+        ("turn_id", "prompt"),
+        None,
+        Decision.BLOCK,
+        Exit2.BLOCK,
+        plain_stdout_is_context=True,
+        specific_fields=("additionalContext",),
+    ),
+    DialectEvent(
+        "PreToolUse",
+        Kind.TOOL_BEFORE,
+        ("turn_id", "tool_name", "tool_use_id", "tool_input"),
+        "tool_name",
+        Decision.PERMISSION,
+        Exit2.BLOCK,
+        specific_fields=(
+            "permissionDecision",
+            "permissionDecisionReason",
+            "updatedInput",
+            "additionalContext",
+        ),
+        common_fields=("systemMessage",),
+        stop_supported=False,
+    ),
+    DialectEvent(
+        "PermissionRequest",
+        Kind.PERMISSION,
+        ("turn_id", "tool_name", "tool_input"),
+        "tool_name",
+        Decision.PERMISSION_REQUEST,
+        Exit2.IGNORED,
+        specific_fields=("decision",),
+        common_fields=("systemMessage",),
+        stop_supported=False,
+    ),
+    DialectEvent(
+        "PostToolUse",
+        Kind.TOOL_AFTER,
+        ("turn_id", "tool_name", "tool_use_id", "tool_input", "tool_response"),
+        "tool_name",
+        Decision.BLOCK,
+        Exit2.FEEDBACK,
+        specific_fields=("additionalContext",),
+    ),
+    DialectEvent(
+        "PreCompact",
+        Kind.COMPACT_BEFORE,
+        ("turn_id", "trigger"),
+        "trigger",
+        Decision.NONE,
+        Exit2.IGNORED,
+    ),
+    DialectEvent(
+        "PostCompact",
+        Kind.COMPACT_AFTER,
+        ("turn_id", "trigger"),
+        "trigger",
+        Decision.NONE,
+        Exit2.IGNORED,
+    ),
+    DialectEvent(
+        "Stop",
+        Kind.STOP,
+        ("turn_id", "stop_hook_active", "last_assistant_message"),
+        None,
+        Decision.BLOCK,
+        Exit2.CONTINUE,
+        json_required=True,
+    ),
+    DialectEvent(
+        "SubagentStart",
+        Kind.SUBAGENT_START,
+        ("turn_id", "agent_id", "agent_type", "permission_mode"),
+        "agent_type",
+        Decision.CONTEXT,
+        Exit2.IGNORED,
+        plain_stdout_is_context=True,
+        specific_fields=("additionalContext",),
+        stop_supported=False,
+    ),
+    DialectEvent(
+        "SubagentStop",
+        Kind.STOP,
+        (
+            "turn_id",
+            "agent_id",
+            "agent_type",
+            "agent_transcript_path",
+            "stop_hook_active",
+            "last_assistant_message",
+        ),
+        "agent_type",
+        Decision.BLOCK,
+        Exit2.CONTINUE,
+        json_required=True,
+    ),
+)
+
+CODEX: Final = DialectSpec("codex", {e.name: e for e in _EVENTS}, COMMON_INPUT)
+
+# Tool-name aliases a matcher also tries (apply_patch answers to Edit and Write).
+TOOL_ALIASES: Final = {"apply_patch": ("Edit", "Write")}
+
+# Codex cuts very long reasons (observed: about 12 KB).
+REASON_CAP_BYTES: Final = 12_000
+
+# The legacy turn-complete notify program's payload type.
+NOTIFY_TYPE: Final = "agent-turn-complete"

@@ -1,0 +1,81 @@
+"""What every hook dialect's event table says about an event, in one shape.
+
+Claude Code and Codex differ from Gemini CLI and from each other in how an answer is read
+(exit codes, which JSON fields count, whether plain stdout is context) and in what a
+decision does. The host pipeline reads these tables; it has no per-host special cases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Decision(Enum):
+    """How an event's answer decides (the "Decision control" patterns)."""
+
+    PERMISSION = "permission"  # hookSpecificOutput.permissionDecision (PreToolUse)
+    PERMISSION_REQUEST = "permission_request"  # hookSpecificOutput.decision.behavior
+    BLOCK = "block"  # top-level decision: "block" + reason
+    CONTEXT = "context"  # additionalContext only
+    NONE = "none"  # side effects only; the answer is discarded
+
+
+class Exit2(Enum):
+    """What exit code 2 does on an event."""
+
+    BLOCK = "block"  # the action does not happen; stderr is the reason
+    FEEDBACK = "feedback"  # the action already happened / continues; stderr goes to the model
+    CONTINUE = "continue"  # Stop-like: the agent is sent back with stderr as the prompt
+    USER = "user"  # stderr is shown to the user, nothing is blocked
+    IGNORED = "ignored"
+
+
+class Kind(Enum):
+    """The family an event belongs to, for the cross-dialect outcome."""
+
+    TOOL_BEFORE = "tool_before"
+    PERMISSION = "permission"
+    TOOL_AFTER = "tool_after"
+    TOOL_FAILURE = "tool_failure"
+    PROMPT = "prompt"
+    STOP = "stop"
+    SESSION_START = "session_start"
+    SESSION_END = "session_end"
+    NOTIFICATION = "notification"
+    COMPACT_BEFORE = "compact_before"
+    COMPACT_AFTER = "compact_after"
+    SUBAGENT_START = "subagent_start"
+
+
+@dataclass(frozen=True)
+class DialectEvent:
+    name: str
+    kind: Kind
+    input_fields: tuple[str, ...]  # event-specific stdin fields (besides the common ones)
+    matcher_field: str | None  # stdin field a matcher is compared with; None: ignored
+    decision: Decision
+    exit2: Exit2
+    plain_stdout_is_context: bool = False
+    json_honoured: bool = True  # False: the host discards the JSON answer
+    specific_fields: tuple[str, ...] = ()  # hookSpecificOutput keys the host reads
+    common_fields: tuple[str, ...] = ("continue", "stopReason", "systemMessage", "suppressOutput")
+    default_timeout_s: float = 600.0
+    json_required: bool = False  # exit 0 with plain text is an invalid answer (Codex Stop)
+    stop_supported: bool = True  # continue:false ends the session
+
+
+@dataclass(frozen=True)
+class DialectSpec:
+    name: str  # "claude" | "codex"
+    events: dict[str, DialectEvent] = field(default_factory=dict)
+    common_input: tuple[str, ...] = ()
+
+    def event(self, name: str) -> DialectEvent:
+        try:
+            return self.events[name]
+        except KeyError:
+            raise KeyError(
+                f"unknown {self.name} hook event {name!r}; expected one of: "
+                + ", ".join(self.events)
+            ) from None
