@@ -93,6 +93,46 @@ def hookwise_via_system(workdir: str, env: dict[str, str]) -> Callable[[int], in
     return dispatch
 
 
+def hookwise_via_dialect(dialect: str) -> Callable[[str, dict[str, str]], Callable[[int], int]]:
+    """The same workload through the Claude Code or Codex dialect: PreToolUse, 3 hooks."""
+
+    def build(workdir: str, env: dict[str, str]) -> Callable[[int], int]:
+        from hookwise.host.execute import ExecutionSettings
+        from hookwise.host.system import HookSystem
+
+        hooks = {
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [
+                        {"type": "command", "command": f"{HOOK_COMMAND} {i}"}
+                        for i in range(HOOKS_PER_EVENT)
+                    ],
+                }
+            ]
+        }
+        system = HookSystem.from_hooks(
+            hooks,
+            dialect=dialect,
+            cwd=workdir,
+            session_id=SESSION_ID,
+            execution=ExecutionSettings(base_env=env, default_cwd=workdir),
+        )
+        args = {"tool_name": "Bash", "tool_input": dict(TOOL_ARGS["tool_input"])}
+
+        def dispatch(events: int) -> int:
+            failures = 0
+            for _ in range(events):
+                runs = system.fire_sync("PreToolUse", dict(args)).runs
+                failures += sum(1 for run in runs if not run.success)
+                failures += HOOKS_PER_EVENT - len(runs)
+            return failures
+
+        return dispatch
+
+    return build
+
+
 def _process_specs(workdir: str, env: dict[str, str]) -> Callable[[], list[Any]]:
     """What HookSystem hands the process layer: stdin JSON and the engine's env."""
     from hookwise.host.process import ProcessSpec
@@ -167,6 +207,8 @@ VIAS: dict[str, Callable[[str, dict[str, str]], Callable[[int], int]]] = {
     "system": hookwise_via_system,
     "process": hookwise_via_process,
     "process-async": hookwise_via_process_async,
+    "claude": hookwise_via_dialect("claude"),
+    "codex": hookwise_via_dialect("codex"),
 }
 
 
@@ -333,6 +375,9 @@ def main(argv: list[str] | None = None) -> int:
             "floor (posix_spawn)": floor_posix_spawn(workdir, env),
             "floor (Popen)": floor_popen(workdir, env),
         }
+        for name in ("claude", "codex"):  # the other dialects: same workload, same floor
+            if name != via:
+                contenders[f"hookwise ({name})"] = VIAS[name](workdir, env)
         if args.extra:
             for name in ("process", "process-async"):
                 if name != via:
@@ -434,6 +479,10 @@ def main(argv: list[str] | None = None) -> int:
         f"hookwise / floor     = {hw / floor:.3f}  (target <= 1.25; "
         f"{hw / med['floor (Popen)']:.3f} against the Popen floor)"
     )
+    for name in ("claude", "codex"):
+        key = f"hookwise ({name})"
+        if key in med:
+            print(f"hookwise {name} / floor = {med[key] / floor:.3f}  (same workload, same floor)")
     failed = {k: v for k, v in failures.items() if v}
     if failed:
         print(f"FAILED HOOKS (figures are not valid): {failed}")
