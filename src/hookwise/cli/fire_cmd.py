@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from hookwise.protocol.gemini import EVENT_NAMES
 from hookwise.protocol.profiles import Profile
 
 
@@ -33,7 +32,7 @@ def _read_payload(source: str) -> dict[str, Any]:
 
 
 @click.command()
-@click.argument("event", type=click.Choice(EVENT_NAMES))
+@click.argument("event")
 @click.option(
     "--payload",
     "payload_source",
@@ -64,6 +63,12 @@ def _read_payload(source: str) -> dict[str, Any]:
 @click.option(
     "--home", type=click.Path(file_okay=False, path_type=Path), help="Use this home directory."
 )
+@click.option(
+    "--dialect",
+    type=click.Choice(["gemini", "claude", "codex"]),
+    default=None,
+    help="Whose hooks and rules: detected from the project's settings files when omitted.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 def fire(
     event: str,
@@ -72,9 +77,13 @@ def fire(
     project_dir: Path,
     profile: str,
     home: Path | None,
+    dialect: str | None,
     as_json: bool,
 ) -> None:
-    """Fire EVENT at the hooks of a project and show plan, runs, aggregate and effect."""
+    """Fire EVENT at the hooks of a project and show plan, runs, aggregate and effect.
+
+    EVENT is a name of the dialect: BeforeTool (Gemini), PreToolUse (Claude Code, Codex)...
+    """
     from hookwise.cli.fire_view import render_json, render_rich
     from hookwise.host.loading import load_hook_system
     from hookwise.host.plan import match_context
@@ -82,17 +91,18 @@ def fire(
 
     payload = _read_payload(payload_source) if payload_source else {}
     chosen = Profile.parse(profile)
-    system = load_hook_system(project_dir, profile=chosen, home=home)
+    system = load_hook_system(project_dir, profile=chosen, home=home, dialect=dialect)
     try:
         if raw:
             base = system.base_input(event)
             stdin = {**base, **payload}
-            context = match_context(event, stdin, chosen)
+            context = None if system.runtime else match_context(event, stdin, chosen)
             result = system.fire_input_sync(event, stdin, context, args={})
         else:
             result = system.fire_sync(event, payload)
-    except PayloadError as exc:
-        raise click.ClickException(str(exc)) from None
+    except (PayloadError, KeyError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        raise click.ClickException(str(message)) from None
     if as_json:
         click.echo(json.dumps(render_json(result, system), indent=2, ensure_ascii=False))
     else:

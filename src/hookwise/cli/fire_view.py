@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from hookwise.host.dialect_answers import DialectEffect
 from hookwise.host.execute import HookRun
+from hookwise.host.outcome import Outcome, gemini_outcome
 from hookwise.host.system import FireResult, HookSystem
 from hookwise.protocol.jsvalue import drop_undefined
 
@@ -32,6 +34,13 @@ def _run_json(run: HookRun) -> dict[str, Any]:
     )
 
 
+def outcome_of(result: FireResult, system: HookSystem) -> Outcome:
+    """The same keys for every dialect: what the agent will do."""
+    if isinstance(result.effect, DialectEffect):
+        return result.effect.outcome
+    return gemini_outcome(result.effect, system.profile)
+
+
 def render_json(result: FireResult, system: HookSystem) -> dict[str, Any]:
     plan = result.plan
     final = result.aggregate.final
@@ -40,6 +49,7 @@ def render_json(result: FireResult, system: HookSystem) -> dict[str, Any]:
         drop_undefined(
             {
                 "event": result.event,
+                "dialect": system.dialect,
                 "profile": system.profile.value,
                 "input": result.input,
                 "plan": None
@@ -65,6 +75,7 @@ def render_json(result: FireResult, system: HookSystem) -> dict[str, Any]:
                     "errors": result.aggregate.errors,
                 },
                 "effect": result.effect.to_json(),
+                "outcome": outcome_of(result, system).to_json(),
                 "error": result.error,
                 "warnings": system.warnings + result.warnings,
             }
@@ -86,7 +97,8 @@ def render_rich(result: FireResult, system: HookSystem) -> None:
         console.print(f"[bold]{result.event}[/]: no hook matched ({system.profile.value} profile)")
     else:
         mode = "sequential" if result.plan.sequential else "parallel"
-        plan = Table(title=f"{result.event} plan ({mode}, {system.profile.value} profile)")
+        label = system.profile.value if system.dialect == "gemini" else system.dialect
+        plan = Table(title=f"{result.event} plan ({mode}, {label})")
         for column in ("#", "hook", "source", "command"):
             plan.add_column(column)
         for i, entry in enumerate(result.plan.hooks, 1):
@@ -106,3 +118,6 @@ def render_rich(result: FireResult, system: HookSystem) -> None:
     merged = json.dumps(final.as_json(), indent=2) if final is not None else "(no answer)"
     console.print(Panel(merged, title="aggregate"))
     console.print(Panel(json.dumps(result.effect.to_json(), indent=2), title="effect"))
+    console.print(
+        Panel(json.dumps(outcome_of(result, system).to_json(), indent=2), title="outcome")
+    )

@@ -10,6 +10,10 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from hookwise.config.claude_settings import load_claude_hooks
+from hookwise.config.codex_settings import load_codex_hooks
+from hookwise.config.detect import detect_dialect
+from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.config.extensions import load_hook_sources
 from hookwise.config.settings import SettingsPaths
 from hookwise.config.trust import check_project_hooks
@@ -32,13 +36,18 @@ def load_hook_system(
     env: Mapping[str, str] | None = None,
     session_id: str | None = None,
     paths: SettingsPaths | None = None,
+    dialect: str | None = None,
 ) -> HookSystem:
     """A HookSystem for ``project_dir`` with its merged settings and extension hooks.
 
-    Loading never raises on bad settings: every problem becomes a warning on the
+    ``dialect`` None detects Gemini CLI, Claude Code or Codex from the project's settings
+    files. Loading never raises on bad settings: every problem becomes a warning on the
     returned system (``system.warnings``) and the valid parts still load.
     """
     environ = os.environ if env is None else env
+    chosen = dialect or detect_dialect(project_dir, home=home)
+    if chosen != "gemini":
+        return _load_dialect(chosen, project_dir, home=home, env=environ, session_id=session_id)
     settings_paths = paths or SettingsPaths.from_environment(project_dir, env=environ, home=home)
     sources = load_hook_sources(settings_paths, profile=profile, env=environ)
     report = check_project_hooks(sources.settings)
@@ -58,4 +67,31 @@ def load_hook_system(
         session_id=session_id,
         execution=execution,
         warnings=[*sources.warnings, *report.warnings],
+    )
+
+
+def _load_dialect(
+    dialect: str,
+    project_dir: str | os.PathLike[str],
+    *,
+    home: str | os.PathLike[str] | None,
+    env: Mapping[str, str],
+    session_id: str | None,
+) -> HookSystem:
+    workspace = str(Path(os.path.realpath(os.path.abspath(project_dir))))
+    loaded: DialectHooks = (
+        load_claude_hooks(workspace, home=home, env=env)
+        if dialect == "claude"
+        else load_codex_hooks(workspace, home=home, env=env)
+    )
+    execution = ExecutionSettings(
+        profile=DEFAULT_PROFILE, base_env={**env, **loaded.env}, default_cwd=workspace
+    )
+    return HookSystem(
+        loaded.registry,
+        cwd=workspace,
+        session_id=session_id,
+        execution=execution,
+        warnings=loaded.warnings,
+        dialect=dialect,
     )

@@ -1,0 +1,99 @@
+"""Which agent a project is set up for: Gemini CLI, Claude Code or Codex.
+
+The project's own files decide:
+
+* gemini: ``.gemini/settings.json``
+* claude: ``.claude/settings.json``, ``.claude/settings.local.json``
+* codex: ``.codex/hooks.json``, ``.codex/config.toml``
+
+A dialect whose files define hooks beats one whose files merely exist. When several tie,
+the order is gemini, claude, codex (Gemini CLI is hookwise's first dialect, so a project
+that has hooks for it keeps behaving as before). When the project has none of these files,
+the same check runs on the user's files (``~/.gemini/settings.json``,
+``~/.claude/settings.json``, ``$CODEX_HOME`` or ``~/.codex``), where only files that define
+hooks count (most users have a config file for every agent they installed). Nothing found:
+gemini. Unreadable or malformed files count as existing without hooks; this never raises.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final, Literal
+
+from hookwise.config.codex_settings import parse_codex_config_text, parse_codex_hooks_json_text
+from hookwise.config.dialect_hooks import read_text_file
+from hookwise.config.settings import parse_jsonc
+
+__all__ = ["DIALECTS", "Dialect", "detect_dialect", "dialect_files"]
+
+Dialect = Literal["gemini", "claude", "codex"]
+
+DIALECTS: Final[tuple[Dialect, ...]] = ("gemini", "claude", "codex")
+"""Also the tie-break order."""
+
+_FILES: Final[dict[Dialect, tuple[str, ...]]] = {
+    "gemini": (".gemini/settings.json",),
+    "claude": (".claude/settings.json", ".claude/settings.local.json"),
+    "codex": (".codex/hooks.json", ".codex/config.toml"),
+}
+
+
+def dialect_files(base: Path, dialect: Dialect) -> list[Path]:
+    """The files of ``dialect`` under ``base`` (a project, or a home directory)."""
+    return [base / name for name in _FILES[dialect]]
+
+
+def _defines_hooks(path: Path) -> bool:
+    text = read_text_file(path, "settings", [])
+    if text is None:
+        return False
+    if path.suffix == ".toml":
+        config, _ = parse_codex_config_text(text, str(path))
+        hooks = config.get("hooks") if config is not None else None
+        return isinstance(hooks, dict) and any(k != "state" and v for k, v in hooks.items())
+    if path.name == "hooks.json":
+        value, _ = parse_codex_hooks_json_text(text, str(path))
+        return isinstance(value, dict) and any(value.values())
+    value, problem = parse_jsonc(text)
+    hooks = value.get("hooks") if problem is None and isinstance(value, dict) else None
+    return isinstance(hooks, dict) and any(hooks.values())
+
+
+def _score(files: list[Path], *, existing_counts: bool) -> int:
+    present = [path for path in files if path.is_file()]
+    if any(_defines_hooks(path) for path in present):
+        return 2
+    return 1 if present and existing_counts else 0
+
+
+def _best(scores: dict[Dialect, int]) -> Dialect | None:
+    top = max(scores.values())
+    if top == 0:
+        return None
+    return next(dialect for dialect in DIALECTS if scores[dialect] == top)
+
+
+def detect_dialect(
+    project_dir: str | os.PathLike[str] = ".",
+    home: str | os.PathLike[str] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+) -> Dialect:
+    """The dialect of ``project_dir`` (see the module docstring for the rules)."""
+    project = Path(os.path.abspath(project_dir))
+    found = _best({d: _score(dialect_files(project, d), existing_counts=True) for d in DIALECTS})
+    if found is not None:
+        return found
+    environ = os.environ if env is None else env
+    home_dir = Path(os.path.abspath(home)) if home is not None else Path(os.path.expanduser("~"))
+    user_files: dict[Dialect, list[Path]] = {
+        "gemini": [home_dir / ".gemini" / "settings.json"],
+        "claude": [home_dir / ".claude" / "settings.json"],
+        "codex": dialect_files(home_dir, "codex"),
+    }
+    if home is None and environ.get("CODEX_HOME"):
+        codex_home = Path(environ["CODEX_HOME"])
+        user_files["codex"] = [codex_home / "hooks.json", codex_home / "config.toml"]
+    return _best({d: _score(user_files[d], existing_counts=False) for d in DIALECTS}) or "gemini"

@@ -1,0 +1,85 @@
+"""A hook's timeout in milliseconds, in each host's own unit and defaults.
+
+* Gemini CLI: ``timeout`` is milliseconds (default 60 000), passed to Node's ``setTimeout``
+  with its quirks (a value below 1 or above 2^31-1 fires after 1 ms).
+* Claude Code: seconds. Defaults per event from the dialect table: 600 s, 30 s for
+  ``UserPromptSubmit``. A value that is not a positive number falls back to the default.
+* Codex: seconds, an integer; the loader already applied Codex's ``max(1)`` to what was
+  written (``codex_settings``), so a missing value means the table default (600 s).
+
+A hook whose ``timeout`` is 30 means 30 000 ms for Claude Code and Codex, and 30 ms for
+Gemini CLI: every unit conversion goes through here (and through ``migrate``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+from hookwise.protocol.dialect import DialectEvent
+from hookwise.protocol.jsvalue import JSON
+
+__all__ = [
+    "SESSION_END_BUDGET_CAP_MS",
+    "SESSION_END_BUDGET_MS",
+    "claude_session_end_budget_ms",
+    "seconds_value",
+    "timeout_ms",
+]
+
+SESSION_END_BUDGET_MS = 1_500.0
+"""Claude Code's shared budget for all SessionEnd hooks."""
+SESSION_END_BUDGET_CAP_MS = 60_000.0
+"""...raised to the largest configured SessionEnd timeout, at most this."""
+SESSION_END_ENV = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
+
+
+def seconds_value(value: JSON) -> float | None:
+    """A timeout in seconds as Claude Code and Codex accept it: a positive finite number."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    number = float(value)
+    if not math.isfinite(number) or number <= 0:
+        return None
+    return number
+
+
+def timeout_ms(dialect_event: DialectEvent | str, hook_config: Mapping[str, JSON]) -> float:
+    """The hook's timeout in milliseconds.
+
+    ``dialect_event`` is the Claude Code or Codex event from its dialect table, or a Gemini
+    CLI event name (a string), whose hooks give milliseconds.
+    """
+    raw = hook_config.get("timeout")
+    if isinstance(dialect_event, str):
+        from hookwise.host.execute import timer_delay_ms  # Node's setTimeout rules
+
+        return timer_delay_ms(raw)[0]
+    seconds = seconds_value(raw)
+    if seconds is None:
+        seconds = dialect_event.default_timeout_s
+    return seconds * 1000.0
+
+
+def claude_session_end_budget_ms(
+    hook_configs: Iterable[Mapping[str, JSON]], env: Mapping[str, str] | None = None
+) -> float:
+    """The time all of Claude Code's SessionEnd hooks share together.
+
+    1.5 s, raised to the largest ``timeout`` a SessionEnd hook sets (at most 60 s);
+    ``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`` replaces it when it is a positive number.
+    """
+    if env is not None:
+        text = env.get(SESSION_END_ENV, "").strip()
+        try:
+            override = float(text) if text else math.nan
+        except ValueError:
+            override = math.nan
+        if math.isfinite(override) and override > 0:
+            return override
+    budget = SESSION_END_BUDGET_MS
+    for config in hook_configs:
+        seconds = seconds_value(config.get("timeout"))
+        if seconds is not None:
+            budget = max(budget, min(seconds * 1000.0, SESSION_END_BUDGET_CAP_MS))
+    return budget
