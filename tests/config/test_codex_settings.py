@@ -132,6 +132,36 @@ def warned(loaded: CodexHooks, *parts: str) -> bool:
             {"type": "command", "command": "echo stop"},
             "sha256:236335e9e512004a0f5f42af65a07ea9059bd9a23dbb68286ed57fecf2b69ddf",
         ),
+        (
+            "PreToolUse",
+            "*",
+            {"type": "command", "command": "a"},
+            "sha256:35247b45193e227d24c6a4dc7aa85ce9d35d6e2abfa6fdf81122f20a9bf0f462",
+        ),
+        (
+            "PreToolUse",
+            "",
+            {"type": "command", "command": "b"},
+            "sha256:bc336523d12965af1f700798007028345496bc0b44693070b249e1ce87d351c7",
+        ),
+        (
+            "PreToolUse",
+            None,
+            {"type": "command", "command": "c", "timeout": 0, "statusMessage": None},
+            "sha256:cd09f1ddab96c4350f1383447729106ff53cc48363a2b49e5b9eece83d37a9fb",
+        ),
+        (
+            "SessionStart",
+            "startup|resume",
+            {"type": "command", "command": "e", "commandWindows": "w"},
+            "sha256:cc02a83b2fda029a180109e4ffbe06bc474fc1d94487274a22ea4be23c717066",
+        ),
+        (
+            "UserPromptSubmit",
+            None,  # the loader drops matchers Codex ignores before hashing
+            {"type": "command", "command": "d"},
+            "sha256:517fd3abd9e563a12c22cbd835d4e4e63885a80d82ab5e446e70e69a4a3064c9",
+        ),
     ],
 )
 def test_hash_matches_codex(

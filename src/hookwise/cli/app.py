@@ -14,11 +14,12 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from hookwise.cli import conformance_cmd, fire_cmd, hooks_cmd
+    from hookwise.cli import conformance_cmd, fire_cmd, hooks_cmd, migrate_cmd
 
     cli.add_command(fire_cmd.fire)
     cli.add_command(hooks_cmd.hooks)
     cli.add_command(conformance_cmd.conformance)
+    cli.add_command(migrate_cmd.migrate)
 
 
 _register()

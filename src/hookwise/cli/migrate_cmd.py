@@ -1,0 +1,128 @@
+"""``hookwise migrate``: move hooks from one agent's settings to another's.
+
+Dry run by default: prints the unified diff of the target file and what could not be
+carried over; ``--write`` writes it. The conversion is ``hookwise.config.migrate``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+import click
+
+if TYPE_CHECKING:
+    from hookwise.config.migrate import Migration
+
+DIALECTS = ("gemini", "claude", "codex")
+HOSTS = {"gemini": "Gemini CLI", "claude": "Claude Code", "codex": "Codex"}
+
+
+@click.command("migrate")
+@click.option(
+    "--from", "source", type=click.Choice(DIALECTS), required=True, help="Agent to read hooks from."
+)
+@click.option(
+    "--to", "target", type=click.Choice(DIALECTS), required=True, help="Agent to write hooks for."
+)
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Project directory; default: the current directory.",
+)
+@click.option(
+    "--scope",
+    type=click.Choice(("project", "user")),
+    default="project",
+    show_default=True,
+    help="Read and write the project's settings, or the user's.",
+)
+@click.option(
+    "--home",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Home directory holding .gemini/, .claude/, .codex/ (default: ~).",
+)
+@click.option("--write", is_flag=True, help="Write the target file (default: show the diff only).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def migrate(
+    source: str,
+    target: str,
+    project: Path | None,
+    scope: str,
+    home: Path | None,
+    write: bool,
+    as_json: bool,
+) -> None:
+    """Convert hooks between Gemini CLI, Claude Code and Codex settings.
+
+    Events, tool names in matchers, $CLAUDE_PROJECT_DIR / $GEMINI_PROJECT_DIR and timeouts
+    (Gemini CLI milliseconds, Claude Code and Codex seconds) are converted. Hooks already in
+    the target file stay; hooks it already has are not added twice.
+    """
+    from hookwise.config.detect import Dialect
+    from hookwise.config.migrate import MigrationError, plan_migration
+
+    if source == target:
+        raise click.UsageError("--from and --to must name different agents")
+    migration = plan_migration(
+        cast(Dialect, source),
+        cast(Dialect, target),
+        project or Path.cwd(),
+        scope=scope,
+        home=home,
+    )
+    wrote = False
+    if write and migration.error is None:
+        try:
+            wrote = migration.write()
+        except OSError as exc:
+            migration.error = f"{migration.target_path}: cannot write: {exc.strerror or exc}"
+        except MigrationError as exc:
+            migration.error = str(exc)
+    if as_json:
+        payload = migration.to_json()
+        payload["written"] = wrote
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        _report(migration, write=write, wrote=wrote)
+    if migration.error is not None:
+        raise SystemExit(1)
+
+
+def _report(migration: Migration, *, write: bool, wrote: bool) -> None:
+    for warning in migration.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if migration.error is not None:
+        click.echo(f"error: {migration.error}", err=True)
+        return
+    if not write:
+        diff = migration.diff()
+        if diff:
+            click.echo(diff, nl=False)
+    for note in migration.notes:
+        click.echo(f"note: {note}", err=True)
+    for item in migration.unmapped:
+        click.echo(f"not migrated: {item}", err=True)
+    source_host, target_host = HOSTS[migration.source], HOSTS[migration.target]
+    if not migration.sources:
+        click.echo(f"no {source_host} settings found ({migration.scope} scope)", err=True)
+        return
+    target = migration.target_path
+    already = f", {migration.duplicates} already there" if migration.duplicates else ""
+    if not migration.added:
+        found = migration.found
+        click.echo(
+            f"nothing to add to {target}: {found} {source_host} hook(s) convertible{already}",
+            err=True,
+        )
+    elif wrote:
+        click.echo(f"wrote {target}: {migration.added} hook(s) added{already}", err=True)
+    else:
+        click.echo(
+            f"{migration.added} hook(s) to add to {target} for {target_host}{already}; "
+            "nothing written (use --write)",
+            err=True,
+        )
