@@ -69,6 +69,11 @@ def _read_payload(source: str) -> dict[str, Any]:
     default=None,
     help="Whose hooks and rules: detected from the project's settings files when omitted.",
 )
+@click.option(
+    "--bypass-hook-trust",
+    is_flag=True,
+    help="Codex: also run hooks nobody reviewed (--dangerously-bypass-hook-trust).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 def fire(
     event: str,
@@ -78,6 +83,7 @@ def fire(
     profile: str,
     home: Path | None,
     dialect: str | None,
+    bypass_hook_trust: bool,
     as_json: bool,
 ) -> None:
     """Fire EVENT at the hooks of a project and show plan, runs, aggregate and effect.
@@ -91,7 +97,13 @@ def fire(
 
     payload = _read_payload(payload_source) if payload_source else {}
     chosen = Profile.parse(profile)
-    system = load_hook_system(project_dir, profile=chosen, home=home, dialect=dialect)
+    system = load_hook_system(
+        project_dir,
+        profile=chosen,
+        home=home,
+        dialect=dialect,
+        bypass_hook_trust=bypass_hook_trust,
+    )
     try:
         if raw:
             base = system.base_input(event)

@@ -37,6 +37,7 @@ def load_hook_system(
     session_id: str | None = None,
     paths: SettingsPaths | None = None,
     dialect: str | None = None,
+    bypass_hook_trust: bool = False,
 ) -> HookSystem:
     """A HookSystem for ``project_dir`` with its merged settings and extension hooks.
 
@@ -47,7 +48,14 @@ def load_hook_system(
     environ = os.environ if env is None else env
     chosen = dialect or detect_dialect(project_dir, home=home)
     if chosen != "gemini":
-        return _load_dialect(chosen, project_dir, home=home, env=environ, session_id=session_id)
+        return _load_dialect(
+            chosen,
+            project_dir,
+            home=home,
+            env=environ,
+            session_id=session_id,
+            bypass_hook_trust=bypass_hook_trust,
+        )
     settings_paths = paths or SettingsPaths.from_environment(project_dir, env=environ, home=home)
     sources = load_hook_sources(settings_paths, profile=profile, env=environ)
     report = check_project_hooks(sources.settings)
@@ -77,12 +85,13 @@ def _load_dialect(
     home: str | os.PathLike[str] | None,
     env: Mapping[str, str],
     session_id: str | None,
+    bypass_hook_trust: bool = False,
 ) -> HookSystem:
     workspace = str(Path(os.path.realpath(os.path.abspath(project_dir))))
     loaded: DialectHooks = (
         load_claude_hooks(workspace, home=home, env=env)
         if dialect == "claude"
-        else load_codex_hooks(workspace, home=home, env=env)
+        else load_codex_hooks(workspace, home=home, env=env, bypass_hook_trust=bypass_hook_trust)
     )
     execution = ExecutionSettings(
         profile=DEFAULT_PROFILE, base_env={**env, **loaded.env}, default_cwd=workspace
