@@ -71,6 +71,8 @@ def _read_payload(source: str) -> dict[str, Any]:
 )
 @click.option(
     "--bypass-hook-trust",
+    "--dangerously-bypass-hook-trust",
+    "bypass_hook_trust",
     is_flag=True,
     help="Codex: also run hooks nobody reviewed (--dangerously-bypass-hook-trust).",
 )

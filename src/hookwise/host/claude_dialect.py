@@ -24,6 +24,7 @@ from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex,
 from hookwise.protocol.jsvalue import JSON, js_string, truthy
 
 EXIT_BLOCK = 2
+NO_STDERR = "No stderr output"  # what Claude Code says for an exit 2 with nothing on stderr
 
 
 def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -> Reading:
@@ -95,7 +96,7 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             contexts.append(r.text)
         if r.kind == "exit2":
             if event.exit2 in (Exit2.BLOCK, Exit2.CONTINUE, Exit2.FEEDBACK):
-                reason = _block_reason(event, answer, specific) or r.stderr
+                reason = _block_reason(event, answer, specific) or r.stderr or NO_STDERR
                 if event.exit2 is Exit2.BLOCK and event.kind is Kind.PROMPT:
                     user.append(reason)
                 else:
@@ -190,6 +191,10 @@ def _outcome(
     updated: dict[str, JSON] | None,
 ) -> Outcome:
     proceed = not blocked
+    if stop and event.kind is Kind.PROMPT:
+        proceed = False  # continue:false ends the turn before the prompt is sent
+    if event.kind is Kind.STOP and contexts and not stop:
+        proceed = False  # Stop context is feedback: the agent goes on with it
     if event.decision in (Decision.PERMISSION, Decision.PERMISSION_REQUEST):
         # headless: ask is a denial whose reason reaches the model; defer stops
         proceed = decision in ("none", "allow")

@@ -183,6 +183,8 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
     if event.kind is Kind.STOP and stop:
         blocked = False  # continue:false wins over a block: the session ends
     proceed = not blocked
+    if stop and event.kind is Kind.PROMPT:
+        proceed = False  # continue:false ends the turn before the prompt is sent
     if event.decision is Decision.PERMISSION_REQUEST:
         proceed = decision == "allow"
     model_text = join(reasons) if (not proceed or event.kind is Kind.TOOL_AFTER) else None
