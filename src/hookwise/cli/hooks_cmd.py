@@ -180,11 +180,23 @@ def _row(entry: HookEntry, state: str, report: HookTrustReport) -> dict[str, Any
 
 @hooks.command("list")
 @_common_options
+@click.option(
+    "--dialect",
+    type=click.Choice(["gemini", "claude", "codex"]),
+    default=None,
+    help="Whose hooks: detected from the project's settings files when omitted.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @_with_context
-def list_hooks(ctx: _Context, as_json: bool) -> None:
+def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
     """Every hook: event, name, source and scope, file, matcher, enabled and trust state."""
+    from hookwise.config.detect import detect_dialect
     from hookwise.config.trust import assess_project_hooks
+
+    chosen = dialect or detect_dialect(ctx.paths.workspace, home=ctx.paths.home)
+    if chosen != "gemini":
+        _list_dialect_hooks(ctx, chosen, as_json)
+        return
 
     sources = ctx.sources()
     settings = sources.settings
@@ -213,6 +225,76 @@ def list_hooks(ctx: _Context, as_json: bool) -> None:
         f"{'trusted' if settings.trusted else 'NOT trusted'} ({settings.trust.source}) · "
         f"hooks {'on' if settings.hooks_config.enabled else 'OFF'} · "
         f"hook trust {settings.hook_trust_mode.value}"
+    )
+    if _is_terminal():
+        _print_table(header, rows)
+        return
+    click.echo(header)
+    for row in rows:
+        fields = [row["event"], row["name"], f"{row['source']}/{row['scope']}", row["state"]]
+        fields += [row["trust"], _matcher_text(row["matcher"]), row["origin"]]
+        click.echo("\t".join(fields))
+    if not rows:
+        click.echo("no hooks")
+
+
+def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
+    """Claude Code or Codex hooks: what would run, and what was read but skipped."""
+    from hookwise.config.claude_settings import load_claude_hooks
+    from hookwise.config.codex_settings import load_codex_hooks
+    from hookwise.config.dialect_hooks import DialectHooks
+
+    workspace, home = ctx.paths.workspace, ctx.paths.home
+    loaded: DialectHooks = (
+        load_claude_hooks(workspace, home=home)
+        if dialect == "claude"
+        else load_codex_hooks(workspace, home=home)
+    )
+    warnings = [*loaded.warnings]
+    rows = [
+        {
+            "event": entry.event,
+            "name": entry.name,
+            "source": entry.source.value,
+            "scope": entry.scope,
+            "matcher": entry.matcher,
+            "state": "enabled" if loaded.enabled else "hooks-off",
+            "trust": "n/a" if dialect == "claude" else "trusted",
+            "origin": entry.origin,
+            "command": entry.command,
+            "timeout": entry.config.get("timeout"),
+        }
+        for entry in loaded.registry.entries
+    ]
+    for skipped in loaded.skipped:
+        rows.append(
+            {
+                "event": "*",
+                "name": "(skipped)",
+                "source": skipped.source.value,
+                "scope": skipped.scope,
+                "matcher": None,
+                "state": "skipped",
+                "trust": "-",
+                "origin": skipped.origin,
+                "command": None,
+                "timeout": None,
+            }
+        )
+    if as_json:
+        document = {
+            "workspace": str(workspace),
+            "dialect": dialect,
+            "hooksEnabled": loaded.enabled,
+            "files": [str(f) for f in loaded.files],
+            "hooks": rows,
+            "warnings": warnings,
+        }
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    _warn(warnings)
+    header = (
+        f"workspace {workspace} · dialect {dialect} · hooks {'on' if loaded.enabled else 'OFF'}"
     )
     if _is_terminal():
         _print_table(header, rows)

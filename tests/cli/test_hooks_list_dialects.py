@@ -1,0 +1,72 @@
+"""`hookwise hooks list` for Claude Code and Codex projects."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from hookwise.cli.app import cli
+
+
+def test_lists_claude_hooks_detected_from_the_project(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {
+                            "matcher": "Bash",
+                            "hooks": [{"type": "command", "command": "guard.sh", "timeout": 5}],
+                        }
+                    ]
+                }
+            }
+        )
+    )
+    result = CliRunner().invoke(
+        cli,
+        ["hooks", "list", "--settings", str(project), "--home", str(tmp_path / "home"), "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["dialect"] == "claude"
+    assert [(h["event"], h["command"], h["matcher"], h["timeout"]) for h in doc["hooks"]] == [
+        ("PreToolUse", "guard.sh", "Bash", 5)
+    ]
+
+
+def test_lists_codex_hooks_with_the_dialect_given(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True)
+    (home / ".codex" / "hooks.json").write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "Stop": [{"hooks": [{"type": "command", "command": "check.sh"}]}],
+                    "Nope": [],
+                }
+            }
+        )
+    )
+    result = CliRunner().invoke(
+        cli,
+        [
+            "hooks",
+            "list",
+            "--dialect",
+            "codex",
+            "--settings",
+            str(tmp_path),
+            "--home",
+            str(home),
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["dialect"] == "codex"
+    assert any("Nope" in w for w in doc["warnings"])
