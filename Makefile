@@ -31,7 +31,22 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -n auto -q
 
-test: lint typecheck unit
+# tests/e2e runs the real Claude Code, Codex and Gemini CLI, pinned by tests/e2e/package-lock.json
+# and installed once outside the work tree (npm ci --ignore-scripts); without npm those tests skip.
+E2E_CLIS ?= $(or $(HOOKWISE_E2E_CLIS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hookwise/e2e-clis)
+E2E_STAMP := $(E2E_CLIS)/node_modules/.hookwise-installed
+export HOOKWISE_E2E_CLIS := $(E2E_CLIS)
+.PHONY: e2e-install
+
+e2e-install: $(if $(shell command -v npm 2>/dev/null),$(E2E_STAMP))
+	@command -v npm >/dev/null 2>&1 || echo "e2e-install: npm not found; the real-CLI tests will skip"
+
+$(E2E_STAMP): tests/e2e/package.json tests/e2e/package-lock.json
+	@mkdir -p $(E2E_CLIS) && cp tests/e2e/package.json tests/e2e/package-lock.json $(E2E_CLIS)/
+	@cd $(E2E_CLIS) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+
+test: e2e-install lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python bench/host_dispatch.py

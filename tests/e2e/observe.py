@@ -1,0 +1,267 @@
+"""What one run of a real CLI shows about the hook's answer.
+
+The hook answers of the matrix carry three tokens, one per audience, so that what reached
+the model can be found in the requests the fake model received, whatever the CLI wrapped
+around it:
+
+* ``REASON`` marks a reason (stderr text, ``reason``, ``permissionDecisionReason``);
+* ``CONTEXT`` marks context (plain stdout, ``additionalContext``);
+* ``USER`` marks text meant for the user (``stopReason``, ``systemMessage``, an allow's
+  reason).
+
+Observed, per run:
+
+* ``hook_calls``: how many times the hook ran;
+* ``tool_ran``: the marker file exists (the shell command ran), ``input_rewritten``: the
+  hook's ``updatedInput`` ran instead (``marker-modified``);
+* ``proceeded``: the hooked step went ahead - PreToolUse: the tool ran; UserPromptSubmit:
+  the prompt reached the model; Stop: the agent stopped (no model request after the hook);
+* ``reason_reached_model`` / ``context_reached_model`` / ``user_text_reached_model``: the
+  paragraph of a request body holding that token in the model requests after the hook, or
+  null (normalised: run directory -> ``$RUN``, hook command -> ``$HOOK_COMMAND``). A block
+  whose text carries no token (exit 2 with empty stderr) still reaches the model as
+  something: for PreToolUse the reason is then the text the model got in place of the tool
+  result, for Stop the text the agent was sent back to work with;
+* ``session_stopped``: the agent ended the session because of the hook. PreToolUse: no
+  model request followed the hook. UserPromptSubmit and Stop: false when the session went
+  on (a model request followed the hook); null when nothing followed, because headless mode
+  ends the session at that point whether or not the hook asked it to;
+* ``shown_to_user``: the paragraphs with a token that the CLI printed (stdout or stderr):
+  what a user of the headless CLI saw. Recorded, not compared: the interactive UIs show
+  more than headless mode prints.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+REASON = "POLICY-E2E-REASON"
+CONTEXT = "POLICY-E2E-CONTEXT"
+USER = "POLICY-E2E-USER"
+TOKENS = {"reason": REASON, "context": CONTEXT, "user": USER}
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a JSON value (object keys excluded), depth first."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+def is_turn_request(cli: str, request: dict[str, Any]) -> bool:
+    """A request of the agent loop (not a title, router or token-count request)."""
+    body = request.get("body")
+    if request.get("method") != "POST" or not isinstance(body, dict):
+        return False
+    path = str(request.get("path", ""))
+    if cli == "claude":
+        tools = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
+        return "/messages" in path and "count_tokens" not in path and "Bash" in tools
+    if cli == "codex":
+        return urlsplit(path).path.endswith("/responses")
+    return "GenerateContent" in path and bool(body.get("tools"))
+
+
+def normaliser(replacements: dict[str, str]) -> Callable[[str], str]:
+    pairs = sorted(((k, v) for k, v in replacements.items() if k), key=lambda kv: -len(kv[0]))
+
+    def normalise(text: str) -> str:
+        for old, new in pairs:
+            text = text.replace(old, new)
+        return text
+
+    return normalise
+
+
+def segment(text: str, token: str) -> str:
+    """The paragraph of ``text`` (blank-line separated) that holds ``token``.
+
+    Claude Code, for one, puts prompt-hook context into its long system prompt; the
+    paragraph is the part the hook caused.
+    """
+    for paragraph in text.split("\n\n"):
+        if token in paragraph:
+            return paragraph
+    return text
+
+
+def find_segment(requests: list[dict[str, Any]], token: str) -> str | None:
+    for request in requests:
+        for text in strings(request.get("body")):
+            if token in text:
+                return segment(text, token)
+    return None
+
+
+def _texts(value: Any) -> list[str]:
+    """A content value as text: a string, or the ``text`` of a list of parts."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(p["text"]) for p in value if isinstance(p, dict) and "text" in p]
+    return []
+
+
+def new_items(cli: str, body: Any) -> list[tuple[str, str]]:
+    """(kind, text) of what follows the model's last turn: "result" for tool results, "text"."""
+    if not isinstance(body, dict):
+        return []
+    items: list[tuple[str, str]] = []
+    if cli == "claude":
+        messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+        last = max((i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=-1)
+        for message in messages[last + 1 :]:
+            content = message.get("content")
+            if isinstance(content, str):
+                items.append(("text", content))
+                continue
+            for block in content or []:
+                if not isinstance(block, dict):
+                    continue
+                if block.get("type") == "tool_result":
+                    items += [("result", t) for t in _texts(block.get("content"))]
+                elif block.get("type") == "text":
+                    items.append(("text", str(block.get("text", ""))))
+    elif cli == "codex":
+        inputs = [i for i in body.get("input") or [] if isinstance(i, dict)]
+        last = max(
+            (
+                i
+                for i, item in enumerate(inputs)
+                if item.get("type") == "function_call"
+                or (item.get("type") == "message" and item.get("role") == "assistant")
+            ),
+            default=-1,
+        )
+        for item in inputs[last + 1 :]:
+            if item.get("type") == "function_call_output":
+                items += [("result", t) for t in _texts(item.get("output"))]
+            elif item.get("type") == "message":
+                items += [("text", t) for t in _texts(item.get("content"))]
+    else:
+        contents = [c for c in body.get("contents") or [] if isinstance(c, dict)]
+        last = max((i for i, c in enumerate(contents) if c.get("role") == "model"), default=-1)
+        for content in contents[last + 1 :]:
+            for part in content.get("parts") or []:
+                if not isinstance(part, dict):
+                    continue
+                if "functionResponse" in part:
+                    response = (part["functionResponse"] or {}).get("response")
+                    items += [("result", t) for t in strings(response)]
+                elif "text" in part:
+                    items.append(("text", str(part["text"])))
+    return items
+
+
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?")
+
+
+def output_strings(stdout: str, stderr: str) -> list[str]:
+    """The CLI's printed text: JSON on stdout unpacked, stderr by line, timestamps masked."""
+    found: list[str] = []
+    try:
+        found += list(strings(json.loads(stdout)))
+    except ValueError:
+        for line in stdout.splitlines():
+            try:
+                found += list(strings(json.loads(line)))
+            except ValueError:
+                found.append(line)
+    found += stderr.splitlines()
+    return [_TIMESTAMP.sub("<time>", s) for s in found]
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            out.append(json.loads(line))
+    return out
+
+
+def event_args(event: str, hook_input: dict[str, Any]) -> dict[str, Any]:
+    """The event's own arguments out of the host's hook input (what `hookwise fire` takes)."""
+    keys = {
+        "PreToolUse": ("tool_name", "tool_input"),
+        "UserPromptSubmit": ("prompt",),
+        # Claude/Codex Stop; Gemini's AfterAgent adds the prompt and the answer
+        "Stop": ("stop_hook_active", "last_assistant_message", "prompt", "prompt_response"),
+    }[event]
+    return {k: hook_input[k] for k in keys if k in hook_input}
+
+
+def observe(
+    *,
+    cli: str,
+    event: str,
+    requests: list[dict[str, Any]],
+    hook_calls: list[dict[str, Any]],
+    proj: Path,
+    stdout: str,
+    stderr: str,
+    replacements: dict[str, str],
+) -> dict[str, Any]:
+    normalise = normaliser(replacements)
+    turns = [r for r in requests if is_turn_request(cli, r)]
+    first_call = hook_calls[0]["t"] if hook_calls else None
+    after = [r for r in turns if first_call is not None and r["t"] > first_call]
+    follow_up = new_items(cli, after[0]["body"]) if after else []
+    tool_ran = (proj / "marker").exists() or (proj / "marker-modified").exists()
+    reason = find_segment(after, REASON)
+    context = find_segment(after, CONTEXT)
+    user_text = find_segment(after, USER)
+
+    proceeded: bool | None
+    session_stopped: bool | None
+    if not hook_calls:
+        proceeded, session_stopped = None, None
+    elif event == "PreToolUse":
+        proceeded = tool_ran
+        session_stopped = not after
+        if reason is None and not tool_ran:
+            # a block whose reason carries no token (exit 2 without stderr, say): the text
+            # the model got in place of the tool's result
+            reason = next((t for kind, t in follow_up if kind == "result"), None)
+    elif event == "UserPromptSubmit":
+        from tests.e2e.clis import PROMPT
+
+        proceeded = any(PROMPT in s for r in after for s in strings(r.get("body")))
+        session_stopped = False if after else None
+    else:  # Stop
+        proceeded = not after
+        session_stopped = False if after else None
+        if reason is None and after:
+            # sent back to work: the text that came back in place of a reason
+            reason = next((t for kind, t in follow_up if CONTEXT not in t), None)
+
+    shown = [
+        normalise(segment(s, token))
+        for s in output_strings(stdout, stderr)
+        for token in (REASON, CONTEXT, USER)
+        if token in s
+    ]
+    return {
+        "hook_calls": len(hook_calls),
+        "tool_ran": tool_ran,
+        "input_rewritten": (proj / "marker-modified").exists(),
+        "proceeded": proceeded,
+        "reason_reached_model": normalise(reason) if reason is not None else None,
+        "context_reached_model": normalise(context) if context is not None else None,
+        "user_text_reached_model": normalise(user_text) if user_text is not None else None,
+        "session_stopped": session_stopped,
+        "shown_to_user": list(dict.fromkeys(shown)),
+        "model_requests": len(turns),
+        "model_requests_after_hook": len(after),
+    }

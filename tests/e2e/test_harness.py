@@ -1,0 +1,247 @@
+"""The harness itself, without the real CLIs: fake model, hook program, observation, matching."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e import clis
+from tests.e2e.compare import disagreements, texts_agree, unwrap
+from tests.e2e.fake_model import FINAL_TEXT, SHELL_COMMAND, FakeModel
+from tests.e2e.matrix import cells
+from tests.e2e.observe import CONTEXT, REASON, new_items, observe, segment
+
+
+def post(url: str, body: dict[str, Any]) -> tuple[int, str]:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"content-type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def sse_data(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+def test_fake_model_anthropic_asks_for_bash_once_then_answers() -> None:
+    with FakeModel() as fake:
+        tools = [{"name": "Bash"}]
+        first = {"stream": True, "tools": tools, "messages": [{"role": "user", "content": "go"}]}
+        status, text = post(fake.url + "/v1/messages?beta=true", first)
+        assert status == 200
+        events = sse_data(text)
+        assert events[0]["type"] == "message_start"
+        assert events[1]["content_block"]["name"] == "Bash"
+        assert json.loads(events[2]["delta"]["partial_json"])["command"] == SHELL_COMMAND
+        assert events[-2]["delta"]["stop_reason"] == "tool_use"
+        result = {"type": "tool_result", "tool_use_id": "t", "content": "blocked"}
+        second = {**first, "messages": [*first["messages"], {"role": "user", "content": [result]}]}
+        events = sse_data(post(fake.url + "/v1/messages", second)[1])
+        assert events[2]["delta"]["text"] == FINAL_TEXT
+        assert [r["path"] for r in fake.requests] == ["/v1/messages?beta=true", "/v1/messages"]
+
+
+def test_fake_model_responses_api_calls_exec_command() -> None:
+    with FakeModel() as fake:
+        body = {
+            "stream": True,
+            "tools": [{"type": "function", "name": "exec_command"}],
+            "input": [],
+        }
+        events = sse_data(post(fake.url + "/v1/responses", body)[1])
+        item = events[1]["item"]
+        assert item["type"] == "function_call" and item["name"] == "exec_command"
+        assert json.loads(item["arguments"]) == {"cmd": SHELL_COMMAND}
+        assert events[-1]["type"] == "response.completed"
+        output = {"type": "function_call_output", "call_id": item["call_id"], "output": "x"}
+        events = sse_data(post(fake.url + "/v1/responses", {**body, "input": [item, output]})[1])
+        assert events[1]["item"]["content"][0]["text"] == FINAL_TEXT
+
+
+def test_fake_model_gemini_router_and_unknown_routes() -> None:
+    with FakeModel() as fake:
+        schema = {"type": "OBJECT", "properties": {"model_choice": {"enum": ["flash", "pro"]}}}
+        config = {"responseMimeType": "application/json", "responseJsonSchema": schema}
+        status, text = post(
+            fake.url + "/v1beta/models/m:generateContent", {"generationConfig": config}
+        )
+        part = json.loads(text)["candidates"][0]["content"]["parts"][0]
+        assert status == 200 and json.loads(part["text"]) == {"model_choice": "flash"}
+        tools = [{"functionDeclarations": [{"name": "run_shell_command"}]}]
+        url = fake.url + "/v1beta/models/m:streamGenerateContent?alt=sse"
+        chunk = sse_data(post(url, {"tools": tools, "contents": []})[1])[0]
+        assert chunk["candidates"][0]["content"]["parts"][0]["functionCall"]["args"] == {
+            "command": SHELL_COMMAND,
+            "description": "Write the marker file",
+        }
+        assert post(fake.url + "/v2/nothing", {})[0] == 404
+
+
+def run_hook(answer: dict[str, Any], stdin: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(clis.ANSWER_HOOK), json.dumps(answer)],
+        input=json.dumps(stdin),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
+def test_answer_hook_gives_its_literal_answer_and_the_stop_loop_guard() -> None:
+    answer = {"exit": 3, "stdout": '{"a": 1}', "stderr": "why\n", "quiet_if_stop_hook_active": True}
+    proc = run_hook(answer, {"stop_hook_active": False})
+    assert (proc.returncode, proc.stdout, proc.stderr) == (3, '{"a": 1}', "why\n")
+    proc = run_hook(answer, {"stop_hook_active": True})
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+def test_matrix_ids_are_unique_and_answers_carry_their_tokens() -> None:
+    ids = [cell.id for cell in cells()]
+    assert len(ids) == len(set(ids))
+    events = {cell.event for cell in cells()}
+    assert events == {"PreToolUse", "UserPromptSubmit", "Stop"}
+    for cell in cells():
+        json.dumps(cell.answer)
+        assert set(cell.answer) <= {"exit", "stdout", "stderr", "quiet_if_stop_hook_active"}
+
+
+def test_hook_configuration_per_cli(tmp_path: Path) -> None:
+    command = clis.hook_command({"exit": 0})
+    clis.write_project_hooks("claude", tmp_path, "PreToolUse", command)
+    clis.write_project_hooks("codex", tmp_path, "Stop", command)
+    clis.write_project_hooks("gemini", tmp_path, "UserPromptSubmit", command)
+    claude = json.loads((tmp_path / ".claude" / "settings.json").read_text())
+    assert claude["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
+    assert claude["hooks"]["PreToolUse"][0]["hooks"][0] == {
+        "type": "command",
+        "command": command,
+        "timeout": 30,
+    }
+    codex = json.loads((tmp_path / ".codex" / "hooks.json").read_text())
+    assert "matcher" not in codex["hooks"]["Stop"][0]
+    gemini = json.loads((tmp_path / ".gemini" / "settings.json").read_text())
+    assert gemini["hooks"]["BeforeAgent"][0]["hooks"][0]["timeout"] == 30000
+
+
+def test_frames_of_the_real_clis_unwrap_to_the_hook_text() -> None:
+    reason = f"{REASON}: no (stderr)"
+    framed = [
+        f"PreToolUse:Bash hook error: [$HOOK_COMMAND]: {reason}\n",
+        f"PreToolUse:Bash hook error: {reason}",
+        f"Command blocked by PreToolUse hook: {reason}. Command: echo hi > marker",
+        f'<hook_prompt hook_run_id="stop:0:$RUN/proj/.codex/hooks.json">{reason}</hook_prompt>',
+        f"Stop hook feedback:\n[$HOOK_COMMAND]: {reason}\n",
+        f"Tool execution blocked: {reason}",
+        reason + "\n",
+    ]
+    assert {unwrap(text) for text in framed} == {reason}
+    context = f"{CONTEXT}: scratch"
+    assert unwrap(f"<system-reminder>\nStop hook additional context: {context}\n</system-reminder>")
+    assert texts_agree(f"UserPromptSubmit hook additional context: {context}", context)
+    assert texts_agree(None, None)
+    assert not texts_agree(None, "x")
+    assert not texts_agree(f"PreToolUse:Bash hook error: {reason}", "other")
+
+
+def test_segment_cuts_the_paragraph_out_of_a_system_prompt() -> None:
+    prompt = f"# Environment\nlots\n\nUserPromptSubmit hook success: {CONTEXT}: x\n\nToday's date"
+    assert segment(prompt, CONTEXT) == f"UserPromptSubmit hook success: {CONTEXT}: x"
+
+
+def test_new_items_reads_what_follows_the_model_turn() -> None:
+    claude = {
+        "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": [{"type": "tool_use"}]},
+            {"role": "user", "content": [{"type": "tool_result", "content": "denied"}]},
+        ]
+    }
+    assert new_items("claude", claude) == [("result", "denied")]
+    codex = {
+        "input": [
+            {"type": "message", "role": "user", "content": [{"text": "go"}]},
+            {"type": "function_call"},
+            {"type": "function_call_output", "output": "blocked"},
+        ]
+    }
+    assert new_items("codex", codex) == [("result", "blocked")]
+
+
+def fake_run(tmp_path: Path, *, ran: bool, follow_up: str | None) -> dict[str, Any]:
+    if ran:
+        (tmp_path / "marker").write_text("hi\n")
+    tools = [{"name": "Bash"}]
+    requests = [{"t": 1.0, "method": "POST", "path": "/v1/messages", "body": {"tools": tools}}]
+    if follow_up is not None:
+        result = {"type": "tool_result", "content": follow_up}
+        body = {
+            "tools": tools,
+            "messages": [
+                {"role": "assistant", "content": []},
+                {"role": "user", "content": [result]},
+            ],
+        }
+        requests.append({"t": 3.0, "method": "POST", "path": "/v1/messages", "body": body})
+    return observe(
+        cli="claude",
+        event="PreToolUse",
+        requests=requests,
+        hook_calls=[{"t": 2.0, "input": {}}],
+        proj=tmp_path,
+        stdout="{}",
+        stderr="",
+        replacements={"/x/cmd": "$HOOK_COMMAND"},
+    )
+
+
+def test_observe_a_block_without_a_token_takes_the_tool_result(tmp_path: Path) -> None:
+    seen = fake_run(tmp_path, ran=False, follow_up="PreToolUse:Bash hook error: [/x/cmd]: No")
+    assert seen["proceeded"] is False and seen["session_stopped"] is False
+    assert seen["reason_reached_model"] == "PreToolUse:Bash hook error: [$HOOK_COMMAND]: No"
+    assert seen["model_requests_after_hook"] == 1
+
+
+def test_observe_a_stop_after_the_tool(tmp_path: Path) -> None:
+    seen = fake_run(tmp_path, ran=True, follow_up=None)
+    assert seen["proceeded"] is True and seen["session_stopped"] is True
+    assert seen["reason_reached_model"] is None
+
+
+@pytest.mark.parametrize(
+    ("outcome", "problems"),
+    [
+        ({"proceed": False, "stop_session": False, "reason_for_model": "R: x"}, []),
+        ({"proceed": True, "stop_session": False, "reason_for_model": "R: x"}, ["proceed"]),
+        ({"proceed": False, "stop_session": True, "reason_for_model": "R: x"}, ["stop_session"]),
+        ({"proceed": False, "stop_session": False, "reason_for_model": None}, ["reason_for_model"]),
+    ],
+)
+def test_disagreements_name_the_differing_keys(
+    outcome: dict[str, Any], problems: list[str]
+) -> None:
+    record = {
+        "event": "PreToolUse",
+        "observed": {
+            "proceeded": False,
+            "session_stopped": False,
+            "reason_reached_model": "PreToolUse:Bash hook error: R: x",
+            "context_reached_model": None,
+            "tool_ran": False,
+            "input_rewritten": False,
+            "model_requests_after_hook": 1,
+        },
+    }
+    found = [p.split(":")[0] for p in disagreements(record, outcome)]
+    assert found == problems
