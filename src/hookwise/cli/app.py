@@ -14,12 +14,15 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from hookwise.cli import conformance_cmd, fire_cmd, hooks_cmd, migrate_cmd
+    from hookwise.cli import conformance_cmd, fire_cmd, hooks_cmd, migrate_cmd, sim_cmd, turns_cmd
 
     cli.add_command(fire_cmd.fire)
     cli.add_command(hooks_cmd.hooks)
     cli.add_command(conformance_cmd.conformance)
     cli.add_command(migrate_cmd.migrate)
+    cli.add_command(sim_cmd.simulate)
+    cli.add_command(turns_cmd.rollout)
+    cli.add_command(turns_cmd.turns)
 
 
 _register()

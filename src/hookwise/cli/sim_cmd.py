@@ -1,0 +1,95 @@
+"""``hookwise simulate SCENARIO.yaml``: play a scripted session through a host's hooks."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+# Exit codes: 0 every expectation passed; 1 one failed; 2 the scenario or setup is bad.
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+
+@click.command()
+@click.argument("scenario_file", metavar="SCENARIO.yaml", type=click.Path(path_type=Path))
+@click.option(
+    "--host",
+    type=click.Choice(["gemini", "claude", "codex"]),
+    default=None,
+    help="The agent CLI whose hook lifecycle is played (default: the scenario's, else gemini).",
+)
+@click.option(
+    "--profile",
+    default=None,
+    help="Host behaviour profile (gemini: documented | gemini-cli); default: the scenario's.",
+)
+@click.option(
+    "--workspace",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Play in this directory instead of the scenario's workspace.",
+)
+@click.option(
+    "--home", type=click.Path(file_okay=False, path_type=Path), help="Use this home directory."
+)
+@click.option(
+    "--rollout",
+    "rollout_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the rollout here (default: WORKSPACE/.agent/rollouts/).",
+)
+@click.option(
+    "--bypass-hook-trust",
+    is_flag=True,
+    help="Codex: run project hooks that were never reviewed (as its flag of that name).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def simulate(
+    scenario_file: Path,
+    host: str | None,
+    profile: str | None,
+    workspace: Path | None,
+    home: Path | None,
+    rollout_path: Path | None,
+    bypass_hook_trust: bool,
+    as_json: bool,
+) -> None:
+    """Play SCENARIO.yaml offline through the host's hook lifecycle and check its expectations.
+
+    Exit status: 0 when every expectation holds, 1 when one fails, 2 when the scenario,
+    the host or the workspace's .agent/hook.toml is invalid.
+    """
+    from rich.console import Console
+
+    from hookwise.config.hook_toml import HookTomlError
+    from hookwise.sim.lifecycle import SimOptions
+    from hookwise.sim.runner import simulate_sync
+    from hookwise.sim.scenario import ScenarioError, load_scenario
+    from hookwise.sim.view import render_summary
+
+    options = SimOptions(
+        host=host,
+        profile=profile,
+        workspace=workspace,
+        home=home,
+        rollout_path=rollout_path,
+        bypass_hook_trust=bypass_hook_trust,
+    )
+    console = None if as_json else Console(highlight=False)
+    try:
+        scenario = load_scenario(scenario_file)
+        result = simulate_sync(scenario, options, console=console)
+    except (ScenarioError, HookTomlError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False, default=str))
+    else:
+        assert console is not None
+        render_summary(console, result)
+    if not result.passed:
+        sys.exit(EXIT_FAILED)

@@ -1,0 +1,368 @@
+"""Claude Code's and Codex's hook lifecycles, played offline with the dialect runtime.
+
+Both hosts share one loop; each event fires only when the host has it (Codex has no
+Notification, PostToolUseFailure or SessionEnd in its table). Per session: SessionStart
+(its context becomes the first history entry), the steps, SessionEnd. A ``compress``
+fires PreCompact (a block skips the compaction) and then PostCompact. Per turn, after
+TurnStart:
+
+1. UserPromptSubmit with the turn's input: ``continue: false`` ends the turn before the
+   prompt is sent, a block erases the prompt, context (JSON or plain stdout) is added.
+2. Model calls (these hosts have no model hooks); each reply's function calls go through
+   PreToolUse (deny/ask/defer block the call and the reason reaches the model,
+   ``updatedInput`` rewrites it, context is added to the result, defer and
+   ``continue: false`` stop the turn), PermissionRequest and Notification when the
+   call needs approval (``confirm:``; without a hook decision the scripted ``approve``
+   answers), the scripted result, then PostToolUse (a block's reason is feedback added
+   to the result, context too, ``continue: false`` stops) or, for a result with an
+   ``error``, PostToolUseFailure.
+3. No function call left: Stop. A block (or Stop context) sends the reason back as a new
+   prompt, and Stop fires again with ``stop_hook_active: true``; the turn gives up after
+   ``max_model_calls`` model calls, as a real CLI would loop for as long as it runs.
+
+The decisions are the dialect runtime's (`hookwise.host.claude_dialect`,
+`hookwise.host.codex_dialect`): exit codes, JSON fields and precedence exactly as each CLI
+reads them. Subagent events are not played (scenarios have no subagents).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+from hookwise.host.dialect_answers import DialectEffect
+from hookwise.host.dialect_runtime import runtime_for
+from hookwise.host.system import HookSystem
+from hookwise.protocol.jsvalue import JSON
+from hookwise.protocol.profiles import DEFAULT_PROFILE
+from hookwise.sim import common
+from hookwise.sim.lifecycle import ReplyQueue, SimContext, SimOptions
+from hookwise.sim.scenario import Scenario, StepSpec, ToolCallSpec
+from hookwise.turns.session import Turn
+
+__all__ = ["DialectLifecycle", "claude_lifecycle", "codex_lifecycle"]
+
+_TITLES = {"claude": "Claude Code", "codex": "Codex"}
+_MODELS = {"claude": "claude-sonnet-4-5", "codex": "gpt-5-codex"}
+_TRIGGERS = ("manual", "auto")
+_COMPACT_SUMMARY = "(the simulator does not summarise)"
+
+
+def dialect_action(effect: DialectEffect) -> str:
+    """One word for the effect, as the Gemini effects have: stop, block, retry, proceed."""
+    outcome = effect.outcome
+    if outcome.stop_session:
+        return "stop"
+    if not outcome.proceed:
+        return "retry" if effect.event in ("Stop", "SubagentStop") else "block"
+    return "proceed"
+
+
+class DialectLifecycle:
+    def __init__(
+        self, dialect: str, scenario: Scenario, options: SimOptions, workspace: Path
+    ) -> None:
+        runtime = runtime_for(dialect)
+        assert runtime is not None
+        self.name = dialect
+        self.title = _TITLES[dialect]
+        self.spec = runtime.spec
+        self.event_names = tuple(self.spec.events)
+        self.profile_name = dialect
+        if options.profile or scenario.profile:
+            raise scenario.error(
+                "profile", f"profiles apply to the gemini host only, not to {self.title}"
+            )
+        self.scenario = scenario
+        self.model = scenario.model_name or _MODELS[dialect]
+        self.system = self._load(scenario, options, workspace)
+        self.history: list[common.Content] = []
+        self._tool_uses = 0
+
+    def _load(self, scenario: Scenario, options: SimOptions, workspace: Path) -> HookSystem:
+        if scenario.settings == "project":
+            from hookwise.host.loading import load_hook_system
+
+            system = load_hook_system(
+                workspace,
+                home=options.home,
+                env=options.env,
+                dialect=self.name,
+                bypass_hook_trust=options.bypass_hook_trust,
+            )
+        else:
+            system = HookSystem.from_hooks({}, dialect=self.name, cwd=str(workspace))
+            if options.env is not None:
+                system.execution.base_env = dict(options.env)
+        common.add_inline_hooks(system, scenario, self.spec)
+        return system
+
+    def check(self, scenario: Scenario) -> None:
+        common.check_scenario(scenario, self.title, self.spec.events, _TRIGGERS)
+
+    def warnings(self) -> list[str]:
+        return list(self.system.warnings)
+
+    # -- firing --------------------------------------------------------------------------
+
+    def _has(self, event: str) -> bool:
+        return event in self.spec.events
+
+    async def _fire(
+        self, ctx: SimContext, turn: Turn | None, event: str, **fields: JSON
+    ) -> DialectEffect:
+        """Fire with the fields the host's event takes (the others are dropped)."""
+        wanted = self.spec.event(event).input_fields
+        if turn is not None:
+            fields.setdefault("turn_id", turn.id)
+        args = {key: value for key, value in fields.items() if key in wanted}
+        if self.name == "codex":
+            args["model"] = self.model  # a common field of every Codex event
+        result = await self.system.fire(event, args)
+        effect = result.effect
+        assert isinstance(effect, DialectEffect)
+        record = common.fire_record(result, DEFAULT_PROFILE)
+        record["effect"]["action"] = dialect_action(effect)
+        ctx.record(turn, "hook_event", record)
+        return effect
+
+    # -- session -------------------------------------------------------------------------
+
+    async def start(self, ctx: SimContext) -> None:
+        if self.scenario.start is None or not self._has("SessionStart"):
+            return
+        effect = await self._fire(
+            ctx, None, "SessionStart", source=self.scenario.start, model=self.model
+        )
+        context = effect.outcome.additional_context
+        if context:
+            self.history.append({"role": "user", "parts": [{"text": context}]})
+
+    async def compress(self, ctx: SimContext, trigger: str, turn: Turn | None) -> None:
+        if self._has("PreCompact"):
+            effect = await self._fire(
+                ctx, turn, "PreCompact", trigger=trigger, custom_instructions=""
+            )
+            if not effect.outcome.proceed or effect.outcome.stop_session:
+                ctx.record(turn, "note", {"message": "compaction skipped: PreCompact blocked it"})
+                return
+        if self._has("PostCompact"):
+            await self._fire(
+                ctx, turn, "PostCompact", trigger=trigger, compact_summary=_COMPACT_SUMMARY
+            )
+
+    async def end(self, ctx: SimContext) -> None:
+        if self.scenario.end is not None and self._has("SessionEnd"):
+            await self._fire(ctx, None, "SessionEnd", reason=self.scenario.end)
+        ctx.record(None, "final_history", {"contents": common.plain(self.history)})
+
+    # -- a turn --------------------------------------------------------------------------
+
+    async def run_turn(
+        self, ctx: SimContext, turn: Turn, step: StepSpec, queue: ReplyQueue
+    ) -> str | None:
+        return await common.play_turn(ctx, turn, lambda state: self._turn(ctx, state, step, queue))
+
+    async def _turn(
+        self, ctx: SimContext, state: common.TurnState, step: StepSpec, queue: ReplyQueue
+    ) -> None:
+        turn = state.turn
+        if step.compress is not None and not turn.is_hook_input_turn:
+            await self.compress(ctx, step.compress, turn)
+        kept: list[dict[str, Any]] = [{"text": turn.user_text}] if turn.user_text else []
+        parts: list[dict[str, Any]] = [{"text": text} for text in turn.model_input()]
+        effect = await self._fire(ctx, turn, "UserPromptSubmit", prompt=turn.prompt())
+        outcome = effect.outcome
+        if outcome.stop_session:
+            state.end("stopped", outcome.message_for_user)
+            return
+        if not outcome.proceed:
+            state.end("blocked", outcome.message_for_user or outcome.reason_for_model)
+            return
+        if outcome.additional_context:
+            context = {"text": outcome.additional_context}
+            parts.append(context)
+            kept.append(context)
+        pending: list[common.Content] = [{"role": "user", "parts": parts}]
+        persisted: list[common.Content] = [{"role": "user", "parts": kept}] if kept else []
+        stop_hook_active = False
+        while True:
+            if common.out_of_budget(ctx, state, self.scenario.max_model_calls):
+                break
+            reply = common.next_reply(ctx, state, queue)
+            request = {"model": self.model, "contents": [*self.history, *pending]}
+            ctx.record(turn, "model_call", {"source": "model", "request": common.plain(request)})
+            chunks = common.chunks(reply)
+            text = "".join(common.text(chunk) for chunk in chunks)
+            ctx.record(turn, "model_reply", {"text": text, "chunks": chunks, "synthetic": False})
+            if text:
+                turn.agent_message(text)
+                state.last_text = text
+            model_parts = [part for chunk in chunks for part in common.parts(chunk)]
+            model_content = {"role": "model", "parts": model_parts}
+            pending.append(model_content)
+            persisted.append(model_content)
+            calls = _calls(chunks, list(reply.calls))
+            if calls:
+                responses, stopped = await common.run_calls(
+                    ctx, turn, calls, lambda call: self._tool(ctx, state, call)
+                )
+                pending.append({"role": "user", "parts": responses})
+                persisted.append({"role": "user", "parts": responses})
+                if stopped:
+                    break
+                continue
+            stop = await self._fire(
+                ctx,
+                turn,
+                "Stop",
+                stop_hook_active=stop_hook_active,
+                last_assistant_message=text,
+            )
+            if stop.outcome.stop_session:
+                state.end("stopped", stop.outcome.message_for_user)
+                break
+            if stop.outcome.proceed:
+                break
+            prompt = stop.outcome.reason_for_model or stop.outcome.additional_context or ""
+            retry = {"role": "user", "parts": [{"text": prompt}]}
+            pending.append(retry)
+            persisted.append(retry)
+            stop_hook_active = True
+            ctx.record(turn, "retry", {"prompt": prompt})
+        self.history.extend(persisted)
+
+    # -- tools ---------------------------------------------------------------------------
+
+    async def _tool(
+        self, ctx: SimContext, state: common.TurnState, call: ToolCallSpec
+    ) -> tuple[dict[str, Any], bool]:
+        turn = state.turn
+        self._tool_uses += 1
+        use_id = f"toolu_{self._tool_uses:04d}"
+        args: dict[str, Any] = dict(call.args)
+        record: dict[str, Any] = {"name": call.name, "args": args}
+        pre = await self._fire(
+            ctx, turn, "PreToolUse", tool_name=call.name, tool_input=args, tool_use_id=use_id
+        )
+        outcome = pre.outcome
+        if outcome.stop_session or not outcome.proceed:
+            reason = outcome.reason_for_model or outcome.message_for_user or "blocked by a hook"
+            status = "stopped" if outcome.stop_session else "blocked"
+            ctx.record(turn, "tool_call", {**record, "status": status, "reason": reason})
+            if outcome.stop_session:
+                state.end("stopped", reason)
+            return common.function_response(call.name, {"error": reason}), outcome.stop_session
+        if outcome.updated_input is not None:
+            record["original_args"] = args
+            args = dict(outcome.updated_input)
+            record["args"] = args
+        contexts = [outcome.additional_context] if outcome.additional_context else []
+        if call.confirm is not None:
+            denied = await self._permission(ctx, turn, call, args)
+            if denied is not None:
+                ctx.record(turn, "tool_call", {**record, "status": "denied", "reason": denied})
+                return common.function_response(call.name, {"error": denied}), False
+        result = common.tool_response(
+            call.result if call.result is not None else self.scenario.tools.get(call.name, "")
+        )
+        error = result.get("error")
+        if isinstance(error, dict) and self._has("PostToolUseFailure"):
+            after = await self._fire(
+                ctx,
+                turn,
+                "PostToolUseFailure",
+                tool_name=call.name,
+                tool_input=args,
+                tool_use_id=use_id,
+                error=str(error.get("message", "")),
+                is_interrupt=False,
+            )
+        else:
+            after = await self._fire(
+                ctx,
+                turn,
+                "PostToolUse",
+                tool_name=call.name,
+                tool_input=args,
+                tool_response=_host_response(result),
+                tool_use_id=use_id,
+            )
+        contexts += [
+            text
+            for text in (after.outcome.reason_for_model, after.outcome.additional_context)
+            if text
+        ]
+        body = common.response_body(result)
+        if contexts and "output" in body:
+            body["output"] = "\n\n".join([str(body["output"]), *contexts])
+        elif contexts:
+            body["error"] = "\n\n".join([str(body["error"]), *contexts])
+        status = "stopped" if after.outcome.stop_session else "ran"
+        ctx.record(turn, "tool_call", {**record, "status": status, "result": result})
+        if after.outcome.stop_session:
+            state.end("stopped", after.outcome.message_for_user)
+        return common.function_response(call.name, body), after.outcome.stop_session
+
+    async def _permission(
+        self, ctx: SimContext, turn: Turn, call: ToolCallSpec, args: dict[str, Any]
+    ) -> str | None:
+        """The permission dialog: a PermissionRequest hook may decide, else the user (after
+        a Notification) answers as scripted. The reason for a denial, or None."""
+        if self._has("PermissionRequest"):
+            effect = await self._fire(
+                ctx, turn, "PermissionRequest", tool_name=call.name, tool_input=args
+            )
+            if effect.decision == "deny":
+                return effect.outcome.reason_for_model or "denied by a PermissionRequest hook"
+            if effect.decision == "allow":
+                if effect.outcome.updated_input is not None:
+                    args.clear()
+                    args.update(effect.outcome.updated_input)
+                return None
+        if self._has("Notification"):
+            await self._fire(
+                ctx,
+                turn,
+                "Notification",
+                message=f"{self.title} needs your permission to use {call.name}",
+                title="Permission needed",
+                notification_type="permission_prompt",
+            )
+        return None if call.approve else common.DENIED
+
+
+def _calls(chunks: list[dict[str, Any]], scripted: list[ToolCallSpec]) -> list[ToolCallSpec]:
+    """The function calls of a reply, with the scripted results of the calls it named."""
+    calls: list[ToolCallSpec] = []
+    for chunk in chunks:
+        for part in common.parts(chunk):
+            call = part.get("functionCall")
+            if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+                continue
+            spec = next((c for c in scripted if c.name == call["name"]), None)
+            if spec is not None:
+                scripted.remove(spec)
+                calls.append(spec)
+            else:
+                args = call.get("args")
+                calls.append(
+                    ToolCallSpec(
+                        call["name"], cast(dict[str, Any], args) if isinstance(args, dict) else {}
+                    )
+                )
+    return calls
+
+
+def _host_response(result: dict[str, JSON]) -> JSON:
+    """What a Claude Code / Codex hook sees as ``tool_response``: the tool's output text."""
+    content = result.get("llmContent", "")
+    return content if isinstance(content, str) else common.plain(content)
+
+
+def claude_lifecycle(scenario: Scenario, options: SimOptions, workspace: Path) -> DialectLifecycle:
+    return DialectLifecycle("claude", scenario, options, workspace)
+
+
+def codex_lifecycle(scenario: Scenario, options: SimOptions, workspace: Path) -> DialectLifecycle:
+    return DialectLifecycle("codex", scenario, options, workspace)

@@ -1,0 +1,372 @@
+"""The simulator plays Claude Code's and Codex's hook events at their places and applies
+each outcome the dialect runtime decides."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hookwise.sim.scenario import ScenarioError
+from tests.sim.conftest import answer, emit, failures, fired, hooks_for, play_obj, records
+
+DIALECTS = ["claude", "codex"]
+
+
+def specific(event: str, **fields: Any) -> dict[str, Any]:
+    return {"hookSpecificOutput": {"hookEventName": event, **fields}}
+
+
+def step(user: str, *replies: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"user": user, "model": list(replies), **extra}
+
+
+def bash(command: str, **extra: Any) -> dict[str, Any]:
+    return {"name": "Bash", "args": {"command": command}, **extra}
+
+
+def play(tmp_path: Path, host: str, scenario: dict[str, Any]) -> Any:
+    return play_obj(tmp_path, {"host": host, **scenario})
+
+
+def outcome(result: Any, turn: int = 1) -> dict[str, Any]:
+    (record,) = records(result, "turn_outcome", turn)
+    return record
+
+
+def statuses(result: Any) -> list[tuple[str, str]]:
+    return [(c["name"], c["status"]) for c in records(result, "tool_call")]
+
+
+def last_request(result: Any) -> str:
+    return json.dumps(records(result, "model_call")[-1]["request"])
+
+
+@pytest.mark.parametrize("host", DIALECTS)
+def test_session_start_context_and_stdin(tmp_path: Path, host: str) -> None:
+    hooks = hooks_for(
+        "SessionStart",
+        f"cat > start.json; {answer(specific('SessionStart', additionalContext='ctx!'))}",
+    )
+    result = play(tmp_path, host, {"hooks": hooks, "steps": [step("hi", {"text": "hello"})]})
+    assert records(result, "model_call")[0]["request"]["contents"][0] == {
+        "role": "user",
+        "parts": [{"text": "ctx!"}],
+    }
+    stdin = json.loads((tmp_path / "start.json").read_text())
+    assert stdin["hook_event_name"] == "SessionStart" and stdin["source"] == "startup"
+    if host == "codex":
+        assert stdin["model"] == "gpt-5-codex"
+    else:
+        assert stdin["permission_mode"] == "default"
+
+
+@pytest.mark.parametrize("host", DIALECTS)
+def test_user_prompt_submit_block_and_context(tmp_path: Path, host: str) -> None:
+    script = (
+        "grep -q secret && { echo 'no secrets' >&2; exit 2; };"
+        f" {answer(specific('UserPromptSubmit', additionalContext='be brief'))}"
+    )
+    result = play(
+        tmp_path,
+        host,
+        {
+            "hooks": hooks_for("UserPromptSubmit", script),
+            "steps": [step("the secret is 42", {"text": "never"}), step("hello", {"text": "hi"})],
+            "expect": [
+                {"outcome": "blocked", "turn": 1},
+                {"model_calls": 0, "turn": 1},
+                {"history_not_contains": "secret"},
+                {"request_contains": "be brief", "turn": 2},
+                {"fired": "Stop", "turn": 2},
+                {"not_fired": "Stop", "turn": 1},
+            ],
+        },
+    )
+    assert not failures(result), failures(result)
+    if host == "codex":
+        assert fired(result, "UserPromptSubmit", 2)[0]["input"]["turn_id"] == "turn-2"
+
+
+def test_claude_prompt_continue_false_stops_the_turn(tmp_path: Path) -> None:
+    result = play(
+        tmp_path,
+        "claude",
+        {
+            "hooks": hooks_for(
+                "UserPromptSubmit", answer({"continue": False, "stopReason": "bye"})
+            ),
+            "steps": [step("go", {"text": "never"})],
+        },
+    )
+    assert outcome(result)["outcome"] == "stopped" and not records(result, "model_call")
+
+
+@pytest.mark.parametrize("host", DIALECTS)
+def test_pre_tool_use_deny_and_rewrite(tmp_path: Path, host: str) -> None:
+    rewrite = emit(
+        specific("PreToolUse", permissionDecision="allow", updatedInput={"command": "ls -la"})
+    )
+    script = (
+        "input=$(cat); case $input in"
+        " *'rm -rf'*) echo 'no rm' >&2; exit 2;;"
+        f" *'\"ls\"'*) {rewrite};; esac"
+    )
+    result = play(
+        tmp_path,
+        host,
+        {
+            "hooks": hooks_for("PreToolUse", script, "Bash"),
+            "steps": [
+                step("go", {"calls": [bash("rm -rf /"), bash("ls", result="a b")]}, {"text": "ok"})
+            ],
+            "expect": [
+                {"tool_blocked": "Bash", "reason_contains": "no rm"},
+                {"tool_ran": "Bash", "args": {"command": "ls -la"}},
+                {"fired": "PreToolUse", "effect": "block"},
+                {"fired": "PostToolUse", "times": 1},
+            ],
+        },
+    )
+    assert not failures(result), failures(result)
+    responses = records(result, "model_call")[1]["request"]["contents"][-1]["parts"]
+    assert responses[0]["functionResponse"]["response"] == {"error": "no rm"}
+    assert responses[1]["functionResponse"]["response"] == {"output": "a b"}
+    use_ids = [r["input"]["tool_use_id"] for r in fired(result, "PreToolUse")]
+    assert len(set(use_ids)) == 2
+
+
+def test_claude_ask_is_a_denial_and_defer_stops(tmp_path: Path) -> None:
+    ask = answer(specific("PreToolUse", permissionDecision="ask", permissionDecisionReason="risky"))
+    result = play(
+        tmp_path,
+        "claude",
+        {
+            "hooks": hooks_for("PreToolUse", ask, "Bash"),
+            "steps": [step("go", {"calls": [bash("make")]}, {"text": "ok"})],
+        },
+    )
+    assert statuses(result) == [("Bash", "blocked")]
+    assert records(result, "tool_call")[0]["reason"] == "risky"
+    defer = answer(specific("PreToolUse", permissionDecision="defer"))
+    result = play(
+        tmp_path,
+        "claude",
+        {
+            "hooks": hooks_for("PreToolUse", defer, "Bash"),
+            "steps": [step("go", {"calls": [bash("make"), bash("make test")]}, {"text": "never"})],
+        },
+    )
+    assert statuses(result) == [("Bash", "stopped"), ("Bash", "cancelled")]
+    assert outcome(result)["outcome"] == "stopped"
+
+
+@pytest.mark.parametrize("host", DIALECTS)
+def test_permission_request_decides_or_the_user_does(tmp_path: Path, host: str) -> None:
+    deny = emit(specific("PermissionRequest", decision={"behavior": "deny", "message": "not .env"}))
+    script = f"grep -qF '.env' && {deny}; true"
+    result = play(
+        tmp_path,
+        host,
+        {
+            "hooks": {
+                **hooks_for("PermissionRequest", script, "Write"),
+                **(
+                    hooks_for("Notification", "cat > notification.json") if host == "claude" else {}
+                ),
+            },
+            "steps": [
+                step(
+                    "write",
+                    {
+                        "calls": [
+                            {"name": "Write", "args": {"file_path": ".env"}, "confirm": "edit"},
+                            {
+                                "name": "Write",
+                                "args": {"file_path": "a.py"},
+                                "confirm": "edit",
+                                "approve": False,
+                            },
+                            {"name": "Write", "args": {"file_path": "b.py"}, "confirm": "edit"},
+                        ]
+                    },
+                    {"text": "ok"},
+                )
+            ],
+        },
+    )
+    assert statuses(result) == [("Write", "denied"), ("Write", "denied"), ("Write", "ran")]
+    reasons = [c.get("reason") for c in records(result, "tool_call")]
+    assert reasons[0] == "not .env" and "User did not allow" in reasons[1]
+    assert len(fired(result, "PermissionRequest")) == 3
+    if host == "claude":
+        assert len(fired(result, "Notification")) == 2  # the two dialogs no hook decided
+        stdin = json.loads((tmp_path / "notification.json").read_text())
+        assert stdin["notification_type"] == "permission_prompt"
+        assert stdin["message"] == "Claude Code needs your permission to use Write"
+
+
+@pytest.mark.parametrize("host", DIALECTS)
+def test_post_tool_use_feedback_context_and_stop(tmp_path: Path, host: str) -> None:
+    feedback = emit({"decision": "block", "reason": "lint failed"})
+    context = emit(specific("PostToolUse", additionalContext="took 3 s"))
+    stop = emit({"continue": False, "stopReason": "enough"})
+    script = (
+        "input=$(cat); case $input in"
+        f" *lint*) {feedback};; *build*) {context};; *deploy*) {stop};; esac"
+    )
+    result = play(
+        tmp_path,
+        host,
+        {
+            "hooks": hooks_for("PostToolUse", script),
+            "steps": [
+                step(
+                    "go",
+                    {"calls": [bash("lint", result="1 error"), bash("build", result="ok")]},
+                    {"calls": [bash("deploy"), bash("announce")]},
+                    {"text": "never"},
+                )
+            ],
+        },
+    )
+    responses = records(result, "model_call")[1]["request"]["contents"][-1]["parts"]
+    assert responses[0]["functionResponse"]["response"] == {"output": "1 error\n\nlint failed"}
+    assert responses[1]["functionResponse"]["response"] == {"output": "ok\n\ntook 3 s"}
+    assert statuses(result)[2:] == [("Bash", "stopped"), ("Bash", "cancelled")]
+    assert outcome(result)["outcome"] == "stopped"
+
+
+def test_claude_post_tool_use_failure(tmp_path: Path) -> None:
+    context = answer(specific("PostToolUseFailure", additionalContext="try --offline"))
+    result = play(
+        tmp_path,
+        "claude",
+        {
+            "hooks": hooks_for("PostToolUseFailure", f"cat > failure.json; {context}"),
+            "steps": [
+                step(
+                    "go",
+                    {"calls": [bash("npm i", result={"error": "network down"})]},
+                    {"text": "ok"},
+                )
+            ],
+            "expect": [{"not_fired": "PostToolUse"}, {"fired": "PostToolUseFailure"}],
+        },
+    )
+    assert not failures(result), failures(result)
+    stdin = json.loads((tmp_path / "failure.json").read_text())
+    assert stdin["error"] == "network down" and stdin["is_interrupt"] is False
+    response = records(result, "model_call")[1]["request"]["contents"][-1]["parts"][0]
+    assert response["functionResponse"]["response"] == {"error": "network down\n\ntry --offline"}
+
+
+@pytest.mark.parametrize("host", DIALECTS)
+def test_stop_block_continues_with_stop_hook_active(tmp_path: Path, host: str) -> None:
+    deny = json.dumps({"decision": "block", "reason": "add tests"})
+    script = f"grep -q '\"stop_hook_active\": *true' && echo '{{}}' || printf '%s' '{deny}'"
+    result = play(
+        tmp_path,
+        host,
+        {
+            "hooks": hooks_for("Stop", script),
+            "steps": [step("code", {"text": "written"}, {"text": "written with tests"})],
+            "expect": [{"model_calls": 2}, {"answer": "written with tests"}],
+        },
+    )
+    assert not failures(result), failures(result)
+    first, second = fired(result, "Stop")
+    assert first["input"]["stop_hook_active"] is False and first["effect"]["action"] == "retry"
+    assert first["input"]["last_assistant_message"] == "written"
+    assert second["input"]["stop_hook_active"] is True and second["effect"]["action"] == "proceed"
+    assert records(result, "retry")[0]["prompt"] == "add tests"
+
+
+@pytest.mark.parametrize("host", DIALECTS)
+def test_a_stop_hook_that_always_blocks_runs_into_the_budget(tmp_path: Path, host: str) -> None:
+    result = play(
+        tmp_path,
+        host,
+        {
+            "max_model_calls": 3,
+            "hooks": hooks_for("Stop", answer({"decision": "block", "reason": "again"})),
+            "steps": [step("loop")],
+            "expect": [{"outcome": "budget"}, {"fired": "Stop", "times": 3}],
+        },
+    )
+    assert not failures(result), failures(result)
+
+
+def test_codex_stop_needs_json(tmp_path: Path) -> None:
+    result = play(
+        tmp_path,
+        "codex",
+        {
+            "hooks": hooks_for("Stop", "cat >/dev/null; echo 'please continue'"),
+            "steps": [step("go", {"text": "done"})],
+        },
+    )
+    (stop,) = fired(result, "Stop")
+    assert stop["effect"]["action"] == "proceed" and stop["effect"]["diagnostics"]
+
+
+@pytest.mark.parametrize("host", DIALECTS)
+def test_compaction(tmp_path: Path, host: str) -> None:
+    block = (
+        "cat >/dev/null; echo 'not now' >&2; exit 2"
+        if host == "claude"
+        else answer({"continue": False, "stopReason": "not now"})
+    )
+    result = play(
+        tmp_path,
+        host,
+        {
+            "hooks": {**hooks_for("PreCompact", block, "manual")},
+            "steps": [step("one", {"text": "a"}), {"compress": "manual"}, {"compress": "auto"}],
+        },
+    )
+    triggers = [r["input"]["trigger"] for r in fired(result, "PreCompact")]
+    assert triggers == ["manual", "auto"]
+    assert [r["input"]["trigger"] for r in fired(result, "PostCompact")] == ["auto"]
+    assert "compaction skipped: PreCompact blocked it" in result.transcript
+
+
+def test_session_end_only_where_the_host_has_it(tmp_path: Path) -> None:
+    claude = play(tmp_path, "claude", {"steps": [step("x", {"text": "y"})]})
+    assert [r["input"]["reason"] for r in fired(claude, "SessionEnd")] == ["exit"]
+    codex = play(tmp_path, "codex", {"steps": [step("x", {"text": "y"})]})
+    assert not fired(codex, "SessionEnd")
+
+
+def test_turn_hooks_run_around_claude_turns(tmp_path: Path) -> None:
+    (tmp_path / ".agent").mkdir()
+    (tmp_path / ".agent" / "hook.toml").write_text(
+        '[turn_start]\ncommand = "sh"\nargs = ["-c", "echo ctx >&2"]\n'
+    )
+    result = play(
+        tmp_path,
+        "claude",
+        {
+            "hooks": hooks_for("UserPromptSubmit", "cat > prompt.json"),
+            "steps": [step("hi", {"text": "ok"})],
+            "expect": [
+                {"request_contains": "HookInput (TurnStart): ctx"},
+                {"history_not_contains": "HookInput"},
+            ],
+        },
+    )
+    assert not failures(result), failures(result)
+    prompt = json.loads((tmp_path / "prompt.json").read_text())["prompt"]
+    assert prompt == "hi\n\nHookInput (TurnStart): ctx"
+
+
+@pytest.mark.parametrize("host", DIALECTS)
+def test_dialect_checks(tmp_path: Path, host: str) -> None:
+    with pytest.raises(ScenarioError, match="profiles apply to the gemini host only"):
+        play(tmp_path, host, {"profile": "documented", "steps": [step("x")]})
+    with pytest.raises(
+        ScenarioError, match=r"expect\[0\].fired: unknown .* hook event 'BeforeTool'"
+    ):
+        play(tmp_path, host, {"steps": [step("x")], "expect": [{"fired": "BeforeTool"}]})
