@@ -57,7 +57,7 @@ def test_the_seed_example_with_defaults() -> None:
     assert config.turn_end.stop_on_exit_codes == frozenset()
     assert config.hook_input_format is HookInputFormat.TEXT
     assert config.hook_input_max_bytes == DEFAULT_HOOK_INPUT_MAX_BYTES
-    assert config.loop_guard == DEFAULT_LOOP_GUARD
+    assert config.loop_guard == 0  # the loop guard is opt-in
     assert config.turn_start.line == 1 and config.turn_end.line == 6
 
 

@@ -344,7 +344,7 @@ def test_interrupt_cancels_a_running_hook_at_once(tmp_path: Path) -> None:
 
 
 def test_interrupt_cancels_the_agent_turn_and_the_session_goes_on(tmp_path: Path) -> None:
-    write_hook_toml(tmp_path, hook_section("turn_end", "echo follow-up 1>&2"))
+    write_hook_toml(tmp_path, hook_section("turn_end", "echo follow-up 1>&2") + "[loop_guard]\n")
     session = TurnSession(tmp_path, rollout_path=tmp_path / "r.jsonl")
     slow = Agent(delay=30)
 
@@ -382,7 +382,7 @@ def test_outer_cancellation_is_not_swallowed(tmp_path: Path) -> None:
 
 
 def test_loop_guard_default_is_three_consecutive_hook_input_turns(tmp_path: Path) -> None:
-    write_hook_toml(tmp_path, hook_section("turn_end", "echo again 1>&2"))
+    write_hook_toml(tmp_path, hook_section("turn_end", "echo again 1>&2") + "[loop_guard]\n")
     run = play(tmp_path)
     started = run.of(TurnStarted)
     assert [t.source for t in started] == ["user", "hook_input", "hook_input", "hook_input"]

@@ -18,7 +18,7 @@ MVP behaviour unless written down::
     [turn_end]    stop_on_exit_code = 3         # or [3, 4]: stop the session on these codes
     [hook_input]  format = "json"               # "text" (default) or "json"
                   max_bytes = 16384             # HookInput cap (default 16 KiB)
-    [loop_guard]  max_consecutive = 3           # HookInput-started turns in a row (0: no limit)
+    [loop_guard]  max_consecutive = 3           # opt-in; HookInput turns in a row (3 if absent)
 
 Validation is strict: unknown tables and keys, a missing ``command`` and wrong types are
 all reported together in one `HookTomlError`, each naming the file, the line and the key
@@ -101,7 +101,7 @@ class HookToml:
     turn_end: TurnHookConfig | None = None
     hook_input_format: HookInputFormat = HookInputFormat.TEXT
     hook_input_max_bytes: int = DEFAULT_HOOK_INPUT_MAX_BYTES
-    loop_guard: int = DEFAULT_LOOP_GUARD  # 0: no limit
+    loop_guard: int = 0  # 0: no limit (the MVP); a [loop_guard] table turns it on
 
     def hook(self, kind: TurnHookKind) -> TurnHookConfig | None:
         return self.turn_start if kind is TurnHookKind.TURN_START else self.turn_end
@@ -393,7 +393,7 @@ def parse_hook_toml(text: str, *, path: Path, workspace: Path) -> HookToml:
             MIN_HOOK_INPUT_MAX_BYTES,
             1 << 30,
         )
-    loop_guard = DEFAULT_LOOP_GUARD
+    loop_guard = 0  # opt-in, like every extra beyond the MVP
     guard = checker.table(doc, "loop_guard")
     if guard is not None:
         loop_guard = checker.integer(

@@ -9,7 +9,7 @@
    The message it returns joins the history; ``turn_complete``.
 4. TurnEnd runs; its non-empty stderr becomes a HookInput that starts a new turn (back
    to 1, without a user input), unless the loop guard trips (more than
-   ``loop_guard`` turns in a row started this way; 3 by default) or TurnEnd exited
+   ``loop_guard`` turns in a row started this way; opt-in, 3 when enabled) or TurnEnd exited
    with a code listed in ``stop_on_exit_code``, which stops the session.
 
 HookInput is shown and recorded (event ``hook_input``) but never joins the history.
