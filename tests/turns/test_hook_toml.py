@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from hookwise.config.hook_toml import (
     DEFAULT_HOOK_INPUT_MAX_BYTES,
-    DEFAULT_LOOP_GUARD,
     HookInputFormat,
     HookToml,
     HookTomlError,
