@@ -24,5 +24,12 @@ def _register() -> None:
     cli.add_command(turns_cmd.rollout)
     cli.add_command(turns_cmd.turns)
 
+    from hookwise.cli import policy_cmd
+
+    cli.add_command(policy_cmd.policy)
+    cli.add_command(policy_cmd.explain)
+    cli.add_command(policy_cmd.test_cmd)
+    cli.add_command(policy_cmd.logs)
+
 
 _register()

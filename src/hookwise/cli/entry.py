@@ -11,6 +11,18 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["hook"]:
+        if argv is None:  # a short-lived process: no garbage-collector pauses
+            import gc
+
+            gc.disable()
+        from hookwise.policy.hook import fast_exit
+        from hookwise.policy.hook import main as hook_main
+
+        status = hook_main(args[1:])
+        if argv is None:  # the console script: skip the interpreter's teardown
+            fast_exit(status)
+        return status
     from hookwise.cli.app import cli
 
     try:

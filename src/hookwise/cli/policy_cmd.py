@@ -1,0 +1,452 @@
+"""``hookwise policy validate|show|schema|init``, ``hookwise explain`` and ``hookwise test``.
+
+(``hookwise hook`` itself is dispatched in entry.py before click is imported.)
+Module-level imports stay light (click only): the policy packages load inside the commands.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+PLATFORMS = ("gemini", "claude", "codex")
+
+
+def _env(policy: Path | None) -> dict[str, str]:
+    env = dict(os.environ)
+    if policy is not None:
+        env["HOOKWISE_POLICY"] = str(policy.resolve())
+    return env
+
+
+def _compile_scopes(cwd: str, env: dict[str, str]) -> dict[str, Any]:
+    from hookwise.policy.compiler import compile_files
+    from hookwise.policy.scopes import scope_files
+
+    try:
+        return compile_files(scope_files(cwd, env))
+    except OSError as exc:
+        raise click.ClickException(f"cannot read the policy: {exc}") from None
+
+
+def _problem_line(problem: dict[str, Any]) -> str:
+    place = f"{problem['file']}:{problem['line']}:{problem['column']}"
+    return f"{place}: {problem['severity']}: {problem['message']}"
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+_cwd_option = click.option(
+    "--cwd",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where to look for the project scope (default: the current directory).",
+)
+_policy_option = click.option(
+    "--policy",
+    "policy_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Use this file as the project policy.",
+)
+
+
+@click.group()
+def policy() -> None:
+    """Check, show and start policy files (.hookwise/policy.yaml)."""
+
+
+@policy.command()
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@_cwd_option
+@click.option("--strict", is_flag=True, help="Warnings count as errors.")
+@click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
+def validate(files: tuple[Path, ...], cwd: Path | None, strict: bool, as_json: bool) -> None:
+    """Check policy files: FILES alone, or every scope that applies here."""
+    from hookwise.policy.compiler import compile_files
+
+    if files:
+        results = []
+        for path in files:
+            try:
+                results.append(compile_files([("project", str(path))]))
+            except OSError as exc:
+                raise click.ClickException(f"cannot read {path}: {exc}") from None
+            if not results[-1]["files"]:
+                raise click.ClickException(f"{path}: no such file")
+    else:
+        compiled = _compile_scopes(str(cwd or Path.cwd()), _env(None))
+        if not compiled["files"]:
+            from hookwise.policy.scopes import scope_files
+
+            looked = ", ".join(p for _, p in scope_files(str(cwd or Path.cwd()), _env(None)))
+            raise click.ClickException(f"no policy file found (looked at: {looked})")
+        results = [compiled]
+    errors = [p for r in results for p in r["errors"]]
+    warnings = [p for r in results for p in r["warnings"]]
+    if as_json:
+        click.echo(_dump({"errors": errors, "warnings": warnings}))
+    else:
+        for problem in errors + warnings:
+            click.echo(_problem_line(problem), err=True)
+        for result in results:
+            enabled = sum(1 for r in result["rules"] if r["enabled"])
+            names = ", ".join(p for _, p in result["files"])
+            click.echo(f"{names}: {len(result['rules'])} rules ({enabled} enabled)")
+        verdict = "invalid" if errors or (strict and warnings) else "valid"
+        click.echo(f"{verdict}: {len(errors)} error(s), {len(warnings)} warning(s)")
+    if errors or (strict and warnings):
+        sys.exit(1)
+
+
+def _describe_match(rule: dict[str, Any]) -> str:
+    parts = []
+    m = rule["m"]
+    if "tool" in m:
+        names = list(m["tool"]["names"]) + [f"<{len(m['tool']['globs'])} glob(s)>"] * bool(
+            m["tool"]["globs"]
+        )
+        parts.append("tool=" + ",".join(names))
+    for key in ("tool_regex", "host_tool", "host", "command", "files", "prompt", "response"):
+        if key in m:
+            if key == "command":
+                shown = [c.get("pattern") or "{...}" for c in m[key]]
+                parts.append("command=" + " | ".join(shown))
+            elif key == "host":
+                parts.append("host=" + ",".join(m[key]))
+            else:
+                parts.append(key)
+    for key in ("mcp", "fields"):
+        if key in m:
+            parts.append(key)
+    if "when_src" in rule:
+        parts.append(f"when: {rule['when_src']}")
+    return "; ".join(parts) or "(no matcher)"
+
+
+@policy.command()
+@_cwd_option
+@_policy_option
+@click.option("--json", "as_json", is_flag=True, help="Print the compiled policy as JSON.")
+def show(cwd: Path | None, policy_file: Path | None, as_json: bool) -> None:
+    """Print the merged policy, each rule with its origin, in evaluation order."""
+    compiled = _compile_scopes(str(cwd or Path.cwd()), _env(policy_file))
+    if as_json:
+        shown = {k: v for k, v in compiled.items() if k != "hosts"}
+        click.echo(_dump(shown))
+        return
+    click.echo("files:")
+    for scope, path in compiled["files"]:
+        click.echo(f"  {scope:8} {path}")
+    if not compiled["files"]:
+        click.echo("  (none)")
+    click.echo("rules (evaluation order):")
+    for rule in compiled["rules"]:
+        state = "" if rule["enabled"] else " [disabled]"
+        click.echo(
+            f"  {rule['id']}: {rule['action']} ({rule['mode']}, priority {rule['priority']}){state}"
+        )
+        events = ", ".join(
+            name if hosts is None else f"{name} ({', '.join(hosts)})"
+            for name, hosts in rule["on"].items()
+        )
+        click.echo(f"      events: {events}")
+        click.echo(f"      match:  {_describe_match(rule)}")
+        click.echo(f"      origin: {rule['scope']} {rule['file']}:{rule['line']}")
+        if rule.get("replaces"):
+            click.echo(f"      replaces the rule of {rule['replaces']}")
+        for note in rule.get("overridden", []):
+            click.echo(f"      overridden by {note}")
+    click.echo("settings:")
+    origins = compiled["setting_origins"]
+    for key, value in sorted(compiled["settings"].items()):
+        click.echo(f"  {key} = {json.dumps(value)}  ({origins.get(key, 'default')})")
+    for problem in compiled["errors"] + compiled["warnings"]:
+        click.echo(_problem_line(problem), err=True)
+    if compiled["errors"]:
+        sys.exit(1)
+
+
+@policy.command()
+def schema() -> None:
+    """Print the JSON Schema of the policy format (for editors)."""
+    from hookwise.policy.schema import SCHEMA
+
+    click.echo(_dump(SCHEMA))
+
+
+@policy.command()
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Project directory (default: the current directory).",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing policy file.")
+def init(directory: Path | None, force: bool) -> None:
+    """Write a commented starter policy to .hookwise/policy.yaml."""
+    from hookwise.policy.starter import STARTER_POLICY
+
+    target = (directory or Path.cwd()) / ".hookwise" / "policy.yaml"
+    if target.exists() and not force:
+        raise click.ClickException(f"{target} exists (use --force to overwrite it)")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(STARTER_POLICY, encoding="utf-8")
+    click.echo(f"wrote {target}")
+    click.echo("next: `hookwise policy validate`, then register `hookwise hook` with your agents")
+
+
+def _read_payload(source: str) -> Any:
+    from hookwise.policy import fastjson
+
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {source}: {exc}") from None
+    try:
+        return fastjson.loads(text)
+    except ValueError as exc:
+        raise click.ClickException(f"{source}: not JSON: {exc}") from None
+
+
+def _print_explanation(report: dict[str, Any]) -> None:
+    canonical = ", ".join(report["canonical"]) or "-"
+    tool = f"  tool: {report['host_tool']} ({report['tool']})" if report["tool"] else ""
+    click.echo(f"host: {report['host']}  event: {report['event']} -> {canonical}{tool}")
+    if report["files"]:
+        click.echo(f"paths: {', '.join(report['files'])}")
+    if report["error"]:
+        click.echo(f"error: {report['error']}")
+    decision = report["decision"] or {}
+    verdict = decision.get("decision") or "none"
+    by = f" by rule {decision['rule']!r}" if decision.get("rule") else ""
+    reason = f": {decision['reason']}" if decision.get("reason") else ""
+    click.echo(f"decision: {verdict}{by}{reason}")
+    for key in ("contexts", "messages", "warnings", "notes", "errors"):
+        for text in decision.get(key) or []:
+            click.echo(f"  {key[:-1]}: {text}")
+    if decision.get("updated_input") is not None:
+        click.echo(f"  rewritten input: {json.dumps(decision['updated_input'])}")
+    answer = report["answer"]
+    click.echo(f"answer: exit {answer['exit_code']}")
+    if answer["stdout"]:
+        click.echo(f"  stdout: {answer['stdout']}")
+    if answer["stderr"]:
+        click.echo(f"  stderr: {answer['stderr'].rstrip()}")
+    click.echo("rules:")
+    for rule in report["rules"]:
+        statuses = {r["status"] for r in rule["results"]}
+        mark = "MATCH" if "matched" in statuses else "  -  "
+        outcome = f" -> {rule['outcome']}" if rule.get("outcome") else ""
+        click.echo(
+            f"  {mark} {rule['id']} [{rule['action']}, {rule['mode']}, priority "
+            f"{rule['priority']}, {rule['scope']} {rule['file']}:{rule['line']}]{outcome}"
+        )
+        for result in rule["results"]:
+            if result["status"] not in ("matched", "not matched"):
+                click.echo(f"        {result['event']}: {result['status']}")
+                continue
+            for step in result["trace"]:
+                sign = "yes" if step["ok"] else "NO "
+                click.echo(f"        {result['event']}: {sign} {step['matcher']}: {step['detail']}")
+            if result["status"] == "matched" and not result["trace"]:
+                click.echo(f"        {result['event']}: matched (no matcher)")
+    if not report["rules"] and not report["error"]:
+        click.echo("  (no rules)")
+
+
+@click.command()
+@click.argument("payload", default="-")
+@click.option("--platform", type=click.Choice(PLATFORMS), default=None, help="Default: detect.")
+@_cwd_option
+@_policy_option
+@click.option("--no-validators", is_flag=True, help="Do not run validator commands.")
+@click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
+def explain(
+    payload: str,
+    platform: str | None,
+    cwd: Path | None,
+    policy_file: Path | None,
+    no_validators: bool,
+    as_json: bool,
+) -> None:
+    """Explain the decision for a hook PAYLOAD (a JSON file, or - for stdin)."""
+    from hookwise.policy.explain import explain as run_explain
+
+    data = _read_payload(payload)
+    env = _env(policy_file)
+    event_cwd = data.get("cwd") if isinstance(data, dict) else None
+    where = str(cwd) if cwd else (event_cwd if isinstance(event_cwd, str) else str(Path.cwd()))
+    compiled = _compile_scopes(where, env)
+    report = run_explain(
+        compiled, data, platform, env, now=time.time(), run_validators=not no_validators
+    )
+    if as_json:
+        click.echo(_dump(report))
+    else:
+        _print_explanation(report)
+
+
+@click.command(name="test")
+@click.argument("scenarios", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--policy",
+    "policy_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Policy to test (default: the file's `policy:`, else the scopes that apply).",
+)
+@click.option("--no-validators", is_flag=True, help="Do not run validator commands.")
+@click.option("-v", "--verbose", is_flag=True, help="Show every scenario's answer.")
+def test_cmd(scenarios: Path, policy_file: Path | None, no_validators: bool, verbose: bool) -> None:
+    """Run SCENARIOS (payload -> expected decision) against the policy; exit 1 on a failure."""
+    from hookwise.policy.compiler import compile_files
+    from hookwise.policy.scenarios import ScenarioError, load_scenarios, run_scenarios
+
+    try:
+        scenario_file = load_scenarios(str(scenarios))
+    except ScenarioError as exc:
+        raise click.ClickException(str(exc)) from None
+    chosen = str(policy_file) if policy_file else scenario_file.policy
+    if chosen:
+        compiled = compile_files([("project", chosen)])
+        if not compiled["files"]:
+            raise click.ClickException(f"{chosen}: no such policy file")
+    else:
+        compiled = _compile_scopes(str(scenarios.resolve().parent), _env(None))
+    if compiled["errors"]:
+        for problem in compiled["errors"]:
+            click.echo(_problem_line(problem), err=True)
+        raise click.ClickException("the policy has errors; no scenario was run")
+    results = run_scenarios(scenario_file, compiled, run_validators=not no_validators)
+    failed = 0
+    for result in results:
+        status = "PASS" if result.passed else "FAIL"
+        click.echo(f"{status} {result.scenario.name}")
+        for failure in result.failures:
+            click.echo(f"     {failure}")
+        if verbose or not result.passed:
+            answer = result.outcome.answer
+            click.echo(f"     answer: exit {answer.exit_code} stdout {answer.stdout or '(empty)'}")
+        failed += not result.passed
+    click.echo(f"{len(results) - failed} passed, {failed} failed")
+    if failed:
+        sys.exit(1)
+
+
+def _log_matches(record: dict[str, Any], filters: dict[str, str | None], since: str | None) -> bool:
+    for key, wanted in filters.items():
+        if wanted is None:
+            continue
+        if key == "rule":
+            if wanted not in {r.get("id") for r in record.get("rules") or []}:
+                return False
+        elif str(record.get(key)) != wanted:
+            return False
+    return since is None or str(record.get("time", "")) >= since
+
+
+def _log_line(record: dict[str, Any]) -> str:
+    tool = f" {record.get('host_tool')}" if record.get("host_tool") else ""
+    rule = f" [{record['rule']}]" if record.get("rule") else ""
+    reason = f": {record['reason']}" if record.get("reason") else ""
+    return (
+        f"{record.get('time', '?')} {record.get('host') or '-'} {record.get('event') or '-'}{tool}"
+        f" -> {record.get('decision', '?')}{rule}{reason}"
+    )
+
+
+@click.command()
+@click.option("--path", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--decision", type=click.Choice(["deny", "ask", "allow", "none"]), default=None)
+@click.option("--host", type=click.Choice(PLATFORMS), default=None)
+@click.option("--session", default=None)
+@click.option("--rule", default=None, help="Only decisions this rule matched.")
+@click.option("--since", default=None, help="ISO time (UTC), e.g. 2026-01-05T10:00.")
+@click.option("-n", "--limit", type=int, default=50, show_default=True, help="0: all.")
+@click.option("--json", "as_json", is_flag=True, help="Print the records as JSON lines.")
+@click.option("-f", "--follow", is_flag=True, help="Keep printing new records.")
+def logs(
+    path: Path | None,
+    decision: str | None,
+    host: str | None,
+    session: str | None,
+    rule: str | None,
+    since: str | None,
+    limit: int,
+    as_json: bool,
+    follow: bool,
+) -> None:
+    """Show the audit log of `hookwise hook` decisions (newest last)."""
+    from hookwise.policy import audit, fastjson
+    from hookwise.policy.compiler import default_settings
+
+    log = str(path) if path else audit.audit_path(default_settings(), dict(os.environ))
+    filters = {"decision": decision, "host": host, "session": session, "rule": rule}
+
+    def show(record: dict[str, Any]) -> None:
+        click.echo(fastjson.dumps(record) if as_json else _log_line(record))
+
+    records = audit.read_records(log)
+    bad = [number for number, record, _ in records if record is None]
+    if bad:
+        click.echo(
+            f"{log}: {len(bad)} line(s) are not JSON records (first: line {bad[0]})", err=True
+        )
+    chosen = [r for _, r, _ in records if r is not None and _log_matches(r, filters, since)]
+    for record in chosen[-limit:] if limit > 0 else chosen:
+        show(record)
+    if not follow:
+        if not records:
+            click.echo(f"{log}: no records", err=True)
+        return
+    offset = Path(log).stat().st_size if Path(log).exists() else 0
+    try:
+        while True:
+            time.sleep(0.5)
+            if not Path(log).exists():
+                continue
+            size = Path(log).stat().st_size
+            if size < offset:  # rotated
+                offset = 0
+            if size == offset:
+                continue
+            with open(log, encoding="utf-8", errors="replace") as handle:
+                handle.seek(offset)
+                chunk = handle.read()
+                offset = handle.tell()
+            for line in chunk.splitlines():
+                try:
+                    record = fastjson.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(record, dict) and _log_matches(record, filters, since):
+                    show(record)
+    except KeyboardInterrupt:
+        return
+
+
+@policy.command(name="hook-command")
+@click.option("--platform", type=click.Choice(PLATFORMS), default=None)
+@click.option("--console", is_flag=True, help="The plain `hookwise hook` form instead.")
+def hook_command(platform: str | None, console: bool) -> None:
+    """Print the command line to register as the agents' hook (the fastest form)."""
+    import shlex
+
+    from hookwise.policy import run_hook
+
+    extra = ["--platform", platform] if platform else []
+    if console:
+        argv = [str(Path(sys.executable).parent / "hookwise"), "hook", *extra]
+    else:
+        argv = [sys.executable, "-I", "-S", str(Path(run_hook.__file__).resolve()), *extra]
+    click.echo(shlex.join(argv))

@@ -1,0 +1,227 @@
+"""What the three adapters share: the answer shape, decoding helpers, fallback texts."""
+
+from __future__ import annotations
+
+from hookwise.policy import canonical, fastjson
+from hookwise.policy.canonical import Event
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from hookwise.policy.engine import Decision
+
+
+class DecodeError(ValueError):
+    """A payload the adapter cannot turn into canonical events."""
+
+
+class Answer:
+    """What ``hookwise hook`` prints and exits with."""
+
+    __slots__ = ("exit_code", "notes", "stderr", "stdout")
+
+    def __init__(
+        self, stdout: str = "", stderr: str = "", exit_code: int = 0, notes: list[str] | None = None
+    ) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.exit_code = exit_code
+        self.notes = notes if notes is not None else []
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+            "exit_code": self.exit_code,
+            "notes": list(self.notes),
+        }
+
+
+def event_name(payload: dict[str, Any]) -> str:
+    name = payload.get("hook_event_name")
+    if not isinstance(name, str) or not name:
+        raise DecodeError("the payload has no hook_event_name")
+    return name
+
+
+def tool_of(payload: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    name = payload.get("tool_name")
+    raw = payload.get("tool_input")
+    return (name if isinstance(name, str) and name else None), (
+        raw if isinstance(raw, dict) else {}
+    )
+
+
+def failed(response: object) -> bool:
+    """Whether a tool response reports a failure."""
+    if not isinstance(response, dict):
+        return False
+    error = response.get("error")
+    if error not in (None, "", False, {}, []):
+        return True
+    if response.get("success") is False or response.get("is_error") is True:
+        return True
+    for key in ("exit_code", "exitCode"):
+        code = response.get(key)
+        if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+            return True
+    return False
+
+
+def make_events(
+    host: str,
+    host_event: str,
+    names: list[str],
+    payload: dict[str, Any],
+    fields: tuple[str | None, dict[str, Any] | None, str | None, str | None],
+    *,
+    env: dict[str, str],
+    now: float,
+) -> list[Event]:
+    """One Event per canonical name; ``fields`` is (host tool, tool input, prompt, response)."""
+    host_tool, raw_input, prompt, response = fields
+    return [
+        Event(
+            name,
+            host,
+            host_event,
+            payload,
+            host_tool=host_tool,
+            raw_input=raw_input,
+            prompt=prompt,
+            response=response,
+            env=env,
+            now=now,
+        )
+        for name in names
+    ]
+
+
+def text_field(payload: dict[str, Any], key: str) -> str | None:
+    value = payload.get(key)
+    return value if isinstance(value, str) else None
+
+
+class Encoding:
+    """One answer being built: what every adapter does the same way lives here."""
+
+    __slots__ = ("events", "extra_user", "host", "hso", "name", "notes", "out", "spec")
+
+    def __init__(self, host: str, events: list[Event], tables: dict[str, Any]) -> None:
+        self.host = host
+        self.events = events
+        self.name = events[0].host_event
+        self.spec: dict[str, Any] = tables[host]["events"][self.name]
+        self.out: dict[str, Any] = {}
+        self.hso: dict[str, Any] = {}
+        self.notes: list[str] = []
+        self.extra_user: list[str] = []
+
+    def cannot(self, what: str, show: str | None = None) -> None:
+        """Record what the host cannot be given (and show ``show`` to the user instead)."""
+        self.notes.append(f"{self.host} cannot {what} on {self.name}")
+        if show is not None:
+            self.extra_user.append(show if show.startswith("hookwise:") else f"hookwise: {show}")
+
+    @property
+    def stops(self) -> bool:
+        return canonical.AGENT_STOP in {ev.name for ev in self.events}
+
+    def decide_requests_and_blocks(
+        self, decision: Decision, verdict: str | None, reason: str, *, rewrite_requests: bool
+    ) -> None:
+        """Claude Code / Codex: PermissionRequest behaviour, top-level blocks, the rest."""
+        pattern = self.spec["decision"]
+        hso = self.hso
+        if pattern == "permission_request":
+            if verdict == "deny":
+                hso["decision"] = {"behavior": "deny", "message": reason}
+            elif verdict == "allow":
+                behaviour: dict[str, Any] = {"behavior": "allow"}
+                if decision.updated_input is not None:
+                    if rewrite_requests:
+                        behaviour["updatedInput"] = decision.updated_input
+                    else:
+                        self.cannot("rewrite the input")
+                hso["decision"] = behaviour
+            elif verdict == "ask":
+                self.notes.append("PermissionRequest: ask leaves the question to the host")
+        elif pattern == "block":
+            if verdict == "deny":
+                self.out["decision"] = "block"
+                self.out["reason"] = reason
+            elif decision.retry is not None and self.stops:
+                self.out["decision"] = "block"
+                self.out["reason"] = decision.retry
+        elif pattern != "permission" and verdict == "deny":
+            self.cannot("block", reason)
+
+    def finish(self, decision: Decision, stop: str | None, *, always_json: bool = False) -> Answer:
+        """Add stop, context and user messages; wrap hookSpecificOutput; serialise."""
+        spec = self.spec
+        if decision.retry is not None and "decision" not in self.out:
+            self.cannot("send the agent back")
+        if stop is not None:
+            if spec["stop"]:
+                self.out["continue"] = False
+                self.out["stopReason"] = stop
+            else:
+                self.cannot("stop the agent", stop)
+        if decision.contexts:
+            if "additionalContext" in spec["specific"]:
+                self.hso["additionalContext"] = "\n\n".join(decision.contexts)
+            else:
+                self.cannot("pass context to the model")
+        shown = "\n".join([*decision.messages, *decision.warnings, *self.extra_user])
+        if shown:
+            if "systemMessage" in spec["common"]:
+                self.out["systemMessage"] = shown
+            else:
+                self.cannot("show a message")
+        if self.hso:
+            self.out["hookSpecificOutput"] = {"hookEventName": self.name, **self.hso}
+        if self.out or always_json:
+            return Answer(fastjson.dumps(self.out), "", 0, self.notes)
+        return Answer("", "", 0, self.notes)
+
+
+def resolve_ask(decision: Decision, settings: dict[str, Any]) -> str:
+    """What ``ask`` becomes where the host cannot ask: "deny" or "allow"."""
+    return decision.ask_fallback or str(settings.get("ask_fallback", "deny"))
+
+
+def ask_denied_reason(decision: Decision) -> str:
+    return f"{decision.reason} (this needs a user's confirmation, which this host cannot ask for)"
+
+
+def gates_tool(events: list[Event]) -> bool:
+    """Whether an event decides whether a tool runs (these fail closed)."""
+    return any(ev.name in (canonical.TOOL_BEFORE, canonical.PERMISSION_REQUEST) for ev in events)
+
+
+def decode_dialect(
+    host: str,
+    payload: dict[str, Any],
+    tables: dict[str, Any],
+    env: dict[str, str],
+    now: float,
+) -> list[Event]:
+    """Claude Code and Codex share the payload shape; their tables differ."""
+    name = event_name(payload)
+    spec = tables[host]["events"].get(name)
+    if spec is None:
+        label = "Claude Code" if host == "claude" else "Codex"
+        raise DecodeError(
+            f"unknown {label} event {name!r}; expected one of: {', '.join(tables[host]['events'])}"
+        )
+    names = list(spec["canonical"])
+    host_tool, raw_input = tool_of(payload)
+    if names == [canonical.TOOL_AFTER] and failed(payload.get("tool_response")):
+        names.append(canonical.TOOL_FAILURE)
+    prompt = text_field(payload, "prompt") if canonical.PROMPT in names else None
+    response = (
+        text_field(payload, "last_assistant_message") if canonical.AGENT_STOP in names else None
+    )
+    fields = (host_tool, raw_input, prompt, response)
+    return make_events(host, name, names, payload, fields, env=env, now=now)

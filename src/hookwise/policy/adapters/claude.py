@@ -1,0 +1,62 @@
+"""Claude Code: payload -> canonical events, decision -> the answer Claude Code obeys.
+
+What Claude Code reads (protocol/claude.py; observed with 2.1.330):
+
+- PreToolUse decides through ``hookSpecificOutput.permissionDecision`` (deny / ask / allow)
+  with ``permissionDecisionReason``, ``updatedInput`` (replaces the whole input) and
+  ``additionalContext``; ``hookEventName`` must name the event or the whole object is ignored;
+- an explicit ``allow`` skips Claude's permission prompt, so hookwise sends one only for an
+  ``allow`` rule or a rewrite, never by default (no rule -> no answer);
+- ``continue: false`` on PreToolUse lets the command run and then ends the session, so a
+  stop is sent together with a deny;
+- PermissionRequest decides through ``hookSpecificOutput.decision.behavior``;
+- UserPromptSubmit, PostToolUse, Stop, SubagentStop and PreCompact block with top-level
+  ``decision: "block"`` + ``reason`` (on Stop that sends the agent back: the retry);
+- Notification, PostCompact and SessionEnd discard JSON answers.
+"""
+
+from __future__ import annotations
+
+from hookwise.policy.adapters.base import Answer, Encoding, decode_dialect
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from hookwise.policy.canonical import Event
+    from hookwise.policy.engine import Decision
+
+HOST = "claude"
+
+
+def decode(
+    payload: dict[str, Any], tables: dict[str, Any], env: dict[str, str], now: float
+) -> list[Event]:
+    return decode_dialect(HOST, payload, tables, env, now)
+
+
+def encode(
+    decision: Decision, events: list[Event], tables: dict[str, Any], settings: dict[str, Any]
+) -> Answer:
+    enc = Encoding(HOST, events, tables)
+    pattern = enc.spec["decision"]
+    hso = enc.hso
+    verdict = decision.decision
+    reason = decision.reason
+    stop = decision.stop
+    if not enc.spec["honoured"]:
+        if verdict == "deny" or stop is not None or decision.contexts:
+            enc.notes.append(f"claude discards answers to {enc.name}; recorded only")
+        return Answer("", "", 0, enc.notes)
+    if pattern == "permission":
+        if stop is not None and verdict != "deny":
+            # continue:false alone lets the command run first
+            verdict, reason = "deny", stop
+        if verdict in ("deny", "ask", "allow"):
+            hso["permissionDecision"] = verdict
+            if reason:
+                hso["permissionDecisionReason"] = reason
+        if decision.updated_input is not None and verdict in ("ask", "allow"):
+            hso["updatedInput"] = decision.updated_input
+    enc.decide_requests_and_blocks(decision, verdict, reason, rewrite_requests=True)
+    return enc.finish(decision, stop)

@@ -1,0 +1,108 @@
+"""The audit log: one JSON line per decision, size-rotated.
+
+Path: ``$HOOKWISE_AUDIT_LOG``, else ``settings.audit.path``, else
+``$XDG_STATE_HOME/hookwise/audit.jsonl`` (``~/.local/state/hookwise/audit.jsonl``). When a
+write would take the file past ``settings.audit.max_bytes`` (10 MiB), it is renamed to
+``audit.jsonl.1`` (``.1`` to ``.2`` and so on, ``settings.audit.keep`` files, 5 by default).
+Each record is appended with a single ``write`` on an ``O_APPEND`` descriptor, so concurrent
+hooks do not interleave lines; rotation happens under an ``flock``.
+
+Record keys: ``time`` (UTC, ISO 8601), ``host``, ``session``, ``event`` (the host's name),
+``canonical`` (list), ``tool``, ``host_tool``, ``cwd``, ``decision`` (deny / ask / allow /
+none), ``reason``, ``rule`` (the deciding rule), ``rules`` (every matching rule with its
+action, mode and outcome), ``contexts``, ``messages``, ``warnings``, ``updated_input``,
+``stop``, ``retry``, ``notes`` (what the host could not be given), ``errors``, ``exit_code``,
+``latency_ms``, ``policy`` (the files), ``source`` (hook / explain / test).
+Standard library only (hot path).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from hookwise.policy import fastjson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+DEFAULT_KEEP = 5
+
+
+def default_path(env: dict[str, str]) -> str:
+    state = env.get("XDG_STATE_HOME") or os.path.join(env.get("HOME") or "~", ".local", "state")
+    return os.path.join(os.path.expanduser(state), "hookwise", "audit.jsonl")
+
+
+def audit_path(settings: dict[str, Any], env: dict[str, str]) -> str:
+    explicit = env.get("HOOKWISE_AUDIT_LOG")
+    if explicit:
+        return explicit
+    configured = settings.get("audit.path")
+    return str(configured) if configured else default_path(env)
+
+
+def iso_time(epoch: float) -> str:
+    millis = int(epoch * 1000) % 1000
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(epoch)) + f".{millis:03d}Z"
+
+
+def _rotate(path: str, keep: int) -> None:
+    if keep <= 0:
+        os.unlink(path)
+        return
+    for index in range(keep - 1, 0, -1):
+        older = f"{path}.{index}"
+        if os.path.exists(older):
+            os.replace(older, f"{path}.{index + 1}")
+    os.replace(path, f"{path}.1")
+
+
+def append(path: str, record: dict[str, Any], max_bytes: int, keep: int) -> None:
+    """Append one record; rotates first when the file would grow past ``max_bytes``."""
+    line = (fastjson.dumps(record) + "\n").encode("utf-8")
+    try:
+        size = os.stat(path).st_size
+    except FileNotFoundError:
+        size = 0
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    if size and size + len(line) > max_bytes:
+        import fcntl
+
+        lock_fd = os.open(path + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock_fd, fcntl.LOCK_EX)
+            try:
+                if os.stat(path).st_size + len(line) > max_bytes:
+                    _rotate(path, keep)
+            except FileNotFoundError:
+                pass
+        finally:
+            os.close(lock_fd)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
+
+
+def read_records(path: str) -> list[tuple[int, dict[str, Any] | None, str]]:
+    """(line number, record or None when the line is not a JSON object, raw line)."""
+    out: list[tuple[int, dict[str, Any] | None, str]] = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for number, raw in enumerate(handle, 1):
+                text = raw.rstrip("\n")
+                if not text.strip():
+                    continue
+                try:
+                    value = fastjson.loads(text)
+                except ValueError:
+                    out.append((number, None, text))
+                    continue
+                out.append((number, value if isinstance(value, dict) else None, text))
+    except FileNotFoundError:
+        pass
+    return out

@@ -1,0 +1,510 @@
+"""Canonical events, tools and arguments: one vocabulary for every host.
+
+A host event (Gemini ``BeforeTool``, Claude Code / Codex ``PreToolUse``) becomes one or more
+canonical events (``tool.before``); a host tool (``run_shell_command``, ``Bash``) gets a
+canonical name (``shell``); argument keys are normalised (``filePath`` and
+``absolute_path`` are ``file_path``). Rules are written against the canonical vocabulary and
+can still name the host's own names (``host_tool``, ``payload``).
+
+Standard library only (hot path). The host's event names and answer fields come from
+``hookwise.protocol`` through the compiled policy (see ``hosts.py``); this module holds what
+hookwise itself defines: the canonical names and how host names map onto them.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from hookwise.policy.shell import Script
+
+# ---------------------------------------------------------------------- canonical events
+
+TOOL_BEFORE = "tool.before"
+TOOL_AFTER = "tool.after"
+TOOL_FAILURE = "tool.failure"
+PERMISSION_REQUEST = "permission.request"
+PROMPT = "prompt"
+AGENT_START = "agent.start"
+AGENT_STOP = "agent.stop"
+MODEL_BEFORE = "model.before"
+MODEL_AFTER = "model.after"
+TOOL_SELECTION = "tool.selection"
+SESSION_START = "session.start"
+SESSION_END = "session.end"
+NOTIFICATION = "notification"
+COMPACTION = "compaction"
+COMPACTION_AFTER = "compaction.after"
+
+CANONICAL_EVENTS: dict[str, str] = {
+    TOOL_BEFORE: "before a tool runs (Gemini BeforeTool; Claude Code and Codex PreToolUse)",
+    TOOL_AFTER: "after a tool ran (AfterTool; PostToolUse)",
+    TOOL_FAILURE: "after a tool failed (AfterTool with an error; Claude PostToolUseFailure)",
+    PERMISSION_REQUEST: "the host is about to ask the user (PermissionRequest; "
+    "Gemini Notification ToolPermission)",
+    PROMPT: "the user submitted a prompt (BeforeAgent; UserPromptSubmit)",
+    AGENT_START: "an agent turn or a subagent starts (BeforeAgent; SubagentStart)",
+    AGENT_STOP: "the agent is about to stop (AfterAgent; Stop; SubagentStop)",
+    MODEL_BEFORE: "before a model request (Gemini BeforeModel)",
+    MODEL_AFTER: "after a model response chunk (Gemini AfterModel)",
+    TOOL_SELECTION: "before the model picks tools (Gemini BeforeToolSelection)",
+    SESSION_START: "a session starts (SessionStart)",
+    SESSION_END: "a session ends (SessionEnd)",
+    NOTIFICATION: "a notification (Notification)",
+    COMPACTION: "before the context is compacted (Gemini PreCompress; PreCompact)",
+    COMPACTION_AFTER: "after the context was compacted (PostCompact)",
+}
+
+TOOL_EVENTS = frozenset([TOOL_BEFORE, TOOL_AFTER, TOOL_FAILURE, PERMISSION_REQUEST])
+
+# Gemini event -> its canonical events (adapters add the conditional ones: an AfterTool
+# with an error is also tool.failure, a ToolPermission notification a permission.request).
+GEMINI_EVENTS: dict[str, tuple[str, ...]] = {
+    "BeforeTool": (TOOL_BEFORE,),
+    "AfterTool": (TOOL_AFTER,),
+    "BeforeAgent": (AGENT_START, PROMPT),
+    "AfterAgent": (AGENT_STOP,),
+    "BeforeModel": (MODEL_BEFORE,),
+    "AfterModel": (MODEL_AFTER,),
+    "BeforeToolSelection": (TOOL_SELECTION,),
+    "SessionStart": (SESSION_START,),
+    "SessionEnd": (SESSION_END,),
+    "PreCompress": (COMPACTION,),
+    "Notification": (NOTIFICATION,),
+}
+
+# Canonical events a Gemini event raises only sometimes (the adapter decides per payload).
+GEMINI_CONDITIONAL: dict[str, tuple[str, ...]] = {
+    "AfterTool": (TOOL_FAILURE,),
+    "Notification": (PERMISSION_REQUEST,),
+}
+
+# Claude Code / Codex: the dialect tables' Kind (protocol/dialect.py) -> canonical event.
+KIND_EVENTS: dict[str, str] = {
+    "tool_before": TOOL_BEFORE,
+    "permission": PERMISSION_REQUEST,
+    "tool_after": TOOL_AFTER,
+    "tool_failure": TOOL_FAILURE,
+    "prompt": PROMPT,
+    "stop": AGENT_STOP,
+    "session_start": SESSION_START,
+    "session_end": SESSION_END,
+    "notification": NOTIFICATION,
+    "compact_before": COMPACTION,
+    "compact_after": COMPACTION_AFTER,
+    "subagent_start": AGENT_START,
+}
+
+# ------------------------------------------------------------------------ canonical tools
+
+SHELL = "shell"
+
+CANONICAL_TOOLS: dict[str, str] = {
+    SHELL: "run a shell command",
+    "write": "create or overwrite a file",
+    "edit": "change part of a file (Codex apply_patch included)",
+    "read": "read files",
+    "glob": "find files by name",
+    "grep": "search file contents",
+    "ls": "list a directory",
+    "web_fetch": "fetch a URL",
+    "web_search": "search the web",
+    "task": "start a subagent",
+    "todo": "update the todo list / plan",
+    "memory": "save a memory",
+    "notebook_edit": "edit a notebook cell",
+    "skill": "activate a skill",
+}
+
+HOST_TOOLS: dict[str, dict[str, str]] = {
+    "gemini": {
+        "run_shell_command": SHELL,
+        "write_file": "write",
+        "replace": "edit",
+        "read_file": "read",
+        "read_many_files": "read",
+        "glob": "glob",
+        "search_file_content": "grep",
+        "grep_search": "grep",
+        "list_directory": "ls",
+        "web_fetch": "web_fetch",
+        "google_web_search": "web_search",
+        "save_memory": "memory",
+        "write_todos": "todo",
+        "activate_skill": "skill",
+    },
+    "claude": {
+        "Bash": SHELL,
+        "Write": "write",
+        "Edit": "edit",
+        "MultiEdit": "edit",
+        "Read": "read",
+        "Glob": "glob",
+        "Grep": "grep",
+        "LS": "ls",
+        "WebFetch": "web_fetch",
+        "WebSearch": "web_search",
+        "Task": "task",
+        "Agent": "task",
+        "TodoWrite": "todo",
+        "NotebookEdit": "notebook_edit",
+        "NotebookRead": "read",
+        "Skill": "skill",
+    },
+    "codex": {
+        "Bash": SHELL,
+        "shell": SHELL,
+        "local_shell": SHELL,
+        "exec_command": SHELL,
+        "apply_patch": "edit",
+        "update_plan": "todo",
+        "view_image": "read",
+        "web_search": "web_search",
+    },
+}
+
+# Argument keys -> canonical keys (camelCase from some hosts, older Gemini names).
+ARG_ALIASES: dict[str, str] = {
+    "filePath": "file_path",
+    "absolute_path": "file_path",
+    "notebook_path": "file_path",
+    "oldString": "old_string",
+    "newString": "new_string",
+    "replaceAll": "replace_all",
+    "new_source": "content",
+    "dir_path": "path",
+    "directory": "path",
+    "cmd": "command",
+}
+PATH_KEYS = ("file_path", "path")
+PATH_LIST_KEYS = ("paths", "file_paths")
+
+
+def canonical_tool(host: str, name: str) -> str:
+    """The canonical name of a host's tool; MCP and unknown tools keep their name."""
+    return HOST_TOOLS.get(host, {}).get(name, name)
+
+
+def normalise_input(raw: object) -> dict[str, Any]:
+    """Tool arguments with canonical keys (a canonical key wins over its aliases)."""
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = str(key)
+        canonical = ARG_ALIASES.get(name, name)
+        if canonical == name or canonical not in raw:
+            out[canonical] = value
+    return out
+
+
+def host_key(raw: dict[str, Any], canonical: str) -> str:
+    """The key a host uses for a canonical argument (for rewriting its input)."""
+    if canonical in raw:
+        return canonical
+    for key in raw:
+        if ARG_ALIASES.get(key) == canonical:
+            return key
+    return canonical
+
+
+def split_mcp(name: str) -> tuple[str, str] | None:
+    """(server, tool) of an MCP tool name ``mcp__server__tool``, else None."""
+    if not name.startswith("mcp__"):
+        return None
+    rest = name[5:]
+    server, sep, tool = rest.partition("__")
+    if not sep or not server or not tool:
+        return None
+    return server, tool
+
+
+def shell_join(argv: list[object]) -> str:
+    """A command line for an argv list (Codex may send ``command`` as a list)."""
+    parts = []
+    for arg in argv:
+        text = arg if isinstance(arg, str) else str(arg)
+        if text and all(ch.isalnum() or ch in "@%+=:,./-_" for ch in text):
+            parts.append(text)
+        else:
+            parts.append("'" + text.replace("'", "'\"'\"'") + "'")
+    return " ".join(parts)
+
+
+_PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
+
+
+def patch_paths(patch: str) -> list[str]:
+    """The files a Codex ``apply_patch`` patch touches."""
+    paths = []
+    for line in patch.splitlines():
+        for header in _PATCH_HEADERS:
+            if line.startswith(header):
+                paths.append(line[len(header) :].strip())
+    return paths
+
+
+class PathRef:
+    """A path a tool touches, resolved against the event's cwd."""
+
+    __slots__ = ("absolute", "command", "raw", "relative")
+
+    def __init__(
+        self, raw: str, absolute: str | None, relative: str | None, command: int = -1
+    ) -> None:
+        self.raw = raw
+        self.absolute = absolute  # None: not resolvable ($VAR, `...`)
+        self.relative = relative  # None: outside the working directory (or unresolvable)
+        self.command = command  # index of the shell command it belongs to, -1 otherwise
+
+    @property
+    def outside(self) -> bool:
+        return self.relative is None
+
+    def __repr__(self) -> str:
+        return f"PathRef({self.raw!r}, abs={self.absolute!r}, rel={self.relative!r})"
+
+
+def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRef:
+    """Resolve ``raw`` against ``cwd`` (``~`` and ``$HOME`` expanded; other $... unknown)."""
+    text = raw
+    if text == "~" or text.startswith("~/"):
+        text = home + text[1:]
+    elif text.startswith(("$HOME/", "${HOME}/")) or text in ("$HOME", "${HOME}"):
+        text = home + text[text.index("}") + 1 if text.startswith("${") else 5 :]
+    elif dynamic or "$" in text or "`" in text:
+        return PathRef(raw, None, None)
+    if not text:
+        return PathRef(raw, None, None)
+    absolute = os.path.normpath(text if text.startswith("/") else os.path.join(cwd or "/", text))
+    if absolute.startswith("//"):
+        absolute = "/" + absolute.lstrip("/")
+    base = os.path.normpath(cwd) if cwd else ""
+    relative: str | None = None
+    if base:
+        if absolute == base:
+            relative = "."
+        elif absolute.startswith(base.rstrip("/") + "/"):
+            relative = absolute[len(base.rstrip("/")) + 1 :]
+    return PathRef(raw, absolute, relative)
+
+
+class Event:
+    """One canonical event as the rules see it; expensive views are computed once."""
+
+    __slots__ = (
+        "_cache",
+        "cwd",
+        "env",
+        "host",
+        "host_event",
+        "host_tool",
+        "input",
+        "name",
+        "now",
+        "payload",
+        "prompt",
+        "raw_input",
+        "response",
+        "session",
+        "stop_hook_active",
+        "tool",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        host: str,
+        host_event: str,
+        payload: dict[str, Any],
+        *,
+        host_tool: str | None = None,
+        raw_input: dict[str, Any] | None = None,
+        prompt: str | None = None,
+        response: str | None = None,
+        env: dict[str, str] | None = None,
+        now: float = 0.0,
+    ) -> None:
+        self.name = name
+        self.host = host
+        self.host_event = host_event
+        self.payload = payload
+        self.host_tool = host_tool
+        self.tool = canonical_tool(host, host_tool) if host_tool else None
+        self.raw_input = raw_input if raw_input is not None else {}
+        self.input = normalise_input(self.raw_input)
+        cwd = payload.get("cwd")
+        self.cwd = cwd if isinstance(cwd, str) else ""
+        session = payload.get("session_id")
+        self.session = session if isinstance(session, str) else ""
+        self.prompt = prompt
+        self.response = response
+        self.stop_hook_active = payload.get("stop_hook_active") is True
+        self.env = env if env is not None else {}
+        self.now = now
+        self._cache: dict[str, Any] = {}
+
+    def derived(self, name: str, host_tool: str | None, raw_input: dict[str, Any]) -> Event:
+        """The same event for another canonical name, or with rewritten input."""
+        return Event(
+            name,
+            self.host,
+            self.host_event,
+            self.payload,
+            host_tool=host_tool,
+            raw_input=raw_input,
+            prompt=self.prompt,
+            response=self.response,
+            env=self.env,
+            now=self.now,
+        )
+
+    # -- views --------------------------------------------------------------------
+
+    @property
+    def mcp(self) -> tuple[str, str] | None:
+        if "mcp" not in self._cache:
+            found = split_mcp(self.host_tool) if self.host_tool else None
+            context = self.payload.get("mcp_context")
+            if isinstance(context, dict) and isinstance(context.get("server_name"), str):
+                tool = context.get("tool_name")
+                server = context["server_name"]
+                found = (server, tool if isinstance(tool, str) else (found or ("", ""))[1])
+            self._cache["mcp"] = found
+        result: tuple[str, str] | None = self._cache["mcp"]
+        return result
+
+    @property
+    def command(self) -> str | None:
+        """The shell command line of a shell tool (or of Codex's apply_patch: None)."""
+        if "command" not in self._cache:
+            value: str | None = None
+            if self.tool == SHELL:
+                raw = self.input.get("command")
+                if isinstance(raw, str):
+                    value = raw
+                elif isinstance(raw, list):
+                    value = shell_join(raw)
+            self._cache["command"] = value
+        result: str | None = self._cache["command"]
+        return result
+
+    @property
+    def script(self) -> Script | None:
+        if "script" not in self._cache:
+            command = self.command
+            if command is None:
+                self._cache["script"] = None
+            else:
+                from hookwise.policy.shell import split_command
+
+                self._cache["script"] = split_command(command)
+        result: Script | None = self._cache["script"]
+        return result
+
+    @property
+    def patch(self) -> str | None:
+        """The patch text of an apply_patch call."""
+        if self.host_tool != "apply_patch":
+            return None
+        raw = self.input.get("command", self.input.get("patch", self.input.get("input")))
+        if isinstance(raw, list):
+            raw = next((x for x in raw if isinstance(x, str) and "*** Begin Patch" in x), None)
+        return raw if isinstance(raw, str) else None
+
+    @property
+    def paths(self) -> list[PathRef]:
+        """Every path argument (shell: the commands' arguments and redirect targets)."""
+        cached = self._cache.get("paths")
+        if cached is not None:
+            result: list[PathRef] = cached
+            return result
+        home = self.env.get("HOME") or ""
+        refs: list[PathRef] = []
+        for key in PATH_KEYS:
+            value = self.input.get(key)
+            if isinstance(value, str) and value:
+                refs.append(resolve_path(value, self.cwd, home))
+        for key in PATH_LIST_KEYS:
+            values = self.input.get(key)
+            if isinstance(values, list):
+                refs.extend(
+                    resolve_path(v, self.cwd, home) for v in values if isinstance(v, str) and v
+                )
+        edits = self.input.get("edits")
+        if isinstance(edits, list):
+            for edit in edits:
+                if isinstance(edit, dict) and isinstance(edit.get("file_path"), str):
+                    refs.append(resolve_path(edit["file_path"], self.cwd, home))
+        patch = self.patch
+        if patch is not None:
+            refs.extend(resolve_path(p, self.cwd, home) for p in patch_paths(patch))
+        script = self.script
+        if script is not None:
+            for index, cmd in enumerate(script.commands):
+                for word, dynamic in zip(cmd.argv[1:], cmd.dynamic[1:], strict=False):
+                    if word.startswith("-") or not word:
+                        continue
+                    ref = resolve_path(word, self.cwd, home, dynamic)
+                    ref.command = index
+                    refs.append(ref)
+                for target in cmd.redirects:
+                    ref = resolve_path(target, self.cwd, home)
+                    ref.command = index
+                    refs.append(ref)
+        self._cache["paths"] = refs
+        return refs
+
+    @property
+    def files(self) -> list[str]:
+        """The paths as rules show them: relative to cwd inside it, absolute outside."""
+        return [p.relative or p.absolute or p.raw for p in self.paths]
+
+    def root(self, name: str) -> Any:
+        """A ``when`` root's value."""
+        if name == "event":
+            return self.name
+        if name == "host":
+            return self.host
+        if name == "host_event":
+            return self.host_event
+        if name == "tool":
+            return self.tool
+        if name == "host_tool":
+            return self.host_tool
+        if name == "input":
+            return self.input
+        if name == "payload":
+            return self.payload
+        if name == "cwd":
+            return self.cwd
+        if name == "session":
+            return self.session
+        if name == "prompt":
+            return self.prompt
+        if name == "response":
+            return self.response
+        if name == "command":
+            return self.command
+        if name == "files":
+            return self.files
+        if name == "mcp_server":
+            mcp = self.mcp
+            return mcp[0] if mcp else None
+        if name == "mcp_tool":
+            mcp = self.mcp
+            return mcp[1] if mcp else None
+        if name == "stop_hook_active":
+            return self.stop_hook_active
+        if name == "env":
+            return self.env
+        if name == "time":
+            if "time" not in self._cache:
+                from hookwise.policy.condition import time_view
+
+                self._cache["time"] = time_view(self.now)
+            return self._cache["time"]
+        return None

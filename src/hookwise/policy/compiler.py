@@ -1,0 +1,284 @@
+"""Merging the scopes into one compiled policy (plain data, ready to marshal).
+
+Merge rules:
+
+- rules of the user, project and local scopes are combined; a rule of a later scope with the
+  id of an earlier one replaces it (``policy show`` says so); ``overrides`` change a lower
+  scope's rule (``enabled``, ``mode``, ``priority``);
+- managed rules cannot be redefined, disabled or overridden, and a setting the managed file
+  sets cannot be changed by another scope: any attempt is an error, never silently ignored;
+- evaluation order: priority (high first), then scope (managed, local, project, user), then
+  the order in the file.
+
+The result also carries the host tables (see hosts.py) and every problem found, so the hot
+path needs nothing but this data.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hookwise import __version__
+from hookwise.policy import canonical, schema
+from hookwise.policy.loader import PolicyFile, Problem, load_policy_text
+
+COMPILED_FORMAT = 1
+_SCOPE_RANK = {"managed": 0, "local": 1, "project": 2, "user": 3}
+
+
+def default_settings() -> dict[str, Any]:
+    """The settings with every default, flattened (``on_error.tool_events``...)."""
+    flat: dict[str, Any] = {}
+    for key, value in schema.SETTINGS_DEFAULTS.items():
+        if isinstance(value, dict):
+            for sub, sub_value in value.items():
+                flat[f"{key}.{sub}"] = sub_value
+        else:
+            flat[key] = value
+    return flat
+
+
+def compile_sources(
+    sources: list[tuple[str, str, bytes | None]], tables: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Compile the scope files (scope, path, bytes or None) into the policy data."""
+    if tables is None:
+        from hookwise.policy.hosts import host_tables
+
+        tables = host_tables()
+    host_events = {
+        host: {name: spec["canonical"] for name, spec in table["events"].items()}
+        for host, table in tables.items()
+    }
+    files: list[PolicyFile] = []
+    problems: list[Problem] = []
+    for scope, path, data in sources:
+        if data is None:
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(
+                Problem(path, 1, 1, f"not UTF-8 text: {exc.reason} at byte {exc.start}")
+            )
+            continue
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        loaded = load_policy_text(text, path, scope, host_events)
+        files.append(loaded)
+        problems.extend(loaded.problems)
+
+    settings = default_settings()
+    origins: dict[str, str] = {}
+    managed = [f for f in files if f.scope == "managed"]
+    others = [f for f in files if f.scope != "managed"]
+    locked: dict[str, str] = {}
+    for policy_file in managed:
+        for key, (value, _pos) in policy_file.settings.items():
+            settings[key] = value
+            origins[key] = policy_file.path
+            locked[key] = policy_file.path
+    for policy_file in sorted(others, key=lambda f: schema_order(f.scope)):
+        for key, (value, (line, column)) in policy_file.settings.items():
+            if key in locked:
+                problems.append(
+                    Problem(
+                        policy_file.path,
+                        line,
+                        column,
+                        f"setting {key!r} is set by the managed policy ({locked[key]}) and "
+                        "cannot be changed here",
+                    )
+                )
+                continue
+            settings[key] = value
+            origins[key] = policy_file.path
+
+    rules: dict[str, dict[str, Any]] = {}
+    for policy_file in sorted(others, key=lambda f: schema_order(f.scope)):
+        for original in policy_file.rules:
+            previous = rules.get(original["id"])
+            rule = copy.deepcopy(original)
+            if previous is not None:
+                rule["replaces"] = f"{previous['scope']} ({previous['file']}:{previous['line']})"
+            rules[rule["id"]] = rule
+    managed_ids: dict[str, dict[str, Any]] = {}
+    for policy_file in managed:
+        for rule in policy_file.rules:
+            managed_ids[rule["id"]] = rule
+    for rule_id, rule in list(rules.items()):
+        if rule_id in managed_ids:
+            problems.append(
+                Problem(
+                    rule["file"],
+                    rule["line"],
+                    rule["column"],
+                    f"rule {rule_id!r} is defined by the managed policy "
+                    f"({managed_ids[rule_id]['file']}); other scopes cannot redefine it",
+                )
+            )
+            del rules[rule_id]
+    for policy_file in sorted(others, key=lambda f: schema_order(f.scope)):
+        for override in policy_file.overrides:
+            target_id = override["id"]
+            where = (override["file"], override["line"], override["column"])
+            if target_id in managed_ids:
+                problems.append(
+                    Problem(
+                        *where,
+                        f"override of {target_id!r}: managed rules cannot be disabled or changed",
+                    )
+                )
+                continue
+            target = rules.get(target_id)
+            if target is None:
+                problems.append(
+                    Problem(*where, f"override of unknown rule {target_id!r}", "warning")
+                )
+                continue
+            changes: dict[str, Any] = {
+                k: override[k] for k in ("enabled", "mode", "priority") if k in override
+            }
+            target.update(changes)
+            target.setdefault("overridden", []).append(
+                f"{override['scope']} ({override['file']}:{override['line']}): "
+                + ", ".join(f"{k}={v}" for k, v in changes.items())
+            )
+    for rule in managed_ids.values():
+        rules[rule["id"]] = copy.deepcopy(rule)
+
+    ordered = sorted(
+        rules.values(),
+        key=lambda r: (-r["priority"], _SCOPE_RANK[r["scope"]], r["file"], r["line"]),
+    )
+    index: dict[str, dict[str, Any]] = {}
+    for position, rule in enumerate(ordered):
+        if not rule["enabled"]:
+            continue
+        kind, keys = _bucket_of(rule)
+        for name in rule["on"]:
+            bucket = index.setdefault(name, new_bucket())
+            if kind in ("tool", "prog", "lit"):
+                for key in keys:
+                    bucket[kind].setdefault(key, []).append(position)
+            else:
+                bucket[kind].append(position)
+        problems.extend(_delivery_warnings(rule, tables))
+
+    errors = [p for p in problems if p.severity == "error"]
+    warnings = [p for p in problems if p.severity == "warning"]
+    return {
+        "format": COMPILED_FORMAT,
+        "version": __version__,
+        "files": [(scope, path) for scope, path, data in sources if data is not None],
+        "rules": ordered,
+        "index": index,
+        "settings": settings,
+        "setting_origins": origins,
+        "errors": [p.as_dict() for p in errors],
+        "warnings": [p.as_dict() for p in warnings],
+        "hosts": tables,
+    }
+
+
+def new_bucket() -> dict[str, Any]:
+    """The candidate index of one canonical event (see engine.candidates)."""
+    return {"any": [], "shell": [], "mcp": [], "tool": {}, "prog": {}, "lit": {}}
+
+
+def _bucket_of(rule: dict[str, Any]) -> tuple[str, list[str]]:
+    """Which candidate list a rule goes to: only events it could match look at it.
+
+    ``prog``: its command matchers name literal programs (only shell events running one of
+    them); ``lit``: its command matchers are line regexes with a required literal (only
+    command lines containing it; ``=`` exact, ``~`` ASCII case-insensitive); ``shell``:
+    other command matchers; ``mcp``: MCP tools; ``tool``: literal tool names; ``any``: the
+    rest.
+    """
+    m = rule["m"]
+    if "mcp" in m:
+        return "mcp", []
+    if "command" in m:
+        programs: list[str] = []
+        literals: list[str] = []
+        for spec in m["command"]:
+            if spec["programs"] is not None:
+                programs.append(spec["programs"])
+                continue
+            known = [e for e in spec["line_regex"] if e[2]]
+            if not known:
+                return "shell", []
+            _pattern, flags, literal = max(known, key=lambda e: len(e[2]))
+            literals.append(("~" if flags & 2 else "=") + literal)
+        if programs and literals:
+            return "shell", []
+        if literals:
+            return "lit", sorted(set(literals))
+        return "prog", sorted({p for names in programs for p in names})
+    if "tool" in m and not m["tool"]["globs"]:
+        return "tool", list(m["tool"]["names"])
+    return "any", []
+
+
+def schema_order(scope: str) -> int:
+    """Merge order of the non-managed scopes: user, then project, then local."""
+    return {"user": 0, "project": 1, "local": 2}[scope]
+
+
+def _host_events_for(tables: dict[str, Any], host: str, canon: str, on: Any) -> list[str]:
+    names = []
+    for name, spec in tables[host]["events"].items():
+        raised = list(spec["canonical"])
+        if host == "gemini":
+            raised += list(canonical.GEMINI_CONDITIONAL.get(name, ()))
+        if canon in raised and (on is None or f"{host}:{name}" in on):
+            names.append(name)
+    return names
+
+
+def _delivery_warnings(rule: dict[str, Any], tables: dict[str, Any]) -> list[Problem]:
+    """Say where a host cannot deliver what a rule does (instead of failing silently)."""
+    out: list[Problem] = []
+    where = (rule["file"], rule["line"], rule["column"])
+    action = rule["action"]
+    for canon, on in rule["on"].items():
+        for host in tables:
+            for name in _host_events_for(tables, host, canon, on):
+                spec = tables[host]["events"][name]
+                if (
+                    "context" in rule
+                    and canon in schema.ACTION_EVENTS["context"]
+                    and "additionalContext" not in spec["specific"]
+                ):
+                    out.append(
+                        Problem(
+                            *where,
+                            f"rule {rule['id']!r}: {host} does not pass context to the "
+                            f"model on {name} ({canon}); it is recorded in the audit log",
+                            "warning",
+                        )
+                    )
+                if (
+                    action in ("deny", "validate")
+                    and canon in schema.ACTION_EVENTS[action]
+                    and (spec["decision"] in ("none", "context") or not spec["honoured"])
+                ):
+                    out.append(
+                        Problem(
+                            *where,
+                            f"rule {rule['id']!r}: {host} cannot block {name} ({canon}); "
+                            "the denial becomes a message",
+                            "warning",
+                        )
+                    )
+    return out
+
+
+def compile_files(
+    files: list[tuple[str, str]], tables: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Read and compile scope files given as (scope, path)."""
+    from hookwise.policy.scopes import read_sources
+
+    return compile_sources(read_sources(files), tables)

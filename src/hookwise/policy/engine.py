@@ -1,0 +1,687 @@
+"""Matching rules against canonical events and combining what they do into one decision.
+
+This is the only implementation: ``hookwise hook``, ``hookwise explain``, ``hookwise test``
+and the service all call :func:`evaluate` (``explain`` passes a trace list to see why).
+
+Combination: every matching rule counts, in evaluation order (priority, then scope, then
+file order). ``deny`` beats ``ask`` beats ``allow``; the first (highest-priority) deny gives
+the reason; contexts and user messages join in that order. ``warn`` mode turns a blocking
+action into a visible warning, ``audit`` mode only records. A rewrite applies only when
+nothing denies, and the rewritten input is checked again against the deny and ask rules
+(a rewrite cannot smuggle a denied command past them).
+
+Standard library only; :mod:`re` is imported the first time a rule needs a regex, and
+:mod:`subprocess` the first time a validator runs.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hookwise.policy import canonical, fastjson
+from hookwise.policy.globs import glob_match
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from hookwise.policy.canonical import Event, PathRef
+    from hookwise.policy.shell import Command
+
+_REGEX_CACHE: dict[tuple[str, int], Any] = {}
+BLOCKING = ("deny", "ask", "stop", "retry", "rewrite")
+
+
+def regex(pattern: str, flags: int = 0) -> Any:
+    """A compiled regex, cached; :mod:`re` is imported on first use."""
+    key = (pattern, flags)
+    compiled = _REGEX_CACHE.get(key)
+    if compiled is None:
+        import re
+
+        compiled = re.compile(pattern, flags)
+        _REGEX_CACHE[key] = compiled
+    return compiled
+
+
+def _regex0(pattern: str) -> Any:
+    return regex(pattern, 0)
+
+
+def search(entry: tuple[str, int, str], text: str) -> bool:
+    """Whether a compiled-policy regex entry finds a match; its literal is checked first."""
+    pattern, flags, literal = entry
+    if literal:
+        if flags & 2:  # re.IGNORECASE: the literal is lower case ASCII
+            if text.isascii() and literal not in text.lower():
+                return False
+        elif literal not in text:
+            return False
+    return regex(pattern, flags).search(text) is not None
+
+
+def _condition(holder: dict[str, Any], key: str, ev: Event) -> bool:
+    """Evaluate the condition ``holder[key]``, compiled once per process and rule."""
+    compiled = holder.get("_" + key)
+    if compiled is None:
+        from hookwise.policy.condition import compile_condition
+
+        compiled = holder["_" + key] = compile_condition(holder[key])
+    return bool(compiled(ev.root, _regex0))
+
+
+# ------------------------------------------------------------------------------ matchers
+
+
+def _note(trace: list[Any] | None, matcher: str, ok: bool, detail: str) -> bool:
+    if trace is not None:
+        trace.append((matcher, ok, detail))
+    return ok
+
+
+def _m_tool(spec: dict[str, Any], ev: Event, trace: list[Any] | None) -> bool:
+    if ev.tool is None:
+        return _note(trace, "tool", False, "the event has no tool")
+    names = spec["names"]
+    if ev.tool in names or ev.host_tool in names:
+        return _note(trace, "tool", True, f"{ev.host_tool} is {ev.tool}")
+    for glob in spec["globs"]:
+        if glob_match(glob, ev.tool) or (ev.host_tool and glob_match(glob, ev.host_tool)):
+            return _note(trace, "tool", True, f"{ev.host_tool} ({ev.tool}) matches a glob")
+    return _note(trace, "tool", False, f"{ev.host_tool} ({ev.tool}) is not listed")
+
+
+def _m_tool_regex(spec: list[Any], ev: Event, trace: list[Any] | None) -> bool:
+    for entry in spec:
+        for name in (ev.tool, ev.host_tool):
+            if name and search(entry, name):
+                return _note(trace, "tool_regex", True, f"/{entry[0]}/ finds {name}")
+    return _note(trace, "tool_regex", False, f"no regex finds {ev.host_tool!r}")
+
+
+def _m_host_tool(spec: list[Any], ev: Event, trace: list[Any] | None) -> bool:
+    ok = bool(ev.host_tool) and any(glob_match(g, ev.host_tool or "") for g in spec)
+    return _note(trace, "host_tool", ok, f"host tool {ev.host_tool!r}")
+
+
+def _m_host(spec: list[str], ev: Event, trace: list[Any] | None) -> bool:
+    return _note(trace, "host", ev.host in spec, f"host is {ev.host}")
+
+
+def _m_mcp(spec: dict[str, Any], ev: Event, trace: list[Any] | None) -> bool:
+    mcp = ev.mcp
+    if mcp is None:
+        return _note(trace, "mcp", False, "not an MCP tool")
+    server, tool = mcp
+    if "server" in spec and not any(glob_match(g, server) for g in spec["server"]):
+        return _note(trace, "mcp", False, f"server {server!r} is not listed")
+    if "tool" in spec and not any(glob_match(g, tool) for g in spec["tool"]):
+        return _note(trace, "mcp", False, f"MCP tool {tool!r} is not listed")
+    return _note(trace, "mcp", True, f"MCP {server}/{tool}")
+
+
+def _flags(argv: list[str]) -> tuple[set[str], set[str]]:
+    short: set[str] = set()
+    long: set[str] = set()
+    for word in argv[1:]:
+        if word == "--":
+            break
+        if word.startswith("--") and len(word) > 2:
+            long.add(word.split("=", 1)[0])
+        elif word.startswith("-") and len(word) > 1 and not word[1].isdigit():
+            short.update(f"-{ch}" for ch in word[1:])
+    return short, long
+
+
+def _has_flag(flag: str, short: set[str], long: set[str]) -> bool:
+    return flag in long if flag.startswith("--") else flag in short
+
+
+def _positionals(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    options_done = False
+    for word in argv[1:]:
+        if not options_done and word == "--":
+            options_done = True
+            continue
+        if not options_done and word.startswith("-") and len(word) > 1:
+            continue
+        out.append(word)
+    return out
+
+
+def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
+    if not cmd.argv:
+        return False
+    programs = spec["programs"]
+    if programs is not None:
+        if cmd.program not in programs:
+            return False
+    elif spec["program"] is not None and not any(
+        glob_match(g, cmd.program) for g in spec["program"]
+    ):
+        return False
+    if spec["flags"] or spec["any_flags"]:
+        short, long = _flags(cmd.argv)
+        if not all(_has_flag(f, short, long) for f in spec["flags"]):
+            return False
+        if spec["any_flags"] and not any(_has_flag(f, short, long) for f in spec["any_flags"]):
+            return False
+    if spec["args"]:
+        positional = iter(_positionals(cmd.argv))
+        for glob in spec["args"]:
+            if not any(glob_match(glob, word) for word in positional):
+                return False
+    return all(search(entry, cmd.text) for entry in spec["regex"])
+
+
+def _m_command(specs: list[dict[str, Any]], ev: Event, trace: list[Any] | None) -> set[int] | None:
+    """The indices of the simple commands that match (None: no match)."""
+    script = ev.script
+    if script is None:
+        _note(trace, "command", False, "not a shell command")
+        return None
+    line = ev.command or ""
+    hits: set[int] = set()
+    for spec in specs:
+        if not all(search(entry, line) for entry in spec["line_regex"]):
+            continue
+        needs_segment = spec["program"] is not None or any(
+            spec[k] for k in ("flags", "any_flags", "args", "regex")
+        )
+        if not needs_segment:
+            hits.update(range(len(script.commands)) or [-1])
+            continue
+        for index, cmd in enumerate(script.commands):
+            if _command_matches(spec, cmd):
+                hits.add(index)
+    if not hits:
+        if trace is not None:
+            names = "; ".join(" ".join(c.argv) for c in script.commands) or "(nothing)"
+            _note(trace, "command", False, f"no simple command matches: {names}")
+        return None
+    if trace is not None:
+        texts = [script.commands[i].text for i in sorted(hits) if 0 <= i < len(script.commands)]
+        _note(trace, "command", True, "matches " + " | ".join(texts))
+    return hits
+
+
+def _glob_path(entry: tuple[Any, bool, bool], ref: PathRef) -> bool:
+    compiled, slashy, absolute = entry
+    if absolute:
+        return ref.absolute is not None and glob_match(compiled, ref.absolute)
+    if slashy:
+        return ref.relative is not None and glob_match(compiled, ref.relative)
+    path = ref.relative or ref.absolute or ref.raw
+    return any(glob_match(compiled, part) for part in path.split("/") if part)
+
+
+def _path_matches(spec: dict[str, Any], ref: PathRef) -> bool:
+    if any(_glob_path(g, ref) for g in spec["exclude"]):
+        return False
+    if spec["globs"] or spec["extensions"]:
+        hit = any(_glob_path(g, ref) for g in spec["globs"])
+        if not hit and spec["extensions"]:
+            name = (ref.absolute or ref.raw).rsplit("/", 1)[-1].lower()
+            hit = any(name.endswith(ext.lower()) for ext in spec["extensions"])
+        if not hit:
+            return False
+    outside = spec["outside"]
+    return outside is None or ref.outside == outside
+
+
+def _m_files(
+    spec: dict[str, Any], ev: Event, segments: set[int] | None, trace: list[Any] | None
+) -> bool:
+    refs = ev.paths
+    if segments is not None:
+        refs = [r for r in refs if r.command < 0 or r.command in segments]
+    if not refs:
+        return _note(trace, "files", False, "the event names no path")
+    for ref in refs:
+        if _path_matches(spec, ref):
+            if trace is not None:
+                trace.append(("files", True, f"{ref.relative or ref.absolute or ref.raw} matches"))
+            return True
+    if trace is not None:
+        shown = ", ".join(r.relative or r.absolute or r.raw for r in refs[:8])
+        trace.append(("files", False, f"no path matches: {shown}"))
+    return False
+
+
+def _has_word(text: str, word: str) -> bool:
+    start = 0
+    while True:
+        at = text.find(word, start)
+        if at < 0:
+            return False
+        end = at + len(word)
+        before = text[at - 1] if at > 0 else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        start = at + 1
+
+
+def _m_text(name: str, spec: dict[str, Any], text: str | None, trace: list[Any] | None) -> bool:
+    if text is None:
+        return _note(trace, name, False, f"the event has no {name}")
+    subject = text if spec["cs"] else text.lower()
+    results = [search(entry, text) for entry in spec["regex"]]
+    results += [_has_word(subject, w) for w in spec["words"]]
+    results += [c in subject for c in spec["contains"]]
+    ok = all(results) if spec["all"] else any(results)
+    return _note(trace, name, ok, f"{sum(results)} of {len(results)} patterns found")
+
+
+def match_rule(rule: dict[str, Any], ev: Event, trace: list[Any] | None = None) -> bool:
+    """Whether every matcher of ``rule`` holds for ``ev``; ``trace`` collects the reasons."""
+    m = rule["m"]
+    if "host" in m and not _m_host(m["host"], ev, trace):
+        return False
+    if "tool" in m and not _m_tool(m["tool"], ev, trace):
+        return False
+    if "tool_regex" in m and not _m_tool_regex(m["tool_regex"], ev, trace):
+        return False
+    if "host_tool" in m and not _m_host_tool(m["host_tool"], ev, trace):
+        return False
+    if "mcp" in m and not _m_mcp(m["mcp"], ev, trace):
+        return False
+    segments: set[int] | None = None
+    if "command" in m:
+        segments = _m_command(m["command"], ev, trace)
+        if segments is None:
+            return False
+    if "files" in m and not _m_files(m["files"], ev, segments, trace):
+        return False
+    if "prompt" in m and not _m_text("prompt", m["prompt"], ev.prompt, trace):
+        return False
+    if "response" in m and not _m_text("response", m["response"], ev.response, trace):
+        return False
+    if "fields" in m:
+        ok = _condition(m, "fields", ev)
+        if trace is not None:
+            trace.append(("fields", ok, "field conditions hold" if ok else "a condition fails"))
+        if not ok:
+            return False
+    if "when" in rule:
+        ok = _condition(rule, "when", ev)
+        if trace is not None:
+            trace.append(("when", ok, f"{rule.get('when_src', '')} is {str(ok).lower()}"))
+        if not ok:
+            return False
+    return True
+
+
+# ----------------------------------------------------------------------------- decision
+
+
+class Decision:
+    """What the matching rules decided, host-independent; adapters encode it."""
+
+    __slots__ = (
+        "allow_rule",
+        "ask_fallback",
+        "contexts",
+        "decision",
+        "errors",
+        "messages",
+        "notes",
+        "reason",
+        "records",
+        "retry",
+        "retry_rule",
+        "rewrite_rules",
+        "rule",
+        "stop",
+        "stop_rule",
+        "updated_input",
+        "warnings",
+    )
+
+    def __init__(self) -> None:
+        self.decision: str | None = None  # "deny" | "ask" | "allow" | None
+        self.reason = ""
+        self.rule: str | None = None  # the rule that decided
+        self.allow_rule: str | None = None  # an explicit allow rule
+        self.ask_fallback: str | None = None
+        self.updated_input: dict[str, Any] | None = None  # host keys
+        self.rewrite_rules: list[str] = []
+        self.contexts: list[str] = []
+        self.messages: list[str] = []
+        self.warnings: list[str] = []
+        self.stop: str | None = None
+        self.stop_rule: str | None = None
+        self.retry: str | None = None
+        self.retry_rule: str | None = None
+        self.records: list[dict[str, Any]] = []  # one per matching rule
+        self.notes: list[str] = []  # what a host could not deliver
+        self.errors: list[str] = []
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "decision": self.decision,
+            "reason": self.reason,
+            "rule": self.rule,
+            "updated_input": self.updated_input,
+            "contexts": list(self.contexts),
+            "messages": list(self.messages),
+            "warnings": list(self.warnings),
+            "stop": self.stop,
+            "retry": self.retry,
+            "rules": list(self.records),
+            "notes": list(self.notes),
+            "errors": list(self.errors),
+        }
+
+
+class RetryState:
+    """Consecutive retries per session and rule (the loop guard for agent.stop rules)."""
+
+    def __init__(self, counts: dict[str, dict[str, int]] | None = None) -> None:
+        self.counts: dict[str, dict[str, int]] = counts if counts is not None else {}
+        self.dirty = False
+
+    def get(self, session: str, rule_id: str) -> int:
+        return self.counts.get(session, {}).get(rule_id, 0)
+
+    def bump(self, session: str, rule_id: str) -> None:
+        self.counts.setdefault(session, {})[rule_id] = self.get(session, rule_id) + 1
+        self.dirty = True
+
+    def reset(self, session: str) -> None:
+        if self.counts.pop(session, None) is not None:
+            self.dirty = True
+
+
+def _reason(rule: dict[str, Any]) -> str:
+    text = rule.get("reason") or rule.get("description")
+    return str(text) if text else f"blocked by policy rule {rule['id']!r}"
+
+
+def candidates(bucket: dict[str, Any] | None, ev: Event) -> list[int]:
+    """The positions of the rules that could match ``ev``, in evaluation order."""
+    if bucket is None:
+        return []
+    found: list[int] = list(bucket["any"])
+    if ev.tool is not None:
+        tools = bucket["tool"]
+        if tools:
+            found += tools.get(ev.tool, ())
+            if ev.host_tool and ev.host_tool != ev.tool:
+                found += tools.get(ev.host_tool, ())
+        if ev.tool == canonical.SHELL:
+            found += bucket["shell"]
+            programs = bucket["prog"]
+            if programs:
+                script = ev.script
+                if script is not None:
+                    for name in {cmd.program for cmd in script.commands}:
+                        found += programs.get(name, ())
+            literals = bucket["lit"]
+            if literals:
+                line = ev.command or ""
+                lowered = line.lower() if line.isascii() else None
+                for key, positions in literals.items():
+                    if key[0] == "=":
+                        if key[1:] in line:
+                            found += positions
+                    elif lowered is None or key[1:] in lowered:
+                        found += positions
+        if bucket["mcp"] and ev.mcp is not None:
+            found += bucket["mcp"]
+    if len(found) > 1:
+        found = sorted(set(found))
+    return found
+
+
+def evaluate(
+    policy: dict[str, Any],
+    events: list[Event],
+    state: RetryState | None = None,
+    run_validators: bool = True,
+) -> Decision:
+    """Evaluate every rule indexed for the events' canonical names; one decision."""
+    rules = policy["rules"]
+    index = policy["index"]
+    settings = policy["settings"]
+    decision = Decision()
+    hits: list[tuple[int, Event]] = []
+    seen: set[int] = set()
+    for ev in events:
+        qualified = f"{ev.host}:{ev.host_event}"
+        for position in candidates(index.get(ev.name), ev):
+            if position in seen:
+                continue
+            rule = rules[position]
+            allowed = rule["on"][ev.name]
+            if allowed is not None and qualified not in allowed:
+                continue
+            if match_rule(rule, ev):
+                seen.add(position)
+                hits.append((position, ev))
+    hits.sort(key=lambda hit: hit[0])
+    stop_events = [ev for ev in events if ev.name == canonical.AGENT_STOP]
+    for position, ev in hits:
+        _apply(rules[position], ev, decision, settings, state=state, run_validators=run_validators)
+    if state is not None:
+        session = events[0].session if events else ""
+        if any(ev.name == canonical.PROMPT for ev in events) or (
+            stop_events and decision.retry is None
+        ):
+            state.reset(session)
+    if decision.decision != "deny" and decision.rewrite_rules:
+        _finish_rewrite(policy, events, hits, decision)
+    if decision.decision is None and decision.allow_rule is not None:
+        decision.decision = "allow"
+    return decision
+
+
+def _apply(
+    rule: dict[str, Any],
+    ev: Event,
+    decision: Decision,
+    settings: dict[str, Any],
+    *,
+    state: RetryState | None,
+    run_validators: bool,
+) -> None:
+    action = rule["action"]
+    mode = rule["mode"]
+    record: dict[str, Any] = {
+        "id": rule["id"],
+        "event": ev.name,
+        "action": action,
+        "mode": mode,
+        "priority": rule["priority"],
+        "scope": rule["scope"],
+    }
+    decision.records.append(record)
+    if mode == "audit":
+        record["outcome"] = "audited"
+        return
+    effective: str | None = action
+    reason = _reason(rule)
+    if action == "validate":
+        if decision.decision == "deny":
+            record["outcome"] = "skipped (already denied)"
+            return
+        if not run_validators:
+            record["outcome"] = "not run"
+            return
+        verdict, text = run_validator(rule, ev, settings)
+        record["validator"] = verdict
+        if verdict == "pass":
+            effective = None
+            record["outcome"] = "passed"
+        elif verdict == "fail":
+            effective = "deny"
+            reason = text or reason
+        else:
+            on_error = rule["validator"].get("on_error", "deny")
+            decision.errors.append(f"rule {rule['id']!r}: validator {text}")
+            effective = "deny" if on_error == "deny" else None
+            reason = f"validator of rule {rule['id']!r} failed to run: {text}"
+            record["outcome"] = f"validator error ({on_error})"
+    elif action == "retry":
+        budget = rule.get("max_retries", settings.get("retry_budget", 3))
+        used = state.get(ev.session, rule["id"]) if state is not None else 0
+        if used >= budget:
+            effective = None
+            record["outcome"] = f"retry budget spent ({used}/{budget})"
+            decision.warnings.append(
+                f"hookwise: rule {rule['id']!r} sent the agent back {used} times; letting it stop"
+            )
+    if effective in BLOCKING and mode == "warn":
+        decision.warnings.append(f"hookwise: rule {rule['id']!r} would {effective}: {reason}")
+        record["outcome"] = "warned"
+        effective = None
+    if effective == "deny":
+        if decision.decision != "deny":
+            decision.decision = "deny"
+            decision.reason = reason
+            decision.rule = rule["id"]
+            record["outcome"] = "deny"
+        else:
+            record["outcome"] = "deny (a higher rule's reason wins)"
+    elif effective == "ask":
+        if decision.decision in (None, "allow"):
+            decision.decision = "ask"
+            decision.reason = reason
+            decision.rule = rule["id"]
+            decision.ask_fallback = rule.get("ask_fallback")
+        record["outcome"] = "ask"
+    elif effective == "allow":
+        if decision.allow_rule is None:
+            decision.allow_rule = rule["id"]
+            if decision.decision is None:
+                decision.reason = rule.get("reason") or rule.get("description") or ""
+        record["outcome"] = "allow"
+    elif effective == "rewrite":
+        decision.rewrite_rules.append(rule["id"])
+        record["outcome"] = "rewrite"
+    elif effective == "stop":
+        if decision.stop is None:
+            decision.stop = reason
+            decision.stop_rule = rule["id"]
+        record["outcome"] = "stop"
+    elif effective == "retry":
+        if decision.retry is None:
+            decision.retry = reason
+            decision.retry_rule = rule["id"]
+            if state is not None:
+                state.bump(ev.session, rule["id"])
+        record["outcome"] = "retry"
+    elif effective in ("context", "message"):
+        record["outcome"] = effective
+    if "context" in rule:
+        decision.contexts.append(rule["context"])
+    if "message" in rule:
+        decision.messages.append(rule["message"])
+
+
+def apply_rewrite(rules: list[dict[str, Any]], raw_input: dict[str, Any]) -> dict[str, Any]:
+    """The host's tool input after the rules' rewrites, in order (host keys kept)."""
+    result = dict(raw_input)
+    for rule in rules:
+        spec = rule["rewrite"]
+        for key, value in spec["set"].items():
+            result[canonical.host_key(result, key)] = value
+        for arg, kind, pattern, replacement in spec["replace"]:
+            key = canonical.host_key(result, arg)
+            current = result.get(key)
+            if not isinstance(current, str):
+                continue
+            if kind == "find":
+                result[key] = current.replace(pattern, replacement)
+            else:
+                result[key] = regex(pattern).sub(replacement, current)
+    return result
+
+
+def _finish_rewrite(
+    policy: dict[str, Any], events: list[Event], hits: list[tuple[int, Event]], decision: Decision
+) -> None:
+    rules = policy["rules"]
+    by_id = {rules[p]["id"]: rules[p] for p, _ in hits}
+    ev = next((e for e in events if e.name == canonical.TOOL_BEFORE), None)
+    if ev is None:
+        return
+    rewritten = apply_rewrite([by_id[i] for i in decision.rewrite_rules], ev.raw_input)
+    if rewritten == ev.raw_input:
+        decision.notes.append("the rewrite rules left the input unchanged")
+        return
+    again = ev.derived(ev.name, ev.host_tool, rewritten)
+    qualified = f"{ev.host}:{ev.host_event}"
+    for position in candidates(policy["index"].get(ev.name), again):
+        rule = rules[position]
+        if rule["mode"] != "enforce" or rule["action"] not in ("deny", "ask"):
+            continue
+        allowed = rule["on"][ev.name]
+        if allowed is not None and qualified not in allowed:
+            continue
+        if match_rule(rule, again):
+            decision.records.append(
+                {
+                    "id": rule["id"],
+                    "event": ev.name,
+                    "action": rule["action"],
+                    "mode": "enforce",
+                    "priority": rule["priority"],
+                    "scope": rule["scope"],
+                    "outcome": f"{rule['action']} (the rewritten input)",
+                }
+            )
+            if rule["action"] == "deny":
+                decision.decision = "deny"
+                decision.reason = _reason(rule)
+                decision.rule = rule["id"]
+                return
+            if decision.decision in (None, "allow"):
+                decision.decision = "ask"
+                decision.reason = _reason(rule)
+                decision.rule = rule["id"]
+                decision.ask_fallback = rule.get("ask_fallback")
+    decision.updated_input = rewritten
+    if decision.decision is None:
+        decision.decision = "allow"
+        decision.rule = decision.rewrite_rules[0]
+        decision.reason = f"rewritten by hookwise rule {decision.rewrite_rules[0]!r}"
+
+
+def run_validator(rule: dict[str, Any], ev: Event, settings: dict[str, Any]) -> tuple[str, str]:
+    """Run a rule's validator: ("pass"|"fail"|"error", text)."""
+    import subprocess
+
+    spec = rule["validator"]
+    timeout = spec.get("timeout", settings.get("validator_timeout", 10))
+    environment = dict(os.environ)
+    environment.update(
+        {
+            "HOOKWISE_RULE_ID": rule["id"],
+            "HOOKWISE_EVENT": ev.name,
+            "HOOKWISE_HOST": ev.host,
+            "HOOKWISE_TOOL": ev.tool or "",
+        }
+    )
+    try:
+        done = subprocess.run(
+            ["/bin/sh", "-c", spec["command"]],
+            input=fastjson.dumps(ev.payload).encode(),
+            capture_output=True,
+            timeout=timeout,
+            cwd=ev.cwd if ev.cwd and os.path.isdir(ev.cwd) else None,
+            env=environment,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return "error", f"timed out after {timeout:g} s"
+    except OSError as exc:
+        return "error", f"could not start: {exc}"
+    if done.returncode == 0:
+        return "pass", done.stdout.decode("utf-8", "replace").strip()
+    text = (
+        done.stderr.decode("utf-8", "replace").strip()
+        or done.stdout.decode("utf-8", "replace").strip()
+    )
+    return "fail", text or f"validator exited with status {done.returncode}"

@@ -1,0 +1,303 @@
+"""``hookwise hook``: the command every agent runs before (and after) its actions.
+
+Usage: ``hookwise hook [--platform gemini|claude|codex] [--policy FILE] [--no-audit]``
+
+Reads one event on stdin, decides with the policy, prints only the host's answer on stdout
+and exits with the code that host obeys. Diagnostics go to stderr and the audit log.
+
+This is the hot path: it runs as a fresh process for every tool call, so it imports only
+the standard library and reads the compiled policy cache (cache.py); PyYAML and the
+compiler load only when a policy file changed. It never fails silently: a payload it
+cannot read, a broken or unreadable policy file or an internal error denies tool calls
+(with a reason naming the file and the error) and lets advisory events pass with a
+visible message, unless ``settings.on_error`` or ``HOOKWISE_ON_ERROR`` says otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from hookwise.policy import audit, fastjson
+from hookwise.policy.adapters import PLATFORMS
+from hookwise.policy.cache import cache_dir, load_policy
+from hookwise.policy.engine import RetryState
+from hookwise.policy.pipeline import Outcome, decide, failure_answer
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+USAGE = """\
+Usage: hookwise hook [--platform gemini|claude|codex] [--policy FILE] [--no-audit]
+
+Answer one agent hook event (JSON on stdin) with the policy's decision, in the form the
+host obeys. Register it as the hook command of Gemini CLI, Claude Code or Codex.
+
+Options:
+  --platform NAME  the host (default: detected from the payload)
+  --policy FILE    use FILE as the project policy (default: .hookwise/policy.yaml found
+                   from the event's cwd; also $HOOKWISE_POLICY)
+  --no-audit       do not write the audit log
+  -h, --help       show this message
+"""
+
+
+class UsageError(ValueError):
+    pass
+
+
+class Options:
+    __slots__ = ("audit", "platform", "policy")
+
+    def __init__(self) -> None:
+        self.platform: str | None = None
+        self.policy: str | None = None
+        self.audit = True
+
+
+def parse_args(argv: list[str]) -> Options:
+    options = Options()
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        name, eq, inline = arg.partition("=")
+        if name in ("--platform", "--policy"):
+            if eq:
+                value = inline
+            elif args:
+                value = args.pop(0)
+            else:
+                raise UsageError(f"{name} needs a value")
+            if name == "--platform":
+                if value not in PLATFORMS:
+                    raise UsageError(
+                        f"unknown platform {value!r}; expected one of: {', '.join(PLATFORMS)}"
+                    )
+                options.platform = value
+            else:
+                options.policy = value
+        elif arg == "--no-audit":
+            options.audit = False
+        else:
+            raise UsageError(f"unexpected argument {arg!r}")
+    return options
+
+
+class FileRetryState(RetryState):
+    """Retry counters kept in one small file per session under the cache directory."""
+
+    def __init__(self, directory: str) -> None:
+        super().__init__()
+        self.directory = directory
+        self.loaded: set[str] = set()
+
+    def _file(self, session: str) -> str:
+        from hookwise.policy.cache import _fnv1a
+
+        return os.path.join(self.directory, f"retry-{_fnv1a(session)}.json")
+
+    def _load(self, session: str) -> None:
+        if session in self.loaded:
+            return
+        self.loaded.add(session)
+        try:
+            with open(self._file(session), encoding="utf-8") as handle:
+                data = fastjson.loads(handle.read())
+            if isinstance(data, dict):
+                counts = {str(k): int(v) for k, v in data.items() if isinstance(v, int)}
+                self.counts[session] = counts
+        except (OSError, ValueError):
+            pass
+
+    def get(self, session: str, rule_id: str) -> int:
+        self._load(session)
+        return super().get(session, rule_id)
+
+    def bump(self, session: str, rule_id: str) -> None:
+        self._load(session)
+        super().bump(session, rule_id)
+
+    def reset(self, session: str) -> None:
+        self._load(session)
+        super().reset(session)
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        for session in self.loaded:
+            path = self._file(session)
+            counts = self.counts.get(session)
+            try:
+                if counts:
+                    os.makedirs(self.directory, exist_ok=True)
+                    temp = f"{path}.{os.getpid()}.tmp"
+                    with open(temp, "w", encoding="utf-8") as handle:
+                        handle.write(fastjson.dumps(counts))
+                    os.replace(temp, path)
+                elif os.path.exists(path):
+                    os.unlink(path)
+            except OSError:
+                pass
+
+
+def _broken_policy(message: str, path: str) -> dict[str, Any]:
+    """A stand-in policy that only carries an error (a file could not be read)."""
+    from hookwise.policy.compiler import default_settings
+    from hookwise.policy.hosts import host_tables
+
+    return {
+        "rules": [],
+        "index": {},
+        "settings": default_settings(),
+        "errors": [{"file": path, "line": 0, "column": 0, "message": message}],
+        "warnings": [],
+        "hosts": host_tables(),
+        "files": [],
+    }
+
+
+def _read_stdin() -> str:
+    data = sys.stdin.buffer.read()
+    text = data.decode("utf-8")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def audit_record(
+    outcome: Outcome,
+    *,
+    now: float,
+    latency_ms: float,
+    files: list[Any],
+    source: str,
+) -> dict[str, Any]:
+    """The audit log line for one decision (also used by explain and test)."""
+    events = outcome.events
+    first = events[0] if events else None
+    decision = outcome.decision
+    record: dict[str, Any] = {
+        "time": audit.iso_time(now),
+        "source": source,
+        "host": outcome.host,
+        "session": first.session if first else None,
+        "event": outcome.host_event,
+        "canonical": [e.name for e in events],
+        "tool": first.tool if first else None,
+        "host_tool": first.host_tool if first else None,
+        "cwd": first.cwd if first else None,
+        "decision": (decision.decision if decision else None) or "none",
+        "reason": decision.reason if decision else "",
+        "rule": decision.rule if decision else None,
+        "rules": decision.records if decision else [],
+        "exit_code": outcome.answer.exit_code,
+        "latency_ms": round(latency_ms, 3),
+        "policy": [path for _, path in files],
+    }
+    if decision is not None:
+        for key, value in (
+            ("contexts", decision.contexts),
+            ("messages", decision.messages),
+            ("warnings", decision.warnings),
+            ("notes", decision.notes),
+            ("errors", decision.errors),
+        ):
+            if value:
+                record[key] = value
+        if decision.updated_input is not None:
+            record["updated_input"] = decision.updated_input
+        if decision.stop is not None:
+            record["stop"] = decision.stop
+        if decision.retry is not None:
+            record["retry"] = decision.retry
+    if outcome.error:
+        record["error"] = outcome.error
+    return record
+
+
+def fast_exit(code: int) -> None:
+    """Flush and leave without the interpreter's teardown (about 2 ms of a hook's run)."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(code)
+
+
+def main(argv: list[str]) -> int:
+    started = time.perf_counter()
+    now = time.time()
+    if argv and argv[0] in ("-h", "--help"):
+        sys.stdout.write(USAGE)
+        return 0
+    try:
+        options = parse_args(argv)
+    except UsageError as exc:
+        # A broken hook command must not let tool calls through unnoticed: exit 2 blocks.
+        sys.stderr.write(f"hookwise hook: {exc}\n{USAGE}")
+        return 2
+    env = dict(os.environ)
+    if options.policy:
+        env["HOOKWISE_POLICY"] = os.path.abspath(options.policy)
+    outcome = Outcome()
+    policy: dict[str, Any] | None = None
+    files: list[Any] = []
+    state: FileRetryState | None = None
+    try:
+        payload: Any = None
+        bad_input: str | None = None
+        try:
+            payload = fastjson.loads(_read_stdin())
+        except (ValueError, UnicodeDecodeError) as exc:
+            bad_input = f"stdin is not a JSON event: {exc}"
+        except OSError as exc:
+            bad_input = f"cannot read stdin: {exc}"
+        cwd = payload.get("cwd") if isinstance(payload, dict) else None
+        try:
+            loaded = load_policy(cwd if isinstance(cwd, str) and cwd else os.getcwd(), env)
+            policy = loaded.policy
+            files = policy.get("files", [])
+        except OSError as exc:
+            policy = _broken_policy(
+                f"cannot read the policy: {exc}", getattr(exc, "filename", "") or "policy"
+            )
+        if bad_input is not None:
+            outcome.host = options.platform
+            outcome.answer = failure_answer(outcome, bad_input, None, policy["settings"], env)
+        else:
+            state = FileRetryState(os.path.join(cache_dir(env), "state"))
+            outcome = decide(payload, policy, options.platform, env, now=now, state=state)
+    except Exception as exc:  # an internal error must still answer
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
+        settings = policy["settings"] if policy else {}
+        message = f"internal error: {type(exc).__name__}: {exc}"
+        outcome.answer = failure_answer(outcome, message, None, settings, env)
+    answer = outcome.answer
+    if answer.stdout:
+        sys.stdout.write(answer.stdout + "\n")
+        sys.stdout.flush()
+    if answer.stderr:
+        sys.stderr.write(answer.stderr)
+    if state is not None:
+        state.save()
+    settings = policy["settings"] if policy else {}
+    if options.audit and settings.get("audit.enabled", True) and env.get("HOOKWISE_AUDIT") != "0":
+        try:
+            record = audit_record(
+                outcome,
+                now=now,
+                latency_ms=(time.perf_counter() - started) * 1000,
+                files=files,
+                source="hook",
+            )
+            audit.append(
+                audit.audit_path(settings, env),
+                record,
+                int(settings.get("audit.max_bytes", audit.DEFAULT_MAX_BYTES)),
+                int(settings.get("audit.keep", audit.DEFAULT_KEEP)),
+            )
+        except (OSError, ValueError, TypeError) as exc:
+            sys.stderr.write(f"hookwise: cannot write the audit log: {exc}\n")
+    return answer.exit_code

@@ -1,0 +1,74 @@
+"""Host tables for the adapters, built from ``hookwise.protocol`` (the one source of truth).
+
+The hot path cannot import ``protocol`` (dataclasses and enums pull in half the standard
+library), so the compiler puts these tables into the compiled policy cache and the adapters
+read them from there. Every table has the same shape for every host::
+
+    {"events": {host_event: {
+        "canonical": [canonical events],   # the base mapping (adapters add conditional ones)
+        "decision": "gemini" | "permission" | "permission_request" | "block" | "context"
+                    | "none",              # how the host reads a decision on this event
+        "specific": [hookSpecificOutput keys the host reads],
+        "common": [top-level keys the host honours],
+        "honoured": bool,                  # False: the host discards the JSON answer
+        "json_required": bool,             # exit 0 must carry JSON (Codex Stop)
+        "stop": bool,                      # continue:false ends the session
+    }}}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hookwise.policy.canonical import GEMINI_EVENTS, KIND_EVENTS
+
+
+def _gemini() -> dict[str, Any]:
+    from hookwise.protocol import gemini
+
+    events: dict[str, Any] = {}
+    for name, spec in gemini.EVENTS.items():
+        common = list(spec.common_fields)
+        events[name] = {
+            "canonical": list(GEMINI_EVENTS[name]),
+            "decision": "gemini" if "decision" in common else "none",
+            "specific": [f.name for f in spec.answer_fields],
+            "common": common,
+            "honoured": True,
+            "json_required": False,
+            "stop": "continue" in common,
+        }
+    return {"events": events}
+
+
+def _dialect(module_name: str, attribute: str) -> dict[str, Any]:
+    import importlib
+
+    module = importlib.import_module(module_name)
+    spec = getattr(module, attribute)
+    events: dict[str, Any] = {}
+    for name, event in spec.events.items():
+        events[name] = {
+            "canonical": [KIND_EVENTS[event.kind.value]],
+            "decision": event.decision.value,
+            "specific": list(event.specific_fields),
+            "common": list(event.common_fields),
+            "honoured": event.json_honoured,
+            "json_required": event.json_required,
+            "stop": event.stop_supported and "continue" in event.common_fields,
+        }
+    return {"events": events}
+
+
+def host_tables() -> dict[str, Any]:
+    """The tables of every host hookwise answers."""
+    return {
+        "gemini": _gemini(),
+        "claude": _dialect("hookwise.protocol.claude", "CLAUDE"),
+        "codex": _dialect("hookwise.protocol.codex", "CODEX"),
+    }
+
+
+def host_event_names() -> dict[str, tuple[str, ...]]:
+    """Event names per host (for validating rule ``events`` and detecting the platform)."""
+    return {host: tuple(table["events"]) for host, table in host_tables().items()}

@@ -1,0 +1,424 @@
+"""The policy file format, version 1: one definition for the loader, the JSON Schema and docs.
+
+The loader (``loader.py``) takes the allowed keys and values from the tables here, so a key
+the JSON Schema (``hookwise policy schema``) does not describe cannot be accepted, and the
+reverse.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from hookwise.policy.canonical import (
+    AGENT_START,
+    AGENT_STOP,
+    CANONICAL_EVENTS,
+    COMPACTION,
+    COMPACTION_AFTER,
+    MODEL_AFTER,
+    MODEL_BEFORE,
+    PERMISSION_REQUEST,
+    PROMPT,
+    SESSION_START,
+    TOOL_AFTER,
+    TOOL_BEFORE,
+    TOOL_FAILURE,
+)
+from hookwise.policy.condition import ROOTS, TIME_FIELDS
+
+FORMAT_VERSION: Final = 1
+HOSTS: Final = ("gemini", "claude", "codex")
+MODES: Final = ("enforce", "warn", "audit")
+ACTIONS: Final = (
+    "deny",
+    "ask",
+    "allow",
+    "rewrite",
+    "context",
+    "message",
+    "stop",
+    "validate",
+    "retry",
+)
+BLOCKING_ACTIONS: Final = frozenset(["deny", "ask", "stop", "validate", "rewrite", "retry"])
+
+_DENYABLE = frozenset(
+    [
+        TOOL_BEFORE,
+        TOOL_AFTER,
+        TOOL_FAILURE,
+        PERMISSION_REQUEST,
+        PROMPT,
+        MODEL_BEFORE,
+        MODEL_AFTER,
+        COMPACTION,
+    ]
+)
+# Where an action means something (a rule whose events allow none of them is an error).
+ACTION_EVENTS: Final[dict[str, frozenset[str]]] = {
+    "deny": _DENYABLE,
+    "validate": _DENYABLE,
+    "ask": frozenset([TOOL_BEFORE, PERMISSION_REQUEST]),
+    "allow": frozenset([TOOL_BEFORE, PERMISSION_REQUEST]),
+    "rewrite": frozenset([TOOL_BEFORE]),
+    "context": frozenset(
+        [TOOL_BEFORE, TOOL_AFTER, TOOL_FAILURE, PROMPT, AGENT_START, AGENT_STOP, SESSION_START]
+    ),
+    "message": frozenset(CANONICAL_EVENTS),
+    "stop": frozenset(
+        [
+            TOOL_BEFORE,
+            TOOL_AFTER,
+            TOOL_FAILURE,
+            PROMPT,
+            AGENT_START,
+            AGENT_STOP,
+            MODEL_BEFORE,
+            MODEL_AFTER,
+            SESSION_START,
+            COMPACTION,
+            COMPACTION_AFTER,
+        ]
+    ),
+    "retry": frozenset([AGENT_STOP]),
+}
+ACTION_DOCS: Final = {
+    "deny": "block the action; `reason` goes to the agent (the model)",
+    "ask": "ask the user to confirm (`reason` is shown); where the host cannot ask, "
+    "`ask_fallback` decides",
+    "allow": "approve explicitly (skips the host's confirmation where it has one)",
+    "rewrite": "change the tool's arguments (`rewrite`), approving the rewritten call",
+    "context": "add `context` for the model",
+    "message": "show `message` to the user",
+    "stop": "stop the agent (`reason` is shown to the user)",
+    "validate": "run `validator`; a failing validator denies with its output as reason",
+    "retry": "on agent.stop: send the agent back with `reason` as its next prompt",
+}
+
+SETTINGS_DEFAULTS: Final[dict[str, Any]] = {
+    "on_error": {"tool_events": "deny", "other_events": "allow"},
+    "ask_fallback": "deny",
+    "gemini_ask": "native",
+    "retry_budget": 3,
+    "validator_timeout": 10,
+    "audit": {"enabled": True, "path": None, "max_bytes": 10 * 1024 * 1024, "keep": 5},
+}
+
+FIELD_OPS: Final = {
+    "eq": "==",
+    "ne": "!=",
+    "lt": "<",
+    "le": "<=",
+    "gt": ">",
+    "ge": ">=",
+    "in": "in",
+    "not_in": "not in",
+    "contains": "contains",
+    "startswith": "startswith",
+    "endswith": "endswith",
+    "matches": "matches",
+    "glob": "glob",
+    "exists": "exists",
+    "missing": "missing",
+}
+
+RULE_ID_DOC: Final = "letters, digits, '_', '-', '.'; unique across all scopes"
+
+
+def _strings(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "oneOf": [
+            {"type": "string"},
+            {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        ],
+    }
+
+
+_TEXT_MATCH: Final = {
+    "oneOf": [
+        {"type": "string", "description": "a regular expression (searched, case-insensitive)"},
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "regex": _strings("regular expressions (Python syntax), searched"),
+                "words": _strings("whole words (no regex)"),
+                "contains": _strings("substrings"),
+                "mode": {"enum": ["any", "all"], "default": "any"},
+                "case_sensitive": {"type": "boolean", "default": False},
+            },
+        },
+    ]
+}
+
+_COMMAND_OBJECT: Final = {
+    "type": "object",
+    "additionalProperties": False,
+    "description": "all given keys must hold for one simple command of the line",
+    "properties": {
+        "program": _strings("globs on the program's name (wrappers like sudo skipped)"),
+        "args": _strings("globs that positional arguments must match, in this order"),
+        "flags": _strings("flags that must all be present (-f matches -rf; --force exact)"),
+        "any_flags": _strings("flags of which one must be present"),
+        "regex": _strings("regular expressions searched in the simple command's text"),
+        "line_regex": _strings("regular expressions searched in the whole command line"),
+    },
+}
+
+SCHEMA: Final[dict[str, Any]] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://hookwise.dev/schema/policy-v1.json",
+    "title": "hookwise policy",
+    "description": "Rules that `hookwise hook` enforces for Gemini CLI, Claude Code and Codex.",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["version"],
+    "properties": {
+        "version": {"const": FORMAT_VERSION, "description": "format version"},
+        "settings": {"$ref": "#/$defs/settings"},
+        "rules": {"type": "array", "items": {"$ref": "#/$defs/rule"}},
+        "overrides": {
+            "type": "array",
+            "description": "change rules of lower scopes by id (never managed ones)",
+            "items": {"$ref": "#/$defs/override"},
+        },
+    },
+    "$defs": {
+        "settings": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "on_error": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "description": "what an error (broken policy, bad input) answers",
+                    "properties": {
+                        "tool_events": {"enum": ["deny", "allow"], "default": "deny"},
+                        "other_events": {"enum": ["allow", "deny"], "default": "allow"},
+                    },
+                },
+                "ask_fallback": {
+                    "enum": ["deny", "allow"],
+                    "default": "deny",
+                    "description": "what `ask` becomes where the host cannot ask (Codex)",
+                },
+                "gemini_ask": {
+                    "enum": ["native", "fallback"],
+                    "default": "native",
+                    "description": "native: Gemini asks the user (a headless `gemini -p` run "
+                    "then waits forever); fallback: use ask_fallback",
+                },
+                "retry_budget": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "default": 3,
+                    "description": "consecutive retries a retry rule may cause per session",
+                },
+                "validator_timeout": {
+                    "type": "number",
+                    "exclusiveMinimum": 0,
+                    "default": 10,
+                    "description": "seconds",
+                },
+                "audit": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "enabled": {"type": "boolean", "default": True},
+                        "path": {"type": "string", "description": "JSONL file"},
+                        "max_bytes": {"type": "integer", "minimum": 1024},
+                        "keep": {"type": "integer", "minimum": 0},
+                    },
+                },
+            },
+        },
+        "rule": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["id", "action"],
+            "properties": {
+                "id": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]*$"},
+                "description": {"type": "string"},
+                "events": {
+                    "description": "canonical events or host event names; default: "
+                    "tool.before for tool matchers, prompt for prompt, agent.stop for retry",
+                    "oneOf": [
+                        {"type": "string"},
+                        {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                    ],
+                },
+                "match": {"$ref": "#/$defs/match"},
+                "when": {"type": "string", "description": "a condition (see docs/policy.md)"},
+                "action": {"enum": list(ACTIONS)},
+                "reason": {"type": "string"},
+                "message": {"type": "string", "description": "shown to the user"},
+                "context": {"type": "string", "description": "added for the model"},
+                "rewrite": {"$ref": "#/$defs/rewrite"},
+                "validator": {"$ref": "#/$defs/validator"},
+                "max_retries": {"type": "integer", "minimum": 0},
+                "ask_fallback": {"enum": ["deny", "allow"]},
+                "mode": {"enum": list(MODES), "default": "enforce"},
+                "priority": {"type": "integer", "default": 0},
+                "enabled": {"type": "boolean", "default": True},
+                "metadata": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "owner": {"type": "string"},
+                        "ticket": {"type": "string"},
+                        "tags": {"type": "array", "items": {"type": "string"}},
+                        "url": {"type": "string"},
+                        "notes": {"type": "string"},
+                    },
+                },
+            },
+        },
+        "match": {
+            "type": "object",
+            "additionalProperties": False,
+            "description": "all given matchers must hold",
+            "properties": {
+                "tool": _strings("globs on the canonical tool name (a host's name works too)"),
+                "tool_regex": _strings("regular expressions on the canonical or host tool name"),
+                "host_tool": _strings("globs on the host's own tool name only"),
+                "host": {
+                    "oneOf": [
+                        {"enum": list(HOSTS)},
+                        {"type": "array", "items": {"enum": list(HOSTS)}},
+                    ]
+                },
+                "command": {
+                    "description": "shell-aware: a command pattern like 'git push --force', "
+                    "an object, or a list of them (any)",
+                    "oneOf": [
+                        {"type": "string"},
+                        _COMMAND_OBJECT,
+                        {
+                            "type": "array",
+                            "items": {"oneOf": [{"type": "string"}, _COMMAND_OBJECT]},
+                        },
+                    ],
+                },
+                "files": {
+                    "description": "path arguments (relative to the event's cwd)",
+                    "oneOf": [
+                        {"type": "string"},
+                        {"type": "array", "items": {"type": "string"}},
+                        {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {
+                                "globs": _strings("globs; without '/', on any path component"),
+                                "extensions": _strings("file extensions, e.g. .py"),
+                                "outside_workspace": {"type": "boolean"},
+                                "exclude": _strings("globs of paths to ignore"),
+                            },
+                        },
+                    ],
+                },
+                "prompt": _TEXT_MATCH,
+                "response": _TEXT_MATCH,
+                "mcp": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"server": _strings("globs"), "tool": _strings("globs")},
+                },
+                "fields": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["path", "op"],
+                        "properties": {
+                            "path": {"type": "string", "description": "e.g. input.timeout"},
+                            "op": {"enum": list(FIELD_OPS)},
+                            "value": {},
+                        },
+                    },
+                },
+            },
+        },
+        "rewrite": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "set": {"type": "object", "description": "argument -> new value"},
+                "replace": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["arg", "with"],
+                        "properties": {
+                            "arg": {"type": "string"},
+                            "pattern": {"type": "string", "description": "regular expression"},
+                            "find": {"type": "string", "description": "literal text"},
+                            "with": {"type": "string"},
+                        },
+                    },
+                },
+            },
+        },
+        "validator": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["command"],
+            "properties": {
+                "command": {"type": "string", "description": "run with sh -c; event on stdin"},
+                "timeout": {"type": "number", "exclusiveMinimum": 0, "description": "seconds"},
+                "on_error": {"enum": ["deny", "allow"], "default": "deny"},
+            },
+        },
+        "override": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["id"],
+            "properties": {
+                "id": {"type": "string"},
+                "enabled": {"type": "boolean"},
+                "mode": {"enum": list(MODES)},
+                "priority": {"type": "integer"},
+            },
+        },
+    },
+}
+
+
+def keys_of(definition: str) -> tuple[str, ...]:
+    """The keys a section of the format allows (``rule``, ``match``, ...)."""
+    if definition == "policy":
+        return tuple(SCHEMA["properties"])
+    node = SCHEMA["$defs"][definition]
+    return tuple(node["properties"])
+
+
+def sub_keys(definition: str, key: str) -> tuple[str, ...]:
+    """The keys of an inline object inside a section (``settings.on_error``...)."""
+    node = SCHEMA["$defs"][definition]["properties"][key]
+    if "properties" in node:
+        return tuple(node["properties"])
+    for option in node.get("oneOf", ()):
+        if option.get("type") == "object":
+            return tuple(option["properties"])
+    raise KeyError(f"{definition}.{key} has no object form")
+
+
+def condition_roots() -> dict[str, str]:
+    return dict(ROOTS)
+
+
+__all__ = [
+    "ACTIONS",
+    "ACTION_DOCS",
+    "ACTION_EVENTS",
+    "FIELD_OPS",
+    "FORMAT_VERSION",
+    "HOSTS",
+    "MODES",
+    "SCHEMA",
+    "SETTINGS_DEFAULTS",
+    "TIME_FIELDS",
+    "keys_of",
+    "sub_keys",
+]

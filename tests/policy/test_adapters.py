@@ -1,0 +1,312 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from hookwise.policy import canonical
+from hookwise.policy.adapters import detect_platform
+from hookwise.policy.hosts import host_tables
+from hookwise.policy.payloads import build_payload
+from hookwise.policy.pipeline import decide
+from hookwise.protocol import claude, codex, gemini
+from hookwise.protocol.dialect import Kind
+
+from .conftest import compile_text
+
+TABLES = host_tables()
+POLICY = compile_text(
+    """\
+    version: 1
+    rules:
+      - {id: deny-rm, match: {command: rm}, action: deny, reason: "no rm", message: "rm blocked"}
+      - {id: ask-reset, match: {command: git reset}, action: ask, reason: "sure?"}
+      - {id: allow-ls, match: {command: ls}, action: allow, reason: "fine"}
+      - id: rewrite-echo
+        match: {command: echo}
+        action: rewrite
+        rewrite: {replace: [{arg: command, find: marker, with: marker-modified}]}
+      - {id: ctx, match: {command: make}, action: context, context: "use make -j"}
+      - {id: stop-halt, match: {command: halt}, action: stop, reason: "stopping"}
+      - {id: prompt-block, match: {prompt: forbidden}, action: deny, reason: "not that"}
+      - {id: prompt-ctx, match: {prompt: deploy}, action: context, context: "pipeline"}
+      - {id: retry, match: {response: {contains: [TODO]}}, action: retry, reason: "finish it"}
+      - {id: after, events: [tool.after], match: {tool: shell}, action: context, context: "after"}
+      - {id: start, events: [session.start], action: context, context: "welcome"}
+      - {id: perm-rm, events: [permission.request], match: {command: rm}, action: deny, reason: "no rm"}
+      - {id: perm-ls, events: [permission.request], match: {command: ls}, action: allow}
+    """
+)
+assert POLICY["errors"] == [], POLICY["errors"]
+
+PRE = {
+    "gemini": ("BeforeTool", "run_shell_command"),
+    "claude": ("PreToolUse", "Bash"),
+    "codex": ("PreToolUse", "Bash"),
+}
+
+
+def answer(host: str, event: str, **fields: Any) -> tuple[Any, int]:
+    payload = build_payload(host, event, **fields)
+    outcome = decide(payload, POLICY, None, {"HOME": "/h"}, now=0.0)
+    assert outcome.host == host
+    out = outcome.answer
+    return (json.loads(out.stdout) if out.stdout else None), out.exit_code
+
+
+def pre(host: str, command: str) -> Any:
+    event, tool = PRE[host]
+    result, code = answer(host, event, tool=tool, tool_input={"command": command})
+    assert code == 0
+    return result
+
+
+def test_deny_forms() -> None:
+    assert pre("gemini", "rm x") == {
+        "decision": "deny",
+        "reason": "no rm",
+        "systemMessage": "rm blocked",
+    }
+    hso = {
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "deny",
+        "permissionDecisionReason": "no rm",
+    }
+    assert pre("claude", "rm x") == {"hookSpecificOutput": hso, "systemMessage": "rm blocked"}
+    assert pre("codex", "rm x") == {"hookSpecificOutput": hso, "systemMessage": "rm blocked"}
+
+
+def test_ask_forms() -> None:
+    assert pre("gemini", "git reset") == {
+        "decision": "ask",
+        "reason": "sure?",
+        "systemMessage": "sure?",
+    }
+    assert pre("claude", "git reset") == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "ask",
+            "permissionDecisionReason": "sure?",
+        }
+    }
+    codex_answer = pre("codex", "git reset")["hookSpecificOutput"]
+    assert codex_answer["permissionDecision"] == "deny"
+    assert codex_answer["permissionDecisionReason"].startswith(
+        "sure? (this needs a user's confirmation"
+    )
+
+
+def test_explicit_allow_only_where_expressible() -> None:
+    assert pre("gemini", "ls") == {"decision": "allow", "reason": "fine"}
+    assert pre("claude", "ls") == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "permissionDecisionReason": "fine",
+        }
+    }
+    assert pre("codex", "ls") is None  # a bare allow makes Codex ignore the answer
+
+
+def test_no_rule_no_answer() -> None:
+    assert pre("gemini", "pwd") == {}
+    assert pre("claude", "pwd") is None
+    assert pre("codex", "pwd") is None
+
+
+def test_rewrite_forms() -> None:
+    new = {"command": "echo hi > marker-modified"}
+    assert pre("gemini", "echo hi > marker") == {
+        "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": new}
+    }
+    for host in ("claude", "codex"):
+        hso = pre(host, "echo hi > marker")["hookSpecificOutput"]
+        assert hso["permissionDecision"] == "allow"
+        assert hso["updatedInput"] == new
+
+
+def test_context_forms() -> None:
+    assert pre("gemini", "make") == {}  # Gemini does not pass pre-tool context to the model
+    for host in ("claude", "codex"):
+        assert pre(host, "make") == {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "additionalContext": "use make -j",
+            }
+        }
+
+
+def test_stop_forms() -> None:
+    assert pre("gemini", "halt") == {"continue": False, "stopReason": "stopping"}
+    claude_answer = pre("claude", "halt")
+    assert claude_answer["continue"] is False
+    assert claude_answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    codex_answer = pre("codex", "halt")
+    assert "continue" not in codex_answer
+    assert codex_answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_prompt_events() -> None:
+    assert answer("gemini", "BeforeAgent", prompt="forbidden thing")[0] == {
+        "decision": "deny",
+        "reason": "not that",
+    }
+    assert answer("claude", "UserPromptSubmit", prompt="forbidden thing")[0] == {
+        "decision": "block",
+        "reason": "not that",
+    }
+    assert answer("codex", "UserPromptSubmit", prompt="forbidden")[0] == {
+        "decision": "block",
+        "reason": "not that",
+    }
+    assert answer("gemini", "BeforeAgent", prompt="deploy")[0] == {
+        "hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "pipeline"}
+    }
+    assert answer("claude", "UserPromptSubmit", prompt="deploy")[0] == {
+        "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "pipeline"}
+    }
+
+
+def test_stop_events_and_retry() -> None:
+    assert answer("gemini", "AfterAgent", prompt="p", response="TODO")[0] == {
+        "decision": "deny",
+        "reason": "finish it",
+    }
+    assert answer("claude", "Stop", response="TODO")[0] == {
+        "decision": "block",
+        "reason": "finish it",
+    }
+    assert answer("codex", "Stop", response="TODO")[0] == {
+        "decision": "block",
+        "reason": "finish it",
+    }
+    assert answer("codex", "Stop", response="done") == ({}, 0)  # Codex needs JSON on Stop
+    assert answer("claude", "Stop", response="done") == (None, 0)
+
+
+def test_after_tool_and_session_start_context() -> None:
+    got, _ = answer("gemini", "AfterTool", tool="run_shell_command", tool_input={"command": "x"})
+    assert got == {
+        "hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "after"}
+    }
+    for host in ("claude", "codex"):
+        got, _ = answer(host, "PostToolUse", tool="Bash", tool_input={"command": "x"})
+        assert got == {
+            "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "after"}
+        }
+    for host in ("gemini", "claude", "codex"):
+        got, _ = answer(host, "SessionStart", extra={"source": "startup"})
+        assert got == {
+            "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "welcome"}
+        }
+
+
+def test_permission_request() -> None:
+    for host in ("claude", "codex"):
+        got, _ = answer(host, "PermissionRequest", tool="Bash", tool_input={"command": "rm -rf x"})
+        assert got["hookSpecificOutput"] == {
+            "hookEventName": "PermissionRequest",
+            "decision": {"behavior": "deny", "message": "no rm"},
+        }
+        got, _ = answer(host, "PermissionRequest", tool="Bash", tool_input={"command": "ls"})
+        assert got["hookSpecificOutput"]["decision"] == {"behavior": "allow"}
+
+
+def test_codex_answers_only_use_schema_keys() -> None:
+    allowed_top = {
+        "continue",
+        "stopReason",
+        "systemMessage",
+        "suppressOutput",
+        "decision",
+        "reason",
+        "hookSpecificOutput",
+    }
+    for command in ("rm", "git reset", "ls", "echo marker", "make", "halt", "pwd"):
+        got = pre("codex", command)
+        if got is None:
+            continue
+        assert set(got) <= {"systemMessage", "hookSpecificOutput"}, got
+        assert set(got.get("hookSpecificOutput", {})) <= {
+            "hookEventName",
+            "permissionDecision",
+            "permissionDecisionReason",
+            "updatedInput",
+            "additionalContext",
+        }
+        assert got.get("hookSpecificOutput", {}).get("permissionDecision") in (
+            None,
+            "deny",
+            "allow",
+        )
+        assert set(got) <= allowed_top
+
+
+def test_gemini_ask_fallback_setting() -> None:
+    policy = compile_text(
+        """\
+        version: 1
+        settings: {gemini_ask: fallback, ask_fallback: allow}
+        rules:
+          - {id: ask, match: {command: ls}, action: ask, reason: sure?}
+        """
+    )
+    payload = build_payload(
+        "gemini", "BeforeTool", tool="run_shell_command", tool_input={"command": "ls"}
+    )
+    outcome = decide(payload, policy, None, {}, now=0.0)
+    assert json.loads(outcome.answer.stdout) == {}
+
+
+@pytest.mark.parametrize(
+    ("payload", "env", "expected"),
+    [
+        ({"hook_event_name": "BeforeTool"}, {}, "gemini"),
+        ({"hook_event_name": "PreToolUse", "turn_id": "t"}, {}, "codex"),
+        ({"hook_event_name": "PreToolUse", "model": "m"}, {}, "codex"),
+        ({"hook_event_name": "PreToolUse"}, {}, "claude"),
+        ({"hook_event_name": "PostToolUseFailure"}, {}, "claude"),
+        ({"hook_event_name": "SessionStart", "timestamp": "x"}, {}, "gemini"),
+        ({"hook_event_name": "SessionStart"}, {"GEMINI_SESSION_ID": "s"}, "gemini"),
+        ({"hook_event_name": "SessionStart", "model": "m"}, {"CODEX_HOME": "/c"}, "codex"),
+        ({"hook_event_name": "SessionStart", "model": "m"}, {}, "claude"),
+    ],
+)
+def test_detect_platform(payload: dict[str, Any], env: dict[str, str], expected: str) -> None:
+    assert detect_platform(payload, TABLES, env) == expected
+
+
+def test_tables_come_from_the_protocol_package() -> None:
+    assert (
+        set(TABLES["gemini"]["events"]) == set(gemini.EVENT_NAMES) == set(canonical.GEMINI_EVENTS)
+    )
+    assert set(TABLES["claude"]["events"]) == set(claude.CLAUDE.events)
+    assert set(TABLES["codex"]["events"]) == set(codex.CODEX.events)
+    assert {kind.value for kind in Kind} == set(canonical.KIND_EVENTS)
+    raised = {
+        c
+        for table in TABLES.values()
+        for spec in table["events"].values()
+        for c in spec["canonical"]
+    }
+    raised |= {c for extra in canonical.GEMINI_CONDITIONAL.values() for c in extra}
+    assert raised == set(canonical.CANONICAL_EVENTS)
+
+
+def test_every_event_of_every_host_gets_an_answer() -> None:
+    for host, table in TABLES.items():
+        for event in table["events"]:
+            payload = build_payload(
+                host,
+                event,
+                tool="Bash",
+                tool_input={"command": "rm x"},
+                prompt="forbidden",
+                response="TODO",
+            )
+            outcome = decide(payload, POLICY, host, {}, now=0.0)
+            assert outcome.error is None, (host, event)
+            if outcome.answer.stdout:
+                json.loads(outcome.answer.stdout)
+            assert outcome.answer.exit_code == 0

@@ -1,0 +1,156 @@
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hookwise.policy.condition import ConditionError, evaluate, parse_condition, time_view
+from tests.strategies import json_values
+
+ROOTS: dict[str, Any] = {
+    "env": {"CI": "true", "N": "3"},
+    "tool": "shell",
+    "input": {"command": "git push", "timeout": 30, "flags": ["-f", "-v"], "nested": {"a": [1, 2]}},
+    "time": time_view(0),
+    "files": ["src/a.py", ".env"],
+    "prompt": None,
+}
+
+
+def run(text: str) -> Any:
+    return evaluate(parse_condition(text), ROOTS.get, re.compile)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('env.CI == "true" and tool in ["shell", "write"]', True),
+        ("input.timeout > 10 and not (input.timeout >= 31)", True),
+        (r'input.command matches "^git\s+push"', True),
+        ('input.command glob "git *"', True),
+        ("len(input.command) == 8", True),
+        ('input["command"] startswith "git"', True),
+        ('input.command endswith "push"', True),
+        ("input.missing.deep == null", True),
+        ("input.nested.a[1] == 2", True),
+        ("input.nested.a[5] == null", True),
+        ('"-f" in input.flags', True),
+        ('"-x" not in input.flags', True),
+        ('input.flags contains "-v"', True),
+        ("prompt == null", True),
+        ("exists(prompt)", False),
+        ("int(env.N) == 3", True),
+        ("input.timeout == 30.0", True),
+        ("true == 1", False),
+        ('input.timeout < "40"', False),
+        ('lower("ABC") == "abc" and upper("a") == "A"', True),
+        ('basename("src/a.py") == "a.py" and dirname("src/a.py") == "src"', True),
+        ("any([false, 1]) and not all([true, 0])", True),
+        ('str(true) == "true" and str(null) == ""', True),
+        ('files[1] == ".env"', True),
+        ("time.year == 1970 or time.year == 1969", True),
+        ('time.weekday in ["wed", "thu"]', True),
+        ("-1 < 0", True),
+        ("1_000 == 1000", True),
+    ],
+)
+def test_evaluate(text: str, expected: bool) -> None:
+    assert bool(run(text)) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "offset", "fragment"),
+    [
+        ("env.CI = 1", 7, "did you mean '=='"),
+        ("tool && x", 5, "did you mean 'and'"),
+        ("foo.bar", 0, "unknown name 'foo'"),
+        ('input.x matches "("', 17, "invalid regular expression"),
+        ("time.hours > 3", 0, "did you mean 'hour'"),
+        ("len(1, 2)", 0, "takes 1 argument"),
+        ('"abc', 0, "unclosed string"),
+        ("lenn(x)", 0, "did you mean 'len'"),
+        ("tool ==", 7, "ends where a value is expected"),
+        ("(tool", 5, "expected ')'"),
+        ("tool matches input", 13, "string literal"),
+        ("", 0, "empty condition"),
+        ("tool $", 5, "unexpected character"),
+        ('input glob "[a"', 12, "invalid glob"),
+    ],
+)
+def test_errors_point_at_the_problem(text: str, offset: int, fragment: str) -> None:
+    with pytest.raises(ConditionError) as info:
+        parse_condition(text)
+    assert info.value.offset == offset
+    assert fragment in info.value.message
+
+
+@given(st.text(max_size=60))
+def test_any_text_parses_or_raises_condition_error(text: str) -> None:
+    try:
+        node = parse_condition(text)
+    except ConditionError as exc:
+        assert 0 <= exc.offset <= len(text)
+        return
+    evaluate(node, ROOTS.get, re.compile)  # never raises
+
+
+_TOKENS = st.sampled_from(
+    [
+        "tool",
+        "input",
+        ".",
+        "command",
+        "[",
+        "]",
+        "(",
+        ")",
+        "==",
+        "!=",
+        "<",
+        ">=",
+        "and",
+        "or",
+        "not",
+        "in",
+        "matches",
+        '"x"',
+        "1",
+        "2.5",
+        "true",
+        "null",
+        ",",
+        "len",
+        "env",
+        "CI",
+        "time",
+        "hour",
+        "contains",
+        "startswith",
+        "-3",
+        "files",
+        "0",
+    ]
+)
+
+
+@given(st.lists(_TOKENS, min_size=1, max_size=14))
+def test_token_soup_parses_or_raises_condition_error(tokens: list[str]) -> None:
+    text = " ".join(tokens)
+    try:
+        node = parse_condition(text)
+    except ConditionError:
+        return
+    evaluate(node, ROOTS.get, re.compile)
+
+
+@given(json_values, json_values)
+def test_comparisons_of_any_values_never_raise(left: Any, right: Any) -> None:
+    roots = {"input": {"a": left, "b": right}}
+    for op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in", "contains", "startswith"):
+        node = parse_condition(f"input.a {op} input.b")
+        assert evaluate(node, roots.get, re.compile) in (True, False)
+    json.dumps(left)
