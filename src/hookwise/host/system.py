@@ -211,30 +211,14 @@ class HookSystem:
         warnings: list[str] = []
         plan: Plan | None = None
         runs: list[HookRun] = []
+        error: JSTypeError | None = None
         try:
             plan = self._plan(event, payload, context, warnings)
             if plan is not None and plan.hooks:
                 runs = await self._executor.run_plan(plan, payload)
         except JSTypeError as exc:
-            return self._failed(
-                event,
-                payload=payload,
-                context=context,
-                plan=plan,
-                runs=runs,
-                args=args,
-                warnings=warnings,
-                exc=exc,
-            )
-        return self._finish(
-            event,
-            payload=payload,
-            context=context,
-            plan=plan,
-            runs=runs,
-            args=args,
-            warnings=warnings,
-        )
+            error = exc
+        return self._conclude(event, payload, context, plan, runs, args, warnings, error)
 
     def fire_sync(
         self, event: str, args: dict[str, JSON] | None = None, *, validate: bool = True
@@ -261,30 +245,14 @@ class HookSystem:
         warnings: list[str] = []
         plan: Plan | None = None
         runs: list[HookRun] = []
+        error: JSTypeError | None = None
         try:
             plan = self._plan(event, payload, context, warnings)
             if plan is not None and plan.hooks:
                 runs = self._executor.run_plan_sync(plan, payload)
         except JSTypeError as exc:
-            return self._failed(
-                event,
-                payload=payload,
-                context=context,
-                plan=plan,
-                runs=runs,
-                args=args,
-                warnings=warnings,
-                exc=exc,
-            )
-        return self._finish(
-            event,
-            payload=payload,
-            context=context,
-            plan=plan,
-            runs=runs,
-            args=args,
-            warnings=warnings,
-        )
+            error = exc
+        return self._conclude(event, payload, context, plan, runs, args, warnings, error)
 
     def _plan(
         self,
@@ -296,6 +264,38 @@ class HookSystem:
         if self.runtime is not None:
             return self.runtime.plan(self.registry, event, payload)
         return create_plan(self.registry, event, context, warnings)
+
+    def _conclude(  # noqa: PLR0917 - the parts of one firing, passed through
+        self,
+        event: str,
+        payload: dict[str, JSON],
+        context: MatchContext | None,
+        plan: Plan | None,
+        runs: list[HookRun],
+        args: dict[str, JSON] | None,
+        warnings: list[str],
+        error: JSTypeError | None,
+    ) -> FireResult:
+        if error is not None:
+            return self._failed(
+                event,
+                payload=payload,
+                context=context,
+                plan=plan,
+                runs=runs,
+                args=args,
+                warnings=warnings,
+                exc=error,
+            )
+        return self._finish(
+            event,
+            payload=payload,
+            context=context,
+            plan=plan,
+            runs=runs,
+            args=args,
+            warnings=warnings,
+        )
 
     def _failed(
         self,
