@@ -276,87 +276,28 @@ class HookSystem:
         warnings: list[str],
         error: JSTypeError | None,
     ) -> FireResult:
+        """Merge the runs into one answer and its effect.
+
+        A planning or chaining error is the engine's catch-all: no answer is used.
+        """
+        outputs = [r.output for r in runs if r.output is not None]
+        errors = [r.error for r in runs if r.error is not None]
         if error is not None:
-            return self._failed(
-                event,
-                payload=payload,
-                context=context,
-                plan=plan,
-                runs=runs,
-                args=args,
-                warnings=warnings,
-                exc=error,
-            )
-        return self._finish(
-            event,
-            payload=payload,
-            context=context,
-            plan=plan,
-            runs=runs,
-            args=args,
-            warnings=warnings,
-        )
-
-    def _failed(
-        self,
-        event: str,
-        *,
-        payload: dict[str, JSON],
-        context: MatchContext | None,
-        plan: Plan | None,
-        runs: list[HookRun],
-        args: dict[str, JSON] | None,
-        warnings: list[str],
-        exc: JSTypeError,
-    ) -> FireResult:
-        """The engine's catch-all: planning or chaining threw, so no answer is used."""
-        message = str(exc)
-        agg = Aggregate(False, None, [], [message])
-        effect = compute_effect(event, None, args or {}, self.profile)
-        return FireResult(
-            event, payload, context, plan, runs, agg, effect, error=message, warnings=warnings
-        )
-
-    def _finish(
-        self,
-        event: str,
-        *,
-        payload: dict[str, JSON],
-        context: MatchContext | None,
-        plan: Plan | None,
-        runs: list[HookRun],
-        args: dict[str, JSON] | None,
-        warnings: list[str],
-    ) -> FireResult:
-        if self.runtime is not None:
-            effect: Effect = self.runtime.effect(event, runs)
-            agg = Aggregate(
-                all(r.success for r in runs),
-                None,
-                [r.output for r in runs if r.output is not None],
-                [r.error for r in runs if r.error is not None],
-            )
-            return FireResult(event, payload, context, plan, runs, agg, effect, warnings=warnings)
-        if plan is None or not plan.hooks:
+            agg = Aggregate(False, None, [], [str(error)])
+        elif self.runtime is not None:
+            agg = Aggregate(all(r.success for r in runs), None, outputs, errors)
+        elif plan is None or not plan.hooks:
             agg = Aggregate(True, None)
         else:
-            agg = aggregate(
-                event,
-                [r.output for r in runs if r.output is not None],
-                [r.error for r in runs if r.error is not None],
-                self.profile,
-            )
-        effect = compute_effect(event, agg.final, args or {}, self.profile)
+            agg = aggregate(event, outputs, errors, self.profile)
+        effect: Effect = (
+            self.runtime.effect(event, runs)
+            if self.runtime is not None and error is None
+            else compute_effect(event, agg.final, args or {}, self.profile)
+        )
+        failure = str(error) if error is not None else agg.merge_error
         return FireResult(
-            event,
-            payload,
-            context,
-            plan,
-            runs,
-            agg,
-            effect,
-            error=agg.merge_error,
-            warnings=warnings,
+            event, payload, context, plan, runs, agg, effect, error=failure, warnings=warnings
         )
 
     # -- typed conveniences for agent loops ---------------------------------------------
