@@ -1,12 +1,14 @@
-# hookwise: `make run` shows the host runtime on the bundled example; `make test` runs
-# the whole suite (lint, types, tests). Both create .venv on first use.
+# hookwise: `make run` serves the Hook Output Processing API and its console on the embedded
+# default (SQLite under ./.hookwise, loopback, token generated on first start); `make demo`
+# shows the host runtime on the bundled example; `make test` runs the whole suite (lint,
+# types, tests). All create .venv on first use.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 EXAMPLE := examples/gemini-project
 
-.PHONY: all install run test lint typecheck unit bench conformance-record clean
+.PHONY: all install run demo test lint typecheck unit bench conformance-record clean
 
 all: test
 
@@ -18,7 +20,12 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+HOST ?= 127.0.0.1
+PORT ?= 8765
 run: $(STAMP)
+	$(BIN)/hookwise serve --host $(HOST) --port $(PORT)
+
+demo: $(STAMP)
 	@GEMINI_CLI_TRUST_WORKSPACE=true HOOKWISE_EXAMPLE_BIN=$(BIN) sh $(EXAMPLE)/demo.sh
 
 lint: $(STAMP)
@@ -28,7 +35,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The tests get the throwaway PostgreSQL (make pg) through HOOKWISE_TEST_DATABASE_URL, read from
+# $(HOOKWISE_PG_DIR)/url unless already set; without it the PostgreSQL tests skip (fail under CI).
 unit: $(STAMP)
+	HOOKWISE_TEST_DATABASE_URL="$${HOOKWISE_TEST_DATABASE_URL:-$$(cat '$(HOOKWISE_PG_DIR)/url' 2>/dev/null || true)}" \
 	$(BIN)/pytest -n auto -q
 
 # tests/e2e runs the real Claude Code, Codex and Gemini CLI, pinned by tests/e2e/package-lock.json
@@ -46,10 +56,57 @@ $(E2E_STAMP): tests/e2e/package.json tests/e2e/package-lock.json
 	@cd $(E2E_CLIS) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
 	@touch $@
 
-test: e2e-install lint typecheck unit
+# A throwaway PostgreSQL server for the tests: no root or systemd needed to run it (as root it
+# runs as the postgres user, or nobody); Debian's postgresql is apt-installed when missing and we
+# are root. Idempotent: a running server is left alone, a stale one restarted. scripts/pg-test-server.sh
+HOOKWISE_PG_PORT ?= 55432
+ifndef HOOKWISE_PG_DIR
+HOOKWISE_PG_DIR := $(if $(filter 0,$(shell id -u)),/tmp/hookwise-pg,$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hookwise/pg)
+endif
+# Debian's Chromium for the web-console tests (Playwright with executable_path; never a download).
+HOOKWISE_CHROMIUM ?= /usr/bin/chromium
+export HOOKWISE_PG_PORT HOOKWISE_PG_DIR HOOKWISE_CHROMIUM
+.PHONY: pg pg-stop pg-status chromium
 
-bench: $(STAMP)
+pg:
+	@sh scripts/pg-test-server.sh start
+
+pg-stop:
+	@sh scripts/pg-test-server.sh stop
+
+pg-status:
+	@sh scripts/pg-test-server.sh status || true
+
+# Missing and not installable (not root, no apt-get, no network): a message and the browser tests
+# skip; under CI=true it fails here instead.
+chromium:
+	@set -eu; chrome='$(HOOKWISE_CHROMIUM)'; \
+	if [ -x "$$chrome" ]; then exit 0; fi; \
+	if [ "$$chrome" != /usr/bin/chromium ]; then why="HOOKWISE_CHROMIUM=$$chrome is not an executable"; \
+	elif [ "$$(id -u)" != 0 ]; then why="no /usr/bin/chromium and not root, so apt-get cannot install it"; \
+	elif ! command -v apt-get >/dev/null 2>&1; then why="no /usr/bin/chromium and no apt-get"; \
+	else \
+	  echo "chromium: installing Debian's chromium with apt-get"; \
+	  log=$$(mktemp); export DEBIAN_FRONTEND=noninteractive; \
+	  inst() { apt-get -y -q --no-install-recommends --no-upgrade -o DPkg::Lock::Timeout=300 install chromium </dev/null >>"$$log" 2>&1; }; \
+	  ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || apt-get -q update >>"$$log" 2>&1 || true; \
+	  if { inst || { apt-get -q update >>"$$log" 2>&1 && inst; }; } && [ -x /usr/bin/chromium ]; then \
+	    rm -f "$$log"; echo "chromium: $$(/usr/bin/chromium --version 2>/dev/null || echo installed)"; exit 0; \
+	  fi; \
+	  tail -n 15 "$$log"; rm -f "$$log"; why="apt-get install chromium failed (no network or no mirror?)"; \
+	fi; \
+	echo "chromium: $$why"; \
+	case "$${CI:-}" in ''|0|false|FALSE|no) echo "chromium: the browser tests will be skipped"; exit 0;; esac; \
+	echo "chromium: CI=$$CI: the browser tests cannot run, failing now"; exit 1
+
+# Setup first (e2e CLIs, PostgreSQL, Chromium), so that a setup failure is the first thing shown.
+test: e2e-install pg chromium lint typecheck unit
+
+bench: $(STAMP) pg
 	$(BIN)/python bench/host_dispatch.py
+	$(BIN)/python bench/hook_cold.py
+	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends wrk >/dev/null; } || true
+	HOOKWISE_TEST_DATABASE_URL="$$(cat '$(HOOKWISE_PG_DIR)/url' 2>/dev/null || true)" $(BIN)/python bench/api_load.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

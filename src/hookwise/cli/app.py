@@ -31,5 +31,19 @@ def _register() -> None:
     cli.add_command(policy_cmd.test_cmd)
     cli.add_command(policy_cmd.logs)
 
+    from hookwise.cli import logs_export_cmd
+
+    policy_cmd.logs.add_command(logs_export_cmd.export)
+
+    from hookwise.cli import serve_cmd
+
+    cli.add_command(serve_cmd.serve)
+
+    from hookwise.cli import doctor_cmd, install_cmd
+
+    cli.add_command(install_cmd.install)
+    cli.add_command(install_cmd.uninstall)
+    cli.add_command(doctor_cmd.doctor)
+
 
 _register()

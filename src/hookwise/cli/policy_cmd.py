@@ -365,7 +365,7 @@ def _log_line(record: dict[str, Any]) -> str:
     )
 
 
-@click.command()
+@click.group(invoke_without_command=True)
 @click.option("--path", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.option("--decision", type=click.Choice(["deny", "ask", "allow", "none"]), default=None)
 @click.option("--host", type=click.Choice(PLATFORMS), default=None)
@@ -375,7 +375,9 @@ def _log_line(record: dict[str, Any]) -> str:
 @click.option("-n", "--limit", type=int, default=50, show_default=True, help="0: all.")
 @click.option("--json", "as_json", is_flag=True, help="Print the records as JSON lines.")
 @click.option("-f", "--follow", is_flag=True, help="Keep printing new records.")
+@click.pass_context
 def logs(
+    ctx: click.Context,
     path: Path | None,
     decision: str | None,
     host: str | None,
@@ -386,7 +388,9 @@ def logs(
     as_json: bool,
     follow: bool,
 ) -> None:
-    """Show the audit log of `hookwise hook` decisions (newest last)."""
+    """Show the audit log of `hookwise hook` decisions (newest last); `logs export` sends it on."""
+    if ctx.invoked_subcommand is not None:
+        return
     from hookwise.policy import audit, fastjson
     from hookwise.policy.compiler import default_settings
 

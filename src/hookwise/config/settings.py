@@ -42,6 +42,7 @@ from hookwise.protocol.jsvalue import (
     js_json_parse,
     js_string,
     js_trim,
+    json_type_name,
     truthy,
 )
 from hookwise.protocol.profiles import DEFAULT_PROFILE, Profile
@@ -551,25 +552,11 @@ def js_number_from_string(text: str) -> float | int | None:
 _Check = Callable[[JSON, list[str | int], list[str]], JSON]
 
 
-def _type_name(value: JSON) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
 def _issue(path: list[str | int], expected: str, value: JSON) -> str:
     where = ""
     for part in path:
         where += f"[{part}]" if isinstance(part, int) else (f".{part}" if where else part)
-    return f"{where or '(root)'}: expected {expected}, got {_type_name(value)}"
+    return f"{where or '(root)'}: expected {expected}, got {json_type_name(value)}"
 
 
 def _string(value: JSON, path: list[str | int], issues: list[str]) -> JSON:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from hookwise.protocol import llm
 from hookwise.protocol.gemini import event_spec
-from hookwise.protocol.jsvalue import JSON, UNDEFINED, truthy
+from hookwise.protocol.jsvalue import JSON, UNDEFINED, json_type_name, truthy
 from hookwise.protocol.profiles import Profile
 
 _JSON_TYPES = {
@@ -56,20 +56,6 @@ _ARG_TYPES: dict[str, tuple[tuple[str, str, bool], ...]] = {
 }
 
 
-def _type_name(value: JSON) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
 def validate_event_args(event: str, args: dict[str, JSON]) -> list[str]:
     """Every way ``args`` departs from the event's schema, as readable messages."""
     spec = event_spec(event)
@@ -82,7 +68,7 @@ def validate_event_args(event: str, args: dict[str, JSON]) -> list[str]:
             continue
         value = args[name]
         if not isinstance(value, _JSON_TYPES[kind]):
-            problems.append(f"field '{name}' must be {kind}, got {_type_name(value)}")
+            problems.append(f"field '{name}' must be {kind}, got {json_type_name(value)}")
             continue
         allowed = next((f.values for f in spec.input_fields if f.name == name), ())
         if allowed and value not in allowed:

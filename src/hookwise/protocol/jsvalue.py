@@ -417,3 +417,18 @@ def js_to_number(value: object) -> int | float:
             return float(text.replace("Infinity", "inf"))
         return math.nan
     return math.nan
+
+
+def json_type_name(value: JSON) -> str:
+    """The JSON type of a decoded value, as error messages name it ("boolean", "array"...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"

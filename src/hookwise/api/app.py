@@ -1,0 +1,120 @@
+"""The FastAPI application: settings -> database -> state -> routes, plus background loops.
+
+``create_app`` serves one process; ``app_from_env`` is the factory uvicorn calls in each
+worker when ``hookwise serve --workers N`` runs several.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from fastapi import Depends, FastAPI
+
+from hookwise import __version__
+from hookwise.api.auth import require_token
+from hookwise.api.config_store import ConfigStore
+from hookwise.api.db import make_engine, migrate
+from hookwise.api.errors import install_error_handlers
+from hookwise.api.fastpath import FastPaths
+from hookwise.api.generation import Generation
+from hookwise.api.metrics import Metrics
+from hookwise.api.middleware import ServiceMiddleware
+from hookwise.api.openapi import document_router, without_422
+from hookwise.api.ratelimit import RateLimiter
+from hookwise.api.routes import Loop, route_modules
+from hookwise.api.settings import ServiceSettings, load_settings
+from hookwise.api.state import ServiceState
+from hookwise.api.webhooks.subscriber_index import SubscriberIndex
+
+log = logging.getLogger("hookwise.api")
+
+
+async def _housekeeping(state: ServiceState) -> None:
+    """Flush metrics each second; prune old rate windows and samples each minute."""
+    ticks = 0
+    while True:
+        await asyncio.sleep(1.0)
+        ticks += 1
+        try:
+            await asyncio.to_thread(state.metrics.flush, state.engine)
+            if ticks % 60 == 0:
+                await asyncio.to_thread(state.limiter.prune)
+                await asyncio.to_thread(state.metrics.prune, state.engine)
+        except Exception:  # the database may be briefly away; try again next tick
+            log.exception("housekeeping failed")
+
+
+def build_state(settings: ServiceSettings) -> ServiceState:
+    engine = make_engine(settings.database_url)
+    migrate(engine, settings.data_dir)
+    generation = Generation(settings.data_dir, engine)
+    return ServiceState(
+        settings=settings,
+        engine=engine,
+        metrics=Metrics(),
+        limiter=RateLimiter(engine),
+        config=ConfigStore(engine, generation),
+        generation=generation,
+        subscribers=SubscriberIndex(engine, generation),
+    )
+
+
+def create_app(
+    settings: ServiceSettings, run_background: bool = True, fast_paths: bool = True
+) -> FastAPI:
+    state = build_state(settings)
+    modules = route_modules()
+    loops: list[Loop] = [_housekeeping]
+    for module in modules:
+        loops.extend(module.loops)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        tasks = [asyncio.create_task(loop(state)) for loop in loops] if run_background else []
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+            with contextlib.suppress(Exception):
+                state.metrics.flush(state.engine)
+            state.generation.close()
+            state.engine.dispose()
+
+    app = FastAPI(
+        title="hookwise Hook Output Processing API",
+        version=__version__,
+        description="Parses, validates and acts on the output of AI-agent hooks "
+        "(Claude Code, Codex and Gemini CLI event names).",
+        lifespan=lifespan,
+    )
+    app.state.service = state
+    install_error_handlers(app)
+    for module in modules:
+        document_router(module.router, protected=not module.public)
+        if module.public:
+            app.include_router(module.router)
+        else:
+            app.include_router(module.router, dependencies=[Depends(require_token)])
+    without_422(app)
+    if fast_paths:
+        app.add_middleware(FastPaths, state=state)
+    app.add_middleware(ServiceMiddleware, max_body=settings.max_body_bytes, metrics=state.metrics)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """uvicorn's factory in each worker; the parent passed its choices through the env."""
+    import os
+
+    data_dir = os.environ.get("HOOKWISE_DATA_DIR")
+    workers = int(os.environ.get("HOOKWISE_WORKERS", "1"))
+    settings = load_settings(Path(data_dir) if data_dir else None, workers=workers)
+    return create_app(settings)

@@ -1,0 +1,109 @@
+"""The contract's per-session rate limits, counted in the database.
+
+Fixed one-minute windows per (session, group); one atomic upsert per request, so several
+worker processes (or machines on one PostgreSQL) share the same counters. Refused
+requests count too, so the (L+1)-th request of a burst and every later one in the minute
+gets 429.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi import Header, Request
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine
+
+from hookwise.api.errors import ApiError
+from hookwise.api.tables import rate_counters
+
+LIMITS = {
+    "execution": 100,
+    "permissions": 50,
+    "validation": 200,
+    "configuration": 10,
+    "health": 60,
+}
+WINDOW_SECONDS = 60
+ANONYMOUS_SESSION = "anonymous"
+MAX_SESSION_CHARS = 256
+
+
+@dataclass(frozen=True)
+class RateDecision:
+    allowed: bool
+    limit: int
+    remaining: int
+    retry_after: int
+
+
+class RateLimiter:
+    def __init__(self, engine: Engine, limits: dict[str, int] | None = None) -> None:
+        self.engine = engine
+        self.limits = dict(LIMITS if limits is None else limits)
+        dialect = sqlite if engine.dialect.name == "sqlite" else postgresql
+        self._insert: Any = dialect.insert
+
+    def hit(self, session: str, group: str, now: float | None = None) -> RateDecision:
+        limit = self.limits[group]
+        now = time.time() if now is None else now
+        window = int(now // WINDOW_SECONDS)
+        statement = (
+            self._insert(rate_counters)
+            .values(session_id=session, bucket=group, window=window, count=1)
+            .on_conflict_do_update(
+                index_elements=["session_id", "bucket", "window"],
+                set_={"count": rate_counters.c.count + 1},
+            )
+            .returning(rate_counters.c.count)
+        )
+        with self.engine.begin() as conn:
+            count = int(conn.execute(statement).scalar_one())
+        retry_after = max(1, math.ceil((window + 1) * WINDOW_SECONDS - now))
+        return RateDecision(count <= limit, limit, max(0, limit - count), retry_after)
+
+    def check(self, session: str | None, group: str) -> None:
+        """Count one request; raise the contract's 429 when over the limit."""
+        decision = self.hit(session_key(session), group)
+        if not decision.allowed:
+            raise ApiError(
+                429,
+                "rate_limit_exceeded",
+                "Hook output API rate limit exceeded",
+                headers={"Retry-After": str(decision.retry_after)},
+                extra={
+                    "retryAfter": decision.retry_after,
+                    "limit": decision.limit,
+                    "remaining": 0,
+                },
+            )
+
+    def prune(self, now: float | None = None) -> None:
+        window = int((time.time() if now is None else now) // WINDOW_SECONDS)
+        with self.engine.begin() as conn:
+            conn.execute(sa.delete(rate_counters).where(rate_counters.c.window < window - 1))
+
+
+def session_key(session: str | None) -> str:
+    if not session:
+        return ANONYMOUS_SESSION
+    return session[:MAX_SESSION_CHARS]
+
+
+def limited(group: str) -> Any:
+    """A route dependency counting the request against ``group`` for its X-Session-Id."""
+
+    def dependency(
+        request: Request,
+        x_session_id: str | None = Header(
+            default=None, description="Names the session for the per-session rate limits"
+        ),
+    ) -> None:
+        request.app.state.service.limiter.check(x_session_id, group)
+
+    dependency.rate_group = group  # type: ignore[attr-defined]  # read by openapi.py
+    return dependency

@@ -1,0 +1,130 @@
+"""parse-output, validate-json and classify-error: the host runtime's reading over HTTP.
+
+parse-output reads a run exactly as the event's host would (hookwise.api.hook_output,
+built on host/), under the live configuration; a PreToolUse "ask" opens a pending
+permission request and every parse is reported to ``hook_output_processed`` subscribers.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi import APIRouter, Depends, Header
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from hookwise.api.db import now_ms
+from hookwise.api.error_classes import classify_error
+from hookwise.api.hook_output import ParsedOutput, parse_output
+from hookwise.api.json_validation import validate_json
+from hookwise.api.output_config import OutputConfig
+from hookwise.api.permissions import create_permission
+from hookwise.api.ratelimit import limited, session_key
+from hookwise.api.schemas import (
+    ClassifyErrorRequest,
+    ClassifyErrorResponse,
+    ParseOutputRequest,
+    ParseOutputResponse,
+    ValidateJsonRequest,
+    ValidateJsonResponse,
+)
+from hookwise.api.state import ServiceState, service_async
+from hookwise.api.webhooks.outbox import enqueue
+
+router = APIRouter(tags=["hook output"])
+
+_SESSION = Header(default=None, description="The agent session this output belongs to")
+
+
+@router.post("/internal/hook/parse-output", response_model=ParseOutputResponse)
+async def parse_output_route(
+    body: ParseOutputRequest,
+    state: ServiceState = Depends(service_async),  # noqa: B008
+    x_session_id: str | None = _SESSION,
+) -> JSONResponse:
+    """Classify one hook run (JSON answer or exit code) as its host would.
+
+    Requests normally take the fast path (api/fastpath.py), which calls ``answer_parse``
+    too; this route documents the endpoint and serves it when the fast path is off."""
+    return JSONResponse(await answer_parse(state, body, x_session_id))
+
+
+async def answer_parse(
+    state: ServiceState, body: ParseOutputRequest, x_session_id: str | None
+) -> dict[str, Any]:
+    """The parse-output answer; storage only when there is something to store."""
+    config = state.config.get()
+    started = time.perf_counter()
+    parsed = parse_output(
+        body.exitCode, body.stdout, body.stderr, body.hookEvent, body.executionTime, config
+    )
+    state.metrics.timing("parse", (time.perf_counter() - started) * 1000.0)
+    permission: dict[str, Any] | None = None
+    if parsed.ask is not None or state.subscribers.wanted("hook_output_processed"):
+        permission = await run_in_threadpool(
+            _record, state, body.hookEvent, parsed, session_key(x_session_id), config
+        )
+    return parsed.response(permission)
+
+
+def _record(
+    state: ServiceState,
+    hook_event: str,
+    parsed: ParsedOutput,
+    session: str,
+    config: OutputConfig,
+) -> dict[str, Any] | None:
+    """The "ask" permission and the webhook event, in one transaction."""
+    permission: dict[str, Any] | None = None
+    with state.engine.begin() as conn:
+        if parsed.ask is not None:
+            permission = create_permission(
+                conn,
+                "unknown",
+                parsed.ask.reason or "The hook asked for the user's permission",
+                {},
+                parsed.ask.updated_input,
+                session,
+                config,
+            )
+        enqueue(
+            conn,
+            "hook_output_processed",
+            {
+                "eventType": "hook_output_processed",
+                "timestamp": now_ms(),
+                "hookEvent": hook_event,
+                "result": {
+                    "source": parsed.source,
+                    "continue": parsed.continue_,
+                    "requiresUserInteraction": parsed.requires_user_interaction,
+                },
+                "sessionId": session,
+            },
+        )
+    return permission
+
+
+@router.post(
+    "/internal/hook/validate-json",
+    response_model=ValidateJsonResponse,
+    response_model_exclude_none=True,
+    dependencies=[Depends(limited("validation"))],
+)
+def validate_json_route(
+    body: ValidateJsonRequest,
+    state: ServiceState = Depends(service_async),  # noqa: B008
+) -> dict[str, Any]:
+    """Check a hook's JSON answer against what its host honours (validationLevel)."""
+    level = state.config.get().validationLevel
+    started = time.perf_counter()
+    answer = validate_json(body.jsonString, body.hookEvent, level)
+    state.metrics.timing("validate", (time.perf_counter() - started) * 1000.0)
+    return answer
+
+
+@router.post("/internal/hook/classify-error", response_model=ClassifyErrorResponse)
+async def classify_error_route(body: ClassifyErrorRequest) -> dict[str, Any]:
+    """Name what went wrong with a hook run and what to do about it."""
+    return classify_error(body.exitCode, body.stderr, body.hookEvent, body.hookCommand)

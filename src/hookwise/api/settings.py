@@ -1,0 +1,155 @@
+"""Where the service keeps its data, how it is reached, and what it may execute.
+
+Everything has a default that needs no set-up (SQLite under ``./.hookwise``, a token
+generated on first start, loopback only, execution off) so ``hookwise serve`` runs on a
+fresh checkout; deployments override through the environment or ``service.yaml``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+MAX_BODY_BYTES = 1024 * 1024
+TOKEN_FILE = "api-token"
+SERVICE_FILE = "service.yaml"
+
+
+class SettingsError(ValueError):
+    """A service setting is wrong; the message names the file or variable and the field."""
+
+
+@dataclass(frozen=True)
+class ExecutePolicy:
+    """Which commands ``execute-with-output`` may run: exact strings or full-match regexes.
+
+    Commands come from the network, so nothing runs unless the server's own configuration
+    names it; a regex must match the whole command string.
+    """
+
+    enabled: bool = False
+    exact: frozenset[str] = frozenset()
+    patterns: tuple[re.Pattern[str], ...] = ()
+
+    def allows(self, command: str) -> bool:
+        if not self.enabled:
+            return False
+        if command in self.exact:
+            return True
+        return any(p.fullmatch(command) for p in self.patterns)
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    data_dir: Path
+    database_url: str
+    api_token: str
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    execute: ExecutePolicy = field(default_factory=ExecutePolicy)
+    max_body_bytes: int = MAX_BODY_BYTES
+    workers: int = 1
+
+
+def sqlite_url(data_dir: Path) -> str:
+    return f"sqlite:///{(data_dir / 'service.db').resolve()}"
+
+
+def load_token(data_dir: Path, env: Mapping[str, str]) -> str:
+    """``HOOKWISE_API_TOKEN``, else the stored token, else a new one stored with mode 0600."""
+    token = env.get("HOOKWISE_API_TOKEN", "").strip()
+    if token:
+        return token
+    path = data_dir / TOKEN_FILE
+    try:
+        stored = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        stored = ""
+    if stored:
+        return stored
+    data_dir.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_urlsafe(32)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process won the race: use its token
+        return path.read_text(encoding="utf-8").strip()
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(token + "\n")
+    return token
+
+
+def _execute_policy(raw: Any, source: str) -> ExecutePolicy:
+    if raw is None:
+        return ExecutePolicy()
+    if not isinstance(raw, dict):
+        raise SettingsError(f"{source}: 'execute' must be a mapping with 'enabled' and 'allow'")
+    unknown = set(raw) - {"enabled", "allow"}
+    if unknown:
+        raise SettingsError(f"{source}: unknown key(s) in 'execute': {', '.join(sorted(unknown))}")
+    enabled = raw.get("enabled", False)
+    if not isinstance(enabled, bool):
+        raise SettingsError(f"{source}: 'execute.enabled' must be true or false")
+    allow = raw.get("allow", [])
+    if not isinstance(allow, list):
+        raise SettingsError(f"{source}: 'execute.allow' must be a list")
+    exact: set[str] = set()
+    patterns: list[re.Pattern[str]] = []
+    for i, entry in enumerate(allow):
+        where = f"{source}: execute.allow[{i}]"
+        if isinstance(entry, str):
+            exact.add(entry)
+        elif (
+            isinstance(entry, dict) and set(entry) == {"regex"} and isinstance(entry["regex"], str)
+        ):
+            try:
+                patterns.append(re.compile(entry["regex"]))
+            except re.error as err:
+                raise SettingsError(f"{where}: invalid regex: {err}") from None
+        else:
+            raise SettingsError(f"{where}: expected a command string or {{regex: PATTERN}}")
+    return ExecutePolicy(enabled, frozenset(exact), tuple(patterns))
+
+
+def load_settings(
+    data_dir: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    host: str | None = None,
+    port: int | None = None,
+    workers: int = 1,
+) -> ServiceSettings:
+    env = os.environ if env is None else env
+    data_dir = (data_dir or Path(env.get("HOOKWISE_DATA_DIR", ".hookwise"))).resolve()
+    service_file = data_dir / SERVICE_FILE
+    raw: Any = {}
+    if service_file.exists():
+        try:
+            raw = yaml.safe_load(service_file.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as err:
+            raise SettingsError(f"{service_file}: not valid YAML: {err}") from None
+        if not isinstance(raw, dict):
+            raise SettingsError(f"{service_file}: expected a mapping at the top level")
+        unknown = set(raw) - {"execute", "database_url"}
+        if unknown:
+            raise SettingsError(f"{service_file}: unknown key(s): {', '.join(sorted(unknown))}")
+    url = env.get("HOOKWISE_DATABASE_URL") or raw.get("database_url") or sqlite_url(data_dir)
+    if not isinstance(url, str):
+        raise SettingsError(f"{service_file}: 'database_url' must be a string")
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return ServiceSettings(
+        data_dir=data_dir,
+        database_url=url,
+        api_token=load_token(data_dir, env),
+        host=host or DEFAULT_HOST,
+        port=DEFAULT_PORT if port is None else port,
+        execute=_execute_policy(raw.get("execute"), str(service_file)),
+        workers=workers,
+    )

@@ -1,0 +1,37 @@
+"""What every route needs, built once per process and hung on ``app.state.service``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import Request
+from sqlalchemy.engine import Engine
+
+from hookwise.api.config_store import ConfigStore
+from hookwise.api.generation import Generation
+from hookwise.api.metrics import Metrics
+from hookwise.api.ratelimit import RateLimiter
+from hookwise.api.settings import ServiceSettings
+from hookwise.api.webhooks.subscriber_index import SubscriberIndex
+
+
+@dataclass
+class ServiceState:
+    settings: ServiceSettings
+    engine: Engine
+    metrics: Metrics
+    limiter: RateLimiter
+    config: ConfigStore
+    generation: Generation
+    subscribers: SubscriberIndex
+
+
+def service(request: Request) -> ServiceState:
+    state: ServiceState = request.app.state.service
+    return state
+
+
+async def service_async(request: Request) -> ServiceState:
+    """The same as a dependency FastAPI need not send to its thread pool (no I/O here)."""
+    state: ServiceState = request.app.state.service
+    return state

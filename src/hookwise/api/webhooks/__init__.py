@@ -1,0 +1,1 @@
+"""Webhooks: events recorded in a durable outbox, delivered signed, retried with backoff."""

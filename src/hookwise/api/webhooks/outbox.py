@@ -1,0 +1,66 @@
+"""Recording webhook events: in the caller's transaction, one row per subscriber.
+
+Writing the event where the change itself is written means a crash can lose neither: the
+permission and its ``permission_requested`` event commit together or not at all. The
+event id is made once and shared by every subscriber's row, so receivers can deduplicate
+the retries that at-least-once delivery implies.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+import sqlalchemy as sa
+
+from hookwise.api.db import now_ms
+from hookwise.api.tables import webhook_outbox, webhook_subscribers
+
+EVENT_TYPES = ("hook_output_processed", "permission_requested", "permission_resolved")
+ALL_EVENTS = "*"  # a subscriber's wildcard: every type, including types added later
+
+
+def new_event_id() -> str:
+    return f"evt_{uuid.uuid4().hex}"
+
+
+def wants(events: Iterable[str], event_type: str) -> bool:
+    """Whether a subscriber of ``events`` receives ``event_type``."""
+    return any(e in (event_type, ALL_EVENTS) for e in events)
+
+
+def enqueue(conn: sa.Connection, event_type: str, payload: dict[str, Any]) -> int:
+    """Queue ``payload`` for every active subscriber of ``event_type``; rows written."""
+    if event_type not in EVENT_TYPES:
+        raise ValueError(f"unknown webhook event type {event_type!r}")
+    subscribers = conn.execute(
+        sa.select(webhook_subscribers.c.id, webhook_subscribers.c.events).where(
+            webhook_subscribers.c.active.is_(True)
+        )
+    ).all()
+    targets = [sid for sid, events in subscribers if wants(events or (), event_type)]
+    if not targets:
+        return 0
+    event_id = new_event_id()
+    now = now_ms()
+    conn.execute(
+        webhook_outbox.insert(),
+        [
+            {
+                "event_id": event_id,
+                "subscriber_id": sid,
+                "event_type": event_type,
+                "payload": payload,
+                "status": "pending",
+                "attempts": 0,
+                "next_attempt_at": now,
+                "lease_until": None,
+                "last_error": None,
+                "created_at": now,
+                "delivered_at": None,
+            }
+            for sid in targets
+        ],
+    )
+    return len(targets)

@@ -1,0 +1,42 @@
+"""Which event types have subscribers, cached per worker and refreshed by the generation.
+
+parse-output runs thousands of times a second; with nobody subscribed to
+``hook_output_processed`` it must not open a transaction just to find that out.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from hookwise.api.generation import Generation
+from hookwise.api.tables import webhook_subscribers
+from hookwise.api.webhooks.outbox import EVENT_TYPES, wants
+
+
+class SubscriberIndex:
+    def __init__(self, engine: Engine, generation: Generation) -> None:
+        self.engine = engine
+        self.generation = generation
+        self._lock = threading.Lock()
+        self._seen: tuple[int, ...] | None = None
+        self._wanted: frozenset[str] = frozenset()
+
+    def wanted(self, event_type: str) -> bool:
+        """Whether any active subscriber receives ``event_type`` (exact across workers)."""
+        now = self.generation.current()
+        if now != self._seen:
+            with self._lock:
+                self._seen = now  # before reading, so a racing change is seen next time
+                with self.engine.connect() as conn:
+                    rows = conn.execute(
+                        sa.select(webhook_subscribers.c.events).where(
+                            webhook_subscribers.c.active.is_(True)
+                        )
+                    ).all()
+                self._wanted = frozenset(
+                    kind for kind in EVENT_TYPES for (events,) in rows if wants(events or (), kind)
+                )
+        return event_type in self._wanted

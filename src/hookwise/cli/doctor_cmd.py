@@ -1,0 +1,61 @@
+"""``hookwise doctor``: registration, trust, policy validity and a live self-test per host.
+
+The checks are in ``hookwise.policy.doctor``; this module prints them and sets the exit
+code (1 when any check fails).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from hookwise.policy.install import HOST_LABELS, HOSTS
+
+_MARKS = {"ok": "ok  ", "info": "info", "warn": "WARN", "fail": "FAIL"}
+
+
+@click.command()
+@click.option("--platform", type=click.Choice(HOSTS), default=None, help="Default: every host.")
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The project directory (default: the current directory).",
+)
+@click.option("--no-self-test", is_flag=True, help="Do not run the registered commands.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def doctor(platform: str | None, project: Path | None, no_self_test: bool, as_json: bool) -> None:
+    """Check that `hookwise hook` is registered, trusted and answering, and the policy valid."""
+    from hookwise.policy.doctor import diagnose
+
+    hosts = (platform,) if platform else HOSTS
+    report = diagnose(
+        (project or Path.cwd()).resolve(),
+        hosts=hosts,
+        explicit=platform is not None,
+        run_self_test=not no_self_test,
+    )
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(f"project: {report.project}")
+        click.echo("policy:")
+        for scope, path, present in report.policy.scopes:
+            click.echo(f"  {scope:8} {path}{'' if present else '  (absent)'}")
+        for check in report.policy.checks:
+            click.echo(f"  {_MARKS[check.status]}  {check.detail}")
+        for host in report.hosts:
+            click.echo(f"{HOST_LABELS[host.host]}:")
+            for check in host.checks:
+                click.echo(f"  {_MARKS[check.status]}  {check.name}: {check.detail}")
+        failed = sum(
+            1
+            for check in [*report.policy.checks, *(c for h in report.hosts for c in h.checks)]
+            if check.status == "fail"
+        )
+        click.echo("all good" if report.ok else f"{failed} problem(s) found")
+    if not report.ok:
+        sys.exit(1)

@@ -1,0 +1,163 @@
+"""``hookwise install`` and ``hookwise uninstall``: register the policy hook with a host.
+
+The logic (which events, which file, the text edits, Codex's hook trust) is in
+``hookwise.policy.install``; this module parses options and reports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from hookwise.policy.install import HOST_LABELS, HOSTS, SCOPES, InstallPlan
+
+_host_argument = click.argument("host", type=click.Choice(HOSTS))
+_scope_option = click.option(
+    "--scope",
+    type=click.Choice(SCOPES),
+    default="project",
+    show_default=True,
+    help="project: the project's settings file; user: your own, for every project.",
+)
+_project_option = click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The project directory (default: the current directory).",
+)
+_dry_run_option = click.option(
+    "--dry-run", is_flag=True, help="Print the changes as a diff; write nothing."
+)
+
+
+def _report(plan: InstallPlan, written: list[Path], dry_run: bool) -> None:
+    for change in plan.changes:
+        if not change.changed:
+            continue
+        if dry_run:
+            click.echo(change.diff(), nl=False)
+        elif change.path in written:
+            click.echo(f"wrote {change.path}")
+
+
+@click.command()
+@_host_argument
+@_scope_option
+@_project_option
+@_dry_run_option
+@click.option(
+    "--timeout",
+    type=click.IntRange(1, 3600),
+    default=None,
+    help="Hook timeout in seconds (written in the host's unit). Default: 10 + validators.",
+)
+@click.option(
+    "--console",
+    is_flag=True,
+    help="Register `hookwise hook` instead of the faster `python -I -S run_hook.py` form.",
+)
+@click.option(
+    "--no-trust",
+    is_flag=True,
+    help="Codex: do not record the hooks' hashes as trusted (approve them in /hooks).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
+def install(
+    host: str,
+    scope: str,
+    project: Path | None,
+    dry_run: bool,
+    timeout: int | None,
+    console: bool,
+    no_trust: bool,
+    as_json: bool,
+) -> None:
+    """Register `hookwise hook` with HOST for every event the policy uses."""
+    from hookwise.policy.install import InstallError, hook_command, plan_install, write_plan
+
+    directory = (project or Path.cwd()).resolve()
+    env = dict(os.environ)
+    try:
+        plan = plan_install(
+            host,
+            scope,
+            directory,
+            env,
+            command=hook_command(host, console=console),
+            timeout=timeout,
+            trust=not no_trust,
+        )
+        written = [] if dry_run else write_plan(plan)
+    except InstallError as exc:
+        raise click.ClickException(str(exc)) from None
+    edit = plan.edit
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "host": host,
+                    "scope": scope,
+                    "settings": str(plan.settings),
+                    "command": plan.command,
+                    "added": [r.event for r in edit.added],
+                    "kept": [r.event for r in edit.kept],
+                    "removed": [h.event for h in edit.removed],
+                    "trusted": plan.trusted,
+                    "written": [str(p) for p in written],
+                    "dry_run": dry_run,
+                    "notes": plan.notes,
+                },
+                indent=2,
+            )
+        )
+    else:
+        label = HOST_LABELS[host]
+        click.echo(f"{label} ({scope}): {plan.settings}")
+        click.echo(f"  command: {plan.command}")
+        for registration in edit.added:
+            click.echo(f"  + {registration.event}{_matcher(registration.matcher)}")
+        for registration in edit.kept:
+            click.echo(f"  = {registration.event}{_matcher(registration.matcher)}")
+        for hook in edit.removed:
+            click.echo(f"  - {hook.event} (an older hookwise entry)")
+        if plan.trusted and (dry_run or written):
+            click.echo(f"  trusted {len(plan.trusted)} Codex hook hash(es)")
+        if not plan.changed:
+            click.echo("  already installed; nothing to change")
+        _report(plan, written, dry_run)
+    for note in plan.notes:
+        click.echo(f"note: {note}", err=True)
+    if not dry_run and not as_json:
+        click.echo(f"check it with: hookwise doctor --platform {host}")
+
+
+def _matcher(matcher: str | None) -> str:
+    return "" if matcher is None else f" (matcher {matcher!r})"
+
+
+@click.command()
+@_host_argument
+@_scope_option
+@_project_option
+@_dry_run_option
+def uninstall(host: str, scope: str, project: Path | None, dry_run: bool) -> None:
+    """Remove hookwise's hook entries from HOST's settings (other hooks stay)."""
+    from hookwise.policy.install import InstallError, plan_uninstall, write_plan
+
+    directory = (project or Path.cwd()).resolve()
+    try:
+        plan = plan_uninstall(host, scope, directory, dict(os.environ))
+        written = [] if dry_run else write_plan(plan)
+    except InstallError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"{HOST_LABELS[host]} ({scope}): {plan.settings}")
+    for hook in plan.edit.removed:
+        click.echo(f"  - {hook.event}{_matcher(hook.matcher)}")
+    if not plan.changed:
+        click.echo("  hookwise is not registered there; nothing to change")
+    _report(plan, written, dry_run)
+    sys.stdout.flush()

@@ -1,0 +1,39 @@
+"""``hookwise serve``: the Hook Output Processing API and its web console."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.option("--host", default=None, help="Address to bind (default 127.0.0.1: loopback only).")
+@click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default 8765).")
+@click.option(
+    "--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="Processes."
+)
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the SQLite database, token and service.yaml live (default ./.hookwise).",
+)
+@click.option(
+    "--log-level",
+    type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+    default="info",
+    show_default=True,
+)
+def serve(
+    host: str | None, port: int | None, workers: int, data_dir: Path | None, log_level: str
+) -> None:
+    """Serve the API, webhooks and console (HOOKWISE_API_TOKEN, HOOKWISE_DATABASE_URL)."""
+    from hookwise.api.serve import serve as run
+    from hookwise.api.settings import SettingsError, load_settings
+
+    try:
+        settings = load_settings(data_dir, host=host, port=port, workers=workers)
+    except SettingsError as err:
+        raise click.ClickException(str(err)) from None
+    run(settings, log_level=log_level)

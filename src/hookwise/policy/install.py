@@ -1,0 +1,1088 @@
+"""``hookwise install`` / ``uninstall``: register ``hookwise hook`` in a host's settings file.
+
+The policy decides what is registered: every host event its enabled rules can be raised by
+(the canonical mapping of ``hosts.py`` read backwards), plus the host's pre-tool event
+always, so that a policy that later breaks still fails closed on tool calls. Tool events get
+the match-all matcher ``"*"`` (all three hosts read it so); timeouts are written in the
+host's unit (Gemini CLI milliseconds, Claude Code and Codex seconds).
+
+Settings files are edited as text: only hookwise's own entries (recognised by their command,
+see :func:`is_hookwise_command`) are added or removed, and every other byte stays where it
+was, comments of Gemini's JSONC included. Installing twice changes nothing; uninstalling
+after installing gives back the original bytes (except that an empty ``hooks`` object or
+event list that existed before is removed with hookwise's last entry: the file cannot say
+whether it was there first). A file that does not parse is refused, naming the file, line
+and column, and nothing is written.
+
+Codex runs a non-managed hook only when its definition's hash is trusted
+(``[hooks.state."<key>"] trusted_hash`` in ``$CODEX_HOME/config.toml``, what Codex's
+``/hooks`` writes; see ``config/codex_settings.py``). Installing is the user's approval of
+exactly those hooks, so install writes their trust too (``trust=False`` leaves it out), and
+uninstall removes the trust entries it matches. Project trust (``[projects."<dir>"]``) is a
+decision about the whole project and is only reported.
+
+:func:`edit_hooks` and :func:`edit_codex_trust` are pure (text in, text out); the
+``plan_*`` functions read the files and the policy; :func:`write_plan` writes atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shlex
+import stat
+import sys
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from hookwise.policy import canonical
+
+HOSTS: Final = ("gemini", "claude", "codex")
+SCOPES: Final = ("project", "user")
+HOST_LABELS: Final = {"gemini": "Gemini CLI", "claude": "Claude Code", "codex": "Codex"}
+PRE_TOOL_EVENT: Final = {"gemini": "BeforeTool", "claude": "PreToolUse", "codex": "PreToolUse"}
+MATCH_ALL: Final = "*"
+GEMINI_HOOK_NAME: Final = "hookwise"
+BASE_TIMEOUT_S: Final = 10
+"""Enough for a cold ``hookwise hook`` that also rebuilds the policy cache, with margin."""
+MAX_TIMEOUT_S: Final = 600
+
+# Events whose matcher is compared with the tool name (the others get no matcher).
+TOOL_MATCHER_EVENTS: Final = {
+    "gemini": frozenset({"BeforeTool", "AfterTool"}),
+    "claude": frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"}),
+    "codex": frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"}),
+}
+
+
+class InstallError(Exception):
+    """Nothing was written: a settings file is broken or cannot be changed safely."""
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def hook_argv(host: str, *, console: bool = False) -> list[str]:
+    """The argv of the hook: the fast launcher, or ``hookwise hook`` with ``console``."""
+    if console:
+        return [str(Path(sys.executable).parent / "hookwise"), "hook", "--platform", host]
+    from hookwise.policy import run_hook
+
+    launcher = str(Path(run_hook.__file__).resolve())
+    return [sys.executable, "-I", "-S", launcher, "--platform", host]
+
+
+def hook_command(host: str, *, console: bool = False) -> str:
+    """The command line for the host's shell (``sh -c`` / ``bash -c`` on Linux and macOS)."""
+    return shlex.join(hook_argv(host, console=console))
+
+
+_RUN_HOOK_TAIL: Final = re.compile(r"(^|[/\\])hookwise[/\\]policy[/\\]run_hook\.py$")
+_CONSOLE: Final = re.compile(r"(^|[/\\])hookwise(\.exe)?$")
+
+
+def is_hookwise_command(command: object) -> bool:
+    """Whether a hook command runs ``hookwise hook`` (any interpreter, path or options).
+
+    Recognised: ``<python> [-flags] .../hookwise/policy/run_hook.py ...`` (what install
+    writes), ``[path/]hookwise hook ...`` and ``<python> -m hookwise hook ...``.
+    """
+    if not isinstance(command, str):
+        return False
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return False
+    if not argv:
+        return False
+    if _CONSOLE.search(argv[0]):
+        return argv[1:2] == ["hook"]
+    for index, arg in enumerate(argv[1:], start=1):
+        if _RUN_HOOK_TAIL.search(arg):
+            return all(a.startswith("-") for a in argv[1:index])
+        if arg == "-m":
+            return argv[index + 1 : index + 3] == ["hookwise", "hook"]
+        if not arg.startswith("-"):
+            return False
+    return False
+
+
+# --------------------------------------------------------------------------- the policy
+
+
+def host_events_for(
+    tables: Mapping[str, Any], host: str, canon: str, on: list[str] | None
+) -> list[str]:
+    """Host events that raise ``canon`` (restricted to ``on``'s ``host:event`` names).
+
+    A conditional mapping (Gemini AfterTool -> tool.failure, Codex PostToolUse with a failed
+    response -> tool.failure) counts only where no event of the host raises ``canon`` itself.
+    """
+    events = tables[host]["events"]
+
+    def allowed(name: str) -> bool:
+        return on is None or f"{host}:{name}" in on
+
+    direct = [n for n, spec in events.items() if canon in spec["canonical"] and allowed(n)]
+    if direct or any(canon in spec["canonical"] for spec in events.values()):
+        return direct
+    conditional: list[str] = []
+    for name, spec in events.items():
+        if not allowed(name):
+            continue
+        if host == "gemini":
+            extra = canonical.GEMINI_CONDITIONAL.get(name, ())
+        else:
+            extra = (canonical.TOOL_FAILURE,) if list(spec["canonical"]) == ["tool.after"] else ()
+        if canon in extra:
+            conditional.append(name)
+    return conditional
+
+
+def policy_events(compiled: Mapping[str, Any], host: str) -> list[str]:
+    """The host events to register for a compiled policy, in the host table's order."""
+    tables = compiled["hosts"]
+    wanted = {PRE_TOOL_EVENT[host]}
+    for rule in compiled["rules"]:
+        if not rule.get("enabled", True):
+            continue
+        hosts = rule.get("m", {}).get("host")
+        if hosts and host not in hosts:
+            continue
+        for canon, on in rule["on"].items():
+            wanted.update(host_events_for(tables, host, canon, on))
+    return [name for name in tables[host]["events"] if name in wanted]
+
+
+def timeout_seconds(compiled: Mapping[str, Any]) -> int:
+    """The hook's timeout: the base plus every validator's own (they run one after another)."""
+    default = compiled["settings"].get("validator_timeout", 10)
+    total = 0.0
+    for rule in compiled["rules"]:
+        if rule.get("enabled", True) and rule.get("action") == "validate" and "validator" in rule:
+            total += float(rule["validator"].get("timeout", default))
+    return min(MAX_TIMEOUT_S, BASE_TIMEOUT_S + math.ceil(total))
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One hook to register: event, matcher (None: no matcher key) and handler."""
+
+    event: str
+    matcher: str | None
+    handler: dict[str, Any]
+
+    def group(self) -> dict[str, Any]:
+        if self.matcher is None:
+            return {"hooks": [dict(self.handler)]}
+        return {"matcher": self.matcher, "hooks": [dict(self.handler)]}
+
+
+def registrations(host: str, events: list[str], command: str, seconds: int) -> list[Registration]:
+    """The handlers for ``events``, timeouts in the host's unit."""
+    out: list[Registration] = []
+    for event in events:
+        matcher = MATCH_ALL if event in TOOL_MATCHER_EVENTS[host] else None
+        handler: dict[str, Any]
+        if host == "gemini":
+            handler = {
+                "name": GEMINI_HOOK_NAME,
+                "type": "command",
+                "command": command,
+                "timeout": seconds * 1000,
+            }
+        else:
+            handler = {"type": "command", "command": command, "timeout": seconds}
+        out.append(Registration(event, matcher, handler))
+    return out
+
+
+# --------------------------------------------------------------------------- where
+
+
+def _home(env: Mapping[str, str]) -> Path:
+    return Path(env.get("HOME") or os.path.expanduser("~"))
+
+
+def codex_home(env: Mapping[str, str]) -> Path:
+    explicit = env.get("CODEX_HOME")
+    return Path(os.path.abspath(explicit)) if explicit else _home(env) / ".codex"
+
+
+def claude_config_dir(env: Mapping[str, str]) -> Path:
+    explicit = env.get("CLAUDE_CONFIG_DIR")
+    return Path(os.path.abspath(explicit)) if explicit else _home(env) / ".claude"
+
+
+def gemini_home(env: Mapping[str, str]) -> Path:
+    explicit = env.get("GEMINI_CLI_HOME")
+    return Path(os.path.abspath(explicit)) if explicit else _home(env)
+
+
+def settings_path(host: str, scope: str, project: Path, env: Mapping[str, str]) -> Path:
+    """The file hookwise registers in, for ``host`` and ``scope``."""
+    if host not in HOSTS:
+        raise ValueError(f"unknown host {host!r}; expected one of: {', '.join(HOSTS)}")
+    if scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r}; expected one of: {', '.join(SCOPES)}")
+    project = Path(os.path.abspath(project))
+    if host == "gemini":
+        base = project if scope == "project" else gemini_home(env)
+        return base / ".gemini" / "settings.json"
+    if host == "claude":
+        if scope == "project":
+            return project / ".claude" / "settings.json"
+        return claude_config_dir(env) / "settings.json"
+    if scope == "project":
+        return project / ".codex" / "hooks.json"
+    return codex_home(env) / "hooks.json"
+
+
+# --------------------------------------------------------------------------- JSON text
+
+_WS: Final = " \t\n\r"
+
+
+@dataclass
+class _Node:
+    """A JSON value's span in the text; objects keep (key, key start) per member."""
+
+    kind: str  # "object" | "array" | "scalar"
+    start: int
+    end: int
+    children: list[_Node] = field(default_factory=list)
+    keys: list[tuple[str, int]] = field(default_factory=list)
+
+    def member(self, key: str) -> tuple[int, _Node] | None:
+        """The last member named ``key`` (JSON.parse keeps the last duplicate)."""
+        for index in range(len(self.keys) - 1, -1, -1):
+            if self.keys[index][0] == key:
+                return index, self.children[index]
+        return None
+
+    def span(self, index: int) -> tuple[int, int]:
+        """Start and end of element ``index`` (an object member starts at its key)."""
+        child = self.children[index]
+        return (self.keys[index][1] if self.kind == "object" else child.start), child.end
+
+
+class _SpanParser:
+    """Spans of a text that is already known to be valid JSON (comments blanked)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def skip(self, i: int) -> int:
+        while i < len(self.text) and self.text[i] in _WS:
+            i += 1
+        return i
+
+    def string_end(self, i: int) -> int:
+        i += 1
+        while self.text[i] != '"':
+            i += 2 if self.text[i] == "\\" else 1
+        return i + 1
+
+    def value(self, i: int) -> _Node:
+        i = self.skip(i)
+        char = self.text[i]
+        if char == "{":
+            node = _Node("object", i, i)
+            i = self.skip(i + 1)
+            while self.text[i] != "}":
+                key_end = self.string_end(i)
+                key = json.loads(self.text[i:key_end])
+                colon = self.skip(key_end)
+                child = self.value(colon + 1)
+                node.keys.append((key, i))
+                node.children.append(child)
+                i = self.skip(child.end)
+                if self.text[i] == ",":
+                    i = self.skip(i + 1)
+            node.end = i + 1
+            return node
+        if char == "[":
+            node = _Node("array", i, i)
+            i = self.skip(i + 1)
+            while self.text[i] != "]":
+                child = self.value(i)
+                node.children.append(child)
+                i = self.skip(child.end)
+                if self.text[i] == ",":
+                    i = self.skip(i + 1)
+            node.end = i + 1
+            return node
+        if char == '"':
+            return _Node("scalar", i, self.string_end(i))
+        end = i
+        while end < len(self.text) and self.text[end] not in ",}] \t\n\r":
+            end += 1
+        return _Node("scalar", i, end)
+
+
+def _position(text: str, index: int) -> str:
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return f"{line}:{column}"
+
+
+def _kind_name(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    return "a number"
+
+
+class JsonDocument:
+    """A settings file as text, edited in place: only the changed spans move.
+
+    ``jsonc``: comments are allowed (Gemini CLI's settings); they are blanked for parsing,
+    which keeps every position, and survive every edit outside hookwise's own entries.
+    """
+
+    def __init__(self, text: str, origin: str, *, jsonc: bool) -> None:
+        self.origin = origin
+        self.jsonc = jsonc
+        self.bom = "\ufeff" if text.startswith("\ufeff") else ""
+        self.text = text[len(self.bom) :]
+        self.newline = "\r\n" if "\r\n" in self.text else "\n"
+        self.root = self._parse()
+
+    # -- parsing ---------------------------------------------------------------
+
+    def _stripped(self) -> str:
+        if not self.jsonc:
+            return self.text
+        from hookwise.config.settings import strip_json_comments
+
+        return strip_json_comments(self.text)
+
+    def _parse(self) -> _Node:
+        from hookwise.config.settings import parse_json_text
+
+        stripped = self._stripped()
+        value, problem = parse_json_text(stripped)
+        if problem is not None:
+            raise InstallError(problem.describe(self.origin) + "; fix it first (nothing written)")
+        if not isinstance(value, dict):
+            raise InstallError(
+                f"{self.origin}:1:1: expected a JSON object at the top level, got "
+                f"{_kind_name(value)}; nothing written"
+            )
+        try:
+            return _SpanParser(stripped).value(0)
+        except (RecursionError, IndexError, ValueError) as exc:
+            raise InstallError(f"{self.origin}: cannot edit this file safely: {exc}") from None
+
+    def value_of(self, node: _Node) -> Any:
+        return json.loads(self._stripped()[node.start : node.end])
+
+    def has_comment(self, start: int, end: int) -> bool:
+        return self.jsonc and self._stripped()[start:end] != self.text[start:end]
+
+    def where(self, node: _Node) -> str:
+        return f"{self.origin}:{_position(self.text, node.start)}"
+
+    def rendered(self) -> str:
+        return self.bom + self.text
+
+    # -- formatting ------------------------------------------------------------
+
+    def _line_indent(self, index: int) -> str:
+        start = self.text.rfind("\n", 0, index) + 1
+        match = re.match(r"[ \t]*", self.text[start:])
+        return match.group(0) if match else ""
+
+    def _starts_line(self, index: int) -> bool:
+        start = self.text.rfind("\n", 0, index) + 1
+        return not self.text[start:index].strip()
+
+    def _unit(self) -> str:
+        """The document's indentation step (two spaces when it shows none)."""
+        for node in (self.root, *self.root.children):
+            if node.kind in ("object", "array") and node.children:
+                first, _ = node.span(0)
+                if self._starts_line(first):
+                    outer, inner = self._line_indent(node.start), self._line_indent(first)
+                    if inner.startswith(outer) and len(inner) > len(outer):
+                        return inner[len(outer) :]
+        return "  "
+
+    def _render(self, value: Any, indent: str) -> str:
+        text = json.dumps(value, indent=self._unit(), ensure_ascii=False)
+        return text.replace("\n", self.newline + indent)
+
+    # -- edits (each one re-parses: files are small, positions stay exact) -----
+
+    def _replace(self, start: int, end: int, text: str, *more: tuple[int, int, str]) -> None:
+        """Replace spans (given in any order, not overlapping), then parse again."""
+        for begin, stop, value in sorted([(start, end, text), *more], reverse=True):
+            self.text = self.text[:begin] + value + self.text[stop:]
+        self.root = self._parse()
+
+    def append(self, container: _Node, value: Any, key: str | None = None) -> None:
+        """Add ``value`` (as member ``key`` of an object) after the container's last element."""
+        multiline = "\n" in self.text
+        if not container.children:
+            outer = self._line_indent(container.start)
+            inner = outer + self._unit()
+            item = self._element(key, value, inner if multiline else None)
+            open_, close = container.start + 1, container.end - 1
+            if self.has_comment(open_, close) or self.text[open_:close].strip():
+                self._replace(open_, open_, f"{self.newline}{inner}{item}" if multiline else item)
+            elif multiline:
+                self._replace(open_, close, f"{self.newline}{inner}{item}{self.newline}{outer}")
+            else:
+                self._replace(open_, close, item)
+            return
+        first, _ = container.span(0)
+        _, last_end = container.span(len(container.children) - 1)
+        if "\n" in self.text[container.start : container.end]:
+            if self._starts_line(first):
+                inner = self._line_indent(first)
+            else:
+                inner = self._line_indent(container.start) + self._unit()
+            item = self._element(key, value, inner)
+            self._replace(last_end, last_end, f",{self.newline}{inner}{item}")
+        else:
+            self._replace(last_end, last_end, ", " + self._element(key, value, None))
+
+    def _element(self, key: str | None, value: Any, indent: str | None) -> str:
+        body = (
+            self._render(value, indent)
+            if indent is not None
+            else json.dumps(value, ensure_ascii=False)
+        )
+        return body if key is None else f"{json.dumps(key, ensure_ascii=False)}: {body}"
+
+    def remove(self, container: _Node, index: int) -> None:
+        """Remove element ``index`` with its separator (comments around it are kept)."""
+        count = len(container.children)
+        start, end = container.span(index)
+        if count == 1:
+            open_, close = container.start + 1, container.end - 1
+            if self.has_comment(open_, start):
+                self._replace(start, end, "")
+            elif self.has_comment(end, close):
+                self._replace(open_, end, "")  # what append inserted before the comments
+            else:
+                self._replace(open_, close, "")
+            return
+        stripped = self._stripped()
+        if index > 0:
+            _, previous_end = container.span(index - 1)
+            if self.has_comment(previous_end, start):
+                comma = stripped.index(",", previous_end, start)
+                self._replace(start, end, "", (comma, comma + 1, ""))
+            else:
+                self._replace(previous_end, end, "")
+            return
+        following, _ = container.span(1)
+        if self.has_comment(end, following):
+            comma = stripped.index(",", end, following)
+            self._replace(start, end, "", (comma, comma + 1, ""))
+        else:
+            self._replace(start, following, "")
+
+
+# --------------------------------------------------------------------------- hooks edits
+
+
+@dataclass(frozen=True)
+class FoundHook:
+    """A hookwise handler in a settings file (indexes as written)."""
+
+    event: str
+    group: int
+    handler: int
+    matcher: Any
+    config: dict[str, Any]
+    alone: bool
+    """The only handler of its group (its group is hookwise's own)."""
+    group_config: dict[str, Any]
+
+
+def _hooks_node(doc: JsonDocument) -> _Node | None:
+    found = doc.root.member("hooks")
+    if found is None:
+        return None
+    node = found[1]
+    if node.kind != "object":
+        raise InstallError(
+            f'{doc.where(node)}: "hooks" must be an object (event -> matcher groups), got '
+            f"{_kind_name(doc.value_of(node))}; fix it first (nothing written)"
+        )
+    return node
+
+
+def find_hookwise(doc: JsonDocument) -> list[FoundHook]:
+    """Every hookwise handler of the document, in file order."""
+    hooks = _hooks_node(doc)
+    if hooks is None:
+        return []
+    found: list[FoundHook] = []
+    for index, (event, _) in enumerate(hooks.keys):
+        if hooks.member(event) != (index, hooks.children[index]):
+            continue  # an earlier duplicate: JSON.parse keeps only the last
+        groups = doc.value_of(hooks.children[index])
+        if not isinstance(groups, list):
+            continue
+        for g, group in enumerate(groups):
+            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                continue
+            handlers = group["hooks"]
+            for h, handler in enumerate(handlers):
+                if isinstance(handler, dict) and is_hookwise_command(handler.get("command")):
+                    found.append(
+                        FoundHook(
+                            event,
+                            g,
+                            h,
+                            group.get("matcher"),
+                            handler,
+                            len(handlers) == 1,
+                            group,
+                        )
+                    )
+    return found
+
+
+def _remove_found(doc: JsonDocument, hook: FoundHook) -> None:
+    """Remove one handler: its whole group when it is alone there, then empty containers."""
+    hooks = _hooks_node(doc)
+    assert hooks is not None
+    member = hooks.member(hook.event)
+    assert member is not None
+    groups = member[1]
+    if not hook.alone:
+        inner = groups.children[hook.group].member("hooks")
+        assert inner is not None
+        doc.remove(inner[1], hook.handler)
+        return
+    doc.remove(groups, hook.group)
+    hooks = _hooks_node(doc)
+    assert hooks is not None
+    member = hooks.member(hook.event)
+    assert member is not None
+    if member[1].children:
+        return
+    doc.remove(hooks, member[0])
+    hooks = _hooks_node(doc)
+    assert hooks is not None
+    if not hooks.children:
+        root_member = doc.root.member("hooks")
+        assert root_member is not None
+        doc.remove(doc.root, root_member[0])
+
+
+def _add(doc: JsonDocument, registration: Registration) -> None:
+    hooks = _hooks_node(doc)
+    if hooks is None:
+        doc.append(doc.root, {registration.event: [registration.group()]}, key="hooks")
+        return
+    member = hooks.member(registration.event)
+    if member is None:
+        doc.append(hooks, [registration.group()], key=registration.event)
+        return
+    groups = member[1]
+    if groups.kind != "array":
+        raise InstallError(
+            f'{doc.where(groups)}: "hooks.{registration.event}" must be an array of matcher '
+            f"groups, got {_kind_name(doc.value_of(groups))}; fix it first (nothing written)"
+        )
+    doc.append(groups, registration.group())
+
+
+def _is_current(found: list[FoundHook], registration: Registration) -> bool:
+    if len(found) != 1:
+        return False
+    hook = found[0]
+    return hook.alone and hook.group_config == registration.group()
+
+
+@dataclass
+class HooksEdit:
+    """What one settings file's ``hooks`` become."""
+
+    before: str | None
+    after: str | None
+    added: list[Registration] = field(default_factory=list)
+    removed: list[FoundHook] = field(default_factory=list)
+    kept: list[Registration] = field(default_factory=list)
+    hookwise: list[FoundHook] = field(default_factory=list)
+    """hookwise's handlers in ``after``, with their indexes there."""
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+
+def edit_hooks(
+    text: str | None, origin: str, desired: list[Registration], *, jsonc: bool
+) -> HooksEdit:
+    """Make hookwise's entries in a settings text exactly ``desired`` (uninstall: ``[]``).
+
+    Other entries are untouched; a hookwise entry that is already as desired stays in place.
+    """
+    if text is None or not text.strip():
+        if not desired:
+            return HooksEdit(text, text)
+        hooks: dict[str, Any] = {}
+        for registration in desired:
+            hooks.setdefault(registration.event, []).append(registration.group())
+        created = json.dumps({"hooks": hooks}, indent=2, ensure_ascii=False) + "\n"
+        doc = JsonDocument(created, origin, jsonc=jsonc)
+        return HooksEdit(text, created, added=list(desired), hookwise=find_hookwise(doc))
+    doc = JsonDocument(text, origin, jsonc=jsonc)
+    existing = find_hookwise(doc)
+    wanted = {r.event: r for r in desired}
+    keep: list[Registration] = []
+    drop: list[FoundHook] = []
+    for event in dict.fromkeys(h.event for h in existing):
+        mine = [h for h in existing if h.event == event]
+        current = wanted.get(event)
+        if current is not None and _is_current(mine, current):
+            keep.append(current)
+        else:
+            drop.extend(mine)
+    for hook in reversed(drop):  # from the end: earlier indexes stay valid
+        _remove_found(doc, hook)
+    add = [r for r in desired if r not in keep]
+    for registration in add:
+        _add(doc, registration)
+    return HooksEdit(
+        text,
+        doc.rendered(),
+        added=add,
+        removed=drop,
+        kept=keep,
+        hookwise=find_hookwise(doc),
+    )
+
+
+# --------------------------------------------------------------------------- Codex trust
+
+
+def codex_trust_entries(hooks_json: Path, found: list[FoundHook]) -> dict[str, str]:
+    """``[hooks.state]`` key -> trusted hash, for hookwise's handlers in a hooks.json."""
+    from hookwise.config.codex_settings import codex_hook_hash, event_label
+
+    return {
+        f"{hooks_json}:{event_label(h.event)}:{h.group}:{h.handler}": codex_hook_hash(
+            h.event, h.matcher, h.config
+        )
+        for h in found
+    }
+
+
+_HEADER: Final = re.compile(r"^[ \t]*\[(?!\[)(?P<key>[^\n]*?)\][ \t]*(#[^\n]*)?$", re.MULTILINE)
+
+
+def _toml_error(text: str, origin: str) -> str | None:
+    from hookwise.config.codex_settings import parse_codex_config_text
+
+    parsed, problems = parse_codex_config_text(text, origin)
+    if parsed is None:
+        return problems[0].replace("; the file is ignored", "")
+    return None
+
+
+def _header_path(inner: str) -> list[str] | None:
+    """The key path of a ``[table]`` header (``hooks.state."k"`` -> [hooks, state, k])."""
+    try:
+        parsed: Any = tomllib.loads(f"{inner} = 0")
+    except tomllib.TOMLDecodeError:
+        return None
+    path: list[str] = []
+    while isinstance(parsed, dict) and len(parsed) == 1:
+        key, parsed = next(iter(parsed.items()))
+        path.append(key)
+    return path if parsed == 0 else None
+
+
+@dataclass(frozen=True)
+class _Section:
+    start: int  # the header line's start
+    body: int  # just after the header line
+    end: int  # the next header's line start, or the end of the text
+
+
+def _sections(text: str) -> Iterator[tuple[list[str] | None, _Section]]:
+    headers = list(_HEADER.finditer(text))
+    for index, match in enumerate(headers):
+        end = headers[index + 1].start() if index + 1 < len(headers) else len(text)
+        newline = text.find("\n", match.end())
+        body = len(text) if newline < 0 else newline + 1
+        yield _header_path(match.group("key").strip()), _Section(match.start(), body, end)
+
+
+_HASH_LINE: Final = re.compile(r"^[ \t]*trusted_hash[ \t]*=[^\n]*(\n|$)", re.MULTILINE)
+_BLANK_OR_COMMENT: Final = re.compile(r"^[ \t]*(#[^\n]*)?$")
+
+
+def _hooks_state(text: str) -> dict[str, Any]:
+    parsed = tomllib.loads(text)
+    hooks = parsed.get("hooks")
+    state = hooks.get("state") if isinstance(hooks, dict) else None
+    return state if isinstance(state, dict) else {}
+
+
+def edit_codex_trust(
+    text: str | None, origin: str, add: Mapping[str, str], remove: Mapping[str, str]
+) -> str | None:
+    """``config.toml`` with ``add``'s trusted hashes set and ``remove``'s entries dropped.
+
+    An entry is removed only while it still holds the hash given (hookwise's hook). The
+    result is parsed back and checked; a layout this cannot edit safely (inline tables,
+    dotted keys) raises InstallError with the lines to add by hand.
+    """
+    original = text or ""
+    if original:
+        problem = _toml_error(original, origin)
+        if problem is not None:
+            raise InstallError(f"{problem}; fix it first (nothing written)")
+    state = _hooks_state(original) if original else {}
+    updated = original
+    for key, digest in remove.items():
+        entry = state.get(key)
+        if not isinstance(entry, dict) or entry.get("trusted_hash") != digest or key in add:
+            continue
+        for path, section in _sections(updated):
+            if path != ["hooks", "state", key]:
+                continue
+            body = updated[section.body : section.end]
+            rest = _HASH_LINE.sub("", body, count=1)
+            if all(_BLANK_OR_COMMENT.match(line) for line in rest.splitlines()):
+                start = section.start
+                if updated[:start].endswith("\n\n"):
+                    start -= 1
+                updated = updated[:start] + updated[section.end :]
+            else:
+                updated = updated[: section.body] + rest + updated[section.end :]
+            break
+    for key, digest in add.items():
+        entry = state.get(key)
+        if isinstance(entry, dict) and entry.get("trusted_hash") == digest:
+            continue
+        line = f"trusted_hash = {json.dumps(digest)}\n"
+        for path, section in _sections(updated):
+            if path != ["hooks", "state", key]:
+                continue
+            body = updated[section.body : section.end]
+            match = _HASH_LINE.search(body)
+            if match is not None:
+                body = body[: match.start()] + line + body[match.end() :]
+            else:
+                body = line + body
+            updated = updated[: section.body] + body + updated[section.end :]
+            break
+        else:
+            if updated and not updated.endswith("\n"):
+                updated += "\n"
+            header = f"[hooks.state.{json.dumps(key, ensure_ascii=False)}]\n"
+            updated += ("\n" if updated else "") + header + line
+    expected = {
+        key: value
+        for key, value in _state_hashes(state).items()
+        if key in add or remove.get(key) != value
+    }
+    expected |= dict(add)
+    problem = _toml_error(updated, origin)
+    if problem is not None or _state_hashes(_hooks_state(updated)) != expected:
+        lines = "\n".join(
+            f"[hooks.state.{json.dumps(k, ensure_ascii=False)}]\ntrusted_hash = {json.dumps(v)}"
+            for k, v in add.items()
+        )
+        raise InstallError(
+            f"{origin}: cannot record the Codex hook trust safely in this file's layout; add "
+            f"this by hand (or approve the hooks in Codex's /hooks):\n{lines}"
+        )
+    return updated if updated or text is not None else None
+
+
+def _state_hashes(state: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        key: entry.get("trusted_hash")
+        for key, entry in state.items()
+        if isinstance(entry, dict) and "trusted_hash" in entry
+    }
+
+
+# --------------------------------------------------------------------------- plans
+
+
+@dataclass
+class FileChange:
+    path: Path
+    before: str | None
+    after: str | None
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    def diff(self) -> str:
+        import difflib
+
+        lines = difflib.unified_diff(
+            (self.before or "").splitlines(keepends=True),
+            (self.after or "").splitlines(keepends=True),
+            fromfile=str(self.path) if self.before is not None else "/dev/null",
+            tofile=str(self.path),
+        )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+@dataclass
+class InstallPlan:
+    """What install or uninstall will write, and what to tell the user."""
+
+    host: str
+    scope: str
+    settings: Path
+    command: str | None
+    edit: HooksEdit
+    changes: list[FileChange] = field(default_factory=list)
+    """In writing order (Codex: the trust before the hooks it trusts)."""
+    notes: list[str] = field(default_factory=list)
+    trusted: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return any(change.changed for change in self.changes)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise InstallError(f"{path}: is a directory, not a settings file") from None
+    except OSError as exc:
+        raise InstallError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InstallError(f"{path}: not UTF-8 text (byte {exc.start}); nothing written") from None
+
+
+def compile_policy(project: Path, env: Mapping[str, str]) -> dict[str, Any]:
+    """The merged policy as the hook will see it from ``project``."""
+    from hookwise.policy.compiler import compile_files
+    from hookwise.policy.scopes import scope_files
+
+    try:
+        return compile_files(scope_files(str(project), dict(env)))
+    except OSError as exc:
+        raise InstallError(f"cannot read the policy: {exc}") from None
+
+
+def plan_install(
+    host: str,
+    scope: str,
+    project: Path,
+    env: Mapping[str, str],
+    *,
+    compiled: Mapping[str, Any] | None = None,
+    command: str | None = None,
+    timeout: int | None = None,
+    trust: bool = True,
+) -> InstallPlan:
+    """The edits that register hookwise for ``host`` in ``scope`` (nothing is written)."""
+    project = Path(os.path.abspath(project))
+    policy = compiled if compiled is not None else compile_policy(project, env)
+    events = policy_events(policy, host)
+    seconds = timeout if timeout is not None else timeout_seconds(policy)
+    command = command or hook_command(host)
+    desired = registrations(host, events, command, seconds)
+    path = settings_path(host, scope, project, env)
+    edit = edit_hooks(_read(path), str(path), desired, jsonc=host == "gemini")
+    plan = InstallPlan(host, scope, path, command, edit)
+    errors = policy.get("errors") or []
+    if errors:
+        first = errors[0]
+        plan.notes.append(
+            f"the policy has {len(errors)} error(s) (first: {first['file']}:{first['line']}:"
+            f"{first['column']}: {first['message']}); until they are fixed hookwise denies "
+            "tool calls"
+        )
+    if host == "codex":
+        _plan_codex(plan, project, env, trust=trust, uninstall=False)
+    else:
+        plan.changes.append(FileChange(path, edit.before, edit.after))
+    return plan
+
+
+def plan_uninstall(
+    host: str,
+    scope: str,
+    project: Path,
+    env: Mapping[str, str],
+) -> InstallPlan:
+    """The edits that remove hookwise's entries for ``host`` in ``scope``."""
+    project = Path(os.path.abspath(project))
+    path = settings_path(host, scope, project, env)
+    edit = edit_hooks(_read(path), str(path), [], jsonc=host == "gemini")
+    plan = InstallPlan(host, scope, path, None, edit)
+    if host == "codex":
+        _plan_codex(plan, project, env, trust=True, uninstall=True)
+    else:
+        plan.changes.append(FileChange(path, edit.before, edit.after))
+    return plan
+
+
+def _plan_codex(
+    plan: InstallPlan,
+    project: Path,
+    env: Mapping[str, str],
+    *,
+    trust: bool,
+    uninstall: bool,
+) -> None:
+    edit = plan.edit
+    config = codex_home(env) / "config.toml"
+    before = _read(config)
+    old = {}
+    if edit.before is not None and edit.before.strip():
+        old = codex_trust_entries(
+            plan.settings, find_hookwise(JsonDocument(edit.before, str(plan.settings), jsonc=False))
+        )
+    new = codex_trust_entries(plan.settings, edit.hookwise) if trust and not uninstall else {}
+    after = edit_codex_trust(before, str(config), new, old)
+    plan.trusted = sorted(new)
+    plan.changes.append(FileChange(config, before, after))
+    plan.changes.append(FileChange(plan.settings, edit.before, edit.after))
+    if uninstall:
+        return
+    if not trust:
+        plan.notes.append(
+            "Codex runs these hooks only once they are trusted: approve them in Codex's /hooks"
+        )
+    if plan.scope == "project":
+        level, directory = codex_project_trust(project, after, env)
+        if level != "trusted":
+            plan.notes.append(
+                f"Codex loads {project}/.codex only in a trusted project: add "
+                f'[projects.{json.dumps(str(directory))}] trust_level = "trusted" to {config} '
+                "(or answer Codex's trust prompt); until then these hooks do not run"
+            )
+
+
+def codex_project_trust(
+    project: Path, config_text: str | None, env: Mapping[str, str]
+) -> tuple[str | None, Path]:
+    """The ``trust_level`` Codex applies to ``project``'s layer, and the directory to trust.
+
+    As Codex 0.169 decides (codex_settings.py): the project directory's own entry, else the
+    project root's (the nearest ancestor holding ``.git``).
+    """
+    from hookwise.config.codex_settings import CodexPaths
+    from hookwise.config.dialect_hooks import same_path
+
+    root = CodexPaths.from_environment(project, codex_home=codex_home(env), env=env).project_root()
+    try:
+        parsed = tomllib.loads(config_text or "")
+    except tomllib.TOMLDecodeError:
+        parsed = {}
+    projects = parsed.get("projects")
+
+    def level_of(directory: Path) -> str | None:
+        if not isinstance(projects, dict):
+            return None
+        for key, entry in projects.items():
+            if same_path(key, directory) and isinstance(entry, dict):
+                value = entry.get("trust_level")
+                return value if isinstance(value, str) else None
+        return None
+
+    level = level_of(project)
+    if level is None and project != root:
+        level = level_of(root)
+    return level, root
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write through a temporary file and a rename; keep the file's mode.
+
+    A symlinked settings file (a dotfiles repository) is written where it points, so the
+    link stays a link.
+    """
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = None
+    temporary = path.with_name(f".{path.name}.hookwise-{os.getpid()}.tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def write_plan(plan: InstallPlan) -> list[Path]:
+    """Write the plan's changed files in order; the paths written."""
+    written: list[Path] = []
+    for change in plan.changes:
+        if not change.changed or change.after is None:
+            continue
+        try:
+            write_text_atomic(change.path, change.after)
+        except OSError as exc:
+            raise InstallError(f"{change.path}: cannot write: {exc.strerror or exc}") from None
+        written.append(change.path)
+    return written
+
+
+__all__ = [
+    "HOSTS",
+    "SCOPES",
+    "FileChange",
+    "FoundHook",
+    "HooksEdit",
+    "InstallError",
+    "InstallPlan",
+    "JsonDocument",
+    "Registration",
+    "codex_trust_entries",
+    "compile_policy",
+    "edit_codex_trust",
+    "edit_hooks",
+    "find_hookwise",
+    "hook_argv",
+    "hook_command",
+    "host_events_for",
+    "is_hookwise_command",
+    "plan_install",
+    "plan_uninstall",
+    "policy_events",
+    "registrations",
+    "settings_path",
+    "timeout_seconds",
+    "write_plan",
+    "write_text_atomic",
+]

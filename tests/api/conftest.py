@@ -1,0 +1,181 @@
+"""Fixtures for the service: an app per test on SQLite and on PostgreSQL, and real servers.
+
+``client`` runs in-process (FastAPI's TestClient, lifespan included); ``live_server``
+starts a real ``hookwise serve`` process on a free loopback port for the tests that need
+real sockets, several processes, or a kill -9.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from hookwise.api.app import create_app
+from hookwise.api.settings import ExecutePolicy, ServiceSettings, sqlite_url
+from tests.service_env import drop_postgres_database, fresh_postgres_database, require_postgres
+
+TOKEN = "test-token-0123456789"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path)
+        return
+    require_postgres()
+    url = fresh_postgres_database("hw")
+    try:
+        yield url
+    finally:
+        drop_postgres_database(url)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, database_url: str) -> ServiceSettings:
+    return ServiceSettings(data_dir=tmp_path, database_url=database_url, api_token=TOKEN)
+
+
+@pytest.fixture
+def make_client(settings: ServiceSettings) -> Iterator[Callable[..., TestClient]]:
+    """Build a client on the test's database; keyword arguments override settings."""
+    opened: list[TestClient] = []
+
+    def build(**overrides: object) -> TestClient:
+        client = TestClient(create_app(replace(settings, **overrides)), headers=AUTH)  # type: ignore[arg-type]
+        client.__enter__()
+        opened.append(client)
+        return client
+
+    yield build
+    for client in opened:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: Callable[..., TestClient]) -> TestClient:
+    return make_client()
+
+
+def allow_commands(*commands: str) -> ExecutePolicy:
+    return ExecutePolicy(enabled=True, exact=frozenset(commands))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class LiveServer:
+    url: str
+    token: str
+    data_dir: Path
+    process: subprocess.Popen[bytes]
+    log: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def client(self, **kwargs: object) -> httpx.Client:
+        return httpx.Client(base_url=self.url, headers=self.headers, **kwargs)  # type: ignore[arg-type]
+
+    def kill(self) -> None:
+        """kill -9 of the whole server (all workers)."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def start_server(
+    data_dir: Path,
+    database_url: str,
+    workers: int = 1,
+    port: int | None = None,
+    extra_env: dict[str, str] | None = None,
+    timeout: float = 30.0,
+) -> LiveServer:
+    port = port or free_port()
+    env = {
+        **os.environ,
+        "HOOKWISE_API_TOKEN": TOKEN,
+        "HOOKWISE_DATABASE_URL": database_url,
+        **(extra_env or {}),
+    }
+    log = data_dir / f"serve-{port}.log"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "hookwise.cli.entry",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--workers",
+                str(workers),
+                "--data-dir",
+                str(data_dir),
+                "--log-level",
+                "warning",
+            ],
+            env=env,
+            stdout=out,
+            stderr=out,
+            start_new_session=True,
+        )
+    server = LiveServer(f"http://127.0.0.1:{port}", TOKEN, data_dir, process, log, env)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"hookwise serve exited: {log.read_text(errors='replace')}")
+        try:
+            response = httpx.get(f"{server.url}/openapi.json", timeout=1.0)
+            if response.status_code == 200:
+                return server
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    server.kill()
+    raise RuntimeError(f"hookwise serve did not start: {log.read_text(errors='replace')}")
+
+
+@pytest.fixture
+def live_server(tmp_path: Path, database_url: str) -> Iterator[Callable[..., LiveServer]]:
+    started: list[LiveServer] = []
+
+    def launch(**kwargs: object) -> LiveServer:
+        kwargs.setdefault("data_dir", tmp_path / "server")
+        kwargs.setdefault("database_url", database_url)
+        server = start_server(**kwargs)  # type: ignore[arg-type]
+        started.append(server)
+        return server
+
+    yield launch
+    for server in started:
+        server.stop()

@@ -1,0 +1,366 @@
+"""The policy hook through the real CLIs, registered by ``hookwise install`` (issue 4, item 11).
+
+For each of Gemini CLI, Claude Code and Codex: a fresh HOME and project with the CLI's own
+settings already there (Claude's ``permissions.allow``, Gemini's telemetry switches, Codex's
+config.toml), a policy in ``.hookwise/policy.yaml``, then ``hookwise install <cli> --scope
+project`` run as a user would (twice: the second run must change nothing). The pinned CLI
+then runs offline against the fake model (tests/e2e/runner.py: a loopback-only network
+namespace where the machine allows one), whose one tool call is ``echo hi > marker``:
+
+* deny: the command does not run (no marker) and the rule's reason is in the next model
+  request; ``hookwise doctor`` is all good;
+* rewrite: the rewritten command ran (``marker-rewritten``), the original did not; all three
+  hosts apply a rewritten input (real-cli-findings.md; Codex with ``allow`` + ``updatedInput``);
+* context + unmatched: a prompt rule's context reaches the model, and a command no rule
+  matches runs;
+* broken: the policy is broken after install; the tool call is blocked and the reason the
+  model gets names the policy file; ``hookwise doctor`` fails.
+
+Codex runs without ``--dangerously-bypass-hook-trust``: the hooks run because install
+recorded their hashes as trusted, as Codex's ``/hooks`` would.
+
+``python -m tests.e2e.test_policy_install CLI ROOT`` is the child that runs the CLI and the
+fake model together (inside the namespace).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e import clis
+from tests.e2e.fake_model import FakeModel
+from tests.e2e.observe import find_segment, is_turn_request
+from tests.e2e.runner import (
+    CLI_TIMEOUT,
+    ROOT,
+    bring_loopback_up,
+    namespace_prefix,
+    run_bounded,
+)
+
+HOOKWISE = Path(sys.executable).parent / "hookwise"
+URL_PLACEHOLDER = "http://fake-model.invalid"
+DENY = "POLICY-INSTALL-DENY"
+CONTEXT = "POLICY-INSTALL-CONTEXT"
+
+DENY_POLICY = f"""\
+version: 1
+rules:
+  - id: no-marker
+    description: the e2e deny rule
+    match:
+      tool: shell
+      command: {{program: [echo]}}
+    action: deny
+    reason: "{DENY}: writing the marker is not allowed here"
+"""
+
+REWRITE_POLICY = """\
+version: 1
+rules:
+  - id: redirect-marker
+    match:
+      tool: shell
+      command: {program: [echo]}
+    action: rewrite
+    rewrite:
+      replace: [{arg: command, find: "> marker", with: "> marker-rewritten"}]
+"""
+
+CONTEXT_POLICY = f"""\
+version: 1
+rules:
+  - id: no-force-push
+    match: {{command: git push --force}}
+    action: deny
+    reason: "{DENY}: no force pushes"
+  - id: marker-context
+    match: {{prompt: marker}}
+    action: context
+    context: "{CONTEXT}: the marker directory is scratch space"
+"""
+
+BROKEN_POLICY = """\
+version: 1
+rules:
+  - id: broken
+    actoin: deny
+"""
+
+CASES = {
+    "deny": DENY_POLICY,
+    "rewrite": REWRITE_POLICY,
+    "context-unmatched": CONTEXT_POLICY,
+    "broken": DENY_POLICY,
+}
+EXPECTED_EVENTS = {
+    "gemini": {"BeforeTool"},
+    "claude": {"PreToolUse"},
+    "codex": {"PreToolUse"},
+}
+PROMPT_EVENTS = {"gemini": "BeforeAgent", "claude": "UserPromptSubmit", "codex": "UserPromptSubmit"}
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def _write_json(path: Path, value: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
+
+
+def prepare(cli: str, layout: clis.Layout) -> list[str]:
+    """The CLI's own configuration, without any hook (install adds those); its argv."""
+    layout.create()
+    if cli == "claude":
+        _write_json(layout.proj / ".claude" / "settings.json", {"permissions": {"allow": ["Bash"]}})
+        trusted = {str(layout.proj): {"hasTrustDialogAccepted": True}}
+        _write_json(
+            layout.home / ".claude.json", {"hasCompletedOnboarding": True, "projects": trusted}
+        )
+        return [str(clis.binary(cli)), "-p", clis.PROMPT, "--output-format", "json"]
+    if cli == "codex":
+        config = layout.home / ".codex" / "config.toml"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(clis.codex_config(URL_PLACEHOLDER, layout.proj), encoding="utf-8")
+        return [
+            str(clis.binary(cli)),
+            "exec",
+            "--skip-git-repo-check",
+            "--dangerously-bypass-approvals-and-sandbox",
+            "--json",
+            clis.PROMPT,
+        ]
+    quiet = {"privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False}}
+    _write_json(layout.proj / ".gemini" / "settings.json", quiet)
+    _write_json(
+        layout.home / ".gemini" / "settings.json",
+        {
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            **quiet,
+            "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+        },
+    )
+    return [
+        str(clis.binary(cli)),
+        "-p",
+        clis.PROMPT,
+        "--yolo",
+        "-o",
+        "json",
+        "-m",
+        "gemini-2.5-flash",
+    ]
+
+
+def user_env(cli: str, layout: clis.Layout) -> dict[str, str]:
+    """What the user's shell has when they run hookwise: the CLI's environment, no fake URL."""
+    env = clis.environment(cli, layout, URL_PLACEHOLDER)
+    env["PATH"] = os.environ.get("PATH", env["PATH"])
+    return env
+
+
+def hookwise(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(HOOKWISE), *args],
+        check=False,
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def settings_file(cli: str, proj: Path) -> Path:
+    return {
+        "gemini": proj / ".gemini" / "settings.json",
+        "claude": proj / ".claude" / "settings.json",
+        "codex": proj / ".codex" / "hooks.json",
+    }[cli]
+
+
+# --------------------------------------------------------------------------- the child
+
+
+def run_child(cli: str, root: Path) -> dict[str, Any]:
+    """Start the fake model, point the CLI at it, run the CLI; what the model received."""
+    layout = clis.Layout(root)
+    argv = json.loads((root / "argv.json").read_text(encoding="utf-8"))
+    with FakeModel() as fake:
+        config = layout.home / ".codex" / "config.toml"
+        if cli == "codex":
+            text = config.read_text(encoding="utf-8")
+            config.write_text(text.replace(URL_PLACEHOLDER, fake.url), encoding="utf-8")
+        env = clis.environment(cli, layout, fake.url)
+        started = time.monotonic()
+        stdout, stderr, code, timed_out = run_bounded(argv, layout.proj, env, CLI_TIMEOUT)
+        seconds = time.monotonic() - started
+        requests = list(fake.requests)
+    (root / "cli-stdout.txt").write_bytes(stdout)
+    (root / "cli-stderr.txt").write_bytes(stderr)
+    return {
+        "exit_code": code,
+        "timed_out": timed_out,
+        "seconds": round(seconds, 2),
+        "requests": requests,
+    }
+
+
+def run_cli(cli: str, root: Path) -> dict[str, Any]:
+    """The child in a loopback-only namespace when the machine allows one."""
+    prefix = namespace_prefix()
+    argv = [sys.executable, "-m", "tests.e2e.test_policy_install", cli, str(root)]
+    if prefix:
+        argv = [*prefix, *argv, "--namespace"]
+    proc = subprocess.run(
+        argv,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=CLI_TIMEOUT + 60,
+        check=False,
+    )
+    assert proc.returncode == 0, f"child failed for {cli}:\n{proc.stderr[-4000:]}"
+    result: dict[str, Any] = json.loads(proc.stdout)
+    return result
+
+
+# --------------------------------------------------------------------------- the test
+
+
+def audit_records(layout: clis.Layout) -> list[dict[str, Any]]:
+    """The hook's own record of each decision it made during the run."""
+    audit = layout.home / ".local" / "state" / "hookwise" / "audit.jsonl"
+    lines = audit.read_text(encoding="utf-8").splitlines() if audit.exists() else []
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def _diagnostics(layout: clis.Layout, result: dict[str, Any]) -> str:
+    stderr = (layout.root / "cli-stderr.txt").read_bytes().decode("utf-8", "replace")[-1500:]
+    decisions = [
+        {k: r.get(k) for k in ("event", "decision", "reason", "error")}
+        for r in audit_records(layout)
+    ]
+    return (
+        f"\n  exit {result['exit_code']} in {result['seconds']} s"
+        f"\n  hook decisions: {json.dumps(decisions)[:1500]}"
+        f"\n  cli stderr: {stderr}"
+    )
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("cli", ["gemini", "claude", "codex"])
+def test_installed_policy_hook_in_the_real_cli(cli: str, case: str, tmp_path: Path) -> None:
+    missing = clis.node_missing()
+    if missing:
+        pytest.skip(missing)
+    problem = clis.install_problem(cli)
+    assert problem is None, problem
+
+    layout = clis.Layout(tmp_path)
+    argv = prepare(cli, layout)
+    (tmp_path / "argv.json").write_text(json.dumps(argv), encoding="utf-8")
+    policy = layout.proj / ".hookwise" / "policy.yaml"
+    policy.parent.mkdir(parents=True)
+    policy.write_text(CASES[case], encoding="utf-8")
+    env = user_env(cli, layout)
+    target = settings_file(cli, layout.proj)
+    before = json.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
+    codex_config = layout.home / ".codex" / "config.toml"
+    config_before = codex_config.read_text(encoding="utf-8") if cli == "codex" else ""
+
+    done = hookwise(
+        ["install", cli, "--scope", "project", "--project", str(layout.proj)], env, layout.proj
+    )
+    assert done.returncode == 0, done.stderr
+    written = target.read_text(encoding="utf-8")
+    again = hookwise(["install", cli, "--project", str(layout.proj)], env, layout.proj)
+    assert again.returncode == 0, again.stderr
+    assert "nothing to change" in again.stdout
+    assert target.read_text(encoding="utf-8") == written
+    settings = json.loads(written)
+    for key, value in before.items():
+        assert settings[key] == value, f"install changed the CLI's own setting {key!r}"
+    if cli == "codex":  # the hook trust is added; the rest of config.toml stays as written
+        config_after = codex_config.read_text(encoding="utf-8")
+        assert config_after.startswith(config_before) and "trusted_hash" in config_after
+    events = set(settings["hooks"])
+    expected = EXPECTED_EVENTS[cli] | (
+        {PROMPT_EVENTS[cli]} if case == "context-unmatched" else set()
+    )
+    assert events == expected
+    if case == "broken":
+        policy.write_text(BROKEN_POLICY, encoding="utf-8")
+
+    result = run_cli(cli, tmp_path)
+    turns = [r for r in result["requests"] if is_turn_request(cli, r)]
+    why = _diagnostics(layout, result)
+    marker = (layout.proj / "marker").exists()
+    rewritten = (layout.proj / "marker-rewritten").exists()
+    assert not result["timed_out"], why
+    assert turns, f"the CLI sent no request to the model{why}"
+
+    if case == "deny":
+        assert not marker, f"the denied command ran{why}"
+        reason = find_segment(turns[1:], DENY)
+        assert reason is not None, f"the deny reason did not reach the model{why}"
+        assert "writing the marker is not allowed here" in reason
+    elif case == "rewrite":
+        assert rewritten, f"the rewritten command did not run{why}"
+        assert not marker, f"the original command ran{why}"
+    elif case == "context-unmatched":
+        assert marker, f"a command no rule matches did not run{why}"
+        pre_tool = {"gemini": "BeforeTool"}.get(cli, "PreToolUse")
+        seen = [r["decision"] for r in audit_records(layout) if r["event"] == pre_tool]
+        assert seen == ["none"], f"the hook did not let the command pass{why}"
+        assert find_segment(turns, CONTEXT) is not None, f"the context did not reach the model{why}"
+        assert find_segment(turns, DENY) is None
+    else:
+        assert not marker, f"a tool call ran with a broken policy{why}"
+        reason = find_segment(turns[1:], ".hookwise/policy.yaml")
+        assert reason is not None, f"the model was not told which policy file is broken{why}"
+        assert "actoin" in reason and "fails closed" in reason, reason
+
+    if case in ("deny", "broken"):
+        doctor = hookwise(
+            ["doctor", "--platform", cli, "--project", str(layout.proj), "--json"],
+            env,
+            layout.proj,
+        )
+        report = json.loads(doctor.stdout)
+        host = report["hosts"][cli]
+        assert host["installed"] and host["ok"], json.dumps(host, indent=1)
+        assert any(c["name"] == "self-test" and c["status"] == "ok" for c in host["checks"])
+        if case == "deny":
+            assert doctor.returncode == 0 and report["ok"], doctor.stdout
+        else:
+            assert doctor.returncode == 1 and not report["policy"]["ok"]
+            assert any("actoin" in c["detail"] for c in report["policy"]["checks"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="run one installed-policy CLI session")
+    parser.add_argument("cli", choices=clis.PACKAGES)
+    parser.add_argument("root", type=Path)
+    parser.add_argument("--namespace", action="store_true", help="bring loopback up first")
+    args = parser.parse_args(argv)
+    if args.namespace:
+        bring_loopback_up()
+    print(json.dumps(run_child(args.cli, args.root)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
