@@ -1,5 +1,5 @@
 #!/bin/sh
-# `make run`: fire events at this example project's hooks and show what they do.
+# `make demo`: fire events at this example project's hooks and show what they do.
 set -e
 BIN=${HOOKWISE_EXAMPLE_BIN:-.venv/bin}
 DIR=$(cd "$(dirname "$0")" && pwd)

@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from fastapi import Header, Request
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
+from starlette.concurrency import run_in_threadpool
 
 from hookwise.api.errors import ApiError
 from hookwise.api.tables import rate_counters
@@ -97,13 +98,14 @@ def session_key(session: str | None) -> str:
 def limited(group: str) -> Any:
     """A route dependency counting the request against ``group`` for its X-Session-Id."""
 
-    def dependency(
+    async def dependency(
         request: Request,
         x_session_id: str | None = Header(
             default=None, description="Names the session for the per-session rate limits"
         ),
     ) -> None:
-        request.app.state.service.limiter.check(x_session_id, group)
+        # One thread-pool hop for the database write, none for the dependency itself.
+        await run_in_threadpool(request.app.state.service.limiter.check, x_session_id, group)
 
     dependency.rate_group = group  # type: ignore[attr-defined]  # read by openapi.py
     return dependency

@@ -26,12 +26,11 @@ class ServiceState:
     subscribers: SubscriberIndex
 
 
-def service(request: Request) -> ServiceState:
+def state_of(request: Request) -> ServiceState:
     state: ServiceState = request.app.state.service
     return state
 
 
-async def service_async(request: Request) -> ServiceState:
-    """The same as a dependency FastAPI need not send to its thread pool (no I/O here)."""
-    state: ServiceState = request.app.state.service
-    return state
+async def service(request: Request) -> ServiceState:
+    """The route dependency; async so FastAPI does not send it to its thread pool."""
+    return state_of(request)

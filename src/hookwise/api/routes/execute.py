@@ -44,7 +44,7 @@ from hookwise.api.schemas import (
     ExecuteWithOutputResponse,
     HookConfig,
 )
-from hookwise.api.state import ServiceState, service
+from hookwise.api.state import ServiceState, state_of
 from hookwise.host.dialect_runtime import RUNTIMES
 
 router = APIRouter(tags=["execution"])
@@ -143,7 +143,7 @@ async def execute_with_output(
     ``timeoutMs.hookExecution``; 0 means that bound. ``raw.executionTime`` is the
     process's run time, ``executionTime`` the whole processing (run, parse, record), in
     milliseconds."""
-    state = service(request)
+    state = state_of(request)
     _check_text(body)
     session = session_key(x_session_id or body.input.session_id)
     await run_in_threadpool(state.limiter.check, session, "execution")

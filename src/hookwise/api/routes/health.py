@@ -19,7 +19,7 @@ from hookwise.api.json_validation import validate_json
 from hookwise.api.permissions import count_pending
 from hookwise.api.ratelimit import limited
 from hookwise.api.schemas import HealthResponse
-from hookwise.api.state import ServiceState, service_async
+from hookwise.api.state import ServiceState, service
 
 log = logging.getLogger("hookwise.api")
 
@@ -53,7 +53,7 @@ def _check(name: str, probe: Any) -> str:
 
 
 @router.get("/internal/hook/health", response_model=HealthResponse)
-def health(state: ServiceState = Depends(service_async)) -> dict[str, Any]:  # noqa: B008
+def health(state: ServiceState = Depends(service)) -> dict[str, Any]:  # noqa: B008
     pending: list[int] = []
 
     def permissions_ok() -> bool:

@@ -29,7 +29,7 @@ from hookwise.api.schemas import (
     ValidateJsonRequest,
     ValidateJsonResponse,
 )
-from hookwise.api.state import ServiceState, service_async
+from hookwise.api.state import ServiceState, service
 from hookwise.api.webhooks.outbox import enqueue
 
 router = APIRouter(tags=["hook output"])
@@ -40,7 +40,7 @@ _SESSION = Header(default=None, description="The agent session this output belon
 @router.post("/internal/hook/parse-output", response_model=ParseOutputResponse)
 async def parse_output_route(
     body: ParseOutputRequest,
-    state: ServiceState = Depends(service_async),  # noqa: B008
+    state: ServiceState = Depends(service),  # noqa: B008
     x_session_id: str | None = _SESSION,
 ) -> JSONResponse:
     """Classify one hook run (JSON answer or exit code) as its host would.
@@ -114,7 +114,7 @@ def _record(
 )
 def validate_json_route(
     body: ValidateJsonRequest,
-    state: ServiceState = Depends(service_async),  # noqa: B008
+    state: ServiceState = Depends(service),  # noqa: B008
 ) -> dict[str, Any]:
     """Check a hook's JSON answer against what its host honours (validationLevel)."""
     level = state.config.get().validationLevel

@@ -33,7 +33,7 @@ from hookwise.api.schemas import (
     ResolvePermissionRequest,
     ResolvePermissionResponse,
 )
-from hookwise.api.state import ServiceState, service_async
+from hookwise.api.state import ServiceState, service
 
 log = logging.getLogger("hookwise.api")
 
@@ -61,7 +61,7 @@ def _check_text(fields: dict[str, str | None]) -> None:
 def create_permission_request(
     body: CreatePermissionRequest,
     request: Request,
-    state: ServiceState = Depends(service_async),  # noqa: B008
+    state: ServiceState = Depends(service),  # noqa: B008
 ) -> CreatePermissionResponse:
     """Store a pending request (a PreToolUse "ask"); it expires after
     ``timeoutMs.permissionRequest`` with the configured ``permissionFallback``."""
@@ -82,7 +82,7 @@ def create_permission_request(
 
 @router.get("/internal/hook/pending-permissions", response_model=PendingPermissionsResponse)
 def pending_permissions(
-    state: ServiceState = Depends(service_async),  # noqa: B008
+    state: ServiceState = Depends(service),  # noqa: B008
 ) -> PendingPermissionsResponse:
     """Every pending request, oldest first (expired ones are not pending)."""
     fallback = state.config.get().permissionFallback
@@ -101,7 +101,7 @@ def pending_permissions(
 def resolve(
     body: ResolvePermissionRequest,
     permission_id: str = Path(alias="permissionId"),
-    state: ServiceState = Depends(service_async),  # noqa: B008
+    state: ServiceState = Depends(service),  # noqa: B008
 ) -> ResolvePermissionResponse:
     """Resolve a pending request; only the first resolver of a request succeeds."""
     _check_text({"reason": body.reason})
