@@ -308,9 +308,9 @@ def main() -> None:
         run_database("sqlite", None, args)
     if args.database in ("postgres", "both"):
         url = args.pg_url or os.environ.get("HOOKWISE_TEST_DATABASE_URL")
-        url_file = Path.home() / ".cache/hookwise/pg/url"
-        if not url and url_file.exists():
-            url = url_file.read_text().strip()
+        for url_file in (Path("/tmp/hookwise-pg/url"), Path.home() / ".cache/hookwise/pg/url"):
+            if not url and url_file.exists():
+                url = url_file.read_text().strip()
         if not url:
             raise SystemExit("no PostgreSQL: run `make pg` or pass --pg-url")
         run_database("postgres", url, args)

@@ -43,7 +43,9 @@ def make_engine(url: str) -> Engine:
         )
         sa.event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # No pre-ping: a round trip per checkout; a connection the server dropped fails one
+    # statement, is discarded by the pool, and the next checkout gets a fresh one.
+    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
 
 
 def _alembic_config(connection: sa.Connection) -> Config:

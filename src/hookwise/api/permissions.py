@@ -13,10 +13,10 @@ first (the loop only makes ``permission_resolved`` go out without waiting for a 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -128,6 +128,25 @@ def pending_view(row: Mapping[Any, Any]) -> dict[str, Any]:
     return view
 
 
+# Built once: building statements per call cost more than running them.
+_INSERT = permissions.insert()
+_RESOLVE = (
+    permissions.update()
+    .where(
+        (permissions.c.id == sa.bindparam("pid"))
+        & (permissions.c.status == sa.bindparam("pending"))
+        & (permissions.c.expires_at > sa.bindparam("now"))
+    )
+    .values(
+        status=sa.bindparam("status"),
+        decision=sa.bindparam("decision"),
+        decision_reason=sa.bindparam("decision_reason"),
+        resolved_at=sa.bindparam("resolved_at"),
+    )
+    .returning(permissions.c.created_at, permissions.c.session_id)
+)
+
+
 def create_permission(  # noqa: PLR0917 - the signature the other routes call
     target: Engine | sa.Connection,
     tool_name: str,
@@ -136,6 +155,7 @@ def create_permission(  # noqa: PLR0917 - the signature the other routes call
     updated_input: Mapping[str, Any] | None,
     session_id: str,
     config: OutputConfig,
+    wanted: Callable[[str], bool] | None = None,
 ) -> dict[str, Any]:
     """Store a pending request expiring after ``timeoutMs.permissionRequest``; queue
     ``permission_requested`` in the same transaction. Returns the PendingPermission."""
@@ -156,7 +176,7 @@ def create_permission(  # noqa: PLR0917 - the signature the other routes call
         "decision_reason": None,
     }
     with _transaction(target) as conn:
-        conn.execute(permissions.insert().values(**row))
+        conn.execute(_INSERT, row)
         enqueue(
             conn,
             "permission_requested",
@@ -168,6 +188,7 @@ def create_permission(  # noqa: PLR0917 - the signature the other routes call
                 "reason": reason,
                 "sessionId": session_id,
             },
+            wanted,
         )
     return pending_view(row)
 
@@ -262,6 +283,42 @@ def count_pending(engine: Engine, fallback: Decision) -> int:
         )
 
 
+def try_resolve(
+    conn: sa.Connection,
+    permission_id: str,
+    decision: Decision,
+    reason: str | None,
+    wanted: Callable[[str], bool] | None = None,
+) -> Resolution | None:
+    """One conditional UPDATE in the caller's transaction: the Resolution when this call
+    won, None when the request is unknown, resolved or expired (``why_not`` says which)."""
+    now = now_ms()
+    if len(permission_id) > MAX_ID_CHARS or text_problem(permission_id):
+        return None  # no stored id looks like this
+    won = conn.execute(
+        _RESOLVE,
+        {
+            "pid": permission_id,
+            "pending": PENDING,
+            "now": now,
+            "status": STATUS_FOR[decision],
+            "decision": decision,
+            "decision_reason": reason,
+            "resolved_at": now,
+        },
+    ).first()
+    if won is None:
+        return None
+    created_at = int(won.created_at)
+    enqueue(
+        conn,
+        "permission_resolved",
+        _resolved_event(permission_id, decision, created_at, now, won.session_id),
+        wanted,
+    )
+    return Resolution(decision, reason, now, max(0, now - created_at))
+
+
 def resolve_permission(
     engine: Engine,
     permission_id: str,
@@ -271,38 +328,19 @@ def resolve_permission(
 ) -> Resolution:
     """Resolve a pending request: exactly one caller wins; every other one gets
     PermissionConflictError (or PermissionNotFoundError for an unknown id)."""
+    with engine.begin() as conn:
+        done = try_resolve(conn, permission_id, decision, reason)
+    if done is not None:
+        return done
+    why_not(engine, permission_id, fallback)
+    raise AssertionError("why_not always raises")  # pragma: no cover
+
+
+def why_not(engine: Engine, permission_id: str, fallback: Decision) -> NoReturn:
+    """The resolve lost: say why (unknown, expired or resolved), expiring the row if due."""
     now = now_ms()
     if len(permission_id) > MAX_ID_CHARS or text_problem(permission_id):
-        raise PermissionNotFoundError(permission_id)  # no stored id looks like this
-    with engine.begin() as conn:
-        won = conn.execute(
-            permissions.update()
-            .where(
-                (permissions.c.id == permission_id)
-                & (permissions.c.status == PENDING)
-                & (permissions.c.expires_at > now)
-            )
-            .values(
-                status=STATUS_FOR[decision],
-                decision=decision,
-                decision_reason=reason,
-                resolved_at=now,
-            )
-            .returning(permissions.c.created_at, permissions.c.session_id)
-        ).first()
-        if won is not None:
-            created_at = int(won.created_at)
-            enqueue(
-                conn,
-                "permission_resolved",
-                _resolved_event(permission_id, decision, created_at, now, won.session_id),
-            )
-            return Resolution(decision, reason, now, max(0, now - created_at))
-    return _why_not(engine, permission_id, fallback, now)
-
-
-def _why_not(engine: Engine, permission_id: str, fallback: Decision, now: int) -> Resolution:
-    """The resolve lost: say why (unknown, expired or resolved), expiring the row if due."""
+        raise PermissionNotFoundError(permission_id)
     with engine.connect() as conn:
         row = conn.execute(
             sa.select(permissions.c.status, permissions.c.decision).where(

@@ -15,7 +15,6 @@ from typing import Any
 
 import sqlalchemy as sa
 from fastapi import Header, Request
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
@@ -42,51 +41,62 @@ class RateDecision:
     retry_after: int
 
 
+# One statement both databases run (SQLite >= 3.35 and PostgreSQL); written as text because
+# building it through the expression language cost more than executing it.
+_UPSERT = sa.text(
+    'INSERT INTO rate_counters (session_id, bucket, "window", count) '
+    "VALUES (:session, :bucket, :window, 1) "
+    'ON CONFLICT (session_id, bucket, "window") '
+    "DO UPDATE SET count = rate_counters.count + 1 "
+    "RETURNING count"
+)
+
+
 class RateLimiter:
     def __init__(self, engine: Engine, limits: dict[str, int] | None = None) -> None:
         self.engine = engine
         self.limits = dict(LIMITS if limits is None else limits)
-        dialect = sqlite if engine.dialect.name == "sqlite" else postgresql
-        self._insert: Any = dialect.insert
 
-    def hit(self, session: str, group: str, now: float | None = None) -> RateDecision:
+    def charge(
+        self, conn: sa.Connection, session: str, group: str, now: float | None = None
+    ) -> RateDecision:
+        """Count one request inside the caller's transaction (one round trip fewer)."""
         limit = self.limits[group]
         now = time.time() if now is None else now
         window = int(now // WINDOW_SECONDS)
-        statement = (
-            self._insert(rate_counters)
-            .values(session_id=session, bucket=group, window=window, count=1)
-            .on_conflict_do_update(
-                index_elements=["session_id", "bucket", "window"],
-                set_={"count": rate_counters.c.count + 1},
-            )
-            .returning(rate_counters.c.count)
+        count = int(
+            conn.execute(
+                _UPSERT, {"session": session, "bucket": group, "window": window}
+            ).scalar_one()
         )
-        with self.engine.begin() as conn:
-            count = int(conn.execute(statement).scalar_one())
         retry_after = max(1, math.ceil((window + 1) * WINDOW_SECONDS - now))
         return RateDecision(count <= limit, limit, max(0, limit - count), retry_after)
+
+    def hit(self, session: str, group: str, now: float | None = None) -> RateDecision:
+        with self.engine.begin() as conn:
+            return self.charge(conn, session, group, now)
 
     def check(self, session: str | None, group: str) -> None:
         """Count one request; raise the contract's 429 when over the limit."""
         decision = self.hit(session_key(session), group)
         if not decision.allowed:
-            raise ApiError(
-                429,
-                "rate_limit_exceeded",
-                "Hook output API rate limit exceeded",
-                headers={"Retry-After": str(decision.retry_after)},
-                extra={
-                    "retryAfter": decision.retry_after,
-                    "limit": decision.limit,
-                    "remaining": 0,
-                },
-            )
+            raise refusal(decision)
 
     def prune(self, now: float | None = None) -> None:
         window = int((time.time() if now is None else now) // WINDOW_SECONDS)
         with self.engine.begin() as conn:
             conn.execute(sa.delete(rate_counters).where(rate_counters.c.window < window - 1))
+
+
+def refusal(decision: RateDecision) -> ApiError:
+    """The contract's 429 body, with Retry-After."""
+    return ApiError(
+        429,
+        "rate_limit_exceeded",
+        "Hook output API rate limit exceeded",
+        headers={"Retry-After": str(decision.retry_after)},
+        extra={"retryAfter": decision.retry_after, "limit": decision.limit, "remaining": 0},
+    )
 
 
 def session_key(session: str | None) -> str:
@@ -106,6 +116,21 @@ def limited(group: str) -> Any:
     ) -> None:
         # One thread-pool hop for the database write, none for the dependency itself.
         await run_in_threadpool(request.app.state.service.limiter.check, x_session_id, group)
+
+    dependency.rate_group = group  # type: ignore[attr-defined]  # read by openapi.py
+    return dependency
+
+
+def charged_by_route(group: str) -> Any:
+    """For routes that charge ``group`` themselves, in the same thread-pool hop as their
+    database work (the busiest routes): documents X-Session-Id and the 429, counts nothing."""
+
+    async def dependency(
+        x_session_id: str | None = Header(
+            default=None, description="Names the session for the per-session rate limits"
+        ),
+    ) -> None:
+        return None
 
     dependency.rate_group = group  # type: ignore[attr-defined]  # read by openapi.py
     return dependency

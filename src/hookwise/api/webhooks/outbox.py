@@ -9,7 +9,7 @@ the retries that at-least-once delivery implies.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import sqlalchemy as sa
@@ -21,6 +21,11 @@ EVENT_TYPES = ("hook_output_processed", "permission_requested", "permission_reso
 ALL_EVENTS = "*"  # a subscriber's wildcard: every type, including types added later
 
 
+_ACTIVE = sa.select(webhook_subscribers.c.id, webhook_subscribers.c.events).where(
+    webhook_subscribers.c.active.is_(True)
+)
+
+
 def new_event_id() -> str:
     return f"evt_{uuid.uuid4().hex}"
 
@@ -30,15 +35,21 @@ def wants(events: Iterable[str], event_type: str) -> bool:
     return any(e in (event_type, ALL_EVENTS) for e in events)
 
 
-def enqueue(conn: sa.Connection, event_type: str, payload: dict[str, Any]) -> int:
-    """Queue ``payload`` for every active subscriber of ``event_type``; rows written."""
+def enqueue(
+    conn: sa.Connection,
+    event_type: str,
+    payload: dict[str, Any],
+    wanted: Callable[[str], bool] | None = None,
+) -> int:
+    """Queue ``payload`` for every active subscriber of ``event_type``; rows written.
+
+    ``wanted`` (a SubscriberIndex's) answers "does anybody subscribe?" from the worker's
+    cache, sparing the query when nobody does."""
     if event_type not in EVENT_TYPES:
         raise ValueError(f"unknown webhook event type {event_type!r}")
-    subscribers = conn.execute(
-        sa.select(webhook_subscribers.c.id, webhook_subscribers.c.events).where(
-            webhook_subscribers.c.active.is_(True)
-        )
-    ).all()
+    if wanted is not None and not wanted(event_type):
+        return 0
+    subscribers = conn.execute(_ACTIVE).all()
     targets = [sid for sid, events in subscribers if wants(events or (), event_type)]
     if not targets:
         return 0
