@@ -293,8 +293,13 @@ def _payloads(cwd: str) -> st.SearchStrategy[tuple[dict[str, Any], str | None]]:
     @st.composite
     def build(draw: st.DrawFn) -> tuple[dict[str, Any], str | None]:
         host = draw(st.sampled_from(PLATFORMS))
-        event = draw(st.sampled_from([*names[host], "NoSuchEvent"]))
-        tool = draw(st.none() | st.sampled_from([SHELL[host], "Write", "write_file", "Edit"]))
+        kind = draw(st.sampled_from(["pre", "pre", "pre", "post", "prompt", "any", "unknown"]))
+        event = {"pre": PRE[host], "post": POST[host], "prompt": PROMPT[host]}.get(kind)
+        if event is None:
+            event = draw(st.sampled_from(names[host])) if kind == "any" else "NoSuchEvent"
+        tool = draw(
+            st.sampled_from([SHELL[host], SHELL[host], "Write", "write_file", "Edit", None])
+        )
         tool_input: dict[str, Any] = {"command": draw(commands)}
         if draw(st.booleans()):
             tool_input["file_path"] = draw(st.sampled_from([".env", "src/app.py", "/etc/x"]))
@@ -314,9 +319,9 @@ def _payloads(cwd: str) -> st.SearchStrategy[tuple[dict[str, Any], str | None]]:
                 )
             ),
         )
-        if draw(st.booleans()):
+        if draw(st.sampled_from(["keep"] * 9 + ["drop"])) == "drop":
             del payload["hook_event_name"]
-        platform = draw(st.none() | st.sampled_from(PLATFORMS))
+        platform = draw(st.sampled_from([None, host, host, *PLATFORMS]))
         return payload, platform
 
     return build()
@@ -350,11 +355,7 @@ def test_generated_payloads_get_the_in_process_decision(
     directory = str(project("repo", POLICY))
     env = dict(os.environ)
 
-    @settings(
-        max_examples=40,
-        deadline=None,
-        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    )
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(_payloads(directory))
     def check(case: tuple[dict[str, Any], str | None]) -> None:
         payload, platform = case
