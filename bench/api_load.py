@@ -11,6 +11,7 @@ Targets (issue 5): >= 2,000 req/s with p99 <= 50 ms; >= 300 pairs/s.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -21,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -289,6 +291,25 @@ def run_database(name: str, database_url: str | None, args: argparse.Namespace) 
     sys.stdout.flush()
 
 
+@contextlib.contextmanager
+def fresh_database(url: str) -> Iterator[str]:
+    """A new, empty database on the same server, dropped afterwards (runs comparable)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    name = f"hookwise_bench_{os.getpid()}"
+    maintenance = base.set(drivername="postgresql", database="postgres")
+    dsn = maintenance.render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield base.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -313,7 +334,8 @@ def main() -> None:
                 url = url_file.read_text().strip()
         if not url:
             raise SystemExit("no PostgreSQL: run `make pg` or pass --pg-url")
-        run_database("postgres", url, args)
+        with fresh_database(url) as fresh:
+            run_database("postgres", fresh, args)
 
 
 if __name__ == "__main__":

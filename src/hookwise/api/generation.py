@@ -4,9 +4,10 @@ The live configuration and the webhook subscribers are read on every parse-outpu
 query per request would cost more than the parse. Every change bumps the generation, and
 readers compare it before trusting their cache:
 
-* on one machine (every worker shares the data directory): a file whose stat changes at
-  each bump, checked with one ``stat`` per request, so a change is seen by the very next
-  request on any worker;
+* on one machine: a file whose stat changes at each bump, checked with one ``stat`` per
+  request, so a change is seen by the very next request on any worker. For SQLite it sits
+  beside the database file (everything sharing the database shares it, whatever its data
+  directory); for PostgreSQL in the data directory;
 * across machines on one PostgreSQL: ``NOTIFY hookwise_generation`` sent in the changing
   transaction and heard by a listener thread in each process (milliseconds later).
 """
@@ -31,7 +32,11 @@ _MAX_FILE_BYTES = 4096
 
 class Generation:
     def __init__(self, data_dir: Path, engine: Engine, listen: bool | None = None) -> None:
-        self.path = data_dir / _FILE
+        database = engine.url.database if engine.dialect.name == "sqlite" else None
+        if database and database != ":memory:":
+            self.path = Path(database).with_name(Path(database).name + "." + _FILE)
+        else:
+            self.path = data_dir / _FILE
         self.path.touch(exist_ok=True)
         self.engine = engine
         self._remote = 0

@@ -7,6 +7,7 @@ fresh checkout; deployments override through the environment or ``service.yaml``
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
@@ -77,14 +78,21 @@ def load_token(data_dir: Path, env: Mapping[str, str]) -> str:
     if stored:
         return stored
     data_dir.mkdir(parents=True, exist_ok=True)
-    token = secrets.token_urlsafe(32)
+    # Written whole to a private file, then linked into place: a process starting at the
+    # same moment either wins the link or reads the winner's complete token, never a
+    # half-written one.
+    draft = data_dir / f".{TOKEN_FILE}.{os.getpid()}.{secrets.token_hex(4)}"
+    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another process won the race: use its token
-        return path.read_text(encoding="utf-8").strip()
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(token + "\n")
-    return token
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(secrets.token_urlsafe(32) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        with contextlib.suppress(FileExistsError):
+            os.link(draft, path)
+    finally:
+        draft.unlink(missing_ok=True)
+    return path.read_text(encoding="utf-8").strip()
 
 
 def _execute_policy(raw: Any, source: str) -> ExecutePolicy:

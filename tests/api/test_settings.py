@@ -1,0 +1,128 @@
+"""Service settings: the token (generated once, mode 0600), service.yaml, the allow-list."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hookwise.api.settings import (
+    DEFAULT_HOST,
+    ExecutePolicy,
+    SettingsError,
+    load_settings,
+    load_token,
+)
+
+
+def test_token_generated_once_with_mode_0600(tmp_path: Path) -> None:
+    first = load_token(tmp_path, {})
+    path = tmp_path / "api-token"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert len(first) >= 32
+    assert load_token(tmp_path, {}) == first
+    assert load_token(tmp_path, {"HOOKWISE_API_TOKEN": "from-env"}) == "from-env"
+    assert path.read_text().strip() == first  # the environment does not overwrite it
+
+
+def test_concurrent_first_starts_agree_on_one_token(tmp_path: Path) -> None:
+    tokens: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def start() -> None:
+        barrier.wait()
+        tokens.append(load_token(tmp_path, {}))
+
+    threads = [threading.Thread(target=start) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(tokens)) == 1
+
+
+def test_defaults_need_nothing(tmp_path: Path) -> None:
+    loaded = load_settings(tmp_path / "data", env={})
+    assert loaded.host == DEFAULT_HOST == "127.0.0.1"
+    assert loaded.database_url.startswith("sqlite:///")
+    assert loaded.database_url.endswith("data/service.db")
+    assert loaded.execute.enabled is False
+    assert not loaded.execute.allows("true")
+
+
+def test_database_url_from_environment(tmp_path: Path) -> None:
+    loaded = load_settings(tmp_path, env={"HOOKWISE_DATABASE_URL": "postgresql+psycopg://x/y"})
+    assert loaded.database_url == "postgresql+psycopg://x/y"
+
+
+def test_allow_list(tmp_path: Path) -> None:
+    (tmp_path / "service.yaml").write_text(
+        "execute:\n  enabled: true\n  allow:\n    - /opt/hooks/a.sh\n    - {regex: '/opt/hooks/[a-z]+\\.sh --fast'}\n"
+    )
+    policy = load_settings(tmp_path, env={}).execute
+    assert policy.allows("/opt/hooks/a.sh")
+    assert policy.allows("/opt/hooks/lint.sh --fast")
+    assert not policy.allows("/opt/hooks/a.sh; rm -rf /")
+    assert not policy.allows("/opt/hooks/lint.sh --fast; id")
+    assert not policy.allows("/opt/hooks/b.sh")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("execute: [1]\n", "'execute' must be a mapping"),
+        ("execute: {enabled: yes please}\n", "'execute.enabled' must be true or false"),
+        ("execute: {allow: x}\n", "'execute.allow' must be a list"),
+        ("execute: {allow: [{regex: '('}]}\n", "execute.allow[0]: invalid regex"),
+        ("execute: {allow: [3]}\n", "execute.allow[0]: expected a command string"),
+        ("execute: {enable: true}\n", "unknown key(s) in 'execute': enable"),
+        ("bogus: 1\n", "unknown key(s): bogus"),
+        ("execute: [\n", "not valid YAML"),
+        ("- a\n", "expected a mapping at the top level"),
+    ],
+)
+def test_bad_service_yaml_names_file_and_field(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "service.yaml").write_text(text)
+    with pytest.raises(SettingsError) as err:
+        load_settings(tmp_path, env={})
+    assert str(tmp_path / "service.yaml") in str(err.value)
+    assert message in str(err.value)
+
+
+def test_serve_refuses_a_bad_service_yaml(tmp_path: Path) -> None:
+    (tmp_path / "service.yaml").write_text("execute: {enable: true}\n")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hookwise.cli.entry",
+            "serve",
+            "--data-dir",
+            str(tmp_path),
+            "--port",
+            "1",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "HOOKWISE_DATABASE_URL": ""},
+    )
+    assert result.returncode != 0
+    assert "service.yaml" in result.stderr
+    assert "enable" in result.stderr
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60), st.lists(st.text(max_size=20), max_size=5))
+def test_only_listed_commands_are_allowed(command: str, listed: list[str]) -> None:
+    policy = ExecutePolicy(enabled=True, exact=frozenset(listed))
+    assert policy.allows(command) == (command in listed)
+    assert not ExecutePolicy(enabled=False, exact=frozenset(listed)).allows(command)
