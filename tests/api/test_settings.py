@@ -126,3 +126,93 @@ def test_only_listed_commands_are_allowed(command: str, listed: list[str]) -> No
     policy = ExecutePolicy(enabled=True, exact=frozenset(listed))
     assert policy.allows(command) == (command in listed)
     assert not ExecutePolicy(enabled=False, exact=frozenset(listed)).allows(command)
+
+
+def test_allowed_commands_from_flags_and_environment(tmp_path: Path) -> None:
+    loaded = load_settings(
+        tmp_path,
+        env={"HOOKWISE_EXECUTE_ALLOW": '["/opt/hooks/env.sh"]'},
+        allow_commands=("/opt/hooks/flag.sh",),
+    )
+    assert loaded.execute.enabled
+    assert loaded.execute.allows("/opt/hooks/flag.sh")
+    assert loaded.execute.allows("/opt/hooks/env.sh")
+    assert not loaded.execute.allows("/opt/hooks/other.sh")
+
+
+@pytest.mark.parametrize("value", ["not json", '{"a": 1}', '["ok", 3]', '[""]'])
+def test_bad_execute_allow_variable(tmp_path: Path, value: str) -> None:
+    with pytest.raises(SettingsError, match="HOOKWISE_EXECUTE_ALLOW"):
+        load_settings(tmp_path, env={"HOOKWISE_EXECUTE_ALLOW": value})
+
+
+def test_allow_command_flag_reaches_every_worker(tmp_path: Path) -> None:
+    """`--allow-command` with two workers: each worker runs the command (not a 403)."""
+    import httpx
+
+    from tests.api.conftest import TOKEN, free_port
+
+    hook = tmp_path / "hook.sh"
+    hook.write_text("#!/bin/sh\necho '{}'\n")
+    hook.chmod(0o755)
+    port = free_port()
+    env = {**os.environ, "HOOKWISE_API_TOKEN": TOKEN}
+    env.pop("HOOKWISE_DATABASE_URL", None)
+    env.pop("HOOKWISE_EXECUTE_ALLOW", None)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "hookwise.cli.entry",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--allow-command",
+            str(hook),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                httpx.get(f"{url}/openapi.json", timeout=1)
+                break
+            except httpx.HTTPError:
+                import time
+
+                time.sleep(0.1)
+        body = {
+            "hookConfig": {"command": str(hook), "event": "Stop", "matcher": "", "timeout": 5},
+            "input": {
+                "session_id": "s",
+                "transcript_path": "",
+                "cwd": str(tmp_path),
+                "hook_event_name": "Stop",
+            },
+        }
+        headers = {"Authorization": f"Bearer {TOKEN}", "Connection": "close"}
+        codes = {
+            httpx.post(
+                f"{url}/internal/hook/execute-with-output", json=body, headers=headers, timeout=30
+            ).status_code
+            for _ in range(12)
+        }
+        assert codes == {200}
+        other = dict(body, hookConfig=dict(body["hookConfig"], command="/bin/true"))
+        refused = httpx.post(
+            f"{url}/internal/hook/execute-with-output", json=other, headers=headers, timeout=30
+        )
+        assert refused.status_code == 403
+    finally:
+        import signal
+
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)

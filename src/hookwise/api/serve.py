@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -35,6 +36,8 @@ def serve(settings: ServiceSettings, log_level: str = "info") -> None:
     engine.dispose()
     os.environ["HOOKWISE_DATA_DIR"] = str(settings.data_dir)
     os.environ["HOOKWISE_WORKERS"] = str(settings.workers)
+    if settings.execute.enabled:  # --allow-command reaches the workers this way
+        os.environ["HOOKWISE_EXECUTE_ALLOW"] = json.dumps(sorted(settings.execute.exact))
     os.environ.setdefault("HOOKWISE_API_TOKEN", settings.api_token)
     if settings.database_url:
         os.environ["HOOKWISE_DATABASE_URL"] = settings.database_url

@@ -8,6 +8,7 @@ fresh checkout; deployments override through the environment or ``service.yaml``
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import secrets
@@ -130,10 +131,15 @@ def _execute_policy(raw: Any, source: str) -> ExecutePolicy:
 def load_settings(
     data_dir: Path | None = None,
     env: Mapping[str, str] | None = None,
+    *,
     host: str | None = None,
     port: int | None = None,
     workers: int = 1,
+    allow_commands: tuple[str, ...] = (),
 ) -> ServiceSettings:
+    """Settings from the data directory's service.yaml and the environment; commands named
+    by ``allow_commands`` (``--allow-command``) or ``HOOKWISE_EXECUTE_ALLOW`` (a JSON list
+    of command strings) are added to the allow-list and turn execution on."""
     env = os.environ if env is None else env
     data_dir = (data_dir or Path(env.get("HOOKWISE_DATA_DIR", ".hookwise"))).resolve()
     service_file = data_dir / SERVICE_FILE
@@ -158,6 +164,31 @@ def load_settings(
         api_token=load_token(data_dir, env),
         host=host or DEFAULT_HOST,
         port=DEFAULT_PORT if port is None else port,
-        execute=_execute_policy(raw.get("execute"), str(service_file)),
+        execute=_with_commands(
+            _execute_policy(raw.get("execute"), str(service_file)),
+            (*allow_commands, *_env_commands(env)),
+        ),
         workers=workers,
     )
+
+
+def _env_commands(env: Mapping[str, str]) -> tuple[str, ...]:
+    text = env.get("HOOKWISE_EXECUTE_ALLOW", "").strip()
+    if not text:
+        return ()
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SettingsError(f"HOOKWISE_EXECUTE_ALLOW: not valid JSON: {err}") from None
+    if not isinstance(value, list) or not all(isinstance(c, str) and c for c in value):
+        raise SettingsError(
+            "HOOKWISE_EXECUTE_ALLOW: expected a JSON list of command strings, "
+            'e.g. ["/opt/hooks/check.sh"]'
+        )
+    return tuple(value)
+
+
+def _with_commands(policy: ExecutePolicy, commands: tuple[str, ...]) -> ExecutePolicy:
+    if not commands:
+        return policy
+    return ExecutePolicy(True, policy.exact | frozenset(commands), policy.patterns)

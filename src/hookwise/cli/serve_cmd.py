@@ -20,20 +20,34 @@ import click
     help="Where the SQLite database, token and service.yaml live (default ./.hookwise).",
 )
 @click.option(
+    "--allow-command",
+    "allow_commands",
+    multiple=True,
+    metavar="COMMAND",
+    help="Let execute-with-output run exactly this command (repeatable; turns execution on).",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
     default="info",
     show_default=True,
 )
 def serve(
-    host: str | None, port: int | None, workers: int, data_dir: Path | None, log_level: str
+    host: str | None,
+    port: int | None,
+    workers: int,
+    data_dir: Path | None,
+    allow_commands: tuple[str, ...],
+    log_level: str,
 ) -> None:
     """Serve the API, webhooks and console (HOOKWISE_API_TOKEN, HOOKWISE_DATABASE_URL)."""
     from hookwise.api.serve import serve as run
     from hookwise.api.settings import SettingsError, load_settings
 
     try:
-        settings = load_settings(data_dir, host=host, port=port, workers=workers)
+        settings = load_settings(
+            data_dir, host=host, port=port, workers=workers, allow_commands=allow_commands
+        )
     except SettingsError as err:
         raise click.ClickException(str(err)) from None
     run(settings, log_level=log_level)
