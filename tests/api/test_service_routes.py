@@ -301,3 +301,41 @@ def test_config_put_is_seen_by_every_worker(live_server: Callable[..., LiveServe
             for _ in range(20)
         }
     assert verdicts == {True}
+
+
+def test_ask_with_the_tool_named_opens_a_request_for_that_tool(client: TestClient) -> None:
+    body = run(0, answer(permissionDecision="ask", permissionDecisionReason="force push?"))
+    body.update(toolName="Bash", toolInput={"command": "git push -f"})
+    permission = client.post(PARSE, json=body).json()["permissionRequest"]
+    assert permission["toolName"] == "Bash"
+    assert permission["originalInput"] == {"command": "git push -f"}
+
+
+def test_parse_output_reports_to_subscribers(client: TestClient) -> None:
+    import sqlalchemy as sa
+
+    from hookwise.api.tables import webhook_outbox
+
+    created = client.post(
+        "/api/webhooks",
+        json={"url": "http://127.0.0.1:9/hook", "events": ["hook_output_processed"]},
+    )
+    assert created.status_code == 201
+    body = run(2, "", "blocked")
+    body["toolName"] = "Bash"
+    client.post(PARSE, json=body, headers={"X-Session-Id": "s-webhook"})
+    client.post(PARSE, json=run(0, "{}", "", "Stop"), headers={"X-Session-Id": "s-webhook"})
+    engine = client.app.state.service.engine  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        payloads = [
+            row.payload
+            for row in conn.execute(sa.select(webhook_outbox).order_by(webhook_outbox.c.id))
+        ]
+    assert [p["hookEvent"] for p in payloads] == ["PreToolUse", "Stop"]
+    first = payloads[0]
+    assert set(first) == {"eventType", "timestamp", "hookEvent", "toolName", "result", "sessionId"}
+    assert first["eventType"] == "hook_output_processed"
+    assert first["toolName"] == "Bash"
+    assert first["sessionId"] == "s-webhook"
+    assert set(first["result"]) == {"source", "continue", "requiresUserInteraction"}
+    assert "toolName" not in payloads[1]

@@ -388,6 +388,15 @@ class ParseOutputRequest(StrictModel):
     stderr: StrictStr
     hookEvent: HookEventName
     executionTime: Milliseconds
+    # hookwise's extension: the tool call the hook judged, for the permission request an
+    # "ask" opens and for the output-processed webhook (the contract's parse-output has
+    # no way to name it).
+    toolName: Annotated[StrictStr, Field(min_length=1, max_length=512)] | None = Field(
+        default=None, description="hookwise extension: the tool the hook judged"
+    )
+    toolInput: JsonObject | None = Field(
+        default=None, description="hookwise extension: that tool call's input"
+    )
 
 
 class ParseOutputResponse(ResponseModel):

@@ -63,14 +63,14 @@ async def answer_parse(
     permission: dict[str, Any] | None = None
     if parsed.ask is not None or state.subscribers.wanted("hook_output_processed"):
         permission = await run_in_threadpool(
-            _record, state, body.hookEvent, parsed, session_key(x_session_id), config
+            _record, state, body, parsed, session_key(x_session_id), config
         )
     return parsed.response(permission)
 
 
 def _record(
     state: ServiceState,
-    hook_event: str,
+    body: ParseOutputRequest,
     parsed: ParsedOutput,
     session: str,
     config: OutputConfig,
@@ -81,28 +81,28 @@ def _record(
         if parsed.ask is not None:
             permission = create_permission(
                 conn,
-                "unknown",
+                body.toolName or "unknown",
                 parsed.ask.reason or "The hook asked for the user's permission",
-                {},
+                body.toolInput or {},
                 parsed.ask.updated_input,
                 session,
                 config,
+                state.subscribers.wanted,
             )
-        enqueue(
-            conn,
-            "hook_output_processed",
-            {
-                "eventType": "hook_output_processed",
-                "timestamp": now_ms(),
-                "hookEvent": hook_event,
-                "result": {
-                    "source": parsed.source,
-                    "continue": parsed.continue_,
-                    "requiresUserInteraction": parsed.requires_user_interaction,
-                },
-                "sessionId": session,
-            },
-        )
+        event: dict[str, Any] = {
+            "eventType": "hook_output_processed",
+            "timestamp": now_ms(),
+            "hookEvent": body.hookEvent,
+        }
+        if body.toolName is not None:
+            event["toolName"] = body.toolName
+        event["result"] = {
+            "source": parsed.source,
+            "continue": parsed.continue_,
+            "requiresUserInteraction": parsed.requires_user_interaction,
+        }
+        event["sessionId"] = session
+        enqueue(conn, "hook_output_processed", event, state.subscribers.wanted)
     return permission
 
 
