@@ -434,3 +434,53 @@ def test_request_text_the_database_cannot_store_is_400(
     fields = sorted(d["field"] for d in response.json()["details"])
     assert fields == ["input.session_id", "input.tool_name"]
     assert not marker.exists()
+
+
+def test_running_hooks_are_capped_per_process(
+    live_server: Callable[..., LiveServer], tmp_path: Path, hooks: Path, project: Path
+) -> None:
+    """Past HOOKWISE_MAX_RUNNING_HOOKS the answer is 503 with Retry-After, nothing runs,
+    and a slot freed by a finished hook is usable again."""
+    started_dir = tmp_path / "started"
+    started_dir.mkdir()
+    command = script(hooks, "slow.sh", f'touch "{started_dir}/$$"; sleep 2')
+    data_dir = tmp_path / "server"
+    data_dir.mkdir()
+    (data_dir / "service.yaml").write_text(
+        yaml.safe_dump({"execute": {"enabled": True, "allow": [command]}}), encoding="utf-8"
+    )
+    server = live_server(data_dir=data_dir, extra_env={"HOOKWISE_MAX_RUNNING_HOOKS": "2"})
+    results: list[httpx.Response] = []
+
+    def run(session: str) -> None:
+        with server.client(timeout=30.0) as api:
+            results.append(
+                api.post(
+                    EXECUTE,
+                    json=request(command, project, timeout=10),
+                    headers={"X-Session-Id": session},
+                )
+            )
+
+    runners = [threading.Thread(target=run, args=(f"s{i}",)) for i in range(2)]
+    for runner in runners:
+        runner.start()
+    deadline = time.monotonic() + 10
+    while len(list(started_dir.iterdir())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with server.client(timeout=30.0) as api:
+        refused = api.post(
+            EXECUTE, json=request(command, project, timeout=10), headers={"X-Session-Id": "s3"}
+        )
+    assert refused.status_code == 503, refused.text
+    assert refused.json()["error"] == "busy"
+    assert refused.headers["retry-after"] == "1"
+    for runner in runners:
+        runner.join(30)
+    assert [r.status_code for r in results] == [200, 200]
+    assert len(list(started_dir.iterdir())) == 2  # the refused one never ran
+    with server.client(timeout=30.0) as api:
+        again = api.post(
+            EXECUTE, json=request(command, project, timeout=10), headers={"X-Session-Id": "s4"}
+        )
+    assert again.status_code == 200

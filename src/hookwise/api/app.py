@@ -27,7 +27,7 @@ from hookwise.api.openapi import document_router, without_422
 from hookwise.api.ratelimit import RateLimiter
 from hookwise.api.routes import Loop, route_modules
 from hookwise.api.settings import ServiceSettings, load_settings
-from hookwise.api.state import ServiceState
+from hookwise.api.state import HookSlots, ServiceState
 from hookwise.api.webhooks.subscriber_index import SubscriberIndex
 
 log = logging.getLogger("hookwise.api")
@@ -60,6 +60,7 @@ def build_state(settings: ServiceSettings) -> ServiceState:
         config=ConfigStore(engine, generation),
         generation=generation,
         subscribers=SubscriberIndex(engine, generation),
+        hook_slots=HookSlots(settings.max_running_hooks),
     )
 
 

@@ -60,6 +60,7 @@ class ServiceSettings:
     execute: ExecutePolicy = field(default_factory=ExecutePolicy)
     max_body_bytes: int = MAX_BODY_BYTES
     workers: int = 1
+    max_running_hooks: int = 16
 
 
 def sqlite_url(data_dir: Path) -> str:
@@ -169,7 +170,17 @@ def load_settings(
             (*allow_commands, *_env_commands(env)),
         ),
         workers=workers,
+        max_running_hooks=_positive(env, "HOOKWISE_MAX_RUNNING_HOOKS", 16),
     )
+
+
+def _positive(env: Mapping[str, str], name: str, default: int) -> int:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 1:
+        raise SettingsError(f"{name}: expected a positive integer, got {text!r}")
+    return int(text)
 
 
 def _env_commands(env: Mapping[str, str]) -> tuple[str, ...]:

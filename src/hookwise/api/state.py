@@ -15,6 +15,27 @@ from hookwise.api.settings import ServiceSettings
 from hookwise.api.webhooks.subscriber_index import SubscriberIndex
 
 
+class HookSlots:
+    """How many execute-with-output hooks may run at once in this process.
+
+    Sessions are named by the client, so the per-session rate limit alone cannot stop a
+    flood of slow hooks from forking without bound; past the cap the answer is a 503.
+    Taken and given back on the event loop only, so a plain counter is enough."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.running = 0
+
+    def take(self) -> bool:
+        if self.running >= self.capacity:
+            return False
+        self.running += 1
+        return True
+
+    def give(self) -> None:
+        self.running -= 1
+
+
 @dataclass
 class ServiceState:
     settings: ServiceSettings
@@ -24,6 +45,7 @@ class ServiceState:
     config: ConfigStore
     generation: Generation
     subscribers: SubscriberIndex
+    hook_slots: HookSlots
 
 
 def state_of(request: Request) -> ServiceState:

@@ -43,6 +43,7 @@ from hookwise.api.schemas import (
     ExecuteWithOutputRequest,
     ExecuteWithOutputResponse,
     HookConfig,
+    RateLimitResponse,
 )
 from hookwise.api.state import ServiceState, state_of
 from hookwise.host.dialect_runtime import RUNTIMES
@@ -127,7 +128,17 @@ def _matches(event: str, matcher: str, value: Any) -> bool:
         403: {
             "model": ErrorResponse,
             "description": "execute-with-output is disabled, or the command is not allowed",
-        }
+        },
+        429: {
+            "model": RateLimitResponse,
+            "description": "Rate limit exceeded (group execution)",
+            "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+        },
+        503: {
+            "model": ErrorResponse,
+            "description": "Too many hooks running on this server (HOOKWISE_MAX_RUNNING_HOOKS)",
+            "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+        },
     },
 )
 async def execute_with_output(
@@ -173,6 +184,26 @@ async def execute_with_output(
     if subject is not None and not _matches(hook.event, hook.matcher, subject[1]):
         return _skipped(hook, *subject)
 
+    if not state.hook_slots.take():
+        raise ApiError(
+            503,
+            "busy",
+            f"{state.hook_slots.capacity} hooks are already running on this server; retry",
+            headers={"Retry-After": "1"},
+        )
+    try:
+        return await _run(state, body, hook, payload, session)
+    finally:
+        state.hook_slots.give()
+
+
+async def _run(
+    state: ServiceState,
+    body: ExecuteWithOutputRequest,
+    hook: HookConfig,
+    payload: dict[str, Any],
+    session: str,
+) -> ExecuteWithOutputResponse:
     started = time.perf_counter()
     config = await run_in_threadpool(state.config.get)
     limit = timeout_ms(hook.timeout, config.timeoutMs.hookExecution)
