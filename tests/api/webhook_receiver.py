@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
 import threading
@@ -207,21 +208,30 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128  # the default 5 drops connections when many arrive at once
 
-    def __init__(self, port: int, shared: _Shared) -> None:
-        super().__init__(("127.0.0.1", port), _Handler)
+    def __init__(self, port: int, shared: _Shared, host: str = "127.0.0.1") -> None:
+        if ":" in host:  # an IPv6 literal such as ::1
+            self.address_family = socket.AF_INET6
+        super().__init__((host, port), _Handler)
         self.shared = shared
 
 
 class Receiver:
     """The receiver in a thread of this process."""
 
-    def __init__(self, log: Path, behaviour: Behaviour | None = None, port: int = 0) -> None:
+    def __init__(
+        self,
+        log: Path,
+        behaviour: Behaviour | None = None,
+        port: int = 0,
+        host: str = "127.0.0.1",
+    ) -> None:
         behaviour = behaviour or Behaviour()
         self.log = log
         self._shared = _Shared(log, behaviour, random.Random(behaviour.seed))
-        self._server = _Server(port, self._shared)
+        self._server = _Server(port, self._shared, host)
         self.port = int(self._server.server_address[1])
-        self.url = f"http://127.0.0.1:{self.port}/hook"
+        netloc = f"[{host}]" if ":" in host else host
+        self.url = f"http://{netloc}:{self.port}/hook"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     def __enter__(self) -> Receiver:

@@ -1,9 +1,12 @@
-"""``/api/webhooks``: register, list, inspect and remove webhook subscribers.
+"""``/api/webhooks``: register, list, inspect, change and remove webhook subscribers.
 
 The contract names the three payloads but not how receivers register, so this is
 hookwise's own management API. It needs the bearer token like every API route and has no
 per-session rate limit: the contract's groups do not cover it, it is an operator's
 tool, and its calls are rare and cheap.
+
+Operators can also pause a subscriber (``PATCH`` with ``active: false``: its queue waits),
+rotate its secret, list its queued, delivered and dead events, and requeue dead ones.
 
 ``LOOPS`` runs the outbox dispatcher in every server process (see
 ``hookwise.api.webhooks.dispatcher``).
@@ -14,7 +17,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, get_args
 
 from fastapi import APIRouter, Depends, Path, Query, Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, field_validator
 from pydantic.alias_generators import to_camel
 
 from hookwise.api.errors import ApiError
@@ -31,18 +34,49 @@ State = Annotated[ServiceState, Depends(service)]
 WebhookId = Annotated[str, Path(max_length=64, description="The subscriber's id (whk_...)")]
 
 
-class WebhookCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    url: str = Field(
+Url = Annotated[
+    str,
+    Field(
         description="Absolute http(s) URL that receives POSTed events",
         max_length=subscribers.MAX_URL_CHARS,
         json_schema_extra={"pattern": subscribers.URL_PATTERN},
-    )
-    events: list[EventName] = Field(
+    ),
+]
+Events = Annotated[
+    list[EventName],
+    Field(
         min_length=1,
         description='Event types to receive; "*" means every type, including later ones',
-    )
+    ),
+]
+
+
+def _check_url(url: Any) -> Any:
+    if isinstance(url, str):
+        problem = subscribers.url_problem(url)
+        if problem:
+            raise ValueError(problem)
+    return url
+
+
+def _check_events(events: Any) -> Any:
+    """All unknown names in one detail for ``events`` (not one per list position)."""
+    if isinstance(events, list) and all(isinstance(e, str) for e in events):
+        return list(subscribers.normalise_events(events))
+    return events
+
+
+def _no_defaults(schema: dict[str, Any]) -> None:
+    """A left-out field is "unchanged" or "all", not its placeholder default: say nothing."""
+    for prop in schema.get("properties", {}).values():
+        prop.pop("default", None)
+
+
+class WebhookCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: Url
+    events: Events
     secret: str | None = Field(
         default=None,
         min_length=1,
@@ -50,21 +84,42 @@ class WebhookCreate(BaseModel):
         description="HMAC-SHA256 key for X-Hookwise-Signature; generated when absent",
     )
 
-    @field_validator("url")
-    @classmethod
-    def _check_url(cls, url: str) -> str:
-        problem = subscribers.url_problem(url)
-        if problem:
-            raise ValueError(problem)
-        return url
+    _url = field_validator("url")(_check_url)
+    _events = field_validator("events", mode="before")(_check_events)
 
-    @field_validator("events", mode="before")
-    @classmethod
-    def _check_events(cls, events: Any) -> Any:
-        """All unknown names in one detail for ``events`` (not one per list position)."""
-        if isinstance(events, list) and all(isinstance(e, str) for e in events):
-            return list(subscribers.normalise_events(events))
-        return events
+
+class WebhookUpdate(BaseModel):
+    """Fields left out keep their value; the same rules as at creation apply."""
+
+    # Not Optional: a null is refused like any wrong type (one detail per field, where a
+    # union would give one per member); the defaults are placeholders, ``given`` tells
+    # which fields the request set.
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_no_defaults)
+
+    url: Url = ""
+    events: Events = Field(default_factory=list)
+    active: StrictBool = Field(
+        default=True,
+        description="false pauses deliveries: no new events are queued, queued ones wait",
+    )
+
+    _url = field_validator("url")(_check_url)
+    _events = field_validator("events", mode="before")(_check_events)
+
+    def given(self, name: str) -> bool:
+        return name in self.model_fields_set
+
+
+class WebhookRedeliver(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_no_defaults)
+
+    event_ids: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = Field(
+        default_factory=list,
+        alias="eventIds",
+        min_length=1,
+        max_length=1000,
+        description="Dead events to requeue; leave out to requeue all of them",
+    )
 
 
 class _Camel(BaseModel):
@@ -83,6 +138,33 @@ class Webhook(_Camel):
 
 class WebhookCreated(Webhook):
     secret: str = Field(description="Shown only here: keep it to verify signatures")
+
+
+class WebhookSecret(BaseModel):
+    id: str
+    secret: str = Field(description="Shown only here: keep it to verify signatures")
+
+
+class WebhookRequeued(BaseModel):
+    requeued: int = Field(description="Dead events made pending again")
+
+
+EventStatus = Literal["pending", "delivered", "dead"]
+
+
+class WebhookEvent(_Camel):
+    event_id: str = Field(description="Same on every attempt and for every subscriber")
+    event_type: str
+    status: EventStatus
+    attempts: int = Field(description="Attempts made since queued (or requeued)")
+    next_attempt_at: int | None = Field(description="When it is tried next; null unless pending")
+    last_error: str | None = Field(description="Why the latest attempt failed")
+    created_at: int = Field(description="When the event was queued, ms since the epoch")
+    delivered_at: int | None
+
+
+class WebhookEvents(BaseModel):
+    events: list[WebhookEvent]
 
 
 class WebhookList(BaseModel):
@@ -135,6 +217,55 @@ def list_webhooks(state: State) -> dict[str, Any]:
 @router.get("/{webhook_id}", response_model=Webhook, responses=_NOT_FOUND)
 def get_webhook(webhook_id: WebhookId, state: State) -> dict[str, Any]:
     return _found(state, webhook_id).view()
+
+
+@router.patch("/{webhook_id}", response_model=Webhook, responses=_NOT_FOUND)
+def update_webhook(webhook_id: WebhookId, body: WebhookUpdate, state: State) -> dict[str, Any]:
+    """Change URL, events or active; every worker sees the change on its next request."""
+    updated = subscribers.update(
+        state.engine,
+        webhook_id,
+        url=body.url if body.given("url") else None,
+        events=body.events if body.given("events") else None,
+        active=body.active if body.given("active") else None,
+        generation=state.generation,
+    )
+    if updated is None:
+        raise ApiError(404, "not_found", f"no webhook subscriber with id {webhook_id!r}")
+    return updated.view()
+
+
+@router.post("/{webhook_id}/rotate-secret", response_model=WebhookSecret, responses=_NOT_FOUND)
+def rotate_secret(webhook_id: WebhookId, state: State) -> dict[str, Any]:
+    """A new generated secret, shown only in this answer (as at creation)."""
+    rotated = subscribers.rotate_secret(state.engine, webhook_id, state.generation)
+    if rotated is None:
+        raise ApiError(404, "not_found", f"no webhook subscriber with id {webhook_id!r}")
+    return {"id": rotated.id, "secret": rotated.secret}
+
+
+@router.post("/{webhook_id}/redeliver", response_model=WebhookRequeued, responses=_NOT_FOUND)
+def redeliver(
+    webhook_id: WebhookId, state: State, body: WebhookRedeliver | None = None
+) -> dict[str, Any]:
+    """Dead events become pending again under the same event id (receivers deduplicate)."""
+    _found(state, webhook_id)
+    event_ids = (
+        body.event_ids if body is not None and "event_ids" in body.model_fields_set else None
+    )
+    return {"requeued": subscribers.redeliver(state.engine, webhook_id, event_ids)}
+
+
+@router.get("/{webhook_id}/events", response_model=WebhookEvents, responses=_NOT_FOUND)
+def list_events(
+    webhook_id: WebhookId,
+    state: State,
+    status: Annotated[EventStatus | None, Query(description="Only events in this state")] = None,
+    limit: Annotated[int, Query(ge=1, le=1000, description="Newest events first")] = 100,
+) -> dict[str, Any]:
+    _found(state, webhook_id)
+    found = subscribers.outbox_events(state.engine, webhook_id, status, limit)
+    return {"events": [e.view() for e in found]}
 
 
 @router.delete("/{webhook_id}", status_code=204, response_class=Response, responses=_NOT_FOUND)

@@ -16,6 +16,9 @@ same event id: delivery is at least once, and receivers deduplicate on
 ``X-Hookwise-Event-Id``. The outcome is written only if the lease is still ours (a fence
 on ``lease_until``), so a late answer cannot overwrite a newer attempt's.
 
+Rows of an inactive subscriber are skipped, not failed: they keep their status and
+attempts and become due again when the subscriber is reactivated.
+
 Polling for due rows is one indexed read on ``(status, next_attempt_at)`` every
 ``poll_interval`` (200 ms), so a new event leaves within about that; the write that
 claims happens only when something is due.
@@ -187,7 +190,15 @@ class Dispatcher:
         now = now_ms()
         cap = self.settings.per_subscriber
         in_flight = Counter(busy or {})
-        due = (webhook_outbox.c.status == PENDING) & (webhook_outbox.c.next_attempt_at <= now)
+        # Rows of an inactive subscriber stay pending but are not due: they wait for it to
+        # be reactivated. The leasing UPDATE checks again, so a deactivation committed
+        # since the read is honoured; an attempt leased before it still goes out.
+        active = sa.select(webhook_subscribers.c.id).where(webhook_subscribers.c.active.is_(True))
+        due = (
+            (webhook_outbox.c.status == PENDING)
+            & (webhook_outbox.c.next_attempt_at <= now)
+            & webhook_outbox.c.subscriber_id.in_(active)
+        )
         saturated = [sid for sid, n in in_flight.items() if n >= cap]
         scan = sa.select(webhook_outbox.c.id, webhook_outbox.c.subscriber_id).where(
             due & webhook_outbox.c.subscriber_id.not_in(saturated) if saturated else due
