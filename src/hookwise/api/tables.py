@@ -94,6 +94,7 @@ webhook_outbox = sa.Table(
     sa.Column("delivered_at", sa.BigInteger, nullable=True),
     sa.UniqueConstraint("event_id", "subscriber_id", name="uq_outbox_event_subscriber"),
     sa.Index("ix_outbox_due", "status", "next_attempt_at"),
+    sa.Index("ix_outbox_subscriber", "subscriber_id", "status"),
 )
 
 webhook_deliveries = sa.Table(
