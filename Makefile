@@ -20,10 +20,12 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-HOST ?= 127.0.0.1
-PORT ?= 8765
+# Not HOST/PORT: shells and platforms export those for other purposes, and the service must
+# stay on loopback unless told otherwise.
+HOOKWISE_HOST ?= 127.0.0.1
+HOOKWISE_PORT ?= 8765
 run: $(STAMP)
-	$(BIN)/hookwise serve --host $(HOST) --port $(PORT)
+	$(BIN)/hookwise serve --host $(HOOKWISE_HOST) --port $(HOOKWISE_PORT)
 
 demo: $(STAMP)
 	@GEMINI_CLI_TRUST_WORKSPACE=true HOOKWISE_EXAMPLE_BIN=$(BIN) sh $(EXAMPLE)/demo.sh
