@@ -32,6 +32,8 @@ from hookwise.api.webhooks.subscriber_index import SubscriberIndex
 
 log = logging.getLogger("hookwise.api")
 
+SHUTDOWN_GRACE_S = 5.0
+
 
 async def _housekeeping(state: ServiceState) -> None:
     """Flush metrics each second; prune old rate windows and samples each minute."""
@@ -81,9 +83,14 @@ def create_app(
         finally:
             for task in tasks:
                 task.cancel()
-            for task in tasks:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+            if tasks:
+                # A deadline, so that a loop which fails to stop cannot hang the shutdown.
+                done, stuck = await asyncio.wait(tasks, timeout=SHUTDOWN_GRACE_S)
+                for task in done:
+                    if not task.cancelled() and task.exception() is not None:
+                        log.error("background loop failed", exc_info=task.exception())
+                for task in stuck:
+                    log.error("background loop %s did not stop in time", task.get_coro())
             with contextlib.suppress(Exception):
                 state.metrics.flush(state.engine)
             state.generation.close()

@@ -402,8 +402,11 @@ class Dispatcher:
         self._wake.set()
 
     async def _idle(self) -> None:
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+        # that arrives as the wait ends, and the dispatcher would then never stop.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), self.settings.poll_ms / 1000)
+            async with asyncio.timeout(self.settings.poll_ms / 1000):
+                await self._wake.wait()
         self._wake.clear()
 
     async def run(self) -> None:
