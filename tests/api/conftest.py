@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 
 from hookwise.api.app import create_app
 from hookwise.api.settings import ExecutePolicy, ServiceSettings, sqlite_url
+from tests.api.webhook_receiver import Receiver
 from tests.service_env import drop_postgres_database, fresh_postgres_database, require_postgres
 
 TOKEN = "test-token-0123456789"
@@ -179,3 +180,26 @@ def live_server(tmp_path: Path, database_url: str) -> Iterator[Callable[..., Liv
     yield launch
     for server in started:
         server.stop()
+
+
+# Webhook delivery fast enough for tests: short backoff, poll, timeout and lease.
+FAST = {
+    "HOOKWISE_WEBHOOK_BASE_DELAY_MS": "200",
+    "HOOKWISE_WEBHOOK_MAX_DELAY_MS": "2000",
+    "HOOKWISE_WEBHOOK_POLL_MS": "50",
+    "HOOKWISE_WEBHOOK_TIMEOUT_MS": "3000",
+    "HOOKWISE_WEBHOOK_LEASE_MS": "5000",
+}
+
+
+@pytest.fixture
+def fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in FAST.items():
+        monkeypatch.setenv(key, value)
+
+
+@pytest.fixture
+def receiver(tmp_path: Path) -> Iterator[Receiver]:
+    """A real HTTP receiver on 127.0.0.1 recording every delivery."""
+    with Receiver(tmp_path / "receiver.jsonl") as running:
+        yield running

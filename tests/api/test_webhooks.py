@@ -34,13 +34,6 @@ from hookwise.api.webhooks.signing import signature, verify
 from tests.api.webhook_receiver import Receiver, Record
 
 SECRET = "whsec_test_secret"
-FAST = {
-    "HOOKWISE_WEBHOOK_BASE_DELAY_MS": "200",
-    "HOOKWISE_WEBHOOK_MAX_DELAY_MS": "2000",
-    "HOOKWISE_WEBHOOK_POLL_MS": "50",
-    "HOOKWISE_WEBHOOK_TIMEOUT_MS": "3000",
-    "HOOKWISE_WEBHOOK_LEASE_MS": "5000",
-}
 
 
 def permission_requested(n: int = 1) -> dict[str, Any]:
@@ -83,18 +76,6 @@ def wait_for(predicate: Callable[[], Any], timeout: float = 15.0, what: str = ""
 def outbox_rows(engine: sa.Engine) -> list[sa.Row[Any]]:
     with engine.connect() as conn:
         return list(conn.execute(sa.select(webhook_outbox).order_by(webhook_outbox.c.id)))
-
-
-@pytest.fixture
-def fast(monkeypatch: pytest.MonkeyPatch) -> None:
-    for key, value in FAST.items():
-        monkeypatch.setenv(key, value)
-
-
-@pytest.fixture
-def receiver(tmp_path: Path) -> Iterator[Receiver]:
-    with Receiver(tmp_path / "receiver.jsonl") as running:
-        yield running
 
 
 def subscribe(client: TestClient, url: str, events: list[str], secret: str = SECRET) -> str:

@@ -27,7 +27,6 @@ from hookwise.api.webhooks import subscribers
 from hookwise.api.webhooks.dispatcher import Dispatcher, DispatchSettings
 from hookwise.api.webhooks.signing import verify
 from tests.api.test_webhooks import (
-    FAST,
     SECRET,
     emit,
     engine_of,
@@ -38,18 +37,6 @@ from tests.api.test_webhooks import (
     wait_for,
 )
 from tests.api.webhook_receiver import Receiver
-
-
-@pytest.fixture
-def fast(monkeypatch: pytest.MonkeyPatch) -> None:
-    for key, value in FAST.items():
-        monkeypatch.setenv(key, value)
-
-
-@pytest.fixture
-def receiver(tmp_path: Path) -> Iterator[Receiver]:
-    with Receiver(tmp_path / "receiver.jsonl") as running:
-        yield running
 
 
 @pytest.fixture

@@ -243,18 +243,6 @@ def conclude(
                 created_at=now,
             )
         )
-        event_payload: dict[str, Any] = {
-            "eventType": "hook_output_processed",
-            "timestamp": now,
-            "hookEvent": event,
-        }
-        if tool is not None:
-            event_payload["toolName"] = tool
-        event_payload["result"] = {
-            "source": parsed.source,
-            "continue": parsed.continue_,
-            "requiresUserInteraction": parsed.requires_user_interaction,
-        }
-        event_payload["sessionId"] = session_id
+        event_payload = parsed.processed_event(event, tool, session_id, now)
         enqueue(conn, "hook_output_processed", event_payload)
     return Concluded(parsed, permission, should_continue, execution_id, parse_ms)

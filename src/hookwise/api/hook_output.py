@@ -60,6 +60,7 @@ from hookwise.api.output_config import (
     OutputConfig,
     behavior_for,
 )
+from hookwise.host import claude_dialect
 from hookwise.host.aggregate import aggregate
 from hookwise.host.claude_dialect import NO_STDERR
 from hookwise.host.dialect_answers import parse_object_stdout
@@ -116,8 +117,8 @@ class ParsedOutput:
     dialect: str = "claude"
     behavior: str = SUCCESS
 
-    def response(self, permission_request: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The contract's parse-output response (absent optional fields left out)."""
+    def _head(self) -> dict[str, Any]:
+        """What parse-output's answer and ParsedHookOutput share (absent fields left out)."""
         out: dict[str, Any] = {"source": self.source, "continue": self.continue_}
         if self.stop_reason is not None:
             out["stopReason"] = self.stop_reason
@@ -125,6 +126,11 @@ class ParsedOutput:
             out["systemMessage"] = self.system_message
         if self.hook_specific_data is not None:
             out["hookSpecificData"] = self.hook_specific_data
+        return out
+
+    def response(self, permission_request: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The contract's parse-output response."""
+        out = self._head()
         out["messageBlocks"] = self.message_blocks
         out["requiresUserInteraction"] = self.requires_user_interaction
         if permission_request is not None:
@@ -132,15 +138,28 @@ class ParsedOutput:
         out["errors"] = self.errors
         return out
 
+    def processed_event(
+        self, hook_event: str, tool_name: str | None, session_id: str, timestamp: int
+    ) -> dict[str, Any]:
+        """The contract's ``hook_output_processed`` webhook payload for this reading."""
+        event: dict[str, Any] = {
+            "eventType": "hook_output_processed",
+            "timestamp": timestamp,
+            "hookEvent": hook_event,
+        }
+        if tool_name is not None:
+            event["toolName"] = tool_name
+        event["result"] = {
+            "source": self.source,
+            "continue": self.continue_,
+            "requiresUserInteraction": self.requires_user_interaction,
+        }
+        event["sessionId"] = session_id
+        return event
+
     def parsed_hook_output(self) -> dict[str, Any]:
         """The contract's ParsedHookOutput (execute-with-output's ``parsed``)."""
-        out: dict[str, Any] = {"source": self.source, "continue": self.continue_}
-        if self.stop_reason is not None:
-            out["stopReason"] = self.stop_reason
-        if self.system_message is not None:
-            out["systemMessage"] = self.system_message
-        if self.hook_specific_data is not None:
-            out["hookSpecificData"] = self.hook_specific_data
+        out = self._head()
         out["errorMessages"] = self.errors
         return out
 
@@ -220,26 +239,17 @@ def _ignored_json(exit_code: int) -> str:
 # --------------------------------------------------------------------------- Claude / Codex
 
 
-def _named_specific(event: DialectEvent, answer: dict[str, JSON] | None) -> dict[str, JSON]:
-    specific = answer.get("hookSpecificOutput") if answer else None
-    if isinstance(specific, dict) and specific.get("hookEventName") == event.name:
-        return specific
-    return {}
-
-
 def _answer_reason(
     event: DialectEvent, answer: dict[str, JSON] | None, specific: dict[str, JSON]
 ) -> str | None:
-    """The reason the host reads next to the decision (as claude_dialect does)."""
+    """The reason the host reads next to the decision (claude_dialect's own reading)."""
     if not answer:
         return None
-    if event.decision is Decision.PERMISSION:
-        return _text(specific.get("permissionDecisionReason")) or _text(answer.get("reason"))
     if event.decision is Decision.PERMISSION_REQUEST:
         verdict = specific.get("decision")
         return _text(verdict.get("message")) if isinstance(verdict, dict) else None
-    if event.decision is Decision.BLOCK:
-        return _text(answer.get("reason"))
+    if event.decision in (Decision.PERMISSION, Decision.BLOCK):
+        return claude_dialect.block_reason(event, answer, specific)
     return None
 
 
@@ -271,7 +281,7 @@ def _read_dialect(found: HookEvent, event: DialectEvent, run: _Run) -> _Verdict:
     effect = runtime.decide(event, [reading])
     outcome = effect.outcome
     honoured = reading.answer if event.json_honoured else None
-    specific = _named_specific(event, honoured)
+    specific = claude_dialect.specific_output(event, honoured) if honoured else {}
     exit2 = reading.kind == "exit2"
     verdict.source = "json" if reading.kind == "json" and honoured is not None else "exitcode"
     verdict.stop = outcome.stop_session

@@ -53,7 +53,7 @@ def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -
     )
 
 
-def _specific(event: DialectEvent, answer: dict[str, JSON]) -> dict[str, JSON]:
+def specific_output(event: DialectEvent, answer: dict[str, JSON]) -> dict[str, JSON]:
     """hookSpecificOutput, only when it names this event (else the host ignores it)."""
     specific = answer.get("hookSpecificOutput")
     if isinstance(specific, dict) and specific.get("hookEventName") == event.name:
@@ -83,7 +83,7 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             user.append(r.problem or "")
             continue
         answer = r.answer if event.json_honoured else None
-        specific = _specific(event, answer) if answer else {}
+        specific = specific_output(event, answer) if answer else {}
         if answer:
             if answer.get("continue") is False and event.stop_supported:
                 stop = True
@@ -96,7 +96,7 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             contexts.append(r.text)
         if r.kind == "exit2":
             if event.exit2 in (Exit2.BLOCK, Exit2.CONTINUE, Exit2.FEEDBACK):
-                reason = _block_reason(event, answer, specific) or r.stderr or NO_STDERR
+                reason = block_reason(event, answer, specific) or r.stderr or NO_STDERR
                 if event.exit2 is Exit2.BLOCK and event.kind is Kind.PROMPT:
                     user.append(reason)
                 else:
@@ -168,7 +168,7 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
     )
 
 
-def _block_reason(
+def block_reason(
     event: DialectEvent, answer: dict[str, JSON] | None, specific: dict[str, JSON]
 ) -> str | None:
     """Exit 2's message: the JSON blocking reason when there is one, else stderr."""

@@ -325,24 +325,16 @@ class _SpanParser:
         return _Node("scalar", i, end)
 
 
+def _json_type(value: Any) -> str:
+    from hookwise.config.dialect_hooks import json_type  # off the hook's import path
+
+    return json_type(value)
+
+
 def _position(text: str, index: int) -> str:
     line = text.count("\n", 0, index) + 1
     column = index - (text.rfind("\n", 0, index) + 1) + 1
     return f"{line}:{column}"
-
-
-def _kind_name(value: Any) -> str:
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if value is None:
-        return "null"
-    return "a number"
 
 
 class JsonDocument:
@@ -379,7 +371,7 @@ class JsonDocument:
         if not isinstance(value, dict):
             raise InstallError(
                 f"{self.origin}:1:1: expected a JSON object at the top level, got "
-                f"{_kind_name(value)}; nothing written"
+                f"{_json_type(value)}; nothing written"
             )
         try:
             return _SpanParser(stripped).value(0)
@@ -522,7 +514,7 @@ def _hooks_node(doc: JsonDocument) -> _Node | None:
     if node.kind != "object":
         raise InstallError(
             f'{doc.where(node)}: "hooks" must be an object (event -> matcher groups), got '
-            f"{_kind_name(doc.value_of(node))}; fix it first (nothing written)"
+            f"{_json_type(doc.value_of(node))}; fix it first (nothing written)"
         )
     return node
 
@@ -600,7 +592,7 @@ def _add(doc: JsonDocument, registration: Registration) -> None:
     if groups.kind != "array":
         raise InstallError(
             f'{doc.where(groups)}: "hooks.{registration.event}" must be an array of matcher '
-            f"groups, got {_kind_name(doc.value_of(groups))}; fix it first (nothing written)"
+            f"groups, got {_json_type(doc.value_of(groups))}; fix it first (nothing written)"
         )
     doc.append(groups, registration.group())
 

@@ -89,19 +89,7 @@ def _record(
                 config,
                 state.subscribers.wanted,
             )
-        event: dict[str, Any] = {
-            "eventType": "hook_output_processed",
-            "timestamp": now_ms(),
-            "hookEvent": body.hookEvent,
-        }
-        if body.toolName is not None:
-            event["toolName"] = body.toolName
-        event["result"] = {
-            "source": parsed.source,
-            "continue": parsed.continue_,
-            "requiresUserInteraction": parsed.requires_user_interaction,
-        }
-        event["sessionId"] = session
+        event = parsed.processed_event(body.hookEvent, body.toolName, session, now_ms())
         enqueue(conn, "hook_output_processed", event, state.subscribers.wanted)
     return permission
 
