@@ -31,6 +31,7 @@ from hookwise.policy.cache import load_policy
 from hookwise.policy.engine import RetryState
 from hookwise.policy.hosts import host_event_names
 from hookwise.policy.payloads import build_payload
+from hookwise.policy.trust import trust_file
 from tests.api.conftest import AUTH, TOKEN
 
 HOOKWISE = str(Path(sys.executable).parent / "hookwise")
@@ -113,6 +114,7 @@ def project(tmp_path: Path, home: Path) -> Callable[[str, str], Path]:
         directory = tmp_path / name
         (directory / ".hookwise").mkdir(parents=True)
         (directory / ".hookwise" / "policy.yaml").write_text(policy)
+        trust_file(str(directory / ".hookwise" / "policy.yaml"), dict(os.environ))
         return directory
 
     return make

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from hookwise.policy.compiler import compile_sources
+from hookwise.policy.trust import Trust
 
 
 @pytest.fixture
@@ -34,8 +35,10 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def compile_text(text: str, scope: str = "project", path: str = "policy.yaml") -> dict[str, Any]:
-    """Compile one policy text (dedented) as the only scope."""
-    return compile_sources([(scope, path, textwrap.dedent(text).encode())])
+    """Compile one policy text (dedented) as the only scope, trusted."""
+    return compile_sources(
+        [(scope, path, textwrap.dedent(text).encode())], trust=Trust.everything_trusted()
+    )
 
 
 def rule_ids(policy: dict[str, Any]) -> list[str]:

@@ -99,7 +99,14 @@ def test_show_gives_origins(runner: CliRunner, project: Path, isolated: Path) ->
         "version: 1\nrules:\n  - {id: a, match: {command: pwd}, action: deny, priority: 3}\n"
     )
     result = runner.invoke(cli, ["policy", "show", "--cwd", str(project)])
+    assert "not trusted: restrictive only" in result.output
+    assert f"origin: user {user / 'policy.yaml'}:3" in result.output  # not replaced
+    assert "would replace the rule of the same id" in result.output
+    trusted = runner.invoke(cli, ["policy", "trust", "--cwd", str(project)])
+    assert trusted.exit_code == 0, trusted.output
+    result = runner.invoke(cli, ["policy", "show", "--cwd", str(project)])
     assert result.exit_code == 0, result.output
+    assert "[trusted]" in result.output
     assert "a: deny (enforce, priority 3)" in result.output
     assert f"origin: project {project / '.hookwise' / 'policy.yaml'}:3" in result.output
     assert f"replaces the rule of user ({user / 'policy.yaml'}:3)" in result.output

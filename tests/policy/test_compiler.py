@@ -5,6 +5,7 @@ from pathlib import Path
 
 from hookwise.policy.compiler import compile_files, compile_sources
 from hookwise.policy.scopes import find_project, scope_files
+from hookwise.policy.trust import Trust
 
 from .conftest import compile_text, rule_ids
 
@@ -24,7 +25,8 @@ def test_scopes_merge_and_later_scopes_replace_by_id() -> None:
             user=f"version: 1\nrules:\n  - {DENY_LS % ('a', 'user')}\n  - {DENY_LS % ('b', 'user')}\n",
             project=f"version: 1\nrules:\n  - {DENY_LS % ('a', 'project')}\n",
             local=f"version: 1\nrules:\n  - {DENY_LS % ('c', 'local')}\n",
-        )
+        ),
+        trust=Trust.everything_trusted(),
     )
     assert policy["errors"] == []
     by_id = {r["id"]: r for r in policy["rules"]}
@@ -62,7 +64,8 @@ def test_overrides_change_lower_rules() -> None:
         sources(
             project=f"version: 1\nrules:\n  - {DENY_LS % ('a', 'x')}\n  - {DENY_LS % ('b', 'x')}\n",
             local="version: 1\noverrides:\n  - {id: a, enabled: false}\n  - {id: b, mode: warn, priority: 7}\n  - {id: zz, mode: audit}\n",
-        )
+        ),
+        trust=Trust.everything_trusted(),
     )
     by_id = {r["id"]: r for r in policy["rules"]}
     assert not by_id["a"]["enabled"]
@@ -114,13 +117,14 @@ def test_scope_files_and_project_discovery(isolated: Path, monkeypatch: object) 
     env = {"HOME": str(isolated / "home"), "HOOKWISE_MANAGED_POLICY": "/m.yaml"}
     files = scope_files(str(sub), env)
     assert files == [
+        ("managed", "/etc/hookwise/policy.yaml"),
         ("managed", "/m.yaml"),
         ("user", str(isolated / "home" / ".config" / "hookwise" / "policy.yaml")),
         ("project", str(project / ".hookwise" / "policy.yaml")),
         ("local", str(project / ".hookwise" / "policy.local.yaml")),
     ]
     explicit = scope_files(str(sub), {**env, "HOOKWISE_POLICY": str(isolated / "x.yaml")})
-    assert explicit[2:] == [
+    assert explicit[3:] == [
         ("project", str(isolated / "x.yaml")),
         ("local", str(isolated / "x.local.yaml")),
     ]

@@ -12,13 +12,12 @@ from typing import Any
 import pytest
 
 from hookwise.policy.payloads import build_payload
+from hookwise.policy.trust import trust_file
 
 HOOKWISE = str(Path(sys.executable).parent / "hookwise")
 
 POLICY = """\
 version: 1
-settings:
-  audit: {max_bytes: 2048, keep: 2}
 rules:
   - id: no-force-push
     match: {tool: shell, command: git push --force}
@@ -41,18 +40,29 @@ PRE = {
 }
 
 
+USER_POLICY = """\
+version: 1
+settings:
+  audit: {max_bytes: 2048, keep: 2}
+"""
+
+
 @pytest.fixture
 def env(isolated: Path) -> dict[str, str]:
     policy = isolated / "policy.yaml"
     policy.write_text(POLICY)
+    user = isolated / "user.yaml"
+    user.write_text(USER_POLICY)
     environment = dict(os.environ)
     environment.update(
         {
             "HOOKWISE_POLICY": str(policy),
+            "HOOKWISE_USER_POLICY": str(user),
             "HOOKWISE_AUDIT_LOG": str(isolated / "audit.jsonl"),
             "HOOKWISE_CACHE_DIR": str(isolated / "cache"),
         }
     )
+    trust_file(str(policy), environment)  # the user reviewed it: rewrites apply
     return environment
 
 
@@ -192,7 +202,7 @@ def test_audit_log_records_and_rotates(env: dict[str, str]) -> None:
     assert record["session"] == "hookwise-test"
     assert record["rules"][0]["outcome"] == "deny"
     assert record["latency_ms"] > 0
-    assert record["policy"] == [env["HOOKWISE_POLICY"]]
+    assert record["policy"] == [env["HOOKWISE_USER_POLICY"], env["HOOKWISE_POLICY"]]
 
 
 def test_the_cache_follows_policy_edits(env: dict[str, str]) -> None:
@@ -242,6 +252,7 @@ def test_retry_state_survives_processes(env: dict[str, str]) -> None:
     Path(env["HOOKWISE_POLICY"]).write_text(
         "version: 1\nrules:\n  - {id: todo, match: {response: {contains: [TODO]}}, action: retry, reason: finish, max_retries: 2}\n"
     )
+    trust_file(env["HOOKWISE_POLICY"], env)
     payload = json.dumps(build_payload("claude", "Stop", response="TODO"))
     answers: list[Any] = [hook(env, payload).stdout for _ in range(4)]
     assert [

@@ -26,11 +26,10 @@ def _env(policy: Path | None) -> dict[str, str]:
 
 
 def _compile_scopes(cwd: str, env: dict[str, str]) -> dict[str, Any]:
-    from hookwise.policy.compiler import compile_files
-    from hookwise.policy.scopes import scope_files
+    from hookwise.policy.cache import load_policy
 
     try:
-        return compile_files(scope_files(cwd, env))
+        return load_policy(cwd, env, use_cache=False).policy
     except OSError as exc:
         raise click.ClickException(f"cannot read the policy: {exc}") from None
 
@@ -72,12 +71,16 @@ def policy() -> None:
 def validate(files: tuple[Path, ...], cwd: Path | None, strict: bool, as_json: bool) -> None:
     """Check policy files: FILES alone, or every scope that applies here."""
     from hookwise.policy.compiler import compile_files
+    from hookwise.policy.trust import Trust
 
     if files:
         results = []
         for path in files:
             try:
-                results.append(compile_files([("project", str(path))]))
+                # the file's content as written (trust decides what applies where it is)
+                results.append(
+                    compile_files([("project", str(path))], trust=Trust.everything_trusted())
+                )
             except OSError as exc:
                 raise click.ClickException(f"cannot read {path}: {exc}") from None
             if not results[-1]["files"]:
@@ -144,8 +147,13 @@ def show(cwd: Path | None, policy_file: Path | None, as_json: bool) -> None:
         click.echo(_dump(shown))
         return
     click.echo("files:")
+    trust = {t["file"]: t for t in compiled.get("trust", [])}
     for scope, path in compiled["files"]:
-        click.echo(f"  {scope:8} {path}")
+        state = trust.get(path)
+        note = ""
+        if state is not None:
+            note = "  [trusted]" if state["trusted"] else f"  [{state['why']}: restrictive only]"
+        click.echo(f"  {scope:8} {path}{note}")
     if not compiled["files"]:
         click.echo("  (none)")
     click.echo("rules (evaluation order):")
@@ -202,6 +210,11 @@ def init(directory: Path | None, force: bool) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(STARTER_POLICY, encoding="utf-8")
     click.echo(f"wrote {target}")
+    # you wrote it (through hookwise): it applies in full until it changes
+    from hookwise.policy.trust import trust_file
+
+    trust_file(str(target), dict(os.environ))
+    click.echo("trusted it for you; after you edit it, run `hookwise policy trust` again")
     click.echo("next: `hookwise policy validate`, then register `hookwise hook` with your agents")
 
 
@@ -311,6 +324,7 @@ def test_cmd(scenarios: Path, policy_file: Path | None, no_validators: bool, ver
     """Run SCENARIOS (payload -> expected decision) against the policy; exit 1 on a failure."""
     from hookwise.policy.compiler import compile_files
     from hookwise.policy.scenarios import ScenarioError, load_scenarios, run_scenarios
+    from hookwise.policy.trust import Trust
 
     try:
         scenario_file = load_scenarios(str(scenarios))
@@ -318,7 +332,7 @@ def test_cmd(scenarios: Path, policy_file: Path | None, no_validators: bool, ver
         raise click.ClickException(str(exc)) from None
     chosen = str(policy_file) if policy_file else scenario_file.policy
     if chosen:
-        compiled = compile_files([("project", chosen)])
+        compiled = compile_files([("project", chosen)], trust=Trust.everything_trusted())
         if not compiled["files"]:
             raise click.ClickException(f"{chosen}: no such policy file")
     else:
@@ -437,6 +451,58 @@ def logs(
                     show(record)
     except KeyboardInterrupt:
         return
+
+
+def _trust_targets(files: tuple[Path, ...], cwd: Path | None) -> list[str]:
+    """The files named, else every project and local policy that applies here."""
+    if files:
+        return [str(path) for path in files]
+    from hookwise.policy.scopes import read_scope_sources, scope_sources
+
+    found = scope_sources(str(cwd or Path.cwd()), dict(os.environ))
+    try:
+        present = read_scope_sources([s for s in found if s[0] in ("project", "local")])
+    except OSError as exc:
+        raise click.ClickException(f"cannot read the policy: {exc}") from None
+    targets = [path for _scope, path, data in present if data is not None]
+    if not targets:
+        raise click.ClickException("no project policy applies here (.hookwise/policy.yaml)")
+    return targets
+
+
+@policy.command(name="trust")
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@_cwd_option
+def trust_cmd(files: tuple[Path, ...], cwd: Path | None) -> None:
+    """Apply project policy FILES in full (default: those that apply here), pinned to
+    their exact content: a later change makes them restrictive-only again.
+
+    Read the file first: a trusted policy can allow commands, run validators and change
+    your own rules. The trust is stored per user in ~/.config/hookwise/trust.json.
+    """
+    from hookwise.policy.trust import TrustStoreError, store_path, trust_file
+
+    for target in _trust_targets(files, cwd):
+        try:
+            real, digest = trust_file(target, dict(os.environ))
+        except (OSError, TrustStoreError) as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(f"trusted {real} (sha256 {digest[:16]}...) in {store_path(dict(os.environ))}")
+
+
+@policy.command(name="untrust")
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@_cwd_option
+def untrust_cmd(files: tuple[Path, ...], cwd: Path | None) -> None:
+    """Forget the trust of project policy FILES (default: those that apply here)."""
+    from hookwise.policy.trust import TrustStoreError, untrust_file
+
+    for target in _trust_targets(files, cwd):
+        try:
+            removed = untrust_file(target, dict(os.environ))
+        except (OSError, TrustStoreError) as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(f"{'untrusted' if removed else 'was not trusted:'} {target}")
 
 
 @policy.command(name="hook-command")

@@ -49,15 +49,42 @@ def iso_time(epoch: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(epoch)) + f".{millis:03d}Z"
 
 
+def is_audit_log(path: str) -> bool:
+    """Whether ``path`` is a file hookwise wrote: its first line is an audit record.
+
+    Rotation renames and deletes files; it touches only audit logs, never a file a
+    setting happens to name (``~/.bashrc``).
+    """
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(65536)
+    except OSError:
+        return False
+    if not first.strip():
+        return False
+    try:
+        record = fastjson.loads(first.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(record, dict) and "time" in record and "decision" in record
+
+
 def _rotate(path: str, keep: int) -> None:
+    if not is_audit_log(path):
+        return  # not ours: appended to, never renamed or deleted
     if keep <= 0:
         os.unlink(path)
         return
     for index in range(keep - 1, 0, -1):
         older = f"{path}.{index}"
         if os.path.exists(older):
+            if not is_audit_log(older):
+                return
             os.replace(older, f"{path}.{index + 1}")
-    os.replace(path, f"{path}.1")
+    target = f"{path}.1"
+    if os.path.lexists(target) and not is_audit_log(target):
+        return
+    os.replace(path, target)
 
 
 def append(path: str, record: dict[str, Any], max_bytes: int, keep: int) -> None:

@@ -16,7 +16,12 @@ import os
 import sys
 
 from hookwise import __version__
-from hookwise.policy.scopes import read_sources, scope_files
+from hookwise.policy.scopes import (
+    read_policy_file,
+    read_scope_sources,
+    scope_sources,
+    trust_store_path,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,6 +39,8 @@ _COMPILER_SOURCES = (
     "policy/condition.py",
     "policy/globs.py",
     "policy/shell.py",
+    "policy/trust.py",
+    "policy/scopes.py",
     "protocol/gemini.py",
     "protocol/claude.py",
     "protocol/codex.py",
@@ -134,10 +141,20 @@ class Loaded:
 
 
 def load_policy(cwd: str, env: dict[str, str], use_cache: bool = True) -> Loaded:
-    """The compiled policy for an event's cwd (OSError if a policy file cannot be read)."""
-    files = scope_files(cwd, env)
-    sources = read_sources(files)
-    key = (CACHE_FORMAT, __version__, code_stamp(), tuple(sources))
+    """The compiled policy for an event's cwd.
+
+    Raises OSError (a PolicyFileError) when a policy file is present but cannot be used.
+    The key holds the trust store's bytes too: trusting a file recompiles.
+    """
+    found = scope_sources(cwd, env)
+    files = [(scope, path) for scope, path, _how in found]
+    sources = read_scope_sources(found)
+    trust_path = trust_store_path(env)
+    try:
+        trust_bytes = read_policy_file(trust_path, "discovered")
+    except OSError:
+        trust_bytes = b"!unreadable"
+    key = (CACHE_FORMAT, __version__, code_stamp(), tuple(sources), trust_bytes)
     path = cache_path(files, env)
     if use_cache:
         try:
@@ -153,8 +170,9 @@ def load_policy(cwd: str, env: dict[str, str], use_cache: bool = True) -> Loaded
 
         site.main()
     from hookwise.policy.compiler import compile_sources
+    from hookwise.policy.trust import Trust
 
-    policy = compile_sources(sources)
+    policy = compile_sources(sources, trust=Trust.from_store(trust_bytes, env))
     if use_cache:
         _store(path, (key, _pack(policy)))
     return Loaded(policy, files, path, True)

@@ -22,6 +22,13 @@ from typing import Any
 from hookwise import __version__
 from hookwise.policy import canonical, schema
 from hookwise.policy.loader import PolicyFile, Problem, load_policy_text
+from hookwise.policy.trust import (
+    RESTRICTIVE_ACTIONS,
+    TIGHTENING_SETTINGS,
+    TRUSTED_SCOPES,
+    USER_ONLY_SETTINGS,
+    Trust,
+)
 
 COMPILED_FORMAT = 1
 _SCOPE_RANK = {"managed": 0, "local": 1, "project": 2, "user": 3}
@@ -40,19 +47,29 @@ def default_settings() -> dict[str, Any]:
 
 
 def compile_sources(
-    sources: list[tuple[str, str, bytes | None]], tables: dict[str, Any] | None = None
+    sources: list[tuple[str, str, bytes | None]],
+    tables: dict[str, Any] | None = None,
+    *,
+    trust: Trust | None = None,
 ) -> dict[str, Any]:
-    """Compile the scope files (scope, path, bytes or None) into the policy data."""
+    """Compile the scope files (scope, path, bytes or None) into the policy data.
+
+    ``trust`` says which project and local files apply in full; without it none does
+    (only their restrictive parts apply, see trust.py).
+    """
     if tables is None:
         from hookwise.policy.hosts import host_tables
 
         tables = host_tables()
+    if trust is None:
+        trust = Trust()
     host_events = {
         host: {name: spec["canonical"] for name, spec in table["events"].items()}
         for host, table in tables.items()
     }
     files: list[PolicyFile] = []
     problems: list[Problem] = []
+    raw: dict[int, bytes] = {}
     for scope, path, data in sources:
         if data is None:
             continue
@@ -67,19 +84,23 @@ def compile_sources(
             text = text[1:]
         loaded = load_policy_text(text, path, scope, host_events)
         files.append(loaded)
+        raw[id(loaded)] = data
         problems.extend(loaded.problems)
 
     settings = default_settings()
     origins: dict[str, str] = {}
     managed = [f for f in files if f.scope == "managed"]
-    others = [f for f in files if f.scope != "managed"]
+    users = [f for f in files if f.scope == "user"]
+    projects = [f for f in files if f.scope in ("project", "local")]
+    others = users + projects  # merge order: user, then project files outermost first
     locked: dict[str, str] = {}
     for policy_file in managed:
         for key, (value, _pos) in policy_file.settings.items():
             settings[key] = value
             origins[key] = policy_file.path
             locked[key] = policy_file.path
-    for policy_file in sorted(others, key=lambda f: schema_order(f.scope)):
+
+    def take_settings(policy_file: PolicyFile) -> None:
         for key, (value, (line, column)) in policy_file.settings.items():
             if key in locked:
                 problems.append(
@@ -92,34 +113,60 @@ def compile_sources(
                     )
                 )
                 continue
+            if policy_file.scope not in TRUSTED_SCOPES and settings.get(key) != value:
+                ignored = _ignored_setting(policy_file, key, value)
+                if ignored:
+                    policy_file.ignored.append(f"setting {key}")
+                    problems.append(Problem(policy_file.path, line, column, ignored, "warning"))
+                    continue
             settings[key] = value
             origins[key] = policy_file.path
 
+    for policy_file in users:
+        take_settings(policy_file)
+    trust_report: list[dict[str, Any]] = []
+    if trust.problem:
+        problems.append(Problem(trust.problem.split(":", 1)[0], 0, 0, trust.problem, "warning"))
+    for policy_file in projects:
+        trusted, why = trust.decide(policy_file.path, raw[id(policy_file)], settings)
+        policy_file.trusted = trusted
+        policy_file.trust_why = why
+    for policy_file in projects:
+        take_settings(policy_file)
+
     rules: dict[str, dict[str, Any]] = {}
-    for policy_file in sorted(others, key=lambda f: schema_order(f.scope)):
-        for original in policy_file.rules:
-            previous = rules.get(original["id"])
-            rule = copy.deepcopy(original)
-            if previous is not None:
-                rule["replaces"] = f"{previous['scope']} ({previous['file']}:{previous['line']})"
-            rules[rule["id"]] = rule
     managed_ids: dict[str, dict[str, Any]] = {}
     for policy_file in managed:
         for rule in policy_file.rules:
             managed_ids[rule["id"]] = rule
-    for rule_id, rule in list(rules.items()):
-        if rule_id in managed_ids:
-            problems.append(
-                Problem(
-                    rule["file"],
-                    rule["line"],
-                    rule["column"],
-                    f"rule {rule_id!r} is defined by the managed policy "
-                    f"({managed_ids[rule_id]['file']}); other scopes cannot redefine it",
+    for policy_file in others:
+        for original in policy_file.rules:
+            where = (original["file"], original["line"], original["column"])
+            if original["id"] in managed_ids:
+                problems.append(
+                    Problem(
+                        *where,
+                        f"rule {original['id']!r} is defined by the managed policy "
+                        f"({managed_ids[original['id']]['file']}); other scopes cannot "
+                        "redefine it",
+                    )
                 )
-            )
-            del rules[rule_id]
-    for policy_file in sorted(others, key=lambda f: schema_order(f.scope)):
+                continue
+            previous = rules.get(original["id"])
+            if not policy_file.trusted:
+                refused = _untrusted_rule(original, previous)
+                if refused:
+                    policy_file.ignored.append(f"rule {original['id']}")
+                    problems.append(Problem(*where, _untrusted(policy_file, refused), "warning"))
+                    continue
+            rule = copy.deepcopy(original)
+            if not policy_file.trusted:
+                rule.pop("ask_fallback", None)  # only the user's fallback applies
+                rule["untrusted"] = True
+            if previous is not None:
+                rule["replaces"] = f"{previous['scope']} ({previous['file']}:{previous['line']})"
+            rules[rule["id"]] = rule
+    for policy_file in others:
         for override in policy_file.overrides:
             target_id = override["id"]
             where = (override["file"], override["line"], override["column"])
@@ -128,6 +175,16 @@ def compile_sources(
                     Problem(
                         *where,
                         f"override of {target_id!r}: managed rules cannot be disabled or changed",
+                    )
+                )
+                continue
+            if not policy_file.trusted:
+                policy_file.ignored.append(f"override of {target_id}")
+                problems.append(
+                    Problem(
+                        *where,
+                        _untrusted(policy_file, f"the override of {target_id!r} is ignored"),
+                        "warning",
                     )
                 )
                 continue
@@ -147,6 +204,16 @@ def compile_sources(
             )
     for rule in managed_ids.values():
         rules[rule["id"]] = copy.deepcopy(rule)
+    for policy_file in projects:
+        trust_report.append(
+            {
+                "file": policy_file.path,
+                "scope": policy_file.scope,
+                "trusted": policy_file.trusted,
+                "why": policy_file.trust_why,
+                "ignored": list(policy_file.ignored),
+            }
+        )
 
     ordered = sorted(
         rules.values(),
@@ -179,7 +246,47 @@ def compile_sources(
         "errors": [p.as_dict() for p in errors],
         "warnings": [p.as_dict() for p in warnings],
         "hosts": tables,
+        "trust": trust_report,
+        "untrusted": [
+            f"{t['file']}: {t['why']}; ignored: {', '.join(t['ignored'])}"
+            for t in trust_report
+            if t["ignored"]
+        ],
     }
+
+
+def _untrusted(policy_file: PolicyFile, what: str) -> str:
+    return (
+        f"{what}: this {policy_file.scope} policy is {policy_file.trust_why}; once you have "
+        f"reviewed it, `hookwise policy trust {policy_file.path}` applies it in full"
+    )
+
+
+def _untrusted_rule(rule: dict[str, Any], previous: dict[str, Any] | None) -> str | None:
+    """Why an untrusted file's rule is ignored (None: it applies)."""
+    if rule["action"] not in RESTRICTIVE_ACTIONS:
+        return f"rule {rule['id']!r} ({rule['action']}) is ignored"
+    if previous is not None:
+        return (
+            f"rule {rule['id']!r} would replace the rule of the same id in "
+            f"{previous['scope']} ({previous['file']}:{previous['line']}); it is ignored"
+        )
+    return None
+
+
+def _ignored_setting(policy_file: PolicyFile, key: str, value: Any) -> str | None:
+    """Why a project or local file's setting is ignored (None: it applies)."""
+    if key in USER_ONLY_SETTINGS:
+        return (
+            f"setting {key!r} is read from the user and managed policies only "
+            "(a repository's policy cannot name files or decide trust); it is ignored"
+        )
+    if policy_file.trusted:
+        return None
+    allowed = TIGHTENING_SETTINGS.get(key)
+    if allowed is not None and value in allowed:
+        return None
+    return _untrusted(policy_file, f"setting {key}={value!r} is ignored")
 
 
 def new_bucket() -> dict[str, Any]:
@@ -276,9 +383,12 @@ def _delivery_warnings(rule: dict[str, Any], tables: dict[str, Any]) -> list[Pro
 
 
 def compile_files(
-    files: list[tuple[str, str]], tables: dict[str, Any] | None = None
+    files: list[tuple[str, str]],
+    tables: dict[str, Any] | None = None,
+    *,
+    trust: Trust | None = None,
 ) -> dict[str, Any]:
-    """Read and compile scope files given as (scope, path)."""
+    """Read and compile scope files given as (scope, path); see compile_sources."""
     from hookwise.policy.scopes import read_sources
 
-    return compile_sources(read_sources(files), tables)
+    return compile_sources(read_sources(files), tables, trust=trust)

@@ -276,41 +276,50 @@ def _m_text(name: str, spec: dict[str, Any], text: str | None, trace: list[Any] 
 
 def match_rule(rule: dict[str, Any], ev: Event, trace: list[Any] | None = None) -> bool:
     """Whether every matcher of ``rule`` holds for ``ev``; ``trace`` collects the reasons."""
+    return _match(rule, ev, trace) is not None
+
+
+_ALL: set[int] = {-2}  # "every command": the rule has no command matcher (by identity)
+
+
+def _match(rule: dict[str, Any], ev: Event, trace: list[Any] | None) -> set[int] | None:
+    """None when ``rule`` does not match; else the indices of the simple commands it
+    matched (``_ALL`` when it has no command matcher)."""
     m = rule["m"]
     if "host" in m and not _m_host(m["host"], ev, trace):
-        return False
+        return None
     if "tool" in m and not _m_tool(m["tool"], ev, trace):
-        return False
+        return None
     if "tool_regex" in m and not _m_tool_regex(m["tool_regex"], ev, trace):
-        return False
+        return None
     if "host_tool" in m and not _m_host_tool(m["host_tool"], ev, trace):
-        return False
+        return None
     if "mcp" in m and not _m_mcp(m["mcp"], ev, trace):
-        return False
+        return None
     segments: set[int] | None = None
     if "command" in m:
         segments = _m_command(m["command"], ev, trace)
         if segments is None:
-            return False
+            return None
     if "files" in m and not _m_files(m["files"], ev, segments, trace):
-        return False
+        return None
     if "prompt" in m and not _m_text("prompt", m["prompt"], ev.prompt, trace):
-        return False
+        return None
     if "response" in m and not _m_text("response", m["response"], ev.response, trace):
-        return False
+        return None
     if "fields" in m:
         ok = _condition(m, "fields", ev)
         if trace is not None:
             trace.append(("fields", ok, "field conditions hold" if ok else "a condition fails"))
         if not ok:
-            return False
+            return None
     if "when" in rule:
         ok = _condition(rule, "when", ev)
         if trace is not None:
             trace.append(("when", ok, f"{rule.get('when_src', '')} is {str(ok).lower()}"))
         if not ok:
-            return False
-    return True
+            return None
+    return _ALL if segments is None else segments
 
 
 # ----------------------------------------------------------------------------- decision
@@ -321,6 +330,7 @@ class Decision:
 
     __slots__ = (
         "allow_rule",
+        "approval_withheld",
         "ask_fallback",
         "contexts",
         "decision",
@@ -344,6 +354,7 @@ class Decision:
         self.reason = ""
         self.rule: str | None = None  # the rule that decided
         self.allow_rule: str | None = None  # an explicit allow rule
+        self.approval_withheld = False  # allow/rewrite rules did not cover the whole call
         self.ask_fallback: str | None = None
         self.updated_input: dict[str, Any] | None = None  # host keys
         self.rewrite_rules: list[str] = []
@@ -446,7 +457,9 @@ def evaluate(
     index = policy["index"]
     settings = policy["settings"]
     decision = Decision()
+    builtin_checks(policy, events, decision)
     hits: list[tuple[int, Event]] = []
+    covers: list[tuple[int, Event, set[int]]] = []
     seen: set[int] = set()
     for ev in events:
         qualified = f"{ev.host}:{ev.host_event}"
@@ -457,9 +470,12 @@ def evaluate(
             allowed = rule["on"][ev.name]
             if allowed is not None and qualified not in allowed:
                 continue
-            if match_rule(rule, ev):
+            segments = _match(rule, ev, None)
+            if segments is not None:
                 seen.add(position)
                 hits.append((position, ev))
+                if rule["action"] in _APPROVING:
+                    covers.append((position, ev, segments))
     hits.sort(key=lambda hit: hit[0])
     stop_events = [ev for ev in events if ev.name == canonical.AGENT_STOP]
     for position, ev in hits:
@@ -470,11 +486,124 @@ def evaluate(
             stop_events and decision.retry is None
         ):
             state.reset(session)
+    if decision.allow_rule is not None or decision.rewrite_rules:
+        _limit_approval(rules, covers, decision)
     if decision.decision != "deny" and decision.rewrite_rules:
         _finish_rewrite(policy, events, hits, decision)
     if decision.decision is None and decision.allow_rule is not None:
         decision.decision = "allow"
     return decision
+
+
+_APPROVING = frozenset(["allow", "rewrite"])
+GATED = frozenset([canonical.TOOL_BEFORE, canonical.PERMISSION_REQUEST])
+
+
+def builtin_checks(policy: dict[str, Any], events: list[Event], decision: Decision) -> None:
+    """What hookwise denies before any rule: changes to its own guardrails, and shell
+    commands the parser could not finish (``settings.unparsable``)."""
+    settings = policy["settings"]
+    for ev in events:
+        if ev.name not in GATED:
+            continue
+        if settings.get("self_protection", True):
+            from hookwise.policy import protect
+
+            files = [path for _scope, path in policy.get("files", ())]
+            guard = protect.Guard(
+                protect.concrete_paths(ev.env, files, ev.cwd), ev.env.get("HOME") or ""
+            )
+            why = protect.check(ev, guard)
+            if why is not None:
+                _builtin(decision, ev, protect.RULE_ID, "deny", why)
+                return
+        script = ev.script
+        if script is not None and not script.complete:
+            verdict = settings.get("unparsable", "deny")
+            problems = "; ".join(script.problems) or "it does not parse"
+            why = (
+                f"hookwise cannot verify this command ({problems}), so it cannot tell what "
+                "would run; split it into simpler commands"
+            )
+            _builtin(decision, ev, UNPARSABLE_ID, str(verdict), why)
+            return
+
+
+UNPARSABLE_ID = "hookwise:unparsable"
+
+
+def _builtin(decision: Decision, ev: Event, rule_id: str, verdict: str, reason: str) -> None:
+    decision.decision = verdict
+    decision.reason = reason
+    decision.rule = rule_id
+    decision.records.append(
+        {
+            "id": rule_id,
+            "event": ev.name,
+            "action": verdict,
+            "mode": "enforce",
+            "priority": None,
+            "scope": "builtin",
+            "outcome": verdict,
+        }
+    )
+
+
+def _limit_approval(
+    rules: Any, covers: list[tuple[int, Event, set[int]]], decision: Decision
+) -> None:
+    """An approval holds only for what its rules cover: every simple command of a shell
+    line (substitutions and ``bash -c`` scripts included) and every path of the call.
+    Otherwise it is withdrawn and the host decides (a rewrite then asks)."""
+    by_event: dict[int, tuple[Event, set[int] | None, set[int] | None]] = {}
+    for position, ev, segments in covers:
+        rule = rules[position]
+        if rule["mode"] != "enforce":
+            continue
+        entry = by_event.get(id(ev))
+        cmds = entry[1] if entry else set()
+        paths = entry[2] if entry else set()
+        if cmds is not None:
+            cmds = None if segments is _ALL else cmds | segments
+        if paths is not None and "files" not in rule["m"]:
+            paths = None
+        elif paths is not None:
+            paths |= _covered_paths(rule, ev, segments)
+        by_event[id(ev)] = (ev, cmds, paths)
+    for ev, cmds, paths in by_event.values():
+        missing: list[str] = []
+        script = ev.script
+        if cmds is not None and script is not None:
+            missing += [
+                c.text or " ".join(c.argv)
+                for i, c in enumerate(script.commands)
+                if i not in cmds and -1 not in cmds
+            ]
+        if paths is not None:
+            missing += [r.raw for i, r in enumerate(ev.paths) if i not in paths]
+        if missing:
+            shown = ", ".join(repr(m) for m in missing[:4])
+            more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
+            decision.notes.append(
+                f"no approval: the allow and rewrite rules do not cover {shown}{more}; "
+                "the host decides"
+            )
+            decision.allow_rule = None
+            decision.approval_withheld = True
+            if decision.decision is None:
+                decision.reason = ""
+            return
+
+
+def _covered_paths(rule: dict[str, Any], ev: Event, segments: set[int]) -> set[int]:
+    spec = rule["m"]["files"]
+    out: set[int] = set()
+    for i, ref in enumerate(ev.paths):
+        if segments is not _ALL and ref.command >= 0 and ref.command not in segments:
+            continue
+        if _path_matches(spec, ref):
+            out.add(i)
+    return out
 
 
 def _apply(
@@ -644,7 +773,9 @@ def _finish_rewrite(
                 decision.ask_fallback = rule.get("ask_fallback")
     decision.updated_input = rewritten
     if decision.decision is None:
-        decision.decision = "allow"
+        # a rewrite carries an approval only when its rules cover the whole call; else
+        # the person sees the rewritten call (Codex cannot ask: ask_fallback)
+        decision.decision = "ask" if decision.approval_withheld else "allow"
         decision.rule = decision.rewrite_rules[0]
         decision.reason = f"rewritten by hookwise rule {decision.rewrite_rules[0]!r}"
 

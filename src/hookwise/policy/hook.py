@@ -292,6 +292,8 @@ def main(argv: list[str]) -> int:
                 files=files,
                 source="hook",
             )
+            if policy and policy.get("untrusted"):
+                record["untrusted"] = policy["untrusted"]
             audit.append(
                 audit.audit_path(settings, env),
                 record,

@@ -873,11 +873,10 @@ def _read(path: Path) -> str | None:
 
 def compile_policy(project: Path, env: Mapping[str, str]) -> dict[str, Any]:
     """The merged policy as the hook will see it from ``project``."""
-    from hookwise.policy.compiler import compile_files
-    from hookwise.policy.scopes import scope_files
+    from hookwise.policy.cache import load_policy
 
     try:
-        return compile_files(scope_files(str(project), dict(env)))
+        return load_policy(str(project), dict(env), use_cache=False).policy
     except OSError as exc:
         raise InstallError(f"cannot read the policy: {exc}") from None
 

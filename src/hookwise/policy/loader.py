@@ -69,6 +69,10 @@ class PolicyFile:
     overrides: list[dict[str, Any]] = field(default_factory=list)
     settings: dict[str, tuple[Any, tuple[int, int]]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    # set by the compiler: whether the file applies in full, why, and what was left out
+    trusted: bool = True
+    trust_why: str = ""
+    ignored: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Problem]:
@@ -374,6 +378,21 @@ class _Reader:
                         else:
                             value = self.integer(v, where, 0)
                         out[where] = (value, self.position(name_node))
+                elif key == "trust":
+                    sub = self.mapping(value_node, schema.sub_keys("settings", key), "trust")
+                    for name, (name_node, v) in sub.items():
+                        where = f"trust.{name}"
+                        if name == "check":
+                            value = self.boolean(v, where)
+                        else:
+                            value = [
+                                os.path.expanduser(text) for text, _n in self.strings(v, where)
+                            ]
+                        out[where] = (value, self.position(name_node))
+                elif key == "self_protection":
+                    out[key] = (self.boolean(value_node, key), pos)
+                elif key == "unparsable":
+                    out[key] = (self.choice(value_node, key, ("deny", "ask")), pos)
                 elif key in ("ask_fallback", "gemini_ask"):
                     options = ("deny", "allow") if key == "ask_fallback" else ("native", "fallback")
                     out[key] = (self.choice(value_node, key, options), pos)

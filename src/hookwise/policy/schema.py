@@ -102,6 +102,9 @@ SETTINGS_DEFAULTS: Final[dict[str, Any]] = {
     "retry_budget": 3,
     "validator_timeout": 10,
     "audit": {"enabled": True, "path": None, "max_bytes": 10 * 1024 * 1024, "keep": 5},
+    "unparsable": "deny",
+    "self_protection": True,
+    "trust": {"check": True, "projects": []},
 }
 
 FIELD_OPS: Final = {
@@ -224,11 +227,43 @@ SCHEMA: Final[dict[str, Any]] = {
                 "audit": {
                     "type": "object",
                     "additionalProperties": False,
+                    "description": "path, max_bytes and keep are read from the user and "
+                    "managed policies only",
                     "properties": {
                         "enabled": {"type": "boolean", "default": True},
                         "path": {"type": "string", "description": "JSONL file"},
                         "max_bytes": {"type": "integer", "minimum": 1024},
                         "keep": {"type": "integer", "minimum": 0},
+                    },
+                },
+                "unparsable": {
+                    "enum": ["deny", "ask"],
+                    "default": "deny",
+                    "description": "a shell command the parser could not finish (a nesting "
+                    "or size limit, an unclosed quote): deny, or ask where the host can",
+                },
+                "self_protection": {
+                    "type": "boolean",
+                    "default": True,
+                    "description": "deny tool calls that change policy files, the trust "
+                    "store, the audit log or the hosts' hook settings (user and managed "
+                    "policies only)",
+                },
+                "trust": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "description": "which project policies apply in full (user and managed "
+                    "policies only); the others apply only their deny, ask, context, message "
+                    "and stop rules",
+                    "properties": {
+                        "check": {
+                            "type": "boolean",
+                            "default": True,
+                            "description": "false: trust every project policy",
+                        },
+                        "projects": _strings(
+                            "directory trees whose project policies are trusted as they are"
+                        ),
                     },
                 },
             },

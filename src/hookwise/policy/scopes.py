@@ -1,44 +1,97 @@
-"""Where policy files live: the four scopes, found the same way on the hot and cold paths.
+"""Where policy files live, and reading them without ever hanging or failing open.
 
-- managed: ``/etc/hookwise/policy.yaml``, or ``$HOOKWISE_MANAGED_POLICY``;
+- managed: the system file (``/etc/hookwise/policy.yaml``; on macOS
+  ``/Library/Application Support/hookwise/policy.yaml``), always read. ``$HOOKWISE_MANAGED_POLICY``
+  names one more managed file (read when present); it never replaces or empties the
+  system one.
 - user: ``$XDG_CONFIG_HOME/hookwise/policy.yaml`` (``~/.config/...``), or
   ``$HOOKWISE_USER_POLICY``;
-- project: ``<project>/.hookwise/policy.yaml``, or ``$HOOKWISE_POLICY``;
-- local: ``<project>/.hookwise/policy.local.yaml`` (beside ``$HOOKWISE_POLICY``: its
-  ``.local.yaml`` sibling).
+- project: every ``.hookwise/policy.yaml`` from the repository root (the nearest ancestor
+  of the event's cwd holding ``.git``; the filesystem root when there is none) down to the
+  cwd, outermost first, so a nested file adds to the outer ones and never shadows them; or
+  the one file ``$HOOKWISE_POLICY`` / ``--policy`` names, which must exist;
+- local: ``.hookwise/policy.local.yaml`` beside each project file.
 
-``<project>`` is the nearest directory at or above the event's cwd (or
-``HOOKWISE_PROJECT_DIR``) that has a ``.hookwise/policy.yaml`` or ``.hookwise/policy.local.yaml``.
-All four are merged (see compiler.py); none is "first found". Standard library only.
+Project and local files are repository content: the compiler applies only their
+restrictive parts until the user trusts their exact bytes (trust.py).
+
+Reading: a policy path is stat'ed first and only a regular file is opened (never a FIFO,
+device, socket or directory); it is opened non-blocking and checked again on the open
+descriptor (no race), and read up to :data:`MAX_POLICY_BYTES`. A file that is present but
+cannot be used (empty, too large, not regular, a dangling or looping symlink, unreadable,
+an explicit path that does not exist) raises :class:`PolicyFileError`, which the hook turns
+into a deny on tool events. Standard library only (hot path).
 """
 
 from __future__ import annotations
 
 import os
+import stat
+import sys
 
 SCOPES = ("managed", "user", "project", "local")
-MANAGED_DEFAULT = "/etc/hookwise/policy.yaml"
+MANAGED_DEFAULT = (
+    "/Library/Application Support/hookwise/policy.yaml"
+    if sys.platform == "darwin"
+    else "/etc/hookwise/policy.yaml"
+)
 PROJECT_DIR = ".hookwise"
 PROJECT_FILE = "policy.yaml"
 LOCAL_FILE = "policy.local.yaml"
+MAX_POLICY_BYTES = 1024 * 1024  # documented in docs/policy.md ("When something is wrong")
+
+# How a path came to be read: "system" and "discovered" files may be absent; an "explicit"
+# one (named by --policy or an environment variable) must exist.
+SYSTEM = "system"
+DISCOVERED = "discovered"
+EXPLICIT = "explicit"
+
+
+class PolicyFileError(OSError):
+    """A policy file is present (or was named) but cannot be used; fails closed."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(f"{path}: {why}")
+        self.filename = path
+        self.why = why
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.why}"
 
 
 def user_policy_path(env: dict[str, str]) -> str:
     explicit = env.get("HOOKWISE_USER_POLICY")
     if explicit:
-        return explicit
-    config = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME") or "~", ".config")
-    return os.path.join(os.path.expanduser(config), "hookwise", "policy.yaml")
+        return os.path.abspath(os.path.expanduser(explicit))
+    return os.path.join(config_home(env), "hookwise", "policy.yaml")
 
 
-def find_project(start: str) -> str | None:
-    """The nearest directory at or above ``start`` holding a project policy file."""
+def config_home(env: dict[str, str]) -> str:
+    base = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME") or "~", ".config")
+    return os.path.abspath(os.path.expanduser(base))
+
+
+def trust_store_path(env: dict[str, str]) -> str:
+    """The user's trust store (trust.py); here because the hook's cache key reads it."""
+    return os.path.join(config_home(env), "hookwise", "trust.json")
+
+
+def managed_paths(env: dict[str, str]) -> list[tuple[str, str]]:
+    """(path, how) of the managed files: the system one, then the one the environment adds."""
+    paths = [(MANAGED_DEFAULT, SYSTEM)]
+    extra = env.get("HOOKWISE_MANAGED_POLICY")
+    if extra:
+        extra = os.path.abspath(os.path.expanduser(extra))
+        if extra != MANAGED_DEFAULT:
+            paths.append((extra, DISCOVERED))
+    return paths
+
+
+def repository_root(start: str) -> str | None:
+    """The nearest directory at or above ``start`` holding ``.git`` (a repository)."""
     current = os.path.abspath(start or ".")
     while True:
-        base = os.path.join(current, PROJECT_DIR)
-        if os.path.isfile(os.path.join(base, PROJECT_FILE)) or os.path.isfile(
-            os.path.join(base, LOCAL_FILE)
-        ):
+        if os.path.lexists(os.path.join(current, ".git")):
             return current
         parent = os.path.dirname(current)
         if parent == current:
@@ -46,35 +99,140 @@ def find_project(start: str) -> str | None:
         current = parent
 
 
+def _has_policy_dir(directory: str) -> bool:
+    """Whether ``directory/.hookwise`` exists in any form (a broken one must be reported)."""
+    return os.path.lexists(os.path.join(directory, PROJECT_DIR))
+
+
+def project_dirs(start: str) -> list[str]:
+    """Every directory from the repository root down to ``start`` with a ``.hookwise``.
+
+    Outermost first. Without a repository the walk goes up to the filesystem root.
+    """
+    current = os.path.abspath(start or ".")
+    found: list[str] = []
+    while True:
+        if _has_policy_dir(current):
+            found.append(current)
+        if os.path.lexists(os.path.join(current, ".git")):
+            break
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    found.reverse()
+    return found
+
+
+def find_project(start: str) -> str | None:
+    """The nearest directory at or above ``start`` holding a project policy (``.hookwise``)."""
+    dirs = project_dirs(start)
+    return dirs[-1] if dirs else None
+
+
 def scope_files(cwd: str, env: dict[str, str]) -> list[tuple[str, str]]:
     """(scope, path) of every policy file that may apply, present or not, in scope order."""
-    files = [("managed", env.get("HOOKWISE_MANAGED_POLICY") or MANAGED_DEFAULT)]
-    files.append(("user", user_policy_path(env)))
+    return [(scope, path) for scope, path, _how in scope_sources(cwd, env)]
+
+
+def scope_sources(cwd: str, env: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(scope, path, how) of every policy file that may apply, in merge order."""
+    files = [("managed", path, how) for path, how in managed_paths(env)]
+    files.append(("user", user_policy_path(env), DISCOVERED))
     explicit = env.get("HOOKWISE_POLICY")
     if explicit:
-        path = os.path.abspath(explicit)
-        files.append(("project", path))
+        path = os.path.abspath(os.path.expanduser(explicit))
+        files.append(("project", path, EXPLICIT))
         stem = path[:-5] if path.endswith(".yaml") else path
-        files.append(("local", stem + ".local.yaml"))
+        files.append(("local", stem + ".local.yaml", DISCOVERED))
         return files
-    project = find_project(env.get("HOOKWISE_PROJECT_DIR") or cwd or os.getcwd())
-    if project is not None:
-        files.append(("project", os.path.join(project, PROJECT_DIR, PROJECT_FILE)))
-        files.append(("local", os.path.join(project, PROJECT_DIR, LOCAL_FILE)))
+    for directory in project_dirs(env.get("HOOKWISE_PROJECT_DIR") or cwd or os.getcwd()):
+        base = os.path.join(directory, PROJECT_DIR)
+        files.append(("project", os.path.join(base, PROJECT_FILE), DISCOVERED))
+        files.append(("local", os.path.join(base, LOCAL_FILE), DISCOVERED))
     return files
 
 
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_policy_file(path: str, how: str) -> bytes | None:
+    """The bytes of one policy file; None when it is absent and may be.
+
+    Raises :class:`PolicyFileError` for every other case where the file cannot be used.
+    """
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise PolicyFileError(path, f"a dangling symlink (to {os.readlink(path)!r})") from None
+        if how == EXPLICIT:
+            raise PolicyFileError(path, "does not exist (named explicitly)") from None
+        parent = os.path.dirname(path)
+        if os.path.isdir(parent) and not os.access(parent, os.R_OK | os.X_OK):
+            raise PolicyFileError(path, f"cannot read the directory {parent}") from None
+        return None
+    except PermissionError:
+        raise PolicyFileError(path, "permission denied (a directory on the way)") from None
+    except OSError as exc:  # ELOOP (a symlink loop), ENOTDIR, ENAMETOOLONG...
+        raise PolicyFileError(path, exc.strerror or str(exc)) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise PolicyFileError(path, f"is {_kind(info.st_mode)}, not a policy file")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise PolicyFileError(path, f"cannot open: {exc.strerror or exc}") from None
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
+            raise PolicyFileError(path, f"is {_kind(opened.st_mode)}, not a policy file")
+        if opened.st_size > MAX_POLICY_BYTES:
+            raise PolicyFileError(
+                path, f"is {opened.st_size} bytes; policy files are at most {MAX_POLICY_BYTES}"
+            )
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_POLICY_BYTES:
+                raise PolicyFileError(
+                    path, f"is larger than {MAX_POLICY_BYTES} bytes (the policy file cap)"
+                )
+    except PolicyFileError:
+        raise
+    except OSError as exc:
+        raise PolicyFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if not data.strip():
+        raise PolicyFileError(path, "is empty (a policy file holds at least 'version: 1')")
+    return data
+
+
 def read_sources(files: list[tuple[str, str]]) -> list[tuple[str, str, bytes | None]]:
-    """The files' bytes (None when absent); an unreadable file raises OSError."""
-    out: list[tuple[str, str, bytes | None]] = []
-    for scope, path in files:
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except FileNotFoundError:
-            out.append((scope, path, None))
-            continue
-        except IsADirectoryError:
-            raise OSError(f"{path}: is a directory, not a policy file") from None
-        out.append((scope, path, data))
-    return out
+    """The files' bytes (None when absent); a file that cannot be used raises OSError.
+
+    Paths given this way are "discovered" (may be absent) unless they are the explicit
+    ones of :func:`scope_sources`; callers with ``how`` use :func:`read_scope_sources`.
+    """
+    return [(scope, path, read_policy_file(path, DISCOVERED)) for scope, path in files]
+
+
+def read_scope_sources(
+    sources: list[tuple[str, str, str]],
+) -> list[tuple[str, str, bytes | None]]:
+    return [(scope, path, read_policy_file(path, how)) for scope, path, how in sources]

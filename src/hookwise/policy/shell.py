@@ -58,7 +58,7 @@ _WRAPPER_SKIP_POSITIONAL = {"timeout": 1}
 class Command:
     """One simple command: its words after wrappers, redirect targets, and source text."""
 
-    __slots__ = ("argv", "depth", "dynamic", "redirects", "text")
+    __slots__ = ("argv", "depth", "dynamic", "redirects", "stdin", "text", "writes")
 
     def __init__(
         self,
@@ -67,12 +67,17 @@ class Command:
         redirects: list[str],
         text: str,
         depth: int,
+        *,
+        writes: list[str] | None = None,
+        stdin: list[str] | None = None,
     ) -> None:
         self.argv = argv
         self.dynamic = dynamic  # per word: contains an expansion ($x, $(...), `...`)
-        self.redirects = redirects
+        self.redirects = redirects  # every file redirect target (read or written)
         self.text = text
         self.depth = depth
+        self.writes = writes if writes is not None else []  # targets of >, >>, &>, <>...
+        self.stdin = stdin if stdin is not None else []  # here-document bodies, here-strings
 
     @property
     def program(self) -> str:
@@ -222,7 +227,8 @@ class _Scanner:
         self.depth = depth
         self.script = script
         self.nested: list[str] = []
-        self.heredocs: list[tuple[str, bool]] = []
+        self.heredocs: list[tuple[str, bool, int]] = []
+        self.bodies: dict[int, str] = {}  # delimiter word start -> here-document body
 
     def incomplete(self, why: str) -> None:
         self.script.complete = False
@@ -291,24 +297,28 @@ class _Scanner:
             word, i = self._word(i)
             out.append(("word", word, word.start, word.end))
             if heredoc:
-                self.heredocs.append((word.value, heredoc == "<<-"))
+                self.heredocs.append((word.value, heredoc == "<<-", word.start))
                 heredoc = ""
         return out
 
     def _skip_heredocs(self, i: int) -> int:
         text = self.text
         while self.heredocs:
-            delimiter, strip_tabs = self.heredocs.pop(0)
+            delimiter, strip_tabs, key = self.heredocs.pop(0)
+            body: list[str] = []
             while True:
                 if i >= len(text):
                     self.incomplete("unterminated heredoc")
                     self.heredocs.clear()
+                    self.bodies[key] = "".join(body)
                     return len(text)
                 end = text.find("\n", i)
                 line = text[i:] if end < 0 else text[i:end]
                 i = len(text) if end < 0 else end + 1
                 if (line.lstrip("\t") if strip_tabs else line) == delimiter:
                     break
+                body.append((line.lstrip("\t") if strip_tabs else line) + "\n")
+            self.bodies[key] = "".join(body)
         return i
 
     def _word(self, i: int) -> tuple[_Word, int]:
@@ -430,15 +440,21 @@ def _parse(text: str, depth: int, script: Script) -> None:
     tokens = scanner.tokens()
     words: list[_Word] = []
     redirects: list[str] = []
+    writes: list[str] = []
+    stdin: list[str] = []
     first = last = -1
     pending_redir: str | None = None
 
     def finish() -> None:
         nonlocal first, last
-        if words or redirects:
-            _add_command(text[first:last], words, redirects, depth, script)
+        if words or redirects or stdin:
+            _add_command(
+                text[first:last], words, redirects, depth, script, writes=writes, stdin=stdin
+            )
         words.clear()
         redirects.clear()
+        writes.clear()
+        stdin.clear()
         first = last = -1
 
     for kind, payload, start, end in tokens:
@@ -461,12 +477,16 @@ def _parse(text: str, depth: int, script: Script) -> None:
             op = pending_redir
             pending_redir = None
             target = payload.value
-            if op in ("<<", "<<-", "<<<"):
-                pass  # heredoc delimiter or here-string: data, not a file
+            if op in ("<<", "<<-"):
+                stdin.append(scanner.bodies.get(payload.start, ""))  # data, not a file
+            elif op == "<<<":
+                stdin.append(target + "\n")
             elif op in (">&", "<&") and (target.isdigit() or target == "-"):
                 pass  # fd duplication
             else:
                 redirects.append(target)
+                if op not in ("<", "<&"):
+                    writes.append(target)
             continue
         words.append(payload)
     if pending_redir is not None:
@@ -520,7 +540,14 @@ def _is_assignment(word: _Word) -> bool:
 
 
 def _add_command(
-    text: str, raw: list[_Word], redirects: list[str], depth: int, script: Script
+    text: str,
+    raw: list[_Word],
+    redirects: list[str],
+    depth: int,
+    script: Script,
+    *,
+    writes: list[str],
+    stdin: list[str],
 ) -> None:
     if len(script.commands) >= MAX_COMMANDS:
         script.complete = False
@@ -531,10 +558,16 @@ def _add_command(
         words: list[_Word] = []
     else:
         words = _strip_prefix(raw)
-    if not words and not redirects:
+    if not words and not redirects and not stdin:
         return
     command = Command(
-        [w.value for w in words], [w.dynamic for w in words], list(redirects), text, depth
+        [w.value for w in words],
+        [w.dynamic for w in words],
+        list(redirects),
+        text,
+        depth,
+        writes=list(writes),
+        stdin=list(stdin),
     )
     script.commands.append(command)
     program = command.program

@@ -1,0 +1,447 @@
+"""Self-protection: the agent cannot change its own guardrails.
+
+A tool call that writes, deletes, moves, truncates or changes the mode of a protected file
+is denied before any rule is read. Protected are the policy files of every scope, the trust
+store, the audit log, hookwise's cache and launcher, and the hook registrations of the
+hosts (``.claude/settings*.json``, ``.gemini/settings.json``, ``.codex/hooks.json``,
+``.codex/config.toml``, in any directory, and their user-scope twins), plus every directory
+holding one of them when the call deletes or moves a whole tree.
+
+How a call is read:
+
+- file tools (Write, Edit, apply_patch, an MCP tool with a path...) other than the read
+  only ones: every path argument, resolved (symlinks followed);
+- shell commands, per simple command (after ``cd``): output redirections always; then by
+  program: readers (``cat``, ``grep``, ``git diff``...) are let be; known writers
+  (``rm``, ``mv``, ``cp``, ``ln``, ``tee``, ``truncate``, ``sed -i``, ``chmod``...) have
+  their targets resolved, globs expanded against the disk; any other program is denied
+  when one of its words or its here-document names a protected file, and the hookwise
+  commands that change trust or registrations are denied outright.
+
+Only the user or managed policy can turn it off (``settings.self_protection: false``).
+Standard library only (hot path); :mod:`glob` is imported for a word with glob characters.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hookwise.policy import canonical
+from hookwise.policy.scopes import config_home, trust_store_path, user_policy_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hookwise.policy.canonical import Event
+    from hookwise.policy.shell import Command
+
+RULE_ID = "hookwise:self-protection"
+# Path endings that are hook registrations or policy files wherever they are.
+SUFFIXES = (
+    "/.claude/settings.json",
+    "/.claude/settings.local.json",
+    "/.gemini/settings.json",
+    "/.codex/hooks.json",
+    "/.codex/config.toml",
+)
+POLICY_DIR = "/.hookwise"
+# Substrings that name a protected file in a word, a script or a patch.
+MARKERS = (".hookwise", *(s[1:] for s in SUFFIXES))
+
+READ_TOOLS = frozenset(
+    ["read", "glob", "grep", "ls", "web_fetch", "web_search", "task", "todo", "skill", "memory"]
+)
+# Programs that only read their arguments (output redirections are checked for all).
+READERS = frozenset(
+    [
+        "cat",
+        "tac",
+        "less",
+        "more",
+        "head",
+        "tail",
+        "grep",
+        "egrep",
+        "fgrep",
+        "rg",
+        "ag",
+        "ack",
+        "ls",
+        "ll",
+        "dir",
+        "stat",
+        "file",
+        "wc",
+        "diff",
+        "cmp",
+        "comm",
+        "md5sum",
+        "sha1sum",
+        "sha224sum",
+        "sha256sum",
+        "sha384sum",
+        "sha512sum",
+        "b2sum",
+        "cksum",
+        "jq",
+        "yq",
+        "bat",
+        "realpath",
+        "readlink",
+        "dirname",
+        "basename",
+        "tree",
+        "du",
+        "df",
+        "echo",
+        "printf",
+        "test",
+        "[",
+        "[[",
+        "true",
+        "false",
+        "pwd",
+        "which",
+        "type",
+        "whereis",
+        "cd",
+        "pushd",
+        "popd",
+        "nl",
+        "od",
+        "xxd",
+        "hexdump",
+        "strings",
+        "sort",
+        "uniq",
+        "cut",
+        "column",
+        "fold",
+        "fmt",
+        "expand",
+        "unexpand",
+        "look",
+        "join",
+        "paste",
+        "tr",
+    ]
+)
+# Programs whose positional arguments are all changed (deleted, moved, rewritten).
+WRITERS_ALL = frozenset(
+    [
+        "rm",
+        "rmdir",
+        "unlink",
+        "shred",
+        "mv",
+        "trash",
+        "trash-put",
+        "truncate",
+        "tee",
+        "chmod",
+        "chown",
+        "chgrp",
+        "chattr",
+        "setfacl",
+        "touch",
+    ]
+)
+# Of these, a directory that holds protected files is protected as a whole.
+TREE_WRITERS = frozenset(
+    ["rm", "rmdir", "shred", "mv", "trash", "trash-put", "chmod", "chown", "chgrp", "setfacl"]
+)
+# Programs that write their last positional argument (or -t DIR).
+WRITERS_LAST = frozenset(["cp", "ln", "install", "rsync", "scp"])
+# Programs that change their files with an in-place flag.
+IN_PLACE = {"sed": ("-i", "--in-place"), "perl": ("-i",), "ruby": ("-i",)}
+# hookwise commands that change trust, registrations or host settings.
+HOOKWISE_CHANGES = (
+    ("policy", "trust"),
+    ("policy", "untrust"),
+    ("install",),
+    ("uninstall",),
+    ("hooks", "enable"),
+    ("hooks", "disable"),
+    ("hooks", "trust"),
+    ("migrate",),
+)
+GIT_WRITERS = frozenset(["rm", "mv", "checkout", "restore"])
+
+
+def _home(env: dict[str, str]) -> str:
+    return env.get("HOME") or os.path.expanduser("~")
+
+
+def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> list[str]:
+    """The protected files and directories this call can name, absolute."""
+    from hookwise.policy.audit import audit_path
+    from hookwise.policy.cache import cache_dir
+    from hookwise.policy.scopes import managed_paths
+
+    home = _home(env)
+    claude = env.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
+    codex = env.get("CODEX_HOME") or os.path.join(home, ".codex")
+    gemini = env.get("GEMINI_CLI_HOME") or home
+    paths = [path for path, _how in managed_paths(env)]
+    paths += [
+        user_policy_path(env),
+        trust_store_path(env),
+        os.path.join(config_home(env), "hookwise"),
+        audit_path({}, env),
+        cache_dir(env),
+        launcher_path(env),
+        os.path.join(claude, "settings.json"),
+        os.path.join(claude, "settings.local.json"),
+        os.path.join(gemini, ".gemini", "settings.json"),
+        os.path.join(codex, "hooks.json"),
+        os.path.join(codex, "config.toml"),
+    ]
+    paths += policy_files
+    project = cwd or ""
+    while project:
+        for suffix in (*SUFFIXES, POLICY_DIR):
+            paths.append(project + suffix)
+        parent = os.path.dirname(project)
+        if parent == project or os.path.lexists(os.path.join(project, ".git")):
+            break
+        project = parent
+    return [os.path.normpath(os.path.abspath(p)) for p in paths if p]
+
+
+def launcher_path(env: dict[str, str]) -> str:
+    """The per-user fast launcher that ``hookwise install`` writes (install.py)."""
+    base = env.get("XDG_DATA_HOME") or os.path.join(_home(env), ".local", "share")
+    return os.path.join(os.path.abspath(os.path.expanduser(base)), "hookwise", "hook")
+
+
+class Guard:
+    """The protected paths of one call and the checks on them."""
+
+    __slots__ = ("concrete", "home")
+
+    def __init__(self, concrete: list[str], home: str) -> None:
+        self.concrete = concrete
+        self.home = home
+
+    def protected(self, path: str, tree: bool = False) -> str | None:
+        """What ``path`` (absolute, normalised) protects; None when nothing.
+
+        ``tree``: the call removes or moves the whole directory, so a directory above a
+        protected file counts too.
+        """
+        for candidate in _spellings(path):
+            lowered = candidate.lower()
+            if lowered.endswith(SUFFIXES) or POLICY_DIR + "/" in lowered + "/":
+                return candidate
+            for item in self.concrete:
+                if candidate == item or candidate.startswith(item + "/"):
+                    return item
+            if tree:
+                above = candidate.rstrip("/") + "/"
+                for item in self.concrete:
+                    if item.startswith(above) and os.path.lexists(item):
+                        return item
+        return None
+
+
+def _spellings(path: str) -> list[str]:
+    """The path as named and as it resolves (symlinks followed, when it exists)."""
+    out = [path]
+    if os.path.lexists(path):
+        real = os.path.realpath(path)
+        if real != path:
+            out.append(real)
+    else:
+        parent = os.path.dirname(path)
+        if parent != path and os.path.lexists(parent):
+            real = os.path.join(os.path.realpath(parent), os.path.basename(path))
+            if real != path:
+                out.append(real)
+    return out
+
+
+def _resolve(word: str, cwd: str | None, home: str) -> str | None:
+    if word == "~" or word.startswith("~/"):
+        word = home + word[1:]
+    elif word.startswith(("$HOME/", "${HOME}/")):
+        word = home + word[word.index("/") :]
+    if "$" in word or "`" in word or not word:
+        return None
+    if not word.startswith("/"):
+        if not cwd:
+            return None
+        word = os.path.join(cwd, word)
+    normal = os.path.normpath(word)
+    return "/" + normal.lstrip("/") if normal.startswith("//") else normal
+
+
+def _expand(word: str, cwd: str | None, home: str) -> list[str]:
+    """The absolute paths a word names; globs expanded against the disk, as bash does."""
+    path = _resolve(word, cwd, home)
+    if path is None:
+        return []
+    if any(ch in word for ch in "*?["):
+        import glob
+
+        matches = glob.glob(path)
+        return [os.path.normpath(m) for m in matches] or [path]
+    return [path]
+
+
+def _has_marker(text: str) -> bool:
+    lowered = text.lower()
+    return any(marker in lowered for marker in MARKERS)
+
+
+def _positionals(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    done = False
+    for word in argv[1:]:
+        if not done and word == "--":
+            done = True
+            continue
+        if not done and word.startswith("-") and len(word) > 1:
+            continue
+        out.append(word)
+    return out
+
+
+def _target_dir(argv: list[str]) -> str | None:
+    for index, word in enumerate(argv):
+        if word in ("-t", "--target-directory") and index + 1 < len(argv):
+            return argv[index + 1]
+        if word.startswith("--target-directory="):
+            return word.split("=", 1)[1]
+    return None
+
+
+def _hookwise_change(argv: list[str]) -> bool:
+    words = [w for w in argv[1:] if not w.startswith("-")]
+    return any(tuple(words[: len(change)]) == change for change in HOOKWISE_CHANGES)
+
+
+def _program(argv: list[str]) -> tuple[str, list[str]]:
+    """The program and its argv, seeing through ``python -m hookwise``."""
+    name = argv[0].rsplit("/", 1)[-1]
+    if name.startswith("python") and "-m" in argv:
+        at = argv.index("-m")
+        if at + 1 < len(argv) and argv[at + 1] == "hookwise":
+            return "hookwise", argv[at + 1 :]
+    return name, argv
+
+
+class _FoundError(Exception):
+    def __init__(self, path: str, how: str) -> None:
+        super().__init__(path)
+        self.path = path
+        self.how = how
+
+
+def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
+    home = guard.home
+    for target in cmd.writes:
+        for path in _expand(target, cwd, home):
+            hit = guard.protected(path)
+            if hit:
+                raise _FoundError(hit, f"redirects output to {target}")
+    if not cmd.argv:
+        return
+    name, argv = _program(cmd.argv)
+    if name == "hookwise" and _hookwise_change(argv):
+        raise _FoundError("hookwise's own settings", f"runs `{' '.join(argv[:3])}`")
+    if name in READERS:
+        return
+    targets: list[str] | None = None
+    tree = name in TREE_WRITERS
+    positional = _positionals(argv)
+    if name in WRITERS_ALL:
+        targets = positional
+        if name in ("chmod", "chown", "chgrp", "setfacl") and targets:
+            targets = targets[1:]
+            tree = any(w in ("-R", "--recursive") or (w[:1] == "-" and "R" in w) for w in argv)
+    elif name in WRITERS_LAST:
+        directory = _target_dir(argv)
+        if directory is not None:
+            targets = [directory] + [directory + "/" + p.rsplit("/", 1)[-1] for p in positional]
+        elif len(positional) >= 2:
+            last = positional[-1]
+            targets = [last] + [last + "/" + p.rsplit("/", 1)[-1] for p in positional[:-1]]
+        else:
+            targets = positional
+    elif name in IN_PLACE and any(
+        w.startswith(IN_PLACE[name]) for w in argv[1:] if w.startswith("-")
+    ):
+        targets = positional
+    elif name == "dd":
+        targets = [w[3:] for w in argv[1:] if w.startswith("of=")]
+    elif name == "git":
+        sub = next((w for w in argv[1:] if not w.startswith("-")), "")
+        targets = positional[1:] if sub in GIT_WRITERS else []
+        tree = sub in ("rm", "mv")
+    elif name == "find":
+        acts = {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls"}
+        if not acts.intersection(argv):
+            return
+    if targets is not None:
+        for word in targets:
+            for path in _expand(word, cwd, home):
+                hit = guard.protected(path, tree)
+                if hit:
+                    raise _FoundError(hit, f"`{name}` changes {word}")
+        if name != "find":
+            return
+    # any other program: a word or its input that names a protected file
+    for word in argv[1:]:
+        if _has_marker(word):
+            raise _FoundError(word, f"`{name}` is given {word!r}")
+        if word[:1] != "-" or "/" in word:
+            for path in _expand(word, cwd, home):
+                hit = guard.protected(path)
+                if hit:
+                    raise _FoundError(hit, f"`{name}` is given {word}")
+    for text in cmd.stdin:
+        if _has_marker(text):
+            raise _FoundError("a protected file", f"`{name}` reads a script that names one")
+
+
+def _cd(cmd: Command, cwd: str | None, home: str) -> str | None:
+    """The working directory after ``cd``/``pushd`` (None: cannot be known)."""
+    args = [w for w in cmd.argv[1:] if not (w.startswith("-") and len(w) > 1)]
+    if not args:
+        return home
+    return _resolve(args[0], cwd, home)
+
+
+def check(ev: Event, guard: Guard) -> str | None:
+    """Why ``ev`` would change a protected file (None: it does not)."""
+    try:
+        if ev.tool == canonical.SHELL:
+            script = ev.script
+            if script is None:
+                return None
+            cwd: str | None = ev.cwd or None
+            for cmd in script.commands:
+                if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
+                    cwd = _cd(cmd, cwd, guard.home)
+                    continue
+                _check_command(cmd, cwd, guard)
+            return None
+        if ev.tool in READ_TOOLS or ev.tool is None:
+            return None
+        for ref in ev.paths:
+            if ref.absolute is not None:
+                hit = guard.protected(ref.absolute)
+                if hit:
+                    raise _FoundError(hit, f"{ev.host_tool} writes {ref.raw}")
+            elif _has_marker(ref.raw):
+                raise _FoundError(ref.raw, f"{ev.host_tool} writes {ref.raw}")
+        patch = ev.patch
+        if patch is not None and _has_marker(patch):
+            raise _FoundError("a protected file", "the patch names one")
+    except _FoundError as found:
+        return (
+            f"hookwise protects its own guardrails: this call {found.how}, which would change "
+            f"{found.path} (a policy file, the trust store, the audit log or a host's hook "
+            "settings). An agent cannot change them; a person can, outside the agent (or "
+            "turn this off with settings.self_protection: false in the user policy)."
+        )
+    return None
