@@ -234,9 +234,8 @@ def test_an_answer_unlike_this_hookwise_is_a_warning(setup: Setup) -> None:
 
 
 def test_a_missing_interpreter_fails_the_self_test(setup: Setup) -> None:
-    command = hook_command("gemini").replace(
-        hook_command("gemini").split()[0], str(setup.home / "gone" / "python3")
-    )
+    direct = hook_command("gemini", direct=True)
+    command = direct.replace(direct.split()[0], str(setup.home / "gone" / "python3"))
     setup.env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
     setup.install("gemini", command=command)
     report = setup.doctor("gemini")

@@ -70,7 +70,7 @@ def test_hook_command_is_the_fast_launcher_and_quotes_for_the_shell(
     assert os.path.isabs(argv[3]) and os.path.exists(argv[3])
     assert argv[4:] == ["--platform", "codex"]
     monkeypatch.setattr(sys, "executable", "/opt/my python/it's/bin/python3")
-    command = hook_command("gemini")
+    command = hook_command("gemini", direct=True)
     assert shlex.split(command) == hook_argv("gemini")
     assert shlex.split(command)[0] == "/opt/my python/it's/bin/python3"
     assert is_hookwise_command(command)
@@ -526,7 +526,9 @@ def test_plan_install_writes_the_policy_events_for_claude(
 ) -> None:
     plan = plan_install("claude", "project", project, env)
     assert [r.event for r in plan.edit.added] == ["UserPromptSubmit", "PreToolUse"]
-    assert write_plan(plan) == [project / ".claude" / "settings.json"]
+    launcher = Path(env["HOME"]) / ".local" / "share" / "hookwise" / "hook"
+    assert write_plan(plan) == [project / ".claude" / "settings.json", launcher]
+    assert os.access(launcher, os.X_OK)
     written = json.loads((project / ".claude" / "settings.json").read_text())
     handler = written["hooks"]["PreToolUse"][0]["hooks"][0]
     assert handler["command"] == hook_command("claude") and handler["timeout"] == 10
@@ -557,7 +559,8 @@ def test_codex_install_trusts_exactly_its_hooks_as_codex_computes(
 
     plan = plan_install("codex", "project", project, env)
     assert plan.notes == []
-    assert [c.path for c in plan.changes] == [config, project / ".codex" / "hooks.json"]
+    launcher = Path(env["HOME"]) / ".local" / "share" / "hookwise" / "hook"
+    assert [c.path for c in plan.changes] == [config, project / ".codex" / "hooks.json", launcher]
     write_plan(plan)
     loaded = load_codex_hooks(project, codex_home=codex_home, env=env)
     status = {(h.event, h.command): (h.trust, h.runs) for h in loaded.hooks}

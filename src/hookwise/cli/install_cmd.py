@@ -58,7 +58,13 @@ def _report(plan: InstallPlan, written: list[Path], dry_run: bool) -> None:
 @click.option(
     "--console",
     is_flag=True,
-    help="Register `hookwise hook` instead of the faster `python -I -S run_hook.py` form.",
+    help="Register `<path>/hookwise hook` directly (a path of this machine only).",
+)
+@click.option(
+    "--direct",
+    is_flag=True,
+    help="Register this machine's `python -I -S run_hook.py` directly instead of the "
+    "portable command (for settings nobody else uses: it fails on other machines).",
 )
 @click.option(
     "--no-trust",
@@ -73,6 +79,7 @@ def install(
     dry_run: bool,
     timeout: int | None,
     console: bool,
+    direct: bool,
     no_trust: bool,
     as_json: bool,
 ) -> None:
@@ -87,7 +94,7 @@ def install(
             scope,
             directory,
             env,
-            command=hook_command(host, console=console),
+            command=hook_command(host, console=console, direct=direct),
             timeout=timeout,
             trust=not no_trust,
         )

@@ -39,10 +39,13 @@ from hookwise.policy.install import (
     find_hookwise,
     gemini_home,
     is_hookwise_command,
+    is_portable_command,
+    machine_paths,
     policy_events,
     settings_path,
     timeout_seconds,
 )
+from hookwise.policy.scopes import launcher_path
 
 SHELL_TOOL = {"gemini": "run_shell_command", "claude": "Bash", "codex": "Bash"}
 PROBE_COMMAND = "echo hookwise-doctor"
@@ -634,6 +637,7 @@ def check_host(
             )
         for entry in entries:
             _check_entry(host, entry, needed, report)
+    _check_portability(registered, env, report)
     if run_self_test:
         pre = by_event.get(PRE_TOOL_EVENT[host]) or [e for es in by_event.values() for e in es]
         tested: set[str] = set()
@@ -653,6 +657,35 @@ def check_host(
                 )
             )
     return report
+
+
+def _check_portability(
+    registered: list[Registered], env: Mapping[str, str], report: HostReport
+) -> None:
+    """A command in a shared (committed) settings file must run on a teammate's machine;
+    one that names a path of this machine fails there with 127, which hosts ignore."""
+    launcher = launcher_path(dict(env))
+    seen: set[str] = set()
+    for entry in registered:
+        if entry.command in seen:
+            continue
+        seen.add(entry.command)
+        paths = machine_paths(entry.command)
+        if paths and entry.scope == "project":
+            report.add(
+                "warn",
+                "portable",
+                f"{entry.origin.partition('#')[0]}: the command names {paths[0]}, a path of "
+                "this machine; on another machine it is not found (exit 127) and the host "
+                f"runs the tool. `hookwise install {report.host}` writes a portable command",
+            )
+        elif is_portable_command(entry.command) and not os.access(launcher, os.X_OK):
+            report.add(
+                "info",
+                "portable",
+                f"no fast launcher at {launcher}: the hook runs `hookwise` from PATH "
+                f"(slower); `hookwise install {report.host}` writes it",
+            )
 
 
 def _check_entry(host: str, entry: Registered, needed: int, report: HostReport) -> None:

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from hookwise.policy import canonical
+from hookwise.policy.scopes import launcher_path
 
 HOSTS: Final = ("gemini", "claude", "codex")
 SCOPES: Final = ("project", "user")
@@ -68,7 +69,8 @@ class InstallError(Exception):
 
 
 def hook_argv(host: str, *, console: bool = False) -> list[str]:
-    """The argv of the hook: the fast launcher, or ``hookwise hook`` with ``console``."""
+    """The argv of a direct hook command for this machine: the fast launcher, or
+    ``hookwise hook`` with ``console``. Both name paths of this machine only."""
     if console:
         return [str(Path(sys.executable).parent / "hookwise"), "hook", "--platform", host]
     from hookwise.policy import run_hook
@@ -77,9 +79,85 @@ def hook_argv(host: str, *, console: bool = False) -> list[str]:
     return [sys.executable, "-I", "-S", launcher, "--platform", host]
 
 
-def hook_command(host: str, *, console: bool = False) -> str:
-    """The command line for the host's shell (``sh -c`` / ``bash -c`` on Linux and macOS)."""
-    return shlex.join(hook_argv(host, console=console))
+# The portable command (what install writes): it works on every machine of a team, since
+# settings files are committed. It runs this user's launcher (the fast path, written by
+# install), else `hookwise` from PATH; when neither runs (not installed, a deleted
+# virtualenv: exit 126/127, or killed) it exits 2, which blocks on every host, instead of
+# the 127 every host would take as a non-blocking error and run the tool.
+NOT_INSTALLED: Final = (
+    "hookwise is not installed on this machine: install it (pipx install hookwise) "
+    "or remove this hook from the agent settings"
+)
+PORTABLE_SCRIPT: Final = (
+    'h="${XDG_DATA_HOME:-$HOME/.local/share}/hookwise/hook"; '
+    'if [ -x "$h" ]; then "$h" "$@"; s=$?; [ "$s" -lt 126 ] && exit "$s"; fi; '
+    "if command -v hookwise >/dev/null 2>&1; then "
+    'hookwise hook "$@"; s=$?; [ "$s" -lt 126 ] && exit "$s"; fi; '
+    f"echo '{NOT_INSTALLED}' >&2; exit 2"
+)
+
+
+def portable_argv(host: str) -> list[str]:
+    return ["sh", "-c", PORTABLE_SCRIPT, "hookwise", "--platform", host]
+
+
+def hook_command(host: str, *, console: bool = False, direct: bool = False) -> str:
+    """The command line for the host's shell: portable unless ``console``/``direct``."""
+    if console or direct:
+        return shlex.join(hook_argv(host, console=console))
+    return shlex.join(portable_argv(host))
+
+
+def launcher_text() -> str:
+    """The per-user fast launcher: this interpreter without its site step (-I -S)."""
+    from hookwise.policy import run_hook
+
+    script = str(Path(run_hook.__file__).resolve())
+    shebang = f"#!{sys.executable} -IS"
+    if len(shebang) < 127 and " " not in sys.executable:
+        root = str(Path(script).parent.parent.parent)
+        return (
+            f"{shebang}\n"
+            "# Written by `hookwise install`: the fast path of the portable hook command on\n"
+            "# this machine. `hookwise install` rewrites it; deleting it falls back to\n"
+            "# `hookwise` on PATH.\n"
+            "import sys\n"
+            f"sys.path[0] = {root!r}\n"
+            "from hookwise.policy.run_hook import launch\n"
+            "launch()\n"
+        )
+    return (
+        "#!/bin/sh\n"
+        "# Written by `hookwise install`: the fast path of the portable hook command.\n"
+        f'exec {shlex.quote(sys.executable)} -I -S {shlex.quote(script)} "$@"\n'
+    )
+
+
+def is_portable_command(command: object) -> bool:
+    if not isinstance(command, str):
+        return False
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return False
+    return (
+        len(argv) >= 4
+        and argv[0].rsplit("/", 1)[-1] == "sh"
+        and argv[1] == "-c"
+        and 'hookwise hook "$@"' in argv[2]
+        and argv[3] == "hookwise"
+    )
+
+
+def machine_paths(command: object) -> list[str]:
+    """Absolute paths a hookwise command needs on this machine (empty: portable)."""
+    if not isinstance(command, str) or is_portable_command(command):
+        return []
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return []
+    return [a for a in argv[:4] if a.startswith("/")]
 
 
 _RUN_HOOK_TAIL: Final = re.compile(r"(^|[/\\])hookwise[/\\]policy[/\\]run_hook\.py$")
@@ -89,11 +167,14 @@ _CONSOLE: Final = re.compile(r"(^|[/\\])hookwise(\.exe)?$")
 def is_hookwise_command(command: object) -> bool:
     """Whether a hook command runs ``hookwise hook`` (any interpreter, path or options).
 
-    Recognised: ``<python> [-flags] .../hookwise/policy/run_hook.py ...`` (what install
-    writes), ``[path/]hookwise hook ...`` and ``<python> -m hookwise hook ...``.
+    Recognised: the portable ``sh -c`` command, ``<python> [-flags]
+    .../hookwise/policy/run_hook.py ...``, ``[path/]hookwise hook ...`` and ``<python> -m
+    hookwise hook ...``.
     """
     if not isinstance(command, str):
         return False
+    if is_portable_command(command):
+        return True
     try:
         argv = shlex.split(command)
     except ValueError:
@@ -820,6 +901,7 @@ class FileChange:
     path: Path
     before: str | None
     after: str | None
+    mode: int | None = None  # set on the written file (the launcher is executable)
 
     @property
     def changed(self) -> bool:
@@ -914,6 +996,9 @@ def plan_install(
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
+    if is_portable_command(command):
+        launcher = Path(launcher_path(dict(env)))
+        plan.changes.append(FileChange(launcher, _read(launcher), launcher_text(), mode=0o755))
     return plan
 
 
@@ -1043,6 +1128,8 @@ def write_plan(plan: InstallPlan) -> list[Path]:
             continue
         try:
             write_text_atomic(change.path, change.after)
+            if change.mode is not None:
+                os.chmod(change.path, change.mode)
         except OSError as exc:
             raise InstallError(f"{change.path}: cannot write: {exc.strerror or exc}") from None
         written.append(change.path)
@@ -1068,9 +1155,13 @@ __all__ = [
     "hook_command",
     "host_events_for",
     "is_hookwise_command",
+    "is_portable_command",
+    "launcher_text",
+    "machine_paths",
     "plan_install",
     "plan_uninstall",
     "policy_events",
+    "portable_argv",
     "registrations",
     "settings_path",
     "timeout_seconds",

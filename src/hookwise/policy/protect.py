@@ -27,7 +27,12 @@ from __future__ import annotations
 import os
 
 from hookwise.policy import canonical
-from hookwise.policy.scopes import config_home, trust_store_path, user_policy_path
+from hookwise.policy.scopes import (
+    config_home,
+    launcher_path,
+    trust_store_path,
+    user_policy_path,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -205,12 +210,6 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
             break
         project = parent
     return [os.path.normpath(os.path.abspath(p)) for p in paths if p]
-
-
-def launcher_path(env: dict[str, str]) -> str:
-    """The per-user fast launcher that ``hookwise install`` writes (install.py)."""
-    base = env.get("XDG_DATA_HOME") or os.path.join(_home(env), ".local", "share")
-    return os.path.join(os.path.abspath(os.path.expanduser(base)), "hookwise", "hook")
 
 
 class Guard:

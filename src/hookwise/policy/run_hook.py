@@ -13,15 +13,20 @@ import os
 import sys
 
 
-def _run() -> None:
-    # sys.path[0] is this file's directory: replace it by the root that holds ``hookwise``.
-    sys.path[0] = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+def launch() -> None:
+    """Run the hook with ``sys.argv`` and leave (also the per-user launcher's entry)."""
     import gc
 
     gc.disable()
     from hookwise.policy.hook import fast_exit, main
 
     fast_exit(main(sys.argv[1:]))
+
+
+def _run() -> None:
+    # sys.path[0] is this file's directory: replace it by the root that holds ``hookwise``.
+    sys.path[0] = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    launch()
 
 
 if __name__ == "__main__":

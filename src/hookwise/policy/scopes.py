@@ -76,6 +76,14 @@ def trust_store_path(env: dict[str, str]) -> str:
     return os.path.join(config_home(env), "hookwise", "trust.json")
 
 
+def launcher_path(env: dict[str, str]) -> str:
+    """The per-user fast launcher ``hookwise install`` writes and the portable command runs
+    (``$XDG_DATA_HOME/hookwise/hook``, ``~/.local/share/hookwise/hook``)."""
+    home = env.get("HOME") or "~"
+    base = env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
+    return os.path.join(os.path.abspath(os.path.expanduser(base)), "hookwise", "hook")
+
+
 def managed_paths(env: dict[str, str]) -> list[tuple[str, str]]:
     """(path, how) of the managed files: the system one, then the one the environment adds."""
     paths = [(MANAGED_DEFAULT, SYSTEM)]
