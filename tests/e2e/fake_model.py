@@ -21,6 +21,7 @@ model after a hook answered.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 import uuid
@@ -30,6 +31,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 SHELL_COMMAND = "echo hi > marker"
+# A test can script another command for its session (the child process sets it).
+COMMAND_VARIABLE = "HOOKWISE_E2E_SHELL_COMMAND"
+
+
+def shell_command() -> str:
+    return os.environ.get(COMMAND_VARIABLE) or SHELL_COMMAND
+
+
 FINAL_TEXT = "FAKE-MODEL-FINAL: done."
 PLAIN_TEXT = "FAKE-MODEL-PLAIN"
 
@@ -79,7 +88,7 @@ def anthropic_reply(body: dict[str, Any]) -> tuple[dict[str, Any], list[Event]]:
             "type": "tool_use",
             "id": _ident("toolu_"),
             "name": "Bash",
-            "input": {"command": SHELL_COMMAND, "description": "Write the marker file"},
+            "input": {"command": shell_command(), "description": "Write the marker file"},
         }
         stop = "tool_use"
     else:
@@ -147,11 +156,11 @@ def responses_reply(body: dict[str, Any]) -> tuple[dict[str, Any], list[Event]]:
     shell = next((n for n in _SHELL_TOOLS if n in names), None)
     if shell and not answered:
         args: dict[str, Any] = (
-            {"cmd": SHELL_COMMAND}
+            {"cmd": shell_command()}
             if shell == "exec_command"
-            else {"command": SHELL_COMMAND}
+            else {"command": shell_command()}
             if shell == "shell_command"
-            else {"command": ["bash", "-lc", SHELL_COMMAND]}
+            else {"command": ["bash", "-lc", shell_command()]}
         )
         item: dict[str, Any] = {
             "type": "function_call",
@@ -231,7 +240,7 @@ def gemini_reply(body: dict[str, Any]) -> dict[str, Any]:
         part = {
             "functionCall": {
                 "name": "run_shell_command",
-                "args": {"command": SHELL_COMMAND, "description": "Write the marker file"},
+                "args": {"command": shell_command(), "description": "Write the marker file"},
             }
         }
     else:
