@@ -657,3 +657,23 @@ def test_install_writes_the_portable_command_and_doctor_flags_machine_paths(
     world.cli("install", "claude", "--direct")
     doctor = world.cli("doctor", "--platform", "claude", "--json")
     assert "a path of this machine" in doctor.stdout
+
+
+def test_explain_and_doctor_say_what_an_untrusted_policy_lost(world: World) -> None:
+    world.policy(HOSTILE)
+    payload = world.root / "event.json"
+    payload.write_text(
+        json.dumps(
+            build_payload(
+                "claude",
+                "PreToolUse",
+                tool="Bash",
+                tool_input={"command": "ls"},
+                cwd=str(world.repo),
+            )
+        )
+    )
+    explained = world.cli("explain", str(payload), "--platform", "claude")
+    assert "untrusted:" in explained.stdout and "rule approve-everything" in explained.stdout
+    doctor = world.cli("doctor", "--no-self-test")
+    assert "is ignored: this project policy is not trusted" in doctor.stdout

@@ -275,6 +275,8 @@ def _print_explanation(report: dict[str, Any]) -> None:
                 click.echo(f"        {result['event']}: matched (no matcher)")
     if not report["rules"] and not report["error"]:
         click.echo("  (no rules)")
+    for text in report.get("untrusted") or []:
+        click.echo(f"untrusted: {text} (`hookwise policy trust` after review)")
 
 
 @click.command()

@@ -82,4 +82,5 @@ def explain(
         "rules": rule_results(policy, outcome) if outcome.events and not outcome.error else [],
         "policy_errors": policy.get("errors", []),
         "policy_files": policy.get("files", []),
+        "untrusted": policy.get("untrusted", []),
     }
