@@ -677,3 +677,27 @@ def test_explain_and_doctor_say_what_an_untrusted_policy_lost(world: World) -> N
     assert "untrusted:" in explained.stdout and "rule approve-everything" in explained.stdout
     doctor = world.cli("doctor", "--no-self-test")
     assert "is ignored: this project policy is not trusted" in doctor.stdout
+
+
+def test_rotation_never_renames_or_deletes_a_file_hookwise_did_not_write(world: World) -> None:
+    """Even the user's own audit.path: a file that is not an audit log is only appended to."""
+    bashrc = world.home / ".bashrc"
+    original = "# my shell\n" * 300
+    bashrc.write_text(original)
+    user = world.home / ".config" / "hookwise" / "policy.yaml"
+    user.write_text(
+        USER_POLICY + f"settings:\n  audit: {{path: {bashrc}, max_bytes: 1024, keep: 0}}\n"
+    )
+    for _ in range(3):
+        world.shell("ls")
+    text = bashrc.read_text()
+    assert text.startswith(original)  # appended, never truncated or removed
+    assert not (world.home / ".bashrc.1").exists()
+    # a real audit log still rotates
+    log = world.home / "audit.jsonl"
+    user.write_text(
+        USER_POLICY + f"settings:\n  audit: {{path: {log}, max_bytes: 1024, keep: 1}}\n"
+    )
+    for _ in range(12):
+        world.shell("ls")
+    assert (world.home / "audit.jsonl.1").exists()
