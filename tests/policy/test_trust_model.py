@@ -513,8 +513,10 @@ def _nested_shells(levels: int, inner: str) -> str:
 def test_a_parse_the_shell_parser_cannot_finish_is_denied(world: World, command: str) -> None:
     answer = world.shell(command)
     assert answer["decision"] == "deny" and "cannot verify this command" in answer["reason"]
+    # settings.unparsable: ask (no command rule here, since a command whose program is
+    # unknown matches every command rule as if it were that program)
     world.home.joinpath(".config", "hookwise", "policy.yaml").write_text(
-        USER_POLICY + "settings: {unparsable: ask}\n"
+        "version: 1\nsettings: {unparsable: ask}\n"
     )
     assert world.shell(command)["decision"] == "ask"
 

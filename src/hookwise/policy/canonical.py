@@ -19,7 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from hookwise.policy.shell import Script
+    from hookwise.policy.shell import Command, Script
 
 # ---------------------------------------------------------------------- canonical events
 
@@ -273,6 +273,10 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
     text = raw
     if text == "~" or text.startswith("~/"):
         text = home + text[1:]
+    elif text.startswith("~"):  # ~user: that user's home, as the shell expands it
+        text = os.path.expanduser(text)
+        if text.startswith("~"):
+            return PathRef(raw, None, None)
     elif text.startswith(("$HOME/", "${HOME}/")) or text in ("$HOME", "${HOME}"):
         text = home + text[text.index("}") + 1 if text.startswith("${") else 5 :]
     elif dynamic or "$" in text or "`" in text:
@@ -290,6 +294,36 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
         elif absolute.startswith(base.rstrip("/") + "/"):
             relative = absolute[len(base.rstrip("/")) + 1 :]
     return PathRef(raw, absolute, relative)
+
+
+def _relative(absolute: str | None, cwd: str) -> str | None:
+    """``absolute`` relative to the event's cwd (None: outside it, or unknown)."""
+    if absolute is None or not cwd:
+        return None
+    base = os.path.normpath(cwd)
+    if absolute == base:
+        return "."
+    if absolute.startswith(base.rstrip("/") + "/"):
+        return absolute[len(base.rstrip("/")) + 1 :]
+    return None
+
+
+def command_dirs(commands: list[Command], cwd: str, home: str) -> list[str | None]:
+    """The directory each simple command runs in, following ``cd``/``pushd`` along the line
+    (None once a ``cd`` goes somewhere only known at run time)."""
+    out: list[str | None] = []
+    where: str | None = cwd or None
+    for cmd in commands:
+        out.append(where)
+        if cmd.argv and cmd.argv[0] in ("cd", "pushd") and where is not None:
+            args = [w for w in cmd.argv[1:] if not (w.startswith("-") and len(w) > 1)]
+            if not args:
+                where = home or None
+            elif any(cmd.dynamic[1:]):
+                where = None
+            else:
+                where = resolve_path(args[0], where, home).absolute
+    return out
 
 
 class Event:
@@ -444,15 +478,19 @@ class Event:
             refs.extend(resolve_path(p, self.cwd, home) for p in patch_paths(patch))
         script = self.script
         if script is not None:
+            dirs = command_dirs(script.commands, self.cwd, home)
             for index, cmd in enumerate(script.commands):
+                where = dirs[index]
                 for word, dynamic in zip(cmd.argv[1:], cmd.dynamic[1:], strict=False):
                     if word.startswith("-") or not word:
                         continue
-                    ref = resolve_path(word, self.cwd, home, dynamic)
+                    ref = resolve_path(word, where or "", home, dynamic or where is None)
+                    ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
                     refs.append(ref)
                 for target in cmd.redirects:
-                    ref = resolve_path(target, self.cwd, home)
+                    ref = resolve_path(target, where or "", home, where is None)
+                    ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
                     refs.append(ref)
         self._cache["paths"] = refs
@@ -489,6 +527,9 @@ class Event:
             return self.response
         if name == "command":
             return self.command
+        if name == "unverifiable":
+            script = self.script
+            return script.unverifiable if script is not None else []
         if name == "files":
             return self.files
         if name == "mcp_server":

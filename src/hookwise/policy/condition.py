@@ -46,6 +46,8 @@ ROOTS: dict[str, str] = {
     "prompt": "the user's prompt (prompt events)",
     "response": "the agent's last answer (agent.stop events)",
     "command": "the shell command line (shell tools)",
+    "unverifiable": "why parts of the command line cannot be known before they run "
+    "(a list; empty when everything is known)",
     "files": "the paths the tool touches, relative to cwd",
     "mcp_server": "the MCP server name (MCP tools)",
     "mcp_tool": "the MCP tool name (MCP tools)",

@@ -120,55 +120,42 @@ def _m_mcp(spec: dict[str, Any], ev: Event, trace: list[Any] | None) -> bool:
     return _note(trace, "mcp", True, f"MCP {server}/{tool}")
 
 
-def _flags(argv: list[str]) -> tuple[set[str], set[str]]:
-    short: set[str] = set()
-    long: set[str] = set()
-    for word in argv[1:]:
-        if word == "--":
-            break
-        if word.startswith("--") and len(word) > 2:
-            long.add(word.split("=", 1)[0])
-        elif word.startswith("-") and len(word) > 1 and not word[1].isdigit():
-            short.update(f"-{ch}" for ch in word[1:])
-    return short, long
+def _options(cmd: Command) -> tuple[set[str], list[str]]:
+    """The command's flags in their canonical spellings and its positionals (programs.py)."""
+    if cmd.options is None:
+        from hookwise.policy.programs import flags_of
 
-
-def _has_flag(flag: str, short: set[str], long: set[str]) -> bool:
-    return flag in long if flag.startswith("--") else flag in short
-
-
-def _positionals(argv: list[str]) -> list[str]:
-    out: list[str] = []
-    options_done = False
-    for word in argv[1:]:
-        if not options_done and word == "--":
-            options_done = True
-            continue
-        if not options_done and word.startswith("-") and len(word) > 1:
-            continue
-        out.append(word)
-    return out
+        cmd.options = flags_of(cmd.program, cmd.argv)
+    return cmd.options
 
 
 def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
     if not cmd.argv:
         return False
-    programs = spec["programs"]
-    if programs is not None:
-        if cmd.program not in programs:
+    if not cmd.unknown_program:  # an unknown program could be the rule's: as if it were
+        programs = spec["programs"]
+        if programs is not None:
+            if cmd.program not in programs:
+                return False
+        elif spec["program"] is not None and not any(
+            glob_match(g, cmd.program) for g in spec["program"]
+        ):
             return False
-    elif spec["program"] is not None and not any(
-        glob_match(g, cmd.program) for g in spec["program"]
-    ):
-        return False
+    if cmd.unknown_args:
+        return True
     if spec["flags"] or spec["any_flags"]:
-        short, long = _flags(cmd.argv)
-        if not all(_has_flag(f, short, long) for f in spec["flags"]):
+        from hookwise.policy.programs import canonical_flag
+
+        present, _ = _options(cmd)
+        program = cmd.program
+        if not all(canonical_flag(program, f) in present for f in spec["flags"]):
             return False
-        if spec["any_flags"] and not any(_has_flag(f, short, long) for f in spec["any_flags"]):
+        if spec["any_flags"] and not any(
+            canonical_flag(program, f) in present for f in spec["any_flags"]
+        ):
             return False
     if spec["args"]:
-        positional = iter(_positionals(cmd.argv))
+        positional = iter(_options(cmd)[1])
         for glob in spec["args"]:
             if not any(glob_match(glob, word) for word in positional):
                 return False
@@ -427,8 +414,12 @@ def candidates(bucket: dict[str, Any] | None, ev: Event) -> list[int]:
             if programs:
                 script = ev.script
                 if script is not None:
-                    for name in {cmd.program for cmd in script.commands}:
-                        found += programs.get(name, ())
+                    if any(cmd.unknown_program for cmd in script.commands):
+                        for positions in programs.values():
+                            found += positions
+                    else:
+                        for name in {cmd.program for cmd in script.commands}:
+                            found += programs.get(name, ())
             literals = bucket["lit"]
             if literals:
                 line = ev.command or ""
@@ -527,9 +518,20 @@ def builtin_checks(policy: dict[str, Any], events: list[Event], decision: Decisi
             )
             _builtin(decision, ev, UNPARSABLE_ID, str(verdict), why)
             return
+        unknown = script.unverifiable if script is not None else []
+        verdict = str(settings.get("unverifiable", "ask"))
+        if unknown and verdict != "allow":
+            why = (
+                f"hookwise cannot verify this command: {unknown[0]}"
+                + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else "")
+                + "; write the command out, or set settings.unverifiable"
+            )
+            _builtin(decision, ev, UNVERIFIABLE_ID, verdict, why)
+            return
 
 
 UNPARSABLE_ID = "hookwise:unparsable"
+UNVERIFIABLE_ID = "hookwise:unverifiable"
 
 
 def _builtin(decision: Decision, ev: Event, rule_id: str, verdict: str, reason: str) -> None:

@@ -393,6 +393,8 @@ class _Reader:
                     out[key] = (self.boolean(value_node, key), pos)
                 elif key == "unparsable":
                     out[key] = (self.choice(value_node, key, ("deny", "ask")), pos)
+                elif key == "unverifiable":
+                    out[key] = (self.choice(value_node, key, ("deny", "ask", "allow")), pos)
                 elif key in ("ask_fallback", "gemini_ask"):
                     options = ("deny", "allow") if key == "ask_fallback" else ("native", "fallback")
                     out[key] = (self.choice(value_node, key, options), pos)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 
 from hookwise.policy import canonical
+from hookwise.policy.canonical import command_dirs, resolve_path
 from hookwise.policy.scopes import (
     config_home,
     launcher_path,
@@ -258,24 +259,9 @@ def _spellings(path: str) -> list[str]:
     return out
 
 
-def _resolve(word: str, cwd: str | None, home: str) -> str | None:
-    if word == "~" or word.startswith("~/"):
-        word = home + word[1:]
-    elif word.startswith(("$HOME/", "${HOME}/")):
-        word = home + word[word.index("/") :]
-    if "$" in word or "`" in word or not word:
-        return None
-    if not word.startswith("/"):
-        if not cwd:
-            return None
-        word = os.path.join(cwd, word)
-    normal = os.path.normpath(word)
-    return "/" + normal.lstrip("/") if normal.startswith("//") else normal
-
-
 def _expand(word: str, cwd: str | None, home: str) -> list[str]:
     """The absolute paths a word names; globs expanded against the disk, as bash does."""
-    path = _resolve(word, cwd, home)
+    path = resolve_path(word, cwd or "", home).absolute if cwd or word[:1] in "/~$" else None
     if path is None:
         return []
     if any(ch in word for ch in "*?["):
@@ -350,7 +336,8 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
     if name in READERS:
         return
     targets: list[str] | None = None
-    tree = name in TREE_WRITERS
+    # find -delete removes what its tests select, not its start points as a whole
+    tree = name in TREE_WRITERS and cmd.origin != "find -delete"
     positional = _positionals(argv)
     if name in WRITERS_ALL:
         targets = positional
@@ -402,14 +389,6 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
             raise _FoundError("a protected file", f"`{name}` reads a script that names one")
 
 
-def _cd(cmd: Command, cwd: str | None, home: str) -> str | None:
-    """The working directory after ``cd``/``pushd`` (None: cannot be known)."""
-    args = [w for w in cmd.argv[1:] if not (w.startswith("-") and len(w) > 1)]
-    if not args:
-        return home
-    return _resolve(args[0], cwd, home)
-
-
 def check(ev: Event, guard: Guard) -> str | None:
     """Why ``ev`` would change a protected file (None: it does not)."""
     try:
@@ -417,10 +396,9 @@ def check(ev: Event, guard: Guard) -> str | None:
             script = ev.script
             if script is None:
                 return None
-            cwd: str | None = ev.cwd or None
-            for cmd in script.commands:
+            dirs = command_dirs(script.commands, ev.cwd, guard.home)
+            for cmd, cwd in zip(script.commands, dirs, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
-                    cwd = _cd(cmd, cwd, guard.home)
                     continue
                 _check_command(cmd, cwd, guard)
             return None

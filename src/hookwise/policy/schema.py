@@ -103,6 +103,7 @@ SETTINGS_DEFAULTS: Final[dict[str, Any]] = {
     "validator_timeout": 10,
     "audit": {"enabled": True, "path": None, "max_bytes": 10 * 1024 * 1024, "keep": 5},
     "unparsable": "deny",
+    "unverifiable": "ask",
     "self_protection": True,
     "trust": {"check": True, "projects": []},
 }
@@ -241,6 +242,14 @@ SCHEMA: Final[dict[str, Any]] = {
                     "default": "deny",
                     "description": "a shell command the parser could not finish (a nesting "
                     "or size limit, an unclosed quote): deny, or ask where the host can",
+                },
+                "unverifiable": {
+                    "enum": ["deny", "ask", "allow"],
+                    "default": "ask",
+                    "description": "a command whose program or words are known only when it "
+                    "runs ($a, $(printf rm), a script piped into sh): deny, ask (deny where "
+                    "the host cannot ask) or allow (the rules still match it as if it were "
+                    "any program)",
                 },
                 "self_protection": {
                     "type": "boolean",

@@ -23,6 +23,12 @@ the result says it is incomplete. Standard library only, no :mod:`re` (hot path)
 
 from __future__ import annotations
 
+from hookwise.policy import programs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 MAX_DEPTH = 8
 MAX_COMMANDS = 2000
 
@@ -35,30 +41,23 @@ _KEYWORDS = frozenset(
 _COMPOUND = frozenset(["for", "case", "select", "esac", "function"])
 SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"])
 
-# wrapper -> options that take a separate argument
-_WRAPPERS: dict[str, frozenset[str]] = {
-    "sudo": frozenset(["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-c"]),
-    "doas": frozenset(["-u", "-C"]),
-    "env": frozenset(["-u", "-C", "-S", "--unset", "--chdir"]),
-    "command": frozenset(),
-    "builtin": frozenset(),
-    "exec": frozenset(["-a"]),
-    "nohup": frozenset(),
-    "time": frozenset(["-f", "-o"]),
-    "nice": frozenset(["-n"]),
-    "ionice": frozenset(["-c", "-n", "-p"]),
-    "stdbuf": frozenset(["-i", "-o", "-e"]),
-    "timeout": frozenset(["-s", "-k", "--signal", "--kill-after"]),
-    "xargs": frozenset(["-I", "-n", "-P", "-d", "-E", "-L", "-s", "-a", "-i", "-l", "-e"]),
-}
-# wrappers whose first positional argument is not the command (timeout's duration)
-_WRAPPER_SKIP_POSITIONAL = {"timeout": 1}
-
 
 class Command:
     """One simple command: its words after wrappers, redirect targets, and source text."""
 
-    __slots__ = ("argv", "depth", "dynamic", "redirects", "stdin", "text", "writes")
+    __slots__ = (
+        "argv",
+        "depth",
+        "dynamic",
+        "options",
+        "origin",
+        "redirects",
+        "stdin",
+        "text",
+        "unknown_args",
+        "unverifiable",
+        "writes",
+    )
 
     def __init__(
         self,
@@ -78,6 +77,11 @@ class Command:
         self.depth = depth
         self.writes = writes if writes is not None else []  # targets of >, >>, &>, <>...
         self.stdin = stdin if stdin is not None else []  # here-document bodies, here-strings
+        # why what runs cannot be known before it runs ($a, $(printf rm), a piped script)
+        self.unverifiable: str | None = None
+        self.unknown_args = False  # the words, not only the program, are unknown
+        self.options: tuple[set[str], list[str]] | None = None  # programs.flags_of, lazily
+        self.origin = ""  # what a derived command stands for ("find -delete", "python -c")
 
     @property
     def program(self) -> str:
@@ -86,6 +90,10 @@ class Command:
             return ""
         return self.argv[0].rsplit("/", 1)[-1]
 
+    @property
+    def unknown_program(self) -> bool:
+        return self.unverifiable is not None and bool(self.dynamic) and self.dynamic[0]
+
     def __repr__(self) -> str:
         return f"Command({self.argv!r}, redirects={self.redirects!r})"
 
@@ -93,12 +101,17 @@ class Command:
 class Script:
     """The result of splitting: every command found, and whether the input parsed fully."""
 
-    __slots__ = ("commands", "complete", "problems")
+    __slots__ = ("commands", "complete", "git_aliases", "problems")
 
     def __init__(self) -> None:
         self.commands: list[Command] = []
         self.complete = True
         self.problems: list[str] = []
+        self.git_aliases: dict[str, str] = {}  # defined earlier on the line
+
+    @property
+    def unverifiable(self) -> list[str]:
+        return [c.unverifiable for c in self.commands if c.unverifiable is not None]
 
 
 class _Word:
@@ -227,7 +240,7 @@ class _Scanner:
         self.depth = depth
         self.script = script
         self.nested: list[str] = []
-        self.heredocs: list[tuple[str, bool, int]] = []
+        self.heredocs: list[tuple[str, bool, int, bool]] = []
         self.bodies: dict[int, str] = {}  # delimiter word start -> here-document body
 
     def incomplete(self, why: str) -> None:
@@ -297,14 +310,14 @@ class _Scanner:
             word, i = self._word(i)
             out.append(("word", word, word.start, word.end))
             if heredoc:
-                self.heredocs.append((word.value, heredoc == "<<-", word.start))
+                self.heredocs.append((word.value, heredoc == "<<-", word.start, word.quoted))
                 heredoc = ""
         return out
 
     def _skip_heredocs(self, i: int) -> int:
         text = self.text
         while self.heredocs:
-            delimiter, strip_tabs, key = self.heredocs.pop(0)
+            delimiter, strip_tabs, key, quoted = self.heredocs.pop(0)
             body: list[str] = []
             while True:
                 if i >= len(text):
@@ -319,7 +332,24 @@ class _Scanner:
                     break
                 body.append((line.lstrip("\t") if strip_tabs else line) + "\n")
             self.bodies[key] = "".join(body)
+            if not quoted:  # an unquoted delimiter: $(...) and `...` in the body run
+                self._body_expansions(self.bodies[key])
         return i
+
+    def _body_expansions(self, body: str) -> None:
+        sub = _Scanner(body, self.depth, self.script)
+        sink: list[str] = []
+        i = 0
+        while i < len(body):
+            ch = body[i]
+            if ch == "\\":
+                i += 2
+                continue
+            if ch in "$`":
+                i = sub._expansion(i, sink)
+                continue
+            i += 1
+        self.nested.extend(sub.nested)
 
     def _word(self, i: int) -> tuple[_Word, int]:
         text = self.text
@@ -360,9 +390,9 @@ class _Scanner:
                 value.append(_ansi_c(text[i + 2 : j]))
                 i = j + 1
                 continue
-            if ch == '"':
-                quoted = True
-                i, dyn = self._double_quoted(i + 1, value)
+            if ch == '"' or (ch == "$" and i + 1 < n and text[i + 1] == '"'):
+                quoted = True  # $"..." is a translated "...": the same words
+                i, dyn = self._double_quoted(i + (2 if ch == "$" else 1), value)
                 dynamic = dynamic or dyn
                 continue
             if ch in {"$", "`"}:
@@ -444,13 +474,25 @@ def _parse(text: str, depth: int, script: Script) -> None:
     stdin: list[str] = []
     first = last = -1
     pending_redir: str | None = None
+    previous: Command | None = None  # the command before a pipe into the next one
+    piped = False
 
     def finish() -> None:
-        nonlocal first, last
+        nonlocal first, last, previous
+        added: Command | None = None
         if words or redirects or stdin:
-            _add_command(
-                text[first:last], words, redirects, depth, script, writes=writes, stdin=stdin
+            added = _add_command(
+                text[first:last],
+                words,
+                redirects,
+                depth,
+                script,
+                writes=writes,
+                stdin=stdin,
+                piped_from=previous if piped else None,
             )
+        if added is not None or not piped:
+            previous = added
         words.clear()
         redirects.clear()
         writes.clear()
@@ -463,6 +505,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 scanner.incomplete(f"redirection {pending_redir!r} without a target")
                 pending_redir = None
             finish()
+            piped = payload in ("|", "|&")
             continue
         if first < 0:
             first = start
@@ -498,8 +541,9 @@ def _parse(text: str, depth: int, script: Script) -> None:
         _parse(nested, depth + 1, script)
 
 
-def _strip_prefix(words: list[_Word]) -> list[_Word]:
-    """Drop keywords, assignments and wrappers in front of the real command."""
+def _strip_prefix(words: list[_Word], script: Script, depth: int) -> list[_Word]:
+    """Drop keywords, assignments and wrappers in front of the real command; a wrapper that
+    runs a shell string (``su -c``, ``flock -c``, ``watch``, ``env -S``) has it parsed."""
     i = 0
     n = len(words)
     for _ in range(32):
@@ -507,36 +551,57 @@ def _strip_prefix(words: list[_Word]) -> list[_Word]:
             i += 1
         while i < n and _is_assignment(words[i]):
             i += 1
+        if i < n and not words[i].quoted and words[i].value == "coproc":
+            i += 1  # coproc CMD, or coproc NAME { CMD; }
+            if i + 1 < n and words[i + 1].value == "{":
+                i += 2
+            continue
         if i >= n:
             return []
         name = words[i].value.rsplit("/", 1)[-1]
-        if words[i].quoted or name not in _WRAPPERS:
+        if words[i].quoted or name not in programs.WRAPPERS:
             return words[i:]
-        takes_arg = _WRAPPERS[name]
-        skip_positional = _WRAPPER_SKIP_POSITIONAL.get(name, 0)
-        i += 1
-        while i < n:
-            value = words[i].value
-            if value == "--":
-                i += 1
-                break
-            if value.startswith("-") and len(value) > 1:
-                i += 2 if (value in takes_arg and "=" not in value) else 1
-                continue
-            if name == "env" and _is_assignment(words[i]):
-                i += 1
-                continue
-            if skip_positional:
-                skip_positional -= 1
-                i += 1
-                continue
-            break
+        found = programs.strip_wrapper(name, [w.value for w in words[i:]])
+        if found is None:
+            return words[i : i + 1]
+        offset, string = found
+        if string is not None:
+            _parse(string, depth + 1, script)
+            return words[i : i + 1]
+        i += offset
     return words[i:]
 
 
 def _is_assignment(word: _Word) -> bool:
     name, eq, _ = word.value.partition("=")
     return bool(eq) and name.isidentifier() and not word.value.startswith("=")
+
+
+def _brace_expand(words: list[_Word]) -> list[_Word]:
+    """Bash's brace expansion of unquoted words: ``{rm,-rf,x}`` is ``rm -rf x``."""
+    out: list[_Word] = []
+    for word in words:
+        value = word.value
+        if word.quoted or word.dynamic or "{" not in value or "," not in value:
+            out.append(word)
+            continue
+        open_at = value.find("{")
+        close_at = value.find("}", open_at)
+        inner = value[open_at + 1 : close_at] if close_at > open_at else ""
+        if close_at < 0 or "," not in inner or "{" in inner:
+            out.append(word)
+            continue
+        head, tail = value[:open_at], value[close_at + 1 :]
+        parts = [
+            _Word(head + part + tail, False, False, word.start, word.end)
+            for part in inner.split(",")
+        ]
+        out.extend(_brace_expand(parts))
+    return out
+
+
+def _static(values: list[str]) -> list[_Word]:
+    return [_Word(v, False, True, 0, 0) for v in values]
 
 
 def _add_command(
@@ -548,18 +613,23 @@ def _add_command(
     *,
     writes: list[str],
     stdin: list[str],
-) -> None:
+    piped_from: Command | None = None,
+) -> Command | None:
     if len(script.commands) >= MAX_COMMANDS:
         script.complete = False
         if "too many commands" not in script.problems:
             script.problems.append("too many commands")
-        return
+        return None
+    if raw and not raw[0].quoted and raw[0].value == "function":
+        raw = raw[2:]  # function NAME [()] { body: the body's first command follows
+        if raw and raw[0].value == "()":
+            raw = raw[1:]
     if raw and not raw[0].quoted and raw[0].value in _COMPOUND:
         words: list[_Word] = []
     else:
-        words = _strip_prefix(raw)
+        words = _strip_prefix(_brace_expand(raw), script, depth)
     if not words and not redirects and not stdin:
-        return
+        return None
     command = Command(
         [w.value for w in words],
         [w.dynamic for w in words],
@@ -570,13 +640,144 @@ def _add_command(
         stdin=list(stdin),
     )
     script.commands.append(command)
+    if words and words[0].dynamic:
+        command.unverifiable = (
+            f"the program is {words[0].value!r}, known only when the command runs"
+        )
+        command.unknown_args = not words[0].quoted or "IFS" in words[0].value
+        return command
+    _run_inner(command, depth, script, piped_from)
+    return command
+
+
+def _inner_argv(
+    argv: list[str], depth: int, script: Script, text: str, origin: str = ""
+) -> None:
+    if depth + 1 > MAX_DEPTH:
+        script.complete = False
+        script.problems.append(f"more than {MAX_DEPTH} levels of nested commands")
+        return
+    added = _add_command(text, _static(argv), [], depth + 1, script, writes=[], stdin=[])
+    if added is not None:
+        added.origin = origin
+
+
+def _run_inner(command: Command, depth: int, script: Script, piped_from: Command | None) -> None:
+    """Parse what ``command`` runs in turn: shell scripts, eval, find -exec, remote
+    commands, git aliases, interpreter one-liners."""
     program = command.program
+    argv = command.argv
     if program in SHELLS:
-        inner = _shell_c_script(command.argv)
+        inner = _shell_c_script(argv)
         if inner is not None:
             _parse(inner, depth + 1, script)
-    elif program == "eval" and len(command.argv) > 1:
-        _parse(" ".join(command.argv[1:]), depth + 1, script)
+        elif _reads_stdin(argv):
+            _stdin_script(command, depth, script, piped_from, _parse)
+        return
+    if program == "eval" and len(argv) > 1:
+        if any(command.dynamic[1:]):
+            command.unverifiable = "eval of an expansion: the script is known only when it runs"
+        _parse(" ".join(argv[1:]), depth + 1, script)
+        return
+    if program == "parallel" and ":::" in argv:
+        start = 1
+        while start < len(argv) and argv[start].startswith("-"):
+            start += 2 if argv[start] in ("-j", "--jobs", "-S", "--sshlogin") else 1
+        template = argv[start : argv.index(":::")]
+        if template:
+            _inner_argv(template, depth, script, command.text)
+        return
+    if program == "find":
+        for inner_argv in programs.find_inner(argv):
+            origin = "find -delete" if inner_argv[:3] == ["rm", "-r", "-f"] else "find -exec"
+            _inner_argv(inner_argv, depth, script, command.text, origin)
+        return
+    if program in programs.REMOTE:
+        remote_argv, remote = programs.remote_inner(program, argv)
+        if remote_argv:
+            _inner_argv(remote_argv, depth, script, command.text)
+        if remote:
+            _parse(remote, depth + 1, script)
+        return
+    if program == "git":
+        _git(command, depth, script)
+        return
+    code = programs.interpreter_code(program, argv)
+    if code is None and programs.interpreter(program) and ("-" in argv[1:] or len(argv) == 1):
+        code = "".join(command.stdin) or None  # python - <<EOF
+    if code is not None:
+        _interpreter(command, code, depth, script)
+
+
+def _reads_stdin(argv: list[str]) -> bool:
+    """Whether a shell runs the script on its stdin (no -c, no script file)."""
+    for word in argv[1:]:
+        if word in ("-s", "-"):
+            return True
+        if word.startswith(("-", "+")):
+            continue
+        return False
+    return True
+
+
+def _stdin_script(
+    command: Command, depth: int, script: Script, piped_from: Command | None, parse: Any
+) -> None:
+    """A shell reading its script from stdin: a here-document or here-string is parsed;
+    ``echo 'cmd' | sh`` too; anything else piped in is unverifiable."""
+    if command.stdin:
+        for body in command.stdin:
+            parse(body, depth + 1, script)
+        return
+    if piped_from is None:
+        return
+    source = piped_from.program
+    if source in ("echo", "printf") and not any(piped_from.dynamic[1:]):
+        words = [w for w in piped_from.argv[1:] if not (source == "echo" and w in ("-e", "-n"))]
+        body = " ".join(words)
+        if source == "printf" or "-e" in piped_from.argv:
+            body = body.replace("\\n", "\n").replace("\\t", "\t")
+        parse(body, depth + 1, script)
+        return
+    if source == "cat" and piped_from.stdin and len(piped_from.argv) == 1:
+        for body in piped_from.stdin:
+            parse(body, depth + 1, script)
+        return
+    command.unverifiable = (
+        f"{command.program} runs a script read from the output of `{piped_from.program}`, "
+        "known only when it runs"
+    )
+    command.unknown_args = True
+
+
+def _git(command: Command, depth: int, script: Script) -> None:
+    argv = command.argv
+    aliases = script.git_aliases
+    aliases.update(programs.git_alias_definitions(argv))
+    at = programs.git_subcommand(argv)
+    if at < 0 or argv[at] not in aliases:
+        return
+    definition = aliases[argv[at]]
+    rest = argv[at + 1 :]
+    if definition.startswith("!"):
+        _parse(definition[1:] + " " + " ".join(rest), depth + 1, script)
+    else:
+        _inner_argv(["git", *definition.split(), *rest], depth, script, command.text)
+
+
+def _interpreter(command: Command, code: str, depth: int, script: Script) -> None:
+    for kind, value in programs.code_commands(code):
+        if kind == "script":
+            _parse(value, depth + 1, script)
+        elif kind == "argv":
+            _inner_argv(value, depth, script, command.text)
+        elif kind == "write":
+            script.commands.append(
+                Command([], [], [value], command.text, depth + 1, writes=[value])
+            )
+        else:
+            command.unverifiable = f"{command.program}: {value}"
+            command.unknown_args = True
 
 
 def _shell_c_script(argv: list[str]) -> str | None:

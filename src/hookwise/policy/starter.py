@@ -32,7 +32,7 @@ rules:
       # a branch called feature-fix does not.
       command:
         - {program: git, args: [push], any_flags: [--force, -f, --force-with-lease]}
-        - {program: git, args: [push, "+*"]}
+        - {program: git, args: [push, "+**"]}   # +main, +refs/heads/main
     action: deny
     reason: Force pushes are not allowed here. Push to a new branch and open a review.
     priority: 100
@@ -41,11 +41,20 @@ rules:
   - id: no-rm-rf-outside-workspace
     description: Recursive deletes outside the working directory.
     match:
-      command: {program: rm, any_flags: [-r, -R, --recursive]}
+      command: {program: rm, any_flags: [-r]}   # -R, --recursive, --rec... match too
       # Paths are resolved against the event's cwd; ~, $HOME and .. count.
       files: {outside_workspace: true, exclude: ["/tmp/**"]}
     action: deny
     reason: rm -r outside the workspace is blocked. Delete inside the project only.
+    priority: 90
+
+  - id: no-rm-rf-workspace
+    description: Deleting the whole working directory (`cd .. && rm -rf proj`, `rm -rf .`).
+    match:
+      command: {program: rm, any_flags: [-r]}   # -R, --recursive, --rec... match too
+      files: ["."]
+    action: deny
+    reason: rm -r of the whole workspace is blocked.
     priority: 90
 
   - id: no-secrets-in-files

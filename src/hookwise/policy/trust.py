@@ -31,6 +31,7 @@ TIGHTENING_SETTINGS: dict[str, frozenset[Any]] = {
     "on_error.other_events": frozenset(["deny"]),
     "ask_fallback": frozenset(["deny"]),
     "unparsable": frozenset(["deny"]),
+    "unverifiable": frozenset(["deny", "ask"]),
 }
 # Settings honoured only from the user and managed scopes, trusted project or not: they
 # name files, decide trust itself, or switch off a protection.
