@@ -650,9 +650,7 @@ def _add_command(
     return command
 
 
-def _inner_argv(
-    argv: list[str], depth: int, script: Script, text: str, origin: str = ""
-) -> None:
+def _inner_argv(argv: list[str], depth: int, script: Script, text: str, origin: str = "") -> None:
     if depth + 1 > MAX_DEPTH:
         script.complete = False
         script.problems.append(f"more than {MAX_DEPTH} levels of nested commands")
