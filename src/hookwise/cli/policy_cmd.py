@@ -168,7 +168,8 @@ def show(cwd: Path | None, policy_file: Path | None, as_json: bool) -> None:
         )
         click.echo(f"      events: {events}")
         click.echo(f"      match:  {_describe_match(rule)}")
-        click.echo(f"      origin: {rule['scope']} {rule['file']}:{rule['line']}")
+        pack = f" (pack {rule['pack']})" if rule.get("pack") else ""
+        click.echo(f"      origin: {rule['scope']} {rule['file']}:{rule['line']}{pack}")
         if rule.get("replaces"):
             click.echo(f"      replaces the rule of {rule['replaces']}")
         for note in rule.get("overridden", []):
@@ -200,15 +201,25 @@ def schema() -> None:
     help="Project directory (default: the current directory).",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing policy file.")
-def init(directory: Path | None, force: bool) -> None:
+@click.option(
+    "--packs",
+    default="",
+    metavar="A,B",
+    help="Rule packs to enable (filesystem,git,secrets,database,kubernetes,cloud or all).",
+)
+def init(directory: Path | None, force: bool, packs: str) -> None:
     """Write a commented starter policy to .hookwise/policy.yaml."""
-    from hookwise.policy.starter import STARTER_POLICY
+    from hookwise.policy.starter import starter_policy
 
+    try:
+        text = starter_policy([p.strip() for p in packs.split(",") if p.strip()])
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
     target = (directory or Path.cwd()) / ".hookwise" / "policy.yaml"
     if target.exists() and not force:
         raise click.ClickException(f"{target} exists (use --force to overwrite it)")
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(STARTER_POLICY, encoding="utf-8")
+    target.write_text(text, encoding="utf-8")
     click.echo(f"wrote {target}")
     # you wrote it (through hookwise): it applies in full until it changes
     from hookwise.policy.trust import trust_file
