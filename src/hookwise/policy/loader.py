@@ -757,8 +757,10 @@ class _Reader:
         entries = self.mapping(node, schema.sub_keys("match", "command"), "command")
         if not entries:
             raise self.fail(node, "a command matcher needs at least one key")
+        spec["source"] = {}  # the strings as written, for `hookwise policy fuzz`
         for key, (_, value_node) in entries.items():
             values = self.strings(value_node, f"command.{key}")
+            spec["source"][key] = [p for p, _ in values]
             if key == "program":
                 spec["program"] = [self.glob(i, p, "command.program") for p, i in values]
                 literal = all(is_literal(p) for p, _ in values)
