@@ -168,7 +168,8 @@ def show(cwd: Path | None, policy_file: Path | None, as_json: bool) -> None:
         )
         click.echo(f"      events: {events}")
         click.echo(f"      match:  {_describe_match(rule)}")
-        click.echo(f"      origin: {rule['scope']} {rule['file']}:{rule['line']}")
+        pack = f" (pack {rule['pack']})" if rule.get("pack") else ""
+        click.echo(f"      origin: {rule['scope']} {rule['file']}:{rule['line']}{pack}")
         if rule.get("replaces"):
             click.echo(f"      replaces the rule of {rule['replaces']}")
         for note in rule.get("overridden", []):
@@ -200,15 +201,25 @@ def schema() -> None:
     help="Project directory (default: the current directory).",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing policy file.")
-def init(directory: Path | None, force: bool) -> None:
+@click.option(
+    "--packs",
+    default="",
+    metavar="A,B",
+    help="Rule packs to enable (filesystem,git,secrets,database,kubernetes,cloud or all).",
+)
+def init(directory: Path | None, force: bool, packs: str) -> None:
     """Write a commented starter policy to .hookwise/policy.yaml."""
-    from hookwise.policy.starter import STARTER_POLICY
+    from hookwise.policy.starter import starter_policy
 
+    try:
+        text = starter_policy([p.strip() for p in packs.split(",") if p.strip()])
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
     target = (directory or Path.cwd()) / ".hookwise" / "policy.yaml"
     if target.exists() and not force:
         raise click.ClickException(f"{target} exists (use --force to overwrite it)")
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(STARTER_POLICY, encoding="utf-8")
+    target.write_text(text, encoding="utf-8")
     click.echo(f"wrote {target}")
     # you wrote it (through hookwise): it applies in full until it changes
     from hookwise.policy.trust import trust_file
@@ -522,3 +533,79 @@ def hook_command(platform: str | None, console: bool) -> None:
     else:
         argv = [sys.executable, "-I", "-S", str(Path(run_hook.__file__).resolve()), *extra]
     click.echo(shlex.join(argv))
+
+
+@policy.command(name="fuzz")
+@click.option("--rule", "rule_id", default=None, metavar="ID", help="Fuzz this rule only.")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.option(
+    "--policy",
+    "policy_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Fuzz this policy file alone (default: every scope that applies here).",
+)
+@_cwd_option
+def fuzz_cmd(rule_id: str | None, fmt: str, policy_file: Path | None, cwd: Path | None) -> None:
+    """Mutation-test the deny and ask rules: equivalent spellings that pass, near misses
+    that are blocked. Exit 1 when anything is found (for CI), 0 when not, 2 on bad input."""
+    from hookwise.policy.compiler import compile_sources
+    from hookwise.policy.fuzz import fuzz_policy
+    from hookwise.policy.trust import Trust
+
+    where = str(cwd or Path.cwd())
+    if policy_file is not None:
+        try:
+            data = policy_file.read_bytes()
+        except OSError as exc:
+            raise click.UsageError(f"cannot read {policy_file}: {exc}") from None
+        compiled = compile_sources(
+            [("project", str(policy_file), data)], trust=Trust.everything_trusted()
+        )
+    else:
+        compiled = _compile_scopes(where, dict(os.environ))
+    if compiled["errors"]:
+        lines = "\n".join(_problem_line(p) for p in compiled["errors"])
+        raise click.UsageError(f"the policy has errors; fix them first:\n{lines}")
+    try:
+        reports = fuzz_policy(compiled, rule_id=rule_id, env=dict(os.environ))
+    except KeyError as exc:
+        raise click.UsageError(str(exc.args[0])) from None
+    findings = [f for r in reports for f in r.findings]
+    if fmt == "json":
+        click.echo(
+            _dump(
+                {
+                    "rules": [
+                        {
+                            "rule": r.rule,
+                            "seed": r.seed,
+                            "tried": r.tried,
+                            "note": r.note,
+                            "findings": [f.as_dict() for f in r.findings],
+                        }
+                        for r in reports
+                    ],
+                    "escapes": sum(f.kind == "escape" for f in findings),
+                    "false_positives": sum(f.kind == "false-positive" for f in findings),
+                }
+            )
+        )
+    else:
+        for report in reports:
+            head = f"{report.rule}: {report.tried} commands tried"
+            if report.seed:
+                head += f" from {report.seed!r}"
+            click.echo(head + (f" ({report.note})" if report.note else ""))
+            for f in report.findings:
+                what = "ESCAPE" if f.kind == "escape" else f"FALSE POSITIVE ({f.blocked_by})"
+                click.echo(f"  {what} [{f.form}]: {f.command!r}")
+        escapes = sum(f.kind == "escape" for f in findings)
+        click.echo(
+            f"{len(reports)} rule(s): {escapes} escape(s), "
+            f"{len(findings) - escapes} false positive(s)"
+        )
+    if findings:
+        raise SystemExit(1)

@@ -67,7 +67,12 @@ def code_stamp() -> int:
     """The newest mtime of the sources the compiled data depends on."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     newest = 0
-    for name in _COMPILER_SOURCES:
+    packs = os.path.join(root, "policy", "packs")
+    try:
+        pack_files = [f"policy/packs/{n}" for n in os.listdir(packs) if n.endswith(".yaml")]
+    except OSError:
+        pack_files = []
+    for name in (*_COMPILER_SOURCES, "policy/packs/__init__.py", *pack_files):
         try:
             newest = max(newest, os.stat(os.path.join(root, name)).st_mtime_ns)
         except OSError:

@@ -142,6 +142,8 @@ def compile_sources(
     for policy_file in others:
         for original in policy_file.rules:
             where = (original["file"], original["line"], original["column"])
+            if _same_pack(original, managed_ids.get(original["id"])):
+                continue  # the managed scope extends the same pack: its copy applies
             if original["id"] in managed_ids:
                 problems.append(
                     Problem(
@@ -153,6 +155,8 @@ def compile_sources(
                 )
                 continue
             previous = rules.get(original["id"])
+            if _same_pack(original, previous):
+                continue  # two scopes extend the same pack version: one copy
             if not policy_file.trusted:
                 refused = _untrusted_rule(original, previous)
                 if refused:
@@ -253,6 +257,11 @@ def compile_sources(
             if t["ignored"]
         ],
     }
+
+
+def _same_pack(rule: dict[str, Any], other: dict[str, Any] | None) -> bool:
+    """Whether both rules come from the same version of the same pack."""
+    return other is not None and "pack" in rule and rule.get("pack") == other.get("pack")
 
 
 def _untrusted(policy_file: PolicyFile, what: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from hookwise.policy import canonical, schema
+from hookwise.policy import canonical, packs, schema
 from hookwise.policy.condition import ConditionError, parse_condition
 from hookwise.policy.globs import GlobError, compile_glob, glob_has_slash, is_literal
 from hookwise.policy.literals import required_literal
@@ -34,6 +34,8 @@ _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
 _BOOL = "tag:yaml.org,2002:bool"
 _NULL = "tag:yaml.org,2002:null"
+# What a pack rule may do: restrictive only, so extending a pack never needs trust.
+PACK_ACTIONS = frozenset(["deny", "ask"])
 
 
 @dataclass(frozen=True)
@@ -313,6 +315,8 @@ class _Reader:
             )
         if "settings" in top:
             self.guard(self.settings, top["settings"][1])
+        if "extends" in top:
+            self.guard(self.extends, top["extends"][1])
         if "rules" in top:
             rules_node = top["rules"][1]
             if isinstance(rules_node, yaml.ScalarNode) and rules_node.tag == _NULL:
@@ -341,6 +345,72 @@ class _Reader:
             else:
                 for item in overrides.value:
                     self.guard(self.override, item)
+
+    def extends(self, node: Any) -> None:
+        """Add the rules of each named pack, in this file's scope, with prefixed ids.
+
+        The rules take this file's scope and the position of the ``extends`` entry, so
+        trust, ordering, ``policy show`` and overrides (by ``hookwise/<pack>:<id>``) treat
+        them like the file's own rules.
+        """
+        if isinstance(node, yaml.ScalarNode) and node.tag == _NULL:
+            return
+        seen: set[str] = set()
+        for reference, item in self.strings(node, "extends"):
+            try:
+                name, version, path = packs.resolve(reference)
+            except packs.PackError as exc:
+                self.problem(item, f"extends: {exc}")
+                continue
+            if name in seen:
+                self.problem(item, f"extends: pack {packs.PREFIX}{name} is listed twice")
+                continue
+            seen.add(name)
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    text = handle.read()
+            except OSError as exc:
+                self.problem(item, f"extends: cannot read pack {reference}: {exc}")
+                continue
+            label = f"{packs.PREFIX}{name}@{version}"
+            reader = _Reader(label, self.scope, text, self.host_events)
+            rules = reader.read_pack(name, version)
+            self.result.problems.extend(reader.result.problems)
+            line, column = self.position(item)
+            for rule in rules:
+                rule["id"] = packs.rule_id(name, rule["id"])
+                rule.update({"file": self.path, "line": line, "column": column, "pack": label})
+                self.result.rules.append(rule)
+
+    def read_pack(self, name: str, version: int) -> list[dict[str, Any]]:
+        """A pack file's rules (deny and ask only, so untrusted files may extend it)."""
+        try:
+            node = yaml.compose(self.text, Loader=_LOADER)
+        except yaml.YAMLError as exc:
+            self.result.problems.append(Problem(self.path, 1, 1, f"invalid pack YAML: {exc}"))
+            return []
+        out: list[dict[str, Any]] = []
+        with contextlib.suppress(_RejectError):
+            top = self.mapping(node, ("pack", "version", "description", "rules"), "the pack")
+            if "pack" not in top or self.value(top["pack"][1]) != f"{packs.PREFIX}{name}":
+                raise self.fail(node, f"the pack file must say 'pack: {packs.PREFIX}{name}'")
+            if "version" not in top or self.value(top["version"][1]) != version:
+                raise self.fail(node, f"the pack file must say 'version: {version}'")
+            rules_node = top["rules"][1] if "rules" in top else None
+            if not isinstance(rules_node, yaml.SequenceNode):
+                raise self.fail(node, "a pack needs a list of rules")
+            for index, rule_node in enumerate(rules_node.value):
+                rule = self.guard(self.rule, rule_node, index)
+                if rule is None:
+                    continue
+                if rule["action"] not in PACK_ACTIONS:
+                    self.problem(rule_node, f"pack rules deny or ask, not {rule['action']!r}")
+                    continue
+                if any(r["id"] == rule["id"] for r in out):
+                    self.problem(rule_node, f"duplicate rule id {rule['id']!r}")
+                    continue
+                out.append(rule)
+        return out
 
     def guard(self, func: Any, *args: Any) -> Any:
         try:
@@ -689,8 +759,10 @@ class _Reader:
         entries = self.mapping(node, schema.sub_keys("match", "command"), "command")
         if not entries:
             raise self.fail(node, "a command matcher needs at least one key")
+        spec["source"] = {}  # the strings as written, for `hookwise policy fuzz`
         for key, (_, value_node) in entries.items():
             values = self.strings(value_node, f"command.{key}")
+            spec["source"][key] = [p for p, _ in values]
             if key == "program":
                 spec["program"] = [self.glob(i, p, "command.program") for p, i in values]
                 literal = all(is_literal(p) for p, _ in values)

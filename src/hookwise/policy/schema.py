@@ -25,6 +25,7 @@ from hookwise.policy.canonical import (
     TOOL_FAILURE,
 )
 from hookwise.policy.condition import ROOTS, TIME_FIELDS
+from hookwise.policy.packs import REFERENCE_RE
 
 FORMAT_VERSION: Final = 1
 HOSTS: Final = ("gemini", "claude", "codex")
@@ -181,6 +182,12 @@ SCHEMA: Final[dict[str, Any]] = {
     "properties": {
         "version": {"const": FORMAT_VERSION, "description": "format version"},
         "settings": {"$ref": "#/$defs/settings"},
+        "extends": {
+            "type": "array",
+            "description": "built-in rule packs whose rules join this file's: hookwise/NAME "
+            "(newest version) or hookwise/NAME@VERSION; ids become hookwise/NAME:RULE",
+            "items": {"type": "string", "pattern": REFERENCE_RE.pattern},
+        },
         "rules": {"type": "array", "items": {"$ref": "#/$defs/rule"}},
         "overrides": {
             "type": "array",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-STARTER_POLICY = """\
+from hookwise.policy import packs as _packs
+
+_TEMPLATE = """\
 # hookwise policy (format version 1). Reference: docs/policy.md
 #
 # `hookwise hook` answers Gemini CLI, Claude Code and Codex from this one file.
@@ -14,6 +16,10 @@ STARTER_POLICY = """\
 # (personal, keep it out of git). Managed rules cannot be disabled or weakened.
 version: 1
 
+# Built-in rule packs (docs/policy.md, "Rule packs"); their rule ids read
+# hookwise/<pack>:<rule>, so `overrides:` can switch one off. Pin a version with @1.
+# extends: [@PACKS@]
+@EXTENDS@
 settings:
   # A broken policy or an unreadable event denies tool calls and lets the rest pass.
   on_error: {tool_events: deny, other_events: allow}
@@ -115,3 +121,24 @@ rules:
     max_retries: 2
     enabled: false
 """
+
+
+def starter_policy(enabled: list[str] | None = None) -> str:
+    """The starter with ``extends:`` listing ``enabled`` packs (names, or ``all``).
+
+    Every shipped pack is offered on the commented line; unknown names raise ValueError.
+    """
+    names = list(_packs.available())
+    chosen = names if enabled == ["all"] else list(enabled or [])
+    for name in chosen:
+        if name.removeprefix(_packs.PREFIX) not in names:
+            raise ValueError(f"unknown pack {name!r}; packs: {', '.join(names)}, all")
+    offered = ", ".join(_packs.PREFIX + n for n in names)
+    extends = ""
+    if chosen:
+        refs = ", ".join(_packs.PREFIX + n.removeprefix(_packs.PREFIX) for n in chosen)
+        extends = f"extends: [{refs}]\n"
+    return _TEMPLATE.replace("@PACKS@", offered).replace("@EXTENDS@\n", extends + "\n")
+
+
+STARTER_POLICY = starter_policy()
