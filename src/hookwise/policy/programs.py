@@ -667,17 +667,61 @@ def find_inner(argv: list[str]) -> list[list[str]]:
         if word in ("-exec", "-execdir", "-ok", "-okdir"):
             j = i + 1
             inner: list[str] = []
+            selected = " ".join(_deleted(argv, starts or ["."], tests_only=True))
             while j < len(argv) and argv[j] not in (";", "+", "\\;"):
-                inner.append(argv[j])
+                inner.append(argv[j].replace("{}", selected))  # what find passes
                 j += 1
             if inner:
                 out.append(inner)
             i = j + 1
             continue
         if word == "-delete":
-            out.append(["rm", "-r", "-f", *(starts or ["."])])
+            out.append(["rm", "-r", "-f", *_deleted(argv, starts or ["."])])
         i += 1
     return out
+
+
+_TESTS = frozenset(
+    [
+        "-name",
+        "-iname",
+        "-path",
+        "-ipath",
+        "-wholename",
+        "-regex",
+        "-iregex",
+        "-type",
+        "-newer",
+        "-mtime",
+        "-mmin",
+        "-atime",
+        "-amin",
+        "-ctime",
+        "-cmin",
+        "-size",
+        "-user",
+        "-group",
+        "-empty",
+        "-perm",
+        "-links",
+        "-inum",
+        "-samefile",
+        "-lname",
+    ]
+)
+
+
+def _deleted(argv: list[str], starts: list[str], *, tests_only: bool = False) -> list[str]:
+    """What ``find ... -delete`` removes (and ``{}`` stands for): the start points
+    themselves without tests, else what the tests select under them (``./*.pyc``), which
+    stays inside a start point."""
+    if not tests_only and not _TESTS.intersection(argv):
+        return starts
+    name = "*"
+    for flag in ("-name", "-iname"):
+        if flag in argv and argv.index(flag) + 1 < len(argv):
+            name = argv[argv.index(flag) + 1]
+    return [start.rstrip("/") + "/" + name for start in starts]
 
 
 def remote_inner(program: str, argv: list[str]) -> tuple[list[str] | None, str | None]:
@@ -788,6 +832,7 @@ _CALLS: list[tuple[str, str]] = [
     ),
     (r"\b(?:execSync|exec)\(\s*" + _STRING, "sh"),
     (r"`([^`]+)`", "sh1"),
+    (r"\b(?:system|exec)\s*\(?\s*qq?\s*[({\[<]([^)}\]>]*)[)}\]>]", "sh1"),
     (r"\bqx\s*[({\[/]([^)}\]/]+)[)}\]/]", "sh1"),
     (r"%x\(([^)]+)\)", "sh1"),
     (r"\bshutil\.rmtree\(\s*" + _STRING, "rm -r -f {0}"),
