@@ -28,6 +28,7 @@ from hookwise.api.ratelimit import RateLimiter
 from hookwise.api.routes import Loop, route_modules
 from hookwise.api.settings import ServiceSettings, load_settings
 from hookwise.api.state import HookSlots, ServiceState
+from hookwise.api.strict_body import StrictJsonBodies
 from hookwise.api.webhooks.subscriber_index import SubscriberIndex
 
 log = logging.getLogger("hookwise.api")
@@ -114,6 +115,7 @@ def create_app(
     without_422(app)
     if fast_paths:
         app.add_middleware(FastPaths, state=state)
+    app.add_middleware(StrictJsonBodies)  # outside the fast path: one rule for every route
     app.add_middleware(ServiceMiddleware, max_body=settings.max_body_bytes, metrics=state.metrics)
     return app
 
