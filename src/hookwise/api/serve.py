@@ -37,7 +37,8 @@ def serve(settings: ServiceSettings, log_level: str = "info") -> None:
     os.environ["HOOKWISE_DATA_DIR"] = str(settings.data_dir)
     os.environ["HOOKWISE_WORKERS"] = str(settings.workers)
     if settings.execute.enabled:  # --allow-command reaches the workers this way
-        os.environ["HOOKWISE_EXECUTE_ALLOW"] = json.dumps(sorted(settings.execute.exact))
+        os.environ["HOOKWISE_EXECUTE_ALLOW"] = json.dumps(list(settings.execute.allow.sources))
+        os.environ["HOOKWISE_PROJECT_ROOTS"] = os.pathsep.join(map(str, settings.execute.roots))
     os.environ.setdefault("HOOKWISE_API_TOKEN", settings.api_token)
     if settings.database_url:
         os.environ["HOOKWISE_DATABASE_URL"] = settings.database_url

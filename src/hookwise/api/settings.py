@@ -10,14 +10,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from hookwise.api.allowlist import AllowList, AllowListError, Argv, build_allow_list
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -32,22 +33,57 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True)
 class ExecutePolicy:
-    """Which commands ``execute-with-output`` may run: exact strings or full-match regexes.
+    """Which commands ``execute-with-output`` may run, where, and with which variables.
 
     Commands come from the network, so nothing runs unless the server's own configuration
-    names it; a regex must match the whole command string.
+    names it (api/allowlist.py: argv entries resolved at startup); ``input.cwd`` must lie
+    inside one of ``roots``; hooks get a minimal environment plus the names in ``env``.
     """
 
     enabled: bool = False
-    exact: frozenset[str] = frozenset()
-    patterns: tuple[re.Pattern[str], ...] = ()
+    allow: AllowList = field(default_factory=AllowList)
+    roots: tuple[Path, ...] = ()
+    env: tuple[str, ...] = ()
+
+    def resolve(self, command: str) -> Argv | None:
+        """The argv to run for ``command``; None when it is not allowed."""
+        return self.allow.match(command) if self.enabled else None
 
     def allows(self, command: str) -> bool:
-        if not self.enabled:
-            return False
-        if command in self.exact:
-            return True
-        return any(p.fullmatch(command) for p in self.patterns)
+        return self.resolve(command) is not None
+
+
+def execute_policy(
+    commands: Iterable[str] = (),
+    *,
+    regexes: Iterable[str] = (),
+    roots: Iterable[Path] | None = None,
+    env: Iterable[str] = (),
+    enabled: bool = True,
+    source: str = "--allow-command",
+) -> ExecutePolicy:
+    """A policy from entries as an operator writes them (AllowListError when one is bad);
+    ``roots`` default to the server's working directory."""
+    try:
+        allow = build_allow_list(
+            ((c, f"{source}[{i}]") for i, c in enumerate(commands)),
+            ((r, f"{source} regex[{i}]") for i, r in enumerate(regexes)),
+        )
+    except AllowListError as err:
+        raise SettingsError(str(err)) from None
+    chosen = tuple(roots) if roots is not None else ()
+    return ExecutePolicy(enabled, allow, _roots(chosen or (Path.cwd(),), source), tuple(env))
+
+
+def _roots(roots: Iterable[Path], source: str) -> tuple[Path, ...]:
+    out: list[Path] = []
+    for root in roots:
+        if not root.is_absolute() or not root.is_dir():
+            raise SettingsError(
+                f"{source}: project root {str(root)!r} must be an absolute path of a directory"
+            )
+        out.append(Path(os.path.realpath(root)))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -97,12 +133,20 @@ def load_token(data_dir: Path, env: Mapping[str, str]) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
-def _execute_policy(raw: Any, source: str) -> ExecutePolicy:
-    if raw is None:
-        return ExecutePolicy()
+def _string_list(raw: Any, where: str) -> list[str]:
+    if not isinstance(raw, list) or not all(isinstance(x, str) and x for x in raw):
+        raise SettingsError(f"{where}: expected a list of non-empty strings")
+    return list(raw)
+
+
+def _execute_policy(
+    raw: Any, source: str, commands: tuple[str, ...], roots: tuple[Path, ...]
+) -> ExecutePolicy:
+    """service.yaml's ``execute`` plus the command line's and the environment's entries."""
+    raw = {} if raw is None else raw
     if not isinstance(raw, dict):
         raise SettingsError(f"{source}: 'execute' must be a mapping with 'enabled' and 'allow'")
-    unknown = set(raw) - {"enabled", "allow"}
+    unknown = set(raw) - {"enabled", "allow", "project_roots", "env"}
     if unknown:
         raise SettingsError(f"{source}: unknown key(s) in 'execute': {', '.join(sorted(unknown))}")
     enabled = raw.get("enabled", False)
@@ -111,22 +155,32 @@ def _execute_policy(raw: Any, source: str) -> ExecutePolicy:
     allow = raw.get("allow", [])
     if not isinstance(allow, list):
         raise SettingsError(f"{source}: 'execute.allow' must be a list")
-    exact: set[str] = set()
-    patterns: list[re.Pattern[str]] = []
+    exact: list[tuple[str, str]] = []
+    regexes: list[tuple[str, str]] = []
     for i, entry in enumerate(allow):
         where = f"{source}: execute.allow[{i}]"
         if isinstance(entry, str):
-            exact.add(entry)
+            exact.append((entry, where))
         elif (
             isinstance(entry, dict) and set(entry) == {"regex"} and isinstance(entry["regex"], str)
         ):
-            try:
-                patterns.append(re.compile(entry["regex"]))
-            except re.error as err:
-                raise SettingsError(f"{where}: invalid regex: {err}") from None
+            regexes.append((entry["regex"], where))
         else:
             raise SettingsError(f"{where}: expected a command string or {{regex: PATTERN}}")
-    return ExecutePolicy(enabled, frozenset(exact), tuple(patterns))
+    exact.extend(
+        (c, f"--allow-command / HOOKWISE_EXECUTE_ALLOW [{i}]") for i, c in enumerate(commands)
+    )
+    try:
+        allow_list = build_allow_list(exact, regexes)
+    except AllowListError as err:
+        raise SettingsError(str(err)) from None
+    yaml_roots = [
+        Path(r)
+        for r in _string_list(raw.get("project_roots", []), f"{source}: execute.project_roots")
+    ]
+    env = _string_list(raw.get("env", []), f"{source}: execute.env")
+    chosen = (*roots, *yaml_roots) or (Path.cwd(),)
+    return ExecutePolicy(enabled or bool(commands), allow_list, _roots(chosen, source), tuple(env))
 
 
 def load_settings(
@@ -137,6 +191,7 @@ def load_settings(
     port: int | None = None,
     workers: int = 1,
     allow_commands: tuple[str, ...] = (),
+    project_roots: tuple[Path, ...] = (),
 ) -> ServiceSettings:
     """Settings from the data directory's service.yaml and the environment; commands named
     by ``allow_commands`` (``--allow-command``) or ``HOOKWISE_EXECUTE_ALLOW`` (a JSON list
@@ -165,9 +220,11 @@ def load_settings(
         api_token=load_token(data_dir, env),
         host=host or DEFAULT_HOST,
         port=DEFAULT_PORT if port is None else port,
-        execute=_with_commands(
-            _execute_policy(raw.get("execute"), str(service_file)),
+        execute=_execute_policy(
+            raw.get("execute"),
+            str(service_file),
             (*allow_commands, *_env_commands(env)),
+            (*project_roots, *_env_roots(env)),
         ),
         workers=workers,
         max_running_hooks=_positive(env, "HOOKWISE_MAX_RUNNING_HOOKS", 16),
@@ -199,7 +256,6 @@ def _env_commands(env: Mapping[str, str]) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _with_commands(policy: ExecutePolicy, commands: tuple[str, ...]) -> ExecutePolicy:
-    if not commands:
-        return policy
-    return ExecutePolicy(True, policy.exact | frozenset(commands), policy.patterns)
+def _env_roots(env: Mapping[str, str]) -> tuple[Path, ...]:
+    text = env.get("HOOKWISE_PROJECT_ROOTS", "").strip()
+    return tuple(Path(p) for p in text.split(os.pathsep) if p) if text else ()

@@ -27,6 +27,15 @@ import click
     help="Let execute-with-output run exactly this command (repeatable; turns execution on).",
 )
 @click.option(
+    "--project-root",
+    "project_roots",
+    multiple=True,
+    type=click.Path(file_okay=False, exists=True, resolve_path=True, path_type=Path),
+    metavar="DIR",
+    help="execute-with-output's input.cwd must lie inside one of these (repeatable; "
+    "also HOOKWISE_PROJECT_ROOTS, execute.project_roots; default: the current directory).",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
     default="info",
@@ -38,6 +47,7 @@ def serve(
     workers: int,
     data_dir: Path | None,
     allow_commands: tuple[str, ...],
+    project_roots: tuple[Path, ...],
     log_level: str,
 ) -> None:
     """Serve the API, webhooks and console (HOOKWISE_API_TOKEN, HOOKWISE_DATABASE_URL)."""
@@ -46,7 +56,12 @@ def serve(
 
     try:
         settings = load_settings(
-            data_dir, host=host, port=port, workers=workers, allow_commands=allow_commands
+            data_dir,
+            host=host,
+            port=port,
+            workers=workers,
+            allow_commands=allow_commands,
+            project_roots=project_roots,
         )
     except SettingsError as err:
         raise click.ClickException(str(err)) from None
