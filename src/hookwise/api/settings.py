@@ -97,25 +97,63 @@ class ServiceSettings:
     max_body_bytes: int = MAX_BODY_BYTES
     workers: int = 1
     max_running_hooks: int = 16
+    token_generated: bool = False  # created by this start: printed once, after the bind
 
 
 def sqlite_url(data_dir: Path) -> str:
     return f"sqlite:///{(data_dir / 'service.db').resolve()}"
 
 
+def default_data_dir(env: Mapping[str, str]) -> Path:
+    """Per user, never the project: ``HOOKWISE_DATA_DIR``, else ``$XDG_DATA_HOME/hookwise``,
+    else ``~/.local/share/hookwise``. (The project's ``.hookwise/`` holds the policy that
+    teams commit; a token or a database there would be committed with it.)"""
+    if env.get("HOOKWISE_DATA_DIR"):
+        return Path(env["HOOKWISE_DATA_DIR"])
+    xdg = env.get("XDG_DATA_HOME", "")
+    base = Path(xdg) if xdg.startswith("/") else Path.home() / ".local" / "share"
+    return base / "hookwise"
+
+
+def private_dir(path: Path) -> Path:
+    """``path`` created if needed, mode 0700 (it holds the token and the database)."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(path, 0o700)
+    return path
+
+
+def private_sqlite_files(url: str) -> None:
+    """A SQLite database file created 0600 before SQLite opens it (its WAL and SHM files
+    take the database's mode), and any existing one and its companions made 0600."""
+    if not url.startswith("sqlite:///"):
+        return
+    db = url.removeprefix("sqlite:///")
+    if not db or db == ":memory:":
+        return
+    os.close(os.open(db, os.O_WRONLY | os.O_CREAT, 0o600))
+    for name in (db, f"{db}-wal", f"{db}-shm", f"{db}-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(name, 0o600)
+
+
 def load_token(data_dir: Path, env: Mapping[str, str]) -> str:
     """``HOOKWISE_API_TOKEN``, else the stored token, else a new one stored with mode 0600."""
+    return read_token(data_dir, env)[0]
+
+
+def read_token(data_dir: Path, env: Mapping[str, str]) -> tuple[str, bool]:
+    """(token, whether this call generated it)."""
     token = env.get("HOOKWISE_API_TOKEN", "").strip()
     if token:
-        return token
+        return token, False
     path = data_dir / TOKEN_FILE
     try:
         stored = path.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
         stored = ""
     if stored:
-        return stored
-    data_dir.mkdir(parents=True, exist_ok=True)
+        return stored, False
+    private_dir(data_dir)
     # Written whole to a private file, then linked into place: a process starting at the
     # same moment either wins the link or reads the winner's complete token, never a
     # half-written one.
@@ -130,7 +168,7 @@ def load_token(data_dir: Path, env: Mapping[str, str]) -> str:
             os.link(draft, path)
     finally:
         draft.unlink(missing_ok=True)
-    return path.read_text(encoding="utf-8").strip()
+    return path.read_text(encoding="utf-8").strip(), True
 
 
 def _string_list(raw: Any, where: str) -> list[str]:
@@ -197,7 +235,7 @@ def load_settings(
     by ``allow_commands`` (``--allow-command``) or ``HOOKWISE_EXECUTE_ALLOW`` (a JSON list
     of command strings) are added to the allow-list and turn execution on."""
     env = os.environ if env is None else env
-    data_dir = (data_dir or Path(env.get("HOOKWISE_DATA_DIR", ".hookwise"))).resolve()
+    data_dir = (data_dir or default_data_dir(env)).resolve()
     service_file = data_dir / SERVICE_FILE
     raw: Any = {}
     if service_file.exists():
@@ -213,11 +251,14 @@ def load_settings(
     url = env.get("HOOKWISE_DATABASE_URL") or raw.get("database_url") or sqlite_url(data_dir)
     if not isinstance(url, str):
         raise SettingsError(f"{service_file}: 'database_url' must be a string")
-    data_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(data_dir)
+    private_sqlite_files(url)
+    token, generated = read_token(data_dir, env)
     return ServiceSettings(
         data_dir=data_dir,
         database_url=url,
-        api_token=load_token(data_dir, env),
+        api_token=token,
+        token_generated=generated,
         host=host or DEFAULT_HOST,
         port=DEFAULT_PORT if port is None else port,
         execute=_execute_policy(

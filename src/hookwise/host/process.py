@@ -618,6 +618,8 @@ class _Run:
         reactor.add_reader(err.fd, self._on_stderr)
         if self.stdin_fd >= 0:
             reactor.add_writer(self.stdin_fd, self._write_stdin)
+        if self.mark is not None:  # contained: its exit, not EOF, ends the whole tree
+            self._watch_exit()
         timeout_ms = spec.timeout_ms
         if math.isnan(timeout_ms):  # NaN: like Node's setTimeout, fire at once
             timeout_ms = 0.0
