@@ -1,7 +1,7 @@
 """Where the service keeps its data, how it is reached, and what it may execute.
 
-Everything has a default that needs no set-up (SQLite under ``./.hookwise``, a token
-generated on first start, loopback only, execution off) so ``hookwise serve`` runs on a
+Everything has a default that needs no set-up (SQLite in a per-user data directory, a
+token generated on first start, loopback only, execution off) so ``hookwise serve`` runs on a
 fresh checkout; deployments override through the environment or ``service.yaml``.
 """
 
