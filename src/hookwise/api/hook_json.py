@@ -116,7 +116,8 @@ class _Duplicates:
 
 
 def _looks_like_json(stripped: str) -> bool:
-    return stripped[:1] in ("{", "[", '"')
+    """Objects, arrays, strings and numbers (a bare ``1e999`` is Infinity too)."""
+    return bool(stripped) and stripped[0] in '{["-0123456789'
 
 
 def read_hook_stdout(stdout: str, stream: str = "stdout") -> HookText:
