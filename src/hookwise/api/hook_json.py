@@ -115,6 +115,17 @@ class _Duplicates:
         return js_object(pairs)
 
 
+# What a hazard needs in the text: a surrogate escape, a non-finite literal, an exponent
+# of three digits or 309 digits in a row. Text without one (nearly all of it) and without
+# deep nesting is passed on unparsed; duplicate keys are then left to the host's reader,
+# which keeps the last value as JSON.parse does.
+HAZARD: Final = re.compile(r"\\u[dD][89a-fA-F]|NaN|Infinity|[eE][+-]?\d{3}|\d{309}")
+
+
+def might_be_hostile(text: str) -> bool:
+    return bool(HAZARD.search(text)) or text.count("[") + text.count("{") > MAX_JSON_DEPTH
+
+
 def _looks_like_json(stripped: str) -> bool:
     """Objects, arrays, strings and numbers (a bare ``1e999`` is Infinity too)."""
     return bool(stripped) and stripped[0] in '{["-0123456789'
@@ -123,18 +134,19 @@ def _looks_like_json(stripped: str) -> bool:
 def read_hook_stdout(stdout: str, stream: str = "stdout") -> HookText:
     """A hook's stdout, safe for every host reader and for the answer.
 
-    Text that is not JSON only loses its lone surrogates. JSON that nests deeper than
-    MAX_JSON_DEPTH is not read at all (the text becomes empty, ``unread`` says why). Otherwise
-    lone surrogates become U+FFFD, numbers out of range become null (what
-    ``JSON.stringify`` makes of Infinity) and duplicate keys keep their last value (as
-    ``JSON.parse``), each reported in ``notes`` as ``"<stream>.<path>: <what>"``.
+        Text that is not JSON only loses its lone surrogates. JSON that nests deeper than
+        MAX_JSON_DEPTH is not read at all (the text becomes empty, ``unread`` says why). Otherwise
+        lone surrogates become U+FFFD, numbers out of range become null (what
+        ``JSON.stringify`` makes of Infinity) and duplicate keys keep their last value (as
+        ``JSON.parse``), each reported in ``notes`` (duplicates only when the text holds a
+    hazard too) as ``"<stream>.<path>: <what>"``.
     """
     text = clean_str(stdout)
     notes: list[str] = []
     if text is not stdout:
         notes.append(f"{stream}: lone surrogates replaced by U+FFFD")
     stripped = text.strip()
-    if not _looks_like_json(stripped):
+    if not _looks_like_json(stripped) or not might_be_hostile(stripped):
         return HookText(text, tuple(notes))
     duplicates = _Duplicates()
     decoder = json.JSONDecoder(

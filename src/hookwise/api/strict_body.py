@@ -15,7 +15,7 @@ import json
 
 from hookwise.api.errors import invalid_request
 from hookwise.api.fastpath import send_json
-from hookwise.api.hook_json import clean_value
+from hookwise.api.hook_json import clean_value, might_be_hostile
 from hookwise.api.middleware import ASGIApp, Message, Receive, Scope, Send
 
 _WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
@@ -28,6 +28,9 @@ def _constant(name: str) -> float:
 def body_problems(raw: bytes) -> list[dict[str, str]]:
     """One 400 detail per field of a JSON body holding an unanswerable value; none when
     the body is fine or not JSON at all (the route then says so in its usual words)."""
+    text = raw.decode("utf-8", "replace")
+    if not might_be_hostile(text):  # the common case: no parse at all
+        return []
     try:
         value = json.loads(raw, parse_constant=_constant)
     except ValueError as err:
