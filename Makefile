@@ -1,5 +1,5 @@
 # hookwise: `make run` serves the Hook Output Processing API and its console on the embedded
-# default (SQLite under ./.hookwise, loopback, token generated on first start); `make demo`
+# default (SQLite in the per-user data dir, loopback, token generated on first start); `make demo`
 # shows the host runtime on the bundled example; `make test` runs the whole suite (lint,
 # types, tests). All create .venv on first use.
 PYTHON ?= python3

@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -22,7 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hookwise.api.app import create_app
-from hookwise.api.settings import ExecutePolicy, ServiceSettings, sqlite_url
+from hookwise.api.settings import ExecutePolicy, ServiceSettings, execute_policy, sqlite_url
 from tests.api.webhook_receiver import Receiver
 from tests.service_env import drop_postgres_database, fresh_postgres_database, require_postgres
 
@@ -69,8 +70,10 @@ def client(make_client: Callable[..., TestClient]) -> TestClient:
     return make_client()
 
 
-def allow_commands(*commands: str) -> ExecutePolicy:
-    return ExecutePolicy(enabled=True, exact=frozenset(commands))
+def allow_commands(*commands: str, roots: tuple[Path, ...] | None = None) -> ExecutePolicy:
+    """Execution on for exactly ``commands``; cwds confined to ``roots`` (default: the
+    temporary directory the tests' projects live in)."""
+    return execute_policy(commands, roots=roots or (Path(tempfile.gettempdir()),))
 
 
 def free_port() -> int:

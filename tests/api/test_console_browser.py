@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -46,10 +47,11 @@ def browser() -> Iterator[Browser]:
 
 
 # The commands execute-with-output may run on the test server (its service.yaml allow-list).
-BLOCKING_HOOK = "echo 'rm -rf is not allowed here' >&2; exit 2"
-WARNING_HOOK = "echo '3 style warnings' >&2; exit 1"
-QUIET_HOOK = "exit 0"
-HOSTILE_HOOK = f"echo '{HOSTILE}' >&2; exit 1"
+# Hooks run as argv with no shell: each of these asks for one explicitly.
+BLOCKING_HOOK = shlex.join(["sh", "-c", "echo 'rm -rf is not allowed here' >&2; exit 2"])
+WARNING_HOOK = shlex.join(["sh", "-c", "echo '3 style warnings' >&2; exit 1"])
+QUIET_HOOK = "true"
+HOSTILE_HOOK = shlex.join(["sh", "-c", f"echo '{HOSTILE}' >&2; exit 1"])
 
 
 @pytest.fixture
@@ -57,7 +59,7 @@ def server(browser: Browser, live_server: Callable[..., LiveServer], tmp_path: P
     data_dir = tmp_path / "server"
     data_dir.mkdir()
     allow = [BLOCKING_HOOK, WARNING_HOOK, QUIET_HOOK, HOSTILE_HOOK]
-    service = {"execute": {"enabled": True, "allow": allow}}
+    service = {"execute": {"enabled": True, "allow": allow, "project_roots": [str(tmp_path)]}}
     (data_dir / "service.yaml").write_text(json.dumps(service), encoding="utf-8")
     return live_server(data_dir=data_dir)
 

@@ -383,7 +383,10 @@ def test_a_slow_hook_does_not_slow_other_requests(
     data_dir = tmp_path / "server"
     data_dir.mkdir()
     (data_dir / "service.yaml").write_text(
-        yaml.safe_dump({"execute": {"enabled": True, "allow": [command]}}), encoding="utf-8"
+        yaml.safe_dump(
+            {"execute": {"enabled": True, "allow": [command], "project_roots": [str(tmp_path)]}}
+        ),
+        encoding="utf-8",
     )
     server = live_server(data_dir=data_dir)
     results: list[httpx.Response] = []
@@ -447,7 +450,10 @@ def test_running_hooks_are_capped_per_process(
     data_dir = tmp_path / "server"
     data_dir.mkdir()
     (data_dir / "service.yaml").write_text(
-        yaml.safe_dump({"execute": {"enabled": True, "allow": [command]}}), encoding="utf-8"
+        yaml.safe_dump(
+            {"execute": {"enabled": True, "allow": [command], "project_roots": [str(tmp_path)]}}
+        ),
+        encoding="utf-8",
     )
     server = live_server(data_dir=data_dir, extra_env={"HOOKWISE_MAX_RUNNING_HOOKS": "2"})
     results: list[httpx.Response] = []

@@ -317,8 +317,12 @@ def test_text_the_database_cannot_store_is_400(client: TestClient) -> None:
     raw = json.dumps(body).encode()  # escapes the surrogate, which httpx cannot encode
     response = client.post(CREATE, content=raw, headers={"Content-Type": "application/json"})
     assert response.status_code == 400
-    fields = sorted(d["field"] for d in response.json()["details"])
-    assert fields == ["reason", "toolName"]
+    # Text no answer can carry (a lone surrogate) is refused before the route's own checks.
+    assert [d["field"] for d in response.json()["details"]] == ["reason"]
+    nul = client.post(CREATE, json={**ASK, "toolName": "Ba\x00sh", "reason": "a\x00"})
+    assert nul.status_code == 400
+    assert sorted(d["field"] for d in nul.json()["details"]) == ["reason", "toolName"]
+    assert client.get(PENDING).json() == {"permissions": []}
     pid = create(client)["permissionId"]
     bad_reason = client.post(RESOLVE.format(pid), json={"decision": "deny", "reason": "a\x00"})
     assert bad_reason.status_code == 400

@@ -28,6 +28,7 @@ from hookwise.api.ratelimit import RateLimiter
 from hookwise.api.routes import Loop, route_modules
 from hookwise.api.settings import ServiceSettings, load_settings
 from hookwise.api.state import HookSlots, ServiceState
+from hookwise.api.strict_body import StrictJsonBodies
 from hookwise.api.webhooks.subscriber_index import SubscriberIndex
 
 log = logging.getLogger("hookwise.api")
@@ -114,15 +115,26 @@ def create_app(
     without_422(app)
     if fast_paths:
         app.add_middleware(FastPaths, state=state)
+    app.add_middleware(StrictJsonBodies)  # outside the fast path: one rule for every route
     app.add_middleware(ServiceMiddleware, max_body=settings.max_body_bytes, metrics=state.metrics)
     return app
 
 
 def app_from_env() -> FastAPI:
-    """uvicorn's factory in each worker; the parent passed its choices through the env."""
+    """uvicorn's factory in each worker; the parent passed its choices through the env
+    and its secrets through a private file (api/secret_env.py)."""
+    import json
     import os
 
-    data_dir = os.environ.get("HOOKWISE_DATA_DIR")
-    workers = int(os.environ.get("HOOKWISE_WORKERS", "1"))
-    settings = load_settings(Path(data_dir) if data_dir else None, workers=workers)
+    from hookwise.api import logs
+    from hookwise.api.secret_env import environment
+    from hookwise.host.reaper import become_subreaper
+
+    level, fmt = json.loads(os.environ.get("HOOKWISE_LOG", '["info", "text"]'))
+    logs.configure(level, fmt)
+    become_subreaper()  # each worker runs its own hooks: their orphans come back to it
+    env = environment()
+    data_dir = env.get("HOOKWISE_DATA_DIR")
+    workers = int(env.get("HOOKWISE_WORKERS", "1"))
+    settings = load_settings(Path(data_dir) if data_dir else None, env=env, workers=workers)
     return create_app(settings)

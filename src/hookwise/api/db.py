@@ -17,6 +17,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import Engine
 
+from hookwise.api.hook_json import dumps_stored, loads_stored
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 _PG_MIGRATION_LOCK = 0x686F6F6B  # "hook": one migrator at a time across processes
 
@@ -25,7 +27,14 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def _lenient_text(raw: bytes) -> str:
+    """A text cell that is not UTF-8 (written by hand or by another tool) reads with
+    U+FFFD rather than failing the whole query."""
+    return raw.decode("utf-8", "replace")
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.text_factory = _lenient_text
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
@@ -40,12 +49,21 @@ def make_engine(url: str) -> Engine:
             connect_args={"check_same_thread": False, "timeout": 10},
             pool_size=8,
             max_overflow=16,
+            json_serializer=dumps_stored,
+            json_deserializer=loads_stored,
         )
         sa.event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     # No pre-ping: a round trip per checkout; a connection the server dropped fails one
     # statement, is discarded by the pool, and the next checkout gets a fresh one.
-    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
+    return sa.create_engine(
+        url,
+        pool_size=10,
+        max_overflow=20,
+        pool_recycle=1800,
+        json_serializer=dumps_stored,
+        json_deserializer=loads_stored,
+    )
 
 
 def _alembic_config(connection: sa.Connection) -> Config:

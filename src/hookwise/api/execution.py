@@ -1,11 +1,13 @@
 """Running one hook command for ``execute-with-output`` and recording what it did.
 
-The command goes through ``HookExecutor`` (host/execute.py) exactly as a configured hook
-would: ``bash -c`` in its own process group, the input JSON on stdin, a timeout that
-kills the whole group (SIGTERM, then SIGKILL after a grace period), output capped per
-stream. Only the dialect hooks differ: this service parses the output itself (with
-``parse_output`` and the live configuration), so the executor's reader returns nothing,
-and the timeout is the one computed here.
+The command runs through the host runtime's process layer (host/process.py) as the argv
+the allow-list resolved at startup (api/allowlist.py), never through a shell: in its own
+process group, its whole process tree contained (setsid and double-fork escapees
+included, host/reaper.py), the input JSON on stdin, a timeout that kills it all
+(SIGTERM, then SIGKILL after a grace period), output capped per stream. Its environment
+is minimal (``minimal_env``: a fixed PATH, HOME, LANG, TMPDIR and the names the operator
+lists) plus the variables the event's host gives its hooks; the service's secrets never
+reach it. This service parses the output itself (``parse_output``, live configuration).
 
 Units and bounds: ``hookConfig.timeout`` is in **seconds**, as in Claude Code's hook
 settings; the run is bounded by ``timeoutMs.hookExecution`` (milliseconds) of the live
@@ -34,6 +36,7 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
+from hookwise.api.allowlist import SAFE_PATH, Argv
 from hookwise.api.blocks import create_warn_block
 from hookwise.api.db import now_ms
 from hookwise.api.hook_events import Dialect
@@ -43,18 +46,18 @@ from hookwise.api.permissions import create_permission
 from hookwise.api.tables import executions
 from hookwise.api.webhooks.outbox import enqueue
 from hookwise.config.environment import RedactionConfig, hook_environment
-from hookwise.config.model import HookEntry, Source
 from hookwise.host.dialect_runtime import RUNTIMES
-from hookwise.host.execute import DialectHooks, ExecutionSettings, HookExecutor, HookRun
-from hookwise.host.interpret import Interpretation
-from hookwise.host.plan import Plan
-from hookwise.protocol.jsvalue import JSON
+from hookwise.host.process import ProcessResult, ProcessSpec, arun_process
+from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_json_stringify
 
 KILL_GRACE_MS = 1_000.0  # after SIGTERM, before SIGKILL of the hook's process group
 MAX_OUTPUT_BYTES = 256 * 1024  # per stream; the answer carries both streams whole
 TIMEOUT_EXIT_CODE = 124  # what `timeout(1)` reports, since a killed hook has no exit code
 SPAWN_FAILED_EXIT_CODE = 127  # the shell's "could not run" code
-# The service's own secrets never reach a hook's environment.
+# What a hook gets from the service's own environment: nothing else (no tokens, no cloud
+# keys), plus the names the operator lists in ``execute.env``.
+BASE_ENV_NAMES = ("HOME", "LANG", "LC_ALL", "TMPDIR", "TZ", "USER", "LOGNAME")
+# The service's own secrets: never in a hook's environment nor the policy's (policy_decide).
 WITHHELD_ENV = frozenset({"HOOKWISE_API_TOKEN", "HOOKWISE_DATABASE_URL"})
 
 
@@ -77,88 +80,83 @@ def timeout_ms(timeout_s: float | None, hook_execution_ms: int) -> float:
     return min(timeout_s * 1000.0, float(hook_execution_ms))
 
 
-def _base_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in WITHHELD_ENV}
+def minimal_env(passed: tuple[str, ...], source: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment every hook starts from: a fixed PATH, the user's basics and what
+    the operator passes; never the service's secrets."""
+    source = os.environ if source is None else source
+    env = {"PATH": SAFE_PATH}
+    names = (*BASE_ENV_NAMES, *passed)
+    env.update((k, source[k]) for k in names if k in source and k not in WITHHELD_ENV)
+    env.setdefault("LANG", "C.UTF-8")
+    return env
 
 
-def _dialect_hooks(dialect: Dialect, cwd: str, limit_ms: float) -> DialectHooks:
-    """The executor's per-host hooks: no reading (parse_output reads), this run's
-    timeout, and the variables each host gives its hooks on the service's environment."""
-    claude_env = RUNTIMES["claude"].hooks(cwd).environment
-    codex_env = RUNTIMES["codex"].hooks(cwd).environment
-
-    def environment(
-        base: Mapping[str, str], payload: dict[str, JSON], hook_env: JSON
-    ) -> dict[str, str]:
-        if dialect == "gemini":
-            return hook_environment(
-                base,
-                RedactionConfig(),
-                cwd=cwd,
-                session_id=payload.get("session_id"),
-                plans_dir="",
-                hook_env=hook_env,
-            )
-        chosen = codex_env if dialect == "codex" else claude_env
-        return chosen(base, payload, hook_env)
-
-    def timeout(_entry: HookEntry) -> tuple[float, str]:
-        return limit_ms, f"{limit_ms:g}"
-
-    return DialectHooks(_no_reading, timeout, environment)
-
-
-def _no_reading(_event: str, _stdout: str, _stderr: str, _code: int | None) -> Interpretation:
-    return Interpretation()
+def hook_env(
+    dialect: Dialect, cwd: str, payload: dict[str, JSON], base: Mapping[str, str]
+) -> dict[str, str]:
+    """``base`` plus the variables the event's host gives its hooks (CLAUDE_PROJECT_DIR...)."""
+    if dialect == "gemini":
+        return hook_environment(
+            base,
+            RedactionConfig(),
+            cwd=cwd,
+            session_id=payload.get("session_id"),
+            plans_dir="",
+            hook_env=UNDEFINED,
+        )
+    runtime = RUNTIMES["codex" if dialect == "codex" else "claude"]
+    return runtime.hooks(cwd).environment(base, payload, UNDEFINED)
 
 
 async def run_hook(
-    command: str,
+    argv: Argv,
     *,
-    event: str,
     dialect: Dialect,
     payload: dict[str, JSON],
     cwd: str,
     limit_ms: float,
+    passed_env: tuple[str, ...] = (),
 ) -> HookProcess:
-    """Run ``command`` once with ``payload`` on stdin; never raises for what the hook does."""
-    executor = HookExecutor(
-        ExecutionSettings(
-            base_env=_base_env(),
-            default_cwd=cwd,
-            max_parallel=1,
-            kill_grace_ms=KILL_GRACE_MS,
-            max_output_bytes=MAX_OUTPUT_BYTES,
-            dialect=_dialect_hooks(dialect, cwd, limit_ms),
+    """Run ``argv`` (no shell) once with ``payload`` on stdin, its whole process tree
+    contained (host/reaper.py); never raises for what the hook does."""
+    spec = ProcessSpec(
+        argv=argv,
+        stdin=js_json_stringify(payload).encode("utf-8", "surrogatepass"),
+        env=hook_env(dialect, cwd, payload, minimal_env(passed_env)),
+        cwd=cwd,
+        timeout_ms=limit_ms,
+        kill_grace_ms=KILL_GRACE_MS,
+        max_output_bytes=MAX_OUTPUT_BYTES,
+        contain=True,
+    )
+    return _from_result(await arun_process(spec), limit_ms)
+
+
+def _from_result(result: ProcessResult, limit_ms: float) -> HookProcess:
+    problems = [
+        f"{stream} truncated at {MAX_OUTPUT_BYTES} bytes"
+        for stream, cut in (
+            ("stdout", result.stdout_truncated),
+            ("stderr", result.stderr_truncated),
         )
-    )
-    entry = HookEntry(
-        config={"type": "command", "command": command},
-        event=event,
-        source=Source.RUNTIME,
-        origin="execute-with-output",
-    )
-    (run,) = await executor.run_plan(Plan(event, [entry], False), payload)
-    return _from_run(run, limit_ms)
-
-
-def _from_run(run: HookRun, limit_ms: float) -> HookProcess:
-    problems = list(run.warnings)
-    stdout, stderr = run.stdout or "", run.stderr or ""
-    timed_out = run.error is not None and run.error.startswith("Hook timed out")
-    exited = run.error is None
-    if timed_out:
+        if cut
+    ]
+    exited = result.spawn_error is None and not result.timed_out
+    if result.timed_out:
         code = TIMEOUT_EXIT_CODE
         problems.insert(0, f"Hook timed out after {limit_ms:g} ms and was killed")
-    elif run.error is not None:  # could not start (no shell, cwd vanished, ...)
+    elif result.spawn_error is not None:
         code = SPAWN_FAILED_EXIT_CODE
-        problems.insert(0, f"Hook could not be started: {run.error}")
-    elif run.signal is not None:
-        code = 128 + run.signal
-        problems.insert(0, f"Hook was killed by signal {run.signal}")
+        why = result.spawn_error_detail or result.spawn_error
+        problems.insert(0, f"Hook could not be started: {why}")
+    elif result.signal is not None:
+        code = 128 + result.signal
+        problems.insert(0, f"Hook was killed by signal {result.signal}")
     else:
-        code = run.exit_code or 0
-    return HookProcess(code, stdout, stderr, run.duration_ms, exited, tuple(problems))
+        code = result.exit_code or 0
+    return HookProcess(
+        code, result.stdout, result.stderr, result.duration_ms, exited, tuple(problems)
+    )
 
 
 @dataclass(frozen=True)

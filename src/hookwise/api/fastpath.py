@@ -40,7 +40,9 @@ async def _read_body(receive: Receive) -> bytes | None:
             return b"".join(chunks)
 
 
-async def _send(send: Send, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
+async def send_json(
+    send: Send, status: int, body: Any, headers: dict[str, str] | None = None
+) -> None:
     payload = json.dumps(body, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
     raw = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
     raw.extend((k.lower().encode(), v.encode()) for k, v in (headers or {}).items())
@@ -78,6 +80,6 @@ class FastPaths:
                 self.state, body, session.decode("latin-1") if session else None
             )
         except ApiError as err:
-            await _send(send, err.status, err.body(), err.headers)
+            await send_json(send, err.status, err.body(), err.headers)
             return
-        await _send(send, 200, answer)
+        await send_json(send, 200, answer)

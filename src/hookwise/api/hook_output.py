@@ -52,6 +52,7 @@ from typing import Any, Final
 
 from hookwise.api.blocks import create_hook_block, create_warn_block
 from hookwise.api.hook_events import HookEvent, hook_event
+from hookwise.api.hook_json import clean_str, read_hook_stdout
 from hookwise.api.json_validation import AnswerCheck, check_answer, deeper_than, too_deep_message
 from hookwise.api.output_config import (
     BLOCKING_ERROR,
@@ -430,6 +431,8 @@ def parse_output(  # noqa: PLR0917 - the contract's request fields, in order
     """
     found = hook_event(hook_event_name)
     behavior = behavior_for(config, exit_code)
+    read = read_hook_stdout(stdout)  # hook output is data: never a value we cannot answer
+    stdout, stderr = read.text, clean_str(stderr)
     run = _Run(exit_code, stdout, stderr, behavior, config)
     if isinstance(found.spec, DialectEvent):
         verdict = _read_dialect(found, found.spec, run)
@@ -462,6 +465,10 @@ def parse_output(  # noqa: PLR0917 - the contract's request fields, in order
         blocks.append(create_hook_block(found.name, line, metadata))
     blocks.extend(create_warn_block(text.strip()) for text in verdict.user_texts)
     errors = verdict.errors
+    errors[:0] = [
+        *([read.unread] if read.unread else []),
+        *(f"{WARNING_PREFIX}{note}" for note in read.notes),
+    ]
     if verdict.notice:
         errors.insert(0, verdict.notice)
     shown = None

@@ -8,6 +8,7 @@ is counted for the health metrics.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -22,6 +23,21 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _SAFE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+log = logging.getLogger("hookwise.api")
+
+
+def _log_error(scope: Scope, status: int, rid: str) -> None:
+    """Every error answer, with its request id, at WARNING (5xx: ERROR)."""
+    level = logging.ERROR if status >= 500 else logging.WARNING
+    log.log(
+        level,
+        "request %s %s %s -> %d",
+        rid,
+        scope.get("method", ""),
+        scope.get("path", ""),
+        status,
+        extra={"request_id": rid},
+    )
 
 
 def _header(scope: Scope, name: bytes) -> bytes | None:
@@ -68,6 +84,7 @@ class ServiceMiddleware:
         length = _header(scope, b"content-length")
         if length is not None and length.isdigit() and int(length) > self.max_body:
             self.metrics.response(413)
+            _log_error(scope, 413, rid)
             await _send_json(send, 413, too_large, rid)
             return
 
@@ -95,10 +112,14 @@ class ServiceMiddleware:
                 if not replaced:
                     replaced = True
                     self.metrics.response(413)
+                    _log_error(scope, 413, rid)
                     await _send_json(send, 413, too_large, rid)
                 return
             if message["type"] == "http.response.start":
-                self.metrics.response(int(message["status"]))
+                status = int(message["status"])
+                self.metrics.response(status)
+                if status >= 400:
+                    _log_error(scope, status, rid)
                 message["headers"] = [*message.get("headers", []), (b"x-request-id", rid.encode())]
             await send(message)
 
@@ -109,4 +130,5 @@ class ServiceMiddleware:
                 raise
         if exceeded and not replaced:
             self.metrics.response(413)
+            _log_error(scope, 413, rid)
             await _send_json(send, 413, too_large, rid)

@@ -37,6 +37,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from hookwise.api.hook_events import ACCEPTED_EVENTS, HOOK_EVENTS
+from hookwise.api.hook_json import value_problem
 from hookwise.api.json_validation import MAX_JSON_DEPTH, deeper_than
 from hookwise.api.output_config import EXIT_CODE_MAX, EXIT_CODE_MIN, OutputConfig, StrictModel
 
@@ -113,8 +114,13 @@ HookEventName = Annotated[
 
 
 def _shallow(value: Any) -> Any:
+    """Refuse what no answer or database can hold (too deep, lone surrogates, non-finite
+    numbers), naming the path inside the object."""
     if deeper_than(value):
         raise PydanticCustomError("too_deep", f"nests more than {MAX_JSON_DEPTH} levels")
+    problem = value_problem(value)
+    if problem is not None:
+        raise PydanticCustomError("value_error", problem)
     return value
 
 

@@ -1,34 +1,98 @@
-"""Running the service under uvicorn: one process, or several workers on one database."""
+"""Running the service under uvicorn: one process, or several workers on one database.
+
+The socket is bound here, before anything is printed: the console address (with a token
+this start generated; never one from the environment) names the address actually bound,
+and a start that cannot bind prints none. A non-loopback bind is logged as a warning, and
+with execute-with-output enabled it must be asked for (``--allow-remote-execution``).
+"""
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import logging
 import os
+import socket
 import sys
+from pathlib import Path
 
 import uvicorn
+from uvicorn.supervisors import Multiprocess
 
+from hookwise.api import logs
 from hookwise.api.app import create_app
 from hookwise.api.db import make_engine, migrate
-from hookwise.api.settings import ServiceSettings
+from hookwise.api.secret_env import share_with_workers
+from hookwise.api.settings import ServiceSettings, SettingsError
+from hookwise.host.reaper import become_subreaper
+
+log = logging.getLogger("hookwise.api")
 
 
-def console_url(settings: ServiceSettings) -> str:
-    host = f"[{settings.host}]" if ":" in settings.host else settings.host
-    return f"http://{host}:{settings.port}/#token={settings.api_token}"
+def console_url(host: str, port: int, token: str | None) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/" + (f"#token={token}" if token else "")
 
 
-def serve(settings: ServiceSettings, log_level: str = "info") -> None:
-    print(f"hookwise serve: console at {console_url(settings)}", file=sys.stderr, flush=True)
-    common = {
-        "host": settings.host,
-        "port": settings.port,
-        "log_level": log_level,
-        "access_log": False,
-        "timeout_graceful_shutdown": 5,
-    }
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_exposure(settings: ServiceSettings, allow_remote_execution: bool) -> None:
+    """Refuse execution on a non-loopback address unless asked; warn about the bind."""
+    if is_loopback(settings.host):
+        return
+    if settings.execute.enabled and not allow_remote_execution:
+        raise SettingsError(
+            f"--host {settings.host}: execute-with-output is enabled and the address is not "
+            "loopback; pass --allow-remote-execution to run hooks for remote clients"
+        )
+    log.warning(
+        "binding %s: the API is reachable from other machines (token-protected%s)",
+        settings.host,
+        ", hook execution enabled" if settings.execute.enabled else "",
+    )
+
+
+def _announce(settings: ServiceSettings, sock: socket.socket) -> None:
+    host, port = sock.getsockname()[:2]
+    token = settings.api_token if settings.token_generated else None
+    where = console_url(str(host), int(port), token)
+    note = " (token generated and stored in the data directory)" if token else ""
+    print(f"hookwise serve: listening, console at {where}{note}", file=sys.stderr, flush=True)
+
+
+def serve(
+    settings: ServiceSettings,
+    log_level: str = "info",
+    *,
+    log_format: str = "text",
+    access_log: bool = False,
+    allow_remote_execution: bool = False,
+) -> None:
+    log_config = logs.configure(log_level, log_format)
+    check_exposure(settings, allow_remote_execution)
+    config = uvicorn.Config(
+        "hookwise.api.app:app_from_env" if settings.workers > 1 else create_app(settings),
+        factory=settings.workers > 1,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        log_level=log_level,
+        log_config=log_config,
+        access_log=access_log,
+        timeout_graceful_shutdown=5,
+    )
     if settings.workers <= 1:
-        uvicorn.run(create_app(settings), **common)  # type: ignore[arg-type]
+        become_subreaper()  # this process runs the hooks: their orphans come back to it
+        sock = config.bind_socket()
+        _announce(settings, sock)
+        uvicorn.Server(config).run(sockets=[sock])
         return
     # Migrate once here so the workers start on a ready schema.
     engine = make_engine(settings.database_url)
@@ -36,14 +100,17 @@ def serve(settings: ServiceSettings, log_level: str = "info") -> None:
     engine.dispose()
     os.environ["HOOKWISE_DATA_DIR"] = str(settings.data_dir)
     os.environ["HOOKWISE_WORKERS"] = str(settings.workers)
+    os.environ["HOOKWISE_LOG"] = json.dumps([log_level, log_format])
     if settings.execute.enabled:  # --allow-command reaches the workers this way
-        os.environ["HOOKWISE_EXECUTE_ALLOW"] = json.dumps(sorted(settings.execute.exact))
-    os.environ.setdefault("HOOKWISE_API_TOKEN", settings.api_token)
-    if settings.database_url:
-        os.environ["HOOKWISE_DATABASE_URL"] = settings.database_url
-    uvicorn.run(
-        "hookwise.api.app:app_from_env",
-        factory=True,
-        workers=settings.workers,
-        **common,  # type: ignore[arg-type]
+        os.environ["HOOKWISE_EXECUTE_ALLOW"] = json.dumps(list(settings.execute.allow.sources))
+        os.environ["HOOKWISE_PROJECT_ROOTS"] = os.pathsep.join(map(str, settings.execute.roots))
+    shared = share_with_workers(
+        settings.data_dir,
+        {"HOOKWISE_API_TOKEN": settings.api_token, "HOOKWISE_DATABASE_URL": settings.database_url},
     )
+    try:
+        sock = config.bind_socket()
+        _announce(settings, sock)
+        Multiprocess(config, sockets=[sock]).run()
+    finally:
+        Path(shared).unlink(missing_ok=True)

@@ -17,7 +17,8 @@ import click
     "--data-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Where the SQLite database, token and service.yaml live (default ./.hookwise).",
+    help="Where the SQLite database, token and service.yaml live (default: "
+    "HOOKWISE_DATA_DIR, else $XDG_DATA_HOME/hookwise or ~/.local/share/hookwise).",
 )
 @click.option(
     "--allow-command",
@@ -27,10 +28,28 @@ import click
     help="Let execute-with-output run exactly this command (repeatable; turns execution on).",
 )
 @click.option(
+    "--project-root",
+    "project_roots",
+    multiple=True,
+    type=click.Path(file_okay=False, exists=True, resolve_path=True, path_type=Path),
+    metavar="DIR",
+    help="execute-with-output's input.cwd must lie inside one of these (repeatable; "
+    "also HOOKWISE_PROJECT_ROOTS, execute.project_roots; default: the current directory).",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
     default="info",
     show_default=True,
+)
+@click.option(
+    "--log-format", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.option("--access-log", is_flag=True, help="Log one line per request.")
+@click.option(
+    "--allow-remote-execution",
+    is_flag=True,
+    help="Allow execute-with-output when --host is not a loopback address.",
 )
 def serve(
     host: str | None,
@@ -38,16 +57,35 @@ def serve(
     workers: int,
     data_dir: Path | None,
     allow_commands: tuple[str, ...],
+    project_roots: tuple[Path, ...],
     log_level: str,
+    log_format: str,
+    access_log: bool,
+    allow_remote_execution: bool,
 ) -> None:
     """Serve the API, webhooks and console (HOOKWISE_API_TOKEN, HOOKWISE_DATABASE_URL)."""
+    from hookwise.api.secret_env import environment, reexec_without_secrets
+
+    reexec_without_secrets()  # the token must not stay readable in /proc/<pid>/environ
     from hookwise.api.serve import serve as run
     from hookwise.api.settings import SettingsError, load_settings
 
     try:
         settings = load_settings(
-            data_dir, host=host, port=port, workers=workers, allow_commands=allow_commands
+            data_dir,
+            host=host,
+            port=port,
+            workers=workers,
+            allow_commands=allow_commands,
+            project_roots=project_roots,
+            env=environment(),
+        )
+        run(
+            settings,
+            log_level=log_level,
+            log_format=log_format,
+            access_log=access_log,
+            allow_remote_execution=allow_remote_execution,
         )
     except SettingsError as err:
         raise click.ClickException(str(err)) from None
-    run(settings, log_level=log_level)

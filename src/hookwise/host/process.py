@@ -29,9 +29,11 @@ import signal as signals
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import count
 from time import monotonic
+
+from hookwise.host import reaper
 
 __all__ = [
     "DEFAULT_KILL_GRACE_MS",
@@ -69,6 +71,7 @@ class ProcessSpec:
     timeout_ms: float = DEFAULT_TIMEOUT_MS  # math.inf: no timeout
     kill_grace_ms: float = DEFAULT_KILL_GRACE_MS
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES  # per stream
+    contain: bool = False  # its whole tree, setsid escapees included, ends with it (reaper)
 
 
 @dataclass(frozen=True, slots=True)
@@ -519,6 +522,7 @@ class _Run:
         "exited",
         "index",
         "kill_sent",
+        "mark",
         "out",
         "pid",
         "pidfd",
@@ -559,6 +563,10 @@ class _Run:
         self.timer: _AnyTimer = _NO_TIMER
         self.poll_timer: _AnyTimer = _NO_TIMER
         self.poll_delay = _REAP_POLL_MIN_S
+        self.mark: str | None = None
+        if spec.contain:
+            env, self.mark = reaper.marked(spec.env)
+            self.spec = replace(spec, env=env)
 
     # -- start --
 
@@ -582,6 +590,8 @@ class _Run:
             self._write_stdin()
             executable = _EXECUTABLES.lookup(spec.argv[0], spec.env)
             self.pid = _spawn(spec, executable, in_r, out_w, err_w)
+            if self.mark is not None:
+                reaper.track(self.pid)
         except (OSError, ValueError, TypeError) as exc:
             for fd in (in_r, out_r, out_w, err_r, err_w):
                 if fd >= 0:
@@ -608,6 +618,8 @@ class _Run:
         reactor.add_reader(err.fd, self._on_stderr)
         if self.stdin_fd >= 0:
             reactor.add_writer(self.stdin_fd, self._write_stdin)
+        if self.mark is not None:  # contained: its exit, not EOF, ends the whole tree
+            self._watch_exit()
         timeout_ms = spec.timeout_ms
         if math.isnan(timeout_ms):  # NaN: like Node's setTimeout, fire at once
             timeout_ms = 0.0
@@ -649,6 +661,7 @@ class _Run:
             return False
         self.exited = True
         self.status = status if status >= 0 else None
+        self._end_tree()
         if self.pidfd >= 0:
             self.reactor.remove_reader(self.pidfd)
             os.close(self.pidfd)
@@ -674,6 +687,12 @@ class _Run:
         else:
             self.poll_delay = _REAP_POLL_MIN_S
             self.poll_timer = self.reactor.call_at(monotonic(), self._poll_reap)
+
+    def _end_tree(self) -> None:
+        """A contained run: whatever the hook left behind ends with it (host/reaper.py)."""
+        if self.mark is not None:
+            reaper.untrack(self.pid)
+            reaper.end_tree(self.mark, self.pid)
 
     def _on_exit(self) -> None:
         if self._try_reap():
@@ -818,6 +837,7 @@ class _Run:
                 status = -1
             self.exited = True
             self.status = status if status >= 0 else None
+            self._end_tree()
         self._release()
 
 

@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Header, Request
 from starlette.concurrency import run_in_threadpool
 
+from hookwise.api.allowlist import Argv, inside_roots
 from hookwise.api.blocks import create_hook_block
 from hookwise.api.errors import ApiError, invalid_request
 from hookwise.api.execution import conclude, run_hook, timeout_ms
@@ -51,7 +53,8 @@ from hookwise.host.dialect_runtime import RUNTIMES
 router = APIRouter(tags=["execution"])
 
 
-def _refuse(state: ServiceState, command: str) -> None:
+def _refuse(state: ServiceState, command: str) -> Argv:
+    """The argv the allow-list resolves ``command`` to, else 403."""
     policy = state.settings.execute
     if not policy.enabled:
         raise ApiError(
@@ -60,13 +63,15 @@ def _refuse(state: ServiceState, command: str) -> None:
             "execute-with-output is disabled on this server "
             "(enable it with execute.enabled in service.yaml)",
         )
-    if not policy.allows(command):
+    argv = policy.resolve(command)
+    if argv is None:
         raise ApiError(
             403,
             "command_not_allowed",
             "hookConfig.command is not in this server's execute allow-list "
             "(execute.allow in service.yaml)",
         )
+    return argv
 
 
 def _check_text(body: ExecuteWithOutputRequest) -> None:
@@ -159,14 +164,25 @@ async def execute_with_output(
     session = session_key(x_session_id or body.input.session_id)
     await run_in_threadpool(state.limiter.check, session, "execution")
     hook = body.hookConfig
-    _refuse(state, hook.command)
+    argv = _refuse(state, hook.command)
     payload = body.input.model_dump(exclude_unset=True)
     problems = []
+    cwd = inside_roots(body.input.cwd, state.settings.execute.roots)
     if not os.path.isdir(body.input.cwd):
         problems.append(
             {
                 "field": "input.cwd",
                 "message": f"not an existing directory: {body.input.cwd!r}",
+                "code": "INVALID_VALUE",
+            }
+        )
+    elif cwd is None:
+        roots = ", ".join(str(r) for r in state.settings.execute.roots)
+        problems.append(
+            {
+                "field": "input.cwd",
+                "message": f"must lie inside a configured project root ({roots}); "
+                f"got {body.input.cwd!r}",
                 "code": "INVALID_VALUE",
             }
         )
@@ -192,29 +208,35 @@ async def execute_with_output(
             headers={"Retry-After": "1"},
         )
     try:
-        return await _run(state, body, hook, payload, session)
+        return await _run(state, _Job(hook, argv, cwd or body.input.cwd, payload, session))
     finally:
         state.hook_slots.give()
 
 
-async def _run(
-    state: ServiceState,
-    body: ExecuteWithOutputRequest,
-    hook: HookConfig,
-    payload: dict[str, Any],
-    session: str,
-) -> ExecuteWithOutputResponse:
+@dataclass(frozen=True)
+class _Job:
+    """A request that passed every check: what runs, where, for whom."""
+
+    hook: HookConfig
+    argv: Argv
+    cwd: str  # the real path inside a project root
+    payload: dict[str, Any]
+    session: str
+
+
+async def _run(state: ServiceState, job: _Job) -> ExecuteWithOutputResponse:
+    hook, payload, session = job.hook, job.payload, job.session
     started = time.perf_counter()
     config = await run_in_threadpool(state.config.get)
     limit = timeout_ms(hook.timeout, config.timeoutMs.hookExecution)
     spec = hook_event(hook.event)
     process = await run_hook(
-        hook.command,
-        event=hook.event,
+        job.argv,
         dialect=spec.dialect,
         payload=payload,
-        cwd=body.input.cwd,
+        cwd=job.cwd,
         limit_ms=limit,
+        passed_env=state.settings.execute.env,
     )
     done = await run_in_threadpool(
         lambda: conclude(

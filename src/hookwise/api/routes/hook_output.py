@@ -16,8 +16,9 @@ from starlette.concurrency import run_in_threadpool
 
 from hookwise.api.db import now_ms
 from hookwise.api.error_classes import classify_error
+from hookwise.api.hook_json import read_hook_stdout
 from hookwise.api.hook_output import ParsedOutput, parse_output
-from hookwise.api.json_validation import validate_json
+from hookwise.api.json_validation import INVALID_JSON, ROOT, validate_json
 from hookwise.api.output_config import OutputConfig
 from hookwise.api.permissions import create_permission
 from hookwise.api.ratelimit import limited, session_key
@@ -107,7 +108,16 @@ def validate_json_route(
     """Check a hook's JSON answer against what its host honours (validationLevel)."""
     level = state.config.get().validationLevel
     started = time.perf_counter()
-    answer = validate_json(body.jsonString, body.hookEvent, level)
+    read = read_hook_stdout(body.jsonString, "jsonString")
+    if read.unread:
+        error = {"field": ROOT, "message": read.unread, "code": INVALID_JSON}
+        answer: dict[str, Any] = {"valid": False, "errors": [error], "warnings": []}
+    else:
+        answer = validate_json(read.text, body.hookEvent, level)
+        answer["warnings"] = [
+            *({"field": n.partition(":")[0], "message": n} for n in read.notes),
+            *answer["warnings"],
+        ]
     state.metrics.timing("validate", (time.perf_counter() - started) * 1000.0)
     return answer
 
