@@ -703,3 +703,25 @@ def test_rotation_never_renames_or_deletes_a_file_hookwise_did_not_write(world: 
     for _ in range(12):
         world.shell("ls")
     assert (world.home / "audit.jsonl.1").exists()
+
+
+def test_a_launcher_that_cannot_import_hookwise_blocks(world: World) -> None:
+    from hookwise.policy.install import hook_command, launcher_text
+    from hookwise.policy.scopes import launcher_path
+
+    launcher = Path(launcher_path(world.env))
+    launcher.parent.mkdir(parents=True)
+    text = launcher_text()
+    root = text.split("sys.path[0] = ", 1)[1].split("\n", 1)[0]
+    launcher.write_text(text.replace(root, repr(str(world.root / "gone"))))
+    launcher.chmod(0o755)
+    done = subprocess.run(
+        ["/bin/sh", "-c", hook_command("claude")],
+        input="{}",
+        capture_output=True,
+        text=True,
+        env={**world.env, "PATH": "/usr/bin:/bin"},
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 2 and "cannot start" in done.stderr

@@ -501,9 +501,7 @@ def builtin_checks(policy: dict[str, Any], events: list[Event], decision: Decisi
             from hookwise.policy import protect
 
             files = [path for _scope, path in policy.get("files", ())]
-            guard = protect.Guard(
-                protect.concrete_paths(ev.env, files, ev.cwd), ev.env.get("HOME") or ""
-            )
+            guard = protect.Guard(ev.env, files, ev.cwd)
             why = protect.check(ev, guard)
             if why is not None:
                 _builtin(decision, ev, protect.RULE_ID, "deny", why)

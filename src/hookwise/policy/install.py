@@ -90,11 +90,14 @@ NOT_INSTALLED: Final = (
 )
 PORTABLE_SCRIPT: Final = (
     'h="${XDG_DATA_HOME:-$HOME/.local/share}/hookwise/hook"; '
-    'if [ -x "$h" ]; then "$h" "$@"; s=$?; [ "$s" -lt 126 ] && exit "$s"; fi; '
+    'if [ -x "$h" ] && IFS= read -r l < "$h"; then p=${l#??}; p=${p%% *}; '
+    'if [ -x "$p" ]; then exec "$h" "$@"; fi; fi; '
     "if command -v hookwise >/dev/null 2>&1; then "
     'hookwise hook "$@"; s=$?; [ "$s" -lt 126 ] && exit "$s"; fi; '
     f"echo '{NOT_INSTALLED}' >&2; exit 2"
 )
+# (the launcher runs by exec, no fork, only when its interpreter is there; a launcher
+# that cannot import hookwise exits 2 itself)
 
 
 def portable_argv(host: str) -> list[str]:
@@ -114,6 +117,9 @@ def launcher_text() -> str:
 
     script = str(Path(run_hook.__file__).resolve())
     shebang = f"#!{sys.executable} -IS"
+    broken = (
+        "hookwise: cannot start (reinstall hookwise, or remove this hook from the agent settings):"
+    )
     if len(shebang) < 127 and " " not in sys.executable:
         root = str(Path(script).parent.parent.parent)
         return (
@@ -123,13 +129,19 @@ def launcher_text() -> str:
             "# `hookwise` on PATH.\n"
             "import sys\n"
             f"sys.path[0] = {root!r}\n"
-            "from hookwise.policy.run_hook import launch\n"
+            "try:\n"
+            "    from hookwise.policy.run_hook import launch\n"
+            "except Exception as exc:  # a half-removed install must block, not exit 1\n"
+            f"    sys.stderr.write(f{broken + ' {exc}'!r} + '\\n')\n"
+            "    sys.exit(2)\n"
             "launch()\n"
         )
+    python = shlex.quote(sys.executable)
     return (
         "#!/bin/sh\n"
         "# Written by `hookwise install`: the fast path of the portable hook command.\n"
-        f'exec {shlex.quote(sys.executable)} -I -S {shlex.quote(script)} "$@"\n'
+        f"[ -x {python} ] || {{ echo {shlex.quote(broken)} >&2; exit 2; }}\n"
+        f'exec {python} -I -S {shlex.quote(script)} "$@"\n'
     )
 
 

@@ -738,13 +738,14 @@ class _Reader:
         if isinstance(node, yaml.ScalarNode):
             text = self.string(node, "command")
             script = split_command(text)
-            if not script.complete or len(script.commands) != 1 or script.commands[0].redirects:
+            written = [c for c in script.commands if c.depth == 0]  # not what they run
+            if not script.complete or len(written) != 1 or written[0].redirects:
                 raise self.fail(
                     node,
                     f"command pattern {text!r} must be one simple command (program, arguments, "
                     "flags); use 'line_regex' for more",
                 )
-            argv = script.commands[0].argv
+            argv = written[0].argv
             if not argv:
                 raise self.fail(node, f"command pattern {text!r} names no program")
             spec["program"] = [self.glob(node, argv[0], "command program")]

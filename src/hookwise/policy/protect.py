@@ -216,11 +216,21 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
 class Guard:
     """The protected paths of one call and the checks on them."""
 
-    __slots__ = ("concrete", "home")
+    __slots__ = ("_concrete", "cwd", "env", "files", "home")
 
-    def __init__(self, concrete: list[str], home: str) -> None:
-        self.concrete = concrete
-        self.home = home
+    def __init__(self, env: dict[str, str], files: list[str], cwd: str) -> None:
+        self.env = env
+        self.files = files
+        self.cwd = cwd
+        self.home = env.get("HOME") or ""
+        self._concrete: list[str] | None = None
+
+    @property
+    def concrete(self) -> list[str]:
+        """Computed on the first path a call would change (most calls change none)."""
+        if self._concrete is None:
+            self._concrete = concrete_paths(self.env, self.files, self.cwd)
+        return self._concrete
 
     def protected(self, path: str, tree: bool = False) -> str | None:
         """What ``path`` (absolute, normalised) protects; None when nothing.
@@ -379,7 +389,11 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
     for word in argv[1:]:
         if _has_marker(word):
             raise _FoundError(word, f"`{name}` is given {word!r}")
-        if word[:1] != "-" or "/" in word:
+        if (
+            "/" in word
+            or word[:1] in ".~$"
+            or (word[:1] != "-" and cwd and os.path.lexists(os.path.join(cwd, word)))
+        ):
             for path in _expand(word, cwd, home):
                 hit = guard.protected(path)
                 if hit:
