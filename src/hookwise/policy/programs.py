@@ -837,12 +837,12 @@ _CALLS: list[tuple[str, str]] = [
     (r"%x\(([^)]+)\)", "sh1"),
     (r"\bshutil\.rmtree\(\s*" + _STRING, "rm -r -f {0}"),
     (
-        r"\b(?:os\.remove|os\.unlink|fs\.unlinkSync|fs\.unlink|File\.delete|unlink)\(\s*" + _STRING,
+        r"\b(?:os\.remove|os\.unlink|\.unlinkSync|File\.delete|unlink)\(\s*" + _STRING,
         "rm -f {0}",
     ),
     (r"\bos\.rmdir\(\s*" + _STRING, "rmdir {0}"),
     (
-        r"\b(?:fs\.rmSync|fs\.rm|fs\.rmdirSync)\(\s*" + _STRING + r"[^)]*recursive\s*:\s*true",
+        r"\.(?:rmSync|rm|rmdirSync)\(\s*" + _STRING + r"[^)]*recursive\s*:\s*true",
         "rm -r -f {0}",
     ),
     (
@@ -852,7 +852,7 @@ _CALLS: list[tuple[str, str]] = [
     ),
     (r"\bPath\(\s*" + _STRING + r"\s*\)\.unlink\(", "rm -f {0}"),
     (r"\bopen\(\s*" + _STRING + r"\s*,\s*['\"][wax+]", "write {0}"),
-    (r"\b(?:fs\.writeFileSync|fs\.appendFileSync|File\.write)\(\s*" + _STRING, "write {0}"),
+    (r"(?:\.writeFileSync|\.appendFileSync|\bFile\.write)\(\s*" + _STRING, "write {0}"),
     (r"\|\s*\"(?:sh|bash|zsh|dash)\"", "pipe-shell"),
 ]
 _COMPILED: list[tuple[Any, str]] = []
