@@ -40,6 +40,7 @@ _COMPILER_SOURCES = (
     "policy/globs.py",
     "policy/shell.py",
     "policy/trust.py",
+    "policy/actions.py",
     "policy/scopes.py",
     "protocol/gemini.py",
     "protocol/claude.py",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from hookwise.policy import canonical, fastjson
+from hookwise.policy import actions, canonical, fastjson
 from hookwise.policy.globs import glob_match
 
 TYPE_CHECKING = False
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from hookwise.policy.shell import Command
 
 _REGEX_CACHE: dict[tuple[str, int], Any] = {}
-BLOCKING = ("deny", "ask", "stop", "retry", "rewrite")
+BLOCKING = actions.BLOCKING - {"validate"}  # a validator's verdict is deny or nothing
 
 
 def regex(pattern: str, flags: int = 0) -> Any:
@@ -486,7 +486,7 @@ def evaluate(
     return decision
 
 
-_APPROVING = frozenset(["allow", "rewrite"])
+_APPROVING = actions.APPROVING
 GATED = frozenset([canonical.TOOL_BEFORE, canonical.PERMISSION_REQUEST])
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from hookwise.policy import canonical, packs, schema
+from hookwise.policy import actions, canonical, packs, schema
 from hookwise.policy.condition import ConditionError, parse_condition
 from hookwise.policy.globs import GlobError, compile_glob, glob_has_slash, is_literal
 from hookwise.policy.literals import required_literal
@@ -35,7 +35,7 @@ _FLOAT = "tag:yaml.org,2002:float"
 _BOOL = "tag:yaml.org,2002:bool"
 _NULL = "tag:yaml.org,2002:null"
 # What a pack rule may do: restrictive only, so extending a pack never needs trust.
-PACK_ACTIONS = frozenset(["deny", "ask"])
+PACK_ACTIONS = actions.PACK
 
 
 @dataclass(frozen=True)
@@ -958,24 +958,15 @@ class _Reader:
     ) -> None:
         action = rule["action"]
         action_node = entries["action"][1]
-        needs = {
-            "rewrite": "rewrite",
-            "context": "context",
-            "message": "message",
-            "validate": "validator",
-            "retry": "reason",
-        }
-        if action in needs and needs[action] not in rule:
-            self.problem(node, f"{where}: action {action!r} needs '{needs[action]}'")
-        only = {
-            "rewrite": "rewrite",
-            "validator": "validate",
-            "max_retries": "retry",
-            "ask_fallback": "ask",
-        }
-        for key, owner in only.items():
-            if key in entries and action != owner:
-                self.problem(entries[key][0], f"{where}: {key!r} applies only to action {owner!r}")
+        spec = actions.ACTIONS[action]
+        if spec.needs is not None and spec.needs not in rule:
+            self.problem(node, f"{where}: action {action!r} needs '{spec.needs}'")
+        for other in actions.ACTIONS.values():
+            for key in other.owns:
+                if key in entries and action != other.name:
+                    self.problem(
+                        entries[key][0], f"{where}: {key!r} applies only to action {other.name!r}"
+                    )
         on = rule["on"]
         if not on:
             return

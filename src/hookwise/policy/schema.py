@@ -9,92 +9,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from hookwise.policy.canonical import (
-    AGENT_START,
-    AGENT_STOP,
-    CANONICAL_EVENTS,
-    COMPACTION,
-    COMPACTION_AFTER,
-    MODEL_AFTER,
-    MODEL_BEFORE,
-    PERMISSION_REQUEST,
-    PROMPT,
-    SESSION_START,
-    TOOL_AFTER,
-    TOOL_BEFORE,
-    TOOL_FAILURE,
-)
+from hookwise.policy import actions
 from hookwise.policy.condition import ROOTS, TIME_FIELDS
 from hookwise.policy.packs import REFERENCE_RE
 
 FORMAT_VERSION: Final = 1
 HOSTS: Final = ("gemini", "claude", "codex")
 MODES: Final = ("enforce", "warn", "audit")
-ACTIONS: Final = (
-    "deny",
-    "ask",
-    "allow",
-    "rewrite",
-    "context",
-    "message",
-    "stop",
-    "validate",
-    "retry",
-)
-BLOCKING_ACTIONS: Final = frozenset(["deny", "ask", "stop", "validate", "rewrite", "retry"])
-
-_DENYABLE = frozenset(
-    [
-        TOOL_BEFORE,
-        TOOL_AFTER,
-        TOOL_FAILURE,
-        PERMISSION_REQUEST,
-        PROMPT,
-        MODEL_BEFORE,
-        MODEL_AFTER,
-        COMPACTION,
-    ]
-)
-# Where an action means something (a rule whose events allow none of them is an error).
-ACTION_EVENTS: Final[dict[str, frozenset[str]]] = {
-    "deny": _DENYABLE,
-    "validate": _DENYABLE,
-    "ask": frozenset([TOOL_BEFORE, PERMISSION_REQUEST]),
-    "allow": frozenset([TOOL_BEFORE, PERMISSION_REQUEST]),
-    "rewrite": frozenset([TOOL_BEFORE]),
-    "context": frozenset(
-        [TOOL_BEFORE, TOOL_AFTER, TOOL_FAILURE, PROMPT, AGENT_START, AGENT_STOP, SESSION_START]
-    ),
-    "message": frozenset(CANONICAL_EVENTS),
-    "stop": frozenset(
-        [
-            TOOL_BEFORE,
-            TOOL_AFTER,
-            TOOL_FAILURE,
-            PROMPT,
-            AGENT_START,
-            AGENT_STOP,
-            MODEL_BEFORE,
-            MODEL_AFTER,
-            SESSION_START,
-            COMPACTION,
-            COMPACTION_AFTER,
-        ]
-    ),
-    "retry": frozenset([AGENT_STOP]),
-}
-ACTION_DOCS: Final = {
-    "deny": "block the action; `reason` goes to the agent (the model)",
-    "ask": "ask the user to confirm (`reason` is shown); where the host cannot ask, "
-    "`ask_fallback` decides",
-    "allow": "approve explicitly (skips the host's confirmation where it has one)",
-    "rewrite": "change the tool's arguments (`rewrite`), approving the rewritten call",
-    "context": "add `context` for the model",
-    "message": "show `message` to the user",
-    "stop": "stop the agent (`reason` is shown to the user)",
-    "validate": "run `validator`; a failing validator denies with its output as reason",
-    "retry": "on agent.stop: send the agent back with `reason` as its next prompt",
-}
+# The actions are defined once, in actions.py; these names are kept for readers.
+ACTIONS: Final = actions.NAMES
+BLOCKING_ACTIONS: Final = actions.BLOCKING
+ACTION_EVENTS: Final[dict[str, frozenset[str]]] = actions.EVENTS
+ACTION_DOCS: Final = actions.DOCS
 
 SETTINGS_DEFAULTS: Final[dict[str, Any]] = {
     "on_error": {"tool_events": "deny", "other_events": "allow"},

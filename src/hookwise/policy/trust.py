@@ -20,11 +20,12 @@ import os
 import time
 from typing import Any
 
+from hookwise.policy import actions
 from hookwise.policy.scopes import read_policy_file, trust_store_path
 
 STORE_VERSION = 1
 # What an untrusted file may still do: add restrictions, context and messages.
-RESTRICTIVE_ACTIONS = frozenset(["deny", "ask", "context", "message", "stop"])
+RESTRICTIVE_ACTIONS = actions.RESTRICTIVE
 # Settings an untrusted file may set, with the only values it may set them to.
 TIGHTENING_SETTINGS: dict[str, frozenset[Any]] = {
     "on_error.tool_events": frozenset(["deny"]),
