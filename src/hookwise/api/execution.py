@@ -44,10 +44,10 @@ from hookwise.api.tables import executions
 from hookwise.api.webhooks.outbox import enqueue
 from hookwise.config.environment import RedactionConfig, hook_environment
 from hookwise.config.model import HookEntry, Source
-from hookwise.host.dialect_runtime import RUNTIMES
-from hookwise.host.execute import DialectHooks, ExecutionSettings, HookExecutor, HookRun
+from hookwise.host.execute import ExecutionSettings, HookExecutor, HookRun, RunHooks
 from hookwise.host.interpret import Interpretation
 from hookwise.host.plan import Plan
+from hookwise.host.runtimes import TABLE_RUNTIMES
 from hookwise.protocol.jsvalue import JSON
 
 KILL_GRACE_MS = 1_000.0  # after SIGTERM, before SIGKILL of the hook's process group
@@ -81,11 +81,13 @@ def _base_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in WITHHELD_ENV}
 
 
-def _dialect_hooks(dialect: Dialect, cwd: str, limit_ms: float) -> DialectHooks:
+def _dialect_hooks(
+    dialect: Dialect, settings: ExecutionSettings, cwd: str, limit_ms: float
+) -> RunHooks:
     """The executor's per-host hooks: no reading (parse_output reads), this run's
     timeout, and the variables each host gives its hooks on the service's environment."""
-    claude_env = RUNTIMES["claude"].hooks(cwd).environment
-    codex_env = RUNTIMES["codex"].hooks(cwd).environment
+    claude_env = TABLE_RUNTIMES["claude"].hooks(settings, cwd).environment
+    codex_env = TABLE_RUNTIMES["codex"].hooks(settings, cwd).environment
 
     def environment(
         base: Mapping[str, str], payload: dict[str, JSON], hook_env: JSON
@@ -105,7 +107,7 @@ def _dialect_hooks(dialect: Dialect, cwd: str, limit_ms: float) -> DialectHooks:
     def timeout(_entry: HookEntry) -> tuple[float, str]:
         return limit_ms, f"{limit_ms:g}"
 
-    return DialectHooks(_no_reading, timeout, environment)
+    return RunHooks(_no_reading, timeout, environment)
 
 
 def _no_reading(_event: str, _stdout: str, _stderr: str, _code: int | None) -> Interpretation:
@@ -122,16 +124,14 @@ async def run_hook(
     limit_ms: float,
 ) -> HookProcess:
     """Run ``command`` once with ``payload`` on stdin; never raises for what the hook does."""
-    executor = HookExecutor(
-        ExecutionSettings(
-            base_env=_base_env(),
-            default_cwd=cwd,
-            max_parallel=1,
-            kill_grace_ms=KILL_GRACE_MS,
-            max_output_bytes=MAX_OUTPUT_BYTES,
-            dialect=_dialect_hooks(dialect, cwd, limit_ms),
-        )
+    settings = ExecutionSettings(
+        base_env=_base_env(),
+        default_cwd=cwd,
+        max_parallel=1,
+        kill_grace_ms=KILL_GRACE_MS,
+        max_output_bytes=MAX_OUTPUT_BYTES,
     )
+    executor = HookExecutor(settings, _dialect_hooks(dialect, settings, cwd, limit_ms))
     entry = HookEntry(
         config={"type": "command", "command": command},
         event=event,

@@ -94,7 +94,6 @@ def fire(
     """
     from hookwise.cli.fire_view import render_json, render_rich
     from hookwise.host.loading import load_hook_system
-    from hookwise.host.plan import match_context
     from hookwise.host.system import PayloadError
 
     payload = _read_payload(payload_source) if payload_source else {}
@@ -110,7 +109,7 @@ def fire(
         if raw:
             base = system.base_input(event)
             stdin = {**base, **payload}
-            context = None if system.runtime else match_context(event, stdin, chosen)
+            context = system.runtime.match_context(event, stdin)
             result = system.fire_input_sync(event, stdin, context, args={})
         else:
             result = system.fire_sync(event, payload)

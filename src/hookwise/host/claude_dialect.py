@@ -17,6 +17,7 @@ from hookwise.host.dialect_answers import (
     join,
     parse_object_stdout,
 )
+from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
 from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS, LEGACY_DECISIONS, PERMISSION_RANK
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
@@ -232,3 +233,4 @@ def matches(matcher: JSON, value: JSON) -> bool:
 
 
 SPEC = CLAUDE
+RUNTIME = DialectRuntime(SPEC, read, decide, matches, "CLAUDE_PROJECT_DIR")

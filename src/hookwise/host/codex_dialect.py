@@ -18,6 +18,7 @@ from hookwise.host.dialect_answers import (
     join,
     parse_object_stdout,
 )
+from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
 from hookwise.protocol.codex import CODEX, REASON_CAP_BYTES, TOOL_ALIASES
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
@@ -221,3 +222,4 @@ def matches(matcher: JSON, value: JSON) -> bool:
 
 
 SPEC = CODEX
+RUNTIME = DialectRuntime(SPEC, read, decide, matches, None)
