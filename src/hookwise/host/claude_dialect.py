@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hookwise.config.claude_settings import load_claude_hooks
+from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.host.dialect_answers import (
     DialectEffect,
     Reading,
@@ -19,6 +21,7 @@ from hookwise.host.dialect_answers import (
 )
 from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
+from hookwise.host.runtime import LoadOptions
 from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS, LEGACY_DECISIONS, PERMISSION_RANK
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
 from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex, js_regex_test
@@ -233,4 +236,11 @@ def matches(matcher: JSON, value: JSON) -> bool:
 
 
 SPEC = CLAUDE
-RUNTIME = DialectRuntime(SPEC, read, decide, matches, "CLAUDE_PROJECT_DIR")
+
+
+def load(workspace: str, options: LoadOptions) -> DialectHooks:
+    """Claude Code's settings scopes and plugins (config/claude_settings.py)."""
+    return load_claude_hooks(workspace, home=options.home, env=options.env)
+
+
+RUNTIME = DialectRuntime(SPEC, read, decide, matches, "CLAUDE_PROJECT_DIR", load)

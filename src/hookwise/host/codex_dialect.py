@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from hookwise.config.codex_settings import load_codex_hooks
+from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.host.dialect_answers import (
     DialectEffect,
     Reading,
@@ -20,6 +22,7 @@ from hookwise.host.dialect_answers import (
 )
 from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
+from hookwise.host.runtime import LoadOptions
 from hookwise.protocol.codex import CODEX, REASON_CAP_BYTES, TOOL_ALIASES
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
 from hookwise.protocol.jsvalue import JSON, js_string, truthy
@@ -222,4 +225,16 @@ def matches(matcher: JSON, value: JSON) -> bool:
 
 
 SPEC = CODEX
-RUNTIME = DialectRuntime(SPEC, read, decide, matches, None)
+
+
+def load(workspace: str, options: LoadOptions) -> DialectHooks:
+    """Codex's config layers, hooks.json files and hook trust (config/codex_settings.py)."""
+    return load_codex_hooks(
+        workspace,
+        home=options.home,
+        env=options.env,
+        bypass_hook_trust=options.bypass_hook_trust,
+    )
+
+
+RUNTIME = DialectRuntime(SPEC, read, decide, matches, None, load)

@@ -7,9 +7,12 @@ one code for all of them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import Registry
 from hookwise.host.aggregate import Aggregate
@@ -17,8 +20,10 @@ from hookwise.host.dialect_answers import DialectEffect, Reading
 from hookwise.host.execute import ExecutionSettings, HookRun, RunHooks
 from hookwise.host.interpret import Interpretation
 from hookwise.host.plan import MatchContext, Plan
+from hookwise.host.runtime import LoadedHooks, LoadOptions
 from hookwise.protocol.dialect import DialectEvent, DialectSpec
 from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_string, spread
+from hookwise.protocol.profiles import DEFAULT_PROFILE
 
 _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "tool_name": (str,),
@@ -37,6 +42,9 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
 }
 _REQUIRED = ("tool_name", "tool_input", "prompt")
 
+# Reads a project's hook settings: (workspace, options) -> the registry and warnings.
+Loader = Callable[[str, LoadOptions], DialectHooks]
+
 
 @dataclass(frozen=True)
 class DialectRuntime:
@@ -45,6 +53,7 @@ class DialectRuntime:
     decide: Callable[[DialectEvent, Sequence[Reading]], DialectEffect]
     matches: Callable[[JSON, JSON], bool]
     project_env: str | None  # the variable naming the project directory, if any
+    loader: Loader | None = None  # None: the host has no settings files (hooks from code)
 
     @property
     def name(self) -> str:
@@ -56,6 +65,18 @@ class DialectRuntime:
 
     def events(self) -> tuple[str, ...]:
         return tuple(self.spec.events)
+
+    def load(self, project_dir: str | os.PathLike[str], options: LoadOptions) -> LoadedHooks:
+        """The host's settings files through its loader, every hook running in the project."""
+        workspace = str(Path(os.path.realpath(os.path.abspath(project_dir))))
+        if self.loader is None:
+            loaded = DialectHooks(self.name, Registry([], []))
+        else:
+            loaded = self.loader(workspace, options)
+        execution = ExecutionSettings(
+            profile=DEFAULT_PROFILE, base_env={**options.env, **loaded.env}, default_cwd=workspace
+        )
+        return LoadedHooks(loaded.registry, workspace, execution, loaded.warnings)
 
     def validate(self, event: str, args: Mapping[str, JSON]) -> list[str]:
         spec = self.spec.event(event)

@@ -6,12 +6,17 @@ this module only binds them to the HostRuntime shape for one profile.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from hookwise.config.environment import expand_command, hook_environment
+from hookwise.config.extensions import load_hook_sources
 from hookwise.config.model import HookEntry
 from hookwise.config.registry import Registry
+from hookwise.config.settings import SettingsPaths
+from hookwise.config.trust import check_project_hooks
 from hookwise.host.aggregate import Aggregate, aggregate
 from hookwise.host.effect import Effect, compute_effect
 from hookwise.host.execute import (
@@ -23,11 +28,18 @@ from hookwise.host.execute import (
 )
 from hookwise.host.interpret import Interpretation, interpret
 from hookwise.host.plan import MatchContext, Plan, create_plan, match_context
+from hookwise.host.runtime import LoadedHooks, LoadOptions
 from hookwise.protocol.dialect import DialectSpec
 from hookwise.protocol.events_input import build_event_input, validate_event_args
 from hookwise.protocol.gemini import EVENTS, event_spec
 from hookwise.protocol.jsvalue import JSON, UNDEFINED
 from hookwise.protocol.profiles import Profile
+
+
+def default_plans_dir(project_dir: Path, home: Path) -> str:
+    """Where plan files go ($GEMINI_PLANS_DIR): a per-project folder under the home."""
+    name = project_dir.name or "root"
+    return str(home / ".gemini" / "tmp" / name / "plans")
 
 
 @dataclass(frozen=True)
@@ -40,6 +52,27 @@ class GeminiRuntime:
 
     def events(self) -> tuple[str, ...]:
         return tuple(EVENTS)
+
+    def load(self, project_dir: str | os.PathLike[str], options: LoadOptions) -> LoadedHooks:
+        """Settings of every scope, extension hooks, and the project-hook trust check."""
+        env = options.env
+        paths = options.paths or SettingsPaths.from_environment(
+            project_dir, env=env, home=options.home
+        )
+        sources = load_hook_sources(paths, profile=self.profile, env=env)
+        report = check_project_hooks(sources.settings)
+        workspace = paths.workspace
+        execution = ExecutionSettings(
+            profile=self.profile,
+            base_env=dict(env),
+            redaction=sources.settings.redaction,
+            plans_dir=default_plans_dir(workspace, paths.home),
+            default_cwd=str(workspace),
+            refuse=report.refuse,
+        )
+        return LoadedHooks(
+            sources.registry(), str(workspace), execution, [*sources.warnings, *report.warnings]
+        )
 
     def validate(self, event: str, args: Mapping[str, JSON]) -> list[str]:
         event_spec(event)

@@ -9,16 +9,39 @@ one module implementing this protocol.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from hookwise.config.registry import Registry
+from hookwise.config.settings import SettingsPaths
 from hookwise.host.aggregate import Aggregate
 from hookwise.host.effect import Effect
 from hookwise.host.execute import ExecutionSettings, HookRun, RunHooks
 from hookwise.host.plan import MatchContext, Plan
 from hookwise.protocol.dialect import DialectSpec
 from hookwise.protocol.jsvalue import JSON
+
+
+@dataclass
+class LoadedHooks:
+    """A project's hooks as the host would read them, ready for a HookSystem."""
+
+    registry: Registry
+    workspace: str
+    execution: ExecutionSettings
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LoadOptions:
+    """Where and how to read a project's hooks (each host reads what applies to it)."""
+
+    home: str | os.PathLike[str] | None = None
+    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    paths: SettingsPaths | None = None  # Gemini CLI's settings locations, when given
+    bypass_hook_trust: bool = False
 
 
 class HostRuntime(Protocol):
@@ -37,6 +60,10 @@ class HostRuntime(Protocol):
 
     def events(self) -> tuple[str, ...]:
         """The host's event names, in the host's order."""
+        ...
+
+    def load(self, project_dir: str | os.PathLike[str], options: LoadOptions) -> LoadedHooks:
+        """Every hook the host would read for ``project_dir``; problems become warnings."""
         ...
 
     def validate(self, event: str, args: Mapping[str, JSON]) -> list[str]:
