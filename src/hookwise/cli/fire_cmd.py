@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from hookwise.protocol.hosts import HOST_NAMES
 from hookwise.protocol.profiles import Profile
 
 
@@ -65,7 +66,7 @@ def _read_payload(source: str) -> dict[str, Any]:
 )
 @click.option(
     "--dialect",
-    type=click.Choice(["gemini", "claude", "codex"]),
+    type=click.Choice(HOST_NAMES),
     default=None,
     help="Whose hooks and rules: detected from the project's settings files when omitted.",
 )

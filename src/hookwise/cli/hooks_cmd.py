@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from hookwise.protocol.hosts import HOST_NAMES
+
 if TYPE_CHECKING:
     from hookwise.config.extensions import HookSources
     from hookwise.config.model import HookEntry
@@ -182,7 +184,7 @@ def _row(entry: HookEntry, state: str, report: HookTrustReport) -> dict[str, Any
 @_common_options
 @click.option(
     "--dialect",
-    type=click.Choice(["gemini", "claude", "codex"]),
+    type=click.Choice(HOST_NAMES),
     default=None,
     help="Whose hooks: detected from the project's settings files when omitted.",
 )

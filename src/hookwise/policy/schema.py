@@ -25,9 +25,10 @@ from hookwise.policy.canonical import (
     TOOL_FAILURE,
 )
 from hookwise.policy.condition import ROOTS, TIME_FIELDS
+from hookwise.protocol.hosts import HOST_NAMES
 
 FORMAT_VERSION: Final = 1
-HOSTS: Final = ("gemini", "claude", "codex")
+HOSTS: Final = HOST_NAMES
 MODES: Final = ("enforce", "warn", "audit")
 ACTIONS: Final = (
     "deny",

@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 import yaml
 
+from hookwise.protocol.hosts import HOST_NAMES
+
 __all__ = [
     "CHECKS",
     "Expectation",
@@ -31,7 +33,7 @@ __all__ = [
     "parse_scenario",
 ]
 
-HOSTS = ("gemini", "claude", "codex")
+HOSTS = HOST_NAMES
 OUTCOMES = ("completed", "blocked", "stopped", "budget")
 CONFIRM_TYPES = ("exec", "edit", "mcp", "info")
 DEFAULT_MAX_MODEL_CALLS = 10
