@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from hookwise.protocol.hosts import HOST_NAMES
+from hookwise.cli.host_option import host_option
 from hookwise.protocol.profiles import Profile
 
 
@@ -64,12 +64,7 @@ def _read_payload(source: str) -> dict[str, Any]:
 @click.option(
     "--home", type=click.Path(file_okay=False, path_type=Path), help="Use this home directory."
 )
-@click.option(
-    "--dialect",
-    type=click.Choice(HOST_NAMES),
-    default=None,
-    help="Whose hooks and rules: detected from the project's settings files when omitted.",
-)
+@host_option("Whose hooks and rules: detected from the project's settings files when omitted.")
 @click.option(
     "--bypass-hook-trust",
     "--dangerously-bypass-hook-trust",
