@@ -249,7 +249,7 @@ def _answer_reason(
         verdict = specific.get("decision")
         return _text(verdict.get("message")) if isinstance(verdict, dict) else None
     if event.decision in (Decision.PERMISSION, Decision.BLOCK):
-        return claude_dialect.block_reason(event, answer, specific)
+        return claude_dialect.answer_reason(event, answer, specific)
     return None
 
 

@@ -103,8 +103,7 @@ def fire(
     )
     try:
         if raw:
-            base = system.base_input(event)
-            stdin = {**base, **payload}
+            stdin = dict(payload)  # verbatim: no session id or timestamp of hookwise's
             context = system.runtime.match_context(event, stdin)
             result = system.fire_input_sync(event, stdin, context, args={})
         else:

@@ -99,10 +99,24 @@ def _text(value: JSON) -> str | None:
     if not truthy(value):
         return None
     text = js_string(value)
+    return truncate_middle(text, REASON_CAP_BYTES)
+
+
+def truncate_middle(text: str, max_bytes: int) -> str:
+    """Codex's shortening: the head and the tail (half the budget each, on character
+    boundaries) around a "…N tokens truncated…" marker, at four bytes a token."""
     raw = text.encode("utf-8")
-    if len(raw) > REASON_CAP_BYTES:
-        return raw[:REASON_CAP_BYTES].decode("utf-8", "ignore")
-    return text
+    if len(raw) <= max_bytes:
+        return text
+    left = max_bytes // 2
+    right = len(raw) - (max_bytes - left)
+    while left > 0 and raw[left] & 0xC0 == 0x80:
+        left -= 1
+    while right < len(raw) and raw[right] & 0xC0 == 0x80:
+        right += 1
+    removed = -(-(len(raw) - max_bytes) // 4)
+    head, tail = raw[:left].decode("utf-8"), raw[right:].decode("utf-8")
+    return f"{head}…{removed} tokens truncated…{tail}"
 
 
 def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
