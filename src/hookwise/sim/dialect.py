@@ -99,6 +99,10 @@ class DialectLifecycle:
     def check(self, scenario: Scenario) -> None:
         common.check_scenario(scenario, self.title, self.spec.events, _TRIGGERS)
 
+    @property
+    def session_id(self) -> str:
+        return self.system.session_id
+
     def warnings(self) -> list[str]:
         return list(self.system.warnings)
 
