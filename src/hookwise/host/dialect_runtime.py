@@ -15,6 +15,7 @@ from pathlib import Path
 from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import Registry
+from hookwise.config.timeouts import seconds_or_default
 from hookwise.host.aggregate import Aggregate
 from hookwise.host.dialect_answers import DialectEffect, Reading
 from hookwise.host.execute import ExecutionSettings, HookRun, RunHooks
@@ -179,13 +180,7 @@ class DialectRuntime:
             return Interpretation(reading.answer, fmt, warnings, reading)
 
         def timeout(entry: HookEntry) -> tuple[float, str]:
-            value = entry.config.get("timeout")
-            default = self.spec.event(entry.event).default_timeout_s
-            seconds = (
-                float(value)
-                if isinstance(value, int | float) and not isinstance(value, bool) and value > 0
-                else default
-            )
+            seconds = seconds_or_default(self.spec.event(entry.event), entry.config)
             return seconds * 1000.0, f"{js_string(seconds)} s"
 
         def environment(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import math
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -18,10 +17,11 @@ from typing import Any
 
 from hookwise.config.environment import RedactionConfig
 from hookwise.config.model import HookEntry
+from hookwise.config.timeouts import timer_delay_ms
 from hookwise.host.interpret import Interpretation
 from hookwise.host.plan import Plan
 from hookwise.host.process import ProcessResult, ProcessSpec, arun_processes, run_processes
-from hookwise.protocol.gemini import DEFAULT_TIMEOUT_MS, Chain, event_spec
+from hookwise.protocol.gemini import Chain, event_spec
 from hookwise.protocol.jsvalue import (
     JSON,
     UNDEFINED,
@@ -33,8 +33,6 @@ from hookwise.protocol.jsvalue import (
     truthy,
 )
 from hookwise.protocol.profiles import Profile
-
-MAX_TIMER_MS = 2**31 - 1
 
 
 @dataclass
@@ -93,21 +91,6 @@ class RunHooks:
     environment: Callable[[Mapping[str, str], dict[str, JSON], JSON], dict[str, str]]
     command: Callable[[str, Mapping[str, JSON]], str] = _same_command
     chain: Callable[[str, dict[str, JSON], JSON], dict[str, JSON]] = _no_chain
-
-
-def timer_delay_ms(timeout: JSON) -> tuple[float, str]:
-    """Node's setTimeout delay for a hook's ``timeout`` and the text the engine prints."""
-    value: JSON = DEFAULT_TIMEOUT_MS if timeout is None or timeout is UNDEFINED else timeout
-    label = js_string(value)
-    try:
-        number = float(value) if not isinstance(value, bool) else float(int(value))
-    except (TypeError, ValueError):
-        number = math.nan
-    if isinstance(value, str) and not value.strip():
-        number = 0.0
-    if math.isnan(number) or number < 1 or number > MAX_TIMER_MS:
-        number = 1.0
-    return number, label
 
 
 def apply_to_next_input(event: str, current: dict[str, JSON], output: JSON) -> dict[str, JSON]:

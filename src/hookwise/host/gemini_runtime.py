@@ -16,6 +16,7 @@ from hookwise.config.extensions import load_hook_sources
 from hookwise.config.model import HookEntry
 from hookwise.config.registry import Registry
 from hookwise.config.settings import SettingsPaths
+from hookwise.config.timeouts import timer_delay_ms
 from hookwise.config.trust import check_project_hooks
 from hookwise.host.aggregate import Aggregate, aggregate
 from hookwise.host.effect import Effect, compute_effect
@@ -24,7 +25,6 @@ from hookwise.host.execute import (
     HookRun,
     RunHooks,
     apply_to_next_input,
-    timer_delay_ms,
 )
 from hookwise.host.interpret import Interpretation, interpret
 from hookwise.host.plan import MatchContext, Plan, create_plan, match_context
