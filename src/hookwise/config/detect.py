@@ -24,7 +24,7 @@ from typing import Final
 
 from hookwise.config.codex_settings import parse_codex_config_text, parse_codex_hooks_json_text
 from hookwise.config.dialect_hooks import read_text_file
-from hookwise.config.settings import parse_jsonc
+from hookwise.config.jsonc import parse_jsonc
 from hookwise.protocol.hosts import HOST_NAMES, HOSTS, Host
 
 __all__ = ["DIALECTS", "Dialect", "detect_dialect", "dialect_files"]
