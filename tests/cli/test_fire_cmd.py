@@ -154,12 +154,14 @@ def test_fire_raw_sends_the_object_verbatim(tmp_path: Path) -> None:
         "--payload",
         "-",
         "--json",
-        stdin='{"custom": [1, 2]}',
+        stdin='{"custom": [1, 2], "hook_event_name": "Notification"}',
         home=tmp_path,
     )
     assert proc.returncode == 0, proc.stderr
+    # exactly the object given: no timestamp, session id or cwd added (the real CLIs'
+    # payloads are replayed this way)
     seen = json.loads((project / "seen.json").read_text())
-    assert seen["custom"] == [1, 2] and seen["hook_event_name"] == "Notification"
+    assert seen == {"custom": [1, 2], "hook_event_name": "Notification"}
 
 
 def test_conformance_single_case_and_bad_case(tmp_path: Path) -> None:

@@ -235,3 +235,33 @@ def test_project_settings_are_loaded_like_gemini_does(tmp_path: Path) -> None:
         check=False,
     )
     assert trusted.returncode == 0, trusted.stdout[-2000:] + trusted.stderr
+
+
+def test_a_turn_end_hook_that_always_answers_stops_at_max_turns(tmp_path: Path) -> None:
+    """A TurnEnd hook that always writes stderr starts turn after turn: the scenario's bound
+    ends it and reports a failed expectation. Turn hooks and host hooks share the session id."""
+    workspace = tmp_path / "ws"
+    (workspace / ".agent").mkdir(parents=True)
+    (workspace / ".agent" / "hook.toml").write_text(
+        '[turn_end]\ncommand = "sh"\nargs = ["-c", "cat > turn.json; echo again >&2"]\n'
+    )
+    path = write(
+        tmp_path,
+        """\
+        settings: none
+        max_turns: 3
+        hooks:
+          BeforeAgent: [{hooks: [{type: command, command: "cat > host.json"}]}]
+        steps: [{user: hi, model: [{text: ok}]}]
+        expect:
+          - answer: ok
+        """,
+    )
+    proc = hookwise("simulate", str(path), "--workspace", str(workspace), "--json", home=tmp_path)
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    result = json.loads(proc.stdout)
+    failed = [e for e in result["expectations"] if not e["passed"]]
+    assert [e["check"] for e in failed] == ["max_turns"]
+    turn = json.loads((workspace / "turn.json").read_text())
+    host = json.loads((workspace / "host.json").read_text())
+    assert turn["session_id"] == host["session_id"]

@@ -46,8 +46,9 @@ from hookwise.api.permissions import create_permission
 from hookwise.api.tables import executions
 from hookwise.api.webhooks.outbox import enqueue
 from hookwise.config.environment import RedactionConfig, hook_environment
-from hookwise.host.dialect_runtime import RUNTIMES
+from hookwise.host.execute import ExecutionSettings
 from hookwise.host.process import ProcessResult, ProcessSpec, arun_process
+from hookwise.host.runtimes import TABLE_RUNTIMES
 from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_json_stringify
 
 KILL_GRACE_MS = 1_000.0  # after SIGTERM, before SIGKILL of the hook's process group
@@ -104,8 +105,8 @@ def hook_env(
             plans_dir="",
             hook_env=UNDEFINED,
         )
-    runtime = RUNTIMES["codex" if dialect == "codex" else "claude"]
-    return runtime.hooks(cwd).environment(base, payload, UNDEFINED)
+    runtime = TABLE_RUNTIMES["codex" if dialect == "codex" else "claude"]
+    return runtime.hooks(ExecutionSettings(), cwd).environment(base, payload, UNDEFINED)
 
 
 async def run_hook(

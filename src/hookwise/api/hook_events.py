@@ -11,15 +11,16 @@ order error messages and the OpenAPI enum list them in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from hookwise.protocol.claude import CLAUDE
 from hookwise.protocol.codex import CODEX
 from hookwise.protocol.dialect import DialectEvent, Exit2
 from hookwise.protocol.gemini import EVENTS as GEMINI_EVENTS
 from hookwise.protocol.gemini import EventSpec
+from hookwise.protocol.hosts import Host
 
-Dialect = Literal["claude", "codex", "gemini"]
+Dialect = Host
 
 CONTRACT_EVENTS: Final = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop")
 

@@ -65,10 +65,10 @@ from hookwise.host import claude_dialect
 from hookwise.host.aggregate import aggregate
 from hookwise.host.claude_dialect import NO_STDERR
 from hookwise.host.dialect_answers import parse_object_stdout
-from hookwise.host.dialect_runtime import RUNTIMES
 from hookwise.host.effect import Effect, ToolCallEffect, compute_effect
 from hookwise.host.interpret import Interpretation, interpret_documented
 from hookwise.host.outcome import gemini_outcome
+from hookwise.host.runtimes import TABLE_RUNTIMES
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
 from hookwise.protocol.gemini import EventSpec
 from hookwise.protocol.jsvalue import JSON, JSTypeError, js_string, truthy
@@ -250,14 +250,14 @@ def _answer_reason(
         verdict = specific.get("decision")
         return _text(verdict.get("message")) if isinstance(verdict, dict) else None
     if event.decision in (Decision.PERMISSION, Decision.BLOCK):
-        return claude_dialect.block_reason(event, answer, specific)
+        return claude_dialect.answer_reason(event, answer, specific)
     return None
 
 
 def _read_dialect(found: HookEvent, event: DialectEvent, run: _Run) -> _Verdict:
     exit_code, stdout, stderr = run.exit_code, run.stdout, run.stderr
     behavior, config = run.behavior, run.config
-    runtime = RUNTIMES[found.dialect]
+    runtime = TABLE_RUNTIMES[found.dialect]
     verdict = _Verdict(kind=event.kind)
     errors = verdict.errors
     code = _effective_code(exit_code, behavior)

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from hookwise.cli.host_option import host_option
 from hookwise.protocol.profiles import Profile
 
 
@@ -63,12 +64,7 @@ def _read_payload(source: str) -> dict[str, Any]:
 @click.option(
     "--home", type=click.Path(file_okay=False, path_type=Path), help="Use this home directory."
 )
-@click.option(
-    "--dialect",
-    type=click.Choice(["gemini", "claude", "codex"]),
-    default=None,
-    help="Whose hooks and rules: detected from the project's settings files when omitted.",
-)
+@host_option("Whose hooks and rules: detected from the project's settings files when omitted.")
 @click.option(
     "--bypass-hook-trust",
     "--dangerously-bypass-hook-trust",
@@ -94,7 +90,6 @@ def fire(
     """
     from hookwise.cli.fire_view import render_json, render_rich
     from hookwise.host.loading import load_hook_system
-    from hookwise.host.plan import match_context
     from hookwise.host.system import PayloadError
 
     payload = _read_payload(payload_source) if payload_source else {}
@@ -108,9 +103,8 @@ def fire(
     )
     try:
         if raw:
-            base = system.base_input(event)
-            stdin = {**base, **payload}
-            context = None if system.runtime else match_context(event, stdin, chosen)
+            stdin = dict(payload)  # verbatim: no session id or timestamp of hookwise's
+            context = system.runtime.match_context(event, stdin)
             result = system.fire_input_sync(event, stdin, context, args={})
         else:
             result = system.fire_sync(event, payload)

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from hookwise.cli.host_option import host_option
+
 if TYPE_CHECKING:
     from hookwise.config.extensions import HookSources
     from hookwise.config.model import HookEntry
@@ -180,12 +182,7 @@ def _row(entry: HookEntry, state: str, report: HookTrustReport) -> dict[str, Any
 
 @hooks.command("list")
 @_common_options
-@click.option(
-    "--dialect",
-    type=click.Choice(["gemini", "claude", "codex"]),
-    default=None,
-    help="Whose hooks: detected from the project's settings files when omitted.",
-)
+@host_option("Whose hooks: detected from the project's settings files when omitted.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @_with_context
 def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:

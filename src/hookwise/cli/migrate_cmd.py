@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
+from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
+
 if TYPE_CHECKING:
     from hookwise.config.migrate import Migration
 
-DIALECTS = ("gemini", "claude", "codex")
-HOSTS = {"gemini": "Gemini CLI", "claude": "Claude Code", "codex": "Codex"}
+DIALECTS = HOST_NAMES
+HOSTS = HOST_TITLES
 
 
 @click.command("migrate")

@@ -15,7 +15,9 @@ from typing import Any
 
 import click
 
-PLATFORMS = ("gemini", "claude", "codex")
+from hookwise.protocol.hosts import HOST_NAMES
+
+PLATFORMS = HOST_NAMES
 
 
 def _env(policy: Path | None) -> dict[str, str]:

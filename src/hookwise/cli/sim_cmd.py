@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from hookwise.protocol.hosts import HOST_NAMES
+
 # Exit codes: 0 every expectation passed; 1 one failed; 2 the scenario or setup is bad.
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -17,7 +19,7 @@ EXIT_BAD_INPUT = 2
 @click.argument("scenario_file", metavar="SCENARIO.yaml", type=click.Path(path_type=Path))
 @click.option(
     "--host",
-    type=click.Choice(["gemini", "claude", "codex"]),
+    type=click.Choice(HOST_NAMES),
     default=None,
     help="The agent CLI whose hook lifecycle is played (default: the scenario's, else gemini).",
 )

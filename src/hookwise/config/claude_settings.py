@@ -59,9 +59,9 @@ from hookwise.config.dialect_hooks import (
     register,
     same_path,
 )
+from hookwise.config.jsonc import parse_json_text
 from hookwise.config.model import Source
 from hookwise.config.registry import HooksObject
-from hookwise.config.settings import parse_json_text
 from hookwise.config.timeouts import seconds_value
 from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS
 from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from hookwise.config.atomic import write_text_atomic
 from hookwise.config.dialect_hooks import (
     CleanHooks,
     DialectHooks,
@@ -63,9 +64,9 @@ from hookwise.config.dialect_hooks import (
     register,
     same_path,
 )
+from hookwise.config.jsonc import parse_json_text
 from hookwise.config.model import Source
 from hookwise.config.registry import HooksObject, Registry
-from hookwise.config.settings import parse_json_text
 from hookwise.protocol.codex import CODEX
 from hookwise.protocol.jsvalue import JSON
 
@@ -580,9 +581,7 @@ def trust_codex_hooks(hooks: Iterable[CodexHook], *, codex_home: str | os.PathLi
     if changed:
         store.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"version": 1, "trusted": trusted}, indent=2, ensure_ascii=False)
-        temporary = store.with_name(store.name + ".tmp")
-        temporary.write_text(text + "\n", encoding="utf-8")
-        os.replace(temporary, store)
+        write_text_atomic(store, text + "\n")
     return changed
 
 

@@ -20,29 +20,23 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Final, Literal
+from typing import Final
 
 from hookwise.config.codex_settings import parse_codex_config_text, parse_codex_hooks_json_text
 from hookwise.config.dialect_hooks import read_text_file
-from hookwise.config.settings import parse_jsonc
+from hookwise.config.jsonc import parse_jsonc
+from hookwise.protocol.hosts import HOST_NAMES, HOSTS, Host
 
 __all__ = ["DIALECTS", "Dialect", "detect_dialect", "dialect_files"]
 
-Dialect = Literal["gemini", "claude", "codex"]
-
-DIALECTS: Final[tuple[Dialect, ...]] = ("gemini", "claude", "codex")
-"""Also the tie-break order."""
-
-_FILES: Final[dict[Dialect, tuple[str, ...]]] = {
-    "gemini": (".gemini/settings.json",),
-    "claude": (".claude/settings.json", ".claude/settings.local.json"),
-    "codex": (".codex/hooks.json", ".codex/config.toml"),
-}
+Dialect = Host
+DIALECTS: Final = HOST_NAMES
+"""Also the tie-break order (the registry's)."""
 
 
 def dialect_files(base: Path, dialect: Dialect) -> list[Path]:
-    """The files of ``dialect`` under ``base`` (a project, or a home directory)."""
-    return [base / name for name in _FILES[dialect]]
+    """The project files of ``dialect`` under ``base``."""
+    return [base / name for name in HOSTS[dialect].project_files]
 
 
 def _defines_hooks(path: Path) -> bool:
@@ -88,11 +82,7 @@ def detect_dialect(
         return found
     environ = os.environ if env is None else env
     home_dir = Path(os.path.abspath(home)) if home is not None else Path(os.path.expanduser("~"))
-    user_files: dict[Dialect, list[Path]] = {
-        "gemini": [home_dir / ".gemini" / "settings.json"],
-        "claude": [home_dir / ".claude" / "settings.json"],
-        "codex": dialect_files(home_dir, "codex"),
-    }
+    user_files = {d: [home_dir / name for name in HOSTS[d].user_files] for d in DIALECTS}
     if home is None and environ.get("CODEX_HOME"):
         codex_home = Path(environ["CODEX_HOME"])
         user_files["codex"] = [codex_home / "hooks.json", codex_home / "config.toml"]

@@ -14,8 +14,8 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hookwise.config.jsonc import parse_json_text
 from hookwise.config.registry import HooksObject, Registry, build_registry
-from hookwise.config.settings import parse_json_text
 from hookwise.protocol.dialect import DialectSpec
 from hookwise.protocol.jsvalue import JSON
 

@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from hookwise.config.jsonc import parse_json_text
 from hookwise.config.model import Source
 from hookwise.config.registry import HooksObject, Registry, build_registry
 from hookwise.config.settings import (
     LoadedSettings,
     SettingsPaths,
     load_settings,
-    parse_json_text,
     resolve_env_vars,
 )
 from hookwise.protocol.jsvalue import (

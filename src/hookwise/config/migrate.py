@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from hookwise.config.atomic import write_text_atomic
 from hookwise.config.claude_settings import UNSUPPORTED_EVENTS, ClaudePaths
 from hookwise.config.codex_settings import (
     CodexPaths,
@@ -49,7 +50,7 @@ from hookwise.config.codex_settings import (
 )
 from hookwise.config.detect import Dialect
 from hookwise.config.dialect_hooks import HOST_NAMES, json_type, read_text_file
-from hookwise.config.settings import parse_json_text, parse_jsonc, strip_json_comments
+from hookwise.config.jsonc import parse_json_text, parse_jsonc, strip_json_comments
 from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS
 from hookwise.protocol.codex import CODEX
 from hookwise.protocol.gemini import DEFAULT_TIMEOUT_MS, EVENTS, HOOKS_CONFIG_FIELDS, MatcherKind
@@ -621,9 +622,7 @@ class Migration:
             return False
         assert self.after is not None
         self.target_path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.target_path.with_name(self.target_path.name + ".hookwise-tmp")
-        temporary.write_text(self.after, encoding="utf-8")
-        os.replace(temporary, self.target_path)
+        write_text_atomic(self.target_path, self.after)
         self.before = self.after
         return True
 

@@ -30,16 +30,25 @@ from enum import Enum
 from pathlib import Path
 from typing import Final
 
+from hookwise.config.atomic import write_text_atomic
 from hookwise.config.environment import RedactionConfig
+from hookwise.config.jsonc import (
+    JsonSyntaxError,
+    insert_member,
+    locate_json_error,
+    object_members,
+    parse_json_text,
+    parse_jsonc,
+    scan_ws,
+    strip_json_comments,
+)
 from hookwise.config.model import Source
 from hookwise.config.registry import HooksObject
 from hookwise.config.trust import FolderTrust, HookTrustMode, folder_trust, resolve_trust_mode
 from hookwise.protocol.jsvalue import (
-    JS_WHITESPACE,
     JSON,
     MAX_SAFE_INTEGER,
     UNDEFINED,
-    js_json_parse,
     js_string,
     js_trim,
     json_type_name,
@@ -207,285 +216,6 @@ def _absolute(path: Path) -> Path:
     if os.path.isabs(text) or re.match(r"[A-Za-z]:\\", text):
         return path
     return Path(os.path.abspath(text))
-
-
-# --------------------------------------------------------------------------- JSONC
-
-
-def strip_json_comments(text: str) -> str:
-    """strip-json-comments 3.1 with ``whitespace: true``: comments become spaces.
-
-    Line breaks inside comments are kept, so line:column positions stay valid. As in the
-    library, only characters that are not ECMAScript whitespace are blanked (a no-break space
-    in a comment survives and then fails the JSON parse, as it does in the CLI).
-    """
-    out: list[str] = []
-    inside_string = False
-    inside_comment: str | None = None  # "single" | "multi"
-    offset = 0
-    i = 0
-    n = len(text)
-
-    def blank(start: int, end: int | None = None) -> str:
-        return "".join(c if c in JS_WHITESPACE else " " for c in text[start:end])
-
-    while i < n:
-        char = text[i]
-        pair = text[i : i + 2]
-        if not inside_comment and char == '"' and not _is_escaped(text, i):
-            inside_string = not inside_string
-        if inside_string:
-            i += 1
-            continue
-        if not inside_comment and pair == "//":
-            out.append(text[offset:i])
-            offset = i
-            inside_comment = "single"
-            i += 2
-            continue
-        if inside_comment == "single" and pair == "\r\n":
-            i += 1
-            inside_comment = None
-            out.append(blank(offset, i))
-            offset = i
-            i += 1
-            continue
-        if inside_comment == "single" and char == "\n":
-            inside_comment = None
-            out.append(blank(offset, i))
-            offset = i
-        elif not inside_comment and pair == "/*":
-            out.append(text[offset:i])
-            offset = i
-            inside_comment = "multi"
-            i += 2
-            continue
-        elif inside_comment == "multi" and pair == "*/":
-            i += 1
-            inside_comment = None
-            out.append(blank(offset, i + 1))
-            offset = i + 1
-            i += 1
-            continue
-        i += 1
-    out.append(blank(offset) if inside_comment else text[offset:])
-    return "".join(out)
-
-
-def _is_escaped(text: str, quote: int) -> bool:
-    index = quote - 1
-    count = 0
-    while index >= 0 and text[index] == "\\":
-        index -= 1
-        count += 1
-    return count % 2 == 1
-
-
-@dataclass(frozen=True)
-class JsonSyntaxError:
-    """Where a JSON text stops being JSON: 1-based line and column, and the JSON path."""
-
-    message: str
-    line: int
-    column: int
-    path: str  # "hooks.BeforeTool[0].hooks[1]", "" for the root
-
-    def describe(self, origin: str) -> str:
-        where = f"at {self.path}" if self.path else "at the top level"
-        return f"{origin}:{self.line}:{self.column}: invalid JSON {where}: {self.message}"
-
-
-def parse_json_text(text: str) -> tuple[JSON, JsonSyntaxError | None]:
-    """``JSON.parse`` (JS values and key order), with a located error instead of a throw."""
-    try:
-        return js_json_parse(text), None
-    except ValueError as exc:
-        located = locate_json_error(text)
-        if located is not None:
-            return UNDEFINED, located
-        return UNDEFINED, JsonSyntaxError(str(exc), 1, 1, "")
-
-
-def parse_jsonc(text: str) -> tuple[JSON, JsonSyntaxError | None]:
-    """A settings file: comments stripped, then ``JSON.parse`` (no trailing commas)."""
-    return parse_json_text(strip_json_comments(text))
-
-
-_NUMBER_RE: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
-_JSON_WS: Final = " \t\n\r"
-_ESCAPES: Final = frozenset('"\\/bfnrt')
-_HEX: Final = frozenset("0123456789abcdefABCDEF")
-
-
-class _JsonStopError(Exception):
-    def __init__(self, pos: int, message: str) -> None:
-        super().__init__(message)
-        self.pos = pos
-        self.message = message
-
-
-def locate_json_error(text: str) -> JsonSyntaxError | None:
-    """Find the first syntax error of a JSON text, with its position and JSON path.
-
-    Iterative, so that deeply nested input cannot exhaust the stack.
-    """
-    # Each frame: [kind, key or index, expecting] where kind is "{" or "[".
-    stack: list[list[JSON]] = []
-    pos = 0
-    n = len(text)
-
-    def skip(p: int) -> int:
-        while p < n and text[p] in _JSON_WS:
-            p += 1
-        return p
-
-    def describe_char(p: int) -> str:
-        return "end of file" if p >= n else repr(text[p])
-
-    def scan_string(p: int) -> int:
-        p += 1
-        while True:
-            if p >= n:
-                raise _JsonStopError(p, "unterminated string")
-            c = text[p]
-            if c == '"':
-                return p + 1
-            if c == "\\":
-                if p + 1 >= n:
-                    raise _JsonStopError(p, "unterminated string")
-                e = text[p + 1]
-                if e == "u":
-                    digits = text[p + 2 : p + 6]
-                    if len(digits) < 4 or any(d not in _HEX for d in digits):
-                        raise _JsonStopError(p, "bad \\u escape (expected 4 hex digits)")
-                    p += 6
-                    continue
-                if e not in _ESCAPES:
-                    raise _JsonStopError(p, f"invalid escape \\{e}")
-                p += 2
-                continue
-            if ord(c) < 0x20:
-                raise _JsonStopError(p, "control character in string (escape it)")
-            p += 1
-
-    def scan_value(p: int) -> int:
-        """Scan a scalar, or open a container (pushing a frame); return the new position."""
-        if p >= n:
-            raise _JsonStopError(p, "expected a value, got end of file")
-        c = text[p]
-        if c == "{":
-            stack.append(["{", None, "key_or_end"])
-            return p + 1
-        if c == "[":
-            stack.append(["[", 0, "value_or_end"])
-            return p + 1
-        if c == '"':
-            return scan_string(p)
-        for word in ("true", "false", "null"):
-            if text.startswith(word, p):
-                return p + len(word)
-        match = _NUMBER_RE.match(text, p)
-        if match and match.end() > p:
-            end = match.end()
-            if end < n and text[end] in ".eE":
-                raise _JsonStopError(end, "malformed number")
-            return end
-        if text.startswith("NaN", p) or text.startswith("Infinity", p):
-            raise _JsonStopError(p, "NaN and Infinity are not JSON")
-        if c == "'":
-            raise _JsonStopError(p, "strings must use double quotes")
-        raise _JsonStopError(p, f"expected a value, got {describe_char(p)}")
-
-    try:
-        pos = scan_value(skip(0))
-        while True:
-            pos = skip(pos)
-            if not stack:
-                if pos < n:
-                    raise _JsonStopError(
-                        pos, f"unexpected {describe_char(pos)} after the JSON value"
-                    )
-                return None
-            frame = stack[-1]
-            kind, state = frame[0], frame[2]
-            char = text[pos] if pos < n else ""
-            if kind == "{":
-                if state in ("key_or_end", "key"):
-                    if char == "}" and state == "key_or_end":
-                        stack.pop()
-                        pos += 1
-                        continue
-                    if char == "}":
-                        raise _JsonStopError(
-                            pos, "trailing comma before '}' (JSON has no trailing commas)"
-                        )
-                    if char != '"':
-                        raise _JsonStopError(
-                            pos, f"expected a double-quoted key, got {describe_char(pos)}"
-                        )
-                    end = scan_string(pos)
-                    frame[1] = js_json_parse(text[pos:end])
-                    pos = skip(end)
-                    if pos >= n or text[pos] != ":":
-                        raise _JsonStopError(
-                            pos, f"expected ':' after the key, got {describe_char(pos)}"
-                        )
-                    frame[2] = "after_value"
-                    pos = scan_value(skip(pos + 1))
-                    continue
-                if char == ",":
-                    frame[2] = "key"
-                    pos += 1
-                    continue
-                if char == "}":
-                    stack.pop()
-                    pos += 1
-                    continue
-                raise _JsonStopError(
-                    pos, f"expected ',' or '}}' after a member, got {describe_char(pos)}"
-                )
-            # array
-            if state in ("value_or_end", "value"):
-                if char == "]" and state == "value_or_end":
-                    stack.pop()
-                    pos += 1
-                    continue
-                if char == "]":
-                    raise _JsonStopError(
-                        pos, "trailing comma before ']' (JSON has no trailing commas)"
-                    )
-                frame[2] = "after_value"
-                pos = scan_value(pos)
-                continue
-            if char == ",":
-                frame[2] = "value"
-                index = frame[1]
-                frame[1] = (index if isinstance(index, int) else 0) + 1
-                pos += 1
-                continue
-            if char == "]":
-                stack.pop()
-                pos += 1
-                continue
-            raise _JsonStopError(
-                pos, f"expected ',' or ']' after an element, got {describe_char(pos)}"
-            )
-    except _JsonStopError as stop:
-        line = text.count("\n", 0, stop.pos) + 1
-        column = stop.pos - (text.rfind("\n", 0, stop.pos) + 1) + 1
-        return JsonSyntaxError(stop.message, line, column, _json_path(stack))
-
-
-def _json_path(stack: list[list[JSON]]) -> str:
-    out = ""
-    for kind, key, state in stack:
-        if kind == "{":
-            if state == "after_value" and key is not None:
-                text = js_string(key)
-                out += f".{text}" if re.fullmatch(r"[A-Za-z_$][\w$]*", text) else f"[{key!r}]"
-        else:
-            out += f"[{key}]"
-    return out.lstrip(".")
 
 
 # --------------------------------------------------------------------------- env vars
@@ -1309,91 +1039,6 @@ class SettingsEditError(ValueError):
     """A settings file could not be changed safely (it was left untouched)."""
 
 
-def _scan_ws(text: str, i: int) -> int:
-    while i < len(text) and text[i] in _JSON_WS:
-        i += 1
-    return i
-
-
-def _scan_value_end(text: str, i: int) -> int:
-    """End of the (valid JSON) value starting at ``i``."""
-    if text[i] == '"':
-        i += 1
-        while text[i] != '"':
-            i += 2 if text[i] == "\\" else 1
-        return i + 1
-    if text[i] in "{[":
-        depth = 0
-        while True:
-            c = text[i]
-            if c == '"':
-                i = _scan_value_end(text, i)
-                continue
-            if c in "{[":
-                depth += 1
-            elif c in "}]":
-                depth -= 1
-                if depth == 0:
-                    return i + 1
-            i += 1
-    while i < len(text) and text[i] not in ",}] \t\n\r":
-        i += 1
-    return i
-
-
-@dataclass(frozen=True)
-class _Member:
-    key: str
-    key_start: int
-    value_start: int
-    value_end: int
-
-
-def _members(text: str, open_brace: int) -> tuple[list[_Member], int]:
-    """Members of the (valid JSON) object at ``open_brace`` and the index of its ``}``."""
-    members: list[_Member] = []
-    i = _scan_ws(text, open_brace + 1)
-    if text[i] == "}":
-        return members, i
-    while True:
-        key_end = _scan_value_end(text, i)
-        key = js_string(js_json_parse(text[i:key_end]))
-        value_start = _scan_ws(text, _scan_ws(text, key_end) + 1)
-        value_end = _scan_value_end(text, value_start)
-        members.append(_Member(key, i, value_start, value_end))
-        i = _scan_ws(text, value_end)
-        if text[i] == ",":
-            i = _scan_ws(text, i + 1)
-            continue
-        return members, i
-
-
-def _line_indent(text: str, index: int) -> str:
-    start = text.rfind("\n", 0, index) + 1
-    match = re.match(r"[ \t]*", text[start:])
-    return match.group(0) if match else ""
-
-
-def _insert_member(original: str, stripped: str, open_brace: int, key: str, value: str) -> str:
-    """Add ``"key": value`` as the last member of the object at ``open_brace``."""
-    members, close = _members(stripped, open_brace)
-    member = f"{json.dumps(key, ensure_ascii=False)}: {value}"
-    newline = "\r\n" if "\r\n" in original else "\n"
-    if not members:
-        inner = original[open_brace + 1 : close]
-        if "\n" in inner or "\n" not in original[open_brace:]:
-            return original[: open_brace + 1] + member + original[open_brace + 1 :]
-        indent = _line_indent(original, open_brace) + "  "
-        return f"{original[: open_brace + 1]}{newline}{indent}{member}{original[open_brace + 1 :]}"
-    last = members[-1]
-    if "\n" in stripped[open_brace:close]:
-        indent = _line_indent(original, last.key_start)
-        text = f",{newline}{indent}{member}"
-    else:
-        text = f", {member}"
-    return original[: last.value_end] + text + original[last.value_end :]
-
-
 def update_disabled_hooks(path: Path, disabled: list[str]) -> None:
     """Set ``hooksConfig.disabled`` in one settings file, keeping everything else as written.
 
@@ -1405,7 +1050,7 @@ def update_disabled_hooks(path: Path, disabled: list[str]) -> None:
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         content = json.dumps({"hooksConfig": {"disabled": disabled}}, indent=2, ensure_ascii=False)
-        _write_text(path, content)
+        write_text_atomic(path, content)
         return
     original = path.read_bytes().decode("utf-8", errors="replace")
     stripped = strip_json_comments(original)
@@ -1414,11 +1059,11 @@ def update_disabled_hooks(path: Path, disabled: list[str]) -> None:
         raise SettingsEditError(problem.describe(str(path)) + "; fix it before changing it")
     if not isinstance(root, dict):
         raise SettingsEditError(f"{path}: Settings file is not a valid JSON object")
-    root_brace = _scan_ws(stripped, 0)
-    members, _ = _members(stripped, root_brace)
+    root_brace = scan_ws(stripped, 0)
+    members, _ = object_members(stripped, root_brace)
     section = [m for m in members if m.key == "hooksConfig"]
     if not section:
-        updated = _insert_member(
+        updated = insert_member(
             original, stripped, root_brace, "hooksConfig", f'{{"disabled": {value_text}}}'
         )
     elif stripped[section[-1].value_start] != "{":
@@ -1427,13 +1072,13 @@ def update_disabled_hooks(path: Path, disabled: list[str]) -> None:
             original[: m.value_start] + f'{{"disabled": {value_text}}}' + original[m.value_end :]
         )
     else:
-        inner, _ = _members(stripped, section[-1].value_start)
+        inner, _ = object_members(stripped, section[-1].value_start)
         current = [m for m in inner if m.key == "disabled"]
         if current:
             m = current[-1]
             updated = original[: m.value_start] + value_text + original[m.value_end :]
         else:
-            updated = _insert_member(
+            updated = insert_member(
                 original, stripped, section[-1].value_start, "disabled", value_text
             )
     check, problem = parse_jsonc(updated)
@@ -1443,17 +1088,7 @@ def update_disabled_hooks(path: Path, disabled: list[str]) -> None:
         or _get_path(check, "hooksConfig", "disabled") != disabled
     ):
         raise SettingsEditError(f"{path}: could not update hooksConfig.disabled safely")
-    _write_text(path, updated)
-
-
-def _write_text(path: Path, content: str) -> None:
-    """Atomic replace that keeps the file's permissions."""
-    mode = stat.S_IMODE(os.stat(path).st_mode) if path.exists() else None
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(content.encode("utf-8", "surrogateescape"))
-    if mode is not None:
-        os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    write_text_atomic(path, updated)
 
 
 __all__ = [

@@ -17,15 +17,21 @@ import math
 from collections.abc import Iterable, Mapping
 
 from hookwise.protocol.dialect import DialectEvent
-from hookwise.protocol.jsvalue import JSON
+from hookwise.protocol.gemini import DEFAULT_TIMEOUT_MS
+from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_string
 
 __all__ = [
     "SESSION_END_BUDGET_CAP_MS",
     "SESSION_END_BUDGET_MS",
     "claude_session_end_budget_ms",
+    "seconds_or_default",
     "seconds_value",
     "timeout_ms",
+    "timer_delay_ms",
 ]
+
+MAX_TIMER_MS = 2**31 - 1  # Node's setTimeout ceiling
+
 
 SESSION_END_BUDGET_MS = 1_500.0
 """Claude Code's shared budget for all SessionEnd hooks."""
@@ -50,15 +56,30 @@ def timeout_ms(dialect_event: DialectEvent | str, hook_config: Mapping[str, JSON
     ``dialect_event`` is the Claude Code or Codex event from its dialect table, or a Gemini
     CLI event name (a string), whose hooks give milliseconds.
     """
-    raw = hook_config.get("timeout")
     if isinstance(dialect_event, str):
-        from hookwise.host.execute import timer_delay_ms  # Node's setTimeout rules
+        return timer_delay_ms(hook_config.get("timeout"))[0]
+    return seconds_or_default(dialect_event, hook_config) * 1000.0
 
-        return timer_delay_ms(raw)[0]
-    seconds = seconds_value(raw)
-    if seconds is None:
-        seconds = dialect_event.default_timeout_s
-    return seconds * 1000.0
+
+def seconds_or_default(dialect_event: DialectEvent, hook_config: Mapping[str, JSON]) -> float:
+    """Claude Code's and Codex's timeout in seconds: the hook's, else the event's default."""
+    seconds = seconds_value(hook_config.get("timeout"))
+    return dialect_event.default_timeout_s if seconds is None else seconds
+
+
+def timer_delay_ms(timeout: JSON) -> tuple[float, str]:
+    """Node's setTimeout delay for a hook's ``timeout`` and the text the engine prints."""
+    value: JSON = DEFAULT_TIMEOUT_MS if timeout is None or timeout is UNDEFINED else timeout
+    label = js_string(value)
+    try:
+        number = float(value) if not isinstance(value, bool) else float(int(value))
+    except (TypeError, ValueError):
+        number = math.nan
+    if isinstance(value, str) and not value.strip():
+        number = 0.0
+    if math.isnan(number) or number < 1 or number > MAX_TIMER_MS:
+        number = 1.0
+    return number, label
 
 
 def claude_session_end_budget_ms(

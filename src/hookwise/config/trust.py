@@ -28,6 +28,8 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from hookwise.config.atomic import write_text_atomic
+from hookwise.config.jsonc import parse_jsonc
 from hookwise.config.model import HookEntry, Source, hook_key
 from hookwise.config.registry import Registry, build_registry
 from hookwise.protocol.jsvalue import (
@@ -135,8 +137,6 @@ class TrustedFolders:
 
     @classmethod
     def load(cls, path: Path) -> TrustedFolders:
-        from hookwise.config.settings import parse_jsonc
-
         folders = cls(path)
         if not os.path.exists(path):
             return folders
@@ -191,8 +191,6 @@ class TrustedFolders:
             )
         current: dict[str, JSON] = {}
         if os.path.exists(self.path):
-            from hookwise.config.settings import parse_jsonc
-
             value, _ = parse_jsonc(self.path.read_bytes().decode("utf-8", errors="replace"))
             if isinstance(value, dict):
                 current = value
@@ -333,12 +331,7 @@ def engine_warning(untrusted: list[str]) -> str:
 def _write_json(path: Path, value: JSON, *, mode: int | None = None) -> None:
     """Write atomically (temp file + rename) so a crash never leaves half a store."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(text.encode("utf-8", "surrogateescape"))
-    if mode is not None:
-        os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    write_text_atomic(path, json.dumps(value, indent=2, ensure_ascii=False), mode=mode)
 
 
 def _read_json(path: Path, warnings: list[str], what: str) -> JSON:

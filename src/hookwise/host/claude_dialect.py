@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hookwise.config.claude_settings import load_claude_hooks
+from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.host.dialect_answers import (
     DialectEffect,
     Reading,
@@ -17,19 +19,22 @@ from hookwise.host.dialect_answers import (
     join,
     parse_object_stdout,
 )
+from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
+from hookwise.host.runtime import LoadOptions
 from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS, LEGACY_DECISIONS, PERMISSION_RANK
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
 from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex, js_regex_test
 from hookwise.protocol.jsvalue import JSON, js_string, truthy
 
 EXIT_BLOCK = 2
-NO_STDERR = "No stderr output"  # what Claude Code says for an exit 2 with nothing on stderr
+NO_STDERR = "No stderr output"
+BOM = "\ufeff"  # what Claude Code says for an exit 2 with nothing on stderr
 
 
 def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -> Reading:
-    """How Claude Code classifies one hook run."""
-    answer, problem = parse_object_stdout(stdout)
+    """How Claude Code classifies one hook run (a UTF-8 BOM before the JSON is skipped)."""
+    answer, problem = parse_object_stdout(stdout.removeprefix(BOM))
     text = "" if answer is not None else stdout.strip()
     if exit_code == EXIT_BLOCK:
         return Reading("exit2", answer, text, stderr.strip(), exit_code, problem)
@@ -113,12 +118,11 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
         if not answer:
             continue
         if event.decision is Decision.PERMISSION:
-            value: JSON = specific.get("permissionDecision")
-            if not isinstance(value, str):
-                legacy = answer.get("decision")
-                value = LEGACY_DECISIONS.get(legacy) if isinstance(legacy, str) else None
+            value = permission_decision(answer, specific)
             if isinstance(value, str) and value in PERMISSION_RANK:
-                why = _text(specific.get("permissionDecisionReason")) or _text(answer.get("reason"))
+                why = answer_reason(event, answer, specific)
+                if value != specific.get("permissionDecision"):  # the legacy field won
+                    why = _text(answer.get("reason")) or why
                 if PERMISSION_RANK[value] > rank:
                     rank, decision = PERMISSION_RANK[value], value
                 if value in ("deny", "ask") and why:
@@ -168,15 +172,44 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
     )
 
 
-def block_reason(
+def permission_decision(answer: dict[str, JSON], specific: dict[str, JSON]) -> str | None:
+    """PreToolUse's decision: the stronger of permissionDecision and the legacy top-level
+    decision, so a top-level "block" beats permissionDecision "allow" (as Claude Code)."""
+    chosen: str | None = None
+    legacy = answer.get("decision")
+    for value in (
+        specific.get("permissionDecision"),
+        LEGACY_DECISIONS.get(legacy) if isinstance(legacy, str) else None,
+    ):
+        stronger = chosen is None or PERMISSION_RANK.get(str(value), 0) > PERMISSION_RANK[chosen]
+        if isinstance(value, str) and value in PERMISSION_RANK and stronger:
+            chosen = value
+    return chosen
+
+
+def answer_reason(
     event: DialectEvent, answer: dict[str, JSON] | None, specific: dict[str, JSON]
 ) -> str | None:
-    """Exit 2's message: the JSON blocking reason when there is one, else stderr."""
+    """The reason written next to the answer's decision, whatever that decision is."""
     if not answer:
         return None
     if event.decision is Decision.PERMISSION:
         return _text(specific.get("permissionDecisionReason")) or _text(answer.get("reason"))
     return _text(answer.get("reason"))
+
+
+def block_reason(
+    event: DialectEvent, answer: dict[str, JSON] | None, specific: dict[str, JSON]
+) -> str | None:
+    """Exit 2's message: the JSON reason only when the JSON itself denies or blocks;
+    otherwise the caller uses stderr (or "No stderr output"), as Claude Code does."""
+    if not answer:
+        return None
+    if event.decision is Decision.PERMISSION:
+        denies = permission_decision(answer, specific) == "deny"
+    else:
+        denies = answer.get("decision") == "block"
+    return answer_reason(event, answer, specific) if denies else None
 
 
 def _outcome(
@@ -195,6 +228,8 @@ def _outcome(
         proceed = False  # continue:false ends the turn before the prompt is sent
     if event.kind is Kind.STOP and contexts and not stop:
         proceed = False  # Stop context is feedback: the agent goes on with it
+    if event.kind is Kind.STOP and stop:
+        proceed = True  # continue:false ends the session; a block does not send it back
     if event.decision in (Decision.PERMISSION, Decision.PERMISSION_REQUEST):
         # headless: ask is a denial whose reason reaches the model; defer stops
         proceed = decision in ("none", "allow")
@@ -203,6 +238,8 @@ def _outcome(
     model_text = join(reasons) if not proceed or event.kind is not Kind.TOOL_BEFORE else None
     if event.kind in (Kind.TOOL_AFTER, Kind.TOOL_FAILURE):
         model_text = join(reasons)
+    if event.kind is Kind.STOP and stop:
+        model_text = None  # the session ends: no model turn reads a reason
     return Outcome(
         proceed=proceed,
         reason_for_model=model_text,
@@ -210,6 +247,7 @@ def _outcome(
         stop_session=stop,
         updated_input=updated if proceed else None,
         additional_context=join(contexts),
+        asks_user=decision == "ask",
     )
 
 
@@ -232,3 +270,11 @@ def matches(matcher: JSON, value: JSON) -> bool:
 
 
 SPEC = CLAUDE
+
+
+def load(workspace: str, options: LoadOptions) -> DialectHooks:
+    """Claude Code's settings scopes and plugins (config/claude_settings.py)."""
+    return load_claude_hooks(workspace, home=options.home, env=options.env)
+
+
+RUNTIME = DialectRuntime(SPEC, read, decide, matches, "CLAUDE_PROJECT_DIR", load)

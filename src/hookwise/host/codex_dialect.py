@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from hookwise.config.codex_settings import load_codex_hooks
+from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.host.dialect_answers import (
     DialectEffect,
     Reading,
@@ -18,7 +20,9 @@ from hookwise.host.dialect_answers import (
     join,
     parse_object_stdout,
 )
+from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
+from hookwise.host.runtime import LoadOptions
 from hookwise.protocol.codex import CODEX, REASON_CAP_BYTES, TOOL_ALIASES
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
 from hookwise.protocol.jsvalue import JSON, js_string, truthy
@@ -95,10 +99,24 @@ def _text(value: JSON) -> str | None:
     if not truthy(value):
         return None
     text = js_string(value)
+    return truncate_middle(text, REASON_CAP_BYTES)
+
+
+def truncate_middle(text: str, max_bytes: int) -> str:
+    """Codex's shortening: the head and the tail (half the budget each, on character
+    boundaries) around a "…N tokens truncated…" marker, at four bytes a token."""
     raw = text.encode("utf-8")
-    if len(raw) > REASON_CAP_BYTES:
-        return raw[:REASON_CAP_BYTES].decode("utf-8", "ignore")
-    return text
+    if len(raw) <= max_bytes:
+        return text
+    left = max_bytes // 2
+    right = len(raw) - (max_bytes - left)
+    while left > 0 and raw[left] & 0xC0 == 0x80:
+        left -= 1
+    while right < len(raw) and raw[right] & 0xC0 == 0x80:
+        right += 1
+    removed = -(-(len(raw) - max_bytes) // 4)
+    head, tail = raw[:left].decode("utf-8"), raw[right:].decode("utf-8")
+    return f"{head}…{removed} tokens truncated…{tail}"
 
 
 def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
@@ -221,3 +239,16 @@ def matches(matcher: JSON, value: JSON) -> bool:
 
 
 SPEC = CODEX
+
+
+def load(workspace: str, options: LoadOptions) -> DialectHooks:
+    """Codex's config layers, hooks.json files and hook trust (config/codex_settings.py)."""
+    return load_codex_hooks(
+        workspace,
+        home=options.home,
+        env=options.env,
+        bypass_hook_trust=options.bypass_hook_trust,
+    )
+
+
+RUNTIME = DialectRuntime(SPEC, read, decide, matches, None, load)

@@ -1,23 +1,30 @@
-"""Running Claude Code and Codex hooks with the shared pipeline.
+"""A host runtime driven by an event table: Claude Code, Codex, and any later host.
 
-Each dialect contributes its event table, its reading of a run, its decision rule and
-its matcher; planning, running and the outcome are the same code for both.
+Each host contributes its table (protocol/), its reading of a run, its decision rule and
+its matcher; validating, building the input, planning, running and the outcome are this
+one code for all of them.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import Registry
-from hookwise.host import claude_dialect, codex_dialect
+from hookwise.config.timeouts import seconds_or_default
+from hookwise.host.aggregate import Aggregate
 from hookwise.host.dialect_answers import DialectEffect, Reading
-from hookwise.host.execute import DialectHooks, HookRun
+from hookwise.host.execute import ExecutionSettings, HookRun, RunHooks
 from hookwise.host.interpret import Interpretation
-from hookwise.host.plan import Plan
+from hookwise.host.plan import MatchContext, Plan
+from hookwise.host.runtime import LoadedHooks, LoadOptions
 from hookwise.protocol.dialect import DialectEvent, DialectSpec
 from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_string, spread
+from hookwise.protocol.profiles import DEFAULT_PROFILE
 
 _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "tool_name": (str,),
@@ -36,6 +43,9 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
 }
 _REQUIRED = ("tool_name", "tool_input", "prompt")
 
+# Reads a project's hook settings: (workspace, options) -> the registry and warnings.
+Loader = Callable[[str, LoadOptions], DialectHooks]
+
 
 @dataclass(frozen=True)
 class DialectRuntime:
@@ -44,6 +54,30 @@ class DialectRuntime:
     decide: Callable[[DialectEvent, Sequence[Reading]], DialectEffect]
     matches: Callable[[JSON, JSON], bool]
     project_env: str | None  # the variable naming the project directory, if any
+    loader: Loader | None = None  # None: the host has no settings files (hooks from code)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def table(self) -> DialectSpec:
+        return self.spec
+
+    def events(self) -> tuple[str, ...]:
+        return tuple(self.spec.events)
+
+    def load(self, project_dir: str | os.PathLike[str], options: LoadOptions) -> LoadedHooks:
+        """The host's settings files through its loader, every hook running in the project."""
+        workspace = str(Path(os.path.realpath(os.path.abspath(project_dir))))
+        if self.loader is None:
+            loaded = DialectHooks(self.name, Registry([], []))
+        else:
+            loaded = self.loader(workspace, options)
+        execution = ExecutionSettings(
+            profile=DEFAULT_PROFILE, base_env={**options.env, **loaded.env}, default_cwd=workspace
+        )
+        return LoadedHooks(loaded.registry, workspace, execution, loaded.warnings)
 
     def validate(self, event: str, args: Mapping[str, JSON]) -> list[str]:
         spec = self.spec.event(event)
@@ -64,24 +98,35 @@ class DialectRuntime:
     def build_input(
         self, event: str, base: Mapping[str, JSON], args: Mapping[str, JSON]
     ) -> dict[str, JSON]:
-        """Common fields first, then the event's own, as the host sends them."""
+        """The table's common fields first (the session's, or an argument with the table's
+        default), then the event's own, as the host sends them."""
         self.spec.event(event)
-        payload: dict[str, JSON] = {
-            "session_id": base.get("session_id"),
-            "transcript_path": base.get("transcript_path"),
-            "cwd": base.get("cwd"),
-        }
-        if self.spec.name == "claude":
-            payload["permission_mode"] = args.get("permission_mode", "default")
-        payload["hook_event_name"] = event
-        if self.spec.name == "codex":
-            payload["model"] = args.get("model", "")
+        defaults = self.spec.input_defaults
+        payload: dict[str, JSON] = {}
+        for name in self.spec.common_input:
+            if name == "hook_event_name":
+                payload[name] = event
+            elif name in defaults:
+                payload[name] = args.get(name, defaults[name])
+            else:
+                payload[name] = base.get(name)
         for key, value in args.items():
-            if key not in ("permission_mode", "model"):
+            if key not in defaults:
                 payload[key] = value
         return payload
 
-    def plan(self, registry: Registry, event: str, payload: Mapping[str, JSON]) -> Plan | None:
+    def match_context(self, event: str, payload: Mapping[str, JSON]) -> MatchContext | None:
+        """None: the plan reads the table's matcher field from the payload itself."""
+        return None
+
+    def plan(
+        self,
+        registry: Registry,
+        event: str,
+        payload: Mapping[str, JSON],
+        context: MatchContext | None = None,
+        warnings: list[str] | None = None,
+    ) -> Plan | None:
         """Every matching hook, in parallel; an identical handler from several settings
         files runs once (a plugin's copy stays separate)."""
         spec = self.spec.event(event)
@@ -107,7 +152,25 @@ class DialectRuntime:
         readings = [r.reading if isinstance(r.reading, Reading) else _failed_run(r) for r in runs]
         return self.decide(spec, readings)
 
-    def hooks(self, project_dir: str) -> DialectHooks:
+    def conclude(
+        self,
+        event: str,
+        plan: Plan | None,
+        runs: Sequence[HookRun],
+        args: Mapping[str, JSON],
+        error: Exception | None,
+    ) -> tuple[Aggregate, DialectEffect]:
+        """Every hook ran in parallel: the effect is the table's decision rule over all
+        readings (the aggregate only lists the answers)."""
+        if error is not None:
+            return Aggregate(False, None, [], [str(error)]), self.effect(event, [])
+        outputs = [r.output for r in runs if r.output is not None]
+        errors = [r.error for r in runs if r.error is not None]
+        return Aggregate(all(r.success for r in runs), None, outputs, errors), self.effect(
+            event, runs
+        )
+
+    def hooks(self, settings: ExecutionSettings, project_dir: str) -> RunHooks:
         """The executor's view: reader, timeouts in seconds, environment."""
 
         def reader(event: str, stdout: str, stderr: str, code: int | None) -> Interpretation:
@@ -117,13 +180,7 @@ class DialectRuntime:
             return Interpretation(reading.answer, fmt, warnings, reading)
 
         def timeout(entry: HookEntry) -> tuple[float, str]:
-            value = entry.config.get("timeout")
-            default = self.spec.event(entry.event).default_timeout_s
-            seconds = (
-                float(value)
-                if isinstance(value, int | float) and not isinstance(value, bool) and value > 0
-                else default
-            )
+            seconds = seconds_or_default(self.spec.event(entry.event), entry.config)
             return seconds * 1000.0, f"{js_string(seconds)} s"
 
         def environment(
@@ -135,40 +192,9 @@ class DialectRuntime:
             env.update({k: js_string(v) for k, v in spread(hook_env).items() if v is not UNDEFINED})
             return env
 
-        return DialectHooks(reader, timeout, environment)
+        return RunHooks(reader, timeout, environment)
 
 
 def _failed_run(run: HookRun) -> Reading:
     """A hook that never produced a reading (timeout, spawn error): it failed, no answer."""
     return Reading("failed", None, "", run.stderr or "", None, run.error or "hook failed")
-
-
-RUNTIMES: dict[str, DialectRuntime] = {
-    "claude": DialectRuntime(
-        claude_dialect.SPEC,
-        claude_dialect.read,
-        claude_dialect.decide,
-        claude_dialect.matches,
-        "CLAUDE_PROJECT_DIR",
-    ),
-    "codex": DialectRuntime(
-        codex_dialect.SPEC,
-        codex_dialect.read,
-        codex_dialect.decide,
-        codex_dialect.matches,
-        None,
-    ),
-}
-
-DIALECTS = ("gemini", *RUNTIMES)
-
-
-def runtime_for(dialect: str) -> DialectRuntime | None:
-    if dialect == "gemini":
-        return None
-    try:
-        return RUNTIMES[dialect]
-    except KeyError:
-        raise ValueError(
-            f"unknown dialect {dialect!r}; expected one of: {', '.join(DIALECTS)}"
-        ) from None

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import math
 import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hookwise.config.environment import RedactionConfig, expand_command, hook_environment
+from hookwise.config.environment import RedactionConfig
 from hookwise.config.model import HookEntry
-from hookwise.host.interpret import Interpretation, interpret
+from hookwise.config.timeouts import timer_delay_ms
+from hookwise.host.interpret import Interpretation
 from hookwise.host.plan import Plan
 from hookwise.host.process import ProcessResult, ProcessSpec, arun_processes, run_processes
-from hookwise.protocol.gemini import DEFAULT_TIMEOUT_MS, Chain, event_spec
+from hookwise.protocol.gemini import Chain, event_spec
 from hookwise.protocol.jsvalue import (
     JSON,
     UNDEFINED,
@@ -33,8 +33,6 @@ from hookwise.protocol.jsvalue import (
     truthy,
 )
 from hookwise.protocol.profiles import Profile
-
-MAX_TIMER_MS = 2**31 - 1
 
 
 @dataclass
@@ -73,31 +71,26 @@ class ExecutionSettings:
     max_output_bytes: int = 1024 * 1024
     shell: tuple[str, ...] = ("bash", "-c")
     refuse: RefusalCheck | None = None  # hookwise's trust gate: a reason not to run a hook
-    dialect: DialectHooks | None = None  # None: Gemini CLI; else Claude Code or Codex
+
+
+def _same_command(command: str, _payload: Mapping[str, JSON]) -> str:
+    return command
+
+
+def _no_chain(_event: str, current: dict[str, JSON], _output: JSON) -> dict[str, JSON]:
+    return current
 
 
 @dataclass(frozen=True)
-class DialectHooks:
-    """What differs when running another host's hooks: reading, timeouts, environment."""
+class RunHooks:
+    """What the executor asks the host's runtime: how to read a run, its timeout, the
+    environment and command line, and how one answer feeds the next sequential hook."""
 
     reader: Callable[[str, str, str, int | None], Interpretation]
     timeout: Callable[[HookEntry], tuple[float, str]]  # delay in ms, text for messages
     environment: Callable[[Mapping[str, str], dict[str, JSON], JSON], dict[str, str]]
-
-
-def timer_delay_ms(timeout: JSON) -> tuple[float, str]:
-    """Node's setTimeout delay for a hook's ``timeout`` and the text the engine prints."""
-    value: JSON = DEFAULT_TIMEOUT_MS if timeout is None or timeout is UNDEFINED else timeout
-    label = js_string(value)
-    try:
-        number = float(value) if not isinstance(value, bool) else float(int(value))
-    except (TypeError, ValueError):
-        number = math.nan
-    if isinstance(value, str) and not value.strip():
-        number = 0.0
-    if math.isnan(number) or number < 1 or number > MAX_TIMER_MS:
-        number = 1.0
-    return number, label
+    command: Callable[[str, Mapping[str, JSON]], str] = _same_command
+    chain: Callable[[str, dict[str, JSON], JSON], dict[str, JSON]] = _no_chain
 
 
 def apply_to_next_input(event: str, current: dict[str, JSON], output: JSON) -> dict[str, JSON]:
@@ -138,8 +131,9 @@ class _Batch:
 
 
 class HookExecutor:
-    def __init__(self, settings: ExecutionSettings) -> None:
+    def __init__(self, settings: ExecutionSettings, hooks: RunHooks) -> None:
         self.settings = settings
+        self.hooks = hooks
 
     async def run_plan(self, plan: Plan, payload: dict[str, JSON]) -> list[HookRun]:
         if not plan.sequential:
@@ -150,7 +144,7 @@ class HookExecutor:
             run = (await self._run_batch(plan.event, [entry], current))[0]
             runs.append(run)
             if run.success and truthy(run.output):
-                current = apply_to_next_input(plan.event, current, run.output)
+                current = self.hooks.chain(plan.event, current, run.output)
         return runs
 
     def run_plan_sync(self, plan: Plan, payload: dict[str, JSON]) -> list[HookRun]:
@@ -163,7 +157,7 @@ class HookExecutor:
             run = self._run_batch_sync(plan.event, [entry], current)[0]
             runs.append(run)
             if run.success and truthy(run.output):
-                current = apply_to_next_input(plan.event, current, run.output)
+                current = self.hooks.chain(plan.event, current, run.output)
         return runs
 
     async def _run_batch(
@@ -268,18 +262,8 @@ class HookExecutor:
         return [r for r in results if r is not None]
 
     def _environment(self, payload: dict[str, JSON], hook_env: JSON) -> dict[str, str]:
-        if self.settings.dialect is not None:
-            base = os.environ if self.settings.base_env is None else self.settings.base_env
-            return self.settings.dialect.environment(base, payload, hook_env)
-        cwd_value = payload.get("cwd")
-        return hook_environment(
-            self.settings.base_env,
-            self.settings.redaction,
-            cwd=cwd_value if cwd_value is not None else UNDEFINED,
-            session_id=payload.get("session_id", UNDEFINED),
-            plans_dir=self.settings.plans_dir,
-            hook_env=hook_env,
-        )
+        base = os.environ if self.settings.base_env is None else self.settings.base_env
+        return self.hooks.environment(base, payload, hook_env)
 
     def _spec(
         self,
@@ -291,28 +275,9 @@ class HookExecutor:
     ) -> ProcessSpec:
         cwd_value = payload.get("cwd")
         cwd = cwd_value if isinstance(cwd_value, str) else self.settings.default_cwd
-        session = payload.get("session_id", UNDEFINED)
-        dialect = self.settings.dialect
-        if dialect is not None:
-            delay, _ = dialect.timeout(entry)
-            return ProcessSpec(
-                argv=(*self.settings.shell, command),
-                stdin=stdin,
-                env=env,
-                cwd=cwd,
-                timeout_ms=delay,
-                kill_grace_ms=self.settings.kill_grace_ms,
-                max_output_bytes=self.settings.max_output_bytes,
-            )
-        expanded = expand_command(
-            command,
-            cwd=cwd_value if isinstance(cwd_value, str) else "",
-            session_id=session if isinstance(session, str) else "",
-            plans_dir=self.settings.plans_dir,
-        )
-        delay, _ = timer_delay_ms(entry.config.get("timeout"))
+        delay, _ = self.hooks.timeout(entry)
         return ProcessSpec(
-            argv=(*self.settings.shell, expanded),
+            argv=(*self.settings.shell, self.hooks.command(command, payload)),
             stdin=stdin,
             env=env,
             cwd=cwd,
@@ -343,11 +308,7 @@ class HookExecutor:
                 warnings=tuple(warnings),
             )
         if result.timed_out:
-            _, label = (
-                self.settings.dialect.timeout(entry)
-                if self.settings.dialect is not None
-                else timer_delay_ms(entry.config.get("timeout"))
-            )
+            _, label = self.hooks.timeout(entry)
             return HookRun(
                 entry,
                 payload,
@@ -359,14 +320,7 @@ class HookExecutor:
                 signal=result.signal,
                 warnings=tuple(warnings),
             )
-        if self.settings.dialect is not None:
-            reading = self.settings.dialect.reader(
-                event, result.stdout, result.stderr, result.exit_code
-            )
-        else:
-            reading = interpret(
-                self.settings.profile, event, result.stdout, result.stderr, result.exit_code
-            )
+        reading = self.hooks.reader(event, result.stdout, result.stderr, result.exit_code)
         warnings.extend(reading.warnings)
         return HookRun(
             entry,

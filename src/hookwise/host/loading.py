@@ -1,31 +1,23 @@
-"""Building a HookSystem for a project from everything Gemini CLI would read.
+"""Building a HookSystem for a project from everything its host would read.
 
-Settings of every scope, extension hooks, folder trust and the project-hook trust check
-come from config/; this module only wires them into the host runtime.
+Which files, scopes and trust checks apply is the host runtime's business (its ``load``);
+this module only picks the host and wires what it read into a HookSystem.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 
-from hookwise.config.claude_settings import load_claude_hooks
-from hookwise.config.codex_settings import load_codex_hooks
 from hookwise.config.detect import detect_dialect
-from hookwise.config.dialect_hooks import DialectHooks
-from hookwise.config.extensions import load_hook_sources
 from hookwise.config.settings import SettingsPaths
-from hookwise.config.trust import check_project_hooks
-from hookwise.host.execute import ExecutionSettings
+from hookwise.host.gemini_runtime import default_plans_dir
+from hookwise.host.runtime import LoadOptions
+from hookwise.host.runtimes import runtime_for
 from hookwise.host.system import HookSystem
 from hookwise.protocol.profiles import DEFAULT_PROFILE, Profile
 
-
-def default_plans_dir(project_dir: Path, home: Path) -> str:
-    """Where plan files go ($GEMINI_PLANS_DIR): a per-project folder under the home."""
-    name = project_dir.name or "root"
-    return str(home / ".gemini" / "tmp" / name / "plans")
+__all__ = ["default_plans_dir", "load_hook_system"]
 
 
 def load_hook_system(
@@ -46,61 +38,15 @@ def load_hook_system(
     returned system (``system.warnings``) and the valid parts still load.
     """
     environ = os.environ if env is None else env
-    chosen = dialect or detect_dialect(project_dir, home=home)
-    if chosen != "gemini":
-        return _load_dialect(
-            chosen,
-            project_dir,
-            home=home,
-            env=environ,
-            session_id=session_id,
-            bypass_hook_trust=bypass_hook_trust,
-        )
-    settings_paths = paths or SettingsPaths.from_environment(project_dir, env=environ, home=home)
-    sources = load_hook_sources(settings_paths, profile=profile, env=environ)
-    report = check_project_hooks(sources.settings)
-    workspace = settings_paths.workspace
-    execution = ExecutionSettings(
-        profile=profile,
-        base_env=dict(environ),
-        redaction=sources.settings.redaction,
-        plans_dir=default_plans_dir(workspace, settings_paths.home),
-        default_cwd=str(workspace),
-        refuse=report.refuse,
-    )
-    return HookSystem(
-        sources.registry(),
-        profile=profile,
-        cwd=str(workspace),
-        session_id=session_id,
-        execution=execution,
-        warnings=[*sources.warnings, *report.warnings],
-    )
-
-
-def _load_dialect(
-    dialect: str,
-    project_dir: str | os.PathLike[str],
-    *,
-    home: str | os.PathLike[str] | None,
-    env: Mapping[str, str],
-    session_id: str | None,
-    bypass_hook_trust: bool = False,
-) -> HookSystem:
-    workspace = str(Path(os.path.realpath(os.path.abspath(project_dir))))
-    loaded: DialectHooks = (
-        load_claude_hooks(workspace, home=home, env=env)
-        if dialect == "claude"
-        else load_codex_hooks(workspace, home=home, env=env, bypass_hook_trust=bypass_hook_trust)
-    )
-    execution = ExecutionSettings(
-        profile=DEFAULT_PROFILE, base_env={**env, **loaded.env}, default_cwd=workspace
-    )
+    runtime = runtime_for(dialect or detect_dialect(project_dir, home=home), profile)
+    options = LoadOptions(home=home, env=environ, paths=paths, bypass_hook_trust=bypass_hook_trust)
+    loaded = runtime.load(project_dir, options)
     return HookSystem(
         loaded.registry,
-        cwd=workspace,
+        profile=profile,
+        cwd=loaded.workspace,
         session_id=session_id,
-        execution=execution,
+        execution=loaded.execution,
         warnings=loaded.warnings,
-        dialect=dialect,
+        runtime=runtime,
     )

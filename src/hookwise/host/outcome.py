@@ -33,6 +33,9 @@ class Outcome:
     stop_session: bool = False
     updated_input: dict[str, JSON] | None = None
     additional_context: str | None = None
+    # the answer asks a person to confirm: an interactive host waits for them, a headless
+    # run does not go ahead; either way ``proceed`` is False
+    asks_user: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -48,11 +51,12 @@ def gemini_outcome(effect: Effect, profile: Profile) -> Outcome:
     if isinstance(effect, ToolCallEffect):
         rewritten = effect.tool_input if isinstance(effect.tool_input, dict) else None
         return Outcome(
-            proceed=effect.action in ("proceed", "ask"),
+            proceed=effect.action == "proceed",
             reason_for_model=effect.error if effect.action in ("block", "stop") else None,
             message_for_user=user,
             stop_session=effect.action == "stop",
             updated_input=rewritten,
+            asks_user=effect.action == "ask",
         )
     if isinstance(effect, ToolResultEffect):
         replaced = effect.action in ("replace", "stop")

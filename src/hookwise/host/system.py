@@ -1,8 +1,9 @@
-"""HookSystem: the facade an agent loop embeds to run Gemini-style hooks.
+"""HookSystem: the facade an agent loop embeds to run a host's hooks.
 
-fire(event, args) builds the hook input the way Gemini CLI builds it, plans, runs,
-interprets, aggregates and returns the effect the agent must apply. Async first;
-fire_sync runs the same pipeline with no event loop at all.
+fire(event, args) asks the host's runtime to validate and build the hook input, plan,
+run and read the hooks, and conclude them into the effect the agent must apply; the
+facade itself never asks which host it runs. Async first; fire_sync runs the same
+pipeline with no event loop at all.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from typing import Any, TypeVar
 
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import HooksObject, Registry, build_registry, validate_hook_config
-from hookwise.host.aggregate import Aggregate, aggregate
-from hookwise.host.dialect_runtime import runtime_for
+from hookwise.host.aggregate import Aggregate
 from hookwise.host.effect import (
     Effect,
     ModelRequestEffect,
@@ -28,12 +28,11 @@ from hookwise.host.effect import (
     ToolCallEffect,
     ToolResultEffect,
     ToolSelectionEffect,
-    compute_effect,
 )
 from hookwise.host.execute import ExecutionSettings, HookExecutor, HookRun
-from hookwise.host.plan import MatchContext, Plan, create_plan, match_context
-from hookwise.protocol.events_input import build_event_input, validate_event_args
-from hookwise.protocol.gemini import event_spec
+from hookwise.host.plan import MatchContext, Plan
+from hookwise.host.runtime import HostRuntime
+from hookwise.host.runtimes import runtime_for
 from hookwise.protocol.jsvalue import JSON, JSTypeError
 from hookwise.protocol.profiles import DEFAULT_PROFILE, Profile
 
@@ -82,7 +81,9 @@ class HookSystem:
         clock: Callable[[], str] = iso_timestamp,
         warnings: Iterable[str] = (),
         dialect: str = "gemini",
+        runtime: HostRuntime | None = None,
     ) -> None:
+        """``runtime`` runs a host not in the registry; else ``dialect`` names the host."""
         self.registry = registry
         self.profile = profile
         self.cwd = cwd if cwd is not None else os.getcwd()
@@ -90,13 +91,11 @@ class HookSystem:
         self.transcript_path = transcript_path
         self.execution = execution or ExecutionSettings(profile=profile, default_cwd=self.cwd)
         self.execution.profile = profile
-        self.dialect = dialect
-        self.runtime = runtime_for(dialect)
-        if self.runtime is not None and self.execution.dialect is None:
-            self.execution.dialect = self.runtime.hooks(self.cwd)
+        self.runtime = runtime if runtime is not None else runtime_for(dialect, profile)
+        self.dialect = self.runtime.name
         self.clock = clock
         self.warnings = [*registry.warnings, *warnings]
-        self._executor = HookExecutor(self.execution)
+        self._executor = HookExecutor(self.execution, self.runtime.hooks(self.execution, self.cwd))
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -109,6 +108,7 @@ class HookSystem:
         trusted: bool = True,
         profile: Profile = DEFAULT_PROFILE,
         dialect: str = "gemini",
+        runtime: HostRuntime | None = None,
         **kwargs: Any,
     ) -> HookSystem:
         """From a settings-style ``hooks`` object (already merged), as the engine sees it."""
@@ -119,9 +119,9 @@ class HookSystem:
             objects.append(
                 HooksObject(ext, Source.EXTENSIONS, f"ext{index}", f"extension:ext{index}")
             )
-        runtime = runtime_for(dialect)
-        registry = build_registry(objects, disabled, dialect=runtime.spec if runtime else None)
-        return cls(registry, profile=profile, dialect=dialect, **kwargs)
+        chosen = runtime if runtime is not None else runtime_for(dialect, profile)
+        registry = build_registry(objects, disabled, dialect=chosen.table)
+        return cls(registry, profile=profile, runtime=chosen, **kwargs)
 
     def register(
         self,
@@ -135,7 +135,7 @@ class HookSystem:
         timeout_ms: float | None = None,
     ) -> HookEntry:
         """Add a hook from code: a Python callable (runtime hook) or a shell command."""
-        event_spec(event)
+        self.runtime.validate(event, {})  # KeyError naming the host's events
         config: dict[str, JSON] = {"type": "runtime" if action is not None else "command"}
         if command is not None:
             config["command"] = command
@@ -175,22 +175,11 @@ class HookSystem:
     ) -> tuple[dict[str, JSON], MatchContext | None, dict[str, JSON]]:
         """The stdin object and matcher context for an event's arguments."""
         arguments = dict(args or {})
-        if self.runtime is not None:
-            problems = self.runtime.validate(event, arguments) if validate else []
-            if problems:
-                raise PayloadError(f"{event} payload: " + "; ".join(problems))
-            return (
-                self.runtime.build_input(event, self.base_input(event), arguments),
-                None,
-                arguments,
-            )
-        event_spec(event)
-        if validate:
-            problems = validate_event_args(event, arguments)
-            if problems:
-                raise PayloadError(f"{event} payload: " + "; ".join(problems))
-        payload = build_event_input(event, self.base_input(event), arguments, self.profile)
-        return payload, match_context(event, payload, self.profile), arguments
+        problems = self.runtime.validate(event, arguments) if validate else []
+        if problems:
+            raise PayloadError(f"{event} payload: " + "; ".join(problems))
+        payload = self.runtime.build_input(event, self.base_input(event), arguments)
+        return payload, self.runtime.match_context(event, payload), arguments
 
     async def fire(
         self, event: str, args: dict[str, JSON] | None = None, *, validate: bool = True
@@ -261,9 +250,7 @@ class HookSystem:
         context: MatchContext | None,
         warnings: list[str],
     ) -> Plan | None:
-        if self.runtime is not None:
-            return self.runtime.plan(self.registry, event, payload)
-        return create_plan(self.registry, event, context, warnings)
+        return self.runtime.plan(self.registry, event, payload, context, warnings)
 
     def _conclude(  # noqa: PLR0917 - the parts of one firing, passed through
         self,
@@ -280,21 +267,7 @@ class HookSystem:
 
         A planning or chaining error is the engine's catch-all: no answer is used.
         """
-        outputs = [r.output for r in runs if r.output is not None]
-        errors = [r.error for r in runs if r.error is not None]
-        if error is not None:
-            agg = Aggregate(False, None, [], [str(error)])
-        elif self.runtime is not None:
-            agg = Aggregate(all(r.success for r in runs), None, outputs, errors)
-        elif plan is None or not plan.hooks:
-            agg = Aggregate(True, None)
-        else:
-            agg = aggregate(event, outputs, errors, self.profile)
-        effect: Effect = (
-            self.runtime.effect(event, runs)
-            if self.runtime is not None and error is None
-            else compute_effect(event, agg.final, args or {}, self.profile)
-        )
+        agg, effect = self.runtime.conclude(event, plan, runs, args or {}, error)
         failure = str(error) if error is not None else agg.merge_error
         return FireResult(
             event, payload, context, plan, runs, agg, effect, error=failure, warnings=warnings

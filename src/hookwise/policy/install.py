@@ -42,8 +42,9 @@ from typing import Any, Final
 
 from hookwise.policy import canonical
 from hookwise.policy.scopes import launcher_path
+from hookwise.protocol.hosts import HOST_NAMES
 
-HOSTS: Final = ("gemini", "claude", "codex")
+HOSTS: Final = HOST_NAMES
 SCOPES: Final = ("project", "user")
 HOST_LABELS: Final = {"gemini": "Gemini CLI", "claude": "Claude Code", "codex": "Codex"}
 PRE_TOOL_EVENT: Final = {"gemini": "BeforeTool", "claude": "PreToolUse", "codex": "PreToolUse"}

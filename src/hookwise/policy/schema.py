@@ -12,9 +12,10 @@ from typing import Any, Final
 from hookwise.policy import actions
 from hookwise.policy.condition import ROOTS, TIME_FIELDS
 from hookwise.policy.packs import REFERENCE_RE
+from hookwise.protocol.hosts import HOST_NAMES
 
 FORMAT_VERSION: Final = 1
-HOSTS: Final = ("gemini", "claude", "codex")
+HOSTS: Final = HOST_NAMES
 MODES: Final = ("enforce", "warn", "audit")
 # The actions are defined once, in actions.py; these names are kept for readers.
 ACTIONS: Final = actions.NAMES

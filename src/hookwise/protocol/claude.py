@@ -152,7 +152,10 @@ _EVENTS: Final = (
     ),
 )
 
-CLAUDE: Final = DialectSpec("claude", {e.name: e for e in _EVENTS}, COMMON_INPUT)
+CLAUDE: Final = DialectSpec(
+    "claude", {e.name: e for e in _EVENTS}, COMMON_INPUT, {"permission_mode": "default"}
+)
+EVENT_NAMES: Final = tuple(CLAUDE.events)
 
 # PreToolUse precedence across hooks (higher wins).
 PERMISSION_RANK: Final = {"allow": 1, "ask": 2, "defer": 3, "deny": 4}

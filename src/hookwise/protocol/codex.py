@@ -126,7 +126,8 @@ _EVENTS: Final = (
     ),
 )
 
-CODEX: Final = DialectSpec("codex", {e.name: e for e in _EVENTS}, COMMON_INPUT)
+CODEX: Final = DialectSpec("codex", {e.name: e for e in _EVENTS}, COMMON_INPUT, {"model": ""})
+EVENT_NAMES: Final = tuple(CODEX.events)
 
 # Tool-name aliases a matcher also tries (apply_patch answers to Edit and Write).
 TOOL_ALIASES: Final = {"apply_patch": ("Edit", "Write")}

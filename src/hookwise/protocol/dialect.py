@@ -70,6 +70,8 @@ class DialectSpec:
     name: str  # "claude" | "codex"
     events: dict[str, DialectEvent] = field(default_factory=dict)
     common_input: tuple[str, ...] = ()
+    # common fields an event's arguments may set, and their value when they do not
+    input_defaults: dict[str, str] = field(default_factory=dict)
 
     def event(self, name: str) -> DialectEvent:
         try:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from hookwise.host.dialect_answers import DialectEffect
-from hookwise.host.dialect_runtime import runtime_for
+from hookwise.host.runtimes import TABLE_RUNTIMES
 from hookwise.host.system import HookSystem
 from hookwise.protocol.jsvalue import JSON
 from hookwise.protocol.profiles import DEFAULT_PROFILE
@@ -62,8 +62,7 @@ class DialectLifecycle:
     def __init__(
         self, dialect: str, scenario: Scenario, options: SimOptions, workspace: Path
     ) -> None:
-        runtime = runtime_for(dialect)
-        assert runtime is not None
+        runtime = TABLE_RUNTIMES[dialect]
         self.name = dialect
         self.title = _TITLES[dialect]
         self.spec = runtime.spec
@@ -99,6 +98,10 @@ class DialectLifecycle:
 
     def check(self, scenario: Scenario) -> None:
         common.check_scenario(scenario, self.title, self.spec.events, _TRIGGERS)
+
+    @property
+    def session_id(self) -> str:
+        return self.system.session_id
 
     def warnings(self) -> list[str]:
         return list(self.system.warnings)

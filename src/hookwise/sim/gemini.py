@@ -119,6 +119,10 @@ class GeminiLifecycle:
             )
         common.check_scenario(scenario, "Gemini", EVENT_NAMES, triggers)
 
+    @property
+    def session_id(self) -> str:
+        return self.system.session_id
+
     def warnings(self) -> list[str]:
         return list(self.system.warnings)
 

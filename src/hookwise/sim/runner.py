@@ -27,7 +27,7 @@ from hookwise.sim.lifecycle import (
     SimOptions,
     create_lifecycle,
 )
-from hookwise.sim.scenario import Scenario, ScenarioError, StepSpec
+from hookwise.sim.scenario import Expectation, Scenario, ScenarioError, StepSpec
 from hookwise.sim.view import render_host_record
 from hookwise.turns.events import TurnEvent
 from hookwise.turns.session import Turn, TurnSession
@@ -122,6 +122,8 @@ async def simulate(
 
     session = TurnSession(
         ready.workspace,
+        # turn hooks and host hooks see one session id (a lifecycle may not have one)
+        session_id=getattr(lifecycle, "session_id", None),
         session_source="simulator",
         rollout_path=options.rollout_path,
         subscribers=[collect],
@@ -147,14 +149,26 @@ async def simulate(
                 continue
             assert step.user is not None
             await session.submit(step.user, _runner(ctx, lifecycle, step, scenario, index))
+            if len(session.turns) > scenario.max_turns:
+                break
         await lifecycle.end(ctx)
     finally:
         session.close()
     transcript = recorder.export_text()
     results = evaluate(scenario.expect, Facts(events, transcript))
+    if len(session.turns) > scenario.max_turns:
+        results.append(_turn_bound_failure(scenario, len(session.turns)))
     rollout = str(session.rollout.path) if session.rollout is not None else None
     return SimResult(
         scenario, ready.host, lifecycle.profile_name, events, transcript, results, rollout, warnings
+    )
+
+
+def _turn_bound_failure(scenario: Scenario, turns: int) -> ExpectationResult:
+    """The bound on turns, reported as an expectation that failed."""
+    bound = Expectation("max_turns", scenario.max_turns, {}, scenario.lines.get("max_turns"), -1)
+    return ExpectationResult(
+        bound, False, f"the scenario reached {turns} turns, more than max_turns"
     )
 
 
@@ -167,6 +181,11 @@ def _runner(
     counter = {"hook": 0}
 
     async def run_turn(turn: Turn) -> str | None:
+        if turn.index > scenario.max_turns:
+            ctx.record(turn, "note", {"message": f"max_turns ({scenario.max_turns}) reached"})
+            ctx.session.interrupt()  # ends this submission at its next await
+            await asyncio.sleep(0)
+            return None
         if turn.is_hook_input_turn:
             k = counter["hook"]
             counter["hook"] += 1

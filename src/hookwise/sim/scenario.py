@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 import yaml
 
+from hookwise.protocol.hosts import HOST_NAMES
+
 __all__ = [
     "CHECKS",
     "Expectation",
@@ -31,10 +33,11 @@ __all__ = [
     "parse_scenario",
 ]
 
-HOSTS = ("gemini", "claude", "codex")
+HOSTS = HOST_NAMES
 OUTCOMES = ("completed", "blocked", "stopped", "budget")
 CONFIRM_TYPES = ("exec", "edit", "mcp", "info")
 DEFAULT_MAX_MODEL_CALLS = 10
+DEFAULT_MAX_TURNS = 50  # a TurnEnd hook that always answers must not loop forever
 
 
 class ScenarioError(ValueError):
@@ -118,6 +121,7 @@ class Scenario:
     end: str | None = "exit"
     default_reply: ReplySpec = ReplySpec()
     max_model_calls: int = DEFAULT_MAX_MODEL_CALLS
+    max_turns: int = DEFAULT_MAX_TURNS
     steps: tuple[StepSpec, ...] = ()
     expect: tuple[Expectation, ...] = ()
     lines: dict[str, int] = field(default_factory=dict)  # top-level key -> line
@@ -337,6 +341,7 @@ _TOP: dict[str, bool] = {
     "session": False,
     "default_reply": False,
     "max_model_calls": False,
+    "max_turns": False,
     "steps": True,
     "expect": False,
 }
@@ -414,6 +419,7 @@ class _Parser:
         get("tools", self.tools)
         get("default_reply", self.reply)
         get("max_model_calls", lambda n, k: w.integer(n, k, 1))
+        get("max_turns", lambda n, k: w.integer(n, k, 1))
         start: str | None = "startup"
         end: str | None = "exit"
         if "session" in top:
@@ -451,6 +457,7 @@ class _Parser:
             end=end,
             default_reply=values.get("default_reply", ReplySpec()),
             max_model_calls=values.get("max_model_calls", DEFAULT_MAX_MODEL_CALLS),
+            max_turns=values.get("max_turns", DEFAULT_MAX_TURNS),
             steps=steps,
             expect=expect,
             lines=lines,

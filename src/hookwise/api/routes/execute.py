@@ -48,7 +48,7 @@ from hookwise.api.schemas import (
     RateLimitResponse,
 )
 from hookwise.api.state import ServiceState, state_of
-from hookwise.host.dialect_runtime import RUNTIMES
+from hookwise.host.runtimes import TABLE_RUNTIMES
 
 router = APIRouter(tags=["execution"])
 
@@ -122,7 +122,7 @@ def _skipped(config: HookConfig, field: str, value: Any) -> ExecuteWithOutputRes
 
 def _matches(event: str, matcher: str, value: Any) -> bool:
     dialect = hook_event(event).dialect
-    runtime = RUNTIMES["codex" if dialect == "codex" else "claude"]
+    runtime = TABLE_RUNTIMES["codex" if dialect == "codex" else "claude"]
     return runtime.matches(matcher, value)
 
 

@@ -42,12 +42,13 @@ from hookwise.policy import pipeline
 from hookwise.policy.cache import cache_dir, load_policy
 from hookwise.policy.explain import rule_results
 from hookwise.policy.hook import FileRetryState, _broken_policy
+from hookwise.protocol.hosts import Host
 
 log = logging.getLogger("hookwise.api")
 
 router = APIRouter(tags=["policy"])
 
-Platform = Literal["gemini", "claude", "codex"]
+Platform = Host
 Verdict = Literal["deny", "ask", "allow", "none"]
 
 # load_policy writes the cache through "<file>.<pid>.tmp": threads of one process must not

@@ -1,0 +1,38 @@
+"""Which runtime runs which host: the one place a host name becomes its runtime."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hookwise.host import claude_dialect, codex_dialect
+from hookwise.host.dialect_runtime import DialectRuntime
+from hookwise.host.gemini_runtime import GeminiRuntime
+from hookwise.host.runtime import HostRuntime
+from hookwise.protocol.profiles import DEFAULT_PROFILE, Profile
+
+# The runtimes driven by an event table (the service reads their tables and readers).
+TABLE_RUNTIMES: dict[str, DialectRuntime] = {
+    runtime.name: runtime for runtime in (claude_dialect.RUNTIME, codex_dialect.RUNTIME)
+}
+
+
+def _fixed(runtime: HostRuntime) -> Callable[[Profile], HostRuntime]:
+    """A runtime with no profiles: the same one whatever is asked."""
+    return lambda _profile: runtime
+
+
+_FACTORIES: dict[str, Callable[[Profile], HostRuntime]] = {
+    "gemini": GeminiRuntime,
+    **{name: _fixed(runtime) for name, runtime in TABLE_RUNTIMES.items()},
+}
+
+
+def runtime_for(host: str, profile: Profile = DEFAULT_PROFILE) -> HostRuntime:
+    """The runtime of ``host``; ``profile`` selects Gemini CLI's reading."""
+    try:
+        factory = _FACTORIES[host]
+    except KeyError:
+        raise ValueError(
+            f"unknown host {host!r}; expected one of: {', '.join(_FACTORIES)}"
+        ) from None
+    return factory(profile)

@@ -1,0 +1,137 @@
+"""The host registry: every agent hookwise speaks to, and where each fact about it lives.
+
+One row per host: its name (the word used in code, CLI flags and docs), its title, the
+settings files that hold its hooks (in a project and in the user's home), the unit of a
+hook's ``timeout``, its pre-tool event and shell tool, and the protocol module holding its
+event table (events with kind, order, matcher field, input fields, decision pattern and
+default timeout), reached through ``event_names`` and ``table``.
+
+The order of ``HOST_NAMES`` is the tie-break order of detection and of listings. The
+``hookwise hook`` path reads this module, so it imports nothing at run time: no typing,
+no dataclasses (each costs that path milliseconds).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final, Literal
+
+    from hookwise.protocol.dialect import DialectSpec
+
+    Host = Literal["gemini", "claude", "codex"]
+    """The hosts' names, for type checks and request schemas (the same as HOST_NAMES)."""
+
+HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex")
+
+
+class HostInfo:
+    """One host's row."""
+
+    __slots__ = (
+        "module",
+        "name",
+        "pre_tool_event",
+        "project_files",
+        "shell_tool",
+        "table_name",
+        "timeout_unit",
+        "title",
+        "user_files",
+    )
+
+    def __init__(  # noqa: PLR0917 - one row of the table, in column order
+        self,
+        name: Host,
+        title: str,
+        project_files: tuple[str, ...],
+        user_files: tuple[str, ...],
+        timeout_unit: Literal["ms", "s"],
+        pre_tool_event: str,
+        shell_tool: str,
+        module: str,
+        table_name: str | None = None,
+    ) -> None:
+        self.name = name
+        self.title = title
+        self.project_files = project_files  # relative to the project: files holding hooks
+        self.user_files = user_files  # relative to the home directory
+        self.timeout_unit = timeout_unit  # the unit of a hook's ``timeout``
+        self.pre_tool_event = pre_tool_event
+        self.shell_tool = shell_tool
+        self.module = module  # the protocol module with its event table and EVENT_NAMES
+        self.table_name = table_name  # its DialectSpec there, for hosts read per run
+
+
+HOSTS: Final[dict[Host, HostInfo]] = {
+    "gemini": HostInfo(
+        "gemini",
+        "Gemini CLI",
+        (".gemini/settings.json",),
+        (".gemini/settings.json",),
+        "ms",
+        "BeforeTool",
+        "run_shell_command",
+        "hookwise.protocol.gemini",
+    ),
+    "claude": HostInfo(
+        "claude",
+        "Claude Code",
+        (".claude/settings.json", ".claude/settings.local.json"),
+        (".claude/settings.json",),
+        "s",
+        "PreToolUse",
+        "Bash",
+        "hookwise.protocol.claude",
+        "CLAUDE",
+    ),
+    "codex": HostInfo(
+        "codex",
+        "Codex",
+        (".codex/hooks.json", ".codex/config.toml"),
+        (".codex/hooks.json", ".codex/config.toml"),
+        "s",
+        "PreToolUse",
+        "Bash",
+        "hookwise.protocol.codex",
+        "CODEX",
+    ),
+}
+
+HOST_TITLES: Final[dict[str, str]] = {name: info.title for name, info in HOSTS.items()}
+
+
+def host(name: str) -> HostInfo:
+    """The row of ``name``, or ValueError naming the hosts."""
+    for info in HOSTS.values():
+        if info.name == name:
+            return info
+    raise ValueError(f"unknown host {name!r}; expected one of: {', '.join(HOST_NAMES)}")
+
+
+def event_names(name: str) -> tuple[str, ...]:
+    """The host's hook events in the host's own order (loads its table)."""
+    import importlib
+
+    names: tuple[str, ...] = importlib.import_module(host(name).module).EVENT_NAMES
+    return names
+
+
+def table(name: str) -> DialectSpec:
+    """The event table of a host whose answers are read per run (Claude Code, Codex)."""
+    import importlib
+
+    info = host(name)
+    if info.table_name is None:
+        raise ValueError(f"{name} has no dialect table; its events are in {info.module}")
+    spec: DialectSpec = getattr(importlib.import_module(info.module), info.table_name)
+    return spec
+
+
+def __getattr__(name: str) -> Any:
+    """``Host`` at run time (request schemas need the Literal), built on first use."""
+    if name == "Host":
+        from typing import Literal
+
+        return Literal[HOST_NAMES]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

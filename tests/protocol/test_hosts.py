@@ -1,0 +1,44 @@
+"""The host registry is the one list of hosts: every other list is read from it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from hookwise.config.detect import DIALECTS, dialect_files
+from hookwise.host.runtimes import runtime_for
+from hookwise.protocol import hosts
+from hookwise.protocol.hosts import HOST_NAMES, HOSTS, event_names, host, table
+
+
+def test_literal_and_rows_list_the_same_hosts_in_order() -> None:
+    assert get_args(hosts.Host) == HOST_NAMES == tuple(HOSTS)
+    assert DIALECTS == HOST_NAMES
+
+
+@pytest.mark.parametrize("name", HOST_NAMES)
+def test_every_host_has_events_a_runtime_and_its_pre_tool_event(name: str) -> None:
+    names = event_names(name)
+    info = host(name)
+    assert info.pre_tool_event in names
+    runtime = runtime_for(name)
+    assert runtime.name == name and runtime.events() == names
+    if info.table_name is not None:
+        assert tuple(table(name).events) == names
+        assert runtime.table is table(name)
+
+
+def test_settings_locations_come_from_the_registry(tmp_path: Path) -> None:
+    base = tmp_path
+    assert [p.relative_to(base).as_posix() for p in dialect_files(base, "claude")] == list(
+        HOSTS["claude"].project_files
+    )
+
+
+def test_unknown_host_names_the_hosts() -> None:
+    with pytest.raises(ValueError, match="gemini, claude, codex"):
+        host("cursor")
+    with pytest.raises(ValueError, match="no dialect table"):
+        table("gemini")
