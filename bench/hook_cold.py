@@ -1,7 +1,7 @@
 """Benchmark: ``hookwise hook`` as a cold process, and in-process evaluation.
 
 1. Cold process: ``hookwise hook`` (the console script, a fresh process per event, as the
-   agents run it) with a 200-rule policy, against a bare ``python -I -S -c pass`` (the
+   agents run it) with a 200-rule policy plus every rule pack, against a bare ``python -I -S -c pass`` (the
    same interpreter) in the same run, rounds interleaved so machine load hits both alike.
    Also measured: the fast launcher (``python -I -S .../policy/run_hook.py``, what
    ``hookwise policy hook-command`` prints), the same code without the site step, and
@@ -141,8 +141,14 @@ def rule_text(index: int) -> str:
     )
 
 
+PACKS = "hookwise/filesystem, hookwise/git, hookwise/secrets, hookwise/database, " + (
+    "hookwise/kubernetes, hookwise/cloud"
+)
+
+
 def policy_text(count: int) -> str:
-    lines = ["version: 1", "rules:"]
+    """``count`` generated rules plus one the payloads hit, and every rule pack."""
+    lines = ["version: 1", f"extends: [{PACKS}]", "rules:"]
     lines += [f"  - {rule_text(i)}" for i in range(count)]
     # one rule the benchmark payloads hit, at the lowest priority (evaluated last)
     lines.append(
