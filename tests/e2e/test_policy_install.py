@@ -262,21 +262,26 @@ def _diagnostics(layout: clis.Layout, result: dict[str, Any]) -> str:
     )
 
 
-@pytest.mark.e2e
-@pytest.mark.parametrize("case", list(CASES))
-@pytest.mark.parametrize("cli", ["gemini", "claude", "codex"])
-def test_installed_policy_hook_in_the_real_cli(cli: str, case: str, tmp_path: Path) -> None:
+def session(cli: str, root: Path) -> tuple[clis.Layout, Path]:
+    """A prepared CLI session (skipped without node): its layout and its policy path."""
     missing = clis.node_missing()
     if missing:
         pytest.skip(missing)
     problem = clis.install_problem(cli)
     assert problem is None, problem
-
-    layout = clis.Layout(tmp_path)
+    layout = clis.Layout(root)
     argv = prepare(cli, layout)
-    (tmp_path / "argv.json").write_text(json.dumps(argv), encoding="utf-8")
+    (root / "argv.json").write_text(json.dumps(argv), encoding="utf-8")
     policy = layout.proj / ".hookwise" / "policy.yaml"
     policy.parent.mkdir(parents=True)
+    return layout, policy
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("cli", ["gemini", "claude", "codex"])
+def test_installed_policy_hook_in_the_real_cli(cli: str, case: str, tmp_path: Path) -> None:
+    layout, policy = session(cli, tmp_path)
     policy.write_text(CASES[case], encoding="utf-8")
     env = user_env(cli, layout)
     target = settings_file(cli, layout.proj)
@@ -396,17 +401,8 @@ def test_the_trust_model_in_the_real_cli(cli: str, case: str, tmp_path: Path) ->
     """Issue 10: a hostile project policy under a user-scope install does not weaken the
     user's rules; the agent cannot delete the policy; the command install writes blocks
     on a machine without hookwise."""
-    missing = clis.node_missing()
-    if missing:
-        pytest.skip(missing)
-    problem = clis.install_problem(cli)
-    assert problem is None, problem
-    layout = clis.Layout(tmp_path)
-    argv = prepare(cli, layout)
-    (tmp_path / "argv.json").write_text(json.dumps(argv), encoding="utf-8")
+    layout, policy = session(cli, tmp_path)
     env = user_env(cli, layout)
-    policy = layout.proj / ".hookwise" / "policy.yaml"
-    policy.parent.mkdir(parents=True)
     scope = "project"
     if case == "hostile-project-user-install":
         user = layout.home / ".config" / "hookwise" / "policy.yaml"

@@ -568,6 +568,19 @@ def test_a_rewrite_that_does_not_cover_the_line_asks(world: World) -> None:
 # ------------------------------------------------------------------ a teammate's machine
 
 
+def run_command(command: str, stdin: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """A registered hook command as the host runs it: through the shell."""
+    return subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+        check=False,
+    )
+
+
 def test_the_installed_command_fails_closed_where_hookwise_is_missing(world: World) -> None:
     """What `install` writes into a shared settings file, run on a machine without
     hookwise (an empty PATH, no launcher): exit 2, which blocks on every host."""
@@ -579,14 +592,8 @@ def test_the_installed_command_fails_closed_where_hookwise_is_missing(world: Wor
     bare_path = world.root / "bin"
     bare_path.mkdir()
     payload = json.dumps(build_payload("claude", "PreToolUse", tool="Bash", tool_input={}))
-    done = subprocess.run(
-        ["/bin/sh", "-c", command],
-        input=payload,
-        capture_output=True,
-        text=True,
-        env={"HOME": str(teammate), "PATH": f"{bare_path}:/usr/bin:/bin"},
-        timeout=30,
-        check=False,
+    done = run_command(
+        command, payload, {"HOME": str(teammate), "PATH": f"{bare_path}:/usr/bin:/bin"}
     )
     assert done.returncode == 2
     assert "hookwise is not installed" in done.stderr
@@ -595,14 +602,8 @@ def test_the_installed_command_fails_closed_where_hookwise_is_missing(world: Wor
     rm = build_payload(
         "claude", "PreToolUse", tool="Bash", tool_input={"command": "rm .hookwise/policy.yaml"}
     )
-    done = subprocess.run(
-        ["/bin/sh", "-c", command],
-        input=json.dumps(rm),
-        capture_output=True,
-        text=True,
-        env={"HOME": str(teammate), "PATH": f"{bare_path}:/usr/bin:/bin"},
-        timeout=30,
-        check=False,
+    done = run_command(
+        command, json.dumps(rm), {"HOME": str(teammate), "PATH": f"{bare_path}:/usr/bin:/bin"}
     )
     assert done.returncode == 0 and '"permissionDecision":"deny"' in done.stdout
 
@@ -615,15 +616,7 @@ def test_a_launcher_whose_python_is_gone_blocks(world: World) -> None:
     launcher.parent.mkdir(parents=True)
     launcher.write_text("#!/nonexistent/python3 -IS\nprint('never')\n")
     launcher.chmod(0o755)
-    done = subprocess.run(
-        ["/bin/sh", "-c", hook_command("claude")],
-        input="{}",
-        capture_output=True,
-        text=True,
-        env={**world.env, "PATH": "/usr/bin:/bin"},
-        timeout=30,
-        check=False,
-    )
+    done = run_command(hook_command("claude"), "{}", {**world.env, "PATH": "/usr/bin:/bin"})
     assert done.returncode == 2 and "not installed" in done.stderr
 
 
@@ -638,23 +631,10 @@ def test_install_writes_the_portable_command_and_doctor_flags_machine_paths(
     assert command.startswith("sh -c ") and sys.executable not in command
     launcher = world.home / ".local" / "share" / "hookwise" / "hook"
     assert os.access(launcher, os.X_OK)
-    done = subprocess.run(
-        ["/bin/sh", "-c", command],
-        input=json.dumps(
-            build_payload(
-                "claude",
-                "PreToolUse",
-                tool="Bash",
-                tool_input={"command": "make"},
-                cwd=str(world.repo),
-            )
-        ),
-        capture_output=True,
-        text=True,
-        env=world.env,
-        timeout=30,
-        check=False,
+    event = build_payload(
+        "claude", "PreToolUse", tool="Bash", tool_input={"command": "make"}, cwd=str(world.repo)
     )
+    done = run_command(command, json.dumps(event), world.env)
     assert '"permissionDecision":"deny"' in done.stdout
     world.cli("install", "claude", "--direct")
     doctor = world.cli("doctor", "--platform", "claude", "--json")
@@ -715,13 +695,5 @@ def test_a_launcher_that_cannot_import_hookwise_blocks(world: World) -> None:
     root = text.split("sys.path[0] = ", 1)[1].split("\n", 1)[0]
     launcher.write_text(text.replace(root, repr(str(world.root / "gone"))))
     launcher.chmod(0o755)
-    done = subprocess.run(
-        ["/bin/sh", "-c", hook_command("claude")],
-        input="{}",
-        capture_output=True,
-        text=True,
-        env={**world.env, "PATH": "/usr/bin:/bin"},
-        timeout=30,
-        check=False,
-    )
+    done = run_command(hook_command("claude"), "{}", {**world.env, "PATH": "/usr/bin:/bin"})
     assert done.returncode == 2 and "cannot start" in done.stderr
