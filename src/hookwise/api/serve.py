@@ -101,6 +101,7 @@ def serve(
     os.environ["HOOKWISE_DATA_DIR"] = str(settings.data_dir)
     os.environ["HOOKWISE_WORKERS"] = str(settings.workers)
     os.environ["HOOKWISE_LOG"] = json.dumps([log_level, log_format])
+    os.environ.update(settings.webhook_targets.env())  # --webhook-allow-* likewise
     if settings.execute.enabled:  # --allow-command reaches the workers this way
         os.environ["HOOKWISE_EXECUTE_ALLOW"] = json.dumps(list(settings.execute.allow.sources))
         os.environ["HOOKWISE_PROJECT_ROOTS"] = os.pathsep.join(map(str, settings.execute.roots))
