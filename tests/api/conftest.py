@@ -134,6 +134,7 @@ def start_server(
     port: int | None = None,
     extra_env: dict[str, str] | None = None,
     timeout: float = 30.0,
+    extra_args: tuple[str, ...] = (),
 ) -> LiveServer:
     port = port or free_port()
     env = {
@@ -161,6 +162,7 @@ def start_server(
                 str(data_dir),
                 "--log-level",
                 "warning",
+                *extra_args,
             ],
             env=env,
             stdout=out,

@@ -58,8 +58,8 @@ from hookwise.api.tables import webhook_deliveries, webhook_outbox, webhook_subs
 from hookwise.api.webhooks.signing import signature
 from hookwise.api.webhooks.targets import (
     TargetPolicy,
-    TargetRefused,
-    Unresolvable,
+    TargetRefusedError,
+    UnresolvableError,
     checked_address,
     host_and_port,
 )
@@ -395,9 +395,9 @@ class Dispatcher:
                 await response.aclose()  # the body is never read
                 if 200 <= response.status_code < 300:
                     return Outcome(response.status_code, None, elapsed())
-        except TargetRefused as err:
+        except TargetRefusedError as err:
             return Outcome(None, f"refused: {err}"[:500], elapsed())
-        except Unresolvable as err:
+        except UnresolvableError as err:
             return Outcome(None, str(err)[:500], elapsed())
         except TimeoutError:
             return Outcome(None, f"no answer within {self.settings.timeout_ms} ms", elapsed())

@@ -43,11 +43,11 @@ _SHARED = ipaddress.IPv4Network("100.64.0.0/10")
 _NEVER = frozenset({"multicast", "unspecified"})
 
 
-class TargetRefused(ValueError):
+class TargetRefusedError(ValueError):
     """The URL's host is, or resolves to, an address deliveries may not reach."""
 
 
-class Unresolvable(ValueError):
+class UnresolvableError(ValueError):
     """The host has no address right now (checked again at each delivery)."""
 
 
@@ -160,7 +160,7 @@ def literal_addresses(host: str) -> list[IPAddress] | None:
 
 
 def resolve(host: str, port: int, resolver: Resolver | None = None) -> list[IPAddress]:
-    """Every address ``host`` stands for, in the resolver's order; Unresolvable if none."""
+    """Every address ``host`` stands for, in the resolver's order; UnresolvableError if none."""
     literal = literal_addresses(host)
     if literal is not None:
         return literal
@@ -168,14 +168,14 @@ def resolve(host: str, port: int, resolver: Resolver | None = None) -> list[IPAd
     try:
         answers = lookup(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as err:
-        raise Unresolvable(f"{host} does not resolve: {err}") from None
+        raise UnresolvableError(f"{host} does not resolve: {err}") from None
     found: list[IPAddress] = []
     for _family, _type, _proto, _canon, sockaddr in answers:
         ip = ipaddress.ip_address(str(sockaddr[0]).partition("%")[0])
         if ip not in found:
             found.append(ip)
     if not found:
-        raise Unresolvable(f"{host} has no address")
+        raise UnresolvableError(f"{host} has no address")
     return found
 
 
@@ -191,7 +191,7 @@ def checked_address(
         kind = policy.refusal(ip)
         if kind is not None:
             shown = host if str(ip) == host.strip("[]") else f"{host} ({ip})"
-            raise TargetRefused(
+            raise TargetRefusedError(
                 f"{shown} is a {kind} address; webhooks may not reach internal addresses "
                 "unless the server runs with --webhook-allow-private or --webhook-allow-cidr"
             )
@@ -213,8 +213,8 @@ def url_refusal(url: str, policy: TargetPolicy, resolver: Resolver | None = None
     host, port = host_and_port(url)
     try:
         checked_address(host, port, policy, resolver)
-    except TargetRefused as err:
+    except TargetRefusedError as err:
         return str(err)
-    except Unresolvable:
+    except UnresolvableError:
         return None
     return None
