@@ -59,7 +59,7 @@ def build_state(settings: ServiceSettings) -> ServiceState:
         settings=settings,
         engine=engine,
         metrics=Metrics(),
-        limiter=RateLimiter(engine),
+        limiter=RateLimiter(engine, token=settings.api_token),
         config=ConfigStore(engine, generation),
         generation=generation,
         subscribers=SubscriberIndex(engine, generation),

@@ -22,6 +22,7 @@ from uvicorn.supervisors import Multiprocess
 from hookwise.api import logs
 from hookwise.api.app import create_app
 from hookwise.api.db import make_engine, migrate
+from hookwise.api.limits import protocol_options
 from hookwise.api.secret_env import share_with_workers
 from hookwise.api.settings import ServiceSettings, SettingsError
 from hookwise.host.reaper import become_subreaper
@@ -87,6 +88,7 @@ def serve(
         log_config=log_config,
         access_log=access_log,
         timeout_graceful_shutdown=5,
+        **protocol_options(),  # the request head is bounded while it arrives
     )
     if settings.workers <= 1:
         become_subreaper()  # this process runs the hooks: their orphans come back to it
