@@ -24,6 +24,7 @@ from fastapi.testclient import TestClient
 
 from hookwise.api.app import create_app
 from hookwise.api.settings import ExecutePolicy, ServiceSettings, execute_policy, sqlite_url
+from hookwise.api.webhooks.targets import TargetPolicy
 from tests.api.webhook_receiver import Receiver
 from tests.service_env import drop_postgres_database, fresh_postgres_database, require_postgres
 
@@ -44,9 +45,22 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         drop_postgres_database(url)
 
 
+# The documented opt-in (--webhook-allow-private) for tests whose receivers listen on
+# 127.0.0.1; without the ``private_webhooks`` mark the server refuses them, as by default.
+PRIVATE_WEBHOOKS = TargetPolicy(allow_private=True)
+PRIVATE_WEBHOOKS_ENV = PRIVATE_WEBHOOKS.env()
+
+
+def _private_webhooks(request: pytest.FixtureRequest) -> bool:
+    return request.node.get_closest_marker("private_webhooks") is not None
+
+
 @pytest.fixture
-def settings(tmp_path: Path, database_url: str) -> ServiceSettings:
-    return ServiceSettings(data_dir=tmp_path, database_url=database_url, api_token=TOKEN)
+def settings(request: pytest.FixtureRequest, tmp_path: Path, database_url: str) -> ServiceSettings:
+    targets = PRIVATE_WEBHOOKS if _private_webhooks(request) else TargetPolicy()
+    return ServiceSettings(
+        data_dir=tmp_path, database_url=database_url, api_token=TOKEN, webhook_targets=targets
+    )
 
 
 @pytest.fixture
@@ -120,6 +134,7 @@ def start_server(
     port: int | None = None,
     extra_env: dict[str, str] | None = None,
     timeout: float = 30.0,
+    extra_args: tuple[str, ...] = (),
 ) -> LiveServer:
     port = port or free_port()
     env = {
@@ -147,6 +162,7 @@ def start_server(
                 str(data_dir),
                 "--log-level",
                 "warning",
+                *extra_args,
             ],
             env=env,
             stdout=out,
@@ -170,12 +186,16 @@ def start_server(
 
 
 @pytest.fixture
-def live_server(tmp_path: Path, database_url: str) -> Iterator[Callable[..., LiveServer]]:
+def live_server(
+    request: pytest.FixtureRequest, tmp_path: Path, database_url: str
+) -> Iterator[Callable[..., LiveServer]]:
     started: list[LiveServer] = []
+    opt_in = PRIVATE_WEBHOOKS_ENV if _private_webhooks(request) else {}
 
     def launch(**kwargs: object) -> LiveServer:
         kwargs.setdefault("data_dir", tmp_path / "server")
         kwargs.setdefault("database_url", database_url)
+        kwargs["extra_env"] = {**opt_in, **kwargs.get("extra_env", {})}  # type: ignore[dict-item]
         server = start_server(**kwargs)  # type: ignore[arg-type]
         started.append(server)
         return server

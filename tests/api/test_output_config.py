@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -213,3 +214,17 @@ def test_updates_round_trip(bodies: list[dict[str, Any]]) -> None:
         assert apply_update(config, update(body)) == config  # idempotent
         assert apply_update(config, update(dumped)) == config  # a full PUT is a no-op
     assert config.exitCodeBehavior.get("others") is not None
+
+
+def test_a_null_exit_code_entry_removes_it(client: TestClient) -> None:
+    added = client.put("/api/hook/output-config", json={"exitCodeBehavior": {"7": "success"}})
+    assert added.json()["config"]["exitCodeBehavior"]["7"] == "success"
+    removed = client.put(
+        "/api/hook/output-config", json={"exitCodeBehavior": {"7": None, "3": "blocking_error"}}
+    )
+    assert removed.status_code == 200
+    table = removed.json()["config"]["exitCodeBehavior"]
+    assert "7" not in table and table["3"] == "blocking_error"
+    assert client.get("/api/hook/output-config").json()["exitCodeBehavior"] == table
+    unchanged = client.put("/api/hook/output-config", json={"exitCodeBehavior": None})
+    assert unchanged.json()["config"]["exitCodeBehavior"] == table  # a null field: no change

@@ -484,12 +484,10 @@ def test_the_services_secrets_are_not_in_the_conditions_environment(
         ({"hook_event_name": "PreToolUse"}, "REQUIRED_FIELD", "required"),
         ({"cwd": 7}, "INVALID_TYPE", "string"),
         ({"cwd": "relative/dir"}, "INVALID_VALUE", "absolute"),
-        ({"cwd": "/no/such/directory/here"}, "INVALID_VALUE", "existing directory"),
-        ({"cwd": "/etc/hostname"}, "INVALID_VALUE", "existing directory"),
-        ({"cwd": "/tmp\u0000x"}, "INVALID_VALUE", "existing directory"),
+        ({"cwd": "/tmp\u0000x"}, "INVALID_VALUE", "absolute"),
     ],
 )
-def test_the_payloads_cwd_must_be_an_existing_directory(
+def test_the_payloads_cwd_must_be_an_absolute_path(
     api: TestClient, payload: dict[str, Any], code: str, words: str
 ) -> None:
     response = api.post(ROUTE, json={"payload": payload})
@@ -497,6 +495,19 @@ def test_the_payloads_cwd_must_be_an_existing_directory(
     (detail,) = response.json()["details"]
     assert (detail["field"], detail["code"]) == ("payload.cwd", code)
     assert words in detail["message"]
+
+
+def test_no_existence_oracle(api: TestClient, tmp_path: Path) -> None:
+    """An existing directory, a missing one and a file answer alike: 200, no policy."""
+    answers = []
+    for cwd in [str(tmp_path), "/no/such/directory/here", "/etc/hostname", "/proc/self/root"]:
+        payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": cwd}
+        payload["tool_input"] = {"command": "ls"}
+        response = api.post(ROUTE, json={"payload": payload, "platform": "claude"})
+        assert response.status_code == 200, (cwd, response.text)
+        body = response.json()
+        answers.append((body["decision"], body.get("error"), body["answer"]))
+    assert len(set(map(repr, answers))) == 1, answers
 
 
 @pytest.mark.parametrize(

@@ -311,6 +311,7 @@ def test_ask_with_the_tool_named_opens_a_request_for_that_tool(client: TestClien
     assert permission["originalInput"] == {"command": "git push -f"}
 
 
+@pytest.mark.private_webhooks  # the subscriber names 127.0.0.1
 def test_parse_output_reports_to_subscribers(client: TestClient) -> None:
     import sqlalchemy as sa
 

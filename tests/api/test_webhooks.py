@@ -31,7 +31,10 @@ from hookwise.api.webhooks.dispatcher import (
 )
 from hookwise.api.webhooks.outbox import enqueue
 from hookwise.api.webhooks.signing import signature, verify
+from tests.api.conftest import PRIVATE_WEBHOOKS
 from tests.api.webhook_receiver import Receiver, Record
+
+pytestmark = pytest.mark.private_webhooks  # receivers listen on 127.0.0.1
 
 SECRET = "whsec_test_secret"
 
@@ -92,30 +95,33 @@ def engine_of(client: TestClient) -> sa.Engine:
 # --- signing ----------------------------------------------------------------------------
 
 
-def test_signature_is_hmac_sha256_of_timestamp_dot_body() -> None:
+def test_signature_is_hmac_sha256_of_event_id_dot_timestamp_dot_body() -> None:
     import hashlib
     import hmac
 
     body = encode_body(permission_requested())
-    expected = hmac.new(SECRET.encode(), b"1700000000." + body, hashlib.sha256).hexdigest()
-    assert signature(SECRET, 1_700_000_000, body) == f"sha256={expected}"
+    message = b"evt_1.1700000000." + body
+    expected = hmac.new(SECRET.encode(), message, hashlib.sha256).hexdigest()
+    assert signature(SECRET, "evt_1", 1_700_000_000, body) == f"sha256={expected}"
 
 
-def test_verify_accepts_only_the_exact_body_secret_and_a_recent_timestamp() -> None:
+def test_verify_accepts_only_the_exact_body_event_id_secret_and_a_recent_timestamp() -> None:
     body = encode_body(permission_requested())
     now = 1_700_000_000
-    good = signature(SECRET, now, body)
-    assert verify(SECRET, body, str(now), good, now=now + 10)
-    assert not verify(SECRET, body + b" ", str(now), good, now=now)
-    assert not verify("other-secret", body, str(now), good, now=now)
-    assert not verify(SECRET, body, str(now + 1), good, now=now)  # timestamp is signed
-    assert not verify(SECRET, body, str(now), good, now=now + 301)  # too old: a replay
-    assert not verify(SECRET, body, str(now), good, now=now - 301)
-    assert verify(SECRET, body, str(now), good, now=now + 3600, tolerance_s=7200)
-    assert not verify(SECRET, body, "yesterday", good, now=now)
-    assert not verify(SECRET, body, None, good, now=now)
-    assert not verify(SECRET, body, str(now), None, now=now)
-    assert not verify(SECRET, body, str(now), good.replace("sha256=", "sha1="), now=now)
+    good = signature(SECRET, "evt_1", now, body)
+    assert verify(SECRET, body, "evt_1", str(now), good, now=now + 10)
+    assert not verify(SECRET, body + b" ", "evt_1", str(now), good, now=now)
+    assert not verify("other-secret-0123", body, "evt_1", str(now), good, now=now)
+    assert not verify(SECRET, body, "evt_2", str(now), good, now=now)  # the id is signed
+    assert not verify(SECRET, body, None, str(now), good, now=now)
+    assert not verify(SECRET, body, "evt_1", str(now + 1), good, now=now)  # so is the time
+    assert not verify(SECRET, body, "evt_1", str(now), good, now=now + 301)  # a late replay
+    assert not verify(SECRET, body, "evt_1", str(now), good, now=now - 301)
+    assert verify(SECRET, body, "evt_1", str(now), good, now=now + 3600, tolerance_s=7200)
+    assert not verify(SECRET, body, "evt_1", "yesterday", good, now=now)
+    assert not verify(SECRET, body, "evt_1", None, good, now=now)
+    assert not verify(SECRET, body, "evt_1", str(now), None, now=now)
+    assert not verify(SECRET, body, "evt_1", str(now), good.replace("sha256=", "sha1="), now=now)
 
 
 # --- backoff and settings ---------------------------------------------------------------
@@ -167,9 +173,13 @@ def test_subscriber_lifecycle(client: TestClient) -> None:
 
     given = client.post(
         "/api/webhooks",
-        json={"url": "http://127.0.0.1:9/x", "events": ["*", "permission_resolved"], "secret": "s"},
+        json={
+            "url": "http://127.0.0.1:9/x",
+            "events": ["*", "permission_resolved"],
+            "secret": "s" * 16,
+        },
     ).json()
-    assert given["secret"] == "s"
+    assert given["secret"] == "s" * 16
     assert given["events"] == ["*"]
 
     listed = client.get("/api/webhooks").json()
@@ -206,6 +216,7 @@ def test_subscriber_lifecycle(client: TestClient) -> None:
         ({"url": "https://h/", "events": ["nope", "permission_requested", "other"]}, {"events"}),
         ({"url": "https://h/", "events": "*"}, {"events"}),
         ({"url": "https://h/", "events": ["*"], "secret": ""}, {"secret"}),
+        ({"url": "https://h/", "events": ["*"], "secret": "s" * 15}, {"secret"}),  # < 16
         ({"url": "https://h/", "events": ["*"], "active": False}, {"active"}),
         ({"events": ["*"]}, {"url"}),
         ({"url": "gopher://h/", "events": ["bad"], "secret": 3}, {"url", "events", "secret"}),
@@ -245,7 +256,12 @@ def test_webhook_routes_need_the_token(client: TestClient) -> None:
 
 def assert_signed(record: Record, secret: str = SECRET) -> None:
     assert verify(
-        secret, record.body.encode(), record.timestamp, record.signature, now=record.received_at
+        secret,
+        record.body.encode(),
+        record.event_id,
+        record.timestamp,
+        record.signature,
+        now=record.received_at,
     ), record
 
 
@@ -270,7 +286,9 @@ def test_event_is_delivered_signed_with_the_contract_payload(
     assert record.webhook_id == wid
     assert abs(int(record.timestamp) - record.received_at) < 5
     assert_signed(record)
-    assert not verify("wrong", record.body.encode(), record.timestamp, record.signature)
+    assert not verify(
+        "wrong", record.body.encode(), record.event_id, record.timestamp, record.signature
+    )
 
     log = wait_for(
         lambda: client.get(f"/api/webhooks/{wid}/deliveries").json()["deliveries"],
@@ -385,7 +403,9 @@ def test_each_subscriber_gets_its_types_under_one_event_id(
 ) -> None:
     with Receiver(tmp_path / "second.jsonl") as second:
         everything = subscribe(client, receiver.url, ["*"])
-        resolved_only = subscribe(client, second.url, ["permission_resolved"], secret="other")
+        resolved_only = subscribe(
+            client, second.url, ["permission_resolved"], secret="other-secret-0123"
+        )
         engine = engine_of(client)
         emit(engine, "permission_requested", permission_requested(1))
         resolved = {
@@ -405,8 +425,8 @@ def test_each_subscriber_gets_its_types_under_one_event_id(
         assert only.payload == resolved
         same = next(r for r in first if r.event_type == "permission_resolved")
         assert same.event_id == only.event_id  # one event, one id, for every subscriber
-        assert_signed(only, "other")
-        assert not verify(SECRET, only.body.encode(), only.timestamp, only.signature)
+        assert_signed(only, "other-secret-0123")
+        assert not verify(SECRET, only.body.encode(), only.event_id, only.timestamp, only.signature)
 
 
 def test_deleting_a_subscriber_drops_its_queue(
@@ -467,7 +487,7 @@ def test_competing_dispatchers_deliver_each_event_once(
     for n in range(60):
         emit(engine, "permission_requested", permission_requested(n))
     settings = DispatchSettings(poll_ms=20, concurrency=4)
-    dispatchers = [Dispatcher(engine, settings) for _ in range(4)]
+    dispatchers = [Dispatcher(engine, settings, targets=PRIVATE_WEBHOOKS) for _ in range(4)]
     asyncio.run(run_for(dispatchers, lambda: len(receiver.records()) >= 60, 30))
     records = receiver.records()
     delivered = [r.event_id for r in records if r.delivered]
@@ -484,12 +504,12 @@ def test_a_lost_lease_is_redelivered_with_the_same_event_id(
     add_subscriber(engine, receiver.url)
     emit(engine, "permission_requested", permission_requested())
     settings = DispatchSettings(poll_ms=20, timeout_ms=500, lease_ms=1000)
-    crashed = Dispatcher(engine, settings)
+    crashed = Dispatcher(engine, settings, targets=PRIVATE_WEBHOOKS)
     (claim,) = crashed.claim(10)  # then this "process" dies: no delivery, no record
     assert crashed.claim(10) == []  # leased: nobody else takes it meanwhile
-    assert Dispatcher(engine, settings).claim(10) == []
+    assert Dispatcher(engine, settings, targets=PRIVATE_WEBHOOKS).claim(10) == []
 
-    survivor = Dispatcher(engine, settings)
+    survivor = Dispatcher(engine, settings, targets=PRIVATE_WEBHOOKS)
     started = time.monotonic()
     asyncio.run(run_for([survivor], lambda: bool(receiver.records()), 10))
     (record,) = receiver.records()
@@ -510,7 +530,13 @@ def test_shutdown_releases_unfinished_claims(engine: sa.Engine, receiver: Receiv
     add_subscriber(engine, receiver.url)
     emit(engine, "permission_requested", permission_requested())
     settings = DispatchSettings(poll_ms=20, timeout_ms=30_000, lease_ms=60_000)
-    asyncio.run(run_for([Dispatcher(engine, settings)], lambda: bool(receiver.records()), 10))
+    asyncio.run(
+        run_for(
+            [Dispatcher(engine, settings, targets=PRIVATE_WEBHOOKS)],
+            lambda: bool(receiver.records()),
+            10,
+        )
+    )
     (row,) = outbox_rows(engine)
     assert row.status == "pending" and row.lease_until is None
     assert row.next_attempt_at <= time.time() * 1000  # due again now, not in a minute

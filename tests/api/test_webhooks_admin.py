@@ -26,6 +26,7 @@ from hookwise.api.db import make_engine, migrate
 from hookwise.api.webhooks import subscribers
 from hookwise.api.webhooks.dispatcher import Dispatcher, DispatchSettings
 from hookwise.api.webhooks.signing import verify
+from tests.api.conftest import PRIVATE_WEBHOOKS
 from tests.api.test_webhooks import (
     SECRET,
     emit,
@@ -37,6 +38,8 @@ from tests.api.test_webhooks import (
     wait_for,
 )
 from tests.api.webhook_receiver import Receiver
+
+pytestmark = pytest.mark.private_webhooks  # receivers listen on 127.0.0.1
 
 
 @pytest.fixture
@@ -192,7 +195,7 @@ def test_claim_skips_rows_of_inactive_subscribers(engine: sa.Engine) -> None:
     running = subscribers.create(engine, "http://127.0.0.1:9/b", ["*"], SECRET).id
     emit(engine, "permission_requested", permission_requested())
     subscribers.update(engine, paused, active=False)
-    dispatcher = Dispatcher(engine, DispatchSettings())
+    dispatcher = Dispatcher(engine, DispatchSettings(), targets=PRIVATE_WEBHOOKS)
     assert [c.subscriber_id for c in dispatcher.claim(10)] == [running]
     assert dispatcher.claim(10) == []
     (row,) = [r for r in outbox_rows(engine) if r.subscriber_id == paused]
@@ -259,9 +262,11 @@ def test_rotated_secret_signs_later_deliveries(
     (record,) = wait_for(receiver.records, what="a delivery")
     body = record.body.encode()
     now = record.received_at
-    assert verify(second, body, record.timestamp, record.signature, now=now)
-    assert not verify(SECRET, body, record.timestamp, record.signature, now=now)
-    assert not verify(rotated["secret"], body, record.timestamp, record.signature, now=now)
+    assert verify(second, body, record.event_id, record.timestamp, record.signature, now=now)
+    assert not verify(SECRET, body, record.event_id, record.timestamp, record.signature, now=now)
+    assert not verify(
+        rotated["secret"], body, record.event_id, record.timestamp, record.signature, now=now
+    )
 
 
 # --- the outbox listing and redelivery ---------------------------------------------------
@@ -394,7 +399,7 @@ IPV6 = re.compile(subscribers.IPV6_PATTERN)
         "https://[2001:db8::1]",
         "https://[2001:DB8:0:0:0:0:0:1]:443/a?b=c",
         "http://[::ffff:127.0.0.1]:65535/x",
-        "http://[::]:1/",
+        "http://[fe80::1]:1/",
         "http://[1:2:3:4:5:6:7::]/",
     ],
 )
@@ -467,7 +472,12 @@ def test_delivery_to_an_ipv6_receiver(fast: None, client: TestClient, tmp_path: 
         assert record.payload == payload
         assert record.webhook_id == wid
         assert verify(
-            SECRET, record.body.encode(), record.timestamp, record.signature, now=record.received_at
+            SECRET,
+            record.body.encode(),
+            record.event_id,
+            record.timestamp,
+            record.signature,
+            now=record.received_at,
         )
         (logged,) = wait_for(
             lambda: client.get(f"/api/webhooks/{wid}/deliveries").json()["deliveries"],

@@ -107,6 +107,8 @@ class AllowList:
 
     def match(self, command: str) -> Argv | None:
         """The argv to run for ``command``, or None when nothing allows it."""
+        if "\x00" in command:  # no path or argument can hold a NUL byte
+            return None
         try:
             argv = split_command(command)
         except ValueError:

@@ -59,7 +59,7 @@ def build_state(settings: ServiceSettings) -> ServiceState:
         settings=settings,
         engine=engine,
         metrics=Metrics(),
-        limiter=RateLimiter(engine),
+        limiter=RateLimiter(engine, token=settings.api_token),
         config=ConfigStore(engine, generation),
         generation=generation,
         subscribers=SubscriberIndex(engine, generation),
@@ -103,6 +103,10 @@ def create_app(
         description="Parses, validates and acts on the output of AI-agent hooks "
         "(Claude Code, Codex and Gemini CLI event names).",
         lifespan=lifespan,
+        # Swagger UI and ReDoc load scripts from a CDN on the console's origin: off.
+        # /openapi.json stays; render it with any local tool.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.service = state
     install_error_handlers(app)

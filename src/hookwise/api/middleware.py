@@ -1,7 +1,8 @@
 """Pure ASGI middleware (no BaseHTTPMiddleware: it costs a task per request).
 
 Every request gets an id (echoed as ``X-Request-Id`` and used in logs and 500 bodies),
-bodies over the limit are refused with 413 before they are read whole, and every answer
+headers past the limits of api/limits.py are refused before authentication, bodies over
+the limit are refused with 413 before they are read whole, and every answer
 is counted for the health metrics.
 """
 
@@ -14,6 +15,7 @@ import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from hookwise.api.limits import head_problem
 from hookwise.api.metrics import Metrics
 
 Scope = MutableMapping[str, Any]
@@ -77,6 +79,19 @@ class ServiceMiddleware:
         text = incoming.decode("latin-1") if incoming else ""
         rid = text if _SAFE_ID.fullmatch(text) else uuid.uuid4().hex
         scope["hookwise.request_id"] = rid
+        problem = head_problem(scope["headers"])
+        if problem is not None:  # before the token is read
+            status, field, message = problem
+            self.metrics.response(status)
+            _log_error(scope, status, rid)
+            detail = {"field": field, "message": message, "code": "INVALID_VALUE"}
+            body = (
+                {"error": "invalid_request", "message": message, "details": [detail]}
+                if status == 400
+                else {"error": "header_too_large", "message": message}
+            )
+            await _send_json(send, status, body, rid)
+            return
         too_large = {
             "error": "payload_too_large",
             "message": f"request body exceeds {self.max_body} bytes",

@@ -54,7 +54,7 @@ PermissionTimeout = Annotated[StrictInt, Field(ge=1, le=PERMISSION_TIMEOUT_MAX_M
 HookTimeout = Annotated[StrictInt, Field(ge=1, le=HOOK_TIMEOUT_MAX_MS)]
 
 
-def _check_exit_code_keys(value: dict[str, Behavior] | None) -> dict[str, Behavior] | None:
+def _check_exit_code_keys(value: Any) -> Any:
     for key in value or ():
         if key == OTHERS:
             continue
@@ -154,7 +154,8 @@ class UiConfigUpdate(StrictModel):
 class OutputConfigUpdate(StrictModel):
     """The PUT body: any subset of the configuration; nested objects merge key by key."""
 
-    exitCodeBehavior: dict[str, Behavior] | None = None
+    # A null entry removes that exit code's own mapping (it falls back to ``others``).
+    exitCodeBehavior: dict[str, Behavior | None] | None = None
     jsonPrecedence: StrictBool | None = None
     validationLevel: Literal["strict", "lenient"] | None = None
     timeoutMs: TimeoutMsUpdate | None = None
@@ -181,7 +182,11 @@ def apply_update(config: OutputConfig, update: OutputConfigUpdate) -> OutputConf
     patch = update.model_dump(exclude_none=True)
     if not patch:
         return config
-    return OutputConfig.model_validate(_merge(config.model_dump(), patch))
+    merged = _merge(config.model_dump(), patch)
+    for key, value in (update.exitCodeBehavior or {}).items():
+        if value is None:
+            merged["exitCodeBehavior"].pop(key, None)
+    return OutputConfig.model_validate(merged)
 
 
 def behavior_for(config: OutputConfig, exit_code: int) -> Behavior:

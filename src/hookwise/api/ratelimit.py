@@ -4,10 +4,17 @@ Fixed one-minute windows per (session, group); one atomic upsert per request, so
 worker processes (or machines on one PostgreSQL) share the same counters. Refused
 requests count too, so the (L+1)-th request of a burst and every later one in the minute
 gets 429.
+
+The session is named by the client, so each request is also counted per client: the
+token it authenticated with (a digest of it) and its address, under its own bucket
+(``<group>/client``, so no session name can collide with it). A client gets at most
+``CLIENT_FACTOR`` times a group's session budget per minute, however many session ids it
+makes up.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from dataclasses import dataclass
@@ -19,6 +26,7 @@ from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
 from hookwise.api.errors import ApiError
+from hookwise.api.limits import MAX_SESSION_ID_CHARS
 from hookwise.api.tables import rate_counters
 
 LIMITS = {
@@ -29,8 +37,8 @@ LIMITS = {
     "health": 60,
 }
 WINDOW_SECONDS = 60
+CLIENT_FACTOR = 4  # one client's budget per group, in session budgets
 ANONYMOUS_SESSION = "anonymous"
-MAX_SESSION_CHARS = 256
 
 
 @dataclass(frozen=True)
@@ -53,14 +61,27 @@ _UPSERT = sa.text(
 
 
 class RateLimiter:
-    def __init__(self, engine: Engine, limits: dict[str, int] | None = None) -> None:
+    def __init__(
+        self, engine: Engine, limits: dict[str, int] | None = None, token: str = ""
+    ) -> None:
         self.engine = engine
         self.limits = dict(LIMITS if limits is None else limits)
+        self._token_tag = hashlib.sha256(token.encode()).hexdigest()[:16]
+
+    def client_key(self, address: str | None) -> str:
+        """The per-client key: who authenticated (a digest of the token) and from where."""
+        return f"{self._token_tag}@{address or 'unknown'}"
 
     def charge(
-        self, conn: sa.Connection, session: str, group: str, now: float | None = None
+        self,
+        conn: sa.Connection,
+        session: str,
+        group: str,
+        now: float | None = None,
+        client: str | None = None,
     ) -> RateDecision:
-        """Count one request inside the caller's transaction (one round trip fewer)."""
+        """Count one request for its session (and its client, when given) inside the
+        caller's transaction (one round trip fewer); the tighter answer decides."""
         limit = self.limits[group]
         now = time.time() if now is None else now
         window = int(now // WINDOW_SECONDS)
@@ -70,15 +91,28 @@ class RateLimiter:
             ).scalar_one()
         )
         retry_after = max(1, math.ceil((window + 1) * WINDOW_SECONDS - now))
-        return RateDecision(count <= limit, limit, max(0, limit - count), retry_after)
+        decision = RateDecision(count <= limit, limit, max(0, limit - count), retry_after)
+        if client is None or not decision.allowed:
+            return decision
+        ceiling = limit * CLIENT_FACTOR
+        spent = int(
+            conn.execute(
+                _UPSERT, {"session": client, "bucket": f"{group}/client", "window": window}
+            ).scalar_one()
+        )
+        if spent > ceiling:
+            return RateDecision(False, ceiling, 0, retry_after)
+        return decision
 
-    def hit(self, session: str, group: str, now: float | None = None) -> RateDecision:
+    def hit(
+        self, session: str, group: str, now: float | None = None, client: str | None = None
+    ) -> RateDecision:
         with self.engine.begin() as conn:
-            return self.charge(conn, session, group, now)
+            return self.charge(conn, session, group, now, client)
 
-    def check(self, session: str | None, group: str) -> None:
+    def check(self, session: str | None, group: str, address: str | None = None) -> None:
         """Count one request; raise the contract's 429 when over the limit."""
-        decision = self.hit(session_key(session), group)
+        decision = self.hit(session_key(session), group, client=self.client_key(address))
         if not decision.allowed:
             raise refusal(decision)
 
@@ -102,7 +136,7 @@ def refusal(decision: RateDecision) -> ApiError:
 def session_key(session: str | None) -> str:
     if not session:
         return ANONYMOUS_SESSION
-    return session[:MAX_SESSION_CHARS]
+    return session[:MAX_SESSION_ID_CHARS]  # the header is capped; input.session_id is not
 
 
 def limited(group: str) -> Any:
@@ -115,7 +149,9 @@ def limited(group: str) -> Any:
         ),
     ) -> None:
         # One thread-pool hop for the database write, none for the dependency itself.
-        await run_in_threadpool(request.app.state.service.limiter.check, x_session_id, group)
+        address = request.client.host if request.client else None
+        limiter = request.app.state.service.limiter
+        await run_in_threadpool(limiter.check, x_session_id, group, address)
 
     dependency.rate_group = group  # type: ignore[attr-defined]  # read by openapi.py
     return dependency

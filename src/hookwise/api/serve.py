@@ -22,6 +22,7 @@ from uvicorn.supervisors import Multiprocess
 from hookwise.api import logs
 from hookwise.api.app import create_app
 from hookwise.api.db import make_engine, migrate
+from hookwise.api.limits import protocol_options
 from hookwise.api.secret_env import share_with_workers
 from hookwise.api.settings import ServiceSettings, SettingsError
 from hookwise.host.reaper import become_subreaper
@@ -87,6 +88,7 @@ def serve(
         log_config=log_config,
         access_log=access_log,
         timeout_graceful_shutdown=5,
+        **protocol_options(),  # the request head is bounded while it arrives
     )
     if settings.workers <= 1:
         become_subreaper()  # this process runs the hooks: their orphans come back to it
@@ -101,6 +103,7 @@ def serve(
     os.environ["HOOKWISE_DATA_DIR"] = str(settings.data_dir)
     os.environ["HOOKWISE_WORKERS"] = str(settings.workers)
     os.environ["HOOKWISE_LOG"] = json.dumps([log_level, log_format])
+    os.environ.update(settings.webhook_targets.env())  # --webhook-allow-* likewise
     if settings.execute.enabled:  # --allow-command reaches the workers this way
         os.environ["HOOKWISE_EXECUTE_ALLOW"] = json.dumps(list(settings.execute.allow.sources))
         os.environ["HOOKWISE_PROJECT_ROOTS"] = os.pathsep.join(map(str, settings.execute.roots))

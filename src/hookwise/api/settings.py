@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from hookwise.api.allowlist import AllowList, AllowListError, Argv, build_allow_list
+from hookwise.api.webhooks.targets import TargetPolicy
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -98,6 +99,7 @@ class ServiceSettings:
     workers: int = 1
     max_running_hooks: int = 16
     token_generated: bool = False  # created by this start: printed once, after the bind
+    webhook_targets: TargetPolicy = field(default_factory=TargetPolicy)  # none internal
 
 
 def sqlite_url(data_dir: Path) -> str:
@@ -230,6 +232,8 @@ def load_settings(
     workers: int = 1,
     allow_commands: tuple[str, ...] = (),
     project_roots: tuple[Path, ...] = (),
+    webhook_allow_private: bool = False,
+    webhook_allow_cidrs: tuple[str, ...] = (),
 ) -> ServiceSettings:
     """Settings from the data directory's service.yaml and the environment; commands named
     by ``allow_commands`` (``--allow-command``) or ``HOOKWISE_EXECUTE_ALLOW`` (a JSON list
@@ -254,6 +258,12 @@ def load_settings(
     private_dir(data_dir)
     private_sqlite_files(url)
     token, generated = read_token(data_dir, env)
+    try:
+        targets = TargetPolicy.from_env(
+            env, allow_private=webhook_allow_private, allow_cidrs=webhook_allow_cidrs
+        )
+    except ValueError as err:
+        raise SettingsError(str(err)) from None
     return ServiceSettings(
         data_dir=data_dir,
         database_url=url,
@@ -269,6 +279,7 @@ def load_settings(
         ),
         workers=workers,
         max_running_hooks=_positive(env, "HOOKWISE_MAX_RUNNING_HOOKS", 16),
+        webhook_targets=targets,
     )
 
 

@@ -51,6 +51,20 @@ import click
     is_flag=True,
     help="Allow execute-with-output when --host is not a loopback address.",
 )
+@click.option(
+    "--webhook-allow-private",
+    is_flag=True,
+    help="Let webhooks reach loopback, private and link-local addresses (refused by "
+    "default; also HOOKWISE_WEBHOOK_ALLOW_PRIVATE=1).",
+)
+@click.option(
+    "--webhook-allow-cidr",
+    "webhook_allow_cidrs",
+    multiple=True,
+    metavar="CIDR",
+    help="Let webhooks reach addresses in this network, e.g. 10.1.2.0/24 (repeatable; "
+    "also HOOKWISE_WEBHOOK_ALLOW_CIDRS, comma-separated).",
+)
 def serve(
     host: str | None,
     port: int | None,
@@ -62,6 +76,8 @@ def serve(
     log_format: str,
     access_log: bool,
     allow_remote_execution: bool,
+    webhook_allow_private: bool,
+    webhook_allow_cidrs: tuple[str, ...],
 ) -> None:
     """Serve the API, webhooks and console (HOOKWISE_API_TOKEN, HOOKWISE_DATABASE_URL)."""
     from hookwise.api.secret_env import environment, reexec_without_secrets
@@ -78,6 +94,8 @@ def serve(
             workers=workers,
             allow_commands=allow_commands,
             project_roots=project_roots,
+            webhook_allow_private=webhook_allow_private,
+            webhook_allow_cidrs=webhook_allow_cidrs,
             env=environment(),
         )
         run(

@@ -132,17 +132,19 @@ class PolicyDecideResponse(ResponseModel):
 
 
 def _project_dir(payload: dict[str, Any]) -> str:
-    """The payload's cwd, the directory the hook would run in (400 otherwise)."""
+    """The payload's cwd, the directory the hook would run in (400 unless absolute).
+
+    Whether it exists is not checked here: a 400 for a missing directory would let any
+    client probe the service's file system. A path that is not a directory reads as one
+    without policy files."""
     cwd = payload.get("cwd")
     problem: tuple[str, str] | None = None
     if "cwd" not in payload:
         problem = ("REQUIRED_FIELD", "required: the directory the agent works in")
     elif not isinstance(cwd, str):
         problem = ("INVALID_TYPE", "must be a string: the directory the agent works in")
-    elif not os.path.isabs(cwd):
+    elif not os.path.isabs(cwd) or "\x00" in cwd:
         problem = ("INVALID_VALUE", f"{cwd!r} is not an absolute path")
-    elif not os.path.isdir(cwd):
-        problem = ("INVALID_VALUE", f"{cwd!r} is not an existing directory on the service")
     if problem is not None:
         code, message = problem
         raise invalid_request([{"field": "payload.cwd", "message": message, "code": code}])

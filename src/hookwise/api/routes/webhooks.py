@@ -20,11 +20,13 @@ from fastapi import APIRouter, Depends, Path, Query, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, field_validator
 from pydantic.alias_generators import to_camel
 
-from hookwise.api.errors import ApiError
+from hookwise.api.errors import ApiError, invalid_request
 from hookwise.api.state import ServiceState, service
 from hookwise.api.webhooks import subscribers
 from hookwise.api.webhooks.dispatcher import run_dispatcher
 from hookwise.api.webhooks.outbox import ALL_EVENTS, EVENT_TYPES
+from hookwise.api.webhooks.signing import MIN_SECRET_BYTES
+from hookwise.api.webhooks.targets import url_refusal
 
 router = APIRouter(prefix="/api/webhooks", tags=["webhooks"])
 
@@ -79,9 +81,10 @@ class WebhookCreate(BaseModel):
     events: Events
     secret: str | None = Field(
         default=None,
-        min_length=1,
+        min_length=MIN_SECRET_BYTES,
         max_length=subscribers.MAX_SECRET_CHARS,
-        description="HMAC-SHA256 key for X-Hookwise-Signature; generated when absent",
+        description=f"HMAC-SHA256 key for X-Hookwise-Signature, at least {MIN_SECRET_BYTES} "
+        "characters; generated when absent",
     )
 
     _url = field_validator("url")(_check_url)
@@ -195,6 +198,13 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {
 }
 
 
+def _reachable(state: ServiceState, url: str) -> None:
+    """400 naming ``url`` when it is, or resolves to, an address webhooks may not reach."""
+    problem = url_refusal(url, state.settings.webhook_targets)
+    if problem:
+        raise invalid_request([{"field": "url", "message": problem, "code": "FORBIDDEN_TARGET"}])
+
+
 def _found(state: ServiceState, webhook_id: str) -> subscribers.Subscriber:
     found = subscribers.get(state.engine, webhook_id)
     if found is None:
@@ -205,6 +215,7 @@ def _found(state: ServiceState, webhook_id: str) -> subscribers.Subscriber:
 @router.post("", status_code=201, response_model=WebhookCreated)
 def create_webhook(body: WebhookCreate, state: State) -> dict[str, Any]:
     """Register a subscriber; the answer carries its secret, which is never shown again."""
+    _reachable(state, body.url)
     created = subscribers.create(state.engine, body.url, body.events, body.secret, state.generation)
     return created.view(with_secret=True)
 
@@ -222,6 +233,8 @@ def get_webhook(webhook_id: WebhookId, state: State) -> dict[str, Any]:
 @router.patch("/{webhook_id}", response_model=Webhook, responses=_NOT_FOUND)
 def update_webhook(webhook_id: WebhookId, body: WebhookUpdate, state: State) -> dict[str, Any]:
     """Change URL, events or active; every worker sees the change on its next request."""
+    if body.given("url"):
+        _reachable(state, body.url)
     updated = subscribers.update(
         state.engine,
         webhook_id,
@@ -288,7 +301,7 @@ def list_deliveries(
 
 
 async def _dispatch(state: ServiceState) -> None:
-    await run_dispatcher(state.engine)
+    await run_dispatcher(state.engine, state.settings.webhook_targets)
 
 
 LOOPS = [_dispatch]

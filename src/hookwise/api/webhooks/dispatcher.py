@@ -56,6 +56,13 @@ from hookwise import __version__
 from hookwise.api.db import now_ms
 from hookwise.api.tables import webhook_deliveries, webhook_outbox, webhook_subscribers
 from hookwise.api.webhooks.signing import signature
+from hookwise.api.webhooks.targets import (
+    TargetPolicy,
+    TargetRefusedError,
+    UnresolvableError,
+    checked_address,
+    host_and_port,
+)
 
 log = logging.getLogger("hookwise.api.webhooks")
 
@@ -63,7 +70,6 @@ PENDING = "pending"
 DELIVERED = "delivered"
 DEAD = "dead"
 JITTER = 0.2  # up to +20 % on each retry delay, so failed receivers are not hit in step
-ERROR_SNIPPET_BYTES = 300
 PRUNE_EVERY_S = 600.0
 SCAN_MIN = 64  # due rows read per claim, so saturated subscribers' rows cannot hide others
 
@@ -157,14 +163,22 @@ def _retry_after_ms(response: httpx.Response) -> int:
     return 0
 
 
-async def _snippet(response: httpx.Response) -> str:
-    """The start of an error answer, for the delivery log (never the whole body)."""
-    data = b""
-    async for chunk in response.aiter_bytes():
-        data += chunk
-        if len(data) >= ERROR_SNIPPET_BYTES:
-            break
-    return data[:ERROR_SNIPPET_BYTES].decode("utf-8", "replace").strip()
+def pinned_request(
+    client: httpx.AsyncClient, url: str, address: str, body: bytes, headers: dict[str, str]
+) -> httpx.Request:
+    """A POST to ``address`` (the checked IP) that names ``url``'s host in ``Host`` and,
+    for https, in TLS SNI (so the certificate is still checked against the name)."""
+    target = httpx.URL(url)
+    extensions: dict[str, Any] = {}
+    if target.scheme == "https" and target.host != address:
+        extensions["sni_hostname"] = target.host
+    return client.build_request(
+        "POST",
+        target.copy_with(host=address),
+        content=body,
+        headers={**headers, "Host": target.netloc.decode("ascii")},
+        extensions=extensions,
+    )
 
 
 class Dispatcher:
@@ -173,9 +187,11 @@ class Dispatcher:
         engine: Engine,
         settings: DispatchSettings | None = None,
         rng: random.Random | None = None,
+        targets: TargetPolicy | None = None,
     ) -> None:
         self.engine = engine
         self.settings = settings or DispatchSettings()
+        self.targets = targets or TargetPolicy()
         self.rng = rng or random.Random()
         self._postgres = engine.dialect.name == "postgresql"
         self._wake = asyncio.Event()
@@ -342,15 +358,17 @@ class Dispatcher:
         s = self.settings
         return httpx.AsyncClient(
             timeout=httpx.Timeout(s.timeout_ms / 1000, connect=s.connect_timeout_ms / 1000),
-            limits=httpx.Limits(
-                max_connections=s.concurrency, max_keepalive_connections=s.concurrency
-            ),
+            # No keep-alive: connections are opened to a checked IP, and a pooled TLS
+            # connection verified for one name must not carry a request for another.
+            limits=httpx.Limits(max_connections=s.concurrency, max_keepalive_connections=0),
             follow_redirects=False,  # a redirect is a failed attempt, never a new target
             trust_env=False,  # no proxies from the environment: deliveries go where told
         )
 
     async def deliver(self, client: httpx.AsyncClient, claim: Claim) -> Outcome:
-        """One POST; any answer other than 2xx, or no answer in time, is a failure."""
+        """One POST to the address checked just before; any answer other than 2xx, a
+        refused or unresolvable host, or no answer in time is a failure. Only the status
+        and the timing are recorded, never the receiver's answer."""
         body = encode_body(claim.payload)
         timestamp = int(time.time())
         headers = {
@@ -360,7 +378,7 @@ class Dispatcher:
             "X-Hookwise-Event-Type": claim.event_type,
             "X-Hookwise-Delivery-Attempt": str(claim.attempt),
             "X-Hookwise-Timestamp": str(timestamp),
-            "X-Hookwise-Signature": signature(claim.secret, timestamp, body),
+            "X-Hookwise-Signature": signature(claim.secret, claim.event_id, timestamp, body),
             "X-Hookwise-Webhook-Id": claim.subscriber_id,
         }
         started = time.perf_counter()
@@ -370,19 +388,22 @@ class Dispatcher:
 
         try:
             async with asyncio.timeout(self.settings.timeout_ms / 1000):
-                request = client.build_request("POST", claim.url, content=body, headers=headers)
+                host, port = host_and_port(claim.url)
+                address = await asyncio.to_thread(checked_address, host, port, self.targets)
+                request = pinned_request(client, claim.url, str(address), body, headers)
                 response = await client.send(request, stream=True)
-                try:
-                    if 200 <= response.status_code < 300:
-                        return Outcome(response.status_code, None, elapsed())
-                    text = await _snippet(response)
-                finally:
-                    await response.aclose()
+                await response.aclose()  # the body is never read
+                if 200 <= response.status_code < 300:
+                    return Outcome(response.status_code, None, elapsed())
+        except TargetRefusedError as err:
+            return Outcome(None, f"refused: {err}"[:500], elapsed())
+        except UnresolvableError as err:
+            return Outcome(None, str(err)[:500], elapsed())
         except TimeoutError:
             return Outcome(None, f"no answer within {self.settings.timeout_ms} ms", elapsed())
         except httpx.HTTPError as err:
             return Outcome(None, f"{type(err).__name__}: {err}"[:500], elapsed())
-        error = f"HTTP {response.status_code}" + (f": {text}" if text else "")
+        error = f"HTTP {response.status_code}"
         return Outcome(response.status_code, error, elapsed(), _retry_after_ms(response))
 
     # --- the loop ------------------------------------------------------------------------
@@ -456,5 +477,5 @@ class Dispatcher:
                         self.release(unfinished)
 
 
-async def run_dispatcher(engine: Engine) -> None:
-    await Dispatcher(engine, DispatchSettings.from_env()).run()
+async def run_dispatcher(engine: Engine, targets: TargetPolicy) -> None:
+    await Dispatcher(engine, DispatchSettings.from_env(), targets=targets).run()

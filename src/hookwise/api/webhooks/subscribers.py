@@ -118,11 +118,8 @@ class Delivery:
 
 
 def url_problem(url: str) -> str | None:
-    """Why ``url`` cannot receive webhooks, or None when it matches ``URL_PATTERN``.
-
-    Private and loopback hosts are allowed on purpose: subscribers are registered by
-    holders of the API token, and receivers next to the service are the common case.
-    """
+    """Why ``url`` is not a well-formed receiver URL, or None when it matches
+    ``URL_PATTERN``. Where it may point is decided by ``targets.url_refusal``."""
     if len(url) > MAX_URL_CHARS:
         return f"at most {MAX_URL_CHARS} characters"
     if _URL.fullmatch(url):
