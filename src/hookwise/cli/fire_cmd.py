@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +71,17 @@ def _read_payload(source: str) -> dict[str, Any]:
     "--dangerously-bypass-hook-trust",
     "bypass_hook_trust",
     is_flag=True,
-    help="Codex: also run hooks nobody reviewed (--dangerously-bypass-hook-trust).",
+    help="Run project hooks nobody approved (Codex hook hashes, HOOKWISE_HOOK_TRUST=enforce).",
+)
+@click.option(
+    "--trust-workspace",
+    is_flag=True,
+    help="Treat the project folder as trusted for this run (tests, CI); nothing is written.",
+)
+@click.option(
+    "--record-trust",
+    is_flag=True,
+    help="Write the host's trust stores as the host would (~/.gemini/trusted_hooks.json...).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 def fire(
@@ -82,25 +93,33 @@ def fire(
     home: Path | None,
     dialect: str | None,
     bypass_hook_trust: bool,
+    trust_workspace: bool,
+    record_trust: bool,
     as_json: bool,
 ) -> None:
     """Fire EVENT at the hooks of a project and show plan, runs, aggregate and effect.
 
     EVENT is a name of the dialect: BeforeTool (Gemini), PreToolUse (Claude Code, Codex)...
+    The host's project trust applies: an untrusted project's own hooks do not run (warnings
+    on stderr); --trust-workspace runs them without trusting the folder for good.
     """
     from hookwise.cli.fire_view import render_json, render_rich
-    from hookwise.host.loading import load_hook_system
+    from hookwise.host.loading import HookTrustWarning, load_hook_system
     from hookwise.host.system import PayloadError
 
     payload = _read_payload(payload_source) if payload_source else {}
     chosen = Profile.parse(profile)
-    system = load_hook_system(
-        project_dir,
-        profile=chosen,
-        home=home,
-        dialect=dialect,
-        bypass_hook_trust=bypass_hook_trust,
-    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HookTrustWarning)  # system.warnings says it
+        system = load_hook_system(
+            project_dir,
+            profile=chosen,
+            home=home,
+            dialect=dialect,
+            bypass_hook_trust=bypass_hook_trust,
+            trust_workspace=trust_workspace,
+            record_trust=record_trust,
+        )
     try:
         if raw:
             stdin = dict(payload)  # verbatim: no session id or timestamp of hookwise's
@@ -111,6 +130,8 @@ def fire(
     except (PayloadError, KeyError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         raise click.ClickException(str(message)) from None
+    for warning in system.warnings + result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         click.echo(json.dumps(render_json(result, system), indent=2, ensure_ascii=False))
     else:

@@ -78,6 +78,7 @@ def render_json(result: FireResult, system: HookSystem) -> dict[str, Any]:
                 "outcome": outcome_of(result, system).to_json(),
                 "error": result.error,
                 "warnings": system.warnings + result.warnings,
+                "untrusted": list(system.untrusted),
             }
         ),
     )
@@ -90,9 +91,7 @@ def render_rich(result: FireResult, system: HookSystem) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
-    console = Console()
-    for warning in system.warnings + result.warnings:
-        console.print(f"[yellow]warning:[/] {warning}")
+    console = Console()  # warnings: on stderr, printed by the command
     if result.plan is None:
         console.print(f"[bold]{result.event}[/]: no hook matched ({system.profile.value} profile)")
     else:

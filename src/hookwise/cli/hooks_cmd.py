@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -238,15 +239,17 @@ def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
 def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
     """Claude Code or Codex hooks: what would run, and what was read but skipped."""
     from hookwise.config.claude_settings import load_claude_hooks
+    from hookwise.config.claude_trust import ClaudeTrustOptions, gate_claude_project_hooks
     from hookwise.config.codex_settings import load_codex_hooks
     from hookwise.config.dialect_hooks import DialectHooks
 
     workspace, home = ctx.paths.workspace, ctx.paths.home
-    loaded: DialectHooks = (
-        load_claude_hooks(workspace, home=home)
-        if dialect == "claude"
-        else load_codex_hooks(workspace, home=home)
-    )
+    loaded: DialectHooks
+    if dialect == "claude":
+        loaded = load_claude_hooks(workspace, home=home)
+        gate_claude_project_hooks(loaded, ClaudeTrustOptions(home, os.environ))
+    else:
+        loaded = load_codex_hooks(workspace, home=home)
     warnings = [*loaded.warnings]
     rows = [
         {
@@ -256,7 +259,7 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
             "scope": entry.scope,
             "matcher": entry.matcher,
             "state": "enabled" if loaded.enabled else "hooks-off",
-            "trust": "n/a" if dialect == "claude" else "trusted",
+            "trust": "trusted",
             "origin": entry.origin,
             "command": entry.command,
             "timeout": entry.config.get("timeout"),
@@ -274,6 +277,21 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
                 "state": "skipped",
                 "trust": "-",
                 "origin": skipped.origin,
+                "command": None,
+                "timeout": None,
+            }
+        )
+    for line in loaded.untrusted:
+        rows.append(
+            {
+                "event": "*",
+                "name": line,
+                "source": "project",
+                "scope": "project",
+                "matcher": None,
+                "state": "skipped",
+                "trust": "untrusted",
+                "origin": "",
                 "command": None,
                 "timeout": None,
             }
@@ -430,10 +448,23 @@ def enable_hook(ctx: _Context, name: str) -> None:
 @click.option(
     "--folder", is_flag=True, help="Also trust the workspace folder (trustedFolders.json)."
 )
+@host_option("Whose project: detected from the project's settings files when omitted.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_with_context
-def trust_hooks(ctx: _Context, list_only: bool, folder: bool, as_json: bool) -> None:
-    """Approve the project's current hooks (after reviewing .gemini/settings.json)."""
+def trust_hooks(
+    ctx: _Context, list_only: bool, folder: bool, dialect: str | None, as_json: bool
+) -> None:
+    """Approve the project's current hooks (after reviewing the project's settings).
+
+    Claude Code: trusts the workspace and approves its project hooks in hookwise's own
+    record (~/.claude/hookwise_trusted_hooks.json); ~/.claude.json is never written.
+    """
+    from hookwise.config.detect import detect_dialect
+
+    chosen = dialect or detect_dialect(ctx.paths.workspace, home=ctx.paths.home)
+    if chosen == "claude":
+        _trust_claude(ctx, as_json)
+        return
     from hookwise.config.settings import load_settings
     from hookwise.config.trust import (
         TrustedFolders,
@@ -486,6 +517,34 @@ def trust_hooks(ctx: _Context, list_only: bool, folder: bool, as_json: bool) -> 
             "Note: the folder itself is not trusted, so project hooks still do not run "
             f"({settings.trust.detail})."
         )
+
+
+def _trust_claude(ctx: _Context, as_json: bool) -> None:
+    """Trust a Claude Code workspace and approve exactly its current project hooks."""
+    from hookwise.config.claude_settings import ClaudePaths, load_claude_hooks
+    from hookwise.config.claude_trust import CLAUDE_TRUST_STORE, ClaudeTrustStore
+    from hookwise.config.model import Source
+
+    paths = ClaudePaths.from_environment(ctx.paths.workspace, home=ctx.paths.home)
+    loaded = load_claude_hooks(paths=paths)
+    entries = [e for e in loaded.registry.entries if e.source is Source.PROJECT]
+    store = ClaudeTrustStore(paths.config_dir / CLAUDE_TRUST_STORE)
+    try:
+        store.trust(str(paths.project), entries)
+    except OSError as exc:
+        raise click.ClickException(f"cannot save {store.path}: {exc}") from exc
+    if as_json:
+        document = {
+            "projectRoot": str(paths.project),
+            "store": str(store.path),
+            "hooks": [{"event": e.event, "name": e.name, "command": e.command} for e in entries],
+        }
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    click.echo(f"Trusted Claude Code workspace {paths.project} ({store.path}).")
+    click.echo(f"Approved {len(entries)} project hook{'s' if len(entries) != 1 else ''}.")
+    for entry in entries:
+        click.echo(f"  - {entry.name} ({entry.event})")
 
 
 def _trust_document(report: HookTrustReport, statuses: list[Any]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from pathlib import Path
 
 import click
@@ -47,7 +48,12 @@ EXIT_BAD_INPUT = 2
 @click.option(
     "--bypass-hook-trust",
     is_flag=True,
-    help="Codex: run project hooks that were never reviewed (as its flag of that name).",
+    help="Run project hooks nobody approved (Codex hook hashes, HOOKWISE_HOOK_TRUST=enforce).",
+)
+@click.option(
+    "--trust-workspace",
+    is_flag=True,
+    help="Treat the workspace as a trusted project for this run (tests, CI).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def simulate(
@@ -58,6 +64,7 @@ def simulate(
     home: Path | None,
     rollout_path: Path | None,
     bypass_hook_trust: bool,
+    trust_workspace: bool,
     as_json: bool,
 ) -> None:
     """Play SCENARIO.yaml offline through the host's hook lifecycle and check its expectations.
@@ -68,6 +75,7 @@ def simulate(
     from rich.console import Console
 
     from hookwise.config.hook_toml import HookTomlError
+    from hookwise.host.loading import HookTrustWarning
     from hookwise.sim.lifecycle import SimOptions
     from hookwise.sim.runner import simulate_sync
     from hookwise.sim.scenario import ScenarioError, load_scenario
@@ -80,11 +88,16 @@ def simulate(
         home=home,
         rollout_path=rollout_path,
         bypass_hook_trust=bypass_hook_trust,
+        trust_workspace=trust_workspace,
     )
     console = None if as_json else Console(highlight=False)
     try:
         scenario = load_scenario(scenario_file)
-        result = simulate_sync(scenario, options, console=console)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", HookTrustWarning)
+            result = simulate_sync(scenario, options, console=console)
+        for item in caught:
+            click.echo(f"warning: {item.message}", err=True)
     except (ScenarioError, HookTomlError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)

@@ -776,8 +776,20 @@ def load_codex_hooks(
         if skipped:
             warnings.append(f"{switch}: false: Codex hooks are off; no hook runs")
     warnings.extend(registry.warnings)
+    untrusted = [
+        f"{layer.folder}: {paths.project_root()} is not a trusted Codex project"
+        for layer in layers
+        if not layer.trusted
+        and ((layer.folder / "hooks.json").exists() or (layer.folder / "config.toml").exists())
+    ]
+    untrusted += [
+        f"{hook.command} ({hook.event}, {hook.origin}): {hook.trust}"
+        for hook in discovered
+        if hook.enabled and not hook.runs
+    ]
     return CodexHooks(
         dialect="codex",
+        untrusted=untrusted,
         registry=registry,
         warnings=warnings,
         env={},

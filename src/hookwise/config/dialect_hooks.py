@@ -48,6 +48,8 @@ class DialectHooks:
     """The configuration files that exist and were read."""
     skipped: list[HooksObject] = field(default_factory=list)
     """Hooks that were read but not registered (disabled, blocked, untrusted), for listings."""
+    untrusted: list[str] = field(default_factory=list)
+    """Hooks left out because the user has not trusted the project or them, one line each."""
     enabled: bool = True
     """False when a switch turned every hook off (``[features] hooks = false``...)."""
 

@@ -497,13 +497,15 @@ def assess_project_hooks(
     return report
 
 
-def check_project_hooks(settings: LoadedSettings) -> HookTrustReport:
+def check_project_hooks(settings: LoadedSettings, *, record: bool = True) -> HookTrustReport:
     """The startup check: what Gemini CLI does when it loads a project's hooks.
 
     ``warn`` mode: list the new (and, in the documented profile, changed) project hooks in
     one warning, then trust them all, so the warning comes once. ``enforce`` mode: warn
     about the unapproved ones and record nothing; ``report.refuse`` keeps them from running.
     Only in a trusted folder: in an untrusted one, project hooks do not run at all.
+    ``record=False`` warns the same but writes nothing: a dry run such as ``hookwise fire``
+    must not make the real Gemini CLI skip its own warning.
     """
     store = HookTrustStore.for_settings(settings)
     report = assess_project_hooks(settings, store)
@@ -527,8 +529,9 @@ def check_project_hooks(settings: LoadedSettings) -> HookTrustReport:
             return report  # the engine logs this at debug level and moves on
         if untrusted:
             report.warnings.append(engine_warning(untrusted))
-            _record(store, report, settings)
-        elif pending:
+            if record:
+                _record(store, report, settings)
+        elif pending and record:
             store.approve(root, [s.entry for s in report.statuses], replace=False)
             report.recorded = True
         return report
@@ -540,7 +543,8 @@ def check_project_hooks(settings: LoadedSettings) -> HookTrustReport:
             "you did not configure these hooks or do not trust this project,\nplease review "
             "the project settings (.gemini/settings.json) and remove them."
         )
-        _record(store, report, settings)
+        if record:
+            _record(store, report, settings)
     return report
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hookwise.config.claude_settings import load_claude_hooks
+from hookwise.config.claude_trust import ClaudeTrustOptions, gate_claude_project_hooks
 from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.host.dialect_answers import (
     DialectEffect,
@@ -273,8 +274,13 @@ SPEC = CLAUDE
 
 
 def load(workspace: str, options: LoadOptions) -> DialectHooks:
-    """Claude Code's settings scopes and plugins (config/claude_settings.py)."""
-    return load_claude_hooks(workspace, home=options.home, env=options.env)
+    """Claude Code's settings scopes and plugins, project hooks only in a trusted workspace."""
+    hooks = load_claude_hooks(workspace, home=options.home, env=options.env)
+    gate = ClaudeTrustOptions(
+        options.home, options.env, options.trust_workspace, options.bypass_hook_trust
+    )
+    gate_claude_project_hooks(hooks, gate)
+    return hooks
 
 
 RUNTIME = DialectRuntime(SPEC, read, decide, matches, "CLAUDE_PROJECT_DIR", load)

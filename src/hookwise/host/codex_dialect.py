@@ -247,6 +247,7 @@ def load(workspace: str, options: LoadOptions) -> DialectHooks:
         workspace,
         home=options.home,
         env=options.env,
+        trust_project=True if options.trust_workspace else None,
         bypass_hook_trust=options.bypass_hook_trust,
     )
 

@@ -77,7 +77,9 @@ class DialectRuntime:
         execution = ExecutionSettings(
             profile=DEFAULT_PROFILE, base_env={**options.env, **loaded.env}, default_cwd=workspace
         )
-        return LoadedHooks(loaded.registry, workspace, execution, loaded.warnings)
+        return LoadedHooks(
+            loaded.registry, workspace, execution, loaded.warnings, list(loaded.untrusted)
+        )
 
     def validate(self, event: str, args: Mapping[str, JSON]) -> list[str]:
         spec = self.spec.event(event)

@@ -7,17 +7,18 @@ this module only binds them to the HostRuntime shape for one profile.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from hookwise.config.environment import expand_command, hook_environment
 from hookwise.config.extensions import load_hook_sources
 from hookwise.config.model import HookEntry
 from hookwise.config.registry import Registry
-from hookwise.config.settings import SettingsPaths
+from hookwise.config.settings import LoadedSettings, SettingsPaths
 from hookwise.config.timeouts import timer_delay_ms
-from hookwise.config.trust import check_project_hooks
+from hookwise.config.trust import HookTrustReport, check_project_hooks, project_registry
 from hookwise.host.aggregate import Aggregate, aggregate
 from hookwise.host.effect import Effect, compute_effect
 from hookwise.host.execute import (
@@ -42,6 +43,29 @@ def default_plans_dir(project_dir: Path, home: Path) -> str:
     return str(home / ".gemini" / "tmp" / name / "plans")
 
 
+TRUST_WORKSPACE_ENV: Final = "GEMINI_CLI_TRUST_WORKSPACE"
+
+
+def _untrusted(
+    settings: LoadedSettings,
+    report: HookTrustReport,
+    refuse: Callable[[HookEntry], str | None] | None,
+) -> list[str]:
+    """The project hooks that will not run for trust: an untrusted folder, or unapproved."""
+    if not settings.trusted:
+        return [
+            f"{entry.name} ({entry.event}, {entry.origin}): {settings.trust.detail}"
+            for entry in project_registry(settings).entries
+        ]
+    if refuse is None:
+        return []
+    return [
+        f"{status.entry.name} ({status.entry.event}, {status.entry.origin}): {why}"
+        for status in report.statuses
+        if (why := refuse(status.entry)) is not None
+    ]
+
+
 @dataclass(frozen=True)
 class GeminiRuntime:
     """Gemini CLI's hooks, read under one profile (documented or gemini-cli)."""
@@ -59,8 +83,10 @@ class GeminiRuntime:
         paths = options.paths or SettingsPaths.from_environment(
             project_dir, env=env, home=options.home
         )
-        sources = load_hook_sources(paths, profile=self.profile, env=env)
-        report = check_project_hooks(sources.settings)
+        trust_env = {**env, TRUST_WORKSPACE_ENV: "true"} if options.trust_workspace else env
+        sources = load_hook_sources(paths, profile=self.profile, env=trust_env)
+        report = check_project_hooks(sources.settings, record=options.record_trust)
+        refuse = None if options.bypass_hook_trust else report.refuse
         workspace = paths.workspace
         execution = ExecutionSettings(
             profile=self.profile,
@@ -68,10 +94,15 @@ class GeminiRuntime:
             redaction=sources.settings.redaction,
             plans_dir=default_plans_dir(workspace, paths.home),
             default_cwd=str(workspace),
-            refuse=report.refuse,
+            refuse=refuse,
         )
+        untrusted = _untrusted(sources.settings, report, refuse)
         return LoadedHooks(
-            sources.registry(), str(workspace), execution, [*sources.warnings, *report.warnings]
+            sources.registry(),
+            str(workspace),
+            execution,
+            [*sources.warnings, *report.warnings],
+            untrusted,
         )
 
     def validate(self, event: str, args: Mapping[str, JSON]) -> list[str]:

@@ -32,6 +32,8 @@ class LoadedHooks:
     workspace: str
     execution: ExecutionSettings
     warnings: list[str] = field(default_factory=list)
+    untrusted: list[str] = field(default_factory=list)
+    """Project hooks left out because nobody trusted the project or them, one line each."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,11 @@ class LoadOptions:
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     paths: SettingsPaths | None = None  # Gemini CLI's settings locations, when given
     bypass_hook_trust: bool = False
+    """Run project hooks whose own approval is missing (Codex hashes, ``enforce`` mode)."""
+    trust_workspace: bool = False
+    """Treat the project folder as trusted, whatever the host's record says (tests, CI)."""
+    record_trust: bool = False
+    """Write the host's trust state as the host would on load (Gemini's warn-once stores)."""
 
 
 class HostRuntime(Protocol):

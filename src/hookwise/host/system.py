@@ -82,8 +82,12 @@ class HookSystem:
         warnings: Iterable[str] = (),
         dialect: str = "gemini",
         runtime: HostRuntime | None = None,
+        untrusted: Iterable[str] = (),
     ) -> None:
-        """``runtime`` runs a host not in the registry; else ``dialect`` names the host."""
+        """``runtime`` runs a host not in the registry; else ``dialect`` names the host.
+
+        ``untrusted`` lists the project hooks loading left out for trust (one line each).
+        """
         self.registry = registry
         self.profile = profile
         self.cwd = cwd if cwd is not None else os.getcwd()
@@ -95,6 +99,8 @@ class HookSystem:
         self.dialect = self.runtime.name
         self.clock = clock
         self.warnings = [*registry.warnings, *warnings]
+        self.untrusted: list[str] = list(untrusted)
+        """Project hooks that do not run until the user trusts the project or them."""
         self._executor = HookExecutor(self.execution, self.runtime.hooks(self.execution, self.cwd))
 
     # -- construction -------------------------------------------------------------------

@@ -88,6 +88,7 @@ class DialectLifecycle:
                 env=options.env,
                 dialect=self.name,
                 bypass_hook_trust=options.bypass_hook_trust,
+                trust_workspace=options.trust_workspace,
             )
         else:
             system = HookSystem.from_hooks({}, dialect=self.name, cwd=str(workspace))

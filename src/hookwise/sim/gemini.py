@@ -96,6 +96,8 @@ class GeminiLifecycle:
                 home=options.home,
                 env=options.env,
                 dialect="gemini",
+                bypass_hook_trust=options.bypass_hook_trust,
+                trust_workspace=options.trust_workspace,
             )
         else:
             system = HookSystem.from_hooks({}, profile=self.profile, **session_kwargs)

@@ -37,7 +37,8 @@ class SimOptions:
     home: Path | None = None
     env: Mapping[str, str] | None = None
     rollout_path: Path | None = None
-    bypass_hook_trust: bool = False  # Codex: run project hooks nobody has reviewed
+    bypass_hook_trust: bool = False  # run project hooks nobody approved (Codex, enforce)
+    trust_workspace: bool = False  # treat the workspace as a trusted project (tests, CI)
 
 
 class ReplyQueue:
