@@ -201,6 +201,18 @@ def show(cwd: Path | None, policy_file: Path | None, as_json: bool) -> None:
 
 
 @policy.command()
+def docs() -> None:
+    """Print the policy reference (docs/policy.md, packaged: pip users have no repository)."""
+    from importlib.resources import files
+
+    try:
+        text = files("hookwise.policy").joinpath("policy-reference.md").read_text("utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"the packaged policy reference is missing: {exc}") from None
+    click.echo(text, nl=False)
+
+
+@policy.command()
 def schema() -> None:
     """Print the JSON Schema of the policy format (for editors)."""
     from hookwise.policy.schema import SCHEMA
@@ -338,6 +350,12 @@ def explain(
         _print_explanation(report)
 
 
+class _InputError(click.ClickException):
+    """A file that cannot be used: exit 2 (input error), not 1 (a scenario failed)."""
+
+    exit_code = 2
+
+
 @click.command(name="test")
 @click.argument("scenarios", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
@@ -350,7 +368,10 @@ def explain(
 @click.option("--no-validators", is_flag=True, help="Do not run validator commands.")
 @click.option("-v", "--verbose", is_flag=True, help="Show every scenario's answer.")
 def test_cmd(scenarios: Path, policy_file: Path | None, no_validators: bool, verbose: bool) -> None:
-    """Run SCENARIOS (payload -> expected decision) against the policy; exit 1 on a failure."""
+    """Run SCENARIOS (payload -> expected decision) against the policy.
+
+    Exit 1 when a scenario fails, 2 when the scenario file or the policy cannot be used.
+    """
     from hookwise.policy.compiler import compile_files
     from hookwise.policy.scenarios import ScenarioError, load_scenarios, run_scenarios
     from hookwise.policy.trust import Trust
@@ -358,18 +379,18 @@ def test_cmd(scenarios: Path, policy_file: Path | None, no_validators: bool, ver
     try:
         scenario_file = load_scenarios(str(scenarios))
     except ScenarioError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _InputError(str(exc)) from None
     chosen = str(policy_file) if policy_file else scenario_file.policy
     if chosen:
         compiled = compile_files([("project", chosen)], trust=Trust.everything_trusted())
         if not compiled["files"]:
-            raise click.ClickException(f"{chosen}: no such policy file")
+            raise _InputError(f"{chosen}: no such policy file")
     else:
         compiled = _compile_scopes(str(scenarios.resolve().parent), _env(None))
     if compiled["errors"]:
         for problem in compiled["errors"]:
             click.echo(_problem_line(problem), err=True)
-        raise click.ClickException("the policy has errors; no scenario was run")
+        raise _InputError("the policy has errors; no scenario was run")
     results = run_scenarios(scenario_file, compiled, run_validators=not no_validators)
     failed = 0
     for result in results:
