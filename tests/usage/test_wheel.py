@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -34,7 +35,25 @@ def _run(*argv: str | Path, **kw: object) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, ROOT)
+    # a copy: builds write build/ and *.egg-info next to the sources, and xdist workers
+    # building in the same tree at once break each other
+    source = out / "src-copy"
+    shutil.copytree(
+        ROOT,
+        source,
+        symlinks=True,
+        ignore=shutil.ignore_patterns(
+            ".venv",
+            ".git",
+            "build",
+            "dist",
+            "*.egg-info",
+            "__pycache__",
+            ".*_cache",
+            "node_modules",
+        ),
+    )
+    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, source)
     [built] = out.glob("hookwise-*.whl")
     return built
 
@@ -64,6 +83,7 @@ def test_the_plain_wheel_runs_the_hook_and_the_cli(wheel: Path, tmp_path: Path) 
     probe = "import importlib.util as u; print([m for m in ('fastapi','sqlalchemy','uvicorn','alembic','psycopg') if u.find_spec(m)])"
     assert _run(bin_dir / "python", "-c", probe).stdout.strip() == "[]"
     _run(hookwise, "policy", "init", cwd=project, env=env)
+    assert "Rule packs" in _run(hookwise, "policy", "docs", env=env).stdout  # packaged
     event = {
         "hook_event_name": "PreToolUse",
         "tool_name": "Bash",
