@@ -5,18 +5,34 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# Each target installs only what it needs: `make run` the service (the `serve` extra),
+# `make demo` the plain package, the tests everything (test, serve and otel extras).
 STAMP := $(VENV)/.installed-stamp
+RUN_STAMP := $(VENV)/.serve-stamp
+BASE_STAMP := $(VENV)/.base-stamp
+VENV_STAMP := $(VENV)/.venv-stamp
 EXAMPLE := examples/gemini-project
 
 .PHONY: all install run demo test lint typecheck unit bench conformance-record clean
 
 all: test
 
-$(STAMP): pyproject.toml
+$(VENV_STAMP):
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(VENV_STAMP)
+
+$(STAMP): pyproject.toml $(VENV_STAMP)
+	$(BIN)/pip install --quiet -e '.[test,serve,otel]'
 	touch $(STAMP)
+
+$(RUN_STAMP): pyproject.toml $(VENV_STAMP)
+	$(BIN)/pip install --quiet -e '.[serve]'
+	touch $(RUN_STAMP)
+
+$(BASE_STAMP): pyproject.toml $(VENV_STAMP)
+	$(BIN)/pip install --quiet -e .
+	touch $(BASE_STAMP)
 
 install: $(STAMP)
 
@@ -24,10 +40,10 @@ install: $(STAMP)
 # stay on loopback unless told otherwise.
 HOOKWISE_HOST ?= 127.0.0.1
 HOOKWISE_PORT ?= 8765
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/hookwise serve --host $(HOOKWISE_HOST) --port $(HOOKWISE_PORT)
 
-demo: $(STAMP)
+demo: $(BASE_STAMP)
 	@GEMINI_CLI_TRUST_WORKSPACE=true HOOKWISE_EXAMPLE_BIN=$(BIN) sh $(EXAMPLE)/demo.sh
 
 lint: $(STAMP)

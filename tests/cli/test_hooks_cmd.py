@@ -169,8 +169,17 @@ def test_disable_goes_to_user_settings_without_a_workspace_file(project: Project
     assert json.loads(project.user_file.read_text())["hooksConfig"] == {"disabled": []}
 
 
-def test_disable_unknown_name_warns(project: Project) -> None:
+def test_disable_refuses_an_unknown_name(project: Project) -> None:
+    before = project.user_file.read_text() if project.user_file.exists() else None
     result = project.run("disable", "nope")
+    assert result.exit_code == 2
+    assert 'no hook named "nope"' in result.stderr and "--force" in result.stderr
+    after = project.user_file.read_text() if project.user_file.exists() else None
+    assert after == before
+
+
+def test_disable_unknown_name_with_force_warns(project: Project) -> None:
+    result = project.run("disable", "nope", "--force")
     assert result.exit_code == 0
     assert 'no hook named "nope"' in result.stderr
 

@@ -211,7 +211,7 @@ scenarios:
         "scenarios:\n  - {name: x, platform: claude, event: PreToolUse, expcet: {}}\n"
     )
     result = runner.invoke(cli, ["test", str(scenarios)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # an invalid file is an input error, not a failed scenario
     assert "unknown key 'expcet'; did you mean 'expect'?" in result.output
 
 

@@ -635,8 +635,20 @@ def test_policy_errors_are_reported_and_tool_calls_still_hooked(
     )
     plan = plan_install("gemini", "project", project, env)
     assert [r.event for r in plan.edit.added] == ["BeforeTool"]
-    [note] = plan.notes
+    [note] = [n for n in plan.notes if "error(s)" in n]
     assert "policy.yaml:4:5" in note and "denies" in note
+
+
+def test_gemini_install_says_when_the_folder_is_untrusted(
+    project: Path, env: dict[str, str]
+) -> None:
+    untrusted = {**env, "GEMINI_CLI_TRUST_WORKSPACE": "false"}
+    notes = plan_install("gemini", "project", project, untrusted).notes
+    assert any("not trusted" in n and "GEMINI_CLI_TRUST_WORKSPACE" in n for n in notes)
+    trusted = {**env, "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+    assert not any(
+        "not trusted" in n for n in plan_install("gemini", "project", project, trusted).notes
+    )
 
 
 def test_writes_are_atomic_and_keep_the_mode(tmp_path: Path) -> None:

@@ -13,6 +13,23 @@ def cli() -> None:
     """Hooks for AI coding agents: run, test and answer them like the real hosts."""
 
 
+@cli.command(
+    "hook",
+    add_help_option=False,
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+)
+@click.pass_context
+def hook(ctx: click.Context) -> None:
+    """Answer one agent hook event (JSON on stdin): the command agents run.
+
+    `hookwise hook --help` lists its options. The console script runs it before click is
+    imported (it is on every tool call's path); this entry serves `--help` and embedders.
+    """
+    from hookwise.policy.hook import main as hook_main
+
+    ctx.exit(hook_main(list(ctx.args)))
+
+
 def _register() -> None:
     from hookwise.cli import conformance_cmd, fire_cmd, hooks_cmd, migrate_cmd, sim_cmd, turns_cmd
 

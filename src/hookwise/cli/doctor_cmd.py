@@ -12,28 +12,39 @@ from pathlib import Path
 
 import click
 
+from hookwise.cli.host_option import host_option
+from hookwise.cli.options import project_option, project_root
 from hookwise.policy.install import HOST_LABELS, HOSTS
 
 _MARKS = {"ok": "ok  ", "info": "info", "warn": "WARN", "fail": "FAIL"}
 
 
 @click.command()
-@click.option("--platform", type=click.Choice(HOSTS), default=None, help="Default: every host.")
+@host_option("The host to check (default: every host)")
 @click.option(
-    "--project",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="The project directory (default: the current directory).",
+    "--platform", type=click.Choice(HOSTS), default=None, hidden=True, help="Former name of --host."
+)
+@project_option(
+    must_exist=True,
+    help_text="The project directory (default: the one holding the .hookwise/ found from "
+    "the current directory, else the current directory).",
 )
 @click.option("--no-self-test", is_flag=True, help="Do not run the registered commands.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def doctor(platform: str | None, project: Path | None, no_self_test: bool, as_json: bool) -> None:
+def doctor(
+    dialect: str | None,
+    platform: str | None,
+    project: Path | None,
+    no_self_test: bool,
+    as_json: bool,
+) -> None:
     """Check that `hookwise hook` is registered, trusted and answering, and the policy valid."""
     from hookwise.policy.doctor import diagnose
 
+    platform = dialect or platform
     hosts = (platform,) if platform else HOSTS
     report = diagnose(
-        (project or Path.cwd()).resolve(),
+        project_root(project),
         hosts=hosts,
         explicit=platform is not None,
         run_self_test=not no_self_test,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from hookwise.cli.host_option import host_option
+from hookwise.cli.options import project_option
 
 if TYPE_CHECKING:
     from hookwise.config.extensions import HookSources
@@ -32,13 +33,7 @@ PROFILES = ("documented", "gemini-cli")
 def _common_options(func: F) -> F:
     """Where to read settings from; the path overrides exist mostly for tests and CI."""
     options = [
-        click.option(
-            "--settings",
-            "project",
-            type=click.Path(file_okay=False, path_type=Path),
-            default=None,
-            help="Project directory (the workspace); default: the current directory.",
-        ),
+        project_option(aliases=("--settings",)),
         click.option(
             "--profile",
             type=click.Choice(PROFILES),
@@ -73,6 +68,7 @@ def _common_options(func: F) -> F:
         click.option(
             "--allow-insecure-system-files",
             is_flag=True,
+            hidden=True,
             help="Read system settings files even if not root-owned (tests only).",
         ),
     ]
@@ -380,8 +376,9 @@ def _known_names(sources: HookSources) -> set[str]:
     default=None,
     help="Settings file to write (default: the workspace's if it exists, else the user's).",
 )
+@click.option("--force", is_flag=True, help="Disable NAME even though no hook here has it.")
 @_with_context
-def disable_hook(ctx: _Context, name: str, scope: str | None) -> None:
+def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool) -> None:
     """Add NAME (a hook's name, or its command) to hooksConfig.disabled."""
     from hookwise.config.settings import SettingsEditError, SettingsScope, update_disabled_hooks
 
@@ -393,7 +390,14 @@ def disable_hook(ctx: _Context, name: str, scope: str | None) -> None:
     file = settings.file(target)
     if file.exists and not file.loaded:
         raise click.ClickException(f"cannot edit {file.path}: {file.error}")
-    if name not in _known_names(sources):
+    known = _known_names(sources)
+    if name not in known:
+        if not force:  # a typo would otherwise be written into the settings silently
+            names = ", ".join(sorted(known)) or "none"
+            raise click.UsageError(
+                f'no hook named "{name}" is defined here (hooks: {names}); '
+                "--force disables it anyway"
+            )
         _warn([f'no hook named "{name}" is defined here; it is disabled anyway'])
     current = _scope_disabled(file)
     if name in current:

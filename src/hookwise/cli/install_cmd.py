@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from hookwise.cli.options import project_option, project_root
 from hookwise.policy.install import HOST_LABELS, HOSTS, SCOPES, InstallPlan
 
 _host_argument = click.argument("host", type=click.Choice(HOSTS))
@@ -23,11 +24,10 @@ _scope_option = click.option(
     show_default=True,
     help="project: the project's settings file; user: your own, for every project.",
 )
-_project_option = click.option(
-    "--project",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="The project directory (default: the current directory).",
+_project_option = project_option(
+    must_exist=True,
+    help_text="The project directory (default: the one holding the .hookwise/ found from "
+    "the current directory, else the current directory).",
 )
 _dry_run_option = click.option(
     "--dry-run", is_flag=True, help="Print the changes as a diff; write nothing."
@@ -41,7 +41,7 @@ def _report(plan: InstallPlan, written: list[Path], dry_run: bool) -> None:
         if dry_run:
             click.echo(change.diff(), nl=False)
         elif change.path in written:
-            click.echo(f"wrote {change.path}")
+            click.echo(f"{'removed' if change.deleted else 'wrote'} {change.path}")
 
 
 @click.command()
@@ -86,7 +86,7 @@ def install(
     """Register `hookwise hook` with HOST for every event the policy uses."""
     from hookwise.policy.install import InstallError, hook_command, plan_install, write_plan
 
-    directory = (project or Path.cwd()).resolve()
+    directory = project_root(project)
     env = dict(os.environ)
     try:
         plan = plan_install(
@@ -139,7 +139,7 @@ def install(
     for note in plan.notes:
         click.echo(f"note: {note}", err=True)
     if not dry_run and not as_json:
-        click.echo(f"check it with: hookwise doctor --platform {host}")
+        click.echo(f"check it with: hookwise doctor --host {host}")
 
 
 def _matcher(matcher: str | None) -> str:
@@ -151,16 +151,33 @@ def _matcher(matcher: str | None) -> str:
 @_scope_option
 @_project_option
 @_dry_run_option
-def uninstall(host: str, scope: str, project: Path | None, dry_run: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
+def uninstall(host: str, scope: str, project: Path | None, dry_run: bool, as_json: bool) -> None:
     """Remove hookwise's hook entries from HOST's settings (other hooks stay)."""
     from hookwise.policy.install import InstallError, plan_uninstall, write_plan
 
-    directory = (project or Path.cwd()).resolve()
+    directory = project_root(project)
     try:
         plan = plan_uninstall(host, scope, directory, dict(os.environ))
         written = [] if dry_run else write_plan(plan)
     except InstallError as exc:
         raise click.ClickException(str(exc)) from None
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "host": host,
+                    "scope": scope,
+                    "settings": str(plan.settings),
+                    "removed": [h.event for h in plan.edit.removed],
+                    "deleted": [str(c.path) for c in plan.changes if c.deleted],
+                    "written": [str(p) for p in written],
+                    "dry_run": dry_run,
+                },
+                indent=2,
+            )
+        )
+        return
     click.echo(f"{HOST_LABELS[host]} ({scope}): {plan.settings}")
     for hook in plan.edit.removed:
         click.echo(f"  - {hook.event}{_matcher(hook.matcher)}")

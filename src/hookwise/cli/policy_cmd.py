@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from hookwise.cli.host_option import host_option
+from hookwise.cli.options import project_option
 from hookwise.protocol.hosts import HOST_NAMES
 
 PLATFORMS = HOST_NAMES
@@ -45,12 +47,24 @@ def _dump(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, default=str)
 
 
-_cwd_option = click.option(
-    "--cwd",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Where to look for the project scope (default: the current directory).",
+_cwd_option = project_option(
+    "cwd",
+    aliases=("--cwd",),
+    help_text="Where to look for the project's policy (default: the current directory).",
 )
+
+
+def _platform_alias(func: Any) -> Any:
+    """``--platform``: the former name of ``--host`` here, hidden and kept working."""
+    return click.option(
+        "--platform",
+        type=click.Choice(PLATFORMS),
+        default=None,
+        hidden=True,
+        help="Former name of --host.",
+    )(func)
+
+
 _policy_option = click.option(
     "--policy",
     "policy_file",
@@ -187,6 +201,18 @@ def show(cwd: Path | None, policy_file: Path | None, as_json: bool) -> None:
 
 
 @policy.command()
+def docs() -> None:
+    """Print the policy reference (docs/policy.md, packaged: pip users have no repository)."""
+    from importlib.resources import files
+
+    try:
+        text = files("hookwise.policy").joinpath("policy-reference.md").read_text("utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"the packaged policy reference is missing: {exc}") from None
+    click.echo(text, nl=False)
+
+
+@policy.command()
 def schema() -> None:
     """Print the JSON Schema of the policy format (for editors)."""
     from hookwise.policy.schema import SCHEMA
@@ -195,13 +221,7 @@ def schema() -> None:
 
 
 @policy.command()
-@click.option(
-    "--dir",
-    "directory",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Project directory (default: the current directory).",
-)
+@project_option("directory", aliases=("--dir",), must_exist=True)
 @click.option("--force", is_flag=True, help="Overwrite an existing policy file.")
 @click.option(
     "--packs",
@@ -294,13 +314,15 @@ def _print_explanation(report: dict[str, Any]) -> None:
 
 @click.command()
 @click.argument("payload", default="-")
-@click.option("--platform", type=click.Choice(PLATFORMS), default=None, help="Default: detect.")
+@host_option("The host that sent the payload (default: detected from it)")
+@_platform_alias
 @_cwd_option
 @_policy_option
 @click.option("--no-validators", is_flag=True, help="Do not run validator commands.")
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
 def explain(
     payload: str,
+    dialect: str | None,
     platform: str | None,
     cwd: Path | None,
     policy_file: Path | None,
@@ -310,9 +332,13 @@ def explain(
     """Explain the decision for a hook PAYLOAD (a JSON file, or - for stdin)."""
     from hookwise.policy.explain import explain as run_explain
 
+    platform = dialect or platform
     data = _read_payload(payload)
     env = _env(policy_file)
     event_cwd = data.get("cwd") if isinstance(data, dict) else None
+    if isinstance(data, dict) and not event_cwd:
+        # as `hookwise hook` does: an event without cwd is relative to where it runs
+        event_cwd = data["cwd"] = str((cwd or Path.cwd()).resolve())
     where = str(cwd) if cwd else (event_cwd if isinstance(event_cwd, str) else str(Path.cwd()))
     compiled = _compile_scopes(where, env)
     report = run_explain(
@@ -322,6 +348,12 @@ def explain(
         click.echo(_dump(report))
     else:
         _print_explanation(report)
+
+
+class _InputError(click.ClickException):
+    """A file that cannot be used: exit 2 (input error), not 1 (a scenario failed)."""
+
+    exit_code = 2
 
 
 @click.command(name="test")
@@ -336,7 +368,10 @@ def explain(
 @click.option("--no-validators", is_flag=True, help="Do not run validator commands.")
 @click.option("-v", "--verbose", is_flag=True, help="Show every scenario's answer.")
 def test_cmd(scenarios: Path, policy_file: Path | None, no_validators: bool, verbose: bool) -> None:
-    """Run SCENARIOS (payload -> expected decision) against the policy; exit 1 on a failure."""
+    """Run SCENARIOS (payload -> expected decision) against the policy.
+
+    Exit 1 when a scenario fails, 2 when the scenario file or the policy cannot be used.
+    """
     from hookwise.policy.compiler import compile_files
     from hookwise.policy.scenarios import ScenarioError, load_scenarios, run_scenarios
     from hookwise.policy.trust import Trust
@@ -344,18 +379,18 @@ def test_cmd(scenarios: Path, policy_file: Path | None, no_validators: bool, ver
     try:
         scenario_file = load_scenarios(str(scenarios))
     except ScenarioError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _InputError(str(exc)) from None
     chosen = str(policy_file) if policy_file else scenario_file.policy
     if chosen:
         compiled = compile_files([("project", chosen)], trust=Trust.everything_trusted())
         if not compiled["files"]:
-            raise click.ClickException(f"{chosen}: no such policy file")
+            raise _InputError(f"{chosen}: no such policy file")
     else:
         compiled = _compile_scopes(str(scenarios.resolve().parent), _env(None))
     if compiled["errors"]:
         for problem in compiled["errors"]:
             click.echo(_problem_line(problem), err=True)
-        raise click.ClickException("the policy has errors; no scenario was run")
+        raise _InputError("the policy has errors; no scenario was run")
     results = run_scenarios(scenario_file, compiled, run_validators=not no_validators)
     failed = 0
     for result in results:
@@ -370,6 +405,44 @@ def test_cmd(scenarios: Path, policy_file: Path | None, no_validators: bool, ver
     click.echo(f"{len(results) - failed} passed, {failed} failed")
     if failed:
         sys.exit(1)
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+def parse_since(text: str, now: float) -> str:
+    """``--since`` as the audit log's UTC ISO time, so records compare as strings.
+
+    Accepted: an ISO date or time (``2026-01-05``, ``2026-01-05T10:00``, with an offset or
+    ``Z``; without one it is UTC, as the log is), ``today``, ``yesterday`` (UTC midnights),
+    and an age: a number and a unit, ``30s``, ``15m``, ``1h``, ``2d``, ``1w``.
+    """
+    import datetime as dt
+    import re
+
+    value = text.strip().lower()
+    midnight = dt.datetime.fromtimestamp(now, dt.UTC).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    if value in ("today", "yesterday"):
+        moment = midnight - dt.timedelta(days=1 if value == "yesterday" else 0)
+    elif match := re.fullmatch(r"(\d+)\s*([smhdw])", value):
+        seconds = int(match.group(1)) * _UNITS[match.group(2)]
+        moment = dt.datetime.fromtimestamp(now - seconds, dt.UTC)
+    else:
+        try:
+            moment = dt.datetime.fromisoformat(text.strip().replace("z", "Z"))
+        except ValueError:
+            raise click.BadParameter(
+                f"{text!r} is not a time: give an ISO date or time (2026-01-05, "
+                "2026-01-05T10:00, UTC unless it has an offset), today, yesterday, "
+                "or an age such as 30m, 1h, 2d",
+                param_hint="'--since'",
+            ) from None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=dt.UTC)
+        moment = moment.astimezone(dt.UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S") + f".{moment.microsecond // 1000:03d}Z"
 
 
 def _log_matches(record: dict[str, Any], filters: dict[str, str | None], since: str | None) -> bool:
@@ -395,12 +468,29 @@ def _log_line(record: dict[str, Any]) -> str:
 
 
 @click.group(invoke_without_command=True)
-@click.option("--path", type=click.Path(dir_okay=False, path_type=Path), default=None)
-@click.option("--decision", type=click.Choice(["deny", "ask", "allow", "none"]), default=None)
-@click.option("--host", type=click.Choice(PLATFORMS), default=None)
-@click.option("--session", default=None)
+@click.option(
+    "--path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The audit log to read (default: the one the policy's settings name).",
+)
+@click.option(
+    "--decision",
+    type=click.Choice(["deny", "ask", "allow", "none"]),
+    default=None,
+    help="Only records with this decision.",
+)
+@click.option(
+    "--host", type=click.Choice(PLATFORMS), default=None, help="Only events from this host."
+)
+@click.option("--session", default=None, help="Only this session id's records.")
 @click.option("--rule", default=None, help="Only decisions this rule matched.")
-@click.option("--since", default=None, help="ISO time (UTC), e.g. 2026-01-05T10:00.")
+@click.option(
+    "--since",
+    default=None,
+    help="Only records from then on: an ISO date or time (UTC unless it has an offset), "
+    "today, yesterday, or an age (30m, 1h, 2d).",
+)
 @click.option("-n", "--limit", type=int, default=50, show_default=True, help="0: all.")
 @click.option("--json", "as_json", is_flag=True, help="Print the records as JSON lines.")
 @click.option("-f", "--follow", is_flag=True, help="Keep printing new records.")
@@ -420,6 +510,8 @@ def logs(
     """Show the audit log of `hookwise hook` decisions (newest last); `logs export` sends it on."""
     if ctx.invoked_subcommand is not None:
         return
+    if since is not None:
+        since = parse_since(since, time.time())
     from hookwise.policy import audit, fastjson
     from hookwise.policy.compiler import default_settings
 
@@ -521,12 +613,14 @@ def untrust_cmd(files: tuple[Path, ...], cwd: Path | None) -> None:
 
 
 @policy.command(name="hook-command")
-@click.option("--platform", type=click.Choice(PLATFORMS), default=None)
+@host_option("The host the command answers (default: detected from each payload)")
+@_platform_alias
 @click.option("--console", is_flag=True, help="The plain `hookwise hook` form instead.")
-def hook_command(platform: str | None, console: bool) -> None:
+def hook_command(dialect: str | None, platform: str | None, console: bool) -> None:
     """Print the command line to register as the agents' hook (the fastest form)."""
     import shlex
 
+    platform = dialect or platform
     from hookwise.policy import run_hook
 
     extra = ["--platform", platform] if platform else []

@@ -79,7 +79,11 @@ def serve(
     webhook_allow_private: bool,
     webhook_allow_cidrs: tuple[str, ...],
 ) -> None:
-    """Serve the API, webhooks and console (HOOKWISE_API_TOKEN, HOOKWISE_DATABASE_URL)."""
+    """Serve the API, webhooks and console (HOOKWISE_API_TOKEN, HOOKWISE_DATABASE_URL).
+
+    Needs the `serve` extra: pip install 'hookwise[serve]'.
+    """
+    _require_serve_extra()
     from hookwise.api.secret_env import environment, reexec_without_secrets
 
     reexec_without_secrets()  # the token must not stay readable in /proc/<pid>/environ
@@ -107,3 +111,22 @@ def serve(
         )
     except SettingsError as err:
         raise click.ClickException(str(err)) from None
+
+
+SERVE_MODULES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "httpx", "psycopg")
+
+
+def _require_serve_extra() -> None:
+    """The service's packages are an extra (the hook and the CLI do without them): say
+    which extra to install instead of failing with an ImportError."""
+    from importlib.util import find_spec
+
+    missing = [name for name in SERVE_MODULES if find_spec(name) is None]
+    if missing:
+        click.echo(
+            f"hookwise serve needs the service's packages ({', '.join(missing)} missing): "
+            "install the extra with `pip install 'hookwise[serve]'` "
+            "(or `pipx install 'hookwise[serve]'`, `uv tool install 'hookwise[serve]'`)",
+            err=True,
+        )
+        raise SystemExit(2)

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from hookwise.protocol.hosts import HOST_NAMES
+from hookwise.protocol.profiles import Profile
 
 # Exit codes: 0 every expectation passed; 1 one failed; 2 the scenario or setup is bad.
 EXIT_FAILED = 1
@@ -26,6 +27,7 @@ EXIT_BAD_INPUT = 2
 )
 @click.option(
     "--profile",
+    type=click.Choice([p.value for p in Profile]),
     default=None,
     help="Host behaviour profile (gemini: documented | gemini-cli); default: the scenario's.",
 )

@@ -276,6 +276,40 @@ def _convert_command(
     return command
 
 
+_PLATFORM_FLAGS: Final = ("--platform", "--host", "--dialect")
+
+
+def _retarget_hookwise(command: str, target: Dialect) -> str | None:
+    """hookwise's own hook command answering as ``target``; None when not hookwise's.
+
+    Copied verbatim it would keep ``--platform <source>`` and answer the target host in the
+    source's protocol (Gemini CLI would fail closed on every tool call).
+    """
+    from hookwise.policy.install import is_hookwise_command
+
+    if not is_hookwise_command(command):
+        return None
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return None
+    # the portable form carries its script as argv[2]: only look at the arguments after it
+    start = 4 if len(argv) > 3 and argv[1] == "-c" else 1
+    out = list(argv)
+    found = False
+    for index in range(start, len(out)):
+        arg = out[index]
+        if arg in _PLATFORM_FLAGS and index + 1 < len(out):
+            out[index + 1] = target
+            found = True
+        elif arg.split("=", 1)[0] in _PLATFORM_FLAGS and "=" in arg:
+            out[index] = f"{arg.split('=', 1)[0]}={target}"
+            found = True
+    if not found:
+        out.extend(["--platform", target])
+    return shlex.join(out)
+
+
 # --------------------------------------------------------------------------- timeouts
 
 
@@ -362,6 +396,14 @@ def _convert_handler(
     if source == "claude" and isinstance(args, list) and args:
         command = " ".join([command, *(_quote_arg(str(a)) for a in args)])
         out.notes.append(f"{path}/args: exec form turned into one shell command line")
+    own = _retarget_hookwise(command, target)
+    if own is not None:
+        command = own
+        out.notes.append(
+            f"{path}/command: hookwise's own hook now runs with --platform {target} (it "
+            f"answered as {_host(source)}); `hookwise install {target}` registers it with "
+            f"the events your policy uses"
+        )
     converted: dict[str, JSON] = {
         "type": "command",
         "command": _convert_command(command, source, target, path, out.notes),

@@ -36,7 +36,7 @@ Answer one agent hook event (JSON on stdin) with the policy's decision, in the f
 host obeys. Register it as the hook command of Gemini CLI, Claude Code or Codex.
 
 Options:
-  --platform NAME  the host (default: detected from the payload)
+  --platform NAME  the host (default: detected from the payload); --host is the same
   --policy FILE    use FILE as the project policy (default: .hookwise/policy.yaml found
                    from the event's cwd; also $HOOKWISE_POLICY)
   --no-audit       do not write the audit log
@@ -63,14 +63,14 @@ def parse_args(argv: list[str]) -> Options:
     while args:
         arg = args.pop(0)
         name, eq, inline = arg.partition("=")
-        if name in ("--platform", "--policy"):
+        if name in ("--platform", "--host", "--policy"):
             if eq:
                 value = inline
             elif args:
                 value = args.pop(0)
             else:
                 raise UsageError(f"{name} needs a value")
-            if name == "--platform":
+            if name != "--policy":  # --host: the CLI's name for it; --platform stays registered
                 if value not in PLATFORMS:
                     raise UsageError(
                         f"unknown platform {value!r}; expected one of: {', '.join(PLATFORMS)}"
@@ -252,6 +252,9 @@ def main(argv: list[str]) -> int:
             bad_input = f"stdin is not a JSON event: {exc}"
         except OSError as exc:
             bad_input = f"cannot read stdin: {exc}"
+        if isinstance(payload, dict) and not payload.get("cwd"):
+            # no cwd in the event: paths are relative to where the host started the hook
+            payload["cwd"] = os.getcwd()
         cwd = payload.get("cwd") if isinstance(payload, dict) else None
         try:
             loaded = load_policy(cwd if isinstance(cwd, str) and cwd else os.getcwd(), env)

@@ -27,6 +27,7 @@ decision about the whole project and is only reported.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -915,10 +916,12 @@ class FileChange:
     before: str | None
     after: str | None
     mode: int | None = None  # set on the written file (the launcher is executable)
+    deleted: bool = False
+    """Uninstall left the file empty: it is removed rather than left as ``{}`` debris."""
 
     @property
     def changed(self) -> bool:
-        return self.before != self.after
+        return self.before != self.after or (self.deleted and self.before is not None)
 
     def diff(self) -> str:
         import difflib
@@ -1009,10 +1012,30 @@ def plan_install(
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
+    if host == "gemini":
+        _note_gemini_trust(plan, project, env)
     if is_portable_command(command):
         launcher = Path(launcher_path(dict(env)))
         plan.changes.append(FileChange(launcher, _read(launcher), launcher_text(), mode=0o755))
     return plan
+
+
+def _note_gemini_trust(plan: InstallPlan, project: Path, env: Mapping[str, str]) -> None:
+    """Gemini CLI registers no settings hook in an untrusted folder (user hooks included):
+    say so now, as for Codex, rather than let `doctor` find it later."""
+    from hookwise.config.settings import SettingsPaths, load_settings
+    from hookwise.protocol.profiles import Profile
+
+    try:
+        paths = SettingsPaths.from_environment(project, env=dict(env), home=gemini_home(env))
+        trust = load_settings(paths, profile=Profile.GEMINI_CLI, env=dict(env)).trust
+    except Exception:  # the settings are checked (and reported) by the edit itself
+        return
+    if not trust.trusted:
+        plan.notes.append(
+            f"Gemini CLI runs no settings hook in {project}: the folder is not trusted "
+            f"({trust.detail}); until then these hooks do not run"
+        )
 
 
 def plan_uninstall(
@@ -1030,7 +1053,24 @@ def plan_uninstall(
         _plan_codex(plan, project, env, trust=True, uninstall=True)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
+    if edit.removed:
+        for change in plan.changes:
+            if _is_empty(change.path, change.after):
+                change.deleted = True
+                change.after = ""
     return plan
+
+
+def _is_empty(path: Path, text: str | None) -> bool:
+    """Whether an uninstalled file holds nothing: ``{}`` (JSON) or only blanks (TOML)."""
+    if text is None:
+        return False
+    if path.suffix == ".toml":
+        return not text.strip()
+    try:
+        return bool(json.loads(text) == {})
+    except ValueError:
+        return False
 
 
 def _plan_codex(
@@ -1140,6 +1180,12 @@ def write_plan(plan: InstallPlan) -> list[Path]:
         if not change.changed or change.after is None:
             continue
         try:
+            if change.deleted:
+                change.path.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # the .gemini/ install created, if empty
+                    change.path.parent.rmdir()
+                written.append(change.path)
+                continue
             write_text_atomic(change.path, change.after)
             if change.mode is not None:
                 os.chmod(change.path, change.mode)

@@ -227,7 +227,10 @@ SCHEMA: Final[dict[str, Any]] = {
                     ],
                 },
                 "match": {"$ref": "#/$defs/match"},
-                "when": {"type": "string", "description": "a condition (see docs/policy.md)"},
+                "when": {
+                    "type": "string",
+                    "description": "a condition (see `hookwise policy docs`)",
+                },
                 "action": {"enum": list(ACTIONS)},
                 "reason": {"type": "string"},
                 "message": {"type": "string", "description": "shown to the user"},

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hookwise.policy import packs as _packs
 
 _TEMPLATE = """\
-# hookwise policy (format version 1). Reference: docs/policy.md
+# hookwise policy (format version 1). Reference: `hookwise policy docs` (the full
+# format, the actions and how each agent is answered).
 #
 # `hookwise hook` answers Gemini CLI, Claude Code and Codex from this one file.
 # Check it with `hookwise policy validate`, see the merged result with
@@ -16,7 +17,7 @@ _TEMPLATE = """\
 # (personal, keep it out of git). Managed rules cannot be disabled or weakened.
 version: 1
 
-# Built-in rule packs (docs/policy.md, "Rule packs"); their rule ids read
+# Built-in rule packs (`hookwise policy docs`, "Rule packs"); their rule ids read
 # hookwise/<pack>:<rule>, so `overrides:` can switch one off. Pin a version with @1.
 # extends: [@PACKS@]
 @EXTENDS@
