@@ -27,9 +27,12 @@ def test_lists_claude_hooks_detected_from_the_project(tmp_path: Path) -> None:
             }
         )
     )
+    home = tmp_path / "home"
+    home.mkdir()
+    trusted = {"projects": {str(project): {"hasTrustDialogAccepted": True}}}
+    (home / ".claude.json").write_text(json.dumps(trusted))  # Claude Code's own record
     result = CliRunner().invoke(
-        cli,
-        ["hooks", "list", "--settings", str(project), "--home", str(tmp_path / "home"), "--json"],
+        cli, ["hooks", "list", "--settings", str(project), "--home", str(home), "--json"]
     )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)

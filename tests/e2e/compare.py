@@ -175,6 +175,11 @@ def predict(record: dict[str, Any], workdir: Path) -> dict[str, Any]:
     elif cli == "gemini":
         env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
         args += ["--profile", "gemini-cli"]
+    else:
+        # the live run accepted Claude Code's trust dialog for the project (~/.claude.json);
+        # hookwise reads the same record
+        trusted = {"projects": {str(proj): {"hasTrustDialogAccepted": True}}}
+        (home / ".claude.json").write_text(json.dumps(trusted), encoding="utf-8")
     payload = json.dumps(record["event_args"]).replace("$RUN", str(workdir))
     stdout = run_fire(args, payload, env)
     outcome: dict[str, Any] = json.loads(stdout)["outcome"]
