@@ -129,6 +129,20 @@ def _options(cmd: Command) -> tuple[set[str], list[str]]:
     return cmd.options
 
 
+_CANONICAL: dict[tuple[str, str], str] = {}
+
+
+def _canonical(program: str, flag: str) -> str:
+    """programs.canonical_flag, memoised: a rule's flag is looked up once per program."""
+    key = (program, flag)
+    found = _CANONICAL.get(key)
+    if found is None:
+        from hookwise.policy.programs import canonical_flag
+
+        found = _CANONICAL[key] = canonical_flag(program, flag)
+    return found
+
+
 def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
     if not cmd.argv:
         return False
@@ -144,14 +158,12 @@ def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
     if cmd.unknown_args:
         return True
     if spec["flags"] or spec["any_flags"]:
-        from hookwise.policy.programs import canonical_flag
-
         present, _ = _options(cmd)
         program = cmd.program
-        if not all(canonical_flag(program, f) in present for f in spec["flags"]):
+        if not all(_canonical(program, f) in present for f in spec["flags"]):
             return False
         if spec["any_flags"] and not any(
-            canonical_flag(program, f) in present for f in spec["any_flags"]
+            _canonical(program, f) in present for f in spec["any_flags"]
         ):
             return False
     if spec["args"]:
