@@ -302,6 +302,12 @@ PROTECTED_SHELL = [
     "cat > .hookwise/policy.yaml <<'EOF'\nversion: 1\nEOF",
     "git rm .hookwise/policy.yaml",
     "git checkout -- .hookwise/policy.yaml",
+    "sed -Ei 's/deny/allow/' .hookwise/policy.yaml",
+    "perl -pi -e 's/deny/allow/' .hookwise/policy.yaml",
+    "sed -n 'w .hookwise/policy.yaml' notes.txt",
+    "apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: .hookwise/policy.yaml\n*** End Patch\nEOF",
+    "install -m 644 evil.yaml .hookwise/policy.yaml",
+    "dd if=/dev/zero of=.hookwise/policy.yaml count=1",
 ]
 
 
@@ -328,6 +334,8 @@ EVERYDAY = [
     "find . -name '*.pyc' -delete",
     "npm install",
     "git commit -m 'update .hookwise policy'",
+    "sed -n '1,20p' .hookwise/policy.yaml",
+    "sed 's/deny/allow/' .hookwise/policy.yaml > /tmp/preview.yaml",
 ]
 
 

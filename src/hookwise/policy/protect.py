@@ -309,6 +309,20 @@ def _target_dir(argv: list[str]) -> str | None:
     return None
 
 
+def _in_place(argv: list[str]) -> bool:
+    """``-i``, ``-i.bak``, ``-Ei``, ``-pi``, ``--in-place``: the files are rewritten."""
+    for word in argv[1:]:
+        if word == "--":
+            break
+        if word.startswith("--in-place"):
+            return True
+        if word.startswith("-") and not word.startswith("--") and "i" in word[1:]:
+            head = word[1 : word.index("i")]
+            if not any(letter in head for letter in "efl"):  # -e/-f/-l take a value
+                return True
+    return False
+
+
 def _hookwise_change(argv: list[str]) -> bool:
     words = [w for w in argv[1:] if not w.startswith("-")]
     return any(tuple(words[: len(change)]) == change for change in HOOKWISE_CHANGES)
@@ -363,10 +377,15 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
             targets = [last] + [last + "/" + p.rsplit("/", 1)[-1] for p in positional[:-1]]
         else:
             targets = positional
-    elif name in IN_PLACE and any(
-        w.startswith(IN_PLACE[name]) for w in argv[1:] if w.startswith("-")
-    ):
+    elif name in IN_PLACE and _in_place(argv):
         targets = positional
+    elif name == "sed":
+        # without -i, sed reads its files; only its script can name a file to write (w FILE)
+        scripts = [w for i, w in enumerate(argv) if i > 0 and argv[i - 1] in ("-e", "--expression")]
+        for word in scripts or positional[:1]:
+            if _has_marker(word):
+                raise _FoundError(word, "`sed` writes with its script")
+        return
     elif name == "dd":
         targets = [w[3:] for w in argv[1:] if w.startswith("of=")]
     elif name == "git":
