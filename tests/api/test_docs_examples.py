@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -192,7 +193,9 @@ def test_the_checks_can_fail(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Any:
+def server(tmp_path: Path) -> Iterator[tuple[LiveServer, Path, Path, Path]]:
+    # The hook the document describes for $HOOKWISE_HOOK, printing what it says it prints.
+    assert f"`{json.dumps(HOOK_ANSWER)}`" in DOC.read_text(encoding="utf-8")
     project = tmp_path / "project"
     project.mkdir()
     hook = tmp_path / "deny-rm.sh"
