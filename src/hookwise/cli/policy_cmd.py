@@ -18,6 +18,7 @@ import click
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option
 from hookwise.protocol.hosts import HOST_NAMES
+from hookwise.wording import count
 
 PLATFORMS = HOST_NAMES
 
@@ -119,9 +120,9 @@ def validate(files: tuple[Path, ...], cwd: Path | None, strict: bool, as_json: b
         for result in results:
             enabled = sum(1 for r in result["rules"] if r["enabled"])
             names = ", ".join(p for _, p in result["files"])
-            click.echo(f"{names}: {len(result['rules'])} rules ({enabled} enabled)")
+            click.echo(f"{names}: {count(len(result['rules']), 'rule')} ({enabled} enabled)")
         verdict = "invalid" if errors or (strict and warnings) else "valid"
-        click.echo(f"{verdict}: {len(errors)} error(s), {len(warnings)} warning(s)")
+        click.echo(f"{verdict}: {count(len(errors), 'error')}, {count(len(warnings), 'warning')}")
     if errors or (strict and warnings):
         sys.exit(1)
 
