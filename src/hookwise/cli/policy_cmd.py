@@ -269,8 +269,10 @@ def _print_explanation(report: dict[str, Any]) -> None:
     canonical = ", ".join(report["canonical"]) or "-"
     tool = f"  tool: {report['host_tool']} ({report['tool']})" if report["tool"] else ""
     click.echo(f"host: {report['host']}  event: {report['event']} -> {canonical}{tool}")
-    if report["files"]:
-        click.echo(f"paths: {', '.join(report['files'])}")
+    if report["paths"]:
+        click.echo(f"paths: {', '.join(report['paths'])}")
+    if report["arguments"]:
+        click.echo(f"arguments: {', '.join(report['arguments'])}")
     if report["error"]:
         click.echo(f"error: {report['error']}")
     decision = report["decision"] or {}
