@@ -18,8 +18,39 @@ if TYPE_CHECKING:
 
 # Programs whose operands are files: every word that is not an option is shown as a path.
 FILE_PROGRAMS = frozenset(
-    "cat chgrp chmod chown cp cd dd du file head less ln ls mkdir more mv nano rm rmdir shred "
-    "source stat tail tar tee touch truncate unlink vi vim wc".split()
+    [
+        "cat",
+        "chgrp",
+        "chmod",
+        "chown",
+        "cp",
+        "cd",
+        "dd",
+        "du",
+        "file",
+        "head",
+        "less",
+        "ln",
+        "ls",
+        "mkdir",
+        "more",
+        "mv",
+        "nano",
+        "rm",
+        "rmdir",
+        "shred",
+        "source",
+        "stat",
+        "tail",
+        "tar",
+        "tee",
+        "touch",
+        "truncate",
+        "unlink",
+        "vi",
+        "vim",
+        "wc",
+    ]
 )
 
 
