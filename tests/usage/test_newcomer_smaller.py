@@ -41,3 +41,20 @@ def test_explain_does_not_call_git_arguments_paths(user: User) -> None:
     )
     assert document["files"] == ["push", "origin", "main"]
     assert document["paths"] == [] and document["arguments"] == ["push", "origin", "main"]
+
+
+def test_one_misspelt_key_is_one_error(user: User) -> None:
+    policy = user.project / "policy.yaml"
+    for typo, key in (("actoin", "action"), ("idd", "id")):
+        rule = {"id": "x", "match": {"command": "git push"}, "action": "deny"}
+        rule[typo] = rule.pop(key)
+        policy.write_text(json.dumps({"version": 1, "rules": [rule]}), encoding="utf-8")
+        result = user.run("policy", "validate", str(policy), check=1)
+        errors = [line for line in result.stderr.splitlines() if ": error: " in line]
+        assert len(errors) == 1, result.stderr
+        assert f"unknown key {typo!r}; did you mean {key!r}?" in errors[0]
+        assert "invalid: 1 error, 0 warnings" in result.stdout
+    # a key left out (no misspelling of it) is still reported as missing
+    policy.write_text('{"version": 1, "rules": [{"id": "x", "match": {"command": "ls"}}]}')
+    result = user.run("policy", "validate", str(policy), check=1)
+    assert "rule 'x' has no 'action'" in result.stderr
