@@ -58,3 +58,26 @@ def test_one_misspelt_key_is_one_error(user: User) -> None:
     policy.write_text('{"version": 1, "rules": [{"id": "x", "match": {"command": "ls"}}]}')
     result = user.run("policy", "validate", str(policy), check=1)
     assert "rule 'x' has no 'action'" in result.stderr
+
+
+def test_logs_show_the_command_of_shell_calls(user: User) -> None:
+    user.run("policy", "init")
+    user.run("hook", "--platform", "claude", stdin=_bash("git push --force\n  origin main"))
+    write = {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": "notes.md", "content": "hi"},
+        "session_id": "s1",
+    }
+    user.run("hook", "--platform", "claude", stdin=json.dumps(write))
+    long = "echo " + "x" * 300
+    user.run("hook", "--platform", "claude", stdin=_bash(long))
+    lines = user.run("logs").stdout.splitlines()
+    assert len(lines) == 3, lines
+    assert " PreToolUse Bash $ git push --force origin main -> deny [no-force-push]" in lines[0]
+    assert "$" not in lines[1] and " Write -> " in lines[1]
+    assert "$ echo xxx" in lines[2] and "…" in lines[2] and len(lines[2]) < 250
+    records = [json.loads(line) for line in user.run("logs", "--json").stdout.splitlines()]
+    assert records[0]["command"] == "git push --force\n  origin main"
+    assert "command" not in records[1]
+    assert records[2]["command"] == long

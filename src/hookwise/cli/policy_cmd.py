@@ -460,13 +460,24 @@ def _log_matches(record: dict[str, Any], filters: dict[str, str | None], since: 
     return since is None or str(record.get("time", "")) >= since
 
 
+# A shell command in `hookwise logs` text output: on one line, cut past this many characters.
+LOG_COMMAND_WIDTH = 120
+
+
 def _log_line(record: dict[str, Any]) -> str:
     tool = f" {record.get('host_tool')}" if record.get("host_tool") else ""
     rule = f" [{record['rule']}]" if record.get("rule") else ""
     reason = f": {record['reason']}" if record.get("reason") else ""
+    command = record.get("command")
+    shown = ""
+    if isinstance(command, str) and command:
+        line = " ".join(command.split())
+        shown = (
+            f" $ {line if len(line) <= LOG_COMMAND_WIDTH else line[: LOG_COMMAND_WIDTH - 1] + '…'}"
+        )
     return (
         f"{record.get('time', '?')} {record.get('host') or '-'} {record.get('event') or '-'}{tool}"
-        f" -> {record.get('decision', '?')}{rule}{reason}"
+        f"{shown} -> {record.get('decision', '?')}{rule}{reason}"
     )
 
 
