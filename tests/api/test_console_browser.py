@@ -318,7 +318,8 @@ def test_executions_appear_live_and_follow_the_ui_config(
     expect(row.locator(".event")).to_have_text("PreToolUse")
     expect(row.locator(".tool")).to_have_text("Bash")
     expect(row.locator(".command")).to_have_text(BLOCKING_HOOK)
-    expect(row.locator(".outcome")).to_have_text(f"blocked · {blocked['source']}")
+    assert blocked["source"] == "exitcode"
+    expect(row.locator(".outcome")).to_have_text("blocked (exit code 2)")
     expect(row.locator(".duration")).to_have_text(shown_time(blocked["executionTime"]))
     expect(row.locator(".duration")).to_be_visible()
     summary = blocks_summary(blocked["messageBlocks"])
@@ -343,7 +344,8 @@ def test_executions_appear_live_and_follow_the_ui_config(
         "data-execution-id", warned["id"]
     )
     expect(newer.locator(".exit")).to_have_class("exit exit-warning")
-    expect(newer.locator(".outcome")).to_have_text(f"continued · {warned['source']}")
+    assert warned["source"] == "exitcode"
+    expect(newer.locator(".outcome")).to_have_text("continued (exit code 1)")
     expect(newer.locator(".duration")).to_be_hidden()
     expect(newer.locator("details.blocks")).to_have_attribute("open", "")
     expect(newer.locator(".block-warn .block-content")).to_contain_text(["3 style warnings"])

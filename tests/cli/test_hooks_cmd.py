@@ -129,8 +129,12 @@ def test_list_text_output(project: Project) -> None:
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert "folder trusted (file)" in lines[0]
-    assert lines[1].split("\t")[:5] == ["BeforeTool", "guard", "project/project", "enabled", "new"]
-    assert lines[2].split("\t")[:4] == ["AfterTool", "audit", "user/user", "enabled"]
+    assert lines[1].split("\t") == [
+        "event", "name", "source/scope", "state", "trust", "matcher", "defined in"
+    ]  # fmt: skip
+    assert lines[2].split("\t")[:5] == ["BeforeTool", "guard", "project/project", "enabled", "new"]
+    assert lines[3].split("\t")[:4] == ["AfterTool", "audit", "user/user", "enabled"]
+    assert all(len(line.split("\t")) == 7 for line in lines[1:])
 
 
 def test_list_rich_table_on_a_terminal(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:

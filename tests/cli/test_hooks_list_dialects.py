@@ -40,6 +40,14 @@ def test_lists_claude_hooks_detected_from_the_project(tmp_path: Path) -> None:
     assert [(h["event"], h["command"], h["matcher"], h["timeout"]) for h in doc["hooks"]] == [
         ("PreToolUse", "guard.sh", "Bash", 5)
     ]
+    text = CliRunner().invoke(
+        cli, ["hooks", "list", "--settings", str(project), "--home", str(home)]
+    )
+    assert text.exit_code == 0, text.output
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith(f"workspace {project} · dialect claude")
+    assert lines[1].split("\t")[:4] == ["event", "name", "source/scope", "state"]
+    assert lines[2].split("\t")[:4] == ["PreToolUse", "guard.sh", "project/project", "enabled"]
 
 
 def test_lists_codex_hooks_with_the_dialect_given(tmp_path: Path) -> None:

@@ -33,7 +33,29 @@ def test_init_writes_a_starter_that_validates_cleanly(runner: CliRunner, project
     assert again.exit_code == 1 and "exists" in again.output
     result = runner.invoke(cli, ["policy", "validate", "--cwd", str(project), "--strict"])
     assert result.exit_code == 0, result.output
-    assert "valid: 0 error(s), 0 warning(s)" in result.output
+    assert "valid: 0 errors, 0 warnings" in result.output
+
+
+ONE_RULE = """\
+version: 1
+rules:
+  - id: no-force-push
+    match: {command: git push --force}
+    action: deny
+    reason: Force pushes rewrite shared history.
+"""
+
+
+def test_counts_take_the_singular_for_one(runner: CliRunner, project: Path) -> None:
+    policy = project / ".hookwise" / "policy.yaml"
+    policy.write_text(ONE_RULE, encoding="utf-8")
+    result = runner.invoke(cli, ["policy", "validate", str(policy)])
+    assert result.exit_code == 0, result.output
+    assert f"{policy}: 1 rule (1 enabled)" in result.stdout
+    assert "1 rules" not in result.output
+    policy.write_text(ONE_RULE + ONE_RULE.split("rules:\n")[1].replace("no-force", "no-f"))
+    result = runner.invoke(cli, ["policy", "validate", str(policy)])
+    assert f"{policy}: 2 rules (2 enabled)" in result.stdout
 
 
 def test_starter_rules_decide_as_documented() -> None:

@@ -121,6 +121,12 @@ def test_events_the_policy_uses_but_not_registered(setup: Setup) -> None:
     assert setup.doctor("claude", self_test=False).ok
 
 
+def test_the_policy_check_counts_one_rule_in_the_singular(setup: Setup) -> None:
+    report = setup.report("claude", explicit=False)
+    [detail] = [c.detail for c in report.policy.checks if c.status == "ok"]
+    assert detail.startswith("valid: 1 rule (1 enabled) in project ")
+
+
 def test_policy_errors_are_reported_with_their_position(setup: Setup) -> None:
     setup.policy.write_text("version: 1\nrules:\n  - id: x\n    actoin: deny\n")
     report = setup.report("claude", explicit=False)

@@ -57,6 +57,12 @@ class ApiError(Exception):
         self.headers = dict(headers or {})
         self.extra = dict(extra or {})
 
+    def at(self, path: str) -> ApiError:
+        """This error as answered at ``path``: a 400's message names the route's object."""
+        if self.error == "invalid_request" and self.message == GENERIC_INVALID:
+            self.message = invalid_message(path)
+        return self
+
     def body(self) -> dict[str, Any]:
         return {"error": self.error, "message": self.message, **self.extra}
 
@@ -80,6 +86,41 @@ def _field(loc: Sequence[int | str]) -> str:
     return ".".join(parts) or "body"
 
 
+# pydantic's wording before a validator's own message ("Value error, must be http(s)://...")
+_MESSAGE_PREFIXES = ("Value error, ", "Assertion failed, ")
+
+# The 400 message names the object the route takes: (path prefix, message), first match wins.
+_INVALID_MESSAGES: tuple[tuple[str, str], ...] = (
+    ("/internal/hook/create-permission-request", "Invalid permission request format"),
+    ("/internal/hook/resolve-permission", "Invalid permission resolution format"),
+    ("/internal/hook/pending-permissions", "Invalid pending permissions query"),
+    ("/internal/hook/", "Invalid hook output request format"),
+    ("/internal/message/", "Invalid message request format"),
+    ("/api/hook/output-config", "Invalid output configuration"),
+    ("/api/webhooks", "Invalid webhook request format"),
+    ("/api/policy/", "Invalid policy decision request format"),
+    ("/api/console/", "Invalid console query"),
+)
+GENERIC_INVALID = "Invalid request format"
+
+
+def invalid_message(path: str | None) -> str:
+    """The 400 message for a request to ``path``: what was invalid, in the route's words."""
+    if path is not None:
+        for prefix, message in _INVALID_MESSAGES:
+            if path.startswith(prefix):
+                return message
+    return GENERIC_INVALID
+
+
+def _message(err: Mapping[str, Any]) -> str:
+    text = str(err.get("msg", "invalid value"))
+    for prefix in _MESSAGE_PREFIXES:
+        if text.startswith(prefix):
+            return text[len(prefix) :]
+    return text
+
+
 def validation_details(errors: Sequence[Any]) -> list[dict[str, str]]:
     """Exactly one detail per invalid field (unions report several errors for one field)."""
     details: dict[str, dict[str, str]] = {}
@@ -91,23 +132,20 @@ def validation_details(errors: Sequence[Any]) -> list[dict[str, str]]:
             continue
         details[name] = {
             "field": name,
-            "message": str(err.get("msg", "invalid value")),
+            "message": _message(err),
             "code": _code(str(err.get("type", ""))),
         }
     return list(details.values())
 
 
-def invalid_request(details: list[dict[str, str]]) -> ApiError:
-    return ApiError(
-        400,
-        "invalid_request",
-        "Invalid hook output request format",
-        extra={"details": details},
-    )
+def invalid_request(details: list[dict[str, str]], path: str | None = None) -> ApiError:
+    """A 400 with one detail per field; without ``path``, the message is set when it is sent."""
+    return ApiError(400, "invalid_request", invalid_message(path), extra={"details": details})
 
 
 def _respond(request: Request, err: ApiError) -> JSONResponse:
     rid = request_id(request)
+    err = err.at(request.url.path)
     log.info("request %s -> %d %s: %s", rid, err.status, err.error, err.message)
     return JSONResponse(err.body(), status_code=err.status, headers=err.headers)
 

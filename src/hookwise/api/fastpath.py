@@ -74,12 +74,13 @@ class FastPaths:
             try:
                 body = ParseOutputRequest.model_validate_json(raw)
             except ValidationError as err:
-                raise invalid_request(validation_details(err.errors())) from None
+                raise invalid_request(validation_details(err.errors()), PARSE_OUTPUT) from None
             session = headers.get(b"x-session-id")
             answer = await answer_parse(
                 self.state, body, session.decode("latin-1") if session else None
             )
         except ApiError as err:
+            err = err.at(PARSE_OUTPUT)
             await send_json(send, err.status, err.body(), err.headers)
             return
         await send_json(send, 200, answer)

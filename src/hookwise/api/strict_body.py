@@ -71,7 +71,7 @@ class StrictJsonBodies:
         raw = b"".join(chunks)
         details = body_problems(raw) if raw and messages[-1]["type"] == "http.request" else []
         if details:
-            err = invalid_request(details)
+            err = invalid_request(details, scope["path"])
             await send_json(send, err.status, err.body(), err.headers)
             return
 

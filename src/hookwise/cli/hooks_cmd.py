@@ -223,13 +223,7 @@ def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
     if _is_terminal():
         _print_table(header, rows)
         return
-    click.echo(header)
-    for row in rows:
-        fields = [row["event"], row["name"], f"{row['source']}/{row['scope']}", row["state"]]
-        fields += [row["trust"], _matcher_text(row["matcher"]), row["origin"]]
-        click.echo("\t".join(fields))
-    if not rows:
-        click.echo("no hooks")
+    _print_plain(header, rows)
 
 
 def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
@@ -310,13 +304,23 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
     if _is_terminal():
         _print_table(header, rows)
         return
+    _print_plain(header, rows)
+
+
+PLAIN_COLUMNS = ("event", "name", "source/scope", "state", "trust", "matcher", "defined in")
+
+
+def _print_plain(header: str, rows: list[dict[str, Any]]) -> None:
+    """Tab-separated rows for pipes, under a header row naming the columns."""
     click.echo(header)
+    if not rows:
+        click.echo("no hooks")
+        return
+    click.echo("\t".join(PLAIN_COLUMNS))
     for row in rows:
         fields = [row["event"], row["name"], f"{row['source']}/{row['scope']}", row["state"]]
         fields += [row["trust"], _matcher_text(row["matcher"]), row["origin"]]
         click.echo("\t".join(fields))
-    if not rows:
-        click.echo("no hooks")
 
 
 def _matcher_text(matcher: Any) -> str:

@@ -18,6 +18,7 @@ import click
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option
 from hookwise.protocol.hosts import HOST_NAMES
+from hookwise.wording import count
 
 PLATFORMS = HOST_NAMES
 
@@ -119,9 +120,9 @@ def validate(files: tuple[Path, ...], cwd: Path | None, strict: bool, as_json: b
         for result in results:
             enabled = sum(1 for r in result["rules"] if r["enabled"])
             names = ", ".join(p for _, p in result["files"])
-            click.echo(f"{names}: {len(result['rules'])} rules ({enabled} enabled)")
+            click.echo(f"{names}: {count(len(result['rules']), 'rule')} ({enabled} enabled)")
         verdict = "invalid" if errors or (strict and warnings) else "valid"
-        click.echo(f"{verdict}: {len(errors)} error(s), {len(warnings)} warning(s)")
+        click.echo(f"{verdict}: {count(len(errors), 'error')}, {count(len(warnings), 'warning')}")
     if errors or (strict and warnings):
         sys.exit(1)
 
@@ -268,8 +269,10 @@ def _print_explanation(report: dict[str, Any]) -> None:
     canonical = ", ".join(report["canonical"]) or "-"
     tool = f"  tool: {report['host_tool']} ({report['tool']})" if report["tool"] else ""
     click.echo(f"host: {report['host']}  event: {report['event']} -> {canonical}{tool}")
-    if report["files"]:
-        click.echo(f"paths: {', '.join(report['files'])}")
+    if report["paths"]:
+        click.echo(f"paths: {', '.join(report['paths'])}")
+    if report["arguments"]:
+        click.echo(f"arguments: {', '.join(report['arguments'])}")
     if report["error"]:
         click.echo(f"error: {report['error']}")
     decision = report["decision"] or {}
@@ -457,13 +460,24 @@ def _log_matches(record: dict[str, Any], filters: dict[str, str | None], since: 
     return since is None or str(record.get("time", "")) >= since
 
 
+# A shell command in `hookwise logs` text output: on one line, cut past this many characters.
+LOG_COMMAND_WIDTH = 120
+
+
 def _log_line(record: dict[str, Any]) -> str:
     tool = f" {record.get('host_tool')}" if record.get("host_tool") else ""
     rule = f" [{record['rule']}]" if record.get("rule") else ""
     reason = f": {record['reason']}" if record.get("reason") else ""
+    command = record.get("command")
+    shown = ""
+    if isinstance(command, str) and command:
+        line = " ".join(command.split())
+        shown = (
+            f" $ {line if len(line) <= LOG_COMMAND_WIDTH else line[: LOG_COMMAND_WIDTH - 1] + '…'}"
+        )
     return (
         f"{record.get('time', '?')} {record.get('host') or '-'} {record.get('event') or '-'}{tool}"
-        f" -> {record.get('decision', '?')}{rule}{reason}"
+        f"{shown} -> {record.get('decision', '?')}{rule}{reason}"
     )
 
 

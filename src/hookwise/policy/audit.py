@@ -8,7 +8,8 @@ Each record is appended with a single ``write`` on an ``O_APPEND`` descriptor, s
 hooks do not interleave lines; rotation happens under an ``flock``.
 
 Record keys: ``time`` (UTC, ISO 8601), ``host``, ``session``, ``event`` (the host's name),
-``canonical`` (list), ``tool``, ``host_tool``, ``cwd``, ``decision`` (deny / ask / allow /
+``canonical`` (list), ``tool``, ``host_tool``, ``cwd``, ``command`` (a shell tool's command
+line, cut at 4,096 characters; absent for other tools), ``decision`` (deny / ask / allow /
 none), ``reason``, ``rule`` (the deciding rule), ``rules`` (every matching rule with its
 action, mode and outcome), ``contexts``, ``messages``, ``warnings``, ``updated_input``,
 ``stop``, ``retry``, ``notes`` (what the host could not be given), ``errors``, ``exit_code``,

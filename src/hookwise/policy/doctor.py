@@ -46,6 +46,7 @@ from hookwise.policy.install import (
     timeout_seconds,
 )
 from hookwise.policy.scopes import launcher_path
+from hookwise.wording import count
 
 SHELL_TOOL = {"gemini": "run_shell_command", "claude": "Bash", "codex": "Bash"}
 PROBE_COMMAND = "echo hookwise-doctor"
@@ -174,7 +175,11 @@ def check_policy(project: Path, env: Mapping[str, str]) -> tuple[PolicyReport, d
         enabled = sum(1 for rule in compiled["rules"] if rule["enabled"])
         names = ", ".join(f"{scope} {path}" for scope, path in compiled["files"])
         report.checks.append(
-            Check("ok", "policy", f"valid: {report.rules} rules ({enabled} enabled) in {names}")
+            Check(
+                "ok",
+                "policy",
+                f"valid: {count(report.rules, 'rule')} ({enabled} enabled) in {names}",
+            )
         )
     return report, compiled
 

@@ -6,10 +6,90 @@ runs); the per-rule reasons come from :func:`hookwise.policy.engine.match_rule` 
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
 
 from hookwise.policy.engine import RetryState, match_rule
 from hookwise.policy.pipeline import Outcome, decide
+
+if TYPE_CHECKING:
+    from hookwise.policy.canonical import Event
+
+
+# Programs whose operands are files: every word that is not an option is shown as a path.
+FILE_PROGRAMS = frozenset(
+    [
+        "cat",
+        "chgrp",
+        "chmod",
+        "chown",
+        "cp",
+        "cd",
+        "dd",
+        "du",
+        "file",
+        "head",
+        "less",
+        "ln",
+        "ls",
+        "mkdir",
+        "more",
+        "mv",
+        "nano",
+        "rm",
+        "rmdir",
+        "shred",
+        "source",
+        "stat",
+        "tail",
+        "tar",
+        "tee",
+        "touch",
+        "truncate",
+        "unlink",
+        "vi",
+        "vim",
+        "wc",
+    ]
+)
+
+
+def _path_like(word: str, absolute: str | None) -> bool:
+    """Whether a shell word reads as a path: a separator, a dot, ``~`` or ``$``, or on disk."""
+    if "/" in word or word.startswith(("~", "$", ".")) or "." in word.strip("."):
+        return True
+    return absolute is not None and os.path.lexists(absolute)
+
+
+def split_arguments(event: Event) -> tuple[list[str], list[str]]:
+    """The paths the event touches, and a shell command's other words (``push``, ``main``).
+
+    Path rules see every word of a shell command (``files`` lists them all, since any word may
+    name a file); explain shows the words that read as paths apart from the rest.
+    """
+    script = event.script
+    if script is None:
+        return event.files, []
+    redirects = {target for cmd in script.commands for target in cmd.redirects}
+    file_commands = {
+        index
+        for index, cmd in enumerate(script.commands)
+        if cmd.argv and os.path.basename(cmd.argv[0]) in FILE_PROGRAMS
+    }
+    paths: list[str] = []
+    others: list[str] = []
+    for ref in event.paths:
+        shown = ref.relative or ref.absolute or ref.raw
+        if (
+            ref.command < 0
+            or ref.command in file_commands
+            or ref.raw in redirects
+            or _path_like(ref.raw, ref.absolute)
+        ):
+            paths.append(shown)
+        else:
+            others.append(ref.raw)
+    return paths, others
 
 
 def rule_results(policy: dict[str, Any], outcome: Outcome) -> list[dict[str, Any]]:
@@ -69,6 +149,7 @@ def explain(
         payload, policy, platform, env, now=now, state=RetryState(), run_validators=run_validators
     )
     decision = outcome.decision
+    paths, arguments = split_arguments(outcome.events[0]) if outcome.events else ([], [])
     return {
         "host": outcome.host,
         "event": outcome.host_event,
@@ -76,6 +157,8 @@ def explain(
         "tool": outcome.events[0].tool if outcome.events else None,
         "host_tool": outcome.events[0].host_tool if outcome.events else None,
         "files": outcome.events[0].files if outcome.events else [],
+        "paths": paths,
+        "arguments": arguments,
         "error": outcome.error,
         "decision": decision.as_dict() if decision is not None else None,
         "answer": outcome.answer.as_dict(),

@@ -164,6 +164,10 @@ def _read_stdin() -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+# A shell command longer than this is logged cut (heredocs, generated scripts).
+COMMAND_LIMIT = 4096
+
+
 def audit_record(
     outcome: Outcome,
     *,
@@ -194,6 +198,9 @@ def audit_record(
         "latency_ms": round(latency_ms, 3),
         "policy": [path for _, path in files],
     }
+    command = first.command if first else None
+    if command is not None:
+        record["command"] = command[:COMMAND_LIMIT]
     if decision is not None:
         for key, value in (
             ("contexts", decision.contexts),

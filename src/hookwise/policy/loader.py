@@ -86,6 +86,25 @@ def did_you_mean(word: str, options: list[str] | tuple[str, ...]) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
+def _misspelled(node: Any, key: str, allowed: list[str] | tuple[str, ...]) -> bool:
+    """Whether a mapping has an unknown key reported as a misspelling of ``key`` (``actoin``).
+
+    That report already says "did you mean 'action'"; a second one for the missing key would
+    count one typo twice.
+    """
+    if not isinstance(node, yaml.MappingNode):
+        return False
+    for key_node, _ in node.value:
+        word = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+        if (
+            isinstance(word, str)
+            and word not in allowed
+            and difflib.get_close_matches(word, list(allowed), n=1, cutoff=0.6) == [key]
+        ):
+            return True
+    return False
+
+
 class _RejectError(Exception):
     """Internal: the current value is invalid (already reported)."""
 
@@ -497,8 +516,11 @@ class _Reader:
     # -- rules --------------------------------------------------------------------------
 
     def rule(self, node: Any, index: int) -> dict[str, Any]:
-        entries = self.mapping(node, schema.keys_of("rule"), f"rule #{index + 1}")
+        allowed = schema.keys_of("rule")
+        entries = self.mapping(node, allowed, f"rule #{index + 1}")
         if "id" not in entries:
+            if _misspelled(node, "id", allowed):
+                raise _RejectError
             raise self.fail(node, f"rule #{index + 1} has no 'id'")
         id_node = entries["id"][1]
         rule_id = self.string(id_node, "id")
@@ -537,7 +559,8 @@ class _Reader:
         opt("metadata", self.metadata)
 
         if "action" not in entries:
-            self.problem(node, f"{where} has no 'action' (one of {', '.join(schema.ACTIONS)})")
+            if not _misspelled(node, "action", allowed):
+                self.problem(node, f"{where} has no 'action' (one of {', '.join(schema.ACTIONS)})")
             action = None
         else:
             try:

@@ -21,7 +21,7 @@
   const RECONNECT_MAX_MS = 15000;
   const DEFAULT_CONFIG = {
     exitCodeBehavior: { 0: "success", 2: "blocking_error", others: "non_blocking_error" },
-    timeoutMs: { permissionRequest: 30000 },
+    timeoutMs: { permissionRequest: 300000 },
     uiConfig: { keyboardNavigation: true, autoExpandHookBlocks: false, showHookExecutionTime: true },
   };
 
@@ -595,6 +595,17 @@
     return el;
   }
 
+  // "blocked (exit code 2)", "continued (JSON output)": what happened, and what decided it.
+  function outcomeLabel(data) {
+    const verb = data.shouldContinue ? "continued" : "blocked";
+    const code = data.exitCode;
+    let why;
+    if (data.source === "json") why = "JSON output";
+    else if (data.source === "exitcode") why = code === null || code === undefined ? "no exit code" : `exit code ${code}`;
+    else why = String(data.source);
+    return `${verb} (${why})`;
+  }
+
   function buildExecution(data) {
     const el = $("exec-template").content.firstElementChild.cloneNode(true);
     el.dataset.executionId = data.id;
@@ -607,7 +618,7 @@
     field(el, "tool").textContent = tool;
     field(el, "tool").hidden = tool === "";
     const outcome = field(el, "outcome");
-    outcome.textContent = `${data.shouldContinue ? "continued" : "blocked"} · ${data.source}`;
+    outcome.textContent = outcomeLabel(data);
     outcome.classList.toggle("blocked", !data.shouldContinue);
     const time = field(el, "duration");
     time.textContent = executionTime(Number(data.executionTime) || 0);
