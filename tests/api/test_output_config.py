@@ -22,7 +22,7 @@ CONTRACT_DEFAULT = {
     "exitCodeBehavior": {"0": "success", "2": "blocking_error", "others": "non_blocking_error"},
     "jsonPrecedence": True,
     "validationLevel": "strict",
-    "timeoutMs": {"permissionRequest": 300000, "hookExecution": 10000},  # 5 min for a person
+    "timeoutMs": {"permissionRequest": 30000, "hookExecution": 10000},
     "uiConfig": {
         "keyboardNavigation": True,
         "autoExpandHookBlocks": False,
@@ -57,7 +57,7 @@ def test_defaults_are_not_shared_between_instances() -> None:
 def test_partial_updates_merge_key_by_key() -> None:
     config = apply_update(OutputConfig(), update({"timeoutMs": {"hookExecution": 5000}}))
     assert config.timeoutMs.hookExecution == 5000
-    assert config.timeoutMs.permissionRequest == 300000
+    assert config.timeoutMs.permissionRequest == 30000
     config = apply_update(config, update({"exitCodeBehavior": {"1": "blocking_error"}}))
     assert config.exitCodeBehavior == {
         "0": "success",
@@ -168,7 +168,7 @@ def test_behavior_for() -> None:
 
 def test_update_response_model() -> None:
     body = UpdateConfigResponse(updated=True, config=OutputConfig()).model_dump(mode="json")
-    assert body["updated"] is True and body["config"]["timeoutMs"]["permissionRequest"] == 300000
+    assert body["updated"] is True and body["config"]["timeoutMs"]["permissionRequest"] == 30000
 
 
 behaviors = st.sampled_from(["success", "blocking_error", "non_blocking_error"])

@@ -82,14 +82,6 @@ def create(
     return response.json()
 
 
-def test_a_fresh_service_gives_a_person_five_minutes(client: TestClient) -> None:
-    assert client.get("/api/hook/output-config").json()["timeoutMs"]["permissionRequest"] == 300000
-    created = create(client)
-    row = stored(client, created["permissionId"])
-    assert row.expires_at - created["request"]["timestamp"] == 300_000
-    assert client.get(PENDING).json()["permissions"] == [created["request"]]
-
-
 def test_create_list_resolve_allow(client: TestClient) -> None:
     before = int(time.time() * 1000)
     body = {**ASK, "updatedInput": {"command": "rm -rf build/tmp"}}

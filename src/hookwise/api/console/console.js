@@ -21,7 +21,7 @@
   const RECONNECT_MAX_MS = 15000;
   const DEFAULT_CONFIG = {
     exitCodeBehavior: { 0: "success", 2: "blocking_error", others: "non_blocking_error" },
-    timeoutMs: { permissionRequest: 300000 },
+    timeoutMs: { permissionRequest: 30000 },
     uiConfig: { keyboardNavigation: true, autoExpandHookBlocks: false, showHookExecutionTime: true },
   };
 
