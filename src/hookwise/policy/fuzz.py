@@ -21,36 +21,34 @@ from typing import Any
 
 from hookwise.policy.payloads import build_payload
 from hookwise.policy.pipeline import decide
+from hookwise.policy.programs import OPTIONS, canonical_flag, expand_long
 
 BLOCKING = ("deny", "ask")
+
+
 # Spellings to try for a flag (what users and models type; the matcher's own option
 # table decides what they mean, this only generates candidates).
-_FLAG_SPELLINGS: dict[str, tuple[str, ...]] = {
-    "-r": ("-R", "--recursive"),
-    "-R": ("-r", "--recursive"),
-    "-f": ("--force",),
-    "-v": ("--verbose",),
-    "-i": ("--interactive",),
-    "-d": ("--delete",),
-    "-D": ("--delete --force",),
-    "-a": ("--all",),
-    "-A": ("--all-namespaces",),
-    "-y": ("--yes",),
-    "--force": ("-f",),
-    "--recursive": ("-r",),
-}
-# GNU long-option abbreviations that stay unambiguous, per program.
-_ABBREVIATIONS: dict[str, dict[str, str]] = {
-    "rm": {
-        "-r": "--recur",
-        "-R": "--rec",
-        "--recursive": "--recu",
-        "-f": "--forc",
-        "--force": "--f",
-    },
-    "chmod": {"-R": "--recur", "--recursive": "--recu"},
-    "chown": {"-R": "--recur", "--recursive": "--recu"},
-}
+def _flag_aliases(program: str, flag: str) -> list[str]:
+    """Other spellings of ``flag`` that ``program`` accepts (programs.OPTIONS, the table
+    the matcher reads), and one GNU abbreviation of its long form that stays unambiguous."""
+    spec = OPTIONS.get(program)
+    if spec is None:
+        return []
+    groups = spec[0]
+    canonical = canonical_flag(program, flag)
+    group = next((g for g in groups if g[0] == canonical), (canonical,))
+    out = [spelling for spelling in group if spelling != flag]
+    for spelling in group:
+        if not spelling.startswith("--"):
+            continue
+        for size in range(4, len(spelling)):
+            prefix = spelling[:size]
+            if prefix != flag and expand_long(program, prefix) == spelling:
+                out.append(prefix)
+                break
+    return out
+
+
 _COREUTILS = frozenset(
     [
         "rm",
@@ -250,8 +248,7 @@ def _flag_forms(argv: list[str]) -> list[tuple[str, list[str]]]:
     if bare[first:]:
         out.append(("flags after operands", [*bare, *flags]))
     for index, word in enumerate(split):
-        abbreviation = _ABBREVIATIONS.get(os.path.basename(argv[0]), {}).get(word)
-        for alias in (*_FLAG_SPELLINGS.get(word, ()), *([abbreviation] if abbreviation else [])):
+        for alias in _flag_aliases(os.path.basename(argv[0]), word):
             replaced = [*split[:index], *alias.split(), *split[index + 1 :]]
             out.append((f"flag alias {word} -> {alias}", at_first(replaced)))
     return out
