@@ -108,31 +108,53 @@ def _reap(pid: int) -> None:
 
 def end_tree(mark: str, leader: int | None = None) -> int:
     """Kill every process still carrying ``mark`` (and, as a subreaper, every orphan
-    child); reap the ones that are ours. Returns how many were killed."""
+    child); reap the ones that are ours. Returns how many were killed.
+
+    One scan of /proc races with a fork in flight: a child created after the listing
+    was read is missed. So scans repeat until one finds nobody new; a SIGKILLed
+    parent cannot fork again (the kernel aborts a fork with a fatal signal pending).
+    """
     needle = b"\0" + f"{MARK_VAR}={mark}".encode() + b"\0"
     me = os.getpid()
     killed: list[int] = []
+    seen: set[int] = set()
+    for _ in range(_MAX_SCANS):
+        fresh = _scan(needle, me, leader, seen)
+        if not fresh:
+            break
+        killed.extend(fresh)
+    for pid in killed:
+        stat = _stat(pid)
+        if stat is not None and stat[1] == me:
+            _reap(pid)
+    return len(killed)
+
+
+_MAX_SCANS = 64  # a fork bomb outpacing the scans is stopped by the host's timeout
+
+
+def _scan(needle: bytes, me: int, leader: int | None, seen: set[int]) -> list[int]:
+    """One pass: kill the marked (and orphaned) processes not killed before."""
+    fresh: list[int] = []
     for pid in _pids():
-        if pid in (me, leader):
+        if pid in (me, leader) or pid in seen:
             continue
         if _carries(pid, needle):
             _kill(pid)
-            killed.append(pid)
+            seen.add(pid)
+            fresh.append(pid)
     if _subreaper:
         with _lock:
             ours = set(_tracked)
         for pid in _pids():
-            if pid in ours or pid == leader:
+            if pid in ours or pid == leader or pid in seen:
                 continue
             stat = _stat(pid)
             if stat is None or stat[1] != me:
                 continue
             if stat[0] not in ("Z", "X"):
                 _kill(pid)
-                killed.append(pid)
+                seen.add(pid)
+                fresh.append(pid)
             _reap(pid)
-    for pid in killed:
-        stat = _stat(pid)
-        if stat is not None and stat[1] == me:
-            _reap(pid)
-    return len(killed)
+    return fresh
