@@ -6,7 +6,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # Each target installs only what it needs: `make run` the service (the `serve` extra),
-# `make demo` the plain package, the tests everything (test, serve and otel extras).
+# `make demo` the plain package, the tests everything (test, serve, otel and the framework
+# bridges' extras, at the versions of tests/integrations/constraints.txt).
 STAMP := $(VENV)/.installed-stamp
 RUN_STAMP := $(VENV)/.serve-stamp
 BASE_STAMP := $(VENV)/.base-stamp
@@ -22,8 +23,8 @@ $(VENV_STAMP):
 	$(BIN)/pip install --quiet --upgrade pip
 	touch $(VENV_STAMP)
 
-$(STAMP): pyproject.toml $(VENV_STAMP)
-	$(BIN)/pip install --quiet -e '.[test,serve,otel]'
+$(STAMP): pyproject.toml tests/integrations/constraints.txt $(VENV_STAMP)
+	$(BIN)/pip install --quiet -e '.[test,serve,otel,integrations]' --constraint tests/integrations/constraints.txt
 	touch $(STAMP)
 
 $(RUN_STAMP): pyproject.toml $(VENV_STAMP)
