@@ -15,7 +15,7 @@ from pathlib import Path
 from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import Registry
-from hookwise.config.timeouts import seconds_or_default
+from hookwise.config.timeouts import claude_session_end_budget_ms, seconds_or_default
 from hookwise.host.aggregate import Aggregate
 from hookwise.host.dialect_answers import DialectEffect, Reading
 from hookwise.host.execute import ExecutionSettings, HookRun, RunHooks
@@ -172,7 +172,9 @@ class DialectRuntime:
             event, runs
         )
 
-    def hooks(self, settings: ExecutionSettings, project_dir: str) -> RunHooks:
+    def hooks(
+        self, settings: ExecutionSettings, project_dir: str, registry: Registry | None = None
+    ) -> RunHooks:
         """The executor's view: reader, timeouts in seconds, environment."""
 
         def reader(event: str, stdout: str, stderr: str, code: int | None) -> Interpretation:
@@ -182,7 +184,19 @@ class DialectRuntime:
             return Interpretation(reading.answer, fmt, warnings, reading)
 
         def timeout(entry: HookEntry) -> tuple[float, str]:
-            seconds = seconds_or_default(self.spec.event(entry.event), entry.config)
+            event = self.spec.event(entry.event)
+            seconds = seconds_or_default(event, entry.config)
+            if event.shared_budget and registry is not None:
+                # the hooks run in parallel, so the shared budget is each one's deadline;
+                # plugin hooks' own timeouts do not raise it
+                configured = [
+                    e.config
+                    for e in registry.for_event(entry.event)
+                    if not e.scope.startswith("plugin:")
+                ]
+                base = os.environ if settings.base_env is None else settings.base_env
+                budget_s = claude_session_end_budget_ms(configured, base) / 1000.0
+                seconds = min(seconds, budget_s)
             return seconds * 1000.0, f"{js_string(seconds)} s"
 
         def environment(

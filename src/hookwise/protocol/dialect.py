@@ -63,6 +63,7 @@ class DialectEvent:
     default_timeout_s: float = 600.0
     json_required: bool = False  # exit 0 with plain text is an invalid answer (Codex Stop)
     stop_supported: bool = True  # continue:false ends the session
+    shared_budget: bool = False  # the event's hooks share one time budget (Claude SessionEnd)
 
 
 @dataclass(frozen=True)
