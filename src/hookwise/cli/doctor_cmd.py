@@ -14,7 +14,8 @@ import click
 
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option, project_root
-from hookwise.policy.install import HOST_LABELS, HOSTS
+from hookwise.policy.install import HOSTS
+from hookwise.protocol.hosts import HOST_TITLES
 
 _MARKS = {"ok": "ok  ", "info": "info", "warn": "WARN", "fail": "FAIL"}
 
@@ -59,7 +60,7 @@ def doctor(
         for check in report.policy.checks:
             click.echo(f"  {_MARKS[check.status]}  {check.detail}")
         for host in report.hosts:
-            click.echo(f"{HOST_LABELS[host.host]}:")
+            click.echo(f"{HOST_TITLES[host.host]}:")
             for check in host.checks:
                 click.echo(f"  {_MARKS[check.status]}  {check.name}: {check.detail}")
         failed = sum(

@@ -26,23 +26,6 @@ from hookwise.protocol.dialect import DialectEvent, DialectSpec
 from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_string, spread
 from hookwise.protocol.profiles import DEFAULT_PROFILE
 
-_FIELD_TYPES: dict[str, tuple[type, ...]] = {
-    "tool_name": (str,),
-    "tool_input": (dict,),
-    "tool_response": (dict, str, list),
-    "prompt": (str,),
-    "source": (str,),
-    "reason": (str,),
-    "trigger": (str,),
-    "stop_hook_active": (bool,),
-    "last_assistant_message": (str,),
-    "message": (str,),
-    "notification_type": (str,),
-    "agent_id": (str,),
-    "agent_type": (str,),
-}
-_REQUIRED = ("tool_name", "tool_input", "prompt")
-
 # Reads a project's hook settings: (workspace, options) -> the registry and warnings.
 Loader = Callable[[str, LoadOptions], DialectHooks]
 
@@ -86,10 +69,10 @@ class DialectRuntime:
         problems = []
         for name in spec.input_fields:
             if name not in args:
-                if name in _REQUIRED:
+                if name in self.spec.required_input:
                     problems.append(f"missing field '{name}'")
                 continue
-            kinds = _FIELD_TYPES.get(name)
+            kinds = self.spec.input_types.get(name)
             value = args[name]
             wrong = isinstance(value, bool) and bool not in kinds if kinds else False
             if kinds and (wrong or not isinstance(value, kinds)):

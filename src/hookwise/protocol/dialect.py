@@ -66,6 +66,27 @@ class DialectEvent:
     shared_budget: bool = False  # the event's hooks share one time budget (Claude SessionEnd)
 
 
+# The JSON types of the stdin fields Claude Code and Codex send (both use these names);
+# a field not listed takes any type.
+INPUT_TYPES: dict[str, tuple[type, ...]] = {
+    "tool_name": (str,),
+    "tool_input": (dict,),
+    "tool_response": (dict, str, list),
+    "prompt": (str,),
+    "source": (str,),
+    "reason": (str,),
+    "trigger": (str,),
+    "stop_hook_active": (bool,),
+    "last_assistant_message": (str,),
+    "message": (str,),
+    "notification_type": (str,),
+    "agent_id": (str,),
+    "agent_type": (str,),
+}
+# Fields an event that has them cannot do without (no default is invented for them).
+REQUIRED_INPUT: tuple[str, ...] = ("tool_name", "tool_input", "prompt")
+
+
 @dataclass(frozen=True)
 class DialectSpec:
     name: str  # "claude" | "codex"
@@ -73,6 +94,8 @@ class DialectSpec:
     common_input: tuple[str, ...] = ()
     # common fields an event's arguments may set, and their value when they do not
     input_defaults: dict[str, str] = field(default_factory=dict)
+    input_types: dict[str, tuple[type, ...]] = field(default_factory=lambda: dict(INPUT_TYPES))
+    required_input: tuple[str, ...] = REQUIRED_INPUT
 
     def event(self, name: str) -> DialectEvent:
         try:
