@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Final
 
 
 class Decision(Enum):
@@ -65,6 +66,34 @@ class DialectEvent:
     stop_supported: bool = True  # continue:false ends the session
     shared_budget: bool = False  # the event's hooks share one time budget (Claude SessionEnd)
 
+
+# JSON types of the answer fields of Claude Code and Codex ("any": not checked): top
+# level, inside hookSpecificOutput, and a PermissionRequest's decision object.
+ANSWER_TYPES: Final[dict[str, str]] = {
+    "continue": "boolean",
+    "stopReason": "string",
+    "systemMessage": "string",
+    "suppressOutput": "boolean",
+    "decision": "string",
+    "reason": "string",
+    "hookSpecificOutput": "object",
+}
+SPECIFIC_ANSWER_TYPES: Final[dict[str, str]] = {
+    "hookEventName": "string",
+    "permissionDecision": "string",
+    "permissionDecisionReason": "string",
+    "updatedInput": "object",
+    "additionalContext": "string",
+    "updatedMCPToolOutput": "any",
+    "decision": "object",  # PermissionRequest: {behavior, message, updatedInput, ...}
+}
+VERDICT_TYPES: Final[dict[str, str]] = {
+    "behavior": "string",
+    "message": "string",
+    "updatedInput": "object",
+    "updatedPermissions": "array",
+    "interrupt": "boolean",
+}
 
 # The JSON types of the stdin fields Claude Code and Codex send (both use these names);
 # a field not listed takes any type.
