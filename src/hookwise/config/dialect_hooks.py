@@ -17,6 +17,7 @@ from pathlib import Path
 from hookwise.config.jsonc import parse_json_text
 from hookwise.config.registry import HooksObject, Registry, build_registry
 from hookwise.protocol.dialect import DialectSpec
+from hookwise.protocol.hosts import HOST_TITLES
 from hookwise.protocol.jsvalue import JSON
 
 __all__ = [
@@ -114,8 +115,6 @@ def same_path(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
 
 # --------------------------------------------------------------------------- the walk
 
-HOST_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
-
 
 def hook_path(where: str, event: str, group: int, handler: int | None = None) -> str:
     """``file#/hooks/Event/0`` or ``file#/hooks/Event/0/hooks/1``, as the registry writes it."""
@@ -177,7 +176,7 @@ def clean_hooks(
     a clearer message than a typo). Never raises, whatever ``hooks`` holds.
     """
     clean = CleanHooks()
-    host = HOST_NAMES.get(spec.name, spec.name)
+    host = HOST_TITLES.get(spec.name, spec.name)
     if hooks is None:
         return clean
     if not isinstance(hooks, dict):

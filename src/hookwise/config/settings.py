@@ -45,6 +45,7 @@ from hookwise.config.jsonc import (
 from hookwise.config.model import Source
 from hookwise.config.registry import HooksObject
 from hookwise.config.trust import FolderTrust, HookTrustMode, folder_trust, resolve_trust_mode
+from hookwise.protocol.gemini import SCHEMA_EVENT_ORDER
 from hookwise.protocol.jsvalue import (
     JSON,
     MAX_SAFE_INTEGER,
@@ -81,20 +82,6 @@ DOCUMENTED_SOURCES: Final = {
     SettingsScope.SYSTEM_DEFAULTS: Source.SYSTEM,
 }
 
-# Event keys of the settings schema, in schema order (the order of the merged ``hooks``).
-SCHEMA_EVENT_ORDER: Final = (
-    "BeforeTool",
-    "AfterTool",
-    "BeforeAgent",
-    "AfterAgent",
-    "Notification",
-    "SessionStart",
-    "SessionEnd",
-    "PreCompress",
-    "BeforeModel",
-    "AfterModel",
-    "BeforeToolSelection",
-)
 
 GEMINI_DIR: Final = ".gemini"
 HOOKWISE_TRUST_STORE: Final = "hookwise_trusted_hooks.json"
@@ -1093,7 +1080,6 @@ def update_disabled_hooks(path: Path, disabled: list[str]) -> None:
 
 __all__ = [
     "MERGE_ORDER",
-    "SCHEMA_EVENT_ORDER",
     "HooksConfig",
     "JsonSyntaxError",
     "LoadedSettings",
