@@ -61,7 +61,9 @@ def _narrow_matcher(cli: str, layout: clis.Layout, env: dict[str, str]) -> None:
             find_hookwise,
         )
 
-        found = find_hookwise(JsonDocument(target.read_text(encoding="utf-8"), str(target), jsonc=False))
+        found = find_hookwise(
+            JsonDocument(target.read_text(encoding="utf-8"), str(target), jsonc=False)
+        )
         config = layout.home / ".codex" / "config.toml"
         text = config.read_text(encoding="utf-8")
         edited = edit_codex_trust(text, str(config), codex_trust_entries(target, found), {})

@@ -257,6 +257,10 @@ class Registrations:
                 reg.not_running.append(blocked[0])
             else:
                 running.append(entry)
+        # hooks a loader left out of the registry for trust (Codex hashes, untrusted folders)
+        for line in loaded.untrusted:
+            if line not in reg.not_running and ("hookwise" in line or "trusted" in line):
+                reg.not_running.append(line)
         reg.matchers = [e.matcher for e in running]
         reg.origins = [e.origin for e in running]
         for entry in running:
