@@ -11,7 +11,10 @@ The script is one rule for every protocol: while the conversation holds no tool 
 model asks the agent's shell tool to run ``SHELL_COMMAND``; once a result (or a hook's
 refusal in its place) is anywhere in the conversation, it answers ``FINAL_TEXT``. So each
 session calls the tool at most once, and a Stop hook that sends the agent back to work gets
-a plain answer. Requests that offer no shell tool (titles, Gemini's model router) get a
+a plain answer. With ``HOOKWISE_E2E_SECOND_TOOL=write`` a second call follows the first
+result: the agent's file-writing tool (Claude Code ``Write``, Codex ``apply_patch``, Gemini
+CLI ``write_file``) creates ``SECOND_FILE``; after two results the model answers
+``FINAL_TEXT``. Requests that offer no shell tool (titles, Gemini's model router) get a
 plain or schema-shaped answer.
 
 Every request is kept (time, method, path, JSON body) so a test can read what reached the
@@ -37,6 +40,25 @@ COMMAND_VARIABLE = "HOOKWISE_E2E_SHELL_COMMAND"
 
 def shell_command() -> str:
     return os.environ.get(COMMAND_VARIABLE) or SHELL_COMMAND
+
+
+# A test can ask for a second tool call (a file write) after the shell call.
+SECOND_TOOL_VARIABLE = "HOOKWISE_E2E_SECOND_TOOL"
+SECOND_FILE = "second.txt"
+SECOND_TEXT = "written by the second tool call\n"
+
+
+def second_tool() -> bool:
+    return os.environ.get(SECOND_TOOL_VARIABLE) == "write"
+
+
+def _calls_wanted(results: int) -> str | None:
+    """Which call the model makes after ``results`` tool results: shell, write or None."""
+    if results == 0:
+        return "shell"
+    if results == 1 and second_tool():
+        return "write"
+    return None
 
 
 FINAL_TEXT = "FAKE-MODEL-FINAL: done."
@@ -82,14 +104,23 @@ def _schema_value(schema: Any) -> Any:
 def anthropic_reply(body: dict[str, Any]) -> tuple[dict[str, Any], list[Event]]:
     """The Messages API answer to ``body``: the full message and its SSE stream."""
     tools = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
-    answered = any(o.get("type") == "tool_result" for o in _walk(body.get("messages")))
-    if "Bash" in tools and not answered:
-        block: dict[str, Any] = {
-            "type": "tool_use",
-            "id": _ident("toolu_"),
-            "name": "Bash",
-            "input": {"command": shell_command(), "description": "Write the marker file"},
-        }
+    results = sum(o.get("type") == "tool_result" for o in _walk(body.get("messages")))
+    answered = results > 0
+    wanted = _calls_wanted(results) if "Bash" in tools else None
+    if wanted == "write" and "Write" not in tools:
+        wanted = None
+    if wanted is not None:
+        block: dict[str, Any] = {"type": "tool_use", "id": _ident("toolu_")}
+        if wanted == "shell":
+            block |= {
+                "name": "Bash",
+                "input": {"command": shell_command(), "description": "Write the marker file"},
+            }
+        else:
+            block |= {
+                "name": "Write",
+                "input": {"file_path": _second_path(body), "content": SECOND_TEXT},
+            }
         stop = "tool_use"
     else:
         block = {"type": "text", "text": FINAL_TEXT if answered else PLAIN_TEXT}
@@ -140,6 +171,15 @@ def anthropic_reply(body: dict[str, Any]) -> tuple[dict[str, Any], list[Event]]:
     return message, events
 
 
+def _second_path(body: dict[str, Any]) -> str:
+    """An absolute path for Claude Code's Write: the working directory its prompt names."""
+    import re
+
+    text = json.dumps(body.get("system") or "") + json.dumps(body.get("messages") or "")
+    found = re.search(r"Primary working directory: ([^\\\n\"]+)", text)
+    return f"{found.group(1).strip()}/{SECOND_FILE}" if found else SECOND_FILE
+
+
 # --------------------------------------------------------------------------- OpenAI Responses
 _SHELL_TOOLS = ("exec_command", "shell_command", "shell")
 _OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output", "local_shell_call_output")
@@ -152,9 +192,21 @@ def responses_reply(body: dict[str, Any]) -> tuple[dict[str, Any], list[Event]]:
         if isinstance(tool, dict):
             names.add(tool.get("name") or (tool.get("function") or {}).get("name"))
     items = [i for i in body.get("input") or [] if isinstance(i, dict)]
-    answered = any(i.get("type") in _OUTPUT_ITEMS for i in items)
+    results = sum(i.get("type") in _OUTPUT_ITEMS for i in items)
+    answered = results > 0
     shell = next((n for n in _SHELL_TOOLS if n in names), None)
-    if shell and not answered:
+    wanted = _calls_wanted(results) if shell else None
+    if wanted == "write" and "apply_patch" in names:
+        patch = f"*** Begin Patch\n*** Add File: {SECOND_FILE}\n+{SECOND_TEXT.rstrip()}\n*** End Patch\n"
+        item: dict[str, Any] = {
+            "type": "custom_tool_call",
+            "id": _ident("ctc_"),
+            "call_id": _ident("call_"),
+            "name": "apply_patch",
+            "input": patch,
+            "status": "completed",
+        }
+    elif wanted == "shell" and shell:
         args: dict[str, Any] = (
             {"cmd": shell_command()}
             if shell == "exec_command"
@@ -162,7 +214,7 @@ def responses_reply(body: dict[str, Any]) -> tuple[dict[str, Any], list[Event]]:
             if shell == "shell_command"
             else {"command": ["bash", "-lc", shell_command()]}
         )
-        item: dict[str, Any] = {
+        item = {
             "type": "function_call",
             "id": _ident("fc_"),
             "call_id": _ident("call_"),
@@ -230,13 +282,22 @@ def gemini_reply(body: dict[str, Any]) -> dict[str, Any]:
         for fd in tool.get("functionDeclarations") or []
         if isinstance(fd, dict)
     }
-    answered = any("functionResponse" in o for o in _walk(body.get("contents")))
+    results = sum("functionResponse" in o for o in _walk(body.get("contents")))
+    answered = results > 0
+    wanted = _calls_wanted(results) if "run_shell_command" in names else None
     config = body.get("generationConfig") or {}
     part: dict[str, Any]
     if not names and config.get("responseMimeType") == "application/json":
         schema = config.get("responseJsonSchema") or config.get("responseSchema")
         part = {"text": json.dumps(_schema_value(schema) if schema else {})}
-    elif "run_shell_command" in names and not answered:
+    elif wanted == "write" and "write_file" in names:
+        part = {
+            "functionCall": {
+                "name": "write_file",
+                "args": {"file_path": SECOND_FILE, "content": SECOND_TEXT},
+            }
+        }
+    elif wanted == "shell":
         part = {
             "functionCall": {
                 "name": "run_shell_command",

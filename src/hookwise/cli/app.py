@@ -56,8 +56,9 @@ def _register() -> None:
 
     cli.add_command(serve_cmd.serve)
 
-    from hookwise.cli import doctor_cmd, install_cmd
+    from hookwise.cli import coverage_cmd, doctor_cmd, install_cmd
 
+    cli.add_command(coverage_cmd.coverage)
     cli.add_command(install_cmd.install)
     cli.add_command(install_cmd.uninstall)
     cli.add_command(doctor_cmd.doctor)

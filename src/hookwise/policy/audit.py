@@ -9,7 +9,9 @@ hooks do not interleave lines; rotation happens under an ``flock``.
 
 Record keys: ``time`` (UTC, ISO 8601), ``host``, ``session``, ``event`` (the host's name),
 ``canonical`` (list), ``tool``, ``host_tool``, ``cwd``, ``command`` (a shell tool's command
-line, cut at 4,096 characters; absent for other tools), ``decision`` (deny / ask / allow /
+line, cut at 4,096 characters; absent for other tools), ``tool_use_id`` and ``agent_id``
+(the host's ids of the call and of the subagent making it, when the host sends them),
+``decision`` (deny / ask / allow /
 none), ``reason``, ``rule`` (the deciding rule), ``rules`` (every matching rule with its
 action, mode and outcome), ``contexts``, ``messages``, ``warnings``, ``updated_input``,
 ``stop``, ``retry``, ``notes`` (what the host could not be given), ``errors``, ``exit_code``,

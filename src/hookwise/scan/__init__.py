@@ -1,0 +1,1 @@
+"""What agents will run on their own (scan), and which tool calls ran without a decision."""
