@@ -29,6 +29,8 @@ _ASSIGN: Final = re.compile(
     r"(?:^|[\s;&|(])(?:export\s+|declare\s+-x\s+|typeset\s+-x\s+)?([A-Za-z_][A-Za-z0-9_]*)=(\"[^\"]*\"|'[^']*'|[^\s;&|]*)",
     re.M,
 )
+_BARE_ENV: Final = re.compile(r"(?:^|[;&|(]|\$\()\s*(?:env|printenv)\s*(?=[|>;&)]|$)", re.M)
+"""``env`` alone prints the environment; the parser drops it (a wrapper running nothing)."""
 _ENV_REF: Final = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _NOT_EXPORTED: Final = frozenset(["PATH", "SHELL", "EDITOR", "VISUAL", "PAGER", "ENV"])
 _GIT_PERSIST_KEYS: Final = (
@@ -72,6 +74,9 @@ def analyse_shell(an: Analyser, text: str, file: str, line: int, *, located: boo
     for command in commands:
         _command(an, command, file, lines[id(command)])
     _assignments(an, text, file, line, located)
+    for match in _BARE_ENV.finditer(text):
+        where = line + line_of_offset(text, match.start()) - 1 if located else line
+        an.sink.add("env-dump", "`env` prints every variable", file, where, match.group(0).strip())
     an.powershell_text(text, file, line, located=located)
 
 
@@ -320,7 +325,8 @@ def _script(
     if an.ctx.inside(path):
         return True
     shown = catalog.home_form(path, an.home)
-    if path.startswith(catalog.TEMP_PREFIXES):
+    home = an.home.rstrip("/") + "/"
+    if path.startswith(catalog.TEMP_PREFIXES) and not path.startswith(home):
         an.sink.add("temp-exec", f"runs {shown} from a temporary directory", file, line, evidence)
     elif not path.startswith(catalog.SYSTEM_PREFIXES) and an.repository:
         an.sink.add("outside-exec", f"runs {shown}, outside the repository", file, line, evidence)
@@ -408,7 +414,8 @@ def _credentials(an: Analyser, command: Command, file: str, line: int) -> None:
     ]
     if program not in ("rm", "mkdir", "chmod", "touch", "echo", "printf"):
         for word in reads:
-            for candidate in (word, word.split("=", 1)[-1], word.lstrip("@")):
+            tail = word.split("=", 1)[-1]
+            for candidate in (word, tail, tail.lstrip("@"), word.lstrip("@")):
                 match = catalog.credential_path(candidate, an.home)
                 if match:
                     sink.add(
