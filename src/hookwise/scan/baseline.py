@@ -54,7 +54,7 @@ def _shown(path: str, ctx: ScanContext) -> str:
 def fingerprints(report: ScanReport, ctx: ScanContext) -> dict[str, Fingerprint]:
     out: dict[str, Fingerprint] = {}
     counts: dict[str, int] = {}
-    for runnable in report.runnables:
+    for position, runnable in enumerate(report.runnables):
         base = "|".join(
             [
                 runnable.host,
@@ -67,7 +67,7 @@ def fingerprints(report: ScanReport, ctx: ScanContext) -> dict[str, Fingerprint]
         index = counts.get(base, 0)
         counts[base] = index + 1
         key = f"{base}|{index}"
-        scripts: list[ScriptFile] = report.scripts.get(runnable.ident + f"#{runnable.line}", [])
+        scripts: list[ScriptFile] = report.scripts.get(position, [])
         out[key] = Fingerprint(
             key,
             _command(runnable),

@@ -168,8 +168,8 @@ class ScanReport:
     runnables: list[Runnable] = field(default_factory=list)
     env_settings: list[EnvSetting] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-    scripts: dict[str, list[ScriptFile]] = field(default_factory=dict)
-    """Runnable ident -> the scripts it calls (for the baseline fingerprints)."""
+    scripts: dict[int, list[ScriptFile]] = field(default_factory=dict)
+    """Index in ``runnables`` -> the scripts it calls (for the baseline fingerprints)."""
     warnings: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     """Every configuration file that was read."""

@@ -106,12 +106,12 @@ def scan_project(ctx: ScanContext) -> ScanReport:
     """What every agent would run on its own for ``ctx.project`` and this user, judged."""
     report = ScanReport(project=str(ctx.project))
     findings = _collect(ctx, report)
-    for runnable in report.runnables:
+    for index, runnable in enumerate(report.runnables):
         if runnable.kind in ("http-hook", "mcp-remote"):
             findings += _remote_findings(runnable)
             continue
         analysis = analyse_runnable(ctx, runnable)
-        report.scripts[runnable.ident + f"#{runnable.line}"] = analysis.scripts
+        report.scripts[index] = analysis.scripts
         missing = [
             (ref.path, ref.file, ref.line)
             for ref in analysis.sink.scripts
