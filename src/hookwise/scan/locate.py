@@ -8,6 +8,7 @@ so offsets stay). ``tomllib`` keeps no positions, so a TOML value is found by it
 from __future__ import annotations
 
 import json
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,10 +34,12 @@ def _read(path: str, mtime_ns: int) -> str | None:
 def file_text(path: str | Path) -> str | None:
     """A configuration file's text (cached per modification time); None if unreadable."""
     try:
-        mtime = Path(path).stat().st_mtime_ns
+        info = Path(path).stat()
     except OSError:
         return None
-    return _read(str(path), mtime)
+    if not stat.S_ISREG(info.st_mode):
+        return None  # a FIFO or a device would block or never end
+    return _read(str(path), info.st_mtime_ns)
 
 
 def line_of_offset(text: str, offset: int) -> int:
