@@ -63,5 +63,9 @@ def _register() -> None:
     cli.add_command(install_cmd.uninstall)
     cli.add_command(doctor_cmd.doctor)
 
+    from hookwise.cli import scan_cmd
+
+    cli.add_command(scan_cmd.scan)
+
 
 _register()
