@@ -28,7 +28,7 @@ def make_agent(cwd: str, model: str) -> Agent:
     def run_shell(command: str) -> str:
         """Run a shell command in the project directory and return its output."""
         done = subprocess.run(
-            command, shell=True, cwd=cwd, capture_output=True, text=True, timeout=120
+            command, shell=True, cwd=cwd, capture_output=True, text=True, timeout=120, check=False
         )
         return (done.stdout + done.stderr).strip() or f"(exit {done.returncode})"
 

@@ -9,6 +9,7 @@ model request carried, and what the audit log recorded.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import subprocess
@@ -46,7 +47,14 @@ from hookwise.integrations.openai_agents import (  # noqa: E402
     prompt_text,
     run_guarded,
 )
-from tests.e2e.fake_model import FINAL_TEXT, FakeModel, Script, ToolCall, call, tool_results
+from tests.e2e.fake_model import (  # noqa: E402
+    FINAL_TEXT,
+    FakeModel,
+    Script,
+    ToolCall,
+    call,
+    tool_results,
+)
 from tests.integrations.conftest import (  # noqa: E402
     ALLOWED_COMMAND,
     ALLOWED_OUTPUT,
@@ -82,7 +90,9 @@ def build_agent(fake: FakeModel, shell: ShellTool, **kwargs: Any) -> Agent[Any]:
 
     client = AsyncOpenAI(base_url=f"{fake.url}/v1", api_key="dummy", max_retries=0)
     model = OpenAIChatCompletionsModel("gpt-fake", openai_client=client)
-    return Agent(name=AGENT, instructions="You are a coding agent.", tools=[run_shell], model=model, **kwargs)
+    return Agent(
+        name=AGENT, instructions="You are a coding agent.", tools=[run_shell], model=model, **kwargs
+    )
 
 
 def run(agent: Agent[Any], prompt: str | Any = "please do it") -> Any:
@@ -121,7 +131,9 @@ def test_denied_command_never_runs_and_the_model_gets_the_reason(
     assert denied and denied[0]["agent"] == AGENT and denied[0]["rule"] == "no-recursive-delete"
 
 
-def test_allowed_command_runs(project: Project, fake_model: FakeModel, shell_tool: ShellTool) -> None:
+def test_allowed_command_runs(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
     fake_model.script = Script([call("run_shell", command=ALLOWED_COMMAND)])
     result = run(guarded(project, fake_model, shell_tool))
     assert shell_tool.calls == [ALLOWED_COMMAND]
@@ -140,7 +152,9 @@ def test_without_the_bridge_the_denied_command_runs(
     assert not (project.root / "build").exists()
 
 
-def test_rewrite_changes_what_runs(project: Project, fake_model: FakeModel, shell_tool: ShellTool) -> None:
+def test_rewrite_changes_what_runs(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
     """A guardrail cannot change arguments; the guarded tool's invoker does."""
     fake_model.script = Script([call("run_shell", command=REWRITE_COMMAND)])
     run(guarded(project, fake_model, shell_tool))
@@ -183,7 +197,9 @@ def test_ask_interrupts_and_approval_runs_the_tool(
     assert asks[0]["reason"] == ASK_REASON
 
 
-def test_ask_rejected_never_runs(project: Project, fake_model: FakeModel, shell_tool: ShellTool) -> None:
+def test_ask_rejected_never_runs(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
     fake_model.script = Script([call("run_shell", command=ASK_COMMAND)])
     agent = guarded(project, fake_model, shell_tool)
 
@@ -253,10 +269,9 @@ def test_reused_call_id_is_decided_per_call(
             ToolCall("run_shell", {"command": DENIED_COMMAND}, id="call_same"),
         ]
     )
-    try:
+    # the SDK itself refuses a reused id (0.24); the gate must hold either way
+    with contextlib.suppress(ModelBehaviorError):
         run(guarded(project, fake_model, shell_tool))
-    except ModelBehaviorError:
-        pass  # the SDK itself refuses a reused id (0.24); the gate must hold either way
     assert DENIED_COMMAND not in shell_tool.calls
     assert (project.root / "build").is_dir()
 
@@ -289,8 +304,7 @@ def test_stop_ends_the_run_before_the_tool(
     project: Project, fake_model: FakeModel, shell_tool: ShellTool
 ) -> None:
     project.write_policy(
-        POLICY
-        + "  - id: halt\n    match: {tool: shell, command: shutdown}\n    action: stop\n"
+        POLICY + "  - id: halt\n    match: {tool: shell, command: shutdown}\n    action: stop\n"
         "    reason: POLICY-STOP\n"
     )
     fake_model.script = Script([call("run_shell", command="shutdown now")])
@@ -304,8 +318,7 @@ def test_after_tool_deny_withholds_the_output(
     project: Project, fake_model: FakeModel, shell_tool: ShellTool
 ) -> None:
     project.write_policy(
-        POLICY
-        + "  - id: no-leak\n    events: [tool.after]\n    match: {tool: shell}\n"
+        POLICY + "  - id: no-leak\n    events: [tool.after]\n    match: {tool: shell}\n"
         "    when: 'payload.tool_response contains \"hello-from-tool\"'\n"
         "    action: deny\n    reason: POLICY-WITHHELD\n"
     )
@@ -315,7 +328,9 @@ def test_after_tool_deny_withholds_the_output(
     assert last_results(fake_model) == ["POLICY-WITHHELD"]
 
 
-def test_broken_policy_fails_closed(project: Project, fake_model: FakeModel, shell_tool: ShellTool) -> None:
+def test_broken_policy_fails_closed(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
     project.write_policy("version: 1\nrules:\n  - id: x\n    action: [not-an-action\n")
     fake_model.script = Script([call("run_shell", command=ALLOWED_COMMAND)])
     run(guarded(project, fake_model, shell_tool))
@@ -349,8 +364,7 @@ def test_end_retry_sends_the_agent_back(
     """A retry rule on agent.stop: run_guarded sends the finished agent back with the
     reason as its next message, as often as the rule's budget allows (here once)."""
     project.write_policy(
-        POLICY
-        + "  - id: finish-tests\n    match: {response: 'first answer'}\n    action: retry\n"
+        POLICY + "  - id: finish-tests\n    match: {response: 'first answer'}\n    action: retry\n"
         "    max_retries: 1\n"
         "    reason: POLICY-RETRY run the tests first\n"
     )
@@ -365,7 +379,9 @@ def test_end_retry_sends_the_agent_back(
 
 
 # ---------------------------------------------------------------------------- wrapping
-def test_guard_agent_refuses_tools_it_cannot_gate(project: Project, fake_model: FakeModel, shell_tool: ShellTool) -> None:
+def test_guard_agent_refuses_tools_it_cannot_gate(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
     agent = build_agent(fake_model, shell_tool).clone(
         tools=[*build_agent(fake_model, shell_tool).tools, WebSearchTool()]
     )
@@ -413,7 +429,7 @@ def test_parse_arguments_never_raises(raw: str) -> None:
     assert parsed is None or isinstance(parsed, dict)
 
 
-@given(st.dictionaries(st.text(), st.recursive(st.none() | st.integers() | st.text(), lambda c: st.lists(c))))
+@given(st.dictionaries(st.text(), st.recursive(st.none() | st.integers() | st.text(), st.lists)))
 def test_parse_arguments_round_trips_objects(value: dict[str, Any]) -> None:
     assert parse_arguments(json.dumps(value)) == value
 
@@ -423,7 +439,12 @@ def test_arguments_that_are_not_an_object_are_not_read(raw: str) -> None:
     assert parse_arguments(raw) is None
 
 
-@given(st.recursive(st.none() | st.text() | st.integers(), lambda c: st.lists(c) | st.dictionaries(st.text(), c)))
+@given(
+    st.recursive(
+        st.none() | st.text() | st.integers(),
+        lambda c: st.lists(c) | st.dictionaries(st.text(), c),
+    )
+)
 def test_prompt_text_reads_any_input(value: Any) -> None:
     assert isinstance(prompt_text(value), str)
 
@@ -438,7 +459,9 @@ def test_prompt_text_takes_the_last_user_message() -> None:
 
 
 # ---------------------------------------------------------------------------- the example
-def test_the_documented_example_runs(project: Project, fake_model: FakeModel, model_env: dict[str, str]) -> None:
+def test_the_documented_example_runs(
+    project: Project, fake_model: FakeModel, model_env: dict[str, str]
+) -> None:
     """examples/integrations/openai_agents_agent.py, as a user runs it (Responses API)."""
     (project.root / "build").mkdir()
     fake_model.script = Script(

@@ -29,9 +29,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Annotated, Any, Literal, Union
-
-from typing_extensions import NotRequired
+from typing import Annotated, Any, Literal, NotRequired, Union, cast
 
 from hookwise.integrations import require
 from hookwise.integrations.gate import Gate, HooksFrom, Verdict
@@ -53,6 +51,7 @@ from langchain.agents.middleware.types import (  # noqa: E402
 from langchain_core.messages import (  # noqa: E402
     AIMessage,
     AnyMessage,
+    BaseMessage,
     HumanMessage,
     RemoveMessage,
     ToolMessage,
@@ -191,7 +190,7 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
                 "description": verdict.reason or f"hookwise: {name} needs approval",
                 "rule_id": verdict.rule_id,
             },
-            response_schema=Decision,
+            response_schema=cast("type[ApproveDecision | RejectDecision]", Decision),
         )
         if decision.get("type") == "approve":
             return Verdict("allow", args=verdict.args, context=verdict.context)
@@ -298,9 +297,7 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
     ) -> ToolResult:
         call = request.tool_call
         name, call_id = str(call.get("name") or ""), str(call.get("id") or "")
-        verdict = await self.gate.abefore_tool(
-            name, dict(call.get("args") or {}), call_id=call_id
-        )
+        verdict = await self.gate.abefore_tool(name, dict(call.get("args") or {}), call_id=call_id)
         decided = self._before(request, verdict)
         if not isinstance(decided, tuple):
             return decided
@@ -318,7 +315,7 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
             return update
         if verdict.action == "deny" or verdict.stop is not None:
             reason = verdict.reason or verdict.stop or "hookwise: prompt blocked by policy"
-            removal: list[AnyMessage] = [RemoveMessage(id=last.id)] if last.id else []
+            removal: list[BaseMessage] = [RemoveMessage(id=last.id)] if last.id else []
             update["messages"] = [*removal, AIMessage(content=f"Prompt blocked: {reason}")]
             update["hookwise_halt"] = reason
             update["jump_to"] = "end"
@@ -411,4 +408,3 @@ def tool_approval(interrupt_value: Any) -> Mapping[str, Any] | None:
     if isinstance(interrupt_value, Mapping) and interrupt_value.get("type") == "tool_approval":
         return interrupt_value
     return None
-

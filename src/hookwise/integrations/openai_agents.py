@@ -59,8 +59,8 @@ from agents import (  # noqa: E402 - after the check that names the extra
     ToolOutputGuardrailData,
 )
 from agents.exceptions import OutputGuardrailTripwireTriggered  # noqa: E402
-from agents.tool_context import ToolContext  # noqa: E402
 from agents.result import RunResult  # noqa: E402
+from agents.tool_context import ToolContext  # noqa: E402
 
 __all__ = [
     "FRAMEWORK",
@@ -244,7 +244,7 @@ class AgentsGuard:
     def _approved(ctx: ToolContext[Any]) -> bool:
         try:
             return ctx.is_tool_approved(ctx.tool_name, ctx.tool_call_id) is True
-        except Exception:  # noqa: BLE001 - an unreadable approval is no approval
+        except Exception:
             return False
 
     @staticmethod
@@ -255,7 +255,7 @@ class AgentsGuard:
             return False
         try:
             return ctx.is_tool_approved(ctx.tool_name, ctx.tool_call_id) is None
-        except Exception:  # noqa: BLE001
+        except Exception:
             return False
 
     async def _tool_output(self, data: ToolOutputGuardrailData) -> ToolGuardrailFunctionOutput:
@@ -351,9 +351,8 @@ class AgentsGuard:
         seen = {} if _seen is None else _seen
         if id(agent) in seen:
             return seen[id(agent)]
-        unguarded = [t for t in agent.tools if not isinstance(t, FunctionTool)]
-        if agent.mcp_servers:
-            unguarded.extend(agent.mcp_servers)
+        unguarded: list[Any] = [t for t in agent.tools if not isinstance(t, FunctionTool)]
+        unguarded.extend(agent.mcp_servers)
         if unguarded and strict:
             names = ", ".join(
                 f"{type(t).__name__} {getattr(t, 'name', '')!r}".strip() for t in unguarded
@@ -376,9 +375,7 @@ class AgentsGuard:
         for handoff in agent.handoffs:
             if isinstance(handoff, Agent):
                 handoffs.append(
-                    self.guard_agent(
-                        handoff, strict=strict, prompts=prompts, end=end, _seen=seen
-                    )
+                    self.guard_agent(handoff, strict=strict, prompts=prompts, end=end, _seen=seen)
                 )
             else:
                 handoffs.append(handoff)
