@@ -358,6 +358,29 @@ def test_denied_prompt_never_reaches_the_model(
     assert shell_tool.calls == []
 
 
+def test_prompt_context_reaches_the_model(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
+    """An input guardrail cannot change the input: the prompt's context goes into the
+    agent's instructions for that run (and not into another run's)."""
+    project.write_policy(
+        POLICY + "  - id: ctx\n    match: {prompt: deploy}\n    action: context\n"
+        "    context: POLICY-PROMPT-CONTEXT\n"
+    )
+    fake_model.script = Script(["ok"])
+    agent = guarded(project, fake_model, shell_tool)
+
+    async def two_runs() -> None:
+        await Runner.run(agent, "deploy it")
+        await Runner.run(agent, "something else")
+
+    asyncio.run(two_runs())
+    first, second = (r["messages"][0] for r in model_requests(fake_model))
+    assert first["role"] == "system"
+    assert first["content"] == "You are a coding agent.\n\nPOLICY-PROMPT-CONTEXT"
+    assert second["content"] == "You are a coding agent."
+
+
 def test_end_retry_sends_the_agent_back(
     project: Project, fake_model: FakeModel, shell_tool: ShellTool
 ) -> None:

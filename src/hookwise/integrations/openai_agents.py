@@ -31,12 +31,13 @@ shell/computer/apply-patch tools, MCP servers) make it raise unless ``strict=Fal
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, cast
 
 from hookwise.integrations import require
 from hookwise.integrations.gate import Gate, HooksFrom, Verdict
@@ -77,6 +78,8 @@ GUARDRAIL_NAME = "hookwise"
 # call; a run interrupted and never resumed leaves its entry, so the table is bounded.
 _PENDING_LIMIT = 4096
 
+# the attribute of a run's context object that carries the prompt verdict's context
+_CONTEXT_ATTR = "_hookwise_prompt_context"
 # set while run_guarded sends a finished agent back (its prompt guardrail stays quiet)
 _RETURNING: ContextVar[bool] = ContextVar("hookwise_openai_agents_returning", default=False)
 
@@ -286,6 +289,9 @@ class AgentsGuard:
             return GuardrailFunctionOutput(output_info=None, tripwire_triggered=False)
         verdict = self.gate.prompt(prompt_text(value))
         blocked = verdict.action == "deny" or verdict.stop is not None
+        # an input guardrail cannot change the input: the context rides with the run's
+        # context object to the agent's instructions (see _instructions)
+        setattr(context, _CONTEXT_ATTR, "" if blocked else verdict.context)
         return GuardrailFunctionOutput(output_info=verdict, tripwire_triggered=blocked)
 
     def _end(
@@ -297,6 +303,23 @@ class AgentsGuard:
         )
 
     # ------------------------------------------------------------------ wrapping
+    @staticmethod
+    def _instructions(original: Any) -> Callable[[RunContextWrapper[Any], Agent[Any]], Any]:
+        """The agent's instructions followed by the context the prompt's verdict added."""
+
+        async def instructions(context: RunContextWrapper[Any], agent: Agent[Any]) -> str | None:
+            base = original
+            if callable(original):
+                base = original(context, agent)
+                if inspect.isawaitable(base):
+                    base = await base
+            extra = getattr(context, _CONTEXT_ATTR, "")
+            if not extra:
+                return cast("str | None", base)
+            return f"{base}\n\n{extra}" if base else str(extra)
+
+        return instructions
+
     def _invoker(self, inner: Invoker) -> Invoker:
         async def invoke(ctx: ToolContext[Any], arguments: str) -> Any:
             verdict = self._forget(ctx.tool_name, arguments, ctx.tool_call_id)
@@ -370,6 +393,8 @@ class AgentsGuard:
         if end and self.output_guardrail not in outputs:
             outputs.append(self.output_guardrail)
         guarded = agent.clone(tools=tools, input_guardrails=inputs, output_guardrails=outputs)
+        if prompts:
+            guarded.instructions = self._instructions(agent.instructions)
         seen[id(agent)] = guarded
         handoffs: list[Any] = []
         for handoff in agent.handoffs:
