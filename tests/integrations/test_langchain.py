@@ -113,6 +113,17 @@ def last_results(fake: FakeModel) -> list[str]:
     return tool_results(requests(fake)[-1])
 
 
+def logged(project: Project, *args: str) -> list[str]:
+    """``hookwise logs --path <audit log> ARGS``: its record lines."""
+    from click.testing import CliRunner
+
+    from hookwise.cli.app import cli
+
+    result = CliRunner().invoke(cli, ["logs", "--path", str(project.audit_log), *args])
+    assert result.exit_code == 0, result.output
+    return [line for line in result.output.splitlines() if line.startswith("20")]
+
+
 # ---------------------------------------------------------------------------- tool calls
 def test_denied_command_never_runs_and_the_model_gets_the_reason(
     project: Project, fake_model: FakeModel, shell_tool: ShellTool
@@ -128,6 +139,12 @@ def test_denied_command_never_runs_and_the_model_gets_the_reason(
     assert refusal.status == "error"
     denied = [r for r in project.audit() if r.get("decision") == "deny"]
     assert denied and denied[0]["framework"] == "langchain" and denied[0]["agent"] == AGENT
+    tool_lines = [
+        x
+        for x in logged(project, "--framework", "langchain", "--agent", AGENT)
+        if "tool.before" in x
+    ]
+    assert len(tool_lines) == 1 and "-> deny [no-recursive-delete]" in tool_lines[0]
 
 
 def test_without_the_middleware_the_denied_command_runs(

@@ -108,6 +108,17 @@ def last_results(fake: FakeModel) -> list[str]:
     return tool_results(model_requests(fake)[-1])
 
 
+def logged(project: Project, *args: str) -> list[str]:
+    """``hookwise logs --path <audit log> ARGS``: its record lines."""
+    from click.testing import CliRunner
+
+    from hookwise.cli.app import cli
+
+    result = CliRunner().invoke(cli, ["logs", "--path", str(project.audit_log), *args])
+    assert result.exit_code == 0, result.output
+    return [line for line in result.output.splitlines() if line.startswith("20")]
+
+
 def guarded(project: Project, fake: FakeModel, shell: ShellTool, **gate: Any) -> Agent[Any]:
     return guard_agent(build_agent(fake, shell), cwd=project.root, **gate)
 
@@ -129,6 +140,13 @@ def test_denied_command_never_runs_and_the_model_gets_the_reason(
     records = [r for r in project.audit() if r.get("framework") == "openai-agents"]
     denied = [r for r in records if r.get("decision") == "deny"]
     assert denied and denied[0]["agent"] == AGENT and denied[0]["rule"] == "no-recursive-delete"
+    [line] = [
+        x
+        for x in logged(project, "--framework", "openai-agents", "--agent", AGENT)
+        if "tool.before" in x
+    ]
+    assert f"openai-agents/{AGENT}" in line and "-> deny [no-recursive-delete]" in line
+    assert logged(project, "--framework", "langchain") == []
 
 
 def test_allowed_command_runs(
