@@ -429,3 +429,27 @@ def test_hookwise_logs_filters_by_framework_and_agent(project: Project) -> None:
     assert [json.loads(x)["agent"] for x in as_json.output.splitlines() if x.startswith("{")] == [
         "alpha"
     ]
+
+
+def test_the_documented_tool_mapping_is_the_table() -> None:
+    """docs/integrations/README.md lists exactly the defaults of tools.py."""
+    from hookwise.integrations.tools import HOOK_TOOL_NAMES
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "integrations" / "README.md").read_text(
+        "utf-8"
+    )
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0].startswith("`") and cells[1].startswith("`"):
+            rows[cells[0].strip("`")] = (
+                [n.strip().strip("`") for n in cells[1].split(",")],
+                cells[2:],
+            )
+    expected: dict[str, list[str]] = {}
+    for name, tool in DEFAULT_TOOL_NAMES.items():
+        expected.setdefault(tool, []).append(name)
+    assert {tool: names for tool, (names, _) in rows.items()} == expected
+    for tool, (_, hosts) in rows.items():
+        for host, shown in zip(("claude", "gemini", "codex"), hosts, strict=True):
+            assert shown == HOOK_TOOL_NAMES[host].get(tool, ""), (tool, host)
