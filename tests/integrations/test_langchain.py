@@ -273,8 +273,10 @@ def test_stop_ends_the_run(project: Project, fake_model: FakeModel, shell_tool: 
     out = ask(build(project, fake_model, shell_tool))
     assert shell_tool.calls == []
     assert len(requests(fake_model)) == 1  # the model is not asked again
-    assert isinstance(out["messages"][-1], ToolMessage)
-    assert "POLICY-STOP" in out["messages"][-1].content
+    refusal, last = out["messages"][-2:]
+    assert isinstance(refusal, ToolMessage) and "POLICY-STOP" in refusal.content
+    assert isinstance(last, AIMessage) and last.content == "Run stopped by policy: POLICY-STOP"
+    assert not last.tool_calls
 
 
 def test_after_tool_deny_withholds_the_output(

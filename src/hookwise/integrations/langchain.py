@@ -20,8 +20,8 @@
   the prompt.
 - ``after_agent``: the end of a run. ``deny`` ("do not stop yet") adds the reason as a
   user message and jumps back to the model (at most ``max_returns`` times per run).
-- ``stop`` (from any event): the run ends at the next step (``before_model`` jumps to the
-  end); the tool that raised it does not run.
+- ``stop`` (from any event): the tool that raised it does not run, and the run ends at the
+  next model call (``wrap_model_call`` answers in the model's place, without tool calls).
 """
 
 from __future__ import annotations
@@ -44,6 +44,9 @@ from langchain.agents.middleware.human_in_the_loop import (  # noqa: E402
 from langchain.agents.middleware.types import (  # noqa: E402
     AgentMiddleware,
     AgentState,
+    ModelCallResult,
+    ModelRequest,
+    ModelResponse,
     PrivateStateAttr,
     ToolCallRequest,
     hook_config,
@@ -343,18 +346,27 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
         )
         return self._prompt_update(state, verdict)
 
-    @hook_config(can_jump_to=["end"])
-    def before_model(self, state: HookwiseState, runtime: Runtime[Any]) -> dict[str, Any] | None:
-        """A ``stop`` raised by a tool call ends the run before the model is asked again."""
-        if state.get("hookwise_halt"):
-            return {"jump_to": "end"}
-        return None
+    def wrap_model_call(
+        self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], ModelResponse[Any]]
+    ) -> ModelCallResult[Any]:
+        """A ``stop`` raised by a tool call ends the run before the model is asked again.
 
-    @hook_config(can_jump_to=["end"])
-    async def abefore_model(
-        self, state: HookwiseState, runtime: Runtime[Any]
-    ) -> dict[str, Any] | None:
-        return self.before_model(state, runtime)
+        (Inside the model node, not a ``before_model`` node: a graph node per model call
+        would cost more than the decision itself.)"""
+        halted = request.state.get("hookwise_halt")
+        if halted:
+            return _stopped(str(halted))
+        return handler(request)
+
+    async def awrap_model_call(
+        self,
+        request: ModelRequest[Any],
+        handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
+    ) -> ModelCallResult[Any]:
+        halted = request.state.get("hookwise_halt")
+        if halted:
+            return _stopped(str(halted))
+        return await handler(request)
 
     def _end_update(self, state: HookwiseState, verdict: Verdict) -> dict[str, Any] | None:
         if verdict.action != "deny" or verdict.stop is not None:
@@ -393,6 +405,11 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
         if text is None:
             return None
         return self._end_update(state, await asyncio.to_thread(self.gate.end, text))
+
+
+def _stopped(reason: str) -> AIMessage:
+    """The run's last message when the policy stopped it (no tool calls: the run ends)."""
+    return AIMessage(content=f"Run stopped by policy: {reason}", name="hookwise")
 
 
 def _last_human(messages: list[AnyMessage]) -> HumanMessage | None:
