@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("langchain.agents", reason='pip install "hookwise[langchain]"')
@@ -215,6 +215,18 @@ def test_ask_interrupts_and_approve_resumes(
     assert done["messages"][-1].content == FINAL_TEXT
 
 
+def test_policy_that_denies_by_approval_time_wins(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
+    fake_model.script = Script([call("run_shell", command=ASK_COMMAND)])
+    agent = build(project, fake_model, shell_tool)
+    ask(agent)
+    project.write_policy(POLICY.replace("action: ask", "action: deny"))
+    agent.invoke(Command(resume={"type": "approve"}), THREAD)
+    assert shell_tool.calls == []
+    assert last_results(fake_model) == [ASK_REASON]
+
+
 def test_ask_rejected_never_runs(
     project: Project, fake_model: FakeModel, shell_tool: ShellTool
 ) -> None:
@@ -362,6 +374,7 @@ def test_bad_arguments_are_refused() -> None:
         HookwiseMiddleware(agent="x", max_returns=-1)
 
 
+@settings(max_examples=60, deadline=None)
 @given(
     st.recursive(
         st.none() | st.text() | st.integers(), lambda c: st.lists(c) | st.dictionaries(st.text(), c)
@@ -372,6 +385,7 @@ def test_text_of_any_content(content: Any) -> None:
     assert _with_context(content, "") is content
 
 
+@settings(max_examples=60, deadline=None)
 @given(st.text(), st.text(min_size=1))
 def test_context_is_kept_after_the_text(text: str, context: str) -> None:
     assert _text(_with_context(text, context)).endswith(context)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 agents = pytest.importorskip("agents", reason='pip install "hookwise[openai-agents]"')
@@ -213,6 +213,24 @@ def test_ask_interrupts_and_approval_runs_the_tool(
     asks = [r for r in project.audit() if r.get("decision") == "ask"]
     assert asks and asks[0]["framework"] == "openai-agents"
     assert asks[0]["reason"] == ASK_REASON
+
+
+def test_policy_that_denies_by_approval_time_wins(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
+    fake_model.script = Script([call("run_shell", command=ASK_COMMAND)])
+    agent = guarded(project, fake_model, shell_tool)
+
+    async def scenario() -> None:
+        result = await Runner.run(agent, "please")
+        project.write_policy(POLICY.replace("action: ask", "action: deny"))
+        state = result.to_state()
+        state.approve(result.interruptions[0])
+        await Runner.run(agent, state)
+
+    asyncio.run(scenario())
+    assert shell_tool.calls == []
+    assert last_results(fake_model) == [ASK_REASON]
 
 
 def test_ask_rejected_never_runs(
@@ -464,12 +482,14 @@ def test_handoff_target_is_guarded_in_a_real_run(
 
 
 # ---------------------------------------------------------------------------- parsers
+@settings(max_examples=60, deadline=None)
 @given(st.text())
 def test_parse_arguments_never_raises(raw: str) -> None:
     parsed = parse_arguments(raw)
     assert parsed is None or isinstance(parsed, dict)
 
 
+@settings(max_examples=60, deadline=None)
 @given(st.dictionaries(st.text(), st.recursive(st.none() | st.integers() | st.text(), st.lists)))
 def test_parse_arguments_round_trips_objects(value: dict[str, Any]) -> None:
     assert parse_arguments(json.dumps(value)) == value
@@ -480,6 +500,7 @@ def test_arguments_that_are_not_an_object_are_not_read(raw: str) -> None:
     assert parse_arguments(raw) is None
 
 
+@settings(max_examples=60, deadline=None)
 @given(
     st.recursive(
         st.none() | st.text() | st.integers(),

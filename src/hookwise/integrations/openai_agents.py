@@ -222,6 +222,11 @@ class AgentsGuard:
     async def _tool_input(self, data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
         ctx = data.context
         verdict = await self.decide(ctx.tool_name, ctx.tool_arguments, ctx.tool_call_id)
+        if verdict.action == "ask" and self._approved(ctx):
+            # approved since the ask was decided (maybe long ago): decide again, so a
+            # policy that denies the call by now wins over the person's earlier yes
+            self._forget(ctx.tool_name, ctx.tool_arguments, ctx.tool_call_id)
+            verdict = await self.decide(ctx.tool_name, ctx.tool_arguments, ctx.tool_call_id)
         if verdict.stop is not None:
             self._forget(ctx.tool_name, ctx.tool_arguments, ctx.tool_call_id)
             return ToolGuardrailFunctionOutput.raise_exception(output_info=verdict)
