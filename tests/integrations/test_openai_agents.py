@@ -149,6 +149,24 @@ def test_denied_command_never_runs_and_the_model_gets_the_reason(
     assert logged(project, "--framework", "langchain") == []
 
 
+def test_streamed_run_is_gated_too(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
+    fake_model.script = Script([call("run_shell", command=DENIED_COMMAND)])
+    agent = guarded(project, fake_model, shell_tool)
+
+    async def streamed() -> Any:
+        result = Runner.run_streamed(agent, "please")
+        async for _ in result.stream_events():
+            pass
+        return result
+
+    result = asyncio.run(streamed())
+    assert shell_tool.calls == []
+    assert DENY_REASON in last_results(fake_model)
+    assert result.final_output == FINAL_TEXT
+
+
 def test_allowed_command_runs(
     project: Project, fake_model: FakeModel, shell_tool: ShellTool
 ) -> None:
@@ -518,6 +536,25 @@ def test_prompt_text_takes_the_last_user_message() -> None:
         {"role": "user", "content": [{"type": "input_text", "text": "new"}]},
     ]
     assert prompt_text(items) == "new"
+
+
+@pytest.mark.parametrize(
+    ("module", "framework", "extra"),
+    [("openai_agents", "agents", "openai-agents"), ("langchain", "langchain.agents", "langchain")],
+)
+def test_a_missing_framework_names_the_extra(module: str, framework: str, extra: str) -> None:
+    code = (
+        "import sys\n"
+        f"sys.modules[{framework!r}] = None\n"
+        "try:\n"
+        f"    import hookwise.integrations.{module}\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert f'pip install "hookwise[{extra}]"' in done.stdout, done.stderr
 
 
 # ---------------------------------------------------------------------------- the example
