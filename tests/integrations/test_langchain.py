@@ -227,6 +227,23 @@ def test_policy_that_denies_by_approval_time_wins(
     assert last_results(fake_model) == [ASK_REASON]
 
 
+def test_async_ask_interrupts_and_resumes(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
+    fake_model.script = Script([call("run_shell", command=ASK_COMMAND)])
+    agent = build(project, fake_model, shell_tool)
+
+    async def scenario() -> Any:
+        out = await agent.ainvoke({"messages": [HumanMessage("go")]}, THREAD)
+        assert tool_approval(out["__interrupt__"][0].value) is not None
+        assert shell_tool.calls == []
+        return await agent.ainvoke(Command(resume={"type": "approve"}), THREAD)
+
+    done = asyncio.run(scenario())
+    assert shell_tool.calls == [ASK_COMMAND]
+    assert done["messages"][-1].content == FINAL_TEXT
+
+
 def test_ask_rejected_never_runs(
     project: Project, fake_model: FakeModel, shell_tool: ShellTool
 ) -> None:
