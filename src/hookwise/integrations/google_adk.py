@@ -60,6 +60,7 @@ FRAMEWORK = "google-adk"
 # the reserved tool a denied run end is turned into (never offered to the model)
 CONTINUE_TOOL = "hookwise_continue"
 CONTEXT_KEY = "additional_context"
+_KEEP_PROMPTS = 1024  # prompt verdicts kept per callbacks object (one per invocation)
 AskMode = Literal["confirmation", "relay"]
 logger = logging.getLogger("hookwise.integrations")
 
@@ -87,9 +88,10 @@ async def _continue(reason: str = "") -> dict[str, str]:
 class HookwiseCallbacks:
     """hookwise's gate as ADK callbacks (see the module docstring).
 
-    ``HookwiseCallbacks(agent="coder")`` builds a :class:`Gate` for ``google-adk`` (other
-    keyword arguments are the Gate's: ``cwd``, ``policy``, ``hooks_from``, ``tool_names``...);
-    ``HookwiseCallbacks(gate)`` uses a given one.
+    ``HookwiseCallbacks(cwd=...)`` builds one :class:`Gate` for ``google-adk`` per ADK agent
+    that calls it, named after that agent (the audit log's ``agent``); the keyword arguments
+    are the Gate's (``agent``, ``cwd``, ``policy``, ``hooks_from``, ``tool_names``...; a given
+    ``agent`` names them all). ``HookwiseCallbacks(gate)`` uses a given Gate for every agent.
     """
 
     def __init__(
@@ -101,13 +103,33 @@ class HookwiseCallbacks:
             )
         if gate is not None and gate_options:
             raise TypeError("hookwise (google-adk): give a Gate or the Gate's options, not both")
-        self.gate = gate if gate is not None else Gate(FRAMEWORK, **gate_options)
+        self._options = gate_options
+        self._fixed = gate
+        if gate is None and "agent" in gate_options:
+            self._fixed = Gate(FRAMEWORK, **gate_options)
+        self._gates: dict[str, Gate] = {}
         self.ask = ask
         # function call id -> why hookwise answered it itself (its after-tool is not a tool run)
         self._answered: dict[str, str] = {}
         self._context: dict[str, str] = {}  # function call id -> context for the response
         self._prompts: dict[str, Verdict] = {}  # invocation id -> the prompt's verdict
         self._blocked: set[str] = set()  # denied prompt texts, kept out of later requests
+
+    def gate_for(self, agent: str) -> Gate:
+        """The Gate of the ADK agent named ``agent``."""
+        if self._fixed is not None:
+            return self._fixed
+        found = self._gates.get(agent)
+        if found is None:
+            found = self._gates[agent] = Gate(FRAMEWORK, agent=agent, **self._options)
+        return found
+
+    @property
+    def gate(self) -> Gate:
+        """The given Gate, else the first agent's (a fresh one before any agent ran)."""
+        if self._fixed is not None:
+            return self._fixed
+        return next(iter(self._gates.values()), None) or self.gate_for("")
 
     def agent_callbacks(self) -> dict[str, Any]:
         """Keyword arguments for ``LlmAgent``: the tool, model and prompt callbacks."""
@@ -118,9 +140,10 @@ class HookwiseCallbacks:
             "after_model_callback": self.after_model,
         }
 
-    def _tell_user(self, verdict: Verdict) -> None:
+    @staticmethod
+    def _tell_user(verdict: Verdict) -> None:
         if verdict.message:
-            logger.warning("hookwise (%s): %s", self.gate.framework, verdict.message)
+            logger.warning("hookwise (%s): %s", FRAMEWORK, verdict.message)
 
     # ------------------------------------------------------------------ tools
     async def before_tool(
@@ -131,14 +154,13 @@ class HookwiseCallbacks:
         if tool.name == CONTINUE_TOOL:
             return None
         call_id = tool_context.function_call_id or ""
-        verdict = await self.gate.abefore_tool(tool.name, args, call_id=call_id)
+        gate = self.gate_for(tool_context.agent_name)
+        verdict = await gate.abefore_tool(tool.name, args, call_id=call_id)
         self._tell_user(verdict)
         if verdict.action == "ask":
             confirmation = tool_context.tool_confirmation
             if self.ask == "relay":
-                verdict = await anyio.to_thread.run_sync(
-                    self.gate.resolve_ask, verdict, tool.name, args
-                )
+                verdict = await anyio.to_thread.run_sync(gate.resolve_ask, verdict, tool.name, args)
             elif confirmation is None:
                 tool_context.request_confirmation(hint=verdict.reason)
                 # a pause for the user, not a result for the model to go on with
@@ -174,7 +196,8 @@ class HookwiseCallbacks:
         before_context = self._context.pop(call_id, "")
         if self._answered.pop(call_id, None) is not None:
             return None  # hookwise answered this call itself: no tool ran
-        verdict = await self.gate.aafter_tool(tool.name, args, tool_response, call_id=call_id)
+        gate = self.gate_for(tool_context.agent_name)
+        verdict = await gate.aafter_tool(tool.name, args, tool_response, call_id=call_id)
         self._tell_user(verdict)
         if verdict.stop is not None:
             _end_invocation(tool_context)
@@ -191,15 +214,17 @@ class HookwiseCallbacks:
         return response
 
     # ------------------------------------------------------------------ prompts
-    async def prompt_verdict(self, invocation_id: str, text: str) -> Verdict:
+    async def prompt_verdict(self, agent: str, invocation_id: str, text: str) -> Verdict:
         """The verdict on an invocation's user prompt (decided once per invocation)."""
         known = self._prompts.get(invocation_id)
         if known is None:
             if text:
-                known = await anyio.to_thread.run_sync(self.gate.prompt, text)
+                known = await anyio.to_thread.run_sync(self.gate_for(agent).prompt, text)
             else:
                 known = Verdict("allow")
             self._tell_user(known)
+            while len(self._prompts) >= _KEEP_PROMPTS:  # callbacks have no end-of-run hook
+                self._prompts.pop(next(iter(self._prompts)))
             self._prompts[invocation_id] = known
             if known.action == "deny":
                 self._blocked.add(text)
@@ -224,7 +249,9 @@ class HookwiseCallbacks:
         llm_request.tools_dict[CONTINUE_TOOL] = FunctionTool(func=_continue)
         invocation = callback_context._invocation_context
         text = content_text(invocation.user_content)
-        verdict = await self.prompt_verdict(invocation.invocation_id, text)
+        verdict = await self.prompt_verdict(
+            callback_context.agent_name, invocation.invocation_id, text
+        )
         self._scrub(llm_request)
         if verdict.stop is not None:
             _end_invocation(callback_context)
@@ -246,7 +273,9 @@ class HookwiseCallbacks:
         if llm_response.get_function_calls():
             return None
         text = content_text(llm_response.content)
-        verdict = await anyio.to_thread.run_sync(self.gate.end, text)
+        verdict = await anyio.to_thread.run_sync(
+            self.gate_for(callback_context.agent_name).end, text
+        )
         self._tell_user(verdict)
         if verdict.action != "deny":
             return None
@@ -288,7 +317,9 @@ class HookwisePlugin(BasePlugin):
         text = content_text(user_message)
         if not text:
             return None  # a function response (a tool confirmation), not a prompt
-        verdict = await self.callbacks.prompt_verdict(invocation_context.invocation_id, text)
+        verdict = await self.callbacks.prompt_verdict(
+            getattr(invocation_context.agent, "name", ""), invocation_context.invocation_id, text
+        )
         if verdict.action == "deny":
             # the session keeps a notice, never the denied text
             notice = _blocked_notice(verdict.reason)

@@ -51,6 +51,7 @@ from hookwise.integrations.errors import PromptBlockedError, RunStoppedError  # 
 from hookwise.integrations.gate import Gate, Verdict  # noqa: E402
 
 if TYPE_CHECKING:
+    from pydantic_ai.agent.abstract import AbstractAgent
     from pydantic_ai.output import OutputContext
 
 __all__ = ["FRAMEWORK", "HookwiseCapability", "PromptBlockedError", "RunStoppedError"]
@@ -85,9 +86,10 @@ def _output_text(output: Any) -> str:
 class HookwiseCapability(AbstractCapability[Any]):
     """hookwise's gate as a pydantic-ai capability (see the module docstring).
 
-    ``HookwiseCapability(agent="coder")`` builds its own :class:`Gate` for the framework
-    ``pydantic-ai`` (the other keyword arguments are the Gate's: ``cwd``, ``policy``,
-    ``hooks_from``, ``tool_names``...); ``HookwiseCapability(gate)`` uses a given one.
+    ``HookwiseCapability(cwd=...)`` builds its own :class:`Gate` for the framework
+    ``pydantic-ai``, named after the pydantic-ai agent it is given to (its ``name``; the
+    keyword arguments are the Gate's: ``agent``, ``cwd``, ``policy``, ``hooks_from``,
+    ``tool_names``...); ``HookwiseCapability(gate)`` uses a given one.
     """
 
     def __init__(
@@ -99,10 +101,18 @@ class HookwiseCapability(AbstractCapability[Any]):
             raise TypeError("HookwiseCapability: give a Gate or the Gate's options, not both")
         self.gate = gate if gate is not None else Gate(FRAMEWORK, **gate_options)
         self.ask = ask
+        self._options = None if gate is not None else gate_options
 
     @classmethod
     def get_serialization_name(cls) -> str | None:
         return None  # holds a live Gate: not something an agent spec can describe
+
+    def for_agent(self, agent: AbstractAgent[Any, Any]) -> HookwiseCapability:
+        """A Gate named after the agent, unless a Gate or a name was given."""
+        options = self._options
+        if options is None or "agent" in options or not agent.name:
+            return self
+        return HookwiseCapability(ask=self.ask, agent=agent.name, **options)
 
     def get_ordering(self) -> CapabilityOrdering:
         return CapabilityOrdering(position="innermost")

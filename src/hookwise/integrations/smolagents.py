@@ -213,13 +213,15 @@ def _final_answer_check(guard: _Guard) -> Callable[..., bool]:
     return hookwise_end
 
 
-def guard(agent: MultiStepAgent, gate: Gate | None = None, **gate_options: Any) -> MultiStepAgent:
+def guard(
+    agent: MultiStepAgent, gate: Gate | None = None, /, **gate_options: Any
+) -> MultiStepAgent:
     """Put every tool of ``agent`` (and its prompt, code and final answer) behind hookwise.
 
-    ``guard(agent, agent="coder")`` builds a :class:`Gate` for ``smolagents`` (other keyword
-    arguments are the Gate's: ``cwd``, ``policy``, ``hooks_from``, ``tool_names``...);
-    ``guard(agent, gate)`` uses a given one. Returns the agent, changed in place. Guarding
-    twice is an error (the tools would be gated twice).
+    ``guard(agent, cwd=...)`` builds a :class:`Gate` for ``smolagents`` named after the agent
+    (its ``name``; the keyword arguments are the Gate's: ``agent``, ``cwd``, ``policy``,
+    ``hooks_from``, ``tool_names``...); ``guard(agent, gate)`` uses a given one. Returns the
+    agent, changed in place. Guarding twice is an error (the tools would be gated twice).
     """
     if not isinstance(agent, MultiStepAgent):
         raise TypeError(f"guard() takes a smolagents agent; got {type(agent).__name__}")
@@ -233,6 +235,8 @@ def guard(agent: MultiStepAgent, gate: Gate | None = None, **gate_options: Any) 
             f"guard(): a CodeAgent with the {agent.executor_type!r} executor runs its tools in "
             "another process, where hookwise's gate cannot hold; use executor_type='local'"
         )
+    if gate is None:
+        gate_options.setdefault("agent", agent.name or "")
     the_gate = gate if gate is not None else Gate(FRAMEWORK, **gate_options)
     the_guard = _Guard(the_gate, raise_on_deny=is_code)
     for name, tool in list(agent.tools.items()):
