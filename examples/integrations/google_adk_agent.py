@@ -58,7 +58,8 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("prompt")
     parser.add_argument("--cwd", default=os.getcwd(), help="the project (its policy applies)")
-    parser.add_argument("--model", default=os.environ.get("HOOKWISE_EXAMPLE_MODEL", "gemini-2.5-flash"))
+    model = os.environ.get("HOOKWISE_EXAMPLE_MODEL", "gemini-2.5-flash")
+    parser.add_argument("--model", default=model)
     parser.add_argument("--hooks-from", choices=["claude", "gemini", "codex"])
     answer = parser.add_mutually_exclusive_group()
     answer.add_argument("--yes", dest="answer", action="store_const", const="yes")
@@ -77,7 +78,8 @@ async def main() -> int:
     final = ""
     while message is not None:
         answers: list[types.Part] = []
-        async for event in runner.run_async(user_id="me", session_id=session.id, new_message=message):
+        run = runner.run_async(user_id="me", session_id=session.id, new_message=message)
+        async for event in run:
             for call in event.get_function_calls():
                 if call.name != CONFIRMATION or not call.args:  # the policy asked
                     continue

@@ -26,11 +26,14 @@ from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDen
 from hookwise.integrations.pydantic_ai import HookwiseCapability
 
 
-def make_agent(cwd: str, model: str, hooks_from: str | None) -> Agent[None, str | DeferredToolRequests]:
+Output = str | DeferredToolRequests
+
+
+def make_agent(cwd: str, model: str, hooks_from: str | None) -> Agent[None, Output]:
     provider = OpenAIProvider(
         base_url=os.environ.get("OPENAI_BASE_URL"), api_key=os.environ.get("OPENAI_API_KEY")
     )
-    agent: Agent[None, str | DeferredToolRequests] = Agent(
+    agent: Agent[None, Output] = Agent(
         OpenAIChatModel(model, provider=provider),
         name="coder",
         instructions="You are a careful coding agent. Use run_shell to work in the project.",

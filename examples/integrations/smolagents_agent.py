@@ -56,7 +56,7 @@ def main() -> int:
         api_key=os.environ.get("OPENAI_API_KEY"),
     )
     kind = CodeAgent if args.code else ToolCallingAgent
-    agent = kind(tools=make_tools(args.cwd), model=model, name="coder", max_steps=8, verbosity_level=0)
+    agent = kind(tools=make_tools(args.cwd), model=model, name="coder", max_steps=8)
     guard(agent, cwd=args.cwd, hooks_from=args.hooks_from)
     print(agent.run(args.prompt))
     return 0
