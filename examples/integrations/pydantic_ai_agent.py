@@ -25,7 +25,6 @@ from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDen
 
 from hookwise.integrations.pydantic_ai import HookwiseCapability
 
-
 Output = str | DeferredToolRequests
 
 
