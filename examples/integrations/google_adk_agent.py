@@ -4,7 +4,7 @@
     export GOOGLE_API_KEY=...            # GOOGLE_GEMINI_BASE_URL for another endpoint
     python google_adk_agent.py --cwd path/to/project "clean the build directory"
 
-hookwise is a plugin of the Runner, so it guards every agent the Runner runs. The project's
+hookwise is a plugin of the App, so it guards every agent its Runner runs. The project's
 .hookwise/policy.yaml (and, with --hooks-from claude, its existing Claude Code hooks)
 decides every shell command the agent asks for: a denied command never runs and the model
 reads the reason; a rewritten one runs rewritten; one the policy asks about pauses the run
@@ -21,6 +21,7 @@ import subprocess
 import sys
 
 from google.adk.agents import LlmAgent
+from google.adk.apps import App
 from google.adk.models.google_llm import Gemini
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
@@ -67,12 +68,12 @@ async def main() -> int:
     args = parser.parse_args()
 
     sessions = InMemorySessionService()
-    runner = Runner(
-        app_name="hookwise-example",
-        agent=make_agent(args.cwd, args.model),
-        session_service=sessions,
+    app = App(
+        name="hookwise-example",
+        root_agent=make_agent(args.cwd, args.model),
         plugins=[HookwisePlugin(cwd=args.cwd, hooks_from=args.hooks_from)],
     )
+    runner = Runner(app=app, session_service=sessions)
     session = await sessions.create_session(app_name="hookwise-example", user_id="me")
     message: types.Content | None = types.Content(role="user", parts=[types.Part(text=args.prompt)])
     final = ""
