@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e import clis
 from tests.e2e.fake_model import FakeModel, Script
 
 DENY_TOKEN = "POLICY-DENY"
@@ -88,6 +89,12 @@ case "$input" in
 esac
 exit 0
 """
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "e2e: runs a real agent CLI offline (make e2e-install); the Claude Agent SDK"
+    )
 
 
 @dataclass
@@ -157,6 +164,8 @@ def hookwise_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, s
         "XDG_STATE_HOME": str(home / ".local" / "state"),
         "HOOKWISE_AUDIT_LOG": str(tmp_path / "audit.jsonl"),
     }
+    # the real CLIs stay where `make e2e-install` put them (under the real XDG cache)
+    monkeypatch.setenv("HOOKWISE_E2E_CLIS", str(clis.install_dir()))
     for name in _CLEARED:
         monkeypatch.delenv(name, raising=False)
     for name, value in values.items():

@@ -397,3 +397,59 @@ def test_no_framework_is_imported_with_the_core() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=os.environ
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_hookwise_logs_filters_by_framework_and_agent(project: Project) -> None:
+    from click.testing import CliRunner
+
+    from hookwise.cli.app import cli
+
+    Gate("fw-one", agent="alpha", cwd=project.root).before_tool("bash", {"command": DENIED_COMMAND})
+    Gate("fw-one", agent="beta", cwd=project.root).before_tool("bash", {"command": ALLOWED_COMMAND})
+    Gate("fw-two", agent="alpha", cwd=project.root).before_tool("bash", {"command": "ls"})
+    runner = CliRunner()
+
+    def lines(*args: str) -> list[str]:
+        result = runner.invoke(cli, ["logs", "--path", str(project.audit_log), *args])
+        assert result.exit_code == 0, result.output
+        return [line for line in result.output.splitlines() if line.startswith("20")]
+
+    one = lines("--framework", "fw-one")
+    assert len(one) == 2
+    assert " fw-one/alpha tool.before bash $ rm -rf build -> deny [no-recursive-delete]" in one[0]
+    assert [line.split()[1] for line in lines("--agent", "alpha")] == [
+        "fw-one/alpha",
+        "fw-two/alpha",
+    ]
+    assert len(lines("--framework", "fw-one", "--agent", "beta")) == 1
+    assert lines("--framework", "nobody") == []
+    as_json = runner.invoke(
+        cli, ["logs", "--path", str(project.audit_log), "--json", "--framework", "fw-two"]
+    )
+    assert [json.loads(x)["agent"] for x in as_json.output.splitlines() if x.startswith("{")] == [
+        "alpha"
+    ]
+
+
+def test_the_documented_tool_mapping_is_the_table() -> None:
+    """docs/integrations/README.md lists exactly the defaults of tools.py."""
+    from hookwise.integrations.tools import HOOK_TOOL_NAMES
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "integrations" / "README.md").read_text(
+        "utf-8"
+    )
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0].startswith("`") and cells[1].startswith("`"):
+            rows[cells[0].strip("`")] = (
+                [n.strip().strip("`") for n in cells[1].split(",")],
+                cells[2:],
+            )
+    expected: dict[str, list[str]] = {}
+    for name, tool in DEFAULT_TOOL_NAMES.items():
+        expected.setdefault(tool, []).append(name)
+    assert {tool: names for tool, (names, _) in rows.items()} == expected
+    for tool, (_, hosts) in rows.items():
+        for host, shown in zip(("claude", "gemini", "codex"), hosts, strict=True):
+            assert shown == HOOK_TOOL_NAMES[host].get(tool, ""), (tool, host)

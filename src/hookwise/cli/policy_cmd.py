@@ -466,6 +466,10 @@ LOG_COMMAND_WIDTH = 120
 
 def _log_line(record: dict[str, Any]) -> str:
     tool = f" {record.get('host_tool')}" if record.get("host_tool") else ""
+    who = record.get("host") or "-"
+    if record.get("framework"):  # a framework agent's decision (hookwise.integrations)
+        agent = f"/{record['agent']}" if record.get("agent") else ""
+        who = f"{record['framework']}{agent}"
     rule = f" [{record['rule']}]" if record.get("rule") else ""
     reason = f": {record['reason']}" if record.get("reason") else ""
     command = record.get("command")
@@ -476,7 +480,7 @@ def _log_line(record: dict[str, Any]) -> str:
             f" $ {line if len(line) <= LOG_COMMAND_WIDTH else line[: LOG_COMMAND_WIDTH - 1] + '…'}"
         )
     return (
-        f"{record.get('time', '?')} {record.get('host') or '-'} {record.get('event') or '-'}{tool}"
+        f"{record.get('time', '?')} {who} {record.get('event') or '-'}{tool}"
         f"{shown} -> {record.get('decision', '?')}{rule}{reason}"
     )
 
@@ -500,6 +504,12 @@ def _log_line(record: dict[str, Any]) -> str:
 @click.option("--session", default=None, help="Only this session id's records.")
 @click.option("--rule", default=None, help="Only decisions this rule matched.")
 @click.option(
+    "--framework",
+    default=None,
+    help="Only decisions for agents of this framework (claude-agent-sdk, openai-agents...).",
+)
+@click.option("--agent", default=None, help="Only decisions for the framework agent of this name.")
+@click.option(
     "--since",
     default=None,
     help="Only records from then on: an ISO date or time (UTC unless it has an offset), "
@@ -516,6 +526,8 @@ def logs(
     host: str | None,
     session: str | None,
     rule: str | None,
+    framework: str | None,
+    agent: str | None,
     since: str | None,
     limit: int,
     as_json: bool,
@@ -530,7 +542,14 @@ def logs(
     from hookwise.policy.compiler import default_settings
 
     log = str(path) if path else audit.audit_path(default_settings(), dict(os.environ))
-    filters = {"decision": decision, "host": host, "session": session, "rule": rule}
+    filters = {
+        "decision": decision,
+        "host": host,
+        "session": session,
+        "rule": rule,
+        "framework": framework,
+        "agent": agent,
+    }
 
     def show(record: dict[str, Any]) -> None:
         click.echo(fastjson.dumps(record) if as_json else _log_line(record))

@@ -244,19 +244,34 @@ class Gate:
                 reason=f"{why} (this needs a user's confirmation, which {self.framework} "
                 "cannot ask for here)",
             )
+        self.record_approval(tool, args, resolved, f"ask_fallback: {fallback}")
+        return resolved
+
+    def record_approval(
+        self, tool: str, args: Mapping[str, Any], resolved: Verdict, how: str
+    ) -> None:
+        """Audit how an ``ask`` was answered (``how``: the fallback, the framework's
+        approver...), as a ``permission.request`` record of the same call."""
+        if not isinstance(args, Mapping):
+            args = {}
         mapped = canonical_input(self.canonical_tool(tool), args)
         payload = self._payload(canonical.PERMISSION_REQUEST, tool=tool, args=mapped.args)
         ev = self._event(canonical.PERMISSION_REQUEST, payload, tool=tool, mapped=mapped)
         record = self._record([ev], None, 0.0)
-        record["ask_resolved"] = f"ask_fallback: {fallback}"
+        record.update(decision=resolved.action, reason=resolved.reason, ask_resolved=how)
+        record["rule"] = resolved.rule_id or None
         self._write(record, resolved)
-        return resolved
 
     # ------------------------------------------------------------------ building events
     @property
     def host(self) -> str:
         """The ``host`` the rules see (``when: host == ...``): the framework's name."""
         return self.framework
+
+    def host_event(self, name: str) -> str:
+        """The host's name for a canonical event: the canonical name itself (a framework
+        is no host, so rules naming a host's events do not apply to it)."""
+        return name
 
     def _payload(
         self, name: str, *, tool: str | None = None, args: Any = None, **fields: Any
@@ -288,7 +303,7 @@ class Gate:
         return Event(
             name,
             self.host,
-            name,
+            self.host_event(name),
             payload,
             host_tool=tool,
             raw_input=payload.get("tool_input") if mapped is not None else None,

@@ -13,7 +13,12 @@ line, cut at 4,096 characters; absent for other tools), ``decision`` (deny / ask
 none), ``reason``, ``rule`` (the deciding rule), ``rules`` (every matching rule with its
 action, mode and outcome), ``contexts``, ``messages``, ``warnings``, ``updated_input``,
 ``stop``, ``retry``, ``notes`` (what the host could not be given), ``errors``, ``exit_code``,
-``latency_ms``, ``policy`` (the files), ``source`` (hook / explain / test).
+``latency_ms``, ``policy`` (the files), ``source`` (hook / explain / test / integration).
+Decisions for framework agents (``hookwise.integrations``, source ``integration``) also
+carry ``framework`` and ``agent`` (``hookwise logs --framework/--agent``), ``call_id``,
+``hooks`` (what ``hooks_from`` hooks answered), ``policy_decision`` (the policy's own
+decision when the hooks made it stricter) and ``ask_resolved`` (how an ask was answered);
+they have no ``exit_code``.
 Standard library only (hot path).
 """
 
