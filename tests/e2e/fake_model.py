@@ -225,10 +225,13 @@ def _smolagents_results(messages: list[Any]) -> list[str]:
             except (ValueError, SyntaxError):
                 calls = [listed]
             pending = len(calls) if isinstance(calls, list) and calls else 1
-        elif pending and message.get("role") == "user" and text:
-            if text.startswith("Observation:") or text.startswith("Call id:"):
-                out.extend([text] * pending)
-                pending = 0
+        elif (
+            pending
+            and message.get("role") == "user"
+            and text.startswith(("Observation:", "Call id:"))
+        ):
+            out.extend([text] * pending)
+            pending = 0
     return out
 
 
