@@ -41,7 +41,6 @@ from hookwise.integrations import require
 
 require("google.adk", "google-adk")
 
-import anyio.to_thread  # noqa: E402 - after the check that names the extra
 from google.adk.agents.callback_context import CallbackContext  # noqa: E402
 from google.adk.agents.invocation_context import InvocationContext  # noqa: E402
 from google.adk.models.llm_request import LlmRequest  # noqa: E402
@@ -52,6 +51,7 @@ from google.adk.tools.function_tool import FunctionTool  # noqa: E402
 from google.adk.tools.tool_context import ToolContext  # noqa: E402
 from google.genai import types  # noqa: E402
 
+from hookwise.integrations.aio import off_loop  # noqa: E402
 from hookwise.integrations.gate import Gate, Verdict  # noqa: E402
 
 __all__ = ["CONTINUE_TOOL", "FRAMEWORK", "HookwiseCallbacks", "HookwisePlugin"]
@@ -83,6 +83,9 @@ def _end_invocation(context: CallbackContext | ToolContext) -> None:
 async def _continue(reason: str = "") -> dict[str, str]:
     """Reserved for hookwise: the answer to a run end that the policy sent back to work."""
     return {"hookwise": reason}
+
+
+_CONTINUE = FunctionTool(func=_continue)  # stateless: one for every request
 
 
 class HookwiseCallbacks:
@@ -160,7 +163,9 @@ class HookwiseCallbacks:
         if verdict.action == "ask":
             confirmation = tool_context.tool_confirmation
             if self.ask == "relay":
-                verdict = await anyio.to_thread.run_sync(gate.resolve_ask, verdict, tool.name, args)
+                verdict = await off_loop(
+                    gate, gate.resolve_ask, verdict, tool.name, args, may_wait=True
+                )
             elif confirmation is None:
                 tool_context.request_confirmation(hint=verdict.reason)
                 # a pause for the user, not a result for the model to go on with
@@ -219,7 +224,7 @@ class HookwiseCallbacks:
         known = self._prompts.get(invocation_id)
         if known is None:
             if text:
-                known = await anyio.to_thread.run_sync(self.gate_for(agent).prompt, text)
+                known = await off_loop(self.gate_for(agent), self.gate_for(agent).prompt, text)
             else:
                 known = Verdict("allow")
             self._tell_user(known)
@@ -246,7 +251,7 @@ class HookwiseCallbacks:
     ) -> LlmResponse | None:
         """Before a model call: the invocation's prompt is decided (deny answers with the
         reason instead of the model; context joins the system instruction)."""
-        llm_request.tools_dict[CONTINUE_TOOL] = FunctionTool(func=_continue)
+        llm_request.tools_dict[CONTINUE_TOOL] = _CONTINUE
         invocation = callback_context._invocation_context
         text = content_text(invocation.user_content)
         verdict = await self.prompt_verdict(
@@ -273,9 +278,8 @@ class HookwiseCallbacks:
         if llm_response.get_function_calls():
             return None
         text = content_text(llm_response.content)
-        verdict = await anyio.to_thread.run_sync(
-            self.gate_for(callback_context.agent_name).end, text
-        )
+        gate = self.gate_for(callback_context.agent_name)
+        verdict = await off_loop(gate, gate.end, text)
         self._tell_user(verdict)
         if verdict.action != "deny":
             return None

@@ -41,12 +41,12 @@ from hookwise.integrations import require
 
 require("pydantic_ai", "pydantic-ai")
 
-import anyio.to_thread  # noqa: E402 - after the check that names the extra
 from pydantic_ai.capabilities import AbstractCapability, CapabilityOrdering  # noqa: E402
 from pydantic_ai.exceptions import ApprovalRequired, ModelRetry, ToolFailed  # noqa: E402
 from pydantic_ai.messages import SystemPromptPart, ToolCallPart  # noqa: E402
 from pydantic_ai.tools import DeferredToolRequests, RunContext, ToolDefinition  # noqa: E402
 
+from hookwise.integrations.aio import off_loop  # noqa: E402
 from hookwise.integrations.errors import PromptBlockedError, RunStoppedError  # noqa: E402
 from hookwise.integrations.gate import Gate, Verdict  # noqa: E402
 
@@ -138,7 +138,7 @@ class HookwiseCapability(AbstractCapability[Any]):
         text = prompt_text(ctx.prompt)
         if not text:
             return  # a resumed run (deferred tool results) or a history-only run
-        verdict = await anyio.to_thread.run_sync(self.gate.prompt, text)
+        verdict = await off_loop(self.gate, self.gate.prompt, text)
         self._tell_user(verdict)
         self._stop(verdict)
         if verdict.action == "deny":
@@ -150,7 +150,7 @@ class HookwiseCapability(AbstractCapability[Any]):
     ) -> Any:
         if isinstance(output, DeferredToolRequests):
             return output  # a pause for approvals, not the end of the run
-        verdict = await anyio.to_thread.run_sync(self.gate.end, _output_text(output))
+        verdict = await off_loop(self.gate, self.gate.end, _output_text(output))
         self._tell_user(verdict)
         if verdict.action == "deny":
             raise ModelRetry(verdict.reason or "hookwise: do not stop yet")
@@ -172,7 +172,9 @@ class HookwiseCapability(AbstractCapability[Any]):
             if ctx.tool_call_approved:
                 pass  # a person approved exactly this call (pydantic-ai's deferred tools)
             elif self.ask == "relay":
-                verdict = await anyio.to_thread.run_sync(self.gate.resolve_ask, verdict, tool, args)
+                verdict = await off_loop(
+                    self.gate, self.gate.resolve_ask, verdict, tool, args, may_wait=True
+                )
             else:
                 raise ApprovalRequired(
                     {"hookwise": {"reason": verdict.reason, "rule": verdict.rule_id}}
