@@ -487,3 +487,22 @@ def test_forward_called_from_python_is_gated_too(project: Project, shell_tool: S
     with pytest.raises(ToolCallDeniedError, match="POLICY-DENY"):
         code_agent.tools["run_shell"].forward(DENIED_COMMAND)
     assert shell_tool.calls == []
+
+
+def test_hookwise_logs_filters_the_bridges_records(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
+    fake_model.script = Script([call("run_shell", command=DENIED_COMMAND), answer()])
+    make_agent(fake_model, shell_tool, project).run("clean")
+    cli = [sys.executable, "-m", "hookwise", "logs", "--json"]
+
+    def logged(*filters: str) -> list[dict[str, Any]]:
+        done = subprocess.run(
+            [*cli, *filters], capture_output=True, text=True, check=True, timeout=60
+        )
+        return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+    denied = logged("--framework", FRAMEWORK, "--agent", AGENT, "--decision", "deny")
+    assert [r["command"] for r in denied] == [DENIED_COMMAND]
+    assert logged("--framework", "pydantic-ai") == []
+    assert logged("--framework", FRAMEWORK, "--agent", "someone-else") == []
