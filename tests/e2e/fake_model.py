@@ -33,6 +33,7 @@ any of the four protocols).
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import threading
@@ -135,6 +136,15 @@ class Step:
 
     calls: tuple[ToolCall, ...] = ()
     text: str = ""
+    # the text is an action whose result comes back (a smolagents CodeAgent's code), so the
+    # run goes on after it, as after tool calls
+    acts: bool = False
+
+
+def code(source: str, thought: str = "I will run this.") -> Step:
+    """A smolagents ``CodeAgent`` turn: a thought and a ``<code>`` block the agent runs
+    (its tools are functions in that code; a request offers no tools)."""
+    return Step((), f"Thought: {thought}\n<code>\n{source}\n</code>", acts=True)
 
 
 class Script:
@@ -163,19 +173,28 @@ class Script:
         """The step after ``results`` tool results (the calls of earlier steps answered)."""
         done = 0
         for step in self.steps:
-            if not step.calls:
+            if not step.calls and not step.acts:
                 if done >= results:
                     return step
                 continue
-            done += len(step.calls)
+            done += len(step.calls) or 1
             if done > results:
                 return step
         return Step((), self.final)
 
+    @property
+    def plays_code(self) -> bool:
+        """The script plays a code agent: it answers requests that offer no tools."""
+        return any(step.acts for step in self.steps)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "steps": [
-                {"calls": [{"name": c.name, "args": dict(c.args)} for c in s.calls], "text": s.text}
+                {
+                    "calls": [{"name": c.name, "args": dict(c.args)} for c in s.calls],
+                    "text": s.text,
+                    "acts": s.acts,
+                }
                 for s in self.steps
             ],
             "final": self.final,
@@ -187,6 +206,7 @@ class Script:
             Step(
                 tuple(ToolCall(c["name"], c.get("args") or {}) for c in s.get("calls") or []),
                 s.get("text") or "",
+                bool(s.get("acts")),
             )
             for s in data.get("steps") or []
         ]
@@ -207,11 +227,41 @@ def _text_of(value: Any) -> str:
     return "" if value is None else json.dumps(value)
 
 
+# smolagents replays its tool calls as text, not as the protocol's tool messages: an
+# assistant "Calling tools:\n[{...}, ...]" (a CodeAgent's code is one call), answered by a
+# user "Observation:\n..." or "Call id: ...\nError:\n..."
+_SMOL_CALLS = "Calling tools:\n"
+
+
+def _smolagents_results(messages: list[Any]) -> list[str]:
+    out: list[str] = []
+    pending = 0
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        text = _text_of(message.get("content"))
+        if message.get("role") == "assistant" and _SMOL_CALLS in text:
+            listed = text.split(_SMOL_CALLS, 1)[1]
+            try:
+                calls = ast.literal_eval(listed.strip())
+            except (ValueError, SyntaxError):
+                calls = [listed]
+            pending = len(calls) if isinstance(calls, list) and calls else 1
+        elif (
+            pending
+            and message.get("role") == "user"
+            and text.startswith(("Observation:", "Call id:"))
+        ):
+            out.extend([text] * pending)
+            pending = 0
+    return out
+
+
 def tool_results(body: Any) -> list[str]:
     """The tool results in a model request of any protocol, in order, as text."""
     if not isinstance(body, dict):
         return []
-    out: list[str] = []
+    out: list[str] = _smolagents_results(body.get("messages") or [])
     for message in body.get("messages") or []:  # Chat Completions and Anthropic
         if not isinstance(message, dict):
             continue
@@ -248,8 +298,9 @@ def _offered(body: dict[str, Any]) -> set[str]:
 
 
 def scripted_step(script: Script, body: dict[str, Any]) -> Step:
-    """The script's step for a request: by its tool results; plain text without tools."""
-    if not _offered(body):
+    """The script's step for a request: by its tool results; plain text without tools
+    (unless the script plays a code agent, whose requests offer none)."""
+    if not _offered(body) and not script.plays_code:
         return Step((), PLAIN_TEXT)
     return script.step(len(tool_results(body)))
 
@@ -688,7 +739,7 @@ class FakeModel:
             and isinstance(r["body"], dict)
             and any(route in urlsplit(r["path"]).path for route in MODEL_ROUTES)
             and not urlsplit(r["path"]).path.endswith("count_tokens")
-            and _offered(r["body"])
+            and (_offered(r["body"]) or (self.script is not None and self.script.plays_code))
         ]
 
     def tool_results(self) -> list[str]:
