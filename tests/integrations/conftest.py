@@ -222,7 +222,7 @@ def model_env(fake_model: FakeModel, monkeypatch: pytest.MonkeyPatch) -> dict[st
         "GOOGLE_GEMINI_BASE_URL": url,
         "GEMINI_API_KEY": "dummy",
         "GOOGLE_API_KEY": "dummy",
-        "GOOGLE_GENAI_USE_VERTEXAI": "false",
+        "GOOGLE_GENAI_USE_ENTERPRISE": "false",
         "OPENAI_AGENTS_DISABLE_TRACING": "1",
         "LANGCHAIN_TRACING_V2": "false",
         "LANGSMITH_TRACING": "false",
