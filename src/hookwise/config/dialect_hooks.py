@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hookwise.config.files import read_file_bytes
 from hookwise.config.jsonc import parse_json_text
 from hookwise.config.registry import HooksObject, Registry, build_registry
 from hookwise.protocol.dialect import DialectSpec
@@ -61,7 +62,7 @@ class DialectHooks:
 def read_text_file(path: Path, what: str, warnings: list[str]) -> str | None:
     """A file's text (UTF-8, bad bytes replaced); None when it is absent or unreadable."""
     try:
-        data = path.read_bytes()
+        data = read_file_bytes(path)
     except FileNotFoundError:
         return None
     except IsADirectoryError:

@@ -32,6 +32,7 @@ from typing import Final
 
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.environment import RedactionConfig
+from hookwise.config.files import read_file_bytes, read_file_text
 from hookwise.config.jsonc import (
     JsonSyntaxError,
     insert_member,
@@ -579,7 +580,7 @@ def read_settings_file(
             warnings.append(file.error)
             return file
     try:
-        data = path.read_bytes()
+        data = read_file_bytes(path)
     except OSError as exc:
         file.error = f"{path}: cannot read settings: {exc.strerror or exc}"
         warnings.append(file.error)
@@ -1039,7 +1040,7 @@ def update_disabled_hooks(path: Path, disabled: list[str]) -> None:
         content = json.dumps({"hooksConfig": {"disabled": disabled}}, indent=2, ensure_ascii=False)
         write_text_atomic(path, content)
         return
-    original = path.read_bytes().decode("utf-8", errors="replace")
+    original = read_file_text(path)
     stripped = strip_json_comments(original)
     root, problem = parse_json_text(stripped)
     if problem is not None:
