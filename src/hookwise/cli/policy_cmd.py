@@ -477,8 +477,26 @@ def _log_line(record: dict[str, Any]) -> str:
         )
     return (
         f"{record.get('time', '?')} {record.get('host') or '-'} {record.get('event') or '-'}{tool}"
-        f"{shown} -> {record.get('decision', '?')}{rule}{reason}"
+        f"{shown} -> {record.get('decision', '?')}{rule}{reason}{_approval_text(record)}"
     )
+
+
+def _approval_text(record: dict[str, Any]) -> str:
+    """`` [approval ID allowed by NAME: note]`` for a decision that went to the relay."""
+    approval = record.get("approval")
+    if not isinstance(approval, dict):
+        return ""
+    words = [f"approval {approval.get('id') or '-'} {approval.get('outcome') or '?'}"]
+    if approval.get("approver"):
+        words.append(f"by {approval['approver']}")
+    if approval.get("remembered_from"):
+        words.append(f"(remembered from {approval['remembered_from']})")
+    text = " ".join(words)
+    if approval.get("note"):
+        text += f": {approval['note']}"
+    elif approval.get("error"):
+        text += f": {approval['error']}"
+    return f" [{text}]"
 
 
 @click.group(invoke_without_command=True)

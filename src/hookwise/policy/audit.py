@@ -13,7 +13,10 @@ line, cut at 4,096 characters; absent for other tools), ``decision`` (deny / ask
 none), ``reason``, ``rule`` (the deciding rule), ``rules`` (every matching rule with its
 action, mode and outcome), ``contexts``, ``messages``, ``warnings``, ``updated_input``,
 ``stop``, ``retry``, ``notes`` (what the host could not be given), ``errors``, ``exit_code``,
-``latency_ms``, ``policy`` (the files), ``source`` (hook / explain / test).
+``latency_ms``, ``policy`` (the files), ``source`` (hook / explain / test), ``approval``
+(an ``ask`` sent to settings.approvals: ``id``, ``outcome`` allowed / denied / timeout /
+unreachable / mismatch / handed_over / withdrawn / invalid, ``approver``, ``note``,
+``remembered_from``, ``page_url``, ``waited_ms``, ``error``).
 Standard library only (hot path).
 """
 
