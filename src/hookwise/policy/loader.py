@@ -501,6 +501,7 @@ class _Reader:
         from hookwise.policy.approvals import ApprovalsError, check_url
 
         where = "approvals"
+        errors_before = len(self.result.errors)
         entries = self.mapping(node, schema.keys_of("approvals"), where)
         out: dict[str, Any] = dict(schema.APPROVALS_DEFAULTS)
         out["notify"] = []
@@ -594,7 +595,7 @@ class _Reader:
                 f"{where} needs exactly one of token_env and token_file (an agent-role token "
                 f"of the service), not {' and '.join(sources) or 'neither'}",
             )
-        if failed:
+        if failed or len(self.result.errors) != errors_before:
             raise _RejectError()
         return out
 
