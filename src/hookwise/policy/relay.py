@@ -316,16 +316,16 @@ def request_body(
     digest = approvals.input_hash(tool_input)
     body = {
         "host": host,
-        "session_id": ev.session,
+        "session_id": ev.session or "unknown",  # the service needs one; "remember" keys on it
         "cwd": ev.cwd,
-        "tool": ev.host_tool or ev.tool or "",
+        "tool": ev.host_tool or ev.tool or "unknown",
         "input": tool_input,
         "input_hash": digest,
         "rule_id": decision.rule or "",
         "reason": (decision.reason or "")[:REASON_LIMIT],
         "nonce": nonce,
         "expires_at": expires,
-        "remember_minutes": int(config.get("remember_minutes", 0)),
+        "remember_minutes": int(config.get("remember_minutes", 0)) if ev.session else 0,
         "notify": list(config.get("notify") or []),
     }
     return body, digest

@@ -46,7 +46,7 @@ APPROVALS_DEFAULTS: Final[dict[str, Any]] = {
 APPROVALS_MAX_WAIT_S: Final = 540  # the hosts' hook timeout must hold it (install adds margin)
 APPROVALS_MAX_REMEMBER_MIN: Final = 1440
 APPROVALS_NOTIFY_TYPES: Final = ("ntfy", "slack", "webhook")
-APPROVALS_MAX_NOTIFY: Final = 10
+APPROVALS_MAX_NOTIFY: Final = 8
 
 FIELD_OPS: Final = {
     "eq": "==",
