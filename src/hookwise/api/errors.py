@@ -34,6 +34,7 @@ _STATUS_ERRORS = {
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
+    410: "expired",
     413: "payload_too_large",
     415: "unsupported_media_type",
 }
@@ -98,6 +99,7 @@ _INVALID_MESSAGES: tuple[tuple[str, str], ...] = (
     ("/internal/message/", "Invalid message request format"),
     ("/api/hook/output-config", "Invalid output configuration"),
     ("/api/webhooks", "Invalid webhook request format"),
+    ("/api/approvals", "Invalid approval request format"),
     ("/api/policy/", "Invalid policy decision request format"),
     ("/api/console/", "Invalid console query"),
 )

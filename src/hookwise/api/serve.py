@@ -14,6 +14,7 @@ import logging
 import os
 import socket
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import uvicorn
@@ -60,6 +61,14 @@ def check_exposure(settings: ServiceSettings, allow_remote_execution: bool) -> N
     )
 
 
+def public_base(settings: ServiceSettings, sock: socket.socket) -> str:
+    """The base of approval page links: --public-url, else the address actually bound."""
+    if settings.public_url:
+        return settings.public_url
+    host, port = sock.getsockname()[:2]
+    return console_url(str(host), int(port), None).rstrip("/")
+
+
 def _announce(settings: ServiceSettings, sock: socket.socket) -> None:
     host, port = sock.getsockname()[:2]
     token = settings.api_token if settings.token_generated else None
@@ -78,8 +87,9 @@ def serve(
 ) -> None:
     log_config = logs.configure(log_level, log_format)
     check_exposure(settings, allow_remote_execution)
+    app = create_app(settings) if settings.workers <= 1 else None
     config = uvicorn.Config(
-        "hookwise.api.app:app_from_env" if settings.workers > 1 else create_app(settings),
+        app if app is not None else "hookwise.api.app:app_from_env",
         factory=settings.workers > 1,
         host=settings.host,
         port=settings.port,
@@ -90,10 +100,12 @@ def serve(
         timeout_graceful_shutdown=5,
         **protocol_options(),  # the request head is bounded while it arrives
     )
-    if settings.workers <= 1:
+    if app is not None:
         become_subreaper()  # this process runs the hooks: their orphans come back to it
         sock = config.bind_socket()
         _announce(settings, sock)
+        state = app.state.service  # approval links name the port actually bound
+        state.settings = replace(settings, public_url=public_base(settings, sock))
         uvicorn.Server(config).run(sockets=[sock])
         return
     # Migrate once here so the workers start on a ready schema.
@@ -114,6 +126,7 @@ def serve(
     try:
         sock = config.bind_socket()
         _announce(settings, sock)
+        os.environ["HOOKWISE_PUBLIC_URL"] = public_base(settings, sock)
         Multiprocess(config, sockets=[sock]).run()
     finally:
         Path(shared).unlink(missing_ok=True)

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -100,6 +101,16 @@ class ServiceSettings:
     max_running_hooks: int = 16
     token_generated: bool = False  # created by this start: printed once, after the bind
     webhook_targets: TargetPolicy = field(default_factory=TargetPolicy)  # none internal
+    # Where people reach the console (approval links in notifications): --public-url,
+    # HOOKWISE_PUBLIC_URL or service.yaml's public_url; else the bound address.
+    public_url: str = ""
+
+    @property
+    def page_base(self) -> str:
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{shown}:{self.port}"
 
 
 def sqlite_url(data_dir: Path) -> str:
@@ -234,6 +245,7 @@ def load_settings(
     project_roots: tuple[Path, ...] = (),
     webhook_allow_private: bool = False,
     webhook_allow_cidrs: tuple[str, ...] = (),
+    public_url: str | None = None,
 ) -> ServiceSettings:
     """Settings from the data directory's service.yaml and the environment; commands named
     by ``allow_commands`` (``--allow-command``) or ``HOOKWISE_EXECUTE_ALLOW`` (a JSON list
@@ -249,7 +261,7 @@ def load_settings(
             raise SettingsError(f"{service_file}: not valid YAML: {err}") from None
         if not isinstance(raw, dict):
             raise SettingsError(f"{service_file}: expected a mapping at the top level")
-        unknown = set(raw) - {"execute", "database_url"}
+        unknown = set(raw) - {"execute", "database_url", "public_url"}
         if unknown:
             raise SettingsError(f"{service_file}: unknown key(s): {', '.join(sorted(unknown))}")
     url = env.get("HOOKWISE_DATABASE_URL") or raw.get("database_url") or sqlite_url(data_dir)
@@ -264,7 +276,9 @@ def load_settings(
         )
     except ValueError as err:
         raise SettingsError(str(err)) from None
+    public = public_url or env.get("HOOKWISE_PUBLIC_URL", "").strip() or raw.get("public_url", "")
     return ServiceSettings(
+        public_url=check_public_url(public, "--public-url / HOOKWISE_PUBLIC_URL / public_url"),
         data_dir=data_dir,
         database_url=url,
         api_token=token,
@@ -281,6 +295,44 @@ def load_settings(
         max_running_hooks=_positive(env, "HOOKWISE_MAX_RUNNING_HOOKS", 16),
         webhook_targets=targets,
     )
+
+
+def check_public_url(value: Any, where: str) -> str:
+    """An http(s) base URL without query or fragment (approval links are built on it)."""
+    if value in ("", None):
+        return ""
+    if not isinstance(value, str):
+        raise SettingsError(f"{where}: expected a string URL")
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise SettingsError(
+            f"{where}: expected an http(s) URL without query or fragment, "
+            f"e.g. https://hookwise.example.com, got {value!r}"
+        )
+    return value.rstrip("/")
+
+
+def database_url_for(data_dir: Path | None, env: Mapping[str, str]) -> tuple[Path, str]:
+    """(data dir, database URL) as ``hookwise serve`` would choose them, without reading or
+    making a token (``hookwise serve token`` works on the server's database)."""
+    data_dir = (data_dir or default_data_dir(env)).resolve()
+    raw: Any = {}
+    service_file = data_dir / SERVICE_FILE
+    if service_file.exists():
+        try:
+            raw = yaml.safe_load(service_file.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as err:
+            raise SettingsError(f"{service_file}: not valid YAML: {err}") from None
+    url = env.get("HOOKWISE_DATABASE_URL") or (
+        raw.get("database_url") if isinstance(raw, dict) else None
+    )
+    if url is None:
+        private_dir(data_dir)
+        url = sqlite_url(data_dir)
+        private_sqlite_files(url)
+    if not isinstance(url, str):
+        raise SettingsError(f"{service_file}: 'database_url' must be a string")
+    return data_dir, url
 
 
 def _positive(env: Mapping[str, str], name: str, default: int) -> int:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fastapi import Request
 from sqlalchemy.engine import Engine
 
+from hookwise.api.approvals.waiters import Waiters
 from hookwise.api.config_store import ConfigStore
 from hookwise.api.generation import Generation
 from hookwise.api.metrics import Metrics
@@ -46,6 +47,7 @@ class ServiceState:
     generation: Generation
     subscribers: SubscriberIndex
     hook_slots: HookSlots
+    approval_waiters: Waiters = field(default_factory=Waiters)
 
 
 def state_of(request: Request) -> ServiceState:

@@ -92,6 +92,10 @@ webhook_outbox = sa.Table(
     sa.Column("last_error", sa.Text, nullable=True),
     sa.Column("created_at", sa.BigInteger, nullable=False),
     sa.Column("delivered_at", sa.BigInteger, nullable=True),
+    # A notification of an approval request (api/approvals/notify.py) names its target on
+    # the row: kind "ntfy" | "slack" | "webhook" and its URL; subscriber rows leave both null.
+    sa.Column("target_kind", sa.String(16), nullable=True),
+    sa.Column("target_url", sa.Text, nullable=True),
     sa.UniqueConstraint("event_id", "subscriber_id", name="uq_outbox_event_subscriber"),
     sa.Index("ix_outbox_due", "status", "next_attempt_at"),
     sa.Index("ix_outbox_subscriber", "subscriber_id", "status"),
@@ -121,4 +125,71 @@ metric_samples = sa.Table(
     sa.Column("name", sa.String(32), primary_key=True),
     sa.Column("count", sa.BigInteger, nullable=False),
     sa.Column("total_ms", sa.Float, nullable=False),
+)
+
+# Named tokens of `hookwise serve token add`: only the sha256 of the secret is kept.
+api_tokens = sa.Table(
+    "api_tokens",
+    metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("role", sa.String(16), nullable=False),  # approver | agent
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("last_used_at", sa.BigInteger, nullable=True),
+    sa.Column("revoked_at", sa.BigInteger, nullable=True),
+)
+
+# Approval requests of the relay (issue 15): one row per request, decided at most once.
+approvals = sa.Table(
+    "approvals",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("host", sa.String(256), nullable=False),
+    sa.Column("session_id", sa.String(256), nullable=False),
+    sa.Column("cwd", sa.Text, nullable=False),
+    sa.Column("tool", sa.Text, nullable=False),
+    sa.Column("input", sa.JSON, nullable=False),
+    sa.Column("input_hash", sa.String(80), nullable=False),
+    sa.Column("rule_id", sa.Text, nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("nonce", sa.String(128), nullable=False),
+    # pending -> allowed | denied | expired | withdrawn
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("expires_at", sa.BigInteger, nullable=False),
+    sa.Column("remember_minutes", sa.Integer, nullable=False),
+    sa.Column("notify", sa.JSON, nullable=False),
+    sa.Column("requested_by", sa.String(64), nullable=False),  # the creating token's name
+    sa.Column("decision", sa.String(8), nullable=True),  # allow | deny
+    sa.Column("note", sa.Text, nullable=True),
+    sa.Column("approver", sa.String(64), nullable=True),
+    sa.Column("decided_at", sa.BigInteger, nullable=True),  # also when expired or withdrawn
+    sa.Column("decision_remember_minutes", sa.Integer, nullable=True),
+    sa.Column("remembered_from", sa.String(64), nullable=True),
+    sa.Index("ix_approvals_status_expires", "status", "expires_at"),
+    sa.Index("ix_approvals_created", "created_at"),
+    sa.Index("ix_approvals_remembered", "host", "session_id", "input_hash"),
+)
+
+# Console sign-ins (the phone page): a cookie's sha256 -> the token it was exchanged for.
+console_sessions = sa.Table(
+    "console_sessions",
+    metadata,
+    sa.Column("id_hash", sa.String(64), primary_key=True),
+    sa.Column("token_name", sa.String(64), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False),
+    sa.Column("csrf", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
+    sa.Column("expires_at", sa.BigInteger, nullable=False),
+    sa.Index("ix_console_sessions_expires", "expires_at"),
+)
+
+# Secrets the service makes for itself once and shares between processes (the key that
+# signs approval notifications of type "webhook").
+service_secrets = sa.Table(
+    "service_secrets",
+    metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+    sa.Column("created_at", sa.BigInteger, nullable=False),
 )

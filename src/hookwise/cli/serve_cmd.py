@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 
-@click.command()
+@click.group(invoke_without_command=True)
 @click.option("--host", default=None, help="Address to bind (default 127.0.0.1: loopback only).")
 @click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default 8765).")
 @click.option(
@@ -65,6 +66,13 @@ import click
     help="Let webhooks reach addresses in this network, e.g. 10.1.2.0/24 (repeatable; "
     "also HOOKWISE_WEBHOOK_ALLOW_CIDRS, comma-separated).",
 )
+@click.option(
+    "--public-url",
+    default=None,
+    metavar="URL",
+    help="Where people reach the console, for approval links in notifications "
+    "(default: the bound address; also HOOKWISE_PUBLIC_URL, service.yaml public_url).",
+)
 def serve(
     host: str | None,
     port: int | None,
@@ -78,11 +86,17 @@ def serve(
     allow_remote_execution: bool,
     webhook_allow_private: bool,
     webhook_allow_cidrs: tuple[str, ...],
+    public_url: str | None,
 ) -> None:
     """Serve the API, webhooks and console (HOOKWISE_API_TOKEN, HOOKWISE_DATABASE_URL).
 
+    `hookwise serve token ...` manages the named tokens of the approval relay instead.
     Needs the `serve` extra: pip install 'hookwise[serve]'.
     """
+    ctx = click.get_current_context()
+    if ctx.invoked_subcommand is not None:
+        ctx.obj = {"data_dir": data_dir}
+        return
     _require_serve_extra()
     from hookwise.api.secret_env import environment, reexec_without_secrets
 
@@ -100,6 +114,7 @@ def serve(
             project_roots=project_roots,
             webhook_allow_private=webhook_allow_private,
             webhook_allow_cidrs=webhook_allow_cidrs,
+            public_url=public_url,
             env=environment(),
         )
         run(
@@ -130,3 +145,126 @@ def _require_serve_extra() -> None:
             err=True,
         )
         raise SystemExit(2)
+
+
+def _token_engine(ctx: click.Context, data_dir: Path | None) -> Any:
+    """An engine on the database ``hookwise serve`` uses with the same options and
+    environment, migrated (the server may never have run)."""
+    import os
+
+    _require_serve_extra()
+    from hookwise.api.db import make_engine, migrate
+    from hookwise.api.settings import SettingsError, database_url_for
+
+    chosen = data_dir or (ctx.obj or {}).get("data_dir")
+    try:
+        resolved, url = database_url_for(chosen, os.environ)
+    except SettingsError as err:
+        raise click.ClickException(str(err)) from None
+    engine = make_engine(url)
+    migrate(engine, resolved)
+    return engine
+
+
+_DATA_DIR = click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The server's data directory (as for `hookwise serve`; HOOKWISE_DATA_DIR and "
+    "HOOKWISE_DATABASE_URL apply too).",
+)
+
+
+@serve.group("token")
+def token() -> None:
+    """Named tokens: approvers decide approval requests, agents only open and wait on them."""
+
+
+@token.command("add")
+@click.argument("name")
+@click.option(
+    "--role", type=click.Choice(["approver", "agent"]), required=True, help="What it may do."
+)
+@_DATA_DIR
+@click.pass_context
+def token_add(ctx: click.Context, name: str, role: str, data_dir: Path | None) -> None:
+    """Create token NAME and print it once (only its sha256 is stored)."""
+    from hookwise.api.tokens import TokenError, add_token
+
+    engine = _token_engine(ctx, data_dir)
+    try:
+        secret = add_token(engine, name, role)
+    except TokenError as err:
+        raise click.ClickException(str(err)) from None
+    finally:
+        engine.dispose()
+    click.echo(secret)
+    where = "the approver signs in with it" if role == "approver" else "the hook reads it"
+    click.echo(f"token {name!r} ({role}) created; shown only now: {where}", err=True)
+
+
+@token.command("list")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@_DATA_DIR
+@click.pass_context
+def token_list(ctx: click.Context, as_json: bool, data_dir: Path | None) -> None:
+    """Name, role, created, last used and revoked (never the secret)."""
+    import json
+    from datetime import UTC, datetime
+
+    from hookwise.api.tokens import list_tokens
+
+    engine = _token_engine(ctx, data_dir)
+    try:
+        tokens = list_tokens(engine)
+    finally:
+        engine.dispose()
+
+    def when(ms: int | None) -> str:
+        if ms is None:
+            return "-"
+        return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    if as_json:
+        for info in tokens:
+            click.echo(json.dumps(vars(info)))
+        return
+    click.echo("name\trole\tcreated\tlast used\trevoked")
+    for info in tokens:
+        click.echo(
+            f"{info.name}\t{info.role}\t{when(info.created_at)}\t{when(info.last_used_at)}"
+            f"\t{when(info.revoked_at)}"
+        )
+
+
+@token.command("revoke")
+@click.argument("name")
+@_DATA_DIR
+@click.pass_context
+def token_revoke(ctx: click.Context, name: str, data_dir: Path | None) -> None:
+    """Revoke token NAME: it answers 401 from now on and its console sign-ins end."""
+    from hookwise.api.tokens import TokenError, revoke_token
+
+    engine = _token_engine(ctx, data_dir)
+    try:
+        revoke_token(engine, name)
+    except TokenError as err:
+        raise click.ClickException(str(err)) from None
+    finally:
+        engine.dispose()
+    click.echo(f"token {name!r} revoked", err=True)
+
+
+@token.command("notify-secret")
+@_DATA_DIR
+@click.pass_context
+def token_notify_secret(ctx: click.Context, data_dir: Path | None) -> None:
+    """Print the key that signs approval notifications of type "webhook"."""
+    from hookwise.api.approvals.notify import notify_secret
+
+    engine = _token_engine(ctx, data_dir)
+    try:
+        with engine.begin() as conn:
+            click.echo(notify_secret(conn))
+    finally:
+        engine.dispose()

@@ -30,7 +30,15 @@ from hookwise.api.webhooks.targets import url_refusal
 
 router = APIRouter(prefix="/api/webhooks", tags=["webhooks"])
 
-EventName = Literal["hook_output_processed", "permission_requested", "permission_resolved", "*"]
+EventName = Literal[
+    "hook_output_processed",
+    "permission_requested",
+    "permission_resolved",
+    "approval_requested",
+    "approval_decided",
+    "approval_closed",
+    "*",
+]
 assert set(get_args(EventName)) == {*EVENT_TYPES, ALL_EVENTS}  # one list of names
 State = Annotated[ServiceState, Depends(service)]
 WebhookId = Annotated[str, Path(max_length=64, description="The subscriber's id (whk_...)")]

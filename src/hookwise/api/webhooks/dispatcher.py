@@ -53,6 +53,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from hookwise import __version__
+from hookwise.api.approvals.notify import notify_secret
 from hookwise.api.db import now_ms
 from hookwise.api.tables import webhook_deliveries, webhook_outbox, webhook_subscribers
 from hookwise.api.webhooks.signing import signature
@@ -142,6 +143,7 @@ class Claim:
     subscriber_id: str
     url: str
     secret: str
+    kind: str | None = None  # an approval notification's "ntfy" | "slack" | "webhook"
 
 
 @dataclass(frozen=True)
@@ -181,6 +183,39 @@ def pinned_request(
     )
 
 
+def request_parts(claim: Claim) -> tuple[bytes, dict[str, str]]:
+    """The body and headers of one attempt: a signed event, or a notification in the
+    shape its service reads (ntfy: text and headers; Slack: ``{"text"}``)."""
+    agent = f"hookwise-webhooks/{__version__}"
+    if claim.kind == "ntfy":
+        payload = claim.payload
+        return str(payload.get("message", "")).encode("utf-8"), {
+            "Content-Type": "text/plain; charset=utf-8",
+            "User-Agent": agent,
+            "Title": str(payload.get("title", "")),
+            "Click": str(payload.get("click", "")),
+            "Tags": str(payload.get("tags", "")),
+        }
+    if claim.kind == "slack":
+        text = str(claim.payload.get("text", ""))
+        return encode_body({"text": text}), {
+            "Content-Type": "application/json",
+            "User-Agent": agent,
+        }
+    body = encode_body(claim.payload)
+    timestamp = int(time.time())
+    return body, {
+        "Content-Type": "application/json",
+        "User-Agent": agent,
+        "X-Hookwise-Event-Id": claim.event_id,
+        "X-Hookwise-Event-Type": claim.event_type,
+        "X-Hookwise-Delivery-Attempt": str(claim.attempt),
+        "X-Hookwise-Timestamp": str(timestamp),
+        "X-Hookwise-Signature": signature(claim.secret, claim.event_id, timestamp, body),
+        "X-Hookwise-Webhook-Id": claim.subscriber_id,
+    }
+
+
 class Dispatcher:
     def __init__(
         self,
@@ -213,7 +248,11 @@ class Dispatcher:
         due = (
             (webhook_outbox.c.status == PENDING)
             & (webhook_outbox.c.next_attempt_at <= now)
-            & webhook_outbox.c.subscriber_id.in_(active)
+            # A notification row names its own target (api/approvals/notify.py).
+            & (
+                webhook_outbox.c.subscriber_id.in_(active)
+                | webhook_outbox.c.target_url.is_not(None)
+            )
         )
         saturated = [sid for sid, n in in_flight.items() if n >= cap]
         scan = sa.select(webhook_outbox.c.id, webhook_outbox.c.subscriber_id).where(
@@ -252,6 +291,8 @@ class Dispatcher:
                 webhook_outbox.c.payload,
                 webhook_outbox.c.attempts,
                 webhook_outbox.c.subscriber_id,
+                webhook_outbox.c.target_kind,
+                webhook_outbox.c.target_url,
             )
         )
         with self.engine.begin() as conn:
@@ -268,6 +309,11 @@ class Dispatcher:
                     ).where(webhook_subscribers.c.id.in_({row.subscriber_id for row in rows}))
                 )
             }
+            if any(row.target_url is not None for row in rows):
+                secret = notify_secret(conn)
+                for row in rows:
+                    if row.target_url is not None:
+                        targets[row.subscriber_id] = (row.target_url, secret)
         claims = [
             Claim(
                 outbox_id=int(row.id),
@@ -279,6 +325,7 @@ class Dispatcher:
                 subscriber_id=row.subscriber_id,
                 url=targets[row.subscriber_id][0],
                 secret=targets[row.subscriber_id][1],
+                kind=row.target_kind,
             )
             for row in rows
             if row.subscriber_id in targets  # deleted meanwhile: its rows are gone too
@@ -369,18 +416,7 @@ class Dispatcher:
         """One POST to the address checked just before; any answer other than 2xx, a
         refused or unresolvable host, or no answer in time is a failure. Only the status
         and the timing are recorded, never the receiver's answer."""
-        body = encode_body(claim.payload)
-        timestamp = int(time.time())
-        headers = {
-            "Content-Type": "application/json",
-            "User-Agent": f"hookwise-webhooks/{__version__}",
-            "X-Hookwise-Event-Id": claim.event_id,
-            "X-Hookwise-Event-Type": claim.event_type,
-            "X-Hookwise-Delivery-Attempt": str(claim.attempt),
-            "X-Hookwise-Timestamp": str(timestamp),
-            "X-Hookwise-Signature": signature(claim.secret, claim.event_id, timestamp, body),
-            "X-Hookwise-Webhook-Id": claim.subscriber_id,
-        }
+        body, headers = request_parts(claim)
         started = time.perf_counter()
 
         def elapsed() -> float:

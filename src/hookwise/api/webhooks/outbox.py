@@ -17,7 +17,14 @@ import sqlalchemy as sa
 from hookwise.api.db import now_ms
 from hookwise.api.tables import webhook_outbox, webhook_subscribers
 
-EVENT_TYPES = ("hook_output_processed", "permission_requested", "permission_resolved")
+EVENT_TYPES = (
+    "hook_output_processed",
+    "permission_requested",
+    "permission_resolved",
+    "approval_requested",
+    "approval_decided",
+    "approval_closed",  # expired or withdrawn
+)
 ALL_EVENTS = "*"  # a subscriber's wildcard: every type, including types added later
 
 
