@@ -225,17 +225,17 @@ def audit_record(
 
 
 def relay_ask(outcome: Outcome, policy: dict[str, Any], env: dict[str, str]) -> None:
-    """An ``ask`` goes to a person through settings.approvals (relay.py), then re-encoded."""
+    """An ``ask`` goes to a person through settings.approvals (relay.py), then re-encoded.
+
+    Nothing of the relay is imported unless the decision is such an ``ask``."""
+    decision = outcome.decision
+    if decision is None or decision.decision != "ask" or outcome.host is None:
+        return
     from hookwise.policy import relay
     from hookwise.policy.adapters import adapter
 
-    decision = outcome.decision
     settings = policy["settings"]
-    if (
-        decision is None
-        or outcome.host is None
-        or not relay.applies(decision, outcome.events, settings)
-    ):
+    if not relay.applies(decision, outcome.events, settings):
         return
     tables = policy["hosts"]
     result = relay.relay(decision, outcome.events, outcome.host, tables, settings, env=env)

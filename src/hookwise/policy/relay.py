@@ -388,7 +388,8 @@ class _Ask:
             self.fallback(str(exc))
             return
         nonce = secrets.token_hex(16)
-        expires = _now_ms() + int(self.budget * 1000)
+        # the request lives for the whole wait; a hand-over withdraws it earlier
+        expires = _now_ms() + int(self.wait * 1000)
         try:
             body, digest = request_body(
                 self.decision, self.ev, self.host, self.config, nonce=nonce, expires=expires
