@@ -1,10 +1,13 @@
-"""docs/service.md's curl examples, run as written against a real `hookwise serve`.
+"""The curl examples of docs/service.md and docs/approvals.md, run as written against a
+real `hookwise serve`.
 
-Every ```bash block of the document that starts with `curl` is an example: it ends with
+Every ```bash block of the documents that starts with `curl` is an example: it ends with
 `# HTTP <status>`, and the ```json (or ```text) block right after it, when there is one,
 is the documented answer. The examples run in the document's order through `bash -c`
-with HOOKWISE_URL, HOOKWISE_TOKEN, HOOKWISE_HOOK, HOOKWISE_PROJECT and the ids earlier
-answers gave (PERMISSION_ID, WEBHOOK_ID); the status and every field the document shows
+with HOOKWISE_URL, HOOKWISE_TOKEN, HOOKWISE_HOOK, HOOKWISE_PROJECT, the named tokens
+HOOKWISE_AGENT_TOKEN and HOOKWISE_APPROVER_TOKEN (made with `hookwise serve token add`)
+and the ids earlier answers gave (PERMISSION_ID, WEBHOOK_ID, APPROVAL_ID); the status and
+every field the document shows
 must match, `"..."` in a documented value standing for any text. A route of the app
 without an example fails the test.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +29,9 @@ from hookwise.api.app import create_app
 from hookwise.api.settings import ServiceSettings, sqlite_url
 from tests.api.conftest import TOKEN, LiveServer, start_server
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "service.md"
+DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
+DOC = DOCS_DIR / "service.md"
+DOCS = (DOC, DOCS_DIR / "approvals.md")
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 STATUS = re.compile(r"^# HTTP (\d{3})\s*$")
 URL = re.compile(r"\$HOOKWISE_URL(/[^\"'?\s]*)")
@@ -41,6 +47,7 @@ HOOK_ANSWER = {
 
 @dataclass
 class Example:
+    doc: str
     line: int
     command: str
     status: int
@@ -50,10 +57,10 @@ class Example:
     answer: str | None = None
 
     def __str__(self) -> str:
-        return f"docs/service.md:{self.line} {self.method} {self.path}"
+        return f"docs/{self.doc}:{self.line} {self.method} {self.path}"
 
 
-def parse_examples(text: str) -> list[Example]:
+def parse_examples(text: str, doc: str = "service.md") -> list[Example]:
     examples: list[Example] = []
     blocks = list(FENCE.finditer(text))
     for index, block in enumerate(blocks):
@@ -63,11 +70,12 @@ def parse_examples(text: str) -> list[Example]:
         line = text.count("\n", 0, block.start()) + 1
         lines = body.rstrip("\n").splitlines()
         status = STATUS.match(lines[-1])
-        assert status, f"docs/service.md:{line}: a curl example must end with '# HTTP <status>'"
+        assert status, f"docs/{doc}:{line}: a curl example must end with '# HTTP <status>'"
         url = URL.search(body)
-        assert url, f"docs/service.md:{line}: a curl example must call $HOOKWISE_URL/..."
+        assert url, f"docs/{doc}:{line}: a curl example must call $HOOKWISE_URL/..."
         method = METHOD.search(body)
         example = Example(
+            doc=doc,
             line=line,
             command="\n".join(lines[:-1]) + "\n",
             status=int(status.group(1)),
@@ -160,7 +168,9 @@ def uncovered(routes: set[tuple[str, str]], examples: list[Example]) -> list[str
     )
 
 
-EXAMPLES = parse_examples(DOC.read_text(encoding="utf-8"))
+EXAMPLES = [
+    example for doc in DOCS for example in parse_examples(doc.read_text(encoding="utf-8"), doc.name)
+]
 
 
 def test_every_route_of_the_app_has_an_example(tmp_path: Path) -> None:
@@ -218,6 +228,28 @@ def server(tmp_path: Path) -> Iterator[tuple[LiveServer, Path, Path, Path]]:
             "--webhook-allow-private",
         ),
     )
+    for name, role in (("docs-agent", "agent"), ("docs-approver", "approver")):
+        made = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "hookwise.cli.entry",
+                "serve",
+                "token",
+                "add",
+                name,
+                "--role",
+                role,
+                "--data-dir",
+                str(data_dir),
+            ],
+            env=running.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        running.env[f"HOOKWISE_{role.upper()}_TOKEN"] = made.stdout.strip()
     try:
         yield running, hook, project, home
     finally:
@@ -236,6 +268,8 @@ def test_every_example_answers_as_documented(server: tuple[LiveServer, Path, Pat
         "HOOKWISE_TOKEN": live.token,
         "HOOKWISE_HOOK": str(hook),
         "HOOKWISE_PROJECT": str(project),
+        "HOOKWISE_AGENT_TOKEN": live.env["HOOKWISE_AGENT_TOKEN"],
+        "HOOKWISE_APPROVER_TOKEN": live.env["HOOKWISE_APPROVER_TOKEN"],
     }
     failures: list[str] = []
     for example in EXAMPLES:
@@ -267,6 +301,8 @@ def test_every_example_answers_as_documented(server: tuple[LiveServer, Path, Pat
                     env["PERMISSION_ID"] = answer["permissionId"]
                 if str(answer.get("id", "")).startswith("whk_"):
                     env["WEBHOOK_ID"] = answer["id"]
+                if str(answer.get("id", "")).startswith("apr_") and example.method == "POST":
+                    env["APPROVAL_ID"] = answer["id"]
         elif example.answer_kind == "text":
             problems = text_mismatches(example.answer or "", body)
         elif body.strip():

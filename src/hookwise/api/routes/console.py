@@ -48,8 +48,12 @@ CONTENT_TYPES = {
     "console.js": "text/javascript; charset=utf-8",
     "console.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
+    "approval.html": "text/html; charset=utf-8",
+    "approval.js": "text/javascript; charset=utf-8",
+    "approval.css": "text/css; charset=utf-8",
 }
 PAGE = "index.html"
+PAGES = frozenset({PAGE, "approval.html"})  # served at their own paths, not as assets
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,6 @@ def console_page(request: Request) -> Response:
 
 @router.api_route("/console/{asset}", methods=["GET", "HEAD"])
 def console_asset(asset: str, request: Request) -> Response:
-    if asset == PAGE or asset not in CONTENT_TYPES:
+    if asset in PAGES or asset not in CONTENT_TYPES:
         raise ApiError(404, "not_found", f"no console asset {asset!r}")
     return serve_asset(request, asset)
