@@ -9,8 +9,10 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -151,3 +153,72 @@ def write_private(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     os.chmod(path, 0o600)
     return path
+
+
+# ------------------------------------------------- a forged service (the forged-answer tests only)
+
+
+class FakeRelay:
+    """A test-controlled service that answers every poll with ``forge(request)``."""
+
+    def __init__(self, forge: Any) -> None:
+        self.forge = forge
+        self.requests: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, status: int, body: bytes) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                if self.path == "/api/approvals":
+                    with outer.lock:
+                        body["id"] = f"r{len(outer.requests) + 1}"
+                        outer.requests.append(body)
+                    created = {"id": body["id"], "status": "pending", "page_url": "x"}
+                    self._send(201, json.dumps(created).encode())
+                else:
+                    self._send(409, b'{"error": "conflict", "message": "decided"}')
+
+            def do_GET(self) -> None:
+                wanted = self.path.split("?", 1)[0].rsplit("/", 1)[-1]
+                with outer.lock:
+                    request = next(r for r in outer.requests if r["id"] == wanted)
+                status, body = outer.forge(request)
+                self._send(status, body if isinstance(body, bytes) else json.dumps(body).encode())
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def answer_for(request: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    body = {
+        **request,
+        "status": "allowed",
+        "created_at": 0,
+        "decision": {
+            "decision": "allow",
+            "note": "",
+            "approver": "mallory",
+            "decided_at": 0,
+            "remember_minutes": 0,
+            "remembered_from": None,
+        },
+    }
+    body.update(changes)
+    return body

@@ -12,10 +12,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +22,15 @@ import pytest
 from hookwise.api.settings import sqlite_url
 from hookwise.policy.payloads import build_payload
 from tests.api.conftest import free_port
-from tests.approval_relay import HOOKWISE, Relay, relay_policy, start_relay, write_private
+from tests.approval_relay import (
+    HOOKWISE,
+    FakeRelay,
+    Relay,
+    answer_for,
+    relay_policy,
+    start_relay,
+    write_private,
+)
 from tests.service_env import drop_postgres_database, fresh_postgres_database, require_postgres
 
 RULES = """\
@@ -384,73 +390,12 @@ def test_events_that_do_not_ask_load_nothing_of_the_relay(
 # --------------------------------------------------------------------------- forged answers
 
 
-class FakeRelay:
-    """A test-controlled service that answers every poll with ``forge(request)``."""
-
-    def __init__(self, forge: Any) -> None:
-        self.forge = forge
-        self.requests: list[dict[str, Any]] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def _send(self, status: int, body: bytes) -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
-                if self.path == "/api/approvals":
-                    outer.requests.append(body)
-                    created = {"id": "r1", "status": "pending", "page_url": "x", "expires_at": 1}
-                    self._send(201, json.dumps(created).encode())
-                else:
-                    self._send(409, b'{"error": {"code": "conflict"}}')
-
-            def do_GET(self) -> None:
-                status, body = outer.forge(outer.requests[-1])
-                self._send(status, body if isinstance(body, bytes) else json.dumps(body).encode())
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def answer_for(request: dict[str, Any], **changes: Any) -> dict[str, Any]:
-    body = {
-        **request,
-        "id": "r1",
-        "status": "allowed",
-        "created_at": 0,
-        "decision": {
-            "decision": "allow",
-            "note": "",
-            "approver": "mallory",
-            "decided_at": 0,
-            "remember_minutes": 0,
-            "remembered_from": None,
-        },
-    }
-    body.update(changes)
-    return body
-
-
 @pytest.mark.parametrize(
     ("forge", "named"),
     [
         (lambda r: (200, answer_for(r, input_hash="sha256:" + "1" * 64)), "input_hash is"),
         (lambda r: (200, answer_for(r, nonce="0" * 32)), "nonce is"),
-        (lambda r: (200, answer_for(r, id="r2")), "id is 'r2'"),
+        (lambda r: (200, answer_for(r, id="r9")), "id is 'r9'"),
         (lambda r: (200, answer_for(r, status="allowed", decision=None)), "without a decision"),
     ],
 )
