@@ -160,6 +160,12 @@ def test_install_writes_a_timeout_that_holds_the_wait() -> None:
     relayed = compile_text(RELAY, scope="user")
     assert timeout_seconds(plain) == 10
     assert timeout_seconds(relayed) == 10 + 30 + 5  # base + wait + margin
+    from hookwise.policy.install import registrations
+
+    seconds = timeout_seconds(relayed)
+    (gemini,) = registrations("gemini", ["BeforeTool"], "hookwise hook", seconds)
+    (claude,) = registrations("claude", ["PreToolUse"], "hookwise hook", seconds)
+    assert (gemini.handler["timeout"], claude.handler["timeout"]) == (45_000, 45)
 
 
 # --------------------------------------------------------------------------- parsers
@@ -448,3 +454,58 @@ def test_the_settings_block_is_valid_or_an_error(block: dict[str, Any]) -> None:
     assert 0 <= config["remember_minutes"] <= 1440
     for target in config["notify"]:
         assert target["type"] in ("ntfy", "slack", "webhook")
+
+
+# --------------------------------------------------------------------------- attended
+
+
+def fake_proc(root: Path, chain: list[tuple[int, int, list[str], str]]) -> str:
+    """/proc entries: (pid, ppid, argv, what fd 0 points at)."""
+    for pid, ppid, argv, stdin in chain:
+        entry = root / str(pid)
+        (entry / "fd").mkdir(parents=True)
+        (entry / "cmdline").write_bytes(b"\0".join(a.encode() for a in argv) + b"\0")
+        (entry / "stat").write_text(f"{pid} (some (odd) name) S {ppid} 1 1 0\n")
+        (entry / "fd" / "0").symlink_to(stdin)
+    return str(root)
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "expected"),
+    [
+        (["node", "/usr/lib/node_modules/@google/gemini-cli/bundle/gemini.js"], "/dev/pts/3", True),
+        (["node", "/home/u/.bin/gemini", "-m", "x"], "/dev/pts/0", True),
+        (["node", "/home/u/.bin/gemini", "-p", "do it"], "/dev/pts/0", False),
+        (["node", "/home/u/.bin/gemini", "--prompt=do it"], "/dev/pts/0", False),
+        (["node", "/home/u/.bin/gemini"], "/dev/null", False),
+        (["node", "/home/u/.bin/gemini"], "pipe:[123]", False),
+        (["node", "/srv/other-tool.js"], "/dev/pts/0", False),
+    ],
+)
+def test_gemini_attended_is_read_from_its_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], stdin: str, expected: bool
+) -> None:
+    from hookwise.policy import relay
+
+    proc = fake_proc(
+        tmp_path,
+        [
+            (200, 100, ["/bin/bash", "-c", "hookwise hook"], "pipe:[1]"),
+            (100, 1, argv, stdin),
+        ],
+    )
+    monkeypatch.setattr(relay.os, "getppid", lambda: 200)
+    assert relay._ancestor_attended("gemini", ("-p", "--prompt"), proc) is expected
+
+
+def test_claude_attended_is_its_environment_variable() -> None:
+    from hookwise.policy import relay
+    from hookwise.policy.hosts import host_tables
+
+    tables = host_tables()
+    assert relay.attended("claude", tables["claude"], {"CLAUDE_CODE_SESSION_ATTENDED": "1"})
+    assert not relay.attended("claude", tables["claude"], {"CLAUDE_CODE_SESSION_ATTENDED": "0"})
+    assert not relay.attended("claude", tables["claude"], {})
+    assert tables["codex"]["attended"] is None
+    assert not relay.attended("codex", tables["codex"], {"CLAUDE_CODE_SESSION_ATTENDED": "1"})
+    assert (tables["gemini"]["timeout_unit"], tables["claude"]["timeout_unit"]) == ("ms", "s")
