@@ -427,3 +427,37 @@ def test_a_broken_service_falls_back_closed(forge: Any, tmp_path: Path) -> None:
         fake.close()
     verdict, reason = claude_verdict(answer)
     assert verdict == "deny" and "hookwise denies" in reason and seconds < 5
+
+
+def test_a_relay_failure_never_allows_even_with_ask_fallback_allow(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    policy = relay_policy(url, wait=5, rules=RULES, extra_settings="  ask_fallback: allow\n")
+    hook = Hook(tmp_path, policy, "tok-unused-0123456789")
+    for host in ("claude", "codex", "gemini"):
+        answer, _ = hook.run(host, "git push")
+        if host == "gemini":
+            assert answer["decision"] == "deny", answer
+        else:
+            assert claude_verdict(answer)[0] == "deny", (host, answer)
+
+
+def test_the_request_is_bound_to_the_rewritten_input(sqlite_relay: Relay, tmp_path: Path) -> None:
+    rules = """\
+  - id: dry-run-push
+    match: {command: git push}
+    action: rewrite
+    rewrite: {replace: [{arg: command, find: "git push", with: "git push --dry-run"}]}
+  - id: ask-dry-run
+    match: {command: {program: git, flags: [--dry-run]}}
+    action: ask
+    reason: a rewritten push still needs a person
+"""
+    hook = Hook(tmp_path, relay_policy(sqlite_relay.url, rules=rules), sqlite_relay.agent)
+    proc = hook.start("claude", "git push origin")
+    (request,) = sqlite_relay.pending()
+    assert request["input"] == {"command": "git push --dry-run origin"}
+    assert request["rule_id"] == "ask-dry-run"
+    assert sqlite_relay.decide(request, "allow").is_success
+    answer = finish(proc)
+    assert claude_verdict(answer)[0] == "allow"
+    assert answer["hookSpecificOutput"]["updatedInput"] == {"command": "git push --dry-run origin"}
