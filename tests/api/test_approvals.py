@@ -306,8 +306,8 @@ def test_expiry_without_a_loop(settings: ServiceSettings) -> None:
 
 def _expire_by_reading(client: TestClient) -> None:
     tokens = make_tokens(engine_of(client))
-    approval_id = create(client, tokens.agent, expires_in_ms=300)["id"]
-    time.sleep(0.4)
+    approval_id = create(client, tokens.agent, expires_in_ms=1500)["id"]  # room for a slow create
+    time.sleep(1.6)
     late = decide(client, tokens.approver, approval_id)
     assert late.status_code == 410
     assert late.json()["error"] == "expired"
@@ -324,11 +324,11 @@ def _expire_by_reading(client: TestClient) -> None:
 
 
 def test_long_poll_answers_at_expiry(client: TestClient, tokens: Tokens) -> None:
-    approval_id = create(client, tokens.agent, expires_in_ms=600)["id"]
+    approval_id = create(client, tokens.agent, expires_in_ms=1500)["id"]
     started = time.monotonic()
     read = client.get(f"/api/approvals/{approval_id}?wait=10", headers=Tokens.bearer(tokens.agent))
     assert read.json()["status"] == "expired"
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 4
 
 
 def test_long_poll_returns_pending_after_wait(client: TestClient, tokens: Tokens) -> None:

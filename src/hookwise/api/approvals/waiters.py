@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -27,11 +28,16 @@ BATCH = 500
 
 
 class Waiters:
-    """Per-process registry id -> Event; used on the event loop only."""
+    """Per-process registry id -> Event; used on the event loop only.
+
+    A change made in this process hands its waiters the new approval object with the
+    wake-up (``settled``), sparing each of them a database read; a wake-up from the
+    re-check carries none, and the waiter reads the row."""
 
     def __init__(self) -> None:
         self._events: dict[str, asyncio.Event] = {}
         self._counts: dict[str, int] = {}
+        self._settled: dict[str, dict[str, Any]] = {}
 
     def __len__(self) -> int:
         return len(self._events)
@@ -45,8 +51,15 @@ class Waiters:
             if event is not None:
                 event.set()
 
-    async def wait(self, approval_id: str, timeout_s: float) -> bool:
-        """Wait until ``approval_id`` changes or ``timeout_s`` passes; True when woken."""
+    def settled(self, approval: dict[str, Any]) -> None:
+        """``approval`` is no longer pending: wake its waiters with it."""
+        if approval["id"] in self._events:
+            self._settled[approval["id"]] = approval
+            self.wake([approval["id"]])
+
+    async def wait(self, approval_id: str, timeout_s: float) -> dict[str, Any] | bool:
+        """Wait until ``approval_id`` changes or ``timeout_s`` passes: the new approval
+        object when this process changed it, True when woken otherwise, False on timeout."""
         if timeout_s <= 0:
             return False
         event = self._events.get(approval_id)
@@ -56,13 +69,14 @@ class Waiters:
         try:
             async with asyncio.timeout(timeout_s):
                 await event.wait()
-            return True
+            return self._settled.get(approval_id, True)
         except TimeoutError:
             return False
         finally:
             self._counts[approval_id] -= 1
             if self._counts[approval_id] <= 0:
                 del self._counts[approval_id]
+                self._settled.pop(approval_id, None)
                 if self._events.get(approval_id) is event:
                     del self._events[approval_id]
 

@@ -172,7 +172,9 @@ async def read(
         if found["status"] != store.PENDING or left <= 0:
             return JSONResponse(found)
         until_expiry = max(0.0, (found["expires_at"] - now_ms()) / 1000) + 0.005
-        await state.approval_waiters.wait(approval_id, min(left, until_expiry))
+        woken = await state.approval_waiters.wait(approval_id, min(left, until_expiry))
+        if isinstance(woken, dict):  # changed by this process: no need to read it again
+            return JSONResponse(woken)
 
 
 @router.post("/{approval_id}/decision", responses=_DECIDE, summary="Decide, once")
@@ -189,7 +191,7 @@ async def decision(
         raise _not_found(approval_id) from None
     except store.ApprovalStateError as err:
         raise _state_error(err) from None
-    state.approval_waiters.wake([approval_id])
+    state.approval_waiters.settled(decided)
     return JSONResponse(decided)
 
 
@@ -205,7 +207,7 @@ async def withdraw(approval_id: ApprovalId, principal: Caller, state: State) -> 
         raise _not_found(approval_id) from None
     except store.ApprovalStateError as err:
         raise _state_error(err) from None
-    state.approval_waiters.wake([approval_id])
+    state.approval_waiters.settled(closed)
     return JSONResponse(closed)
 
 
