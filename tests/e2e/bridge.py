@@ -77,7 +77,13 @@ class UnixToTcp(_Bridge):
         listener.bind(path)
         listener.listen(64)
         self.path = path
-        super().__init__(listener, lambda: socket.create_connection(("127.0.0.1", port), 5))
+
+        def connect() -> socket.socket:
+            upstream = socket.create_connection(("127.0.0.1", port), 5)
+            upstream.settimeout(None)  # a long-poll stays silent for up to a minute
+            return upstream
+
+        super().__init__(listener, connect)
 
 
 class TcpToUnix(_Bridge):
