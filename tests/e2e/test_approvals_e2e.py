@@ -17,6 +17,11 @@ on the service's page as the approver and decides:
 
 The agent-side token can neither sign in on the page nor decide through the API.
 
+Interactive (item 5): Claude Code and Gemini CLI in their terminal UI under a pty (no
+``-p``): the hook sees a person (Claude's CLAUDE_CODE_SESSION_ATTENDED=1, Gemini's
+process with a terminal), waits ``interactive_wait``, withdraws the remote request and
+answers ``ask``; the host's own confirmation is then on the screen.
+
 The CLIs run in a loopback-only network namespace where the machine allows one; the
 service runs outside it, reached through a Unix-socket bridge (bridge.py).
 ``python -m tests.e2e.test_approvals_e2e CLI ROOT [--bridge PORT:SOCKET]`` is the child.
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 import threading
@@ -114,9 +120,12 @@ def phone(browser: Browser, relay: Relay) -> Iterator[Page]:
 class Run:
     """One CLI session with the relay: its layout, its bridge and its result."""
 
-    def __init__(self, cli: str, root: Path, port: int, wait: float) -> None:
+    def __init__(
+        self, cli: str, root: Path, port: int, wait: float, interactive_wait: float = 15
+    ) -> None:
         self.cli = cli
         self.root = root
+        self.interactive = False
         self.layout, project_policy = session(cli, root)
         project_policy.parent.rmdir()  # the rules live in the user's policy
         self.env = user_env(cli, self.layout)
@@ -127,6 +136,7 @@ class Run:
             "token_file": str(token_file),
             "wait": wait,
             "on_timeout": "ask",
+            "interactive_wait": interactive_wait,
         }
         write_private(
             self.layout.home / ".config" / "hookwise" / "policy.yaml",
@@ -149,7 +159,7 @@ class Run:
     def start(self) -> None:
         def target() -> None:
             try:
-                self.result = run_relayed(self.cli, self.root, self.port)
+                self.result = run_relayed(self.cli, self.root, self.port, self.interactive)
             except BaseException as exc:
                 self.error = exc
 
@@ -190,13 +200,15 @@ class Run:
         )
 
 
-def run_relayed(cli: str, root: Path, port: int) -> dict[str, Any]:
+def run_relayed(cli: str, root: Path, port: int, interactive: bool = False) -> dict[str, Any]:
     """The child (in the namespace when possible), bridged to the service on ``port``."""
     import os
     import subprocess
 
     prefix = namespace_prefix()
     argv = [sys.executable, "-m", "tests.e2e.test_approvals_e2e", cli, str(root)]
+    if interactive:
+        argv.append("--interactive")
     bridge = None
     socket_dir = tempfile.mkdtemp(prefix="hw-relay-", dir="/tmp")
     if prefix:
@@ -374,11 +386,116 @@ def test_an_approval_for_another_input_is_refused(tmp_path: Path) -> None:
     assert {r["input"]["command"] for r in fake.requests} == {"echo hi > marker"}
 
 
+@pytest.mark.e2e
+def test_interactive_sessions_hand_over_to_the_hosts_own_prompt(
+    relay: Relay, tmp_path: Path
+) -> None:
+    """Claude Code and Gemini CLI in their terminal UI (a pty, no -p): a person is there,
+    so after interactive_wait the hook withdraws the remote request and lets the host ask;
+    the two prompts are never open together."""
+    runs = [
+        Run(cli, tmp_path / cli, free_port_of(relay.server), wait=60, interactive_wait=2)
+        for cli in ("claude", "gemini")
+    ]
+    for run in runs:
+        run.interactive = True
+        run.install(relay.agent)
+        run.start()
+    for run in runs:
+        result = run.join()
+        why = run.why() + f"\n  screen: {result.get('screen', '')[-800:]}"
+        approval = run.approval()
+        assert approval["outcome"] == "handed_over", why
+        assert 2000 <= approval["waited_ms"] < 8000, why
+        assert relay.get(approval["id"])["status"] == "withdrawn", why
+        pre = {"gemini": "BeforeTool"}.get(run.cli, "PreToolUse")
+        (record,) = [r for r in audit_records(run.layout) if r["event"] == pre]
+        assert record["decision"] == "ask", why  # the host's own prompt, nobody answered it
+        assert not run.marker, why
+        # the host's own prompt is on the screen (cursor moves stand for some spaces)
+        shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\s", "", result["screen"])
+        assert PROMPTED[run.cli] in shown, why
+
+
 def free_port_of(server: LiveServer) -> int:
     return int(server.url.rsplit(":", 1)[1])
 
 
 # --------------------------------------------------------------------------- the child
+
+READY = {"claude": ("\u276f", ">"), "gemini": ("Type your message",)}
+# what each host's own confirmation prompt shows (Claude Code 2.1.330, Gemini CLI 0.61.0)
+PROMPTED = {"claude": "requiresconfirmation", "gemini": "Allowonce"}
+
+
+def run_interactive(cli: str, root: Path) -> dict[str, Any]:
+    """The CLI's terminal UI under a pty: type the prompt, wait for the relayed decision
+    in the audit log (plus a moment for the host's own prompt), then end the session."""
+    import os
+    import pty
+    import select
+    import signal
+
+    from tests.e2e.fake_model import FakeModel
+
+    layout = clis.Layout(root)
+    argv = json.loads((root / "argv.json").read_text(encoding="utf-8"))
+    argv = [argv[0]] if cli == "claude" else [argv[0], "--yolo", "-m", "gemini-2.5-flash"]
+    if cli == "claude":  # the interactive UI asks once whether to use an API key
+        state = layout.home / ".claude.json"
+        data = json.loads(state.read_text(encoding="utf-8"))
+        data["customApiKeyResponses"] = {"approved": ["dummy"], "rejected": []}
+        state.write_text(json.dumps(data), encoding="utf-8")
+    audit = layout.home / ".local" / "state" / "hookwise" / "audit.jsonl"
+    screen = b""
+    with FakeModel() as fake:
+        env = {**clis.environment(cli, layout, fake.url), "TERM": "xterm-256color"}
+        pid, fd = pty.fork()
+        if pid == 0:  # pragma: no cover - the child execs the CLI
+            os.chdir(layout.proj)
+            os.execve(argv[0], argv, env)
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        started = time.monotonic()
+        typed_at = 0.0
+        decided_at = 0.0
+        try:
+            while time.monotonic() - started < 90:
+                ready, _, _ = select.select([fd], [], [], 0.3)
+                if ready:
+                    try:
+                        screen += os.read(fd, 65536)
+                    except OSError:
+                        break
+                text = screen.decode("utf-8", "replace")
+                retry = typed_at and not audit.exists() and time.monotonic() - typed_at > 15
+                drawn = any(m in text for m in READY[cli]) or time.monotonic() - started > 10
+                if (not typed_at and drawn) or retry:
+                    # the UI may still be drawing (Gemini's hook warning): type again later
+                    time.sleep(2)
+                    os.write(fd, b"\x15" + clis.PROMPT.encode())  # ^U clears a half line
+                    time.sleep(0.5)
+                    os.write(fd, b"\r")
+                    typed_at = time.monotonic()
+                if not decided_at and audit.exists() and "approval" in audit.read_text():
+                    decided_at = time.monotonic()
+                if decided_at and time.monotonic() - decided_at > 3:
+                    break
+        finally:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        requests = list(fake.requests)
+    (root / "cli-stderr.txt").write_bytes(screen[-20000:])
+    return {
+        "exit_code": None,
+        "timed_out": not decided_at,
+        "seconds": round(time.monotonic() - started, 2),
+        "requests": requests,
+        "screen": screen.decode("utf-8", "replace")[-4000:],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -387,6 +504,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("root", type=Path)
     parser.add_argument("--namespace", action="store_true", help="bring loopback up first")
     parser.add_argument("--bridge", help="PORT:SOCKET: serve 127.0.0.1:PORT from SOCKET")
+    parser.add_argument("--interactive", action="store_true", help="the terminal UI, in a pty")
     args = parser.parse_args(argv)
     if args.namespace:
         bring_loopback_up()
@@ -395,7 +513,8 @@ def main(argv: list[str] | None = None) -> int:
         port, _, path = args.bridge.partition(":")
         bridge = TcpToUnix(int(port), path)
     try:
-        print(json.dumps(run_child(args.cli, args.root)))
+        run = run_interactive if args.interactive else run_child
+        print(json.dumps(run(args.cli, args.root)))
     finally:
         if bridge is not None:
             bridge.close()
