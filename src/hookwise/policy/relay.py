@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 GATED = ("tool.before", "permission.request")
 POLL_MAX_S = 60  # the service's longest long-poll
+POLL_MIN_S = 0.25
 REQUEST_TIMEOUT_S = 10.0  # one HTTP exchange, beyond the long-poll's own wait
 WITHDRAW_TIMEOUT_S = 3.0
 MARGIN_S = 5
@@ -282,12 +283,15 @@ class Session:
             if remaining <= 0:
                 return verdict
             wait = max(1, min(POLL_MAX_S, int(remaining + 0.999)))
+            asked = time.monotonic()
             status, body = self.client.call(
                 "GET", f"{path}?wait={wait}", timeout=wait + REQUEST_TIMEOUT_S
             )
             verdict = self.check(status, body)
             if verdict.status != "pending":
                 return verdict
+            if time.monotonic() - asked < POLL_MIN_S:  # a service that does not hold the
+                time.sleep(POLL_MIN_S)  # poll: do not hammer it
 
     def withdraw(self) -> Verdict:
         """Withdraw the request; when it was decided meanwhile, that decision."""
