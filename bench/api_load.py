@@ -291,6 +291,17 @@ def run_database(name: str, database_url: str | None, args: argparse.Namespace) 
     sys.stdout.flush()
 
 
+def postgres_url(given: str | None) -> str:
+    """--pg-url, else the test server's (HOOKWISE_TEST_DATABASE_URL or `make pg`'s file)."""
+    url = given or os.environ.get("HOOKWISE_TEST_DATABASE_URL")
+    for url_file in (Path("/tmp/hookwise-pg/url"), Path.home() / ".cache/hookwise/pg/url"):
+        if not url and url_file.exists():
+            url = url_file.read_text().strip()
+    if not url:
+        raise SystemExit("no PostgreSQL: run `make pg` or pass --pg-url")
+    return url
+
+
 @contextlib.contextmanager
 def fresh_database(url: str) -> Iterator[str]:
     """A new, empty database on the same server, dropped afterwards (runs comparable)."""
@@ -328,13 +339,7 @@ def main() -> None:
     if args.database in ("sqlite", "both"):
         run_database("sqlite", None, args)
     if args.database in ("postgres", "both"):
-        url = args.pg_url or os.environ.get("HOOKWISE_TEST_DATABASE_URL")
-        for url_file in (Path("/tmp/hookwise-pg/url"), Path.home() / ".cache/hookwise/pg/url"):
-            if not url and url_file.exists():
-                url = url_file.read_text().strip()
-        if not url:
-            raise SystemExit("no PostgreSQL: run `make pg` or pass --pg-url")
-        with fresh_database(url) as fresh:
+        with fresh_database(postgres_url(args.pg_url)) as fresh:
             run_database("postgres", fresh, args)
 
 

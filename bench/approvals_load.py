@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import hashlib
 import json
 import os
@@ -34,7 +33,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +40,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from api_load import fresh_database, start_hookwise, stop
+from api_load import fresh_database, postgres_url, start_hookwise, stop
 
 TARGET_P99_MS = 200.0
 IDLE_SAMPLE_S = 3.0
@@ -254,18 +252,6 @@ def run_database(name: str, database_url: str | None, args: argparse.Namespace) 
     sys.stdout.flush()
 
 
-@contextlib.contextmanager
-def postgres(url: str | None) -> Iterator[str]:
-    url = url or os.environ.get("HOOKWISE_TEST_DATABASE_URL")
-    for url_file in (Path("/tmp/hookwise-pg/url"), Path.home() / ".cache/hookwise/pg/url"):
-        if not url and url_file.exists():
-            url = url_file.read_text().strip()
-    if not url:
-        raise SystemExit("no PostgreSQL: run `make pg` or pass --pg-url")
-    with fresh_database(url) as fresh:
-        yield fresh
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -279,7 +265,7 @@ def main() -> None:
     if args.database in ("sqlite", "both"):
         run_database("sqlite", None, args)
     if args.database in ("postgres", "both"):
-        with postgres(args.pg_url) as fresh:
+        with fresh_database(postgres_url(args.pg_url)) as fresh:
             run_database("postgres", fresh, args)
 
 

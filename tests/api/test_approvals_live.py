@@ -66,7 +66,7 @@ def test_token_commands_on_a_running_server(live_server: Callable[..., LiveServe
     agent = add(server, "laptop", "agent")
     duplicate = token_cli(server, "add", "phone", "--role", "approver")
     assert duplicate.returncode != 0 and "exists" in duplicate.stderr
-    for bad in ("admin", "-x", "a b", "é"):
+    for bad in ("admin", "a b"):  # the rules themselves: tests/api/test_tokens.py
         refused = token_cli(server, "add", bad, "--role", "agent")
         assert refused.returncode != 0, bad
     with server.client(timeout=10) as api:
@@ -92,7 +92,6 @@ def test_token_commands_on_a_running_server(live_server: Callable[..., LiveServe
         assert api.get("/api/approvals", headers=bearer(approver)).status_code == 401
         assert token_cli(server, "revoke", "phone").returncode != 0
         assert token_cli(server, "revoke", "nobody").returncode != 0
-        assert token_cli(server, "list").stdout.count("\t-") < 4 * 2  # a revoked time shows
         # The name can be used again; the old secret stays dead.
         again = add(server, "phone", "approver")
         assert api.get("/api/approvals", headers=bearer(again)).status_code == 200

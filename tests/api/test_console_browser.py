@@ -438,3 +438,35 @@ def test_wrong_token_shows_the_form(page: Page, api: httpx.Client) -> None:
     page.get_by_role("button", name="Sign out").click()
     expect(page.locator("#login")).to_be_visible()
     assert page.evaluate("sessionStorage.getItem('hookwise.console.token')") is None
+
+
+def test_approval_requests_appear_live_with_a_link_to_their_page(
+    page: Page, api: httpx.Client
+) -> None:
+    """The relay's requests show in the admin console as they open and go when decided."""
+    from playwright.sync_api import expect
+
+    from tests.api.approval_helpers import request_body
+
+    open_console(page)
+    expect(page.locator("#apr-empty")).to_be_visible()
+    body = request_body(HOSTILE, reason=f"<b>bold</b> {HOSTILE}")
+    created = api.post("/api/approvals", json=body)
+    assert created.status_code == 201, created.text
+    approval_id = created.json()["id"]
+    item = page.locator(f'#apr-list li[data-approval-id="{approval_id}"]')
+    expect(item).to_be_visible()
+    expect(page.locator("#apr-count")).to_have_text("1")
+    expect(item.locator('[data-field="summary"]')).to_have_text(HOSTILE)
+    expect(item.locator('[data-field="reason"]')).to_have_text(f"<b>bold</b> {HOSTILE}")
+    expect(item.locator('[data-field="left"]')).to_contain_text("expires in")
+    expect(item.get_by_role("link")).to_have_attribute("href", f"/console/approvals/{approval_id}")
+    assert page.locator("main img, main b").count() == 0
+    assert page.evaluate("window.__pwned") is None
+    decided = api.post(
+        f"/api/approvals/{approval_id}/decision",
+        json={"decision": "deny", "input_hash": body["input_hash"]},
+    )
+    assert decided.status_code == 200
+    expect(item).to_have_count(0)
+    expect(page.locator("#apr-empty")).to_be_visible()

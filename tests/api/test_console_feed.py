@@ -297,7 +297,7 @@ def test_executions_reject_bad_parameters(
 def test_token_is_stable_while_nothing_changes(client: TestClient) -> None:
     first = snapshot(client)
     second = snapshot(client)
-    assert set(first) == {"permissions", "executions", "config", "serverTime"}
+    assert set(first) == {"permissions", "executions", "config", "approvals", "serverTime"}
     assert abs(first["serverTime"] - now_ms()) < 5000
     first.pop("serverTime")
     second.pop("serverTime")
@@ -323,6 +323,23 @@ def test_token_moves_for_permissions_only_when_the_pending_set_changes(
     after = snapshot(client)
     assert after["permissions"] != created["permissions"]
     assert after["permissions"] == before["permissions"]  # the same (empty) pending set
+
+
+def test_token_moves_for_approval_requests(client: TestClient) -> None:
+    from tests.api.approval_helpers import request_body
+
+    before = snapshot(client)
+    created = client.post("/api/approvals", json=request_body())
+    assert created.status_code == 201
+    opened = snapshot(client)
+    assert opened["approvals"] != before["approvals"]
+    assert opened["permissions"] == before["permissions"]
+    decided = client.post(
+        f"/api/approvals/{created.json()['id']}/decision",
+        json={"decision": "deny", "input_hash": request_body()["input_hash"]},
+    )
+    assert decided.status_code == 200
+    assert snapshot(client)["approvals"] == before["approvals"]  # nothing waits again
 
 
 def test_token_moves_when_a_permission_expires(client: TestClient) -> None:

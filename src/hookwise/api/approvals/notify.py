@@ -30,7 +30,7 @@ import sqlalchemy as sa
 
 from hookwise.api.db import now_ms
 from hookwise.api.tables import service_secrets, webhook_outbox
-from hookwise.api.webhooks.outbox import new_event_id
+from hookwise.api.webhooks.outbox import new_event_id, outbox_row
 
 KINDS = ("ntfy", "slack", "webhook")
 NOTIFY_SECRET = "notify_webhook"
@@ -116,24 +116,12 @@ def queue_notifications(conn: sa.Connection, row: Mapping[Any, Any], link: str) 
         kind, url = str(target["type"]), str(target["url"])
         if kind not in KINDS:
             continue
-        rows.setdefault(
-            target_id(kind, url),
-            {
-                "event_id": event_id,
-                "subscriber_id": target_id(kind, url),
-                "event_type": "approval_requested",
-                "payload": payload_for(kind, row, link),
-                "status": "pending",
-                "attempts": 0,
-                "next_attempt_at": now,
-                "lease_until": None,
-                "last_error": None,
-                "created_at": now,
-                "delivered_at": None,
-                "target_kind": kind,
-                "target_url": url,
-            },
-        )
+        destination = target_id(kind, url)
+        if destination not in rows:
+            payload = payload_for(kind, row, link)
+            rows[destination] = outbox_row(
+                event_id, destination, "approval_requested", payload, now, target=(kind, url)
+            )
     if rows:
         conn.execute(webhook_outbox.insert(), list(rows.values()))
     return len(rows)

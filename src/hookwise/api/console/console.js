@@ -41,6 +41,7 @@
     permissions: new Map(), // id -> entry {data, el, busy, staleUntil}
     selected: null,
     executions: new Map(), // id -> entry {data, el}
+    approvals: [], // pending approval requests of the relay, newest first
   };
 
   class HttpError extends Error {
@@ -162,7 +163,11 @@
     const body = await api(path);
     if (gen === state.generation) mergeExecutions((body && body.executions) || []);
   });
-  const refreshers = [configRefresher, permissionsRefresher, executionsRefresher];
+  const approvalsRefresher = refresher("approval requests", PERMISSIONS_MIN_INTERVAL_MS, async (gen) => {
+    const body = await api("/api/approvals?status=pending&limit=50");
+    if (gen === state.generation) renderApprovals((body && body.approvals) || []);
+  });
+  const refreshers = [configRefresher, permissionsRefresher, executionsRefresher, approvalsRefresher];
 
   // --- the change stream --------------------------------------------------------------
 
@@ -173,6 +178,7 @@
     if (token.config !== last.config) configRefresher.request();
     if (token.permissions !== last.permissions) permissionsRefresher.request();
     if (token.executions !== last.executions) executionsRefresher.request();
+    if (token.approvals !== last.approvals) approvalsRefresher.request();
   }
 
   function parseEvent(chunk) {
@@ -563,6 +569,41 @@
     event.preventDefault();
   }
 
+  // --- approval requests (the relay) ---------------------------------------------------
+
+  function renderApprovals(list) {
+    state.approvals = list;
+    const items = list.map((data) => {
+      const el = $("apr-template").content.firstElementChild.cloneNode(true);
+      el.dataset.approvalId = String(data.id);
+      field(el, "tool").textContent = String(data.tool);
+      field(el, "host").textContent = `${data.host} · session ${data.session_id}`;
+      field(el, "reason").textContent = String(data.reason || "(no reason given)");
+      const input = data.input;
+      const summary = input && typeof input.command === "string" ? input.command : summarise(input);
+      field(el, "summary").textContent = summary;
+      field(el, "summary").setAttribute("title", summary);
+      const link = field(el, "open");
+      link.href = `/console/approvals/${encodeURIComponent(String(data.id))}`;
+      link.setAttribute("aria-label", `Open the approval request for ${data.tool}`);
+      return el;
+    });
+    $("apr-list").replaceChildren(...items);
+    $("apr-count").textContent = String(list.length);
+    $("apr-empty").hidden = list.length > 0;
+    updateApprovalTimes(serverNow());
+  }
+
+  function updateApprovalTimes(now) {
+    const byId = new Map(state.approvals.map((data) => [String(data.id), data]));
+    for (const el of $("apr-list").children) {
+      const data = byId.get(el.dataset.approvalId);
+      if (!data) continue;
+      const left = data.expires_at - now;
+      field(el, "left").textContent = left > 0 ? `expires in ${duration(left)}` : "expired";
+    }
+  }
+
   // --- executions ---------------------------------------------------------------------
 
   function exitKind(code) {
@@ -743,6 +784,10 @@
     renderNotices();
     $("perm-list").replaceChildren();
     $("exec-list").replaceChildren();
+    $("apr-list").replaceChildren();
+    state.approvals = [];
+    $("apr-count").textContent = "0";
+    $("apr-empty").hidden = false;
     $("perm-count").textContent = "0";
     $("perm-empty").hidden = false;
     $("exec-empty").hidden = false;
@@ -777,6 +822,7 @@
       if (entry.staleUntil && entry.staleUntil <= Date.now()) removePermission(id);
       else updatePermissionTimes(entry, now);
     }
+    updateApprovalTimes(now);
   }
 
   function init() {

@@ -31,7 +31,7 @@ from sqlalchemy.engine import Engine
 from hookwise.api.db import now_ms
 from hookwise.api.permissions import PENDING
 from hookwise.api.state import ServiceState, service
-from hookwise.api.tables import executions, permissions, service_config
+from hookwise.api.tables import approvals, executions, permissions, service_config
 
 log = logging.getLogger("hookwise.api")
 
@@ -101,7 +101,8 @@ def change_token(engine: Engine) -> dict[str, Any]:
     the (status, expires_at) index; a request created and resolved between two reads
     leaves it unchanged, rightly, since the pending set is the same. executions: the
     newest ``created_at`` and how many rows lie within ``LATE_COMMIT_MS`` of it (index
-    range). config: the configuration's version.
+    range). config: the configuration's version. approvals: count, sum of ``expires_at``
+    and newest ``created_at`` of the pending approval requests (status index).
     """
     pending = permissions.c.status == PENDING
     with engine.connect() as conn:
@@ -121,10 +122,18 @@ def change_token(engine: Engine) -> dict[str, Any]:
                 )
             ).scalar_one()
         version = conn.execute(sa.select(sa.func.max(service_config.c.version))).scalar()
+        waiting, ends, newest_request = conn.execute(
+            sa.select(
+                sa.func.count(),
+                sa.func.coalesce(sa.func.sum(approvals.c.expires_at), 0),
+                sa.func.coalesce(sa.func.max(approvals.c.created_at), 0),
+            ).where(approvals.c.status == PENDING)
+        ).one()
     return {
         "permissions": f"{int(count)}:{int(total)}:{int(newest)}",
         "executions": f"{int(last or 0)}:{int(recent)}",
         "config": int(version or 0),
+        "approvals": f"{int(waiting)}:{int(ends)}:{int(newest_request)}",
     }
 
 
@@ -164,10 +173,11 @@ async def _changes(engine: Engine, follow: bool) -> AsyncIterator[str]:
 
 _STREAM_DOC = (
     "Server-sent events. Each `changed` event carries "
-    '`{"permissions": str, "executions": str, "config": int, "serverTime": int}`: opaque '
-    "fingerprints of the pending permissions, the executions and the configuration "
-    "version; refetch the part whose fingerprint differs from the last one seen. The "
-    "first event always carries the current state. The stream follows changes (checking "
+    '`{"permissions": str, "executions": str, "config": int, "approvals": str, '
+    '"serverTime": int}`: opaque fingerprints of the pending permissions, the executions, '
+    "the configuration version and the pending approval requests; refetch the part whose "
+    "fingerprint differs from the last one seen. The first event always carries the "
+    "current state. The stream follows changes (checking "
     f"every {POLL_SECONDS} s, for up to {int(STREAM_SECONDS)} s) only when the request's "
     "Accept header names text/event-stream; any other request gets the current state as "
     "one event and the stream ends."

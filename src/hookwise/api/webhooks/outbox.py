@@ -64,21 +64,34 @@ def enqueue(
     now = now_ms()
     conn.execute(
         webhook_outbox.insert(),
-        [
-            {
-                "event_id": event_id,
-                "subscriber_id": sid,
-                "event_type": event_type,
-                "payload": payload,
-                "status": "pending",
-                "attempts": 0,
-                "next_attempt_at": now,
-                "lease_until": None,
-                "last_error": None,
-                "created_at": now,
-                "delivered_at": None,
-            }
-            for sid in targets
-        ],
+        [outbox_row(event_id, sid, event_type, payload, now) for sid in targets],
     )
     return len(targets)
+
+
+def outbox_row(
+    event_id: str,
+    subscriber_id: str,
+    event_type: str,
+    payload: dict[str, Any],
+    now: int,
+    *,
+    target: tuple[str, str] | None = None,
+) -> dict[str, Any]:
+    """A new, due outbox row; ``target`` (kind, url) for a notification that names its own
+    destination instead of a subscriber's (api/approvals/notify.py)."""
+    return {
+        "event_id": event_id,
+        "subscriber_id": subscriber_id,
+        "event_type": event_type,
+        "payload": payload,
+        "status": "pending",
+        "attempts": 0,
+        "next_attempt_at": now,
+        "lease_until": None,
+        "last_error": None,
+        "created_at": now,
+        "delivered_at": None,
+        "target_kind": target[0] if target else None,
+        "target_url": target[1] if target else None,
+    }
