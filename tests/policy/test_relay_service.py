@@ -461,3 +461,26 @@ def test_the_request_is_bound_to_the_rewritten_input(sqlite_relay: Relay, tmp_pa
     answer = finish(proc)
     assert claude_verdict(answer)[0] == "allow"
     assert answer["hookSpecificOutput"]["updatedInput"] == {"command": "git push --dry-run origin"}
+
+
+def test_doctor_checks_the_token_and_the_service(sqlite_relay: Relay, tmp_path: Path) -> None:
+    hook = Hook(tmp_path, relay_policy(sqlite_relay.url, rules=RULES), sqlite_relay.agent)
+
+    def doctor(**env: str) -> dict[str, Any]:
+        done = subprocess.run(
+            [HOOKWISE, "doctor", "--project", str(hook.project), "--json", "--host", "claude"],
+            capture_output=True,
+            text=True,
+            env={**hook.env, **env},
+            check=False,
+        )
+        checks = json.loads(done.stdout)["policy"]["checks"]
+        (found,) = [c for c in checks if c["name"] == "approvals"]
+        return dict(found)
+
+    good = doctor()
+    assert good["status"] == "ok" and "accepts the token" in good["detail"]
+    refused = doctor(HOOKWISE_AGENT_TOKEN="not-a-token-0123456789")
+    assert refused["status"] == "fail" and "401" in refused["detail"]
+    missing = doctor(HOOKWISE_AGENT_TOKEN="")
+    assert missing["status"] == "fail" and "not set" in missing["detail"]

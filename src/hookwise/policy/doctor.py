@@ -746,6 +746,12 @@ def diagnose(
     environ = dict(os.environ if env is None else env)
     project = Path(os.path.abspath(project))
     policy, compiled = check_policy(project, environ)
+    relay_config = compiled["settings"].get("approvals")
+    if relay_config and run_self_test:
+        from hookwise.policy import relay
+
+        status, detail = relay.probe(relay_config, environ, str(project))
+        policy.checks.append(Check(status, "approvals", detail))
     reports = [
         check_host(host, project, environ, compiled, explicit=explicit, run_self_test=run_self_test)
         for host in hosts

@@ -254,6 +254,25 @@ def _error_text(status: int, body: Any) -> str:
     return f"the service refused the request: HTTP {status}" + (f" {message}" if message else "")
 
 
+def probe(config: dict[str, Any], env: dict[str, str], cwd: str) -> tuple[str, str]:
+    """(``ok`` | ``fail``, detail) for ``hookwise doctor``: the token can be read and the
+    service accepts it (an unknown request id answers 404 to a valid token, 401 else)."""
+    url = str(config.get("url"))
+    consequence = "every relayed ask falls back to on_timeout (headless: denied)"
+    try:
+        token = approvals.read_token(config, env, cwd)
+    except ApprovalsError as exc:
+        return "fail", f"settings.approvals: {exc}; {consequence}"
+    client = Client(url, token)
+    try:
+        status, body = client.call("GET", "/api/approvals/hookwise-doctor-probe", timeout=5)
+    except UnreachableError as exc:
+        return "fail", f"settings.approvals: {exc}; {consequence}"
+    if status == 404:
+        return "ok", f"settings.approvals: {url} accepts the token; asks go to a person there"
+    return "fail", f"settings.approvals: {_error_text(status, body)}; {consequence}"
+
+
 # --------------------------------------------------------------------------- the flow
 
 
