@@ -224,7 +224,8 @@ def test_nobody_answers_the_fallback_denies_within_the_wait(
     verdict, reason = claude_verdict(answer)
     assert verdict == "deny" and "no decision on approval request" in reason
     assert reason.startswith("pushing needs a person") and "within 2 s" in reason
-    assert 2 <= seconds < 2 + 4, seconds
+    assert 2 <= seconds < 2 + 8, seconds  # a process start-up under load included
+    assert 2000 <= hook.records()[0]["approval"]["waited_ms"] < 2000 + 3000
     (record,) = hook.records()
     assert record["approval"]["outcome"] == "timeout"
     stored = sqlite_relay.get(record["approval"]["id"])
@@ -235,11 +236,12 @@ def test_nobody_answers_the_fallback_denies_within_the_wait(
 
 def test_no_service_denies_at_once(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
-    hook = Hook(tmp_path, relay_policy(url, wait=30, rules=RULES), "tok-unused-0123456789")
+    hook = Hook(tmp_path, relay_policy(url, wait=60, rules=RULES), "tok-unused-0123456789")
     answer, seconds = hook.run("claude", "git push")
     verdict, reason = claude_verdict(answer)
     assert verdict == "deny" and "cannot be reached" in reason
-    assert seconds < 5, seconds
+    assert seconds < 15, seconds  # not the 60 s wait
+    assert hook.records()[0]["approval"]["waited_ms"] < 2000
     assert hook.records()[0]["approval"]["outcome"] == "unreachable"
 
 
@@ -267,7 +269,7 @@ def test_a_rule_can_keep_its_ask_off_the_relay(sqlite_relay: Relay, tmp_path: Pa
     answer, seconds = hook.run("claude", "git tag v1")
     assert claude_verdict(answer)[0] == "ask"  # the host's own prompt, as without a relay
     assert "approval" not in hook.records()[0]
-    assert seconds < 5
+    assert seconds < 15  # not the 20 s wait
 
 
 def test_an_approver_sees_the_input_the_hook_bound(sqlite_relay: Relay, tmp_path: Path) -> None:
@@ -290,7 +292,7 @@ def test_remembered_approval_covers_the_same_call_in_the_session(
     assert sqlite_relay.decide(request, "allow", remember_minutes=5).is_success
     assert claude_verdict(finish(proc))[0] == "allow"
     again, seconds = hook.run("claude", "git push")
-    assert claude_verdict(again)[0] == "allow" and seconds < 5
+    assert claude_verdict(again)[0] == "allow" and seconds < 15  # nobody was asked
     assert hook.records()[-1]["approval"]["remembered_from"] == request["id"]
     other_session = hook.start("claude", "git push", session="s-2")
     (fresh,) = sqlite_relay.pending()  # another session asks again
@@ -308,7 +310,7 @@ def test_interactive_claude_hands_over_to_its_own_prompt(
     policy = relay_policy(sqlite_relay.url, wait=30, interactive_wait=1, rules=RULES)
     hook = Hook(tmp_path, policy, sqlite_relay.agent, CLAUDE_CODE_SESSION_ATTENDED="1")
     answer, seconds = hook.run("claude", "git push")
-    assert claude_verdict(answer)[0] == "ask" and seconds < 1 + 4
+    assert claude_verdict(answer)[0] == "ask" and seconds < 15  # not the 30 s wait
     (record,) = hook.records()
     assert record["approval"]["outcome"] == "handed_over"
     assert sqlite_relay.get(record["approval"]["id"])["status"] == "withdrawn"
@@ -403,13 +405,13 @@ def test_a_forged_approval_is_refused(forge: Any, named: str, tmp_path: Path) ->
     fake = FakeRelay(forge)
     try:
         hook = Hook(tmp_path, relay_policy(fake.url, wait=5, rules=RULES), "tok-0123456789abcdef")
-        answer, seconds = hook.run("claude", "git push")
+        answer, _ = hook.run("claude", "git push")
     finally:
         fake.close()
     verdict, reason = claude_verdict(answer)
     assert verdict == "deny" and "does not match request r1" in reason and named in reason
-    assert seconds < 5
-    assert hook.records()[0]["approval"]["outcome"] == "mismatch"
+    approval = hook.records()[0]["approval"]
+    assert approval["outcome"] == "mismatch" and approval["waited_ms"] < 4000  # not the wait
     sent = fake.requests[0]
     assert sent["nonce"] and len(sent["nonce"]) == 32 and sent["input"] == {"command": "git push"}
 
@@ -422,11 +424,12 @@ def test_a_broken_service_falls_back_closed(forge: Any, tmp_path: Path) -> None:
     fake = FakeRelay(forge)
     try:
         hook = Hook(tmp_path, relay_policy(fake.url, wait=5, rules=RULES), "tok-0123456789abcdef")
-        answer, seconds = hook.run("claude", "git push")
+        answer, _ = hook.run("claude", "git push")
     finally:
         fake.close()
     verdict, reason = claude_verdict(answer)
-    assert verdict == "deny" and "hookwise denies" in reason and seconds < 5
+    assert verdict == "deny" and "hookwise denies" in reason
+    assert hook.records()[0]["approval"]["waited_ms"] < 4000
 
 
 def test_a_relay_failure_never_allows_even_with_ask_fallback_allow(tmp_path: Path) -> None:
