@@ -487,3 +487,37 @@ def test_doctor_checks_the_token_and_the_service(sqlite_relay: Relay, tmp_path: 
     assert refused["status"] == "fail" and "401" in refused["detail"]
     missing = doctor(HOOKWISE_AGENT_TOKEN="")
     assert missing["status"] == "fail" and "not set" in missing["detail"]
+
+
+def test_no_request_where_the_answer_cannot_decide(tmp_path: Path) -> None:
+    """Gemini's ToolPermission notification is advisory: an ask there asks nobody."""
+    rules = """\
+  - id: ask-permission
+    events: [permission.request]
+    match: {tool: shell}
+    action: ask
+"""
+    url = f"http://127.0.0.1:{free_port()}"
+    hook = Hook(tmp_path, relay_policy(url, wait=60, rules=rules), "tok-unused-0123456789")
+    payload = build_payload("gemini", "Notification")
+    payload.update(
+        {
+            "notification_type": "ToolPermission",
+            "details": {"type": "exec", "command": "git push"},
+            "cwd": str(hook.project),
+        }
+    )
+    proc = subprocess.run(
+        [HOOKWISE, "hook", "--platform", "gemini"],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=hook.env,
+        check=False,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    (record,) = hook.records()
+    assert record["canonical"] == ["notification", "permission.request"], record
+    assert record["rule"] == "ask-permission" and record["decision"] == "ask", record
+    assert "approval" not in record

@@ -235,9 +235,9 @@ def relay_ask(outcome: Outcome, policy: dict[str, Any], env: dict[str, str]) -> 
     from hookwise.policy.adapters import adapter
 
     settings = policy["settings"]
-    if not relay.applies(decision, outcome.events, settings):
-        return
     tables = policy["hosts"]
+    if not relay.applies(decision, outcome.events, settings, tables):
+        return
     result = relay.relay(decision, outcome.events, outcome.host, tables, settings, env=env)
     outcome.approval = result.as_dict()
     for note in outcome.answer.notes:  # the first encoding's notes were about the ask

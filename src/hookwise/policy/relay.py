@@ -91,15 +91,32 @@ class Relayed:
 # --------------------------------------------------------------------------- applies?
 
 
-def applies(decision: Decision | None, events: list[Event], settings: dict[str, Any]) -> bool:
-    """Whether this decision goes to the relay (cheap: the hook asks on every event)."""
-    return (
-        decision is not None
-        and decision.decision == "ask"
-        and decision.relay
-        and bool(settings.get("approvals"))
-        and any(ev.name in GATED for ev in events)
-    )
+# How a host reads a decision on an event where an approval can change what happens
+# (hosts.py: "decision"); elsewhere (Gemini's advisory ToolPermission notification) the
+# answer cannot let a call through or stop it, so nobody is asked.
+DECIDING = ("permission", "permission_request", "gemini")
+
+
+def applies(
+    decision: Decision | None,
+    events: list[Event],
+    settings: dict[str, Any],
+    tables: dict[str, Any] | None = None,
+) -> bool:
+    """Whether this decision goes to the relay."""
+    if (
+        decision is None
+        or decision.decision != "ask"
+        or not decision.relay
+        or not settings.get("approvals")
+        or not any(ev.name in GATED for ev in events)
+    ):
+        return False
+    if tables is None:
+        return True
+    first = events[0]
+    spec = tables.get(first.host, {}).get("events", {}).get(first.host_event, {})
+    return spec.get("decision") in DECIDING
 
 
 def _ancestor_attended(program: str, flags: tuple[str, ...], proc: str = "/proc") -> bool:
@@ -432,7 +449,7 @@ class _Ask:
                 raise MismatchError("the answer to POST /api/approvals has no request id")
             result.request_id = request_id
             page = created.get("page_url") if isinstance(created, dict) else None
-            result.page_url = page if isinstance(page, str) else None
+            result.page_url = page[:2048] if isinstance(page, str) else None
             expected = Expected(request_id, nonce, digest, expires, body["remember_minutes"])
             session = Session(client, expected, result)
             verdict = session.poll(deadline)  # at once when already decided (remembered)
