@@ -509,3 +509,22 @@ def test_claude_attended_is_its_environment_variable() -> None:
     assert tables["codex"]["attended"] is None
     assert not relay.attended("codex", tables["codex"], {"CLAUDE_CODE_SESSION_ATTENDED": "1"})
     assert (tables["gemini"]["timeout_unit"], tables["claude"]["timeout_unit"]) == ("ms", "s")
+
+
+def test_explain_says_where_the_ask_goes() -> None:
+    from hookwise.policy.explain import explain
+    from hookwise.policy.payloads import build_payload
+
+    policy = compile_text(RELAY, scope="user")
+    payload = build_payload("claude", "PreToolUse")
+    payload.update({"tool_name": "Bash", "tool_input": {"command": "git push"}, "cwd": "/tmp"})
+    report = explain(policy, payload, "claude", {}, now=0.0)
+    assert report["relay"] == {
+        "url": "https://approvals.example.com",
+        "wait": 30,
+        "interactive_wait": 5,
+        "on_timeout": "deny",
+        "hand_over": False,
+    }
+    payload["tool_input"] = {"command": "git tag v1"}  # relay: false
+    assert explain(policy, payload, "claude", {}, now=0.0)["relay"] is None

@@ -285,6 +285,17 @@ def _print_explanation(report: dict[str, Any]) -> None:
             click.echo(f"  {key[:-1]}: {text}")
     if decision.get("updated_input") is not None:
         click.echo(f"  rewritten input: {json.dumps(decision['updated_input'])}")
+    relayed = report.get("relay")
+    if relayed:
+        then = (
+            f"after {relayed['interactive_wait']} s the host asks the user (a person is there)"
+            if relayed["hand_over"]
+            else f"no decision within {relayed['wait']} s or no service: deny"
+        )
+        click.echo(
+            f"  `hookwise hook` sends this ask to {relayed['url']} (settings.approvals) and "
+            f"waits for a person's decision; {then}"
+        )
     answer = report["answer"]
     click.echo(f"answer: exit {answer['exit_code']}")
     if answer["stdout"]:
