@@ -5,7 +5,8 @@
    same interpreter) in the same run, rounds interleaved so machine load hits both alike.
    Also measured: the fast launcher (``python -I -S .../policy/run_hook.py``, what
    ``hookwise policy hook-command`` prints), the same code without the site step, and
-   ``python -c pass``, the site step alone.
+   ``python -c pass``, the site step alone, and the same hook with ``settings.approvals``
+   in the user policy (the relay of issue 15 must cost events that do not ask nothing).
    The payloads rotate over Claude Code PreToolUse/Bash, Gemini BeforeTool/
    run_shell_command and Codex PreToolUse/apply_patch; the audit log is on. Target: p50
    ratio <= 1.5.
@@ -237,19 +238,37 @@ def cold(rounds: int, rules: int) -> dict[str, float]:
         )
         if b'permissionDecision":"deny' not in first.stdout:
             raise SystemExit(f"the hook did not deny: {first.stdout!r} {first.stderr!r}")
+        # the same hook with settings.approvals in the user policy: events that do not ask
+        # must not pay for the relay (issue 15)
+        relay_user = base / "relay-user.yaml"
+        relay_user.write_text(
+            "version: 1\nsettings:\n  approvals: {url: 'http://127.0.0.1:9', "
+            "token_env: HOOKWISE_AGENT_TOKEN, wait: 60}\n"
+        )
+        relay_env = {**env, "HOOKWISE_USER_POLICY": str(relay_user)}
+        plain_user = base / "plain-user.yaml"  # the same files to read, no relay
+        plain_user.write_text("version: 1\nsettings:\n  ask_fallback: deny\n")
+        user_env = {**env, "HOOKWISE_USER_POLICY": str(plain_user)}
+        for warm in (relay_env, user_env):
+            subprocess.run(
+                [hookwise, "hook"], input=data[0], env=warm, capture_output=True, check=False
+            )
         run_hook = str(ROOT / "src" / "hookwise" / "policy" / "run_hook.py")
         contenders = {
-            "hook": ([hookwise, "hook"], True),
-            "launcher": ([sys.executable, "-I", "-S", run_hook], True),
-            "portable": (portable_argv("claude")[:-2], True),
-            "bare": ([sys.executable, "-I", "-S", "-c", "pass"], False),
-            "site": ([sys.executable, "-c", "pass"], False),
+            "hook": ([hookwise, "hook"], True, env),
+            "relay": ([hookwise, "hook"], True, relay_env),
+            "user": ([hookwise, "hook"], True, user_env),
+            "launcher": ([sys.executable, "-I", "-S", run_hook], True, env),
+            "portable": (portable_argv("claude")[:-2], True, env),
+            "bare": ([sys.executable, "-I", "-S", "-c", "pass"], False, env),
+            "site": ([sys.executable, "-c", "pass"], False, env),
         }
         wall: dict[str, list[float]] = {name: [] for name in contenders}
         cpu: dict[str, list[float]] = {name: [] for name in contenders}
         for index in range(rounds):
-            for name, (argv, takes_payload) in contenders.items():
-                w, c = run(argv, data[index % len(data)] if takes_payload else b"", env)
+            for name, (argv, takes_payload, environment) in contenders.items():
+                payload = data[index % len(data)] if takes_payload else b""
+                w, c = run(argv, payload, environment)
                 wall[name].append(w)
                 cpu[name].append(c)
         audit_lines = len((base / "audit.jsonl").read_text().splitlines())
@@ -264,6 +283,10 @@ def cold(rounds: int, rules: int) -> dict[str, float]:
         "hook_p90_ms": statistics.quantiles(wall["hook"], n=10)[-1] * 1000,
         "baseline_p90_ms": statistics.quantiles(wall["bare"], n=10)[-1] * 1000,
         "hook_cpu_p50_ms": _p50(cpu["hook"]),
+        "relay_p50_ms": _p50(wall["relay"]),
+        "user_p50_ms": _p50(wall["user"]),
+        "relay_vs_hook_p50": _p50(wall["relay"]) / _p50(wall["user"]),
+        "relay_cpu_vs_hook_p50": _p50(cpu["relay"]) / max(_p50(cpu["user"]), 1e-9),
         "launcher_p50_ms": _p50(wall["launcher"]),
         "launcher_ratio_p50": _p50(wall["launcher"]) / _p50(wall["bare"]),
         "launcher_cpu_p50_ms": _p50(cpu["launcher"]),
@@ -330,6 +353,12 @@ def main() -> int:
     )
     print(f"  portable command       p50 {c['portable_p50_ms']:7.2f} ms")
     print(f"  python -c pass (site)  p50 {c['site_p50_ms']:7.2f} ms")
+    print(
+        f"  hookwise hook, settings.approvals set (events that do not ask) p50 "
+        f"{c['relay_p50_ms']:7.2f} ms: {c['relay_vs_hook_p50']:.3f}x the same hook and files "
+        f"without it ({c['user_p50_ms']:.2f} ms; CPU {c['relay_cpu_vs_hook_p50']:.3f}x; "
+        "target: 1.0, nothing paid)"
+    )
     print(
         f"  console script ratio p50 {c['ratio_p50']:.3f}; CPU ratio {c['cpu_ratio_p50']:.3f};"
         f" the interpreter's own site setup alone: {c['site_ratio_p50']:.3f}"

@@ -282,3 +282,20 @@ def test_report_as_json(setup: Setup) -> None:
     assert claude["registered"][0]["scope"] == "project"
     assert claude["registered"][0]["command"] == hook_command("claude")
     json.dumps(data)
+
+
+def test_an_install_shorter_than_the_relay_wait_fails(setup: Setup) -> None:
+    """A host kills a slow hook and runs the tool: the timeout must hold the relay's wait."""
+    user = Path(setup.env["HOME"]) / ".config" / "hookwise" / "policy.yaml"
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text(
+        "version: 1\nsettings:\n  approvals: {url: 'https://relay.example', token_env: T, "
+        "wait: 100}\n",
+        encoding="utf-8",
+    )
+    setup.env["HOOKWISE_USER_POLICY"] = str(user)
+    setup.install("claude", timeout=10)  # written before the relay was configured
+    failed = details(setup.doctor("claude", self_test=False))
+    assert "timeout 10 s" in failed and "approval relay may need 115 s" in failed
+    setup.install("claude")  # install again: 10 + 100 + 5
+    assert "timeout" not in details(setup.doctor("claude", self_test=False))

@@ -55,7 +55,7 @@ def test_unknown_key_says_did_you_mean_with_position() -> None:
     ) == [
         "p.yaml:4:5: error: rule #1: unknown key 'actoin'; did you mean 'action'? (allowed: "
         "id, description, events, match, when, action, reason, message, context, rewrite, "
-        "validator, max_retries, ask_fallback, mode, priority, enabled, metadata)",
+        "validator, max_retries, ask_fallback, relay, mode, priority, enabled, metadata)",
     ]  # one typo, one error: not also "has no 'action'"
 
 

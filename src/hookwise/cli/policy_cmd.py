@@ -290,6 +290,17 @@ def _print_explanation(report: dict[str, Any]) -> None:
             click.echo(f"  {key[:-1]}: {text}")
     if decision.get("updated_input") is not None:
         click.echo(f"  rewritten input: {json.dumps(decision['updated_input'])}")
+    relayed = report.get("relay")
+    if relayed:
+        then = (
+            f"after {relayed['interactive_wait']} s the host asks the user (a person is there)"
+            if relayed["hand_over"]
+            else f"no decision within {relayed['wait']} s or no service: deny"
+        )
+        click.echo(
+            f"  `hookwise hook` sends this ask to {relayed['url']} (settings.approvals) and "
+            f"waits for a person's decision; {then}"
+        )
     answer = report["answer"]
     click.echo(f"answer: exit {answer['exit_code']}")
     if answer["stdout"]:
@@ -514,8 +525,26 @@ def _log_line(record: dict[str, Any]) -> str:
         )
     return (
         f"{record.get('time', '?')} {who} {record.get('event') or '-'}{tool}"
-        f"{shown} -> {record.get('decision', '?')}{rule}{reason}"
+        f"{shown} -> {record.get('decision', '?')}{rule}{reason}{_approval_text(record)}"
     )
+
+
+def _approval_text(record: dict[str, Any]) -> str:
+    """`` [approval ID allowed by NAME: note]`` for a decision that went to the relay."""
+    approval = record.get("approval")
+    if not isinstance(approval, dict):
+        return ""
+    words = [f"approval {approval.get('id') or '-'} {approval.get('outcome') or '?'}"]
+    if approval.get("approver"):
+        words.append(f"by {approval['approver']}")
+    if approval.get("remembered_from"):
+        words.append(f"(remembered from {approval['remembered_from']})")
+    text = " ".join(words)
+    if approval.get("note"):
+        text += f": {approval['note']}"
+    elif approval.get("error"):
+        text += f": {approval['error']}"
+    return f" [{text}]"
 
 
 @click.group(invoke_without_command=True)

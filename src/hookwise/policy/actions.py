@@ -101,12 +101,12 @@ ACTIONS: dict[str, Action] = {
         ),
         Action(
             "ask",
-            "ask the user to confirm (`reason` is shown); where the host cannot ask, "
-            "`ask_fallback` decides",
+            "ask the user to confirm (`reason` is shown), through settings.approvals when "
+            "it is set; where the host cannot ask, `ask_fallback` decides",
             _GATED,
             blocking=True,
             restrictive=True,
-            owns=("ask_fallback",),
+            owns=("ask_fallback", "relay"),
             pack=True,
         ),
         Action(

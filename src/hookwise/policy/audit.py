@@ -15,7 +15,10 @@ line, cut at 4,096 characters; absent for other tools), ``tool_use_id`` and ``ag
 none), ``reason``, ``rule`` (the deciding rule), ``rules`` (every matching rule with its
 action, mode and outcome), ``contexts``, ``messages``, ``warnings``, ``updated_input``,
 ``stop``, ``retry``, ``notes`` (what the host could not be given), ``errors``, ``exit_code``,
-``latency_ms``, ``policy`` (the files), ``source`` (hook / explain / test / integration).
+``latency_ms``, ``policy`` (the files), ``source`` (hook / explain / test / integration),
+``approval`` (an ``ask`` sent to settings.approvals: ``id``, ``outcome`` allowed / denied /
+timeout / unreachable / mismatch / handed_over / withdrawn / invalid, ``approver``, ``note``,
+``remembered_from``, ``page_url``, ``waited_ms``, ``error``).
 Decisions for framework agents (``hookwise.integrations``, source ``integration``) also
 carry ``framework`` and ``agent`` (``hookwise logs --framework/--agent``), ``call_id``,
 ``hooks`` (what ``hooks_from`` hooks answered), ``policy_decision`` (the policy's own

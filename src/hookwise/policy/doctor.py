@@ -640,7 +640,9 @@ def check_host(
                 f"({', '.join(e.origin for e in entries)}); it runs more than once",
             )
         for entry in entries:
-            _check_entry(host, entry, needed, report)
+            _check_entry(
+                host, entry, needed, report, relay=bool(compiled["settings"].get("approvals"))
+            )
     _check_portability(registered, env, report)
     if run_self_test:
         pre = by_event.get(host_info(host).pre_tool_event) or [
@@ -694,7 +696,9 @@ def _check_portability(
             )
 
 
-def _check_entry(host: str, entry: Registered, needed: int, report: HostReport) -> None:
+def _check_entry(
+    host: str, entry: Registered, needed: int, report: HostReport, *, relay: bool = False
+) -> None:
     if entry.event in TOOL_MATCHER_EVENTS[host] and entry.matcher not in (None, "", MATCH_ALL):
         report.add(
             "warn",
@@ -721,10 +725,13 @@ def _check_entry(host: str, entry: Registered, needed: int, report: HostReport) 
         )
     elif seconds < needed:
         report.add(
-            "warn",
+            # the relay waits up to settings.approvals.wait: a host that kills the hook
+            # first lets the tool run, so that is a failure, not a warning
+            "fail" if relay else "warn",
             "timeout",
-            f"{entry.origin}: timeout {seconds:g} s, but the policy's validators may need "
-            f"{needed} s (`hookwise install {host}` writes that)",
+            f"{entry.origin}: timeout {seconds:g} s, but the policy's validators"
+            f"{' and the approval relay' if relay else ''} may need {needed} s "
+            f"(`hookwise install {host}` writes that)",
         )
 
 
@@ -740,6 +747,12 @@ def diagnose(
     environ = dict(os.environ if env is None else env)
     project = Path(os.path.abspath(project))
     policy, compiled = check_policy(project, environ)
+    relay_config = compiled["settings"].get("approvals")
+    if relay_config and run_self_test:
+        from hookwise.policy import relay
+
+        status, detail = relay.probe(relay_config, environ, str(project))
+        policy.checks.append(Check(status, "approvals", detail))
     reports = [
         check_host(host, project, environ, compiled, explicit=explicit, run_self_test=run_self_test)
         for host in hosts

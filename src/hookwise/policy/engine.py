@@ -338,6 +338,7 @@ class Decision:
         "notes",
         "reason",
         "records",
+        "relay",
         "retry",
         "retry_rule",
         "rewrite_rules",
@@ -355,6 +356,7 @@ class Decision:
         self.allow_rule: str | None = None  # an explicit allow rule
         self.approval_withheld = False  # allow/rewrite rules did not cover the whole call
         self.ask_fallback: str | None = None
+        self.relay = True  # an ask may go to settings.approvals (rule key ``relay``)
         self.updated_input: dict[str, Any] | None = None  # host keys
         self.rewrite_rules: list[str] = []
         self.contexts: list[str] = []
@@ -691,6 +693,7 @@ def _apply(
             decision.reason = reason
             decision.rule = rule["id"]
             decision.ask_fallback = rule.get("ask_fallback")
+            decision.relay = rule.get("relay", True)
         record["outcome"] = "ask"
     elif effective == "allow":
         if decision.allow_rule is None:
@@ -783,6 +786,7 @@ def _finish_rewrite(
                 decision.reason = _reason(rule)
                 decision.rule = rule["id"]
                 decision.ask_fallback = rule.get("ask_fallback")
+                decision.relay = rule.get("relay", True)
     decision.updated_input = rewritten
     if decision.decision is None:
         # a rewrite carries an approval only when its rules cover the whole call; else

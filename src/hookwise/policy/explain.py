@@ -150,7 +150,28 @@ def explain(
     )
     decision = outcome.decision
     paths, arguments = split_arguments(outcome.events[0]) if outcome.events else ([], [])
+    relayed = None
+    from hookwise.policy import relay
+
+    if relay.applies(decision, outcome.events, policy["settings"], policy["hosts"]):
+        config = policy["settings"]["approvals"]
+        relayed = {
+            "url": config["url"],
+            "wait": config["wait"],
+            "interactive_wait": config["interactive_wait"],
+            "on_timeout": config["on_timeout"],
+            # what `hookwise hook` would do now: a person at the host's own prompt?
+            "hand_over": bool(
+                config["on_timeout"] == "ask"
+                and outcome.host is not None
+                and relay.host_prompts(
+                    outcome.host, outcome.events, policy["hosts"], policy["settings"]
+                )
+                and relay.attended(outcome.host, policy["hosts"][outcome.host], env)
+            ),
+        }
     return {
+        "relay": relayed,
         "host": outcome.host,
         "event": outcome.host_event,
         "canonical": [e.name for e in outcome.events],

@@ -226,7 +226,33 @@ def audit_record(
             record["retry"] = decision.retry
     if outcome.error:
         record["error"] = outcome.error
+    if outcome.approval is not None:
+        record["approval"] = outcome.approval
     return record
+
+
+def relay_ask(outcome: Outcome, policy: dict[str, Any], env: dict[str, str]) -> None:
+    """An ``ask`` goes to a person through settings.approvals (relay.py), then re-encoded.
+
+    Nothing of the relay is imported unless the decision is such an ``ask``."""
+    decision = outcome.decision
+    if decision is None or decision.decision != "ask" or outcome.host is None:
+        return
+    from hookwise.policy import relay
+    from hookwise.policy.adapters import adapter
+
+    settings = policy["settings"]
+    tables = policy["hosts"]
+    if not relay.applies(decision, outcome.events, settings, tables):
+        return
+    result = relay.relay(decision, outcome.events, outcome.host, tables, settings, env=env)
+    outcome.approval = result.as_dict()
+    for note in outcome.answer.notes:  # the first encoding's notes were about the ask
+        if note in decision.notes:
+            decision.notes.remove(note)
+    answer = adapter(outcome.host).encode(decision, outcome.events, tables, settings)
+    decision.notes.extend(answer.notes)
+    outcome.answer = answer
 
 
 def fast_exit(code: int) -> None:
@@ -284,6 +310,8 @@ def main(argv: list[str]) -> int:
         else:
             state = FileRetryState(os.path.join(cache_dir(env), "state"))
             outcome = decide(payload, policy, options.platform, env, now=now, state=state)
+            if policy["settings"].get("approvals") and outcome.decision is not None:
+                relay_ask(outcome, policy, env)
     except Exception as exc:  # an internal error must still answer
         import traceback
 

@@ -13,7 +13,9 @@ read them from there. Every table has the same shape for every host::
         "honoured": bool,                  # False: the host discards the JSON answer
         "json_required": bool,             # exit 0 must carry JSON (Codex Stop)
         "stop": bool,                      # continue:false ends the session
-    }}}
+    }},
+     "timeout_unit": "s" | "ms",           # the unit of a hook's ``timeout``
+     "attended": [...] | None}             # protocol.hosts: how to tell an interactive run
 """
 
 from __future__ import annotations
@@ -62,11 +64,18 @@ def _dialect(module_name: str, attribute: str) -> dict[str, Any]:
 
 def host_tables() -> dict[str, Any]:
     """The tables of every host hookwise answers."""
-    return {
+    from hookwise.protocol.hosts import host
+
+    tables = {
         "gemini": _gemini(),
         "claude": _dialect("hookwise.protocol.claude", "CLAUDE"),
         "codex": _dialect("hookwise.protocol.codex", "CODEX"),
     }
+    for name, table in tables.items():
+        info = host(name)
+        table["timeout_unit"] = info.timeout_unit
+        table["attended"] = list(info.attended) if info.attended else None
+    return tables
 
 
 def host_event_names() -> dict[str, tuple[str, ...]]:

@@ -254,13 +254,21 @@ def policy_events(compiled: Mapping[str, Any], host: str) -> list[str]:
 
 
 def timeout_seconds(compiled: Mapping[str, Any]) -> int:
-    """The hook's timeout: the base plus every validator's own (they run one after another)."""
+    """The hook's timeout: the base plus every validator's own (they run one after another),
+    plus the approval relay's ``wait`` and margin: a host that kills a hook lets the tool
+    run (real-cli-findings 9), so the hook must always answer first."""
+    from hookwise.policy.relay import MARGIN_S
+
     default = compiled["settings"].get("validator_timeout", 10)
     total = 0.0
     for rule in compiled["rules"]:
         if rule.get("enabled", True) and rule.get("action") == "validate" and "validator" in rule:
             total += float(rule["validator"].get("timeout", default))
-    return min(MAX_TIMEOUT_S, BASE_TIMEOUT_S + math.ceil(total))
+    seconds = min(MAX_TIMEOUT_S, BASE_TIMEOUT_S + math.ceil(total))
+    relay = compiled["settings"].get("approvals")
+    if relay:
+        seconds += math.ceil(float(relay.get("wait", 0))) + MARGIN_S
+    return seconds
 
 
 @dataclass(frozen=True)
@@ -279,6 +287,9 @@ class Registration:
 
 def registrations(host: str, events: list[str], command: str, seconds: int) -> list[Registration]:
     """The handlers for ``events``, timeouts in the host's unit."""
+    from hookwise.protocol.hosts import host as host_info
+
+    timeout = seconds * 1000 if host_info(host).timeout_unit == "ms" else seconds
     out: list[Registration] = []
     for event in events:
         matcher = MATCH_ALL if event in TOOL_MATCHER_EVENTS[host] else None
@@ -288,10 +299,10 @@ def registrations(host: str, events: list[str], command: str, seconds: int) -> l
                 "name": GEMINI_HOOK_NAME,
                 "type": "command",
                 "command": command,
-                "timeout": seconds * 1000,
+                "timeout": timeout,
             }
         else:
-            handler = {"type": "command", "command": command, "timeout": seconds}
+            handler = {"type": "command", "command": command, "timeout": timeout}
         out.append(Registration(event, matcher, handler))
     return out
 

@@ -478,6 +478,8 @@ class _Reader:
                                 os.path.expanduser(text) for text, _n in self.strings(v, where)
                             ]
                         out[where] = (value, self.position(name_node))
+                elif key == "approvals":
+                    out[key] = (self.approvals(value_node), pos)
                 elif key == "self_protection":
                     out[key] = (self.boolean(value_node, key), pos)
                 elif key == "unparsable":
@@ -493,6 +495,109 @@ class _Reader:
                     out[key] = (self.number(value_node, key), pos)
             except _RejectError:
                 continue
+
+    def approvals(self, node: Any) -> dict[str, Any]:
+        """settings.approvals, checked whole (the hook trusts its shape without checking)."""
+        from hookwise.policy.approvals import ApprovalsError, check_url
+
+        where = "approvals"
+        errors_before = len(self.result.errors)
+        entries = self.mapping(node, schema.keys_of("approvals"), where)
+        out: dict[str, Any] = dict(schema.APPROVALS_DEFAULTS)
+        out["notify"] = []
+        failed = False
+
+        def field(key: str, reader: Any) -> None:
+            nonlocal failed
+            if key not in entries:
+                return
+            try:
+                out[key] = reader(entries[key][1], f"{where}.{key}")
+            except _RejectError:
+                failed = True
+
+        def url(value_node: Any, label: str, relay: bool) -> str:
+            text = self.string(value_node, label).strip()
+            try:
+                return check_url(text, relay=relay)
+            except ApprovalsError as exc:
+                raise self.fail(value_node, f"{label}: {exc}") from None
+
+        def seconds(value_node: Any, label: str, positive: bool) -> float:
+            if not isinstance(value_node, yaml.ScalarNode) or value_node.tag not in (_INT, _FLOAT):
+                raise self.fail(value_node, f"{label} must be a number of seconds")
+            value = float(self.value(value_node))
+            low_ok = value > 0 if positive else value >= 0
+            if not (low_ok and value <= schema.APPROVALS_MAX_WAIT_S):
+                raise self.fail(
+                    value_node,
+                    f"{label} must be {'more than' if positive else 'at least'} 0 and at most "
+                    f"{schema.APPROVALS_MAX_WAIT_S} seconds (the host's hook timeout must hold "
+                    f"the wait), not {value_node.value}",
+                )
+            return int(value) if value.is_integer() else value
+
+        def variable(value_node: Any, label: str) -> str:
+            text = self.string(value_node, label)
+            if not (text.isascii() and text.replace("_", "a").isalnum() and not text[0].isdigit()):
+                raise self.fail(
+                    value_node, f"{label}: {text!r} is not an environment variable name"
+                )
+            return text
+
+        def token_file(value_node: Any, label: str) -> str:
+            text = os.path.expanduser(self.string(value_node, label))
+            if not os.path.isabs(text):
+                raise self.fail(
+                    value_node, f"{label} must be an absolute path (or ~/...), not {text!r}"
+                )
+            return text
+
+        def remember(value_node: Any, label: str) -> int:
+            value = self.integer(value_node, label, 0)
+            if value > schema.APPROVALS_MAX_REMEMBER_MIN:
+                raise self.fail(
+                    value_node, f"{label} must be at most {schema.APPROVALS_MAX_REMEMBER_MIN}"
+                )
+            return value
+
+        def notify(value_node: Any, label: str) -> list[dict[str, str]]:
+            if not isinstance(value_node, yaml.SequenceNode):
+                raise self.fail(value_node, f"{label} must be a list of {{type, url}}")
+            if len(value_node.value) > schema.APPROVALS_MAX_NOTIFY:
+                raise self.fail(
+                    value_node, f"{label}: at most {schema.APPROVALS_MAX_NOTIFY} targets"
+                )
+            targets = []
+            for index, item in enumerate(value_node.value):
+                here = f"{label}[{index}]"
+                keys = self.mapping(item, ("type", "url"), here)
+                if "type" not in keys or "url" not in keys:
+                    raise self.fail(item, f"{here} needs 'type' and 'url'")
+                kind = self.choice(keys["type"][1], f"{here}.type", schema.APPROVALS_NOTIFY_TYPES)
+                targets.append({"type": kind, "url": url(keys["url"][1], f"{here}.url", False)})
+            return targets
+
+        field("url", lambda n, label: url(n, label, True))
+        field("token_env", variable)
+        field("token_file", token_file)
+        field("wait", lambda n, label: seconds(n, label, True))
+        field("interactive_wait", lambda n, label: seconds(n, label, False))
+        field("on_timeout", lambda n, label: self.choice(n, label, ("ask", "deny")))
+        field("remember_minutes", remember)
+        field("notify", notify)
+        if "url" not in entries:
+            raise self.fail(node, f"{where} needs 'url' (the hookwise serve base URL)")
+        sources = [k for k in ("token_env", "token_file") if k in entries]
+        if len(sources) != 1:
+            raise self.fail(
+                node,
+                f"{where} needs exactly one of token_env and token_file (an agent-role token "
+                f"of the service), not {' and '.join(sources) or 'neither'}",
+            )
+        if failed or len(self.result.errors) != errors_before:
+            raise _RejectError()
+        return out
 
     # -- overrides --------------------------------------------------------------------
 
@@ -556,6 +661,7 @@ class _Reader:
         opt("context", lambda n: self.string(n, "context"))
         opt("max_retries", lambda n: self.integer(n, "max_retries", 0))
         opt("ask_fallback", lambda n: self.choice(n, "ask_fallback", ("deny", "allow")))
+        opt("relay", lambda n: self.boolean(n, "relay"))
         opt("metadata", self.metadata)
 
         if "action" not in entries:

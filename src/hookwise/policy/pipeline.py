@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 class Outcome:
     """Everything about one decision, for the answer, the audit log and explanations."""
 
-    __slots__ = ("answer", "decision", "error", "events", "host", "host_event")
+    __slots__ = ("answer", "approval", "decision", "error", "events", "host", "host_event")
 
     def __init__(self) -> None:
         self.host: str | None = None
@@ -35,6 +35,7 @@ class Outcome:
         self.decision: Decision | None = None
         self.answer = Answer()
         self.error: str | None = None
+        self.approval: dict[str, Any] | None = None  # what the approval relay did (relay.py)
 
 
 def first_error(policy: dict[str, Any]) -> str | None:

@@ -35,6 +35,18 @@ SETTINGS_DEFAULTS: Final[dict[str, Any]] = {
     "self_protection": True,
     "trust": {"check": True, "projects": []},
 }
+# settings.approvals (the relay to ``hookwise serve``): no default; absent means no relay.
+APPROVALS_DEFAULTS: Final[dict[str, Any]] = {
+    "wait": 120,
+    "on_timeout": "ask",
+    "notify": [],
+    "remember_minutes": 0,
+    "interactive_wait": 15,
+}
+APPROVALS_MAX_WAIT_S: Final = 540  # the hosts' hook timeout must hold it (install adds margin)
+APPROVALS_MAX_REMEMBER_MIN: Final = 1440
+APPROVALS_NOTIFY_TYPES: Final = ("ntfy", "slack", "webhook")
+APPROVALS_MAX_NOTIFY: Final = 8
 
 FIELD_OPS: Final = {
     "eq": "==",
@@ -192,6 +204,7 @@ SCHEMA: Final[dict[str, Any]] = {
                     "store, the audit log or the hosts' hook settings (user and managed "
                     "policies only)",
                 },
+                "approvals": {"$ref": "#/$defs/approvals"},
                 "trust": {
                     "type": "object",
                     "additionalProperties": False,
@@ -208,6 +221,74 @@ SCHEMA: Final[dict[str, Any]] = {
                             "directory trees whose project policies are trusted as they are"
                         ),
                     },
+                },
+            },
+        },
+        "approvals": {
+            "type": "object",
+            "additionalProperties": False,
+            "description": "send `ask` decisions to a person through `hookwise serve` (user "
+            "and managed policies only): the hook opens an approval request and waits for "
+            "an approver's answer; no answer or no service: on_timeout, never an allow",
+            "required": ["url"],
+            "oneOf": [{"required": ["token_env"]}, {"required": ["token_file"]}],
+            "properties": {
+                "url": {
+                    "type": "string",
+                    "description": "the service's base URL: https://..., or http:// to a "
+                    "loopback address",
+                },
+                "token_env": {
+                    "type": "string",
+                    "description": "environment variable holding an agent-role token",
+                },
+                "token_file": {
+                    "type": "string",
+                    "description": "file holding an agent-role token (outside the project, "
+                    "not readable by other users)",
+                },
+                "wait": {
+                    "type": "number",
+                    "exclusiveMinimum": 0,
+                    "maximum": APPROVALS_MAX_WAIT_S,
+                    "default": APPROVALS_DEFAULTS["wait"],
+                    "description": "seconds to wait for a decision",
+                },
+                "on_timeout": {
+                    "enum": ["ask", "deny"],
+                    "default": APPROVALS_DEFAULTS["on_timeout"],
+                    "description": "no decision in time or no service: ask (the host's own "
+                    "prompt where a person can answer it, else deny) or deny",
+                },
+                "notify": {
+                    "type": "array",
+                    "maxItems": APPROVALS_MAX_NOTIFY,
+                    "description": "where the service announces each request",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["type", "url"],
+                        "properties": {
+                            "type": {"enum": list(APPROVALS_NOTIFY_TYPES)},
+                            "url": {"type": "string", "description": "http(s) URL"},
+                        },
+                    },
+                },
+                "remember_minutes": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": APPROVALS_MAX_REMEMBER_MIN,
+                    "default": 0,
+                    "description": "the longest 'same command again in this session' window "
+                    "an approver may grant (0: every call asks)",
+                },
+                "interactive_wait": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": APPROVALS_MAX_WAIT_S,
+                    "default": APPROVALS_DEFAULTS["interactive_wait"],
+                    "description": "in a session a person watches: seconds to wait for a "
+                    "remote answer before withdrawing the request and letting the host ask",
                 },
             },
         },
@@ -239,6 +320,12 @@ SCHEMA: Final[dict[str, Any]] = {
                 "validator": {"$ref": "#/$defs/validator"},
                 "max_retries": {"type": "integer", "minimum": 0},
                 "ask_fallback": {"enum": ["deny", "allow"]},
+                "relay": {
+                    "type": "boolean",
+                    "default": True,
+                    "description": "ask rules: false keeps this ask off settings.approvals "
+                    "(the host's prompt or ask_fallback decides)",
+                },
                 "mode": {"enum": list(MODES), "default": "enforce"},
                 "priority": {"type": "integer", "default": 0},
                 "enabled": {"type": "boolean", "default": True},

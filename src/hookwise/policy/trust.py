@@ -35,7 +35,7 @@ TIGHTENING_SETTINGS: dict[str, frozenset[Any]] = {
     "unverifiable": frozenset(["deny", "ask"]),
 }
 # Settings honoured only from the user and managed scopes, trusted project or not: they
-# name files, decide trust itself, or switch off a protection.
+# name files or services, decide trust itself, or switch off a protection.
 USER_ONLY_SETTINGS = frozenset(
     [
         "audit.path",
@@ -44,6 +44,7 @@ USER_ONLY_SETTINGS = frozenset(
         "trust.check",
         "trust.projects",
         "self_protection",
+        "approvals",  # a repository must not send requests (or tokens) elsewhere
     ]
 )
 TRUSTED_SCOPES = frozenset(["managed", "user"])

@@ -2,9 +2,10 @@
 
 One row per host: its name (the word used in code, CLI flags and docs), its title, the
 settings files that hold its hooks (in a project and in the user's home), the unit of a
-hook's ``timeout``, its pre-tool event and shell tool, and the protocol module holding its
-event table (events with kind, order, matcher field, input fields, decision pattern and
-default timeout), reached through ``event_names`` and ``table``.
+hook's ``timeout``, its pre-tool event and shell tool, how a hook can tell that a person
+watches the session (``attended``, see below), and the protocol module holding its event
+table (events with kind, order, matcher field, input fields, decision pattern and default
+timeout), reached through ``event_names`` and ``table``.
 
 The order of ``HOST_NAMES`` is the tie-break order of detection and of listings. The
 ``hookwise hook`` path reads this module, so it imports nothing at run time: no typing,
@@ -24,11 +25,29 @@ if TYPE_CHECKING:
 
 HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex")
 
+# ``attended``: how a hook can tell an interactive session (a person can answer the host's
+# own prompt) from a headless one (``claude -p``, ``gemini -p``, ``codex exec``), observed
+# with Claude Code 2.1.330, Codex 0.169.0 and Gemini CLI 0.61.0:
+#
+# - ("env", NAME, VALUE): the host gives its hooks NAME=VALUE in an attended session.
+#   Claude Code sets CLAUDE_CODE_SESSION_ATTENDED=1 interactively and 0 under ``-p`` (and
+#   CLAUDE_CODE_ENTRYPOINT=cli / sdk-cli); the payload is the same in both modes.
+# - ("process", PROGRAM, FLAGS): nothing in the payload or the environment says it, so the
+#   hook looks at its nearest ancestor process whose command line names PROGRAM: attended
+#   when that process has a terminal on stdin and none of FLAGS (Gemini CLI runs
+#   non-interactively with ``-p``/``--prompt`` or without a terminal; it gives hooks only
+#   GEMINI_SESSION_ID, GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_PLANS_DIR). Linux (/proc) only;
+#   elsewhere the session counts as headless.
+# - None: the host cannot show a prompt for a hook's ``ask`` on its pre-tool event at all
+#   (Codex: ``ask`` there is ignored, and the payload and environment are the same in
+#   ``codex exec`` and in the TUI).
+
 
 class HostInfo:
     """One host's row."""
 
     __slots__ = (
+        "attended",
         "module",
         "name",
         "pre_tool_event",
@@ -51,6 +70,7 @@ class HostInfo:
         shell_tool: str,
         module: str,
         table_name: str | None = None,
+        attended: tuple[str, ...] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -61,6 +81,7 @@ class HostInfo:
         self.shell_tool = shell_tool
         self.module = module  # the protocol module with its event table and EVENT_NAMES
         self.table_name = table_name  # its DialectSpec there, for hosts read per run
+        self.attended = attended  # how a hook tells an interactive session (see above)
 
 
 HOSTS: Final[dict[Host, HostInfo]] = {
@@ -73,6 +94,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "BeforeTool",
         "run_shell_command",
         "hookwise.protocol.gemini",
+        attended=("process", "gemini", "-p", "--prompt"),
     ),
     "claude": HostInfo(
         "claude",
@@ -84,6 +106,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Bash",
         "hookwise.protocol.claude",
         "CLAUDE",
+        attended=("env", "CLAUDE_CODE_SESSION_ATTENDED", "1"),
     ),
     "codex": HostInfo(
         "codex",
