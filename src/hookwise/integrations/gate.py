@@ -227,11 +227,18 @@ class Gate:
         return verdict
 
     def resolve_ask(self, verdict: Verdict, tool: str, args: Mapping[str, Any]) -> Verdict:
-        """An ``ask`` for a framework without an approval mechanism: the policy's
-        ``ask_fallback`` (the rule's, else ``settings.ask_fallback``; deny by default)
-        decides, never silently an allow. Other verdicts pass unchanged."""
+        """An ``ask`` for a framework without an approval mechanism: a person's decision
+        through the approval relay when the user's policy has ``settings.approvals`` (and
+        the rule does not say ``relay: false``), the same relay ``hookwise hook`` uses;
+        else, or when nobody answers in time, the policy's ``ask_fallback`` (the rule's,
+        else ``settings.ask_fallback``; deny by default): never silently an allow. Other
+        verdicts pass unchanged."""
         if verdict.action != "ask":
             return verdict
+        if self.relay:
+            relayed = self._relay(tool, args)
+            if relayed is not None:
+                return relayed
         fallback = self._ask_fallback(verdict.rule_id)
         if fallback == "allow":
             resolved = replace(verdict, action="allow")
@@ -248,10 +255,15 @@ class Gate:
         return resolved
 
     def record_approval(
-        self, tool: str, args: Mapping[str, Any], resolved: Verdict, how: str
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        resolved: Verdict,
+        how: str,
+        approval: dict[str, Any] | None = None,
     ) -> None:
         """Audit how an ``ask`` was answered (``how``: the fallback, the framework's
-        approver...), as a ``permission.request`` record of the same call."""
+        approver, the relay...), as a ``permission.request`` record of the same call."""
         if not isinstance(args, Mapping):
             args = {}
         mapped = canonical_input(self.canonical_tool(tool), args)
@@ -260,7 +272,43 @@ class Gate:
         record = self._record([ev], None, 0.0)
         record.update(decision=resolved.action, reason=resolved.reason, ask_resolved=how)
         record["rule"] = resolved.rule_id or None
+        if approval is not None:
+            record["approval"] = approval
         self._write(record, resolved)
+
+    def _relay(self, tool: str, args: Mapping[str, Any]) -> Verdict | None:
+        """The call decided again (its rule, its relay flag) and, when it goes to the
+        relay, the person's answer as a verdict; None when the relay does not apply."""
+        from hookwise.policy import relay
+
+        policy = self._policy().policy
+        if policy is None or first_error(policy) or not policy["settings"].get("approvals"):
+            return None
+        if not isinstance(args, Mapping):
+            args = {}
+        mapped = canonical_input(self.canonical_tool(tool), args)
+        payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=mapped.args)
+        ev = self._event(canonical.TOOL_BEFORE, payload, tool=tool, mapped=mapped)
+        decision = evaluate(policy, [ev], self.state)
+        if not relay.applies(decision, [ev], policy["settings"]):
+            return None
+        # a framework has no prompt of its own to hand over to: on_timeout "ask" means
+        # a denial, as on a headless host
+        result = relay.relay(
+            decision,
+            [ev],
+            self.framework,
+            policy["hosts"],
+            policy["settings"],
+            env=self.env,
+        )
+        resolved = self._verdict(decision, [ev])
+        if resolved.action == "ask":  # the relay leaves an ask only for a host's prompt
+            resolved = replace(resolved, action="deny")
+        if resolved.args is not None:
+            resolved = replace(resolved, args=self._back(mapped, args, resolved.args))
+        self.record_approval(tool, args, resolved, f"relay: {result.outcome}", result.as_dict())
+        return resolved
 
     # ------------------------------------------------------------------ building events
     @property
