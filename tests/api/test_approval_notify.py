@@ -13,6 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
@@ -216,3 +217,35 @@ def test_the_message_says_what_and_where() -> None:
     ]
     row["input"] = {"file_path": "x" * 1000}
     assert len(message(row).splitlines()[1]) == 300
+
+
+def test_notifications_to_one_destination_are_capped_per_minute(
+    fast: None, client: TestClient, inbox: Inbox
+) -> None:
+    """An agent token can open many requests; the approver's phone gets at most
+    NOTIFY_PER_WINDOW pushes a minute from them. Every request is still made."""
+    from hookwise.api.approvals.notify import NOTIFY_PER_WINDOW, target_id
+    from hookwise.api.tables import webhook_outbox
+
+    engine = client.app.state.service.engine  # type: ignore[attr-defined]
+    tokens = make_tokens(engine)
+    flood = {"type": "ntfy", "url": f"{inbox.url}/flooded"}
+    other = {"type": "slack", "url": f"{inbox.url}/other"}
+    made = 0
+    for index in range(NOTIFY_PER_WINDOW + 5):
+        notify = [flood, other] if index == NOTIFY_PER_WINDOW + 4 else [flood]
+        body = request_body(f"echo {index}", notify=notify)
+        created = client.post("/api/approvals", json=body, headers=Tokens.bearer(tokens.agent))
+        assert created.status_code == 201, created.text
+        made += 1
+    assert made == NOTIFY_PER_WINDOW + 5
+    with engine.begin() as conn:
+        counts = {
+            destination: conn.execute(
+                sa.select(sa.func.count())
+                .select_from(webhook_outbox)
+                .where(webhook_outbox.c.subscriber_id == destination)
+            ).scalar_one()
+            for destination in (target_id("ntfy", flood["url"]), target_id("slack", other["url"]))
+        }
+    assert list(counts.values()) == [NOTIFY_PER_WINDOW, 1]  # the other destination unaffected

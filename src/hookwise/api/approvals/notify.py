@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -32,10 +33,17 @@ from hookwise.api.db import now_ms
 from hookwise.api.tables import service_secrets, webhook_outbox
 from hookwise.api.webhooks.outbox import new_event_id, outbox_row
 
+_log = logging.getLogger("hookwise.api")
+
 KINDS = ("ntfy", "slack", "webhook")
 NOTIFY_SECRET = "notify_webhook"
 MAX_SUMMARY = 300
 MAX_HEADER = 150
+NOTIFY_WINDOW_MS = 60_000
+NOTIFY_PER_WINDOW = 20
+"""Notifications one destination gets per minute, at most: an agent token can open any
+number of requests, and each would buzz the approver's phone. The requests are still
+made and shown in the console; only the push beyond the cap is left out (and logged)."""
 
 
 def summary(value: Any) -> str:
@@ -107,8 +115,23 @@ def target_id(kind: str, url: str) -> str:
     return "ntf_" + hashlib.sha256(f"{kind} {url}".encode()).hexdigest()[:24]
 
 
+def _recent(conn: sa.Connection, destination: str, now: int) -> int:
+    """Notifications queued for ``destination`` in the last window."""
+    return int(
+        conn.execute(
+            sa.select(sa.func.count())
+            .select_from(webhook_outbox)
+            .where(
+                webhook_outbox.c.subscriber_id == destination,
+                webhook_outbox.c.created_at > now - NOTIFY_WINDOW_MS,
+            )
+        ).scalar_one()
+    )
+
+
 def queue_notifications(conn: sa.Connection, row: Mapping[Any, Any], link: str) -> int:
-    """One outbox row per distinct target of ``row['notify']``; rows written."""
+    """One outbox row per distinct target of ``row['notify']`` (none for a destination
+    that had NOTIFY_PER_WINDOW in the last minute); rows written."""
     event_id = new_event_id()
     now = now_ms()
     rows: dict[str, dict[str, Any]] = {}
@@ -117,6 +140,14 @@ def queue_notifications(conn: sa.Connection, row: Mapping[Any, Any], link: str) 
         if kind not in KINDS:
             continue
         destination = target_id(kind, url)
+        if destination not in rows and _recent(conn, destination, now) >= NOTIFY_PER_WINDOW:
+            _log.warning(
+                "approval %s: no %s notification (%d in the last minute to that destination)",
+                row["id"],
+                kind,
+                NOTIFY_PER_WINDOW,
+            )
+            continue
         if destination not in rows:
             payload = payload_for(kind, row, link)
             rows[destination] = outbox_row(
