@@ -74,6 +74,40 @@ def test_walkthrough(user: User) -> None:
     user.run("hook", "--platform", "claude", stdin=event.read_text())
     assert "PreToolUse" in user.run("logs", "-n", "5").stdout
     user.run("migrate", "--from", "claude", "--to", "gemini")  # the dry run
+    # fire and simulate run the hooks install registered, as Claude Code would
+    payload = user.home / "payload.json"
+    payload.write_text(json.dumps({"tool_name": "Bash", "tool_input": {"command": "ls"}}))
+    before = len(user.run("logs", "-n", "100", "--json").stdout.splitlines())
+    fired = user.run(
+        "fire",
+        "PreToolUse",
+        "--host",
+        "claude",
+        "--project",
+        str(p),
+        "--payload",
+        str(payload),
+        "--trust-workspace",
+    )
+    assert '"proceed": true' in fired.stdout
+    after = len(user.run("logs", "-n", "100", "--json").stdout.splitlines())
+    assert after == before + 1  # the registered hookwise hook decided it
+    scenario = user.home / "session.yaml"
+    scenario.write_text(
+        "name: walkthrough\nhost: claude\nsteps:\n  - user: list the files\n    model:\n"
+        "      - calls:\n          - name: Bash\n            args: {command: ls}\n"
+        "            result: x\n      - text: done\n"
+    )
+    simulated = user.run(
+        "simulate",
+        str(scenario),
+        "--project",
+        str(p),
+        "--trust-workspace",
+        "--rollout",
+        str(user.home / "rollout.jsonl"),
+    )
+    assert "expectation(s) passed" in simulated.stdout
     for host in ("claude", "gemini", "codex"):
         user.run("uninstall", host)
     event.unlink()
