@@ -245,3 +245,35 @@ def test_disagreements_name_the_differing_keys(
     }
     found = [p.split(":")[0] for p in disagreements(record, outcome)]
     assert found == problems
+
+
+def test_fake_model_second_tool_is_each_cli_s_file_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.e2e import fake_model as fm
+
+    monkeypatch.setenv(fm.SECOND_TOOL_VARIABLE, "write")
+    one_result = [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]}]
+    system = "Primary working directory: /w/proj\nmore"
+    message, _ = fm.anthropic_reply(
+        {"tools": [{"name": "Bash"}, {"name": "Write"}], "system": system, "messages": one_result}
+    )
+    block = message["content"][0]
+    assert (block["name"], block["input"]["file_path"]) == ("Write", "/w/proj/second.txt")
+    two = one_result * 2
+    final, _ = fm.anthropic_reply({"tools": [{"name": "Bash"}, {"name": "Write"}], "messages": two})
+    assert final["content"][0]["text"] == FINAL_TEXT
+    tools = [
+        {"type": "function", "name": "exec_command"},
+        {"type": "custom", "name": "apply_patch"},
+    ]
+    response, _ = fm.responses_reply({"tools": tools, "input": [{"type": "function_call_output"}]})
+    item = response["output"][0]
+    assert item["type"] == "custom_tool_call" and "*** Add File: second.txt" in item["input"]
+    declarations = [
+        {"functionDeclarations": [{"name": "run_shell_command"}, {"name": "write_file"}]}
+    ]
+    answered = [{"parts": [{"functionResponse": {"name": "run_shell_command"}}]}]
+    reply = fm.gemini_reply({"tools": declarations, "contents": answered})
+    assert reply["candidates"][0]["content"]["parts"][0]["functionCall"]["name"] == "write_file"
+    monkeypatch.delenv(fm.SECOND_TOOL_VARIABLE)
+    plain = fm.gemini_reply({"tools": declarations, "contents": answered})
+    assert plain["candidates"][0]["content"]["parts"][0]["text"] == FINAL_TEXT

@@ -199,6 +199,9 @@ def run_child(cli: str, root: Path) -> dict[str, Any]:
     scripted = root / "command.txt"
     if scripted.exists():
         os.environ[COMMAND_VARIABLE] = scripted.read_text(encoding="utf-8")
+    model_env = root / "model-env.json"  # more of the fake model's script (fake_model.py)
+    if model_env.exists():
+        os.environ.update(json.loads(model_env.read_text(encoding="utf-8")))
     with FakeModel() as fake:
         config = layout.home / ".codex" / "config.toml"
         if cli == "codex":

@@ -70,6 +70,7 @@ from hookwise.host.interpret import Interpretation, interpret_documented
 from hookwise.host.outcome import gemini_outcome
 from hookwise.host.runtimes import TABLE_RUNTIMES
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
+from hookwise.protocol.gemini import EVENTS as GEMINI_EVENTS
 from hookwise.protocol.gemini import EventSpec
 from hookwise.protocol.jsvalue import JSON, JSTypeError, js_string, truthy
 from hookwise.protocol.profiles import Profile
@@ -78,12 +79,6 @@ WARNING_PREFIX: Final = "Warning - "
 DEFAULT_STOP_REASON: Final = "Hook requested to stop execution without providing a reason"
 DEFERRED: Final = "Tool call deferred by the hook (permissionDecision defer)"
 GEMINI_PROFILE: Final = Profile.DOCUMENTED
-_GEMINI_KINDS: Final = {
-    "BeforeTool": Kind.TOOL_BEFORE,
-    "AfterTool": Kind.TOOL_AFTER,
-    "BeforeAgent": Kind.PROMPT,
-    "AfterAgent": Kind.STOP,
-}
 _BLOCKED: Final = {
     Kind.PROMPT: "Blocked prompt",
     Kind.STOP: "Blocked stop",
@@ -343,7 +338,7 @@ def _read_gemini(found: HookEvent, spec: EventSpec, run: _Run) -> _Verdict:
     exit_code, stdout, stderr = run.exit_code, run.stdout, run.stderr
     behavior, config = run.behavior, run.config
     name = spec.name
-    verdict = _Verdict(kind=_GEMINI_KINDS.get(name))
+    verdict = _Verdict(kind=GEMINI_EVENTS[name].kind if name in GEMINI_EVENTS else None)
     errors = verdict.errors
     code = _effective_code(exit_code, behavior)
     interp: Interpretation = interpret_documented(name, stdout, stderr, code)

@@ -28,8 +28,16 @@ from typing import Any, Final, Literal
 from hookwise.api.hook_events import HookEvent, hook_event
 from hookwise.host.dialect_answers import parse_object_stdout
 from hookwise.protocol.claude import LEGACY_DECISIONS, OUTPUT_CAP_CHARS, PERMISSION_RANK
-from hookwise.protocol.dialect import Decision, DialectEvent, Kind
+from hookwise.protocol.dialect import (
+    ANSWER_TYPES,
+    SPECIFIC_ANSWER_TYPES,
+    VERDICT_TYPES,
+    Decision,
+    DialectEvent,
+    Kind,
+)
 from hookwise.protocol.gemini import COMMON_ANSWER_FIELDS, EventSpec
+from hookwise.protocol.hosts import HOST_TITLES
 from hookwise.protocol.jsvalue import JSON, js_json_parse, json_type_name
 
 Level = Literal["strict", "lenient"]
@@ -47,34 +55,7 @@ ROOT: Final = "root"
 # its own objects could no longer be serialized (pydantic stops at a few hundred levels).
 MAX_JSON_DEPTH: Final = 64
 SPECIFIC: Final = "hookSpecificOutput"
-HOST_NAMES: Final = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
 
-# JSON type of every top-level field a Claude Code or Codex answer may carry.
-_DIALECT_TOP: Final = {
-    "continue": "boolean",
-    "stopReason": "string",
-    "systemMessage": "string",
-    "suppressOutput": "boolean",
-    "decision": "string",
-    "reason": "string",
-    SPECIFIC: "object",
-}
-_DIALECT_SPECIFIC: Final = {
-    "hookEventName": "string",
-    "permissionDecision": "string",
-    "permissionDecisionReason": "string",
-    "updatedInput": "object",
-    "additionalContext": "string",
-    "updatedMCPToolOutput": "any",
-    "decision": "object",  # PermissionRequest: {behavior, message, updatedInput, ...}
-}
-_VERDICT_FIELDS: Final = {
-    "behavior": "string",
-    "message": "string",
-    "updatedInput": "object",
-    "updatedPermissions": "array",
-    "interrupt": "boolean",
-}
 _GEMINI_TYPES: Final = {"LLMRequest": "object", "LLMResponse": "object"}
 _GEMINI_TOP: Final = {
     f.name: (_GEMINI_TYPES.get(f.type, f.type), f.values) for f in COMMON_ANSWER_FIELDS
@@ -186,7 +167,7 @@ def _top_allowed(dialect: str, event: DialectEvent) -> dict[str, str]:
     names = [*event.common_fields, SPECIFIC]
     if event.decision in (Decision.BLOCK, Decision.PERMISSION):
         names += ["decision", "reason"]
-    return {n: _DIALECT_TOP.get(n, "any") for n in names}
+    return {n: ANSWER_TYPES.get(n, "any") for n in names}
 
 
 def _decision_values(dialect: str, event: DialectEvent) -> tuple[str, ...]:
@@ -198,7 +179,7 @@ def _decision_values(dialect: str, event: DialectEvent) -> tuple[str, ...]:
 def _check_dialect(
     check: AnswerCheck, dialect: str, event: DialectEvent, answer: dict[str, JSON]
 ) -> None:
-    host = HOST_NAMES[dialect]
+    host = HOST_TITLES[dialect]
     if not event.json_honoured:
         check.warn((), f"{host} discards JSON output for {event.name}")
     allowed = _top_allowed(dialect, event)
@@ -312,7 +293,7 @@ def _check_dialect_specific(
                 top=False,
             )
             continue
-        kind = _DIALECT_SPECIFIC.get(key, "any")
+        kind = SPECIFIC_ANSWER_TYPES.get(key, "any")
         if key == "hookEventName" or not _check_type(check, path, kind, value):
             continue
         _check_long(check, path, value)
@@ -332,9 +313,9 @@ def _check_verdict(check: AnswerCheck, path: Path, verdict: dict[str, JSON], hos
         )
     for key, value in verdict.items():
         sub = (*path, key)
-        kind = _VERDICT_FIELDS.get(key)
+        kind = VERDICT_TYPES.get(key)
         if kind is None:
-            suggestion = did_you_mean(key, _VERDICT_FIELDS)
+            suggestion = did_you_mean(key, VERDICT_TYPES)
             check.warn(
                 sub,
                 f"unknown field {key!r}",
@@ -386,7 +367,7 @@ def _unknown(
 
 
 def _check_gemini(check: AnswerCheck, spec: EventSpec, answer: dict[str, JSON]) -> None:
-    host = HOST_NAMES["gemini"]
+    host = HOST_TITLES["gemini"]
     allowed = {*spec.common_fields, SPECIFIC}
     specific_names = {f.name: _GEMINI_TYPES.get(f.type, f.type) for f in spec.answer_fields}
     for key, value in answer.items():

@@ -56,11 +56,16 @@ def _register() -> None:
 
     cli.add_command(serve_cmd.serve)
 
-    from hookwise.cli import doctor_cmd, install_cmd
+    from hookwise.cli import coverage_cmd, doctor_cmd, install_cmd
 
+    cli.add_command(coverage_cmd.coverage)
     cli.add_command(install_cmd.install)
     cli.add_command(install_cmd.uninstall)
     cli.add_command(doctor_cmd.doctor)
+
+    from hookwise.cli import scan_cmd
+
+    cli.add_command(scan_cmd.scan)
 
 
 _register()

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from hookwise.cli.host_option import host_option
+from hookwise.cli.options import project_option
 from hookwise.protocol.profiles import Profile
 
 
@@ -47,13 +48,10 @@ def _read_payload(source: str) -> dict[str, Any]:
     is_flag=True,
     help="The payload is a complete stdin object, sent to the hooks verbatim.",
 )
-@click.option(
-    "--settings",
+@project_option(
     "project_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=".",
-    show_default=True,
-    help="Project directory whose settings scopes are loaded.",
+    aliases=("--settings",),
+    help_text="The project whose settings scopes are loaded (default: the current directory).",
 )
 @click.option(
     "--profile",
@@ -88,7 +86,7 @@ def fire(
     event: str,
     payload_source: str | None,
     raw: bool,
-    project_dir: Path,
+    project_dir: Path | None,
     profile: str,
     home: Path | None,
     dialect: str | None,
@@ -112,7 +110,7 @@ def fire(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", HookTrustWarning)  # system.warnings says it
         system = load_hook_system(
-            project_dir,
+            project_dir or Path("."),
             profile=chosen,
             home=home,
             dialect=dialect,

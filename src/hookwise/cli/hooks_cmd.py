@@ -30,6 +30,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 PROFILES = ("documented", "gemini-cli")
 
 
+def _json(value: object) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
 def _common_options(func: F) -> F:
     """Where to read settings from; the path overrides exist mostly for tests and CI."""
     options = [
@@ -211,7 +215,7 @@ def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
             "hooks": rows,
             "warnings": warnings,
         }
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        click.echo(_json(document))
         return
     _warn(warnings)
     header = (
@@ -295,7 +299,7 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
             "hooks": rows,
             "warnings": warnings,
         }
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        click.echo(_json(document))
         return
     _warn(warnings)
     header = (
@@ -381,8 +385,9 @@ def _known_names(sources: HookSources) -> set[str]:
     help="Settings file to write (default: the workspace's if it exists, else the user's).",
 )
 @click.option("--force", is_flag=True, help="Disable NAME even though no hook here has it.")
+@click.option("--json", "as_json", is_flag=True, help="Print the change as JSON.")
 @_with_context
-def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool) -> None:
+def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_json: bool) -> None:
     """Add NAME (a hook's name, or its command) to hooksConfig.disabled."""
     from hookwise.config.settings import SettingsEditError, SettingsScope, update_disabled_hooks
 
@@ -405,12 +410,18 @@ def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool) -> No
         _warn([f'no hook named "{name}" is defined here; it is disabled anyway'])
     current = _scope_disabled(file)
     if name in current:
+        if as_json:
+            click.echo(_json({"name": name, "disabled": True, "changed": []}))
+            return
         click.echo(f'Hook "{name}" is already disabled.')
         return
     try:
         update_disabled_hooks(file.path, [*current, name])
     except (SettingsEditError, OSError) as exc:
         raise click.ClickException(str(exc)) from exc
+    if as_json:
+        click.echo(_json({"name": name, "disabled": True, "changed": [str(file.path)]}))
+        return
     click.echo(
         f'Hook "{name}" disabled by adding it to the disabled list in {scope} ({file.path}) '
         "settings."
@@ -420,13 +431,15 @@ def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool) -> No
 @hooks.command("enable")
 @_common_options
 @click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print the change as JSON.")
 @_with_context
-def enable_hook(ctx: _Context, name: str) -> None:
+def enable_hook(ctx: _Context, name: str, as_json: bool) -> None:
     """Remove NAME from hooksConfig.disabled in the workspace and user settings."""
     from hookwise.config.settings import SettingsEditError, SettingsScope, update_disabled_hooks
 
     settings = ctx.sources().settings
     changed = []
+    paths: list[str] = []
     for scope, label in ((SettingsScope.PROJECT, "workspace"), (SettingsScope.USER, "user")):
         file = settings.file(scope)
         current = _scope_disabled(file)
@@ -437,9 +450,13 @@ def enable_hook(ctx: _Context, name: str) -> None:
         except (SettingsEditError, OSError) as exc:
             raise click.ClickException(str(exc)) from exc
         changed.append(f"{label} ({file.path})")
+        paths.append(str(file.path))
     for scope in (SettingsScope.SYSTEM, SettingsScope.SYSTEM_DEFAULTS):
         if name in _scope_disabled(settings.file(scope)):
             _warn([f'"{name}" is also disabled by {settings.file(scope).path}, which is read-only'])
+    if as_json:
+        click.echo(_json({"name": name, "disabled": False, "changed": paths}))
+        return
     if not changed:
         click.echo(f'Hook "{name}" is already enabled.')
         return
@@ -486,7 +503,7 @@ def trust_hooks(
         report = assess_project_hooks(settings)
         pending = report.pending
         if as_json:
-            click.echo(json.dumps(_trust_document(report, pending), indent=2, ensure_ascii=False))
+            click.echo(_json(_trust_document(report, pending)))
             return
         _warn(report.warnings)
         if not pending:
@@ -509,7 +526,7 @@ def trust_hooks(
         settings = load_settings(ctx.paths, profile=ctx.profile)
     report = approve_project_hooks(settings)
     if as_json:
-        click.echo(json.dumps(_trust_document(report, report.statuses), indent=2))
+        click.echo(_json(_trust_document(report, report.statuses)))
         return
     _warn(report.warnings)
     if folder:
@@ -547,7 +564,7 @@ def _trust_claude(ctx: _Context, as_json: bool) -> None:
             "store": str(store.path),
             "hooks": [{"event": e.event, "name": e.name, "command": e.command} for e in entries],
         }
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        click.echo(_json(document))
         return
     click.echo(f"Trusted Claude Code workspace {paths.project} ({store.path}).")
     click.echo(f"Approved {len(entries)} project hook{'s' if len(entries) != 1 else ''}.")

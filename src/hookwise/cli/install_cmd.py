@@ -14,7 +14,8 @@ from pathlib import Path
 import click
 
 from hookwise.cli.options import project_option, project_root
-from hookwise.policy.install import HOST_LABELS, HOSTS, SCOPES, InstallPlan
+from hookwise.policy.install import HOSTS, SCOPES, InstallPlan
+from hookwise.protocol.hosts import HOST_TITLES
 
 _host_argument = click.argument("host", type=click.Choice(HOSTS))
 _scope_option = click.option(
@@ -122,7 +123,7 @@ def install(
             )
         )
     else:
-        label = HOST_LABELS[host]
+        label = HOST_TITLES[host]
         click.echo(f"{label} ({scope}): {plan.settings}")
         click.echo(f"  command: {plan.command}")
         for registration in edit.added:
@@ -178,7 +179,7 @@ def uninstall(host: str, scope: str, project: Path | None, dry_run: bool, as_jso
             )
         )
         return
-    click.echo(f"{HOST_LABELS[host]} ({scope}): {plan.settings}")
+    click.echo(f"{HOST_TITLES[host]} ({scope}): {plan.settings}")
     for hook in plan.edit.removed:
         click.echo(f"  - {hook.event}{_matcher(hook.matcher)}")
     if not plan.changed:

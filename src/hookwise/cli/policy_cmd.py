@@ -230,7 +230,8 @@ def schema() -> None:
     metavar="A,B",
     help="Rule packs to enable (filesystem,git,secrets,database,kubernetes,cloud or all).",
 )
-def init(directory: Path | None, force: bool, packs: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+def init(directory: Path | None, force: bool, packs: str, as_json: bool) -> None:
     """Write a commented starter policy to .hookwise/policy.yaml."""
     from hookwise.policy.starter import starter_policy
 
@@ -243,11 +244,15 @@ def init(directory: Path | None, force: bool, packs: str) -> None:
         raise click.ClickException(f"{target} exists (use --force to overwrite it)")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
-    click.echo(f"wrote {target}")
     # you wrote it (through hookwise): it applies in full until it changes
-    from hookwise.policy.trust import trust_file
+    from hookwise.policy.trust import store_path, trust_file
 
-    trust_file(str(target), dict(os.environ))
+    real, digest = trust_file(str(target), dict(os.environ))
+    if as_json:
+        trusted = {"path": real, "sha256": digest, "store": store_path(dict(os.environ))}
+        click.echo(_dump({"wrote": str(target), "trusted": trusted}))
+        return
+    click.echo(f"wrote {target}")
     click.echo("trusted it for you; after you edit it, run `hookwise policy trust` again")
     click.echo("next: `hookwise policy validate`, then register `hookwise hook` with your agents")
 
@@ -381,7 +386,10 @@ class _InputError(click.ClickException):
 )
 @click.option("--no-validators", is_flag=True, help="Do not run validator commands.")
 @click.option("-v", "--verbose", is_flag=True, help="Show every scenario's answer.")
-def test_cmd(scenarios: Path, policy_file: Path | None, no_validators: bool, verbose: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def test_cmd(
+    scenarios: Path, policy_file: Path | None, no_validators: bool, verbose: bool, as_json: bool
+) -> None:
     """Run SCENARIOS (payload -> expected decision) against the policy.
 
     Exit 1 when a scenario fails, 2 when the scenario file or the policy cannot be used.
@@ -406,7 +414,33 @@ def test_cmd(scenarios: Path, policy_file: Path | None, no_validators: bool, ver
             click.echo(_problem_line(problem), err=True)
         raise _InputError("the policy has errors; no scenario was run")
     results = run_scenarios(scenario_file, compiled, run_validators=not no_validators)
-    failed = 0
+    failed = sum(not result.passed for result in results)
+    if as_json:
+        click.echo(
+            _dump(
+                {
+                    "file": str(scenarios),
+                    "passed": len(results) - failed,
+                    "failed": failed,
+                    "scenarios": [
+                        {
+                            "name": result.scenario.name,
+                            "passed": result.passed,
+                            "failures": list(result.failures),
+                            "answer": {
+                                "exit_code": result.outcome.answer.exit_code,
+                                "stdout": result.outcome.answer.stdout,
+                                "stderr": result.outcome.answer.stderr,
+                            },
+                        }
+                        for result in results
+                    ],
+                }
+            )
+        )
+        if failed:
+            sys.exit(1)
+        return
     for result in results:
         status = "PASS" if result.passed else "FAIL"
         click.echo(f"{status} {result.scenario.name}")
@@ -415,7 +449,6 @@ def test_cmd(scenarios: Path, policy_file: Path | None, no_validators: bool, ver
         if verbose or not result.passed:
             answer = result.outcome.answer
             click.echo(f"     answer: exit {answer.exit_code} stdout {answer.stdout or '(empty)'}")
-        failed += not result.passed
     click.echo(f"{len(results) - failed} passed, {failed} failed")
     if failed:
         sys.exit(1)
@@ -477,6 +510,10 @@ LOG_COMMAND_WIDTH = 120
 
 def _log_line(record: dict[str, Any]) -> str:
     tool = f" {record.get('host_tool')}" if record.get("host_tool") else ""
+    who = record.get("host") or "-"
+    if record.get("framework"):  # a framework agent's decision (hookwise.integrations)
+        agent = f"/{record['agent']}" if record.get("agent") else ""
+        who = f"{record['framework']}{agent}"
     rule = f" [{record['rule']}]" if record.get("rule") else ""
     reason = f": {record['reason']}" if record.get("reason") else ""
     command = record.get("command")
@@ -487,7 +524,7 @@ def _log_line(record: dict[str, Any]) -> str:
             f" $ {line if len(line) <= LOG_COMMAND_WIDTH else line[: LOG_COMMAND_WIDTH - 1] + '…'}"
         )
     return (
-        f"{record.get('time', '?')} {record.get('host') or '-'} {record.get('event') or '-'}{tool}"
+        f"{record.get('time', '?')} {who} {record.get('event') or '-'}{tool}"
         f"{shown} -> {record.get('decision', '?')}{rule}{reason}{_approval_text(record)}"
     )
 
@@ -529,6 +566,12 @@ def _approval_text(record: dict[str, Any]) -> str:
 @click.option("--session", default=None, help="Only this session id's records.")
 @click.option("--rule", default=None, help="Only decisions this rule matched.")
 @click.option(
+    "--framework",
+    default=None,
+    help="Only decisions for agents of this framework (claude-agent-sdk, openai-agents...).",
+)
+@click.option("--agent", default=None, help="Only decisions for the framework agent of this name.")
+@click.option(
     "--since",
     default=None,
     help="Only records from then on: an ISO date or time (UTC unless it has an offset), "
@@ -545,6 +588,8 @@ def logs(
     host: str | None,
     session: str | None,
     rule: str | None,
+    framework: str | None,
+    agent: str | None,
     since: str | None,
     limit: int,
     as_json: bool,
@@ -559,7 +604,14 @@ def logs(
     from hookwise.policy.compiler import default_settings
 
     log = str(path) if path else audit.audit_path(default_settings(), dict(os.environ))
-    filters = {"decision": decision, "host": host, "session": session, "rule": rule}
+    filters = {
+        "decision": decision,
+        "host": host,
+        "session": session,
+        "rule": rule,
+        "framework": framework,
+        "agent": agent,
+    }
 
     def show(record: dict[str, Any]) -> None:
         click.echo(fastjson.dumps(record) if as_json else _log_line(record))
@@ -623,7 +675,8 @@ def _trust_targets(files: tuple[Path, ...], cwd: Path | None) -> list[str]:
 @policy.command(name="trust")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 @_cwd_option
-def trust_cmd(files: tuple[Path, ...], cwd: Path | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the trusted files as JSON.")
+def trust_cmd(files: tuple[Path, ...], cwd: Path | None, as_json: bool) -> None:
     """Apply project policy FILES in full (default: those that apply here), pinned to
     their exact content: a later change makes them restrictive-only again.
 
@@ -632,27 +685,39 @@ def trust_cmd(files: tuple[Path, ...], cwd: Path | None) -> None:
     """
     from hookwise.policy.trust import TrustStoreError, store_path, trust_file
 
+    store = store_path(dict(os.environ))
+    done: list[dict[str, str]] = []
     for target in _trust_targets(files, cwd):
         try:
             real, digest = trust_file(target, dict(os.environ))
         except (OSError, TrustStoreError) as exc:
             raise click.ClickException(str(exc)) from None
-        click.echo(f"trusted {real} (sha256 {digest[:16]}...) in {store_path(dict(os.environ))}")
+        done.append({"path": real, "sha256": digest})
+        if not as_json:
+            click.echo(f"trusted {real} (sha256 {digest[:16]}...) in {store}")
+    if as_json:
+        click.echo(_dump({"store": store, "trusted": done}))
 
 
 @policy.command(name="untrust")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 @_cwd_option
-def untrust_cmd(files: tuple[Path, ...], cwd: Path | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what was untrusted as JSON.")
+def untrust_cmd(files: tuple[Path, ...], cwd: Path | None, as_json: bool) -> None:
     """Forget the trust of project policy FILES (default: those that apply here)."""
     from hookwise.policy.trust import TrustStoreError, untrust_file
 
+    done: list[dict[str, object]] = []
     for target in _trust_targets(files, cwd):
         try:
             removed = untrust_file(target, dict(os.environ))
         except (OSError, TrustStoreError) as exc:
             raise click.ClickException(str(exc)) from None
-        click.echo(f"{'untrusted' if removed else 'was not trusted:'} {target}")
+        done.append({"path": str(target), "was_trusted": removed})
+        if not as_json:
+            click.echo(f"{'untrusted' if removed else 'was not trusted:'} {target}")
+    if as_json:
+        click.echo(_dump({"untrusted": done}))
 
 
 @policy.command(name="hook-command")
@@ -677,8 +742,14 @@ def hook_command(dialect: str | None, platform: str | None, console: bool) -> No
 @policy.command(name="fuzz")
 @click.option("--rule", "rule_id", default=None, metavar="ID", help="Fuzz this rule only.")
 @click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Report format (--json is the same as --format json).",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
     "--policy",
     "policy_file",
@@ -687,9 +758,13 @@ def hook_command(dialect: str | None, platform: str | None, console: bool) -> No
     help="Fuzz this policy file alone (default: every scope that applies here).",
 )
 @_cwd_option
-def fuzz_cmd(rule_id: str | None, fmt: str, policy_file: Path | None, cwd: Path | None) -> None:
+def fuzz_cmd(
+    rule_id: str | None, fmt: str, as_json: bool, policy_file: Path | None, cwd: Path | None
+) -> None:
     """Mutation-test the deny and ask rules: equivalent spellings that pass, near misses
     that are blocked. Exit 1 when anything is found (for CI), 0 when not, 2 on bad input."""
+    if as_json:
+        fmt = "json"
     from hookwise.policy.compiler import compile_sources
     from hookwise.policy.fuzz import fuzz_policy
     from hookwise.policy.trust import Trust

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from hookwise.cli.options import project_option
 from hookwise.protocol.hosts import HOST_NAMES
 from hookwise.protocol.profiles import Profile
 
@@ -31,11 +32,10 @@ EXIT_BAD_INPUT = 2
     default=None,
     help="Host behaviour profile (gemini: documented | gemini-cli); default: the scenario's.",
 )
-@click.option(
-    "--workspace",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Play in this directory instead of the scenario's workspace.",
+@project_option(
+    "workspace",
+    aliases=("--workspace",),
+    help_text="Play in this project directory instead of the scenario's workspace.",
 )
 @click.option(
     "--home", type=click.Path(file_okay=False, path_type=Path), help="Use this home directory."

@@ -22,6 +22,7 @@ from typing import Final
 
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.claude_settings import ClaudeHooks, ClaudePaths, ClaudeScope
+from hookwise.config.files import read_file_text
 from hookwise.config.jsonc import parse_json_text
 from hookwise.config.model import HookEntry, Source, hook_key
 from hookwise.config.trust import (
@@ -55,7 +56,7 @@ def claude_global_config(home: str | os.PathLike[str] | None, env: Mapping[str, 
 
 def _read_object(path: Path) -> dict[str, JSON]:
     try:
-        text = path.read_bytes().decode("utf-8", errors="replace")
+        text = read_file_text(path)
     except OSError:
         return {}
     value, problem = parse_json_text(text)

@@ -14,9 +14,11 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hookwise.config.files import read_file_bytes
 from hookwise.config.jsonc import parse_json_text
 from hookwise.config.registry import HooksObject, Registry, build_registry
 from hookwise.protocol.dialect import DialectSpec
+from hookwise.protocol.hosts import HOST_TITLES
 from hookwise.protocol.jsvalue import JSON
 
 __all__ = [
@@ -60,7 +62,7 @@ class DialectHooks:
 def read_text_file(path: Path, what: str, warnings: list[str]) -> str | None:
     """A file's text (UTF-8, bad bytes replaced); None when it is absent or unreadable."""
     try:
-        data = path.read_bytes()
+        data = read_file_bytes(path)
     except FileNotFoundError:
         return None
     except IsADirectoryError:
@@ -113,8 +115,6 @@ def same_path(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
 
 
 # --------------------------------------------------------------------------- the walk
-
-HOST_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
 
 
 def hook_path(where: str, event: str, group: int, handler: int | None = None) -> str:
@@ -177,7 +177,7 @@ def clean_hooks(
     a clearer message than a typo). Never raises, whatever ``hooks`` holds.
     """
     clean = CleanHooks()
-    host = HOST_NAMES.get(spec.name, spec.name)
+    host = HOST_TITLES.get(spec.name, spec.name)
     if hooks is None:
         return clean
     if not isinstance(hooks, dict):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from hookwise.config.files import read_file_text
 from hookwise.config.jsonc import parse_json_text
 from hookwise.config.model import Source
 from hookwise.config.registry import HooksObject, Registry, build_registry
@@ -115,7 +116,7 @@ def _read_dotenv(path: Path, warnings: list[str]) -> dict[str, str]:
     if not path.exists() or path.is_dir():
         return {}
     try:
-        return parse_dotenv(path.read_bytes().decode("utf-8", errors="replace"))
+        return parse_dotenv(read_file_text(path))
     except OSError as exc:
         warnings.append(f"{path}: cannot read extension settings: {exc.strerror or exc}")
         return {}
@@ -168,7 +169,7 @@ def _read_enablement(path: Path, warnings: list[str]) -> dict[str, JSON]:
     if not path.exists():
         return {}
     try:
-        text = path.read_bytes().decode("utf-8", errors="replace")
+        text = read_file_text(path)
     except OSError as exc:
         warnings.append(f"{path}: Failed to read extension enablement config: {exc}")
         return {}
@@ -308,7 +309,7 @@ def _load_one(
 
 def _read_metadata(directory: Path) -> JSON:
     try:
-        text = (directory / INSTALL_METADATA_FILENAME).read_bytes().decode("utf-8", "replace")
+        text = read_file_text(directory / INSTALL_METADATA_FILENAME)
     except OSError:
         return None
     value, problem = parse_json_text(text)
@@ -328,7 +329,7 @@ def _build(
     config_path = path / CONFIG_FILENAME
     if not config_path.exists():
         raise ValueError(f"Configuration file not found at {config_path}")
-    raw, problem = parse_json_text(config_path.read_bytes().decode("utf-8", errors="replace"))
+    raw, problem = parse_json_text(read_file_text(config_path))
     if problem is not None:
         raise ValueError(f"Failed to load extension config: {problem.describe(str(config_path))}")
     if not truthy(get(raw, "name")) or not truthy(get(raw, "version")):
@@ -388,7 +389,7 @@ def _build(
 
 def _load_hooks(hooks_file: Path, context: Mapping[str, str], warnings: list[str]) -> JSON:
     try:
-        text = hooks_file.read_bytes().decode("utf-8", errors="replace")
+        text = read_file_text(hooks_file)
     except FileNotFoundError:
         return None
     except OSError as exc:

@@ -40,6 +40,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from hookwise.config.files import read_file_bytes
+
 __all__ = [
     "DEFAULT_HOOK_INPUT_MAX_BYTES",
     "DEFAULT_LOOP_GUARD",
@@ -162,7 +164,7 @@ def load_hook_toml(workspace: str | os.PathLike[str]) -> HookToml | None:
     root = Path(workspace)
     path = hook_toml_path(root)
     try:
-        data = path.read_bytes()
+        data = read_file_bytes(path)
     except FileNotFoundError:
         return None
     except IsADirectoryError:

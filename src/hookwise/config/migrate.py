@@ -49,11 +49,13 @@ from hookwise.config.codex_settings import (
     parse_codex_hooks_json_text,
 )
 from hookwise.config.detect import Dialect
-from hookwise.config.dialect_hooks import HOST_NAMES, json_type, read_text_file
+from hookwise.config.dialect_hooks import json_type, read_text_file
 from hookwise.config.jsonc import parse_json_text, parse_jsonc, strip_json_comments
 from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS
 from hookwise.protocol.codex import CODEX
+from hookwise.protocol.dialect import Kind
 from hookwise.protocol.gemini import DEFAULT_TIMEOUT_MS, EVENTS, HOOKS_CONFIG_FIELDS, MatcherKind
+from hookwise.protocol.hosts import HOST_TITLES
 from hookwise.protocol.jsvalue import JSON
 
 __all__ = [
@@ -70,16 +72,24 @@ __all__ = [
     "target_path",
 ]
 
-CLAUDE_TO_GEMINI_EVENTS: Final = {
-    "PreToolUse": "BeforeTool",
-    "PostToolUse": "AfterTool",
-    "UserPromptSubmit": "BeforeAgent",
-    "Stop": "AfterAgent",
-    "SessionStart": "SessionStart",
-    "SessionEnd": "SessionEnd",
-    "PreCompact": "PreCompress",
-    "Notification": "Notification",
-}
+
+def _events_by_kind() -> dict[str, str]:
+    """Claude Code event -> the Gemini CLI event of the same kind (the protocol tables'
+    ``kind``); of several Claude events of one kind (Stop, SubagentStop) the first."""
+    gemini: dict[Kind, str] = {}
+    for spec in EVENTS.values():
+        if spec.kind is not None:
+            gemini.setdefault(spec.kind, spec.name)
+    mapped: dict[str, str] = {}
+    taken: set[Kind] = set()
+    for name, event in CLAUDE.events.items():
+        if event.kind in gemini and event.kind not in taken:
+            taken.add(event.kind)
+            mapped[name] = gemini[event.kind]
+    return mapped
+
+
+CLAUDE_TO_GEMINI_EVENTS: Final = _events_by_kind()
 GEMINI_TO_CLAUDE_EVENTS: Final = {v: k for k, v in CLAUDE_TO_GEMINI_EVENTS.items()}
 
 CLAUDE_TO_GEMINI_TOOLS: Final = {
@@ -133,7 +143,7 @@ class MigrationError(Exception):
 
 
 def _host(dialect: str) -> str:
-    return HOST_NAMES.get(dialect, dialect)
+    return HOST_TITLES.get(dialect, dialect)
 
 
 def map_event(event: str, source: Dialect, target: Dialect) -> str | None:

@@ -32,6 +32,7 @@ from typing import Final
 
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.environment import RedactionConfig
+from hookwise.config.files import read_file_bytes, read_file_text
 from hookwise.config.jsonc import (
     JsonSyntaxError,
     insert_member,
@@ -45,6 +46,7 @@ from hookwise.config.jsonc import (
 from hookwise.config.model import Source
 from hookwise.config.registry import HooksObject
 from hookwise.config.trust import FolderTrust, HookTrustMode, folder_trust, resolve_trust_mode
+from hookwise.protocol.gemini import SCHEMA_EVENT_ORDER
 from hookwise.protocol.jsvalue import (
     JSON,
     MAX_SAFE_INTEGER,
@@ -81,20 +83,6 @@ DOCUMENTED_SOURCES: Final = {
     SettingsScope.SYSTEM_DEFAULTS: Source.SYSTEM,
 }
 
-# Event keys of the settings schema, in schema order (the order of the merged ``hooks``).
-SCHEMA_EVENT_ORDER: Final = (
-    "BeforeTool",
-    "AfterTool",
-    "BeforeAgent",
-    "AfterAgent",
-    "Notification",
-    "SessionStart",
-    "SessionEnd",
-    "PreCompress",
-    "BeforeModel",
-    "AfterModel",
-    "BeforeToolSelection",
-)
 
 GEMINI_DIR: Final = ".gemini"
 HOOKWISE_TRUST_STORE: Final = "hookwise_trusted_hooks.json"
@@ -592,7 +580,7 @@ def read_settings_file(
             warnings.append(file.error)
             return file
     try:
-        data = path.read_bytes()
+        data = read_file_bytes(path)
     except OSError as exc:
         file.error = f"{path}: cannot read settings: {exc.strerror or exc}"
         warnings.append(file.error)
@@ -1052,7 +1040,7 @@ def update_disabled_hooks(path: Path, disabled: list[str]) -> None:
         content = json.dumps({"hooksConfig": {"disabled": disabled}}, indent=2, ensure_ascii=False)
         write_text_atomic(path, content)
         return
-    original = path.read_bytes().decode("utf-8", errors="replace")
+    original = read_file_text(path)
     stripped = strip_json_comments(original)
     root, problem = parse_json_text(stripped)
     if problem is not None:
@@ -1093,7 +1081,6 @@ def update_disabled_hooks(path: Path, disabled: list[str]) -> None:
 
 __all__ = [
     "MERGE_ORDER",
-    "SCHEMA_EVENT_ORDER",
     "HooksConfig",
     "JsonSyntaxError",
     "LoadedSettings",

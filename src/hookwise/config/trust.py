@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from hookwise.config.atomic import write_text_atomic
+from hookwise.config.files import read_file_text
 from hookwise.config.jsonc import parse_jsonc
 from hookwise.config.model import HookEntry, Source, hook_key
 from hookwise.config.registry import Registry, build_registry
@@ -141,7 +142,7 @@ class TrustedFolders:
         if not os.path.exists(path):
             return folders
         try:
-            text = path.read_bytes().decode("utf-8", errors="replace")
+            text = read_file_text(path)
         except OSError as exc:
             folders.errors.append(f"{path}: cannot read: {exc.strerror or exc}")
             return folders
@@ -191,7 +192,7 @@ class TrustedFolders:
             )
         current: dict[str, JSON] = {}
         if os.path.exists(self.path):
-            value, _ = parse_jsonc(self.path.read_bytes().decode("utf-8", errors="replace"))
+            value, _ = parse_jsonc(read_file_text(self.path))
             if isinstance(value, dict):
                 current = value
         key = normalize_rule_path(os.fspath(folder))
@@ -338,7 +339,7 @@ def _read_json(path: Path, warnings: list[str], what: str) -> JSON:
     if not os.path.exists(path):
         return UNDEFINED
     try:
-        return js_json_parse(path.read_bytes().decode("utf-8", errors="replace"))
+        return js_json_parse(read_file_text(path))
     except (OSError, ValueError) as exc:
         warnings.append(f"{path}: cannot read the {what} ({exc}); starting from an empty one")
         return UNDEFINED

@@ -15,7 +15,7 @@ from pathlib import Path
 from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import Registry
-from hookwise.config.timeouts import seconds_or_default
+from hookwise.config.timeouts import claude_session_end_budget_ms, seconds_or_default
 from hookwise.host.aggregate import Aggregate
 from hookwise.host.dialect_answers import DialectEffect, Reading
 from hookwise.host.execute import ExecutionSettings, HookRun, RunHooks
@@ -25,23 +25,6 @@ from hookwise.host.runtime import LoadedHooks, LoadOptions
 from hookwise.protocol.dialect import DialectEvent, DialectSpec
 from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_string, spread
 from hookwise.protocol.profiles import DEFAULT_PROFILE
-
-_FIELD_TYPES: dict[str, tuple[type, ...]] = {
-    "tool_name": (str,),
-    "tool_input": (dict,),
-    "tool_response": (dict, str, list),
-    "prompt": (str,),
-    "source": (str,),
-    "reason": (str,),
-    "trigger": (str,),
-    "stop_hook_active": (bool,),
-    "last_assistant_message": (str,),
-    "message": (str,),
-    "notification_type": (str,),
-    "agent_id": (str,),
-    "agent_type": (str,),
-}
-_REQUIRED = ("tool_name", "tool_input", "prompt")
 
 # Reads a project's hook settings: (workspace, options) -> the registry and warnings.
 Loader = Callable[[str, LoadOptions], DialectHooks]
@@ -86,10 +69,10 @@ class DialectRuntime:
         problems = []
         for name in spec.input_fields:
             if name not in args:
-                if name in _REQUIRED:
+                if name in self.spec.required_input:
                     problems.append(f"missing field '{name}'")
                 continue
-            kinds = _FIELD_TYPES.get(name)
+            kinds = self.spec.input_types.get(name)
             value = args[name]
             wrong = isinstance(value, bool) and bool not in kinds if kinds else False
             if kinds and (wrong or not isinstance(value, kinds)):
@@ -172,7 +155,9 @@ class DialectRuntime:
             event, runs
         )
 
-    def hooks(self, settings: ExecutionSettings, project_dir: str) -> RunHooks:
+    def hooks(
+        self, settings: ExecutionSettings, project_dir: str, registry: Registry | None = None
+    ) -> RunHooks:
         """The executor's view: reader, timeouts in seconds, environment."""
 
         def reader(event: str, stdout: str, stderr: str, code: int | None) -> Interpretation:
@@ -182,7 +167,19 @@ class DialectRuntime:
             return Interpretation(reading.answer, fmt, warnings, reading)
 
         def timeout(entry: HookEntry) -> tuple[float, str]:
-            seconds = seconds_or_default(self.spec.event(entry.event), entry.config)
+            event = self.spec.event(entry.event)
+            seconds = seconds_or_default(event, entry.config)
+            if event.shared_budget and registry is not None:
+                # the hooks run in parallel, so the shared budget is each one's deadline;
+                # plugin hooks' own timeouts do not raise it
+                configured = [
+                    e.config
+                    for e in registry.for_event(entry.event)
+                    if not e.scope.startswith("plugin:")
+                ]
+                base = os.environ if settings.base_env is None else settings.base_env
+                budget_s = claude_session_end_budget_ms(configured, base) / 1000.0
+                seconds = min(seconds, budget_s)
             return seconds * 1000.0, f"{js_string(seconds)} s"
 
         def environment(

@@ -128,7 +128,9 @@ class GeminiRuntime:
     ) -> Plan | None:
         return create_plan(registry, event, context, warnings)
 
-    def hooks(self, settings: ExecutionSettings, project_dir: str) -> RunHooks:
+    def hooks(
+        self, settings: ExecutionSettings, project_dir: str, registry: Registry | None = None
+    ) -> RunHooks:
         profile = self.profile
 
         def reader(event: str, stdout: str, stderr: str, code: int | None) -> Interpretation:

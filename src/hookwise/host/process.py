@@ -14,11 +14,17 @@ Every child leads its own process group, so a timeout kills everything the hook
 started (SIGTERM, then SIGKILL after a grace period), including grandchildren that
 keep the output pipes open. Spawn failures come back as results, never as exceptions,
 and use Node's wording (``spawn bash ENOENT``) because that is what Gemini CLI reports.
+
+Streaming is a mode, not a second runner: a spec with ``on_output`` gets each chunk of
+its (capped) output as text while it runs, decoded incrementally so a character split
+between two reads is never mangled; turn hooks use it to show output live. A callback
+that raises ends the run: its children are killed and the exception reaches the caller.
 """
 
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import errno
 import heapq
@@ -32,6 +38,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import count
 from time import monotonic
+from typing import Literal
 
 from hookwise.host import reaper
 
@@ -40,8 +47,10 @@ __all__ = [
     "DEFAULT_MAX_OUTPUT_BYTES",
     "DEFAULT_MAX_PARALLEL",
     "DEFAULT_TIMEOUT_MS",
+    "OutputCallback",
     "ProcessResult",
     "ProcessSpec",
+    "StreamName",
     "arun_process",
     "arun_processes",
     "run_process",
@@ -60,6 +69,10 @@ _REAP_POLL_MIN_S = 0.0005  # without pidfds, waitpid polling backs off between t
 _REAP_POLL_MAX_S = 0.05
 
 
+StreamName = Literal["stdout", "stderr"]
+OutputCallback = Callable[[StreamName, str], None]
+
+
 @dataclass(frozen=True, slots=True)
 class ProcessSpec:
     """One process to run. ``env``/``cwd`` None inherit this process's."""
@@ -72,6 +85,7 @@ class ProcessSpec:
     kill_grace_ms: float = DEFAULT_KILL_GRACE_MS
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES  # per stream
     contain: bool = False  # its whole tree, setsid escapees included, ends with it (reaper)
+    on_output: OutputCallback | None = None  # streaming: each chunk of kept output, as text
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,26 +463,42 @@ class _Stream:
     """One output pipe: the first `cap` bytes read, and a count of the rest.
 
     No reference back to its run: finished runs must be freed by refcounting, not
-    left as cycles for the garbage collector (hook hosts have big heaps).
+    left as cycles for the garbage collector (hook hosts have big heaps). In streaming
+    mode it also hands what it keeps, decoded, to the spec's callback.
     """
 
-    __slots__ = ("buf", "cap", "dropped", "fd")
+    __slots__ = ("buf", "cap", "decoder", "dropped", "fd", "name", "on_output")
 
-    def __init__(self, fd: int, cap: int) -> None:
+    def __init__(
+        self,
+        fd: int,
+        cap: int,
+        name: StreamName = "stdout",
+        on_output: OutputCallback | None = None,
+    ) -> None:
         self.fd = fd
         self.cap = cap
         self.buf = bytearray()
         self.dropped = 0
+        self.name: StreamName = name
+        self.on_output = on_output
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace") if on_output else None
 
     def keep(self, data: bytes) -> None:
         room = self.cap - len(self.buf)
         if len(data) <= room:
-            self.buf += data
+            kept = data
         elif room > 0:
-            self.buf += data[:room]
+            kept = data[:room]
             self.dropped += len(data) - room
         else:
             self.dropped += len(data)
+            return
+        self.buf += kept
+        if self.on_output is not None and self.decoder is not None:
+            text = self.decoder.decode(kept)
+            if text:
+                self.on_output(self.name, text)
 
     def read(self) -> bool:
         """Read what is there; False at EOF (or a read error, which ends it too)."""
@@ -499,6 +529,14 @@ class _Stream:
             reactor.remove_reader(self.fd)
             os.close(self.fd)
             self.fd = -1
+
+    def flush(self) -> None:
+        """Streaming: the end of the output, once (a character cut at the end shows as U+FFFD)."""
+        if self.on_output is not None and self.decoder is not None:
+            tail = self.decoder.decode(b"", final=True)
+            self.decoder = None
+            if tail:
+                self.on_output(self.name, tail)
 
     def text(self) -> str:
         return self.buf.decode("utf-8", "replace")
@@ -602,8 +640,8 @@ class _Run:
         os.close(in_r)
         os.close(out_w)
         os.close(err_w)
-        self.out = _Stream(out_r, spec.max_output_bytes)
-        self.err = _Stream(err_r, spec.max_output_bytes)
+        self.out = _Stream(out_r, spec.max_output_bytes, "stdout", spec.on_output)
+        self.err = _Stream(err_r, spec.max_output_bytes, "stderr", spec.on_output)
         return True
 
     def watch(self) -> None:
@@ -712,12 +750,14 @@ class _Run:
         out = self.out
         if out is not None and not out.read():
             out.close(self.reactor)
+            out.flush()
             self._stream_closed()
 
     def _on_stderr(self) -> None:
         err = self.err
         if err is not None and not err.read():
             err.close(self.reactor)
+            err.flush()
             self._stream_closed()
 
     def _stream_closed(self) -> None:
@@ -778,6 +818,7 @@ class _Run:
             if stream is not None and stream.fd >= 0:
                 stream.drain()
                 stream.close(self.reactor)
+                stream.flush()
 
     # -- endings --
 

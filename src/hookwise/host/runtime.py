@@ -98,8 +98,12 @@ class HostRuntime(Protocol):
         """The hooks that run, in order; None when none does."""
         ...
 
-    def hooks(self, settings: ExecutionSettings, project_dir: str) -> RunHooks:
-        """The executor's view of this host: reader, timeouts, environment, command."""
+    def hooks(
+        self, settings: ExecutionSettings, project_dir: str, registry: Registry | None = None
+    ) -> RunHooks:
+        """The executor's view of this host: reader, timeouts, environment, command.
+
+        ``registry`` is the session's (read when a hook's timeout depends on the others)."""
         ...
 
     def conclude(

@@ -101,7 +101,9 @@ class HookSystem:
         self.warnings = [*registry.warnings, *warnings]
         self.untrusted: list[str] = list(untrusted)
         """Project hooks that do not run until the user trusts the project or them."""
-        self._executor = HookExecutor(self.execution, self.runtime.hooks(self.execution, self.cwd))
+        self._executor = HookExecutor(
+            self.execution, self.runtime.hooks(self.execution, self.cwd, registry)
+        )
 
     # -- construction -------------------------------------------------------------------
     @classmethod

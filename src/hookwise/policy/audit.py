@@ -9,14 +9,21 @@ hooks do not interleave lines; rotation happens under an ``flock``.
 
 Record keys: ``time`` (UTC, ISO 8601), ``host``, ``session``, ``event`` (the host's name),
 ``canonical`` (list), ``tool``, ``host_tool``, ``cwd``, ``command`` (a shell tool's command
-line, cut at 4,096 characters; absent for other tools), ``decision`` (deny / ask / allow /
+line, cut at 4,096 characters; absent for other tools), ``tool_use_id`` and ``agent_id``
+(the host's ids of the call and of the subagent making it, when the host sends them),
+``decision`` (deny / ask / allow /
 none), ``reason``, ``rule`` (the deciding rule), ``rules`` (every matching rule with its
 action, mode and outcome), ``contexts``, ``messages``, ``warnings``, ``updated_input``,
 ``stop``, ``retry``, ``notes`` (what the host could not be given), ``errors``, ``exit_code``,
-``latency_ms``, ``policy`` (the files), ``source`` (hook / explain / test), ``approval``
-(an ``ask`` sent to settings.approvals: ``id``, ``outcome`` allowed / denied / timeout /
-unreachable / mismatch / handed_over / withdrawn / invalid, ``approver``, ``note``,
+``latency_ms``, ``policy`` (the files), ``source`` (hook / explain / test / integration),
+``approval`` (an ``ask`` sent to settings.approvals: ``id``, ``outcome`` allowed / denied /
+timeout / unreachable / mismatch / handed_over / withdrawn / invalid, ``approver``, ``note``,
 ``remembered_from``, ``page_url``, ``waited_ms``, ``error``).
+Decisions for framework agents (``hookwise.integrations``, source ``integration``) also
+carry ``framework`` and ``agent`` (``hookwise logs --framework/--agent``), ``call_id``,
+``hooks`` (what ``hooks_from`` hooks answered), ``policy_decision`` (the policy's own
+decision when the hooks made it stricter) and ``ask_resolved`` (how an ask was answered);
+they have no ``exit_code``.
 Standard library only (hot path).
 """
 

@@ -361,13 +361,18 @@ class Event:
         response: str | None = None,
         env: dict[str, str] | None = None,
         now: float = 0.0,
+        tool: str | None = None,
     ) -> None:
         self.name = name
         self.host = host
         self.host_event = host_event
         self.payload = payload
         self.host_tool = host_tool
-        self.tool = canonical_tool(host, host_tool) if host_tool else None
+        # ``tool``: the canonical name when the caller mapped it (the framework bridges,
+        # whose tool names are no host's); else the host's table decides
+        if tool is None and host_tool:
+            tool = canonical_tool(host, host_tool)
+        self.tool = tool
         self.raw_input = raw_input if raw_input is not None else {}
         self.input = normalise_input(self.raw_input)
         cwd = payload.get("cwd")
@@ -394,6 +399,7 @@ class Event:
             response=self.response,
             env=self.env,
             now=self.now,
+            tool=self.tool if host_tool == self.host_tool else None,
         )
 
     # -- views --------------------------------------------------------------------

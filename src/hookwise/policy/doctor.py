@@ -24,10 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from hookwise.policy.install import (
-    HOST_LABELS,
     HOSTS,
     MATCH_ALL,
-    PRE_TOOL_EVENT,
     SCOPES,
     TOOL_MATCHER_EVENTS,
     InstallError,
@@ -46,9 +44,10 @@ from hookwise.policy.install import (
     timeout_seconds,
 )
 from hookwise.policy.scopes import launcher_path
+from hookwise.protocol.hosts import HOST_TITLES
+from hookwise.protocol.hosts import host as host_info
 from hookwise.wording import count
 
-SHELL_TOOL = {"gemini": "run_shell_command", "claude": "Bash", "codex": "Bash"}
 PROBE_COMMAND = "echo hookwise-doctor"
 SELF_TEST_CAP_S = 60.0
 
@@ -209,7 +208,7 @@ def _written(host: str, project: Path, env: Mapping[str, str], report: HostRepor
             doc = JsonDocument(text, str(path), jsonc=host == "gemini")
             found = find_hookwise(doc)
         except InstallError as exc:
-            report.add("fail", "settings", f"{exc}: {HOST_LABELS[host]} cannot read it either")
+            report.add("fail", "settings", f"{exc}: {HOST_TITLES[host]} cannot read it either")
             continue
         for hook in found:
             origins.add(f"{path}#/hooks/{hook.event}/{hook.group}/hooks/{hook.handler}")
@@ -508,14 +507,14 @@ def self_test(
     from hookwise.policy.payloads import build_payload
     from hookwise.policy.pipeline import decide
 
-    event = PRE_TOOL_EVENT[host]
+    event = host_info(host).pre_tool_event
     tool_input: dict[str, Any] = {"command": PROBE_COMMAND}
     if host != "codex":
         tool_input["description"] = "hookwise doctor self-test"
     payload = build_payload(
         host,
         event,
-        tool=SHELL_TOOL[host],
+        tool=host_info(host).shell_tool,
         tool_input=tool_input,
         cwd=str(project),
         session="hookwise-doctor",
@@ -530,7 +529,7 @@ def self_test(
         return Check(
             "fail",
             "self-test",
-            f"`{command}` gave no answer within {timeout_s:g} s: {HOST_LABELS[host]} then "
+            f"`{command}` gave no answer within {timeout_s:g} s: {HOST_TITLES[host]} then "
             "runs the tool",
         )
     problem = host_reading(host, event, test)
@@ -598,7 +597,7 @@ def check_host(
             "fail",
             "registered",
             f"{path} registers hookwise on {', '.join(dict.fromkeys(events))}, but "
-            f"{HOST_LABELS[host]} does not load it here (see the checks above)",
+            f"{HOST_TITLES[host]} does not load it here (see the checks above)",
         )
     for entry in registered:
         if not entry.runs and host == "gemini":
@@ -646,7 +645,9 @@ def check_host(
             )
     _check_portability(registered, env, report)
     if run_self_test:
-        pre = by_event.get(PRE_TOOL_EVENT[host]) or [e for es in by_event.values() for e in es]
+        pre = by_event.get(host_info(host).pre_tool_event) or [
+            e for es in by_event.values() for e in es
+        ]
         tested: set[str] = set()
         for entry in pre:
             if entry.command in tested:
@@ -719,7 +720,7 @@ def _check_entry(
         report.add(
             "warn",
             "timeout",
-            f"{entry.origin}: timeout {entry.timeout} s: {HOST_LABELS[host]} counts seconds "
+            f"{entry.origin}: timeout {entry.timeout} s: {HOST_TITLES[host]} counts seconds "
             "(milliseconds written by mistake?)",
         )
     elif seconds < needed:

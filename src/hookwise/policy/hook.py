@@ -201,6 +201,13 @@ def audit_record(
     command = first.command if first else None
     if command is not None:
         record["command"] = command[:COMMAND_LIMIT]
+    if first is not None:
+        # the host's id of the call and of the subagent making it: `hookwise coverage`
+        # joins the hosts' transcripts with this log on them
+        for key in ("tool_use_id", "agent_id"):
+            value = first.payload.get(key)
+            if isinstance(value, str) and value:
+                record[key] = value[:200]
     if decision is not None:
         for key, value in (
             ("contexts", decision.contexts),

@@ -44,11 +44,10 @@ from typing import Any, Final
 from hookwise.policy import canonical
 from hookwise.policy.scopes import launcher_path
 from hookwise.protocol.hosts import HOST_NAMES
+from hookwise.protocol.hosts import host as host_info
 
 HOSTS: Final = HOST_NAMES
 SCOPES: Final = ("project", "user")
-HOST_LABELS: Final = {"gemini": "Gemini CLI", "claude": "Claude Code", "codex": "Codex"}
-PRE_TOOL_EVENT: Final = {"gemini": "BeforeTool", "claude": "PreToolUse", "codex": "PreToolUse"}
 MATCH_ALL: Final = "*"
 GEMINI_HOOK_NAME: Final = "hookwise"
 BASE_TIMEOUT_S: Final = 10
@@ -242,7 +241,7 @@ def host_events_for(
 def policy_events(compiled: Mapping[str, Any], host: str) -> list[str]:
     """The host events to register for a compiled policy, in the host table's order."""
     tables = compiled["hosts"]
-    wanted = {PRE_TOOL_EVENT[host]}
+    wanted = {host_info(host).pre_tool_event}
     for rule in compiled["rules"]:
         if not rule.get("enabled", True):
             continue

@@ -170,8 +170,11 @@ def attended(host: str, table: dict[str, Any], env: dict[str, str]) -> bool:
 def host_prompts(
     host: str, events: list[Event], tables: dict[str, Any], settings: dict[str, Any]
 ) -> bool:
-    """Whether the host itself would show a prompt for ``ask`` on this event."""
-    table = tables[host]
+    """Whether the host itself would show a prompt for ``ask`` on this event (never for
+    a host without a table: a framework agent through hookwise.integrations)."""
+    table = tables.get(host)
+    if table is None:
+        return False
     spec = table["events"].get(events[0].host_event, {})
     pattern = spec.get("decision")
     if table.get("attended") is None:

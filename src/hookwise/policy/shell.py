@@ -51,6 +51,7 @@ class Command:
         "dynamic",
         "options",
         "origin",
+        "piped_from",
         "redirects",
         "stdin",
         "text",
@@ -82,6 +83,7 @@ class Command:
         self.unknown_args = False  # the words, not only the program, are unknown
         self.options: tuple[set[str], list[str]] | None = None  # programs.flags_of, lazily
         self.origin = ""  # what a derived command stands for ("find -delete", "python -c")
+        self.piped_from: Command | None = None  # the command whose stdout is this one's stdin
 
     @property
     def program(self) -> str:
@@ -639,6 +641,7 @@ def _add_command(
         writes=list(writes),
         stdin=list(stdin),
     )
+    command.piped_from = piped_from
     script.commands.append(command)
     if words and words[0].dynamic:
         command.unverifiable = (

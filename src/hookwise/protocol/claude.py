@@ -149,6 +149,7 @@ _EVENTS: Final = (
         Decision.NONE,
         Exit2.USER,
         json_honoured=False,
+        shared_budget=True,
     ),
 )
 

@@ -137,3 +137,19 @@ REASON_CAP_BYTES: Final = 12_000
 
 # The legacy turn-complete notify program's payload type.
 NOTIFY_TYPE: Final = "agent-turn-complete"
+
+# The tool names of a rollout (``~/.codex/sessions/**/rollout-*.jsonl``: ``function_call``,
+# ``custom_tool_call`` and ``local_shell_call`` items) as a PreToolUse hook gets them in
+# ``tool_name``. Observed with Codex 0.169.0: ``exec_command`` -> ``Bash`` and the freeform
+# ``apply_patch`` -> ``apply_patch``; MCP tools keep their ``mcp__server__tool`` name. Every
+# other tool (``write_stdin``, ``view_image``, ``update_plan``, web search, goals, agents)
+# fires no PreToolUse hook at all.
+ROLLOUT_HOOK_TOOLS: Final = {
+    "exec_command": "Bash",
+    "shell": "Bash",
+    "shell_command": "Bash",
+    "local_shell": "Bash",
+    "local_shell_call": "Bash",
+    "apply_patch": "apply_patch",
+}
+MCP_TOOL_PREFIX: Final = "mcp__"

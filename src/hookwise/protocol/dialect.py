@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Final
 
 
 class Decision(Enum):
@@ -63,6 +64,56 @@ class DialectEvent:
     default_timeout_s: float = 600.0
     json_required: bool = False  # exit 0 with plain text is an invalid answer (Codex Stop)
     stop_supported: bool = True  # continue:false ends the session
+    shared_budget: bool = False  # the event's hooks share one time budget (Claude SessionEnd)
+
+
+# JSON types of the answer fields of Claude Code and Codex ("any": not checked): top
+# level, inside hookSpecificOutput, and a PermissionRequest's decision object.
+ANSWER_TYPES: Final[dict[str, str]] = {
+    "continue": "boolean",
+    "stopReason": "string",
+    "systemMessage": "string",
+    "suppressOutput": "boolean",
+    "decision": "string",
+    "reason": "string",
+    "hookSpecificOutput": "object",
+}
+SPECIFIC_ANSWER_TYPES: Final[dict[str, str]] = {
+    "hookEventName": "string",
+    "permissionDecision": "string",
+    "permissionDecisionReason": "string",
+    "updatedInput": "object",
+    "additionalContext": "string",
+    "updatedMCPToolOutput": "any",
+    "decision": "object",  # PermissionRequest: {behavior, message, updatedInput, ...}
+}
+VERDICT_TYPES: Final[dict[str, str]] = {
+    "behavior": "string",
+    "message": "string",
+    "updatedInput": "object",
+    "updatedPermissions": "array",
+    "interrupt": "boolean",
+}
+
+# The JSON types of the stdin fields Claude Code and Codex send (both use these names);
+# a field not listed takes any type.
+INPUT_TYPES: dict[str, tuple[type, ...]] = {
+    "tool_name": (str,),
+    "tool_input": (dict,),
+    "tool_response": (dict, str, list),
+    "prompt": (str,),
+    "source": (str,),
+    "reason": (str,),
+    "trigger": (str,),
+    "stop_hook_active": (bool,),
+    "last_assistant_message": (str,),
+    "message": (str,),
+    "notification_type": (str,),
+    "agent_id": (str,),
+    "agent_type": (str,),
+}
+# Fields an event that has them cannot do without (no default is invented for them).
+REQUIRED_INPUT: tuple[str, ...] = ("tool_name", "tool_input", "prompt")
 
 
 @dataclass(frozen=True)
@@ -72,6 +123,8 @@ class DialectSpec:
     common_input: tuple[str, ...] = ()
     # common fields an event's arguments may set, and their value when they do not
     input_defaults: dict[str, str] = field(default_factory=dict)
+    input_types: dict[str, tuple[type, ...]] = field(default_factory=lambda: dict(INPUT_TYPES))
+    required_input: tuple[str, ...] = REQUIRED_INPUT
 
     def event(self, name: str) -> DialectEvent:
         try:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
+from hookwise.protocol.dialect import Kind
+
 
 class MatcherKind(Enum):
     """What a definition's ``matcher`` is compared with, and how."""
@@ -63,6 +65,7 @@ class EventSpec:
     output_class: str
     chain: Chain
     flow_control: bool  # decision / continue change what the agent does
+    kind: Kind | None = None  # its family across hosts (None: no other host has one)
 
 
 BASE_FIELDS: Final = (
@@ -118,6 +121,7 @@ EVENTS: Final[dict[str, EventSpec]] = {
             "BeforeToolHookOutput",
             Chain.TOOL_INPUT,
             True,
+            kind=Kind.TOOL_BEFORE,
         ),
         EventSpec(
             "AfterTool",
@@ -141,6 +145,7 @@ EVENTS: Final[dict[str, EventSpec]] = {
             "DefaultHookOutput",
             Chain.NONE,
             True,
+            kind=Kind.TOOL_AFTER,
         ),
         EventSpec(
             "BeforeAgent",
@@ -155,6 +160,7 @@ EVENTS: Final[dict[str, EventSpec]] = {
             "DefaultHookOutput",
             Chain.PROMPT,
             True,
+            kind=Kind.PROMPT,
         ),
         EventSpec(
             "AfterAgent",
@@ -173,6 +179,7 @@ EVENTS: Final[dict[str, EventSpec]] = {
             "AfterAgentHookOutput",
             Chain.NONE,
             True,
+            kind=Kind.STOP,
         ),
         EventSpec(
             "BeforeModel",
@@ -232,6 +239,7 @@ EVENTS: Final[dict[str, EventSpec]] = {
             "DefaultHookOutput",
             Chain.NONE,
             False,
+            kind=Kind.SESSION_START,
         ),
         EventSpec(
             "SessionEnd",
@@ -252,6 +260,7 @@ EVENTS: Final[dict[str, EventSpec]] = {
             "DefaultHookOutput",
             Chain.NONE,
             False,
+            kind=Kind.SESSION_END,
         ),
         EventSpec(
             "PreCompress",
@@ -266,6 +275,7 @@ EVENTS: Final[dict[str, EventSpec]] = {
             "DefaultHookOutput",
             Chain.NONE,
             False,
+            kind=Kind.COMPACT_BEFORE,
         ),
         EventSpec(
             "Notification",
@@ -284,11 +294,27 @@ EVENTS: Final[dict[str, EventSpec]] = {
             "DefaultHookOutput",
             Chain.NONE,
             False,
+            kind=Kind.NOTIFICATION,
         ),
     )
 }
 
 EVENT_NAMES: Final = tuple(EVENTS)
+
+# Event keys of Gemini CLI's settings schema, in schema order (the order of the merged ``hooks``).
+SCHEMA_EVENT_ORDER: Final[tuple[str, ...]] = (
+    "BeforeTool",
+    "AfterTool",
+    "BeforeAgent",
+    "AfterAgent",
+    "Notification",
+    "SessionStart",
+    "SessionEnd",
+    "PreCompress",
+    "BeforeModel",
+    "AfterModel",
+    "BeforeToolSelection",
+)
 
 # Keys of the settings ``hooks`` object that are configuration, not events (types.ts).
 HOOKS_CONFIG_FIELDS: Final = ("enabled", "disabled", "notifications")

@@ -33,6 +33,7 @@ from typing import Any, cast
 from hookwise.host.dialect_answers import DialectEffect
 from hookwise.host.runtimes import TABLE_RUNTIMES
 from hookwise.host.system import HookSystem
+from hookwise.protocol.hosts import HOST_TITLES
 from hookwise.protocol.jsvalue import JSON
 from hookwise.protocol.profiles import DEFAULT_PROFILE
 from hookwise.sim import common
@@ -42,7 +43,6 @@ from hookwise.turns.session import Turn
 
 __all__ = ["DialectLifecycle", "claude_lifecycle", "codex_lifecycle"]
 
-_TITLES = {"claude": "Claude Code", "codex": "Codex"}
 _MODELS = {"claude": "claude-sonnet-4-5", "codex": "gpt-5-codex"}
 _TRIGGERS = ("manual", "auto")
 _COMPACT_SUMMARY = "(the simulator does not summarise)"
@@ -64,7 +64,7 @@ class DialectLifecycle:
     ) -> None:
         runtime = TABLE_RUNTIMES[dialect]
         self.name = dialect
-        self.title = _TITLES[dialect]
+        self.title = HOST_TITLES[dialect]
         self.spec = runtime.spec
         self.event_names = tuple(self.spec.events)
         self.profile_name = dialect

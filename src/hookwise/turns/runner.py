@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hookwise.config.hook_toml import HookToml, TurnHookConfig, TurnHookKind
-from hookwise.host.process import ProcessResult, ProcessSpec
-from hookwise.host.stream import StreamName, astream_process
+from hookwise.host.process import ProcessResult, ProcessSpec, StreamName, arun_process
 from hookwise.host.system import iso_timestamp
 from hookwise.turns.events import (
     ExecCommandBegin,
@@ -138,6 +137,12 @@ class TurnHookRunner:
         title = hook.kind.title
         command = list(hook.argv)
         payload = self.stdin_payload(hook.kind, turn_id, is_hook_input_turn, last_agent_message)
+        seen: dict[StreamName, list[str]] = {"stdout": [], "stderr": []}
+
+        def on_output(stream: StreamName, text: str) -> None:
+            seen[stream].append(text)
+            self.emit(ExecCommandOutputDelta(call_id, stream, text))
+
         spec = ProcessSpec(
             argv=command,
             stdin=(json.dumps(payload, ensure_ascii=False) + "\n").encode("utf-8"),
@@ -146,12 +151,8 @@ class TurnHookRunner:
             timeout_ms=math.inf if hook.timeout_ms is None else hook.timeout_ms,
             kill_grace_ms=KILL_GRACE_MS,
             max_output_bytes=MAX_CAPTURE_BYTES,
+            on_output=on_output,
         )
-        seen: dict[StreamName, list[str]] = {"stdout": [], "stderr": []}
-
-        def on_output(stream: StreamName, text: str) -> None:
-            seen[stream].append(text)
-            self.emit(ExecCommandOutputDelta(call_id, stream, text))
 
         def end(**fields: Any) -> None:
             self.emit(ExecCommandEnd(call_id, turn_id, title, command, **fields))
@@ -159,7 +160,7 @@ class TurnHookRunner:
         self.emit(ExecCommandBegin(call_id, turn_id, title, command, self.cwd))
         started = asyncio.get_running_loop().time()
         try:
-            result = await astream_process(spec, on_output)
+            result = await arun_process(spec)
         except asyncio.CancelledError:
             end(
                 exit_code=None,

@@ -1,17 +1,29 @@
-"""host/stream.py: output reaches the callback while the process runs; timeouts and
-cancellation kill the whole process group; output caps; spawn failures as results."""
+"""host/process.py in streaming mode: output reaches the callback while the process runs;
+timeouts and cancellation kill the whole process group; output caps; spawn failures as results."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from hookwise.host.process import ProcessSpec
-from hookwise.host.stream import StreamName, astream_process
+from hookwise.host.process import (
+    OutputCallback,
+    ProcessResult,
+    ProcessSpec,
+    StreamName,
+    arun_process,
+)
+
+
+async def astream_process(
+    spec: ProcessSpec, on_output: OutputCallback | None = None
+) -> ProcessResult:
+    return await arun_process(replace(spec, on_output=on_output))
 
 
 def alive(pid: int) -> bool:

@@ -1,0 +1,200 @@
+"""The declared mapping from framework tool names to hookwise's canonical tools.
+
+A framework's tools are named by whoever wrote the agent (``run_shell``, ``bash``,
+``write_file``...). Rules are written against the canonical vocabulary of
+:mod:`hookwise.policy.canonical` (``shell``, ``write``, ``edit``, ``read``, ``web_fetch``...),
+so the bridges map the names through this one table. An agent overrides or extends it with
+``Gate(tool_names={"my_tool": "shell"})``; a tool the table does not know keeps its own name
+and stays matchable by rules (``tool: my_tool``).
+
+The table also says which tool a Claude Code / Gemini CLI / Codex hook sees for a canonical
+tool (``hooks_from``): the first name in that host's table of
+:data:`hookwise.policy.canonical.HOST_TOOLS`, so a hook matching ``Bash`` guards a
+framework's shell tool exactly as it guards Claude Code's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from hookwise.policy import canonical
+
+# framework tool name (compared case-insensitively, ``-`` read as ``_``) -> canonical tool
+DEFAULT_TOOL_NAMES: Final[Mapping[str, str]] = {
+    # shell
+    "bash": canonical.SHELL,
+    "shell": canonical.SHELL,
+    "sh": canonical.SHELL,
+    "run_shell": canonical.SHELL,
+    "run_shell_command": canonical.SHELL,
+    "shell_command": canonical.SHELL,
+    "run_command": canonical.SHELL,
+    "terminal": canonical.SHELL,
+    "execute_command": canonical.SHELL,
+    "exec_command": canonical.SHELL,
+    "execute_shell": canonical.SHELL,
+    "run_bash": canonical.SHELL,
+    "bash_command": canonical.SHELL,
+    "local_shell": canonical.SHELL,
+    "run_terminal_command": canonical.SHELL,
+    # files
+    "write": "write",
+    "write_file": "write",
+    "create_file": "write",
+    "save_file": "write",
+    "edit": "edit",
+    "edit_file": "edit",
+    "str_replace": "edit",
+    "str_replace_editor": "edit",
+    "replace": "edit",
+    "apply_patch": "edit",
+    "multi_edit": "edit",
+    "read": "read",
+    "read_file": "read",
+    "view_file": "read",
+    "open_file": "read",
+    "cat": "read",
+    "glob": "glob",
+    "find_files": "glob",
+    "grep": "grep",
+    "search_files": "grep",
+    "ls": "ls",
+    "list_directory": "ls",
+    "list_dir": "ls",
+    "list_files": "ls",
+    # web
+    "fetch": "web_fetch",
+    "web_fetch": "web_fetch",
+    "fetch_url": "web_fetch",
+    "http_get": "web_fetch",
+    "http_request": "web_fetch",
+    "visit_webpage": "web_fetch",
+    "web_search": "web_search",
+    "search_web": "web_search",
+    "google_search": "web_search",
+    "duckduckgo_search": "web_search",
+}
+
+# Argument keys that hold a shell tool's command line, in the order they are tried.
+COMMAND_KEYS: Final = ("command", "cmd", "script")
+
+# A path argument under a name the canonical aliases do not cover -> ``file_path``.
+PATH_ALIASES: Final[Mapping[str, str]] = {"filename": "file_path", "file": "file_path"}
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
+class ToolNames:
+    """The mapping of one Gate: the defaults, then the agent's own entries."""
+
+    __slots__ = ("_table",)
+
+    def __init__(self, overrides: Mapping[str, str] | None = None) -> None:
+        table = {_key(k): v for k, v in DEFAULT_TOOL_NAMES.items()}
+        for name, target in (overrides or {}).items():
+            if not isinstance(name, str) or not name.strip():
+                raise ValueError(f"tool_names: a tool name must be a non-empty string: {name!r}")
+            if not isinstance(target, str) or not target.strip():
+                raise ValueError(
+                    f"tool_names[{name!r}]: expected a canonical tool name such as "
+                    f"{', '.join(sorted(canonical.CANONICAL_TOOLS))}; got {target!r}"
+                )
+            table[_key(name)] = target.strip()
+        self._table = table
+
+    def canonical(self, tool: str) -> str:
+        """The canonical name of a framework tool, or the tool's own name."""
+        return self._table.get(_key(tool), tool)
+
+
+def _command_value(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return canonical.shell_join(list(value))
+    return None
+
+
+def shell_command(args: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """(key, command line) of a shell tool's arguments, or (None, None).
+
+    The usual keys first (a list is joined shell-quoted); else the only argument, when
+    the tool takes exactly one string (``run(line: str)``).
+    """
+    for key in COMMAND_KEYS:
+        command = _command_value(args.get(key))
+        if command is not None:
+            return key, command
+    if len(args) == 1:
+        key, value = next(iter(args.items()))
+        command = _command_value(value)
+        if command is not None:
+            return str(key), command
+    return None, None
+
+
+class MappedInput:
+    """A framework call's arguments as the rules read them, and how to map back."""
+
+    __slots__ = ("args", "complete", "renamed")
+
+    def __init__(self, args: dict[str, Any], renamed: dict[str, str], complete: bool) -> None:
+        self.args = args  # the input the events carry
+        self.renamed = renamed  # canonical key -> the framework's key
+        self.complete = complete  # False: a shell tool whose command was not found
+
+    def back(self, original: Mapping[str, Any], rewritten: Mapping[str, Any]) -> dict[str, Any]:
+        """A rewrite of :attr:`args`, in the framework's own keys (other keys kept)."""
+        out = dict(original)
+        for key, value in rewritten.items():
+            out[self.renamed.get(key, key)] = value
+        return out
+
+
+def canonical_input(tool: str, args: Mapping[str, Any]) -> MappedInput:
+    """``args`` of a call to canonical ``tool`` with the keys rules expect.
+
+    The shell tool's command is under ``command`` whatever the framework called it, and a
+    path under ``filename``/``file`` is a ``file_path``; other keys are kept (the engine
+    normalises ``filePath``, ``cmd``... itself).
+    """
+    out = dict(args)
+    renamed: dict[str, str] = {}
+    if tool == canonical.SHELL:
+        key, command = shell_command(args)
+        if key is None or command is None:
+            return MappedInput(out, renamed, False)
+        if key != "command" or not isinstance(args.get(key), str):
+            out.pop(key, None)
+            out["command"] = command
+            renamed["command"] = key
+    else:
+        for alias, target in PATH_ALIASES.items():
+            if alias in out and target not in out and isinstance(out[alias], str):
+                out[target] = out.pop(alias)
+                renamed[target] = alias
+    return MappedInput(out, renamed, True)
+
+
+def _host_names() -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for host, table in canonical.HOST_TOOLS.items():
+        names: dict[str, str] = {}
+        for name, tool in table.items():
+            names.setdefault(tool, name)
+        out[host] = names
+    # Codex hooks see only Bash and apply_patch; view_image is not a file read
+    out["codex"] = {k: v for k, v in out["codex"].items() if k in (canonical.SHELL, "edit")}
+    return out
+
+
+# host -> canonical tool -> the tool name that host's hooks see
+HOOK_TOOL_NAMES: Final[Mapping[str, Mapping[str, str]]] = _host_names()
+
+
+def hook_tool_name(host: str, tool: str) -> str:
+    """The name a ``host`` hook sees for a canonical (or unmapped) tool."""
+    return HOOK_TOOL_NAMES.get(host, {}).get(tool, tool)

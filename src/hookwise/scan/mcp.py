@@ -1,0 +1,308 @@
+"""MCP servers the agents start: a stdio server is a program run with the user's rights.
+
+* Claude Code: the project's ``.mcp.json``; the user's ``~/.claude.json`` (``mcpServers``,
+  and ``projects[dir].mcpServers`` for this project); ``managed-mcp.json`` in the managed
+  directory. A project server starts only once approved: ``enableAllProjectMcpServers`` or
+  ``enabledMcpjsonServers`` in a settings file or ``~/.claude.json``, else Claude Code asks
+  per server. A repository that approves its own servers (in its ``.claude/settings*.json``)
+  skips that question.
+* Gemini CLI: ``mcpServers`` of every settings scope (the project's only in a trusted
+  folder) and of each active extension's ``gemini-extension.json``.
+* Codex: ``[mcp_servers.NAME]`` of the user and project ``config.toml`` layers.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterable
+from pathlib import Path
+
+from hookwise.config.claude_settings import ClaudeHooks, ClaudePaths, ClaudeScope
+from hookwise.config.claude_trust import claude_global_config
+from hookwise.config.codex_settings import CodexHooks
+from hookwise.config.extensions import load_extensions
+from hookwise.config.jsonc import parse_json_text, parse_jsonc
+from hookwise.config.settings import LoadedSettings, SettingsScope
+from hookwise.protocol.jsvalue import JSON
+from hookwise.scan.context import ScanContext
+from hookwise.scan.locate import file_text, json_line, text_line
+from hookwise.scan.model import Gate, Runnable
+
+__all__ = ["claude_mcp", "codex_mcp", "gemini_mcp"]
+
+
+def _read_object(path: Path, *, jsonc: bool = False) -> dict[str, JSON] | None:
+    text = file_text(path)
+    if text is None:
+        return None
+    value, problem = (parse_jsonc if jsonc else parse_json_text)(text)
+    return value if problem is None and isinstance(value, dict) else None
+
+
+def _servers(
+    host: str,
+    scope: str,
+    origin: str,
+    servers: JSON,
+    *,
+    pointer: list[str | int],
+    gate: tuple[Gate, str],
+    ctx: ScanContext,
+    approve: dict[str, tuple[Gate, str]] | None = None,
+) -> Iterable[Runnable]:
+    if not isinstance(servers, dict):
+        return
+    text = file_text(origin) or ""
+    for name, server in servers.items():
+        if not isinstance(server, dict):
+            continue
+        if origin.endswith(".toml"):
+            line = text_line(origin, f"mcp_servers.{name}", str(name))
+        else:
+            line = json_line(text, [*pointer, name]) or 1
+        these = approve.get(str(name), gate) if approve is not None else gate
+        command = server.get("command")
+        url = server.get("url") or server.get("httpUrl") or server.get("serverUrl")
+        env = server.get("env")
+        env_pairs = tuple(
+            (str(k), str(v))
+            for k, v in (env.items() if isinstance(env, dict) else [])
+            if isinstance(v, str | int | float)
+        )
+        if isinstance(command, str) and command.strip():
+            args = server.get("args")
+            argv = (
+                [command, *(str(a) for a in args if isinstance(a, str | int | float))]
+                if isinstance(args, list)
+                else [command]
+            )
+            cwd = server.get("cwd")
+            yield Runnable(
+                host=host,
+                kind="mcp-server",
+                name=str(name),
+                scope=scope,
+                command=shlex.join(argv),
+                file=origin,
+                line=line,
+                gate=these[0],
+                gate_detail=these[1],
+                argv=tuple(argv),
+                env=env_pairs,
+                cwd=str(cwd) if isinstance(cwd, str) else str(ctx.project),
+            )
+        elif isinstance(url, str):
+            yield Runnable(
+                host=host,
+                kind="mcp-remote",
+                name=str(name),
+                scope=scope,
+                command="",
+                file=origin,
+                line=line,
+                gate=these[0],
+                gate_detail=these[1],
+                url=url,
+            )
+
+
+# --------------------------------------------------------------------------- Claude Code
+
+
+def _approvals(
+    hooks: ClaudeHooks, project_record: dict[str, JSON]
+) -> tuple[set[str], set[str], bool, list[str]]:
+    """(enabled names, disabled names, all enabled, where the approval came from)."""
+    enabled: set[str] = set()
+    disabled: set[str] = set()
+    everything = False
+    by: list[str] = []
+    sources: list[tuple[str, dict[str, JSON]]] = [
+        (f"{f.scope.value}:{f.origin}", f.settings) for f in hooks.settings_files if f.settings
+    ]
+    sources.append(("user:~/.claude.json", project_record))
+    for where, settings in sources:
+        if settings.get("enableAllProjectMcpServers") is True:
+            everything = True
+            by.append(where)
+        names = settings.get("enabledMcpjsonServers")
+        if isinstance(names, list):
+            enabled.update(str(n) for n in names)
+            if names:
+                by.append(where)
+        names = settings.get("disabledMcpjsonServers")
+        if isinstance(names, list):
+            disabled.update(str(n) for n in names)
+    return enabled, disabled, everything, by
+
+
+def claude_mcp(
+    ctx: ScanContext, hooks: ClaudeHooks, repo_gate: tuple[Gate, str]
+) -> tuple[list[Runnable], list[str]]:
+    """The servers, and the files of the repository that approve its own servers."""
+    home = ctx.home_for("CLAUDE_CONFIG_DIR")
+    paths = ClaudePaths.from_environment(
+        ctx.project, home=home, env=ctx.env, managed_dir=ctx.claude_managed_dir
+    )
+    global_config = _read_object(claude_global_config(home, ctx.env)) or {}
+    projects = global_config.get("projects")
+    record = projects.get(str(ctx.project)) if isinstance(projects, dict) else None
+    project_record: dict[str, JSON] = record if isinstance(record, dict) else {}
+    out: list[Runnable] = []
+    managed_file = paths.managed_dir / "managed-mcp.json"
+    managed = _read_object(managed_file)
+    if managed is not None:
+        out.extend(
+            _servers(
+                "claude",
+                "managed",
+                str(managed_file),
+                managed.get("mcpServers"),
+                pointer=["mcpServers"],
+                gate=(Gate.USER, "managed"),
+                ctx=ctx,
+            )
+        )
+    global_path = str(claude_global_config(home, ctx.env))
+    out.extend(
+        _servers(
+            "claude",
+            "user",
+            global_path,
+            global_config.get("mcpServers"),
+            pointer=["mcpServers"],
+            gate=(Gate.USER, "user"),
+            ctx=ctx,
+        )
+    )
+    out.extend(
+        _servers(
+            "claude",
+            "local",
+            global_path,
+            project_record.get("mcpServers"),
+            pointer=["projects", str(ctx.project), "mcpServers"],
+            gate=(Gate.USER, "user (this project)"),
+            ctx=ctx,
+        )
+    )
+    self_approved: list[str] = []
+    mcp_json = ctx.project / ".mcp.json"
+    project = _read_object(mcp_json)
+    if project is not None:
+        enabled, disabled, everything, by = _approvals(hooks, project_record)
+        repo_files = {
+            f.origin
+            for f in hooks.settings_files
+            if f.scope in (ClaudeScope.PROJECT, ClaudeScope.LOCAL)
+        }
+        from_repo = [w for w in by if w.split(":", 1)[1] in repo_files]
+        self_approved = sorted({w.split(":", 1)[1] for w in from_repo})
+        approve: dict[str, tuple[Gate, str]] = {}
+        servers = project.get("mcpServers")
+        for name in servers if isinstance(servers, dict) else {}:
+            if name in disabled:
+                approve[name] = (Gate.OFF, "disabledMcpjsonServers")
+            elif everything or name in enabled:
+                if from_repo and len(from_repo) == len(by):
+                    approve[name] = (
+                        repo_gate[0] if repo_gate[0] is Gate.TRUSTED else Gate.NO_PROMPT,
+                        f"approved by the repository's own settings ({', '.join(self_approved)})",
+                    )
+                else:
+                    approve[name] = (Gate.TRUSTED, "approved by the user")
+            else:
+                approve[name] = (Gate.AFTER_TRUST, "Claude Code asks before starting it")
+        out.extend(
+            _servers(
+                "claude",
+                "project",
+                str(mcp_json),
+                servers,
+                pointer=["mcpServers"],
+                gate=repo_gate,
+                ctx=ctx,
+                approve=approve,
+            )
+        )
+    return out, self_approved
+
+
+# --------------------------------------------------------------------------- Gemini CLI
+
+
+def gemini_mcp(
+    ctx: ScanContext, settings: LoadedSettings, repo_gate: tuple[Gate, str]
+) -> list[Runnable]:
+    out: list[Runnable] = []
+    for scope in (
+        SettingsScope.SYSTEM_DEFAULTS,
+        SettingsScope.USER,
+        SettingsScope.PROJECT,
+        SettingsScope.SYSTEM,
+    ):
+        file = settings.files[scope]
+        if not file.loaded:
+            continue
+        gate = repo_gate if scope is SettingsScope.PROJECT else (Gate.USER, scope.value)
+        out.extend(
+            _servers(
+                "gemini",
+                scope.value,
+                str(file.path),
+                file.settings.get("mcpServers"),
+                pointer=["mcpServers"],
+                gate=gate,
+                ctx=ctx,
+            )
+        )
+    for extension in load_extensions(settings).extensions:
+        manifest = extension.path / "gemini-extension.json"
+        config = _read_object(manifest)
+        if config is None:
+            continue
+        gate = (Gate.USER, "extension") if extension.active else (Gate.OFF, "extension disabled")
+        out.extend(
+            _servers(
+                "gemini",
+                extension.scope,
+                str(manifest),
+                config.get("mcpServers"),
+                pointer=["mcpServers"],
+                gate=gate,
+                ctx=ctx,
+            )
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- Codex
+
+
+def codex_mcp(ctx: ScanContext, real: CodexHooks, everything: CodexHooks) -> list[Runnable]:
+    out: list[Runnable] = []
+    trusted_now = {str(layer.config_path) for layer in real.layers if layer.trusted}
+    for layer in everything.layers:
+        if layer.config is None or layer.config_path is None:
+            continue
+        origin = str(layer.config_path)
+        if layer.name == "project":
+            gate = (
+                (Gate.TRUSTED, "trusted project")
+                if origin in trusted_now
+                else (Gate.AFTER_TRUST, "runs once the project is trusted")
+            )
+        else:
+            gate = (Gate.USER, layer.name)
+        out.extend(
+            _servers(
+                "codex",
+                layer.name,
+                origin,
+                layer.config.get("mcp_servers"),
+                pointer=[],
+                gate=gate,
+                ctx=ctx,
+            )
+        )
+    return out

@@ -1,0 +1,151 @@
+"""``scan_project``: every source of every host, analysed and judged, in one report."""
+
+from __future__ import annotations
+
+import os
+
+from hookwise.scan import catalog
+from hookwise.scan.analyse import analyse_runnable
+from hookwise.scan.context import ScanContext
+from hookwise.scan.findings import env_findings, merge_findings, runnable_findings
+from hookwise.scan.hookwise_sources import policy_validators, turn_hooks
+from hookwise.scan.locate import file_text, json_line
+from hookwise.scan.mcp import claude_mcp, codex_mcp, gemini_mcp
+from hookwise.scan.model import EnvSetting, Finding, Gate, Runnable, ScanReport, Severity
+from hookwise.scan.rules import RULES
+from hookwise.scan.settings_commands import claude_env, claude_helpers, codex_env, gemini_env
+from hookwise.scan.sources import (
+    claude_hooks,
+    claude_repository_gate,
+    codex_hooks,
+    codex_loads,
+    gemini_hooks,
+    gemini_repository_gate,
+    gemini_settings,
+    load_claude,
+)
+
+__all__ = ["scan_project"]
+
+
+def _collect(ctx: ScanContext, report: ScanReport) -> list[Finding]:
+    """Fill ``report`` with every runnable and variable; return the findings of sources."""
+    extra: list[Finding] = []
+    claude = load_claude(ctx)
+    claude_gate = claude_repository_gate(ctx)
+    loaded = claude_hooks(ctx, claude)
+    report.runnables += loaded.runnables
+    report.warnings += loaded.warnings
+    report.files += loaded.files
+    report.runnables += claude_helpers(ctx, claude, claude_gate)
+    report.env_settings += claude_env(claude, claude_gate)
+    servers, self_approved = claude_mcp(ctx, claude, claude_gate)
+    report.runnables += servers
+    for origin in self_approved:
+        text = file_text(origin) or ""
+        line = (
+            json_line(text, ["enableAllProjectMcpServers"])
+            or json_line(text, ["enabledMcpjsonServers"])
+            or 1
+        )
+        extra.append(
+            Finding(
+                "self-approved-mcp",
+                RULES["self-approved-mcp"].severity,
+                "claude project settings approve the repository's own .mcp.json servers",
+                origin,
+                line,
+            )
+        )
+
+    settings = gemini_settings(ctx)
+    gemini_gate = gemini_repository_gate(settings)
+    loaded = gemini_hooks(ctx, settings)
+    report.runnables += loaded.runnables
+    report.warnings += loaded.warnings
+    report.files += loaded.files
+    report.runnables += gemini_mcp(ctx, settings, gemini_gate)
+    report.env_settings += gemini_env(ctx, settings, gemini_gate[0])
+
+    real, everything = codex_loads(ctx)
+    loaded = codex_hooks(ctx, real, everything)
+    report.runnables += loaded.runnables
+    report.warnings += loaded.warnings
+    report.files += loaded.files
+    report.runnables += codex_mcp(ctx, real, everything)
+    report.env_settings += codex_env(ctx, real, everything)
+
+    for runnables, warnings in (turn_hooks(ctx), policy_validators(ctx)):
+        report.runnables += runnables
+        report.warnings += warnings
+    return extra
+
+
+def _remote_findings(runnable: Runnable) -> list[Finding]:
+    if not runnable.repository or catalog.is_loopback(runnable.url):
+        return []
+    if runnable.kind == "http-hook":
+        rule, message = (
+            "http-hook",
+            f"claude {runnable.scope} {runnable.name} http hook posts every event to "
+            + runnable.url,
+        )
+    else:
+        rule, message = (
+            "remote-mcp",
+            f"{runnable.host} {runnable.scope} remote MCP server {runnable.name!r} at "
+            + runnable.url,
+        )
+    severity = RULES[rule].severity
+    if runnable.gate is Gate.NO_PROMPT and severity.rank >= Severity.MEDIUM.rank:
+        severity = severity.raised()
+    return [Finding(rule, severity, message, runnable.file, runnable.line, runnable, runnable.url)]
+
+
+def scan_project(ctx: ScanContext) -> ScanReport:
+    """What every agent would run on its own for ``ctx.project`` and this user, judged."""
+    report = ScanReport(project=str(ctx.project))
+    findings = _collect(ctx, report)
+    for index, runnable in enumerate(report.runnables):
+        if runnable.kind in ("http-hook", "mcp-remote"):
+            findings += _remote_findings(runnable)
+            continue
+        analysis = analyse_runnable(ctx, runnable)
+        report.scripts[index] = analysis.scripts
+        missing = [
+            (ref.path, ref.file, ref.line)
+            for ref in analysis.sink.scripts
+            if ctx.inside(ref.path) and not os.path.exists(ref.path)
+        ]
+        findings += runnable_findings(runnable, analysis.sink.facts, missing)
+        if runnable.host == "gemini" and runnable.gate in (Gate.TRUSTED, Gate.NO_PROMPT):
+            inside = [s for s in analysis.scripts if ctx.inside(s.path)]
+            if inside:
+                findings.append(
+                    Finding(
+                        "trust-by-command-line",
+                        Severity.INFO,
+                        f"gemini project {runnable.name} hook: Gemini CLI trusts it by name and "
+                        f"command only; a change to {inside[0].path} runs with no new warning",
+                        runnable.file,
+                        runnable.line,
+                        runnable,
+                    )
+                )
+        for name, value in runnable.env:
+            report.env_settings.append(
+                EnvSetting(
+                    runnable.host,
+                    runnable.scope,
+                    name,
+                    value,
+                    runnable.file,
+                    runnable.line,
+                    runnable.gate,
+                    f"{runnable.kind} env",
+                )
+            )
+    findings += env_findings(report.env_settings, str(ctx.project))
+    report.findings = merge_findings(findings)
+    report.files = sorted(set(report.files))
+    return report

@@ -1,0 +1,2 @@
+#!/bin/sh
+notify-send 'Claude Code' "$(jq -r .message)"
