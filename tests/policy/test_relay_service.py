@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hookwise.api.settings import sqlite_url
 from hookwise.policy.payloads import build_payload
@@ -521,3 +523,74 @@ def test_no_request_where_the_answer_cannot_decide(tmp_path: Path) -> None:
     assert record["canonical"] == ["notification", "permission.request"], record
     assert record["rule"] == "ask-permission" and record["decision"] == "ask", record
     assert "approval" not in record
+
+
+# --------------------------------------------------------------------------- fuzz: fail closed
+
+GARBAGE = st.one_of(
+    st.binary(max_size=64),
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
+        max_leaves=8,
+    ),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "id": st.sampled_from(["r1", "r2", ""]),
+            "status": st.sampled_from(["allowed", "denied", "pending", "expired", "ok"]),
+            "nonce": st.text(max_size=4),
+            "input_hash": st.text(max_size=4),
+            "decision": st.dictionaries(
+                st.sampled_from(["decision", "approver", "note"]),
+                st.sampled_from(["allow", "deny", "alice", ""]),
+            ),
+        },
+    ),
+)
+
+
+def relay_in_process(forge: Any) -> tuple[Any, Any]:
+    """One ask through relay.relay() (in this process) against a FakeRelay answering forge."""
+    from hookwise.policy import relay
+    from hookwise.policy.compiler import compile_sources
+    from hookwise.policy.pipeline import decide
+    from hookwise.policy.trust import Trust
+
+    fake = FakeRelay(forge)
+    try:
+        text = relay_policy(fake.url, wait=0.3, rules=RULES)
+        policy = compile_sources([("user", "u.yaml", text.encode())], trust=Trust())
+        payload = {
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": "git push"},
+            "session_id": "s",
+            "cwd": "/nonexistent-project",
+        }
+        env = {"HOOKWISE_AGENT_TOKEN": "tok-0123456789"}
+        outcome = decide(payload, policy, "claude", env, now=time.time())
+        decision = outcome.decision
+        assert decision is not None and decision.decision == "ask"
+        result = relay.relay(
+            decision, outcome.events, "claude", policy["hosts"], policy["settings"], env=env
+        )
+    finally:
+        fake.close()
+    return decision, result
+
+
+def test_the_right_answer_allows_in_process() -> None:
+    decision, result = relay_in_process(lambda request: (200, answer_for(request)))
+    assert decision.decision == "allow" and result.outcome == "allowed"
+    assert result.approver == "mallory"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(status=st.sampled_from([200, 200, 200, 404, 409, 500, 502]), body=GARBAGE)
+def test_no_answer_but_the_right_one_allows(status: int, body: Any) -> None:
+    """Whatever a (forged, broken) service answers, the hook allows only a verified allow."""
+    encoded = body if isinstance(body, bytes) else json.dumps(body).encode()
+    decision, result = relay_in_process(lambda request: (status, encoded))
+    assert decision.decision == "deny", (status, body, result.as_dict())
+    assert result.outcome in ("mismatch", "unreachable", "timeout", "expired", "withdrawn")
