@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hookwise.config.atomic import write_text_atomic
 from hookwise.config.codex_settings import load_codex_hooks
 from hookwise.config.settings import parse_jsonc
 from hookwise.policy.install import (
@@ -35,7 +36,6 @@ from hookwise.policy.install import (
     settings_path,
     timeout_seconds,
     write_plan,
-    write_text_atomic,
 )
 from tests.policy.conftest import compile_text
 
@@ -664,8 +664,10 @@ def test_writes_are_atomic_and_keep_the_mode(tmp_path: Path) -> None:
     assert fresh.read_text() == "{}"
     link = tmp_path / "link.json"
     link.symlink_to(target)
-    write_text_atomic(link, "{}\n")
+    write_text_atomic(link, "{}\n", follow_symlinks=True)  # what install does: a dotfiles link
     assert link.is_symlink() and target.read_text() == "{}\n"
+    write_text_atomic(link, "[]\n")  # the default replaces the link itself
+    assert not link.is_symlink() and target.read_text() == "{}\n"
 
 
 def test_an_unreadable_settings_file_is_an_error(project: Path, env: dict[str, str]) -> None:

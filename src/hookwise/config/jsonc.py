@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from typing import Final
+from dataclasses import dataclass, field
+from typing import Any, Final
 
-from hookwise.protocol.jsvalue import JS_WHITESPACE, JSON, UNDEFINED, js_json_parse, js_string
+from hookwise.protocol.jsvalue import (
+    JS_WHITESPACE,
+    JSON,
+    UNDEFINED,
+    js_json_parse,
+    js_string,
+    json_type_name,
+)
 
 __all__ = [
     "JsonSyntaxError",
@@ -393,3 +400,246 @@ def insert_member(original: str, stripped: str, open_brace: int, key: str, value
     else:
         text = f", {member}"
     return original[: last.value_end] + text + original[last.value_end :]
+
+
+# --------------------------------------------------------------------------- span editing
+
+
+@dataclass
+class JsonNode:
+    """A JSON value's span in the text; objects keep (key, key start) per member."""
+
+    kind: str  # "object" | "array" | "scalar"
+    start: int
+    end: int
+    children: list[JsonNode] = field(default_factory=list)
+    keys: list[tuple[str, int]] = field(default_factory=list)
+
+    def member(self, key: str) -> tuple[int, JsonNode] | None:
+        """The last member named ``key`` (JSON.parse keeps the last duplicate)."""
+        for index in range(len(self.keys) - 1, -1, -1):
+            if self.keys[index][0] == key:
+                return index, self.children[index]
+        return None
+
+    def span(self, index: int) -> tuple[int, int]:
+        """Start and end of element ``index`` (an object member starts at its key)."""
+        child = self.children[index]
+        return (self.keys[index][1] if self.kind == "object" else child.start), child.end
+
+
+class _SpanParser:
+    """Spans of a text that is already known to be valid JSON (comments blanked)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def skip(self, i: int) -> int:
+        while i < len(self.text) and self.text[i] in _JSON_WS:
+            i += 1
+        return i
+
+    def string_end(self, i: int) -> int:
+        i += 1
+        while self.text[i] != '"':
+            i += 2 if self.text[i] == "\\" else 1
+        return i + 1
+
+    def value(self, i: int) -> JsonNode:
+        i = self.skip(i)
+        char = self.text[i]
+        if char == "{":
+            node = JsonNode("object", i, i)
+            i = self.skip(i + 1)
+            while self.text[i] != "}":
+                key_end = self.string_end(i)
+                key = json.loads(self.text[i:key_end])
+                colon = self.skip(key_end)
+                child = self.value(colon + 1)
+                node.keys.append((key, i))
+                node.children.append(child)
+                i = self.skip(child.end)
+                if self.text[i] == ",":
+                    i = self.skip(i + 1)
+            node.end = i + 1
+            return node
+        if char == "[":
+            node = JsonNode("array", i, i)
+            i = self.skip(i + 1)
+            while self.text[i] != "]":
+                child = self.value(i)
+                node.children.append(child)
+                i = self.skip(child.end)
+                if self.text[i] == ",":
+                    i = self.skip(i + 1)
+            node.end = i + 1
+            return node
+        if char == '"':
+            return JsonNode("scalar", i, self.string_end(i))
+        end = i
+        while end < len(self.text) and self.text[end] not in ",}] \t\n\r":
+            end += 1
+        return JsonNode("scalar", i, end)
+
+
+def _position(text: str, index: int) -> str:
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return f"{line}:{column}"
+
+
+def _a(name: str) -> str:
+    """ "an object", "a string"... as messages say it ("null" stays bare)."""
+    return name if name == "null" else ("an " if name[0] in "aeiou" else "a ") + name
+
+
+class JsonEditError(ValueError):
+    """The file cannot be edited in place (it does not parse, or is not an object)."""
+
+
+class JsonDocument:
+    """A settings file as text, edited in place: only the changed spans move.
+
+    ``jsonc``: comments are allowed (Gemini CLI's settings); they are blanked for parsing,
+    which keeps every position, and survive every edit outside hookwise's own entries.
+    """
+
+    def __init__(self, text: str, origin: str, *, jsonc: bool) -> None:
+        self.origin = origin
+        self.jsonc = jsonc
+        self.bom = "\ufeff" if text.startswith("\ufeff") else ""
+        self.text = text[len(self.bom) :]
+        self.newline = "\r\n" if "\r\n" in self.text else "\n"
+        self.root = self._parse()
+
+    # -- parsing ---------------------------------------------------------------
+
+    def _stripped(self) -> str:
+        if not self.jsonc:
+            return self.text
+        return strip_json_comments(self.text)
+
+    def _parse(self) -> JsonNode:
+        stripped = self._stripped()
+        value, problem = parse_json_text(stripped)
+        if problem is not None:
+            raise JsonEditError(problem.describe(self.origin) + "; fix it first (nothing written)")
+        if not isinstance(value, dict):
+            raise JsonEditError(
+                f"{self.origin}:1:1: expected a JSON object at the top level, got "
+                f"{_a(json_type_name(value))}; nothing written"
+            )
+        try:
+            return _SpanParser(stripped).value(0)
+        except (RecursionError, IndexError, ValueError) as exc:
+            raise JsonEditError(f"{self.origin}: cannot edit this file safely: {exc}") from None
+
+    def value_of(self, node: JsonNode) -> Any:
+        return json.loads(self._stripped()[node.start : node.end])
+
+    def has_comment(self, start: int, end: int) -> bool:
+        return self.jsonc and self._stripped()[start:end] != self.text[start:end]
+
+    def where(self, node: JsonNode) -> str:
+        return f"{self.origin}:{_position(self.text, node.start)}"
+
+    def rendered(self) -> str:
+        return self.bom + self.text
+
+    # -- formatting ------------------------------------------------------------
+
+    def _line_indent(self, index: int) -> str:
+        start = self.text.rfind("\n", 0, index) + 1
+        match = re.match(r"[ \t]*", self.text[start:])
+        return match.group(0) if match else ""
+
+    def _starts_line(self, index: int) -> bool:
+        start = self.text.rfind("\n", 0, index) + 1
+        return not self.text[start:index].strip()
+
+    def _unit(self) -> str:
+        """The document's indentation step (two spaces when it shows none)."""
+        for node in (self.root, *self.root.children):
+            if node.kind in ("object", "array") and node.children:
+                first, _ = node.span(0)
+                if self._starts_line(first):
+                    outer, inner = self._line_indent(node.start), self._line_indent(first)
+                    if inner.startswith(outer) and len(inner) > len(outer):
+                        return inner[len(outer) :]
+        return "  "
+
+    def _render(self, value: Any, indent: str) -> str:
+        text = json.dumps(value, indent=self._unit(), ensure_ascii=False)
+        return text.replace("\n", self.newline + indent)
+
+    # -- edits (each one re-parses: files are small, positions stay exact) -----
+
+    def _replace(self, start: int, end: int, text: str, *more: tuple[int, int, str]) -> None:
+        """Replace spans (given in any order, not overlapping), then parse again."""
+        for begin, stop, value in sorted([(start, end, text), *more], reverse=True):
+            self.text = self.text[:begin] + value + self.text[stop:]
+        self.root = self._parse()
+
+    def append(self, container: JsonNode, value: Any, key: str | None = None) -> None:
+        """Add ``value`` (as member ``key`` of an object) after the container's last element."""
+        multiline = "\n" in self.text
+        if not container.children:
+            outer = self._line_indent(container.start)
+            inner = outer + self._unit()
+            item = self._element(key, value, inner if multiline else None)
+            open_, close = container.start + 1, container.end - 1
+            if self.has_comment(open_, close) or self.text[open_:close].strip():
+                self._replace(open_, open_, f"{self.newline}{inner}{item}" if multiline else item)
+            elif multiline:
+                self._replace(open_, close, f"{self.newline}{inner}{item}{self.newline}{outer}")
+            else:
+                self._replace(open_, close, item)
+            return
+        first, _ = container.span(0)
+        _, last_end = container.span(len(container.children) - 1)
+        if "\n" in self.text[container.start : container.end]:
+            if self._starts_line(first):
+                inner = self._line_indent(first)
+            else:
+                inner = self._line_indent(container.start) + self._unit()
+            item = self._element(key, value, inner)
+            self._replace(last_end, last_end, f",{self.newline}{inner}{item}")
+        else:
+            self._replace(last_end, last_end, ", " + self._element(key, value, None))
+
+    def _element(self, key: str | None, value: Any, indent: str | None) -> str:
+        body = (
+            self._render(value, indent)
+            if indent is not None
+            else json.dumps(value, ensure_ascii=False)
+        )
+        return body if key is None else f"{json.dumps(key, ensure_ascii=False)}: {body}"
+
+    def remove(self, container: JsonNode, index: int) -> None:
+        """Remove element ``index`` with its separator (comments around it are kept)."""
+        count = len(container.children)
+        start, end = container.span(index)
+        if count == 1:
+            open_, close = container.start + 1, container.end - 1
+            if self.has_comment(open_, start):
+                self._replace(start, end, "")
+            elif self.has_comment(end, close):
+                self._replace(open_, end, "")  # what append inserted before the comments
+            else:
+                self._replace(open_, close, "")
+            return
+        stripped = self._stripped()
+        if index > 0:
+            _, previous_end = container.span(index - 1)
+            if self.has_comment(previous_end, start):
+                comma = stripped.index(",", previous_end, start)
+                self._replace(start, end, "", (comma, comma + 1, ""))
+            else:
+                self._replace(previous_end, end, "")
+            return
+        following, _ = container.span(1)
+        if self.has_comment(end, following):
+            comma = stripped.index(",", end, following)
+            self._replace(start, end, "", (comma, comma + 1, ""))
+        else:
+            self._replace(start, following, "")

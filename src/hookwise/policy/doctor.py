@@ -23,13 +23,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hookwise.config.files import read_file_bytes
+from hookwise.config.jsonc import JsonDocument, JsonEditError
 from hookwise.policy.install import (
     HOSTS,
     MATCH_ALL,
     SCOPES,
     TOOL_MATCHER_EVENTS,
     InstallError,
-    JsonDocument,
     claude_config_dir,
     codex_home,
     codex_project_trust,
@@ -196,7 +197,7 @@ def _written(host: str, project: Path, env: Mapping[str, str], report: HostRepor
             continue
         seen.add(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_file_bytes(path).decode("utf-8")
         except FileNotFoundError:
             continue
         except (OSError, UnicodeDecodeError) as exc:
@@ -207,7 +208,7 @@ def _written(host: str, project: Path, env: Mapping[str, str], report: HostRepor
         try:
             doc = JsonDocument(text, str(path), jsonc=host == "gemini")
             found = find_hookwise(doc)
-        except InstallError as exc:
+        except (InstallError, JsonEditError) as exc:
             report.add("fail", "settings", f"{exc}: {HOST_TITLES[host]} cannot read it either")
             continue
         for hook in found:

@@ -33,7 +33,6 @@ import math
 import os
 import re
 import shlex
-import stat
 import sys
 import tomllib
 from collections.abc import Iterator, Mapping
@@ -41,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from hookwise.config.atomic import write_text_atomic
+from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode
 from hookwise.policy import canonical
 from hookwise.policy.scopes import launcher_path
 from hookwise.protocol.hosts import HOST_NAMES
@@ -350,249 +351,6 @@ def settings_path(host: str, scope: str, project: Path, env: Mapping[str, str]) 
 
 # --------------------------------------------------------------------------- JSON text
 
-_WS: Final = " \t\n\r"
-
-
-@dataclass
-class _Node:
-    """A JSON value's span in the text; objects keep (key, key start) per member."""
-
-    kind: str  # "object" | "array" | "scalar"
-    start: int
-    end: int
-    children: list[_Node] = field(default_factory=list)
-    keys: list[tuple[str, int]] = field(default_factory=list)
-
-    def member(self, key: str) -> tuple[int, _Node] | None:
-        """The last member named ``key`` (JSON.parse keeps the last duplicate)."""
-        for index in range(len(self.keys) - 1, -1, -1):
-            if self.keys[index][0] == key:
-                return index, self.children[index]
-        return None
-
-    def span(self, index: int) -> tuple[int, int]:
-        """Start and end of element ``index`` (an object member starts at its key)."""
-        child = self.children[index]
-        return (self.keys[index][1] if self.kind == "object" else child.start), child.end
-
-
-class _SpanParser:
-    """Spans of a text that is already known to be valid JSON (comments blanked)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def skip(self, i: int) -> int:
-        while i < len(self.text) and self.text[i] in _WS:
-            i += 1
-        return i
-
-    def string_end(self, i: int) -> int:
-        i += 1
-        while self.text[i] != '"':
-            i += 2 if self.text[i] == "\\" else 1
-        return i + 1
-
-    def value(self, i: int) -> _Node:
-        i = self.skip(i)
-        char = self.text[i]
-        if char == "{":
-            node = _Node("object", i, i)
-            i = self.skip(i + 1)
-            while self.text[i] != "}":
-                key_end = self.string_end(i)
-                key = json.loads(self.text[i:key_end])
-                colon = self.skip(key_end)
-                child = self.value(colon + 1)
-                node.keys.append((key, i))
-                node.children.append(child)
-                i = self.skip(child.end)
-                if self.text[i] == ",":
-                    i = self.skip(i + 1)
-            node.end = i + 1
-            return node
-        if char == "[":
-            node = _Node("array", i, i)
-            i = self.skip(i + 1)
-            while self.text[i] != "]":
-                child = self.value(i)
-                node.children.append(child)
-                i = self.skip(child.end)
-                if self.text[i] == ",":
-                    i = self.skip(i + 1)
-            node.end = i + 1
-            return node
-        if char == '"':
-            return _Node("scalar", i, self.string_end(i))
-        end = i
-        while end < len(self.text) and self.text[end] not in ",}] \t\n\r":
-            end += 1
-        return _Node("scalar", i, end)
-
-
-def _json_type(value: Any) -> str:
-    from hookwise.config.dialect_hooks import json_type  # off the hook's import path
-
-    return json_type(value)
-
-
-def _position(text: str, index: int) -> str:
-    line = text.count("\n", 0, index) + 1
-    column = index - (text.rfind("\n", 0, index) + 1) + 1
-    return f"{line}:{column}"
-
-
-class JsonDocument:
-    """A settings file as text, edited in place: only the changed spans move.
-
-    ``jsonc``: comments are allowed (Gemini CLI's settings); they are blanked for parsing,
-    which keeps every position, and survive every edit outside hookwise's own entries.
-    """
-
-    def __init__(self, text: str, origin: str, *, jsonc: bool) -> None:
-        self.origin = origin
-        self.jsonc = jsonc
-        self.bom = "\ufeff" if text.startswith("\ufeff") else ""
-        self.text = text[len(self.bom) :]
-        self.newline = "\r\n" if "\r\n" in self.text else "\n"
-        self.root = self._parse()
-
-    # -- parsing ---------------------------------------------------------------
-
-    def _stripped(self) -> str:
-        if not self.jsonc:
-            return self.text
-        from hookwise.config.settings import strip_json_comments
-
-        return strip_json_comments(self.text)
-
-    def _parse(self) -> _Node:
-        from hookwise.config.settings import parse_json_text
-
-        stripped = self._stripped()
-        value, problem = parse_json_text(stripped)
-        if problem is not None:
-            raise InstallError(problem.describe(self.origin) + "; fix it first (nothing written)")
-        if not isinstance(value, dict):
-            raise InstallError(
-                f"{self.origin}:1:1: expected a JSON object at the top level, got "
-                f"{_json_type(value)}; nothing written"
-            )
-        try:
-            return _SpanParser(stripped).value(0)
-        except (RecursionError, IndexError, ValueError) as exc:
-            raise InstallError(f"{self.origin}: cannot edit this file safely: {exc}") from None
-
-    def value_of(self, node: _Node) -> Any:
-        return json.loads(self._stripped()[node.start : node.end])
-
-    def has_comment(self, start: int, end: int) -> bool:
-        return self.jsonc and self._stripped()[start:end] != self.text[start:end]
-
-    def where(self, node: _Node) -> str:
-        return f"{self.origin}:{_position(self.text, node.start)}"
-
-    def rendered(self) -> str:
-        return self.bom + self.text
-
-    # -- formatting ------------------------------------------------------------
-
-    def _line_indent(self, index: int) -> str:
-        start = self.text.rfind("\n", 0, index) + 1
-        match = re.match(r"[ \t]*", self.text[start:])
-        return match.group(0) if match else ""
-
-    def _starts_line(self, index: int) -> bool:
-        start = self.text.rfind("\n", 0, index) + 1
-        return not self.text[start:index].strip()
-
-    def _unit(self) -> str:
-        """The document's indentation step (two spaces when it shows none)."""
-        for node in (self.root, *self.root.children):
-            if node.kind in ("object", "array") and node.children:
-                first, _ = node.span(0)
-                if self._starts_line(first):
-                    outer, inner = self._line_indent(node.start), self._line_indent(first)
-                    if inner.startswith(outer) and len(inner) > len(outer):
-                        return inner[len(outer) :]
-        return "  "
-
-    def _render(self, value: Any, indent: str) -> str:
-        text = json.dumps(value, indent=self._unit(), ensure_ascii=False)
-        return text.replace("\n", self.newline + indent)
-
-    # -- edits (each one re-parses: files are small, positions stay exact) -----
-
-    def _replace(self, start: int, end: int, text: str, *more: tuple[int, int, str]) -> None:
-        """Replace spans (given in any order, not overlapping), then parse again."""
-        for begin, stop, value in sorted([(start, end, text), *more], reverse=True):
-            self.text = self.text[:begin] + value + self.text[stop:]
-        self.root = self._parse()
-
-    def append(self, container: _Node, value: Any, key: str | None = None) -> None:
-        """Add ``value`` (as member ``key`` of an object) after the container's last element."""
-        multiline = "\n" in self.text
-        if not container.children:
-            outer = self._line_indent(container.start)
-            inner = outer + self._unit()
-            item = self._element(key, value, inner if multiline else None)
-            open_, close = container.start + 1, container.end - 1
-            if self.has_comment(open_, close) or self.text[open_:close].strip():
-                self._replace(open_, open_, f"{self.newline}{inner}{item}" if multiline else item)
-            elif multiline:
-                self._replace(open_, close, f"{self.newline}{inner}{item}{self.newline}{outer}")
-            else:
-                self._replace(open_, close, item)
-            return
-        first, _ = container.span(0)
-        _, last_end = container.span(len(container.children) - 1)
-        if "\n" in self.text[container.start : container.end]:
-            if self._starts_line(first):
-                inner = self._line_indent(first)
-            else:
-                inner = self._line_indent(container.start) + self._unit()
-            item = self._element(key, value, inner)
-            self._replace(last_end, last_end, f",{self.newline}{inner}{item}")
-        else:
-            self._replace(last_end, last_end, ", " + self._element(key, value, None))
-
-    def _element(self, key: str | None, value: Any, indent: str | None) -> str:
-        body = (
-            self._render(value, indent)
-            if indent is not None
-            else json.dumps(value, ensure_ascii=False)
-        )
-        return body if key is None else f"{json.dumps(key, ensure_ascii=False)}: {body}"
-
-    def remove(self, container: _Node, index: int) -> None:
-        """Remove element ``index`` with its separator (comments around it are kept)."""
-        count = len(container.children)
-        start, end = container.span(index)
-        if count == 1:
-            open_, close = container.start + 1, container.end - 1
-            if self.has_comment(open_, start):
-                self._replace(start, end, "")
-            elif self.has_comment(end, close):
-                self._replace(open_, end, "")  # what append inserted before the comments
-            else:
-                self._replace(open_, close, "")
-            return
-        stripped = self._stripped()
-        if index > 0:
-            _, previous_end = container.span(index - 1)
-            if self.has_comment(previous_end, start):
-                comma = stripped.index(",", previous_end, start)
-                self._replace(start, end, "", (comma, comma + 1, ""))
-            else:
-                self._replace(previous_end, end, "")
-            return
-        following, _ = container.span(1)
-        if self.has_comment(end, following):
-            comma = stripped.index(",", end, following)
-            self._replace(start, end, "", (comma, comma + 1, ""))
-        else:
-            self._replace(start, following, "")
-
 
 # --------------------------------------------------------------------------- hooks edits
 
@@ -611,7 +369,13 @@ class FoundHook:
     group_config: dict[str, Any]
 
 
-def _hooks_node(doc: JsonDocument) -> _Node | None:
+def _a_json_type(value: Any) -> str:
+    from hookwise.config.dialect_hooks import json_type
+
+    return json_type(value)
+
+
+def _hooks_node(doc: JsonDocument) -> JsonNode | None:
     found = doc.root.member("hooks")
     if found is None:
         return None
@@ -619,7 +383,7 @@ def _hooks_node(doc: JsonDocument) -> _Node | None:
     if node.kind != "object":
         raise InstallError(
             f'{doc.where(node)}: "hooks" must be an object (event -> matcher groups), got '
-            f"{_json_type(doc.value_of(node))}; fix it first (nothing written)"
+            f"{_a_json_type(doc.value_of(node))}; fix it first (nothing written)"
         )
     return node
 
@@ -697,7 +461,7 @@ def _add(doc: JsonDocument, registration: Registration) -> None:
     if groups.kind != "array":
         raise InstallError(
             f'{doc.where(groups)}: "hooks.{registration.event}" must be an array of matcher '
-            f"groups, got {_json_type(doc.value_of(groups))}; fix it first (nothing written)"
+            f"groups, got {_a_json_type(doc.value_of(groups))}; fix it first (nothing written)"
         )
     doc.append(groups, registration.group())
 
@@ -732,7 +496,17 @@ def edit_hooks(
     """Make hookwise's entries in a settings text exactly ``desired`` (uninstall: ``[]``).
 
     Other entries are untouched; a hookwise entry that is already as desired stays in place.
+    A text that cannot be edited in place is an InstallError (nothing is written).
     """
+    try:
+        return _edit_hooks(text, origin, desired, jsonc=jsonc)
+    except JsonEditError as exc:
+        raise InstallError(str(exc)) from None
+
+
+def _edit_hooks(
+    text: str | None, origin: str, desired: list[Registration], *, jsonc: bool
+) -> HooksEdit:
     if text is None or not text.strip():
         if not desired:
             return HooksEdit(text, text)
@@ -1156,33 +930,6 @@ def codex_project_trust(
 # --------------------------------------------------------------------------- writing
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write through a temporary file and a rename; keep the file's mode.
-
-    A symlinked settings file (a dotfiles repository) is written where it points, so the
-    link stays a link.
-    """
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = None
-    temporary = path.with_name(f".{path.name}.hookwise-{os.getpid()}.tmp")
-    try:
-        with open(temporary, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-
-
 def write_plan(plan: InstallPlan) -> list[Path]:
     """Write the plan's changed files in order; the paths written."""
     written: list[Path] = []
@@ -1196,7 +943,7 @@ def write_plan(plan: InstallPlan) -> list[Path]:
                     change.path.parent.rmdir()
                 written.append(change.path)
                 continue
-            write_text_atomic(change.path, change.after)
+            write_text_atomic(change.path, change.after, follow_symlinks=True)
             if change.mode is not None:
                 os.chmod(change.path, change.mode)
         except OSError as exc:
@@ -1213,7 +960,6 @@ __all__ = [
     "HooksEdit",
     "InstallError",
     "InstallPlan",
-    "JsonDocument",
     "Registration",
     "codex_trust_entries",
     "compile_policy",
@@ -1235,5 +981,4 @@ __all__ = [
     "settings_path",
     "timeout_seconds",
     "write_plan",
-    "write_text_atomic",
 ]

@@ -144,10 +144,11 @@ def load_store_document(env: dict[str, str]) -> dict[str, Any]:
 def write_store_document(env: dict[str, str], document: dict[str, Any]) -> str:
     from pathlib import Path
 
-    from hookwise.policy.install import write_text_atomic
+    from hookwise.config.atomic import write_text_atomic
 
     path = store_path(env)
-    write_text_atomic(Path(path), json.dumps(document, indent=2, sort_keys=True) + "\n")
+    text = json.dumps(document, indent=2, sort_keys=True) + "\n"
+    write_text_atomic(Path(path), text, follow_symlinks=True)
     return path
 
 
