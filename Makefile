@@ -42,7 +42,7 @@ install: $(STAMP)
 HOOKWISE_HOST ?= 127.0.0.1
 HOOKWISE_PORT ?= 8765
 run: $(RUN_STAMP)
-	$(BIN)/hookwise serve --host $(HOOKWISE_HOST) --port $(HOOKWISE_PORT)
+	$(BIN)/hookwise serve --bind $(HOOKWISE_HOST) --port $(HOOKWISE_PORT)
 
 demo: $(BASE_STAMP)
 	@GEMINI_CLI_TRUST_WORKSPACE=true HOOKWISE_EXAMPLE_BIN=$(BIN) sh $(EXAMPLE)/demo.sh

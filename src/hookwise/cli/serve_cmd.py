@@ -9,7 +9,14 @@ import click
 
 
 @click.group(invoke_without_command=True)
-@click.option("--host", default=None, help="Address to bind (default 127.0.0.1: loopback only).")
+@click.option(
+    "--bind",
+    "--host",
+    "host",
+    default=None,
+    metavar="ADDRESS",
+    help="Address to listen on (default 127.0.0.1: loopback only; --host is the same).",
+)
 @click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default 8765).")
 @click.option(
     "--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="Processes."
@@ -42,15 +49,20 @@ import click
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
     default="info",
     show_default=True,
+    help="The least severe log records written (to stderr).",
 )
 @click.option(
-    "--log-format", type=click.Choice(["text", "json"]), default="text", show_default=True
+    "--log-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Log lines as text or as one JSON object each (for log collectors).",
 )
 @click.option("--access-log", is_flag=True, help="Log one line per request.")
 @click.option(
     "--allow-remote-execution",
     is_flag=True,
-    help="Allow execute-with-output when --host is not a loopback address.",
+    help="Allow execute-with-output when --bind is not a loopback address.",
 )
 @click.option(
     "--webhook-allow-private",
