@@ -231,6 +231,9 @@ def test_ask_interrupts_and_approval_runs_the_tool(
     asks = [r for r in project.audit() if r.get("decision") == "ask"]
     assert asks and asks[0]["framework"] == "openai-agents"
     assert asks[0]["reason"] == ASK_REASON
+    (approved,) = [r for r in project.audit() if r.get("ask_resolved")]
+    assert approved["ask_resolved"] == "needs_approval: approved"
+    assert approved["decision"] == "allow" and approved["framework"] == "openai-agents"
 
 
 def test_policy_that_denies_by_approval_time_wins(

@@ -199,6 +199,9 @@ def test_ask_pauses_the_run_with_deferred_tool_requests_then_an_approval_runs_it
     assert shell_tool.calls == [ASK_COMMAND]
     assert resumed.output == FINAL_TEXT
     assert [r["decision"] for r in records(project)] == ["ask", "ask"]
+    (approved,) = [r for r in project.audit() if r.get("ask_resolved")]
+    assert approved["ask_resolved"] == "deferred tool: approved"
+    assert approved["decision"] == "allow" and approved["framework"] == "pydantic-ai"
 
 
 def test_ask_rejected_never_runs_and_the_model_reads_the_rejection(

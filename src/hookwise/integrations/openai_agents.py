@@ -227,6 +227,7 @@ class AgentsGuard:
             # policy that denies the call by now wins over the person's earlier yes
             self._forget(ctx.tool_name, ctx.tool_arguments, ctx.tool_call_id)
             verdict = await self.decide(ctx.tool_name, ctx.tool_arguments, ctx.tool_call_id)
+            self._record_approved(ctx.tool_name, ctx.tool_arguments, verdict)
         if verdict.stop is not None:
             self._forget(ctx.tool_name, ctx.tool_arguments, ctx.tool_call_id)
             return ToolGuardrailFunctionOutput.raise_exception(output_info=verdict)
@@ -247,6 +248,14 @@ class AgentsGuard:
                 output_info=verdict,
             )
         return ToolGuardrailFunctionOutput.allow(output_info=verdict)
+
+    def _record_approved(self, tool: str, raw_arguments: str | None, verdict: Verdict) -> None:
+        """Audit the person's yes (the SDK's approval), with what the policy says now."""
+        args = parse_arguments(raw_arguments) or {}
+        resolved = (
+            verdict if verdict.action != "ask" else dataclasses.replace(verdict, action="allow")
+        )
+        self.gate.record_approval(tool, args, resolved, "needs_approval: approved")
 
     @staticmethod
     def _approved(ctx: ToolContext[Any]) -> bool:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from hookwise.integrations import require
@@ -170,7 +171,10 @@ class HookwiseCapability(AbstractCapability[Any]):
         self._tell_user(verdict)
         if verdict.action == "ask":
             if ctx.tool_call_approved:
-                pass  # a person approved exactly this call (pydantic-ai's deferred tools)
+                # a person approved exactly this call (pydantic-ai's deferred tools)
+                self.gate.record_approval(
+                    tool, args, replace(verdict, action="allow"), "deferred tool: approved"
+                )
             elif self.ask == "relay":
                 verdict = await off_loop(
                     self.gate, self.gate.resolve_ask, verdict, tool, args, may_wait=True
