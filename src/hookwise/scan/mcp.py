@@ -27,6 +27,7 @@ from hookwise.protocol.jsvalue import JSON
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text, json_line, text_line
 from hookwise.scan.model import Gate, Runnable
+from hookwise.scan.sources import codex_layers
 
 __all__ = ["claude_mcp", "codex_mcp", "gemini_mcp"]
 
@@ -281,27 +282,15 @@ def gemini_mcp(
 
 def codex_mcp(ctx: ScanContext, real: CodexHooks, everything: CodexHooks) -> list[Runnable]:
     out: list[Runnable] = []
-    trusted_now = {str(layer.config_path) for layer in real.layers if layer.trusted}
-    for layer in everything.layers:
-        if layer.config is None or layer.config_path is None:
-            continue
-        origin = str(layer.config_path)
-        if layer.name == "project":
-            gate = (
-                (Gate.TRUSTED, "trusted project")
-                if origin in trusted_now
-                else (Gate.AFTER_TRUST, "runs once the project is trusted")
-            )
-        else:
-            gate = (Gate.USER, layer.name)
+    for name, origin, config, gate, why in codex_layers(real, everything):
         out.extend(
             _servers(
                 "codex",
-                layer.name,
+                name,
                 origin,
-                layer.config.get("mcp_servers"),
+                config.get("mcp_servers"),
                 pointer=[],
-                gate=gate,
+                gate=(gate, why),
                 ctx=ctx,
             )
         )

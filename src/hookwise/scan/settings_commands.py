@@ -27,6 +27,7 @@ from hookwise.protocol.jsvalue import JSON
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text, json_line, line_of_offset, text_line
 from hookwise.scan.model import EnvSetting, Gate, Runnable
+from hookwise.scan.sources import codex_layers
 
 __all__ = ["claude_env", "claude_helpers", "codex_env", "gemini_env"]
 
@@ -152,21 +153,13 @@ def claude_env(hooks: ClaudeHooks, repo_gate: tuple[Gate, str]) -> list[EnvSetti
 def codex_env(ctx: ScanContext, real: CodexHooks, everything: CodexHooks) -> list[EnvSetting]:
     """``[shell_environment_policy] set`` and model provider URLs of every layer."""
     out: list[EnvSetting] = []
-    trusted_now = {str(layer.config_path) for layer in real.layers if layer.trusted}
-    for layer in everything.layers:
-        if layer.config is None or layer.config_path is None:
-            continue
-        origin = str(layer.config_path)
-        if layer.name == "project":
-            gate = Gate.TRUSTED if origin in trusted_now else Gate.AFTER_TRUST
-        else:
-            gate = Gate.USER
-        policy = layer.config.get("shell_environment_policy")
+    for layer_name, origin, config, gate, _why in codex_layers(real, everything):
+        policy = config.get("shell_environment_policy")
         if isinstance(policy, dict):
             out.extend(
                 _env_entries(
                     "codex",
-                    layer.name,
+                    layer_name,
                     origin,
                     policy.get("set"),
                     pointer=[],
@@ -174,12 +167,12 @@ def codex_env(ctx: ScanContext, real: CodexHooks, everything: CodexHooks) -> lis
                     where="shell_environment_policy",
                 )
             )
-        for key, value in layer.config.items():
+        for key, value in config.items():
             if key.endswith("base_url") and isinstance(value, str):
                 out.append(
                     EnvSetting(
                         "codex",
-                        layer.name,
+                        layer_name,
                         key,
                         value,
                         origin,
@@ -188,14 +181,14 @@ def codex_env(ctx: ScanContext, real: CodexHooks, everything: CodexHooks) -> lis
                         "config",
                     )
                 )
-        providers = layer.config.get("model_providers")
+        providers = config.get("model_providers")
         for name, provider in providers.items() if isinstance(providers, dict) else []:
             url = provider.get("base_url") if isinstance(provider, dict) else None
             if isinstance(url, str):
                 out.append(
                     EnvSetting(
                         "codex",
-                        layer.name,
+                        layer_name,
                         f"model_providers.{name}.base_url",
                         url,
                         origin,

@@ -17,8 +17,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from hookwise.config.claude_settings import ClaudeHooks, ClaudePaths, ClaudeScope, load_claude_hooks
 from hookwise.config.claude_trust import (
@@ -280,6 +281,25 @@ def _load_codex(ctx: ScanContext, *, as_trusted: bool) -> CodexHooks:
 def codex_loads(ctx: ScanContext) -> tuple[CodexHooks, CodexHooks]:
     """(as configured, as if the project and every hook were trusted)."""
     return _load_codex(ctx, as_trusted=False), _load_codex(ctx, as_trusted=True)
+
+
+def codex_layers(
+    real: CodexHooks, everything: CodexHooks
+) -> Iterator[tuple[str, str, dict[str, Any], Gate, str]]:
+    """Every Codex config layer that loaded: (name, file, config, gate, why). A project
+    layer is trusted when the real load (not the as-if-trusted one) trusted it."""
+    trusted_now = {str(layer.config_path) for layer in real.layers if layer.trusted}
+    for layer in everything.layers:
+        if layer.config is None or layer.config_path is None:
+            continue
+        origin = str(layer.config_path)
+        if layer.name != "project":
+            yield layer.name, origin, layer.config, Gate.USER, layer.name
+        elif origin in trusted_now:
+            yield layer.name, origin, layer.config, Gate.TRUSTED, "trusted project"
+        else:
+            why = "runs once the project is trusted"
+            yield layer.name, origin, layer.config, Gate.AFTER_TRUST, why
 
 
 def codex_hooks(ctx: ScanContext, real: CodexHooks, everything: CodexHooks) -> Loaded:
