@@ -672,7 +672,7 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
         inner = _shell_c_script(argv)
         if inner is not None:
             _parse(inner, depth + 1, script)
-        elif _reads_stdin(argv):
+        elif reads_stdin(argv):
             _stdin_script(command, depth, script, piped_from, _parse)
         return
     if program == "eval" and len(argv) > 1:
@@ -710,7 +710,7 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
         _interpreter(command, code, depth, script)
 
 
-def _reads_stdin(argv: list[str]) -> bool:
+def reads_stdin(argv: list[str]) -> bool:
     """Whether a shell runs the script on its stdin (no -c, no script file)."""
     for word in argv[1:]:
         if word in ("-s", "-"):

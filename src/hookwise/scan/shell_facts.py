@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING, Final
 
 from hookwise.policy import programs
-from hookwise.policy.shell import SHELLS, Command, split_command
+from hookwise.policy.shell import SHELLS, Command, reads_stdin, split_command
 from hookwise.scan import catalog
 from hookwise.scan.facts import ScriptRef
 from hookwise.scan.locate import line_of_offset
@@ -147,13 +147,7 @@ def _runs_stdin(command: Command) -> bool:
     program, argv = command.program, command.argv
     family = programs.interpreter(program)
     if program in SHELLS:
-        for word in argv[1:]:
-            if word in ("-s", "-"):
-                return True
-            if word.startswith(("-", "+")):
-                continue
-            return False
-        return True
+        return reads_stdin(argv)
     if family in ("python", "perl", "ruby", "node", "nodejs", "php") or program in ("bun", "deno"):
         return len(argv) == 1 or "-" in argv[1:]
     return program.lower() in ("iex", "invoke-expression") or (
