@@ -12,10 +12,10 @@ Standard library only: the compiler (PyYAML) is imported only when the cache is 
 from __future__ import annotations
 
 import marshal
-import os
 import sys
 
 from hookwise import __version__
+from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.scopes import (
     read_policy_file,
     read_scope_sources,

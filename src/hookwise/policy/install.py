@@ -43,7 +43,7 @@ from typing import Any, Final
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode
 from hookwise.policy import canonical
-from hookwise.policy.scopes import launcher_path
+from hookwise.policy.scopes import launcher_path, snapshot_path
 from hookwise.protocol.hosts import HOST_NAMES
 from hookwise.protocol.hosts import host as host_info
 
@@ -113,8 +113,9 @@ def hook_command(host: str, *, console: bool = False, direct: bool = False) -> s
     return shlex.join(portable_argv(host))
 
 
-def launcher_text() -> str:
-    """The per-user fast launcher: this interpreter without its site step (-I -S)."""
+def launcher_text(launcher: str) -> str:
+    """The per-user fast launcher at ``launcher``: this interpreter without its site step
+    (-I -S), loading the hook's modules from its snapshot (snapshot.py)."""
     from hookwise.policy import run_hook
 
     script = str(Path(run_hook.__file__).resolve())
@@ -136,7 +137,7 @@ def launcher_text() -> str:
             "except Exception as exc:  # a half-removed install must block, not exit 1\n"
             f"    sys.stderr.write(f{broken + ' {exc}'!r} + '\\n')\n"
             "    sys.exit(2)\n"
-            "launch()\n"
+            f"launch({snapshot_path(launcher)!r})\n"
         )
     python = shlex.quote(sys.executable)
     return (
@@ -800,7 +801,9 @@ def plan_install(
         _note_gemini_trust(plan, project, env)
     if is_portable_command(command):
         launcher = Path(launcher_path(dict(env)))
-        plan.changes.append(FileChange(launcher, _read(launcher), launcher_text(), mode=0o755))
+        plan.changes.append(
+            FileChange(launcher, _read(launcher), launcher_text(str(launcher)), mode=0o755)
+        )
     return plan
 
 
