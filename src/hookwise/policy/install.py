@@ -133,7 +133,7 @@ def launcher_text(launcher: str) -> str:
             "import sys\n"
             f"sys.path[0] = {root!r}\n"
             "try:\n"
-            "    from hookwise.policy.run_hook import launch\n"
+            "    from hookwise.policy.snapshot import launch\n"
             "except Exception as exc:  # a half-removed install must block, not exit 1\n"
             f"    sys.stderr.write(f{broken + ' {exc}'!r} + '\\n')\n"
             "    sys.exit(2)\n"

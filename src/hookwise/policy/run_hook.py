@@ -5,7 +5,7 @@ prints it) instead of ``hookwise hook`` and each call skips the interpreter's si
 setup (``.pth`` files, ``_distutils_hack``...), which costs about as much as the whole
 policy decision. Arguments and behaviour are exactly those of ``hookwise hook``; when the
 policy cache must be rebuilt, site-packages are set up then (PyYAML lives there). The
-per-user launcher ``hookwise install`` writes also passes its snapshot (snapshot.py).
+per-user launcher ``hookwise install`` writes starts through snapshot.py instead.
 
 Kept small, without ``from __future__`` or hookwise imports at its top: run as a script, it
 is compiled afresh on every call, and it finds the ``hookwise`` package itself.
@@ -14,19 +14,12 @@ is compiled afresh on every call, and it finds the ``hookwise`` package itself.
 import sys
 
 
-def launch(snapshot: str | None = None) -> None:
-    """Run the hook with ``sys.argv`` and leave (also the per-user launcher's entry).
-
-    ``snapshot``: the per-user launcher's snapshot file (snapshot.py)."""
+def launch() -> None:
+    """Run the hook with ``sys.argv`` and leave (earlier launchers call this too)."""
     import gc
 
     gc.disable()
-    fresh = False
     try:
-        if snapshot is not None:
-            from hookwise.policy import snapshot as snapshots
-
-            fresh = snapshots.load(snapshot)
         from hookwise.policy.hook import fast_exit, main
     except Exception as exc:  # a broken install must block (exit 2), not exit 1 and pass
         sys.stderr.write(f"hookwise: cannot start (reinstall hookwise): {exc!r}\n")
@@ -34,11 +27,7 @@ def launch(snapshot: str | None = None) -> None:
         import posix
 
         posix._exit(2)
-    code = main(sys.argv[1:])
-    if snapshot is not None and not fresh:
-        sys.stdout.flush()  # the host has its answer before the rebuild
-        snapshots.rebuild(snapshot)
-    fast_exit(code)
+    fast_exit(main(sys.argv[1:]))
 
 
 def _run() -> None:

@@ -13,9 +13,9 @@ Standard library only, and no ``from __future__ import annotations``: the snapsh
 modules are compiled with that flag instead, so the hot path never imports ``__future__``.
 """
 
+import marshal
+import posix
 import sys
-
-from hookwise.policy import os_lite as os  # os without its import cost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 # (served from the snapshot by a finder). A module missing here is imported as usual;
 # tests/policy/test_snapshot.py checks that a hook run imports nothing from disk.
 EAGER = (
+    "hookwise.policy.os_lite",
     "hookwise.policy.fastjson",
     "hookwise.policy.audit",
     "hookwise.policy.canonical",
@@ -57,12 +58,15 @@ _FUTURE_LINE = "from __future__ import annotations\n"
 
 
 def _root() -> str:
-    """The directory holding the ``hookwise`` package."""
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    """The directory holding the ``hookwise`` package (.../hookwise/policy/snapshot.py)."""
+    here = __file__ if __file__.startswith("/") else f"{posix.getcwd()}/{__file__}"
+    return here.rsplit("/", 3)[0]
 
 
 def _source(root: str, name: str) -> tuple[str, bool]:
     """(source file, is a package) of a hookwise module under ``root``."""
+    import os
+
     base = os.path.join(root, *name.split("."))
     package = os.path.join(base, "__init__.py")
     if os.path.isfile(package):
@@ -80,7 +84,7 @@ def build(path: str) -> None:
     import __future__
 
     import contextlib
-    import marshal
+    import os
 
     root = _root()
     entries: list[Entry] = []
@@ -117,33 +121,31 @@ def build(path: str) -> None:
 
 def _read(path: str) -> "list[Entry] | None":
     """The snapshot's entries when it is this user's, not writable by others, and fresh."""
-    import marshal
-
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+        fd = posix.open(path, posix.O_RDONLY | posix.O_NOFOLLOW | posix.O_NONBLOCK)
     except OSError:
         return None
     try:
-        stat = os.fstat(fd)
+        stat = posix.fstat(fd)
         if (
             (stat.st_mode & 0o170000) != 0o100000  # a regular file
-            or stat.st_uid != os.getuid()
+            or stat.st_uid != posix.getuid()
             or stat.st_mode & 0o022
         ):
             return None
-        with os.fdopen(fd, "rb") as handle:
+        with open(fd, "rb") as handle:
             fd = -1
             header, entries = marshal.loads(handle.read())
     except (OSError, ValueError, EOFError, TypeError):
         return None
     finally:
         if fd >= 0:
-            os.close(fd)
+            posix.close(fd)
     if header != _header(_root()):
         return None
     for entry in entries:
         try:
-            stat = os.stat(entry[1])
+            stat = posix.stat(entry[1])
         except OSError:
             return None
         if (stat.st_mtime_ns, stat.st_size) != entry[4]:
@@ -171,8 +173,6 @@ class _SnapshotFinder:
         return None
 
     def exec_module(self, module: "ModuleType") -> None:
-        import marshal
-
         entry = self.entries.pop(module.__name__)
         exec(marshal.loads(entry[5]), module.__dict__)  # our own compiled code
 
@@ -193,8 +193,6 @@ def load(path: str) -> bool:
 
 
 def _execute(entries: "list[Entry]") -> None:
-    import marshal
-
     modules = sys.modules
     module_type = type(sys)
     later: dict[str, Entry] = {}
@@ -210,7 +208,7 @@ def _execute(entries: "list[Entry]") -> None:
         parent, _, child = name.rpartition(".")
         module.__file__ = entry[1]
         if entry[2]:
-            module.__path__ = [os.path.dirname(entry[1])]
+            module.__path__ = [entry[1].rpartition("/")[0]]
             module.__package__ = name
         else:
             module.__package__ = parent
@@ -233,3 +231,22 @@ def rebuild(path: str) -> None:
         build(path)
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError) as exc:
         sys.stderr.write(f"hookwise: cannot write the launcher's snapshot {path}: {exc}\n")
+
+
+def launch(path: str) -> None:
+    """The per-user launcher's entry: the hook, its modules from the snapshot at ``path``."""
+    import gc
+
+    gc.disable()
+    try:
+        fresh = load(path)
+        from hookwise.policy.hook import fast_exit, main
+    except Exception as exc:  # a broken install must block (exit 2), not exit 1 and pass
+        sys.stderr.write(f"hookwise: cannot start (reinstall hookwise): {exc!r}\n")
+        sys.stderr.flush()
+        posix._exit(2)
+    code = main(sys.argv[1:])
+    if not fresh:
+        sys.stdout.flush()  # the host has its answer before the rebuild
+        rebuild(path)
+    fast_exit(code)
