@@ -266,7 +266,7 @@ def cold(rounds: int, rules: int) -> dict[str, float]:
             "relay": ([hookwise, "hook"], True, relay_env),
             "user": ([hookwise, "hook"], True, user_env),
             "launcher": ([sys.executable, "-I", "-S", run_hook], True, env),
-            "portable": (portable_argv("claude")[:-2], True, env),
+            "portable": (portable_argv("claude"), True, env),
             "bare": ([sys.executable, "-I", "-S", "-c", "pass"], False, env),
             "site": ([sys.executable, "-c", "pass"], False, env),
         }

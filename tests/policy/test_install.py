@@ -111,6 +111,73 @@ def test_other_commands_are_not_hookwise(command: object) -> None:
     assert not is_hookwise_command(command)
 
 
+LEGACY_PORTABLE = shlex.join(
+    [
+        "sh",
+        "-c",
+        hook_command("claude").replace("--platform claude", '"$@"'),
+        "hookwise",
+        "--platform",
+        "claude",
+    ]
+)
+
+
+@pytest.mark.parametrize("host", ["gemini", "claude", "codex"])
+def test_the_portable_command_is_recognised_in_every_form(host: str) -> None:
+    """What install writes, the same after Gemini CLI expanded its variables when loading
+    its settings, and the ``sh -c`` form earlier versions wrote; nothing else."""
+    from hookwise.config.settings import resolve_env_vars
+    from hookwise.policy.install import portable_host
+
+    command = hook_command(host)
+    assert portable_host(command) == host and is_hookwise_command(command)
+    loaded = resolve_env_vars(command, {"HOME": "/home/u", "XDG_DATA_HOME": "/x y/share"})
+    assert isinstance(loaded, str) and loaded != command
+    assert portable_host(loaded) == host
+    assert portable_host(LEGACY_PORTABLE.replace("claude", host)) == host
+    other = "gemini" if host != "gemini" else "codex"
+    mixed = command.replace(f"hook --platform {host}", f"hook --platform {other}")
+    assert portable_host(mixed) is None  # not exactly ours: a user's own script
+    assert portable_host(command + "; rm -rf ~") is None
+    assert portable_host("echo " + command) is None
+
+
+def test_install_replaces_the_earlier_sh_c_form_and_uninstall_removes_it() -> None:
+    old = {
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "*", "hooks": [{"type": "command", "command": LEGACY_PORTABLE}]}
+            ]
+        }
+    }
+    text = json.dumps(old, indent=2)
+    fresh = registrations("claude", ["PreToolUse"], hook_command("claude"), 10)
+    edit = edit_hooks(text, "s.json", fresh, jsonc=False)
+    assert edit.after is not None
+    handlers = json.loads(edit.after)["hooks"]["PreToolUse"]
+    assert [h["command"] for g in handlers for h in g["hooks"]] == [hook_command("claude")]
+    gone = edit_hooks(text, "s.json", [], jsonc=False)
+    assert gone.after is not None and "hookwise" not in gone.after
+
+
+@pytest.mark.parametrize("shell", ["/bin/sh", "bash"])
+def test_the_portable_script_runs_in_each_hosts_shell(shell: str, tmp_path: Path) -> None:
+    """No hookwise at all on the machine: the script exits 2 (a block) in sh and bash."""
+    import subprocess
+
+    done = subprocess.run(
+        [shell, "-c", hook_command("codex")],
+        input="{}",
+        capture_output=True,
+        text=True,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 2 and "hookwise is not installed" in done.stderr
+
+
 # --------------------------------------------------------------------------- the policy
 
 

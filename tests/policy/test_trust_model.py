@@ -636,7 +636,8 @@ def test_install_writes_the_portable_command_and_doctor_flags_machine_paths(
     assert result.returncode == 0, result.stderr
     settings = json.loads((world.repo / ".claude" / "settings.json").read_text())
     command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    assert command.startswith("sh -c ") and sys.executable not in command
+    assert command.startswith('h="') and command.endswith("exit 2")  # the script itself
+    assert "--platform claude" in command and sys.executable not in command
     launcher = world.home / ".local" / "share" / "hookwise" / "hook"
     assert os.access(launcher, os.X_OK)
     event = build_payload(

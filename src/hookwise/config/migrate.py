@@ -295,10 +295,12 @@ def _retarget_hookwise(command: str, target: Dialect) -> str | None:
     Copied verbatim it would keep ``--platform <source>`` and answer the target host in the
     source's protocol (Gemini CLI would fail closed on every tool call).
     """
-    from hookwise.policy.install import is_hookwise_command
+    from hookwise.policy.install import hook_command, is_hookwise_command, portable_host
 
     if not is_hookwise_command(command):
         return None
+    if portable_host(command) is not None:
+        return hook_command(target)
     try:
         argv = shlex.split(command)
     except ValueError:

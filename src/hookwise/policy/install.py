@@ -85,32 +85,82 @@ def hook_argv(host: str, *, console: bool = False) -> list[str]:
 # settings files are committed. It runs this user's launcher (the fast path, written by
 # install), else `hookwise` from PATH; when neither runs (not installed, a deleted
 # virtualenv: exit 126/127, or killed) it exits 2, which blocks on every host, instead of
-# the 127 every host would take as a non-blocking error and run the tool.
+# the 127 every host would take as a non-blocking error and run the tool. It is a shell
+# script itself, not `sh -c '<script>'`: every host already runs its hook commands
+# through a shell (Claude Code `/bin/sh -c`, Gemini CLI and Codex `bash -c`), and a second
+# shell would cost each call its start-up.
 NOT_INSTALLED: Final = (
     "hookwise is not installed on this machine: install it (pipx install hookwise) "
     "or remove this hook from the agent settings"
 )
-PORTABLE_SCRIPT: Final = (
-    'h="${XDG_DATA_HOME:-$HOME/.local/share}/hookwise/hook"; '
-    'if [ -x "$h" ] && IFS= read -r l < "$h"; then p=${l#??}; p=${p%% *}; '
-    'if [ -x "$p" ]; then exec "$h" "$@"; fi; fi; '
-    "if command -v hookwise >/dev/null 2>&1; then "
-    'hookwise hook "$@"; s=$?; [ "$s" -lt 126 ] && exit "$s"; fi; '
-    f"echo '{NOT_INSTALLED}' >&2; exit 2"
-)
-# (the launcher runs by exec, no fork, only when its interpreter is there; a launcher
-# that cannot import hookwise exits 2 itself)
+
+
+def _portable_script(arguments: str) -> str:
+    return (
+        'h="${XDG_DATA_HOME:-$HOME/.local/share}/hookwise/hook"; '
+        'if [ -x "$h" ] && IFS= read -r l < "$h"; then p=${l#??}; p=${p%% *}; '
+        f'if [ -x "$p" ]; then exec "$h" {arguments}; fi; fi; '
+        "if command -v hookwise >/dev/null 2>&1; then "
+        f'hookwise hook {arguments}; s=$?; [ "$s" -lt 126 ] && exit "$s"; fi; '
+        f"echo '{NOT_INSTALLED}' >&2; exit 2"
+    )
+    # (the launcher runs by exec, no fork, only when its interpreter is there; a launcher
+    # that cannot import hookwise exits 2 itself)
+
+
+def portable_command(host: str) -> str:
+    """The portable command for ``host``, as written into its settings."""
+    return _portable_script(f"--platform {host}")
 
 
 def portable_argv(host: str) -> list[str]:
-    return ["sh", "-c", PORTABLE_SCRIPT, "hookwise", "--platform", host]
+    """How a host runs the portable command: through its shell."""
+    return ["sh", "-c", portable_command(host)]
+
+
+def _portable_pattern() -> re.Pattern[str]:
+    """The portable script with any launcher location (Gemini CLI expands the
+    ``${XDG_DATA_HOME:-...}`` in it when it loads its settings) and any host."""
+    prefix, rest = _portable_script("--platform \0").split('"; ', 1)
+    head = re.escape(prefix.split('"', 1)[0] + '"') + '[^"]*"; '
+    hosts = "|".join(HOST_NAMES)
+    body = re.escape(rest).replace("\x00", f"({hosts})", 1).replace("\x00", "\\1")
+    return re.compile(head + body)
+
+
+def portable_host(command: object) -> str | None:
+    """The host of a portable hookwise command (this form or the earlier ``sh -c`` one)."""
+    if not isinstance(command, str):
+        return None
+    found = _PORTABLE.fullmatch(command)
+    if found is not None:
+        return found.group(1)
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return None
+    if (
+        len(argv) == 6
+        and argv[0].rsplit("/", 1)[-1] == "sh"
+        and argv[1] == "-c"
+        and 'hookwise hook "$@"' in argv[2]
+        and argv[3] == "hookwise"
+        and argv[4] in ("--platform", "--host")
+        and argv[5] in HOST_NAMES
+    ):
+        return argv[5]
+    return None
+
+
+_PORTABLE: Final = _portable_pattern()
+# (earlier versions registered ``sh -c '<the script with "$@">' hookwise --platform HOST``)
 
 
 def hook_command(host: str, *, console: bool = False, direct: bool = False) -> str:
     """The command line for the host's shell: portable unless ``console``/``direct``."""
     if console or direct:
         return shlex.join(hook_argv(host, console=console))
-    return shlex.join(portable_argv(host))
+    return portable_command(host)
 
 
 def launcher_text(launcher: str) -> str:
@@ -149,19 +199,7 @@ def launcher_text(launcher: str) -> str:
 
 
 def is_portable_command(command: object) -> bool:
-    if not isinstance(command, str):
-        return False
-    try:
-        argv = shlex.split(command)
-    except ValueError:
-        return False
-    return (
-        len(argv) >= 4
-        and argv[0].rsplit("/", 1)[-1] == "sh"
-        and argv[1] == "-c"
-        and 'hookwise hook "$@"' in argv[2]
-        and argv[3] == "hookwise"
-    )
+    return portable_host(command) is not None
 
 
 def machine_paths(command: object) -> list[str]:
@@ -980,6 +1018,8 @@ __all__ = [
     "plan_uninstall",
     "policy_events",
     "portable_argv",
+    "portable_command",
+    "portable_host",
     "registrations",
     "settings_path",
     "timeout_seconds",
