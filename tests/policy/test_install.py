@@ -18,24 +18,19 @@ from hypothesis import strategies as st
 
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.codex_settings import load_codex_hooks
-from hookwise.config.settings import parse_jsonc
-from hookwise.policy.install import (
-    InstallError,
-    JsonDocument,
+from hookwise.config.hookwise_command import is_hookwise_command
+from hookwise.config.jsonc import JsonDocument, parse_jsonc
+from hookwise.policy.codex_hook_trust import edit_codex_trust
+from hookwise.policy.hooks_edit import edit_hooks, find_hookwise
+from hookwise.policy.install import plan_install, plan_uninstall, write_plan
+from hookwise.policy.install_error import InstallError
+from hookwise.policy.install_targets import settings_path
+from hookwise.policy.launcher import hook_argv, hook_command
+from hookwise.policy.registrations import (
     Registration,
-    edit_codex_trust,
-    edit_hooks,
-    find_hookwise,
-    hook_argv,
-    hook_command,
-    is_hookwise_command,
-    plan_install,
-    plan_uninstall,
     policy_events,
     registrations,
-    settings_path,
     timeout_seconds,
-    write_plan,
 )
 from tests.policy.conftest import compile_text
 

@@ -295,7 +295,7 @@ def _retarget_hookwise(command: str, target: Dialect) -> str | None:
     Copied verbatim it would keep ``--platform <source>`` and answer the target host in the
     source's protocol (Gemini CLI would fail closed on every tool call).
     """
-    from hookwise.policy.install import is_hookwise_command
+    from hookwise.config.hookwise_command import is_hookwise_command
 
     if not is_hookwise_command(command):
         return None
