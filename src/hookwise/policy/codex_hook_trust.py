@@ -24,8 +24,8 @@ from hookwise.config.codex_settings import (
     codex_hook_hash,
     event_label,
     parse_codex_config_text,
+    project_trust_level,
 )
-from hookwise.config.dialect_hooks import same_path
 from hookwise.config.host_homes import codex_home
 from hookwise.policy.hooks_edit import FoundHook
 from hookwise.policy.install_error import InstallError
@@ -185,21 +185,7 @@ def codex_project_trust(
         parsed = tomllib.loads(config_text or "")
     except tomllib.TOMLDecodeError:
         parsed = {}
-    projects = parsed.get("projects")
-
-    def level_of(directory: Path) -> str | None:
-        if not isinstance(projects, dict):
-            return None
-        for key, entry in projects.items():
-            if same_path(key, directory) and isinstance(entry, dict):
-                value = entry.get("trust_level")
-                return value if isinstance(value, str) else None
-        return None
-
-    level = level_of(project)
-    if level is None and project != root:
-        level = level_of(root)
-    return level, root
+    return project_trust_level(parsed.get("projects"), project, root), root
 
 
 __all__ = ["codex_project_trust", "codex_trust_entries", "edit_codex_trust"]
