@@ -31,6 +31,7 @@ from hookwise.policy.registrations import (
     policy_events,
     registrations,
     timeout_seconds,
+    tool_matcher_events,
 )
 from tests.policy.conftest import compile_text
 
@@ -189,6 +190,22 @@ def test_units_and_matchers_per_host() -> None:
         assert [r.handler["timeout"] for r in found] == [12, 12, 12]  # seconds
         assert [r.matcher for r in found] == ["*", None, None]
         assert "name" not in found[0].handler
+
+
+def test_tool_events_get_the_match_all_matcher_read_from_the_event_tables() -> None:
+    """The events whose matcher is compared with the tool name, as each host's table says
+    (was a restated table here: the same sets)."""
+    assert tool_matcher_events("gemini") == {"BeforeTool", "AfterTool"}
+    assert tool_matcher_events("claude") == {
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PermissionRequest",
+    }
+    assert tool_matcher_events("codex") == {"PreToolUse", "PostToolUse", "PermissionRequest"}
+    for host in ("gemini", "claude", "codex"):
+        events = sorted(tool_matcher_events(host))
+        assert {r.matcher for r in registrations(host, events, "c", 1)} == {"*"}
 
 
 def test_settings_files_per_host_and_scope(tmp_path: Path) -> None:
