@@ -37,8 +37,6 @@ from hookwise.policy.registrations import policy_events, registrations, timeout_
 from hookwise.policy.scopes import launcher_path
 from hookwise.protocol.profiles import Profile
 
-# --------------------------------------------------------------------------- plans
-
 
 @dataclass
 class FileChange:
