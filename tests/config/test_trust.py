@@ -16,10 +16,9 @@ from hookwise.config.hook_trust import (
     engine_hook_keys,
     engine_untrusted_hooks,
     engine_warning,
-    hook_fingerprint,
 )
 from hookwise.config.hook_trust_mode import HookTrustMode, resolve_trust_mode
-from hookwise.config.model import HookEntry, Source
+from hookwise.config.model import HookEntry, Source, hook_fingerprint
 from hookwise.protocol.profiles import Profile
 from tests.config.conftest import Layout, command_hook, hooks_of
 

@@ -11,7 +11,6 @@ trust`` approves them. Whether the folder itself is trusted is ``folder_trust``'
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import os
 from collections.abc import Iterable
@@ -24,7 +23,7 @@ from hookwise.config.files import read_file_text
 from hookwise.config.gemini_paths import SettingsScope
 from hookwise.config.gemini_settings import LoadedSettings
 from hookwise.config.hook_trust_mode import HookTrustMode
-from hookwise.config.model import HookEntry, Source, hook_key
+from hookwise.config.model import HookEntry, Source, hook_fingerprint, hook_key
 from hookwise.config.registry import Registry, build_registry
 from hookwise.protocol.jsvalue import (
     JSON,
@@ -32,7 +31,6 @@ from hookwise.protocol.jsvalue import (
     JSTypeError,
     get,
     js_json_parse,
-    js_json_stringify,
     js_string,
     truthy,
 )
@@ -41,27 +39,7 @@ from hookwise.protocol.profiles import Profile
 PROJECT_SCOPE: Final = "project"
 
 
-# --------------------------------------------------------------------------- fingerprints
-
-
-def _canonical(value: JSON) -> JSON:
-    if isinstance(value, dict):
-        return {k: _canonical(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        return [_canonical(v) for v in value]
-    return value
-
-
-def hook_fingerprint(entry: HookEntry) -> str:
-    """A digest of what the hook does: event, matcher, type, name, command, env, timeout."""
-    material: dict[str, JSON] = {"event": entry.event}
-    if entry.matcher is not None and entry.matcher is not UNDEFINED:
-        material["matcher"] = entry.matcher
-    for key in ("type", "name", "command", "env", "timeout"):
-        if key in entry.config:
-            material[key] = entry.config[key]
-    text = js_json_stringify(_canonical(material))
-    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+# --------------------------------------------------------------------------- engine keys
 
 
 def _js_keys(value: JSON) -> list[str]:
