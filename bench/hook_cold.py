@@ -47,7 +47,7 @@ from hookwise.policy.engine import RetryState  # noqa: E402
 from hookwise.policy.launcher import launcher_text  # noqa: E402
 from hookwise.policy.payloads import build_payload  # noqa: E402
 from hookwise.policy.pipeline import decide  # noqa: E402
-from hookwise.policy.scopes import launcher_path  # noqa: E402
+from hookwise.policy.scopes import launcher_path, snapshot_path  # noqa: E402
 from hookwise.policy.trust import Trust, trust_file  # noqa: E402
 
 PROGRAMS = [
@@ -231,7 +231,7 @@ def cold(rounds: int, rules: int) -> dict[str, float]:
         trust_file(str(policy), env)  # the user reviewed it: it applies in full
         launcher = Path(launcher_path(env))  # what `hookwise install` writes
         launcher.parent.mkdir(parents=True)
-        launcher.write_text(launcher_text())
+        launcher.write_text(launcher_text(str(launcher)))
         launcher.chmod(0o755)
         data = payloads(str(base))
         first = subprocess.run(
@@ -254,6 +254,13 @@ def cold(rounds: int, rules: int) -> dict[str, float]:
             subprocess.run(
                 [hookwise, "hook"], input=data[0], env=warm, capture_output=True, check=False
             )
+        # the launcher writes its snapshot (policy/snapshot.py) on its first call, as
+        # after `hookwise install`
+        subprocess.run(
+            portable_argv("claude"), input=data[0], env=env, capture_output=True, check=True
+        )
+        if not Path(snapshot_path(str(launcher))).is_file():
+            raise SystemExit("the launcher wrote no snapshot")
         run_hook = str(ROOT / "src" / "hookwise" / "policy" / "run_hook.py")
         contenders = {
             "hook": ([hookwise, "hook"], True, env),

@@ -699,7 +699,7 @@ def test_a_launcher_that_cannot_import_hookwise_blocks(world: World) -> None:
 
     launcher = Path(launcher_path(world.env))
     launcher.parent.mkdir(parents=True)
-    text = launcher_text()
+    text = launcher_text(str(launcher))
     root = text.split("sys.path[0] = ", 1)[1].split("\n", 1)[0]
     launcher.write_text(text.replace(root, repr(str(world.root / "gone"))))
     launcher.chmod(0o755)

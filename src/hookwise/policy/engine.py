@@ -16,9 +16,8 @@ Standard library only; :mod:`re` is imported the first time a rule needs a regex
 
 from __future__ import annotations
 
-import os
-
 from hookwise.policy import actions, canonical, fastjson
+from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.globs import glob_match
 
 TYPE_CHECKING = False
@@ -802,7 +801,7 @@ def run_validator(rule: dict[str, Any], ev: Event, settings: dict[str, Any]) -> 
 
     spec = rule["validator"]
     timeout = spec.get("timeout", settings.get("validator_timeout", 10))
-    environment = dict(os.environ)
+    environment = os.environ_copy()
     environment.update(
         {
             "HOOKWISE_RULE_ID": rule["id"],

@@ -144,7 +144,9 @@ def plan_install(
         _note_gemini_trust(plan, project, env)
     if is_portable_command(command):
         launcher = Path(launcher_path(dict(env)))
-        plan.changes.append(FileChange(launcher, _read(launcher), launcher_text(), mode=0o755))
+        plan.changes.append(
+            FileChange(launcher, _read(launcher), launcher_text(str(launcher)), mode=0o755)
+        )
     return plan
 
 

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from hookwise.config.hookwise_command import portable_argv
+from hookwise.policy.scopes import snapshot_path
 
 
 def hook_argv(host: str, *, console: bool = False) -> list[str]:
@@ -33,8 +34,9 @@ def hook_command(host: str, *, console: bool = False, direct: bool = False) -> s
     return shlex.join(portable_argv(host))
 
 
-def launcher_text() -> str:
-    """The per-user fast launcher: this interpreter without its site step (-I -S)."""
+def launcher_text(launcher: str) -> str:
+    """The per-user fast launcher at ``launcher``: this interpreter without its site step
+    (-I -S), loading the hook's modules from its snapshot (snapshot.py)."""
     from hookwise.policy import run_hook
 
     script = str(Path(run_hook.__file__).resolve())
@@ -52,11 +54,11 @@ def launcher_text() -> str:
             "import sys\n"
             f"sys.path[0] = {root!r}\n"
             "try:\n"
-            "    from hookwise.policy.run_hook import launch\n"
+            "    from hookwise.policy.snapshot import launch\n"
             "except Exception as exc:  # a half-removed install must block, not exit 1\n"
             f"    sys.stderr.write(f{broken + ' {exc}'!r} + '\\n')\n"
             "    sys.exit(2)\n"
-            "launch()\n"
+            f"launch({snapshot_path(launcher)!r})\n"
         )
     python = shlex.quote(sys.executable)
     return (
