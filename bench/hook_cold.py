@@ -41,9 +41,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from hookwise.config.hookwise_command import portable_argv  # noqa: E402
 from hookwise.policy.compiler import compile_sources  # noqa: E402
 from hookwise.policy.engine import RetryState  # noqa: E402
-from hookwise.policy.install import launcher_text, portable_argv  # noqa: E402
+from hookwise.policy.launcher import launcher_text  # noqa: E402
 from hookwise.policy.payloads import build_payload  # noqa: E402
 from hookwise.policy.pipeline import decide  # noqa: E402
 from hookwise.policy.scopes import launcher_path, snapshot_path  # noqa: E402

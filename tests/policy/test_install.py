@@ -18,24 +18,20 @@ from hypothesis import strategies as st
 
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.codex_settings import load_codex_hooks
-from hookwise.config.settings import parse_jsonc
-from hookwise.policy.install import (
-    InstallError,
-    JsonDocument,
+from hookwise.config.hookwise_command import is_hookwise_command
+from hookwise.config.jsonc import JsonDocument, parse_jsonc
+from hookwise.policy.codex_hook_trust import edit_codex_trust
+from hookwise.policy.hooks_edit import edit_hooks, find_hookwise
+from hookwise.policy.install import plan_install, plan_uninstall, write_plan
+from hookwise.policy.install_error import InstallError
+from hookwise.policy.install_targets import settings_path
+from hookwise.policy.launcher import hook_argv, hook_command
+from hookwise.policy.registrations import (
     Registration,
-    edit_codex_trust,
-    edit_hooks,
-    find_hookwise,
-    hook_argv,
-    hook_command,
-    is_hookwise_command,
-    plan_install,
-    plan_uninstall,
     policy_events,
     registrations,
-    settings_path,
     timeout_seconds,
-    write_plan,
+    tool_matcher_events,
 )
 from tests.policy.conftest import compile_text
 
@@ -128,7 +124,8 @@ def test_the_portable_command_is_recognised_in_every_form(host: str) -> None:
     """What install writes, the same after Gemini CLI expanded its variables when loading
     its settings, and the ``sh -c`` form earlier versions wrote; nothing else."""
     from hookwise.config.settings import resolve_env_vars
-    from hookwise.policy.install import portable_host
+
+    from hookwise.config.hookwise_command import portable_host
 
     command = hook_command(host)
     assert portable_host(command) == host and is_hookwise_command(command)
@@ -261,6 +258,22 @@ def test_units_and_matchers_per_host() -> None:
         assert [r.handler["timeout"] for r in found] == [12, 12, 12]  # seconds
         assert [r.matcher for r in found] == ["*", None, None]
         assert "name" not in found[0].handler
+
+
+def test_tool_events_get_the_match_all_matcher_read_from_the_event_tables() -> None:
+    """The events whose matcher is compared with the tool name, as each host's table says
+    (was a restated table here: the same sets)."""
+    assert tool_matcher_events("gemini") == {"BeforeTool", "AfterTool"}
+    assert tool_matcher_events("claude") == {
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PermissionRequest",
+    }
+    assert tool_matcher_events("codex") == {"PreToolUse", "PostToolUse", "PermissionRequest"}
+    for host in ("gemini", "claude", "codex"):
+        events = sorted(tool_matcher_events(host))
+        assert {r.matcher for r in registrations(host, events, "c", 1)} == {"*"}
 
 
 def test_settings_files_per_host_and_scope(tmp_path: Path) -> None:

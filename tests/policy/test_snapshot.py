@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
+from hookwise.config.hookwise_command import portable_argv
 from hookwise.policy import snapshot
-from hookwise.policy.install import launcher_text, portable_argv
+from hookwise.policy.launcher import launcher_text
 from hookwise.policy.payloads import build_payload
 from hookwise.policy.scopes import launcher_path, snapshot_path
 from hookwise.policy.trust import trust_file

@@ -592,7 +592,7 @@ def run_command(command: str, stdin: str, env: dict[str, str]) -> subprocess.Com
 def test_the_installed_command_fails_closed_where_hookwise_is_missing(world: World) -> None:
     """What `install` writes into a shared settings file, run on a machine without
     hookwise (an empty PATH, no launcher): exit 2, which blocks on every host."""
-    from hookwise.policy.install import hook_command
+    from hookwise.policy.launcher import hook_command
 
     command = hook_command("claude")
     teammate = world.root / "teammate"
@@ -617,7 +617,7 @@ def test_the_installed_command_fails_closed_where_hookwise_is_missing(world: Wor
 
 
 def test_a_launcher_whose_python_is_gone_blocks(world: World) -> None:
-    from hookwise.policy.install import hook_command
+    from hookwise.policy.launcher import hook_command
     from hookwise.policy.scopes import launcher_path
 
     launcher = Path(launcher_path(world.env))
@@ -695,7 +695,7 @@ def test_rotation_never_renames_or_deletes_a_file_hookwise_did_not_write(world: 
 
 
 def test_a_launcher_that_cannot_import_hookwise_blocks(world: World) -> None:
-    from hookwise.policy.install import hook_command, launcher_text
+    from hookwise.policy.launcher import hook_command, launcher_text
     from hookwise.policy.scopes import launcher_path
 
     launcher = Path(launcher_path(world.env))

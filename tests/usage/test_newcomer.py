@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hookwise.policy.install import portable_host
+from hookwise.config.hookwise_command import portable_host
 from tests.usage.conftest import User
 
 RM_BUILD = {
