@@ -123,8 +123,7 @@ LEGACY_PORTABLE = shlex.join(
 def test_the_portable_command_is_recognised_in_every_form(host: str) -> None:
     """What install writes, the same after Gemini CLI expanded its variables when loading
     its settings, and the ``sh -c`` form earlier versions wrote; nothing else."""
-    from hookwise.config.settings import resolve_env_vars
-
+    from hookwise.config.env_expansion import resolve_env_vars
     from hookwise.config.hookwise_command import portable_host
 
     command = hook_command(host)
