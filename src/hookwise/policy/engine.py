@@ -60,12 +60,20 @@ def search(entry: tuple[str, int, str], text: str) -> bool:
 
 
 def _condition(holder: dict[str, Any], key: str, ev: Event) -> bool:
-    """Evaluate the condition ``holder[key]``, compiled once per process and rule."""
-    compiled = holder.get("_" + key)
+    """Evaluate the condition ``holder[key]``: walked on a rule's first use in a process
+    (a hook call looks at each rule once), compiled from its second (processes that
+    decide many events)."""
+    slot = "_" + key
+    compiled = holder.get(slot)
     if compiled is None:
+        from hookwise.policy.condition import evaluate
+
+        holder[slot] = False
+        return bool(evaluate(holder[key], ev.root, _regex0))
+    if compiled is False:
         from hookwise.policy.condition import compile_condition
 
-        compiled = holder["_" + key] = compile_condition(holder[key])
+        compiled = holder[slot] = compile_condition(holder[key])
     return bool(compiled(ev.root, _regex0))
 
 
