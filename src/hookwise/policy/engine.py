@@ -432,15 +432,27 @@ def candidates(bucket: dict[str, Any] | None, ev: Event) -> list[int]:
         if ev.tool == canonical.SHELL:
             found += bucket["shell"]
             programs = bucket["prog"]
-            if programs:
-                script = ev.script
-                if script is not None:
-                    if any(cmd.unknown_program for cmd in script.commands):
-                        for positions in programs.values():
+            arguments = bucket["arg"]
+            script = ev.script
+            if (programs or arguments) and script is not None:
+                if any(cmd.unknown_program for cmd in script.commands):
+                    for positions in programs.values():
+                        found += positions
+                    for words in arguments.values():
+                        for positions in words.values():
                             found += positions
-                    else:
-                        for name in {cmd.program for cmd in script.commands}:
-                            found += programs.get(name, ())
+                else:
+                    for cmd in script.commands:
+                        found += programs.get(cmd.program, ())
+                        words = arguments.get(cmd.program)
+                        if not words or not cmd.argv:
+                            continue
+                        if cmd.unknown_args:  # any word could be the rule's
+                            for positions in words.values():
+                                found += positions
+                        else:
+                            for word in _options(cmd)[1]:
+                                found += words.get(word, ())
             literals = bucket["lit"]
             if literals:
                 line = ev.command or ""
