@@ -1,12 +1,14 @@
 """Benchmark: ``hookwise hook`` as a cold process, and in-process evaluation.
 
-1. Cold process: ``hookwise hook`` (the console script, a fresh process per event, as the
-   agents run it) with a 200-rule policy plus every rule pack, against a bare ``python -I -S -c pass`` (the
-   same interpreter) in the same run, rounds interleaved so machine load hits both alike.
-   Also measured: the fast launcher (``python -I -S .../policy/run_hook.py``, what
-   ``hookwise policy hook-command`` prints), the same code without the site step, and
-   ``python -c pass``, the site step alone, and the same hook with ``settings.approvals``
-   in the user policy (the relay of issue 15 must cost events that do not ask nothing).
+1. Cold process: the registered command (what ``hookwise install`` writes, run as the hosts
+   run it: ``sh -c '<the portable script>'``, which execs the per-user launcher and its
+   snapshot), a fresh process per event, with a 200-rule policy plus every rule pack,
+   against a bare ``python -I -S -c pass`` (the same interpreter) in the same run, rounds
+   interleaved so machine load hits both alike. Also measured: the console script
+   ``hookwise hook``, ``python -I -S .../policy/run_hook.py`` (``install --direct``, no
+   snapshot), ``python -c pass`` (the site step alone), and the console script with
+   ``settings.approvals`` in the user policy (the relay of issue 15 must cost events that
+   do not ask nothing).
    The payloads rotate over Claude Code PreToolUse/Bash, Gemini BeforeTool/
    run_shell_command and Codex PreToolUse/apply_patch; the audit log is on. Target: p50
    ratio <= 1.5.
@@ -356,10 +358,10 @@ def main() -> int:
         f"{c['baseline_p90_ms']:7.2f} ms  CPU p50 {c['baseline_cpu_p50_ms']:6.2f} ms"
     )
     print(
-        f"  fast launcher          p50 {c['launcher_p50_ms']:7.2f} ms"
+        f"  run_hook.py (--direct) p50 {c['launcher_p50_ms']:7.2f} ms"
         f"                   CPU p50 {c['launcher_cpu_p50_ms']:6.2f} ms"
     )
-    print(f"  portable command       p50 {c['portable_p50_ms']:7.2f} ms")
+    print(f"  registered command     p50 {c['portable_p50_ms']:7.2f} ms")
     print(f"  python -c pass (site)  p50 {c['site_p50_ms']:7.2f} ms")
     print(
         f"  hookwise hook, settings.approvals set (events that do not ask) p50 "
@@ -373,8 +375,9 @@ def main() -> int:
     )
     print(f"  python -I -S run_hook.py (install --direct) ratio p50 {c['launcher_ratio_p50']:.3f}")
     print(
-        f"  registered command (what `hookwise install` writes: sh -c, then the per-user "
-        f"launcher) ratio p50 {c['portable_ratio_p50']:.3f} (target <= 1.5)"
+        "  registered command (what `hookwise install` writes, through the host's sh -c: the "
+        f"per-user launcher and its snapshot) ratio p50 {c['portable_ratio_p50']:.3f} "
+        "(target <= 1.5)"
     )
     print(f"in-process decide(), {w['rules']} rules, {w['events']} events")
     print(
