@@ -314,7 +314,10 @@ def command_dirs(commands: list[Command], cwd: str, home: str) -> list[str | Non
     out: list[str | None] = []
     where: str | None = cwd or None
     for cmd in commands:
-        out.append(where)
+        if cmd.chdir is not None and where is not None:  # env -C DIR cmd: cmd runs in DIR
+            out.append(resolve_path(cmd.chdir, where, home).absolute)
+        else:
+            out.append(where)
         if cmd.argv and cmd.argv[0] in ("cd", "pushd") and where is not None:
             args = [w for w in cmd.argv[1:] if not (w.startswith("-") and len(w) > 1)]
             if not args:

@@ -170,7 +170,7 @@ HOOKWISE_CHANGES = (
     ("hooks", "trust"),
     ("migrate",),
 )
-GIT_WRITERS = frozenset(["rm", "mv", "checkout", "restore"])
+GIT_WRITERS = frozenset(["rm", "mv", "checkout", "restore", "stash"])
 
 
 def _home(env: dict[str, str]) -> str:
@@ -359,6 +359,13 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
         raise _FoundError("hookwise's own settings", f"runs `{' '.join(argv[:3])}`")
     if name in READERS:
         return
+    from hookwise.policy.shell import XARGS_INPUT  # loaded already: cmd came from it
+
+    if XARGS_INPUT in argv and cmd.piped_from is not None and name not in READERS:
+        # ``ls .hookwise/* | xargs rm``: the operands are what the piped command names
+        for word in cmd.piped_from.argv[1:]:
+            if _has_marker(word):
+                raise _FoundError(word, f"`xargs {name}` is given {word!r}")
     targets: list[str] | None = None
     # find -delete removes what its tests select, not its start points as a whole
     tree = name in TREE_WRITERS and cmd.origin != "find -delete"
@@ -396,6 +403,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
         acts = {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls"}
         if not acts.intersection(argv):
             return
+        _check_find(argv, cwd, guard)
     if targets is not None:
         for word in targets:
             for path in _expand(word, cwd, home):
@@ -420,6 +428,58 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
     for text in cmd.stdin:
         if _has_marker(text):
             raise _FoundError("a protected file", f"`{name}` reads a script that names one")
+
+
+_FIND_NAMES = ("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename")
+
+
+def _find_test(test: str, pattern: str, shown: str, parents: list[str]) -> bool:
+    """Whether ``find``'s name/path test selects ``shown`` (as find prints it), or one of
+    the directories above it (``-name .hookwise -exec rm -rf {} +``)."""
+    import fnmatch
+
+    fold = test.startswith("-i")
+    whole = "path" in test or "whole" in test
+    subjects = [shown] if whole else [shown.rsplit("/", 1)[-1], *parents]
+    if fold:
+        subjects = [x.lower() for x in subjects]
+        pattern = pattern.lower()
+    return any(fnmatch.fnmatchcase(x, pattern) for x in subjects)
+
+
+def _check_find(argv: list[str], cwd: str | None, guard: Guard) -> None:
+    """``find . -name policy.yaml -delete``: what find's tests select under a start point
+    (not the start point itself) may be a protected file; a negation, an ``-o`` or a test
+    it cannot read makes it assume so."""
+    starts: list[str] = []
+    i = 1
+    while i < len(argv) and not argv[i].startswith(("-", "(", "!")):
+        starts.append(argv[i])
+        i += 1
+    tests = [(w, argv[j + 1]) for j, w in enumerate(argv[:-1]) if w in _FIND_NAMES]
+    unsure = any(w in ("!", "-not", "-o", "-or", "-regex", "-iregex") for w in argv)
+    items: list[str] = []
+    for item in guard.concrete:
+        items.append(item)
+        if os.path.isdir(item) and not os.path.islink(item):  # .hookwise/: its files too
+            try:
+                entries = sorted(os.listdir(item))[:256]
+            except OSError:
+                entries = []
+            items += [os.path.join(item, e) for e in entries]
+    for start in starts or ["."]:
+        for root in _expand(start, cwd, guard.home):
+            inside = root.rstrip("/") + "/"
+            for item in items:
+                if not item.startswith(inside) or not os.path.lexists(item):
+                    continue
+                shown = start.rstrip("/") + "/" + item[len(inside) :]
+                parents = item[len(inside) :].split("/")[:-1]
+                selected = unsure or all(
+                    _find_test(test, pattern, shown, parents) for test, pattern in tests
+                )
+                if selected:
+                    raise _FoundError(item, f"`find {start}` selects {shown}")
 
 
 def check(ev: Event, guard: Guard) -> str | None:
