@@ -1153,7 +1153,9 @@ def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
         rest = [w for w in argv[at + 1 :] if not w.startswith("-")]
         if rest and rest[0] in ("set", "add"):
             rest = rest[1:]
-        if len(rest) >= 2:
+        # a persistent hooks directory is how husky and friends install a repository's
+        # hooks (code of the repository, like its scripts): only command values count here
+        if len(rest) >= 2 and rest[0].lower() != "core.hookspath":
             out += _git_value(rest[0], " ".join(rest[1:]))
     for word in argv[end:]:
         if word.startswith("ext::"):  # git-remote-ext: "% " is a space inside a word

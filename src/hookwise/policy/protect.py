@@ -216,7 +216,7 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
 class Guard:
     """The protected paths of one call and the checks on them."""
 
-    __slots__ = ("_concrete", "cwd", "env", "files", "home")
+    __slots__ = ("_concrete", "_inodes", "cwd", "env", "files", "home")
 
     def __init__(self, env: dict[str, str], files: list[str], cwd: str) -> None:
         self.env = env
@@ -224,6 +224,27 @@ class Guard:
         self.cwd = cwd
         self.home = env.get("HOME") or ""
         self._concrete: list[str] | None = None
+        self._inodes: dict[tuple[int, int], str] | None = None
+
+    def linked(self, path: str) -> str | None:
+        """The protected file ``path`` is a hard link of (``ln .hookwise/policy.yaml x``
+        then ``: > x`` truncates the policy under another name); None when none."""
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return None
+        if info.st_nlink < 2 or not os.path.isfile(path):
+            return None
+        if self._inodes is None:
+            self._inodes = {}
+            for item in self.concrete:
+                for name in [item, *_entries(item)]:
+                    try:
+                        found = os.stat(name)
+                    except OSError:
+                        continue
+                    self._inodes[(found.st_dev, found.st_ino)] = name
+        return self._inodes.get((info.st_dev, info.st_ino))
 
     @property
     def concrete(self) -> list[str]:
@@ -250,7 +271,7 @@ class Guard:
                 for item in self.concrete:
                     if item.startswith(above) and os.path.lexists(item):
                         return item
-        return None
+        return self.linked(path)
 
 
 def _spellings(path: str) -> list[str]:
@@ -280,6 +301,23 @@ def _expand(word: str, cwd: str | None, home: str) -> list[str]:
         matches = glob.glob(path)
         return [os.path.normpath(m) for m in matches] or [path]
     return [path]
+
+
+def _entries(directory: str) -> list[str]:
+    """The paths in a protected directory (a few hundred at most); [] for anything else."""
+    if not os.path.isdir(directory) or os.path.islink(directory):
+        return []
+    try:
+        names = sorted(os.listdir(directory))[:256]
+    except OSError:
+        return []
+    return [os.path.join(directory, name) for name in names]
+
+
+def _is_symbolic(word: str) -> bool:
+    return word == "--symbolic" or (
+        word.startswith("-") and not word.startswith("--") and "s" in word[1:]
+    )
 
 
 def _has_marker(text: str) -> bool:
@@ -376,6 +414,15 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
             targets = targets[1:]
             tree = any(w in ("-R", "--recursive") or (w[:1] == "-" and "R" in w) for w in argv)
     elif name in WRITERS_LAST:
+        if (name == "ln" and not any(_is_symbolic(w) for w in argv[1:])) or (
+            name == "cp" and any(w in ("-l", "--link") for w in argv[1:])
+        ):
+            # a hard link is the same file under a name the guard does not know
+            for word in positional[:-1] if len(positional) > 1 else positional:
+                for path in _expand(word, cwd, home):
+                    hit = guard.protected(path)
+                    if hit:
+                        raise _FoundError(hit, f"`{name}` hard-links {word}")
         directory = _target_dir(argv)
         if directory is not None:
             targets = [directory] + [directory + "/" + p.rsplit("/", 1)[-1] for p in positional]
@@ -460,13 +507,7 @@ def _check_find(argv: list[str], cwd: str | None, guard: Guard) -> None:
     unsure = any(w in ("!", "-not", "-o", "-or", "-regex", "-iregex") for w in argv)
     items: list[str] = []
     for item in guard.concrete:
-        items.append(item)
-        if os.path.isdir(item) and not os.path.islink(item):  # .hookwise/: its files too
-            try:
-                entries = sorted(os.listdir(item))[:256]
-            except OSError:
-                entries = []
-            items += [os.path.join(item, e) for e in entries]
+        items += [item, *_entries(item)]  # .hookwise/: its files too
     for start in starts or ["."]:
         for root in _expand(start, cwd, guard.home):
             inside = root.rstrip("/") + "/"
