@@ -237,10 +237,14 @@ def _ansi_c(body: str) -> str:
                     j += 1
                 if digits:
                     code = int(digits, base)
+                    if code == 0:
+                        break  # bash's word ends at a NUL (a C string)
                     out.append(chr(code & 0xFF if base == 8 else min(code, 0x10FFFF)))
                     i = j
                     continue
             if nxt == "c" and i + 2 < n:
+                if not ord(body[i + 2]) & 0x1F:
+                    break
                 out.append(chr(ord(body[i + 2]) & 0x1F))
                 i += 3
                 continue
