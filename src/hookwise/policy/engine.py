@@ -213,8 +213,8 @@ def _canonical(program: str, flag: str) -> str:
 
 
 def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
-    if not cmd.argv:
-        return False
+    if not cmd.argv:  # `> file` alone: only a writes matcher can hold
+        return bool(spec["writes"]) and spec["program"] is None and _writes_only(spec, cmd)
     if not cmd.unknown_program:  # an unknown program could be the rule's: as if it were
         programs = spec["programs"]
         if programs is not None:
@@ -235,12 +235,31 @@ def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
             _canonical(program, f) in present for f in spec["any_flags"]
         ):
             return False
+    if spec["writes"] and not _writes(spec, cmd):
+        return False
     if spec["args"]:
         positional = iter(_options(cmd)[1])
         for glob in spec["args"]:
             if not any(glob_match(glob, word) for word in positional):
                 return False
     return all(search(entry, cmd.text) for entry in spec["regex"])
+
+
+def _writes(spec: dict[str, Any], cmd: Command) -> bool:
+    """Whether a file the command writes matches (``/dev/./sda`` is ``/dev/sda``)."""
+    for target in cmd.writes:
+        names = [target]
+        if target.startswith("/"):
+            names.append(os.path.normpath(target).replace("//", "/"))
+        if any(glob_match(g, name) for g in spec["writes"] for name in names):
+            return True
+    return False
+
+
+def _writes_only(spec: dict[str, Any], cmd: Command) -> bool:
+    if any(spec[k] for k in ("flags", "any_flags", "args", "regex")):
+        return False
+    return _writes(spec, cmd)
 
 
 def _m_command(specs: list[dict[str, Any]], ev: Event, trace: list[Any] | None) -> set[int] | None:
@@ -255,7 +274,7 @@ def _m_command(specs: list[dict[str, Any]], ev: Event, trace: list[Any] | None) 
         if not all(search(entry, line) for entry in spec["line_regex"]):
             continue
         needs_segment = spec["program"] is not None or any(
-            spec[k] for k in ("flags", "any_flags", "args", "regex")
+            spec[k] for k in ("flags", "any_flags", "args", "regex", "writes")
         )
         if not needs_segment:
             hits.update(range(len(script.commands)) or [-1])

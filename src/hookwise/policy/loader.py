@@ -876,6 +876,7 @@ class _Reader:
             "any_flags": [],
             "regex": [],
             "line_regex": [],
+            "writes": [],
         }
         if isinstance(node, yaml.ScalarNode):
             text = self.string(node, "command")
@@ -910,8 +911,8 @@ class _Reader:
                 spec["program"] = [self.glob(i, p, "command.program") for p, i in values]
                 literal = all(is_literal(p) for p, _ in values)
                 spec["programs"] = [p for p, _ in values] if literal else None
-            elif key == "args":
-                spec["args"] = [self.glob(i, p, "command.args") for p, i in values]
+            elif key in ("args", "writes"):
+                spec[key] = [self.glob(i, p, f"command.{key}") for p, i in values]
             elif key in ("flags", "any_flags"):
                 for flag, item in values:
                     if not flag.startswith("-") or flag in ("-", "--"):
