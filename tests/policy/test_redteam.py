@@ -291,3 +291,49 @@ def test_near_the_guardrails_everyday_commands_pass(world: World, command: str) 
 @pytest.fixture
 def world(tmp_path: Path) -> World:
     return World(tmp_path)
+
+
+TRUSTED = """\
+version: 1
+rules:
+  - id: check
+    match: {tool: shell}
+    action: validate
+    validator: {command: "touch VALIDATOR-RAN"}
+"""
+
+
+@pytest.mark.parametrize("link", ["file", "directory"])
+def test_a_link_to_a_policy_trusted_elsewhere_is_not_trusted_here(
+    world: World, tmp_path: Path, link: str
+) -> None:
+    """A trusted file's validators run in the event's directory: a repository that links
+    its .hookwise/policy.yaml (or .hookwise/) to it must not get them run there."""
+    trusted = world.policy(TRUSTED)
+    assert world.cli("policy", "trust", str(trusted)).returncode == 0
+    world.shell("ls")
+    assert (world.repo / "VALIDATOR-RAN").exists()  # where it was trusted, it applies
+
+    hostile = tmp_path / "hostile"
+    subprocess.run(["git", "init", "-q", str(hostile)], check=True, timeout=30)
+    if link == "file":
+        (hostile / ".hookwise").mkdir()
+        (hostile / ".hookwise" / "policy.yaml").symlink_to(trusted)
+    else:
+        (hostile / ".hookwise").symlink_to(trusted.parent)
+    world.shell("ls", cwd=hostile)
+    assert not (hostile / "VALIDATOR-RAN").exists()
+
+    # trusting it through the link is the user's own choice, and untrusting it there
+    # leaves the original trusted
+    linked = hostile / ".hookwise" / "policy.yaml"
+    assert world.cli("policy", "trust", str(linked)).returncode == 0
+    world.shell("ls", cwd=hostile)
+    assert (hostile / "VALIDATOR-RAN").exists()
+    (hostile / "VALIDATOR-RAN").unlink()
+    (world.repo / "VALIDATOR-RAN").unlink()
+    assert world.cli("policy", "untrust", str(linked)).returncode == 0
+    world.shell("ls", cwd=hostile)
+    world.shell("ls")
+    assert not (hostile / "VALIDATOR-RAN").exists()
+    assert (world.repo / "VALIDATOR-RAN").exists()
