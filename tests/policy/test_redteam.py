@@ -51,6 +51,11 @@ REAL = [
     "vim -es -c '!rm -rf victim' -c 'q!'",
     "find victim -type f -exec rm {} +",
     "find . -name victim -exec rm -r {} +",
+    "echo 'rm -rf victim' > x.sh && bash x.sh",
+    "cat > x.sh <<'EOF'\nrm -rf victim\nEOF\nchmod +x x.sh; ./x.sh",
+    "tee x.sh <<< 'rm -rf victim' >/dev/null; . ./x.sh",
+    "source <(echo 'rm -rf victim')",
+    "bash /dev/stdin <<< 'rm -rf victim'",
 ]
 
 

@@ -610,6 +610,16 @@ WRAPPERS: dict[str, tuple[frozenset[str], int, frozenset[str]]] = {
         frozenset(),
     ),
     "valgrind": (frozenset(), 0, frozenset()),
+    "unbuffer": (frozenset(), 0, frozenset()),
+    "chronic": (frozenset(), 0, frozenset()),
+    "nocache": (frozenset(), 0, frozenset()),
+    "ssh-agent": (frozenset(["-a", "-E", "-t", "-P"]), 0, frozenset()),
+    "dbus-run-session": (frozenset(["--config-file", "--dbus-daemon"]), 0, frozenset()),
+    "xvfb-run": (
+        frozenset(["-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e"]),
+        0,
+        frozenset(),
+    ),
 }
 # wrappers whose whole remaining argument list is one shell command string (watch 'a; b')
 STRING_WRAPPERS = frozenset(["watch"])
@@ -670,6 +680,7 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
     takes, skip, strings = WRAPPERS[name]
     i = 1
     n = len(argv)
+    shell = False  # sudo -s / -i: the command runs through the user's shell
     while i < n:
         word = argv[i]
         if word == "--":
@@ -690,6 +701,11 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
                 return (n, argv[i + 1]) if i + 1 < n else None
             if option in _NO_COMMAND and name in ("sudo", "timeout", "flock"):
                 return None
+            if name == "sudo" and (
+                option in ("--shell", "--login")
+                or (not option.startswith("--") and _cluster_has(option, "si", takes))
+            ):
+                shell = True
             if option in takes or option.startswith("--"):
                 i += 2 if (option in takes and not eq) else 1
                 continue
@@ -720,9 +736,20 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
             if word in strings and index + 1 < len(rest):
                 return n, rest[index + 1]
         return None
-    if name in STRING_WRAPPERS:
+    if name in STRING_WRAPPERS or shell:
         return (n, " ".join(argv[i:])) if i < n else None
     return i, None
+
+
+def _cluster_has(option: str, letters: str, takes: frozenset[str]) -> bool:
+    """Whether a short-option cluster (``-Hiu``) holds one of ``letters`` as an option (not
+    inside the value of an option that takes one)."""
+    for letter in option[1:]:
+        if letter in letters:
+            return True
+        if "-" + letter in takes:
+            return False
+    return False
 
 
 # where a wrapper runs the command it wraps (env -C DIR, sudo -D DIR)
@@ -1361,6 +1388,10 @@ def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any
         return found
     if program in _NPX:
         return _npx(program, argv)
+    if program == "tmux":
+        return _tmux(argv)
+    if program == "screen":
+        return _screen(argv)
     if program in ("compgen", "complete"):  # -C CMD runs CMD for completions (Bamboo#584)
         return [("script", v) for v in _option_values(argv, ("-C",), ())]
     if program in RECURSIVE_DELETERS:
@@ -1387,3 +1418,64 @@ def _rsync_delete(argv: list[str]) -> list[tuple[str, Any]]:
     if ":" in head or dest.startswith("rsync://"):
         return []
     return [("argv", ["rm", "-r", "-f", dest])]
+
+
+_TMUX_RUNS = frozenset(
+    [
+        "new",
+        "new-session",
+        "new-window",
+        "neww",
+        "split-window",
+        "splitw",
+        "respawn-pane",
+        "respawnp",
+        "respawn-window",
+        "respawnw",
+        "run-shell",
+        "run",
+        "send-keys",
+        "send",
+        "display-popup",
+        "popup",
+    ]
+)
+_TMUX_VALUES = frozenset(["-s", "-n", "-t", "-c", "-x", "-y", "-F", "-e", "-l", "-L", "-S", "-f"])
+
+
+def _tmux(argv: list[str]) -> list[tuple[str, Any]]:
+    """``tmux new -d 'cmd'``, ``tmux send-keys 'cmd' Enter``: the shell command it runs
+    (or types into a shell)."""
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 2 if argv[i] in ("-L", "-S", "-f") else 1
+    if i >= len(argv) or argv[i] not in _TMUX_RUNS:
+        return []
+    sub = argv[i]
+    i += 1
+    rest: list[str] = []
+    while i < len(argv):
+        word = argv[i]
+        if word.startswith("-") and len(word) > 1 and not rest:
+            i += 2 if word in _TMUX_VALUES else 1
+            continue
+        rest.append(word)
+        i += 1
+    if sub in ("send-keys", "send"):
+        rest = [w for w in rest if w not in ("Enter", "C-m", "KPEnter")]
+    return [("script", " ".join(rest))] if rest else []
+
+
+def _screen(argv: list[str]) -> list[tuple[str, Any]]:
+    """``screen -dm cmd args`` runs argv; ``screen -X stuff 'cmd\\n'`` types a command."""
+    if "-X" in argv:
+        at = argv.index("-X")
+        words = argv[at + 1 :]
+        if len(words) >= 2 and words[0] == "stuff":
+            return [("script", " ".join(words[1:]).replace("\\n", "\n").replace("^M", "\n"))]
+        return []
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        word = argv[i]  # -S NAME, -dmS NAME: a cluster ending in an option that takes one
+        i += 2 if len(word) > 1 and word[1] != "-" and word[-1] in "SchpTtes" else 1
+    return [("argv", argv[i:])] if i < len(argv) else []

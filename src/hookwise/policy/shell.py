@@ -105,7 +105,7 @@ class Command:
 class Script:
     """The result of splitting: every command found, and whether the input parsed fully."""
 
-    __slots__ = ("aliases", "commands", "complete", "git_aliases", "problems")
+    __slots__ = ("aliases", "commands", "complete", "git_aliases", "problems", "written")
 
     def __init__(self) -> None:
         self.commands: list[Command] = []
@@ -113,6 +113,8 @@ class Script:
         self.problems: list[str] = []
         self.git_aliases: dict[str, str] = {}  # defined earlier on the line
         self.aliases: dict[str, str] = {}  # shell aliases defined earlier on the line
+        # files written earlier on the line with content known here (echo ... > x.sh)
+        self.written: dict[str, str] = {}
 
     @property
     def unverifiable(self) -> list[str]:
@@ -759,6 +761,7 @@ def _add_command(
     command.chdir = prefix.chdir
     command.unverifiable = prefix.unverifiable
     script.commands.append(command)
+    _remember_written(command, script)
     if words and words[0].dynamic:
         command.unverifiable = (
             f"the program is {words[0].value!r}, known only when the command runs"
@@ -784,12 +787,23 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
     commands, git aliases, interpreter one-liners."""
     program = command.program
     argv = command.argv
+    if argv and _file_key(argv[0]) in script.written:  # echo 'cmd' > x.sh; chmod +x x.sh; ./x.sh
+        _parse(script.written[_file_key(argv[0])], depth + 1, script)
+        return
     if program in SHELLS:
         inner = _shell_c_script(argv)
         if inner is not None:
             _parse(inner, depth + 1, script)
         elif reads_stdin(argv):
             _stdin_script(command, depth, script, piped_from, _parse)
+        else:
+            _script_file(command, _script_operand(argv), depth, script, piped_from)
+        return
+    if program in ("source", ".") and len(argv) > 1:
+        _script_file(command, argv[1], depth, script, piped_from)
+        return
+    if program in ("at", "batch") and "-f" not in argv:  # at reads the commands on stdin
+        _stdin_script(command, depth, script, piped_from, _parse)
         return
     if program == "alias":
         for word in argv[1:]:
@@ -878,23 +892,104 @@ def _stdin_script(
         return
     if piped_from is None:
         return
-    source = piped_from.program
-    if source in ("echo", "printf") and not any(piped_from.dynamic[1:]):
-        words = [w for w in piped_from.argv[1:] if not (source == "echo" and w in ("-e", "-n"))]
-        body = " ".join(words)
-        if source == "printf" or "-e" in piped_from.argv:
-            body = body.replace("\\n", "\n").replace("\\t", "\t")
-        parse(body, depth + 1, script)
-        return
-    if source == "cat" and piped_from.stdin and len(piped_from.argv) == 1:
-        for body in piped_from.stdin:
-            parse(body, depth + 1, script)
+    printed = static_output(piped_from)
+    if printed is not None:
+        parse(printed, depth + 1, script)
         return
     command.unverifiable = (
         f"{command.program} runs a script read from the output of `{piped_from.program}`, "
         "known only when it runs"
     )
     command.unknown_args = True
+
+
+def static_output(command: Command) -> str | None:
+    """What a command prints when that is known here: ``echo``/``printf`` of literal words,
+    ``cat`` of its here-document; None otherwise."""
+    source = command.program
+    if source in ("echo", "printf") and not any(command.dynamic[1:]):
+        words = [w for w in command.argv[1:] if not (source == "echo" and w in ("-e", "-n"))]
+        body = " ".join(words)
+        if source == "printf" or "-e" in command.argv:
+            body = body.replace("\\n", "\n").replace("\\t", "\t")
+        return body
+    if command.stdin and (
+        (source == "cat" and command.argv[1:] in ([], ["-"]))
+        or (source == "tee" and not any(w.startswith("-") for w in command.argv[1:]))
+    ):
+        return "".join(command.stdin)
+    return None
+
+
+_STDIN_FILES = frozenset(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
+
+
+def _file_key(path: str) -> str:
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def _remember_written(command: Command, script: Script) -> None:
+    """``echo 'rm -rf /' > x.sh`` (or ``cat > x.sh <<EOF``, ``tee x.sh <<EOF``): the file's
+    content, for a shell that runs it later on the line (CC#46991, agentguard#862)."""
+    targets = list(command.writes)
+    if command.program == "tee":
+        targets += [w for w in command.argv[1:] if not w.startswith("-")]
+    if not targets:
+        return
+    body = static_output(command)
+    for target in targets:
+        key = _file_key(target)
+        if body is None:
+            script.written.pop(key, None)  # content unknown here
+        else:
+            script.written[key] = script.written.get(key, "") + body + "\n"
+
+
+def _script_operand(argv: list[str]) -> str | None:
+    """The script file a shell runs (``bash -x x.sh``): the first word after its options."""
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":
+            return argv[i + 1] if i + 1 < len(argv) else None
+        if word in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            i += 2
+            continue
+        if word[:1] in "-+" and len(word) > 1:
+            i += 1
+            continue
+        return word
+    return None
+
+
+def _script_file(
+    command: Command, operand: str | None, depth: int, script: Script, piped_from: Command | None
+) -> None:
+    """A shell (or ``source``) running a script file: ``/dev/stdin`` is its input, a
+    process substitution is what its command prints, a file written earlier on the line
+    is that content; files on disk are not read."""
+    if operand is None:
+        return
+    if operand in _STDIN_FILES:
+        _stdin_script(command, depth, script, piped_from, _parse)
+        return
+    if operand.startswith("<(") and operand.endswith(")"):
+        inner = Script()
+        _parse(operand[2:-1], depth + 1, inner)
+        body = static_output(inner.commands[0]) if len(inner.commands) == 1 else None
+        if body is not None:
+            _parse(body, depth + 1, script)
+        else:
+            command.unverifiable = (
+                f"{command.program} runs the script `{operand[2:-1]}` prints, known only when "
+                "it runs"
+            )
+            command.unknown_args = True
+        return
+    if _file_key(operand) in script.written:
+        _parse(script.written[_file_key(operand)], depth + 1, script)
 
 
 def _git(command: Command, depth: int, script: Script) -> None:
