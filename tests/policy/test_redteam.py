@@ -342,3 +342,33 @@ def test_a_link_to_a_policy_trusted_elsewhere_is_not_trusted_here(
     world.shell("ls")
     assert not (hostile / "VALIDATOR-RAN").exists()
     assert (world.repo / "VALIDATOR-RAN").exists()
+
+
+@pytest.mark.parametrize(
+    ("tool_input", "decision"),
+    [
+        ({"command": "rm policy.yaml", "dir_path": ".hookwise"}, "deny"),
+        ({"command": ": > policy.yaml", "directory": ".hookwise"}, "deny"),
+        ({"command": "rm -rf repo", "dir_path": ".."}, "deny"),
+        ({"command": "git push --force", "dir_path": "sub"}, "deny"),
+        ({"command": "rm -rf build", "dir_path": "sub"}, None),
+        ({"command": "ls", "dir_path": ".hookwise"}, None),
+    ],
+)
+def test_gemini_runs_the_command_in_its_dir_path(
+    world: World, tool_input: dict[str, str], decision: str | None
+) -> None:
+    """Gemini's run_shell_command takes the directory to run in: paths resolve there, so
+    ``rm policy.yaml`` in ``.hookwise`` is the policy, and ``rm -rf repo`` in ``..`` is
+    the workspace."""
+    from hookwise.policy.payloads import build_payload
+
+    world.policy("version: 1\nextends: [hookwise/filesystem]\nrules: []\n")
+    (world.repo / "sub" / "build").mkdir(parents=True)
+    payload = build_payload(
+        "gemini", "BeforeTool", tool="run_shell_command", tool_input=tool_input,
+        cwd=str(world.repo),
+    )  # fmt: skip
+    answer = world.answer(world.hook(payload, "--platform", "gemini"), "gemini")
+    assert answer["decision"] == decision, answer
+    assert (world.repo / ".hookwise" / "policy.yaml").exists()

@@ -530,7 +530,7 @@ def check(ev: Event, guard: Guard) -> str | None:
             script = ev.script
             if script is None:
                 return None
-            dirs = command_dirs(script.commands, ev.cwd, guard.home)
+            dirs = command_dirs(script.commands, ev.shell_cwd, guard.home)
             for cmd, cwd in zip(script.commands, dirs, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
