@@ -231,7 +231,7 @@ class Guard:
         then ``: > x`` truncates the policy under another name); None when none."""
         try:
             info = os.lstat(path)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a NUL in the path
             return None
         if info.st_nlink < 2 or not os.path.isfile(path):
             return None
@@ -241,7 +241,7 @@ class Guard:
                 for name in [item, *_entries(item)]:
                     try:
                         found = os.stat(name)
-                    except OSError:
+                    except (OSError, ValueError):
                         continue
                     self._inodes[(found.st_dev, found.st_ino)] = name
         return self._inodes.get((info.st_dev, info.st_ino))
@@ -309,7 +309,7 @@ def _entries(directory: str) -> list[str]:
         return []
     try:
         names = sorted(os.listdir(directory))[:256]
-    except OSError:
+    except (OSError, ValueError):
         return []
     return [os.path.join(directory, name) for name in names]
 
