@@ -128,6 +128,18 @@ class Project:
         lines = self.audit_log.read_text(encoding="utf-8").splitlines()
         return [json.loads(line) for line in lines if line.strip()]
 
+    def asks(self) -> list[dict[str, Any]]:
+        """The ``ask`` records of tool calls (a call a person was asked about)."""
+        return [
+            r
+            for r in self.audit()
+            if r.get("decision") == "ask" and "tool.before" in r.get("canonical", [])
+        ]
+
+    def answers(self) -> list[dict[str, Any]]:
+        """The records of how an ``ask`` was answered (``ask_resolved``), oldest first."""
+        return [r for r in self.audit() if r.get("ask_resolved")]
+
     def write_policy(self, text: str, *, trust: bool = True) -> None:
         """Replace the project policy (trusted again unless ``trust`` is False)."""
         self.policy.write_text(text, encoding="utf-8")

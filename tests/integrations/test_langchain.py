@@ -213,6 +213,21 @@ def test_ask_interrupts_and_approve_resumes(
     done = agent.invoke(Command(resume={"type": "approve"}), THREAD)
     assert shell_tool.calls == [ASK_COMMAND]
     assert done["messages"][-1].content == FINAL_TEXT
+    # LangGraph ran the tool step twice (ask, then resume): one ask, one answer
+    (asked,) = project.asks()
+    assert asked["reason"] == ASK_REASON and asked["agent"] == AGENT
+    (answer,) = project.answers()
+    assert answer["ask_resolved"] == "interrupt: approved"
+    assert answer["decision"] == "allow" and answer["rule"] == "uname-needs-approval"
+    assert answer["framework"] == "langchain" and answer["call_id"] == asked["call_id"]
+    lines = logged(project, "--framework", "langchain", "--agent", AGENT)
+    assert [line.split(" ", 2)[2].split(" ")[0] for line in lines] == [
+        "prompt",
+        "tool.before",
+        "permission.request",
+        "tool.after",
+        "agent.stop",
+    ]
 
 
 def test_policy_that_denies_by_approval_time_wins(
@@ -225,6 +240,9 @@ def test_policy_that_denies_by_approval_time_wins(
     agent.invoke(Command(resume={"type": "approve"}), THREAD)
     assert shell_tool.calls == []
     assert last_results(fake_model) == [ASK_REASON]
+    # the ask once; on resume the policy's deny, not a second ask nor an approval
+    assert len(project.asks()) == 1 and project.answers() == []
+    assert project.audit()[-2]["decision"] == "deny"
 
 
 def test_async_ask_interrupts_and_resumes(
@@ -242,6 +260,8 @@ def test_async_ask_interrupts_and_resumes(
     done = asyncio.run(scenario())
     assert shell_tool.calls == [ASK_COMMAND]
     assert done["messages"][-1].content == FINAL_TEXT
+    assert len(project.asks()) == 1
+    assert [a["ask_resolved"] for a in project.answers()] == ["interrupt: approved"]
 
 
 def test_ask_rejected_never_runs(
@@ -254,6 +274,12 @@ def test_ask_rejected_never_runs(
     assert shell_tool.calls == []
     [seen] = last_results(fake_model)
     assert "REJECTED-BY-USER" in seen
+    assert len(project.asks()) == 1
+    (answer,) = project.answers()
+    assert answer["ask_resolved"] == "interrupt: rejected" and answer["decision"] == "deny"
+    assert "REJECTED-BY-USER" in answer["reason"] and answer["agent"] == AGENT
+    (line,) = logged(project, "--framework", "langchain", "--agent", AGENT, "--decision", "deny")
+    assert "REJECTED-BY-USER" in line
 
 
 def test_a_malformed_answer_is_not_an_approval(
