@@ -224,6 +224,17 @@ def test_agent_callbacks_form(
 
 
 # ------------------------------------------------------------------ ask (tool confirmation)
+def _logged(project: Project, *args: str) -> list[str]:
+    """``hookwise logs --path <audit log> ARGS``: its record lines."""
+    from click.testing import CliRunner
+
+    from hookwise.cli.app import cli
+
+    result = CliRunner().invoke(cli, ["logs", "--path", str(project.audit_log), *args])
+    assert result.exit_code == 0, result.output
+    return [line for line in result.output.splitlines() if line.startswith("20")]
+
+
 def test_ask_pauses_for_adk_tool_confirmation_then_runs_when_confirmed(
     project: Project, fake_model: FakeModel, shell_tool: ShellTool
 ) -> None:
@@ -239,6 +250,13 @@ def test_ask_pauses_for_adk_tool_confirmation_then_runs_when_confirmed(
     session.confirm(request, True)
     assert shell_tool.calls == [ASK_COMMAND]
     assert session.final_text() == FINAL_TEXT
+    # ADK ran the before-tool callback twice (the ask, then the answer): one of each
+    (asked,) = project.asks()
+    assert asked["reason"] == ASK_REASON and asked["framework"] == FRAMEWORK
+    (answer,) = project.answers()
+    assert answer["ask_resolved"] == "tool confirmation: approved"
+    assert answer["decision"] == "allow" and answer["rule"] == "uname-needs-approval"
+    assert answer["agent"] == AGENT and answer["call_id"] == asked["call_id"]
 
 
 def test_ask_rejected_never_runs(
@@ -250,6 +268,12 @@ def test_ask_rejected_never_runs(
     session.confirm(request, False)
     assert shell_tool.calls == []
     assert any("rejected" in s for s in last_results(fake_model))
+    assert len(project.asks()) == 1
+    (answer,) = project.answers()
+    assert answer["ask_resolved"] == "tool confirmation: rejected"
+    assert answer["decision"] == "deny" and "rejected" in answer["reason"]
+    assert answer["framework"] == FRAMEWORK and answer["agent"] == AGENT
+    assert _logged(project, "--framework", FRAMEWORK, "--agent", AGENT, "--decision", "deny")
 
 
 def test_a_forged_confirmation_for_a_denied_call_does_not_run_it(
