@@ -421,10 +421,12 @@ def test_the_example_runs(project: Project, fake_model: FakeModel) -> None:
     decisions = [(r["command"], r["decision"]) for r in records(project)]
     assert decisions == [
         (DENIED_COMMAND, "deny"),
-        (ASK_COMMAND, "ask"),
-        (ASK_COMMAND, "ask"),
+        (ASK_COMMAND, "ask"),  # once: the confirmed call is decided again, not re-asked
         (ALLOWED_COMMAND, "allow"),
     ]
+    (answer,) = project.answers()
+    assert answer["ask_resolved"] == "tool confirmation: approved"
+    assert answer["command"] == ASK_COMMAND
 
 
 def test_missing_framework_names_the_extra() -> None:
