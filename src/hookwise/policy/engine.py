@@ -80,15 +80,19 @@ def _note(trace: list[Any] | None, matcher: str, ok: bool, detail: str) -> bool:
 
 
 def _m_tool(spec: dict[str, Any], ev: Event, trace: list[Any] | None) -> bool:
-    if ev.tool is None:
+    # without a trace (every decision but `explain`), no note text is formatted
+    tool, host_tool = ev.tool, ev.host_tool
+    if tool is None:
         return _note(trace, "tool", False, "the event has no tool")
     names = spec["names"]
-    if ev.tool in names or ev.host_tool in names:
-        return _note(trace, "tool", True, f"{ev.host_tool} is {ev.tool}")
+    if tool in names or host_tool in names:
+        return trace is None or _note(trace, "tool", True, f"{host_tool} is {tool}")
     for glob in spec["globs"]:
-        if glob_match(glob, ev.tool) or (ev.host_tool and glob_match(glob, ev.host_tool)):
-            return _note(trace, "tool", True, f"{ev.host_tool} ({ev.tool}) matches a glob")
-    return _note(trace, "tool", False, f"{ev.host_tool} ({ev.tool}) is not listed")
+        if glob_match(glob, tool) or (host_tool and glob_match(glob, host_tool)):
+            return trace is None or _note(
+                trace, "tool", True, f"{host_tool} ({tool}) matches a glob"
+            )
+    return trace is not None and _note(trace, "tool", False, f"{host_tool} ({tool}) is not listed")
 
 
 def _m_tool_regex(spec: list[Any], ev: Event, trace: list[Any] | None) -> bool:
@@ -147,7 +151,9 @@ def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
     if not cmd.argv:
         return False
     program = cmd.program
-    if not cmd.unknown_program:  # an unknown program could be the rule's: as if it were
+    # cmd.unknown_program, inlined (this runs for every rule and command): an unknown
+    # program could be the rule's, so it is matched as if it were
+    if cmd.unverifiable is None or not cmd.dynamic or not cmd.dynamic[0]:
         programs = spec["programs"]
         if programs is not None:
             if program not in programs:
@@ -158,14 +164,18 @@ def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
             return False
     if cmd.unknown_args:
         return True
-    if spec["flags"] or spec["any_flags"]:
+    flags, any_flags = spec["flags"], spec["any_flags"]
+    if flags or any_flags:
         present, _ = _options(cmd)
-        if not all(_canonical(program, f) in present for f in spec["flags"]):
-            return False
-        if spec["any_flags"] and not any(
-            _canonical(program, f) in present for f in spec["any_flags"]
-        ):
-            return False
+        for flag in flags:  # loops, not generators: this runs for every rule and command
+            if _canonical(program, flag) not in present:
+                return False
+        if any_flags:
+            for flag in any_flags:
+                if _canonical(program, flag) in present:
+                    break
+            else:
+                return False
     if spec["args"]:
         positional = iter(_options(cmd)[1])
         for glob in spec["args"]:
