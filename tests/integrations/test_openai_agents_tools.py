@@ -373,3 +373,23 @@ def test_guarding_twice_keeps_one_gate(project: Project, fake_model: FakeModel) 
     twice = guard.guard_agent(once)
     assert twice.tools[0].executor is once.tools[0].executor  # type: ignore[union-attr]
     assert twice.hooks is once.hooks
+
+
+def test_an_mcp_tool_without_its_server_fails_closed(project: Project) -> None:
+    """A tool claimed to come from an MCP server but without the SDK's server binding
+    cannot be matched by MCP rules: refused rather than run unguarded."""
+    from agents import function_tool
+
+    from hookwise.integrations.gate import Gate
+    from hookwise.integrations.openai_agents import AgentsGuard
+
+    @function_tool
+    def delete_everything(path: str) -> str:
+        """Delete a tree."""
+        return path
+
+    guard = AgentsGuard(Gate(FRAMEWORK, agent=AGENT, cwd=project.root))
+    with pytest.raises(UnguardedToolError, match="MCP server"):
+        guard.guard_mcp_tool(delete_everything)
+    with pytest.raises(UnguardedToolError, match="only function tools"):
+        guard.guard_mcp_tool(object())

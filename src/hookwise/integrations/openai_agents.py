@@ -626,8 +626,13 @@ class AgentsGuard:
                 f"({type(tool).__name__}): only function tools run through the guardrails"
             )
         binding = getattr(tool, "_mcp_tool_binding", None)
-        if isinstance(binding, tuple) and len(binding) >= 2:
-            self._names[tool.name] = f"mcp__{binding[0]}__{binding[1]}"
+        if not (isinstance(binding, tuple) and len(binding) >= 2 and all(binding[:2])):
+            # without its server the rules naming MCP servers could not see the call
+            raise UnguardedToolError(
+                f"hookwise cannot tell which MCP server tool {tool.name!r} belongs to "
+                "(the SDK gave it no server binding); refusing to run it unguarded"
+            )
+        self._names[tool.name] = f"mcp__{binding[0]}__{binding[1]}"
         return self.guard_tool(tool)
 
     def _hooks(self, hooks: Any) -> AgentHooks[Any]:
