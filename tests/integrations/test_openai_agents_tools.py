@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("agents", reason='pip install "hookwise[openai-agents]"')
 
@@ -33,6 +35,8 @@ from openai import AsyncOpenAI
 from hookwise.integrations.openai_agents import (
     UnguardedToolError,
     guard_agent,
+    parse_arguments,
+    shell_arguments,
 )
 from tests.e2e.fake_model import FakeModel, Script, call, shell_call, tool_results
 from tests.integrations.conftest import (
@@ -393,3 +397,50 @@ def test_an_mcp_tool_without_its_server_fails_closed(project: Project) -> None:
         guard.guard_mcp_tool(delete_everything)
     with pytest.raises(UnguardedToolError, match="only function tools"):
         guard.guard_mcp_tool(object())
+
+
+# ---------------------------------------------------------------------------- properties
+@given(st.lists(st.text(max_size=40), max_size=6))
+def test_shell_arguments_round_trip(commands: list[str]) -> None:
+    """A ShellTool call's commands always reach the Gate as one JSON object holding them
+    all, one per line."""
+    assert parse_arguments(shell_arguments(commands)) == {"command": "\n".join(commands)}
+
+
+_ITEM_VALUES = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=12))
+_ITEMS = st.lists(
+    st.one_of(
+        _ITEM_VALUES,
+        st.dictionaries(st.sampled_from(["type", "call_id", "name", "arguments"]), _ITEM_VALUES),
+        st.fixed_dictionaries(
+            {
+                "type": st.just("function_call"),
+                "call_id": st.text(max_size=8),
+                "name": st.sampled_from(["run_shell", "other"]),
+                "arguments": st.one_of(st.text(max_size=20), st.none()),
+            }
+        ),
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_ITEMS)
+def test_reading_answers_from_any_model_input_never_fails(items: list[Any]) -> None:
+    """The rejection check reads the model's input items (attacker-shaped JSON): any shape
+    is skipped or read, never an exception, and nothing unanswered is recorded."""
+    import tempfile
+
+    from agents import RunContextWrapper
+
+    from hookwise.integrations.gate import Gate
+    from hookwise.integrations.openai_agents import AgentsGuard
+
+    with tempfile.TemporaryDirectory() as tmp:
+        guard = AgentsGuard(Gate(FRAMEWORK, agent=AGENT, cwd=tmp))
+        guard._guarded.add("run_shell")
+        written: list[Any] = []
+        guard.gate.record_approval = lambda *a, **k: written.append(a)  # type: ignore[method-assign]
+        guard.check_answers(RunContextWrapper(context=None), items)
+        assert written == []
