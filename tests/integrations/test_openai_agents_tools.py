@@ -444,3 +444,33 @@ def test_reading_answers_from_any_model_input_never_fails(items: list[Any]) -> N
         guard.gate.record_approval = lambda *a, **k: written.append(a)  # type: ignore[method-assign]
         guard.check_answers(RunContextWrapper(context=None), items)
         assert written == []
+
+
+def test_a_stop_in_one_run_leaves_a_concurrent_run_of_the_same_agent_alone(
+    project: Project, fake_model: FakeModel, shell_tool: RecordingShell
+) -> None:
+    """The stop is kept on the run's context, not on the guard: a second run of the same
+    guarded agent, at the same time, goes on."""
+    from agents import RunConfig
+
+    from hookwise.integrations.errors import RunStoppedError
+
+    project.write_policy(
+        POLICY + "  - id: halt\n    match: {tool: shell, command: shutdown}\n"
+        "    action: stop\n    reason: STOP-NOW\n"
+    )
+    fake_model.script = Script([shell_call("shutdown -h now")])
+    agent = guard_agent(shell_agent(fake_model, shell_tool), cwd=project.root)
+    with FakeModel(Script([shell_call(ALLOWED_COMMAND)])) as other:
+
+        async def both() -> list[Any]:
+            return await asyncio.gather(
+                Runner.run(agent, "halt"),
+                Runner.run(agent, "hello", run_config=RunConfig(model=responses_model(other))),
+                return_exceptions=True,
+            )
+
+        stopped, finished = asyncio.run(both())
+    assert isinstance(stopped, RunStoppedError)
+    assert not isinstance(finished, BaseException) and finished.final_output
+    assert shell_tool.calls == [ALLOWED_COMMAND]

@@ -106,6 +106,9 @@ _PENDING_LIMIT = 4096
 
 # the attribute of a run's context object that carries the prompt verdict's context
 _CONTEXT_ATTR = "_hookwise_prompt_context"
+# ... and the stop verdict a ShellTool executor met (the run's, not the guard's: one
+# guarded agent may serve several runs at once)
+_STOP_ATTR = "_hookwise_stop"
 # set while run_guarded sends a finished agent back (its prompt guardrail stays quiet)
 _RETURNING: ContextVar[bool] = ContextVar("hookwise_openai_agents_returning", default=False)
 
@@ -204,7 +207,6 @@ class AgentsGuard:
         # call id -> (SDK tool name, Gate arguments, verdict) of a call a person was asked
         self._asked: OrderedDict[str, tuple[str, dict[str, Any], Verdict]] = OrderedDict()
         self._settled: OrderedDict[str, None] = OrderedDict()  # call ids decided here
-        self._stopped: Verdict | None = None  # a stop the shell executor could not raise
         self._mcp_classes: dict[type[Any], type[Any]] = {}
         self.tool_input_guardrail: ToolInputGuardrail[Any] = ToolInputGuardrail(
             guardrail_function=self._tool_input, name=GUARDRAIL_NAME
@@ -306,8 +308,9 @@ class AgentsGuard:
             if name in self._guarded and _approval(context, name, given) is False:
                 args = parse_arguments(item.get("arguments")) or {}
                 self._record_rejected(context, name, args, None, given)
-        stopped, self._stopped = self._stopped, None
-        if stopped is not None:
+        stopped = getattr(context, _STOP_ATTR, None)
+        if isinstance(stopped, Verdict):
+            setattr(context, _STOP_ATTR, None)
             raise RunStoppedError(stopped.stop or stopped.reason, stopped)
 
     def _record_rejected(
@@ -569,7 +572,8 @@ class AgentsGuard:
             self._forget(name, raw, call_id)
             self._record_approved(name, raw, verdict, call_id)
         if verdict.stop is not None:
-            self._stopped = verdict  # the run ends before the model is asked again
+            # the run ends before the model is asked again (check_answers raises it)
+            setattr(request.ctx_wrapper, _STOP_ATTR, verdict)
             return verdict.stop
         if verdict.action == "deny":
             return verdict.reason or "hookwise: denied by policy"
@@ -589,7 +593,7 @@ class AgentsGuard:
             self.gate_name(name), {"command": command}, text, call_id=call_id
         )
         if after.stop is not None:
-            self._stopped = after
+            setattr(request.ctx_wrapper, _STOP_ATTR, after)
         if after.action == "deny":
             return after.reason or "hookwise: the tool's output was withheld by policy"
         context = "\n\n".join(c for c in (verdict.context, after.context) if c)
