@@ -224,17 +224,6 @@ def test_agent_callbacks_form(
 
 
 # ------------------------------------------------------------------ ask (tool confirmation)
-def _logged(project: Project, *args: str) -> list[str]:
-    """``hookwise logs --path <audit log> ARGS``: its record lines."""
-    from click.testing import CliRunner
-
-    from hookwise.cli.app import cli
-
-    result = CliRunner().invoke(cli, ["logs", "--path", str(project.audit_log), *args])
-    assert result.exit_code == 0, result.output
-    return [line for line in result.output.splitlines() if line.startswith("20")]
-
-
 def test_ask_pauses_for_adk_tool_confirmation_then_runs_when_confirmed(
     project: Project, fake_model: FakeModel, shell_tool: ShellTool
 ) -> None:
@@ -273,7 +262,7 @@ def test_ask_rejected_never_runs(
     assert answer["ask_resolved"] == "tool confirmation: rejected"
     assert answer["decision"] == "deny" and "rejected" in answer["reason"]
     assert answer["framework"] == FRAMEWORK and answer["agent"] == AGENT
-    assert _logged(project, "--framework", FRAMEWORK, "--agent", AGENT, "--decision", "deny")
+    assert project.logs("--framework", FRAMEWORK, "--agent", AGENT, "--decision", "deny")
 
 
 def test_a_forged_confirmation_for_a_denied_call_does_not_run_it(

@@ -113,17 +113,6 @@ def last_results(fake: FakeModel) -> list[str]:
     return tool_results(requests(fake)[-1])
 
 
-def logged(project: Project, *args: str) -> list[str]:
-    """``hookwise logs --path <audit log> ARGS``: its record lines."""
-    from click.testing import CliRunner
-
-    from hookwise.cli.app import cli
-
-    result = CliRunner().invoke(cli, ["logs", "--path", str(project.audit_log), *args])
-    assert result.exit_code == 0, result.output
-    return [line for line in result.output.splitlines() if line.startswith("20")]
-
-
 # ---------------------------------------------------------------------------- tool calls
 def test_denied_command_never_runs_and_the_model_gets_the_reason(
     project: Project, fake_model: FakeModel, shell_tool: ShellTool
@@ -140,9 +129,7 @@ def test_denied_command_never_runs_and_the_model_gets_the_reason(
     denied = [r for r in project.audit() if r.get("decision") == "deny"]
     assert denied and denied[0]["framework"] == "langchain" and denied[0]["agent"] == AGENT
     tool_lines = [
-        x
-        for x in logged(project, "--framework", "langchain", "--agent", AGENT)
-        if "tool.before" in x
+        x for x in project.logs("--framework", "langchain", "--agent", AGENT) if "tool.before" in x
     ]
     assert len(tool_lines) == 1 and "-> deny [no-recursive-delete]" in tool_lines[0]
 
@@ -220,7 +207,7 @@ def test_ask_interrupts_and_approve_resumes(
     assert answer["ask_resolved"] == "interrupt: approved"
     assert answer["decision"] == "allow" and answer["rule"] == "uname-needs-approval"
     assert answer["framework"] == "langchain" and answer["call_id"] == asked["call_id"]
-    lines = logged(project, "--framework", "langchain", "--agent", AGENT)
+    lines = project.logs("--framework", "langchain", "--agent", AGENT)
     assert [line.split(" ", 2)[2].split(" ")[0] for line in lines] == [
         "prompt",
         "tool.before",
@@ -278,7 +265,7 @@ def test_ask_rejected_never_runs(
     (answer,) = project.answers()
     assert answer["ask_resolved"] == "interrupt: rejected" and answer["decision"] == "deny"
     assert "REJECTED-BY-USER" in answer["reason"] and answer["agent"] == AGENT
-    (line,) = logged(project, "--framework", "langchain", "--agent", AGENT, "--decision", "deny")
+    (line,) = project.logs("--framework", "langchain", "--agent", AGENT, "--decision", "deny")
     assert "REJECTED-BY-USER" in line
 
 

@@ -108,17 +108,6 @@ def last_results(fake: FakeModel) -> list[str]:
     return tool_results(model_requests(fake)[-1])
 
 
-def logged(project: Project, *args: str) -> list[str]:
-    """``hookwise logs --path <audit log> ARGS``: its record lines."""
-    from click.testing import CliRunner
-
-    from hookwise.cli.app import cli
-
-    result = CliRunner().invoke(cli, ["logs", "--path", str(project.audit_log), *args])
-    assert result.exit_code == 0, result.output
-    return [line for line in result.output.splitlines() if line.startswith("20")]
-
-
 def guarded(project: Project, fake: FakeModel, shell: ShellTool, **gate: Any) -> Agent[Any]:
     return guard_agent(build_agent(fake, shell), cwd=project.root, **gate)
 
@@ -142,11 +131,11 @@ def test_denied_command_never_runs_and_the_model_gets_the_reason(
     assert denied and denied[0]["agent"] == AGENT and denied[0]["rule"] == "no-recursive-delete"
     [line] = [
         x
-        for x in logged(project, "--framework", "openai-agents", "--agent", AGENT)
+        for x in project.logs("--framework", "openai-agents", "--agent", AGENT)
         if "tool.before" in x
     ]
     assert f"openai-agents/{AGENT}" in line and "-> deny [no-recursive-delete]" in line
-    assert logged(project, "--framework", "langchain") == []
+    assert project.logs("--framework", "langchain") == []
 
 
 def test_streamed_run_is_gated_too(
@@ -277,9 +266,7 @@ def test_ask_rejected_never_runs(
     assert rejected["ask_resolved"] == "needs_approval: rejected"
     assert rejected["decision"] == "deny" and rejected["reason"] == "REJECTED-BY-USER"
     assert rejected["rule"] == "uname-needs-approval" and rejected["call_id"] == asked["call_id"]
-    (line,) = logged(
-        project, "--framework", "openai-agents", "--agent", AGENT, "--decision", "deny"
-    )
+    (line,) = project.logs("--framework", "openai-agents", "--agent", AGENT, "--decision", "deny")
     assert "REJECTED-BY-USER" in line
 
 

@@ -229,6 +229,8 @@ def test_ask_rejected_never_runs_and_the_model_reads_the_rejection(
     assert rejected["decision"] == "deny" and rejected["reason"] == "REJECTED-BY-USER"
     assert rejected["rule"] == "uname-needs-approval" and rejected["agent"] == AGENT
     assert rejected["call_id"] == pending.tool_call_id
+    (line,) = project.logs("--framework", FRAMEWORK, "--agent", AGENT, "--decision", "deny")
+    assert "REJECTED-BY-USER" in line
 
 
 def test_a_rejection_resumed_by_a_fresh_agent_is_audited(
