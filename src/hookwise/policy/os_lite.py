@@ -173,6 +173,14 @@ def basename(name: str) -> str:
 
 
 def normpath(name: str) -> str:
+    if (  # already normal (most absolute paths): nothing to do
+        name[:1] == "/"
+        and "//" not in name
+        and "/./" not in name
+        and "/../" not in name
+        and not name.endswith(("/", "/.", "/.."))
+    ):
+        return name
     if not name:
         return "."
     slashes = 0

@@ -211,7 +211,7 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
         if parent == project or os.path.lexists(os.path.join(project, ".git")):
             break
         project = parent
-    return [os.path.normpath(os.path.abspath(p)) for p in paths if p]
+    return [os.path.abspath(p) for p in paths if p]  # (abspath normalises)
 
 
 class Guard:
