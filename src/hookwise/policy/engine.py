@@ -16,9 +16,8 @@ Standard library only; :mod:`re` is imported the first time a rule needs a regex
 
 from __future__ import annotations
 
-import os
-
 from hookwise.policy import actions, canonical, fastjson
+from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.globs import glob_match
 
 TYPE_CHECKING = False
@@ -32,14 +31,83 @@ _REGEX_CACHE: dict[tuple[str, int], Any] = {}
 BLOCKING = actions.BLOCKING - {"validate"}  # a validator's verdict is deny or nothing
 
 
+# All regex matching of one evaluate() shares this budget (seconds). A policy regex can
+# backtrack for minutes ((a+)+$ on "aaa...!"), and a hook the host kills lets the tool run;
+# past the budget the evaluation raises, and the hook answers as on any internal error
+# (deny on tool events). Well under the 10 s the installed hook is given.
+MATCH_BUDGET_S = 2.0
+_budget = [MATCH_BUDGET_S]
+
+
+class MatchTimeoutError(RuntimeError):
+    """A policy regex ran past the matching budget."""
+
+
+def _on_alarm(_signum: int, _frame: Any) -> None:
+    raise MatchTimeoutError("timer")
+
+
+class _Timed:
+    """A compiled regex whose matching runs under the budget (SIGALRM interrupts the C
+    matcher, which checks for signals); without a usable timer (not the main thread, no
+    setitimer) it matches unguarded."""
+
+    __slots__ = ("compiled",)
+
+    def __init__(self, compiled: Any) -> None:
+        self.compiled = compiled
+
+    def search(self, text: str) -> Any:
+        return self._timed(self.compiled.search, text)
+
+    def sub(self, replacement: Any, text: str) -> Any:
+        return self._timed(lambda t: self.compiled.sub(replacement, t), text)
+
+    def _timed(self, run: Any, text: str) -> Any:
+        import signal
+        import time
+
+        remaining = _budget[0]
+        if remaining <= 0:
+            raise MatchTimeoutError(self._why())
+        if not hasattr(signal, "setitimer"):
+            return run(text)
+        try:
+            previous = signal.signal(signal.SIGALRM, _on_alarm)
+        except ValueError:  # not the main thread (the service runs rules in workers)
+            return run(text)
+        old_delay, _interval = signal.setitimer(signal.ITIMER_REAL, remaining)
+        start = time.perf_counter()
+        try:
+            return run(text)
+        except MatchTimeoutError:
+            _budget[0] = 0
+            raise MatchTimeoutError(self._why()) from None
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            spent = time.perf_counter() - start
+            _budget[0] = min(_budget[0], remaining - spent)
+            signal.signal(signal.SIGALRM, previous)
+            if old_delay:  # someone else's timer (a test runner's) keeps running
+                signal.setitimer(signal.ITIMER_REAL, max(old_delay - spent, 0.001))
+
+    def _why(self) -> str:
+        return (
+            f"matching the policy's regexes took more than {MATCH_BUDGET_S:g} s "
+            f"(pattern {self.compiled.pattern!r}); a regex that backtracks this much cannot "
+            "guard anything: rewrite it"
+        )
+
+
 def regex(pattern: str, flags: int = 0) -> Any:
-    """A compiled regex, cached; :mod:`re` is imported on first use."""
+    """A compiled regex, cached, that matches under the budget; :mod:`re` is imported on
+    first use."""
     key = (pattern, flags)
     compiled = _REGEX_CACHE.get(key)
     if compiled is None:
         import re
 
-        compiled = re.compile(pattern, flags)
+        compiled = _Timed(re.compile(pattern, flags))
         _REGEX_CACHE[key] = compiled
     return compiled
 
@@ -61,12 +129,20 @@ def search(entry: tuple[str, int, str], text: str) -> bool:
 
 
 def _condition(holder: dict[str, Any], key: str, ev: Event) -> bool:
-    """Evaluate the condition ``holder[key]``, compiled once per process and rule."""
-    compiled = holder.get("_" + key)
+    """Evaluate the condition ``holder[key]``: walked on a rule's first use in a process
+    (a hook call looks at each rule once), compiled from its second (processes that
+    decide many events)."""
+    slot = "_" + key
+    compiled = holder.get(slot)
     if compiled is None:
+        from hookwise.policy.condition import evaluate
+
+        holder[slot] = False
+        return bool(evaluate(holder[key], ev.root, _regex0))
+    if compiled is False:
         from hookwise.policy.condition import compile_condition
 
-        compiled = holder["_" + key] = compile_condition(holder[key])
+        compiled = holder[slot] = compile_condition(holder[key])
     return bool(compiled(ev.root, _regex0))
 
 
@@ -148,8 +224,8 @@ def _canonical(program: str, flag: str) -> str:
 
 
 def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
-    if not cmd.argv:
-        return False
+    if not cmd.argv:  # `> file` alone: only a writes matcher can hold
+        return bool(spec["writes"]) and spec["program"] is None and _writes_only(spec, cmd)
     program = cmd.program
     # cmd.unknown_program, inlined (this runs for every rule and command): an unknown
     # program could be the rule's, so it is matched as if it were
@@ -176,12 +252,31 @@ def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
                     break
             else:
                 return False
+    if spec["writes"] and not _writes(spec, cmd):
+        return False
     if spec["args"]:
         positional = iter(_options(cmd)[1])
         for glob in spec["args"]:
             if not any(glob_match(glob, word) for word in positional):
                 return False
     return not spec["regex"] or all(search(entry, cmd.text) for entry in spec["regex"])
+
+
+def _writes(spec: dict[str, Any], cmd: Command) -> bool:
+    """Whether a file the command writes matches (``/dev/./sda`` is ``/dev/sda``)."""
+    for target in cmd.writes:
+        names = [target]
+        if target.startswith("/"):
+            names.append(os.path.normpath(target).replace("//", "/"))
+        if any(glob_match(g, name) for g in spec["writes"] for name in names):
+            return True
+    return False
+
+
+def _writes_only(spec: dict[str, Any], cmd: Command) -> bool:
+    if any(spec[k] for k in ("flags", "any_flags", "args", "regex")):
+        return False
+    return _writes(spec, cmd)
 
 
 def _m_command(specs: list[dict[str, Any]], ev: Event, trace: list[Any] | None) -> set[int] | None:
@@ -201,6 +296,7 @@ def _m_command(specs: list[dict[str, Any]], ev: Event, trace: list[Any] | None) 
             or bool(spec["any_flags"])
             or bool(spec["args"])
             or bool(spec["regex"])
+            or bool(spec["writes"])
         )
         if not needs_segment:
             hits.update(range(len(script.commands)) or [-1])
@@ -449,15 +545,27 @@ def candidates(bucket: dict[str, Any] | None, ev: Event) -> list[int]:
         if ev.tool == canonical.SHELL:
             found += bucket["shell"]
             programs = bucket["prog"]
-            if programs:
-                script = ev.script
-                if script is not None:
-                    if any(cmd.unknown_program for cmd in script.commands):
-                        for positions in programs.values():
+            arguments = bucket["arg"]
+            script = ev.script
+            if (programs or arguments) and script is not None:
+                if any(cmd.unknown_program for cmd in script.commands):
+                    for positions in programs.values():
+                        found += positions
+                    for words in arguments.values():
+                        for positions in words.values():
                             found += positions
-                    else:
-                        for name in {cmd.program for cmd in script.commands}:
-                            found += programs.get(name, ())
+                else:
+                    for cmd in script.commands:
+                        found += programs.get(cmd.program, ())
+                        words = arguments.get(cmd.program)
+                        if not words or not cmd.argv:
+                            continue
+                        if cmd.unknown_args:  # any word could be the rule's
+                            for positions in words.values():
+                                found += positions
+                        else:
+                            for word in _options(cmd)[1]:
+                                found += words.get(word, ())
             literals = bucket["lit"]
             if literals:
                 line = ev.command or ""
@@ -490,6 +598,7 @@ def evaluate(
     rules = policy["rules"]
     index = policy["index"]
     settings = policy["settings"]
+    _budget[0] = MATCH_BUDGET_S
     decision = Decision()
     builtin_checks(policy, events, decision, guard)
     hits: list[tuple[int, Event]] = []
@@ -837,7 +946,7 @@ def run_validator(rule: dict[str, Any], ev: Event, settings: dict[str, Any]) -> 
 
     spec = rule["validator"]
     timeout = spec.get("timeout", settings.get("validator_timeout", 10))
-    environment = dict(os.environ)
+    environment = os.environ_copy()
     environment.update(
         {
             "HOOKWISE_RULE_ID": rule["id"],
