@@ -266,7 +266,7 @@ def test_ask_rejected_never_runs(
     assert answer["ask_resolved"] == "interrupt: rejected" and answer["decision"] == "deny"
     assert "REJECTED-BY-USER" in answer["reason"] and answer["agent"] == AGENT
     (line,) = project.logs("--framework", "langchain", "--agent", AGENT, "--decision", "deny")
-    assert "REJECTED-BY-USER" in line
+    assert "REJECTED-BY-USER" in line and line.endswith("(interrupt: rejected)")
 
 
 def test_a_malformed_answer_is_not_an_approval(
