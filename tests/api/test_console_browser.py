@@ -319,7 +319,7 @@ def test_executions_appear_live_and_follow_the_ui_config(
     expect(row.locator(".tool")).to_have_text("Bash")
     expect(row.locator(".command")).to_have_text(BLOCKING_HOOK)
     assert blocked["source"] == "exitcode"
-    expect(row.locator(".outcome")).to_have_text("blocked (exit code 2)")
+    expect(row.locator(".outcome")).to_have_text("denied (exit code 2)")
     expect(row.locator(".duration")).to_have_text(shown_time(blocked["executionTime"]))
     expect(row.locator(".duration")).to_be_visible()
     summary = blocks_summary(blocked["messageBlocks"])
