@@ -21,7 +21,14 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from hookwise.api.call_log import KEEP_ROWS, MAX_BLOCK_CHARS, CallLog, parse_row
+from hookwise.api.call_log import (
+    KEEP_ROWS,
+    MAX_BLOCK_CHARS,
+    CallLog,
+    ParseCall,
+    parse_call,
+    parse_row,
+)
 from hookwise.api.db import make_engine, migrate
 from hookwise.api.hook_output import parse_output
 from hookwise.api.output_config import OutputConfig
@@ -201,18 +208,16 @@ def test_a_rejected_request_is_not_listed(client: TestClient) -> None:
 # --- the buffer and the pruning -----------------------------------------------------------
 
 
-def _row(now: int) -> dict[str, Any]:
+def _call(at: int) -> ParseCall:
     parsed = parse_output(0, "", "", "Stop", 1.0, OutputConfig())
-    return parse_row(
-        parsed,
-        hook_event="Stop",
-        tool_name=None,
-        exit_code=0,
-        execution_time=1.0,
-        session_id="s",
-        permission_id=None,
-        now=now,
-    )
+    return parse_call(parsed, "Stop", None, 0, 1.0, "s", None, at)
+
+
+def _ids(engine: sa.Engine) -> list[int]:
+    """The rows' times, in id order (which is the order they were noted in)."""
+    with engine.connect() as conn:
+        query = sa.select(executions.c.created_at).order_by(executions.c.id)
+        return list(conn.execute(query).scalars())
 
 
 @pytest.fixture
@@ -227,37 +232,35 @@ def test_the_buffer_keeps_the_newest_and_says_how_many_it_left_out(
     engine: sa.Engine, caplog: pytest.LogCaptureFixture
 ) -> None:
     calls = CallLog(capacity=5)
-    made = [_row(1000 + i) for i in range(8)]
-    for row in made:
-        calls.note(row)
+    for _ in range(8):
+        calls.note(_call(1000))  # one millisecond: the ids still keep their order
     with caplog.at_level(logging.WARNING, logger="hookwise.api"):
         assert calls.flush(engine) == 5
     assert "3 parse-output calls were not kept for the console" in caplog.text
     with engine.connect() as conn:
-        ids = set(conn.execute(sa.select(executions.c.id)).scalars())
-    assert ids == {row["id"] for row in made[3:]}
+        ids = list(conn.execute(sa.select(executions.c.id).order_by(executions.c.id)).scalars())
+    assert [int(i.split("_")[2]) for i in ids] == [4, 5, 6, 7, 8]  # the newest five
     assert calls.flush(engine) == 0  # written once
 
 
 def test_a_failed_write_keeps_the_rows_for_the_next_tick(engine: sa.Engine, tmp_path: Path) -> None:
-    calls = CallLog(capacity=10)
-    first = _row(2000)
-    calls.note(first)
+    calls = CallLog(capacity=2)
+    calls.note(_call(2000))
+    calls.note(_call(2001))
     broken = make_engine(f"sqlite:///{tmp_path / 'missing' / 'nowhere.db'}")
     with pytest.raises(sa.exc.SQLAlchemyError):
         calls.flush(broken)
-    calls.note(_row(2001))
+    calls.note(_call(2002))  # the buffer holds two: the oldest unwritten call gives way
     assert calls.flush(engine) == 2
-    with engine.connect() as conn:
-        assert first["id"] in set(conn.execute(sa.select(executions.c.id)).scalars())
+    assert _ids(engine) == [2001, 2002]
 
 
 def test_pruning_keeps_the_newest_parse_rows_and_every_execute_row(engine: sa.Engine) -> None:
     calls = CallLog(capacity=50)
     for i in range(12):
-        calls.note(_row(5000 + i))
+        calls.note(_call(5000 + i))
     calls.flush(engine)
-    execute_row = {**_row(1), "id": "exec_old", "kind": "execute", "command": "./check.sh"}
+    execute_row = {**parse_row(_call(1), 0, "w"), "id": "exec_old", "kind": "execute"}
     with engine.begin() as conn:
         conn.execute(executions.insert(), [execute_row])
     CallLog.prune(engine, keep=4)

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from hookwise.cli.host_option import host_option
-from hookwise.cli.options import project_option
+from hookwise.cli.options import project_option, trust_project_option
 from hookwise.protocol.profiles import Profile
 
 
@@ -71,10 +71,8 @@ def _read_payload(source: str) -> dict[str, Any]:
     is_flag=True,
     help="Run project hooks nobody approved (Codex hook hashes, HOOKWISE_HOOK_TRUST=enforce).",
 )
-@click.option(
-    "--trust-workspace",
-    is_flag=True,
-    help="Treat the project folder as trusted for this run (tests, CI); nothing is written.",
+@trust_project_option(
+    "Treat the project folder as trusted for this run (tests, CI); nothing is written."
 )
 @click.option(
     "--record-trust",
@@ -91,7 +89,7 @@ def fire(
     home: Path | None,
     dialect: str | None,
     bypass_hook_trust: bool,
-    trust_workspace: bool,
+    trust_project: bool,
     record_trust: bool,
     as_json: bool,
 ) -> None:
@@ -99,7 +97,7 @@ def fire(
 
     EVENT is a name of the dialect: BeforeTool (Gemini), PreToolUse (Claude Code, Codex)...
     The host's project trust applies: an untrusted project's own hooks do not run (warnings
-    on stderr); --trust-workspace runs them without trusting the folder for good.
+    on stderr); --trust-project runs them without trusting the folder for good.
     """
     from hookwise.cli.fire_view import render_json, render_rich
     from hookwise.host.loading import HookTrustWarning, load_hook_system
@@ -115,7 +113,7 @@ def fire(
             home=home,
             dialect=dialect,
             bypass_hook_trust=bypass_hook_trust,
-            trust_workspace=trust_workspace,
+            trust_workspace=trust_project,
             record_trust=record_trust,
         )
     try:

@@ -34,6 +34,16 @@ def _json(value: object) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
+class ScopeChoice(click.Choice[str]):
+    """project | user; ``workspace``, the former name of ``project``, is still taken."""
+
+    def __init__(self) -> None:
+        super().__init__(["project", "user"])
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        return super().convert("project" if value == "workspace" else value, param, ctx)
+
+
 def _common_options(func: F) -> F:
     """Where to read settings from; the path overrides exist mostly for tests and CI."""
     options = [
@@ -219,7 +229,7 @@ def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
         return
     _warn(warnings)
     header = (
-        f"workspace {ctx.paths.workspace} · profile {ctx.profile.value} · folder "
+        f"project {ctx.paths.workspace} · profile {ctx.profile.value} · folder "
         f"{'trusted' if settings.trusted else 'NOT trusted'} ({settings.trust.source}) · "
         f"hooks {'on' if settings.hooks_config.enabled else 'OFF'} · "
         f"hook trust {settings.hook_trust_mode.value}"
@@ -302,9 +312,7 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
         click.echo(_json(document))
         return
     _warn(warnings)
-    header = (
-        f"workspace {workspace} · dialect {dialect} · hooks {'on' if loaded.enabled else 'OFF'}"
-    )
+    header = f"project {workspace} · dialect {dialect} · hooks {'on' if loaded.enabled else 'OFF'}"
     if _is_terminal():
         _print_table(header, rows)
         return
@@ -380,9 +388,9 @@ def _known_names(sources: HookSources) -> set[str]:
 @click.argument("name")
 @click.option(
     "--scope",
-    type=click.Choice(["workspace", "user"]),
+    type=ScopeChoice(),
     default=None,
-    help="Settings file to write (default: the workspace's if it exists, else the user's).",
+    help="Settings file to write (default: the project's if it exists, else the user's).",
 )
 @click.option("--force", is_flag=True, help="Disable NAME even though no hook here has it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the change as JSON.")
@@ -394,8 +402,8 @@ def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_js
     sources = ctx.sources()
     settings = sources.settings
     if scope is None:
-        scope = "workspace" if settings.paths.workspace_settings.exists() else "user"
-    target = SettingsScope.PROJECT if scope == "workspace" else SettingsScope.USER
+        scope = "project" if settings.paths.workspace_settings.exists() else "user"
+    target = SettingsScope.PROJECT if scope == "project" else SettingsScope.USER
     file = settings.file(target)
     if file.exists and not file.loaded:
         raise click.ClickException(f"cannot edit {file.path}: {file.error}")
@@ -434,13 +442,13 @@ def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_js
 @click.option("--json", "as_json", is_flag=True, help="Print the change as JSON.")
 @_with_context
 def enable_hook(ctx: _Context, name: str, as_json: bool) -> None:
-    """Remove NAME from hooksConfig.disabled in the workspace and user settings."""
+    """Remove NAME from hooksConfig.disabled in the project and user settings."""
     from hookwise.config.settings import SettingsEditError, SettingsScope, update_disabled_hooks
 
     settings = ctx.sources().settings
     changed = []
     paths: list[str] = []
-    for scope, label in ((SettingsScope.PROJECT, "workspace"), (SettingsScope.USER, "user")):
+    for scope, label in ((SettingsScope.PROJECT, "project"), (SettingsScope.USER, "user")):
         file = settings.file(scope)
         current = _scope_disabled(file)
         if name not in current:
@@ -470,9 +478,7 @@ def enable_hook(ctx: _Context, name: str, as_json: bool) -> None:
 @hooks.command("trust")
 @_common_options
 @click.option("--list", "list_only", is_flag=True, help="Only show hooks waiting for approval.")
-@click.option(
-    "--folder", is_flag=True, help="Also trust the workspace folder (trustedFolders.json)."
-)
+@click.option("--folder", is_flag=True, help="Also trust the project folder (trustedFolders.json).")
 @host_option("Whose project: detected from the project's settings files when omitted.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_with_context
@@ -481,7 +487,7 @@ def trust_hooks(
 ) -> None:
     """Approve the project's current hooks (after reviewing the project's settings).
 
-    Claude Code: trusts the workspace and approves its project hooks in hookwise's own
+    Claude Code: trusts the project and approves its project hooks in hookwise's own
     record (~/.claude/hookwise_trusted_hooks.json); ~/.claude.json is never written.
     """
     from hookwise.config.detect import detect_dialect

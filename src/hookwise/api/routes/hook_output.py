@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Header
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from hookwise.api.call_log import parse_row
+from hookwise.api.call_log import parse_call
 from hookwise.api.db import now_ms
 from hookwise.api.error_classes import classify_error
 from hookwise.api.hook_json import read_hook_stdout
@@ -68,15 +68,15 @@ async def answer_parse(
     if parsed.ask is not None or state.subscribers.wanted("hook_output_processed"):
         permission = await run_in_threadpool(_record, state, body, parsed, session, config)
     state.calls.note(
-        parse_row(
+        parse_call(
             parsed,
-            hook_event=body.hookEvent,
-            tool_name=body.toolName,
-            exit_code=body.exitCode,
-            execution_time=body.executionTime,
-            session_id=session,
-            permission_id=permission["id"] if permission else None,
-            now=now_ms(),
+            body.hookEvent,
+            body.toolName,
+            body.exitCode,
+            body.executionTime,
+            session,
+            permission["id"] if permission else None,
+            now_ms(),
         )
     )
     return parsed.response(permission)

@@ -1,0 +1,96 @@
+"""A second newcomer's audit (issue 14): the CLI's one word for the project directory, and
+wrong invocations a first hour produces, each run as a user would: the real ``hookwise``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.usage.conftest import User
+
+BLOCKING_PROJECT_HOOK = {
+    "hooks": {
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": 'echo ran > "$CLAUDE_PROJECT_DIR/ran.txt"; echo no >&2; exit 2',
+                    }
+                ],
+            }
+        ]
+    }
+}
+
+SCENARIO = (
+    "name: trust\nhost: claude\nsteps:\n  - user: list the files\n    model:\n"
+    "      - calls:\n          - name: Bash\n            args: {command: ls}\n"
+    "            result: x\n      - text: done\n"
+)
+
+
+def _untrusted_claude_project(user: User) -> Path:
+    settings = user.project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps(BLOCKING_PROJECT_HOOK), encoding="utf-8")
+    scenario = user.home / "session.yaml"
+    scenario.write_text(SCENARIO, encoding="utf-8")
+    return scenario
+
+
+@pytest.mark.parametrize("command", ["simulate", "fire"])
+def test_help_speaks_of_the_project_not_the_workspace(user: User, command: str) -> None:
+    shown = user.run(command, "--help").stdout
+    assert "--trust-project" in shown
+    assert "workspace" not in shown.lower(), shown
+
+
+@pytest.mark.parametrize("flag", [None, "--trust-project", "--trust-workspace"])
+def test_simulate_trusts_the_project_for_one_run(user: User, flag: str | None) -> None:
+    """--trust-project runs the project's own hooks; --trust-workspace is its old name."""
+    scenario = _untrusted_claude_project(user)
+    args = ["simulate", str(scenario), "--project", str(user.project), "--json"]
+    args += ["--rollout", str(user.home / "rollout.jsonl")]
+    result = user.run(*args, *([flag] if flag else []))
+    ran = (user.project / "ran.txt").exists()
+    document = json.loads(result.stdout)
+    tool = next(e for e in document["events"] if e.get("name") == "tool_call")
+    if flag is None:
+        assert not ran
+        assert "will not run until the project is trusted" in result.stderr
+    else:
+        assert ran, result.stderr
+        assert "not run" not in result.stderr
+        assert tool["data"]["status"] == "blocked", tool
+    assert not (user.home / ".claude.json").exists()  # nothing recorded as trusted
+
+
+def test_turns_check_takes_the_project_option(user: User, tmp_path: Path) -> None:
+    """The docs' example, verbatim; --project is the one spelling, the argument its former."""
+    agent = user.project / ".agent"
+    agent.mkdir()
+    (agent / "hook.toml").write_text(
+        '[turn_start]\ncomand = "scripts/context.sh"\n\n[turn_end]\nrun_on_hook_input = true\n'
+    )
+    found = user.run("turns", "check", check=1)
+    assert found.stderr.splitlines() == [
+        "Error: .agent/hook.toml:1: turn_start: missing required key 'command' "
+        "(the program to run)",
+        ".agent/hook.toml:2: turn_start.comand: unknown key (expected one of: command, args, "
+        "run_on_hook_input, timeout_ms); did you mean 'command'?",
+        ".agent/hook.toml:4: turn_end: missing required key 'command' (the program to run)",
+        ".agent/hook.toml:5: turn_end.run_on_hook_input: unknown key; run_on_hook_input is "
+        "only valid in [turn_start]",
+    ]
+    elsewhere = user.run("turns", "check", "--project", str(user.project), cwd=tmp_path, check=1)
+    assert f"{agent / 'hook.toml'}:2: turn_start.comand" in elsewhere.stderr
+    assert user.run("turns", "check", str(user.project), cwd=tmp_path, check=1).stderr == (
+        elsewhere.stderr
+    )
+    missing = user.run("turns", "check", "--project", str(tmp_path / "nope"), check=2)
+    assert "Invalid value for '--project'" in missing.stderr and "does not exist" in missing.stderr
+    assert "workspace" not in user.run("turns", "check", "--help").stdout.lower()
