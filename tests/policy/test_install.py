@@ -23,6 +23,7 @@ from hookwise.policy.install import (
     InstallError,
     JsonDocument,
     Registration,
+    edit_codex_project_trust,
     edit_codex_trust,
     edit_hooks,
     find_hookwise,
@@ -609,6 +610,56 @@ def test_codex_trust_edit_replaces_a_stale_hash_and_refuses_what_it_cannot_edit(
         edit_codex_trust("hooks = {state = {}}\n", "c.toml", {key: "sha256:n"}, {})
     with pytest.raises(InstallError, match=r"c\.toml:2:\d+: invalid TOML"):
         edit_codex_trust("a = 1\nb = = 2\n", "c.toml", {key: "sha256:n"}, {})
+
+
+_TOML_KEY = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12)
+_TOML_VALUE = st.one_of(st.integers(-5, 5), st.booleans(), st.text(max_size=8))
+
+
+def _toml_table(values: dict[str, Any]) -> str:
+    return "".join(f"{json.dumps(k)} = {json.dumps(v)}\n" for k, v in values.items())
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    directory=st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1),
+    top=st.dictionaries(_TOML_KEY, _TOML_VALUE, max_size=3),
+    tables=st.dictionaries(
+        _TOML_KEY, st.dictionaries(_TOML_KEY, _TOML_VALUE, max_size=2), max_size=2
+    ),
+    level=st.sampled_from([None, "untrusted", "trusted"]),
+)
+def test_codex_project_trust_edit_keeps_everything_else(
+    directory: str,
+    top: dict[str, Any],
+    tables: dict[str, dict[str, Any]],
+    level: str | None,
+) -> None:
+    """Any project path, any other content: the project ends trusted, nothing else moves."""
+    text = _toml_table(top)
+    for name, values in tables.items():
+        if name == "projects":
+            continue
+        text += f"\n[{json.dumps(name)}]\n{_toml_table(values)}"
+    if level is not None and "projects" not in top:
+        text += f'\n[projects.{json.dumps(directory)}]\ntrust_level = "{level}"\nx = 1\n'
+    try:
+        before = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return  # a duplicate key made by the strategy: not a file Codex would read
+    if "projects" in top:
+        with pytest.raises(InstallError, match="add this by hand"):
+            edit_codex_project_trust(text, "c.toml", Path(directory))
+        return
+    after = tomllib.loads(edit_codex_project_trust(text, "c.toml", Path(directory)))
+    expected = dict(before)
+    projects = dict(expected.get("projects", {}))
+    projects[str(Path(directory))] = {
+        **projects.get(str(Path(directory)), {}),
+        "trust_level": "trusted",
+    }
+    expected["projects"] = projects
+    assert after == expected
 
 
 def test_a_broken_file_means_nothing_is_written(project: Path, env: dict[str, str]) -> None:

@@ -94,3 +94,50 @@ def test_turns_check_takes_the_project_option(user: User, tmp_path: Path) -> Non
     missing = user.run("turns", "check", "--project", str(tmp_path / "nope"), check=2)
     assert "Invalid value for '--project'" in missing.stderr and "does not exist" in missing.stderr
     assert "workspace" not in user.run("turns", "check", "--help").stdout.lower()
+
+
+def test_hooks_trust_for_codex_trusts_codex_not_gemini(user: User) -> None:
+    """`hooks trust --host codex` used to approve Gemini CLI's hooks and say nothing of
+    Codex; doctor's advice for an untrusted Codex project now names a command that works."""
+    user.run("policy", "init")
+    user.run("install", "codex")
+    config = user.home / ".codex" / "config.toml"
+    before = config.read_text()
+    doctor = user.run("doctor", "--host", "codex", check=1)
+    assert "hookwise hooks trust --host codex --folder" in doctor.stdout
+
+    listed = user.run("hooks", "trust", "--host", "codex", "--list", "--json")
+    assert json.loads(listed.stdout)["hooks"] == []  # install approved its own hook
+    approved = user.run("hooks", "trust", "--host", "codex")
+    assert "Approved 1 project hook" in approved.stdout
+    assert "hookwise hooks trust --host codex --folder" in approved.stdout
+    assert config.read_text() == before  # without --folder Codex's own file is untouched
+    assert not (user.home / ".gemini").exists()
+
+    trusted = json.loads(user.run("hooks", "trust", "--host", "codex", "--folder", "--json").stdout)
+    assert trusted["projectTrusted"] is True
+    assert config.read_text() == (
+        f'{before}\n[projects."{user.project}"]\ntrust_level = "trusted"\n'
+    )
+    assert "all good" in user.run("doctor", "--host", "codex").stdout
+    user.run("hooks", "trust", "--host", "codex", "--folder")  # twice: one entry
+    assert config.read_text().count("[projects.") == 1
+    assert not (user.home / ".gemini").exists()
+
+
+def test_hooks_trust_for_codex_refuses_a_layout_it_cannot_edit(user: User) -> None:
+    codex = user.home / ".codex"
+    codex.mkdir()
+    (user.project / ".codex").mkdir()
+    (user.project / ".codex" / "hooks.json").write_text('{"hooks": {}}')
+    config = codex / "config.toml"
+    inline = f'projects = {{ "{user.project}" = {{ trust_level = "untrusted" }} }}\n'
+    config.write_text(inline)
+    refused = user.run("hooks", "trust", "--host", "codex", "--folder", check=1)
+    assert f"{config}: cannot record the project trust safely" in refused.stderr
+    assert f'[projects."{user.project}"]\ntrust_level = "trusted"' in refused.stderr
+    assert config.read_text() == inline
+    config.write_text("model = \n")
+    broken = user.run("hooks", "trust", "--host", "codex", "--folder", check=1)
+    assert f"{config}:1:" in broken.stderr and "invalid TOML" in broken.stderr
+    assert config.read_text() == "model = \n"

@@ -487,14 +487,21 @@ def trust_hooks(
 ) -> None:
     """Approve the project's current hooks (after reviewing the project's settings).
 
-    Claude Code: trusts the project and approves its project hooks in hookwise's own
-    record (~/.claude/hookwise_trusted_hooks.json); ~/.claude.json is never written.
+    Gemini CLI: approves them in ~/.gemini/trusted_hooks.json; --folder also trusts the
+    folder in ~/.gemini/trustedFolders.json. Claude Code: trusts the project and approves
+    its project hooks in hookwise's own record (~/.claude/hookwise_trusted_hooks.json);
+    ~/.claude.json is never written. Codex: approves their current hashes in hookwise's
+    own record (~/.codex/hookwise_trusted_hooks.json); --folder also marks the project
+    trusted in ~/.codex/config.toml, as Codex's own trust prompt does.
     """
     from hookwise.config.detect import detect_dialect
 
     chosen = dialect or detect_dialect(ctx.paths.workspace, home=ctx.paths.home)
     if chosen == "claude":
         _trust_claude(ctx, as_json)
+        return
+    if chosen == "codex":
+        _trust_codex(ctx, folder=folder, list_only=list_only, as_json=as_json)
         return
     from hookwise.config.settings import load_settings
     from hookwise.config.trust import (
@@ -576,6 +583,80 @@ def _trust_claude(ctx: _Context, as_json: bool) -> None:
     click.echo(f"Approved {len(entries)} project hook{'s' if len(entries) != 1 else ''}.")
     for entry in entries:
         click.echo(f"  - {entry.name} ({entry.event})")
+
+
+def _trust_codex(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool) -> None:
+    """Approve a Codex project's current hooks; with ``folder`` trust the project too."""
+    from hookwise.config.atomic import write_text_atomic
+    from hookwise.config.codex_settings import CodexPaths, load_codex_hooks, trust_codex_hooks
+    from hookwise.config.model import Source
+    from hookwise.policy.install import (
+        InstallError,
+        codex_project_trust,
+        edit_codex_project_trust,
+    )
+
+    paths = CodexPaths.from_environment(ctx.paths.workspace, home=ctx.paths.home)
+    root = paths.project_root()
+    # Read the project's layer as if trusted, to approve exactly what is there now.
+    loaded = load_codex_hooks(paths=paths, trust_project=True)
+    _warn(loaded.warnings)
+    hooks = [h for h in loaded.hooks if h.source is Source.PROJECT and not h.managed]
+    pending = [h for h in hooks if h.trust != "trusted"]
+    if list_only:
+        if as_json:
+            click.echo(_json({"projectRoot": str(root), "hooks": [_codex_row(h) for h in pending]}))
+            return
+        if not pending:
+            click.echo(f"No project hooks waiting for approval in {root}.")
+            return
+        click.echo(f"Project hooks waiting for approval in {root}:")
+        for hook in pending:
+            click.echo(f"  - {hook.event} ({hook.trust}): {hook.command}")
+        click.echo("Review .codex/hooks.json, then run `hookwise hooks trust --host codex`.")
+        return
+    config = paths.user_config
+    if folder:
+        try:
+            before = config.read_text(encoding="utf-8") if config.exists() else None
+            after = edit_codex_project_trust(before, str(config), root)
+            if after != before:
+                config.parent.mkdir(parents=True, exist_ok=True)
+                write_text_atomic(config, after)
+        except (InstallError, OSError, UnicodeDecodeError) as exc:
+            raise click.ClickException(str(exc)) from exc
+    try:
+        trust_codex_hooks(hooks, codex_home=paths.codex_home)
+    except (ValueError, OSError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
+        text = config.read_text(encoding="utf-8") if config.exists() else None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"cannot read {config}: {exc}") from exc
+    trusted = codex_project_trust(paths.project, text, os.environ)[0] == "trusted"
+    if as_json:
+        document = {
+            "projectRoot": str(root),
+            "projectTrusted": trusted,
+            "store": str(paths.trust_store),
+            "hooks": [_codex_row(h) for h in hooks],
+        }
+        click.echo(_json(document))
+        return
+    if folder:
+        click.echo(f"Trusted Codex project {root} ({config}).")
+    click.echo(f"Approved {len(hooks)} project hook{'s' if len(hooks) != 1 else ''} in {root}.")
+    for hook in hooks:
+        click.echo(f"  - {hook.event}: {hook.command}")
+    if not trusted:
+        click.echo(
+            f"Note: Codex does not load {root}/.codex until the project is trusted: run "
+            "`hookwise hooks trust --host codex --folder`, or answer Codex's trust prompt."
+        )
+
+
+def _codex_row(hook: Any) -> dict[str, Any]:
+    return {"event": hook.event, "command": hook.command, "key": hook.key, "trust": hook.trust}
 
 
 def _trust_document(report: HookTrustReport, statuses: list[Any]) -> dict[str, Any]:

@@ -406,7 +406,12 @@ def test_cmd(
     if chosen:
         compiled = compile_files([("project", chosen)], trust=Trust.everything_trusted())
         if not compiled["files"]:
-            raise _InputError(f"{chosen}: no such policy file")
+            if policy_file:
+                raise _InputError(f"--policy {policy_file}: no such policy file")
+            raise _InputError(
+                f"{scenarios}: policy: no such policy file {os.path.normpath(chosen)} "
+                "(a relative path is relative to the scenario file's folder)"
+            )
     else:
         compiled = _compile_scopes(str(scenarios.resolve().parent), _env(None))
     if compiled["errors"]:

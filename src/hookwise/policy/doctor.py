@@ -390,7 +390,8 @@ def _codex_switches(
                 "fail",
                 "trust",
                 f"{project} is not a trusted Codex project (trust_level {shown}): Codex does "
-                f"not load {hooks_json}; add [projects.{json.dumps(str(directory))}] "
+                f"not load {hooks_json}; trust it with `hookwise hooks trust --host codex "
+                f"--folder` (after reviewing it), or add [projects.{json.dumps(str(directory))}] "
                 f'trust_level = "trusted" to {config}',
             )
         else:

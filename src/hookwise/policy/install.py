@@ -683,6 +683,49 @@ def edit_codex_trust(
     return updated if updated or text is not None else None
 
 
+_LEVEL_LINE: Final = re.compile(r"^[ \t]*trust_level[ \t]*=[^\n]*(\n|$)", re.MULTILINE)
+
+
+def edit_codex_project_trust(text: str | None, origin: str, directory: Path) -> str:
+    """``config.toml`` with ``[projects."<directory>"] trust_level = "trusted"``, the rest
+    of the file kept as it is; what Codex's own trust prompt records.
+
+    The result is parsed back and checked; a layout this cannot edit safely (inline
+    tables, dotted keys) raises InstallError with the lines to add by hand.
+    """
+    original = text or ""
+    if original:
+        problem = _toml_error(original, origin)
+        if problem is not None:
+            raise InstallError(f"{problem}; fix it first (nothing written)")
+    key = str(directory)
+    line = 'trust_level = "trusted"\n'
+    updated = original
+    for path, section in _sections(updated):
+        if path != ["projects", key]:
+            continue
+        body = updated[section.body : section.end]
+        match = _LEVEL_LINE.search(body)
+        body = body[: match.start()] + line + body[match.end() :] if match else line + body
+        updated = updated[: section.body] + body + updated[section.end :]
+        break
+    else:
+        if updated and not updated.endswith("\n"):
+            updated += "\n"
+        header = f"[projects.{json.dumps(key, ensure_ascii=False)}]\n"
+        updated += ("\n" if updated else "") + header + line
+    problem = _toml_error(updated, origin)
+    projects = tomllib.loads(updated).get("projects") if problem is None else None
+    entry = projects.get(key) if isinstance(projects, dict) else None
+    if not isinstance(entry, dict) or entry.get("trust_level") != "trusted":
+        raise InstallError(
+            f"{origin}: cannot record the project trust safely in this file's layout; add "
+            f"this by hand (or answer Codex's trust prompt):\n[projects.{json.dumps(key)}]\n"
+            'trust_level = "trusted"'
+        )
+    return updated
+
+
 def _state_hashes(state: Mapping[str, Any]) -> dict[str, Any]:
     return {
         key: entry.get("trusted_hash")
@@ -888,9 +931,10 @@ def _plan_codex(
         level, directory = codex_project_trust(project, after, env)
         if level != "trusted":
             plan.notes.append(
-                f"Codex loads {project}/.codex only in a trusted project: add "
-                f'[projects.{json.dumps(str(directory))}] trust_level = "trusted" to {config} '
-                "(or answer Codex's trust prompt); until then these hooks do not run"
+                f"Codex loads {project}/.codex only in a trusted project: run `hookwise hooks "
+                "trust --host codex --folder`, answer Codex's trust prompt, or add "
+                f'[projects.{json.dumps(str(directory))}] trust_level = "trusted" to {config}; '
+                "until then these hooks do not run"
             )
 
 
