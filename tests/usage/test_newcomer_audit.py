@@ -141,3 +141,75 @@ def test_hooks_trust_for_codex_refuses_a_layout_it_cannot_edit(user: User) -> No
     broken = user.run("hooks", "trust", "--host", "codex", "--folder", check=1)
     assert f"{config}:1:" in broken.stderr and "invalid TOML" in broken.stderr
     assert config.read_text() == "model = \n"
+
+
+# A newcomer's wrong invocations: (arguments, stdin, exit code, what the message must say).
+# 2 is a usage or input error (README: an unknown option or value, a file that cannot be
+# read or parsed), 1 a check that failed.
+WRONG = [
+    (["polcy", "init"], "", 2, "No such command 'polcy'. Did you mean 'policy'?"),
+    (["install", "claud"], "", 2, "'claud' is not one of 'gemini', 'claude', 'codex'"),
+    (["install", "claude", "--scope", "global"], "", 2, "'global' is not one of 'project'"),
+    (["install", "claude", "--project", "/etc/passwd"], "", 2, "'/etc/passwd' is a file"),
+    (["explain", "missing.json"], "", 2, "cannot read missing.json: no such file or directory"),
+    (["explain", "."], "", 2, "cannot read .: is a directory"),
+    (["explain", "-"], "", 2, "stdin: not JSON ("),
+    (["explain", "-"], "[1, 2]", 2, "stdin: not a JSON object; a hook event is one"),
+    (["test", "missing.yaml"], "", 2, "cannot read missing.yaml: no such file or directory"),
+    (["logs", "-n", "-5"], "", 2, "-5 is not in the range x>=0"),
+    (["logs", "--since", "tomorrowish"], "", 2, "'tomorrowish' is not a time"),
+    (["logs", "--path", "nowhere.jsonl"], "", 2, "--path nowhere.jsonl: no such file"),
+    (["fire", "BeforeToool"], "", 2, "unknown Gemini hook event 'BeforeToool'; expected one of"),
+    (["fire", "BeforeTool", "--payload", "missing.json"], "", 2, "cannot read missing.json"),
+    (["simulate", "nope.yaml"], "", 2, "nope.yaml: no such file"),
+    (["migrate", "--from", "claude", "--to", "claude"], "", 2, "must name different agents"),
+    (["policy", "validate", "nope.yaml"], "", 2, "nope.yaml: no such file"),
+    (["policy", "init"], "", 2, "policy.yaml exists (use --force to overwrite it)"),
+    (["policy", "trust", "nope.yaml"], "", 2, "nope.yaml: does not exist"),
+    (["conformance", "gemini"], "", 2, "no case on stdin"),
+    (["conformance", "gemini", "--batch"], "x\n", 2, "line 1: not JSON"),
+    (["rollout", "show", "missing.jsonl"], "", 2, "missing.jsonl: cannot read"),
+    (["hooks", "enable", "nope"], "", 2, 'no hook named "nope" is defined here'),
+    (["hooks", "disable", "nope"], "", 2, 'no hook named "nope" is defined here'),
+    (["scan", "--project", "nowhere"], "", 2, "Directory 'nowhere' does not exist"),
+    (["turns", "check", "--project", "nowhere"], "", 2, "Directory 'nowhere' does not exist"),
+    (["doctor", "--host", "claud"], "", 2, "'claud' is not one of"),
+    (["serve", "--port", "99999"], "", 2, "99999 is not in the range 0<=x<=65535"),
+    (["serve", "--bind", "nope.invalid", "--port", "0"], "", 2, "'nope.invalid' does not resolve"),
+    (["hook", "--platform", "claud"], "{}", 2, "unknown platform 'claud'"),
+    (["hook", "--platform", "claude"], "garbage", 2, "stdin is not a JSON event"),
+]
+
+
+@pytest.mark.parametrize(("args", "stdin", "code", "says"), WRONG, ids=lambda v: str(v)[:40])
+def test_wrong_invocations_say_what_is_wrong(
+    user: User, args: list[str], stdin: str, code: int, says: str
+) -> None:
+    user.run("policy", "init")
+    before = sorted(p for p in user.project.rglob("*") if ".git" not in p.parts)
+    result = user.run(*args, stdin=stdin, check=code)  # no traceback: User.run checks
+    assert says in result.stderr, result.stderr
+    after = sorted(p for p in user.project.rglob("*") if ".git" not in p.parts)
+    assert after == before  # a refused command leaves nothing behind
+
+
+def test_a_scenario_file_names_its_missing_policy(user: User) -> None:
+    """docs/policy.md's scenario example runs verbatim from the project root, and a
+    `policy:` that names nothing says which key and where it looked."""
+    user.run("policy", "init")
+    docs = Path(__file__).resolve().parents[2] / "docs" / "policy.md"
+    text = docs.read_text(encoding="utf-8")
+    start = text.index("```yaml\npolicy: ") + len("```yaml\n")
+    example = text[start : text.index("```", start)]
+    scenarios = user.project / "scenarios.yaml"
+    scenarios.write_text(example, encoding="utf-8")
+    assert "2 passed, 0 failed" in user.run("test", "scenarios.yaml").stdout
+    scenarios.write_text(example.replace("policy: .hookwise/", "policy: ../.hookwise/"))
+    missing = user.run("test", "scenarios.yaml", check=2)
+    assert (
+        f"scenarios.yaml: policy: no such policy file {user.project.parent}/.hookwise/policy.yaml"
+        in missing.stderr
+    )
+    assert "--policy nope.yaml: no such policy file" in (
+        user.run("test", "scenarios.yaml", "--policy", "nope.yaml", check=2).stderr
+    )

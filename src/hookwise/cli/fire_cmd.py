@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from hookwise.cli.errors import InputError
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option, trust_project_option
 from hookwise.protocol.profiles import Profile
@@ -125,7 +126,7 @@ def fire(
             result = system.fire_sync(event, payload)
     except (PayloadError, KeyError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        raise click.ClickException(str(message)) from None
+        raise InputError(str(message)) from None
     for warning in system.warnings + result.warnings:
         click.echo(f"warning: {warning}", err=True)
     if as_json:

@@ -445,7 +445,21 @@ def enable_hook(ctx: _Context, name: str, as_json: bool) -> None:
     """Remove NAME from hooksConfig.disabled in the project and user settings."""
     from hookwise.config.settings import SettingsEditError, SettingsScope, update_disabled_hooks
 
-    settings = ctx.sources().settings
+    sources = ctx.sources()
+    settings = sources.settings
+    disabled_anywhere = any(
+        name in _scope_disabled(settings.file(scope))
+        for scope in (
+            SettingsScope.PROJECT,
+            SettingsScope.USER,
+            SettingsScope.SYSTEM,
+            SettingsScope.SYSTEM_DEFAULTS,
+        )
+    )
+    known = _known_names(sources)
+    if not disabled_anywhere and name not in known:  # a typo is not "already enabled"
+        names = ", ".join(sorted(known)) or "none"
+        raise click.UsageError(f'no hook named "{name}" is defined here (hooks: {names})')
     changed = []
     paths: list[str] = []
     for scope, label in ((SettingsScope.PROJECT, "project"), (SettingsScope.USER, "user")):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from hookwise.cli.errors import InputError
 from hookwise.cli.options import project_option
 
 
@@ -29,7 +30,7 @@ def show(file: Path, as_json: bool) -> None:
     try:
         recorded = read_rollout(file)
     except RolloutError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise InputError(str(exc)) from None
     if as_json:
         events = [event.to_json() for event in recorded.events]
         click.echo(json.dumps(events, indent=2, ensure_ascii=False))
