@@ -213,3 +213,48 @@ def test_a_scenario_file_names_its_missing_policy(user: User) -> None:
     assert "--policy nope.yaml: no such policy file" in (
         user.run("test", "scenarios.yaml", "--policy", "nope.yaml", check=2).stderr
     )
+
+
+def test_token_mistakes_are_input_errors(user: User, tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "service")]
+    user.run("serve", "token", "add", "laptop", "--role", "agent", *data)
+    again = user.run("serve", "token", "add", "laptop", "--role", "agent", *data, check=2)
+    assert "a token named 'laptop' exists" in again.stderr
+    nobody = user.run("serve", "token", "revoke", "nobody", *data, check=2)
+    assert "no token named 'nobody'" in nobody.stderr
+    role = user.run("serve", "token", "add", "x", "--role", "admin", *data, check=2)
+    assert "'admin' is not one of 'approver', 'agent'" in role.stderr
+
+
+def test_explain_on_a_terminal_says_it_reads_stdin(user: User) -> None:
+    """A bare `hookwise explain` in a terminal waits for the event: it says so."""
+    user.run("policy", "init")
+    import os
+    import pty
+    import time
+
+    from tests.usage.conftest import HOOKWISE
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: hookwise with the terminal on stdin
+        os.chdir(user.project)
+        os.execve(HOOKWISE, [HOOKWISE, "explain"], user.env)
+    output = b""
+    deadline = time.monotonic() + 60
+    while b"Ctrl-D" not in output and time.monotonic() < deadline:
+        output += os.read(fd, 4096)
+    os.write(fd, b'{"hook_event_name": "PreToolUse", "tool_name": "Bash",\n')
+    os.write(fd, b'"tool_input": {"command": "git push -f origin main"}}\n\x04')
+    while time.monotonic() < deadline:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        output += chunk
+    _, status = os.waitpid(pid, 0)
+    text = output.decode(errors="replace")
+    assert "reading the hook event (JSON) from stdin; end it with Ctrl-D" in text
+    assert os.waitstatus_to_exitcode(status) == 0, text
+    assert "decision: deny by rule 'no-force-push'" in text

@@ -264,6 +264,8 @@ def _read_payload(source: str) -> Any:
     from hookwise.policy import fastjson
 
     name = "stdin" if source == "-" else source
+    if source == "-" and sys.stdin.isatty():  # else a bare `hookwise explain` seems to hang
+        click.echo("reading the hook event (JSON) from stdin; end it with Ctrl-D", err=True)
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as exc:

@@ -192,7 +192,7 @@ def _token_engine(ctx: click.Context, data_dir: Path | None) -> Any:
     try:
         resolved, url = database_url_for(chosen, os.environ)
     except SettingsError as err:
-        raise click.ClickException(str(err)) from None
+        raise InputError(str(err)) from None
     engine = make_engine(url)
     migrate(engine, resolved)
     return engine
@@ -227,7 +227,7 @@ def token_add(ctx: click.Context, name: str, role: str, data_dir: Path | None) -
     try:
         secret = add_token(engine, name, role)
     except TokenError as err:
-        raise click.ClickException(str(err)) from None
+        raise InputError(str(err)) from None
     finally:
         engine.dispose()
     click.echo(secret)
@@ -281,7 +281,7 @@ def token_revoke(ctx: click.Context, name: str, data_dir: Path | None) -> None:
     try:
         revoke_token(engine, name)
     except TokenError as err:
-        raise click.ClickException(str(err)) from None
+        raise InputError(str(err)) from None
     finally:
         engine.dispose()
     click.echo(f"token {name!r} revoked", err=True)
