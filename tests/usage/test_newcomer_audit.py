@@ -258,3 +258,21 @@ def test_explain_on_a_terminal_says_it_reads_stdin(user: User) -> None:
     assert "reading the hook event (JSON) from stdin; end it with Ctrl-D" in text
     assert os.waitstatus_to_exitcode(status) == 0, text
     assert "decision: deny by rule 'no-force-push'" in text
+
+
+def test_hooks_trust_from_a_subdirectory_trusts_the_project_doctor_checks(user: User) -> None:
+    """doctor advises `hookwise hooks trust --folder`; from a subdirectory that used to
+    trust the subdirectory, and doctor kept failing."""
+    user.run("policy", "init")
+    sub = user.project / "src" / "pkg"
+    sub.mkdir(parents=True)
+    user.run("install", "gemini", cwd=sub)
+    advice = user.run("doctor", "--host", "gemini", cwd=sub, check=1).stdout
+    assert "hookwise hooks trust --folder" in advice
+    done = user.run("hooks", "trust", "--folder", cwd=sub)
+    assert f"Trusted folder {user.project} " in done.stdout
+    folders = json.loads((user.home / ".gemini" / "trustedFolders.json").read_text())
+    assert folders == {str(user.project): "TRUST_FOLDER"}
+    assert "all good" in user.run("doctor", "--host", "gemini", cwd=sub).stdout
+    listed = user.run("hooks", "list", "--host", "gemini", cwd=sub).stdout
+    assert listed.startswith(f"project {user.project} ")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from hookwise.cli.host_option import host_option
-from hookwise.cli.options import project_option
+from hookwise.cli.options import project_option, project_root
 
 if TYPE_CHECKING:
     from hookwise.config.extensions import HookSources
@@ -99,8 +99,10 @@ class _Context:
         from hookwise.protocol.profiles import Profile
 
         self.profile: Profile = Profile.parse(kwargs.pop("profile"))
+        # From a subdirectory: the project install and doctor use (the nearest .hookwise up),
+        # so that `hooks trust --folder`, as doctor advises, trusts the folder they check.
         self.paths: SettingsPaths = SettingsPaths.from_environment(
-            kwargs.pop("project"),
+            project_root(kwargs.pop("project")),
             home=kwargs.pop("home"),
             system_settings=kwargs.pop("system_settings"),
             system_defaults=kwargs.pop("system_defaults"),
