@@ -36,6 +36,7 @@ from hookwise.policy.install import (
     registrations,
     settings_path,
     timeout_seconds,
+    toml_string,
     write_plan,
 )
 from tests.policy.conftest import compile_text
@@ -642,7 +643,7 @@ def test_codex_project_trust_edit_keeps_everything_else(
             continue
         text += f"\n[{json.dumps(name)}]\n{_toml_table(values)}"
     if level is not None and "projects" not in top:
-        text += f'\n[projects.{json.dumps(directory)}]\ntrust_level = "{level}"\nx = 1\n'
+        text += f'\n[projects.{toml_string(directory)}]\ntrust_level = "{level}"\nx = 1\n'
     try:
         before = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -660,6 +661,12 @@ def test_codex_project_trust_edit_keeps_everything_else(
     }
     expected["projects"] = projects
     assert after == expected
+
+
+@given(st.text(st.characters(codec="utf-8", exclude_categories=["Cs"])))
+def test_toml_string_reads_back_as_the_text(text: str) -> None:
+    assert tomllib.loads(f"k = {toml_string(text)}") == {"k": text}
+    assert tomllib.loads(f"[t.{toml_string(text)}]\nx = 1\n") == {"t": {text: {"x": 1}}}
 
 
 def test_a_broken_file_means_nothing_is_written(project: Path, env: dict[str, str]) -> None:

@@ -43,6 +43,7 @@ from hookwise.policy.install import (
     policy_events,
     settings_path,
     timeout_seconds,
+    toml_string,
 )
 from hookwise.policy.scopes import launcher_path
 from hookwise.protocol.hosts import HOST_TITLES
@@ -391,7 +392,7 @@ def _codex_switches(
                 "trust",
                 f"{project} is not a trusted Codex project (trust_level {shown}): Codex does "
                 f"not load {hooks_json}; trust it with `hookwise hooks trust --host codex "
-                f"--folder` (after reviewing it), or add [projects.{json.dumps(str(directory))}] "
+                f"--folder` (after reviewing it), or add [projects.{toml_string(str(directory))}] "
                 f'trust_level = "trusted" to {config}',
             )
         else:

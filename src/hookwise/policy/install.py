@@ -561,6 +561,22 @@ def codex_trust_entries(hooks_json: Path, found: list[FoundHook]) -> dict[str, s
 _HEADER: Final = re.compile(r"^[ \t]*\[(?!\[)(?P<key>[^\n]*?)\][ \t]*(#[^\n]*)?$", re.MULTILINE)
 
 
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string: JSON's escapes except that control characters
+    (DEL included, which JSON leaves raw) are ``\\uXXXX`` and other characters stay as
+    they are (JSON's surrogate pairs for astral characters are not TOML)."""
+    out = ['"']
+    for char in text:
+        if char in ('"', "\\"):
+            out.append("\\" + char)
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
 def _toml_error(text: str, origin: str) -> str | None:
     from hookwise.config.codex_settings import parse_codex_config_text
 
@@ -662,7 +678,7 @@ def edit_codex_trust(
         else:
             if updated and not updated.endswith("\n"):
                 updated += "\n"
-            header = f"[hooks.state.{json.dumps(key, ensure_ascii=False)}]\n"
+            header = f"[hooks.state.{toml_string(key)}]\n"
             updated += ("\n" if updated else "") + header + line
     expected = {
         key: value
@@ -673,7 +689,7 @@ def edit_codex_trust(
     problem = _toml_error(updated, origin)
     if problem is not None or _state_hashes(_hooks_state(updated)) != expected:
         lines = "\n".join(
-            f"[hooks.state.{json.dumps(k, ensure_ascii=False)}]\ntrusted_hash = {json.dumps(v)}"
+            f"[hooks.state.{toml_string(k)}]\ntrusted_hash = {json.dumps(v)}"
             for k, v in add.items()
         )
         raise InstallError(
@@ -712,7 +728,7 @@ def edit_codex_project_trust(text: str | None, origin: str, directory: Path) -> 
     else:
         if updated and not updated.endswith("\n"):
             updated += "\n"
-        header = f"[projects.{json.dumps(key, ensure_ascii=False)}]\n"
+        header = f"[projects.{toml_string(key)}]\n"
         updated += ("\n" if updated else "") + header + line
     problem = _toml_error(updated, origin)
     projects = tomllib.loads(updated).get("projects") if problem is None else None
@@ -720,7 +736,7 @@ def edit_codex_project_trust(text: str | None, origin: str, directory: Path) -> 
     if not isinstance(entry, dict) or entry.get("trust_level") != "trusted":
         raise InstallError(
             f"{origin}: cannot record the project trust safely in this file's layout; add "
-            f"this by hand (or answer Codex's trust prompt):\n[projects.{json.dumps(key)}]\n"
+            f"this by hand (or answer Codex's trust prompt):\n[projects.{toml_string(key)}]\n"
             'trust_level = "trusted"'
         )
     return updated
@@ -933,7 +949,7 @@ def _plan_codex(
             plan.notes.append(
                 f"Codex loads {project}/.codex only in a trusted project: run `hookwise hooks "
                 "trust --host codex --folder`, answer Codex's trust prompt, or add "
-                f'[projects.{json.dumps(str(directory))}] trust_level = "trusted" to {config}; '
+                f'[projects.{toml_string(str(directory))}] trust_level = "trusted" to {config}; '
                 "until then these hooks do not run"
             )
 
