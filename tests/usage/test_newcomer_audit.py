@@ -176,6 +176,12 @@ WRONG = [
     (["doctor", "--host", "claud"], "", 2, "'claud' is not one of"),
     (["serve", "--port", "99999"], "", 2, "99999 is not in the range 0<=x<=65535"),
     (["serve", "--bind", "nope.invalid", "--port", "0"], "", 2, "'nope.invalid' does not resolve"),
+    (["explain", "-", "--project", "nowhere"], "{}", 2, "Directory 'nowhere' does not exist"),
+    (["fire", "BeforeTool", "--project", "nowhere"], "", 2, "Directory 'nowhere' does not"),
+    (["migrate", "--from", "claude", "--to", "gemini", "--project", "nowhere"], "", 2, "nowhere"),
+    (["policy", "show", "--project", "nowhere"], "", 2, "Directory 'nowhere' does not exist"),
+    (["simulate", "s.yaml", "--project", "nowhere"], "", 2, "Directory 'nowhere' does not"),
+    (["hooks", "list", "--project", "nowhere"], "", 2, "Directory 'nowhere' does not exist"),
     (["hook", "--platform", "claud"], "{}", 2, "unknown platform 'claud'"),
     (["hook", "--platform", "claude"], "garbage", 2, "stdin is not a JSON event"),
 ]

@@ -52,6 +52,7 @@ def _read_payload(source: str) -> dict[str, Any]:
 @project_option(
     "project_dir",
     aliases=("--settings",),
+    must_exist=True,
     help_text="The project whose settings scopes are loaded (default: the current directory).",
 )
 @click.option(

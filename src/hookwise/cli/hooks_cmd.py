@@ -47,7 +47,7 @@ class ScopeChoice(click.Choice[str]):
 def _common_options(func: F) -> F:
     """Where to read settings from; the path overrides exist mostly for tests and CI."""
     options = [
-        project_option(aliases=("--settings",)),
+        project_option(aliases=("--settings",), must_exist=True),
         click.option(
             "--profile",
             type=click.Choice(PROFILES),

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
+from hookwise.cli.options import project_option
 from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
 
 if TYPE_CHECKING:
@@ -28,12 +29,7 @@ HOSTS = HOST_TITLES
 @click.option(
     "--to", "target", type=click.Choice(DIALECTS), required=True, help="Agent to write hooks for."
 )
-@click.option(
-    "--project",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Project directory; default: the current directory.",
-)
+@project_option(must_exist=True)
 @click.option(
     "--scope",
     type=click.Choice(("project", "user")),

@@ -52,6 +52,7 @@ def _dump(value: Any) -> str:
 _cwd_option = project_option(
     "cwd",
     aliases=("--cwd",),
+    must_exist=True,
     help_text="Where to look for the project's policy (default: the current directory).",
 )
 
@@ -284,7 +285,8 @@ def _read_payload(source: str) -> Any:
 def _print_explanation(report: dict[str, Any]) -> None:
     canonical = ", ".join(report["canonical"]) or "-"
     tool = f"  tool: {report['host_tool']} ({report['tool']})" if report["tool"] else ""
-    click.echo(f"host: {report['host']}  event: {report['event']} -> {canonical}{tool}")
+    host, event = report["host"] or "unknown", report["event"] or "none"
+    click.echo(f"host: {host}  event: {event} -> {canonical}{tool}")
     if report["paths"]:
         click.echo(f"paths: {', '.join(report['paths'])}")
     if report["arguments"]:

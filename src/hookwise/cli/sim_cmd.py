@@ -35,6 +35,7 @@ EXIT_BAD_INPUT = 2
 @project_option(
     "project",
     aliases=("--workspace",),
+    must_exist=True,
     help_text="Play in this project directory instead of the scenario's "
     "(its project: key, else the scenario file's folder).",
 )
