@@ -282,3 +282,54 @@ def test_hooks_trust_from_a_subdirectory_trusts_the_project_doctor_checks(user: 
     assert "all good" in user.run("doctor", "--host", "gemini", cwd=sub).stdout
     listed = user.run("hooks", "list", "--host", "gemini", cwd=sub).stdout
     assert listed.startswith(f"project {user.project} ")
+
+
+def test_scan_takes_the_project_option(user: User, tmp_path: Path) -> None:
+    """docs/scan.md's CI line, verbatim; the positional directory is its former spelling."""
+    user.run("policy", "init")
+    user.run("install", "claude")
+    line = (
+        "scan --project . --format sarif --output hookwise.sarif --fail-on high "
+        "--baseline .hookwise/scan-baseline.json"
+    )
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "scan.md").read_text()
+    assert f"hookwise {line}" in docs
+    user.run(*line.split())
+    sarif = json.loads((user.project / "hookwise.sarif").read_text())
+    assert sarif["version"] == "2.1.0"
+    by_option = json.loads(
+        user.run("scan", "--project", str(user.project), "--format", "json", cwd=tmp_path).stdout
+    )
+    by_argument = json.loads(
+        user.run("scan", str(user.project), "--format", "json", cwd=tmp_path).stdout
+    )
+    assert by_option == by_argument
+    assert any("hookwise" in str(item) for item in by_option["runnables"])
+    both = user.run("scan", str(tmp_path), "--project", str(user.project), check=2)
+    assert "give the project once" in both.stderr
+
+
+def test_make_demo_prints_plain_text_to_a_pipe(user: User) -> None:
+    """`make demo | less` showed raw escape codes and "warning: WARNING:"."""
+    import subprocess
+
+    from tests.usage.conftest import HOOKWISE
+
+    repo = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in user.env.items() if k != "NO_COLOR"}
+    env |= {
+        "GEMINI_CLI_TRUST_WORKSPACE": "true",
+        "HOOKWISE_EXAMPLE_BIN": str(Path(HOOKWISE).parent),
+    }
+    demo = subprocess.run(  # noqa: PLW1510 (checked below)
+        ["sh", str(repo / "examples" / "gemini-project" / "demo.sh")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert demo.returncode == 0, demo.stderr
+    assert "\x1b" not in demo.stdout + demo.stderr
+    assert "\n=== BeforeTool: rm -rf is blocked (exit 2, reason from stderr)\n" in demo.stdout
+    assert "warning: WARNING:" not in demo.stderr
+    assert "Traceback" not in demo.stderr

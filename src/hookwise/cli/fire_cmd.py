@@ -129,7 +129,8 @@ def fire(
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         raise InputError(str(message)) from None
     for warning in system.warnings + result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        # Gemini CLI's own notices start with "WARNING: "; one label is enough
+        click.echo(f"warning: {warning.removeprefix('WARNING: ')}", err=True)
     if as_json:
         click.echo(json.dumps(render_json(result, system), indent=2, ensure_ascii=False))
     else:
