@@ -199,7 +199,7 @@ def test_disable_unknown_name_with_force_warns(project: Project) -> None:
 def test_disable_refuses_a_malformed_file(project: Project) -> None:
     project.project_file.write_text('{"hooks": {},}')
     result = CliRunner().invoke(hooks, ["disable", *project.args(), "x"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # an input error: the file cannot be parsed
     assert "trailing comma" in result.output
     assert project.project_file.read_text() == '{"hooks": {},}'
 

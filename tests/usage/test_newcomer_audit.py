@@ -133,12 +133,12 @@ def test_hooks_trust_for_codex_refuses_a_layout_it_cannot_edit(user: User) -> No
     config = codex / "config.toml"
     inline = f'projects = {{ "{user.project}" = {{ trust_level = "untrusted" }} }}\n'
     config.write_text(inline)
-    refused = user.run("hooks", "trust", "--host", "codex", "--folder", check=1)
+    refused = user.run("hooks", "trust", "--host", "codex", "--folder", check=2)
     assert f"{config}: cannot record the project trust safely" in refused.stderr
     assert f'[projects."{user.project}"]\ntrust_level = "trusted"' in refused.stderr
     assert config.read_text() == inline
     config.write_text("model = \n")
-    broken = user.run("hooks", "trust", "--host", "codex", "--folder", check=1)
+    broken = user.run("hooks", "trust", "--host", "codex", "--folder", check=2)
     assert f"{config}:1:" in broken.stderr and "invalid TOML" in broken.stderr
     assert config.read_text() == "model = \n"
 
@@ -333,3 +333,27 @@ def test_make_demo_prints_plain_text_to_a_pipe(user: User) -> None:
     assert "\n=== BeforeTool: rm -rf is blocked (exit 2, reason from stderr)\n" in demo.stdout
     assert "warning: WARNING:" not in demo.stderr
     assert "Traceback" not in demo.stderr
+
+
+def test_settings_files_it_cannot_parse_are_input_errors(user: User) -> None:
+    """install, uninstall and hooks trust refuse a broken file (exit 2) and write nothing."""
+    user.run("policy", "init")
+    claude = user.project / ".claude" / "settings.json"
+    claude.parent.mkdir()
+    claude.write_text('{"hooks": {,}}')
+    refused = user.run("install", "claude", check=2)
+    assert f"{claude}:1:12: invalid JSON" in refused.stderr and "nothing written" in refused.stderr
+    assert user.run("uninstall", "claude", check=2).stderr.count("invalid JSON") == 1
+    assert claude.read_text() == '{"hooks": {,}}'
+    folders = user.home / ".gemini" / "trustedFolders.json"
+    folders.parent.mkdir()
+    folders.write_text("nope")
+    broken = user.run("hooks", "trust", "--folder", "--host", "gemini", check=2)
+    assert f"{folders}:1:1: invalid JSON" in broken.stderr
+    assert folders.read_text() == "nope"
+    config = user.home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text("x = [")
+    toml = user.run("install", "codex", check=2)
+    assert f"{config}: invalid TOML" in toml.stderr
+    assert not (user.project / ".codex").exists()

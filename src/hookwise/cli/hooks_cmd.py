@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from hookwise.cli.errors import InputError
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option, project_root
 
@@ -408,7 +409,7 @@ def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_js
     target = SettingsScope.PROJECT if scope == "project" else SettingsScope.USER
     file = settings.file(target)
     if file.exists and not file.loaded:
-        raise click.ClickException(f"cannot edit {file.path}: {file.error}")
+        raise InputError(f"cannot edit {file.path}: {file.error}")
     known = _known_names(sources)
     if name not in known:
         if not force:  # a typo would otherwise be written into the settings silently
@@ -427,7 +428,9 @@ def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_js
         return
     try:
         update_disabled_hooks(file.path, [*current, name])
-    except (SettingsEditError, OSError) as exc:
+    except SettingsEditError as exc:  # a settings file it cannot edit safely
+        raise InputError(str(exc)) from exc
+    except OSError as exc:
         raise click.ClickException(str(exc)) from exc
     if as_json:
         click.echo(_json({"name": name, "disabled": True, "changed": [str(file.path)]}))
@@ -550,7 +553,9 @@ def trust_hooks(
         folders = TrustedFolders.load(ctx.paths.trusted_folders)
         try:
             folders.set_level(ctx.paths.workspace, TrustLevel.TRUST_FOLDER)
-        except (ValueError, OSError) as exc:
+        except ValueError as exc:  # trustedFolders.json is not valid: fix it first
+            raise InputError(str(exc)) from exc
+        except OSError as exc:
             raise click.ClickException(str(exc)) from exc
         settings = load_settings(ctx.paths, profile=ctx.profile)
     report = approve_project_hooks(settings)
@@ -639,11 +644,17 @@ def _trust_codex(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool)
             if after != before:
                 config.parent.mkdir(parents=True, exist_ok=True)
                 write_text_atomic(config, after)
-        except (InstallError, OSError, UnicodeDecodeError) as exc:
+        except InstallError as exc:  # config.toml is invalid or laid out beyond safe edits
+            raise InputError(str(exc)) from exc
+        except UnicodeDecodeError:
+            raise InputError(f"cannot read {config}: not UTF-8 text") from None
+        except OSError as exc:
             raise click.ClickException(str(exc)) from exc
     try:
         trust_codex_hooks(hooks, codex_home=paths.codex_home)
-    except (ValueError, OSError) as exc:
+    except ValueError as exc:
+        raise InputError(str(exc)) from exc
+    except OSError as exc:
         raise click.ClickException(str(exc)) from exc
     try:
         text = config.read_text(encoding="utf-8") if config.exists() else None
