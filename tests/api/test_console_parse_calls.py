@@ -34,7 +34,6 @@ from hookwise.api.hook_output import parse_output
 from hookwise.api.output_config import OutputConfig
 from hookwise.api.tables import executions
 from tests.api.conftest import TOKEN, LiveServer
-from tests.service_env import launch_chromium, require_chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
@@ -274,17 +273,6 @@ def test_pruning_keeps_the_newest_parse_rows_and_every_execute_row(engine: sa.En
 
 
 # --- the page -----------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -619,6 +619,27 @@ _HASH_LINE: Final = re.compile(r"^[ \t]*trusted_hash[ \t]*=[^\n]*(\n|$)", re.MUL
 _BLANK_OR_COMMENT: Final = re.compile(r"^[ \t]*(#[^\n]*)?$")
 
 
+def _set_line(text: str, table: list[str], pattern: re.Pattern[str], line: str) -> str:
+    """``text`` with ``line`` in the ``[table]`` section: replacing what ``pattern``
+    finds there, else first in it; a new section at the end when there is none."""
+    for path, section in _sections(text):
+        if path != table:
+            continue
+        body = text[section.body : section.end]
+        match = pattern.search(body)
+        body = body[: match.start()] + line + body[match.end() :] if match else line + body
+        return text[: section.body] + body + text[section.end :]
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text + ("\n" if text else "") + _table_header(table) + line
+
+
+def _table_header(table: list[str]) -> str:
+    """``[hooks.state."<key>"]``: bare words stay bare, the last part is always quoted."""
+    parts = [*table[:-1], toml_string(table[-1])]
+    return f"[{'.'.join(parts)}]\n"
+
+
 def _hooks_state(text: str) -> dict[str, Any]:
     parsed = tomllib.loads(text)
     hooks = parsed.get("hooks")
@@ -664,22 +685,7 @@ def edit_codex_trust(
         if isinstance(entry, dict) and entry.get("trusted_hash") == digest:
             continue
         line = f"trusted_hash = {json.dumps(digest)}\n"
-        for path, section in _sections(updated):
-            if path != ["hooks", "state", key]:
-                continue
-            body = updated[section.body : section.end]
-            match = _HASH_LINE.search(body)
-            if match is not None:
-                body = body[: match.start()] + line + body[match.end() :]
-            else:
-                body = line + body
-            updated = updated[: section.body] + body + updated[section.end :]
-            break
-        else:
-            if updated and not updated.endswith("\n"):
-                updated += "\n"
-            header = f"[hooks.state.{toml_string(key)}]\n"
-            updated += ("\n" if updated else "") + header + line
+        updated = _set_line(updated, ["hooks", "state", key], _HASH_LINE, line)
     expected = {
         key: value
         for key, value in _state_hashes(state).items()
@@ -716,20 +722,7 @@ def edit_codex_project_trust(text: str | None, origin: str, directory: Path) -> 
             raise InstallError(f"{problem}; fix it first (nothing written)")
     key = str(directory)
     line = 'trust_level = "trusted"\n'
-    updated = original
-    for path, section in _sections(updated):
-        if path != ["projects", key]:
-            continue
-        body = updated[section.body : section.end]
-        match = _LEVEL_LINE.search(body)
-        body = body[: match.start()] + line + body[match.end() :] if match else line + body
-        updated = updated[: section.body] + body + updated[section.end :]
-        break
-    else:
-        if updated and not updated.endswith("\n"):
-            updated += "\n"
-        header = f"[projects.{toml_string(key)}]\n"
-        updated += ("\n" if updated else "") + header + line
+    updated = _set_line(original, ["projects", key], _LEVEL_LINE, line)
     problem = _toml_error(updated, origin)
     projects = tomllib.loads(updated).get("projects") if problem is None else None
     entry = projects.get(key) if isinstance(projects, dict) else None
