@@ -5,10 +5,14 @@ BIN=${HOOKWISE_EXAMPLE_BIN:-.venv/bin}
 DIR=$(cd "$(dirname "$0")" && pwd)
 HOME_DIR=$(mktemp -d)
 trap 'rm -rf "$HOME_DIR"' EXIT
+BOLD=; PLAIN=
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then  # a terminal: titles in bold; a pipe: plain text
+    BOLD=$(printf '\033[1m'); PLAIN=$(printf '\033[0m')
+fi
 fire() {
     event=$1; payload=$2; title=$3
-    printf '\n\033[1m=== %s\033[0m\n' "$title"
-    "$BIN/hookwise" fire "$event" --settings "$DIR" --home "$HOME_DIR" --payload "$DIR/payloads/$payload"
+    printf '\n%s=== %s%s\n' "$BOLD" "$title" "$PLAIN"
+    "$BIN/hookwise" fire "$event" --project "$DIR" --home "$HOME_DIR" --payload "$DIR/payloads/$payload"
 }
 fire SessionStart session_start.json "SessionStart: context injected at startup"
 fire BeforeTool shell_ls.json "BeforeTool: a harmless shell command goes ahead"

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
@@ -26,7 +27,16 @@ from hookwise.api.app import create_app
 from hookwise.api.settings import ExecutePolicy, ServiceSettings, execute_policy, sqlite_url
 from hookwise.api.webhooks.targets import TargetPolicy
 from tests.api.webhook_receiver import Receiver
-from tests.service_env import drop_postgres_database, fresh_postgres_database, require_postgres
+from tests.service_env import (
+    drop_postgres_database,
+    fresh_postgres_database,
+    launch_chromium,
+    require_chromium,
+    require_postgres,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 TOKEN = "test-token-0123456789"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -43,6 +53,18 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield url
     finally:
         drop_postgres_database(url)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's headless Chromium through Playwright, one per test module."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        yield chromium
+        chromium.close()
 
 
 # The documented opt-in (--webhook-allow-private) for tests whose receivers listen on

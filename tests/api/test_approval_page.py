@@ -17,7 +17,6 @@ from hookwise.api.settings import sqlite_url
 from hookwise.api.tokens import add_token
 from tests.api.approval_helpers import request_body
 from tests.api.conftest import LiveServer
-from tests.service_env import launch_chromium, require_chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -31,17 +30,6 @@ HOSTILE = '<img src=x onerror="window.__pwned=1"></pre><script>window.__pwned=2<
 def database_url(tmp_path: Path) -> str:
     """SQLite: the routes are tested on both databases elsewhere."""
     return sqlite_url(tmp_path)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        yield chromium
-        chromium.close()
 
 
 class Relay:

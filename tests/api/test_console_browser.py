@@ -20,7 +20,6 @@ import pytest
 
 from hookwise.api.settings import sqlite_url
 from tests.api.conftest import TOKEN, LiveServer
-from tests.service_env import launch_chromium, require_chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
@@ -33,17 +32,6 @@ HOSTILE = '<img src=x onerror="window.__pwned=1">'
 def database_url(tmp_path: Path) -> str:
     """SQLite is enough here: the stream's database polling is tested on both elsewhere."""
     return sqlite_url(tmp_path)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        yield chromium
-        chromium.close()
 
 
 # The commands execute-with-output may run on the test server (its service.yaml allow-list).
@@ -319,7 +307,7 @@ def test_executions_appear_live_and_follow_the_ui_config(
     expect(row.locator(".tool")).to_have_text("Bash")
     expect(row.locator(".command")).to_have_text(BLOCKING_HOOK)
     assert blocked["source"] == "exitcode"
-    expect(row.locator(".outcome")).to_have_text("blocked (exit code 2)")
+    expect(row.locator(".outcome")).to_have_text("denied (exit code 2)")
     expect(row.locator(".duration")).to_have_text(shown_time(blocked["executionTime"]))
     expect(row.locator(".duration")).to_be_visible()
     summary = blocks_summary(blocked["messageBlocks"])

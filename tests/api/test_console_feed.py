@@ -240,6 +240,9 @@ def test_executions_newest_first_with_every_field(client: TestClient, database_u
     assert [r["id"] for r in rows] == [new["id"], old["id"]]
     assert rows[0] == {
         "id": new["id"],
+        "kind": "execute",  # the column's default: rows written before kinds existed
+        "host": None,
+        "hostTitle": None,
         "sessionId": "sess-1",
         "hookEvent": "PostToolUse",
         "toolName": None,
@@ -248,6 +251,7 @@ def test_executions_newest_first_with_every_field(client: TestClient, database_u
         "executionTime": 0.25,
         "shouldContinue": True,
         "source": "json",
+        "decision": None,
         "messageBlocks": blocks,
         "permissionId": "perm_1",
         "timestamp": base,

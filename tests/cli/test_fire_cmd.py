@@ -124,7 +124,7 @@ def test_bad_payloads_are_clear_errors(tmp_path: Path) -> None:
         ],
         input='{"tool_name": 1}',
     )
-    assert schema.exit_code == 1
+    assert schema.exit_code == 2  # a payload field of the wrong type: an input error
     assert (
         "field 'tool_name' must be string" in schema.output
         and "missing field 'tool_input'" in schema.output
@@ -177,7 +177,7 @@ def test_conformance_single_case_and_bad_case(tmp_path: Path) -> None:
     assert out["id"] == "x" and out["aggregated"]["finalOutput"]["systemMessage"] == "hi"
     assert out["implementation"]["profile"] == "gemini-cli"
     bad = run("conformance", "gemini", "--batch", stdin="{}\nnot json\n", home=tmp_path)
-    assert bad.returncode == 1 and "line 2: not JSON" in bad.stderr
+    assert bad.returncode == 2 and "line 2: not JSON" in bad.stderr  # an input error
 
 
 def test_embedding_example_runs_a_whole_turn(tmp_path: Path) -> None:

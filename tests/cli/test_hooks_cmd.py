@@ -149,27 +149,35 @@ def test_disable_then_enable(project: Project) -> None:
     project.trust_folder()
     result = project.run("disable", "guard")
     assert result.exit_code == 0, result.output
-    assert "workspace" in result.stdout and str(project.project_file) in result.stdout
+    assert "in project (" in result.stdout and str(project.project_file) in result.stdout
     text = project.project_file.read_text()
     assert "// project hooks" in text  # the rest of the file is preserved
     rows = {r["name"]: r for r in listing(project)["hooks"]}
     assert rows["guard"]["state"] == "disabled" and rows["guard"]["enabled"] is False
     assert project.run("disable", "guard").stdout.strip() == 'Hook "guard" is already disabled.'
     result = project.run("enable", "guard")
-    assert "removing it from the disabled list in workspace" in result.stdout
+    assert "removing it from the disabled list in project" in result.stdout
     assert {r["name"]: r for r in listing(project)["hooks"]}["guard"]["state"] == "enabled"
     assert project.run("enable", "guard").stdout.strip() == 'Hook "guard" is already enabled.'
     assert "// project hooks" in project.project_file.read_text()
 
 
-def test_disable_goes_to_user_settings_without_a_workspace_file(project: Project) -> None:
+def test_disable_goes_to_user_settings_without_a_project_file(project: Project) -> None:
     project.project_file.unlink()
     project.run("disable", "audit")
     assert json.loads(project.user_file.read_text())["hooksConfig"] == {"disabled": ["audit"]}
-    project.run("disable", "audit", "--scope", "workspace")
+    project.run("disable", "audit", "--scope", "project")
     assert json.loads(project.project_file.read_text()) == {"hooksConfig": {"disabled": ["audit"]}}
     result = project.run("enable", "audit")
-    assert "workspace" in result.stdout and "user" in result.stdout
+    assert "project (" in result.stdout and "user (" in result.stdout
+    # "workspace", the scope's former name, still means the project's file
+    project.run("disable", "audit", "--scope", "workspace")
+    assert json.loads(project.project_file.read_text()) == {"hooksConfig": {"disabled": ["audit"]}}
+    shown = project.run("disable", "--help").stdout
+    assert "[project|user]" in shown and "workspace" not in shown
+    wrong = project.run("disable", "audit", "--scope", "team")
+    assert wrong.exit_code == 2
+    assert "'team' is not one of 'project', 'user'" in wrong.stderr
     assert json.loads(project.user_file.read_text())["hooksConfig"] == {"disabled": []}
 
 
@@ -191,7 +199,7 @@ def test_disable_unknown_name_with_force_warns(project: Project) -> None:
 def test_disable_refuses_a_malformed_file(project: Project) -> None:
     project.project_file.write_text('{"hooks": {},}')
     result = CliRunner().invoke(hooks, ["disable", *project.args(), "x"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # an input error: the file cannot be parsed
     assert "trailing comma" in result.output
     assert project.project_file.read_text() == '{"hooks": {},}'
 

@@ -119,7 +119,7 @@ def test_a_broken_settings_file_is_an_error_naming_the_place(env: Env) -> None:
     settings.write_text('{\n  "hooks": {\n    "PreToolUse": [}\n}\n')
     before = settings.read_text()
     result = env.run("install", "claude", "--project", str(env.project))
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # an input error: the file cannot be parsed
     assert f"Error: {settings}:3:20: invalid JSON" in result.output
     assert settings.read_text() == before
 

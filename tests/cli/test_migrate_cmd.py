@@ -122,7 +122,7 @@ def test_same_agent_is_a_usage_error(project: Project) -> None:
 def test_malformed_target_fails_and_is_not_touched(project: Project) -> None:
     target = project.write(".gemini/settings.json", '{"hooks": [')
     result = project.run("--from", "claude", "--to", "gemini", "--write")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # an input error: the file cannot be parsed
     assert "error:" in result.stderr and str(target) in result.stderr
     assert target.read_text() == '{"hooks": ['
 

@@ -104,11 +104,11 @@ def test_claude_own_record_trusts_the_workspace_and_its_children(
     assert not _blocked(_fire(project, home)[0])
 
 
-def test_trust_workspace_flag_runs_them_and_writes_nothing(
+def test_trust_project_flag_runs_them_and_writes_nothing(
     claude_project: tuple[Path, Path],
 ) -> None:
     project, home = claude_project
-    result, _ = _fire(project, home, "--trust-workspace")
+    result, _ = _fire(project, home, "--trust-project")
     assert _blocked(result)
     assert list(home.rglob("*")) == []
 
@@ -116,7 +116,7 @@ def test_trust_workspace_flag_runs_them_and_writes_nothing(
 def test_hookwise_trust_and_enforce_mode(claude_project: tuple[Path, Path]) -> None:
     project, home = claude_project
     enforce = {"HOOKWISE_HOOK_TRUST": "enforce"}
-    result, stderr = _fire(project, home, "--trust-workspace", **enforce)
+    result, stderr = _fire(project, home, "--trust-project", **enforce)
     assert not _blocked(result) and "not approved" in stderr
     assert _blocked(_fire(project, home, "--trust-workspace", "--bypass-hook-trust", **enforce)[0])
     done = _run(
@@ -206,7 +206,7 @@ def test_gemini_fire_writes_trust_state_only_when_asked(tmp_path: Path, record: 
             "--payload",
             "-",
             "--json",
-            "--trust-workspace",
+            "--trust-project",
             *flags,
         ],
         home,

@@ -30,7 +30,7 @@ def test_init_writes_a_starter_that_validates_cleanly(runner: CliRunner, project
     assert result.exit_code == 0, result.output
     assert (project / ".hookwise" / "policy.yaml").read_text() == STARTER_POLICY
     again = runner.invoke(cli, ["policy", "init", "--dir", str(project)])
-    assert again.exit_code == 1 and "exists" in again.output
+    assert again.exit_code == 2 and "exists" in again.output  # a usage error: --force
     result = runner.invoke(cli, ["policy", "validate", "--cwd", str(project), "--strict"])
     assert result.exit_code == 0, result.output
     assert "valid: 0 errors, 0 warnings" in result.output
@@ -107,8 +107,9 @@ def test_validate_reports_positions_and_fails(runner: CliRunner, project: Path) 
 
 def test_validate_without_any_policy(runner: CliRunner, isolated: Path) -> None:
     result = runner.invoke(cli, ["policy", "validate", "--cwd", str(isolated)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # nothing to validate: an input error, not a failed check
     assert "no policy file found" in result.output
+    assert "`hookwise policy init` writes one" in result.output
 
 
 def test_show_gives_origins(runner: CliRunner, project: Path, isolated: Path) -> None:

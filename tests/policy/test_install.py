@@ -20,7 +20,11 @@ from hookwise.config.atomic import write_text_atomic
 from hookwise.config.codex_settings import load_codex_hooks
 from hookwise.config.hookwise_command import is_hookwise_command
 from hookwise.config.jsonc import JsonDocument, parse_jsonc
-from hookwise.policy.codex_hook_trust import edit_codex_trust
+from hookwise.policy.codex_hook_trust import (
+    edit_codex_project_trust,
+    edit_codex_trust,
+    toml_string,
+)
 from hookwise.policy.hooks_edit import edit_hooks, find_hookwise
 from hookwise.policy.install import plan_install, plan_uninstall, write_plan
 from hookwise.policy.install_error import InstallError
@@ -688,6 +692,62 @@ def test_codex_trust_edit_replaces_a_stale_hash_and_refuses_what_it_cannot_edit(
         edit_codex_trust("hooks = {state = {}}\n", "c.toml", {key: "sha256:n"}, {})
     with pytest.raises(InstallError, match=r"c\.toml:2:\d+: invalid TOML"):
         edit_codex_trust("a = 1\nb = = 2\n", "c.toml", {key: "sha256:n"}, {})
+
+
+_TOML_KEY = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12)
+_TOML_VALUE = st.one_of(st.integers(-5, 5), st.booleans(), st.text(max_size=8))
+
+
+def _toml_table(values: dict[str, Any]) -> str:
+    return "".join(f"{json.dumps(k)} = {json.dumps(v)}\n" for k, v in values.items())
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    directory=st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1),
+    top=st.dictionaries(_TOML_KEY, _TOML_VALUE, max_size=3),
+    tables=st.dictionaries(
+        _TOML_KEY, st.dictionaries(_TOML_KEY, _TOML_VALUE, max_size=2), max_size=2
+    ),
+    level=st.sampled_from([None, "untrusted", "trusted"]),
+)
+def test_codex_project_trust_edit_keeps_everything_else(
+    directory: str,
+    top: dict[str, Any],
+    tables: dict[str, dict[str, Any]],
+    level: str | None,
+) -> None:
+    """Any project path, any other content: the project ends trusted, nothing else moves."""
+    text = _toml_table(top)
+    for name, values in tables.items():
+        if name == "projects":
+            continue
+        text += f"\n[{json.dumps(name)}]\n{_toml_table(values)}"
+    if level is not None and "projects" not in top:
+        text += f'\n[projects.{toml_string(directory)}]\ntrust_level = "{level}"\nx = 1\n'
+    try:
+        before = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return  # a duplicate key made by the strategy: not a file Codex would read
+    if "projects" in top:
+        with pytest.raises(InstallError, match="add this by hand"):
+            edit_codex_project_trust(text, "c.toml", Path(directory))
+        return
+    after = tomllib.loads(edit_codex_project_trust(text, "c.toml", Path(directory)))
+    expected = dict(before)
+    projects = dict(expected.get("projects", {}))
+    projects[str(Path(directory))] = {
+        **projects.get(str(Path(directory)), {}),
+        "trust_level": "trusted",
+    }
+    expected["projects"] = projects
+    assert after == expected
+
+
+@given(st.text(st.characters(codec="utf-8", exclude_categories=["Cs"])))
+def test_toml_string_reads_back_as_the_text(text: str) -> None:
+    assert tomllib.loads(f"k = {toml_string(text)}") == {"k": text}
+    assert tomllib.loads(f"[t.{toml_string(text)}]\nx = 1\n") == {"t": {text: {"x": 1}}}
 
 
 def test_a_broken_file_means_nothing_is_written(project: Path, env: dict[str, str]) -> None:

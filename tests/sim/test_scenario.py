@@ -300,3 +300,13 @@ def test_fuzz_any_text(text: str) -> None:
         parse_scenario(text, PATH)
     except ScenarioError as exc:
         assert str(exc).startswith(str(PATH))
+
+
+def test_project_names_the_folder_and_workspace_is_its_former_name() -> None:
+    steps = "steps: [{user: hi}]\n"
+    assert parse(f"project: p\n{steps}").workspace == Path("/s/p")
+    assert parse(f"workspace: w\n{steps}").workspace == Path("/s/w")
+    assert parse(steps).workspace == Path("/s")
+    both = error(f"project: p\nworkspace: w\n{steps}")
+    assert both.line == 2
+    assert "workspace: is the former name of 'project'; give only one of them" in str(both)

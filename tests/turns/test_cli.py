@@ -71,12 +71,12 @@ def test_rollout_show_reports_bad_lines(tmp_path: Path) -> None:
         '{"type": "turn_started", "turn_id": "t", "index": 1, "source": "user"}\nnope\n'
     )
     result = CliRunner().invoke(cli, ["rollout", "show", str(path)])
-    assert result.exit_code == 1 and f"{path}:2: not JSON" in result.output
+    assert result.exit_code == 2 and f"{path}:2: not JSON" in result.output  # input error
     path.write_text('{"type": "turn_started"}\n')
     result = CliRunner().invoke(cli, ["rollout", "show", str(path)])
-    assert result.exit_code == 1 and f"{path}:1: turn_started event:" in result.output
+    assert result.exit_code == 2 and f"{path}:1: turn_started event:" in result.output
     path.write_text('{"type": "from_the_future", "x": 1}\n')
     result = CliRunner().invoke(cli, ["rollout", "show", str(path)])
     assert result.exit_code == 0 and "unknown event 'from_the_future'" in result.output
     result = CliRunner().invoke(cli, ["rollout", "show", str(tmp_path / "missing.jsonl")])
-    assert result.exit_code == 1 and "cannot read" in result.output
+    assert result.exit_code == 2 and "cannot read" in result.output

@@ -87,7 +87,7 @@ def test_walkthrough(user: User) -> None:
         str(p),
         "--payload",
         str(payload),
-        "--trust-workspace",
+        "--trust-project",
     )
     assert '"proceed": true' in fired.stdout
     after = len(user.run("logs", "-n", "100", "--json").stdout.splitlines())
@@ -103,7 +103,7 @@ def test_walkthrough(user: User) -> None:
         str(scenario),
         "--project",
         str(p),
-        "--trust-workspace",
+        "--trust-project",
         "--rollout",
         str(user.home / "rollout.jsonl"),
     )

@@ -37,16 +37,19 @@ SHUTDOWN_GRACE_S = 5.0
 
 
 async def _housekeeping(state: ServiceState) -> None:
-    """Flush metrics each second; prune old rate windows and samples each minute."""
+    """Flush metrics and parse-output rows each second; prune old rate windows, samples
+    and parse-output rows each minute."""
     ticks = 0
     while True:
         await asyncio.sleep(1.0)
         ticks += 1
         try:
             await asyncio.to_thread(state.metrics.flush, state.engine)
+            await asyncio.to_thread(state.calls.flush, state.engine)
             if ticks % 60 == 0:
                 await asyncio.to_thread(state.limiter.prune)
                 await asyncio.to_thread(state.metrics.prune, state.engine)
+                await asyncio.to_thread(state.calls.prune, state.engine)
         except Exception:  # the database may be briefly away; try again next tick
             log.exception("housekeeping failed")
 
@@ -94,6 +97,8 @@ def create_app(
                     log.error("background loop %s did not stop in time", task.get_coro())
             with contextlib.suppress(Exception):
                 state.metrics.flush(state.engine)
+            with contextlib.suppress(Exception):
+                state.calls.flush(state.engine)
             state.generation.close()
             state.engine.dispose()
 

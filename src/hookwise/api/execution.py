@@ -43,7 +43,7 @@ from hookwise.api.hook_events import Dialect
 from hookwise.api.hook_output import ParsedOutput, parse_output
 from hookwise.api.output_config import OutputConfig
 from hookwise.api.permissions import create_permission
-from hookwise.api.tables import executions
+from hookwise.api.tables import EXECUTE, executions
 from hookwise.api.webhooks.outbox import enqueue
 from hookwise.config.environment import RedactionConfig, hook_environment
 from hookwise.host.execute import ExecutionSettings
@@ -229,6 +229,8 @@ def conclude(
         conn.execute(
             executions.insert().values(
                 id=execution_id,
+                kind=EXECUTE,
+                host=parsed.dialect,
                 session_id=session_id,
                 hook_event=event,
                 tool_name=tool,
@@ -237,6 +239,7 @@ def conclude(
                 execution_time=process.execution_time,
                 should_continue=should_continue,
                 source=parsed.source,
+                decision=parsed.decision,
                 message_blocks=parsed.message_blocks,
                 permission_id=permission["id"] if permission else None,
                 created_at=now,

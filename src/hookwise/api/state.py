@@ -8,6 +8,7 @@ from fastapi import Request
 from sqlalchemy.engine import Engine
 
 from hookwise.api.approvals.waiters import Waiters
+from hookwise.api.call_log import CallLog
 from hookwise.api.config_store import ConfigStore
 from hookwise.api.generation import Generation
 from hookwise.api.metrics import Metrics
@@ -48,6 +49,7 @@ class ServiceState:
     subscribers: SubscriberIndex
     hook_slots: HookSlots
     approval_waiters: Waiters = field(default_factory=Waiters)
+    calls: CallLog = field(default_factory=CallLog)  # parse-output rows for the console
 
 
 def state_of(request: Request) -> ServiceState:

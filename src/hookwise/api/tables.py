@@ -5,6 +5,8 @@ Times are integer milliseconds since the epoch, as the contract's ``timestamp`` 
 
 from __future__ import annotations
 
+from typing import Final
+
 import sqlalchemy as sa
 
 metadata = sa.MetaData()
@@ -37,10 +39,18 @@ permissions = sa.Table(
     sa.Index("ix_permissions_status_expires", "status", "expires_at"),
 )
 
+# What wrote an ``executions`` row: execute-with-output ran the hook itself; parse-output
+# read the output of a hook its client ran (api/call_log.py; no command, kept in batches).
+EXECUTE: Final = "execute"
+PARSE: Final = "parse"
+
 executions = sa.Table(
     "executions",
     metadata,
     sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False, server_default=EXECUTE),
+    # the host whose rules read the output (claude | codex | gemini); NULL on older rows
+    sa.Column("host", sa.String(16), nullable=True),
     sa.Column("session_id", sa.String(256), nullable=False),
     sa.Column("hook_event", sa.String(64), nullable=False),
     sa.Column("tool_name", sa.Text, nullable=True),
@@ -49,10 +59,13 @@ executions = sa.Table(
     sa.Column("execution_time", sa.Float, nullable=False),  # ms
     sa.Column("should_continue", sa.Boolean, nullable=False),
     sa.Column("source", sa.String(16), nullable=False),
+    # the host's decision: allow | deny | ask | defer | block | none; NULL on older rows
+    sa.Column("decision", sa.String(16), nullable=True),
     sa.Column("message_blocks", sa.JSON, nullable=False),
     sa.Column("permission_id", sa.String(64), nullable=True),
     sa.Column("created_at", sa.BigInteger, nullable=False),
     sa.Index("ix_executions_created", "created_at"),
+    sa.Index("ix_executions_kind_created", "kind", "created_at"),
 )
 
 rate_counters = sa.Table(

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from hookwise.cli.errors import InputError, os_reason
+
 
 @click.group()
 def conformance() -> None:
@@ -37,14 +39,20 @@ def gemini(files: tuple[Path, ...], batch: bool, inherit_env: bool, keep_tmp: bo
                 try:
                     text = path.read_text(encoding="utf-8")
                 except OSError as exc:
-                    raise click.ClickException(f"{path}: {exc.strerror}") from None
+                    raise InputError(f"cannot read {path}: {os_reason(exc)}") from None
                 for case in read_cases([text.replace("\n", " ")]):
                     emit(case)
         elif batch:
             for case in read_cases(sys.stdin):
                 emit(case)
         else:
-            for case in read_cases([sys.stdin.read().replace("\n", " ")]):
+            text = sys.stdin.read()
+            if not text.strip():
+                raise InputError(
+                    "no case on stdin: give one JSON case (docs/conformance.md), case FILES, "
+                    "or --batch with one case per line"
+                )
+            for case in read_cases([text.replace("\n", " ")]):
                 emit(case)
     except CaseError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise InputError(str(exc)) from None

@@ -10,8 +10,9 @@ from typing import Any
 
 import click
 
+from hookwise.cli.errors import InputError
 from hookwise.cli.host_option import host_option
-from hookwise.cli.options import project_option
+from hookwise.cli.options import project_option, trust_project_option
 from hookwise.protocol.profiles import Profile
 
 
@@ -51,6 +52,7 @@ def _read_payload(source: str) -> dict[str, Any]:
 @project_option(
     "project_dir",
     aliases=("--settings",),
+    must_exist=True,
     help_text="The project whose settings scopes are loaded (default: the current directory).",
 )
 @click.option(
@@ -71,10 +73,8 @@ def _read_payload(source: str) -> dict[str, Any]:
     is_flag=True,
     help="Run project hooks nobody approved (Codex hook hashes, HOOKWISE_HOOK_TRUST=enforce).",
 )
-@click.option(
-    "--trust-workspace",
-    is_flag=True,
-    help="Treat the project folder as trusted for this run (tests, CI); nothing is written.",
+@trust_project_option(
+    "Treat the project folder as trusted for this run (tests, CI); nothing is written."
 )
 @click.option(
     "--record-trust",
@@ -91,7 +91,7 @@ def fire(
     home: Path | None,
     dialect: str | None,
     bypass_hook_trust: bool,
-    trust_workspace: bool,
+    trust_project: bool,
     record_trust: bool,
     as_json: bool,
 ) -> None:
@@ -99,7 +99,7 @@ def fire(
 
     EVENT is a name of the dialect: BeforeTool (Gemini), PreToolUse (Claude Code, Codex)...
     The host's project trust applies: an untrusted project's own hooks do not run (warnings
-    on stderr); --trust-workspace runs them without trusting the folder for good.
+    on stderr); --trust-project runs them without trusting the folder for good.
     """
     from hookwise.cli.fire_view import render_json, render_rich
     from hookwise.host.loading import HookTrustWarning, load_hook_system
@@ -115,7 +115,7 @@ def fire(
             home=home,
             dialect=dialect,
             bypass_hook_trust=bypass_hook_trust,
-            trust_workspace=trust_workspace,
+            trust_workspace=trust_project,
             record_trust=record_trust,
         )
     try:
@@ -127,9 +127,10 @@ def fire(
             result = system.fire_sync(event, payload)
     except (PayloadError, KeyError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        raise click.ClickException(str(message)) from None
+        raise InputError(str(message)) from None
     for warning in system.warnings + result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        # Gemini CLI's own notices start with "WARNING: "; one label is enough
+        click.echo(f"warning: {warning.removeprefix('WARNING: ')}", err=True)
     if as_json:
         click.echo(json.dumps(render_json(result, system), indent=2, ensure_ascii=False))
     else:

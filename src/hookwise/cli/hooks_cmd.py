@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from hookwise.cli.errors import InputError
 from hookwise.cli.host_option import host_option
-from hookwise.cli.options import project_option
+from hookwise.cli.options import project_option, project_root
 
 if TYPE_CHECKING:
     from hookwise.config.extensions import HookSources
@@ -35,10 +36,20 @@ def _json(value: object) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
+class ScopeChoice(click.Choice[str]):
+    """project | user; ``workspace``, the former name of ``project``, is still taken."""
+
+    def __init__(self) -> None:
+        super().__init__(["project", "user"])
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        return super().convert("project" if value == "workspace" else value, param, ctx)
+
+
 def _common_options(func: F) -> F:
     """Where to read settings from; the path overrides exist mostly for tests and CI."""
     options = [
-        project_option(aliases=("--settings",)),
+        project_option(aliases=("--settings",), must_exist=True),
         click.option(
             "--profile",
             type=click.Choice(PROFILES),
@@ -90,8 +101,10 @@ class _Context:
         from hookwise.protocol.profiles import Profile
 
         self.profile: Profile = Profile.parse(kwargs.pop("profile"))
+        # From a subdirectory: the project install and doctor use (the nearest .hookwise up),
+        # so that `hooks trust --folder`, as doctor advises, trusts the folder they check.
         self.paths: SettingsPaths = SettingsPaths.from_environment(
-            kwargs.pop("project"),
+            project_root(kwargs.pop("project")),
             home=kwargs.pop("home"),
             system_settings=kwargs.pop("system_settings"),
             system_defaults=kwargs.pop("system_defaults"),
@@ -220,7 +233,7 @@ def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
         return
     _warn(warnings)
     header = (
-        f"workspace {ctx.paths.workspace} · profile {ctx.profile.value} · folder "
+        f"project {ctx.paths.workspace} · profile {ctx.profile.value} · folder "
         f"{'trusted' if settings.trusted else 'NOT trusted'} ({settings.trust.source}) · "
         f"hooks {'on' if settings.hooks_config.enabled else 'OFF'} · "
         f"hook trust {settings.hook_trust_mode.value}"
@@ -303,9 +316,7 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
         click.echo(_json(document))
         return
     _warn(warnings)
-    header = (
-        f"workspace {workspace} · dialect {dialect} · hooks {'on' if loaded.enabled else 'OFF'}"
-    )
+    header = f"project {workspace} · dialect {dialect} · hooks {'on' if loaded.enabled else 'OFF'}"
     if _is_terminal():
         _print_table(header, rows)
         return
@@ -381,9 +392,9 @@ def _known_names(sources: HookSources) -> set[str]:
 @click.argument("name")
 @click.option(
     "--scope",
-    type=click.Choice(["workspace", "user"]),
+    type=ScopeChoice(),
     default=None,
-    help="Settings file to write (default: the workspace's if it exists, else the user's).",
+    help="Settings file to write (default: the project's if it exists, else the user's).",
 )
 @click.option("--force", is_flag=True, help="Disable NAME even though no hook here has it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the change as JSON.")
@@ -396,11 +407,11 @@ def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_js
     sources = ctx.sources()
     settings = sources.settings
     if scope is None:
-        scope = "workspace" if settings.paths.workspace_settings.exists() else "user"
-    target = SettingsScope.PROJECT if scope == "workspace" else SettingsScope.USER
+        scope = "project" if settings.paths.workspace_settings.exists() else "user"
+    target = SettingsScope.PROJECT if scope == "project" else SettingsScope.USER
     file = settings.file(target)
     if file.exists and not file.loaded:
-        raise click.ClickException(f"cannot edit {file.path}: {file.error}")
+        raise InputError(f"cannot edit {file.path}: {file.error}")
     known = _known_names(sources)
     if name not in known:
         if not force:  # a typo would otherwise be written into the settings silently
@@ -419,7 +430,9 @@ def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_js
         return
     try:
         update_disabled_hooks(file.path, [*current, name])
-    except (SettingsEditError, OSError) as exc:
+    except SettingsEditError as exc:  # a settings file it cannot edit safely
+        raise InputError(str(exc)) from exc
+    except OSError as exc:
         raise click.ClickException(str(exc)) from exc
     if as_json:
         click.echo(_json({"name": name, "disabled": True, "changed": [str(file.path)]}))
@@ -436,14 +449,28 @@ def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_js
 @click.option("--json", "as_json", is_flag=True, help="Print the change as JSON.")
 @_with_context
 def enable_hook(ctx: _Context, name: str, as_json: bool) -> None:
-    """Remove NAME from hooksConfig.disabled in the workspace and user settings."""
+    """Remove NAME from hooksConfig.disabled in the project and user settings."""
     from hookwise.config.gemini_paths import SettingsScope
     from hookwise.config.gemini_settings_edit import SettingsEditError, update_disabled_hooks
 
-    settings = ctx.sources().settings
+    sources = ctx.sources()
+    settings = sources.settings
+    disabled_anywhere = any(
+        name in _scope_disabled(settings.file(scope))
+        for scope in (
+            SettingsScope.PROJECT,
+            SettingsScope.USER,
+            SettingsScope.SYSTEM,
+            SettingsScope.SYSTEM_DEFAULTS,
+        )
+    )
+    known = _known_names(sources)
+    if not disabled_anywhere and name not in known:  # a typo is not "already enabled"
+        names = ", ".join(sorted(known)) or "none"
+        raise click.UsageError(f'no hook named "{name}" is defined here (hooks: {names})')
     changed = []
     paths: list[str] = []
-    for scope, label in ((SettingsScope.PROJECT, "workspace"), (SettingsScope.USER, "user")):
+    for scope, label in ((SettingsScope.PROJECT, "project"), (SettingsScope.USER, "user")):
         file = settings.file(scope)
         current = _scope_disabled(file)
         if name not in current:
@@ -473,9 +500,7 @@ def enable_hook(ctx: _Context, name: str, as_json: bool) -> None:
 @hooks.command("trust")
 @_common_options
 @click.option("--list", "list_only", is_flag=True, help="Only show hooks waiting for approval.")
-@click.option(
-    "--folder", is_flag=True, help="Also trust the workspace folder (trustedFolders.json)."
-)
+@click.option("--folder", is_flag=True, help="Also trust the project folder (trustedFolders.json).")
 @host_option("Whose project: detected from the project's settings files when omitted.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_with_context
@@ -484,14 +509,21 @@ def trust_hooks(
 ) -> None:
     """Approve the project's current hooks (after reviewing the project's settings).
 
-    Claude Code: trusts the workspace and approves its project hooks in hookwise's own
-    record (~/.claude/hookwise_trusted_hooks.json); ~/.claude.json is never written.
+    Gemini CLI: approves them in ~/.gemini/trusted_hooks.json; --folder also trusts the
+    folder in ~/.gemini/trustedFolders.json. Claude Code: trusts the project and approves
+    its project hooks in hookwise's own record (~/.claude/hookwise_trusted_hooks.json);
+    ~/.claude.json is never written. Codex: approves their current hashes in hookwise's
+    own record (~/.codex/hookwise_trusted_hooks.json); --folder also marks the project
+    trusted in ~/.codex/config.toml, as Codex's own trust prompt does.
     """
     from hookwise.config.detect import detect_dialect
 
     chosen = dialect or detect_dialect(ctx.paths.workspace, home=ctx.paths.home)
     if chosen == "claude":
         _trust_claude(ctx, as_json)
+        return
+    if chosen == "codex":
+        _trust_codex(ctx, folder=folder, list_only=list_only, as_json=as_json)
         return
     from hookwise.config.folder_trust import TrustedFolders, TrustLevel
     from hookwise.config.gemini_settings import load_settings
@@ -520,7 +552,9 @@ def trust_hooks(
         folders = TrustedFolders.load(ctx.paths.trusted_folders)
         try:
             folders.set_level(ctx.paths.workspace, TrustLevel.TRUST_FOLDER)
-        except (ValueError, OSError) as exc:
+        except ValueError as exc:  # trustedFolders.json is not valid: fix it first
+            raise InputError(str(exc)) from exc
+        except OSError as exc:
             raise click.ClickException(str(exc)) from exc
         settings = load_settings(ctx.paths, profile=ctx.profile)
     report = approve_project_hooks(settings)
@@ -569,6 +603,83 @@ def _trust_claude(ctx: _Context, as_json: bool) -> None:
     click.echo(f"Approved {len(entries)} project hook{'s' if len(entries) != 1 else ''}.")
     for entry in entries:
         click.echo(f"  - {entry.name} ({entry.event})")
+
+
+def _trust_codex(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool) -> None:
+    """Approve a Codex project's current hooks; with ``folder`` trust the project too."""
+    from hookwise.config.atomic import write_text_atomic
+    from hookwise.config.codex_settings import CodexPaths, load_codex_hooks, trust_codex_hooks
+    from hookwise.config.model import Source
+    from hookwise.policy.codex_hook_trust import codex_project_trust, edit_codex_project_trust
+    from hookwise.policy.install_error import InstallError
+
+    paths = CodexPaths.from_environment(ctx.paths.workspace, home=ctx.paths.home)
+    root = paths.project_root()
+    # Read the project's layer as if trusted, to approve exactly what is there now.
+    loaded = load_codex_hooks(paths=paths, trust_project=True)
+    _warn(loaded.warnings)
+    hooks = [h for h in loaded.hooks if h.source is Source.PROJECT and not h.managed]
+    pending = [h for h in hooks if h.trust != "trusted"]
+    if list_only:
+        if as_json:
+            click.echo(_json({"projectRoot": str(root), "hooks": [_codex_row(h) for h in pending]}))
+            return
+        if not pending:
+            click.echo(f"No project hooks waiting for approval in {root}.")
+            return
+        click.echo(f"Project hooks waiting for approval in {root}:")
+        for hook in pending:
+            click.echo(f"  - {hook.event} ({hook.trust}): {hook.command}")
+        click.echo("Review .codex/hooks.json, then run `hookwise hooks trust --host codex`.")
+        return
+    config = paths.user_config
+    if folder:
+        try:
+            before = config.read_text(encoding="utf-8") if config.exists() else None
+            after = edit_codex_project_trust(before, str(config), root)
+            if after != before:
+                config.parent.mkdir(parents=True, exist_ok=True)
+                write_text_atomic(config, after)
+        except InstallError as exc:  # config.toml is invalid or laid out beyond safe edits
+            raise InputError(str(exc)) from exc
+        except UnicodeDecodeError:
+            raise InputError(f"cannot read {config}: not UTF-8 text") from None
+        except OSError as exc:
+            raise click.ClickException(str(exc)) from exc
+    try:
+        trust_codex_hooks(hooks, codex_home=paths.codex_home)
+    except ValueError as exc:
+        raise InputError(str(exc)) from exc
+    except OSError as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
+        text = config.read_text(encoding="utf-8") if config.exists() else None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"cannot read {config}: {exc}") from exc
+    trusted = codex_project_trust(paths.project, text, os.environ)[0] == "trusted"
+    if as_json:
+        document = {
+            "projectRoot": str(root),
+            "projectTrusted": trusted,
+            "store": str(paths.trust_store),
+            "hooks": [_codex_row(h) for h in hooks],
+        }
+        click.echo(_json(document))
+        return
+    if folder:
+        click.echo(f"Trusted Codex project {root} ({config}).")
+    click.echo(f"Approved {len(hooks)} project hook{'s' if len(hooks) != 1 else ''} in {root}.")
+    for hook in hooks:
+        click.echo(f"  - {hook.event}: {hook.command}")
+    if not trusted:
+        click.echo(
+            f"Note: Codex does not load {root}/.codex until the project is trusted: run "
+            "`hookwise hooks trust --host codex --folder`, or answer Codex's trust prompt."
+        )
+
+
+def _codex_row(hook: Any) -> dict[str, Any]:
+    return {"event": hook.event, "command": hook.command, "key": hook.key, "trust": hook.trust}
 
 
 def _trust_document(report: HookTrustReport, statuses: list[Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from hookwise.cli.errors import InputError
 from hookwise.cli.options import project_option, project_root
 from hookwise.policy.install import InstallPlan
 from hookwise.policy.install_targets import SCOPES
@@ -102,6 +103,9 @@ def install(
             timeout=timeout,
             trust=not no_trust,
         )
+    except InstallError as exc:  # a settings file it cannot read or edit safely: input
+        raise InputError(str(exc)) from None
+    try:
         written = [] if dry_run else write_plan(plan)
     except InstallError as exc:
         raise click.ClickException(str(exc)) from None
@@ -164,6 +168,9 @@ def uninstall(host: str, scope: str, project: Path | None, dry_run: bool, as_jso
     directory = project_root(project)
     try:
         plan = plan_uninstall(host, scope, directory, dict(os.environ))
+    except InstallError as exc:
+        raise InputError(str(exc)) from None
+    try:
         written = [] if dry_run else write_plan(plan)
     except InstallError as exc:
         raise click.ClickException(str(exc)) from None

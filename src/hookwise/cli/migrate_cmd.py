@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
+from hookwise.cli.errors import EXIT_INPUT_ERROR
+from hookwise.cli.options import project_option
 from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
 
 if TYPE_CHECKING:
@@ -28,12 +30,7 @@ HOSTS = HOST_TITLES
 @click.option(
     "--to", "target", type=click.Choice(DIALECTS), required=True, help="Agent to write hooks for."
 )
-@click.option(
-    "--project",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Project directory; default: the current directory.",
-)
+@project_option(must_exist=True)
 @click.option(
     "--scope",
     type=click.Choice(("project", "user")),
@@ -77,6 +74,8 @@ def migrate(
         home=home,
     )
     wrote = False
+    # a settings file it cannot read or convert is an input error (2); a failed write is 1
+    failure = EXIT_INPUT_ERROR if migration.error is not None else 1
     if write and migration.error is None:
         try:
             wrote = migration.write()
@@ -84,6 +83,7 @@ def migrate(
             migration.error = f"{migration.target_path}: cannot write: {exc.strerror or exc}"
         except MigrationError as exc:
             migration.error = str(exc)
+            failure = EXIT_INPUT_ERROR
     if as_json:
         payload = migration.to_json()
         payload["written"] = wrote
@@ -91,7 +91,7 @@ def migrate(
     else:
         _report(migration, write=write, wrote=wrote)
     if migration.error is not None:
-        raise SystemExit(1)
+        raise SystemExit(failure)
 
 
 def _report(migration: Migration, *, write: bool, wrote: bool) -> None:

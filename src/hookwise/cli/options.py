@@ -1,7 +1,9 @@
-"""One spelling per concept: ``--project`` for the project directory.
+"""One spelling per concept: ``--project`` for the project directory, ``--trust-project``
+for trusting it for one run.
 
-The older spellings (``--cwd``, ``--dir``, ``--settings``, ``--workspace``) stay as hidden
-aliases so that scripts written against earlier releases keep working.
+The older spellings (``--cwd``, ``--dir``, ``--settings``, ``--workspace``,
+``--trust-workspace``) stay as hidden aliases so that scripts written against earlier
+releases keep working.
 """
 
 from __future__ import annotations
@@ -52,6 +54,33 @@ def project_option(
             )(func)
         return click.option(
             "--project", dest, type=path_type, default=None, callback=keep, help=help_text
+        )(func)
+
+    return decorate
+
+
+def trust_project_option(help_text: str) -> Callable[[_F], _F]:
+    """``--trust-project`` into the parameter ``trust_project``; ``--trust-workspace``, its
+    former name, is a hidden alias."""
+
+    def remember(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+        if value:
+            ctx.params["trust_project"] = True
+
+    def keep(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+        return value or bool(ctx.params.get("trust_project"))
+
+    def decorate(func: _F) -> _F:
+        func = click.option(
+            "--trust-workspace",
+            is_flag=True,
+            hidden=True,
+            expose_value=False,
+            callback=remember,
+            help=f"Former name of --trust-project, kept for a release. {help_text}",
+        )(func)
+        return click.option(
+            "--trust-project", "trust_project", is_flag=True, callback=keep, help=help_text
         )(func)
 
     return decorate

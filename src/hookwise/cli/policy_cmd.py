@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from hookwise.cli.errors import InputError, os_reason
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option
 from hookwise.protocol.hosts import HOST_NAMES
@@ -36,7 +37,7 @@ def _compile_scopes(cwd: str, env: dict[str, str]) -> dict[str, Any]:
     try:
         return load_policy(cwd, env, use_cache=False).policy
     except OSError as exc:
-        raise click.ClickException(f"cannot read the policy: {exc}") from None
+        raise InputError(f"cannot read the policy: {exc}") from None
 
 
 def _problem_line(problem: dict[str, Any]) -> str:
@@ -51,6 +52,7 @@ def _dump(value: Any) -> str:
 _cwd_option = project_option(
     "cwd",
     aliases=("--cwd",),
+    must_exist=True,
     help_text="Where to look for the project's policy (default: the current directory).",
 )
 
@@ -99,16 +101,18 @@ def validate(files: tuple[Path, ...], cwd: Path | None, strict: bool, as_json: b
                     compile_files([("project", str(path))], trust=Trust.everything_trusted())
                 )
             except OSError as exc:
-                raise click.ClickException(f"cannot read {path}: {exc}") from None
+                raise InputError(f"cannot read {path}: {os_reason(exc)}") from None
             if not results[-1]["files"]:
-                raise click.ClickException(f"{path}: no such file")
+                raise InputError(f"{path}: no such file")
     else:
         compiled = _compile_scopes(str(cwd or Path.cwd()), _env(None))
         if not compiled["files"]:
             from hookwise.policy.scopes import scope_files
 
             looked = ", ".join(p for _, p in scope_files(str(cwd or Path.cwd()), _env(None)))
-            raise click.ClickException(f"no policy file found (looked at: {looked})")
+            raise InputError(
+                f"no policy file found (looked at: {looked}); `hookwise policy init` writes one"
+            )
         results = [compiled]
     errors = [p for r in results for p in r["errors"]]
     warnings = [p for r in results for p in r["warnings"]]
@@ -241,7 +245,7 @@ def init(directory: Path | None, force: bool, packs: str, as_json: bool) -> None
         raise click.UsageError(str(exc)) from None
     target = (directory or Path.cwd()) / ".hookwise" / "policy.yaml"
     if target.exists() and not force:
-        raise click.ClickException(f"{target} exists (use --force to overwrite it)")
+        raise InputError(f"{target} exists (use --force to overwrite it)")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     # you wrote it (through hookwise): it applies in full until it changes
@@ -260,20 +264,29 @@ def init(directory: Path | None, force: bool, packs: str, as_json: bool) -> None
 def _read_payload(source: str) -> Any:
     from hookwise.policy import fastjson
 
+    name = "stdin" if source == "-" else source
+    if source == "-" and sys.stdin.isatty():  # else a bare `hookwise explain` seems to hang
+        click.echo("reading the hook event (JSON) from stdin; end it with Ctrl-D", err=True)
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as exc:
-        raise click.ClickException(f"cannot read {source}: {exc}") from None
+        raise InputError(f"cannot read {name}: {os_reason(exc)}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"cannot read {name}: not UTF-8 text") from None
     try:
-        return fastjson.loads(text)
+        data = fastjson.loads(text)
     except ValueError as exc:
-        raise click.ClickException(f"{source}: not JSON: {exc}") from None
+        raise InputError(f"{name}: not JSON ({exc}); a hook event is a JSON object") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{name}: not a JSON object; a hook event is one ({{...}})")
+    return data
 
 
 def _print_explanation(report: dict[str, Any]) -> None:
     canonical = ", ".join(report["canonical"]) or "-"
     tool = f"  tool: {report['host_tool']} ({report['tool']})" if report["tool"] else ""
-    click.echo(f"host: {report['host']}  event: {report['event']} -> {canonical}{tool}")
+    host, event = report["host"] or "unknown", report["event"] or "none"
+    click.echo(f"host: {host}  event: {event} -> {canonical}{tool}")
     if report["paths"]:
         click.echo(f"paths: {', '.join(report['paths'])}")
     if report["arguments"]:
@@ -369,12 +382,6 @@ def explain(
         _print_explanation(report)
 
 
-class _InputError(click.ClickException):
-    """A file that cannot be used: exit 2 (input error), not 1 (a scenario failed)."""
-
-    exit_code = 2
-
-
 @click.command(name="test")
 @click.argument("scenarios", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
@@ -401,18 +408,23 @@ def test_cmd(
     try:
         scenario_file = load_scenarios(str(scenarios))
     except ScenarioError as exc:
-        raise _InputError(str(exc)) from None
+        raise InputError(str(exc)) from None
     chosen = str(policy_file) if policy_file else scenario_file.policy
     if chosen:
         compiled = compile_files([("project", chosen)], trust=Trust.everything_trusted())
         if not compiled["files"]:
-            raise _InputError(f"{chosen}: no such policy file")
+            if policy_file:
+                raise InputError(f"--policy {policy_file}: no such policy file")
+            raise InputError(
+                f"{scenarios}: policy: no such policy file {os.path.normpath(chosen)} "
+                "(a relative path is relative to the scenario file's folder)"
+            )
     else:
         compiled = _compile_scopes(str(scenarios.resolve().parent), _env(None))
     if compiled["errors"]:
         for problem in compiled["errors"]:
             click.echo(_problem_line(problem), err=True)
-        raise _InputError("the policy has errors; no scenario was run")
+        raise InputError("the policy has errors; no scenario was run")
     results = run_scenarios(scenario_file, compiled, run_validators=not no_validators)
     failed = sum(not result.passed for result in results)
     if as_json:
@@ -579,7 +591,14 @@ def _approval_text(record: dict[str, Any]) -> str:
     help="Only records from then on: an ISO date or time (UTC unless it has an offset), "
     "today, yesterday, or an age (30m, 1h, 2d).",
 )
-@click.option("-n", "--limit", type=int, default=50, show_default=True, help="0: all.")
+@click.option(
+    "-n",
+    "--limit",
+    type=click.IntRange(min=0),
+    default=50,
+    show_default=True,
+    help="How many of the newest records to show; 0: all.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the records as JSON lines.")
 @click.option("-f", "--follow", is_flag=True, help="Keep printing new records.")
 @click.pass_context
@@ -606,6 +625,8 @@ def logs(
     from hookwise.policy.compiler import default_settings
 
     log = str(path) if path else audit.audit_path(default_settings(), dict(os.environ))
+    if path is not None and not follow and not path.exists():  # the default may not exist yet
+        raise InputError(f"--path {path}: no such file")
     filters = {
         "decision": decision,
         "host": host,
@@ -667,10 +688,13 @@ def _trust_targets(files: tuple[Path, ...], cwd: Path | None) -> list[str]:
     try:
         present = read_scope_sources([s for s in found if s[0] in ("project", "local")])
     except OSError as exc:
-        raise click.ClickException(f"cannot read the policy: {exc}") from None
+        raise InputError(f"cannot read the policy: {exc}") from None
     targets = [path for _scope, path, data in present if data is not None]
     if not targets:
-        raise click.ClickException("no project policy applies here (.hookwise/policy.yaml)")
+        raise InputError(
+            "no project policy applies here (.hookwise/policy.yaml); `hookwise policy init` "
+            "writes one"
+        )
     return targets
 
 
@@ -693,7 +717,7 @@ def trust_cmd(files: tuple[Path, ...], cwd: Path | None, as_json: bool) -> None:
         try:
             real, digest = trust_file(target, dict(os.environ))
         except (OSError, TrustStoreError) as exc:
-            raise click.ClickException(str(exc)) from None
+            raise InputError(str(exc)) from None
         done.append({"path": real, "sha256": digest})
         if not as_json:
             click.echo(f"trusted {real} (sha256 {digest[:16]}...) in {store}")
@@ -714,7 +738,7 @@ def untrust_cmd(files: tuple[Path, ...], cwd: Path | None, as_json: bool) -> Non
         try:
             removed = untrust_file(target, dict(os.environ))
         except (OSError, TrustStoreError) as exc:
-            raise click.ClickException(str(exc)) from None
+            raise InputError(str(exc)) from None
         done.append({"path": str(target), "was_trusted": removed})
         if not as_json:
             click.echo(f"{'untrusted' if removed else 'was not trusted:'} {target}")

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from hookwise import __version__
+from hookwise.cli.options import project_option
 
 FORMATS = ("text", "json", "sarif")
 FAIL_LEVELS = ("info", "low", "medium", "high", "critical", "none")
@@ -20,9 +21,11 @@ FAIL_LEVELS = ("info", "low", "medium", "high", "critical", "none")
 @click.command("scan")
 @click.argument(
     "directory",
+    metavar="[PROJECT]",
     required=False,
     type=click.Path(exists=True, file_okay=False, path_type=Path),
 )
+@project_option(must_exist=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option(
     "--fail-on",
@@ -55,6 +58,7 @@ FAIL_LEVELS = ("info", "low", "medium", "high", "critical", "none")
 )
 def scan(
     directory: Path | None,
+    project: Path | None,
     fmt: str,
     fail_on: str,
     baseline: Path | None,
@@ -64,8 +68,9 @@ def scan(
     managed_root: Path | None,
 ) -> None:
     """List every command the agents (Claude Code, Gemini CLI, Codex, hookwise) would run on
-    their own for DIRECTORY (default: the current directory) and this user, with the scripts
-    they call, and report what is dangerous in them."""
+    their own for the project (--project, or the directory given as the argument, its
+    former spelling; default: the current directory) and this user, with the scripts they
+    call, and report what is dangerous in them."""
     from hookwise.scan.baseline import BaselineError, drift, read_baseline, write_baseline
     from hookwise.scan.context import ScanContext
     from hookwise.scan.findings import merge_findings
@@ -74,6 +79,9 @@ def scan(
     from hookwise.scan.report import scan_project
     from hookwise.scan.sarif import to_sarif
 
+    if directory is not None and project is not None and directory != project:
+        raise click.UsageError("give the project once: as --project or as the argument")
+    directory = project or directory
     if update_baseline and baseline is None:
         raise click.UsageError("--update-baseline needs --baseline FILE")
     root = managed_root

@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from hookwise.cli.errors import InputError
+
 
 @click.group(invoke_without_command=True)
 @click.option(
@@ -110,6 +112,8 @@ def serve(
         ctx.obj = {"data_dir": data_dir}
         return
     _require_serve_extra()
+    if host is not None:
+        _check_bind(host)
     from hookwise.api.secret_env import environment, reexec_without_secrets
 
     reexec_without_secrets()  # the token must not stay readable in /proc/<pid>/environ
@@ -137,7 +141,23 @@ def serve(
             allow_remote_execution=allow_remote_execution,
         )
     except SettingsError as err:
-        raise click.ClickException(str(err)) from None
+        raise InputError(str(err)) from None
+
+
+def _check_bind(host: str) -> None:
+    """A listen address that does not resolve is a usage error, said before the server
+    starts (uvicorn would log a bare "Name or service not known" and exit 3)."""
+    import socket
+
+    try:
+        socket.getaddrinfo(host.strip("[]"), None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise click.BadParameter(
+            f"{host!r} does not resolve ({reason}); give an IP address such as 127.0.0.1 "
+            "or 0.0.0.0, or a host name that resolves",
+            param_hint="'--bind'",
+        ) from None
 
 
 SERVE_MODULES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "httpx", "psycopg")
@@ -172,7 +192,7 @@ def _token_engine(ctx: click.Context, data_dir: Path | None) -> Any:
     try:
         resolved, url = database_url_for(chosen, os.environ)
     except SettingsError as err:
-        raise click.ClickException(str(err)) from None
+        raise InputError(str(err)) from None
     engine = make_engine(url)
     migrate(engine, resolved)
     return engine
@@ -207,7 +227,7 @@ def token_add(ctx: click.Context, name: str, role: str, data_dir: Path | None) -
     try:
         secret = add_token(engine, name, role)
     except TokenError as err:
-        raise click.ClickException(str(err)) from None
+        raise InputError(str(err)) from None
     finally:
         engine.dispose()
     click.echo(secret)
@@ -261,7 +281,7 @@ def token_revoke(ctx: click.Context, name: str, data_dir: Path | None) -> None:
     try:
         revoke_token(engine, name)
     except TokenError as err:
-        raise click.ClickException(str(err)) from None
+        raise InputError(str(err)) from None
     finally:
         engine.dispose()
     click.echo(f"token {name!r} revoked", err=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from hookwise.cli.options import project_option
+from hookwise.cli.options import project_option, trust_project_option
 from hookwise.protocol.hosts import HOST_NAMES
 from hookwise.protocol.profiles import Profile
 
@@ -33,9 +33,11 @@ EXIT_BAD_INPUT = 2
     help="Host behaviour profile (gemini: documented | gemini-cli); default: the scenario's.",
 )
 @project_option(
-    "workspace",
+    "project",
     aliases=("--workspace",),
-    help_text="Play in this project directory instead of the scenario's workspace.",
+    must_exist=True,
+    help_text="Play in this project directory instead of the scenario's "
+    "(its project: key, else the scenario file's folder).",
 )
 @click.option(
     "--home", type=click.Path(file_okay=False, path_type=Path), help="Use this home directory."
@@ -45,34 +47,30 @@ EXIT_BAD_INPUT = 2
     "rollout_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write the rollout here (default: WORKSPACE/.agent/rollouts/).",
+    help="Write the rollout here (default: PROJECT/.agent/rollouts/).",
 )
 @click.option(
     "--bypass-hook-trust",
     is_flag=True,
     help="Run project hooks nobody approved (Codex hook hashes, HOOKWISE_HOOK_TRUST=enforce).",
 )
-@click.option(
-    "--trust-workspace",
-    is_flag=True,
-    help="Treat the workspace as a trusted project for this run (tests, CI).",
-)
+@trust_project_option("Treat the project folder as trusted for this run (tests, CI).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def simulate(
     scenario_file: Path,
     host: str | None,
     profile: str | None,
-    workspace: Path | None,
+    project: Path | None,
     home: Path | None,
     rollout_path: Path | None,
     bypass_hook_trust: bool,
-    trust_workspace: bool,
+    trust_project: bool,
     as_json: bool,
 ) -> None:
     """Play SCENARIO.yaml offline through the host's hook lifecycle and check its expectations.
 
     Exit status: 0 when every expectation holds, 1 when one fails, 2 when the scenario,
-    the host or the workspace's .agent/hook.toml is invalid.
+    the host or the project's .agent/hook.toml is invalid.
     """
     from rich.console import Console
 
@@ -86,11 +84,11 @@ def simulate(
     options = SimOptions(
         host=host,
         profile=profile,
-        workspace=workspace,
+        workspace=project,
         home=home,
         rollout_path=rollout_path,
         bypass_hook_trust=bypass_hook_trust,
-        trust_workspace=trust_workspace,
+        trust_workspace=trust_project,
     )
     console = None if as_json else Console(highlight=False)
     try:

@@ -1,4 +1,4 @@
-"""``hookwise rollout show FILE`` and ``hookwise turns check [WORKSPACE]``."""
+"""``hookwise rollout show FILE`` and ``hookwise turns check [--project DIR]``."""
 
 from __future__ import annotations
 
@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 
 import click
+
+from hookwise.cli.errors import InputError
+from hookwise.cli.options import project_option
 
 
 @click.group()
@@ -27,7 +30,7 @@ def show(file: Path, as_json: bool) -> None:
     try:
         recorded = read_rollout(file)
     except RolloutError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise InputError(str(exc)) from None
     if as_json:
         events = [event.to_json() for event in recorded.events]
         click.echo(json.dumps(events, indent=2, ensure_ascii=False))
@@ -44,11 +47,24 @@ def turns() -> None:
 
 @turns.command("check")
 @click.argument(
-    "workspace", type=click.Path(file_okay=False, path_type=Path), default=".", required=False
+    "directory",
+    metavar="[PROJECT]",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    required=False,
 )
-def check(workspace: Path) -> None:
-    """Validate WORKSPACE/.agent/hook.toml and print what it configures."""
+@project_option(must_exist=True)
+def check(directory: Path | None, project: Path | None) -> None:
+    """Validate PROJECT/.agent/hook.toml and print what it configures.
+
+    The project is --project, or the directory given as the argument (its former
+    spelling), else the current directory. Exit status: 0 valid or absent, 1 invalid,
+    2 a directory that does not exist.
+    """
     from hookwise.config.hook_toml import HookTomlError, hook_toml_path, load_hook_toml
+
+    if directory is not None and project is not None and directory != project:
+        raise click.UsageError("give the project once: as --project or as the argument")
+    workspace = project or directory or Path(".")
 
     try:
         config = load_hook_toml(workspace)

@@ -160,7 +160,7 @@ def gate_claude_project_hooks(hooks: ClaudeHooks, options: ClaudeTrustOptions) -
     mode, problems = resolve_trust_mode(options.env, section)
     hooks.warnings.extend(problems)
     if options.trust_workspace:
-        trust = FolderTrust(True, "flag", "--trust-workspace")
+        trust = FolderTrust(True, "flag", "--trust-project")
     else:
         global_config = claude_global_config(options.home, options.env)
         trust = claude_workspace_trust(paths.project, global_config=global_config, store=store)

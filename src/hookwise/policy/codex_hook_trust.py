@@ -5,8 +5,9 @@ Codex runs a non-managed hook only when its definition's hash is trusted
 ``config/codex_settings.py``). Installing is the user's approval of exactly those hooks, so
 install writes their trust too, and uninstall removes the trust entries it matches.
 :func:`edit_codex_trust` is pure (text in, text out) and checks its result by parsing it back.
-Project trust (``[projects."<dir>"]``) is a decision about the whole project and is only
-read (:func:`codex_project_trust`), never written.
+Project trust (``[projects."<dir>"]``) is a decision about the whole project: install only
+reads it (:func:`codex_project_trust`); :func:`edit_codex_project_trust` writes it for
+``hookwise hooks trust --host codex --folder``, a person's explicit decision.
 """
 
 from __future__ import annotations
@@ -39,6 +40,22 @@ def codex_trust_entries(hooks_json: Path, found: list[FoundHook]) -> dict[str, s
         )
         for h in found
     }
+
+
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string: JSON's escapes except that control characters
+    (DEL included, which JSON leaves raw) are ``\\uXXXX`` and other characters stay as
+    they are (JSON's surrogate pairs for astral characters are not TOML)."""
+    out = ['"']
+    for char in text:
+        if char in ('"', "\\"):
+            out.append("\\" + char)
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
 
 
 _HEADER: Final = re.compile(r"^[ \t]*\[(?!\[)(?P<key>[^\n]*?)\][ \t]*(#[^\n]*)?$", re.MULTILINE)
@@ -82,6 +99,27 @@ def _sections(text: str) -> Iterator[tuple[list[str] | None, _Section]]:
 
 _HASH_LINE: Final = re.compile(r"^[ \t]*trusted_hash[ \t]*=[^\n]*(\n|$)", re.MULTILINE)
 _BLANK_OR_COMMENT: Final = re.compile(r"^[ \t]*(#[^\n]*)?$")
+
+
+def _set_line(text: str, table: list[str], pattern: re.Pattern[str], line: str) -> str:
+    """``text`` with ``line`` in the ``[table]`` section: replacing what ``pattern``
+    finds there, else first in it; a new section at the end when there is none."""
+    for path, section in _sections(text):
+        if path != table:
+            continue
+        body = text[section.body : section.end]
+        match = pattern.search(body)
+        body = body[: match.start()] + line + body[match.end() :] if match else line + body
+        return text[: section.body] + body + text[section.end :]
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text + ("\n" if text else "") + _table_header(table) + line
+
+
+def _table_header(table: list[str]) -> str:
+    """``[hooks.state."<key>"]``: bare words stay bare, the last part is always quoted."""
+    parts = [*table[:-1], toml_string(table[-1])]
+    return f"[{'.'.join(parts)}]\n"
 
 
 def _hooks_state(text: str) -> dict[str, Any]:
@@ -129,22 +167,7 @@ def edit_codex_trust(
         if isinstance(entry, dict) and entry.get("trusted_hash") == digest:
             continue
         line = f"trusted_hash = {json.dumps(digest)}\n"
-        for path, section in _sections(updated):
-            if path != ["hooks", "state", key]:
-                continue
-            body = updated[section.body : section.end]
-            match = _HASH_LINE.search(body)
-            if match is not None:
-                body = body[: match.start()] + line + body[match.end() :]
-            else:
-                body = line + body
-            updated = updated[: section.body] + body + updated[section.end :]
-            break
-        else:
-            if updated and not updated.endswith("\n"):
-                updated += "\n"
-            header = f"[hooks.state.{json.dumps(key, ensure_ascii=False)}]\n"
-            updated += ("\n" if updated else "") + header + line
+        updated = _set_line(updated, ["hooks", "state", key], _HASH_LINE, line)
     expected = {
         key: value
         for key, value in _state_hashes(state).items()
@@ -154,7 +177,7 @@ def edit_codex_trust(
     problem = _toml_error(updated, origin)
     if problem is not None or _state_hashes(_hooks_state(updated)) != expected:
         lines = "\n".join(
-            f"[hooks.state.{json.dumps(k, ensure_ascii=False)}]\ntrusted_hash = {json.dumps(v)}"
+            f"[hooks.state.{toml_string(k)}]\ntrusted_hash = {json.dumps(v)}"
             for k, v in add.items()
         )
         raise InstallError(
@@ -162,6 +185,35 @@ def edit_codex_trust(
             f"this by hand (or approve the hooks in Codex's /hooks):\n{lines}"
         )
     return updated if updated or text is not None else None
+
+
+_LEVEL_LINE: Final = re.compile(r"^[ \t]*trust_level[ \t]*=[^\n]*(\n|$)", re.MULTILINE)
+
+
+def edit_codex_project_trust(text: str | None, origin: str, directory: Path) -> str:
+    """``config.toml`` with ``[projects."<directory>"] trust_level = "trusted"``, the rest
+    of the file kept as it is; what Codex's own trust prompt records.
+
+    The result is parsed back and checked; a layout this cannot edit safely (inline
+    tables, dotted keys) raises InstallError with the lines to add by hand.
+    """
+    original = text or ""
+    if original:
+        problem = _toml_error(original, origin)
+        if problem is not None:
+            raise InstallError(f"{problem}; fix it first (nothing written)")
+    key = str(directory)
+    updated = _set_line(original, ["projects", key], _LEVEL_LINE, 'trust_level = "trusted"\n')
+    problem = _toml_error(updated, origin)
+    projects = tomllib.loads(updated).get("projects") if problem is None else None
+    entry = projects.get(key) if isinstance(projects, dict) else None
+    if not isinstance(entry, dict) or entry.get("trust_level") != "trusted":
+        raise InstallError(
+            f"{origin}: cannot record the project trust safely in this file's layout; add "
+            f"this by hand (or answer Codex's trust prompt):\n[projects.{toml_string(key)}]\n"
+            'trust_level = "trusted"'
+        )
+    return updated
 
 
 def _state_hashes(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -188,4 +240,10 @@ def codex_project_trust(
     return project_trust_level(parsed.get("projects"), project, root), root
 
 
-__all__ = ["codex_project_trust", "codex_trust_entries", "edit_codex_trust"]
+__all__ = [
+    "codex_project_trust",
+    "codex_trust_entries",
+    "edit_codex_project_trust",
+    "edit_codex_trust",
+    "toml_string",
+]

@@ -27,7 +27,7 @@ from hookwise.config.files import read_file_bytes
 from hookwise.config.hookwise_command import is_hookwise_command, is_portable_command, machine_paths
 from hookwise.config.host_homes import claude_config_dir, codex_home, gemini_home
 from hookwise.config.jsonc import JsonDocument, JsonEditError
-from hookwise.policy.codex_hook_trust import codex_project_trust
+from hookwise.policy.codex_hook_trust import codex_project_trust, toml_string
 from hookwise.policy.hooks_edit import find_hookwise
 from hookwise.policy.install import compile_policy
 from hookwise.policy.install_error import InstallError
@@ -385,7 +385,8 @@ def _codex_switches(
                 "fail",
                 "trust",
                 f"{project} is not a trusted Codex project (trust_level {shown}): Codex does "
-                f"not load {hooks_json}; add [projects.{json.dumps(str(directory))}] "
+                f"not load {hooks_json}; trust it with `hookwise hooks trust --host codex "
+                f"--folder` (after reviewing it), or add [projects.{toml_string(str(directory))}] "
                 f'trust_level = "trusted" to {config}',
             )
         else:

@@ -28,6 +28,7 @@ from hookwise.policy.codex_hook_trust import (
     codex_project_trust,
     codex_trust_entries,
     edit_codex_trust,
+    toml_string,
 )
 from hookwise.policy.hooks_edit import HooksEdit, edit_hooks, find_hookwise
 from hookwise.policy.install_error import InstallError
@@ -231,9 +232,10 @@ def _plan_codex(
         level, directory = codex_project_trust(project, after, env)
         if level != "trusted":
             plan.notes.append(
-                f"Codex loads {project}/.codex only in a trusted project: add "
-                f'[projects.{json.dumps(str(directory))}] trust_level = "trusted" to {config} '
-                "(or answer Codex's trust prompt); until then these hooks do not run"
+                f"Codex loads {project}/.codex only in a trusted project: run `hookwise hooks "
+                "trust --host codex --folder`, answer Codex's trust prompt, or add "
+                f'[projects.{toml_string(str(directory))}] trust_level = "trusted" to {config}; '
+                "until then these hooks do not run"
             )
 
 

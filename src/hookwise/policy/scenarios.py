@@ -141,7 +141,10 @@ def load_scenarios(path: str) -> ScenarioFile:
         with open(path, encoding="utf-8") as handle:
             data = yaml.safe_load(handle)
     except OSError as exc:
-        raise ScenarioError(f"cannot read {path}: {exc}") from None
+        reason = exc.strerror or str(exc)
+        raise ScenarioError(f"cannot read {path}: {reason[:1].lower()}{reason[1:]}") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(f"cannot read {path}: not UTF-8 text") from None
     except yaml.YAMLError as exc:
         raise ScenarioError(f"{path}: invalid YAML: {exc}") from None
     top = _check_keys(path, data, TOP_KEYS)

@@ -333,7 +333,8 @@ _TOP: dict[str, bool] = {
     "description": False,
     "host": False,
     "profile": False,
-    "workspace": False,
+    "project": False,
+    "workspace": False,  # the former name of ``project``, still read
     "settings": False,
     "hooks": False,
     "model_name": False,
@@ -412,7 +413,14 @@ class _Parser:
         get("description", w.string)
         get("host", lambda n, k: w.choice(n, k, HOSTS))
         get("profile", lambda n, k: w.string(n, k, empty=False))
-        get("workspace", lambda n, k: w.string(n, k, empty=False))
+        if "project" in top and "workspace" in top:
+            raise w.fail(
+                top["workspace"][0],
+                "workspace",
+                "is the former name of 'project'; give only one of them",
+            )
+        for key in ("project", "workspace"):
+            get(key, lambda n, k: w.string(n, k, empty=False))
         get("settings", lambda n, k: w.choice(n, k, ("project", "none")))
         get("hooks", w.obj)
         get("model_name", lambda n, k: w.string(n, k, empty=False))
@@ -440,7 +448,7 @@ class _Parser:
                 self.expectation(node, i)
                 for i, node in enumerate(w.sequence(top["expect"][1], "expect"))
             )
-        workspace = self.path.parent / values.get("workspace", ".")
+        workspace = self.path.parent / values.get("project", values.get("workspace", "."))
         return Scenario(
             path=self.path,
             workspace=workspace,

@@ -636,9 +636,33 @@
     return el;
   }
 
-  // "blocked (exit code 2)", "continued (JSON output)": what happened, and what decided it.
+  // What the host decided, in words: "denied (exit code 2)", "continued (JSON output)".
+  const DECISIONS = {
+    allow: "allowed",
+    deny: "denied",
+    ask: "asked the user",
+    defer: "deferred",
+    block: "blocked",
+  };
+
+  // What the row is: the service ran the command, or read the output of a hook its client ran.
+  const KINDS = {
+    execute: {
+      label: "execute-with-output",
+      title: "execute-with-output: the service ran this hook command and read its output",
+    },
+    parse: {
+      label: "parse-output",
+      title: "parse-output: the client ran the hook and sent its output; the service read it",
+    },
+  };
+
+  // "denied (exit code 2)", "continued (JSON output)": what happened, and what decided it.
+  // Rows recorded before the decision was kept say only whether the action went ahead.
   function outcomeLabel(data) {
-    const verb = data.shouldContinue ? "continued" : "blocked";
+    let verb = DECISIONS[data.decision];
+    if (!verb && data.decision === "none") verb = data.shouldContinue ? "continued" : "session stopped";
+    if (!verb) verb = data.shouldContinue ? "continued" : "blocked";
     const code = data.exitCode;
     let why;
     if (data.source === "json") why = "JSON output";
@@ -654,7 +678,13 @@
     const code = data.exitCode;
     field(el, "exit").textContent = code === null || code === undefined ? "no exit" : `exit ${code}`;
     paintExit(entry);
+    const kind = KINDS[data.kind] || KINDS.execute;
+    field(el, "kind").textContent = kind.label;
+    field(el, "kind").setAttribute("title", kind.title);
     field(el, "event").textContent = String(data.hookEvent);
+    const host = data.hostTitle ? `read as ${data.hostTitle}` : "";
+    field(el, "host").textContent = host;
+    field(el, "host").hidden = host === "";
     const tool = data.toolName ? String(data.toolName) : "";
     field(el, "tool").textContent = tool;
     field(el, "tool").hidden = tool === "";
@@ -670,8 +700,13 @@
     when.setAttribute("datetime", new Date(data.timestamp - state.skew).toISOString());
     when.setAttribute("title", new Date(data.timestamp - state.skew).toLocaleString());
     const command = field(el, "command");
-    command.textContent = String(data.command);
-    command.setAttribute("title", String(data.command));
+    if (data.kind === "parse") {
+      command.textContent = "output sent by the client; the service ran no command";
+      command.classList.add("none");
+    } else {
+      command.textContent = String(data.command);
+      command.setAttribute("title", String(data.command));
+    }
     const blocks = Array.isArray(data.messageBlocks) ? data.messageBlocks : [];
     const details = field(el, "blocks");
     if (blocks.length === 0) {
@@ -688,7 +723,13 @@
       field(el, "blocks-summary").textContent = `${blocks.length} ${noun} (${kinds})`;
       details.open = state.ui.autoExpandHookBlocks;
     }
-    const label = [data.hookEvent, tool, code === null || code === undefined ? "no exit" : `exit ${code}`];
+    const label = [
+      kind.label,
+      data.hookEvent,
+      tool,
+      outcomeLabel(data),
+      code === null || code === undefined ? "no exit" : `exit ${code}`,
+    ];
     el.setAttribute("aria-label", label.filter(Boolean).join(", "));
     return entry;
   }

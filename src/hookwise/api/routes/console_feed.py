@@ -20,7 +20,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Query, Request
@@ -31,7 +31,15 @@ from sqlalchemy.engine import Engine
 from hookwise.api.db import now_ms
 from hookwise.api.permissions import PENDING
 from hookwise.api.state import ServiceState, service
-from hookwise.api.tables import approvals, executions, permissions, service_config
+from hookwise.api.tables import (
+    EXECUTE,
+    PARSE,
+    approvals,
+    executions,
+    permissions,
+    service_config,
+)
+from hookwise.protocol.hosts import HOST_TITLES
 
 log = logging.getLogger("hookwise.api")
 
@@ -49,17 +57,28 @@ MAX_MS = 2**53 - 1  # JavaScript's largest safe integer; keeps `after` inside BI
 
 
 class ConsoleExecution(BaseModel):
-    """One row of the ``executions`` table, written by execute-with-output."""
+    """One row of the ``executions`` table: a hook execute-with-output ran, or the output
+    of a hook its client ran, read by parse-output."""
 
     id: str
+    kind: Literal["execute", "parse"] = Field(
+        description='"execute": execute-with-output ran the command; "parse": parse-output '
+        "read the output of a hook the client ran (no command is known)"
+    )
+    host: str | None = Field(description="whose rules read the output: claude, codex, gemini")
+    hostTitle: str | None = Field(description='the host\'s name for people ("Claude Code")')
     sessionId: str
     hookEvent: str
     toolName: str | None
-    command: str
+    command: str = Field(description='"" for a parse-output call')
     exitCode: int | None = Field(description="null when the hook did not exit (timeout)")
     executionTime: float = Field(description="milliseconds")
     shouldContinue: bool
     source: str = Field(description='"json" or "exitcode"')
+    decision: str | None = Field(
+        description="the host's decision: allow, deny, ask, defer, block or none "
+        "(null on rows recorded before the service kept it)"
+    )
     messageBlocks: list[dict[str, Any]]
     permissionId: str | None
     timestamp: int = Field(description="when the execution was recorded, ms since the epoch")
@@ -70,6 +89,7 @@ class ConsoleExecutionsResponse(BaseModel):
 
 
 def recent_executions(engine: Engine, limit: int, after: int | None) -> list[ConsoleExecution]:
+    """The newest rows; the caller flushes its worker's parse-output rows first."""
     query = sa.select(executions).order_by(executions.c.created_at.desc(), executions.c.id.desc())
     if after is not None:
         query = query.where(executions.c.created_at > after)
@@ -78,6 +98,9 @@ def recent_executions(engine: Engine, limit: int, after: int | None) -> list[Con
     return [
         ConsoleExecution(
             id=row["id"],
+            kind=PARSE if row["kind"] == PARSE else EXECUTE,
+            host=row["host"],
+            hostTitle=HOST_TITLES.get(row["host"]) if row["host"] else None,
             sessionId=row["session_id"],
             hookEvent=row["hook_event"],
             toolName=row["tool_name"],
@@ -86,6 +109,7 @@ def recent_executions(engine: Engine, limit: int, after: int | None) -> list[Con
             executionTime=float(row["execution_time"]),
             shouldContinue=bool(row["should_continue"]),
             source=row["source"],
+            decision=row["decision"],
             messageBlocks=list(row["message_blocks"] or []),
             permissionId=row["permission_id"],
             timestamp=int(row["created_at"]),
@@ -196,6 +220,7 @@ def console_executions(
     ),
     state: ServiceState = Depends(service),  # noqa: B008
 ) -> ConsoleExecutionsResponse:
+    state.calls.flush(state.engine)  # this worker's calls show at once; others' within 1 s
     return ConsoleExecutionsResponse(executions=recent_executions(state.engine, limit, after))
 
 

@@ -2,7 +2,8 @@
 
 parse-output reads a run exactly as the event's host would (hookwise.api.hook_output,
 built on host/), under the live configuration; a PreToolUse "ask" opens a pending
-permission request and every parse is reported to ``hook_output_processed`` subscribers.
+permission request, every parse is reported to ``hook_output_processed`` subscribers and
+noted for the console's recent executions (api/call_log.py, written in batches).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from fastapi import APIRouter, Depends, Header
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
+from hookwise.api.call_log import parse_call
 from hookwise.api.db import now_ms
 from hookwise.api.error_classes import classify_error
 from hookwise.api.hook_json import read_hook_stdout
@@ -61,11 +63,22 @@ async def answer_parse(
         body.exitCode, body.stdout, body.stderr, body.hookEvent, body.executionTime, config
     )
     state.metrics.timing("parse", (time.perf_counter() - started) * 1000.0)
+    session = session_key(x_session_id)
     permission: dict[str, Any] | None = None
     if parsed.ask is not None or state.subscribers.wanted("hook_output_processed"):
-        permission = await run_in_threadpool(
-            _record, state, body, parsed, session_key(x_session_id), config
+        permission = await run_in_threadpool(_record, state, body, parsed, session, config)
+    state.calls.note(
+        parse_call(
+            parsed,
+            body.hookEvent,
+            body.toolName,
+            body.exitCode,
+            body.executionTime,
+            session,
+            permission["id"] if permission else None,
+            now_ms(),
         )
+    )
     return parsed.response(permission)
 
 
