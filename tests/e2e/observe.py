@@ -14,7 +14,7 @@ Observed, per run:
 * ``hook_calls``: how many times the hook ran;
 * ``tool_ran``: the marker file exists (the shell command ran), ``input_rewritten``: the
   hook's ``updatedInput`` ran instead (``marker-modified``);
-* ``proceeded``: the hooked step went ahead - PreToolUse: the tool ran; UserPromptSubmit:
+* ``proceeded``: the hooked step went ahead - PreToolUse and PermissionRequest: the tool ran; UserPromptSubmit:
   the prompt reached the model; Stop: the agent stopped (no model request after the hook);
 * ``reason_reached_model`` / ``context_reached_model`` / ``user_text_reached_model``: the
   paragraph of a request body holding that token in the model requests after the hook, or
@@ -26,6 +26,10 @@ Observed, per run:
   model request followed the hook. UserPromptSubmit and Stop: false when the session went
   on (a model request followed the hook); null when nothing followed, because headless mode
   ends the session at that point whether or not the hook asked it to;
+* ``waiting``: the run was still going when its time limit came and nothing had followed
+  the hook: the CLI waits for a confirmation that nobody gives in a headless run (Gemini
+  CLI on ``ask``). ``session_stopped`` is then null (the session did not end), and so is
+  ``proceeded`` of a Stop hook;
 * ``shown_to_user``: the paragraphs with a token that the CLI printed (stdout or stderr):
   what a user of the headless CLI saw. Recorded, not compared: the interactive UIs show
   more than headless mode prints.
@@ -41,6 +45,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 REASON = "POLICY-E2E-REASON"
+# events about one tool call: "proceeded" means the tool ran
+TOOL_EVENTS = ("PreToolUse", "PermissionRequest")
 CONTEXT = "POLICY-E2E-CONTEXT"
 USER = "POLICY-E2E-USER"
 TOKENS = {"reason": REASON, "context": CONTEXT, "user": USER}
@@ -195,6 +201,7 @@ def event_args(event: str, hook_input: dict[str, Any]) -> dict[str, Any]:
     """The event's own arguments out of the host's hook input (what `hookwise fire` takes)."""
     keys = {
         "PreToolUse": ("tool_name", "tool_input"),
+        "PermissionRequest": ("tool_name", "tool_input"),
         "UserPromptSubmit": ("prompt",),
         # Claude/Codex Stop; Gemini's AfterAgent adds the prompt and the answer
         "Stop": ("stop_hook_active", "last_assistant_message", "prompt", "prompt_response"),
@@ -212,6 +219,7 @@ def observe(
     stdout: str,
     stderr: str,
     replacements: dict[str, str],
+    timed_out: bool = False,
 ) -> dict[str, Any]:
     normalise = normaliser(replacements)
     turns = [r for r in requests if is_turn_request(cli, r)]
@@ -225,12 +233,15 @@ def observe(
 
     proceeded: bool | None
     session_stopped: bool | None
+    # the run was still going when its time was up, nothing having followed the hook: the
+    # CLI waits (for a confirmation nobody gives in a headless run)
+    waiting = bool(hook_calls) and timed_out and not after
     if not hook_calls:
         proceeded, session_stopped = None, None
-    elif event == "PreToolUse":
+    elif event in TOOL_EVENTS:
         proceeded = tool_ran
-        session_stopped = not after
-        if reason is None and not tool_ran:
+        session_stopped = None if waiting else not after
+        if reason is None and not tool_ran and event == "PreToolUse":
             # a block whose reason carries no token (exit 2 without stderr, say): the text
             # the model got in place of the tool's result
             reason = next((t for kind, t in follow_up if kind == "result"), None)
@@ -240,7 +251,7 @@ def observe(
         proceeded = any(PROMPT in s for r in after for s in strings(r.get("body")))
         session_stopped = False if after else None
     else:  # Stop
-        proceeded = not after
+        proceeded = None if waiting else not after
         session_stopped = False if after else None
         if reason is None and after:
             # sent back to work: the text that came back in place of a reason
@@ -261,6 +272,7 @@ def observe(
         "context_reached_model": normalise(context) if context is not None else None,
         "user_text_reached_model": normalise(user_text) if user_text is not None else None,
         "session_stopped": session_stopped,
+        "waiting": waiting,
         "shown_to_user": list(dict.fromkeys(shown)),
         "model_requests": len(turns),
         "model_requests_after_hook": len(after),
