@@ -19,7 +19,9 @@ Agreement, per cell (a null observation is not compared, see observe.py):
   hookwise may give the bare text or the host's full frame; both compare equal. When no
   model request followed the hook (the session or the prompt ended there), nothing could
   carry the text, so a predicted text is not compared with the necessarily missing one;
-* ``updated_input`` is given exactly when the real CLI ran the rewritten command.
+* ``updated_input`` is given exactly when the real CLI ran the rewritten command;
+* a run that waited for a confirmation (``waiting``) is predicted with ``asks_user`` true and
+  ``proceed`` false, and no outcome has both ``asks_user`` and ``proceed`` true.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e import clis
+from tests.e2e.observe import TOOL_EVENTS
 
 # frames the real CLIs put around hook text; unwrapped repeatedly, outermost first
 FRAMES = [
@@ -49,6 +52,8 @@ FRAMES = [
         r"^Command blocked by PreToolUse hook: (?P<core>.*?)\.? Command: .*$",
         r"^Tool execution blocked: (?P<core>.*)$",
         r"^\[\$HOOK_COMMAND\]: (?P<core>.*)$",
+        # Codex's declined approval (a PermissionRequest deny), the message Debug-quoted
+        r'^exec_command failed: CreateProcess \{ message: "Rejected\(\\"(?P<core>.*)\\"\)" \}$',
     )
 ]
 
@@ -197,6 +202,13 @@ def disagreements(record: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
     """What hookwise predicts differently from what the real CLI did (empty: agreement)."""
     seen = record["observed"]
     problems = []
+    if outcome.get("asks_user") and outcome.get("proceed"):
+        problems.append("asks_user and proceed both true: a call that waits does not go ahead")
+    if seen.get("waiting") and not (outcome.get("asks_user") and not outcome.get("proceed")):
+        problems.append(
+            f"the real CLI waits for a confirmation; hookwise asks_user"
+            f" {outcome.get('asks_user')}, proceed {outcome.get('proceed')}"
+        )
     if seen["proceeded"] is not None and outcome.get("proceed") != seen["proceeded"]:
         problems.append(f"proceed: hookwise {outcome.get('proceed')}, real {seen['proceeded']}")
     if (
@@ -217,7 +229,7 @@ def disagreements(record: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
             problems.append(
                 f"{mine}: hookwise {json.dumps(outcome.get(mine))}, real {json.dumps(seen[theirs])}"
             )
-    if seen["tool_ran"] and record["event"] == "PreToolUse":
+    if seen["tool_ran"] and record["event"] in TOOL_EVENTS:
         rewritten = outcome.get("updated_input") is not None
         if rewritten != seen["input_rewritten"]:
             problems.append(

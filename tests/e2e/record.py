@@ -193,11 +193,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--predict", action="store_true", help="also compare every run with hookwise's prediction"
     )
+    parser.add_argument(
+        "--replay",
+        type=Path,
+        nargs="?",
+        const=FIXTURES,
+        help="run nothing: compare hookwise with the records in this directory (default:"
+        " the fixtures)",
+    )
     args = parser.parse_args(argv)
     chosen = tuple(c for c in args.clis.split(",") if c)
     if args.table:
         print(table(chosen))
         return 0
+    if args.replay is not None:
+        wanted_ids = {c for c in args.cells.split(",") if c}
+        stored = [
+            r
+            for cli in chosen
+            for r in load_fixtures(cli, args.replay).values()
+            if not wanted_ids or r["cell"] in wanted_ids
+        ]
+        differ = predicted_disagreements(stored)
+        print(f"# {differ} of {len(stored)} records differ", file=sys.stderr)
+        return 1 if differ else 0
     for cli in chosen:
         problem = clis.node_missing() or clis.install_problem(cli)
         if problem:
