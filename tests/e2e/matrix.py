@@ -309,6 +309,35 @@ def cells() -> list[Cell]:
     return out_cells
 
 
+# The live sample `make test` runs on every CLI (test_live.py): each group on each event,
+# chosen where the three CLIs answer differently; the replay covers every cell.
+SAMPLE = frozenset(
+    {
+        "pre-fields-top_block-own_allow",  # top-level block against permissionDecision allow
+        "pre-fields-top_none-own_ask",  # ask, headless
+        "pre-fields-top_ask-own_none",  # Gemini's ask, headless
+        "pre-fields-top_deny-own_none",  # Gemini's own form
+        "pre-exit2-out_go-err_none",  # exit 2 against an allow, no reason anywhere
+        "pre-exit2-out_no-err_reason",  # exit 2: the JSON reason or stderr
+        "pre-exit1-out_no-err_none",  # exit 1 against a deny
+        "pre-continue_false-no",  # continue false against a deny
+        "pre-enc-bom",
+        "pre-enc-trailing_garbage",
+        "pre-enc-two_objects",
+        "pre-shape-wrong_event_name",
+        "prompt-exit2-out_none-err_reason",
+        "prompt-fields-top_block-own_context",
+        "prompt-enc-crlf",
+        "stop-fields-top_block-own_none",
+        "stop-continue_false-no",
+        "stop-exit2-out_none-err_none",
+        "perm-fields-top_none-own_deny",
+        "perm-exit0-out_none-err_none",  # no decision: the host's own approval
+        "perm-exit2-out_no-err_reason",
+    }
+)
+
+
 def runs(clis: tuple[str, ...] = CLIS, matrix: list[Cell] | None = None) -> list[tuple[str, Cell]]:
     """(cli, cell) pairs of the matrix (or of ``matrix``), without cells a CLI cannot run."""
     chosen = cells() if matrix is None else matrix
