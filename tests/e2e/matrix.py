@@ -115,6 +115,9 @@ U_TEXT = f"{USER}: note for the user"
 U_STOP = f"{USER}: stopping here"
 MISSING = f"/bin/sh: 1: {REASON}-missing-hook: not found\n"
 REWRITE = {"command": "echo hi > marker-modified"}
+# a reason longer than Codex keeps (about 12 KB): where it is cut, and how, shows in the
+# text that reaches the model; multi-byte characters test the cut's character boundaries
+LONG = f"{REASON}: head of a long reason. " + "Grüße aus Köln, line ✓\n" * 900 + "the tail end"
 DENY = specific(PRE, permissionDecision="deny", permissionDecisionReason=R_JSON)
 
 
@@ -276,6 +279,12 @@ def _shapes(event: str) -> Iterator[Row]:
                 out(0, specific(PRE, **fields)),
                 f"updatedInput with {decision or 'no'} decision",
             )
+    if event == PRE:
+        yield (
+            "shape-long_reason",
+            out(0, specific(PRE, permissionDecision="deny", permissionDecisionReason=LONG)),
+            f"a deny whose reason is {len(LONG.encode())} bytes (multi-byte characters)",
+        )
     if event == PERMISSION:
         yield (
             "shape-updated_input-allow",
