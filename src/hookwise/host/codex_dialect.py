@@ -18,14 +18,13 @@ from hookwise.host.dialect_answers import (
     Reading,
     first_line,
     join,
-    parse_object_stdout,
 )
 from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
 from hookwise.host.runtime import LoadOptions
 from hookwise.protocol.codex import CODEX, REASON_CAP_BYTES, TOOL_ALIASES
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
-from hookwise.protocol.jsvalue import JSON, js_string, truthy
+from hookwise.protocol.jsvalue import JSON, js_json_parse, js_string, truthy
 
 EXIT_BLOCK = 2
 
@@ -33,14 +32,16 @@ EXIT_BLOCK = 2
 def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
     """Why Codex rejects this answer (it then ignores it whole), or None."""
     allowed = set(event.common_fields) | {"hookSpecificOutput"}
-    if event.decision is Decision.BLOCK or event.decision is Decision.PERMISSION:
+    if event.decision_values:
         allowed |= {"decision", "reason"}
     for key in answer:
         if key not in allowed:
             return f"unsupported field {key!r} in {event.name} output"
     decision = answer.get("decision")
-    if decision is not None and decision != "block":
+    if decision is not None and decision not in event.decision_values:
         return f"unsupported decision {decision!r} in {event.name} output"
+    if answer.get("continue") is False and not event.stop_supported:
+        return f"unsupported continue: false in {event.name} output"
     specific = answer.get("hookSpecificOutput")
     if specific is None:
         return None
@@ -62,6 +63,27 @@ def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
     return None
 
 
+def parse_output(stdout: str) -> tuple[dict[str, JSON] | None, str | None]:
+    """Codex's split of stdout into JSON and plain text (observed with 0.169.0): output
+    that parses as JSON other than a string, or starts with ``{`` or ``[``, is JSON and
+    must be an object; anything else is plain text, a byte-order mark first included (it
+    is not whitespace to Codex)."""
+    stripped = stdout.strip()
+    if not stripped:
+        return None, None
+    try:
+        value = js_json_parse(stripped)
+    except ValueError as exc:
+        if stripped.startswith(("{", "[")):
+            return None, f"invalid JSON output: {exc}"
+        return None, None
+    if isinstance(value, str):
+        return None, None
+    if not isinstance(value, dict):
+        return None, "JSON output is not an object"
+    return value, None
+
+
 RESERVED_PERMISSION_FIELDS = ("updatedInput", "updatedPermissions", "interrupt")
 
 
@@ -75,11 +97,7 @@ def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -
         line = first_line(stderr)
         detail = f": {line}" if line else ""
         return Reading("failed", None, "", stderr, exit_code, f"hook exited with {status}{detail}")
-    if stdout.startswith("\ufeff"):
-        return Reading(
-            "failed", None, "", stderr, exit_code, "output starts with a byte-order mark"
-        )
-    answer, problem = parse_object_stdout(stdout)
+    answer, problem = parse_output(stdout)
     if problem is not None:
         return Reading("failed", None, "", stderr, exit_code, f"hook returned {problem}")
     if answer is None:
@@ -143,7 +161,8 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
                 user.append(reason)
             else:
                 blocked = True
-                decision = "deny" if event.decision is Decision.PERMISSION else "block"
+                denies = event.decision in (Decision.PERMISSION, Decision.PERMISSION_REQUEST)
+                decision = "deny" if denies else "block"
                 reasons.append(reason)
             continue
         answer = r.answer
@@ -217,6 +236,8 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             stop_session=stop,
             updated_input=updated if proceed else None,
             additional_context=join(contexts),
+            # a permission request no hook decided goes to Codex's own approval
+            asks_user=event.decision is Decision.PERMISSION_REQUEST and decision == "none",
         ),
         diagnostics=tuple(diagnostics),
     )

@@ -38,6 +38,9 @@ class DialectRuntime:
     matches: Callable[[JSON, JSON], bool]
     project_env: str | None  # the variable naming the project directory, if any
     loader: Loader | None = None  # None: the host has no settings files (hooks from code)
+    # the host's own check of an answer after reading it (Claude Code's output schema);
+    # the executor applies it, the service's parse-output validates in its own way
+    check: Callable[[DialectEvent, Reading], Reading] | None = None
 
     @property
     def name(self) -> str:
@@ -161,7 +164,10 @@ class DialectRuntime:
         """The executor's view: reader, timeouts in seconds, environment."""
 
         def reader(event: str, stdout: str, stderr: str, code: int | None) -> Interpretation:
-            reading = self.read(self.spec.event(event), stdout, stderr, code)
+            spec = self.spec.event(event)
+            reading = self.read(spec, stdout, stderr, code)
+            if self.check is not None:
+                reading = self.check(spec, reading)
             fmt = "json" if reading.answer is not None else ("text" if reading.text else None)
             warnings = (reading.problem,) if reading.problem else ()
             return Interpretation(reading.answer, fmt, warnings, reading)

@@ -2,7 +2,9 @@
 
 Codex fails open: an answer it does not support (an unknown key, ``ask``, a missing
 ``hookEventName``, ``continue:false`` on PreToolUse) marks the hook failed and is ignored
-as a whole. Exit 2 blocks only with a non-empty stderr. Stop answers must be JSON.
+as a whole. Exit 2 blocks only with a non-empty stderr. Stop answers must be JSON. Output
+is JSON when it parses as JSON other than a string, or starts with ``{``/``[``; JSON must
+be an object; anything else (a byte-order mark first, a JSON string) is plain text.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ _EVENTS: Final = (
         Exit2.IGNORED,
         plain_stdout_is_context=True,
         specific_fields=("additionalContext",),
+        decision_values=(),
     ),
     DialectEvent(
         "UserPromptSubmit",
@@ -35,6 +38,7 @@ _EVENTS: Final = (
         Exit2.BLOCK,
         plain_stdout_is_context=True,
         specific_fields=("additionalContext",),
+        decision_values=("block",),
     ),
     DialectEvent(
         "PreToolUse",
@@ -49,8 +53,10 @@ _EVENTS: Final = (
             "updatedInput",
             "additionalContext",
         ),
-        common_fields=("systemMessage",),
+        common_fields=("continue", "systemMessage"),
         stop_supported=False,
+        # observed: a legacy "approve" is taken (and does nothing); "block" denies
+        decision_values=("approve", "block"),
     ),
     DialectEvent(
         "PermissionRequest",
@@ -58,10 +64,11 @@ _EVENTS: Final = (
         ("turn_id", "tool_name", "tool_input"),
         "tool_name",
         Decision.PERMISSION_REQUEST,
-        Exit2.IGNORED,
+        Exit2.BLOCK,  # observed: exit 2 with stderr declines, stderr the message
         specific_fields=("decision",),
-        common_fields=("systemMessage",),
+        common_fields=("continue", "systemMessage"),
         stop_supported=False,
+        decision_values=(),
     ),
     DialectEvent(
         "PostToolUse",
@@ -71,6 +78,7 @@ _EVENTS: Final = (
         Decision.BLOCK,
         Exit2.FEEDBACK,
         specific_fields=("additionalContext",),
+        decision_values=("block",),
     ),
     DialectEvent(
         "PreCompact",
@@ -79,6 +87,7 @@ _EVENTS: Final = (
         "trigger",
         Decision.NONE,
         Exit2.IGNORED,
+        decision_values=(),
     ),
     DialectEvent(
         "PostCompact",
@@ -87,6 +96,7 @@ _EVENTS: Final = (
         "trigger",
         Decision.NONE,
         Exit2.IGNORED,
+        decision_values=(),
     ),
     DialectEvent(
         "Stop",
@@ -96,6 +106,7 @@ _EVENTS: Final = (
         Decision.BLOCK,
         Exit2.CONTINUE,
         json_required=True,
+        decision_values=("block",),
     ),
     DialectEvent(
         "SubagentStart",
@@ -107,6 +118,7 @@ _EVENTS: Final = (
         plain_stdout_is_context=True,
         specific_fields=("additionalContext",),
         stop_supported=False,
+        decision_values=(),
     ),
     DialectEvent(
         "SubagentStop",
@@ -123,6 +135,7 @@ _EVENTS: Final = (
         Decision.BLOCK,
         Exit2.CONTINUE,
         json_required=True,
+        decision_values=("block",),
     ),
 )
 
