@@ -262,6 +262,7 @@ def _shapes(event: str) -> Iterator[Row]:
             "additionalContext with hookEventName PostToolUse",
         )
     yield "shape-unknown_key", out(0, {**no, "policyVersion": 1}), "an unknown top-level key"
+    yield "shape-wrong_type", out(0, {**no, "systemMessage": 42}), "systemMessage a number"
     yield "shape-on_stderr", out(0, stderr=no), "the answer on stderr, exit 0"
     yield "shape-on_stderr_exit2", out(2, stderr=no), "the answer on stderr, exit 2"
     truncated = json.dumps(no)[:-12]
