@@ -86,6 +86,8 @@ def outcome_cell(observed: dict[str, Any]) -> str:
         parts.append("rewritten")
     if observed["session_stopped"]:
         parts.append("session ends")
+    if observed.get("waiting"):
+        parts.append("waits for a confirmation")
     for key, label in (
         ("reason_reached_model", "model gets"),
         ("context_reached_model", "context"),

@@ -146,11 +146,12 @@ def test_claude_ignores_an_answer_whose_top_level_decision_it_does_not_take(
     assert "validation failed" in (out["message_for_user"] or "")
 
 
-def test_claude_ignores_a_wrongly_typed_field(tmp_path: Path) -> None:
-    # pre-shape-wrong_type
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_a_wrongly_typed_field_voids_the_answer(tmp_path: Path, host: str) -> None:
+    # pre-shape-wrong_type: Claude ignores the answer, Codex fails the hook; the tool runs
     answer = {"systemMessage": 42, "hookSpecificOutput": _deny()}
-    out = _outcome(tmp_path, "claude", "PreToolUse", _print(tmp_path, answer))
-    assert out["proceed"] is True
+    out = _outcome(tmp_path, host, "PreToolUse", _print(tmp_path, answer))
+    assert out["proceed"] is True and out["reason_for_model"] is None
 
 
 @pytest.mark.parametrize(

@@ -20,12 +20,13 @@ from hookwise.host.dialect_answers import (
     first_line,
     join,
     parse_object_stdout,
+    type_problem,
 )
 from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
 from hookwise.host.runtime import LoadOptions
 from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS, LEGACY_DECISIONS, PERMISSION_RANK
-from hookwise.protocol.dialect import ANSWER_TYPES, Decision, DialectEvent, Exit2, Kind
+from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
 from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex, js_regex_test
 from hookwise.protocol.jsvalue import JSON, js_string, truthy
 
@@ -34,16 +35,12 @@ NO_STDERR = "No stderr output"
 BOM = "\ufeff"  # what Claude Code says for an exit 2 with nothing on stderr
 
 
-_JSON_TYPES: dict[str, type | tuple[type, ...]] = {"string": str, "boolean": bool, "object": dict}
-
-
 def schema_problem(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
     """Why the answer is outside Claude Code's output schema (it then ignores it whole):
     a top-level field of the wrong type, or a ``decision`` the event does not take."""
-    for key, kind in ANSWER_TYPES.items():
-        expected = _JSON_TYPES.get(kind)
-        if key in answer and expected is not None and not isinstance(answer[key], expected):
-            return f"hook JSON output validation failed: {key} must be a {kind}"
+    wrong = type_problem(answer)
+    if wrong is not None:
+        return f"hook JSON output validation failed: {wrong}"
     decision = answer.get("decision")
     if decision is not None and decision not in event.decision_values:
         expected_values = ", ".join(repr(v) for v in event.decision_values)

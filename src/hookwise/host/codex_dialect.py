@@ -18,6 +18,7 @@ from hookwise.host.dialect_answers import (
     Reading,
     first_line,
     join,
+    type_problem,
 )
 from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
@@ -37,6 +38,9 @@ def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
     for key in answer:
         if key not in allowed:
             return f"unsupported field {key!r} in {event.name} output"
+    wrong = type_problem(answer)
+    if wrong is not None:
+        return f"invalid {event.name} output: {wrong}"
     decision = answer.get("decision")
     if decision is not None and decision not in event.decision_values:
         return f"unsupported decision {decision!r} in {event.name} output"
