@@ -237,3 +237,27 @@ def test_gemini_ask_ends_a_headless_run(tmp_path: Path) -> None:
     effect = system.fire_sync("BeforeTool", {"tool_name": "ls", "tool_input": {}}).effect
     outcome = gemini_outcome(effect, Profile.GEMINI_CLI)
     assert outcome.asks_user and not outcome.proceed and outcome.stop_session
+
+
+def test_codex_cuts_a_blocked_call_s_reason_together_with_its_frame(tmp_path: Path) -> None:
+    # pre-shape-long_reason: Codex cuts "Command blocked by PreToolUse hook: R. Command: C"
+    # as a whole, so the reason keeps 36 bytes less of its head and len(". Command: C")
+    # less of its tail than a cut of R alone; the marker counts the frame's bytes too
+    reason = "HEAD " + "Grüße aus Köln, line ✓\n" * 900 + "TAIL"
+    deny = {"hookSpecificOutput": _deny(reason)}
+    args = {"tool_name": "Bash", "tool_input": {"command": "echo hi > marker"}}
+    out = _outcome(tmp_path, "codex", "PreToolUse", _print(tmp_path, deny), args)
+    text = out["reason_for_model"]
+    framed = f"Command blocked by PreToolUse hook: {reason}. Command: echo hi > marker"
+    cut = truncate_middle(framed, REASON_CAP_BYTES)
+    assert (
+        text
+        == cut[len("Command blocked by PreToolUse hook: ") : -len(". Command: echo hi > marker")]
+    )
+    head, marker, tail = text.partition("…")
+    removed = len(framed.encode()) - REASON_CAP_BYTES
+    assert marker and f"{-(-removed // 4)} tokens truncated…" in tail
+    assert reason.startswith(head) and text.endswith("TAIL")
+    # the head's half of the budget, less the frame's prefix, on a character boundary
+    budget = REASON_CAP_BYTES // 2 - len("Command blocked by PreToolUse hook: ")
+    assert budget - 3 <= len(head.encode()) <= budget

@@ -9,7 +9,8 @@ deny wins and the last rewrite wins.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from hookwise.config.codex_settings import load_codex_hooks
 from hookwise.config.dialect_hooks import DialectHooks
@@ -23,7 +24,13 @@ from hookwise.host.dialect_answers import (
 from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
 from hookwise.host.runtime import LoadOptions
-from hookwise.protocol.codex import CODEX, REASON_CAP_BYTES, TOOL_ALIASES
+from hookwise.protocol.codex import (
+    BLOCK_FRAME_PREFIX,
+    BLOCK_FRAME_SUFFIX,
+    CODEX,
+    REASON_CAP_BYTES,
+    TOOL_ALIASES,
+)
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
 from hookwise.protocol.jsvalue import JSON, js_json_parse, js_string, truthy
 
@@ -117,11 +124,35 @@ def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -
     return Reading("json", answer, "", stderr, exit_code)
 
 
-def _text(value: JSON) -> str | None:
+def _text(value: JSON, *, cut: bool = True) -> str | None:
+    """A text field as Codex passes it on; cut to the cap unless the cut comes later
+    (a blocked shell call's reason is cut with its frame, ``finish``)."""
     if not truthy(value):
         return None
     text = js_string(value)
-    return truncate_middle(text, REASON_CAP_BYTES)
+    return truncate_middle(text, REASON_CAP_BYTES) if cut else text
+
+
+def model_reason(reason: str, command: JSON) -> str:
+    """A blocked shell call's reason as it survives Codex's cut of the framed text."""
+    if not isinstance(command, str):
+        return truncate_middle(reason, REASON_CAP_BYTES)
+    prefix, suffix = BLOCK_FRAME_PREFIX, BLOCK_FRAME_SUFFIX.format(command=command)
+    framed = truncate_middle(prefix + reason + suffix, REASON_CAP_BYTES)
+    if framed.startswith(prefix) and framed.endswith(suffix):
+        return framed[len(prefix) : len(framed) - len(suffix)]
+    return framed  # the cut reached into the frame: the model gets what is left of it
+
+
+def finish(event: DialectEvent, effect: DialectEffect, args: Mapping[str, JSON]) -> DialectEffect:
+    """Cut a blocked tool call's reason as Codex does, knowing the call's command."""
+    outcome = effect.outcome
+    if event.kind is not Kind.TOOL_BEFORE or outcome.reason_for_model is None:
+        return effect
+    tool_input = args.get("tool_input")
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    cut = model_reason(outcome.reason_for_model, command)
+    return replace(effect, outcome=replace(outcome, reason_for_model=cut))
 
 
 def truncate_middle(text: str, max_bytes: int) -> str:
@@ -156,8 +187,9 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             continue
         if r.kind == "text" and event.plain_stdout_is_context:
             contexts.append(r.text)
+        whole = event.kind is not Kind.TOOL_BEFORE  # pre-tool reasons are cut in finish
         if r.kind == "exit2":
-            reason = _text(r.stderr) or ""
+            reason = _text(r.stderr, cut=whole) or ""
             if event.exit2 is Exit2.FEEDBACK:
                 reasons.append(reason)
             elif event.kind is Kind.PROMPT:
@@ -186,8 +218,8 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             if choice == "deny" or answer.get("decision") == "block":
                 blocked, decision = True, "deny"
                 reasons.append(
-                    _text(specific.get("permissionDecisionReason"))
-                    or _text(answer.get("reason"))
+                    _text(specific.get("permissionDecisionReason"), cut=whole)
+                    or _text(answer.get("reason"), cut=whole)
                     or ""
                 )
             elif choice == "allow" and isinstance(specific.get("updatedInput"), dict):
@@ -277,4 +309,4 @@ def load(workspace: str, options: LoadOptions) -> DialectHooks:
     )
 
 
-RUNTIME = DialectRuntime(SPEC, read, decide, matches, None, load)
+RUNTIME = DialectRuntime(SPEC, read, decide, matches, None, load, finish=finish)

@@ -145,8 +145,15 @@ EVENT_NAMES: Final = tuple(CODEX.events)
 # Tool-name aliases a matcher also tries (apply_patch answers to Edit and Write).
 TOOL_ALIASES: Final = {"apply_patch": ("Edit", "Write")}
 
-# Codex cuts very long reasons (observed: about 12 KB).
+# Codex cuts very long reasons to 12,000 bytes: head and tail around "…N tokens truncated…".
 REASON_CAP_BYTES: Final = 12_000
+
+# What the model gets in place of a shell call a PreToolUse hook blocked. Codex cuts this
+# whole text, frame included, to REASON_CAP_BYTES (observed: tests/e2e cell
+# pre-shape-long_reason), so a long reason keeps less of its head and tail than its own
+# cut would leave.
+BLOCK_FRAME_PREFIX: Final = "Command blocked by PreToolUse hook: "
+BLOCK_FRAME_SUFFIX: Final = ". Command: {command}"
 
 # The legacy turn-complete notify program's payload type.
 NOTIFY_TYPE: Final = "agent-turn-complete"
