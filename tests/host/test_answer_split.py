@@ -88,3 +88,50 @@ def test_two_objects_are_a_problem_to_both() -> None:
     two = '{"a": 1}\n{"b": 2}\n'
     assert json_stdout(two)[1] is not None
     assert parse_output(two)[1] is not None
+
+
+# ---------------------------------------------- asks_user never goes with proceed
+
+DECISIONS = st.sampled_from(["allow", "deny", "ask", "defer", "approve", "block", "x"])
+
+
+@st.composite
+def answers(draw: st.DrawFn, event: str) -> dict[str, object]:
+    answer: dict[str, object] = {}
+    if draw(st.booleans()):
+        answer["decision"] = draw(DECISIONS)
+    if draw(st.booleans()):
+        answer["continue"] = draw(st.booleans())
+    specific: dict[str, object] = {"hookEventName": event}
+    if event == "PermissionRequest":
+        if draw(st.booleans()):
+            specific["decision"] = {"behavior": draw(DECISIONS), "message": "m"}
+    elif draw(st.booleans()):
+        specific["permissionDecision"] = draw(DECISIONS)
+    if draw(st.booleans()):
+        answer["hookSpecificOutput"] = specific
+    return answer
+
+
+@settings(max_examples=300)
+@given(
+    st.sampled_from(["claude", "codex"]),
+    st.sampled_from(["PreToolUse", "PermissionRequest"]),
+    st.data(),
+    st.sampled_from([0, 1, 2]),
+)
+def test_an_outcome_that_asks_a_person_never_proceeds(
+    host: str, event: str, data: st.DataObject, code: int
+) -> None:
+    from hookwise.host.runtimes import TABLE_RUNTIMES
+
+    runtime = TABLE_RUNTIMES[host]
+    spec = runtime.spec.event(event)
+    readings = [
+        runtime.read(spec, json.dumps(data.draw(answers(event))), "why", code)
+        for _ in range(data.draw(st.integers(1, 3)))
+    ]
+    if runtime.check is not None:
+        readings = [runtime.check(spec, r) for r in readings]
+    outcome = runtime.decide(spec, readings).outcome
+    assert not (outcome.asks_user and outcome.proceed)
