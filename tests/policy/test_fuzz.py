@@ -12,7 +12,8 @@ from pathlib import Path
 import hypothesis.strategies as st
 from hypothesis import HealthCheck, given, settings
 
-from hookwise.policy.fuzz import _sample_regex, near_misses, variants
+from hookwise.policy.fuzz import _sample_regex, _verdict, fuzz_policy, near_misses, variants
+from tests.policy.conftest import compile_text
 from tests.policy.test_packs import sandbox_run
 
 HOOKWISE = str(Path(sys.executable).parent / "hookwise")
@@ -126,3 +127,58 @@ def test_filesystem_variants_do_what_the_seed_does(
     base = Path(str(tmp_path_factory.mktemp("fuzz")))  # type: ignore[attr-defined]
     assert sandbox_run(base / "seed", seed)
     assert sandbox_run(base / "variant", command), f"{form}: {command!r} is not equivalent"
+
+
+_NEW_FORMS = (
+    "ANSI-C octal program",
+    "alias",
+    "trap EXIT",
+    "arithmetic substitution",
+    "parameter default substitution",
+    "case body",
+    "while body",
+    "until condition",
+    "coproc",
+    "eval ANSI-C",
+    "env -i",
+    "env -C",
+    "command -p",
+    "timeout -s",
+    "compgen -C",
+    "git core.sshCommand",
+    "GIT_SSH_COMMAND",
+    "PROMPT_COMMAND",
+    "tar --checkpoint-action",
+    "sed e",
+    "make --eval",
+    "vim -c !",
+    "awk getline",
+    "xargs -I",
+)
+
+
+def test_every_spelling_class_added_by_the_red_team_really_runs_the_seed(tmp_path: Path) -> None:
+    """Each of these forms, run by bash, changes ../victim just as the seed does; and the
+    starter policy with every pack denies each of them."""
+    from hookwise.policy.starter import starter_policy
+
+    forms = dict(variants("rm -rf ../victim"))
+    assert set(_NEW_FORMS) <= set(forms)
+    policy = compile_text(starter_policy(["all"]))
+    for index, form in enumerate(_NEW_FORMS):
+        command = forms[form]
+        if form == "vim -c !" and shutil.which("vim") is None:
+            continue
+        assert sandbox_run(tmp_path / str(index), command), f"{form}: {command!r}"
+        blocked, _ = _verdict(policy, command, "/home/dev/project", {"HOME": "/home/dev"})
+        assert blocked, f"{form}: {command!r}"
+
+
+def test_fuzz_finds_the_escapes_of_a_line_regex_rule() -> None:
+    policy = compile_text(
+        "version: 1\nsettings: {unverifiable: allow}\nrules:\n"
+        "  - {id: weak, match: {command: {line_regex: 'rm -rf'}}, action: deny}\n"
+    )
+    (report,) = fuzz_policy(policy)
+    forms = {f.form for f in report.findings if f.kind == "escape"}
+    assert {"ANSI-C octal program", "eval ANSI-C", "flags split", "base64 to sh"} <= forms

@@ -31,7 +31,9 @@ def argvs(text: str) -> list[list[str]]:
         ),
         ("echo $(cat .env) `id`", [["echo", "$(cat .env)", "`id`"], ["cat", ".env"], ["id"]]),
         ("if true; then rm -rf ~; fi", [["true"], ["rm", "-rf", "~"]]),
-        ("xargs -n1 rm -f < list", [["rm", "-f"]]),
+        # the operands xargs reads are known only when it runs
+        ("xargs -n1 rm -f < list", [["rm", "-f", "${xargs_input}"]]),
+        ("echo a b | xargs rm -f", [["echo", "a", "b"], ["rm", "-f", "a", "b"]]),
         ("cat <<EOF > out\nrm -rf /\nEOF\nls", [["cat"], ["ls"]]),
         ("a \\\n b", [["a", "b"]]),
         ("echo a#b # comment && rm", [["echo", "a#b"]]),
@@ -99,8 +101,23 @@ def test_plain_words_round_trip(commands: list[list[str]], operator: str) -> Non
     assert argvs(text) == commands
 
 
-@given(st.lists(st.text(min_size=1, max_size=10), min_size=1, max_size=5))
+# a NUL cannot be in a word bash runs (see test_a_nul_makes_the_parse_incomplete)
+_NO_NUL = st.text(st.characters(blacklist_characters="\x00"), min_size=1, max_size=10)
+
+
+@given(st.lists(_NO_NUL, min_size=1, max_size=5))
 def test_quoted_words_survive_shlex_quoting(words: list[str]) -> None:
     """Any word shlex.quote protects comes back as itself (wrappers aside)."""
     words = ["printf", *words]
     assert argvs(shlex.join(words))[0] == words
+
+
+@pytest.mark.parametrize(
+    "text", ["git push --force\x00", "git push --for\x00ce", "ls\x00; rm -rf /"]
+)
+def test_a_nul_makes_the_parse_incomplete(text: str) -> None:
+    """bash stops at a NUL (a C string) while a script file drops it: what runs is not the
+    text read, so the parse is incomplete (a deny), and the words are read without it."""
+    script = split_command(text)
+    assert not script.complete
+    assert "NUL" in " ".join(script.problems)

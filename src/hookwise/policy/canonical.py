@@ -13,7 +13,7 @@ hookwise itself defines: the canonical names and how host names map onto them.
 
 from __future__ import annotations
 
-import os
+from hookwise.policy import os_lite as os  # os without its import cost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -314,7 +314,10 @@ def command_dirs(commands: list[Command], cwd: str, home: str) -> list[str | Non
     out: list[str | None] = []
     where: str | None = cwd or None
     for cmd in commands:
-        out.append(where)
+        if cmd.chdir is not None and where is not None:  # env -C DIR cmd: cmd runs in DIR
+            out.append(resolve_path(cmd.chdir, where, home).absolute)
+        else:
+            out.append(where)
         if cmd.argv and cmd.argv[0] in ("cd", "pushd") and where is not None:
             args = [w for w in cmd.argv[1:] if not (w.startswith("-") and len(w) > 1)]
             if not args:
@@ -446,6 +449,20 @@ class Event:
         return result
 
     @property
+    def shell_cwd(self) -> str:
+        """Where a shell tool runs its command: the event's cwd, or the directory argument
+        the tool takes (Gemini's ``dir_path``/``directory``, Codex's ``workdir``), resolved
+        against it; unknown ("") when that argument cannot be resolved."""
+        if self.tool != SHELL:
+            return self.cwd
+        for key in ("path", "workdir", "cwd"):
+            value = self.input.get(key)
+            if isinstance(value, str) and value:
+                home = self.env.get("HOME") or ""
+                return resolve_path(value, self.cwd, home).absolute or ""
+        return self.cwd
+
+    @property
     def patch(self) -> str | None:
         """The patch text of an apply_patch call."""
         if self.host_tool != "apply_patch":
@@ -484,7 +501,7 @@ class Event:
             refs.extend(resolve_path(p, self.cwd, home) for p in patch_paths(patch))
         script = self.script
         if script is not None:
-            dirs = command_dirs(script.commands, self.cwd, home)
+            dirs = command_dirs(script.commands, self.shell_cwd, home)
             for index, cmd in enumerate(script.commands):
                 where = dirs[index]
                 for word, dynamic in zip(cmd.argv[1:], cmd.dynamic[1:], strict=False):

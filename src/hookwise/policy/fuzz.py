@@ -274,6 +274,7 @@ def variants(seed: str) -> list[tuple[str, str]]:
             ('double-quoted program "rm"', f'"{prog}" {tail}'),
             ('empty quotes r""m', f'{prog[0]}""{prog[1:]} {tail}'),
             ("ANSI-C $'rm'", f"$'{prog}' {tail}"),
+            ("ANSI-C octal program", f"$'{_octal(prog)}' {tail}"),
         ]
     if prog in _COREUTILS:
         out += [
@@ -336,7 +337,41 @@ def variants(seed: str) -> list[tuple[str, str]]:
             "node -e " + shlex.quote(f'require("child_process").execSync({_js(line)})'),
         ),
         ("awk system", f"awk {shlex.quote(f'BEGIN {{system({_js(line)})}}')}"),
+        # what bash and programs run that no word of the line shows as a command
+        ("alias", f"shopt -s expand_aliases\nalias hw_fuzz={quoted}\nhw_fuzz"),
+        ("trap EXIT", f"trap {quoted} EXIT"),
+        ("arithmetic substitution", f"echo $((1+$({line}; echo 0)))"),
+        ("parameter default substitution", f": ${{hw_fuzz:=$({line})}}"),
+        ("case body", f"case x in x) {line} ;; esac"),
+        ("while body", f"while true; do {line}; break; done"),
+        ("until condition", f"until {line}; do break; done"),
+        ("coproc", f"coproc {line}"),
+        ("eval ANSI-C", f"eval $'{_octal(line)}'"),
+        ("env -i", f"env -i PATH=/usr/bin:/bin {line}"),
+        ("env -C", f"env -C . {line}"),
+        ("sudo -u --", f"sudo -u root -- {line}"),
+        ("command -p", f"command -p {line}"),
+        ("timeout -s", f"timeout -s KILL 60 {line}"),
+        ("compgen -C", f"compgen -C {quoted} x"),
+        ("git core.sshCommand", f"git -c core.sshCommand={quoted} ls-remote ssh://h/r"),
+        ("GIT_SSH_COMMAND", f"GIT_SSH_COMMAND={quoted} git ls-remote ssh://h/r"),
+        ("PROMPT_COMMAND", f"PROMPT_COMMAND={quoted} bash -i"),
+        (
+            "tar --checkpoint-action",
+            f"tar -cf /dev/null . --checkpoint=1 --checkpoint-action=exec={quoted}",
+        ),
+        ("sed e", f"sed -n {shlex.quote('1e ' + line)} /etc/hostname"),
+        ("make --eval", f"make --eval={shlex.quote('x: ; ' + line)} x"),
+        ("vim -c !", f"vim -es -c {shlex.quote('!' + line)} -c 'q!'"),
+        ("awk getline", f"awk {shlex.quote(f'BEGIN {{{_js(line)} | getline}}')}"),
     ]
+    if rest and not _is_flag(rest[-1]):
+        out.append(
+            (
+                "xargs -I",
+                f"echo {shlex.quote(rest[-1])} | xargs -I{{}} {shlex.join(argv[:-1])} {{}}",
+            )
+        )
     seen: set[str] = {seed}
     unique: list[tuple[str, str]] = []
     for form, raw in out:
@@ -370,6 +405,11 @@ def near_misses(seed: str) -> list[tuple[str, str]]:
         ("quoted in a file name", f"cat {shlex.quote('notes-' + prog + '.txt')}"),
         ("single-quoted here-document", f"cat > notes.md <<'EOF'\n{line}\nEOF"),
     ]
+
+
+def _octal(text: str) -> str:
+    """``rm`` as ``\\162\\155``: the body of a bash ``$'...'`` that decodes to ``text``."""
+    return "".join(f"\\{b:03o}" for b in text.encode())
 
 
 def _b64(text: str) -> str:

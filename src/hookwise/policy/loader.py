@@ -198,6 +198,7 @@ class _Reader:
 
     def value(self, node: Any) -> Any:
         """Any plain value (for rewrite values and field comparisons)."""
+        _check_size(node, self)
         return self.constructor.construct_object(node, deep=True)
 
     def string(self, node: Any, where: str, allow_empty: bool = False) -> str:
@@ -292,8 +293,20 @@ class _Reader:
     # -- the document -----------------------------------------------------------------
 
     def read(self) -> PolicyFile:
+        # libyaml's composer recurses in C: a hostile file nesting [[[[... tens of thousands
+        # deep crashes the process (SIGSEGV, and a host lets the tool run). Nesting is at most
+        # the number of openers, so a file with many is composed by the Python loader, whose
+        # recursion limit fails cleanly.
+        many = self.text.count("[") + self.text.count("{") > _C_LOADER_MAX_OPENERS
         try:
-            documents = list(yaml.compose_all(self.text, Loader=_LOADER))
+            documents = list(
+                yaml.compose_all(self.text, Loader=yaml.SafeLoader if many else _LOADER)
+            )
+        except RecursionError:
+            self.result.problems.append(
+                Problem(self.path, 1, 1, "invalid YAML: collections nest too deeply")
+            )
+            return self.result
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -863,6 +876,7 @@ class _Reader:
             "any_flags": [],
             "regex": [],
             "line_regex": [],
+            "writes": [],
         }
         if isinstance(node, yaml.ScalarNode):
             text = self.string(node, "command")
@@ -897,8 +911,8 @@ class _Reader:
                 spec["program"] = [self.glob(i, p, "command.program") for p, i in values]
                 literal = all(is_literal(p) for p, _ in values)
                 spec["programs"] = [p for p, _ in values] if literal else None
-            elif key == "args":
-                spec["args"] = [self.glob(i, p, "command.args") for p, i in values]
+            elif key in ("args", "writes"):
+                spec[key] = [self.glob(i, p, f"command.{key}") for p, i in values]
             elif key in ("flags", "any_flags"):
                 for flag, item in values:
                     if not flag.startswith("-") or flag in ("-", "--"):
@@ -1134,6 +1148,33 @@ def _expand_flag(flag: str) -> list[str]:
     if flag.startswith("--"):
         return [flag.split("=", 1)[0]]
     return [f"-{ch}" for ch in flag[1:]]
+
+
+_C_LOADER_MAX_OPENERS = 10_000  # libyaml composes 20,000 levels here; crashes by 50,000
+MAX_VALUE_NODES = 10_000  # what one value may expand to, YAML aliases counted each time
+MAX_VALUE_DEPTH = 32
+
+
+def _check_size(node: Any, reader: Any) -> None:
+    """Refuse a value that expands past :data:`MAX_VALUE_NODES` (a billion-laughs chain of
+    aliases is a few lines and 9**9 items) or nests past :data:`MAX_VALUE_DEPTH`."""
+    stack = [(node, 0)]
+    seen = 0
+    while stack:
+        current, depth = stack.pop()
+        seen += 1
+        if seen > MAX_VALUE_NODES or depth > MAX_VALUE_DEPTH:
+            raise reader.fail(
+                node,
+                f"this value expands to more than {MAX_VALUE_NODES} items or nests deeper "
+                f"than {MAX_VALUE_DEPTH} levels (YAML aliases count each time they are used)",
+            )
+        if isinstance(current, yaml.SequenceNode):
+            stack.extend((item, depth + 1) for item in current.value)
+        elif isinstance(current, yaml.MappingNode):
+            for key, item in current.value:
+                stack.append((key, depth + 1))
+                stack.append((item, depth + 1))
 
 
 def _freeze(value: Any) -> Any:

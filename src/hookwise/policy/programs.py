@@ -22,6 +22,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 # ------------------------------------------------------------------------------ options
@@ -283,6 +284,63 @@ OPTIONS: dict[str, tuple[tuple[tuple[str, ...], ...], tuple[str, ...], frozenset
     ),
 }
 
+# git abbreviates long options per subcommand (``git clean --forc`` is --force there, and
+# ambiguous in ``git push``): the long options of each, from ``git SUB -h`` (git 2.4x)
+GIT_LONGS: dict[str, str] = {
+    "push": (
+        "--all --atomic --delete --dry-run --exec --follow-tags --force --force-if-includes "
+        "--force-with-lease --ipv4 --ipv6 --mirror --no-verify --porcelain --progress --prune "
+        "--push-option --quiet --receive-pack --recurse-submodules --repo --set-upstream "
+        "--signed --tags --thin --verbose"
+    ),
+    "clean": "--dry-run --exclude --force --interactive --quiet",
+    "reset": (
+        "--hard --intent-to-add --keep --merge --mixed --no-refresh --patch "
+        "--pathspec-file-nul --pathspec-from-file --quiet --recurse-submodules --soft"
+    ),
+    "branch": (
+        "--abbrev --all --color --column --contains --copy --create-reflog --delete "
+        "--edit-description --force --format --ignore-case --list --merged --move "
+        "--no-contains --no-merged --points-at --quiet --recurse-submodules --remotes "
+        "--set-upstream-to --show-current --sort --track --unset-upstream --verbose"
+    ),
+    "checkout": (
+        "--conflict --detach --force --guess --ignore-other-worktrees "
+        "--ignore-skip-worktree-bits --merge --orphan --ours --overlay --overwrite-ignore "
+        "--patch --pathspec-file-nul --pathspec-from-file --progress --quiet "
+        "--recurse-submodules --theirs --track"
+    ),
+    "switch": (
+        "--conflict --create --detach --discard-changes --force --force-create --guess "
+        "--ignore-other-worktrees --merge --orphan --overwrite-ignore --progress --quiet "
+        "--recurse-submodules --track"
+    ),
+    "rebase": (
+        "--abort --apply --autosquash --autostash --committer-date-is-author-date --continue "
+        "--edit-todo --empty --exec --force-rebase --fork-point --gpg-sign --ignore-whitespace "
+        "--interactive --keep-base --merge --no-ff --no-stat --no-verify --onto --quiet --quit "
+        "--reapply-cherry-picks --rebase-merges --rerere-autoupdate --reschedule-failed-exec "
+        "--reset-author-date --root --show-current-patch --signoff --skip --strategy "
+        "--strategy-option --update-refs --verbose --whitespace"
+    ),
+    "gc": "--aggressive --auto --cruft --force --keep-largest-pack --prune --quiet",
+    "tag": (
+        "--annotate --cleanup --color --column --contains --create-reflog --delete --edit "
+        "--file --force --format --ignore-case --list --local-user --merged --message "
+        "--no-column --no-contains --no-merged --points-at --sign --sort --verify"
+    ),
+}
+_GIT_LONGS: dict[str, tuple[str, ...]] = {}
+
+
+def git_longs(sub: str) -> tuple[str, ...] | None:
+    """The long options of ``git SUB`` (None: not in the table)."""
+    found = _GIT_LONGS.get(sub)
+    if found is None and sub in GIT_LONGS:
+        found = _GIT_LONGS[sub] = tuple(GIT_LONGS[sub].split())
+    return found
+
+
 _LONG_FOR: dict[str, dict[str, str]] = {}  # program -> spelling -> canonical spelling
 
 
@@ -298,24 +356,26 @@ def _canonical_map(program: str) -> dict[str, str]:
     return found
 
 
-def expand_long(program: str, word: str) -> str:
+def expand_long(program: str, word: str, longs: Sequence[str] | None = None) -> str:
     """``--rec`` -> ``--recursive`` when the program has exactly one long option so
-    starting (GNU getopt's abbreviation); the word itself otherwise."""
+    starting (GNU getopt's abbreviation); the word itself otherwise. ``longs``: the
+    options of a subcommand (git's), instead of the program's."""
     spec = OPTIONS.get(program)
     if spec is None or not word.startswith("--"):
         return word
     name = word.split("=", 1)[0]
-    longs = spec[1]
+    if longs is None:
+        longs = spec[1]
     if name in longs:
         return name
     matches = [option for option in longs if option.startswith(name)]
     return matches[0] if len(matches) == 1 else name
 
 
-def canonical_flag(program: str, flag: str) -> str:
+def canonical_flag(program: str, flag: str, longs: Sequence[str] | None = None) -> str:
     """The spelling a rule and a command share for one option of ``program``."""
     if flag.startswith("--"):
-        flag = expand_long(program, flag)
+        flag = expand_long(program, flag, longs)
     return _canonical_map(program).get(flag, flag)
 
 
@@ -329,6 +389,10 @@ def flags_of(program: str, argv: list[str]) -> tuple[set[str], list[str]]:
     flags: set[str] = set()
     positional: list[str] = []
     known = program in OPTIONS
+    longs: Sequence[str] | None = None
+    if program == "git":
+        at = git_subcommand(argv)
+        longs = git_longs(argv[at]) if at > 0 else None
     words = iter(argv[1:])
     done = False
     for word in words:
@@ -342,7 +406,7 @@ def flags_of(program: str, argv: list[str]) -> tuple[set[str], list[str]]:
             done = True
             continue
         if word.startswith("--"):
-            name = canonical_flag(program, word)
+            name = canonical_flag(program, word, longs)
             flags.add(name)
             flags.add(word.split("=", 1)[0])  # the spelling as written counts too
             if known and "=" not in word and takes_value(program, word):
@@ -546,6 +610,16 @@ WRAPPERS: dict[str, tuple[frozenset[str], int, frozenset[str]]] = {
         frozenset(),
     ),
     "valgrind": (frozenset(), 0, frozenset()),
+    "unbuffer": (frozenset(), 0, frozenset()),
+    "chronic": (frozenset(), 0, frozenset()),
+    "nocache": (frozenset(), 0, frozenset()),
+    "ssh-agent": (frozenset(["-a", "-E", "-t", "-P"]), 0, frozenset()),
+    "dbus-run-session": (frozenset(["--config-file", "--dbus-daemon"]), 0, frozenset()),
+    "xvfb-run": (
+        frozenset(["-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e"]),
+        0,
+        frozenset(),
+    ),
 }
 # wrappers whose whole remaining argument list is one shell command string (watch 'a; b')
 STRING_WRAPPERS = frozenset(["watch"])
@@ -561,6 +635,7 @@ INTERPRETERS = {
     "deno": ("eval",),
     "bun": ("-e", "--eval"),
     "php": ("-r",),
+    "osascript": ("-e",),
 }
 AWKS = frozenset(["awk", "gawk", "mawk", "nawk", "busybox-awk"])
 REMOTE = frozenset(["ssh", "docker", "podman", "kubectl", "oc", "nerdctl", "lxc"])
@@ -605,6 +680,7 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
     takes, skip, strings = WRAPPERS[name]
     i = 1
     n = len(argv)
+    shell = False  # sudo -s / -i: the command runs through the user's shell
     while i < n:
         word = argv[i]
         if word == "--":
@@ -625,7 +701,22 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
                 return (n, argv[i + 1]) if i + 1 < n else None
             if option in _NO_COMMAND and name in ("sudo", "timeout", "flock"):
                 return None
-            i += 2 if (option in takes and not eq) else 1
+            if name == "sudo" and (
+                option in ("--shell", "--login")
+                or (not option.startswith("--") and _cluster_has(option, "si", takes))
+            ):
+                shell = True
+            if option in takes or option.startswith("--"):
+                i += 2 if (option in takes and not eq) else 1
+                continue
+            # a cluster of short options (env -iu VAR, sudo -Eu root): the first letter that
+            # takes a value takes the rest of the word, or the next word when it ends there
+            i += 1
+            for index, letter in enumerate(option[1:], start=2):
+                if "-" + letter in takes:
+                    if index == len(option):
+                        i += 1
+                    break
             continue
         if name == "env" and "=" in word and word.split("=", 1)[0].isidentifier():
             i += 1
@@ -645,12 +736,97 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
             if word in strings and index + 1 < len(rest):
                 return n, rest[index + 1]
         return None
-    if name in STRING_WRAPPERS:
+    if name in STRING_WRAPPERS or shell:
         return (n, " ".join(argv[i:])) if i < n else None
     return i, None
 
 
+def _cluster_has(option: str, letters: str, takes: frozenset[str]) -> bool:
+    """Whether a short-option cluster (``-Hiu``) holds one of ``letters`` as an option (not
+    inside the value of an option that takes one)."""
+    for letter in option[1:]:
+        if letter in letters:
+            return True
+        if "-" + letter in takes:
+            return False
+    return False
+
+
+# where a wrapper runs the command it wraps (env -C DIR, sudo -D DIR)
+_CHDIR = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir"), "nsenter": ("-w", "--wd")}
+
+# variables whose value is a command line something runs later (PROMPT_COMMAND: before each
+# prompt; git's: for ssh, the pager, the editor...)
+COMMAND_VARIABLES = frozenset(
+    [
+        "PROMPT_COMMAND",
+        "GIT_SSH_COMMAND",
+        "GIT_SSH",
+        "GIT_PAGER",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_ASKPASS",
+        "GIT_PROXY_COMMAND",
+        "SSH_ASKPASS",
+        "SUDO_ASKPASS",
+        "PAGER",
+        "MANPAGER",
+        "EDITOR",
+        "VISUAL",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "RSYNC_RSH",
+    ]
+)
+# variables that make a program (or the bash it starts) load code from a file
+LOADER_VARIABLES = frozenset(["LD_PRELOAD", "LD_AUDIT", "BASH_ENV", "GIT_EXEC_PATH"])
+
+
+def wrapper_chdir(name: str, argv: list[str]) -> str | None:
+    """The directory a wrapper runs its command in (``env -C /`` runs ``rm -rf etc`` in /)."""
+    options = _CHDIR.get(name)
+    if options is None:
+        return None
+    found: str | None = None
+    for index, word in enumerate(argv[1:], start=1):
+        for option in options:
+            if word == option and index + 1 < len(argv):
+                found = argv[index + 1]
+            elif word.startswith(option + "=") and option.startswith("--"):
+                found = word.split("=", 1)[1]
+            elif len(option) == 2 and word.startswith(option) and len(word) > 2:
+                found = word[2:]
+    return found
+
+
+def xargs_replace(options: list[str]) -> str | None:
+    """The replace string of ``xargs -I R`` / ``-i[R]`` / ``--replace[=R]`` (None: none)."""
+    for index, word in enumerate(options[1:], start=1):
+        if word == "-I" and index + 1 < len(options):
+            return options[index + 1]
+        if word.startswith("-I") and len(word) > 2:
+            return word[2:]
+        if word in ("-i", "--replace"):
+            return "{}"
+        if word.startswith("--replace="):
+            return word.split("=", 1)[1] or "{}"
+        if word.startswith("-i") and len(word) > 2 and not word[2:].isdigit():
+            return word[2:]
+    return None
+
+
 # ---------------------------------------------------------------- find, remote, git
+
+
+def find_selection(argv: list[str]) -> list[str]:
+    """What ``find`` prints (and ``-exec {}`` gets): its tests under its start points."""
+    starts: list[str] = []
+    i = 1
+    while i < len(argv) and not argv[i].startswith(("-", "(", "!")):
+        starts.append(argv[i])
+        i += 1
+    return _deleted(argv, starts or ["."], tests_only=True)
 
 
 def find_inner(argv: list[str]) -> list[list[str]]:
@@ -671,6 +847,8 @@ def find_inner(argv: list[str]) -> list[list[str]]:
             while j < len(argv) and argv[j] not in (";", "+", "\\;"):
                 inner.append(argv[j].replace("{}", selected))  # what find passes
                 j += 1
+            if inner and inner[0].rsplit("/", 1)[-1] == "rm" and "-maxdepth" not in argv:
+                inner.insert(1, "-r")  # find walks the tree: rm of what it finds is recursive
             if inner:
                 out.append(inner)
             i = j + 1
@@ -854,7 +1032,24 @@ _CALLS: list[tuple[str, str]] = [
     (r"\bopen\(\s*" + _STRING + r"\s*,\s*['\"][wax+]", "write {0}"),
     (r"(?:\.writeFileSync|\.appendFileSync|\bFile\.write)\(\s*" + _STRING, "write {0}"),
     (r"\|\s*\"(?:sh|bash|zsh|dash)\"", "pipe-shell"),
+    (r"\bdo shell script\s+" + _STRING, "sh"),  # osascript (dcg#398)
+    # a command computed at run time: os.system(cmd), execSync(cmd), perl system($cmd)
+    (
+        r"\b(?:os\.system|os\.popen|subprocess\.\w+|execSync|spawnSync|execFileSync|"
+        r"shell_exec|passthru|proc_open)\(\s*(?=[A-Za-z_$@(])(?!shell\b)",
+        "computed",
+    ),
+    (r"\bsystem\s*\(?\s*[$@][A-Za-z_{]", "computed"),
 ]
+# awk only: output redirected to a file, a command string read or computed
+_AWK_CALLS: list[tuple[str, str]] = [
+    (r"\bprintf?\b[^;}|>]*>>?\s*" + _STRING, "write {0}"),
+    (_STRING + r"\s*\|\s*getline", "sh"),
+    (r"\bsystem\s*\(\s*(?=[A-Za-z_$(])", "computed"),
+    (r"\bprintf?\b[^;}|]*\|\s*(?=[A-Za-z_(])", "computed"),
+    (r"\b[A-Za-z_]\w*\s*\|\s*getline", "computed"),
+]
+_COMPILED_AWK: list[tuple[Any, str]] = []
 _COMPILED: list[tuple[Any, str]] = []
 
 
@@ -867,21 +1062,24 @@ def _literals(text: str) -> list[str]:
     ]
 
 
-def code_commands(code: str) -> list[tuple[str, Any]]:
+def code_commands(code: str, awk: bool = False) -> list[tuple[str, Any]]:
     """Literal shell commands and file operations in interpreter code:
     ("script", text) | ("argv", [...]) | ("write", path) | ("unverifiable", why)."""
     import re
 
     if not _COMPILED:
         _COMPILED.extend((re.compile(p, re.S), kind) for p, kind in _CALLS)
+        _COMPILED_AWK.extend((re.compile(p, re.S), kind) for p, kind in _AWK_CALLS)
     out: list[tuple[str, Any]] = []
     seen: set[str] = set()
-    for pattern, kind in _COMPILED:
+    for pattern, kind in _COMPILED + (_COMPILED_AWK if awk else []):
         for match in pattern.finditer(code):
             groups = [g for g in match.groups()]
             first = next((g for g in groups if g is not None), None)
             if kind == "pipe-shell":
                 out.append(("unverifiable", "the code pipes its output to a shell"))
+            elif kind == "computed":
+                out.append(("unverifiable", "the code runs a command computed when it runs"))
             elif kind in ("sh", "sh1"):
                 if first is not None:
                     out.append(("script", first.encode().decode("unicode_escape", "replace")))
@@ -907,3 +1105,377 @@ def code_commands(code: str) -> list[tuple[str, Any]]:
             seen.add(key)
             unique.append(item)
     return unique
+
+
+# ----------------------------------------------------- programs that run a command option
+
+# git configuration whose value is a command line git runs (the ``!`` of an alias or a
+# credential helper is dropped); ``*`` stands for one name part (pager.log, filter.x.clean)
+GIT_COMMAND_KEYS = (
+    "core.sshcommand",
+    "core.pager",
+    "core.editor",
+    "core.askpass",
+    "core.fsmonitor",
+    "core.gitproxy",
+    "sequence.editor",
+    "diff.external",
+    "pager.*",
+    "credential.helper",
+    "credential.*.helper",
+    "gpg.program",
+    "gpg.*.program",
+    "uploadpack.packobjectshook",
+    "filter.*.clean",
+    "filter.*.smudge",
+    "filter.*.process",
+    "diff.*.textconv",
+    "diff.*.command",
+    "merge.*.driver",
+    "mergetool.*.cmd",
+    "difftool.*.cmd",
+    "interactive.difffilter",
+    "web.browser",
+    "browser.*.cmd",
+    "sendemail.sendmailcmd",
+    "ssh.variant",
+)
+
+
+def _git_command_key(key: str) -> bool:
+    parts = key.lower().split(".")
+    for pattern in GIT_COMMAND_KEYS:
+        wanted = pattern.split(".")
+        if len(wanted) == len(parts) and all(
+            w in ("*", p) for w, p in zip(wanted, parts, strict=True)
+        ):
+            return True
+    return False
+
+
+def _git_value(key: str, value: str) -> list[tuple[str, Any]]:
+    low = key.lower()
+    if low == "core.hookspath" and value not in ("", "/dev/null"):
+        return [("unverifiable", f"git runs hooks from {value}, known only when it runs")]
+    if low == "protocol.ext.allow" and value != "never":
+        return [("unverifiable", "git may run an ext:: transport command")]
+    if _git_command_key(key) and value not in ("true", "false", ""):
+        return [("script", value.removeprefix("!"))]
+    return []
+
+
+def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    at = git_subcommand(argv)
+    end = at if at > 0 else len(argv)
+    for index, word in enumerate(argv[1:end], start=1):
+        if word == "-c" and index + 1 < end:
+            key, _, value = argv[index + 1].partition("=")
+            out += _git_value(key, value)
+        elif word.startswith("--exec-path="):
+            out.append(("unverifiable", f"git runs its programs from {word[12:]}"))
+        elif word.startswith("--config-env="):
+            out.append(("unverifiable", "git reads a configuration value from the environment"))
+    if at > 0 and argv[at] == "config":
+        rest = [w for w in argv[at + 1 :] if not w.startswith("-")]
+        if rest and rest[0] in ("set", "add"):
+            rest = rest[1:]
+        # a persistent hooks directory is how husky and friends install a repository's
+        # hooks (code of the repository, like its scripts): only command values count here
+        if len(rest) >= 2 and rest[0].lower() != "core.hookspath":
+            out += _git_value(rest[0], " ".join(rest[1:]))
+    for word in argv[end:]:
+        if word.startswith("ext::"):  # git-remote-ext: "% " is a space inside a word
+            out.append(("script", word[5:].replace("% ", " ")))
+    return out
+
+
+def _option_values(argv: list[str], shorts: tuple[str, ...], longs: tuple[str, ...]) -> list[str]:
+    """The values of options given as ``-X V``, ``-XV``, ``--long V`` or ``--long=V``."""
+    out: list[str] = []
+    for index, word in enumerate(argv[1:], start=1):
+        following = argv[index + 1] if index + 1 < len(argv) else None
+        for option in shorts:
+            if word == option and following is not None:
+                out.append(following)
+            elif len(option) == 2 and word.startswith(option) and len(word) > 2:
+                out.append(word[2:])
+        for option in longs:
+            if word == option and following is not None:
+                out.append(following)
+            elif word.startswith(option + "="):
+                out.append(word[len(option) + 1 :])
+    return out
+
+
+def _makefile_recipes(text: str) -> list[tuple[str, Any]]:
+    """Recipe lines of a makefile text (``x: ; cmd``, tab-indented lines)."""
+    out: list[tuple[str, Any]] = []
+    for line in text.splitlines():
+        recipe = None
+        if line.startswith("\t"):
+            recipe = line[1:]
+        elif ":" in line and ";" in line.split(":", 1)[1]:
+            recipe = line.split(":", 1)[1].split(";", 1)[1]
+        if recipe is not None and recipe.strip():
+            out.append(("script", recipe.strip().lstrip("@-+")))
+    return out
+
+
+_VIMS = frozenset(["vi", "vim", "nvim", "ex", "view", "gvim", "vimdiff", "rvim", "evim"])
+_NPX = {
+    "npx": 1,
+    "bunx": 1,
+    "pnpx": 1,
+    "npm": 2,  # npm exec / npm x
+    "pnpm": 2,  # pnpm dlx / pnpm exec
+    "yarn": 2,  # yarn dlx / yarn exec
+    "bun": 2,  # bun x
+}
+_NPX_SUBCOMMANDS = frozenset(["exec", "x", "dlx"])
+# packages whose binary is a recursive delete
+RECURSIVE_DELETERS = frozenset(["rimraf", "del-cli", "trash-cli", "rm-rf"])
+
+
+def _npx(program: str, argv: list[str]) -> list[tuple[str, Any]]:
+    skip = _NPX[program]
+    if skip == 2 and (len(argv) < 2 or argv[1] not in _NPX_SUBCOMMANDS):
+        return []
+    i = skip
+    out: list[tuple[str, Any]] = []
+    while i < len(argv) and argv[i].startswith("-"):
+        word = argv[i]
+        if word == "--":
+            i += 1
+            break
+        if word in ("-c", "--call") and i + 1 < len(argv):
+            out.append(("script", argv[i + 1]))
+            return out
+        i += 2 if word in ("-p", "--package", "--cache", "--prefix", "-w", "--workspace") else 1
+    if i < len(argv):
+        name = argv[i]
+        base = name.rsplit("@", 1)[0] if name.rfind("@") > 0 else name
+        out.append(("argv", [base.rsplit("/", 1)[-1], *argv[i + 1 :]]))
+    return out
+
+
+def _sed_scripts(argv: list[str]) -> list[str]:
+    scripts = _option_values(argv, ("-e",), ("--expression",))
+    if scripts or any(w in ("-f", "--file") or w.startswith("--file=") for w in argv):
+        return scripts
+    for index, word in enumerate(argv[1:], start=1):
+        if word.startswith("-") and len(word) > 1:
+            continue
+        if argv[index - 1] in ("-l", "--line-length"):
+            continue
+        return [word]
+    return []
+
+
+def sed_commands(script: str) -> list[tuple[str, Any]]:
+    """What a (GNU) sed script runs or writes: ``e CMD`` and the ``e`` flag of ``s``, ``w
+    FILE`` and the ``w`` flag. Reading stops where the script is not understood."""
+    out: list[tuple[str, Any]] = []
+    i = 0
+    n = len(script)
+
+    def to_eol(at: int) -> tuple[str, int]:
+        end = script.find("\n", at)
+        end = n if end < 0 else end
+        return script[at:end].strip(), end
+
+    def delimited(at: int, delimiter: str) -> int:
+        while at < n and script[at] != delimiter:
+            at += 2 if script[at] == "\\" else 1
+        return at + 1
+
+    for _ in range(10_000):
+        while i < n and script[i] in " \t\n;{}!0123456789$,~+":
+            i += 1
+        if i >= n:
+            break
+        ch = script[i]
+        if ch == "/":
+            i = delimited(i + 1, "/")
+            continue
+        if ch == "\\" and i + 1 < n:
+            i = delimited(i + 2, script[i + 1])
+            continue
+        i += 1
+        if ch in "s" and i < n:
+            delimiter = script[i]
+            i = delimited(delimited(i + 1, delimiter), delimiter)
+            flags_start = i
+            while i < n and script[i] not in ";\n}w":
+                i += 1
+            if "e" in script[flags_start:i]:
+                out.append(("unverifiable", "sed runs the pattern space as a command (s///e)"))
+            if i < n and script[i] == "w":
+                target, i = to_eol(i + 1)
+                out.append(("write", target))
+        elif ch == "y" and i < n:
+            delimiter = script[i]
+            i = delimited(delimited(i + 1, delimiter), delimiter)
+        elif ch == "e":
+            command, i = to_eol(i)
+            if command:
+                out.append(("script", command))
+            else:
+                out.append(("unverifiable", "sed runs the pattern space as a command (e)"))
+        elif ch in "wW":
+            target, i = to_eol(i)
+            out.append(("write", target))
+        elif ch in "aicrRbtT:qQlLvF#":
+            _text, i = to_eol(i) if ch not in "bBtTqQlL" else (None, i)
+            if ch in "bBtT:":
+                while i < n and script[i] not in ";\n}":
+                    i += 1
+        elif ch not in "dDgGhHnNpPxz=":
+            break
+    return out
+
+
+def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    """Commands a program runs from its options: ``git -c core.pager=CMD``, ``tar
+    --to-command=CMD``, ``rsync -e CMD``, ``zip -TT CMD``, ``vim -c '!CMD'``, ``make
+    --eval``, ``npx PKG``, ``sed 'e CMD'``... as ("script" | "argv" | "write" |
+    "unverifiable", value), the kinds of :func:`code_commands`."""
+    if program == "git":
+        return _git_runs(argv)
+    if program in ("tar", "gtar", "bsdtar"):
+        values = _option_values(
+            argv,
+            ("-I", "-F"),
+            (
+                "--to-command",
+                "--use-compress-program",
+                "--info-script",
+                "--new-volume-script",
+                "--rsh-command",
+            ),
+        )
+        for word in argv:
+            if word.startswith("--checkpoint-action=exec="):
+                values.append(word[len("--checkpoint-action=exec=") :])
+        return [("script", v) for v in values]
+    if program == "rsync":
+        out: list[tuple[str, Any]] = [
+            ("script", v) for v in _option_values(argv, ("-e",), ("--rsh",))
+        ]
+        return out + _rsync_delete(argv)
+    if program == "zip":
+        return [("script", v) for v in _option_values(argv, ("-TT",), ("--unzip-command",))]
+    if program in _VIMS:
+        commands = _option_values(argv, ("-c",), ("--cmd",))
+        commands += [w[1:] for w in argv[1:] if w.startswith("+")]
+        found: list[tuple[str, Any]] = []
+        for text in commands:
+            if "!" in text:
+                found.append(("script", text.split("!", 1)[1]))
+            found += code_commands(text)
+        return found
+    if program in ("make", "gmake"):
+        found = []
+        for text in _option_values(argv, ("-E",), ("--eval",)):
+            found += _makefile_recipes(text)
+        files = _option_values(argv, ("-f",), ("--file", "--makefile"))
+        if any(f in ("-", "/dev/stdin") for f in files):
+            for text in stdin:
+                found += _makefile_recipes(text)
+        for word in argv[1:]:
+            if word.startswith("SHELL="):
+                found.append(("script", word[6:]))
+        return found
+    if program in _NPX:
+        return _npx(program, argv)
+    if program == "tmux":
+        return _tmux(argv)
+    if program == "screen":
+        return _screen(argv)
+    if program in ("compgen", "complete"):  # -C CMD runs CMD for completions (Bamboo#584)
+        return [("script", v) for v in _option_values(argv, ("-C",), ())]
+    if program in RECURSIVE_DELETERS:
+        operands = [w for w in argv[1:] if not w.startswith("-")]
+        return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
+    if program in ("sed", "gsed"):
+        found = []
+        for text in _sed_scripts(argv):
+            found += sed_commands(text)
+        return found
+    return []
+
+
+def _rsync_delete(argv: list[str]) -> list[tuple[str, Any]]:
+    """``rsync --delete SRC DEST`` removes what DEST holds beyond SRC: a recursive delete of
+    a local DEST (``host:path`` and ``rsync://`` are another machine's)."""
+    if not any(w.startswith("--delete") or w == "--del" for w in argv):
+        return []
+    operands = [w for w in argv[1:] if not w.startswith("-")]
+    if len(operands) < 2:
+        return []
+    dest = operands[-1]
+    head = dest.split("/", 1)[0]
+    if ":" in head or dest.startswith("rsync://"):
+        return []
+    return [("argv", ["rm", "-r", "-f", dest])]
+
+
+_TMUX_RUNS = frozenset(
+    [
+        "new",
+        "new-session",
+        "new-window",
+        "neww",
+        "split-window",
+        "splitw",
+        "respawn-pane",
+        "respawnp",
+        "respawn-window",
+        "respawnw",
+        "run-shell",
+        "run",
+        "send-keys",
+        "send",
+        "display-popup",
+        "popup",
+    ]
+)
+_TMUX_VALUES = frozenset(["-s", "-n", "-t", "-c", "-x", "-y", "-F", "-e", "-l", "-L", "-S", "-f"])
+
+
+def _tmux(argv: list[str]) -> list[tuple[str, Any]]:
+    """``tmux new -d 'cmd'``, ``tmux send-keys 'cmd' Enter``: the shell command it runs
+    (or types into a shell)."""
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 2 if argv[i] in ("-L", "-S", "-f") else 1
+    if i >= len(argv) or argv[i] not in _TMUX_RUNS:
+        return []
+    sub = argv[i]
+    i += 1
+    rest: list[str] = []
+    while i < len(argv):
+        word = argv[i]
+        if word.startswith("-") and len(word) > 1 and not rest:
+            i += 2 if word in _TMUX_VALUES else 1
+            continue
+        rest.append(word)
+        i += 1
+    if sub in ("send-keys", "send"):
+        rest = [w for w in rest if w not in ("Enter", "C-m", "KPEnter")]
+    return [("script", " ".join(rest))] if rest else []
+
+
+def _screen(argv: list[str]) -> list[tuple[str, Any]]:
+    """``screen -dm cmd args`` runs argv; ``screen -X stuff 'cmd\\n'`` types a command."""
+    if "-X" in argv:
+        at = argv.index("-X")
+        words = argv[at + 1 :]
+        if len(words) >= 2 and words[0] == "stuff":
+            return [("script", " ".join(words[1:]).replace("\\n", "\n").replace("^M", "\n"))]
+        return []
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        word = argv[i]  # -S NAME, -dmS NAME: a cluster ending in an option that takes one
+        i += 2 if len(word) > 1 and word[1] != "-" and word[-1] in "SchpTtes" else 1
+    return [("argv", argv[i:])] if i < len(argv) else []

@@ -24,13 +24,13 @@ Standard library only (hot path); :mod:`glob` is imported for a word with glob c
 
 from __future__ import annotations
 
-import os
-
 from hookwise.policy import canonical
+from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.canonical import command_dirs, resolve_path
 from hookwise.policy.scopes import (
     config_home,
     launcher_path,
+    snapshot_path,
     trust_store_path,
     user_policy_path,
 )
@@ -170,7 +170,7 @@ HOOKWISE_CHANGES = (
     ("hooks", "trust"),
     ("migrate",),
 )
-GIT_WRITERS = frozenset(["rm", "mv", "checkout", "restore"])
+GIT_WRITERS = frozenset(["rm", "mv", "checkout", "restore", "stash"])
 
 
 def _home(env: dict[str, str]) -> str:
@@ -195,6 +195,7 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
         audit_path({}, env),
         cache_dir(env),
         launcher_path(env),
+        snapshot_path(launcher_path(env)),
         os.path.join(claude, "settings.json"),
         os.path.join(claude, "settings.local.json"),
         os.path.join(gemini, ".gemini", "settings.json"),
@@ -216,7 +217,7 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
 class Guard:
     """The protected paths of one call and the checks on them."""
 
-    __slots__ = ("_concrete", "cwd", "env", "files", "home")
+    __slots__ = ("_concrete", "_inodes", "cwd", "env", "files", "home")
 
     def __init__(self, env: dict[str, str], files: list[str], cwd: str) -> None:
         self.env = env
@@ -224,6 +225,27 @@ class Guard:
         self.cwd = cwd
         self.home = env.get("HOME") or ""
         self._concrete: list[str] | None = None
+        self._inodes: dict[tuple[int, int], str] | None = None
+
+    def linked(self, path: str) -> str | None:
+        """The protected file ``path`` is a hard link of (``ln .hookwise/policy.yaml x``
+        then ``: > x`` truncates the policy under another name); None when none."""
+        try:
+            info = os.lstat(path)
+        except (OSError, ValueError):  # ValueError: a NUL in the path
+            return None
+        if info.st_nlink < 2 or not os.path.isfile(path):
+            return None
+        if self._inodes is None:
+            self._inodes = {}
+            for item in self.concrete:
+                for name in [item, *_entries(item)]:
+                    try:
+                        found = os.stat(name)
+                    except (OSError, ValueError):
+                        continue
+                    self._inodes[(found.st_dev, found.st_ino)] = name
+        return self._inodes.get((info.st_dev, info.st_ino))
 
     @property
     def concrete(self) -> list[str]:
@@ -250,7 +272,7 @@ class Guard:
                 for item in self.concrete:
                     if item.startswith(above) and os.path.lexists(item):
                         return item
-        return None
+        return self.linked(path)
 
 
 def _spellings(path: str) -> list[str]:
@@ -280,6 +302,23 @@ def _expand(word: str, cwd: str | None, home: str) -> list[str]:
         matches = glob.glob(path)
         return [os.path.normpath(m) for m in matches] or [path]
     return [path]
+
+
+def _entries(directory: str) -> list[str]:
+    """The paths in a protected directory (a few hundred at most); [] for anything else."""
+    if not os.path.isdir(directory) or os.path.islink(directory):
+        return []
+    try:
+        names = sorted(os.listdir(directory))[:256]
+    except (OSError, ValueError):
+        return []
+    return [os.path.join(directory, name) for name in names]
+
+
+def _is_symbolic(word: str) -> bool:
+    return word == "--symbolic" or (
+        word.startswith("-") and not word.startswith("--") and "s" in word[1:]
+    )
 
 
 def _has_marker(text: str) -> bool:
@@ -359,6 +398,13 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
         raise _FoundError("hookwise's own settings", f"runs `{' '.join(argv[:3])}`")
     if name in READERS:
         return
+    from hookwise.policy.shell import XARGS_INPUT  # loaded already: cmd came from it
+
+    if XARGS_INPUT in argv and cmd.piped_from is not None and name not in READERS:
+        # ``ls .hookwise/* | xargs rm``: the operands are what the piped command names
+        for word in cmd.piped_from.argv[1:]:
+            if _has_marker(word):
+                raise _FoundError(word, f"`xargs {name}` is given {word!r}")
     targets: list[str] | None = None
     # find -delete removes what its tests select, not its start points as a whole
     tree = name in TREE_WRITERS and cmd.origin != "find -delete"
@@ -369,6 +415,15 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
             targets = targets[1:]
             tree = any(w in ("-R", "--recursive") or (w[:1] == "-" and "R" in w) for w in argv)
     elif name in WRITERS_LAST:
+        if (name == "ln" and not any(_is_symbolic(w) for w in argv[1:])) or (
+            name == "cp" and any(w in ("-l", "--link") for w in argv[1:])
+        ):
+            # a hard link is the same file under a name the guard does not know
+            for word in positional[:-1] if len(positional) > 1 else positional:
+                for path in _expand(word, cwd, home):
+                    hit = guard.protected(path)
+                    if hit:
+                        raise _FoundError(hit, f"`{name}` hard-links {word}")
         directory = _target_dir(argv)
         if directory is not None:
             targets = [directory] + [directory + "/" + p.rsplit("/", 1)[-1] for p in positional]
@@ -396,6 +451,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
         acts = {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls"}
         if not acts.intersection(argv):
             return
+        _check_find(argv, cwd, guard)
     if targets is not None:
         for word in targets:
             for path in _expand(word, cwd, home):
@@ -422,6 +478,52 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
             raise _FoundError("a protected file", f"`{name}` reads a script that names one")
 
 
+_FIND_NAMES = ("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename")
+
+
+def _find_test(test: str, pattern: str, shown: str, parents: list[str]) -> bool:
+    """Whether ``find``'s name/path test selects ``shown`` (as find prints it), or one of
+    the directories above it (``-name .hookwise -exec rm -rf {} +``)."""
+    import fnmatch
+
+    fold = test.startswith("-i")
+    whole = "path" in test or "whole" in test
+    subjects = [shown] if whole else [shown.rsplit("/", 1)[-1], *parents]
+    if fold:
+        subjects = [x.lower() for x in subjects]
+        pattern = pattern.lower()
+    return any(fnmatch.fnmatchcase(x, pattern) for x in subjects)
+
+
+def _check_find(argv: list[str], cwd: str | None, guard: Guard) -> None:
+    """``find . -name policy.yaml -delete``: what find's tests select under a start point
+    (not the start point itself) may be a protected file; a negation, an ``-o`` or a test
+    it cannot read makes it assume so."""
+    starts: list[str] = []
+    i = 1
+    while i < len(argv) and not argv[i].startswith(("-", "(", "!")):
+        starts.append(argv[i])
+        i += 1
+    tests = [(w, argv[j + 1]) for j, w in enumerate(argv[:-1]) if w in _FIND_NAMES]
+    unsure = any(w in ("!", "-not", "-o", "-or", "-regex", "-iregex") for w in argv)
+    items: list[str] = []
+    for item in guard.concrete:
+        items += [item, *_entries(item)]  # .hookwise/: its files too
+    for start in starts or ["."]:
+        for root in _expand(start, cwd, guard.home):
+            inside = root.rstrip("/") + "/"
+            for item in items:
+                if not item.startswith(inside) or not os.path.lexists(item):
+                    continue
+                shown = start.rstrip("/") + "/" + item[len(inside) :]
+                parents = item[len(inside) :].split("/")[:-1]
+                selected = unsure or all(
+                    _find_test(test, pattern, shown, parents) for test, pattern in tests
+                )
+                if selected:
+                    raise _FoundError(item, f"`find {start}` selects {shown}")
+
+
 def check(ev: Event, guard: Guard) -> str | None:
     """Why ``ev`` would change a protected file (None: it does not)."""
     try:
@@ -429,7 +531,7 @@ def check(ev: Event, guard: Guard) -> str | None:
             script = ev.script
             if script is None:
                 return None
-            dirs = command_dirs(script.commands, ev.cwd, guard.home)
+            dirs = command_dirs(script.commands, ev.shell_cwd, guard.home)
             for cmd, cwd in zip(script.commands, dirs, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue

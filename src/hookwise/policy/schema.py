@@ -107,6 +107,10 @@ _COMMAND_OBJECT: Final = {
         "any_flags": _strings("flags of which one must be present"),
         "regex": _strings("regular expressions searched in the simple command's text"),
         "line_regex": _strings("regular expressions searched in the whole command line"),
+        "writes": _strings(
+            "globs one of the files the simple command writes must match (redirect "
+            "targets >, >>, >|, &>, find -fprint, sed w, awk print >, open(..., 'w')), as written"
+        ),
     },
 }
 

@@ -47,11 +47,13 @@ class Command:
 
     __slots__ = (
         "argv",
+        "chdir",
         "depth",
         "dynamic",
         "options",
         "origin",
         "piped_from",
+        "program",
         "redirects",
         "stdin",
         "text",
@@ -72,6 +74,9 @@ class Command:
         stdin: list[str] | None = None,
     ) -> None:
         self.argv = argv
+        # the basename of the program run, '' for an empty command; an attribute, not a
+        # property: the matcher reads it for every rule and command (argv is never changed)
+        self.program = argv[0].rsplit("/", 1)[-1] if argv else ""
         self.dynamic = dynamic  # per word: contains an expansion ($x, $(...), `...`)
         self.redirects = redirects  # every file redirect target (read or written)
         self.text = text
@@ -84,13 +89,7 @@ class Command:
         self.options: tuple[set[str], list[str]] | None = None  # programs.flags_of, lazily
         self.origin = ""  # what a derived command stands for ("find -delete", "python -c")
         self.piped_from: Command | None = None  # the command whose stdout is this one's stdin
-
-    @property
-    def program(self) -> str:
-        """The basename of the program run, '' for an empty command."""
-        if not self.argv:
-            return ""
-        return self.argv[0].rsplit("/", 1)[-1]
+        self.chdir: str | None = None  # where a wrapper runs it (env -C DIR, sudo -D DIR)
 
     @property
     def unknown_program(self) -> bool:
@@ -103,13 +102,16 @@ class Command:
 class Script:
     """The result of splitting: every command found, and whether the input parsed fully."""
 
-    __slots__ = ("commands", "complete", "git_aliases", "problems")
+    __slots__ = ("aliases", "commands", "complete", "git_aliases", "problems", "written")
 
     def __init__(self) -> None:
         self.commands: list[Command] = []
         self.complete = True
         self.problems: list[str] = []
         self.git_aliases: dict[str, str] = {}  # defined earlier on the line
+        self.aliases: dict[str, str] = {}  # shell aliases defined earlier on the line
+        # files written earlier on the line with content known here (echo ... > x.sh)
+        self.written: dict[str, str] = {}
 
     @property
     def unverifiable(self) -> list[str]:
@@ -134,6 +136,12 @@ def split_command(text: str) -> Script:
         script.complete = False
         script.problems.append("the command is not a string")
         return script
+    if "\x00" in text:
+        # bash never sees past a NUL (a C string), a script file drops it: either way the
+        # words differ from the text, so what would run is not what is read here
+        script.complete = False
+        script.problems.append("the command contains a NUL character")
+        text = text.replace("\x00", "")
     try:
         _parse(text, 0, script)
     except RecursionError:
@@ -206,27 +214,40 @@ _ANSI = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "f"
 
 
 def _ansi_c(body: str) -> str:
+    """Bash's ``$'...'`` decoding: ``\\x72``, octal ``\\162``, ``\\u0072``, ``\\cX``..."""
     out: list[str] = []
     i = 0
-    while i < len(body):
+    n = len(body)
+    while i < n:
         ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
+        if ch == "\\" and i + 1 < n:
             nxt = body[i + 1]
             if nxt in _ANSI:
                 out.append(_ANSI[nxt])
                 i += 2
                 continue
-            if nxt == "x":
+            if nxt in "xuU" or nxt in "01234567":
+                base, size, j = (8, 3, i + 1) if nxt in "01234567" else (16, 0, i + 2)
+                size = size or {"x": 2, "u": 4, "U": 8}[nxt]
                 digits = ""
-                j = i + 2
-                while j < len(body) and len(digits) < 2 and body[j] in "0123456789abcdefABCDEF":
+                allowed = "01234567" if base == 8 else "0123456789abcdefABCDEF"
+                while j < n and len(digits) < size and body[j] in allowed:
                     digits += body[j]
                     j += 1
                 if digits:
-                    out.append(chr(int(digits, 16)))
+                    code = int(digits, base)
+                    if code == 0:
+                        break  # bash's word ends at a NUL (a C string)
+                    out.append(chr(code & 0xFF if base == 8 else min(code, 0x10FFFF)))
                     i = j
                     continue
-            out.append(nxt)
+            if nxt == "c" and i + 2 < n:
+                if not ord(body[i + 2]) & 0x1F:
+                    break
+                out.append(chr(ord(body[i + 2]) & 0x1F))
+                i += 3
+                continue
+            out.append(nxt if nxt in "\\'\"?" else ch + nxt)
             i += 2
             continue
         out.append(ch)
@@ -451,6 +472,8 @@ class _Scanner:
                     end = n
                 if nested:
                     self.nested.append(text[start:end])
+                else:  # $(( 1 + $(cmd) )), ${x:-$(cmd)}: what is inside still runs
+                    self._body_expansions(text[start:end])
                 value.append(text[i : end + 1 + tail])
                 return min(end + 1 + tail, n)
         j = i + 1
@@ -543,7 +566,19 @@ def _parse(text: str, depth: int, script: Script) -> None:
         _parse(nested, depth + 1, script)
 
 
-def _strip_prefix(words: list[_Word], script: Script, depth: int) -> list[_Word]:
+class _Prefix:
+    """What the words in front of a command said about it (``env -C DIR``, ``xargs -I {}``,
+    ``LD_PRELOAD=...``), collected while they are stripped."""
+
+    __slots__ = ("chdir", "unverifiable", "xargs")
+
+    def __init__(self) -> None:
+        self.chdir: str | None = None
+        self.unverifiable: str | None = None
+        self.xargs: list[str] | None = None  # xargs' own words, when xargs runs the command
+
+
+def _strip_prefix(words: list[_Word], script: Script, depth: int, prefix: _Prefix) -> list[_Word]:
     """Drop keywords, assignments and wrappers in front of the real command; a wrapper that
     runs a shell string (``su -c``, ``flock -c``, ``watch``, ``env -S``) has it parsed."""
     i = 0
@@ -552,6 +587,7 @@ def _strip_prefix(words: list[_Word], script: Script, depth: int) -> list[_Word]
         while i < n and not words[i].quoted and words[i].value in _KEYWORDS:
             i += 1
         while i < n and _is_assignment(words[i]):
+            _assignment(words[i].value, script, depth, prefix)
             i += 1
         if i < n and not words[i].quoted and words[i].value == "coproc":
             i += 1  # coproc CMD, or coproc NAME { CMD; }
@@ -563,15 +599,82 @@ def _strip_prefix(words: list[_Word], script: Script, depth: int) -> list[_Word]
         name = words[i].value.rsplit("/", 1)[-1]
         if words[i].quoted or name not in programs.WRAPPERS:
             return words[i:]
-        found = programs.strip_wrapper(name, [w.value for w in words[i:]])
+        values = [w.value for w in words[i:]]
+        found = programs.strip_wrapper(name, values)
         if found is None:
             return words[i : i + 1]
         offset, string = found
         if string is not None:
             _parse(string, depth + 1, script)
             return words[i : i + 1]
+        chdir = programs.wrapper_chdir(name, values[:offset])
+        if chdir is not None:
+            prefix.chdir = chdir
+        if name == "env":
+            for word in values[1:offset]:
+                if "=" in word and word.split("=", 1)[0].isidentifier():
+                    _assignment(word, script, depth, prefix)
+        if name == "xargs":
+            prefix.xargs = values[:offset]
         i += offset
     return words[i:]
+
+
+def _assignment(word: str, script: Script, depth: int, prefix: _Prefix) -> None:
+    """``PROMPT_COMMAND='...'``, ``GIT_SSH_COMMAND=...``: the value is a command that runs
+    later; ``LD_PRELOAD=lib``, ``BASH_ENV=file``: the program loads code from a file."""
+    name, _, value = word.partition("=")
+    if not value:
+        return
+    if name in programs.COMMAND_VARIABLES or (
+        name.startswith("GIT_CONFIG_VALUE_") and value.startswith("!")
+    ):
+        _parse(value.removeprefix("!"), depth + 1, script)
+    elif name in programs.LOADER_VARIABLES:
+        prefix.unverifiable = f"{name}={value} makes it load code that is known only when it runs"
+
+
+XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
+
+
+def _xargs_operands(
+    words: list[_Word], options: list[str], piped_from: Command | None, stdin: list[str]
+) -> list[_Word]:
+    """The command ``xargs`` runs with the operands it reads: the words of a static ``echo``
+    or a ``find`` selection piped in, or a here-string; else an operand known only when it
+    runs (a path that resolves nowhere, so an `outside the workspace` rule holds)."""
+    if not words:
+        return words
+    replace = programs.xargs_replace(options)
+    items: list[str] | None = None
+    if stdin:
+        items = " ".join(stdin).split()
+    elif piped_from is not None and "-a" not in options and "--arg-file" not in options:
+        source = piped_from.program
+        if source in ("echo", "printf") and not any(piped_from.dynamic[1:]):
+            args = [w for w in piped_from.argv[1:] if not (source == "echo" and w in ("-e", "-n"))]
+            items = " ".join(args).replace("\\n", "\n").split()
+        elif source == "find":
+            items = programs.find_selection(piped_from.argv)
+    known = items is not None
+    text = " ".join(items or []) if known else XARGS_INPUT
+    if replace is not None:
+        return [
+            _Word(w.value.replace(replace, text), w.dynamic or not known, w.quoted, w.start, w.end)
+            if replace in w.value
+            else w
+            for w in words
+        ]
+    extra = [_Word(item, False, True, 0, 0) for item in items or []] if known else []
+    if not known:
+        extra = [_Word(XARGS_INPUT, True, True, 0, 0)]
+    return [*words, *extra]
+
+
+def _quote(word: str) -> str:
+    if word and all(ch.isalnum() or ch in "@%+=:,./-_" for ch in word):
+        return word
+    return "'" + word.replace("'", "'\"'\"'") + "'"
 
 
 def _is_assignment(word: _Word) -> bool:
@@ -626,10 +729,20 @@ def _add_command(
         raw = raw[2:]  # function NAME [()] { body: the body's first command follows
         if raw and raw[0].value == "()":
             raw = raw[1:]
+    prefix = _Prefix()
     if raw and not raw[0].quoted and raw[0].value in _COMPOUND:
         words: list[_Word] = []
     else:
-        words = _strip_prefix(_brace_expand(raw), script, depth)
+        words = _strip_prefix(_brace_expand(raw), script, depth, prefix)
+    if words and not words[0].quoted and words[0].value in script.aliases:
+        # an alias defined earlier on the line: bash reads its text in place of the name
+        definition = script.aliases.pop(words[0].value)  # popped: no endless recursion
+        rest = " ".join(_quote(w.value) for w in words[1:])
+        _parse(definition + " " + rest, depth + 1, script)
+        script.aliases[words[0].value] = definition
+        words = words[:1]
+    if prefix.xargs is not None:
+        words = _xargs_operands(words, prefix.xargs, piped_from, stdin)
     if not words and not redirects and not stdin:
         return None
     command = Command(
@@ -642,7 +755,10 @@ def _add_command(
         stdin=list(stdin),
     )
     command.piped_from = piped_from
+    command.chdir = prefix.chdir
+    command.unverifiable = prefix.unverifiable
     script.commands.append(command)
+    _remember_written(command, script)
     if words and words[0].dynamic:
         command.unverifiable = (
             f"the program is {words[0].value!r}, known only when the command runs"
@@ -668,12 +784,42 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
     commands, git aliases, interpreter one-liners."""
     program = command.program
     argv = command.argv
+    if argv and _file_key(argv[0]) in script.written:  # echo 'cmd' > x.sh; chmod +x x.sh; ./x.sh
+        _parse(script.written[_file_key(argv[0])], depth + 1, script)
+        return
     if program in SHELLS:
         inner = _shell_c_script(argv)
         if inner is not None:
             _parse(inner, depth + 1, script)
         elif reads_stdin(argv):
             _stdin_script(command, depth, script, piped_from, _parse)
+        else:
+            _script_file(command, _script_operand(argv), depth, script, piped_from)
+        return
+    if program in ("source", ".") and len(argv) > 1:
+        _script_file(command, argv[1], depth, script, piped_from)
+        return
+    if program in ("at", "batch") and "-f" not in argv:  # at reads the commands on stdin
+        _stdin_script(command, depth, script, piped_from, _parse)
+        return
+    if program == "alias":
+        for word in argv[1:]:
+            name, eq, value = word.partition("=")
+            if eq and name and not name.startswith("-"):
+                script.aliases[name] = value
+                _parse(value, depth + 1, script)  # what the alias will run
+        return
+    if program == "trap" and len(argv) > 2:
+        args = argv[2:] if argv[1] == "--" else argv[1:]
+        if len(args) > 1 and args[0] not in ("-", "") and not args[0].startswith("-"):
+            _parse(args[0], depth + 1, script)  # runs on the signal (EXIT: always)
+        return
+    if program in ("export", "declare", "typeset", "local", "readonly"):
+        prefix = _Prefix()
+        for word in argv[1:]:
+            if "=" in word and word.split("=", 1)[0].isidentifier():
+                _assignment(word, script, depth, prefix)
+        command.unverifiable = command.unverifiable or prefix.unverifiable
         return
     if program == "eval" and len(argv) > 1:
         if any(command.dynamic[1:]):
@@ -692,6 +838,11 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
         for inner_argv in programs.find_inner(argv):
             origin = "find -delete" if inner_argv[:3] == ["rm", "-r", "-f"] else "find -exec"
             _inner_argv(inner_argv, depth, script, command.text, origin)
+        for index, word in enumerate(argv[:-1]):
+            if word in ("-fprint", "-fprint0", "-fprintf", "-fls"):  # find writes FILE
+                target = argv[index + 1]
+                command.writes.append(target)
+                command.redirects.append(target)
         return
     if program in programs.REMOTE:
         remote_argv, remote = programs.remote_inner(program, argv)
@@ -702,12 +853,18 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
         return
     if program == "git":
         _git(command, depth, script)
+        _interpreter(command, programs.runs(program, argv, command.stdin), depth, script)
+        return
+    found = programs.runs(program, argv, command.stdin)
+    if found:
+        _interpreter(command, found, depth, script)
         return
     code = programs.interpreter_code(program, argv)
     if code is None and programs.interpreter(program) and ("-" in argv[1:] or len(argv) == 1):
         code = "".join(command.stdin) or None  # python - <<EOF
     if code is not None:
-        _interpreter(command, code, depth, script)
+        found = programs.code_commands(code, awk=program in programs.AWKS)
+        _interpreter(command, found, depth, script)
 
 
 def reads_stdin(argv: list[str]) -> bool:
@@ -732,23 +889,104 @@ def _stdin_script(
         return
     if piped_from is None:
         return
-    source = piped_from.program
-    if source in ("echo", "printf") and not any(piped_from.dynamic[1:]):
-        words = [w for w in piped_from.argv[1:] if not (source == "echo" and w in ("-e", "-n"))]
-        body = " ".join(words)
-        if source == "printf" or "-e" in piped_from.argv:
-            body = body.replace("\\n", "\n").replace("\\t", "\t")
-        parse(body, depth + 1, script)
-        return
-    if source == "cat" and piped_from.stdin and len(piped_from.argv) == 1:
-        for body in piped_from.stdin:
-            parse(body, depth + 1, script)
+    printed = static_output(piped_from)
+    if printed is not None:
+        parse(printed, depth + 1, script)
         return
     command.unverifiable = (
         f"{command.program} runs a script read from the output of `{piped_from.program}`, "
         "known only when it runs"
     )
     command.unknown_args = True
+
+
+def static_output(command: Command) -> str | None:
+    """What a command prints when that is known here: ``echo``/``printf`` of literal words,
+    ``cat`` of its here-document; None otherwise."""
+    source = command.program
+    if source in ("echo", "printf") and not any(command.dynamic[1:]):
+        words = [w for w in command.argv[1:] if not (source == "echo" and w in ("-e", "-n"))]
+        body = " ".join(words)
+        if source == "printf" or "-e" in command.argv:
+            body = body.replace("\\n", "\n").replace("\\t", "\t")
+        return body
+    if command.stdin and (
+        (source == "cat" and command.argv[1:] in ([], ["-"]))
+        or (source == "tee" and not any(w.startswith("-") for w in command.argv[1:]))
+    ):
+        return "".join(command.stdin)
+    return None
+
+
+_STDIN_FILES = frozenset(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
+
+
+def _file_key(path: str) -> str:
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def _remember_written(command: Command, script: Script) -> None:
+    """``echo 'rm -rf /' > x.sh`` (or ``cat > x.sh <<EOF``, ``tee x.sh <<EOF``): the file's
+    content, for a shell that runs it later on the line (CC#46991, agentguard#862)."""
+    targets = list(command.writes)
+    if command.program == "tee":
+        targets += [w for w in command.argv[1:] if not w.startswith("-")]
+    if not targets:
+        return
+    body = static_output(command)
+    for target in targets:
+        key = _file_key(target)
+        if body is None:
+            script.written.pop(key, None)  # content unknown here
+        else:
+            script.written[key] = script.written.get(key, "") + body + "\n"
+
+
+def _script_operand(argv: list[str]) -> str | None:
+    """The script file a shell runs (``bash -x x.sh``): the first word after its options."""
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":
+            return argv[i + 1] if i + 1 < len(argv) else None
+        if word in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            i += 2
+            continue
+        if word[:1] in "-+" and len(word) > 1:
+            i += 1
+            continue
+        return word
+    return None
+
+
+def _script_file(
+    command: Command, operand: str | None, depth: int, script: Script, piped_from: Command | None
+) -> None:
+    """A shell (or ``source``) running a script file: ``/dev/stdin`` is its input, a
+    process substitution is what its command prints, a file written earlier on the line
+    is that content; files on disk are not read."""
+    if operand is None:
+        return
+    if operand in _STDIN_FILES:
+        _stdin_script(command, depth, script, piped_from, _parse)
+        return
+    if operand.startswith("<(") and operand.endswith(")"):
+        inner = Script()
+        _parse(operand[2:-1], depth + 1, inner)
+        body = static_output(inner.commands[0]) if len(inner.commands) == 1 else None
+        if body is not None:
+            _parse(body, depth + 1, script)
+        else:
+            command.unverifiable = (
+                f"{command.program} runs the script `{operand[2:-1]}` prints, known only when "
+                "it runs"
+            )
+            command.unknown_args = True
+        return
+    if _file_key(operand) in script.written:
+        _parse(script.written[_file_key(operand)], depth + 1, script)
 
 
 def _git(command: Command, depth: int, script: Script) -> None:
@@ -766,8 +1004,11 @@ def _git(command: Command, depth: int, script: Script) -> None:
         _inner_argv(["git", *definition.split(), *rest], depth, script, command.text)
 
 
-def _interpreter(command: Command, code: str, depth: int, script: Script) -> None:
-    for kind, value in programs.code_commands(code):
+def _interpreter(
+    command: Command, found: list[tuple[str, Any]], depth: int, script: Script
+) -> None:
+    """Commands found in a program's code or options (programs.code_commands, .runs)."""
+    for kind, value in found:
         if kind == "script":
             _parse(value, depth + 1, script)
         elif kind == "argv":

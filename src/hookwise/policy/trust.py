@@ -62,6 +62,17 @@ def canonical_path(path: str) -> str:
     return os.path.realpath(path)
 
 
+def linked_in(path: str) -> str | None:
+    """The path as loaded, when a symlink in its last two parts (``.hookwise/`` or the file)
+    leads elsewhere; None when the file really is in its directory. The trust store pins
+    real paths: without this, a repository could link its policy to a file the user
+    trusted in another project and be trusted with it (CVE-2026-40068's class)."""
+    where = os.path.normpath(os.path.abspath(path))
+    directory = os.path.dirname(os.path.dirname(where))
+    expected = os.path.join(canonical_path(directory), os.path.relpath(where, directory))
+    return None if canonical_path(where) == expected else where
+
+
 class TrustStoreError(ValueError):
     """The trust store is not what hookwise writes; nothing in it is trusted."""
 
@@ -116,15 +127,21 @@ class Trust:
         if settings.get("trust.check", True) is False:
             return True, "the user policy turns the trust check off (settings.trust.check)"
         real = canonical_path(path)
-        for root in settings.get("trust.projects") or ():
-            base = canonical_path(os.path.expanduser(str(root)))
-            if real == base or real.startswith(base.rstrip("/") + "/"):
-                return True, f"under {root}, trusted by settings.trust.projects"
+        linked = linked_in(path)
+        if linked is None:
+            for root in settings.get("trust.projects") or ():
+                base = canonical_path(os.path.expanduser(str(root)))
+                if real == base or real.startswith(base.rstrip("/") + "/"):
+                    return True, f"under {root}, trusted by settings.trust.projects"
         pinned = self.files.get(real)
         if pinned is None:
             return False, "not trusted"
         if pinned != digest(data):
             return False, "changed since it was trusted"
+        if linked is not None and self.files.get(linked) != pinned:
+            # a repository's .hookwise/policy.yaml linked to a file trusted elsewhere must not
+            # bring that file's allow rules and validators (run in this directory) along
+            return False, f"a symlink to {real}, which is trusted where it is, not here"
         return True, "trusted (content hash matches)"
 
 
@@ -163,6 +180,9 @@ def trust_file(path: str, env: dict[str, str]) -> tuple[str, str]:
         "trusted_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     document.setdefault("files", {})[real] = entry
+    linked = linked_in(path)
+    if linked is not None:  # trusted through this link too (see linked_in)
+        document["files"][linked] = dict(entry)
     write_store_document(env, document)
     return real, entry["sha256"]
 
@@ -172,8 +192,9 @@ def untrust_file(path: str, env: dict[str, str]) -> bool:
     real = canonical_path(path)
     document = load_store_document(env)
     files = document.setdefault("files", {})
-    if real not in files:
+    key = linked_in(path) or real  # through a link: untrusted here, still where it is
+    if key not in files:
         return False
-    del files[real]
+    del files[key]
     write_store_document(env, document)
     return True

@@ -1,0 +1,374 @@
+"""An attacker's second pass over issues 10 and 11: forms bash runs that the matcher missed,
+and what a hostile repository could do to hang or crash the hook.
+
+Each evasion is first shown to be dangerous: bash (and the real tar, sed, make, awk, vim,
+find, xargs, env) deletes a throwaway ``victim`` with it. Then the hook must deny it. The
+hostile-repository attacks run ``hookwise hook`` as a process with the policy in a real
+repository, and must be answered (blocked) well before a host's 10 s hook timeout.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hookwise.policy import programs
+from hookwise.policy.shell import XARGS_INPUT, _ansi_c, split_command
+
+from .test_evasions import verdict
+from .test_trust_model import World
+
+# --------------------------------------------------------------- forms bash really runs
+
+REAL = [
+    "shopt -s expand_aliases\nalias x='rm -rf'\nx victim",
+    "echo victim | xargs rm -rf",
+    "echo victim | xargs -I{} sh -c 'rm -rf {}'",
+    "printf 'victim\\n' | xargs -n1 rm -rf",
+    "xargs rm -rf <<< victim",
+    "trap 'rm -rf victim' EXIT",
+    "echo $((1+$(rm -rf victim; echo 0)))",
+    ": ${x:=$(rm -rf victim)}",
+    'echo "${x:-$(rm -rf victim)}"',
+    "$'\\162m' -rf victim",
+    "$'\\u0072m' -rf victim",
+    "env -C . rm -rf victim",
+    "env -iu X PATH=/usr/bin:/bin rm -rf victim",
+    "tar -cf /dev/null seed --checkpoint=1 --checkpoint-action=exec='rm -rf victim'",
+    "tar --to-command='rm -rf victim' -xf seed.tar",
+    "sed -n '1e rm -rf victim' seed",
+    "make --eval='x: ; rm -rf victim' x",
+    "make -f - <<< $'x:\\n\\trm -rf victim'",
+    "awk 'BEGIN{\"rm -rf victim\" | getline}'",
+    "compgen -C 'rm -rf victim' x 2>/dev/null",
+    "vim -es -c '!rm -rf victim' -c 'q!'",
+    "find victim -type f -exec rm {} +",
+    "find . -name victim -exec rm -r {} +",
+    "echo 'rm -rf victim' > x.sh && bash x.sh",
+    "cat > x.sh <<'EOF'\nrm -rf victim\nEOF\nchmod +x x.sh; ./x.sh",
+    "tee x.sh <<< 'rm -rf victim' >/dev/null; . ./x.sh",
+    "source <(echo 'rm -rf victim')",
+    "bash /dev/stdin <<< 'rm -rf victim'",
+]
+
+
+def _tool(command: str) -> str | None:
+    """The program a real check needs that may be missing here."""
+    for name in ("tar", "make", "vim", "awk", "sed"):
+        if command.startswith(name) or f"| {name}" in command:
+            return name
+    return None
+
+
+@pytest.mark.parametrize("command", REAL)
+def test_bash_really_runs_the_evasion_and_the_hook_denies_it(tmp_path: Path, command: str) -> None:
+    needed = _tool(command)
+    if needed and shutil.which(needed) is None:
+        pytest.skip(f"{needed} is not installed")
+    victim = tmp_path / "victim"
+    (victim / "sub").mkdir(parents=True)
+    (victim / "sub" / "file").write_text("x")
+    (tmp_path / "seed").write_text("line\n")
+    subprocess.run(["tar", "-cf", "seed.tar", "seed"], cwd=tmp_path, check=True, timeout=30)
+    subprocess.run(
+        ["bash", "-c", command],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    gone = not victim.exists() or not (victim / "sub" / "file").exists()
+    assert gone, f"bash did not run it: {command}"
+    assert verdict(command, cwd=str(tmp_path))[0] == "deny", command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "alias ll='ls -la'; ll",
+        "trap 'rm -f \"$tmp\"' EXIT",
+        "echo $((1 + 2))",
+        'echo "${HOME:-/tmp}"',
+        "find . -name '*.pyc' | xargs rm -f",
+        "find . -name node_modules -type d | xargs rm -rf",
+        "git ls-files | xargs wc -l",
+        "tar -czf out.tgz src",
+        "sed -n '1,20p' file",
+        "sed -i 's/a/b/' file",
+        "make -C docs html",
+        "awk '{print $1}' log",
+        "vim -c 'set number' README.md",
+        "env -C build make",
+    ],
+)
+def test_the_same_programs_used_everyday_pass(command: str) -> None:
+    from hookwise.policy.starter import starter_policy
+
+    assert verdict(command, starter_policy(["all"]))[0] == "none", command
+
+
+# ---------------------------------------------------------------------- the pieces
+
+
+def test_ansi_c_quoting_decodes_as_bash_does(tmp_path: Path) -> None:
+    """Random escapes (octal, hex, \\u, \\c, unknown ones) against bash's own $'...'."""
+    rng = random.Random(11)
+    pieces = ["\\162", "\\x72", "\\u0072", "\\U0001F600", "\\cA", "\\q", "\\\\", "\\'", "\\n",
+              "\\7", "\\08", "\\x4", "\\e", "m", "-", " "]  # fmt: skip
+    samples = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(200)]
+    script = "".join(f"printf '%s\\0' $'{s}'\n" for s in samples)
+    done = subprocess.run(
+        ["bash", "-c", script], capture_output=True, timeout=30, check=True, cwd=tmp_path
+    )
+    expected = done.stdout.decode("utf-8", "surrogateescape").split("\0")[:-1]
+    got = [_ansi_c(s) for s in samples]
+    assert got == expected
+
+
+def test_git_abbreviates_per_subcommand_as_the_table_says(tmp_path: Path) -> None:
+    """``git clean --forc`` is --force (clean has one --force...), ``git push --forc`` is
+    ambiguous and refused; the table (programs.GIT_LONGS) agrees with the real git."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, timeout=30)
+    (tmp_path / "untracked").write_text("x")
+    clean = subprocess.run(
+        ["git", "clean", "--forc", "--dry"], cwd=tmp_path, capture_output=True, text=True,
+        timeout=30, check=False,
+    )  # fmt: skip
+    assert clean.returncode == 0 and "untracked" in clean.stdout
+    push = subprocess.run(
+        ["git", "push", "--forc"], cwd=tmp_path, capture_output=True, text=True, timeout=30,
+        check=False,
+    )  # fmt: skip
+    assert "ambiguous option" in push.stderr
+    assert "-f" in programs.flags_of("git", ["git", "clean", "--forc"])[0]
+    assert "-f" not in programs.flags_of("git", ["git", "push", "--forc"])[0]
+    for sub, longs in programs.GIT_LONGS.items():
+        shown = subprocess.run(
+            ["git", sub, "-h"], capture_output=True, text=True, timeout=30, check=False
+        )
+        text = shown.stdout + shown.stderr
+        missing = [o for o in longs.split() if o not in text and "[no-]" + o[2:] not in text]
+        assert missing == [], f"git {sub} -h does not know {missing}"
+
+
+def test_xargs_operands_come_from_what_is_piped_in() -> None:
+    def argvs(text: str) -> list[list[str]]:
+        return [c.argv for c in split_command(text).commands]
+
+    assert argvs("echo a b | xargs rm -f")[1] == ["rm", "-f", "a", "b"]
+    assert argvs("echo a | xargs -I% mv % %.bak")[1] == ["mv", "a", "a.bak"]
+    assert argvs("find / -name x | xargs rm -rf")[1] == ["rm", "-rf", "/x"]
+    assert argvs("cat list | xargs rm -rf")[1] == ["rm", "-rf", XARGS_INPUT]
+    assert programs.xargs_replace(["xargs", "-i"]) == "{}"
+    assert programs.xargs_replace(["xargs", "-IX"]) == "X"
+    assert programs.xargs_replace(["xargs", "-n1"]) is None
+
+
+@pytest.mark.parametrize(
+    ("script", "found"),
+    [
+        ("1e rm -rf x", [("script", "rm -rf x")]),
+        ("s/a/b/e", [("unverifiable", "sed runs the pattern space as a command (s///e)")]),
+        ("s/a/b/w out.txt", [("write", "out.txt")]),
+        ("/x/w ~/.bashrc", [("write", "~/.bashrc")]),
+        ("1,20p", []),
+        ("s/e/w/g; /^$/d", []),
+        ("s|/usr/e|/x|", []),
+        ("y/abc/xyz/", []),
+        ("/start/,/end/{s/a/b/;p}", []),
+    ],
+)
+def test_sed_scripts_are_read_for_commands_and_writes(
+    script: str, found: list[tuple[str, str]]
+) -> None:
+    assert programs.sed_commands(script) == found
+
+
+@given(st.text(max_size=120))
+@settings(max_examples=300, deadline=None)
+def test_option_readers_never_raise(text: str) -> None:
+    programs.sed_commands(text)
+    programs.code_commands(text, awk=True)
+    for program in ("git", "tar", "rsync", "zip", "vim", "make", "npx", "sed", "compgen"):
+        programs.runs(program, [program, *text.split()], [text])
+
+
+# ------------------------------------------------------------- a hostile repository
+
+
+def _blocked(answer: dict[str, object]) -> bool:
+    return answer["exit"] == 2 or answer["decision"] in ("deny", "ask")
+
+
+@pytest.mark.parametrize(
+    ("policy", "command"),
+    [
+        # catastrophic backtracking: (a+)+$ on "aaa...!" runs for minutes
+        (
+            'version: 1\nrules:\n  - {id: r, match: {command: {line_regex: "(a+)+$"}},'
+            " action: deny}\n",
+            "a" * 40 + "!; git push --force",
+        ),
+        (
+            "version: 1\nrules:\n  - {id: r, match: {tool: shell},"
+            " when: 'command matches \"(a|aa)+$\"', action: deny}\n",
+            "a" * 40 + "!",
+        ),
+        # libyaml recurses in C: tens of thousands of [ crash the process (SIGSEGV)
+        ("version: 1\nrules: " + "[" * 60000 + "]" * 60000 + "\n", "git push --force"),
+        ("version: 1\nrules: " + "{a: " * 60000 + "x" + "}" * 60000 + "\n", "ls"),
+    ],
+    ids=["regex", "when-regex", "deep-sequence", "deep-mapping"],
+)
+def test_a_hostile_policy_cannot_hang_or_crash_the_hook(
+    world: World, policy: str, command: str
+) -> None:
+    world.policy(policy)
+    started = time.monotonic()
+    result = world.shell(command)
+    # answered, and before the 10 s a host gives the installed hook (a killed hook lets the
+    # tool run): this is the property under attack, not a performance figure
+    assert time.monotonic() - started < 9
+    assert _blocked(result), result
+
+
+def test_a_billion_laughs_value_is_refused(world: World) -> None:
+    lines = ["version: 1", "rules:", "  - id: r", "    match:", "      fields:",
+             "        - {path: input.command, op: eq, value: {seed: &a0 [x, x, x, x, x, x, x, x]"]  # fmt: skip
+    for level in range(1, 10):
+        lines[-1] += f", a{level}: &a{level} [" + ", ".join([f"*a{level - 1}"] * 8) + "]"
+    lines[-1] += "}}"
+    lines.append("    action: deny")
+    world.policy("\n".join(lines) + "\n")
+    result = world.shell("ls")
+    assert _blocked(result)
+    assert "expands to more than" in str(result["reason"]) + str(result["stderr"])
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find . -name policy.yaml -delete",
+        "find . -name '*.yaml' -delete",
+        "find . -iname POLICY.YAML -exec rm {} +",
+        "find . -type f -delete",
+        "ls .hookwise/* | xargs rm",
+        "echo .hookwise/policy.yaml | xargs rm",
+        "ln .hookwise/policy.yaml copy && : > copy",
+        "cp -l .hookwise/policy.yaml copy",
+    ],
+)
+def test_self_protection_sees_find_tests_xargs_and_hard_links(world: World, command: str) -> None:
+    policy = world.policy("version: 1\nrules: []\n")
+    result = world.shell(command)
+    assert result["decision"] == "deny" and "protects its own guardrails" in str(result["reason"])
+    assert policy.read_text() == "version: 1\nrules: []\n"
+
+
+def test_a_hard_link_made_earlier_is_still_the_policy(world: World) -> None:
+    policy = world.policy("version: 1\nrules: []\n")
+    (world.repo / "innocent.txt").hardlink_to(policy)
+    for command in (": > innocent.txt", "truncate -s0 innocent.txt", "sed -i d innocent.txt"):
+        assert world.shell(command)["decision"] == "deny", command
+    answer = world.tool("Write", {"file_path": str(world.repo / "innocent.txt"), "content": ""})
+    assert answer["decision"] == "deny"
+    assert world.shell("cat innocent.txt")["decision"] is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["find . -name '*.pyc' -delete", "find src -delete", "git stash", "ls .hookwise | xargs echo"],
+)
+def test_near_the_guardrails_everyday_commands_pass(world: World, command: str) -> None:
+    world.policy("version: 1\nrules: []\n")
+    (world.repo / "src").mkdir()
+    assert world.shell(command)["decision"] is None, command
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    return World(tmp_path)
+
+
+TRUSTED = """\
+version: 1
+rules:
+  - id: check
+    match: {tool: shell}
+    action: validate
+    validator: {command: "touch VALIDATOR-RAN"}
+"""
+
+
+@pytest.mark.parametrize("link", ["file", "directory"])
+def test_a_link_to_a_policy_trusted_elsewhere_is_not_trusted_here(
+    world: World, tmp_path: Path, link: str
+) -> None:
+    """A trusted file's validators run in the event's directory: a repository that links
+    its .hookwise/policy.yaml (or .hookwise/) to it must not get them run there."""
+    trusted = world.policy(TRUSTED)
+    assert world.cli("policy", "trust", str(trusted)).returncode == 0
+    world.shell("ls")
+    assert (world.repo / "VALIDATOR-RAN").exists()  # where it was trusted, it applies
+
+    hostile = tmp_path / "hostile"
+    subprocess.run(["git", "init", "-q", str(hostile)], check=True, timeout=30)
+    if link == "file":
+        (hostile / ".hookwise").mkdir()
+        (hostile / ".hookwise" / "policy.yaml").symlink_to(trusted)
+    else:
+        (hostile / ".hookwise").symlink_to(trusted.parent)
+    world.shell("ls", cwd=hostile)
+    assert not (hostile / "VALIDATOR-RAN").exists()
+
+    # trusting it through the link is the user's own choice, and untrusting it there
+    # leaves the original trusted
+    linked = hostile / ".hookwise" / "policy.yaml"
+    assert world.cli("policy", "trust", str(linked)).returncode == 0
+    world.shell("ls", cwd=hostile)
+    assert (hostile / "VALIDATOR-RAN").exists()
+    (hostile / "VALIDATOR-RAN").unlink()
+    (world.repo / "VALIDATOR-RAN").unlink()
+    assert world.cli("policy", "untrust", str(linked)).returncode == 0
+    world.shell("ls", cwd=hostile)
+    world.shell("ls")
+    assert not (hostile / "VALIDATOR-RAN").exists()
+    assert (world.repo / "VALIDATOR-RAN").exists()
+
+
+@pytest.mark.parametrize(
+    ("tool_input", "decision"),
+    [
+        ({"command": "rm policy.yaml", "dir_path": ".hookwise"}, "deny"),
+        ({"command": ": > policy.yaml", "directory": ".hookwise"}, "deny"),
+        ({"command": "rm -rf repo", "dir_path": ".."}, "deny"),
+        ({"command": "git push --force", "dir_path": "sub"}, "deny"),
+        ({"command": "rm -rf build", "dir_path": "sub"}, None),
+        ({"command": "ls", "dir_path": ".hookwise"}, None),
+    ],
+)
+def test_gemini_runs_the_command_in_its_dir_path(
+    world: World, tool_input: dict[str, str], decision: str | None
+) -> None:
+    """Gemini's run_shell_command takes the directory to run in: paths resolve there, so
+    ``rm policy.yaml`` in ``.hookwise`` is the policy, and ``rm -rf repo`` in ``..`` is
+    the workspace."""
+    from hookwise.policy.payloads import build_payload
+
+    world.policy("version: 1\nextends: [hookwise/filesystem]\nrules: []\n")
+    (world.repo / "sub" / "build").mkdir(parents=True)
+    payload = build_payload(
+        "gemini", "BeforeTool", tool="run_shell_command", tool_input=tool_input,
+        cwd=str(world.repo),
+    )  # fmt: skip
+    answer = world.answer(world.hook(payload, "--platform", "gemini"), "gemini")
+    assert answer["decision"] == decision, answer
+    assert (world.repo / ".hookwise" / "policy.yaml").exists()
