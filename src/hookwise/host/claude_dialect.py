@@ -31,8 +31,8 @@ from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex,
 from hookwise.protocol.jsvalue import JSON, js_string, truthy
 
 EXIT_BLOCK = 2
-NO_STDERR = "No stderr output"
-BOM = "\ufeff"  # what Claude Code says for an exit 2 with nothing on stderr
+NO_STDERR = "No stderr output"  # what Claude Code says for an exit 2 with nothing on stderr
+BOM = "\ufeff"
 
 
 def schema_problem(event: DialectEvent, answer: dict[str, JSON]) -> str | None:

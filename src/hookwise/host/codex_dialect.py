@@ -187,9 +187,9 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             continue
         if r.kind == "text" and event.plain_stdout_is_context:
             contexts.append(r.text)
-        whole = event.kind is not Kind.TOOL_BEFORE  # pre-tool reasons are cut in finish
+        cut_now = event.kind is not Kind.TOOL_BEFORE  # pre-tool reasons are cut in finish
         if r.kind == "exit2":
-            reason = _text(r.stderr, cut=whole) or ""
+            reason = _text(r.stderr, cut=cut_now) or ""
             if event.exit2 is Exit2.FEEDBACK:
                 reasons.append(reason)
             elif event.kind is Kind.PROMPT:
@@ -218,8 +218,8 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             if choice == "deny" or answer.get("decision") == "block":
                 blocked, decision = True, "deny"
                 reasons.append(
-                    _text(specific.get("permissionDecisionReason"), cut=whole)
-                    or _text(answer.get("reason"), cut=whole)
+                    _text(specific.get("permissionDecisionReason"), cut=cut_now)
+                    or _text(answer.get("reason"), cut=cut_now)
                     or ""
                 )
             elif choice == "allow" and isinstance(specific.get("updatedInput"), dict):
