@@ -197,7 +197,9 @@ def test_exit_2_on_a_non_blocking_event_shows_stderr_or_is_ignored() -> None:
 def test_exit_1_warns_with_stderr_and_continues(event: str) -> None:
     result = parse(1, "", "flake8 crashed\ntraceback", event)
     body = contract_answer(result)
-    assert body["continue"] is True and result.proceed
+    # a permission request no hook decided goes to the host's own prompt: it does not
+    # go ahead by itself (observed on Claude Code and Codex, tests/e2e)
+    assert body["continue"] is True and result.proceed is (event != "PermissionRequest")
     assert {"type": "warn", "content": "flake8 crashed\ntraceback"} in body["messageBlocks"]
     assert result.errors and "flake8 crashed" in result.errors[0]
     assert result.behavior == "non_blocking_error"
@@ -375,10 +377,14 @@ def test_json_discarded_by_the_host_is_not_honoured() -> None:
 
 
 def test_invalid_json_is_plain_text_with_the_host_problem() -> None:
-    result = parse(0, '{"decision": "block",', event="Stop")
+    # JSON-shaped ({ ... }) but invalid: an error, as Claude Code reports it
+    result = parse(0, '{"decision": "block",}', event="Stop")
     assert result.source == "exitcode" and result.decision == "none"
     assert result.errors[0].startswith("invalid JSON output")
     assert result.message_blocks[-1]["content"].startswith("Hook Error: invalid JSON output")
+    # not ending in }: plain text to Claude Code (tests/e2e, prompt-shape-truncated)
+    cut = parse(0, '{"decision": "block",', event="Stop")
+    assert cut.decision == "none" and not cut.errors
 
 
 # --------------------------------------------------------------------------- validation level

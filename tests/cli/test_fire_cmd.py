@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from hookwise.cli.app import cli
@@ -162,6 +163,84 @@ def test_fire_raw_sends_the_object_verbatim(tmp_path: Path) -> None:
     # payloads are replayed this way)
     seen = json.loads((project / "seen.json").read_text())
     assert seen == {"custom": [1, 2], "hook_event_name": "Notification"}
+
+
+# stdin objects shaped as the real CLIs send them (keys from tests/e2e/fixtures), with a
+# field hookwise does not know and values it would never build itself
+RAW_INPUTS = {
+    "claude": (
+        ".claude/settings.json",
+        {
+            "session_id": "s-from-the-cli",
+            "transcript_path": "/nowhere/t.jsonl",
+            "cwd": "(the project)",
+            "permission_mode": "acceptEdits",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": "echo hi > marker", "description": "x"},
+            "tool_use_id": "toolu_1",
+            "effort": {"level": "high"},
+            "prompt_id": "p-1",
+            "zz_unknown": [1, {"b": None}],
+        },
+    ),
+    "codex": (
+        ".codex/hooks.json",
+        {
+            "session_id": "s-from-the-cli",
+            "turn_id": "t-1",
+            "transcript_path": None,
+            "cwd": "(the project)",
+            "hook_event_name": "PreToolUse",
+            "model": "fake-model",
+            "permission_mode": "bypassPermissions",
+            "tool_name": "Bash",
+            "tool_input": {"command": "echo hi > marker"},
+            "tool_use_id": "call_1",
+            "zz_unknown": 1.5,
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("host", sorted(RAW_INPUTS))
+def test_fire_raw_sends_a_real_cli_stdin_verbatim_on_claude_and_codex(
+    tmp_path: Path, host: str
+) -> None:
+    where, stdin = RAW_INPUTS[host]
+    project = tmp_path / "proj"
+    settings = project / where
+    settings.parent.mkdir(parents=True)
+    hook = {"type": "command", "command": f"cat > {tmp_path / 'seen.json'}"}
+    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}
+    settings.write_text(json.dumps({"hooks": hooks}))
+    # the hook runs in the payload's cwd, as in the session it came from
+    stdin = {**stdin, "cwd": str(project)}
+    text = json.dumps(stdin)
+    proc = run(
+        "fire",
+        "PreToolUse",
+        "--raw",
+        "--host",
+        host,
+        "--settings",
+        str(project),
+        "--home",
+        str(tmp_path),
+        "--trust-workspace",
+        "--dangerously-bypass-hook-trust",
+        "--payload",
+        "-",
+        "--json",
+        stdin=text,
+        home=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    seen_text = (tmp_path / "seen.json").read_text()
+    seen = json.loads(seen_text)
+    # the same object, keys in the same order: nothing added, dropped or rebuilt
+    assert seen == stdin and list(seen) == list(stdin)
+    assert json.loads(proc.stdout)["outcome"]["proceed"] is True
 
 
 def test_conformance_single_case_and_bad_case(tmp_path: Path) -> None:

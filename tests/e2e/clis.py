@@ -37,7 +37,7 @@ GEMINI_EVENTS = {
     "Stop": "AfterAgent",
 }
 TOOL_MATCHERS = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
-TOOL_EVENTS = ("PreToolUse",)
+TOOL_EVENTS = ("PreToolUse", "PermissionRequest")
 
 
 def install_dir() -> Path:
@@ -151,7 +151,9 @@ def write_project_hooks(cli: str, proj: Path, event: str, command: str) -> None:
     if cli == "claude":
         # -p with a trusted workspace honours the project's allow rule; as root,
         # --dangerously-skip-permissions is refused, so the rule is how Bash gets allowed
-        settings = {"permissions": {"allow": ["Bash"]}, "hooks": hooks}
+        settings: dict[str, Any] = {"hooks": hooks}
+        if event != "PermissionRequest":
+            settings["permissions"] = {"allow": ["Bash"]}
         _write_json(proj / ".claude" / "settings.json", settings)
     elif cli == "codex":
         _write_json(proj / ".codex" / "hooks.json", {"hooks": hooks})
@@ -173,13 +175,22 @@ def prepare(cli: str, layout: Layout, event: str, command: str, url: str) -> lis
     if cli == "codex":
         codex_home = layout.home / ".codex"
         codex_home.mkdir(parents=True, exist_ok=True)
-        (codex_home / "config.toml").write_text(codex_config(url, layout.proj), encoding="utf-8")
+        config = codex_config(url, layout.proj)
+        if event == "PermissionRequest":
+            config = 'approval_policy = "on-request"\n' + config
+        (codex_home / "config.toml").write_text(config, encoding="utf-8")
+        if event == "PermissionRequest":
+            # PermissionRequest fires only where Codex would ask for approval: every command
+            # outside its read-only list asks under "untrusted"; no sandbox (as the others)
+            approvals = ["--approve-for-me"]
+        else:
+            approvals = ["--dangerously-bypass-approvals-and-sandbox"]
         return [
             str(binary(cli)),
             "exec",
             "--skip-git-repo-check",
             "--dangerously-bypass-hook-trust",
-            "--dangerously-bypass-approvals-and-sandbox",
+            *approvals,
             "--json",
             PROMPT,
         ]

@@ -19,7 +19,11 @@ Agreement, per cell (a null observation is not compared, see observe.py):
   hookwise may give the bare text or the host's full frame; both compare equal. When no
   model request followed the hook (the session or the prompt ended there), nothing could
   carry the text, so a predicted text is not compared with the necessarily missing one;
-* ``updated_input`` is given exactly when the real CLI ran the rewritten command.
+  nor is a predicted text without any token (``null`` printed by the hook) that the
+  observer could not find;
+* ``updated_input`` is given exactly when the real CLI ran the rewritten command;
+* a run that waited for a confirmation (``waiting``) is predicted with ``asks_user`` true and
+  ``proceed`` false, and no outcome has both ``asks_user`` and ``proceed`` true.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e import clis
+from tests.e2e.observe import TOKENS, TOOL_EVENTS
 
 # frames the real CLIs put around hook text; unwrapped repeatedly, outermost first
 FRAMES = [
@@ -51,11 +56,32 @@ FRAMES = [
         r"^\[\$HOOK_COMMAND\]: (?P<core>.*)$",
     )
 ]
+# Codex's declined approval (a PermissionRequest deny): the message Debug-quoted twice
+REJECTED = re.compile(
+    r'^exec_command failed: CreateProcess \{ message: "Rejected\(\\"(?P<core>.*)\\"\)" \}$',
+    re.DOTALL,
+)
+
+
+def debug_unquote(text: str) -> str:
+    """Undo one level of Rust's Debug quoting (\\\\, \\", \\n, \\t)."""
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text):
+            out.append({"n": "\n", "t": "\t", "r": "\r"}.get(text[i + 1], text[i + 1]))
+            i += 2
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
 
 
 def unwrap(text: str) -> str:
     """The hook's own text inside the frames a host adds, whitespace collapsed."""
     text = text.strip()
+    rejected = REJECTED.match(text)
+    if rejected:
+        text = debug_unquote(debug_unquote(rejected.group("core"))).strip()
     changed = True
     while changed:
         changed = False
@@ -65,6 +91,11 @@ def unwrap(text: str) -> str:
                 text = match.group("core").strip()
                 changed = True
     return " ".join(text.split())
+
+
+def marked(text: str) -> bool:
+    """The text holds one of the audience tokens the observer looks for."""
+    return any(token in text for token in TOKENS.values())
 
 
 def texts_agree(observed: str | None, predicted: str | None) -> bool:
@@ -197,6 +228,13 @@ def disagreements(record: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
     """What hookwise predicts differently from what the real CLI did (empty: agreement)."""
     seen = record["observed"]
     problems = []
+    if outcome.get("asks_user") and outcome.get("proceed"):
+        problems.append("asks_user and proceed both true: a call that waits does not go ahead")
+    if seen.get("waiting") and not (outcome.get("asks_user") and not outcome.get("proceed")):
+        problems.append(
+            f"the real CLI waits for a confirmation; hookwise asks_user"
+            f" {outcome.get('asks_user')}, proceed {outcome.get('proceed')}"
+        )
     if seen["proceeded"] is not None and outcome.get("proceed") != seen["proceeded"]:
         problems.append(f"proceed: hookwise {outcome.get('proceed')}, real {seen['proceeded']}")
     if (
@@ -213,11 +251,14 @@ def disagreements(record: dict[str, Any], outcome: dict[str, Any]) -> list[str]:
     for mine, theirs in pairs:
         if seen["model_requests_after_hook"] == 0 and seen[theirs] is None:
             continue  # no request followed the hook: nothing could be seen
+        predicted = outcome.get(mine)
+        if seen[theirs] is None and isinstance(predicted, str) and not marked(predicted):
+            continue  # a text without a token (``null``, say) cannot be found in a request
         if not texts_agree(seen[theirs], outcome.get(mine)):
             problems.append(
                 f"{mine}: hookwise {json.dumps(outcome.get(mine))}, real {json.dumps(seen[theirs])}"
             )
-    if seen["tool_ran"] and record["event"] == "PreToolUse":
+    if seen["tool_ran"] and record["event"] in TOOL_EVENTS:
         rewritten = outcome.get("updated_input") is not None
         if rewritten != seen["input_rewritten"]:
             problems.append(

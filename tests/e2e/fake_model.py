@@ -67,6 +67,15 @@ def second_tool() -> bool:
     return os.environ.get(SECOND_TOOL_VARIABLE) == "write"
 
 
+# A test can have the Codex shell call ask to leave the sandbox (``require_escalated``), so
+# that Codex asks for approval and fires PermissionRequest.
+ESCALATE_VARIABLE = "HOOKWISE_E2E_ESCALATE"
+
+
+def escalate() -> bool:
+    return os.environ.get(ESCALATE_VARIABLE) == "1"
+
+
 def _calls_wanted(results: int) -> str | None:
     """Which call the model makes after ``results`` tool results: shell, write or None."""
     if results == 0:
@@ -530,8 +539,13 @@ def _responses_default(body: dict[str, Any]) -> dict[str, Any]:
             "status": "completed",
         }
     elif wanted == "shell" and shell:
+        escalation = (
+            {"sandbox_permissions": "require_escalated", "justification": "write the marker"}
+            if escalate()
+            else {}
+        )
         args: dict[str, Any] = (
-            {"cmd": shell_command()}
+            {"cmd": shell_command(), **escalation}
             if shell == "exec_command"
             else {"command": shell_command()}
             if shell == "shell_command"

@@ -1,10 +1,32 @@
 """The matrix of hook answers run through the real CLIs and through hookwise.
 
 A cell is one event and one literal hook answer (exit code, stdout, stderr; see
-answer_hook.py). Events use the Claude Code / Codex names; on Gemini CLI the same points
-are BeforeTool, BeforeAgent and AfterAgent, and the same answer is given unchanged (a
-Claude-style hook script run on Gemini). Every text carries the token of its audience
-(observe.py), so what reached the model can be found whatever the CLI wraps around it.
+answer_hook.py). The cells are not picked one by one: each group below is a product of
+dimensions, crossed with the four events that can block, minus named exclusions (each with
+its reason):
+
+* ``fields``: the top-level ``decision`` against the event's own decision field
+  (``hookSpecificOutput.permissionDecision`` on pre-tool, ``decision.behavior`` on a
+  permission request, ``additionalContext`` on prompt and stop), each with its own reason
+  text, so the cell shows which field won and whose reason reached the model. Every value
+  any of the three CLIs knows is crossed, ``ask`` included (headless: nobody to ask).
+* ``exit``: the exit code (0, 1, 2, 3) against what is on stdout (nothing, plain text, the
+  event's "go" answer, its "no" answer) against stderr (nothing, a reason): exit code
+  against JSON, and where the reason of an exit 2 comes from (the JSON, stderr, neither).
+* ``continue``: ``continue`` (false, true) against the decision (none, go, no).
+* ``encoding``: the "no" answer written with a UTF-8 BOM, CRLF line ends, leading
+  whitespace, leading text, trailing garbage, two JSON objects (either order), wrapped in
+  an array, encoded as a JSON string, and non-object JSON (null, a number).
+* ``shape``: how the answer is addressed: ``hookEventName`` missing or naming another
+  event, an unknown top-level key, the JSON on stderr (exit 0 and 2), truncated JSON (exit
+  0 and 2), ``systemMessage`` alone, a hook command that is not found (exit 127), and, on
+  tool events, ``updatedInput`` against the decision.
+
+Events use the Claude Code / Codex names; on Gemini CLI the same points are BeforeTool,
+BeforeAgent and AfterAgent, and the same answer is given unchanged (a Claude-style hook
+script run on Gemini; Gemini's own forms are the top-level ``decision`` values of the
+``fields`` group). Every text carries the token of its audience (observe.py), so what
+reached the model can be found whatever the CLI wraps around it.
 
 The fake model asks for one shell call, ``echo hi > marker``. A cell's Stop hook answers
 only while ``stop_hook_active`` is false, the loop guard those hosts expect of a Stop hook.
@@ -12,13 +34,28 @@ only while ``stop_hook_active`` is false, the loop guard those hosts expect of a
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from tests.e2e.observe import CONTEXT, REASON, USER
 
 CLIS = ("claude", "codex", "gemini")
+
+PRE, PROMPT, STOP, PERMISSION = "PreToolUse", "UserPromptSubmit", "Stop", "PermissionRequest"
+# the cell id's prefix per event
+SHORT = {PRE: "pre", PROMPT: "prompt", STOP: "stop", PERMISSION: "perm"}
+EVENTS = tuple(SHORT)
+
+# Cells a CLI cannot run, and why (named once, applied by ``exclusions``).
+NO_PERMISSION_EVENT = (
+    "Gemini CLI has no PermissionRequest event: its ToolPermission notification is advisory"
+    " and cannot answer for the user"
+)
+# A run that waits for a confirmation nobody gives (Gemini's ask, headless) ends here.
+ASK_LIMIT_SECONDS = 40.0
 
 
 @dataclass(frozen=True)
@@ -29,21 +66,32 @@ class Cell:
     note: str
     # cli -> why this cell is not run on it
     not_on: dict[str, str] = field(default_factory=dict)
+    # the run's time limit; None: the runner's default
+    limit_s: float | None = None
 
     def as_json(self) -> dict[str, Any]:
-        return {"id": self.id, "event": self.event, "answer": self.answer, "note": self.note}
+        out = {"id": self.id, "event": self.event, "answer": self.answer, "note": self.note}
+        return out | ({"limit_s": self.limit_s} if self.limit_s is not None else {})
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Cell:
-        return Cell(str(data["id"]), str(data["event"]), dict(data["answer"]), str(data["note"]))
+        limit = data.get("limit_s")
+        return Cell(
+            str(data["id"]),
+            str(data["event"]),
+            dict(data["answer"]),
+            str(data["note"]),
+            limit_s=float(limit) if limit is not None else None,
+        )
+
+
+def text(value: Any) -> str:
+    """A JSON value as a hook prints it (one line); a string is printed as it is."""
+    return value if isinstance(value, str) else json.dumps(value) + "\n"
 
 
 def out(exit: int = 0, stdout: Any = "", stderr: Any = "", **extra: Any) -> dict[str, Any]:
     """A hook answer; JSON values are serialised as a hook prints them (one line)."""
-
-    def text(value: Any) -> str:
-        return value if isinstance(value, str) else json.dumps(value) + "\n"
-
     answer: dict[str, Any] = {"exit": exit}
     if stdout != "":
         answer["stdout"] = text(stdout)
@@ -60,153 +108,244 @@ def specific(event: str | None, **fields: Any) -> dict[str, Any]:
 
 R_STDERR = f"{REASON}: marker files are forbidden (stderr)\n"
 R_JSON = f"{REASON}: marker files are forbidden (json)"
+R_TOP = f"{REASON}: marker files are forbidden (top-level)"
 CTX_PLAIN = f"{CONTEXT}: plain text on stdout\n"
 CTX_JSON = f"{CONTEXT}: the marker directory is scratch space"
 U_TEXT = f"{USER}: note for the user"
+U_STOP = f"{USER}: stopping here"
 MISSING = f"/bin/sh: 1: {REASON}-missing-hook: not found\n"
-PRE = "PreToolUse"
 REWRITE = {"command": "echo hi > marker-modified"}
+# a reason longer than Codex keeps (about 12 KB): where it is cut, and how, shows in the
+# text that reaches the model; multi-byte characters test the cut's character boundaries
+LONG = f"{REASON}: head of a long reason. " + "Grüße aus Köln, line ✓\n" * 900 + "the tail end"
 DENY = specific(PRE, permissionDecision="deny", permissionDecisionReason=R_JSON)
-STOP_ALL = {"continue": False, "stopReason": U_TEXT}
-TRUNCATED = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"'
 
 
-Row = tuple[str, dict[str, Any], str]  # id, answer, note
+def verdict(**fields: Any) -> dict[str, Any]:
+    """A PermissionRequest answer: ``decision`` inside hookSpecificOutput."""
+    return specific(PERMISSION, decision=fields)
 
 
-def _pre_tool_rows() -> list[Row]:
-    rows: list[Row] = []
-    for code in (0, 1, 2, 3, 127):
-        stderr = MISSING if code == 127 else R_STDERR
-        rows.append((f"pre-exit{code}", out(code), f"exit {code}, no output"))
-        rows.append((f"pre-exit{code}-stderr", out(code, stderr=stderr), f"exit {code}, stderr"))
-    allow = specific(PRE, permissionDecision="allow", permissionDecisionReason=U_TEXT)
-    ask = specific(PRE, permissionDecision="ask", permissionDecisionReason=R_JSON)
-    nameless = specific(None, permissionDecision="deny", permissionDecisionReason=R_JSON)
-    misnamed = specific("PostToolUse", permissionDecision="deny", permissionDecisionReason=R_JSON)
-    return [
-        *rows,
-        ("pre-exit0-stdout-text", out(0, CTX_PLAIN), "exit 0, plain text on stdout"),
-        ("pre-json-allow", out(0, allow), "permissionDecision allow"),
-        ("pre-json-deny", out(0, DENY), "permissionDecision deny"),
-        ("pre-json-ask", out(0, ask), "permissionDecision ask (headless: nobody to ask)"),
-        (
-            "pre-json-defer",
-            out(0, specific(PRE, permissionDecision="defer")),
-            "permissionDecision defer",
-        ),
-        ("pre-json-deny-no-event-name", out(0, nameless), "deny without hookEventName"),
-        ("pre-json-deny-wrong-event-name", out(0, misnamed), "deny with hookEventName PostToolUse"),
-        (
-            "pre-json-deny-unknown-key",
-            out(0, {**DENY, "policyVersion": 1}),
-            "deny plus an unknown top-level key",
-        ),
-        (
-            "pre-legacy-block",
-            out(0, {"decision": "block", "reason": R_JSON}),
-            "legacy top-level decision block",
-        ),
-        (
-            "pre-legacy-approve",
-            out(0, {"decision": "approve", "reason": U_TEXT}),
-            "legacy top-level decision approve",
-        ),
-        (
-            "pre-toplevel-deny",
-            out(0, {"decision": "deny", "reason": R_JSON}),
-            "top-level decision deny (the Gemini form)",
-        ),
-        (
-            "pre-universal-deny",
-            out(0, {"decision": "block", "reason": R_JSON, **DENY}),
-            "decision block and permissionDecision deny together",
-        ),
-        (
-            "pre-updated-input-allow",
-            out(0, specific(PRE, permissionDecision="allow", updatedInput=REWRITE)),
-            "updatedInput with allow",
-        ),
-        (
-            "pre-updated-input-only",
-            out(0, specific(PRE, updatedInput=REWRITE)),
-            "updatedInput without a decision",
-        ),
-        (
-            "pre-additional-context",
-            out(0, specific(PRE, additionalContext=CTX_JSON)),
-            "additionalContext, no decision",
-        ),
-        ("pre-continue-false", out(0, STOP_ALL), "continue false with stopReason"),
-        ("pre-system-message", out(0, {"systemMessage": U_TEXT}), "systemMessage only"),
-        ("pre-malformed-json", out(0, TRUNCATED), "truncated JSON on stdout, exit 0"),
-        (
-            "pre-malformed-json-exit2",
-            out(2, TRUNCATED),
-            "truncated JSON on stdout, exit 2, no stderr",
-        ),
-        ("pre-json-on-stderr", out(0, stderr=DENY), "deny JSON on stderr only, exit 0"),
-        ("pre-json-on-stderr-exit2", out(2, stderr=DENY), "deny JSON on stderr only, exit 2"),
-        (
-            "pre-exit2-json-allow",
-            out(2, specific(PRE, permissionDecision="allow"), R_STDERR),
-            "exit 2 with an allow on stdout and a reason on stderr",
-        ),
-        (
-            "pre-exit2-json-deny",
-            out(2, DENY, R_STDERR),
-            "exit 2 with a deny on stdout and a reason on stderr",
-        ),
-        ("pre-exit1-json-deny", out(1, DENY), "exit 1 with a deny on stdout"),
-    ]
+# Each event's plain "go ahead" and "do not" answers, the two sides of most dimensions.
+GO: dict[str, dict[str, Any]] = {
+    PRE: specific(PRE, permissionDecision="allow", permissionDecisionReason=U_TEXT),
+    PROMPT: specific(PROMPT, additionalContext=CTX_JSON),
+    STOP: {"systemMessage": U_TEXT},
+    PERMISSION: verdict(behavior="allow"),
+}
+NO: dict[str, dict[str, Any]] = {
+    PRE: DENY,
+    PROMPT: {"decision": "block", "reason": R_JSON},
+    STOP: {"decision": "block", "reason": R_JSON},
+    PERMISSION: verdict(behavior="deny", message=R_JSON),
+}
+
+# The top-level decision values any of the CLIs knows (Claude's legacy approve/block,
+# Gemini's allow/deny/block/ask), and the event's own decision field's values.
+TOP_DECISIONS = ("approve", "block", "allow", "deny", "ask")
+SPECIFIC_DECISIONS: dict[str, tuple[str, ...]] = {
+    PRE: ("allow", "deny", "ask", "defer"),
+    PERMISSION: ("allow", "deny", "ask"),
+    PROMPT: ("context",),
+    STOP: ("context",),
+}
 
 
-def _prompt_rows() -> list[Row]:
-    ups = "UserPromptSubmit"
-    return [
-        ("prompt-exit0-stdout-text", out(0, CTX_PLAIN), "exit 0, plain text on stdout"),
-        ("prompt-exit1-stderr", out(1, stderr=R_STDERR), "exit 1, stderr"),
-        ("prompt-exit2", out(2), "exit 2, no output"),
-        ("prompt-exit2-stderr", out(2, stderr=R_STDERR), "exit 2, stderr"),
-        ("prompt-legacy-block", out(0, {"decision": "block", "reason": R_JSON}), "decision block"),
-        (
-            "prompt-additional-context",
-            out(0, specific(ups, additionalContext=CTX_JSON)),
-            "additionalContext",
+def own_decision(event: str, value: str) -> dict[str, Any]:
+    """The event's own decision field set to ``value`` (its reason text: R_JSON)."""
+    if event == PRE:
+        return specific(PRE, permissionDecision=value, permissionDecisionReason=R_JSON)
+    if event == PERMISSION:
+        return verdict(behavior=value, message=R_JSON)
+    return specific(event, additionalContext=CTX_JSON)
+
+
+Row = tuple[str, dict[str, Any], str]  # id suffix, answer, note
+
+
+def _fields(event: str) -> Iterator[Row]:
+    """Top-level decision x the event's own decision field (both absent: no answer)."""
+    for top, own in itertools.product((None, *TOP_DECISIONS), (None, *SPECIFIC_DECISIONS[event])):
+        if top is None and own is None:
+            continue
+        answer: dict[str, Any] = {}
+        if top is not None:
+            answer |= {"decision": top, "reason": R_TOP}
+        if own is not None:
+            answer |= own_decision(event, own)
+        top_note = f"top-level decision {top}" if top else "no top-level decision"
+        own_note = f"own field {own}" if own else "no own field"
+        yield (
+            f"fields-top_{top or 'none'}-own_{own or 'none'}",
+            out(0, answer),
+            f"{top_note}, {own_note}",
+        )
+
+
+def _exit(event: str) -> Iterator[Row]:
+    """Exit code x stdout x stderr."""
+    stdouts: dict[str, Any] = {"none": "", "text": CTX_PLAIN, "go": GO[event], "no": NO[event]}
+    stderrs: dict[str, Any] = {"none": "", "reason": R_STDERR}
+    for code, (so, so_value), (se, se_value) in itertools.product(
+        (0, 1, 2, 3), stdouts.items(), stderrs.items()
+    ):
+        yield (
+            f"exit{code}-out_{so}-err_{se}",
+            out(code, so_value, se_value),
+            f"exit {code}, stdout {so}, stderr {se}",
+        )
+
+
+def _continue(event: str) -> Iterator[Row]:
+    """continue false/true x the decision (none, go, no)."""
+    for flag, (name, decision) in itertools.product(
+        (False, True), {"none": {}, "go": GO[event], "no": NO[event]}.items()
+    ):
+        answer = {"continue": flag, **({"stopReason": U_STOP} if not flag else {}), **decision}
+        yield (
+            f"continue_{str(flag).lower()}-{name}",
+            out(0, answer),
+            f"continue {str(flag).lower()} with decision {name}",
+        )
+
+
+def _encodings(event: str) -> Iterator[Row]:
+    """The event's "no" answer, encoded in every way a hook might print it."""
+    no, go = NO[event], GO[event]
+    line = json.dumps(no)
+    pretty = json.dumps(no, indent=2)
+    encodings = {
+        "bom": ("\ufeff" + line + "\n", "a UTF-8 byte-order mark before the JSON"),
+        "crlf": (pretty.replace("\n", "\r\n") + "\r\n", "pretty JSON with CRLF line ends"),
+        "pretty": (pretty + "\n", "pretty JSON over several lines"),
+        "leading_ws": ("\n \t\n  " + line + "\n", "blank lines and spaces before the JSON"),
+        "leading_text": ("note: checked\n" + line + "\n", "a text line before the JSON"),
+        "trailing_garbage": (line + " trailing words\n", "text after the JSON"),
+        "trailing_ws": (line + "\n\n \t \n", "whitespace after the JSON"),
+        "no_newline": (line, "no final newline"),
+        "two_objects": (line + "\n" + json.dumps(go) + "\n", "the no answer, then the go one"),
+        "two_objects_go_first": (
+            json.dumps(go) + "\n" + line + "\n",
+            "the go answer, then the no one",
         ),
-        (
-            "prompt-additional-context-no-event-name",
+        "array": (json.dumps([no]) + "\n", "the answer inside an array"),
+        "json_string": (json.dumps(line) + "\n", "the answer encoded as a JSON string"),
+        "null": ("null\n", "JSON null"),
+        "number": ("2\n", "a JSON number"),
+    }
+    for name, (stdout, note) in encodings.items():
+        yield f"enc-{name}", out(0, stdout), note
+
+
+def _shapes(event: str) -> Iterator[Row]:
+    """How the answer is addressed and where it is written."""
+    no = NO[event]
+    inner = no.get("hookSpecificOutput")
+    if isinstance(inner, dict):
+        fields = {k: v for k, v in inner.items() if k != "hookEventName"}
+        yield "shape-no_event_name", out(0, specific(None, **fields)), "no hookEventName"
+        other = "PostToolUse" if event != "PostToolUse" else "PreToolUse"
+        yield (
+            "shape-wrong_event_name",
+            out(0, specific(other, **fields)),
+            f"hookEventName {other}",
+        )
+    else:  # the no answer is top-level; address the go answer's context instead
+        yield (
+            "shape-no_event_name",
             out(0, specific(None, additionalContext=CTX_JSON)),
             "additionalContext without hookEventName",
-        ),
-        ("prompt-continue-false", out(0, STOP_ALL), "continue false with stopReason"),
-        (
-            "prompt-malformed-json",
-            out(0, '{"decision": "block", "reason": "' + CTX_JSON),
-            "truncated JSON on stdout (plain text, so the context token)",
-        ),
-    ]
+        )
+        yield (
+            "shape-wrong_event_name",
+            out(0, specific("PostToolUse", additionalContext=CTX_JSON)),
+            "additionalContext with hookEventName PostToolUse",
+        )
+    yield "shape-unknown_key", out(0, {**no, "policyVersion": 1}), "an unknown top-level key"
+    yield "shape-wrong_type", out(0, {**no, "systemMessage": 42}), "systemMessage a number"
+    yield "shape-on_stderr", out(0, stderr=no), "the answer on stderr, exit 0"
+    yield "shape-on_stderr_exit2", out(2, stderr=no), "the answer on stderr, exit 2"
+    truncated = json.dumps(no)[:-12]
+    yield "shape-truncated", out(0, truncated), "truncated JSON, exit 0"
+    yield "shape-truncated_exit2", out(2, truncated), "truncated JSON, exit 2, no stderr"
+    yield "shape-system_message", out(0, {"systemMessage": U_TEXT}), "systemMessage alone"
+    yield "shape-missing_hook", out(127, stderr=MISSING), "hook command not found (exit 127)"
+    if event == PRE:
+        for decision in (None, "allow", "ask", "deny"):
+            fields = {"updatedInput": REWRITE}
+            if decision:
+                fields |= {"permissionDecision": decision, "permissionDecisionReason": R_JSON}
+            yield (
+                f"shape-updated_input-{decision or 'none'}",
+                out(0, specific(PRE, **fields)),
+                f"updatedInput with {decision or 'no'} decision",
+            )
+    if event == PRE:
+        yield (
+            "shape-long_reason",
+            out(0, specific(PRE, permissionDecision="deny", permissionDecisionReason=LONG)),
+            f"a deny whose reason is {len(LONG.encode())} bytes (multi-byte characters)",
+        )
+    if event == PERMISSION:
+        yield (
+            "shape-updated_input-allow",
+            out(0, verdict(behavior="allow", updatedInput=REWRITE)),
+            "updatedInput with behavior allow",
+        )
 
 
-def _stop_rows() -> list[Row]:
-    once = {"quiet_if_stop_hook_active": True}
-    block = {"decision": "block", "reason": R_JSON}
-    context = specific("Stop", additionalContext=CTX_JSON)
-    return [
-        ("stop-exit0", out(0, **once), "exit 0, no output"),
-        ("stop-exit0-stdout-text", out(0, CTX_PLAIN, **once), "plain text on stdout"),
-        ("stop-exit2", out(2, **once), "exit 2, no output"),
-        ("stop-exit2-stderr", out(2, stderr=R_STDERR, **once), "exit 2, stderr"),
-        ("stop-legacy-block", out(0, block, **once), "decision block (go on working)"),
-        ("stop-additional-context", out(0, context, **once), "additionalContext"),
-        ("stop-continue-false", out(0, STOP_ALL, **once), "continue false with stopReason"),
-    ]
+GROUPS = (_fields, _exit, _continue, _encodings, _shapes)
+
+
+def exclusions(event: str) -> dict[str, str]:
+    """The CLIs that cannot run ``event``'s cells, and why."""
+    return {"gemini": NO_PERMISSION_EVENT} if event == PERMISSION else {}
+
+
+def asks(answer: dict[str, Any]) -> bool:
+    """The answer asks for a confirmation somewhere (a headless run may wait for it)."""
+    return '"ask"' in answer.get("stdout", "") or '\\"ask\\"' in answer.get("stdout", "")
 
 
 def cells() -> list[Cell]:
-    groups = (("PreToolUse", _pre_tool_rows()), ("UserPromptSubmit", _prompt_rows()))
-    groups += (("Stop", _stop_rows()),)
-    return [Cell(i, event, answer, note) for event, rows in groups for i, answer, note in rows]
+    out_cells: list[Cell] = []
+    for event, group in itertools.product(EVENTS, GROUPS):
+        for suffix, given, note in group(event):
+            guard = {"quiet_if_stop_hook_active": True} if event == STOP else {}
+            answer = {**given, **guard}
+            limit = ASK_LIMIT_SECONDS if asks(answer) else None
+            cell_id = f"{SHORT[event]}-{suffix}"
+            out_cells.append(Cell(cell_id, event, answer, note, exclusions(event), limit))
+    return out_cells
+
+
+# The live sample `make test` runs on every CLI (test_live.py): each group on each event,
+# chosen where the three CLIs answer differently; the replay covers every cell.
+SAMPLE = frozenset(
+    {
+        "pre-fields-top_block-own_allow",  # top-level block against permissionDecision allow
+        "pre-fields-top_none-own_ask",  # ask, headless
+        "pre-fields-top_ask-own_none",  # Gemini's ask, headless
+        "pre-fields-top_deny-own_none",  # Gemini's own form
+        "pre-exit2-out_go-err_none",  # exit 2 against an allow, no reason anywhere
+        "pre-exit2-out_no-err_reason",  # exit 2: the JSON reason or stderr
+        "pre-exit1-out_no-err_none",  # exit 1 against a deny
+        "pre-continue_false-no",  # continue false against a deny
+        "pre-enc-bom",
+        "pre-enc-trailing_garbage",
+        "pre-enc-two_objects",
+        "pre-shape-wrong_event_name",
+        "prompt-exit2-out_none-err_reason",
+        "prompt-fields-top_block-own_context",
+        "prompt-enc-crlf",
+        "stop-fields-top_block-own_none",
+        "stop-continue_false-no",
+        "stop-exit2-out_none-err_none",
+        "perm-fields-top_none-own_deny",
+        "perm-exit0-out_none-err_none",  # no decision: the host's own approval
+        "perm-exit2-out_no-err_reason",
+    }
+)
 
 
 def runs(clis: tuple[str, ...] = CLIS, matrix: list[Cell] | None = None) -> list[tuple[str, Cell]]:

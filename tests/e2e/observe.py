@@ -14,7 +14,7 @@ Observed, per run:
 * ``hook_calls``: how many times the hook ran;
 * ``tool_ran``: the marker file exists (the shell command ran), ``input_rewritten``: the
   hook's ``updatedInput`` ran instead (``marker-modified``);
-* ``proceeded``: the hooked step went ahead - PreToolUse: the tool ran; UserPromptSubmit:
+* ``proceeded``: the hooked step went ahead - PreToolUse and PermissionRequest: the tool ran; UserPromptSubmit:
   the prompt reached the model; Stop: the agent stopped (no model request after the hook);
 * ``reason_reached_model`` / ``context_reached_model`` / ``user_text_reached_model``: the
   paragraph of a request body holding that token in the model requests after the hook, or
@@ -26,6 +26,10 @@ Observed, per run:
   model request followed the hook. UserPromptSubmit and Stop: false when the session went
   on (a model request followed the hook); null when nothing followed, because headless mode
   ends the session at that point whether or not the hook asked it to;
+* ``waiting``: the run was still going when its time limit came and nothing had followed
+  the hook: the CLI waits for a confirmation that nobody gives in a headless run (Gemini
+  CLI on ``ask``). ``session_stopped`` is then null (the session did not end), and so is
+  ``proceeded`` of a Stop hook;
 * ``shown_to_user``: the paragraphs with a token that the CLI printed (stdout or stderr):
   what a user of the headless CLI saw. Recorded, not compared: the interactive UIs show
   more than headless mode prints.
@@ -41,6 +45,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 REASON = "POLICY-E2E-REASON"
+# events about one tool call: "proceeded" means the tool ran
+TOOL_EVENTS = ("PreToolUse", "PermissionRequest")
 CONTEXT = "POLICY-E2E-CONTEXT"
 USER = "POLICY-E2E-USER"
 TOKENS = {"reason": REASON, "context": CONTEXT, "user": USER}
@@ -95,12 +101,28 @@ def segment(text: str, token: str) -> str:
     return text
 
 
-def find_segment(requests: list[dict[str, Any]], token: str) -> str | None:
+def find_segment(
+    requests: list[dict[str, Any]], token: str, normalise: Callable[[str], str] = str
+) -> str | None:
+    """The first paragraph holding ``token``, searched after ``normalise`` (which turns the
+    hook command, whose argv holds every token of the answer, into ``$HOOK_COMMAND``)."""
     for request in requests:
-        for text in strings(request.get("body")):
+        for raw in strings(request.get("body")):
+            text = normalise(raw)
             if token in text:
                 return segment(text, token)
     return None
+
+
+# Claude Code's frame for hook text it adds as context (plain stdout of a prompt hook,
+# additionalContext): a text in it is context whatever token it carries
+CONTEXT_FRAME = re.compile(
+    r"^(?:<system-reminder>\s*)?\w+(?::[\w-]+)? hook (?:success|additional context): "
+)
+
+
+def is_context_frame(text: str) -> bool:
+    return CONTEXT_FRAME.match(text.strip()) is not None
 
 
 def _texts(value: Any) -> list[str]:
@@ -163,6 +185,14 @@ def new_items(cli: str, body: Any) -> list[tuple[str, str]]:
     return items
 
 
+def unframed(text: str) -> str:
+    """The text without surrounding whitespace and system-reminder tags."""
+    text = text.strip()
+    if text.startswith("<system-reminder>") and text.endswith("</system-reminder>"):
+        text = text[len("<system-reminder>") : -len("</system-reminder>")].strip()
+    return text
+
+
 _TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?")
 
 
@@ -195,6 +225,7 @@ def event_args(event: str, hook_input: dict[str, Any]) -> dict[str, Any]:
     """The event's own arguments out of the host's hook input (what `hookwise fire` takes)."""
     keys = {
         "PreToolUse": ("tool_name", "tool_input"),
+        "PermissionRequest": ("tool_name", "tool_input"),
         "UserPromptSubmit": ("prompt",),
         # Claude/Codex Stop; Gemini's AfterAgent adds the prompt and the answer
         "Stop": ("stop_hook_active", "last_assistant_message", "prompt", "prompt_response"),
@@ -212,6 +243,7 @@ def observe(
     stdout: str,
     stderr: str,
     replacements: dict[str, str],
+    timed_out: bool = False,
 ) -> dict[str, Any]:
     normalise = normaliser(replacements)
     turns = [r for r in requests if is_turn_request(cli, r)]
@@ -219,32 +251,48 @@ def observe(
     after = [r for r in turns if first_call is not None and r["t"] > first_call]
     follow_up = new_items(cli, after[0]["body"]) if after else []
     tool_ran = (proj / "marker").exists() or (proj / "marker-modified").exists()
-    reason = find_segment(after, REASON)
-    context = find_segment(after, CONTEXT)
-    user_text = find_segment(after, USER)
+    reason = find_segment(after, REASON, normalise)
+    context = find_segment(after, CONTEXT, normalise)
+    user_text = find_segment(after, USER, normalise)
+    if reason is not None and is_context_frame(reason):
+        # added as context (a prompt hook's plain stdout holding a reason, say)
+        context, reason = context or reason, None
 
     proceeded: bool | None
     session_stopped: bool | None
+    # the run was still going when its time was up, nothing having followed the hook: the
+    # CLI waits (for a confirmation nobody gives in a headless run)
+    waiting = bool(hook_calls) and timed_out and not after
     if not hook_calls:
         proceeded, session_stopped = None, None
-    elif event == "PreToolUse":
+    elif event in TOOL_EVENTS:
         proceeded = tool_ran
-        session_stopped = not after
-        if reason is None and not tool_ran:
-            # a block whose reason carries no token (exit 2 without stderr, say): the text
-            # the model got in place of the tool's result
-            reason = next((t for kind, t in follow_up if kind == "result"), None)
+        session_stopped = None if waiting else not after
+        replaced = next((t for kind, t in follow_up if kind == "result"), None)
+        if not tool_ran and event == "PreToolUse" and replaced is not None:
+            # a blocked call: the text the model got in place of the tool's result is the
+            # reason, whichever token it holds (Gemini blocks with plain stdout text) or
+            # none (exit 2 without stderr). A PermissionRequest's host-made denial is the
+            # host's own text: only a token marks the hook's.
+            reason = normalise(replaced)
     elif event == "UserPromptSubmit":
         from tests.e2e.clis import PROMPT
 
         proceeded = any(PROMPT in s for r in after for s in strings(r.get("body")))
         session_stopped = False if after else None
+        if context is None:
+            # the prompt went on: hook text that reached the model is context
+            context, reason = reason, None
     else:  # Stop
-        proceeded = not after
+        proceeded = None if waiting else not after
         session_stopped = False if after else None
         if reason is None and after:
-            # sent back to work: the text that came back in place of a reason
-            reason = next((t for kind, t in follow_up if CONTEXT not in t), None)
+            # sent back to work: the text that came back in place of a reason, unless the
+            # host framed it as context
+            texts = (normalise(t) for _, t in follow_up)
+            reason = next((t for t in texts if not is_context_frame(t)), None)
+    if context is not None and reason is not None and unframed(context) == unframed(reason):
+        context = None  # one text, read as the reason
 
     shown = [
         normalise(segment(s, token))
@@ -257,10 +305,11 @@ def observe(
         "tool_ran": tool_ran,
         "input_rewritten": (proj / "marker-modified").exists(),
         "proceeded": proceeded,
-        "reason_reached_model": normalise(reason) if reason is not None else None,
-        "context_reached_model": normalise(context) if context is not None else None,
-        "user_text_reached_model": normalise(user_text) if user_text is not None else None,
+        "reason_reached_model": reason,
+        "context_reached_model": context,
+        "user_text_reached_model": user_text,
         "session_stopped": session_stopped,
+        "waiting": waiting,
         "shown_to_user": list(dict.fromkeys(shown)),
         "model_requests": len(turns),
         "model_requests_after_hook": len(after),

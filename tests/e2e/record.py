@@ -38,6 +38,7 @@ STABLE = (
     "context_reached_model",
     "user_text_reached_model",
     "session_stopped",
+    "waiting",
 )
 
 
@@ -85,6 +86,8 @@ def outcome_cell(observed: dict[str, Any]) -> str:
         parts.append("rewritten")
     if observed["session_stopped"]:
         parts.append("session ends")
+    if observed.get("waiting"):
+        parts.append("waits for a confirmation")
     for key, label in (
         ("reason_reached_model", "model gets"),
         ("context_reached_model", "context"),
@@ -110,9 +113,38 @@ def table(chosen: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
+def run_one(cli: str, cell: Cell, attempts: int = 2) -> dict[str, Any] | None:
+    """One run, tried again once when the runner itself fails (not when the CLI does)."""
+    for attempt in range(attempts):
+        try:
+            return run_cell(cli, cell)
+        except (RuntimeError, OSError, ValueError) as exc:
+            tail = str(exc).splitlines()[-1:] or [""]
+            print(
+                f"# runner failed ({attempt + 1}/{attempts}) {cli} {cell.id}: {tail[0]}",
+                file=sys.stderr,
+            )
+    return None
+
+
 def run_all(pairs: list[tuple[str, Cell]], jobs: int) -> list[dict[str, Any]]:
+    """Every pair, ``jobs`` at a time, in matrix order; progress on stderr."""
+    done = 0
+
+    def one(pair: tuple[str, Cell]) -> dict[str, Any] | None:
+        nonlocal done
+        record = run_one(*pair)
+        done += 1
+        if done % 25 == 0 or done == len(pairs):
+            print(f"# {done}/{len(pairs)} runs", file=sys.stderr, flush=True)
+        return record
+
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(lambda pair: run_cell(*pair), pairs))
+        records = list(pool.map(one, pairs))
+    failed = [f"{cli} {cell.id}" for (cli, cell), r in zip(pairs, records, strict=True) if not r]
+    if failed:
+        print("# no record (runner failed twice): " + ", ".join(failed), file=sys.stderr)
+    return [r for r in records if r is not None]
 
 
 def read_matrix(path: Path) -> list[Cell]:
@@ -163,11 +195,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--predict", action="store_true", help="also compare every run with hookwise's prediction"
     )
+    parser.add_argument(
+        "--replay",
+        type=Path,
+        nargs="?",
+        const=FIXTURES,
+        help="run nothing: compare hookwise with the records in this directory (default:"
+        " the fixtures)",
+    )
     args = parser.parse_args(argv)
     chosen = tuple(c for c in args.clis.split(",") if c)
     if args.table:
         print(table(chosen))
         return 0
+    if args.replay is not None:
+        wanted_ids = {c for c in args.cells.split(",") if c}
+        stored = [
+            r
+            for cli in chosen
+            for r in load_fixtures(cli, args.replay).values()
+            if not wanted_ids or r["cell"] in wanted_ids
+        ]
+        differ = predicted_disagreements(stored)
+        print(f"# {differ} of {len(stored)} records differ", file=sys.stderr)
+        return 1 if differ else 0
     for cli in chosen:
         problem = clis.node_missing() or clis.install_problem(cli)
         if problem:

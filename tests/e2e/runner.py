@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e import clis
-from tests.e2e.fake_model import FakeModel
+from tests.e2e.fake_model import ESCALATE_VARIABLE, FakeModel
 from tests.e2e.matrix import Cell
 from tests.e2e.observe import event_args, observe, read_jsonl
 
@@ -72,10 +72,15 @@ def run_bounded(
         return stdout, stderr, None, True
 
 
-def run_here(cli: str, cell: Cell, root: Path, timeout: float = CLI_TIMEOUT) -> dict[str, Any]:
+def run_here(cli: str, cell: Cell, root: Path, timeout: float | None = None) -> dict[str, Any]:
     """Run ``cell`` through ``cli`` in this process's network; artifacts go under ``root``."""
+    timeout = timeout or cell.limit_s or CLI_TIMEOUT
     layout = clis.Layout(root)
     command = clis.hook_command(cell.answer)
+    if cell.event == "PermissionRequest":
+        # the fake model (in this process) asks to leave the sandbox, so Codex asks for
+        # approval; Claude Code asks because Bash is not allowed (clis.write_project_hooks)
+        os.environ[ESCALATE_VARIABLE] = "1"
     with FakeModel() as fake:
         argv = clis.prepare(cli, layout, cell.event, command, fake.url)
         env = clis.environment(cli, layout, fake.url)
@@ -98,6 +103,7 @@ def run_here(cli: str, cell: Cell, root: Path, timeout: float = CLI_TIMEOUT) -> 
         stdout=stdout.decode("utf-8", "replace"),
         stderr=stderr.decode("utf-8", "replace"),
         replacements={str(root): "$RUN", command: "$HOOK_COMMAND"},
+        timed_out=timed_out,
     )
     first_input = hook_calls[0]["input"] if hook_calls else {}
     normalise = json.loads(
@@ -153,7 +159,7 @@ def run_cell(cli: str, cell: Cell, keep: Path | None = None) -> dict[str, Any]:
         env=env,
         capture_output=True,
         text=True,
-        timeout=CLI_TIMEOUT + 60,
+        timeout=(cell.limit_s or CLI_TIMEOUT) + 60,
         check=False,
     )
     if proc.returncode != 0:

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import clis
+from tests.e2e import clis, matrix
 from tests.e2e.compare import disagreements, texts_agree, unwrap
 from tests.e2e.fake_model import FINAL_TEXT, SHELL_COMMAND, FakeModel
-from tests.e2e.matrix import cells
+from tests.e2e.matrix import Cell, cells
 from tests.e2e.observe import CONTEXT, REASON, new_items, observe, segment
 
 
@@ -111,10 +111,48 @@ def test_matrix_ids_are_unique_and_answers_carry_their_tokens() -> None:
     ids = [cell.id for cell in cells()]
     assert len(ids) == len(set(ids))
     events = {cell.event for cell in cells()}
-    assert events == {"PreToolUse", "UserPromptSubmit", "Stop"}
+    assert events == {"PreToolUse", "UserPromptSubmit", "Stop", "PermissionRequest"}
     for cell in cells():
         json.dumps(cell.answer)
         assert set(cell.answer) <= {"exit", "stdout", "stderr", "quiet_if_stop_hook_active"}
+        assert (cell.answer.get("quiet_if_stop_hook_active") is True) == (cell.event == "Stop")
+
+
+def test_matrix_is_the_product_of_its_dimensions() -> None:
+    by_event: dict[str, set[str]] = {}
+    for cell in cells():
+        by_event.setdefault(cell.event, set()).add(cell.id.split("-", 1)[1])
+    for event, ids in by_event.items():
+        # exit code x stdout x stderr, on every event
+        exits = {i for i in ids if i.startswith("exit")}
+        assert len(exits) == 4 * 4 * 2, event
+        # continue false/true x none/go/no
+        assert len({i for i in ids if i.startswith("continue_")}) == 6, event
+        # every top-level decision against every own-field value
+        assert {f"fields-top_{top}-own_none" for top in matrix.TOP_DECISIONS} <= ids
+        for own in matrix.SPECIFIC_DECISIONS[event]:
+            assert {f"fields-top_{t}-own_{own}" for t in ("none", *matrix.TOP_DECISIONS)} <= ids
+        assert {"enc-bom", "enc-crlf", "enc-leading_ws", "enc-trailing_garbage"} <= ids
+        assert {"enc-two_objects", "enc-array", "enc-null"} <= ids
+    # the one exclusion, with its reason
+    for cell in cells():
+        assert set(cell.not_on) == ({"gemini"} if cell.event == "PermissionRequest" else set())
+    gemini = {cell.id for _, cell in matrix.runs(("gemini",))}
+    assert not any(i.startswith("perm-") for i in gemini)
+    # the live sample names real cells on every event
+    ids = {cell.id for cell in cells()}
+    assert ids >= matrix.SAMPLE
+    assert {i.split("-")[0] for i in matrix.SAMPLE} == {"pre", "prompt", "stop", "perm"}
+
+
+def test_a_cell_that_may_wait_for_a_confirmation_has_a_short_limit() -> None:
+    asking = [c for c in cells() if c.limit_s is not None]
+    assert asking and all('"ask"' in c.answer["stdout"] for c in asking)
+    assert all(c.limit_s == matrix.ASK_LIMIT_SECONDS for c in asking)
+    cell = asking[0]
+    assert matrix.Cell.from_json(json.loads(json.dumps(cell.as_json()))) == Cell(
+        cell.id, cell.event, cell.answer, cell.note, limit_s=cell.limit_s
+    )
 
 
 def test_hook_configuration_per_cli(tmp_path: Path) -> None:
@@ -133,6 +171,11 @@ def test_hook_configuration_per_cli(tmp_path: Path) -> None:
     assert "matcher" not in codex["hooks"]["Stop"][0]
     gemini = json.loads((tmp_path / ".gemini" / "settings.json").read_text())
     assert gemini["hooks"]["BeforeAgent"][0]["hooks"][0]["timeout"] == 30000
+    # a PermissionRequest cell: Bash is not allowed, so Claude Code asks (and the hook answers)
+    clis.write_project_hooks("claude", tmp_path / "p", "PermissionRequest", command)
+    asking = json.loads((tmp_path / "p" / ".claude" / "settings.json").read_text())
+    assert "permissions" not in asking
+    assert asking["hooks"]["PermissionRequest"][0]["matcher"] == "Bash"
 
 
 def test_frames_of_the_real_clis_unwrap_to_the_hook_text() -> None:
@@ -179,7 +222,14 @@ def test_new_items_reads_what_follows_the_model_turn() -> None:
     assert new_items("codex", codex) == [("result", "blocked")]
 
 
-def fake_run(tmp_path: Path, *, ran: bool, follow_up: str | None) -> dict[str, Any]:
+def fake_run(
+    tmp_path: Path,
+    *,
+    ran: bool,
+    follow_up: str | None,
+    event: str = "PreToolUse",
+    timed_out: bool = False,
+) -> dict[str, Any]:
     if ran:
         (tmp_path / "marker").write_text("hi\n")
     tools = [{"name": "Bash"}]
@@ -196,13 +246,14 @@ def fake_run(tmp_path: Path, *, ran: bool, follow_up: str | None) -> dict[str, A
         requests.append({"t": 3.0, "method": "POST", "path": "/v1/messages", "body": body})
     return observe(
         cli="claude",
-        event="PreToolUse",
+        event=event,
         requests=requests,
         hook_calls=[{"t": 2.0, "input": {}}],
         proj=tmp_path,
         stdout="{}",
         stderr="",
         replacements={"/x/cmd": "$HOOK_COMMAND"},
+        timed_out=timed_out,
     )
 
 
@@ -211,6 +262,38 @@ def test_observe_a_block_without_a_token_takes_the_tool_result(tmp_path: Path) -
     assert seen["proceeded"] is False and seen["session_stopped"] is False
     assert seen["reason_reached_model"] == "PreToolUse:Bash hook error: [$HOOK_COMMAND]: No"
     assert seen["model_requests_after_hook"] == 1
+
+
+def test_observe_a_run_that_waits_has_not_stopped(tmp_path: Path) -> None:
+    seen = fake_run(tmp_path, ran=False, follow_up=None, timed_out=True)
+    assert seen["waiting"] is True and seen["session_stopped"] is None
+    assert seen["proceeded"] is False
+    stop = fake_run(tmp_path, ran=False, follow_up=None, event="Stop", timed_out=True)
+    assert stop["waiting"] is True and stop["proceeded"] is None
+    # a time limit reached after the model was asked again is no wait for a person
+    late = fake_run(tmp_path, ran=False, follow_up="x", timed_out=True)
+    assert late["waiting"] is False
+
+
+def test_observe_a_permission_request_keeps_the_host_s_own_text_out(tmp_path: Path) -> None:
+    # the host's auto-denial is its own text, not the hook's reason
+    seen = fake_run(tmp_path, ran=False, follow_up="needs approval", event="PermissionRequest")
+    assert seen["proceeded"] is False and seen["reason_reached_model"] is None
+
+
+def test_a_waiting_run_must_be_predicted_as_asking(tmp_path: Path) -> None:
+    record = {"event": "PreToolUse", "observed": fake_run(tmp_path, ran=False, follow_up=None)}
+    record["observed"] |= {"waiting": True, "session_stopped": None}
+    asking = {"proceed": False, "asks_user": True, "stop_session": False}
+    assert disagreements(record, asking) == []
+    assert disagreements(record, {**asking, "asks_user": False})
+    both = disagreements(record, {**asking, "proceed": True})
+    assert any("asks_user and proceed" in p for p in both)
+
+
+def test_codex_declined_approval_frame_unwraps() -> None:
+    framed = 'exec_command failed: CreateProcess { message: "Rejected(\\"R: no\\")" }'
+    assert unwrap(framed) == "R: no"
 
 
 def test_observe_a_stop_after_the_tool(tmp_path: Path) -> None:

@@ -275,6 +275,8 @@ def _read_dialect(found: HookEvent, event: DialectEvent, run: _Run) -> _Verdict:
         answer = _validate(reading.answer, found, config.validationLevel == "strict", errors)
         reading = replace(reading, answer=answer)
     effect = runtime.decide(event, [reading])
+    if runtime.finish is not None:  # no tool input here: the host's cut of the bare text
+        effect = runtime.finish(event, effect, {})
     outcome = effect.outcome
     honoured = reading.answer if event.json_honoured else None
     specific = claude_dialect.specific_output(event, honoured) if honoured else {}

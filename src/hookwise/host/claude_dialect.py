@@ -9,6 +9,7 @@ allow. The event table (protocol/claude.py) says which event does what.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from hookwise.config.claude_settings import load_claude_hooks
 from hookwise.config.claude_trust import ClaudeTrustOptions, gate_claude_project_hooks
@@ -19,6 +20,7 @@ from hookwise.host.dialect_answers import (
     first_line,
     join,
     parse_object_stdout,
+    type_problem,
 )
 from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
@@ -29,14 +31,56 @@ from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex,
 from hookwise.protocol.jsvalue import JSON, js_string, truthy
 
 EXIT_BLOCK = 2
-NO_STDERR = "No stderr output"
-BOM = "\ufeff"  # what Claude Code says for an exit 2 with nothing on stderr
+NO_STDERR = "No stderr output"  # what Claude Code says for an exit 2 with nothing on stderr
+BOM = "\ufeff"
+
+
+def schema_problem(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
+    """Why the answer is outside Claude Code's output schema (it then ignores it whole):
+    a top-level field of the wrong type, or a ``decision`` the event does not take."""
+    wrong = type_problem(answer)
+    if wrong is not None:
+        return f"hook JSON output validation failed: {wrong}"
+    decision = answer.get("decision")
+    if decision is not None and decision not in event.decision_values:
+        expected_values = ", ".join(repr(v) for v in event.decision_values)
+        return (
+            f"hook JSON output validation failed: decision {decision!r} is not one of"
+            f" {expected_values}"
+        )
+    return None
+
+
+def check(event: DialectEvent, reading: Reading) -> Reading:
+    """Claude Code's schema gate: an answer outside the output schema is ignored whole
+    (on exit 2, stderr then gives the reason; otherwise a non-blocking error)."""
+    if reading.answer is None:
+        return reading
+    problem = schema_problem(event, reading.answer)
+    if problem is None:
+        return reading
+    if reading.kind == "exit2":
+        return replace(reading, answer=None, problem=problem)
+    return Reading("error", None, "", reading.stderr, reading.exit_code, problem)
+
+
+def json_stdout(stdout: str) -> tuple[dict[str, JSON] | None, str | None]:
+    """Claude Code's split of stdout (observed with 2.1.330): JSON when, past a UTF-8 BOM
+    and blanks, it starts with ``{`` and ends with ``}`` (two objects or invalid JSON in
+    that shape: ignored, an error); anything else is plain text (truncated JSON, text
+    after the object, an array, ``null``)."""
+    stripped = stdout.removeprefix(BOM).strip()
+    if not (stripped.startswith("{") and stripped.endswith("}")):
+        return None, None
+    return parse_object_stdout(stripped)
 
 
 def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -> Reading:
-    """How Claude Code classifies one hook run (a UTF-8 BOM before the JSON is skipped)."""
-    answer, problem = parse_object_stdout(stdout.removeprefix(BOM))
-    text = "" if answer is not None else stdout.strip()
+    """How Claude Code classifies one hook run (a UTF-8 BOM before the JSON is skipped).
+    The output schema is checked after this (``check``): the service's parse-output reads
+    the same run and applies its own strict or lenient validation instead."""
+    answer, problem = json_stdout(stdout)
+    text = "" if answer is not None or problem is not None else stdout.strip()
     if exit_code == EXIT_BLOCK:
         return Reading("exit2", answer, text, stderr.strip(), exit_code, problem)
     if exit_code == 0:
@@ -44,7 +88,7 @@ def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -
             return Reading("json", answer, "", stderr, exit_code)
         if text:
             return Reading("text", None, text, stderr, exit_code, problem)
-        return Reading("none", None, "", stderr, exit_code)
+        return Reading("none", None, "", stderr, exit_code, problem)
     if answer is not None:  # a valid JSON answer decides whatever the exit code
         return Reading("json", answer, "", stderr, exit_code)
     status = "a signal" if exit_code is None else str(exit_code)
@@ -115,7 +159,8 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
                         rank, decision = PERMISSION_RANK["deny"], "deny"
             elif event.exit2 is Exit2.USER and r.stderr:
                 user.append(r.stderr)
-            continue
+            if event.exit2 is not Exit2.IGNORED:
+                continue  # exit 2 decided; where it is no decision, the JSON still is
         if not answer:
             continue
         if event.decision is Decision.PERMISSION:
@@ -231,11 +276,18 @@ def _outcome(
         proceed = False  # Stop context is feedback: the agent goes on with it
     if event.kind is Kind.STOP and stop:
         proceed = True  # continue:false ends the session; a block does not send it back
-    if event.decision in (Decision.PERMISSION, Decision.PERMISSION_REQUEST):
+    # the host will ask a person: the hook said ask, or left a permission request undecided
+    asks = decision == "ask" or (
+        event.decision is Decision.PERMISSION_REQUEST and decision == "none"
+    )
+    if event.decision is Decision.PERMISSION:
         # headless: ask is a denial whose reason reaches the model; defer stops
         proceed = decision in ("none", "allow")
         if decision == "defer":
             stop = True
+    if event.decision is Decision.PERMISSION_REQUEST:
+        # only an allow lets the call run; undecided, Claude Code asks (headless: denies)
+        proceed = decision == "allow"
     model_text = join(reasons) if not proceed or event.kind is not Kind.TOOL_BEFORE else None
     if event.kind in (Kind.TOOL_AFTER, Kind.TOOL_FAILURE):
         model_text = join(reasons)
@@ -248,7 +300,7 @@ def _outcome(
         stop_session=stop,
         updated_input=updated if proceed else None,
         additional_context=join(contexts),
-        asks_user=decision == "ask",
+        asks_user=asks,
     )
 
 
@@ -283,4 +335,4 @@ def load(workspace: str, options: LoadOptions) -> DialectHooks:
     return hooks
 
 
-RUNTIME = DialectRuntime(SPEC, read, decide, matches, "CLAUDE_PROJECT_DIR", load)
+RUNTIME = DialectRuntime(SPEC, read, decide, matches, "CLAUDE_PROJECT_DIR", load, check)

@@ -9,7 +9,8 @@ deny wins and the last rewrite wins.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from hookwise.config.codex_settings import load_codex_hooks
 from hookwise.config.dialect_hooks import DialectHooks
@@ -18,14 +19,20 @@ from hookwise.host.dialect_answers import (
     Reading,
     first_line,
     join,
-    parse_object_stdout,
+    type_problem,
 )
 from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
 from hookwise.host.runtime import LoadOptions
-from hookwise.protocol.codex import CODEX, REASON_CAP_BYTES, TOOL_ALIASES
+from hookwise.protocol.codex import (
+    BLOCK_FRAME_PREFIX,
+    BLOCK_FRAME_SUFFIX,
+    CODEX,
+    REASON_CAP_BYTES,
+    TOOL_ALIASES,
+)
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
-from hookwise.protocol.jsvalue import JSON, js_string, truthy
+from hookwise.protocol.jsvalue import JSON, js_json_parse, js_string, truthy
 
 EXIT_BLOCK = 2
 
@@ -33,14 +40,19 @@ EXIT_BLOCK = 2
 def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
     """Why Codex rejects this answer (it then ignores it whole), or None."""
     allowed = set(event.common_fields) | {"hookSpecificOutput"}
-    if event.decision is Decision.BLOCK or event.decision is Decision.PERMISSION:
+    if event.decision_values:
         allowed |= {"decision", "reason"}
     for key in answer:
         if key not in allowed:
             return f"unsupported field {key!r} in {event.name} output"
+    wrong = type_problem(answer)
+    if wrong is not None:
+        return f"invalid {event.name} output: {wrong}"
     decision = answer.get("decision")
-    if decision is not None and decision != "block":
+    if decision is not None and decision not in event.decision_values:
         return f"unsupported decision {decision!r} in {event.name} output"
+    if answer.get("continue") is False and not event.stop_supported:
+        return f"unsupported continue: false in {event.name} output"
     specific = answer.get("hookSpecificOutput")
     if specific is None:
         return None
@@ -62,6 +74,27 @@ def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
     return None
 
 
+def parse_output(stdout: str) -> tuple[dict[str, JSON] | None, str | None]:
+    """Codex's split of stdout into JSON and plain text (observed with 0.169.0): output
+    that parses as JSON other than a string, or starts with ``{`` or ``[``, is JSON and
+    must be an object; anything else is plain text, a byte-order mark first included (it
+    is not whitespace to Codex)."""
+    stripped = stdout.strip()
+    if not stripped:
+        return None, None
+    try:
+        value = js_json_parse(stripped)
+    except ValueError as exc:
+        if stripped.startswith(("{", "[")):
+            return None, f"invalid JSON output: {exc}"
+        return None, None
+    if isinstance(value, str):
+        return None, None
+    if not isinstance(value, dict):
+        return None, "JSON output is not an object"
+    return value, None
+
+
 RESERVED_PERMISSION_FIELDS = ("updatedInput", "updatedPermissions", "interrupt")
 
 
@@ -75,11 +108,7 @@ def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -
         line = first_line(stderr)
         detail = f": {line}" if line else ""
         return Reading("failed", None, "", stderr, exit_code, f"hook exited with {status}{detail}")
-    if stdout.startswith("\ufeff"):
-        return Reading(
-            "failed", None, "", stderr, exit_code, "output starts with a byte-order mark"
-        )
-    answer, problem = parse_object_stdout(stdout)
+    answer, problem = parse_output(stdout)
     if problem is not None:
         return Reading("failed", None, "", stderr, exit_code, f"hook returned {problem}")
     if answer is None:
@@ -95,11 +124,35 @@ def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -
     return Reading("json", answer, "", stderr, exit_code)
 
 
-def _text(value: JSON) -> str | None:
+def _text(value: JSON, *, cut: bool = True) -> str | None:
+    """A text field as Codex passes it on; cut to the cap unless the cut comes later
+    (a blocked shell call's reason is cut with its frame, ``finish``)."""
     if not truthy(value):
         return None
     text = js_string(value)
-    return truncate_middle(text, REASON_CAP_BYTES)
+    return truncate_middle(text, REASON_CAP_BYTES) if cut else text
+
+
+def model_reason(reason: str, command: JSON) -> str:
+    """A blocked shell call's reason as it survives Codex's cut of the framed text."""
+    if not isinstance(command, str):
+        return truncate_middle(reason, REASON_CAP_BYTES)
+    prefix, suffix = BLOCK_FRAME_PREFIX, BLOCK_FRAME_SUFFIX.format(command=command)
+    framed = truncate_middle(prefix + reason + suffix, REASON_CAP_BYTES)
+    if framed.startswith(prefix) and framed.endswith(suffix):
+        return framed[len(prefix) : len(framed) - len(suffix)]
+    return framed  # the cut reached into the frame: the model gets what is left of it
+
+
+def finish(event: DialectEvent, effect: DialectEffect, args: Mapping[str, JSON]) -> DialectEffect:
+    """Cut a blocked tool call's reason as Codex does, knowing the call's command."""
+    outcome = effect.outcome
+    if event.kind is not Kind.TOOL_BEFORE or outcome.reason_for_model is None:
+        return effect
+    tool_input = args.get("tool_input")
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    cut = model_reason(outcome.reason_for_model, command)
+    return replace(effect, outcome=replace(outcome, reason_for_model=cut))
 
 
 def truncate_middle(text: str, max_bytes: int) -> str:
@@ -134,8 +187,9 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             continue
         if r.kind == "text" and event.plain_stdout_is_context:
             contexts.append(r.text)
+        cut_now = event.kind is not Kind.TOOL_BEFORE  # pre-tool reasons are cut in finish
         if r.kind == "exit2":
-            reason = _text(r.stderr) or ""
+            reason = _text(r.stderr, cut=cut_now) or ""
             if event.exit2 is Exit2.FEEDBACK:
                 reasons.append(reason)
             elif event.kind is Kind.PROMPT:
@@ -143,7 +197,8 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
                 user.append(reason)
             else:
                 blocked = True
-                decision = "deny" if event.decision is Decision.PERMISSION else "block"
+                denies = event.decision in (Decision.PERMISSION, Decision.PERMISSION_REQUEST)
+                decision = "deny" if denies else "block"
                 reasons.append(reason)
             continue
         answer = r.answer
@@ -163,8 +218,8 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             if choice == "deny" or answer.get("decision") == "block":
                 blocked, decision = True, "deny"
                 reasons.append(
-                    _text(specific.get("permissionDecisionReason"))
-                    or _text(answer.get("reason"))
+                    _text(specific.get("permissionDecisionReason"), cut=cut_now)
+                    or _text(answer.get("reason"), cut=cut_now)
                     or ""
                 )
             elif choice == "allow" and isinstance(specific.get("updatedInput"), dict):
@@ -217,6 +272,8 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             stop_session=stop,
             updated_input=updated if proceed else None,
             additional_context=join(contexts),
+            # a permission request no hook decided goes to Codex's own approval
+            asks_user=event.decision is Decision.PERMISSION_REQUEST and decision == "none",
         ),
         diagnostics=tuple(diagnostics),
     )
@@ -252,4 +309,4 @@ def load(workspace: str, options: LoadOptions) -> DialectHooks:
     )
 
 
-RUNTIME = DialectRuntime(SPEC, read, decide, matches, None, load)
+RUNTIME = DialectRuntime(SPEC, read, decide, matches, None, load, finish=finish)

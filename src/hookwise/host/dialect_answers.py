@@ -12,6 +12,7 @@ from typing import Any
 
 from hookwise.host.effect import Effect
 from hookwise.host.outcome import Outcome
+from hookwise.protocol.dialect import ANSWER_TYPES
 from hookwise.protocol.jsvalue import JSON, drop_undefined, js_json_parse
 
 
@@ -65,6 +66,19 @@ def parse_object_stdout(stdout: str) -> tuple[dict[str, JSON] | None, str | None
     if not isinstance(value, dict):
         return None, "JSON output is not an object"
     return value, None
+
+
+_JSON_TYPES: dict[str, type] = {"string": str, "boolean": bool, "object": dict}
+
+
+def type_problem(answer: dict[str, JSON]) -> str | None:
+    """A top-level answer field of the wrong JSON type (both Claude Code and Codex then
+    reject the whole answer; observed with a numeric systemMessage), or None."""
+    for key, kind in ANSWER_TYPES.items():
+        expected = _JSON_TYPES.get(kind)
+        if key in answer and expected is not None and not isinstance(answer[key], expected):
+            return f"{key} must be a {kind}"
+    return None
 
 
 def first_line(text: str) -> str:

@@ -38,6 +38,12 @@ class DialectRuntime:
     matches: Callable[[JSON, JSON], bool]
     project_env: str | None  # the variable naming the project directory, if any
     loader: Loader | None = None  # None: the host has no settings files (hooks from code)
+    # the host's own check of an answer after reading it (Claude Code's output schema);
+    # the executor applies it, the service's parse-output validates in its own way
+    check: Callable[[DialectEvent, Reading], Reading] | None = None
+    # the last step, knowing the event's arguments (Codex cuts a blocked call's reason
+    # together with the frame that names the command)
+    finish: Callable[[DialectEvent, DialectEffect, Mapping[str, JSON]], DialectEffect] | None = None
 
     @property
     def name(self) -> str:
@@ -151,9 +157,10 @@ class DialectRuntime:
             return Aggregate(False, None, [], [str(error)]), self.effect(event, [])
         outputs = [r.output for r in runs if r.output is not None]
         errors = [r.error for r in runs if r.error is not None]
-        return Aggregate(all(r.success for r in runs), None, outputs, errors), self.effect(
-            event, runs
-        )
+        effect = self.effect(event, runs)
+        if self.finish is not None:
+            effect = self.finish(self.spec.event(event), effect, args)
+        return Aggregate(all(r.success for r in runs), None, outputs, errors), effect
 
     def hooks(
         self, settings: ExecutionSettings, project_dir: str, registry: Registry | None = None
@@ -161,7 +168,10 @@ class DialectRuntime:
         """The executor's view: reader, timeouts in seconds, environment."""
 
         def reader(event: str, stdout: str, stderr: str, code: int | None) -> Interpretation:
-            reading = self.read(self.spec.event(event), stdout, stderr, code)
+            spec = self.spec.event(event)
+            reading = self.read(spec, stdout, stderr, code)
+            if self.check is not None:
+                reading = self.check(spec, reading)
             fmt = "json" if reading.answer is not None else ("text" if reading.text else None)
             warnings = (reading.problem,) if reading.problem else ()
             return Interpretation(reading.answer, fmt, warnings, reading)

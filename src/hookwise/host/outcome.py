@@ -54,7 +54,9 @@ def gemini_outcome(effect: Effect, profile: Profile) -> Outcome:
             proceed=effect.action == "proceed",
             reason_for_model=effect.error if effect.action in ("block", "stop") else None,
             message_for_user=user,
-            stop_session=effect.action == "stop",
+            # observed (Gemini CLI 0.61.0, -p): a call that needs a confirmation ends the
+            # headless run, nothing printed; an interactive session waits for the person
+            stop_session=effect.action in ("stop", "ask"),
             updated_input=rewritten,
             asks_user=effect.action == "ask",
         )

@@ -1,9 +1,12 @@
 """Claude Code's hook protocol as data (hooks reference, 2026-08; Claude Code 2.1.330).
 
-Answers: stdout is JSON only when its first non-blank character is ``{``; exit 2 blocks
-on blockable events even when the JSON says allow; other non-zero codes are non-blocking
-errors unless stdout holds a valid JSON answer; ``hookSpecificOutput`` counts only when its
-``hookEventName`` names the event. PreToolUse decisions combine deny > defer > ask > allow.
+Answers: stdout is JSON only when its first non-blank character is ``{``; an answer
+outside the output schema (a top-level ``decision`` other than approve/block, a field of
+the wrong type) is ignored whole; exit 2 blocks on blockable events even when the JSON says
+allow; other non-zero codes are non-blocking errors unless stdout holds a valid JSON answer;
+``hookSpecificOutput`` counts only when its ``hookEventName`` names the event. PreToolUse
+decisions combine deny > defer > ask > allow. A PermissionRequest the hooks leave undecided
+goes to Claude Code's own prompt (headless: denied).
 """
 
 from __future__ import annotations
@@ -62,8 +65,9 @@ _EVENTS: Final = (
         ("tool_name", "tool_input", "permission_suggestions"),
         "tool_name",
         Decision.PERMISSION_REQUEST,
-        Exit2.IGNORED,
+        Exit2.IGNORED,  # exit 2 is no decision; a JSON answer on stdout still decides
         specific_fields=("decision",),
+        stop_supported=False,  # observed: continue:false neither stops nor decides
     ),
     DialectEvent(
         "PostToolUse",

@@ -2,7 +2,9 @@
 
 Codex fails open: an answer it does not support (an unknown key, ``ask``, a missing
 ``hookEventName``, ``continue:false`` on PreToolUse) marks the hook failed and is ignored
-as a whole. Exit 2 blocks only with a non-empty stderr. Stop answers must be JSON.
+as a whole. Exit 2 blocks only with a non-empty stderr. Stop answers must be JSON. Output
+is JSON when it parses as JSON other than a string, or starts with ``{``/``[``; JSON must
+be an object; anything else (a byte-order mark first, a JSON string) is plain text.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ _EVENTS: Final = (
         Exit2.IGNORED,
         plain_stdout_is_context=True,
         specific_fields=("additionalContext",),
+        decision_values=(),
     ),
     DialectEvent(
         "UserPromptSubmit",
@@ -35,6 +38,7 @@ _EVENTS: Final = (
         Exit2.BLOCK,
         plain_stdout_is_context=True,
         specific_fields=("additionalContext",),
+        decision_values=("block",),
     ),
     DialectEvent(
         "PreToolUse",
@@ -49,8 +53,10 @@ _EVENTS: Final = (
             "updatedInput",
             "additionalContext",
         ),
-        common_fields=("systemMessage",),
+        common_fields=("continue", "systemMessage"),
         stop_supported=False,
+        # observed: a legacy "approve" is taken (and does nothing); "block" denies
+        decision_values=("approve", "block"),
     ),
     DialectEvent(
         "PermissionRequest",
@@ -58,10 +64,11 @@ _EVENTS: Final = (
         ("turn_id", "tool_name", "tool_input"),
         "tool_name",
         Decision.PERMISSION_REQUEST,
-        Exit2.IGNORED,
+        Exit2.BLOCK,  # observed: exit 2 with stderr declines, stderr the message
         specific_fields=("decision",),
-        common_fields=("systemMessage",),
+        common_fields=("continue", "systemMessage"),
         stop_supported=False,
+        decision_values=(),
     ),
     DialectEvent(
         "PostToolUse",
@@ -71,6 +78,7 @@ _EVENTS: Final = (
         Decision.BLOCK,
         Exit2.FEEDBACK,
         specific_fields=("additionalContext",),
+        decision_values=("block",),
     ),
     DialectEvent(
         "PreCompact",
@@ -79,6 +87,7 @@ _EVENTS: Final = (
         "trigger",
         Decision.NONE,
         Exit2.IGNORED,
+        decision_values=(),
     ),
     DialectEvent(
         "PostCompact",
@@ -87,6 +96,7 @@ _EVENTS: Final = (
         "trigger",
         Decision.NONE,
         Exit2.IGNORED,
+        decision_values=(),
     ),
     DialectEvent(
         "Stop",
@@ -96,6 +106,7 @@ _EVENTS: Final = (
         Decision.BLOCK,
         Exit2.CONTINUE,
         json_required=True,
+        decision_values=("block",),
     ),
     DialectEvent(
         "SubagentStart",
@@ -107,6 +118,7 @@ _EVENTS: Final = (
         plain_stdout_is_context=True,
         specific_fields=("additionalContext",),
         stop_supported=False,
+        decision_values=(),
     ),
     DialectEvent(
         "SubagentStop",
@@ -123,6 +135,7 @@ _EVENTS: Final = (
         Decision.BLOCK,
         Exit2.CONTINUE,
         json_required=True,
+        decision_values=("block",),
     ),
 )
 
@@ -132,8 +145,15 @@ EVENT_NAMES: Final = tuple(CODEX.events)
 # Tool-name aliases a matcher also tries (apply_patch answers to Edit and Write).
 TOOL_ALIASES: Final = {"apply_patch": ("Edit", "Write")}
 
-# Codex cuts very long reasons (observed: about 12 KB).
+# Codex cuts very long reasons to 12,000 bytes: head and tail around "…N tokens truncated…".
 REASON_CAP_BYTES: Final = 12_000
+
+# What the model gets in place of a shell call a PreToolUse hook blocked. Codex cuts this
+# whole text, frame included, to REASON_CAP_BYTES (observed: tests/e2e cell
+# pre-shape-long_reason), so a long reason keeps less of its head and tail than its own
+# cut would leave.
+BLOCK_FRAME_PREFIX: Final = "Command blocked by PreToolUse hook: "
+BLOCK_FRAME_SUFFIX: Final = ". Command: {command}"
 
 # The legacy turn-complete notify program's payload type.
 NOTIFY_TYPE: Final = "agent-turn-complete"

@@ -65,6 +65,10 @@ class DialectEvent:
     json_required: bool = False  # exit 0 with plain text is an invalid answer (Codex Stop)
     stop_supported: bool = True  # continue:false ends the session
     shared_budget: bool = False  # the event's hooks share one time budget (Claude SessionEnd)
+    # the top-level ``decision`` values the host's answer schema takes on this event; any
+    # other value makes the whole answer invalid (Claude Code ignores it, Codex fails the
+    # hook); empty: the key itself is not accepted
+    decision_values: tuple[str, ...] = ("approve", "block")
 
 
 # JSON types of the answer fields of Claude Code and Codex ("any": not checked): top
