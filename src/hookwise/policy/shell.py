@@ -47,6 +47,7 @@ class Command:
 
     __slots__ = (
         "argv",
+        "assigned",
         "chdir",
         "depth",
         "dynamic",
@@ -86,6 +87,7 @@ class Command:
         self.origin = ""  # what a derived command stands for ("find -delete", "python -c")
         self.piped_from: Command | None = None  # the command whose stdout is this one's stdin
         self.chdir: str | None = None  # where a wrapper runs it (env -C DIR, sudo -D DIR)
+        self.assigned: list[str] = []  # variables set for it (X=1 cmd, env X=1, export X=1)
 
     @property
     def program(self) -> str:
@@ -573,9 +575,10 @@ class _Prefix:
     """What the words in front of a command said about it (``env -C DIR``, ``xargs -I {}``,
     ``LD_PRELOAD=...``), collected while they are stripped."""
 
-    __slots__ = ("chdir", "unverifiable", "xargs")
+    __slots__ = ("assigned", "chdir", "unverifiable", "xargs")
 
     def __init__(self) -> None:
+        self.assigned: list[str] = []
         self.chdir: str | None = None
         self.unverifiable: str | None = None
         self.xargs: list[str] | None = None  # xargs' own words, when xargs runs the command
@@ -627,6 +630,7 @@ def _assignment(word: str, script: Script, depth: int, prefix: _Prefix) -> None:
     """``PROMPT_COMMAND='...'``, ``GIT_SSH_COMMAND=...``: the value is a command that runs
     later; ``LD_PRELOAD=lib``, ``BASH_ENV=file``: the program loads code from a file."""
     name, _, value = word.partition("=")
+    prefix.assigned.append(name)
     if not value:
         return
     if name in programs.COMMAND_VARIABLES or (
@@ -759,6 +763,7 @@ def _add_command(
     )
     command.piped_from = piped_from
     command.chdir = prefix.chdir
+    command.assigned = prefix.assigned
     command.unverifiable = prefix.unverifiable
     script.commands.append(command)
     _remember_written(command, script)
@@ -823,6 +828,7 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
             if "=" in word and word.split("=", 1)[0].isidentifier():
                 _assignment(word, script, depth, prefix)
         command.unverifiable = command.unverifiable or prefix.unverifiable
+        command.assigned += prefix.assigned
         return
     if program == "eval" and len(argv) > 1:
         if any(command.dynamic[1:]):
