@@ -897,6 +897,9 @@ def _stdin_script(
             parse(body, depth + 1, script)
         return
     if piped_from is None:
+        for source in command.redirects:  # sh < x.sh, x.sh written earlier on the line
+            if source not in command.writes and _file_key(source) in script.written:
+                parse(script.written[_file_key(source)], depth + 1, script)
         return
     printed = static_output(piped_from)
     if printed is not None:
