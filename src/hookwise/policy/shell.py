@@ -24,6 +24,7 @@ the result says it is incomplete. Standard library only, no :mod:`re` (hot path)
 from __future__ import annotations
 
 from hookwise.policy import programs
+from hookwise.policy.canonical import shell_join
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -678,12 +679,6 @@ def _xargs_operands(
     return [*words, *extra]
 
 
-def _quote(word: str) -> str:
-    if word and all(ch.isalnum() or ch in "@%+=:,./-_" for ch in word):
-        return word
-    return "'" + word.replace("'", "'\"'\"'") + "'"
-
-
 def _is_assignment(word: _Word) -> bool:
     name, eq, _ = word.value.partition("=")
     return bool(eq) and name.isidentifier() and not word.value.startswith("=")
@@ -744,7 +739,7 @@ def _add_command(
     if words and not words[0].quoted and words[0].value in script.aliases:
         # an alias defined earlier on the line: bash reads its text in place of the name
         definition = script.aliases.pop(words[0].value)  # popped: no endless recursion
-        rest = " ".join(_quote(w.value) for w in words[1:])
+        rest = shell_join([w.value for w in words[1:]])
         _parse(definition + " " + rest, depth + 1, script)
         script.aliases[words[0].value] = definition
         words = words[:1]
