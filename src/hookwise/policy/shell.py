@@ -604,7 +604,9 @@ def _strip_prefix(words: list[_Word], script: Script, depth: int, prefix: _Prefi
         if i >= n:
             return []
         name = words[i].value.rsplit("/", 1)[-1]
-        if words[i].quoted or name not in programs.WRAPPERS:
+        # quoting a keyword makes it a plain word, but 'sudo' and "env" still run sudo
+        # and env (only an alias is not expanded): wrappers are found quoted too
+        if words[i].dynamic or name not in programs.WRAPPERS:
             return words[i:]
         values = [w.value for w in words[i:]]
         found = programs.strip_wrapper(name, values)
