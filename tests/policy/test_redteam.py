@@ -264,6 +264,12 @@ def test_a_billion_laughs_value_is_refused(world: World) -> None:
         "echo .hookwise/policy.yaml | xargs rm",
         "ln .hookwise/policy.yaml copy && : > copy",
         "cp -l .hookwise/policy.yaml copy",
+        # a directory known only when it runs (cd "$X", popd): the line names the file
+        'cd "$X"; rm -f .hookwise/policy.yaml',
+        'X=.hookwise; cd "$X"; rm -f policy.yaml',
+        "pushd /tmp; popd; : > .hookwise/policy.yaml",
+        "rm -rf $D/.hookwise",
+        "CDPATH=. cd .hookwise && rm -f policy.yaml",
     ],
 )
 def test_self_protection_sees_find_tests_xargs_and_hard_links(world: World, command: str) -> None:

@@ -421,7 +421,18 @@ class _FoundError(Exception):
         self.how = how
 
 
-def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
+def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -> None:
+    """A target hookwise cannot place (``cd "$X"; rm policy.yaml``, ``rm $D/.hookwise``):
+    denied when it, or the line it is on, names a protected file."""
+    if word.startswith("/") and "$" not in word and "`" not in word:
+        return
+    if cwd is not None and resolve_path(word, cwd, home).absolute is not None:
+        return
+    if marked or _has_marker(word):
+        raise _FoundError(word, how + " in a directory known only when it runs")
+
+
+def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = False) -> None:
     home = guard.home
     if cmd.assigned:
         program = cmd.program
@@ -438,6 +449,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
         if _env_file(target) and _names_guard_variable(cmd.text + "".join(cmd.stdin)):
             raise _FoundError(target, f"writes a hookwise variable into {target}")
     for target in cmd.writes:
+        _unresolved(target, cwd, home, marked, f"redirects output to {target}")
         for path in _expand(target, cwd, home):
             hit = guard.protected(path)
             if hit:
@@ -505,6 +517,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
         _check_find(argv, cwd, guard)
     if targets is not None:
         for word in targets:
+            _unresolved(word, cwd, home, marked, f"`{name}` changes {word}")
             for path in _expand(word, cwd, home):
                 hit = guard.protected(path, tree)
                 if hit:
@@ -583,10 +596,12 @@ def check(ev: Event, guard: Guard) -> str | None:
             if script is None:
                 return None
             dirs = command_dirs(script.commands, ev.shell_cwd, guard.home)
+            # where a directory is unknown, a line naming a protected file is enough
+            marked = None in dirs and _has_marker(ev.command or "")
             for cmd, cwd in zip(script.commands, dirs, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
-                _check_command(cmd, cwd, guard)
+                _check_command(cmd, cwd, guard, marked)
             return None
         if ev.tool in READ_TOOLS or ev.tool is None:
             return None
