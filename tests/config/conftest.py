@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from hookwise.config.extensions import HookSources, load_hook_sources
-from hookwise.config.settings import LoadedSettings, SettingsPaths, load_settings
+from hookwise.config.gemini_paths import SettingsPaths
+from hookwise.config.gemini_settings import LoadedSettings, load_settings
 from hookwise.protocol.profiles import Profile
 
 

@@ -9,13 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hookwise.config.gemini_paths import SettingsPaths
+from hookwise.config.gemini_settings import load_settings
 from hookwise.config.jsonc import (
     locate_json_error,
     parse_json_text,
     parse_jsonc,
     strip_json_comments,
 )
-from hookwise.config.settings import SettingsPaths, load_settings
 from hookwise.protocol.jsvalue import UNDEFINED, js_json_parse
 from hookwise.protocol.profiles import Profile
 

@@ -8,23 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from hookwise.config.env_expansion import resolve_env_vars
+from hookwise.config.gemini_merge import deep_merge, merge_settings
+from hookwise.config.gemini_paths import SettingsPaths, SettingsScope
+from hookwise.config.gemini_schema import js_number_from_string, validate_settings
+from hookwise.config.gemini_settings_edit import SettingsEditError, update_disabled_hooks
+from hookwise.config.jsonc import parse_jsonc
 from hookwise.config.model import Source
 from hookwise.config.registry import build_registry
-from hookwise.config.settings import (
-    SCHEMA_EVENT_ORDER,
-    SettingsEditError,
-    SettingsPaths,
-    SettingsScope,
-    deep_merge,
-    js_number_from_string,
-    merge_settings,
-    parse_jsonc,
-    resolve_env_vars,
-    system_file_insecurity,
-    update_disabled_hooks,
-    validate_settings,
-)
-from hookwise.protocol.gemini import EVENTS
+from hookwise.config.system_file_security import system_file_insecurity
+from hookwise.protocol.gemini import EVENTS, SCHEMA_EVENT_ORDER
 from hookwise.protocol.profiles import Profile
 from tests.config.conftest import Layout, command_hook, hooks_of
 
@@ -369,7 +362,7 @@ def test_insecure_system_files_are_skipped(layout: Layout) -> None:
     paths = SettingsPaths.from_environment(
         layout.workspace, env={}, home=layout.home, system_settings=path
     )
-    from hookwise.config.settings import load_settings
+    from hookwise.config.gemini_settings import load_settings
 
     settings = load_settings(paths, env={})
     assert settings.hooks_objects == []
@@ -381,7 +374,7 @@ def test_insecure_system_files_are_skipped(layout: Layout) -> None:
 def test_workspace_equal_to_home_reads_the_file_once(layout: Layout) -> None:
     layout.write("user", hooks_of("BeforeTool", command_hook("u")))
     paths = SettingsPaths.from_environment(layout.home, env=TRUSTED, home=layout.home)
-    from hookwise.config.settings import load_settings
+    from hookwise.config.gemini_settings import load_settings
 
     settings = load_settings(paths, env=TRUSTED, profile=Profile.GEMINI_CLI)
     assert [o.scope for o in settings.hooks_objects] == ["user"]

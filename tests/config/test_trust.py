@@ -8,22 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from hookwise.config.model import HookEntry, Source
-from hookwise.config.trust import (
-    FolderTrust,
-    HookTrustMode,
-    TrustedFolders,
-    TrustLevel,
+from hookwise.config.folder_trust import FolderTrust, TrustedFolders, TrustLevel, folder_trust
+from hookwise.config.hook_trust import (
     approve_project_hooks,
     assess_project_hooks,
     check_project_hooks,
     engine_hook_keys,
     engine_untrusted_hooks,
     engine_warning,
-    folder_trust,
-    hook_fingerprint,
-    resolve_trust_mode,
 )
+from hookwise.config.hook_trust_mode import HookTrustMode, resolve_trust_mode
+from hookwise.config.model import HookEntry, Source, hook_fingerprint
 from hookwise.protocol.profiles import Profile
 from tests.config.conftest import Layout, command_hook, hooks_of
 

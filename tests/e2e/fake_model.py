@@ -120,6 +120,9 @@ class ToolCall:
     name: str
     args: Mapping[str, Any] = field(default_factory=dict)
     id: str = ""  # generated per reply when empty
+    # "function", or "shell": the Responses API's own shell tool (a ``shell_call`` item
+    # whose action is ``args["commands"]``; Chat Completions has no such tool)
+    kind: str = "function"
 
     def call_id(self, prefix: str) -> str:
         return self.id or _ident(prefix)
@@ -128,6 +131,11 @@ class ToolCall:
 def call(name: str, args: Mapping[str, Any] | None = None, **kwargs: Any) -> ToolCall:
     """``call("run_shell", command="ls")`` or ``call("t", {"class": 1})``."""
     return ToolCall(name, {**(args or {}), **kwargs})
+
+
+def shell_call(*commands: str) -> ToolCall:
+    """A Responses ``shell_call`` of the hosted-style shell tool (OpenAI Agents' ShellTool)."""
+    return ToolCall("shell", {"commands": list(commands)}, kind="shell")
 
 
 @dataclass(frozen=True)
@@ -288,6 +296,8 @@ def _offered(body: dict[str, Any]) -> set[str]:
     for tool in body.get("tools") or []:
         if not isinstance(tool, dict):
             continue
+        if tool.get("type") == "shell":  # the Responses API's shell tool has no name
+            names.add("shell")
         for name in (tool.get("name"), (tool.get("function") or {}).get("name")):
             if isinstance(name, str):
                 names.add(name)
@@ -410,7 +420,12 @@ def anthropic_reply(
 
 # --------------------------------------------------------------------------- OpenAI Responses
 _SHELL_TOOLS = ("exec_command", "shell_command", "shell")
-_OUTPUT_ITEMS = ("function_call_output", "custom_tool_call_output", "local_shell_call_output")
+_OUTPUT_ITEMS = (
+    "function_call_output",
+    "custom_tool_call_output",
+    "local_shell_call_output",
+    "shell_call_output",
+)
 
 
 def _responses_message(text: str) -> dict[str, Any]:
@@ -429,6 +444,14 @@ def _responses_items(body: dict[str, Any], script: Script | None) -> list[dict[s
     step = scripted_step(script, body)
     items = [
         {
+            "type": "shell_call",
+            "id": _ident("sh_"),
+            "call_id": c.call_id("call_"),
+            "action": {"commands": list(c.args.get("commands") or [])},
+            "status": "completed",
+        }
+        if c.kind == "shell"
+        else {
             "type": "function_call",
             "id": _ident("fc_"),
             "call_id": c.call_id("call_"),

@@ -54,12 +54,9 @@ def _narrow_matcher(cli: str, layout: clis.Layout, env: dict[str, str]) -> None:
     groups[0]["matcher"] = "^Bash$" if cli == "codex" else SHELL_TOOL[cli]
     target.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
     if cli == "codex":  # the user reviews the edited hook in /hooks: its new hash is trusted
-        from hookwise.policy.install import (
-            JsonDocument,
-            codex_trust_entries,
-            edit_codex_trust,
-            find_hookwise,
-        )
+        from hookwise.config.jsonc import JsonDocument
+        from hookwise.policy.codex_hook_trust import codex_trust_entries, edit_codex_trust
+        from hookwise.policy.hooks_edit import find_hookwise
 
         found = find_hookwise(
             JsonDocument(target.read_text(encoding="utf-8"), str(target), jsonc=False)

@@ -128,6 +128,28 @@ class Project:
         lines = self.audit_log.read_text(encoding="utf-8").splitlines()
         return [json.loads(line) for line in lines if line.strip()]
 
+    def asks(self) -> list[dict[str, Any]]:
+        """The ``ask`` records of tool calls (a call a person was asked about)."""
+        return [
+            r
+            for r in self.audit()
+            if r.get("decision") == "ask" and "tool.before" in r.get("canonical", [])
+        ]
+
+    def answers(self) -> list[dict[str, Any]]:
+        """The records of how an ``ask`` was answered (``ask_resolved``), oldest first."""
+        return [r for r in self.audit() if r.get("ask_resolved")]
+
+    def logs(self, *args: str) -> list[str]:
+        """``hookwise logs --path <audit log> ARGS``: its record lines."""
+        from click.testing import CliRunner
+
+        from hookwise.cli.app import cli
+
+        result = CliRunner().invoke(cli, ["logs", "--path", str(self.audit_log), *args])
+        assert result.exit_code == 0, result.output
+        return [line for line in result.output.splitlines() if line.startswith("20")]
+
     def write_policy(self, text: str, *, trust: bool = True) -> None:
         """Replace the project policy (trusted again unless ``trust`` is False)."""
         self.policy.write_text(text, encoding="utf-8")

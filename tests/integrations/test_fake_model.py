@@ -122,3 +122,33 @@ def test_every_protocol_plays_the_same_script() -> None:
         assert after["candidates"][0]["content"]["parts"][0]["text"] == FINAL_TEXT
         assert tool_results(gemini_body) == ["no"]
         assert len(fake.model_requests()) == 4
+
+
+def test_responses_plays_a_shell_call_and_reads_its_output() -> None:
+    """``shell_call(...)``: the Responses API's own shell tool call (OpenAI Agents'
+    ShellTool), read back by the real client; its ``shell_call_output`` counts as the
+    step's tool result."""
+    from tests.e2e.fake_model import shell_call
+
+    with FakeModel(Script([shell_call("ls", "pwd")], final="bye")) as fake:
+        client = _client(fake)
+        tools: list[Any] = [{"type": "shell"}]
+        first = client.responses.create(model="m", input="go", tools=tools)
+        (item,) = first.output
+        assert item.type == "shell_call"
+        assert item.action.commands == ["ls", "pwd"]  # type: ignore[union-attr]
+        answer = {
+            "type": "shell_call_output",
+            "call_id": item.call_id,  # type: ignore[union-attr]
+            "output": [
+                {"stdout": "SHELL-OUT", "stderr": "", "outcome": {"type": "exit", "exit_code": 0}}
+            ],
+        }
+        body = {"model": "m", "input": ["go", answer], "tools": tools}
+        assert any("SHELL-OUT" in t for t in tool_results(body))
+        second = client.responses.create(
+            model="m",
+            input=[{"role": "user", "content": "go"}, item.model_dump(exclude_none=True), answer],  # type: ignore[list-item]
+            tools=tools,
+        )
+        assert second.output_text == "bye"

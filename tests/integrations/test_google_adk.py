@@ -239,6 +239,13 @@ def test_ask_pauses_for_adk_tool_confirmation_then_runs_when_confirmed(
     session.confirm(request, True)
     assert shell_tool.calls == [ASK_COMMAND]
     assert session.final_text() == FINAL_TEXT
+    # ADK ran the before-tool callback twice (the ask, then the answer): one of each
+    (asked,) = project.asks()
+    assert asked["reason"] == ASK_REASON and asked["framework"] == FRAMEWORK
+    (answer,) = project.answers()
+    assert answer["ask_resolved"] == "tool confirmation: approved"
+    assert answer["decision"] == "allow" and answer["rule"] == "uname-needs-approval"
+    assert answer["agent"] == AGENT and answer["call_id"] == asked["call_id"]
 
 
 def test_ask_rejected_never_runs(
@@ -250,6 +257,12 @@ def test_ask_rejected_never_runs(
     session.confirm(request, False)
     assert shell_tool.calls == []
     assert any("rejected" in s for s in last_results(fake_model))
+    assert len(project.asks()) == 1
+    (answer,) = project.answers()
+    assert answer["ask_resolved"] == "tool confirmation: rejected"
+    assert answer["decision"] == "deny" and "rejected" in answer["reason"]
+    assert answer["framework"] == FRAMEWORK and answer["agent"] == AGENT
+    assert project.logs("--framework", FRAMEWORK, "--agent", AGENT, "--decision", "deny")
 
 
 def test_a_forged_confirmation_for_a_denied_call_does_not_run_it(
@@ -397,10 +410,12 @@ def test_the_example_runs(project: Project, fake_model: FakeModel) -> None:
     decisions = [(r["command"], r["decision"]) for r in records(project)]
     assert decisions == [
         (DENIED_COMMAND, "deny"),
-        (ASK_COMMAND, "ask"),
-        (ASK_COMMAND, "ask"),
+        (ASK_COMMAND, "ask"),  # once: the confirmed call is decided again, not re-asked
         (ALLOWED_COMMAND, "allow"),
     ]
+    (answer,) = project.answers()
+    assert answer["ask_resolved"] == "tool confirmation: approved"
+    assert answer["command"] == ASK_COMMAND
 
 
 def test_missing_framework_names_the_extra() -> None:

@@ -113,17 +113,6 @@ def last_results(fake: FakeModel) -> list[str]:
     return tool_results(requests(fake)[-1])
 
 
-def logged(project: Project, *args: str) -> list[str]:
-    """``hookwise logs --path <audit log> ARGS``: its record lines."""
-    from click.testing import CliRunner
-
-    from hookwise.cli.app import cli
-
-    result = CliRunner().invoke(cli, ["logs", "--path", str(project.audit_log), *args])
-    assert result.exit_code == 0, result.output
-    return [line for line in result.output.splitlines() if line.startswith("20")]
-
-
 # ---------------------------------------------------------------------------- tool calls
 def test_denied_command_never_runs_and_the_model_gets_the_reason(
     project: Project, fake_model: FakeModel, shell_tool: ShellTool
@@ -140,9 +129,7 @@ def test_denied_command_never_runs_and_the_model_gets_the_reason(
     denied = [r for r in project.audit() if r.get("decision") == "deny"]
     assert denied and denied[0]["framework"] == "langchain" and denied[0]["agent"] == AGENT
     tool_lines = [
-        x
-        for x in logged(project, "--framework", "langchain", "--agent", AGENT)
-        if "tool.before" in x
+        x for x in project.logs("--framework", "langchain", "--agent", AGENT) if "tool.before" in x
     ]
     assert len(tool_lines) == 1 and "-> deny [no-recursive-delete]" in tool_lines[0]
 
@@ -213,6 +200,21 @@ def test_ask_interrupts_and_approve_resumes(
     done = agent.invoke(Command(resume={"type": "approve"}), THREAD)
     assert shell_tool.calls == [ASK_COMMAND]
     assert done["messages"][-1].content == FINAL_TEXT
+    # LangGraph ran the tool step twice (ask, then resume): one ask, one answer
+    (asked,) = project.asks()
+    assert asked["reason"] == ASK_REASON and asked["agent"] == AGENT
+    (answer,) = project.answers()
+    assert answer["ask_resolved"] == "interrupt: approved"
+    assert answer["decision"] == "allow" and answer["rule"] == "uname-needs-approval"
+    assert answer["framework"] == "langchain" and answer["call_id"] == asked["call_id"]
+    lines = project.logs("--framework", "langchain", "--agent", AGENT)
+    assert [line.split(" ", 2)[2].split(" ")[0] for line in lines] == [
+        "prompt",
+        "tool.before",
+        "permission.request",
+        "tool.after",
+        "agent.stop",
+    ]
 
 
 def test_policy_that_denies_by_approval_time_wins(
@@ -225,6 +227,9 @@ def test_policy_that_denies_by_approval_time_wins(
     agent.invoke(Command(resume={"type": "approve"}), THREAD)
     assert shell_tool.calls == []
     assert last_results(fake_model) == [ASK_REASON]
+    # the ask once; on resume the policy's deny, not a second ask nor an approval
+    assert len(project.asks()) == 1 and project.answers() == []
+    assert project.audit()[-2]["decision"] == "deny"
 
 
 def test_async_ask_interrupts_and_resumes(
@@ -242,6 +247,8 @@ def test_async_ask_interrupts_and_resumes(
     done = asyncio.run(scenario())
     assert shell_tool.calls == [ASK_COMMAND]
     assert done["messages"][-1].content == FINAL_TEXT
+    assert len(project.asks()) == 1
+    assert [a["ask_resolved"] for a in project.answers()] == ["interrupt: approved"]
 
 
 def test_ask_rejected_never_runs(
@@ -254,6 +261,12 @@ def test_ask_rejected_never_runs(
     assert shell_tool.calls == []
     [seen] = last_results(fake_model)
     assert "REJECTED-BY-USER" in seen
+    assert len(project.asks()) == 1
+    (answer,) = project.answers()
+    assert answer["ask_resolved"] == "interrupt: rejected" and answer["decision"] == "deny"
+    assert "REJECTED-BY-USER" in answer["reason"] and answer["agent"] == AGENT
+    (line,) = project.logs("--framework", "langchain", "--agent", AGENT, "--decision", "deny")
+    assert "REJECTED-BY-USER" in line and line.endswith("(interrupt: rejected)")
 
 
 def test_a_malformed_answer_is_not_an_approval(

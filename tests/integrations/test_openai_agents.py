@@ -108,17 +108,6 @@ def last_results(fake: FakeModel) -> list[str]:
     return tool_results(model_requests(fake)[-1])
 
 
-def logged(project: Project, *args: str) -> list[str]:
-    """``hookwise logs --path <audit log> ARGS``: its record lines."""
-    from click.testing import CliRunner
-
-    from hookwise.cli.app import cli
-
-    result = CliRunner().invoke(cli, ["logs", "--path", str(project.audit_log), *args])
-    assert result.exit_code == 0, result.output
-    return [line for line in result.output.splitlines() if line.startswith("20")]
-
-
 def guarded(project: Project, fake: FakeModel, shell: ShellTool, **gate: Any) -> Agent[Any]:
     return guard_agent(build_agent(fake, shell), cwd=project.root, **gate)
 
@@ -142,11 +131,11 @@ def test_denied_command_never_runs_and_the_model_gets_the_reason(
     assert denied and denied[0]["agent"] == AGENT and denied[0]["rule"] == "no-recursive-delete"
     [line] = [
         x
-        for x in logged(project, "--framework", "openai-agents", "--agent", AGENT)
+        for x in project.logs("--framework", "openai-agents", "--agent", AGENT)
         if "tool.before" in x
     ]
     assert f"openai-agents/{AGENT}" in line and "-> deny [no-recursive-delete]" in line
-    assert logged(project, "--framework", "langchain") == []
+    assert project.logs("--framework", "langchain") == []
 
 
 def test_streamed_run_is_gated_too(
@@ -228,12 +217,12 @@ def test_ask_interrupts_and_approval_runs_the_tool(
     resumed = asyncio.run(scenario())
     assert shell_tool.calls == [ASK_COMMAND]
     assert resumed.final_output == FINAL_TEXT
-    asks = [r for r in project.audit() if r.get("decision") == "ask"]
-    assert asks and asks[0]["framework"] == "openai-agents"
-    assert asks[0]["reason"] == ASK_REASON
-    (approved,) = [r for r in project.audit() if r.get("ask_resolved")]
+    (asked,) = project.asks()  # decided again at approval time, but asked once
+    assert asked["framework"] == "openai-agents" and asked["reason"] == ASK_REASON
+    (approved,) = project.answers()
     assert approved["ask_resolved"] == "needs_approval: approved"
     assert approved["decision"] == "allow" and approved["framework"] == "openai-agents"
+    assert approved["call_id"] == asked["call_id"] and approved["agent"] == AGENT
 
 
 def test_policy_that_denies_by_approval_time_wins(
@@ -270,6 +259,57 @@ def test_ask_rejected_never_runs(
     assert shell_tool.calls == []
     assert last_results(fake_model) == ["REJECTED-BY-USER"]
     assert resumed.final_output == FINAL_TEXT
+    # the SDK never calls a tool, guardrail or approval check for a rejected call: the
+    # guard's agent hooks read the rejection from the run's approval record
+    (asked,) = project.asks()
+    (rejected,) = project.answers()
+    assert rejected["ask_resolved"] == "needs_approval: rejected"
+    assert rejected["decision"] == "deny" and rejected["reason"] == "REJECTED-BY-USER"
+    assert rejected["rule"] == "uname-needs-approval" and rejected["call_id"] == asked["call_id"]
+    (line,) = project.logs("--framework", "openai-agents", "--agent", AGENT, "--decision", "deny")
+    assert "REJECTED-BY-USER" in line
+
+
+def test_rejection_resumed_in_a_new_process_is_audited(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
+    """A RunState saved after the ask, rejected and resumed with a fresh guard (another
+    process, which never asked): the rejection is still written, once."""
+    fake_model.script = Script([call("run_shell", command=ASK_COMMAND)])
+    saved = run(guarded(project, fake_model, shell_tool)).to_state().to_json()
+    second = guarded(project, fake_model, shell_tool)
+
+    async def resume() -> None:
+        state = await RunState.from_json(second, saved)
+        state.reject(state.get_interruptions()[0])
+        await Runner.run(second, state)
+
+    asyncio.run(resume())
+    assert shell_tool.calls == []
+    (rejected,) = project.answers()
+    assert rejected["ask_resolved"] == "needs_approval: rejected"
+    assert rejected["decision"] == "deny" and rejected["framework"] == "openai-agents"
+    assert rejected["command"] == ASK_COMMAND
+
+
+def test_the_apps_own_agent_hooks_still_run(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
+    from agents import AgentHooks
+
+    seen: list[str] = []
+
+    class Hooks(AgentHooks[Any]):
+        async def on_llm_start(self, *args: Any) -> None:
+            seen.append("llm")
+
+        async def on_end(self, *args: Any) -> None:
+            seen.append("end")
+
+    fake_model.script = Script([call("run_shell", command=ALLOWED_COMMAND)])
+    agent = guard_agent(build_agent(fake_model, shell_tool, hooks=Hooks()), cwd=project.root)
+    run(agent)
+    assert seen == ["llm", "llm", "end"]
 
 
 def test_ask_resumed_in_a_new_process_state_is_decided_again(

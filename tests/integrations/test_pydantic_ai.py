@@ -198,10 +198,12 @@ def test_ask_pauses_the_run_with_deferred_tool_requests_then_an_approval_runs_it
     )
     assert shell_tool.calls == [ASK_COMMAND]
     assert resumed.output == FINAL_TEXT
-    assert [r["decision"] for r in records(project)] == ["ask", "ask"]
-    (approved,) = [r for r in project.audit() if r.get("ask_resolved")]
+    # the approved call was decided again when it came back, but asked about once
+    assert [r["decision"] for r in records(project)] == ["ask"]
+    (approved,) = project.answers()
     assert approved["ask_resolved"] == "deferred tool: approved"
     assert approved["decision"] == "allow" and approved["framework"] == "pydantic-ai"
+    assert approved["call_id"] == pending.tool_call_id and approved["agent"] == AGENT
 
 
 def test_ask_rejected_never_runs_and_the_model_reads_the_rejection(
@@ -220,6 +222,60 @@ def test_ask_rejected_never_runs_and_the_model_reads_the_rejection(
     )
     assert shell_tool.calls == []
     assert any("REJECTED-BY-USER" in s for s in last_results(fake_model))
+    # no tool hook sees a rejected call: the resumed run's tool-call node does
+    assert len(project.asks()) == 1
+    (rejected,) = project.answers()
+    assert rejected["ask_resolved"] == "deferred tool: rejected"
+    assert rejected["decision"] == "deny" and rejected["reason"] == "REJECTED-BY-USER"
+    assert rejected["rule"] == "uname-needs-approval" and rejected["agent"] == AGENT
+    assert rejected["call_id"] == pending.tool_call_id
+    (line,) = project.logs("--framework", FRAMEWORK, "--agent", AGENT, "--decision", "deny")
+    assert "REJECTED-BY-USER" in line
+
+
+def test_a_rejection_resumed_by_a_fresh_agent_is_audited(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
+    """Resumed by another agent object (another process: its capability never asked):
+    the rejection in DeferredToolResults is still written."""
+    fake_model.script = Script([call("run_shell", command=ASK_COMMAND)])
+    paused = build_agent(fake_model, shell_tool, project).run_sync("which kernel")
+    assert isinstance(paused.output, DeferredToolRequests)
+    (pending,) = paused.output.approvals
+    build_agent(fake_model, shell_tool, project).run_sync(
+        message_history=paused.all_messages(),
+        deferred_tool_results=DeferredToolResults(approvals={pending.tool_call_id: False}),
+    )
+    assert shell_tool.calls == []
+    (rejected,) = project.answers()
+    assert rejected["ask_resolved"] == "deferred tool: rejected"
+    assert rejected["decision"] == "deny" and rejected["command"] == ASK_COMMAND
+
+
+def test_an_inline_rejection_is_audited(
+    project: Project, fake_model: FakeModel, shell_tool: ShellTool
+) -> None:
+    """HandleDeferredToolCalls says no without ending the run: audited from the denial
+    the next model request carries."""
+
+    def handler(ctx: RunContext[None], requests: DeferredToolRequests) -> DeferredToolResults:
+        return DeferredToolResults(
+            approvals={c.tool_call_id: ToolDenied("INLINE-NO") for c in requests.approvals}
+        )
+
+    fake_model.script = Script([call("run_shell", command=ASK_COMMAND)])
+    agent = build_agent(
+        fake_model,
+        shell_tool,
+        project,
+        extra_capabilities=[HandleDeferredToolCalls(handler=handler)],
+    )
+    assert agent.run_sync("which kernel").output == FINAL_TEXT
+    assert shell_tool.calls == []
+    assert any("INLINE-NO" in s for s in last_results(fake_model))
+    (rejected,) = project.answers()
+    assert rejected["ask_resolved"] == "deferred tool: rejected"
+    assert rejected["reason"] == "INLINE-NO" and rejected["framework"] == FRAMEWORK
 
 
 def test_an_approval_that_overrides_the_arguments_is_decided_again(
@@ -262,6 +318,8 @@ def test_ask_through_an_inline_handler(
     result = agent.run_sync("which kernel")
     assert result.output == FINAL_TEXT and len(seen) == 1
     assert shell_tool.calls == [ASK_COMMAND]
+    assert len(project.asks()) == 1
+    assert [a["ask_resolved"] for a in project.answers()] == ["deferred tool: approved"]
 
 
 def test_ask_relay_mode_falls_back_to_deny_without_a_relay(
@@ -433,7 +491,8 @@ def test_the_example_runs(project: Project, fake_model: FakeModel) -> None:
     assert (project.root / "build").is_dir()
     seen = fake_model.tool_results()
     assert any(DENY_REASON in s for s in seen) and ALLOWED_OUTPUT in seen
-    assert [r["agent"] for r in records(project)] == [AGENT] * 4  # deny, ask, ask again, allow
+    assert [r["agent"] for r in records(project)] == [AGENT] * 3  # deny, ask, allow
+    assert [a["ask_resolved"] for a in project.answers()] == ["deferred tool: approved"]
 
 
 def test_missing_framework_names_the_extra() -> None:

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from hookwise.policy import approvals
 from hookwise.policy.approvals import ApprovalsError, Expected, MismatchError, verify_answer
 from hookwise.policy.compiler import compile_sources
-from hookwise.policy.install import timeout_seconds
+from hookwise.policy.registrations import timeout_seconds
 from hookwise.policy.trust import Trust
 from tests.policy.conftest import compile_text
 
@@ -160,7 +160,7 @@ def test_install_writes_a_timeout_that_holds_the_wait() -> None:
     relayed = compile_text(RELAY, scope="user")
     assert timeout_seconds(plain) == 10
     assert timeout_seconds(relayed) == 10 + 30 + 5  # base + wait + margin
-    from hookwise.policy.install import registrations
+    from hookwise.policy.registrations import registrations
 
     seconds = timeout_seconds(relayed)
     (gemini,) = registrations("gemini", ["BeforeTool"], "hookwise hook", seconds)

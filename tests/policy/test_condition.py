@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookwise.policy.condition import ConditionError, evaluate, parse_condition, time_view
+from hookwise.policy.condition import (
+    ConditionError,
+    compile_condition,
+    evaluate,
+    parse_condition,
+    time_view,
+)
 from tests.strategies import json_values
 
 ROOTS: dict[str, Any] = {
@@ -22,7 +28,11 @@ ROOTS: dict[str, Any] = {
 
 
 def run(text: str) -> Any:
-    return evaluate(parse_condition(text), ROOTS.get, re.compile)
+    """The condition walked once and compiled: both evaluators must agree."""
+    node = parse_condition(text)
+    walked = evaluate(node, ROOTS.get, re.compile)
+    assert compile_condition(node)(ROOTS.get, re.compile) == walked
+    return walked
 
 
 @pytest.mark.parametrize(
@@ -144,7 +154,70 @@ def test_token_soup_parses_or_raises_condition_error(tokens: list[str]) -> None:
         node = parse_condition(text)
     except ConditionError:
         return
-    evaluate(node, ROOTS.get, re.compile)
+    walked = evaluate(node, ROOTS.get, re.compile)
+    assert compile_condition(node)(ROOTS.get, re.compile) == walked  # the same answer
+
+
+_LEAVES = st.sampled_from(
+    [
+        ("lit", None),
+        ("lit", True),
+        ("lit", 0),
+        ("lit", 2.5),
+        ("lit", "x"),
+        ("lit", "-f"),
+        ("path", "input", [("lit", "timeout")]),
+        ("path", "input", [("lit", "flags")]),
+        ("path", "input", [("lit", "nested"), ("lit", "a"), ("lit", 1)]),
+        ("path", "env", [("lit", "CI")]),
+        ("path", "prompt", []),
+        ("path", "files", [("path", "input", [("lit", "timeout")])]),
+    ]
+)
+_OPS = ["==", "!=", "<", "<=", ">", ">=", "in", "not in", "contains", "startswith", "endswith"]
+_CALLS = ["len", "lower", "upper", "exists", "int", "str", "any", "all", "basename"]
+_TREES = st.recursive(
+    _LEAVES,
+    lambda inner: st.one_of(
+        st.tuples(st.sampled_from(["and", "or"]), inner, inner),
+        st.tuples(st.just("not"), inner),
+        st.tuples(st.just("cmp"), st.sampled_from(_OPS), inner, inner),
+        st.tuples(st.just("matches"), inner, st.sampled_from(["^g", "x+", "[0-9]"])),
+        st.tuples(st.just("glob"), inner, st.sampled_from(["*", "git *", "*.py"])),
+        st.tuples(st.just("list"), st.lists(inner, max_size=3)),
+        st.tuples(
+            st.just("call"), st.sampled_from(_CALLS), st.lists(inner, min_size=1, max_size=1)
+        ),
+    ),
+    max_leaves=12,
+)
+
+
+@given(_TREES)
+def test_walking_a_condition_and_its_closure_agree(node: Any) -> None:
+    """The hook walks a rule's condition on its first use, processes that decide many
+    events compile it: any tree the parser can build must give the same answer both ways."""
+    from hookwise.policy.globs import compile_glob
+
+    def prepared(item: Any) -> Any:  # globs are compiled by the parser; so here
+        if not isinstance(item, tuple):
+            return item
+        if item[0] == "glob":
+            return ("glob", prepared(item[1]), compile_glob(item[2]))
+        if item[0] in ("list",):
+            return ("list", [prepared(i) for i in item[1]])
+        if item[0] in ("call", "path"):
+            return (item[0], item[1], [prepared(i) for i in item[2]])
+        return tuple(prepared(i) for i in item)
+
+    tree = prepared(node)
+    try:
+        walked = evaluate(tree, ROOTS.get, re.compile)
+    except (TypeError, ValueError) as exc:  # the closure must fail the same way
+        with pytest.raises(type(exc)):
+            compile_condition(tree)(ROOTS.get, re.compile)
+        return
+    assert compile_condition(tree)(ROOTS.get, re.compile) == walked
 
 
 @given(json_values, json_values)

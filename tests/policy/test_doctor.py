@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from hookwise.policy.doctor import DoctorReport, HostReport, diagnose
-from hookwise.policy.install import hook_command, plan_install, write_plan
+from hookwise.policy.install import plan_install, write_plan
+from hookwise.policy.launcher import hook_command
 
 POLICY = """\
 version: 1

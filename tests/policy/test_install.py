@@ -18,24 +18,20 @@ from hypothesis import strategies as st
 
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.codex_settings import load_codex_hooks
-from hookwise.config.settings import parse_jsonc
-from hookwise.policy.install import (
-    InstallError,
-    JsonDocument,
+from hookwise.config.hookwise_command import is_hookwise_command
+from hookwise.config.jsonc import JsonDocument, parse_jsonc
+from hookwise.policy.codex_hook_trust import edit_codex_trust
+from hookwise.policy.hooks_edit import edit_hooks, find_hookwise
+from hookwise.policy.install import plan_install, plan_uninstall, write_plan
+from hookwise.policy.install_error import InstallError
+from hookwise.policy.install_targets import settings_path
+from hookwise.policy.launcher import hook_argv, hook_command
+from hookwise.policy.registrations import (
     Registration,
-    edit_codex_trust,
-    edit_hooks,
-    find_hookwise,
-    hook_argv,
-    hook_command,
-    is_hookwise_command,
-    plan_install,
-    plan_uninstall,
     policy_events,
     registrations,
-    settings_path,
     timeout_seconds,
-    write_plan,
+    tool_matcher_events,
 )
 from tests.policy.conftest import compile_text
 
@@ -109,6 +105,73 @@ def test_hookwise_commands_are_recognised(command: str) -> None:
 )
 def test_other_commands_are_not_hookwise(command: object) -> None:
     assert not is_hookwise_command(command)
+
+
+LEGACY_PORTABLE = shlex.join(
+    [
+        "sh",
+        "-c",
+        hook_command("claude").replace("--platform claude", '"$@"'),
+        "hookwise",
+        "--platform",
+        "claude",
+    ]
+)
+
+
+@pytest.mark.parametrize("host", ["gemini", "claude", "codex"])
+def test_the_portable_command_is_recognised_in_every_form(host: str) -> None:
+    """What install writes, the same after Gemini CLI expanded its variables when loading
+    its settings, and the ``sh -c`` form earlier versions wrote; nothing else."""
+    from hookwise.config.env_expansion import resolve_env_vars
+    from hookwise.config.hookwise_command import portable_host
+
+    command = hook_command(host)
+    assert portable_host(command) == host and is_hookwise_command(command)
+    loaded = resolve_env_vars(command, {"HOME": "/home/u", "XDG_DATA_HOME": "/x y/share"})
+    assert isinstance(loaded, str) and loaded != command
+    assert portable_host(loaded) == host
+    assert portable_host(LEGACY_PORTABLE.replace("claude", host)) == host
+    other = "gemini" if host != "gemini" else "codex"
+    mixed = command.replace(f"hook --platform {host}", f"hook --platform {other}")
+    assert portable_host(mixed) is None  # not exactly ours: a user's own script
+    assert portable_host(command + "; rm -rf ~") is None
+    assert portable_host("echo " + command) is None
+
+
+def test_install_replaces_the_earlier_sh_c_form_and_uninstall_removes_it() -> None:
+    old = {
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "*", "hooks": [{"type": "command", "command": LEGACY_PORTABLE}]}
+            ]
+        }
+    }
+    text = json.dumps(old, indent=2)
+    fresh = registrations("claude", ["PreToolUse"], hook_command("claude"), 10)
+    edit = edit_hooks(text, "s.json", fresh, jsonc=False)
+    assert edit.after is not None
+    handlers = json.loads(edit.after)["hooks"]["PreToolUse"]
+    assert [h["command"] for g in handlers for h in g["hooks"]] == [hook_command("claude")]
+    gone = edit_hooks(text, "s.json", [], jsonc=False)
+    assert gone.after is not None and "hookwise" not in gone.after
+
+
+@pytest.mark.parametrize("shell", ["/bin/sh", "bash"])
+def test_the_portable_script_runs_in_each_hosts_shell(shell: str, tmp_path: Path) -> None:
+    """No hookwise at all on the machine: the script exits 2 (a block) in sh and bash."""
+    import subprocess
+
+    done = subprocess.run(
+        [shell, "-c", hook_command("codex")],
+        input="{}",
+        capture_output=True,
+        text=True,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 2 and "hookwise is not installed" in done.stderr
 
 
 # --------------------------------------------------------------------------- the policy
@@ -194,6 +257,22 @@ def test_units_and_matchers_per_host() -> None:
         assert [r.handler["timeout"] for r in found] == [12, 12, 12]  # seconds
         assert [r.matcher for r in found] == ["*", None, None]
         assert "name" not in found[0].handler
+
+
+def test_tool_events_get_the_match_all_matcher_read_from_the_event_tables() -> None:
+    """The events whose matcher is compared with the tool name, as each host's table says
+    (was a restated table here: the same sets)."""
+    assert tool_matcher_events("gemini") == {"BeforeTool", "AfterTool"}
+    assert tool_matcher_events("claude") == {
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PermissionRequest",
+    }
+    assert tool_matcher_events("codex") == {"PreToolUse", "PostToolUse", "PermissionRequest"}
+    for host in ("gemini", "claude", "codex"):
+        events = sorted(tool_matcher_events(host))
+        assert {r.matcher for r in registrations(host, events, "c", 1)} == {"*"}
 
 
 def test_settings_files_per_host_and_scope(tmp_path: Path) -> None:

@@ -592,7 +592,7 @@ def run_command(command: str, stdin: str, env: dict[str, str]) -> subprocess.Com
 def test_the_installed_command_fails_closed_where_hookwise_is_missing(world: World) -> None:
     """What `install` writes into a shared settings file, run on a machine without
     hookwise (an empty PATH, no launcher): exit 2, which blocks on every host."""
-    from hookwise.policy.install import hook_command
+    from hookwise.policy.launcher import hook_command
 
     command = hook_command("claude")
     teammate = world.root / "teammate"
@@ -617,7 +617,7 @@ def test_the_installed_command_fails_closed_where_hookwise_is_missing(world: Wor
 
 
 def test_a_launcher_whose_python_is_gone_blocks(world: World) -> None:
-    from hookwise.policy.install import hook_command
+    from hookwise.policy.launcher import hook_command
     from hookwise.policy.scopes import launcher_path
 
     launcher = Path(launcher_path(world.env))
@@ -636,7 +636,8 @@ def test_install_writes_the_portable_command_and_doctor_flags_machine_paths(
     assert result.returncode == 0, result.stderr
     settings = json.loads((world.repo / ".claude" / "settings.json").read_text())
     command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    assert command.startswith("sh -c ") and sys.executable not in command
+    assert command.startswith('h="') and command.endswith("exit 2")  # the script itself
+    assert "--platform claude" in command and sys.executable not in command
     launcher = world.home / ".local" / "share" / "hookwise" / "hook"
     assert os.access(launcher, os.X_OK)
     event = build_payload(
@@ -694,12 +695,12 @@ def test_rotation_never_renames_or_deletes_a_file_hookwise_did_not_write(world: 
 
 
 def test_a_launcher_that_cannot_import_hookwise_blocks(world: World) -> None:
-    from hookwise.policy.install import hook_command, launcher_text
+    from hookwise.policy.launcher import hook_command, launcher_text
     from hookwise.policy.scopes import launcher_path
 
     launcher = Path(launcher_path(world.env))
     launcher.parent.mkdir(parents=True)
-    text = launcher_text()
+    text = launcher_text(str(launcher))
     root = text.split("sys.path[0] = ", 1)[1].split("\n", 1)[0]
     launcher.write_text(text.replace(root, repr(str(world.root / "gone"))))
     launcher.chmod(0o755)

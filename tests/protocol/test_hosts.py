@@ -42,3 +42,21 @@ def test_unknown_host_names_the_hosts() -> None:
         host("cursor")
     with pytest.raises(ValueError, match="no dialect table"):
         table("gemini")
+
+
+def test_matcher_field_reads_each_hosts_event_table() -> None:
+    assert hosts.matcher_field("gemini", "BeforeTool") == "tool_name"
+    assert hosts.matcher_field("gemini", "SessionStart") == "source"
+    assert hosts.matcher_field("gemini", "BeforeModel") is None
+    assert hosts.matcher_field("claude", "Notification") == "notification_type"
+    assert hosts.matcher_field("codex", "SubagentStop") == "agent_type"
+    assert hosts.matcher_field("codex", "Stop") is None
+    for name in HOST_NAMES:
+        assert all(hosts.matcher_field(name, e) in {None, *_FIELDS} for e in event_names(name))
+    with pytest.raises(KeyError):
+        hosts.matcher_field("claude", "BeforeTool")
+    with pytest.raises(ValueError, match="unknown host"):
+        hosts.matcher_field("cursor", "PreToolUse")
+
+
+_FIELDS = {"tool_name", "source", "reason", "trigger", "notification_type", "agent_type"}

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hookwise.config.hookwise_command import portable_host
 from tests.usage.conftest import User
 
 RM_BUILD = {
@@ -29,7 +30,7 @@ def test_migrate_points_hookwises_own_hook_at_the_target_host(user: User) -> Non
     user.run("migrate", "--from", "claude", "--to", "gemini", "--write")
     settings = json.loads((user.project / ".gemini" / "settings.json").read_text())
     commands = [h["command"] for g in settings["hooks"]["BeforeTool"] for h in g["hooks"]]
-    assert commands and all(c.endswith("--platform gemini") for c in commands)
+    assert commands and all(portable_host(c) == "gemini" for c in commands)
     # the migrated hook answers Gemini CLI: a BeforeTool event is decided, not failed closed
     event = {
         "hook_event_name": "BeforeTool",

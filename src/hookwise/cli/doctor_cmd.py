@@ -15,8 +15,7 @@ import click
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option, project_root
 from hookwise.policy.doctor import DoctorReport
-from hookwise.policy.install import HOSTS
-from hookwise.protocol.hosts import HOST_TITLES
+from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
 
 _MARKS = {"ok": "ok  ", "info": "info", "warn": "WARN", "fail": "FAIL"}
 COVERAGE_SINCE = "7d"
@@ -44,7 +43,11 @@ def _coverage(report: DoctorReport, hosts: tuple[str, ...], since: str) -> dict[
 @click.command()
 @host_option("The host to check (default: every host)")
 @click.option(
-    "--platform", type=click.Choice(HOSTS), default=None, hidden=True, help="Former name of --host."
+    "--platform",
+    type=click.Choice(HOST_NAMES),
+    default=None,
+    hidden=True,
+    help="Former name of --host.",
 )
 @project_option(
     must_exist=True,
@@ -79,7 +82,7 @@ def doctor(
     from hookwise.policy.doctor import diagnose
 
     platform = dialect or platform
-    hosts = (platform,) if platform else HOSTS
+    hosts = (platform,) if platform else HOST_NAMES
     report = diagnose(
         project_root(project),
         hosts=hosts,

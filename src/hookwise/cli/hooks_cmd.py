@@ -20,9 +20,10 @@ from hookwise.cli.options import project_option
 
 if TYPE_CHECKING:
     from hookwise.config.extensions import HookSources
+    from hookwise.config.gemini_paths import SettingsPaths
+    from hookwise.config.gemini_settings_file import SettingsFile
+    from hookwise.config.hook_trust import HookTrustReport
     from hookwise.config.model import HookEntry
-    from hookwise.config.settings import SettingsFile, SettingsPaths
-    from hookwise.config.trust import HookTrustReport
     from hookwise.protocol.profiles import Profile
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -85,7 +86,7 @@ class _Context:
     """The resolved options shared by every sub-command."""
 
     def __init__(self, kwargs: dict[str, Any]) -> None:
-        from hookwise.config.settings import SettingsPaths
+        from hookwise.config.gemini_paths import SettingsPaths
         from hookwise.protocol.profiles import Profile
 
         self.profile: Profile = Profile.parse(kwargs.pop("profile"))
@@ -189,7 +190,7 @@ def _row(entry: HookEntry, state: str, report: HookTrustReport) -> dict[str, Any
 def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
     """Every hook: event, name, source and scope, file, matcher, enabled and trust state."""
     from hookwise.config.detect import detect_dialect
-    from hookwise.config.trust import assess_project_hooks
+    from hookwise.config.hook_trust import assess_project_hooks
 
     chosen = dialect or detect_dialect(ctx.paths.workspace, home=ctx.paths.home)
     if chosen != "gemini":
@@ -389,7 +390,8 @@ def _known_names(sources: HookSources) -> set[str]:
 @_with_context
 def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_json: bool) -> None:
     """Add NAME (a hook's name, or its command) to hooksConfig.disabled."""
-    from hookwise.config.settings import SettingsEditError, SettingsScope, update_disabled_hooks
+    from hookwise.config.gemini_paths import SettingsScope
+    from hookwise.config.gemini_settings_edit import SettingsEditError, update_disabled_hooks
 
     sources = ctx.sources()
     settings = sources.settings
@@ -435,7 +437,8 @@ def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_js
 @_with_context
 def enable_hook(ctx: _Context, name: str, as_json: bool) -> None:
     """Remove NAME from hooksConfig.disabled in the workspace and user settings."""
-    from hookwise.config.settings import SettingsEditError, SettingsScope, update_disabled_hooks
+    from hookwise.config.gemini_paths import SettingsScope
+    from hookwise.config.gemini_settings_edit import SettingsEditError, update_disabled_hooks
 
     settings = ctx.sources().settings
     changed = []
@@ -490,13 +493,9 @@ def trust_hooks(
     if chosen == "claude":
         _trust_claude(ctx, as_json)
         return
-    from hookwise.config.settings import load_settings
-    from hookwise.config.trust import (
-        TrustedFolders,
-        TrustLevel,
-        approve_project_hooks,
-        assess_project_hooks,
-    )
+    from hookwise.config.folder_trust import TrustedFolders, TrustLevel
+    from hookwise.config.gemini_settings import load_settings
+    from hookwise.config.hook_trust import approve_project_hooks, assess_project_hooks
 
     settings = load_settings(ctx.paths, profile=ctx.profile)
     if list_only:

@@ -14,10 +14,11 @@ from pathlib import Path
 import click
 
 from hookwise.cli.options import project_option, project_root
-from hookwise.policy.install import HOSTS, SCOPES, InstallPlan
-from hookwise.protocol.hosts import HOST_TITLES
+from hookwise.policy.install import InstallPlan
+from hookwise.policy.install_targets import SCOPES
+from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
 
-_host_argument = click.argument("host", type=click.Choice(HOSTS))
+_host_argument = click.argument("host", type=click.Choice(HOST_NAMES))
 _scope_option = click.option(
     "--scope",
     type=click.Choice(SCOPES),
@@ -85,7 +86,9 @@ def install(
     as_json: bool,
 ) -> None:
     """Register `hookwise hook` with HOST for every event the policy uses."""
-    from hookwise.policy.install import InstallError, hook_command, plan_install, write_plan
+    from hookwise.policy.install import plan_install, write_plan
+    from hookwise.policy.install_error import InstallError
+    from hookwise.policy.launcher import hook_command
 
     directory = project_root(project)
     env = dict(os.environ)
@@ -155,7 +158,8 @@ def _matcher(matcher: str | None) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
 def uninstall(host: str, scope: str, project: Path | None, dry_run: bool, as_json: bool) -> None:
     """Remove hookwise's hook entries from HOST's settings (other hooks stay)."""
-    from hookwise.policy.install import InstallError, plan_uninstall, write_plan
+    from hookwise.policy.install import plan_uninstall, write_plan
+    from hookwise.policy.install_error import InstallError
 
     directory = project_root(project)
     try:

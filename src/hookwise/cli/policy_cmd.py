@@ -530,10 +530,12 @@ def _log_line(record: dict[str, Any]) -> str:
 
 
 def _approval_text(record: dict[str, Any]) -> str:
-    """`` [approval ID allowed by NAME: note]`` for a decision that went to the relay."""
+    """`` [approval ID allowed by NAME: note]`` for a decision that went to the relay;
+    `` (interrupt: rejected)``, how the ask was answered, for a framework's own approval."""
     approval = record.get("approval")
     if not isinstance(approval, dict):
-        return ""
+        answered = record.get("ask_resolved")
+        return f" ({answered})" if isinstance(answered, str) and answered else ""
     words = [f"approval {approval.get('id') or '-'} {approval.get('outcome') or '?'}"]
     if approval.get("approver"):
         words.append(f"by {approval['approver']}")

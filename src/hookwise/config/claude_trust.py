@@ -23,14 +23,10 @@ from typing import Final
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.claude_settings import ClaudeHooks, ClaudePaths, ClaudeScope
 from hookwise.config.files import read_file_text
+from hookwise.config.folder_trust import FolderTrust
+from hookwise.config.hook_trust_mode import HookTrustMode, resolve_trust_mode
 from hookwise.config.jsonc import parse_json_text
-from hookwise.config.model import HookEntry, Source, hook_key
-from hookwise.config.trust import (
-    FolderTrust,
-    HookTrustMode,
-    hook_fingerprint,
-    resolve_trust_mode,
-)
+from hookwise.config.model import HookEntry, Source, hook_fingerprint, hook_key
 from hookwise.protocol.jsvalue import JSON
 
 __all__ = [

@@ -403,6 +403,15 @@ def _trust_level(projects: JSON, directory: Path) -> str | None:
     return None
 
 
+def project_trust_level(projects: JSON, directory: Path, root: Path) -> str | None:
+    """The ``trust_level`` Codex applies to ``directory``'s layer, given the user config's
+    ``projects`` table: the directory's own entry, else the project root's."""
+    level = _trust_level(projects, directory)
+    if level is None and directory != root:
+        level = _trust_level(projects, root)
+    return level
+
+
 def _layers(
     paths: CodexPaths,
     user_config: dict[str, JSON] | None,
@@ -442,9 +451,7 @@ def _layers(
         folder = directory / CODEX_DIR
         if not folder.is_dir() or same_path(folder, paths.codex_home):
             continue
-        level = _trust_level(projects, directory)
-        if level is None and directory != root:
-            level = _trust_level(projects, root)
+        level = project_trust_level(projects, directory, root)
         trusted = trust_project if trust_project is not None else level == "trusted"
         layer = CodexLayer("project", folder, Source.PROJECT, False, trusted=trusted)
         layer.config_path = folder / "config.toml"

@@ -22,16 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from hookwise.config.env_expansion import resolve_env_vars
 from hookwise.config.files import read_file_text
+from hookwise.config.gemini_paths import SettingsPaths
+from hookwise.config.gemini_settings import LoadedSettings, load_settings
 from hookwise.config.jsonc import parse_json_text
 from hookwise.config.model import Source
 from hookwise.config.registry import HooksObject, Registry, build_registry
-from hookwise.config.settings import (
-    LoadedSettings,
-    SettingsPaths,
-    load_settings,
-    resolve_env_vars,
-)
 from hookwise.protocol.jsvalue import (
     JSON,
     UNDEFINED,

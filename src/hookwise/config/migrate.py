@@ -50,6 +50,7 @@ from hookwise.config.codex_settings import (
 )
 from hookwise.config.detect import Dialect
 from hookwise.config.dialect_hooks import json_type, read_text_file
+from hookwise.config.hookwise_command import is_hookwise_command, portable_command, portable_host
 from hookwise.config.jsonc import parse_json_text, parse_jsonc, strip_json_comments
 from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS
 from hookwise.protocol.codex import CODEX
@@ -295,10 +296,10 @@ def _retarget_hookwise(command: str, target: Dialect) -> str | None:
     Copied verbatim it would keep ``--platform <source>`` and answer the target host in the
     source's protocol (Gemini CLI would fail closed on every tool call).
     """
-    from hookwise.policy.install import is_hookwise_command
-
     if not is_hookwise_command(command):
         return None
+    if portable_host(command) is not None:
+        return portable_command(target)
     try:
         argv = shlex.split(command)
     except ValueError:

@@ -7,11 +7,12 @@ typed views are computed where they are used.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_string, truthy
+from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_json_stringify, js_string, truthy
 
 
 class Source(Enum):
@@ -85,3 +86,26 @@ def hook_key(config: dict[str, JSON]) -> str:
     name_text = js_string(name) if truthy(name) else ""
     command = js_string(config.get("command", UNDEFINED)) if config.get("type") == "command" else ""
     return f"{name_text}:{command}"
+
+
+def _canonical(value: JSON) -> JSON:
+    if isinstance(value, dict):
+        return {k: _canonical(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    return value
+
+
+def hook_fingerprint(entry: HookEntry) -> str:
+    """A digest of what the hook does: event, matcher, type, name, command, env, timeout.
+
+    hookwise's approval stores (Gemini and Claude Code projects) key on it, so a hook whose
+    matcher or env changed counts as a new one."""
+    material: dict[str, JSON] = {"event": entry.event}
+    if entry.matcher is not None and entry.matcher is not UNDEFINED:
+        material["matcher"] = entry.matcher
+    for key in ("type", "name", "command", "env", "timeout"):
+        if key in entry.config:
+            material[key] = entry.config[key]
+    text = js_json_stringify(_canonical(material))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

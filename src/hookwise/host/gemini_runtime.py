@@ -14,11 +14,12 @@ from typing import Final
 
 from hookwise.config.environment import expand_command, hook_environment
 from hookwise.config.extensions import load_hook_sources
+from hookwise.config.gemini_paths import SettingsPaths
+from hookwise.config.gemini_settings import LoadedSettings
+from hookwise.config.hook_trust import HookTrustReport, check_project_hooks, project_registry
 from hookwise.config.model import HookEntry
 from hookwise.config.registry import Registry
-from hookwise.config.settings import LoadedSettings, SettingsPaths
 from hookwise.config.timeouts import timer_delay_ms
-from hookwise.config.trust import HookTrustReport, check_project_hooks, project_registry
 from hookwise.host.aggregate import Aggregate, aggregate
 from hookwise.host.effect import Effect, compute_effect
 from hookwise.host.execute import (

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from hookwise.config.gemini_paths import SettingsPaths
 from hookwise.config.registry import Registry
-from hookwise.config.settings import SettingsPaths
 from hookwise.host.aggregate import Aggregate
 from hookwise.host.effect import Effect
 from hookwise.host.execute import ExecutionSettings, HookRun, RunHooks

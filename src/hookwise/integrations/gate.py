@@ -97,7 +97,7 @@ class _Policy:
     """The compiled policy of one Gate, reloaded when a scope file or the trust store
     changes (a stat per file per call; the bytes are read only then)."""
 
-    __slots__ = ("error", "files", "policy", "signature")
+    __slots__ = ("_guard", "error", "files", "policy", "signature")
 
     def __init__(
         self,
@@ -110,6 +110,17 @@ class _Policy:
         self.policy = policy
         self.files = files
         self.error = error
+        self._guard: Any = None
+
+    def guard(self, env: dict[str, str], cwd: str) -> Any:
+        """Self-protection's protected paths for this policy, worked out once (they
+        depend on the env, the cwd and the policy files, which a reload renews)."""
+        if self._guard is None and self.policy is not None:
+            from hookwise.policy.protect import Guard
+
+            files = [path for _scope, path in self.policy.get("files", ())]
+            self._guard = Guard(env, files, cwd)
+        return self._guard
 
 
 class Gate:
@@ -157,11 +168,7 @@ class Gate:
 
     def before_tool(self, tool: str, args: Mapping[str, Any], *, call_id: str = "") -> Verdict:
         """Before a tool runs: deny (the tool must not run), ask, allow, maybe new args."""
-        verdict, record = self._before(tool, args, call_id)
-        if self.hooks_from is not None and verdict.action != "deny" and verdict.stop is None:
-            verdict = self._combine_before(
-                verdict, tool, args, self._bridge().before_tool(tool, verdict.args or args), record
-            )
+        verdict, record = self._before_hooked(tool, args, call_id)
         self._write(record, verdict)
         return verdict
 
@@ -169,12 +176,52 @@ class Gate:
         self, tool: str, args: Mapping[str, Any], *, call_id: str = ""
     ) -> Verdict:
         """:meth:`before_tool` for asyncio frameworks (hooks run without blocking the loop)."""
+        verdict, record = await self._abefore_hooked(tool, args, call_id)
+        self._write(record, verdict)
+        return verdict
+
+    def before_tool_held(
+        self, tool: str, args: Mapping[str, Any], *, call_id: str = ""
+    ) -> tuple[Verdict, Held]:
+        """:meth:`before_tool` whose audit record of an ``ask`` is written only when the
+        returned :class:`Held` is written: frameworks that run the call's step again once
+        a person answers (LangGraph's interrupt, ADK's confirmation) write the ask once, and
+        the answer (:meth:`record_approval`) instead of a second ask. Other verdicts are
+        written at once."""
+        verdict, record = self._before_hooked(tool, args, call_id)
+        return verdict, self._hold(record, verdict)
+
+    async def abefore_tool_held(
+        self, tool: str, args: Mapping[str, Any], *, call_id: str = ""
+    ) -> tuple[Verdict, Held]:
+        """:meth:`before_tool_held` for asyncio frameworks."""
+        verdict, record = await self._abefore_hooked(tool, args, call_id)
+        return verdict, self._hold(record, verdict)
+
+    def _hold(self, record: dict[str, Any], verdict: Verdict) -> Held:
+        if verdict.action == "ask":
+            return Held(self, record, verdict)
+        self._write(record, verdict)
+        return Held(self, None, verdict)
+
+    def _before_hooked(
+        self, tool: str, args: Mapping[str, Any], call_id: str
+    ) -> tuple[Verdict, dict[str, Any]]:
+        verdict, record = self._before(tool, args, call_id)
+        if self.hooks_from is not None and verdict.action != "deny" and verdict.stop is None:
+            verdict = self._combine_before(
+                verdict, tool, args, self._bridge().before_tool(tool, verdict.args or args), record
+            )
+        return verdict, record
+
+    async def _abefore_hooked(
+        self, tool: str, args: Mapping[str, Any], call_id: str
+    ) -> tuple[Verdict, dict[str, Any]]:
         verdict, record = self._before(tool, args, call_id)
         if self.hooks_from is not None and verdict.action != "deny" and verdict.stop is None:
             hooked = await self._bridge().abefore_tool(tool, verdict.args or args)
             verdict = self._combine_before(verdict, tool, args, hooked, record)
-        self._write(record, verdict)
-        return verdict
+        return verdict, record
 
     def after_tool(
         self, tool: str, args: Mapping[str, Any], result: Any, *, call_id: str = ""
@@ -261,6 +308,8 @@ class Gate:
         resolved: Verdict,
         how: str,
         approval: dict[str, Any] | None = None,
+        *,
+        call_id: str = "",
     ) -> None:
         """Audit how an ``ask`` was answered (``how``: the fallback, the framework's
         approver, the relay...), as a ``permission.request`` record of the same call."""
@@ -268,6 +317,8 @@ class Gate:
             args = {}
         mapped = canonical_input(self.canonical_tool(tool), args)
         payload = self._payload(canonical.PERMISSION_REQUEST, tool=tool, args=mapped.args)
+        if call_id:
+            payload["tool_use_id"] = call_id
         ev = self._event(canonical.PERMISSION_REQUEST, payload, tool=tool, mapped=mapped)
         record = self._record([ev], None, 0.0)
         record.update(decision=resolved.action, reason=resolved.reason, ask_resolved=how)
@@ -289,7 +340,7 @@ class Gate:
         mapped = canonical_input(self.canonical_tool(tool), args)
         payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=mapped.args)
         ev = self._event(canonical.TOOL_BEFORE, payload, tool=tool, mapped=mapped)
-        decision = evaluate(policy, [ev], self.state)
+        decision = evaluate(policy, [ev], self.state, guard=self._loaded_guard())
         if not relay.applies(decision, [ev], policy["settings"]):
             return None
         # a framework has no prompt of its own to hand over to: on_timeout "ask" means
@@ -427,7 +478,9 @@ class Gate:
             problem = first_error(policy)
             if problem is None:
                 try:
-                    decision = evaluate(policy, events, self.state)
+                    decision = evaluate(
+                        policy, events, self.state, guard=loaded.guard(self.env, self.cwd)
+                    )
                 except Exception as exc:
                     problem = f"internal error: {type(exc).__name__}: {exc}"
         if problem is not None:
@@ -519,6 +572,10 @@ class Gate:
                 loaded = _Policy(signature, None, files, f"cannot read the policy: {exc}")
             self._loaded = loaded
             return loaded
+
+    def _loaded_guard(self) -> Any:
+        loaded = self._loaded
+        return loaded.guard(self.env, self.cwd) if loaded is not None else None
 
     @property
     def policy_files(self) -> list[str]:
@@ -635,6 +692,24 @@ class Gate:
             import sys
 
             sys.stderr.write(f"hookwise: cannot write the audit log: {exc}\n")
+
+
+class Held:
+    """The audit record of an ``ask`` kept back until the framework shows it is not an
+    answer being resumed (see :meth:`Gate.before_tool_held`); written at most once."""
+
+    __slots__ = ("_gate", "_record", "verdict")
+
+    def __init__(self, gate: Gate, record: dict[str, Any] | None, verdict: Verdict) -> None:
+        self._gate = gate
+        self._record = record
+        self.verdict = verdict
+
+    def write(self) -> None:
+        """Write the held record (nothing when it was written already or not held)."""
+        record, self._record = self._record, None
+        if record is not None:
+            self._gate._write(record, self.verdict)
 
 
 def run_sync(coroutine: Any) -> Any:

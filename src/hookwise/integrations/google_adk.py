@@ -35,6 +35,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Literal
 
 from hookwise.integrations import require
@@ -158,15 +159,19 @@ class HookwiseCallbacks:
             return None
         call_id = tool_context.function_call_id or ""
         gate = self.gate_for(tool_context.agent_name)
-        verdict = await gate.abefore_tool(tool.name, args, call_id=call_id)
+        # ADK calls this again with the user's answer: the ask is written once, when the
+        # confirmation is requested, and the answer when it comes back
+        verdict, held = await gate.abefore_tool_held(tool.name, args, call_id=call_id)
         self._tell_user(verdict)
         if verdict.action == "ask":
             confirmation = tool_context.tool_confirmation
             if self.ask == "relay":
+                held.write()
                 verdict = await off_loop(
                     gate, gate.resolve_ask, verdict, tool.name, args, may_wait=True
                 )
             elif confirmation is None:
+                held.write()
                 tool_context.request_confirmation(hint=verdict.reason)
                 # a pause for the user, not a result for the model to go on with
                 tool_context.actions.skip_summarization = True
@@ -174,7 +179,23 @@ class HookwiseCallbacks:
                 return {"error": f"This tool call needs the user's confirmation: {verdict.reason}"}
             elif not confirmation.confirmed:
                 self._answered[call_id] = "rejected"
-                return {"error": f"The user rejected this tool call ({verdict.reason})"}
+                reason = f"The user rejected this tool call ({verdict.reason})"
+                gate.record_approval(
+                    tool.name,
+                    args,
+                    replace(verdict, action="deny", reason=reason, args=None),
+                    "tool confirmation: rejected",
+                    call_id=call_id,
+                )
+                return {"error": reason}
+            else:
+                gate.record_approval(
+                    tool.name,
+                    args,
+                    replace(verdict, action="allow"),
+                    "tool confirmation: approved",
+                    call_id=call_id,
+                )
         if verdict.action == "deny":
             self._answered[call_id] = "deny"
             if verdict.stop is not None:

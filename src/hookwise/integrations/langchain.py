@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any, Literal, NotRequired, Union, cast
 
 from hookwise.integrations import require
-from hookwise.integrations.gate import Gate, HooksFrom, Verdict
+from hookwise.integrations.gate import Gate, Held, HooksFrom, Verdict
 
 require("langchain.agents", "langchain")
 require("langgraph", "langchain")
@@ -60,6 +60,7 @@ from langchain_core.messages import (  # noqa: E402
     ToolMessage,
 )
 from langgraph.config import get_config  # noqa: E402
+from langgraph.errors import GraphInterrupt  # noqa: E402
 from langgraph.runtime import Runtime  # noqa: E402
 from langgraph.types import Command, interrupt  # noqa: E402
 from pydantic import Discriminator  # noqa: E402
@@ -176,32 +177,52 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
         return "HookwiseMiddleware"
 
     # ------------------------------------------------------------------ tools
-    def _ask(self, call: Mapping[str, Any], verdict: Verdict) -> Verdict | ToolMessage:
+    def _ask(self, call: Mapping[str, Any], verdict: Verdict, held: Held) -> Verdict | ToolMessage:
         """An ``ask``: the person's answer through a LangGraph interrupt, or the Gate's
-        fallback where the run cannot be interrupted and resumed."""
+        fallback where the run cannot be interrupted and resumed.
+
+        LangGraph runs the tool step again when the run resumes, so this runs twice for
+        one ask: the ask is written to the audit log when the interrupt is raised (the
+        first time), and the person's answer when it comes back (the second)."""
         name = str(call.get("name") or "")
         args = dict(call.get("args") or {})
         if self.ask == "relay" or not _has_checkpointer():
+            held.write()
             resolved = self.gate.resolve_ask(verdict, name, args)
             return _refusal(call, resolved.reason) if resolved.action != "allow" else resolved
-        decision = interrupt(
-            {
-                "type": "tool_approval",
-                "tool_call_id": call.get("id") or "",
-                "name": name,
-                "args": args,
-                "description": verdict.reason or f"hookwise: {name} needs approval",
-                "rule_id": verdict.rule_id,
-            },
-            response_schema=cast("type[ApproveDecision | RejectDecision]", Decision),
-        )
+        try:
+            decision = interrupt(
+                {
+                    "type": "tool_approval",
+                    "tool_call_id": call.get("id") or "",
+                    "name": name,
+                    "args": args,
+                    "description": verdict.reason or f"hookwise: {name} needs approval",
+                    "rule_id": verdict.rule_id,
+                },
+                response_schema=cast("type[ApproveDecision | RejectDecision]", Decision),
+            )
+        except GraphInterrupt:
+            held.write()  # the run pauses here: the ask, once
+            raise
         if decision.get("type") == "approve":
-            return Verdict("allow", args=verdict.args, context=verdict.context)
+            approved = Verdict(
+                "allow", args=verdict.args, context=verdict.context, rule_id=verdict.rule_id
+            )
+            self.gate.record_approval(
+                name, args, approved, "interrupt: approved", call_id=str(call.get("id") or "")
+            )
+            return approved
         why = decision.get("message") or verdict.reason
-        return _refusal(call, f"User rejected the tool call for `{name}`: {why}")
+        reason = f"User rejected the tool call for `{name}`: {why}"
+        rejected = Verdict("deny", reason=reason, rule_id=verdict.rule_id)
+        self.gate.record_approval(
+            name, args, rejected, "interrupt: rejected", call_id=str(call.get("id") or "")
+        )
+        return _refusal(call, reason)
 
     def _before(
-        self, request: ToolCallRequest, verdict: Verdict
+        self, request: ToolCallRequest, verdict: Verdict, held: Held
     ) -> tuple[ToolCallRequest, Verdict] | ToolResult:
         """The request to run (maybe rewritten), or the answer in place of the tool."""
         call = request.tool_call
@@ -212,7 +233,7 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
         if verdict.action == "deny":
             return _refusal(call, verdict.reason)
         if verdict.action == "ask":
-            answered = self._ask(call, verdict)
+            answered = self._ask(call, verdict, held)
             if isinstance(answered, ToolMessage):
                 return answered
             verdict = answered
@@ -283,8 +304,10 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
     ) -> ToolResult:
         call = request.tool_call
         name, call_id = str(call.get("name") or ""), str(call.get("id") or "")
-        verdict = self.gate.before_tool(name, dict(call.get("args") or {}), call_id=call_id)
-        decided = self._before(request, verdict)
+        verdict, held = self.gate.before_tool_held(
+            name, dict(call.get("args") or {}), call_id=call_id
+        )
+        decided = self._before(request, verdict, held)
         if not isinstance(decided, tuple):
             return decided
         request, verdict = decided
@@ -300,8 +323,10 @@ class HookwiseMiddleware(AgentMiddleware[HookwiseState, Any, Any]):
     ) -> ToolResult:
         call = request.tool_call
         name, call_id = str(call.get("name") or ""), str(call.get("id") or "")
-        verdict = await self.gate.abefore_tool(name, dict(call.get("args") or {}), call_id=call_id)
-        decided = self._before(request, verdict)
+        verdict, held = await self.gate.abefore_tool_held(
+            name, dict(call.get("args") or {}), call_id=call_id
+        )
+        decided = self._before(request, verdict, held)
         if not isinstance(decided, tuple):
             return decided
         request, verdict = decided

@@ -13,7 +13,12 @@ tool function. :class:`HookwiseCapability` uses them:
   capability answers inline), and the call runs only when the next run brings an approval in
   ``DeferredToolResults``; the approved call is decided again (a deny still wins; arguments an
   approver overrode are checked) before it runs. ``ask="relay"`` resolves asks with
-  :meth:`Gate.resolve_ask` instead, for agents that cannot pause.
+  :meth:`Gate.resolve_ask` instead, for agents that cannot pause. The ask is written to the
+  audit log once, and the person's answer once: an approval when the approved call comes
+  back; a rejection (which never reaches a tool hook) from the resumed run's tool-call node
+  (``before_node_run``, whose ``tool_call_results`` hold the ``ToolDenied``), or, for an
+  inline ``HandleDeferredToolCalls`` answer, from the denial the next model request
+  carries (``before_model_request``).
 * ``after_tool_execute``: deny replaces the result with the reason (again a failed tool result);
   context goes to the model next to the result.
 * ``before_run``: the user prompt; deny raises :class:`PromptBlockedError` before any model request;
@@ -34,6 +39,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -42,23 +48,37 @@ from hookwise.integrations import require
 
 require("pydantic_ai", "pydantic-ai")
 
+from pydantic_ai import CallToolsNode  # noqa: E402
 from pydantic_ai.capabilities import AbstractCapability, CapabilityOrdering  # noqa: E402
 from pydantic_ai.exceptions import ApprovalRequired, ModelRetry, ToolFailed  # noqa: E402
-from pydantic_ai.messages import SystemPromptPart, ToolCallPart  # noqa: E402
-from pydantic_ai.tools import DeferredToolRequests, RunContext, ToolDefinition  # noqa: E402
+from pydantic_ai.messages import (  # noqa: E402
+    ModelRequest,
+    SystemPromptPart,
+    ToolCallPart,
+    ToolReturnPart,
+)
+from pydantic_ai.tools import (  # noqa: E402
+    DeferredToolRequests,
+    RunContext,
+    ToolDefinition,
+    ToolDenied,
+)
 
 from hookwise.integrations.aio import off_loop  # noqa: E402
 from hookwise.integrations.errors import PromptBlockedError, RunStoppedError  # noqa: E402
 from hookwise.integrations.gate import Gate, Verdict  # noqa: E402
 
 if TYPE_CHECKING:
+    from pydantic_ai._agent_graph import AgentNode
     from pydantic_ai.agent.abstract import AbstractAgent
+    from pydantic_ai.models import ModelRequestContext
     from pydantic_ai.output import OutputContext
 
 __all__ = ["FRAMEWORK", "HookwiseCapability", "PromptBlockedError", "RunStoppedError"]
 
 FRAMEWORK = "pydantic-ai"
 AskMode = Literal["approval", "relay"]
+_ASKED_LIMIT = 4096  # asks kept for their answer (a paused run may never resume)
 logger = logging.getLogger("hookwise.integrations")
 
 
@@ -103,6 +123,8 @@ class HookwiseCapability(AbstractCapability[Any]):
         self.gate = gate if gate is not None else Gate(FRAMEWORK, **gate_options)
         self.ask = ask
         self._options = None if gate is not None else gate_options
+        # tool call id -> (tool, args, verdict) of a call a person was asked about
+        self._asked: OrderedDict[str, tuple[str, dict[str, Any], Verdict]] = OrderedDict()
 
     @classmethod
     def get_serialization_name(cls) -> str | None:
@@ -157,6 +179,51 @@ class HookwiseCapability(AbstractCapability[Any]):
             raise ModelRetry(verdict.reason or "hookwise: do not stop yet")
         return output
 
+    # ------------------------------------------------------------------ a person's no
+    def _rejected(self, call_id: str, tool: str, args: Any, message: str) -> None:
+        asked = self._asked.pop(call_id, None)
+        rule = asked[2].rule_id if asked is not None else ""
+        self.gate.record_approval(
+            tool,
+            args if isinstance(args, Mapping) else {},
+            Verdict("deny", reason=message, rule_id=rule),
+            "deferred tool: rejected",
+            call_id=call_id,
+        )
+
+    async def before_node_run(
+        self, ctx: RunContext[Any], *, node: AgentNode[Any]
+    ) -> AgentNode[Any]:
+        """A resumed run's tool-call node carries the answers (``DeferredToolResults``):
+        a rejected call never reaches a tool hook, so its ``ToolDenied`` is audited here."""
+        if isinstance(node, CallToolsNode) and node.tool_call_results:
+            denied = {
+                call_id: result
+                for call_id, result in node.tool_call_results.items()
+                if isinstance(result, ToolDenied)
+            }
+            if denied:
+                for part in node.model_response.tool_calls:
+                    result = denied.get(part.tool_call_id)
+                    if result is not None:
+                        args = part.args_as_dict() if part.args else {}
+                        self._rejected(part.tool_call_id, part.tool_name, args, result.message)
+        return node
+
+    async def before_model_request(
+        self, ctx: RunContext[Any], request_context: ModelRequestContext
+    ) -> ModelRequestContext:
+        """An ask answered inline (a ``HandleDeferredToolCalls`` capability) and rejected:
+        the request now carries the denial as the call's result."""
+        if self._asked and ctx.messages:
+            last = ctx.messages[-1]
+            if isinstance(last, ModelRequest):
+                for part in last.parts:
+                    if isinstance(part, ToolReturnPart) and part.tool_call_id in self._asked:
+                        tool, args, _verdict = self._asked[part.tool_call_id]
+                        self._rejected(part.tool_call_id, tool, args, part.model_response_str())
+        return request_context
+
     # ------------------------------------------------------------------ tools
     async def before_tool_execute(
         self,
@@ -167,19 +234,31 @@ class HookwiseCapability(AbstractCapability[Any]):
         args: dict[str, Any],
     ) -> dict[str, Any]:
         tool = call.tool_name
-        verdict = await self.gate.abefore_tool(tool, args, call_id=call.tool_call_id)
+        call_id = call.tool_call_id
+        # an approved call comes back here: its ask is not written a second time
+        verdict, held = await self.gate.abefore_tool_held(tool, args, call_id=call_id)
         self._tell_user(verdict)
         if verdict.action == "ask":
             if ctx.tool_call_approved:
                 # a person approved exactly this call (pydantic-ai's deferred tools)
+                self._asked.pop(call_id, None)
                 self.gate.record_approval(
-                    tool, args, replace(verdict, action="allow"), "deferred tool: approved"
+                    tool,
+                    args,
+                    replace(verdict, action="allow"),
+                    "deferred tool: approved",
+                    call_id=call_id,
                 )
             elif self.ask == "relay":
+                held.write()
                 verdict = await off_loop(
                     self.gate, self.gate.resolve_ask, verdict, tool, args, may_wait=True
                 )
             else:
+                held.write()
+                self._asked[call_id] = (tool, dict(args), verdict)
+                while len(self._asked) > _ASKED_LIMIT:
+                    self._asked.popitem(last=False)
                 raise ApprovalRequired(
                     {"hookwise": {"reason": verdict.reason, "rule": verdict.rule_id}}
                 )

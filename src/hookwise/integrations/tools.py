@@ -83,6 +83,9 @@ COMMAND_KEYS: Final = ("command", "cmd", "script")
 PATH_ALIASES: Final[Mapping[str, str]] = {"filename": "file_path", "file": "file_path"}
 
 
+_SEEN_LIMIT = 1024
+
+
 def _key(name: str) -> str:
     return name.strip().lower().replace("-", "_")
 
@@ -90,7 +93,7 @@ def _key(name: str) -> str:
 class ToolNames:
     """The mapping of one Gate: the defaults, then the agent's own entries."""
 
-    __slots__ = ("_table",)
+    __slots__ = ("_seen", "_table")
 
     def __init__(self, overrides: Mapping[str, str] | None = None) -> None:
         table = {_key(k): v for k, v in DEFAULT_TOOL_NAMES.items()}
@@ -104,10 +107,16 @@ class ToolNames:
                 )
             table[_key(name)] = target.strip()
         self._table = table
+        self._seen: dict[str, str] = {}  # names looked up already (an agent has a few)
 
     def canonical(self, tool: str) -> str:
         """The canonical name of a framework tool, or the tool's own name."""
-        return self._table.get(_key(tool), tool)
+        found = self._seen.get(tool)
+        if found is None:
+            found = self._table.get(_key(tool), tool)
+            if len(self._seen) < _SEEN_LIMIT:  # names come from the model: bounded
+                self._seen[tool] = found
+        return found
 
 
 def _command_value(value: Any) -> str | None:

@@ -18,8 +18,7 @@ Modules: ``schema`` (the format), ``loader`` (YAML -> rules, with positions), ``
 See docs/policy.md.
 """
 
-from __future__ import annotations
-
+# (no ``from __future__ import annotations``: the hook must not import __future__)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -53,7 +52,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     module_name = _EXPORTS.get(name)
     if module_name is None:
         raise AttributeError(f"module 'hookwise.policy' has no attribute {name!r}")

@@ -29,10 +29,10 @@ Standard library only (hot path).
 
 from __future__ import annotations
 
-import os
 import time
 
 from hookwise.policy import fastjson
+from hookwise.policy import os_lite as os  # os without its import cost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

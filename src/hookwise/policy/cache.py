@@ -12,10 +12,10 @@ Standard library only: the compiler (PyYAML) is imported only when the cache is 
 from __future__ import annotations
 
 import marshal
-import os
 import sys
 
 from hookwise import __version__
+from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.scopes import (
     read_policy_file,
     read_scope_sources,
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # bump when what _pack keeps changes
 # The modules whose code shapes the compiled data (a change recompiles the cache).
 _COMPILER_SOURCES = (
     "policy/compiler.py",
@@ -111,16 +111,36 @@ class LazyRules:
         return (self[position] for position in range(len(self._blobs)))
 
 
-# What only `policy show` and `explain` read (they compile afresh): not in the hook's cache.
-_SHOW_ONLY = ("metadata", "column", "when_src", "replaces", "overridden")
+# What only `policy show`, `explain` and `scan` read (they compile afresh): not in the
+# hook's cache, where every byte of a rule is unmarshalled on each call that looks at it.
+_SHOW_ONLY = (
+    "metadata",
+    "column",
+    "when_src",
+    "replaces",
+    "overridden",
+    "file",
+    "line",
+    "pack",
+    "enabled",
+)
+
+
+def _hook_rule(rule: dict[str, Any]) -> dict[str, Any]:
+    """The rule as the hook reads it (the description only stands in for a reason)."""
+    slim = {k: v for k, v in rule.items() if k not in _SHOW_ONLY}
+    if slim.get("reason"):
+        slim.pop("description", None)
+    matchers = slim.get("m")
+    if matchers and "command" in matchers:
+        commands = [{k: v for k, v in c.items() if k != "source"} for c in matchers["command"]]
+        slim["m"] = {**matchers, "command": commands}
+    return slim
 
 
 def _pack(policy: dict[str, Any]) -> dict[str, Any]:
     packed = dict(policy)
-    packed["rules"] = [
-        marshal.dumps({k: v for k, v in rule.items() if k not in _SHOW_ONLY})
-        for rule in policy["rules"]
-    ]
+    packed["rules"] = [marshal.dumps(_hook_rule(rule)) for rule in policy["rules"]]
     packed["packed_rules"] = True
     return packed
 

@@ -13,7 +13,7 @@ hookwise itself defines: the canonical names and how host names map onto them.
 
 from __future__ import annotations
 
-import os
+from hookwise.policy import os_lite as os  # os without its import cost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from hookwise.policy.trust import (
     Trust,
 )
 
-COMPILED_FORMAT = 1
+COMPILED_FORMAT = 2  # 2: the index's ``arg`` table
 _SCOPE_RANK = {"managed": 0, "local": 1, "project": 2, "user": 3}
 
 
@@ -230,7 +230,14 @@ def compile_sources(
         kind, keys = _bucket_of(rule)
         for name in rule["on"]:
             bucket = index.setdefault(name, new_bucket())
-            if kind in ("tool", "prog", "lit"):
+            if kind == "prog":
+                for key in keys:
+                    if isinstance(key, tuple):  # (program, a word it must be given)
+                        words = bucket["arg"].setdefault(key[0], {})
+                        words.setdefault(key[1], []).append(position)
+                    else:
+                        bucket["prog"].setdefault(key, []).append(position)
+            elif kind in ("tool", "lit"):
                 for key in keys:
                     bucket[kind].setdefault(key, []).append(position)
             else:
@@ -300,27 +307,49 @@ def _ignored_setting(policy_file: PolicyFile, key: str, value: Any) -> str | Non
 
 def new_bucket() -> dict[str, Any]:
     """The candidate index of one canonical event (see engine.candidates)."""
-    return {"any": [], "shell": [], "mcp": [], "tool": {}, "prog": {}, "lit": {}}
+    return {"any": [], "shell": [], "mcp": [], "tool": {}, "prog": {}, "arg": {}, "lit": {}}
 
 
-def _bucket_of(rule: dict[str, Any]) -> tuple[str, list[str]]:
+def _required_words(spec: dict[str, Any]) -> list[str] | None:
+    """Words one of which a command must be given for ``spec`` to match it: the
+    alternatives of its most selective ``args`` glob made of literals only (None: none)."""
+    best: list[str] | None = None
+    for glob in spec["args"]:
+        words = []
+        for alternative in glob:
+            if len(alternative) != 1 or alternative[0][0] != "L":
+                break
+            words.append(alternative[0][1])
+        else:
+            if words and (best is None or len(words) < len(best)):
+                best = words
+    return best
+
+
+def _bucket_of(rule: dict[str, Any]) -> tuple[str, list[Any]]:
     """Which candidate list a rule goes to: only events it could match look at it.
 
     ``prog``: its command matchers name literal programs (only shell events running one of
-    them); ``lit``: its command matchers are line regexes with a required literal (only
-    command lines containing it; ``=`` exact, ``~`` ASCII case-insensitive); ``shell``:
-    other command matchers; ``mcp``: MCP tools; ``tool``: literal tool names; ``any``: the
-    rest.
+    them), keyed ``(program, word)`` in the ``arg`` table when a matcher also needs one of
+    a few literal arguments (``git push --force``: only commands running ``git`` with
+    ``push`` among their arguments); ``lit``: its command matchers are line regexes with a
+    required literal (only command lines containing it; ``=`` exact, ``~`` ASCII
+    case-insensitive); ``shell``: other command matchers; ``mcp``: MCP tools; ``tool``:
+    literal tool names; ``any``: the rest.
     """
     m = rule["m"]
     if "mcp" in m:
         return "mcp", []
     if "command" in m:
-        programs: list[str] = []
+        programs: list[Any] = []
         literals: list[str] = []
         for spec in m["command"]:
             if spec["programs"] is not None:
-                programs.append(spec["programs"])
+                words = _required_words(spec)
+                if words is None:
+                    programs.extend(spec["programs"])
+                else:
+                    programs.extend((p, w) for p in spec["programs"] for w in words)
                 continue
             known = [e for e in spec["line_regex"] if e[2]]
             if not known:
@@ -331,7 +360,7 @@ def _bucket_of(rule: dict[str, Any]) -> tuple[str, list[str]]:
             return "shell", []
         if literals:
             return "lit", sorted(set(literals))
-        return "prog", sorted({p for names in programs for p in names})
+        return "prog", list(dict.fromkeys(programs))
     if "tool" in m and not m["tool"]["globs"]:
         return "tool", list(m["tool"]["names"])
     return "any", []

@@ -506,15 +506,55 @@ def _call(name: str, args: list[Any]) -> Any:
 
 
 def evaluate(node: Node, resolve: Callable[[str], Any], regex: Callable[[str], Any]) -> Any:
-    """Evaluate a parsed condition; ``resolve`` gives a root's value, ``regex`` a pattern."""
-    return compile_condition(node)(resolve, regex)
+    """Evaluate a parsed condition once; ``resolve`` gives a root's value, ``regex`` a
+    pattern.
+
+    A walk of the tuple tree: for one evaluation it costs a third of building the closure
+    (``compile_condition``), which pays off only from the second event. The two agree on
+    every condition (tests/policy/test_condition.py checks it on generated ones).
+    """
+    kind = node[0]
+    if kind == "lit":
+        return node[1]
+    if kind == "path":
+        value = resolve(node[1])
+        for step in node[2]:
+            if value is None:
+                return None
+            value = _get(value, evaluate(step, resolve, regex))
+        return value
+    if kind == "and":
+        return _truthy(evaluate(node[1], resolve, regex)) and _truthy(
+            evaluate(node[2], resolve, regex)
+        )
+    if kind == "or":
+        return _truthy(evaluate(node[1], resolve, regex)) or _truthy(
+            evaluate(node[2], resolve, regex)
+        )
+    if kind == "not":
+        return not _truthy(evaluate(node[1], resolve, regex))
+    if kind == "cmp":
+        return _compare(
+            node[1], evaluate(node[2], resolve, regex), evaluate(node[3], resolve, regex)
+        )
+    if kind == "matches":
+        value = evaluate(node[1], resolve, regex)
+        return isinstance(value, str) and regex(node[2]).search(value) is not None
+    if kind == "glob":
+        value = evaluate(node[1], resolve, regex)
+        return isinstance(value, str) and glob_match(node[2], value)
+    if kind == "list":
+        return [evaluate(item, resolve, regex) for item in node[1]]
+    if kind == "call":
+        return _call(node[1], [evaluate(arg, resolve, regex) for arg in node[2]])
+    raise ValueError(f"unknown condition node {kind!r}")
 
 
 def compile_condition(node: Node) -> Evaluator:
-    """A parsed condition as a closure ``f(resolve, regex)`` (the only evaluator).
+    """A parsed condition as a closure ``f(resolve, regex)``, for repeated evaluation.
 
-    The engine builds it once per rule and process; interpreting the tuple tree on every
-    event would cost several times more.
+    Processes that decide many events (the service, the framework bridges) build it once
+    per rule; calling it costs a fraction of walking the tree each time (``evaluate``).
     """
     kind = node[0]
     if kind == "lit":

@@ -24,28 +24,22 @@ from pathlib import Path
 from typing import Any
 
 from hookwise.config.files import read_file_bytes
+from hookwise.config.hookwise_command import is_hookwise_command, is_portable_command, machine_paths
+from hookwise.config.host_homes import claude_config_dir, codex_home, gemini_home
 from hookwise.config.jsonc import JsonDocument, JsonEditError
-from hookwise.policy.install import (
-    HOSTS,
+from hookwise.policy.codex_hook_trust import codex_project_trust
+from hookwise.policy.hooks_edit import find_hookwise
+from hookwise.policy.install import compile_policy
+from hookwise.policy.install_error import InstallError
+from hookwise.policy.install_targets import SCOPES, settings_path
+from hookwise.policy.registrations import (
     MATCH_ALL,
-    SCOPES,
-    TOOL_MATCHER_EVENTS,
-    InstallError,
-    claude_config_dir,
-    codex_home,
-    codex_project_trust,
-    compile_policy,
-    find_hookwise,
-    gemini_home,
-    is_hookwise_command,
-    is_portable_command,
-    machine_paths,
     policy_events,
-    settings_path,
     timeout_seconds,
+    tool_matcher_events,
 )
 from hookwise.policy.scopes import launcher_path
-from hookwise.protocol.hosts import HOST_TITLES
+from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
 from hookwise.protocol.hosts import host as host_info
 from hookwise.wording import count
 
@@ -233,8 +227,9 @@ def _entries(
     entries: list[HookEntry] = []
     not_running: list[Registered] = []
     if host == "gemini":
+        from hookwise.config.gemini_paths import SettingsPaths
+        from hookwise.config.gemini_settings import load_settings
         from hookwise.config.registry import build_registry
-        from hookwise.config.settings import SettingsPaths, load_settings
         from hookwise.protocol.profiles import Profile
 
         paths = SettingsPaths.from_environment(project, env=env, home=gemini_home(env))
@@ -700,7 +695,7 @@ def _check_portability(
 def _check_entry(
     host: str, entry: Registered, needed: int, report: HostReport, *, relay: bool = False
 ) -> None:
-    if entry.event in TOOL_MATCHER_EVENTS[host] and entry.matcher not in (None, "", MATCH_ALL):
+    if entry.event in tool_matcher_events(host) and entry.matcher not in (None, "", MATCH_ALL):
         report.add(
             "warn",
             "matcher",
@@ -740,7 +735,7 @@ def diagnose(
     project: Path,
     env: Mapping[str, str] | None = None,
     *,
-    hosts: tuple[str, ...] = HOSTS,
+    hosts: tuple[str, ...] = HOST_NAMES,
     explicit: bool = False,
     run_self_test: bool = True,
 ) -> DoctorReport:

@@ -16,9 +16,8 @@ Standard library only; :mod:`re` is imported the first time a rule needs a regex
 
 from __future__ import annotations
 
-import os
-
 from hookwise.policy import actions, canonical, fastjson
+from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.globs import glob_match
 
 TYPE_CHECKING = False
@@ -130,12 +129,20 @@ def search(entry: tuple[str, int, str], text: str) -> bool:
 
 
 def _condition(holder: dict[str, Any], key: str, ev: Event) -> bool:
-    """Evaluate the condition ``holder[key]``, compiled once per process and rule."""
-    compiled = holder.get("_" + key)
+    """Evaluate the condition ``holder[key]``: walked on a rule's first use in a process
+    (a hook call looks at each rule once), compiled from its second (processes that
+    decide many events)."""
+    slot = "_" + key
+    compiled = holder.get(slot)
     if compiled is None:
+        from hookwise.policy.condition import evaluate
+
+        holder[slot] = False
+        return bool(evaluate(holder[key], ev.root, _regex0))
+    if compiled is False:
         from hookwise.policy.condition import compile_condition
 
-        compiled = holder["_" + key] = compile_condition(holder[key])
+        compiled = holder[slot] = compile_condition(holder[key])
     return bool(compiled(ev.root, _regex0))
 
 
@@ -149,15 +156,19 @@ def _note(trace: list[Any] | None, matcher: str, ok: bool, detail: str) -> bool:
 
 
 def _m_tool(spec: dict[str, Any], ev: Event, trace: list[Any] | None) -> bool:
-    if ev.tool is None:
+    # without a trace (every decision but `explain`), no note text is formatted
+    tool, host_tool = ev.tool, ev.host_tool
+    if tool is None:
         return _note(trace, "tool", False, "the event has no tool")
     names = spec["names"]
-    if ev.tool in names or ev.host_tool in names:
-        return _note(trace, "tool", True, f"{ev.host_tool} is {ev.tool}")
+    if tool in names or host_tool in names:
+        return trace is None or _note(trace, "tool", True, f"{host_tool} is {tool}")
     for glob in spec["globs"]:
-        if glob_match(glob, ev.tool) or (ev.host_tool and glob_match(glob, ev.host_tool)):
-            return _note(trace, "tool", True, f"{ev.host_tool} ({ev.tool}) matches a glob")
-    return _note(trace, "tool", False, f"{ev.host_tool} ({ev.tool}) is not listed")
+        if glob_match(glob, tool) or (host_tool and glob_match(glob, host_tool)):
+            return trace is None or _note(
+                trace, "tool", True, f"{host_tool} ({tool}) matches a glob"
+            )
+    return trace is not None and _note(trace, "tool", False, f"{host_tool} ({tool}) is not listed")
 
 
 def _m_tool_regex(spec: list[Any], ev: Event, trace: list[Any] | None) -> bool:
@@ -215,26 +226,32 @@ def _canonical(program: str, flag: str) -> str:
 def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
     if not cmd.argv:  # `> file` alone: only a writes matcher can hold
         return bool(spec["writes"]) and spec["program"] is None and _writes_only(spec, cmd)
-    if not cmd.unknown_program:  # an unknown program could be the rule's: as if it were
+    program = cmd.program
+    # cmd.unknown_program, inlined (this runs for every rule and command): an unknown
+    # program could be the rule's, so it is matched as if it were
+    if cmd.unverifiable is None or not cmd.dynamic or not cmd.dynamic[0]:
         programs = spec["programs"]
         if programs is not None:
-            if cmd.program not in programs:
+            if program not in programs:
                 return False
         elif spec["program"] is not None and not any(
-            glob_match(g, cmd.program) for g in spec["program"]
+            glob_match(g, program) for g in spec["program"]
         ):
             return False
     if cmd.unknown_args:
         return True
-    if spec["flags"] or spec["any_flags"]:
+    flags, any_flags = spec["flags"], spec["any_flags"]
+    if flags or any_flags:
         present, _ = _options(cmd)
-        program = cmd.program
-        if not all(_canonical(program, f) in present for f in spec["flags"]):
-            return False
-        if spec["any_flags"] and not any(
-            _canonical(program, f) in present for f in spec["any_flags"]
-        ):
-            return False
+        for flag in flags:  # loops, not generators: this runs for every rule and command
+            if _canonical(program, flag) not in present:
+                return False
+        if any_flags:
+            for flag in any_flags:
+                if _canonical(program, flag) in present:
+                    break
+            else:
+                return False
     if spec["writes"] and not _writes(spec, cmd):
         return False
     if spec["args"]:
@@ -242,7 +259,7 @@ def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
         for glob in spec["args"]:
             if not any(glob_match(glob, word) for word in positional):
                 return False
-    return all(search(entry, cmd.text) for entry in spec["regex"])
+    return not spec["regex"] or all(search(entry, cmd.text) for entry in spec["regex"])
 
 
 def _writes(spec: dict[str, Any], cmd: Command) -> bool:
@@ -271,10 +288,15 @@ def _m_command(specs: list[dict[str, Any]], ev: Event, trace: list[Any] | None) 
     line = ev.command or ""
     hits: set[int] = set()
     for spec in specs:
-        if not all(search(entry, line) for entry in spec["line_regex"]):
+        if spec["line_regex"] and not all(search(entry, line) for entry in spec["line_regex"]):
             continue
-        needs_segment = spec["program"] is not None or any(
-            spec[k] for k in ("flags", "any_flags", "args", "regex", "writes")
+        needs_segment = (
+            spec["program"] is not None
+            or bool(spec["flags"])
+            or bool(spec["any_flags"])
+            or bool(spec["args"])
+            or bool(spec["regex"])
+            or bool(spec["writes"])
         )
         if not needs_segment:
             hits.update(range(len(script.commands)) or [-1])
@@ -300,14 +322,24 @@ def _glob_path(entry: tuple[Any, bool, bool], ref: PathRef) -> bool:
     if slashy:
         return ref.relative is not None and glob_match(compiled, ref.relative)
     path = ref.relative or ref.absolute or ref.raw
-    return any(glob_match(compiled, part) for part in path.split("/") if part)
+    for part in path.split("/"):  # noqa: SIM110 - no generator on the engine's hottest path
+        if part and glob_match(compiled, part):
+            return True
+    return False
+
+
+def _any_path(globs: list[tuple[Any, bool, bool]], ref: PathRef) -> bool:
+    for entry in globs:  # noqa: SIM110 - no generator on the hottest path
+        if _glob_path(entry, ref):
+            return True
+    return False
 
 
 def _path_matches(spec: dict[str, Any], ref: PathRef) -> bool:
-    if any(_glob_path(g, ref) for g in spec["exclude"]):
+    if spec["exclude"] and _any_path(spec["exclude"], ref):
         return False
     if spec["globs"] or spec["extensions"]:
-        hit = any(_glob_path(g, ref) for g in spec["globs"])
+        hit = _any_path(spec["globs"], ref)
         if not hit and spec["extensions"]:
             name = (ref.absolute or ref.raw).rsplit("/", 1)[-1].lower()
             hit = any(name.endswith(ext.lower()) for ext in spec["extensions"])
@@ -513,15 +545,27 @@ def candidates(bucket: dict[str, Any] | None, ev: Event) -> list[int]:
         if ev.tool == canonical.SHELL:
             found += bucket["shell"]
             programs = bucket["prog"]
-            if programs:
-                script = ev.script
-                if script is not None:
-                    if any(cmd.unknown_program for cmd in script.commands):
-                        for positions in programs.values():
+            arguments = bucket["arg"]
+            script = ev.script
+            if (programs or arguments) and script is not None:
+                if any(cmd.unknown_program for cmd in script.commands):
+                    for positions in programs.values():
+                        found += positions
+                    for words in arguments.values():
+                        for positions in words.values():
                             found += positions
-                    else:
-                        for name in {cmd.program for cmd in script.commands}:
-                            found += programs.get(name, ())
+                else:
+                    for cmd in script.commands:
+                        found += programs.get(cmd.program, ())
+                        words = arguments.get(cmd.program)
+                        if not words or not cmd.argv:
+                            continue
+                        if cmd.unknown_args:  # any word could be the rule's
+                            for positions in words.values():
+                                found += positions
+                        else:
+                            for word in _options(cmd)[1]:
+                                found += words.get(word, ())
             literals = bucket["lit"]
             if literals:
                 line = ev.command or ""
@@ -544,14 +588,19 @@ def evaluate(
     events: list[Event],
     state: RetryState | None = None,
     run_validators: bool = True,
+    guard: Any = None,
 ) -> Decision:
-    """Evaluate every rule indexed for the events' canonical names; one decision."""
+    """Evaluate every rule indexed for the events' canonical names; one decision.
+
+    ``guard``: a :class:`hookwise.policy.protect.Guard` for the events' env, cwd and this
+    policy's files, kept by a caller that decides many events (the framework Gate), so
+    the protected paths are worked out once rather than per event."""
     rules = policy["rules"]
     index = policy["index"]
     settings = policy["settings"]
     _budget[0] = MATCH_BUDGET_S
     decision = Decision()
-    builtin_checks(policy, events, decision)
+    builtin_checks(policy, events, decision, guard)
     hits: list[tuple[int, Event]] = []
     covers: list[tuple[int, Event, set[int]]] = []
     seen: set[int] = set()
@@ -593,9 +642,12 @@ _APPROVING = actions.APPROVING
 GATED = frozenset([canonical.TOOL_BEFORE, canonical.PERMISSION_REQUEST])
 
 
-def builtin_checks(policy: dict[str, Any], events: list[Event], decision: Decision) -> None:
+def builtin_checks(
+    policy: dict[str, Any], events: list[Event], decision: Decision, kept: Any = None
+) -> None:
     """What hookwise denies before any rule: changes to its own guardrails, and shell
-    commands the parser could not finish (``settings.unparsable``)."""
+    commands the parser could not finish (``settings.unparsable``). ``kept``: a Guard
+    made for these events (see :func:`evaluate`), used when it fits the event."""
     settings = policy["settings"]
     for ev in events:
         if ev.name not in GATED:
@@ -603,8 +655,11 @@ def builtin_checks(policy: dict[str, Any], events: list[Event], decision: Decisi
         if settings.get("self_protection", True):
             from hookwise.policy import protect
 
-            files = [path for _scope, path in policy.get("files", ())]
-            guard = protect.Guard(ev.env, files, ev.cwd)
+            if kept is not None and kept.env is ev.env and kept.cwd == ev.cwd:
+                guard = kept
+            else:
+                files = [path for _scope, path in policy.get("files", ())]
+                guard = protect.Guard(ev.env, files, ev.cwd)
             why = protect.check(ev, guard)
             if why is not None:
                 _builtin(decision, ev, protect.RULE_ID, "deny", why)
@@ -891,7 +946,7 @@ def run_validator(rule: dict[str, Any], ev: Event, settings: dict[str, Any]) -> 
 
     spec = rule["validator"]
     timeout = spec.get("timeout", settings.get("validator_timeout", 10))
-    environment = dict(os.environ)
+    environment = os.environ_copy()
     environment.update(
         {
             "HOOKWISE_RULE_ID": rule["id"],

@@ -15,11 +15,11 @@ visible message, unless ``settings.on_error`` or ``HOOKWISE_ON_ERROR`` says othe
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
 from hookwise.policy import audit, fastjson
+from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.adapters import PLATFORMS
 from hookwise.policy.cache import cache_dir, load_policy
 from hookwise.policy.engine import RetryState
@@ -276,7 +276,7 @@ def main(argv: list[str]) -> int:
         # A broken hook command must not let tool calls through unnoticed: exit 2 blocks.
         sys.stderr.write(f"hookwise hook: {exc}\n{USAGE}")
         return 2
-    env = dict(os.environ)
+    env = os.environ_copy()
     if options.policy:
         env["HOOKWISE_POLICY"] = os.path.abspath(options.policy)
     outcome = Outcome()

@@ -24,13 +24,13 @@ Standard library only (hot path); :mod:`glob` is imported for a word with glob c
 
 from __future__ import annotations
 
-import os
-
 from hookwise.policy import canonical
+from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.canonical import command_dirs, resolve_path
 from hookwise.policy.scopes import (
     config_home,
     launcher_path,
+    snapshot_path,
     trust_store_path,
     user_policy_path,
 )
@@ -224,6 +224,7 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
         audit_path({}, env),
         cache_dir(env),
         launcher_path(env),
+        snapshot_path(launcher_path(env)),
         os.path.join(claude, "settings.json"),
         os.path.join(claude, "settings.local.json"),
         os.path.join(gemini, ".gemini", "settings.json"),
@@ -239,7 +240,7 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
         if parent == project or os.path.lexists(os.path.join(project, ".git")):
             break
         project = parent
-    return [os.path.normpath(os.path.abspath(p)) for p in paths if p]
+    return [os.path.abspath(p) for p in paths if p]  # (abspath normalises)
 
 
 class Guard:

@@ -4,28 +4,39 @@ Register ``<python> -I -S <this file> [--platform NAME]`` (``hookwise policy hoo
 prints it) instead of ``hookwise hook`` and each call skips the interpreter's site-packages
 setup (``.pth`` files, ``_distutils_hack``...), which costs about as much as the whole
 policy decision. Arguments and behaviour are exactly those of ``hookwise hook``; when the
-policy cache must be rebuilt, site-packages are set up then (PyYAML lives there).
+policy cache must be rebuilt, site-packages are set up then (PyYAML lives there). The
+per-user launcher ``hookwise install`` writes starts through snapshot.py instead.
+
+Kept small, without ``from __future__`` or hookwise imports at its top: run as a script, it
+is compiled afresh on every call, and it finds the ``hookwise`` package itself.
 """
 
-from __future__ import annotations
-
-import os
 import sys
 
 
 def launch() -> None:
-    """Run the hook with ``sys.argv`` and leave (also the per-user launcher's entry)."""
+    """Run the hook with ``sys.argv`` and leave (earlier launchers call this too)."""
     import gc
 
     gc.disable()
-    from hookwise.policy.hook import fast_exit, main
+    try:
+        from hookwise.policy.hook import fast_exit, main
+    except Exception as exc:  # a broken install must block (exit 2), not exit 1 and pass
+        sys.stderr.write(f"hookwise: cannot start (reinstall hookwise): {exc!r}\n")
+        sys.stderr.flush()
+        import posix
 
+        posix._exit(2)
     fast_exit(main(sys.argv[1:]))
 
 
 def _run() -> None:
-    # sys.path[0] is this file's directory: replace it by the root that holds ``hookwise``.
-    sys.path[0] = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    # sys.path[0] (-I: not this file's directory) becomes the root that holds
+    # ``hookwise``: three levels up from .../hookwise/policy/run_hook.py
+    import posix
+
+    here = __file__ if __file__.startswith("/") else f"{posix.getcwd()}/{__file__}"
+    sys.path[0] = here.rsplit("/", 3)[0]
     launch()
 
 

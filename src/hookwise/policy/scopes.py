@@ -25,9 +25,9 @@ into a deny on tool events. Standard library only (hot path).
 
 from __future__ import annotations
 
-import os
-import stat
 import sys
+
+from hookwise.policy import os_lite as os  # os without its import cost
 
 SCOPES = ("managed", "user", "project", "local")
 MANAGED_DEFAULT = (
@@ -82,6 +82,11 @@ def launcher_path(env: dict[str, str]) -> str:
     home = env.get("HOME") or "~"
     base = env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
     return os.path.join(os.path.abspath(os.path.expanduser(base)), "hookwise", "hook")
+
+
+def snapshot_path(launcher: str) -> str:
+    """The launcher's snapshot of the hook's compiled modules (snapshot.py)."""
+    return launcher + ".snapshot"
 
 
 def managed_paths(env: dict[str, str]) -> list[tuple[str, str]]:
@@ -162,13 +167,13 @@ def scope_sources(cwd: str, env: dict[str, str]) -> list[tuple[str, str, str]]:
 
 
 def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
+    if os.S_ISDIR(mode):
         return "a directory"
-    if stat.S_ISFIFO(mode):
+    if os.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+    if os.S_ISCHR(mode) or os.S_ISBLK(mode):
         return "a device"
-    if stat.S_ISSOCK(mode):
+    if os.S_ISSOCK(mode):
         return "a socket"
     return "not a regular file"
 
@@ -193,7 +198,7 @@ def read_policy_file(path: str, how: str) -> bytes | None:
         raise PolicyFileError(path, "permission denied (a directory on the way)") from None
     except OSError as exc:  # ELOOP (a symlink loop), ENOTDIR, ENAMETOOLONG...
         raise PolicyFileError(path, exc.strerror or str(exc)) from None
-    if not stat.S_ISREG(info.st_mode):
+    if not os.S_ISREG(info.st_mode):
         raise PolicyFileError(path, f"is {_kind(info.st_mode)}, not a policy file")
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -201,7 +206,7 @@ def read_policy_file(path: str, how: str) -> bytes | None:
         raise PolicyFileError(path, f"cannot open: {exc.strerror or exc}") from None
     try:
         opened = os.fstat(fd)
-        if not stat.S_ISREG(opened.st_mode):
+        if not os.S_ISREG(opened.st_mode):
             raise PolicyFileError(path, f"is {_kind(opened.st_mode)}, not a policy file")
         if opened.st_size > MAX_POLICY_BYTES:
             raise PolicyFileError(

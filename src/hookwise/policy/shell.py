@@ -55,6 +55,7 @@ class Command:
         "options",
         "origin",
         "piped_from",
+        "program",
         "redirects",
         "stdin",
         "text",
@@ -75,6 +76,9 @@ class Command:
         stdin: list[str] | None = None,
     ) -> None:
         self.argv = argv
+        # the basename of the program run, '' for an empty command; an attribute, not a
+        # property: the matcher reads it for every rule and command (argv is never changed)
+        self.program = argv[0].rsplit("/", 1)[-1] if argv else ""
         self.dynamic = dynamic  # per word: contains an expansion ($x, $(...), `...`)
         self.redirects = redirects  # every file redirect target (read or written)
         self.text = text
@@ -89,13 +93,6 @@ class Command:
         self.piped_from: Command | None = None  # the command whose stdout is this one's stdin
         self.chdir: str | None = None  # where a wrapper runs it (env -C DIR, sudo -D DIR)
         self.assigned: list[str] = []  # variables set for it (X=1 cmd, env X=1, export X=1)
-
-    @property
-    def program(self) -> str:
-        """The basename of the program run, '' for an empty command."""
-        if not self.argv:
-            return ""
-        return self.argv[0].rsplit("/", 1)[-1]
 
     @property
     def unknown_program(self) -> bool:

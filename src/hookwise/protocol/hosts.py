@@ -151,6 +151,18 @@ def table(name: str) -> DialectSpec:
     return spec
 
 
+def matcher_field(name: str, event: str) -> str | None:
+    """The stdin field a definition's ``matcher`` is compared with on ``event`` (None: the
+    matcher is ignored there), from the host's event table."""
+    import importlib
+
+    info = host(name)
+    module = importlib.import_module(info.module)
+    events = getattr(module, info.table_name).events if info.table_name else module.EVENTS
+    field: str | None = events[event].matcher_field
+    return field
+
+
 def __getattr__(name: str) -> Any:
     """``Host`` at run time (request schemas need the Literal), built on first use."""
     if name == "Host":

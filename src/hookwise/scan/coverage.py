@@ -223,10 +223,10 @@ class Registrations:
         return self._cache[key]
 
     def _load(self, host: str, cwd: str | None) -> Registration:
+        from hookwise.config.hookwise_command import is_hookwise_command
         from hookwise.config.registry import Registry
         from hookwise.host.runtime import LoadOptions
         from hookwise.host.runtimes import runtime_for
-        from hookwise.policy.install import is_hookwise_command
         from hookwise.protocol.profiles import Profile
 
         event = host_info(host).pre_tool_event
@@ -399,7 +399,7 @@ def summary(value: Any, limit: int = 300) -> str | None:
 
 
 def _trouble_for(call: ToolCall, troubles: Sequence[HookTrouble], event: str) -> HookTrouble | None:
-    from hookwise.policy.install import is_hookwise_command
+    from hookwise.config.hookwise_command import is_hookwise_command
 
     for trouble in troubles:
         if trouble.call_id != call.call_id or call.call_id is None:

@@ -21,8 +21,9 @@ from hookwise.config.claude_settings import ClaudeHooks, ClaudePaths, ClaudeScop
 from hookwise.config.claude_trust import claude_global_config
 from hookwise.config.codex_settings import CodexHooks
 from hookwise.config.extensions import load_extensions
+from hookwise.config.gemini_paths import SettingsScope
+from hookwise.config.gemini_settings import LoadedSettings
 from hookwise.config.jsonc import parse_json_text, parse_jsonc
-from hookwise.config.settings import LoadedSettings, SettingsScope
 from hookwise.protocol.jsvalue import JSON
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text, json_line, text_line

@@ -22,7 +22,7 @@ from hookwise.config.claude_settings import (
 )
 from hookwise.config.codex_settings import CodexHooks
 from hookwise.config.extensions import parse_dotenv
-from hookwise.config.settings import LoadedSettings
+from hookwise.config.gemini_settings import LoadedSettings
 from hookwise.protocol.jsvalue import JSON
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text, json_line, line_of_offset, text_line

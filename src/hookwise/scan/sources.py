@@ -6,7 +6,7 @@
   -p`` and SDK sessions treat every folder as trusted: until the user has trusted the
   folder, they run with no prompt at all. ``http`` handlers (which the runtime leaves out)
   are listed too: they send every payload to a URL.
-* Gemini CLI (``config/settings`` + ``config/extensions``): every settings scope and the
+* Gemini CLI (``config/gemini_settings`` + ``config/extensions``): every settings scope and the
   active extensions; project hooks register only in a trusted folder (or with folder trust
   switched off, which is no prompt at all).
 * Codex (``config/codex_settings``): managed, user and project layers; a project layer
@@ -30,9 +30,10 @@ from hookwise.config.claude_trust import (
 )
 from hookwise.config.codex_settings import CodexHooks, load_codex_hooks
 from hookwise.config.extensions import load_extensions
+from hookwise.config.gemini_paths import SettingsPaths
+from hookwise.config.gemini_settings import LoadedSettings, load_settings
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import HooksObject, build_registry
-from hookwise.config.settings import LoadedSettings, SettingsPaths, load_settings
 from hookwise.protocol.jsvalue import JSON
 from hookwise.protocol.profiles import Profile
 from hookwise.scan.context import ScanContext

@@ -270,7 +270,7 @@ def _walk_files(root: Path, depth: int) -> Iterator[Path]:
 
 def record_roots(host: str, env: Mapping[str, str]) -> list[Path]:
     """Where ``host`` keeps its session records, for this user (``env``'s HOME and overrides)."""
-    from hookwise.policy.install import claude_config_dir, codex_home, gemini_home
+    from hookwise.config.host_homes import claude_config_dir, codex_home, gemini_home
 
     if host == "claude":
         return [claude_config_dir(env) / "projects"]

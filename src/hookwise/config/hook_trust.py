@@ -1,37 +1,29 @@
-"""Folder trust and project hook fingerprints.
+"""Hook trust: has the user seen these project hooks? Fingerprints, stores and approvals.
 
-Two separate questions. *Folder trust* (is this workspace trusted at all?) follows Gemini
-CLI's ``checkPathTrust``: ``GEMINI_CLI_TRUST_WORKSPACE`` overrides, then
-``security.folderTrust.enabled``, then the rules of ``trustedFolders.json``. *Hook trust*
-(has the user seen these project hooks?) follows ``trustedHooks.ts``: the engine keeps
-``name:command`` keys per project in ``~/.gemini/trusted_hooks.json``, warns once about new
-ones and trusts them all. hookwise adds its own store of fingerprints of the whole
-definition (command, matcher, env, timeout), so a hook whose matcher or env changed is
-noticed too, and an opt-in ``enforce`` mode that refuses unapproved project hooks until
-``hookwise hooks trust`` approves them.
-
-``enforce`` is chosen with the environment variable ``HOOKWISE_HOOK_TRUST=enforce`` or the
-settings key ``"hookwise": {"hookTrust": "enforce"}`` in the user or system settings (never
-the project's own file: a project must not be able to switch off the gate on its own hooks).
+This follows Gemini CLI's ``trustedHooks.ts``: the engine keeps ``name:command`` keys per
+project in ``~/.gemini/trusted_hooks.json``, warns once about new ones and trusts them all.
+hookwise adds its own store of fingerprints of the whole definition (command, matcher, env,
+timeout), so a hook whose matcher or env changed is noticed too, and an opt-in ``enforce``
+mode (``hook_trust_mode``) that refuses unapproved project hooks until ``hookwise hooks
+trust`` approves them. Whether the folder itself is trusted is ``folder_trust``'s question.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import os
-import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.files import read_file_text
-from hookwise.config.jsonc import parse_jsonc
-from hookwise.config.model import HookEntry, Source, hook_key
+from hookwise.config.gemini_paths import SettingsScope
+from hookwise.config.gemini_settings import LoadedSettings
+from hookwise.config.hook_trust_mode import HookTrustMode
+from hookwise.config.model import HookEntry, Source, hook_fingerprint, hook_key
 from hookwise.config.registry import Registry, build_registry
 from hookwise.protocol.jsvalue import (
     JSON,
@@ -39,228 +31,15 @@ from hookwise.protocol.jsvalue import (
     JSTypeError,
     get,
     js_json_parse,
-    js_json_stringify,
     js_string,
     truthy,
 )
 from hookwise.protocol.profiles import Profile
 
-if TYPE_CHECKING:
-    from hookwise.config.settings import LoadedSettings
-
-TRUST_MODE_ENV: Final = "HOOKWISE_HOOK_TRUST"
-TRUST_MODE_SETTING: Final = ("hookwise", "hookTrust")
 PROJECT_SCOPE: Final = "project"
 
 
-class HookTrustMode(Enum):
-    WARN = "warn"
-    """The engine's behaviour: warn once about new project hooks, then trust them."""
-    ENFORCE = "enforce"
-    """hookwise's opt-in gate: unapproved project hooks do not run."""
-
-
-def resolve_trust_mode(
-    env: Mapping[str, str], hookwise_section: JSON, project_value: JSON = UNDEFINED
-) -> tuple[HookTrustMode, list[str]]:
-    """``HOOKWISE_HOOK_TRUST`` first, then ``hookwise.hookTrust`` from user/system settings."""
-    warnings: list[str] = []
-    if project_value is not UNDEFINED:
-        warnings.append(
-            "hookwise.hookTrust in the project's .gemini/settings.json is ignored: only the "
-            "user or system settings (or HOOKWISE_HOOK_TRUST) choose how project hooks are trusted"
-        )
-    choices = {mode.value: mode for mode in HookTrustMode}
-    from_env = env.get(TRUST_MODE_ENV)
-    if from_env:
-        if from_env.strip().lower() in choices:
-            return choices[from_env.strip().lower()], warnings
-        warnings.append(f"{TRUST_MODE_ENV}={from_env!r} is not one of warn, enforce; ignored")
-    value: JSON = UNDEFINED
-    if isinstance(hookwise_section, dict):
-        value = hookwise_section.get("hookTrust", UNDEFINED)
-    if value is UNDEFINED:
-        return HookTrustMode.WARN, warnings
-    if isinstance(value, str) and value in choices:
-        return choices[value], warnings
-    warnings.append(
-        f'hookwise.hookTrust must be "warn" or "enforce" (got {js_string(value)}); using warn'
-    )
-    return HookTrustMode.WARN, warnings
-
-
-# --------------------------------------------------------------------------- folder trust
-
-
-class TrustLevel(Enum):
-    TRUST_FOLDER = "TRUST_FOLDER"
-    TRUST_PARENT = "TRUST_PARENT"
-    DO_NOT_TRUST = "DO_NOT_TRUST"
-
-
-@dataclass(frozen=True)
-class FolderTrust:
-    """Whether the workspace is trusted, and what decided it."""
-
-    trusted: bool
-    source: str
-    """``env``, ``disabled`` (folder trust off), ``file`` (a rule), ``default`` (no rule),
-    or ``error`` (trustedFolders.json is invalid)."""
-    detail: str
-
-
-def normalize_rule_path(path: str) -> str:
-    """The engine's ``normalizePath``: absolute, forward slashes, lower-case on macOS/Windows."""
-    absolute = os.path.abspath(path).replace("\\", "/")
-    return absolute.lower() if sys.platform in ("darwin", "win32") else absolute
-
-
-def _real(path: str) -> str:
-    try:
-        return os.path.realpath(path) if os.path.exists(path) else path
-    except OSError:
-        return path
-
-
-def _is_subpath(parent: str, child: str) -> bool:
-    relative = os.path.relpath(child, parent) if parent != child else ""
-    outside = relative.startswith(".." + os.sep) or relative == ".."
-    return not outside and not os.path.isabs(relative)
-
-
-@dataclass
-class TrustedFolders:
-    """``trustedFolders.json``: ``{path: TRUST_FOLDER | TRUST_PARENT | DO_NOT_TRUST}``."""
-
-    path: Path
-    rules: dict[str, TrustLevel] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
-
-    @classmethod
-    def load(cls, path: Path) -> TrustedFolders:
-        folders = cls(path)
-        if not os.path.exists(path):
-            return folders
-        try:
-            text = read_file_text(path)
-        except OSError as exc:
-            folders.errors.append(f"{path}: cannot read: {exc.strerror or exc}")
-            return folders
-        value, problem = parse_jsonc(text)
-        if problem is not None:
-            folders.errors.append(problem.describe(str(path)))
-            return folders
-        if not isinstance(value, dict):
-            folders.errors.append(f"{path}: Trusted folders file is not a valid JSON object.")
-            return folders
-        levels = {level.value: level for level in TrustLevel}
-        for raw_path, level in value.items():
-            if isinstance(level, str) and level in levels:
-                folders.rules[normalize_rule_path(raw_path)] = levels[level]
-            else:
-                folders.errors.append(
-                    f'{path}: Invalid trust level "{js_string(level)}" for path "{raw_path}". '
-                    f"Possible values are: {', '.join(levels)}."
-                )
-        return folders
-
-    def is_path_trusted(self, location: str | os.PathLike[str]) -> bool | None:
-        """The longest matching rule decides; None when no rule matches."""
-        target = normalize_rule_path(_real(os.fspath(location)))
-        best_len = -1
-        best: TrustLevel | None = None
-        for rule_path, level in self.rules.items():
-            parent = level is TrustLevel.TRUST_PARENT
-            effective = normalize_rule_path(
-                _real(os.path.dirname(rule_path) if parent else rule_path)
-            )
-            if _is_subpath(effective, target) and len(rule_path) > best_len:
-                best_len = len(rule_path)
-                best = level
-        if best is TrustLevel.DO_NOT_TRUST:
-            return False
-        if best is not None:
-            return True
-        return None
-
-    def set_level(self, folder: str | os.PathLike[str], level: TrustLevel) -> None:
-        """Add or change one rule and save, keeping the other rules as they are."""
-        if self.errors:
-            problems = "; ".join(self.errors)
-            raise ValueError(
-                f"cannot update trusted folders because the file is invalid: {problems}"
-            )
-        current: dict[str, JSON] = {}
-        if os.path.exists(self.path):
-            value, _ = parse_jsonc(read_file_text(self.path))
-            if isinstance(value, dict):
-                current = value
-        key = normalize_rule_path(os.fspath(folder))
-        current[key] = level.value
-        self.rules[key] = level
-        _write_json(self.path, current, mode=0o600)
-
-
-def folder_trust(
-    workspace: str | os.PathLike[str],
-    *,
-    enabled: bool,
-    trusted_folders_path: Path,
-    env: Mapping[str, str],
-) -> tuple[FolderTrust, list[str]]:
-    """``checkPathTrust``; an unreadable trustedFolders.json means untrusted (fail closed)."""
-    if env.get("GEMINI_RESTRICTED_MODE") == "true":
-        return FolderTrust(False, "env", "GEMINI_RESTRICTED_MODE=true"), []
-    if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "false":
-        return FolderTrust(False, "env", "GEMINI_CLI_TRUST_WORKSPACE=false"), []
-    if env.get("GEMINI_CLI_TRUST_WORKSPACE") == "true":
-        return FolderTrust(True, "env", "GEMINI_CLI_TRUST_WORKSPACE=true"), []
-    if not enabled:
-        return FolderTrust(True, "disabled", "security.folderTrust.enabled is false"), []
-    folders = TrustedFolders.load(trusted_folders_path)
-    if folders.errors:
-        warnings = [
-            f"{error}; the workspace is treated as untrusted until the file is fixed"
-            for error in folders.errors
-        ]
-        return FolderTrust(False, "error", f"{trusted_folders_path} is invalid"), warnings
-    verdict = folders.is_path_trusted(workspace)
-    if verdict is True:
-        return FolderTrust(True, "file", f"trusted by a rule in {trusted_folders_path}"), []
-    if verdict is False:
-        return FolderTrust(False, "file", f"DO_NOT_TRUST rule in {trusted_folders_path}"), []
-    return (
-        FolderTrust(
-            False,
-            "default",
-            f"no rule in {trusted_folders_path} trusts {os.fspath(workspace)}; trust it with "
-            "`hookwise hooks trust --folder` or GEMINI_CLI_TRUST_WORKSPACE=true",
-        ),
-        [],
-    )
-
-
-# --------------------------------------------------------------------------- fingerprints
-
-
-def _canonical(value: JSON) -> JSON:
-    if isinstance(value, dict):
-        return {k: _canonical(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        return [_canonical(v) for v in value]
-    return value
-
-
-def hook_fingerprint(entry: HookEntry) -> str:
-    """A digest of what the hook does: event, matcher, type, name, command, env, timeout."""
-    material: dict[str, JSON] = {"event": entry.event}
-    if entry.matcher is not None and entry.matcher is not UNDEFINED:
-        material["matcher"] = entry.matcher
-    for key in ("type", "name", "command", "env", "timeout"):
-        if key in entry.config:
-            material[key] = entry.config[key]
-    text = js_json_stringify(_canonical(material))
-    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+# --------------------------------------------------------------------------- engine keys
 
 
 def _js_keys(value: JSON) -> list[str]:
@@ -565,8 +344,6 @@ def _record(
     replace: bool = False,
 ) -> None:
     root = report.project_root
-    from hookwise.config.settings import SettingsScope
-
     project_hooks = settings.file(SettingsScope.PROJECT).settings.get("hooks", UNDEFINED)
     try:
         keys = engine_hook_keys(project_hooks if truthy(project_hooks) else {})

@@ -1,0 +1,149 @@
+"""hookwise's own hook command as it stands in a host's settings file.
+
+The portable form is what ``hookwise install`` writes: settings files are committed, so the
+command must work on every machine of a team. Recognising every form hookwise has written
+(portable, the fast launcher, ``hookwise hook``, ``python -m hookwise hook``) is what lets
+install, uninstall, migrate, doctor and coverage find hookwise's entries among the others.
+Reading a settings file needs no policy code, so this lives in ``config``.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Final
+
+from hookwise.protocol.hosts import HOST_NAMES
+
+# The portable command (what install writes): it works on every machine of a team, since
+# settings files are committed. It runs this user's launcher (the fast path, written by
+# install), else `hookwise` from PATH; when neither runs (not installed, a deleted
+# virtualenv: exit 126/127, or killed) it exits 2, which blocks on every host, instead of
+# the 127 every host would take as a non-blocking error and run the tool. It is a shell
+# script itself, not `sh -c '<script>'`: every host already runs its hook commands
+# through a shell (Claude Code `/bin/sh -c`, Gemini CLI and Codex `bash -c`), and a second
+# shell would cost each call its start-up.
+NOT_INSTALLED: Final = (
+    "hookwise is not installed on this machine: install it (pipx install hookwise) "
+    "or remove this hook from the agent settings"
+)
+
+
+def _portable_script(arguments: str) -> str:
+    return (
+        'h="${XDG_DATA_HOME:-$HOME/.local/share}/hookwise/hook"; '
+        'if [ -x "$h" ] && IFS= read -r l < "$h"; then p=${l#??}; p=${p%% *}; '
+        f'if [ -x "$p" ]; then exec "$h" {arguments}; fi; fi; '
+        "if command -v hookwise >/dev/null 2>&1; then "
+        f'hookwise hook {arguments}; s=$?; [ "$s" -lt 126 ] && exit "$s"; fi; '
+        f"echo '{NOT_INSTALLED}' >&2; exit 2"
+    )
+    # (the launcher runs by exec, no fork, only when its interpreter is there; a launcher
+    # that cannot import hookwise exits 2 itself)
+
+
+def portable_command(host: str) -> str:
+    """The portable command for ``host``, as written into its settings."""
+    return _portable_script(f"--platform {host}")
+
+
+def portable_argv(host: str) -> list[str]:
+    """How a host runs the portable command: through its shell."""
+    return ["sh", "-c", portable_command(host)]
+
+
+def _portable_pattern() -> re.Pattern[str]:
+    """The portable script with any launcher location (Gemini CLI expands the
+    ``${XDG_DATA_HOME:-...}`` in it when it loads its settings) and any host."""
+    prefix, rest = _portable_script("--platform \0").split('"; ', 1)
+    head = re.escape(prefix.split('"', 1)[0] + '"') + '[^"]*"; '
+    hosts = "|".join(HOST_NAMES)
+    body = re.escape(rest).replace("\x00", f"({hosts})", 1).replace("\x00", "\\1")
+    return re.compile(head + body)
+
+
+_PORTABLE: Final = _portable_pattern()
+
+
+def portable_host(command: object) -> str | None:
+    """The host of a portable hookwise command: this form, or the ``sh -c '<the script with
+    "$@">' hookwise --platform HOST`` that earlier versions registered."""
+    if not isinstance(command, str):
+        return None
+    found = _PORTABLE.fullmatch(command)
+    if found is not None:
+        return found.group(1)
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return None
+    if (
+        len(argv) == 6
+        and argv[0].rsplit("/", 1)[-1] == "sh"
+        and argv[1] == "-c"
+        and 'hookwise hook "$@"' in argv[2]
+        and argv[3] == "hookwise"
+        and argv[4] in ("--platform", "--host")
+        and argv[5] in HOST_NAMES
+    ):
+        return argv[5]
+    return None
+
+
+def is_portable_command(command: object) -> bool:
+    return portable_host(command) is not None
+
+
+def machine_paths(command: object) -> list[str]:
+    """Absolute paths a hookwise command needs on this machine (empty: portable)."""
+    if not isinstance(command, str) or is_portable_command(command):
+        return []
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return []
+    return [a for a in argv[:4] if a.startswith("/")]
+
+
+_RUN_HOOK_TAIL: Final = re.compile(r"(^|[/\\])hookwise[/\\]policy[/\\]run_hook\.py$")
+_CONSOLE: Final = re.compile(r"(^|[/\\])hookwise(\.exe)?$")
+
+
+def is_hookwise_command(command: object) -> bool:
+    """Whether a hook command runs ``hookwise hook`` (any interpreter, path or options).
+
+    Recognised: the portable script (and its earlier ``sh -c`` form), ``<python> [-flags]
+    .../hookwise/policy/run_hook.py ...``, ``[path/]hookwise hook ...`` and ``<python> -m
+    hookwise hook ...``.
+    """
+    if not isinstance(command, str):
+        return False
+    if is_portable_command(command):
+        return True
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return False
+    if not argv:
+        return False
+    if _CONSOLE.search(argv[0]):
+        return argv[1:2] == ["hook"]
+    for index, arg in enumerate(argv[1:], start=1):
+        if _RUN_HOOK_TAIL.search(arg):
+            return all(a.startswith("-") for a in argv[1:index])
+        if arg == "-m":
+            return argv[index + 1 : index + 3] == ["hookwise", "hook"]
+        if not arg.startswith("-"):
+            return False
+    return False
+
+
+__all__ = [
+    "NOT_INSTALLED",
+    "is_hookwise_command",
+    "is_portable_command",
+    "machine_paths",
+    "portable_argv",
+    "portable_command",
+    "portable_host",
+]

@@ -1,0 +1,34 @@
+"""Each host's home directory for a given environment: ``$CODEX_HOME``, ``$CLAUDE_CONFIG_DIR``,
+``$GEMINI_CLI_HOME``, else the directory under ``$HOME`` the host uses.
+
+These read the environment mapping they are given (not the process's), so install, doctor and
+scan can be pointed at another home.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+
+def _home(env: Mapping[str, str]) -> Path:
+    return Path(env.get("HOME") or os.path.expanduser("~"))
+
+
+def codex_home(env: Mapping[str, str]) -> Path:
+    explicit = env.get("CODEX_HOME")
+    return Path(os.path.abspath(explicit)) if explicit else _home(env) / ".codex"
+
+
+def claude_config_dir(env: Mapping[str, str]) -> Path:
+    explicit = env.get("CLAUDE_CONFIG_DIR")
+    return Path(os.path.abspath(explicit)) if explicit else _home(env) / ".claude"
+
+
+def gemini_home(env: Mapping[str, str]) -> Path:
+    explicit = env.get("GEMINI_CLI_HOME")
+    return Path(os.path.abspath(explicit)) if explicit else _home(env)
+
+
+__all__ = ["claude_config_dir", "codex_home", "gemini_home"]

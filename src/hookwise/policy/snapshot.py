@@ -1,0 +1,274 @@
+"""The per-user launcher's snapshot: the hook's modules, compiled, in one file.
+
+Finding, opening and unpacking some twenty ``.pyc`` files one by one through the import
+system costs more than the policy decision itself. The launcher that ``hookwise install``
+writes (run_hook.py) executes them from ``<launcher>.snapshot`` instead, without the
+import system. The snapshot is validated the way Python validates a ``.pyc`` (each
+source's mtime and size, plus the interpreter's bytecode magic), is used only when it
+belongs to this user and nobody else can write it, and is rebuilt by the hook itself,
+after it has answered, whenever it is missing or stale. A snapshot that cannot be used
+costs time, never correctness: the modules are then imported as usual.
+
+Standard library only, and no ``from __future__ import annotations``: the snapshot's
+modules are compiled with that flag instead, so the hot path never imports ``__future__``.
+"""
+
+import marshal
+import posix
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import ast
+    from types import ModuleType
+    from typing import Any
+
+    # (module, source file, is a package, eager, (source mtime_ns, size), marshalled code)
+    Entry = tuple[str, str, bool, bool, tuple[int, int], bytes]
+
+# The hot path's modules. EAGER: what ``hook.py`` imports at its top, in load order (the
+# launcher executes them before ``main``); ON_DEMAND: what the hook imports on first use
+# (served from the snapshot by a finder). A module missing here is imported as usual;
+# tests/policy/test_snapshot.py checks that a hook run imports nothing from disk.
+EAGER = (
+    "hookwise.policy.os_lite",
+    "hookwise.policy.fastjson",
+    "hookwise.policy.audit",
+    "hookwise.policy.canonical",
+    "hookwise.policy.adapters.base",
+    "hookwise.policy.adapters",
+    "hookwise.policy.scopes",
+    "hookwise.policy.cache",
+    "hookwise.policy.actions",
+    "hookwise.policy.globs",
+    "hookwise.policy.engine",
+    "hookwise.policy.pipeline",
+    "hookwise.policy.hook",
+)
+ON_DEMAND = (
+    "hookwise.policy.programs",
+    "hookwise.policy.shell",
+    "hookwise.policy.condition",
+    "hookwise.policy.protect",
+    "hookwise.policy.adapters.claude",
+    "hookwise.policy.adapters.gemini",
+    "hookwise.policy.adapters.codex",
+)
+SNAPSHOT_FORMAT = 1
+_FUTURE_LINE = "from __future__ import annotations\n"
+
+
+def _root() -> str:
+    """The directory holding the ``hookwise`` package (.../hookwise/policy/snapshot.py)."""
+    here = __file__ if __file__.startswith("/") else f"{posix.getcwd()}/{__file__}"
+    return here.rsplit("/", 3)[0]
+
+
+def _source(root: str, name: str) -> tuple[str, bool]:
+    """(source file, is a package) of a hookwise module under ``root``."""
+    import os
+
+    base = os.path.join(root, *name.split("."))
+    package = os.path.join(base, "__init__.py")
+    if os.path.isfile(package):
+        return package, True
+    return base + ".py", False
+
+
+def _header(root: str) -> "tuple[Any, ...]":
+    magic = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
+    # the module lists too: a hookwise that snapshots other modules rebuilds it
+    return (SNAPSHOT_FORMAT, magic, sys.hexversion, root, EAGER, ON_DEMAND)
+
+
+def _drop_docstrings(tree: "ast.Module") -> None:
+    import ast
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            first = body[0] if body else None
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                if len(body) > 1:
+                    del body[0]
+                else:
+                    body[0] = ast.copy_location(ast.Pass(), first)
+
+
+def build(path: str) -> None:
+    """Compile the hot path's modules into ``path`` (atomically, mode 0600)."""
+    import __future__
+
+    import ast
+    import contextlib
+    import os
+
+    root = _root()
+    entries: list[Entry] = []
+    for name in EAGER + ON_DEMAND:
+        source, package = _source(root, name)
+        with open(source, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            text = handle.read().decode("utf-8")
+        # the flag replaces the import of __future__; the blank line keeps line numbers
+        tree = ast.parse(text.replace(_FUTURE_LINE, "\n", 1), source)
+        _drop_docstrings(tree)  # read by nobody at run time; a tenth of the code's size
+        code = compile(
+            tree,
+            source,
+            "exec",
+            flags=__future__.annotations.compiler_flag,
+            dont_inherit=True,
+        )
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        entries.append((name, source, package, name in EAGER, stamp, marshal.dumps(code)))
+    data = marshal.dumps((_header(root), entries))
+    directory = os.path.dirname(path)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    temp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def _read(path: str) -> "list[Entry] | None":
+    """The snapshot's entries when it is this user's, not writable by others, and fresh."""
+    try:
+        fd = posix.open(path, posix.O_RDONLY | posix.O_NOFOLLOW | posix.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        stat = posix.fstat(fd)
+        if (
+            (stat.st_mode & 0o170000) != 0o100000  # a regular file
+            or stat.st_uid != posix.getuid()
+            or stat.st_mode & 0o022
+        ):
+            return None
+        with open(fd, "rb") as handle:
+            fd = -1
+            header, entries = marshal.loads(handle.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    finally:
+        if fd >= 0:
+            posix.close(fd)
+    if header != _header(_root()):
+        return None
+    for entry in entries:
+        try:
+            stat = posix.stat(entry[1])
+        except OSError:
+            return None
+        if (stat.st_mtime_ns, stat.st_size) != entry[4]:
+            return None
+    return list(entries)
+
+
+class _SnapshotFinder:
+    """Serves the ON_DEMAND modules from the snapshot (an import-system finder/loader)."""
+
+    def __init__(self, entries: "dict[str, Entry]") -> None:
+        self.entries = entries
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> "Any":
+        entry = self.entries.get(name)
+        if entry is None:
+            return None
+        spec = sys.modules["_frozen_importlib"].ModuleSpec(
+            name, self, origin=entry[1], is_package=entry[2]
+        )
+        spec.has_location = True
+        return spec
+
+    def create_module(self, spec: object) -> None:
+        return None
+
+    def exec_module(self, module: "ModuleType") -> None:
+        entry = self.entries.pop(module.__name__)
+        exec(marshal.loads(entry[5]), module.__dict__)  # our own compiled code
+
+
+def load(path: str) -> bool:
+    """Execute the snapshot's modules (True), or leave the imports to Python (False)."""
+    entries = _read(path)
+    if entries is None:
+        return False
+    try:
+        _execute(entries)
+    except Exception:  # a snapshot that does not run: import from the sources, rebuild it
+        for entry in entries:
+            sys.modules.pop(entry[0], None)
+        sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _SnapshotFinder)]
+        return False
+    return True
+
+
+def _execute(entries: "list[Entry]") -> None:
+    modules = sys.modules
+    module_type = type(sys)
+    later: dict[str, Entry] = {}
+    loaded: list[tuple[str, str, ModuleType]] = []
+    for entry in entries:
+        name = entry[0]
+        if name in modules:
+            continue
+        if not entry[3]:
+            later[name] = entry
+            continue
+        module = module_type(name)
+        parent, _, child = name.rpartition(".")
+        module.__file__ = entry[1]
+        if entry[2]:
+            module.__path__ = [entry[1].rpartition("/")[0]]
+            module.__package__ = name
+        else:
+            module.__package__ = parent
+        modules[name] = module
+        try:
+            exec(marshal.loads(entry[5]), module.__dict__)  # our own compiled code
+        except BaseException:
+            del modules[name]
+            raise
+        loaded.append((parent, child, module))
+    for parent, child, module in loaded:  # a package's children may run before it
+        setattr(modules[parent], child, module)
+    if later:
+        sys.meta_path.insert(0, _SnapshotFinder(later))
+
+
+def rebuild(path: str) -> None:
+    """``build``, reporting a failure on stderr (the hook has answered already)."""
+    try:
+        build(path)
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError) as exc:
+        sys.stderr.write(f"hookwise: cannot write the launcher's snapshot {path}: {exc}\n")
+
+
+def launch(path: str) -> None:
+    """The per-user launcher's entry: the hook, its modules from the snapshot at ``path``."""
+    import gc
+
+    gc.disable()
+    try:
+        fresh = load(path)
+        from hookwise.policy.hook import fast_exit, main
+    except Exception as exc:  # a broken install must block (exit 2), not exit 1 and pass
+        sys.stderr.write(f"hookwise: cannot start (reinstall hookwise): {exc!r}\n")
+        sys.stderr.flush()
+        posix._exit(2)
+    code = main(sys.argv[1:])
+    if not fresh:
+        sys.stdout.flush()  # the host has its answer before the rebuild
+        rebuild(path)
+    fast_exit(code)
