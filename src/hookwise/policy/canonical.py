@@ -223,15 +223,11 @@ def split_mcp(name: str) -> tuple[str, str] | None:
 
 
 def shell_join(argv: list[object]) -> str:
-    """A command line for an argv list (Codex may send ``command`` as a list)."""
-    parts = []
-    for arg in argv:
-        text = arg if isinstance(arg, str) else str(arg)
-        if text and all(ch.isalnum() or ch in "@%+=:,./-_" for ch in text):
-            parts.append(text)
-        else:
-            parts.append("'" + text.replace("'", "'\"'\"'") + "'")
-    return " ".join(parts)
+    """A command line for an argv list (Codex may send ``command`` as a list); the quoting
+    lives with the parser that reads it back (shell.join)."""
+    from hookwise.policy.shell import join
+
+    return join(argv)
 
 
 _PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")

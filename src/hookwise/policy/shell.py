@@ -24,7 +24,6 @@ the result says it is incomplete. Standard library only, no :mod:`re` (hot path)
 from __future__ import annotations
 
 from hookwise.policy import programs
-from hookwise.policy.canonical import shell_join
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -678,6 +677,18 @@ def _xargs_operands(
     return [*words, *extra]
 
 
+def join(argv: list[object]) -> str:
+    """A command line that this parser (and bash) reads back as ``argv``."""
+    parts = []
+    for arg in argv:
+        text = arg if isinstance(arg, str) else str(arg)
+        if text and all(ch.isalnum() or ch in "@%+=:,./-_" for ch in text):
+            parts.append(text)
+        else:
+            parts.append("'" + text.replace("'", "'\"'\"'") + "'")
+    return " ".join(parts)
+
+
 def _is_assignment(word: _Word) -> bool:
     name, eq, _ = word.value.partition("=")
     return bool(eq) and name.isidentifier() and not word.value.startswith("=")
@@ -738,7 +749,7 @@ def _add_command(
     if words and not words[0].quoted and words[0].value in script.aliases:
         # an alias defined earlier on the line: bash reads its text in place of the name
         definition = script.aliases.pop(words[0].value)  # popped: no endless recursion
-        rest = shell_join([w.value for w in words[1:]])
+        rest = join([w.value for w in words[1:]])
         _parse(definition + " " + rest, depth + 1, script)
         script.aliases[words[0].value] = definition
         words = words[:1]
