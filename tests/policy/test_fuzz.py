@@ -143,6 +143,7 @@ _NEW_FORMS = (
     "env -i",
     "env -C",
     "command -p",
+    "quoted wrapper",
     "timeout -s",
     "compgen -C",
     "git core.sshCommand",

@@ -264,6 +264,12 @@ def test_a_billion_laughs_value_is_refused(world: World) -> None:
         "echo .hookwise/policy.yaml | xargs rm",
         "ln .hookwise/policy.yaml copy && : > copy",
         "cp -l .hookwise/policy.yaml copy",
+        # a directory known only when it runs (cd "$X", popd): the line names the file
+        'cd "$X"; rm -f .hookwise/policy.yaml',
+        'X=.hookwise; cd "$X"; rm -f policy.yaml',
+        "pushd /tmp; popd; : > .hookwise/policy.yaml",
+        "rm -rf $D/.hookwise",
+        "CDPATH=. cd .hookwise && rm -f policy.yaml",
     ],
 )
 def test_self_protection_sees_find_tests_xargs_and_hard_links(world: World, command: str) -> None:
@@ -372,3 +378,50 @@ def test_gemini_runs_the_command_in_its_dir_path(
     answer = world.answer(world.hook(payload, "--platform", "gemini"), "gemini")
     assert answer["decision"] == decision, answer
     assert (world.repo / ".hookwise" / "policy.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "HOOKWISE_ON_ERROR=allow codex exec 'rm -rf ~'",
+        "HOOKWISE_USER_POLICY=/tmp/empty.yaml claude -p 'clean up'",
+        "env HOOKWISE_TRUST_STORE=/tmp/t.json gemini -p hi",
+        "export HOOKWISE_POLICY=/dev/null",
+        "HOOKWISE_CACHE_DIR=/tmp/forged claude -p x",
+        "CODEX_HOME=/tmp/nohooks codex exec 'rm -rf ~'",
+        "HOME=/tmp/nohooks claude -p 'do it'",
+        "echo 'export HOOKWISE_ON_ERROR=allow' >> ~/.bashrc",
+        "tee -a .envrc <<< 'export HOOKWISE_POLICY=/dev/null'",
+    ],
+)
+def test_the_agent_cannot_set_hookwise_variables_for_what_it_starts(
+    world: World, command: str
+) -> None:
+    """A nested agent CLI runs its hooks with the environment it is given: the variables
+    that move or loosen hookwise (and the hosts' config homes) are guardrails too."""
+    result = world.shell(command)
+    assert result["decision"] == "deny" and "protects its own guardrails" in str(result["reason"])
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "HOME=/tmp/x npm install",
+        "XDG_CACHE_HOME=/tmp/c pip install -e .",
+        "HOOKWISE_TEST_DATABASE_URL=postgres://localhost/x pytest",
+        "echo 'export PATH=$PATH:~/bin' >> ~/.bashrc",
+        "claude -p 'summarize the diff'",
+    ],
+)
+def test_everyday_environment_settings_pass(world: World, command: str) -> None:
+    assert world.shell(command)["decision"] is None, command
+
+
+def test_a_file_tool_cannot_write_a_hookwise_variable_into_a_startup_file(world: World) -> None:
+    home_rc = str(world.home / ".bashrc")
+    answer = world.tool(
+        "Write", {"file_path": home_rc, "content": "export HOOKWISE_ON_ERROR=allow\n"}
+    )
+    assert answer["decision"] == "deny"
+    answer = world.tool("Write", {"file_path": home_rc, "content": "alias ll='ls -la'\n"})
+    assert answer["decision"] is None

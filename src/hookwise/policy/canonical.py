@@ -223,15 +223,11 @@ def split_mcp(name: str) -> tuple[str, str] | None:
 
 
 def shell_join(argv: list[object]) -> str:
-    """A command line for an argv list (Codex may send ``command`` as a list)."""
-    parts = []
-    for arg in argv:
-        text = arg if isinstance(arg, str) else str(arg)
-        if text and all(ch.isalnum() or ch in "@%+=:,./-_" for ch in text):
-            parts.append(text)
-        else:
-            parts.append("'" + text.replace("'", "'\"'\"'") + "'")
-    return " ".join(parts)
+    """A command line for an argv list (Codex may send ``command`` as a list); the quoting
+    lives with the parser that reads it back (shell.join)."""
+    from hookwise.policy.shell import join
+
+    return join(argv)
 
 
 _PATCH_HEADERS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
@@ -313,16 +309,20 @@ def command_dirs(commands: list[Command], cwd: str, home: str) -> list[str | Non
     (None once a ``cd`` goes somewhere only known at run time)."""
     out: list[str | None] = []
     where: str | None = cwd or None
+    cdpath = False  # CDPATH=/ cd etc goes to /etc, OLDPWD: cd - goes back
     for cmd in commands:
+        cdpath = cdpath or "CDPATH" in cmd.assigned
         if cmd.chdir is not None and where is not None:  # env -C DIR cmd: cmd runs in DIR
             out.append(resolve_path(cmd.chdir, where, home).absolute)
         else:
             out.append(where)
-        if cmd.argv and cmd.argv[0] in ("cd", "pushd") and where is not None:
+        if cmd.argv and cmd.argv[0] in ("cd", "pushd", "popd") and where is not None:
             args = [w for w in cmd.argv[1:] if not (w.startswith("-") and len(w) > 1)]
-            if not args:
+            if cmd.argv[0] == "popd" or args[:1] == ["-"]:
+                where = None  # the directory stack is not followed
+            elif not args:
                 where = home or None
-            elif any(cmd.dynamic[1:]):
+            elif any(cmd.dynamic[1:]) or (cdpath and not args[0].startswith(("/", "."))):
                 where = None
             else:
                 where = resolve_path(args[0], where, home).absolute

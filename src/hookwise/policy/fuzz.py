@@ -351,6 +351,7 @@ def variants(seed: str) -> list[tuple[str, str]]:
         ("env -C", f"env -C . {line}"),
         ("sudo -u --", f"sudo -u root -- {line}"),
         ("command -p", f"command -p {line}"),
+        ("quoted wrapper", f"'nohup' {line}"),
         ("timeout -s", f"timeout -s KILL 60 {line}"),
         ("compgen -C", f"compgen -C {quoted} x"),
         ("git core.sshCommand", f"git -c core.sshCommand={quoted} ls-remote ssh://h/r"),

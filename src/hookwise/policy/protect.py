@@ -170,6 +170,35 @@ HOOKWISE_CHANGES = (
     ("hooks", "trust"),
     ("migrate",),
 )
+# Variables that move or loosen hookwise for whatever the command starts (a nested agent
+# CLI runs its hooks with them): set by the agent, they are a change to its guardrails.
+GUARD_VARIABLES = frozenset(
+    [
+        "HOOKWISE_POLICY",
+        "HOOKWISE_USER_POLICY",
+        "HOOKWISE_MANAGED_POLICY",
+        "HOOKWISE_PROJECT_DIR",
+        "HOOKWISE_CACHE_DIR",
+        "HOOKWISE_TRUST_STORE",
+        "HOOKWISE_ON_ERROR",
+        "HOOKWISE_AUDIT",
+        "HOOKWISE_AUDIT_LOG",
+        "HOOKWISE_HOOK_TRUST",
+    ]
+)
+# ...and these move the hosts' own settings (their hook registrations) or hookwise's
+# files, when set for an agent CLI or exported
+HOST_VARIABLES = frozenset(
+    ["CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "HOME", "XDG_CONFIG_HOME",
+     "XDG_CACHE_HOME", "XDG_STATE_HOME"]
+)  # fmt: skip
+# Files a shell or a tool loads its environment from: writing a guard variable into one
+# sets it for every later session.
+ENV_FILES = frozenset(
+    [".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile",
+     ".zlogin", ".envrc", ".env", "config.fish", "environment", ".pam_environment"]
+)  # fmt: skip
+AGENT_CLIS = frozenset(["claude", "codex", "gemini", "qwen", "opencode", "cursor-agent"])
 GIT_WRITERS = frozenset(["rm", "mv", "checkout", "restore", "stash"])
 
 
@@ -304,6 +333,15 @@ def _expand(word: str, cwd: str | None, home: str) -> list[str]:
     return [path]
 
 
+def _env_file(path: str) -> bool:
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    return name in ENV_FILES or name.startswith(".env.")
+
+
+def _names_guard_variable(text: str) -> bool:
+    return "HOOKWISE_" in text and any(name in text for name in GUARD_VARIABLES)
+
+
 def _entries(directory: str) -> list[str]:
     """The paths in a protected directory (a few hundred at most); [] for anything else."""
     if not os.path.isdir(directory) or os.path.islink(directory):
@@ -384,9 +422,35 @@ class _FoundError(Exception):
         self.how = how
 
 
-def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
+def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -> None:
+    """A target hookwise cannot place (``cd "$X"; rm policy.yaml``, ``rm $D/.hookwise``):
+    denied when it, or the line it is on, names a protected file."""
+    if word.startswith("/") and "$" not in word and "`" not in word:
+        return
+    if cwd is not None and resolve_path(word, cwd, home).absolute is not None:
+        return
+    if marked or _has_marker(word):
+        raise _FoundError(word, how + " in a directory known only when it runs")
+
+
+def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = False) -> None:
     home = guard.home
+    if cmd.assigned:
+        program = cmd.program
+        for name in cmd.assigned:
+            if name in GUARD_VARIABLES or (
+                name in HOST_VARIABLES
+                and (program in AGENT_CLIS or program in ("export", "declare", "typeset"))
+            ):
+                raise _FoundError(
+                    f"${name}", f"sets {name} (it moves or loosens the guardrails of what runs)"
+                )
+    written = [*cmd.writes, *(cmd.argv[1:] if cmd.program == "tee" else [])]
+    for target in written:
+        if _env_file(target) and _names_guard_variable(cmd.text + "".join(cmd.stdin)):
+            raise _FoundError(target, f"writes a hookwise variable into {target}")
     for target in cmd.writes:
+        _unresolved(target, cwd, home, marked, f"redirects output to {target}")
         for path in _expand(target, cwd, home):
             hit = guard.protected(path)
             if hit:
@@ -454,6 +518,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard) -> None:
         _check_find(argv, cwd, guard)
     if targets is not None:
         for word in targets:
+            _unresolved(word, cwd, home, marked, f"`{name}` changes {word}")
             for path in _expand(word, cwd, home):
                 hit = guard.protected(path, tree)
                 if hit:
@@ -532,10 +597,12 @@ def check(ev: Event, guard: Guard) -> str | None:
             if script is None:
                 return None
             dirs = command_dirs(script.commands, ev.shell_cwd, guard.home)
+            # where a directory is unknown, a line naming a protected file is enough
+            marked = None in dirs and _has_marker(ev.command or "")
             for cmd, cwd in zip(script.commands, dirs, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
-                _check_command(cmd, cwd, guard)
+                _check_command(cmd, cwd, guard, marked)
             return None
         if ev.tool in READ_TOOLS or ev.tool is None:
             return None
@@ -546,6 +613,12 @@ def check(ev: Event, guard: Guard) -> str | None:
                     raise _FoundError(hit, f"{ev.host_tool} writes {ref.raw}")
             elif _has_marker(ref.raw):
                 raise _FoundError(ref.raw, f"{ev.host_tool} writes {ref.raw}")
+        for ref in ev.paths:  # export HOOKWISE_ON_ERROR=allow into ~/.bashrc, .envrc
+            if _env_file(ref.raw) and any(
+                isinstance(v, str) and _names_guard_variable(v)
+                for v in (ev.input.get("content"), ev.input.get("new_string"), ev.patch)
+            ):
+                raise _FoundError(ref.raw, f"{ev.host_tool} writes a hookwise variable into it")
         patch = ev.patch
         if patch is not None and _has_marker(patch):
             raise _FoundError("a protected file", "the patch names one")

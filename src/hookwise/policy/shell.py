@@ -47,6 +47,7 @@ class Command:
 
     __slots__ = (
         "argv",
+        "assigned",
         "chdir",
         "depth",
         "dynamic",
@@ -90,6 +91,7 @@ class Command:
         self.origin = ""  # what a derived command stands for ("find -delete", "python -c")
         self.piped_from: Command | None = None  # the command whose stdout is this one's stdin
         self.chdir: str | None = None  # where a wrapper runs it (env -C DIR, sudo -D DIR)
+        self.assigned: list[str] = []  # variables set for it (X=1 cmd, env X=1, export X=1)
 
     @property
     def unknown_program(self) -> bool:
@@ -570,9 +572,10 @@ class _Prefix:
     """What the words in front of a command said about it (``env -C DIR``, ``xargs -I {}``,
     ``LD_PRELOAD=...``), collected while they are stripped."""
 
-    __slots__ = ("chdir", "unverifiable", "xargs")
+    __slots__ = ("assigned", "chdir", "unverifiable", "xargs")
 
     def __init__(self) -> None:
+        self.assigned: list[str] = []
         self.chdir: str | None = None
         self.unverifiable: str | None = None
         self.xargs: list[str] | None = None  # xargs' own words, when xargs runs the command
@@ -597,7 +600,9 @@ def _strip_prefix(words: list[_Word], script: Script, depth: int, prefix: _Prefi
         if i >= n:
             return []
         name = words[i].value.rsplit("/", 1)[-1]
-        if words[i].quoted or name not in programs.WRAPPERS:
+        # quoting a keyword makes it a plain word, but 'sudo' and "env" still run sudo
+        # and env (only an alias is not expanded): wrappers are found quoted too
+        if words[i].dynamic or name not in programs.WRAPPERS:
             return words[i:]
         values = [w.value for w in words[i:]]
         found = programs.strip_wrapper(name, values)
@@ -624,6 +629,7 @@ def _assignment(word: str, script: Script, depth: int, prefix: _Prefix) -> None:
     """``PROMPT_COMMAND='...'``, ``GIT_SSH_COMMAND=...``: the value is a command that runs
     later; ``LD_PRELOAD=lib``, ``BASH_ENV=file``: the program loads code from a file."""
     name, _, value = word.partition("=")
+    prefix.assigned.append(name)
     if not value:
         return
     if name in programs.COMMAND_VARIABLES or (
@@ -671,10 +677,16 @@ def _xargs_operands(
     return [*words, *extra]
 
 
-def _quote(word: str) -> str:
-    if word and all(ch.isalnum() or ch in "@%+=:,./-_" for ch in word):
-        return word
-    return "'" + word.replace("'", "'\"'\"'") + "'"
+def join(argv: list[object]) -> str:
+    """A command line that this parser (and bash) reads back as ``argv``."""
+    parts = []
+    for arg in argv:
+        text = arg if isinstance(arg, str) else str(arg)
+        if text and all(ch.isalnum() or ch in "@%+=:,./-_" for ch in text):
+            parts.append(text)
+        else:
+            parts.append("'" + text.replace("'", "'\"'\"'") + "'")
+    return " ".join(parts)
 
 
 def _is_assignment(word: _Word) -> bool:
@@ -737,7 +749,7 @@ def _add_command(
     if words and not words[0].quoted and words[0].value in script.aliases:
         # an alias defined earlier on the line: bash reads its text in place of the name
         definition = script.aliases.pop(words[0].value)  # popped: no endless recursion
-        rest = " ".join(_quote(w.value) for w in words[1:])
+        rest = join([w.value for w in words[1:]])
         _parse(definition + " " + rest, depth + 1, script)
         script.aliases[words[0].value] = definition
         words = words[:1]
@@ -756,6 +768,7 @@ def _add_command(
     )
     command.piped_from = piped_from
     command.chdir = prefix.chdir
+    command.assigned = prefix.assigned
     command.unverifiable = prefix.unverifiable
     script.commands.append(command)
     _remember_written(command, script)
@@ -820,6 +833,7 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
             if "=" in word and word.split("=", 1)[0].isidentifier():
                 _assignment(word, script, depth, prefix)
         command.unverifiable = command.unverifiable or prefix.unverifiable
+        command.assigned += prefix.assigned
         return
     if program == "eval" and len(argv) > 1:
         if any(command.dynamic[1:]):
@@ -888,6 +902,9 @@ def _stdin_script(
             parse(body, depth + 1, script)
         return
     if piped_from is None:
+        for source in command.redirects:  # sh < x.sh, x.sh written earlier on the line
+            if source not in command.writes and _file_key(source) in script.written:
+                parse(script.written[_file_key(source)], depth + 1, script)
         return
     printed = static_output(piped_from)
     if printed is not None:
