@@ -750,6 +750,18 @@ def test_toml_string_reads_back_as_the_text(text: str) -> None:
     assert tomllib.loads(f"[t.{toml_string(text)}]\nx = 1\n") == {"t": {text: {"x": 1}}}
 
 
+def test_quoted_keys_with_brackets_and_hashes_are_found_again() -> None:
+    """A header ``[projects."]#"]`` is one section (the bracket and hash are the key's)."""
+    text = '[projects."]#"]\ntrust_level = "untrusted"\nx = 1\n'
+    updated = edit_codex_project_trust(text, "c.toml", Path("]#"))
+    assert updated == text.replace("untrusted", "trusted")
+    key = "/p/.codex/hooks.json:pre]#:0:0"
+    first = edit_codex_trust(None, "c.toml", {key: "sha256:a"}, {})
+    second = edit_codex_trust(first, "c.toml", {key: "sha256:b"}, {})
+    assert second is not None and second.count("[hooks.state.") == 1
+    assert tomllib.loads(second)["hooks"]["state"][key] == {"trusted_hash": "sha256:b"}
+
+
 def test_a_broken_file_means_nothing_is_written(project: Path, env: dict[str, str]) -> None:
     codex_home = Path(env["HOME"]) / ".codex"
     codex_home.mkdir()

@@ -58,7 +58,12 @@ def toml_string(text: str) -> str:
     return "".join(out)
 
 
-_HEADER: Final = re.compile(r"^[ \t]*\[(?!\[)(?P<key>[^\n]*?)\][ \t]*(#[^\n]*)?$", re.MULTILINE)
+# A ``[table]`` header line; quoted keys may hold ``]`` and ``#`` (``[projects."a]#b"]``).
+_HEADER: Final = re.compile(
+    r"""^[ \t]*\[(?!\[)(?P<key>(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\]"'\n])*)\]"""
+    r"[ \t]*(#[^\n]*)?$",
+    re.MULTILINE,
+)
 
 
 def _toml_error(text: str, origin: str) -> str | None:
