@@ -8,13 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookwise.policy.condition import (
-    ConditionError,
-    compile_condition,
-    evaluate,
-    parse_condition,
-    time_view,
-)
+from hookwise.policy.condition import compile_condition, evaluate, time_view
+from hookwise.policy.condition_syntax import TIME_FIELDS, ConditionError, parse_condition
 from tests.strategies import json_values
 
 ROOTS: dict[str, Any] = {
@@ -227,3 +222,7 @@ def test_comparisons_of_any_values_never_raise(left: Any, right: Any) -> None:
         node = parse_condition(f"input.a {op} input.b")
         assert evaluate(node, roots.get, re.compile) in (True, False)
     json.dumps(left)
+
+
+def test_time_view_gives_every_time_field() -> None:
+    assert set(time_view(0)) == set(TIME_FIELDS)

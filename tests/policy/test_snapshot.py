@@ -155,10 +155,41 @@ print(repr((loaded, found, "os" in sys.modules, "__future__" in sys.modules)), f
 """
 
 
-def test_every_hot_module_comes_from_the_snapshot(env: dict[str, str], isolated: Path) -> None:
+LAUNCHER_PROBE = """\
+import sys
+sys.path[0] = {policy!r}
+import snapshot
+sys.path[0] = snapshot._root()
+loaded = snapshot.load({path!r})
+sys.modules.setdefault("hookwise.policy.snapshot", snapshot)
+from hookwise.policy.hook import main
+main([])
+sys.stdout.flush()
+def origin(module):
+    spec = getattr(module, "__spec__", None)
+    if spec is None:
+        return "snapshot"
+    return "snapshot" if type(spec.loader).__name__ == "_SnapshotFinder" else "disk"
+found = {{name: origin(m) for name, m in sys.modules.items() if name.startswith("hookwise")}}
+print(repr((loaded, found, "os" in sys.modules, "__future__" in sys.modules)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("form", ["launcher", "package"])
+def test_every_hot_module_comes_from_the_snapshot(
+    env: dict[str, str], isolated: Path, form: str
+) -> None:
+    """As the launcher starts (snapshot.py alone, both packages from the snapshot), and as
+    launchers of earlier versions do (through the package)."""
     events = payloads(str(isolated))
     run(launcher(env), env, events["claude-bash"])  # writes it
-    probe = PROBE.format(src=SRC, path=str(snap(env)))
+    if form == "launcher":
+        policy = str(Path(SRC, "hookwise", "policy"))
+        probe = LAUNCHER_PROBE.format(policy=policy, path=str(snap(env)))
+        allowed = {"hookwise.policy.snapshot"}  # the launcher's module, by its other name
+    else:
+        probe = PROBE.format(src=SRC, path=str(snap(env)))
+        allowed = {"hookwise", "hookwise.policy", "hookwise.policy.snapshot"}
     imported = set()
     for name, payload in events.items():
         done = run([sys.executable, "-I", "-S", "-c", probe], env, payload)
@@ -166,7 +197,7 @@ def test_every_hot_module_comes_from_the_snapshot(env: dict[str, str], isolated:
         assert loaded is True, name
         disk = {m for m, where in found.items() if where == "disk"}
         # the launcher's own imports come before the snapshot is read
-        assert disk <= {"hookwise", "hookwise.policy", "hookwise.policy.snapshot"}, (name, disk)
+        assert disk <= allowed, (name, disk)
         assert not has_os and not has_future, name
         imported |= set(found)
     # every module the snapshot lists is one the hook uses (no dead weight, no typo)
@@ -284,7 +315,7 @@ def test_a_launcher_with_a_broken_install_blocks(env: dict[str, str], isolated: 
     (broken / "__init__.py").write_text("")
     (broken / "run_hook.py").write_text(Path(SRC, "hookwise/policy/run_hook.py").read_text())
     (broken / "snapshot.py").write_text("raise ImportError('half removed')\n")
-    Path(launcher_path(env)).write_text(text.replace(root, repr(str(isolated / "broken"))))
+    Path(launcher_path(env)).write_text(text.replace(root, repr(str(broken))))
     done = run(launcher(env), env, event)
     assert done.returncode == 2 and "cannot start" in done.stderr
 

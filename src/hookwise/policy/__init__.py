@@ -13,8 +13,10 @@ Public API (imported lazily, so ``hookwise hook`` loads only what it uses)::
 
 Modules: ``schema`` (the format), ``loader`` (YAML -> rules, with positions), ``compiler``
 (scopes), ``cache``, ``canonical`` (events, tools, arguments), ``shell``, ``globs``,
-``condition``, ``literals``, ``engine`` (matching, decision), ``adapters`` (one per host),
-``pipeline``, ``hook`` (the command), ``audit``, ``explain``, ``scenarios``.
+``condition_syntax`` and ``condition`` (``when``: parsed; evaluated), ``literals``,
+``engine`` (matching, decision), ``adapters`` (one per host), ``pipeline``, ``hook`` (the
+command), ``snapshot`` and ``os_lite`` (its cold start), ``audit``, ``explain``,
+``scenarios``.
 See docs/policy.md.
 """
 

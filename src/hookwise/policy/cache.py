@@ -37,6 +37,7 @@ _COMPILER_SOURCES = (
     "policy/hosts.py",
     "policy/canonical.py",
     "policy/condition.py",
+    "policy/condition_syntax.py",
     "policy/globs.py",
     "policy/shell.py",
     "policy/trust.py",

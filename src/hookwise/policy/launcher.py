@@ -46,16 +46,16 @@ def launcher_text(launcher: str) -> str:
         "hookwise: cannot start (reinstall hookwise, or remove this hook from the agent settings):"
     )
     if len(shebang) < 127 and " " not in sys.executable:
-        root = str(Path(script).parent.parent.parent)
+        policy = str(Path(script).parent)
         return (
             f"{shebang}\n"
             "# Written by `hookwise install`: the fast path of the portable hook command on\n"
             "# this machine. `hookwise install` rewrites it; deleting it falls back to\n"
-            "# `hookwise` on PATH.\n"
+            "# `hookwise` on PATH. (snapshot.py is imported alone, by its directory.)\n"
             "import sys\n"
-            f"sys.path[0] = {root!r}\n"
+            f"sys.path[0] = {policy!r}\n"
             "try:\n"
-            "    from hookwise.policy.snapshot import launch\n"
+            "    from snapshot import launch\n"
             "except Exception as exc:  # a half-removed install must block, not exit 1\n"
             f"    sys.stderr.write(f{broken + ' {exc}'!r} + '\\n')\n"
             "    sys.exit(2)\n"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from hookwise.policy import actions
-from hookwise.policy.condition import ROOTS, TIME_FIELDS
+from hookwise.policy.condition_syntax import ROOTS, TIME_FIELDS
 from hookwise.policy.packs import REFERENCE_RE
 from hookwise.protocol.hosts import HOST_NAMES
 

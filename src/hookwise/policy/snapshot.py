@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 # (served from the snapshot by a finder). A module missing here is imported as usual;
 # tests/policy/test_snapshot.py checks that a hook run imports nothing from disk.
 EAGER = (
+    "hookwise",
+    "hookwise.policy",
     "hookwise.policy.os_lite",
     "hookwise.policy.fastjson",
     "hookwise.policy.audit",
@@ -242,7 +244,8 @@ def _execute(entries: "list[Entry]") -> None:
             raise
         loaded.append((parent, child, module))
     for parent, child, module in loaded:  # a package's children may run before it
-        setattr(modules[parent], child, module)
+        if parent:
+            setattr(modules[parent], child, module)
     if later:
         sys.meta_path.insert(0, _SnapshotFinder(later))
 
@@ -256,12 +259,22 @@ def rebuild(path: str) -> None:
 
 
 def launch(path: str) -> None:
-    """The per-user launcher's entry: the hook, its modules from the snapshot at ``path``."""
+    """The per-user launcher's entry: the hook, its modules from the snapshot at ``path``.
+
+    The launcher imports this file alone, as the top-level module ``snapshot`` (its
+    directory first on ``sys.path``), so that neither package is imported through the
+    import system: both come from the snapshot too. Then the path is the package root's
+    again, for whatever is imported the usual way (the compiler, a stale snapshot)."""
     import gc
 
     gc.disable()
+    if __name__ != "hookwise.policy.snapshot":
+        sys.path[0] = _root()
     try:
         fresh = load(path)
+        if __name__ != "hookwise.policy.snapshot":  # one module under both names
+            here = sys.modules[__name__]
+            sys.modules.setdefault("hookwise.policy.snapshot", here)
         from hookwise.policy.hook import fast_exit, main
     except Exception as exc:  # a broken install must block (exit 2), not exit 1 and pass
         sys.stderr.write(f"hookwise: cannot start (reinstall hookwise): {exc!r}\n")
