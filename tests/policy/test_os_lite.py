@@ -149,3 +149,21 @@ def test_the_environment_without_os_is_the_one_os_would_give() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "ok\n"
+
+
+def test_file_types_agree_with_stat() -> None:
+    import stat
+
+    for kind in range(16):
+        for low in (0, 0o644, 0o7777):
+            mode = (kind << 12) | low
+            for name in (
+                "S_ISDIR",
+                "S_ISREG",
+                "S_ISLNK",
+                "S_ISFIFO",
+                "S_ISCHR",
+                "S_ISBLK",
+                "S_ISSOCK",
+            ):
+                assert getattr(os_lite, name)(mode) == getattr(stat, name)(mode), (name, oct(mode))

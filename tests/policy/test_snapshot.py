@@ -205,12 +205,21 @@ def test_every_hot_module_comes_from_the_snapshot(
 
 
 def _entries(path: Path) -> tuple[Any, list[Any]]:
-    header, entries = marshal.loads(path.read_bytes())
-    return header, [list(entry) for entry in entries]
+    """(header, [[name, source, package, eager, stamp, code bytes], ...]) of a snapshot."""
+    data = path.read_bytes()
+    size = int.from_bytes(data[:8], "little")
+    header, index = marshal.loads(data[8 : 8 + size])
+    base = 8 + size
+    return header, [[*e[:5], data[base + e[5] : base + e[5] + e[6]]] for e in index]
 
 
 def _write(path: Path, header: Any, entries: list[Any]) -> None:
-    path.write_bytes(marshal.dumps((header, [tuple(entry) for entry in entries])))
+    index, offset = [], 0
+    for entry in entries:
+        index.append((*entry[:5], offset, len(entry[5])))
+        offset += len(entry[5])
+    head = marshal.dumps((header, index))
+    path.write_bytes(len(head).to_bytes(8, "little") + head + b"".join(e[5] for e in entries))
     path.chmod(0o600)
 
 

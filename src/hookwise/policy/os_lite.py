@@ -13,7 +13,6 @@ so they read as ordinary code; ``os.path`` is this module too.
 
 import builtins
 import sys
-from _stat import S_ISBLK, S_ISCHR, S_ISDIR, S_ISFIFO, S_ISLNK, S_ISREG, S_ISSOCK
 from posix import (
     O_APPEND,
     O_CREAT,
@@ -135,6 +134,38 @@ def getenv(name: str) -> str | None:
 def fdopen(fd: int, mode: str = "r", buffering: int = -1) -> "IO[Any]":
     """``os.fdopen``: a file object for an open descriptor (it closes the descriptor)."""
     return builtins.open(fd, mode, buffering)
+
+
+# ------------------------------------------------------------------------- file types
+# (stat's S_IS* by their mode bits, POSIX's values: importing _stat costs a module import)
+
+
+def S_ISDIR(mode: int) -> bool:  # noqa: N802 - the names stat gives them
+    return mode & 0o170000 == 0o040000
+
+
+def S_ISREG(mode: int) -> bool:  # noqa: N802
+    return mode & 0o170000 == 0o100000
+
+
+def S_ISLNK(mode: int) -> bool:  # noqa: N802
+    return mode & 0o170000 == 0o120000
+
+
+def S_ISFIFO(mode: int) -> bool:  # noqa: N802
+    return mode & 0o170000 == 0o010000
+
+
+def S_ISCHR(mode: int) -> bool:  # noqa: N802
+    return mode & 0o170000 == 0o020000
+
+
+def S_ISBLK(mode: int) -> bool:  # noqa: N802
+    return mode & 0o170000 == 0o060000
+
+
+def S_ISSOCK(mode: int) -> bool:  # noqa: N802
+    return mode & 0o170000 == 0o140000
 
 
 # --------------------------------------------------------------------------- posixpath

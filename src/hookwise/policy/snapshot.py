@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     # (module, source file, is a package, eager, (source mtime_ns, size), marshalled code)
-    Entry = tuple[str, str, bool, bool, tuple[int, int], bytes]
+    Entry = tuple[str, str, bool, bool, tuple[int, int], memoryview]
 
 # The hot path's modules. EAGER: what ``hook.py`` imports at its top, in load order (the
 # launcher executes them before ``main``); ON_DEMAND: what the hook imports on first use
@@ -56,7 +56,7 @@ ON_DEMAND = (
     "hookwise.policy.adapters.gemini",
     "hookwise.policy.adapters.codex",
 )
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2  # 2: one blob of code after the index, sliced, not copied
 _FUTURE_LINE = "from __future__ import annotations\n"
 
 
@@ -110,7 +110,9 @@ def build(path: str) -> None:
     import os
 
     root = _root()
-    entries: list[Entry] = []
+    index: list[tuple[str, str, bool, bool, tuple[int, int], int, int]] = []
+    codes: list[bytes] = []
+    offset = 0
     for name in EAGER + ON_DEMAND:
         source, package = _source(root, name)
         with open(source, "rb") as handle:
@@ -127,8 +129,12 @@ def build(path: str) -> None:
             dont_inherit=True,
         )
         stamp = (stat.st_mtime_ns, stat.st_size)
-        entries.append((name, source, package, name in EAGER, stamp, marshal.dumps(code)))
-    data = marshal.dumps((_header(root), entries))
+        blob = marshal.dumps(code)
+        index.append((name, source, package, name in EAGER, stamp, offset, len(blob)))
+        codes.append(blob)
+        offset += len(blob)
+    head = marshal.dumps((_header(root), index))
+    data = len(head).to_bytes(8, "little") + head + b"".join(codes)
     directory = os.path.dirname(path)
     os.makedirs(directory, mode=0o700, exist_ok=True)
     temp = f"{path}.{os.getpid()}.tmp"
@@ -157,24 +163,27 @@ def _read(path: str) -> "list[Entry] | None":
             or stat.st_mode & 0o022
         ):
             return None
-        with open(fd, "rb") as handle:
+        with open(fd, "rb", buffering=0) as handle:
             fd = -1
-            header, entries = marshal.loads(handle.read())
+            data = memoryview(handle.readall())  # sliced below, never copied
+        size = int.from_bytes(data[:8], "little")
+        header, index = marshal.loads(data[8 : 8 + size])
+        if header != _header(_root()):
+            return None
+        base = 8 + size
+        entries: list[Entry] = []
+        for name, source, package, eager, stamp, offset, length in index:
+            found = posix.stat(source)
+            if (found.st_mtime_ns, found.st_size) != stamp:
+                return None
+            start = base + offset
+            entries.append((name, source, package, eager, stamp, data[start : start + length]))
     except (OSError, ValueError, EOFError, TypeError):
         return None
     finally:
         if fd >= 0:
             posix.close(fd)
-    if header != _header(_root()):
-        return None
-    for entry in entries:
-        try:
-            stat = posix.stat(entry[1])
-        except OSError:
-            return None
-        if (stat.st_mtime_ns, stat.st_size) != entry[4]:
-            return None
-    return list(entries)
+    return entries
 
 
 class _SnapshotFinder:
