@@ -199,16 +199,20 @@ def test_every_hot_module_comes_from_the_snapshot(
         # the launcher's own imports come before the snapshot is read
         assert disk <= allowed, (name, disk)
         assert not has_os and not has_future, name
+        assert "_json" not in disk
         imported |= set(found)
     # every module the snapshot lists is one the hook uses (no dead weight, no typo)
     assert set(snapshot.EAGER + snapshot.ON_DEMAND) <= imported
+
+
+EXTENSIONS: dict[Path, Any] = {}  # a snapshot's extension list, kept for _write
 
 
 def _entries(path: Path) -> tuple[Any, list[Any]]:
     """(header, [[name, source, package, eager, stamp, code bytes], ...]) of a snapshot."""
     data = path.read_bytes()
     size = int.from_bytes(data[:8], "little")
-    header, index = marshal.loads(data[8 : 8 + size])
+    header, index, EXTENSIONS[path] = marshal.loads(data[8 : 8 + size])
     base = 8 + size
     return header, [[*e[:5], data[base + e[5] : base + e[5] + e[6]]] for e in index]
 
@@ -218,7 +222,7 @@ def _write(path: Path, header: Any, entries: list[Any]) -> None:
     for entry in entries:
         index.append((*entry[:5], offset, len(entry[5])))
         offset += len(entry[5])
-    head = marshal.dumps((header, index))
+    head = marshal.dumps((header, index, EXTENSIONS.get(path, [])))
     path.write_bytes(len(head).to_bytes(8, "little") + head + b"".join(e[5] for e in entries))
     path.chmod(0o600)
 

@@ -56,7 +56,10 @@ ON_DEMAND = (
     "hookwise.policy.adapters.gemini",
     "hookwise.policy.adapters.codex",
 )
-SNAPSHOT_FORMAT = 2  # 2: one blob of code after the index, sliced, not copied
+SNAPSHOT_FORMAT = 3  # 2: one blob of code after the index; 3: the extension modules
+# The C extensions the hot path imports: loaded from the file they were found in at build
+# time (checked like the sources), without searching sys.path for them.
+EXTENSIONS = ("_json",)
 _FUTURE_LINE = "from __future__ import annotations\n"
 
 
@@ -133,7 +136,13 @@ def build(path: str) -> None:
         index.append((name, source, package, name in EAGER, stamp, offset, len(blob)))
         codes.append(blob)
         offset += len(blob)
-    head = marshal.dumps((_header(root), index))
+    extensions = []
+    for name in EXTENSIONS:
+        found = getattr(__import__(name), "__file__", None)  # None: built into Python
+        if isinstance(found, str):
+            info = os.stat(found)
+            extensions.append((name, found, (info.st_mtime_ns, info.st_size)))
+    head = marshal.dumps((_header(root), index, extensions))
     data = len(head).to_bytes(8, "little") + head + b"".join(codes)
     directory = os.path.dirname(path)
     os.makedirs(directory, mode=0o700, exist_ok=True)
@@ -149,8 +158,9 @@ def build(path: str) -> None:
         raise
 
 
-def _read(path: str) -> "list[Entry] | None":
-    """The snapshot's entries when it is this user's, not writable by others, and fresh."""
+def _read(path: str) -> "tuple[list[Entry], list[tuple[str, str]]] | None":
+    """The snapshot's entries and fresh extension modules ((name, file)), when it is this
+    user's, not writable by others, and fresh."""
     try:
         fd = posix.open(path, posix.O_RDONLY | posix.O_NOFOLLOW | posix.O_NONBLOCK)
     except OSError:
@@ -167,7 +177,7 @@ def _read(path: str) -> "list[Entry] | None":
             fd = -1
             data = memoryview(handle.readall())  # sliced below, never copied
         size = int.from_bytes(data[:8], "little")
-        header, index = marshal.loads(data[8 : 8 + size])
+        header, index, extensions = marshal.loads(data[8 : 8 + size])
         if header != _header(_root()):
             return None
         base = 8 + size
@@ -178,12 +188,17 @@ def _read(path: str) -> "list[Entry] | None":
                 return None
             start = base + offset
             entries.append((name, source, package, eager, stamp, data[start : start + length]))
+        fresh = []
+        for name, extension, stamp in extensions:
+            found = posix.stat(extension)
+            if (found.st_mtime_ns, found.st_size) == stamp:
+                fresh.append((name, extension))
     except (OSError, ValueError, EOFError, TypeError):
         return None
     finally:
         if fd >= 0:
             posix.close(fd)
-    return entries
+    return entries, fresh
 
 
 class _SnapshotFinder:
@@ -212,10 +227,14 @@ class _SnapshotFinder:
 
 def load(path: str) -> bool:
     """Execute the snapshot's modules (True), or leave the imports to Python (False)."""
-    entries = _read(path)
-    if entries is None:
+    found = _read(path)
+    if found is None:
         return False
+    entries, extensions = found
     try:
+        for name, extension in extensions:
+            if name not in sys.modules:
+                _load_extension(name, extension)
         _execute(entries)
     except Exception:  # a snapshot that does not run: import from the sources, rebuild it
         for entry in entries:
@@ -223,6 +242,22 @@ def load(path: str) -> bool:
         sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _SnapshotFinder)]
         return False
     return True
+
+
+def _load_extension(name: str, extension: str) -> None:
+    """A C extension from its known file: the loader ``import`` would pick, without the
+    search through sys.path (a directory listing of the standard library and more)."""
+    external = sys.modules["_frozen_importlib_external"]
+    bootstrap = sys.modules["_frozen_importlib"]
+    loader = external.ExtensionFileLoader(name, extension)
+    spec = external.spec_from_file_location(name, extension, loader=loader)
+    module = bootstrap.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
 
 
 def _execute(entries: "list[Entry]") -> None:
