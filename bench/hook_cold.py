@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
@@ -162,6 +163,9 @@ def policy_text(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+PAYLOAD_NAMES = ("claude Bash", "gemini run_shell_command", "codex apply_patch")
+
+
 def payloads(cwd: str) -> list[bytes]:
     return [
         json.dumps(
@@ -214,7 +218,7 @@ def _p50(values: list[float]) -> float:
     return statistics.median(values) * 1000
 
 
-def cold(rounds: int, rules: int) -> dict[str, float]:
+def cold(rounds: int, rules: int) -> dict[str, Any]:
     compileall.compile_dir(str(ROOT / "src" / "hookwise"), quiet=1)
     hookwise = str(Path(sys.executable).parent / "hookwise")
     with tempfile.TemporaryDirectory() as tmp:
@@ -302,6 +306,12 @@ def cold(rounds: int, rules: int) -> dict[str, float]:
         "launcher_cpu_p50_ms": _p50(cpu["launcher"]),
         "portable_p50_ms": _p50(wall["portable"]),
         "portable_ratio_p50": _p50(wall["portable"]) / _p50(wall["bare"]),
+        # the same per payload (rounds rotate over them): a shell command that many rules
+        # look at costs more than a patch
+        "portable_ratio_by_payload": {
+            name: _p50(wall["portable"][k :: len(data)]) / _p50(wall["bare"])
+            for k, name in enumerate(PAYLOAD_NAMES)
+        },
         "baseline_cpu_p50_ms": _p50(cpu["bare"]),
         "cpu_ratio_p50": _p50(cpu["hook"]) / max(_p50(cpu["bare"]), 1e-9),
         "audit_records": audit_lines,
@@ -378,6 +388,10 @@ def main() -> int:
         "  registered command (what `hookwise install` writes, through the host's sh -c: the "
         f"per-user launcher and its snapshot) ratio p50 {c['portable_ratio_p50']:.3f} "
         "(target <= 1.5)"
+    )
+    print(
+        "    per payload: "
+        + ", ".join(f"{k} {v:.3f}" for k, v in c["portable_ratio_by_payload"].items())
     )
     print(f"in-process decide(), {w['rules']} rules, {w['events']} events")
     print(
