@@ -164,6 +164,7 @@ def policy_text(count: int) -> str:
 
 
 PAYLOAD_NAMES = ("claude Bash", "gemini run_shell_command", "codex apply_patch")
+PAYLOAD_HOSTS = ("claude", "gemini", "codex")
 
 
 def payloads(cwd: str) -> list[bytes]:
@@ -282,7 +283,10 @@ def cold(rounds: int, rules: int) -> dict[str, Any]:
         for index in range(rounds):
             for name, (argv, takes_payload, environment) in contenders.items():
                 payload = data[index % len(data)] if takes_payload else b""
-                w, c = run(argv, payload, environment)
+                command = argv
+                if name == "portable":  # each host registers its own --platform
+                    command = portable_argv(PAYLOAD_HOSTS[index % len(data)])
+                w, c = run(command, payload, environment)
                 wall[name].append(w)
                 cpu[name].append(c)
         audit_lines = len((base / "audit.jsonl").read_text().splitlines())
