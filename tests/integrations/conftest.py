@@ -78,6 +78,32 @@ rules:
     reason: "{DENY_TOKEN}: {SECRET_FILE} files hold secrets"
 """
 
+
+PROMPT_TOKEN = "PROMPT-DENY"
+RETRY_TOKEN = "RUN-THE-TESTS"
+STOP_TOKEN = "STOP-NOW"
+
+
+def lifecycle_rules(final_response: str) -> str:
+    """Rules on prompts, the agent's last answer and a stop, appended to POLICY by the
+    bridges that have those points (``final_response``: what the fake agent ends with)."""
+    return f"""\
+  - id: no-secrets-in-prompts
+    match: {{prompt: "api[-_ ]?key"}}
+    action: deny
+    reason: "{PROMPT_TOKEN}: do not paste keys"
+  - id: tests-before-done
+    match: {{response: "{final_response}"}}
+    action: retry
+    reason: "{RETRY_TOKEN}: run the tests before you finish"
+    max_retries: 1
+  - id: halt-on-shutdown
+    match: {{tool: shell, command: shutdown}}
+    action: stop
+    reason: "{STOP_TOKEN}: shutdown ends this session"
+"""
+
+
 # The team's existing Claude Code hook: blocks any Bash command naming "forbidden-by-hook"
 # (exit 2, the reason on stderr) and logs every call.
 HOOK_SCRIPT = f"""\

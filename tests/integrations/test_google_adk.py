@@ -48,10 +48,13 @@ from tests.integrations.conftest import (
     HOOK_BLOCKED_COMMAND,
     HOOK_REASON,
     POLICY,
+    PROMPT_TOKEN,
+    RETRY_TOKEN,
     REWRITE_COMMAND,
     REWRITTEN_COMMAND,
     Project,
     ShellTool,
+    lifecycle_rules,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,24 +64,7 @@ FRAMEWORK = "google-adk"
 CONFIRMATION = "adk_request_confirmation"
 APP = "hookwise-test"
 
-PROMPT_TOKEN = "PROMPT-DENY"
-RETRY_TOKEN = "RUN-THE-TESTS"
-STOP_TOKEN = "STOP-NOW"
-EXTRA_RULES = f"""\
-  - id: no-secrets-in-prompts
-    match: {{prompt: "api[-_ ]?key"}}
-    action: deny
-    reason: "{PROMPT_TOKEN}: do not paste keys"
-  - id: tests-before-done
-    match: {{response: "FAKE-MODEL-FINAL"}}
-    action: retry
-    reason: "{RETRY_TOKEN}: run the tests before you finish"
-    max_retries: 1
-  - id: halt-on-shutdown
-    match: {{tool: shell, command: shutdown}}
-    action: stop
-    reason: "{STOP_TOKEN}: shutdown ends this session"
-"""
+EXTRA_RULES = lifecycle_rules("FAKE-MODEL-FINAL")
 
 
 @pytest.fixture(autouse=True)

@@ -47,10 +47,14 @@ from tests.integrations.conftest import (
     HOOK_BLOCKED_COMMAND,
     HOOK_REASON,
     POLICY,
+    PROMPT_TOKEN,
+    RETRY_TOKEN,
     REWRITE_COMMAND,
     REWRITTEN_COMMAND,
+    STOP_TOKEN,
     Project,
     ShellTool,
+    lifecycle_rules,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,29 +62,16 @@ EXAMPLE = ROOT / "examples" / "integrations" / "smolagents_agent.py"
 AGENT = "coder"
 FRAMEWORK = "smolagents"
 
-PROMPT_TOKEN = "PROMPT-DENY"
-RETRY_TOKEN = "RUN-THE-TESTS"
-STOP_TOKEN = "STOP-NOW"
 CODE_TOKEN = "CODE-DENY"
-EXTRA_RULES = f"""\
-  - id: no-secrets-in-prompts
-    match: {{prompt: "api[-_ ]?key"}}
-    action: deny
-    reason: "{PROMPT_TOKEN}: do not paste keys"
-  - id: tests-before-done
-    match: {{response: "all done"}}
-    action: retry
-    reason: "{RETRY_TOKEN}: run the tests before you finish"
-    max_retries: 1
-  - id: halt-on-shutdown
-    match: {{tool: shell, command: shutdown}}
-    action: stop
-    reason: "{STOP_TOKEN}: shutdown ends this session"
+EXTRA_RULES = (
+    lifecycle_rules("all done")
+    + f"""\
   - id: no-subprocess-in-code
     match: {{tool: {CODE_TOOL}, fields: [{{path: input.code, op: contains, value: subprocess}}]}}
     action: deny
     reason: "{CODE_TOKEN}: no subprocess in code"
 """
+)
 
 
 def make_tool(shell: ShellTool) -> Tool:
