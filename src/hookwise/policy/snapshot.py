@@ -231,6 +231,7 @@ def load(path: str) -> bool:
     if found is None:
         return False
     entries, extensions = found
+    before = set(sys.modules)
     try:
         for name, extension in extensions:
             if name not in sys.modules:
@@ -238,7 +239,8 @@ def load(path: str) -> bool:
         _execute(entries)
     except Exception:  # a snapshot that does not run: import from the sources, rebuild it
         for entry in entries:
-            sys.modules.pop(entry[0], None)
+            if entry[0] not in before:  # (modules imported before it stay as they are)
+                sys.modules.pop(entry[0], None)
         sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _SnapshotFinder)]
         return False
     return True
