@@ -55,7 +55,8 @@ ON_DEMAND = (
     "hookwise.policy.adapters.gemini",
     "hookwise.policy.adapters.codex",
 )
-SNAPSHOT_FORMAT = 3  # 2: one blob of code after the index; 3: the extension modules
+# 2: one blob of code after the index; 3: the extension modules; 4: without annotations
+SNAPSHOT_FORMAT = 4
 # The C extensions the hot path imports: loaded from the file they were found in at build
 # time (checked like the sources), without searching sys.path for them.
 EXTENSIONS = ("_json",)
