@@ -325,7 +325,9 @@ def test_a_symlinked_or_foreign_snapshot_is_never_executed(
         assert snap(env).stat().st_uid == 0
 
 
-@pytest.mark.parametrize("damage", ["stale", "magic", "garbage", "raises", "fifo", "empty"])
+@pytest.mark.parametrize(
+    "damage", ["stale", "magic", "garbage", "raises", "fifo", "empty", "truncated"]
+)
 def test_a_damaged_snapshot_costs_a_rebuild_not_an_answer(
     env: dict[str, str], isolated: Path, damage: str
 ) -> None:
@@ -343,6 +345,12 @@ def test_a_damaged_snapshot_costs_a_rebuild_not_an_answer(
     elif damage == "raises":
         entries[-1 - len(snapshot.ON_DEMAND)][5] = marshal.dumps(compile("1/0", "x", "exec"))
         _write(snap(env), header, entries)
+    elif damage == "truncated":  # cut inside a module read on first import (shell)
+        data = snap(env).read_bytes()
+        size = int.from_bytes(data[:8], "little")
+        index = marshal.loads(data[8 : 8 + size])[1]
+        offset, length = next(e[5:7] for e in index if e[0] == "hookwise.policy.shell")
+        snap(env).write_bytes(data[: 8 + size + offset + length // 2])
     elif damage == "fifo":  # would hang a reader that blocks
         snap(env).unlink()
         os.mkfifo(snap(env), 0o600)
