@@ -38,6 +38,10 @@ rules:
   - {id: secrets, match: {tool: [write, edit], files: 'secrets/**'}, action: deny}
   - {id: deploy, match: {prompt: {words: [deploy]}}, action: context, context: use the pipeline}
   - {id: mcp, match: {mcp: {server: db, tool: 'drop_*'}}, action: deny}
+  - id: npm-ci
+    match: {command: npm install}
+    action: rewrite
+    rewrite: {replace: [{arg: command, pattern: 'npm install( |$)', with: 'npm ci\\1'}]}
 """
 
 
@@ -57,6 +61,9 @@ def payloads(cwd: str) -> dict[str, dict[str, Any]]:
         ),
         "claude-mcp": build_payload(
             "claude", "PreToolUse", tool="mcp__db__drop_table", tool_input={}, cwd=cwd
+        ),
+        "claude-rewrite": build_payload(  # the rewrite modules and the timed regexes
+            "claude", "PreToolUse", tool="Bash", tool_input={"command": "npm install"}, cwd=cwd
         ),
         "claude-prompt": build_payload("claude", "UserPromptSubmit", prompt="deploy it", cwd=cwd),
         "claude-stop": build_payload("claude", "Stop", cwd=cwd),
