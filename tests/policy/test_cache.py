@@ -170,3 +170,26 @@ def test_name_hash_is_stable_and_spreads() -> None:
     assert len(names) == 2000
     assert all(len(n) == 16 and int(n, 16) >= 0 for n in names)
     assert name_hash("\udcff") != name_hash("\udcfe")  # surrogates (undecodable paths) too
+
+
+@given(
+    pattern=st.text(alphabet="ab/.*?[]{},-", max_size=8),
+    texts=st.lists(st.text(alphabet="ab/.-", max_size=6), max_size=8),
+)
+def test_a_literal_glob_stored_as_its_text_matches_the_same(pattern: str, texts: list[str]) -> None:
+    from hookwise.policy.cache_write import _literal_globs
+    from hookwise.policy.glob_syntax import GlobError, compile_glob, is_literal
+    from hookwise.policy.globs import glob_match
+
+    try:
+        compiled = compile_glob(pattern)
+    except GlobError:
+        return
+    stored = _literal_globs(compiled)
+    assert isinstance(stored, str) == is_literal(pattern)
+    for text in [*texts, pattern]:
+        assert glob_match(stored, text) == glob_match(compiled, text)
+    # and inside the structures a rule holds (file globs with their flags, lists)
+    assert _literal_globs({"globs": [(compiled, True, False)]}) == {
+        "globs": [(stored, True, False)]
+    }

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-CACHE_FORMAT = 3  # bump when the layout or what _hook_rule keeps changes
+CACHE_FORMAT = 4  # bump when the layout or what cache_write.hook_rule keeps changes
 # The modules whose code shapes the compiled data (a change recompiles the cache).
 _COMPILER_SOURCES = (
     "policy/compiler.py",

@@ -27,15 +27,47 @@ _SHOW_ONLY = (
 
 
 def hook_rule(rule: dict[str, Any]) -> dict[str, Any]:
-    """The rule as the hook reads it (the description only stands in for a reason)."""
+    """The rule as the hook reads it (the description only stands in for a reason), its
+    literal globs as their text."""
     slim = {k: v for k, v in rule.items() if k not in _SHOW_ONLY}
     if slim.get("reason"):
         slim.pop("description", None)
     matchers = slim.get("m")
     if matchers and "command" in matchers:
-        commands = [{k: v for k, v in c.items() if k != "source"} for c in matchers["command"]]
+        commands = [
+            {k: v for k, v in c.items() if k not in _SHOW_ONLY_COMMAND} for c in matchers["command"]
+        ]
         slim["m"] = {**matchers, "command": commands}
-    return slim
+    literal: dict[str, Any] = _literal_globs(slim)
+    return literal
+
+
+# what only `explain` and `policy fuzz` read of a command matcher
+_SHOW_ONLY_COMMAND = ("source", "pattern")
+
+
+def _literal_globs(value: Any) -> Any:
+    """``value`` with each compiled glob that is one literal, ``((("L", text),),)``, as its
+    text: glob_match takes both, and three tuples fewer per literal is what a hook call
+    unmarshals for each program and word a rule names. (The shape, a literal token alone
+    in a glob of one alternative, belongs to compiled globs only: globs.py.)"""
+    if isinstance(value, dict):
+        return {key: _literal_globs(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_literal_globs(item) for item in value]
+    if isinstance(value, tuple):
+        if (
+            len(value) == 1
+            and isinstance(value[0], tuple)
+            and len(value[0]) == 1
+            and isinstance(value[0][0], tuple)
+            and len(value[0][0]) == 2
+            and value[0][0][0] == "L"
+            and isinstance(value[0][0][1], str)
+        ):
+            return value[0][0][1]
+        return tuple(_literal_globs(item) for item in value)
+    return value
 
 
 def store(

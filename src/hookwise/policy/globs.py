@@ -7,6 +7,7 @@ A compiled glob is a tuple of alternatives, each a tuple of tokens:
 ``("L", text)`` literal, ``("?",)`` one character except ``/``, ``("*",)`` a run without
 ``/``, ``("**",)`` any run, ``("**/",)`` nothing or a run ending in ``/``,
 ``("C", negated, chars, ranges)`` a class (``ranges`` is a tuple of ``(lo, hi)`` pairs).
+The hook's cache (cache_write.py) stores a glob that is one literal as its text alone.
 Matching is case-sensitive and whole-string.
 """
 
@@ -98,8 +99,11 @@ def _match_from(
     return si == n
 
 
-def glob_match(compiled: CompiledGlob, text: str) -> bool:
-    """Whether ``text`` matches the compiled glob (any of its alternatives)."""
+def glob_match(compiled: CompiledGlob | str, text: str) -> bool:
+    """Whether ``text`` matches the compiled glob (any of its alternatives), or is the
+    literal ``compiled`` text."""
+    if isinstance(compiled, str):
+        return compiled == text
     for alt in compiled:  # noqa: SIM110 - no generator per call on the engine's hottest path
         if _match_alternative(alt, text):
             return True
