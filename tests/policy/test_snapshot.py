@@ -333,7 +333,8 @@ def test_a_symlinked_or_foreign_snapshot_is_never_executed(
 
 
 @pytest.mark.parametrize(
-    "damage", ["stale", "magic", "garbage", "raises", "fifo", "empty", "truncated"]
+    "damage",
+    ["stale", "stale-on-demand", "magic", "garbage", "raises", "fifo", "empty", "truncated"],
 )
 def test_a_damaged_snapshot_costs_a_rebuild_not_an_answer(
     env: dict[str, str], isolated: Path, damage: str
@@ -344,6 +345,10 @@ def test_a_damaged_snapshot_costs_a_rebuild_not_an_answer(
     header, entries = _entries(snap(env))
     if damage == "stale":  # a source changed since (an upgrade)
         entries[3][4] = (entries[3][4][0] - 1, entries[3][4][1])
+        _write(snap(env), header, entries)
+    elif damage == "stale-on-demand":  # a module read on first import (shell) changed
+        at = next(i for i, e in enumerate(entries) if e[0] == "hookwise.policy.shell")
+        entries[at][4] = (entries[at][4][0] - 1, entries[at][4][1])
         _write(snap(env), header, entries)
     elif damage == "magic":  # written by another Python
         _write(snap(env), (header[0], b"\x00\x00\r\n", *header[2:]), entries)

@@ -112,10 +112,13 @@ def _read(path: str) -> "tuple[list[Entry], list[tuple[str, str]]] | None":
             return None
         entries: list[Entry] = []
         for name, source, package, eager, stamp, offset, length in index:
+            if not eager:  # checked on first import (most hook calls import few of them)
+                entries.append((name, source, package, eager, stamp, (base + offset, length)))
+                continue
             found = posix.stat(source)
             if (found.st_mtime_ns, found.st_size) != stamp:
                 return None
-            code = eager_code[offset : offset + length] if eager else (base + offset, length)
+            code = eager_code[offset : offset + length]
             entries.append((name, source, package, eager, stamp, code))
         fresh = []
         for name, extension, stamp in extensions:
@@ -134,7 +137,8 @@ def _read(path: str) -> "tuple[list[Entry], list[tuple[str, str]]] | None":
 
 
 # the snapshot's descriptor while the finder serves from it; modules the finder could not
-# read (a snapshot cut short since): imported from their sources, and the snapshot rebuilt
+# serve (a source changed, or a snapshot cut short since): imported from their sources, and
+# the snapshot rebuilt
 _descriptor = [-1]
 _unread: list[str] = []
 
@@ -152,6 +156,9 @@ class _SnapshotFinder:
             return None
         offset, length = entry[5]
         try:
+            found = posix.stat(entry[1])
+            if (found.st_mtime_ns, found.st_size) != entry[4]:  # its source changed since
+                raise ValueError(name)
             self.code[name] = marshal.loads(posix.pread(_descriptor[0], length, offset))
         except (OSError, ValueError, EOFError, TypeError):
             del self.entries[name]
