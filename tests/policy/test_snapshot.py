@@ -227,6 +227,40 @@ def test_every_hot_module_comes_from_the_snapshot(
     assert set(snapshot.EAGER + snapshot.ON_DEMAND) <= imported
 
 
+# `from package import module` statements that take importlib's slow path (the module is
+# not yet an attribute of its package) while the snapshot's modules run
+FROMLIST_PROBE = """\
+import sys
+bootstrap = sys.modules["_frozen_importlib"]
+handle = bootstrap._handle_fromlist
+slow = []
+def spy(module, fromlist, import_, *, recursive=False):
+    slow.extend(f"{{module.__name__}}.{{x}}" for x in fromlist
+                if isinstance(x, str) and x != "*" and not hasattr(module, x))
+    return handle(module, fromlist, import_, recursive=recursive)
+bootstrap._handle_fromlist = spy
+sys.path[0] = {policy!r}
+import snapshot
+sys.path[0] = snapshot._root()
+loaded = snapshot.load({path!r})
+print(repr((loaded, slow)), file=sys.stderr)
+"""
+
+
+def test_each_module_is_bound_to_its_package_as_it_loads(
+    env: dict[str, str], isolated: Path
+) -> None:
+    """As the import system does: otherwise each `from hookwise.policy import x` in the
+    next module goes through importlib again (tens of microseconds per statement)."""
+    run(launcher(env), env, payloads(str(isolated))["claude-bash"])  # writes it
+    policy = str(Path(SRC, "hookwise", "policy"))
+    probe = FROMLIST_PROBE.format(policy=policy, path=str(snap(env)))
+    done = run([sys.executable, "-I", "-S", "-c", probe], env, {})
+    loaded, slow = eval(done.stderr.strip().splitlines()[-1])
+    assert loaded is True
+    assert slow == []
+
+
 EXTENSIONS: dict[Path, Any] = {}  # a snapshot's extension list, kept for _write
 
 

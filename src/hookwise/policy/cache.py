@@ -2,9 +2,17 @@
 
 The cache file is ``$HOOKWISE_CACHE_DIR`` (default ``$XDG_CACHE_HOME/hookwise`` or
 ``~/.cache/hookwise``) ``/policy-<hash of the scope paths>.marshal``. It holds the compiled
-policy and its key: the exact bytes of every scope file (absent ones too), the hookwise
-version and a stamp of the compiler's source files. Any change to any of them recompiles;
-nothing is trusted on mtimes alone. Reading the key costs one ``open`` per policy file.
+policy and its key: the exact bytes of every scope file (absent ones too) and of the trust
+store, the hookwise version and a stamp of the compiler's source files. Any change to any of
+them recompiles; nothing is trusted on mtimes alone. Reading the key costs one ``open`` per
+policy file.
+
+Layout (format 3): 8 bytes giving the length of a small marshalled head, the head, then raw
+sections the head points into: the key's file bytes (compared where they lie), each rule
+marshalled on its own, and the index and host tables marshalled per event and per host. A
+hook call reads the file once and unmarshals only the head, the rules its event looks at
+and one entry of each table: every byte copied or object built costs a fresh page of memory,
+and on the machines hooks run on a page fault costs microseconds.
 
 Standard library only: the compiler (PyYAML) is imported only when the cache is stale.
 """
@@ -28,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-CACHE_FORMAT = 2  # bump when what _pack keeps changes
+CACHE_FORMAT = 3  # bump when the layout or what _hook_rule keeps changes
 # The modules whose code shapes the compiled data (a change recompiles the cache).
 _COMPILER_SOURCES = (
     "policy/compiler.py",
@@ -58,11 +66,16 @@ def cache_dir(env: dict[str, str]) -> str:
     return os.path.join(os.path.expanduser(base), "hookwise")
 
 
-def _fnv1a(text: str) -> str:
-    value = 0xCBF29CE484222325
-    for byte in text.encode("utf-8", "surrogatepass"):
-        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return f"{value:016x}"
+# the largest prime below 2**64: names from a path hash spread over 64 bits
+_NAME_MODULUS = 0xFFFFFFFFFFFFFFC5
+
+
+def name_hash(text: str) -> str:
+    """A stable 16-hex-digit name for ``text`` (cache and state file names; a collision
+    costs a recompile, never a wrong answer, since the key is checked in full). The bytes
+    as one integer modulo a prime: one C operation instead of a Python loop per byte."""
+    value = int.from_bytes(text.encode("utf-8", "surrogatepass"), "little")
+    return f"{value % _NAME_MODULUS:016x}"
 
 
 def code_stamp() -> int:
@@ -75,14 +88,15 @@ def code_stamp() -> int:
     newest = 0
     for name in (*_COMPILER_SOURCES, "policy/packs", "policy/packs/__init__.py"):
         try:
-            newest = max(newest, os.stat(os.path.join(root, name)).st_mtime_ns)
+            stamp = os.stat(f"{root}/{name}").st_mtime_ns
         except OSError:
             continue
+        newest = max(newest, stamp)
     return newest
 
 
 def cache_path(files: list[tuple[str, str]], env: dict[str, str]) -> str:
-    name = _fnv1a("\0".join(path for _, path in files))
+    name = name_hash("\0".join(path for _, path in files))
     return os.path.join(cache_dir(env), f"policy-{name}.marshal")
 
 
@@ -90,66 +104,72 @@ class LazyRules:
     """The compiled rules of a cached policy, each unmarshalled when first needed.
 
     A hook call looks at the few rules indexed for its event; unmarshalling all of a large
-    policy would cost more than evaluating it.
+    policy would cost more than evaluating it. Rule ``i`` lies in the file's buffer up to
+    ``ends[i]`` (from the end of rule ``i - 1``, the first from ``start``).
     """
 
-    __slots__ = ("_blobs", "_rules")
+    __slots__ = ("_ends", "_rules", "_start", "_view")
 
-    def __init__(self, blobs: list[bytes]) -> None:
-        self._blobs = blobs
-        self._rules: list[dict[str, Any] | None] = [None] * len(blobs)
+    def __init__(self, view: memoryview, start: int, ends: memoryview) -> None:
+        self._view = view
+        self._start = start
+        self._ends = ends
+        self._rules: list[dict[str, Any] | None] = [None] * len(ends)
 
     def __getitem__(self, position: int) -> dict[str, Any]:
         rule = self._rules[position]
         if rule is None:
-            rule = self._rules[position] = marshal.loads(self._blobs[position])
+            start = self._ends[position - 1] if position else self._start
+            blob = self._view[start : self._ends[position]]
+            rule = self._rules[position] = marshal.loads(blob)
         return rule
 
     def __len__(self) -> int:
-        return len(self._blobs)
+        return len(self._rules)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        return (self[position] for position in range(len(self._blobs)))
+        return (self[position] for position in range(len(self._rules)))
 
 
-# What only `policy show`, `explain` and `scan` read (they compile afresh): not in the
-# hook's cache, where every byte of a rule is unmarshalled on each call that looks at it.
-_SHOW_ONLY = (
-    "metadata",
-    "column",
-    "when_src",
-    "replaces",
-    "overridden",
-    "file",
-    "line",
-    "pack",
-    "enabled",
-)
+class LazyTable:
+    """A table of the compiled policy (the index by event, the host tables by host) whose
+    entries are unmarshalled when first read: an event reads one of each."""
 
+    __slots__ = ("_spans", "_values", "_view")
 
-def _hook_rule(rule: dict[str, Any]) -> dict[str, Any]:
-    """The rule as the hook reads it (the description only stands in for a reason)."""
-    slim = {k: v for k, v in rule.items() if k not in _SHOW_ONLY}
-    if slim.get("reason"):
-        slim.pop("description", None)
-    matchers = slim.get("m")
-    if matchers and "command" in matchers:
-        commands = [{k: v for k, v in c.items() if k != "source"} for c in matchers["command"]]
-        slim["m"] = {**matchers, "command": commands}
-    return slim
+    def __init__(self, view: memoryview, spans: dict[str, tuple[int, int]]) -> None:
+        self._view = view
+        self._spans = spans
+        self._values: dict[str, Any] = {}
 
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return self._values[key]
+        except KeyError:
+            start, end = self._spans[key]
+            value = self._values[key] = marshal.loads(self._view[start:end])
+            return value
 
-def _pack(policy: dict[str, Any]) -> dict[str, Any]:
-    packed = dict(policy)
-    packed["rules"] = [marshal.dumps(_hook_rule(rule)) for rule in policy["rules"]]
-    packed["packed_rules"] = True
-    return packed
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self._spans else default
 
+    def __contains__(self, key: object) -> bool:
+        return key in self._spans
 
-def _unpack(stored: dict[str, Any]) -> dict[str, Any]:
-    if stored.pop("packed_rules", False):
-        stored["rules"] = LazyRules(stored["rules"])
-    return stored
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._spans)
+
+    def __len__(self) -> int:
+        return len(self._spans)
+
+    def keys(self) -> Iterator[str]:
+        return iter(self._spans)
+
+    def values(self) -> Iterator[Any]:
+        return (self[key] for key in self._spans)
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        return ((key, self[key]) for key in self._spans)
 
 
 class Loaded:
@@ -180,16 +200,15 @@ def load_policy(cwd: str, env: dict[str, str], use_cache: bool = True) -> Loaded
         trust_bytes = read_policy_file(trust_path, "discovered")
     except OSError:
         trust_bytes = b"!unreadable"
-    key = (CACHE_FORMAT, __version__, code_stamp(), tuple(sources), trust_bytes)
+    stamp = code_stamp()
     path = cache_path(files, env)
     if use_cache:
         try:
-            with open(path, "rb") as handle:
-                stored = marshal.loads(handle.read())
-            if stored[0] == key:
-                return Loaded(_unpack(stored[1]), files, path, False)
+            cached = _cached(path, sources, stamp, trust_bytes)
         except (OSError, EOFError, ValueError, TypeError, IndexError):
-            pass
+            cached = None
+        if cached is not None:
+            return Loaded(cached, files, path, False)
     if sys.flags.no_site and "site" not in sys.modules:
         # the fast launcher (run_hook.py) runs without site-packages; the compiler needs them
         import site
@@ -200,16 +219,49 @@ def load_policy(cwd: str, env: dict[str, str], use_cache: bool = True) -> Loaded
 
     policy = compile_sources(sources, trust=Trust.from_store(trust_bytes, env))
     if use_cache:
-        _store(path, (key, _pack(policy)))
+        from hookwise.policy.cache_write import store
+
+        store(path, (CACHE_FORMAT, __version__, stamp), sources, trust_bytes, policy)
     return Loaded(policy, files, path, True)
 
 
-def _store(path: str, value: Any) -> None:
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        temp = f"{path}.{os.getpid()}.tmp"
-        with open(temp, "wb") as handle:
-            handle.write(marshal.dumps(value))
-        os.replace(temp, path)
-    except (OSError, ValueError):
-        pass  # a cache that cannot be written costs time, not correctness
+def _cached(
+    path: str,
+    sources: list[tuple[str, str, bytes | None]],
+    stamp: int,
+    trust_bytes: bytes | None,
+) -> dict[str, Any] | None:
+    """The policy stored at ``path`` when its key is this one (see the layout above)."""
+    with open(path, "rb", buffering=0) as handle:
+        data = handle.readall()
+    view = memoryview(data)
+    size = int.from_bytes(view[:8], "little")
+    form, version, stored_stamp, spans, trust, policy, rules, index, hosts, length = marshal.loads(
+        view[8 : 8 + size]
+    )
+    body = view[8 + size :]
+    if (form, version, stored_stamp, length) != (CACHE_FORMAT, __version__, stamp, len(body)):
+        return None
+    if len(spans) != len(sources) or not _same(body, trust, trust_bytes):
+        return None
+    for (scope, name, span), (source_scope, source_name, content) in zip(
+        spans, sources, strict=True
+    ):
+        if scope != source_scope or name != source_name or not _same(body, span, content):
+            return None
+    start, ends, count = rules
+    policy["rules"] = LazyRules(body, start, body[ends : ends + 4 * count].cast("I"))
+    policy["index"] = LazyTable(body, index)
+    policy["hosts"] = LazyTable(body, hosts)
+    stored: dict[str, Any] = policy
+    return stored
+
+
+def _same(body: memoryview, span: tuple[int, int] | None, content: bytes | None) -> bool:
+    """Whether the bytes at ``span`` (None: an absent file) are ``content``, compared where
+    they lie in the file's buffer."""
+    if span is None or content is None:
+        return span is None and content is None
+    start, end = span
+    # (startswith compares with memcmp; memoryview == bytes goes byte by byte)
+    return len(content) == end - start and content.startswith(body[start:end])

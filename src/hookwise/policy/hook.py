@@ -94,9 +94,9 @@ class FileRetryState(RetryState):
         self.loaded: set[str] = set()
 
     def _file(self, session: str) -> str:
-        from hookwise.policy.cache import _fnv1a
+        from hookwise.policy.cache import name_hash
 
-        return os.path.join(self.directory, f"retry-{_fnv1a(session)}.json")
+        return os.path.join(self.directory, f"retry-{name_hash(session)}.json")
 
     def _load(self, session: str) -> None:
         if session in self.loaded:

@@ -357,4 +357,9 @@ def makedirs(name: str, mode: int = 0o777, exist_ok: bool = False) -> None:
             raise
 
 
-from hookwise.policy import os_lite as path  # noqa: E402, PLW0406 - ``os.path.join`` as with os
+# ``os.path.join`` as with os: the module itself (taken from sys.modules, not imported:
+# the snapshot binds a module to its package only once it has run)
+if TYPE_CHECKING:
+    from hookwise.policy import os_lite as path  # noqa: PLW0406 - for the type checker
+else:
+    path = sys.modules[__name__]

@@ -1,0 +1,130 @@
+"""Building the launcher's snapshot (policy/snapshot.py): compiling the hot path's modules.
+
+Separate from snapshot.py, which the launcher imports on every call: building runs only
+after the hook has answered, when the snapshot is missing or stale, and needs ``ast`` and
+``os``.
+"""
+
+import __future__
+
+import ast
+import contextlib
+import marshal
+import os
+
+# the flag replaces the import of __future__ in the compiled code (the hot path never
+# imports it)
+_FUTURE_LINE = "from __future__ import annotations\n"
+
+
+def _source(root: str, name: str) -> tuple[str, bool]:
+    """(source file, is a package) of a hookwise module under ``root``."""
+    base = os.path.join(root, *name.split("."))
+    package = os.path.join(base, "__init__.py")
+    if os.path.isfile(package):
+        return package, True
+    return base + ".py", False
+
+
+def _drop_docstrings(tree: ast.Module) -> None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            first = body[0] if body else None
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                if len(body) > 1:
+                    del body[0]
+                else:
+                    body[0] = ast.copy_location(ast.Pass(), first)
+
+
+def _drop_annotations(tree: ast.Module) -> None:
+    """Annotations of functions and variables: strings the type checker reads (PEP 563),
+    nobody at run time; some thousands of objects to unmarshal on every hook call.
+    (An annotation without a value declares nothing at run time either: ``pass``.)"""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            node.returns = None
+            arguments = node.args
+            for arg in (
+                *arguments.posonlyargs,
+                *arguments.args,
+                *arguments.kwonlyargs,
+                *([arguments.vararg] if arguments.vararg else []),
+                *([arguments.kwarg] if arguments.kwarg else []),
+            ):
+                arg.annotation = None
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if not isinstance(body, list):
+                continue
+            for position, child in enumerate(body):
+                if isinstance(child, ast.AnnAssign):
+                    replaced: ast.stmt = (
+                        ast.Pass()
+                        if child.value is None
+                        else ast.Assign(targets=[child.target], value=child.value)
+                    )
+                    body[position] = ast.copy_location(replaced, child)
+
+
+def build(
+    path: str,
+    root: str,
+    *,
+    header: tuple[int | bytes | str | tuple[str, ...], ...],
+    eager: tuple[str, ...],
+    on_demand: tuple[str, ...],
+    extension_names: tuple[str, ...],
+) -> None:
+    """Compile the modules ``eager`` + ``on_demand`` of the package under ``root`` into
+    ``path`` (atomically, mode 0600), with ``header`` and the C extensions named."""
+    index: list[tuple[str, str, bool, bool, tuple[int, int], int, int]] = []
+    codes: list[bytes] = []
+    offset = 0
+    for name in eager + on_demand:
+        source, package = _source(root, name)
+        with open(source, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            text = handle.read().decode("utf-8")
+        # the flag replaces the import of __future__; the blank line keeps line numbers
+        tree = ast.parse(text.replace(_FUTURE_LINE, "\n", 1), source)
+        _drop_docstrings(tree)  # read by nobody at run time; a tenth of the code's size
+        _drop_annotations(tree)
+        ast.fix_missing_locations(tree)
+        code = compile(
+            tree,
+            source,
+            "exec",
+            flags=__future__.annotations.compiler_flag,
+            dont_inherit=True,
+        )
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        blob = marshal.dumps(code)
+        index.append((name, source, package, name in eager, stamp, offset, len(blob)))
+        codes.append(blob)
+        offset += len(blob)
+    extensions = []
+    for name in extension_names:
+        found = getattr(__import__(name), "__file__", None)  # None: built into Python
+        if isinstance(found, str):
+            info = os.stat(found)
+            extensions.append((name, found, (info.st_mtime_ns, info.st_size)))
+    head = marshal.dumps((header, index, extensions))
+    data = len(head).to_bytes(8, "little") + head + b"".join(codes)
+    directory = os.path.dirname(path)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    temp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
