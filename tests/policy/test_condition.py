@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookwise.policy.condition import compile_condition, evaluate, time_view
+from hookwise.policy.condition import evaluate, time_view
+from hookwise.policy.condition_compile import compile_condition
 from hookwise.policy.condition_syntax import TIME_FIELDS, ConditionError, parse_condition
 from tests.strategies import json_values
 
@@ -192,7 +193,7 @@ _TREES = st.recursive(
 def test_walking_a_condition_and_its_closure_agree(node: Any) -> None:
     """The hook walks a rule's condition on its first use, processes that decide many
     events compile it: any tree the parser can build must give the same answer both ways."""
-    from hookwise.policy.globs import compile_glob
+    from hookwise.policy.glob_syntax import compile_glob
 
     def prepared(item: Any) -> Any:  # globs are compiled by the parser; so here
         if not isinstance(item, tuple):

@@ -38,6 +38,10 @@ rules:
   - {id: secrets, match: {tool: [write, edit], files: 'secrets/**'}, action: deny}
   - {id: deploy, match: {prompt: {words: [deploy]}}, action: context, context: use the pipeline}
   - {id: mcp, match: {mcp: {server: db, tool: 'drop_*'}}, action: deny}
+  - id: npm-ci
+    match: {command: npm install}
+    action: rewrite
+    rewrite: {replace: [{arg: command, pattern: 'npm install( |$)', with: 'npm ci\\1'}]}
 """
 
 
@@ -57,6 +61,9 @@ def payloads(cwd: str) -> dict[str, dict[str, Any]]:
         ),
         "claude-mcp": build_payload(
             "claude", "PreToolUse", tool="mcp__db__drop_table", tool_input={}, cwd=cwd
+        ),
+        "claude-rewrite": build_payload(  # the rewrite modules and the timed regexes
+            "claude", "PreToolUse", tool="Bash", tool_input={"command": "npm install"}, cwd=cwd
         ),
         "claude-prompt": build_payload("claude", "UserPromptSubmit", prompt="deploy it", cwd=cwd),
         "claude-stop": build_payload("claude", "Stop", cwd=cwd),
@@ -342,7 +349,9 @@ def test_a_symlinked_or_foreign_snapshot_is_never_executed(
         assert snap(env).stat().st_uid == 0
 
 
-@pytest.mark.parametrize("damage", ["stale", "magic", "garbage", "raises", "fifo", "empty"])
+@pytest.mark.parametrize(
+    "damage", ["stale", "magic", "garbage", "raises", "fifo", "empty", "truncated"]
+)
 def test_a_damaged_snapshot_costs_a_rebuild_not_an_answer(
     env: dict[str, str], isolated: Path, damage: str
 ) -> None:
@@ -360,6 +369,12 @@ def test_a_damaged_snapshot_costs_a_rebuild_not_an_answer(
     elif damage == "raises":
         entries[-1 - len(snapshot.ON_DEMAND)][5] = marshal.dumps(compile("1/0", "x", "exec"))
         _write(snap(env), header, entries)
+    elif damage == "truncated":  # cut inside a module read on first import (shell)
+        data = snap(env).read_bytes()
+        size = int.from_bytes(data[:8], "little")
+        index = marshal.loads(data[8 : 8 + size])[1]
+        offset, length = next(e[5:7] for e in index if e[0] == "hookwise.policy.shell")
+        snap(env).write_bytes(data[: 8 + size + offset + length // 2])
     elif damage == "fifo":  # would hang a reader that blocks
         snap(env).unlink()
         os.mkfifo(snap(env), 0o600)

@@ -10,7 +10,7 @@ Fields of :class:`Action`:
 - ``blocking``: it can stop something (``warn`` mode turns it into a warning; such a rule on
   every tool call is an error);
 - ``restrictive``: an untrusted project file may use it (it only adds restrictions);
-- ``approves``: it approves a call, so it must cover the whole call (engine._limit_approval);
+- ``approves``: it approves a call, so it must cover the whole call (approval_cover.limit_approval);
 - ``needs``: the rule key it cannot do without;
 - ``owns``: rule keys that mean something only with this action;
 - ``pack``: rule packs may use it.

@@ -1,7 +1,8 @@
 """The ``when`` condition language's evaluation, never ``eval``.
 
 A parsed condition (condition_syntax.py) is a tree of tuples, so it can be marshalled into
-the policy cache; the hook walks it or compiles it into closures. A missing field is
+the policy cache; the hook walks it (:func:`evaluate`), processes that decide many events
+compile it into closures (condition_compile.py, with the helpers here). A missing field is
 ``null``; comparing values of different types is false, never an error, so a condition
 cannot crash the hook.
 """
@@ -44,7 +45,8 @@ def time_view(epoch: float) -> dict[str, Any]:
     }
 
 
-def _get(value: Any, key: Any) -> Any:
+def lookup(value: Any, key: Any) -> Any:
+    """``value[key]``, or None when the step does not apply (a condition never raises)."""
     if isinstance(value, dict):
         return value.get(key) if isinstance(key, str) else None
     if isinstance(value, (list, tuple, str)) and isinstance(key, int) and not isinstance(key, bool):
@@ -68,7 +70,8 @@ def _equal(a: Any, b: Any) -> bool:
     return _same_type(a, b) and a == b
 
 
-def _compare(op: str, a: Any, b: Any) -> bool:
+def compare(op: str, a: Any, b: Any) -> bool:
+    """A comparison; values of different types compare false rather than raise."""
     if op == "==":
         return _equal(a, b)
     if op == "!=":
@@ -105,11 +108,13 @@ def _contains(container: Any, item: Any) -> bool:
     return False
 
 
-def _truthy(value: Any) -> bool:
+def truthy(value: Any) -> bool:
+    """A value as a condition reads it (a missing field is false)."""
     return bool(value) if value is not None else False
 
 
-def _call(name: str, args: list[Any]) -> Any:
+def call_function(name: str, args: list[Any]) -> Any:
+    """One of the condition language's functions; None when it does not apply."""
     (arg,) = args
     if name == "len":
         return len(arg) if isinstance(arg, (str, list, tuple, dict)) else None
@@ -141,9 +146,9 @@ def _call(name: str, args: list[Any]) -> Any:
             return "true" if arg else "false"
         return arg if isinstance(arg, str) else str(arg)
     if name == "any":
-        return any(_truthy(x) for x in arg) if isinstance(arg, (list, tuple)) else False
+        return any(truthy(x) for x in arg) if isinstance(arg, (list, tuple)) else False
     if name == "all":
-        return all(_truthy(x) for x in arg) if isinstance(arg, (list, tuple)) else False
+        return all(truthy(x) for x in arg) if isinstance(arg, (list, tuple)) else False
     return None
 
 
@@ -152,7 +157,7 @@ def evaluate(node: Node, resolve: Callable[[str], Any], regex: Callable[[str], A
     pattern.
 
     A walk of the tuple tree: for one evaluation it costs a third of building the closure
-    (``compile_condition``), which pays off only from the second event. The two agree on
+    (condition_compile.py), which pays off only from the second event. The two agree on
     every condition (tests/policy/test_condition.py checks it on generated ones).
     """
     kind = node[0]
@@ -163,20 +168,20 @@ def evaluate(node: Node, resolve: Callable[[str], Any], regex: Callable[[str], A
         for step in node[2]:
             if value is None:
                 return None
-            value = _get(value, evaluate(step, resolve, regex))
+            value = lookup(value, evaluate(step, resolve, regex))
         return value
     if kind == "and":
-        return _truthy(evaluate(node[1], resolve, regex)) and _truthy(
+        return truthy(evaluate(node[1], resolve, regex)) and truthy(
             evaluate(node[2], resolve, regex)
         )
     if kind == "or":
-        return _truthy(evaluate(node[1], resolve, regex)) or _truthy(
+        return truthy(evaluate(node[1], resolve, regex)) or truthy(
             evaluate(node[2], resolve, regex)
         )
     if kind == "not":
-        return not _truthy(evaluate(node[1], resolve, regex))
+        return not truthy(evaluate(node[1], resolve, regex))
     if kind == "cmp":
-        return _compare(
+        return compare(
             node[1], evaluate(node[2], resolve, regex), evaluate(node[3], resolve, regex)
         )
     if kind == "matches":
@@ -188,81 +193,5 @@ def evaluate(node: Node, resolve: Callable[[str], Any], regex: Callable[[str], A
     if kind == "list":
         return [evaluate(item, resolve, regex) for item in node[1]]
     if kind == "call":
-        return _call(node[1], [evaluate(arg, resolve, regex) for arg in node[2]])
-    raise ValueError(f"unknown condition node {kind!r}")
-
-
-def compile_condition(node: Node) -> Evaluator:
-    """A parsed condition as a closure ``f(resolve, regex)``, for repeated evaluation.
-
-    Processes that decide many events (the service, the framework bridges) build it once
-    per rule; calling it costs a fraction of walking the tree each time (``evaluate``).
-    """
-    kind = node[0]
-    if kind == "lit":
-        constant = node[1]
-        return lambda r, x: constant
-    if kind == "path":
-        root = node[1]
-        steps = [compile_condition(step) for step in node[2]]
-        if all(step[0] == "lit" for step in node[2]):
-            keys = [step[1] for step in node[2]]
-
-            def path(r: Callable[[str], Any], x: Callable[[str], Any]) -> Any:
-                value = r(root)
-                for key in keys:
-                    if value is None:
-                        return None
-                    value = _get(value, key)
-                return value
-
-            return path
-
-        def dynamic_path(r: Callable[[str], Any], x: Callable[[str], Any]) -> Any:
-            value = r(root)
-            for step in steps:
-                if value is None:
-                    return None
-                value = _get(value, step(r, x))
-            return value
-
-        return dynamic_path
-    if kind in ("and", "or", "not"):
-        left = compile_condition(node[1])
-        if kind == "not":
-            return lambda r, x: not _truthy(left(r, x))
-        right = compile_condition(node[2])
-        if kind == "and":
-            return lambda r, x: _truthy(left(r, x)) and _truthy(right(r, x))
-        return lambda r, x: _truthy(left(r, x)) or _truthy(right(r, x))
-    if kind == "cmp":
-        op = node[1]
-        a = compile_condition(node[2])
-        b = compile_condition(node[3])
-        return lambda r, x: _compare(op, a(r, x), b(r, x))
-    if kind == "matches":
-        subject = compile_condition(node[1])
-        pattern = node[2]
-
-        def matches(r: Callable[[str], Any], x: Callable[[str], Any]) -> bool:
-            value = subject(r, x)
-            return isinstance(value, str) and x(pattern).search(value) is not None
-
-        return matches
-    if kind == "glob":
-        subject = compile_condition(node[1])
-        glob = node[2]
-
-        def globbing(r: Callable[[str], Any], x: Callable[[str], Any]) -> bool:
-            value = subject(r, x)
-            return isinstance(value, str) and glob_match(glob, value)
-
-        return globbing
-    if kind == "list":
-        items = [compile_condition(item) for item in node[1]]
-        return lambda r, x: [item(r, x) for item in items]
-    if kind == "call":
-        name = node[1]
-        args = [compile_condition(arg) for arg in node[2]]
-        return lambda r, x: _call(name, [arg(r, x) for arg in args])
+        return call_function(node[1], [evaluate(arg, resolve, regex) for arg in node[2]])
     raise ValueError(f"unknown condition node {kind!r}")

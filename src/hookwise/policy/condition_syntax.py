@@ -21,7 +21,7 @@ policy is compiled. Only the compiler parses; the hook evaluates the parsed tree
 
 from __future__ import annotations
 
-from hookwise.policy.globs import GlobError, compile_glob
+from hookwise.policy.glob_syntax import GlobError, compile_glob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing only for mypy)

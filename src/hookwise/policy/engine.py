@@ -10,114 +10,40 @@ action into a visible warning, ``audit`` mode only records. A rewrite applies on
 nothing denies, and the rewritten input is checked again against the deny and ask rules
 (a rewrite cannot smuggle a denied command past them).
 
-Standard library only; :mod:`re` is imported the first time a rule needs a regex, and
-:mod:`subprocess` the first time a validator runs.
+Standard library only. What a typical event does not need lives in modules imported on
+first use: regex matching under the time budget (timed_regex.py), limiting an approval to
+what its rules cover (approval_cover.py), rewrites (rewrite.py), validators (validator.py).
 """
 
 from __future__ import annotations
 
-from hookwise.policy import actions, canonical, fastjson
+import sys
+
+from hookwise.policy import actions, canonical
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.globs import glob_match
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
     from hookwise.policy.canonical import Event, PathRef
     from hookwise.policy.shell import Command
 
-_REGEX_CACHE: dict[tuple[str, int], Any] = {}
 BLOCKING = actions.BLOCKING - {"validate"}  # a validator's verdict is deny or nothing
 
 
-# All regex matching of one evaluate() shares this budget (seconds). A policy regex can
-# backtrack for minutes ((a+)+$ on "aaa...!"), and a hook the host kills lets the tool run;
-# past the budget the evaluation raises, and the hook answers as on any internal error
-# (deny on tool events). Well under the 10 s the installed hook is given.
-MATCH_BUDGET_S = 2.0
-_budget = [MATCH_BUDGET_S]
-
-
-class MatchTimeoutError(RuntimeError):
-    """A policy regex ran past the matching budget."""
-
-
-def _on_alarm(_signum: int, _frame: Any) -> None:
-    raise MatchTimeoutError("timer")
-
-
-class _Timed:
-    """A compiled regex whose matching runs under the budget (SIGALRM interrupts the C
-    matcher, which checks for signals); without a usable timer (not the main thread, no
-    setitimer) it matches unguarded."""
-
-    __slots__ = ("compiled",)
-
-    def __init__(self, compiled: Any) -> None:
-        self.compiled = compiled
-
-    def search(self, text: str) -> Any:
-        return self._timed(self.compiled.search, text)
-
-    def sub(self, replacement: Any, text: str) -> Any:
-        return self._timed(lambda t: self.compiled.sub(replacement, t), text)
-
-    def _timed(self, run: Any, text: str) -> Any:
-        import signal
-        import time
-
-        remaining = _budget[0]
-        if remaining <= 0:
-            raise MatchTimeoutError(self._why())
-        if not hasattr(signal, "setitimer"):
-            return run(text)
-        try:
-            previous = signal.signal(signal.SIGALRM, _on_alarm)
-        except ValueError:  # not the main thread (the service runs rules in workers)
-            return run(text)
-        old_delay, _interval = signal.setitimer(signal.ITIMER_REAL, remaining)
-        start = time.perf_counter()
-        try:
-            return run(text)
-        except MatchTimeoutError:
-            _budget[0] = 0
-            raise MatchTimeoutError(self._why()) from None
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            spent = time.perf_counter() - start
-            _budget[0] = min(_budget[0], remaining - spent)
-            signal.signal(signal.SIGALRM, previous)
-            if old_delay:  # someone else's timer (a test runner's) keeps running
-                signal.setitimer(signal.ITIMER_REAL, max(old_delay - spent, 0.001))
-
-    def _why(self) -> str:
-        return (
-            f"matching the policy's regexes took more than {MATCH_BUDGET_S:g} s "
-            f"(pattern {self.compiled.pattern!r}); a regex that backtracks this much cannot "
-            "guard anything: rewrite it"
-        )
-
-
-def regex(pattern: str, flags: int = 0) -> Any:
-    """A compiled regex, cached, that matches under the budget; :mod:`re` is imported on
-    first use."""
-    key = (pattern, flags)
-    compiled = _REGEX_CACHE.get(key)
-    if compiled is None:
-        import re
-
-        compiled = _Timed(re.compile(pattern, flags))
-        _REGEX_CACHE[key] = compiled
-    return compiled
-
-
 def _regex0(pattern: str) -> Any:
+    """A condition's regex (``matches``), under the budget."""
+    from hookwise.policy.timed_regex import regex
+
     return regex(pattern, 0)
 
 
 def search(entry: tuple[str, int, str], text: str) -> bool:
-    """Whether a compiled-policy regex entry finds a match; its literal is checked first."""
+    """Whether a compiled-policy regex entry finds a match; its literal is checked first,
+    so text without it costs neither :mod:`re` nor the timed matcher (timed_regex.py)."""
     pattern, flags, literal = entry
     if literal:
         if flags & 2:  # re.IGNORECASE: the literal is lower case ASCII
@@ -125,6 +51,8 @@ def search(entry: tuple[str, int, str], text: str) -> bool:
                 return False
         elif literal not in text:
             return False
+    from hookwise.policy.timed_regex import regex
+
     return regex(pattern, flags).search(text) is not None
 
 
@@ -140,7 +68,7 @@ def _condition(holder: dict[str, Any], key: str, ev: Event) -> bool:
         holder[slot] = False
         return bool(evaluate(holder[key], ev.root, _regex0))
     if compiled is False:
-        from hookwise.policy.condition import compile_condition
+        from hookwise.policy.condition_compile import compile_condition
 
         compiled = holder[slot] = compile_condition(holder[key])
     return bool(compiled(ev.root, _regex0))
@@ -527,6 +455,7 @@ class RetryState:
 
 
 def _reason(rule: dict[str, Any]) -> str:
+    """What the agent and the person are told when ``rule`` blocks or asks."""
     text = rule.get("reason") or rule.get("description")
     return str(text) if text else f"blocked by policy rule {rule['id']!r}"
 
@@ -598,11 +527,13 @@ def evaluate(
     rules = policy["rules"]
     index = policy["index"]
     settings = policy["settings"]
-    _budget[0] = MATCH_BUDGET_S
+    timed = sys.modules.get("hookwise.policy.timed_regex")
+    if timed is not None:  # loaded by an earlier evaluation: a fresh budget for this one
+        timed.reset_budget()
     decision = Decision()
     builtin_checks(policy, events, decision, guard)
     hits: list[tuple[int, Event]] = []
-    covers: list[tuple[int, Event, set[int]]] = []
+    covers: list[tuple[Event, set[int] | None, set[int] | None]] = []
     seen: set[int] = set()
     for ev in events:
         qualified = f"{ev.host}:{ev.host_event}"
@@ -617,8 +548,8 @@ def evaluate(
             if segments is not None:
                 seen.add(position)
                 hits.append((position, ev))
-                if rule["action"] in _APPROVING:
-                    covers.append((position, ev, segments))
+                if rule["action"] in _APPROVING and rule["mode"] == "enforce":
+                    covers.append(_cover(rule, ev, segments))
     hits.sort(key=lambda hit: hit[0])
     stop_events = [ev for ev in events if ev.name == canonical.AGENT_STOP]
     for position, ev in hits:
@@ -630,15 +561,45 @@ def evaluate(
         ):
             state.reset(session)
     if decision.allow_rule is not None or decision.rewrite_rules:
-        _limit_approval(rules, covers, decision)
+        from hookwise.policy.approval_cover import uncovered
+
+        withheld = uncovered(covers)
+        if withheld is not None:
+            decision.notes.append(withheld)
+            decision.allow_rule = None
+            decision.approval_withheld = True
+            if decision.decision is None:
+                decision.reason = ""
     if decision.decision != "deny" and decision.rewrite_rules:
-        _finish_rewrite(policy, events, hits, decision)
+        from hookwise.policy.rewrite import finish_rewrite
+
+        finish_rewrite(policy, events, hits, decision, _blockers)
     if decision.decision is None and decision.allow_rule is not None:
         decision.decision = "allow"
     return decision
 
 
 _APPROVING = actions.APPROVING
+
+
+def _cover(
+    rule: dict[str, Any], ev: Event, segments: set[int]
+) -> tuple[Event, set[int] | None, set[int] | None]:
+    """What an approving rule covers of ``ev`` (approval_cover.py): the simple commands
+    it matched and the paths its ``files`` matcher holds for (None: all of them)."""
+    commands = None if segments is _ALL else segments
+    if "files" not in rule["m"]:
+        return ev, commands, None
+    spec = rule["m"]["files"]
+    paths: set[int] = set()
+    for i, ref in enumerate(ev.paths):
+        if commands is not None and ref.command >= 0 and ref.command not in commands:
+            continue
+        if _path_matches(spec, ref):
+            paths.add(i)
+    return ev, commands, paths
+
+
 GATED = frozenset([canonical.TOOL_BEFORE, canonical.PERMISSION_REQUEST])
 
 
@@ -707,61 +668,22 @@ def _builtin(decision: Decision, ev: Event, rule_id: str, verdict: str, reason: 
     )
 
 
-def _limit_approval(
-    rules: Any, covers: list[tuple[int, Event, set[int]]], decision: Decision
-) -> None:
-    """An approval holds only for what its rules cover: every simple command of a shell
-    line (substitutions and ``bash -c`` scripts included) and every path of the call.
-    Otherwise it is withdrawn and the host decides (a rewrite then asks)."""
-    by_event: dict[int, tuple[Event, set[int] | None, set[int] | None]] = {}
-    for position, ev, segments in covers:
+def _blockers(
+    policy: dict[str, Any], ev: Event, again: Event
+) -> Iterator[tuple[dict[str, Any], str]]:
+    """The enforced deny and ask rules the rewritten call ``again`` (of ``ev``) matches,
+    in evaluation order, with their reasons (rewrite.py); lazily, so a deny ends it."""
+    rules = policy["rules"]
+    qualified = f"{ev.host}:{ev.host_event}"
+    for position in candidates(policy["index"].get(ev.name), again):
         rule = rules[position]
-        if rule["mode"] != "enforce":
+        if rule["mode"] != "enforce" or rule["action"] not in ("deny", "ask"):
             continue
-        entry = by_event.get(id(ev))
-        cmds = entry[1] if entry else set()
-        paths = entry[2] if entry else set()
-        if cmds is not None:
-            cmds = None if segments is _ALL else cmds | segments
-        if paths is not None and "files" not in rule["m"]:
-            paths = None
-        elif paths is not None:
-            paths |= _covered_paths(rule, ev, segments)
-        by_event[id(ev)] = (ev, cmds, paths)
-    for ev, cmds, paths in by_event.values():
-        missing: list[str] = []
-        script = ev.script
-        if cmds is not None and script is not None:
-            missing += [
-                c.text or " ".join(c.argv)
-                for i, c in enumerate(script.commands)
-                if i not in cmds and -1 not in cmds
-            ]
-        if paths is not None:
-            missing += [r.raw for i, r in enumerate(ev.paths) if i not in paths]
-        if missing:
-            shown = ", ".join(repr(m) for m in missing[:4])
-            more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
-            decision.notes.append(
-                f"no approval: the allow and rewrite rules do not cover {shown}{more}; "
-                "the host decides"
-            )
-            decision.allow_rule = None
-            decision.approval_withheld = True
-            if decision.decision is None:
-                decision.reason = ""
-            return
-
-
-def _covered_paths(rule: dict[str, Any], ev: Event, segments: set[int]) -> set[int]:
-    spec = rule["m"]["files"]
-    out: set[int] = set()
-    for i, ref in enumerate(ev.paths):
-        if segments is not _ALL and ref.command >= 0 and ref.command not in segments:
+        allowed = rule["on"][ev.name]
+        if allowed is not None and qualified not in allowed:
             continue
-        if _path_matches(spec, ref):
-            out.add(i)
-    return out
+        if match_rule(rule, again):
+            yield rule, _reason(rule)
 
 
 def _apply(
@@ -796,6 +718,8 @@ def _apply(
         if not run_validators:
             record["outcome"] = "not run"
             return
+        from hookwise.policy.validator import run_validator
+
         verdict, text = run_validator(rule, ev, settings)
         record["validator"] = verdict
         if verdict == "pass":
@@ -866,113 +790,3 @@ def _apply(
         decision.contexts.append(rule["context"])
     if "message" in rule:
         decision.messages.append(rule["message"])
-
-
-def apply_rewrite(rules: list[dict[str, Any]], raw_input: dict[str, Any]) -> dict[str, Any]:
-    """The host's tool input after the rules' rewrites, in order (host keys kept)."""
-    result = dict(raw_input)
-    for rule in rules:
-        spec = rule["rewrite"]
-        for key, value in spec["set"].items():
-            result[canonical.host_key(result, key)] = value
-        for arg, kind, pattern, replacement in spec["replace"]:
-            key = canonical.host_key(result, arg)
-            current = result.get(key)
-            if not isinstance(current, str):
-                continue
-            if kind == "find":
-                result[key] = current.replace(pattern, replacement)
-            else:
-                result[key] = regex(pattern).sub(replacement, current)
-    return result
-
-
-def _finish_rewrite(
-    policy: dict[str, Any], events: list[Event], hits: list[tuple[int, Event]], decision: Decision
-) -> None:
-    rules = policy["rules"]
-    by_id = {rules[p]["id"]: rules[p] for p, _ in hits}
-    ev = next((e for e in events if e.name == canonical.TOOL_BEFORE), None)
-    if ev is None:
-        return
-    rewritten = apply_rewrite([by_id[i] for i in decision.rewrite_rules], ev.raw_input)
-    if rewritten == ev.raw_input:
-        decision.notes.append("the rewrite rules left the input unchanged")
-        return
-    again = ev.derived(ev.name, ev.host_tool, rewritten)
-    qualified = f"{ev.host}:{ev.host_event}"
-    for position in candidates(policy["index"].get(ev.name), again):
-        rule = rules[position]
-        if rule["mode"] != "enforce" or rule["action"] not in ("deny", "ask"):
-            continue
-        allowed = rule["on"][ev.name]
-        if allowed is not None and qualified not in allowed:
-            continue
-        if match_rule(rule, again):
-            decision.records.append(
-                {
-                    "id": rule["id"],
-                    "event": ev.name,
-                    "action": rule["action"],
-                    "mode": "enforce",
-                    "priority": rule["priority"],
-                    "scope": rule["scope"],
-                    "outcome": f"{rule['action']} (the rewritten input)",
-                }
-            )
-            if rule["action"] == "deny":
-                decision.decision = "deny"
-                decision.reason = _reason(rule)
-                decision.rule = rule["id"]
-                return
-            if decision.decision in (None, "allow"):
-                decision.decision = "ask"
-                decision.reason = _reason(rule)
-                decision.rule = rule["id"]
-                decision.ask_fallback = rule.get("ask_fallback")
-                decision.relay = rule.get("relay", True)
-    decision.updated_input = rewritten
-    if decision.decision is None:
-        # a rewrite carries an approval only when its rules cover the whole call; else
-        # the person sees the rewritten call (Codex cannot ask: ask_fallback)
-        decision.decision = "ask" if decision.approval_withheld else "allow"
-        decision.rule = decision.rewrite_rules[0]
-        decision.reason = f"rewritten by hookwise rule {decision.rewrite_rules[0]!r}"
-
-
-def run_validator(rule: dict[str, Any], ev: Event, settings: dict[str, Any]) -> tuple[str, str]:
-    """Run a rule's validator: ("pass"|"fail"|"error", text)."""
-    import subprocess
-
-    spec = rule["validator"]
-    timeout = spec.get("timeout", settings.get("validator_timeout", 10))
-    environment = os.environ_copy()
-    environment.update(
-        {
-            "HOOKWISE_RULE_ID": rule["id"],
-            "HOOKWISE_EVENT": ev.name,
-            "HOOKWISE_HOST": ev.host,
-            "HOOKWISE_TOOL": ev.tool or "",
-        }
-    )
-    try:
-        done = subprocess.run(
-            ["/bin/sh", "-c", spec["command"]],
-            input=fastjson.dumps(ev.payload).encode(),
-            capture_output=True,
-            timeout=timeout,
-            cwd=ev.cwd if ev.cwd and os.path.isdir(ev.cwd) else None,
-            env=environment,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return "error", f"timed out after {timeout:g} s"
-    except OSError as exc:
-        return "error", f"could not start: {exc}"
-    if done.returncode == 0:
-        return "pass", done.stdout.decode("utf-8", "replace").strip()
-    text = (
-        done.stderr.decode("utf-8", "replace").strip()
-        or done.stdout.decode("utf-8", "replace").strip()
-    )
-    return "fail", text or f"validator exited with status {done.returncode}"

@@ -23,7 +23,7 @@ import yaml
 
 from hookwise.policy import actions, canonical, packs, schema
 from hookwise.policy.condition_syntax import ConditionError, parse_condition
-from hookwise.policy.globs import GlobError, compile_glob, glob_has_slash, is_literal
+from hookwise.policy.glob_syntax import GlobError, compile_glob, glob_has_slash, is_literal
 from hookwise.policy.literals import required_literal
 from hookwise.policy.shell import split_command
 

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-    # (module, source file, is a package, eager, (source mtime_ns, size), marshalled code)
-    Entry = tuple[str, str, bool, bool, tuple[int, int], memoryview]
+    # (module, source file, is a package, eager, (source mtime_ns, size), marshalled code:
+    # read with the eager modules, or where it lies in the file, read on first import)
+    Entry = tuple[str, str, bool, bool, tuple[int, int], memoryview | tuple[int, int]]
 
 # The hot path's modules. EAGER: what ``hook.py`` imports at its top, in load order (the
 # launcher executes them before ``main``); ON_DEMAND: what the hook imports on first use
@@ -63,6 +64,10 @@ ON_DEMAND = (
     "hookwise.policy.sed_script",
     "hookwise.policy.multiplexers",
     "hookwise.policy.condition",
+    "hookwise.policy.condition_compile",
+    "hookwise.policy.timed_regex",
+    "hookwise.policy.approval_cover",
+    "hookwise.policy.rewrite",
     "hookwise.policy.protect",
     "hookwise.policy.adapters.claude",
     "hookwise.policy.adapters.gemini",
@@ -89,11 +94,16 @@ def _header(root: str) -> "tuple[Any, ...]":
 
 def _read(path: str) -> "tuple[list[Entry], list[tuple[str, str]]] | None":
     """The snapshot's entries and fresh extension modules ((name, file)), when it is this
-    user's, not writable by others, and fresh."""
+    user's, not writable by others, and fresh.
+
+    Only the head and the eager modules' code are read here: the rest of the file is read
+    module by module when the hook first imports one (through the same descriptor, kept
+    open: what was checked is what is read). Each byte read costs a fresh page of memory."""
     try:
         fd = posix.open(path, posix.O_RDONLY | posix.O_NOFOLLOW | posix.O_NONBLOCK)
     except OSError:
         return None
+    keep = False
     try:
         stat = posix.fstat(fd)
         if (
@@ -102,32 +112,44 @@ def _read(path: str) -> "tuple[list[Entry], list[tuple[str, str]]] | None":
             or stat.st_mode & 0o022
         ):
             return None
-        with open(fd, "rb", buffering=0) as handle:
-            fd = -1
-            data = memoryview(handle.readall())  # sliced below, never copied
-        size = int.from_bytes(data[:8], "little")
-        header, index, extensions = marshal.loads(data[8 : 8 + size])
+        size = int.from_bytes(posix.read(fd, 8), "little")
+        if not 0 < size <= stat.st_size:
+            return None
+        header, index, extensions = marshal.loads(posix.read(fd, size))
         if header != _header(_root()):
             return None
         base = 8 + size
+        eager_end = max([offset + length for _, _, _, eager, _, offset, length in index if eager])
+        eager_code = memoryview(posix.read(fd, eager_end))  # sliced below, never copied
+        if len(eager_code) != eager_end:
+            return None
         entries: list[Entry] = []
         for name, source, package, eager, stamp, offset, length in index:
             found = posix.stat(source)
             if (found.st_mtime_ns, found.st_size) != stamp:
                 return None
-            start = base + offset
-            entries.append((name, source, package, eager, stamp, data[start : start + length]))
+            code = eager_code[offset : offset + length] if eager else (base + offset, length)
+            entries.append((name, source, package, eager, stamp, code))
         fresh = []
         for name, extension, stamp in extensions:
             found = posix.stat(extension)
             if (found.st_mtime_ns, found.st_size) == stamp:
                 fresh.append((name, extension))
+        keep = len(eager_code) < stat.st_size - base  # modules left to read from it
     except (OSError, ValueError, EOFError, TypeError):
         return None
     finally:
-        if fd >= 0:
+        if keep:
+            _descriptor[0] = fd
+        else:
             posix.close(fd)
     return entries, fresh
+
+
+# the snapshot's descriptor while the finder serves from it; modules the finder could not
+# read (a snapshot cut short since): imported from their sources, and the snapshot rebuilt
+_descriptor = [-1]
+_unread: list[str] = []
 
 
 class _SnapshotFinder:
@@ -135,11 +157,19 @@ class _SnapshotFinder:
 
     def __init__(self, entries: "dict[str, Entry]") -> None:
         self.entries = entries
+        self.code: dict[str, Any] = {}
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> "Any":
         entry = self.entries.get(name)
         if entry is None:
             return None
+        offset, length = entry[5]
+        try:
+            self.code[name] = marshal.loads(posix.pread(_descriptor[0], length, offset))
+        except (OSError, ValueError, EOFError, TypeError):
+            del self.entries[name]
+            _unread.append(name)
+            return None  # the next finder imports it from its source
         spec = sys.modules["_frozen_importlib"].ModuleSpec(
             name, self, origin=entry[1], is_package=entry[2]
         )
@@ -150,8 +180,8 @@ class _SnapshotFinder:
         return None
 
     def exec_module(self, module: "ModuleType") -> None:
-        entry = self.entries.pop(module.__name__)
-        exec(marshal.loads(entry[5]), module.__dict__)  # our own compiled code
+        del self.entries[module.__name__]
+        exec(self.code.pop(module.__name__), module.__dict__)  # our own compiled code
 
 
 def load(path: str) -> bool:
@@ -200,7 +230,8 @@ def _execute(entries: "list[Entry]") -> None:
         name = entry[0]
         if name in modules:
             continue
-        if not entry[3]:
+        code = entry[5]
+        if isinstance(code, tuple):  # (where it lies: read on first import)
             later[name] = entry
             continue
         module = module_type(name)
@@ -213,7 +244,7 @@ def _execute(entries: "list[Entry]") -> None:
             module.__package__ = parent
         modules[name] = module
         try:
-            exec(marshal.loads(entry[5]), module.__dict__)  # our own compiled code
+            exec(marshal.loads(code), module.__dict__)  # our own compiled code
         except BaseException:
             del modules[name]
             raise
@@ -272,7 +303,7 @@ def launch(path: str) -> None:
         sys.stderr.flush()
         posix._exit(2)
     code = main(sys.argv[1:])
-    if not fresh:
+    if not fresh or _unread:
         sys.stdout.flush()  # the host has its answer before the rebuild
         rebuild(path)
     fast_exit(code)
