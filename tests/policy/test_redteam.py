@@ -20,7 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.policy import programs
-from hookwise.policy.shell import XARGS_INPUT, _ansi_c, split_command
+from hookwise.policy.ansi_c import ansi_c
+from hookwise.policy.code_commands import code_commands
+from hookwise.policy.programs import XARGS_INPUT
+from hookwise.policy.sed_script import sed_commands
+from hookwise.policy.shell import split_command
+from hookwise.policy.xargs_input import xargs_replace
 
 from .test_evasions import verdict
 from .test_trust_model import World
@@ -129,7 +134,7 @@ def test_ansi_c_quoting_decodes_as_bash_does(tmp_path: Path) -> None:
         ["bash", "-c", script], capture_output=True, timeout=30, check=True, cwd=tmp_path
     )
     expected = done.stdout.decode("utf-8", "surrogateescape").split("\0")[:-1]
-    got = [_ansi_c(s) for s in samples]
+    got = [ansi_c(s) for s in samples]
     assert got == expected
 
 
@@ -167,9 +172,9 @@ def test_xargs_operands_come_from_what_is_piped_in() -> None:
     assert argvs("echo a | xargs -I% mv % %.bak")[1] == ["mv", "a", "a.bak"]
     assert argvs("find / -name x | xargs rm -rf")[1] == ["rm", "-rf", "/x"]
     assert argvs("cat list | xargs rm -rf")[1] == ["rm", "-rf", XARGS_INPUT]
-    assert programs.xargs_replace(["xargs", "-i"]) == "{}"
-    assert programs.xargs_replace(["xargs", "-IX"]) == "X"
-    assert programs.xargs_replace(["xargs", "-n1"]) is None
+    assert xargs_replace(["xargs", "-i"]) == "{}"
+    assert xargs_replace(["xargs", "-IX"]) == "X"
+    assert xargs_replace(["xargs", "-n1"]) is None
 
 
 @pytest.mark.parametrize(
@@ -189,14 +194,14 @@ def test_xargs_operands_come_from_what_is_piped_in() -> None:
 def test_sed_scripts_are_read_for_commands_and_writes(
     script: str, found: list[tuple[str, str]]
 ) -> None:
-    assert programs.sed_commands(script) == found
+    assert sed_commands(script) == found
 
 
 @given(st.text(max_size=120))
 @settings(max_examples=300, deadline=None)
 def test_option_readers_never_raise(text: str) -> None:
-    programs.sed_commands(text)
-    programs.code_commands(text, awk=True)
+    sed_commands(text)
+    code_commands(text, awk=True)
     for program in ("git", "tar", "rsync", "zip", "vim", "make", "npx", "sed", "compgen"):
         programs.runs(program, [program, *text.split()], [text])
 

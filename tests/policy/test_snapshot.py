@@ -84,7 +84,24 @@ def payloads(cwd: str) -> dict[str, dict[str, Any]]:
         "codex-shell": build_payload(
             "codex", "PreToolUse", tool="Bash", tool_input={"command": "rm -rf /"}, cwd=cwd
         ),
+        # a line that reaches every module the parser imports only for some commands
+        # (wrappers, shell scripts, $'...', xargs, aliases, find, ssh, one-liners, git -c,
+        # tar, sed, tmux): those come from the snapshot too
+        "claude-bash-cold": build_payload(
+            "claude",
+            "PreToolUse",
+            tool="Bash",
+            tool_input={"command": COLD_LINE},
+            cwd=cwd,
+        ),
     }
+
+
+COLD_LINE = (
+    "alias k='ls -l'; k 'a b'; sudo bash -c $'echo hi'; find . -exec ls {} +; "
+    "echo a | xargs ls; ssh host ls; python3 -c 'import os'; git -c core.pager=less log; "
+    "tar --to-command=cat -xf a.tar; sed -n 1p f; tmux new -d ls"
+)
 
 
 @pytest.fixture

@@ -224,8 +224,8 @@ def split_mcp(name: str) -> tuple[str, str] | None:
 
 def shell_join(argv: list[object]) -> str:
     """A command line for an argv list (Codex may send ``command`` as a list); the quoting
-    lives with the parser that reads it back (shell.join)."""
-    from hookwise.policy.shell import join
+    lives with the parser that reads it back (shell_quote.join)."""
+    from hookwise.policy.shell_quote import join
 
     return join(argv)
 

@@ -7,15 +7,19 @@ Two kinds of knowledge, so that rule authors write intent, not spellings:
   (``--rec`` is ``--recursive`` when no other long option starts so), and which options
   take a value (so ``-n 5`` is not a positional ``5``). ``command: rm -r`` matches every
   spelling bash and the program accept.
-- **commands run by other commands** (:func:`inner`): wrappers with their own options
-  (``sudo``, ``setsid``, ``flock``, ``chroot``, ``taskset``, ``su -c``, ``script -c``,
-  ``strace``, ``unshare``, ``nsenter``, ``parallel``, multi-call binaries...), ``find
-  -exec/-execdir/-ok ... ;|+`` and ``-delete``, ``ssh``/``docker exec``/``kubectl exec``
-  remote commands, ``git -c alias.*`` and aliases, and interpreter one-liners (``python
-  -c``, ``perl -e``, ``ruby -e``, ``node -e``, ``php -r``, ``awk``) whose literal shell
-  commands and file operations are commands of their own.
+- **commands run by other commands**: which programs run another command (wrappers,
+  shells, interpreters, remote commands, programs with a command option), and
+  :func:`runs`, the dispatch to what each runs.
 
-Standard library only; :mod:`re` is imported only for an interpreter's code.
+This module is on the hook's hot path, so it holds the names and the dispatch; what a
+particular program runs lives in a module of its own, imported only for that program:
+:mod:`~hookwise.policy.wrappers` (``sudo``, ``env -C``, ``su -c``...),
+:mod:`~hookwise.policy.find_exec`, :mod:`~hookwise.policy.remote_exec` (``ssh``,
+``docker exec``...), :mod:`~hookwise.policy.code_commands` (interpreter one-liners),
+:mod:`~hookwise.policy.git_config`, :mod:`~hookwise.policy.option_commands` (``tar``,
+``rsync``, ``vim``, ``make``...), :mod:`~hookwise.policy.sed_script`,
+:mod:`~hookwise.policy.multiplexers` and :mod:`~hookwise.policy.xargs_input`. Standard
+library only.
 """
 
 from __future__ import annotations
@@ -431,200 +435,62 @@ def flags_of(program: str, argv: list[str]) -> tuple[set[str], list[str]]:
 
 # ------------------------------------------------------------------ commands run by others
 
-# wrapper -> (options taking a value, positionals before the command, options whose value
-# is a shell command string)
-WRAPPERS: dict[str, tuple[frozenset[str], int, frozenset[str]]] = {
-    "sudo": (
-        frozenset(
-            [
-                "-u",
-                "-g",
-                "-h",
-                "-p",
-                "-C",
-                "-D",
-                "-r",
-                "-t",
-                "-U",
-                "-T",
-                "--user",
-                "--group",
-                "--host",
-                "--prompt",
-                "--chdir",
-                "--role",
-                "--type",
-                "--other-user",
-                "--close-from",
-            ]
-        ),
-        0,
-        frozenset(),
-    ),
-    "doas": (frozenset(["-u", "-C"]), 0, frozenset()),
-    "pkexec": (frozenset(["--user"]), 0, frozenset()),
-    "env": (frozenset(["-u", "-C", "--unset", "--chdir"]), 0, frozenset(["-S", "--split-string"])),
-    "command": (frozenset(), 0, frozenset()),
-    "builtin": (frozenset(), 0, frozenset()),
-    "exec": (frozenset(["-a"]), 0, frozenset()),
-    "nohup": (frozenset(), 0, frozenset()),
-    "time": (frozenset(["-f", "-o", "--format", "--output"]), 0, frozenset()),
-    "nice": (frozenset(["-n", "--adjustment"]), 0, frozenset()),
-    "ionice": (frozenset(["-c", "-n", "-p", "--class", "--classdata"]), 0, frozenset()),
-    "chrt": (frozenset(["-T", "-P", "-D"]), 1, frozenset()),
-    "stdbuf": (frozenset(["-i", "-o", "-e", "--input", "--output", "--error"]), 0, frozenset()),
-    "timeout": (frozenset(["-s", "-k", "--signal", "--kill-after"]), 1, frozenset()),
-    "xargs": (
-        frozenset(
-            [
-                "-I",
-                "-n",
-                "-P",
-                "-d",
-                "-E",
-                "-L",
-                "-s",
-                "-a",
-                "-i",
-                "-l",
-                "-e",
-                "--max-args",
-                "--max-procs",
-                "--delimiter",
-                "--arg-file",
-                "--replace",
-                "--max-lines",
-            ]
-        ),
-        0,
-        frozenset(),
-    ),
-    "setsid": (frozenset(), 0, frozenset()),
-    "flock": (
-        frozenset(["-w", "--timeout", "-E", "--conflict-exit-code"]),
-        1,
-        frozenset(["-c", "--command"]),
-    ),
-    "chroot": (frozenset(["--userspec", "--groups"]), 1, frozenset()),
-    "taskset": (frozenset(), 1, frozenset()),
-    "watch": (
-        frozenset(["-n", "--interval", "-d", "--differences", "-q", "--equexit"]),
-        0,
-        frozenset(),
-    ),
-    "su": (
-        frozenset(["-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w"]),
-        0,
-        frozenset(["-c", "--command", "--session-command"]),
-    ),
-    "runuser": (
-        frozenset(["-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell"]),
-        0,
-        frozenset(["-c", "--command"]),
-    ),
-    "sg": (frozenset(), 1, frozenset(["-c"])),
-    "script": (
-        frozenset(
-            [
-                "-t",
-                "--timing",
-                "-T",
-                "--log-timing",
-                "-I",
-                "--log-in",
-                "-O",
-                "--log-out",
-                "-B",
-                "--log-io",
-                "-E",
-                "--echo",
-                "-m",
-                "--logging-format",
-            ]
-        ),
-        0,
-        frozenset(["-c", "--command"]),
-    ),
-    "strace": (
-        frozenset(["-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X"]),
-        0,
-        frozenset(),
-    ),
-    "ltrace": (
-        frozenset(["-e", "-o", "-p", "-s", "-u", "-n", "-a", "-A", "-D", "-l", "-w"]),
-        0,
-        frozenset(),
-    ),
-    "unshare": (
-        frozenset(
-            [
-                "--propagation",
-                "--setgroups",
-                "-S",
-                "--setuid",
-                "-G",
-                "--setgid",
-                "-R",
-                "--root",
-                "-w",
-                "--wd",
-            ]
-        ),
-        0,
-        frozenset(),
-    ),
-    "nsenter": (
-        frozenset(
-            ["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd"]
-        ),
-        0,
-        frozenset(),
-    ),
-    "busybox": (frozenset(), 0, frozenset()),
-    "toybox": (frozenset(), 0, frozenset()),
-    "eatmydata": (frozenset(), 0, frozenset()),
-    "fakeroot": (frozenset(["-l", "-s", "-i"]), 0, frozenset()),
-    "firejail": (frozenset(), 0, frozenset()),
-    "proxychains": (frozenset(["-f"]), 0, frozenset()),
-    "proxychains4": (frozenset(["-f"]), 0, frozenset()),
-    "torsocks": (frozenset(["-u", "-p", "-a", "-P"]), 0, frozenset()),
-    "catchsegv": (frozenset(), 0, frozenset()),
-    "caffeinate": (frozenset(["-w", "-t"]), 0, frozenset()),
-    "systemd-run": (
-        frozenset(
-            [
-                "-u",
-                "--unit",
-                "-p",
-                "--property",
-                "-E",
-                "--setenv",
-                "--slice",
-                "-M",
-                "--machine",
-                "--uid",
-                "--gid",
-            ]
-        ),
-        0,
-        frozenset(),
-    ),
-    "valgrind": (frozenset(), 0, frozenset()),
-    "unbuffer": (frozenset(), 0, frozenset()),
-    "chronic": (frozenset(), 0, frozenset()),
-    "nocache": (frozenset(), 0, frozenset()),
-    "ssh-agent": (frozenset(["-a", "-E", "-t", "-P"]), 0, frozenset()),
-    "dbus-run-session": (frozenset(["--config-file", "--dbus-daemon"]), 0, frozenset()),
-    "xvfb-run": (
-        frozenset(["-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e"]),
-        0,
-        frozenset(),
-    ),
-}
-# wrappers whose whole remaining argument list is one shell command string (watch 'a; b')
-STRING_WRAPPERS = frozenset(["watch"])
-# options after which a wrapper runs nothing (sudo -l, timeout --help)
-_NO_COMMAND = frozenset(["--help", "--version", "-V", "-l", "--list", "-p"])
+# Wrappers: programs that run the command in their arguments (sudo, env, timeout,
+# xargs...). The names only: what each takes is hookwise.policy.wrappers.WRAPPERS, loaded
+# for a command that starts with one of these (tests/policy/test_cold_shell.py: the same set)
+WRAPPER_NAMES = frozenset(
+    [
+        "sudo",
+        "doas",
+        "pkexec",
+        "env",
+        "command",
+        "builtin",
+        "exec",
+        "nohup",
+        "time",
+        "nice",
+        "ionice",
+        "chrt",
+        "stdbuf",
+        "timeout",
+        "xargs",
+        "setsid",
+        "flock",
+        "chroot",
+        "taskset",
+        "watch",
+        "su",
+        "runuser",
+        "sg",
+        "script",
+        "strace",
+        "ltrace",
+        "unshare",
+        "nsenter",
+        "busybox",
+        "toybox",
+        "eatmydata",
+        "fakeroot",
+        "firejail",
+        "proxychains",
+        "proxychains4",
+        "torsocks",
+        "catchsegv",
+        "caffeinate",
+        "systemd-run",
+        "valgrind",
+        "unbuffer",
+        "chronic",
+        "nocache",
+        "ssh-agent",
+        "dbus-run-session",
+        "xvfb-run",
+    ]
+)
+# the shells: a script they run (-c, stdin, a file) is read by hookwise.policy.shell_scripts
+SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"])
+XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
 
 INTERPRETERS = {
     "python": ("-c",),
@@ -639,31 +505,6 @@ INTERPRETERS = {
 }
 AWKS = frozenset(["awk", "gawk", "mawk", "nawk", "busybox-awk"])
 REMOTE = frozenset(["ssh", "docker", "podman", "kubectl", "oc", "nerdctl", "lxc"])
-_SSH_VALUES = frozenset(
-    [
-        "-b",
-        "-c",
-        "-D",
-        "-E",
-        "-e",
-        "-F",
-        "-I",
-        "-i",
-        "-J",
-        "-L",
-        "-l",
-        "-m",
-        "-O",
-        "-o",
-        "-p",
-        "-Q",
-        "-R",
-        "-S",
-        "-W",
-        "-w",
-        "-B",
-    ]
-)
 
 
 def interpreter(program: str) -> str | None:
@@ -673,87 +514,6 @@ def interpreter(program: str) -> str | None:
         return base
     return None
 
-
-def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
-    """Where the wrapped command starts in ``argv`` (argv[0] is the wrapper), or the shell
-    string the wrapper runs; None when the wrapper runs no command."""
-    takes, skip, strings = WRAPPERS[name]
-    i = 1
-    n = len(argv)
-    shell = False  # sudo -s / -i: the command runs through the user's shell
-    while i < n:
-        word = argv[i]
-        if word == "--":
-            i += 1
-            break
-        if word.startswith("-") and len(word) > 1:
-            option, eq, value = word.partition("=")
-            if option in strings:
-                if eq:
-                    return n, value
-                return (n, argv[i + 1]) if i + 1 < n else None
-            if (
-                len(option) > 2
-                and not option.startswith("--")
-                and option[-1:] == "c"
-                and ("-c" in strings)
-            ):  # clustered: script -qc CMD, su -lc CMD
-                return (n, argv[i + 1]) if i + 1 < n else None
-            if option in _NO_COMMAND and name in ("sudo", "timeout", "flock"):
-                return None
-            if name == "sudo" and (
-                option in ("--shell", "--login")
-                or (not option.startswith("--") and _cluster_has(option, "si", takes))
-            ):
-                shell = True
-            if option in takes or option.startswith("--"):
-                i += 2 if (option in takes and not eq) else 1
-                continue
-            # a cluster of short options (env -iu VAR, sudo -Eu root): the first letter that
-            # takes a value takes the rest of the word, or the next word when it ends there
-            i += 1
-            for index, letter in enumerate(option[1:], start=2):
-                if "-" + letter in takes:
-                    if index == len(option):
-                        i += 1
-                    break
-            continue
-        if name == "env" and "=" in word and word.split("=", 1)[0].isidentifier():
-            i += 1
-            continue
-        if skip:
-            skip -= 1
-            i += 1
-            continue
-        break
-    if name in ("su", "runuser", "sg"):
-        # su [-] [user] -c CMD: the command is only ever a -c string (found above);
-        # runuser -u user -- CMD runs argv
-        if name == "runuser" and "--" in argv:
-            return argv.index("--") + 1, None
-        rest = argv[i:]
-        for index, word in enumerate(rest):
-            if word in strings and index + 1 < len(rest):
-                return n, rest[index + 1]
-        return None
-    if name in STRING_WRAPPERS or shell:
-        return (n, " ".join(argv[i:])) if i < n else None
-    return i, None
-
-
-def _cluster_has(option: str, letters: str, takes: frozenset[str]) -> bool:
-    """Whether a short-option cluster (``-Hiu``) holds one of ``letters`` as an option (not
-    inside the value of an option that takes one)."""
-    for letter in option[1:]:
-        if letter in letters:
-            return True
-        if "-" + letter in takes:
-            return False
-    return False
-
-
-# where a wrapper runs the command it wraps (env -C DIR, sudo -D DIR)
-_CHDIR = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir"), "nsenter": ("-w", "--wd")}
 
 # variables whose value is a command line something runs later (PROMPT_COMMAND: before each
 # prompt; git's: for ssh, the pager, the editor...)
@@ -783,149 +543,7 @@ COMMAND_VARIABLES = frozenset(
 LOADER_VARIABLES = frozenset(["LD_PRELOAD", "LD_AUDIT", "BASH_ENV", "GIT_EXEC_PATH"])
 
 
-def wrapper_chdir(name: str, argv: list[str]) -> str | None:
-    """The directory a wrapper runs its command in (``env -C /`` runs ``rm -rf etc`` in /)."""
-    options = _CHDIR.get(name)
-    if options is None:
-        return None
-    found: str | None = None
-    for index, word in enumerate(argv[1:], start=1):
-        for option in options:
-            if word == option and index + 1 < len(argv):
-                found = argv[index + 1]
-            elif word.startswith(option + "=") and option.startswith("--"):
-                found = word.split("=", 1)[1]
-            elif len(option) == 2 and word.startswith(option) and len(word) > 2:
-                found = word[2:]
-    return found
-
-
-def xargs_replace(options: list[str]) -> str | None:
-    """The replace string of ``xargs -I R`` / ``-i[R]`` / ``--replace[=R]`` (None: none)."""
-    for index, word in enumerate(options[1:], start=1):
-        if word == "-I" and index + 1 < len(options):
-            return options[index + 1]
-        if word.startswith("-I") and len(word) > 2:
-            return word[2:]
-        if word in ("-i", "--replace"):
-            return "{}"
-        if word.startswith("--replace="):
-            return word.split("=", 1)[1] or "{}"
-        if word.startswith("-i") and len(word) > 2 and not word[2:].isdigit():
-            return word[2:]
-    return None
-
-
-# ---------------------------------------------------------------- find, remote, git
-
-
-def find_selection(argv: list[str]) -> list[str]:
-    """What ``find`` prints (and ``-exec {}`` gets): its tests under its start points."""
-    starts: list[str] = []
-    i = 1
-    while i < len(argv) and not argv[i].startswith(("-", "(", "!")):
-        starts.append(argv[i])
-        i += 1
-    return _deleted(argv, starts or ["."], tests_only=True)
-
-
-def find_inner(argv: list[str]) -> list[list[str]]:
-    """The commands ``find`` runs: ``-exec``/``-execdir``/``-ok``/``-okdir`` ... ``;``/``+``,
-    and ``-delete`` as the recursive removal it is (``rm -r -f`` of the start points)."""
-    out: list[list[str]] = []
-    starts: list[str] = []
-    i = 1
-    while i < len(argv) and not argv[i].startswith(("-", "(", "!")):
-        starts.append(argv[i])
-        i += 1
-    while i < len(argv):
-        word = argv[i]
-        if word in ("-exec", "-execdir", "-ok", "-okdir"):
-            j = i + 1
-            inner: list[str] = []
-            selected = " ".join(_deleted(argv, starts or ["."], tests_only=True))
-            while j < len(argv) and argv[j] not in (";", "+", "\\;"):
-                inner.append(argv[j].replace("{}", selected))  # what find passes
-                j += 1
-            if inner and inner[0].rsplit("/", 1)[-1] == "rm" and "-maxdepth" not in argv:
-                inner.insert(1, "-r")  # find walks the tree: rm of what it finds is recursive
-            if inner:
-                out.append(inner)
-            i = j + 1
-            continue
-        if word == "-delete":
-            out.append(["rm", "-r", "-f", *_deleted(argv, starts or ["."])])
-        i += 1
-    return out
-
-
-_TESTS = frozenset(
-    [
-        "-name",
-        "-iname",
-        "-path",
-        "-ipath",
-        "-wholename",
-        "-regex",
-        "-iregex",
-        "-type",
-        "-newer",
-        "-mtime",
-        "-mmin",
-        "-atime",
-        "-amin",
-        "-ctime",
-        "-cmin",
-        "-size",
-        "-user",
-        "-group",
-        "-empty",
-        "-perm",
-        "-links",
-        "-inum",
-        "-samefile",
-        "-lname",
-    ]
-)
-
-
-def _deleted(argv: list[str], starts: list[str], *, tests_only: bool = False) -> list[str]:
-    """What ``find ... -delete`` removes (and ``{}`` stands for): the start points
-    themselves without tests, else what the tests select under them (``./*.pyc``), which
-    stays inside a start point."""
-    if not tests_only and not _TESTS.intersection(argv):
-        return starts
-    name = "*"
-    for flag in ("-name", "-iname"):
-        if flag in argv and argv.index(flag) + 1 < len(argv):
-            name = argv[argv.index(flag) + 1]
-    return [start.rstrip("/") + "/" + name for start in starts]
-
-
-def remote_inner(program: str, argv: list[str]) -> tuple[list[str] | None, str | None]:
-    """(argv, script) a remote-execution command runs elsewhere (one of them, or neither)."""
-    if program == "ssh":
-        i = 1
-        while i < len(argv) and argv[i].startswith("-") and argv[i] != "--":
-            i += 2 if argv[i] in _SSH_VALUES else 1
-        if i < len(argv) and argv[i] == "--":
-            i += 1
-        rest = argv[i + 1 :]  # after the host
-        return None, (" ".join(rest) if rest else None)
-    sub = next((w for w in argv[1:] if not w.startswith("-")), "")
-    if program in ("kubectl", "oc"):
-        if sub in ("exec", "debug", "run") and "--" in argv:
-            rest = argv[argv.index("--") + 1 :]
-            return (rest or None), None
-        return None, None
-    if sub not in ("exec", "run"):
-        return None, None
-    values = OPTIONS["docker"][2] | frozenset(["-e", "--env", "-u", "--user", "-w", "--workdir"])
-    i = argv.index(sub) + 1
-    while i < len(argv) and argv[i].startswith("-"):
-        i += 2 if (argv[i] in values and "=" not in argv[i]) else 1
-    rest = argv[i + 1 :]  # after the container or image
-    return (rest or None), None
+# ---------------------------------------------------------------------------- git
 
 
 def git_alias_definitions(argv: list[str]) -> dict[str, str]:
@@ -989,189 +607,21 @@ def interpreter_code(program: str, argv: list[str]) -> str | None:
     return None
 
 
-_STRING = r"""(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")"""
-# (pattern, what it becomes): "sh" -> the string is a shell command; "argv" -> a list of
-# string literals is an argv; otherwise a command template with {0} the path
-_CALLS: list[tuple[str, str]] = [
-    (
-        r"\b(?:os\.system|os\.popen|commands\.getoutput|subprocess\.getoutput|"
-        r"subprocess\.getstatusoutput)\(\s*" + _STRING,
-        "sh",
-    ),
-    (r"\bsubprocess\.\w+\(\s*" + _STRING + r"[^)]*shell\s*=\s*True", "sh"),
-    (r"\bsubprocess\.\w+\(\s*\[([^\]]*)\]", "argv"),
-    (r"\bos\.exec\w*\(\s*" + _STRING + r"\s*,\s*\[([^\]]*)\]", "argv2"),
-    (r"\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(\s*" + _STRING, "sh"),
-    (
-        r"\b(?:execSync|exec|execFileSync|spawnSync|spawn|execFile)\(\s*"
-        + _STRING
-        + r"\s*,\s*\[([^\]]*)\]",
-        "argv2",
-    ),
-    (r"\b(?:execSync|exec)\(\s*" + _STRING, "sh"),
-    (r"`([^`]+)`", "sh1"),
-    (r"\b(?:system|exec)\s*\(?\s*qq?\s*[({\[<]([^)}\]>]*)[)}\]>]", "sh1"),
-    (r"\bqx\s*[({\[/]([^)}\]/]+)[)}\]/]", "sh1"),
-    (r"%x\(([^)]+)\)", "sh1"),
-    (r"\bshutil\.rmtree\(\s*" + _STRING, "rm -r -f {0}"),
-    (
-        r"\b(?:os\.remove|os\.unlink|\.unlinkSync|File\.delete|unlink)\(\s*" + _STRING,
-        "rm -f {0}",
-    ),
-    (r"\bos\.rmdir\(\s*" + _STRING, "rmdir {0}"),
-    (
-        r"\.(?:rmSync|rm|rmdirSync)\(\s*" + _STRING + r"[^)]*recursive\s*:\s*true",
-        "rm -r -f {0}",
-    ),
-    (
-        r"\b(?:FileUtils\.rm_rf|FileUtils\.rm_r|FileUtils\.remove_dir|rmtree|remove_tree)\(\s*"
-        + _STRING,
-        "rm -r -f {0}",
-    ),
-    (r"\bPath\(\s*" + _STRING + r"\s*\)\.unlink\(", "rm -f {0}"),
-    (r"\bopen\(\s*" + _STRING + r"\s*,\s*['\"][wax+]", "write {0}"),
-    (r"(?:\.writeFileSync|\.appendFileSync|\bFile\.write)\(\s*" + _STRING, "write {0}"),
-    (r"\|\s*\"(?:sh|bash|zsh|dash)\"", "pipe-shell"),
-    (r"\bdo shell script\s+" + _STRING, "sh"),  # osascript (dcg#398)
-    # a command computed at run time: os.system(cmd), execSync(cmd), perl system($cmd)
-    (
-        r"\b(?:os\.system|os\.popen|subprocess\.\w+|execSync|spawnSync|execFileSync|"
-        r"shell_exec|passthru|proc_open)\(\s*(?=[A-Za-z_$@(])(?!shell\b)",
-        "computed",
-    ),
-    (r"\bsystem\s*\(?\s*[$@][A-Za-z_{]", "computed"),
-]
-# awk only: output redirected to a file, a command string read or computed
-_AWK_CALLS: list[tuple[str, str]] = [
-    (r"\bprintf?\b[^;}|>]*>>?\s*" + _STRING, "write {0}"),
-    (_STRING + r"\s*\|\s*getline", "sh"),
-    (r"\bsystem\s*\(\s*(?=[A-Za-z_$(])", "computed"),
-    (r"\bprintf?\b[^;}|]*\|\s*(?=[A-Za-z_(])", "computed"),
-    (r"\b[A-Za-z_]\w*\s*\|\s*getline", "computed"),
-]
-_COMPILED_AWK: list[tuple[Any, str]] = []
-_COMPILED: list[tuple[Any, str]] = []
-
-
-def _literals(text: str) -> list[str]:
-    import re
-
-    return [
-        (a if a is not None else b).encode().decode("unicode_escape", "replace")
-        for a, b in re.findall(_STRING, text)
-    ]
-
-
-def code_commands(code: str, awk: bool = False) -> list[tuple[str, Any]]:
-    """Literal shell commands and file operations in interpreter code:
-    ("script", text) | ("argv", [...]) | ("write", path) | ("unverifiable", why)."""
-    import re
-
-    if not _COMPILED:
-        _COMPILED.extend((re.compile(p, re.S), kind) for p, kind in _CALLS)
-        _COMPILED_AWK.extend((re.compile(p, re.S), kind) for p, kind in _AWK_CALLS)
-    out: list[tuple[str, Any]] = []
-    seen: set[str] = set()
-    for pattern, kind in _COMPILED + (_COMPILED_AWK if awk else []):
-        for match in pattern.finditer(code):
-            groups = [g for g in match.groups()]
-            first = next((g for g in groups if g is not None), None)
-            if kind == "pipe-shell":
-                out.append(("unverifiable", "the code pipes its output to a shell"))
-            elif kind == "computed":
-                out.append(("unverifiable", "the code runs a command computed when it runs"))
-            elif kind in ("sh", "sh1"):
-                if first is not None:
-                    out.append(("script", first.encode().decode("unicode_escape", "replace")))
-            elif kind == "argv":
-                words = _literals(groups[0] or "")
-                if words:
-                    out.append(("argv", words))
-            elif kind == "argv2":
-                program = first or ""
-                words = _literals(groups[-1] or "")
-                if words and words[0].rsplit("/", 1)[-1] == program.rsplit("/", 1)[-1]:
-                    words = words[1:]
-                out.append(("argv", [program, *words]))
-            elif first is not None:
-                if kind.startswith("write"):
-                    out.append(("write", first))
-                else:
-                    out.append(("argv", [*kind.format(first).split(" ")[:-1], first]))
-    unique: list[tuple[str, Any]] = []
-    for item in out:
-        key = repr(item)
-        if key not in seen:
-            seen.add(key)
-            unique.append(item)
-    return unique
-
-
 # ----------------------------------------------------- programs that run a command option
-
-# git configuration whose value is a command line git runs (the ``!`` of an alias or a
-# credential helper is dropped); ``*`` stands for one name part (pager.log, filter.x.clean)
-GIT_COMMAND_KEYS = (
-    "core.sshcommand",
-    "core.pager",
-    "core.editor",
-    "core.askpass",
-    "core.fsmonitor",
-    "core.gitproxy",
-    "sequence.editor",
-    "diff.external",
-    "pager.*",
-    "credential.helper",
-    "credential.*.helper",
-    "gpg.program",
-    "gpg.*.program",
-    "uploadpack.packobjectshook",
-    "filter.*.clean",
-    "filter.*.smudge",
-    "filter.*.process",
-    "diff.*.textconv",
-    "diff.*.command",
-    "merge.*.driver",
-    "mergetool.*.cmd",
-    "difftool.*.cmd",
-    "interactive.difffilter",
-    "web.browser",
-    "browser.*.cmd",
-    "sendemail.sendmailcmd",
-    "ssh.variant",
-)
-
-
-def _git_command_key(key: str) -> bool:
-    parts = key.lower().split(".")
-    for pattern in GIT_COMMAND_KEYS:
-        wanted = pattern.split(".")
-        if len(wanted) == len(parts) and all(
-            w in ("*", p) for w, p in zip(wanted, parts, strict=True)
-        ):
-            return True
-    return False
-
-
-def _git_value(key: str, value: str) -> list[tuple[str, Any]]:
-    low = key.lower()
-    if low == "core.hookspath" and value not in ("", "/dev/null"):
-        return [("unverifiable", f"git runs hooks from {value}, known only when it runs")]
-    if low == "protocol.ext.allow" and value != "never":
-        return [("unverifiable", "git may run an ext:: transport command")]
-    if _git_command_key(key) and value not in ("true", "false", ""):
-        return [("script", value.removeprefix("!"))]
-    return []
 
 
 def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
+    """What a git command runs from its options and configuration (git_config is imported
+    only for a command that sets configuration: most git commands set none)."""
     out: list[tuple[str, Any]] = []
     at = git_subcommand(argv)
     end = at if at > 0 else len(argv)
     for index, word in enumerate(argv[1:end], start=1):
         if word == "-c" and index + 1 < end:
+            from hookwise.policy.git_config import git_value
+
             key, _, value = argv[index + 1].partition("=")
-            out += _git_value(key, value)
+            out += git_value(key, value)
         elif word.startswith("--exec-path="):
             out.append(("unverifiable", f"git runs its programs from {word[12:]}"))
         elif word.startswith("--config-env="):
@@ -1183,46 +633,15 @@ def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
         # a persistent hooks directory is how husky and friends install a repository's
         # hooks (code of the repository, like its scripts): only command values count here
         if len(rest) >= 2 and rest[0].lower() != "core.hookspath":
-            out += _git_value(rest[0], " ".join(rest[1:]))
+            from hookwise.policy.git_config import git_value
+
+            out += git_value(rest[0], " ".join(rest[1:]))
     for word in argv[end:]:
         if word.startswith("ext::"):  # git-remote-ext: "% " is a space inside a word
             out.append(("script", word[5:].replace("% ", " ")))
     return out
 
 
-def _option_values(argv: list[str], shorts: tuple[str, ...], longs: tuple[str, ...]) -> list[str]:
-    """The values of options given as ``-X V``, ``-XV``, ``--long V`` or ``--long=V``."""
-    out: list[str] = []
-    for index, word in enumerate(argv[1:], start=1):
-        following = argv[index + 1] if index + 1 < len(argv) else None
-        for option in shorts:
-            if word == option and following is not None:
-                out.append(following)
-            elif len(option) == 2 and word.startswith(option) and len(word) > 2:
-                out.append(word[2:])
-        for option in longs:
-            if word == option and following is not None:
-                out.append(following)
-            elif word.startswith(option + "="):
-                out.append(word[len(option) + 1 :])
-    return out
-
-
-def _makefile_recipes(text: str) -> list[tuple[str, Any]]:
-    """Recipe lines of a makefile text (``x: ; cmd``, tab-indented lines)."""
-    out: list[tuple[str, Any]] = []
-    for line in text.splitlines():
-        recipe = None
-        if line.startswith("\t"):
-            recipe = line[1:]
-        elif ":" in line and ";" in line.split(":", 1)[1]:
-            recipe = line.split(":", 1)[1].split(";", 1)[1]
-        if recipe is not None and recipe.strip():
-            out.append(("script", recipe.strip().lstrip("@-+")))
-    return out
-
-
-_VIMS = frozenset(["vi", "vim", "nvim", "ex", "view", "gvim", "vimdiff", "rvim", "evim"])
 _NPX = {
     "npx": 1,
     "bunx": 1,
@@ -1259,223 +678,60 @@ def _npx(program: str, argv: list[str]) -> list[tuple[str, Any]]:
     return out
 
 
-def _sed_scripts(argv: list[str]) -> list[str]:
-    scripts = _option_values(argv, ("-e",), ("--expression",))
-    if scripts or any(w in ("-f", "--file") or w.startswith("--file=") for w in argv):
-        return scripts
-    for index, word in enumerate(argv[1:], start=1):
-        if word.startswith("-") and len(word) > 1:
-            continue
-        if argv[index - 1] in ("-l", "--line-length"):
-            continue
-        return [word]
-    return []
-
-
-def sed_commands(script: str) -> list[tuple[str, Any]]:
-    """What a (GNU) sed script runs or writes: ``e CMD`` and the ``e`` flag of ``s``, ``w
-    FILE`` and the ``w`` flag. Reading stops where the script is not understood."""
-    out: list[tuple[str, Any]] = []
-    i = 0
-    n = len(script)
-
-    def to_eol(at: int) -> tuple[str, int]:
-        end = script.find("\n", at)
-        end = n if end < 0 else end
-        return script[at:end].strip(), end
-
-    def delimited(at: int, delimiter: str) -> int:
-        while at < n and script[at] != delimiter:
-            at += 2 if script[at] == "\\" else 1
-        return at + 1
-
-    for _ in range(10_000):
-        while i < n and script[i] in " \t\n;{}!0123456789$,~+":
-            i += 1
-        if i >= n:
-            break
-        ch = script[i]
-        if ch == "/":
-            i = delimited(i + 1, "/")
-            continue
-        if ch == "\\" and i + 1 < n:
-            i = delimited(i + 2, script[i + 1])
-            continue
-        i += 1
-        if ch in "s" and i < n:
-            delimiter = script[i]
-            i = delimited(delimited(i + 1, delimiter), delimiter)
-            flags_start = i
-            while i < n and script[i] not in ";\n}w":
-                i += 1
-            if "e" in script[flags_start:i]:
-                out.append(("unverifiable", "sed runs the pattern space as a command (s///e)"))
-            if i < n and script[i] == "w":
-                target, i = to_eol(i + 1)
-                out.append(("write", target))
-        elif ch == "y" and i < n:
-            delimiter = script[i]
-            i = delimited(delimited(i + 1, delimiter), delimiter)
-        elif ch == "e":
-            command, i = to_eol(i)
-            if command:
-                out.append(("script", command))
-            else:
-                out.append(("unverifiable", "sed runs the pattern space as a command (e)"))
-        elif ch in "wW":
-            target, i = to_eol(i)
-            out.append(("write", target))
-        elif ch in "aicrRbtT:qQlLvF#":
-            _text, i = to_eol(i) if ch not in "bBtTqQlL" else (None, i)
-            if ch in "bBtT:":
-                while i < n and script[i] not in ";\n}":
-                    i += 1
-        elif ch not in "dDgGhHnNpPxz=":
-            break
-    return out
+# The programs runs() reads, by the module that knows each (imported only for these:
+# any other program costs one set lookup). tests/policy/test_cold_shell.py checks these
+# sets against the handlers' own tables and against runs() itself.
+OPTION_COMMANDS = frozenset(
+    [
+        "tar",
+        "gtar",
+        "bsdtar",
+        "rsync",
+        "zip",
+        "vi",
+        "vim",
+        "nvim",
+        "ex",
+        "view",
+        "gvim",
+        "vimdiff",
+        "rvim",
+        "evim",
+        "make",
+        "gmake",
+        "compgen",
+        "complete",
+    ]
+)
+MULTIPLEXERS = frozenset(["tmux", "screen"])
+SEDS = frozenset(["sed", "gsed"])
+RUNS_PROGRAMS = (
+    frozenset(["git", *_NPX, *RECURSIVE_DELETERS]) | OPTION_COMMANDS | MULTIPLEXERS | SEDS
+)
 
 
 def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     """Commands a program runs from its options: ``git -c core.pager=CMD``, ``tar
     --to-command=CMD``, ``rsync -e CMD``, ``zip -TT CMD``, ``vim -c '!CMD'``, ``make
     --eval``, ``npx PKG``, ``sed 'e CMD'``... as ("script" | "argv" | "write" |
-    "unverifiable", value), the kinds of :func:`code_commands`."""
+    "unverifiable", value), the kinds of :func:`hookwise.policy.code_commands.code_commands`."""
+    if program not in RUNS_PROGRAMS:
+        return []
     if program == "git":
         return _git_runs(argv)
-    if program in ("tar", "gtar", "bsdtar"):
-        values = _option_values(
-            argv,
-            ("-I", "-F"),
-            (
-                "--to-command",
-                "--use-compress-program",
-                "--info-script",
-                "--new-volume-script",
-                "--rsh-command",
-            ),
-        )
-        for word in argv:
-            if word.startswith("--checkpoint-action=exec="):
-                values.append(word[len("--checkpoint-action=exec=") :])
-        return [("script", v) for v in values]
-    if program == "rsync":
-        out: list[tuple[str, Any]] = [
-            ("script", v) for v in _option_values(argv, ("-e",), ("--rsh",))
-        ]
-        return out + _rsync_delete(argv)
-    if program == "zip":
-        return [("script", v) for v in _option_values(argv, ("-TT",), ("--unzip-command",))]
-    if program in _VIMS:
-        commands = _option_values(argv, ("-c",), ("--cmd",))
-        commands += [w[1:] for w in argv[1:] if w.startswith("+")]
-        found: list[tuple[str, Any]] = []
-        for text in commands:
-            if "!" in text:
-                found.append(("script", text.split("!", 1)[1]))
-            found += code_commands(text)
-        return found
-    if program in ("make", "gmake"):
-        found = []
-        for text in _option_values(argv, ("-E",), ("--eval",)):
-            found += _makefile_recipes(text)
-        files = _option_values(argv, ("-f",), ("--file", "--makefile"))
-        if any(f in ("-", "/dev/stdin") for f in files):
-            for text in stdin:
-                found += _makefile_recipes(text)
-        for word in argv[1:]:
-            if word.startswith("SHELL="):
-                found.append(("script", word[6:]))
-        return found
     if program in _NPX:
         return _npx(program, argv)
-    if program == "tmux":
-        return _tmux(argv)
-    if program == "screen":
-        return _screen(argv)
-    if program in ("compgen", "complete"):  # -C CMD runs CMD for completions (Bamboo#584)
-        return [("script", v) for v in _option_values(argv, ("-C",), ())]
     if program in RECURSIVE_DELETERS:
         operands = [w for w in argv[1:] if not w.startswith("-")]
         return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
-    if program in ("sed", "gsed"):
-        found = []
-        for text in _sed_scripts(argv):
-            found += sed_commands(text)
-        return found
-    return []
+    if program in SEDS:
+        from hookwise.policy.sed_script import sed_runs
 
+        return sed_runs(argv)
+    if program in MULTIPLEXERS:
+        from hookwise.policy.multiplexers import multiplexer_runs
 
-def _rsync_delete(argv: list[str]) -> list[tuple[str, Any]]:
-    """``rsync --delete SRC DEST`` removes what DEST holds beyond SRC: a recursive delete of
-    a local DEST (``host:path`` and ``rsync://`` are another machine's)."""
-    if not any(w.startswith("--delete") or w == "--del" for w in argv):
-        return []
-    operands = [w for w in argv[1:] if not w.startswith("-")]
-    if len(operands) < 2:
-        return []
-    dest = operands[-1]
-    head = dest.split("/", 1)[0]
-    if ":" in head or dest.startswith("rsync://"):
-        return []
-    return [("argv", ["rm", "-r", "-f", dest])]
+        return multiplexer_runs(program, argv)
+    from hookwise.policy.option_commands import option_runs
 
-
-_TMUX_RUNS = frozenset(
-    [
-        "new",
-        "new-session",
-        "new-window",
-        "neww",
-        "split-window",
-        "splitw",
-        "respawn-pane",
-        "respawnp",
-        "respawn-window",
-        "respawnw",
-        "run-shell",
-        "run",
-        "send-keys",
-        "send",
-        "display-popup",
-        "popup",
-    ]
-)
-_TMUX_VALUES = frozenset(["-s", "-n", "-t", "-c", "-x", "-y", "-F", "-e", "-l", "-L", "-S", "-f"])
-
-
-def _tmux(argv: list[str]) -> list[tuple[str, Any]]:
-    """``tmux new -d 'cmd'``, ``tmux send-keys 'cmd' Enter``: the shell command it runs
-    (or types into a shell)."""
-    i = 1
-    while i < len(argv) and argv[i].startswith("-"):
-        i += 2 if argv[i] in ("-L", "-S", "-f") else 1
-    if i >= len(argv) or argv[i] not in _TMUX_RUNS:
-        return []
-    sub = argv[i]
-    i += 1
-    rest: list[str] = []
-    while i < len(argv):
-        word = argv[i]
-        if word.startswith("-") and len(word) > 1 and not rest:
-            i += 2 if word in _TMUX_VALUES else 1
-            continue
-        rest.append(word)
-        i += 1
-    if sub in ("send-keys", "send"):
-        rest = [w for w in rest if w not in ("Enter", "C-m", "KPEnter")]
-    return [("script", " ".join(rest))] if rest else []
-
-
-def _screen(argv: list[str]) -> list[tuple[str, Any]]:
-    """``screen -dm cmd args`` runs argv; ``screen -X stuff 'cmd\\n'`` types a command."""
-    if "-X" in argv:
-        at = argv.index("-X")
-        words = argv[at + 1 :]
-        if len(words) >= 2 and words[0] == "stuff":
-            return [("script", " ".join(words[1:]).replace("\\n", "\n").replace("^M", "\n"))]
-        return []
-    i = 1
-    while i < len(argv) and argv[i].startswith("-"):
-        word = argv[i]  # -S NAME, -dmS NAME: a cluster ending in an option that takes one
-        i += 2 if len(word) > 1 and word[1] != "-" and word[-1] in "SchpTtes" else 1
-    return [("argv", argv[i:])] if i < len(argv) else []
+    return option_runs(program, argv, stdin)

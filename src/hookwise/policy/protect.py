@@ -462,7 +462,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
         raise _FoundError("hookwise's own settings", f"runs `{' '.join(argv[:3])}`")
     if name in READERS:
         return
-    from hookwise.policy.shell import XARGS_INPUT  # loaded already: cmd came from it
+    from hookwise.policy.programs import XARGS_INPUT  # loaded already: cmd came from it
 
     if XARGS_INPUT in argv and cmd.piped_from is not None and name not in READERS:
         # ``ls .hookwise/* | xargs rm``: the operands are what the piped command names

@@ -19,6 +19,12 @@ closely enough for policy matching:
 
 It never raises: malformed input (an unclosed quote, say) is split as far as it goes and
 the result says it is incomplete. Standard library only, no :mod:`re` (hot path).
+
+What only some commands need is in modules imported for those alone:
+:mod:`~hookwise.policy.shell_scripts` (the script a shell runs: ``-c``, stdin, a file),
+:mod:`~hookwise.policy.ansi_c` (``$'...'``), :mod:`~hookwise.policy.xargs_input`,
+:mod:`~hookwise.policy.shell_quote` (argv back to a command line) and the modules that
+:mod:`~hookwise.policy.programs` names for what a program runs.
 """
 
 from __future__ import annotations
@@ -39,7 +45,6 @@ _KEYWORDS = frozenset(
     ["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}"]
 )
 _COMPOUND = frozenset(["for", "case", "select", "esac", "function"])
-SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"])
 
 
 class Command:
@@ -118,6 +123,10 @@ class Script:
     @property
     def unverifiable(self) -> list[str]:
         return [c.unverifiable for c in self.commands if c.unverifiable is not None]
+
+    def recall(self, path: str) -> str | None:
+        """What ``path`` holds when it was written earlier on the line (None: not known)."""
+        return self.written.get(_file_key(path))
 
 
 class _Word:
@@ -211,50 +220,6 @@ _EXPANSIONS = (
     ("$(", ")", "command substitution", True, 0),
     ("${", "}", "${...}", False, 0),
 )
-
-_ANSI = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "v": "\v"}
-
-
-def _ansi_c(body: str) -> str:
-    """Bash's ``$'...'`` decoding: ``\\x72``, octal ``\\162``, ``\\u0072``, ``\\cX``..."""
-    out: list[str] = []
-    i = 0
-    n = len(body)
-    while i < n:
-        ch = body[i]
-        if ch == "\\" and i + 1 < n:
-            nxt = body[i + 1]
-            if nxt in _ANSI:
-                out.append(_ANSI[nxt])
-                i += 2
-                continue
-            if nxt in "xuU" or nxt in "01234567":
-                base, size, j = (8, 3, i + 1) if nxt in "01234567" else (16, 0, i + 2)
-                size = size or {"x": 2, "u": 4, "U": 8}[nxt]
-                digits = ""
-                allowed = "01234567" if base == 8 else "0123456789abcdefABCDEF"
-                while j < n and len(digits) < size and body[j] in allowed:
-                    digits += body[j]
-                    j += 1
-                if digits:
-                    code = int(digits, base)
-                    if code == 0:
-                        break  # bash's word ends at a NUL (a C string)
-                    out.append(chr(code & 0xFF if base == 8 else min(code, 0x10FFFF)))
-                    i = j
-                    continue
-            if nxt == "c" and i + 2 < n:
-                if not ord(body[i + 2]) & 0x1F:
-                    break
-                out.append(chr(ord(body[i + 2]) & 0x1F))
-                i += 3
-                continue
-            out.append(nxt if nxt in "\\'\"?" else ch + nxt)
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
 
 
 class _Scanner:
@@ -412,7 +377,9 @@ class _Scanner:
                 if j >= n:
                     self.incomplete("unclosed $'...' quote")
                     j = n
-                value.append(_ansi_c(text[i + 2 : j]))
+                from hookwise.policy.ansi_c import ansi_c
+
+                value.append(ansi_c(text[i + 2 : j]))
                 i = j + 1
                 continue
             if ch == '"' or (ch == "$" and i + 1 < n and text[i + 1] == '"'):
@@ -602,17 +569,19 @@ def _strip_prefix(words: list[_Word], script: Script, depth: int, prefix: _Prefi
         name = words[i].value.rsplit("/", 1)[-1]
         # quoting a keyword makes it a plain word, but 'sudo' and "env" still run sudo
         # and env (only an alias is not expanded): wrappers are found quoted too
-        if words[i].dynamic or name not in programs.WRAPPERS:
+        if words[i].dynamic or name not in programs.WRAPPER_NAMES:
             return words[i:]
+        from hookwise.policy.wrappers import strip_wrapper, wrapper_chdir
+
         values = [w.value for w in words[i:]]
-        found = programs.strip_wrapper(name, values)
+        found = strip_wrapper(name, values)
         if found is None:
             return words[i : i + 1]
         offset, string = found
         if string is not None:
             _parse(string, depth + 1, script)
             return words[i : i + 1]
-        chdir = programs.wrapper_chdir(name, values[:offset])
+        chdir = wrapper_chdir(name, values[:offset])
         if chdir is not None:
             prefix.chdir = chdir
         if name == "env":
@@ -638,55 +607,6 @@ def _assignment(word: str, script: Script, depth: int, prefix: _Prefix) -> None:
         _parse(value.removeprefix("!"), depth + 1, script)
     elif name in programs.LOADER_VARIABLES:
         prefix.unverifiable = f"{name}={value} makes it load code that is known only when it runs"
-
-
-XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
-
-
-def _xargs_operands(
-    words: list[_Word], options: list[str], piped_from: Command | None, stdin: list[str]
-) -> list[_Word]:
-    """The command ``xargs`` runs with the operands it reads: the words of a static ``echo``
-    or a ``find`` selection piped in, or a here-string; else an operand known only when it
-    runs (a path that resolves nowhere, so an `outside the workspace` rule holds)."""
-    if not words:
-        return words
-    replace = programs.xargs_replace(options)
-    items: list[str] | None = None
-    if stdin:
-        items = " ".join(stdin).split()
-    elif piped_from is not None and "-a" not in options and "--arg-file" not in options:
-        source = piped_from.program
-        if source in ("echo", "printf") and not any(piped_from.dynamic[1:]):
-            args = [w for w in piped_from.argv[1:] if not (source == "echo" and w in ("-e", "-n"))]
-            items = " ".join(args).replace("\\n", "\n").split()
-        elif source == "find":
-            items = programs.find_selection(piped_from.argv)
-    known = items is not None
-    text = " ".join(items or []) if known else XARGS_INPUT
-    if replace is not None:
-        return [
-            _Word(w.value.replace(replace, text), w.dynamic or not known, w.quoted, w.start, w.end)
-            if replace in w.value
-            else w
-            for w in words
-        ]
-    extra = [_Word(item, False, True, 0, 0) for item in items or []] if known else []
-    if not known:
-        extra = [_Word(XARGS_INPUT, True, True, 0, 0)]
-    return [*words, *extra]
-
-
-def join(argv: list[object]) -> str:
-    """A command line that this parser (and bash) reads back as ``argv``."""
-    parts = []
-    for arg in argv:
-        text = arg if isinstance(arg, str) else str(arg)
-        if text and all(ch.isalnum() or ch in "@%+=:,./-_" for ch in text):
-            parts.append(text)
-        else:
-            parts.append("'" + text.replace("'", "'\"'\"'") + "'")
-    return " ".join(parts)
 
 
 def _is_assignment(word: _Word) -> bool:
@@ -748,13 +668,17 @@ def _add_command(
         words = _strip_prefix(_brace_expand(raw), script, depth, prefix)
     if words and not words[0].quoted and words[0].value in script.aliases:
         # an alias defined earlier on the line: bash reads its text in place of the name
+        from hookwise.policy.shell_quote import join
+
         definition = script.aliases.pop(words[0].value)  # popped: no endless recursion
         rest = join([w.value for w in words[1:]])
         _parse(definition + " " + rest, depth + 1, script)
         script.aliases[words[0].value] = definition
         words = words[:1]
     if prefix.xargs is not None:
-        words = _xargs_operands(words, prefix.xargs, piped_from, stdin)
+        from hookwise.policy.xargs_input import xargs_operands
+
+        words = xargs_operands(words, prefix.xargs, piped_from, stdin, _Word)
     if not words and not redirects and not stdin:
         return None
     command = Command(
@@ -797,23 +721,41 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
     commands, git aliases, interpreter one-liners."""
     program = command.program
     argv = command.argv
-    if argv and _file_key(argv[0]) in script.written:  # echo 'cmd' > x.sh; chmod +x x.sh; ./x.sh
-        _parse(script.written[_file_key(argv[0])], depth + 1, script)
+    written = script.recall(argv[0]) if argv else None
+    if written is not None:  # echo 'cmd' > x.sh; chmod +x x.sh; ./x.sh
+        _parse(written, depth + 1, script)
         return
-    if program in SHELLS:
-        inner = _shell_c_script(argv)
-        if inner is not None:
-            _parse(inner, depth + 1, script)
-        elif reads_stdin(argv):
-            _stdin_script(command, depth, script, piped_from, _parse)
-        else:
-            _script_file(command, _script_operand(argv), depth, script, piped_from)
+    if program in programs.SHELLS:
+        from hookwise.policy.shell_scripts import shell_runs
+
+        shell_runs(
+            command,
+            depth,
+            script,
+            piped_from,
+            parse=_parse,
+            printed=static_output,
+            parsed=_parsed,
+        )
         return
     if program in ("source", ".") and len(argv) > 1:
-        _script_file(command, argv[1], depth, script, piped_from)
+        from hookwise.policy.shell_scripts import script_file
+
+        script_file(
+            command,
+            argv[1],
+            depth,
+            script,
+            piped_from,
+            parse=_parse,
+            printed=static_output,
+            parsed=_parsed,
+        )
         return
     if program in ("at", "batch") and "-f" not in argv:  # at reads the commands on stdin
-        _stdin_script(command, depth, script, piped_from, _parse)
+        from hookwise.policy.shell_scripts import stdin_script
+
+        stdin_script(command, depth, script, piped_from, parse=_parse, printed=static_output)
         return
     if program == "alias":
         for word in argv[1:]:
@@ -849,7 +791,9 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
             _inner_argv(template, depth, script, command.text)
         return
     if program == "find":
-        for inner_argv in programs.find_inner(argv):
+        from hookwise.policy.find_exec import find_inner
+
+        for inner_argv in find_inner(argv):
             origin = "find -delete" if inner_argv[:3] == ["rm", "-r", "-f"] else "find -exec"
             _inner_argv(inner_argv, depth, script, command.text, origin)
         for index, word in enumerate(argv[:-1]):
@@ -859,7 +803,9 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
                 command.redirects.append(target)
         return
     if program in programs.REMOTE:
-        remote_argv, remote = programs.remote_inner(program, argv)
+        from hookwise.policy.remote_exec import remote_inner
+
+        remote_argv, remote = remote_inner(program, argv)
         if remote_argv:
             _inner_argv(remote_argv, depth, script, command.text)
         if remote:
@@ -877,44 +823,10 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
     if code is None and programs.interpreter(program) and ("-" in argv[1:] or len(argv) == 1):
         code = "".join(command.stdin) or None  # python - <<EOF
     if code is not None:
-        found = programs.code_commands(code, awk=program in programs.AWKS)
+        from hookwise.policy.code_commands import code_commands
+
+        found = code_commands(code, awk=program in programs.AWKS)
         _interpreter(command, found, depth, script)
-
-
-def reads_stdin(argv: list[str]) -> bool:
-    """Whether a shell runs the script on its stdin (no -c, no script file)."""
-    for word in argv[1:]:
-        if word in ("-s", "-"):
-            return True
-        if word.startswith(("-", "+")):
-            continue
-        return False
-    return True
-
-
-def _stdin_script(
-    command: Command, depth: int, script: Script, piped_from: Command | None, parse: Any
-) -> None:
-    """A shell reading its script from stdin: a here-document or here-string is parsed;
-    ``echo 'cmd' | sh`` too; anything else piped in is unverifiable."""
-    if command.stdin:
-        for body in command.stdin:
-            parse(body, depth + 1, script)
-        return
-    if piped_from is None:
-        for source in command.redirects:  # sh < x.sh, x.sh written earlier on the line
-            if source not in command.writes and _file_key(source) in script.written:
-                parse(script.written[_file_key(source)], depth + 1, script)
-        return
-    printed = static_output(piped_from)
-    if printed is not None:
-        parse(printed, depth + 1, script)
-        return
-    command.unverifiable = (
-        f"{command.program} runs a script read from the output of `{piped_from.program}`, "
-        "known only when it runs"
-    )
-    command.unknown_args = True
 
 
 def static_output(command: Command) -> str | None:
@@ -935,13 +847,17 @@ def static_output(command: Command) -> str | None:
     return None
 
 
-_STDIN_FILES = frozenset(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
-
-
 def _file_key(path: str) -> str:
     while path.startswith("./"):
         path = path[2:]
     return path
+
+
+def _parsed(text: str, depth: int) -> list[Command]:
+    """The commands of ``text`` parsed on their own (a process substitution's)."""
+    inner = Script()
+    _parse(text, depth, inner)
+    return inner.commands
 
 
 def _remember_written(command: Command, script: Script) -> None:
@@ -959,51 +875,6 @@ def _remember_written(command: Command, script: Script) -> None:
             script.written.pop(key, None)  # content unknown here
         else:
             script.written[key] = script.written.get(key, "") + body + "\n"
-
-
-def _script_operand(argv: list[str]) -> str | None:
-    """The script file a shell runs (``bash -x x.sh``): the first word after its options."""
-    i = 1
-    while i < len(argv):
-        word = argv[i]
-        if word == "--":
-            return argv[i + 1] if i + 1 < len(argv) else None
-        if word in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-            i += 2
-            continue
-        if word[:1] in "-+" and len(word) > 1:
-            i += 1
-            continue
-        return word
-    return None
-
-
-def _script_file(
-    command: Command, operand: str | None, depth: int, script: Script, piped_from: Command | None
-) -> None:
-    """A shell (or ``source``) running a script file: ``/dev/stdin`` is its input, a
-    process substitution is what its command prints, a file written earlier on the line
-    is that content; files on disk are not read."""
-    if operand is None:
-        return
-    if operand in _STDIN_FILES:
-        _stdin_script(command, depth, script, piped_from, _parse)
-        return
-    if operand.startswith("<(") and operand.endswith(")"):
-        inner = Script()
-        _parse(operand[2:-1], depth + 1, inner)
-        body = static_output(inner.commands[0]) if len(inner.commands) == 1 else None
-        if body is not None:
-            _parse(body, depth + 1, script)
-        else:
-            command.unverifiable = (
-                f"{command.program} runs the script `{operand[2:-1]}` prints, known only when "
-                "it runs"
-            )
-            command.unknown_args = True
-        return
-    if _file_key(operand) in script.written:
-        _parse(script.written[_file_key(operand)], depth + 1, script)
 
 
 def _git(command: Command, depth: int, script: Script) -> None:
@@ -1024,7 +895,7 @@ def _git(command: Command, depth: int, script: Script) -> None:
 def _interpreter(
     command: Command, found: list[tuple[str, Any]], depth: int, script: Script
 ) -> None:
-    """Commands found in a program's code or options (programs.code_commands, .runs)."""
+    """Commands found in a program's code or options (code_commands, programs.runs)."""
     for kind, value in found:
         if kind == "script":
             _parse(value, depth + 1, script)
@@ -1037,34 +908,3 @@ def _interpreter(
         else:
             command.unverifiable = f"{command.program}: {value}"
             command.unknown_args = True
-
-
-def _shell_c_script(argv: list[str]) -> str | None:
-    """The script of ``bash -c SCRIPT`` (also ``-lc``, ``-ec``, ``busybox sh -c``)."""
-    args = argv[1:]
-    if argv and argv[0].rsplit("/", 1)[-1] == "busybox":
-        if not args or args[0] not in SHELLS:
-            return None
-        args = args[1:]
-    has_c = False
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            i += 1
-            break
-        if arg in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-            i += 2
-            continue
-        if arg.startswith("--"):
-            i += 1
-            continue
-        if arg[:1] in "-+" and len(arg) > 1:
-            if "c" in arg[1:]:
-                has_c = True
-            i += 1
-            continue
-        break
-    if has_c and i < len(args):
-        return args[i]
-    return None

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Final
 
 from hookwise.policy import programs
-from hookwise.policy.shell import SHELLS, Command
+from hookwise.policy.programs import SHELLS
+from hookwise.policy.shell import Command
 from hookwise.scan.catalog import POWERSHELLS, SHELL_SOURCES
 from hookwise.scan.model import ScriptFile
 

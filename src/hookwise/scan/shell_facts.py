@@ -13,7 +13,9 @@ import re
 from typing import TYPE_CHECKING, Final
 
 from hookwise.policy import programs
-from hookwise.policy.shell import SHELLS, Command, reads_stdin, split_command
+from hookwise.policy.programs import SHELLS
+from hookwise.policy.shell import Command, split_command
+from hookwise.policy.shell_scripts import reads_stdin
 from hookwise.scan import catalog
 from hookwise.scan.facts import ScriptRef
 from hookwise.scan.locate import line_of_offset

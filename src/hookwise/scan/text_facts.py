@@ -2,7 +2,7 @@
 
 Patterns are only used where no parser exists; each one names an API, not a spelling of a
 command line. Shell commands given to ``child_process`` are found with the policy's
-interpreter table (``programs.code_commands``) and go to the shell analyser.
+interpreter table (``code_commands.code_commands``) and go to the shell analyser.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from hookwise.policy import programs
+from hookwise.policy.code_commands import code_commands
 from hookwise.scan import catalog
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def analyse_node(an: Analyser, code: str, file: str, line: int, *, located: bool
                 sink.add("profile-write", f"writes {form}", file, at, value[:120])
             elif writes and catalog.agent_settings_path(form, an.home):
                 sink.add("agent-settings-write", f"writes {form}", file, at, value[:120])
-    for kind, value in programs.code_commands(code):
+    for kind, value in code_commands(code):
         if kind == "script":
             an.shell(str(value), file, line, located=False)
         elif kind == "argv" and isinstance(value, list):

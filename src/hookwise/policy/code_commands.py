@@ -1,0 +1,130 @@
+"""Literal shell commands and file operations in interpreter code (``python -c``,
+``perl -e``, ``node -e``, ``awk``, a vim ``-c`` command...), found with regular
+expressions.
+
+Cold: needed only when an interpreter one-liner runs; it is the only policy module on
+the hook's path that imports :mod:`re` (inside the functions, on first use).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+_STRING = r"""(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")"""
+# (pattern, what it becomes): "sh" -> the string is a shell command; "argv" -> a list of
+# string literals is an argv; otherwise a command template with {0} the path
+_CALLS: list[tuple[str, str]] = [
+    (
+        r"\b(?:os\.system|os\.popen|commands\.getoutput|subprocess\.getoutput|"
+        r"subprocess\.getstatusoutput)\(\s*" + _STRING,
+        "sh",
+    ),
+    (r"\bsubprocess\.\w+\(\s*" + _STRING + r"[^)]*shell\s*=\s*True", "sh"),
+    (r"\bsubprocess\.\w+\(\s*\[([^\]]*)\]", "argv"),
+    (r"\bos\.exec\w*\(\s*" + _STRING + r"\s*,\s*\[([^\]]*)\]", "argv2"),
+    (r"\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(\s*" + _STRING, "sh"),
+    (
+        r"\b(?:execSync|exec|execFileSync|spawnSync|spawn|execFile)\(\s*"
+        + _STRING
+        + r"\s*,\s*\[([^\]]*)\]",
+        "argv2",
+    ),
+    (r"\b(?:execSync|exec)\(\s*" + _STRING, "sh"),
+    (r"`([^`]+)`", "sh1"),
+    (r"\b(?:system|exec)\s*\(?\s*qq?\s*[({\[<]([^)}\]>]*)[)}\]>]", "sh1"),
+    (r"\bqx\s*[({\[/]([^)}\]/]+)[)}\]/]", "sh1"),
+    (r"%x\(([^)]+)\)", "sh1"),
+    (r"\bshutil\.rmtree\(\s*" + _STRING, "rm -r -f {0}"),
+    (
+        r"\b(?:os\.remove|os\.unlink|\.unlinkSync|File\.delete|unlink)\(\s*" + _STRING,
+        "rm -f {0}",
+    ),
+    (r"\bos\.rmdir\(\s*" + _STRING, "rmdir {0}"),
+    (
+        r"\.(?:rmSync|rm|rmdirSync)\(\s*" + _STRING + r"[^)]*recursive\s*:\s*true",
+        "rm -r -f {0}",
+    ),
+    (
+        r"\b(?:FileUtils\.rm_rf|FileUtils\.rm_r|FileUtils\.remove_dir|rmtree|remove_tree)\(\s*"
+        + _STRING,
+        "rm -r -f {0}",
+    ),
+    (r"\bPath\(\s*" + _STRING + r"\s*\)\.unlink\(", "rm -f {0}"),
+    (r"\bopen\(\s*" + _STRING + r"\s*,\s*['\"][wax+]", "write {0}"),
+    (r"(?:\.writeFileSync|\.appendFileSync|\bFile\.write)\(\s*" + _STRING, "write {0}"),
+    (r"\|\s*\"(?:sh|bash|zsh|dash)\"", "pipe-shell"),
+    (r"\bdo shell script\s+" + _STRING, "sh"),  # osascript (dcg#398)
+    # a command computed at run time: os.system(cmd), execSync(cmd), perl system($cmd)
+    (
+        r"\b(?:os\.system|os\.popen|subprocess\.\w+|execSync|spawnSync|execFileSync|"
+        r"shell_exec|passthru|proc_open)\(\s*(?=[A-Za-z_$@(])(?!shell\b)",
+        "computed",
+    ),
+    (r"\bsystem\s*\(?\s*[$@][A-Za-z_{]", "computed"),
+]
+# awk only: output redirected to a file, a command string read or computed
+_AWK_CALLS: list[tuple[str, str]] = [
+    (r"\bprintf?\b[^;}|>]*>>?\s*" + _STRING, "write {0}"),
+    (_STRING + r"\s*\|\s*getline", "sh"),
+    (r"\bsystem\s*\(\s*(?=[A-Za-z_$(])", "computed"),
+    (r"\bprintf?\b[^;}|]*\|\s*(?=[A-Za-z_(])", "computed"),
+    (r"\b[A-Za-z_]\w*\s*\|\s*getline", "computed"),
+]
+_COMPILED_AWK: list[tuple[Any, str]] = []
+_COMPILED: list[tuple[Any, str]] = []
+
+
+def _literals(text: str) -> list[str]:
+    import re
+
+    return [
+        (a if a is not None else b).encode().decode("unicode_escape", "replace")
+        for a, b in re.findall(_STRING, text)
+    ]
+
+
+def code_commands(code: str, awk: bool = False) -> list[tuple[str, Any]]:
+    """Literal shell commands and file operations in interpreter code:
+    ("script", text) | ("argv", [...]) | ("write", path) | ("unverifiable", why)."""
+    import re
+
+    if not _COMPILED:
+        _COMPILED.extend((re.compile(p, re.S), kind) for p, kind in _CALLS)
+        _COMPILED_AWK.extend((re.compile(p, re.S), kind) for p, kind in _AWK_CALLS)
+    out: list[tuple[str, Any]] = []
+    seen: set[str] = set()
+    for pattern, kind in _COMPILED + (_COMPILED_AWK if awk else []):
+        for match in pattern.finditer(code):
+            groups = [g for g in match.groups()]
+            first = next((g for g in groups if g is not None), None)
+            if kind == "pipe-shell":
+                out.append(("unverifiable", "the code pipes its output to a shell"))
+            elif kind == "computed":
+                out.append(("unverifiable", "the code runs a command computed when it runs"))
+            elif kind in ("sh", "sh1"):
+                if first is not None:
+                    out.append(("script", first.encode().decode("unicode_escape", "replace")))
+            elif kind == "argv":
+                words = _literals(groups[0] or "")
+                if words:
+                    out.append(("argv", words))
+            elif kind == "argv2":
+                program = first or ""
+                words = _literals(groups[-1] or "")
+                if words and words[0].rsplit("/", 1)[-1] == program.rsplit("/", 1)[-1]:
+                    words = words[1:]
+                out.append(("argv", [program, *words]))
+            elif first is not None:
+                if kind.startswith("write"):
+                    out.append(("write", first))
+                else:
+                    out.append(("argv", [*kind.format(first).split(" ")[:-1], first]))
+    unique: list[tuple[str, Any]] = []
+    for item in out:
+        key = repr(item)
+        if key not in seen:
+            seen.add(key)
+            unique.append(item)
+    return unique

@@ -1,0 +1,91 @@
+"""What ``find`` runs and selects: ``-exec``/``-execdir``/``-ok`` commands, ``-delete``
+as the recursive removal it is, and what its tests select (for ``-exec {}`` and
+``find ... | xargs``).
+
+Cold: needed only for ``find`` and for ``xargs`` fed by it. Standard library only.
+"""
+
+from __future__ import annotations
+
+
+def find_selection(argv: list[str]) -> list[str]:
+    """What ``find`` prints (and ``-exec {}`` gets): its tests under its start points."""
+    starts: list[str] = []
+    i = 1
+    while i < len(argv) and not argv[i].startswith(("-", "(", "!")):
+        starts.append(argv[i])
+        i += 1
+    return _deleted(argv, starts or ["."], tests_only=True)
+
+
+def find_inner(argv: list[str]) -> list[list[str]]:
+    """The commands ``find`` runs: ``-exec``/``-execdir``/``-ok``/``-okdir`` ... ``;``/``+``,
+    and ``-delete`` as the recursive removal it is (``rm -r -f`` of the start points)."""
+    out: list[list[str]] = []
+    starts: list[str] = []
+    i = 1
+    while i < len(argv) and not argv[i].startswith(("-", "(", "!")):
+        starts.append(argv[i])
+        i += 1
+    while i < len(argv):
+        word = argv[i]
+        if word in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            inner: list[str] = []
+            selected = " ".join(_deleted(argv, starts or ["."], tests_only=True))
+            while j < len(argv) and argv[j] not in (";", "+", "\\;"):
+                inner.append(argv[j].replace("{}", selected))  # what find passes
+                j += 1
+            if inner and inner[0].rsplit("/", 1)[-1] == "rm" and "-maxdepth" not in argv:
+                inner.insert(1, "-r")  # find walks the tree: rm of what it finds is recursive
+            if inner:
+                out.append(inner)
+            i = j + 1
+            continue
+        if word == "-delete":
+            out.append(["rm", "-r", "-f", *_deleted(argv, starts or ["."])])
+        i += 1
+    return out
+
+
+_TESTS = frozenset(
+    [
+        "-name",
+        "-iname",
+        "-path",
+        "-ipath",
+        "-wholename",
+        "-regex",
+        "-iregex",
+        "-type",
+        "-newer",
+        "-mtime",
+        "-mmin",
+        "-atime",
+        "-amin",
+        "-ctime",
+        "-cmin",
+        "-size",
+        "-user",
+        "-group",
+        "-empty",
+        "-perm",
+        "-links",
+        "-inum",
+        "-samefile",
+        "-lname",
+    ]
+)
+
+
+def _deleted(argv: list[str], starts: list[str], *, tests_only: bool = False) -> list[str]:
+    """What ``find ... -delete`` removes (and ``{}`` stands for): the start points
+    themselves without tests, else what the tests select under them (``./*.pyc``), which
+    stays inside a start point."""
+    if not tests_only and not _TESTS.intersection(argv):
+        return starts
+    name = "*"
+    for flag in ("-name", "-iname"):
+        if flag in argv and argv.index(flag) + 1 < len(argv):
+            name = argv[argv.index(flag) + 1]
+    return [start.rstrip("/") + "/" + name for start in starts]

@@ -1,0 +1,308 @@
+"""The cold code of the shell parser stays off the hook's hot path (issues 10/11).
+
+programs.py and shell.py keep the names and the dispatch; what a wrapper, a shell's script,
+``find``, ``ssh``, a one-liner, ``git -c``, ``tar``/``vim``/``make``, ``sed``, ``tmux``,
+``xargs``, ``$'...'`` or an alias needs lives in a module imported for that command alone.
+Checked here through the real launcher and its snapshot, in fresh processes: the
+benchmark's payloads (bench/hook_cold.py) load none of those modules; a command that needs
+one loads it, from the snapshot, and is still decided as before. And the name sets the
+dispatch reads agree with the handlers, so no handler is ever unreachable.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from hookwise.policy import option_commands, programs, snapshot, wrappers
+from hookwise.policy.launcher import launcher_text
+from hookwise.policy.payloads import build_payload
+from hookwise.policy.scopes import launcher_path, snapshot_path
+from hookwise.policy.trust import trust_file
+
+ROOT = Path(__file__).resolve().parents[2]
+POLICY_DIR = str(ROOT / "src" / "hookwise" / "policy")
+
+COLD = frozenset(
+    f"hookwise.policy.{name}"
+    for name in (
+        "wrappers",
+        "shell_scripts",
+        "ansi_c",
+        "xargs_input",
+        "shell_quote",
+        "find_exec",
+        "remote_exec",
+        "code_commands",
+        "git_config",
+        "option_values",
+        "option_commands",
+        "sed_script",
+        "multiplexers",
+    )
+)
+
+# the launcher's start (launcher.launcher_text), then the hook, then what was loaded
+PROBE = """\
+import sys
+sys.path[0] = {policy!r}
+import snapshot
+sys.path[0] = snapshot._root()
+loaded = snapshot.load({snapshot!r})
+sys.modules.setdefault("hookwise.policy.snapshot", snapshot)
+from hookwise.policy.hook import main
+code = main(["--platform", {host!r}])
+sys.stdout.flush()
+def origin(module):
+    spec = getattr(module, "__spec__", None)
+    loader = type(getattr(spec, "loader", None)).__name__
+    return "snapshot" if spec is None or loader == "_SnapshotFinder" else "disk"
+found = {{n: origin(m) for n, m in sys.modules.items() if n.startswith("hookwise")}}
+sys.stderr.write(repr((loaded, code, found)) + "\\n")
+"""
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("hook_cold", ROOT / "bench" / "hook_cold.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = _bench()
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], Path]:
+    """The benchmark's policy (200 rules and every pack), trusted; the per-user launcher as
+    install writes it, run once so that it writes its snapshot."""
+    base = tmp_path_factory.mktemp("cold")
+    policy = base / "policy.yaml"
+    policy.write_text(BENCH.policy_text(200))
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(base),
+        "HOOKWISE_POLICY": str(policy),
+        "HOOKWISE_MANAGED_POLICY": str(base / "managed.yaml"),
+        "HOOKWISE_CACHE_DIR": str(base / "cache"),
+        "HOOKWISE_AUDIT_LOG": str(base / "audit.jsonl"),
+        "LANG": "C.UTF-8",
+    }
+    trust_file(str(policy), env)
+    launcher = Path(launcher_path(env))
+    launcher.parent.mkdir(parents=True)
+    launcher.write_text(launcher_text(str(launcher)))
+    launcher.chmod(0o755)
+    first = subprocess.run(
+        [str(launcher), "--platform", "claude"],
+        input=BENCH.payloads(str(base))[0],
+        capture_output=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert first.returncode == 0, first.stderr
+    assert Path(snapshot_path(str(launcher))).is_file()
+    return env, base
+
+
+def _hook(setup: tuple[dict[str, str], Path], host: str, payload: bytes) -> tuple[Any, ...]:
+    """(decision output, loaded modules) of one event through the launcher's snapshot."""
+    env, _base = setup
+    probe = PROBE.format(policy=POLICY_DIR, snapshot=snapshot_path(launcher_path(env)), host=host)
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", probe],
+        input=payload,
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    loaded, code, found = eval(done.stderr.decode().strip().splitlines()[-1])
+    assert loaded is True, done.stderr  # the snapshot was used
+    assert code in (0, 2), done.stderr
+    # whatever was loaded came from the snapshot, the cold modules too (snapshot.py is the
+    # launcher's own module, by its other name)
+    assert {m for m, where in found.items() if where == "disk"} <= {"hookwise.policy.snapshot"}, (
+        found
+    )
+    return done.stdout.decode(), set(found)
+
+
+def _claude(setup: tuple[dict[str, str], Path], command: str) -> tuple[str, set[str]]:
+    payload = build_payload(
+        "claude",
+        "PreToolUse",
+        tool="Bash",
+        tool_input={"command": command},
+        cwd=str(setup[1]),
+    )
+    out, modules = _hook(setup, "claude", json.dumps(payload).encode())
+    decision = json.loads(out)["hookSpecificOutput"]["permissionDecision"] if out else "allow"
+    return decision, modules
+
+
+def test_the_benchmark_payloads_load_no_cold_module(setup: tuple[dict[str, str], Path]) -> None:
+    assert set(snapshot.ON_DEMAND) >= COLD  # each is served from the snapshot when needed
+    outputs = []
+    for host, payload in zip(BENCH.PAYLOAD_HOSTS, BENCH.payloads(str(setup[1])), strict=True):
+        out, modules = _hook(setup, host, payload)
+        assert modules & COLD == set(), (host, sorted(modules & COLD))
+        assert "hookwise.policy.shell" in modules or host == "codex"  # it did parse
+        outputs.append(out)
+    assert json.loads(outputs[0])["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "deny" not in outputs[1] and "deny" not in outputs[2]
+
+
+# everyday commands: none needs a cold module
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git status && git diff --stat",
+        "git commit -m 'fix: the parser' && git log --oneline | head -5",
+        "npm run build 2>&1 | tail -20",
+        "ls -la src/ > /tmp/listing.txt",
+        "cat README.md | grep -n hook",
+        "python3 -m pytest -q tests/ -k shell",
+        "cd src && FOO=1 pytest -x",
+    ],
+)
+def test_everyday_commands_load_no_cold_module(
+    setup: tuple[dict[str, str], Path], command: str
+) -> None:
+    decision, modules = _claude(setup, command)
+    assert decision == "allow", command
+    assert modules & COLD == set(), (command, sorted(modules & COLD))
+
+
+# a command that needs a cold module loads it and is decided as before: each of these
+# runs `git push --force`, which the benchmark's policy denies
+FORCE = "git push --force origin main"
+
+
+@pytest.mark.parametrize(
+    ("command", "needs"),
+    [
+        (f"sudo -u root {FORCE}", {"wrappers"}),
+        (f"env -C /tmp {FORCE}", {"wrappers"}),
+        (f"bash -lc '{FORCE}'", {"shell_scripts"}),
+        (f"echo '{FORCE}' | sh", {"shell_scripts"}),
+        (f"echo '{FORCE}' > x.sh; source ./x.sh", {"shell_scripts"}),
+        ("$'\\x67it' push --force origin main", {"ansi_c"}),
+        ("echo main | xargs git push --force origin", {"wrappers", "xargs_input"}),
+        ("alias gp='git push'; gp --force origin main", {"shell_quote"}),
+        (f"find . -maxdepth 0 -exec {FORCE} \\;", {"find_exec"}),
+        (f"ssh build-host '{FORCE}'", {"remote_exec"}),
+        (f"python3 -c \"import os; os.system('{FORCE}')\"", {"code_commands"}),
+        (f"git -c core.pager='{FORCE}' log", {"git_config"}),
+        (f"tar --to-command='{FORCE}' -xf a.tar", {"option_commands", "option_values"}),
+        (f"vim -c '!{FORCE}' notes.txt", {"option_commands", "code_commands"}),
+        (f"sed -n '1e {FORCE}' notes.txt", {"sed_script", "option_values"}),
+        (f"tmux new -d '{FORCE}'", {"multiplexers"}),
+    ],
+)
+def test_a_command_that_needs_a_cold_module_loads_it_and_is_still_denied(
+    setup: tuple[dict[str, str], Path], command: str, needs: set[str]
+) -> None:
+    decision, modules = _claude(setup, command)
+    assert decision == "deny", command
+    wanted = {f"hookwise.policy.{name}" for name in needs}
+    assert wanted <= modules, (command, sorted(wanted - modules))
+
+
+@pytest.mark.parametrize(
+    ("command", "needs"),
+    [
+        ("sudo ls /var/log", {"wrappers"}),
+        ("bash -c 'ls -la'", {"shell_scripts"}),
+        ("sed -n '1,80p' src/app.py", {"sed_script"}),
+        ("tar -czf out.tgz src", {"option_commands"}),
+    ],
+)
+def test_a_harmless_command_that_needs_a_cold_module_is_still_allowed(
+    setup: tuple[dict[str, str], Path], command: str, needs: set[str]
+) -> None:
+    decision, modules = _claude(setup, command)
+    assert decision == "allow", command
+    assert {f"hookwise.policy.{name}" for name in needs} <= modules
+
+
+# ------------------------------------------------------------------- the name sets
+
+
+def test_the_wrapper_names_are_the_wrappers_table() -> None:
+    """shell.py asks WRAPPER_NAMES before it imports wrappers: a wrapper missing there
+    would never be stripped (``newwrapper rm -rf /`` read as the program newwrapper)."""
+    assert frozenset(wrappers.WRAPPERS) == programs.WRAPPER_NAMES
+
+
+def test_the_option_command_names_are_the_handlers_table() -> None:
+    assert frozenset(option_commands.HANDLERS) == programs.OPTION_COMMANDS
+    assert programs.OPTION_COMMANDS <= programs.RUNS_PROGRAMS
+    assert programs.MULTIPLEXERS | programs.SEDS <= programs.RUNS_PROGRAMS
+
+
+# one command per program runs() reads, with what it runs: each name in the set reaches
+# its handler (an example per name, so a name without a handler fails too)
+RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
+    "git": (["git", "-c", "core.pager=rm -rf /", "log"], [], "rm -rf /"),
+    **{
+        name: ([name, "--to-command=rm -rf /", "-xf", "a.tar"], [], "rm -rf /")
+        for name in ("tar", "gtar", "bsdtar")
+    },
+    "rsync": (["rsync", "-e", "rm -rf /", "a", "host:b"], [], "rm -rf /"),
+    "zip": (["zip", "-TT", "rm -rf /", "a.zip", "x"], [], "rm -rf /"),
+    **{
+        name: ([name, "-c", "!rm -rf /", "f"], [], "rm -rf /")
+        for name in ("vi", "vim", "nvim", "ex", "view", "gvim", "vimdiff", "rvim", "evim")
+    },
+    **{name: ([name, "-f", "-"], ["x:\n\trm -rf /\n"], "rm -rf /") for name in ("make", "gmake")},
+    **{name: ([name, "-C", "rm -rf /", "x"], [], "rm -rf /") for name in ("compgen", "complete")},
+    **{name: ([name, "rimraf", "/"], [], "rimraf") for name in ("npx", "bunx", "pnpx")},
+    **{name: ([name, "exec", "rimraf", "/"], [], "rimraf") for name in ("npm", "pnpm", "yarn")},
+    "bun": (["bun", "x", "rimraf", "/"], [], "rimraf"),
+    **{name: ([name, "/"], [], "'rm'") for name in ("rimraf", "del-cli", "trash-cli", "rm-rf")},
+    "tmux": (["tmux", "new", "-d", "rm -rf /"], [], "rm -rf /"),
+    "screen": (["screen", "-dm", "rm", "-rf", "/"], [], "'rm'"),
+    **{name: ([name, "1e rm -rf /", "f"], [], "rm -rf /") for name in ("sed", "gsed")},
+}
+
+
+def test_every_program_runs_reads_has_an_example() -> None:
+    assert set(RUNS_EXAMPLES) == programs.RUNS_PROGRAMS
+
+
+@pytest.mark.parametrize("program", sorted(RUNS_EXAMPLES))
+def test_every_handled_program_reaches_its_handler(program: str) -> None:
+    argv, stdin, wanted = RUNS_EXAMPLES[program]
+    found = programs.runs(program, argv, stdin)
+    assert found, program
+    assert wanted in repr(found), (program, found)
+
+
+def test_a_program_with_no_handler_loads_no_handler_module() -> None:
+    """In a fresh interpreter: runs() of programs outside the set answers [] and imports
+    nothing; shell.split_command of an everyday line imports no cold module."""
+    probe = (
+        "import sys\n"
+        "from hookwise.policy import programs, shell\n"
+        "before = set(sys.modules)\n"
+        "for name in ('ls', 'cat', 'python3', 'pytest', 'grep', 'docker-compose', 'sedx'):\n"
+        "    assert programs.runs(name, [name, '-e', '1e rm', '-c', '!rm'], []) == [], name\n"
+        "shell.split_command('git status && npm test | tee log.txt; ls > out; X=1 pytest')\n"
+        "print(sorted(set(sys.modules) - before))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert eval(done.stdout) == []
