@@ -272,21 +272,31 @@ EXTENSIONS: dict[Path, Any] = {}  # a snapshot's extension list, kept for _write
 
 
 def _entries(path: Path) -> tuple[Any, list[Any]]:
-    """(header, [[name, source, package, eager, stamp, code bytes], ...]) of a snapshot."""
+    """(header, [[name, source, package, eager, stamp, marshalled code], ...]) of a snapshot
+    (an eager module's code taken out of the eager modules' tuple)."""
     data = path.read_bytes()
     size = int.from_bytes(data[:8], "little")
     header, index, EXTENSIONS[path] = marshal.loads(data[8 : 8 + size])
     base = 8 + size
-    return header, [[*e[:5], data[base + e[5] : base + e[5] + e[6]]] for e in index]
+    eager = iter(marshal.loads(data[base : base + next(e[6] for e in index if e[3])]))
+    return header, [
+        [*e[:5], marshal.dumps(next(eager)) if e[3] else data[base + e[5] : base + e[5] + e[6]]]
+        for e in index
+    ]
 
 
 def _write(path: Path, header: Any, entries: list[Any]) -> None:
-    index, offset = [], 0
+    eager = marshal.dumps(tuple(marshal.loads(e[5]) for e in entries if e[3]))
+    index, offset, blobs = [], len(eager), [eager]
     for entry in entries:
-        index.append((*entry[:5], offset, len(entry[5])))
-        offset += len(entry[5])
+        if entry[3]:
+            index.append((*entry[:5], 0, len(eager)))
+        else:
+            index.append((*entry[:5], offset, len(entry[5])))
+            blobs.append(entry[5])
+            offset += len(entry[5])
     head = marshal.dumps((header, index, EXTENSIONS.get(path, [])))
-    path.write_bytes(len(head).to_bytes(8, "little") + head + b"".join(e[5] for e in entries))
+    path.write_bytes(len(head).to_bytes(8, "little") + head + b"".join(blobs))
     path.chmod(0o600)
 
 

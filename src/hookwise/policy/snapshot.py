@@ -19,12 +19,12 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from types import ModuleType
+    from types import CodeType, ModuleType
     from typing import Any
 
-    # (module, source file, is a package, eager, (source mtime_ns, size), marshalled code:
-    # read with the eager modules, or where it lies in the file, read on first import)
-    Entry = tuple[str, str, bool, bool, tuple[int, int], memoryview | tuple[int, int]]
+    # (module, source file, is a package, eager, (source mtime_ns, size), its code: read
+    # with the eager modules, or where it lies in the file, read on its first import)
+    Entry = tuple[str, str, bool, bool, tuple[int, int], CodeType | tuple[int, int]]
 
 # The hot path's modules. EAGER: what ``hook.py`` imports at its top, in load order (the
 # launcher executes them before ``main``); ON_DEMAND: what the hook imports on first use
@@ -73,8 +73,9 @@ ON_DEMAND = (
     "hookwise.policy.adapters.gemini",
     "hookwise.policy.adapters.codex",
 )
-# 2: one blob of code after the index; 3: the extension modules; 4: without annotations
-SNAPSHOT_FORMAT = 4
+# 2: one blob of code after the index; 3: the extension modules; 4: without annotations;
+# 5: the eager modules' code in one tuple
+SNAPSHOT_FORMAT = 5
 # The C extensions the hot path imports: loaded from the file they were found in at build
 # time (checked like the sources), without searching sys.path for them.
 EXTENSIONS = ("_json",)
@@ -119,26 +120,29 @@ def _read(path: str) -> "tuple[list[Entry], list[tuple[str, str]]] | None":
         if header != _header(_root()):
             return None
         base = 8 + size
-        eager_end = max([offset + length for _, _, _, eager, _, offset, length in index if eager])
-        eager_code = memoryview(posix.read(fd, eager_end))  # sliced below, never copied
-        if len(eager_code) != eager_end:
+        eager_length = 0
+        for _name, source, _package, eager, stamp, _offset, length in index:
+            if eager:  # (an on-demand module's source is checked on its first import)
+                found = posix.stat(source)
+                if (found.st_mtime_ns, found.st_size) != stamp:
+                    return None
+                eager_length = length
+        # the eager modules' code: one tuple, in their order (snapshot_build.py)
+        eager_code = list(marshal.loads(posix.read(fd, eager_length)))
+        if len(eager_code) != sum(1 for entry in index if entry[3]):
             return None
-        entries: list[Entry] = []
-        for name, source, package, eager, stamp, offset, length in index:
-            if not eager:  # checked on first import (most hook calls import few of them)
-                entries.append((name, source, package, eager, stamp, (base + offset, length)))
-                continue
-            found = posix.stat(source)
-            if (found.st_mtime_ns, found.st_size) != stamp:
-                return None
-            code = eager_code[offset : offset + length]
-            entries.append((name, source, package, eager, stamp, code))
+        eager_code.reverse()
+        entries: list[Entry] = [
+            (name, source, package, eager, stamp)
+            + ((eager_code.pop(),) if eager else ((base + offset, length),))
+            for name, source, package, eager, stamp, offset, length in index
+        ]
         fresh = []
         for name, extension, stamp in extensions:
             found = posix.stat(extension)
             if (found.st_mtime_ns, found.st_size) == stamp:
                 fresh.append((name, extension))
-        keep = len(eager_code) < stat.st_size - base  # modules left to read from it
+        keep = base + eager_length < stat.st_size  # modules left to read from it
     except (OSError, ValueError, EOFError, TypeError):
         return None
     finally:
@@ -165,7 +169,7 @@ class _SnapshotFinder:
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> "Any":
         entry = self.entries.get(name)
-        if entry is None:
+        if entry is None or not isinstance(entry[5], tuple):
             return None
         offset, length = entry[5]
         try:
@@ -251,7 +255,7 @@ def _execute(entries: "list[Entry]") -> None:
             module.__package__ = parent
         modules[name] = module
         try:
-            exec(marshal.loads(code), module.__dict__)  # our own compiled code
+            exec(code, module.__dict__)  # our own compiled code
         except BaseException:
             del modules[name]
             raise

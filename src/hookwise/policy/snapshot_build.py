@@ -11,6 +11,7 @@ import ast
 import contextlib
 import marshal
 import os
+from types import CodeType
 
 # the flag replaces the import of __future__ in the compiled code (the hot path never
 # imports it)
@@ -82,10 +83,15 @@ def build(
     extension_names: tuple[str, ...],
 ) -> None:
     """Compile the modules ``eager`` + ``on_demand`` of the package under ``root`` into
-    ``path`` (atomically, mode 0600), with ``header`` and the C extensions named."""
+    ``path`` (atomically, mode 0600), with ``header`` and the C extensions named.
+
+    The eager modules' code is one marshalled tuple (loaded at once: a name they share is
+    made and hashed once, not once per module); each on-demand module's is its own blob,
+    after it. The index gives each blob's offset and length from the end of the head (an
+    eager module's: the tuple's)."""
     index: list[tuple[str, str, bool, bool, tuple[int, int], int, int]] = []
-    codes: list[bytes] = []
-    offset = 0
+    eager_code: list[CodeType] = []
+    blobs: list[bytes] = []
     for name in eager + on_demand:
         source, package = _source(root, name)
         with open(source, "rb") as handle:
@@ -104,10 +110,20 @@ def build(
             dont_inherit=True,
         )
         stamp = (stat.st_mtime_ns, stat.st_size)
-        blob = marshal.dumps(code)
-        index.append((name, source, package, name in eager, stamp, offset, len(blob)))
-        codes.append(blob)
-        offset += len(blob)
+        if name in eager:
+            eager_code.append(code)
+            index.append((name, source, package, True, stamp, 0, 0))
+        else:
+            blobs.append(marshal.dumps(code))
+            index.append((name, source, package, False, stamp, 0, len(blobs[-1])))
+    blobs.insert(0, marshal.dumps(tuple(eager_code)))
+    offset = len(blobs[0])
+    for position, entry in enumerate(index):
+        if entry[3]:
+            index[position] = (*entry[:5], 0, offset)
+        else:
+            index[position] = (*entry[:5], offset, entry[6])
+            offset += entry[6]
     extensions = []
     for name in extension_names:
         found = getattr(__import__(name), "__file__", None)  # None: built into Python
@@ -115,7 +131,7 @@ def build(
             info = os.stat(found)
             extensions.append((name, found, (info.st_mtime_ns, info.st_size)))
     head = marshal.dumps((header, index, extensions))
-    data = len(head).to_bytes(8, "little") + head + b"".join(codes)
+    data = len(head).to_bytes(8, "little") + head + b"".join(blobs)
     directory = os.path.dirname(path)
     os.makedirs(directory, mode=0o700, exist_ok=True)
     temp = f"{path}.{os.getpid()}.tmp"
