@@ -7,12 +7,20 @@ import __future__
 
 import ast
 import textwrap
+import traceback
+from pathlib import Path
+from types import CodeType
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookwise.policy.snapshot_build import _drop_annotations, _drop_docstrings
+from hookwise.policy.snapshot_build import (
+    _drop_annotations,
+    _drop_docstrings,
+    _lines_only,
+    _source,
+)
 
 SAMPLE = '''
 """module docstring"""
@@ -109,3 +117,51 @@ def test_generated_annotated_code_runs_as_before(
         f"OUT = (f({argument}), {', '.join(sorted({n for n, _, _ in assignments}))})\n"
     )
     assert _run(_stripped(text))["OUT"] == _run(ast.parse(text))["OUT"]
+
+
+def _lines(code: CodeType) -> list[Any]:
+    """Each code unit's line, through every code object ``code`` holds."""
+    found: list[Any] = [p[0] for p in code.co_positions()]
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            found.append(_lines(const))
+    return found
+
+
+def test_the_hot_modules_keep_every_line_without_columns() -> None:
+    """On the real hot-path modules: each instruction keeps its line; no column is left."""
+    from hookwise.policy import snapshot
+
+    for name in snapshot.EAGER + snapshot.ON_DEMAND:
+        source, _ = _source(snapshot._root(), name)
+        code = compile(Path(source).read_text(), source, "exec")
+        stripped = _lines_only(code)
+        assert _lines(stripped) == _lines(code), name
+        assert all(p[2] is None for p in stripped.co_positions())
+        assert len(stripped.co_linetable) < len(code.co_linetable)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    gaps=st.lists(st.integers(0, 300), min_size=1, max_size=12),
+    width=st.integers(1, 40),
+)
+def test_generated_code_keeps_its_lines_and_tracebacks(gaps: list[int], width: int) -> None:
+    """Blank stretches (large line deltas), long lines (runs over 8 code units), a raise
+    deep inside: the line numbers survive, and a traceback prints them."""
+    lines = ["def f(x):"]
+    for gap in gaps:
+        lines += [""] * gap
+        lines.append("    x = " + " + ".join(["x"] * width))
+    lines.append("    raise ValueError(x)")
+    lines.append("f(1)")
+    text = "\n".join(lines) + "\n"
+    code = compile(text, "<gen>", "exec")
+    stripped = _lines_only(code)
+    assert _lines(stripped) == _lines(code)
+    try:
+        exec(stripped, {})
+    except ValueError:
+        printed = traceback.format_exc()
+    assert f'File "<gen>", line {len(lines) - 1}, in f' in printed
+    assert f'File "<gen>", line {len(lines)}, in <module>' in printed

@@ -74,8 +74,8 @@ ON_DEMAND = (
     "hookwise.policy.adapters.codex",
 )
 # 2: one blob of code after the index; 3: the extension modules; 4: without annotations;
-# 5: the eager modules' code in one tuple
-SNAPSHOT_FORMAT = 5
+# 5: the eager modules' code in one tuple; 6: location tables of lines only
+SNAPSHOT_FORMAT = 6
 # The C extensions the hot path imports: loaded from the file they were found in at build
 # time (checked like the sources), without searching sys.path for them.
 EXTENSIONS = ("_json",)

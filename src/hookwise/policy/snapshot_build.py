@@ -73,6 +73,45 @@ def _drop_annotations(tree: ast.Module) -> None:
                     body[position] = ast.copy_location(replaced, child)
 
 
+def _svarint(value: int) -> bytes:
+    """A signed varint of the location table (CPython's Objects/locations.md)."""
+    value = (value << 1) if value >= 0 else ((-value) << 1) | 1
+    out = bytearray()
+    while value >= 64:
+        out.append(0x40 | (value & 63))
+        value >>= 6
+    out.append(value)
+    return bytes(out)
+
+
+def _lines_only(code: CodeType) -> CodeType:
+    """``code`` (and the code it holds) with a location table of lines only: the columns
+    serve the carets under a traceback's line, and make a fifth of the snapshot's bytes.
+    A traceback still names every file and line."""
+    consts = tuple(_lines_only(k) if isinstance(k, CodeType) else k for k in code.co_consts)
+    runs: list[tuple[int | None, int]] = []  # (line, code units), consecutive
+    for line, *_columns in code.co_positions():
+        if runs and runs[-1][0] == line:
+            runs[-1] = (line, runs[-1][1] + 1)
+        else:
+            runs.append((line, 1))
+    table = bytearray()
+    previous = code.co_firstlineno
+    for line, units in runs:
+        delta = None if line is None else line - previous
+        for start in range(0, units, 8):  # an entry covers at most 8 code units
+            size = min(units - start, 8)
+            if delta is None:
+                table.append(0x80 | (15 << 3) | (size - 1))  # no location
+            else:
+                table.append(0x80 | (13 << 3) | (size - 1))  # a line, no columns
+                table += _svarint(delta)
+                delta = 0
+        if line is not None:
+            previous = line
+    return code.replace(co_consts=consts, co_linetable=bytes(table))
+
+
 def build(
     path: str,
     root: str,
@@ -109,6 +148,7 @@ def build(
             flags=__future__.annotations.compiler_flag,
             dont_inherit=True,
         )
+        code = _lines_only(code)  # (lines kept, columns dropped)
         stamp = (stat.st_mtime_ns, stat.st_size)
         if name in eager:
             eager_code.append(code)
