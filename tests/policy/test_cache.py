@@ -4,6 +4,7 @@ an answer; the lazy tables behave as the dicts they stand for."""
 
 from __future__ import annotations
 
+import marshal
 import os
 from pathlib import Path
 from typing import Any
@@ -142,8 +143,6 @@ def test_a_damaged_cache_costs_a_recompile_not_an_answer(
     max_leaves=8,
 ), max_size=6), missing=st.text(max_size=8))  # fmt: skip
 def test_a_lazy_table_reads_as_the_dict_it_stands_for(table: dict[str, Any], missing: str) -> None:
-    import marshal
-
     body = bytearray()
     spans = {}
     for key, value in table.items():
@@ -194,3 +193,30 @@ def test_a_literal_glob_stored_as_its_text_matches_the_same(pattern: str, texts:
     assert _literal_globs({"globs": [(compiled, True, False)]}) == {
         "globs": [(stored, True, False)]
     }
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(order=st.permutations(range(64)))
+def test_rules_read_in_groups_in_any_order_are_the_rules_compiled(
+    setup: tuple[Path, dict[str, str]], order: list[int]
+) -> None:
+    """Each rule is in exactly one group (cache_write.rule_groups), and reading the cached
+    rules in any order gives each rule as the hook's form of the compiled one."""
+    from hookwise.policy.cache_write import hook_rule, rule_groups
+
+    policy, env = setup
+    cwd = str(policy.parent.parent)
+    compiled = load_policy(cwd, env, use_cache=False).policy
+    count = len(compiled["rules"])
+    groups = rule_groups(compiled["index"], count)
+    assert sorted(p for group in groups for p in group) == list(range(count))
+    load_policy(cwd, env)  # writes the cache
+    cached = load_policy(cwd, env)
+    assert cached.compiled_now is False
+    expected = [marshal.loads(marshal.dumps(hook_rule(r))) for r in compiled["rules"]]
+    rules = cached.policy["rules"]
+    for position in (p % count for p in order):
+        assert rules[position] == expected[position]
+    assert list(rules) == expected

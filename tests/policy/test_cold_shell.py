@@ -63,8 +63,8 @@ code = main(["--platform", {host!r}])
 sys.stdout.flush()
 def origin(module):
     spec = getattr(module, "__spec__", None)
-    loader = type(getattr(spec, "loader", None)).__name__
-    return "snapshot" if spec is None or loader == "_SnapshotFinder" else "disk"
+    loader = getattr(getattr(spec, "loader", None), "__name__", "")  # the snapshot module
+    return "snapshot" if spec is None or loader.endswith("snapshot") else "disk"
 found = {{n: origin(m) for n, m in sys.modules.items() if n.startswith("hookwise")}}
 sys.stderr.write(repr((loaded, code, found)) + "\\n")
 """

@@ -169,7 +169,7 @@ def origin(module):
     spec = getattr(module, "__spec__", None)
     if spec is None:
         return "snapshot"
-    return "snapshot" if type(spec.loader).__name__ == "_SnapshotFinder" else "disk"
+    return "snapshot" if getattr(spec.loader, "__name__", "").endswith("snapshot") else "disk"
 found = {{name: origin(m) for name, m in sys.modules.items() if name.startswith("hookwise")}}
 searched = sys.modules["_json"].__file__.rpartition("/")[0] in sys.path_importer_cache
 print(repr((loaded, found, "os" in sys.modules, "__future__" in sys.modules, searched)),

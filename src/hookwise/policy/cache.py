@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-CACHE_FORMAT = 4  # bump when the layout or what cache_write.hook_rule keeps changes
+CACHE_FORMAT = 5  # bump when the layout or what cache_write.hook_rule keeps changes
 # The modules whose code shapes the compiled data (a change recompiles the cache).
 _COMPILER_SOURCES = (
     "policy/compiler.py",
@@ -101,27 +101,36 @@ def cache_path(files: list[tuple[str, str]], env: dict[str, str]) -> str:
 
 
 class LazyRules:
-    """The compiled rules of a cached policy, each unmarshalled when first needed.
+    """The compiled rules of a cached policy, unmarshalled when first needed, a group at a
+    time (cache_write.rule_groups: the rules an event's index lists hold together).
 
     A hook call looks at the few rules indexed for its event; unmarshalling all of a large
-    policy would cost more than evaluating it. Rule ``i`` lies in the file's buffer up to
-    ``ends[i]`` (from the end of rule ``i - 1``, the first from ``start``).
+    policy would cost more than evaluating it. ``group_of[i]`` is rule ``i``'s group;
+    ``groups[4 * g : 4 * g + 4]`` the start and end of group ``g``'s blob in the file's
+    buffer and the range of its positions in ``members``.
     """
 
-    __slots__ = ("_ends", "_rules", "_start", "_view")
+    __slots__ = ("_group_of", "_groups", "_members", "_rules", "_view")
 
-    def __init__(self, view: memoryview, start: int, ends: memoryview) -> None:
+    def __init__(
+        self, view: memoryview, group_of: memoryview, groups: memoryview, members: memoryview
+    ) -> None:
         self._view = view
-        self._start = start
-        self._ends = ends
-        self._rules: list[dict[str, Any] | None] = [None] * len(ends)
+        self._group_of = group_of
+        self._groups = groups
+        self._members = members
+        self._rules: list[dict[str, Any] | None] = [None] * len(group_of)
 
     def __getitem__(self, position: int) -> dict[str, Any]:
         rule = self._rules[position]
         if rule is None:
-            start = self._ends[position - 1] if position else self._start
-            blob = self._view[start : self._ends[position]]
-            rule = self._rules[position] = marshal.loads(blob)
+            at = 4 * self._group_of[position]
+            start, end, first, last = self._groups[at : at + 4]
+            loaded = marshal.loads(self._view[start:end])
+            for member, value in zip(self._members[first:last], loaded, strict=True):
+                self._rules[member] = value
+            rule = self._rules[position]
+            assert rule is not None  # (a position is in its group)
         return rule
 
     def __len__(self) -> int:
@@ -249,8 +258,8 @@ def _cached(
     ):
         if scope != source_scope or name != source_name or not _same(body, span, content):
             return None
-    start, ends, count = rules
-    policy["rules"] = LazyRules(body, start, body[ends : ends + 4 * count].cast("I"))
+    group_of, groups, members = (body[start:end].cast("I") for start, end in rules)
+    policy["rules"] = LazyRules(body, group_of, groups, members)
     policy["index"] = LazyTable(body, index)
     policy["hosts"] = LazyTable(body, hosts)
     stored: dict[str, Any] = policy

@@ -70,6 +70,36 @@ def _literal_globs(value: Any) -> Any:
     return value
 
 
+def rule_groups(index: dict[str, Any], count: int) -> list[list[int]]:
+    """The rules in groups, each marshalled as one blob: a rule joins the group of the first
+    index list it is found in (events in order; in each, every rule, shell rules, MCP rules,
+    then tools, programs, arguments and literals by name). A hook call reads whole groups
+    of the rules it looks at: a key they share is made and hashed once per group instead
+    of once per rule. Rules no list holds are a group of their own."""
+    seen: set[int] = set()
+    groups: list[list[int]] = []
+
+    def take(positions: list[int]) -> None:
+        group = [p for p in positions if p not in seen]
+        if group:
+            seen.update(group)
+            groups.append(group)
+
+    for event in sorted(index):
+        bucket = index[event]
+        for kind in ("any", "shell", "mcp"):
+            take(bucket[kind])
+        for kind in ("tool", "prog", "lit"):
+            for key in sorted(bucket[kind]):
+                take(bucket[kind][key])
+        for program in sorted(bucket["arg"]):
+            for word in sorted(bucket["arg"][program]):
+                take(bucket["arg"][program][word])
+    for position in range(count):
+        take([position])
+    return groups
+
+
 def store(
     path: str,
     version: tuple[int, str, int],
@@ -92,20 +122,25 @@ def store(
 
     spans = [(scope, name, span(content)) for scope, name, content in sources]
     trust = span(trust_bytes)
-    start = len(body)
-    ends = []
-    for rule in policy["rules"]:
-        body.extend(marshal.dumps(hook_rule(rule)))
-        ends.append(len(body))
-    body.extend(bytes(-len(body) % 4))  # the ends are read as a native array of 4-byte ints
-    ends_at = len(body)
-    for end in ends:
-        body.extend(end.to_bytes(4, sys.byteorder))
+    rules = list(policy["rules"])
+    groups = rule_groups(policy["index"], len(rules))
+    group_table: list[int] = []  # per group: its blob's start and end, its members' range
+    members: list[int] = []
+    group_of = [0] * len(rules)
+    for number, group in enumerate(groups):
+        blob = add(marshal.dumps(tuple(hook_rule(rules[p]) for p in group)))
+        group_table += [*blob, len(members), len(members) + len(group)]
+        members += group
+        for position in group:
+            group_of[position] = number
+    body.extend(bytes(-len(body) % 4))  # the tables are read as native arrays of 4-byte ints
+    arrays = []
+    for array in (group_of, group_table, members):
+        arrays.append(add(b"".join(n.to_bytes(4, sys.byteorder) for n in array)))
     index = {event: add(marshal.dumps(value)) for event, value in policy["index"].items()}
     hosts = {host: add(marshal.dumps(value)) for host, value in policy["hosts"].items()}
     small = {k: v for k, v in policy.items() if k not in ("rules", "index", "hosts")}
-    rules = (start, ends_at, len(ends))
-    head = marshal.dumps((*version, spans, trust, small, rules, index, hosts, len(body)))
+    head = marshal.dumps((*version, spans, trust, small, arrays, index, hosts, len(body)))
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         temp = f"{path}.{os.getpid()}.tmp"

@@ -9,6 +9,8 @@ results and the error messages are exactly those of the standard library.
 
 from __future__ import annotations
 
+import sys
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the hot path imports no typing
     from typing import Any
@@ -18,19 +20,23 @@ _encode: Any = None
 try:  # pragma: no cover - the accelerator is part of every CPython build
     import _json
 
-    class _Context:
-        strict = True
-        object_hook = None
-        object_pairs_hook = None
-        parse_float = float
-        parse_int = int
-        parse_constant = float
-        memo: dict[str, str] = {}  # noqa: RUF012 - read by the C scanner only
-
     def _no_default(value: object) -> object:
         raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
-    _scan = _json.make_scanner(_Context())  # type: ignore[arg-type]
+    # the scanner reads json.JSONDecoder's settings as attributes: a namespace of them
+    # (sys.implementation's type), not a class of its own, which would cost every hook
+    # call its creation
+    namespace: Any = type(sys.implementation)  # types.SimpleNamespace
+    _settings = namespace(
+        strict=True,
+        object_hook=None,
+        object_pairs_hook=None,
+        parse_float=float,
+        parse_int=int,
+        parse_constant=float,
+        memo={},
+    )
+    _scan = _json.make_scanner(_settings)
     _encode = _json.make_encoder(
         None, _no_default, _json.encode_basestring_ascii, None, ":", ",", False, False, True
     )

@@ -160,39 +160,46 @@ _descriptor = [-1]
 _unread: list[str] = []
 
 
-class _SnapshotFinder:
-    """Serves the ON_DEMAND modules from the snapshot (an import-system finder/loader)."""
+# The finder and loader of the on-demand modules is this module itself (find_spec,
+# create_module, exec_module below): the import system asks any object on sys.meta_path,
+# and a class would cost every hook call its creation.
+_later: "dict[str, Entry]" = {}  # the on-demand modules not imported yet
+_code: "dict[str, Any]" = {}  # read by find_spec, executed by exec_module
 
-    def __init__(self, entries: "dict[str, Entry]") -> None:
-        self.entries = entries
-        self.code: dict[str, Any] = {}
 
-    def find_spec(self, name: str, path: object = None, target: object = None) -> "Any":
-        entry = self.entries.get(name)
-        if entry is None or not isinstance(entry[5], tuple):
-            return None
-        offset, length = entry[5]
-        try:
-            found = posix.stat(entry[1])
-            if (found.st_mtime_ns, found.st_size) != entry[4]:  # its source changed since
-                raise ValueError(name)
-            self.code[name] = marshal.loads(posix.pread(_descriptor[0], length, offset))
-        except (OSError, ValueError, EOFError, TypeError):
-            del self.entries[name]
-            _unread.append(name)
-            return None  # the next finder imports it from its source
-        spec = sys.modules["_frozen_importlib"].ModuleSpec(
-            name, self, origin=entry[1], is_package=entry[2]
-        )
-        spec.has_location = True
-        return spec
+def _finder() -> "ModuleType":
+    return sys.modules[__name__]
 
-    def create_module(self, spec: object) -> None:
+
+def find_spec(name: str, path: object = None, target: object = None) -> "Any":
+    """An on-demand module's spec, its code read from the snapshot (import system)."""
+    entry = _later.get(name)
+    if entry is None or not isinstance(entry[5], tuple):
         return None
+    offset, length = entry[5]
+    try:
+        found = posix.stat(entry[1])
+        if (found.st_mtime_ns, found.st_size) != entry[4]:  # its source changed since
+            raise ValueError(name)
+        _code[name] = marshal.loads(posix.pread(_descriptor[0], length, offset))
+    except (OSError, ValueError, EOFError, TypeError):
+        del _later[name]
+        _unread.append(name)
+        return None  # the next finder imports it from its source
+    spec = sys.modules["_frozen_importlib"].ModuleSpec(
+        name, _finder(), origin=entry[1], is_package=entry[2]
+    )
+    spec.has_location = True
+    return spec
 
-    def exec_module(self, module: "ModuleType") -> None:
-        del self.entries[module.__name__]
-        exec(self.code.pop(module.__name__), module.__dict__)  # our own compiled code
+
+def create_module(spec: object) -> None:
+    return None
+
+
+def exec_module(module: "ModuleType") -> None:
+    del _later[module.__name__]
+    exec(_code.pop(module.__name__), module.__dict__)  # our own compiled code
 
 
 def load(path: str) -> bool:
@@ -211,7 +218,8 @@ def load(path: str) -> bool:
         for entry in entries:
             if entry[0] not in before:  # (modules imported before it stay as they are)
                 sys.modules.pop(entry[0], None)
-        sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _SnapshotFinder)]
+        sys.meta_path[:] = [f for f in sys.meta_path if f is not _finder()]
+        _later.clear()
         return False
     return True
 
@@ -270,7 +278,8 @@ def _execute(entries: "list[Entry]") -> None:
         if parent:
             setattr(modules[parent], child, module)
     if later:
-        sys.meta_path.insert(0, _SnapshotFinder(later))
+        _later.update(later)
+        sys.meta_path.insert(0, _finder())
 
 
 def rebuild(path: str) -> None:
