@@ -219,27 +219,36 @@ def _p50(values: list[float]) -> float:
     return statistics.median(values) * 1000
 
 
+def installed_home(base: Path, rules: int) -> tuple[dict[str, str], Path]:
+    """The benchmark's home under ``base`` (its environment, and the per-user launcher as
+    ``hookwise install`` writes it): the generated policy of ``rules`` rules plus every pack,
+    trusted as by a user who reviewed it, the audit log on. bench/hook_instructions.py and
+    the tests of the hot path (tests/policy/test_cold_*.py) start from the same home."""
+    policy = base / "policy.yaml"
+    policy.write_text(policy_text(rules))
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(base),
+        "HOOKWISE_POLICY": str(policy),
+        "HOOKWISE_MANAGED_POLICY": str(base / "managed.yaml"),
+        "HOOKWISE_CACHE_DIR": str(base / "cache"),
+        "HOOKWISE_AUDIT_LOG": str(base / "audit.jsonl"),
+        "LANG": "C.UTF-8",
+    }
+    trust_file(str(policy), env)  # the user reviewed it: it applies in full
+    launcher = Path(launcher_path(env))  # what `hookwise install` writes
+    launcher.parent.mkdir(parents=True)
+    launcher.write_text(launcher_text(str(launcher)))
+    launcher.chmod(0o755)
+    return env, launcher
+
+
 def cold(rounds: int, rules: int) -> dict[str, Any]:
     compileall.compile_dir(str(ROOT / "src" / "hookwise"), quiet=1)
     hookwise = str(Path(sys.executable).parent / "hookwise")
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
-        policy = base / "policy.yaml"
-        policy.write_text(policy_text(rules))
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(base),
-            "HOOKWISE_POLICY": str(policy),
-            "HOOKWISE_MANAGED_POLICY": str(base / "managed.yaml"),
-            "HOOKWISE_CACHE_DIR": str(base / "cache"),
-            "HOOKWISE_AUDIT_LOG": str(base / "audit.jsonl"),
-            "LANG": "C.UTF-8",
-        }
-        trust_file(str(policy), env)  # the user reviewed it: it applies in full
-        launcher = Path(launcher_path(env))  # what `hookwise install` writes
-        launcher.parent.mkdir(parents=True)
-        launcher.write_text(launcher_text(str(launcher)))
-        launcher.chmod(0o755)
+        env, launcher = installed_home(base, rules)
         data = payloads(str(base))
         first = subprocess.run(
             [hookwise, "hook"], input=data[0], capture_output=True, env=env, check=False

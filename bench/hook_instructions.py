@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import compileall
 import importlib.util
-import os
 import re
 import shutil
 import statistics
@@ -69,22 +68,7 @@ def measure(root: Path, runs: int) -> dict[str, float]:
     compileall.compile_dir(str(root / "src" / "hookwise"), quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
-        policy = base / "policy.yaml"
-        policy.write_text(bench.policy_text(200))
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(base),
-            "HOOKWISE_POLICY": str(policy),
-            "HOOKWISE_MANAGED_POLICY": str(base / "managed.yaml"),
-            "HOOKWISE_CACHE_DIR": str(base / "cache"),
-            "HOOKWISE_AUDIT_LOG": str(base / "audit.jsonl"),
-            "LANG": "C.UTF-8",
-        }
-        bench.trust_file(str(policy), env)
-        launcher = Path(bench.launcher_path(env))
-        launcher.parent.mkdir(parents=True)
-        launcher.write_text(bench.launcher_text(str(launcher)))
-        launcher.chmod(0o755)
+        env, _launcher = bench.installed_home(base, 200)
         data = bench.payloads(str(base))
         for _ in range(2):  # the policy cache, then the launcher's snapshot
             for payload, host in zip(data, bench.PAYLOAD_HOSTS, strict=True):

@@ -11,7 +11,6 @@ conditions, validators, glob compilation on a cache miss).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -23,6 +22,7 @@ import pytest
 
 from hookwise.policy.payloads import build_payload
 from hookwise.policy.trust import trust_file
+from tests.policy.bench_support import BENCH
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = str(ROOT / "src")
@@ -46,15 +46,6 @@ finally:
     sys.stderr.write("\\nMODULES " + repr(sorted(sys.modules)) + "\\n")
 raise SystemExit(code)
 """
-
-
-def _bench() -> Any:
-    """bench/hook_cold.py, for its payloads and policy (the figure this guards)."""
-    spec = importlib.util.spec_from_file_location("hook_cold", ROOT / "bench" / "hook_cold.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _environment(base: Path, policy_text: str) -> dict[str, str]:
@@ -110,7 +101,7 @@ def _verdict(answer: Any) -> str | None:
 
 
 def test_the_benchmark_payloads_load_no_cold_module(isolated: Path) -> None:
-    bench = _bench()
+    bench = BENCH
     env = _environment(isolated, bench.policy_text(200))
     payloads = bench.payloads(str(isolated))
     answers = {}
@@ -132,7 +123,7 @@ def test_a_regex_is_loaded_only_when_its_literal_is_in_the_command(isolated: Pat
     """hookwise/filesystem's find -delete rule: the literal ``-delete`` rules out ``find
     -name`` without the timed regexes or re; ``find /srv -delete`` needs both, and is
     denied as before the split."""
-    bench = _bench()
+    bench = BENCH
     env = _environment(isolated, bench.policy_text(20))
     answer, modules = hook(env, _claude("find . -name '*.py'", isolated))
     assert TIMED_REGEX not in modules and "re" not in modules

@@ -11,22 +11,18 @@ dispatch reads agree with the handlers, so no handler is ever unreachable.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from hookwise.policy import option_commands, programs, snapshot, wrappers
-from hookwise.policy.launcher import launcher_text
 from hookwise.policy.payloads import build_payload
 from hookwise.policy.scopes import launcher_path, snapshot_path
-from hookwise.policy.trust import trust_file
+from tests.policy.bench_support import BENCH
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICY_DIR = str(ROOT / "src" / "hookwise" / "policy")
@@ -70,38 +66,12 @@ sys.stderr.write(repr((loaded, code, found)) + "\\n")
 """
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("hook_cold", ROOT / "bench" / "hook_cold.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _bench()
-
-
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], Path]:
     """The benchmark's policy (200 rules and every pack), trusted; the per-user launcher as
     install writes it, run once so that it writes its snapshot."""
     base = tmp_path_factory.mktemp("cold")
-    policy = base / "policy.yaml"
-    policy.write_text(BENCH.policy_text(200))
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(base),
-        "HOOKWISE_POLICY": str(policy),
-        "HOOKWISE_MANAGED_POLICY": str(base / "managed.yaml"),
-        "HOOKWISE_CACHE_DIR": str(base / "cache"),
-        "HOOKWISE_AUDIT_LOG": str(base / "audit.jsonl"),
-        "LANG": "C.UTF-8",
-    }
-    trust_file(str(policy), env)
-    launcher = Path(launcher_path(env))
-    launcher.parent.mkdir(parents=True)
-    launcher.write_text(launcher_text(str(launcher)))
-    launcher.chmod(0o755)
+    env, launcher = BENCH.installed_home(base, 200)
     first = subprocess.run(
         [str(launcher), "--platform", "claude"],
         input=BENCH.payloads(str(base))[0],

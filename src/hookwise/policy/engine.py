@@ -418,6 +418,15 @@ class Decision:
         self.notes: list[str] = []  # what a host could not deliver
         self.errors: list[str] = []
 
+    def ask_for(self, rule: dict[str, Any], reason: str) -> None:
+        """``rule`` asks, unless a deny or an ask decided first."""
+        if self.decision in (None, "allow"):
+            self.decision = "ask"
+            self.reason = reason
+            self.rule = rule["id"]
+            self.ask_fallback = rule.get("ask_fallback")
+            self.relay = rule.get("relay", True)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "decision": self.decision,
@@ -756,12 +765,7 @@ def _apply(
         else:
             record["outcome"] = "deny (a higher rule's reason wins)"
     elif effective == "ask":
-        if decision.decision in (None, "allow"):
-            decision.decision = "ask"
-            decision.reason = reason
-            decision.rule = rule["id"]
-            decision.ask_fallback = rule.get("ask_fallback")
-            decision.relay = rule.get("relay", True)
+        decision.ask_for(rule, reason)
         record["outcome"] = "ask"
     elif effective == "allow":
         if decision.allow_rule is None:

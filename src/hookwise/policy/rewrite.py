@@ -30,6 +30,8 @@ if TYPE_CHECKING:
         records: list[dict[str, Any]]
         notes: list[str]
 
+        def ask_for(self, rule: dict[str, Any], reason: str) -> None: ...
+
     Blockers: TypeAlias = Callable[
         [dict[str, Any], Event, Event], Iterable[tuple[dict[str, Any], str]]
     ]
@@ -97,12 +99,7 @@ def finish_rewrite(
             decision.reason = reason
             decision.rule = rule["id"]
             return
-        if decision.decision in (None, "allow"):
-            decision.decision = "ask"
-            decision.reason = reason
-            decision.rule = rule["id"]
-            decision.ask_fallback = rule.get("ask_fallback")
-            decision.relay = rule.get("relay", True)
+        decision.ask_for(rule, reason)
     decision.updated_input = rewritten
     if decision.decision is None:
         # a rewrite carries an approval only when its rules cover the whole call; else
