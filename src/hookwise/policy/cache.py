@@ -230,6 +230,9 @@ def load_policy(cwd: str, env: dict[str, str], use_cache: bool = True) -> Loaded
     if use_cache:
         from hookwise.policy.cache_write import store
 
+        # the stamp again: compiling imports the packs, and Python writing their bytecode
+        # changes the mtime of their directory, which the stamp reads (a fresh checkout)
+        stamp = code_stamp()
         store(path, (CACHE_FORMAT, __version__, stamp), sources, trust_bytes, policy)
     return Loaded(policy, files, path, True)
 
