@@ -11,6 +11,7 @@ conditions, validators, glob compilation on a cache miss).
 
 from __future__ import annotations
 
+import compileall
 import json
 import os
 import subprocess
@@ -49,6 +50,10 @@ raise SystemExit(code)
 
 
 def _environment(base: Path, policy_text: str) -> dict[str, str]:
+    # the packs' bytecode written first, as an installed hookwise has it: in a fresh
+    # checkout, a hook process of another test writing it (the packs directory's mtime is
+    # part of the cache's key) would make the second call below compile again
+    compileall.compile_dir(str(ROOT / "src" / "hookwise" / "policy" / "packs"), quiet=1)
     policy = base / "policy.yaml"
     policy.write_text(policy_text)
     env = dict(os.environ)
