@@ -262,6 +262,8 @@ def _cached(
         if scope != source_scope or name != source_name or not _same(body, span, content):
             return None
     group_of, groups, members = (body[start:end].cast("I") for start, end in rules)
+    if len(members) != len(group_of) or len(groups) % 4:  # (a file damaged since)
+        return None
     policy["rules"] = LazyRules(body, group_of, groups, members)
     policy["index"] = LazyTable(body, index)
     policy["hosts"] = LazyTable(body, hosts)
