@@ -372,7 +372,18 @@ def test_a_symlinked_or_foreign_snapshot_is_never_executed(
 
 @pytest.mark.parametrize(
     "damage",
-    ["stale", "stale-on-demand", "magic", "garbage", "raises", "fifo", "empty", "truncated"],
+    [
+        "stale",
+        "stale-on-demand",
+        "magic",
+        "garbage",
+        "raises",
+        "fifo",
+        "empty",
+        "truncated",
+        "huge-eager",
+        "huge-on-demand",
+    ],
 )
 def test_a_damaged_snapshot_costs_a_rebuild_not_an_answer(
     env: dict[str, str], isolated: Path, damage: str
@@ -401,6 +412,18 @@ def test_a_damaged_snapshot_costs_a_rebuild_not_an_answer(
         index = marshal.loads(data[8 : 8 + size])[1]
         offset, length = next(e[5:7] for e in index if e[0] == "hookwise.policy.shell")
         snap(env).write_bytes(data[: 8 + size + offset + length // 2])
+    elif damage.startswith("huge"):  # a length past the end: no read that large is tried
+        data = snap(env).read_bytes()
+        size = int.from_bytes(data[:8], "little")
+        head, index, extensions = marshal.loads(data[8 : 8 + size])
+        grown = [
+            (*e[:6], 1 << 40)
+            if (e[3] if damage == "huge-eager" else e[0] == "hookwise.policy.shell")
+            else e
+            for e in index
+        ]
+        new_head = marshal.dumps((head, grown, extensions))
+        snap(env).write_bytes(len(new_head).to_bytes(8, "little") + new_head + data[8 + size :])
     elif damage == "fifo":  # would hang a reader that blocks
         snap(env).unlink()
         os.mkfifo(snap(env), 0o600)

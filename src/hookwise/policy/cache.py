@@ -7,12 +7,14 @@ store, the hookwise version and a stamp of the compiler's source files. Any chan
 them recompiles; nothing is trusted on mtimes alone. Reading the key costs one ``open`` per
 policy file.
 
-Layout (format 3): 8 bytes giving the length of a small marshalled head, the head, then raw
-sections the head points into: the key's file bytes (compared where they lie), each rule
-marshalled on its own, and the index and host tables marshalled per event and per host. A
-hook call reads the file once and unmarshals only the head, the rules its event looks at
-and one entry of each table: every byte copied or object built costs a fresh page of memory,
-and on the machines hooks run on a page fault costs microseconds.
+Layout (cache_write.py writes it): 8 bytes giving the length of a small marshalled head, the
+head, then raw sections the head points into: the key's file bytes (compared where they
+lie), the rules marshalled a group at a time (the rules of one index list together), three
+arrays of 4-byte ints locating each rule's group, and the index and host tables marshalled
+per event and per host. A hook call reads the file once and unmarshals only the head, the
+groups of the rules its event looks at and one entry of each table: every byte copied or
+object built costs a fresh page of memory, and on the machines hooks run on a page fault
+costs microseconds.
 
 Standard library only: the compiler (PyYAML) is imported only when the cache is stale.
 """

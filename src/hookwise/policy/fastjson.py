@@ -26,8 +26,8 @@ try:  # pragma: no cover - the accelerator is part of every CPython build
     # the scanner reads json.JSONDecoder's settings as attributes: a namespace of them
     # (sys.implementation's type), not a class of its own, which would cost every hook
     # call its creation
-    namespace: Any = type(sys.implementation)  # types.SimpleNamespace
-    _settings = namespace(
+    _namespace: Any = type(sys.implementation)  # types.SimpleNamespace
+    _settings = _namespace(
         strict=True,
         object_hook=None,
         object_pairs_hook=None,

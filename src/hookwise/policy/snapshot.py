@@ -127,6 +127,8 @@ def _read(path: str) -> "tuple[list[Entry], list[tuple[str, str]]] | None":
                 if (found.st_mtime_ns, found.st_size) != stamp:
                     return None
                 eager_length = length
+        if base + eager_length > stat.st_size:  # (no read larger than the file)
+            return None
         # the eager modules' code: one tuple, in their order (snapshot_build.py)
         eager_code = list(marshal.loads(posix.read(fd, eager_length)))
         if len(eager_code) != sum(1 for entry in index if entry[3]):
@@ -147,16 +149,16 @@ def _read(path: str) -> "tuple[list[Entry], list[tuple[str, str]]] | None":
         return None
     finally:
         if keep:
-            _descriptor[0] = fd
+            _descriptor[:] = [fd, stat.st_size]
         else:
             posix.close(fd)
     return entries, fresh
 
 
-# the snapshot's descriptor while the finder serves from it; modules the finder could not
-# serve (a source changed, or a snapshot cut short since): imported from their sources, and
-# the snapshot rebuilt
-_descriptor = [-1]
+# the snapshot's descriptor and size while the finder serves from it; modules the finder
+# could not serve (a source changed, or a snapshot cut short since): imported from their
+# sources, and the snapshot rebuilt
+_descriptor = [-1, 0]
 _unread: list[str] = []
 
 
@@ -180,6 +182,8 @@ def find_spec(name: str, path: object = None, target: object = None) -> "Any":
     try:
         found = posix.stat(entry[1])
         if (found.st_mtime_ns, found.st_size) != entry[4]:  # its source changed since
+            raise ValueError(name)
+        if offset + length > _descriptor[1]:  # (no read larger than the file)
             raise ValueError(name)
         _code[name] = marshal.loads(posix.pread(_descriptor[0], length, offset))
     except (OSError, ValueError, EOFError, TypeError):
