@@ -89,7 +89,7 @@ def setup(directory: Path, rules: int) -> Path:
     )
     for name in ("HOOKWISE_POLICY", "HOOKWISE_USER_POLICY", "HOOKWISE_MANAGED_POLICY"):
         os.environ.pop(name, None)
-    from hookwise.policy.trust import trust_file
+    from hookwise.policy.trust.store import trust_file
 
     trust_file(str(project / ".hookwise" / "policy.yaml"), dict(os.environ))
     return project

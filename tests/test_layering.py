@@ -1,10 +1,10 @@
 """The layers of src/hookwise and the direction of their imports (DESIGN: protocol <- config
-<- host <- the rest; policy's hook path on its own; cli on top), checked on the source.
+<- host <- the rest; shell <- policy; policy's hook path on its own; cli on top), checked on
+the source.
 
 Every ``import`` counts, wherever it stands: at module level, inside a function (a lazy
-import is still a dependency) and under ``TYPE_CHECKING``. Cycles are checked twice: none at
-all among module-level imports (so any import order works), and none even through lazy
-imports inside the layers the runtime is built from (protocol, config, host, policy).
+import is still a dependency) and under ``TYPE_CHECKING``. There is no import cycle anywhere,
+lazy imports included, and no package holds more than 25 modules of its own.
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ def test_the_source_walk_sees_every_kind_of_import() -> None:
     assert "hookwise.config.gemini_settings" in top
     everywhere, top = _imports("hookwise.cli.hooks_cmd")
     assert "hookwise.config.hook_trust" in everywhere - top  # TYPE_CHECKING and lazy
-    everywhere, top = _imports("hookwise.policy.hosts")
+    everywhere, top = _imports("hookwise.policy.adapters.hosts")
     assert (
         "hookwise.protocol.gemini" in everywhere - top
     )  # ``from hookwise.protocol import gemini``
@@ -182,10 +182,23 @@ def test_host_imports_only_config_and_protocol() -> None:
     assert _offenders("host", {"config", "protocol"}) == {}
 
 
+def test_shell_imports_nothing_of_hookwise_but_itself() -> None:
+    """What a command line runs is bash's semantics alone: policy and scan read it."""
+    assert _offenders("shell", set()) == {}
+
+
 def test_policy_never_imports_the_layers_built_on_it() -> None:
-    built_on = {"api", "cli", "integrations", "scan", "sim", "turns", "conformance"}
+    built_on = {"api", "cli", "integrations", "scan", "sim", "turns", "conformance", "run"}
     everything = {_layer(m) for m in _modules()} | {""}
     assert _offenders("policy", everything - built_on) == {}
+
+
+def test_run_stands_on_policy_and_below() -> None:
+    """The supervisor reads where the guard's files are; nothing but the CLI starts it."""
+    allowed = {"protocol", "config", "shell", "policy", ""}
+    assert _offenders("run", allowed) == {}
+    users = {m for m in _modules() if "run" in {_layer(t) for t in _imports(m)[0]}}
+    assert {m for m in users if _layer(m) not in {"run", "cli"}} == set()
 
 
 def test_nothing_below_the_cli_imports_it_and_only_the_cli_imports_the_service() -> None:
@@ -204,6 +217,9 @@ def test_the_hook_path_loads_only_policy_modules(entry: str) -> None:
     tests/policy/test_hook_process.py checks the same on a real run."""
     loaded = _closure(entry, top_level_only=True)
     assert {m for m in loaded if _layer(m) not in {"policy", ""}} == set()
+    # the hook's own modules, never the install side or the author's tools
+    off_path = ("hookwise.policy.install.", "hookwise.policy.tools.", "hookwise.policy.approvals.")
+    assert {m for m in loaded if m.startswith(off_path)} == set()
 
 
 def test_install_and_doctor_are_off_the_hook_path() -> None:
@@ -212,15 +228,11 @@ def test_install_and_doctor_are_off_the_hook_path() -> None:
     reachable = _closure("hookwise.policy.hook", top_level_only=False)
     reachable |= _closure("hookwise.policy.run_hook", top_level_only=False)
     install_side = {
-        "hookwise.policy.install",
-        "hookwise.policy.install_targets",
-        "hookwise.policy.install_error",
-        "hookwise.policy.launcher",
-        "hookwise.policy.registrations",
-        "hookwise.policy.hooks_edit",
-        "hookwise.policy.codex_hook_trust",
-        "hookwise.policy.doctor",
+        m
+        for m in _modules()
+        if m.startswith(("hookwise.policy.install.", "hookwise.policy.tools."))
     }
+    assert {"hookwise.policy.install.plan", "hookwise.policy.install.doctor"} <= install_side
     assert install_side <= set(_modules())
     assert reachable & install_side == set()
     assert {m for m in reachable if _layer(m) in {"config", "host"}} <= {"hookwise.config.atomic"}
@@ -231,12 +243,20 @@ def test_no_import_cycle_at_module_level() -> None:
     assert _cycles(graph) == []
 
 
-def test_no_import_cycle_in_the_core_layers_even_through_lazy_imports() -> None:
-    core = {"protocol", "config", "host", "policy"}
-    graph = {
-        m: {t for t in _imports(m)[0] if _layer(t) in core} for m in _modules() if _layer(m) in core
-    }
+def test_no_import_cycle_anywhere_even_through_lazy_imports() -> None:
+    graph = {m: set(_imports(m)[0]) for m in _modules()}
     assert _cycles(graph) == []
+
+
+def test_no_package_holds_more_than_25_modules() -> None:
+    """A package past about 25 modules has more than one job (DESIGN)."""
+    sizes = {
+        str(d.relative_to(SRC)): len(list(d.glob("*.py")))
+        for d in [PACKAGE, *PACKAGE.rglob("*")]
+        if d.is_dir() and (d / "__init__.py").exists()
+    }
+    assert {name: n for name, n in sizes.items() if n > 25} == {}
+    assert sizes["hookwise/shell"] > 1  # (the walk sees the packages)
 
 
 FRAMEWORK_BRIDGES = frozenset(

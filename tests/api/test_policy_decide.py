@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 from hookwise.api.app import create_app
 from hookwise.api.settings import ServiceSettings, sqlite_url
 from hookwise.policy import pipeline
+from hookwise.policy.adapters.hosts import host_event_names
 from hookwise.policy.cache import load_policy
-from hookwise.policy.engine import RetryState
-from hookwise.policy.hosts import host_event_names
-from hookwise.policy.payloads import build_payload
-from hookwise.policy.trust import trust_file
+from hookwise.policy.rules.engine import RetryState
+from hookwise.policy.tools.payloads import build_payload
+from hookwise.policy.trust.store import trust_file
 from tests.api.conftest import AUTH, TOKEN
 
 HOOKWISE = str(Path(sys.executable).parent / "hookwise")

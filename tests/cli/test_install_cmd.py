@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from hookwise.cli.app import cli
-from hookwise.policy.launcher import hook_command
+from hookwise.policy.install.launcher import hook_command
 
 POLICY = """\
 version: 1

@@ -55,8 +55,8 @@ def _narrow_matcher(cli: str, layout: clis.Layout, env: dict[str, str]) -> None:
     target.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
     if cli == "codex":  # the user reviews the edited hook in /hooks: its new hash is trusted
         from hookwise.config.jsonc import JsonDocument
-        from hookwise.policy.codex_hook_trust import codex_trust_entries, edit_codex_trust
-        from hookwise.policy.hooks_edit import find_hookwise
+        from hookwise.policy.install.codex_hook_trust import codex_trust_entries, edit_codex_trust
+        from hookwise.policy.install.hooks_edit import find_hookwise
 
         found = find_hookwise(
             JsonDocument(target.read_text(encoding="utf-8"), str(target), jsonc=False)

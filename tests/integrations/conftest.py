@@ -183,7 +183,7 @@ class Project:
             self.trust()
 
     def trust(self) -> None:
-        from hookwise.policy.trust import trust_file
+        from hookwise.policy.trust.store import trust_file
 
         trust_file(str(self.policy), dict(os.environ))
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from hookwise.policy.compiler import compile_sources
-from hookwise.policy.trust import Trust
+from hookwise.policy.rules.compiler import compile_sources
+from hookwise.policy.trust.store import Trust
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from hookwise.policy.payloads import build_payload
+from hookwise.policy.tools.payloads import build_payload
 
 CORPUS = Path(__file__).parent / "corpus"
 HOOKWISE = str(Path(sys.executable).parent / "hookwise")

@@ -7,13 +7,12 @@ import pytest
 
 from hookwise.policy import canonical
 from hookwise.policy.adapters import detect_platform
-from hookwise.policy.hosts import host_tables
-from hookwise.policy.payloads import build_payload
+from hookwise.policy.adapters.hosts import host_tables
 from hookwise.policy.pipeline import decide
+from hookwise.policy.tools.payloads import build_payload
 from hookwise.protocol import claude, codex, gemini
 from hookwise.protocol.dialect import Kind
-
-from .conftest import compile_text
+from tests.policy.conftest import compile_text
 
 TABLES = host_tables()
 POLICY = compile_text(

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookwise.policy.cache import LazyTable, load_policy, name_hash
-from hookwise.policy.payloads import build_payload
 from hookwise.policy.pipeline import decide
-from hookwise.policy.trust import trust_file
+from hookwise.policy.tools.payloads import build_payload
+from hookwise.policy.trust.store import trust_file
 
 POLICY = """\
 version: 1
@@ -177,8 +177,8 @@ def test_name_hash_is_stable_and_spreads() -> None:
 )
 def test_a_literal_glob_stored_as_its_text_matches_the_same(pattern: str, texts: list[str]) -> None:
     from hookwise.policy.cache_write import _literal_globs
-    from hookwise.policy.glob_syntax import GlobError, compile_glob, is_literal
-    from hookwise.policy.globs import glob_match
+    from hookwise.policy.rules.glob_syntax import GlobError, compile_glob, is_literal
+    from hookwise.policy.rules.globs import glob_match
 
     try:
         compiled = compile_glob(pattern)

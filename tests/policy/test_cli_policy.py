@@ -7,10 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 from hookwise.cli.app import cli
-from hookwise.policy.compiler import compile_sources
-from hookwise.policy.payloads import build_payload
-from hookwise.policy.schema import SCHEMA
-from hookwise.policy.starter import STARTER_POLICY
+from hookwise.policy.rules.compiler import compile_sources
+from hookwise.policy.rules.schema import SCHEMA
+from hookwise.policy.tools.payloads import build_payload
+from hookwise.policy.tools.starter import STARTER_POLICY
 
 
 @pytest.fixture

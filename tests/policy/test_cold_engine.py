@@ -21,19 +21,19 @@ from typing import Any
 
 import pytest
 
-from hookwise.policy.payloads import build_payload
-from hookwise.policy.trust import trust_file
+from hookwise.policy.tools.payloads import build_payload
+from hookwise.policy.trust.store import trust_file
 from tests.policy.bench_support import BENCH
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = str(ROOT / "src")
 
-TIMED_REGEX = "hookwise.policy.timed_regex"
-APPROVAL = "hookwise.policy.approval_cover"
-REWRITE = "hookwise.policy.rewrite"
-VALIDATOR = "hookwise.policy.validator"
-CONDITION_COMPILE = "hookwise.policy.condition_compile"
-GLOB_SYNTAX = "hookwise.policy.glob_syntax"
+TIMED_REGEX = "hookwise.policy.rules.timed_regex"
+APPROVAL = "hookwise.policy.rules.approval_cover"
+REWRITE = "hookwise.policy.rules.rewrite"
+VALIDATOR = "hookwise.policy.rules.validator"
+CONDITION_COMPILE = "hookwise.policy.rules.condition_compile"
+GLOB_SYNTAX = "hookwise.policy.rules.glob_syntax"
 COLD = frozenset({TIMED_REGEX, APPROVAL, REWRITE, VALIDATOR, CONDITION_COMPILE, GLOB_SYNTAX})
 
 # the hook as the hosts' command runs it (python -I -S), reporting what it imported

@@ -19,22 +19,23 @@ from typing import Any
 
 import pytest
 
-from hookwise.policy import option_commands, programs, snapshot, wrappers
-from hookwise.policy.payloads import build_payload
-from hookwise.policy.scopes import launcher_path, snapshot_path
+from hookwise.policy import snapshot
+from hookwise.policy.tools.payloads import build_payload
+from hookwise.policy.trust.scopes import launcher_path, snapshot_path
+from hookwise.shell import option_commands, programs, wrappers
 from tests.policy.bench_support import BENCH
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICY_DIR = str(ROOT / "src" / "hookwise" / "policy")
 
 COLD = frozenset(
-    f"hookwise.policy.{name}"
+    f"hookwise.shell.{name}"
     for name in (
         "wrappers",
-        "shell_scripts",
+        "scripts",
         "ansi_c",
         "xargs_input",
-        "shell_quote",
+        "quote",
         "find_exec",
         "remote_exec",
         "code_commands",
@@ -127,7 +128,7 @@ def test_the_benchmark_payloads_load_no_cold_module(setup: tuple[dict[str, str],
     for host, payload in zip(BENCH.PAYLOAD_HOSTS, BENCH.payloads(str(setup[1])), strict=True):
         out, modules = _hook(setup, host, payload)
         assert modules & COLD == set(), (host, sorted(modules & COLD))
-        assert "hookwise.policy.shell" in modules or host == "codex"  # it did parse
+        assert "hookwise.shell.parser" in modules or host == "codex"  # it did parse
         outputs.append(out)
     assert json.loads(outputs[0])["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "deny" not in outputs[1] and "deny" not in outputs[2]
@@ -164,12 +165,12 @@ FORCE = "git push --force origin main"
     [
         (f"sudo -u root {FORCE}", {"wrappers"}),
         (f"env -C /tmp {FORCE}", {"wrappers"}),
-        (f"bash -lc '{FORCE}'", {"shell_scripts"}),
-        (f"echo '{FORCE}' | sh", {"shell_scripts"}),
-        (f"echo '{FORCE}' > x.sh; source ./x.sh", {"shell_scripts"}),
+        (f"bash -lc '{FORCE}'", {"scripts"}),
+        (f"echo '{FORCE}' | sh", {"scripts"}),
+        (f"echo '{FORCE}' > x.sh; source ./x.sh", {"scripts"}),
         ("$'\\x67it' push --force origin main", {"ansi_c"}),
         ("echo main | xargs git push --force origin", {"wrappers", "xargs_input"}),
-        ("alias gp='git push'; gp --force origin main", {"shell_quote"}),
+        ("alias gp='git push'; gp --force origin main", {"quote"}),
         (f"find . -maxdepth 0 -exec {FORCE} \\;", {"find_exec"}),
         (f"ssh build-host '{FORCE}'", {"remote_exec"}),
         (f"python3 -c \"import os; os.system('{FORCE}')\"", {"code_commands"}),
@@ -185,7 +186,7 @@ def test_a_command_that_needs_a_cold_module_loads_it_and_is_still_denied(
 ) -> None:
     decision, modules = _claude(setup, command)
     assert decision == "deny", command
-    wanted = {f"hookwise.policy.{name}" for name in needs}
+    wanted = {f"hookwise.shell.{name}" for name in needs}
     assert wanted <= modules, (command, sorted(wanted - modules))
 
 
@@ -193,7 +194,7 @@ def test_a_command_that_needs_a_cold_module_loads_it_and_is_still_denied(
     ("command", "needs"),
     [
         ("sudo ls /var/log", {"wrappers"}),
-        ("bash -c 'ls -la'", {"shell_scripts"}),
+        ("bash -c 'ls -la'", {"scripts"}),
         ("sed -n '1,80p' src/app.py", {"sed_script"}),
         ("tar -czf out.tgz src", {"option_commands"}),
     ],
@@ -203,7 +204,7 @@ def test_a_harmless_command_that_needs_a_cold_module_is_still_allowed(
 ) -> None:
     decision, modules = _claude(setup, command)
     assert decision == "allow", command
-    assert {f"hookwise.policy.{name}" for name in needs} <= modules
+    assert {f"hookwise.shell.{name}" for name in needs} <= modules
 
 
 # ------------------------------------------------------------------- the name sets
@@ -264,7 +265,7 @@ def test_a_program_with_no_handler_loads_no_handler_module() -> None:
     nothing; shell.split_command of an everyday line imports no cold module."""
     probe = (
         "import sys\n"
-        "from hookwise.policy import programs, shell\n"
+        "from hookwise.shell import parser as shell, programs\n"
         "before = set(sys.modules)\n"
         "for name in ('ls', 'cat', 'python3', 'pytest', 'grep', 'docker-compose', 'sedx'):\n"
         "    assert programs.runs(name, [name, '-e', '1e rm', '-c', '!rm'], []) == [], name\n"

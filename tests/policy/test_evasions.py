@@ -14,12 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookwise.policy.payloads import build_payload
 from hookwise.policy.pipeline import decide
-from hookwise.policy.programs import OPTIONS, canonical_flag, expand_long, flags_of
-from hookwise.policy.shell import split_command
-
-from .conftest import compile_text
+from hookwise.policy.tools.payloads import build_payload
+from hookwise.shell.parser import split_command
+from hookwise.shell.programs import OPTIONS, canonical_flag, expand_long, flags_of
+from tests.policy.conftest import compile_text
 
 POLICY = """\
 version: 1
@@ -179,7 +178,7 @@ def test_when_can_test_unverifiable() -> None:
     ],
 )
 def test_cd_is_followed_along_the_line(command: str, decision: str) -> None:
-    from hookwise.policy.starter import STARTER_POLICY
+    from hookwise.policy.tools.starter import STARTER_POLICY
 
     assert verdict(command, STARTER_POLICY)[0] == decision, command
 

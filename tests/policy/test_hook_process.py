@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from hookwise.policy.payloads import build_payload
-from hookwise.policy.trust import trust_file
+from hookwise.policy.tools.payloads import build_payload
+from hookwise.policy.trust.store import trust_file
 
 HOOKWISE = str(Path(sys.executable).parent / "hookwise")
 

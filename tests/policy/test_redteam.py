@@ -19,16 +19,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookwise.policy import programs
-from hookwise.policy.ansi_c import ansi_c
-from hookwise.policy.code_commands import code_commands
-from hookwise.policy.programs import XARGS_INPUT
-from hookwise.policy.sed_script import sed_commands
-from hookwise.policy.shell import split_command
-from hookwise.policy.xargs_input import xargs_replace
-
-from .test_evasions import verdict
-from .test_trust_model import World
+from hookwise.shell import programs
+from hookwise.shell.ansi_c import ansi_c
+from hookwise.shell.code_commands import code_commands
+from hookwise.shell.parser import split_command
+from hookwise.shell.programs import XARGS_INPUT
+from hookwise.shell.sed_script import sed_commands
+from hookwise.shell.xargs_input import xargs_replace
+from tests.policy.test_evasions import verdict
+from tests.policy.trust.test_trust_model import World
 
 # --------------------------------------------------------------- forms bash really runs
 
@@ -115,7 +114,7 @@ def test_bash_really_runs_the_evasion_and_the_hook_denies_it(tmp_path: Path, com
     ],
 )
 def test_the_same_programs_used_everyday_pass(command: str) -> None:
-    from hookwise.policy.starter import starter_policy
+    from hookwise.policy.tools.starter import starter_policy
 
     assert verdict(command, starter_policy(["all"]))[0] == "none", command
 
@@ -372,7 +371,7 @@ def test_gemini_runs_the_command_in_its_dir_path(
     """Gemini's run_shell_command takes the directory to run in: paths resolve there, so
     ``rm policy.yaml`` in ``.hookwise`` is the policy, and ``rm -rf repo`` in ``..`` is
     the workspace."""
-    from hookwise.policy.payloads import build_payload
+    from hookwise.policy.tools.payloads import build_payload
 
     world.policy("version: 1\nextends: [hookwise/filesystem]\nrules: []\n")
     (world.repo / "sub" / "build").mkdir(parents=True)

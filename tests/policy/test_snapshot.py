@@ -21,10 +21,10 @@ import pytest
 
 from hookwise.config.hookwise_command import portable_argv
 from hookwise.policy import snapshot
-from hookwise.policy.launcher import launcher_text
-from hookwise.policy.payloads import build_payload
-from hookwise.policy.scopes import launcher_path, snapshot_path
-from hookwise.policy.trust import trust_file
+from hookwise.policy.install.launcher import launcher_text
+from hookwise.policy.tools.payloads import build_payload
+from hookwise.policy.trust.scopes import launcher_path, snapshot_path
+from hookwise.policy.trust.store import trust_file
 
 SRC = str(Path(snapshot.__file__).resolve().parents[2])
 HOOKWISE = str(Path(sys.executable).parent / "hookwise")
@@ -396,7 +396,7 @@ def test_a_damaged_snapshot_costs_a_rebuild_not_an_answer(
         entries[3][4] = (entries[3][4][0] - 1, entries[3][4][1])
         _write(snap(env), header, entries)
     elif damage == "stale-on-demand":  # a module read on first import (shell) changed
-        at = next(i for i, e in enumerate(entries) if e[0] == "hookwise.policy.shell")
+        at = next(i for i, e in enumerate(entries) if e[0] == "hookwise.shell.parser")
         entries[at][4] = (entries[at][4][0] - 1, entries[at][4][1])
         _write(snap(env), header, entries)
     elif damage == "magic":  # written by another Python
@@ -410,7 +410,7 @@ def test_a_damaged_snapshot_costs_a_rebuild_not_an_answer(
         data = snap(env).read_bytes()
         size = int.from_bytes(data[:8], "little")
         index = marshal.loads(data[8 : 8 + size])[1]
-        offset, length = next(e[5:7] for e in index if e[0] == "hookwise.policy.shell")
+        offset, length = next(e[5:7] for e in index if e[0] == "hookwise.shell.parser")
         snap(env).write_bytes(data[: 8 + size + offset + length // 2])
     elif damage.startswith("huge"):  # a length past the end: no read that large is tried
         data = snap(env).read_bytes()
@@ -418,7 +418,7 @@ def test_a_damaged_snapshot_costs_a_rebuild_not_an_answer(
         head, index, extensions = marshal.loads(data[8 : 8 + size])
         grown = [
             (*e[:6], 1 << 40)
-            if (e[3] if damage == "huge-eager" else e[0] == "hookwise.policy.shell")
+            if (e[3] if damage == "huge-eager" else e[0] == "hookwise.shell.parser")
             else e
             for e in index
         ]

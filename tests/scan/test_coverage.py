@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from hookwise.cli.app import cli as hookwise_cli
-from hookwise.policy.launcher import hook_command
+from hookwise.policy.install.launcher import hook_command
 from hookwise.scan.coverage import build_report
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "coverage"

@@ -1,6 +1,6 @@
 """``hookwise doctor``: registration, trust, policy validity and a live self-test per host.
 
-The checks are in ``hookwise.policy.doctor``; this module prints them and sets the exit
+The checks are in ``hookwise.policy.install.doctor``; this module prints them and sets the exit
 code (1 when any check fails).
 """
 
@@ -14,7 +14,7 @@ import click
 
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option, project_root
-from hookwise.policy.doctor import DoctorReport
+from hookwise.policy.install.doctor import DoctorReport
 from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
 
 _MARKS = {"ok": "ok  ", "info": "info", "warn": "WARN", "fail": "FAIL"}
@@ -79,7 +79,7 @@ def doctor(
     since: str | None,
 ) -> None:
     """Check that `hookwise hook` is registered, trusted and answering, and the policy valid."""
-    from hookwise.policy.doctor import diagnose
+    from hookwise.policy.install.doctor import diagnose
 
     platform = dialect or platform
     hosts = (platform,) if platform else HOST_NAMES

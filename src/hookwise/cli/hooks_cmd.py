@@ -610,8 +610,11 @@ def _trust_codex(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool)
     from hookwise.config.atomic import write_text_atomic
     from hookwise.config.codex_settings import CodexPaths, load_codex_hooks, trust_codex_hooks
     from hookwise.config.model import Source
-    from hookwise.policy.codex_hook_trust import codex_project_trust, edit_codex_project_trust
-    from hookwise.policy.install_error import InstallError
+    from hookwise.policy.install.codex_hook_trust import (
+        codex_project_trust,
+        edit_codex_project_trust,
+    )
+    from hookwise.policy.install.errors import InstallError
 
     paths = CodexPaths.from_environment(ctx.paths.workspace, home=ctx.paths.home)
     root = paths.project_root()

@@ -1,7 +1,7 @@
 """``hookwise install`` and ``hookwise uninstall``: register the policy hook with a host.
 
 The logic (which events, which file, the text edits, Codex's hook trust) is in
-``hookwise.policy.install``; this module parses options and reports.
+``hookwise.policy.install.plan``; this module parses options and reports.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import click
 
 from hookwise.cli.errors import InputError
 from hookwise.cli.options import project_option, project_root
-from hookwise.policy.install import InstallPlan
-from hookwise.policy.install_targets import SCOPES
+from hookwise.policy.install.plan import InstallPlan
+from hookwise.policy.install.targets import SCOPES
 from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
 
 _host_argument = click.argument("host", type=click.Choice(HOST_NAMES))
@@ -87,9 +87,9 @@ def install(
     as_json: bool,
 ) -> None:
     """Register `hookwise hook` with HOST for every event the policy uses."""
-    from hookwise.policy.install import plan_install, write_plan
-    from hookwise.policy.install_error import InstallError
-    from hookwise.policy.launcher import hook_command
+    from hookwise.policy.install.errors import InstallError
+    from hookwise.policy.install.launcher import hook_command
+    from hookwise.policy.install.plan import plan_install, write_plan
 
     directory = project_root(project)
     env = dict(os.environ)
@@ -162,8 +162,8 @@ def _matcher(matcher: str | None) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
 def uninstall(host: str, scope: str, project: Path | None, dry_run: bool, as_json: bool) -> None:
     """Remove hookwise's hook entries from HOST's settings (other hooks stay)."""
-    from hookwise.policy.install import plan_uninstall, write_plan
-    from hookwise.policy.install_error import InstallError
+    from hookwise.policy.install.errors import InstallError
+    from hookwise.policy.install.plan import plan_uninstall, write_plan
 
     directory = project_root(project)
     try:

@@ -1,7 +1,7 @@
 """``hookwise logs export --otel``: the audit log as OpenTelemetry spans.
 
 Export reads the log after the fact, so ``hookwise hook`` never loads OpenTelemetry; the
-work is in hookwise.policy.otel_export, which the service can reuse. Exit codes: 0 done,
+work is in hookwise.policy.tools.otel_export, which the service can reuse. Exit codes: 0 done,
 1 a batch was not accepted or the checkpoint is unusable, 2 usage or the extra is missing.
 """
 
@@ -48,8 +48,9 @@ def export(
     """Export audit-log decisions, resuming where the last export stopped."""
     if not otel:
         raise click.UsageError("say where to export to: --otel")
-    from hookwise.policy import audit, otel_export
-    from hookwise.policy.compiler import default_settings
+    from hookwise.policy import audit
+    from hookwise.policy.rules.compiler import default_settings
+    from hookwise.policy.tools import otel_export
 
     try:
         otel_export.require_sdk()

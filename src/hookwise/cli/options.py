@@ -94,7 +94,7 @@ def project_root(given: Path | None) -> Path:
     """
     if given is not None:
         return given.resolve()
-    from hookwise.policy.scopes import find_project
+    from hookwise.policy.trust.scopes import find_project
 
     here = Path.cwd().resolve()
     found = find_project(str(here))

@@ -89,8 +89,8 @@ def policy() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def validate(files: tuple[Path, ...], cwd: Path | None, strict: bool, as_json: bool) -> None:
     """Check policy files: FILES alone, or every scope that applies here."""
-    from hookwise.policy.compiler import compile_files
-    from hookwise.policy.trust import Trust
+    from hookwise.policy.rules.compiler import compile_files
+    from hookwise.policy.trust.store import Trust
 
     if files:
         results = []
@@ -107,7 +107,7 @@ def validate(files: tuple[Path, ...], cwd: Path | None, strict: bool, as_json: b
     else:
         compiled = _compile_scopes(str(cwd or Path.cwd()), _env(None))
         if not compiled["files"]:
-            from hookwise.policy.scopes import scope_files
+            from hookwise.policy.trust.scopes import scope_files
 
             looked = ", ".join(p for _, p in scope_files(str(cwd or Path.cwd()), _env(None)))
             raise InputError(
@@ -220,7 +220,7 @@ def docs() -> None:
 @policy.command()
 def schema() -> None:
     """Print the JSON Schema of the policy format (for editors)."""
-    from hookwise.policy.schema import SCHEMA
+    from hookwise.policy.rules.schema import SCHEMA
 
     click.echo(_dump(SCHEMA))
 
@@ -237,7 +237,7 @@ def schema() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 def init(directory: Path | None, force: bool, packs: str, as_json: bool) -> None:
     """Write a commented starter policy to .hookwise/policy.yaml."""
-    from hookwise.policy.starter import starter_policy
+    from hookwise.policy.tools.starter import starter_policy
 
     try:
         text = starter_policy([p.strip() for p in packs.split(",") if p.strip()])
@@ -249,7 +249,7 @@ def init(directory: Path | None, force: bool, packs: str, as_json: bool) -> None
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
     # you wrote it (through hookwise): it applies in full until it changes
-    from hookwise.policy.trust import store_path, trust_file
+    from hookwise.policy.trust.store import store_path, trust_file
 
     real, digest = trust_file(str(target), dict(os.environ))
     if as_json:
@@ -362,7 +362,7 @@ def explain(
     as_json: bool,
 ) -> None:
     """Explain the decision for a hook PAYLOAD (a JSON file, or - for stdin)."""
-    from hookwise.policy.explain import explain as run_explain
+    from hookwise.policy.tools.explain import explain as run_explain
 
     platform = dialect or platform
     data = _read_payload(payload)
@@ -401,9 +401,9 @@ def test_cmd(
 
     Exit 1 when a scenario fails, 2 when the scenario file or the policy cannot be used.
     """
-    from hookwise.policy.compiler import compile_files
-    from hookwise.policy.scenarios import ScenarioError, load_scenarios, run_scenarios
-    from hookwise.policy.trust import Trust
+    from hookwise.policy.rules.compiler import compile_files
+    from hookwise.policy.tools.scenarios import ScenarioError, load_scenarios, run_scenarios
+    from hookwise.policy.trust.store import Trust
 
     try:
         scenario_file = load_scenarios(str(scenarios))
@@ -622,7 +622,7 @@ def logs(
     if since is not None:
         since = parse_since(since, time.time())
     from hookwise.policy import audit, fastjson
-    from hookwise.policy.compiler import default_settings
+    from hookwise.policy.rules.compiler import default_settings
 
     log = str(path) if path else audit.audit_path(default_settings(), dict(os.environ))
     if path is not None and not follow and not path.exists():  # the default may not exist yet
@@ -682,7 +682,7 @@ def _trust_targets(files: tuple[Path, ...], cwd: Path | None) -> list[str]:
     """The files named, else every project and local policy that applies here."""
     if files:
         return [str(path) for path in files]
-    from hookwise.policy.scopes import read_scope_sources, scope_sources
+    from hookwise.policy.trust.scopes import read_scope_sources, scope_sources
 
     found = scope_sources(str(cwd or Path.cwd()), dict(os.environ))
     try:
@@ -709,7 +709,7 @@ def trust_cmd(files: tuple[Path, ...], cwd: Path | None, as_json: bool) -> None:
     Read the file first: a trusted policy can allow commands, run validators and change
     your own rules. The trust is stored per user in ~/.config/hookwise/trust.json.
     """
-    from hookwise.policy.trust import TrustStoreError, store_path, trust_file
+    from hookwise.policy.trust.store import TrustStoreError, store_path, trust_file
 
     store = store_path(dict(os.environ))
     done: list[dict[str, str]] = []
@@ -731,7 +731,7 @@ def trust_cmd(files: tuple[Path, ...], cwd: Path | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print what was untrusted as JSON.")
 def untrust_cmd(files: tuple[Path, ...], cwd: Path | None, as_json: bool) -> None:
     """Forget the trust of project policy FILES (default: those that apply here)."""
-    from hookwise.policy.trust import TrustStoreError, untrust_file
+    from hookwise.policy.trust.store import TrustStoreError, untrust_file
 
     done: list[dict[str, object]] = []
     for target in _trust_targets(files, cwd):
@@ -791,9 +791,9 @@ def fuzz_cmd(
     that are blocked. Exit 1 when anything is found (for CI), 0 when not, 2 on bad input."""
     if as_json:
         fmt = "json"
-    from hookwise.policy.compiler import compile_sources
-    from hookwise.policy.fuzz import fuzz_policy
-    from hookwise.policy.trust import Trust
+    from hookwise.policy.rules.compiler import compile_sources
+    from hookwise.policy.tools.fuzz import fuzz_policy
+    from hookwise.policy.trust.store import Trust
 
     where = str(cwd or Path.cwd())
     if policy_file is not None:

@@ -4,7 +4,7 @@
 ends: a hostile repository could hang every tool that loads its settings (``hookwise scan``,
 ``fire``, the host runtime). Settings are regular files of modest size, so anything else is
 an error the loaders already report as "cannot read", never a hang. (The policy hook's
-hot path has its own reader, ``policy/scopes.read_policy_file``: it may not import config.)
+hot path has its own reader, ``policy/trust/scopes.read_policy_file``: it may not import config.)
 """
 
 from __future__ import annotations

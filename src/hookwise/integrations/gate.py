@@ -3,7 +3,7 @@
 Every bridge (``hookwise.integrations.<framework>``) turns its framework's events into
 calls of one :class:`Gate` and applies the :class:`Verdict` with the framework's own
 mechanism. The Gate decides in process with the same engine as ``hookwise hook``
-(:func:`hookwise.policy.engine.evaluate`, the same scopes, trust model and compiled cache;
+(:func:`hookwise.policy.rules.engine.evaluate`, the same scopes, trust model and compiled cache;
 no process is spawned), optionally runs the project's existing Claude Code / Gemini CLI /
 Codex hooks (``hooks_from``, see :mod:`hookwise.integrations.hooks`) and keeps the stricter
 answer, and writes every decision to the policy audit log with ``framework`` and ``agent``.
@@ -31,10 +31,10 @@ from hookwise.policy import audit, canonical
 from hookwise.policy.adapters.base import Answer, failed
 from hookwise.policy.cache import load_policy
 from hookwise.policy.canonical import Event
-from hookwise.policy.engine import Decision, RetryState, evaluate
 from hookwise.policy.hook import audit_record
 from hookwise.policy.pipeline import Outcome, first_error, on_error_verdict
-from hookwise.policy.scopes import scope_sources, trust_store_path
+from hookwise.policy.rules.engine import Decision, RetryState, evaluate
+from hookwise.policy.trust.scopes import scope_sources, trust_store_path
 
 if TYPE_CHECKING:
     from hookwise.integrations.hooks import HookBridge
@@ -116,7 +116,7 @@ class _Policy:
         """Self-protection's protected paths for this policy, worked out once (they
         depend on the env, the cwd and the policy files, which a reload renews)."""
         if self._guard is None and self.policy is not None:
-            from hookwise.policy.protect import Guard
+            from hookwise.policy.trust.protect import Guard
 
             files = [path for _scope, path in self.policy.get("files", ())]
             self._guard = Guard(env, files, cwd)
@@ -330,7 +330,7 @@ class Gate:
     def _relay(self, tool: str, args: Mapping[str, Any]) -> Verdict | None:
         """The call decided again (its rule, its relay flag) and, when it goes to the
         relay, the person's answer as a verdict; None when the relay does not apply."""
-        from hookwise.policy import relay
+        from hookwise.policy.approvals import relay
 
         policy = self._policy().policy
         if policy is None or first_error(policy) or not policy["settings"].get("approvals"):

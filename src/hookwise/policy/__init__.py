@@ -26,17 +26,17 @@ if TYPE_CHECKING:
     from typing import Any
 
 _EXPORTS = {
-    "compile_files": "hookwise.policy.compiler",
-    "compile_sources": "hookwise.policy.compiler",
-    "scope_files": "hookwise.policy.scopes",
+    "compile_files": "hookwise.policy.rules.compiler",
+    "compile_sources": "hookwise.policy.rules.compiler",
+    "scope_files": "hookwise.policy.trust.scopes",
     "load_policy": "hookwise.policy.cache",
     "decide": "hookwise.policy.pipeline",
     "Outcome": "hookwise.policy.pipeline",
-    "Decision": "hookwise.policy.engine",
-    "RetryState": "hookwise.policy.engine",
-    "build_payload": "hookwise.policy.payloads",
-    "load_scenarios": "hookwise.policy.scenarios",
-    "run_scenarios": "hookwise.policy.scenarios",
+    "Decision": "hookwise.policy.rules.engine",
+    "RetryState": "hookwise.policy.rules.engine",
+    "build_payload": "hookwise.policy.tools.payloads",
+    "load_scenarios": "hookwise.policy.tools.scenarios",
+    "run_scenarios": "hookwise.policy.tools.scenarios",
 }
 
 __all__ = [

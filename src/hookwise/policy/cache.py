@@ -26,7 +26,7 @@ import sys
 
 from hookwise import __version__
 from hookwise.policy import os_lite as os  # os without its import cost
-from hookwise.policy.scopes import (
+from hookwise.policy.trust.scopes import (
     read_policy_file,
     read_scope_sources,
     scope_sources,
@@ -41,18 +41,18 @@ if TYPE_CHECKING:
 CACHE_FORMAT = 5  # bump when the layout or what cache_write.hook_rule keeps changes
 # The modules whose code shapes the compiled data (a change recompiles the cache).
 _COMPILER_SOURCES = (
-    "policy/compiler.py",
-    "policy/loader.py",
-    "policy/schema.py",
-    "policy/hosts.py",
+    "policy/rules/compiler.py",
+    "policy/rules/loader.py",
+    "policy/rules/schema.py",
+    "policy/adapters/hosts.py",
     "policy/canonical.py",
-    "policy/condition.py",
-    "policy/condition_syntax.py",
-    "policy/globs.py",
-    "policy/shell.py",
-    "policy/trust.py",
-    "policy/actions.py",
-    "policy/scopes.py",
+    "policy/rules/condition.py",
+    "policy/rules/condition_syntax.py",
+    "policy/rules/globs.py",
+    "shell/parser.py",
+    "policy/trust/store.py",
+    "policy/rules/actions.py",
+    "policy/trust/scopes.py",
     "protocol/gemini.py",
     "protocol/claude.py",
     "protocol/codex.py",
@@ -88,7 +88,7 @@ def code_stamp() -> int:
     """
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     newest = 0
-    for name in (*_COMPILER_SOURCES, "policy/packs", "policy/packs/__init__.py"):
+    for name in (*_COMPILER_SOURCES, "policy/rules/packs", "policy/rules/packs/__init__.py"):
         try:
             stamp = os.stat(f"{root}/{name}").st_mtime_ns
         except OSError:
@@ -225,8 +225,8 @@ def load_policy(cwd: str, env: dict[str, str], use_cache: bool = True) -> Loaded
         import site
 
         site.main()
-    from hookwise.policy.compiler import compile_sources
-    from hookwise.policy.trust import Trust
+    from hookwise.policy.rules.compiler import compile_sources
+    from hookwise.policy.trust.store import Trust
 
     policy = compile_sources(sources, trust=Trust.from_store(trust_bytes, env))
     if use_cache:

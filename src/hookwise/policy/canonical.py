@@ -19,7 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from hookwise.policy.shell import Command, Script
+    from hookwise.shell.parser import Command, Script
 
 # ---------------------------------------------------------------------- canonical events
 
@@ -225,7 +225,7 @@ def split_mcp(name: str) -> tuple[str, str] | None:
 def shell_join(argv: list[object]) -> str:
     """A command line for an argv list (Codex may send ``command`` as a list); the quoting
     lives with the parser that reads it back (shell_quote.join)."""
-    from hookwise.policy.shell_quote import join
+    from hookwise.shell.quote import join
 
     return join(argv)
 
@@ -442,7 +442,7 @@ class Event:
             if command is None:
                 self._cache["script"] = None
             else:
-                from hookwise.policy.shell import split_command
+                from hookwise.shell.parser import split_command
 
                 self._cache["script"] = split_command(command)
         result: Script | None = self._cache["script"]
@@ -567,7 +567,7 @@ class Event:
             return self.env
         if name == "time":
             if "time" not in self._cache:
-                from hookwise.policy.condition import time_view
+                from hookwise.policy.rules.condition import time_view
 
                 self._cache["time"] = time_view(self.now)
             return self._cache["time"]

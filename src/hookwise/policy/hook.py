@@ -22,8 +22,8 @@ from hookwise.policy import audit, fastjson
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.adapters import PLATFORMS
 from hookwise.policy.cache import cache_dir, load_policy
-from hookwise.policy.engine import RetryState
 from hookwise.policy.pipeline import Outcome, decide, failure_answer
+from hookwise.policy.rules.engine import RetryState
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -144,8 +144,8 @@ class FileRetryState(RetryState):
 
 def _broken_policy(message: str, path: str) -> dict[str, Any]:
     """A stand-in policy that only carries an error (a file could not be read)."""
-    from hookwise.policy.compiler import default_settings
-    from hookwise.policy.hosts import host_tables
+    from hookwise.policy.adapters.hosts import host_tables
+    from hookwise.policy.rules.compiler import default_settings
 
     return {
         "rules": [],
@@ -238,8 +238,8 @@ def relay_ask(outcome: Outcome, policy: dict[str, Any], env: dict[str, str]) -> 
     decision = outcome.decision
     if decision is None or decision.decision != "ask" or outcome.host is None:
         return
-    from hookwise.policy import relay
     from hookwise.policy.adapters import adapter
+    from hookwise.policy.approvals import relay
 
     settings = policy["settings"]
     tables = policy["hosts"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from hookwise.policy.adapters import DecodeError, adapter, detect_platform
 from hookwise.policy.adapters.base import Answer, gates_tool
-from hookwise.policy.engine import Decision, RetryState, evaluate
+from hookwise.policy.rules.engine import Decision, RetryState, evaluate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -13,9 +13,9 @@ import shlex
 from typing import Any
 
 from hookwise.config.hook_toml import HookTomlError, hook_toml_path, load_hook_toml
-from hookwise.policy.compiler import compile_sources
-from hookwise.policy.scopes import read_sources, scope_sources
-from hookwise.policy.trust import Trust
+from hookwise.policy.rules.compiler import compile_sources
+from hookwise.policy.trust.scopes import read_sources, scope_sources
+from hookwise.policy.trust.store import Trust
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import text_line
 from hookwise.scan.model import Gate, Runnable
@@ -75,7 +75,7 @@ def policy_validators(ctx: ScanContext) -> tuple[list[Runnable], list[str]]:
         return [], [f"hookwise policy: {exc}"]
     if not any(data is not None for _s, _p, data in sources):
         return [], []
-    from hookwise.policy.scopes import trust_store_path
+    from hookwise.policy.trust.scopes import trust_store_path
 
     store: bytes | None
     try:

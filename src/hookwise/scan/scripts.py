@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from hookwise.policy import programs
-from hookwise.policy.programs import SHELLS
-from hookwise.policy.shell import Command
 from hookwise.scan.catalog import POWERSHELLS, SHELL_SOURCES
 from hookwise.scan.model import ScriptFile
+from hookwise.shell import programs
+from hookwise.shell.parser import Command
+from hookwise.shell.programs import SHELLS
 
 __all__ = ["MAX_SCRIPT_BYTES", "expand", "language_of", "read_script", "script_paths"]
 

@@ -1,6 +1,6 @@
 """Facts of shell text (a hook's command line or a shell script), through the policy parser.
 
-``policy/shell.split_command`` gives every simple command with wrappers, assignments and
+``shell/parser.split_command`` gives every simple command with wrappers, assignments and
 keywords taken off, redirect targets, ``bash -c``/``eval``/substitution bodies and
 interpreter one-liners parsed as commands of their own, and the pipe each reads from; the
 facts are read from those commands, never from regexes over the raw text (except for the
@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from hookwise.policy import programs
-from hookwise.policy.programs import SHELLS
-from hookwise.policy.shell import Command, split_command
-from hookwise.policy.shell_scripts import reads_stdin
 from hookwise.scan import catalog
 from hookwise.scan.facts import ScriptRef
 from hookwise.scan.locate import line_of_offset
 from hookwise.scan.scripts import resolve, script_paths
+from hookwise.shell import programs
+from hookwise.shell.parser import Command, split_command
+from hookwise.shell.programs import SHELLS
+from hookwise.shell.scripts import reads_stdin
 
 if TYPE_CHECKING:
     from hookwise.scan.analyse import Analyser

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from hookwise.policy.code_commands import code_commands
 from hookwise.scan import catalog
+from hookwise.shell.code_commands import code_commands
 
 if TYPE_CHECKING:
     from hookwise.scan.analyse import Analyser

@@ -40,8 +40,8 @@ from hookwise.api.ratelimit import limited
 from hookwise.api.schemas import JsonObject, ResponseModel, _optional
 from hookwise.policy import pipeline
 from hookwise.policy.cache import cache_dir, load_policy
-from hookwise.policy.explain import rule_results
 from hookwise.policy.hook import FileRetryState, _broken_policy
+from hookwise.policy.tools.explain import rule_results
 from hookwise.protocol.hosts import Host
 
 log = logging.getLogger("hookwise.api")

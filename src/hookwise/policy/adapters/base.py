@@ -9,7 +9,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from hookwise.policy.engine import Decision
+    from hookwise.policy.rules.engine import Decision
 
 
 class DecodeError(ValueError):

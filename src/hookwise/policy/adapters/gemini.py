@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from hookwise.policy.canonical import Event
-    from hookwise.policy.engine import Decision
+    from hookwise.policy.rules.engine import Decision
 
 HOST = "gemini"
 

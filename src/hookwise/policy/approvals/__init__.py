@@ -1,0 +1,1 @@
+"""Approvals: an ``ask`` decided by a person through the relay (``hookwise serve``)."""

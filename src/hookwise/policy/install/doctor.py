@@ -1,0 +1,771 @@
+"""``hookwise doctor``: is the policy hook registered, trusted, valid and answering, per host?
+
+Every check reads the hosts' configuration the way the host does (the loaders of
+``hookwise.config``: Gemini CLI's folder trust and ``hooksConfig``, Claude Code's
+``disableAllHooks`` and managed-only switches, Codex's project trust and hook hashes), so
+"registered" means "the host would run it", not merely "written in a file". The self-test
+runs the exact registered command through the host's shell with a synthetic pre-tool event,
+reads the answer as that host would (``hookwise.host``) and compares it with the answer
+this hookwise computes in-process for the same event.
+
+A check is ``ok``, ``info``, ``warn`` (worth knowing, nothing broken) or ``fail``
+(something does not work as installed); any ``fail`` makes the report not ok.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hookwise.config.files import read_file_bytes
+from hookwise.config.hookwise_command import is_hookwise_command, is_portable_command, machine_paths
+from hookwise.config.host_homes import claude_config_dir, codex_home, gemini_home
+from hookwise.config.jsonc import JsonDocument, JsonEditError
+from hookwise.policy.install.codex_hook_trust import codex_project_trust, toml_string
+from hookwise.policy.install.errors import InstallError
+from hookwise.policy.install.hooks_edit import find_hookwise
+from hookwise.policy.install.plan import compile_policy
+from hookwise.policy.install.registrations import (
+    MATCH_ALL,
+    policy_events,
+    timeout_seconds,
+    tool_matcher_events,
+)
+from hookwise.policy.install.targets import SCOPES, settings_path
+from hookwise.policy.trust.scopes import launcher_path
+from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
+from hookwise.protocol.hosts import host as host_info
+from hookwise.wording import count
+
+PROBE_COMMAND = "echo hookwise-doctor"
+SELF_TEST_CAP_S = 60.0
+
+
+@dataclass
+class Check:
+    status: str  # "ok" | "info" | "warn" | "fail"
+    name: str
+    detail: str
+
+
+@dataclass
+class Registered:
+    """A hookwise handler as the host registers it."""
+
+    event: str
+    scope: str
+    origin: str  # file#/hooks/Event/g/hooks/h
+    matcher: Any
+    command: str
+    timeout: Any
+    runs: bool
+
+
+@dataclass
+class HostReport:
+    host: str
+    installed: bool = False
+    registered: list[Registered] = field(default_factory=list)
+    events_used: list[str] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(check.status != "fail" for check in self.checks)
+
+    def add(self, status: str, name: str, detail: str) -> None:
+        self.checks.append(Check(status, name, detail))
+
+
+@dataclass
+class PolicyReport:
+    scopes: list[tuple[str, str, bool]] = field(default_factory=list)
+    """(scope, path, present) of every scope file that applies."""
+    rules: int = 0
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(check.status != "fail" for check in self.checks)
+
+
+@dataclass
+class DoctorReport:
+    project: str
+    policy: PolicyReport
+    hosts: list[HostReport]
+
+    @property
+    def ok(self) -> bool:
+        return self.policy.ok and all(host.ok for host in self.hosts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "project": self.project,
+            "policy": {
+                "ok": self.policy.ok,
+                "scopes": [
+                    {"scope": s, "path": p, "present": present}
+                    for s, p, present in self.policy.scopes
+                ],
+                "rules": self.policy.rules,
+                "checks": [asdict(c) for c in self.policy.checks],
+            },
+            "hosts": {
+                report.host: {
+                    "ok": report.ok,
+                    "installed": report.installed,
+                    "events_used": report.events_used,
+                    "registered": [asdict(r) for r in report.registered],
+                    "checks": [asdict(c) for c in report.checks],
+                }
+                for report in self.hosts
+            },
+        }
+
+
+# --------------------------------------------------------------------------- policy
+
+
+def check_policy(project: Path, env: Mapping[str, str]) -> tuple[PolicyReport, dict[str, Any]]:
+    from hookwise.policy.trust.scopes import scope_files
+
+    report = PolicyReport()
+    for scope, path in scope_files(str(project), dict(env)):
+        report.scopes.append((scope, path, os.path.isfile(path)))
+    try:
+        compiled = compile_policy(project, env)
+    except InstallError as exc:
+        report.checks.append(Check("fail", "policy", str(exc)))
+        from hookwise.policy.rules.compiler import compile_sources
+
+        return report, compile_sources([])
+    report.rules = len(compiled["rules"])
+    if not compiled["files"]:
+        report.checks.append(
+            Check(
+                "warn",
+                "policy",
+                "no policy file applies here: hookwise hook decides nothing "
+                "(`hookwise policy init` writes a starter)",
+            )
+        )
+    for problem in compiled["errors"]:
+        place = f"{problem['file']}:{problem['line']}:{problem['column']}"
+        report.checks.append(
+            Check("fail", "policy", f"{place}: {problem['message']} (tool calls are denied)")
+        )
+    for problem in compiled["warnings"]:
+        place = f"{problem['file']}:{problem['line']}:{problem['column']}"
+        report.checks.append(Check("warn", "policy", f"{place}: {problem['message']}"))
+    if compiled["files"] and not compiled["errors"]:
+        enabled = sum(1 for rule in compiled["rules"] if rule["enabled"])
+        names = ", ".join(f"{scope} {path}" for scope, path in compiled["files"])
+        report.checks.append(
+            Check(
+                "ok",
+                "policy",
+                f"valid: {count(report.rules, 'rule')} ({enabled} enabled) in {names}",
+            )
+        )
+    return report, compiled
+
+
+# --------------------------------------------------------------------------- registration
+
+
+def _written(host: str, project: Path, env: Mapping[str, str], report: HostReport) -> set[str]:
+    """Origins of hookwise handlers written in hookwise's own two files (the host aside)."""
+    origins: set[str] = set()
+    seen: set[Path] = set()
+    for scope in SCOPES:
+        path = settings_path(host, scope, project, env)
+        if path in seen:
+            continue
+        seen.add(path)
+        try:
+            text = read_file_bytes(path).decode("utf-8")
+        except FileNotFoundError:
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            report.add("fail", "settings", f"{path}: cannot read: {exc}")
+            continue
+        if not text.strip():
+            continue
+        try:
+            doc = JsonDocument(text, str(path), jsonc=host == "gemini")
+            found = find_hookwise(doc)
+        except (InstallError, JsonEditError) as exc:
+            report.add("fail", "settings", f"{exc}: {HOST_TITLES[host]} cannot read it either")
+            continue
+        for hook in found:
+            origins.add(f"{path}#/hooks/{hook.event}/{hook.group}/hooks/{hook.handler}")
+    return origins
+
+
+def _scope_of(origin: str, host: str, project: Path, env: Mapping[str, str]) -> str:
+    path = origin.split("#", 1)[0]
+    for scope in SCOPES:
+        if path == str(settings_path(host, scope, project, env)):
+            return scope
+    return "other"
+
+
+def _entries(
+    host: str, project: Path, env: Mapping[str, str], report: HostReport
+) -> list[Registered]:
+    """hookwise handlers the host's loader registers, with whether each would run."""
+    from hookwise.config.model import HookEntry
+
+    entries: list[HookEntry] = []
+    not_running: list[Registered] = []
+    if host == "gemini":
+        from hookwise.config.gemini_paths import SettingsPaths
+        from hookwise.config.gemini_settings import load_settings
+        from hookwise.config.registry import build_registry
+        from hookwise.protocol.profiles import Profile
+
+        paths = SettingsPaths.from_environment(project, env=env, home=gemini_home(env))
+        settings = load_settings(paths, profile=Profile.GEMINI_CLI, env=env)
+        registry = build_registry(settings.hooks_objects, settings.hooks_config.disabled)
+        entries = registry.entries
+        _gemini_switches(settings, report)
+        warnings = settings.warnings
+    elif host == "claude":
+        from hookwise.config.claude_settings import load_claude_hooks
+
+        home = None if env.get("CLAUDE_CONFIG_DIR") else str(claude_config_dir(env).parent)
+        claude = load_claude_hooks(project, home=home, env=env)
+        entries = claude.registry.entries
+        _claude_switches(claude, project, env, report)
+        warnings = claude.warnings
+    else:
+        from hookwise.config.codex_settings import load_codex_hooks
+
+        codex = load_codex_hooks(project, codex_home=codex_home(env), env=env)
+        entries = codex.registry.entries
+        warnings = codex.warnings
+        not_running = _codex_switches(codex, project, env, report)
+    out = [
+        Registered(
+            entry.event,
+            _scope_of(entry.origin, host, project, env),
+            entry.origin,
+            entry.matcher,
+            entry.command or "",
+            entry.config.get("timeout"),
+            entry.enabled,
+        )
+        for entry in entries
+        if is_hookwise_command(entry.command)
+    ]
+    mentioned = {r.command for r in out} | {r.origin for r in out}
+    for warning in warnings:
+        if any(text and text in warning for text in mentioned):
+            report.add("warn", "settings", warning)
+    return out + not_running
+
+
+def _gemini_switches(settings: Any, report: HostReport) -> None:
+    trust = settings.trust
+    if trust.trusted:
+        report.add("ok", "trust", f"folder trusted ({trust.source}: {trust.detail})")
+    else:
+        report.add(
+            "fail",
+            "trust",
+            f"folder not trusted: {trust.detail}. Gemini CLI registers no settings hook "
+            "here, user hooks included (headless runs stop with exit 55)",
+        )
+    if not settings.hooks_config.enabled:
+        report.add("fail", "switch", "hooksConfig.enabled is false: Gemini CLI runs no hook")
+
+
+def _claude_switches(
+    claude: Any, project: Path, env: Mapping[str, str], report: HostReport
+) -> None:
+    if claude.disable_all_hooks:
+        report.add(
+            "fail",
+            "switch",
+            f"disableAllHooks is true ({claude.disabled_by}): Claude Code runs no hookwise hook",
+        )
+    if claude.managed_only:
+        report.add(
+            "fail",
+            "switch",
+            "managed settings set allowManagedHooksOnly: only managed hooks run "
+            "(install hookwise in the managed settings instead)",
+        )
+    state = claude_config_dir(env).parent / ".claude.json"
+    if env.get("CLAUDE_CONFIG_DIR"):
+        state = claude_config_dir(env) / ".claude.json"
+    try:
+        data = json.loads(state.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = None
+    projects = data.get("projects") if isinstance(data, dict) else None
+    entry = projects.get(str(project)) if isinstance(projects, dict) else None
+    if isinstance(entry, dict) and entry.get("hasTrustDialogAccepted") is True:
+        report.add("ok", "trust", f"workspace trusted in {state}")
+    else:
+        report.add(
+            "info",
+            "trust",
+            f"{project} is not marked trusted in {state}: interactive Claude Code asks first; "
+            "`claude -p` and SDK sessions run the hooks regardless",
+        )
+
+
+def _codex_switches(
+    codex: Any, project: Path, env: Mapping[str, str], report: HostReport
+) -> list[Registered]:
+    """Codex's switches and trust; hookwise hooks Codex discovers but will not run."""
+    config = codex_home(env) / "config.toml"
+    if not codex.enabled:
+        report.add("fail", "switch", f"{codex.hooks_switch}: false: Codex runs no hook")
+    if codex.managed_only:
+        report.add(
+            "fail",
+            "switch",
+            "requirements.toml sets allow_managed_hooks_only: only managed hooks run",
+        )
+    mine = [h for h in codex.hooks if is_hookwise_command(h.command)]
+    not_running: list[Registered] = []
+    for hook in mine:
+        if hook.runs:
+            continue
+        not_running.append(
+            Registered(
+                hook.event,
+                hook.scope,
+                hook.origin,
+                hook.matcher,
+                hook.command,
+                hook.timeout_s,
+                False,
+            )
+        )
+        if not hook.enabled:
+            report.add(
+                "fail",
+                "trust",
+                f'{hook.origin}: turned off ([hooks.state."{hook.key}"] '
+                f"enabled = false in {config})",
+            )
+        else:
+            why = "changed since it was trusted" if hook.trust == "modified" else "not trusted"
+            report.add(
+                "fail",
+                "trust",
+                f"{hook.origin}: {why}: Codex skips it silently. Run `hookwise install codex` "
+                f'again, or add [hooks.state."{hook.key}"] trusted_hash = '
+                f'"{hook.current_hash}" to {config}',
+            )
+    trusted = [h for h in mine if h.runs]
+    if trusted:
+        report.add("ok", "trust", f"{len(trusted)} hookwise hook(s) trusted (hash) in {config}")
+    hooks_json = settings_path("codex", "project", project, env)
+    if hooks_json.exists():
+        try:
+            config_text: str | None = config.read_text(encoding="utf-8")
+        except OSError:
+            config_text = None
+        level, directory = codex_project_trust(project, config_text, env)
+        if level != "trusted":
+            shown = f'"{level}"' if level else "not set"
+            report.add(
+                "fail",
+                "trust",
+                f"{project} is not a trusted Codex project (trust_level {shown}): Codex does "
+                f"not load {hooks_json}; trust it with `hookwise hooks trust --host codex "
+                f"--folder` (after reviewing it), or add [projects.{toml_string(str(directory))}] "
+                f'trust_level = "trusted" to {config}',
+            )
+        else:
+            report.add("ok", "trust", f"project trusted ({directory} in {config})")
+    return not_running
+
+
+# --------------------------------------------------------------------------- self-test
+
+
+@dataclass
+class SelfTest:
+    command: str
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    seconds: float
+    timed_out: bool = False
+
+
+def run_command(
+    host: str,
+    command: str,
+    payload: dict[str, Any],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    timeout: float,
+) -> SelfTest:
+    """Run a hook command as the host does: through its shell, the event on stdin."""
+    shell = ["bash", "-c", command] if host == "gemini" else ["/bin/sh", "-c", command]
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(
+            shell,
+            input=json.dumps(payload).encode(),
+            capture_output=True,
+            cwd=cwd,
+            env={**env, "HOOKWISE_AUDIT": "0"},
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        out = exc.stdout.decode("utf-8", "replace") if exc.stdout else ""
+        return SelfTest(command, None, out, "", time.perf_counter() - started, True)
+    except OSError as exc:
+        return SelfTest(command, 127, "", str(exc), time.perf_counter() - started)
+    return SelfTest(
+        command,
+        done.returncode,
+        done.stdout.decode("utf-8", "replace"),
+        done.stderr.decode("utf-8", "replace"),
+        time.perf_counter() - started,
+    )
+
+
+def host_reading(host: str, event: str, test: SelfTest) -> str | None:
+    """Why ``host`` would not accept this answer as a valid one; None when it would."""
+    if host == "gemini":
+        from hookwise.host.interpret import interpret_engine
+
+        seen = interpret_engine(test.stdout, test.stderr, test.exit_code)
+        if seen.output_format == "text":
+            return (
+                f"plain text (exit {test.exit_code}), not a JSON answer: Gemini CLI reads it as "
+                f"{'a denial' if test.exit_code not in (0, 1) else 'a message'}"
+            )
+        if seen.output_format is None and test.exit_code not in (0, None):
+            return f"exit {test.exit_code} without an answer: Gemini CLI marks the hook failed"
+        return None
+    if host == "claude":
+        from hookwise.host.claude_dialect import read
+        from hookwise.protocol.claude import CLAUDE
+
+        reading = read(CLAUDE.events[event], test.stdout, test.stderr, test.exit_code)
+        if reading.kind == "error":
+            return reading.problem or "a non-blocking error"
+        if reading.kind == "text":
+            return "plain text, not a JSON answer"
+        specific = (reading.answer or {}).get("hookSpecificOutput")
+        if isinstance(specific, dict) and specific.get("hookEventName") != event:
+            return "hookSpecificOutput.hookEventName does not name the event: Claude ignores it"
+        return None
+    from hookwise.host.codex_dialect import read as codex_read
+    from hookwise.protocol.codex import CODEX
+
+    reading = codex_read(CODEX.events[event], test.stdout, test.stderr, test.exit_code)
+    if reading.kind == "failed":
+        return f"Codex rejects it ({reading.problem}) and runs the tool"
+    if reading.kind == "text":
+        return "plain text, not a JSON answer"
+    return None
+
+
+def _same_answer(stdout_a: str, stdout_b: str) -> bool:
+    def parsed(text: str) -> Any:
+        try:
+            return json.loads(text) if text.strip() else {}  # no output is an empty answer
+        except ValueError:
+            return text.strip()
+
+    return bool(parsed(stdout_a) == parsed(stdout_b))
+
+
+def self_test(
+    host: str,
+    command: str,
+    *,
+    timeout_s: float,
+    project: Path,
+    env: Mapping[str, str],
+    compiled: dict[str, Any],
+) -> Check:
+    """Run the registered command on a synthetic pre-tool event and judge its answer."""
+    from hookwise.policy.pipeline import decide
+    from hookwise.policy.tools.payloads import build_payload
+
+    event = host_info(host).pre_tool_event
+    tool_input: dict[str, Any] = {"command": PROBE_COMMAND}
+    if host != "codex":
+        tool_input["description"] = "hookwise doctor self-test"
+    payload = build_payload(
+        host,
+        event,
+        tool=host_info(host).shell_tool,
+        tool_input=tool_input,
+        cwd=str(project),
+        session="hookwise-doctor",
+    )
+    if host != "gemini":
+        payload["tool_use_id"] = "hookwise-doctor"
+    test = run_command(
+        host, command, payload, cwd=project, env=env, timeout=min(timeout_s, SELF_TEST_CAP_S)
+    )
+    shown = f"{test.seconds * 1000:.0f} ms"
+    if test.timed_out:
+        return Check(
+            "fail",
+            "self-test",
+            f"`{command}` gave no answer within {timeout_s:g} s: {HOST_TITLES[host]} then "
+            "runs the tool",
+        )
+    problem = host_reading(host, event, test)
+    if problem is not None:
+        stderr = test.stderr.strip().splitlines()
+        tail = f"; stderr: {stderr[-1]}" if stderr else ""
+        return Check("fail", "self-test", f"`{command}` on {event}: {problem}{tail}")
+    expected = decide(payload, compiled, host, dict(env), now=time.time())
+    answer = expected.answer
+    answered = test.stdout.strip() or "(no output)"
+    if answer.exit_code != test.exit_code or not _same_answer(answer.stdout, test.stdout):
+        return Check(
+            "warn",
+            "self-test",
+            f"{event} answered exit {test.exit_code} {answered}, but this hookwise answers "
+            f"exit {answer.exit_code} {answer.stdout or '(no output)'}: the registered command "
+            "runs another hookwise or policy",
+        )
+    decision = expected.decision.decision if expected.decision else None
+    return Check(
+        "ok",
+        "self-test",
+        f"{event} ({PROBE_COMMAND!r}) answered exit {test.exit_code} {answered} in {shown}"
+        + (f" (decision: {decision})" if decision else ""),
+    )
+
+
+# --------------------------------------------------------------------------- per host
+
+
+def _timeout_s(host: str, value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return value / 1000.0 if host == "gemini" else float(value)
+
+
+def check_host(
+    host: str,
+    project: Path,
+    env: Mapping[str, str],
+    compiled: dict[str, Any],
+    *,
+    explicit: bool = False,
+    run_self_test: bool = True,
+) -> HostReport:
+    report = HostReport(host)
+    report.events_used = policy_events(compiled, host)
+    written = _written(host, project, env, report)
+    probe = HostReport(host)
+    registered = _entries(host, project, env, probe)
+    report.registered = registered
+    report.installed = bool(written or registered)
+    if not report.installed:
+        status = "fail" if explicit else "info"
+        report.add(status, "registered", f"not installed (`hookwise install {host}`)")
+        return report
+    report.checks.extend(probe.checks)
+    running = [r for r in registered if r.runs]
+    unseen: dict[str, list[str]] = {}
+    for origin in sorted(written - {r.origin for r in registered}):
+        path, _, pointer = origin.partition("#")
+        unseen.setdefault(path, []).append(pointer.split("/")[2])
+    for path, events in unseen.items():
+        report.add(
+            "fail",
+            "registered",
+            f"{path} registers hookwise on {', '.join(dict.fromkeys(events))}, but "
+            f"{HOST_TITLES[host]} does not load it here (see the checks above)",
+        )
+    for entry in registered:
+        if not entry.runs and host == "gemini":
+            report.add(
+                "fail",
+                "switch",
+                f"{entry.origin}: listed in hooksConfig.disabled: Gemini CLI does not run it",
+            )
+    by_event: dict[str, list[Registered]] = {}
+    for entry in running:
+        by_event.setdefault(entry.event, []).append(entry)
+    if by_event:
+        listed = ", ".join(
+            f"{event} ({', '.join(sorted({e.scope for e in entries}))})"
+            for event, entries in by_event.items()
+        )
+        report.add("ok", "registered", f"runs on {listed}")
+    known = {origin.partition("#")[2].split("/")[2] for origin in written}
+    known |= {entry.event for entry in registered}
+    # an event hookwise is written on but that does not run has its own failure above
+    missing = [e for e in report.events_used if e not in by_event and e not in known]
+    if missing:
+        report.add(
+            "fail",
+            "events",
+            f"the policy uses {', '.join(missing)} but hookwise is not registered there "
+            f"(run `hookwise install {host}` again)",
+        )
+    unused = [event for event in by_event if event not in report.events_used]
+    if unused:
+        report.add("info", "events", f"registered on {', '.join(unused)}, which no rule uses")
+    needed = timeout_seconds(compiled)
+    for event, entries in by_event.items():
+        commands = {e.command for e in entries}
+        if len(entries) > 1 and (host == "codex" or len(commands) > 1):
+            report.add(
+                "warn",
+                "events",
+                f"{event}: hookwise is registered {len(entries)} times "
+                f"({', '.join(e.origin for e in entries)}); it runs more than once",
+            )
+        for entry in entries:
+            _check_entry(
+                host, entry, needed, report, relay=bool(compiled["settings"].get("approvals"))
+            )
+    _check_portability(registered, env, report)
+    if run_self_test:
+        pre = by_event.get(host_info(host).pre_tool_event) or [
+            e for es in by_event.values() for e in es
+        ]
+        tested: set[str] = set()
+        for entry in pre:
+            if entry.command in tested:
+                continue
+            tested.add(entry.command)
+            seconds = _timeout_s(host, entry.timeout) or 600.0
+            report.checks.append(
+                self_test(
+                    host,
+                    entry.command,
+                    timeout_s=seconds,
+                    project=project,
+                    env=env,
+                    compiled=compiled,
+                )
+            )
+    return report
+
+
+def _check_portability(
+    registered: list[Registered], env: Mapping[str, str], report: HostReport
+) -> None:
+    """A command in a shared (committed) settings file must run on a teammate's machine;
+    one that names a path of this machine fails there with 127, which hosts ignore."""
+    launcher = launcher_path(dict(env))
+    seen: set[str] = set()
+    for entry in registered:
+        if entry.command in seen:
+            continue
+        seen.add(entry.command)
+        paths = machine_paths(entry.command)
+        if paths and entry.scope == "project":
+            report.add(
+                "warn",
+                "portable",
+                f"{entry.origin.partition('#')[0]}: the command names {paths[0]}, a path of "
+                "this machine; on another machine it is not found (exit 127) and the host "
+                f"runs the tool. `hookwise install {report.host}` writes a portable command",
+            )
+        elif is_portable_command(entry.command) and not os.access(launcher, os.X_OK):
+            report.add(
+                "info",
+                "portable",
+                f"no fast launcher at {launcher}: the hook runs `hookwise` from PATH "
+                f"(slower); `hookwise install {report.host}` writes it",
+            )
+
+
+def _check_entry(
+    host: str, entry: Registered, needed: int, report: HostReport, *, relay: bool = False
+) -> None:
+    if entry.event in tool_matcher_events(host) and entry.matcher not in (None, "", MATCH_ALL):
+        report.add(
+            "warn",
+            "matcher",
+            f"{entry.origin}: matcher {entry.matcher!r}: hookwise sees only those tools' "
+            f"{entry.event} events (install writes {MATCH_ALL!r})",
+        )
+    seconds = _timeout_s(host, entry.timeout)
+    if seconds is None:
+        return
+    if host == "gemini" and entry.timeout < 1000:
+        report.add(
+            "fail",
+            "timeout",
+            f"{entry.origin}: timeout {entry.timeout} ms: Gemini CLI counts milliseconds, so "
+            "the hook is killed before it answers (and the tool runs)",
+        )
+    elif host != "gemini" and seconds > 3600:
+        report.add(
+            "warn",
+            "timeout",
+            f"{entry.origin}: timeout {entry.timeout} s: {HOST_TITLES[host]} counts seconds "
+            "(milliseconds written by mistake?)",
+        )
+    elif seconds < needed:
+        report.add(
+            # the relay waits up to settings.approvals.wait: a host that kills the hook
+            # first lets the tool run, so that is a failure, not a warning
+            "fail" if relay else "warn",
+            "timeout",
+            f"{entry.origin}: timeout {seconds:g} s, but the policy's validators"
+            f"{' and the approval relay' if relay else ''} may need {needed} s "
+            f"(`hookwise install {host}` writes that)",
+        )
+
+
+def diagnose(
+    project: Path,
+    env: Mapping[str, str] | None = None,
+    *,
+    hosts: tuple[str, ...] = HOST_NAMES,
+    explicit: bool = False,
+    run_self_test: bool = True,
+) -> DoctorReport:
+    """The whole report for ``project`` (``explicit``: the hosts were asked for by name)."""
+    environ = dict(os.environ if env is None else env)
+    project = Path(os.path.abspath(project))
+    policy, compiled = check_policy(project, environ)
+    relay_config = compiled["settings"].get("approvals")
+    if relay_config and run_self_test:
+        from hookwise.policy.approvals import relay
+
+        status, detail = relay.probe(relay_config, environ, str(project))
+        policy.checks.append(Check(status, "approvals", detail))
+    reports = [
+        check_host(host, project, environ, compiled, explicit=explicit, run_self_test=run_self_test)
+        for host in hosts
+    ]
+    return DoctorReport(str(project), policy, reports)
+
+
+__all__ = [
+    "Check",
+    "DoctorReport",
+    "HostReport",
+    "PolicyReport",
+    "Registered",
+    "check_host",
+    "check_policy",
+    "diagnose",
+    "host_reading",
+    "self_test",
+]

@@ -1,0 +1,206 @@
+"""hookwise's entries in a host's ``hooks`` object, edited as text.
+
+Only hookwise's own handlers (recognised by their command, ``is_hookwise_command``) are added
+or removed; every other byte stays where it was, comments of Gemini's JSONC included.
+Installing twice changes nothing; removing after adding gives back the original bytes (except
+that an empty ``hooks`` object or event list that existed before is removed with hookwise's
+last entry: the file cannot say whether it was there first). :func:`edit_hooks` is pure (text
+in, text out); a text it cannot edit in place is an InstallError and nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from hookwise.config.dialect_hooks import json_type
+from hookwise.config.hookwise_command import is_hookwise_command
+from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode
+from hookwise.policy.install.errors import InstallError
+from hookwise.policy.install.registrations import Registration
+
+
+@dataclass(frozen=True)
+class FoundHook:
+    """A hookwise handler in a settings file (indexes as written)."""
+
+    event: str
+    group: int
+    handler: int
+    matcher: Any
+    config: dict[str, Any]
+    alone: bool
+    """The only handler of its group (its group is hookwise's own)."""
+    group_config: dict[str, Any]
+
+
+def _hooks_node(doc: JsonDocument) -> JsonNode | None:
+    found = doc.root.member("hooks")
+    if found is None:
+        return None
+    node = found[1]
+    if node.kind != "object":
+        raise InstallError(
+            f'{doc.where(node)}: "hooks" must be an object (event -> matcher groups), got '
+            f"{json_type(doc.value_of(node))}; fix it first (nothing written)"
+        )
+    return node
+
+
+def find_hookwise(doc: JsonDocument) -> list[FoundHook]:
+    """Every hookwise handler of the document, in file order."""
+    hooks = _hooks_node(doc)
+    if hooks is None:
+        return []
+    found: list[FoundHook] = []
+    for index, (event, _) in enumerate(hooks.keys):
+        if hooks.member(event) != (index, hooks.children[index]):
+            continue  # an earlier duplicate: JSON.parse keeps only the last
+        groups = doc.value_of(hooks.children[index])
+        if not isinstance(groups, list):
+            continue
+        for g, group in enumerate(groups):
+            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                continue
+            handlers = group["hooks"]
+            for h, handler in enumerate(handlers):
+                if isinstance(handler, dict) and is_hookwise_command(handler.get("command")):
+                    found.append(
+                        FoundHook(
+                            event,
+                            g,
+                            h,
+                            group.get("matcher"),
+                            handler,
+                            len(handlers) == 1,
+                            group,
+                        )
+                    )
+    return found
+
+
+def _remove_found(doc: JsonDocument, hook: FoundHook) -> None:
+    """Remove one handler: its whole group when it is alone there, then empty containers."""
+    hooks = _hooks_node(doc)
+    assert hooks is not None
+    member = hooks.member(hook.event)
+    assert member is not None
+    groups = member[1]
+    if not hook.alone:
+        inner = groups.children[hook.group].member("hooks")
+        assert inner is not None
+        doc.remove(inner[1], hook.handler)
+        return
+    doc.remove(groups, hook.group)
+    hooks = _hooks_node(doc)
+    assert hooks is not None
+    member = hooks.member(hook.event)
+    assert member is not None
+    if member[1].children:
+        return
+    doc.remove(hooks, member[0])
+    hooks = _hooks_node(doc)
+    assert hooks is not None
+    if not hooks.children:
+        root_member = doc.root.member("hooks")
+        assert root_member is not None
+        doc.remove(doc.root, root_member[0])
+
+
+def _add(doc: JsonDocument, registration: Registration) -> None:
+    hooks = _hooks_node(doc)
+    if hooks is None:
+        doc.append(doc.root, {registration.event: [registration.group()]}, key="hooks")
+        return
+    member = hooks.member(registration.event)
+    if member is None:
+        doc.append(hooks, [registration.group()], key=registration.event)
+        return
+    groups = member[1]
+    if groups.kind != "array":
+        raise InstallError(
+            f'{doc.where(groups)}: "hooks.{registration.event}" must be an array of matcher '
+            f"groups, got {json_type(doc.value_of(groups))}; fix it first (nothing written)"
+        )
+    doc.append(groups, registration.group())
+
+
+def _is_current(found: list[FoundHook], registration: Registration) -> bool:
+    if len(found) != 1:
+        return False
+    hook = found[0]
+    return hook.alone and hook.group_config == registration.group()
+
+
+@dataclass
+class HooksEdit:
+    """What one settings file's ``hooks`` become."""
+
+    before: str | None
+    after: str | None
+    added: list[Registration] = field(default_factory=list)
+    removed: list[FoundHook] = field(default_factory=list)
+    kept: list[Registration] = field(default_factory=list)
+    hookwise: list[FoundHook] = field(default_factory=list)
+    """hookwise's handlers in ``after``, with their indexes there."""
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+
+def edit_hooks(
+    text: str | None, origin: str, desired: list[Registration], *, jsonc: bool
+) -> HooksEdit:
+    """Make hookwise's entries in a settings text exactly ``desired`` (uninstall: ``[]``).
+
+    Other entries are untouched; a hookwise entry that is already as desired stays in place.
+    A text that cannot be edited in place is an InstallError (nothing is written).
+    """
+    try:
+        return _edit_hooks(text, origin, desired, jsonc=jsonc)
+    except JsonEditError as exc:
+        raise InstallError(str(exc)) from None
+
+
+def _edit_hooks(
+    text: str | None, origin: str, desired: list[Registration], *, jsonc: bool
+) -> HooksEdit:
+    if text is None or not text.strip():
+        if not desired:
+            return HooksEdit(text, text)
+        hooks: dict[str, Any] = {}
+        for registration in desired:
+            hooks.setdefault(registration.event, []).append(registration.group())
+        created = json.dumps({"hooks": hooks}, indent=2, ensure_ascii=False) + "\n"
+        doc = JsonDocument(created, origin, jsonc=jsonc)
+        return HooksEdit(text, created, added=list(desired), hookwise=find_hookwise(doc))
+    doc = JsonDocument(text, origin, jsonc=jsonc)
+    existing = find_hookwise(doc)
+    wanted = {r.event: r for r in desired}
+    keep: list[Registration] = []
+    drop: list[FoundHook] = []
+    for event in dict.fromkeys(h.event for h in existing):
+        mine = [h for h in existing if h.event == event]
+        current = wanted.get(event)
+        if current is not None and _is_current(mine, current):
+            keep.append(current)
+        else:
+            drop.extend(mine)
+    for hook in reversed(drop):  # from the end: earlier indexes stay valid
+        _remove_found(doc, hook)
+    add = [r for r in desired if r not in keep]
+    for registration in add:
+        _add(doc, registration)
+    return HooksEdit(
+        text,
+        doc.rendered(),
+        added=add,
+        removed=drop,
+        kept=keep,
+        hookwise=find_hookwise(doc),
+    )
+
+
+__all__ = ["FoundHook", "HooksEdit", "edit_hooks", "find_hookwise"]

@@ -1,0 +1,73 @@
+"""How this machine starts ``hookwise hook``: the per-user fast launcher and direct commands.
+
+The portable command (``config/hookwise_command.py``) runs the launcher that install writes
+(``$XDG_DATA_HOME/hookwise/hook``): this interpreter without its site step, loading the hook's
+modules from its snapshot (``policy/snapshot.py``). A direct command (``--direct``,
+``--console``: ``policy/run_hook.py`` or ``hookwise hook``) names this machine's paths instead
+and is only for settings files that are not shared.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+from hookwise.config.hookwise_command import portable_command
+from hookwise.policy.trust.scopes import snapshot_path
+
+
+def hook_argv(host: str, *, console: bool = False) -> list[str]:
+    """The argv of a direct hook command for this machine: the fast launcher, or
+    ``hookwise hook`` with ``console``. Both name paths of this machine only."""
+    if console:
+        return [str(Path(sys.executable).parent / "hookwise"), "hook", "--platform", host]
+    from hookwise.policy import run_hook
+
+    launcher = str(Path(run_hook.__file__).resolve())
+    return [sys.executable, "-I", "-S", launcher, "--platform", host]
+
+
+def hook_command(host: str, *, console: bool = False, direct: bool = False) -> str:
+    """The command line for the host's shell: portable unless ``console``/``direct``."""
+    if console or direct:
+        return shlex.join(hook_argv(host, console=console))
+    return portable_command(host)
+
+
+def launcher_text(launcher: str) -> str:
+    """The per-user fast launcher at ``launcher``: this interpreter without its site step
+    (-I -S), loading the hook's modules from its snapshot (snapshot.py)."""
+    from hookwise.policy import run_hook
+
+    script = str(Path(run_hook.__file__).resolve())
+    shebang = f"#!{sys.executable} -IS"
+    broken = (
+        "hookwise: cannot start (reinstall hookwise, or remove this hook from the agent settings):"
+    )
+    if len(shebang) < 127 and " " not in sys.executable:
+        policy = str(Path(script).parent)
+        return (
+            f"{shebang}\n"
+            "# Written by `hookwise install`: the fast path of the portable hook command on\n"
+            "# this machine. `hookwise install` rewrites it; deleting it falls back to\n"
+            "# `hookwise` on PATH. (snapshot.py is imported alone, by its directory.)\n"
+            "import sys\n"
+            f"sys.path[0] = {policy!r}\n"
+            "try:\n"
+            "    from snapshot import launch\n"
+            "except Exception as exc:  # a half-removed install must block, not exit 1\n"
+            f"    sys.stderr.write(f{broken + ' {exc}'!r} + '\\n')\n"
+            "    sys.exit(2)\n"
+            f"launch({snapshot_path(launcher)!r})\n"
+        )
+    python = shlex.quote(sys.executable)
+    return (
+        "#!/bin/sh\n"
+        "# Written by `hookwise install`: the fast path of the portable hook command.\n"
+        f"[ -x {python} ] || {{ echo {shlex.quote(broken)} >&2; exit 2; }}\n"
+        f'exec {python} -I -S {shlex.quote(script)} "$@"\n'
+    )
+
+
+__all__ = ["hook_argv", "hook_command", "launcher_text"]

@@ -1,0 +1,274 @@
+"""``hookwise install`` / ``uninstall``: plan the edits of a host's settings files, then write them.
+
+A plan is computed first and nothing is written until it is complete: the registrations the
+policy needs (``registrations.py``), hookwise's entries in the settings file made exactly
+those (``hooks_edit.py``), for Codex the hook trust in ``config.toml``
+(``codex_hook_trust.py``), and the fast launcher the portable command runs (``launcher.py``).
+A file that does not parse is refused, naming the file, line and column, and nothing is
+written. :func:`write_plan` writes the changed files atomically, in order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hookwise.config.atomic import write_text_atomic
+from hookwise.config.gemini_paths import SettingsPaths
+from hookwise.config.gemini_settings import load_settings
+from hookwise.config.hookwise_command import is_portable_command
+from hookwise.config.host_homes import codex_home, gemini_home
+from hookwise.config.jsonc import JsonDocument
+from hookwise.policy.install.codex_hook_trust import (
+    codex_project_trust,
+    codex_trust_entries,
+    edit_codex_trust,
+    toml_string,
+)
+from hookwise.policy.install.errors import InstallError
+from hookwise.policy.install.hooks_edit import HooksEdit, edit_hooks, find_hookwise
+from hookwise.policy.install.launcher import hook_command, launcher_text
+from hookwise.policy.install.registrations import policy_events, registrations, timeout_seconds
+from hookwise.policy.install.targets import settings_path
+from hookwise.policy.trust.scopes import launcher_path
+from hookwise.protocol.profiles import Profile
+
+
+@dataclass
+class FileChange:
+    path: Path
+    before: str | None
+    after: str | None
+    mode: int | None = None  # set on the written file (the launcher is executable)
+    deleted: bool = False
+    """Uninstall left the file empty: it is removed rather than left as ``{}`` debris."""
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after or (self.deleted and self.before is not None)
+
+    def diff(self) -> str:
+        import difflib
+
+        lines = difflib.unified_diff(
+            (self.before or "").splitlines(keepends=True),
+            (self.after or "").splitlines(keepends=True),
+            fromfile=str(self.path) if self.before is not None else "/dev/null",
+            tofile=str(self.path),
+        )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+@dataclass
+class InstallPlan:
+    """What install or uninstall will write, and what to tell the user."""
+
+    host: str
+    scope: str
+    settings: Path
+    command: str | None
+    edit: HooksEdit
+    changes: list[FileChange] = field(default_factory=list)
+    """In writing order (Codex: the trust before the hooks it trusts)."""
+    notes: list[str] = field(default_factory=list)
+    trusted: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return any(change.changed for change in self.changes)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise InstallError(f"{path}: is a directory, not a settings file") from None
+    except OSError as exc:
+        raise InstallError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InstallError(f"{path}: not UTF-8 text (byte {exc.start}); nothing written") from None
+
+
+def compile_policy(project: Path, env: Mapping[str, str]) -> dict[str, Any]:
+    """The merged policy as the hook will see it from ``project``."""
+    from hookwise.policy.cache import load_policy
+
+    try:
+        return load_policy(str(project), dict(env), use_cache=False).policy
+    except OSError as exc:
+        raise InstallError(f"cannot read the policy: {exc}") from None
+
+
+def plan_install(
+    host: str,
+    scope: str,
+    project: Path,
+    env: Mapping[str, str],
+    *,
+    compiled: Mapping[str, Any] | None = None,
+    command: str | None = None,
+    timeout: int | None = None,
+    trust: bool = True,
+) -> InstallPlan:
+    """The edits that register hookwise for ``host`` in ``scope`` (nothing is written)."""
+    project = Path(os.path.abspath(project))
+    policy = compiled if compiled is not None else compile_policy(project, env)
+    events = policy_events(policy, host)
+    seconds = timeout if timeout is not None else timeout_seconds(policy)
+    command = command or hook_command(host)
+    desired = registrations(host, events, command, seconds)
+    path = settings_path(host, scope, project, env)
+    edit = edit_hooks(_read(path), str(path), desired, jsonc=host == "gemini")
+    plan = InstallPlan(host, scope, path, command, edit)
+    errors = policy.get("errors") or []
+    if errors:
+        first = errors[0]
+        plan.notes.append(
+            f"the policy has {len(errors)} error(s) (first: {first['file']}:{first['line']}:"
+            f"{first['column']}: {first['message']}); until they are fixed hookwise denies "
+            "tool calls"
+        )
+    if host == "codex":
+        _plan_codex(plan, project, env, trust=trust, uninstall=False)
+    else:
+        plan.changes.append(FileChange(path, edit.before, edit.after))
+    if host == "gemini":
+        _note_gemini_trust(plan, project, env)
+    if is_portable_command(command):
+        launcher = Path(launcher_path(dict(env)))
+        plan.changes.append(
+            FileChange(launcher, _read(launcher), launcher_text(str(launcher)), mode=0o755)
+        )
+    return plan
+
+
+def _note_gemini_trust(plan: InstallPlan, project: Path, env: Mapping[str, str]) -> None:
+    """Gemini CLI registers no settings hook in an untrusted folder (user hooks included):
+    say so now, as for Codex, rather than let `doctor` find it later."""
+    try:
+        paths = SettingsPaths.from_environment(project, env=dict(env), home=gemini_home(env))
+        trust = load_settings(paths, profile=Profile.GEMINI_CLI, env=dict(env)).trust
+    except Exception:  # the settings are checked (and reported) by the edit itself
+        return
+    if not trust.trusted:
+        plan.notes.append(
+            f"Gemini CLI runs no settings hook in {project}: the folder is not trusted "
+            f"({trust.detail}); until then these hooks do not run"
+        )
+
+
+def plan_uninstall(
+    host: str,
+    scope: str,
+    project: Path,
+    env: Mapping[str, str],
+) -> InstallPlan:
+    """The edits that remove hookwise's entries for ``host`` in ``scope``."""
+    project = Path(os.path.abspath(project))
+    path = settings_path(host, scope, project, env)
+    edit = edit_hooks(_read(path), str(path), [], jsonc=host == "gemini")
+    plan = InstallPlan(host, scope, path, None, edit)
+    if host == "codex":
+        _plan_codex(plan, project, env, trust=True, uninstall=True)
+    else:
+        plan.changes.append(FileChange(path, edit.before, edit.after))
+    if edit.removed:
+        for change in plan.changes:
+            if _is_empty(change.path, change.after):
+                change.deleted = True
+                change.after = ""
+    return plan
+
+
+def _is_empty(path: Path, text: str | None) -> bool:
+    """Whether an uninstalled file holds nothing: ``{}`` (JSON) or only blanks (TOML)."""
+    if text is None:
+        return False
+    if path.suffix == ".toml":
+        return not text.strip()
+    try:
+        return bool(json.loads(text) == {})
+    except ValueError:
+        return False
+
+
+def _plan_codex(
+    plan: InstallPlan,
+    project: Path,
+    env: Mapping[str, str],
+    *,
+    trust: bool,
+    uninstall: bool,
+) -> None:
+    edit = plan.edit
+    config = codex_home(env) / "config.toml"
+    before = _read(config)
+    old = {}
+    if edit.before is not None and edit.before.strip():
+        old = codex_trust_entries(
+            plan.settings, find_hookwise(JsonDocument(edit.before, str(plan.settings), jsonc=False))
+        )
+    new = codex_trust_entries(plan.settings, edit.hookwise) if trust and not uninstall else {}
+    after = edit_codex_trust(before, str(config), new, old)
+    plan.trusted = sorted(new)
+    plan.changes.append(FileChange(config, before, after))
+    plan.changes.append(FileChange(plan.settings, edit.before, edit.after))
+    if uninstall:
+        return
+    if not trust:
+        plan.notes.append(
+            "Codex runs these hooks only once they are trusted: approve them in Codex's /hooks"
+        )
+    if plan.scope == "project":
+        level, directory = codex_project_trust(project, after, env)
+        if level != "trusted":
+            plan.notes.append(
+                f"Codex loads {project}/.codex only in a trusted project: run `hookwise hooks "
+                "trust --host codex --folder`, answer Codex's trust prompt, or add "
+                f'[projects.{toml_string(str(directory))}] trust_level = "trusted" to {config}; '
+                "until then these hooks do not run"
+            )
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def write_plan(plan: InstallPlan) -> list[Path]:
+    """Write the plan's changed files in order; the paths written."""
+    written: list[Path] = []
+    for change in plan.changes:
+        if not change.changed or change.after is None:
+            continue
+        try:
+            if change.deleted:
+                change.path.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # the .gemini/ install created, if empty
+                    change.path.parent.rmdir()
+                written.append(change.path)
+                continue
+            write_text_atomic(change.path, change.after, follow_symlinks=True)
+            if change.mode is not None:
+                os.chmod(change.path, change.mode)
+        except OSError as exc:
+            raise InstallError(f"{change.path}: cannot write: {exc.strerror or exc}") from None
+        written.append(change.path)
+    return written
+
+
+__all__ = [
+    "FileChange",
+    "InstallPlan",
+    "compile_policy",
+    "plan_install",
+    "plan_uninstall",
+    "write_plan",
+]

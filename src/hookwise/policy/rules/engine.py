@@ -1,0 +1,797 @@
+"""Matching rules against canonical events and combining what they do into one decision.
+
+This is the only implementation: ``hookwise hook``, ``hookwise explain``, ``hookwise test``
+and the service all call :func:`evaluate` (``explain`` passes a trace list to see why).
+
+Combination: every matching rule counts, in evaluation order (priority, then scope, then
+file order). ``deny`` beats ``ask`` beats ``allow``; the first (highest-priority) deny gives
+the reason; contexts and user messages join in that order. ``warn`` mode turns a blocking
+action into a visible warning, ``audit`` mode only records. A rewrite applies only when
+nothing denies, and the rewritten input is checked again against the deny and ask rules
+(a rewrite cannot smuggle a denied command past them).
+
+Standard library only. What a typical event does not need lives in modules imported on
+first use: regex matching under the time budget (timed_regex.py), limiting an approval to
+what its rules cover (approval_cover.py), rewrites (rewrite.py), validators (validator.py).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from hookwise.policy import canonical
+from hookwise.policy import os_lite as os  # os without its import cost
+from hookwise.policy.rules import actions
+from hookwise.policy.rules.globs import glob_match
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from hookwise.policy.canonical import Event, PathRef
+    from hookwise.shell.parser import Command
+
+BLOCKING = actions.BLOCKING - {"validate"}  # a validator's verdict is deny or nothing
+
+
+def _regex0(pattern: str) -> Any:
+    """A condition's regex (``matches``), under the budget."""
+    from hookwise.policy.rules.timed_regex import regex
+
+    return regex(pattern, 0)
+
+
+def search(entry: tuple[str, int, str], text: str) -> bool:
+    """Whether a compiled-policy regex entry finds a match; its literal is checked first,
+    so text without it costs neither :mod:`re` nor the timed matcher (timed_regex.py)."""
+    pattern, flags, literal = entry
+    if literal:
+        if flags & 2:  # re.IGNORECASE: the literal is lower case ASCII
+            if text.isascii() and literal not in text.lower():
+                return False
+        elif literal not in text:
+            return False
+    from hookwise.policy.rules.timed_regex import regex
+
+    return regex(pattern, flags).search(text) is not None
+
+
+def _condition(holder: dict[str, Any], key: str, ev: Event) -> bool:
+    """Evaluate the condition ``holder[key]``: walked on a rule's first use in a process
+    (a hook call looks at each rule once), compiled from its second (processes that
+    decide many events)."""
+    slot = "_" + key
+    compiled = holder.get(slot)
+    if compiled is None:
+        from hookwise.policy.rules.condition import evaluate
+
+        holder[slot] = False
+        return bool(evaluate(holder[key], ev.root, _regex0))
+    if compiled is False:
+        from hookwise.policy.rules.condition_compile import compile_condition
+
+        compiled = holder[slot] = compile_condition(holder[key])
+    return bool(compiled(ev.root, _regex0))
+
+
+# ------------------------------------------------------------------------------ matchers
+
+
+def _note(trace: list[Any] | None, matcher: str, ok: bool, detail: str) -> bool:
+    if trace is not None:
+        trace.append((matcher, ok, detail))
+    return ok
+
+
+def _m_tool(spec: dict[str, Any], ev: Event, trace: list[Any] | None) -> bool:
+    # without a trace (every decision but `explain`), no note text is formatted
+    tool, host_tool = ev.tool, ev.host_tool
+    if tool is None:
+        return _note(trace, "tool", False, "the event has no tool")
+    names = spec["names"]
+    if tool in names or host_tool in names:
+        return trace is None or _note(trace, "tool", True, f"{host_tool} is {tool}")
+    for glob in spec["globs"]:
+        if glob_match(glob, tool) or (host_tool and glob_match(glob, host_tool)):
+            return trace is None or _note(
+                trace, "tool", True, f"{host_tool} ({tool}) matches a glob"
+            )
+    return trace is not None and _note(trace, "tool", False, f"{host_tool} ({tool}) is not listed")
+
+
+def _m_tool_regex(spec: list[Any], ev: Event, trace: list[Any] | None) -> bool:
+    for entry in spec:
+        for name in (ev.tool, ev.host_tool):
+            if name and search(entry, name):
+                return _note(trace, "tool_regex", True, f"/{entry[0]}/ finds {name}")
+    return _note(trace, "tool_regex", False, f"no regex finds {ev.host_tool!r}")
+
+
+def _m_host_tool(spec: list[Any], ev: Event, trace: list[Any] | None) -> bool:
+    ok = bool(ev.host_tool) and any(glob_match(g, ev.host_tool or "") for g in spec)
+    return _note(trace, "host_tool", ok, f"host tool {ev.host_tool!r}")
+
+
+def _m_host(spec: list[str], ev: Event, trace: list[Any] | None) -> bool:
+    return _note(trace, "host", ev.host in spec, f"host is {ev.host}")
+
+
+def _m_mcp(spec: dict[str, Any], ev: Event, trace: list[Any] | None) -> bool:
+    mcp = ev.mcp
+    if mcp is None:
+        return _note(trace, "mcp", False, "not an MCP tool")
+    server, tool = mcp
+    if "server" in spec and not any(glob_match(g, server) for g in spec["server"]):
+        return _note(trace, "mcp", False, f"server {server!r} is not listed")
+    if "tool" in spec and not any(glob_match(g, tool) for g in spec["tool"]):
+        return _note(trace, "mcp", False, f"MCP tool {tool!r} is not listed")
+    return _note(trace, "mcp", True, f"MCP {server}/{tool}")
+
+
+def _options(cmd: Command) -> tuple[set[str], list[str]]:
+    """The command's flags in their canonical spellings and its positionals (programs.py)."""
+    if cmd.options is None:
+        from hookwise.shell.programs import flags_of
+
+        cmd.options = flags_of(cmd.program, cmd.argv)
+    return cmd.options
+
+
+_CANONICAL: dict[tuple[str, str], str] = {}
+
+
+def _canonical(program: str, flag: str) -> str:
+    """programs.canonical_flag, memoised: a rule's flag is looked up once per program."""
+    key = (program, flag)
+    found = _CANONICAL.get(key)
+    if found is None:
+        from hookwise.shell.programs import canonical_flag
+
+        found = _CANONICAL[key] = canonical_flag(program, flag)
+    return found
+
+
+def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
+    if not cmd.argv:  # `> file` alone: only a writes matcher can hold
+        return bool(spec["writes"]) and spec["program"] is None and _writes_only(spec, cmd)
+    program = cmd.program
+    # cmd.unknown_program, inlined (this runs for every rule and command): an unknown
+    # program could be the rule's, so it is matched as if it were
+    if cmd.unverifiable is None or not cmd.dynamic or not cmd.dynamic[0]:
+        programs = spec["programs"]
+        if programs is not None:
+            if program not in programs:
+                return False
+        elif spec["program"] is not None and not any(
+            glob_match(g, program) for g in spec["program"]
+        ):
+            return False
+    if cmd.unknown_args:
+        return True
+    flags, any_flags = spec["flags"], spec["any_flags"]
+    if flags or any_flags:
+        present, _ = _options(cmd)
+        for flag in flags:  # loops, not generators: this runs for every rule and command
+            if _canonical(program, flag) not in present:
+                return False
+        if any_flags:
+            for flag in any_flags:
+                if _canonical(program, flag) in present:
+                    break
+            else:
+                return False
+    if spec["writes"] and not _writes(spec, cmd):
+        return False
+    if spec["args"]:
+        positional = iter(_options(cmd)[1])
+        for glob in spec["args"]:
+            if not any(glob_match(glob, word) for word in positional):
+                return False
+    return not spec["regex"] or all(search(entry, cmd.text) for entry in spec["regex"])
+
+
+def _writes(spec: dict[str, Any], cmd: Command) -> bool:
+    """Whether a file the command writes matches (``/dev/./sda`` is ``/dev/sda``)."""
+    for target in cmd.writes:
+        names = [target]
+        if target.startswith("/"):
+            names.append(os.path.normpath(target).replace("//", "/"))
+        if any(glob_match(g, name) for g in spec["writes"] for name in names):
+            return True
+    return False
+
+
+def _writes_only(spec: dict[str, Any], cmd: Command) -> bool:
+    if any(spec[k] for k in ("flags", "any_flags", "args", "regex")):
+        return False
+    return _writes(spec, cmd)
+
+
+def _m_command(specs: list[dict[str, Any]], ev: Event, trace: list[Any] | None) -> set[int] | None:
+    """The indices of the simple commands that match (None: no match)."""
+    script = ev.script
+    if script is None:
+        _note(trace, "command", False, "not a shell command")
+        return None
+    line = ev.command or ""
+    hits: set[int] = set()
+    for spec in specs:
+        if spec["line_regex"] and not all(search(entry, line) for entry in spec["line_regex"]):
+            continue
+        needs_segment = (
+            spec["program"] is not None
+            or bool(spec["flags"])
+            or bool(spec["any_flags"])
+            or bool(spec["args"])
+            or bool(spec["regex"])
+            or bool(spec["writes"])
+        )
+        if not needs_segment:
+            hits.update(range(len(script.commands)) or [-1])
+            continue
+        for index, cmd in enumerate(script.commands):
+            if _command_matches(spec, cmd):
+                hits.add(index)
+    if not hits:
+        if trace is not None:
+            names = "; ".join(" ".join(c.argv) for c in script.commands) or "(nothing)"
+            _note(trace, "command", False, f"no simple command matches: {names}")
+        return None
+    if trace is not None:
+        texts = [script.commands[i].text for i in sorted(hits) if 0 <= i < len(script.commands)]
+        _note(trace, "command", True, "matches " + " | ".join(texts))
+    return hits
+
+
+def _glob_path(entry: tuple[Any, bool, bool], ref: PathRef) -> bool:
+    compiled, slashy, absolute = entry
+    if absolute:
+        return ref.absolute is not None and glob_match(compiled, ref.absolute)
+    if slashy:
+        return ref.relative is not None and glob_match(compiled, ref.relative)
+    path = ref.relative or ref.absolute or ref.raw
+    for part in path.split("/"):  # noqa: SIM110 - no generator on the engine's hottest path
+        if part and glob_match(compiled, part):
+            return True
+    return False
+
+
+def _any_path(globs: list[tuple[Any, bool, bool]], ref: PathRef) -> bool:
+    for entry in globs:  # noqa: SIM110 - no generator on the hottest path
+        if _glob_path(entry, ref):
+            return True
+    return False
+
+
+def _path_matches(spec: dict[str, Any], ref: PathRef) -> bool:
+    if spec["exclude"] and _any_path(spec["exclude"], ref):
+        return False
+    if spec["globs"] or spec["extensions"]:
+        hit = _any_path(spec["globs"], ref)
+        if not hit and spec["extensions"]:
+            name = (ref.absolute or ref.raw).rsplit("/", 1)[-1].lower()
+            hit = any(name.endswith(ext.lower()) for ext in spec["extensions"])
+        if not hit:
+            return False
+    outside = spec["outside"]
+    return outside is None or ref.outside == outside
+
+
+def _m_files(
+    spec: dict[str, Any], ev: Event, segments: set[int] | None, trace: list[Any] | None
+) -> bool:
+    refs = ev.paths
+    if segments is not None:
+        refs = [r for r in refs if r.command < 0 or r.command in segments]
+    if not refs:
+        return _note(trace, "files", False, "the event names no path")
+    for ref in refs:
+        if _path_matches(spec, ref):
+            if trace is not None:
+                trace.append(("files", True, f"{ref.relative or ref.absolute or ref.raw} matches"))
+            return True
+    if trace is not None:
+        shown = ", ".join(r.relative or r.absolute or r.raw for r in refs[:8])
+        trace.append(("files", False, f"no path matches: {shown}"))
+    return False
+
+
+def _has_word(text: str, word: str) -> bool:
+    start = 0
+    while True:
+        at = text.find(word, start)
+        if at < 0:
+            return False
+        end = at + len(word)
+        before = text[at - 1] if at > 0 else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        start = at + 1
+
+
+def _m_text(name: str, spec: dict[str, Any], text: str | None, trace: list[Any] | None) -> bool:
+    if text is None:
+        return _note(trace, name, False, f"the event has no {name}")
+    subject = text if spec["cs"] else text.lower()
+    results = [search(entry, text) for entry in spec["regex"]]
+    results += [_has_word(subject, w) for w in spec["words"]]
+    results += [c in subject for c in spec["contains"]]
+    ok = all(results) if spec["all"] else any(results)
+    return _note(trace, name, ok, f"{sum(results)} of {len(results)} patterns found")
+
+
+def match_rule(rule: dict[str, Any], ev: Event, trace: list[Any] | None = None) -> bool:
+    """Whether every matcher of ``rule`` holds for ``ev``; ``trace`` collects the reasons."""
+    return _match(rule, ev, trace) is not None
+
+
+_ALL: set[int] = {-2}  # "every command": the rule has no command matcher (by identity)
+
+
+def _match(rule: dict[str, Any], ev: Event, trace: list[Any] | None) -> set[int] | None:
+    """None when ``rule`` does not match; else the indices of the simple commands it
+    matched (``_ALL`` when it has no command matcher)."""
+    m = rule["m"]
+    if "host" in m and not _m_host(m["host"], ev, trace):
+        return None
+    if "tool" in m and not _m_tool(m["tool"], ev, trace):
+        return None
+    if "tool_regex" in m and not _m_tool_regex(m["tool_regex"], ev, trace):
+        return None
+    if "host_tool" in m and not _m_host_tool(m["host_tool"], ev, trace):
+        return None
+    if "mcp" in m and not _m_mcp(m["mcp"], ev, trace):
+        return None
+    segments: set[int] | None = None
+    if "command" in m:
+        segments = _m_command(m["command"], ev, trace)
+        if segments is None:
+            return None
+    if "files" in m and not _m_files(m["files"], ev, segments, trace):
+        return None
+    if "prompt" in m and not _m_text("prompt", m["prompt"], ev.prompt, trace):
+        return None
+    if "response" in m and not _m_text("response", m["response"], ev.response, trace):
+        return None
+    if "fields" in m:
+        ok = _condition(m, "fields", ev)
+        if trace is not None:
+            trace.append(("fields", ok, "field conditions hold" if ok else "a condition fails"))
+        if not ok:
+            return None
+    if "when" in rule:
+        ok = _condition(rule, "when", ev)
+        if trace is not None:
+            trace.append(("when", ok, f"{rule.get('when_src', '')} is {str(ok).lower()}"))
+        if not ok:
+            return None
+    return _ALL if segments is None else segments
+
+
+# ----------------------------------------------------------------------------- decision
+
+
+class Decision:
+    """What the matching rules decided, host-independent; adapters encode it."""
+
+    __slots__ = (
+        "allow_rule",
+        "approval_withheld",
+        "ask_fallback",
+        "contexts",
+        "decision",
+        "errors",
+        "messages",
+        "notes",
+        "reason",
+        "records",
+        "relay",
+        "retry",
+        "retry_rule",
+        "rewrite_rules",
+        "rule",
+        "stop",
+        "stop_rule",
+        "updated_input",
+        "warnings",
+    )
+
+    def __init__(self) -> None:
+        self.decision: str | None = None  # "deny" | "ask" | "allow" | None
+        self.reason = ""
+        self.rule: str | None = None  # the rule that decided
+        self.allow_rule: str | None = None  # an explicit allow rule
+        self.approval_withheld = False  # allow/rewrite rules did not cover the whole call
+        self.ask_fallback: str | None = None
+        self.relay = True  # an ask may go to settings.approvals (rule key ``relay``)
+        self.updated_input: dict[str, Any] | None = None  # host keys
+        self.rewrite_rules: list[str] = []
+        self.contexts: list[str] = []
+        self.messages: list[str] = []
+        self.warnings: list[str] = []
+        self.stop: str | None = None
+        self.stop_rule: str | None = None
+        self.retry: str | None = None
+        self.retry_rule: str | None = None
+        self.records: list[dict[str, Any]] = []  # one per matching rule
+        self.notes: list[str] = []  # what a host could not deliver
+        self.errors: list[str] = []
+
+    def ask_for(self, rule: dict[str, Any], reason: str) -> None:
+        """``rule`` asks, unless a deny or an ask decided first."""
+        if self.decision in (None, "allow"):
+            self.decision = "ask"
+            self.reason = reason
+            self.rule = rule["id"]
+            self.ask_fallback = rule.get("ask_fallback")
+            self.relay = rule.get("relay", True)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "decision": self.decision,
+            "reason": self.reason,
+            "rule": self.rule,
+            "updated_input": self.updated_input,
+            "contexts": list(self.contexts),
+            "messages": list(self.messages),
+            "warnings": list(self.warnings),
+            "stop": self.stop,
+            "retry": self.retry,
+            "rules": list(self.records),
+            "notes": list(self.notes),
+            "errors": list(self.errors),
+        }
+
+
+class RetryState:
+    """Consecutive retries per session and rule (the loop guard for agent.stop rules)."""
+
+    def __init__(self, counts: dict[str, dict[str, int]] | None = None) -> None:
+        self.counts: dict[str, dict[str, int]] = counts if counts is not None else {}
+        self.dirty = False
+
+    def get(self, session: str, rule_id: str) -> int:
+        return self.counts.get(session, {}).get(rule_id, 0)
+
+    def bump(self, session: str, rule_id: str) -> None:
+        self.counts.setdefault(session, {})[rule_id] = self.get(session, rule_id) + 1
+        self.dirty = True
+
+    def reset(self, session: str) -> None:
+        if self.counts.pop(session, None) is not None:
+            self.dirty = True
+
+
+def _reason(rule: dict[str, Any]) -> str:
+    """What the agent and the person are told when ``rule`` blocks or asks."""
+    text = rule.get("reason") or rule.get("description")
+    return str(text) if text else f"blocked by policy rule {rule['id']!r}"
+
+
+def candidates(bucket: dict[str, Any] | None, ev: Event) -> list[int]:
+    """The positions of the rules that could match ``ev``, in evaluation order."""
+    if bucket is None:
+        return []
+    found: list[int] = list(bucket["any"])
+    if ev.tool is not None:
+        tools = bucket["tool"]
+        if tools:
+            found += tools.get(ev.tool, ())
+            if ev.host_tool and ev.host_tool != ev.tool:
+                found += tools.get(ev.host_tool, ())
+        if ev.tool == canonical.SHELL:
+            found += bucket["shell"]
+            programs = bucket["prog"]
+            arguments = bucket["arg"]
+            script = ev.script
+            if (programs or arguments) and script is not None:
+                if any(cmd.unknown_program for cmd in script.commands):
+                    for positions in programs.values():
+                        found += positions
+                    for words in arguments.values():
+                        for positions in words.values():
+                            found += positions
+                else:
+                    for cmd in script.commands:
+                        found += programs.get(cmd.program, ())
+                        words = arguments.get(cmd.program)
+                        if not words or not cmd.argv:
+                            continue
+                        if cmd.unknown_args:  # any word could be the rule's
+                            for positions in words.values():
+                                found += positions
+                        else:
+                            for word in _options(cmd)[1]:
+                                found += words.get(word, ())
+            literals = bucket["lit"]
+            if literals:
+                line = ev.command or ""
+                lowered = line.lower() if line.isascii() else None
+                for key, positions in literals.items():
+                    if key[0] == "=":
+                        if key[1:] in line:
+                            found += positions
+                    elif lowered is None or key[1:] in lowered:
+                        found += positions
+        if bucket["mcp"] and ev.mcp is not None:
+            found += bucket["mcp"]
+    if len(found) > 1:
+        found = sorted(set(found))
+    return found
+
+
+def evaluate(
+    policy: dict[str, Any],
+    events: list[Event],
+    state: RetryState | None = None,
+    run_validators: bool = True,
+    guard: Any = None,
+) -> Decision:
+    """Evaluate every rule indexed for the events' canonical names; one decision.
+
+    ``guard``: a :class:`hookwise.policy.trust.protect.Guard` for the events' env, cwd and this
+    policy's files, kept by a caller that decides many events (the framework Gate), so
+    the protected paths are worked out once rather than per event."""
+    rules = policy["rules"]
+    index = policy["index"]
+    settings = policy["settings"]
+    timed = sys.modules.get("hookwise.policy.rules.timed_regex")
+    if timed is not None:  # loaded by an earlier evaluation: a fresh budget for this one
+        timed.reset_budget()
+    decision = Decision()
+    builtin_checks(policy, events, decision, guard)
+    hits: list[tuple[int, Event]] = []
+    covers: list[tuple[Event, set[int] | None, set[int] | None]] = []
+    seen: set[int] = set()
+    for ev in events:
+        qualified = f"{ev.host}:{ev.host_event}"
+        for position in candidates(index.get(ev.name), ev):
+            if position in seen:
+                continue
+            rule = rules[position]
+            allowed = rule["on"][ev.name]
+            if allowed is not None and qualified not in allowed:
+                continue
+            segments = _match(rule, ev, None)
+            if segments is not None:
+                seen.add(position)
+                hits.append((position, ev))
+                if rule["action"] in _APPROVING and rule["mode"] == "enforce":
+                    covers.append(_cover(rule, ev, segments))
+    hits.sort(key=lambda hit: hit[0])
+    stop_events = [ev for ev in events if ev.name == canonical.AGENT_STOP]
+    for position, ev in hits:
+        _apply(rules[position], ev, decision, settings, state=state, run_validators=run_validators)
+    if state is not None:
+        session = events[0].session if events else ""
+        if any(ev.name == canonical.PROMPT for ev in events) or (
+            stop_events and decision.retry is None
+        ):
+            state.reset(session)
+    if decision.allow_rule is not None or decision.rewrite_rules:
+        from hookwise.policy.rules.approval_cover import uncovered
+
+        withheld = uncovered(covers)
+        if withheld is not None:
+            decision.notes.append(withheld)
+            decision.allow_rule = None
+            decision.approval_withheld = True
+            if decision.decision is None:
+                decision.reason = ""
+    if decision.decision != "deny" and decision.rewrite_rules:
+        from hookwise.policy.rules.rewrite import finish_rewrite
+
+        finish_rewrite(policy, events, hits, decision, _blockers)
+    if decision.decision is None and decision.allow_rule is not None:
+        decision.decision = "allow"
+    return decision
+
+
+_APPROVING = actions.APPROVING
+
+
+def _cover(
+    rule: dict[str, Any], ev: Event, segments: set[int]
+) -> tuple[Event, set[int] | None, set[int] | None]:
+    """What an approving rule covers of ``ev`` (approval_cover.py): the simple commands
+    it matched and the paths its ``files`` matcher holds for (None: all of them)."""
+    commands = None if segments is _ALL else segments
+    if "files" not in rule["m"]:
+        return ev, commands, None
+    spec = rule["m"]["files"]
+    paths: set[int] = set()
+    for i, ref in enumerate(ev.paths):
+        if commands is not None and ref.command >= 0 and ref.command not in commands:
+            continue
+        if _path_matches(spec, ref):
+            paths.add(i)
+    return ev, commands, paths
+
+
+GATED = frozenset([canonical.TOOL_BEFORE, canonical.PERMISSION_REQUEST])
+
+
+def builtin_checks(
+    policy: dict[str, Any], events: list[Event], decision: Decision, kept: Any = None
+) -> None:
+    """What hookwise denies before any rule: changes to its own guardrails, and shell
+    commands the parser could not finish (``settings.unparsable``). ``kept``: a Guard
+    made for these events (see :func:`evaluate`), used when it fits the event."""
+    settings = policy["settings"]
+    for ev in events:
+        if ev.name not in GATED:
+            continue
+        if settings.get("self_protection", True):
+            from hookwise.policy.trust import protect
+
+            if kept is not None and kept.env is ev.env and kept.cwd == ev.cwd:
+                guard = kept
+            else:
+                files = [path for _scope, path in policy.get("files", ())]
+                guard = protect.Guard(ev.env, files, ev.cwd)
+            why = protect.check(ev, guard)
+            if why is not None:
+                _builtin(decision, ev, protect.RULE_ID, "deny", why)
+                return
+        script = ev.script
+        if script is not None and not script.complete:
+            verdict = settings.get("unparsable", "deny")
+            problems = "; ".join(script.problems) or "it does not parse"
+            why = (
+                f"hookwise cannot verify this command ({problems}), so it cannot tell what "
+                "would run; split it into simpler commands"
+            )
+            _builtin(decision, ev, UNPARSABLE_ID, str(verdict), why)
+            return
+        unknown = script.unverifiable if script is not None else []
+        verdict = str(settings.get("unverifiable", "ask"))
+        if unknown and verdict != "allow":
+            why = (
+                f"hookwise cannot verify this command: {unknown[0]}"
+                + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else "")
+                + "; write the command out, or set settings.unverifiable"
+            )
+            _builtin(decision, ev, UNVERIFIABLE_ID, verdict, why)
+            return
+
+
+UNPARSABLE_ID = "hookwise:unparsable"
+UNVERIFIABLE_ID = "hookwise:unverifiable"
+
+
+def _builtin(decision: Decision, ev: Event, rule_id: str, verdict: str, reason: str) -> None:
+    decision.decision = verdict
+    decision.reason = reason
+    decision.rule = rule_id
+    decision.records.append(
+        {
+            "id": rule_id,
+            "event": ev.name,
+            "action": verdict,
+            "mode": "enforce",
+            "priority": None,
+            "scope": "builtin",
+            "outcome": verdict,
+        }
+    )
+
+
+def _blockers(
+    policy: dict[str, Any], ev: Event, again: Event
+) -> Iterator[tuple[dict[str, Any], str]]:
+    """The enforced deny and ask rules the rewritten call ``again`` (of ``ev``) matches,
+    in evaluation order, with their reasons (rewrite.py); lazily, so a deny ends it."""
+    rules = policy["rules"]
+    qualified = f"{ev.host}:{ev.host_event}"
+    for position in candidates(policy["index"].get(ev.name), again):
+        rule = rules[position]
+        if rule["mode"] != "enforce" or rule["action"] not in ("deny", "ask"):
+            continue
+        allowed = rule["on"][ev.name]
+        if allowed is not None and qualified not in allowed:
+            continue
+        if match_rule(rule, again):
+            yield rule, _reason(rule)
+
+
+def _apply(
+    rule: dict[str, Any],
+    ev: Event,
+    decision: Decision,
+    settings: dict[str, Any],
+    *,
+    state: RetryState | None,
+    run_validators: bool,
+) -> None:
+    action = rule["action"]
+    mode = rule["mode"]
+    record: dict[str, Any] = {
+        "id": rule["id"],
+        "event": ev.name,
+        "action": action,
+        "mode": mode,
+        "priority": rule["priority"],
+        "scope": rule["scope"],
+    }
+    decision.records.append(record)
+    if mode == "audit":
+        record["outcome"] = "audited"
+        return
+    effective: str | None = action
+    reason = _reason(rule)
+    if action == "validate":
+        if decision.decision == "deny":
+            record["outcome"] = "skipped (already denied)"
+            return
+        if not run_validators:
+            record["outcome"] = "not run"
+            return
+        from hookwise.policy.rules.validator import run_validator
+
+        verdict, text = run_validator(rule, ev, settings)
+        record["validator"] = verdict
+        if verdict == "pass":
+            effective = None
+            record["outcome"] = "passed"
+        elif verdict == "fail":
+            effective = "deny"
+            reason = text or reason
+        else:
+            on_error = rule["validator"].get("on_error", "deny")
+            decision.errors.append(f"rule {rule['id']!r}: validator {text}")
+            effective = "deny" if on_error == "deny" else None
+            reason = f"validator of rule {rule['id']!r} failed to run: {text}"
+            record["outcome"] = f"validator error ({on_error})"
+    elif action == "retry":
+        budget = rule.get("max_retries", settings.get("retry_budget", 3))
+        used = state.get(ev.session, rule["id"]) if state is not None else 0
+        if used >= budget:
+            effective = None
+            record["outcome"] = f"retry budget spent ({used}/{budget})"
+            decision.warnings.append(
+                f"hookwise: rule {rule['id']!r} sent the agent back {used} times; letting it stop"
+            )
+    if effective in BLOCKING and mode == "warn":
+        decision.warnings.append(f"hookwise: rule {rule['id']!r} would {effective}: {reason}")
+        record["outcome"] = "warned"
+        effective = None
+    if effective == "deny":
+        if decision.decision != "deny":
+            decision.decision = "deny"
+            decision.reason = reason
+            decision.rule = rule["id"]
+            record["outcome"] = "deny"
+        else:
+            record["outcome"] = "deny (a higher rule's reason wins)"
+    elif effective == "ask":
+        decision.ask_for(rule, reason)
+        record["outcome"] = "ask"
+    elif effective == "allow":
+        if decision.allow_rule is None:
+            decision.allow_rule = rule["id"]
+            if decision.decision is None:
+                decision.reason = rule.get("reason") or rule.get("description") or ""
+        record["outcome"] = "allow"
+    elif effective == "rewrite":
+        decision.rewrite_rules.append(rule["id"])
+        record["outcome"] = "rewrite"
+    elif effective == "stop":
+        if decision.stop is None:
+            decision.stop = reason
+            decision.stop_rule = rule["id"]
+        record["outcome"] = "stop"
+    elif effective == "retry":
+        if decision.retry is None:
+            decision.retry = reason
+            decision.retry_rule = rule["id"]
+            if state is not None:
+                state.bump(ev.session, rule["id"])
+        record["outcome"] = "retry"
+    elif effective in ("context", "message"):
+        record["outcome"] = effective
+    if "context" in rule:
+        decision.contexts.append(rule["context"])
+    if "message" in rule:
+        decision.messages.append(rule["message"])

@@ -1,0 +1,1 @@
+"""Which policy files apply and may be believed: scopes, the trust store, self-protection."""

@@ -1,0 +1,632 @@
+"""Self-protection: the agent cannot change its own guardrails.
+
+A tool call that writes, deletes, moves, truncates or changes the mode of a protected file
+is denied before any rule is read. Protected are the policy files of every scope, the trust
+store, the audit log, hookwise's cache and launcher, and the hook registrations of the
+hosts (``.claude/settings*.json``, ``.gemini/settings.json``, ``.codex/hooks.json``,
+``.codex/config.toml``, in any directory, and their user-scope twins), plus every directory
+holding one of them when the call deletes or moves a whole tree.
+
+How a call is read:
+
+- file tools (Write, Edit, apply_patch, an MCP tool with a path...) other than the read
+  only ones: every path argument, resolved (symlinks followed);
+- shell commands, per simple command (after ``cd``): output redirections always; then by
+  program: readers (``cat``, ``grep``, ``git diff``...) are let be; known writers
+  (``rm``, ``mv``, ``cp``, ``ln``, ``tee``, ``truncate``, ``sed -i``, ``chmod``...) have
+  their targets resolved, globs expanded against the disk; any other program is denied
+  when one of its words or its here-document names a protected file, and the hookwise
+  commands that change trust or registrations are denied outright.
+
+Only the user or managed policy can turn it off (``settings.self_protection: false``).
+Standard library only (hot path); :mod:`glob` is imported for a word with glob characters.
+"""
+
+from __future__ import annotations
+
+from hookwise.policy import canonical
+from hookwise.policy import os_lite as os  # os without its import cost
+from hookwise.policy.canonical import command_dirs, resolve_path
+from hookwise.policy.trust.scopes import (
+    config_home,
+    launcher_path,
+    snapshot_path,
+    trust_store_path,
+    user_policy_path,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hookwise.policy.canonical import Event
+    from hookwise.shell.parser import Command
+
+RULE_ID = "hookwise:self-protection"
+# Path endings that are hook registrations or policy files wherever they are.
+SUFFIXES = (
+    "/.claude/settings.json",
+    "/.claude/settings.local.json",
+    "/.gemini/settings.json",
+    "/.codex/hooks.json",
+    "/.codex/config.toml",
+)
+POLICY_DIR = "/.hookwise"
+# Substrings that name a protected file in a word, a script or a patch.
+MARKERS = (".hookwise", *(s[1:] for s in SUFFIXES))
+
+READ_TOOLS = frozenset(
+    ["read", "glob", "grep", "ls", "web_fetch", "web_search", "task", "todo", "skill", "memory"]
+)
+# Programs that only read their arguments (output redirections are checked for all).
+READERS = frozenset(
+    [
+        "cat",
+        "tac",
+        "less",
+        "more",
+        "head",
+        "tail",
+        "grep",
+        "egrep",
+        "fgrep",
+        "rg",
+        "ag",
+        "ack",
+        "ls",
+        "ll",
+        "dir",
+        "stat",
+        "file",
+        "wc",
+        "diff",
+        "cmp",
+        "comm",
+        "md5sum",
+        "sha1sum",
+        "sha224sum",
+        "sha256sum",
+        "sha384sum",
+        "sha512sum",
+        "b2sum",
+        "cksum",
+        "jq",
+        "yq",
+        "bat",
+        "realpath",
+        "readlink",
+        "dirname",
+        "basename",
+        "tree",
+        "du",
+        "df",
+        "echo",
+        "printf",
+        "test",
+        "[",
+        "[[",
+        "true",
+        "false",
+        "pwd",
+        "which",
+        "type",
+        "whereis",
+        "cd",
+        "pushd",
+        "popd",
+        "nl",
+        "od",
+        "xxd",
+        "hexdump",
+        "strings",
+        "sort",
+        "uniq",
+        "cut",
+        "column",
+        "fold",
+        "fmt",
+        "expand",
+        "unexpand",
+        "look",
+        "join",
+        "paste",
+        "tr",
+    ]
+)
+# Programs whose positional arguments are all changed (deleted, moved, rewritten).
+WRITERS_ALL = frozenset(
+    [
+        "rm",
+        "rmdir",
+        "unlink",
+        "shred",
+        "mv",
+        "trash",
+        "trash-put",
+        "truncate",
+        "tee",
+        "chmod",
+        "chown",
+        "chgrp",
+        "chattr",
+        "setfacl",
+        "touch",
+    ]
+)
+# Of these, a directory that holds protected files is protected as a whole.
+TREE_WRITERS = frozenset(
+    ["rm", "rmdir", "shred", "mv", "trash", "trash-put", "chmod", "chown", "chgrp", "setfacl"]
+)
+# Programs that write their last positional argument (or -t DIR).
+WRITERS_LAST = frozenset(["cp", "ln", "install", "rsync", "scp"])
+# Programs that change their files with an in-place flag.
+IN_PLACE = {"sed": ("-i", "--in-place"), "perl": ("-i",), "ruby": ("-i",)}
+# hookwise commands that change trust, registrations or host settings.
+HOOKWISE_CHANGES = (
+    ("policy", "trust"),
+    ("policy", "untrust"),
+    ("install",),
+    ("uninstall",),
+    ("hooks", "enable"),
+    ("hooks", "disable"),
+    ("hooks", "trust"),
+    ("migrate",),
+)
+# Variables that move or loosen hookwise for whatever the command starts (a nested agent
+# CLI runs its hooks with them): set by the agent, they are a change to its guardrails.
+GUARD_VARIABLES = frozenset(
+    [
+        "HOOKWISE_POLICY",
+        "HOOKWISE_USER_POLICY",
+        "HOOKWISE_MANAGED_POLICY",
+        "HOOKWISE_PROJECT_DIR",
+        "HOOKWISE_CACHE_DIR",
+        "HOOKWISE_TRUST_STORE",
+        "HOOKWISE_ON_ERROR",
+        "HOOKWISE_AUDIT",
+        "HOOKWISE_AUDIT_LOG",
+        "HOOKWISE_HOOK_TRUST",
+    ]
+)
+# ...and these move the hosts' own settings (their hook registrations) or hookwise's
+# files, when set for an agent CLI or exported
+HOST_VARIABLES = frozenset(
+    ["CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "HOME", "XDG_CONFIG_HOME",
+     "XDG_CACHE_HOME", "XDG_STATE_HOME"]
+)  # fmt: skip
+# Files a shell or a tool loads its environment from: writing a guard variable into one
+# sets it for every later session.
+ENV_FILES = frozenset(
+    [".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile",
+     ".zlogin", ".envrc", ".env", "config.fish", "environment", ".pam_environment"]
+)  # fmt: skip
+AGENT_CLIS = frozenset(["claude", "codex", "gemini", "qwen", "opencode", "cursor-agent"])
+GIT_WRITERS = frozenset(["rm", "mv", "checkout", "restore", "stash"])
+
+
+def _home(env: dict[str, str]) -> str:
+    return env.get("HOME") or os.path.expanduser("~")
+
+
+def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> list[str]:
+    """The protected files and directories this call can name, absolute."""
+    from hookwise.policy.audit import audit_path
+    from hookwise.policy.cache import cache_dir
+    from hookwise.policy.trust.scopes import managed_paths
+
+    home = _home(env)
+    claude = env.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
+    codex = env.get("CODEX_HOME") or os.path.join(home, ".codex")
+    gemini = env.get("GEMINI_CLI_HOME") or home
+    paths = [path for path, _how in managed_paths(env)]
+    paths += [
+        user_policy_path(env),
+        trust_store_path(env),
+        os.path.join(config_home(env), "hookwise"),
+        audit_path({}, env),
+        cache_dir(env),
+        launcher_path(env),
+        snapshot_path(launcher_path(env)),
+        os.path.join(claude, "settings.json"),
+        os.path.join(claude, "settings.local.json"),
+        os.path.join(gemini, ".gemini", "settings.json"),
+        os.path.join(codex, "hooks.json"),
+        os.path.join(codex, "config.toml"),
+    ]
+    paths += policy_files
+    project = cwd or ""
+    while project:
+        for suffix in (*SUFFIXES, POLICY_DIR):
+            paths.append(project + suffix)
+        parent = os.path.dirname(project)
+        if parent == project or os.path.lexists(os.path.join(project, ".git")):
+            break
+        project = parent
+    return [os.path.abspath(p) for p in paths if p]  # (abspath normalises)
+
+
+class Guard:
+    """The protected paths of one call and the checks on them."""
+
+    __slots__ = ("_concrete", "_inodes", "cwd", "env", "files", "home")
+
+    def __init__(self, env: dict[str, str], files: list[str], cwd: str) -> None:
+        self.env = env
+        self.files = files
+        self.cwd = cwd
+        self.home = env.get("HOME") or ""
+        self._concrete: list[str] | None = None
+        self._inodes: dict[tuple[int, int], str] | None = None
+
+    def linked(self, path: str) -> str | None:
+        """The protected file ``path`` is a hard link of (``ln .hookwise/policy.yaml x``
+        then ``: > x`` truncates the policy under another name); None when none."""
+        try:
+            info = os.lstat(path)
+        except (OSError, ValueError):  # ValueError: a NUL in the path
+            return None
+        if info.st_nlink < 2 or not os.path.isfile(path):
+            return None
+        if self._inodes is None:
+            self._inodes = {}
+            for item in self.concrete:
+                for name in [item, *_entries(item)]:
+                    try:
+                        found = os.stat(name)
+                    except (OSError, ValueError):
+                        continue
+                    self._inodes[(found.st_dev, found.st_ino)] = name
+        return self._inodes.get((info.st_dev, info.st_ino))
+
+    @property
+    def concrete(self) -> list[str]:
+        """Computed on the first path a call would change (most calls change none)."""
+        if self._concrete is None:
+            self._concrete = concrete_paths(self.env, self.files, self.cwd)
+        return self._concrete
+
+    def protected(self, path: str, tree: bool = False) -> str | None:
+        """What ``path`` (absolute, normalised) protects; None when nothing.
+
+        ``tree``: the call removes or moves the whole directory, so a directory above a
+        protected file counts too.
+        """
+        for candidate in _spellings(path):
+            lowered = candidate.lower()
+            if lowered.endswith(SUFFIXES) or POLICY_DIR + "/" in lowered + "/":
+                return candidate
+            for item in self.concrete:
+                if candidate == item or candidate.startswith(item + "/"):
+                    return item
+            if tree:
+                above = candidate.rstrip("/") + "/"
+                for item in self.concrete:
+                    if item.startswith(above) and os.path.lexists(item):
+                        return item
+        return self.linked(path)
+
+
+def _spellings(path: str) -> list[str]:
+    """The path as named and as it resolves (symlinks followed, when it exists)."""
+    out = [path]
+    if os.path.lexists(path):
+        real = os.path.realpath(path)
+        if real != path:
+            out.append(real)
+    else:
+        parent = os.path.dirname(path)
+        if parent != path and os.path.lexists(parent):
+            real = os.path.join(os.path.realpath(parent), os.path.basename(path))
+            if real != path:
+                out.append(real)
+    return out
+
+
+def _expand(word: str, cwd: str | None, home: str) -> list[str]:
+    """The absolute paths a word names; globs expanded against the disk, as bash does."""
+    path = resolve_path(word, cwd or "", home).absolute if cwd or word[:1] in "/~$" else None
+    if path is None:
+        return []
+    if any(ch in word for ch in "*?["):
+        import glob
+
+        matches = glob.glob(path)
+        return [os.path.normpath(m) for m in matches] or [path]
+    return [path]
+
+
+def _env_file(path: str) -> bool:
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    return name in ENV_FILES or name.startswith(".env.")
+
+
+def _names_guard_variable(text: str) -> bool:
+    return "HOOKWISE_" in text and any(name in text for name in GUARD_VARIABLES)
+
+
+def _entries(directory: str) -> list[str]:
+    """The paths in a protected directory (a few hundred at most); [] for anything else."""
+    if not os.path.isdir(directory) or os.path.islink(directory):
+        return []
+    try:
+        names = sorted(os.listdir(directory))[:256]
+    except (OSError, ValueError):
+        return []
+    return [os.path.join(directory, name) for name in names]
+
+
+def _is_symbolic(word: str) -> bool:
+    return word == "--symbolic" or (
+        word.startswith("-") and not word.startswith("--") and "s" in word[1:]
+    )
+
+
+def _has_marker(text: str) -> bool:
+    lowered = text.lower()
+    return any(marker in lowered for marker in MARKERS)
+
+
+def _positionals(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    done = False
+    for word in argv[1:]:
+        if not done and word == "--":
+            done = True
+            continue
+        if not done and word.startswith("-") and len(word) > 1:
+            continue
+        out.append(word)
+    return out
+
+
+def _target_dir(argv: list[str]) -> str | None:
+    for index, word in enumerate(argv):
+        if word in ("-t", "--target-directory") and index + 1 < len(argv):
+            return argv[index + 1]
+        if word.startswith("--target-directory="):
+            return word.split("=", 1)[1]
+    return None
+
+
+def _in_place(argv: list[str]) -> bool:
+    """``-i``, ``-i.bak``, ``-Ei``, ``-pi``, ``--in-place``: the files are rewritten."""
+    for word in argv[1:]:
+        if word == "--":
+            break
+        if word.startswith("--in-place"):
+            return True
+        if word.startswith("-") and not word.startswith("--") and "i" in word[1:]:
+            head = word[1 : word.index("i")]
+            if not any(letter in head for letter in "efl"):  # -e/-f/-l take a value
+                return True
+    return False
+
+
+def _hookwise_change(argv: list[str]) -> bool:
+    words = [w for w in argv[1:] if not w.startswith("-")]
+    return any(tuple(words[: len(change)]) == change for change in HOOKWISE_CHANGES)
+
+
+def _program(argv: list[str]) -> tuple[str, list[str]]:
+    """The program and its argv, seeing through ``python -m hookwise``."""
+    name = argv[0].rsplit("/", 1)[-1]
+    if name.startswith("python") and "-m" in argv:
+        at = argv.index("-m")
+        if at + 1 < len(argv) and argv[at + 1] == "hookwise":
+            return "hookwise", argv[at + 1 :]
+    return name, argv
+
+
+class _FoundError(Exception):
+    def __init__(self, path: str, how: str) -> None:
+        super().__init__(path)
+        self.path = path
+        self.how = how
+
+
+def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -> None:
+    """A target hookwise cannot place (``cd "$X"; rm policy.yaml``, ``rm $D/.hookwise``):
+    denied when it, or the line it is on, names a protected file."""
+    if word.startswith("/") and "$" not in word and "`" not in word:
+        return
+    if cwd is not None and resolve_path(word, cwd, home).absolute is not None:
+        return
+    if marked or _has_marker(word):
+        raise _FoundError(word, how + " in a directory known only when it runs")
+
+
+def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = False) -> None:
+    home = guard.home
+    if cmd.assigned:
+        program = cmd.program
+        for name in cmd.assigned:
+            if name in GUARD_VARIABLES or (
+                name in HOST_VARIABLES
+                and (program in AGENT_CLIS or program in ("export", "declare", "typeset"))
+            ):
+                raise _FoundError(
+                    f"${name}", f"sets {name} (it moves or loosens the guardrails of what runs)"
+                )
+    written = [*cmd.writes, *(cmd.argv[1:] if cmd.program == "tee" else [])]
+    for target in written:
+        if _env_file(target) and _names_guard_variable(cmd.text + "".join(cmd.stdin)):
+            raise _FoundError(target, f"writes a hookwise variable into {target}")
+    for target in cmd.writes:
+        _unresolved(target, cwd, home, marked, f"redirects output to {target}")
+        for path in _expand(target, cwd, home):
+            hit = guard.protected(path)
+            if hit:
+                raise _FoundError(hit, f"redirects output to {target}")
+    if not cmd.argv:
+        return
+    name, argv = _program(cmd.argv)
+    if name == "hookwise" and _hookwise_change(argv):
+        raise _FoundError("hookwise's own settings", f"runs `{' '.join(argv[:3])}`")
+    if name in READERS:
+        return
+    from hookwise.shell.programs import XARGS_INPUT  # loaded already: cmd came from it
+
+    if XARGS_INPUT in argv and cmd.piped_from is not None and name not in READERS:
+        # ``ls .hookwise/* | xargs rm``: the operands are what the piped command names
+        for word in cmd.piped_from.argv[1:]:
+            if _has_marker(word):
+                raise _FoundError(word, f"`xargs {name}` is given {word!r}")
+    targets: list[str] | None = None
+    # find -delete removes what its tests select, not its start points as a whole
+    tree = name in TREE_WRITERS and cmd.origin != "find -delete"
+    positional = _positionals(argv)
+    if name in WRITERS_ALL:
+        targets = positional
+        if name in ("chmod", "chown", "chgrp", "setfacl") and targets:
+            targets = targets[1:]
+            tree = any(w in ("-R", "--recursive") or (w[:1] == "-" and "R" in w) for w in argv)
+    elif name in WRITERS_LAST:
+        if (name == "ln" and not any(_is_symbolic(w) for w in argv[1:])) or (
+            name == "cp" and any(w in ("-l", "--link") for w in argv[1:])
+        ):
+            # a hard link is the same file under a name the guard does not know
+            for word in positional[:-1] if len(positional) > 1 else positional:
+                for path in _expand(word, cwd, home):
+                    hit = guard.protected(path)
+                    if hit:
+                        raise _FoundError(hit, f"`{name}` hard-links {word}")
+        directory = _target_dir(argv)
+        if directory is not None:
+            targets = [directory] + [directory + "/" + p.rsplit("/", 1)[-1] for p in positional]
+        elif len(positional) >= 2:
+            last = positional[-1]
+            targets = [last] + [last + "/" + p.rsplit("/", 1)[-1] for p in positional[:-1]]
+        else:
+            targets = positional
+    elif name in IN_PLACE and _in_place(argv):
+        targets = positional
+    elif name == "sed":
+        # without -i, sed reads its files; only its script can name a file to write (w FILE)
+        scripts = [w for i, w in enumerate(argv) if i > 0 and argv[i - 1] in ("-e", "--expression")]
+        for word in scripts or positional[:1]:
+            if _has_marker(word):
+                raise _FoundError(word, "`sed` writes with its script")
+        return
+    elif name == "dd":
+        targets = [w[3:] for w in argv[1:] if w.startswith("of=")]
+    elif name == "git":
+        sub = next((w for w in argv[1:] if not w.startswith("-")), "")
+        targets = positional[1:] if sub in GIT_WRITERS else []
+        tree = sub in ("rm", "mv")
+    elif name == "find":
+        acts = {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls"}
+        if not acts.intersection(argv):
+            return
+        _check_find(argv, cwd, guard)
+    if targets is not None:
+        for word in targets:
+            _unresolved(word, cwd, home, marked, f"`{name}` changes {word}")
+            for path in _expand(word, cwd, home):
+                hit = guard.protected(path, tree)
+                if hit:
+                    raise _FoundError(hit, f"`{name}` changes {word}")
+        if name != "find":
+            return
+    # any other program: a word or its input that names a protected file
+    for word in argv[1:]:
+        if _has_marker(word):
+            raise _FoundError(word, f"`{name}` is given {word!r}")
+        if (
+            "/" in word
+            or word[:1] in ".~$"
+            or (word[:1] != "-" and cwd and os.path.lexists(os.path.join(cwd, word)))
+        ):
+            for path in _expand(word, cwd, home):
+                hit = guard.protected(path)
+                if hit:
+                    raise _FoundError(hit, f"`{name}` is given {word}")
+    for text in cmd.stdin:
+        if _has_marker(text):
+            raise _FoundError("a protected file", f"`{name}` reads a script that names one")
+
+
+_FIND_NAMES = ("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename")
+
+
+def _find_test(test: str, pattern: str, shown: str, parents: list[str]) -> bool:
+    """Whether ``find``'s name/path test selects ``shown`` (as find prints it), or one of
+    the directories above it (``-name .hookwise -exec rm -rf {} +``)."""
+    import fnmatch
+
+    fold = test.startswith("-i")
+    whole = "path" in test or "whole" in test
+    subjects = [shown] if whole else [shown.rsplit("/", 1)[-1], *parents]
+    if fold:
+        subjects = [x.lower() for x in subjects]
+        pattern = pattern.lower()
+    return any(fnmatch.fnmatchcase(x, pattern) for x in subjects)
+
+
+def _check_find(argv: list[str], cwd: str | None, guard: Guard) -> None:
+    """``find . -name policy.yaml -delete``: what find's tests select under a start point
+    (not the start point itself) may be a protected file; a negation, an ``-o`` or a test
+    it cannot read makes it assume so."""
+    starts: list[str] = []
+    i = 1
+    while i < len(argv) and not argv[i].startswith(("-", "(", "!")):
+        starts.append(argv[i])
+        i += 1
+    tests = [(w, argv[j + 1]) for j, w in enumerate(argv[:-1]) if w in _FIND_NAMES]
+    unsure = any(w in ("!", "-not", "-o", "-or", "-regex", "-iregex") for w in argv)
+    items: list[str] = []
+    for item in guard.concrete:
+        items += [item, *_entries(item)]  # .hookwise/: its files too
+    for start in starts or ["."]:
+        for root in _expand(start, cwd, guard.home):
+            inside = root.rstrip("/") + "/"
+            for item in items:
+                if not item.startswith(inside) or not os.path.lexists(item):
+                    continue
+                shown = start.rstrip("/") + "/" + item[len(inside) :]
+                parents = item[len(inside) :].split("/")[:-1]
+                selected = unsure or all(
+                    _find_test(test, pattern, shown, parents) for test, pattern in tests
+                )
+                if selected:
+                    raise _FoundError(item, f"`find {start}` selects {shown}")
+
+
+def check(ev: Event, guard: Guard) -> str | None:
+    """Why ``ev`` would change a protected file (None: it does not)."""
+    try:
+        if ev.tool == canonical.SHELL:
+            script = ev.script
+            if script is None:
+                return None
+            dirs = command_dirs(script.commands, ev.shell_cwd, guard.home)
+            # where a directory is unknown, a line naming a protected file is enough
+            marked = None in dirs and _has_marker(ev.command or "")
+            for cmd, cwd in zip(script.commands, dirs, strict=True):
+                if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
+                    continue
+                _check_command(cmd, cwd, guard, marked)
+            return None
+        if ev.tool in READ_TOOLS or ev.tool is None:
+            return None
+        for ref in ev.paths:
+            if ref.absolute is not None:
+                hit = guard.protected(ref.absolute)
+                if hit:
+                    raise _FoundError(hit, f"{ev.host_tool} writes {ref.raw}")
+            elif _has_marker(ref.raw):
+                raise _FoundError(ref.raw, f"{ev.host_tool} writes {ref.raw}")
+        for ref in ev.paths:  # export HOOKWISE_ON_ERROR=allow into ~/.bashrc, .envrc
+            if _env_file(ref.raw) and any(
+                isinstance(v, str) and _names_guard_variable(v)
+                for v in (ev.input.get("content"), ev.input.get("new_string"), ev.patch)
+            ):
+                raise _FoundError(ref.raw, f"{ev.host_tool} writes a hookwise variable into it")
+        patch = ev.patch
+        if patch is not None and _has_marker(patch):
+            raise _FoundError("a protected file", "the patch names one")
+    except _FoundError as found:
+        return (
+            f"hookwise protects its own guardrails: this call {found.how}, which would change "
+            f"{found.path} (a policy file, the trust store, the audit log or a host's hook "
+            "settings). An agent cannot change them; a person can, outside the agent (or "
+            "turn this off with settings.self_protection: false in the user policy)."
+        )
+    return None

@@ -1,0 +1,737 @@
+"""What programs do with their arguments: one table, read by the shell parser and the matcher.
+
+Two kinds of knowledge, so that rule authors write intent, not spellings:
+
+- **options** (:data:`OPTIONS`): for common programs, which spellings are one option
+  (``rm -r`` = ``-R`` = ``--recursive``), the long options GNU getopt accepts abbreviated
+  (``--rec`` is ``--recursive`` when no other long option starts so), and which options
+  take a value (so ``-n 5`` is not a positional ``5``). ``command: rm -r`` matches every
+  spelling bash and the program accept.
+- **commands run by other commands**: which programs run another command (wrappers,
+  shells, interpreters, remote commands, programs with a command option), and
+  :func:`runs`, the dispatch to what each runs.
+
+This module is on the hook's hot path, so it holds the names and the dispatch; what a
+particular program runs lives in a module of its own, imported only for that program:
+:mod:`~hookwise.shell.wrappers` (``sudo``, ``env -C``, ``su -c``...),
+:mod:`~hookwise.shell.find_exec`, :mod:`~hookwise.shell.remote_exec` (``ssh``,
+``docker exec``...), :mod:`~hookwise.shell.code_commands` (interpreter one-liners),
+:mod:`~hookwise.shell.git_config`, :mod:`~hookwise.shell.option_commands` (``tar``,
+``rsync``, ``vim``, ``make``...), :mod:`~hookwise.shell.sed_script`,
+:mod:`~hookwise.shell.multiplexers` and :mod:`~hookwise.shell.xargs_input`. Standard
+library only.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+# ------------------------------------------------------------------------------ options
+
+# program -> (alias groups, first spelling canonical; long options; options taking a value)
+OPTIONS: dict[str, tuple[tuple[tuple[str, ...], ...], tuple[str, ...], frozenset[str]]] = {
+    "rm": (
+        (
+            ("-r", "-R", "--recursive"),
+            ("-f", "--force"),
+            ("-i",),
+            ("-I",),
+            ("-d", "--dir"),
+            ("-v", "--verbose"),
+        ),
+        (
+            "--recursive",
+            "--force",
+            "--dir",
+            "--verbose",
+            "--interactive",
+            "--one-file-system",
+            "--no-preserve-root",
+            "--preserve-root",
+            "--help",
+            "--version",
+        ),
+        frozenset(),
+    ),
+    "cp": (
+        (
+            ("-r", "-R", "--recursive"),
+            ("-f", "--force"),
+            ("-a", "--archive"),
+            ("-t", "--target-directory"),
+        ),
+        (
+            "--recursive",
+            "--force",
+            "--archive",
+            "--target-directory",
+            "--no-clobber",
+            "--backup",
+            "--preserve",
+            "--parents",
+            "--update",
+            "--verbose",
+        ),
+        frozenset(["-t", "--target-directory", "-S", "--suffix"]),
+    ),
+    "mv": (
+        (("-f", "--force"), ("-t", "--target-directory"), ("-n", "--no-clobber")),
+        ("--force", "--target-directory", "--no-clobber", "--backup", "--update", "--verbose"),
+        frozenset(["-t", "--target-directory", "-S", "--suffix"]),
+    ),
+    "chmod": (
+        (("-R", "--recursive"), ("-f", "--silent", "--quiet"), ("-v", "--verbose")),
+        ("--recursive", "--silent", "--quiet", "--verbose", "--changes", "--reference"),
+        frozenset(),
+    ),
+    "chown": (
+        (("-R", "--recursive"), ("-f", "--silent", "--quiet"), ("-h", "--no-dereference")),
+        ("--recursive", "--silent", "--quiet", "--no-dereference", "--from", "--reference"),
+        frozenset(["--from", "--reference"]),
+    ),
+    "git": (
+        (
+            ("-f", "--force"),
+            ("-d", "--delete"),
+            ("-D",),
+            ("-n", "--dry-run"),
+            ("-x",),
+            ("-X",),
+            ("-u", "--set-upstream"),
+        ),
+        (
+            "--force",
+            "--force-with-lease",
+            "--force-if-includes",
+            "--delete",
+            "--dry-run",
+            "--set-upstream",
+            "--all",
+            "--mirror",
+            "--tags",
+            "--hard",
+            "--soft",
+            "--mixed",
+            "--no-verify",
+            "--prune",
+            "--recurse-submodules",
+        ),
+        frozenset(
+            [
+                "-C",
+                "-c",
+                "--git-dir",
+                "--work-tree",
+                "-m",
+                "-o",
+                "--push-option",
+                "--repo",
+                "--exec-path",
+                "--namespace",
+            ]
+        ),
+    ),
+    "dd": ((), (), frozenset()),
+    "mkfs": ((("-t", "--type"), ("-f", "--force")), ("--type",), frozenset(["-t", "--type"])),
+    "find": ((), (), frozenset()),
+    "curl": (
+        (
+            ("-o", "--output"),
+            ("-d", "--data"),
+            ("-X", "--request"),
+            ("-k", "--insecure"),
+            ("-s", "--silent"),
+            ("-L", "--location"),
+            ("-T", "--upload-file"),
+            ("-F", "--form"),
+        ),
+        (
+            "--output",
+            "--data",
+            "--data-binary",
+            "--data-raw",
+            "--request",
+            "--insecure",
+            "--silent",
+            "--location",
+            "--upload-file",
+            "--form",
+            "--header",
+            "--user",
+        ),
+        frozenset(
+            [
+                "-o",
+                "--output",
+                "-d",
+                "--data",
+                "--data-binary",
+                "--data-raw",
+                "-X",
+                "--request",
+                "-T",
+                "--upload-file",
+                "-F",
+                "--form",
+                "-H",
+                "--header",
+                "-u",
+                "--user",
+                "-A",
+                "--user-agent",
+                "-e",
+                "--referer",
+                "-x",
+                "--proxy",
+            ]
+        ),
+    ),
+    "wget": (
+        (("-O", "--output-document"), ("-q", "--quiet"), ("-r", "--recursive")),
+        ("--output-document", "--quiet", "--recursive", "--post-data", "--post-file"),
+        frozenset(["-O", "--output-document", "--post-data", "--post-file", "-P"]),
+    ),
+    "docker": (
+        (
+            ("-f", "--force"),
+            ("-a", "--all"),
+            ("-v", "--volumes"),
+            ("-i", "--interactive"),
+            ("-t", "--tty"),
+            ("-u", "--user"),
+            ("-e", "--env"),
+            ("-w", "--workdir"),
+        ),
+        (
+            "--force",
+            "--all",
+            "--volumes",
+            "--interactive",
+            "--tty",
+            "--user",
+            "--env",
+            "--workdir",
+            "--privileged",
+            "--rm",
+            "--detach",
+        ),
+        frozenset(
+            [
+                "-u",
+                "--user",
+                "-e",
+                "--env",
+                "-w",
+                "--workdir",
+                "--name",
+                "-v",
+                "--volume",
+                "-p",
+                "--publish",
+                "--entrypoint",
+                "--network",
+                "--detach-keys",
+                "-H",
+                "--host",
+                "--context",
+                "--env-file",
+            ]
+        ),
+    ),
+    "kubectl": (
+        (
+            ("-n", "--namespace"),
+            ("-A", "--all-namespaces"),
+            ("-f", "--filename"),
+            ("-c", "--container"),
+            ("-i", "--stdin"),
+            ("-t", "--tty"),
+        ),
+        (
+            "--namespace",
+            "--all-namespaces",
+            "--filename",
+            "--container",
+            "--stdin",
+            "--tty",
+            "--all",
+            "--force",
+            "--grace-period",
+            "--context",
+            "--cascade",
+        ),
+        frozenset(
+            [
+                "-n",
+                "--namespace",
+                "-f",
+                "--filename",
+                "-c",
+                "--container",
+                "--context",
+                "-l",
+                "--selector",
+                "-o",
+                "--output",
+                "--kubeconfig",
+                "--grace-period",
+            ]
+        ),
+    ),
+    "terraform": (
+        (("-auto-approve", "--auto-approve"), ("-destroy", "--destroy")),
+        (),
+        frozenset(["-var", "-var-file", "-target", "-chdir"]),
+    ),
+}
+
+# git abbreviates long options per subcommand (``git clean --forc`` is --force there, and
+# ambiguous in ``git push``): the long options of each, from ``git SUB -h`` (git 2.4x)
+GIT_LONGS: dict[str, str] = {
+    "push": (
+        "--all --atomic --delete --dry-run --exec --follow-tags --force --force-if-includes "
+        "--force-with-lease --ipv4 --ipv6 --mirror --no-verify --porcelain --progress --prune "
+        "--push-option --quiet --receive-pack --recurse-submodules --repo --set-upstream "
+        "--signed --tags --thin --verbose"
+    ),
+    "clean": "--dry-run --exclude --force --interactive --quiet",
+    "reset": (
+        "--hard --intent-to-add --keep --merge --mixed --no-refresh --patch "
+        "--pathspec-file-nul --pathspec-from-file --quiet --recurse-submodules --soft"
+    ),
+    "branch": (
+        "--abbrev --all --color --column --contains --copy --create-reflog --delete "
+        "--edit-description --force --format --ignore-case --list --merged --move "
+        "--no-contains --no-merged --points-at --quiet --recurse-submodules --remotes "
+        "--set-upstream-to --show-current --sort --track --unset-upstream --verbose"
+    ),
+    "checkout": (
+        "--conflict --detach --force --guess --ignore-other-worktrees "
+        "--ignore-skip-worktree-bits --merge --orphan --ours --overlay --overwrite-ignore "
+        "--patch --pathspec-file-nul --pathspec-from-file --progress --quiet "
+        "--recurse-submodules --theirs --track"
+    ),
+    "switch": (
+        "--conflict --create --detach --discard-changes --force --force-create --guess "
+        "--ignore-other-worktrees --merge --orphan --overwrite-ignore --progress --quiet "
+        "--recurse-submodules --track"
+    ),
+    "rebase": (
+        "--abort --apply --autosquash --autostash --committer-date-is-author-date --continue "
+        "--edit-todo --empty --exec --force-rebase --fork-point --gpg-sign --ignore-whitespace "
+        "--interactive --keep-base --merge --no-ff --no-stat --no-verify --onto --quiet --quit "
+        "--reapply-cherry-picks --rebase-merges --rerere-autoupdate --reschedule-failed-exec "
+        "--reset-author-date --root --show-current-patch --signoff --skip --strategy "
+        "--strategy-option --update-refs --verbose --whitespace"
+    ),
+    "gc": "--aggressive --auto --cruft --force --keep-largest-pack --prune --quiet",
+    "tag": (
+        "--annotate --cleanup --color --column --contains --create-reflog --delete --edit "
+        "--file --force --format --ignore-case --list --local-user --merged --message "
+        "--no-column --no-contains --no-merged --points-at --sign --sort --verify"
+    ),
+}
+_GIT_LONGS: dict[str, tuple[str, ...]] = {}
+
+
+def git_longs(sub: str) -> tuple[str, ...] | None:
+    """The long options of ``git SUB`` (None: not in the table)."""
+    found = _GIT_LONGS.get(sub)
+    if found is None and sub in GIT_LONGS:
+        found = _GIT_LONGS[sub] = tuple(GIT_LONGS[sub].split())
+    return found
+
+
+_LONG_FOR: dict[str, dict[str, str]] = {}  # program -> spelling -> canonical spelling
+
+
+def _canonical_map(program: str) -> dict[str, str]:
+    found = _LONG_FOR.get(program)
+    if found is None:
+        found = {}
+        groups, _longs, _values = OPTIONS.get(program, ((), (), frozenset()))
+        for group in groups:
+            for spelling in group:
+                found[spelling] = group[0]
+        _LONG_FOR[program] = found
+    return found
+
+
+def expand_long(program: str, word: str, longs: Sequence[str] | None = None) -> str:
+    """``--rec`` -> ``--recursive`` when the program has exactly one long option so
+    starting (GNU getopt's abbreviation); the word itself otherwise. ``longs``: the
+    options of a subcommand (git's), instead of the program's."""
+    spec = OPTIONS.get(program)
+    if spec is None or not word.startswith("--"):
+        return word
+    name = word.split("=", 1)[0]
+    if longs is None:
+        longs = spec[1]
+    if name in longs:
+        return name
+    matches = [option for option in longs if option.startswith(name)]
+    return matches[0] if len(matches) == 1 else name
+
+
+def canonical_flag(program: str, flag: str, longs: Sequence[str] | None = None) -> str:
+    """The spelling a rule and a command share for one option of ``program``."""
+    if flag.startswith("--"):
+        flag = expand_long(program, flag, longs)
+    return _canonical_map(program).get(flag, flag)
+
+
+def takes_value(program: str, option: str) -> bool:
+    spec = OPTIONS.get(program)
+    return spec is not None and (option in spec[2] or expand_long(program, option) in spec[2])
+
+
+def flags_of(program: str, argv: list[str]) -> tuple[set[str], list[str]]:
+    """(canonical flags present, positional arguments) of one simple command."""
+    flags: set[str] = set()
+    positional: list[str] = []
+    known = program in OPTIONS
+    longs: Sequence[str] | None = None
+    if program == "git":
+        at = git_subcommand(argv)
+        longs = git_longs(argv[at]) if at > 0 else None
+    words = iter(argv[1:])
+    done = False
+    for word in words:
+        if done or word == "-" or not word.startswith("-") or len(word) < 2:
+            if not done and word == "--":
+                done = True
+                continue
+            positional.append(word)
+            continue
+        if word == "--":
+            done = True
+            continue
+        if word.startswith("--"):
+            name = canonical_flag(program, word, longs)
+            flags.add(name)
+            flags.add(word.split("=", 1)[0])  # the spelling as written counts too
+            if known and "=" not in word and takes_value(program, word):
+                next(words, None)
+            continue
+        if word[1].isdigit():
+            positional.append(word)
+            continue
+        if known and program in ("terraform",):
+            flags.add(canonical_flag(program, word.split("=", 1)[0]))
+            continue
+        for index, letter in enumerate(word[1:], start=1):
+            short = "-" + letter
+            flags.add(canonical_flag(program, short))
+            flags.add(short)
+            if known and takes_value(program, short):
+                if index == len(word) - 1:
+                    next(words, None)
+                break
+    return flags, positional
+
+
+# ------------------------------------------------------------------ commands run by others
+
+# Wrappers: programs that run the command in their arguments (sudo, env, timeout,
+# xargs...). The names only: what each takes is hookwise.shell.wrappers.WRAPPERS, loaded
+# for a command that starts with one of these (tests/policy/test_cold_shell.py: the same set)
+WRAPPER_NAMES = frozenset(
+    [
+        "sudo",
+        "doas",
+        "pkexec",
+        "env",
+        "command",
+        "builtin",
+        "exec",
+        "nohup",
+        "time",
+        "nice",
+        "ionice",
+        "chrt",
+        "stdbuf",
+        "timeout",
+        "xargs",
+        "setsid",
+        "flock",
+        "chroot",
+        "taskset",
+        "watch",
+        "su",
+        "runuser",
+        "sg",
+        "script",
+        "strace",
+        "ltrace",
+        "unshare",
+        "nsenter",
+        "busybox",
+        "toybox",
+        "eatmydata",
+        "fakeroot",
+        "firejail",
+        "proxychains",
+        "proxychains4",
+        "torsocks",
+        "catchsegv",
+        "caffeinate",
+        "systemd-run",
+        "valgrind",
+        "unbuffer",
+        "chronic",
+        "nocache",
+        "ssh-agent",
+        "dbus-run-session",
+        "xvfb-run",
+    ]
+)
+# the shells: a script they run (-c, stdin, a file) is read by hookwise.shell.scripts
+SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"])
+XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
+
+INTERPRETERS = {
+    "python": ("-c",),
+    "perl": ("-e", "-E"),
+    "ruby": ("-e",),
+    "node": ("-e", "--eval", "-p", "--print"),
+    "nodejs": ("-e", "--eval", "-p", "--print"),
+    "deno": ("eval",),
+    "bun": ("-e", "--eval"),
+    "php": ("-r",),
+    "osascript": ("-e",),
+}
+AWKS = frozenset(["awk", "gawk", "mawk", "nawk", "busybox-awk"])
+REMOTE = frozenset(["ssh", "docker", "podman", "kubectl", "oc", "nerdctl", "lxc"])
+
+
+def interpreter(program: str) -> str | None:
+    """The interpreter family of a program name (``python3.12`` is ``python``)."""
+    base = program.rstrip("0123456789.")
+    if base in INTERPRETERS:
+        return base
+    return None
+
+
+# variables whose value is a command line something runs later (PROMPT_COMMAND: before each
+# prompt; git's: for ssh, the pager, the editor...)
+COMMAND_VARIABLES = frozenset(
+    [
+        "PROMPT_COMMAND",
+        "GIT_SSH_COMMAND",
+        "GIT_SSH",
+        "GIT_PAGER",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_ASKPASS",
+        "GIT_PROXY_COMMAND",
+        "SSH_ASKPASS",
+        "SUDO_ASKPASS",
+        "PAGER",
+        "MANPAGER",
+        "EDITOR",
+        "VISUAL",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "RSYNC_RSH",
+    ]
+)
+# variables that make a program (or the bash it starts) load code from a file
+LOADER_VARIABLES = frozenset(["LD_PRELOAD", "LD_AUDIT", "BASH_ENV", "GIT_EXEC_PATH"])
+
+
+# ---------------------------------------------------------------------------- git
+
+
+def git_alias_definitions(argv: list[str]) -> dict[str, str]:
+    """Aliases a git command defines: ``git -c alias.X=Y`` and ``git config [--global]
+    alias.X Y``."""
+    found: dict[str, str] = {}
+    for index, word in enumerate(argv):
+        if word == "-c" and index + 1 < len(argv) and argv[index + 1].startswith("alias."):
+            name, _, value = argv[index + 1][6:].partition("=")
+            found[name] = value
+    if "config" in argv:
+        rest = [w for w in argv[argv.index("config") + 1 :] if not w.startswith("-")]
+        if len(rest) >= 2 and rest[0].startswith("alias."):
+            found[rest[0][6:]] = " ".join(rest[1:])
+    return found
+
+
+def git_subcommand(argv: list[str]) -> int:
+    """The index of git's subcommand in argv (-1: none)."""
+    values = OPTIONS["git"][2]
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if word.startswith("-"):
+            i += 2 if (word in values and "=" not in word) else 1
+            continue
+        return i
+    return -1
+
+
+# ---------------------------------------------------------------- interpreter one-liners
+
+
+def interpreter_code(program: str, argv: list[str]) -> str | None:
+    """The code an interpreter one-liner runs (``python -c CODE``...), if any."""
+    family = interpreter(program)
+    if program in AWKS:
+        i = 1
+        while i < len(argv):
+            word = argv[i]
+            if word in ("-f", "--file"):
+                return None
+            if word in ("-F", "-v", "--assign", "--field-separator"):
+                i += 2
+                continue
+            if word.startswith("-") and len(word) > 1:
+                i += 1
+                continue
+            return word
+        return None
+    if family is None:
+        return None
+    flags = INTERPRETERS[family]
+    for index, word in enumerate(argv[1:], start=1):
+        for flag in flags:
+            if word == flag and index + 1 < len(argv):
+                return argv[index + 1]
+            clustered = len(flag) == 2 and word[:1] == "-" and word[1:2] != "-"
+            if clustered and word.endswith(flag[1]) and len(word) > 2 and index + 1 < len(argv):
+                return argv[index + 1]  # python -Ic CODE
+    return None
+
+
+# ----------------------------------------------------- programs that run a command option
+
+
+def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
+    """What a git command runs from its options and configuration (git_config is imported
+    only for a command that sets configuration: most git commands set none)."""
+    out: list[tuple[str, Any]] = []
+    at = git_subcommand(argv)
+    end = at if at > 0 else len(argv)
+    for index, word in enumerate(argv[1:end], start=1):
+        if word == "-c" and index + 1 < end:
+            from hookwise.shell.git_config import git_value
+
+            key, _, value = argv[index + 1].partition("=")
+            out += git_value(key, value)
+        elif word.startswith("--exec-path="):
+            out.append(("unverifiable", f"git runs its programs from {word[12:]}"))
+        elif word.startswith("--config-env="):
+            out.append(("unverifiable", "git reads a configuration value from the environment"))
+    if at > 0 and argv[at] == "config":
+        rest = [w for w in argv[at + 1 :] if not w.startswith("-")]
+        if rest and rest[0] in ("set", "add"):
+            rest = rest[1:]
+        # a persistent hooks directory is how husky and friends install a repository's
+        # hooks (code of the repository, like its scripts): only command values count here
+        if len(rest) >= 2 and rest[0].lower() != "core.hookspath":
+            from hookwise.shell.git_config import git_value
+
+            out += git_value(rest[0], " ".join(rest[1:]))
+    for word in argv[end:]:
+        if word.startswith("ext::"):  # git-remote-ext: "% " is a space inside a word
+            out.append(("script", word[5:].replace("% ", " ")))
+    return out
+
+
+_NPX = {
+    "npx": 1,
+    "bunx": 1,
+    "pnpx": 1,
+    "npm": 2,  # npm exec / npm x
+    "pnpm": 2,  # pnpm dlx / pnpm exec
+    "yarn": 2,  # yarn dlx / yarn exec
+    "bun": 2,  # bun x
+}
+_NPX_SUBCOMMANDS = frozenset(["exec", "x", "dlx"])
+# packages whose binary is a recursive delete
+RECURSIVE_DELETERS = frozenset(["rimraf", "del-cli", "trash-cli", "rm-rf"])
+
+
+def _npx(program: str, argv: list[str]) -> list[tuple[str, Any]]:
+    skip = _NPX[program]
+    if skip == 2 and (len(argv) < 2 or argv[1] not in _NPX_SUBCOMMANDS):
+        return []
+    i = skip
+    out: list[tuple[str, Any]] = []
+    while i < len(argv) and argv[i].startswith("-"):
+        word = argv[i]
+        if word == "--":
+            i += 1
+            break
+        if word in ("-c", "--call") and i + 1 < len(argv):
+            out.append(("script", argv[i + 1]))
+            return out
+        i += 2 if word in ("-p", "--package", "--cache", "--prefix", "-w", "--workspace") else 1
+    if i < len(argv):
+        name = argv[i]
+        base = name.rsplit("@", 1)[0] if name.rfind("@") > 0 else name
+        out.append(("argv", [base.rsplit("/", 1)[-1], *argv[i + 1 :]]))
+    return out
+
+
+# The programs runs() reads, by the module that knows each (imported only for these:
+# any other program costs one set lookup). tests/policy/test_cold_shell.py checks these
+# sets against the handlers' own tables and against runs() itself.
+OPTION_COMMANDS = frozenset(
+    [
+        "tar",
+        "gtar",
+        "bsdtar",
+        "rsync",
+        "zip",
+        "vi",
+        "vim",
+        "nvim",
+        "ex",
+        "view",
+        "gvim",
+        "vimdiff",
+        "rvim",
+        "evim",
+        "make",
+        "gmake",
+        "compgen",
+        "complete",
+    ]
+)
+MULTIPLEXERS = frozenset(["tmux", "screen"])
+SEDS = frozenset(["sed", "gsed"])
+RUNS_PROGRAMS = (
+    frozenset(["git", *_NPX, *RECURSIVE_DELETERS]) | OPTION_COMMANDS | MULTIPLEXERS | SEDS
+)
+
+
+def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    """Commands a program runs from its options: ``git -c core.pager=CMD``, ``tar
+    --to-command=CMD``, ``rsync -e CMD``, ``zip -TT CMD``, ``vim -c '!CMD'``, ``make
+    --eval``, ``npx PKG``, ``sed 'e CMD'``... as ("script" | "argv" | "write" |
+    "unverifiable", value), the kinds of :func:`hookwise.shell.code_commands.code_commands`."""
+    if program not in RUNS_PROGRAMS:
+        return []
+    if program == "git":
+        return _git_runs(argv)
+    if program in _NPX:
+        return _npx(program, argv)
+    if program in RECURSIVE_DELETERS:
+        operands = [w for w in argv[1:] if not w.startswith("-")]
+        return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
+    if program in SEDS:
+        from hookwise.shell.sed_script import sed_runs
+
+        return sed_runs(argv)
+    if program in MULTIPLEXERS:
+        from hookwise.shell.multiplexers import multiplexer_runs
+
+        return multiplexer_runs(program, argv)
+    from hookwise.shell.option_commands import option_runs
+
+    return option_runs(program, argv, stdin)

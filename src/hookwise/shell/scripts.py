@@ -1,0 +1,198 @@
+"""Scripts a shell reads: ``bash -c SCRIPT``, a here-document or ``echo ... |`` on its
+stdin, a script file written earlier on the line, a process substitution (``bash
+<(curl ...)``); ``source``/``.`` and ``at`` the same way.
+
+Cold: needed only for a shell (``sh``, ``bash``...), ``source``, ``at``. It must not import
+the shell parser (the parser imports it, and the policy layer has no import cycles, not
+even lazy ones), so the parser comes in as ``parse`` and ``printed`` (what a command prints
+when that is known here, :func:`hookwise.shell.parser.static_output`).
+"""
+
+from __future__ import annotations
+
+from hookwise.shell.programs import SHELLS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Protocol, TypeVar
+
+    class _Command(Protocol):
+        """What is read of a hookwise.shell.parser.Command."""
+
+        program: str
+        argv: list[str]
+        redirects: list[str]
+        writes: list[str]
+        stdin: list[str]
+        unverifiable: str | None
+        unknown_args: bool
+
+    class _Script(Protocol):
+        """What is read of a hookwise.shell.parser.Script."""
+
+        def recall(self, path: str) -> str | None: ...
+
+    C = TypeVar("C", bound=_Command)
+    S = TypeVar("S", bound=_Script)
+
+
+def shell_runs(
+    command: C,
+    depth: int,
+    script: S,
+    piped_from: C | None,
+    *,
+    parse: Callable[[str, int, S], None],
+    printed: Callable[[C], str | None],
+    parsed: Callable[[str, int], list[C]],
+) -> None:
+    """A shell runs its ``-c`` script, else the script on its stdin, else its script file."""
+    argv = command.argv
+    inner = shell_c_script(argv)
+    if inner is not None:
+        parse(inner, depth + 1, script)
+    elif reads_stdin(argv):
+        stdin_script(command, depth, script, piped_from, parse=parse, printed=printed)
+    else:
+        script_file(
+            command,
+            script_operand(argv),
+            depth,
+            script,
+            piped_from,
+            parse=parse,
+            printed=printed,
+            parsed=parsed,
+        )
+
+
+def reads_stdin(argv: list[str]) -> bool:
+    """Whether a shell runs the script on its stdin (no -c, no script file)."""
+    for word in argv[1:]:
+        if word in ("-s", "-"):
+            return True
+        if word.startswith(("-", "+")):
+            continue
+        return False
+    return True
+
+
+def stdin_script(
+    command: C,
+    depth: int,
+    script: S,
+    piped_from: C | None,
+    *,
+    parse: Callable[[str, int, S], None],
+    printed: Callable[[C], str | None],
+) -> None:
+    """A shell reading its script from stdin: a here-document or here-string is parsed;
+    ``echo 'cmd' | sh`` too; anything else piped in is unverifiable."""
+    if command.stdin:
+        for body in command.stdin:
+            parse(body, depth + 1, script)
+        return
+    if piped_from is None:
+        for source in command.redirects:  # sh < x.sh, x.sh written earlier on the line
+            written = script.recall(source)
+            if source not in command.writes and written is not None:
+                parse(written, depth + 1, script)
+        return
+    output = printed(piped_from)
+    if output is not None:
+        parse(output, depth + 1, script)
+        return
+    command.unverifiable = (
+        f"{command.program} runs a script read from the output of `{piped_from.program}`, "
+        "known only when it runs"
+    )
+    command.unknown_args = True
+
+
+_STDIN_FILES = frozenset(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
+
+
+def script_operand(argv: list[str]) -> str | None:
+    """The script file a shell runs (``bash -x x.sh``): the first word after its options."""
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":
+            return argv[i + 1] if i + 1 < len(argv) else None
+        if word in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            i += 2
+            continue
+        if word[:1] in "-+" and len(word) > 1:
+            i += 1
+            continue
+        return word
+    return None
+
+
+def script_file(
+    command: C,
+    operand: str | None,
+    depth: int,
+    script: S,
+    piped_from: C | None,
+    *,
+    parse: Callable[[str, int, S], None],
+    printed: Callable[[C], str | None],
+    parsed: Callable[[str, int], list[C]],
+) -> None:
+    """A shell (or ``source``) running a script file: ``/dev/stdin`` is its input, a
+    process substitution is what its command prints, a file written earlier on the line
+    is that content; files on disk are not read. ``parsed(text, depth)``: the commands of
+    ``text`` parsed on their own."""
+    if operand is None:
+        return
+    if operand in _STDIN_FILES:
+        stdin_script(command, depth, script, piped_from, parse=parse, printed=printed)
+        return
+    if operand.startswith("<(") and operand.endswith(")"):
+        inner = parsed(operand[2:-1], depth + 1)
+        body = printed(inner[0]) if len(inner) == 1 else None
+        if body is not None:
+            parse(body, depth + 1, script)
+        else:
+            command.unverifiable = (
+                f"{command.program} runs the script `{operand[2:-1]}` prints, known only when "
+                "it runs"
+            )
+            command.unknown_args = True
+        return
+    written = script.recall(operand)
+    if written is not None:
+        parse(written, depth + 1, script)
+
+
+def shell_c_script(argv: list[str]) -> str | None:
+    """The script of ``bash -c SCRIPT`` (also ``-lc``, ``-ec``, ``busybox sh -c``)."""
+    args = argv[1:]
+    if argv and argv[0].rsplit("/", 1)[-1] == "busybox":
+        if not args or args[0] not in SHELLS:
+            return None
+        args = args[1:]
+    has_c = False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            i += 1
+            break
+        if arg in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            i += 2
+            continue
+        if arg.startswith("--"):
+            i += 1
+            continue
+        if arg[:1] in "-+" and len(arg) > 1:
+            if "c" in arg[1:]:
+                has_c = True
+            i += 1
+            continue
+        break
+    if has_c and i < len(args):
+        return args[i]
+    return None

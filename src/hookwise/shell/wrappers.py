@@ -1,0 +1,303 @@
+"""Wrappers: programs that run the command given in their arguments (``sudo``, ``env``,
+``timeout``, ``xargs``, ``su -c``, ``flock -c``...), and where that command starts.
+
+Cold: needed only for a command that starts with a wrapper. The names alone are
+:data:`hookwise.shell.programs.WRAPPER_NAMES` (hot), so any other command never loads
+this table. Standard library only.
+"""
+
+from __future__ import annotations
+
+# wrapper -> (options taking a value, positionals before the command, options whose value
+# is a shell command string)
+WRAPPERS: dict[str, tuple[frozenset[str], int, frozenset[str]]] = {
+    "sudo": (
+        frozenset(
+            [
+                "-u",
+                "-g",
+                "-h",
+                "-p",
+                "-C",
+                "-D",
+                "-r",
+                "-t",
+                "-U",
+                "-T",
+                "--user",
+                "--group",
+                "--host",
+                "--prompt",
+                "--chdir",
+                "--role",
+                "--type",
+                "--other-user",
+                "--close-from",
+            ]
+        ),
+        0,
+        frozenset(),
+    ),
+    "doas": (frozenset(["-u", "-C"]), 0, frozenset()),
+    "pkexec": (frozenset(["--user"]), 0, frozenset()),
+    "env": (frozenset(["-u", "-C", "--unset", "--chdir"]), 0, frozenset(["-S", "--split-string"])),
+    "command": (frozenset(), 0, frozenset()),
+    "builtin": (frozenset(), 0, frozenset()),
+    "exec": (frozenset(["-a"]), 0, frozenset()),
+    "nohup": (frozenset(), 0, frozenset()),
+    "time": (frozenset(["-f", "-o", "--format", "--output"]), 0, frozenset()),
+    "nice": (frozenset(["-n", "--adjustment"]), 0, frozenset()),
+    "ionice": (frozenset(["-c", "-n", "-p", "--class", "--classdata"]), 0, frozenset()),
+    "chrt": (frozenset(["-T", "-P", "-D"]), 1, frozenset()),
+    "stdbuf": (frozenset(["-i", "-o", "-e", "--input", "--output", "--error"]), 0, frozenset()),
+    "timeout": (frozenset(["-s", "-k", "--signal", "--kill-after"]), 1, frozenset()),
+    "xargs": (
+        frozenset(
+            [
+                "-I",
+                "-n",
+                "-P",
+                "-d",
+                "-E",
+                "-L",
+                "-s",
+                "-a",
+                "-i",
+                "-l",
+                "-e",
+                "--max-args",
+                "--max-procs",
+                "--delimiter",
+                "--arg-file",
+                "--replace",
+                "--max-lines",
+            ]
+        ),
+        0,
+        frozenset(),
+    ),
+    "setsid": (frozenset(), 0, frozenset()),
+    "flock": (
+        frozenset(["-w", "--timeout", "-E", "--conflict-exit-code"]),
+        1,
+        frozenset(["-c", "--command"]),
+    ),
+    "chroot": (frozenset(["--userspec", "--groups"]), 1, frozenset()),
+    "taskset": (frozenset(), 1, frozenset()),
+    "watch": (
+        frozenset(["-n", "--interval", "-d", "--differences", "-q", "--equexit"]),
+        0,
+        frozenset(),
+    ),
+    "su": (
+        frozenset(["-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w"]),
+        0,
+        frozenset(["-c", "--command", "--session-command"]),
+    ),
+    "runuser": (
+        frozenset(["-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell"]),
+        0,
+        frozenset(["-c", "--command"]),
+    ),
+    "sg": (frozenset(), 1, frozenset(["-c"])),
+    "script": (
+        frozenset(
+            [
+                "-t",
+                "--timing",
+                "-T",
+                "--log-timing",
+                "-I",
+                "--log-in",
+                "-O",
+                "--log-out",
+                "-B",
+                "--log-io",
+                "-E",
+                "--echo",
+                "-m",
+                "--logging-format",
+            ]
+        ),
+        0,
+        frozenset(["-c", "--command"]),
+    ),
+    "strace": (
+        frozenset(["-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X"]),
+        0,
+        frozenset(),
+    ),
+    "ltrace": (
+        frozenset(["-e", "-o", "-p", "-s", "-u", "-n", "-a", "-A", "-D", "-l", "-w"]),
+        0,
+        frozenset(),
+    ),
+    "unshare": (
+        frozenset(
+            [
+                "--propagation",
+                "--setgroups",
+                "-S",
+                "--setuid",
+                "-G",
+                "--setgid",
+                "-R",
+                "--root",
+                "-w",
+                "--wd",
+            ]
+        ),
+        0,
+        frozenset(),
+    ),
+    "nsenter": (
+        frozenset(
+            ["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd"]
+        ),
+        0,
+        frozenset(),
+    ),
+    "busybox": (frozenset(), 0, frozenset()),
+    "toybox": (frozenset(), 0, frozenset()),
+    "eatmydata": (frozenset(), 0, frozenset()),
+    "fakeroot": (frozenset(["-l", "-s", "-i"]), 0, frozenset()),
+    "firejail": (frozenset(), 0, frozenset()),
+    "proxychains": (frozenset(["-f"]), 0, frozenset()),
+    "proxychains4": (frozenset(["-f"]), 0, frozenset()),
+    "torsocks": (frozenset(["-u", "-p", "-a", "-P"]), 0, frozenset()),
+    "catchsegv": (frozenset(), 0, frozenset()),
+    "caffeinate": (frozenset(["-w", "-t"]), 0, frozenset()),
+    "systemd-run": (
+        frozenset(
+            [
+                "-u",
+                "--unit",
+                "-p",
+                "--property",
+                "-E",
+                "--setenv",
+                "--slice",
+                "-M",
+                "--machine",
+                "--uid",
+                "--gid",
+            ]
+        ),
+        0,
+        frozenset(),
+    ),
+    "valgrind": (frozenset(), 0, frozenset()),
+    "unbuffer": (frozenset(), 0, frozenset()),
+    "chronic": (frozenset(), 0, frozenset()),
+    "nocache": (frozenset(), 0, frozenset()),
+    "ssh-agent": (frozenset(["-a", "-E", "-t", "-P"]), 0, frozenset()),
+    "dbus-run-session": (frozenset(["--config-file", "--dbus-daemon"]), 0, frozenset()),
+    "xvfb-run": (
+        frozenset(["-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e"]),
+        0,
+        frozenset(),
+    ),
+}
+# wrappers whose whole remaining argument list is one shell command string (watch 'a; b')
+STRING_WRAPPERS = frozenset(["watch"])
+# options after which a wrapper runs nothing (sudo -l, timeout --help)
+_NO_COMMAND = frozenset(["--help", "--version", "-V", "-l", "--list", "-p"])
+
+
+def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
+    """Where the wrapped command starts in ``argv`` (argv[0] is the wrapper), or the shell
+    string the wrapper runs; None when the wrapper runs no command."""
+    takes, skip, strings = WRAPPERS[name]
+    i = 1
+    n = len(argv)
+    shell = False  # sudo -s / -i: the command runs through the user's shell
+    while i < n:
+        word = argv[i]
+        if word == "--":
+            i += 1
+            break
+        if word.startswith("-") and len(word) > 1:
+            option, eq, value = word.partition("=")
+            if option in strings:
+                if eq:
+                    return n, value
+                return (n, argv[i + 1]) if i + 1 < n else None
+            if (
+                len(option) > 2
+                and not option.startswith("--")
+                and option[-1:] == "c"
+                and ("-c" in strings)
+            ):  # clustered: script -qc CMD, su -lc CMD
+                return (n, argv[i + 1]) if i + 1 < n else None
+            if option in _NO_COMMAND and name in ("sudo", "timeout", "flock"):
+                return None
+            if name == "sudo" and (
+                option in ("--shell", "--login")
+                or (not option.startswith("--") and _cluster_has(option, "si", takes))
+            ):
+                shell = True
+            if option in takes or option.startswith("--"):
+                i += 2 if (option in takes and not eq) else 1
+                continue
+            # a cluster of short options (env -iu VAR, sudo -Eu root): the first letter that
+            # takes a value takes the rest of the word, or the next word when it ends there
+            i += 1
+            for index, letter in enumerate(option[1:], start=2):
+                if "-" + letter in takes:
+                    if index == len(option):
+                        i += 1
+                    break
+            continue
+        if name == "env" and "=" in word and word.split("=", 1)[0].isidentifier():
+            i += 1
+            continue
+        if skip:
+            skip -= 1
+            i += 1
+            continue
+        break
+    if name in ("su", "runuser", "sg"):
+        # su [-] [user] -c CMD: the command is only ever a -c string (found above);
+        # runuser -u user -- CMD runs argv
+        if name == "runuser" and "--" in argv:
+            return argv.index("--") + 1, None
+        rest = argv[i:]
+        for index, word in enumerate(rest):
+            if word in strings and index + 1 < len(rest):
+                return n, rest[index + 1]
+        return None
+    if name in STRING_WRAPPERS or shell:
+        return (n, " ".join(argv[i:])) if i < n else None
+    return i, None
+
+
+def _cluster_has(option: str, letters: str, takes: frozenset[str]) -> bool:
+    """Whether a short-option cluster (``-Hiu``) holds one of ``letters`` as an option (not
+    inside the value of an option that takes one)."""
+    for letter in option[1:]:
+        if letter in letters:
+            return True
+        if "-" + letter in takes:
+            return False
+    return False
+
+
+# where a wrapper runs the command it wraps (env -C DIR, sudo -D DIR)
+_CHDIR = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir"), "nsenter": ("-w", "--wd")}
+
+
+def wrapper_chdir(name: str, argv: list[str]) -> str | None:
+    """The directory a wrapper runs its command in (``env -C /`` runs ``rm -rf etc`` in /)."""
+    options = _CHDIR.get(name)
+    if options is None:
+        return None
+    found: str | None = None
+    for index, word in enumerate(argv[1:], start=1):
+        for option in options:
+            if word == option and index + 1 < len(argv):
+                found = argv[index + 1]
+            elif word.startswith(option + "=") and option.startswith("--"):
+                found = word.split("=", 1)[1]
+            elif len(option) == 2 and word.startswith(option) and len(word) > 2:
+                found = word[2:]
+    return found

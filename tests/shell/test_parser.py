@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+import shlex
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hookwise.shell.parser import split_command
+
+
+def argvs(text: str) -> list[list[str]]:
+    return [c.argv for c in split_command(text).commands]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("git push -f origin main", [["git", "push", "-f", "origin", "main"]]),
+        ("a && b || c; d | e & f", [["a"], ["b"], ["c"], ["d"], ["e"], ["f"]]),
+        ("echo 'a && b' \"c;d\"", [["echo", "a && b", "c;d"]]),
+        ("sudo -u root rm -rf /x", [["rm", "-rf", "/x"]]),
+        ("FOO=1 env BAR=2 nice -n 5 timeout 10 git push", [["git", "push"]]),
+        (
+            "bash -c 'git push --force' ",
+            [["bash", "-c", "git push --force"], ["git", "push", "--force"]],
+        ),
+        (
+            "sh -lc \"eval 'rm -rf /'\"",
+            [["sh", "-lc", "eval 'rm -rf /'"], ["eval", "rm -rf /"], ["rm", "-rf", "/"]],
+        ),
+        ("echo $(cat .env) `id`", [["echo", "$(cat .env)", "`id`"], ["cat", ".env"], ["id"]]),
+        ("if true; then rm -rf ~; fi", [["true"], ["rm", "-rf", "~"]]),
+        # the operands xargs reads are known only when it runs
+        ("xargs -n1 rm -f < list", [["rm", "-f", "${xargs_input}"]]),
+        ("echo a b | xargs rm -f", [["echo", "a", "b"], ["rm", "-f", "a", "b"]]),
+        ("cat <<EOF > out\nrm -rf /\nEOF\nls", [["cat"], ["ls"]]),
+        ("a \\\n b", [["a", "b"]]),
+        ("echo a#b # comment && rm", [["echo", "a#b"]]),
+        ("diff <(ls a) <(ls b)", [["diff", "<(ls a)", "<(ls b)"], ["ls", "a"], ["ls", "b"]]),
+        ("echo $'a\\tb'", [["echo", "a\tb"]]),
+        ("(cd x && make) | tee log", [["cd", "x"], ["make"], ["tee", "log"]]),
+        ("\\rm -rf x", [["rm", "-rf", "x"]]),
+        ("for f in *.py; do rm $f; done", [[], ["rm", "$f"]][1:]),
+    ],
+)
+def test_split(text: str, expected: list[list[str]]) -> None:
+    assert argvs(text) == expected
+
+
+def test_redirect_targets_and_fd_duplication() -> None:
+    script = split_command("echo x > .env 2>&1; cat < in.txt >> out.log; echo y &> all")
+    assert [c.redirects for c in script.commands] == [[".env"], ["in.txt", "out.log"], ["all"]]
+
+
+def test_dynamic_words_are_marked() -> None:
+    (cmd,) = split_command('rm -rf "$HOME/x" plain').commands
+    assert cmd.dynamic == [False, False, True, False]
+
+
+def test_incomplete_input_is_reported_not_raised() -> None:
+    script = split_command("echo 'unclosed && rm -rf /")
+    assert not script.complete
+    assert script.problems == ["unclosed single quote"]
+    assert script.commands[0].argv == ["echo", "unclosed && rm -rf /"]
+
+
+def test_program_is_the_basename() -> None:
+    (cmd,) = split_command("/usr/bin/git status").commands
+    assert cmd.program == "git"
+
+
+def test_deep_nesting_is_bounded() -> None:
+    text = "bash -c " + "'" * 0 + " ".join(["bash -c"] * 20) + " x"
+    script = split_command(text)
+    assert len(script.commands) >= 1
+
+
+@given(st.text(max_size=200))
+def test_any_text_splits_without_raising(text: str) -> None:
+    script = split_command(text)
+    assert isinstance(script.complete, bool)
+    for cmd in script.commands:
+        assert all(isinstance(w, str) for w in cmd.argv)
+        assert len(cmd.dynamic) == len(cmd.argv)
+
+
+_WORD = st.text(alphabet="abcdefghij-_./=+%0123456789", min_size=1, max_size=8).filter(
+    lambda w: not w.startswith("#") and "=" not in w
+)
+
+
+@given(
+    st.lists(st.lists(_WORD, min_size=1, max_size=5), min_size=1, max_size=4),
+    st.sampled_from(["&&", "||", ";", "|"]),
+)
+def test_plain_words_round_trip(commands: list[list[str]], operator: str) -> None:
+    # the program is never a keyword or a wrapper (those are skipped by design)
+    commands = [["run-" + words[0], *words[1:]] for words in commands]
+    text = f" {operator} ".join(shlex.join(words) for words in commands)
+    assert argvs(text) == commands
+
+
+# a NUL cannot be in a word bash runs (see test_a_nul_makes_the_parse_incomplete)
+_NO_NUL = st.text(st.characters(blacklist_characters="\x00"), min_size=1, max_size=10)
+
+
+@given(st.lists(_NO_NUL, min_size=1, max_size=5))
+def test_quoted_words_survive_shlex_quoting(words: list[str]) -> None:
+    """Any word shlex.quote protects comes back as itself (wrappers aside)."""
+    words = ["printf", *words]
+    assert argvs(shlex.join(words))[0] == words
+
+
+@pytest.mark.parametrize(
+    "text", ["git push --force\x00", "git push --for\x00ce", "ls\x00; rm -rf /"]
+)
+def test_a_nul_makes_the_parse_incomplete(text: str) -> None:
+    """bash stops at a NUL (a C string) while a script file drops it: what runs is not the
+    text read, so the parse is incomplete (a deny), and the words are read without it."""
+    script = split_command(text)
+    assert not script.complete
+    assert "NUL" in " ".join(script.problems)
