@@ -307,3 +307,79 @@ def test_the_fast_launcher_answers_the_same(env: dict[str, str]) -> None:
         assert result.returncode == 0, result.stderr
         assert json.loads(result.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert result.stdout == hook(env, payload).stdout
+
+
+# --------------------------------------------- the agent plants things where the hook writes
+
+
+def _one_answer(done: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    """The hook's stdout is exactly one JSON document (a second one makes hosts reject it)."""
+    decoder = json.JSONDecoder()
+    answer, end = decoder.raw_decode(done.stdout)
+    assert done.stdout[end:].strip() == "", done.stdout
+    return answer  # type: ignore[no-any-return]
+
+
+def _denied(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    # a hook that blocked on a planted file would hit this timeout and the test fails
+    done = subprocess.run(
+        [HOOKWISE, "hook", "--platform", "claude"],
+        input=pre_payload("claude", "git push --force origin main"),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=20,
+        check=False,
+    )
+    answer = _one_answer(done)
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny", done.stderr
+    return done
+
+
+def test_a_fifo_in_place_of_the_audit_log_neither_blocks_nor_changes_the_answer(
+    env: dict[str, str],
+) -> None:
+    """`rm -f audit.jsonl && mkfifo audit.jsonl`: a blocking open would wait for a reader
+    until the host kills the hook, and a killed hook lets the tool run."""
+    log = Path(env["HOOKWISE_AUDIT_LOG"])
+    os.mkfifo(log)
+    done = _denied(env)
+    assert "cannot write the audit log" in done.stderr and str(log) in done.stderr
+    assert log.is_fifo()  # left alone, reported
+
+
+def test_an_audit_log_linked_to_stdout_adds_nothing_to_the_answer(env: dict[str, str]) -> None:
+    log = Path(env["HOOKWISE_AUDIT_LOG"])
+    log.symlink_to("/dev/stdout")
+    done = _denied(env)
+    assert "cannot write the audit log" in done.stderr
+
+
+def test_a_fifo_in_place_of_the_policy_cache_costs_a_compile_not_a_hang(
+    env: dict[str, str],
+) -> None:
+    from hookwise.policy.cache import cache_path
+    from hookwise.policy.trust.scopes import scope_files
+
+    cache = Path(cache_path(scope_files("/work", env), env))
+    cache.parent.mkdir(parents=True)
+    os.mkfifo(cache)
+    _denied(env)
+    assert cache.is_file()  # the compiled policy, written over the FIFO (rename)
+    _denied(env)
+
+
+def test_an_audit_lock_held_forever_does_not_hold_the_answer(env: dict[str, str]) -> None:
+    """Rotation takes the lock file's flock; a process holding it must not make the hook
+    wait (the log here is past settings.audit.max_bytes, so each call rotates)."""
+    import fcntl
+
+    log = Path(env["HOOKWISE_AUDIT_LOG"])
+    for _ in range(12):
+        _denied(env)
+    assert log.with_name("audit.jsonl.1").exists()  # rotation happens
+    with open(f"{log}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        before = log.stat().st_size
+        _denied(env)
+        assert log.stat().st_size > before  # appended to the current file instead

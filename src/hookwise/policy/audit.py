@@ -5,7 +5,10 @@ Path: ``$HOOKWISE_AUDIT_LOG``, else ``settings.audit.path``, else
 write would take the file past ``settings.audit.max_bytes`` (10 MiB), it is renamed to
 ``audit.jsonl.1`` (``.1`` to ``.2`` and so on, ``settings.audit.keep`` files, 5 by default).
 Each record is appended with a single ``write`` on an ``O_APPEND`` descriptor, so concurrent
-hooks do not interleave lines; rotation happens under an ``flock``.
+hooks do not interleave lines; rotation happens under an ``flock``, never waited for. The
+log is opened non-blocking, never through a symlink, and used only when it is a regular
+file (safe_files.py): a FIFO or a link planted in its place is reported, and the answer is
+neither delayed nor changed.
 
 Record keys: ``time`` (UTC, ISO 8601), ``host``, ``session``, ``event`` (the host's name),
 ``canonical`` (list), ``tool``, ``host_tool``, ``cwd``, ``command`` (a shell tool's command
@@ -33,6 +36,7 @@ import time
 
 from hookwise.policy import fastjson
 from hookwise.policy import os_lite as os  # os without its import cost
+from hookwise.policy.safe_files import open_append, read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,8 +71,7 @@ def is_audit_log(path: str) -> bool:
     setting happens to name (``~/.bashrc``).
     """
     try:
-        with open(path, "rb") as handle:
-            first = handle.readline(65536)
+        first = read_regular(path, 1 << 40)[:65536].split(b"\n", 1)[0]
     except OSError:
         return False
     if not first.strip():
@@ -99,31 +102,50 @@ def _rotate(path: str, keep: int) -> None:
 
 
 def append(path: str, record: dict[str, Any], max_bytes: int, keep: int) -> None:
-    """Append one record; rotates first when the file would grow past ``max_bytes``."""
+    """Append one record; rotates first when the file would grow past ``max_bytes``.
+
+    Raises OSError when the log cannot be written (not a regular file, a symlink, ...)."""
     line = (fastjson.dumps(record) + "\n").encode("utf-8")
     try:
-        size = os.stat(path).st_size
+        fd = open_append(path)
     except FileNotFoundError:
-        size = 0
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    if size and size + len(line) > max_bytes:
-        import fcntl
-
-        lock_fd = os.open(path + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(lock_fd, fcntl.LOCK_EX)
-            try:
-                if os.stat(path).st_size + len(line) > max_bytes:
-                    _rotate(path, keep)
-            except FileNotFoundError:
-                pass
-        finally:
-            os.close(lock_fd)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = open_append(path)
     try:
+        size = os.fstat(fd).st_size
+        if size and size + len(line) > max_bytes and _rotated(path, len(line), max_bytes, keep):
+            os.close(fd)
+            fd = -1
+            fd = open_append(path)
         os.write(fd, line)
     finally:
-        os.close(fd)
+        if fd >= 0:
+            os.close(fd)
+
+
+def _rotated(path: str, adding: int, max_bytes: int, keep: int) -> bool:
+    """Rotate under the lock file when no other hook holds it (never wait: a lock held
+    forever must not hold the answer); whether the file was rotated."""
+    import fcntl
+
+    try:
+        lock_fd = open_append(path + ".lock")
+    except OSError:
+        return False
+    try:
+        fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(lock_fd)
+        return False  # another hook is rotating: append to whichever file is there
+    try:
+        if os.stat(path).st_size + adding > max_bytes:
+            _rotate(path, keep)
+            return True
+    except FileNotFoundError:
+        return True
+    finally:
+        os.close(lock_fd)
+    return False
 
 
 def read_records(path: str) -> list[tuple[int, dict[str, Any] | None, str]]:

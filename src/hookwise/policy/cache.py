@@ -26,6 +26,7 @@ import sys
 
 from hookwise import __version__
 from hookwise.policy import os_lite as os  # os without its import cost
+from hookwise.policy.safe_files import read_regular
 from hookwise.policy.trust.scopes import (
     read_policy_file,
     read_scope_sources,
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 CACHE_FORMAT = 5  # bump when the layout or what cache_write.hook_rule keeps changes
+MAX_CACHE_BYTES = 256 * 1024 * 1024  # (a larger file is damaged: recompiled, never read)
 # The modules whose code shapes the compiled data (a change recompiles the cache).
 _COMPILER_SOURCES = (
     "policy/rules/compiler.py",
@@ -246,8 +248,7 @@ def _cached(
     trust_bytes: bytes | None,
 ) -> dict[str, Any] | None:
     """The policy stored at ``path`` when its key is this one (see the layout above)."""
-    with open(path, "rb", buffering=0) as handle:
-        data = handle.readall()
+    data = read_regular(path, MAX_CACHE_BYTES)
     view = memoryview(data)
     size = int.from_bytes(view[:8], "little")
     form, version, stored_stamp, spans, trust, policy, rules, index, hosts, length = marshal.loads(

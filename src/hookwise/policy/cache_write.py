@@ -11,6 +11,8 @@ import os
 import sys
 from typing import Any
 
+from hookwise.policy.safe_files import replace_with
+
 # What only `policy show`, `explain` and `scan` read (they compile afresh): not in the
 # hook's cache, where every byte of a rule is unmarshalled on each call that looks at it.
 _SHOW_ONLY = (
@@ -143,9 +145,6 @@ def store(
     head = marshal.dumps((*version, spans, trust, small, arrays, index, hosts, len(body)))
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        temp = f"{path}.{os.getpid()}.tmp"
-        with open(temp, "wb") as handle:
-            handle.write(len(head).to_bytes(8, "little") + head + body)
-        os.replace(temp, path)
+        replace_with(path, len(head).to_bytes(8, "little") + head + body)
     except (OSError, ValueError):
         pass

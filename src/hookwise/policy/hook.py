@@ -24,6 +24,7 @@ from hookwise.policy.adapters import PLATFORMS
 from hookwise.policy.cache import cache_dir, load_policy
 from hookwise.policy.pipeline import Outcome, decide, failure_answer
 from hookwise.policy.rules.engine import RetryState
+from hookwise.policy.safe_files import read_regular, replace_with
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -103,8 +104,7 @@ class FileRetryState(RetryState):
             return
         self.loaded.add(session)
         try:
-            with open(self._file(session), encoding="utf-8") as handle:
-                data = fastjson.loads(handle.read())
+            data = fastjson.loads(read_regular(self._file(session), 65536).decode("utf-8"))
             if isinstance(data, dict):
                 counts = {str(k): int(v) for k, v in data.items() if isinstance(v, int)}
                 self.counts[session] = counts
@@ -132,10 +132,7 @@ class FileRetryState(RetryState):
             try:
                 if counts:
                     os.makedirs(self.directory, exist_ok=True)
-                    temp = f"{path}.{os.getpid()}.tmp"
-                    with open(temp, "w", encoding="utf-8") as handle:
-                        handle.write(fastjson.dumps(counts))
-                    os.replace(temp, path)
+                    replace_with(path, fastjson.dumps(counts).encode("utf-8"))
                 elif os.path.exists(path):
                     os.unlink(path)
             except OSError:

@@ -35,6 +35,7 @@ EAGER = (
     "hookwise.policy",
     "hookwise.policy.os_lite",
     "hookwise.policy.fastjson",
+    "hookwise.policy.safe_files",
     "hookwise.policy.audit",
     "hookwise.policy.canonical",
     "hookwise.policy.adapters.base",

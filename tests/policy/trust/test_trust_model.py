@@ -249,6 +249,67 @@ def test_a_nested_policy_adds_to_the_outer_one_and_cannot_shadow_it(world: World
     assert "INNER-RULE" in world.shell("make all", cwd=sub)["reason"]
 
 
+@pytest.mark.parametrize("boundary", ["git init", "submodule .git file"])
+def test_a_nested_repository_keeps_every_rule_of_the_project_around_it(
+    world: World, boundary: str
+) -> None:
+    """`git init nested && cd nested` (or a submodule, whose .git is a file) must not make
+    the project's rules disappear; the nested repository's own policy adds rules and is
+    untrusted (only its restrictive parts apply) until trusted."""
+    world.policy(
+        "version: 1\nrules:\n  - {id: outer, match: {command: rm -r}, action: deny, "
+        "reason: OUTER-RULE}\n"
+    )
+    world.cli("policy", "trust")
+    nested = world.repo / "vendor" / "nested"
+    nested.mkdir(parents=True)
+    if boundary == "git init":
+        subprocess.run(["git", "init", "-q", str(nested)], check=True)
+    else:
+        (nested / ".git").write_text("gitdir: ../../.git/modules/nested\n")
+    deep = nested / "src"
+    deep.mkdir()
+    answer = world.shell("rm -r victim", cwd=deep)
+    assert answer["decision"] == "deny" and "OUTER-RULE" in answer["reason"]
+    # the nested repository's policy: its allow is not trusted, its deny applies
+    (nested / ".hookwise").mkdir()
+    (nested / ".hookwise" / "policy.yaml").write_text(
+        "version: 1\nrules:\n  - {id: let, match: {command: rm -r}, action: allow}\n"
+        "  - {id: inner, match: {command: make}, action: deny, reason: INNER-RULE}\n"
+    )
+    answer = world.shell("rm -r victim", cwd=deep)
+    assert answer["decision"] == "deny" and "OUTER-RULE" in answer["reason"]
+    assert "INNER-RULE" in world.shell("make all", cwd=deep)["reason"]
+
+
+def test_a_cd_out_of_the_project_keeps_the_project_rules_the_host_names(
+    world: World, tmp_path: Path
+) -> None:
+    """The host's project root (CLAUDE_PROJECT_DIR) is walked too: an event whose cwd is
+    elsewhere (`cd /tmp/x` in the agent's shell) still gets the project's rules."""
+    world.policy(
+        "version: 1\nrules:\n  - {id: outer, match: {command: rm -r}, action: deny, "
+        "reason: OUTER-RULE}\n"
+    )
+    world.cli("policy", "trust")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    payload = build_payload(
+        "claude",
+        "PreToolUse",
+        tool="Bash",
+        tool_input={"command": "rm -r victim"},
+        cwd=str(elsewhere),
+    )
+    alone = world.answer(world.hook(payload, "--platform", "claude"), "claude")
+    assert alone["decision"] != "deny"  # (the control: nothing names the project)
+    named = world.answer(
+        world.hook(payload, "--platform", "claude", env={"CLAUDE_PROJECT_DIR": str(world.repo)}),
+        "claude",
+    )
+    assert named["decision"] == "deny" and "OUTER-RULE" in named["reason"]
+
+
 def test_the_environment_adds_a_managed_file_but_cannot_remove_the_system_one(
     world: World, tmp_path: Path
 ) -> None:

@@ -6,10 +6,13 @@
   system one.
 - user: ``$XDG_CONFIG_HOME/hookwise/policy.yaml`` (``~/.config/...``), or
   ``$HOOKWISE_USER_POLICY``;
-- project: every ``.hookwise/policy.yaml`` from the repository root (the nearest ancestor
-  of the event's cwd holding ``.git``; the filesystem root when there is none) down to the
-  cwd, outermost first, so a nested file adds to the outer ones and never shadows them; or
-  the one file ``$HOOKWISE_POLICY`` / ``--policy`` names, which must exist;
+- project: every ``.hookwise/policy.yaml`` from the filesystem root down to the event's
+  cwd, and down to the project root the host names (``$CLAUDE_PROJECT_DIR``,
+  ``$GEMINI_PROJECT_DIR``), outermost first, so a nested file adds to the outer ones and
+  never shadows them. The walk does not stop at a repository: a nested repository or a
+  submodule (``git init x && cd x``) keeps every rule of the project around it, and its own
+  policy adds rules, untrusted until trusted like any project file. Or the one file
+  ``$HOOKWISE_POLICY`` / ``--policy`` names, which must exist;
 - local: ``.hookwise/policy.local.yaml`` beside each project file.
 
 Project and local files are repository content: the compiler applies only their
@@ -100,40 +103,49 @@ def managed_paths(env: dict[str, str]) -> list[tuple[str, str]]:
     return paths
 
 
-def repository_root(start: str) -> str | None:
-    """The nearest directory at or above ``start`` holding ``.git`` (a repository)."""
-    current = os.path.abspath(start or ".")
-    while True:
-        if os.path.lexists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
-
-
 def _has_policy_dir(directory: str) -> bool:
     """Whether ``directory/.hookwise`` exists in any form (a broken one must be reported)."""
     return os.path.lexists(os.path.join(directory, PROJECT_DIR))
 
 
 def project_dirs(start: str) -> list[str]:
-    """Every directory from the repository root down to ``start`` with a ``.hookwise``.
+    """Every directory from the filesystem root down to ``start`` with a ``.hookwise``.
 
-    Outermost first. Without a repository the walk goes up to the filesystem root.
-    """
+    Outermost first. Repository boundaries do not stop the walk: a ``.git`` the agent can
+    create must not hide the rules of the project around it."""
     current = os.path.abspath(start or ".")
     found: list[str] = []
     while True:
         if _has_policy_dir(current):
             found.append(current)
-        if os.path.lexists(os.path.join(current, ".git")):
-            break
         parent = os.path.dirname(current)
         if parent == current:
             break
         current = parent
     found.reverse()
+    return found
+
+
+# The project root a host names in its hooks' environment (Claude Code; Gemini CLI sets both)
+HOST_PROJECT_VARIABLES = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
+
+
+def policy_dirs(cwd: str, env: dict[str, str]) -> list[str]:
+    """The project directories whose policy applies to an event: those above its cwd and
+    those above the host's project root (a ``cd`` elsewhere keeps the project's rules),
+    outermost first (by depth, then name: the order the merge uses)."""
+    starts = [env.get("HOOKWISE_PROJECT_DIR") or cwd or os.getcwd()]
+    for name in HOST_PROJECT_VARIABLES:
+        named = env.get(name)
+        if named and os.isabs(named):
+            starts.append(named)
+    found: list[str] = []
+    for start in starts:
+        for directory in project_dirs(start):
+            if directory not in found:
+                found.append(directory)
+    if len(starts) > 1:
+        found.sort(key=lambda d: (d.rstrip("/").count("/"), d))
     return found
 
 
@@ -159,7 +171,7 @@ def scope_sources(cwd: str, env: dict[str, str]) -> list[tuple[str, str, str]]:
         stem = path[:-5] if path.endswith(".yaml") else path
         files.append(("local", stem + ".local.yaml", DISCOVERED))
         return files
-    for directory in project_dirs(env.get("HOOKWISE_PROJECT_DIR") or cwd or os.getcwd()):
+    for directory in policy_dirs(cwd, env):
         base = os.path.join(directory, PROJECT_DIR)
         files.append(("project", os.path.join(base, PROJECT_FILE), DISCOVERED))
         files.append(("local", os.path.join(base, LOCAL_FILE), DISCOVERED))
