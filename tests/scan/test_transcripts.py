@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookwise.scan import transcripts
-from hookwise.scan.transcripts import normal_time, read_records, record_files
+from hookwise.scan import transcripts_files
+from hookwise.scan.transcripts import read_records, record_files
+from hookwise.scan.transcripts_files import normal_time
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "coverage"
 NAMES = {
@@ -126,7 +127,7 @@ def test_hostile_lines_are_named(host: str, tmp_path: Path) -> None:
 
 
 def test_an_overlong_line_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(transcripts, "MAX_LINE_BYTES", 200)
+    monkeypatch.setattr(transcripts_files, "MAX_LINE_BYTES", 200)
     call = {
         "type": "assistant",
         "sessionId": "s",
@@ -142,7 +143,7 @@ def test_an_overlong_line_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_too_many_warnings_are_summed_up(tmp_path: Path) -> None:
     warnings: list[str] = []
     read_records("codex", _write(tmp_path, "codex", b"x\n" * 500), warnings)
-    assert len(warnings) <= transcripts.MAX_WARNINGS_PER_FILE + 2
+    assert len(warnings) <= transcripts_files.MAX_WARNINGS_PER_FILE + 2
     assert any("more problem(s) not shown" in w for w in warnings)
 
 

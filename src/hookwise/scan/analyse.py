@@ -52,7 +52,10 @@ class Analysis:
 
 
 class Analyser:
-    """Analyses text in a language and records facts (and the scripts named) in ``sink``."""
+    """Analyses text in a language and records facts (and the scripts named) in ``sink``.
+
+    The language readers get it as a :class:`~hookwise.scan.runnable_analyser.RunnableAnalyser`.
+    """
 
     def __init__(self, ctx: ScanContext, runnable: Runnable) -> None:
         self.ctx = ctx

@@ -41,14 +41,9 @@ from typing import Any
 
 from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES, HOSTS
 from hookwise.protocol.hosts import host as host_info
-from hookwise.scan.transcripts import (
-    HookTrouble,
-    SessionRecord,
-    ToolCall,
-    normal_time,
-    read_records,
-    record_files,
-)
+from hookwise.scan.transcripts import read_records, record_files
+from hookwise.scan.transcripts_files import normal_time
+from hookwise.scan.transcripts_model import HookTrouble, SessionRecord, ToolCall
 
 JSON_VERSION = 1
 CAUSES = ("hook-timeout", "hook-failed", "no-registration", "matcher-gap", "subagent", "unknown")
