@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 from hookwise.scan import catalog
 
 if TYPE_CHECKING:
-    from hookwise.scan.runnable_analyser import RunnableAnalyser
+    from hookwise.scan.analysis.runnable_analyser import RunnableAnalyser
 
 __all__ = ["analyse_python"]
 

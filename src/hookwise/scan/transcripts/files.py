@@ -3,8 +3,8 @@
 The files are input from outside hookwise (another program wrote them, an agent may have
 edited them): a file that is not a regular file, too large, not UTF-8, not JSON, or JSON of
 the wrong shape gives a warning naming the file and line, never an exception, and the rest
-of the file still counts. Shared by the per-host readers (``transcripts_claude``,
-``transcripts_codex``, ``transcripts_gemini``).
+of the file still counts. Shared by the per-host readers (``claude``, ``codex``,
+``gemini``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """What each language's fact reader is given: the analyser of one runnable, as a protocol.
 
-The readers (``shell_facts``, ``python_facts``, ``text_facts``) record facts in its sink,
-resolve paths with its variables, and hand code nested in theirs (``python -c`` in a shell
-line, ``os.system`` in a script) back to it for that code's language. ``analyse.Analyser``
-is the implementation; it imports the readers, so they know it only by this shape.
+The readers (``shell``, ``python``, ``text``) record facts in its sink, resolve paths with
+its variables, and hand code nested in theirs (``python -c`` in a shell line, ``os.system``
+in a script) back to it for that code's language. ``analyse.Analyser`` is the
+implementation; it imports the readers, so they know it only by this shape.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from hookwise.scan.analysis.facts import Sink
     from hookwise.scan.context import ScanContext
-    from hookwise.scan.facts import Sink
 
 __all__ = ["RunnableAnalyser"]
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hookwise.scan.transcripts_files import (
+from hookwise.scan.transcripts.files import (
     Warnings,
     json_document,
     json_lines,
@@ -30,7 +30,7 @@ from hookwise.scan.transcripts_files import (
     small_text,
     text,
 )
-from hookwise.scan.transcripts_model import SessionRecord, ToolCall
+from hookwise.scan.transcripts.model import SessionRecord, ToolCall
 
 HOST = "gemini"
 

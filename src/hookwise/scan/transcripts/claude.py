@@ -21,13 +21,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hookwise.scan.transcripts_files import (
+from hookwise.scan.transcripts.files import (
     Warnings,
     json_lines,
     normal_time,
     text,
 )
-from hookwise.scan.transcripts_model import (
+from hookwise.scan.transcripts.model import (
     HookTrouble,
     SessionRecord,
     ToolCall,

@@ -14,7 +14,7 @@ from hookwise.policy.code_commands import code_commands
 from hookwise.scan import catalog
 
 if TYPE_CHECKING:
-    from hookwise.scan.runnable_analyser import RunnableAnalyser
+    from hookwise.scan.analysis.runnable_analyser import RunnableAnalyser
 
 __all__ = ["analyse_node", "analyse_powershell"]
 

@@ -1,7 +1,7 @@
 """The model of the hosts' session records: sessions, the tool calls in them, hook trouble.
 
-What ``transcripts_claude``, ``transcripts_codex`` and ``transcripts_gemini`` read each
-host's format into, and what ``coverage`` joins with the audit log.
+What ``claude``, ``codex`` and ``gemini`` read each host's format into, and what
+``scan.coverage`` joins with the audit log.
 """
 
 from __future__ import annotations

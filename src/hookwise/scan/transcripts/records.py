@@ -2,9 +2,9 @@
 
 Each host keeps a record of every session: Claude Code a transcript per session (and per
 subagent), Codex a rollout, Gemini CLI a chat log. One module per host reads its format
-(``transcripts_claude``, ``transcripts_codex``, ``transcripts_gemini``) into one model
-(``transcripts_model``: :class:`SessionRecord`, :class:`ToolCall`, :class:`HookTrouble`),
-with a reader that never trusts a file (``transcripts_files``). This module finds each
+(``claude``, ``codex``, ``gemini``) into one model (``model``: :class:`SessionRecord`,
+:class:`ToolCall`, :class:`HookTrouble`), with a reader that never trusts a file
+(``files``). This module finds each
 host's records and hands each file to its host's reader; ``hookwise coverage`` reads them
 through it.
 """
@@ -15,11 +15,11 @@ import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from hookwise.scan.transcripts_claude import read_transcript
-from hookwise.scan.transcripts_codex import read_rollout
-from hookwise.scan.transcripts_files import Warnings
-from hookwise.scan.transcripts_gemini import read_chat
-from hookwise.scan.transcripts_model import SessionRecord
+from hookwise.scan.transcripts.claude import read_transcript
+from hookwise.scan.transcripts.codex import read_rollout
+from hookwise.scan.transcripts.files import Warnings
+from hookwise.scan.transcripts.gemini import read_chat
+from hookwise.scan.transcripts.model import SessionRecord
 
 # --------------------------------------------------------------------------- where
 

@@ -17,12 +17,12 @@ from hookwise.policy.programs import SHELLS
 from hookwise.policy.shell import Command, split_command
 from hookwise.policy.shell_scripts import reads_stdin
 from hookwise.scan import catalog
-from hookwise.scan.facts import ScriptRef
+from hookwise.scan.analysis.facts import ScriptRef
+from hookwise.scan.analysis.scripts import resolve, script_paths
 from hookwise.scan.locate import line_of_offset
-from hookwise.scan.scripts import resolve, script_paths
 
 if TYPE_CHECKING:
-    from hookwise.scan.runnable_analyser import RunnableAnalyser
+    from hookwise.scan.analysis.runnable_analyser import RunnableAnalyser
 
 __all__ = ["analyse_shell"]
 
