@@ -1,4 +1,5 @@
-"""Setting up a corpus case (a repository and a home directory) and scanning it."""
+"""Setting up what a scan reads (a corpus case, or a repository with one settings file, and a
+home directory) and scanning it."""
 
 from __future__ import annotations
 
@@ -48,6 +49,15 @@ def materialise(case: Case, tmp: Path) -> tuple[Path, Path]:
             if "{{" in text:
                 filled = text.replace("{{PROJECT}}", str(project)).replace("{{HOME}}", str(home))
                 path.write_text(filled, errors="surrogateescape")
+    return project, home
+
+
+def claude_project(tmp: Path, settings: dict[str, object]) -> tuple[Path, Path]:
+    """A repository under ``tmp`` whose ``.claude/settings.json`` is ``settings``, and a home."""
+    project, home = (tmp / "repo").resolve(), (tmp / "home").resolve()
+    (project / ".claude").mkdir(parents=True)
+    home.mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps(settings))
     return project, home
 
 

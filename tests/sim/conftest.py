@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from hookwise.sim.lifecycle import SimOptions
+from hookwise.sim.context import SimOptions
 from hookwise.sim.runner import SimResult, simulate_sync
 from hookwise.sim.scenario import load_scenario
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from hookwise.sim import common
-from hookwise.sim.lifecycle import ReplyQueue, SimContext, SimOptions, register_host
+from hookwise.sim.context import ReplyQueue, SimContext, SimOptions
+from hookwise.sim.lifecycle import register_host
 from hookwise.sim.scenario import Scenario, StepSpec
 from hookwise.turns.session import Turn
 from tests.sim.conftest import play

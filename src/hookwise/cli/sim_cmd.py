@@ -76,7 +76,7 @@ def simulate(
 
     from hookwise.config.hook_toml import HookTomlError
     from hookwise.host.loading import HookTrustWarning
-    from hookwise.sim.lifecycle import SimOptions
+    from hookwise.sim.context import SimOptions
     from hookwise.sim.runner import simulate_sync
     from hookwise.sim.scenario import ScenarioError, load_scenario
     from hookwise.sim.view import render_summary

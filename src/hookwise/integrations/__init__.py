@@ -14,7 +14,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hookwise.integrations.gate import Gate, Verdict
+    from hookwise.integrations.gate import Gate
+    from hookwise.integrations.verdict import Verdict
 
 __all__ = ["Gate", "Verdict", "require"]
 
@@ -31,8 +32,12 @@ def require(module: str, extra: str) -> ModuleType:
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("Gate", "Verdict"):
-        from hookwise.integrations import gate
+    if name == "Gate":
+        from hookwise.integrations.gate import Gate
 
-        return getattr(gate, name)
+        return Gate
+    if name == "Verdict":
+        from hookwise.integrations.verdict import Verdict
+
+        return Verdict
     raise AttributeError(f"module 'hookwise.integrations' has no attribute {name!r}")

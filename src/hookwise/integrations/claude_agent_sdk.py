@@ -37,7 +37,8 @@ from dataclasses import replace
 from typing import Any, cast
 
 from hookwise.integrations import require
-from hookwise.integrations.gate import Gate, HooksFrom, Verdict
+from hookwise.integrations.gate import Gate, HooksFrom
+from hookwise.integrations.verdict import Verdict
 from hookwise.policy import canonical
 
 require("claude_agent_sdk", "claude-agent-sdk")

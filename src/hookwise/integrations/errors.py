@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hookwise.integrations.gate import Verdict
+    from hookwise.integrations.verdict import Verdict
 
 
 class HookwiseRunError(RuntimeError):

@@ -16,17 +16,18 @@ otherwise.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shlex
 import threading
 import time
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from hookwise.integrations.json_data import jsonable
 from hookwise.integrations.tools import MappedInput, ToolNames, canonical_input
+from hookwise.integrations.verdict import Action, Verdict
 from hookwise.policy import audit, canonical
 from hookwise.policy.adapters.base import Answer, failed
 from hookwise.policy.cache import load_policy
@@ -39,50 +40,9 @@ from hookwise.policy.trust.scopes import scope_sources, trust_store_path
 if TYPE_CHECKING:
     from hookwise.integrations.hooks import HookBridge
 
-Action = Literal["allow", "deny", "ask"]
 HooksFrom = Literal["claude", "gemini", "codex"]
 HOOK_HOSTS: tuple[str, ...] = ("claude", "gemini", "codex")
 RANK: Mapping[str, int] = {"allow": 0, "ask": 1, "deny": 2}
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What the framework must do with one event."""
-
-    action: Action  # "allow" when nothing matched
-    reason: str = ""  # deny/ask: what the model (or the approver) is told
-    args: dict[str, Any] | None = None  # rewrite: the arguments to run with instead
-    context: str = ""  # extra context for the model (context rules)
-    stop: str | None = None  # stop the whole run, with this reason
-    rule_id: str = ""
-    message: str = ""  # for the user, not the model
-
-    @property
-    def denied(self) -> bool:
-        return self.action == "deny"
-
-
-ALLOW = Verdict("allow")
-
-
-def _jsonable(value: Any, depth: int = 0) -> Any:
-    """``value`` as JSON data (a framework's objects become their text), for payloads that
-    validators and hooks read on stdin."""
-    if value is None or isinstance(value, (str, bool, int, float)):
-        return value
-    if depth > 32:
-        return str(value)
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v, depth + 1) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v, depth + 1) for v in value]
-    dump = getattr(value, "model_dump", None)  # pydantic models (framework results)
-    if callable(dump):
-        try:
-            return _jsonable(dump(mode="json"), depth + 1)
-        except Exception:
-            return str(value)
-    return str(value)
 
 
 def _stat(path: str) -> tuple[int, int, int, int] | None:
@@ -384,9 +344,9 @@ class Gate:
         }
         if tool is not None:
             payload["tool_name"] = tool
-            payload["tool_input"] = _jsonable(args)
+            payload["tool_input"] = jsonable(args)
         for key, value in fields.items():
-            payload[key] = _jsonable(value)
+            payload[key] = jsonable(value)
         return payload
 
     def _event(
@@ -456,7 +416,7 @@ class Gate:
         if not isinstance(args, Mapping):
             args = {}
         mapped = canonical_input(self.canonical_tool(tool), args)
-        response = _jsonable(result)
+        response = jsonable(result)
         payload = self._payload(
             canonical.TOOL_AFTER, tool=tool, args=mapped.args, tool_response=response
         )
@@ -680,7 +640,7 @@ class Gate:
             if verdict.rule_id:
                 record["rule"] = verdict.rule_id
         if verdict.args is not None:
-            record["updated_input"] = _jsonable(verdict.args)
+            record["updated_input"] = jsonable(verdict.args)
         try:
             audit.append(
                 audit.audit_path(settings, self.env),
@@ -710,26 +670,3 @@ class Held:
         record, self._record = self._record, None
         if record is not None:
             self._gate._write(record, self.verdict)
-
-
-def run_sync(coroutine: Any) -> Any:
-    """Run a coroutine to its end from sync code, also when the calling thread already runs
-    an event loop (a sync framework callback inside an async app): then in a worker thread."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coroutine)
-    box: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            box["value"] = asyncio.run(coroutine)
-        except BaseException as exc:
-            box["error"] = exc
-
-    worker = threading.Thread(target=work, name="hookwise-gate")
-    worker.start()
-    worker.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]

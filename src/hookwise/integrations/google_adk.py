@@ -53,7 +53,8 @@ from google.adk.tools.tool_context import ToolContext  # noqa: E402
 from google.genai import types  # noqa: E402
 
 from hookwise.integrations.aio import off_loop  # noqa: E402
-from hookwise.integrations.gate import Gate, Verdict  # noqa: E402
+from hookwise.integrations.gate import Gate  # noqa: E402
+from hookwise.integrations.verdict import Verdict  # noqa: E402
 
 __all__ = ["CONTINUE_TOOL", "FRAMEWORK", "HookwiseCallbacks", "HookwisePlugin"]
 

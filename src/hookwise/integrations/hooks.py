@@ -12,17 +12,20 @@ fires as the equivalent host event, for the equivalent tool (a framework's shell
 
 from __future__ import annotations
 
+import asyncio
 import os
+import threading
 import warnings
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from hookwise.integrations.json_data import jsonable
 from hookwise.integrations.tools import canonical_input, hook_tool_name
+from hookwise.integrations.verdict import Verdict
 
 if TYPE_CHECKING:
     from hookwise.host.outcome import Outcome as HostOutcome
     from hookwise.host.system import FireResult, HookSystem
-    from hookwise.integrations.gate import Gate, Verdict
 
 # host -> (before tool, after tool, prompt, stop) event names
 EVENTS: Mapping[str, tuple[str, str, str, str]] = {
@@ -32,10 +35,29 @@ EVENTS: Mapping[str, tuple[str, str, str, str]] = {
 }
 
 
+class HookedGate(Protocol):
+    """The Gate whose events the hooks are fired for, as far as the bridge reads it (the
+    Gate creates its bridge, so the bridge knows it only by this shape)."""
+
+    @property
+    def framework(self) -> str: ...
+
+    @property
+    def cwd(self) -> str: ...
+
+    @property
+    def env(self) -> dict[str, str]: ...
+
+    @property
+    def session_id(self) -> str: ...
+
+    def canonical_tool(self, tool: str) -> str: ...
+
+
 class HookBridge:
     """The hooks of one project, fired for one Gate's events."""
 
-    def __init__(self, gate: Gate, host: str) -> None:
+    def __init__(self, gate: HookedGate, host: str) -> None:
         self.gate = gate
         self.host = host
         self._system: HookSystem | None = None
@@ -66,11 +88,9 @@ class HookBridge:
     # -------------------------------------------------------------- building the events
     def _tool_args(self, tool: str, args: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
         """(the event's arguments, the mapped input) for a framework tool call."""
-        from hookwise.integrations.gate import _jsonable
-
         name = self.gate.canonical_tool(tool)
         mapped = canonical_input(name, args)
-        tool_input = _jsonable(mapped.args)
+        tool_input = jsonable(mapped.args)
         return {"tool_name": hook_tool_name(self.host, name), "tool_input": tool_input}, mapped
 
     def _before_args(self, tool: str, args: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
@@ -91,10 +111,8 @@ class HookBridge:
         return self._verdict(result, args, mapped)
 
     def _after_args(self, tool: str, args: Mapping[str, Any], result: Any) -> dict[str, Any]:
-        from hookwise.integrations.gate import _jsonable
-
         fields, _ = self._tool_args(tool, args)
-        response = _jsonable(result)
+        response = jsonable(result)
         if self.host == "gemini" and not isinstance(response, dict):
             response = {"llmContent": response, "returnDisplay": response}
         elif not isinstance(response, (dict, list, str)):
@@ -126,8 +144,6 @@ class HookBridge:
         return self._verdict(fired, None, None)
 
     def _fire_sync(self, event: str, fields: dict[str, Any]) -> FireResult:
-        from hookwise.integrations.gate import run_sync
-
         system = self.system
         result: FireResult = run_sync(system.fire(event, fields, validate=False))
         return result
@@ -142,8 +158,6 @@ class HookBridge:
         return gemini_outcome(result.effect, self.system.profile)
 
     def _verdict(self, result: FireResult, args: Mapping[str, Any] | None, mapped: Any) -> Verdict:
-        from hookwise.integrations.gate import Verdict
-
         outcome = self._outcome(result)
         rule = f"hooks:{self.host}"
         new_args: dict[str, Any] | None = None
@@ -183,6 +197,29 @@ class HookBridge:
             rule_id=rule if (new_args is not None or result.runs) else "",
             message=message,
         )
+
+
+def run_sync(coroutine: Any) -> Any:
+    """Run a coroutine to its end from sync code, also when the calling thread already runs
+    an event loop (a sync framework callback inside an async app): then in a worker thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["value"] = asyncio.run(coroutine)
+        except BaseException as exc:
+            box["error"] = exc
+
+    worker = threading.Thread(target=work, name="hookwise-gate")
+    worker.start()
+    worker.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 __all__ = ["EVENTS", "HookBridge"]

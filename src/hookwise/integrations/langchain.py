@@ -32,7 +32,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any, Literal, NotRequired, Union, cast
 
 from hookwise.integrations import require
-from hookwise.integrations.gate import Gate, Held, HooksFrom, Verdict
+from hookwise.integrations.gate import Gate, Held, HooksFrom
+from hookwise.integrations.verdict import Verdict
 
 require("langchain.agents", "langchain")
 require("langgraph", "langchain")

@@ -59,7 +59,8 @@ from typing import Any, cast
 
 from hookwise.integrations import require
 from hookwise.integrations.errors import RunStoppedError
-from hookwise.integrations.gate import Gate, HooksFrom, Verdict
+from hookwise.integrations.gate import Gate, HooksFrom
+from hookwise.integrations.verdict import Verdict
 from hookwise.policy import canonical
 
 require("agents", "openai-agents")

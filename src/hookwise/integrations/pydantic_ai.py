@@ -66,7 +66,8 @@ from pydantic_ai.tools import (  # noqa: E402
 
 from hookwise.integrations.aio import off_loop  # noqa: E402
 from hookwise.integrations.errors import PromptBlockedError, RunStoppedError  # noqa: E402
-from hookwise.integrations.gate import Gate, Verdict  # noqa: E402
+from hookwise.integrations.gate import Gate  # noqa: E402
+from hookwise.integrations.verdict import Verdict  # noqa: E402
 
 if TYPE_CHECKING:
     from pydantic_ai._agent_graph import AgentNode

@@ -45,7 +45,8 @@ from smolagents.agents import MultiStepAgent  # noqa: E402
 from smolagents.memory import ActionStep, MemoryStep  # noqa: E402
 
 from hookwise.integrations.errors import PromptBlockedError, RunStoppedError  # noqa: E402
-from hookwise.integrations.gate import Gate, Verdict  # noqa: E402
+from hookwise.integrations.gate import Gate  # noqa: E402
+from hookwise.integrations.verdict import Verdict  # noqa: E402
 
 __all__ = [
     "CODE_TOOL",

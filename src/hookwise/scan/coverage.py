@@ -1,6 +1,6 @@
 """``hookwise coverage``: every tool call a host ran that hookwise never decided on, and why.
 
-The hosts' own records (``transcripts``) say which tool calls ran; hookwise's audit log says
+The hosts' own records (``scan.transcripts``) say which tool calls ran; hookwise's audit log says
 which ones ``hookwise hook`` decided on (one record per pre-tool event it answered). A call
 with no decision is *unguarded*. Each is given its likely cause, first match wins:
 
@@ -41,14 +41,9 @@ from typing import Any
 
 from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES, HOSTS
 from hookwise.protocol.hosts import host as host_info
-from hookwise.scan.transcripts import (
-    HookTrouble,
-    SessionRecord,
-    ToolCall,
-    normal_time,
-    read_records,
-    record_files,
-)
+from hookwise.scan.transcripts.files import normal_time
+from hookwise.scan.transcripts.model import HookTrouble, SessionRecord, ToolCall
+from hookwise.scan.transcripts.records import read_records, record_files
 
 JSON_VERSION = 1
 CAUSES = ("hook-timeout", "hook-failed", "no-registration", "matcher-gap", "subagent", "unknown")

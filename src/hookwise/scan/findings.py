@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from hookwise.scan import catalog
-from hookwise.scan.facts import Fact
+from hookwise.scan.analysis.facts import Fact
 from hookwise.scan.model import EnvSetting, Finding, Gate, Runnable, Severity
 from hookwise.scan.rules import RULES
 

@@ -5,16 +5,13 @@ from __future__ import annotations
 import os
 
 from hookwise.scan import catalog
-from hookwise.scan.analyse import analyse_runnable
+from hookwise.scan.analysis.analyse import analyse_runnable
 from hookwise.scan.context import ScanContext
 from hookwise.scan.findings import env_findings, merge_findings, runnable_findings
-from hookwise.scan.hookwise_sources import policy_validators, turn_hooks
 from hookwise.scan.locate import file_text, json_line
-from hookwise.scan.mcp import claude_mcp, codex_mcp, gemini_mcp
 from hookwise.scan.model import EnvSetting, Finding, Gate, Runnable, ScanReport, Severity
 from hookwise.scan.rules import RULES
-from hookwise.scan.settings_commands import claude_env, claude_helpers, codex_env, gemini_env
-from hookwise.scan.sources import (
+from hookwise.scan.sources.hooks import (
     claude_hooks,
     claude_repository_gate,
     codex_hooks,
@@ -23,6 +20,14 @@ from hookwise.scan.sources import (
     gemini_repository_gate,
     gemini_settings,
     load_claude,
+)
+from hookwise.scan.sources.hookwise_commands import policy_validators, turn_hooks
+from hookwise.scan.sources.mcp import claude_mcp, codex_mcp, gemini_mcp
+from hookwise.scan.sources.settings_commands import (
+    claude_env,
+    claude_helpers,
+    codex_env,
+    gemini_env,
 )
 
 __all__ = ["scan_project"]

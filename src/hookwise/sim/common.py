@@ -15,7 +15,7 @@ from hookwise.host.system import FireResult, HookSystem
 from hookwise.protocol.dialect import DialectSpec
 from hookwise.protocol.jsvalue import JSON, UNDEFINED, drop_undefined, js_string
 from hookwise.protocol.profiles import Profile
-from hookwise.sim.lifecycle import ReplyQueue, SimContext
+from hookwise.sim.context import ReplyQueue, SimContext
 from hookwise.sim.scenario import ReplySpec, Scenario, ScenarioError, ToolCallSpec
 from hookwise.turns.session import Turn
 

@@ -37,7 +37,7 @@ from hookwise.protocol.hosts import HOST_TITLES
 from hookwise.protocol.jsvalue import JSON
 from hookwise.protocol.profiles import DEFAULT_PROFILE
 from hookwise.sim import common
-from hookwise.sim.lifecycle import ReplyQueue, SimContext, SimOptions
+from hookwise.sim.context import ReplyQueue, SimContext, SimOptions
 from hookwise.sim.scenario import Scenario, StepSpec, ToolCallSpec
 from hookwise.turns.session import Turn
 

@@ -52,7 +52,7 @@ from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_string, truthy
 from hookwise.protocol.profiles import DEFAULT_PROFILE, Profile
 from hookwise.sim import common
 from hookwise.sim.common import fire_record
-from hookwise.sim.lifecycle import ReplyQueue, SimContext, SimOptions
+from hookwise.sim.context import ReplyQueue, SimContext, SimOptions
 from hookwise.sim.scenario import ReplySpec, Scenario, StepSpec, ToolCallSpec
 from hookwise.turns.session import Turn
 

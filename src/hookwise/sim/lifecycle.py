@@ -5,75 +5,21 @@ effect: `hookwise.sim.gemini` (Gemini CLI) and `hookwise.sim.dialect` (Claude Co
 are built in. The simulator's driver (`hookwise.sim.runner`) owns everything host-neutral:
 the scenario, the turn session (TurnStart/TurnEnd hooks, HookInput, the rollout), the
 scripted model replies, the transcript and the expectations. Adding a host is adding a
-class with this shape and registering it with `register_host`.
+class with this shape and registering it with `register_host`; what a lifecycle is given
+(`SimContext`, `ReplyQueue`, `SimOptions`) is in `hookwise.sim.context`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
-from hookwise.sim.scenario import ReplySpec, Scenario, StepSpec
-from hookwise.turns.session import Turn, TurnSession
+from hookwise.sim.context import ReplyQueue, SimContext, SimOptions
+from hookwise.sim.scenario import Scenario, StepSpec
+from hookwise.turns.session import Turn
 
-__all__ = [
-    "HostLifecycle",
-    "ReplyQueue",
-    "SimContext",
-    "SimOptions",
-    "available_hosts",
-    "create_lifecycle",
-    "register_host",
-]
-
-
-@dataclass
-class SimOptions:
-    host: str | None = None  # None: the scenario's, else gemini
-    profile: str | None = None  # None: the scenario's, else the host's default
-    workspace: Path | None = None  # None: the scenario's
-    home: Path | None = None
-    env: Mapping[str, str] | None = None
-    rollout_path: Path | None = None
-    bypass_hook_trust: bool = False  # run project hooks nobody approved (Codex, enforce)
-    trust_workspace: bool = False  # treat the workspace as a trusted project (tests, CI)
-
-
-class ReplyQueue:
-    """The scripted replies of one turn; the scenario's default once they run out."""
-
-    def __init__(self, replies: tuple[ReplySpec, ...], default: ReplySpec, label: str) -> None:
-        self.replies = list(replies)
-        self.default = default
-        self.label = label
-        self.used = 0
-
-    def next(self) -> tuple[ReplySpec, bool]:
-        """The next reply, and whether the scenario scripted it."""
-        if self.replies:
-            self.used += 1
-            return self.replies.pop(0), True
-        return self.default, False
-
-
-@dataclass
-class SimContext:
-    """What a lifecycle gets: the scenario, the session and where to record."""
-
-    scenario: Scenario
-    session: TurnSession
-    workspace: Path
-    options: SimOptions
-    notes: list[str] = field(default_factory=list)
-
-    def record(self, turn: Turn | None, name: str, data: dict[str, Any]) -> None:
-        payload = {"turn": turn.index if turn is not None else None, **data}
-        if turn is not None:
-            turn.record(name, payload)
-        else:
-            self.session.record(name, payload)
+__all__ = ["HostLifecycle", "available_hosts", "create_lifecycle", "register_host"]
 
 
 class HostLifecycle(Protocol):

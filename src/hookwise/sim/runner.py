@@ -19,14 +19,9 @@ from typing import Any
 from rich.console import Console
 
 from hookwise.config.hook_toml import load_hook_toml
+from hookwise.sim.context import ReplyQueue, SimContext, SimOptions
 from hookwise.sim.expect import ExpectationResult, Facts, evaluate
-from hookwise.sim.lifecycle import (
-    HostLifecycle,
-    ReplyQueue,
-    SimContext,
-    SimOptions,
-    create_lifecycle,
-)
+from hookwise.sim.lifecycle import HostLifecycle, create_lifecycle
 from hookwise.sim.scenario import Expectation, Scenario, ScenarioError, StepSpec
 from hookwise.sim.view import render_host_record
 from hookwise.turns.events import TurnEvent

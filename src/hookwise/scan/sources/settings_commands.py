@@ -27,7 +27,7 @@ from hookwise.protocol.jsvalue import JSON
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text, json_line, line_of_offset, text_line
 from hookwise.scan.model import EnvSetting, Gate, Runnable
-from hookwise.scan.sources import codex_layers
+from hookwise.scan.sources.hooks import codex_layers
 
 __all__ = ["claude_env", "claude_helpers", "codex_env", "gemini_env"]
 

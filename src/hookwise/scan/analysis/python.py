@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 from hookwise.scan import catalog
 
 if TYPE_CHECKING:
-    from hookwise.scan.analyse import Analyser
+    from hookwise.scan.analysis.runnable_analyser import RunnableAnalyser
 
 __all__ = ["analyse_python"]
 
@@ -180,7 +180,7 @@ def fold(node: ast.AST | None, module: _Module) -> str | None:
     return None
 
 
-def analyse_python(an: Analyser, code: str, file: str, line: int, *, located: bool) -> None:
+def analyse_python(an: RunnableAnalyser, code: str, file: str, line: int, *, located: bool) -> None:
     base = line - 1 if located else 0
     try:
         tree = ast.parse(code)
@@ -299,7 +299,14 @@ def analyse_python(an: Analyser, code: str, file: str, line: int, *, located: bo
 
 
 def _shell_call(
-    an: Analyser, module: _Module, node: ast.Call, name: str, *, file: str, line: int, evidence: str
+    an: RunnableAnalyser,
+    module: _Module,
+    node: ast.Call,
+    name: str,
+    *,
+    file: str,
+    line: int,
+    evidence: str,
 ) -> None:
     first = node.args[0] if node.args else None
     if first is None:
@@ -324,7 +331,7 @@ def _shell_call(
 
 
 def _file_call(
-    an: Analyser,
+    an: RunnableAnalyser,
     module: _Module,
     node: ast.Call,
     name: str,
@@ -397,7 +404,7 @@ def _file_call(
         an.sink.add("cred-file", f"reads {form}", file, line, evidence)
 
 
-def _literal(an: Analyser, value: str, file: str, line: int) -> None:
+def _literal(an: RunnableAnalyser, value: str, file: str, line: int) -> None:
     """Credential paths and hijacking exports named in a string literal."""
     if len(value) > 4096:
         value = value[:4096]
@@ -417,7 +424,7 @@ def _src(lines: list[str], node: ast.AST) -> str:
     return lines[number - 1].strip() if 0 < number <= len(lines) else ""
 
 
-def _as_text(an: Analyser, code: str, file: str, line: int, located: bool) -> None:
+def _as_text(an: RunnableAnalyser, code: str, file: str, line: int, located: bool) -> None:
     net = _TEXT_NET.search(code)
     runs = _TEXT_EXEC.search(code)
     if net:

@@ -2,7 +2,7 @@
 
 The analysers (shell, Python, JavaScript, PowerShell) only record facts ("fetches from the
 network", "reads ~/.aws/credentials", "writes ~/.bashrc") with the file and line; the rules
-in ``findings`` combine the facts of everything one runnable runs into findings. Nested code
+in ``scan.findings`` combine the facts of everything one runnable runs into findings. Nested code
 (``python -c`` inside a hook command, ``os.system("curl ...")`` inside a script) goes back
 through the :class:`Sink` to the analyser of its language.
 """

@@ -12,10 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookwise.scan import transcripts
-from hookwise.scan.transcripts import normal_time, read_records, record_files
+from hookwise.scan.transcripts import files
+from hookwise.scan.transcripts.files import normal_time
+from hookwise.scan.transcripts.records import read_records, record_files
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "coverage"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "coverage"
 NAMES = {
     "claude": "home/.claude/projects/p/s1.jsonl",
     "codex": "home/.codex/sessions/2026/11/24/rollout-2026-11-24T06-47-27-01a2.jsonl",
@@ -126,7 +127,7 @@ def test_hostile_lines_are_named(host: str, tmp_path: Path) -> None:
 
 
 def test_an_overlong_line_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(transcripts, "MAX_LINE_BYTES", 200)
+    monkeypatch.setattr(files, "MAX_LINE_BYTES", 200)
     call = {
         "type": "assistant",
         "sessionId": "s",
@@ -142,7 +143,7 @@ def test_an_overlong_line_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_too_many_warnings_are_summed_up(tmp_path: Path) -> None:
     warnings: list[str] = []
     read_records("codex", _write(tmp_path, "codex", b"x\n" * 500), warnings)
-    assert len(warnings) <= transcripts.MAX_WARNINGS_PER_FILE + 2
+    assert len(warnings) <= files.MAX_WARNINGS_PER_FILE + 2
     assert any("more problem(s) not shown" in w for w in warnings)
 
 

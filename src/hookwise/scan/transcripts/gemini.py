@@ -22,9 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hookwise.scan.transcripts import (
-    SessionRecord,
-    ToolCall,
+from hookwise.scan.transcripts.files import (
     Warnings,
     json_document,
     json_lines,
@@ -32,6 +30,7 @@ from hookwise.scan.transcripts import (
     small_text,
     text,
 )
+from hookwise.scan.transcripts.model import SessionRecord, ToolCall
 
 HOST = "gemini"
 

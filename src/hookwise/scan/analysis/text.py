@@ -14,7 +14,7 @@ from hookwise.scan import catalog
 from hookwise.shell.code_commands import code_commands
 
 if TYPE_CHECKING:
-    from hookwise.scan.analyse import Analyser
+    from hookwise.scan.analysis.runnable_analyser import RunnableAnalyser
 
 __all__ = ["analyse_node", "analyse_powershell"]
 
@@ -54,7 +54,7 @@ def _line(text: str, offset: int, base: int, located: bool) -> int:
     return base + text.count("\n", 0, offset) if located else base
 
 
-def analyse_node(an: Analyser, code: str, file: str, line: int, *, located: bool) -> None:
+def analyse_node(an: RunnableAnalyser, code: str, file: str, line: int, *, located: bool) -> None:
     sink = an.sink
     net = _JS_NET.search(code)
     if net:
@@ -118,7 +118,9 @@ def analyse_node(an: Analyser, code: str, file: str, line: int, *, located: bool
             an.shell(shlex.join(str(v) for v in value), file, line, located=False)
 
 
-def analyse_powershell(an: Analyser, text: str, file: str, line: int, *, located: bool) -> None:
+def analyse_powershell(
+    an: RunnableAnalyser, text: str, file: str, line: int, *, located: bool
+) -> None:
     if not text:
         return
     sink = an.sink

@@ -21,14 +21,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hookwise.scan.transcripts import (
-    HookTrouble,
-    SessionRecord,
-    ToolCall,
+from hookwise.scan.transcripts.files import (
     Warnings,
     json_lines,
     normal_time,
     text,
+)
+from hookwise.scan.transcripts.model import (
+    HookTrouble,
+    SessionRecord,
+    ToolCall,
 )
 
 HOST = "claude"

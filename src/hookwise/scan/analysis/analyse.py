@@ -14,13 +14,13 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Final
 
+from hookwise.scan.analysis.facts import Sink
+from hookwise.scan.analysis.python import analyse_python
+from hookwise.scan.analysis.scripts import read_script
+from hookwise.scan.analysis.shell import analyse_shell
+from hookwise.scan.analysis.text import analyse_node, analyse_powershell
 from hookwise.scan.context import ScanContext
-from hookwise.scan.facts import Sink
 from hookwise.scan.model import Runnable, ScriptFile
-from hookwise.scan.python_facts import analyse_python
-from hookwise.scan.scripts import read_script
-from hookwise.scan.shell_facts import analyse_shell
-from hookwise.scan.text_facts import analyse_node, analyse_powershell
 
 __all__ = ["Analyser", "Analysis", "analyse_runnable", "host_variables"]
 
@@ -52,7 +52,11 @@ class Analysis:
 
 
 class Analyser:
-    """Analyses text in a language and records facts (and the scripts named) in ``sink``."""
+    """Analyses text in a language and records facts (and the scripts named) in ``sink``.
+
+    The language readers get it as a
+    :class:`~hookwise.scan.analysis.runnable_analyser.RunnableAnalyser`.
+    """
 
     def __init__(self, ctx: ScanContext, runnable: Runnable) -> None:
         self.ctx = ctx

@@ -13,16 +13,16 @@ import re
 from typing import TYPE_CHECKING, Final
 
 from hookwise.scan import catalog
-from hookwise.scan.facts import ScriptRef
+from hookwise.scan.analysis.facts import ScriptRef
+from hookwise.scan.analysis.scripts import resolve, script_paths
 from hookwise.scan.locate import line_of_offset
-from hookwise.scan.scripts import resolve, script_paths
 from hookwise.shell import programs
 from hookwise.shell.parser import Command, split_command
 from hookwise.shell.programs import SHELLS
 from hookwise.shell.scripts import reads_stdin
 
 if TYPE_CHECKING:
-    from hookwise.scan.analyse import Analyser
+    from hookwise.scan.analysis.runnable_analyser import RunnableAnalyser
 
 __all__ = ["analyse_shell"]
 
@@ -70,7 +70,7 @@ def _locator(text: str, base: int, located: bool) -> tuple[dict[int, int], list[
     return lines, script.commands
 
 
-def analyse_shell(an: Analyser, text: str, file: str, line: int, *, located: bool) -> None:
+def analyse_shell(an: RunnableAnalyser, text: str, file: str, line: int, *, located: bool) -> None:
     """Record the facts of ``text``; ``located``: it is a file's text starting at ``line``."""
     lines, commands = _locator(text, line, located)
     for command in commands:
@@ -82,7 +82,7 @@ def analyse_shell(an: Analyser, text: str, file: str, line: int, *, located: boo
     an.powershell_text(text, file, line, located=located)
 
 
-def _assignments(an: Analyser, text: str, file: str, base: int, located: bool) -> None:
+def _assignments(an: RunnableAnalyser, text: str, file: str, base: int, located: bool) -> None:
     for match in _ASSIGN.finditer(text):
         name, value = match.group(1), match.group(2).strip("\"'")
         if name not in catalog.HIJACK_VARS or name in _NOT_EXPORTED:
@@ -196,7 +196,7 @@ def _executed_words(command: Command) -> list[str]:
     return []
 
 
-def _command(an: Analyser, command: Command, file: str, line: int) -> None:
+def _command(an: RunnableAnalyser, command: Command, file: str, line: int) -> None:
     argv, program = command.argv, command.program
     sink = an.sink
     evidence = command.text
@@ -311,7 +311,7 @@ def _pipe_text(command: Command) -> str:
 
 
 def _script(
-    an: Analyser, word: str, hint: str | None, *, file: str, line: int, evidence: str
+    an: RunnableAnalyser, word: str, hint: str | None, *, file: str, line: int, evidence: str
 ) -> bool:
     """Record the script ``word`` names; False when its path cannot be known."""
     path = resolve(word, an.variables, an.home, an.cwd)
@@ -346,7 +346,7 @@ def _write_targets(command: Command) -> list[str]:
     return targets
 
 
-def _write(an: Analyser, command: Command, target: str, file: str, line: int) -> None:
+def _write(an: RunnableAnalyser, command: Command, target: str, file: str, line: int) -> None:
     sink = an.sink
     expanded = catalog.home_form(target, an.home)
     content = " ".join(command.argv[1:]) + "".join(command.stdin)
@@ -377,7 +377,7 @@ def _write(an: Analyser, command: Command, target: str, file: str, line: int) ->
         sink.add("agent-settings-write", f"writes {expanded}", file, line, command.text)
 
 
-def _persistence(an: Analyser, command: Command, file: str, line: int) -> None:
+def _persistence(an: RunnableAnalyser, command: Command, file: str, line: int) -> None:
     argv, program = command.argv, command.program
     if program == "crontab" and not any(w in ("-l", "-r") for w in argv[1:]):
         an.sink.add("persistence", "installs a crontab", file, line, command.text)
@@ -402,7 +402,7 @@ def _persistence(an: Analyser, command: Command, file: str, line: int) -> None:
             )
 
 
-def _credentials(an: Analyser, command: Command, file: str, line: int) -> None:
+def _credentials(an: RunnableAnalyser, command: Command, file: str, line: int) -> None:
     argv, program = command.argv, command.program
     sink = an.sink
     reads = [w for w in argv[1:] if not w.startswith("-")] + [

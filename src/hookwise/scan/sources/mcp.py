@@ -28,7 +28,7 @@ from hookwise.protocol.jsvalue import JSON
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text, json_line, text_line
 from hookwise.scan.model import Gate, Runnable
-from hookwise.scan.sources import codex_layers
+from hookwise.scan.sources.hooks import codex_layers
 
 __all__ = ["claude_mcp", "codex_mcp", "gemini_mcp"]
 

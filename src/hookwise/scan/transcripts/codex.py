@@ -21,15 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from hookwise.protocol.codex import MCP_TOOL_PREFIX, ROLLOUT_HOOK_TOOLS
-from hookwise.scan.transcripts import (
-    SessionRecord,
-    ToolCall,
+from hookwise.scan.transcripts.files import (
     Warnings,
     json_lines,
     loads,
     normal_time,
     text,
 )
+from hookwise.scan.transcripts.model import SessionRecord, ToolCall
 
 HOST = "codex"
 CALL_ITEMS = ("function_call", "custom_tool_call", "local_shell_call")

@@ -1,0 +1,1 @@
+"""The hosts' own records of the tool calls they ran, read per host for ``hookwise coverage``."""
