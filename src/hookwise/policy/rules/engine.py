@@ -623,6 +623,13 @@ def builtin_checks(
     for ev in events:
         if ev.name not in GATED:
             continue
+        if settings.get("require_confinement", False):
+            from hookwise.policy import confinement
+
+            why = confinement.unconfined_reason(ev.env)
+            if why is not None:
+                _builtin(decision, ev, confinement.REQUIRE_ID, "deny", why)
+                return
         if settings.get("self_protection", True):
             from hookwise.policy.trust import protect
 

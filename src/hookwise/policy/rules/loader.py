@@ -494,7 +494,7 @@ class _Reader:
                         out[where] = (value, self.position(name_node))
                 elif key == "approvals":
                     out[key] = (self.approvals(value_node), pos)
-                elif key == "self_protection":
+                elif key in ("self_protection", "require_confinement"):
                     out[key] = (self.boolean(value_node, key), pos)
                 elif key == "unparsable":
                     out[key] = (self.choice(value_node, key, ("deny", "ask")), pos)

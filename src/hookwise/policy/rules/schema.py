@@ -33,6 +33,7 @@ SETTINGS_DEFAULTS: Final[dict[str, Any]] = {
     "unparsable": "deny",
     "unverifiable": "ask",
     "self_protection": True,
+    "require_confinement": False,
     "trust": {"check": True, "projects": []},
 }
 # settings.approvals (the relay to ``hookwise serve``): no default; absent means no relay.
@@ -207,6 +208,13 @@ SCHEMA: Final[dict[str, Any]] = {
                     "description": "deny tool calls that change policy files, the trust "
                     "store, the audit log or the hosts' hook settings (user and managed "
                     "policies only)",
+                },
+                "require_confinement": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "deny every tool call of an agent not started under "
+                    "`hookwise run` (whose guardrail files are read-only at the OS level), "
+                    "with a reason that says how to start it (user and managed policies only)",
                 },
                 "approvals": {"$ref": "#/$defs/approvals"},
                 "trust": {

@@ -44,6 +44,7 @@ USER_ONLY_SETTINGS = frozenset(
         "trust.check",
         "trust.projects",
         "self_protection",
+        "require_confinement",  # (a repository turning it on would lock its users out)
         "approvals",  # a repository must not send requests (or tokens) elsewhere
     ]
 )
