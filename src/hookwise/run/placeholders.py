@@ -1,0 +1,185 @@
+"""Placeholders: a guarded file or directory that does not exist yet is made before the
+agent starts, so it can be bound read-only, and removed after the session when it is still
+exactly what was made.
+
+A missing ``.claude/settings.local.json`` cannot be left missing: the agent could create it
+(the host still writes its own state in ``.claude/``, so the directory stays writable), and
+nothing can be mounted on a name that does not exist. So the supervisor makes it, with
+neutral content (``{}``, an empty TOML file, a policy without rules) or as an empty directory,
+and binds that read-only. Missing parent directories are made too. After the session each
+one is removed only if it is still the one made: same inode, same size and content for a
+file, empty for a directory; anything else (someone outside wrote to it meanwhile) is kept.
+
+Sessions run side by side, and one session's placeholder is another's guarded path: removing
+it from outside would lift the other session's mount (the kernel detaches mounts from a name
+unlinked in another namespace). So every session holds a shared lock on :data:`LOCK_NAME`
+while it runs and records what it made in :data:`JOURNAL_NAME` (hookwise's state directory,
+read-only inside); only a session that can take the lock exclusively at its end (no other is
+running) removes placeholders, all the untouched ones of the journal, those left by an
+interrupted session included.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import stat
+
+from hookwise.run.guarded_paths import Guarded
+
+
+class Made:
+    """One file or directory made for the session."""
+
+    __slots__ = ("content", "device", "inode", "path")
+
+    def __init__(self, path: str, content: bytes | None, device: int, inode: int) -> None:
+        self.path = path
+        self.content = content  # None: a directory
+        self.device = device
+        self.inode = inode
+
+
+def _make_parents(path: str, made: list[Made]) -> None:
+    missing: list[str] = []
+    parent = os.path.dirname(path)
+    while not os.path.lexists(parent):
+        missing.append(parent)
+        parent = os.path.dirname(parent)
+    for directory in reversed(missing):
+        os.mkdir(directory, 0o755)
+        info = os.lstat(directory)
+        made.append(Made(directory, None, info.st_dev, info.st_ino))
+
+
+def create(entries: list[Guarded]) -> list[Made]:
+    """Make every missing entry that must exist; what was made, in the order made.
+
+    On an error the ones already made are removed and the error is raised, naming the path.
+    """
+    made: list[Made] = []
+    try:
+        for entry in entries:
+            if not entry.must_exist or os.path.lexists(entry.path):
+                continue
+            _make_parents(entry.path, made)
+            if entry.directory:
+                os.mkdir(entry.path, 0o755)
+                info = os.lstat(entry.path)
+                made.append(Made(entry.path, None, info.st_dev, info.st_ino))
+                continue
+            content = entry.placeholder or b""
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+            fd = os.open(entry.path, flags, 0o644)
+            try:
+                os.write(fd, content)
+                info = os.fstat(fd)
+            finally:
+                os.close(fd)
+            made.append(Made(entry.path, content, info.st_dev, info.st_ino))
+    except OSError as exc:
+        remove(made)
+        where = exc.filename or "a placeholder"
+        raise OSError(exc.errno, f"cannot make the placeholder {where}: {exc.strerror}") from None
+    return made
+
+
+def _untouched(item: Made) -> bool:
+    try:
+        info = os.lstat(item.path)
+    except OSError:
+        return False
+    if (info.st_dev, info.st_ino) != (item.device, item.inode):
+        return False
+    if item.content is None:
+        return stat.S_ISDIR(info.st_mode) and not os.listdir(item.path)
+    if not stat.S_ISREG(info.st_mode) or info.st_size != len(item.content):
+        return False
+    try:
+        fd = os.open(item.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        return os.read(fd, len(item.content) + 1) == item.content
+    finally:
+        os.close(fd)
+
+
+LOCK_NAME = "run.lock"
+JOURNAL_NAME = "run-placeholders"
+
+
+class Journal:
+    """The sessions' shared lock and the record of what they made (see the module doc)."""
+
+    def __init__(self, directory: str) -> None:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        self.path = os.path.join(directory, JOURNAL_NAME)
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        self.lock = os.open(os.path.join(directory, LOCK_NAME), flags, 0o600)
+        fcntl.flock(self.lock, fcntl.LOCK_SH)
+
+    def record(self, made: list[Made]) -> None:
+        if not made:
+            return
+        lines = "".join(
+            f"{'D' if m.content is None else 'F'} {m.device} {m.inode} "
+            f"{'' if m.content is None else m.content.hex()} {m.path}\n"
+            for m in made
+        )
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(self.path, flags, 0o600)
+        try:
+            os.write(fd, lines.encode("utf-8", "surrogateescape"))
+        finally:
+            os.close(fd)
+
+    def _read(self) -> list[Made]:
+        try:
+            with open(self.path, "rb") as handle:
+                text = handle.read().decode("utf-8", "surrogateescape")
+        except OSError:
+            return []
+        out: list[Made] = []
+        for line in text.splitlines():
+            kind, device, inode, content, path = line.split(" ", 4)
+            out.append(
+                Made(path, None if kind == "D" else bytes.fromhex(content), int(device), int(inode))
+            )
+        return out
+
+    def finish(self, made: list[Made]) -> list[str]:
+        """End this session: when it is the last one running, remove every untouched
+        placeholder of the journal; this session's placeholder files kept because they changed."""
+        try:
+            try:
+                fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return []  # another session runs: the last one removes them
+            try:
+                everything = self._read()
+            except ValueError:
+                everything = list(made)
+            kept = remove(everything)
+            with open(self.path, "wb"):
+                pass
+            return [m.path for m in made if m.content is not None and m.path in kept]
+        finally:
+            os.close(self.lock)
+
+
+def remove(made: list[Made]) -> list[str]:
+    """Remove what was made and is untouched, innermost first; the paths kept."""
+    kept: list[str] = []
+    for item in reversed(made):
+        if not _untouched(item):
+            kept.append(item.path)
+            continue
+        try:
+            if item.content is None:
+                os.rmdir(item.path)
+            else:
+                os.unlink(item.path)
+        except OSError:
+            kept.append(item.path)
+    return kept

@@ -1,0 +1,298 @@
+"""``hookwise run``: prepare the guarded paths, start the agent confined, stay outside.
+
+The supervisor stays in every parent namespace: nothing inside can see it in its pid
+namespace, so nothing inside can signal or trace it (``PR_SET_DUMPABLE`` 0 keeps unconfined
+processes of the same user from tracing it too). It forwards SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+SIGWINCH, SIGUSR1 and SIGUSR2 *sent to it with kill* to the agent (the terminal's own signals
+reach the agent directly: it runs in the same terminal and process group), serves the audit
+sink, and exits with the agent's status (128 + n when a signal ended it; 125 when the
+confinement could not be set up, with the reason on stderr). Placeholders are removed after
+the session when untouched.
+"""
+
+from __future__ import annotations
+
+import _thread
+import contextlib
+import os
+import signal
+import stat
+import sys
+from collections.abc import Callable
+
+from hookwise.run import placeholders
+from hookwise.run.audit_sink import SOCKET_NAME, AuditSink, SinkError
+from hookwise.run.guarded_paths import (
+    STATE,
+    Guarded,
+    audit_log,
+    guarded_paths,
+    secrets_pack,
+    state_dir,
+)
+from hookwise.run.hidden import ipc_hides, secret_hides
+from hookwise.run.namespaces import FORWARDED, SETUP_FAILED, Launch, spawn
+from hookwise.run.plan import Hide, MountPlan, build
+
+SESSION_VARIABLE = "HOOKWISE_RUN"
+AUDIT_VARIABLE = "HOOKWISE_RUN_AUDIT"
+SESSION_PREFIX = "hookwise-run-"
+MAX_SOCKET_PATH = 107
+
+
+class RunError(Exception):
+    """``hookwise run`` cannot start the agent confined; the message says why and where."""
+
+    def __init__(self, message: str, code: int = 125) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _session_dir(env: dict[str, str]) -> tuple[str, str]:
+    """(a new private directory for the session's socket, the session id)."""
+    bases = [env.get("XDG_RUNTIME_DIR"), env.get("TMPDIR"), "/tmp"]
+    for base in bases:
+        if not base or not os.path.isdir(base) or not os.access(base, os.W_OK | os.X_OK):
+            continue
+        for _attempt in range(5):
+            session = os.urandom(8).hex()
+            path = os.path.join(os.path.abspath(base), SESSION_PREFIX + session)
+            if len(os.path.join(path, SOCKET_NAME)) > MAX_SOCKET_PATH:
+                break
+            try:
+                os.mkdir(path, 0o700)
+            except FileExistsError:
+                continue
+            return path, session
+    raise RunError("no directory for the session's socket ($XDG_RUNTIME_DIR, $TMPDIR, /tmp)")
+
+
+def _remove_session_dir(path: str) -> None:
+    for name in os.listdir(path):
+        child = os.path.join(path, name)
+        try:
+            if os.path.isdir(child) and not os.path.islink(child):
+                os.chmod(child, 0o700)
+                os.rmdir(child)
+            else:
+                os.unlink(child)
+        except OSError:
+            pass
+    with contextlib.suppress(OSError):
+        os.rmdir(path)
+
+
+def hides(env: dict[str, str], cwd: str, protect_secrets: bool) -> list[Hide]:
+    out = ipc_hides(env)
+    if protect_secrets:
+        from hookwise.run.guarded_paths import project_roots
+
+        out += secret_hides(env, project_roots(cwd, env)[1], secrets_pack())
+    return out
+
+
+def describe(env: dict[str, str], cwd: str, protect_secrets: bool) -> list[str]:
+    """What a session started here would protect, one line each (``--print-paths``)."""
+    lines: list[str] = []
+    seen: set[str] = set()
+    for entry in guarded_paths(env, cwd):
+        if entry.path in seen:
+            continue
+        seen.add(entry.path)
+        if os.path.lexists(entry.path):
+            state = ""
+        elif entry.directory:
+            state = "; missing: made empty for the session"
+        elif entry.placeholder is not None:
+            state = "; missing: made with neutral content for the session"
+        else:
+            continue
+        lines.append(f"read-only  {entry.path}  ({entry.role}: {entry.why}{state})")
+    lines.append(f"read-only  {audit_log(env)}  (audit log: appended by the supervisor only)")
+    for hide in hides(env, cwd, protect_secrets):
+        lines.append(f"hidden     {hide.path}  ({hide.why})")
+    return lines
+
+
+def _check_std_fds(plan: MountPlan) -> None:
+    """An inherited descriptor on a guarded file would reach it around the read-only mount
+    (it was opened through the writable one): refuse; and a directory descriptor would let
+    ``openat`` walk the unprotected tree."""
+    files: set[tuple[int, int]] = set()
+    for path, _entry in plan.readonly:
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            files.add((info.st_dev, info.st_ino))
+    for fd in (0, 1, 2):
+        try:
+            info = os.fstat(fd)
+        except OSError:
+            continue
+        try:
+            path = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            path = f"descriptor {fd}"
+        if stat.S_ISDIR(info.st_mode):
+            raise RunError(
+                f"descriptor {fd} is the directory {path}: files could be opened through it "
+                "around the confinement; start hookwise run without redirecting it"
+            )
+        if (info.st_dev, info.st_ino) in files or (
+            stat.S_ISREG(info.st_mode) and plan.protected(path)
+        ):
+            raise RunError(
+                f"descriptor {fd} is open on the guarded file {path}: it could be written "
+                "around the confinement; redirect it elsewhere"
+            )
+
+
+def _read_report(fd: int) -> tuple[int | None, str | None]:
+    data = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except InterruptedError:
+            continue
+        if not chunk:
+            break
+        data += chunk
+    os.close(fd)
+    pid: int | None = None
+    error: str | None = None
+    for line in data.decode("utf-8", "replace").splitlines():
+        if line.startswith("pid "):
+            pid = int(line[4:])
+        elif line.startswith("error ") and error is None:
+            error = line[6:]
+    return pid, error
+
+
+def _supervise(builder: int, init_pid: int | None, waited: set[signal.Signals]) -> int:
+    from hookwise.run.init import SENT_BY_A_PROCESS, exit_code
+
+    while True:
+        info = signal.sigwaitinfo(waited)
+        if info.si_signo == signal.SIGCHLD:
+            pid, status = os.waitpid(builder, os.WNOHANG)
+            if pid:
+                return exit_code(status)
+        elif init_pid is not None and info.si_code in SENT_BY_A_PROCESS:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(init_pid, info.si_signo)
+
+
+def _say(line: str) -> None:
+    sys.stderr.write(f"hookwise run: {line}\n")
+
+
+def run(
+    argv: list[str],
+    env: dict[str, str],
+    cwd: str,
+    *,
+    protect_secrets: bool = False,
+    note: Callable[[str], None] | None = None,
+) -> int:
+    """Run ``argv`` confined; its exit status. Raises :class:`RunError` when the
+    confinement cannot be set up (nothing was started)."""
+    from hookwise.run.available import available
+
+    say = note or _say
+    reason = available(probe=False)
+    if reason:
+        raise RunError(f"cannot confine here: {reason}")
+    cwd = os.path.abspath(cwd)
+    try:
+        journal = placeholders.Journal(state_dir(env))
+    except OSError as exc:
+        raise RunError(
+            f"cannot use hookwise's state directory {state_dir(env)}: {exc.strerror}"
+        ) from None
+    entries = guarded_paths(env, cwd)
+    session_dir, session = _session_dir(env)
+    sink: AuditSink | None = None
+    made: list[placeholders.Made] = []
+    try:
+        empty_dir = os.path.join(session_dir, "empty")
+        empty_file = os.path.join(session_dir, "empty-file")
+        os.mkdir(empty_dir, 0o000)
+        os.close(os.open(empty_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o000))
+        socket_path = os.path.join(session_dir, SOCKET_NAME)
+        try:
+            sink = AuditSink(socket_path, audit_log(env))
+        except SinkError as exc:
+            raise RunError(str(exc.strerror)) from None
+        entries.append(Guarded(session_dir, STATE, "the session's audit socket"))
+        covered = hides(env, cwd, protect_secrets)
+        try:
+            made = placeholders.create(entries)
+            journal.record(made)
+            plan = build(entries, covered)
+            from hookwise.run.links import unlink_hard_links
+
+            for line in unlink_hard_links(
+                [Guarded(real, entry.role, entry.why) for real, entry in plan.readonly]
+            ):
+                say(line)
+        except OSError as exc:
+            raise RunError(str(exc.strerror or exc)) from None
+        _check_std_fds(plan)
+        launch = Launch(
+            plan,
+            argv=argv,
+            env={**env, SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path},
+            cwd=cwd,
+            empty_dir=empty_dir,
+            empty_file=empty_file,
+        )
+        return _start(launch, sink, say)
+    finally:
+        if sink is not None:
+            sink.close()
+        for path in journal.finish(made):
+            say(f"kept {path}: it changed during the session (made as a placeholder)")
+        _remove_session_dir(session_dir)
+
+
+def _start(launch: Launch, sink: AuditSink, say: Callable[[str], None]) -> int:
+    from hookwise.run import libc
+
+    waited = {*FORWARDED, signal.SIGCHLD}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, waited)
+    try:
+        read_end, write_end = os.pipe()
+        try:
+            builder = spawn(launch, write_end)
+        finally:
+            os.close(write_end)
+        libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making the supervisor undumpable")
+        init_pid, error = _read_report(read_end)
+        done = _thread.allocate_lock()
+        done.acquire()
+
+        def serve() -> None:
+            try:
+                sink.serve()
+            finally:
+                done.release()
+
+        _thread.start_new_thread(serve, ())
+        try:
+            code = _supervise(builder, init_pid, waited)
+        finally:
+            sink.stop()
+            done.acquire()
+        if sink.refused:
+            say(f"refused {sink.refused} audit record(s): not one JSON object of at most 64 KiB")
+        if sink.failed:
+            say(sink.failed)
+        if error is not None:
+            if code == SETUP_FAILED:
+                raise RunError(error)
+            say(error)
+        return code
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
