@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import sys
 
-from hookwise.config.host_homes import claude_config_dir, codex_home, gemini_home
 from hookwise.policy.audit import audit_path, default_path
 from hookwise.policy.cache import cache_dir
 from hookwise.policy.scopes import (
@@ -84,7 +83,7 @@ def audit_log(env: dict[str, str]) -> str:
 
 
 def state_dir(env: dict[str, str]) -> str:
-    """hookwise's state directory (the audit log's, by default): the sessions' journal too."""
+    """hookwise's state directory (the audit log's, by default)."""
     return os.path.abspath(os.path.dirname(default_path(env)))
 
 
@@ -235,11 +234,13 @@ def _neutral(name: str) -> bytes:
 
 
 def _host_dirs(env: dict[str, str]) -> dict[str, str]:
-    """Each host's directory in the home, as the host finds it in ``env``."""
+    """Each host's directory in the home, as config.host_homes finds it in ``env``."""
+    home = _home(env)
+    gemini = env.get("GEMINI_CLI_HOME")
     return {
-        "claude": str(claude_config_dir(env)),
-        "codex": str(codex_home(env)),
-        "gemini": str(gemini_home(env) / ".gemini"),
+        "claude": os.path.abspath(env.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")),
+        "codex": os.path.abspath(env.get("CODEX_HOME") or os.path.join(home, ".codex")),
+        "gemini": os.path.join(os.path.abspath(gemini) if gemini else home, ".gemini"),
     }
 
 

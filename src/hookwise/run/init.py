@@ -9,9 +9,9 @@ ends with its status, and the kernel ends whatever the agent left running.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
+
+from hookwise.run.signals import signal
 
 SENT_BY_A_PROCESS = frozenset((0, -1, -6))  # SI_USER, SI_QUEUE, SI_TKILL
 
@@ -31,8 +31,10 @@ def serve(child: int, forwarded: tuple[int, ...]) -> None:
         info = signal.sigwaitinfo(waited)
         if info.si_signo != signal.SIGCHLD:
             if info.si_pid == 0 and info.si_code in SENT_BY_A_PROCESS:
-                with contextlib.suppress(ProcessLookupError):
+                try:
                     os.kill(child, info.si_signo)
+                except ProcessLookupError:
+                    continue
             continue
         while True:
             try:

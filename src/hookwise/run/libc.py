@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import platform
 import struct
 
 CLONE_NEWNS = 0x00020000
@@ -43,7 +42,7 @@ SECCOMP_MODE_FILTER = 2
 # and their locks: root inside gains nothing by executing a program.
 SECURE_ALL = 0x1 | 0x2 | 0x4 | 0x8 | 0x20 | 0x40 | 0x80
 
-_MACHINE = platform.machine()
+_MACHINE = os.uname().machine
 # (audit arch, ioctl number, mount_setattr, close_range) per architecture; the compat ABI's
 # (audit arch, ioctl number) second, so a 32-bit program meets the same filter.
 _ARCH: dict[str, tuple[int, int, int, int, tuple[int, int]]] = {

@@ -23,12 +23,11 @@ and end the process with :data:`SETUP_FAILED`; the supervisor prints them.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 
 from hookwise.run import init, libc
 from hookwise.run.plan import MountPlan
+from hookwise.run.signals import signal
 
 SETUP_FAILED = 125
 NOT_FOUND = 127
@@ -72,8 +71,10 @@ class Launch:
 
 def _report(line: str) -> None:
     data = (line.replace("\n", " ") + "\n").encode("utf-8", "replace")
-    with contextlib.suppress(OSError):
+    try:
         os.write(REPORT_FD, data)
+    except OSError:
+        return
 
 
 def _write(path: str, text: str) -> None:

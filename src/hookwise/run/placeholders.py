@@ -12,11 +12,11 @@ file, empty for a directory; anything else (someone outside wrote to it meanwhil
 
 Sessions run side by side, and one session's placeholder is another's guarded path: removing
 it from outside would lift the other session's mount (the kernel detaches mounts from a name
-unlinked in another namespace). So every session holds a shared lock on :data:`LOCK_NAME`
-while it runs and records what it made in :data:`JOURNAL_NAME` (hookwise's state directory,
-read-only inside); only a session that can take the lock exclusively at its end (no other is
-running) removes placeholders, all the untouched ones of the journal, those left by an
-interrupted session included.
+unlinked in another namespace). So every session of the user holds a shared lock on
+:data:`LOCK_NAME` while it runs and records what it made in :data:`JOURNAL_NAME` (in one
+directory per user, read-only inside); only a session that can take the lock exclusively
+at its end (no other is running) removes placeholders: all the untouched ones of the
+journal, those left by an interrupted session included.
 """
 
 from __future__ import annotations
@@ -113,7 +113,6 @@ class Journal:
     """The sessions' shared lock and the record of what they made (see the module doc)."""
 
     def __init__(self, directory: str) -> None:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
         self.path = os.path.join(directory, JOURNAL_NAME)
         flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
         self.lock = os.open(os.path.join(directory, LOCK_NAME), flags, 0o600)

@@ -13,12 +13,9 @@ the session when untouched.
 from __future__ import annotations
 
 import _thread
-import contextlib
 import os
-import signal
 import stat
 import sys
-from collections.abc import Callable
 
 from hookwise.run import placeholders
 from hookwise.run.audit_sink import SOCKET_NAME, AuditSink, SinkError
@@ -28,16 +25,16 @@ from hookwise.run.guarded_paths import (
     audit_log,
     guarded_paths,
     secrets_pack,
-    state_dir,
 )
 from hookwise.run.hidden import ipc_hides, secret_hides
 from hookwise.run.namespaces import FORWARDED, SETUP_FAILED, Launch, spawn
 from hookwise.run.plan import Hide, MountPlan, build
+from hookwise.run.signals import signal
+from hookwise.run.status import AUDIT_VARIABLE, SESSION_PREFIX, SESSION_VARIABLE
 
-SESSION_VARIABLE = "HOOKWISE_RUN"
-AUDIT_VARIABLE = "HOOKWISE_RUN_AUDIT"
-SESSION_PREFIX = "hookwise-run-"
-MAX_SOCKET_PATH = 107
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 class RunError(Exception):
@@ -48,23 +45,48 @@ class RunError(Exception):
         self.code = code
 
 
-def _session_dir(env: dict[str, str]) -> tuple[str, str]:
+def runtime_base() -> str:
+    """Where sessions keep their sockets and journal: ``/run/user/<uid>`` when it is this
+    user's, else ``/tmp``. Not from the environment: every session of this user, whatever
+    its ``$HOME``, must share one journal (placeholders are shared, see placeholders.py)."""
+    uid = os.getuid()
+    private = f"/run/user/{uid}"
+    try:
+        info = os.lstat(private)
+    except OSError:
+        return "/tmp"
+    usable = stat.S_ISDIR(info.st_mode) and info.st_uid == uid and os.access(private, os.W_OK)
+    return private if usable else "/tmp"
+
+
+def journal_dir(base: str) -> str:
+    """This user's directory of the sessions' lock and journal (private, checked)."""
+    path = os.path.join(base, f"{SESSION_PREFIX}{os.getuid()}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise RunError(f"cannot make {path}: {exc.strerror}") from None
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise RunError(f"{path} is not a private directory of this user; remove it")
+    return path
+
+
+def _session_dir(base: str) -> tuple[str, str]:
     """(a new private directory for the session's socket, the session id)."""
-    bases = [env.get("XDG_RUNTIME_DIR"), env.get("TMPDIR"), "/tmp"]
-    for base in bases:
-        if not base or not os.path.isdir(base) or not os.access(base, os.W_OK | os.X_OK):
+    for _attempt in range(5):
+        session = os.urandom(8).hex()
+        path = os.path.join(base, SESSION_PREFIX + session)
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
             continue
-        for _attempt in range(5):
-            session = os.urandom(8).hex()
-            path = os.path.join(os.path.abspath(base), SESSION_PREFIX + session)
-            if len(os.path.join(path, SOCKET_NAME)) > MAX_SOCKET_PATH:
-                break
-            try:
-                os.mkdir(path, 0o700)
-            except FileExistsError:
-                continue
-            return path, session
-    raise RunError("no directory for the session's socket ($XDG_RUNTIME_DIR, $TMPDIR, /tmp)")
+        except OSError as exc:
+            raise RunError(f"cannot make the session directory {path}: {exc.strerror}") from None
+        return path, session
+    raise RunError(f"cannot make a session directory in {base}")
 
 
 def _remove_session_dir(path: str) -> None:
@@ -78,8 +100,10 @@ def _remove_session_dir(path: str) -> None:
                 os.unlink(child)
         except OSError:
             pass
-    with contextlib.suppress(OSError):
+    try:
         os.rmdir(path)
+    except OSError:
+        return
 
 
 def hides(env: dict[str, str], cwd: str, protect_secrets: bool) -> list[Hide]:
@@ -180,8 +204,10 @@ def _supervise(builder: int, init_pid: int | None, waited: set[signal.Signals]) 
             if pid:
                 return exit_code(status)
         elif init_pid is not None and info.si_code in SENT_BY_A_PROCESS:
-            with contextlib.suppress(ProcessLookupError):
+            try:
                 os.kill(init_pid, info.si_signo)
+            except ProcessLookupError:
+                continue
 
 
 def _say(line: str) -> None:
@@ -205,14 +231,15 @@ def run(
     if reason:
         raise RunError(f"cannot confine here: {reason}")
     cwd = os.path.abspath(cwd)
+    base = runtime_base()
+    journal_path = journal_dir(base)
     try:
-        journal = placeholders.Journal(state_dir(env))
+        journal = placeholders.Journal(journal_path)
     except OSError as exc:
-        raise RunError(
-            f"cannot use hookwise's state directory {state_dir(env)}: {exc.strerror}"
-        ) from None
+        raise RunError(f"cannot use {journal_path}: {exc.strerror}") from None
     entries = guarded_paths(env, cwd)
-    session_dir, session = _session_dir(env)
+    entries.append(Guarded(journal_path, STATE, "the sessions' placeholder journal"))
+    session_dir, session = _session_dir(base)
     sink: AuditSink | None = None
     made: list[placeholders.Made] = []
     try:
