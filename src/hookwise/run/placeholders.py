@@ -10,13 +10,13 @@ and binds that read-only. Missing parent directories are made too. After the ses
 one is removed only if it is still the one made: same inode, same size and content for a
 file, empty for a directory; anything else (someone outside wrote to it meanwhile) is kept.
 
-Sessions run side by side, and one session's placeholder is another's guarded path: removing
-it from outside would lift the other session's mount (the kernel detaches mounts from a name
-unlinked in another namespace). So every session of the user holds a shared lock on
-:data:`LOCK_NAME` while it runs and records what it made in :data:`JOURNAL_NAME` (in one
-directory per user, read-only inside); only a session that can take the lock exclusively
-at its end (no other is running) removes placeholders: all the untouched ones of the
-journal, those left by an interrupted session included.
+Sessions run side by side, and one session's placeholder can be another's guarded path:
+removing it from outside would lift the other session's mount (the kernel detaches mounts
+from a name unlinked in another namespace). So the sessions of a user share a journal (one
+directory per user, read-only inside, under an exclusive lock while a session prepares or
+ends): what each made, and what each running session binds (a file per session, locked as
+long as its supervisor lives). A session ending removes every untouched placeholder of the
+journal that no running session binds, those left by an interrupted session included.
 """
 
 from __future__ import annotations
@@ -107,16 +107,25 @@ def _untouched(item: Made) -> bool:
 
 LOCK_NAME = "run.lock"
 JOURNAL_NAME = "run-placeholders"
+SESSIONS_NAME = "sessions"
 
 
 class Journal:
-    """The sessions' shared lock and the record of what they made (see the module doc)."""
+    """The sessions' shared lock and the record of what they made (see the module doc).
 
-    def __init__(self, directory: str) -> None:
+    Held exclusively from the start of a session (before it looks at the file system) until
+    :meth:`register`; taken again by :meth:`finish`.
+    """
+
+    def __init__(self, directory: str, session: str) -> None:
         self.path = os.path.join(directory, JOURNAL_NAME)
+        self.sessions = os.path.join(directory, SESSIONS_NAME)
+        self.mine = os.path.join(self.sessions, session)
+        self.session_fd = -1
         flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
         self.lock = os.open(os.path.join(directory, LOCK_NAME), flags, 0o600)
-        fcntl.flock(self.lock, fcntl.LOCK_SH)
+        fcntl.flock(self.lock, fcntl.LOCK_EX)
+        self.locked = True
 
     def record(self, made: list[Made]) -> None:
         if not made:
@@ -133,6 +142,19 @@ class Journal:
         finally:
             os.close(fd)
 
+    def register(self, paths: list[str]) -> None:
+        """This session binds ``paths``: no placeholder among them is removed while it runs
+        (its file stays locked as long as the supervisor lives). Releases the journal."""
+        os.makedirs(self.sessions, mode=0o700, exist_ok=True)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+        self.session_fd = os.open(self.mine, flags, 0o600)
+        fcntl.flock(self.session_fd, fcntl.LOCK_EX)
+        os.write(
+            self.session_fd, "".join(f"{p}\n" for p in paths).encode("utf-8", "surrogateescape")
+        )
+        fcntl.flock(self.lock, fcntl.LOCK_UN)
+        self.locked = False
+
     def _read(self) -> list[Made]:
         try:
             with open(self.path, "rb") as handle:
@@ -147,23 +169,59 @@ class Journal:
             )
         return out
 
-    def finish(self, made: list[Made]) -> list[str]:
-        """End this session: when it is the last one running, remove every untouched
-        placeholder of the journal; this session's placeholder files kept because they changed."""
+    def _in_use(self) -> set[str]:
+        """The paths bound by the sessions still running (a session whose file is no longer
+        locked ended without finishing: its file is removed)."""
+        used: set[str] = set()
         try:
+            names = os.listdir(self.sessions)
+        except OSError:
+            return used
+        for name in names:
+            path = os.path.join(self.sessions, name)
+            if path == self.mine:
+                continue
             try:
-                fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                return []  # another session runs: the last one removes them
+                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            except OSError:
+                continue
             try:
-                everything = self._read()
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    with open(fd, "rb", closefd=False) as handle:
+                        text = handle.read().decode("utf-8", "surrogateescape")
+                    used.update(text.splitlines())
+                    continue
+                os.unlink(path)
+            finally:
+                os.close(fd)
+        return used
+
+    def finish(self, made: list[Made]) -> list[str]:
+        """End this session: remove every untouched placeholder of the journal that no
+        running session binds; this session's placeholder files kept because they changed."""
+        try:
+            if not self.locked:
+                fcntl.flock(self.lock, fcntl.LOCK_EX)
+            try:
+                recorded = self._read()
             except ValueError:
-                everything = list(made)
-            kept = remove(everything)
-            with open(self.path, "wb"):
-                pass
+                recorded = list(made)
+            used = self._in_use()
+            idle = [m for m in recorded if m.path not in used]
+            kept = set(remove(idle))
+            waiting = [m for m in recorded if m.path in used]
+            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+            fd = os.open(self.path, flags, 0o600)
+            os.close(fd)
+            self.record(waiting)
+            if self.session_fd >= 0:
+                os.unlink(self.mine)
             return [m.path for m in made if m.content is not None and m.path in kept]
         finally:
+            if self.session_fd >= 0:
+                os.close(self.session_fd)
             os.close(self.lock)
 
 

@@ -233,16 +233,17 @@ def run(
     cwd = os.path.abspath(cwd)
     base = runtime_base()
     journal_path = journal_dir(base)
-    try:
-        journal = placeholders.Journal(journal_path)
-    except OSError as exc:
-        raise RunError(f"cannot use {journal_path}: {exc.strerror}") from None
-    entries = guarded_paths(env, cwd)
-    entries.append(Guarded(journal_path, STATE, "the sessions' placeholder journal"))
     session_dir, session = _session_dir(base)
+    try:
+        journal = placeholders.Journal(journal_path, session)
+    except OSError as exc:
+        _remove_session_dir(session_dir)
+        raise RunError(f"cannot use {journal_path}: {exc.strerror}") from None
     sink: AuditSink | None = None
     made: list[placeholders.Made] = []
     try:
+        entries = guarded_paths(env, cwd)
+        entries.append(Guarded(journal_path, STATE, "the sessions' placeholder journal"))
         empty_dir = os.path.join(session_dir, "empty")
         empty_file = os.path.join(session_dir, "empty-file")
         os.mkdir(empty_dir, 0o000)
@@ -264,6 +265,7 @@ def run(
                 [Guarded(real, entry.role, entry.why) for real, entry in plan.readonly]
             ):
                 say(line)
+            journal.register([p for real, entry in plan.readonly for p in (real, entry.path)])
         except OSError as exc:
             raise RunError(str(exc.strerror or exc)) from None
         _check_std_fds(plan)
