@@ -334,7 +334,7 @@ def _code(env: dict[str, str]) -> list[Guarded]:
     found = [_interpreter(sys.executable, "this interpreter")]
     for path in _launcher_code(env):
         if os.path.isdir(path):
-            found.append(Guarded(os.path.dirname(path), CODE, "the launcher's hookwise"))
+            found.append(Guarded(path, CODE, "the launcher's hookwise"))
         elif os.path.exists(path):
             found.append(_interpreter(path, "the launcher's interpreter"))
     # the standard library and the hookwise command, where this user could change them (a
