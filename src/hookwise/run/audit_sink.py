@@ -52,17 +52,28 @@ def open_log(path: str) -> int:
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
         fd = os.open(path, flags | os.O_CLOEXEC, 0o600)
     except OSError as exc:
-        if os.path.islink(path):
-            raise SinkError(
-                exc.errno, f"the audit log {path} is a symbolic link; remove it (rm {path})"
-            ) from None
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if not stat.S_ISREG(mode):
+            raise SinkError(exc.errno, _not_a_file(path, mode)) from None
         raise SinkError(exc.errno, f"cannot open the audit log {path}: {exc.strerror}") from None
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        kind = "a FIFO" if stat.S_ISFIFO(info.st_mode) else "not a regular file"
-        raise SinkError(0, f"the audit log {path} is {kind}; remove it (rm {path})")
+        raise SinkError(0, _not_a_file(path, info.st_mode))
     return fd
+
+
+def _not_a_file(path: str, mode: int) -> str:
+    kinds = (
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISDIR, "a directory"),
+    )
+    kind = next((name for test, name in kinds if test(mode)), "not a regular file")
+    return f"the audit log {path} is {kind}; remove it (rm {path})"
 
 
 def line_of(record: bytes) -> bytes | None:
