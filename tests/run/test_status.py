@@ -20,21 +20,26 @@ def test_outside_without_the_variables() -> None:
 
 def test_forged_variables_do_not_make_a_session(tmp_path: Path) -> None:
     session = "0123456789abcdef"
-    directory = tmp_path / f"hookwise-run-{session}"
+    directory = tmp_path / "hookwise-run-0"
     directory.mkdir()
     env = {
         "HOME": str(tmp_path),
         "HOOKWISE_RUN": session,
-        "HOOKWISE_RUN_AUDIT": str(directory / "audit.sock"),
+        "HOOKWISE_RUN_AUDIT": str(directory / f"{session}.sock"),
     }
     confined, why = confinement_status(env)
     assert not confined
     assert why == f"the session directory {directory} is writable here"
     confined, why = confinement_status({**env, "HOOKWISE_RUN": "another"})
     assert not confined
-    assert "does not name the directory of session another" in why
-    missing = {**env, "HOOKWISE_RUN_AUDIT": str(tmp_path / "hookwise-run-0123456789abcdef-x/s")}
-    assert not confinement_status(missing)[0]
+    assert "does not name the socket of session another" in why
+    elsewhere = {**env, "HOOKWISE_RUN_AUDIT": str(tmp_path / f"{session}.sock")}
+    assert "does not name the socket" in confinement_status(elsewhere)[1]
+    missing = {**env, "HOOKWISE_RUN_AUDIT": str(tmp_path / f"hookwise-run-x/{session}.sock")}
+    assert confinement_status(missing) == (
+        False,
+        f"the session directory {tmp_path / 'hookwise-run-x'} does not exist here",
+    )
 
 
 PROBE = """
@@ -57,7 +62,7 @@ def test_both_the_session_directory_and_the_configuration_must_be_read_only(
     own gives that) is not enough while hookwise's configuration is writable; with both
     read-only, the guard's files are out of reach, which is what "confined" means."""
     session = "0123456789abcdef"
-    directory = tmp_path / f"hookwise-run-{session}"
+    directory = tmp_path / "hookwise-run-0"
     directory.mkdir()
     config = tmp_path / ".config/hookwise"
     config.mkdir(parents=True)
@@ -65,7 +70,7 @@ def test_both_the_session_directory_and_the_configuration_must_be_read_only(
         **os.environ,
         "HOME": str(tmp_path),
         "HOOKWISE_RUN": session,
-        "HOOKWISE_RUN_AUDIT": str(directory / "audit.sock"),
+        "HOOKWISE_RUN_AUDIT": str(directory / f"{session}.sock"),
     }
 
     def probe(*paths: Path) -> str:

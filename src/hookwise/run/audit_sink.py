@@ -1,9 +1,9 @@
 """The session's audit log, written from outside: a confined process can add records, never
 remove, truncate, replace or redirect the log.
 
-The supervisor binds a unix datagram socket in the session directory (read-only inside, so
-the socket cannot be replaced) and appends each record it receives to the real log, which is
-read-only inside too. A record is one datagram holding one JSON object of at most
+The supervisor binds a unix datagram socket in the user's session directory (read-only
+inside, so the socket cannot be replaced) and appends each record it receives to the real
+log, which is read-only inside too. A record is one datagram holding one JSON object of at most
 :data:`MAX_RECORD` bytes; anything else is counted and refused. The log is a regular file
 opened ``O_APPEND | O_NOFOLLOW | O_NONBLOCK``: a FIFO, a symlink or anything but a regular
 file is refused with a message, before the agent starts.
@@ -21,7 +21,6 @@ import stat
 
 MAX_RECORD = 64 * 1024
 SEND_TIMEOUT = 0.02  # seconds: a full queue (a stalled supervisor) costs the hook this, once
-SOCKET_NAME = "audit.sock"
 
 
 def send_record(socket_path: str, record_bytes: bytes) -> bool:
@@ -107,9 +106,11 @@ class AuditSink:
         self.accepted = 0
         self.refused = 0
         self.failed: str | None = None
+        self.bound = False
         self.sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_DGRAM | _socket.SOCK_CLOEXEC)
         try:
             self.sock.bind(socket_path)
+            self.bound = True
         except OSError as exc:
             self.close()
             raise SinkError(
@@ -156,3 +157,8 @@ class AuditSink:
                 os.close(fd)
         if hasattr(self, "sock"):
             self.sock.close()
+        if getattr(self, "bound", False):
+            try:
+                os.unlink(self.socket_path)
+            except FileNotFoundError:
+                return

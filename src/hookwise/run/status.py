@@ -1,10 +1,11 @@
 """Whether this process runs confined by ``hookwise run``, from a few system calls.
 
 The environment variables alone prove nothing (any shell can set them). What does is what
-they name: the session directory holding the audit socket is on a read-only mount here, its
-name carries the session id, and hookwise's configuration directory (the trust store and the
-user policy) is read-only here as well. An unconfined process of the same user cannot make
-either read-only. Standard library only, nothing imported beyond ``posix`` (the hook may ask).
+they name: the audit socket is named after the session, its directory (the user's session
+directory) is on a read-only mount here, and hookwise's configuration directory (the trust
+store and the user policy) is read-only here as well. An unconfined process of the same
+user cannot make either read-only. Standard library only, nothing imported beyond
+``posix`` (the hook may ask).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ ST_RDONLY = 1  # os.ST_RDONLY, without importing os
 SESSION_VARIABLE = "HOOKWISE_RUN"
 AUDIT_VARIABLE = "HOOKWISE_RUN_AUDIT"
 SESSION_PREFIX = "hookwise-run-"
+SOCKET_SUFFIX = ".sock"
 
 
 def _read_only(path: str) -> bool | None:
@@ -37,9 +39,11 @@ def confinement_status(env: dict[str, str]) -> tuple[bool, str]:
     socket = env.get(AUDIT_VARIABLE)
     if not session or not socket:
         return False, f"not started by `hookwise run` (${SESSION_VARIABLE} is not set)"
-    directory = socket.rpartition("/")[0]
-    if directory.rpartition("/")[2] != SESSION_PREFIX + session:
-        return False, f"${AUDIT_VARIABLE} does not name the directory of session {session}"
+    directory, _, name = socket.rpartition("/")
+    if name != session + SOCKET_SUFFIX or not directory.rpartition("/")[2].startswith(
+        SESSION_PREFIX
+    ):
+        return False, f"${AUDIT_VARIABLE} does not name the socket of session {session}"
     state = _read_only(directory)
     if state is None:
         return False, f"the session directory {directory} does not exist here"

@@ -18,7 +18,7 @@ import stat
 import sys
 
 from hookwise.run import placeholders
-from hookwise.run.audit_sink import SOCKET_NAME, AuditSink, SinkError
+from hookwise.run.audit_sink import AuditSink, SinkError
 from hookwise.run.guarded_paths import (
     STATE,
     Guarded,
@@ -30,7 +30,7 @@ from hookwise.run.hidden import ipc_hides, secret_hides
 from hookwise.run.namespaces import FORWARDED, SETUP_FAILED, Launch, spawn
 from hookwise.run.plan import Hide, MountPlan, build
 from hookwise.run.signals import signal
-from hookwise.run.status import AUDIT_VARIABLE, SESSION_PREFIX, SESSION_VARIABLE
+from hookwise.run.status import AUDIT_VARIABLE, SESSION_PREFIX, SESSION_VARIABLE, SOCKET_SUFFIX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,8 +59,9 @@ def runtime_base() -> str:
     return private if usable else "/tmp"
 
 
-def journal_dir(base: str) -> str:
-    """This user's directory of the sessions' lock and journal (private, checked)."""
+def user_dir(base: str) -> str:
+    """This user's directory of sessions (private, checked; read-only inside): the lock
+    and journal of placeholders, each session's audit socket, the empty sources of hides."""
     path = os.path.join(base, f"{SESSION_PREFIX}{os.getuid()}")
     try:
         os.mkdir(path, 0o700)
@@ -74,36 +75,19 @@ def journal_dir(base: str) -> str:
     return path
 
 
-def _session_dir(base: str) -> tuple[str, str]:
-    """(a new private directory for the session's socket, the session id)."""
-    for _attempt in range(5):
-        session = os.urandom(8).hex()
-        path = os.path.join(base, SESSION_PREFIX + session)
-        try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise RunError(f"cannot make the session directory {path}: {exc.strerror}") from None
-        return path, session
-    raise RunError(f"cannot make a session directory in {base}")
-
-
-def _remove_session_dir(path: str) -> None:
-    for name in os.listdir(path):
-        child = os.path.join(path, name)
-        try:
-            if os.path.isdir(child) and not os.path.islink(child):
-                os.chmod(child, 0o700)
-                os.rmdir(child)
-            else:
-                os.unlink(child)
-        except OSError:
-            pass
-    try:
-        os.rmdir(path)
-    except OSError:
-        return
+def _empty_sources(directory: str) -> tuple[str, str]:
+    """(an empty directory, an empty file), mode 000: what hides are bound from."""
+    empty_dir = os.path.join(directory, "empty")
+    empty_file = os.path.join(directory, "empty-file")
+    if not os.path.isdir(empty_dir):
+        os.mkdir(empty_dir, 0o000)
+    if not os.path.isfile(empty_file):
+        os.close(os.open(empty_file, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o000))
+    for path in (empty_dir, empty_file):
+        info = os.lstat(path)
+        if stat.S_IMODE(info.st_mode) or (stat.S_ISREG(info.st_mode) and info.st_size):
+            raise RunError(f"{path} is not empty with mode 000; remove it")
+    return empty_dir, empty_file
 
 
 def hides(env: dict[str, str], cwd: str, protect_secrets: bool) -> list[Hide]:
@@ -231,29 +215,23 @@ def run(
     if reason:
         raise RunError(f"cannot confine here: {reason}")
     cwd = os.path.abspath(cwd)
-    base = runtime_base()
-    journal_path = journal_dir(base)
-    session_dir, session = _session_dir(base)
+    directory = user_dir(runtime_base())
+    session = os.urandom(8).hex()
+    socket_path = os.path.join(directory, f"{session}{SOCKET_SUFFIX}")
     try:
-        journal = placeholders.Journal(journal_path, session)
+        journal = placeholders.Journal(directory, session)
     except OSError as exc:
-        _remove_session_dir(session_dir)
-        raise RunError(f"cannot use {journal_path}: {exc.strerror}") from None
+        raise RunError(f"cannot use {directory}: {exc.strerror}") from None
     sink: AuditSink | None = None
     made: list[placeholders.Made] = []
     try:
         entries = guarded_paths(env, cwd)
-        entries.append(Guarded(journal_path, STATE, "the sessions' placeholder journal"))
-        empty_dir = os.path.join(session_dir, "empty")
-        empty_file = os.path.join(session_dir, "empty-file")
-        os.mkdir(empty_dir, 0o000)
-        os.close(os.open(empty_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o000))
-        socket_path = os.path.join(session_dir, SOCKET_NAME)
+        entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
+        empty_dir, empty_file = _empty_sources(directory)
         try:
             sink = AuditSink(socket_path, audit_log(env))
         except SinkError as exc:
             raise RunError(str(exc.strerror)) from None
-        entries.append(Guarded(session_dir, STATE, "the session's audit socket"))
         covered = hides(env, cwd, protect_secrets)
         try:
             made = placeholders.create(entries)
@@ -283,7 +261,6 @@ def run(
             sink.close()
         for path in journal.finish(made):
             say(f"kept {path}: it changed during the session (made as a placeholder)")
-        _remove_session_dir(session_dir)
 
 
 def _start(launch: Launch, sink: AuditSink, say: Callable[[str], None]) -> int:
