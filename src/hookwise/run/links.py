@@ -20,10 +20,6 @@ import stat
 from hookwise.run.guarded_paths import CODE, Guarded
 
 
-class LinkError(OSError):
-    """A guarded code file has another name outside the guarded tree."""
-
-
 def _files(entry: Guarded) -> list[tuple[str, os.stat_result]]:
     try:
         info = os.lstat(entry.path)
@@ -79,20 +75,15 @@ def _copy(path: str, info: os.stat_result) -> None:
 
 
 def unlink_hard_links(entries: list[Guarded]) -> list[str]:
-    """Give every hard-linked guarded state or settings file its own inode; raise
-    :class:`LinkError` for a hard-linked code file. Returns the notes to print."""
+    """Give every hard-linked guarded state or settings file its own inode (before the
+    mounts: a file replaced after would lift its bind); the notes to print."""
     notes: list[str] = []
     for entry in entries:
+        if entry.role == CODE:
+            continue
         for path, info in _files(entry):
             if info.st_nlink <= 1:
                 continue
-            if entry.role == CODE:
-                raise LinkError(
-                    0,
-                    f"{path} ({entry.why}) has {info.st_nlink} hard links; another name for it "
-                    "could change the code the hook runs. Reinstall with copies, not links "
-                    "(uv: UV_LINK_MODE=copy, then reinstall hookwise)",
-                )
             try:
                 _copy(path, info)
             except OSError as exc:
@@ -105,3 +96,19 @@ def unlink_hard_links(entries: list[Guarded]) -> list[str]:
                 "(the other names keep the old file)"
             )
     return notes
+
+
+def linked_code(entries: list[Guarded]) -> str | None:
+    """Why a guarded code file with more than one link refuses the session, or None. Reads
+    only: the supervisor runs it while the namespaces are being built."""
+    for entry in entries:
+        if entry.role != CODE:
+            continue
+        for path, info in _files(entry):
+            if info.st_nlink > 1:
+                return (
+                    f"{path} ({entry.why}) has {info.st_nlink} hard links; another name for it "
+                    "could change the code the hook runs. Reinstall with copies, not links "
+                    "(uv: UV_LINK_MODE=copy, then reinstall hookwise)"
+                )
+    return None

@@ -33,6 +33,8 @@ SETUP_FAILED = 125
 NOT_FOUND = 127
 NOT_EXECUTABLE = 126
 REPORT_FD = 3
+GATE_FD = 4  # init reads one byte here before it starts the agent: GO, or anything else
+GO = b"g"
 
 FORWARDED = (
     signal.SIGINT,
@@ -172,6 +174,8 @@ def _init(launch: Launch, uid: int, gid: int, last_cap: int) -> None:
     libc.prctl(libc.PR_SET_NO_NEW_PRIVS, 1, what="setting no_new_privs")
     libc.deny_terminal_injection()
     libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making init undumpable")
+    if os.read(GATE_FD, 1) != GO:  # the supervisor's last checks failed (it says why)
+        os._exit(SETUP_FAILED)
     libc.close_from(REPORT_FD + 1)
     child = os.fork()
     if child == 0:
@@ -217,15 +221,19 @@ def _builder(launch: Launch) -> None:
         os._exit(init.exit_code(status))
 
 
-def spawn(launch: Launch, report: int) -> int:
+def spawn(launch: Launch, report: int, gate: int) -> int:
     """Fork the builder (which does everything above); its pid. ``report`` is the write end
-    of the report pipe; the caller closes its own copy."""
+    of the report pipe, ``gate`` the read end of the pipe on which the supervisor lets the
+    agent start (:data:`GO`); the caller closes its own copies."""
     pid = os.fork()
     if pid:
         return pid
     try:
+        if report == GATE_FD:  # move it out of the way before the dup2s below
+            report = os.dup(report)
         os.dup2(report, REPORT_FD, inheritable=False)
-        libc.close_from(REPORT_FD + 1)
+        os.dup2(gate, GATE_FD, inheritable=False)
+        libc.close_from(GATE_FD + 1)
         _builder(launch)
     except BaseException as exc:
         _report(f"error {exc.strerror if isinstance(exc, OSError) else exc}")

@@ -27,7 +27,7 @@ from hookwise.run.guarded_paths import (
     secrets_pack,
 )
 from hookwise.run.hidden import ipc_hides, secret_hides
-from hookwise.run.namespaces import FORWARDED, SETUP_FAILED, Launch, spawn
+from hookwise.run.namespaces import FORWARDED, GO, SETUP_FAILED, Launch, spawn
 from hookwise.run.plan import Hide, MountPlan, build
 from hookwise.run.signals import signal
 from hookwise.run.status import AUDIT_VARIABLE, SESSION_PREFIX, SESSION_VARIABLE, SOCKET_SUFFIX
@@ -239,9 +239,8 @@ def run(
             plan = build(entries, covered)
             from hookwise.run.links import unlink_hard_links
 
-            for line in unlink_hard_links(
-                [Guarded(real, entry.role, entry.why) for real, entry in plan.readonly]
-            ):
+            targets = [Guarded(real, entry.role, entry.why) for real, entry in plan.readonly]
+            for line in unlink_hard_links(targets):
                 say(line)
             journal.register([p for real, entry in plan.readonly for p in (real, entry.path)])
         except OSError as exc:
@@ -255,7 +254,7 @@ def run(
             empty_dir=empty_dir,
             empty_file=empty_file,
         )
-        return _start(launch, sink, say)
+        return _start(launch, sink, say, targets)
     finally:
         if sink is not None:
             sink.close()
@@ -263,18 +262,40 @@ def run(
             say(f"kept {path}: it changed during the session (made as a placeholder)")
 
 
-def _start(launch: Launch, sink: AuditSink, say: Callable[[str], None]) -> int:
+def _open_gate(fd: int, go: bool) -> None:
+    """Let init start the agent, or not; a builder that already failed reads nothing."""
+    try:
+        os.write(fd, GO if go else b"stop")
+    except BrokenPipeError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _start(
+    launch: Launch, sink: AuditSink, say: Callable[[str], None], targets: list[Guarded]
+) -> int:
+    """Fork the builder, check the guarded code while it builds the namespaces (the agent
+    starts only when the check passed), serve the sink, forward signals, wait."""
     from hookwise.run import libc
+    from hookwise.run.links import linked_code
 
     waited = {*FORWARDED, signal.SIGCHLD}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, waited)
     try:
         read_end, write_end = os.pipe()
+        gate_read, gate_write = os.pipe()
         try:
-            builder = spawn(launch, write_end)
+            builder = spawn(launch, write_end, gate_read)
         finally:
             os.close(write_end)
+            os.close(gate_read)
         libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making the supervisor undumpable")
+        refused: str | None = "the check of hookwise's code did not finish"
+        try:
+            refused = linked_code(targets)
+        finally:
+            _open_gate(gate_write, refused is None)
         init_pid, error = _read_report(read_end)
         done = _thread.allocate_lock()
         done.acquire()
@@ -295,6 +316,8 @@ def _start(launch: Launch, sink: AuditSink, say: Callable[[str], None]) -> int:
             say(f"refused {sink.refused} audit record(s): not one JSON object of at most 64 KiB")
         if sink.failed:
             say(sink.failed)
+        if refused:
+            raise RunError(refused)
         if error is not None:
             if code == SETUP_FAILED:
                 raise RunError(error)
