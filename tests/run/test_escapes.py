@@ -250,3 +250,27 @@ def _processes_with(text: str) -> list[int]:
         if text.encode() in cmdline and b"hookwise" not in cmdline:
             found.append(int(name))
     return found
+
+
+def test_a_guarded_file_replaced_from_outside_is_reported(world: World) -> None:
+    """An unconfined process's atomic save lifts the bind (the kernel detaches mounts from a
+    name replaced in another namespace): the session cannot prevent it, so it says so."""
+    go = world.outside / "go"
+    proc = subprocess.Popen(
+        [HOOKWISE, "run", "--", "sh", "-c", f"while [ ! -e '{go}' ]; do sleep 0.02; done"],
+        cwd=world.project,
+        env=world.env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 30
+    while not (world.project / ".gemini").exists():  # a placeholder: the session is up
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    fresh = world.outside / "settings.json"
+    fresh.write_text("{}\n")
+    os.replace(fresh, world.claude_user)
+    go.touch()
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    assert f"{world.claude_user} was replaced from outside during the session" in err

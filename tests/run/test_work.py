@@ -192,3 +192,12 @@ def test_the_session_knows_it_is_confined(world: World) -> None:
     done = world.run(f"{HOOKWISE.removesuffix('hookwise')}python -c '{probe}'")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("(True, 'confined by `hookwise run` (session ")
+
+
+def test_hookwise_run_inside_a_session_runs_the_command_in_it(world: World) -> None:
+    done = world.run(
+        f"{HOOKWISE} run -- sh -c 'echo INNER; touch .hookwise/x && echo BROKEN; true'"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "INNER" in done.stdout and "BROKEN" not in done.stdout
+    assert "already confined (session " in done.stderr

@@ -30,7 +30,13 @@ from hookwise.run.hidden import ipc_hides, secret_hides
 from hookwise.run.namespaces import FORWARDED, GO, SETUP_FAILED, Launch, spawn
 from hookwise.run.plan import Hide, MountPlan, build
 from hookwise.run.signals import signal
-from hookwise.run.status import AUDIT_VARIABLE, SESSION_PREFIX, SESSION_VARIABLE, SOCKET_SUFFIX
+from hookwise.run.status import (
+    AUDIT_VARIABLE,
+    SESSION_PREFIX,
+    SESSION_VARIABLE,
+    SOCKET_SUFFIX,
+    confinement_status,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -157,6 +163,32 @@ def _check_std_fds(plan: MountPlan) -> None:
             )
 
 
+def _identities(plan: MountPlan) -> dict[str, tuple[int, int]]:
+    out: dict[str, tuple[int, int]] = {}
+    for path, _entry in plan.readonly:
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        out[path] = (info.st_dev, info.st_ino)
+    return out
+
+
+def _replaced(identities: dict[str, tuple[int, int]]) -> list[str]:
+    """Guarded paths that are another file than at the start: the kernel lifts a mount from
+    a name another namespace unlinks or renames over (an unconfined editor's atomic save)."""
+    out: list[str] = []
+    for path, identity in identities.items():
+        try:
+            info = os.lstat(path)
+        except OSError:
+            out.append(path)
+            continue
+        if (info.st_dev, info.st_ino) != identity:
+            out.append(path)
+    return out
+
+
 def _read_report(fd: int) -> tuple[int | None, str | None]:
     data = b""
     while True:
@@ -211,6 +243,14 @@ def run(
     from hookwise.run.available import available
 
     say = note or _say
+    confined, _why = confinement_status(env)
+    if confined:  # already inside a session: the command inherits its confinement
+        say(f"already confined (session {env[SESSION_VARIABLE]}): running {argv[0]} in it")
+        try:
+            os.chdir(cwd)
+            os.execvpe(argv[0], argv, env)
+        except OSError as exc:
+            raise RunError(f"cannot run {argv[0]}: {exc.strerror}", 127) from None
     reason = available(probe=False)
     if reason:
         raise RunError(f"cannot confine here: {reason}")
@@ -254,7 +294,14 @@ def run(
             empty_dir=empty_dir,
             empty_file=empty_file,
         )
-        return _start(launch, sink, say, targets)
+        identities = _identities(plan)
+        code = _start(launch, sink, say, targets)
+        for path in _replaced(identities):
+            say(
+                f"{path} was replaced from outside during the session; its read-only bind "
+                "went with the old file, so the session could write the new one: check it"
+            )
+        return code
     finally:
         if sink is not None:
             sink.close()
