@@ -104,6 +104,20 @@ ATTACKS: dict[str, str] = {
         "test -e /proc/$SUPERVISOR && echo BROKEN; kill -0 $SUPERVISOR 2>/dev/null && echo BROKEN"
     ),
     "strace the supervisor": "strace -p $SUPERVISOR -o /dev/null & sleep 0.3; kill -0 $! 2>/dev/null && echo BROKEN",
+    "kernel.core_pattern (root runs it outside)": (
+        'v=$(cat /proc/sys/kernel/core_pattern); echo "$v" > /proc/sys/kernel/core_pattern '
+        "&& echo BROKEN"
+    ),
+    "a sysctl": 'v=$(cat /proc/sys/vm/swappiness); echo "$v" > /proc/sys/vm/swappiness && echo BROKEN',
+    "sysfs": (
+        f"{PY} \"import os; os.open('/sys/kernel/mm/transparent_hugepage/enabled', os.O_WRONLY)\" "
+        "&& echo BROKEN"
+    ),
+    "sysrq": "echo h > /proc/sysrq-trigger && echo BROKEN",
+    "a block device": (
+        f"for d in /dev/vda /dev/sda /dev/nvme0n1 /dev/loop0; do test -b $d && "
+        f"{PY} \"import os; os.open('$d', os.O_WRONLY)\" && echo BROKEN; done"
+    ),
     "python ptrace attach": (
         f'{PY} "import ctypes,os,sys; l=ctypes.CDLL(None,use_errno=True); '
         "r=l.ptrace(16,int(os.environ['SUPERVISOR']),0,0); sys.exit(0 if r==0 else 1)\" "

@@ -2,13 +2,15 @@
 (a terminal multiplexer, the user's service manager and session bus would run a command
 outside the confinement), and, with ``--protect-secrets``, the secrets of the secrets pack.
 
-Each is covered by an empty, read-only directory or file (mode 000). Abstract unix sockets
+Each is covered by an empty, read-only directory or file (mode 000). So are the devices this
+user can write that reach around every mount (block devices, virtual input). Abstract unix sockets
 and the network cannot be covered this way: docs/confinement.md lists them.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 
 from hookwise.run.plan import Hide
 
@@ -71,6 +73,28 @@ def ipc_hides(env: dict[str, str]) -> list[Hide]:
     if os.geteuid() == 0:  # root's requests to the system service manager are obeyed
         add("/run/systemd/private", "the system service manager (root)")
         add("/run/dbus/system_bus_socket", "the system D-Bus (root)")
+    return out
+
+
+def device_hides() -> list[Hide]:
+    """Devices this user can write that reach around every mount: block devices (raw writes
+    to the blocks of a guarded file) and virtual input (typing into a terminal outside)."""
+    out: list[Hide] = []
+    for directory in ("/dev", "/dev/mapper"):
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            if stat.S_ISBLK(mode) and os.access(entry.path, os.W_OK):
+                out.append(Hide(entry.path, False, "a block device this user can write"))
+    for path, is_dir in (("/dev/uinput", False), ("/dev/input", True)):
+        if os.path.exists(path) and os.access(path, os.W_OK):
+            out.append(Hide(path, is_dir, "virtual input (keystrokes outside)"))
     return out
 
 

@@ -36,6 +36,12 @@ REPORT_FD = 3
 GATE_FD = 4  # init reads one byte here before it starts the agent: GO, or anything else
 GO = b"g"
 
+# Kernel settings root could change without a capability (sysctl files check the uid, not a
+# capability: kernel.core_pattern runs a program as root outside); read-only, as container
+# runtimes make them.
+KERNEL_READ_ONLY = ("/sys",)
+PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
+
 FORWARDED = (
     signal.SIGINT,
     signal.SIGTERM,
@@ -123,9 +129,17 @@ def _readonly(path: str, recursive: bool) -> None:
         raise OSError(exc.errno, f"making {path} read-only: {exc.strerror}") from None
 
 
+def _kernel_read_only(paths: tuple[str, ...]) -> None:
+    for path in paths:
+        if os.path.lexists(path):
+            _bind_self(path, False)
+            _readonly(path, os.path.isdir(path))
+
+
 def _mount_plan(launch: Launch) -> None:
     plan = launch.plan
     libc.mount(None, "/", None, libc.MS_REC | libc.MS_PRIVATE)
+    _kernel_read_only(KERNEL_READ_ONLY)
     for path, is_link in plan.pins:
         _bind_self(path, is_link)
     for path, _entry in plan.readonly:
@@ -167,6 +181,7 @@ def _init(launch: Launch, uid: int, gid: int, last_cap: int) -> None:
         libc.mount("proc", "/proc", "proc", libc.MS_NOSUID | libc.MS_NODEV | libc.MS_NOEXEC)
     except OSError as exc:
         raise OSError(exc.errno, f"mounting /proc for the pid namespace: {exc.strerror}") from None
+    _kernel_read_only(PROC_READ_ONLY)
     libc.unshare(libc.CLONE_NEWUSER | libc.CLONE_NEWNS)
     _map_ids(uid, gid)
     os.chdir(launch.cwd)  # through the mounts made above, not the directory they cover

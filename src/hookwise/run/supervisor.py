@@ -26,7 +26,7 @@ from hookwise.run.guarded_paths import (
     guarded_paths,
     secrets_pack,
 )
-from hookwise.run.hidden import ipc_hides, secret_hides
+from hookwise.run.hidden import device_hides, ipc_hides, secret_hides
 from hookwise.run.namespaces import FORWARDED, GO, SETUP_FAILED, Launch, spawn
 from hookwise.run.plan import Hide, MountPlan, build
 from hookwise.run.signals import signal
@@ -97,7 +97,7 @@ def _empty_sources(directory: str) -> tuple[str, str]:
 
 
 def hides(env: dict[str, str], cwd: str, protect_secrets: bool) -> list[Hide]:
-    out = ipc_hides(env)
+    out = ipc_hides(env) + device_hides()
     if protect_secrets:
         from hookwise.run.guarded_paths import project_roots
 
