@@ -103,6 +103,7 @@ class World:
             project / ".gemini",
             project / ".codex",
             project / ".mcp.json",
+            home / ".ssh",
         ]
 
     def snapshot(self) -> dict[str, str]:

@@ -118,6 +118,10 @@ ATTACKS: dict[str, str] = {
         f"for d in /dev/vda /dev/sda /dev/nvme0n1 /dev/loop0; do test -b $d && "
         f"{PY} \"import os; os.open('$d', os.O_WRONLY)\" && echo BROKEN; done"
     ),
+    "add an ssh key (ssh localhost)": (
+        'mkdir -p "$HOME/.ssh" && echo \'ssh-ed25519 AAAA k\' >> "$HOME/.ssh/authorized_keys" '
+        "&& echo BROKEN"
+    ),
     "python ptrace attach": (
         f'{PY} "import ctypes,os,sys; l=ctypes.CDLL(None,use_errno=True); '
         "r=l.ptrace(16,int(os.environ['SUPERVISOR']),0,0); sys.exit(0 if r==0 else 1)\" "
@@ -156,3 +160,28 @@ def run_with_supervisor_pid(world: World, script: str) -> subprocess.CompletedPr
     pid_file.write_text(str(proc.pid))
     out, err = proc.communicate(timeout=60)
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def test_the_programs_hooks_run_with_cannot_be_shadowed(world: World) -> None:
+    """Gemini CLI and Codex run hooks with `bash -c` found on PATH: a writable directory
+    early in PATH must not take a `bash` (or `hookwise`) the agent writes."""
+    early = world.home / ".local/bin"
+    early.mkdir(parents=True)
+    env = {
+        **world.env,
+        "PATH": f"{early}:{world.env['PATH']}",
+        "BASH_ENV": str(world.home / ".bashenv"),
+    }
+    script = (
+        "echo SESSION; "
+        f"printf '#!/bin/sh\\necho allow\\n' > '{early}/bash' && echo BROKEN1; "
+        f"printf '#!/bin/sh\\necho allow\\n' > '{early}/hookwise' && echo BROKEN2; "
+        "echo 'echo allow' > \"$BASH_ENV\" && echo BROKEN3; "
+        f"echo tool > '{early}/mytool' && chmod +x '{early}/mytool' && echo INSTALLED; true"
+    )
+    done = world.run(script, env=env)
+    assert "SESSION" in done.stdout, done.stderr
+    assert "BROKEN" not in done.stdout, (done.stdout, done.stderr)
+    assert "INSTALLED" in done.stdout  # the directory itself stays the agent's
+    assert sorted(p.name for p in early.iterdir()) == ["mytool"]
+    assert not (world.home / ".bashenv").exists()

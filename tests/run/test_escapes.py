@@ -255,16 +255,23 @@ def _processes_with(text: str) -> list[int]:
 def test_a_guarded_file_replaced_from_outside_is_reported(world: World) -> None:
     """An unconfined process's atomic save lifts the bind (the kernel detaches mounts from a
     name replaced in another namespace): the session cannot prevent it, so it says so."""
-    go = world.outside / "go"
+    go, up = world.outside / "go", world.outside / "up"
     proc = subprocess.Popen(
-        [HOOKWISE, "run", "--", "sh", "-c", f"while [ ! -e '{go}' ]; do sleep 0.02; done"],
+        [
+            HOOKWISE,
+            "run",
+            "--",
+            "sh",
+            "-c",
+            f"touch '{up}'; while [ ! -e '{go}' ]; do sleep 0.02; done",
+        ],
         cwd=world.project,
         env=world.env,
         stderr=subprocess.PIPE,
         text=True,
     )
     deadline = time.monotonic() + 30
-    while not (world.project / ".gemini").exists():  # a placeholder: the session is up
+    while not up.exists():  # the agent runs
         assert time.monotonic() < deadline
         time.sleep(0.02)
     fresh = world.outside / "settings.json"

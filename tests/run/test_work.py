@@ -166,14 +166,21 @@ def test_placeholders_are_removed_after_the_session(world: World) -> None:
 def test_sessions_side_by_side_keep_each_others_placeholders(world: World) -> None:
     """A session that ends while another binds the same placeholder leaves it in place (the
     other's mount would be lifted); the last one to end removes it."""
-    go = world.outside / "go"
+    go, up = world.outside / "go", world.outside / "up"
     first = subprocess.Popen(
-        [HOOKWISE, "run", "--", "sh", "-c", f"while [ ! -e '{go}' ]; do sleep 0.02; done"],
+        [
+            HOOKWISE,
+            "run",
+            "--",
+            "sh",
+            "-c",
+            f"touch '{up}'; while [ ! -e '{go}' ]; do sleep 0.02; done",
+        ],
         cwd=world.project,
         env=world.env,
     )
     deadline = time.monotonic() + 30
-    while not (world.project / ".gemini").exists():
+    while not up.exists():
         assert time.monotonic() < deadline
         time.sleep(0.02)
     second = world.run("echo evil > .gemini/settings.json && echo BROKEN; true")

@@ -33,6 +33,7 @@ from hookwise.protocol.hosts import HOSTS
 STATE = "state"  # hookwise's own files: policy, trust, data, caches; a hard link is replaced
 HOST = "host"  # a host's settings or trust: a hard link is replaced
 CODE = "code"  # the code the hook runs: a hard link is refused
+SYSTEM = "system"  # a program of the system the hosts run hooks with: bound, never rewritten
 NEUTRAL_POLICY = (
     b"# made by `hookwise run` for the session (removed after it): no rules\nversion: 1\n"
 )
@@ -348,6 +349,45 @@ def _code(env: dict[str, str]) -> list[Guarded]:
     return out + [entry for entry in found if entry is not None]
 
 
+# What the hosts run a hook command with, looked up through PATH: Gemini CLI and Codex run
+# `bash -c`, Claude Code `/bin/sh -c`; the portable command falls back to `hookwise`.
+HOOK_PROGRAMS = ("bash", "sh", "hookwise")
+
+
+def _hook_programs(env: dict[str, str]) -> list[Guarded]:
+    """A program the host runs every hook with must not be shadowed: in each directory of
+    PATH this user can write, up to where the program is found, its name is guarded (an
+    empty, non-executable placeholder when missing, which the lookup passes over). And what
+    opens a shell outside: ssh's authorized keys, and the start-up files a non-interactive
+    shell reads (``$BASH_ENV``, ``$ENV``)."""
+    out: list[Guarded] = []
+    directories = [os.path.abspath(d or ".") for d in (env.get("PATH") or "").split(os.pathsep)]
+    for name in HOOK_PROGRAMS:
+        for directory in directories:
+            path = os.path.join(directory, name)
+            found = os.access(path, os.X_OK) and not os.path.isdir(path)
+            if os.access(directory, os.W_OK) and os.path.isdir(directory):
+                why = f"`{name}` as the hosts find it on PATH"
+                out.append(Guarded(path, SYSTEM if found else HOST, why, placeholder=b""))
+            if found:
+                break
+    # a key the agent adds here opens an unconfined shell through `ssh localhost`
+    ssh = os.path.join(_home(env), ".ssh")
+    if not os.path.lexists(ssh):
+        out.append(Guarded(ssh, HOST, "ssh logins (authorized_keys)", directory=True))
+    else:
+        for name in ("authorized_keys", "authorized_keys2"):
+            why = "ssh logins: a key added opens an unconfined shell"
+            out.append(Guarded(os.path.join(ssh, name), HOST, why, placeholder=b""))
+    for variable in ("BASH_ENV", "ENV"):
+        value = env.get(variable)
+        if value:
+            path = os.path.expanduser(value)
+            why = f"${variable}, read by every hook's shell"
+            out.append(Guarded(path, HOST, why, placeholder=b""))
+    return out
+
+
 def secrets_pack() -> str:
     """The newest secrets pack (``--protect-secrets`` hides what its file rules name)."""
     from hookwise.policy import packs
@@ -359,4 +399,10 @@ def secrets_pack() -> str:
 def guarded_paths(env: dict[str, str], cwd: str) -> list[Guarded]:
     """Everything to make read-only for an agent started in ``cwd`` with ``env``; a path
     may appear inside another (``run/plan.py`` keeps the outermost)."""
-    return [*_policy(cwd, env), *_hookwise_state(env), *_hosts(cwd, env), *_code(env)]
+    return [
+        *_policy(cwd, env),
+        *_hookwise_state(env),
+        *_hosts(cwd, env),
+        *_code(env),
+        *_hook_programs(env),
+    ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import stat
 
-from hookwise.run.guarded_paths import CODE, Guarded
+from hookwise.run.guarded_paths import CODE, HOST, STATE, Guarded
 
 
 def _files(entry: Guarded) -> list[tuple[str, os.stat_result]]:
@@ -79,7 +79,7 @@ def unlink_hard_links(entries: list[Guarded]) -> list[str]:
     mounts: a file replaced after would lift its bind); the notes to print."""
     notes: list[str] = []
     for entry in entries:
-        if entry.role == CODE:
+        if entry.role not in (STATE, HOST):
             continue
         for path, info in _files(entry):
             if info.st_nlink <= 1:

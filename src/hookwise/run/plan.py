@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import stat
 
-from hookwise.run.guarded_paths import CODE, Guarded
+from hookwise.run.guarded_paths import HOST, STATE, Guarded
 
 MAX_LINKS = 40  # as the kernel: more symlinks on one path is a loop
 
@@ -119,7 +119,7 @@ def build(entries: list[Guarded], hides: list[Hide]) -> MountPlan:
                 f"{exc.strerror}",
             ) from None
         targets.setdefault(real, entry)
-        if stat.S_ISDIR(info.st_mode) and entry.role != CODE:
+        if stat.S_ISDIR(info.st_mode) and entry.role in (STATE, HOST):
             pending += [Guarded(p, entry.role, f"{entry.why}, linked") for p in _linked_from(real)]
     kept: list[tuple[str, Guarded]] = []
     for real in sorted(targets):
