@@ -6,6 +6,7 @@ A script prints SESSION first (it ran, confined) and BROKEN only when its attack
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 import pytest
@@ -185,3 +186,22 @@ def test_the_programs_hooks_run_with_cannot_be_shadowed(world: World) -> None:
     assert "INSTALLED" in done.stdout  # the directory itself stays the agent's
     assert sorted(p.name for p in early.iterdir()) == ["mytool"]
     assert not (world.home / ".bashenv").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="root's own system files")
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/etc/ld.so.preload",
+        "/etc/cron.d/hookwise-test",
+        "/var/spool/hookwise-test",
+        "/etc/hookwise/policy.yaml",
+    ],
+)
+def test_root_cannot_plant_code_the_system_runs_outside(world: World, target: str) -> None:
+    done = world.run(
+        f"echo SESSION; mkdir -p $(dirname {target}) && echo x >> {target} && echo BROKEN; true"
+    )
+    assert "SESSION" in done.stdout, done.stderr
+    assert "BROKEN" not in done.stdout, done.stderr
+    assert not os.path.exists(target) or target == "/etc/ld.so.preload"

@@ -104,11 +104,31 @@ def _creatable(path: str) -> bool:
     return os.access(parent, os.W_OK)
 
 
+# For root, who owns them: where a change runs code outside the session without anyone
+# starting it (/etc/ld.so.preload in every new process, cron and at jobs, service units,
+# udev rules), read-only whole.
+ROOT_SYSTEM = ("/etc", "/var/spool", "/boot", "/usr/lib/systemd", "/lib/systemd", "/usr/lib/udev")
+
+
+def _root_system() -> list[Guarded]:
+    if os.geteuid() != 0:
+        return []
+    why = "the system's start-up points (root owns them)"
+    return [
+        Guarded(p, SYSTEM, why) for p in ROOT_SYSTEM if os.path.isdir(p) and not os.path.islink(p)
+    ]
+
+
+def _under_root_system(path: str) -> bool:
+    return os.geteuid() == 0 and any(path.startswith(d + "/") for d in ROOT_SYSTEM)
+
+
 def _system(path: str, role: str, why: str) -> Guarded | None:
-    """A system location: guarded when present, made empty when this user could create it."""
+    """A system location: guarded when present, made empty when this user could create it
+    (and root's read-only /etc does not already keep it from being created)."""
     if os.path.lexists(path):
         return Guarded(path, role, why)
-    if _creatable(path):
+    if _creatable(path) and not _under_root_system(path):
         return Guarded(path, role, why, directory=True)
     return None
 
@@ -405,4 +425,5 @@ def guarded_paths(env: dict[str, str], cwd: str) -> list[Guarded]:
         *_hosts(cwd, env),
         *_code(env),
         *_hook_programs(env),
+        *_root_system(),
     ]

@@ -70,9 +70,10 @@ def ipc_hides(env: dict[str, str]) -> list[Hide]:
         add(os.path.join(runtime, "systemd"), "the user service manager (systemd/private)")
     bus = _socket_path(env.get("DBUS_SESSION_BUS_ADDRESS") or "")
     add(bus, "the session D-Bus ($DBUS_SESSION_BUS_ADDRESS)")
-    if os.geteuid() == 0:  # root's requests to the system service manager are obeyed
+    if os.geteuid() == 0:  # root's requests to the system's servers are obeyed
         add("/run/systemd/private", "the system service manager (root)")
         add("/run/dbus/system_bus_socket", "the system D-Bus (root)")
+        add("/run/udev/control", "udev's control socket (root)")
     return out
 
 
