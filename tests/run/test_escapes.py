@@ -281,3 +281,41 @@ def test_a_guarded_file_replaced_from_outside_is_reported(world: World) -> None:
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0
     assert f"{world.claude_user} was replaced from outside during the session" in err
+
+
+def test_an_interactive_agent_gets_ctrl_c_once(world: World) -> None:
+    """In a terminal the agent is in the foreground process group: Ctrl-C reaches it from
+    the terminal, and the supervisor does not forward it a second time."""
+    agent = world.outside / "agent.py"
+    agent.write_text(
+        "import signal, sys, time\n"
+        "got = []\n"
+        "signal.signal(signal.SIGINT, lambda *a: got.append(1))\n"
+        "print('READY', flush=True)\n"
+        "deadline = time.time() + 20\n"
+        "while not got and time.time() < deadline:\n"
+        "    time.sleep(0.01)\n"
+        "time.sleep(0.5)\n"
+        "print('INTS', len(got), flush=True)\n"
+    )
+    pid, master = pty.fork()
+    if pid == 0:
+        os.chdir(world.project)
+        os.execve(HOOKWISE, [HOOKWISE, "run", "--", "python3", str(agent)], world.env)
+    output = b""
+    sent = False
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline and b"INTS" not in output:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            try:
+                output += os.read(master, 4096)
+            except OSError:
+                break
+        if b"READY" in output and not sent:
+            os.write(master, b"\x03")
+            sent = True
+    os.close(master)
+    _pid, status = os.waitpid(pid, 0)
+    assert b"INTS 1" in output, output
+    assert os.waitstatus_to_exitcode(status) == 0
