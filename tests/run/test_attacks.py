@@ -205,3 +205,41 @@ def test_root_cannot_plant_code_the_system_runs_outside(world: World, target: st
     assert "SESSION" in done.stdout, done.stderr
     assert "BROKEN" not in done.stdout, done.stderr
     assert not os.path.exists(target) or target == "/etc/ld.so.preload"
+
+
+def test_the_agent_cannot_rewrite_its_own_program(world: World) -> None:
+    """An npm-installed CLI under the home: its script, its package and the node it runs on
+    are read-only, or the next session would start a host that skips its hooks."""
+    prefix = world.home / ".npm-global"
+    package = prefix / "lib/node_modules/@acme/agent-cli"
+    (package / "bin").mkdir(parents=True)
+    runtime = world.home / ".nvm/bin/fakenode"
+    runtime.parent.mkdir(parents=True)
+    runtime.write_text('#!/bin/sh\nexec sh "$@"\n')
+    runtime.chmod(0o755)
+    cli = package / "bin/cli.js"
+    cli.write_text('#!/usr/bin/env fakenode\nprintf "RAN\\n"; eval "$2"\n')  # $1 is -c
+    cli.chmod(0o755)
+    (prefix / "bin").mkdir()
+    (prefix / "bin/agent").symlink_to(cli)
+    (package / "package.json").write_text('{"name": "@acme/agent-cli"}\n')
+    env = {**world.env, "PATH": f"{prefix / 'bin'}:{runtime.parent}:{world.env['PATH']}"}
+    before = {p: p.read_bytes() for p in (cli, runtime, package / "package.json")}
+    script = (
+        "printf 'AGENT' && "
+        f"( echo hacked >> '{cli}' && echo BROKEN1; echo x > '{package}/new.js' && echo BROKEN2; "
+        f"echo x >> '{runtime}' && echo BROKEN3; ln -sfn /tmp '{prefix}/bin/agent' && echo BROKEN4; true )"
+    )
+    done = subprocess.run(
+        [HOOKWISE, "run", "--", "agent", "-c", script],
+        cwd=world.project,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert "RAN" in done.stdout and "AGENT" in done.stdout, done.stderr
+    assert "BROKEN" not in done.stdout, (done.stdout, done.stderr)
+    assert {p: p.read_bytes() for p in before} == before
+    assert (prefix / "bin/agent").resolve() == cli

@@ -28,7 +28,7 @@ Usage: hookwise run [--host HOST] [--protect-secrets] [--print-paths] -- COMMAND
 Options:
   --host HOST        the agent's host (gemini, claude, codex); without COMMAND, its CLI
   --protect-secrets  also make the secrets pack's files unreadable (~/.ssh, ~/.aws, .env...)
-  --print-paths      list what would be protected and hidden, and exit
+  --print-paths      list what would be protected and hidden (for COMMAND, if given), and exit
   -h, --help         show this message and exit
 """
 
@@ -102,7 +102,7 @@ def main(args: list[str]) -> int:
     cwd = os.getcwd()
     if options.print_paths:
         try:
-            lines = describe(env, cwd, options.protect_secrets)
+            lines = describe(env, cwd, options.protect_secrets, options.command)
         except (OSError, ValueError) as exc:
             sys.stderr.write(f"hookwise run: {exc}\n")
             return 1

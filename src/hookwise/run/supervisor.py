@@ -18,6 +18,7 @@ import stat
 import sys
 
 from hookwise.run import placeholders
+from hookwise.run.agent_code import agent_code
 from hookwise.run.audit_sink import AuditSink, SinkError
 from hookwise.run.guarded_paths import (
     STATE,
@@ -105,11 +106,13 @@ def hides(env: dict[str, str], cwd: str, protect_secrets: bool) -> list[Hide]:
     return out
 
 
-def describe(env: dict[str, str], cwd: str, protect_secrets: bool) -> list[str]:
+def describe(
+    env: dict[str, str], cwd: str, protect_secrets: bool, command: list[str] | None = None
+) -> list[str]:
     """What a session started here would protect, one line each (``--print-paths``)."""
     lines: list[str] = []
     seen: set[str] = set()
-    for entry in guarded_paths(env, cwd):
+    for entry in guarded_paths(env, cwd) + agent_code(command or [], env):
         if entry.path in seen:
             continue
         seen.add(entry.path)
@@ -265,7 +268,7 @@ def run(
     sink: AuditSink | None = None
     made: list[placeholders.Made] = []
     try:
-        entries = guarded_paths(env, cwd)
+        entries = guarded_paths(env, cwd) + agent_code(argv, env)
         entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
         empty_dir, empty_file = _empty_sources(directory)
         try:
