@@ -23,6 +23,7 @@ and end the process with :data:`SETUP_FAILED`; the supervisor prints them.
 
 from __future__ import annotations
 
+import fcntl
 import os
 
 from hookwise.run import init, libc
@@ -244,8 +245,9 @@ def spawn(launch: Launch, report: int, gate: int) -> int:
     if pid:
         return pid
     try:
-        if report == GATE_FD:  # move it out of the way before the dup2s below
-            report = os.dup(report)
+        # both out of the way first: either may already be 3 or 4
+        report = fcntl.fcntl(report, fcntl.F_DUPFD_CLOEXEC, 10)
+        gate = fcntl.fcntl(gate, fcntl.F_DUPFD_CLOEXEC, 10)
         os.dup2(report, REPORT_FD, inheritable=False)
         os.dup2(gate, GATE_FD, inheritable=False)
         libc.close_from(GATE_FD + 1)
