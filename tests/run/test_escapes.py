@@ -319,3 +319,27 @@ def test_an_interactive_agent_gets_ctrl_c_once(world: World) -> None:
     _pid, status = os.waitpid(pid, 0)
     assert b"INTS 1" in output, output
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="no tmux")
+def test_a_tmux_server_outside_cannot_be_asked_to_run_a_command(world: World) -> None:
+    """tmux's server runs outside the session: `tmux run-shell` from inside would run the
+    command unconfined. Its socket directory is hidden."""
+    env = {**world.env, "TMUX_TMPDIR": str(world.outside)}
+    subprocess.run(["tmux", "-L", "hw", "new-session", "-d", "sleep 60"], env=env, check=True)
+    try:
+        escaped = world.outside / "escaped"
+        done = world.run(
+            f"echo SESSION; tmux -L hw run-shell 'touch {escaped}' && echo BROKEN; "
+            f'ls "$TMUX_TMPDIR/tmux-$(id -u)"; true',
+            env=env,
+        )
+        assert "SESSION" in done.stdout, done.stderr
+        assert "BROKEN" not in done.stdout, (done.stdout, done.stderr)
+        assert not escaped.exists()
+        outside = subprocess.run(
+            ["tmux", "-L", "hw", "run-shell", f"touch {escaped}"], env=env, check=False
+        )
+        assert outside.returncode == 0 and escaped.exists()  # the same request from outside works
+    finally:
+        subprocess.run(["tmux", "-L", "hw", "kill-server"], env=env, check=False)
