@@ -217,10 +217,11 @@ def _in_pty(argv: list[str], world: World) -> str:
 
 def test_killing_the_supervisor_ends_the_agent(world: World) -> None:
     """SIGKILL to the supervisor (outside): the parent-death signals end the builder, pid 1
-    and with it every process of the session; nothing confined outlives the audit sink."""
+    and with it every process of the session; nothing confined outlives the audit sink. The
+    next session to end removes what the killed one left (its socket, its placeholders)."""
     marker = world.outside / "alive"
     proc = subprocess.Popen(
-        [HOOKWISE, "run", "--", "sh", "-c", f"echo $$ > '{marker}'; sleep 60"],
+        [HOOKWISE, "run", "--", "sh", "-c", f"echo $HOOKWISE_RUN_AUDIT > '{marker}'; sleep 60"],
         cwd=world.project,
         env=world.env,
     )
@@ -228,14 +229,18 @@ def test_killing_the_supervisor_ends_the_agent(world: World) -> None:
     while not marker.exists() or not marker.read_text().strip():
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    sleepers = _processes_with(f"{marker}")
-    assert sleepers, "the confined shell is not visible from outside"
+    socket = Path(marker.read_text().strip())
+    assert _processes_with(f"{marker}"), "the confined shell is not visible from outside"
     proc.kill()
     proc.wait()
     deadline = time.monotonic() + 10
     while _processes_with(f"{marker}") and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _processes_with(f"{marker}") == []
+    assert socket.exists() and (world.project / ".gemini").is_dir()  # left behind
+    assert world.run("true").returncode == 0
+    assert not socket.exists()
+    assert not (world.project / ".gemini").exists()
 
 
 def _processes_with(text: str) -> list[int]:

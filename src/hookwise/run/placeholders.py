@@ -169,14 +169,15 @@ class Journal:
             )
         return out
 
-    def _in_use(self) -> set[str]:
-        """The paths bound by the sessions still running (a session whose file is no longer
-        locked ended without finishing: its file is removed)."""
+    def _in_use(self) -> tuple[set[str], set[str]]:
+        """(the paths bound by the sessions still running, their ids); a session whose file
+        is no longer locked ended without finishing: its file is removed."""
         used: set[str] = set()
+        running: set[str] = set()
         try:
             names = os.listdir(self.sessions)
         except OSError:
-            return used
+            return used, running
         for name in names:
             path = os.path.join(self.sessions, name)
             if path == self.mine:
@@ -192,11 +193,24 @@ class Journal:
                     with open(fd, "rb", closefd=False) as handle:
                         text = handle.read().decode("utf-8", "surrogateescape")
                     used.update(text.splitlines())
+                    running.add(name)
                     continue
                 os.unlink(path)
             finally:
                 os.close(fd)
-        return used
+        return used, running
+
+    def _remove_stale_sockets(self, running: set[str]) -> None:
+        """The audit sockets of sessions that ended without finishing (a killed supervisor)."""
+        directory = os.path.dirname(self.path)
+        mine = os.path.basename(self.mine)
+        for name in os.listdir(directory):
+            session, dot, suffix = name.partition(".")
+            if dot and suffix == "sock" and session not in running and session != mine:
+                try:
+                    os.unlink(os.path.join(directory, name))
+                except FileNotFoundError:
+                    continue
 
     def finish(self, made: list[Made]) -> list[str]:
         """End this session: remove every untouched placeholder of the journal that no
@@ -208,7 +222,8 @@ class Journal:
                 recorded = self._read()
             except ValueError:
                 recorded = list(made)
-            used = self._in_use()
+            used, running = self._in_use()
+            self._remove_stale_sockets(running)
             idle = [m for m in recorded if m.path not in used]
             kept = set(remove(idle))
             waiting = [m for m in recorded if m.path in used]
