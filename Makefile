@@ -124,6 +124,7 @@ test: e2e-install pg chromium lint typecheck unit
 bench: $(STAMP) pg
 	$(BIN)/python bench/host_dispatch.py
 	$(BIN)/python bench/hook_cold.py
+	$(BIN)/python bench/run_start.py
 	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends wrk >/dev/null; } || true
 	HOOKWISE_TEST_DATABASE_URL="$$(cat '$(HOOKWISE_PG_DIR)/url' 2>/dev/null || true)" $(BIN)/python bench/api_load.py
 

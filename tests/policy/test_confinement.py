@@ -83,11 +83,11 @@ def test_the_variables_set_by_hand_are_not_confinement(tmp_path: Path, session_d
     user = home / ".config" / "hookwise"
     user.mkdir(parents=True)
     (user / "policy.yaml").write_text("version: 1\nsettings:\n  require_confinement: true\n")
-    name = "hookwise-run-other" if session_dir == "other-session" else "hookwise-run-s1"
-    directory = tmp_path / name
+    directory = tmp_path / "hookwise-run-0"
     if session_dir != "missing":
         directory.mkdir()
-    env = {**_env(home), "HOOKWISE_RUN": "s1", "HOOKWISE_RUN_AUDIT": f"{directory}/audit.sock"}
+    socket = "s2.sock" if session_dir == "other-session" else "s1.sock"
+    env = {**_env(home), "HOOKWISE_RUN": "s1", "HOOKWISE_RUN_AUDIT": f"{directory}/{socket}"}
     decision, reason = _decision(env, tmp_path)
     assert decision == "deny", reason
     assert not confinement.confinement_status(env)[0]

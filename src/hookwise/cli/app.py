@@ -67,5 +67,9 @@ def _register() -> None:
 
     cli.add_command(scan_cmd.scan)
 
+    from hookwise.cli import run_cmd
+
+    cli.add_command(run_cmd.command())
+
 
 _register()

@@ -1,7 +1,8 @@
 """Console entry point.
 
 ``hookwise hook`` is on the hot path of every tool call an agent makes, so it is
-dispatched before click, rich or anything else heavy is imported.
+dispatched before click, rich or anything else heavy is imported; so is ``hookwise run``,
+which starts an agent (run_cmd.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ def main(argv: list[str] | None = None) -> int:
         if argv is None:  # the console script: skip the interpreter's teardown
             fast_exit(status)
         return status
+    if args[:1] == ["run"]:  # an agent's start: no click (run_cmd.py)
+        from hookwise.cli.run_cmd import main as run_main
+
+        return run_main(args[1:])
     from hookwise.cli.app import cli
 
     try:

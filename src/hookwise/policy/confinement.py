@@ -14,6 +14,7 @@ ST_RDONLY = 1  # os.ST_RDONLY, without importing os
 SESSION_VARIABLE = "HOOKWISE_RUN"
 AUDIT_VARIABLE = "HOOKWISE_RUN_AUDIT"
 SESSION_PREFIX = "hookwise-run-"
+SOCKET_SUFFIX = ".sock"
 REQUIRE_ID = "hookwise:unconfined"
 
 
@@ -37,9 +38,11 @@ def confinement_status(env: "dict[str, str]") -> "tuple[bool, str]":
     socket = env.get(AUDIT_VARIABLE)
     if not session or not socket:
         return False, f"not started by `hookwise run` (${SESSION_VARIABLE} is not set)"
-    directory = socket.rpartition("/")[0]
-    if directory.rpartition("/")[2] != SESSION_PREFIX + session:
-        return False, f"${AUDIT_VARIABLE} does not name the directory of session {session}"
+    directory, _, name = socket.rpartition("/")
+    if name != session + SOCKET_SUFFIX or not directory.rpartition("/")[2].startswith(
+        SESSION_PREFIX
+    ):
+        return False, f"${AUDIT_VARIABLE} does not name the socket of session {session}"
     state = _read_only(directory)
     if state is None:
         return False, f"the session directory {directory} does not exist here"

@@ -1,0 +1,429 @@
+"""What ``hookwise run`` makes read-only: every file that decides what the guard does.
+
+Computed from the environment and the directory the agent starts in, as the hook and the
+hosts will compute them: the policy files of every scope (``.hookwise/`` of every project
+from the cwd up, nested repositories included), the trust store, hookwise's data (launcher,
+snapshot), caches and state (the audit log's directory), hookwise's installed code, managed
+files, and every host settings file that can register or switch off a hook.
+
+This is the one module of ``run/`` that imports the policy package (its modules are moving;
+one place to fix). The host settings locations are the config package's facts, repeated here
+because importing those modules costs more than ``hookwise run`` may add to a start;
+tests/run/test_guarded_paths.py checks each copy against its source.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from hookwise.policy.audit import audit_path, default_path
+from hookwise.policy.cache import cache_dir
+from hookwise.policy.trust.scopes import (
+    LOCAL_FILE,
+    MANAGED_DEFAULT,
+    PROJECT_DIR,
+    launcher_path,
+    managed_paths,
+    trust_store_path,
+    user_policy_path,
+)
+from hookwise.protocol.hosts import HOSTS
+
+STATE = "state"  # hookwise's own files: policy, trust, data, caches; a hard link is replaced
+HOST = "host"  # a host's settings or trust: a hard link is replaced
+CODE = "code"  # the code the hook runs: a hard link is refused
+SYSTEM = "system"  # a program of the system the hosts run hooks with: bound, never rewritten
+NEUTRAL_POLICY = (
+    b"# made by `hookwise run` for the session (removed after it): no rules\nversion: 1\n"
+)
+NEUTRAL_JSON = b"{}\n"
+NEUTRAL_TOML = b""
+
+# config/'s facts (see the module docstring): the managed directories on Linux and the
+# names hookwise and the hosts keep beside their settings.
+CLAUDE_MANAGED_DIR = "/etc/claude-code"
+GEMINI_SYSTEM_SETTINGS = "/etc/gemini-cli/settings.json"
+CODEX_MANAGED_DIR = "/etc/codex"
+HOOK_TRUST_STORE = "hookwise_trusted_hooks.json"
+
+
+class Guarded:
+    """One path to make read-only, and what to do when it does not exist yet."""
+
+    __slots__ = ("directory", "path", "placeholder", "role", "why")
+
+    def __init__(
+        self,
+        path: str,
+        role: str,
+        why: str,
+        *,
+        placeholder: bytes | None = None,
+        directory: bool = False,
+    ) -> None:
+        self.path = os.path.abspath(path)
+        self.role = role
+        self.why = why
+        self.placeholder = placeholder
+        """The content of the file made when it is missing (None: none is made)."""
+        self.directory = directory
+        """When missing, an empty directory is made in its place (and bound read-only)."""
+
+    @property
+    def must_exist(self) -> bool:
+        return self.directory or self.placeholder is not None
+
+    def __repr__(self) -> str:
+        return f"Guarded({self.path!r}, {self.role!r})"
+
+
+def audit_log(env: dict[str, str]) -> str:
+    """The audit log the session's sink appends to (``$HOOKWISE_AUDIT_LOG`` or the default)."""
+    return os.path.abspath(audit_path({}, env))
+
+
+def state_dir(env: dict[str, str]) -> str:
+    """hookwise's state directory (the audit log's, by default)."""
+    return os.path.abspath(os.path.dirname(default_path(env)))
+
+
+def _home(env: dict[str, str]) -> str:
+    return os.path.abspath(env.get("HOME") or os.path.expanduser("~"))
+
+
+def _creatable(path: str) -> bool:
+    """Whether this user could create ``path`` (its nearest existing ancestor is writable):
+    what the agent could create must exist, as a placeholder, before it starts."""
+    parent = os.path.dirname(path)
+    while parent and not os.path.lexists(parent):
+        up = os.path.dirname(parent)
+        if up == parent:
+            break
+        parent = up
+    return os.access(parent, os.W_OK)
+
+
+# For root, who owns them: where a change runs code outside the session without anyone
+# starting it (/etc/ld.so.preload in every new process, cron and at jobs, service units,
+# udev rules), read-only whole.
+ROOT_SYSTEM = ("/etc", "/var/spool", "/boot", "/usr/lib/systemd", "/lib/systemd", "/usr/lib/udev")
+
+
+def _root_system() -> list[Guarded]:
+    if os.geteuid() != 0:
+        return []
+    why = "the system's start-up points (root owns them)"
+    return [
+        Guarded(p, SYSTEM, why) for p in ROOT_SYSTEM if os.path.isdir(p) and not os.path.islink(p)
+    ]
+
+
+def _under_root_system(path: str) -> bool:
+    return os.geteuid() == 0 and any(path.startswith(d + "/") for d in ROOT_SYSTEM)
+
+
+def _system(path: str, role: str, why: str) -> Guarded | None:
+    """A system location: guarded when present, made empty when this user could create it
+    (and root's read-only /etc does not already keep it from being created)."""
+    if os.path.lexists(path):
+        return Guarded(path, role, why)
+    if _creatable(path) and not _under_root_system(path):
+        return Guarded(path, role, why, directory=True)
+    return None
+
+
+def _walk_up(start: str) -> list[str]:
+    """``start`` and its ancestors, innermost first."""
+    current = os.path.abspath(start)
+    out = [current]
+    while True:
+        parent = os.path.dirname(current)
+        if parent == current:
+            return out
+        out.append(parent)
+        current = parent
+
+
+def project_roots(cwd: str, env: dict[str, str]) -> tuple[list[str], str]:
+    """(every directory from the cwd up holding ``.hookwise``, outermost first; the
+    outermost project: the highest directory holding ``.git`` or ``.hookwise``, else the
+    cwd). The walk passes nested repositories and submodules: scope discovery must not stop
+    at the nearest one."""
+    starts = [cwd]
+    starts += [
+        env[name] for name in ("HOOKWISE_PROJECT_DIR", "CLAUDE_PROJECT_DIR") if env.get(name)
+    ]
+    found: list[str] = []
+    outermost = os.path.abspath(cwd)
+    for start in starts:
+        for directory in _walk_up(start):
+            if os.path.lexists(os.path.join(directory, PROJECT_DIR)) and directory not in found:
+                found.append(directory)
+            if (
+                os.path.lexists(os.path.join(directory, ".git"))
+                or os.path.lexists(os.path.join(directory, PROJECT_DIR))
+            ) and len(directory) < len(outermost):
+                outermost = directory
+    found.sort(key=len)
+    return found, outermost
+
+
+def _repository_root(cwd: str) -> str:
+    for directory in _walk_up(cwd):
+        if os.path.lexists(os.path.join(directory, ".git")):
+            return directory
+    return os.path.abspath(cwd)
+
+
+def _policy(cwd: str, env: dict[str, str]) -> list[Guarded]:
+    out: list[Guarded] = []
+    config = os.path.dirname(trust_store_path(env))
+    out.append(Guarded(config, STATE, "user policy and trust store", directory=True))
+    user = user_policy_path(env)
+    if os.path.dirname(user) != config:
+        out.append(
+            Guarded(user, STATE, "user policy ($HOOKWISE_USER_POLICY)", placeholder=NEUTRAL_POLICY)
+        )
+    for path, _how in managed_paths(env):
+        if path == MANAGED_DEFAULT:
+            found = _system(os.path.dirname(path), STATE, "managed policy")
+            out += [found] if found else []
+        elif os.path.lexists(path) or _creatable(path):
+            out.append(
+                Guarded(
+                    path,
+                    STATE,
+                    "managed policy ($HOOKWISE_MANAGED_POLICY)",
+                    placeholder=NEUTRAL_POLICY,
+                )
+            )
+    explicit = env.get("HOOKWISE_POLICY")
+    if explicit:
+        path = os.path.abspath(os.path.expanduser(explicit))
+        stem = path[:-5] if path.endswith(".yaml") else path
+        out.append(Guarded(path, STATE, "project policy ($HOOKWISE_POLICY)"))
+        out.append(Guarded(stem + ".local.yaml", STATE, "local policy", placeholder=NEUTRAL_POLICY))
+    projects, outermost = project_roots(cwd, env)
+    if outermost not in projects:
+        projects.insert(0, outermost)
+    for directory in projects:
+        why = f"project policy ({PROJECT_DIR}/, {LOCAL_FILE} included)"
+        out.append(Guarded(os.path.join(directory, PROJECT_DIR), STATE, why, directory=True))
+    return out
+
+
+def _hookwise_state(env: dict[str, str]) -> list[Guarded]:
+    data = os.path.dirname(launcher_path(env))
+    state = state_dir(env)
+    out = [
+        Guarded(data, STATE, "launcher, snapshot and service data", directory=True),
+        Guarded(cache_dir(env), STATE, "compiled policy caches", directory=True),
+        Guarded(state, STATE, "audit log and hook state", directory=True),
+    ]
+    log = audit_log(env)
+    if os.path.dirname(log) != os.path.abspath(state):
+        out.append(Guarded(log, STATE, "audit log ($HOOKWISE_AUDIT_LOG)"))
+    return out
+
+
+def _host_project(directory: str, files: tuple[str, ...], title: str) -> list[Guarded]:
+    """A project's host settings: their directory made empty when missing (nothing can be
+    created in it, and git does not see an empty directory), else each file, with a neutral
+    placeholder when missing."""
+    out: list[Guarded] = []
+    for name in files:
+        folder, _, file = name.rpartition("/")
+        base = os.path.join(directory, folder)
+        if folder and not os.path.lexists(base):
+            if all(g.path != base for g in out):
+                out.append(Guarded(base, HOST, f"{title} project settings", directory=True))
+            continue
+        out.append(
+            Guarded(
+                os.path.join(base, file),
+                HOST,
+                f"{title} project settings",
+                placeholder=_neutral(file),
+            )
+        )
+    return out
+
+
+def _neutral(name: str) -> bytes:
+    return NEUTRAL_TOML if name.endswith(".toml") else NEUTRAL_JSON
+
+
+def _host_dirs(env: dict[str, str]) -> dict[str, str]:
+    """Each host's directory in the home, as config.host_homes finds it in ``env``."""
+    home = _home(env)
+    gemini = env.get("GEMINI_CLI_HOME")
+    return {
+        "claude": os.path.abspath(env.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")),
+        "codex": os.path.abspath(env.get("CODEX_HOME") or os.path.join(home, ".codex")),
+        "gemini": os.path.join(os.path.abspath(gemini) if gemini else home, ".gemini"),
+    }
+
+
+def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
+    homes = _host_dirs(env)
+    out: list[Guarded] = []
+    for name, host in HOSTS.items():
+        for file in host.user_files:
+            path = os.path.join(homes[name], file.partition("/")[2])
+            out.append(
+                Guarded(path, HOST, f"{host.title} user settings", placeholder=_neutral(file))
+            )
+        out.append(
+            Guarded(os.path.join(homes[name], HOOK_TRUST_STORE), HOST, "hookwise hook trust")
+        )
+    gemini = homes["gemini"]
+    folders = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH") or os.path.join(
+        gemini, "trustedFolders.json"
+    )
+    out.append(Guarded(folders, HOST, "Gemini CLI trusted folders", placeholder=NEUTRAL_JSON))
+    out.append(Guarded(os.path.join(gemini, "trusted_hooks.json"), HOST, "Gemini CLI hook trust"))
+    system = env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+    if system:
+        defaults = env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH") or os.path.join(
+            os.path.dirname(system), "system-defaults.json"
+        )
+        out += [Guarded(p, HOST, "Gemini CLI system settings") for p in (system, defaults)]
+    for path, why in (
+        (CLAUDE_MANAGED_DIR, "Claude Code managed settings"),
+        (os.path.dirname(GEMINI_SYSTEM_SETTINGS), "Gemini CLI system settings"),
+        (CODEX_MANAGED_DIR, "Codex managed config"),
+    ):
+        found = _system(path, HOST, why)
+        out += [found] if found else []
+    root = _repository_root(cwd)
+    here = os.path.abspath(cwd)
+
+    # every directory from the repository root down to the project directory (Codex reads
+    # a layer from each of them)
+    between = [
+        d for d in reversed(_walk_up(here)) if d == root or d.startswith(root.rstrip("/") + "/")
+    ]
+    for directory in between:
+        for host in HOSTS.values():
+            out += _host_project(directory, host.project_files, host.title)
+        out.append(Guarded(os.path.join(directory, ".mcp.json"), HOST, "project MCP servers"))
+    return out
+
+
+def _launcher_code(env: dict[str, str]) -> list[str]:
+    """The interpreter and package the installed launcher runs (another install than this
+    one, possibly): read from its first lines."""
+    try:
+        with open(launcher_path(env), "rb") as handle:
+            head = handle.read(4096).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return []
+    out: list[str] = []
+    if head and head[0].startswith("#!"):
+        words = head[0][2:].split()
+        if words and words[0] not in ("/bin/sh", "/usr/bin/env"):
+            out.append(words[0])
+    for line in head:
+        if line.startswith("sys.path[0] = "):
+            out.append(os.path.dirname(line.split("=", 1)[1].strip().strip("'\"")))
+    return out
+
+
+def _on_path(name: str, env: dict[str, str]) -> str | None:
+    for directory in (env.get("PATH") or "").split(os.pathsep):
+        candidate = os.path.join(directory or ".", name)
+        if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
+            return os.path.abspath(candidate)
+    return None
+
+
+def _interpreter(path: str, why: str) -> Guarded | None:
+    """An interpreter the hook runs: its virtualenv when it is one, else the interpreter
+    itself where this user could change it."""
+    prefix = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    if os.path.exists(os.path.join(prefix, "pyvenv.cfg")):
+        return Guarded(prefix, CODE, f"{why}'s virtualenv")
+    real = os.path.realpath(path)
+    return Guarded(real, CODE, why) if os.access(real, os.W_OK) else None
+
+
+def _code(env: dict[str, str]) -> list[Guarded]:
+    import hookwise
+
+    out = [Guarded(os.path.dirname(os.path.abspath(hookwise.__file__)), CODE, "hookwise's code")]
+    found = [_interpreter(sys.executable, "this interpreter")]
+    for path in _launcher_code(env):
+        if os.path.isdir(path):
+            found.append(Guarded(path, CODE, "the launcher's hookwise"))
+        elif os.path.exists(path):
+            found.append(_interpreter(path, "the launcher's interpreter"))
+    # the standard library and the hookwise command, where this user could change them (a
+    # Python installed in the home directory, or root's own)
+    stdlib = os.path.dirname(os.path.abspath(os.__file__))
+    if os.access(stdlib, os.W_OK):
+        found.append(Guarded(stdlib, CODE, "the interpreter's standard library"))
+    command = _on_path("hookwise", env)
+    if command and os.access(command, os.W_OK):
+        found.append(Guarded(command, CODE, "the hookwise command on PATH"))
+    return out + [entry for entry in found if entry is not None]
+
+
+# What the hosts run a hook command with, looked up through PATH: Gemini CLI and Codex run
+# `bash -c`, Claude Code `/bin/sh -c`; the portable command falls back to `hookwise`.
+HOOK_PROGRAMS = ("bash", "sh", "hookwise")
+
+
+def _hook_programs(env: dict[str, str]) -> list[Guarded]:
+    """A program the host runs every hook with must not be shadowed: in each directory of
+    PATH this user can write, up to where the program is found, its name is guarded (an
+    empty, non-executable placeholder when missing, which the lookup passes over). And what
+    opens a shell outside: ssh's authorized keys, and the start-up files a non-interactive
+    shell reads (``$BASH_ENV``, ``$ENV``)."""
+    out: list[Guarded] = []
+    directories = [os.path.abspath(d or ".") for d in (env.get("PATH") or "").split(os.pathsep)]
+    for name in HOOK_PROGRAMS:
+        for directory in directories:
+            path = os.path.join(directory, name)
+            found = os.access(path, os.X_OK) and not os.path.isdir(path)
+            if os.access(directory, os.W_OK) and os.path.isdir(directory):
+                why = f"`{name}` as the hosts find it on PATH"
+                out.append(Guarded(path, SYSTEM if found else HOST, why, placeholder=b""))
+            if found:
+                break
+    # a key the agent adds here opens an unconfined shell through `ssh localhost`
+    ssh = os.path.join(_home(env), ".ssh")
+    if not os.path.lexists(ssh):
+        out.append(Guarded(ssh, HOST, "ssh logins (authorized_keys)", directory=True))
+    else:
+        for name in ("authorized_keys", "authorized_keys2"):
+            why = "ssh logins: a key added opens an unconfined shell"
+            out.append(Guarded(os.path.join(ssh, name), HOST, why, placeholder=b""))
+    for variable in ("BASH_ENV", "ENV"):
+        value = env.get(variable)
+        if value:
+            path = os.path.expanduser(value)
+            why = f"${variable}, read by every hook's shell"
+            out.append(Guarded(path, HOST, why, placeholder=b""))
+    return out
+
+
+def secrets_pack() -> str:
+    """The newest secrets pack (``--protect-secrets`` hides what its file rules name)."""
+    from hookwise.policy.rules import packs
+
+    version = packs.available()["secrets"][-1]
+    return os.path.join(packs.DIRECTORY, f"secrets.v{version}.yaml")
+
+
+def guarded_paths(env: dict[str, str], cwd: str) -> list[Guarded]:
+    """Everything to make read-only for an agent started in ``cwd`` with ``env``; a path
+    may appear inside another (``run/plan.py`` keeps the outermost)."""
+    return [
+        *_policy(cwd, env),
+        *_hookwise_state(env),
+        *_hosts(cwd, env),
+        *_code(env),
+        *_hook_programs(env),
+        *_root_system(),
+    ]

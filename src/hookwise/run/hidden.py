@@ -1,0 +1,171 @@
+"""What the agent must not reach at all: the sockets of unconfined processes of the same user
+(a terminal multiplexer, the user's service manager and session bus would run a command
+outside the confinement), and, with ``--protect-secrets``, the secrets of the secrets pack.
+
+Each is covered by an empty, read-only directory or file (mode 000). So are the devices this
+user can write that reach around every mount (block devices, virtual input). Abstract unix sockets
+and the network cannot be covered this way: docs/confinement.md lists them.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from hookwise.run.plan import Hide
+
+# Directories under $HOME whose other files are the same secrets (token caches) as the ones
+# the pack names: ~/.aws/sso/cache beside ~/.aws/credentials, ~/.kube/cache beside config.
+WIDEN = ("~/.aws", "~/.kube")
+# Not walked for project secrets: tools' own trees, large and rebuilt from elsewhere.
+SKIPPED_DIRS = frozenset(
+    (".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache")
+)
+
+
+def _user(env: dict[str, str]) -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (ImportError, KeyError):
+        return env.get("USER") or env.get("LOGNAME") or str(os.getuid())
+
+
+def _socket_path(address: str) -> str | None:
+    """The file of a D-Bus address (``unix:path=/run/user/1000/bus,guid=...``)."""
+    for part in address.split(";"):
+        if part.startswith("unix:"):
+            for item in part[5:].split(","):
+                if item.startswith("path="):
+                    return item[5:]
+    return None
+
+
+def ipc_hides(env: dict[str, str]) -> list[Hide]:
+    """The sockets and socket directories of this user's unconfined servers."""
+    uid = os.getuid()
+    user = _user(env)
+    out: list[Hide] = []
+
+    def add(path: str | None, why: str) -> None:
+        if path and os.path.lexists(path) and all(h.path != path for h in out):
+            out.append(Hide(os.path.abspath(path), os.path.isdir(path), why))
+
+    tmux_base = env.get("TMUX_TMPDIR") or "/tmp"
+    add(os.path.join(tmux_base, f"tmux-{uid}"), "tmux server sockets")
+    if env.get("TMUX"):
+        add(env["TMUX"].split(",")[0], "the tmux server of $TMUX")
+    for directory in (
+        env.get("SCREENDIR"),
+        f"/run/screen/S-{user}",
+        f"/var/run/screen/S-{user}",
+        f"/tmp/screens/S-{user}",
+        f"/tmp/uscreens/S-{user}",
+    ):
+        add(directory, "screen sessions")
+    runtime = env.get("XDG_RUNTIME_DIR")
+    if runtime:
+        add(os.path.join(runtime, "bus"), "the session D-Bus (systemd-run --user)")
+        add(os.path.join(runtime, "systemd"), "the user service manager (systemd/private)")
+    bus = _socket_path(env.get("DBUS_SESSION_BUS_ADDRESS") or "")
+    add(bus, "the session D-Bus ($DBUS_SESSION_BUS_ADDRESS)")
+    if os.geteuid() == 0:  # root's requests to the system's servers are obeyed
+        add("/run/systemd/private", "the system service manager (root)")
+        add("/run/dbus/system_bus_socket", "the system D-Bus (root)")
+        add("/run/udev/control", "udev's control socket (root)")
+    return out
+
+
+def device_hides() -> list[Hide]:
+    """Devices this user can write that reach around every mount: block devices (raw writes
+    to the blocks of a guarded file) and virtual input (typing into a terminal outside)."""
+    out: list[Hide] = []
+    for directory in ("/dev", "/dev/mapper"):
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            if stat.S_ISBLK(mode) and os.access(entry.path, os.W_OK):
+                out.append(Hide(entry.path, False, "a block device this user can write"))
+    for path, is_dir in (("/dev/uinput", False), ("/dev/input", True)):
+        if os.path.exists(path) and os.access(path, os.W_OK):
+            out.append(Hide(path, is_dir, "virtual input (keystrokes outside)"))
+    return out
+
+
+def _pack_globs(pack: str) -> tuple[list[str], list[str]]:
+    """(the file globs, the excluded globs) of the secrets pack's file rules."""
+    import yaml
+
+    with open(pack, encoding="utf-8") as handle:
+        document = yaml.safe_load(handle)
+    globs: list[str] = []
+    excluded: list[str] = []
+    for rule in document.get("rules") or []:
+        files = ((rule.get("match") or {}).get("files")) or {}
+        globs += [g for g in files.get("globs") or [] if g not in globs]
+        excluded += [g for g in files.get("exclude") or [] if g not in excluded]
+    return globs, excluded
+
+
+def _home_paths(globs: list[str], home: str) -> list[str]:
+    out: list[str] = []
+    for glob in globs:
+        if not glob.startswith("~/"):
+            continue
+        name = glob.removesuffix("/**")
+        for wide in WIDEN:
+            if name.startswith(wide + "/"):
+                name = wide
+        if any(c in name for c in "*?["):
+            continue
+        path = os.path.join(home, name[2:])
+        if path not in out:
+            out.append(path)
+    return out
+
+
+def _project_files(root: str, names: list[str], excluded: list[str]) -> list[str]:
+    from fnmatch import fnmatch
+
+    out: list[str] = []
+    pending = [root]
+    while pending:
+        directory = pending.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name not in SKIPPED_DIRS:
+                    pending.append(entry.path)
+            elif any(fnmatch(entry.name, n) for n in names) and not any(
+                fnmatch(entry.name, x) for x in excluded
+            ):
+                out.append(entry.path)
+    return sorted(out)
+
+
+def secret_hides(env: dict[str, str], project: str, pack: str) -> list[Hide]:
+    """The secrets pack's files: those under ``~`` it names (a directory whole), and the
+    files of the project whose names match its name globs (``.env``, ``*.pem``...)."""
+    globs, excluded = _pack_globs(pack)
+    home = os.path.abspath(env.get("HOME") or os.path.expanduser("~"))
+    out = [
+        Hide(path, os.path.isdir(path), "a secret (--protect-secrets)")
+        for path in _home_paths(globs, home)
+        if os.path.lexists(path)
+    ]
+    names = [g for g in globs if "/" not in g]
+    excluded_names = [g for g in excluded if "/" not in g]
+    for path in _project_files(project, names, excluded_names):
+        if not any(path == h.path or path.startswith(h.path + "/") for h in out):
+            out.append(Hide(path, False, "a secret file of the project (--protect-secrets)"))
+    return out

@@ -1,0 +1,257 @@
+"""The confinement itself: the processes ``hookwise run`` forks and what each one does.
+
+The supervisor (outside, in every parent namespace) forks the **builder**, which:
+
+1. enters a new user, mount and pid namespace (``unshare``), mapping only the caller's own
+   uid and gid (``setgroups`` denied), and makes every mount private;
+2. pins the ancestors of each guarded path, binds each guarded path read-only, and covers the
+   hidden ones (:mod:`hookwise.run.plan`);
+3. forks **init**, pid 1 of the new pid namespace, then only waits for it (it is outside the
+   agent's pid namespace: nothing inside can see, signal or trace it).
+
+init mounts a fresh ``/proc`` for the pid namespace, then enters a second user and mount
+namespace: every mount made above is now locked (the kernel's ``MNT_LOCKED`` and
+``MNT_LOCK_READONLY`` for a less privileged namespace), so nothing inside can unmount them or
+remount them writable, not even from a namespace of its own. It drops every capability (all
+five sets, and root's exceptions through the securebits), sets ``no_new_privs``, installs a
+seccomp filter against terminal injection (``TIOCSTI``), closes every descriptor from 3 on and
+forks the agent; then it forwards signals and reaps orphans (:mod:`hookwise.run.init`).
+
+Failures before the agent's ``exec`` are written to the report pipe (one line, ``error ...``)
+and end the process with :data:`SETUP_FAILED`; the supervisor prints them.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+
+from hookwise.run import init, libc
+from hookwise.run.plan import MountPlan
+from hookwise.run.signals import signal
+
+SETUP_FAILED = 125
+NOT_FOUND = 127
+NOT_EXECUTABLE = 126
+REPORT_FD = 3
+GATE_FD = 4  # init reads one byte here before it starts the agent: GO, or anything else
+GO = b"g"
+
+# Kernel settings root could change without a capability (sysctl files check the uid, not a
+# capability: kernel.core_pattern runs a program as root outside); read-only, as container
+# runtimes make them.
+KERNEL_READ_ONLY = ("/sys",)
+PROC_READ_ONLY = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
+
+FORWARDED = (
+    signal.SIGINT,
+    signal.SIGTERM,
+    signal.SIGHUP,
+    signal.SIGQUIT,
+    signal.SIGWINCH,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+)
+
+
+class Launch:
+    """Everything the children need, fixed before the fork."""
+
+    __slots__ = ("argv", "cwd", "empty_dir", "empty_file", "env", "plan", "supervisor")
+
+    def __init__(
+        self,
+        plan: MountPlan,
+        *,
+        argv: list[str],
+        env: dict[str, str],
+        cwd: str,
+        empty_dir: str,
+        empty_file: str,
+    ) -> None:
+        self.plan = plan
+        self.argv = argv
+        self.env = env
+        self.cwd = cwd
+        self.empty_dir = empty_dir
+        self.empty_file = empty_file
+        self.supervisor = os.getpid()
+
+
+def _report(line: str) -> None:
+    data = (line.replace("\n", " ") + "\n").encode("utf-8", "replace")
+    try:
+        os.write(REPORT_FD, data)
+    except OSError:
+        return
+
+
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        os.write(fd, text.encode())
+    except OSError as exc:
+        raise OSError(exc.errno, f"writing {text!r} to {path}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def _map_ids(uid: int, gid: int) -> None:
+    """This namespace's only ids are the caller's own (setgroups denied first, as the kernel
+    requires of an unprivileged gid map)."""
+    _write("/proc/self/setgroups", "deny")
+    _write("/proc/self/uid_map", f"{uid} {uid} 1")
+    _write("/proc/self/gid_map", f"{gid} {gid} 1")
+
+
+def _bind_self(path: str, is_link: bool) -> None:
+    """Bind ``path`` onto itself; a symlink through its ``O_PATH`` descriptor (so the link,
+    not where it points, becomes the mount point)."""
+    if is_link:
+        fd = os.open(path, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            at = f"/proc/self/fd/{fd}"
+            libc.mount(at, at, None, libc.MS_BIND)
+        except OSError as exc:
+            raise OSError(exc.errno, f"pinning the symlink {path}: {exc.strerror}") from None
+        finally:
+            os.close(fd)
+        return
+    try:
+        libc.mount(path, path, None, libc.MS_BIND | libc.MS_REC)
+    except OSError as exc:
+        raise OSError(exc.errno, f"binding {path} onto itself: {exc.strerror}") from None
+
+
+def _readonly(path: str, recursive: bool) -> None:
+    try:
+        libc.make_readonly(path, recursive)
+    except OSError as exc:
+        raise OSError(exc.errno, f"making {path} read-only: {exc.strerror}") from None
+
+
+def _kernel_read_only(paths: tuple[str, ...]) -> None:
+    for path in paths:
+        if os.path.lexists(path):
+            _bind_self(path, False)
+            _readonly(path, os.path.isdir(path))
+
+
+def _mount_plan(launch: Launch) -> None:
+    plan = launch.plan
+    libc.mount(None, "/", None, libc.MS_REC | libc.MS_PRIVATE)
+    _kernel_read_only(KERNEL_READ_ONLY)
+    for path, is_link in plan.pins:
+        _bind_self(path, is_link)
+    for path, _entry in plan.readonly:
+        _bind_self(path, False)
+        _readonly(path, os.path.isdir(path))
+    for hide in plan.hides:
+        source = launch.empty_dir if hide.directory else launch.empty_file
+        try:
+            libc.mount(source, hide.path, None, libc.MS_BIND)
+        except OSError as exc:
+            raise OSError(exc.errno, f"hiding {hide.path} ({hide.why}): {exc.strerror}") from None
+        _readonly(hide.path, False)
+
+
+def _last_cap() -> int:
+    with open("/proc/sys/kernel/cap_last_cap", "rb") as handle:
+        return int(handle.read())
+
+
+def _agent(launch: Launch) -> None:
+    """The agent's process: default signal handling, then ``exec``."""
+    for number in (*FORWARDED, signal.SIGCHLD, signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    try:
+        os.execvpe(launch.argv[0], launch.argv, launch.env)
+    except FileNotFoundError:
+        _report(f"error {launch.argv[0]}: command not found")
+        os._exit(NOT_FOUND)
+    except OSError as exc:
+        _report(f"error cannot run {launch.argv[0]}: {exc.strerror}")
+        os._exit(NOT_EXECUTABLE)
+
+
+def _init(launch: Launch, uid: int, gid: int, last_cap: int) -> None:
+    """pid 1: a fresh /proc, the second namespace that locks every mount, no privilege."""
+    libc.prctl(libc.PR_SET_PDEATHSIG, signal.SIGKILL, what="setting the parent-death signal")
+    try:
+        libc.mount("proc", "/proc", "proc", libc.MS_NOSUID | libc.MS_NODEV | libc.MS_NOEXEC)
+    except OSError as exc:
+        raise OSError(exc.errno, f"mounting /proc for the pid namespace: {exc.strerror}") from None
+    _kernel_read_only(PROC_READ_ONLY)
+    libc.unshare(libc.CLONE_NEWUSER | libc.CLONE_NEWNS)
+    _map_ids(uid, gid)
+    os.chdir(launch.cwd)  # through the mounts made above, not the directory they cover
+    libc.drop_capabilities(last_cap)
+    libc.prctl(libc.PR_SET_NO_NEW_PRIVS, 1, what="setting no_new_privs")
+    libc.deny_terminal_injection()
+    libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making init undumpable")
+    if os.read(GATE_FD, 1) != GO:  # the supervisor's last checks failed (it says why)
+        os._exit(SETUP_FAILED)
+    libc.close_from(REPORT_FD + 1)
+    child = os.fork()
+    if child == 0:
+        _agent(launch)
+    os.close(REPORT_FD)
+    init.serve(child, FORWARDED)
+
+
+def _builder(launch: Launch) -> None:
+    libc.prctl(libc.PR_SET_PDEATHSIG, signal.SIGKILL, what="setting the parent-death signal")
+    if os.getppid() != launch.supervisor:
+        os._exit(SETUP_FAILED)
+    for number in FORWARDED:  # the terminal's signals reach the agent directly
+        signal.signal(number, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    uid, gid = os.geteuid(), os.getegid()
+    last_cap = _last_cap()
+    try:
+        libc.unshare(libc.CLONE_NEWUSER | libc.CLONE_NEWNS | libc.CLONE_NEWPID)
+    except OSError as exc:
+        from hookwise.run.available import available
+
+        why = available(probe=False) or exc.strerror
+        raise OSError(exc.errno, f"cannot create the namespaces: {why}") from None
+    _map_ids(uid, gid)
+    _mount_plan(launch)
+    signal.pthread_sigmask(signal.SIG_BLOCK, [*FORWARDED, signal.SIGCHLD])
+    child = os.fork()
+    if child == 0:
+        try:
+            _init(launch, uid, gid, last_cap)
+        except BaseException as exc:
+            _report(f"error {exc.strerror if isinstance(exc, OSError) else exc}")
+        os._exit(SETUP_FAILED)
+    _report(f"pid {child}")
+    os.close(REPORT_FD)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    while True:
+        try:
+            _pid, status = os.waitpid(child, 0)
+        except InterruptedError:
+            continue
+        os._exit(init.exit_code(status))
+
+
+def spawn(launch: Launch, report: int, gate: int) -> int:
+    """Fork the builder (which does everything above); its pid. ``report`` is the write end
+    of the report pipe, ``gate`` the read end of the pipe on which the supervisor lets the
+    agent start (:data:`GO`); the caller closes its own copies."""
+    pid = os.fork()
+    if pid:
+        return pid
+    try:
+        # both out of the way first: either may already be 3 or 4
+        report = fcntl.fcntl(report, fcntl.F_DUPFD_CLOEXEC, 10)
+        gate = fcntl.fcntl(gate, fcntl.F_DUPFD_CLOEXEC, 10)
+        os.dup2(report, REPORT_FD, inheritable=False)
+        os.dup2(gate, GATE_FD, inheritable=False)
+        libc.close_from(GATE_FD + 1)
+        _builder(launch)
+    except BaseException as exc:
+        _report(f"error {exc.strerror if isinstance(exc, OSError) else exc}")
+    os._exit(SETUP_FAILED)

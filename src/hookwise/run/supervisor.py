@@ -1,0 +1,377 @@
+"""``hookwise run``: prepare the guarded paths, start the agent confined, stay outside.
+
+The supervisor stays in every parent namespace: nothing inside can see it in its pid
+namespace, so nothing inside can signal or trace it (``PR_SET_DUMPABLE`` 0 keeps unconfined
+processes of the same user from tracing it too). It forwards SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+SIGWINCH, SIGUSR1 and SIGUSR2 *sent to it with kill* to the agent (the terminal's own signals
+reach the agent directly: it runs in the same terminal and process group), serves the audit
+sink, and exits with the agent's status (128 + n when a signal ended it; 125 when the
+confinement could not be set up, with the reason on stderr). Placeholders are removed after
+the session when untouched.
+"""
+
+from __future__ import annotations
+
+import _thread
+import os
+import stat
+import sys
+
+from hookwise.policy.confinement import (
+    AUDIT_VARIABLE,
+    SESSION_PREFIX,
+    SESSION_VARIABLE,
+    SOCKET_SUFFIX,
+    confinement_status,
+)
+from hookwise.run import placeholders
+from hookwise.run.agent_code import agent_code
+from hookwise.run.audit_sink import AuditSink, SinkError
+from hookwise.run.guarded_paths import (
+    STATE,
+    Guarded,
+    audit_log,
+    guarded_paths,
+    secrets_pack,
+)
+from hookwise.run.hidden import device_hides, ipc_hides, secret_hides
+from hookwise.run.namespaces import FORWARDED, GO, SETUP_FAILED, Launch, spawn
+from hookwise.run.plan import Hide, MountPlan, build
+from hookwise.run.signals import signal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+class RunError(Exception):
+    """``hookwise run`` cannot start the agent confined; the message says why and where."""
+
+    def __init__(self, message: str, code: int = 125) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def runtime_base() -> str:
+    """Where sessions keep their sockets and journal: ``/run/user/<uid>`` when it is this
+    user's, else ``/tmp``. Not from the environment: every session of this user, whatever
+    its ``$HOME``, must share one journal (placeholders are shared, see placeholders.py)."""
+    uid = os.getuid()
+    private = f"/run/user/{uid}"
+    try:
+        info = os.lstat(private)
+    except OSError:
+        return "/tmp"
+    usable = stat.S_ISDIR(info.st_mode) and info.st_uid == uid and os.access(private, os.W_OK)
+    return private if usable else "/tmp"
+
+
+def user_dir(base: str) -> str:
+    """This user's directory of sessions (private, checked; read-only inside): the lock
+    and journal of placeholders, each session's audit socket, the empty sources of hides."""
+    path = os.path.join(base, f"{SESSION_PREFIX}{os.getuid()}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise RunError(f"cannot make {path}: {exc.strerror}") from None
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise RunError(f"{path} is not a private directory of this user; remove it")
+    return path
+
+
+def _empty_sources(directory: str) -> tuple[str, str]:
+    """(an empty directory, an empty file), mode 000: what hides are bound from."""
+    empty_dir = os.path.join(directory, "empty")
+    empty_file = os.path.join(directory, "empty-file")
+    if not os.path.isdir(empty_dir):
+        os.mkdir(empty_dir, 0o000)
+    if not os.path.isfile(empty_file):
+        os.close(os.open(empty_file, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o000))
+    for path in (empty_dir, empty_file):
+        info = os.lstat(path)
+        if stat.S_IMODE(info.st_mode) or (stat.S_ISREG(info.st_mode) and info.st_size):
+            raise RunError(f"{path} is not empty with mode 000; remove it")
+    return empty_dir, empty_file
+
+
+def hides(env: dict[str, str], cwd: str, protect_secrets: bool) -> list[Hide]:
+    out = ipc_hides(env) + device_hides()
+    if protect_secrets:
+        from hookwise.run.guarded_paths import project_roots
+
+        out += secret_hides(env, project_roots(cwd, env)[1], secrets_pack())
+    return out
+
+
+def describe(
+    env: dict[str, str], cwd: str, protect_secrets: bool, command: list[str] | None = None
+) -> list[str]:
+    """What a session started here would protect, one line each (``--print-paths``)."""
+    lines: list[str] = []
+    seen: set[str] = set()
+    for entry in guarded_paths(env, cwd) + agent_code(command or [], env):
+        if entry.path in seen:
+            continue
+        seen.add(entry.path)
+        if os.path.lexists(entry.path):
+            state = ""
+        elif entry.directory:
+            state = "; missing: made empty for the session"
+        elif entry.placeholder is not None:
+            state = "; missing: made with neutral content for the session"
+        else:
+            continue
+        lines.append(f"read-only  {entry.path}  ({entry.role}: {entry.why}{state})")
+    lines.append(f"read-only  {audit_log(env)}  (audit log: appended by the supervisor only)")
+    for hide in hides(env, cwd, protect_secrets):
+        lines.append(f"hidden     {hide.path}  ({hide.why})")
+    return lines
+
+
+def _check_std_fds(plan: MountPlan) -> None:
+    """An inherited descriptor on a guarded file would reach it around the read-only mount
+    (it was opened through the writable one): refuse; and a directory descriptor would let
+    ``openat`` walk the unprotected tree."""
+    files: set[tuple[int, int]] = set()
+    for path, _entry in plan.readonly:
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            files.add((info.st_dev, info.st_ino))
+    for fd in (0, 1, 2):
+        try:
+            info = os.fstat(fd)
+        except OSError:
+            continue
+        try:
+            path = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            path = f"descriptor {fd}"
+        if stat.S_ISDIR(info.st_mode):
+            raise RunError(
+                f"descriptor {fd} is the directory {path}: files could be opened through it "
+                "around the confinement; start hookwise run without redirecting it"
+            )
+        if (info.st_dev, info.st_ino) in files or (
+            stat.S_ISREG(info.st_mode) and plan.protected(path)
+        ):
+            raise RunError(
+                f"descriptor {fd} is open on the guarded file {path}: it could be written "
+                "around the confinement; redirect it elsewhere"
+            )
+
+
+def _identities(plan: MountPlan) -> dict[str, tuple[int, int]]:
+    out: dict[str, tuple[int, int]] = {}
+    for path, _entry in plan.readonly:
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        out[path] = (info.st_dev, info.st_ino)
+    return out
+
+
+def _replaced(identities: dict[str, tuple[int, int]]) -> list[str]:
+    """Guarded paths that are another file than at the start: the kernel lifts a mount from
+    a name another namespace unlinks or renames over (an unconfined editor's atomic save)."""
+    out: list[str] = []
+    for path, identity in identities.items():
+        try:
+            info = os.lstat(path)
+        except OSError:
+            out.append(path)
+            continue
+        if (info.st_dev, info.st_ino) != identity:
+            out.append(path)
+    return out
+
+
+def _read_report(fd: int) -> tuple[int | None, str | None]:
+    data = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except InterruptedError:
+            continue
+        if not chunk:
+            break
+        data += chunk
+    os.close(fd)
+    pid: int | None = None
+    error: str | None = None
+    for line in data.decode("utf-8", "replace").splitlines():
+        if line.startswith("pid "):
+            pid = int(line[4:])
+        elif line.startswith("error ") and error is None:
+            error = line[6:]
+    return pid, error
+
+
+def _supervise(builder: int, init_pid: int | None, waited: set[signal.Signals]) -> int:
+    from hookwise.run.init import SENT_BY_A_PROCESS, exit_code
+
+    while True:
+        info = signal.sigwaitinfo(waited)
+        if info.si_signo == signal.SIGCHLD:
+            pid, status = os.waitpid(builder, os.WNOHANG)
+            if pid:
+                return exit_code(status)
+        elif init_pid is not None and info.si_code in SENT_BY_A_PROCESS:
+            try:
+                os.kill(init_pid, info.si_signo)
+            except ProcessLookupError:
+                continue
+
+
+def _say(line: str) -> None:
+    sys.stderr.write(f"hookwise run: {line}\n")
+
+
+def run(
+    argv: list[str],
+    env: dict[str, str],
+    cwd: str,
+    *,
+    protect_secrets: bool = False,
+    note: Callable[[str], None] | None = None,
+) -> int:
+    """Run ``argv`` confined; its exit status. Raises :class:`RunError` when the
+    confinement cannot be set up (nothing was started)."""
+    from hookwise.run.available import available
+
+    say = note or _say
+    confined, _why = confinement_status(env)
+    if confined:  # already inside a session: the command inherits its confinement
+        say(f"already confined (session {env[SESSION_VARIABLE]}): running {argv[0]} in it")
+        try:
+            os.chdir(cwd)
+            os.execvpe(argv[0], argv, env)
+        except OSError as exc:
+            raise RunError(f"cannot run {argv[0]}: {exc.strerror}", 127) from None
+    reason = available(probe=False)
+    if reason:
+        raise RunError(f"cannot confine here: {reason}")
+    cwd = os.path.abspath(cwd)
+    directory = user_dir(runtime_base())
+    session = os.urandom(8).hex()
+    socket_path = os.path.join(directory, f"{session}{SOCKET_SUFFIX}")
+    try:
+        journal = placeholders.Journal(directory, session)
+    except OSError as exc:
+        raise RunError(f"cannot use {directory}: {exc.strerror}") from None
+    sink: AuditSink | None = None
+    made: list[placeholders.Made] = []
+    try:
+        entries = guarded_paths(env, cwd) + agent_code(argv, env)
+        entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
+        empty_dir, empty_file = _empty_sources(directory)
+        try:
+            sink = AuditSink(socket_path, audit_log(env))
+        except SinkError as exc:
+            raise RunError(str(exc.strerror)) from None
+        covered = hides(env, cwd, protect_secrets)
+        try:
+            made = placeholders.create(entries)
+            journal.record(made)
+            plan = build(entries, covered)
+            from hookwise.run.links import unlink_hard_links
+
+            targets = [Guarded(real, entry.role, entry.why) for real, entry in plan.readonly]
+            for line in unlink_hard_links(targets):
+                say(line)
+            journal.register([p for real, entry in plan.readonly for p in (real, entry.path)])
+        except OSError as exc:
+            raise RunError(str(exc.strerror or exc)) from None
+        _check_std_fds(plan)
+        launch = Launch(
+            plan,
+            argv=argv,
+            env={**env, SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path},
+            cwd=cwd,
+            empty_dir=empty_dir,
+            empty_file=empty_file,
+        )
+        identities = _identities(plan)
+        code = _start(launch, sink, say, targets)
+        for path in _replaced(identities):
+            say(
+                f"{path} was replaced from outside during the session; its read-only bind "
+                "went with the old file, so the session could write the new one: check it"
+            )
+        return code
+    finally:
+        if sink is not None:
+            sink.close()
+        for path in journal.finish(made):
+            say(f"kept {path}: it changed during the session (made as a placeholder)")
+
+
+def _open_gate(fd: int, go: bool) -> None:
+    """Let init start the agent, or not; a builder that already failed reads nothing."""
+    try:
+        os.write(fd, GO if go else b"stop")
+    except BrokenPipeError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _start(
+    launch: Launch, sink: AuditSink, say: Callable[[str], None], targets: list[Guarded]
+) -> int:
+    """Fork the builder, check the guarded code while it builds the namespaces (the agent
+    starts only when the check passed), serve the sink, forward signals, wait."""
+    from hookwise.run import libc
+    from hookwise.run.links import linked_code
+
+    waited = {*FORWARDED, signal.SIGCHLD}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, waited)
+    try:
+        read_end, write_end = os.pipe()
+        gate_read, gate_write = os.pipe()
+        try:
+            builder = spawn(launch, write_end, gate_read)
+        finally:
+            os.close(write_end)
+            os.close(gate_read)
+        libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making the supervisor undumpable")
+        refused: str | None = "the check of hookwise's code did not finish"
+        try:
+            refused = linked_code(targets)
+        finally:
+            _open_gate(gate_write, refused is None)
+        init_pid, error = _read_report(read_end)
+        done = _thread.allocate_lock()
+        done.acquire()
+
+        def serve() -> None:
+            try:
+                sink.serve()
+            finally:
+                done.release()
+
+        _thread.start_new_thread(serve, ())
+        try:
+            code = _supervise(builder, init_pid, waited)
+        finally:
+            sink.stop()
+            done.acquire()
+        if sink.refused:
+            say(f"refused {sink.refused} audit record(s): not one JSON object of at most 64 KiB")
+        if sink.failed:
+            say(sink.failed)
+        if refused:
+            raise RunError(refused)
+        if error is not None:
+            if code == SETUP_FAILED:
+                raise RunError(error)
+            say(error)
+        return code
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -1,0 +1,176 @@
+"""The audit sink: records sent from inside reach the log; nothing inside can remove,
+truncate, replace or redirect it; the client never blocks and never raises."""
+
+from __future__ import annotations
+
+import _socket
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from hookwise.run.audit_sink import (
+    MAX_RECORD,
+    SEND_TIMEOUT,
+    AuditSink,
+    SinkError,
+    line_of,
+    open_log,
+    send_record,
+)
+from tests.run.conftest import HOOKWISE, World, needs_namespaces
+
+SENDER = (
+    "import os, sys\n"
+    "from hookwise.run.audit_sink import send_record\n"
+    "path = os.environ['HOOKWISE_RUN_AUDIT']\n"
+    'ok = [send_record(path, (\'{"n": %d, "decision": "deny"}\' % i).encode()) for i in range(5)]\n'
+    "ok.append(send_record(path, b'not json'))\n"
+    "ok.append(send_record(path, b'[1, 2]'))\n"
+    "print(ok)\n"
+)
+
+
+@needs_namespaces
+def test_records_from_inside_reach_the_log(world: World) -> None:
+    before = world.audit_log.read_bytes()
+    python = str(Path(HOOKWISE).parent / "python")
+    done = world.run(f'{python} -c "$SENDER"', env={**world.env, "SENDER": SENDER})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str([True] * 7)
+    assert "refused 2 audit record(s)" in done.stderr
+    text = world.audit_log.read_bytes()
+    assert text.startswith(before)
+    added = [json.loads(line) for line in text[len(before) :].splitlines()]
+    assert [r["n"] for r in added] == [0, 1, 2, 3, 4]
+
+
+@needs_namespaces
+@pytest.mark.parametrize(
+    "attack",
+    [
+        'rm -f "$L" && echo BROKEN',
+        '( : > "$L" ) && echo BROKEN',
+        'truncate -s 0 "$L" && echo BROKEN',
+        'mv "$L" /tmp/moved && echo BROKEN',
+        'rm -f "$L"; mkfifo "$L" && echo BROKEN',
+        'ln -sf /dev/stdout "$L" && echo BROKEN',
+        'mv "$(dirname "$L")" /tmp/state && echo BROKEN',
+        'rm -f "$HOOKWISE_RUN_AUDIT" && echo BROKEN',
+        'python3 -c "import socket,os; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); '
+        "s.bind(os.environ['HOOKWISE_RUN_AUDIT'])\" && echo BROKEN",
+    ],
+)
+def test_the_log_cannot_be_rewritten_from_inside(world: World, attack: str) -> None:
+    before = world.audit_log.read_bytes()
+    env = {**world.env, "L": str(world.audit_log)}
+    done = world.run("echo SESSION; " + attack + "; true", env=env)
+    assert "SESSION" in done.stdout, done.stderr
+    assert "BROKEN" not in done.stdout, done.stderr
+    assert world.audit_log.read_bytes() == before
+    assert world.audit_log.is_file() and not world.audit_log.is_symlink()
+
+
+@needs_namespaces
+def test_a_fifo_in_place_of_the_log_is_refused_before_the_start(world: World) -> None:
+    world.audit_log.unlink()
+    os.mkfifo(world.audit_log)
+    done = world.run("echo STARTED")
+    assert done.returncode == 125
+    assert "STARTED" not in done.stdout
+    assert f"the audit log {world.audit_log} is a FIFO; remove it" in done.stderr
+
+
+def test_open_log_refuses_links_and_fifos(tmp_path: Path) -> None:
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(tmp_path / "target")
+    with pytest.raises(SinkError, match="is a symbolic link"):
+        open_log(str(link))
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader: the open alone succeeds
+    try:
+        with pytest.raises(SinkError, match="is a FIFO"):
+            open_log(str(fifo))
+    finally:
+        os.close(reader)
+    fd = open_log(str(tmp_path / "new/audit.jsonl"))
+    os.close(fd)
+    assert (tmp_path / "new/audit.jsonl").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_record_is_one_json_object_on_one_line() -> None:
+    assert line_of(b'{"a": 1}') == b'{"a": 1}\n'
+    assert line_of(b'{"a":\n 1}\n') == b'{"a":  1}\n'
+    assert line_of(b"[1]") is None
+    assert line_of(b'"text"') is None
+    assert line_of(b"{not json") is None
+    big = b'{"a": "' + b"x" * MAX_RECORD + b'"}'
+    assert line_of(big) is None
+
+
+def test_the_sink_appends_what_it_receives_and_drains_on_stop(tmp_path: Path) -> None:
+    log = tmp_path / "audit.jsonl"
+    sink = AuditSink(str(tmp_path / "s.sock"), str(log))
+    thread = threading.Thread(target=sink.serve)
+    thread.start()
+    try:
+        for number in range(50):
+            assert send_record(sink.socket_path, json.dumps({"n": number}).encode())
+        assert send_record(sink.socket_path, b"garbage")
+    finally:
+        sink.stop()
+        thread.join(timeout=10)
+        sink.close()
+    lines = log.read_text().splitlines()
+    assert [json.loads(line)["n"] for line in lines] == list(range(50))
+    assert sink.accepted == 50
+    assert sink.refused == 1
+
+
+def test_send_record_never_raises_and_never_waits_long(tmp_path: Path) -> None:
+    assert send_record(str(tmp_path / "nobody-listens.sock"), b"{}") is False
+    assert send_record("\0bad", b"{}") is False
+    # a listener that never reads: the queue fills, then each send gives up in time
+    path = str(tmp_path / "stalled.sock")
+    stalled = _socket.socket(_socket.AF_UNIX, _socket.SOCK_DGRAM)
+    stalled.bind(path)
+    try:
+        record = b'{"pad": "' + b"x" * 8000 + b'"}'
+        sent = 0
+        while send_record(path, record):
+            sent += 1
+            assert sent < 100_000
+        started = time.monotonic()
+        assert send_record(path, record) is False
+        assert time.monotonic() - started < SEND_TIMEOUT + 0.2
+    finally:
+        stalled.close()
+
+
+def test_the_client_is_cheap_to_import() -> None:
+    """The hook imports it: no json, socket.py, asyncio or threading on the way."""
+    probe = (
+        "import sys\n"
+        "import hookwise.run.audit_sink\n"
+        "print(sorted(m for m in ('json', 'socket', 'asyncio', 'threading', 'enum') "
+        "if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-I",
+            "-S",
+            "-c",
+            f"import sys; sys.path.insert(0, {str(Path(__file__).parents[2] / 'src')!r})\n" + probe,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "[]"

@@ -1,0 +1,174 @@
+"""What is guarded and hidden, computed from an environment and a directory; the copies of
+config/'s facts kept in guarded_paths agree with their sources."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from hookwise.config import claude_settings, claude_trust, codex_settings, gemini_paths
+from hookwise.config.host_homes import claude_config_dir, codex_home, gemini_home
+from hookwise.run import guarded_paths as guarded
+from hookwise.run.hidden import ipc_hides, secret_hides
+from tests.run.conftest import World, needs_namespaces
+
+
+def test_the_copied_facts_agree_with_config() -> None:
+    assert str(claude_settings._managed_dir_default("linux")) == guarded.CLAUDE_MANAGED_DIR
+    assert gemini_paths._system_settings_default("linux") == guarded.GEMINI_SYSTEM_SETTINGS
+    assert (
+        str(codex_settings.CodexPaths.from_environment("/").managed_dir)
+        == guarded.CODEX_MANAGED_DIR
+    )
+    stores = {
+        codex_settings.TRUST_STORE,
+        claude_trust.CLAUDE_TRUST_STORE,
+        gemini_paths.HOOKWISE_TRUST_STORE,
+    }
+    assert stores == {guarded.HOOK_TRUST_STORE}
+    for env in (
+        {"HOME": "/home/u"},
+        {"HOME": "/home/u", "CLAUDE_CONFIG_DIR": "/c", "CODEX_HOME": "/x", "GEMINI_CLI_HOME": "/g"},
+        {"HOME": "/home/u", "CLAUDE_CONFIG_DIR": "rel/c"},
+    ):
+        homes = guarded._host_dirs(env)
+        assert homes["claude"] == str(claude_config_dir(env))
+        assert homes["codex"] == str(codex_home(env))
+        assert homes["gemini"] == str(gemini_home(env) / ".gemini")
+
+
+def _by_path(world: World) -> dict[str, guarded.Guarded]:
+    return {g.path: g for g in guarded.guarded_paths(world.env, str(world.project))}
+
+
+def test_the_world_s_files_are_guarded(world: World) -> None:
+    found = _by_path(world)
+    home, project = world.home, world.project
+    for path in (
+        home / ".config/hookwise",
+        home / ".local/share/hookwise",
+        home / ".cache/hookwise",
+        home / ".local/state/hookwise",
+        home / ".claude/settings.json",
+        home / ".gemini/settings.json",
+        home / ".gemini/trustedFolders.json",
+        home / ".codex/hooks.json",
+        home / ".codex/config.toml",
+        project / ".hookwise",
+        project / ".claude/settings.json",
+        project / ".claude/settings.local.json",
+    ):
+        assert str(path) in found, path
+    # a host directory missing from the project is made empty (nothing can be created in it)
+    for name in (".gemini", ".codex"):
+        entry = found[str(project / name)]
+        assert entry.directory and entry.role == guarded.HOST
+    # a settings file missing from an existing directory gets neutral content
+    local = found[str(project / ".claude/settings.local.json")]
+    assert local.placeholder == b"{}\n" and not local.directory
+    assert found[str(home / ".codex/config.toml")].placeholder == b""
+    assert found[str(home / ".config/hookwise")].directory
+    assert found[str(project / ".mcp.json")].must_exist is False
+    assert any(g.role == guarded.CODE and g.path.endswith("/hookwise") for g in found.values())
+
+
+def test_the_project_walk_passes_nested_repositories(tmp_path: Path) -> None:
+    outer = tmp_path / "outer"
+    inner = outer / "vendor/inner"
+    for directory in (outer, inner):
+        (directory / ".hookwise").mkdir(parents=True)
+        subprocess.run(["git", "init", "-q", str(directory)], check=True)
+    cwd = inner / "src"
+    cwd.mkdir()
+    found, outermost = guarded.project_roots(str(cwd), {"HOME": str(tmp_path)})
+    assert found == [str(outer), str(inner)]
+    assert outermost == str(outer)
+    paths = _paths(guarded.guarded_paths({"HOME": str(tmp_path / "home")}, str(cwd)))
+    assert {str(outer / ".hookwise"), str(inner / ".hookwise")} <= paths
+    # Codex reads a layer from every directory between the repository root and the cwd
+    assert {str(inner / ".codex"), str(cwd / ".codex")} <= paths
+
+
+def test_explicit_policy_files_are_guarded_with_their_local_twin(tmp_path: Path) -> None:
+    policy = tmp_path / "team/policy.yaml"
+    policy.parent.mkdir()
+    policy.write_text("version: 1\n")
+    env = {"HOME": str(tmp_path / "home"), "HOOKWISE_POLICY": str(policy)}
+    found = {g.path: g for g in guarded.guarded_paths(env, str(tmp_path))}
+    assert str(policy) in found
+    local = found[str(tmp_path / "team/policy.local.yaml")]
+    assert local.placeholder == guarded.NEUTRAL_POLICY
+
+
+def _paths(entries: list[guarded.Guarded]) -> set[str]:
+    return {g.path for g in entries}
+
+
+def test_ipc_sockets_of_unconfined_servers_are_hidden(tmp_path: Path) -> None:
+    runtime = tmp_path / "run"
+    (runtime / "systemd").mkdir(parents=True)
+    (runtime / "bus").write_text("")
+    tmux = tmp_path / "tmux-sockets"
+    tmux.mkdir()
+    (tmux / "default").write_text("")
+    env = {
+        "HOME": str(tmp_path),
+        "XDG_RUNTIME_DIR": str(runtime),
+        "TMUX": f"{tmux / 'default'},123,0",
+    }
+    hidden = {h.path: h.directory for h in ipc_hides(env)}
+    assert hidden[str(runtime / "systemd")] is True
+    assert hidden[str(runtime / "bus")] is False
+    assert hidden[str(tmux / "default")] is False
+
+
+def test_secrets_come_from_the_secrets_pack(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    project = tmp_path / "project"
+    for path in (
+        home / ".ssh/id_ed25519",
+        home / ".aws/sso/cache/token.json",
+        home / ".netrc",
+        home / ".config/gcloud/credentials.db",
+        project / ".env",
+        project / "deploy/.env.production",
+        project / "certs/server.pem",
+        project / ".env.example",
+        project / "node_modules/pkg/.env",
+    ):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("secret\n")
+    hides = {
+        h.path: h.directory
+        for h in secret_hides({"HOME": str(home)}, str(project), guarded.secrets_pack())
+    }
+    assert hides[str(home / ".ssh")] is True
+    assert hides[str(home / ".aws")] is True  # widened: its token caches are secrets too
+    assert hides[str(home / ".netrc")] is False
+    assert hides[str(home / ".config/gcloud")] is True
+    assert str(home / ".config") not in hides
+    for name in (".env", "deploy/.env.production", "certs/server.pem"):
+        assert hides[str(project / name)] is False
+    assert str(project / ".env.example") not in hides  # the pack's exclusion
+    assert str(project / "node_modules/pkg/.env") not in hides
+
+
+@needs_namespaces
+def test_protect_secrets_makes_them_unreadable_inside(world: World) -> None:
+    key = world.home / ".ssh/id_rsa"
+    key.parent.mkdir()
+    key.write_text("PRIVATE KEY\n")
+    env_file = world.project / ".env"
+    env_file.write_text("TOKEN=abc\n")
+    script = (
+        'cat "$HOME/.ssh/id_rsa" .env; ls "$HOME/.ssh"; '
+        'tar -C "$HOME" -cf - .ssh | tar -tf - ; grep -r TOKEN . ; '
+        "python3 -c \"print(open('.env').read())\"; echo END"
+    )
+    done = world.run(script, "--protect-secrets")
+    assert "END" in done.stdout, done.stderr
+    assert "PRIVATE KEY" not in done.stdout and "TOKEN=abc" not in done.stdout
+    assert "Permission denied" in done.stderr
+    plain = world.run('cat "$HOME/.ssh/id_rsa" .env')
+    assert "PRIVATE KEY" in plain.stdout and "TOKEN=abc" in plain.stdout
+    assert key.read_text() == "PRIVATE KEY\n" and env_file.read_text() == "TOKEN=abc\n"
