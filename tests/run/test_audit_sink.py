@@ -14,20 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from hookwise.run.audit_sink import (
-    MAX_RECORD,
-    SEND_TIMEOUT,
-    AuditSink,
-    SinkError,
-    line_of,
-    open_log,
-    send_record,
-)
+from hookwise.policy.audit import MAX_RECORD, SEND_TIMEOUT, send_record
+from hookwise.run.audit_sink import AuditSink, SinkError, line_of, open_log
 from tests.run.conftest import HOOKWISE, World, needs_namespaces
 
 SENDER = (
     "import os, sys\n"
-    "from hookwise.run.audit_sink import send_record\n"
+    "from hookwise.policy.audit import send_record\n"
     "path = os.environ['HOOKWISE_RUN_AUDIT']\n"
     'ok = [send_record(path, (\'{"n": %d, "decision": "deny"}\' % i).encode()) for i in range(5)]\n'
     "ok.append(send_record(path, b'not json'))\n"

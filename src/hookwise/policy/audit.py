@@ -148,6 +148,58 @@ def _rotated(path: str, adding: int, max_bytes: int, keep: int) -> bool:
     return False
 
 
+# Inside `hookwise run` the log is read-only: records go to the session's sink, a datagram
+# socket the supervisor reads outside (run/audit_sink.py), one JSON object per datagram.
+MAX_RECORD = 64 * 1024
+SEND_TIMEOUT = 0.02  # seconds: a full queue (a stalled supervisor) costs the hook this, once
+_KEPT_WHEN_LARGE = ("time", "host", "session", "event", "tool", "decision", "reason", "rule")
+
+
+def send_record(socket_path: str, record_bytes: bytes) -> bool:
+    """Send one record (a JSON object, as bytes) to a session's sink; whether the socket
+    took it. Never raises, never waits longer than :data:`SEND_TIMEOUT`."""
+    try:
+        import _socket  # (socket.py costs ~10 ms through enum and selectors)
+
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_DGRAM | _socket.SOCK_CLOEXEC)
+        try:
+            sock.settimeout(SEND_TIMEOUT)
+            sock.sendto(record_bytes, socket_path)
+            return True
+        finally:
+            sock.close()
+    except Exception:
+        return False
+
+
+def confined_sink(env: dict[str, str]) -> str | None:
+    """The session sink's socket when this process runs inside `hookwise run` (checked on
+    the mounts, not believed from the variables), else None."""
+    from hookwise.policy import confinement
+
+    return env.get(confinement.AUDIT_VARIABLE) if confinement.confined(env) else None
+
+
+def deliver(record: dict[str, Any], settings: dict[str, Any], env: dict[str, str]) -> None:
+    """One decision to the audit log: through the session's sink when confined (where the
+    log is read-only), else appended to the file. Raises OSError when it could not be."""
+    sink = confined_sink(env)
+    if sink is None:
+        append(
+            audit_path(settings, env),
+            record,
+            int(settings.get("audit.max_bytes", DEFAULT_MAX_BYTES)),
+            int(settings.get("audit.keep", DEFAULT_KEEP)),
+        )
+        return
+    data = fastjson.dumps(record).encode("utf-8")
+    if len(data) > MAX_RECORD:
+        kept = {key: record[key] for key in _KEPT_WHEN_LARGE if key in record}
+        data = fastjson.dumps({**kept, "truncated": True}).encode("utf-8")
+    if not send_record(sink, data):
+        raise OSError(f"the session's audit sink {sink} did not take the record")
+
+
 def read_records(path: str) -> list[tuple[int, dict[str, Any] | None, str]]:
     """(line number, record or None when the line is not a JSON object, raw line)."""
     out: list[tuple[int, dict[str, Any] | None, str]] = []

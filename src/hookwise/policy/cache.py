@@ -231,7 +231,11 @@ def load_policy(cwd: str, env: dict[str, str], use_cache: bool = True) -> Loaded
     from hookwise.policy.trust.store import Trust
 
     policy = compile_sources(sources, trust=Trust.from_store(trust_bytes, env))
-    if use_cache:
+    from hookwise.policy import confinement
+
+    # inside `hookwise run` the cache is read-only: compiled rules the agent could have
+    # written are never trusted, so a stale cache means compiling in memory each call
+    if use_cache and not confinement.confined(env):
         from hookwise.policy.cache_write import store
 
         # the stamp again: compiling imports the packs, and Python writing their bytecode

@@ -54,6 +54,11 @@ def confinement_status(env: "dict[str, str]") -> "tuple[bool, str]":
     return True, f"confined by `hookwise run` (session {session})"
 
 
+def confined(env: "dict[str, str]") -> bool:
+    """Whether this process runs inside `hookwise run` (no variable: no system call)."""
+    return bool(env.get(SESSION_VARIABLE)) and confinement_status(env)[0]
+
+
 def unconfined_reason(env: "dict[str, str]") -> "str | None":
     """The deny reason for a tool call when confinement is required and missing, or None."""
     confined, why = confinement_status(env)

@@ -336,12 +336,7 @@ def main(argv: list[str]) -> int:
             )
             if policy and policy.get("untrusted"):
                 record["untrusted"] = policy["untrusted"]
-            audit.append(
-                audit.audit_path(settings, env),
-                record,
-                int(settings.get("audit.max_bytes", audit.DEFAULT_MAX_BYTES)),
-                int(settings.get("audit.keep", audit.DEFAULT_KEEP)),
-            )
+            audit.deliver(record, settings, env)
         except (OSError, ValueError, TypeError) as exc:
             sys.stderr.write(f"hookwise: cannot write the audit log: {exc}\n")
     return answer.exit_code

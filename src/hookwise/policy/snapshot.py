@@ -73,6 +73,7 @@ ON_DEMAND = (
     "hookwise.policy.rules.approval_cover",
     "hookwise.policy.rules.rewrite",
     "hookwise.policy.trust.protect",
+    "hookwise.policy.confinement",
     "hookwise.policy.adapters.claude",
     "hookwise.policy.adapters.gemini",
     "hookwise.policy.adapters.codex",
@@ -333,7 +334,8 @@ def launch(path: str) -> None:
         sys.stderr.flush()
         posix._exit(2)
     code = main(sys.argv[1:])
-    if not fresh or _unread:
+    # (inside `hookwise run` the snapshot is read-only and built outside, before the start)
+    if (not fresh or _unread) and b"HOOKWISE_RUN" not in posix.environ:
         sys.stdout.flush()  # the host has its answer before the rebuild
         rebuild(path)
     fast_exit(code)

@@ -8,9 +8,8 @@ log, which is read-only inside too. A record is one datagram holding one JSON ob
 opened ``O_APPEND | O_NOFOLLOW | O_NONBLOCK``: a FIFO, a symlink or anything but a regular
 file is refused with a message, before the agent starts.
 
-:func:`send_record` is the client the confined hook calls: standard library only, cheap to
-import (``_socket``: ``socket.py`` costs ~10 ms through enum and selectors), never blocks for
-more than :data:`SEND_TIMEOUT`, never raises.
+The client the confined hook calls is ``policy/audit.py``'s :func:`send_record`
+(``deliver`` picks it when the hook runs confined).
 """
 
 from __future__ import annotations
@@ -19,23 +18,7 @@ import _socket
 import os
 import stat
 
-MAX_RECORD = 64 * 1024
-SEND_TIMEOUT = 0.02  # seconds: a full queue (a stalled supervisor) costs the hook this, once
-
-
-def send_record(socket_path: str, record_bytes: bytes) -> bool:
-    """Send one record (a JSON object, as bytes) to the session's sink; whether it was
-    accepted by the socket. Never raises, never waits longer than :data:`SEND_TIMEOUT`."""
-    try:
-        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_DGRAM | _socket.SOCK_CLOEXEC)
-        try:
-            sock.settimeout(SEND_TIMEOUT)
-            sock.sendto(record_bytes, socket_path)
-            return True
-        finally:
-            sock.close()
-    except Exception:
-        return False
+from hookwise.policy.audit import MAX_RECORD
 
 
 class SinkError(OSError):

@@ -1,0 +1,75 @@
+"""The hook inside ``hookwise run``: it still decides, its records reach the log through the
+session's sink (the log itself is read-only there), it writes no compiled state the agent
+could have forged, and ``settings.require_confinement`` lets a confined agent work."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+from hookwise.policy.tools.payloads import build_payload
+from tests.run.conftest import HOOKWISE, World, needs_namespaces
+
+pytestmark = needs_namespaces
+
+
+def _hook_line(world: World, command: str) -> str:
+    """A shell line that feeds a Claude Bash payload for ``command`` to the hook."""
+    payload = build_payload(
+        "claude",
+        "PreToolUse",
+        tool="Bash",
+        tool_input={"command": command},
+        cwd=str(world.project),
+        session="s-inside",
+    )
+    return f"printf %s {shlex.quote(json.dumps(payload))} | {HOOKWISE} hook --platform claude"
+
+
+def _records(log: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+
+
+def _cache_files(world: World) -> set[str]:
+    cache = world.home / ".cache/hookwise"
+    return {str(p.relative_to(cache)) for p in cache.rglob("*")} if cache.exists() else set()
+
+
+def test_the_hook_decides_inside_and_its_record_leaves_through_the_sink(world: World) -> None:
+    before = len(_records(world.audit_log))
+    cache_before = _cache_files(world)
+    done = world.run(_hook_line(world, "rm -rf build"))
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "cannot write" not in done.stderr, done.stderr
+    records = _records(world.audit_log)
+    assert len(records) == before + 1
+    assert records[-1]["decision"] == "deny" and records[-1]["session"] == "s-inside"
+    # compiled inside, in memory: nothing new in the cache (read-only there anyway)
+    assert _cache_files(world) == cache_before
+
+
+def test_required_confinement_passes_inside_and_denies_outside(world: World) -> None:
+    world.user_policy.write_text(
+        world.user_policy.read_text() + "settings:\n  require_confinement: true\n"
+    )
+    inside = world.run(_hook_line(world, "ls"))
+    assert inside.returncode == 0, inside.stderr
+    assert "hookwise:unconfined" not in inside.stdout
+    assert inside.stdout.strip() == "", inside.stdout  # no rule: no answer, the tool runs
+    import subprocess
+
+    outside = subprocess.run(
+        ["sh", "-c", _hook_line(world, "ls")],
+        capture_output=True,
+        text=True,
+        env=world.env,
+        cwd=world.project,
+        timeout=60,
+        check=False,
+    )
+    answer = json.loads(outside.stdout)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny"
+    assert "hookwise run -- " in answer["permissionDecisionReason"]
