@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from hookwise.config.codex_settings import (
+from hookwise.config.codex.settings import (
     CodexPaths,
     codex_hook_hash,
     event_label,

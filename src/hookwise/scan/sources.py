@@ -21,17 +21,17 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from hookwise.config.claude_settings import ClaudeHooks, ClaudePaths, ClaudeScope, load_claude_hooks
-from hookwise.config.claude_trust import (
+from hookwise.config.claude.settings import ClaudeHooks, ClaudePaths, ClaudeScope, load_claude_hooks
+from hookwise.config.claude.trust import (
     CLAUDE_TRUST_STORE,
     ClaudeTrustStore,
     claude_global_config,
     claude_workspace_trust,
 )
-from hookwise.config.codex_settings import CodexHooks, load_codex_hooks
-from hookwise.config.extensions import load_extensions
-from hookwise.config.gemini_paths import SettingsPaths
-from hookwise.config.gemini_settings import LoadedSettings, load_settings
+from hookwise.config.codex.settings import CodexHooks, load_codex_hooks
+from hookwise.config.gemini.extensions import load_extensions
+from hookwise.config.gemini.paths import SettingsPaths
+from hookwise.config.gemini.settings import LoadedSettings, load_settings
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import HooksObject, build_registry
 from hookwise.protocol.jsvalue import JSON
