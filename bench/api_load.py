@@ -5,7 +5,7 @@ Prints, per database (SQLite, PostgreSQL): parse-output requests/s and p99 laten
 count (the named baseline of this run), their ratio, and permission create+resolve pairs/s.
 Targets (issue 5): >= 2,000 req/s with p99 <= 50 ms; >= 300 pairs/s. Since issue 12 the
 rate limits are also keyed by token and client address, and this bench is one client: its
-pairs are capped at CLIENT_FACTOR times the per-session budget per minute (api/ratelimit.py),
+pairs are capped at CLIENT_FACTOR times the per-session budget per minute (api/edge/ratelimit.py),
 so the pairs figure now shows that cap holding (429s), not the database's capacity.
 
     .venv/bin/python bench/api_load.py [--duration 10] [--workers 2] [--database both]
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import httpx
 
-from hookwise.api.ratelimit import CLIENT_FACTOR, LIMITS
+from hookwise.api.edge.ratelimit import CLIENT_FACTOR, LIMITS
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "bench-token"

@@ -1,4 +1,4 @@
-"""What keeping parse-output calls for the console costs each call (api/call_log.py).
+"""What keeping parse-output calls for the console costs each call (api/storage/call_log.py).
 
 Two contenders in one process, rounds interleaved so that machine noise hits both alike:
 
@@ -25,10 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from hookwise.api.call_log import BUFFER_ROWS, CallLog, parse_call
-from hookwise.api.db import make_engine, migrate, now_ms
-from hookwise.api.hook_output import parse_output
-from hookwise.api.output_config import OutputConfig
+from hookwise.api.processing.hook_output import parse_output
+from hookwise.api.processing.output_config import OutputConfig
+from hookwise.api.storage.call_log import BUFFER_ROWS, CallLog, parse_call
+from hookwise.api.storage.db import make_engine, migrate, now_ms
 
 STDOUT = json.dumps(
     {

@@ -225,7 +225,7 @@ def test_notifications_to_one_destination_are_capped_per_minute(
     """An agent token can open many requests; the approver's phone gets at most
     NOTIFY_PER_WINDOW pushes a minute from them. Every request is still made."""
     from hookwise.api.approvals.notify import NOTIFY_PER_WINDOW, target_id
-    from hookwise.api.tables import webhook_outbox
+    from hookwise.api.storage.tables import webhook_outbox
 
     engine = client.app.state.service.engine  # type: ignore[attr-defined]
     tokens = make_tokens(engine)

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
-from hookwise.api.db import make_engine
 from hookwise.api.settings import sqlite_url
+from hookwise.api.storage.db import make_engine
 from hookwise.api.tokens import add_token
 from tests.api.approval_helpers import request_body
 from tests.api.conftest import LiveServer

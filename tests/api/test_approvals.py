@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from hookwise.api.app import create_app
 from hookwise.api.approvals.schemas import canonical_hash
 from hookwise.api.settings import ServiceSettings
-from hookwise.api.tables import approvals, webhook_outbox
+from hookwise.api.storage.tables import approvals, webhook_outbox
 from hookwise.api.tokens import revoke_token
 from tests.api.approval_helpers import Tokens, make_tokens, now_ms, request_body
 from tests.api.conftest import AUTH

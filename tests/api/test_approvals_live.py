@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from hookwise.api.approvals.schemas import canonical_hash
-from hookwise.api.db import make_engine
+from hookwise.api.storage.db import make_engine
 from hookwise.api.tokens import add_token
 from tests.api.approval_helpers import request_body
 from tests.api.conftest import LiveServer

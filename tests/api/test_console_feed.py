@@ -18,8 +18,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from hookwise.api.db import make_engine, now_ms
-from hookwise.api.tables import executions
+from hookwise.api.storage.db import make_engine, now_ms
+from hookwise.api.storage.tables import executions
 from tests.api.conftest import LiveServer
 
 

@@ -17,7 +17,7 @@ import yaml
 from fastapi.testclient import TestClient
 
 from hookwise.api.state import ServiceState
-from hookwise.api.tables import executions, webhook_outbox, webhook_subscribers
+from hookwise.api.storage.tables import executions, webhook_outbox, webhook_subscribers
 from tests.api.conftest import LiveServer, allow_commands
 
 EXECUTE = "/internal/hook/execute-with-output"

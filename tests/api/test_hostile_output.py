@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hookwise.api.hook_json import dumps_stored, loads_stored, read_hook_stdout
+from hookwise.api.processing.hook_json import dumps_stored, loads_stored, read_hook_stdout
 from hookwise.api.state import ServiceState
 from hookwise.protocol.jsvalue import js_json_parse
 from tests.api.conftest import allow_commands

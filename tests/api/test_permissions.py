@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from hookwise.api.app import create_app
 from hookwise.api.settings import ServiceSettings
 from hookwise.api.state import ServiceState
-from hookwise.api.tables import permissions, webhook_outbox, webhook_subscribers
+from hookwise.api.storage.tables import permissions, webhook_outbox, webhook_subscribers
 from tests.api.conftest import AUTH
 
 CREATE = "/internal/hook/create-permission-request"

@@ -320,7 +320,7 @@ def test_ask_with_the_tool_named_opens_a_request_for_that_tool(client: TestClien
 def test_parse_output_reports_to_subscribers(client: TestClient) -> None:
     import sqlalchemy as sa
 
-    from hookwise.api.tables import webhook_outbox
+    from hookwise.api.storage.tables import webhook_outbox
 
     created = client.post(
         "/api/webhooks",

@@ -9,8 +9,8 @@ import sqlalchemy as sa
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookwise.api.db import make_engine, migrate
-from hookwise.api.tables import api_tokens
+from hookwise.api.storage.db import make_engine, migrate
+from hookwise.api.storage.tables import api_tokens
 from hookwise.api.tokens import (
     TokenError,
     add_token,

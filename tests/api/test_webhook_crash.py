@@ -19,8 +19,8 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from hookwise.api.db import make_engine, now_ms
-from hookwise.api.tables import webhook_outbox
+from hookwise.api.storage.db import make_engine, now_ms
+from hookwise.api.storage.tables import webhook_outbox
 from hookwise.api.webhooks.signing import verify
 from tests.api.conftest import LiveServer
 from tests.api.webhook_receiver import Behaviour, ReceiverProcess, Record

@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookwise.api.db import make_engine
+from hookwise.api.storage.db import make_engine
 from hookwise.api.webhooks import subscribers
 from hookwise.api.webhooks.dispatcher import Claim, Dispatcher, DispatchSettings
 from hookwise.api.webhooks.targets import (

@@ -20,8 +20,8 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from hookwise.api.db import make_engine, migrate
-from hookwise.api.tables import webhook_outbox
+from hookwise.api.storage.db import make_engine, migrate
+from hookwise.api.storage.tables import webhook_outbox
 from hookwise.api.webhooks.dispatcher import (
     Dispatcher,
     DispatchSettings,

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from hookwise.config.extensions import HookSources, load_hook_sources
-from hookwise.config.gemini_paths import SettingsPaths
-from hookwise.config.gemini_settings import LoadedSettings, load_settings
+from hookwise.config.gemini.extensions import HookSources, load_hook_sources
+from hookwise.config.gemini.paths import SettingsPaths
+from hookwise.config.gemini.settings import LoadedSettings, load_settings
 from hookwise.protocol.profiles import Profile
 
 

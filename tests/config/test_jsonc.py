@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookwise.config.gemini_paths import SettingsPaths
-from hookwise.config.gemini_settings import load_settings
+from hookwise.config.gemini.paths import SettingsPaths
+from hookwise.config.gemini.settings import load_settings
 from hookwise.config.jsonc import (
     locate_json_error,
     parse_json_text,

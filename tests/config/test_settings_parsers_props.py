@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hookwise.config.env_expansion import resolve_env_vars
-from hookwise.config.gemini_schema import js_number_from_string, validate_settings
+from hookwise.config.gemini.schema import js_number_from_string, validate_settings
 from hookwise.config.hookwise_command import (
     is_hookwise_command,
     is_portable_command,

@@ -16,19 +16,19 @@ from fastapi import Depends, FastAPI
 
 from hookwise import __version__
 from hookwise.api.auth import require_token
-from hookwise.api.config_store import ConfigStore
-from hookwise.api.db import make_engine, migrate
-from hookwise.api.errors import install_error_handlers
-from hookwise.api.fastpath import FastPaths
-from hookwise.api.generation import Generation
+from hookwise.api.edge.errors import install_error_handlers
+from hookwise.api.edge.fastpath import FastPaths
+from hookwise.api.edge.middleware import ServiceMiddleware
+from hookwise.api.edge.ratelimit import RateLimiter
+from hookwise.api.edge.strict_body import StrictJsonBodies
 from hookwise.api.metrics import Metrics
-from hookwise.api.middleware import ServiceMiddleware
 from hookwise.api.openapi import document_router, without_422
-from hookwise.api.ratelimit import RateLimiter
 from hookwise.api.routes import Loop, route_modules
 from hookwise.api.settings import ServiceSettings, load_settings
 from hookwise.api.state import HookSlots, ServiceState
-from hookwise.api.strict_body import StrictJsonBodies
+from hookwise.api.storage.config_store import ConfigStore
+from hookwise.api.storage.db import make_engine, migrate
+from hookwise.api.storage.generation import Generation
 from hookwise.api.webhooks.subscriber_index import SubscriberIndex
 
 log = logging.getLogger("hookwise.api")

@@ -18,7 +18,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
-from hookwise.api.errors import ApiError
+from hookwise.api.edge.errors import ApiError
 from hookwise.api.tokens import ADMIN, Principal, is_admin, lookup
 
 bearer_scheme = HTTPBearer(

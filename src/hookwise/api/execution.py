@@ -37,13 +37,13 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 from hookwise.api.allowlist import SAFE_PATH, Argv
-from hookwise.api.blocks import create_warn_block
-from hookwise.api.db import now_ms
-from hookwise.api.hook_events import Dialect
-from hookwise.api.hook_output import ParsedOutput, parse_output
-from hookwise.api.output_config import OutputConfig
 from hookwise.api.permissions import create_permission
-from hookwise.api.tables import EXECUTE, executions
+from hookwise.api.processing.blocks import create_warn_block
+from hookwise.api.processing.hook_events import Dialect
+from hookwise.api.processing.hook_output import ParsedOutput, parse_output
+from hookwise.api.processing.output_config import OutputConfig
+from hookwise.api.storage.db import now_ms
+from hookwise.api.storage.tables import EXECUTE, executions
 from hookwise.api.webhooks.outbox import enqueue
 from hookwise.config.environment import RedactionConfig, hook_environment
 from hookwise.host.execute import ExecutionSettings

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from hookwise.api.tables import metric_samples
+from hookwise.api.storage.tables import metric_samples
 
 WINDOW_MINUTES = 15
 # Answers that count as failures for errorRate; 401/429 are access control, not failures.

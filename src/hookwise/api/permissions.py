@@ -21,9 +21,9 @@ from typing import Any, Literal, NoReturn
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from hookwise.api.db import now_ms
-from hookwise.api.output_config import OutputConfig
-from hookwise.api.tables import permissions
+from hookwise.api.processing.output_config import OutputConfig
+from hookwise.api.storage.db import now_ms
+from hookwise.api.storage.tables import permissions
 from hookwise.api.webhooks.outbox import enqueue
 
 Decision = Literal["allow", "deny"]

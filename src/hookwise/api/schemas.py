@@ -36,10 +36,15 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from hookwise.api.hook_events import ACCEPTED_EVENTS, HOOK_EVENTS
-from hookwise.api.hook_json import value_problem
-from hookwise.api.json_validation import MAX_JSON_DEPTH, deeper_than
-from hookwise.api.output_config import EXIT_CODE_MAX, EXIT_CODE_MIN, OutputConfig, StrictModel
+from hookwise.api.processing.hook_events import ACCEPTED_EVENTS, HOOK_EVENTS
+from hookwise.api.processing.hook_json import value_problem
+from hookwise.api.processing.json_validation import MAX_JSON_DEPTH, deeper_than
+from hookwise.api.processing.output_config import (
+    EXIT_CODE_MAX,
+    EXIT_CODE_MIN,
+    OutputConfig,
+    StrictModel,
+)
 
 __all__ = [
     "ApiMessage",

@@ -16,19 +16,32 @@ import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
 from hookwise.api import logs
 from hookwise.api.app import create_app
-from hookwise.api.db import make_engine, migrate
-from hookwise.api.limits import protocol_options
+from hookwise.api.edge.limits import MAX_HEAD_BYTES
 from hookwise.api.secret_env import share_with_workers
 from hookwise.api.settings import ServiceSettings, SettingsError
+from hookwise.api.storage.db import make_engine, migrate
 from hookwise.host.reaper import become_subreaper
 
 log = logging.getLogger("hookwise.api")
+
+
+def protocol_options() -> dict[str, Any]:
+    """uvicorn.Config keyword arguments that bound the request head."""
+    options: dict[str, Any] = {"h11_max_incomplete_event_size": MAX_HEAD_BYTES}
+    try:
+        from hookwise.api.edge.limited_httptools import LimitedHttptools
+    except ImportError:  # no httptools: h11 with the bound above
+        options["http"] = "h11"
+    else:
+        options["http"] = LimitedHttptools
+    return options
 
 
 def console_url(host: str, port: int, token: str | None) -> str:

@@ -8,12 +8,12 @@ from fastapi import Request
 from sqlalchemy.engine import Engine
 
 from hookwise.api.approvals.waiters import Waiters
-from hookwise.api.call_log import CallLog
-from hookwise.api.config_store import ConfigStore
-from hookwise.api.generation import Generation
+from hookwise.api.edge.ratelimit import RateLimiter
 from hookwise.api.metrics import Metrics
-from hookwise.api.ratelimit import RateLimiter
 from hookwise.api.settings import ServiceSettings
+from hookwise.api.storage.call_log import CallLog
+from hookwise.api.storage.config_store import ConfigStore
+from hookwise.api.storage.generation import Generation
 from hookwise.api.webhooks.subscriber_index import SubscriberIndex
 
 

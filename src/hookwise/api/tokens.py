@@ -24,8 +24,8 @@ from typing import Literal
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from hookwise.api.db import now_ms
-from hookwise.api.tables import api_tokens, console_sessions
+from hookwise.api.storage.db import now_ms
+from hookwise.api.storage.tables import api_tokens, console_sessions
 
 Role = Literal["admin", "approver", "agent"]
 NAMED_ROLES: tuple[Role, ...] = ("approver", "agent")

@@ -20,10 +20,10 @@ from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option, project_root
 
 if TYPE_CHECKING:
-    from hookwise.config.extensions import HookSources
-    from hookwise.config.gemini_paths import SettingsPaths
-    from hookwise.config.gemini_settings_file import SettingsFile
-    from hookwise.config.hook_trust import HookTrustReport
+    from hookwise.config.gemini.extensions import HookSources
+    from hookwise.config.gemini.hook_trust import HookTrustReport
+    from hookwise.config.gemini.paths import SettingsPaths
+    from hookwise.config.gemini.settings_file import SettingsFile
     from hookwise.config.model import HookEntry
     from hookwise.protocol.profiles import Profile
 
@@ -97,7 +97,7 @@ class _Context:
     """The resolved options shared by every sub-command."""
 
     def __init__(self, kwargs: dict[str, Any]) -> None:
-        from hookwise.config.gemini_paths import SettingsPaths
+        from hookwise.config.gemini.paths import SettingsPaths
         from hookwise.protocol.profiles import Profile
 
         self.profile: Profile = Profile.parse(kwargs.pop("profile"))
@@ -113,7 +113,7 @@ class _Context:
         )
 
     def sources(self) -> HookSources:
-        from hookwise.config.extensions import load_hook_sources
+        from hookwise.config.gemini.extensions import load_hook_sources
 
         return load_hook_sources(self.paths, profile=self.profile)
 
@@ -203,7 +203,7 @@ def _row(entry: HookEntry, state: str, report: HookTrustReport) -> dict[str, Any
 def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
     """Every hook: event, name, source and scope, file, matcher, enabled and trust state."""
     from hookwise.config.detect import detect_dialect
-    from hookwise.config.hook_trust import assess_project_hooks
+    from hookwise.config.gemini.hook_trust import assess_project_hooks
 
     chosen = dialect or detect_dialect(ctx.paths.workspace, home=ctx.paths.home)
     if chosen != "gemini":
@@ -246,9 +246,9 @@ def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
 
 def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
     """Claude Code or Codex hooks: what would run, and what was read but skipped."""
-    from hookwise.config.claude_settings import load_claude_hooks
-    from hookwise.config.claude_trust import ClaudeTrustOptions, gate_claude_project_hooks
-    from hookwise.config.codex_settings import load_codex_hooks
+    from hookwise.config.claude.settings import load_claude_hooks
+    from hookwise.config.claude.trust import ClaudeTrustOptions, gate_claude_project_hooks
+    from hookwise.config.codex.settings import load_codex_hooks
     from hookwise.config.dialect_hooks import DialectHooks
 
     workspace, home = ctx.paths.workspace, ctx.paths.home
@@ -401,8 +401,8 @@ def _known_names(sources: HookSources) -> set[str]:
 @_with_context
 def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_json: bool) -> None:
     """Add NAME (a hook's name, or its command) to hooksConfig.disabled."""
-    from hookwise.config.gemini_paths import SettingsScope
-    from hookwise.config.gemini_settings_edit import SettingsEditError, update_disabled_hooks
+    from hookwise.config.gemini.paths import SettingsScope
+    from hookwise.config.gemini.settings_edit import SettingsEditError, update_disabled_hooks
 
     sources = ctx.sources()
     settings = sources.settings
@@ -450,8 +450,8 @@ def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_js
 @_with_context
 def enable_hook(ctx: _Context, name: str, as_json: bool) -> None:
     """Remove NAME from hooksConfig.disabled in the project and user settings."""
-    from hookwise.config.gemini_paths import SettingsScope
-    from hookwise.config.gemini_settings_edit import SettingsEditError, update_disabled_hooks
+    from hookwise.config.gemini.paths import SettingsScope
+    from hookwise.config.gemini.settings_edit import SettingsEditError, update_disabled_hooks
 
     sources = ctx.sources()
     settings = sources.settings
@@ -525,9 +525,9 @@ def trust_hooks(
     if chosen == "codex":
         _trust_codex(ctx, folder=folder, list_only=list_only, as_json=as_json)
         return
-    from hookwise.config.folder_trust import TrustedFolders, TrustLevel
-    from hookwise.config.gemini_settings import load_settings
-    from hookwise.config.hook_trust import approve_project_hooks, assess_project_hooks
+    from hookwise.config.gemini.folder_trust import TrustedFolders, TrustLevel
+    from hookwise.config.gemini.hook_trust import approve_project_hooks, assess_project_hooks
+    from hookwise.config.gemini.settings import load_settings
 
     settings = load_settings(ctx.paths, profile=ctx.profile)
     if list_only:
@@ -579,8 +579,8 @@ def trust_hooks(
 
 def _trust_claude(ctx: _Context, as_json: bool) -> None:
     """Trust a Claude Code workspace and approve exactly its current project hooks."""
-    from hookwise.config.claude_settings import ClaudePaths, load_claude_hooks
-    from hookwise.config.claude_trust import CLAUDE_TRUST_STORE, ClaudeTrustStore
+    from hookwise.config.claude.settings import ClaudePaths, load_claude_hooks
+    from hookwise.config.claude.trust import CLAUDE_TRUST_STORE, ClaudeTrustStore
     from hookwise.config.model import Source
 
     paths = ClaudePaths.from_environment(ctx.paths.workspace, home=ctx.paths.home)
@@ -608,7 +608,7 @@ def _trust_claude(ctx: _Context, as_json: bool) -> None:
 def _trust_codex(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool) -> None:
     """Approve a Codex project's current hooks; with ``folder`` trust the project too."""
     from hookwise.config.atomic import write_text_atomic
-    from hookwise.config.codex_settings import CodexPaths, load_codex_hooks, trust_codex_hooks
+    from hookwise.config.codex.settings import CodexPaths, load_codex_hooks, trust_codex_hooks
     from hookwise.config.model import Source
     from hookwise.policy.install.codex_hook_trust import (
         codex_project_trust,

@@ -185,8 +185,8 @@ def _token_engine(ctx: click.Context, data_dir: Path | None) -> Any:
     import os
 
     _require_serve_extra()
-    from hookwise.api.db import make_engine, migrate
     from hookwise.api.settings import SettingsError, database_url_for
+    from hookwise.api.storage.db import make_engine, migrate
 
     chosen = data_dir or (ctx.obj or {}).get("data_dir")
     try:

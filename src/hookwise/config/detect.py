@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from hookwise.config.codex_settings import parse_codex_config_text, parse_codex_hooks_json_text
+from hookwise.config.codex.settings import parse_codex_config_text, parse_codex_hooks_json_text
 from hookwise.config.dialect_hooks import read_text_file
 from hookwise.config.jsonc import parse_jsonc
 from hookwise.protocol.hosts import HOST_NAMES, HOSTS, Host

@@ -42,8 +42,8 @@ from pathlib import Path
 from typing import Final
 
 from hookwise.config.atomic import write_text_atomic
-from hookwise.config.claude_settings import UNSUPPORTED_EVENTS, ClaudePaths
-from hookwise.config.codex_settings import (
+from hookwise.config.claude.settings import UNSUPPORTED_EVENTS, ClaudePaths
+from hookwise.config.codex.settings import (
     CodexPaths,
     parse_codex_config_text,
     parse_codex_hooks_json_text,

@@ -5,7 +5,7 @@
 * Claude Code: seconds. Defaults per event from the dialect table: 600 s, 30 s for
   ``UserPromptSubmit``. A value that is not a positive number falls back to the default.
 * Codex: seconds, an integer; the loader already applied Codex's ``max(1)`` to what was
-  written (``codex_settings``), so a missing value means the table default (600 s).
+  written (``codex/settings.py``), so a missing value means the table default (600 s).
 
 A hook whose ``timeout`` is 30 means 30 000 ms for Claude Code and Codex, and 30 ms for
 Gemini CLI: every unit conversion goes through here (and through ``migrate``).

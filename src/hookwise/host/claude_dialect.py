@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from hookwise.config.claude_settings import load_claude_hooks
-from hookwise.config.claude_trust import ClaudeTrustOptions, gate_claude_project_hooks
+from hookwise.config.claude.settings import load_claude_hooks
+from hookwise.config.claude.trust import ClaudeTrustOptions, gate_claude_project_hooks
 from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.host.dialect_answers import (
     DialectEffect,

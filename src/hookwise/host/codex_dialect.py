@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from hookwise.config.codex_settings import load_codex_hooks
+from hookwise.config.codex.settings import load_codex_hooks
 from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.host.dialect_answers import (
     DialectEffect,
@@ -299,7 +299,7 @@ SPEC = CODEX
 
 
 def load(workspace: str, options: LoadOptions) -> DialectHooks:
-    """Codex's config layers, hooks.json files and hook trust (config/codex_settings.py)."""
+    """Codex's config layers, hooks.json files and hook trust (config/codex/settings.py)."""
     return load_codex_hooks(
         workspace,
         home=options.home,

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Final
 
 from hookwise.config.environment import expand_command, hook_environment
-from hookwise.config.extensions import load_hook_sources
-from hookwise.config.gemini_paths import SettingsPaths
-from hookwise.config.gemini_settings import LoadedSettings
-from hookwise.config.hook_trust import HookTrustReport, check_project_hooks, project_registry
+from hookwise.config.gemini.extensions import load_hook_sources
+from hookwise.config.gemini.hook_trust import HookTrustReport, check_project_hooks, project_registry
+from hookwise.config.gemini.paths import SettingsPaths
+from hookwise.config.gemini.settings import LoadedSettings
 from hookwise.config.model import HookEntry
 from hookwise.config.registry import Registry
 from hookwise.config.timeouts import timer_delay_ms

@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Mapping
 
 from hookwise.config.detect import detect_dialect
-from hookwise.config.gemini_paths import SettingsPaths
+from hookwise.config.gemini.paths import SettingsPaths
 from hookwise.host.gemini_runtime import default_plans_dir
 from hookwise.host.runtime import LoadOptions
 from hookwise.host.runtimes import runtime_for

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from hookwise.config.gemini_paths import SettingsPaths
+from hookwise.config.gemini.paths import SettingsPaths
 from hookwise.config.registry import Registry
 from hookwise.host.aggregate import Aggregate
 from hookwise.host.effect import Effect

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookwise.config.atomic import write_text_atomic
-from hookwise.config.codex_settings import load_codex_hooks
+from hookwise.config.codex.settings import load_codex_hooks
 from hookwise.config.hookwise_command import is_hookwise_command
 from hookwise.config.jsonc import JsonDocument, parse_jsonc
 from hookwise.policy.install.codex_hook_trust import (

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from hookwise.api.approvals.sessions import COOKIE, find_session
 from hookwise.api.auth import bearer_principal, bearer_token, forbidden, unauthorized
-from hookwise.api.errors import ApiError
+from hookwise.api.edge.errors import ApiError
 from hookwise.api.state import state_of
 from hookwise.api.tokens import Principal, Role
 

@@ -29,8 +29,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from hookwise.api.db import now_ms
-from hookwise.api.tables import service_secrets, webhook_outbox
+from hookwise.api.storage.db import now_ms
+from hookwise.api.storage.tables import service_secrets, webhook_outbox
 from hookwise.api.webhooks.outbox import new_event_id, outbox_row
 
 _log = logging.getLogger("hookwise.api")

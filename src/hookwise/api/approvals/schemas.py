@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, StrictInt, StrictStr
 
-from hookwise.api.output_config import StrictModel
 from hookwise.api.permissions import text_problem
+from hookwise.api.processing.output_config import StrictModel
 from hookwise.api.schemas import JsonObject
 from hookwise.api.webhooks.subscribers import MAX_URL_CHARS, url_problem
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from hookwise.api.db import now_ms
-from hookwise.api.tables import api_tokens, console_sessions
+from hookwise.api.storage.db import now_ms
+from hookwise.api.storage.tables import api_tokens, console_sessions
 from hookwise.api.tokens import ADMIN, ADMIN_NAME, Principal, token_digest
 
 COOKIE = "hookwise_session"

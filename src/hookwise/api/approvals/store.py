@@ -27,8 +27,8 @@ from sqlalchemy.engine import Engine
 
 from hookwise.api.approvals.notify import queue_notifications
 from hookwise.api.approvals.schemas import CreateApproval, DecideApproval
-from hookwise.api.db import now_ms
-from hookwise.api.tables import approvals
+from hookwise.api.storage.db import now_ms
+from hookwise.api.storage.tables import approvals
 from hookwise.api.tokens import Principal
 from hookwise.api.webhooks.outbox import enqueue
 

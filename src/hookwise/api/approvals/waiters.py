@@ -19,7 +19,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from hookwise.api.tables import approvals
+from hookwise.api.storage.tables import approvals
 
 log = logging.getLogger("hookwise.api")
 

@@ -28,7 +28,7 @@ from hookwise.api.approvals.sessions import (
     start_session,
 )
 from hookwise.api.auth import forbidden, principal_for, unauthorized
-from hookwise.api.output_config import StrictModel
+from hookwise.api.processing.output_config import StrictModel
 from hookwise.api.routes.console import serve_asset
 from hookwise.api.state import ServiceState, service
 from hookwise.api.tokens import MAX_TOKEN_CHARS, Principal

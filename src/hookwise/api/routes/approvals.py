@@ -30,10 +30,10 @@ from hookwise.api.approvals.schemas import (
     canonical_hash,
 )
 from hookwise.api.approvals.waiters import recheck_loop
-from hookwise.api.db import now_ms
-from hookwise.api.errors import ApiError, invalid_request
+from hookwise.api.edge.errors import ApiError, invalid_request
 from hookwise.api.schemas import ErrorResponse
 from hookwise.api.state import ServiceState, service
+from hookwise.api.storage.db import now_ms
 from hookwise.api.tokens import Principal
 from hookwise.api.webhooks.targets import url_refusal
 

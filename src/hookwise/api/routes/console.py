@@ -17,7 +17,7 @@ from importlib import resources
 
 from fastapi import APIRouter, Request, Response
 
-from hookwise.api.errors import ApiError
+from hookwise.api.edge.errors import ApiError
 
 PUBLIC = True
 

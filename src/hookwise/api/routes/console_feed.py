@@ -28,10 +28,10 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.engine import Engine
 
-from hookwise.api.db import now_ms
 from hookwise.api.permissions import PENDING
 from hookwise.api.state import ServiceState, service
-from hookwise.api.tables import (
+from hookwise.api.storage.db import now_ms
+from hookwise.api.storage.tables import (
     EXECUTE,
     PARSE,
     approvals,

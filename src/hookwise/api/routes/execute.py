@@ -34,12 +34,12 @@ from fastapi import APIRouter, Header, Request
 from starlette.concurrency import run_in_threadpool
 
 from hookwise.api.allowlist import Argv, inside_roots
-from hookwise.api.blocks import create_hook_block
-from hookwise.api.errors import ApiError, invalid_request
+from hookwise.api.edge.errors import ApiError, invalid_request
+from hookwise.api.edge.ratelimit import session_key
 from hookwise.api.execution import conclude, run_hook, timeout_ms
-from hookwise.api.hook_events import hook_event
 from hookwise.api.permissions import text_details
-from hookwise.api.ratelimit import session_key
+from hookwise.api.processing.blocks import create_hook_block
+from hookwise.api.processing.hook_events import hook_event
 from hookwise.api.schemas import (
     ErrorResponse,
     ExecuteWithOutputRequest,

@@ -12,14 +12,14 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
-from hookwise.api.blocks import convert_hook_blocks, create_warn_block
-from hookwise.api.db import now_ms
-from hookwise.api.hook_output import parse_output
-from hookwise.api.json_validation import validate_json
+from hookwise.api.edge.ratelimit import limited
 from hookwise.api.permissions import count_pending
-from hookwise.api.ratelimit import limited
+from hookwise.api.processing.blocks import convert_hook_blocks, create_warn_block
+from hookwise.api.processing.hook_output import parse_output
+from hookwise.api.processing.json_validation import validate_json
 from hookwise.api.schemas import HealthResponse
 from hookwise.api.state import ServiceState, service
+from hookwise.api.storage.db import now_ms
 
 log = logging.getLogger("hookwise.api")
 

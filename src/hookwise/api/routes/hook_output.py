@@ -1,9 +1,9 @@
 """parse-output, validate-json and classify-error: the host runtime's reading over HTTP.
 
-parse-output reads a run exactly as the event's host would (hookwise.api.hook_output,
+parse-output reads a run exactly as the event's host would (hookwise.api.processing.hook_output,
 built on host/), under the live configuration; a PreToolUse "ask" opens a pending
 permission request, every parse is reported to ``hook_output_processed`` subscribers and
-noted for the console's recent executions (api/call_log.py, written in batches).
+noted for the console's recent executions (api/storage/call_log.py, written in batches).
 """
 
 from __future__ import annotations
@@ -15,15 +15,13 @@ from fastapi import APIRouter, Depends, Header
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from hookwise.api.call_log import parse_call
-from hookwise.api.db import now_ms
-from hookwise.api.error_classes import classify_error
-from hookwise.api.hook_json import read_hook_stdout
-from hookwise.api.hook_output import ParsedOutput, parse_output
-from hookwise.api.json_validation import INVALID_JSON, ROOT, validate_json
-from hookwise.api.output_config import OutputConfig
+from hookwise.api.edge.ratelimit import limited, session_key
 from hookwise.api.permissions import create_permission
-from hookwise.api.ratelimit import limited, session_key
+from hookwise.api.processing.error_classes import classify_error
+from hookwise.api.processing.hook_json import read_hook_stdout
+from hookwise.api.processing.hook_output import ParsedOutput, parse_output
+from hookwise.api.processing.json_validation import INVALID_JSON, ROOT, validate_json
+from hookwise.api.processing.output_config import OutputConfig
 from hookwise.api.schemas import (
     ClassifyErrorRequest,
     ClassifyErrorResponse,
@@ -33,6 +31,8 @@ from hookwise.api.schemas import (
     ValidateJsonResponse,
 )
 from hookwise.api.state import ServiceState, service
+from hookwise.api.storage.call_log import parse_call
+from hookwise.api.storage.db import now_ms
 from hookwise.api.webhooks.outbox import enqueue
 
 router = APIRouter(tags=["hook output"])
@@ -48,7 +48,7 @@ async def parse_output_route(
 ) -> JSONResponse:
     """Classify one hook run (JSON answer or exit code) as its host would.
 
-    Requests normally take the fast path (api/fastpath.py), which calls ``answer_parse``
+    Requests normally take the fast path (api/edge/fastpath.py), which calls ``answer_parse``
     too; this route documents the endpoint and serves it when the fast path is off."""
     return JSONResponse(await answer_parse(state, body, x_session_id))
 

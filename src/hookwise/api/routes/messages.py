@@ -6,14 +6,14 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from hookwise.api.blocks import (
+from hookwise.api.edge.errors import invalid_request
+from hookwise.api.processing.blocks import (
     BlockError,
     convert_hook_blocks,
     convert_message_for_api,
     create_hook_block,
     create_warn_block,
 )
-from hookwise.api.errors import invalid_request
 from hookwise.api.schemas import (
     BlockResponse,
     ConvertHookBlocksRequest,

@@ -6,8 +6,8 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
-from hookwise.api.output_config import OutputConfig, OutputConfigUpdate
-from hookwise.api.ratelimit import limited
+from hookwise.api.edge.ratelimit import limited
+from hookwise.api.processing.output_config import OutputConfig, OutputConfigUpdate
 from hookwise.api.schemas import UpdateConfigResponse
 from hookwise.api.state import ServiceState, service
 

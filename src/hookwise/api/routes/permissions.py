@@ -16,7 +16,8 @@ from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from hookwise.api.errors import ApiError, invalid_request
+from hookwise.api.edge.errors import ApiError, invalid_request
+from hookwise.api.edge.ratelimit import RateDecision, charged_by_route, refusal, session_key
 from hookwise.api.permissions import (
     PENDING,
     PermissionConflictError,
@@ -29,7 +30,6 @@ from hookwise.api.permissions import (
     try_resolve,
     why_not,
 )
-from hookwise.api.ratelimit import RateDecision, charged_by_route, refusal, session_key
 from hookwise.api.schemas import (
     CreatePermissionRequest,
     CreatePermissionResponse,

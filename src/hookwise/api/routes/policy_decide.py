@@ -33,10 +33,10 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import Field, StrictBool
 
-from hookwise.api.errors import invalid_request
+from hookwise.api.edge.errors import invalid_request
+from hookwise.api.edge.ratelimit import limited
 from hookwise.api.execution import WITHHELD_ENV
-from hookwise.api.output_config import StrictModel
-from hookwise.api.ratelimit import limited
+from hookwise.api.processing.output_config import StrictModel
 from hookwise.api.schemas import JsonObject, ResponseModel, _optional
 from hookwise.policy import pipeline
 from hookwise.policy.cache import cache_dir, load_policy

@@ -20,7 +20,7 @@ from fastapi import APIRouter, Depends, Path, Query, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, field_validator
 from pydantic.alias_generators import to_camel
 
-from hookwise.api.errors import ApiError, invalid_request
+from hookwise.api.edge.errors import ApiError, invalid_request
 from hookwise.api.state import ServiceState, service
 from hookwise.api.webhooks import subscribers
 from hookwise.api.webhooks.dispatcher import run_dispatcher

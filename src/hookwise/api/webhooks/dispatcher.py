@@ -54,8 +54,8 @@ from sqlalchemy.engine import Engine
 
 from hookwise import __version__
 from hookwise.api.approvals.notify import notify_secret
-from hookwise.api.db import now_ms
-from hookwise.api.tables import webhook_deliveries, webhook_outbox, webhook_subscribers
+from hookwise.api.storage.db import now_ms
+from hookwise.api.storage.tables import webhook_deliveries, webhook_outbox, webhook_subscribers
 from hookwise.api.webhooks.signing import signature
 from hookwise.api.webhooks.targets import (
     TargetPolicy,

@@ -14,8 +14,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from hookwise.api.db import now_ms
-from hookwise.api.tables import webhook_outbox, webhook_subscribers
+from hookwise.api.storage.db import now_ms
+from hookwise.api.storage.tables import webhook_outbox, webhook_subscribers
 
 EVENT_TYPES = (
     "hook_output_processed",

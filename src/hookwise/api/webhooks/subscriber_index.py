@@ -11,8 +11,8 @@ import threading
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from hookwise.api.generation import Generation
-from hookwise.api.tables import webhook_subscribers
+from hookwise.api.storage.generation import Generation
+from hookwise.api.storage.tables import webhook_subscribers
 from hookwise.api.webhooks.outbox import EVENT_TYPES, wants
 
 

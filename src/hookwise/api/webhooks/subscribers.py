@@ -4,7 +4,7 @@ A subscriber is a URL, the event types it wants (``"*"`` = every type, including
 added later) and the secret its deliveries are signed with. The secret is stored as is
 (signing needs it) and shown once, in the answer that creates the subscriber.
 
-Every change moves the shared generation (``hookwise.api.generation``), so each worker's
+Every change moves the shared generation (``hookwise.api.storage.generation``), so each worker's
 ``SubscriberIndex`` (which lets parse-output skip the outbox when nobody listens) sees it
 on its next request.
 
@@ -31,9 +31,9 @@ from urllib.parse import urlsplit
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from hookwise.api.db import now_ms
-from hookwise.api.generation import Generation
-from hookwise.api.tables import webhook_deliveries, webhook_outbox, webhook_subscribers
+from hookwise.api.storage.db import now_ms
+from hookwise.api.storage.generation import Generation
+from hookwise.api.storage.tables import webhook_deliveries, webhook_outbox, webhook_subscribers
 from hookwise.api.webhooks.outbox import ALL_EVENTS, EVENT_TYPES
 
 MAX_URL_CHARS = 2048

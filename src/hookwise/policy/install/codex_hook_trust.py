@@ -2,7 +2,7 @@
 
 Codex runs a non-managed hook only when its definition's hash is trusted
 (``[hooks.state."<key>"] trusted_hash``, what Codex's ``/hooks`` writes; see
-``config/codex_settings.py``). Installing is the user's approval of exactly those hooks, so
+``config/codex/settings.py``). Installing is the user's approval of exactly those hooks, so
 install writes their trust too, and uninstall removes the trust entries it matches.
 :func:`edit_codex_trust` is pure (text in, text out) and checks its result by parsing it back.
 Project trust (``[projects."<dir>"]``) is a decision about the whole project: install only
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from hookwise.config.codex_settings import (
+from hookwise.config.codex.settings import (
     CodexPaths,
     codex_hook_hash,
     event_label,

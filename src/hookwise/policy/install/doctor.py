@@ -227,8 +227,8 @@ def _entries(
     entries: list[HookEntry] = []
     not_running: list[Registered] = []
     if host == "gemini":
-        from hookwise.config.gemini_paths import SettingsPaths
-        from hookwise.config.gemini_settings import load_settings
+        from hookwise.config.gemini.paths import SettingsPaths
+        from hookwise.config.gemini.settings import load_settings
         from hookwise.config.registry import build_registry
         from hookwise.protocol.profiles import Profile
 
@@ -239,7 +239,7 @@ def _entries(
         _gemini_switches(settings, report)
         warnings = settings.warnings
     elif host == "claude":
-        from hookwise.config.claude_settings import load_claude_hooks
+        from hookwise.config.claude.settings import load_claude_hooks
 
         home = None if env.get("CLAUDE_CONFIG_DIR") else str(claude_config_dir(env).parent)
         claude = load_claude_hooks(project, home=home, env=env)
@@ -247,7 +247,7 @@ def _entries(
         _claude_switches(claude, project, env, report)
         warnings = claude.warnings
     else:
-        from hookwise.config.codex_settings import load_codex_hooks
+        from hookwise.config.codex.settings import load_codex_hooks
 
         codex = load_codex_hooks(project, codex_home=codex_home(env), env=env)
         entries = codex.registry.entries

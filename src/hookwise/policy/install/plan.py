@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from hookwise.config.atomic import write_text_atomic
-from hookwise.config.gemini_paths import SettingsPaths
-from hookwise.config.gemini_settings import load_settings
+from hookwise.config.gemini.paths import SettingsPaths
+from hookwise.config.gemini.settings import load_settings
 from hookwise.config.hookwise_command import is_portable_command
 from hookwise.config.host_homes import codex_home, gemini_home
 from hookwise.config.jsonc import JsonDocument

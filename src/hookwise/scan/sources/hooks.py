@@ -1,15 +1,15 @@
 """The hooks of every host, read through hookwise's own loaders, with who gates them.
 
-* Claude Code (``config/claude_settings``): managed, user, project, local and plugin hooks
+* Claude Code (``config/claude/settings``): managed, user, project, local and plugin hooks
   after ``disableAllHooks``/``allowManagedHooksOnly`` and the settings dedup. Project and
   local hooks wait for the workspace trust dialog in an interactive session, but ``claude
   -p`` and SDK sessions treat every folder as trusted: until the user has trusted the
   folder, they run with no prompt at all. ``http`` handlers (which the runtime leaves out)
   are listed too: they send every payload to a URL.
-* Gemini CLI (``config/gemini_settings`` + ``config/extensions``): every settings scope and the
+* Gemini CLI (``config/gemini/settings`` + ``config/gemini/extensions``): every settings scope and the
   active extensions; project hooks register only in a trusted folder (or with folder trust
   switched off, which is no prompt at all).
-* Codex (``config/codex_settings``): managed, user and project layers; a project layer
+* Codex (``config/codex/settings``): managed, user and project layers; a project layer
   loads only when the project is trusted and each non-managed hook only when its hash is.
   The project layers are read as if trusted to list what trust would let in.
 """
@@ -21,17 +21,17 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from hookwise.config.claude_settings import ClaudeHooks, ClaudePaths, ClaudeScope, load_claude_hooks
-from hookwise.config.claude_trust import (
+from hookwise.config.claude.settings import ClaudeHooks, ClaudePaths, ClaudeScope, load_claude_hooks
+from hookwise.config.claude.trust import (
     CLAUDE_TRUST_STORE,
     ClaudeTrustStore,
     claude_global_config,
     claude_workspace_trust,
 )
-from hookwise.config.codex_settings import CodexHooks, load_codex_hooks
-from hookwise.config.extensions import load_extensions
-from hookwise.config.gemini_paths import SettingsPaths
-from hookwise.config.gemini_settings import LoadedSettings, load_settings
+from hookwise.config.codex.settings import CodexHooks, load_codex_hooks
+from hookwise.config.gemini.extensions import load_extensions
+from hookwise.config.gemini.paths import SettingsPaths
+from hookwise.config.gemini.settings import LoadedSettings, load_settings
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import HooksObject, build_registry
 from hookwise.protocol.jsvalue import JSON

@@ -17,12 +17,12 @@ import shlex
 from collections.abc import Iterable
 from pathlib import Path
 
-from hookwise.config.claude_settings import ClaudeHooks, ClaudePaths, ClaudeScope
-from hookwise.config.claude_trust import claude_global_config
-from hookwise.config.codex_settings import CodexHooks
-from hookwise.config.extensions import load_extensions
-from hookwise.config.gemini_paths import SettingsScope
-from hookwise.config.gemini_settings import LoadedSettings
+from hookwise.config.claude.settings import ClaudeHooks, ClaudePaths, ClaudeScope
+from hookwise.config.claude.trust import claude_global_config
+from hookwise.config.codex.settings import CodexHooks
+from hookwise.config.gemini.extensions import load_extensions
+from hookwise.config.gemini.paths import SettingsScope
+from hookwise.config.gemini.settings import LoadedSettings
 from hookwise.config.jsonc import parse_json_text, parse_jsonc
 from hookwise.protocol.jsvalue import JSON
 from hookwise.scan.context import ScanContext

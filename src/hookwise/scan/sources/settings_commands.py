@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hookwise.config.claude_settings import (
+from hookwise.config.claude.settings import (
     PRECEDENCE,
     ClaudeHooks,
     ClaudeScope,
     ClaudeSettingsFile,
 )
-from hookwise.config.codex_settings import CodexHooks
-from hookwise.config.extensions import parse_dotenv
-from hookwise.config.gemini_settings import LoadedSettings
+from hookwise.config.codex.settings import CodexHooks
+from hookwise.config.gemini.extensions import parse_dotenv
+from hookwise.config.gemini.settings import LoadedSettings
 from hookwise.protocol.jsvalue import JSON
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text, json_line, line_of_offset, text_line

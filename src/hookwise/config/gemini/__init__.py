@@ -1,0 +1,1 @@
+"""Gemini CLI's settings: where each scope lives, reading, merging, trust and extensions."""
