@@ -73,3 +73,19 @@ def test_required_confinement_passes_inside_and_denies_outside(world: World) -> 
     answer = json.loads(outside.stdout)["hookSpecificOutput"]
     assert answer["permissionDecision"] == "deny"
     assert "hookwise run -- " in answer["permissionDecisionReason"]
+
+
+def test_retry_counters_still_count_inside(world: World) -> None:
+    """The cache directory (where retry counters live) is read-only inside: a counter that
+    could not be saved would make a retry rule block every Stop for ever."""
+    world.user_policy.write_text(
+        "version: 1\nrules:\n  - {id: todo, match: {response: {contains: [TODO]}}, "
+        "action: retry, reason: finish, max_retries: 2}\n"
+    )
+    payload = build_payload("claude", "Stop", response="TODO", cwd=str(world.project))
+    line = f"printf %s {shlex.quote(json.dumps(payload))} | {HOOKWISE} hook --platform claude"
+    done = world.run(f"for i in 1 2 3; do {line}; echo '|'; done")
+    assert done.returncode == 0, done.stderr
+    answers = [part.strip() for part in done.stdout.split("|")[:3]]
+    decisions = [json.loads(a).get("decision") if a else None for a in answers]
+    assert decisions == ["block", "block", None], (decisions, done.stderr)

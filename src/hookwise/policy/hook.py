@@ -131,12 +131,30 @@ class FileRetryState(RetryState):
             counts = self.counts.get(session)
             try:
                 if counts:
-                    os.makedirs(self.directory, exist_ok=True)
+                    os.makedirs(self.directory, 0o700, exist_ok=True)
+                    found = os.lstat(self.directory)
+                    if not os.S_ISDIR(found.st_mode) or found.st_uid != os.getuid():
+                        return  # (a shared temp directory: another user's, or a link)
                     replace_with(path, fastjson.dumps(counts).encode("utf-8"))
                 elif os.path.exists(path):
                     os.unlink(path)
             except OSError:
                 pass
+
+
+def retry_state_dir(env: dict[str, str]) -> str:
+    """Where retry counters live between calls: the cache directory; inside `hookwise run`
+    (where it is read-only) a directory of this user's under the session's temp directory.
+
+    Retry counters bound a stop-retry loop; they are not a guard. The agent can always feed
+    the hook a Stop payload of its own, so a counter it moves ends a loop early at most; it
+    never lets a tool call through (docs/confinement.md)."""
+    from hookwise.policy import confinement
+
+    if not confinement.confined(env):
+        return os.path.join(cache_dir(env), "state")
+    base = env.get("TMPDIR") or "/tmp"
+    return os.path.join(base, f"hookwise-retry-{os.getuid()}-{env.get('HOOKWISE_RUN', '')}")
 
 
 def _broken_policy(message: str, path: str) -> dict[str, Any]:
@@ -305,7 +323,7 @@ def main(argv: list[str]) -> int:
             outcome.host = options.platform
             outcome.answer = failure_answer(outcome, bad_input, None, policy["settings"], env)
         else:
-            state = FileRetryState(os.path.join(cache_dir(env), "state"))
+            state = FileRetryState(retry_state_dir(env))
             outcome = decide(payload, policy, options.platform, env, now=now, state=state)
             if policy["settings"].get("approvals") and outcome.decision is not None:
                 relay_ask(outcome, policy, env)
