@@ -89,3 +89,46 @@ def test_retry_counters_still_count_inside(world: World) -> None:
     answers = [part.strip() for part in done.stdout.split("|")[:3]]
     decisions = [json.loads(a).get("decision") if a else None for a in answers]
     assert decisions == ["block", "block", None], (decisions, done.stderr)
+
+
+def test_commands_that_change_the_guard_refuse_inside(world: World) -> None:
+    """`hookwise policy init --force` would rewrite and re-trust the team's policy; inside a
+    session it and every other guardrail command refuse before writing anything."""
+    before = world.snapshot()
+    for command in (
+        "policy init --force",
+        "policy trust",
+        "policy untrust",
+        "install claude --scope project",
+        "uninstall claude --scope project",
+        "hooks trust --host claude",
+        "migrate --from claude --to gemini --write",
+    ):
+        done = world.run(f"{HOOKWISE} {command}")
+        assert done.returncode == 1, (command, done.stdout, done.stderr)
+        assert "refuses inside `hookwise run`" in done.stderr, (command, done.stderr)
+    assert world.snapshot() == before
+
+
+def test_doctor_and_explain_say_whether_the_session_is_confined(world: World) -> None:
+    payload = build_payload(
+        "claude", "PreToolUse", tool="Bash", tool_input={"command": "ls"}, cwd=str(world.project)
+    )
+    line = f"printf %s {shlex.quote(json.dumps(payload))} | {HOOKWISE} explain --host claude -"
+    inside = world.run(f"{line}; {HOOKWISE} doctor --json")
+    assert "confinement: confined by `hookwise run`" in inside.stdout, inside.stderr
+    import subprocess
+
+    outside = subprocess.run(
+        ["sh", "-c", line],
+        capture_output=True,
+        text=True,
+        env=world.env,
+        cwd=world.project,
+        timeout=60,
+        check=False,
+    )
+    assert "confinement: not started by `hookwise run`" in outside.stdout, outside.stderr
+    report = json.loads(inside.stdout[inside.stdout.index("\n{") :])
+    checks = {c["name"]: c for c in report["policy"]["checks"]}
+    assert checks["confinement"]["status"] == "ok"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from hookwise.cli.errors import InputError
+from hookwise.cli.guardrails import changes_guardrails
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option, project_root
 
@@ -399,6 +400,7 @@ def _known_names(sources: HookSources) -> set[str]:
 @click.option("--force", is_flag=True, help="Disable NAME even though no hook here has it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the change as JSON.")
 @_with_context
+@changes_guardrails("hooks disable")
 def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_json: bool) -> None:
     """Add NAME (a hook's name, or its command) to hooksConfig.disabled."""
     from hookwise.config.gemini.paths import SettingsScope
@@ -448,6 +450,7 @@ def disable_hook(ctx: _Context, name: str, scope: str | None, force: bool, as_js
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print the change as JSON.")
 @_with_context
+@changes_guardrails("hooks enable")
 def enable_hook(ctx: _Context, name: str, as_json: bool) -> None:
     """Remove NAME from hooksConfig.disabled in the project and user settings."""
     from hookwise.config.gemini.paths import SettingsScope
@@ -504,6 +507,7 @@ def enable_hook(ctx: _Context, name: str, as_json: bool) -> None:
 @host_option("Whose project: detected from the project's settings files when omitted.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_with_context
+@changes_guardrails("hooks trust")
 def trust_hooks(
     ctx: _Context, list_only: bool, folder: bool, dialect: str | None, as_json: bool
 ) -> None:

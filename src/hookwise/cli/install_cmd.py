@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from hookwise.cli.errors import InputError
+from hookwise.cli.guardrails import changes_guardrails
 from hookwise.cli.options import project_option, project_root
 from hookwise.policy.install.plan import InstallPlan
 from hookwise.policy.install.targets import SCOPES
@@ -75,6 +76,7 @@ def _report(plan: InstallPlan, written: list[Path], dry_run: bool) -> None:
     help="Codex: do not record the hooks' hashes as trusted (approve them in /hooks).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
+@changes_guardrails("install")
 def install(
     host: str,
     scope: str,
@@ -160,6 +162,7 @@ def _matcher(matcher: str | None) -> str:
 @_project_option
 @_dry_run_option
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
+@changes_guardrails("uninstall")
 def uninstall(host: str, scope: str, project: Path | None, dry_run: bool, as_json: bool) -> None:
     """Remove hookwise's hook entries from HOST's settings (other hooks stay)."""
     from hookwise.policy.install.errors import InstallError

@@ -61,6 +61,10 @@ def migrate(
     (Gemini CLI milliseconds, Claude Code and Codex seconds) are converted. Hooks already in
     the target file stay; hooks it already has are not added twice.
     """
+    if write:
+        from hookwise.cli.guardrails import refuse_when_confined
+
+        refuse_when_confined("migrate --write")
     from hookwise.config.detect import Dialect
     from hookwise.config.migrate import MigrationError, plan_migration
 

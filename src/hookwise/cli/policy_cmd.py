@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from hookwise.cli.errors import InputError, os_reason
+from hookwise.cli.guardrails import changes_guardrails
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option
 from hookwise.protocol.hosts import HOST_NAMES
@@ -235,6 +236,7 @@ def schema() -> None:
     help="Rule packs to enable (filesystem,git,secrets,database,kubernetes,cloud or all).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+@changes_guardrails("policy init")
 def init(directory: Path | None, force: bool, packs: str, as_json: bool) -> None:
     """Write a commented starter policy to .hookwise/policy.yaml."""
     from hookwise.policy.tools.starter import starter_policy
@@ -293,6 +295,7 @@ def _print_explanation(report: dict[str, Any]) -> None:
         click.echo(f"arguments: {', '.join(report['arguments'])}")
     if report["error"]:
         click.echo(f"error: {report['error']}")
+    click.echo(f"confinement: {report['confinement']['why']}")
     decision = report["decision"] or {}
     verdict = decision.get("decision") or "none"
     by = f" by rule {decision['rule']!r}" if decision.get("rule") else ""
@@ -702,6 +705,7 @@ def _trust_targets(files: tuple[Path, ...], cwd: Path | None) -> list[str]:
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 @_cwd_option
 @click.option("--json", "as_json", is_flag=True, help="Print the trusted files as JSON.")
+@changes_guardrails("policy trust")
 def trust_cmd(files: tuple[Path, ...], cwd: Path | None, as_json: bool) -> None:
     """Apply project policy FILES in full (default: those that apply here), pinned to
     their exact content: a later change makes them restrictive-only again.
@@ -729,6 +733,7 @@ def trust_cmd(files: tuple[Path, ...], cwd: Path | None, as_json: bool) -> None:
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 @_cwd_option
 @click.option("--json", "as_json", is_flag=True, help="Print what was untrusted as JSON.")
+@changes_guardrails("policy untrust")
 def untrust_cmd(files: tuple[Path, ...], cwd: Path | None, as_json: bool) -> None:
     """Forget the trust of project policy FILES (default: those that apply here)."""
     from hookwise.policy.trust.store import TrustStoreError, untrust_file

@@ -732,6 +732,30 @@ def _check_entry(
         )
 
 
+def confinement_check(env: dict[str, str], settings: Mapping[str, Any]) -> Check:
+    """Whether this process runs inside `hookwise run`, and what that means for the agents
+    started from here (settings.require_confinement denies their tool calls otherwise)."""
+    from hookwise.policy import confinement
+
+    confined, why = confinement.confinement_status(env)
+    if confined:
+        return Check("ok", "confinement", f"{why}: the guard's files are read-only here")
+    required = bool(settings.get("require_confinement", False))
+    if required:
+        return Check(
+            "warn",
+            "confinement",
+            f"{why}; settings.require_confinement is on, so agents started from here are "
+            "denied every tool call: start them as `hookwise run -- <agent>`",
+        )
+    return Check(
+        "info",
+        "confinement",
+        f"{why}: an agent started from here can rewrite the guard's files with an ordinary "
+        "tool call; start agents as `hookwise run -- <agent>` (docs/confinement.md)",
+    )
+
+
 def diagnose(
     project: Path,
     env: Mapping[str, str] | None = None,
@@ -750,6 +774,7 @@ def diagnose(
 
         status, detail = relay.probe(relay_config, environ, str(project))
         policy.checks.append(Check(status, "approvals", detail))
+    policy.checks.append(confinement_check(environ, compiled["settings"]))
     reports = [
         check_host(host, project, environ, compiled, explicit=explicit, run_self_test=run_self_test)
         for host in hosts

@@ -170,7 +170,11 @@ def explain(
                 and relay.attended(outcome.host, policy["hosts"][outcome.host], env)
             ),
         }
+    from hookwise.policy import confinement
+
+    confined, why = confinement.confinement_status(env)
     return {
+        "confinement": {"confined": confined, "why": why},
         "relay": relayed,
         "host": outcome.host,
         "event": outcome.host_event,

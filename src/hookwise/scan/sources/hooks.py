@@ -6,9 +6,9 @@
   -p`` and SDK sessions treat every folder as trusted: until the user has trusted the
   folder, they run with no prompt at all. ``http`` handlers (which the runtime leaves out)
   are listed too: they send every payload to a URL.
-* Gemini CLI (``config/gemini/settings`` + ``config/gemini/extensions``): every settings scope and the
-  active extensions; project hooks register only in a trusted folder (or with folder trust
-  switched off, which is no prompt at all).
+* Gemini CLI (``config/gemini/settings`` + ``config/gemini/extensions``): every settings
+  scope and the active extensions; project hooks register only in a trusted folder (or
+  with folder trust switched off, which is no prompt at all).
 * Codex (``config/codex/settings``): managed, user and project layers; a project layer
   loads only when the project is trusted and each non-managed hook only when its hash is.
   The project layers are read as if trusted to list what trust would let in.
