@@ -15,7 +15,8 @@ refusal in its place) is anywhere in the conversation, it answers ``FINAL_TEXT``
 session calls the tool at most once, and a Stop hook that sends the agent back to work gets
 a plain answer. With ``HOOKWISE_E2E_SECOND_TOOL=write`` a second call follows the first
 result: the agent's file-writing tool (Claude Code ``Write``, Codex ``apply_patch``, Gemini
-CLI ``write_file``) creates ``SECOND_FILE``; after two results the model answers
+CLI ``write_file``) creates ``SECOND_FILE`` (or ``HOOKWISE_E2E_SECOND_PATH``, holding
+``HOOKWISE_E2E_SECOND_CONTENT`` when set); after two results the model answers
 ``FINAL_TEXT``. Requests that offer no shell tool (titles, Gemini's model router) get a
 plain or schema-shaped answer.
 
@@ -57,14 +58,25 @@ def shell_command() -> str:
 FINAL_TEXT = "FAKE-MODEL-FINAL: done."
 PLAIN_TEXT = "FAKE-MODEL-PLAIN"
 
-# A test can ask for a second tool call (a file write) after the shell call.
+# A test can ask for a second tool call (a file write) after the shell call, and choose
+# the file (relative to the project, or absolute) and its content.
 SECOND_TOOL_VARIABLE = "HOOKWISE_E2E_SECOND_TOOL"
+SECOND_PATH_VARIABLE = "HOOKWISE_E2E_SECOND_PATH"
+SECOND_CONTENT_VARIABLE = "HOOKWISE_E2E_SECOND_CONTENT"
 SECOND_FILE = "second.txt"
 SECOND_TEXT = "written by the second tool call\n"
 
 
 def second_tool() -> bool:
     return os.environ.get(SECOND_TOOL_VARIABLE) == "write"
+
+
+def second_file() -> str:
+    return os.environ.get(SECOND_PATH_VARIABLE) or SECOND_FILE
+
+
+def second_text() -> str:
+    return os.environ.get(SECOND_CONTENT_VARIABLE) or SECOND_TEXT
 
 
 # A test can have the Codex shell call ask to leave the sandbox (``require_escalated``), so
@@ -330,8 +342,11 @@ def _second_path(body: dict[str, Any]) -> str:
     import re
 
     text = json.dumps(body.get("system") or "") + json.dumps(body.get("messages") or "")
+    name = second_file()
+    if name.startswith("/"):
+        return name
     found = re.search(r"Primary working directory: ([^\\\n\"]+)", text)
-    return f"{found.group(1).strip()}/{SECOND_FILE}" if found else SECOND_FILE
+    return f"{found.group(1).strip()}/{name}" if found else name
 
 
 def anthropic_reply(
@@ -367,7 +382,7 @@ def anthropic_reply(
                     "type": "tool_use",
                     "id": _ident("toolu_"),
                     "name": "Write",
-                    "input": {"file_path": _second_path(body), "content": SECOND_TEXT},
+                    "input": {"file_path": _second_path(body), "content": second_text()},
                 }
             ]
         else:
@@ -529,7 +544,8 @@ def _responses_default(body: dict[str, Any]) -> dict[str, Any]:
     shell = next((n for n in _SHELL_TOOLS if n in names), None)
     wanted = _calls_wanted(results) if shell else None
     if wanted == "write" and "apply_patch" in names:
-        patch = f"*** Begin Patch\n*** Add File: {SECOND_FILE}\n+{SECOND_TEXT.rstrip()}\n*** End Patch\n"
+        added = "".join(f"+{line}\n" for line in second_text().rstrip("\n").split("\n"))
+        patch = f"*** Begin Patch\n*** Add File: {second_file()}\n{added}*** End Patch\n"
         item: dict[str, Any] = {
             "type": "custom_tool_call",
             "id": _ident("ctc_"),
@@ -593,7 +609,7 @@ def gemini_reply(body: dict[str, Any], script: Script | None = None) -> dict[str
         part = {
             "functionCall": {
                 "name": "write_file",
-                "args": {"file_path": SECOND_FILE, "content": SECOND_TEXT},
+                "args": {"file_path": second_file(), "content": second_text()},
             }
         }
     elif wanted == "shell":

@@ -360,3 +360,44 @@ def test_fake_model_second_tool_is_each_cli_s_file_write(monkeypatch: pytest.Mon
     monkeypatch.delenv(fm.SECOND_TOOL_VARIABLE)
     plain = fm.gemini_reply({"tools": declarations, "contents": answered})
     assert plain["candidates"][0]["content"]["parts"][0]["text"] == FINAL_TEXT
+
+
+def test_fake_model_second_write_goes_where_the_test_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.e2e import fake_model as fm
+
+    monkeypatch.setenv(fm.SECOND_TOOL_VARIABLE, "write")
+    monkeypatch.setenv(fm.SECOND_PATH_VARIABLE, ".hookwise/policy.yaml")
+    monkeypatch.setenv(fm.SECOND_CONTENT_VARIABLE, "version: 1\nrules: []\n")
+    one_result = [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]}]
+    system = "Primary working directory: /w/proj\nmore"
+    tools = [{"name": "Bash"}, {"name": "Write"}]
+    message, _ = fm.anthropic_reply({"tools": tools, "system": system, "messages": one_result})
+    assert message["content"][0]["input"] == {
+        "file_path": "/w/proj/.hookwise/policy.yaml",
+        "content": "version: 1\nrules: []\n",
+    }
+    monkeypatch.setenv(fm.SECOND_PATH_VARIABLE, "/abs/file.txt")
+    message, _ = fm.anthropic_reply({"tools": tools, "system": system, "messages": one_result})
+    assert message["content"][0]["input"]["file_path"] == "/abs/file.txt"
+    monkeypatch.setenv(fm.SECOND_PATH_VARIABLE, ".hookwise/policy.yaml")
+    codex_tools = [
+        {"type": "function", "name": "exec_command"},
+        {"type": "custom", "name": "apply_patch"},
+    ]
+    body = {"tools": codex_tools, "input": [{"type": "function_call_output"}]}
+    patch = fm.responses_reply(body)[0]["output"][0]["input"]
+    assert patch == (
+        "*** Begin Patch\n*** Add File: .hookwise/policy.yaml\n"
+        "+version: 1\n+rules: []\n*** End Patch\n"
+    )
+    declarations = [
+        {"functionDeclarations": [{"name": "run_shell_command"}, {"name": "write_file"}]}
+    ]
+    answered = [{"parts": [{"functionResponse": {"name": "run_shell_command"}}]}]
+    reply = fm.gemini_reply({"tools": declarations, "contents": answered})
+    assert reply["candidates"][0]["content"]["parts"][0]["functionCall"]["args"] == {
+        "file_path": ".hookwise/policy.yaml",
+        "content": "version: 1\nrules: []\n",
+    }
