@@ -8,6 +8,8 @@ import json
 import shlex
 from pathlib import Path
 
+import pytest
+
 from hookwise.policy.tools.payloads import build_payload
 from tests.run.conftest import HOOKWISE, World, needs_namespaces
 
@@ -132,3 +134,32 @@ def test_doctor_and_explain_say_whether_the_session_is_confined(world: World) ->
     report = json.loads(inside.stdout[inside.stdout.index("\n{") :])
     checks = {c["name"]: c for c in report["policy"]["checks"]}
     assert checks["confinement"]["status"] == "ok"
+
+
+@pytest.mark.parametrize("where", ["above", "below"])
+def test_a_policy_written_inside_is_never_trusted_there(world: World, where: str) -> None:
+    """settings.trust.projects trusts a whole tree; a policy the agent writes during the
+    session (above the project, where no .hookwise/ was guarded, or below the start) must
+    not switch a rule off inside, whatever the tree or a hash says."""
+    root = world.project.parent
+    world.user_policy.write_text(
+        "version: 1\nsettings:\n  trust: {projects: [" + str(root) + "]}\nrules:\n"
+        "  - id: no-rm\n    match: {tool: shell, command: rm}\n    action: deny\n"
+    )
+    planted = (root if where == "above" else world.project / "sub") / ".hookwise/policy.yaml"
+    cwd = world.project if where == "above" else world.project / "sub"
+    (world.project / "sub").mkdir(exist_ok=True)
+    takeover = (
+        f"mkdir -p {shlex.quote(str(planted.parent))} && printf '%s' "
+        + shlex.quote("version: 1\noverrides:\n  - {id: no-rm, enabled: false}\n")
+        + f" > {shlex.quote(str(planted))}"
+    )
+    payload = build_payload(
+        "claude", "PreToolUse", tool="Bash", tool_input={"command": "rm -rf x"}, cwd=str(cwd)
+    )
+    hook = f"printf %s {shlex.quote(json.dumps(payload))} | {HOOKWISE} hook --platform claude"
+    done = world.run(f"{takeover} && {hook}")
+    assert done.returncode == 0, done.stderr
+    assert planted.exists()  # (the write itself is ordinary work: the file is not guarded)
+    answer = json.loads(done.stdout)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny", done.stdout

@@ -20,7 +20,48 @@ from hookwise.policy.install.plan import InstallPlan
 from hookwise.policy.install.targets import SCOPES
 from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
 
-_host_argument = click.argument("host", type=click.Choice(HOST_NAMES))
+# `shell`: the user's shell starts every agent under `hookwise run` (run/shell_setup.py)
+SHELL_TARGET = "shell"
+_host_argument = click.argument("host", type=click.Choice((*HOST_NAMES, SHELL_TARGET)))
+_rc_option = click.option(
+    "--rc",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="shell: the rc file to edit (default: from $SHELL: ~/.bashrc, ~/.zshrc, or fish's "
+    "conf.d/hookwise.fish).",
+)
+
+
+def _shell(install: bool, rc: Path | None, dry_run: bool, as_json: bool) -> None:
+    """`install shell` / `uninstall shell`: the agents' functions in the user's rc file."""
+    from hookwise.run import shell_setup
+
+    env = dict(os.environ)
+    try:
+        target = rc or shell_setup.rc_file(env)
+        change = shell_setup.plan_install(target) if install else shell_setup.plan_uninstall(target)
+        if not dry_run:
+            shell_setup.write(change)
+    except (shell_setup.ShellSetupError, OSError) as exc:
+        raise InputError(str(exc)) from None
+    if as_json:
+        click.echo(
+            json.dumps({"rc": str(target), "changed": change.changed, "dry_run": dry_run}, indent=2)
+        )
+        return
+    verb = "added to" if install else "removed from"
+    if not change.changed:
+        state = "already there" if install else "not there"
+        click.echo(f"the hookwise run functions are {state}: {target}; nothing to change")
+    elif dry_run:
+        click.echo(f"would be {verb} {target}:")
+        shown = (change.after if install else change.before) or b""
+        click.echo(shown.decode(errors="replace"))
+    else:
+        click.echo(f"{verb} {target}: {', '.join(HOST_NAMES)} now start under `hookwise run`")
+        click.echo("open a new shell (or source the file) for it to take effect")
+
+
 _scope_option = click.option(
     "--scope",
     type=click.Choice(SCOPES),
@@ -75,6 +116,7 @@ def _report(plan: InstallPlan, written: list[Path], dry_run: bool) -> None:
     is_flag=True,
     help="Codex: do not record the hooks' hashes as trusted (approve them in /hooks).",
 )
+@_rc_option
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
 @changes_guardrails("install")
 def install(
@@ -86,9 +128,16 @@ def install(
     console: bool,
     direct: bool,
     no_trust: bool,
+    rc: Path | None,
     as_json: bool,
 ) -> None:
-    """Register `hookwise hook` with HOST for every event the policy uses."""
+    """Register `hookwise hook` with HOST for every event the policy uses.
+
+    `hookwise install shell` instead makes the user's shell start every agent CLI under
+    `hookwise run` (a marked block in the rc file; `hookwise uninstall shell` removes it)."""
+    if host == SHELL_TARGET:
+        _shell(True, rc, dry_run, as_json)
+        return
     from hookwise.policy.install.errors import InstallError
     from hookwise.policy.install.launcher import hook_command
     from hookwise.policy.install.plan import plan_install, write_plan
@@ -161,10 +210,17 @@ def _matcher(matcher: str | None) -> str:
 @_scope_option
 @_project_option
 @_dry_run_option
+@_rc_option
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
 @changes_guardrails("uninstall")
-def uninstall(host: str, scope: str, project: Path | None, dry_run: bool, as_json: bool) -> None:
-    """Remove hookwise's hook entries from HOST's settings (other hooks stay)."""
+def uninstall(
+    host: str, scope: str, project: Path | None, dry_run: bool, rc: Path | None, as_json: bool
+) -> None:
+    """Remove hookwise's hook entries from HOST's settings (other hooks stay);
+    `hookwise uninstall shell` removes the `hookwise run` functions from the rc file."""
+    if host == SHELL_TARGET:
+        _shell(False, rc, dry_run, as_json)
+        return
     from hookwise.policy.install.errors import InstallError
     from hookwise.policy.install.plan import plan_uninstall, write_plan
 

@@ -54,6 +54,14 @@ def confinement_status(env: "dict[str, str]") -> "tuple[bool, str]":
     return True, f"confined by `hookwise run` (session {session})"
 
 
+def on_read_only_mount(path: str) -> bool:
+    """Whether ``path`` (or, when absent, its directory) lies on a read-only mount here."""
+    state = _read_only(path)
+    if state is None:
+        state = _read_only(path.rpartition("/")[0] or "/")
+    return bool(state)
+
+
 def confined(env: "dict[str, str]") -> bool:
     """Whether this process runs inside `hookwise run` (no variable: no system call)."""
     return bool(env.get(SESSION_VARIABLE)) and confinement_status(env)[0]

@@ -108,6 +108,8 @@ class Trust:
         self.files = files or {}
         self.everything = everything
         self.problem = problem  # the store could not be read (nothing in it counts)
+        # inside `hookwise run`: a policy the agent could have written is never trusted
+        self.confined = False
 
     @classmethod
     def everything_trusted(cls) -> Trust:
@@ -117,14 +119,26 @@ class Trust:
     @classmethod
     def from_store(cls, data: bytes | None, env: dict[str, str]) -> Trust:
         try:
-            return cls(parse_store(data, store_path(env)))
+            trust = cls(parse_store(data, store_path(env)))
         except TrustStoreError as exc:
-            return cls(problem=str(exc))
+            trust = cls(problem=str(exc))
+        from hookwise.policy import confinement
+
+        trust.confined = confinement.confined(env)
+        return trust
 
     def decide(self, path: str, data: bytes, settings: dict[str, Any]) -> tuple[bool, str]:
         """(trusted, why) for a project or local file, given the user/managed settings."""
         if self.everything:
             return True, "trusted by the caller"
+        if self.confined:
+            from hookwise.policy import confinement
+
+            if not confinement.on_read_only_mount(path):
+                return False, (
+                    "writable inside this `hookwise run` session, so the agent may have "
+                    "written it: untrusted until the session ends and you trust it again"
+                )
         if settings.get("trust.check", True) is False:
             return True, "the user policy turns the trust check off (settings.trust.check)"
         real = canonical_path(path)
