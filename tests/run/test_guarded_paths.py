@@ -6,7 +6,10 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from hookwise.config import claude_settings, claude_trust, codex_settings, gemini_paths
+from hookwise.config.claude import settings as claude_settings
+from hookwise.config.claude import trust as claude_trust
+from hookwise.config.codex import settings as codex_settings
+from hookwise.config.gemini import paths as gemini_paths
 from hookwise.config.host_homes import claude_config_dir, codex_home, gemini_home
 from hookwise.run import guarded_paths as guarded
 from hookwise.run.hidden import ipc_hides, secret_hides
