@@ -381,13 +381,11 @@ def test_background_process_kills_every_hook(lab: Lab) -> None:
     assert rc == 2 or '"deny"' in out, (result.stdout, result.stderr)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ESCAPE: a directory on PATH that does not exist yet (~/.local/bin) is not "
-    "guarded; the agent creates it and puts a `bash`/`hookwise` there, which Gemini CLI "
-    "and Codex (bash -c) and the portable command (hookwise) then run for every hook",
-)
 def test_missing_path_directory_shadows_bash_and_hookwise(lab: Lab) -> None:
+    """A directory on PATH that does not exist yet (~/.local/bin, before /usr/bin): the
+    agent creates it and puts a `bash`/`hookwise` answering `{}` there, which Gemini CLI
+    and Codex (bash -c) and the portable command would run for every hook. Held: the
+    directory is made for the session with guarded placeholders inside, and removed after."""
     lab.path = f"{lab.home}/.local/bin:{lab.path}"
     (lab.root / "payload.json").write_text(lab.payload())
     script = (
@@ -398,6 +396,31 @@ def test_missing_path_directory_shadows_bash_and_hookwise(lab: Lab) -> None:
     )
     result = lab.run(script)
     assert '"deny"' in result.stdout, (result.stdout, result.stderr)
+    assert not (lab.home / ".local" / "bin").exists()  # made for the session, removed after
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_portable_command_fails_closed_past_a_hookwise_placeholder(lab: Lab, shell: str) -> None:
+    """Where no real `hookwise` comes later on PATH, the non-executable placeholder makes
+    bash say "Permission denied" (126) instead of "not found" (127): the portable command
+    still exits 2, which every host takes as a block."""
+    if shutil.which(shell) is None:
+        pytest.skip(f"no {shell}")
+    bindir = lab.root / "bin"
+    bindir.mkdir()
+    (bindir / "hookwise").write_bytes(b"")  # what a session leaves there while it runs
+    env = {"HOME": str(lab.home), "PATH": f"{bindir}:/usr/bin:/bin"}
+    result = subprocess.run(
+        [shell, "-c", portable_command("claude")],
+        input=lab.payload(),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "hookwise is not installed" in result.stderr
 
 
 @pytest.mark.xfail(

@@ -374,23 +374,45 @@ def _code(env: dict[str, str]) -> list[Guarded]:
 HOOK_PROGRAMS = ("bash", "sh", "hookwise")
 
 
-def _hook_programs(env: dict[str, str]) -> list[Guarded]:
-    """A program the host runs every hook with must not be shadowed: in each directory of
-    PATH this user can write, up to where the program is found, its name is guarded (an
-    empty, non-executable placeholder when missing, which the lookup passes over). And what
-    opens a shell outside: ssh's authorized keys, and the start-up files a non-interactive
-    shell reads (``$BASH_ENV``, ``$ENV``)."""
+def path_directories(env: dict[str, str]) -> list[str]:
+    return [os.path.abspath(d or ".") for d in (env.get("PATH") or "").split(os.pathsep)]
+
+
+def path_shadows(name: str, env: dict[str, str], why: str) -> list[Guarded]:
+    """``name`` must not be shadowed on PATH: in every directory of PATH up to where it is
+    found, the name is guarded where this user could put a program there. A writable
+    directory gets an empty, non-executable placeholder when the name is missing (the
+    lookup passes over it); a missing directory this user could create is made for the
+    session with the placeholder inside (``~/.local/bin`` before ``/usr/bin``); a directory
+    this user cannot write but could rename away is pinned (bound read-only onto itself)."""
     out: list[Guarded] = []
-    directories = [os.path.abspath(d or ".") for d in (env.get("PATH") or "").split(os.pathsep)]
-    for name in HOOK_PROGRAMS:
-        for directory in directories:
-            path = os.path.join(directory, name)
-            found = os.access(path, os.X_OK) and not os.path.isdir(path)
-            if os.access(directory, os.W_OK) and os.path.isdir(directory):
-                why = f"`{name}` as the hosts find it on PATH"
+    for directory in path_directories(env):
+        path = os.path.join(directory, name)
+        found = os.access(path, os.X_OK) and not os.path.isdir(path)
+        if os.path.isdir(directory):
+            if os.access(directory, os.W_OK):
                 out.append(Guarded(path, SYSTEM if found else HOST, why, placeholder=b""))
-            if found:
-                break
+            elif os.access(os.path.dirname(directory), os.W_OK):
+                why_dir = f"{why} (a directory that could be replaced)"
+                out.append(Guarded(directory, SYSTEM, why_dir))
+        elif (
+            not os.path.lexists(directory)
+            and _creatable(directory)
+            and not _under_root_system(directory)
+        ):
+            out.append(Guarded(path, HOST, f"{why}; its directory made", placeholder=b""))
+        if found:
+            break
+    return out
+
+
+def _hook_programs(env: dict[str, str]) -> list[Guarded]:
+    """A program the host runs every hook with must not be shadowed (:func:`path_shadows`).
+    And what opens a shell outside: ssh's authorized keys, and the start-up files a
+    non-interactive shell reads (``$BASH_ENV``, ``$ENV``)."""
+    out: list[Guarded] = []
+    for name in HOOK_PROGRAMS:
+        out += path_shadows(name, env, f"`{name}` as the hosts find it on PATH")
     # a key the agent adds here opens an unconfined shell through `ssh localhost`
     ssh = os.path.join(_home(env), ".ssh")
     if not os.path.lexists(ssh):
