@@ -474,13 +474,11 @@ def test_policy_planted_in_a_trusted_tree(tmp_path: Path, where: str) -> None:
     assert denied(lab.hook(cwd))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ESCAPE: the agent's program is guarded where it is found, but not its name in "
-    "the writable PATH directories before it: the agent puts a wrapper there, and the next "
-    "`hookwise run -- <agent>` starts the wrapper (a host without hooks)",
-)
 def test_agent_program_shadowed_on_path_for_the_next_session(lab: Lab) -> None:
+    """The agent puts a wrapper named like itself in a writable PATH directory before its
+    own (~/bin before tools/bin), and the next `hookwise run -- <agent>` would start the
+    wrapper (a host without hooks). Held: the name is guarded there (an empty,
+    non-executable placeholder during the session, removed after)."""
     tools = lab.root / "tools" / "bin"
     tools.mkdir(parents=True)
     (lab.home / "bin").mkdir()
@@ -489,9 +487,11 @@ def test_agent_program_shadowed_on_path_for_the_next_session(lab: Lab) -> None:
     agent.chmod(0o755)
     lab.path = f"{lab.home}/bin:{tools}:{lab.path}"
     plant = "printf '#!/bin/sh\\necho WRAPPER\\n' > ~/bin/fakeagent && chmod +x ~/bin/fakeagent"
-    lab.run("", argv=[HOOKWISE, "run", "--", "fakeagent", plant])
+    first = lab.run("", argv=[HOOKWISE, "run", "--", "fakeagent", plant])
+    assert "REAL-AGENT" in first.stdout and "Read-only" in first.stderr, first.stderr
     result = lab.run("", argv=[HOOKWISE, "run", "--", "fakeagent"])
     assert "REAL-AGENT" in result.stdout, (result.stdout, result.stderr)
+    assert not (lab.home / "bin" / "fakeagent").exists()
 
 
 @pytest.mark.xfail(
