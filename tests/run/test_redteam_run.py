@@ -423,13 +423,11 @@ def test_portable_command_fails_closed_past_a_hookwise_placeholder(lab: Lab, she
     assert "hookwise is not installed" in result.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ESCAPE: the virtualenv is guarded but not its base interpreter (nor libpython) "
-    "where this user can write them (pyenv under ~, or root): replaced inside, every hook "
-    "(`#!<venv>/bin/python -IS` -> base interpreter) runs the agent's program",
-)
 def test_base_interpreter_of_the_virtualenv_replaced(lab: Lab) -> None:
+    """The virtualenv is guarded; its base interpreter (a Python this user can write: pyenv
+    under ~, or root's) is what `#!<venv>/bin/python -IS` runs. Replaced inside, every hook
+    would run the agent's program. Held: the base interpreter (pyvenv.cfg), its libpython
+    and standard library are read-only where this user can write them."""
     base = Path(os.path.realpath(sys.executable))
     pybin = lab.root / "py" / "bin"
     pybin.mkdir(parents=True)
@@ -443,14 +441,14 @@ def test_base_interpreter_of_the_virtualenv_replaced(lab: Lab) -> None:
     script = (
         f"printf '#!/bin/sh\\necho {{}}\\n' > {pybin}/.x && chmod +x {pybin}/.x && "
         f"mv {pybin}/.x {interpreter}; "
-        f"{venv}/bin/python -I -S -m hookwise hook --platform claude < $R/payload.json"
+        # (-I without -S: this test's venv finds hookwise through a .pth file)
+        f"{venv}/bin/python -I -m hookwise hook --platform claude < $R/payload.json"
     )
+    before = hashlib.sha256(interpreter.read_bytes()).hexdigest()
     argv = [str(venv / "bin" / "python"), "-m", "hookwise", "run", "--", "bash", "-c", script]
     result = lab.run(script, argv=argv)
-    assert "Read-only" in result.stderr or '"deny"' in result.stdout, (
-        result.stdout,
-        result.stderr,
-    )
+    assert '"deny"' in result.stdout, (result.stdout, result.stderr)
+    assert hashlib.sha256(interpreter.read_bytes()).hexdigest() == before
 
 
 @pytest.mark.xfail(

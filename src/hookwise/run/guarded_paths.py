@@ -338,26 +338,91 @@ def _on_path(name: str, env: dict[str, str]) -> str | None:
     return None
 
 
-def _interpreter(path: str, why: str) -> Guarded | None:
-    """An interpreter the hook runs: its virtualenv when it is one, else the interpreter
-    itself where this user could change it."""
+def _venv_base(prefix: str) -> str | None:
+    """The interpreter a virtualenv runs on (``executable``, else ``home``, in pyvenv.cfg;
+    else where its ``bin/python`` leads): the venv's ``python`` is only a link to it."""
+    try:
+        with open(os.path.join(prefix, "pyvenv.cfg"), encoding="utf-8", errors="replace") as f:
+            values = {k.strip(): v.strip() for k, _, v in (line.partition("=") for line in f)}
+    except OSError:
+        values = {}
+    executable = values.get("executable")
+    if executable and os.path.isabs(executable) and os.path.exists(executable):
+        return executable
+    home = values.get("home")
+    version = ".".join(values.get("version", values.get("version_info", "")).split(".")[:2])
+    for name in (f"python{version}", "python3", "python"):
+        if home and os.path.exists(os.path.join(home, name)):
+            return os.path.join(home, name)
+    linked = os.path.realpath(os.path.join(prefix, "bin", "python"))
+    return linked if not linked.startswith(prefix.rstrip("/") + "/") else None
+
+
+def _mapped_libpython() -> list[str]:
+    """The libpython this process runs on, where the loader found it (any directory)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as handle:
+            maps = handle.read()
+    except OSError:
+        return []
+    return sorted({line.split(None, 5)[5] for line in maps.splitlines() if "/libpython" in line})
+
+
+def _python_libraries(real: str, why: str) -> list[Guarded]:
+    """Beside an interpreter (``<prefix>/bin/pythonX.Y``): its ``libpython*.so`` and its
+    standard library in ``<prefix>/lib``, where this user can write them."""
+    lib = os.path.join(os.path.dirname(os.path.dirname(real)), "lib")
+    try:
+        names = os.listdir(lib)
+    except OSError:
+        return []
+    out: list[Guarded] = []
+    for name in names:
+        path = os.path.realpath(os.path.join(lib, name))
+        if name.startswith("libpython") and ".so" in name:
+            found = Guarded(path, CODE, f"{why}'s {os.path.basename(path)}")
+        elif name.startswith("python3") and os.path.exists(os.path.join(path, "os.py")):
+            found = Guarded(path, CODE, f"{why}'s standard library")
+        else:
+            continue
+        if os.access(path, os.W_OK):
+            out.append(found)
+    return out
+
+
+def _interpreter(path: str, why: str) -> list[Guarded]:
+    """An interpreter the hook runs: its virtualenv when it is one, and the interpreter
+    (a virtualenv's base interpreter), its libpython and standard library where this user
+    could change them (a Python under ~, pyenv, or root's own): replaced, every hook
+    (``#!<venv>/bin/python -I -S``) would run what the agent put there."""
+    out: list[Guarded] = []
     prefix = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    base: str | None = path
     if os.path.exists(os.path.join(prefix, "pyvenv.cfg")):
-        return Guarded(prefix, CODE, f"{why}'s virtualenv")
-    real = os.path.realpath(path)
-    return Guarded(real, CODE, why) if os.access(real, os.W_OK) else None
+        out.append(Guarded(prefix, CODE, f"{why}'s virtualenv"))
+        base = _venv_base(prefix)
+        why = f"{why}'s base interpreter"
+    if base is None:
+        return out
+    real = os.path.realpath(base)
+    if os.access(real, os.W_OK):
+        out.append(Guarded(real, CODE, why))
+    return out + _python_libraries(real, why)
 
 
 def _code(env: dict[str, str]) -> list[Guarded]:
     import hookwise
 
     out = [Guarded(os.path.dirname(os.path.abspath(hookwise.__file__)), CODE, "hookwise's code")]
-    found = [_interpreter(sys.executable, "this interpreter")]
+    found: list[Guarded | None] = [*_interpreter(sys.executable, "this interpreter")]
+    for path in _mapped_libpython():
+        if os.access(path, os.W_OK):
+            found.append(Guarded(path, CODE, "this interpreter's libpython"))
     for path in _launcher_code(env):
         if os.path.isdir(path):
             found.append(Guarded(path, CODE, "the launcher's hookwise"))
         elif os.path.exists(path):
-            found.append(_interpreter(path, "the launcher's interpreter"))
+            found += _interpreter(path, "the launcher's interpreter")
     # the standard library and the hookwise command, where this user could change them (a
     # Python installed in the home directory, or root's own)
     stdlib = os.path.dirname(os.path.abspath(os.__file__))
