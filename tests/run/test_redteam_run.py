@@ -521,13 +521,11 @@ def test_nested_namespace_covers_a_guarded_path(lab: Lab) -> None:
     assert "disableAllHooks" not in result.stdout, result.stdout
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ESCAPE (outside the documented scope): only the current project's host settings "
-    "are guarded; the agent writes another project's .claude/settings.local.json "
-    "(disableAllHooks), and a later session there starts with hooks off, now guarded as is",
-)
 def test_another_projects_host_settings(lab: Lab) -> None:
+    """Only the current project's host settings are guarded: the agent writes another
+    project's .claude/settings.local.json (disableAllHooks), and a later session there
+    would start with hooks off, guarded as is. Not prevented (any project on the disk
+    could be next); the session started there says so on stderr, naming the file."""
     other = lab.root / "other"
     other.mkdir()
     subprocess.run(["git", "init", "-q", str(other)], check=True)
@@ -536,4 +534,16 @@ def test_another_projects_host_settings(lab: Lab) -> None:
         f"""echo '{{"disableAllHooks": true}}' > {other}/.claude/settings.local.json"""
     )
     lab.run(script)
-    assert not (other / ".claude" / "settings.local.json").exists()
+    planted = other / ".claude" / "settings.local.json"
+    assert planted.exists()  # written: outside this session's scope
+    later = subprocess.run(
+        [HOOKWISE, "run", "--", "true"],
+        cwd=other,
+        env=lab.env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert later.returncode == 0, later.stderr
+    assert f"warning: {planted}: disableAllHooks is true" in later.stderr, later.stderr
