@@ -492,16 +492,17 @@ def test_agent_program_shadowed_on_path_for_the_next_session(lab: Lab) -> None:
     assert not (lab.home / "bin" / "fakeagent").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ESCAPE (for a second host the agent starts): in a user+mount namespace of its "
-    "own the agent mounts over guarded paths (locked mounts can be covered, not removed); "
-    "a host started there reads `disableAllHooks` and an empty hookwise config",
-)
 def test_nested_namespace_covers_a_guarded_path(lab: Lab) -> None:
+    """In a user+mount namespace of its own the agent can cover guarded paths (locked mounts
+    can be covered, not removed): a host it starts *there* reads `disableAllHooks` and an
+    empty hookwise config. By design, not closed: a host the agent starts is the agent's to
+    configure anyway (`CLAUDE_CONFIG_DIR=/tmp/x claude`, `--settings`), and refusing
+    CLONE_NEWUSER would break the agent's own sandboxes (Codex 0.169 runs its tool calls in
+    its bundled bubblewrap). What holds: the cover is seen only inside that namespace; the
+    session's own processes, its hooks and the files outside keep the guard."""
     script = textwrap.dedent(
         """
-        import ctypes, os
+        import ctypes, os, time
         libc = ctypes.CDLL(None, use_errno=True)
         H = os.environ["HOME"]; R = os.environ["R"]
         open(R + "/evil.json", "w").write('{"disableAllHooks": true}\\n')
@@ -510,15 +511,26 @@ def test_nested_namespace_covers_a_guarded_path(lab: Lab) -> None:
         libc.mount((R + "/evil.json").encode(), (H + "/.claude/settings.json").encode(),
                    None, 4096, None)
         libc.mount(b"none", (H + "/.config/hookwise").encode(), b"tmpfs", 0, None)
-        print("SEEN", open(H + "/.claude/settings.json").read().strip(),
-              sorted(os.listdir(H + "/.config/hookwise")))
+        print("NESTED", open(H + "/.claude/settings.json").read().strip(),
+              sorted(os.listdir(H + "/.config/hookwise")), flush=True)
+        open(R + "/nested.ready", "w").close()
+        while not os.path.exists(R + "/nested.go"):
+            time.sleep(0.05)
         """
     )
     (lab.root / "nest.py").write_text(script)
+    (lab.root / "payload.json").write_text(lab.payload())
     before = lab.digest()
-    result = lab.run("python3 $R/nest.py")
-    assert_guard_held(lab, before)  # the session's own view holds
-    assert "disableAllHooks" not in result.stdout, result.stdout
+    result = lab.run(
+        "python3 $R/nest.py & while [ ! -e $R/nested.ready ]; do sleep 0.05; done; "
+        'echo "OUTSIDE $(cat ~/.claude/settings.json) $(ls ~/.config/hookwise)"; '
+        "hookwise hook --platform claude < $R/payload.json; touch $R/nested.go; wait"
+    )
+    assert 'NESTED {"disableAllHooks": true} []' in result.stdout, result.stdout
+    outside = [line for line in result.stdout.splitlines() if line.startswith("OUTSIDE")]
+    assert outside == ["OUTSIDE {} policy.yaml"], result.stdout
+    assert '"deny"' in result.stdout, (result.stdout, result.stderr)
+    assert_guard_held(lab, before)
 
 
 def test_another_projects_host_settings(lab: Lab) -> None:
