@@ -320,8 +320,12 @@ POKE = textwrap.dedent(
 @pytest.mark.xfail(
     _yama_scope() == 0,
     strict=True,
-    reason="ESCAPE: a tool call can write its host's memory (/proc/<host>/mem, ptrace): same "
-    "uid, same user namespace, the host is dumpable and Yama is absent or ptrace_scope 0",
+    reason="ESCAPE, not closed (docs/confinement.md): a tool call can write its host's memory "
+    "through /proc/<host>/mem: same uid, the host is dumpable, Yama absent or ptrace_scope 0. "
+    "ptrace attach, process_vm_writev and pidfd_getfd are refused by the session's seccomp "
+    "filter (below); an open of /proc/<pid>/mem is a path a filter cannot see, and the mount "
+    "answers (a read-only /proc, or binds over the host's mem files) break user namespaces "
+    "or miss its threads (/proc/<tid>/mem) and the hosts started as children",
 )
 def test_tool_call_rewrites_the_hosts_hook_command_in_memory(lab: Lab) -> None:
     (lab.root / "host.py").write_text(HOST)
@@ -333,6 +337,82 @@ def test_tool_call_rewrites_the_hosts_hook_command_in_memory(lab: Lab) -> None:
     )
     said = [line for line in result.stdout.splitlines() if line.startswith("HOOK-SAID:")]
     assert said and '"deny"' in said[0], (result.stdout, result.stderr)
+
+
+PTRACE_POKE = textwrap.dedent(
+    """
+    # the tool call: the same rewrite through ptrace (attach, PEEK/POKEDATA) and through
+    # process_vm_writev; each attempt says how it ended
+    import ctypes, os, re
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.ptrace.restype = ctypes.c_long
+    libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+    libc.syscall.restype = ctypes.c_long
+    pid = os.getppid()
+    while b"host.py" not in open(f"/proc/{pid}/cmdline", "rb").read():
+        pid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+    found = []
+    for line in open(f"/proc/{pid}/maps"):
+        m = re.match(r"([0-9a-f]+)-([0-9a-f]+) rw", line)
+        if m:
+            found.append((int(m[1], 16), int(m[2], 16)))
+    class Iov(ctypes.Structure):
+        _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+    new = b"HOOKCMD=echo '{}'\\0"
+    local = ctypes.create_string_buffer(new, len(new))
+    remote = Iov(found[0][0], len(new))
+    here = Iov(ctypes.cast(local, ctypes.c_void_p), len(new))
+    n = libc.syscall(311, pid, ctypes.byref(here), 1, ctypes.byref(remote), 1, 0)
+    print("PVW", n, os.strerror(ctypes.get_errno()) if n < 0 else "written")
+    n = libc.ptrace(16, pid, None, None)
+    print("ATTACH", n, os.strerror(ctypes.get_errno()) if n < 0 else "attached")
+    n = libc.ptrace(0x4206, pid, None, None)
+    print("SEIZE", n, os.strerror(ctypes.get_errno()) if n < 0 else "seized")
+    """
+)
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="process_vm_writev's number")
+def test_tool_call_cannot_trace_or_write_its_host_through_system_calls(lab: Lab) -> None:
+    """ptrace attach/seize and process_vm_writev on the host are refused (EPERM) by the
+    session's seccomp filter, whatever Yama says; the hook command stays."""
+    (lab.root / "host.py").write_text(HOST)
+    (lab.root / "poke.py").write_text(PTRACE_POKE)
+    (lab.root / "payload.json").write_text(lab.payload())
+    result = lab.run(
+        "python3 $R/host.py 'python3 $R/poke.py'",
+        HOOKCMD=f"{HOOKWISE} hook --platform claude",
+    )
+    for call in ("PVW", "ATTACH", "SEIZE"):
+        assert f"{call} -1 Operation not permitted" in result.stdout, result.stdout
+    said = [line for line in result.stdout.splitlines() if line.startswith("HOOK-SAID:")]
+    assert said and '"deny"' in said[0], (result.stdout, result.stderr)
+
+
+def test_a_debugger_still_runs_its_own_program(lab: Lab) -> None:
+    """PTRACE_TRACEME and the requests on the tracee stay allowed: gdb's `run` and
+    `strace CMD` trace a child that asked to be traced."""
+    script = textwrap.dedent(
+        """
+        import ctypes, os
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.ptrace.restype = ctypes.c_long
+        libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+        child = os.fork()
+        if child == 0:
+            libc.ptrace(0, 0, None, None)  # PTRACE_TRACEME
+            os.kill(os.getpid(), 19)
+            os._exit(7)
+        _, status = os.waitpid(child, os.WUNTRACED)
+        assert os.WIFSTOPPED(status)
+        assert libc.ptrace(3, child, None, None) != -1 or ctypes.get_errno() == 0  # PEEKUSER
+        assert libc.ptrace(7, child, None, None) == 0  # PTRACE_CONT
+        print("TRACED", os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]))
+        """
+    )
+    (lab.root / "trace.py").write_text(script)
+    result = lab.run("python3 $R/trace.py")
+    assert "TRACED 7" in result.stdout, (result.stdout, result.stderr)
 
 
 KILLER = textwrap.dedent(
