@@ -317,7 +317,7 @@ POKE = textwrap.dedent(
 )
 
 
-@pytest.mark.xfail(
+ESCAPE_MEM = pytest.mark.xfail(
     _yama_scope() == 0,
     strict=True,
     reason="ESCAPE, not closed (docs/confinement.md): a tool call can write its host's memory "
@@ -325,18 +325,55 @@ POKE = textwrap.dedent(
     "ptrace attach, process_vm_writev and pidfd_getfd are refused by the session's seccomp "
     "filter (below); an open of /proc/<pid>/mem is a path a filter cannot see, and the mount "
     "answers (a read-only /proc, or binds over the host's mem files) break user namespaces "
-    "or miss its threads (/proc/<tid>/mem) and the hosts started as children",
+    "or miss its threads (/proc/<tid>/mem) and the hosts started as children; closed only "
+    "with --read-only-proc, which breaks user namespaces",
 )
-def test_tool_call_rewrites_the_hosts_hook_command_in_memory(lab: Lab) -> None:
+
+
+@pytest.mark.parametrize(
+    "options", [pytest.param([], marks=ESCAPE_MEM, id="default"), ["--read-only-proc"]]
+)
+def test_tool_call_rewrites_the_hosts_hook_command_in_memory(lab: Lab, options: list[str]) -> None:
     (lab.root / "host.py").write_text(HOST)
     (lab.root / "poke.py").write_text(POKE)
     (lab.root / "payload.json").write_text(lab.payload())
+    script = "python3 $R/host.py 'python3 $R/poke.py'"
     result = lab.run(
-        "python3 $R/host.py 'python3 $R/poke.py'",
+        script,
+        argv=[HOOKWISE, "run", *options, "--", "bash", "-c", script],
         HOOKCMD=f"{HOOKWISE} hook --platform claude",
     )
     said = [line for line in result.stdout.splitlines() if line.startswith("HOOK-SAID:")]
     assert said and '"deny"' in said[0], (result.stdout, result.stderr)
+
+
+def test_read_only_proc_stays_read_only_from_a_nested_namespace(lab: Lab) -> None:
+    """With --read-only-proc, /proc cannot be made writable again, not even from a user and
+    mount namespace of the agent's own (the read-only flag is locked when it is copied)."""
+    script = textwrap.dedent(
+        """
+        import ctypes, os
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        assert libc.unshare(0x10000000 | 0x00020000) == 0
+        class Attr(ctypes.Structure):
+            _fields_ = [(n, ctypes.c_uint64) for n in ("set", "clr", "prop", "userns")]
+        bad = []
+        if libc.mount(None, b"/proc", None, 0x20 | 0x1000, None) == 0:
+            bad.append("remount")
+        if libc.syscall(442, -100, b"/proc", 0x8000, ctypes.byref(Attr(0, 1, 0, 0)), 32) == 0:
+            bad.append("mount_setattr")
+        try:
+            os.close(os.open("/proc/1/mem", os.O_RDWR)); bad.append("mem")
+        except OSError:
+            pass
+        print("BAD", bad) if bad else print("ALL REFUSED")
+        """
+    )
+    (lab.root / "rw.py").write_text(script)
+    argv = [HOOKWISE, "run", "--read-only-proc", "--", "python3", str(lab.root / "rw.py")]
+    result = lab.run("", argv=argv)
+    assert "ALL REFUSED" in result.stdout, (result.stdout, result.stderr)
 
 
 PTRACE_POKE = textwrap.dedent(

@@ -240,6 +240,7 @@ def run(
     cwd: str,
     *,
     protect_secrets: bool = False,
+    read_only_proc: bool = False,
     note: Callable[[str], None] | None = None,
 ) -> int:
     """Run ``argv`` confined; its exit status. Raises :class:`RunError` when the
@@ -299,6 +300,7 @@ def run(
             cwd=cwd,
             empty_dir=empty_dir,
             empty_file=empty_file,
+            read_only_proc=read_only_proc,
         )
         identities = _identities(plan)
         code = _start(launch, sink, say, targets)
