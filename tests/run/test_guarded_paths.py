@@ -175,3 +175,22 @@ def test_protect_secrets_makes_them_unreadable_inside(world: World) -> None:
     plain = world.run('cat "$HOME/.ssh/id_rsa" .env')
     assert "PRIVATE KEY" in plain.stdout and "TOKEN=abc" in plain.stdout
     assert key.read_text() == "PRIVATE KEY\n" and env_file.read_text() == "TOKEN=abc\n"
+
+
+def test_a_program_s_name_is_guarded_on_path_up_to_where_it_is_found(tmp_path: Path) -> None:
+    """A writable directory gets a placeholder, a missing one this user could create is made
+    with the placeholder inside, and the search stops where the program is found."""
+    writable = tmp_path / "bin"
+    writable.mkdir()
+    missing = tmp_path / "home/.local/bin"
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "tool").write_text("#!/bin/sh\n")
+    (real / "tool").chmod(0o755)
+    later = tmp_path / "later"
+    env = {"PATH": f"{writable}:{missing}:{real}:{later}"}
+    found = {g.path: g for g in guarded.path_shadows("tool", env, "t")}
+    assert set(found) == {str(writable / "tool"), str(missing / "tool"), str(real / "tool")}
+    assert found[str(missing / "tool")].placeholder == b""
+    assert found[str(writable / "tool")].role == guarded.HOST
+    assert found[str(real / "tool")].role == guarded.SYSTEM  # found: bound, never rewritten

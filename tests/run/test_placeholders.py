@@ -98,6 +98,32 @@ def test_a_placeholder_bound_by_a_running_session_stays(tmp_path: Path) -> None:
     assert os.listdir(journal_dir / "sessions") == []
 
 
+def test_the_parent_made_for_a_running_session_s_placeholder_stays_recorded(
+    tmp_path: Path,
+) -> None:
+    """Another session ending while this one runs keeps the directory made as the parent
+    of this one's placeholder in the journal: this session removes it when it ends."""
+    journal_dir = tmp_path / "journal"
+    journal_dir.mkdir()
+    placeholder = tmp_path / "home/.local/bin/bash"
+    running = Journal(str(journal_dir), "running")
+    made = create([Guarded(str(placeholder), HOST, "t", placeholder=b"")])
+    running.record(made)
+    running.register([str(placeholder)])
+    script = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).parents[2] / 'src')!r})\n"
+        "from hookwise.run.placeholders import Journal\n"
+        f"j = Journal({str(journal_dir)!r}, 'other')\n"
+        "j.register([])\n"
+        "print(j.finish([]))\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True)
+    assert placeholder.parent.is_dir()
+    assert running.finish(made) == []
+    assert not (tmp_path / "home/.local").exists()
+
+
 def test_an_interrupted_session_s_placeholders_are_removed_later(tmp_path: Path) -> None:
     journal_dir = tmp_path / "journal"
     journal_dir.mkdir()

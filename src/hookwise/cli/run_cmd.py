@@ -1,4 +1,4 @@
-"""``hookwise run [--host H] [--protect-secrets] [--print-paths] -- COMMAND [ARGS...]``.
+"""``hookwise run [--host H] [--protect-secrets] [--read-only-proc] [--print-paths] -- COMMAND``.
 
 Starts an agent confined (``hookwise.run``). It is dispatched before click is imported
 (entry.py), as ``hook`` is: click and the command modules cost more than the 50 ms a start
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     import click
 
 USAGE = """\
-Usage: hookwise run [--host HOST] [--protect-secrets] [--print-paths] -- COMMAND [ARGS...]
+Usage: hookwise run [OPTIONS] -- COMMAND [ARGS...]
 
   Start an agent (or any command) confined: hookwise's policy files, trust store, data,
   caches, audit log and installed code, managed files and the hosts' hook registrations
@@ -28,6 +28,9 @@ Usage: hookwise run [--host HOST] [--protect-secrets] [--print-paths] -- COMMAND
 Options:
   --host HOST        the agent's host (gemini, claude, codex); without COMMAND, its CLI
   --protect-secrets  also make the secrets pack's files unreadable (~/.ssh, ~/.aws, .env...)
+  --read-only-proc   /proc read-only: no process writes another's memory through
+                     /proc/PID/mem, but none can set up a user namespace (bubblewrap,
+                     Codex's sandbox, Chromium's sandbox, unshare -U fail)
   --print-paths      list what would be protected and hidden (for COMMAND, if given), and exit
   -h, --help         show this message and exit
 """
@@ -38,11 +41,12 @@ class UsageError(ValueError):
 
 
 class Options:
-    __slots__ = ("command", "help", "host", "print_paths", "protect_secrets")
+    __slots__ = ("command", "help", "host", "print_paths", "protect_secrets", "read_only_proc")
 
     def __init__(self) -> None:
         self.host: str | None = None
         self.protect_secrets = False
+        self.read_only_proc = False
         self.print_paths = False
         self.help = False
         self.command: list[str] = []
@@ -62,6 +66,8 @@ def parse(args: list[str]) -> Options:
             options.help = True
         elif word == "--protect-secrets":
             options.protect_secrets = True
+        elif word == "--read-only-proc":
+            options.read_only_proc = True
         elif word == "--print-paths":
             options.print_paths = True
         elif word == "--host" or word.startswith("--host="):
@@ -112,7 +118,13 @@ def main(args: list[str]) -> int:
         sys.stderr.write(f"{USAGE}\nError: no command to run (give it after --)\n")
         return 2
     try:
-        return run(options.command, env, cwd, protect_secrets=options.protect_secrets)
+        return run(
+            options.command,
+            env,
+            cwd,
+            protect_secrets=options.protect_secrets,
+            read_only_proc=options.read_only_proc,
+        )
     except RunError as exc:
         sys.stderr.write(f"hookwise run: {exc}\n")
         return exc.code

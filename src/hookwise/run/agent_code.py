@@ -5,14 +5,16 @@ native build under ``~/.local/share``) or the interpreter it runs on (a ``node``
 ``~/.nvm``) would start the *next* session with a host that skips its hooks. So the program
 the session starts, the interpreter named by its ``#!`` line and, for an npm package, the
 package's directory are read-only inside, when this user can write them (a system-wide
-install is already out of the agent's reach).
+install is already out of the agent's reach). Its name is guarded in every PATH directory
+before the one it is found in, as the hook programs are (a wrapper put there would be started
+by the next ``hookwise run -- <agent>``).
 """
 
 from __future__ import annotations
 
 import os
 
-from hookwise.run.guarded_paths import SYSTEM, Guarded
+from hookwise.run.guarded_paths import SYSTEM, Guarded, path_shadows
 
 
 def _which(name: str, env: dict[str, str]) -> str | None:
@@ -61,6 +63,8 @@ def agent_code(argv: list[str], env: dict[str, str]) -> list[Guarded]:
     if program is None:
         return []
     out: list[Guarded] = []
+    if "/" not in argv[0]:
+        out += path_shadows(argv[0], env, f"`{argv[0]}`, the agent's program, as found on PATH")
     real = os.path.realpath(program)
     candidates = [(program, "the agent's program")]
     interpreter = _interpreter(real, env)

@@ -338,26 +338,91 @@ def _on_path(name: str, env: dict[str, str]) -> str | None:
     return None
 
 
-def _interpreter(path: str, why: str) -> Guarded | None:
-    """An interpreter the hook runs: its virtualenv when it is one, else the interpreter
-    itself where this user could change it."""
+def _venv_base(prefix: str) -> str | None:
+    """The interpreter a virtualenv runs on (``executable``, else ``home``, in pyvenv.cfg;
+    else where its ``bin/python`` leads): the venv's ``python`` is only a link to it."""
+    try:
+        with open(os.path.join(prefix, "pyvenv.cfg"), encoding="utf-8", errors="replace") as f:
+            values = {k.strip(): v.strip() for k, _, v in (line.partition("=") for line in f)}
+    except OSError:
+        values = {}
+    executable = values.get("executable")
+    if executable and os.path.isabs(executable) and os.path.exists(executable):
+        return executable
+    home = values.get("home")
+    version = ".".join(values.get("version", values.get("version_info", "")).split(".")[:2])
+    for name in (f"python{version}", "python3", "python"):
+        if home and os.path.exists(os.path.join(home, name)):
+            return os.path.join(home, name)
+    linked = os.path.realpath(os.path.join(prefix, "bin", "python"))
+    return linked if not linked.startswith(prefix.rstrip("/") + "/") else None
+
+
+def _mapped_libpython() -> list[str]:
+    """The libpython this process runs on, where the loader found it (any directory)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as handle:
+            maps = handle.read()
+    except OSError:
+        return []
+    return sorted({line.split(None, 5)[5] for line in maps.splitlines() if "/libpython" in line})
+
+
+def _python_libraries(real: str, why: str) -> list[Guarded]:
+    """Beside an interpreter (``<prefix>/bin/pythonX.Y``): its ``libpython*.so`` and its
+    standard library in ``<prefix>/lib``, where this user can write them."""
+    lib = os.path.join(os.path.dirname(os.path.dirname(real)), "lib")
+    try:
+        names = os.listdir(lib)
+    except OSError:
+        return []
+    out: list[Guarded] = []
+    for name in names:
+        path = os.path.realpath(os.path.join(lib, name))
+        if name.startswith("libpython") and ".so" in name:
+            found = Guarded(path, CODE, f"{why}'s {os.path.basename(path)}")
+        elif name.startswith("python3") and os.path.exists(os.path.join(path, "os.py")):
+            found = Guarded(path, CODE, f"{why}'s standard library")
+        else:
+            continue
+        if os.access(path, os.W_OK):
+            out.append(found)
+    return out
+
+
+def _interpreter(path: str, why: str) -> list[Guarded]:
+    """An interpreter the hook runs: its virtualenv when it is one, and the interpreter
+    (a virtualenv's base interpreter), its libpython and standard library where this user
+    could change them (a Python under ~, pyenv, or root's own): replaced, every hook
+    (``#!<venv>/bin/python -I -S``) would run what the agent put there."""
+    out: list[Guarded] = []
     prefix = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    base: str | None = path
     if os.path.exists(os.path.join(prefix, "pyvenv.cfg")):
-        return Guarded(prefix, CODE, f"{why}'s virtualenv")
-    real = os.path.realpath(path)
-    return Guarded(real, CODE, why) if os.access(real, os.W_OK) else None
+        out.append(Guarded(prefix, CODE, f"{why}'s virtualenv"))
+        base = _venv_base(prefix)
+        why = f"{why}'s base interpreter"
+    if base is None:
+        return out
+    real = os.path.realpath(base)
+    if os.access(real, os.W_OK):
+        out.append(Guarded(real, CODE, why))
+    return out + _python_libraries(real, why)
 
 
 def _code(env: dict[str, str]) -> list[Guarded]:
     import hookwise
 
     out = [Guarded(os.path.dirname(os.path.abspath(hookwise.__file__)), CODE, "hookwise's code")]
-    found = [_interpreter(sys.executable, "this interpreter")]
+    found: list[Guarded | None] = [*_interpreter(sys.executable, "this interpreter")]
+    for path in _mapped_libpython():
+        if os.access(path, os.W_OK):
+            found.append(Guarded(path, CODE, "this interpreter's libpython"))
     for path in _launcher_code(env):
         if os.path.isdir(path):
             found.append(Guarded(path, CODE, "the launcher's hookwise"))
         elif os.path.exists(path):
-            found.append(_interpreter(path, "the launcher's interpreter"))
+            found += _interpreter(path, "the launcher's interpreter")
     # the standard library and the hookwise command, where this user could change them (a
     # Python installed in the home directory, or root's own)
     stdlib = os.path.dirname(os.path.abspath(os.__file__))
@@ -374,23 +439,45 @@ def _code(env: dict[str, str]) -> list[Guarded]:
 HOOK_PROGRAMS = ("bash", "sh", "hookwise")
 
 
-def _hook_programs(env: dict[str, str]) -> list[Guarded]:
-    """A program the host runs every hook with must not be shadowed: in each directory of
-    PATH this user can write, up to where the program is found, its name is guarded (an
-    empty, non-executable placeholder when missing, which the lookup passes over). And what
-    opens a shell outside: ssh's authorized keys, and the start-up files a non-interactive
-    shell reads (``$BASH_ENV``, ``$ENV``)."""
+def path_directories(env: dict[str, str]) -> list[str]:
+    return [os.path.abspath(d or ".") for d in (env.get("PATH") or "").split(os.pathsep)]
+
+
+def path_shadows(name: str, env: dict[str, str], why: str) -> list[Guarded]:
+    """``name`` must not be shadowed on PATH: in every directory of PATH up to where it is
+    found, the name is guarded where this user could put a program there. A writable
+    directory gets an empty, non-executable placeholder when the name is missing (the
+    lookup passes over it); a missing directory this user could create is made for the
+    session with the placeholder inside (``~/.local/bin`` before ``/usr/bin``); a directory
+    this user cannot write but could rename away is pinned (bound read-only onto itself)."""
     out: list[Guarded] = []
-    directories = [os.path.abspath(d or ".") for d in (env.get("PATH") or "").split(os.pathsep)]
-    for name in HOOK_PROGRAMS:
-        for directory in directories:
-            path = os.path.join(directory, name)
-            found = os.access(path, os.X_OK) and not os.path.isdir(path)
-            if os.access(directory, os.W_OK) and os.path.isdir(directory):
-                why = f"`{name}` as the hosts find it on PATH"
+    for directory in path_directories(env):
+        path = os.path.join(directory, name)
+        found = os.access(path, os.X_OK) and not os.path.isdir(path)
+        if os.path.isdir(directory):
+            if os.access(directory, os.W_OK):
                 out.append(Guarded(path, SYSTEM if found else HOST, why, placeholder=b""))
-            if found:
-                break
+            elif os.access(os.path.dirname(directory), os.W_OK):
+                why_dir = f"{why} (a directory that could be replaced)"
+                out.append(Guarded(directory, SYSTEM, why_dir))
+        elif (
+            not os.path.lexists(directory)
+            and _creatable(directory)
+            and not _under_root_system(directory)
+        ):
+            out.append(Guarded(path, HOST, f"{why}; its directory made", placeholder=b""))
+        if found:
+            break
+    return out
+
+
+def _hook_programs(env: dict[str, str]) -> list[Guarded]:
+    """A program the host runs every hook with must not be shadowed (:func:`path_shadows`).
+    And what opens a shell outside: ssh's authorized keys, and the start-up files a
+    non-interactive shell reads (``$BASH_ENV``, ``$ENV``)."""
+    out: list[Guarded] = []
+    for name in HOOK_PROGRAMS:
+        out += path_shadows(name, env, f"`{name}` as the hosts find it on PATH")
     # a key the agent adds here opens an unconfined shell through `ssh localhost`
     ssh = os.path.join(_home(env), ".ssh")
     if not os.path.lexists(ssh):

@@ -43,11 +43,47 @@ SECCOMP_MODE_FILTER = 2
 SECURE_ALL = 0x1 | 0x2 | 0x4 | 0x8 | 0x20 | 0x40 | 0x80
 
 _MACHINE = os.uname().machine
-# (audit arch, ioctl number, mount_setattr, close_range) per architecture; the compat ABI's
-# (audit arch, ioctl number) second, so a 32-bit program meets the same filter.
-_ARCH: dict[str, tuple[int, int, int, int, tuple[int, int]]] = {
-    "x86_64": (0xC000003E, 16, 442, 436, (0x40000003, 54)),
-    "aarch64": (0xC00000B7, 29, 442, 436, (0x40000028, 54)),
+
+
+class Abi:
+    """One system-call ABI the filter checks: its audit arch and the numbers it names."""
+
+    __slots__ = ("audit", "ioctl", "pidfd_getfd", "prlimit64", "process_vm_writev", "ptrace")
+
+    def __init__(
+        self, audit: int, ioctl: int, ptrace: int, process_vm_writev: int, prlimit64: int
+    ) -> None:
+        self.audit = audit
+        self.ioctl = ioctl
+        self.ptrace = ptrace
+        self.process_vm_writev = process_vm_writev
+        self.prlimit64 = prlimit64
+        self.pidfd_getfd = 438  # the same number on every ABI (from 424 on)
+
+
+class Arch:
+    """A machine's numbers: mount_setattr and close_range (called here), the native ABI,
+    and the compat ABI a 32-bit program uses (the filter must catch it too)."""
+
+    __slots__ = ("close_range", "compat", "mount_setattr", "native", "x32")
+
+    def __init__(
+        self, mount_setattr: int, close_range: int, native: Abi, compat: Abi, x32: bool
+    ) -> None:
+        self.mount_setattr = mount_setattr
+        self.close_range = close_range
+        self.native = native
+        self.compat = compat
+        self.x32 = x32  # x86_64's x32 ABI: the native arch with bit 30 set in the number
+
+
+_ARCH: dict[str, Arch] = {
+    "x86_64": Arch(
+        442, 436, Abi(0xC000003E, 16, 101, 311, 302), Abi(0x40000003, 54, 26, 348, 340), True
+    ),
+    "aarch64": Arch(
+        442, 436, Abi(0xC00000B7, 29, 117, 271, 261), Abi(0x40000028, 54, 26, 377, 369), False
+    ),
 }
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -80,12 +116,12 @@ def _check(result: int, what: str) -> int:
     return result
 
 
-def arch() -> tuple[int, int, int, int, tuple[int, int]] | None:
+def arch() -> Arch | None:
     """This machine's numbers, or None when the confinement does not know its ABI."""
     return _ARCH.get(_MACHINE)
 
 
-def _numbers() -> tuple[int, int, int, int, tuple[int, int]]:
+def _numbers() -> Arch:
     found = arch()
     if found is None:
         raise OSError(0, f"unsupported architecture {_MACHINE}")
@@ -125,7 +161,7 @@ def make_readonly(target: str, recursive: bool) -> None:
     flags = AT_RECURSIVE if recursive else 0
     _check(
         _libc.syscall(
-            ctypes.c_long(_numbers()[2]),
+            ctypes.c_long(_numbers().mount_setattr),
             ctypes.c_int(AT_FDCWD),
             ctypes.c_char_p(os.fsencode(target)),
             ctypes.c_uint(flags),
@@ -156,7 +192,7 @@ def close_from(first: int) -> None:
     """Close every descriptor from ``first`` on (close_range(2))."""
     _check(
         _libc.syscall(
-            ctypes.c_long(_numbers()[3]),
+            ctypes.c_long(_numbers().close_range),
             ctypes.c_uint(first),
             ctypes.c_uint(0xFFFFFFFF),
             ctypes.c_uint(0),
@@ -165,37 +201,138 @@ def close_from(first: int) -> None:
     )
 
 
+TIOCSTI = 0x5412
+TIOCLINUX = 0x541C
+PTRACE_ATTACH = 16
+PTRACE_SEIZE = 0x4206
+EPERM = 1
+ENOSYS = 38
+X32_BIT = 0x40000000
+
+_LD_W_ABS, _JEQ_K, _JGE_K, _RET_K = 0x20, 0x15, 0x35, 0x06
+_ALLOW = 0x7FFF0000  # SECCOMP_RET_ALLOW
+_ERRNO = 0x00050000  # SECCOMP_RET_ERRNO | errno
+# offsets in struct seccomp_data (little-endian: an argument's low 32 bits come first)
+_NR, _ARCH_AT = 0, 4
+
+
+def _arg(index: int, high: bool = False) -> int:
+    return 16 + 8 * index + (4 if high else 0)
+
+
+# (kind, value, jump if true, jump if false): kind label (value: its name), ld, ret, jeq, jge
+Program = list[tuple[str, int | str, str, str]]
+
+
+def _abi_checks(abi: Abi, prefix: str) -> Program:
+    """After the number is loaded: the calls this ABI must check, by number."""
+    return [
+        ("jeq", abi.ioctl, "ioctl", f"{prefix}1"),
+        ("label", f"{prefix}1", "", ""),
+        ("jeq", abi.ptrace, "ptrace", f"{prefix}2"),
+        ("label", f"{prefix}2", "", ""),
+        ("jeq", abi.process_vm_writev, "eperm", f"{prefix}3"),
+        ("label", f"{prefix}3", "", ""),
+        ("jeq", abi.pidfd_getfd, "eperm", f"{prefix}4"),
+        ("label", f"{prefix}4", "", ""),
+        ("jeq", abi.prlimit64, "prlimit", "allow"),
+    ]
+
+
+def filter_program(numbers: Arch) -> bytes:
+    """The classic BPF program of :func:`install_filter`, assembled (labels resolved)."""
+    native, compat = numbers.native, numbers.compat
+    program: Program = [
+        ("ld", _ARCH_AT, "", ""),
+        ("jeq", native.audit, "native", "compat_arch"),
+        ("label", "native", "", ""),
+        ("ld", _NR, "", ""),
+        *([("jge", X32_BIT, "enosys", "native_calls")] if numbers.x32 else []),
+        ("label", "native_calls", "", ""),
+        *_abi_checks(native, "n"),
+        ("label", "compat_arch", "", ""),
+        ("jeq", compat.audit, "compat", "allow"),
+        ("label", "compat", "", ""),
+        ("ld", _NR, "", ""),
+        *_abi_checks(compat, "c"),
+        # ioctl(fd, request): TIOCSTI and TIOCLINUX (the kernel reads an unsigned int)
+        ("label", "ioctl", "", ""),
+        ("ld", _arg(1), "", ""),
+        ("jeq", TIOCSTI, "eperm", "ioctl2"),
+        ("label", "ioctl2", "", ""),
+        ("jeq", TIOCLINUX, "eperm", "allow"),
+        # ptrace(request, pid...): attaching to a process that did not ask to be traced
+        ("label", "ptrace", "", ""),
+        ("ld", _arg(0), "", ""),
+        ("jeq", PTRACE_ATTACH, "eperm", "ptrace2"),
+        ("label", "ptrace2", "", ""),
+        ("jeq", PTRACE_SEIZE, "eperm", "allow"),
+        # prlimit64(pid, resource, new, old): a new limit for another process
+        ("label", "prlimit", "", ""),
+        ("ld", _arg(0), "", ""),
+        ("jeq", 0, "allow", "prlimit2"),
+        ("label", "prlimit2", "", ""),
+        ("ld", _arg(2), "", ""),
+        ("jeq", 0, "prlimit3", "eperm"),
+        ("label", "prlimit3", "", ""),
+        ("ld", _arg(2, high=True), "", ""),
+        ("jeq", 0, "allow", "eperm"),
+        ("label", "allow", "", ""),
+        ("ret", _ALLOW, "", ""),
+        ("label", "eperm", "", ""),
+        ("ret", _ERRNO | EPERM, "", ""),
+        ("label", "enosys", "", ""),
+        ("ret", _ERRNO | ENOSYS, "", ""),
+    ]
+    return _assemble(program)
+
+
+def _assemble(program: Program) -> bytes:
+    labels: dict[str, int] = {}
+    index = 0
+    for item in program:
+        if item[0] == "label":
+            labels[str(item[1])] = index
+        else:
+            index += 1
+    out: list[bytes] = []
+    index = 0
+    for item in program:
+        kind = item[0]
+        if kind == "label":
+            continue
+        if kind == "ld":
+            out.append(_filter(_LD_W_ABS, int(item[1])))
+        elif kind == "ret":
+            out.append(_filter(_RET_K, int(item[1])))
+        else:
+            code = _JEQ_K if kind == "jeq" else _JGE_K
+            jt = labels[str(item[2])] - index - 1
+            jf = labels[str(item[3])] - index - 1
+            if not (0 <= jt <= 255 and 0 <= jf <= 255):
+                raise ValueError(f"seccomp filter: jump out of range at {index}")
+            out.append(_filter(code, int(item[1]), jt, jf))
+        index += 1
+    return b"".join(out)
+
+
 def _filter(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("HBBI", code, jt, jf, k & 0xFFFFFFFF)
 
 
-TIOCSTI = 0x5412
-TIOCLINUX = 0x541C
+def install_filter() -> None:
+    """The session's seccomp filter (inherited by every process; none can remove it):
 
-
-def deny_terminal_injection() -> None:
-    """A seccomp filter failing ioctl TIOCSTI and TIOCLINUX with EPERM: a confined process
-    must not type commands into the terminal the user's shell reads after it exits."""
-    audit, ioctl, _setattr, _close, (compat_audit, compat_ioctl) = _numbers()
-    ld_w_abs, jeq_k, and_k, ret_k = 0x20, 0x15, 0x54, 0x06
-    allow, deny = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
-    program = b"".join(
-        [
-            _filter(ld_w_abs, 4),  # 0: arch
-            _filter(jeq_k, audit, 0, 3),  # 1: native -> 2, else 5
-            _filter(ld_w_abs, 0),  # 2: nr
-            _filter(and_k, 0xBFFFFFFF),  # 3: x32's syscall bit off
-            _filter(jeq_k, ioctl, 3, 6),  # 4: ioctl -> 8, else allow (11)
-            _filter(jeq_k, compat_audit, 0, 5),  # 5: the compat ABI -> 6, else allow
-            _filter(ld_w_abs, 0),  # 6: nr
-            _filter(jeq_k, compat_ioctl, 0, 3),  # 7: ioctl -> 8, else allow
-            _filter(ld_w_abs, 24),  # 8: args[1], its low 32 bits (the kernel's unsigned int)
-            _filter(jeq_k, TIOCSTI, 2, 0),  # 9: -> deny (12)
-            _filter(jeq_k, TIOCLINUX, 1, 0),  # 10: -> deny (12)
-            _filter(ret_k, allow),  # 11
-            _filter(ret_k, deny),  # 12
-        ]
-    )
+    - ioctl TIOCSTI and TIOCLINUX fail with EPERM: a confined process must not type
+      commands into the terminal the user's shell reads after it exits;
+    - ptrace PTRACE_ATTACH and PTRACE_SEIZE, process_vm_writev and pidfd_getfd fail with
+      EPERM: no process traces, writes the memory of, or takes descriptors from another that
+      did not ask (its host, a hook), as Yama's ptrace_scope 1 would. PTRACE_TRACEME and the
+      requests on a tracee stay: a debugger runs its own program (gdb's run, strace CMD);
+    - prlimit64 setting another process's limits fails with EPERM (RLIMIT_CPU kills);
+    - the x32 ABI (x86_64) answers ENOSYS: its numbers differ, and nothing needs it.
+    """
+    program = filter_program(_numbers())
     count = len(program) // 8
     buffer = ctypes.create_string_buffer(program, len(program))
 

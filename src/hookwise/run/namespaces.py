@@ -57,7 +57,16 @@ FORWARDED = (
 class Launch:
     """Everything the children need, fixed before the fork."""
 
-    __slots__ = ("argv", "cwd", "empty_dir", "empty_file", "env", "plan", "supervisor")
+    __slots__ = (
+        "argv",
+        "cwd",
+        "empty_dir",
+        "empty_file",
+        "env",
+        "plan",
+        "read_only_proc",
+        "supervisor",
+    )
 
     def __init__(
         self,
@@ -68,8 +77,12 @@ class Launch:
         cwd: str,
         empty_dir: str,
         empty_file: str,
+        read_only_proc: bool = False,
     ) -> None:
         self.plan = plan
+        self.read_only_proc = read_only_proc
+        """/proc read-only whole (``--read-only-proc``): no process writes another's memory
+        through /proc/<pid>/mem, and none can set up a user namespace (uid_map)."""
         self.argv = argv
         self.env = env
         self.cwd = cwd
@@ -185,10 +198,12 @@ def _init(launch: Launch, uid: int, gid: int, last_cap: int) -> None:
     _kernel_read_only(PROC_READ_ONLY)
     libc.unshare(libc.CLONE_NEWUSER | libc.CLONE_NEWNS)
     _map_ids(uid, gid)
+    if launch.read_only_proc:  # after the maps (written through /proc); locked when copied
+        _readonly("/proc", True)
     os.chdir(launch.cwd)  # through the mounts made above, not the directory they cover
     libc.drop_capabilities(last_cap)
     libc.prctl(libc.PR_SET_NO_NEW_PRIVS, 1, what="setting no_new_privs")
-    libc.deny_terminal_injection()
+    libc.install_filter()
     libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making init undumpable")
     if os.read(GATE_FD, 1) != GO:  # the supervisor's last checks failed (it says why)
         os._exit(SETUP_FAILED)

@@ -224,9 +224,9 @@ class Journal:
                 recorded = list(made)
             used, running = self._in_use()
             self._remove_stale_sockets(running)
-            idle = [m for m in recorded if m.path not in used]
+            idle = [m for m in recorded if not _bound(m.path, used)]
             kept = set(remove(idle))
-            waiting = [m for m in recorded if m.path in used]
+            waiting = [m for m in recorded if _bound(m.path, used)]
             flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
             fd = os.open(self.path, flags, 0o600)
             os.close(fd)
@@ -238,6 +238,13 @@ class Journal:
             if self.session_fd >= 0:
                 os.close(self.session_fd)
             os.close(self.lock)
+
+
+def _bound(path: str, used: set[str]) -> bool:
+    """Whether a running session binds ``path`` or something inside it (a directory made as
+    the parent of another session's placeholder stays in the journal until that one goes)."""
+    prefix = path.rstrip("/") + "/"
+    return path in used or any(u.startswith(prefix) for u in used)
 
 
 def remove(made: list[Made]) -> list[str]:

@@ -35,6 +35,7 @@ from hookwise.run.guarded_paths import (
     secrets_pack,
 )
 from hookwise.run.hidden import device_hides, ipc_hides, secret_hides
+from hookwise.run.host_switches import hooks_switched_off
 from hookwise.run.namespaces import FORWARDED, GO, SETUP_FAILED, Launch, spawn
 from hookwise.run.plan import Hide, MountPlan, build
 from hookwise.run.signals import signal
@@ -239,6 +240,7 @@ def run(
     cwd: str,
     *,
     protect_secrets: bool = False,
+    read_only_proc: bool = False,
     note: Callable[[str], None] | None = None,
 ) -> int:
     """Run ``argv`` confined; its exit status. Raises :class:`RunError` when the
@@ -270,6 +272,8 @@ def run(
     try:
         entries = guarded_paths(env, cwd) + agent_code(argv, env)
         entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
+        for line in hooks_switched_off(entries):
+            say(f"warning: {line}")
         empty_dir, empty_file = _empty_sources(directory)
         try:
             sink = AuditSink(socket_path, audit_log(env))
@@ -296,6 +300,7 @@ def run(
             cwd=cwd,
             empty_dir=empty_dir,
             empty_file=empty_file,
+            read_only_proc=read_only_proc,
         )
         identities = _identities(plan)
         code = _start(launch, sink, say, targets)
