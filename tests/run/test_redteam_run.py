@@ -570,10 +570,11 @@ def test_base_interpreter_of_the_virtualenv_replaced(lab: Lab) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="ESCAPE: with settings.trust.projects naming a tree, a `.hookwise/policy.yaml` the "
-    "agent plants above the project (or in a subdirectory, with the event's cwd there) is "
-    "trusted, and its overrides disable the user's rules; only existing .hookwise dirs and "
-    "the outermost project's are guarded",
+    reason="ESCAPE AFTER THE SESSION: with settings.trust.projects naming a tree, a "
+    "`.hookwise/policy.yaml` the agent plants during a session above the project (or in a "
+    "subdirectory) is trusted by the tree once the session has ended, and its overrides "
+    "disable the user's rules. Inside the session it is never trusted (it is on a writable "
+    "mount: tests/run/test_hook_inside.py); trust.projects trusts whatever is written there",
 )
 @pytest.mark.parametrize("where", ["above", "below"])
 def test_policy_planted_in_a_trusted_tree(tmp_path: Path, where: str) -> None:
