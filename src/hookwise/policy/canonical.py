@@ -246,7 +246,7 @@ def patch_paths(patch: str) -> list[str]:
 class PathRef:
     """A path a tool touches, resolved against the event's cwd."""
 
-    __slots__ = ("absolute", "command", "raw", "relative")
+    __slots__ = ("absolute", "command", "raw", "relative", "shape")
 
     def __init__(
         self, raw: str, absolute: str | None, relative: str | None, command: int = -1
@@ -255,6 +255,8 @@ class PathRef:
         self.absolute = absolute  # None: not resolvable ($VAR, `...`)
         self.relative = relative  # None: outside the working directory (or unresolvable)
         self.command = command  # index of the shell command it belongs to, -1 otherwise
+        # a word known only when the command runs: what it can be (shell/variables.py)
+        self.shape: tuple[tuple[str, ...], ...] | None = None
 
     @property
     def outside(self) -> bool:
@@ -504,12 +506,17 @@ class Event:
             dirs = command_dirs(script.commands, self.shell_cwd, home)
             for index, cmd in enumerate(script.commands):
                 where = dirs[index]
-                for word, dynamic in zip(cmd.argv[1:], cmd.dynamic[1:], strict=False):
+                shapes = cmd.shapes
+                for at, (word, dynamic) in enumerate(
+                    zip(cmd.argv[1:], cmd.dynamic[1:], strict=False), start=1
+                ):
                     if word.startswith("-") or not word:
                         continue
                     ref = resolve_path(word, where or "", home, dynamic or where is None)
                     ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
+                    if shapes is not None and ref.absolute is None:
+                        ref.shape = shapes.get(at)
                     refs.append(ref)
                 for target in cmd.redirects:
                     ref = resolve_path(target, where or "", home, where is None)

@@ -16,18 +16,66 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _makefile_recipes(text: str) -> list[tuple[str, Any]]:
-    """Recipe lines of a makefile text (``x: ; cmd``, tab-indented lines)."""
+def makefile_items(text: str) -> list[tuple[str, Any]]:
+    """What a makefile text runs: its recipe lines (``x: ; cmd``, tab-indented lines) and
+    ``$(shell CMD)``, with make's ``$(VAR)`` read as a word known only when it runs."""
     out: list[tuple[str, Any]] = []
-    for line in text.splitlines():
+    for start in _shell_calls(text):
+        out.append(("script", start))
+    for line in text.replace("\\\n", " ").splitlines():
         recipe = None
         if line.startswith("\t"):
             recipe = line[1:]
-        elif ":" in line and ";" in line.split(":", 1)[1]:
+        elif ":" in line and ";" in line.split(":", 1)[1] and not line.lstrip().startswith("#"):
             recipe = line.split(":", 1)[1].split(";", 1)[1]
         if recipe is not None and recipe.strip():
-            out.append(("script", recipe.strip().lstrip("@-+")))
+            out.append(("script", _make_words(recipe.strip().lstrip("@-+"))))
+    if "$(eval" in text or "${eval" in text:
+        out.append(("unverifiable", "the makefile evaluates text made when it runs ($(eval))"))
     return out
+
+
+def _shell_calls(text: str) -> list[str]:
+    """The commands of ``$(shell CMD)`` in a makefile text."""
+    found: list[str] = []
+    at = text.find("$(shell ")
+    while at >= 0:
+        depth = 0
+        for end in range(at + 1, len(text)):
+            if text[end] == "(":
+                depth += 1
+            elif text[end] == ")":
+                depth -= 1
+                if depth == 0:
+                    found.append(_make_words(text[at + 8 : end]))
+                    break
+        at = text.find("$(shell ", at + 1)
+    return found
+
+
+def _make_words(recipe: str) -> str:
+    """A recipe as the shell gets it: ``$$`` is ``$``, ``$(VAR)`` a value known when make
+    runs (a shell variable stands for it)."""
+    out: list[str] = []
+    i = 0
+    while i < len(recipe):
+        if recipe.startswith("$$", i):
+            out.append("$")
+            i += 2
+            continue
+        if recipe.startswith(("$(", "${"), i):
+            closer = ")" if recipe[i + 1] == "(" else "}"
+            end = recipe.find(closer, i)
+            out.append("${MAKE_VALUE}")
+            i = len(recipe) if end < 0 else end + 1
+            continue
+        if recipe[i] == "$" and i + 1 < len(recipe):
+            out.append("${MAKE_VALUE}")
+            i += 2
+            continue
+        out.append(recipe[i])
+        i += 1
+    return "".join(out)
 
 
 def _rsync_delete(argv: list[str]) -> list[tuple[str, Any]]:
@@ -85,17 +133,96 @@ def _vim(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     return found
 
 
+# make's long options (make --help, GNU make 4.3): --ev is --eval, as getopt abbreviates
+_MAKE_LONGS = frozenset(
+    [
+        "--always-make",
+        "--directory",
+        "--debug",
+        "--environment-overrides",
+        "--eval",
+        "--file",
+        "--makefile",
+        "--help",
+        "--ignore-errors",
+        "--include-dir",
+        "--jobs",
+        "--keep-going",
+        "--load-average",
+        "--check-symlink-times",
+        "--just-print",
+        "--dry-run",
+        "--recon",
+        "--output-sync",
+        "--old-file",
+        "--assume-old",
+        "--print-data-base",
+        "--question",
+        "--no-builtin-rules",
+        "--no-builtin-variables",
+        "--silent",
+        "--quiet",
+        "--no-silent",
+        "--no-keep-going",
+        "--stop",
+        "--touch",
+        "--trace",
+        "--version",
+        "--print-directory",
+        "--no-print-directory",
+        "--what-if",
+        "--new-file",
+        "--assume-new",
+        "--warn-undefined-variables",
+    ]
+)
+# variables whose value is a command that make's built-in rules (or a recipe) run
+_MAKE_COMMANDS = frozenset(
+    [
+        "SHELL",
+        "CC",
+        "CXX",
+        "CPP",
+        "FC",
+        "PC",
+        "LD",
+        "AR",
+        "AS",
+        "RM",
+        "LEX",
+        "YACC",
+        "M2C",
+        "CO",
+        "GET",
+        "MAKEINFO",
+        "TEX",
+        "TEXI2DVI",
+        "WEAVE",
+        "CWEAVE",
+        "TANGLE",
+        "CTANGLE",
+        "MAKE",
+        "LINT",
+    ]
+)
+
+
 def _make(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
-    for text in option_values(argv, ("-E",), ("--eval",)):
-        found += _makefile_recipes(text)
-    files = option_values(argv, ("-f",), ("--file", "--makefile"))
-    if any(f in ("-", "/dev/stdin") for f in files):
-        for text in stdin:
-            found += _makefile_recipes(text)
-    for word in argv[1:]:
-        if word.startswith("SHELL="):
-            found.append(("script", word[6:]))
+    words = [argv[0]]
+    for given in argv[1:]:  # --ev=... is --eval=...: getopt takes an unambiguous prefix
+        option, eq, value = given.partition("=")
+        if option.startswith("--") and len(option) > 2 and option not in _MAKE_LONGS:
+            matches = [o for o in _MAKE_LONGS if o.startswith(option)]
+            if len(matches) == 1:
+                given = matches[0] + eq + value  # noqa: PLW2901 - the word as make reads it
+        words.append(given)
+    for text in option_values(words, ("-E",), ("--eval",)):
+        found += makefile_items(text)
+    for word in words[1:]:
+        name, eq, value = word.partition("=")
+        if eq and name in _MAKE_COMMANDS and value:
+            found.append(("script", value))  # make CC='...' x.o: the built-in rule runs it
     return found
 
 

@@ -489,7 +489,10 @@ WRAPPER_NAMES = frozenset(
     ]
 )
 # the shells: a script they run (-c, stdin, a file) is read by hookwise.shell.scripts
-SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"])
+SHELLS = frozenset(
+    ["sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh",
+     "ash", "yash", "posh", "fish", "tcsh", "csh", "busybox"]
+)  # fmt: skip
 XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
 
 INTERPRETERS = {
@@ -541,6 +544,9 @@ COMMAND_VARIABLES = frozenset(
 )
 # variables that make a program (or the bash it starts) load code from a file
 LOADER_VARIABLES = frozenset(["LD_PRELOAD", "LD_AUDIT", "BASH_ENV", "GIT_EXEC_PATH"])
+# variables whose value is code or a command: one computed when it runs is unverifiable
+CODE_VARIABLES = COMMAND_VARIABLES | LOADER_VARIABLES | frozenset(["NODE_OPTIONS", "PS4"])
+UNKNOWN_WORDS = frozenset([XARGS_INPUT, "${computed}"])  # words a handler cannot know
 
 
 # ---------------------------------------------------------------------------- git
