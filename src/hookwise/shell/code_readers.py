@@ -35,7 +35,7 @@ class Reader:
     taking a value, options whose value is a script file, whether the first operand is
     the script, whether stdin is code when no script is given, and the language."""
 
-    __slots__ = ("files", "inline", "language", "operand", "stdin", "values")
+    __slots__ = ("attached", "files", "inline", "language", "operand", "stdin", "values")
 
     def __init__(
         self,
@@ -47,7 +47,9 @@ class Reader:
         *,
         operand: bool = True,
         stdin: bool = True,
+        attached: str = "",
     ) -> None:
+        self.attached = attached  # short options whose value is the rest of the word
         self.language = language
         self.inline = inline
         self.values = frozenset(values)
@@ -58,10 +60,10 @@ class Reader:
 
 _PY_VALUES = ("-W", "-X", "-Q")
 READERS: dict[str, Reader] = {
-    "python": Reader("python", ("-c",), _PY_VALUES),
-    "pypy": Reader("python", ("-c",), _PY_VALUES),
-    "perl": Reader("perl", ("-e", "-E"), ("-I", "-x")),
-    "ruby": Reader("ruby", ("-e",), ("-I", "-r", "-C", "-E", "-F")),
+    "python": Reader("python", ("-c",), _PY_VALUES, attached="WXQ"),
+    "pypy": Reader("python", ("-c",), _PY_VALUES, attached="WXQ"),
+    "perl": Reader("perl", ("-e", "-E"), ("-I", "-x"), attached="IMmxil0CdDF"),
+    "ruby": Reader("ruby", ("-e",), ("-I", "-r", "-C", "-E", "-F"), attached="IrCEFxKT"),
     "irb": Reader("ruby", (), ("-I", "-r"), operand=True),
     "node": Reader(
         "node",
@@ -332,6 +334,8 @@ def _scan(argv: list[str], reader: Reader) -> tuple[list[str], list[str], str | 
             elif (
                 not word.startswith("--")
                 and len(word) > 2
+                and word[1:].isalpha()
+                and not any(letter in reader.attached for letter in word[1:-1])
                 and any(len(f) == 2 and word.endswith(f[1]) for f in inline)
                 and following is not None
             ):
@@ -370,7 +374,11 @@ def read(
         module = argv[argv.index("-m") + 1] if argv.index("-m") + 1 < len(argv) else ""
         if module.split(".")[0] not in _PY_SHELLS:
             return _pending(script, language, program)
-        code, operand = [], None
+        rest = argv[argv.index("-m") + 2 :]  # pdb -c CMD: debugger commands (Python too)
+        code = [rest[k + 1] for k in range(len(rest) - 1) if rest[k] in ("-c", "--command")]
+        operand = None
+    if name == "cmake" and "-E" in argv:
+        return _cmake(argv)
     if name in ("awk", "gawk", "mawk", "nawk", "busybox-awk") and not code and not files:
         code = [operand] if operand is not None else []
         operand = None
@@ -527,6 +535,47 @@ def _parallel(
     if not inputs and shown:
         out.append(("script", shown))
     return out
+
+
+# cmake -E commands that delete, and those that run the command after their own words
+_CMAKE_REMOVES = {"rm": [], "remove": ["-f"], "remove_directory": ["-r", "-f"]}
+_CMAKE_RUNS: dict[str, int | None] = {"env": None, "time": 0, "chdir": 1}
+# cmake -E commands that neither run nor delete anything (cmake -E --help, CMake 3.2x)
+_CMAKE_SAFE = frozenset(
+    [
+        "capabilities", "cat", "compare_files", "copy", "copy_directory",
+        "copy_directory_if_different", "copy_if_different", "create_symlink",
+        "create_hardlink", "echo", "echo_append", "environment", "make_directory", "md5sum",
+        "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "sleep", "tar",
+        "touch", "touch_nocreate", "true", "false", "rename", "server", "help", "--help",
+    ]
+)  # fmt: skip
+
+
+def _cmake(argv: list[str]) -> Items:
+    """``cmake -E rm -rf x`` is rm; ``cmake -E env|time|chdir ... CMD`` runs CMD; any other
+    tool mode command it does not list is unverifiable."""
+    at = argv.index("-E") + 1
+    if at >= len(argv):
+        return []
+    sub, rest = argv[at], argv[at + 1 :]
+    if sub in _CMAKE_REMOVES:
+        return [("argv", ["rm", *_CMAKE_REMOVES[sub], *rest])]
+    if sub in _CMAKE_RUNS:
+        skip = _CMAKE_RUNS[sub]
+        if skip is None:  # env [--unset=X] [X=1]... CMD
+            while rest and (rest[0].startswith("--") or "=" in rest[0]):
+                rest = rest[1:]
+        elif sub == "chdir" and len(rest) > 1:  # runs CMD in DIR
+            from hookwise.shell.quote import join
+
+            return [("script", f"cd {join([rest[0]])} && {join(list(rest[1:]))}")]
+        else:
+            rest = rest[skip:]
+        return [("argv", rest)] if rest else []
+    if sub in _CMAKE_SAFE:
+        return []
+    return [("unverifiable", f"cmake -E {sub} is a tool mode command hookwise does not read")]
 
 
 def _ex_mode(argv: list[str]) -> bool:

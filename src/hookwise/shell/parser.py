@@ -636,6 +636,8 @@ def _parse(text: str, depth: int, script: Script) -> None:
         script.complete = False
         script.problems.append(f"more than {MAX_DEPTH} levels of nested commands")
         return
+    while "$\\\n" in text:  # bash joins a line continuation first: $\<newline>( is $(
+        text = text.replace("$\\\n", "$")
     scanner = _Scanner(text, depth, script)
     tokens = scanner.tokens()
     words: list[_Word] = []
@@ -860,7 +862,7 @@ def _strip_prefix(
             prefix.chdir = chdir
         if name == "env":
             for given in values[1:offset]:
-                if "=" in given and given.split("=", 1)[0].isidentifier():
+                if "=" in given and not given.startswith("-"):
                     _assignment(_Word(given, False, True, 0, 0), script, depth, prefix)
         if name == "xargs":
             prefix.xargs = values[:offset]
@@ -875,6 +877,9 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
     name, _, value = word.value.partition("=")
     name = name.rstrip("+")
     prefix.assigned.append(name)
+    if name.startswith("BASH_FUNC_") and "{" in value:  # an exported function: bash runs
+        _parse(value[value.index("{") :], depth + 1, script)  # its body when it is called
+        return
     if word.dynamic:
         prefix.env[name] = value  # kept as written: accounting knows it is not plain
         if name in programs.CODE_VARIABLES:
@@ -1184,6 +1189,10 @@ def _run_inner(
     if program in _ASSIGNERS or program in _SETTERS:
         _assigns(command, depth, script, certain)
         return
+    if program in ("[[", "test", "["):  # [[ -v 'a[$(cmd)]' ]]: the subscript is evaluated
+        for word in argv[1:]:
+            if "[" in word and ("$(" in word or "`" in word):
+                _data_code(word, depth, script)
     if program == "eval" and len(argv) > 1:
         if any(command.dynamic[1:]):
             command.unknowns.append("eval of an expansion: the script is known only when it runs")
@@ -1297,7 +1306,7 @@ def _assigns(command: Command, depth: int, script: Script, certain: bool) -> Non
                 names.append(word)
             index += 1
         names = names or (["REPLY"] if program == "read" else ["MAPFILE"])
-        for text in command.stdin:  # read x <<< '$(cmd)': the value holds code
+        for text in _input_texts(command, script):  # read x <<< '$(cmd)': code in the value
             _value_code(text, depth, script)
     elif program == "printf":
         if "-v" in argv[:-1]:
@@ -1321,6 +1330,27 @@ def _default_assignment(body: str, script: Script) -> None:
         end += 1
     if end and (name[end : end + 2] == ":=" or name[end : end + 1] == "="):
         _record(script, name[:end], None, False)
+
+
+def _input_texts(command: Command, script: Script) -> list[str]:
+    """What a command reads on stdin, where it is known here: a here-document, a static
+    command piped or substituted in (``< <(echo ...)``), a file written on the line."""
+    found = list(command.stdin)
+    if command.piped_from is not None:
+        printed = static_output(command.piped_from)
+        if printed is not None:
+            found.append(printed)
+    for source in command.redirects:
+        if source in command.writes:
+            continue
+        if source.startswith("<(") and source.endswith(")"):
+            inner = _parsed(source[2:-1], command.depth + 1)
+            printed = static_output(inner[0]) if len(inner) == 1 else None
+            if printed is not None:
+                found.append(printed)
+        elif script.recall(source) is not None:
+            found.append(script.recall(source) or "")
+    return found
 
 
 def _wildcard(script: Script) -> None:
@@ -1429,13 +1459,13 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
         targets += [(w, body) for w in argv[1:] if not w.startswith("-")]
     elif program in _COPIERS and len(argv) > 2:
         operands = [w for w in argv[1:] if not w.startswith("-")]
-        if len(operands) == 2:
-            source = operands[0]
+        for source in operands[:-1]:  # (an option's value counts too: over, not under)
             if script.was_written(source) or source in ("/dev/stdin", "-"):
                 content = script.recall(source) if script.was_written(source) else None
                 if source in ("/dev/stdin", "-") and command.stdin:
                     content = "".join(command.stdin)
-                targets.append((operands[1], content))
+                targets.append((operands[-1], content))
+                break
     elif program in _WRITES_OPTION:
         shorts, longs = _WRITES_OPTION[program]
         for index, word in enumerate(argv[1:], start=1):

@@ -248,7 +248,7 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
                         i += 1
                     break
             continue
-        if name == "env" and "=" in word and word.split("=", 1)[0].isidentifier():
+        if name == "env" and "=" in word and not word.startswith("="):  # any NAME=VALUE
             i += 1
             continue
         if skip:
