@@ -89,6 +89,9 @@ CODE_READERS = frozenset(
         "gsed",
         "parallel",
         "sem",
+        "ssh",
+        "scp",
+        "sftp",
     ]
 )
 # variables that make a program (or the shell it starts) load code: always unverifiable
@@ -118,7 +121,7 @@ _CODE_OPTIONS = frozenset(
      "--execute", "--file", "--makefile", "--source", "--script", "--load", "--eval-command",
      "-eval-command", "-Command", "-command", "-File", "-file", "--require", "--import",
      "--loader", "--experimental-loader", "--rcfile", "--init-file", "--one-line", "-ix",
-     "--expression", "-script", "-eval", "-c", "--commands"]
+     "--expression", "-script", "-eval", "-c", "--commands", "-F"]
 )  # fmt: skip
 _CODE_OPERANDS = frozenset(
     ["awk", "gawk", "mawk", "nawk", "busybox-awk", "sqlite3", "duckdb", "ed", "red", "ex",

@@ -78,6 +78,37 @@ _COMPILED: list[tuple[Any, str]] = []
 
 
 COMPUTED = "${computed}"  # a word of a command that the code computes when it runs
+# code that reads a file, and code that names the home directory (Path.home(), HOME...)
+_READING = (
+    r"\bopen\s*\(|read_text|read_bytes|readFile|\bread\s*\(|File\.read|slurp|readlines|"
+    r"copyfile|\bcopy\w*\s*\(|\bcat\b|createReadStream|IO\.read|file_get_contents|\bload\s*\("
+)
+_HOME = (
+    r"Path\.home\s*\(|expanduser|\bHOME\b|homedir\s*\(|Dir\.home|\$ENV\{HOME\}|"
+    r"os\.homedir|getpwuid|USERPROFILE"
+)
+_NOT_PATHS = frozenset(["HOME", "utf8", "utf-8", "r", "rb", "w", "wb", "os", "fs", "path"])
+
+
+def _reads(code: str) -> list[tuple[str, Any]]:
+    """Files the code reads where their names are in it: a literal absolute or ``~`` path,
+    and a path built from the home directory and literals (``Path.home()/'.ssh'/'id_rsa'``,
+    ``os.path.join(os.environ['HOME'], '.aws', 'credentials')``): ("read", path)."""
+    import re
+
+    if not re.search(_READING, code):
+        return []
+    literals = [w for w in _literals(code) if w and "\n" not in w and " " not in w]
+    out: list[tuple[str, Any]] = [
+        ("read", w) for w in literals if w.startswith(("/", "~/")) and len(w) > 2
+    ]
+    if re.search(_HOME, code):
+        parts = [w.strip("/") for w in literals if w.strip("/") and w not in _NOT_PATHS]
+        parts = [p[2:] if p.startswith("~/") else p for p in parts if p != "~"]
+        for i in range(len(parts)):
+            for j in range(i + 1, min(i + 3, len(parts)) + 1):
+                out.append(("read", "~/" + "/".join(parts[i:j])))
+    return out[:48]
 
 
 def _computed_element(text: str) -> bool:
@@ -170,6 +201,7 @@ def code_commands(code: str, awk: bool = False, language: str = "") -> list[tupl
                     out.append(("write", first))
                 else:
                     out.append(("argv", [*kind.format(first).split(" ")[:-1], first]))
+    out += _reads(code)
     unique: list[tuple[str, Any]] = []
     for item in out:
         key = repr(item)

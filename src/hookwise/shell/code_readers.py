@@ -225,6 +225,50 @@ READERS: dict[str, Reader] = {
     "nu": Reader("foreign", ("-c", "--commands"), ()),
     "elvish": Reader("foreign", ("-c",), ()),
     "sed": Reader("sed", (), (), ("-f", "--file"), operand=False, stdin=False),
+    "ssh": Reader(
+        "ssh_config",
+        ("-o",),
+        (
+            "-b",
+            "-c",
+            "-D",
+            "-E",
+            "-e",
+            "-I",
+            "-i",
+            "-J",
+            "-L",
+            "-l",
+            "-m",
+            "-O",
+            "-p",
+            "-Q",
+            "-R",
+            "-S",
+            "-W",
+            "-w",
+            "-B",
+        ),
+        ("-F",),
+        operand=False,
+        stdin=False,
+    ),
+    "scp": Reader(
+        "ssh_config",
+        ("-o",),
+        ("-c", "-i", "-J", "-l", "-P", "-S", "-D", "-X"),
+        ("-F",),
+        operand=False,
+        stdin=False,
+    ),
+    "sftp": Reader(
+        "ssh_config",
+        ("-o",),
+        ("-B", "-b", "-c", "-D", "-i", "-J", "-l", "-P", "-R", "-S", "-s", "-X"),
+        ("-F",),
+        operand=False,
+        stdin=False,
+    ),
     "parallel": Reader("sh"),
     "sem": Reader("sh"),
 }
@@ -727,10 +771,17 @@ def env_loads(command: Any, script: Any) -> str | None:
         value = env.get(name, "")
         if name == "MAKEFLAGS" and ("eval" in value or "SHELL=" in value or "-E" in value):
             return f"MAKEFLAGS={value} makes make run code from it"
-        if name == "TAR_OPTIONS" and any(
-            key in value for key in ("command", "exec", "script", "program", "-I", "-F")
-        ):
-            return f"TAR_OPTIONS={value} makes tar run commands from it"
+        if name == "TAR_OPTIONS" and value:
+            import shlex
+
+            from hookwise.shell.option_commands import tar_runs
+
+            try:
+                words = shlex.split(value)
+            except ValueError:
+                words = value.split()
+            if tar_runs(["tar", *words]) or "-I" in value or "-F" in value:
+                return f"TAR_OPTIONS={value} makes tar run commands from it"
     return None
 
 

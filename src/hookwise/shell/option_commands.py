@@ -93,7 +93,64 @@ def _rsync_delete(argv: list[str]) -> list[tuple[str, Any]]:
     return [("argv", ["rm", "-r", "-f", dest])]
 
 
+# GNU tar's long options (tar --help, 1.34): tar takes an unambiguous prefix of one
+_TAR_LONGS = (  # noqa: SIM905 - a list as `tar --help` gives it
+    "--absolute-names --acls --add-file --after-date --anchored --append "
+    "--atime-preserve --auto-compress --backup --block-number --blocking-factor --bzip2 "
+    "--catenate --check-device --check-links --checkpoint --checkpoint-action "
+    "--clamp-mtime --compare --compress --concatenate --confirmation --create "
+    "--delay-directory-restore --delete --dereference --diff --directory --exclude "
+    "--exclude-backups --exclude-caches --exclude-caches-all --exclude-caches-under "
+    "--exclude-from --exclude-ignore --exclude-ignore-recursive --exclude-tag "
+    "--exclude-tag-all --exclude-tag-under --exclude-vcs --exclude-vcs-ignores --extract "
+    "--file --files-from --force-local --format --full-time --get --group --group-map "
+    "--gunzip --gzip --hard-dereference --help --hole-detection --ignore-case "
+    "--ignore-command-error --ignore-failed-read --ignore-zeros --incremental "
+    "--index-file --info-script --interactive --keep-directory-symlink "
+    "--keep-newer-files --keep-old-files --label --level --list --listed-incremental "
+    "--lzip --lzma --lzop --mode --mtime --multi-volume --new-volume-script --newer "
+    "--newer-mtime --no-acls --no-anchored --no-auto-compress --no-check-device "
+    "--no-delay-directory-restore --no-ignore-case --no-ignore-command-error --no-null "
+    "--no-overwrite-dir --no-quote-chars --no-recursion --no-same-owner "
+    "--no-same-permissions --no-seek --no-selinux --no-unquote --no-verbatim-files-from "
+    "--no-wildcards --no-wildcards-match-slash --no-xattrs --null --numeric-owner "
+    "--occurrence --old-archive --one-file-system --one-top-level --overwrite "
+    "--overwrite-dir --owner --owner-map --pax-option --portability --posix "
+    "--preserve-order --preserve-permissions --quote-chars --quoting-style "
+    "--read-full-records --record-size --recursion --recursive-unlink --remove-files "
+    "--restrict --rmt-command --rsh-command --same-order --same-owner --same-permissions "
+    "--seek --selinux --show-defaults --show-omitted-dirs --show-snapshot-field-ranges "
+    "--show-stored-names --show-transformed-names --skip-old-files --sort --sparse "
+    "--sparse-version --starting-file --strip-components --suffix --tape-length "
+    "--test-label --to-command --to-stdout --totals --touch --transform --uncompress "
+    "--ungzip --unlink-first --unquote --update --usage --use-compress-program --utc "
+    "--verbatim-files-from --verbose --verify --version --volno-file --warning "
+    "--wildcards --wildcards-match-slash --xattrs --xattrs-exclude --xattrs-include "
+    "--xform --xz --zstd "
+).split()
+
+
+def _unabbreviated(argv: list[str], longs: list[str]) -> list[str]:
+    """argv with each unambiguous prefix of a long option spelled out (``--to-comm=X`` is
+    ``--to-command=X``), as getopt reads it."""
+    out = [argv[0]]
+    for given in argv[1:]:
+        name, eq, value = given.partition("=")
+        if name.startswith("--") and len(name) > 2 and name not in longs:
+            matches = [o for o in longs if o.startswith(name)]
+            if len(matches) == 1:
+                given = matches[0] + eq + value  # noqa: PLW2901 - as the program reads it
+        out.append(given)
+    return out
+
+
+def tar_runs(argv: list[str]) -> list[tuple[str, Any]]:
+    """What ``tar`` runs from its options (also read for ``TAR_OPTIONS``)."""
+    return _tar(argv, [])
+
+
 def _tar(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    argv = _unabbreviated(argv, _TAR_LONGS)
     values = option_values(
         argv,
         ("-I", "-F"),
@@ -209,14 +266,7 @@ _MAKE_COMMANDS = frozenset(
 
 def _make(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
-    words = [argv[0]]
-    for given in argv[1:]:  # --ev=... is --eval=...: getopt takes an unambiguous prefix
-        option, eq, value = given.partition("=")
-        if option.startswith("--") and len(option) > 2 and option not in _MAKE_LONGS:
-            matches = [o for o in _MAKE_LONGS if o.startswith(option)]
-            if len(matches) == 1:
-                given = matches[0] + eq + value  # noqa: PLW2901 - the word as make reads it
-        words.append(given)
+    words = _unabbreviated(argv, sorted(_MAKE_LONGS))  # --ev=... is --eval=...
     for text in option_values(words, ("-E",), ("--eval",)):
         found += makefile_items(text)
     for word in words[1:]:

@@ -61,6 +61,7 @@ class Command:
         "depth",
         "dynamic",
         "env",
+        "globs",
         "options",
         "origin",
         "piped_from",
@@ -107,6 +108,7 @@ class Command:
         self.assigned: list[str] = []  # variables set for it (X=1 cmd, env X=1, export X=1)
         self.env: dict[str, str] = {}  # their values, as written
         self.quoted_program = False  # the program's word had quotes (no glob, no alias)
+        self.globs: frozenset[int] = frozenset()  # words that are patterns bash expands
         # per word known only when it runs: what it can be (variables.shape), for the
         # matcher (a word that could be a rule's flag or argument); None: every word known
         self.shapes: dict[int, tuple[tuple[str, ...], ...]] | None = None
@@ -134,6 +136,7 @@ class Script:
         "deferred",
         "end",
         "git_aliases",
+        "git_settings",
         "loaded",
         "overall",
         "positional",
@@ -150,6 +153,7 @@ class Script:
         self.complete = True
         self.problems: list[str] = []
         self.git_aliases: dict[str, str] = {}  # defined earlier on the line
+        self.git_settings: dict[str, str] = {}  # git config KEY VALUE earlier on the line
         self.aliases: dict[str, str] = {}  # shell aliases defined earlier on the line
         # files written earlier on the line: their content when known here (echo ... >
         # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
@@ -208,6 +212,7 @@ class _Word:
         "dynamic",
         "end",
         "expanded",
+        "glob",
         "marks",
         "parts",
         "quoted",
@@ -237,6 +242,7 @@ class _Word:
         self.marks = marks
         self.array: list[_Word] | None = None  # a=(x y): the elements
         self.expanded = False  # the result of an expansion: never an assignment or keyword
+        self.glob = False  # an unquoted * ? or [: bash expands it against the disk
 
 
 def split_command(text: str) -> Script:
@@ -478,6 +484,7 @@ class _Scanner:
         marks: list[tuple[int, int]] = []
         dynamic = False
         quoted = False
+        globbed = False
         while i < n:
             ch = text[i]
             if ch in _BREAK:
@@ -526,11 +533,15 @@ class _Scanner:
                     marks.append((at, 1))
                     dynamic = True
                 continue
+            if ch in "*?[":
+                globbed = True
             value.append(ch)
             i += 1
         if dynamic:
             return _Word("".join(value), True, quoted, start, i, parts=value, marks=tuple(marks)), i
-        return _Word("".join(value), dynamic, quoted, start, i), i
+        word = _Word("".join(value), dynamic, quoted, start, i)
+        word.glob = globbed
+        return word, i
 
     def _array(self, start: int, i: int, value: list[str]) -> tuple[_Word, int]:
         """``a=(x "y z" $(cmd))``: one assignment word holding its elements."""
@@ -644,6 +655,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
     redirects: list[str] = []
     writes: list[str] = []
     stdin: list[str] = []
+    reads: list[str] = []  # files redirected in (< f): read by the shell into the command
     first = last = -1
     pending_redir: str | None = None
     previous: Command | None = None  # the command before a pipe into the next one
@@ -685,10 +697,13 @@ def _parse(text: str, depth: int, script: Script) -> None:
             )
         if added is not None or not piped:
             previous = added
+        for source in reads:  # `< file` is read, whoever gets it (while read ...; done < f)
+            _inner_argv(["cat", source], depth, script, text[first:last], "input redirection")
         words.clear()
         redirects.clear()
         writes.clear()
         stdin.clear()
+        reads.clear()
         first = last = -1
 
     for index, (kind, payload, start, end) in enumerate(tokens):
@@ -745,6 +760,8 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 redirects.append(target)
                 if op not in ("<", "<&"):
                     writes.append(target)
+                elif not target.startswith(("/dev/", "<(", ">(")):
+                    reads.append(target)
             continue
         if leading and not payload.quoted:
             value = payload.value
@@ -1103,6 +1120,8 @@ def _add_command(
     command.env = prefix.env
     command.unknowns = prefix.unknowns
     command.quoted_program = bool(words) and words[0].quoted
+    if any(w.glob for w in words):
+        command.globs = frozenset(i for i, w in enumerate(words) if w.glob)
     if any(command.dynamic):
         command.shapes = _shapes(words, script)
     script.commands.append(command)
@@ -1219,10 +1238,15 @@ def _run_inner(
             _inner_argv(remote_argv, depth, script, command.text)
         if remote:
             _parse(remote, depth + 1, script)
-        return
+        if program != "ssh":
+            return
     if program == "git":
         _git(command, depth, script)
     found = programs.runs(program, argv, command.stdin)
+    if program == "git":
+        found = _git_config(command, found, script)
+    elif program in _PACKAGE_RUNNERS and script.was_written("package.json"):
+        found = found + _package_scripts(script)
     if accounting.family(program) is not None:
         found = found + accounting.code_items(command, script, static_output, _parsed)
     if found:
@@ -1499,10 +1523,116 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
                 _parse_shell(content, depth + 1, script)
 
 
+_PACKAGE_RUNNERS = frozenset(["npm", "yarn", "pnpm", "bun", "npx", "pnpx", "bunx", "corepack"])
+
+
+def _package_scripts(script: Script) -> list[tuple[str, Any]]:
+    """A package.json written earlier on the line: its scripts are what npm (yarn...) run
+    (``npm run x``, and the install hooks of ``npm install``)."""
+    content = script.recall("package.json")
+    if content is None:
+        return [("unverifiable", "package.json was written on the line with content known "
+                 "only when it runs")]  # fmt: skip
+    import json
+
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return [("unverifiable", "package.json was written on the line and is not readable here")]
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    if not isinstance(scripts, dict):
+        return []
+    return [("script", value) for value in scripts.values() if isinstance(value, str)]
+
+
+def _git_config(
+    command: Command, found: list[tuple[str, Any]], script: Script
+) -> list[tuple[str, Any]]:
+    """git's configuration beyond its options: files it includes, and what the
+    environment sets (``GIT_CONFIG_KEY_0``, ``GIT_CONFIG_GLOBAL=x.cfg``)."""
+    out = [item for item in found if item[0] != "include"]
+    includes = [value for kind, value in found if kind == "include"]
+    out += _push_config(command, script)
+    env = command.env
+    if any(name.startswith("GIT_CONFIG") for name in env):
+        from hookwise.shell.git_config import env_items
+
+        out += env_items(env)
+        includes += [
+            env[n] for n in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG") if n in env
+        ]
+        for kind, value in env_items(env):
+            if kind == "include":
+                includes.append(value)
+        out = [item for item in out if item[0] != "include"]
+    for path in includes:
+        key = path
+        for head in ("$PWD/", "${PWD}/", "../"):
+            key = key.removeprefix(head)
+        if script.was_written(key):
+            content = script.recall(key)
+            if content is None:
+                out.append(
+                    (
+                        "unverifiable",
+                        f"git reads {path}, written on the line with content known only "
+                        "when it runs",
+                    )
+                )
+            else:
+                from hookwise.shell.git_config import config_items
+
+                out += config_items(content)
+        elif "$" in path or "`" in path:
+            out.append(
+                (
+                    "unverifiable",
+                    f"git reads the configuration file {path}, known only when it runs",
+                )
+            )
+    return out
+
+
+def _push_config(command: Command, script: Script) -> list[tuple[str, Any]]:
+    """``git push`` with a ``+`` refspec (or mirroring) set in configuration (``-c
+    remote.origin.push=+main``, ``git config`` earlier on the line, the environment) is a
+    force push: it stands as ``git push --force`` (or ``--mirror``) too."""
+    argv = command.argv
+    at = programs.git_subcommand(argv)
+    if at < 0 or argv[at] != "push":
+        return []
+    settings = dict(script.git_settings)
+    for index, word in enumerate(argv[1:at], start=1):
+        if word == "-c" and index + 1 < at:
+            key, _, value = argv[index + 1].partition("=")
+            settings[key.lower()] = value
+    env = command.env
+    for name, key in env.items():
+        if name.startswith("GIT_CONFIG_KEY_"):
+            settings[key.lower()] = env.get("GIT_CONFIG_VALUE_" + name[15:], "")
+    extra: list[str] = []
+    for key, value in settings.items():
+        if key.startswith("remote.") and key.endswith(".push") and value.startswith("+"):
+            extra.append("--force")
+        elif key.startswith("remote.") and key.endswith(".mirror") and value in ("true", "1", ""):
+            extra.append("--mirror")
+    extra = [flag for flag in dict.fromkeys(extra) if flag not in argv]
+    if not extra:
+        return []
+    return [("argv", ["git", "push", *extra, *argv[at + 1 :]])]
+
+
 def _git(command: Command, depth: int, script: Script) -> None:
     argv = command.argv
     aliases = script.git_aliases
     aliases.update(programs.git_alias_definitions(argv))
+    at_config = programs.git_subcommand(argv)
+    if at_config > 0 and argv[at_config] == "config":
+        rest = [w for w in argv[at_config + 1 :] if not w.startswith("-")]
+        if rest and rest[0] in ("set", "add"):
+            rest = rest[1:]
+        if len(rest) >= 2:
+            script.git_settings[rest[0].lower()] = " ".join(rest[1:])
     at = programs.git_subcommand(argv)
     if at < 0 or argv[at] not in aliases:
         return
@@ -1528,5 +1658,7 @@ def _interpreter(
                 Command([], [], [value], command.text, depth + 1, writes=[value])
             )
             script.written[_file_key(value)] = None  # content made when it runs
+        elif kind == "read":
+            _inner_argv(["cat", value], depth, script, command.text, f"{command.program} reads")
         else:
             command.unknowns.append(f"{command.program}: {value}")

@@ -217,7 +217,30 @@ def _generic(language: str, text: str) -> Items:
     return out
 
 
+# ssh_config keywords whose value is a command run on this machine
+_SSH_COMMANDS = ("proxycommand", "localcommand", "knownhostscommand", "remotecommand")
+
+
+def _ssh_config(text: str) -> Items:
+    """ssh configuration (``-o`` options, a ``-F`` file): ``ProxyCommand``,
+    ``LocalCommand``, ``KnownHostsCommand``, ``Match exec``."""
+    out: Items = []
+    for line in _lines(text):
+        key, _, value = line.replace("=", " ", 1).partition(" ")
+        key, value = key.lower(), value.strip().strip('"')
+        if key in _SSH_COMMANDS and value.lower() != "none":
+            out.append(("script", value))
+        elif key == "match" and "exec" in value.lower():
+            found = re.search(r"exec\s+(\"[^\"]*\"|\S+)", value, re.I)
+            if found is not None:
+                out.append(("script", found.group(1).strip('"')))
+        elif key in ("include", "pkcs11provider", "securitykeyprovider"):
+            out.append(("unverifiable", f"ssh loads {value} ({key})"))
+    return out
+
+
 _READERS = {
+    "ssh_config": _ssh_config,
     "ed": _ed,
     "ex": _ed,
     "sqlite": _sqlite,

@@ -292,8 +292,13 @@ def _m_command(
     return hits
 
 
-def _glob_path(entry: tuple[Any, bool, bool], ref: PathRef) -> bool:
+def _glob_path(entry: tuple[Any, bool, bool], ref: PathRef, reach: bool = True) -> bool:
     compiled, slashy, absolute = entry
+    if reach and (ref.pattern or ref.tree):
+        from hookwise.policy.rules.maybe import reaches
+
+        if reaches(entry, ref, glob_match):  # ~/.ss*/id_*, grep -r x ~: what it reads
+            return True
     if absolute:
         return ref.absolute is not None and glob_match(compiled, ref.absolute)
     if slashy:
@@ -305,15 +310,18 @@ def _glob_path(entry: tuple[Any, bool, bool], ref: PathRef) -> bool:
     return False
 
 
-def _any_path(globs: list[tuple[Any, bool, bool]], ref: PathRef) -> bool:
+def _any_path(globs: list[tuple[Any, bool, bool]], ref: PathRef, reach: bool = True) -> bool:
+    """Whether ``ref`` matches one of the globs; ``reach``: or a pattern or a tree it
+    names can take in one of the paths they match (not for an exclusion: a pattern is
+    excluded only as the path it is)."""
     for entry in globs:  # noqa: SIM110 - no generator on the hottest path
-        if _glob_path(entry, ref):
+        if _glob_path(entry, ref, reach):
             return True
     return False
 
 
 def _path_matches(spec: dict[str, Any], ref: PathRef) -> bool:
-    if spec["exclude"] and _any_path(spec["exclude"], ref):
+    if spec["exclude"] and _any_path(spec["exclude"], ref, False):
         return False
     if spec["globs"] or spec["extensions"]:
         hit = _any_path(spec["globs"], ref)

@@ -293,3 +293,141 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
         if tokens and tokens[0][0] == "L" and tokens[0][1].startswith(head):
             tokens = [("L", tokens[0][1][len(head) :]), *tokens[1:]]
     return overlap(compiled, tuple(tokens))
+
+
+# ----------------------------------------------------------- patterns and trees
+
+
+def _pattern_atoms(pattern: str) -> list[list[Atom]]:
+    """A bash glob as alternatives of atoms: ``*``/``?``/``[...]`` never match ``/``, nor
+    the leading ``.`` of a name (bash's default, without dotglob)."""
+    alternatives: list[list[Atom]] = [[]]
+    i = 0
+    start = True  # at the start of a path component
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "*":
+            if start and len(alternatives) < 16:  # empty, or a name not starting with "."
+                begun = [[*a, (_name_start, "one"), (_not_slash, "star")] for a in alternatives]
+                alternatives = alternatives + begun
+            else:
+                alternatives = [[*a, (_not_slash, "star")] for a in alternatives]
+        elif ch == "?":
+            one: Atom = (_name_start if start else _not_slash, "one")
+            alternatives = [[*a, one] for a in alternatives]
+        elif ch == "[" and "]" in pattern[i + 2 :]:
+            end = pattern.index("]", i + 2)
+            body = pattern[i + 1 : end]
+            negated = body[:1] in ("!", "^")
+            chars = body[1:] if negated else body
+            ranges = tuple(
+                (chars[k], chars[k + 2]) for k in range(len(chars) - 2) if chars[k + 1] == "-"
+            )
+            matches = _class(("C", negated, chars, ranges))
+            atom: Atom = (_not_dot(matches) if start else matches, "one")
+            alternatives = [[*a, atom] for a in alternatives]
+            i = end + 1
+            start = False
+            continue
+        else:
+            alternatives = [[*a, (_char(ch), "one")] for a in alternatives]
+        start = ch == "/"
+        i += 1
+    return alternatives
+
+
+def _name_start(c: str) -> bool:
+    return c not in "/."
+
+
+def _not_dot(matches: Callable[[str], bool]) -> Callable[[str], bool]:
+    return lambda c: c != "." and matches(c)
+
+
+def _glob_literal_prefix(compiled: Any) -> list[str]:
+    if isinstance(compiled, str):
+        return [compiled]
+    out: list[str] = []
+    for alternative in compiled:
+        if alternative and alternative[0][0] == "L":
+            out.append(str(alternative[0][1]))
+    return out
+
+
+def _glob_literals(compiled: Any) -> list[str]:
+    if isinstance(compiled, str):
+        return [compiled]
+    return [str(t[1]) for alternative in compiled for t in alternative if t[0] == "L"]
+
+
+def _wild(compiled: Any) -> bool:
+    return not isinstance(compiled, str) and any(
+        t[0] != "L" for alternative in compiled for t in alternative
+    )
+
+
+def _on_disk(
+    entry: tuple[Any, bool, bool], ref: Any, glob_match: Callable[[Any, str], bool]
+) -> bool | None:
+    """What bash would expand the pattern to, when its directory is on this machine: does
+    one of those paths (or what is under it, for a tree) match? None: not on disk."""
+    import glob
+    import os
+
+    absolute = ref.absolute
+    if absolute is None:
+        return None
+    head = absolute.split("*", 1)[0].split("?", 1)[0].split("[", 1)[0]
+    directory = head.rsplit("/", 1)[0] or "/"
+    if not os.path.isdir(directory):
+        return None
+    compiled, slashy, anchored = entry
+    for found in glob.glob(absolute)[:256]:
+        names = [found]
+        if ref.tree and os.path.isdir(found):
+            names += [found.rstrip("/") + "/" + n for n in os.listdir(found)[:256]]
+        for name in names:
+            if anchored and glob_match(compiled, name):
+                return True
+            if not anchored and not slashy and glob_match(compiled, name.rsplit("/", 1)[-1]):
+                return True
+    return False
+
+
+def reaches(
+    entry: tuple[Any, bool, bool], ref: Any, glob_match: Callable[[Any, str], bool]
+) -> bool:
+    """Whether what a path word reads can take in what the glob entry names: a pattern
+    (``~/.ss*/id_*``) that expands to such a path, a directory read recursively
+    (``grep -r x ~``, ``tar czf a.tgz ~``) above such a path. On this machine the pattern is
+    expanded as bash expands it; where its directory is not here, a pattern reaches an
+    anchored glob (``~/.ssh/**``) or a name (``.env``, ``*.pem``) it spells out."""
+    compiled, slashy, absolute = entry
+    if ref.tree and absolute and ref.absolute is not None and not ref.pattern:
+        above = ref.absolute.rstrip("/") + "/"
+        if any(prefix.startswith(above) for prefix in _glob_literal_prefix(compiled)):
+            return True
+    if not ref.pattern:
+        return False
+    disk = _on_disk(entry, ref, glob_match)
+    if disk is not None:
+        return disk
+    if absolute:
+        path = ref.absolute
+    elif slashy:
+        path = ref.relative
+    else:
+        path = (ref.relative or ref.absolute or ref.raw).rsplit("/", 1)[-1]
+        if _wild(compiled) and not any(lit and lit in path for lit in _glob_literals(compiled)):
+            return False  # *.py is not a way to id_rsa*: it does not name it
+        if not path.strip("*?"):
+            return False  # a bare * (cat config/*): every name, none spelled out
+    if path is None:
+        return False
+    alphabet = _alphabet(path, _glob_chars(compiled))
+    for atoms in _pattern_atoms(path):
+        if ref.tree:
+            atoms.append((_any, "star"))
+        if any(_intersect(alt, atoms, alphabet) for alt in _glob_atoms(compiled)):
+            return True
+    return False
