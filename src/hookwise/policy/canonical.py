@@ -532,16 +532,19 @@ class Event:
             refs.extend(resolve_path(p, self.cwd, home) for p in patch_paths(patch))
         script = self.script
         if script is not None:
+            from hookwise.shell.programs import excluded_words  # loaded with the parser
+
             dirs = command_dirs(script.commands, self.shell_cwd, home)
             for index, cmd in enumerate(script.commands):
                 where = dirs[index]
                 shapes = cmd.shapes
                 globs = cmd.globs
                 tree = cmd.program in TREE_READERS and reads_tree(cmd.program, cmd.argv)
+                excluded = excluded_words(cmd.program, cmd.argv)
                 for at, (word, dynamic) in enumerate(
                     zip(cmd.argv[1:], cmd.dynamic[1:], strict=False), start=1
                 ):
-                    if word.startswith("-") or not word:
+                    if word.startswith("-") or not word or at in excluded:
                         continue
                     ref = resolve_path(word, where or "", home, dynamic or where is None)
                     ref.relative = _relative(ref.absolute, self.cwd)

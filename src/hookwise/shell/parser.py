@@ -41,6 +41,7 @@ MAX_COMMANDS = 2000
 # unverifiable (a short line of brace expansions is millions of words: the hook must
 # answer well within a host's timeout)
 MAX_WORK = 50_000
+MAX_EXPANSION_NESTING = 64  # ${...} and $((...)) inside one another
 
 _BREAK = frozenset(" \t\n;&|()<>")
 _OPS = ("&&", "||", ";;&", ";;", ";&", "|&", "&", ";", "|", "(", ")")
@@ -361,6 +362,7 @@ class _Scanner:
         self.nested: list[tuple[str, int]] = []  # (text, offset where it was found)
         self.heredocs: list[tuple[str, bool, int, bool]] = []
         self.bodies: dict[int, str] = {}  # delimiter word start -> here-document body
+        self.level = 0  # how deep in ${...} / $((...)) bodies this scanner reads
 
     def incomplete(self, why: str) -> None:
         self.script.complete = False
@@ -462,7 +464,11 @@ class _Scanner:
         """The command substitutions in text that is expanded but not split into words
         (a here-document body, the inside of ``$((...))`` or ``${x:-...}``); ``at``: where
         the text is, for the values known there (variables.py)."""
+        if self.level >= MAX_EXPANSION_NESTING:  # ${x:-${x:-...}}: each level rescans
+            self.incomplete("the command nests too deeply")
+            return
         sub = _Scanner(body, self.depth, self.script)
+        sub.level = self.level + 1
         sink: list[str] = []
         i = 0
         while i < len(body):

@@ -438,6 +438,54 @@ def flags_of(program: str, argv: list[str]) -> tuple[set[str], list[str]]:
     return flags, positional
 
 
+# programs with options whose value is a pattern of what they leave out (zip -x, tar,
+# rsync and grep --exclude, find ! -path): naming a file there keeps away from it
+_EXCLUDERS = frozenset(["zip", "unzip", "tar", "gtar", "bsdtar", "rsync", "grep", "egrep",
+                        "fgrep", "rg", "ag", "find", "cp", "du", "tree", "7z"])  # fmt: skip
+_EXCLUDES = frozenset(["--exclude", "--exclude-dir", "--exclude-from", "--filter", "--iglob",
+                       "--glob", "-g", "-I"])  # fmt: skip
+
+
+def excluded_words(program: str, argv: list[str]) -> set[int]:
+    """The indices of words that are exclusion patterns (``zip -r a.zip . -x '.env'``,
+    ``tar --exclude .hookwise``, ``find . ! -path './.git/*'``, ``-path P -prune``): not
+    files the command reads or changes."""
+    if program not in _EXCLUDERS:
+        return set()
+    out: set[int] = set()
+    listing = False  # zip -x P1 P2...: every word up to the next option
+    for index, word in enumerate(argv[1:], start=1):
+        if listing and not word.startswith("-"):
+            out.add(index)
+            continue
+        listing = False
+        option = word.split("=", 1)[0]
+        if option in _EXCLUDES and program != "find":
+            if option in ("-g", "--glob", "--iglob") and not _negated_glob(argv, index):
+                continue  # rg -g '*.py': a file filter, not an exclusion (unless !...)
+            out.add(index)
+            if "=" not in word and index + 1 < len(argv):
+                out.add(index + 1)
+        elif program in ("zip", "unzip") and word in ("-x", "-i"):
+            listing = True
+        elif program in ("zip", "unzip") and word.startswith(("-x@", "-i@")):
+            out.add(index)
+        elif program == "find" and word in ("-path", "-ipath", "-name", "-iname", "-wholename"):
+            before = argv[index - 1] if index > 1 else ""
+            pruned = argv[index + 2 : index + 3] == ["-prune"]
+            if (before in ("!", "-not") or pruned) and index + 1 < len(argv):
+                out.add(index + 1)
+    return out
+
+
+def _negated_glob(argv: list[str], index: int) -> bool:
+    word = argv[index]
+    value = (
+        word.split("=", 1)[1] if "=" in word else (argv[index + 1] if index + 1 < len(argv) else "")
+    )
+    return value.startswith("!")
+
+
 # ------------------------------------------------------------------ commands run by others
 
 # Wrappers: programs that run the command in their arguments (sudo, env, timeout,
