@@ -44,6 +44,12 @@ COLD = frozenset(
         "option_commands",
         "sed_script",
         "multiplexers",
+        "variables",
+        "braces",
+        "printf_format",
+        "code_readers",
+        "code_residue",
+        "tool_scripts",
     )
 )
 
@@ -236,7 +242,7 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
         name: ([name, "-c", "!rm -rf /", "f"], [], "rm -rf /")
         for name in ("vi", "vim", "nvim", "ex", "view", "gvim", "vimdiff", "rvim", "evim")
     },
-    **{name: ([name, "-f", "-"], ["x:\n\trm -rf /\n"], "rm -rf /") for name in ("make", "gmake")},
+    **{name: ([name, "--eval=x: ; rm -rf /", "x"], [], "rm -rf /") for name in ("make", "gmake")},
     **{name: ([name, "-C", "rm -rf /", "x"], [], "rm -rf /") for name in ("compgen", "complete")},
     **{name: ([name, "rimraf", "/"], [], "rimraf") for name in ("npx", "bunx", "pnpx")},
     **{name: ([name, "exec", "rimraf", "/"], [], "rimraf") for name in ("npm", "pnpm", "yarn")},

@@ -141,7 +141,7 @@ def test_near_misses_pass(command: str) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["a=rm; $a x", "${RM:-rm} x", "$(printf rm) x", "echo cm0= | base64 -d | sh", 'eval "$x"'],
+    ["read a; $a x", "${RM:-rm} x", "$(printf rm) x", "echo cm0= | base64 -d | sh", 'eval "$x"'],
 )
 def test_unverifiable_commands_ask_by_default_and_the_setting_decides(command: str) -> None:
     harmless = (

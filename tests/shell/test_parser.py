@@ -32,7 +32,7 @@ def argvs(text: str) -> list[list[str]]:
         ("echo $(cat .env) `id`", [["echo", "$(cat .env)", "`id`"], ["cat", ".env"], ["id"]]),
         ("if true; then rm -rf ~; fi", [["true"], ["rm", "-rf", "~"]]),
         # the operands xargs reads are known only when it runs
-        ("xargs -n1 rm -f < list", [["rm", "-f", "${xargs_input}"]]),
+        ("xargs -n1 rm -f < list", [["rm", "-f", "${xargs_input}"], ["cat", "list"]]),
         ("echo a b | xargs rm -f", [["echo", "a", "b"], ["rm", "-f", "a", "b"]]),
         ("cat <<EOF > out\nrm -rf /\nEOF\nls", [["cat"], ["ls"]]),
         ("a \\\n b", [["a", "b"]]),
@@ -50,7 +50,10 @@ def test_split(text: str, expected: list[list[str]]) -> None:
 
 def test_redirect_targets_and_fd_duplication() -> None:
     script = split_command("echo x > .env 2>&1; cat < in.txt >> out.log; echo y &> all")
-    assert [c.redirects for c in script.commands] == [[".env"], ["in.txt", "out.log"], ["all"]]
+    found = [c.redirects for c in script.commands if c.origin != "input redirection"]
+    assert found == [[".env"], ["in.txt", "out.log"], ["all"]]
+    # a file redirected in is read, whoever gets it: it stands as `cat` of it too
+    assert ["cat", "in.txt"] in [c.argv for c in script.commands]
 
 
 def test_dynamic_words_are_marked() -> None:

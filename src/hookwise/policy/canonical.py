@@ -246,7 +246,7 @@ def patch_paths(patch: str) -> list[str]:
 class PathRef:
     """A path a tool touches, resolved against the event's cwd."""
 
-    __slots__ = ("absolute", "command", "raw", "relative")
+    __slots__ = ("absolute", "command", "pattern", "raw", "relative", "shape", "tree")
 
     def __init__(
         self, raw: str, absolute: str | None, relative: str | None, command: int = -1
@@ -255,6 +255,10 @@ class PathRef:
         self.absolute = absolute  # None: not resolvable ($VAR, `...`)
         self.relative = relative  # None: outside the working directory (or unresolvable)
         self.command = command  # index of the shell command it belongs to, -1 otherwise
+        # a word known only when the command runs: what it can be (shell/variables.py)
+        self.shape: tuple[tuple[str, ...], ...] | None = None
+        self.pattern = False  # a glob bash expands against the disk (~/.ss*/id_*)
+        self.tree = False  # the command reads it recursively (grep -r, tar c, zip -r)
 
     @property
     def outside(self) -> bool:
@@ -302,6 +306,33 @@ def _relative(absolute: str | None, cwd: str) -> str | None:
     if absolute.startswith(base.rstrip("/") + "/"):
         return absolute[len(base.rstrip("/")) + 1 :]
     return None
+
+
+# programs that read a directory they are given, and all below it (for some, only with
+# an option: reads_tree)
+TREE_READERS = frozenset(
+    ["tar", "gtar", "bsdtar", "zip", "7z", "7za", "grep", "egrep", "fgrep", "rg", "ag",
+     "ack", "cp", "rsync", "scp", "rclone", "gsutil", "aws", "az", "tree", "git"]
+)  # fmt: skip
+
+
+def reads_tree(program: str, argv: list[str]) -> bool:
+    """Whether ``program`` reads the directories in ``argv`` recursively: ``tar c``
+    (always), ``zip -r``, ``grep -r``, ``rg`` (always), ``cp -r``, ``rsync -a``."""
+    if program in ("tar", "gtar", "bsdtar", "7z", "7za", "rg", "ag", "ack", "rclone"):
+        return True
+    if program == "git":
+        return len(argv) > 1 and argv[1] == "add"
+    for word in argv[1:]:
+        if word in ("--recursive", "--recurse-paths", "--archive", "--dereference-recursive"):
+            return True
+        if (
+            word.startswith("-")
+            and not word.startswith("--")
+            and ("r" in word or "R" in word or (program == "rsync" and "a" in word))
+        ):
+            return True
+    return False
 
 
 def command_dirs(commands: list[Command], cwd: str, home: str) -> list[str | None]:
@@ -501,15 +532,27 @@ class Event:
             refs.extend(resolve_path(p, self.cwd, home) for p in patch_paths(patch))
         script = self.script
         if script is not None:
+            from hookwise.shell.programs import excluded_words  # loaded with the parser
+
             dirs = command_dirs(script.commands, self.shell_cwd, home)
             for index, cmd in enumerate(script.commands):
                 where = dirs[index]
-                for word, dynamic in zip(cmd.argv[1:], cmd.dynamic[1:], strict=False):
-                    if word.startswith("-") or not word:
+                shapes = cmd.shapes
+                globs = cmd.globs
+                tree = cmd.program in TREE_READERS and reads_tree(cmd.program, cmd.argv)
+                excluded = excluded_words(cmd.program, cmd.argv)
+                for at, (word, dynamic) in enumerate(
+                    zip(cmd.argv[1:], cmd.dynamic[1:], strict=False), start=1
+                ):
+                    if word.startswith("-") or not word or at in excluded:
                         continue
                     ref = resolve_path(word, where or "", home, dynamic or where is None)
                     ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
+                    if shapes is not None and ref.absolute is None:
+                        ref.shape = shapes.get(at)
+                    ref.pattern = at in globs
+                    ref.tree = tree
                     refs.append(ref)
                 for target in cmd.redirects:
                     ref = resolve_path(target, where or "", home, where is None)

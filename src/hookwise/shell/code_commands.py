@@ -68,12 +68,55 @@ _CALLS: list[tuple[str, str]] = [
 _AWK_CALLS: list[tuple[str, str]] = [
     (r"\bprintf?\b[^;}|>]*>>?\s*" + _STRING, "write {0}"),
     (_STRING + r"\s*\|\s*getline", "sh"),
+    (r"\bprintf?\b[^;}|]*\|\s*" + _STRING, "sh"),
     (r"\bsystem\s*\(\s*(?=[A-Za-z_$(])", "computed"),
     (r"\bprintf?\b[^;}|]*\|\s*(?=[A-Za-z_(])", "computed"),
     (r"\b[A-Za-z_]\w*\s*\|\s*getline", "computed"),
 ]
 _COMPILED_AWK: list[tuple[Any, str]] = []
 _COMPILED: list[tuple[Any, str]] = []
+
+
+COMPUTED = "${computed}"  # a word of a command that the code computes when it runs
+# code that reads a file, and code that names the home directory (Path.home(), HOME...)
+_READING = (
+    r"\bopen\s*\(|read_text|read_bytes|readFile|\bread\s*\(|File\.read|slurp|readlines|"
+    r"copyfile|\bcopy\w*\s*\(|\bcat\b|createReadStream|IO\.read|file_get_contents|\bload\s*\("
+)
+_HOME = (
+    r"Path\.home\s*\(|expanduser|\bHOME\b|homedir\s*\(|Dir\.home|\$ENV\{HOME\}|"
+    r"os\.homedir|getpwuid|USERPROFILE"
+)
+_NOT_PATHS = frozenset(["HOME", "utf8", "utf-8", "r", "rb", "w", "wb", "os", "fs", "path"])
+
+
+def _reads(code: str) -> list[tuple[str, Any]]:
+    """Files the code reads where their names are in it: a literal absolute or ``~`` path,
+    and a path built from the home directory and literals (``Path.home()/'.ssh'/'id_rsa'``,
+    ``os.path.join(os.environ['HOME'], '.aws', 'credentials')``): ("read", path)."""
+    import re
+
+    if not re.search(_READING, code):
+        return []
+    literals = [w for w in _literals(code) if w and "\n" not in w and " " not in w]
+    out: list[tuple[str, Any]] = [
+        ("read", w) for w in literals if w.startswith(("/", "~/")) and len(w) > 2
+    ]
+    if re.search(_HOME, code):
+        parts = [w.strip("/") for w in literals if w.strip("/") and w not in _NOT_PATHS]
+        parts = [p[2:] if p.startswith("~/") else p for p in parts if p != "~"]
+        for i in range(len(parts)):
+            for j in range(i + 1, min(i + 3, len(parts)) + 1):
+                out.append(("read", "~/" + "/".join(parts[i:j])))
+    return out[:48]
+
+
+def _computed_element(text: str) -> bool:
+    """Whether a list literal holds something other than string literals."""
+    import re
+
+    rest = re.sub(_STRING, "", text)
+    return bool(rest.replace(",", "").strip())
 
 
 def _literals(text: str) -> list[str]:
@@ -85,14 +128,49 @@ def _literals(text: str) -> list[str]:
     ]
 
 
-def code_commands(code: str, awk: bool = False) -> list[tuple[str, Any]]:
-    """Literal shell commands and file operations in interpreter code:
-    ("script", text) | ("argv", [...]) | ("write", path) | ("unverifiable", why)."""
+def _compiled() -> None:
     import re
 
     if not _COMPILED:
         _COMPILED.extend((re.compile(p, re.S), kind) for p, kind in _CALLS)
         _COMPILED_AWK.extend((re.compile(p, re.S), kind) for p, kind in _AWK_CALLS)
+
+
+def literal_spans(code: str, awk: bool = False) -> tuple[str, list[tuple[int, int]]]:
+    """The code as :func:`code_commands` reads it, and where the calls it reads stand
+    (code_residue blanks them out before it looks for what is left)."""
+    _compiled()
+    code = _constants(code)
+    spans = [
+        match.span()
+        for pattern, kind in _COMPILED + (_COMPILED_AWK if awk else [])
+        if kind not in ("computed", "pipe-shell")
+        for match in pattern.finditer(code)
+    ]
+    return code, spans
+
+
+def _constants(code: str) -> str:
+    """``p = 'x.py'`` ... ``open(p, 'w')``: a name assigned one string literal (once) reads
+    as that literal in a call's first argument, so the literal call is read."""
+    import re
+
+    found: dict[str, str] = {}
+    for match in re.finditer(r"(?m)^[ \t]*(\w+)\s*=\s*(" + _STRING + r")\s*;?[ \t]*$", code):
+        name = match.group(1)
+        found[name] = match.group(2) if name not in found else ""
+    for name, literal in found.items():
+        if literal:
+            pattern = re.compile(r"(\(\s*)" + re.escape(name) + r"(?=\s*[,)])")
+            code = pattern.sub(r"\g<1>" + literal.replace("\\", "\\\\"), code)
+    return code
+
+
+def code_commands(code: str, awk: bool = False, language: str = "") -> list[tuple[str, Any]]:
+    """Literal shell commands and file operations in interpreter code:
+    ("script", text) | ("argv", [...]) | ("write", path) | ("unverifiable", why)."""
+    _compiled()
+    code = _constants(code)
     out: list[tuple[str, Any]] = []
     seen: set[str] = set()
     for pattern, kind in _COMPILED + (_COMPILED_AWK if awk else []):
@@ -108,6 +186,8 @@ def code_commands(code: str, awk: bool = False) -> list[tuple[str, Any]]:
                     out.append(("script", first.encode().decode("unicode_escape", "replace")))
             elif kind == "argv":
                 words = _literals(groups[0] or "")
+                if words and _computed_element(groups[0] or ""):
+                    words.append(COMPUTED)  # ['rm', '-rf', path]: a word known when it runs
                 if words:
                     out.append(("argv", words))
             elif kind == "argv2":
@@ -121,6 +201,7 @@ def code_commands(code: str, awk: bool = False) -> list[tuple[str, Any]]:
                     out.append(("write", first))
                 else:
                     out.append(("argv", [*kind.format(first).split(" ")[:-1], first]))
+    out += _reads(code)
     unique: list[tuple[str, Any]] = []
     for item in out:
         key = repr(item)

@@ -1,8 +1,11 @@
 """git configuration whose value runs a command (``git -c core.pager=CMD``, ``git config
-alias.x "!CMD"``, ``core.hooksPath``, ``protocol.ext.allow``).
+alias.x "!CMD"``, ``core.hooksPath``, ``protocol.ext.allow``), from options, the
+environment (``GIT_CONFIG_KEY_0``...) or a configuration file written on the line; and the
+subcommand options whose value is a command (``rebase --exec``, ``fetch --upload-pack``,
+``difftool -x``, ``grep -O``, ``bisect run``, ``submodule foreach``).
 
-Cold: needed only for a git command that sets configuration (``-c`` or ``git config``
-set/add); every other git command never loads it. Standard library only.
+Cold: needed only for a git command that sets configuration or has such a subcommand;
+``git status`` and ``git commit`` never load it. Standard library only.
 """
 
 from __future__ import annotations
@@ -56,11 +59,158 @@ def _git_command_key(key: str) -> bool:
 
 
 def git_value(key: str, value: str) -> list[tuple[str, Any]]:
+    """What one configuration value runs: a command line, an alias ``!CMD``, an include
+    (read by the caller when the file is known), a hooks path (unverifiable)."""
     low = key.lower()
     if low == "core.hookspath" and value not in ("", "/dev/null"):
         return [("unverifiable", f"git runs hooks from {value}, known only when it runs")]
+    if low.startswith("alias.") and value.startswith("!"):
+        return [("script", value[1:])]
+    if (low.startswith("include.") or low.startswith("includeif.")) and low.endswith(".path"):
+        return [("include", value)]
+    if low.startswith("remote.") and low.endswith((".uploadpack", ".receivepack")):
+        return [("script", value)]
     if low == "protocol.ext.allow" and value != "never":
         return [("unverifiable", "git may run an ext:: transport command")]
     if _git_command_key(key) and value not in ("true", "false", ""):
         return [("script", value.removeprefix("!"))]
     return []
+
+
+# ---------------------------------------------------------------- subcommand options
+
+# git subcommands with an option whose value is a command, and those options (long
+# spellings; git takes an unambiguous prefix of a long option, as getopt does)
+_NONE: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+_EXEC_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "rebase": (("-x",), ("--exec",)),
+    "fetch": _NONE,
+    "pull": _NONE,
+    "clone": (("-u",), ()),
+    "ls-remote": _NONE,
+    "archive": _NONE,
+    "push": _NONE,
+    "difftool": (("-x",), ("--extcmd",)),
+    "grep": (("-O",), ("--open-files-in-pager",)),
+    "send-email": ((), ("--sendmail-cmd", "--smtp-server", "--to-cmd", "--cc-cmd")),
+    "filter-branch": (
+        (),
+        (
+            "--env-filter",
+            "--tree-filter",
+            "--index-filter",
+            "--parent-filter",
+            "--msg-filter",
+            "--commit-filter",
+            "--tag-name-filter",
+        ),
+    ),
+    "instaweb": (("-d",), ("--httpd", "--browser")),
+}
+_PACK_OPTIONS = ("--upload-pack", "--receive-pack", "--exec")
+EXEC_SUBCOMMANDS = frozenset([*_EXEC_OPTIONS, "bisect", "submodule", "mergetool", "config"])
+
+
+def _long(word: str, wanted: tuple[str, ...]) -> tuple[str, str] | None:
+    """(option, value) when ``word`` is one of ``wanted`` or an unambiguous prefix of it
+    (``--ex=CMD`` is ``--exec=CMD``), with its value attached (``=``) or ''."""
+    if not word.startswith("--"):
+        return None
+    name, eq, value = word.partition("=")
+    matches = [o for o in wanted if o == name or (len(name) > 3 and o.startswith(name))]
+    if len(matches) == 1:
+        return matches[0], value if eq else ""
+    return None
+
+
+def exec_options(sub: str, args: list[str]) -> list[tuple[str, Any]]:
+    """What ``git SUB ARGS`` runs from its options: ``rebase --exec CMD``, ``bisect run
+    CMD``, ``submodule foreach CMD``, ``fetch --upload-pack=CMD``, ``difftool -x CMD``,
+    ``grep -O CMD``, ``send-email --sendmail-cmd``... ("script"/"argv" items)."""
+    out: list[tuple[str, Any]] = []
+    if sub == "bisect" and args[:1] == ["run"] and len(args) > 1:
+        return [("argv", args[1:])]
+    if sub == "submodule":
+        rest = [w for w in args if w not in ("--quiet", "-q", "--recursive")]
+        if rest[:1] == ["foreach"] and len(rest) > 1:
+            return [("script", " ".join(rest[1:]))]
+        return []
+    if sub == "mergetool":
+        return []
+    shorts, longs = _EXEC_OPTIONS.get(sub, _NONE)
+    if sub in ("fetch", "pull", "clone", "ls-remote", "archive", "push"):
+        longs = longs + _PACK_OPTIONS
+    i = 0
+    while i < len(args):
+        word = args[i]
+        following = args[i + 1] if i + 1 < len(args) else None
+        found = _long(word, longs)
+        if found is not None:
+            value = found[1]
+            if not value and "=" not in word and following is not None:
+                value = following
+                i += 1
+            if value:
+                out.append(("script", value))
+        else:
+            for short in shorts:
+                if word == short and following is not None:
+                    out.append(("script", following))
+                    i += 1
+                elif word.startswith(short) and len(word) > 2 and not word.startswith("--"):
+                    out.append(("script", word[2:]))
+        i += 1
+    return out
+
+
+# ------------------------------------------------------------- configuration files
+
+
+def config_items(text: str) -> list[tuple[str, Any]]:
+    """What a git configuration file's values run (``[core] pager = CMD``, an alias
+    ``!CMD``, a hooks path); an include of another file is unverifiable here."""
+    out: list[tuple[str, Any]] = []
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and "]" in line:
+            head = line[1 : line.index("]")].strip()
+            name, _, sub = head.partition(" ")
+            section = name.lower() + ("." + sub.strip().strip('"') if sub else "")
+            rest = line[line.index("]") + 1 :].strip()
+            if not rest:
+                continue
+            line = rest
+        key, eq, value = line.partition("=")
+        key = key.strip()
+        value = value.strip().strip('"') if eq else "true"
+        full = f"{section}.{key}"
+        if key.lower() == "path" and section.split(".", 1)[0].lower() in ("include", "includeif"):
+            out.append(("unverifiable", f"git includes the configuration file {value}"))
+            continue
+        out += git_value(full, value)
+    return out
+
+
+def env_items(env: dict[str, str]) -> list[tuple[str, Any]]:
+    """Configuration git takes from the environment: ``GIT_CONFIG_COUNT`` with
+    ``GIT_CONFIG_KEY_n``/``GIT_CONFIG_VALUE_n``, and ``GIT_CONFIG_PARAMETERS``."""
+    out: list[tuple[str, Any]] = []
+    for name, key in env.items():
+        if name.startswith("GIT_CONFIG_KEY_"):
+            value = env.get("GIT_CONFIG_VALUE_" + name[len("GIT_CONFIG_KEY_") :], "")
+            out += git_value(key, value)
+    parameters = env.get("GIT_CONFIG_PARAMETERS", "")
+    if parameters:
+        import shlex
+
+        try:
+            words = shlex.split(parameters.replace("'='", "="))
+        except ValueError:
+            return [*out, ("unverifiable", "GIT_CONFIG_PARAMETERS is not readable here")]
+        for word in words:
+            key, _, value = word.partition("=")
+            out += git_value(key, value)
+    return out

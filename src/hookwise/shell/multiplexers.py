@@ -38,7 +38,9 @@ def _tmux(argv: list[str]) -> list[tuple[str, Any]]:
     (or types into a shell)."""
     i = 1
     while i < len(argv) and argv[i].startswith("-"):
-        i += 2 if argv[i] in ("-L", "-S", "-f") else 1
+        if argv[i] == "-c" and i + 1 < len(argv):  # tmux -c CMD: runs it, as sh -c does
+            return [("script", argv[i + 1])]
+        i += 2 if argv[i] in ("-L", "-S", "-f", "-T") else 1
     if i >= len(argv) or argv[i] not in _TMUX_RUNS:
         return []
     sub = argv[i]

@@ -16,18 +16,66 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _makefile_recipes(text: str) -> list[tuple[str, Any]]:
-    """Recipe lines of a makefile text (``x: ; cmd``, tab-indented lines)."""
+def makefile_items(text: str) -> list[tuple[str, Any]]:
+    """What a makefile text runs: its recipe lines (``x: ; cmd``, tab-indented lines) and
+    ``$(shell CMD)``, with make's ``$(VAR)`` read as a word known only when it runs."""
     out: list[tuple[str, Any]] = []
-    for line in text.splitlines():
+    for start in _shell_calls(text):
+        out.append(("script", start))
+    for line in text.replace("\\\n", " ").splitlines():
         recipe = None
         if line.startswith("\t"):
             recipe = line[1:]
-        elif ":" in line and ";" in line.split(":", 1)[1]:
+        elif ":" in line and ";" in line.split(":", 1)[1] and not line.lstrip().startswith("#"):
             recipe = line.split(":", 1)[1].split(";", 1)[1]
         if recipe is not None and recipe.strip():
-            out.append(("script", recipe.strip().lstrip("@-+")))
+            out.append(("script", _make_words(recipe.strip().lstrip("@-+"))))
+    if "$(eval" in text or "${eval" in text:
+        out.append(("unverifiable", "the makefile evaluates text made when it runs ($(eval))"))
     return out
+
+
+def _shell_calls(text: str) -> list[str]:
+    """The commands of ``$(shell CMD)`` in a makefile text."""
+    found: list[str] = []
+    at = text.find("$(shell ")
+    while at >= 0:
+        depth = 0
+        for end in range(at + 1, len(text)):
+            if text[end] == "(":
+                depth += 1
+            elif text[end] == ")":
+                depth -= 1
+                if depth == 0:
+                    found.append(_make_words(text[at + 8 : end]))
+                    break
+        at = text.find("$(shell ", at + 1)
+    return found
+
+
+def _make_words(recipe: str) -> str:
+    """A recipe as the shell gets it: ``$$`` is ``$``, ``$(VAR)`` a value known when make
+    runs (a shell variable stands for it)."""
+    out: list[str] = []
+    i = 0
+    while i < len(recipe):
+        if recipe.startswith("$$", i):
+            out.append("$")
+            i += 2
+            continue
+        if recipe.startswith(("$(", "${"), i):
+            closer = ")" if recipe[i + 1] == "(" else "}"
+            end = recipe.find(closer, i)
+            out.append("${MAKE_VALUE}")
+            i = len(recipe) if end < 0 else end + 1
+            continue
+        if recipe[i] == "$" and i + 1 < len(recipe):
+            out.append("${MAKE_VALUE}")
+            i += 2
+            continue
+        out.append(recipe[i])
+        i += 1
+    return "".join(out)
 
 
 def _rsync_delete(argv: list[str]) -> list[tuple[str, Any]]:
@@ -45,7 +93,64 @@ def _rsync_delete(argv: list[str]) -> list[tuple[str, Any]]:
     return [("argv", ["rm", "-r", "-f", dest])]
 
 
+# GNU tar's long options (tar --help, 1.34): tar takes an unambiguous prefix of one
+_TAR_LONGS = (  # noqa: SIM905 - a list as `tar --help` gives it
+    "--absolute-names --acls --add-file --after-date --anchored --append "
+    "--atime-preserve --auto-compress --backup --block-number --blocking-factor --bzip2 "
+    "--catenate --check-device --check-links --checkpoint --checkpoint-action "
+    "--clamp-mtime --compare --compress --concatenate --confirmation --create "
+    "--delay-directory-restore --delete --dereference --diff --directory --exclude "
+    "--exclude-backups --exclude-caches --exclude-caches-all --exclude-caches-under "
+    "--exclude-from --exclude-ignore --exclude-ignore-recursive --exclude-tag "
+    "--exclude-tag-all --exclude-tag-under --exclude-vcs --exclude-vcs-ignores --extract "
+    "--file --files-from --force-local --format --full-time --get --group --group-map "
+    "--gunzip --gzip --hard-dereference --help --hole-detection --ignore-case "
+    "--ignore-command-error --ignore-failed-read --ignore-zeros --incremental "
+    "--index-file --info-script --interactive --keep-directory-symlink "
+    "--keep-newer-files --keep-old-files --label --level --list --listed-incremental "
+    "--lzip --lzma --lzop --mode --mtime --multi-volume --new-volume-script --newer "
+    "--newer-mtime --no-acls --no-anchored --no-auto-compress --no-check-device "
+    "--no-delay-directory-restore --no-ignore-case --no-ignore-command-error --no-null "
+    "--no-overwrite-dir --no-quote-chars --no-recursion --no-same-owner "
+    "--no-same-permissions --no-seek --no-selinux --no-unquote --no-verbatim-files-from "
+    "--no-wildcards --no-wildcards-match-slash --no-xattrs --null --numeric-owner "
+    "--occurrence --old-archive --one-file-system --one-top-level --overwrite "
+    "--overwrite-dir --owner --owner-map --pax-option --portability --posix "
+    "--preserve-order --preserve-permissions --quote-chars --quoting-style "
+    "--read-full-records --record-size --recursion --recursive-unlink --remove-files "
+    "--restrict --rmt-command --rsh-command --same-order --same-owner --same-permissions "
+    "--seek --selinux --show-defaults --show-omitted-dirs --show-snapshot-field-ranges "
+    "--show-stored-names --show-transformed-names --skip-old-files --sort --sparse "
+    "--sparse-version --starting-file --strip-components --suffix --tape-length "
+    "--test-label --to-command --to-stdout --totals --touch --transform --uncompress "
+    "--ungzip --unlink-first --unquote --update --usage --use-compress-program --utc "
+    "--verbatim-files-from --verbose --verify --version --volno-file --warning "
+    "--wildcards --wildcards-match-slash --xattrs --xattrs-exclude --xattrs-include "
+    "--xform --xz --zstd "
+).split()
+
+
+def _unabbreviated(argv: list[str], longs: list[str]) -> list[str]:
+    """argv with each unambiguous prefix of a long option spelled out (``--to-comm=X`` is
+    ``--to-command=X``), as getopt reads it."""
+    out = [argv[0]]
+    for given in argv[1:]:
+        name, eq, value = given.partition("=")
+        if name.startswith("--") and len(name) > 2 and name not in longs:
+            matches = [o for o in longs if o.startswith(name)]
+            if len(matches) == 1:
+                given = matches[0] + eq + value  # noqa: PLW2901 - as the program reads it
+        out.append(given)
+    return out
+
+
+def tar_runs(argv: list[str]) -> list[tuple[str, Any]]:
+    """What ``tar`` runs from its options (also read for ``TAR_OPTIONS``)."""
+    return _tar(argv, [])
+
+
 def _tar(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    argv = _unabbreviated(argv, _TAR_LONGS)
     values = option_values(
         argv,
         ("-I", "-F"),
@@ -85,17 +190,89 @@ def _vim(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     return found
 
 
+# make's long options (make --help, GNU make 4.3): --ev is --eval, as getopt abbreviates
+_MAKE_LONGS = frozenset(
+    [
+        "--always-make",
+        "--directory",
+        "--debug",
+        "--environment-overrides",
+        "--eval",
+        "--file",
+        "--makefile",
+        "--help",
+        "--ignore-errors",
+        "--include-dir",
+        "--jobs",
+        "--keep-going",
+        "--load-average",
+        "--check-symlink-times",
+        "--just-print",
+        "--dry-run",
+        "--recon",
+        "--output-sync",
+        "--old-file",
+        "--assume-old",
+        "--print-data-base",
+        "--question",
+        "--no-builtin-rules",
+        "--no-builtin-variables",
+        "--silent",
+        "--quiet",
+        "--no-silent",
+        "--no-keep-going",
+        "--stop",
+        "--touch",
+        "--trace",
+        "--version",
+        "--print-directory",
+        "--no-print-directory",
+        "--what-if",
+        "--new-file",
+        "--assume-new",
+        "--warn-undefined-variables",
+    ]
+)
+# variables whose value is a command that make's built-in rules (or a recipe) run
+_MAKE_COMMANDS = frozenset(
+    [
+        "SHELL",
+        "CC",
+        "CXX",
+        "CPP",
+        "FC",
+        "PC",
+        "LD",
+        "AR",
+        "AS",
+        "RM",
+        "LEX",
+        "YACC",
+        "M2C",
+        "CO",
+        "GET",
+        "MAKEINFO",
+        "TEX",
+        "TEXI2DVI",
+        "WEAVE",
+        "CWEAVE",
+        "TANGLE",
+        "CTANGLE",
+        "MAKE",
+        "LINT",
+    ]
+)
+
+
 def _make(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
-    for text in option_values(argv, ("-E",), ("--eval",)):
-        found += _makefile_recipes(text)
-    files = option_values(argv, ("-f",), ("--file", "--makefile"))
-    if any(f in ("-", "/dev/stdin") for f in files):
-        for text in stdin:
-            found += _makefile_recipes(text)
-    for word in argv[1:]:
-        if word.startswith("SHELL="):
-            found.append(("script", word[6:]))
+    words = _unabbreviated(argv, sorted(_MAKE_LONGS))  # --ev=... is --eval=...
+    for text in option_values(words, ("-E",), ("--eval",)):
+        found += makefile_items(text)
+    for word in words[1:]:
+        name, eq, value = word.partition("=")
+        if eq and name in _MAKE_COMMANDS and value:
+            found.append(("script", value))  # make CC='...' x.o: the built-in rule runs it
     return found
 
 

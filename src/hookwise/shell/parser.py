@@ -29,7 +29,7 @@ What only some commands need is in modules imported for those alone:
 
 from __future__ import annotations
 
-from hookwise.shell import programs
+from hookwise.shell import accounting, programs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,6 +37,11 @@ if TYPE_CHECKING:
 
 MAX_DEPTH = 8
 MAX_COMMANDS = 2000
+# words, brace expansions and nested pieces one line may cost before it is answered
+# unverifiable (a short line of brace expansions is millions of words: the hook must
+# answer well within a host's timeout)
+MAX_WORK = 50_000
+MAX_EXPANSION_NESTING = 64  # ${...} and $((...)) inside one another
 
 _BREAK = frozenset(" \t\n;&|()<>")
 _OPS = ("&&", "||", ";;&", ";;", ";&", "|&", "&", ";", "|", "(", ")")
@@ -56,14 +61,19 @@ class Command:
         "chdir",
         "depth",
         "dynamic",
+        "env",
+        "globs",
         "options",
         "origin",
         "piped_from",
         "program",
+        "quoted_program",
         "redirects",
+        "shapes",
         "stdin",
         "text",
         "unknown_args",
+        "unknowns",
         "unverifiable",
         "writes",
     )
@@ -97,6 +107,15 @@ class Command:
         self.piped_from: Command | None = None  # the command whose stdout is this one's stdin
         self.chdir: str | None = None  # where a wrapper runs it (env -C DIR, sudo -D DIR)
         self.assigned: list[str] = []  # variables set for it (X=1 cmd, env X=1, export X=1)
+        self.env: dict[str, str] = {}  # their values, as written
+        self.quoted_program = False  # the program's word had quotes (no glob, no alias)
+        self.globs: frozenset[int] = frozenset()  # words that are patterns bash expands
+        # per word known only when it runs: what it can be (variables.shape), for the
+        # matcher (a word that could be a rule's flag or argument); None: every word known
+        self.shapes: dict[int, tuple[tuple[str, ...], ...]] | None = None
+        # what runs that hookwise cannot account for, as found (accounting.account turns
+        # them into the verdict)
+        self.unknowns: list[str] = []
 
     @property
     def unknown_program(self) -> bool:
@@ -109,35 +128,122 @@ class Command:
 class Script:
     """The result of splitting: every command found, and whether the input parsed fully."""
 
-    __slots__ = ("aliases", "commands", "complete", "git_aliases", "problems", "written")
+    __slots__ = (
+        "aliases",
+        "anchor",
+        "certain",
+        "commands",
+        "complete",
+        "deferred",
+        "end",
+        "git_aliases",
+        "git_settings",
+        "loaded",
+        "overall",
+        "positional",
+        "problems",
+        "scope",
+        "scopes",
+        "vars",
+        "work",
+        "written",
+    )
 
     def __init__(self) -> None:
         self.commands: list[Command] = []
         self.complete = True
         self.problems: list[str] = []
         self.git_aliases: dict[str, str] = {}  # defined earlier on the line
+        self.git_settings: dict[str, str] = {}  # git config KEY VALUE earlier on the line
         self.aliases: dict[str, str] = {}  # shell aliases defined earlier on the line
-        # files written earlier on the line with content known here (echo ... > x.sh)
-        self.written: dict[str, str] = {}
+        # files written earlier on the line: their content when known here (echo ... >
+        # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
+        self.written: dict[str, str | None] = {}
+        self.loaded: set[str] = set()  # written code files already read as run
+        # why the line as a whole cannot be accounted for (an expansion past its budget)
+        self.overall: list[str] = []
+        self.work = 0  # units of work done (words, expansions), against MAX_WORK
+        # where the parser is, for the values known there (variables.py): the shell
+        # (scope) whose text is read, the offset that stands for a nested piece (None:
+        # each word's own), whether the command being added runs for sure, its end
+        self.vars: Any = None  # variables.Vars, once the line assigns a variable
+        self.scope = 0
+        self.scopes: dict[tuple[int, int, str], int] = {}
+        self.anchor: int | None = None
+        self.certain = False
+        self.deferred = False  # the command is in a function body (its $1... are its args)
+        self.end = 0
+        self.positional: list[str] | None = None
 
     @property
     def unverifiable(self) -> list[str]:
-        return [c.unverifiable for c in self.commands if c.unverifiable is not None]
+        found = [c.unverifiable for c in self.commands if c.unverifiable is not None]
+        return found + self.overall
+
+    def scope_of(self, parent: int, anchor: int, text: str) -> int:
+        """The id of the shell that runs ``text`` from ``anchor`` of shell ``parent`` (the
+        same on both passes of split_command)."""
+        key = (parent, anchor, text)
+        found = self.scopes.get(key)
+        if found is None:
+            found = self.scopes[key] = len(self.scopes) + 1
+        return found
 
     def recall(self, path: str) -> str | None:
         """What ``path`` holds when it was written earlier on the line (None: not known)."""
         return self.written.get(_file_key(path))
 
+    def was_written(self, path: str) -> bool:
+        """Whether ``path`` was written earlier on the line (its content known or not)."""
+        return _file_key(path) in self.written
+
+    def pending_code(self, language: str) -> list[str]:
+        """Code files in ``language`` written earlier on the line and not yet read as run
+        (a program of the language that runs after them may load them); each once."""
+        from hookwise.shell.code_readers import code_language
+
+        found = [p for p in self.written if p not in self.loaded and code_language(p) == language]
+        self.loaded.update(found)
+        return found
+
 
 class _Word:
-    __slots__ = ("dynamic", "end", "quoted", "start", "value")
+    __slots__ = (
+        "array",
+        "dynamic",
+        "end",
+        "expanded",
+        "glob",
+        "marks",
+        "parts",
+        "quoted",
+        "start",
+        "value",
+    )
 
-    def __init__(self, value: str, dynamic: bool, quoted: bool, start: int, end: int) -> None:
+    def __init__(
+        self,
+        value: str,
+        dynamic: bool,
+        quoted: bool,
+        start: int,
+        end: int,
+        *,
+        parts: list[str] | None = None,
+        marks: tuple[tuple[int, int], ...] = (),
+    ) -> None:
         self.value = value
         self.dynamic = dynamic
         self.quoted = quoted
         self.start = start
         self.end = end
+        # a word with expansions: its pieces, and (piece index, 1 unquoted | 2 quoted) of
+        # each expansion among them (variables.py resolves them and gives their shape)
+        self.parts = parts
+        self.marks = marks
+        self.array: list[_Word] | None = None  # a=(x y): the elements
+        self.expanded = False  # the result of an expansion: never an assignment or keyword
+        self.glob = False  # an unquoted * ? or [: bash expands it against the disk
 
 
 def split_command(text: str) -> Script:
@@ -155,6 +261,21 @@ def split_command(text: str) -> Script:
         text = text.replace("\x00", "")
     try:
         _parse(text, 0, script)
+        found = script.vars
+        if found is None and "IFS" in text:  # ${IFS} is known: bash sets it at start
+            from hookwise.shell.variables import Vars
+
+            found = script.vars = Vars()
+        if found is not None and (found.records or "IFS" in text) and ("$" in text or "`" in text):
+            # the line assigns what it also expands: read it again with the values known
+            # at each place (variables.py)
+            found.build()
+            again = Script()
+            again.vars = found
+            _parse(text, 0, again)
+            again.complete = again.complete and script.complete
+            again.problems = list(dict.fromkeys(script.problems + again.problems))
+            script = again
     except RecursionError:
         script.complete = False
         script.problems.append("the command nests too deeply")
@@ -201,6 +322,15 @@ def _find_closing(text: str, start: int, opener: str, closer: str) -> int:
     return -1
 
 
+def _assigns_array(value: list[str]) -> bool:
+    """Whether the word so far is ``name=`` or ``name+=`` (``a=(x y)`` follows)."""
+    text = "".join(value)
+    if not text.endswith("="):
+        return False
+    name = text[:-1].removesuffix("+")
+    return name.isidentifier() or (name.endswith("]") and name.split("[", 1)[0].isidentifier())
+
+
 def _find_backtick(text: str, start: int) -> int:
     i = start
     n = len(text)
@@ -229,9 +359,10 @@ class _Scanner:
         self.text = text
         self.depth = depth
         self.script = script
-        self.nested: list[str] = []
+        self.nested: list[tuple[str, int]] = []  # (text, offset where it was found)
         self.heredocs: list[tuple[str, bool, int, bool]] = []
         self.bodies: dict[int, str] = {}  # delimiter word start -> here-document body
+        self.level = 0  # how deep in ${...} / $((...)) bodies this scanner reads
 
     def incomplete(self, why: str) -> None:
         self.script.complete = False
@@ -274,7 +405,7 @@ class _Scanner:
                 if end < 0:
                     self.incomplete("unclosed process substitution")
                     end = n
-                self.nested.append(text[i + 2 : end])
+                self.nested.append((text[i + 2 : end], i))
                 out.append(("word", _Word(text[i : end + 1], True, False, i, end + 1), i, end + 1))
                 i = end + 1
                 continue
@@ -300,7 +431,10 @@ class _Scanner:
             word, i = self._word(i)
             out.append(("word", word, word.start, word.end))
             if heredoc:
-                self.heredocs.append((word.value, heredoc == "<<-", word.start, word.quoted))
+                # any quoting of the delimiter ('EOF', "EOF", \EOF, E"O"F) makes the body data
+                raw = text[word.start : word.end]
+                quoted = word.quoted or "\\" in raw
+                self.heredocs.append((word.value, heredoc == "<<-", word.start, quoted))
                 heredoc = ""
         return out
 
@@ -323,11 +457,18 @@ class _Scanner:
                 body.append((line.lstrip("\t") if strip_tabs else line) + "\n")
             self.bodies[key] = "".join(body)
             if not quoted:  # an unquoted delimiter: $(...) and `...` in the body run
-                self._body_expansions(self.bodies[key])
+                self._body_expansions(self.bodies[key], key)
         return i
 
-    def _body_expansions(self, body: str) -> None:
+    def _body_expansions(self, body: str, at: int) -> None:
+        """The command substitutions in text that is expanded but not split into words
+        (a here-document body, the inside of ``$((...))`` or ``${x:-...}``); ``at``: where
+        the text is, for the values known there (variables.py)."""
+        if self.level >= MAX_EXPANSION_NESTING:  # ${x:-${x:-...}}: each level rescans
+            self.incomplete("the command nests too deeply")
+            return
         sub = _Scanner(body, self.depth, self.script)
+        sub.level = self.level + 1
         sink: list[str] = []
         i = 0
         while i < len(body):
@@ -339,18 +480,22 @@ class _Scanner:
                 i = sub._expansion(i, sink)
                 continue
             i += 1
-        self.nested.extend(sub.nested)
+        self.nested.extend((nested, at) for nested, _offset in sub.nested)
 
     def _word(self, i: int) -> tuple[_Word, int]:
         text = self.text
         n = len(text)
         start = i
         value: list[str] = []
+        marks: list[tuple[int, int]] = []
         dynamic = False
         quoted = False
+        globbed = False
         while i < n:
             ch = text[i]
             if ch in _BREAK:
+                if ch == "(" and not quoted and _assigns_array(value):
+                    return self._array(start, i, value)
                 break
             if ch == "\\":
                 if i + 1 < n:
@@ -384,18 +529,53 @@ class _Scanner:
                 continue
             if ch == '"' or (ch == "$" and i + 1 < n and text[i + 1] == '"'):
                 quoted = True  # $"..." is a translated "...": the same words
-                i, dyn = self._double_quoted(i + (2 if ch == "$" else 1), value)
+                i, dyn = self._double_quoted(i + (2 if ch == "$" else 1), value, marks)
                 dynamic = dynamic or dyn
                 continue
             if ch in {"$", "`"}:
+                at = len(value)
                 i = self._expansion(i, value)
-                dynamic = True
+                if len(value) > at and value[at] != "$":
+                    marks.append((at, 1))
+                    dynamic = True
                 continue
+            if ch in "*?[":
+                globbed = True
             value.append(ch)
             i += 1
-        return _Word("".join(value), dynamic, quoted, start, i), i
+        if dynamic:
+            return _Word("".join(value), True, quoted, start, i, parts=value, marks=tuple(marks)), i
+        word = _Word("".join(value), dynamic, quoted, start, i)
+        word.glob = globbed
+        return word, i
 
-    def _double_quoted(self, i: int, value: list[str]) -> tuple[int, bool]:
+    def _array(self, start: int, i: int, value: list[str]) -> tuple[_Word, int]:
+        """``a=(x "y z" $(cmd))``: one assignment word holding its elements."""
+        text = self.text
+        end = _find_closing(text, i + 1, "(", ")")
+        if end < 0:
+            self.incomplete("unclosed array assignment")
+            end = len(text)
+        inner = _Scanner(text[i + 1 : end], self.depth, self.script)
+        elements = [
+            payload
+            for kind, payload, _s, _e in inner.tokens()
+            if kind == "word" and isinstance(payload, _Word)
+        ]
+        self.nested.extend((nested, i) for nested, _at in inner.nested)
+        word = _Word(
+            "".join(value) + text[i : end + 1],
+            any(e.dynamic for e in elements),
+            False,
+            start,
+            min(end + 1, len(text)),
+        )
+        word.array = elements
+        return word, min(end + 1, len(text))
+
+    def _double_quoted(
+        self, i: int, value: list[str], marks: list[tuple[int, int]]
+    ) -> tuple[int, bool]:
         text = self.text
         n = len(text)
         dynamic = False
@@ -412,8 +592,11 @@ class _Scanner:
                 i += 2
                 continue
             if ch in {"$", "`"}:
+                at = len(value)
                 i = self._expansion(i, value)
-                dynamic = True
+                if len(value) > at and value[at] != "$":
+                    marks.append((at, 2))
+                    dynamic = True
                 continue
             value.append(ch)
             i += 1
@@ -429,7 +612,7 @@ class _Scanner:
             if end < 0:
                 self.incomplete("unclosed backtick")
                 end = n
-            self.nested.append(text[i + 1 : end].replace("\\`", "`"))
+            self.nested.append((text[i + 1 : end].replace("\\`", "`"), i))
             value.append(text[i : end + 1])
             return end + 1
         for opener, closer, what, nested, tail in _EXPANSIONS:
@@ -440,9 +623,11 @@ class _Scanner:
                     self.incomplete(f"unclosed {what}")
                     end = n
                 if nested:
-                    self.nested.append(text[start:end])
+                    self.nested.append((text[start:end], i))
                 else:  # $(( 1 + $(cmd) )), ${x:-$(cmd)}: what is inside still runs
-                    self._body_expansions(text[start:end])
+                    self._body_expansions(text[start:end], i)
+                    if opener == "${":
+                        _default_assignment(text[start:end], self.script)
                 value.append(text[i : end + 1 + tail])
                 return min(end + 1 + tail, n)
         j = i + 1
@@ -455,26 +640,56 @@ class _Scanner:
         return j
 
 
+_SPECIAL_BUILTINS = frozenset(
+    [":", ".", "source", "eval", "exec", "export", "readonly", "set", "shift", "trap",
+     "unset", "return", "break", "continue", "exit", "times", "declare", "typeset", "local"]
+)  # fmt: skip
+_OPENERS = frozenset(["if", "while", "until", "for", "select", "{", "case"])
+_CLOSERS = frozenset(["fi", "done", "}", "esac"])
+
+
 def _parse(text: str, depth: int, script: Script) -> None:
     if depth > MAX_DEPTH:
         script.complete = False
         script.problems.append(f"more than {MAX_DEPTH} levels of nested commands")
         return
+    while "$\\\n" in text:  # bash joins a line continuation first: $\<newline>( is $(
+        text = text.replace("$\\\n", "$")
     scanner = _Scanner(text, depth, script)
     tokens = scanner.tokens()
     words: list[_Word] = []
     redirects: list[str] = []
     writes: list[str] = []
     stdin: list[str] = []
+    reads: list[str] = []  # files redirected in (< f): read by the shell into the command
     first = last = -1
     pending_redir: str | None = None
     previous: Command | None = None  # the command before a pipe into the next one
     piped = False
+    # where a command stands, for the values it makes known (variables.py): inside a
+    # compound command, a function body, a case, after && or ||, in a pipeline or in
+    # the background, an assignment may not happen, or not in this shell
+    nest = cases = 0
+    bodies: list[int] = []  # the nesting where each function body being read started
+    leading = True  # every word of the command so far is a keyword
+    prev_op: str | None = None
+    skip_next = False
 
-    def finish() -> None:
+    def finish(op: str | None) -> None:
         nonlocal first, last, previous
         added: Command | None = None
         if words or redirects or stdin:
+            script.certain = (
+                script.anchor is None
+                and nest == 0
+                and cases == 0
+                and not bodies
+                and prev_op in (None, ";", "\n")
+                and op not in ("|", "|&", "&")
+                and not piped
+            )
+            script.end = last if script.anchor is None else script.anchor
+            script.deferred = bool(bodies)
             added = _add_command(
                 text[first:last],
                 words,
@@ -484,22 +699,49 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 writes=writes,
                 stdin=stdin,
                 piped_from=previous if piped else None,
+                source=text,
             )
         if added is not None or not piped:
             previous = added
+        for source in reads:  # `< file` is read, whoever gets it (while read ...; done < f)
+            _inner_argv(["cat", source], depth, script, text[first:last], "input redirection")
         words.clear()
         redirects.clear()
         writes.clear()
         stdin.clear()
+        reads.clear()
         first = last = -1
 
-    for kind, payload, start, end in tokens:
+    for index, (kind, payload, start, end) in enumerate(tokens):
+        if skip_next:
+            skip_next = False
+            continue
         if kind == "op":
             if pending_redir is not None:
                 scanner.incomplete(f"redirection {pending_redir!r} without a target")
                 pending_redir = None
-            finish()
+            if (
+                payload == "("
+                and len(words) == 1
+                and not redirects
+                and index + 1 < len(tokens)
+                and tokens[index + 1][:2] == ("op", ")")
+            ):
+                words.clear()  # NAME () { body; }: a definition, the body runs when called
+                first = last = -1
+                bodies.append(nest)
+                skip_next = True
+                continue
+            finish(str(payload))
+            if cases == 0 and payload == "(":
+                nest += 1
+            elif cases == 0 and payload == ")":
+                nest = max(nest - 1, 0)
+                while bodies and nest <= bodies[-1]:
+                    bodies.pop()
             piped = payload in ("|", "|&")
+            prev_op = ";" if payload in (";;", ";&", ";;&") else str(payload)
+            leading = True
             continue
         if first < 0:
             first = start
@@ -524,41 +766,98 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 redirects.append(target)
                 if op not in ("<", "<&"):
                     writes.append(target)
+                elif not target.startswith(("/dev/", "<(", ">(")):
+                    reads.append(target)
             continue
+        if leading and not payload.quoted:
+            value = payload.value
+            if value in _OPENERS:
+                nest += 1
+                cases += value == "case"
+            elif value in _CLOSERS:
+                nest = max(nest - 1, 0)
+                if value == "esac":
+                    cases = max(cases - 1, 0)
+                while bodies and nest <= bodies[-1]:
+                    bodies.pop()
+            elif value == "function":
+                bodies.append(nest)
+            elif value not in _KEYWORDS:
+                leading = False
+        else:
+            leading = False
         words.append(payload)
     if pending_redir is not None:
         scanner.incomplete(f"redirection {pending_redir!r} without a target")
-    finish()
-    for nested in scanner.nested:
+    finish(None)
+    saved = script.anchor
+    for nested, at in scanner.nested:
         if len(script.commands) >= MAX_COMMANDS:
             break
+        # a command substitution runs where it stands, in a subshell: the values known
+        # there are those of its place on the line
+        script.anchor = saved if saved is not None else at
         _parse(nested, depth + 1, script)
+    script.anchor = saved
+
+
+def _parse_shell(
+    text: str, depth: int, script: Script, positional: list[str] | None = None
+) -> None:
+    """Parse the script another shell runs (``bash -c``, a script file, stdin): its own
+    variables, and ``positional`` its ``$0 $1...`` (``sh -c 'rm $1' _ x``)."""
+    saved = (script.scope, script.anchor, script.positional)
+    script.scope = script.scope_of(saved[0], saved[1] if saved[1] is not None else script.end, text)
+    script.anchor = None
+    script.positional = None
+    if positional:
+        end, script.end = script.end, -1
+        _record(script, "0", positional[0], True)
+        _record(script, "@", positional[1:], True)
+        script.end = end
+    try:
+        _parse(text, depth, script)
+    finally:
+        script.scope, script.anchor, script.positional = saved
 
 
 class _Prefix:
     """What the words in front of a command said about it (``env -C DIR``, ``xargs -I {}``,
     ``LD_PRELOAD=...``), collected while they are stripped."""
 
-    __slots__ = ("assigned", "chdir", "unverifiable", "xargs")
+    __slots__ = ("assigned", "chdir", "env", "unknowns", "xargs")
 
     def __init__(self) -> None:
         self.assigned: list[str] = []
+        self.env: dict[str, str] = {}  # the values of those assignments, when known
         self.chdir: str | None = None
-        self.unverifiable: str | None = None
+        self.unknowns: list[str] = []
         self.xargs: list[str] | None = None  # xargs' own words, when xargs runs the command
 
 
-def _strip_prefix(words: list[_Word], script: Script, depth: int, prefix: _Prefix) -> list[_Word]:
+def _strip_prefix(
+    words: list[_Word], script: Script, depth: int, prefix: _Prefix, certain: bool
+) -> list[_Word]:
     """Drop keywords, assignments and wrappers in front of the real command; a wrapper that
-    runs a shell string (``su -c``, ``flock -c``, ``watch``, ``env -S``) has it parsed."""
+    runs a shell string (``su -c``, ``flock -c``, ``watch``, ``env -S``) has it parsed.
+    Assignments with no command after them set the shell's variables (variables.py)."""
     i = 0
     n = len(words)
     for _ in range(32):
         while i < n and not words[i].quoted and words[i].value in _KEYWORDS:
             i += 1
+        first = i
         while i < n and _is_assignment(words[i]):
-            _assignment(words[i].value, script, depth, prefix)
             i += 1
+        bare = i >= n  # x=1 alone: a shell variable; x=1 cmd: cmd's environment
+        # (but a special builtin or a function keeps it: x=1 : ... may set x)
+        kept = bare or words[i].value in _SPECIAL_BUILTINS or words[i].dynamic
+        for word in words[first:i]:
+            _assignment(word, script, depth, prefix)
+            if kept:
+                _record_word(word, script, certain and bare)
+            if not word.dynamic:
+                _value_code(word.value.partition("=")[2], depth, script)
         if i < n and not words[i].quoted and words[i].value == "coproc":
             i += 1  # coproc CMD, or coproc NAME { CMD; }
             if i + 1 < n and words[i + 1].value == "{":
@@ -579,66 +878,184 @@ def _strip_prefix(words: list[_Word], script: Script, depth: int, prefix: _Prefi
             return words[i : i + 1]
         offset, string = found
         if string is not None:
-            _parse(string, depth + 1, script)
+            _parse_shell(string, depth + 1, script)
             return words[i : i + 1]
         chdir = wrapper_chdir(name, values[:offset])
         if chdir is not None:
             prefix.chdir = chdir
         if name == "env":
-            for word in values[1:offset]:
-                if "=" in word and word.split("=", 1)[0].isidentifier():
-                    _assignment(word, script, depth, prefix)
+            for given in values[1:offset]:
+                if "=" in given and not given.startswith("-"):
+                    _assignment(_Word(given, False, True, 0, 0), script, depth, prefix)
         if name == "xargs":
             prefix.xargs = values[:offset]
         i += offset
     return words[i:]
 
 
-def _assignment(word: str, script: Script, depth: int, prefix: _Prefix) -> None:
+def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> None:
     """``PROMPT_COMMAND='...'``, ``GIT_SSH_COMMAND=...``: the value is a command that runs
-    later; ``LD_PRELOAD=lib``, ``BASH_ENV=file``: the program loads code from a file."""
-    name, _, value = word.partition("=")
+    later; the rest (``LD_PRELOAD=lib``, ``NODE_OPTIONS=--require x``) is read by
+    accounting.py from the command's environment."""
+    name, _, value = word.value.partition("=")
+    name = name.rstrip("+")
     prefix.assigned.append(name)
+    if name.startswith("BASH_FUNC_") and "{" in value:  # an exported function: bash runs
+        _parse(value[value.index("{") :], depth + 1, script)  # its body when it is called
+        return
+    if word.dynamic:
+        prefix.env[name] = value  # kept as written: accounting knows it is not plain
+        if name in programs.CODE_VARIABLES:
+            prefix.unknowns.append(f"{name} is set to {value!r}, code known only when it runs")
+        return
+    prefix.env[name] = value
     if not value:
         return
     if name in programs.COMMAND_VARIABLES or (
         name.startswith("GIT_CONFIG_VALUE_") and value.startswith("!")
     ):
         _parse(value.removeprefix("!"), depth + 1, script)
-    elif name in programs.LOADER_VARIABLES:
-        prefix.unverifiable = f"{name}={value} makes it load code that is known only when it runs"
+
+
+def _record_word(word: _Word, script: Script, certain: bool) -> None:
+    """An assignment word, for the values known later on the line (variables.py)."""
+    name, _, value = word.value.partition("=")
+    if name.endswith("+"):  # x+=y: appends to a value, known here or not
+        _record(script, name[:-1], None, False)
+        return
+    if word.array is not None:
+        items = None if any(e.dynamic for e in word.array) else [e.value for e in word.array]
+        _record(script, name, items, certain)
+        return
+    _record(script, name, None if word.dynamic else value, certain)
+    from hookwise.shell.variables import value_token
+
+    hint = value_token(value) if word.dynamic else ("*",)
+    key = (script.scope, name)
+    hints = script.vars.hints
+    hints[key] = hint if hints.get(key, hint) == hint else ("*",)
+
+
+def _record(script: Script, name: str, value: str | list[str] | None, certain: bool) -> None:
+    vars_ = script.vars
+    if vars_ is None:
+        from hookwise.shell.variables import Vars
+
+        vars_ = script.vars = Vars()
+    vars_.record(script.scope, name, value, certain, script.end)
 
 
 def _is_assignment(word: _Word) -> bool:
+    if word.expanded:
+        return False
     name, eq, _ = word.value.partition("=")
-    return bool(eq) and name.isidentifier() and not word.value.startswith("=")
+    return (
+        bool(eq)
+        and (name.isidentifier() or (name.endswith("+") and name[:-1].isidentifier()))
+        and not word.value.startswith("=")
+    )
 
 
-def _brace_expand(words: list[_Word]) -> list[_Word]:
-    """Bash's brace expansion of unquoted words: ``{rm,-rf,x}`` is ``rm -rf x``."""
+def _brace_expand(words: list[_Word], script: Script, depth: int, text: str) -> list[_Word]:
+    """Bash's brace expansion (braces.py) of the words read from ``text`` (the source
+    the words' offsets point into), within the line's budget."""
     out: list[_Word] = []
     for word in words:
-        value = word.value
-        if word.quoted or word.dynamic or "{" not in value or "," not in value:
+        raw = text[word.start : word.end] if 0 <= word.start < word.end <= len(text) else ""
+        if "{" not in raw or word.expanded or _is_assignment(word) or raw in ("{", "}"):
             out.append(word)
             continue
-        open_at = value.find("{")
-        close_at = value.find("}", open_at)
-        inner = value[open_at + 1 : close_at] if close_at > open_at else ""
-        if close_at < 0 or "," not in inner or "{" in inner:
+        from hookwise.shell.braces import TooLargeError, expand
+
+        try:
+            results = expand(raw, max(MAX_WORK - script.work, 0))
+        except TooLargeError:
+            _past_budget(script, f"the brace expansion {raw[:40]!r}")
             out.append(word)
             continue
-        head, tail = value[:open_at], value[close_at + 1 :]
-        parts = [
-            _Word(head + part + tail, False, False, word.start, word.end)
-            for part in inner.split(",")
-        ]
-        out.extend(_brace_expand(parts))
+        if results == [raw]:
+            out.append(word)
+            continue
+        script.work += len(results)
+        for result in results:
+            scanner = _Scanner(result, depth, script)
+            expanded, _end = scanner._word(0)
+            if expanded.value or expanded.quoted:
+                out.append(expanded)
     return out
 
 
+def _past_budget(script: Script, what: str) -> None:
+    why = (
+        f"{what} expands to more than {MAX_WORK} words; hookwise stops there and "
+        "cannot tell what would run"
+    )
+    if why not in script.overall:
+        script.overall.append(why)
+
+
 def _static(values: list[str]) -> list[_Word]:
-    return [_Word(v, False, True, 0, 0) for v in values]
+    """Words a handler found (find -exec, a one-liner's list): known, but for the
+    placeholders of what it cannot know (programs.UNKNOWN_WORDS)."""
+    return [_Word(v, v in programs.UNKNOWN_WORDS, True, 0, 0) for v in values]
+
+
+def _resolve(words: list[_Word], script: Script) -> list[_Word]:
+    """The words with the values known at their place on the line (second pass)."""
+    from hookwise.shell.variables import Resolver, expand_word
+
+    out: list[_Word] = []
+    for word in words:
+        if word.parts is None or not word.marks or _is_assignment(word):
+            out.append(word)
+            continue
+        anchor = script.anchor if script.anchor is not None else word.start
+        resolver = Resolver(script.vars, script.scope, anchor, script.positional)
+        fields = expand_word(word.parts, word.marks, resolver)
+        if fields is None:
+            out.append(word)
+            continue
+        for field in fields:
+            made = _Word(field, False, True, word.start, word.end)
+            made.expanded = True
+            out.append(made)
+    return out
+
+
+def _shapes(words: list[_Word], script: Script) -> dict[int, tuple[tuple[str, ...], ...]] | None:
+    """What each word known only when it runs can be (variables.shape)."""
+    found: dict[int, tuple[tuple[str, ...], ...]] | None = None
+    vars_ = script.vars
+    scope = script.scope
+    made_here = script.positional is not None or script.deferred or vars_ is not None
+
+    def assigned(name: str) -> tuple[str, ...] | None:
+        if name.isdigit() or name in ("@", "*", "#"):
+            # a function's arguments, or the line's own set --: made on the line
+            return ("*",) if made_here else None
+        return vars_.token(scope, name) if vars_ is not None else None
+
+    def token(piece: str) -> tuple[str, ...]:
+        from hookwise.shell.variables import piece_token
+
+        return piece_token(piece, assigned)
+
+    for index, word in enumerate(words):
+        if not word.dynamic:
+            continue
+        if found is None:
+            found = {}
+        if word.parts is not None and word.marks:
+            from hookwise.shell.variables import shape
+
+            found[index] = shape(word.parts, word.marks, token)
+        elif word.value.startswith(("<(", ">(")):
+            found[index] = (("/",),)  # a process substitution is a /dev/fd/N path
+        elif word.value == programs.XARGS_INPUT:
+            found[index] = (("E",),)  # what xargs reads: data, not words chosen on the line
+        else:
+            found[index] = (("S",), ("*",))  # a word a one-liner computes: any words
+    return found
 
 
 def _add_command(
@@ -651,11 +1068,18 @@ def _add_command(
     writes: list[str],
     stdin: list[str],
     piped_from: Command | None = None,
+    source: str = "",
 ) -> Command | None:
     if len(script.commands) >= MAX_COMMANDS:
         script.complete = False
         if "too many commands" not in script.problems:
             script.problems.append("too many commands")
+        return None
+    certain = script.certain
+    script.certain = False  # what this command runs in turn is not certain
+    script.work += len(raw) + 1
+    if script.work > MAX_WORK:
+        _past_budget(script, "the line")
         return None
     if raw and not raw[0].quoted and raw[0].value == "function":
         raw = raw[2:]  # function NAME [()] { body: the body's first command follows
@@ -663,9 +1087,15 @@ def _add_command(
             raw = raw[1:]
     prefix = _Prefix()
     if raw and not raw[0].quoted and raw[0].value in _COMPOUND:
+        if raw[0].value in ("for", "select") and len(raw) > 1:
+            _record(script, raw[1].value, None, False)  # the loop sets it to each value
         words: list[_Word] = []
     else:
-        words = _strip_prefix(_brace_expand(raw), script, depth, prefix)
+        if source:
+            raw = _brace_expand(raw, script, depth, source)
+        if script.vars is not None and script.vars.table is not None:
+            raw = _resolve(raw, script)
+        words = _strip_prefix(raw, script, depth, prefix, certain)
     if words and not words[0].quoted and words[0].value in script.aliases:
         # an alias defined earlier on the line: bash reads its text in place of the name
         from hookwise.shell.quote import join
@@ -679,7 +1109,7 @@ def _add_command(
         from hookwise.shell.xargs_input import xargs_operands
 
         words = xargs_operands(words, prefix.xargs, piped_from, stdin, _Word)
-    if not words and not redirects and not stdin:
+    if not words and not redirects and not stdin and not accounting.loads_code(prefix.env):
         return None
     command = Command(
         [w.value for w in words],
@@ -693,16 +1123,20 @@ def _add_command(
     command.piped_from = piped_from
     command.chdir = prefix.chdir
     command.assigned = prefix.assigned
-    command.unverifiable = prefix.unverifiable
+    command.env = prefix.env
+    command.unknowns = prefix.unknowns
+    command.quoted_program = bool(words) and words[0].quoted
+    if any(w.glob for w in words):
+        command.globs = frozenset(i for i, w in enumerate(words) if w.glob)
+    if any(command.dynamic):
+        command.shapes = _shapes(words, script)
     script.commands.append(command)
-    _remember_written(command, script)
     if words and words[0].dynamic:
-        command.unverifiable = (
-            f"the program is {words[0].value!r}, known only when the command runs"
-        )
         command.unknown_args = not words[0].quoted or "IFS" in words[0].value
-        return command
-    _run_inner(command, depth, script, piped_from)
+    else:
+        _run_inner(command, depth, script, piped_from, certain)
+    _remember_written(command, script, depth)
+    accounting.account(command, script)
     return command
 
 
@@ -716,14 +1150,21 @@ def _inner_argv(argv: list[str], depth: int, script: Script, text: str, origin: 
         added.origin = origin
 
 
-def _run_inner(command: Command, depth: int, script: Script, piped_from: Command | None) -> None:
+_ASSIGNERS = frozenset(["export", "declare", "typeset", "local", "readonly"])
+# options of read and mapfile that take a value (the rest of their words are names)
+_READ_VALUES = frozenset(["-p", "-d", "-n", "-N", "-t", "-u", "-i", "-a"])
+_MAPFILE_VALUES = frozenset(["-d", "-n", "-O", "-s", "-u", "-C", "-c"])
+
+
+def _run_inner(
+    command: Command, depth: int, script: Script, piped_from: Command | None, certain: bool
+) -> None:
     """Parse what ``command`` runs in turn: shell scripts, eval, find -exec, remote
-    commands, git aliases, interpreter one-liners."""
+    commands, git aliases, interpreter code (accounting.code_items); note what it assigns."""
     program = command.program
     argv = command.argv
-    written = script.recall(argv[0]) if argv else None
-    if written is not None:  # echo 'cmd' > x.sh; chmod +x x.sh; ./x.sh
-        _parse(written, depth + 1, script)
+    if argv and _file_key(argv[0]) in script.written:  # echo 'cmd' > x.sh; ./x.sh
+        _run_written(command, argv[0], depth, script)
         return
     if program in programs.SHELLS:
         from hookwise.shell.scripts import shell_runs
@@ -733,7 +1174,7 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
             depth,
             script,
             piped_from,
-            parse=_parse,
+            parse=_parse_shell,
             printed=static_output,
             parsed=_parsed,
         )
@@ -741,13 +1182,14 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
     if program in ("source", ".") and len(argv) > 1:
         from hookwise.shell.scripts import script_file
 
+        _wildcard(script)  # the file may set any variable
         script_file(
             command,
             argv[1],
             depth,
             script,
             piped_from,
-            parse=_parse,
+            parse=_parse_shell,
             printed=static_output,
             parsed=_parsed,
         )
@@ -755,7 +1197,7 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
     if program in ("at", "batch") and "-f" not in argv:  # at reads the commands on stdin
         from hookwise.shell.scripts import stdin_script
 
-        stdin_script(command, depth, script, piped_from, parse=_parse, printed=static_output)
+        stdin_script(command, depth, script, piped_from, parse=_parse_shell, printed=static_output)
         return
     if program == "alias":
         for word in argv[1:]:
@@ -769,26 +1211,18 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
         if len(args) > 1 and args[0] not in ("-", "") and not args[0].startswith("-"):
             _parse(args[0], depth + 1, script)  # runs on the signal (EXIT: always)
         return
-    if program in ("export", "declare", "typeset", "local", "readonly"):
-        prefix = _Prefix()
-        for word in argv[1:]:
-            if "=" in word and word.split("=", 1)[0].isidentifier():
-                _assignment(word, script, depth, prefix)
-        command.unverifiable = command.unverifiable or prefix.unverifiable
-        command.assigned += prefix.assigned
+    if program in _ASSIGNERS or program in _SETTERS:
+        _assigns(command, depth, script, certain)
         return
+    if program in ("[[", "test", "["):  # [[ -v 'a[$(cmd)]' ]]: the subscript is evaluated
+        for word in argv[1:]:
+            if "[" in word and ("$(" in word or "`" in word):
+                _data_code(word, depth, script)
     if program == "eval" and len(argv) > 1:
         if any(command.dynamic[1:]):
-            command.unverifiable = "eval of an expansion: the script is known only when it runs"
+            command.unknowns.append("eval of an expansion: the script is known only when it runs")
+            _wildcard(script)
         _parse(" ".join(argv[1:]), depth + 1, script)
-        return
-    if program == "parallel" and ":::" in argv:
-        start = 1
-        while start < len(argv) and argv[start].startswith("-"):
-            start += 2 if argv[start] in ("-j", "--jobs", "-S", "--sshlogin") else 1
-        template = argv[start : argv.index(":::")]
-        if template:
-            _inner_argv(template, depth, script, command.text)
         return
     if program == "find":
         from hookwise.shell.find_exec import find_inner
@@ -810,35 +1244,199 @@ def _run_inner(command: Command, depth: int, script: Script, piped_from: Command
             _inner_argv(remote_argv, depth, script, command.text)
         if remote:
             _parse(remote, depth + 1, script)
-        return
+        if program != "ssh":
+            return
     if program == "git":
         _git(command, depth, script)
-        _interpreter(command, programs.runs(program, argv, command.stdin), depth, script)
-        return
     found = programs.runs(program, argv, command.stdin)
+    if program == "git":
+        found = _git_config(command, found, script)
+    elif program in _PACKAGE_RUNNERS and script.was_written("package.json"):
+        found = found + _package_scripts(script)
+    if accounting.family(program) is not None:
+        found = found + accounting.code_items(command, script, static_output, _parsed)
     if found:
         _interpreter(command, found, depth, script)
-        return
-    code = programs.interpreter_code(program, argv)
-    if code is None and programs.interpreter(program) and ("-" in argv[1:] or len(argv) == 1):
-        code = "".join(command.stdin) or None  # python - <<EOF
-    if code is not None:
-        from hookwise.shell.code_commands import code_commands
 
-        found = code_commands(code, awk=program in programs.AWKS)
+
+_SETTERS = frozenset(
+    ["read", "mapfile", "readarray", "printf", "getopts", "unset", "let", "set", "shift"]
+)
+
+
+def _assigns(command: Command, depth: int, script: Script, certain: bool) -> None:
+    """What a builtin assigns (``export X=1``, ``read x``, ``printf -v x``, ``set -- a b``),
+    for the values known later; a subscript in a name it is given is evaluated as
+    arithmetic, so ``read 'a[$(cmd)]'`` runs cmd."""
+    program = command.program
+    argv = command.argv
+    dynamic = command.dynamic
+    for word in argv[1:]:
+        if "[" in word and ("$(" in word or "`" in word):
+            _data_code(word, depth, script)
+    if program in _ASSIGNERS:
+        options = "".join(w[1:] for w in argv[1:] if w[:1] in "-+" and w != "--")
+        plain = set(options) <= set("xgraA") and program != "local"
+        prefix = _Prefix()
+        for index, word in enumerate(argv[1:], start=1):
+            if word[:1] in "-+":
+                continue
+            name, eq, value = word.partition("=")
+            if not name.rstrip("+").isidentifier():
+                if dynamic[index]:
+                    _wildcard(script)  # declare "$n=..." assigns a name known when it runs
+                continue
+            if eq:
+                made = _Word(word, dynamic[index], True, 0, 0)
+                _assignment(made, script, depth, prefix)
+                if name.endswith("+") or dynamic[index] or not plain:
+                    _record(script, name.rstrip("+"), None, False)
+                elif value.startswith("(") and value.endswith(")"):  # declare -a a=(x y)
+                    inner = _Scanner(value[1:-1], depth, script)
+                    items = [
+                        p.value
+                        for kind, p, _s, _e in inner.tokens()
+                        if kind == "word" and isinstance(p, _Word)
+                    ]
+                    _record(script, name, items, certain)
+                else:
+                    _record(script, name, value, certain)
+                    _value_code(value, depth, script)
+            elif not plain:
+                _record(script, name, None, False)  # declare -l x: its value changes
+        command.unknowns += prefix.unknowns
+        command.assigned += prefix.assigned
+        command.env.update(prefix.env)
+        return
+    if program == "set":
+        if len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
+            rest = argv[2:] if argv[1] == "--" else argv[1:]
+            known = not any(dynamic[len(argv) - len(rest) :])
+            _record(script, "@", rest if known else None, certain and known)
+        return
+    if program == "shift":
+        _record(script, "@", None, False)
+        return
+    names: list[str] = []
+    if program in ("read", "mapfile", "readarray"):
+        values = _READ_VALUES if program == "read" else _MAPFILE_VALUES
+        index = 1
+        while index < len(argv):
+            word = argv[index]
+            if word in values and index + 1 < len(argv):
+                if word == "-a":
+                    names.append(argv[index + 1])
+                if word == "-C":  # mapfile -C CALLBACK: a command run for every line
+                    _parse(argv[index + 1], depth + 1, script)
+                index += 2
+                continue
+            if word[:1] != "-":
+                if dynamic[index]:
+                    _wildcard(script)
+                names.append(word)
+            index += 1
+        names = names or (["REPLY"] if program == "read" else ["MAPFILE"])
+        for text in _input_texts(command, script):  # read x <<< '$(cmd)': code in the value
+            _value_code(text, depth, script)
+    elif program == "printf":
+        if "-v" in argv[:-1]:
+            at = argv.index("-v") + 1
+            if dynamic[at]:
+                _wildcard(script)
+            names.append(argv[at])
+    elif program == "getopts" and len(argv) > 2:
+        names += [argv[2], "OPTARG", "OPTIND"]
+    elif program in ("unset", "let"):
+        names += [w.split("=", 1)[0] for w in argv[1:] if w[:1] != "-"]
+    for name in names:
+        _record(script, name.split("[", 1)[0], None, False)
+
+
+def _default_assignment(body: str, script: Script) -> None:
+    """``${x:=v}`` assigns x when it is unset: x is no longer one known value."""
+    name = body.lstrip("!#")
+    end = 0
+    while end < len(name) and (name[end].isalnum() or name[end] == "_"):
+        end += 1
+    if end and (name[end : end + 2] == ":=" or name[end : end + 1] == "="):
+        _record(script, name[:end], None, False)
+
+
+def _input_texts(command: Command, script: Script) -> list[str]:
+    """What a command reads on stdin, where it is known here: a here-document, a static
+    command piped or substituted in (``< <(echo ...)``), a file written on the line."""
+    found = list(command.stdin)
+    if command.piped_from is not None:
+        printed = static_output(command.piped_from)
+        if printed is not None:
+            found.append(printed)
+    for source in command.redirects:
+        if source in command.writes:
+            continue
+        if source.startswith("<(") and source.endswith(")"):
+            inner = _parsed(source[2:-1], command.depth + 1)
+            printed = static_output(inner[0]) if len(inner) == 1 else None
+            if printed is not None:
+                found.append(printed)
+        elif script.recall(source) is not None:
+            found.append(script.recall(source) or "")
+    return found
+
+
+def _wildcard(script: Script) -> None:
+    """Something on the line may assign any variable of this shell (eval, source)."""
+    if script.vars is None:
+        from hookwise.shell.variables import Vars
+
+        script.vars = Vars()
+    script.vars.wildcard.add(script.scope)
+
+
+def _value_code(value: str, depth: int, script: Script) -> None:
+    """A value that holds shell code (``x='a[$(cmd)]'``): bash runs it where the value is
+    evaluated (an arithmetic subscript, ``${x@P}``, PS4 under ``set -x``), so its command
+    substitutions count as run."""
+    if "$(" in value or "`" in value:
+        _data_code(value, depth, script)
+
+
+def _data_code(text: str, depth: int, script: Script) -> None:
+    scanner = _Scanner(text, depth, script)
+    scanner._body_expansions(text, script.anchor if script.anchor is not None else script.end)
+    saved = script.anchor
+    for nested, at in scanner.nested:
+        script.anchor = saved if saved is not None else at
+        _parse(nested, depth + 1, script)
+    script.anchor = saved
+
+
+def _run_written(command: Command, path: str, depth: int, script: Script) -> None:
+    """A file written earlier on the line, run as a program: its content is what runs."""
+    content = script.recall(path)
+    if content is None:
+        command.unknowns.append(
+            f"{path} was written earlier on the line with content known only when it runs"
+        )
+        return
+    found = accounting.file_items(content, path)
+    if found is None:
+        _parse_shell(content, depth + 1, script, [path, *command.argv[1:]])
+    else:
         _interpreter(command, found, depth, script)
 
 
 def static_output(command: Command) -> str | None:
-    """What a command prints when that is known here: ``echo``/``printf`` of literal words,
-    ``cat`` of its here-document; None otherwise."""
+    """What a command prints when that is known here: ``echo``/``printf`` of literal words
+    (as bash's builtins format them), ``cat`` of its here-document; None otherwise."""
     source = command.program
     if source in ("echo", "printf") and not any(command.dynamic[1:]):
-        words = [w for w in command.argv[1:] if not (source == "echo" and w in ("-e", "-n"))]
-        body = " ".join(words)
-        if source == "printf" or "-e" in command.argv:
-            body = body.replace("\\n", "\n").replace("\\t", "\t")
-        return body
+        args = command.argv[1:]
+        if not any("\\" in w or "%" in w for w in args) and source == "echo":
+            words = [w for w in args if w not in ("-e", "-n", "-E")]
+            return " ".join(words)
+        from hookwise.shell.printf_format import echo_output, printf_output
+
+        return printf_output(args) if source == "printf" else echo_output(args)
     if command.stdin and (
         (source == "cat" and command.argv[1:] in ([], ["-"]))
         or (source == "tee" and not any(w.startswith("-") for w in command.argv[1:]))
@@ -860,27 +1458,187 @@ def _parsed(text: str, depth: int) -> list[Command]:
     return inner.commands
 
 
-def _remember_written(command: Command, script: Script) -> None:
-    """``echo 'rm -rf /' > x.sh`` (or ``cat > x.sh <<EOF``, ``tee x.sh <<EOF``): the file's
-    content, for a shell that runs it later on the line (CC#46991, agentguard#862)."""
-    targets = list(command.writes)
-    if command.program == "tee":
-        targets += [w for w in command.argv[1:] if not w.startswith("-")]
-    if not targets:
-        return
-    body = static_output(command)
-    for target in targets:
+# programs that write a file named in their arguments with content not known here
+_WRITES_OPTION = {
+    "curl": (("-o",), ("--output",)),
+    "wget": (("-O",), ("--output-document",)),
+    "dd": ((), ()),
+    "base64": (("-o",), ("--output",)),
+    "openssl": ((), ("-out",)),
+    "gpg": (("-o",), ("--output",)),
+    "unzip": ((), ()),
+    "xxd": ((), ()),
+}
+_COPIERS = frozenset(["cp", "mv", "install", "ln"])
+_HOOK_DIRS = ("/.git/hooks/", ".git/hooks/", "/.husky/", ".husky/")
+
+
+def _remember_written(command: Command, script: Script, depth: int) -> None:
+    """Files the command writes: their content when known here (``echo 'rm -rf /' >
+    x.sh``, ``cat > x.sh <<EOF``, ``tee x.sh <<EOF``, a copy of such a file), else None
+    (``base64 -d > x.sh``, ``curl -o x.sh``, ``sed -i ... x.sh``): a program that runs one
+    later on the line runs that content (CC#46991, agentguard#862). A git hook written
+    runs on the next git command, on this line or not: read as run now."""
+    targets: list[tuple[str, str | None]] = []
+    body = static_output(command) if command.writes or command.program == "tee" else None
+    for target in command.writes:
+        targets.append((target, body))
+    program = command.program
+    argv = command.argv
+    if program == "tee":
+        targets += [(w, body) for w in argv[1:] if not w.startswith("-")]
+    elif program in _COPIERS and len(argv) > 2:
+        operands = [w for w in argv[1:] if not w.startswith("-")]
+        for source in operands[:-1]:  # (an option's value counts too: over, not under)
+            if script.was_written(source) or source in ("/dev/stdin", "-"):
+                content = script.recall(source) if script.was_written(source) else None
+                if source in ("/dev/stdin", "-") and command.stdin:
+                    content = "".join(command.stdin)
+                targets.append((operands[-1], content))
+                break
+    elif program in _WRITES_OPTION:
+        shorts, longs = _WRITES_OPTION[program]
+        for index, word in enumerate(argv[1:], start=1):
+            value = None
+            if (word in shorts or word in longs) and index + 1 < len(argv):
+                value = argv[index + 1]
+            elif word.startswith("of=") and program == "dd":
+                value = word[3:]
+            elif any(word.startswith(o + "=") for o in longs):
+                value = word.split("=", 1)[1]
+            if value is not None:
+                content = "".join(command.stdin) if program == "dd" and command.stdin else None
+                targets.append((value, content))
+    elif program in ("sed", "perl", "ruby") and any(
+        w.startswith(("-i", "--in-place")) or (w[:1] == "-" and "i" in w[1:3]) for w in argv[1:]
+    ):
+        targets += [(w, None) for w in argv[2:] if not w.startswith("-") and "." in w]
+    for target, content in targets:
         key = _file_key(target)
-        if body is None:
-            script.written.pop(key, None)  # content unknown here
+        earlier = script.written.get(key, "")
+        if content is None or earlier is None:
+            script.written[key] = None  # (> or >>: what was there may stay)
         else:
-            script.written[key] = script.written.get(key, "") + body + "\n"
+            script.written[key] = earlier + content + ("" if content.endswith("\n") else "\n")
+        if any(marker in "/" + key for marker in _HOOK_DIRS):
+            if content is None:
+                command.unknowns.append(
+                    f"it writes the git hook {target} with content known only when it runs"
+                )
+            else:
+                _parse_shell(content, depth + 1, script)
+
+
+_PACKAGE_RUNNERS = frozenset(["npm", "yarn", "pnpm", "bun", "npx", "pnpx", "bunx", "corepack"])
+
+
+def _package_scripts(script: Script) -> list[tuple[str, Any]]:
+    """A package.json written earlier on the line: its scripts are what npm (yarn...) run
+    (``npm run x``, and the install hooks of ``npm install``)."""
+    content = script.recall("package.json")
+    if content is None:
+        return [("unverifiable", "package.json was written on the line with content known "
+                 "only when it runs")]  # fmt: skip
+    import json
+
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return [("unverifiable", "package.json was written on the line and is not readable here")]
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    if not isinstance(scripts, dict):
+        return []
+    return [("script", value) for value in scripts.values() if isinstance(value, str)]
+
+
+def _git_config(
+    command: Command, found: list[tuple[str, Any]], script: Script
+) -> list[tuple[str, Any]]:
+    """git's configuration beyond its options: files it includes, and what the
+    environment sets (``GIT_CONFIG_KEY_0``, ``GIT_CONFIG_GLOBAL=x.cfg``)."""
+    out = [item for item in found if item[0] != "include"]
+    includes = [value for kind, value in found if kind == "include"]
+    out += _push_config(command, script)
+    env = command.env
+    if any(name.startswith("GIT_CONFIG") for name in env):
+        from hookwise.shell.git_config import env_items
+
+        out += env_items(env)
+        includes += [
+            env[n] for n in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG") if n in env
+        ]
+        for kind, value in env_items(env):
+            if kind == "include":
+                includes.append(value)
+        out = [item for item in out if item[0] != "include"]
+    for path in includes:
+        key = path
+        for head in ("$PWD/", "${PWD}/", "../"):
+            key = key.removeprefix(head)
+        if script.was_written(key):
+            content = script.recall(key)
+            if content is None:
+                out.append(
+                    (
+                        "unverifiable",
+                        f"git reads {path}, written on the line with content known only "
+                        "when it runs",
+                    )
+                )
+            else:
+                from hookwise.shell.git_config import config_items
+
+                out += config_items(content)
+        elif "$" in path or "`" in path:
+            out.append(
+                (
+                    "unverifiable",
+                    f"git reads the configuration file {path}, known only when it runs",
+                )
+            )
+    return out
+
+
+def _push_config(command: Command, script: Script) -> list[tuple[str, Any]]:
+    """``git push`` with a ``+`` refspec (or mirroring) set in configuration (``-c
+    remote.origin.push=+main``, ``git config`` earlier on the line, the environment) is a
+    force push: it stands as ``git push --force`` (or ``--mirror``) too."""
+    argv = command.argv
+    at = programs.git_subcommand(argv)
+    if at < 0 or argv[at] != "push":
+        return []
+    settings = dict(script.git_settings)
+    for index, word in enumerate(argv[1:at], start=1):
+        if word == "-c" and index + 1 < at:
+            key, _, value = argv[index + 1].partition("=")
+            settings[key.lower()] = value
+    env = command.env
+    for name, key in env.items():
+        if name.startswith("GIT_CONFIG_KEY_"):
+            settings[key.lower()] = env.get("GIT_CONFIG_VALUE_" + name[15:], "")
+    extra: list[str] = []
+    for key, value in settings.items():
+        if key.startswith("remote.") and key.endswith(".push") and value.startswith("+"):
+            extra.append("--force")
+        elif key.startswith("remote.") and key.endswith(".mirror") and value in ("true", "1", ""):
+            extra.append("--mirror")
+    extra = [flag for flag in dict.fromkeys(extra) if flag not in argv]
+    if not extra:
+        return []
+    return [("argv", ["git", "push", *extra, *argv[at + 1 :]])]
 
 
 def _git(command: Command, depth: int, script: Script) -> None:
     argv = command.argv
     aliases = script.git_aliases
     aliases.update(programs.git_alias_definitions(argv))
+    at_config = programs.git_subcommand(argv)
+    if at_config > 0 and argv[at_config] == "config":
+        rest = [w for w in argv[at_config + 1 :] if not w.startswith("-")]
+        if rest and rest[0] in ("set", "add"):
+            rest = rest[1:]
+        if len(rest) >= 2:
+            script.git_settings[rest[0].lower()] = " ".join(rest[1:])
     at = programs.git_subcommand(argv)
     if at < 0 or argv[at] not in aliases:
         return
@@ -905,6 +1663,8 @@ def _interpreter(
             script.commands.append(
                 Command([], [], [value], command.text, depth + 1, writes=[value])
             )
+            script.written[_file_key(value)] = None  # content made when it runs
+        elif kind == "read":
+            _inner_argv(["cat", value], depth, script, command.text, f"{command.program} reads")
         else:
-            command.unverifiable = f"{command.program}: {value}"
-            command.unknown_args = True
+            command.unknowns.append(f"{command.program}: {value}")

@@ -394,9 +394,12 @@ def flags_of(program: str, argv: list[str]) -> tuple[set[str], list[str]]:
     positional: list[str] = []
     known = program in OPTIONS
     longs: Sequence[str] | None = None
+    force_refspec = False
     if program == "git":
         at = git_subcommand(argv)
         longs = git_longs(argv[at]) if at > 0 else None
+        # git push origin +main: a + refspec is git's own spelling of --force
+        force_refspec = at > 0 and argv[at] == "push"
     words = iter(argv[1:])
     done = False
     for word in words:
@@ -405,6 +408,8 @@ def flags_of(program: str, argv: list[str]) -> tuple[set[str], list[str]]:
                 done = True
                 continue
             positional.append(word)
+            if force_refspec and word.startswith("+") and len(word) > 1:
+                flags.update(("-f", "--force"))
             continue
         if word == "--":
             done = True
@@ -431,6 +436,54 @@ def flags_of(program: str, argv: list[str]) -> tuple[set[str], list[str]]:
                     next(words, None)
                 break
     return flags, positional
+
+
+# programs with options whose value is a pattern of what they leave out (zip -x, tar,
+# rsync and grep --exclude, find ! -path): naming a file there keeps away from it
+_EXCLUDERS = frozenset(["zip", "unzip", "tar", "gtar", "bsdtar", "rsync", "grep", "egrep",
+                        "fgrep", "rg", "ag", "find", "cp", "du", "tree", "7z"])  # fmt: skip
+_EXCLUDES = frozenset(["--exclude", "--exclude-dir", "--exclude-from", "--filter", "--iglob",
+                       "--glob", "-g", "-I"])  # fmt: skip
+
+
+def excluded_words(program: str, argv: list[str]) -> set[int]:
+    """The indices of words that are exclusion patterns (``zip -r a.zip . -x '.env'``,
+    ``tar --exclude .hookwise``, ``find . ! -path './.git/*'``, ``-path P -prune``): not
+    files the command reads or changes."""
+    if program not in _EXCLUDERS:
+        return set()
+    out: set[int] = set()
+    listing = False  # zip -x P1 P2...: every word up to the next option
+    for index, word in enumerate(argv[1:], start=1):
+        if listing and not word.startswith("-"):
+            out.add(index)
+            continue
+        listing = False
+        option = word.split("=", 1)[0]
+        if option in _EXCLUDES and program != "find":
+            if option in ("-g", "--glob", "--iglob") and not _negated_glob(argv, index):
+                continue  # rg -g '*.py': a file filter, not an exclusion (unless !...)
+            out.add(index)
+            if "=" not in word and index + 1 < len(argv):
+                out.add(index + 1)
+        elif program in ("zip", "unzip") and word in ("-x", "-i"):
+            listing = True
+        elif program in ("zip", "unzip") and word.startswith(("-x@", "-i@")):
+            out.add(index)
+        elif program == "find" and word in ("-path", "-ipath", "-name", "-iname", "-wholename"):
+            before = argv[index - 1] if index > 1 else ""
+            pruned = argv[index + 2 : index + 3] == ["-prune"]
+            if (before in ("!", "-not") or pruned) and index + 1 < len(argv):
+                out.add(index + 1)
+    return out
+
+
+def _negated_glob(argv: list[str], index: int) -> bool:
+    word = argv[index]
+    value = (
+        word.split("=", 1)[1] if "=" in word else (argv[index + 1] if index + 1 < len(argv) else "")
+    )
+    return value.startswith("!")
 
 
 # ------------------------------------------------------------------ commands run by others
@@ -486,10 +539,30 @@ WRAPPER_NAMES = frozenset(
         "ssh-agent",
         "dbus-run-session",
         "xvfb-run",
+        "prlimit",
+        "setpriv",
+        "numactl",
+        "gosu",
+        "su-exec",
+        "tini",
+        "dumb-init",
+        "sshpass",
+        "faketime",
+        "cpulimit",
+        "trickle",
+        "aa-exec",
+        "runcon",
+        "chpst",
+        "setarch",
+        "linux32",
+        "linux64",
     ]
 )
 # the shells: a script they run (-c, stdin, a file) is read by hookwise.shell.scripts
-SHELLS = frozenset(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"])
+SHELLS = frozenset(
+    ["sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh",
+     "ash", "yash", "posh", "fish", "tcsh", "csh", "busybox"]
+)  # fmt: skip
 XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
 
 INTERPRETERS = {
@@ -541,6 +614,9 @@ COMMAND_VARIABLES = frozenset(
 )
 # variables that make a program (or the bash it starts) load code from a file
 LOADER_VARIABLES = frozenset(["LD_PRELOAD", "LD_AUDIT", "BASH_ENV", "GIT_EXEC_PATH"])
+# variables whose value is code or a command: one computed when it runs is unverifiable
+CODE_VARIABLES = COMMAND_VARIABLES | LOADER_VARIABLES | frozenset(["NODE_OPTIONS", "PS4"])
+UNKNOWN_WORDS = frozenset([XARGS_INPUT, "${computed}"])  # words a handler cannot know
 
 
 # ---------------------------------------------------------------------------- git
@@ -639,7 +715,33 @@ def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
     for word in argv[end:]:
         if word.startswith("ext::"):  # git-remote-ext: "% " is a space inside a word
             out.append(("script", word[5:].replace("% ", " ")))
+    if at > 0 and argv[at] in _GIT_EXEC_SUBCOMMANDS and _git_exec_hint(argv[at], argv[at + 1 :]):
+        from hookwise.shell.git_config import exec_options
+
+        out += exec_options(argv[at], argv[at + 1 :])
     return out
+
+
+def _git_exec_hint(sub: str, args: list[str]) -> bool:
+    """Whether ``git SUB ARGS`` may have an option that runs a command (cheap: ``git
+    push origin main`` must not load git_config)."""
+    if sub == "bisect":
+        return args[:1] == ["run"]
+    if sub == "submodule":
+        return "foreach" in args
+    for word in args:
+        if word.startswith(("--u", "--r", "--e", "--o", "--s", "--t", "--c", "--h", "--b")):
+            return True
+        if word.startswith(("-x", "-O", "-u", "-d")) or sub in ("filter-branch", "send-email"):
+            return True
+    return False
+
+
+# git subcommands with an option whose value is a command (git_config.EXEC_SUBCOMMANDS)
+_GIT_EXEC_SUBCOMMANDS = frozenset(
+    ["rebase", "fetch", "pull", "clone", "ls-remote", "archive", "push", "difftool", "grep",
+     "send-email", "filter-branch", "instaweb", "bisect", "submodule", "mergetool", "config"]
+)  # fmt: skip
 
 
 _NPX = {
@@ -658,6 +760,15 @@ RECURSIVE_DELETERS = frozenset(["rimraf", "del-cli", "trash-cli", "rm-rf"])
 
 def _npx(program: str, argv: list[str]) -> list[tuple[str, Any]]:
     skip = _NPX[program]
+    for index, word in enumerate(argv[1:], start=1):
+        name, eq, value = word.partition("=")
+        if name == "--script-shell":  # the shell npm runs every script with
+            return [("script", value if eq else (argv[index + 1] if index + 1 < len(argv) else ""))]
+    if skip == 2 and program in ("npm", "pnpm") and argv[1:3] == ["pkg", "set"]:
+        # npm pkg set scripts.x='CMD': what `npm run x` will run
+        return [("script", w.split("=", 1)[1]) for w in argv[3:] if w.startswith("scripts.")]
+    if skip == 2 and argv[1:2] == ["set-script"] and len(argv) > 3:
+        return [("script", argv[3])]
     if skip == 2 and (len(argv) < 2 or argv[1] not in _NPX_SUBCOMMANDS):
         return []
     i = skip
@@ -670,6 +781,8 @@ def _npx(program: str, argv: list[str]) -> list[tuple[str, Any]]:
         if word in ("-c", "--call") and i + 1 < len(argv):
             out.append(("script", argv[i + 1]))
             return out
+        if word.startswith("--call="):
+            return [("script", word[len("--call=") :])]
         i += 2 if word in ("-p", "--package", "--cache", "--prefix", "-w", "--workspace") else 1
     if i < len(argv):
         name = argv[i]

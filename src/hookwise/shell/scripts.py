@@ -22,16 +22,19 @@ if TYPE_CHECKING:
 
         program: str
         argv: list[str]
+        dynamic: list[bool]
         redirects: list[str]
         writes: list[str]
         stdin: list[str]
-        unverifiable: str | None
+        unknowns: list[str]
         unknown_args: bool
 
     class _Script(Protocol):
         """What is read of a hookwise.shell.parser.Script."""
 
         def recall(self, path: str) -> str | None: ...
+
+        def was_written(self, path: str) -> bool: ...
 
     C = TypeVar("C", bound=_Command)
     S = TypeVar("S", bound=_Script)
@@ -43,15 +46,25 @@ def shell_runs(
     script: S,
     piped_from: C | None,
     *,
-    parse: Callable[[str, int, S], None],
+    parse: Callable[..., None],
     printed: Callable[[C], str | None],
     parsed: Callable[[str, int], list[C]],
 ) -> None:
     """A shell runs its ``-c`` script, else the script on its stdin, else its script file."""
     argv = command.argv
-    inner = shell_c_script(argv)
-    if inner is not None:
-        parse(inner, depth + 1, script)
+    for rcfile in _rc_files(argv):  # bash --rcfile <(...) -i: the file runs first
+        script_file(
+            command, rcfile, depth, script, piped_from, parse=parse, printed=printed,
+            parsed=parsed,
+        )  # fmt: skip
+    at = shell_c_index(argv)
+    if at is not None:
+        if command.dynamic[at]:
+            command.unknowns.append(
+                f"{command.program} -c runs {argv[at]!r}, a script known only when it runs"
+            )
+            command.unknown_args = True
+        parse(argv[at], depth + 1, script, argv[at + 1 :] or None)
     elif reads_stdin(argv):
         stdin_script(command, depth, script, piped_from, parse=parse, printed=printed)
     else:
@@ -84,7 +97,7 @@ def stdin_script(
     script: S,
     piped_from: C | None,
     *,
-    parse: Callable[[str, int, S], None],
+    parse: Callable[..., None],
     printed: Callable[[C], str | None],
 ) -> None:
     """A shell reading its script from stdin: a here-document or here-string is parsed;
@@ -95,15 +108,17 @@ def stdin_script(
         return
     if piped_from is None:
         for source in command.redirects:  # sh < x.sh, x.sh written earlier on the line
-            written = script.recall(source)
-            if source not in command.writes and written is not None:
-                parse(written, depth + 1, script)
+            if source not in command.writes:
+                script_file(
+                    command, source, depth, script, None, parse=parse, printed=printed,
+                    parsed=lambda text, depth: [],
+                )  # fmt: skip
         return
     output = printed(piped_from)
     if output is not None:
         parse(output, depth + 1, script)
         return
-    command.unverifiable = (
+    command.unknowns.append(
         f"{command.program} runs a script read from the output of `{piped_from.program}`, "
         "known only when it runs"
     )
@@ -137,7 +152,7 @@ def script_file(
     script: S,
     piped_from: C | None,
     *,
-    parse: Callable[[str, int, S], None],
+    parse: Callable[..., None],
     printed: Callable[[C], str | None],
     parsed: Callable[[str, int], list[C]],
 ) -> None:
@@ -156,24 +171,47 @@ def script_file(
         if body is not None:
             parse(body, depth + 1, script)
         else:
-            command.unverifiable = (
+            command.unknowns.append(
                 f"{command.program} runs the script `{operand[2:-1]}` prints, known only when "
                 "it runs"
             )
             command.unknown_args = True
         return
-    written = script.recall(operand)
-    if written is not None:
-        parse(written, depth + 1, script)
+    if script.was_written(operand):
+        written = script.recall(operand)
+        if written is None:
+            command.unknowns.append(
+                f"{command.program} runs {operand}, written earlier on the line with content "
+                "known only when it runs"
+            )
+        else:
+            parse(written, depth + 1, script)
+
+
+def _rc_files(argv: list[str]) -> list[str]:
+    """``--rcfile FILE`` / ``--init-file FILE``: a file the shell runs before its script."""
+    return [
+        argv[index + 1]
+        for index, word in enumerate(argv[:-1])
+        if word in ("--rcfile", "--init-file")
+    ]
 
 
 def shell_c_script(argv: list[str]) -> str | None:
     """The script of ``bash -c SCRIPT`` (also ``-lc``, ``-ec``, ``busybox sh -c``)."""
+    at = shell_c_index(argv)
+    return argv[at] if at is not None else None
+
+
+def shell_c_index(argv: list[str]) -> int | None:
+    """Where the script of ``bash -c SCRIPT`` is in argv (its $0, $1... follow it)."""
+    offset = 1
     args = argv[1:]
     if argv and argv[0].rsplit("/", 1)[-1] == "busybox":
         if not args or args[0] not in SHELLS:
             return None
         args = args[1:]
+        offset = 2
     has_c = False
     i = 0
     while i < len(args):
@@ -194,5 +232,5 @@ def shell_c_script(argv: list[str]) -> str | None:
             continue
         break
     if has_c and i < len(args):
-        return args[i]
+        return i + offset
     return None

@@ -62,9 +62,6 @@ WRAPPERS: dict[str, tuple[frozenset[str], int, frozenset[str]]] = {
                 "-L",
                 "-s",
                 "-a",
-                "-i",
-                "-l",
-                "-e",
                 "--max-args",
                 "--max-procs",
                 "--delimiter",
@@ -192,6 +189,74 @@ WRAPPERS: dict[str, tuple[frozenset[str], int, frozenset[str]]] = {
     "nocache": (frozenset(), 0, frozenset()),
     "ssh-agent": (frozenset(["-a", "-E", "-t", "-P"]), 0, frozenset()),
     "dbus-run-session": (frozenset(["--config-file", "--dbus-daemon"]), 0, frozenset()),
+    "prlimit": (frozenset(["-p", "--pid", "-o", "--output"]), 0, frozenset()),
+    "setpriv": (
+        frozenset(
+            [
+                "--reuid",
+                "--regid",
+                "--ruid",
+                "--rgid",
+                "--euid",
+                "--egid",
+                "--groups",
+                "--inh-caps",
+                "--ambient-caps",
+                "--bounding-set",
+                "--securebits",
+                "--pdeathsig",
+                "--selinux-label",
+                "--apparmor-profile",
+                "--landlock-access",
+                "--landlock-rule",
+                "--seccomp-filter",
+            ]
+        ),
+        0,
+        frozenset(),
+    ),
+    "numactl": (
+        frozenset(
+            [
+                "-C",
+                "--physcpubind",
+                "-N",
+                "--cpunodebind",
+                "-m",
+                "--membind",
+                "-p",
+                "--preferred",
+                "-i",
+                "--interleave",
+            ]
+        ),
+        0,
+        frozenset(),
+    ),
+    "gosu": (frozenset(), 1, frozenset()),
+    "su-exec": (frozenset(), 1, frozenset()),
+    "tini": (frozenset(["-e", "-p"]), 0, frozenset()),
+    "dumb-init": (frozenset(["-r", "--rewrite"]), 0, frozenset()),
+    "sshpass": (frozenset(["-p", "-f", "-d", "-P"]), 0, frozenset()),
+    "faketime": (frozenset(["-f", "-m"]), 1, frozenset()),
+    "cpulimit": (frozenset(["-l", "--limit", "-p", "--pid", "-e", "--exe"]), 0, frozenset()),
+    "trickle": (frozenset(["-d", "-u", "-w", "-t", "-l", "-n"]), 0, frozenset()),
+    "aa-exec": (frozenset(["-p", "--profile", "-n", "--namespace"]), 0, frozenset()),
+    "runcon": (
+        frozenset(["-u", "-r", "-t", "-l", "--user", "--role", "--type", "--range"]),
+        0,
+        frozenset(),
+    ),
+    "chpst": (
+        frozenset(
+            ["-u", "-U", "-e", "-n", "-l", "-L", "-m", "-d", "-o", "-p", "-f", "-c", "-r", "-t"]
+        ),
+        0,
+        frozenset(),
+    ),
+    "setarch": (frozenset(), 1, frozenset()),
+    "linux32": (frozenset(), 0, frozenset()),
+    "linux64": (frozenset(), 0, frozenset()),
     "xvfb-run": (
         frozenset(["-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e"]),
         0,
@@ -218,16 +283,14 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
             break
         if word.startswith("-") and len(word) > 1:
             option, eq, value = word.partition("=")
-            if option in strings:
+            if option in strings or _abbreviates(option, strings):
                 if eq:
                     return n, value
                 return (n, argv[i + 1]) if i + 1 < n else None
-            if (
-                len(option) > 2
-                and not option.startswith("--")
-                and option[-1:] == "c"
-                and ("-c" in strings)
-            ):  # clustered: script -qc CMD, su -lc CMD
+            found = _string_in_cluster(word, strings, takes)
+            if found is not None:  # script -qc CMD, env -S'CMD', env -vS CMD
+                if found[1]:
+                    return n, found[1]
                 return (n, argv[i + 1]) if i + 1 < n else None
             if option in _NO_COMMAND and name in ("sudo", "timeout", "flock"):
                 return None
@@ -248,7 +311,7 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
                         i += 1
                     break
             continue
-        if name == "env" and "=" in word and word.split("=", 1)[0].isidentifier():
+        if name == "env" and "=" in word and not word.startswith("="):  # any NAME=VALUE
             i += 1
             continue
         if skip:
@@ -269,6 +332,28 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
     if name in STRING_WRAPPERS or shell:
         return (n, " ".join(argv[i:])) if i < n else None
     return i, None
+
+
+def _abbreviates(option: str, strings: frozenset[str]) -> bool:
+    """``--split-str`` for ``--split-string``: getopt takes an unambiguous prefix."""
+    if not option.startswith("--") or len(option) < 5:
+        return False
+    return len([s for s in strings if s.startswith("--") and s.startswith(option)]) == 1
+
+
+def _string_in_cluster(
+    word: str, strings: frozenset[str], takes: frozenset[str]
+) -> tuple[str, str] | None:
+    """A short option whose value is a command, in a cluster of short options: (the
+    option, the rest of the word: the command, or '' when it is the next word)."""
+    if word.startswith("--") or len(word) < 2:
+        return None
+    for index, letter in enumerate(word[1:], start=1):
+        if "-" + letter in strings:
+            return "-" + letter, word[index + 1 :]
+        if "-" + letter in takes:
+            return None  # the rest of the word is that option's value
+    return None
 
 
 def _cluster_has(option: str, letters: str, takes: frozenset[str]) -> bool:

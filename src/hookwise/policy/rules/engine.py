@@ -130,11 +130,17 @@ def _m_mcp(spec: dict[str, Any], ev: Event, trace: list[Any] | None) -> bool:
 
 
 def _options(cmd: Command) -> tuple[set[str], list[str]]:
-    """The command's flags in their canonical spellings and its positionals (programs.py)."""
+    """The command's flags in their canonical spellings and its positionals (programs.py);
+    a word known only when it runs stands as a positional placeholder (maybe.py)."""
     if cmd.options is None:
         from hookwise.shell.programs import flags_of
 
-        cmd.options = flags_of(cmd.program, cmd.argv)
+        argv = cmd.argv
+        if cmd.shapes:
+            from hookwise.policy.rules.maybe import sentinel
+
+            argv = [sentinel(i) if i in cmd.shapes and i else w for i, w in enumerate(argv)]
+        cmd.options = flags_of(cmd.program, argv)
     return cmd.options
 
 
@@ -152,21 +158,27 @@ def _canonical(program: str, flag: str) -> str:
     return found
 
 
-def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
-    if not cmd.argv:  # `> file` alone: only a writes matcher can hold
-        return bool(spec["writes"]) and spec["program"] is None and _writes_only(spec, cmd)
-    program = cmd.program
+def _program_matches(spec: dict[str, Any], cmd: Command) -> bool:
     # cmd.unknown_program, inlined (this runs for every rule and command): an unknown
     # program could be the rule's, so it is matched as if it were
     if cmd.unverifiable is None or not cmd.dynamic or not cmd.dynamic[0]:
         programs = spec["programs"]
         if programs is not None:
-            if program not in programs:
+            if cmd.program not in programs:
                 return False
         elif spec["program"] is not None and not any(
-            glob_match(g, program) for g in spec["program"]
+            glob_match(g, cmd.program) for g in spec["program"]
         ):
             return False
+    return True
+
+
+def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
+    if not cmd.argv:  # `> file` alone: only a writes matcher can hold
+        return bool(spec["writes"]) and spec["program"] is None and _writes_only(spec, cmd)
+    program = cmd.program
+    if not _program_matches(spec, cmd):
+        return False
     if cmd.unknown_args:
         return True
     flags, any_flags = spec["flags"], spec["any_flags"]
@@ -208,14 +220,39 @@ def _writes_only(spec: dict[str, Any], cmd: Command) -> bool:
     return _writes(spec, cmd)
 
 
-def _m_command(specs: list[dict[str, Any]], ev: Event, trace: list[Any] | None) -> set[int] | None:
-    """The indices of the simple commands that match (None: no match)."""
+def _could_match(spec: dict[str, Any], cmd: Command) -> str | None:
+    """Why a command with words known only when it runs could match (maybe.py)."""
+    if not cmd.argv or not _program_matches(spec, cmd):
+        return None
+    from hookwise.policy.rules.maybe import could_match
+
+    present, positional = _options(cmd)
+    return could_match(
+        spec,
+        cmd,
+        present=present,
+        positional=positional,
+        canonical=_canonical,
+        glob_match=glob_match,
+    )
+
+
+def _m_command(
+    specs: list[dict[str, Any]],
+    ev: Event,
+    trace: list[Any] | None,
+    maybe: list[str] | None = None,
+) -> set[int] | None:
+    """The indices of the simple commands that match (None: no match). ``maybe``: where
+    to say why commands could match once their unknown words are known; their indices
+    are then returned (the caller knows the match is not certain)."""
     script = ev.script
     if script is None:
         _note(trace, "command", False, "not a shell command")
         return None
     line = ev.command or ""
     hits: set[int] = set()
+    could: dict[int, str] = {}
     for spec in specs:
         if spec["line_regex"] and not all(search(entry, line) for entry in spec["line_regex"]):
             continue
@@ -233,7 +270,18 @@ def _m_command(specs: list[dict[str, Any]], ev: Event, trace: list[Any] | None) 
         for index, cmd in enumerate(script.commands):
             if _command_matches(spec, cmd):
                 hits.add(index)
+            elif cmd.shapes is not None and maybe is not None and index not in could:
+                why = _could_match(spec, cmd)
+                if why is not None:
+                    could[index] = f"{' '.join(cmd.argv)[:80]}: {why}"
     if not hits:
+        if could and maybe is not None:
+            maybe += could.values()
+            if trace is not None:
+                _note(
+                    trace, "command", False, "could match once known: " + "; ".join(could.values())
+                )
+            return set(could)
         if trace is not None:
             names = "; ".join(" ".join(c.argv) for c in script.commands) or "(nothing)"
             _note(trace, "command", False, f"no simple command matches: {names}")
@@ -244,8 +292,13 @@ def _m_command(specs: list[dict[str, Any]], ev: Event, trace: list[Any] | None) 
     return hits
 
 
-def _glob_path(entry: tuple[Any, bool, bool], ref: PathRef) -> bool:
+def _glob_path(entry: tuple[Any, bool, bool], ref: PathRef, reach: bool = True) -> bool:
     compiled, slashy, absolute = entry
+    if reach and (ref.pattern or ref.tree):
+        from hookwise.policy.rules.maybe import reaches
+
+        if reaches(entry, ref, glob_match):  # ~/.ss*/id_*, grep -r x ~: what it reads
+            return True
     if absolute:
         return ref.absolute is not None and glob_match(compiled, ref.absolute)
     if slashy:
@@ -257,15 +310,18 @@ def _glob_path(entry: tuple[Any, bool, bool], ref: PathRef) -> bool:
     return False
 
 
-def _any_path(globs: list[tuple[Any, bool, bool]], ref: PathRef) -> bool:
+def _any_path(globs: list[tuple[Any, bool, bool]], ref: PathRef, reach: bool = True) -> bool:
+    """Whether ``ref`` matches one of the globs; ``reach``: or a pattern or a tree it
+    names can take in one of the paths they match (not for an exclusion: a pattern is
+    excluded only as the path it is)."""
     for entry in globs:  # noqa: SIM110 - no generator on the hottest path
-        if _glob_path(entry, ref):
+        if _glob_path(entry, ref, reach):
             return True
     return False
 
 
 def _path_matches(spec: dict[str, Any], ref: PathRef) -> bool:
-    if spec["exclude"] and _any_path(spec["exclude"], ref):
+    if spec["exclude"] and _any_path(spec["exclude"], ref, False):
         return False
     if spec["globs"] or spec["extensions"]:
         hit = _any_path(spec["globs"], ref)
@@ -279,8 +335,14 @@ def _path_matches(spec: dict[str, Any], ref: PathRef) -> bool:
 
 
 def _m_files(
-    spec: dict[str, Any], ev: Event, segments: set[int] | None, trace: list[Any] | None
-) -> bool:
+    spec: dict[str, Any],
+    ev: Event,
+    segments: set[int] | None,
+    trace: list[Any] | None,
+    maybe: list[str] | None = None,
+) -> bool | None:
+    """True: a path matches; None: only a path known when it runs could (said in
+    ``maybe``); False: no path can."""
     refs = ev.paths
     if segments is not None:
         refs = [r for r in refs if r.command < 0 or r.command in segments]
@@ -291,10 +353,27 @@ def _m_files(
             if trace is not None:
                 trace.append(("files", True, f"{ref.relative or ref.absolute or ref.raw} matches"))
             return True
+    if maybe is not None:
+        for ref in refs:
+            if ref.shape is not None and _could_be_path(spec, ref, ev):
+                maybe.append(f"`{ref.raw}` could be one of its files")
+                _note(trace, "files", False, f"`{ref.raw}` could be one of its files once known")
+                return None
     if trace is not None:
         shown = ", ".join(r.relative or r.absolute or r.raw for r in refs[:8])
         trace.append(("files", False, f"no path matches: {shown}"))
     return False
+
+
+def _could_be_path(spec: dict[str, Any], ref: PathRef, ev: Event) -> bool:
+    if spec["outside"] is not None or spec["extensions"]:
+        return False  # unknown paths count as outside already; extensions: not read here
+    from hookwise.policy.rules.maybe import could_be_path
+
+    home = ev.env.get("HOME") or ""
+    if spec["exclude"] and _any_path(spec["exclude"], ref):
+        return False
+    return any(could_be_path(entry, ref, ev.shell_cwd, home) for entry in spec["globs"])
 
 
 def _has_word(text: str, word: str) -> bool:
@@ -322,17 +401,38 @@ def _m_text(name: str, spec: dict[str, Any], text: str | None, trace: list[Any] 
     return _note(trace, name, ok, f"{sum(results)} of {len(results)} patterns found")
 
 
-def match_rule(rule: dict[str, Any], ev: Event, trace: list[Any] | None = None) -> bool:
-    """Whether every matcher of ``rule`` holds for ``ev``; ``trace`` collects the reasons."""
-    return _match(rule, ev, trace) is not None
+def match_rule(
+    rule: dict[str, Any],
+    ev: Event,
+    trace: list[Any] | None = None,
+    maybe: list[str] | None = None,
+) -> bool:
+    """Whether every matcher of ``rule`` holds for ``ev``; ``trace`` collects the reasons,
+    ``maybe`` why it could hold once words known only when it runs are known."""
+    return _match(rule, ev, trace, maybe) is not None
 
 
 _ALL: set[int] = {-2}  # "every command": the rule has no command matcher (by identity)
 
 
-def _match(rule: dict[str, Any], ev: Event, trace: list[Any] | None) -> set[int] | None:
+def _match(
+    rule: dict[str, Any], ev: Event, trace: list[Any] | None, maybe: list[str] | None = None
+) -> set[int] | None:
     """None when ``rule`` does not match; else the indices of the simple commands it
-    matched (``_ALL`` when it has no command matcher)."""
+    matched (``_ALL`` when it has no command matcher). ``maybe``: where the reasons go
+    when it matches only if unknown words are what it needs (then None is returned)."""
+    found: list[str] | None = [] if maybe is not None else None
+    segments = _match_all(rule, ev, trace, found)
+    if found:
+        if segments is not None and maybe is not None:
+            maybe += found
+        return None
+    return segments
+
+
+def _match_all(
+    rule: dict[str, Any], ev: Event, trace: list[Any] | None, maybe: list[str] | None
+) -> set[int] | None:
     m = rule["m"]
     if "host" in m and not _m_host(m["host"], ev, trace):
         return None
@@ -346,11 +446,13 @@ def _match(rule: dict[str, Any], ev: Event, trace: list[Any] | None) -> set[int]
         return None
     segments: set[int] | None = None
     if "command" in m:
-        segments = _m_command(m["command"], ev, trace)
+        segments = _m_command(m["command"], ev, trace, maybe)
         if segments is None:
             return None
-    if "files" in m and not _m_files(m["files"], ev, segments, trace):
-        return None
+    if "files" in m:
+        held = _m_files(m["files"], ev, segments, trace, maybe)
+        if held is False or (held is None and not maybe):
+            return None
     if "prompt" in m and not _m_text("prompt", m["prompt"], ev.prompt, trace):
         return None
     if "response" in m and not _m_text("response", m["response"], ev.response, trace):
@@ -499,7 +601,7 @@ def candidates(bucket: dict[str, Any] | None, ev: Event) -> list[int]:
                         words = arguments.get(cmd.program)
                         if not words or not cmd.argv:
                             continue
-                        if cmd.unknown_args:  # any word could be the rule's
+                        if cmd.unknown_args or cmd.shapes:  # any word could be the rule's
                             for positions in words.values():
                                 found += positions
                         else:
@@ -545,6 +647,7 @@ def evaluate(
     hits: list[tuple[int, Event]] = []
     covers: list[tuple[Event, set[int] | None, set[int] | None]] = []
     seen: set[int] = set()
+    unsure: list[tuple[int, Event, list[str]]] = []
     for ev in events:
         qualified = f"{ev.host}:{ev.host_event}"
         for position in candidates(index.get(ev.name), ev):
@@ -554,16 +657,25 @@ def evaluate(
             allowed = rule["on"][ev.name]
             if allowed is not None and qualified not in allowed:
                 continue
-            segments = _match(rule, ev, None)
+            # a blocking rule that words known only when the command runs could make
+            # match: the command is unverifiable for it
+            maybe: list[str] | None = (
+                [] if rule["action"] in _GUARDING and rule["mode"] == "enforce" else None
+            )
+            segments = _match(rule, ev, None, maybe)
             if segments is not None:
                 seen.add(position)
                 hits.append((position, ev))
                 if rule["action"] in _APPROVING and rule["mode"] == "enforce":
                     covers.append(_cover(rule, ev, segments))
+            elif maybe:
+                unsure.append((position, ev, maybe))
     hits.sort(key=lambda hit: hit[0])
     stop_events = [ev for ev in events if ev.name == canonical.AGENT_STOP]
     for position, ev in hits:
         _apply(rules[position], ev, decision, settings, state=state, run_validators=run_validators)
+    if unsure and decision.decision != "deny":
+        _unverifiable_for(rules, unsure, decision, settings)
     if state is not None:
         session = events[0].session if events else ""
         if any(ev.name == canonical.PROMPT for ev in events) or (
@@ -590,6 +702,36 @@ def evaluate(
 
 
 _APPROVING = actions.APPROVING
+_GUARDING = frozenset(["deny", "ask"])
+
+
+def _unverifiable_for(
+    rules: list[dict[str, Any]],
+    unsure: list[tuple[int, Event, list[str]]],
+    decision: Decision,
+    settings: dict[str, Any],
+) -> None:
+    """Rules a word known only when the command runs could make match: the command is
+    unverifiable for them, and ``settings.unverifiable`` answers (ask by default)."""
+    verdict = str(settings.get("unverifiable", "ask"))
+    if verdict == "allow" or decision.decision == verdict == "ask":
+        return
+    position, ev, why = min(unsure, key=lambda item: item[0])
+    rule = rules[position]
+    reason = (
+        f"hookwise cannot verify this command for rule {rule['id']!r}: "
+        + "; ".join(why)
+        + " (known only when it runs); write the value out, or set settings.unverifiable"
+    )
+    if decision.decision is None or verdict == "deny":
+        _builtin(decision, ev, UNVERIFIABLE_ID, verdict, reason)
+        decision.records[-1]["rule"] = rule["id"]
+    else:
+        decision.records.append(
+            {"id": UNVERIFIABLE_ID, "event": ev.name, "action": verdict, "mode": "enforce",
+             "priority": None, "scope": "builtin", "outcome": verdict, "rule": rule["id"]}
+        )  # fmt: skip
+        decision.notes.append(reason)
 
 
 def _cover(

@@ -38,7 +38,7 @@ rules:
       # Shell-aware: `git push -f` anywhere in `a && b | c` or `bash -c '...'` matches;
       # a branch called feature-fix does not.
       command:
-        - {program: git, args: [push], any_flags: [--force, -f, --force-with-lease]}
+        - {program: git, args: [push], any_flags: [--force, -f]}  # not --force-with-lease
         - {program: git, args: [push, "+**"]}   # +main, +refs/heads/main
     action: deny
     reason: Force pushes are not allowed here. Push to a new branch and open a review.

@@ -34,6 +34,7 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
+from hookwise.shell.programs import excluded_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -364,10 +365,12 @@ def _has_marker(text: str) -> bool:
     return any(marker in lowered for marker in MARKERS)
 
 
-def _positionals(argv: list[str]) -> list[str]:
+def _positionals(argv: list[str], skip: set[int] | None = None) -> list[str]:
     out: list[str] = []
     done = False
-    for word in argv[1:]:
+    for index, word in enumerate(argv[1:], start=1):
+        if skip and index in skip:
+            continue
         if not done and word == "--":
             done = True
             continue
@@ -472,7 +475,8 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
     targets: list[str] | None = None
     # find -delete removes what its tests select, not its start points as a whole
     tree = name in TREE_WRITERS and cmd.origin != "find -delete"
-    positional = _positionals(argv)
+    excluded = excluded_words(name, argv)
+    positional = _positionals(argv, excluded)
     if name in WRITERS_ALL:
         targets = positional
         if name in ("chmod", "chown", "chgrp", "setfacl") and targets:
@@ -516,6 +520,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
         if not acts.intersection(argv):
             return
         _check_find(argv, cwd, guard)
+        return  # what -exec runs is a command of its own, checked as one
     if targets is not None:
         for word in targets:
             _unresolved(word, cwd, home, marked, f"`{name}` changes {word}")
@@ -526,7 +531,9 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
         if name != "find":
             return
     # any other program: a word or its input that names a protected file
-    for word in argv[1:]:
+    for index, word in enumerate(argv[1:], start=1):
+        if index in excluded:
+            continue
         if _has_marker(word):
             raise _FoundError(word, f"`{name}` is given {word!r}")
         if (
@@ -560,17 +567,53 @@ def _find_test(test: str, pattern: str, shown: str, parents: list[str]) -> bool:
     return any(fnmatch.fnmatchcase(x, pattern) for x in subjects)
 
 
+def _find_changes(argv: list[str]) -> bool:
+    """Whether ``find`` changes what it selects: ``-delete``, ``-fprint``, or ``-exec``/
+    ``-ok`` of a program that is not a reader (``-exec wc -l {} +`` only reads)."""
+    if any(w in ("-delete", "-fprint", "-fprint0", "-fprintf", "-fls") for w in argv):
+        return True
+    for index, word in enumerate(argv[:-1]):
+        if word in ("-exec", "-execdir", "-ok", "-okdir"):
+            program = argv[index + 1].rsplit("/", 1)[-1]
+            if program not in READERS:
+                return True
+    return False
+
+
 def _check_find(argv: list[str], cwd: str | None, guard: Guard) -> None:
     """``find . -name policy.yaml -delete``: what find's tests select under a start point
-    (not the start point itself) may be a protected file; a negation, an ``-o`` or a test
-    it cannot read makes it assume so."""
+    (not the start point itself) may be a protected file. A negated test (``-not -path
+    './.hookwise/*'``) and a pruned path leave it out; an ``-o`` or a test it cannot read
+    makes it assume the file is selected."""
+    if not _find_changes(argv):
+        return
     starts: list[str] = []
     i = 1
     while i < len(argv) and not argv[i].startswith(("-", "(", "!")):
         starts.append(argv[i])
         i += 1
-    tests = [(w, argv[j + 1]) for j, w in enumerate(argv[:-1]) if w in _FIND_NAMES]
-    unsure = any(w in ("!", "-not", "-o", "-or", "-regex", "-iregex") for w in argv)
+    tests: list[tuple[str, str]] = []
+    negated: list[tuple[str, str]] = []
+    pruned: list[tuple[str, str]] = []
+    unsure = False
+    while i < len(argv):
+        word = argv[i]
+        following = argv[i + 1] if i + 1 < len(argv) else ""
+        if word in ("!", "-not") and following in _FIND_NAMES and i + 2 < len(argv):
+            negated.append((following, argv[i + 2]))
+            i += 3
+            continue
+        if word in _FIND_NAMES and following:
+            if argv[i + 2 : i + 3] == ["-prune"]:
+                pruned.append((word, following))
+                i += 4 if argv[i + 3 : i + 4] in (["-o"], ["-or"]) else 3
+                continue
+            tests.append((word, following))
+            i += 2
+            continue
+        if word in ("!", "-not", "-o", "-or", "-regex", "-iregex", "(", ")", "\\(", "\\)"):
+            unsure = True
+        i += 1
     items: list[str] = []
     for item in guard.concrete:
         items += [item, *_entries(item)]  # .hookwise/: its files too
@@ -582,11 +625,23 @@ def _check_find(argv: list[str], cwd: str | None, guard: Guard) -> None:
                     continue
                 shown = start.rstrip("/") + "/" + item[len(inside) :]
                 parents = item[len(inside) :].split("/")[:-1]
-                selected = unsure or all(
-                    _find_test(test, pattern, shown, parents) for test, pattern in tests
-                )
+                if any(_find_test(t, p, shown, parents) for t, p in negated):
+                    continue
+                if any(_find_pruned(t, p, shown) for t, p in pruned):
+                    continue
+                selected = unsure or all(_find_test(t, p, shown, parents) for t, p in tests)
                 if selected:
                     raise _FoundError(item, f"`find {start}` selects {shown}")
+
+
+def _find_pruned(test: str, pattern: str, shown: str) -> bool:
+    """Whether ``shown`` is under a directory ``-path P -prune`` leaves out."""
+    parts = shown.split("/")
+    for end in range(1, len(parts)):
+        above = "/".join(parts[:end])
+        if _find_test(test, pattern, above, parts[: end - 1]):
+            return True
+    return False
 
 
 def check(ev: Event, guard: Guard) -> str | None:

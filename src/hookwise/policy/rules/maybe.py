@@ -1,0 +1,433 @@
+"""Whether a word known only when it runs could make a rule match.
+
+``rm $f x`` with ``f`` from the environment, ``git push origin "$B"``, ``cat "$f"``: the
+rule's flag, argument or file could be that word. Such a command is unverifiable *for
+that rule* (the engine answers ``settings.unverifiable``, ask by default), and only for
+it: ``echo $x`` or ``git push origin HEAD:$B`` (a ``+`` cannot start that word) is not.
+
+A word's shape (hookwise.shell.variables.shape) is what bash can make of it: literal
+pieces, anything (``*``), a number, and whether it may split into several words. A rule's
+glob and a shape overlap when some string matches both (:func:`overlap`, a product of the
+two patterns over a small alphabet made of their own characters).
+
+Cold: imported only for a command with such a word. Standard library only.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from hookwise.shell.parser import Command
+
+    Atom = tuple[Callable[[str], bool], str]  # (predicate, "one" | "star" | "opt")
+
+_SENTINEL = "\x00"  # an unknown word, as the option reader sees it (a positional)
+_OTHER = "\x01"
+
+
+def sentinel(index: int) -> str:
+    return f"{_SENTINEL}{index}"
+
+
+def sentinel_index(word: str) -> int | None:
+    return int(word[1:]) if word.startswith(_SENTINEL) else None
+
+
+# ------------------------------------------------------------------------------ overlap
+
+
+def _glob_atoms(compiled: Any) -> list[list[Atom]]:
+    """Each alternative of a compiled glob (globs.py) as atoms."""
+    if isinstance(compiled, str):
+        return [[(_char(ch), "one") for ch in compiled]]
+    out: list[list[Atom]] = []
+    for alternative in compiled:
+        atoms: list[Atom] = []
+        for token in alternative:
+            kind = token[0]
+            if kind == "L":
+                atoms += [(_char(ch), "one") for ch in str(token[1])]
+            elif kind == "?":
+                atoms.append((_not_slash, "one"))
+            elif kind == "*":
+                atoms.append((_not_slash, "star"))
+            elif kind == "**":
+                atoms.append((_any, "star"))
+            elif kind == "**/":
+                atoms += [(_any, "star"), (_char("/"), "opt")]
+            elif kind == "C":
+                atoms.append((_class(token), "one"))
+        out.append(atoms)
+    return out
+
+
+def _shape_atoms(shape: tuple[tuple[str, ...], ...]) -> list[Atom]:
+    atoms: list[Atom] = []
+    for token in shape:
+        kind = token[0]
+        if kind == "L":
+            atoms += [(_char(ch), "one") for ch in token[1]]
+        elif kind == "D":
+            atoms += [(_char("-"), "opt"), (_digit, "one"), (_digit, "star")]
+        elif kind in ("*", "/"):
+            atoms.append((_any, "star"))
+    return atoms
+
+
+def _char(ch: str) -> Callable[[str], bool]:
+    return lambda c: c == ch
+
+
+def _any(c: str) -> bool:
+    return True
+
+
+def _not_slash(c: str) -> bool:
+    return c != "/"
+
+
+def _digit(c: str) -> bool:
+    return c.isdigit()
+
+
+def _class(token: tuple[Any, ...]) -> Callable[[str], bool]:
+    _, negated, chars, ranges = token
+
+    def matches(c: str) -> bool:
+        hit = c in chars or any(lo <= c <= hi for lo, hi in ranges)
+        return c != "/" and hit != negated
+
+    return matches
+
+
+def _alphabet(*texts: str) -> list[str]:
+    return sorted(set("".join(texts)) | {"/", "-", "0", "a", "+", ".", _OTHER})
+
+
+def _glob_chars(compiled: Any) -> str:
+    if isinstance(compiled, str):
+        return compiled
+    found: list[str] = []
+    for alternative in compiled:
+        for token in alternative:
+            if token[0] == "L":
+                found.append(str(token[1]))
+            elif token[0] == "C":
+                found.append(str(token[2]))
+                found += [lo + hi for lo, hi in token[3]]
+    return "".join(found)
+
+
+def _intersect(a: list[Atom], b: list[Atom], alphabet: list[str]) -> bool:
+    seen: set[tuple[int, int]] = set()
+    todo = [(0, 0)]
+    while todo:
+        i, j = todo.pop()
+        if (i, j) in seen:
+            continue
+        seen.add((i, j))
+        if i == len(a) and j == len(b):
+            return True
+        if i < len(a) and a[i][1] in ("star", "opt"):
+            todo.append((i + 1, j))
+        if j < len(b) and b[j][1] in ("star", "opt"):
+            todo.append((i, j + 1))
+        if i < len(a) and j < len(b):
+            pa, ra = a[i]
+            pb, rb = b[j]
+            if any(pa(c) and pb(c) for c in alphabet):
+                todo.append((i if ra == "star" else i + 1, j if rb == "star" else j + 1))
+    return False
+
+
+def overlap(compiled: Any, shape: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether some string matches both the compiled glob and the word's shape. A value
+    from the environment (``E``) is data the line did not choose: it overlaps nothing."""
+    if ("E",) in shape:
+        return False
+    if shape and shape[0] == ("S",):
+        return True
+    literal = "".join(t[1] for t in shape if t[0] == "L")
+    atoms = _shape_atoms(shape)
+    alphabet = _alphabet(literal, _glob_chars(compiled))
+    return any(_intersect(alt, atoms, alphabet) for alt in _glob_atoms(compiled))
+
+
+# ------------------------------------------------------------------------- commands
+
+
+def _shown(cmd: Command, index: int) -> str:
+    return cmd.argv[index] if index < len(cmd.argv) else "?"
+
+
+def _could_be_flag(shape: tuple[tuple[str, ...], ...], spellings: list[str]) -> bool:
+    if not shape or ("E",) in shape:
+        return False
+    if shape[0] == ("S",):
+        return True
+    first = shape[0]
+    if first[0] == "*":
+        return True
+    if first[0] != "L" or not first[1].startswith("-"):
+        return False
+    prefix = first[1]
+    open_end = len(shape) > 1
+    for spelling in spellings:
+        if spelling.startswith("--"):
+            if spelling.startswith(prefix) or (
+                open_end and prefix.startswith("--") and spelling.startswith(prefix)
+            ):
+                return True
+            if open_end and spelling.startswith(prefix.split("=", 1)[0]):
+                return True
+        elif not prefix.startswith("--"):
+            letter = spelling[1:]
+            if letter in prefix[1:] or open_end:
+                return True
+    return False
+
+
+def could_match(
+    spec: dict[str, Any],
+    cmd: Command,
+    *,
+    present: set[str],
+    positional: list[str],
+    canonical: Callable[[str, str], str],
+    glob_match: Callable[[Any, str], bool],
+) -> str | None:
+    """Why ``cmd`` could match ``spec`` once its unknown words are known (None: it cannot,
+    or it already does). ``present``/``positional``: its known flags and positionals, an
+    unknown word standing as :func:`sentinel`."""
+    shapes = cmd.shapes or {}
+    program = cmd.program
+    argv = cmd.argv
+    end = argv.index("--") if "--" in argv else len(argv)
+    flaggable = [i for i in shapes if 0 < i < end]
+    reasons: list[str] = []
+
+    def spellings(flag: str) -> list[str]:
+        wanted = canonical(program, flag)
+        from hookwise.shell.programs import OPTIONS
+
+        groups = OPTIONS.get(program, ((), (), frozenset()))[0]
+        group = next((g for g in groups if g[0] == wanted), (flag,))
+        return list(dict.fromkeys([flag, *group]))
+
+    def supplied(flag: str) -> int | None:
+        names = spellings(flag)
+        for index in flaggable:
+            if _could_be_flag(shapes[index], names):
+                return index
+        return None
+
+    for flag in spec["flags"]:
+        if canonical(program, flag) in present:
+            continue
+        index = supplied(flag)
+        if index is None:
+            return None
+        reasons.append(f"`{_shown(cmd, index)}` could be its flag {flag}")
+    any_flags = spec["any_flags"]
+    if any_flags and not any(canonical(program, f) in present for f in any_flags):
+        for flag in any_flags:
+            index = supplied(flag)
+            if index is not None:
+                reasons.append(f"`{_shown(cmd, index)}` could be its flag {flag}")
+                break
+        else:
+            return None
+    if spec["args"]:
+        words = iter(positional)
+        for glob in spec["args"]:
+            for word in words:
+                index = sentinel_index(word)
+                if index is None:
+                    if glob_match(glob, word):
+                        break
+                    continue
+                shape = shapes.get(index, (("S",), ("*",)))
+                if overlap(glob, shape):
+                    reasons.append(f"`{_shown(cmd, index)}` could be its argument")
+                    break
+            else:
+                return None
+    if not reasons:
+        return None
+    if spec["writes"] or spec["regex"]:
+        return None  # only what the words can be is read here
+    return "; ".join(dict.fromkeys(reasons))
+
+
+def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, home: str) -> bool:
+    """Whether a path known only when it runs could match a ``files`` glob entry."""
+    shape = getattr(ref, "shape", None)
+    if not shape or ("E",) in shape or ("/",) in shape:
+        return False  # the environment's own paths ($DIR, $HOME, $(mktemp)) are not guessed at
+    compiled, slashy, absolute = compiled_entry
+    tokens = [t for t in shape if t != ("S",)]
+    literal_head = tokens[0][1] if tokens and tokens[0][0] == "L" else ""
+    if any(ch in literal_head for ch in " :=,@") or literal_head.startswith("-"):
+        return False
+    # the last path component must hold the unknown part (else the name is known)
+    last_slash = max((k for k, t in enumerate(tokens) if t[0] == "L" and "/" in t[1]), default=-1)
+    if last_slash >= 0 and all(t[0] == "L" for t in tokens[last_slash + 1 :]):
+        return False
+    if not slashy and not absolute:
+        component: list[tuple[str, ...]] = []
+        if last_slash >= 0:
+            component.append(("L", tokens[last_slash][1].rsplit("/", 1)[1]))
+        component += tokens[last_slash + 1 :]
+        return overlap(compiled, tuple(component))
+    if literal_head.startswith("~/"):
+        tokens = [("L", home + literal_head[1:]), *tokens[1:]]
+    elif tokens and tokens[0][0] == "L" and not literal_head.startswith("/"):
+        tokens = [("L", cwd.rstrip("/") + "/" + literal_head), *tokens[1:]]
+    elif tokens and tokens[0][0] in ("D",):
+        return False
+    if not absolute:  # a relative glob with a slash: against the path under cwd
+        head = cwd.rstrip("/") + "/"
+        if tokens and tokens[0][0] == "L" and tokens[0][1].startswith(head):
+            tokens = [("L", tokens[0][1][len(head) :]), *tokens[1:]]
+    return overlap(compiled, tuple(tokens))
+
+
+# ----------------------------------------------------------- patterns and trees
+
+
+def _pattern_atoms(pattern: str) -> list[list[Atom]]:
+    """A bash glob as alternatives of atoms: ``*``/``?``/``[...]`` never match ``/``, nor
+    the leading ``.`` of a name (bash's default, without dotglob)."""
+    alternatives: list[list[Atom]] = [[]]
+    i = 0
+    start = True  # at the start of a path component
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "*":
+            if start and len(alternatives) < 16:  # empty, or a name not starting with "."
+                begun = [[*a, (_name_start, "one"), (_not_slash, "star")] for a in alternatives]
+                alternatives = alternatives + begun
+            else:
+                alternatives = [[*a, (_not_slash, "star")] for a in alternatives]
+        elif ch == "?":
+            one: Atom = (_name_start if start else _not_slash, "one")
+            alternatives = [[*a, one] for a in alternatives]
+        elif ch == "[" and "]" in pattern[i + 2 :]:
+            end = pattern.index("]", i + 2)
+            body = pattern[i + 1 : end]
+            negated = body[:1] in ("!", "^")
+            chars = body[1:] if negated else body
+            ranges = tuple(
+                (chars[k], chars[k + 2]) for k in range(len(chars) - 2) if chars[k + 1] == "-"
+            )
+            matches = _class(("C", negated, chars, ranges))
+            atom: Atom = (_not_dot(matches) if start else matches, "one")
+            alternatives = [[*a, atom] for a in alternatives]
+            i = end + 1
+            start = False
+            continue
+        else:
+            alternatives = [[*a, (_char(ch), "one")] for a in alternatives]
+        start = ch == "/"
+        i += 1
+    return alternatives
+
+
+def _name_start(c: str) -> bool:
+    return c not in "/."
+
+
+def _not_dot(matches: Callable[[str], bool]) -> Callable[[str], bool]:
+    return lambda c: c != "." and matches(c)
+
+
+def _glob_literal_prefix(compiled: Any) -> list[str]:
+    if isinstance(compiled, str):
+        return [compiled]
+    out: list[str] = []
+    for alternative in compiled:
+        if alternative and alternative[0][0] == "L":
+            out.append(str(alternative[0][1]))
+    return out
+
+
+def _glob_literals(compiled: Any) -> list[str]:
+    if isinstance(compiled, str):
+        return [compiled]
+    return [str(t[1]) for alternative in compiled for t in alternative if t[0] == "L"]
+
+
+def _wild(compiled: Any) -> bool:
+    return not isinstance(compiled, str) and any(
+        t[0] != "L" for alternative in compiled for t in alternative
+    )
+
+
+def _on_disk(
+    entry: tuple[Any, bool, bool], ref: Any, glob_match: Callable[[Any, str], bool]
+) -> bool | None:
+    """What bash would expand the pattern to, when its directory is on this machine: does
+    one of those paths (or what is under it, for a tree) match? None: not on disk."""
+    import glob
+    import os
+
+    absolute = ref.absolute
+    if absolute is None:
+        return None
+    head = absolute.split("*", 1)[0].split("?", 1)[0].split("[", 1)[0]
+    directory = head.rsplit("/", 1)[0] or "/"
+    if not os.path.isdir(directory):
+        return None
+    compiled, slashy, anchored = entry
+    for found in glob.glob(absolute)[:256]:
+        names = [found]
+        if ref.tree and os.path.isdir(found):
+            names += [found.rstrip("/") + "/" + n for n in os.listdir(found)[:256]]
+        for name in names:
+            if anchored and glob_match(compiled, name):
+                return True
+            if not anchored and not slashy and glob_match(compiled, name.rsplit("/", 1)[-1]):
+                return True
+    return False
+
+
+def reaches(
+    entry: tuple[Any, bool, bool], ref: Any, glob_match: Callable[[Any, str], bool]
+) -> bool:
+    """Whether what a path word reads can take in what the glob entry names: a pattern
+    (``~/.ss*/id_*``) that expands to such a path, a directory read recursively
+    (``grep -r x ~``, ``tar czf a.tgz ~``) above such a path. On this machine the pattern is
+    expanded as bash expands it; where its directory is not here, a pattern reaches an
+    anchored glob (``~/.ssh/**``) or a name (``.env``, ``*.pem``) it spells out."""
+    compiled, slashy, absolute = entry
+    if ref.tree and absolute and ref.absolute is not None and not ref.pattern:
+        above = ref.absolute.rstrip("/") + "/"
+        if any(prefix.startswith(above) for prefix in _glob_literal_prefix(compiled)):
+            return True
+    if not ref.pattern:
+        return False
+    disk = _on_disk(entry, ref, glob_match)
+    if disk is not None:
+        return disk
+    if absolute:
+        path = ref.absolute
+    elif slashy:
+        path = ref.relative
+    else:
+        path = (ref.relative or ref.absolute or ref.raw).rsplit("/", 1)[-1]
+        if _wild(compiled) and not any(lit and lit in path for lit in _glob_literals(compiled)):
+            return False  # *.py is not a way to id_rsa*: it does not name it
+        if not path.strip("*?"):
+            return False  # a bare * (cat config/*): every name, none spelled out
+    if path is None:
+        return False
+    alphabet = _alphabet(path, _glob_chars(compiled))
+    for atoms in _pattern_atoms(path):
+        if ref.tree:
+            atoms.append((_any, "star"))
+        if any(_intersect(alt, atoms, alphabet) for alt in _glob_atoms(compiled)):
+            return True
+    return False

@@ -1,0 +1,212 @@
+"""Can hookwise account for everything a command runs? The one place that decides.
+
+The principle (docs/policy.md, "Unverifiable commands"): a command whose effect depends
+on code or words produced at run time on the line, or fed to a program as data, is
+unverifiable; code already on disk (the project's ``make test``, ``pytest``, ``python
+tools/x.py``, ``npm run build``) is not: running the repository's code is the agent's
+job, and the confinement floor bounds what it can reach.
+
+Everything that finds what a command runs (the parser, wrappers, the handlers
+:func:`programs.runs` names, :mod:`code_readers` for programs with a script language)
+reports what it cannot read as ``command.unknowns``; :func:`code_items` is where a
+program's code comes from (inline, stdin, a file written on the line, a pipe); and
+:func:`account`, run for every simple command, gives the verdict:
+``command.unverifiable``, the first reason, or None. A word known only when it runs is
+not judged here: it makes the command unverifiable only for a rule whose flag,
+argument or program it could be (policy/rules/engine.py).
+
+Hot (every command passes here): names and set lookups only; the tables are cold.
+"""
+
+from __future__ import annotations
+
+from hookwise.shell import programs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+# programs with a script language, by family (python3.12 is python): where each takes
+# its code is hookwise.shell.code_readers.READERS (tests/shell/test_accounting.py: the
+# same names)
+CODE_READERS = frozenset(
+    [
+        "python",
+        "pypy",
+        "perl",
+        "ruby",
+        "irb",
+        "node",
+        "nodejs",
+        "bun",
+        "deno",
+        "php",
+        "lua",
+        "luajit",
+        "Rscript",
+        "R",
+        "julia",
+        "tclsh",
+        "wish",
+        "jimsh",
+        "expect",
+        "awk",
+        "gawk",
+        "mawk",
+        "nawk",
+        "busybox-awk",
+        "ed",
+        "red",
+        "ex",
+        "vi",
+        "vim",
+        "nvim",
+        "view",
+        "gvim",
+        "rvim",
+        "sqlite3",
+        "duckdb",
+        "psql",
+        "mysql",
+        "mariadb",
+        "gdb",
+        "lldb",
+        "make",
+        "gmake",
+        "cmake",
+        "m4",
+        "dc",
+        "pwsh",
+        "powershell",
+        "osascript",
+        "emacs",
+        "crontab",
+        "xonsh",
+        "nu",
+        "elvish",
+        "sed",
+        "gsed",
+        "parallel",
+        "sem",
+        "ssh",
+        "scp",
+        "sftp",
+    ]
+)
+# variables that make a program (or the shell it starts) load code: always unverifiable
+_LOADERS = frozenset(
+    ["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "GIT_EXEC_PATH", "PERL5DB"]
+)
+# variables whose value may load code, read by code_readers.env_loads
+_MAYBE_LOADERS = frozenset(
+    ["NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "ENV", "MAKEFLAGS", "TAR_OPTIONS"]
+)
+_GLOB = frozenset("*?[")
+
+
+def family(program: str) -> str | None:
+    """The code-reader family of a program name (``python3.12`` is ``python``)."""
+    if program in CODE_READERS:
+        return program
+    base = program.rstrip("0123456789.-")
+    return base if base in CODE_READERS else None
+
+
+# options that give code (or a script file) inline, over the families; and the families
+# whose operand is code itself (awk's program, sqlite's SQL, ed's commands on stdin)
+_CODE_OPTIONS = frozenset(
+    ["-c", "-e", "-E", "-p", "-r", "-x", "-f", "-s", "-S", "-B", "-R", "-P", "-l", "-ex",
+     "-iex", "-o", "-O", "-cmd", "-init", "--eval", "--print", "--command",
+     "--execute", "--file", "--makefile", "--source", "--script", "--load", "--eval-command",
+     "-eval-command", "-Command", "-command", "-File", "-file", "--require", "--import",
+     "--loader", "--experimental-loader", "--rcfile", "--init-file", "--one-line", "-ix",
+     "--expression", "-script", "-eval", "-c", "--commands", "-F"]
+)  # fmt: skip
+_CODE_OPERANDS = frozenset(
+    ["awk", "gawk", "mawk", "nawk", "busybox-awk", "sqlite3", "duckdb", "ed", "red", "ex",
+     "parallel", "sem", "deno", "dc", "m4", "crontab", "gdb"]
+)  # fmt: skip
+
+
+def _reads_code(command: Any, script: Any, name: str) -> bool:
+    """Whether a code reader may take code other than a script already on disk: inline
+    code, stdin, a file written on the line, a process substitution (cheap: most runs of
+    ``python3 -m pytest`` or ``node build.js`` need nothing more)."""
+    if name in _CODE_OPERANDS or command.stdin or command.piped_from is not None:
+        return True
+    if script.written or command.redirects:
+        return True
+    for word in command.argv[1:]:
+        if word[:1] != "-":
+            if word.startswith(("<(", "/dev/", "/proc/", "http:", "https:", "data:")):
+                return True
+            continue
+        if word == "-" or word.split("=", 1)[0] in _CODE_OPTIONS:
+            return True
+        if not word.startswith("--") and ("c" in word or "e" in word or "E" in word):
+            return True  # a cluster: python -Ic CODE, perl -ne CODE
+    return len(command.argv) == 1  # alone: it reads its code from stdin (a terminal here)
+
+
+def code_items(
+    command: Any,
+    script: Any,
+    printed: Callable[[Any], str | None],
+    parsed: Callable[[str, int], list[Any]],
+) -> list[tuple[str, Any]]:
+    """What a program with a script language runs, read from its code wherever it comes
+    from; code it reads at run time is ("unverifiable", why)."""
+    name = family(command.program)
+    if name is None or not _reads_code(command, script, name):
+        return []
+    from hookwise.shell.code_readers import read
+
+    return read(command, script, printed, parsed)
+
+
+def file_items(content: str, path: str) -> list[tuple[str, Any]] | None:
+    """A file written on the line and run as a program: by its ``#!`` line, what its
+    interpreter runs; None for a shell script (the parser reads it)."""
+    from hookwise.shell.code_readers import file_items as items
+
+    return items(content, path)
+
+
+def _globbed(word: str) -> bool:
+    """``/bin/r[m]``, ``/usr/bin/?m``: a pattern bash expands against the disk."""
+    if not _GLOB.intersection(word):
+        return False
+    if "*" in word or "?" in word:
+        return True
+    at = word.find("[")
+    return at >= 0 and word.find("]", at + 2) > at
+
+
+def account(command: Any, script: Any) -> None:
+    """Set ``command.unverifiable`` to why it runs something hookwise cannot account for
+    (the program's name, code or words known only when it runs), or None."""
+    argv = command.argv
+    why: str | None = None
+    if argv and command.dynamic[0]:
+        why = f"the program is {argv[0]!r}, known only when the command runs"
+    elif argv and _globbed(argv[0]) and not command.quoted_program:
+        command.dynamic[0] = True  # as good as unknown: any program the pattern finds
+        why = f"the program is the pattern {argv[0]!r}, which bash expands when it runs"
+    elif command.unknowns:
+        why = command.unknowns[0]
+    elif command.env and (
+        _LOADERS.intersection(command.env) or _MAYBE_LOADERS.intersection(command.env)
+    ):
+        from hookwise.shell.code_readers import env_loads
+
+        why = env_loads(command, script)
+    command.unverifiable = why
+
+
+def loads_code(env: dict[str, str]) -> bool:
+    """Whether assignments alone (``LD_PRELOAD=x.so`` on a line of its own) may load code
+    into what runs after them: such an assignment is kept as a command of its own."""
+    return bool(_LOADERS.intersection(env) or _MAYBE_LOADERS.intersection(env)) or any(
+        name in programs.CODE_VARIABLES for name in env
+    )

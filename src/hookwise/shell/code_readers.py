@@ -1,0 +1,814 @@
+"""Where a program with a script language takes its code, and what that code runs.
+
+For each family (``python``, ``perl``, ``node``, ``awk``, ``sed``, ``ed``/``ex``,
+``sqlite3``, ``psql``, ``gdb``, ``make``, ``tclsh``...): code given inline (``-c``,
+``-e``), a script operand, or stdin when there is neither. Code is read where it is known
+here: inline, a here-document, ``echo ... |``, a file written earlier on the line, a
+process substitution of a static ``echo``. Code read at run time (a pipe from ``curl`` or
+``base64 -d``, ``/dev/stdin`` of a pipe, a file written with content known only when it
+runs, a URL) is unverifiable. A script file already on disk is the project's code: not
+read, not unverifiable (accounting.py says why).
+
+The code, once known, goes to the reader of its language: the shell parser, the
+one-liner reader (code_commands, with what it cannot account for from code_residue),
+sed_script, ed/ex, SQL clients' meta commands, debugger commands, makefile recipes.
+
+Cold: imported for a program of :data:`accounting.CODE_READERS` only. Standard library.
+"""
+
+from __future__ import annotations
+
+from hookwise.shell.accounting import family
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    Items = list[tuple[str, Any]]
+
+STDIN_FILES = frozenset(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
+
+
+class Reader:
+    """How one family takes its code: ``inline`` options (their value is code), options
+    taking a value, options whose value is a script file, whether the first operand is
+    the script, whether stdin is code when no script is given, and the language."""
+
+    __slots__ = ("attached", "files", "inline", "language", "operand", "stdin", "values")
+
+    def __init__(
+        self,
+        language: str,
+        /,
+        inline: tuple[str, ...] = (),
+        values: tuple[str, ...] = (),
+        files: tuple[str, ...] = (),
+        *,
+        operand: bool = True,
+        stdin: bool = True,
+        attached: str = "",
+    ) -> None:
+        self.attached = attached  # short options whose value is the rest of the word
+        self.language = language
+        self.inline = inline
+        self.values = frozenset(values)
+        self.files = files
+        self.operand = operand
+        self.stdin = stdin
+
+
+_PY_VALUES = ("-W", "-X", "-Q")
+READERS: dict[str, Reader] = {
+    "python": Reader("python", ("-c",), _PY_VALUES, attached="WXQ"),
+    "pypy": Reader("python", ("-c",), _PY_VALUES, attached="WXQ"),
+    "perl": Reader("perl", ("-e", "-E"), ("-I", "-x"), attached="IMmxil0CdDF"),
+    "ruby": Reader("ruby", ("-e",), ("-I", "-r", "-C", "-E", "-F"), attached="IrCEFxKT"),
+    "irb": Reader("ruby", (), ("-I", "-r"), operand=True),
+    "node": Reader(
+        "node",
+        ("-e", "--eval", "-p", "--print"),
+        (
+            "-r",
+            "--require",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+            "-C",
+            "--conditions",
+            "--input-type",
+            "--env-file",
+        ),
+    ),
+    "bun": Reader("node", ("-e", "--eval", "-p", "--print"), ("-r", "--preload", "--cwd")),
+    "deno": Reader("node", (), ()),
+    "php": Reader("php", ("-r", "-B", "-R", "-E"), ("-d", "-c", "-z"), ("-f",)),
+    "lua": Reader("lua", ("-e",), ("-l",)),
+    "luajit": Reader("lua", ("-e",), ("-l", "-j", "-O")),
+    "Rscript": Reader("r", ("-e",), ()),
+    "R": Reader("r", ("-e",), (), ("-f", "--file"), operand=False),
+    "julia": Reader("julia", ("-e", "-E", "--eval", "--print"), ("-t", "-p", "-J")),
+    "tclsh": Reader("tcl"),
+    "wish": Reader("tcl"),
+    "jimsh": Reader("tcl"),
+    "expect": Reader("tcl", ("-c",), (), ("-f",)),
+    "awk": Reader(
+        "awk", ("-e", "--source"), ("-F", "-v", "--assign", "--field-separator"), ("-f", "--file")
+    ),
+    "ed": Reader("ed", (), ("-p",), operand=False),
+    "red": Reader("ed", (), ("-p",), operand=False),
+    "ex": Reader("ex", (), ("-c", "--cmd", "-u", "-i", "-T", "-w", "-W"), ("-S",), operand=False),
+    "sqlite3": Reader(
+        "sqlite", ("-cmd",), ("-separator", "-newline", "-nullvalue"), ("-init",), operand=False
+    ),
+    "duckdb": Reader("sqlite", ("-cmd", "-c", "-s"), (), ("-init", "-f"), operand=False),
+    "psql": Reader(
+        "psql",
+        ("-c", "--command"),
+        (
+            "-d",
+            "--dbname",
+            "-h",
+            "--host",
+            "-p",
+            "--port",
+            "-U",
+            "--username",
+            "-v",
+            "--set",
+            "--variable",
+            "-P",
+            "--pset",
+            "-o",
+            "--output",
+            "-L",
+            "-F",
+            "-R",
+        ),
+        ("-f", "--file"),
+        operand=False,
+    ),
+    "mysql": Reader(
+        "mysql",
+        ("-e", "--execute"),
+        (
+            "-u",
+            "--user",
+            "-h",
+            "--host",
+            "-P",
+            "--port",
+            "-D",
+            "--database",
+            "-S",
+            "--socket",
+            "--default-character-set",
+        ),
+        (),
+        operand=False,
+    ),
+    "gdb": Reader(
+        "gdb",
+        ("-ex", "--ex", "-eval-command", "--eval-command", "-iex"),
+        (
+            "-p",
+            "--pid",
+            "-cd",
+            "--cd",
+            "-d",
+            "--directory",
+            "-s",
+            "--symbols",
+            "-e",
+            "--exec",
+            "-c",
+            "--core",
+        ),
+        ("-x", "--command", "-ix"),
+        operand=False,
+    ),
+    "lldb": Reader(
+        "lldb",
+        ("-o", "--one-line", "-O", "-k", "--one-line-on-crash"),
+        ("-p", "--attach-pid", "-n", "--attach-name", "-c", "--core"),
+        ("-s", "--source", "-S"),
+        operand=False,
+    ),
+    "make": Reader(
+        "make",
+        (),
+        (
+            "-C",
+            "--directory",
+            "-I",
+            "--include-dir",
+            "-j",
+            "--jobs",
+            "-l",
+            "--load-average",
+            "-o",
+            "-W",
+            "--what-if",
+        ),
+        ("-f", "--file", "--makefile"),
+        operand=False,
+        stdin=False,
+    ),
+    "cmake": Reader(
+        "cmake",
+        (),
+        ("-S", "-B", "-G", "-T", "-A", "-C", "-D", "-U"),
+        ("-P",),
+        operand=False,
+        stdin=False,
+    ),
+    "m4": Reader("m4", (), ("-D", "-U", "-I", "-l", "-o")),
+    "dc": Reader("dc", ("-e", "--expression"), (), ("-f", "--file")),
+    "pwsh": Reader(
+        "pwsh",
+        ("-c", "-Command", "-command", "--command"),
+        ("-ExecutionPolicy", "-WorkingDirectory", "-wd"),
+        ("-f", "-File", "-file"),
+        operand=False,
+    ),
+    "osascript": Reader("osascript", ("-e",), ("-l", "-s")),
+    "emacs": Reader(
+        "emacs",
+        ("--eval", "-eval", "--execute"),
+        (),
+        ("-l", "--load", "--script", "-script"),
+        operand=False,
+        stdin=False,
+    ),
+    "crontab": Reader("cron", (), ("-u",)),
+    "xonsh": Reader("foreign", ("-c",), ()),
+    "nu": Reader("foreign", ("-c", "--commands"), ()),
+    "elvish": Reader("foreign", ("-c",), ()),
+    "sed": Reader("sed", (), (), ("-f", "--file"), operand=False, stdin=False),
+    "ssh": Reader(
+        "ssh_config",
+        ("-o",),
+        (
+            "-b",
+            "-c",
+            "-D",
+            "-E",
+            "-e",
+            "-I",
+            "-i",
+            "-J",
+            "-L",
+            "-l",
+            "-m",
+            "-O",
+            "-p",
+            "-Q",
+            "-R",
+            "-S",
+            "-W",
+            "-w",
+            "-B",
+        ),
+        ("-F",),
+        operand=False,
+        stdin=False,
+    ),
+    "scp": Reader(
+        "ssh_config",
+        ("-o",),
+        ("-c", "-i", "-J", "-l", "-P", "-S", "-D", "-X"),
+        ("-F",),
+        operand=False,
+        stdin=False,
+    ),
+    "sftp": Reader(
+        "ssh_config",
+        ("-o",),
+        ("-B", "-b", "-c", "-D", "-i", "-J", "-l", "-P", "-R", "-S", "-s", "-X"),
+        ("-F",),
+        operand=False,
+        stdin=False,
+    ),
+    "parallel": Reader("sh"),
+    "sem": Reader("sh"),
+}
+for _alias, _name in (
+    ("nodejs", "node"),
+    ("gawk", "awk"),
+    ("mawk", "awk"),
+    ("nawk", "awk"),
+    ("busybox-awk", "awk"),
+    ("vi", "ex"),
+    ("vim", "ex"),
+    ("nvim", "ex"),
+    ("view", "ex"),
+    ("gvim", "ex"),
+    ("rvim", "ex"),
+    ("mariadb", "mysql"),
+    ("gmake", "make"),
+    ("powershell", "pwsh"),
+    ("gsed", "sed"),
+):
+    READERS[_alias] = READERS[_name]
+
+# python -m MODULE that reads code (or debugger commands) on stdin
+_PY_SHELLS = frozenset(
+    ["pdb", "code", "ipdb", "IPython", "pudb", "ptpython", "bpython", "asyncio", "idlelib"]
+)
+# programs whose output piped into a database client is SQL from data on disk
+_DUMPERS = frozenset(
+    [
+        "cat",
+        "zcat",
+        "gzcat",
+        "bzcat",
+        "xzcat",
+        "zstdcat",
+        "gunzip",
+        "pg_dump",
+        "pg_dumpall",
+        "mysqldump",
+        "mariadb-dump",
+        "sqlite3",
+    ]
+)
+_DATABASES = frozenset(["sqlite", "psql", "mysql"])
+_FILE_LANGUAGES = {
+    ".py": "python",
+    ".pth": "python",
+    ".pl": "perl",
+    ".pm": "perl",
+    ".rb": "ruby",
+    ".js": "node",
+    ".mjs": "node",
+    ".cjs": "node",
+    ".ts": "node",
+    ".php": "php",
+    ".lua": "lua",
+    ".awk": "awk",
+    ".tcl": "tcl",
+    ".r": "r",
+    ".jl": "julia",
+    ".mk": "make",
+    ".sed": "sed",
+}
+_MAKEFILES = frozenset(["Makefile", "makefile", "GNUmakefile"])
+
+
+def _scan(argv: list[str], reader: Reader) -> tuple[list[str], list[str], str | None, int]:
+    """(inline code, script files named by options, the script operand, its index)."""
+    code: list[str] = []
+    files: list[str] = []
+    inline = reader.inline
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        following = argv[i + 1] if i + 1 < len(argv) else None
+        if word == "--":
+            operand = following if reader.operand else None
+            return code, files, operand, i + 1
+        if word == "-":
+            return code, files, "-", i
+        option, eq, value = word.partition("=")
+        if word in inline or (eq and option in inline and option.startswith("--")):
+            if eq and option.startswith("--"):
+                code.append(value)
+                i += 1
+                continue
+            if following is not None:
+                code.append(following)
+            i += 2
+            continue
+        if word in reader.files or (eq and option in reader.files):
+            if eq:
+                files.append(value)
+                i += 1
+                continue
+            if following is not None:
+                files.append(following)
+            i += 2
+            continue
+        if word in reader.values:
+            i += 2
+            continue
+        if word.startswith("-") and len(word) > 1:
+            short = next((f for f in inline if len(f) == 2 and word.startswith(f)), None)
+            if short is not None and not word.startswith("--"):
+                code.append(word[2:])  # python -c'print(1)', perl -e'...'
+            elif (
+                not word.startswith("--")
+                and len(word) > 2
+                and word[1:].isalpha()
+                and not any(letter in reader.attached for letter in word[1:-1])
+                and any(len(f) == 2 and word.endswith(f[1]) for f in inline)
+                and following is not None
+            ):
+                code.append(following)  # python -Ic CODE, perl -ne CODE
+                i += 2
+                continue
+            i += 1
+            continue
+        return code, files, (word if reader.operand else None), i
+    return code, files, None, i
+
+
+def read(
+    command: Any,
+    script: Any,
+    printed: Callable[[Any], str | None],
+    parsed: Callable[[str, int], list[Any]],
+) -> Items:
+    """What ``command`` (a program of a code-reader family) runs from its code."""
+    name = family(command.program) or ""
+    reader = READERS.get(name)
+    if reader is None:
+        return []
+    argv = command.argv
+    program = command.program
+    language = reader.language
+    out: Items = []
+    if name in ("vi", "vim", "nvim", "view", "gvim", "rvim") and not _ex_mode(argv):
+        return []  # vim's -c and +cmd are option_commands'; its stdin is text to edit
+    if name == "deno":
+        return _deno(command, script, printed)
+    if name in ("parallel", "sem"):
+        return _parallel(command, script, printed, parsed)
+    code, files, operand, at = _scan(argv, reader)
+    if name in ("python", "pypy") and "-m" in argv[1 : at + 1]:
+        module = argv[argv.index("-m") + 1] if argv.index("-m") + 1 < len(argv) else ""
+        if module.split(".")[0] not in _PY_SHELLS:
+            return _pending(script, language, program)
+        rest = argv[argv.index("-m") + 2 :]  # pdb -c CMD: debugger commands (Python too)
+        code = [rest[k + 1] for k in range(len(rest) - 1) if rest[k] in ("-c", "--command")]
+        operand = None
+    if name == "cmake" and "-E" in argv:
+        return _cmake(argv)
+    if name in ("awk", "gawk", "mawk", "nawk", "busybox-awk") and not code and not files:
+        code = [operand] if operand is not None else []
+        operand = None
+    if language == "sqlite" and at < len(argv):
+        code = code + [w for w in argv[at + 1 :] if not w.startswith("-")]  # db SQL...
+    if name == "gdb" and "--args" in argv:
+        at_args = argv.index("--args")
+        if at_args + 1 < len(argv):
+            out.append(("argv", argv[at_args + 1 :]))
+    for text in code:
+        out += language_items(language, text)
+    sources = list(files)
+    if operand is not None:
+        sources.append(operand)
+    if name == "make" and not files:
+        sources += [m for m in _MAKEFILES if script.was_written(m)]
+    for source in sources:
+        known, where = _file_code(source, command, script, printed, parsed)
+        if known is not None:
+            out += language_items(language, known)
+        elif where:
+            out.append(
+                ("unverifiable", f"{program} runs code from {where}, known only when it runs")
+            )
+    stdin_code = (
+        not code
+        and not files
+        and (operand is None or operand in STDIN_FILES)
+        and (reader.stdin or (operand in STDIN_FILES))
+    )
+    if name in ("ed", "red", "ex") or (language == "ex" and _ex_mode(argv)):
+        stdin_code = True
+    if stdin_code:
+        known, where = _stdin_code(command, script, printed, parsed, language)
+        if known is not None:
+            out += language_items(language, known)
+        elif where:
+            out.append(
+                ("unverifiable", f"{program} runs code read from {where}, known only when it runs")
+            )
+    return out + _pending(script, language, program)
+
+
+_PARALLEL_VALUES = frozenset(
+    [
+        "-j",
+        "--jobs",
+        "-P",
+        "--max-procs",
+        "-S",
+        "--sshlogin",
+        "--slf",
+        "-a",
+        "--arg-file",
+        "-d",
+        "--delimiter",
+        "-E",
+        "--eof",
+        "-I",
+        "--colsep",
+        "-C",
+        "-n",
+        "--max-args",
+        "-N",
+        "--max-replace-args",
+        "-L",
+        "--max-lines",
+        "--results",
+        "--res",
+        "--joblog",
+        "--tmpdir",
+        "--workdir",
+        "--wd",
+        "--env",
+        "--timeout",
+        "--retries",
+        "--memfree",
+        "--load",
+        "--tagstring",
+        "--return",
+        "--basefile",
+        "--bf",
+        "--transferfile",
+        "--tf",
+        "--id",
+        "--semaphorename",
+        "--fg",
+        "--shebang-wrap",
+        "--block",
+        "--block-size",
+        "--recstart",
+        "--recend",
+        "--sshdelay",
+        "--delay",
+        "--termseq",
+        "--nice",
+        "--rpl",
+        "--plus",
+        "--limit",
+        "--onall",
+        "--nonall",
+        "--ssh",
+        "--filter",
+    ]
+)
+
+
+def _parallel(
+    command: Any,
+    script: Any,
+    printed: Callable[[Any], str | None],
+    parsed: Callable[[str, int], list[Any]],
+) -> Items:
+    """GNU parallel (and sem): its command template runs through a shell with each input
+    in place of ``{}``; with no template, each input is a command; inputs come after
+    ``:::``, from ``::::`` files or stdin."""
+    argv = command.argv
+    i = 1
+    while i < len(argv) and argv[i].startswith("-") and argv[i] not in (":::", "::::"):
+        option = argv[i].split("=", 1)[0]
+        i += 2 if (option in _PARALLEL_VALUES and "=" not in argv[i]) else 1
+    rest = argv[i:]
+    separator = next((k for k, w in enumerate(rest) if w in (":::", "::::", ":::+", "::::+")), None)
+    template = rest[: separator if separator is not None else len(rest)]
+    inputs: list[str] | None = None
+    where = ""
+    if separator is not None:
+        if rest[separator].startswith("::::"):
+            inputs, where = None, "the files it is given"
+        else:
+            inputs = [w for w in rest[separator + 1 :] if w not in (":::", ":::+")]
+    else:
+        text, where = _stdin_code(command, script, printed, parsed, "parallel")
+        inputs = text.splitlines() if text is not None else None
+        where = where or ("its input" if text is None and command.piped_from else "")
+    if inputs is None and where:
+        if template:
+            return [("script", " ".join(template).replace("{}", "${PARALLEL_INPUT}"))]
+        return [
+            (
+                "unverifiable",
+                f"{command.program} runs commands read from {where}, known only when it runs",
+            )
+        ]
+    out: Items = []
+    shown = " ".join(template)
+    for item in (inputs or [])[:64]:
+        if not shown:
+            out.append(("script", item))
+        elif "{" in shown:
+            out.append(("script", shown.replace("{}", item).replace("{.}", item)))
+        else:
+            out.append(("script", f"{shown} {item}"))
+    if not inputs and shown:
+        out.append(("script", shown))
+    return out
+
+
+# cmake -E commands that delete, and those that run the command after their own words
+_CMAKE_REMOVES = {"rm": [], "remove": ["-f"], "remove_directory": ["-r", "-f"]}
+_CMAKE_RUNS: dict[str, int | None] = {"env": None, "time": 0, "chdir": 1}
+# cmake -E commands that neither run nor delete anything (cmake -E --help, CMake 3.2x)
+_CMAKE_SAFE = frozenset(
+    [
+        "capabilities", "cat", "compare_files", "copy", "copy_directory",
+        "copy_directory_if_different", "copy_if_different", "create_symlink",
+        "create_hardlink", "echo", "echo_append", "environment", "make_directory", "md5sum",
+        "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "sleep", "tar",
+        "touch", "touch_nocreate", "true", "false", "rename", "server", "help", "--help",
+    ]
+)  # fmt: skip
+
+
+def _cmake(argv: list[str]) -> Items:
+    """``cmake -E rm -rf x`` is rm; ``cmake -E env|time|chdir ... CMD`` runs CMD; any other
+    tool mode command it does not list is unverifiable."""
+    at = argv.index("-E") + 1
+    if at >= len(argv):
+        return []
+    sub, rest = argv[at], argv[at + 1 :]
+    if sub in _CMAKE_REMOVES:
+        return [("argv", ["rm", *_CMAKE_REMOVES[sub], *rest])]
+    if sub in _CMAKE_RUNS:
+        skip = _CMAKE_RUNS[sub]
+        if skip is None:  # env [--unset=X] [X=1]... CMD
+            while rest and (rest[0].startswith("--") or "=" in rest[0]):
+                rest = rest[1:]
+        elif sub == "chdir" and len(rest) > 1:  # runs CMD in DIR
+            from hookwise.shell.quote import join
+
+            return [("script", f"cd {join([rest[0]])} && {join(list(rest[1:]))}")]
+        else:
+            rest = rest[skip:]
+        return [("argv", rest)] if rest else []
+    if sub in _CMAKE_SAFE:
+        return []
+    return [("unverifiable", f"cmake -E {sub} is a tool mode command hookwise does not read")]
+
+
+def _ex_mode(argv: list[str]) -> bool:
+    """vim -e / -es / -E: commands on stdin (``vim -`` reads text to edit instead)."""
+    if argv[0].rsplit("/", 1)[-1] == "ex":
+        return True
+    return any(
+        w.startswith("-") and not w.startswith("--") and ("e" in w[1:] or "E" in w[1:])
+        for w in argv[1:]
+    )
+
+
+def _deno(command: Any, script: Any, printed: Callable[[Any], str | None]) -> Items:
+    argv = command.argv
+    sub = next((w for w in argv[1:] if not w.startswith("-")), "")
+    rest = argv[argv.index(sub) + 1 :] if sub else []
+    if sub == "eval" and rest:
+        code = next((w for w in rest if not w.startswith("-")), "")
+        return language_items("node", code)
+    if sub == "run" and rest:
+        target = next((w for w in rest if not w.startswith("-")), "")
+        if target.startswith(("http://", "https://", "npm:", "jsr:", "data:")):
+            return [("unverifiable", f"deno runs code from {target}, known only when it runs")]
+    return []
+
+
+def _file_code(
+    source: str,
+    command: Any,
+    script: Any,
+    printed: Callable[[Any], str | None],
+    parsed: Callable[[str, int], list[Any]],
+) -> tuple[str | None, str]:
+    """(code, "") known here; (None, where) read at run time; (None, "") on disk."""
+    if source in STDIN_FILES:
+        return _stdin_code(command, script, printed, parsed, "")
+    if source.startswith("<(") and source.endswith(")"):
+        inner = parsed(source[2:-1], command.depth + 1)
+        body = printed(inner[0]) if len(inner) == 1 else None
+        if body is not None:
+            return body, ""
+        return None, f"the output of `{source[2:-1][:60]}`"
+    if source.startswith(("http://", "https://", "ftp://", "data:")):
+        return None, source
+    if script.was_written(source):
+        content = script.recall(source)
+        if content is None:
+            return None, f"{source}, written earlier on the line"
+        return content, ""
+    return None, ""
+
+
+def _stdin_code(
+    command: Any,
+    script: Any,
+    printed: Callable[[Any], str | None],
+    parsed: Callable[[str, int], list[Any]],
+    language: str,
+) -> tuple[str | None, str]:
+    """The code on ``command``'s stdin: a here-document, what a static command pipes in,
+    a file redirected in (written on the line: its content; on disk: not read)."""
+    if command.stdin:
+        return "".join(command.stdin), ""
+    piped = command.piped_from
+    if piped is not None:
+        text = printed(piped)
+        if text is not None:
+            return text, ""
+        if language in _DATABASES and piped.program in _DUMPERS and not any(piped.dynamic):
+            return None, ""  # a dump (or a file on disk) loaded into a database
+        return None, f"the output of `{piped.program}`"
+    for source in command.redirects:
+        if source in command.writes:
+            continue
+        return _file_code(source, command, script, printed, parsed)
+    return None, ""
+
+
+def _pending(script: Any, language: str, program: str) -> Items:
+    """Code files written earlier on the line in this language (``sitecustomize.py``, a
+    module ``NODE_OPTIONS`` requires, a Makefile): a program of the language that runs
+    after them may load them."""
+    out: Items = []
+    for path in script.pending_code(language):
+        content = script.recall(path)
+        if content is None:
+            out.append(
+                (
+                    "unverifiable",
+                    f"{program} may load {path}, written earlier on the line with "
+                    "content known only when it runs",
+                )
+            )
+        else:
+            out += language_items(language, content)
+    return out
+
+
+def code_language(path: str) -> str | None:
+    """The language of a code file by its name (``x.py``, ``Makefile``...)."""
+    name = path.rsplit("/", 1)[-1]
+    if name in _MAKEFILES:
+        return "make"
+    dot = name.rfind(".")
+    return _FILE_LANGUAGES.get(name[dot:].lower()) if dot > 0 else None
+
+
+def file_items(content: str, path: str) -> Items | None:
+    """A written file run as a program (``./x``): by its ``#!`` line; None: a shell."""
+    if content.startswith("#!"):
+        line = content.split("\n", 1)[0][2:].split()
+        if line and line[0].rsplit("/", 1)[-1] == "env" and len(line) > 1:
+            line = [w for w in line[1:] if not w.startswith("-")]
+        program = line[0].rsplit("/", 1)[-1] if line else "sh"
+        name = family(program)
+        if name is not None and name in READERS:
+            return language_items(READERS[name].language, content.split("\n", 1)[-1])
+        from hookwise.shell.programs import SHELLS
+
+        if program not in SHELLS:
+            return [("unverifiable", f"{path} runs with {program}, which hookwise does not read")]
+    return None
+
+
+def env_loads(command: Any, script: Any) -> str | None:
+    """Why the command's environment makes it load code (None: it does not)."""
+    env: dict[str, str] = command.env
+    for name in (
+        "LD_PRELOAD",
+        "LD_AUDIT",
+        "DYLD_INSERT_LIBRARIES",
+        "BASH_ENV",
+        "GIT_EXEC_PATH",
+        "PERL5DB",
+    ):
+        if name in env:
+            return f"{name}={env[name]} makes it load code that is known only when it runs"
+    options = env.get("NODE_OPTIONS", "")
+    for word in options.replace("=", " ").split():
+        if word.startswith("data:") or word in ("--eval", "-e", "--print", "-p"):
+            return f"NODE_OPTIONS={options} holds code"
+    for name in ("PERL5OPT", "RUBYOPT"):
+        value = env.get(name, "")
+        if "-e" in value.split() or "$" in value or "`" in value:
+            return f"{name}={value} holds code"
+    if "ENV" in env and command.program in ("sh", "dash", "ash", "ksh", "mksh", "posh"):
+        return f"ENV={env['ENV']} makes the shell load code that is known only when it runs"
+    for name in ("MAKEFLAGS", "TAR_OPTIONS"):
+        value = env.get(name, "")
+        if name == "MAKEFLAGS" and ("eval" in value or "SHELL=" in value or "-E" in value):
+            return f"MAKEFLAGS={value} makes make run code from it"
+        if name == "TAR_OPTIONS" and value:
+            import shlex
+
+            from hookwise.shell.option_commands import tar_runs
+
+            try:
+                words = shlex.split(value)
+            except ValueError:
+                words = value.split()
+            if tar_runs(["tar", *words]) or "-I" in value or "-F" in value:
+                return f"TAR_OPTIONS={value} makes tar run commands from it"
+    return None
+
+
+# ----------------------------------------------------------------------------- readers
+
+
+def language_items(language: str, text: str) -> Items:
+    """What code in ``language`` runs, and what of it hookwise cannot account for."""
+    if language == "sh":
+        return [("script", text)]
+    if language in ("python", "perl", "ruby", "node", "php", "awk"):
+        from hookwise.shell.code_commands import code_commands
+        from hookwise.shell.code_residue import residue
+
+        found = code_commands(text, awk=language == "awk", language=language)
+        why = residue(language, text)
+        if why is not None:
+            found.append(("unverifiable", why))
+        return found
+    if language == "sed":
+        from hookwise.shell.sed_script import sed_commands
+
+        return sed_commands(text)
+    if language == "make":
+        from hookwise.shell.option_commands import makefile_items
+
+        return makefile_items(text)
+    from hookwise.shell.tool_scripts import tool_items
+
+    return tool_items(language, text)

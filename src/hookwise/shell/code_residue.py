@@ -1,0 +1,224 @@
+"""What interpreter code does that the one-liner reader cannot account for.
+
+code_commands reads the literal calls it knows (``os.system('...')``,
+``subprocess.run([...])``, ``shutil.rmtree('x')``, ``execSync('...')``). Everything else
+that can run a program, change a file or run code made at run time is a way around
+it: reflection (``getattr(__import__('os'), 'system')``), aliased imports (``import os as
+o``, ``from os import system``), spawn families (``os.spawnlp``, ``pty.spawn``), a list
+with a computed element, perl's list ``exec {'rm'} ...``, node's ESM imports and dynamic
+``import()``, ``eval``. Here: the first such use left once the known literal calls and
+string contents are blanked out. A one-liner with one is unverifiable.
+
+The lists name capabilities (running, deleting, writing, loading code), not spellings:
+harmless code (``print(sys.version)``, ``json.load(sys.stdin)``, ``s/a/b/g``) has none.
+Cold: imported with code_commands. Uses :mod:`re`.
+"""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+_STRING = r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`"""
+_PY_DANGEROUS = (
+    "os|posix|nt|subprocess|shutil|pty|ctypes|cffi|importlib|builtins|__builtin__|runpy|"
+    "multiprocessing|asyncio|_posixsubprocess|pickle|marshal|code|pdb|sys|signal|webbrowser"
+)
+_PY_OS_CALLS = (
+    "system|popen|exec\\w*|spawn\\w*|posix_spawn\\w*|fork\\w*|remove|unlink|rmdir|removedirs|"
+    "rename|renames|replace|truncate|ftruncate|chmod|lchmod|chown|lchown|kill|killpg|symlink|"
+    "link|mkfifo|mknod|putenv|startfile|chroot|setuid|setgid|write|open|fdopen|dup2|"
+    "add_dll_directory"
+)
+# (pattern, what it is), searched in code with strings blanked
+_BLANKED: dict[str, list[tuple[str, str]]] = {
+    "python": [
+        (r"\b(?:os|posix|nt)\s*\.\s*(?:" + _PY_OS_CALLS + r")\b", "an os call"),
+        (r"\bsubprocess\s*\.", "a subprocess call"),
+        (
+            r"\bshutil\s*\.\s*(?:rmtree|move|copy\w*|chown|make_archive|unpack_archive)\b",
+            "a shutil call",
+        ),
+        (
+            r"\b(?:pty|ctypes|cffi|_posixsubprocess|runpy|multiprocessing|webbrowser)\b",
+            "a module that runs programs or code",
+        ),
+        (r"\bimportlib\b|__import__", "an import computed when it runs"),
+        (
+            r"\b(?:getattr|setattr|delattr|globals|vars|locals|eval|exec|execfile|compile|"
+            r"breakpoint)\s*\(",
+            "reflection or code made when it runs",
+        ),
+        (
+            r"__(?:builtins|builtin|dict|class|subclasses|globals|code|loader|spec|reduce)__",
+            "reflection",
+        ),
+        (r"\bsys\s*\.\s*(?:modules|settrace|setprofile|addaudithook)\b", "reflection"),
+        (r"\b(?:pickle|marshal|dill|shelve)\s*\.\s*loads?\b", "code loaded from data"),
+        (
+            r"\bcode\s*\.\s*(?:interact|InteractiveConsole|InteractiveInterpreter)\b",
+            "an interpreter",
+        ),
+        (r"\bcreate_subprocess_\w+", "a subprocess call"),
+        (
+            r"\bfrom\s+(?:" + _PY_DANGEROUS + r")(?:\.\w+)?\s+import\s+(?!(?:path|environ|"
+            r"getcwd|getenv|sep|linesep|name|cpu_count|listdir|walk|stdout|stderr|stdin|argv|"
+            r"exit|version|version_info|platform|executable|maxsize)\b[\s,]*(?:$|;|\n|\)))",
+            "a name imported from a module that runs programs (it can be called by any name)",
+        ),
+        (
+            r"\bimport\s+[\w., ]*?\b(?:" + _PY_DANGEROUS + r")\s+as\b",
+            "a module imported under another name",
+        ),
+        (
+            r"\.\s*(?:unlink|rmdir|symlink_to|hardlink_to|chmod|lchmod)\s*\(",
+            "a file removed or changed at a path computed when it runs",
+        ),
+    ],
+    "perl": [
+        (
+            r"\b(?:system|exec|fork|kill|unlink|rmdir|rename|symlink|link|truncate|syscall|"
+            r"readpipe|chroot|qx|chown|chmod)\b",
+            "a call that runs programs or changes files",
+        ),
+        (r"\beval\s*[^\s{]|\beval\s*$", "code made when it runs (eval of a string)"),
+        (r"\bdo\s*[\$(]", "code loaded from a file (do)"),
+        (r"\brequire\s*[\$(]", "code loaded from a computed file (require)"),
+        (
+            r"\b(?:File::Path|File::Copy|rmtree|remove_tree|IPC::\w+|Open[23]|POSIX::\w+)\b",
+            "a module that runs programs or changes files",
+        ),
+        (r"&\s*\{|->\s*\$|\bcan\s*\(|\*\{", "a call through a computed name"),
+        (r"\$SIG\s*\{|\bUNIVERSAL::", "code run through a hook"),
+    ],
+    "ruby": [
+        (
+            r"\b(?:system|exec|spawn|fork|syscall|eval|instance_eval|class_eval|module_eval|"
+            r"instance_exec|send|public_send|__send__|const_get|binding|load|trap|at_exit)\b",
+            "a call that runs programs or code",
+        ),
+        (
+            r"\b(?:IO\s*\.\s*popen|Open3|Process\s*\.\s*(?:spawn|exec|kill|fork|daemon)|"
+            r"Kernel\s*\.|PTY\s*\.|ObjectSpace|Marshal\s*\.\s*load|FileUtils|Pathname)\b",
+            "a module that runs programs or changes files",
+        ),
+        (
+            r"\b(?:File|Dir)\s*\.\s*(?:delete|unlink|rename|write|chmod|chown|symlink|link|"
+            r"truncate|rmdir)\b",
+            "a file changed",
+        ),
+        (r"\.\s*method\s*\(|\bmethod\s*\(\s*:", "a call through a computed name"),
+    ],
+    "node": [
+        (r"\bchild_process\b", "a child_process call hookwise cannot read"),
+        (
+            r"\b(?:execSync|execFileSync|spawnSync|execFile|spawn|fork|execa|shelljs)\b",
+            "a process call hookwise cannot read",
+        ),
+        (r"\brequire\s*\(\s*(?!['\"`])", "a module required by a computed name"),
+        (r"\bimport\s*\(", "a module imported when it runs"),
+        (r"\b(?:eval|Function)\s*\(|\bnew\s+Function\b", "code made when it runs"),
+        (
+            r"\bprocess\s*\.\s*(?:binding|_linkedBinding|dlopen|mainModule|kill)\b",
+            "a low-level process call",
+        ),
+        (
+            r"\b(?:vm|worker_threads|cluster|inspector|module)\s*\.\s*\w+|\bnew\s+Worker\b|"
+            r"\bModule\s*\._load\b",
+            "code run in another context",
+        ),
+        (
+            r"\bDeno\s*\.\s*(?:run|Command|remove|writeTextFile|writeFile|rename|chmod|symlink)\b|"
+            r"\bBun\s*\.\s*(?:spawn|spawnSync|write|\$)",
+            "a runtime call that runs programs",
+        ),
+        (r"(?:^|[^\w.])\$\s*`", "a shell template ($`...`)"),
+        (
+            r"\.\s*(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|rename|renameSync|chmod|"
+            r"chmodSync|symlink|symlinkSync|truncate|truncateSync|remove|removeSync|emptyDir)\s*\(",
+            "a file removed or changed at a path computed when it runs",
+        ),
+        (r"\[\s*['\"`][^\]]*\+", "a member named by a computed string"),
+    ],
+    "php": [
+        (
+            r"\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|pcntl_fork|eval|"
+            r"assert|create_function|call_user_func\w*|unlink|rmdir|rename|file_put_contents|"
+            r"fopen|symlink|chmod|include|require|include_once|require_once|putenv|dl|"
+            r"preg_replace_callback|array_map|usort|mail)\b",
+            "a call that runs programs or code",
+        ),
+        (r"\$\w+\s*\(", "a function called by a computed name"),
+    ],
+    "awk": [
+        (r"\bsystem\s*\(", "a command run by system()"),
+        (r"\|\s*getline|\bprintf?\b[^;}\n(]*\|", "a command run through a pipe"),
+    ],
+}
+# searched in the code as written (the strings matter)
+_RAW: dict[str, list[tuple[str, str]]] = {
+    "perl": [
+        (r"\bopen\s*\(?[^;]*?['\"][^'\"]*\|", "a command run through open with a pipe"),
+        (r"\bopen\s*\(?[^;]*?,\s*['\"]\s*[|-]\s*\|?", "a command run through open"),
+        (
+            r"\bs(?P<d>[^\w\s])(?:(?!(?P=d)).)*(?P=d)(?:(?!(?P=d)).)*(?P=d)[a-z]*e",
+            "a substitution evaluated as code (s///e)",
+        ),
+        (r"`", "a command in backticks"),
+    ],
+    "ruby": [(r"`|%x", "a command in backticks")],
+    "php": [(r"`", "a command in backticks")],
+}
+_COMPILED: dict[str, list[tuple[Any, str]]] = {}
+
+
+def _blank(code: str, spans: list[tuple[int, int]]) -> str:
+    """The code with the known literal calls and every string's content replaced."""
+    chars = list(code)
+    for start, end in spans:
+        for index in range(start, end):
+            if chars[index] != "\n":
+                chars[index] = " "
+    blanked = "".join(chars)
+    return re.sub(
+        _STRING, lambda m: m.group(0)[0] + " " * (len(m.group(0)) - 2) + m.group(0)[-1], blanked
+    )
+
+
+def residue(language: str, code: str) -> str | None:
+    """The first thing ``code`` does that the literal reader cannot account for, as a
+    reason (None: nothing)."""
+    from hookwise.shell.code_commands import literal_spans
+
+    if language not in _COMPILED:
+        _COMPILED[language] = [
+            (re.compile(p, re.M), what) for p, what in _BLANKED.get(language, [])
+        ] + [(re.compile(p, re.M | re.S), "raw:" + what) for p, what in _RAW.get(language, [])]
+    code, spans = literal_spans(code, awk=language == "awk")
+    blanked = None
+    residual_raw = None
+    for pattern, label in _COMPILED[language]:
+        what = label.removeprefix("raw:")
+        if label.startswith("raw:"):
+            if residual_raw is None:
+                residual_raw = _blank_spans_only(code, spans)
+            found = pattern.search(residual_raw)
+        else:
+            if blanked is None:
+                blanked = _blank(code, spans)
+            found = pattern.search(blanked)
+        if found is not None:
+            shown = found.group(0).strip()[:40]
+            return f"the {language} code has {what} (`{shown}`), which hookwise cannot read"
+    return None
+
+
+def _blank_spans_only(code: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(code)
+    for start, end in spans:
+        for index in range(start, end):
+            chars[index] = " "
+    return "".join(chars)

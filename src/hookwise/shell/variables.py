@@ -1,0 +1,387 @@
+"""Values of shell variables assigned earlier on the line, and the words they make known.
+
+``f=-rf; rm $f x`` runs ``rm -rf x``: a value assigned on the line is known, so the word is
+read as bash reads it. A value is known only where bash is sure to have it: the line
+assigns the name once (or always the same value), unconditionally (not inside ``if``,
+a loop, a function, a pipeline, after ``&&``/``||``), before the word, in the same shell,
+and nothing on the line can assign an arbitrary name (``eval``, ``source``, ``read
+"$n"``). Anything else (``read f``, ``for f in``, ``printf -v``, ``declare -l``, a value
+from the environment) stays unknown, and the matcher treats the word as one that could
+be any flag or argument (policy/rules/engine.py).
+
+The parser records assignments on a first pass and resolves words on a second, only for
+a line that both assigns and expands (split_command). Cold: imported for such a line.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeAlias
+
+    Value: TypeAlias = "str | list[str] | None"
+
+# bash sets IFS itself at start (it never takes it from the environment)
+DEFAULT_IFS = " \t\n"
+# names a shell sets to a path (never a flag, never split on spaces in practice)
+_PATH_NAMES = frozenset(["HOME", "PWD", "OLDPWD", "TMPDIR"])
+_DIGIT_NAMES = frozenset(["?", "$", "!", "#", "RANDOM", "LINENO", "SECONDS", "PPID", "UID"])
+
+
+class Vars:
+    """Assignments recorded on the first pass; the table of known values on the second."""
+
+    __slots__ = ("_unknown", "hints", "records", "referenced", "table", "wildcard")
+
+    def __init__(self) -> None:
+        # (scope, name, value or None for unknown, certain, end anchor)
+        self.records: list[tuple[int, str, Value, bool, int]] = []
+        self.wildcard: set[int] = set()  # scopes where any name may be assigned
+        self.referenced = False  # a word expanded a variable
+        self.table: dict[tuple[int, str], tuple[Value, int]] | None = None
+        self._unknown: set[tuple[int, str]] = set()
+        # what an unknown value assigned on the line is (value_token): x=$(mktemp) a path
+        self.hints: dict[tuple[int, str], tuple[str, ...]] = {}
+
+    def record(self, scope: int, name: str, value: Value, certain: bool, end: int) -> None:
+        if self.table is None:  # the second pass reads the table the first one made
+            self.records.append((scope, name, value, certain, end))
+
+    def build(self) -> None:
+        """Known values: every assignment of the name certain and of one value."""
+        seen: dict[tuple[int, str], tuple[Value, int] | None] = {}
+        for scope, name, value, certain, end in self.records:
+            key = (scope, name)
+            if not certain or value is None or scope in self.wildcard:
+                seen[key] = None
+                continue
+            if key not in seen:
+                seen[key] = (value, end)
+                continue
+            earlier = seen[key]
+            if earlier is None or earlier[0] != value:
+                seen[key] = None
+        self.table = {key: found for key, found in seen.items() if found is not None}
+        self._unknown = {key for key, found in seen.items() if found is None}
+        for scope in self.wildcard:
+            self._unknown.add((scope, "IFS"))
+
+    def token(self, scope: int, name: str) -> tuple[str, ...] | None:
+        """The shape token of a variable the line assigns (None: it never does)."""
+        if scope in self.wildcard:
+            return ("*",)
+        records = [r for r in self.records if r[0] == scope and r[1] == name]
+        if not records:
+            return None
+        hint = self.hints.get((scope, name))
+        if hint is not None and all(r[2] is None for r in records):
+            return hint
+        return ("*",)
+
+    def lookup(self, scope: int, name: str, anchor: int) -> tuple[Value, bool]:
+        """(value, known) of ``name`` for a word at ``anchor``."""
+        table = self.table or {}
+        found = table.get((scope, name))
+        if found is not None and found[1] <= anchor:
+            return found[0], True
+        if name == "IFS" and (scope, name) not in self._unknown and found is None:
+            return DEFAULT_IFS, True
+        return None, False
+
+
+# ------------------------------------------------------------------------- expansion
+
+
+def _name_and_rest(body: str) -> tuple[str, str]:
+    """``x:-y`` -> (``x``, ``:-y``); ``a[@]`` -> (``a[@]``, ``)``; ``1`` -> (``1``, ``)``."""
+    if body[:1].isdigit():
+        end = 1
+        while end < len(body) and body[end].isdigit():
+            end += 1
+        return body[:end], body[end:]
+    if body[:1] in ("@", "*", "#", "?", "$", "!", "-"):
+        return body[:1], body[1:]
+    end = 0
+    while end < len(body) and (body[end].isalnum() or body[end] == "_"):
+        end += 1
+    if end < len(body) and body[end] == "[":
+        close = body.find("]", end)
+        if close > 0:
+            end = close + 1
+    return body[:end], body[end:]
+
+
+def _positional(values: list[str], name: str) -> Value:
+    if name in ("@", "*"):
+        return list(values)
+    if name == "#":
+        return str(len(values))
+    index = int(name)
+    return values[index - 1] if 0 < index <= len(values) else ""
+
+
+class Resolver:
+    """Expands one word's pieces with the values known at its place on the line."""
+
+    __slots__ = ("anchor", "positional", "scope", "vars")
+
+    def __init__(self, vars_: Vars, scope: int, anchor: int, positional: list[str] | None):
+        self.vars = vars_
+        self.scope = scope
+        self.anchor = anchor
+        self.positional = positional
+
+    def value(self, name: str) -> tuple[Value, bool]:
+        """(value, known); a list for ``$@`` and arrays."""
+        if name[:1].isdigit() or name in ("@", "*", "#"):
+            if name == "0":
+                found, known = self.vars.lookup(self.scope, "0", self.anchor)
+                return found, known
+            values, known = self.vars.lookup(self.scope, "@", self.anchor)
+            if not known and self.positional is not None:
+                values, known = list(self.positional), True
+            if not known or not isinstance(values, list):
+                return None, False
+            return _positional(values, name), True
+        base, _, index = name.partition("[")
+        found, known = self.vars.lookup(self.scope, base, self.anchor)
+        if not known:
+            return None, False
+        if not index:  # $a of an array is its first element
+            return (found[0] if found else "") if isinstance(found, list) else found, True
+        index = index.rstrip("]")
+        items = found if isinstance(found, list) else [found or ""]
+        if index in ("@", "*"):
+            return list(items), True
+        if index.isdigit():
+            at = int(index)
+            return (items[at] if at < len(items) else ""), True
+        return None, False
+
+    def expansion(self, text: str) -> tuple[Value, bool]:
+        """The value of one ``$...`` piece (a list: one field each, as ``"$@"``)."""
+        if text.startswith(("$(", "`")):
+            return None, False
+        if not text.startswith("${"):
+            return self.value(text[1:])
+        body = text[2:-1]
+        if body.startswith("!"):  # ${!name}: the variable named by name's value
+            target, known = self.value(body[1:])
+            if not known or not isinstance(target, str) or not target.isidentifier():
+                return None, False
+            return self.value(target)
+        if body.startswith("#") and len(body) > 1:
+            found, known = self.value(body[1:])
+            if not known:
+                return None, False
+            return str(len(found) if isinstance(found, list) else len(found or "")), True
+        name, rest = _name_and_rest(body)
+        if not name:
+            return None, False
+        found, known = self.value(name)
+        if not rest:
+            return found, known
+        return self._operator(found, known, rest)
+
+    def _operator(self, found: Value, known: bool, rest: str) -> tuple[Value, bool]:
+        for op in (":-", ":=", ":+", "-", "=", "+"):
+            if rest.startswith(op):
+                word = rest[len(op) :]
+                if "$" in word or "`" in word or "'" in word or '"' in word or "\\" in word:
+                    return None, False
+                unset_or_null = not found if op.startswith(":") else found is None
+                if op.endswith("+"):
+                    if not known:
+                        return None, False
+                    return ("" if unset_or_null else word), True
+                if known and not unset_or_null:
+                    return found, True
+                if known:
+                    return word, True
+                return None, False  # unknown: the default only if unset, so unknown
+        if not known or isinstance(found, list) or found is None:
+            return None, False
+        if rest in (",,", "^^"):
+            return (found.lower() if rest == ",," else found.upper()), True
+        if rest.startswith(":") and rest[1:2] not in ("-", "=", "+", "?"):
+            pieces = rest[1:].split(":")
+            try:
+                start = int(pieces[0].strip() or "0")
+                length = int(pieces[1]) if len(pieces) > 1 else None
+            except ValueError:
+                return None, False
+            if start < 0:
+                start = max(len(found) + start, 0)
+            if length is None:
+                return found[start:], True
+            if length < 0:
+                return found[start : len(found) + length], True
+            return found[start : start + length], True
+        return None, False
+
+    def ifs(self) -> str | None:
+        found, known = self.vars.lookup(self.scope, "IFS", self.anchor)
+        return found if known and isinstance(found, str) else None
+
+
+def expand_word(
+    parts: list[str], marks: tuple[tuple[int, int], ...], resolver: Resolver
+) -> list[str] | None:
+    """The fields a word with expansions becomes (None: a value is unknown here).
+
+    ``marks``: (index into ``parts``, 1 unquoted | 2 quoted) of each expansion. Unquoted
+    values are split on IFS; ``"$@"`` and ``"${a[@]}"`` give one field per value; an
+    unquoted expansion that is empty gives no field."""
+    kinds = dict(marks)
+    fields: list[str] = [""]
+    solid = [False]  # the field holds something that survives (literal or quoted)
+    ifs = resolver.ifs()
+    for index, piece in enumerate(parts):
+        kind = kinds.get(index)
+        if kind is None:
+            fields[-1] += piece
+            solid[-1] = True
+            continue
+        if piece.startswith("$((") or piece.startswith("$["):
+            return None
+        value, known = resolver.expansion(piece)
+        if not known or value is None:
+            return None
+        if kind == 2:
+            if isinstance(value, list):
+                if not value:
+                    continue
+                fields[-1] += value[0]
+                solid[-1] = True
+                for item in value[1:]:
+                    fields.append(item)
+                    solid.append(True)
+            else:
+                fields[-1] += value
+                solid[-1] = True
+            continue
+        if ifs is None:
+            return None  # IFS is set to something unknown: the split is unknown
+        items = value if isinstance(value, list) else [value]
+        for position, item in enumerate(items):
+            if position:
+                fields.append("")
+                solid.append(False)
+            _split_into(item, ifs, fields, solid)
+    return [field for field, keep in zip(fields, solid, strict=True) if keep or field]
+
+
+def _split_into(text: str, ifs: str, fields: list[str], solid: list[bool]) -> None:
+    """Bash's field splitting of an unquoted value, continuing the last field: runs of IFS
+    white space (with at most one other IFS character) separate fields."""
+    blank = "".join(ch for ch in ifs if ch in " \t\n")
+    i = 0
+    current = ""
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch not in ifs:
+            current += ch
+            i += 1
+            continue
+        j = i
+        while j < n and text[j] in blank:
+            j += 1
+        hard = j < n and text[j] in ifs and text[j] not in blank
+        if hard:
+            j += 1
+            while j < n and text[j] in blank:
+                j += 1
+        fields[-1] += current
+        if current:
+            solid[-1] = True
+        if solid[-1] or fields[-1] or hard:
+            solid[-1] = solid[-1] or hard
+            fields.append("")
+            solid.append(False)
+        current = ""
+        i = j
+    fields[-1] += current
+    if current:
+        solid[-1] = True
+
+
+# ----------------------------------------------------------------------------- shapes
+
+
+def shape(
+    parts: list[str], marks: tuple[tuple[int, int], ...], token: Callable[[str], tuple[str, ...]]
+) -> tuple[tuple[str, ...], ...]:
+    """What an unknown word can be, for the matcher: a sequence of ``("L", text)``
+    literal, ``("*",)`` anything made on the line, ``("E",)`` a value from the
+    environment (``$BRANCH``: not chosen on the line), ``("D",)`` a number, ``("/",)`` a
+    path (``$HOME``, ``$(mktemp)``), and a first element ``("S",)`` when the word may split
+    into several (an unquoted expansion made on the line, or ``"$@"``): then it can be
+    any words at all. ``token(piece)``: the token of one expansion."""
+    kinds = dict(marks)
+    out: list[tuple[str, ...]] = []
+    splits = False
+    for index, piece in enumerate(parts):
+        kind = kinds.get(index)
+        if kind is None:
+            if piece:
+                if out and out[-1][0] == "L":
+                    out[-1] = ("L", out[-1][1] + piece)
+                else:
+                    out.append(("L", piece))
+            continue
+        found = token(piece)
+        if found == ("*",) and (kind == 1 or _multi(piece)):
+            splits = True
+        out.append(found)
+    if splits:
+        out.insert(0, ("S",))
+    return tuple(out)
+
+
+def _multi(piece: str) -> bool:
+    return piece in ("$@", "${@}") or piece.endswith("[@]}")
+
+
+def plain_name(piece: str) -> str | None:
+    """The variable of ``$name`` / ``${name}`` (None: an operator, a subscript, a command)."""
+    name = piece[2:-1] if piece.startswith("${") else piece[1:]
+    return name if name.isidentifier() or name in _DIGIT_NAMES else None
+
+
+def piece_token(piece: str, assigned: Callable[[str], tuple[str, ...] | None]) -> tuple[str, ...]:
+    """The shape token of one expansion; ``assigned(name)``: the token of a variable the
+    line assigns (None: the line never does, the value is the environment's)."""
+    if piece.startswith(("$((", "$[")):
+        return ("D",)
+    name = plain_name(piece)
+    if name is None:
+        return ("*",)
+    if name in _DIGIT_NAMES:
+        return ("D",)
+    found = assigned(name)
+    if found is not None:
+        return found
+    if name in _PATH_NAMES:
+        return ("/",)
+    return ("E",)
+
+
+# commands whose output is a path, and one whose output is a number
+_PATH_OUTPUTS = frozenset(["mktemp", "pwd", "realpath", "dirname", "readlink", "which"])
+
+
+def value_token(value: str) -> tuple[str, ...]:
+    """What a value assigned on the line but unknown here can be: ``$(mktemp -d)`` is a
+    path, ``$(git rev-parse --show-toplevel)`` too; anything else made on the line."""
+    if value.startswith("$(") and value.endswith(")") and value.count("$(") == 1:
+        words = value[2:-1].split()
+        if words and words[0] in _PATH_OUTPUTS:
+            return ("/",)
+        if words[:3] == ["git", "rev-parse", "--show-toplevel"]:
+            return ("/",)
+        if words[:1] in (["nproc"], ["id"]) or words[:2] == ["date", "+%s"]:
+            return ("D",)
+    return ("*",)
