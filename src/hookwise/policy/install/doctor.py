@@ -30,7 +30,7 @@ from hookwise.config.jsonc import JsonDocument, JsonEditError
 from hookwise.policy.install.codex_hook_trust import codex_project_trust, toml_string
 from hookwise.policy.install.errors import InstallError
 from hookwise.policy.install.hooks_edit import find_hookwise
-from hookwise.policy.install.plan import compile_policy
+from hookwise.policy.install.plan import compile_policy, gemini_ask_story
 from hookwise.policy.install.registrations import (
     MATCH_ALL,
     policy_events,
@@ -641,6 +641,8 @@ def check_host(
                 host, entry, needed, report, relay=bool(compiled["settings"].get("approvals"))
             )
     _check_portability(registered, env, report)
+    if host == "gemini":
+        report.add(*_ask_check(compiled["settings"]))
     if run_self_test:
         pre = by_event.get(host_info(host).pre_tool_event) or [
             e for es in by_event.values() for e in es
@@ -662,6 +664,11 @@ def check_host(
                 )
             )
     return report
+
+
+def _ask_check(settings: Mapping[str, Any]) -> tuple[str, str, str]:
+    status, text = gemini_ask_story(settings)
+    return status, "ask", text
 
 
 def _check_portability(
