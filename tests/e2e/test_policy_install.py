@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -371,8 +372,13 @@ def test_the_starter_policy_never_hangs_headless_gemini(tmp_path: Path) -> None:
     `gemini_ask: auto` answers with ask_fallback there: denied, with the rule's reason."""
     layout, policy = session("gemini", tmp_path)
     policy.unlink(missing_ok=True)
-    # --yolo as everywhere in the harness: without it a headless Gemini never offers the
-    # shell tool at all (the hook is not called)
+    # `gemini -p` typed in a shell: a terminal on stdin (`script`), where Gemini's own
+    # confirmation is waited on for good (checked: with `gemini_ask: native` this run hits
+    # the harness's 90 s limit). --yolo as everywhere in the harness: without it headless
+    # Gemini never offers the shell tool (the hook is not called).
+    argv = json.loads((tmp_path / "argv.json").read_text(encoding="utf-8"))
+    argv = ["script", "-qec", shlex.join(argv), "/dev/null"]
+    (tmp_path / "argv.json").write_text(json.dumps(argv), encoding="utf-8")
     env = user_env("gemini", layout)
     for args in (["policy", "init"], ["policy", "trust"], ["install", "gemini"]):
         done = hookwise(args, env, layout.proj)
