@@ -99,14 +99,14 @@ def fire(
 
     EVENT is a name of the host: BeforeTool (Gemini), PreToolUse (Claude Code, Codex)...;
     a name only one host has picks that host, otherwise --host does (or the one host the
-    project's settings have hooks for). The host's project trust applies: an untrusted project's own hooks do not run (warnings
-    on stderr); --trust-project runs them without trusting the folder for good.
+    project's settings have hooks for). The host's project trust applies: an untrusted
+    project's own hooks do not run (warnings on stderr); --trust-project runs them without
+    trusting the folder for good.
     """
     from hookwise.cli.fire_view import render_json, render_rich
+    from hookwise.config.detect import AmbiguousEventError, host_for_event
     from hookwise.host.loading import HookTrustWarning, load_hook_system
     from hookwise.host.system import PayloadError
-
-    from hookwise.config.detect import AmbiguousEventError, host_for_event
 
     if dialect is None:
         try:
