@@ -80,3 +80,53 @@ def test_fire_a_claude_only_project_needs_no_host(user: User) -> None:
     payload = '{"tool_name":"Bash","tool_input":{"command":"ls"}}'
     fired = user.run("fire", "PreToolUse", "--payload", "-", "--trust-project", stdin=payload)
     assert "hookwise" in fired.stdout
+
+
+def _serve_banner(user: User) -> list[str]:
+    """`hookwise serve` started as a user does, its start lines, then Ctrl-C."""
+    import signal
+    import subprocess
+
+    from tests.usage.conftest import HOOKWISE
+
+    proc = subprocess.Popen(
+        [HOOKWISE, "serve", "--port", "0"],
+        cwd=user.project,
+        env=user.env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: list[str] = []
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            lines.append(line.rstrip("\n"))
+            if "data directory:" in line:
+                break
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, rest = proc.communicate(timeout=60)
+    assert "Traceback" not in rest, rest
+    return lines
+
+
+def test_every_serve_start_says_how_to_open_the_console(user: User) -> None:
+    """Item 3: the first start prints the token URL; every later one where the token is."""
+    data = user.home / ".local" / "share" / "hookwise"
+    first = "\n".join(_serve_banner(user))
+    token = (data / "api-token").read_text().strip()
+    assert f"#token={token}" in first, first
+    assert f"{data / 'api-token'}" in first and f"{data / 'service.db'}" in first, first
+    second = "\n".join(_serve_banner(user))
+    assert token not in second, second  # the secret is printed once
+    assert f"sign in with the one in {data / 'api-token'}" in second, second
+    assert f"database: {data / 'service.db'}" in second, second
+    assert not (user.project / ".hookwise").exists()
+    page = (
+        Path(__file__).resolve().parents[2] / "src" / "hookwise" / "api" / "console" / "index.html"
+    ).read_text()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for text in (page, readme):
+        assert ".hookwise/api-token" not in text and "./.hookwise" not in text
+        assert "~/.local/share/hookwise" in text
