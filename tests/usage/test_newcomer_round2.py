@@ -130,3 +130,25 @@ def test_every_serve_start_says_how_to_open_the_console(user: User) -> None:
     for text in (page, readme):
         assert ".hookwise/api-token" not in text and "./.hookwise" not in text
         assert "~/.local/share/hookwise" in text
+
+
+def test_claude_workspace_trust_is_one_story(user: User) -> None:
+    """Item 4: doctor, fire and hooks trust say the same about Claude's workspace trust;
+    fire says first that it skipped the hook, never just "no hook matched"."""
+    user.run("policy", "init")
+    user.run("policy", "trust")
+    user.run("install", "claude")
+    untrusted = "is not a trusted Claude Code workspace: `fire` and `simulate` skip"
+    assert untrusted in user.run("doctor", "--host", "claude").stdout
+    push = '{"tool_name":"Bash","tool_input":{"command":"git push --force"}}'
+    fired = user.run("fire", "PreToolUse", "--host", "claude", "--payload", "-", stdin=push)
+    first = fired.stdout.splitlines()[0]
+    assert first.startswith("PreToolUse: skipped 1 project hook(s) for trust"), fired.stdout
+    assert "no hook matched" not in fired.stdout
+    trusted = user.run("hooks", "trust", "--host", "claude").stdout
+    story = "workspace trusted by hookwise"
+    assert story in trusted
+    doctor = user.run("doctor", "--host", "claude").stdout
+    assert f"ok    trust: {story}" in doctor, doctor
+    fired = user.run("fire", "PreToolUse", "--host", "claude", "--payload", "-", stdin=push)
+    assert "skipped" not in fired.stdout and '"proceed": false' in fired.stdout

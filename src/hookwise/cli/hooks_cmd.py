@@ -615,7 +615,19 @@ def _trust_claude(ctx: _Context, as_json: bool) -> None:
         }
         click.echo(_json(document))
         return
-    click.echo(f"Trusted Claude Code workspace {paths.project} ({store.path}).")
+    from hookwise.config.claude.trust import (
+        claude_global_config,
+        claude_workspace_trust,
+        trust_story,
+    )
+
+    verdict = claude_workspace_trust(
+        paths.project,
+        global_config=claude_global_config(ctx.paths.home, dict(os.environ)),
+        store=store,
+    )
+    click.echo(f"Trusted Claude Code workspace {paths.project} for hookwise ({store.path}).")
+    click.echo(f"  {trust_story(paths.project, verdict)}")
     click.echo(f"Approved {len(entries)} project hook{'s' if len(entries) != 1 else ''}.")
     for entry in entries:
         click.echo(f"  - {entry.name} ({entry.event})")

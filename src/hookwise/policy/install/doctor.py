@@ -304,24 +304,20 @@ def _claude_switches(
             "managed settings set allowManagedHooksOnly: only managed hooks run "
             "(install hookwise in the managed settings instead)",
         )
-    state = claude_config_dir(env).parent / ".claude.json"
-    if env.get("CLAUDE_CONFIG_DIR"):
-        state = claude_config_dir(env) / ".claude.json"
-    try:
-        data = json.loads(state.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = None
-    projects = data.get("projects") if isinstance(data, dict) else None
-    entry = projects.get(str(project)) if isinstance(projects, dict) else None
-    if isinstance(entry, dict) and entry.get("hasTrustDialogAccepted") is True:
-        report.add("ok", "trust", f"workspace trusted in {state}")
-    else:
-        report.add(
-            "info",
-            "trust",
-            f"{project} is not marked trusted in {state}: interactive Claude Code asks first; "
-            "`claude -p` and SDK sessions run the hooks regardless",
-        )
+    from hookwise.config.claude.trust import (
+        CLAUDE_TRUST_STORE,
+        ClaudeTrustStore,
+        claude_global_config,
+        claude_workspace_trust,
+        trust_story,
+    )
+
+    verdict = claude_workspace_trust(
+        project,
+        global_config=claude_global_config(None, env),
+        store=ClaudeTrustStore(claude_config_dir(env) / CLAUDE_TRUST_STORE),
+    )
+    report.add("ok" if verdict.trusted else "info", "trust", trust_story(project, verdict))
 
 
 def _codex_switches(
