@@ -45,7 +45,9 @@ def test_lists_claude_hooks_detected_from_the_project(tmp_path: Path) -> None:
     )
     assert text.exit_code == 0, text.output
     lines = text.stdout.splitlines()
-    assert lines[0].startswith(f"project {project} · dialect claude")
+    assert lines[0].startswith(
+        f"Claude Code hooks (detected from the settings files; --host picks another) · project {project}"
+    )
     assert lines[1].split("\t")[:4] == ["event", "name", "source/scope", "state"]
     assert lines[2].split("\t")[:4] == ["PreToolUse", "guard.sh", "project/project", "enabled"]
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -362,6 +363,40 @@ def test_installed_policy_hook_in_the_real_cli(cli: str, case: str, tmp_path: Pa
         else:
             assert doctor.returncode == 1 and not report["policy"]["ok"]
             assert any("actoin" in c["detail"] for c in report["policy"]["checks"])
+
+
+@pytest.mark.e2e
+def test_the_starter_policy_never_hangs_headless_gemini(tmp_path: Path) -> None:
+    """Issue 26, item 1: `policy init`'s starter asks on `git reset --hard`; `gemini -p`
+    (headless, nobody to confirm) once waited on that ask until killed. The default
+    `gemini_ask: auto` answers with ask_fallback there: denied, with the rule's reason."""
+    layout, policy = session("gemini", tmp_path)
+    policy.unlink(missing_ok=True)
+    # `gemini -p` typed in a shell: a terminal on stdin (`script`), where Gemini's own
+    # confirmation is waited on for good (checked: with `gemini_ask: native` this run hits
+    # the harness's 90 s limit). --yolo as everywhere in the harness: without it headless
+    # Gemini never offers the shell tool (the hook is not called).
+    argv = json.loads((tmp_path / "argv.json").read_text(encoding="utf-8"))
+    argv = ["script", "-qec", shlex.join(argv), "/dev/null"]
+    (tmp_path / "argv.json").write_text(json.dumps(argv), encoding="utf-8")
+    env = user_env("gemini", layout)
+    for args in (["policy", "init"], ["policy", "trust"], ["install", "gemini"]):
+        done = hookwise(args, env, layout.proj)
+        assert done.returncode == 0, (args, done.stderr)
+        if args[0] == "install":
+            assert "in a headless run (`gemini -p`, no terminal) ask_fallback" in done.stderr
+    (tmp_path / "command.txt").write_text("git reset --hard", encoding="utf-8")
+
+    result = run_cli("gemini", tmp_path)
+    turns = [r for r in result["requests"] if is_turn_request("gemini", r)]
+    why = _diagnostics(layout, result)
+    assert not result["timed_out"], f"gemini -p waited on the ask{why}"
+    assert result["seconds"] < 60, why
+    reason = find_segment(turns[1:], "git reset --hard discards uncommitted work")
+    assert reason is not None, f"the ask's reason did not reach the model{why}"
+    assert "confirmation" in reason, reason
+    decisions = [r["decision"] for r in audit_records(layout) if r["event"] == "BeforeTool"]
+    assert decisions == ["ask"] or decisions == ["deny"], why
 
 
 USER_DENY = "POLICY-USER-DENY"

@@ -76,7 +76,18 @@ def test_deny_forms() -> None:
     assert pre("codex", "rm x") == {"hookSpecificOutput": hso, "systemMessage": "rm blocked"}
 
 
-def test_ask_forms() -> None:
+def test_gemini_ask_headless_by_default_is_the_fallback() -> None:
+    """No interactive ``gemini`` above the hook (pytest, ``gemini -p``): nobody could answer
+    Gemini's prompt, so ``gemini_ask: auto`` answers with ask_fallback instead of hanging."""
+    answer = pre("gemini", "git reset")
+    assert answer["decision"] == "deny"
+    assert answer["reason"].startswith("sure? (this needs a user's confirmation")
+
+
+def test_ask_forms(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hookwise.policy.approvals import relay
+
+    monkeypatch.setattr(relay, "attended", lambda *_: True)  # an interactive gemini
     assert pre("gemini", "git reset") == {
         "decision": "ask",
         "reason": "sure?",

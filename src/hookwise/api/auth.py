@@ -22,7 +22,8 @@ from hookwise.api.edge.errors import ApiError
 from hookwise.api.tokens import ADMIN, Principal, is_admin, lookup
 
 bearer_scheme = HTTPBearer(
-    auto_error=False, description="HOOKWISE_API_TOKEN or .hookwise/api-token"
+    auto_error=False,
+    description="HOOKWISE_API_TOKEN or <data dir>/api-token (~/.local/share/hookwise)",
 )
 
 

@@ -83,11 +83,41 @@ def public_base(settings: ServiceSettings, sock: socket.socket) -> str:
 
 
 def _announce(settings: ServiceSettings, sock: socket.socket) -> None:
+    """Every start says how to open the console and where its data is: a user who missed
+    the first start's output must not have to hunt for the token or the database."""
     host, port = sock.getsockname()[:2]
     token = settings.api_token if settings.token_generated else None
     where = console_url(str(host), int(port), token)
-    note = " (token generated and stored in the data directory)" if token else ""
-    print(f"hookwise serve: listening, console at {where}{note}", file=sys.stderr, flush=True)
+    print(f"hookwise serve: listening, console at {where}", file=sys.stderr, flush=True)
+    for line in announcement(settings):
+        print(f"  {line}", file=sys.stderr, flush=True)
+
+
+def announcement(settings: ServiceSettings) -> list[str]:
+    """Where the console's token and the database are, as the start prints it."""
+    from hookwise.api.settings import TOKEN_FILE
+
+    token_file = settings.data_dir / TOKEN_FILE
+    if settings.token_generated:
+        token = f"token: generated now, in the address above and in {token_file}"
+    elif _stored_token(token_file) == settings.api_token:
+        token = f"token: sign in with the one in {token_file}"
+    else:
+        token = "token: sign in with $HOOKWISE_API_TOKEN (the one this service was given)"
+    database = settings.database_url
+    if database.startswith("sqlite:///"):
+        database = database.removeprefix("sqlite:///")
+    elif "@" in database:  # never print a password
+        scheme, _, rest = database.partition("://")
+        database = f"{scheme}://…@{rest.rpartition('@')[2]}"
+    return [token, f"database: {database}", f"data directory: {settings.data_dir}"]
+
+
+def _stored_token(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
 
 
 def serve(

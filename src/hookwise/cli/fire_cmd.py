@@ -97,14 +97,22 @@ def fire(
 ) -> None:
     """Fire EVENT at the hooks of a project and show plan, runs, aggregate and effect.
 
-    EVENT is a name of the dialect: BeforeTool (Gemini), PreToolUse (Claude Code, Codex)...
-    The host's project trust applies: an untrusted project's own hooks do not run (warnings
-    on stderr); --trust-project runs them without trusting the folder for good.
+    EVENT is a name of the host: BeforeTool (Gemini), PreToolUse (Claude Code, Codex)...;
+    a name only one host has picks that host, otherwise --host does (or the one host the
+    project's settings have hooks for). The host's project trust applies: an untrusted
+    project's own hooks do not run (warnings on stderr); --trust-project runs them without
+    trusting the folder for good.
     """
     from hookwise.cli.fire_view import render_json, render_rich
+    from hookwise.config.detect import AmbiguousEventError, host_for_event
     from hookwise.host.loading import HookTrustWarning, load_hook_system
     from hookwise.host.system import PayloadError
 
+    if dialect is None:
+        try:
+            dialect = host_for_event(event, project_dir or Path("."), home)
+        except AmbiguousEventError as exc:
+            raise InputError(str(exc)) from None
     payload = _read_payload(payload_source) if payload_source else {}
     chosen = Profile.parse(profile)
     with warnings.catch_warnings():

@@ -84,16 +84,46 @@ def render_json(result: FireResult, system: HookSystem) -> dict[str, Any]:
     )
 
 
+def skipped_for_trust(event: str, untrusted: list[str]) -> list[tuple[str, str]]:
+    """(name, why) of the project hooks on ``event`` that loading left out for trust
+    (its lines read ``NAME (EVENT, ORIGIN): WHY``)."""
+    out = []
+    for line in untrusted:
+        at = line.find(f" ({event}, ")
+        if at >= 0:
+            out.append((line[:at], line[at:].partition("): ")[2]))
+    return out
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= 40 else name[:39] + "…"
+
+
 def render_rich(result: FireResult, system: HookSystem) -> None:
     import json
 
     from rich.console import Console
+    from rich.markup import escape
     from rich.panel import Panel
     from rich.table import Table
 
     console = Console()  # warnings: on stderr, printed by the command
+    skipped = skipped_for_trust(result.event, system.untrusted)
+    if skipped:
+        # first: an outcome below without the hook must not read as "nothing to stop"
+        names = ", ".join(_short(name) for name, _ in skipped)
+        console.print(
+            f"[bold]{result.event}[/]: skipped {len(skipped)} project hook(s) for trust "
+            f"({escape(names)}): {escape(skipped[0][1])}",
+            highlight=False,
+        )
     if result.plan is None:
-        console.print(f"[bold]{result.event}[/]: no hook matched ({system.profile.value} profile)")
+        if skipped:
+            console.print(f"{result.event}: no other hook matched; the outcome is without them")
+        else:
+            console.print(
+                f"[bold]{result.event}[/]: no hook matched ({system.profile.value} profile)"
+            )
     else:
         mode = "sequential" if result.plan.sequential else "parallel"
         label = system.profile.value if system.dialect == "gemini" else system.dialect

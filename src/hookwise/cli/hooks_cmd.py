@@ -207,8 +207,9 @@ def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
     from hookwise.config.gemini.hook_trust import assess_project_hooks
 
     chosen = dialect or detect_dialect(ctx.paths.workspace, home=ctx.paths.home)
+    shown = _shown_host(chosen, detected=dialect is None)
     if chosen != "gemini":
-        _list_dialect_hooks(ctx, chosen, as_json)
+        _list_dialect_hooks(ctx, chosen, as_json, shown)
         return
 
     sources = ctx.sources()
@@ -218,6 +219,7 @@ def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
     rows = _rows(sources, report, warnings)
     if as_json:
         document = {
+            "host": chosen,
             "workspace": str(ctx.paths.workspace),
             "profile": ctx.profile.value,
             "folderTrust": {
@@ -234,7 +236,7 @@ def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
         return
     _warn(warnings)
     header = (
-        f"project {ctx.paths.workspace} · profile {ctx.profile.value} · folder "
+        f"{shown} · project {ctx.paths.workspace} · profile {ctx.profile.value} · folder "
         f"{'trusted' if settings.trusted else 'NOT trusted'} ({settings.trust.source}) · "
         f"hooks {'on' if settings.hooks_config.enabled else 'OFF'} · "
         f"hook trust {settings.hook_trust_mode.value}"
@@ -245,7 +247,16 @@ def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
     _print_plain(header, rows)
 
 
-def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
+def _shown_host(host: str, *, detected: bool) -> str:
+    """Whose hooks a listing shows, first: a project may be set up for several agents."""
+    from hookwise.protocol.hosts import HOST_TITLES
+
+    if not detected:
+        return f"{HOST_TITLES[host]} hooks"
+    return f"{HOST_TITLES[host]} hooks (detected from the settings files; --host picks another)"
+
+
+def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) -> None:
     """Claude Code or Codex hooks: what would run, and what was read but skipped."""
     from hookwise.config.claude.settings import load_claude_hooks
     from hookwise.config.claude.trust import ClaudeTrustOptions, gate_claude_project_hooks
@@ -307,6 +318,7 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
         )
     if as_json:
         document = {
+            "host": dialect,
             "workspace": str(workspace),
             "dialect": dialect,
             "hooksEnabled": loaded.enabled,
@@ -317,7 +329,7 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool) -> None:
         click.echo(_json(document))
         return
     _warn(warnings)
-    header = f"project {workspace} · dialect {dialect} · hooks {'on' if loaded.enabled else 'OFF'}"
+    header = f"{shown} · project {workspace} · hooks {'on' if loaded.enabled else 'OFF'}"
     if _is_terminal():
         _print_table(header, rows)
         return
@@ -603,7 +615,19 @@ def _trust_claude(ctx: _Context, as_json: bool) -> None:
         }
         click.echo(_json(document))
         return
-    click.echo(f"Trusted Claude Code workspace {paths.project} ({store.path}).")
+    from hookwise.config.claude.trust import (
+        claude_global_config,
+        claude_workspace_trust,
+        trust_story,
+    )
+
+    verdict = claude_workspace_trust(
+        paths.project,
+        global_config=claude_global_config(ctx.paths.home, dict(os.environ)),
+        store=store,
+    )
+    click.echo(f"Trusted Claude Code workspace {paths.project} for hookwise ({store.path}).")
+    click.echo(f"  {trust_story(paths.project, verdict)}")
     click.echo(f"Approved {len(entries)} project hook{'s' if len(entries) != 1 else ''}.")
     for entry in entries:
         click.echo(f"  - {entry.name} ({entry.event})")

@@ -27,7 +27,14 @@ from hookwise.config.dialect_hooks import read_text_file
 from hookwise.config.jsonc import parse_jsonc
 from hookwise.protocol.hosts import HOST_NAMES, HOSTS, Host
 
-__all__ = ["DIALECTS", "Dialect", "detect_dialect", "dialect_files"]
+__all__ = [
+    "DIALECTS",
+    "AmbiguousEventError",
+    "Dialect",
+    "detect_dialect",
+    "dialect_files",
+    "host_for_event",
+]
 
 Dialect = Host
 DIALECTS: Final = HOST_NAMES
@@ -67,6 +74,61 @@ def _best(scores: dict[Dialect, int]) -> Dialect | None:
     if top == 0:
         return None
     return next(dialect for dialect in DIALECTS if scores[dialect] == top)
+
+
+class AmbiguousEventError(ValueError):
+    """An event name several hosts have, in a project set up for more than one of them."""
+
+
+def host_for_event(
+    event: str,
+    project_dir: str | os.PathLike[str] = ".",
+    home: str | os.PathLike[str] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+) -> Dialect | None:
+    """The host an event name means: the only host that has it, or the only one of those
+    the project (else the user) has hooks for; None for a name no host has (detection
+    decides, and the host's own error names its events).
+
+    Raises AmbiguousEventError when several hosts have the name and the files do not
+    single one out: guessing would fire another agent's hooks (issue 26, item 2).
+    """
+    from hookwise.protocol.hosts import HOST_TITLES, event_names
+
+    having = [d for d in DIALECTS if event in event_names(d)]
+    if len(having) <= 1:
+        return having[0] if having else None
+    for scores in _score_levels(project_dir, home, env):
+        mine = {d: scores[d] for d in having}
+        top = max(mine.values())
+        if top == 0:
+            continue
+        best = [d for d, score in mine.items() if score == top]
+        if len(best) == 1:
+            return best[0]
+        break
+    titles = " and ".join(HOST_TITLES[d] for d in having)
+    options = " or ".join(f"--host {d}" for d in having)
+    raise AmbiguousEventError(f"{event} is an event of {titles}: pass {options}")
+
+
+def _score_levels(
+    project_dir: str | os.PathLike[str],
+    home: str | os.PathLike[str] | None,
+    env: Mapping[str, str] | None,
+) -> list[dict[Dialect, int]]:
+    """Each host's score in the project's files, then in the user's."""
+    project = Path(os.path.abspath(project_dir))
+    levels = [{d: _score(dialect_files(project, d), existing_counts=True) for d in DIALECTS}]
+    environ = os.environ if env is None else env
+    home_dir = Path(os.path.abspath(home)) if home is not None else Path(os.path.expanduser("~"))
+    user_files = {d: [home_dir / name for name in HOSTS[d].user_files] for d in DIALECTS}
+    if home is None and environ.get("CODEX_HOME"):
+        codex_home = Path(environ["CODEX_HOME"])
+        user_files["codex"] = [codex_home / "hooks.json", codex_home / "config.toml"]
+    levels.append({d: _score(user_files[d], existing_counts=False) for d in DIALECTS})
+    return levels
 
 
 def detect_dialect(

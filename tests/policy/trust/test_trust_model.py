@@ -169,7 +169,8 @@ def test_a_hostile_project_policy_cannot_weaken_run_or_write(world: World, host:
     denied = world.shell("git push --force origin main", host)
     assert denied["decision"] == "deny" and "USER-RULE" in denied["reason"]
     asked = world.shell("curl https://example.com", host)
-    assert asked["decision"] in (("deny",) if host == "codex" else ("ask",))
+    # headless (no terminal above the hook): Gemini's ask is the fallback too
+    assert asked["decision"] in (("ask",) if host == "claude" else ("deny",))
     plain = world.shell("ls", host)
     assert plain["decision"] is None  # no approval from the repository's allow rule
     assert not (world.repo / "PWNED").exists()  # its validator never ran

@@ -36,6 +36,7 @@ __all__ = [
     "claude_global_config",
     "claude_workspace_trust",
     "gate_claude_project_hooks",
+    "trust_story",
 ]
 
 CLAUDE_TRUST_STORE: Final = "hookwise_trusted_hooks.json"
@@ -127,6 +128,31 @@ def claude_workspace_trust(
         f"{project} is not a trusted Claude Code workspace (no hasTrustDialogAccepted in "
         f"{global_config}); trust it with `hookwise hooks trust --host claude` or open it "
         "in Claude Code once",
+    )
+
+
+def trust_story(project: Path, trust: FolderTrust) -> str:
+    """What a workspace's trust means for each way its project hooks can run: the one text
+    ``doctor``, ``fire`` and ``hooks trust`` give (they once told three stories)."""
+    interactive = (
+        "Claude Code keeps its own record (~/.claude.json): interactive Claude Code asks "
+        "once when it opens the folder; `claude -p` and SDK sessions run the project's "
+        "hooks without asking"
+    )
+    if trust.trusted and trust.source == "file":
+        return (
+            f"workspace trusted ({trust.detail}): Claude Code, `fire` and `simulate` run the "
+            "project's hooks"
+        )
+    if trust.trusted:
+        return (
+            f"workspace trusted by hookwise ({trust.detail}): `fire` and `simulate` run the "
+            f"project's hooks; {interactive}"
+        )
+    return (
+        f"{project} is not a trusted Claude Code workspace: `fire` and `simulate` skip the "
+        "project's hooks until `hookwise hooks trust --host claude` (or `--trust-project` "
+        f"for one run); {interactive}"
     )
 
 

@@ -12,8 +12,10 @@ What Gemini reads (protocol/gemini.py and the real engine, 0.61.0):
   and SessionStart only: BeforeTool context never reaches the model (recorded as a note);
 - ``continue: false`` + ``stopReason`` stops the agent; AfterAgent ``deny`` is the retry:
   the reason becomes the next prompt;
-- ``ask`` in a headless run (``gemini -p``) waits for a confirmation that never comes:
-  ``settings.gemini_ask: fallback`` answers with ``ask_fallback`` instead.
+- ``ask`` in a headless run (``gemini -p``) waits for a confirmation that never comes, so
+  ``settings.gemini_ask: auto`` (the default) sends it only when the session is attended
+  (an interactive ``gemini`` ancestor, relay.attended) and answers with ``ask_fallback``
+  otherwise; ``native`` always asks, ``fallback`` never does.
 """
 
 from __future__ import annotations
@@ -80,6 +82,17 @@ def decode(
     return make_events(HOST, name, names, payload, fields, env=env, now=now)
 
 
+def asks_natively(settings: dict[str, Any], tables: dict[str, Any]) -> bool:
+    """Whether an ``ask`` goes to Gemini's own prompt: never where nobody can answer it
+    (``gemini -p`` would wait forever), unless the policy insists (``native``)."""
+    mode = settings.get("gemini_ask", "auto")
+    if mode != "auto":
+        return bool(mode == "native")
+    from hookwise.policy.approvals.relay import attended
+
+    return attended(HOST, tables[HOST], {})
+
+
 def encode(
     decision: Decision, events: list[Event], tables: dict[str, Any], settings: dict[str, Any]
 ) -> Answer:
@@ -90,8 +103,7 @@ def encode(
     verdict = decision.decision
     reason = decision.reason
     if verdict == "ask":
-        native = settings.get("gemini_ask", "native") == "native"
-        if native and can_decide and name == "BeforeTool":
+        if can_decide and name == "BeforeTool" and asks_natively(settings, tables):
             out["decision"] = "ask"
             out["reason"] = reason
             enc.extra_user.append(reason)

@@ -184,7 +184,7 @@ def host_prompts(
     return (
         pattern == "gemini"
         and any(ev.name == "tool.before" for ev in events)
-        and settings.get("gemini_ask", "native") == "native"
+        and settings.get("gemini_ask", "auto") in ("auto", "native")
     )
 
 

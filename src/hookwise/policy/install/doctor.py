@@ -30,7 +30,7 @@ from hookwise.config.jsonc import JsonDocument, JsonEditError
 from hookwise.policy.install.codex_hook_trust import codex_project_trust, toml_string
 from hookwise.policy.install.errors import InstallError
 from hookwise.policy.install.hooks_edit import find_hookwise
-from hookwise.policy.install.plan import compile_policy
+from hookwise.policy.install.plan import compile_policy, gemini_ask_story
 from hookwise.policy.install.registrations import (
     MATCH_ALL,
     policy_events,
@@ -304,24 +304,20 @@ def _claude_switches(
             "managed settings set allowManagedHooksOnly: only managed hooks run "
             "(install hookwise in the managed settings instead)",
         )
-    state = claude_config_dir(env).parent / ".claude.json"
-    if env.get("CLAUDE_CONFIG_DIR"):
-        state = claude_config_dir(env) / ".claude.json"
-    try:
-        data = json.loads(state.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = None
-    projects = data.get("projects") if isinstance(data, dict) else None
-    entry = projects.get(str(project)) if isinstance(projects, dict) else None
-    if isinstance(entry, dict) and entry.get("hasTrustDialogAccepted") is True:
-        report.add("ok", "trust", f"workspace trusted in {state}")
-    else:
-        report.add(
-            "info",
-            "trust",
-            f"{project} is not marked trusted in {state}: interactive Claude Code asks first; "
-            "`claude -p` and SDK sessions run the hooks regardless",
-        )
+    from hookwise.config.claude.trust import (
+        CLAUDE_TRUST_STORE,
+        ClaudeTrustStore,
+        claude_global_config,
+        claude_workspace_trust,
+        trust_story,
+    )
+
+    verdict = claude_workspace_trust(
+        project,
+        global_config=claude_global_config(None, env),
+        store=ClaudeTrustStore(claude_config_dir(env) / CLAUDE_TRUST_STORE),
+    )
+    report.add("ok" if verdict.trusted else "info", "trust", trust_story(project, verdict))
 
 
 def _codex_switches(
@@ -641,6 +637,8 @@ def check_host(
                 host, entry, needed, report, relay=bool(compiled["settings"].get("approvals"))
             )
     _check_portability(registered, env, report)
+    if host == "gemini":
+        report.add(*_ask_check(compiled["settings"]))
     if run_self_test:
         pre = by_event.get(host_info(host).pre_tool_event) or [
             e for es in by_event.values() for e in es
@@ -662,6 +660,11 @@ def check_host(
                 )
             )
     return report
+
+
+def _ask_check(settings: Mapping[str, Any]) -> tuple[str, str, str]:
+    status, text = gemini_ask_story(settings)
+    return status, "ask", text
 
 
 def _check_portability(

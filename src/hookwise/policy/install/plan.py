@@ -143,12 +143,39 @@ def plan_install(
         plan.changes.append(FileChange(path, edit.before, edit.after))
     if host == "gemini":
         _note_gemini_trust(plan, project, env)
+        plan.notes.append(gemini_ask_story(policy.get("settings") or {})[1])
     if is_portable_command(command):
         launcher = Path(launcher_path(dict(env)))
         plan.changes.append(
             FileChange(launcher, _read(launcher), launcher_text(str(launcher)), mode=0o755)
         )
     return plan
+
+
+def gemini_ask_story(settings: Mapping[str, Any]) -> tuple[str, str]:
+    """What an ``ask`` (a rule's, or ``unverifiable``) does in Gemini CLI, as install and
+    doctor both say it: ``(status, text)``, ``warn`` when a headless run would hang."""
+    mode = settings.get("gemini_ask", "auto")
+    fallback = settings.get("ask_fallback", "deny")
+    if mode == "native":
+        return (
+            "warn",
+            "an `ask` is always Gemini CLI's own confirmation (settings.gemini_ask: native): "
+            "a headless run (`gemini -p`, no terminal) waits on it forever; `auto` answers "
+            f"there with ask_fallback ({fallback})",
+        )
+    if mode == "fallback":
+        return (
+            "info",
+            f"an `ask` is answered with ask_fallback ({fallback}) in every Gemini CLI session "
+            "(settings.gemini_ask: fallback)",
+        )
+    return (
+        "info",
+        "an `ask` is Gemini CLI's own confirmation in an interactive session; in a headless "
+        f"run (`gemini -p`, no terminal) ask_fallback ({fallback}) answers, so it never "
+        "waits (settings.gemini_ask: auto)",
+    )
 
 
 def _note_gemini_trust(plan: InstallPlan, project: Path, env: Mapping[str, str]) -> None:

@@ -501,8 +501,8 @@ class _Reader:
                 elif key == "unverifiable":
                     out[key] = (self.choice(value_node, key, ("deny", "ask", "allow")), pos)
                 elif key in ("ask_fallback", "gemini_ask"):
-                    options = ("deny", "allow") if key == "ask_fallback" else ("native", "fallback")
-                    out[key] = (self.choice(value_node, key, options), pos)
+                    choices = schema.SETTINGS_CHOICES[key]
+                    out[key] = (self.choice(value_node, key, choices), pos)
                 elif key == "retry_budget":
                     out[key] = (self.integer(value_node, key, 0), pos)
                 elif key == "validator_timeout":

@@ -26,7 +26,7 @@ ACTION_DOCS: Final = actions.DOCS
 SETTINGS_DEFAULTS: Final[dict[str, Any]] = {
     "on_error": {"tool_events": "deny", "other_events": "allow"},
     "ask_fallback": "deny",
-    "gemini_ask": "native",
+    "gemini_ask": "auto",
     "retry_budget": 3,
     "validator_timeout": 10,
     "audit": {"enabled": True, "path": None, "max_bytes": 10 * 1024 * 1024, "keep": 5},
@@ -35,6 +35,11 @@ SETTINGS_DEFAULTS: Final[dict[str, Any]] = {
     "self_protection": True,
     "require_confinement": False,
     "trust": {"check": True, "projects": []},
+}
+# the values of the settings that are one word of a list (the loader's and the schema's)
+SETTINGS_CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "ask_fallback": ("deny", "allow"),
+    "gemini_ask": ("auto", "native", "fallback"),
 }
 # settings.approvals (the relay to ``hookwise serve``): no default; absent means no relay.
 APPROVALS_DEFAULTS: Final[dict[str, Any]] = {
@@ -159,10 +164,12 @@ SCHEMA: Final[dict[str, Any]] = {
                     "description": "what `ask` becomes where the host cannot ask (Codex)",
                 },
                 "gemini_ask": {
-                    "enum": ["native", "fallback"],
-                    "default": "native",
-                    "description": "native: Gemini asks the user (a headless `gemini -p` run "
-                    "then waits forever); fallback: use ask_fallback",
+                    "enum": ["auto", "native", "fallback"],
+                    "default": "auto",
+                    "description": "auto: Gemini asks the user in an interactive session and "
+                    "ask_fallback applies in a headless one (`gemini -p`, no terminal), which "
+                    "would otherwise wait forever; native: always Gemini's own prompt; "
+                    "fallback: always ask_fallback",
                 },
                 "retry_budget": {
                     "type": "integer",
