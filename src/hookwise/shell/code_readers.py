@@ -13,12 +13,12 @@ The code, once known, goes to the reader of its language: the shell parser, the
 one-liner reader (code_commands, with what it cannot account for from code_residue),
 sed_script, ed/ex, SQL clients' meta commands, debugger commands, makefile recipes.
 
-Cold: imported for a program of :data:`accounting.CODE_READERS` only. Standard library.
+Cold: imported for a program of :data:`programs.CODE_READERS` only. Standard library.
 """
 
 from __future__ import annotations
 
-from hookwise.shell.accounting import family
+from hookwise.shell.programs import family
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1253,7 +1253,7 @@ def _run_inner(
         found = _git_config(command, found, script)
     elif program in _PACKAGE_RUNNERS and script.was_written("package.json"):
         found = found + _package_scripts(script)
-    if accounting.family(program) is not None:
+    if programs.family(program) is not None:
         found = found + accounting.code_items(command, script, static_output, _parsed)
     if found:
         _interpreter(command, found, depth, script)

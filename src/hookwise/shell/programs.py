@@ -848,3 +848,80 @@ def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any
     from hookwise.shell.option_commands import option_runs
 
     return option_runs(program, argv, stdin)
+
+
+# programs with a script language, by family (python3.12 is python): where each takes
+# its code is hookwise.shell.code_readers.READERS (tests/shell/test_accounting.py: the
+# same names)
+CODE_READERS = frozenset(
+    [
+        "python",
+        "pypy",
+        "perl",
+        "ruby",
+        "irb",
+        "node",
+        "nodejs",
+        "bun",
+        "deno",
+        "php",
+        "lua",
+        "luajit",
+        "Rscript",
+        "R",
+        "julia",
+        "tclsh",
+        "wish",
+        "jimsh",
+        "expect",
+        "awk",
+        "gawk",
+        "mawk",
+        "nawk",
+        "busybox-awk",
+        "ed",
+        "red",
+        "ex",
+        "vi",
+        "vim",
+        "nvim",
+        "view",
+        "gvim",
+        "rvim",
+        "sqlite3",
+        "duckdb",
+        "psql",
+        "mysql",
+        "mariadb",
+        "gdb",
+        "lldb",
+        "make",
+        "gmake",
+        "cmake",
+        "m4",
+        "dc",
+        "pwsh",
+        "powershell",
+        "osascript",
+        "emacs",
+        "crontab",
+        "xonsh",
+        "nu",
+        "elvish",
+        "sed",
+        "gsed",
+        "parallel",
+        "sem",
+        "ssh",
+        "scp",
+        "sftp",
+    ]
+)
+
+
+def family(program: str) -> str | None:
+    """The code-reader family of a program name (``python3.12`` is ``python``)."""
+    if program in CODE_READERS:
+        return program
+    base = program.rstrip("0123456789.-")
+    return base if base in CODE_READERS else None
