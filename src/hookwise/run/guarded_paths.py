@@ -378,6 +378,8 @@ def _python_libraries(real: str, why: str) -> list[Guarded]:
         return []
     out: list[Guarded] = []
     for name in names:
+        if not name.startswith(("libpython", "python3")):
+            continue
         path = os.path.realpath(os.path.join(lib, name))
         if name.startswith("libpython") and ".so" in name:
             found = Guarded(path, CODE, f"{why}'s {os.path.basename(path)}")
