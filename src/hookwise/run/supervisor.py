@@ -7,7 +7,8 @@ SIGWINCH, SIGUSR1 and SIGUSR2 *sent to it with kill* to the agent (the terminal'
 reach the agent directly: it runs in the same terminal and process group), serves the audit
 sink, and exits with the agent's status (128 + n when a signal ended it; 125 when the
 confinement could not be set up, with the reason on stderr). Placeholders are removed after
-the session when untouched.
+the session when untouched. Hooks that started and never answered are reported at the end
+(:mod:`hookwise.run.hook_watch`), or end the session with ``--on-hook-lost=stop``.
 """
 
 from __future__ import annotations
