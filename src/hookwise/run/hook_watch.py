@@ -12,9 +12,11 @@ hook is **lost** when
 - it ends without having answered (killed; a crash inside still answers, with an error);
 - it stays stopped (``SIGSTOP``, ``T`` in ``/proc/<pid>/stat``) for :data:`STOPPED_FOR`
   seconds while the agent runs (a session suspended with Ctrl-Z stops the agent too);
-- it has not answered after :data:`HOOK_TIMEOUT` seconds, or when the session ends.
+- it has not answered after :data:`HOOK_TIMEOUT` seconds.
 
-What it cannot see: a hook killed before it sent ``started`` (its shell, or the first tens
+Hooks killed as the session ends (the agent exited: the kernel ends every process of its pid
+namespace, and init is exiting first) are not counted. What it cannot see: a hook killed
+before it sent ``started`` (its shell, or the first tens
 of milliseconds of the interpreter); docs/confinement.md says what else is left.
 """
 
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 STOPPED_FOR = 1.0  # seconds a hook may stay stopped while the agent runs
 HOOK_TIMEOUT = 600.0  # the longest a host waits for a hook by default (Codex, Gemini CLI)
 CHECK_EVERY = 0.25  # seconds between looks at the pending hooks' states
+PF_EXITING = 0x4  # /proc/<pid>/stat flags: the process is exiting
 SIGNALS = {1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 9: "SIGKILL", 15: "SIGTERM"}
 
 
@@ -50,6 +53,14 @@ def _cmdline(pid: int) -> str:
     except OSError:
         return ""
     return raw.rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")
+
+
+def exiting(pid: int) -> bool:
+    """Whether ``pid`` is gone or exiting (set before its pid namespace is emptied)."""
+    fields = _stat(pid)
+    if fields is None or len(fields) < 7 or fields[0] in ("Z", "X"):
+        return True
+    return bool(int(fields[6]) & PF_EXITING) if fields[6].isdigit() else False
 
 
 def _stopped(pid: int) -> bool:
@@ -96,6 +107,7 @@ class HookWatch:
         self.answered = 0
         self.on_lost = on_lost
         self.agent: Callable[[], int | None] = lambda: None
+        self.session_ending: Callable[[], bool] = lambda: False
         self._last_check = time.monotonic()
 
     def started(self, pid: int) -> tuple[int | None, int | None]:
@@ -137,6 +149,8 @@ class HookWatch:
     def _lose(self, hook: Hook, how: str, now: float) -> int | None:
         self.pending.pop(hook.pid, None)
         fd = self._forget(hook)
+        if self.session_ending():  # killed with the rest of the session: not lost
+            return fd
         lost = Lost(hook, how, now)
         self.lost.append(lost)
         self.on_lost(lost)
@@ -173,10 +187,10 @@ class HookWatch:
         return [fd for fd in out if fd is not None]
 
     def finish(self) -> None:
-        """The session ended: every hook still pending is lost."""
-        now = time.monotonic()
+        """The session ended: the hooks still pending ended with it (not counted)."""
         for hook in list(self.pending.values()):
-            self._lose(hook, "had not answered when the session ended", now)
+            self.pending.pop(hook.pid, None)
+            self._forget(hook)
 
     def poll_timeout(self) -> int:
         """Milliseconds the sink may sleep: forever when no hook is pending."""

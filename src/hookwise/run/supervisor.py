@@ -36,6 +36,7 @@ from hookwise.run.guarded_paths import (
     secrets_pack,
 )
 from hookwise.run.hidden import device_hides, ipc_hides, secret_hides
+from hookwise.run.hook_watch import exiting
 from hookwise.run.host_switches import hooks_switched_off
 from hookwise.run.namespaces import FORWARDED, GO, SETUP_FAILED, Launch, spawn
 from hookwise.run.plan import Hide, MountPlan, build
@@ -447,6 +448,7 @@ def _start(
                 return agent[0]
 
             sink.watch.agent = agent_pid
+            sink.watch.session_ending = lambda: exiting(init_pid)
         done = _thread.allocate_lock()
         done.acquire()
 
