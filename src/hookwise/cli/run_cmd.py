@@ -13,7 +13,7 @@ import sys
 
 from hookwise.protocol.hosts import HOST_NAMES
 
-ON_HOOK_LOST = ("report", "stop")  # (run/supervisor.py's, without importing it for --help)
+ON_HOOK_LOST = ("report", "stop")  # what --on-hook-lost takes (run/supervisor.py acts on it)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -331,7 +331,6 @@ def _open_gate(fd: int, go: bool) -> None:
         os.close(fd)
 
 
-ON_HOOK_LOST = ("report", "stop")
 STOP_GRACE = 5.0  # seconds the agent has to end on SIGTERM before the session is killed
 
 
