@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import _socket
 import os
-import select
 import stat
 import sys
 import time
@@ -32,6 +31,7 @@ from hookwise.run.hook_watch import HookWatch, Lost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import select
     from collections.abc import Callable
 
 SESSION_CAP = 64 * 1024 * 1024  # bytes one session may append
@@ -221,7 +221,7 @@ class AuditSink:
 
     def _watch_fd(self, fd: int | None) -> None:
         if fd is not None and self._poller is not None:
-            self._poller.register(fd, select.POLLIN)
+            self._poller.register(fd, 1)  # POLLIN
 
     def _unwatch_fd(self, fd: int | None) -> None:
         if fd is not None and self._poller is not None:
@@ -231,6 +231,8 @@ class AuditSink:
                 return
 
     def serve(self) -> None:
+        import select  # (after the start: the sink serves once the agent runs)
+
         poller = select.poll()
         self._poller = poller
         poller.register(self.sock.fileno(), select.POLLIN)
