@@ -37,7 +37,6 @@ from hookwise.run.guarded_paths import (
 )
 from hookwise.run.hidden import device_hides, ipc_hides, secret_hides
 from hookwise.run.hook_watch import exiting
-from hookwise.run.host_switches import hooks_switched_off
 from hookwise.run.namespaces import FORWARDED, GO, SETUP_FAILED, Launch, spawn
 from hookwise.run.plan import Hide, MountPlan, build
 from hookwise.run.signals import signal
@@ -275,8 +274,6 @@ def run(
     try:
         entries = guarded_paths(env, cwd) + agent_code(argv, env)
         entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
-        for line in hooks_switched_off(entries):
-            say(f"warning: {line}")
         empty_dir, empty_file = _empty_sources(directory)
         try:
             stopper = _Stopper(on_hook_lost)
@@ -307,7 +304,7 @@ def run(
             read_only_proc=read_only_proc,
         )
         identities = _identities(plan)
-        code = _start(launch, sink, say, targets, stopper)
+        code = _start(launch, sink, say, targets=targets, stopper=stopper, entries=entries)
         for path in _replaced(identities):
             say(
                 f"{path} was replaced from outside during the session; its read-only bind "
@@ -412,12 +409,16 @@ def _start(
     launch: Launch,
     sink: AuditSink,
     say: Callable[[str], None],
+    *,
     targets: list[Guarded],
     stopper: _Stopper,
+    entries: list[Guarded],
 ) -> int:
-    """Fork the builder, check the guarded code while it builds the namespaces (the agent
-    starts only when the check passed), serve the sink, forward signals, wait."""
+    """Fork the builder; while it builds the namespaces, check the guarded code (the agent
+    starts only when the check passed) and warn of host settings that switch hooks off;
+    then serve the sink, forward signals, wait."""
     from hookwise.run import libc
+    from hookwise.run.host_switches import hooks_switched_off
     from hookwise.run.links import linked_code
 
     waited = {*FORWARDED, signal.SIGCHLD}
@@ -435,6 +436,8 @@ def _start(
         refused: str | None = "the check of hookwise's code did not finish"
         try:
             refused = linked_code(targets)
+            for line in hooks_switched_off(entries):
+                say(f"warning: {line}")
         finally:
             _open_gate(gate_write, refused is None)
         init_pid, error = _read_report(read_end)
