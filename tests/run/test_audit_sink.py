@@ -167,3 +167,74 @@ def test_the_client_is_cheap_to_import() -> None:
         check=True,
     )
     assert done.stdout.strip() == "[]"
+
+
+def _serving(sink: AuditSink) -> threading.Thread:
+    thread = threading.Thread(target=sink.serve)
+    thread.start()
+    return thread
+
+
+def _stop(sink: AuditSink, thread: threading.Thread) -> None:
+    sink.stop()
+    thread.join(timeout=10)
+    sink.close()
+
+
+HOOKLIKE = (
+    "import sys, time\n"
+    "from hookwise.policy.audit import HOOK_DONE, HOOK_STARTED, send_record\n"
+    "path, how = sys.argv[1], sys.argv[2]\n"
+    "send_record(path, HOOK_STARTED)\n"
+    "if how == 'record': send_record(path, b'{\"decision\": \"deny\"}')\n"
+    "if how == 'done': send_record(path, HOOK_DONE)\n"
+    "if how == 'hang': time.sleep(30)\n"
+)
+
+
+def test_a_hook_that_starts_and_ends_without_answering_is_lost(tmp_path: Path) -> None:
+    """The sender's pid comes from the kernel; a hook that answered (a record or `done`) is
+    not lost, one that exited without, or was killed, is, with a record in the log."""
+    log = tmp_path / "audit.jsonl"
+    lost: list[str] = []
+    sink = AuditSink(str(tmp_path / "s.sock"), str(log), session="abc", on_lost=lost.append)
+    thread = _serving(sink)
+    try:
+        for how in ("record", "done", "exit"):
+            subprocess.run([sys.executable, "-c", HOOKLIKE, sink.socket_path, how], check=True)
+        hanging = subprocess.Popen([sys.executable, "-c", HOOKLIKE, sink.socket_path, "hang"])
+        time.sleep(1)
+        hanging.kill()
+        hanging.wait()
+        deadline = time.monotonic() + 10
+        while len(lost) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        _stop(sink, thread)
+    assert sink.watch.answered == 2
+    hows = [item.how for item in sink.watch.lost]
+    assert hows[0] in ("exited with status 0 without answering", "ended without answering")
+    assert hows[1] in ("was killed (SIGKILL) before it answered", "ended without answering")
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r.get("event") for r in records] == [None, "hook_lost", "hook_lost"]
+    assert records[1]["run_session"] == "abc" and records[1]["source"] == "run"
+    assert b"started" not in log.read_bytes()  # the control messages are not logged
+
+
+def test_past_the_cap_records_are_refused_but_a_hook_s_get_in(tmp_path: Path) -> None:
+    log = tmp_path / "audit.jsonl"
+    sink = AuditSink(str(tmp_path / "s.sock"), str(log), cap=1000, reserve=200)
+    thread = _serving(sink)
+    try:
+        for number in range(40):
+            send_record(sink.socket_path, json.dumps({"n": number, "pad": "x" * 40}).encode())
+        subprocess.run([sys.executable, "-c", HOOKLIKE, sink.socket_path, "record"], check=True)
+        time.sleep(0.3)
+    finally:
+        _stop(sink, thread)
+    lines = log.read_text().splitlines()
+    flood = [line for line in lines if '"n"' in line]
+    assert 0 < len(flood) < 40 and sink.capped == 40 - len(flood)
+    assert sum(len(line) + 1 for line in flood) <= 1000
+    assert '{"decision": "deny"}' in lines  # the hook's record, past the cap
+    assert json.loads(lines[-1])["event"] == "audit_capped"

@@ -22,6 +22,10 @@ def test_options_then_the_command() -> None:
     assert parse(["ls", "--print-paths"]).command == ["ls", "--print-paths"]
     assert parse(["--host=codex"]).command == ["codex"]  # the host's CLI by default
     assert parse(["--print-paths"]).print_paths
+    hardened = parse(["--read-only-proc", "--on-hook-lost=stop", "--", "x"])
+    assert hardened.read_only_proc and hardened.on_hook_lost == "stop"
+    assert parse(["--on-hook-lost", "report", "x"]).on_hook_lost == "report"
+    assert parse(["x"]).on_hook_lost == "report" and not parse(["x"]).read_only_proc
 
 
 @pytest.mark.parametrize(
@@ -30,6 +34,8 @@ def test_options_then_the_command() -> None:
         (["--host"], "--host needs a value"),
         (["--host", "cursor", "--", "x"], "--host 'cursor': one of gemini, claude, codex"),
         (["--frobnicate", "--", "x"], "no such option: --frobnicate"),
+        (["--on-hook-lost", "ignore", "x"], "--on-hook-lost 'ignore': one of report, stop"),
+        (["--on-hook-lost"], "--on-hook-lost needs a value"),
     ],
 )
 def test_usage_errors(args: list[str], message: str) -> None:

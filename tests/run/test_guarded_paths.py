@@ -194,3 +194,34 @@ def test_a_program_s_name_is_guarded_on_path_up_to_where_it_is_found(tmp_path: P
     assert found[str(missing / "tool")].placeholder == b""
     assert found[str(writable / "tool")].role == guarded.HOST
     assert found[str(real / "tool")].role == guarded.SYSTEM  # found: bound, never rewritten
+
+
+def test_a_virtualenv_s_base_interpreter_and_its_libraries_are_guarded(tmp_path: Path) -> None:
+    """pyvenv.cfg names the base interpreter (the venv's python only links to it); where
+    this user can write it, it and its libpython and standard library are guarded, for the
+    launcher's interpreter as for this one."""
+    base = tmp_path / "pyenv/versions/3.99.0"
+    (base / "bin").mkdir(parents=True)
+    (base / "bin/python3.99").write_text("binary")
+    (base / "lib/python3.99").mkdir(parents=True)
+    (base / "lib/python3.99/os.py").write_text("")
+    (base / "lib/libpython3.99.so.1.0").write_text("library")
+    (base / "lib/libpython3.99.so").symlink_to("libpython3.99.so.1.0")
+    (base / "lib/pkgconfig").mkdir()
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin/python").symlink_to(base / "bin/python3.99")
+    (venv / "pyvenv.cfg").write_text(
+        f"home = {base}/bin\nversion = 3.99.0\nexecutable = {base}/bin/python3.99\n"
+    )
+    found = {g.path: g.why for g in guarded._interpreter(str(venv / "bin/python"), "the x")}
+    assert found == {
+        str(venv): "the x's virtualenv",
+        str(base / "bin/python3.99"): "the x's base interpreter",
+        str(base / "lib/libpython3.99.so.1.0"): "the x's base interpreter's libpython3.99.so.1.0",
+        str(base / "lib/python3.99"): "the x's base interpreter's standard library",
+    }
+    (venv / "pyvenv.cfg").write_text(f"home = {base}/bin\nversion = 3.99.0\n")  # older venvs
+    assert str(base / "bin/python3.99") in {
+        g.path for g in guarded._interpreter(str(venv / "bin/python"), "the x")
+    }

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import sysconfig
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -245,7 +246,8 @@ def test_proc_pid_namespace_and_locked_mounts(lab: Lab) -> None:
 
 def test_audit_flood_does_not_drop_the_hooks_records(lab: Lab) -> None:
     """A process fills the audit socket with 60 KiB datagrams while the hook runs: the
-    hook's records still reach the log (the log can grow, but no record is lost)."""
+    hook's records still reach the log, and the log grows by at most the session's limit
+    (64 MiB) and the hooks' reserve (16 MiB); the refused records are counted on stderr."""
     flood = textwrap.dedent(
         """
         import os, socket, time, sys
@@ -273,6 +275,9 @@ def test_audit_flood_does_not_drop_the_hooks_records(lab: Lab) -> None:
     with log.open("rb") as handle:
         markers = sum(1 for line in handle if b'"marker"' in line)
     assert markers == 3
+    assert log.stat().st_size <= (64 + 16) * 1024 * 1024 + 4096
+    if log.stat().st_size > 64 * 1024 * 1024 - 65536:  # the flood reached the limit
+        assert "past the session's limit of 64 MiB" in result.stderr, result.stderr
 
 
 # --- attacks that currently succeed (real escapes) ---------------------------------------
@@ -478,9 +483,13 @@ KILLER = textwrap.dedent(
 
 @pytest.mark.xfail(
     strict=True,
-    reason="ESCAPE (DoS, fail open): a process left running by an earlier tool call kills "
-    "(or stops) every hook process; the host sees a signal death (or a timeout), a "
-    "non-blocking error on Claude Code and Gemini CLI, and runs the tool unguarded",
+    reason="ESCAPE, not closed (DoS, fail open; docs/confinement.md): a process left running "
+    "by an earlier tool call kills (or stops) every hook process; the host sees a signal "
+    "death (or a timeout), a non-blocking error on Claude Code and Gemini CLI, and runs the "
+    "tool unguarded. No mount or filter keeps a process from signalling another of its user "
+    "(a seccomp filter cannot tell a hook's pid); the supervisor reports a hook that started "
+    "and never answered (below), but this killer strikes the host's shell before the hook "
+    "has started",
 )
 def test_background_process_kills_every_hook(lab: Lab) -> None:
     (lab.root / "killer.py").write_text(KILLER)
@@ -496,6 +505,138 @@ def test_background_process_kills_every_hook(lab: Lab) -> None:
     rc = int(result.stdout.rsplit("HOOK-RC=", 1)[1].split()[0])
     out = result.stdout.split("HOOK-RC=")[0]
     assert rc == 2 or '"deny"' in out, (result.stdout, result.stderr)
+
+
+MIDWAY_KILLER = textwrap.dedent(
+    """
+    # left running by an earlier tool call: signals every hookwise hook once it is running
+    # (blocked reading its payload, so past its start)
+    import os, sys, time, signal
+    sig = getattr(signal, sys.argv[1]); me = os.getpid(); end = time.time() + 20
+    open(os.environ["R"] + "/killer.ready", "w").close()
+    while time.time() < end:
+        for p in os.listdir("/proc"):
+            if not p.isdigit() or int(p) == me:
+                continue
+            try:
+                c = open(f"/proc/{p}/cmdline", "rb").read()
+                wchan = open(f"/proc/{p}/wchan").read()
+            except OSError:
+                continue
+            if b"hookwise\\0hook\\0" in c and "pipe" in wchan:
+                os.kill(int(p), sig)
+                open(os.environ["R"] + "/killer.hit", "a").write(p + "\\n")
+        time.sleep(0.005)
+    """
+)
+
+SLOW_HOST = (
+    "python3 $R/killer.py {signal} & "
+    "while [ ! -e $R/killer.ready ]; do sleep 0.05; done; "
+    # the host writes the payload late: the hook has started and waits for it
+    "(sleep 2; cat $R/payload.json) | hookwise hook --platform claude; echo HOOK-RC=$?; "
+)
+
+
+def _lost_records(lab: Lab) -> list[dict[str, object]]:
+    log = lab.home / ".local" / "state" / "hookwise" / "audit.jsonl"
+    records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    return [r for r in records if r.get("event") == "hook_lost"]
+
+
+@pytest.mark.parametrize(
+    ("sig", "how"), [("SIGKILL", "was killed (SIGKILL)"), ("SIGSTOP", "was stopped (SIGSTOP)")]
+)
+def test_a_hook_killed_or_stopped_midway_is_reported(lab: Lab, sig: str, how: str) -> None:
+    """A hook that started and never answered (killed, or stopped while the agent runs) is
+    named on stderr at the end of the session and recorded in the audit log."""
+    (lab.root / "killer.py").write_text(MIDWAY_KILLER)
+    (lab.root / "payload.json").write_text(lab.payload())
+    tail = "kill -CONT $(cat $R/killer.hit); " if sig == "SIGSTOP" else ""
+    script = SLOW_HOST.format(signal=sig)
+    if sig == "SIGSTOP":  # the host gives up on a stopped hook after its timeout
+        script = script.replace(
+            "| hookwise hook --platform claude;", "| timeout 4 hookwise hook --platform claude;"
+        )
+    result = lab.run(script + tail + "kill %1")
+    assert (lab.root / "killer.hit").exists(), (result.stdout, result.stderr)
+    assert "1 hook(s) started and never answered" in result.stderr, result.stderr
+    assert how in result.stderr, result.stderr
+    [record] = _lost_records(lab)
+    assert how in str(record["reason"]) and "hookwise" in str(record["command"])
+
+
+def test_on_hook_lost_stop_ends_the_session(lab: Lab) -> None:
+    """`--on-hook-lost=stop`: the first lost hook ends the session (SIGTERM to the agent)."""
+    (lab.root / "killer.py").write_text(MIDWAY_KILLER)
+    (lab.root / "payload.json").write_text(lab.payload())
+    script = SLOW_HOST.format(signal="SIGKILL") + "sleep 30; echo NOT-STOPPED"
+    argv = [HOOKWISE, "run", "--on-hook-lost=stop", "--", "bash", "-c", script]
+    started = time.monotonic()
+    result = lab.run(script, argv=argv)
+    assert time.monotonic() - started < 20
+    assert "NOT-STOPPED" not in result.stdout
+    assert result.returncode == 128 + 15, (result.returncode, result.stderr)
+    assert "ended the session at the first one (--on-hook-lost=stop)" in result.stderr
+    assert len(_lost_records(lab)) == 1
+
+
+INJECTOR = textwrap.dedent(
+    """
+    # left running by an earlier tool call: writes an answer of its own into every hook's
+    # output pipe (reopened through /proc/<pid>/fd/1: same uid), before the hook answers
+    import os, time
+    me = os.getpid(); end = time.time() + 20; done = set()
+    open(os.environ["R"] + "/injector.ready", "w").close()
+    while time.time() < end:
+        for p in os.listdir("/proc"):
+            if not p.isdigit() or int(p) == me or p in done:
+                continue
+            try:
+                c = open(f"/proc/{p}/cmdline", "rb").read()
+                if b"hookwise\\0hook\\0" in c:
+                    fd = os.open(f"/proc/{p}/fd/1", os.O_WRONLY)
+                    os.write(fd, b'{"decision": "approve"}\\n')
+                    os.close(fd)
+                    done.add(p)
+            except OSError:
+                continue
+        time.sleep(0.005)
+    """
+)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="ESCAPE, not closed (found while fixing the red team's): another process of the "
+    "session reopens a hook's output pipe through /proc/<pid>/fd/1 (same uid, PTRACE_MODE_READ"
+    ", which Yama does not restrict) and writes an answer of its own before the hook's, or "
+    "keeps the pipe open so the host waits for its end until its timeout; the hook answered, "
+    "so the supervisor sees nothing",
+)
+def test_another_process_writes_into_a_hooks_output(lab: Lab) -> None:
+    (lab.root / "injector.py").write_text(INJECTOR)
+    (lab.root / "payload.json").write_text(lab.payload())
+    script = (
+        "python3 $R/injector.py & while [ ! -e $R/injector.ready ]; do sleep 0.05; done; "
+        "(sleep 1; cat $R/payload.json) | hookwise hook --platform claude | cat > $R/answer; kill %1"
+    )
+    lab.run(script)
+    answer = (lab.root / "answer").read_text()
+    assert "approve" not in answer and json.loads(answer)["hookSpecificOutput"], answer
+
+
+def test_hooks_that_answer_are_not_reported(lab: Lab) -> None:
+    """Hooks that answer (a record, or `done` with --no-audit) are not lost."""
+    (lab.root / "payload.json").write_text(lab.payload())
+    result = lab.run(
+        "hookwise hook --platform claude < $R/payload.json; "
+        "hookwise hook --platform claude --no-audit < $R/payload.json; "
+        "echo broken | hookwise hook --platform claude; true"
+    )
+    assert result.stdout.count('"deny"') == 2, result.stdout
+    assert "never answered" not in result.stderr, result.stderr
+    assert _lost_records(lab) == []
 
 
 def test_missing_path_directory_shadows_bash_and_hookwise(lab: Lab) -> None:

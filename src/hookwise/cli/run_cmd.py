@@ -13,6 +13,8 @@ import sys
 
 from hookwise.protocol.hosts import HOST_NAMES
 
+ON_HOOK_LOST = ("report", "stop")  # what --on-hook-lost takes (run/supervisor.py acts on it)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import click
@@ -26,13 +28,17 @@ Usage: hookwise run [OPTIONS] -- COMMAND [ARGS...]
   (exit 125) where the confinement cannot be set up. See docs/confinement.md.
 
 Options:
-  --host HOST        the agent's host (gemini, claude, codex); without COMMAND, its CLI
-  --protect-secrets  also make the secrets pack's files unreadable (~/.ssh, ~/.aws, .env...)
-  --read-only-proc   /proc read-only: no process writes another's memory through
-                     /proc/PID/mem, but none can set up a user namespace (bubblewrap,
-                     Codex's sandbox, Chromium's sandbox, unshare -U fail)
-  --print-paths      list what would be protected and hidden (for COMMAND, if given), and exit
-  -h, --help         show this message and exit
+  --host HOST          the agent's host (gemini, claude, codex); without COMMAND, its CLI
+  --protect-secrets    also make the secrets pack's files unreadable (~/.ssh, ~/.aws, .env...)
+  --read-only-proc     /proc read-only: no process writes another's memory through
+                       /proc/PID/mem, but none can set up a user namespace (bubblewrap,
+                       Codex's and Chromium's sandboxes, unshare -U fail)
+  --on-hook-lost WHAT  a hook that started and never answered (killed or stopped by another
+                       process of the session): `report` it at the end and in the audit
+                       log (the default), or `stop` the session at the first one
+  --print-paths        list what would be protected and hidden (for COMMAND, if given), and
+                       exit
+  -h, --help           show this message and exit
 """
 
 
@@ -41,12 +47,21 @@ class UsageError(ValueError):
 
 
 class Options:
-    __slots__ = ("command", "help", "host", "print_paths", "protect_secrets", "read_only_proc")
+    __slots__ = (
+        "command",
+        "help",
+        "host",
+        "on_hook_lost",
+        "print_paths",
+        "protect_secrets",
+        "read_only_proc",
+    )
 
     def __init__(self) -> None:
         self.host: str | None = None
         self.protect_secrets = False
         self.read_only_proc = False
+        self.on_hook_lost = "report"
         self.print_paths = False
         self.help = False
         self.command: list[str] = []
@@ -70,17 +85,22 @@ def parse(args: list[str]) -> Options:
             options.read_only_proc = True
         elif word == "--print-paths":
             options.print_paths = True
-        elif word == "--host" or word.startswith("--host="):
-            if word == "--host":
+        elif word.partition("=")[0] in ("--host", "--on-hook-lost"):
+            name = word.partition("=")[0]
+            if word == name:
                 index += 1
                 if index == len(args):
-                    raise UsageError("--host needs a value")
+                    raise UsageError(f"{name} needs a value")
                 value = args[index]
             else:
                 value = word.partition("=")[2]
-            if value not in HOST_NAMES:
-                raise UsageError(f"--host {value!r}: one of {', '.join(HOST_NAMES)}")
-            options.host = value
+            choices = HOST_NAMES if name == "--host" else ON_HOOK_LOST
+            if value not in choices:
+                raise UsageError(f"{name} {value!r}: one of {', '.join(choices)}")
+            if name == "--host":
+                options.host = value
+            else:
+                options.on_hook_lost = value
         elif word.startswith("-"):
             raise UsageError(f"no such option: {word}")
         else:
@@ -124,6 +144,7 @@ def main(args: list[str]) -> int:
             cwd,
             protect_secrets=options.protect_secrets,
             read_only_proc=options.read_only_proc,
+            on_hook_lost=options.on_hook_lost,
         )
     except RunError as exc:
         sys.stderr.write(f"hookwise run: {exc}\n")

@@ -180,6 +180,22 @@ def confined_sink(env: dict[str, str]) -> str | None:
     return env.get(confinement.AUDIT_VARIABLE) if confinement.confined(env) else None
 
 
+# A hook inside a session tells the sink it started, then delivers its record (or, without
+# one, that it is done): a hook that starts and never answers (killed, stopped by another
+# process of the session) is reported by the supervisor, which knows the sender's pid.
+HOOK_STARTED = b'{"hookwise_run": "started"}'
+HOOK_DONE = b'{"hookwise_run": "done"}'
+
+
+def hook_started(env: dict[str, str]) -> str | None:
+    """Inside a session: send :data:`HOOK_STARTED` and return the sink (the hook sends its
+    record, or :data:`HOOK_DONE`, there before it ends); outside: None, no system call."""
+    sink = confined_sink(env)
+    if sink is not None:
+        send_record(sink, HOOK_STARTED)
+    return sink
+
+
 def deliver(record: dict[str, Any], settings: dict[str, Any], env: dict[str, str]) -> None:
     """One decision to the audit log: through the session's sink when confined (where the
     log is read-only), else appended to the file. Raises OSError when it could not be."""

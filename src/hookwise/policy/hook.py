@@ -292,6 +292,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"hookwise hook: {exc}\n{USAGE}")
         return 2
     env = os.environ_copy()
+    sink = audit.hook_started(env)  # inside `hookwise run`: the supervisor waits for an answer
     if options.policy:
         env["HOOKWISE_POLICY"] = os.path.abspath(options.policy)
     outcome = Outcome()
@@ -355,6 +356,9 @@ def main(argv: list[str]) -> int:
             if policy and policy.get("untrusted"):
                 record["untrusted"] = policy["untrusted"]
             audit.deliver(record, settings, env)
+            sink = None  # the record said it
         except (OSError, ValueError, TypeError) as exc:
             sys.stderr.write(f"hookwise: cannot write the audit log: {exc}\n")
+    if sink is not None:
+        audit.send_record(sink, audit.HOOK_DONE)
     return answer.exit_code

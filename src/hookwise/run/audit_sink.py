@@ -10,6 +10,12 @@ file is refused with a message, before the agent starts.
 
 The client the confined hook calls is ``policy/audit.py``'s :func:`send_record`
 (``deliver`` picks it when the hook runs confined).
+
+A session appends at most :data:`SESSION_CAP` bytes: a process flooding the socket cannot
+fill the disk (a red team wrote 300 MB in 5 s). Past it, records are refused and counted,
+except a hook's own: a record from a process that said it is a hook (``started``, see
+:mod:`hookwise.run.hook_watch`) still gets in, up to :data:`HOOK_RESERVE` more. The sink also
+writes the supervisor's own records: a hook lost, the cap reached.
 """
 
 from __future__ import annotations
@@ -17,8 +23,20 @@ from __future__ import annotations
 import _socket
 import os
 import stat
+import sys
+import time
 
-from hookwise.policy.audit import MAX_RECORD
+from hookwise.policy.audit import HOOK_DONE, HOOK_STARTED, MAX_RECORD, iso_time
+from hookwise.run.hook_watch import HookWatch, Lost
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import select
+    from collections.abc import Callable
+
+SESSION_CAP = 64 * 1024 * 1024  # bytes one session may append
+HOOK_RESERVE = 16 * 1024 * 1024  # more, for the hooks' own records once the cap is reached
+_CREDENTIALS = _socket.CMSG_SPACE(12)  # struct ucred: pid, uid, gid
 
 
 class SinkError(OSError):
@@ -78,18 +96,52 @@ def line_of(record: bytes) -> bytes | None:
     return body.replace(b"\n", b" ").replace(b"\r", b" ") + b"\n"
 
 
+def supervisor_record(session: str, event: str, reason: str, **extra: object) -> bytes:
+    """One record of the supervisor's own, as a log line."""
+    import json
+
+    record = {
+        "time": iso_time(time.time()),
+        "source": "run",
+        "run_session": session,
+        "event": event,
+        "decision": "none",
+        "reason": reason,
+        **extra,
+    }
+    return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
 class AuditSink:
     """The supervisor's side: a bound socket and the open log; :meth:`serve` runs until
     :meth:`stop` (from another thread)."""
 
-    def __init__(self, socket_path: str, log_path: str) -> None:
+    def __init__(
+        self,
+        socket_path: str,
+        log_path: str,
+        *,
+        session: str = "",
+        cap: int = SESSION_CAP,
+        reserve: int = HOOK_RESERVE,
+        on_lost: Callable[[Lost], None] | None = None,
+    ) -> None:
         self.socket_path = socket_path
         self.log_path = log_path
+        self.session = session
+        self.cap = cap
+        self.reserve = reserve
         self.log = open_log(log_path)
         self.accepted = 0
         self.refused = 0
+        self.capped = 0  # records refused past the cap
+        self.capped_bytes = 0
+        self.written = 0  # bytes appended from inside
+        self.reserved = 0  # of which past the cap (hooks' records)
         self.failed: str | None = None
         self.bound = False
+        self.on_lost = on_lost
+        self.watch = HookWatch(self._lost)
         self.sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_DGRAM | _socket.SOCK_CLOEXEC)
         try:
             self.sock.bind(socket_path)
@@ -99,36 +151,115 @@ class AuditSink:
             raise SinkError(
                 exc.errno, f"cannot bind the audit socket {socket_path}: {exc.strerror}"
             ) from None
+        self.sock.setsockopt(_socket.SOL_SOCKET, _socket.SO_PASSCRED, 1)
         self.sock.setblocking(False)
         self._wake_read, self._wake_write = os.pipe()
+        self._poller: select.poll | None = None
+
+    def _append(self, line: bytes) -> None:
+        try:
+            os.write(self.log, line)
+        except OSError as exc:
+            self.failed = f"cannot append to the audit log {self.log_path}: {exc.strerror}"
+
+    def _lost(self, lost: Lost) -> None:
+        self._append(
+            supervisor_record(
+                self.session,
+                "hook_lost",
+                f"a hook {lost.how}: the host may have run the tool unguarded",
+                pid=lost.pid,
+                command=lost.command,
+                seconds=lost.seconds,
+            )
+        )
+        if self.on_lost is not None:
+            self.on_lost(lost)
+
+    def _receive(self) -> tuple[bytes, int] | None:
+        """One datagram and its sender's pid (0 when the kernel gave none); None when empty."""
+        try:
+            record, ancillary, _flags, _address = self.sock.recvmsg(MAX_RECORD + 1, _CREDENTIALS)
+        except (BlockingIOError, InterruptedError):
+            return None
+        pid = 0
+        for level, kind, data in ancillary:
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_CREDENTIALS and len(data) >= 4:
+                pid = int.from_bytes(data[:4], sys.byteorder, signed=True)
+        return record, pid
 
     def _receive_all(self) -> None:
         while True:
-            try:
-                record = self.sock.recv(MAX_RECORD + 1)
-            except (BlockingIOError, InterruptedError):
+            received = self._receive()
+            if received is None:
                 return
+            record, pid = received
+            if record == HOOK_STARTED and pid > 0:
+                new, closed = self.watch.started(pid)
+                self._unwatch_fd(closed)
+                self._watch_fd(new)
+                continue
+            hook = pid > 0 and self.watch.is_hook(pid)
+            if hook:
+                self._unwatch_fd(self.watch.answer(pid))
+                if record == HOOK_DONE:
+                    continue
+            over = self.written + len(record) + 1 > self.cap
+            if over and not (hook and self.reserved + len(record) + 1 <= self.reserve):
+                self.capped += 1
+                self.capped_bytes += len(record)
+                continue
             line = line_of(record)
             if line is None:
                 self.refused += 1
                 continue
+            self._append(line)
+            self.accepted += 1
+            self.written += len(line)
+            if over:
+                self.reserved += len(line)
+
+    def _watch_fd(self, fd: int | None) -> None:
+        if fd is not None and self._poller is not None:
+            self._poller.register(fd, 1)  # POLLIN
+
+    def _unwatch_fd(self, fd: int | None) -> None:
+        if fd is not None and self._poller is not None:
             try:
-                os.write(self.log, line)
-                self.accepted += 1
-            except OSError as exc:
-                self.failed = f"cannot append to the audit log {self.log_path}: {exc.strerror}"
+                self._poller.unregister(fd)
+            except KeyError:
+                return
 
     def serve(self) -> None:
-        import select
+        import select  # (after the start: the sink serves once the agent runs)
 
         poller = select.poll()
+        self._poller = poller
         poller.register(self.sock.fileno(), select.POLLIN)
         poller.register(self._wake_read, select.POLLIN)
         while True:
-            ready = {fd for fd, _event in poller.poll()}
+            ready = {fd for fd, _event in poller.poll(self.watch.poll_timeout())}
             self._receive_all()
+            for fd in ready - {self.sock.fileno(), self._wake_read}:
+                self._unwatch_fd(self.watch.ended(fd))
+            for fd in self.watch.check():
+                self._unwatch_fd(fd)
             if self._wake_read in ready:
+                self.watch.finish()
+                self._summary()
                 return
+
+    def _summary(self) -> None:
+        if self.capped:
+            self._append(
+                supervisor_record(
+                    self.session,
+                    "audit_capped",
+                    f"{self.capped} record(s) ({self.capped_bytes} bytes) refused past the "
+                    f"session's limit of {self.cap} bytes",
+                    refused=self.capped,
+                )
+            )
 
     def stop(self) -> None:
         """Ask :meth:`serve` to drain what is queued and return."""

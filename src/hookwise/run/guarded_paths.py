@@ -378,8 +378,11 @@ def _python_libraries(real: str, why: str) -> list[Guarded]:
         return []
     out: list[Guarded] = []
     for name in names:
+        if not name.startswith(("libpython", "python3")):
+            continue
         path = os.path.realpath(os.path.join(lib, name))
-        if name.startswith("libpython") and ".so" in name:
+        minor = name.removeprefix("libpython3.")[:1]  # (libpython3.so is a stub, not loaded)
+        if name.startswith("libpython3.") and minor.isdigit() and ".so" in name:
             found = Guarded(path, CODE, f"{why}'s {os.path.basename(path)}")
         elif name.startswith("python3") and os.path.exists(os.path.join(path, "os.py")):
             found = Guarded(path, CODE, f"{why}'s standard library")
@@ -415,9 +418,10 @@ def _code(env: dict[str, str]) -> list[Guarded]:
 
     out = [Guarded(os.path.dirname(os.path.abspath(hookwise.__file__)), CODE, "hookwise's code")]
     found: list[Guarded | None] = [*_interpreter(sys.executable, "this interpreter")]
-    for path in _mapped_libpython():
-        if os.access(path, os.W_OK):
-            found.append(Guarded(path, CODE, "this interpreter's libpython"))
+    if not any(e and "/libpython" in e.path for e in found):  # elsewhere (Debian: lib/<arch>)
+        for path in _mapped_libpython():
+            if os.access(path, os.W_OK):
+                found.append(Guarded(path, CODE, "this interpreter's libpython"))
     for path in _launcher_code(env):
         if os.path.isdir(path):
             found.append(Guarded(path, CODE, "the launcher's hookwise"))

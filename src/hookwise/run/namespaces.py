@@ -12,10 +12,12 @@ The supervisor (outside, in every parent namespace) forks the **builder**, which
 init mounts a fresh ``/proc`` for the pid namespace, then enters a second user and mount
 namespace: every mount made above is now locked (the kernel's ``MNT_LOCKED`` and
 ``MNT_LOCK_READONLY`` for a less privileged namespace), so nothing inside can unmount them or
-remount them writable, not even from a namespace of its own. It drops every capability (all
-five sets, and root's exceptions through the securebits), sets ``no_new_privs``, installs a
-seccomp filter against terminal injection (``TIOCSTI``), closes every descriptor from 3 on and
-forks the agent; then it forwards signals and reaps orphans (:mod:`hookwise.run.init`).
+remount them writable, not even from a namespace of its own (``--read-only-proc`` then makes
+/proc read-only too). It drops every capability (all five sets, and root's exceptions through
+the securebits), sets ``no_new_privs``, installs the seccomp filter (terminal injection,
+attaching to or writing another process: :func:`hookwise.run.libc.install_filter`), closes
+every descriptor from 3 on and forks the agent; then it forwards signals and reaps orphans
+(:mod:`hookwise.run.init`).
 
 Failures before the agent's ``exec`` are written to the report pipe (one line, ``error ...``)
 and end the process with :data:`SETUP_FAILED`; the supervisor prints them.

@@ -7,7 +7,8 @@ SIGWINCH, SIGUSR1 and SIGUSR2 *sent to it with kill* to the agent (the terminal'
 reach the agent directly: it runs in the same terminal and process group), serves the audit
 sink, and exits with the agent's status (128 + n when a signal ended it; 125 when the
 confinement could not be set up, with the reason on stderr). Placeholders are removed after
-the session when untouched.
+the session when untouched. Hooks that started and never answered are reported at the end
+(:mod:`hookwise.run.hook_watch`), or end the session with ``--on-hook-lost=stop``.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from hookwise.run.guarded_paths import (
     secrets_pack,
 )
 from hookwise.run.hidden import device_hides, ipc_hides, secret_hides
-from hookwise.run.host_switches import hooks_switched_off
+from hookwise.run.hook_watch import exiting
 from hookwise.run.namespaces import FORWARDED, GO, SETUP_FAILED, Launch, spawn
 from hookwise.run.plan import Hide, MountPlan, build
 from hookwise.run.signals import signal
@@ -241,6 +242,7 @@ def run(
     *,
     protect_secrets: bool = False,
     read_only_proc: bool = False,
+    on_hook_lost: str = "report",
     note: Callable[[str], None] | None = None,
 ) -> int:
     """Run ``argv`` confined; its exit status. Raises :class:`RunError` when the
@@ -272,11 +274,10 @@ def run(
     try:
         entries = guarded_paths(env, cwd) + agent_code(argv, env)
         entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
-        for line in hooks_switched_off(entries):
-            say(f"warning: {line}")
         empty_dir, empty_file = _empty_sources(directory)
         try:
-            sink = AuditSink(socket_path, audit_log(env))
+            stopper = _Stopper(on_hook_lost)
+            sink = AuditSink(socket_path, audit_log(env), session=session, on_lost=stopper)
         except SinkError as exc:
             raise RunError(str(exc.strerror)) from None
         covered = hides(env, cwd, protect_secrets)
@@ -303,7 +304,7 @@ def run(
             read_only_proc=read_only_proc,
         )
         identities = _identities(plan)
-        code = _start(launch, sink, say, targets)
+        code = _start(launch, sink, say, targets=targets, stopper=stopper, entries=entries)
         for path in _replaced(identities):
             say(
                 f"{path} was replaced from outside during the session; its read-only bind "
@@ -327,12 +328,97 @@ def _open_gate(fd: int, go: bool) -> None:
         os.close(fd)
 
 
+STOP_GRACE = 5.0  # seconds the agent has to end on SIGTERM before the session is killed
+
+
+def _first_child(pid: int) -> int | None:
+    """init's first child: the agent's process (its own pid namespace's 2)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as handle:
+            words = handle.read().split()
+    except OSError:
+        return None
+    return int(words[0]) if words else None
+
+
+class _Stopper:
+    """``--on-hook-lost=stop``: the first lost hook ends the session (SIGTERM to the agent
+    through init, SIGKILL to the whole session :data:`STOP_GRACE` seconds later). Called
+    from the sink's thread; signals go through pidfds (no pid reused meanwhile is hit)."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.init_fd = -1
+        self.builder_fd = -1
+        self.stopped = False
+
+    def __call__(self, _lost: object) -> None:
+        if self.mode != "stop" or self.stopped or self.init_fd < 0:
+            return
+        self.stopped = True
+        try:
+            signal.pidfd_send_signal(self.init_fd, signal.SIGTERM)
+        except OSError:
+            return
+
+        def escalate() -> None:
+            import time
+
+            time.sleep(STOP_GRACE)
+            try:
+                signal.pidfd_send_signal(self.builder_fd, signal.SIGKILL)
+            except OSError:
+                return
+
+        _thread.start_new_thread(escalate, ())
+
+
+def _pidfd(pid: int) -> int:
+    try:
+        return os.pidfd_open(pid)
+    except OSError:
+        return -1
+
+
+def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None]) -> None:
+    """What the sink saw, at the end of the session (stderr; the log has its records)."""
+    if sink.refused:
+        say(f"refused {sink.refused} audit record(s): not one JSON object of at most 64 KiB")
+    if sink.capped:
+        kept = f"; hooks' records past it: {sink.reserved} bytes" if sink.reserved else ""
+        say(
+            f"refused {sink.capped} audit record(s) ({sink.capped_bytes} bytes) past the "
+            f"session's limit of {sink.cap // (1024 * 1024)} MiB (a process flooded the "
+            f"audit socket?){kept}"
+        )
+    lost = sink.watch.lost
+    if lost:
+        say(
+            f"{len(lost)} hook(s) started and never answered: the host may have run those "
+            "tool calls unguarded (a process of the session killing or stopping hooks?): "
+            + "; ".join(item.describe() for item in lost[:10])
+            + (f"; and {len(lost) - 10} more" if len(lost) > 10 else "")
+        )
+        if stopper.stopped:
+            say("ended the session at the first one (--on-hook-lost=stop)")
+    if sink.failed:
+        say(sink.failed)
+
+
 def _start(
-    launch: Launch, sink: AuditSink, say: Callable[[str], None], targets: list[Guarded]
+    launch: Launch,
+    sink: AuditSink,
+    say: Callable[[str], None],
+    *,
+    targets: list[Guarded],
+    stopper: _Stopper,
+    entries: list[Guarded],
 ) -> int:
-    """Fork the builder, check the guarded code while it builds the namespaces (the agent
-    starts only when the check passed), serve the sink, forward signals, wait."""
+    """Fork the builder; while it builds the namespaces, check the guarded code (the agent
+    starts only when the check passed) and warn of host settings that switch hooks off;
+    then serve the sink, forward signals, wait."""
     from hookwise.run import libc
+    from hookwise.run.host_switches import hooks_switched_off
     from hookwise.run.links import linked_code
 
     waited = {*FORWARDED, signal.SIGCHLD}
@@ -345,13 +431,26 @@ def _start(
         finally:
             os.close(write_end)
             os.close(gate_read)
+        stopper.builder_fd = _pidfd(builder)
         libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making the supervisor undumpable")
         refused: str | None = "the check of hookwise's code did not finish"
         try:
             refused = linked_code(targets)
+            for line in hooks_switched_off(entries):
+                say(f"warning: {line}")
         finally:
             _open_gate(gate_write, refused is None)
         init_pid, error = _read_report(read_end)
+        if init_pid is not None:
+            stopper.init_fd = _pidfd(init_pid)
+            agent: list[int | None] = [None]
+
+            def agent_pid() -> int | None:
+                agent[0] = agent[0] or _first_child(init_pid)
+                return agent[0]
+
+            sink.watch.agent = agent_pid
+            sink.watch.session_ending = lambda: exiting(init_pid)
         done = _thread.allocate_lock()
         done.acquire()
 
@@ -367,10 +466,11 @@ def _start(
         finally:
             sink.stop()
             done.acquire()
-        if sink.refused:
-            say(f"refused {sink.refused} audit record(s): not one JSON object of at most 64 KiB")
-        if sink.failed:
-            say(sink.failed)
+            for fd in (stopper.init_fd, stopper.builder_fd):
+                if fd >= 0:
+                    os.close(fd)
+            stopper.init_fd = stopper.builder_fd = -1
+        _report_sink(sink, stopper, say)
         if refused:
             raise RunError(refused)
         if error is not None:

@@ -1,0 +1,209 @@
+"""Hooks that started and never answered: killed, stopped or starved by another process of
+the session, so that the host gave up on them and ran the tool unguarded.
+
+No mount keeps a process of the session from signalling another of the same user: a
+background process an earlier tool call left running can kill or stop every hook, and
+Claude Code and Gemini CLI take a hook that dies (or times out) as a non-blocking error. So
+the supervisor watches instead. A hook inside a session sends ``started`` to the audit sink
+as soon as it runs, then its record (or ``done``); the sink learns the sender's pid from the
+kernel (``SCM_CREDENTIALS``: a process cannot claim another's), opens a pidfd on it, and a
+hook is **lost** when
+
+- it ends without having answered (killed; a crash inside still answers, with an error);
+- it stays stopped (``SIGSTOP``, ``T`` in ``/proc/<pid>/stat``) for :data:`STOPPED_FOR`
+  seconds while the agent runs (a session suspended with Ctrl-Z stops the agent too);
+- it has not answered after :data:`HOOK_TIMEOUT` seconds.
+
+Hooks killed as the session ends (the agent exited: the kernel ends every process of its pid
+namespace, and init is exiting first) are not counted. What it cannot see: a hook killed
+before it sent ``started`` (its shell, or the first tens
+of milliseconds of the interpreter); docs/confinement.md says what else is left.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+STOPPED_FOR = 1.0  # seconds a hook may stay stopped while the agent runs
+HOOK_TIMEOUT = 600.0  # the longest a host waits for a hook by default (Codex, Gemini CLI)
+CHECK_EVERY = 0.25  # seconds between looks at the pending hooks' states
+PF_EXITING = 0x4  # /proc/<pid>/stat flags: the process is exiting
+SIGNALS = {1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 9: "SIGKILL", 15: "SIGTERM"}
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command name (state first), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            text = handle.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    return text.rpartition(")")[2].split()
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            raw = handle.read(4096)
+    except OSError:
+        return ""
+    return raw.rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")
+
+
+def exiting(pid: int) -> bool:
+    """Whether ``pid`` is gone or exiting (set before its pid namespace is emptied)."""
+    fields = _stat(pid)
+    if fields is None or len(fields) < 7 or fields[0] in ("Z", "X"):
+        return True
+    return bool(int(fields[6]) & PF_EXITING) if fields[6].isdigit() else False
+
+
+def _stopped(pid: int) -> bool:
+    fields = _stat(pid)
+    return fields is not None and bool(fields) and fields[0] in ("T", "t")
+
+
+class Hook:
+    """One hook that said it started."""
+
+    __slots__ = ("command", "pid", "pidfd", "since", "stopped_since")
+
+    def __init__(self, pid: int, pidfd: int, command: str, now: float) -> None:
+        self.pid = pid
+        self.pidfd = pidfd
+        self.command = command
+        self.since = now
+        self.stopped_since: float | None = None
+
+
+class Lost:
+    """A hook that never answered, and how."""
+
+    __slots__ = ("command", "how", "pid", "seconds")
+
+    def __init__(self, hook: Hook, how: str, now: float) -> None:
+        self.pid = hook.pid
+        self.command = hook.command
+        self.how = how
+        self.seconds = round(now - hook.since, 3)
+
+    def describe(self) -> str:
+        command = f" ({self.command[:120]})" if self.command else ""
+        return f"pid {self.pid}{command} {self.how} after {self.seconds:g} s"
+
+
+class HookWatch:
+    """The sink's bookkeeping of started hooks (called from the sink's thread only)."""
+
+    def __init__(self, on_lost: Callable[[Lost], None]) -> None:
+        self.pending: dict[int, Hook] = {}
+        self.by_fd: dict[int, Hook] = {}
+        self.lost: list[Lost] = []
+        self.answered = 0
+        self.on_lost = on_lost
+        self.agent: Callable[[], int | None] = lambda: None
+        self.session_ending: Callable[[], bool] = lambda: False
+        self._last_check = time.monotonic()
+
+    def started(self, pid: int) -> tuple[int | None, int | None]:
+        """A hook said it started: (the pidfd to poll for its end, None when it already
+        ended, which :meth:`check` finds; a pidfd no longer polled, when the same pid said
+        it before)."""
+        now = time.monotonic()
+        old = self.pending.pop(pid, None)
+        closed = self._forget(old) if old is not None else None
+        try:
+            pidfd = os.pidfd_open(pid)
+        except OSError:
+            pidfd = -1
+        hook = Hook(pid, pidfd, _cmdline(pid), now)
+        self.pending[pid] = hook
+        if pidfd < 0:
+            return None, closed
+        self.by_fd[pidfd] = hook
+        return pidfd, closed
+
+    def is_hook(self, pid: int) -> bool:
+        return pid in self.pending
+
+    def answer(self, pid: int) -> int | None:
+        """The hook's record (or ``done``) arrived: the pidfd no longer polled, if any."""
+        hook = self.pending.pop(pid, None)
+        if hook is None:
+            return None
+        self.answered += 1
+        return self._forget(hook)
+
+    def _forget(self, hook: Hook) -> int | None:
+        if hook.pidfd < 0:
+            return None
+        self.by_fd.pop(hook.pidfd, None)
+        os.close(hook.pidfd)
+        return hook.pidfd
+
+    def _lose(self, hook: Hook, how: str, now: float) -> int | None:
+        self.pending.pop(hook.pid, None)
+        fd = self._forget(hook)
+        if self.session_ending():  # killed with the rest of the session: not lost
+            return fd
+        lost = Lost(hook, how, now)
+        self.lost.append(lost)
+        self.on_lost(lost)
+        return fd
+
+    def ended(self, pidfd: int) -> int | None:
+        """A polled hook ended (its queued record already read): lost when it had not
+        answered. The pidfd to unregister."""
+        hook = self.by_fd.get(pidfd)
+        if hook is None:
+            return None
+        return self._lose(hook, _how_it_ended(hook.pid), time.monotonic())
+
+    def check(self) -> list[int]:
+        """Look at the pending hooks (every :data:`CHECK_EVERY` s): those that ended before
+        a pidfd was opened, stayed stopped, or ran out of time. The pidfds to unregister."""
+        now = time.monotonic()
+        suspended = now - self._last_check > 4 * CHECK_EVERY + 1  # this process was stopped
+        self._last_check = now
+        agent = self.agent()
+        agent_stopped = agent is not None and _stopped(agent)
+        out: list[int | None] = []
+        for hook in list(self.pending.values()):
+            if hook.pidfd < 0 and _stat(hook.pid) is None:
+                out.append(self._lose(hook, "ended without answering", now))
+            elif now - hook.since > HOOK_TIMEOUT:
+                out.append(self._lose(hook, f"did not answer within {HOOK_TIMEOUT:g} s", now))
+            elif not suspended and not agent_stopped and _stopped(hook.pid):
+                hook.stopped_since = hook.stopped_since or now
+                if now - hook.stopped_since >= STOPPED_FOR:
+                    out.append(self._lose(hook, "was stopped (SIGSTOP) by another process", now))
+            else:
+                hook.stopped_since = None
+        return [fd for fd in out if fd is not None]
+
+    def finish(self) -> None:
+        """The session ended: the hooks still pending ended with it (not counted)."""
+        for hook in list(self.pending.values()):
+            self.pending.pop(hook.pid, None)
+            self._forget(hook)
+
+    def poll_timeout(self) -> int:
+        """Milliseconds the sink may sleep: forever when no hook is pending."""
+        return int(CHECK_EVERY * 1000) if self.pending else -1
+
+
+def _how_it_ended(pid: int) -> str:
+    """Killed by which signal, when /proc still has the zombie's exit code."""
+    fields = _stat(pid)
+    if fields is not None and len(fields) > 49 and fields[0] in ("Z", "X"):
+        code = int(fields[49]) if fields[49].isdigit() else 0
+        if code & 0x7F:
+            name = SIGNALS.get(code & 0x7F, f"signal {code & 0x7F}")
+            return f"was killed ({name}) before it answered"
+        return f"exited with status {code >> 8} without answering"
+    return "ended without answering"
