@@ -281,7 +281,7 @@ def test_hooks_trust_from_a_subdirectory_trusts_the_project_doctor_checks(user: 
     assert folders == {str(user.project): "TRUST_FOLDER"}
     assert "all good" in user.run("doctor", "--host", "gemini", cwd=sub).stdout
     listed = user.run("hooks", "list", "--host", "gemini", cwd=sub).stdout
-    assert f"project {user.project} " in listed.splitlines()[0]
+    assert listed.startswith(f"Gemini CLI hooks · project {user.project} ")
 
 
 def test_scan_takes_the_project_option(user: User, tmp_path: Path) -> None:

@@ -152,3 +152,18 @@ def test_claude_workspace_trust_is_one_story(user: User) -> None:
     assert f"ok    trust: {story}" in doctor, doctor
     fired = user.run("fire", "PreToolUse", "--host", "claude", "--payload", "-", stdin=push)
     assert "skipped" not in fired.stdout and '"proceed": false' in fired.stdout
+
+
+def test_explain_without_an_event_name_is_an_input_error(user: User) -> None:
+    """Item 9: a payload that is no host's event exits 2; --host/--event fill it in."""
+    user.run("policy", "init")
+    user.run("policy", "trust")
+    event = user.project / "event.json"
+    event.write_text('{"tool_name":"Bash","tool_input":{"command":"git push --force"}}')
+    missing = user.run("explain", str(event), check=2)
+    assert "no hook_event_name: give it with --event" in missing.stderr
+    assert "decision" not in missing.stdout
+    filled = user.run("explain", str(event), "--event", "PreToolUse", "--host", "claude")
+    assert "decision: deny" in filled.stdout and "no-force-push" in filled.stdout
+    bogus = '{"hook_event_name":"Bogus","tool_name":"Bash"}'
+    assert "unknown Claude Code event" in user.run("explain", stdin=bogus, check=2).stdout

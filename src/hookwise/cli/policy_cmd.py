@@ -353,6 +353,13 @@ def _print_explanation(report: dict[str, Any]) -> None:
 @_platform_alias
 @_cwd_option
 @_policy_option
+@click.option(
+    "--event",
+    default=None,
+    metavar="NAME",
+    help="The host's event name (PreToolUse, BeforeTool...) when the payload has no "
+    "hook_event_name.",
+)
 @click.option("--no-validators", is_flag=True, help="Do not run validator commands.")
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
 def explain(
@@ -361,14 +368,29 @@ def explain(
     platform: str | None,
     cwd: Path | None,
     policy_file: Path | None,
+    event: str | None,
     no_validators: bool,
     as_json: bool,
 ) -> None:
-    """Explain the decision for a hook PAYLOAD (a JSON file, or - for stdin)."""
+    """Explain the decision for a hook PAYLOAD (a JSON file, or - for stdin): what the
+    host sends its hook, e.g. {"hook_event_name": "PreToolUse", "tool_name": "Bash",
+    "tool_input": {"command": "ls"}, "cwd": "/path/to/project"}.
+
+    Exit 2 when the payload cannot be read as an event of a host.
+    """
     from hookwise.policy.tools.explain import explain as run_explain
 
     platform = dialect or platform
     data = _read_payload(payload)
+    if not isinstance(data, dict):
+        raise InputError("a hook event is a JSON object")
+    if event is not None:
+        data.setdefault("hook_event_name", event)
+    elif not data.get("hook_event_name"):
+        raise InputError(
+            "the payload has no hook_event_name: give it with --event (e.g. --event "
+            "PreToolUse --host claude), or add it, as the host sends it"
+        )
     env = _env(policy_file)
     event_cwd = data.get("cwd") if isinstance(data, dict) else None
     if isinstance(data, dict) and not event_cwd:
@@ -383,6 +405,9 @@ def explain(
         click.echo(_dump(report))
     else:
         _print_explanation(report)
+    if report.get("error") and not report.get("canonical"):
+        # the payload is no event hookwise can read: an input error, not a decision
+        raise SystemExit(2)
 
 
 @click.command(name="test")
