@@ -928,12 +928,15 @@ def _record_word(word: _Word, script: Script, certain: bool) -> None:
         _record(script, name, items, certain)
         return
     _record(script, name, None if word.dynamic else value, certain)
-    from hookwise.shell.variables import value_token
+    from hookwise.shell.variables import value_shape
 
-    hint = value_token(value) if word.dynamic else ("*",)
+    if word.dynamic and word.parts is not None:
+        hint = value_shape(word.parts, word.marks)
+    else:
+        hint = (("*",),)
     key = (script.scope, name)
     hints = script.vars.hints
-    hints[key] = hint if hints.get(key, hint) == hint else ("*",)
+    hints[key] = hint if hints.get(key, hint) == hint else (("*",),)
 
 
 def _record(script: Script, name: str, value: str | list[str] | None, certain: bool) -> None:
@@ -1029,13 +1032,13 @@ def _shapes(words: list[_Word], script: Script) -> dict[int, tuple[tuple[str, ..
     scope = script.scope
     made_here = script.positional is not None or script.deferred or vars_ is not None
 
-    def assigned(name: str) -> tuple[str, ...] | None:
+    def assigned(name: str) -> tuple[tuple[str, ...], ...] | None:
         if name.isdigit() or name in ("@", "*", "#"):
             # a function's arguments, or the line's own set --: made on the line
-            return ("*",) if made_here else None
+            return (("*",),) if made_here else None
         return vars_.token(scope, name) if vars_ is not None else None
 
-    def token(piece: str) -> tuple[str, ...]:
+    def token(piece: str) -> tuple[tuple[str, ...], ...]:
         from hookwise.shell.variables import piece_token
 
         return piece_token(piece, assigned)

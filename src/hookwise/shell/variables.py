@@ -42,8 +42,8 @@ class Vars:
         self.referenced = False  # a word expanded a variable
         self.table: dict[tuple[int, str], tuple[Value, int]] | None = None
         self._unknown: set[tuple[int, str]] = set()
-        # what an unknown value assigned on the line is (value_token): x=$(mktemp) a path
-        self.hints: dict[tuple[int, str], tuple[str, ...]] = {}
+        # what an unknown value assigned on the line is (value_shape): x=$(mktemp) a path
+        self.hints: dict[tuple[int, str], tuple[tuple[str, ...], ...]] = {}
 
     def record(self, scope: int, name: str, value: Value, certain: bool, end: int) -> None:
         if self.table is None:  # the second pass reads the table the first one made
@@ -68,17 +68,17 @@ class Vars:
         for scope in self.wildcard:
             self._unknown.add((scope, "IFS"))
 
-    def token(self, scope: int, name: str) -> tuple[str, ...] | None:
-        """The shape token of a variable the line assigns (None: it never does)."""
+    def token(self, scope: int, name: str) -> tuple[tuple[str, ...], ...] | None:
+        """The shape of a variable the line assigns (None: it never does)."""
         if scope in self.wildcard:
-            return ("*",)
+            return (("*",),)
         records = [r for r in self.records if r[0] == scope and r[1] == name]
         if not records:
             return None
         hint = self.hints.get((scope, name))
         if hint is not None and all(r[2] is None for r in records):
             return hint
-        return ("*",)
+        return (("*",),)
 
     def lookup(self, scope: int, name: str, anchor: int) -> tuple[Value, bool]:
         """(value, known) of ``name`` for a word at ``anchor``."""
@@ -312,7 +312,9 @@ def _split_into(text: str, ifs: str, fields: list[str], solid: list[bool]) -> No
 
 
 def shape(
-    parts: list[str], marks: tuple[tuple[int, int], ...], token: Callable[[str], tuple[str, ...]]
+    parts: list[str],
+    marks: tuple[tuple[int, int], ...],
+    token: Callable[[str], tuple[tuple[str, ...], ...]],
 ) -> tuple[tuple[str, ...], ...]:
     """What an unknown word can be, for the matcher: a sequence of ``("L", text)``
     literal, ``("*",)`` anything made on the line, ``("E",)`` a value from the
@@ -333,9 +335,13 @@ def shape(
                     out.append(("L", piece))
             continue
         found = token(piece)
-        if found == ("*",) and (kind == 1 or _multi(piece)):
+        if ("*",) in found and (kind == 1 or _multi(piece)):
             splits = True
-        out.append(found)
+        for item in found:
+            if item[0] == "L" and out and out[-1][0] == "L":
+                out[-1] = ("L", out[-1][1] + item[1])
+            else:
+                out.append(item)
     if splits:
         out.insert(0, ("S",))
     return tuple(out)
@@ -351,33 +357,37 @@ def plain_name(piece: str) -> str | None:
     return name if name.isidentifier() or name in _DIGIT_NAMES else None
 
 
-def piece_token(piece: str, assigned: Callable[[str], tuple[str, ...] | None]) -> tuple[str, ...]:
-    """The shape token of one expansion; ``assigned(name)``: the token of a variable the
+Shape = tuple[tuple[str, ...], ...]
+
+
+def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
+    """The shape tokens of one expansion; ``assigned(name)``: the shape of a variable the
     line assigns (None: the line never does, the value is the environment's)."""
     if piece.startswith(("$((", "$[")):
-        return ("D",)
+        return (("D",),)
     name = plain_name(piece)
     if name is None:
-        return ("*",)
+        return (("*",),)
     if name in _DIGIT_NAMES:
-        return ("D",)
+        return (("D",),)
     found = assigned(name)
     if found is not None:
         return found
     if name in _PATH_NAMES:
-        return ("/",)
-    return ("E",)
+        return (("/",),)
+    return (("E",),)
 
 
 # commands whose output is a path, and one whose output is a number
 _PATH_OUTPUTS = frozenset(["mktemp", "pwd", "realpath", "dirname", "readlink", "which"])
 
 
-def value_token(value: str) -> tuple[str, ...]:
-    """What a value assigned on the line but unknown here can be: ``$(mktemp -d)`` is a
-    path, ``$(git rev-parse --show-toplevel)`` too; anything else made on the line."""
-    if value.startswith("$(") and value.endswith(")") and value.count("$(") == 1:
-        words = value[2:-1].split()
+def value_token(piece: str) -> tuple[str, ...]:
+    """What a command substitution gives, when that is known by the command: ``$(mktemp
+    -d)`` a path, ``$(git rev-parse --show-toplevel)`` too, ``$(nproc)`` a number;
+    anything else made on the line."""
+    if piece.startswith("$(") and piece.endswith(")") and piece.count("$(") == 1:
+        words = piece[2:-1].split()
         if words and words[0] in _PATH_OUTPUTS:
             return ("/",)
         if words[:3] == ["git", "rev-parse", "--show-toplevel"]:
@@ -385,3 +395,27 @@ def value_token(value: str) -> tuple[str, ...]:
         if words[:1] in (["nproc"], ["id"]) or words[:2] == ["date", "+%s"]:
             return ("D",)
     return ("*",)
+
+
+def value_shape(parts: list[str], marks: tuple[tuple[int, int], ...]) -> Shape:
+    """What the value of an assignment word (``tag=v$(jq ...)``) can be: its literal
+    pieces and what its expansions give (never split: an assignment is one word)."""
+    kinds = dict(marks)
+    out: list[tuple[str, ...]] = []
+    text = "".join(parts)
+    skip = text.index("=") + 1 if "=" in text else 0
+    seen = 0
+    for index, piece in enumerate(parts):
+        start, seen = seen, seen + len(piece)
+        if seen <= skip:
+            continue
+        if start < skip:
+            piece = piece[skip - start :]  # noqa: PLW2901 - the value part of the word
+        if index in kinds:
+            out.append(value_token(piece))
+        elif piece:
+            if out and out[-1][0] == "L":
+                out[-1] = ("L", out[-1][1] + piece)
+            else:
+                out.append(("L", piece))
+    return tuple(out) or (("L", ""),)
