@@ -234,6 +234,7 @@ def _could_match(spec: dict[str, Any], cmd: Command) -> str | None:
         positional=positional,
         canonical=_canonical,
         glob_match=glob_match,
+        search=search,
     )
 
 

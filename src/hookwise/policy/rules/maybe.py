@@ -198,6 +198,7 @@ def could_match(
     positional: list[str],
     canonical: Callable[[str, str], str],
     glob_match: Callable[[Any, str], bool],
+    search: Callable[[Any, str], bool],
 ) -> str | None:
     """Why ``cmd`` could match ``spec`` once its unknown words are known (None: it cannot,
     or it already does). ``present``/``positional``: its known flags and positionals, an
@@ -255,10 +256,10 @@ def could_match(
                     break
             else:
                 return None
-    if not reasons:
+    if not reasons or spec["writes"]:
         return None
-    if spec["writes"] or spec["regex"]:
-        return None  # only what the words can be is read here
+    if spec["regex"] and not all(search(entry, cmd.text) for entry in spec["regex"]):
+        return None  # the pattern is read in the text as written, unknown words and all
     return "; ".join(dict.fromkeys(reasons))
 
 
