@@ -50,6 +50,9 @@ COLD = frozenset(
         "code_readers",
         "code_residue",
         "tool_scripts",
+        "assigns",
+        "written",
+        "exclusions",
     )
 )
 

@@ -261,3 +261,48 @@ def test_explain_says_why_a_command_is_unverifiable(tmp_path: Path) -> None:
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
         assert "decision: ask" in done.stdout and expected in done.stdout, done.stdout
+
+
+# ------------------------------------------------ false positives the corpora found
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "zip -qr site.zip . -x '.hookwise/*' -x '.claude/settings.local.json'",
+        "zip -r out.zip . -x '.env'",
+        "find . -type f -not -path './.hookwise/*' -exec wc -l {} +",
+        "find . -path ./.hookwise -prune -o -type f -print",
+        "tar --exclude=.hookwise -czf out.tgz .",
+        "rsync -a --exclude .hookwise ./ ../copy",
+        "openssl genrsa -out server.key 2048",
+        "openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -subj /CN=x",
+        "cat > notes <<\\EOF\n$(rm -rf victim)\nEOF",
+    ],
+)
+def test_exclusions_new_keys_and_quoted_here_documents_pass(tmp_path: Path, command: str) -> None:
+    """In a repository with its policy on disk (self-protection reads the real files): an
+    exclusion pattern names what a command leaves out, a generated key is written, not
+    read, and a here-document whose delimiter is quoted with a backslash is data."""
+    from tests.policy.trust.test_trust_model import World
+
+    world = World(tmp_path)
+    world.policy(f"version: 1\nextends: [{PACKS}]\nrules: []\n")
+    (world.repo / "src").mkdir()
+    (world.repo / "src" / "a.py").write_text("x\n")
+    answer = world.shell(command)
+    assert answer["decision"] is None, (command, answer)
+
+
+def test_the_starter_with_every_pack_lets_force_with_lease_reach_the_git_pack(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`policy init --packs all`: the starter's own force-push rule no longer denies
+    --force-with-lease; the git pack asks for it, as its documentation says."""
+    from hookwise.policy.tools.starter import starter_policy
+
+    starter = _policy(starter_policy(["all"]), monkeypatch)
+    assert verdict("git push --force-with-lease origin feature", starter)[0] == "ask"
+    assert verdict("git push --force origin main", starter)[0] == "deny"
+    alone = _policy(starter_policy([]), monkeypatch)
+    assert verdict("git push --force-with-lease origin feature", alone)[0] == "none"

@@ -27,73 +27,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-# programs with a script language, by family (python3.12 is python): where each takes
-# its code is hookwise.shell.code_readers.READERS (tests/shell/test_accounting.py: the
-# same names)
-CODE_READERS = frozenset(
-    [
-        "python",
-        "pypy",
-        "perl",
-        "ruby",
-        "irb",
-        "node",
-        "nodejs",
-        "bun",
-        "deno",
-        "php",
-        "lua",
-        "luajit",
-        "Rscript",
-        "R",
-        "julia",
-        "tclsh",
-        "wish",
-        "jimsh",
-        "expect",
-        "awk",
-        "gawk",
-        "mawk",
-        "nawk",
-        "busybox-awk",
-        "ed",
-        "red",
-        "ex",
-        "vi",
-        "vim",
-        "nvim",
-        "view",
-        "gvim",
-        "rvim",
-        "sqlite3",
-        "duckdb",
-        "psql",
-        "mysql",
-        "mariadb",
-        "gdb",
-        "lldb",
-        "make",
-        "gmake",
-        "cmake",
-        "m4",
-        "dc",
-        "pwsh",
-        "powershell",
-        "osascript",
-        "emacs",
-        "crontab",
-        "xonsh",
-        "nu",
-        "elvish",
-        "sed",
-        "gsed",
-        "parallel",
-        "sem",
-        "ssh",
-        "scp",
-        "sftp",
-    ]
-)
 # variables that make a program (or the shell it starts) load code: always unverifiable
 _LOADERS = frozenset(
     ["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "GIT_EXEC_PATH", "PERL5DB"]
@@ -103,14 +36,6 @@ _MAYBE_LOADERS = frozenset(
     ["NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "ENV", "MAKEFLAGS", "TAR_OPTIONS"]
 )
 _GLOB = frozenset("*?[")
-
-
-def family(program: str) -> str | None:
-    """The code-reader family of a program name (``python3.12`` is ``python``)."""
-    if program in CODE_READERS:
-        return program
-    base = program.rstrip("0123456789.-")
-    return base if base in CODE_READERS else None
 
 
 # options that give code (or a script file) inline, over the families; and the families
@@ -157,7 +82,7 @@ def code_items(
 ) -> list[tuple[str, Any]]:
     """What a program with a script language runs, read from its code wherever it comes
     from; code it reads at run time is ("unverifiable", why)."""
-    name = family(command.program)
+    name = programs.family(command.program)
     if name is None or not _reads_code(command, script, name):
         return []
     from hookwise.shell.code_readers import read

@@ -12,6 +12,11 @@ Cold: imported for a word with ``{`` in it. Standard library only.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 
 class TooLargeError(Exception):
     """The expansion needs more words than the budget allows."""
@@ -176,3 +181,35 @@ def expand(text: str, budget: int) -> list[str]:
     """The words bash makes of the source text of one word; TooLargeError past ``budget``."""
     _Budget.current = _Budget(budget)
     return _expand(text)
+
+
+def expand_words(words: list[Any], script: Any, text: str, word: Callable[[str], Any]) -> list[Any]:
+    """The parser's words with brace expansion applied, reading each word's source from
+    ``text`` (where its offsets point) and each result back with ``word(text)``; past the
+    line's budget the word is kept and the line is answered unverifiable."""
+    out: list[Any] = []
+    for item in words:
+        raw = text[item.start : item.end] if 0 <= item.start < item.end <= len(text) else ""
+        if "{" not in raw or item.expanded or raw in ("{", "}") or _assignment(item.value):
+            out.append(item)
+            continue
+        try:
+            results = expand(raw, max(script.budget_left(), 0))
+        except TooLargeError:
+            script.past_budget(f"the brace expansion {raw[:40]!r}")
+            out.append(item)
+            continue
+        if results == [raw]:
+            out.append(item)
+            continue
+        script.work += len(results)
+        for result in results:
+            made = word(result)
+            if made.value or made.quoted:
+                out.append(made)
+    return out
+
+
+def _assignment(value: str) -> bool:
+    name, eq, _ = value.partition("=")
+    return bool(eq) and name.rstrip("+").isidentifier()

@@ -19,7 +19,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import TypeAlias
+    from typing import Any, TypeAlias
 
     Value: TypeAlias = "str | list[str] | None"
 
@@ -419,3 +419,106 @@ def value_shape(parts: list[str], marks: tuple[tuple[int, int], ...]) -> Shape:
             else:
                 out.append(("L", piece))
     return tuple(out) or (("L", ""),)
+
+
+# ------------------------------------------------------------- recording and shapes
+
+
+def record(script: Any, name: str, value: Value, certain: bool) -> None:
+    """An assignment on the line (its value, or None for unknown), at the parser's place."""
+    vars_ = script.vars
+    if vars_ is None:
+        vars_ = script.vars = Vars()
+    vars_.record(script.scope, name, value, certain, script.end)
+
+
+def record_word(word: Any, script: Any, certain: bool) -> None:
+    """An assignment word (``x=1``, ``a=(x y)``, ``x+=y``, ``tag=v$(jq ...)``)."""
+    name, _, value = word.value.partition("=")
+    if name.endswith("+"):  # x+=y: appends to a value, known here or not
+        record(script, name[:-1], None, False)
+        return
+    if word.array is not None:
+        items = None if any(e.dynamic for e in word.array) else [e.value for e in word.array]
+        record(script, name, items, certain)
+        return
+    record(script, name, None if word.dynamic else value, certain)
+    if word.dynamic and word.parts is not None:
+        hint = value_shape(word.parts, word.marks)
+    else:
+        hint = (("*",),)
+    key = (script.scope, name)
+    hints = script.vars.hints
+    hints[key] = hint if hints.get(key, hint) == hint else (("*",),)
+
+
+def default_assignment(body: str, script: Any) -> None:
+    """``${x:=v}`` assigns x when it is unset: x is no longer one known value."""
+    name = body.lstrip("!#")
+    end = 0
+    while end < len(name) and (name[end].isalnum() or name[end] == "_"):
+        end += 1
+    if end and (name[end : end + 2] == ":=" or name[end : end + 1] == "="):
+        record(script, name[:end], None, False)
+
+
+def shapes(words: list[Any], script: Any) -> dict[int, Shape] | None:
+    """What each word known only when it runs can be (:func:`shape`), by its index."""
+    from hookwise.shell.programs import XARGS_INPUT
+
+    found: dict[int, Shape] | None = None
+    vars_ = script.vars
+    scope = script.scope
+    made_here = script.positional is not None or script.deferred or vars_ is not None
+
+    def assigned(name: str) -> Shape | None:
+        if name.isdigit() or name in ("@", "*", "#"):
+            # a function's arguments, or the line's own set --: made on the line
+            return (("*",),) if made_here else None
+        return vars_.token(scope, name) if vars_ is not None else None
+
+    def token(piece: str) -> Shape:
+        return piece_token(piece, assigned)
+
+    for index, word in enumerate(words):
+        if not word.dynamic:
+            continue
+        if found is None:
+            found = {}
+        if word.parts is not None and word.marks:
+            found[index] = shape(word.parts, word.marks, token)
+        elif word.value.startswith(("<(", ">(")):
+            found[index] = (("/",),)  # a process substitution is a /dev/fd/N path
+        elif word.value == XARGS_INPUT:
+            found[index] = (("E",),)  # what xargs reads: data, not words chosen on the line
+        else:
+            found[index] = (("S",), ("*",))  # a word a one-liner computes: any words
+    return found
+
+
+def _assigns(word: Any) -> bool:
+    """An assignment word (``x=...``): its value is not expanded into words here."""
+    if word.expanded:
+        return False
+    name, eq, _ = word.value.partition("=")
+    return bool(eq) and name.rstrip("+").isidentifier()
+
+
+def resolve(words: list[Any], script: Any, word_type: Any) -> list[Any]:
+    """The words with the values known at their place on the line (second pass)."""
+    out: list[Any] = []
+    for word in words:
+        if word.parts is None or not word.marks or _assigns(word):
+            out.append(word)
+            continue
+        anchor = script.anchor if script.anchor is not None else word.start
+        resolver = Resolver(script.vars, script.scope, anchor, script.positional)
+        fields = expand_word(word.parts, word.marks, resolver)
+        if fields is None:
+            out.append(word)
+            continue
+        for field in fields:
+            made = word_type(field, False, True, word.start, word.end)
+            made.expanded = True
+            out.append(made)
+    return out
