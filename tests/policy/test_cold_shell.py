@@ -225,6 +225,10 @@ def test_the_wrapper_names_are_the_wrappers_table() -> None:
     assert frozenset(wrappers.WRAPPERS) == programs.WRAPPER_NAMES
 
 
+def test_the_runner_names_are_the_runners_table() -> None:
+    assert frozenset(wrappers.RUNNERS) == programs.RUNNER_NAMES
+
+
 def test_the_option_command_names_are_the_handlers_table() -> None:
     assert frozenset(option_commands.HANDLERS) == programs.OPTION_COMMANDS
     assert programs.OPTION_COMMANDS <= programs.RUNS_PROGRAMS

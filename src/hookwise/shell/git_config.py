@@ -137,6 +137,18 @@ def exec_options(sub: str, args: list[str]) -> list[tuple[str, Any]]:
         return []
     if sub == "mergetool":
         return []
+    if sub in ("clone", "init", "submodule"):  # git clone -c core.fsmonitor=CMD: set, then run
+        for index, word in enumerate(args):
+            value = None
+            if word in ("-c", "--config") and index + 1 < len(args):
+                value = args[index + 1]
+            elif word.startswith("--config="):
+                value = word[len("--config=") :]
+            if value is not None:
+                key, _, setting = value.partition("=")
+                out += git_value(key, setting)
+            if word.startswith("--template"):
+                out.append(("unverifiable", "git copies hooks from a template directory"))
     shorts, longs = _EXEC_OPTIONS.get(sub, _NONE)
     if sub in ("fetch", "pull", "clone", "ls-remote", "archive", "push"):
         longs = longs + _PACK_OPTIONS

@@ -852,6 +852,17 @@ def _strip_prefix(
         name = words[i].value.rsplit("/", 1)[-1]
         # quoting a keyword makes it a plain word, but 'sudo' and "env" still run sudo
         # and env (only an alias is not expanded): wrappers are found quoted too
+        if not words[i].dynamic and name in programs.RUNNER_NAMES:
+            from hookwise.shell.wrappers import strip_runner
+
+            ran = strip_runner(name, [w.value for w in words[i:]])
+            if ran is None:
+                return words[i:]
+            if ran[1] is not None:
+                _parse_shell(ran[1], depth + 1, script)
+                return words[i : i + 1]
+            i += ran[0]
+            continue
         if words[i].dynamic or name not in programs.WRAPPER_NAMES:
             return words[i:]
         from hookwise.shell.wrappers import strip_wrapper, wrapper_chdir

@@ -536,6 +536,13 @@ WRAPPER_NAMES = frozenset(
         "linux64",
     ]
 )
+# Runners: a subcommand runs the command after it (uv run, poetry run, bundle exec,
+# direnv exec...); the table is hookwise.shell.wrappers.RUNNERS (the same names)
+RUNNER_NAMES = frozenset(
+    ["uv", "uvx", "pipx", "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "mamba",
+     "micromamba", "pixi", "bundle", "direnv", "nix-shell", "nix", "devbox", "mise", "asdf",
+     "op", "doppler", "aws-vault", "dotenv"]
+)  # fmt: skip
 # the shells: a script they run (-c, stdin, a file) is read by hookwise.shell.scripts
 SHELLS = frozenset(
     ["sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh",
@@ -786,7 +793,10 @@ def _git_exec_hint(sub: str, args: list[str]) -> bool:
     for word in args:
         if word.startswith(("--u", "--r", "--e", "--o", "--s", "--t", "--c", "--h", "--b")):
             return True
-        if word.startswith(("-x", "-O", "-u", "-d")) or sub in ("filter-branch", "send-email"):
+        if word.startswith(("-x", "-O", "-u", "-d", "-c")) or sub in (
+            "filter-branch",
+            "send-email",
+        ):
             return True
     return False
 
@@ -794,7 +804,8 @@ def _git_exec_hint(sub: str, args: list[str]) -> bool:
 # git subcommands with an option whose value is a command (git_config.EXEC_SUBCOMMANDS)
 _GIT_EXEC_SUBCOMMANDS = frozenset(
     ["rebase", "fetch", "pull", "clone", "ls-remote", "archive", "push", "difftool", "grep",
-     "send-email", "filter-branch", "instaweb", "bisect", "submodule", "mergetool", "config"]
+     "send-email", "filter-branch", "instaweb", "bisect", "submodule", "mergetool", "config",
+     "init"]
 )  # fmt: skip
 
 

@@ -74,7 +74,9 @@ class Vars:
             return (("*",),)
         records = [r for r in self.records if r[0] == scope and r[1] == name]
         if not records:
-            return None
+            # another shell of the line assigns it (export f=...; bash -c 'rm $f'): what
+            # this one sees is made on the line too, known or not
+            return (("*",),) if any(r[1] == name for r in self.records) else None
         hint = self.hints.get((scope, name))
         if hint is not None and all(r[2] is None for r in records):
             return hint

@@ -36,6 +36,9 @@ def written_by(command: Any, script: Any) -> list[tuple[str, str | None]]:
     if program in _COPIERS:
         operands = [w for w in argv[1:] if not w.startswith("-")]
         for source in operands[:-1]:  # (an option's value counts too: over, not under)
+            if source.startswith("<("):  # cp <(echo ...) x.sh: made when it runs
+                targets.append((operands[-1], None))
+                break
             if script.was_written(source) or source in ("/dev/stdin", "-"):
                 content = script.recall(source) if script.was_written(source) else None
                 if source in ("/dev/stdin", "-") and command.stdin:
