@@ -369,7 +369,7 @@ def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
         return (("D",),)
     name = plain_name(piece)
     if name is None:
-        return (("*",),)
+        return (value_token(piece),)
     if name in _DIGIT_NAMES:
         return (("D",),)
     found = assigned(name)
@@ -396,7 +396,20 @@ def value_token(piece: str) -> tuple[str, ...]:
             return ("/",)
         if words[:1] in (["nproc"], ["id"]) or words[:2] == ["date", "+%s"]:
             return ("D",)
+        if words[:1] == ["git"] and _git_ref(words[1:]):
+            return ("E",)  # a name git gives the line (the current branch): git's data
     return ("*",)
+
+
+def _git_ref(words: list[str]) -> bool:
+    """``git branch --show-current``, ``git rev-parse [--abbrev-ref|--short] HEAD``,
+    ``git symbolic-ref --short HEAD``, ``git describe``: a ref or a commit name."""
+    return (
+        words == ["branch", "--show-current"]
+        or (words[:1] == ["rev-parse"] and words[-1:] == ["HEAD"] and len(words) <= 3)
+        or words == ["symbolic-ref", "--short", "HEAD"]
+        or words[:1] == ["describe"]
+    )
 
 
 def value_shape(parts: list[str], marks: tuple[tuple[int, int], ...]) -> Shape:
