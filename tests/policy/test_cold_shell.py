@@ -50,6 +50,9 @@ COLD = frozenset(
         "code_readers",
         "code_residue",
         "tool_scripts",
+        "assigns",
+        "written",
+        "exclusions",
     )
 )
 
@@ -220,6 +223,10 @@ def test_the_wrapper_names_are_the_wrappers_table() -> None:
     """shell.py asks WRAPPER_NAMES before it imports wrappers: a wrapper missing there
     would never be stripped (``newwrapper rm -rf /`` read as the program newwrapper)."""
     assert frozenset(wrappers.WRAPPERS) == programs.WRAPPER_NAMES
+
+
+def test_the_runner_names_are_the_runners_table() -> None:
+    assert frozenset(wrappers.RUNNERS) == programs.RUNNER_NAMES
 
 
 def test_the_option_command_names_are_the_handlers_table() -> None:

@@ -295,6 +295,8 @@ def _print_explanation(report: dict[str, Any]) -> None:
         click.echo(f"arguments: {', '.join(report['arguments'])}")
     if report["error"]:
         click.echo(f"error: {report['error']}")
+    for item in report.get("unverifiable") or []:  # what hookwise cannot account for
+        click.echo(f"unverifiable: {item['command']}: {item['why']}")
     click.echo(f"confinement: {report['confinement']['why']}")
     decision = report["decision"] or {}
     verdict = decision.get("decision") or "none"
@@ -326,14 +328,18 @@ def _print_explanation(report: dict[str, Any]) -> None:
     click.echo("rules:")
     for rule in report["rules"]:
         statuses = {r["status"] for r in rule["results"]}
-        mark = "MATCH" if "matched" in statuses else "  -  "
+        mark = (
+            "MATCH"
+            if "matched" in statuses
+            else ("MAYBE" if "unverifiable" in statuses else "  -  ")
+        )
         outcome = f" -> {rule['outcome']}" if rule.get("outcome") else ""
         click.echo(
             f"  {mark} {rule['id']} [{rule['action']}, {rule['mode']}, priority "
             f"{rule['priority']}, {rule['scope']} {rule['file']}:{rule['line']}]{outcome}"
         )
         for result in rule["results"]:
-            if result["status"] not in ("matched", "not matched"):
+            if result["status"] not in ("matched", "not matched", "unverifiable"):
                 click.echo(f"        {result['event']}: {result['status']}")
                 continue
             for step in result["trace"]:

@@ -316,25 +316,6 @@ TREE_READERS = frozenset(
 )  # fmt: skip
 
 
-def reads_tree(program: str, argv: list[str]) -> bool:
-    """Whether ``program`` reads the directories in ``argv`` recursively: ``tar c``
-    (always), ``zip -r``, ``grep -r``, ``rg`` (always), ``cp -r``, ``rsync -a``."""
-    if program in ("tar", "gtar", "bsdtar", "7z", "7za", "rg", "ag", "ack", "rclone"):
-        return True
-    if program == "git":
-        return len(argv) > 1 and argv[1] == "add"
-    for word in argv[1:]:
-        if word in ("--recursive", "--recurse-paths", "--archive", "--dereference-recursive"):
-            return True
-        if (
-            word.startswith("-")
-            and not word.startswith("--")
-            and ("r" in word or "R" in word or (program == "rsync" and "a" in word))
-        ):
-            return True
-    return False
-
-
 def command_dirs(commands: list[Command], cwd: str, home: str) -> list[str | None]:
     """The directory each simple command runs in, following ``cd``/``pushd`` along the line
     (None once a ``cd`` goes somewhere only known at run time)."""
@@ -539,7 +520,11 @@ class Event:
                 where = dirs[index]
                 shapes = cmd.shapes
                 globs = cmd.globs
-                tree = cmd.program in TREE_READERS and reads_tree(cmd.program, cmd.argv)
+                tree = False
+                if cmd.program in TREE_READERS:
+                    from hookwise.policy.rules.maybe import reads_tree
+
+                    tree = reads_tree(cmd.program, cmd.argv)
                 excluded = excluded_words(cmd.program, cmd.argv)
                 for at, (word, dynamic) in enumerate(
                     zip(cmd.argv[1:], cmd.dynamic[1:], strict=False), start=1

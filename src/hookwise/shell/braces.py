@@ -12,6 +12,11 @@ Cold: imported for a word with ``{`` in it. Standard library only.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 
 class TooLargeError(Exception):
     """The expansion needs more words than the budget allows."""
@@ -57,6 +62,9 @@ def _closing(text: str, start: int) -> tuple[int, list[int]]:
     commas: list[int] = []
     i = start
     while i < len(text):
+        if i == start + 1 and text[i] == "}":
+            i += 1  # {}...: a brace right after the opening one is text (bash)
+            continue
         ch = text[i]
         if ch in "\\'\"" or (ch == "$" and i + 1 < len(text) and text[i + 1] in "({"):
             i = _skip_quoted(text, i)
@@ -66,7 +74,9 @@ def _closing(text: str, start: int) -> tuple[int, list[int]]:
         elif ch == "}":
             depth -= 1
             if depth == 0:
-                return i, commas
+                if commas or _is_sequence(text[start + 1 : i]):
+                    return i, commas
+                depth = 1  # {a},b}: no comma yet, so bash reads on to the next brace
         elif ch == "," and depth == 1:
             commas.append(i)
         i += 1
@@ -106,6 +116,16 @@ def _sequence(inner: str) -> list[str] | None:
     return None
 
 
+def _is_sequence(inner: str) -> bool:
+    pieces = inner.split("..")
+    if len(pieces) not in (2, 3) or (len(pieces) == 3 and not _integer(pieces[2])):
+        return False
+    lo, hi = pieces[0], pieces[1]
+    return (_integer(lo) and _integer(hi)) or (
+        len(lo) == 1 and len(hi) == 1 and lo.isalpha() and hi.isalpha()
+    )
+
+
 def _integer(text: str) -> bool:
     body = text[1:] if text[:1] in "+-" else text
     return body.isdigit()
@@ -130,12 +150,13 @@ def _expand(text: str) -> list[str]:
         if ch in "\\'\"" or (ch == "$" and i + 1 < len(text) and text[i + 1] in "({"):
             i = _skip_quoted(text, i)
             continue
-        if ch != "{":
-            i += 1
+        if ch != "{" or (i == 0 and text.startswith("{}")):
+            i += 1  # (a word starting {} is find's placeholder: never an expansion)
             continue
         close, commas = _closing(text, i)
         if close < 0:
-            return [text]
+            i += 1  # unmatched: bash leaves it and tries the next brace
+            continue
         inner = text[i + 1 : close]
         if commas:
             bounds = [i, *commas, close]
@@ -160,3 +181,35 @@ def expand(text: str, budget: int) -> list[str]:
     """The words bash makes of the source text of one word; TooLargeError past ``budget``."""
     _Budget.current = _Budget(budget)
     return _expand(text)
+
+
+def expand_words(words: list[Any], script: Any, text: str, word: Callable[[str], Any]) -> list[Any]:
+    """The parser's words with brace expansion applied, reading each word's source from
+    ``text`` (where its offsets point) and each result back with ``word(text)``; past the
+    line's budget the word is kept and the line is answered unverifiable."""
+    out: list[Any] = []
+    for item in words:
+        raw = text[item.start : item.end] if 0 <= item.start < item.end <= len(text) else ""
+        if "{" not in raw or item.expanded or raw in ("{", "}") or _assignment(item.value):
+            out.append(item)
+            continue
+        try:
+            results = expand(raw, max(script.budget_left(), 0))
+        except TooLargeError:
+            script.past_budget(f"the brace expansion {raw[:40]!r}")
+            out.append(item)
+            continue
+        if results == [raw]:
+            out.append(item)
+            continue
+        script.work += len(results)
+        for result in results:
+            made = word(result)
+            if made.value or made.quoted:
+                out.append(made)
+    return out
+
+
+def _assignment(value: str) -> bool:
+    name, eq, _ = value.partition("=")
+    return bool(eq) and name.rstrip("+").isidentifier()

@@ -703,7 +703,7 @@ def _pending(script: Any, language: str, program: str) -> Items:
     module ``NODE_OPTIONS`` requires, a Makefile): a program of the language that runs
     after them may load them."""
     out: Items = []
-    for path in script.pending_code(language):
+    for path in _pending_paths(script, language):
         content = script.recall(path)
         if content is None:
             out.append(
@@ -716,6 +716,14 @@ def _pending(script: Any, language: str, program: str) -> Items:
         else:
             out += language_items(language, content)
     return out
+
+
+def _pending_paths(script: Any, language: str) -> list[str]:
+    """Code files in ``language`` written earlier on the line and not yet read as run
+    (a program of the language that runs after them may load them); each once."""
+    found = [p for p in script.written if p not in script.loaded and code_language(p) == language]
+    script.loaded.update(found)
+    return found
 
 
 def code_language(path: str) -> str | None:

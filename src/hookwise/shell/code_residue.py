@@ -39,7 +39,7 @@ _BLANKED: dict[str, list[tuple[str, str]]] = {
         (r"\b(?:os|posix|nt)\s*\.\s*(?:" + _PY_OS_CALLS + r")\b", "an os call"),
         (r"\bsubprocess\s*\.", "a subprocess call"),
         (
-            r"\bshutil\s*\.\s*(?:rmtree|move|copy\w*|chown|make_archive|unpack_archive)\b",
+            r"\bshutil\s*\.\s*(?:rmtree|move|chown|make_archive|unpack_archive)\b",
             "a shutil call",
         ),
         (
@@ -113,10 +113,10 @@ _BLANKED: dict[str, list[tuple[str, str]]] = {
         (r"\.\s*method\s*\(|\bmethod\s*\(\s*:", "a call through a computed name"),
     ],
     "node": [
-        (r"\bchild_process\b", "a child_process call hookwise cannot read"),
+        (r"\bchild_process\b", "a child_process call"),
         (
             r"\b(?:execSync|execFileSync|spawnSync|execFile|spawn|fork|execa|shelljs)\b",
-            "a process call hookwise cannot read",
+            "a process call",
         ),
         (r"\brequire\s*\(\s*(?!['\"`])", "a module required by a computed name"),
         (r"\bimport\s*\(", "a module imported when it runs"),
@@ -173,6 +173,13 @@ _RAW: dict[str, list[tuple[str, str]]] = {
     "php": [(r"`", "a command in backticks")],
 }
 _COMPILED: dict[str, list[tuple[Any, str]]] = {}
+_NAMES = r"\{\s*\w+(?:\s*,\s*\w+)*\s*,?\s*\}"  # {a, b}: no `as`, no `a: b`
+_NODE_IMPORTS = (
+    r"(?:(?:const|let|var)\s*"
+    + _NAMES
+    + r"\s*=\s*require\(\s*['\"](?:node:)?child_process['\"]\s*\)"
+    r"|import\s*" + _NAMES + r"\s*from\s*['\"](?:node:)?child_process['\"])"
+)
 
 
 def _blank(code: str, spans: list[tuple[int, int]]) -> str:
@@ -198,6 +205,9 @@ def residue(language: str, code: str) -> str | None:
             (re.compile(p, re.M), what) for p, what in _BLANKED.get(language, [])
         ] + [(re.compile(p, re.M | re.S), "raw:" + what) for p, what in _RAW.get(language, [])]
     code, spans = literal_spans(code, awk=language == "awk")
+    if language == "node":  # const {execSync} = require('child_process'): the calls by that
+        # same name are read as the literal calls they are (a renamed one is not)
+        spans += [m.span() for m in re.finditer(_NODE_IMPORTS, code)]
     blanked = None
     residual_raw = None
     for pattern, label in _COMPILED[language]:

@@ -84,7 +84,9 @@ def _deleted(argv: list[str], starts: list[str], *, tests_only: bool = False) ->
     stays inside a start point."""
     if not tests_only and not _TESTS.intersection(argv):
         return starts
-    name = "*"
+    # without a name test, what the tests select (-type d -empty, -mtime +7) is some of
+    # the entries, not every one: ?* (no rule reads it as `rm -rf ./*`)
+    name = "?*" if _TESTS.intersection(argv) else "*"
     for flag in ("-name", "-iname"):
         if flag in argv and argv.index(flag) + 1 < len(argv):
             name = argv[argv.index(flag) + 1]

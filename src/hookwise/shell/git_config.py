@@ -137,6 +137,18 @@ def exec_options(sub: str, args: list[str]) -> list[tuple[str, Any]]:
         return []
     if sub == "mergetool":
         return []
+    if sub in ("clone", "init", "submodule"):  # git clone -c core.fsmonitor=CMD: set, then run
+        for index, word in enumerate(args):
+            value = None
+            if word in ("-c", "--config") and index + 1 < len(args):
+                value = args[index + 1]
+            elif word.startswith("--config="):
+                value = word[len("--config=") :]
+            if value is not None:
+                key, _, setting = value.partition("=")
+                out += git_value(key, setting)
+            if word.startswith("--template"):
+                out.append(("unverifiable", "git copies hooks from a template directory"))
     shorts, longs = _EXEC_OPTIONS.get(sub, _NONE)
     if sub in ("fetch", "pull", "clone", "ls-remote", "archive", "push"):
         longs = longs + _PACK_OPTIONS
@@ -214,3 +226,89 @@ def env_items(env: dict[str, str]) -> list[tuple[str, Any]]:
             key, _, value = word.partition("=")
             out += git_value(key, value)
     return out
+
+
+# ------------------------------------------------------- configuration from the line
+
+
+def from_line(
+    command: Any, found: list[tuple[str, Any]], script: Any, at: int
+) -> list[tuple[str, Any]]:
+    """git's configuration beyond its options: files it includes, and what the
+    environment sets (``GIT_CONFIG_KEY_0``, ``GIT_CONFIG_GLOBAL=x.cfg``)."""
+    out = [item for item in found if item[0] != "include"]
+    includes = [value for kind, value in found if kind == "include"]
+    out += push_config(command, script, at)
+    env = command.env
+    if any(name.startswith("GIT_CONFIG") for name in env):
+        out += env_items(env)
+        includes += [
+            env[n] for n in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG") if n in env
+        ]
+        for kind, value in env_items(env):
+            if kind == "include":
+                includes.append(value)
+        out = [item for item in out if item[0] != "include"]
+    for path in includes:
+        key = path
+        for head in ("$PWD/", "${PWD}/", "../"):
+            key = key.removeprefix(head)
+        if script.was_written(key):
+            content = script.recall(key)
+            if content is None:
+                out.append(
+                    (
+                        "unverifiable",
+                        f"git reads {path}, written on the line with content known only "
+                        "when it runs",
+                    )
+                )
+            else:
+                out += config_items(content)
+        elif "$" in path or "`" in path:
+            out.append(
+                (
+                    "unverifiable",
+                    f"git reads the configuration file {path}, known only when it runs",
+                )
+            )
+    return out
+
+
+def push_config(command: Any, script: Any, at: int) -> list[tuple[str, Any]]:
+    """``git push`` with a ``+`` refspec (or mirroring) set in configuration (``-c
+    remote.origin.push=+main``, ``git config`` earlier on the line, the environment) is a
+    force push: it stands as ``git push --force`` (or ``--mirror``) too."""
+    argv = command.argv  # (at: where git's subcommand is, programs.git_subcommand)
+    if at < 0 or argv[at] != "push":
+        return []
+    settings = dict(script.git_settings)
+    for index, word in enumerate(argv[1:at], start=1):
+        if word == "-c" and index + 1 < at:
+            key, _, value = argv[index + 1].partition("=")
+            settings[key.lower()] = value
+    env = command.env
+    for name, key in env.items():
+        if name.startswith("GIT_CONFIG_KEY_"):
+            settings[key.lower()] = env.get("GIT_CONFIG_VALUE_" + name[15:], "")
+    extra: list[str] = []
+    for key, value in settings.items():
+        if key.startswith("remote.") and key.endswith(".push") and value.startswith("+"):
+            extra.append("--force")
+        elif key.startswith("remote.") and key.endswith(".mirror") and value in ("true", "1", ""):
+            extra.append("--mirror")
+    extra = [flag for flag in dict.fromkeys(extra) if flag not in argv]
+    if not extra:
+        return []
+    return [("argv", ["git", "push", *extra, *argv[at + 1 :]])]
+
+
+def remember_setting(argv: list[str], script: Any, at: int) -> None:
+    """``git config KEY VALUE`` earlier on the line: what a later git command reads."""
+    if at < 0 or argv[at] != "config":
+        return
+    rest = [w for w in argv[at + 1 :] if not w.startswith("-")]
+    if rest and rest[0] in ("set", "add"):
+        rest = rest[1:]
+    if len(rest) >= 2:
+        script.git_settings[rest[0].lower()] = " ".join(rest[1:])

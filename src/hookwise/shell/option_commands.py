@@ -277,8 +277,13 @@ def _make(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
 
 
 def _compgen(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
-    # -C CMD runs CMD for completions (Bamboo#584)
-    return [("script", v) for v in option_values(argv, ("-C",), ())]
+    # -C CMD runs CMD for completions (Bamboo#584); -W WORDS is expanded as words are,
+    # so its command substitutions run (compgen -W '$(cmd)')
+    found: list[tuple[str, Any]] = [("script", v) for v in option_values(argv, ("-C",), ())]
+    for words in option_values(argv, ("-W",), ()):
+        if "$(" in words or "`" in words:
+            found.append(("script", f"echo {words}"))
+    return found
 
 
 HANDLERS: dict[str, Callable[[list[str], list[str]], list[tuple[str, Any]]]] = {

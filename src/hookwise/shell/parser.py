@@ -180,6 +180,12 @@ class Script:
         found = [c.unverifiable for c in self.commands if c.unverifiable is not None]
         return found + self.overall
 
+    def budget_left(self) -> int:
+        return MAX_WORK - self.work
+
+    def past_budget(self, what: str) -> None:
+        _past_budget(self, what)
+
     def scope_of(self, parent: int, anchor: int, text: str) -> int:
         """The id of the shell that runs ``text`` from ``anchor`` of shell ``parent`` (the
         same on both passes of split_command)."""
@@ -196,15 +202,6 @@ class Script:
     def was_written(self, path: str) -> bool:
         """Whether ``path`` was written earlier on the line (its content known or not)."""
         return _file_key(path) in self.written
-
-    def pending_code(self, language: str) -> list[str]:
-        """Code files in ``language`` written earlier on the line and not yet read as run
-        (a program of the language that runs after them may load them); each once."""
-        from hookwise.shell.code_readers import code_language
-
-        found = [p for p in self.written if p not in self.loaded and code_language(p) == language]
-        self.loaded.update(found)
-        return found
 
 
 class _Word:
@@ -551,27 +548,10 @@ class _Scanner:
 
     def _array(self, start: int, i: int, value: list[str]) -> tuple[_Word, int]:
         """``a=(x "y z" $(cmd))``: one assignment word holding its elements."""
-        text = self.text
-        end = _find_closing(text, i + 1, "(", ")")
-        if end < 0:
-            self.incomplete("unclosed array assignment")
-            end = len(text)
-        inner = _Scanner(text[i + 1 : end], self.depth, self.script)
-        elements = [
-            payload
-            for kind, payload, _s, _e in inner.tokens()
-            if kind == "word" and isinstance(payload, _Word)
-        ]
-        self.nested.extend((nested, i) for nested, _at in inner.nested)
-        word = _Word(
-            "".join(value) + text[i : end + 1],
-            any(e.dynamic for e in elements),
-            False,
-            start,
-            min(end + 1, len(text)),
-        )
-        word.array = elements
-        return word, min(end + 1, len(text))
+        from hookwise.shell.assigns import array_word
+
+        word, end = array_word(self, start, i, value, scanner_type=_Scanner, word_type=_Word)
+        return word, end
 
     def _double_quoted(
         self, i: int, value: list[str], marks: list[tuple[int, int]]
@@ -627,7 +607,9 @@ class _Scanner:
                 else:  # $(( 1 + $(cmd) )), ${x:-$(cmd)}: what is inside still runs
                     self._body_expansions(text[start:end], i)
                     if opener == "${":
-                        _default_assignment(text[start:end], self.script)
+                        from hookwise.shell.variables import default_assignment
+
+                        default_assignment(text[start:end], self.script)
                 value.append(text[i : end + 1 + tail])
                 return min(end + 1 + tail, n)
         j = i + 1
@@ -855,7 +837,9 @@ def _strip_prefix(
         for word in words[first:i]:
             _assignment(word, script, depth, prefix)
             if kept:
-                _record_word(word, script, certain and bare)
+                from hookwise.shell.variables import record_word
+
+                record_word(word, script, certain and bare)
             if not word.dynamic:
                 _value_code(word.value.partition("=")[2], depth, script)
         if i < n and not words[i].quoted and words[i].value == "coproc":
@@ -868,6 +852,17 @@ def _strip_prefix(
         name = words[i].value.rsplit("/", 1)[-1]
         # quoting a keyword makes it a plain word, but 'sudo' and "env" still run sudo
         # and env (only an alias is not expanded): wrappers are found quoted too
+        if not words[i].dynamic and name in programs.RUNNER_NAMES:
+            from hookwise.shell.wrappers import strip_runner
+
+            ran = strip_runner(name, [w.value for w in words[i:]])
+            if ran is None:
+                return words[i:]
+            if ran[1] is not None:
+                _parse_shell(ran[1], depth + 1, script)
+                return words[i : i + 1]
+            i += ran[0]
+            continue
         if words[i].dynamic or name not in programs.WRAPPER_NAMES:
             return words[i:]
         from hookwise.shell.wrappers import strip_wrapper, wrapper_chdir
@@ -917,32 +912,11 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
         _parse(value.removeprefix("!"), depth + 1, script)
 
 
-def _record_word(word: _Word, script: Script, certain: bool) -> None:
-    """An assignment word, for the values known later on the line (variables.py)."""
-    name, _, value = word.value.partition("=")
-    if name.endswith("+"):  # x+=y: appends to a value, known here or not
-        _record(script, name[:-1], None, False)
-        return
-    if word.array is not None:
-        items = None if any(e.dynamic for e in word.array) else [e.value for e in word.array]
-        _record(script, name, items, certain)
-        return
-    _record(script, name, None if word.dynamic else value, certain)
-    from hookwise.shell.variables import value_token
-
-    hint = value_token(value) if word.dynamic else ("*",)
-    key = (script.scope, name)
-    hints = script.vars.hints
-    hints[key] = hint if hints.get(key, hint) == hint else ("*",)
-
-
 def _record(script: Script, name: str, value: str | list[str] | None, certain: bool) -> None:
-    vars_ = script.vars
-    if vars_ is None:
-        from hookwise.shell.variables import Vars
+    """An assignment on the line, for the values known later (variables.py)."""
+    from hookwise.shell.variables import record
 
-        vars_ = script.vars = Vars()
-    vars_.record(script.scope, name, value, certain, script.end)
+    record(script, name, value, certain)
 
 
 def _is_assignment(word: _Word) -> bool:
@@ -956,33 +930,13 @@ def _is_assignment(word: _Word) -> bool:
     )
 
 
-def _brace_expand(words: list[_Word], script: Script, depth: int, text: str) -> list[_Word]:
-    """Bash's brace expansion (braces.py) of the words read from ``text`` (the source
-    the words' offsets point into), within the line's budget."""
-    out: list[_Word] = []
-    for word in words:
-        raw = text[word.start : word.end] if 0 <= word.start < word.end <= len(text) else ""
-        if "{" not in raw or word.expanded or _is_assignment(word) or raw in ("{", "}"):
-            out.append(word)
-            continue
-        from hookwise.shell.braces import TooLargeError, expand
+def _brace_word(depth: int, script: Script) -> Any:
+    """Reads one result of a brace expansion as a word again (braces.expand_words)."""
 
-        try:
-            results = expand(raw, max(MAX_WORK - script.work, 0))
-        except TooLargeError:
-            _past_budget(script, f"the brace expansion {raw[:40]!r}")
-            out.append(word)
-            continue
-        if results == [raw]:
-            out.append(word)
-            continue
-        script.work += len(results)
-        for result in results:
-            scanner = _Scanner(result, depth, script)
-            expanded, _end = scanner._word(0)
-            if expanded.value or expanded.quoted:
-                out.append(expanded)
-    return out
+    def word(text: str) -> _Word:
+        return _Scanner(text, depth, script)._word(0)[0]
+
+    return word
 
 
 def _past_budget(script: Script, what: str) -> None:
@@ -998,64 +952,6 @@ def _static(values: list[str]) -> list[_Word]:
     """Words a handler found (find -exec, a one-liner's list): known, but for the
     placeholders of what it cannot know (programs.UNKNOWN_WORDS)."""
     return [_Word(v, v in programs.UNKNOWN_WORDS, True, 0, 0) for v in values]
-
-
-def _resolve(words: list[_Word], script: Script) -> list[_Word]:
-    """The words with the values known at their place on the line (second pass)."""
-    from hookwise.shell.variables import Resolver, expand_word
-
-    out: list[_Word] = []
-    for word in words:
-        if word.parts is None or not word.marks or _is_assignment(word):
-            out.append(word)
-            continue
-        anchor = script.anchor if script.anchor is not None else word.start
-        resolver = Resolver(script.vars, script.scope, anchor, script.positional)
-        fields = expand_word(word.parts, word.marks, resolver)
-        if fields is None:
-            out.append(word)
-            continue
-        for field in fields:
-            made = _Word(field, False, True, word.start, word.end)
-            made.expanded = True
-            out.append(made)
-    return out
-
-
-def _shapes(words: list[_Word], script: Script) -> dict[int, tuple[tuple[str, ...], ...]] | None:
-    """What each word known only when it runs can be (variables.shape)."""
-    found: dict[int, tuple[tuple[str, ...], ...]] | None = None
-    vars_ = script.vars
-    scope = script.scope
-    made_here = script.positional is not None or script.deferred or vars_ is not None
-
-    def assigned(name: str) -> tuple[str, ...] | None:
-        if name.isdigit() or name in ("@", "*", "#"):
-            # a function's arguments, or the line's own set --: made on the line
-            return ("*",) if made_here else None
-        return vars_.token(scope, name) if vars_ is not None else None
-
-    def token(piece: str) -> tuple[str, ...]:
-        from hookwise.shell.variables import piece_token
-
-        return piece_token(piece, assigned)
-
-    for index, word in enumerate(words):
-        if not word.dynamic:
-            continue
-        if found is None:
-            found = {}
-        if word.parts is not None and word.marks:
-            from hookwise.shell.variables import shape
-
-            found[index] = shape(word.parts, word.marks, token)
-        elif word.value.startswith(("<(", ">(")):
-            found[index] = (("/",),)  # a process substitution is a /dev/fd/N path
-        elif word.value == programs.XARGS_INPUT:
-            found[index] = (("E",),)  # what xargs reads: data, not words chosen on the line
-        else:
-            found[index] = (("S",), ("*",))  # a word a one-liner computes: any words
-    return found
 
 
 def _add_command(
@@ -1091,10 +987,14 @@ def _add_command(
             _record(script, raw[1].value, None, False)  # the loop sets it to each value
         words: list[_Word] = []
     else:
-        if source:
-            raw = _brace_expand(raw, script, depth, source)
+        if source and any("{" in source[w.start : w.end] for w in raw if 0 <= w.start < w.end):
+            from hookwise.shell.braces import expand_words
+
+            raw = expand_words(raw, script, source, _brace_word(depth, script))
         if script.vars is not None and script.vars.table is not None:
-            raw = _resolve(raw, script)
+            from hookwise.shell.variables import resolve
+
+            raw = resolve(raw, script, _Word)
         words = _strip_prefix(raw, script, depth, prefix, certain)
     if words and not words[0].quoted and words[0].value in script.aliases:
         # an alias defined earlier on the line: bash reads its text in place of the name
@@ -1129,7 +1029,9 @@ def _add_command(
     if any(w.glob for w in words):
         command.globs = frozenset(i for i, w in enumerate(words) if w.glob)
     if any(command.dynamic):
-        command.shapes = _shapes(words, script)
+        from hookwise.shell.variables import shapes
+
+        command.shapes = shapes(words, script)
     script.commands.append(command)
     if words and words[0].dynamic:
         command.unknown_args = not words[0].quoted or "IFS" in words[0].value
@@ -1150,10 +1052,8 @@ def _inner_argv(argv: list[str], depth: int, script: Script, text: str, origin: 
         added.origin = origin
 
 
+# builtins that assign variables (assigns.py reads them)
 _ASSIGNERS = frozenset(["export", "declare", "typeset", "local", "readonly"])
-# options of read and mapfile that take a value (the rest of their words are names)
-_READ_VALUES = frozenset(["-p", "-d", "-n", "-N", "-t", "-u", "-i", "-a"])
-_MAPFILE_VALUES = frozenset(["-d", "-n", "-O", "-s", "-u", "-C", "-c"])
 
 
 def _run_inner(
@@ -1164,7 +1064,9 @@ def _run_inner(
     program = command.program
     argv = command.argv
     if argv and _file_key(argv[0]) in script.written:  # echo 'cmd' > x.sh; ./x.sh
-        _run_written(command, argv[0], depth, script)
+        from hookwise.shell.written import run_written
+
+        run_written(command, argv[0], depth, script, api=_API)
         return
     if program in programs.SHELLS:
         from hookwise.shell.scripts import shell_runs
@@ -1212,7 +1114,9 @@ def _run_inner(
             _parse(args[0], depth + 1, script)  # runs on the signal (EXIT: always)
         return
     if program in _ASSIGNERS or program in _SETTERS:
-        _assigns(command, depth, script, certain)
+        from hookwise.shell.assigns import assigns
+
+        assigns(command, depth, script, certain, _API)
         return
     if program in ("[[", "test", "["):  # [[ -v 'a[$(cmd)]' ]]: the subscript is evaluated
         for word in argv[1:]:
@@ -1249,10 +1153,19 @@ def _run_inner(
     if program == "git":
         _git(command, depth, script)
     found = programs.runs(program, argv, command.stdin)
-    if program == "git":
-        found = _git_config(command, found, script)
+    if program == "git" and (
+        script.git_settings
+        or command.env
+        or "-c" in argv
+        or any(kind == "include" for kind, _value in found)
+    ):
+        from hookwise.shell.git_config import from_line
+
+        found = from_line(command, found, script, programs.git_subcommand(argv))
     elif program in _PACKAGE_RUNNERS and script.was_written("package.json"):
-        found = found + _package_scripts(script)
+        from hookwise.shell.written import package_scripts
+
+        found = found + package_scripts(script)
     if programs.family(program) is not None:
         found = found + accounting.code_items(command, script, static_output, _parsed)
     if found:
@@ -1262,125 +1175,6 @@ def _run_inner(
 _SETTERS = frozenset(
     ["read", "mapfile", "readarray", "printf", "getopts", "unset", "let", "set", "shift"]
 )
-
-
-def _assigns(command: Command, depth: int, script: Script, certain: bool) -> None:
-    """What a builtin assigns (``export X=1``, ``read x``, ``printf -v x``, ``set -- a b``),
-    for the values known later; a subscript in a name it is given is evaluated as
-    arithmetic, so ``read 'a[$(cmd)]'`` runs cmd."""
-    program = command.program
-    argv = command.argv
-    dynamic = command.dynamic
-    for word in argv[1:]:
-        if "[" in word and ("$(" in word or "`" in word):
-            _data_code(word, depth, script)
-    if program in _ASSIGNERS:
-        options = "".join(w[1:] for w in argv[1:] if w[:1] in "-+" and w != "--")
-        plain = set(options) <= set("xgraA") and program != "local"
-        prefix = _Prefix()
-        for index, word in enumerate(argv[1:], start=1):
-            if word[:1] in "-+":
-                continue
-            name, eq, value = word.partition("=")
-            if not name.rstrip("+").isidentifier():
-                if dynamic[index]:
-                    _wildcard(script)  # declare "$n=..." assigns a name known when it runs
-                continue
-            if eq:
-                made = _Word(word, dynamic[index], True, 0, 0)
-                _assignment(made, script, depth, prefix)
-                if name.endswith("+") or dynamic[index] or not plain:
-                    _record(script, name.rstrip("+"), None, False)
-                elif value.startswith("(") and value.endswith(")"):  # declare -a a=(x y)
-                    inner = _Scanner(value[1:-1], depth, script)
-                    items = [
-                        p.value
-                        for kind, p, _s, _e in inner.tokens()
-                        if kind == "word" and isinstance(p, _Word)
-                    ]
-                    _record(script, name, items, certain)
-                else:
-                    _record(script, name, value, certain)
-                    _value_code(value, depth, script)
-            elif not plain:
-                _record(script, name, None, False)  # declare -l x: its value changes
-        command.unknowns += prefix.unknowns
-        command.assigned += prefix.assigned
-        command.env.update(prefix.env)
-        return
-    if program == "set":
-        if len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
-            rest = argv[2:] if argv[1] == "--" else argv[1:]
-            known = not any(dynamic[len(argv) - len(rest) :])
-            _record(script, "@", rest if known else None, certain and known)
-        return
-    if program == "shift":
-        _record(script, "@", None, False)
-        return
-    names: list[str] = []
-    if program in ("read", "mapfile", "readarray"):
-        values = _READ_VALUES if program == "read" else _MAPFILE_VALUES
-        index = 1
-        while index < len(argv):
-            word = argv[index]
-            if word in values and index + 1 < len(argv):
-                if word == "-a":
-                    names.append(argv[index + 1])
-                if word == "-C":  # mapfile -C CALLBACK: a command run for every line
-                    _parse(argv[index + 1], depth + 1, script)
-                index += 2
-                continue
-            if word[:1] != "-":
-                if dynamic[index]:
-                    _wildcard(script)
-                names.append(word)
-            index += 1
-        names = names or (["REPLY"] if program == "read" else ["MAPFILE"])
-        for text in _input_texts(command, script):  # read x <<< '$(cmd)': code in the value
-            _value_code(text, depth, script)
-    elif program == "printf":
-        if "-v" in argv[:-1]:
-            at = argv.index("-v") + 1
-            if dynamic[at]:
-                _wildcard(script)
-            names.append(argv[at])
-    elif program == "getopts" and len(argv) > 2:
-        names += [argv[2], "OPTARG", "OPTIND"]
-    elif program in ("unset", "let"):
-        names += [w.split("=", 1)[0] for w in argv[1:] if w[:1] != "-"]
-    for name in names:
-        _record(script, name.split("[", 1)[0], None, False)
-
-
-def _default_assignment(body: str, script: Script) -> None:
-    """``${x:=v}`` assigns x when it is unset: x is no longer one known value."""
-    name = body.lstrip("!#")
-    end = 0
-    while end < len(name) and (name[end].isalnum() or name[end] == "_"):
-        end += 1
-    if end and (name[end : end + 2] == ":=" or name[end : end + 1] == "="):
-        _record(script, name[:end], None, False)
-
-
-def _input_texts(command: Command, script: Script) -> list[str]:
-    """What a command reads on stdin, where it is known here: a here-document, a static
-    command piped or substituted in (``< <(echo ...)``), a file written on the line."""
-    found = list(command.stdin)
-    if command.piped_from is not None:
-        printed = static_output(command.piped_from)
-        if printed is not None:
-            found.append(printed)
-    for source in command.redirects:
-        if source in command.writes:
-            continue
-        if source.startswith("<(") and source.endswith(")"):
-            inner = _parsed(source[2:-1], command.depth + 1)
-            printed = static_output(inner[0]) if len(inner) == 1 else None
-            if printed is not None:
-                found.append(printed)
-        elif script.recall(source) is not None:
-            found.append(script.recall(source) or "")
-    return found
 
 
 def _wildcard(script: Script) -> None:
@@ -1408,21 +1202,6 @@ def _data_code(text: str, depth: int, script: Script) -> None:
         script.anchor = saved if saved is not None else at
         _parse(nested, depth + 1, script)
     script.anchor = saved
-
-
-def _run_written(command: Command, path: str, depth: int, script: Script) -> None:
-    """A file written earlier on the line, run as a program: its content is what runs."""
-    content = script.recall(path)
-    if content is None:
-        command.unknowns.append(
-            f"{path} was written earlier on the line with content known only when it runs"
-        )
-        return
-    found = accounting.file_items(content, path)
-    if found is None:
-        _parse_shell(content, depth + 1, script, [path, *command.argv[1:]])
-    else:
-        _interpreter(command, found, depth, script)
 
 
 def static_output(command: Command) -> str | None:
@@ -1458,61 +1237,31 @@ def _parsed(text: str, depth: int) -> list[Command]:
     return inner.commands
 
 
-# programs that write a file named in their arguments with content not known here
-_WRITES_OPTION = {
-    "curl": (("-o",), ("--output",)),
-    "wget": (("-O",), ("--output-document",)),
-    "dd": ((), ()),
-    "base64": (("-o",), ("--output",)),
-    "openssl": ((), ("-out",)),
-    "gpg": (("-o",), ("--output",)),
-    "unzip": ((), ()),
-    "xxd": ((), ()),
-}
-_COPIERS = frozenset(["cp", "mv", "install", "ln"])
+# programs that write a file named in their arguments (written.py reads which), and the
+# directories of git hooks (a hook written runs on the next git command)
+_WRITERS = frozenset(
+    ["cp", "mv", "install", "ln", "curl", "wget", "dd", "base64", "openssl", "gpg", "unzip",
+     "xxd", "sed", "perl", "ruby"]
+)  # fmt: skip
 _HOOK_DIRS = ("/.git/hooks/", ".git/hooks/", "/.husky/", ".husky/")
 
 
 def _remember_written(command: Command, script: Script, depth: int) -> None:
     """Files the command writes: their content when known here (``echo 'rm -rf /' >
-    x.sh``, ``cat > x.sh <<EOF``, ``tee x.sh <<EOF``, a copy of such a file), else None
-    (``base64 -d > x.sh``, ``curl -o x.sh``, ``sed -i ... x.sh``): a program that runs one
-    later on the line runs that content (CC#46991, agentguard#862). A git hook written
-    runs on the next git command, on this line or not: read as run now."""
+    x.sh``, ``cat > x.sh <<EOF``, ``tee x.sh <<EOF``), else None (``base64 -d > x.sh``): a
+    program that runs one later on the line runs that content (CC#46991, agentguard#862).
+    Other writers (``cp``, ``curl -o``, ``sed -i``...) and git hooks: written.py."""
     targets: list[tuple[str, str | None]] = []
-    body = static_output(command) if command.writes or command.program == "tee" else None
-    for target in command.writes:
-        targets.append((target, body))
     program = command.program
-    argv = command.argv
-    if program == "tee":
-        targets += [(w, body) for w in argv[1:] if not w.startswith("-")]
-    elif program in _COPIERS and len(argv) > 2:
-        operands = [w for w in argv[1:] if not w.startswith("-")]
-        for source in operands[:-1]:  # (an option's value counts too: over, not under)
-            if script.was_written(source) or source in ("/dev/stdin", "-"):
-                content = script.recall(source) if script.was_written(source) else None
-                if source in ("/dev/stdin", "-") and command.stdin:
-                    content = "".join(command.stdin)
-                targets.append((operands[-1], content))
-                break
-    elif program in _WRITES_OPTION:
-        shorts, longs = _WRITES_OPTION[program]
-        for index, word in enumerate(argv[1:], start=1):
-            value = None
-            if (word in shorts or word in longs) and index + 1 < len(argv):
-                value = argv[index + 1]
-            elif word.startswith("of=") and program == "dd":
-                value = word[3:]
-            elif any(word.startswith(o + "=") for o in longs):
-                value = word.split("=", 1)[1]
-            if value is not None:
-                content = "".join(command.stdin) if program == "dd" and command.stdin else None
-                targets.append((value, content))
-    elif program in ("sed", "perl", "ruby") and any(
-        w.startswith(("-i", "--in-place")) or (w[:1] == "-" and "i" in w[1:3]) for w in argv[1:]
-    ):
-        targets += [(w, None) for w in argv[2:] if not w.startswith("-") and "." in w]
+    if command.writes or program == "tee":
+        body = static_output(command)
+        targets = [(target, body) for target in command.writes]
+        if program == "tee":
+            targets += [(w, body) for w in command.argv[1:] if not w.startswith("-")]
+    if program in _WRITERS and len(command.argv) > 1:
+        from hookwise.shell.written import written_by
+
+        targets += written_by(command, script)
     for target, content in targets:
         key = _file_key(target)
         earlier = script.written.get(key, "")
@@ -1521,124 +1270,22 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
         else:
             script.written[key] = earlier + content + ("" if content.endswith("\n") else "\n")
         if any(marker in "/" + key for marker in _HOOK_DIRS):
-            if content is None:
-                command.unknowns.append(
-                    f"it writes the git hook {target} with content known only when it runs"
-                )
-            else:
-                _parse_shell(content, depth + 1, script)
+            from hookwise.shell.written import hook_written
+
+            hook_written(command, target, content, depth, script, api=_API)
 
 
 _PACKAGE_RUNNERS = frozenset(["npm", "yarn", "pnpm", "bun", "npx", "pnpx", "bunx", "corepack"])
-
-
-def _package_scripts(script: Script) -> list[tuple[str, Any]]:
-    """A package.json written earlier on the line: its scripts are what npm (yarn...) run
-    (``npm run x``, and the install hooks of ``npm install``)."""
-    content = script.recall("package.json")
-    if content is None:
-        return [("unverifiable", "package.json was written on the line with content known "
-                 "only when it runs")]  # fmt: skip
-    import json
-
-    try:
-        data = json.loads(content)
-    except ValueError:
-        return [("unverifiable", "package.json was written on the line and is not readable here")]
-    scripts = data.get("scripts") if isinstance(data, dict) else None
-    if not isinstance(scripts, dict):
-        return []
-    return [("script", value) for value in scripts.values() if isinstance(value, str)]
-
-
-def _git_config(
-    command: Command, found: list[tuple[str, Any]], script: Script
-) -> list[tuple[str, Any]]:
-    """git's configuration beyond its options: files it includes, and what the
-    environment sets (``GIT_CONFIG_KEY_0``, ``GIT_CONFIG_GLOBAL=x.cfg``)."""
-    out = [item for item in found if item[0] != "include"]
-    includes = [value for kind, value in found if kind == "include"]
-    out += _push_config(command, script)
-    env = command.env
-    if any(name.startswith("GIT_CONFIG") for name in env):
-        from hookwise.shell.git_config import env_items
-
-        out += env_items(env)
-        includes += [
-            env[n] for n in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG") if n in env
-        ]
-        for kind, value in env_items(env):
-            if kind == "include":
-                includes.append(value)
-        out = [item for item in out if item[0] != "include"]
-    for path in includes:
-        key = path
-        for head in ("$PWD/", "${PWD}/", "../"):
-            key = key.removeprefix(head)
-        if script.was_written(key):
-            content = script.recall(key)
-            if content is None:
-                out.append(
-                    (
-                        "unverifiable",
-                        f"git reads {path}, written on the line with content known only "
-                        "when it runs",
-                    )
-                )
-            else:
-                from hookwise.shell.git_config import config_items
-
-                out += config_items(content)
-        elif "$" in path or "`" in path:
-            out.append(
-                (
-                    "unverifiable",
-                    f"git reads the configuration file {path}, known only when it runs",
-                )
-            )
-    return out
-
-
-def _push_config(command: Command, script: Script) -> list[tuple[str, Any]]:
-    """``git push`` with a ``+`` refspec (or mirroring) set in configuration (``-c
-    remote.origin.push=+main``, ``git config`` earlier on the line, the environment) is a
-    force push: it stands as ``git push --force`` (or ``--mirror``) too."""
-    argv = command.argv
-    at = programs.git_subcommand(argv)
-    if at < 0 or argv[at] != "push":
-        return []
-    settings = dict(script.git_settings)
-    for index, word in enumerate(argv[1:at], start=1):
-        if word == "-c" and index + 1 < at:
-            key, _, value = argv[index + 1].partition("=")
-            settings[key.lower()] = value
-    env = command.env
-    for name, key in env.items():
-        if name.startswith("GIT_CONFIG_KEY_"):
-            settings[key.lower()] = env.get("GIT_CONFIG_VALUE_" + name[15:], "")
-    extra: list[str] = []
-    for key, value in settings.items():
-        if key.startswith("remote.") and key.endswith(".push") and value.startswith("+"):
-            extra.append("--force")
-        elif key.startswith("remote.") and key.endswith(".mirror") and value in ("true", "1", ""):
-            extra.append("--mirror")
-    extra = [flag for flag in dict.fromkeys(extra) if flag not in argv]
-    if not extra:
-        return []
-    return [("argv", ["git", "push", *extra, *argv[at + 1 :]])]
 
 
 def _git(command: Command, depth: int, script: Script) -> None:
     argv = command.argv
     aliases = script.git_aliases
     aliases.update(programs.git_alias_definitions(argv))
-    at_config = programs.git_subcommand(argv)
-    if at_config > 0 and argv[at_config] == "config":
-        rest = [w for w in argv[at_config + 1 :] if not w.startswith("-")]
-        if rest and rest[0] in ("set", "add"):
-            rest = rest[1:]
-        if len(rest) >= 2:
-            script.git_settings[rest[0].lower()] = " ".join(rest[1:])
+    if "config" in argv:  # git config remote.origin.push +...: read by a later push
+        from hookwise.shell.git_config import remember_setting
+
+        remember_setting(argv, script, programs.git_subcommand(argv))
     at = programs.git_subcommand(argv)
     if at < 0 or argv[at] not in aliases:
         return
@@ -1667,4 +1314,27 @@ def _interpreter(
         elif kind == "read":
             _inner_argv(["cat", value], depth, script, command.text, f"{command.program} reads")
         else:
-            command.unknowns.append(f"{command.program}: {value}")
+            prefixed = str(value).startswith(command.program + " ")
+            command.unknowns.append(value if prefixed else f"{command.program}: {value}")
+
+
+class _Api:
+    """What the cold modules that read a command (assigns, written) call back into: the
+    parser itself, which they may not import (no import cycles, not even lazy ones)."""
+
+    parse = staticmethod(_parse)
+    parse_shell = staticmethod(_parse_shell)
+    record = staticmethod(_record)
+    wildcard = staticmethod(_wildcard)
+    data_code = staticmethod(_data_code)
+    value_code = staticmethod(_value_code)
+    static_output = staticmethod(static_output)
+    parsed = staticmethod(_parsed)
+    interpreter = staticmethod(_interpreter)
+    assignment = staticmethod(_assignment)
+    word_type = _Word
+    scanner_type = _Scanner
+    prefix_type = _Prefix
+
+
+_API = _Api()

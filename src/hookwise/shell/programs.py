@@ -439,51 +439,29 @@ def flags_of(program: str, argv: list[str]) -> tuple[set[str], list[str]]:
 
 
 # programs with options whose value is a pattern of what they leave out (zip -x, tar,
-# rsync and grep --exclude, find ! -path): naming a file there keeps away from it
+# rsync and grep --exclude, find ! -path): exclusions.py reads which words those are
 _EXCLUDERS = frozenset(["zip", "unzip", "tar", "gtar", "bsdtar", "rsync", "grep", "egrep",
                         "fgrep", "rg", "ag", "find", "cp", "du", "tree", "7z"])  # fmt: skip
-_EXCLUDES = frozenset(["--exclude", "--exclude-dir", "--exclude-from", "--filter", "--iglob",
-                       "--glob", "-g", "-I"])  # fmt: skip
+_NO_WORDS: frozenset[int] = frozenset()
 
 
-def excluded_words(program: str, argv: list[str]) -> set[int]:
+def excluded_words(program: str, argv: list[str]) -> frozenset[int] | set[int]:
     """The indices of words that are exclusion patterns (``zip -r a.zip . -x '.env'``,
-    ``tar --exclude .hookwise``, ``find . ! -path './.git/*'``, ``-path P -prune``): not
-    files the command reads or changes."""
+    ``tar --exclude .hookwise``, ``find . ! -path './.git/*'``): not files the command
+    reads or changes."""
     if program not in _EXCLUDERS:
-        return set()
-    out: set[int] = set()
-    listing = False  # zip -x P1 P2...: every word up to the next option
-    for index, word in enumerate(argv[1:], start=1):
-        if listing and not word.startswith("-"):
-            out.add(index)
-            continue
-        listing = False
-        option = word.split("=", 1)[0]
-        if option in _EXCLUDES and program != "find":
-            if option in ("-g", "--glob", "--iglob") and not _negated_glob(argv, index):
-                continue  # rg -g '*.py': a file filter, not an exclusion (unless !...)
-            out.add(index)
-            if "=" not in word and index + 1 < len(argv):
-                out.add(index + 1)
-        elif program in ("zip", "unzip") and word in ("-x", "-i"):
-            listing = True
-        elif program in ("zip", "unzip") and word.startswith(("-x@", "-i@")):
-            out.add(index)
-        elif program == "find" and word in ("-path", "-ipath", "-name", "-iname", "-wholename"):
-            before = argv[index - 1] if index > 1 else ""
-            pruned = argv[index + 2 : index + 3] == ["-prune"]
-            if (before in ("!", "-not") or pruned) and index + 1 < len(argv):
-                out.add(index + 1)
-    return out
+        return _NO_WORDS
+    if program == "find":
+        hint = "!" in argv or "-not" in argv or "-prune" in argv
+    elif program in ("zip", "unzip"):
+        hint = any(w.startswith(("-x", "-i")) for w in argv)
+    else:
+        hint = any(w.startswith(("--ex", "--fi", "--gl", "--ig", "-g", "-I")) for w in argv)
+    if not hint:
+        return _NO_WORDS
+    from hookwise.shell.exclusions import excluded
 
-
-def _negated_glob(argv: list[str], index: int) -> bool:
-    word = argv[index]
-    value = (
-        word.split("=", 1)[1] if "=" in word else (argv[index + 1] if index + 1 < len(argv) else "")
-    )
-    return value.startswith("!")
+    return excluded(program, argv)
 
 
 # ------------------------------------------------------------------ commands run by others
@@ -558,6 +536,13 @@ WRAPPER_NAMES = frozenset(
         "linux64",
     ]
 )
+# Runners: a subcommand runs the command after it (uv run, poetry run, bundle exec,
+# direnv exec...); the table is hookwise.shell.wrappers.RUNNERS (the same names)
+RUNNER_NAMES = frozenset(
+    ["uv", "uvx", "pipx", "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "mamba",
+     "micromamba", "pixi", "bundle", "direnv", "nix-shell", "nix", "devbox", "mise", "asdf",
+     "op", "doppler", "aws-vault", "dotenv"]
+)  # fmt: skip
 # the shells: a script they run (-c, stdin, a file) is read by hookwise.shell.scripts
 SHELLS = frozenset(
     ["sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh",
@@ -576,6 +561,82 @@ INTERPRETERS = {
     "php": ("-r",),
     "osascript": ("-e",),
 }
+# programs with a script language, by family (python3.12 is python): where each takes
+# its code is hookwise.shell.code_readers.READERS (the same names)
+CODE_READERS = frozenset(
+    [
+        "python",
+        "pypy",
+        "perl",
+        "ruby",
+        "irb",
+        "node",
+        "nodejs",
+        "bun",
+        "deno",
+        "php",
+        "lua",
+        "luajit",
+        "Rscript",
+        "R",
+        "julia",
+        "tclsh",
+        "wish",
+        "jimsh",
+        "expect",
+        "awk",
+        "gawk",
+        "mawk",
+        "nawk",
+        "busybox-awk",
+        "ed",
+        "red",
+        "ex",
+        "vi",
+        "vim",
+        "nvim",
+        "view",
+        "gvim",
+        "rvim",
+        "sqlite3",
+        "duckdb",
+        "psql",
+        "mysql",
+        "mariadb",
+        "gdb",
+        "lldb",
+        "make",
+        "gmake",
+        "cmake",
+        "m4",
+        "dc",
+        "pwsh",
+        "powershell",
+        "osascript",
+        "emacs",
+        "crontab",
+        "xonsh",
+        "nu",
+        "elvish",
+        "sed",
+        "gsed",
+        "parallel",
+        "sem",
+        "ssh",
+        "scp",
+        "sftp",
+    ]
+)
+
+
+def family(program: str) -> str | None:
+    """The code-reader family of a program name (``python3.12`` is ``python``)."""
+    if program in CODE_READERS:
+        return program
+    base = program.rstrip("0123456789.-")
+    return base if base in CODE_READERS else None
+
+
 AWKS = frozenset(["awk", "gawk", "mawk", "nawk", "busybox-awk"])
 REMOTE = frozenset(["ssh", "docker", "podman", "kubectl", "oc", "nerdctl", "lxc"])
 
@@ -732,7 +793,10 @@ def _git_exec_hint(sub: str, args: list[str]) -> bool:
     for word in args:
         if word.startswith(("--u", "--r", "--e", "--o", "--s", "--t", "--c", "--h", "--b")):
             return True
-        if word.startswith(("-x", "-O", "-u", "-d")) or sub in ("filter-branch", "send-email"):
+        if word.startswith(("-x", "-O", "-u", "-d", "-c")) or sub in (
+            "filter-branch",
+            "send-email",
+        ):
             return True
     return False
 
@@ -740,7 +804,8 @@ def _git_exec_hint(sub: str, args: list[str]) -> bool:
 # git subcommands with an option whose value is a command (git_config.EXEC_SUBCOMMANDS)
 _GIT_EXEC_SUBCOMMANDS = frozenset(
     ["rebase", "fetch", "pull", "clone", "ls-remote", "archive", "push", "difftool", "grep",
-     "send-email", "filter-branch", "instaweb", "bisect", "submodule", "mergetool", "config"]
+     "send-email", "filter-branch", "instaweb", "bisect", "submodule", "mergetool", "config",
+     "init"]
 )  # fmt: skip
 
 

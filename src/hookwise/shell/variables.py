@@ -19,7 +19,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import TypeAlias
+    from typing import Any, TypeAlias
 
     Value: TypeAlias = "str | list[str] | None"
 
@@ -42,8 +42,8 @@ class Vars:
         self.referenced = False  # a word expanded a variable
         self.table: dict[tuple[int, str], tuple[Value, int]] | None = None
         self._unknown: set[tuple[int, str]] = set()
-        # what an unknown value assigned on the line is (value_token): x=$(mktemp) a path
-        self.hints: dict[tuple[int, str], tuple[str, ...]] = {}
+        # what an unknown value assigned on the line is (value_shape): x=$(mktemp) a path
+        self.hints: dict[tuple[int, str], tuple[tuple[str, ...], ...]] = {}
 
     def record(self, scope: int, name: str, value: Value, certain: bool, end: int) -> None:
         if self.table is None:  # the second pass reads the table the first one made
@@ -68,17 +68,19 @@ class Vars:
         for scope in self.wildcard:
             self._unknown.add((scope, "IFS"))
 
-    def token(self, scope: int, name: str) -> tuple[str, ...] | None:
-        """The shape token of a variable the line assigns (None: it never does)."""
+    def token(self, scope: int, name: str) -> tuple[tuple[str, ...], ...] | None:
+        """The shape of a variable the line assigns (None: it never does)."""
         if scope in self.wildcard:
-            return ("*",)
+            return (("*",),)
         records = [r for r in self.records if r[0] == scope and r[1] == name]
         if not records:
-            return None
+            # another shell of the line assigns it (export f=...; bash -c 'rm $f'): what
+            # this one sees is made on the line too, known or not
+            return (("*",),) if any(r[1] == name for r in self.records) else None
         hint = self.hints.get((scope, name))
         if hint is not None and all(r[2] is None for r in records):
             return hint
-        return ("*",)
+        return (("*",),)
 
     def lookup(self, scope: int, name: str, anchor: int) -> tuple[Value, bool]:
         """(value, known) of ``name`` for a word at ``anchor``."""
@@ -312,7 +314,9 @@ def _split_into(text: str, ifs: str, fields: list[str], solid: list[bool]) -> No
 
 
 def shape(
-    parts: list[str], marks: tuple[tuple[int, int], ...], token: Callable[[str], tuple[str, ...]]
+    parts: list[str],
+    marks: tuple[tuple[int, int], ...],
+    token: Callable[[str], tuple[tuple[str, ...], ...]],
 ) -> tuple[tuple[str, ...], ...]:
     """What an unknown word can be, for the matcher: a sequence of ``("L", text)``
     literal, ``("*",)`` anything made on the line, ``("E",)`` a value from the
@@ -333,9 +337,13 @@ def shape(
                     out.append(("L", piece))
             continue
         found = token(piece)
-        if found == ("*",) and (kind == 1 or _multi(piece)):
+        if ("*",) in found and (kind == 1 or _multi(piece)):
             splits = True
-        out.append(found)
+        for item in found:
+            if item[0] == "L" and out and out[-1][0] == "L":
+                out[-1] = ("L", out[-1][1] + item[1])
+            else:
+                out.append(item)
     if splits:
         out.insert(0, ("S",))
     return tuple(out)
@@ -351,37 +359,181 @@ def plain_name(piece: str) -> str | None:
     return name if name.isidentifier() or name in _DIGIT_NAMES else None
 
 
-def piece_token(piece: str, assigned: Callable[[str], tuple[str, ...] | None]) -> tuple[str, ...]:
-    """The shape token of one expansion; ``assigned(name)``: the token of a variable the
+Shape = tuple[tuple[str, ...], ...]
+
+
+def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
+    """The shape tokens of one expansion; ``assigned(name)``: the shape of a variable the
     line assigns (None: the line never does, the value is the environment's)."""
     if piece.startswith(("$((", "$[")):
-        return ("D",)
+        return (("D",),)
     name = plain_name(piece)
     if name is None:
-        return ("*",)
+        return (value_token(piece),)
     if name in _DIGIT_NAMES:
-        return ("D",)
+        return (("D",),)
     found = assigned(name)
     if found is not None:
         return found
     if name in _PATH_NAMES:
-        return ("/",)
-    return ("E",)
+        return (("/",),)
+    return (("E",),)
 
 
 # commands whose output is a path, and one whose output is a number
 _PATH_OUTPUTS = frozenset(["mktemp", "pwd", "realpath", "dirname", "readlink", "which"])
 
 
-def value_token(value: str) -> tuple[str, ...]:
-    """What a value assigned on the line but unknown here can be: ``$(mktemp -d)`` is a
-    path, ``$(git rev-parse --show-toplevel)`` too; anything else made on the line."""
-    if value.startswith("$(") and value.endswith(")") and value.count("$(") == 1:
-        words = value[2:-1].split()
+def value_token(piece: str) -> tuple[str, ...]:
+    """What a command substitution gives, when that is known by the command: ``$(mktemp
+    -d)`` a path, ``$(git rev-parse --show-toplevel)`` too, ``$(nproc)`` a number;
+    anything else made on the line."""
+    if piece.startswith("$(") and piece.endswith(")") and piece.count("$(") == 1:
+        words = piece[2:-1].split()
         if words and words[0] in _PATH_OUTPUTS:
             return ("/",)
         if words[:3] == ["git", "rev-parse", "--show-toplevel"]:
             return ("/",)
         if words[:1] in (["nproc"], ["id"]) or words[:2] == ["date", "+%s"]:
             return ("D",)
+        if words[:1] == ["git"] and _git_ref(words[1:]):
+            return ("E",)  # a name git gives the line (the current branch): git's data
     return ("*",)
+
+
+def _git_ref(words: list[str]) -> bool:
+    """``git branch --show-current``, ``git rev-parse [--abbrev-ref|--short] HEAD``,
+    ``git symbolic-ref --short HEAD``, ``git describe``: a ref or a commit name."""
+    return (
+        words == ["branch", "--show-current"]
+        or (words[:1] == ["rev-parse"] and words[-1:] == ["HEAD"] and len(words) <= 3)
+        or words == ["symbolic-ref", "--short", "HEAD"]
+        or words[:1] == ["describe"]
+    )
+
+
+def value_shape(parts: list[str], marks: tuple[tuple[int, int], ...]) -> Shape:
+    """What the value of an assignment word (``tag=v$(jq ...)``) can be: its literal
+    pieces and what its expansions give (never split: an assignment is one word)."""
+    kinds = dict(marks)
+    out: list[tuple[str, ...]] = []
+    text = "".join(parts)
+    skip = text.index("=") + 1 if "=" in text else 0
+    seen = 0
+    for index, piece in enumerate(parts):
+        start, seen = seen, seen + len(piece)
+        if seen <= skip:
+            continue
+        if start < skip:
+            piece = piece[skip - start :]  # noqa: PLW2901 - the value part of the word
+        if index in kinds:
+            out.append(value_token(piece))
+        elif piece:
+            if out and out[-1][0] == "L":
+                out[-1] = ("L", out[-1][1] + piece)
+            else:
+                out.append(("L", piece))
+    return tuple(out) or (("L", ""),)
+
+
+# ------------------------------------------------------------- recording and shapes
+
+
+def record(script: Any, name: str, value: Value, certain: bool) -> None:
+    """An assignment on the line (its value, or None for unknown), at the parser's place."""
+    vars_ = script.vars
+    if vars_ is None:
+        vars_ = script.vars = Vars()
+    vars_.record(script.scope, name, value, certain, script.end)
+
+
+def record_word(word: Any, script: Any, certain: bool) -> None:
+    """An assignment word (``x=1``, ``a=(x y)``, ``x+=y``, ``tag=v$(jq ...)``)."""
+    name, _, value = word.value.partition("=")
+    if name.endswith("+"):  # x+=y: appends to a value, known here or not
+        record(script, name[:-1], None, False)
+        return
+    if word.array is not None:
+        items = None if any(e.dynamic for e in word.array) else [e.value for e in word.array]
+        record(script, name, items, certain)
+        return
+    record(script, name, None if word.dynamic else value, certain)
+    if word.dynamic and word.parts is not None:
+        hint = value_shape(word.parts, word.marks)
+    else:
+        hint = (("*",),)
+    key = (script.scope, name)
+    hints = script.vars.hints
+    hints[key] = hint if hints.get(key, hint) == hint else (("*",),)
+
+
+def default_assignment(body: str, script: Any) -> None:
+    """``${x:=v}`` assigns x when it is unset: x is no longer one known value."""
+    name = body.lstrip("!#")
+    end = 0
+    while end < len(name) and (name[end].isalnum() or name[end] == "_"):
+        end += 1
+    if end and (name[end : end + 2] == ":=" or name[end : end + 1] == "="):
+        record(script, name[:end], None, False)
+
+
+def shapes(words: list[Any], script: Any) -> dict[int, Shape] | None:
+    """What each word known only when it runs can be (:func:`shape`), by its index."""
+    from hookwise.shell.programs import XARGS_INPUT
+
+    found: dict[int, Shape] | None = None
+    vars_ = script.vars
+    scope = script.scope
+    made_here = script.positional is not None or script.deferred or vars_ is not None
+
+    def assigned(name: str) -> Shape | None:
+        if name.isdigit() or name in ("@", "*", "#"):
+            # a function's arguments, or the line's own set --: made on the line
+            return (("*",),) if made_here else None
+        return vars_.token(scope, name) if vars_ is not None else None
+
+    def token(piece: str) -> Shape:
+        return piece_token(piece, assigned)
+
+    for index, word in enumerate(words):
+        if not word.dynamic:
+            continue
+        if found is None:
+            found = {}
+        if word.parts is not None and word.marks:
+            found[index] = shape(word.parts, word.marks, token)
+        elif word.value.startswith(("<(", ">(")):
+            found[index] = (("/",),)  # a process substitution is a /dev/fd/N path
+        elif word.value == XARGS_INPUT:
+            found[index] = (("E",),)  # what xargs reads: data, not words chosen on the line
+        else:
+            found[index] = (("S",), ("*",))  # a word a one-liner computes: any words
+    return found
+
+
+def _assigns(word: Any) -> bool:
+    """An assignment word (``x=...``): its value is not expanded into words here."""
+    if word.expanded:
+        return False
+    name, eq, _ = word.value.partition("=")
+    return bool(eq) and name.rstrip("+").isidentifier()
+
+
+def resolve(words: list[Any], script: Any, word_type: Any) -> list[Any]:
+    """The words with the values known at their place on the line (second pass)."""
+    out: list[Any] = []
+    for word in words:
+        if word.parts is None or not word.marks or _assigns(word):
+            out.append(word)
+            continue
+        anchor = script.anchor if script.anchor is not None else word.start
+        resolver = Resolver(script.vars, script.scope, anchor, script.positional)
+        fields = expand_word(word.parts, word.marks, resolver)
+        if fields is None:
+            out.append(word)
+            continue
+        for field in fields:
+            made = word_type(field, False, True, word.start, word.end)
+            made.expanded = True
+            out.append(made)
+    return out

@@ -386,3 +386,81 @@ def wrapper_chdir(name: str, argv: list[str]) -> str | None:
             elif len(option) == 2 and word.startswith(option) and len(word) > 2:
                 found = word[2:]
     return found
+
+
+# Runners: a program whose subcommand runs the command after it (``uv run CMD``, ``poetry
+# run``, ``bundle exec``, ``direnv exec DIR CMD``, ``nix-shell --run 'CMD'``...): program
+# -> (subcommands, options taking a value, options whose value is a shell string,
+# positionals after the subcommand before the command)
+RUNNERS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str], int]] = {
+    "uv": (frozenset(["run"]), frozenset(["--with", "--with-requirements", "--with-editable",
+           "--python", "-p", "--directory", "--project", "--env-file", "--extra", "--group",
+           "--package", "--index", "--index-url", "--extra-index-url", "-w"]), frozenset(), 0),
+    "uvx": (frozenset([""]), frozenset(["--with", "--from", "--python", "-p"]), frozenset(), 0),
+    "pipx": (frozenset(["run"]), frozenset(["--spec", "--python", "--pip-args"]), frozenset(), 0),
+    "poetry": (frozenset(["run"]), frozenset(["-C", "--directory", "-P", "--project"]),
+               frozenset(), 0),
+    "pipenv": (frozenset(["run"]), frozenset(), frozenset(), 0),
+    "pdm": (frozenset(["run"]), frozenset(["-p", "--project"]), frozenset(), 0),
+    "hatch": (frozenset(["run"]), frozenset(["-e", "--env"]), frozenset(), 0),
+    "rye": (frozenset(["run"]), frozenset(["--pyproject"]), frozenset(), 0),
+    "conda": (frozenset(["run"]), frozenset(["-n", "--name", "-p", "--prefix", "--cwd"]),
+              frozenset(), 0),
+    "mamba": (frozenset(["run"]), frozenset(["-n", "--name", "-p", "--prefix"]), frozenset(), 0),
+    "micromamba": (frozenset(["run"]), frozenset(["-n", "--name", "-p", "--prefix"]),
+                   frozenset(), 0),
+    "pixi": (frozenset(["run", "exec"]), frozenset(["-e", "--environment", "--manifest-path"]),
+             frozenset(), 0),
+    "bundle": (frozenset(["exec"]), frozenset(["--gemfile"]), frozenset(), 0),
+    "direnv": (frozenset(["exec"]), frozenset(), frozenset(), 1),
+    "nix-shell": (frozenset([""]), frozenset(["-p", "--packages", "-I", "--arg", "--argstr",
+                  "-A", "--attr"]), frozenset(["--run", "--command"]), 0),
+    "nix": (frozenset(["develop", "shell"]), frozenset(["-i", "--ignore-environment"]),
+            frozenset(), 0),
+    "devbox": (frozenset(["run"]), frozenset(["-c", "--config"]), frozenset(), 0),
+    "mise": (frozenset(["exec", "x"]), frozenset(["-C", "--cd"]), frozenset(), 0),
+    "asdf": (frozenset(["exec"]), frozenset(), frozenset(), 0),
+    "op": (frozenset(["run"]), frozenset(["--env-file"]), frozenset(), 0),
+    "doppler": (frozenset(["run"]), frozenset(["-p", "--project", "-c", "--config"]),
+                frozenset(["--command"]), 0),
+    "aws-vault": (frozenset(["exec"]), frozenset(["-d", "--duration", "-r", "--region"]),
+                  frozenset(), 1),
+    "dotenv": (frozenset(["", "run"]), frozenset(["-f", "-e", "-v"]), frozenset(["-c"]), 0),
+}  # fmt: skip
+
+
+def strip_runner(name: str, argv: list[str]) -> tuple[int, str | None] | None:
+    """Where the command a runner runs starts in ``argv`` (or the shell string it runs);
+    None when it runs no command (``uv sync``, ``poetry install``)."""
+    subcommands, takes, strings, skip = RUNNERS[name]
+    i = 1
+    if "" not in subcommands:
+        while i < len(argv) and argv[i].startswith("-"):
+            i += 2 if argv[i] in takes else 1
+        if i >= len(argv) or argv[i] not in subcommands:
+            return None
+        i += 1
+    if name == "nix" and "-c" not in argv and "--command" not in argv:
+        return None
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":
+            i += 1
+            break
+        option, eq, value = word.partition("=")
+        if option in strings:
+            if eq:
+                return len(argv), value
+            return (len(argv), argv[i + 1]) if i + 1 < len(argv) else None
+        if name == "nix" and word in ("-c", "--command"):
+            i += 1
+            break
+        if word.startswith("-"):
+            i += 2 if (option in takes and not eq) else 1
+            continue
+        if skip:
+            skip -= 1
+            i += 1
+            continue
+        break
+    return (i, None) if i < len(argv) else None

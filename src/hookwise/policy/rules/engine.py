@@ -234,6 +234,7 @@ def _could_match(spec: dict[str, Any], cmd: Command) -> str | None:
         positional=positional,
         canonical=_canonical,
         glob_match=glob_match,
+        search=search,
     )
 
 
@@ -292,13 +293,8 @@ def _m_command(
     return hits
 
 
-def _glob_path(entry: tuple[Any, bool, bool], ref: PathRef, reach: bool = True) -> bool:
+def _glob_path(entry: tuple[Any, bool, bool], ref: PathRef) -> bool:
     compiled, slashy, absolute = entry
-    if reach and (ref.pattern or ref.tree):
-        from hookwise.policy.rules.maybe import reaches
-
-        if reaches(entry, ref, glob_match):  # ~/.ss*/id_*, grep -r x ~: what it reads
-            return True
     if absolute:
         return ref.absolute is not None and glob_match(compiled, ref.absolute)
     if slashy:
@@ -314,9 +310,15 @@ def _any_path(globs: list[tuple[Any, bool, bool]], ref: PathRef, reach: bool = T
     """Whether ``ref`` matches one of the globs; ``reach``: or a pattern or a tree it
     names can take in one of the paths they match (not for an exclusion: a pattern is
     excluded only as the path it is)."""
-    for entry in globs:  # noqa: SIM110 - no generator on the hottest path
-        if _glob_path(entry, ref, reach):
+    for entry in globs:
+        if _glob_path(entry, ref):
             return True
+    if reach and (ref.pattern or ref.tree):
+        from hookwise.policy.rules.maybe import reaches
+
+        for entry in globs:  # ~/.ss*/id_*, grep -r x ~: what it reads takes these in
+            if reaches(entry, ref, glob_match):
+                return True
     return False
 
 
@@ -366,14 +368,9 @@ def _m_files(
 
 
 def _could_be_path(spec: dict[str, Any], ref: PathRef, ev: Event) -> bool:
-    if spec["outside"] is not None or spec["extensions"]:
-        return False  # unknown paths count as outside already; extensions: not read here
-    from hookwise.policy.rules.maybe import could_be_path
+    from hookwise.policy.rules.maybe import could_be_file
 
-    home = ev.env.get("HOME") or ""
-    if spec["exclude"] and _any_path(spec["exclude"], ref):
-        return False
-    return any(could_be_path(entry, ref, ev.shell_cwd, home) for entry in spec["globs"])
+    return could_be_file(spec, ref, ev, _any_path)
 
 
 def _has_word(text: str, word: str) -> bool:
@@ -421,7 +418,9 @@ def _match(
     """None when ``rule`` does not match; else the indices of the simple commands it
     matched (``_ALL`` when it has no command matcher). ``maybe``: where the reasons go
     when it matches only if unknown words are what it needs (then None is returned)."""
-    found: list[str] | None = [] if maybe is not None else None
+    if maybe is None:
+        return _match_all(rule, ev, trace, None)
+    found: list[str] = []
     segments = _match_all(rule, ev, trace, found)
     if found:
         if segments is not None and maybe is not None:
@@ -650,6 +649,9 @@ def evaluate(
     unsure: list[tuple[int, Event, list[str]]] = []
     for ev in events:
         qualified = f"{ev.host}:{ev.host_event}"
+        script = ev.script if ev.tool == canonical.SHELL else None
+        # a word known only when it runs (commands.shapes): a rule may then only maybe match
+        unknown = script is not None and any(c.shapes for c in script.commands)
         for position in candidates(index.get(ev.name), ev):
             if position in seen:
                 continue
@@ -660,7 +662,9 @@ def evaluate(
             # a blocking rule that words known only when the command runs could make
             # match: the command is unverifiable for it
             maybe: list[str] | None = (
-                [] if rule["action"] in _GUARDING and rule["mode"] == "enforce" else None
+                []
+                if unknown and rule["action"] in _GUARDING and rule["mode"] == "enforce"
+                else None
             )
             segments = _match(rule, ev, None, maybe)
             if segments is not None:
@@ -675,7 +679,11 @@ def evaluate(
     for position, ev in hits:
         _apply(rules[position], ev, decision, settings, state=state, run_validators=run_validators)
     if unsure and decision.decision != "deny":
-        _unverifiable_for(rules, unsure, decision, settings)
+        from hookwise.policy.rules.maybe import unverifiable_for
+
+        unverifiable_for(
+            rules, unsure, decision, settings, builtin=_builtin, rule_id=UNVERIFIABLE_ID
+        )
     if state is not None:
         session = events[0].session if events else ""
         if any(ev.name == canonical.PROMPT for ev in events) or (
@@ -703,35 +711,6 @@ def evaluate(
 
 _APPROVING = actions.APPROVING
 _GUARDING = frozenset(["deny", "ask"])
-
-
-def _unverifiable_for(
-    rules: list[dict[str, Any]],
-    unsure: list[tuple[int, Event, list[str]]],
-    decision: Decision,
-    settings: dict[str, Any],
-) -> None:
-    """Rules a word known only when the command runs could make match: the command is
-    unverifiable for them, and ``settings.unverifiable`` answers (ask by default)."""
-    verdict = str(settings.get("unverifiable", "ask"))
-    if verdict == "allow" or decision.decision == verdict == "ask":
-        return
-    position, ev, why = min(unsure, key=lambda item: item[0])
-    rule = rules[position]
-    reason = (
-        f"hookwise cannot verify this command for rule {rule['id']!r}: "
-        + "; ".join(why)
-        + " (known only when it runs); write the value out, or set settings.unverifiable"
-    )
-    if decision.decision is None or verdict == "deny":
-        _builtin(decision, ev, UNVERIFIABLE_ID, verdict, reason)
-        decision.records[-1]["rule"] = rule["id"]
-    else:
-        decision.records.append(
-            {"id": UNVERIFIABLE_ID, "event": ev.name, "action": verdict, "mode": "enforce",
-             "priority": None, "scope": "builtin", "outcome": verdict, "rule": rule["id"]}
-        )  # fmt: skip
-        decision.notes.append(reason)
 
 
 def _cover(

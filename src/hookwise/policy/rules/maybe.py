@@ -198,6 +198,7 @@ def could_match(
     positional: list[str],
     canonical: Callable[[str, str], str],
     glob_match: Callable[[Any, str], bool],
+    search: Callable[[Any, str], bool],
 ) -> str | None:
     """Why ``cmd`` could match ``spec`` once its unknown words are known (None: it cannot,
     or it already does). ``present``/``positional``: its known flags and positionals, an
@@ -255,10 +256,10 @@ def could_match(
                     break
             else:
                 return None
-    if not reasons:
+    if not reasons or spec["writes"]:
         return None
-    if spec["writes"] or spec["regex"]:
-        return None  # only what the words can be is read here
+    if spec["regex"] and not all(search(entry, cmd.text) for entry in spec["regex"]):
+        return None  # the pattern is read in the text as written, unknown words and all
     return "; ".join(dict.fromkeys(reasons))
 
 
@@ -429,5 +430,69 @@ def reaches(
         if ref.tree:
             atoms.append((_any, "star"))
         if any(_intersect(alt, atoms, alphabet) for alt in _glob_atoms(compiled)):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------------ verdicts
+
+
+def unverifiable_for(
+    rules: list[dict[str, Any]],
+    unsure: list[tuple[int, Any, list[str]]],
+    decision: Any,
+    settings: dict[str, Any],
+    *,
+    builtin: Callable[..., None],
+    rule_id: str,
+) -> None:
+    """Rules a word known only when the command runs could make match: the command is
+    unverifiable for them, and ``settings.unverifiable`` answers (ask by default)."""
+    verdict = str(settings.get("unverifiable", "ask"))
+    if verdict == "allow" or decision.decision == verdict == "ask":
+        return
+    position, ev, why = min(unsure, key=lambda item: item[0])
+    rule = rules[position]
+    reason = (
+        f"hookwise cannot verify this command for rule {rule['id']!r}: "
+        + "; ".join(why)
+        + " (known only when it runs); write the value out, or set settings.unverifiable"
+    )
+    if decision.decision is None or verdict == "deny":
+        builtin(decision, ev, rule_id, verdict, reason)
+        decision.records[-1]["rule"] = rule["id"]
+    else:
+        decision.records.append(
+            {"id": rule_id, "event": ev.name, "action": verdict, "mode": "enforce",
+             "priority": None, "scope": "builtin", "outcome": verdict, "rule": rule["id"]}
+        )  # fmt: skip
+        decision.notes.append(reason)
+
+
+def could_be_file(spec: dict[str, Any], ref: Any, ev: Any, any_path: Callable[..., bool]) -> bool:
+    """Whether a path known only when it runs could be one of a ``files`` matcher's."""
+    if spec["outside"] is not None or spec["extensions"]:
+        return False  # unknown paths count as outside already; extensions: not read here
+    home = ev.env.get("HOME") or ""
+    if spec["exclude"] and any_path(spec["exclude"], ref):
+        return False
+    return any(could_be_path(entry, ref, ev.shell_cwd, home) for entry in spec["globs"])
+
+
+def reads_tree(program: str, argv: list[str]) -> bool:
+    """Whether ``program`` reads the directories in ``argv`` recursively: ``tar c``
+    (always), ``zip -r``, ``grep -r``, ``rg`` (always), ``cp -r``, ``rsync -a``."""
+    if program in ("tar", "gtar", "bsdtar", "7z", "7za", "rg", "ag", "ack", "rclone"):
+        return True
+    if program == "git":
+        return len(argv) > 1 and argv[1] == "add"
+    for word in argv[1:]:
+        if word in ("--recursive", "--recurse-paths", "--archive", "--dereference-recursive"):
+            return True
+        if (
+            word.startswith("-")
+            and not word.startswith("--")
+            and ("r" in word or "R" in word or (program == "rsync" and "a" in word))
+        ):
             return True
     return False

@@ -113,9 +113,14 @@ def rule_results(policy: dict[str, Any], outcome: Outcome) -> list[dict[str, Any
                 entry.update(status=f"only for {', '.join(rule['on'][ev.name])}", trace=[])
             else:
                 trace: list[Any] = []
-                matched = match_rule(rule, ev, trace)
+                maybe: list[str] = []
+                matched = match_rule(rule, ev, trace, maybe)
+                status = "matched" if matched else "not matched"
+                if maybe:  # words known only when it runs could make it match
+                    status = "unverifiable"
+                    trace.append(("unverifiable", False, "; ".join(maybe)))
                 entry.update(
-                    status="matched" if matched else "not matched",
+                    status=status,
                     trace=[{"matcher": m, "ok": ok, "detail": d} for m, ok, d in trace],
                 )
             results.append(entry)
@@ -170,11 +175,18 @@ def explain(
                 and relay.attended(outcome.host, policy["hosts"][outcome.host], env)
             ),
         }
+    script = outcome.events[0].script if outcome.events else None
+    unverifiable = [
+        {"command": " ".join(cmd.argv) or cmd.text, "why": cmd.unverifiable}
+        for cmd in (script.commands if script is not None else [])
+        if cmd.unverifiable is not None
+    ] + [{"command": "(the line)", "why": why} for why in (script.overall if script else [])]
     from hookwise.policy import confinement
 
-    confined, why = confinement.confinement_status(env)
+    confined, why_confined = confinement.confinement_status(env)
     return {
-        "confinement": {"confined": confined, "why": why},
+        "confinement": {"confined": confined, "why": why_confined},
+        "unverifiable": unverifiable,
         "relay": relayed,
         "host": outcome.host,
         "event": outcome.host_event,

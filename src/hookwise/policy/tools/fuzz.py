@@ -373,6 +373,7 @@ def variants(seed: str) -> list[tuple[str, str]]:
                 f"echo {shlex.quote(rest[-1])} | xargs -I{{}} {shlex.join(argv[:-1])} {{}}",
             )
         )
+    out += run_time_forms(argv)
     seen: set[str] = {seed}
     unique: list[tuple[str, str]] = []
     for form, raw in out:
@@ -381,6 +382,76 @@ def variants(seed: str) -> list[tuple[str, str]]:
             seen.add(command)
             unique.append((form, command))
     return unique
+
+
+def run_time_forms(argv: list[str]) -> list[tuple[str, str]]:
+    """Spellings whose words, code or program are made when the line runs (issue 24's
+    classes): hookwise must find them or answer them unverifiable, never let them by."""
+    prog, rest = argv[0], argv[1:]
+    line = shlex.join(argv)
+    quoted = shlex.quote(line)
+    tail = shlex.join(rest)
+    program = shlex.quote(prog)
+    all_args = '"$@"'
+    array = '"${a[@]}"'
+    system = f"import os; os.system({_js(line)})"
+    reflection = f"getattr(__import__('os'), 'system')({_js(line)})"
+    aliased = f"import os as o; o.system({_js(line)})"
+    esm = f"import {{execSync as x}} from 'child_process'; x({_js(line)})"
+    out: list[tuple[str, str]] = [
+        ("program from a variable", f"p={program}; $p {tail}"),
+        ("words in an array", f"a=({tail}); {program} {array}"),
+        ("positional parameters", f"set -- {tail}; {program} {all_args}"),
+        ("sh -c with arguments", f"sh -c {shlex.quote(prog + ' ' + all_args)} _ {tail}"),
+        ("line read from data", f"read -r l <<< {quoted}; $l"),
+        ("python on stdin", f"echo {shlex.quote(system)} | python3"),
+        ("python here-string", f"python3 <<< {shlex.quote(system)}"),
+        ("python reflection", f"python3 -c {shlex.quote(reflection)}"),
+        ("python aliased import", f"python3 -c {shlex.quote(aliased)}"),
+        ("node ESM import", f"node --input-type=module -e {shlex.quote(esm)}"),
+        ("script written then run", f"printf '%s\\n' {quoted} > hw_fuzz.sh; sh hw_fuzz.sh"),
+        ("script decoded then run", f"echo {_b64(line)} | base64 -d > hw.sh; bash hw.sh"),
+        ("makefile written then make", f"printf 'hw:\\n\\t%s\\n' {quoted} > Makefile; make hw"),
+        ("env -S attached", f"env -S{quoted}"),
+        ("prlimit", f"prlimit --nofile=1024 {line}"),
+        ("git rebase --exec", f"git rebase --exec {quoted} HEAD~1"),
+        (
+            "git config from the environment",
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.hw "
+            f"GIT_CONFIG_VALUE_0={shlex.quote('!' + line)} git hw",
+        ),
+        ("ssh ProxyCommand", f"ssh -o ProxyCommand={quoted} host"),
+        ("tmux -c", f"tmux -c {quoted}"),
+        ("parallel command", f"parallel ::: {quoted}"),
+        ("xargs -i", f"echo x | xargs -i {line}"),
+        ("arithmetic subscript", f"x={shlex.quote('a[$(' + line + ')]')}; echo $((x))"),
+        ("mapfile callback", f"mapfile -C {quoted} -c 1 a <<< x"),
+        (
+            "exported function",
+            f"env {shlex.quote('BASH_FUNC_hw%%=() { ' + line + '; }')} bash -c hw",
+        ),
+    ]
+    if len(argv) > 1 and all(w and not set(w) & set(" ,{}'\"$\\") for w in argv):
+        out.append(("brace expansion", "{" + ",".join(argv) + "}"))
+    if len(prog) > 1 and prog.isalnum():
+        out.append(("line continuation in the program", f"{prog[0]}\\\n{prog[1:]} {tail}"))
+        out.append(("program by a glob", f"/usr/bin/{prog[0]}[{prog[1]}]{prog[2:]} {tail}"))
+    flags = [w for w in rest if _is_flag(w)]
+    if flags:
+        flag = flags[0]
+        after = shlex.join([w for w in rest if w != flag])
+        out += [
+            ("flag from a variable", f"f={flag}; {program} $f {after}"),
+            ("flag from a default", f"{program} ${{hw_fuzz:-{flag}}} {after}"),
+            ("flag read from data", f"read f <<< {flag}; {program} $f {after}"),
+            ("flag from printf -v", f"printf -v f %s {flag}; {program} $f {after}"),
+            ("flag from a command", f"{program} $(echo {flag}) {after}"),
+        ]
+    if rest and not _is_flag(rest[0]):
+        out.append(("computed subcommand", f"{program} $(echo {rest[0]}) {shlex.join(rest[1:])}"))
+    if argv[:2] == ["git", "push"]:
+        out.append(("+ refspec", "git push origin +HEAD:main"))
+    return out
 
 
 def near_misses(seed: str) -> list[tuple[str, str]]:

@@ -34,7 +34,6 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
-from hookwise.shell.programs import excluded_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -365,7 +364,7 @@ def _has_marker(text: str) -> bool:
     return any(marker in lowered for marker in MARKERS)
 
 
-def _positionals(argv: list[str], skip: set[int] | None = None) -> list[str]:
+def _positionals(argv: list[str], skip: frozenset[int] | set[int] | None = None) -> list[str]:
     out: list[str] = []
     done = False
     for index, word in enumerate(argv[1:], start=1):
@@ -475,6 +474,8 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
     targets: list[str] | None = None
     # find -delete removes what its tests select, not its start points as a whole
     tree = name in TREE_WRITERS and cmd.origin != "find -delete"
+    from hookwise.shell.programs import excluded_words  # loaded with the parser
+
     excluded = excluded_words(name, argv)
     positional = _positionals(argv, excluded)
     if name in WRITERS_ALL:

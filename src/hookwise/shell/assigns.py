@@ -1,0 +1,183 @@
+"""What builtins assign, for the values known later on the line (``export X=1``,
+``declare -a a=(x y)``, ``read x``, ``mapfile``, ``printf -v x``, ``set -- a b``), and the
+code bash finds in what they are given: a subscript in a name is evaluated as arithmetic
+(``read 'a[$(cmd)]'`` runs cmd), ``mapfile -C CMD`` runs CMD, a value read from data that
+holds ``$(...)`` runs where arithmetic or a prompt evaluates it.
+
+Cold: needed only for those builtins. It must not import the shell parser (the parser
+imports it, and the policy layer has no import cycles, not even lazy ones): the parser
+comes in as ``api`` (parser._Api). Standard library only.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+_ASSIGNERS = frozenset(["export", "declare", "typeset", "local", "readonly"])
+# options of read and mapfile that take a value (the rest of their words are names)
+_READ_VALUES = frozenset(["-p", "-d", "-n", "-N", "-t", "-u", "-i", "-a"])
+_MAPFILE_VALUES = frozenset(["-d", "-n", "-O", "-s", "-u", "-C", "-c"])
+
+
+def assigns(command: Any, depth: int, script: Any, certain: bool, api: Any) -> None:
+    """What a builtin assigns (``export X=1``, ``read x``, ``printf -v x``, ``set -- a b``),
+    for the values known later; a subscript in a name it is given is evaluated as
+    arithmetic, so ``read 'a[$(cmd)]'`` runs cmd."""
+    program = command.program
+    argv = command.argv
+    dynamic = command.dynamic
+    for word in argv[1:]:
+        if "[" in word and ("$(" in word or "`" in word):
+            api.data_code(word, depth, script)
+    if program in _ASSIGNERS:
+        options = "".join(w[1:] for w in argv[1:] if w[:1] in "-+" and w != "--")
+        plain = set(options) <= set("xgraA") and program != "local"
+        prefix = api.prefix_type()
+        for index, word in enumerate(argv[1:], start=1):
+            if word[:1] in "-+":
+                continue
+            name, eq, value = word.partition("=")
+            if not name.rstrip("+").isidentifier():
+                if dynamic[index]:
+                    api.wildcard(script)  # declare "$n=..." assigns a name known when it runs
+                continue
+            if eq:
+                made = api.word_type(word, dynamic[index], True, 0, 0)
+                api.assignment(made, script, depth, prefix)
+                if name.endswith("+") or dynamic[index] or not plain:
+                    api.record(script, name.rstrip("+"), None, False)
+                elif value.startswith("(") and value.endswith(")"):  # declare -a a=(x y)
+                    inner = api.scanner_type(value[1:-1], depth, script)
+                    items = [
+                        p.value
+                        for kind, p, _s, _e in inner.tokens()
+                        if kind == "word" and isinstance(p, api.word_type)
+                    ]
+                    api.record(script, name, items, certain)
+                else:
+                    api.record(script, name, value, certain)
+                    api.value_code(value, depth, script)
+            elif not plain:
+                api.record(script, name, None, False)  # declare -l x: its value changes
+        command.unknowns += prefix.unknowns
+        command.assigned += prefix.assigned
+        command.env.update(prefix.env)
+        return
+    if program == "set":
+        if len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
+            rest = argv[2:] if argv[1] == "--" else argv[1:]
+            known = not any(dynamic[len(argv) - len(rest) :])
+            api.record(script, "@", rest if known else None, certain and known)
+        return
+    if program == "shift":
+        api.record(script, "@", None, False)
+        return
+    names: list[str] = []
+    if program in ("read", "mapfile", "readarray"):
+        values = _READ_VALUES if program == "read" else _MAPFILE_VALUES
+        index = 1
+        while index < len(argv):
+            word = argv[index]
+            if word in values and index + 1 < len(argv):
+                if word == "-a":
+                    names.append(argv[index + 1])
+                if word == "-C":  # mapfile -C CALLBACK: a command run for every line
+                    api.parse(argv[index + 1], depth + 1, script)
+                index += 2
+                continue
+            if word[:1] != "-":
+                if dynamic[index]:
+                    api.wildcard(script)
+                names.append(word)
+            index += 1
+        names = names or (["REPLY"] if program == "read" else ["MAPFILE"])
+        for text in input_texts(command, script, api):  # read x <<< '$(cmd)': code in the value
+            api.value_code(text, depth, script)
+    elif program == "printf":
+        if "-v" in argv[:-1]:
+            at = argv.index("-v") + 1
+            if dynamic[at]:
+                api.wildcard(script)
+            names.append(argv[at])
+    elif program == "getopts" and len(argv) > 2:
+        names += [argv[2], "OPTARG", "OPTIND"]
+    elif program in ("unset", "let"):
+        names += [w.split("=", 1)[0] for w in argv[1:] if w[:1] != "-"]
+    for name in names:
+        api.record(script, name.split("[", 1)[0], None, False)
+
+
+def input_texts(command: Any, script: Any, api: Any) -> list[str]:
+    """What a command reads on stdin, where it is known here: a here-document, a static
+    command piped or substituted in (``< <(echo ...)``), a file written on the line."""
+    found = list(command.stdin)
+    if command.piped_from is not None:
+        printed = api.static_output(command.piped_from)
+        if printed is not None:
+            found.append(printed)
+    for source in command.redirects:
+        if source in command.writes:
+            continue
+        if source.startswith("<(") and source.endswith(")"):
+            inner = api.parsed(source[2:-1], command.depth + 1)
+            printed = api.static_output(inner[0]) if len(inner) == 1 else None
+            if printed is not None:
+                found.append(printed)
+        elif script.recall(source) is not None:
+            found.append(script.recall(source) or "")
+    return found
+
+
+def array_word(
+    scanner: Any, start: int, i: int, value: list[str], *, scanner_type: Any, word_type: Any
+) -> tuple[Any, int]:
+    """``a=(x "y z" $(cmd))``: one assignment word holding its elements (read by a
+    scanner of the parser's own type, made with its word type)."""
+    text = scanner.text
+    end = _find_closing(text, i + 1)
+    if end < 0:
+        scanner.incomplete("unclosed array assignment")
+        end = len(text)
+    inner = scanner_type(text[i + 1 : end], scanner.depth, scanner.script)
+    elements = [
+        payload
+        for kind, payload, _s, _e in inner.tokens()
+        if kind == "word" and isinstance(payload, word_type)
+    ]
+    scanner.nested.extend((nested, i) for nested, _at in inner.nested)
+    word = word_type(
+        "".join(value) + text[i : end + 1],
+        any(e.dynamic for e in elements),
+        False,
+        start,
+        min(end + 1, len(text)),
+    )
+    word.array = elements
+    return word, min(end + 1, len(text))
+
+
+def _find_closing(text: str, start: int) -> int:
+    """The ``)`` closing an array's ``(`` (quotes and nested parentheses skipped)."""
+    depth = 1
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch in "'\"":
+            end = text.find(ch, i + 1)
+            if end < 0:
+                return -1
+            i = end + 1
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
