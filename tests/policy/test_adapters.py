@@ -320,3 +320,32 @@ def test_every_event_of_every_host_gets_an_answer() -> None:
             if outcome.answer.stdout:
                 json.loads(outcome.answer.stdout)
             assert outcome.answer.exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("host", "event", "verdict", "code"),
+    [
+        ("claude", "PreToolUse", "deny", 2),
+        ("codex", "PreToolUse", "deny", 2),
+        ("gemini", "BeforeTool", "deny", 2),
+        ("claude", "PreToolUse", "ask", 0),
+        ("claude", "PostToolUse", "deny", 0),  # exit 2 there is feedback, not a block
+        ("claude", "Stop", "deny", 0),  # a retry: exit 2 would mean the same, but is not sent
+    ],
+)
+def test_exit_blocking_follows_the_protocol_tables(
+    host: str, event: str, verdict: str, code: int
+) -> None:
+    """A deny exits 2 too where the host's table says exit 2 blocks whatever stdout holds
+    (or, on Gemini CLI, when stdout is not one JSON answer); the reason goes to stderr."""
+    from hookwise.policy.adapters.base import Answer, exit_blocking
+    from hookwise.policy.rules.engine import Decision
+
+    decision = Decision()
+    decision.decision = verdict
+    decision.reason = "no rm"
+    answer = Answer('{"x": 1}', "", 0)
+    exit_blocking(answer, decision, host_tables()[host]["events"][event])
+    assert answer.exit_code == code
+    assert answer.stdout == '{"x": 1}'
+    assert (answer.stderr == "no rm\n") is (code == 2)

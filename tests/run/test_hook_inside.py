@@ -42,7 +42,7 @@ def test_the_hook_decides_inside_and_its_record_leaves_through_the_sink(world: W
     before = len(_records(world.audit_log))
     cache_before = _cache_files(world)
     done = world.run(_hook_line(world, "rm -rf build"))
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, done.stderr  # inside, a deny exits 2 too (exit_blocking)
     answer = json.loads(done.stdout)
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "cannot write" not in done.stderr, done.stderr
@@ -159,7 +159,7 @@ def test_a_policy_written_inside_is_never_trusted_there(world: World, where: str
     )
     hook = f"printf %s {shlex.quote(json.dumps(payload))} | {HOOKWISE} hook --platform claude"
     done = world.run(f"{takeover} && {hook}")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, done.stderr  # the deny (exit_blocking)
     assert planted.exists()  # (the write itself is ordinary work: the file is not guarded)
     answer = json.loads(done.stdout)["hookSpecificOutput"]
     assert answer["permissionDecision"] == "deny", done.stdout

@@ -21,6 +21,7 @@ import time
 from hookwise.policy import audit, fastjson
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.adapters import PLATFORMS
+from hookwise.policy.adapters.base import exit_blocking
 from hookwise.policy.cache import cache_dir, load_policy
 from hookwise.policy.pipeline import Outcome, decide, failure_answer
 from hookwise.policy.rules.engine import RetryState
@@ -336,6 +337,9 @@ def main(argv: list[str]) -> int:
         message = f"internal error: {type(exc).__name__}: {exc}"
         outcome.answer = failure_answer(outcome, message, None, settings, env)
     answer = outcome.answer
+    if sink is not None and policy is not None and outcome.host is not None:
+        events = policy["hosts"].get(outcome.host, {}).get("events", {})
+        exit_blocking(answer, outcome.decision, events.get(outcome.host_event))
     if answer.stdout:
         sys.stdout.write(answer.stdout + "\n")
         sys.stdout.flush()

@@ -27,7 +27,7 @@ import sys
 import time
 
 from hookwise.policy.audit import HOOK_DONE, HOOK_STARTED, MAX_RECORD, iso_time
-from hookwise.run.hook_watch import HookWatch, Lost
+from hookwise.run.hook_watch import HookWatch, Intruder, Lost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -142,6 +142,7 @@ class AuditSink:
         self.bound = False
         self.on_lost = on_lost
         self.watch = HookWatch(self._lost)
+        self.watch.on_intruder = self._intruder
         self.sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_DGRAM | _socket.SOCK_CLOEXEC)
         try:
             self.sock.bind(socket_path)
@@ -175,6 +176,21 @@ class AuditSink:
         )
         if self.on_lost is not None:
             self.on_lost(lost)
+
+    def _intruder(self, intruder: Intruder) -> None:
+        self._append(
+            supervisor_record(
+                self.session,
+                "hook_output_held",
+                f"another process held the output pipe of a hook (pid {intruder.hook}) when "
+                "it answered: it could write an answer of its own or make the host wait; "
+                "killed",
+                pid=intruder.pid,
+                command=intruder.command,
+                hook_pid=intruder.hook,
+                hook_command=intruder.hook_command,
+            )
+        )
 
     def _receive(self) -> tuple[bytes, int] | None:
         """One datagram and its sender's pid (0 when the kernel gave none); None when empty."""

@@ -25,6 +25,8 @@ from __future__ import annotations
 import os
 import time
 
+from hookwise.run import hook_output
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -71,7 +73,7 @@ def _stopped(pid: int) -> bool:
 class Hook:
     """One hook that said it started."""
 
-    __slots__ = ("command", "pid", "pidfd", "since", "stopped_since")
+    __slots__ = ("allowed", "command", "pid", "pidfd", "pipe", "since", "stopped_since")
 
     def __init__(self, pid: int, pidfd: int, command: str, now: float) -> None:
         self.pid = pid
@@ -79,6 +81,24 @@ class Hook:
         self.command = command
         self.since = now
         self.stopped_since: float | None = None
+        self.pipe = hook_output.output_pipe(pid)  # the host reads the answer from it
+        self.allowed = hook_output.starters(pid, self.pipe) if self.pipe else {pid}
+
+
+class Intruder:
+    """A process that held a hook's output pipe when the hook answered (killed)."""
+
+    __slots__ = ("command", "hook", "hook_command", "pid")
+
+    def __init__(self, hook: Hook, pid: int, command: str) -> None:
+        self.hook = hook.pid
+        self.hook_command = hook.command
+        self.pid = pid
+        self.command = command
+
+    def describe(self) -> str:
+        command = f" ({self.command[:120]})" if self.command else ""
+        return f"pid {self.pid}{command} held the output of hook pid {self.hook}"
 
 
 class Lost:
@@ -104,8 +124,11 @@ class HookWatch:
         self.pending: dict[int, Hook] = {}
         self.by_fd: dict[int, Hook] = {}
         self.lost: list[Lost] = []
+        self.intruders: list[Intruder] = []
         self.answered = 0
         self.on_lost = on_lost
+        self.on_intruder: Callable[[Intruder], None] = lambda _intruder: None
+        self.root = 0  # the session's init (its pid outside): the processes to look at
         self.agent: Callable[[], int | None] = lambda: None
         self.session_ending: Callable[[], bool] = lambda: False
         self._last_check = time.monotonic()
@@ -137,7 +160,17 @@ class HookWatch:
         if hook is None:
             return None
         self.answered += 1
+        self._free_output(hook)
         return self._forget(hook)
+
+    def _free_output(self, hook: Hook) -> None:
+        """Kill whatever else holds the hook's output pipe (see :mod:`hook_output`)."""
+        if hook.pipe is None or self.root <= 0:
+            return
+        for pid, command in hook_output.kill_intruders(self.root, hook.pipe, hook.allowed):
+            intruder = Intruder(hook, pid, command)
+            self.intruders.append(intruder)
+            self.on_intruder(intruder)
 
     def _forget(self, hook: Hook) -> int | None:
         if hook.pidfd < 0:
@@ -149,6 +182,8 @@ class HookWatch:
     def _lose(self, hook: Hook, how: str, now: float) -> int | None:
         self.pending.pop(hook.pid, None)
         fd = self._forget(hook)
+        if not self.session_ending():
+            self._free_output(hook)
         if self.session_ending():  # killed with the rest of the session: not lost
             return fd
         lost = Lost(hook, how, now)

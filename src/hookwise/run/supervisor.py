@@ -401,6 +401,13 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
         )
         if stopper.stopped:
             say("ended the session at the first one (--on-hook-lost=stop)")
+    held = sink.watch.intruders
+    if held:
+        say(
+            f"killed {len(held)} process(es) that held a hook's output pipe when it answered "
+            "(written into through /proc/<pid>/fd: an answer of their own, or a host kept "
+            "waiting): " + "; ".join(item.describe() for item in held[:10])
+        )
     if sink.failed:
         say(sink.failed)
 
@@ -450,6 +457,7 @@ def _start(
                 return agent[0]
 
             sink.watch.agent = agent_pid
+            sink.watch.root = init_pid
             sink.watch.session_ending = lambda: exiting(init_pid)
         done = _thread.allocate_lock()
         done.acquire()

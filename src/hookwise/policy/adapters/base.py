@@ -38,6 +38,25 @@ class Answer:
         }
 
 
+def exit_blocking(answer: Answer, decision: Decision | None, spec: dict[str, Any] | None) -> None:
+    """Say a deny with exit status 2 too, where the host blocks on it whatever stdout holds
+    (the event's ``exit2`` is ``block``: Claude Code's and Codex's tool gates) or whenever
+    stdout is not one JSON answer (``text``: Gemini CLI, where JSON wins).
+
+    Inside ``hookwise run`` another process of the session can reopen the hook's output
+    pipe through ``/proc/<pid>/fd`` (the host holds it too) and write an answer of its own
+    before or around the hook's; the exit status is the hook's alone. stderr carries the
+    reason (Codex blocks only with one); stdout keeps the JSON answer, which Claude Code
+    still reads for the reason and a stop."""
+    if decision is None or decision.decision != "deny" or answer.exit_code != 0:
+        return
+    if spec is None or spec.get("exit2") not in ("block", "text"):
+        return
+    answer.exit_code = 2
+    if not answer.stderr.strip():
+        answer.stderr = (decision.reason or "denied by hookwise") + "\n"
+
+
 def event_name(payload: dict[str, Any]) -> str:
     name = payload.get("hook_event_name")
     if not isinstance(name, str) or not name:

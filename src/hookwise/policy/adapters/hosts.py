@@ -13,6 +13,10 @@ read them from there. Every table has the same shape for every host::
         "honoured": bool,                  # False: the host discards the JSON answer
         "json_required": bool,             # exit 0 must carry JSON (Codex Stop)
         "stop": bool,                      # continue:false ends the session
+        "exit2": "block" | "feedback" | "continue" | "user" | "ignored" | "text" | None,
+                                           # what exit status 2 does whatever stdout holds;
+                                           # "text": it denies when stdout is not one JSON
+                                           # answer (Gemini CLI: JSON wins)
     }},
      "timeout_unit": "s" | "ms",           # the unit of a hook's ``timeout``
      "attended": [...] | None}             # protocol.hosts: how to tell an interactive run
@@ -39,6 +43,9 @@ def _gemini() -> dict[str, Any]:
             "honoured": True,
             "json_required": False,
             "stop": "continue" in common,
+            # the real engine: JSON on stdout wins over the exit status; text (two JSON
+            # objects included) with exit 2 is a deny, the same as a JSON deny
+            "exit2": "text" if "decision" in common else None,
         }
     return {"events": events}
 
@@ -58,6 +65,7 @@ def _dialect(module_name: str, attribute: str) -> dict[str, Any]:
             "honoured": event.json_honoured,
             "json_required": event.json_required,
             "stop": event.stop_supported and "continue" in event.common_fields,
+            "exit2": event.exit2.value,
         }
     return {"events": events}
 

@@ -1,0 +1,128 @@
+"""Other processes holding a hook's output pipe: found when the hook answers, and killed.
+
+Every process of a session has the same uid, and a host (``node``) and the shell that
+starts a hook are dumpable: any of them can reopen the pipe the host reads a hook's answer
+from through ``/proc/<pid>/fd/N`` (a read access, which neither Yama nor a read-only
+``/proc`` restricts; the pipe is not on ``/proc``). A process that keeps such a copy open
+makes the host wait for the pipe's end until its timeout (Claude Code and Gemini CLI then
+run the tool), and can write around the hook's answer once it is written. The supervisor
+sees every process of the session (it owns their namespaces): when a hook's record (or
+``done``) arrives, the hook has written its answer, and any process that still holds the
+pipe for writing and is not the hook or one of the ancestors that started it (a shell that
+forked instead of exec'ing) is an intruder: it is killed (``SIGKILL``), so the host gets
+the pipe's end as soon as the hook exits, and named in the audit log and on stderr.
+
+What it cannot do: undo bytes an intruder wrote before and closed (a deny also exits 2
+where the host obeys that whatever stdout holds: ``policy/adapters/base.exit_blocking``),
+nor stop one that writes in the millisecond between the hook's answer and this look.
+"""
+
+from __future__ import annotations
+
+import os
+
+O_ACCMODE = 3  # the access mode bits of /proc/<pid>/fdinfo's ``flags`` (octal)
+
+
+def output_pipe(pid: int) -> str | None:
+    """The pipe ``pid`` writes its stdout to (``pipe:[inode]``), or None."""
+    try:
+        target = os.readlink(f"/proc/{pid}/fd/1")
+    except OSError:
+        return None
+    return target if target.startswith("pipe:[") else None
+
+
+def _parent(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rpartition(b")")[2].split()
+    except OSError:
+        return 0
+    return int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
+
+
+def _writes(pid: int, fd: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/fdinfo/{fd}", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"flags:"):
+                    return int(line.split()[1], 8) & O_ACCMODE != os.O_RDONLY
+    except (OSError, ValueError, IndexError):
+        return False
+    return False
+
+
+def _holds(pid: int, pipe: str, *, writing: bool = True) -> list[str]:
+    """The descriptors of ``pid`` open on ``pipe`` for writing (or for reading only)."""
+    try:
+        names = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return []
+    out: list[str] = []
+    for fd in names:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == pipe and _writes(pid, fd) is writing:
+                out.append(fd)
+        except OSError:
+            continue
+    return out
+
+
+def starters(pid: int, pipe: str) -> set[int]:
+    """``pid`` and its ancestors that hold the same pipe for writing (the hook command's
+    shells), read while the hook runs."""
+    out = {pid}
+    parent = _parent(pid)
+    while parent > 1 and parent not in out and _holds(parent, pipe):
+        out.add(parent)
+        parent = _parent(parent)
+    return out
+
+
+def _session(root: int) -> list[int]:
+    """Every process below ``root`` (the session's init, by its pid outside), from one
+    reading of each ``/proc/<pid>/stat``: nested pid namespaces included."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            children.setdefault(_parent(int(name)), []).append(int(name))
+    out: list[int] = []
+    stack = list(children.get(root, []))
+    while stack:
+        pid = stack.pop()
+        out.append(pid)
+        stack.extend(children.get(pid, []))
+    return out
+
+
+def intruders(root: int, pipe: str, allowed: set[int]) -> list[int]:
+    """The processes of the session below ``root`` that hold ``pipe`` for writing and are
+    not in ``allowed``; none when no process of the session reads the pipe (the session's
+    own output, read outside, which every process started without a redirection shares)."""
+    session = _session(root)
+    if not any(_holds(p, pipe, writing=False) for p in session if p not in allowed):
+        return []
+    return [p for p in session if p not in allowed and _holds(p, pipe)]
+
+
+def command_line(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            raw = handle.read(4096)
+    except OSError:
+        return ""
+    return raw.rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")
+
+
+def kill_intruders(root: int, pipe: str, allowed: set[int]) -> list[tuple[int, str]]:
+    """Kill every intruder on ``pipe`` (see :func:`intruders`): their pids and commands."""
+    out: list[tuple[int, str]] = []
+    for pid in intruders(root, pipe, allowed):
+        command = command_line(pid)
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            continue
+        out.append((pid, command))
+    return out
