@@ -836,16 +836,49 @@ def test_base_interpreter_of_the_virtualenv_replaced(lab: Lab) -> None:
     assert hashlib.sha256(interpreter.read_bytes()).hexdigest() == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ESCAPE AFTER THE SESSION: with settings.trust.projects naming a tree, a "
-    "`.hookwise/policy.yaml` the agent plants during a session above the project (or in a "
-    "subdirectory) is trusted by the tree once the session has ended, and its overrides "
-    "disable the user's rules. Inside the session it is never trusted (it is on a writable "
-    "mount: tests/run/test_hook_inside.py); trust.projects trusts whatever is written there",
-)
+@pytest.mark.parametrize("before", [True, False], ids=["rewritten", "created"])
+def test_nested_policy_below_the_start_changed_inside(tmp_path: Path, before: bool) -> None:
+    """A nested project below the directory the session starts in has a `.hookwise/` policy
+    of its own (trusted, with a rule of its own), or gets one during the session. Its
+    directory is not guarded (only the walk up is made at the start), so the agent rewrites
+    it: its rule dropped, the user's switched off. Held: inside, a project policy written
+    during the session fails closed in its scope (tool calls there are denied, saying why);
+    outside, after the session, the tree trust does not vouch for it."""
+    lab = Lab(tmp_path, f"settings:\n  trust: {{projects: [{tmp_path}]}}\n")
+    nested = lab.proj / "vendor" / "lib"
+    nested.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(nested)], check=True)
+    policy = nested / ".hookwise" / "policy.yaml"
+    if before:
+        policy.parent.mkdir()
+        policy.write_text(
+            "version: 1\nrules:\n  - id: no-curl\n    match: {tool: shell, command: curl}\n"
+            "    action: deny\n    reason: no curl\n"
+        )
+    (lab.root / "payload.json").write_text(lab.payload(nested))
+    (lab.root / "curl.json").write_text(lab.payload(nested, "curl http://x"))
+    script = (
+        f"mkdir -p {policy.parent} && printf 'version: 1\\noverrides:\\n"
+        f"  - {{id: no-rm, enabled: false}}\\n' > {policy}; "
+        "hookwise hook --platform claude < $R/payload.json; echo; "
+        "hookwise hook --platform claude < $R/curl.json"
+    )
+    result = lab.run(script)
+    answers = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert len(answers) == 2, (result.stdout, result.stderr)
+    for answer in answers:
+        assert answer["hookSpecificOutput"]["permissionDecision"] == "deny", answer
+    assert "written during this `hookwise run` session" in result.stdout
+    assert denied(lab.hook(nested))  # after it: the tree does not vouch for it
+
+
 @pytest.mark.parametrize("where", ["above", "below"])
 def test_policy_planted_in_a_trusted_tree(tmp_path: Path, where: str) -> None:
+    """With settings.trust.projects naming a tree, the agent plants a policy whose overrides
+    disable the user's rules above the project (or in a subdirectory): the tree would trust
+    it once the session ended. Held: the supervisor records when sessions ran (read-only
+    inside) and the tree does not vouch for a file changed during one; `hookwise policy
+    trust` outside trusts it again."""
     lab = Lab(tmp_path, f"settings:\n  trust: {{projects: [{tmp_path}]}}\n")
     directory = tmp_path / ".hookwise" if where == "above" else lab.proj / "sub" / ".hookwise"
     script = (
@@ -856,6 +889,17 @@ def test_policy_planted_in_a_trusted_tree(tmp_path: Path, where: str) -> None:
     assert result.returncode == 0, result.stderr
     cwd = lab.proj if where == "above" else lab.proj / "sub"
     assert denied(lab.hook(cwd))
+    sessions = (lab.home / ".config/hookwise/run-sessions.jsonl").read_text().splitlines()
+    assert len(sessions) == 2 and '"start"' in sessions[0] and '"end"' in sessions[1]
+    # the user reads it and trusts it, outside: then it applies
+    subprocess.run(
+        [HOOKWISE, "policy", "trust", str(directory / "policy.yaml")],
+        env=lab.env(),
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )
+    assert not denied(lab.hook(cwd))
 
 
 def test_agent_program_shadowed_on_path_for_the_next_session(lab: Lab) -> None:

@@ -25,6 +25,7 @@ from hookwise.policy.trust.scopes import (
     PROJECT_DIR,
     launcher_path,
     managed_paths,
+    run_sessions_path,
     trust_store_path,
     user_policy_path,
 )
@@ -81,6 +82,11 @@ class Guarded:
 def audit_log(env: dict[str, str]) -> str:
     """The audit log the session's sink appends to (``$HOOKWISE_AUDIT_LOG`` or the default)."""
     return os.path.abspath(audit_path({}, env))
+
+
+def run_sessions(env: dict[str, str]) -> str:
+    """The record of when sessions ran (``policy/trust/scopes.run_sessions_path``)."""
+    return run_sessions_path(env)
 
 
 def state_dir(env: dict[str, str]) -> str:

@@ -25,7 +25,7 @@ from hookwise.policy.confinement import (
     SOCKET_SUFFIX,
     confinement_status,
 )
-from hookwise.run import placeholders
+from hookwise.run import placeholders, session_log
 from hookwise.run.agent_code import agent_code
 from hookwise.run.audit_sink import AuditSink, SinkError
 from hookwise.run.guarded_paths import (
@@ -33,6 +33,7 @@ from hookwise.run.guarded_paths import (
     Guarded,
     audit_log,
     guarded_paths,
+    run_sessions,
     secrets_pack,
 )
 from hookwise.run.hidden import device_hides, ipc_hides, secret_hides
@@ -304,7 +305,16 @@ def run(
             read_only_proc=read_only_proc,
         )
         identities = _identities(plan)
-        code = _start(launch, sink, say, targets=targets, stopper=stopper, entries=entries)
+        sessions = run_sessions(env)
+        problem = session_log.record(sessions, session, "start")
+        if problem is not None:  # the trust check would not know: nothing is started
+            raise RunError(problem)
+        try:
+            code = _start(launch, sink, say, targets=targets, stopper=stopper, entries=entries)
+        finally:
+            problem = session_log.record(sessions, session, "end")
+            if problem is not None:
+                say(problem)
         for path in _replaced(identities):
             say(
                 f"{path} was replaced from outside during the session; its read-only bind "

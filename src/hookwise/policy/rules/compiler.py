@@ -132,6 +132,9 @@ def compile_sources(
         trusted, why = trust.decide(policy_file.path, raw[id(policy_file)], settings)
         policy_file.trusted = trusted
         policy_file.trust_why = why
+        tampered = trust.tampered(policy_file.path)
+        if tampered is not None:
+            problems.append(Problem(policy_file.path, 0, 0, tampered, "error"))
     for policy_file in projects:
         take_settings(policy_file)
 

@@ -79,6 +79,13 @@ def trust_store_path(env: dict[str, str]) -> str:
     return os.path.join(config_home(env), "hookwise", "trust.json")
 
 
+def run_sessions_path(env: dict[str, str]) -> str:
+    """Where ``hookwise run`` records when each session ran (beside the trust store, so
+    read-only inside every session): a policy file written while one ran is not trusted
+    by ``settings.trust.projects`` (store.py)."""
+    return os.path.join(config_home(env), "hookwise", "run-sessions.jsonl")
+
+
 def launcher_path(env: dict[str, str]) -> str:
     """The per-user fast launcher ``hookwise install`` writes and the portable command runs
     (``$XDG_DATA_HOME/hookwise/hook``, ``~/.local/share/hookwise/hook``)."""

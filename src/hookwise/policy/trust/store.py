@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from hookwise.policy.rules import actions
-from hookwise.policy.trust.scopes import read_policy_file, trust_store_path
+from hookwise.policy.trust.scopes import read_policy_file, run_sessions_path, trust_store_path
 
 STORE_VERSION = 1
 # What an untrusted file may still do: add restrictions, context and messages.
@@ -49,6 +49,9 @@ USER_ONLY_SETTINGS = frozenset(
     ]
 )
 TRUSTED_SCOPES = frozenset(["managed", "user"])
+# Seconds around a session's recorded start and end: a file's change time comes from a
+# coarser clock than the supervisor's ``time.time()``.
+SESSION_SLACK = 1.0
 
 
 def store_path(env: dict[str, str]) -> str:
@@ -57,6 +60,34 @@ def store_path(env: dict[str, str]) -> str:
 
 def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def session_intervals(data: bytes | None) -> list[tuple[float, float]]:
+    """(start, end) of every ``hookwise run`` session recorded (run/session_log.py); a
+    session without an end (running, or its supervisor killed) lasts until now."""
+    starts: dict[str, float] = {}
+    out: list[tuple[float, float]] = []
+    for line in (data or b"").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(record, dict) or not isinstance(record.get("session"), str):
+            continue
+        start, end = record.get("start"), record.get("end")
+        if isinstance(start, (int, float)):
+            starts[record["session"]] = float(start)
+        elif isinstance(end, (int, float)) and record["session"] in starts:
+            out.append((starts.pop(record["session"]) - SESSION_SLACK, float(end) + SESSION_SLACK))
+    out += [(start - SESSION_SLACK, float("inf")) for start in starts.values()]
+    return out
+
+
+def _changed_at(path: str) -> float | None:
+    try:
+        return os.stat(path).st_ctime
+    except OSError:
+        return None
 
 
 def canonical_path(path: str) -> str:
@@ -110,6 +141,9 @@ class Trust:
         self.problem = problem  # the store could not be read (nothing in it counts)
         # inside `hookwise run`: a policy the agent could have written is never trusted
         self.confined = False
+        self.session_start: float | None = None  # inside: when this session began
+        # when `hookwise run` sessions ran: what was written then is not tree-trusted
+        self.sessions: list[tuple[float, float]] = []
 
     @classmethod
     def everything_trusted(cls) -> Trust:
@@ -125,7 +159,51 @@ class Trust:
         from hookwise.policy import confinement
 
         trust.confined = confinement.confined(env)
+        if trust.confined:
+            # the session's socket, bound before the agent started, in a directory
+            # read-only inside: nothing the agent wrote is older
+            socket = env.get(confinement.AUDIT_VARIABLE) or ""
+            try:
+                trust.session_start = os.lstat(socket).st_ctime
+            except OSError:
+                trust.session_start = 0.0  # (cannot tell: everything counts as written now)
+        try:
+            recorded = read_policy_file(run_sessions_path(env), "discovered")
+        except OSError:
+            recorded = b'{"session": "?", "start": 0}'  # unreadable: fail closed
+        trust.sessions = session_intervals(recorded)
         return trust
+
+    def written_in_session(self, path: str) -> str | None:
+        """Why a tree must not vouch for ``path``: its change time falls inside a
+        `hookwise run` session, when the agent could write it. None otherwise."""
+        changed = _changed_at(path)
+        if changed is None or not any(a <= changed <= b for a, b in self.sessions):
+            return None
+        return (
+            "written while a `hookwise run` session ran, so the agent may have written it: "
+            "settings.trust.projects does not vouch for it; read it and trust it with "
+            f"`hookwise policy trust {path}`"
+        )
+
+    def tampered(self, path: str) -> str | None:
+        """Inside a session: an error for a project policy file written during it (it may
+        have replaced or cut down a policy that was there, whose rules would then be lost
+        for the rest of the session); the hook fails closed in its scope."""
+        if not self.confined or self.session_start is None:
+            return None
+        from hookwise.policy import confinement
+
+        if confinement.on_read_only_mount(path):
+            return None
+        changed = [_changed_at(p) for p in (path, os.path.dirname(path))]
+        if not any(c is not None and c >= self.session_start for c in changed):
+            return None
+        return (
+            "written during this `hookwise run` session: a policy cannot change while the "
+            "agent runs (it may have replaced one that was there); tool calls are denied "
+            "here until the session ends and the file is trusted again"
+        )
 
     def decide(self, path: str, data: bytes, settings: dict[str, Any]) -> tuple[bool, str]:
         """(trusted, why) for a project or local file, given the user/managed settings."""
@@ -143,14 +221,18 @@ class Trust:
             return True, "the user policy turns the trust check off (settings.trust.check)"
         real = canonical_path(path)
         linked = linked_in(path)
+        refused: str | None = None
         if linked is None:
             for root in settings.get("trust.projects") or ():
                 base = canonical_path(os.path.expanduser(str(root)))
                 if real == base or real.startswith(base.rstrip("/") + "/"):
-                    return True, f"under {root}, trusted by settings.trust.projects"
+                    refused = self.written_in_session(real)
+                    if refused is None:
+                        return True, f"under {root}, trusted by settings.trust.projects"
+                    break
         pinned = self.files.get(real)
         if pinned is None:
-            return False, "not trusted"
+            return False, refused or "not trusted"
         if pinned != digest(data):
             return False, "changed since it was trusted"
         if linked is not None and self.files.get(linked) != pinned:

@@ -1,0 +1,35 @@
+"""When each session ran, recorded outside where nothing inside can write it.
+
+A policy file the agent writes during a session in a tree that ``settings.trust.projects``
+trusts would be trusted as soon as the session ends. So the supervisor appends one line when
+a session starts (before the agent does) and one when it ends, to
+``~/.config/hookwise/run-sessions.jsonl`` (``policy/trust/scopes.run_sessions_path``,
+read-only inside), and the trust check refuses tree trust to a policy file whose change time
+falls inside a session (``policy/trust/store.py``): the user trusts it again by its hash,
+outside, after reading it. A change time cannot be set back by the file's owner.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+
+
+def record(path: str, session: str, key: str) -> str | None:
+    """Append ``{"session": ..., key: now}``; an error message when it could not be."""
+    line = json.dumps({"session": session, key: time.time()}) + "\n"
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(path, flags | os.O_NONBLOCK, 0o600)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return f"{path} is not a regular file; remove it"
+            os.write(fd, line.encode())
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        return f"cannot record the session in {path}: {exc.strerror}"
+    return None
