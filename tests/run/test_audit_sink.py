@@ -238,3 +238,64 @@ def test_past_the_cap_records_are_refused_but_a_hook_s_get_in(tmp_path: Path) ->
     assert sum(len(line) + 1 for line in flood) <= 1000
     assert '{"decision": "deny"}' in lines  # the hook's record, past the cap
     assert json.loads(lines[-1])["event"] == "audit_capped"
+
+
+def test_the_sink_rotates_without_losing_records(tmp_path: Path) -> None:
+    """Past max_bytes the log becomes audit.jsonl.1 (and so on), as outside a session; a
+    rotation made meanwhile by a hook outside (the path renamed away) is followed; every
+    record is in one of the files, in order."""
+    log = tmp_path / "audit.jsonl"
+    log.write_text('{"time": "t", "decision": "none", "n": -1}\n')
+    sink = AuditSink(str(tmp_path / "s.sock"), str(log), limits=lambda: (600, 100))
+    thread = threading.Thread(target=sink.serve)
+    thread.start()
+    try:
+        for number in range(60):
+            record = {"time": "t", "decision": "deny", "n": number}
+            assert send_record(sink.socket_path, json.dumps(record).encode())
+            if number == 30:  # a hook outside rotates it (policy/audit.py's _rotate)
+                time.sleep(0.3)
+                from hookwise.policy.audit import _rotate
+
+                _rotate(str(log), 100)
+    finally:
+        sink.stop()
+        thread.join(timeout=10)
+        sink.close()
+    files = sorted(
+        tmp_path.glob("audit.jsonl*"),
+        key=lambda p: -int(p.suffix[1:] or 0) if p.suffix[1:].isdigit() else 0,
+    )
+    assert len(files) > 5 and all(f.stat().st_size <= 600 for f in files), files
+    numbers = [json.loads(line)["n"] for f in files for line in f.read_text().splitlines()]
+    assert numbers == list(range(-1, 60)), numbers
+    assert sink.failed is None
+
+
+@needs_namespaces
+def test_the_sessions_log_rotates_at_the_users_setting(world: World) -> None:
+    """A real session with settings.audit.max_bytes small: the hooks' records are spread
+    over the rotated files, none lost."""
+    world.user_policy.write_text(
+        world.user_policy.read_text() + "settings:\n  audit: {max_bytes: 3000, keep: 50}\n"
+    )
+    payload = json.dumps(
+        {
+            "session_id": "rot",
+            "cwd": str(world.project),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": "ls"},
+        }
+    )
+    hook = f"{HOOKWISE} hook --platform claude"
+    done = world.run(
+        f"sleep 1; for i in $(seq 20); do printf '%s' '{payload}' | {hook} >/dev/null; done",
+    )
+    assert done.returncode == 0, done.stderr
+    files = list(world.audit_log.parent.glob("audit.jsonl*"))
+    assert len(files) > 2, files
+    records = [
+        json.loads(line) for f in files for line in f.read_text().splitlines() if line.strip()
+    ]
+    assert sum(1 for r in records if r.get("session") == "rot") == 20

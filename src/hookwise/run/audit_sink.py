@@ -16,6 +16,13 @@ fill the disk (a red team wrote 300 MB in 5 s). Past it, records are refused and
 except a hook's own: a record from a process that said it is a hook (``started``, see
 :mod:`hookwise.run.hook_watch`) still gets in, up to :data:`HOOK_RESERVE` more. The sink also
 writes the supervisor's own records: a hook lost, the cap reached.
+
+The log rotates as it does outside a session (``policy/audit.py``: past
+``settings.audit.max_bytes`` it becomes ``audit.jsonl.1``, and so on, under the same lock
+file, so hooks outside the session and the sink take turns): before each record the sink
+checks the size, and whether the path still names the file it holds (rotated by a hook
+outside: then it opens the new one). A record is written whole to one file or the other,
+never lost to a rotation.
 """
 
 from __future__ import annotations
@@ -26,7 +33,14 @@ import stat
 import sys
 import time
 
-from hookwise.policy.audit import HOOK_DONE, HOOK_STARTED, MAX_RECORD, iso_time
+from hookwise.policy.audit import (
+    DEFAULT_KEEP,
+    DEFAULT_MAX_BYTES,
+    HOOK_DONE,
+    HOOK_STARTED,
+    MAX_RECORD,
+    iso_time,
+)
 from hookwise.run.hook_watch import HookWatch, Intruder, Lost
 
 TYPE_CHECKING = False
@@ -125,9 +139,13 @@ class AuditSink:
         cap: int = SESSION_CAP,
         reserve: int = HOOK_RESERVE,
         on_lost: Callable[[Lost], None] | None = None,
+        limits: Callable[[], tuple[int, int]] | None = None,
     ) -> None:
         self.socket_path = socket_path
         self.log_path = log_path
+        # (max_bytes, keep) of the user's settings, read once the agent runs (serve)
+        self._limits = limits or (lambda: (DEFAULT_MAX_BYTES, DEFAULT_KEEP))
+        self.max_bytes, self.keep = DEFAULT_MAX_BYTES, DEFAULT_KEEP
         self.session = session
         self.cap = cap
         self.reserve = reserve
@@ -158,10 +176,33 @@ class AuditSink:
         self._poller: select.poll | None = None
 
     def _append(self, line: bytes) -> None:
+        self._rotate(len(line))
         try:
             os.write(self.log, line)
         except OSError as exc:
             self.failed = f"cannot append to the audit log {self.log_path}: {exc.strerror}"
+
+    def _rotate(self, adding: int) -> None:
+        """Rotate the log when this record would take it past ``max_bytes``, and follow a
+        rotation made by a hook outside; on any trouble keep appending where it is."""
+        from hookwise.policy.audit import _rotated
+
+        try:
+            held = os.fstat(self.log)
+            if held.st_size and held.st_size + adding > self.max_bytes:
+                _rotated(self.log_path, adding, self.max_bytes, self.keep)
+            there = os.stat(self.log_path)
+            if (there.st_dev, there.st_ino) == (held.st_dev, held.st_ino):
+                return
+        except OSError:
+            pass  # (renamed away and nothing made yet: open_log makes it)
+        try:
+            fresh = open_log(self.log_path)
+        except SinkError as exc:
+            self.failed = str(exc.strerror)
+            return
+        os.close(self.log)
+        self.log = fresh
 
     def _lost(self, lost: Lost) -> None:
         self._append(
@@ -249,6 +290,10 @@ class AuditSink:
     def serve(self) -> None:
         import select  # (after the start: the sink serves once the agent runs)
 
+        try:
+            self.max_bytes, self.keep = self._limits()
+        except Exception as exc:  # the defaults, and say why
+            self.failed = f"cannot read settings.audit (rotating at the defaults): {exc}"
         poller = select.poll()
         self._poller = poller
         poller.register(self.sock.fileno(), select.POLLIN)

@@ -84,6 +84,20 @@ def audit_log(env: dict[str, str]) -> str:
     return os.path.abspath(audit_path({}, env))
 
 
+def audit_limits(env: dict[str, str], cwd: str) -> tuple[int, int]:
+    """(``settings.audit.max_bytes``, ``settings.audit.keep``) of the user and managed
+    policy, for the sink's rotation. Read by the sink once the agent runs (compiling the
+    cache when stale, outside, where the hooks inside then find it fresh)."""
+    from hookwise.policy.audit import DEFAULT_KEEP, DEFAULT_MAX_BYTES
+    from hookwise.policy.cache import load_policy
+
+    settings = load_policy(cwd, env).policy["settings"]
+    return (
+        int(settings.get("audit.max_bytes", DEFAULT_MAX_BYTES)),
+        int(settings.get("audit.keep", DEFAULT_KEEP)),
+    )
+
+
 def run_sessions(env: dict[str, str]) -> str:
     """The record of when sessions ran (``policy/trust/scopes.run_sessions_path``)."""
     return run_sessions_path(env)

@@ -31,6 +31,7 @@ from hookwise.run.audit_sink import AuditSink, SinkError
 from hookwise.run.guarded_paths import (
     STATE,
     Guarded,
+    audit_limits,
     audit_log,
     guarded_paths,
     run_sessions,
@@ -278,7 +279,13 @@ def run(
         empty_dir, empty_file = _empty_sources(directory)
         try:
             stopper = _Stopper(on_hook_lost)
-            sink = AuditSink(socket_path, audit_log(env), session=session, on_lost=stopper)
+            sink = AuditSink(
+                socket_path,
+                audit_log(env),
+                session=session,
+                on_lost=stopper,
+                limits=lambda: audit_limits(env, cwd),
+            )
         except SinkError as exc:
             raise RunError(str(exc.strerror)) from None
         covered = hides(env, cwd, protect_secrets)
