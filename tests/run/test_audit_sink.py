@@ -262,10 +262,12 @@ def test_the_sink_rotates_without_losing_records(tmp_path: Path) -> None:
         sink.stop()
         thread.join(timeout=10)
         sink.close()
-    files = sorted(
-        tmp_path.glob("audit.jsonl*"),
-        key=lambda p: -int(p.suffix[1:] or 0) if p.suffix[1:].isdigit() else 0,
-    )
+
+    def age(path: Path) -> int:  # audit.jsonl.N is older than .N-1, the bare name newest
+        suffix = path.name.rpartition(".")[2]
+        return -int(suffix) if suffix.isdigit() else 0
+
+    files = sorted((p for p in tmp_path.glob("audit.jsonl*") if p.suffix != ".lock"), key=age)
     assert len(files) > 5 and all(f.stat().st_size <= 600 for f in files), files
     numbers = [json.loads(line)["n"] for f in files for line in f.read_text().splitlines()]
     assert numbers == list(range(-1, 60)), numbers
