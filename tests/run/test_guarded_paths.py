@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from hookwise.config.claude import settings as claude_settings
 from hookwise.config.claude import trust as claude_trust
 from hookwise.config.codex import settings as codex_settings
@@ -225,3 +227,41 @@ def test_a_virtualenv_s_base_interpreter_and_its_libraries_are_guarded(tmp_path:
     assert str(base / "bin/python3.99") in {
         g.path for g in guarded._interpreter(str(venv / "bin/python"), "the x")
     }
+
+
+class _Row:
+    """A host registry row as another host would add it (only what run/ reads)."""
+
+    def __init__(self, name: str, project: tuple[str, ...], user: tuple[str, ...]) -> None:
+        self.name, self.title = name, name.title()
+        self.project_files, self.user_files = project, user
+
+
+def test_a_host_added_to_the_registry_is_guarded_unchanged(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """run/ reads every host's files from its registry row: files, directories (``dir/``)
+    and patterns (``.github/hooks/*.json``: the directory whole), in the home and in every
+    directory from the repository root to the cwd; the hook trust store beside each."""
+    rows = dict(guarded.HOSTS)
+    rows["newhost"] = _Row(  # type: ignore[assignment]
+        "newhost",
+        (".github/hooks/*.json", ".newhost/settings.json", ".newhost/rules/"),
+        (".newhost/config.json", ".config/newhost/hooks/*.json"),
+    )
+    monkeypatch.setattr(guarded, "HOSTS", rows)
+    home, project = world.home, world.project
+    (project / ".github" / "workflows").mkdir(parents=True)
+    found = _by_path(world)
+    expected = {
+        project / ".github/hooks": True,  # the pattern's directory, made empty when missing
+        project / ".newhost": True,  # missing: made empty (nothing can be created in it)
+        home / ".newhost/config.json": False,
+        home / ".newhost" / guarded.HOOK_TRUST_STORE: False,
+        home / ".config/newhost/hooks": True,
+    }
+    for path, directory in expected.items():
+        assert str(path) in found, (path, sorted(found))
+        assert found[str(path)].directory is directory, path
+    assert str(project / ".github") not in found  # .github/workflows stays writable
+    assert found[str(home / ".newhost/config.json")].placeholder == guarded.NEUTRAL_JSON

@@ -247,26 +247,35 @@ def _hookwise_state(env: dict[str, str]) -> list[Guarded]:
     return out
 
 
+GLOB_CHARACTERS = "*?["
+
+
+def _host_file(path: str, title: str, scope: str) -> Guarded:
+    """One settings location of a host's registry row, guarded: a file (made with neutral
+    content when missing), or a directory whole when the row names one (``dir/``) or a
+    pattern (``.github/hooks/*.json``: every file in ``.github/hooks/``; made empty when
+    missing)."""
+    why = f"{title} {scope} settings"
+    wild = next((i for i, c in enumerate(path) if c in GLOB_CHARACTERS), -1)
+    if wild >= 0 or path.endswith("/"):
+        directory = path[: path.rfind("/", 0, wild)] if wild >= 0 else path.rstrip("/")
+        return Guarded(directory, HOST, why, directory=True)
+    return Guarded(path, HOST, why, placeholder=_neutral(path))
+
+
 def _host_project(directory: str, files: tuple[str, ...], title: str) -> list[Guarded]:
     """A project's host settings: their directory made empty when missing (nothing can be
     created in it, and git does not see an empty directory), else each file, with a neutral
     placeholder when missing."""
     out: list[Guarded] = []
     for name in files:
-        folder, _, file = name.rpartition("/")
-        base = os.path.join(directory, folder)
-        if folder and not os.path.lexists(base):
+        entry = _host_file(os.path.join(directory, name), title, "project")
+        base = os.path.dirname(entry.path)
+        if not entry.directory and base != directory and not os.path.lexists(base):
             if all(g.path != base for g in out):
                 out.append(Guarded(base, HOST, f"{title} project settings", directory=True))
             continue
-        out.append(
-            Guarded(
-                os.path.join(base, file),
-                HOST,
-                f"{title} project settings",
-                placeholder=_neutral(file),
-            )
-        )
+        out.append(entry)
     return out
 
 
@@ -274,29 +283,54 @@ def _neutral(name: str) -> bytes:
     return NEUTRAL_TOML if name.endswith(".toml") else NEUTRAL_JSON
 
 
+# Where a host's files in the home move with a variable (config/host_homes.py's facts):
+# "dir" names the host's own directory (the first part of its registry paths), "home" a
+# home to find the registry paths in. Any other host's paths are under $HOME.
+HOME_VARIABLES = {
+    "claude": ("CLAUDE_CONFIG_DIR", "dir"),
+    "codex": ("CODEX_HOME", "dir"),
+    "gemini": ("GEMINI_CLI_HOME", "home"),
+}
+
+
+def _user_path(name: str, file: str, env: dict[str, str]) -> str:
+    """A host's user-scope file (its registry path is relative to the home), where the
+    environment moves it."""
+    variable, kind = HOME_VARIABLES.get(name, ("", ""))
+    moved = env.get(variable) if variable else None
+    if not moved:
+        return os.path.join(_home(env), file)
+    if kind == "dir":
+        return os.path.join(os.path.abspath(moved), file.partition("/")[2])
+    return os.path.join(os.path.abspath(moved), file)
+
+
 def _host_dirs(env: dict[str, str]) -> dict[str, str]:
-    """Each host's directory in the home, as config.host_homes finds it in ``env``."""
-    home = _home(env)
-    gemini = env.get("GEMINI_CLI_HOME")
+    """Each host's directory in the home: where its first user file is."""
     return {
-        "claude": os.path.abspath(env.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")),
-        "codex": os.path.abspath(env.get("CODEX_HOME") or os.path.join(home, ".codex")),
-        "gemini": os.path.join(os.path.abspath(gemini) if gemini else home, ".gemini"),
+        name: os.path.dirname(_user_path(name, host.user_files[0], env))
+        for name, host in HOSTS.items()
+        if host.user_files
     }
 
 
 def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
+    """Every host's settings files from its row of the host registry (protocol/hosts.py:
+    ``user_files``, ``project_files``): a host added there is guarded here unchanged."""
     homes = _host_dirs(env)
     out: list[Guarded] = []
     for name, host in HOSTS.items():
+        stores: list[str] = []
         for file in host.user_files:
-            path = os.path.join(homes[name], file.partition("/")[2])
-            out.append(
-                Guarded(path, HOST, f"{host.title} user settings", placeholder=_neutral(file))
-            )
-        out.append(
-            Guarded(os.path.join(homes[name], HOOK_TRUST_STORE), HOST, "hookwise hook trust")
-        )
+            entry = _host_file(_user_path(name, file, env), host.title, "user")
+            out.append(entry)
+            folder = entry.path if entry.directory else os.path.dirname(entry.path)
+            if folder not in stores:
+                stores.append(folder)
+        out += [
+            Guarded(os.path.join(folder, HOOK_TRUST_STORE), HOST, "hookwise hook trust")
+            for folder in stores
+        ]
     gemini = homes["gemini"]
     folders = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH") or os.path.join(
         gemini, "trustedFolders.json"
