@@ -13,9 +13,11 @@ interleaved so machine load hits every contender alike:
 
 Also shown: ``python -c pass`` with the console script's interpreter (its own start, which
 ``hookwise run`` cannot avoid) and ``hookwise run --print-paths`` (the computation without
-the namespaces). Usage::
+the namespaces). ``--base SRC`` also times another version of hookwise (the ``src``
+directory of a checkout, e.g. from ``git archive``), interleaved with the rest: the cost of a
+change measured in the same run, under the same load. Usage::
 
-    .venv/bin/python bench/run_start.py [--rounds 40] [--json]
+    .venv/bin/python bench/run_start.py [--rounds 40] [--base SRC] [--json]
 
 Bytecode is compiled first (``compileall``), as ``pip install`` does; exits 1 when a
 confined run fails.
@@ -68,6 +70,8 @@ def _time(argv: list[str], env: dict[str, str], cwd: Path) -> float:
 
 
 def _start(argv: list[str], env: dict[str, str], cwd: Path) -> float:
+    if argv and argv[0] == "base":  # another version of hookwise (--base)
+        argv, env = argv[2:], {**env, "PYTHONPATH": argv[1]}
     """Milliseconds from the launch to the moment the agent (``date +%s%N``) ran."""
     launched = time.time_ns()
     done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, check=False)
@@ -80,10 +84,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--base", help="the src/ of another version, timed alongside")
     options = parser.parse_args()
     compileall.compile_dir(str(ROOT / "src" / "hookwise"), quiet=1)
     date = ["date", "+%s%N"]
     starts = {"date": date, "hookwise run -- date": [HOOKWISE, "run", "--", *date]}
+    if options.base:
+        base = str(Path(options.base).resolve())
+        compileall.compile_dir(str(Path(base) / "hookwise"), quiet=1)
+        starts["base: hookwise run -- date"] = ["base", base, HOOKWISE, "run", "--", *date]
     wholes = {
         "true": ["true"],
         "hookwise run -- true": [HOOKWISE, "run", "--", "true"],
@@ -94,6 +103,8 @@ def main() -> int:
         env, project = _world(Path(scratch))
         for argv in wholes.values():  # warm the caches once
             _time(argv, env, project)
+        for argv in starts.values():
+            _start(argv, env, project)
         start_ms: dict[str, list[float]] = {name: [] for name in starts}
         whole_ms: dict[str, list[float]] = {name: [] for name in wholes}
         for _round in range(options.rounds):
@@ -113,6 +124,10 @@ def main() -> int:
         "python_start_p50_ms": round(whole["python -c pass"] - whole["true"], 2),
         "target_start_added_ms": 50,
     }
+    if options.base:
+        figures["base_start_added_p50_ms"] = round(
+            start["base: hookwise run -- date"] - start["date"], 2
+        )
     if options.json:
         print(json.dumps(figures, indent=2))
         return 0
@@ -124,6 +139,8 @@ def main() -> int:
         f"    added by hookwise run       p50 {figures['start_added_p50_ms']:7.2f} ms "
         "(target <= 50 ms)"
     )
+    if options.base:
+        print(f"    added by the base version   p50 {figures['base_start_added_p50_ms']:7.2f} ms")
     print("  whole run (until the supervisor exits)")
     for name, value in whole.items():
         print(f"    {name:28} p50 {value:7.2f} ms")

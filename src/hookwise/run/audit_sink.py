@@ -143,8 +143,9 @@ class AuditSink:
     ) -> None:
         self.socket_path = socket_path
         self.log_path = log_path
-        # (max_bytes, keep) of the user's settings, read once the agent runs (serve)
-        self._limits = limits or (lambda: (DEFAULT_MAX_BYTES, DEFAULT_KEEP))
+        # (max_bytes, keep) of the user's settings, read with the first record (not while
+        # the agent starts)
+        self._limits: Callable[[], tuple[int, int]] | None = limits
         self.max_bytes, self.keep = DEFAULT_MAX_BYTES, DEFAULT_KEEP
         self.session = session
         self.cap = cap
@@ -187,6 +188,12 @@ class AuditSink:
         rotation made by a hook outside; on any trouble keep appending where it is."""
         from hookwise.policy.audit import _rotated
 
+        if self._limits is not None:  # the first record: the user's settings, read now
+            limits, self._limits = self._limits, None
+            try:
+                self.max_bytes, self.keep = limits()
+            except Exception as exc:  # the defaults, and say why
+                self.failed = f"cannot read settings.audit (rotating at the defaults): {exc}"
         try:
             held = os.fstat(self.log)
             if held.st_size and held.st_size + adding > self.max_bytes:
@@ -290,10 +297,6 @@ class AuditSink:
     def serve(self) -> None:
         import select  # (after the start: the sink serves once the agent runs)
 
-        try:
-            self.max_bytes, self.keep = self._limits()
-        except Exception as exc:  # the defaults, and say why
-            self.failed = f"cannot read settings.audit (rotating at the defaults): {exc}"
         poller = select.poll()
         self._poller = poller
         poller.register(self.sock.fileno(), select.POLLIN)

@@ -97,9 +97,9 @@ def available(probe: bool = True) -> str | None:
     where there is one). ``probe``: also try it in a throw-away process (a few ms)."""
     if not sys.platform.startswith("linux"):
         return f"hookwise run needs Linux (user and mount namespaces); this is {sys.platform}"
-    from hookwise.run import libc
+    from hookwise.run.arch import arch
 
-    if libc.arch() is None:
+    if arch() is None:
         return f"hookwise run does not know this architecture's system calls ({os.uname().machine})"
     root = os.geteuid() == 0
     for path, refusing, only_unprivileged, why in _SYSCTLS:

@@ -11,6 +11,8 @@ import ctypes
 import os
 import struct
 
+from hookwise.run.arch import ARCHES, MACHINE, Abi, Arch, arch
+
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
@@ -42,49 +44,10 @@ SECCOMP_MODE_FILTER = 2
 # and their locks: root inside gains nothing by executing a program.
 SECURE_ALL = 0x1 | 0x2 | 0x4 | 0x8 | 0x20 | 0x40 | 0x80
 
-_MACHINE = os.uname().machine
+# (the numbers are in arch.py, which the availability check reads without ctypes)
+_MACHINE = MACHINE
+_ARCH = ARCHES
 
-
-class Abi:
-    """One system-call ABI the filter checks: its audit arch and the numbers it names."""
-
-    __slots__ = ("audit", "ioctl", "pidfd_getfd", "prlimit64", "process_vm_writev", "ptrace")
-
-    def __init__(
-        self, audit: int, ioctl: int, ptrace: int, process_vm_writev: int, prlimit64: int
-    ) -> None:
-        self.audit = audit
-        self.ioctl = ioctl
-        self.ptrace = ptrace
-        self.process_vm_writev = process_vm_writev
-        self.prlimit64 = prlimit64
-        self.pidfd_getfd = 438  # the same number on every ABI (from 424 on)
-
-
-class Arch:
-    """A machine's numbers: mount_setattr and close_range (called here), the native ABI,
-    and the compat ABI a 32-bit program uses (the filter must catch it too)."""
-
-    __slots__ = ("close_range", "compat", "mount_setattr", "native", "x32")
-
-    def __init__(
-        self, mount_setattr: int, close_range: int, native: Abi, compat: Abi, x32: bool
-    ) -> None:
-        self.mount_setattr = mount_setattr
-        self.close_range = close_range
-        self.native = native
-        self.compat = compat
-        self.x32 = x32  # x86_64's x32 ABI: the native arch with bit 30 set in the number
-
-
-_ARCH: dict[str, Arch] = {
-    "x86_64": Arch(
-        442, 436, Abi(0xC000003E, 16, 101, 311, 302), Abi(0x40000003, 54, 26, 348, 340), True
-    ),
-    "aarch64": Arch(
-        442, 436, Abi(0xC00000B7, 29, 117, 271, 261), Abi(0x40000028, 54, 26, 377, 369), False
-    ),
-}
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -114,11 +77,6 @@ def _check(result: int, what: str) -> int:
     if result < 0:
         raise _fail(what)
     return result
-
-
-def arch() -> Arch | None:
-    """This machine's numbers, or None when the confinement does not know its ABI."""
-    return _ARCH.get(_MACHINE)
 
 
 def _numbers() -> Arch:

@@ -21,22 +21,34 @@ every descriptor from 3 on and forks the agent; then it forwards signals and rea
 
 Failures before the agent's ``exec`` are written to the report pipe (one line, ``error ...``)
 and end the process with :data:`SETUP_FAILED`; the supervisor prints them.
+
+The builder is forked first, before the supervisor has computed what to guard: it imports
+``ctypes`` and enters its namespaces while the supervisor works out the plan, then reads the
+plan (:class:`Launch`, marshalled) from a pipe; an empty pipe ends it (the supervisor could
+not set the session up). The plan is all paths: placeholders and copies the supervisor makes
+meanwhile are files of the same file systems, seen through the new mount namespace too.
 """
 
 from __future__ import annotations
 
 import fcntl
+import marshal
 import os
 
-from hookwise.run import init, libc
-from hookwise.run.plan import MountPlan
+from hookwise.run import init
 from hookwise.run.signals import signal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hookwise.run import libc
+    from hookwise.run.plan import MountPlan
 
 SETUP_FAILED = 125
 NOT_FOUND = 127
 NOT_EXECUTABLE = 126
 REPORT_FD = 3
 GATE_FD = 4  # init reads one byte here before it starts the agent: GO, or anything else
+LAUNCH_FD = 5  # the builder reads the marshalled launch here (empty: nothing to start)
 GO = b"g"
 
 # Kernel settings root could change without a capability (sysctl files check the uid, not a
@@ -57,7 +69,7 @@ FORWARDED = (
 
 
 class Launch:
-    """Everything the children need, fixed before the fork."""
+    """Everything the children need, sent to the builder once the plan is made."""
 
     __slots__ = (
         "argv",
@@ -65,14 +77,15 @@ class Launch:
         "empty_dir",
         "empty_file",
         "env",
-        "plan",
+        "hides",
+        "pins",
         "read_only_proc",
-        "supervisor",
+        "readonly",
     )
 
     def __init__(
         self,
-        plan: MountPlan,
+        plan: MountPlan | None,
         *,
         argv: list[str],
         env: dict[str, str],
@@ -81,7 +94,11 @@ class Launch:
         empty_file: str,
         read_only_proc: bool = False,
     ) -> None:
-        self.plan = plan
+        self.pins: list[tuple[str, bool]] = list(plan.pins) if plan else []
+        self.readonly: list[str] = [path for path, _entry in plan.readonly] if plan else []
+        self.hides: list[tuple[str, bool, str]] = (
+            [(h.path, h.directory, h.why) for h in plan.hides] if plan else []
+        )
         self.read_only_proc = read_only_proc
         """/proc read-only whole (``--read-only-proc``): no process writes another's memory
         through /proc/<pid>/mem, and none can set up a user namespace (uid_map)."""
@@ -90,7 +107,37 @@ class Launch:
         self.cwd = cwd
         self.empty_dir = empty_dir
         self.empty_file = empty_file
-        self.supervisor = os.getpid()
+
+    def to_bytes(self) -> bytes:
+        return marshal.dumps(tuple(getattr(self, name) for name in self.__slots__))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Launch:
+        launch = cls.__new__(cls)
+        for name, value in zip(cls.__slots__, marshal.loads(data), strict=True):
+            setattr(launch, name, value)
+        return launch
+
+
+def send(fd: int, launch: Launch | None) -> None:
+    """Give the builder its launch (None: nothing to start) and close the pipe."""
+    try:
+        if launch is not None:
+            view = memoryview(launch.to_bytes())
+            while view:
+                view = view[os.write(fd, view) :]
+    except BrokenPipeError:
+        pass  # (the builder already failed: it said why on the report pipe)
+    finally:
+        os.close(fd)
+
+
+def _receive() -> Launch | None:
+    chunks = []
+    while chunk := os.read(LAUNCH_FD, 1 << 16):
+        chunks.append(chunk)
+    os.close(LAUNCH_FD)
+    return Launch.from_bytes(b"".join(chunks)) if chunks else None
 
 
 def _report(line: str) -> None:
@@ -153,21 +200,20 @@ def _kernel_read_only(paths: tuple[str, ...]) -> None:
 
 
 def _mount_plan(launch: Launch) -> None:
-    plan = launch.plan
     libc.mount(None, "/", None, libc.MS_REC | libc.MS_PRIVATE)
     _kernel_read_only(KERNEL_READ_ONLY)
-    for path, is_link in plan.pins:
+    for path, is_link in launch.pins:
         _bind_self(path, is_link)
-    for path, _entry in plan.readonly:
+    for path in launch.readonly:
         _bind_self(path, False)
         _readonly(path, os.path.isdir(path))
-    for hide in plan.hides:
-        source = launch.empty_dir if hide.directory else launch.empty_file
+    for path, directory, why in launch.hides:
+        source = launch.empty_dir if directory else launch.empty_file
         try:
-            libc.mount(source, hide.path, None, libc.MS_BIND)
+            libc.mount(source, path, None, libc.MS_BIND)
         except OSError as exc:
-            raise OSError(exc.errno, f"hiding {hide.path} ({hide.why}): {exc.strerror}") from None
-        _readonly(hide.path, False)
+            raise OSError(exc.errno, f"hiding {path} ({why}): {exc.strerror}") from None
+        _readonly(path, False)
 
 
 def _last_cap() -> int:
@@ -217,9 +263,9 @@ def _init(launch: Launch, uid: int, gid: int, last_cap: int) -> None:
     init.serve(child, FORWARDED)
 
 
-def _builder(launch: Launch) -> None:
+def _builder(supervisor: int) -> None:
     libc.prctl(libc.PR_SET_PDEATHSIG, signal.SIGKILL, what="setting the parent-death signal")
-    if os.getppid() != launch.supervisor:
+    if os.getppid() != supervisor:
         os._exit(SETUP_FAILED)
     for number in FORWARDED:  # the terminal's signals reach the agent directly
         signal.signal(number, signal.SIG_IGN)
@@ -234,6 +280,9 @@ def _builder(launch: Launch) -> None:
         why = available(probe=False) or exc.strerror
         raise OSError(exc.errno, f"cannot create the namespaces: {why}") from None
     _map_ids(uid, gid)
+    launch = _receive()
+    if launch is None:  # the supervisor could not set the session up (it says why)
+        os._exit(SETUP_FAILED)
     _mount_plan(launch)
     signal.pthread_sigmask(signal.SIG_BLOCK, [*FORWARDED, signal.SIGCHLD])
     child = os.fork()
@@ -254,21 +303,25 @@ def _builder(launch: Launch) -> None:
         os._exit(init.exit_code(status))
 
 
-def spawn(launch: Launch, report: int, gate: int) -> int:
+def spawn(report: int, gate: int, launch: int) -> int:
     """Fork the builder (which does everything above); its pid. ``report`` is the write end
     of the report pipe, ``gate`` the read end of the pipe on which the supervisor lets the
-    agent start (:data:`GO`); the caller closes its own copies."""
+    agent start (:data:`GO`), ``launch`` the read end of the one that brings the plan
+    (:func:`send`); the caller closes its own copies."""
+    supervisor = os.getpid()
     pid = os.fork()
     if pid:
         return pid
     try:
-        # both out of the way first: either may already be 3 or 4
-        report = fcntl.fcntl(report, fcntl.F_DUPFD_CLOEXEC, 10)
-        gate = fcntl.fcntl(gate, fcntl.F_DUPFD_CLOEXEC, 10)
-        os.dup2(report, REPORT_FD, inheritable=False)
-        os.dup2(gate, GATE_FD, inheritable=False)
-        libc.close_from(GATE_FD + 1)
-        _builder(launch)
+        # all out of the way first: any may already be 3, 4 or 5
+        fds = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (report, gate, launch)]
+        for fd, target in zip(fds, (REPORT_FD, GATE_FD, LAUNCH_FD), strict=True):
+            os.dup2(fd, target, inheritable=False)
+        global libc  # noqa: PLW0603 - ctypes is imported here, while the supervisor plans
+        from hookwise.run import libc
+
+        libc.close_from(LAUNCH_FD + 1)
+        _builder(supervisor)
     except BaseException as exc:
         _report(f"error {exc.strerror if isinstance(exc, OSError) else exc}")
     os._exit(SETUP_FAILED)

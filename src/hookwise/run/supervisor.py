@@ -39,7 +39,7 @@ from hookwise.run.guarded_paths import (
 )
 from hookwise.run.hidden import device_hides, ipc_hides, secret_hides
 from hookwise.run.hook_watch import exiting
-from hookwise.run.namespaces import FORWARDED, GO, SETUP_FAILED, Launch, spawn
+from hookwise.run.namespaces import FORWARDED, GO, SETUP_FAILED, Launch, send, spawn
 from hookwise.run.plan import Hide, MountPlan, build
 from hookwise.run.signals import signal
 
@@ -263,6 +263,72 @@ def run(
     reason = available(probe=False)
     if reason:
         raise RunError(f"cannot confine here: {reason}")
+    # the builder first: it imports ctypes and enters its namespaces while this process
+    # works out what to guard, then waits for the plan (namespaces.py)
+    waited = {*FORWARDED, signal.SIGCHLD}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, waited)
+    pipes = [os.pipe() for _ in range(3)]  # report, gate, launch
+    try:
+        builder = spawn(pipes[0][1], pipes[1][0], pipes[2][0])
+    finally:
+        for fd in (pipes[0][1], pipes[1][0], pipes[2][0]):
+            os.close(fd)
+    child = _Builder(builder, report=pipes[0][0], gate=pipes[1][1], launch=pipes[2][1])
+    try:
+        return _run(
+            child,
+            argv,
+            env,
+            cwd,
+            protect_secrets=protect_secrets,
+            read_only_proc=read_only_proc,
+            on_hook_lost=on_hook_lost,
+            say=say,
+        )
+    finally:
+        child.abandon()
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+class _Builder:
+    """The builder forked early, and the supervisor's ends of its pipes."""
+
+    def __init__(self, pid: int, *, report: int, gate: int, launch: int) -> None:
+        self.pid = pid
+        self.report = report
+        self.gate = gate
+        self.launch = launch
+        self.reaped = False
+
+    def abandon(self) -> None:
+        """Whatever was not used: closed (the builder then ends), and the builder reaped."""
+        for name in ("launch", "gate", "report"):
+            fd = getattr(self, name)
+            if fd >= 0:
+                os.close(fd)
+                setattr(self, name, -1)
+        if self.reaped:
+            return
+        self.reaped = True
+        try:  # (ended already when the setup failed; else its session ends with it)
+            if os.waitpid(self.pid, os.WNOHANG)[0] == 0:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+        except (ChildProcessError, ProcessLookupError):
+            return
+
+
+def _run(
+    builder: _Builder,
+    argv: list[str],
+    env: dict[str, str],
+    cwd: str,
+    *,
+    protect_secrets: bool,
+    read_only_proc: bool,
+    on_hook_lost: str,
+    say: Callable[[str], None],
+) -> int:
     cwd = os.path.abspath(cwd)
     directory = user_dir(runtime_base())
     session = os.urandom(8).hex()
@@ -317,7 +383,9 @@ def run(
         if problem is not None:  # the trust check would not know: nothing is started
             raise RunError(problem)
         try:
-            code = _start(launch, sink, say, targets=targets, stopper=stopper, entries=entries)
+            send(builder.launch, launch)
+            builder.launch = -1
+            code = _start(builder, sink, say, targets=targets, stopper=stopper, entries=entries)
         finally:
             problem = session_log.record(sessions, session, "end")
             if problem is not None:
@@ -329,6 +397,7 @@ def run(
             )
         return code
     finally:
+        builder.abandon()  # (before the placeholders go: nothing binds them any more)
         if sink is not None:
             sink.close()
         for path in journal.finish(made):
@@ -430,7 +499,7 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
 
 
 def _start(
-    launch: Launch,
+    builder: _Builder,
     sink: AuditSink,
     say: Callable[[str], None],
     *,
@@ -438,70 +507,62 @@ def _start(
     stopper: _Stopper,
     entries: list[Guarded],
 ) -> int:
-    """Fork the builder; while it builds the namespaces, check the guarded code (the agent
-    starts only when the check passed) and warn of host settings that switch hooks off;
-    then serve the sink, forward signals, wait."""
+    """While the builder builds the mounts, check the guarded code (the agent starts only
+    when the check passed); then warn of host settings that switch hooks off, serve the
+    sink, forward signals, wait."""
     from hookwise.run import libc
     from hookwise.run.host_switches import hooks_switched_off
     from hookwise.run.links import linked_code
 
     waited = {*FORWARDED, signal.SIGCHLD}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, waited)
+    stopper.builder_fd = _pidfd(builder.pid)
+    libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making the supervisor undumpable")
+    refused: str | None = "the check of hookwise's code did not finish"
     try:
-        read_end, write_end = os.pipe()
-        gate_read, gate_write = os.pipe()
-        try:
-            builder = spawn(launch, write_end, gate_read)
-        finally:
-            os.close(write_end)
-            os.close(gate_read)
-        stopper.builder_fd = _pidfd(builder)
-        libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making the supervisor undumpable")
-        refused: str | None = "the check of hookwise's code did not finish"
-        try:
-            refused = linked_code(targets)
-            for line in hooks_switched_off(entries):
-                say(f"warning: {line}")
-        finally:
-            _open_gate(gate_write, refused is None)
-        init_pid, error = _read_report(read_end)
-        if init_pid is not None:
-            stopper.init_fd = _pidfd(init_pid)
-            agent: list[int | None] = [None]
-
-            def agent_pid() -> int | None:
-                agent[0] = agent[0] or _first_child(init_pid)
-                return agent[0]
-
-            sink.watch.agent = agent_pid
-            sink.watch.root = init_pid
-            sink.watch.session_ending = lambda: exiting(init_pid)
-        done = _thread.allocate_lock()
-        done.acquire()
-
-        def serve() -> None:
-            try:
-                sink.serve()
-            finally:
-                done.release()
-
-        _thread.start_new_thread(serve, ())
-        try:
-            code = _supervise(builder, init_pid, waited)
-        finally:
-            sink.stop()
-            done.acquire()
-            for fd in (stopper.init_fd, stopper.builder_fd):
-                if fd >= 0:
-                    os.close(fd)
-            stopper.init_fd = stopper.builder_fd = -1
-        _report_sink(sink, stopper, say)
-        if refused:
-            raise RunError(refused)
-        if error is not None:
-            if code == SETUP_FAILED:
-                raise RunError(error)
-            say(error)
-        return code
+        refused = linked_code(targets)
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        _open_gate(builder.gate, refused is None)
+        builder.gate = -1
+    for line in hooks_switched_off(entries):  # (warnings: after the start)
+        say(f"warning: {line}")
+    init_pid, error = _read_report(builder.report)
+    builder.report = -1
+    if init_pid is not None:
+        stopper.init_fd = _pidfd(init_pid)
+        agent: list[int | None] = [None]
+
+        def agent_pid() -> int | None:
+            agent[0] = agent[0] or _first_child(init_pid)
+            return agent[0]
+
+        sink.watch.agent = agent_pid
+        sink.watch.root = init_pid
+        sink.watch.session_ending = lambda: exiting(init_pid)
+    done = _thread.allocate_lock()
+    done.acquire()
+
+    def serve() -> None:
+        try:
+            sink.serve()
+        finally:
+            done.release()
+
+    _thread.start_new_thread(serve, ())
+    try:
+        code = _supervise(builder.pid, init_pid, waited)
+        builder.reaped = True
+    finally:
+        sink.stop()
+        done.acquire()
+        for fd in (stopper.init_fd, stopper.builder_fd):
+            if fd >= 0:
+                os.close(fd)
+        stopper.init_fd = stopper.builder_fd = -1
+    _report_sink(sink, stopper, say)
+    if refused:
+        raise RunError(refused)
+    if error is not None:
+        if code == SETUP_FAILED:
+            raise RunError(error)
+        say(error)
+    return code

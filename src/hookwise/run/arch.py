@@ -1,0 +1,59 @@
+"""This machine's system-call numbers, for the calls and the filter of libc.py.
+
+Apart from libc.py so that :func:`hookwise.run.available.available` can tell whether the
+confinement knows this architecture without importing ``ctypes`` (a few milliseconds of an
+agent's start).
+"""
+
+from __future__ import annotations
+
+import os
+
+MACHINE = os.uname().machine
+
+
+class Abi:
+    """One system-call ABI the filter checks: its audit arch and the numbers it names."""
+
+    __slots__ = ("audit", "ioctl", "pidfd_getfd", "prlimit64", "process_vm_writev", "ptrace")
+
+    def __init__(
+        self, audit: int, ioctl: int, ptrace: int, process_vm_writev: int, prlimit64: int
+    ) -> None:
+        self.audit = audit
+        self.ioctl = ioctl
+        self.ptrace = ptrace
+        self.process_vm_writev = process_vm_writev
+        self.prlimit64 = prlimit64
+        self.pidfd_getfd = 438  # the same number on every ABI (from 424 on)
+
+
+class Arch:
+    """A machine's numbers: mount_setattr and close_range (called here), the native ABI,
+    and the compat ABI a 32-bit program uses (the filter must catch it too)."""
+
+    __slots__ = ("close_range", "compat", "mount_setattr", "native", "x32")
+
+    def __init__(
+        self, mount_setattr: int, close_range: int, native: Abi, compat: Abi, x32: bool
+    ) -> None:
+        self.mount_setattr = mount_setattr
+        self.close_range = close_range
+        self.native = native
+        self.compat = compat
+        self.x32 = x32  # x86_64's x32 ABI: the native arch with bit 30 set in the number
+
+
+ARCHES: dict[str, Arch] = {
+    "x86_64": Arch(
+        442, 436, Abi(0xC000003E, 16, 101, 311, 302), Abi(0x40000003, 54, 26, 348, 340), True
+    ),
+    "aarch64": Arch(
+        442, 436, Abi(0xC00000B7, 29, 117, 271, 261), Abi(0x40000028, 54, 26, 377, 369), False
+    ),
+}
+
+
+def arch() -> Arch | None:
+    """This machine's numbers, or None when the confinement does not know its ABI."""
+    return ARCHES.get(MACHINE)
