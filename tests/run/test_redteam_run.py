@@ -889,7 +889,7 @@ def test_policy_planted_in_a_trusted_tree(tmp_path: Path, where: str) -> None:
     assert result.returncode == 0, result.stderr
     cwd = lab.proj if where == "above" else lab.proj / "sub"
     assert denied(lab.hook(cwd))
-    sessions = (lab.home / ".config/hookwise/run-sessions.jsonl").read_text().splitlines()
+    sessions = (lab.home / ".local/state/hookwise-run/sessions.jsonl").read_text().splitlines()
     assert len(sessions) == 2 and '"start"' in sessions[0] and '"end"' in sessions[1]
     # the user reads it and trusts it, outside: then it applies
     subprocess.run(

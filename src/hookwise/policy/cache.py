@@ -199,11 +199,14 @@ class Loaded:
         self.compiled_now = now
 
 
-def load_policy(cwd: str, env: dict[str, str], use_cache: bool = True) -> Loaded:
+def load_policy(
+    cwd: str, env: dict[str, str], use_cache: bool = True, *, write: bool = True
+) -> Loaded:
     """The compiled policy for an event's cwd.
 
     Raises OSError (a PolicyFileError) when a policy file is present but cannot be used.
-    The key holds the trust store's bytes too: trusting a file recompiles.
+    The key holds the trust store's bytes too: trusting a file recompiles. ``write``
+    False: a stale cache is compiled in memory and left as it is.
     """
     found = scope_sources(cwd, env)
     files = [(scope, path) for scope, path, _how in found]
@@ -235,7 +238,7 @@ def load_policy(cwd: str, env: dict[str, str], use_cache: bool = True) -> Loaded
 
     # inside `hookwise run` the cache is read-only: compiled rules the agent could have
     # written are never trusted, so a stale cache means compiling in memory each call
-    if use_cache and not confinement.confined(env):
+    if use_cache and write and not confinement.confined(env):
         from hookwise.policy.cache_write import store
 
         # the stamp again: compiling imports the packs, and Python writing their bytecode

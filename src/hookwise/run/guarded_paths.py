@@ -25,7 +25,7 @@ from hookwise.policy.trust.scopes import (
     PROJECT_DIR,
     launcher_path,
     managed_paths,
-    run_sessions_path,
+    sessions_path,
     trust_store_path,
     user_policy_path,
 )
@@ -86,12 +86,12 @@ def audit_log(env: dict[str, str]) -> str:
 
 def audit_limits(env: dict[str, str], cwd: str) -> tuple[int, int]:
     """(``settings.audit.max_bytes``, ``settings.audit.keep``) of the user and managed
-    policy, for the sink's rotation. Read by the sink once the agent runs (compiling the
-    cache when stale, outside, where the hooks inside then find it fresh)."""
+    policy, for the sink's rotation. Read by the sink with the first record; a stale cache
+    is compiled in memory, not written (the session leaves hookwise's files as they were)."""
     from hookwise.policy.audit import DEFAULT_KEEP, DEFAULT_MAX_BYTES
     from hookwise.policy.cache import load_policy
 
-    settings = load_policy(cwd, env).policy["settings"]
+    settings = load_policy(cwd, env, write=False).policy["settings"]
     return (
         int(settings.get("audit.max_bytes", DEFAULT_MAX_BYTES)),
         int(settings.get("audit.keep", DEFAULT_KEEP)),
@@ -99,8 +99,8 @@ def audit_limits(env: dict[str, str], cwd: str) -> tuple[int, int]:
 
 
 def run_sessions(env: dict[str, str]) -> str:
-    """The record of when sessions ran (``policy/trust/scopes.run_sessions_path``)."""
-    return run_sessions_path(env)
+    """The record of when sessions ran (``policy/trust/scopes.sessions_path``)."""
+    return sessions_path(env)
 
 
 def state_dir(env: dict[str, str]) -> str:
@@ -241,6 +241,9 @@ def _hookwise_state(env: dict[str, str]) -> list[Guarded]:
         Guarded(cache_dir(env), STATE, "compiled policy caches", directory=True),
         Guarded(state, STATE, "audit log and hook state", directory=True),
     ]
+    sessions = os.path.dirname(run_sessions(env))
+    if os.path.isdir(sessions):  # (made by the supervisor before it plans: not a placeholder)
+        out.append(Guarded(sessions, STATE, "when sessions ran (trust by tree)"))
     log = audit_log(env)
     if os.path.dirname(log) != os.path.abspath(state):
         out.append(Guarded(log, STATE, "audit log ($HOOKWISE_AUDIT_LOG)"))

@@ -69,14 +69,19 @@ def _holds(pid: int, pipe: str, *, writing: bool = True) -> list[str]:
     return out
 
 
-def starters(pid: int, pipe: str) -> set[int]:
-    """``pid`` and its ancestors that hold the same pipe for writing (the hook command's
-    shells), read while the hook runs."""
+def parent(pid: int) -> int:
+    """``pid``'s parent (0 when gone), read when a hook says it started."""
+    return _parent(pid)
+
+
+def starters(pid: int, first: int, pipe: str, root: int) -> set[int]:
+    """``pid`` and, from its parent ``first`` up to the session's init ``root``, the
+    ancestors that hold the same pipe for writing (the hook command's shells)."""
     out = {pid}
-    parent = _parent(pid)
-    while parent > 1 and parent not in out and _holds(parent, pipe):
-        out.add(parent)
-        parent = _parent(parent)
+    current = first
+    while current > 1 and current != root and current not in out and _holds(current, pipe):
+        out.add(current)
+        current = _parent(current)
     return out
 
 
@@ -118,7 +123,7 @@ def command_line(pid: int) -> str:
 def kill_intruders(root: int, pipe: str, allowed: set[int]) -> list[tuple[int, str]]:
     """Kill every intruder on ``pipe`` (see :func:`intruders`): their pids and commands."""
     out: list[tuple[int, str]] = []
-    for pid in intruders(root, pipe, allowed):
+    for pid in intruders(root, pipe, allowed | {root}):
         command = command_line(pid)
         try:
             os.kill(pid, 9)

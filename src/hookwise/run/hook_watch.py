@@ -73,7 +73,7 @@ def _stopped(pid: int) -> bool:
 class Hook:
     """One hook that said it started."""
 
-    __slots__ = ("allowed", "command", "pid", "pidfd", "pipe", "since", "stopped_since")
+    __slots__ = ("command", "parent", "pid", "pidfd", "pipe", "since", "stopped_since")
 
     def __init__(self, pid: int, pidfd: int, command: str, now: float) -> None:
         self.pid = pid
@@ -81,8 +81,10 @@ class Hook:
         self.command = command
         self.since = now
         self.stopped_since: float | None = None
-        self.pipe = hook_output.output_pipe(pid)  # the host reads the answer from it
-        self.allowed = hook_output.starters(pid, self.pipe) if self.pipe else {pid}
+        # the pipe the host reads the answer from, and who started the hook (cheap here:
+        # the rest is read when it answers, off the path of a hook that just started)
+        self.pipe = hook_output.output_pipe(pid)
+        self.parent = hook_output.parent(pid) if self.pipe else 0
 
 
 class Intruder:
@@ -167,7 +169,8 @@ class HookWatch:
         """Kill whatever else holds the hook's output pipe (see :mod:`hook_output`)."""
         if hook.pipe is None or self.root <= 0:
             return
-        for pid, command in hook_output.kill_intruders(self.root, hook.pipe, hook.allowed):
+        allowed = hook_output.starters(hook.pid, hook.parent, hook.pipe, self.root)
+        for pid, command in hook_output.kill_intruders(self.root, hook.pipe, allowed):
             intruder = Intruder(hook, pid, command)
             self.intruders.append(intruder)
             self.on_intruder(intruder)

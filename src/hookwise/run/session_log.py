@@ -3,10 +3,10 @@
 A policy file the agent writes during a session in a tree that ``settings.trust.projects``
 trusts would be trusted as soon as the session ends. So the supervisor appends one line when
 a session starts (before the agent does) and one when it ends, to
-``~/.config/hookwise/run-sessions.jsonl`` (``policy/trust/scopes.run_sessions_path``,
-read-only inside), and the trust check refuses tree trust to a policy file whose change time
-falls inside a session (``policy/trust/store.py``): the user trusts it again by its hash,
-outside, after reading it. A change time cannot be set back by the file's owner.
+``~/.local/state/hookwise-run/sessions.jsonl`` (``policy/trust/scopes.sessions_path``,
+read-only inside), and the trust check refuses tree trust to a policy file
+whose change time falls inside a session (``policy/trust/store.py``): the user trusts it
+again by its hash, outside, after reading it. A change time cannot be set back by the file's owner.
 """
 
 from __future__ import annotations
@@ -14,6 +14,16 @@ from __future__ import annotations
 import os
 import stat
 import time
+
+
+def prepare(path: str) -> str | None:
+    """Make the record's directory before the paths to guard are computed (it is guarded
+    whole, as it is: never a placeholder); an error message when it cannot be."""
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    except OSError as exc:
+        return f"cannot make {os.path.dirname(path)}: {exc.strerror}"
+    return None
 
 
 def record(path: str, session: str, key: str) -> str | None:

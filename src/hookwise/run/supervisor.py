@@ -339,6 +339,10 @@ def _run(
         raise RunError(f"cannot use {directory}: {exc.strerror}") from None
     sink: AuditSink | None = None
     made: list[placeholders.Made] = []
+    sessions = run_sessions(env)
+    problem = session_log.prepare(sessions)
+    if problem is not None:
+        raise RunError(problem)
     try:
         entries = guarded_paths(env, cwd) + agent_code(argv, env)
         entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
@@ -378,7 +382,6 @@ def _run(
             read_only_proc=read_only_proc,
         )
         identities = _identities(plan)
-        sessions = run_sessions(env)
         problem = session_log.record(sessions, session, "start")
         if problem is not None:  # the trust check would not know: nothing is started
             raise RunError(problem)

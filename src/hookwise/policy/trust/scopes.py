@@ -79,11 +79,15 @@ def trust_store_path(env: dict[str, str]) -> str:
     return os.path.join(config_home(env), "hookwise", "trust.json")
 
 
-def run_sessions_path(env: dict[str, str]) -> str:
-    """Where ``hookwise run`` records when each session ran (beside the trust store, so
-    read-only inside every session): a policy file written while one ran is not trusted
-    by ``settings.trust.projects`` (store.py)."""
-    return os.path.join(config_home(env), "hookwise", "run-sessions.jsonl")
+def sessions_path(env: dict[str, str]) -> str:
+    """When ``hookwise run`` sessions ran (run/session_log.py): a policy file written while
+    one ran is not trusted by ``settings.trust.projects`` (store.py). A directory of its own
+    (``$XDG_STATE_HOME/hookwise-run/``, read-only inside every session), apart from
+    hookwise's configuration and state, which a session leaves as they were."""
+    state = env.get("XDG_STATE_HOME") or os.path.join(env.get("HOME") or "~", ".local", "state")
+    return os.path.join(
+        os.path.abspath(os.path.expanduser(state)), "hookwise-run", "sessions.jsonl"
+    )
 
 
 def launcher_path(env: dict[str, str]) -> str:

@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from hookwise.policy.rules import actions
-from hookwise.policy.trust.scopes import read_policy_file, run_sessions_path, trust_store_path
+from hookwise.policy.trust.scopes import read_policy_file, sessions_path, trust_store_path
 
 STORE_VERSION = 1
 # What an untrusted file may still do: add restrictions, context and messages.
@@ -168,7 +168,7 @@ class Trust:
             except OSError:
                 trust.session_start = 0.0  # (cannot tell: everything counts as written now)
         try:
-            recorded = read_policy_file(run_sessions_path(env), "discovered")
+            recorded = read_policy_file(sessions_path(env), "discovered")
         except OSError:
             recorded = b'{"session": "?", "start": 0}'  # unreadable: fail closed
         trust.sessions = session_intervals(recorded)
