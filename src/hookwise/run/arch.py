@@ -1,8 +1,10 @@
-"""This machine's system-call numbers, for the calls and the filter of libc.py.
+"""This machine's system-call numbers, for the calls and the filter of libc.py, and the
+supervisor's own ``prctl``.
 
-Apart from libc.py so that :func:`hookwise.run.available.available` can tell whether the
-confinement knows this architecture without importing ``ctypes`` (a few milliseconds of an
-agent's start).
+Apart from libc.py so that the supervisor never imports ``ctypes`` (a few milliseconds of an
+agent's start): :func:`hookwise.run.available.available` tells whether the confinement knows
+this architecture from here, and the builder, forked first, imports libc.py while the
+supervisor plans.
 """
 
 from __future__ import annotations
@@ -57,3 +59,18 @@ ARCHES: dict[str, Arch] = {
 def arch() -> Arch | None:
     """This machine's numbers, or None when the confinement does not know its ABI."""
     return ARCHES.get(MACHINE)
+
+
+PR_SET_DUMPABLE = 4
+
+
+def undumpable() -> None:
+    """``prctl(PR_SET_DUMPABLE, 0)`` through ``_ctypes`` alone: the supervisor's one system
+    call Python lacks, without the milliseconds of importing ``ctypes`` (the builder imports
+    it, at the same time, for everything else). Raises OSError when refused."""
+    import _ctypes
+
+    program = _ctypes.dlopen(None)  # type: ignore[arg-type]  # (None: this program, libc in)
+    prctl = _ctypes.dlsym(program, "prctl")
+    if _ctypes.call_function(prctl, (PR_SET_DUMPABLE, 0, 0, 0, 0)) != 0:
+        raise OSError(0, "making the supervisor undumpable: prctl(PR_SET_DUMPABLE) failed")

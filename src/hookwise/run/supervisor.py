@@ -513,13 +513,13 @@ def _start(
     """While the builder builds the mounts, check the guarded code (the agent starts only
     when the check passed); then warn of host settings that switch hooks off, serve the
     sink, forward signals, wait."""
-    from hookwise.run import libc
+    from hookwise.run.arch import undumpable
     from hookwise.run.host_switches import hooks_switched_off
     from hookwise.run.links import linked_code
 
     waited = {*FORWARDED, signal.SIGCHLD}
     stopper.builder_fd = _pidfd(builder.pid)
-    libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making the supervisor undumpable")
+    undumpable()
     refused: str | None = "the check of hookwise's code did not finish"
     try:
         refused = linked_code(targets)
