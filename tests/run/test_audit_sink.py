@@ -301,3 +301,24 @@ def test_the_sessions_log_rotates_at_the_users_setting(world: World) -> None:
         json.loads(line) for f in files for line in f.read_text().splitlines() if line.strip()
     ]
     assert sum(1 for r in records if r.get("session") == "rot") == 20
+
+
+def test_a_flood_does_not_rotate_earlier_records_out(tmp_path: Path) -> None:
+    """With keep 1, a process flooding the socket would push the records written before it
+    out of the log; the sink keeps room for what the session wrote: nothing is deleted."""
+    log = tmp_path / "audit.jsonl"
+    log.write_text('{"time": "t", "decision": "deny", "n": "before"}\n')
+    sink = AuditSink(str(tmp_path / "s.sock"), str(log), limits=lambda: (500, 1))
+    thread = threading.Thread(target=sink.serve)
+    thread.start()
+    try:
+        for number in range(80):
+            record = {"time": "t", "decision": "none", "flood": "x" * 60, "n": number}
+            assert send_record(sink.socket_path, json.dumps(record).encode())
+    finally:
+        sink.stop()
+        thread.join(timeout=10)
+        sink.close()
+    text = "".join(p.read_text() for p in tmp_path.glob("audit.jsonl*") if p.suffix != ".lock")
+    assert '"before"' in text
+    assert text.count('"flood"') == 80

@@ -753,6 +753,117 @@ def test_a_hooks_output_held_in_flight_in_a_socket(lab: Lab) -> None:
     assert answer["seconds"] < 8, answer
 
 
+STDIN_WRAPPER = textwrap.dedent(
+    """
+    # left running by an earlier tool call: reopens each hook's stdin through /proc, writes
+    # the opening of a payload of its own, waits for the host's payload and closes it around
+    # it: the hook reads one valid event, about `ls`, holding the host's `rm -rf x` inside
+    import json, os, sys, time
+    event = {"session_id": "s", "cwd": sys.argv[1], "hook_event_name": "PreToolUse",
+             "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    opening = json.dumps(event)[:-1].encode() + b', "tool_response": '
+    me = os.getpid(); end = time.time() + 20
+    open(os.environ["R"] + "/injector.ready", "w").close()
+    while time.time() < end:
+        for p in os.listdir("/proc"):
+            if not p.isdigit() or int(p) == me:
+                continue
+            try:
+                if b"hookwise\\0hook\\0" not in open(f"/proc/{p}/cmdline", "rb").read():
+                    continue
+                fd = os.open(f"/proc/{p}/fd/0", os.O_WRONLY)
+            except OSError:
+                continue
+            os.write(fd, opening)
+            time.sleep(1.5)  # the host writes its payload a second after the start
+            os.write(fd, b"}")
+            os.close(fd)
+            open(os.environ["R"] + "/injector.hit", "w").close()
+            sys.exit(0)
+        time.sleep(0.002)
+    """
+)
+
+
+def test_another_process_wraps_a_hooks_input(lab: Lab) -> None:
+    """A process left running reopens a hook's stdin through /proc/<pid>/fd/0, writes the
+    opening of an event about `ls` before the host's payload (`rm -rf x`) and the closing
+    brace after it: the hook would read one valid event and allow. Held: inside a session an
+    event holding another event is not one the host sent; the hook fails closed."""
+    (lab.root / "injector.py").write_text(STDIN_WRAPPER)
+    (lab.root / "host.py").write_text(PIPE_HOST)
+    (lab.root / "payload.json").write_text(lab.payload())
+    script = (
+        f"python3 $R/injector.py {lab.proj} & "
+        "while [ ! -e $R/injector.ready ]; do sleep 0.05; done; "
+        "python3 $R/host.py claude; wait"
+    )
+    result = lab.run(script)
+    assert (lab.root / "injector.hit").exists(), (result.stdout, result.stderr)
+    answer = json.loads((lab.root / "answer").read_text())
+    assert _host_blocks("claude", answer), answer
+    assert "one event inside another" in answer["stderr"], answer
+
+
+STDIN_THIEF = textwrap.dedent(
+    """
+    # left running by an earlier tool call: stops each hook, takes the host's payload out of
+    # its stdin (reopened through /proc, read and write), puts an event of its own there
+    # (the host's, with `ls` for the command), and lets the hook go on
+    import json, os, signal, sys, time
+    me = os.getpid(); end = time.time() + 20
+    open(os.environ["R"] + "/injector.ready", "w").close()
+    while time.time() < end:
+        for p in os.listdir("/proc"):
+            if not p.isdigit() or int(p) == me:
+                continue
+            try:
+                if b"hookwise\\0hook\\0" not in open(f"/proc/{p}/cmdline", "rb").read():
+                    continue
+                time.sleep(0.8)  # the host writes its payload a second after the start
+                os.kill(int(p), signal.SIGSTOP)  # (for well under a second)
+                fd = os.open(f"/proc/{p}/fd/0", os.O_RDWR | os.O_NONBLOCK)
+            except OSError:
+                continue
+            time.sleep(0.4)
+            event = json.loads(os.read(fd, 1 << 20))
+            event["tool_input"] = {"command": "ls"}
+            os.set_blocking(fd, True)
+            os.write(fd, json.dumps(event).encode())
+            os.close(fd)
+            os.kill(int(p), signal.SIGCONT)
+            open(os.environ["R"] + "/injector.hit", "w").close()
+            sys.exit(0)
+        time.sleep(0.002)
+    """
+)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="ESCAPE, not closed (docs/confinement.md): another process of the session stops a "
+    "hook (for less than the second after which the supervisor reports a stopped hook), "
+    "takes the host's payload out of its stdin through /proc/<pid>/fd/0 (same uid, a read "
+    "access), writes an event of its own and lets it go on: the hook decides on a command "
+    "the host is not running. Nothing in the bytes tells the two apart; only processes "
+    "that cannot open each other's /proc files would (Yama does not cover it; an "
+    "undumpable host and hooks would, which exec resets)",
+)
+def test_another_process_replaces_a_hooks_input(lab: Lab) -> None:
+    (lab.root / "injector.py").write_text(STDIN_THIEF)
+    (lab.root / "host.py").write_text(PIPE_HOST)
+    (lab.root / "payload.json").write_text(lab.payload())
+    script = (
+        "python3 $R/injector.py & while [ ! -e $R/injector.ready ]; do sleep 0.05; done; "
+        "python3 $R/host.py claude; wait"
+    )
+    result = lab.run(script)
+    assert (lab.root / "injector.hit").exists(), (result.stdout, result.stderr)
+    assert "never answered" not in result.stderr, result.stderr  # (stopped for under 1 s)
+    answer = json.loads((lab.root / "answer").read_text())
+    assert _host_blocks("claude", answer), answer
+
+
 def test_hooks_that_answer_are_not_reported(lab: Lab) -> None:
     """Hooks that answer (a record, or `done` with --no-audit) are not lost."""
     (lab.root / "payload.json").write_text(lab.payload())

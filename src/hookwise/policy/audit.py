@@ -89,12 +89,19 @@ def _rotate(path: str, keep: int) -> None:
     if keep <= 0:
         os.unlink(path)
         return
-    for index in range(keep - 1, 0, -1):
+    directory, base = os.path.split(path)
+    prefix = base + "."
+    numbers = [
+        int(name[len(prefix) :])
+        for name in os.listdir(directory or ".")
+        if name.startswith(prefix) and name[len(prefix) :].isdigit()
+    ]
+    # (the files there, newest last: a large ``keep`` costs nothing while few exist)
+    for index in sorted((n for n in numbers if 0 < n < keep), reverse=True):
         older = f"{path}.{index}"
-        if os.path.exists(older):
-            if not is_audit_log(older):
-                return
-            os.replace(older, f"{path}.{index + 1}")
+        if not is_audit_log(older):
+            return
+        os.replace(older, f"{path}.{index + 1}")
     target = f"{path}.1"
     if os.path.lexists(target) and not is_audit_log(target):
         return

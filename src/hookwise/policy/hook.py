@@ -174,6 +174,24 @@ def _broken_policy(message: str, path: str) -> dict[str, Any]:
     }
 
 
+def nested_payload(payload: dict[str, Any]) -> bool:
+    """Whether an event holds another event (an object naming ``hook_event_name`` below the
+    top). Inside ``hookwise run`` another process of the session can reopen the hook's
+    stdin through ``/proc`` and write a payload of its own around the host's (an opening
+    before, a closing brace after), so that the hook decides on a command of its choosing;
+    the host's payload then sits inside it, which no host sends."""
+    pending: list[Any] = list(payload.values())
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            if "hook_event_name" in value:
+                return True
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
+
+
 def _read_stdin() -> str:
     data = sys.stdin.buffer.read()
     text = data.decode("utf-8")
@@ -309,6 +327,11 @@ def main(argv: list[str]) -> int:
             bad_input = f"stdin is not a JSON event: {exc}"
         except OSError as exc:
             bad_input = f"cannot read stdin: {exc}"
+        if sink is not None and isinstance(payload, dict) and nested_payload(payload):
+            bad_input = (
+                "stdin holds one event inside another: another process of the session "
+                "wrote into the hook's input"
+            )
         if isinstance(payload, dict) and not payload.get("cwd"):
             # no cwd in the event: paths are relative to where the host started the hook
             payload["cwd"] = os.getcwd()

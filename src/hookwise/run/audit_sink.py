@@ -183,6 +183,14 @@ class AuditSink:
         except OSError as exc:
             self.failed = f"cannot append to the audit log {self.log_path}: {exc.strerror}"
 
+    def kept(self) -> int:
+        """How many rotated files the sink keeps: the user's ``keep``, and room for what
+        this session has written, so a process flooding the socket cannot push the log's
+        earlier records out of it (rotations outside the session apply the user's ``keep``
+        again; files past it are left where they are, as outside)."""
+        room = -(-self.written // max(self.max_bytes, 1)) + 1
+        return max(self.keep, 0) + room
+
     def _rotate(self, adding: int) -> None:
         """Rotate the log when this record would take it past ``max_bytes``, and follow a
         rotation made by a hook outside; on any trouble keep appending where it is."""
@@ -197,7 +205,7 @@ class AuditSink:
         try:
             held = os.fstat(self.log)
             if held.st_size and held.st_size + adding > self.max_bytes:
-                _rotated(self.log_path, adding, self.max_bytes, self.keep)
+                _rotated(self.log_path, adding, self.max_bytes, self.kept())
             there = os.stat(self.log_path)
             if (there.st_dev, there.st_ino) == (held.st_dev, held.st_ino):
                 return

@@ -25,12 +25,14 @@ O_ACCMODE = 3  # the access mode bits of /proc/<pid>/fdinfo's ``flags`` (octal)
 
 
 def output_pipe(pid: int) -> str | None:
-    """The pipe ``pid`` writes its stdout to (``pipe:[inode]``), or None."""
+    """The pipe ``pid`` writes its stdout to (``pipe:[inode]``), or None (not a pipe, or
+    not open for writing: a process that put its stdin on fd 1 must not make the writers
+    of that pipe, its host, look like intruders)."""
     try:
         target = os.readlink(f"/proc/{pid}/fd/1")
     except OSError:
         return None
-    return target if target.startswith("pipe:[") else None
+    return target if target.startswith("pipe:[") and _writes(pid, "1") else None
 
 
 def _parent(pid: int) -> int:
