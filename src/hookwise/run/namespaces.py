@@ -22,11 +22,11 @@ every descriptor from 3 on and forks the agent; then it forwards signals and rea
 Failures before the agent's ``exec`` are written to the report pipe (one line, ``error ...``)
 and end the process with :data:`SETUP_FAILED`; the supervisor prints them.
 
-The builder is forked first, before the supervisor has computed what to guard: it imports
-``ctypes`` and enters its namespaces while the supervisor works out the plan, then reads the
-plan (:class:`Launch`, marshalled) from a pipe; an empty pipe ends it (the supervisor could
-not set the session up). The plan is all paths: placeholders and copies the supervisor makes
-meanwhile are files of the same file systems, seen through the new mount namespace too.
+The builder imports ``ctypes`` itself (the supervisor never does) and reads its plan
+(:class:`Launch`, marshalled) from a pipe once it has entered its namespaces; an empty pipe
+ends it. The plan is all paths: the builder could be forked before it is made (placeholders
+and copies made meanwhile are files of the same file systems, seen through the new mount
+namespace too), which was measured and not kept (supervisor.py, ``_Builder.start``).
 """
 
 from __future__ import annotations

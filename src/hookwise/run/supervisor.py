@@ -263,17 +263,9 @@ def run(
     reason = available(probe=False)
     if reason:
         raise RunError(f"cannot confine here: {reason}")
-    # the builder first: it imports ctypes and enters its namespaces while this process
-    # works out what to guard, then waits for the plan (namespaces.py)
     waited = {*FORWARDED, signal.SIGCHLD}
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, waited)
-    pipes = [os.pipe() for _ in range(3)]  # report, gate, launch
-    try:
-        builder = spawn(pipes[0][1], pipes[1][0], pipes[2][0])
-    finally:
-        for fd in (pipes[0][1], pipes[1][0], pipes[2][0]):
-            os.close(fd)
-    child = _Builder(builder, report=pipes[0][0], gate=pipes[1][1], launch=pipes[2][1])
+    child = _Builder()
     try:
         return _run(
             child,
@@ -291,14 +283,26 @@ def run(
 
 
 class _Builder:
-    """The builder forked early, and the supervisor's ends of its pipes."""
+    """The builder, once forked (:meth:`start`), and the supervisor's ends of its pipes."""
 
-    def __init__(self, pid: int, *, report: int, gate: int, launch: int) -> None:
-        self.pid = pid
-        self.report = report
-        self.gate = gate
-        self.launch = launch
-        self.reaped = False
+    def __init__(self) -> None:
+        self.pid = -1
+        self.report = self.gate = self.launch = -1
+        self.reaped = True  # (nothing to reap until started)
+
+    def start(self) -> None:
+        """Fork the builder, once the plan is made: forked earlier, to build its namespaces
+        while this process plans, it cost more than it saved (measured: the copy-on-write
+        faults of a Python process planning beside its child, and a second core is rarely
+        free; docs/benchmarks.md). It imports ctypes there, this process never does."""
+        pipes = [os.pipe() for _ in range(3)]  # report, gate, launch
+        try:
+            self.pid = spawn(pipes[0][1], pipes[1][0], pipes[2][0])
+            self.reaped = False
+        finally:
+            for fd in (pipes[0][1], pipes[1][0], pipes[2][0]):
+                os.close(fd)
+        self.report, self.gate, self.launch = pipes[0][0], pipes[1][1], pipes[2][1]
 
     def abandon(self) -> None:
         """Whatever was not used: closed (the builder then ends), and the builder reaped."""
@@ -386,6 +390,7 @@ def _run(
         if problem is not None:  # the trust check would not know: nothing is started
             raise RunError(problem)
         try:
+            builder.start()
             send(builder.launch, launch)
             builder.launch = -1
             code = _start(builder, sink, say, targets=targets, stopper=stopper, entries=entries)
