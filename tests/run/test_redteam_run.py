@@ -802,7 +802,9 @@ def test_another_process_wraps_a_hooks_input(lab: Lab) -> None:
     assert (lab.root / "injector.hit").exists(), (result.stdout, result.stderr)
     answer = json.loads((lab.root / "answer").read_text())
     assert _host_blocks("claude", answer), answer
-    assert "one event inside another" in answer["stderr"], answer
+    # (on a loaded machine the closing brace may come before the host's payload: then the
+    # hook reads no JSON at all, and fails closed as well)
+    assert "one event inside another" in answer["stderr"] or "not a JSON" in answer["stderr"]
 
 
 STDIN_THIEF = textwrap.dedent(
@@ -820,13 +822,18 @@ STDIN_THIEF = textwrap.dedent(
             try:
                 if b"hookwise\\0hook\\0" not in open(f"/proc/{p}/cmdline", "rb").read():
                     continue
-                time.sleep(0.8)  # the host writes its payload a second after the start
-                os.kill(int(p), signal.SIGSTOP)  # (for well under a second)
+                os.kill(int(p), signal.SIGSTOP)
                 fd = os.open(f"/proc/{p}/fd/0", os.O_RDWR | os.O_NONBLOCK)
             except OSError:
                 continue
-            time.sleep(0.4)
-            event = json.loads(os.read(fd, 1 << 20))
+            data = b""
+            while not data.rstrip().endswith(b"}"):  # the host's payload, whenever it comes
+                try:
+                    data += os.read(fd, 1 << 20)
+                except BlockingIOError:
+                    time.sleep(0.005)
+            time.sleep(0.05)
+            event = json.loads(data)
             event["tool_input"] = {"command": "ls"}
             os.set_blocking(fd, True)
             os.write(fd, json.dumps(event).encode())
@@ -842,7 +849,8 @@ STDIN_THIEF = textwrap.dedent(
 @pytest.mark.xfail(
     strict=True,
     reason="ESCAPE, not closed (docs/confinement.md): another process of the session stops a "
-    "hook (for less than the second after which the supervisor reports a stopped hook), "
+    "hook (with a host that writes its event at once, for less than the second after which "
+    "the supervisor reports a stopped hook; the stand-in host here waits a second), "
     "takes the host's payload out of its stdin through /proc/<pid>/fd/0 (same uid, a read "
     "access), writes an event of its own and lets it go on: the hook decides on a command "
     "the host is not running. Nothing in the bytes tells the two apart; only processes "
@@ -859,7 +867,6 @@ def test_another_process_replaces_a_hooks_input(lab: Lab) -> None:
     )
     result = lab.run(script)
     assert (lab.root / "injector.hit").exists(), (result.stdout, result.stderr)
-    assert "never answered" not in result.stderr, result.stderr  # (stopped for under 1 s)
     answer = json.loads((lab.root / "answer").read_text())
     assert _host_blocks("claude", answer), answer
 
