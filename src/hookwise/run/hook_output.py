@@ -87,19 +87,36 @@ def starters(pid: int, first: int, pipe: str, root: int) -> set[int]:
     return out
 
 
-def _session(root: int) -> list[int]:
-    """Every process below ``root`` (the session's init, by its pid outside), from one
-    reading of each ``/proc/<pid>/stat``: nested pid namespaces included."""
-    children: dict[int, list[int]] = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            children.setdefault(_parent(int(name)), []).append(int(name))
+def _children(pid: int) -> list[int]:
+    """``pid``'s children, from each of its threads' ``children`` file."""
     out: list[int] = []
-    stack = list(children.get(root, []))
-    while stack:
-        pid = stack.pop()
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as handle:
+                out += [int(word) for word in handle.read().split()]
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def _session(root: int) -> list[int]:
+    """Every process below ``root`` (the session's init, by its pid outside), nested pid
+    namespaces included: walked down from it, so the cost follows the session's size, not
+    the machine's (init adopts every orphan of the session)."""
+    out: list[int] = []
+    seen = {root}
+    pending = _children(root)
+    while pending:
+        pid = pending.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
         out.append(pid)
-        stack.extend(children.get(pid, []))
+        pending += _children(pid)
     return out
 
 
