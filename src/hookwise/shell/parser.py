@@ -134,6 +134,7 @@ class Script:
         "certain",
         "commands",
         "complete",
+        "copies",
         "deferred",
         "end",
         "git_aliases",
@@ -159,6 +160,9 @@ class Script:
         # files written earlier on the line: their content when known here (echo ... >
         # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
         self.written: dict[str, str | None] = {}
+        # files copied (cp, mv, ln, install) earlier on the line from a file not written on
+        # it, to (the original, the program): a later command on the copy (written.py)
+        self.copies: dict[str, tuple[str, str]] = {}
         self.loaded: set[str] = set()  # written code files already read as run
         # why the line as a whole cannot be accounted for (an expansion past its budget)
         self.overall: list[str] = []
@@ -1037,6 +1041,12 @@ def _add_command(
         command.unknown_args = not words[0].quoted or "IFS" in words[0].value
     else:
         _run_inner(command, depth, script, piped_from, certain)
+    if len(command.argv) > 1 and (script.copies or command.program in ("cp", "install")):
+        # (before this command's own copies are remembered)
+        from hookwise.shell.written import read_copies
+
+        for argv, origin in read_copies(command, script):
+            _inner_argv(argv, depth, script, command.text, origin)
     _remember_written(command, script, depth)
     accounting.account(command, script)
     return command
