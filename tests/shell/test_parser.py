@@ -154,3 +154,32 @@ def test_a_copy_made_on_the_line_is_read_as_its_original(text: str, expected: li
 )  # fmt: skip
 def test_a_change_to_a_copy_is_not_a_change_to_its_original(text: str) -> None:
     assert not [c for c in split_command(text).commands if c.origin.startswith("reads ")], text
+
+
+@pytest.mark.parametrize(
+    ("text", "runs"),
+    [
+        ('case "$f" in\n  ../*|/etc/*) echo out; exit 2;;\nesac', [["echo", "out"], ["exit", "2"]]),
+        ("case x in a) ls;; *.md | b) pwd;; esac; rm y", [["ls"], ["pwd"], ["rm", "y"]]),
+        ("case $1 in (--help) usage;; -v|--verbose) v=1 ;; esac", [["usage"]]),
+        (
+            "case $(rm -rf z) in a) ;; $(touch w)) :;; esac",
+            [[":"], ["rm", "-rf", "z"], ["touch", "w"]],
+        ),
+        ("case x in\na)\n  ls\n  ;;\nesac", [["ls"]]),
+    ],
+)
+def test_case_patterns_are_matched_not_run(text: str, runs: list[list[str]]) -> None:
+    assert [c.argv for c in split_command(text).commands] == runs
+
+
+@given(
+    st.lists(
+        st.from_regex(r"[a-z./*?-]{1,8}", fullmatch=True).filter(lambda w: w != "esac"),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_no_case_pattern_is_a_command(patterns: list[str]) -> None:
+    text = f"case $x in {'|'.join(patterns)}) echo hit;; esac"
+    assert [c.argv for c in split_command(text).commands] == [["echo", "hit"]]

@@ -660,6 +660,9 @@ def _parse(text: str, depth: int, script: Script) -> None:
     leading = True  # every word of the command so far is a keyword
     prev_op: str | None = None
     skip_next = False
+    # between ``in`` (or ``;;``) and ``)`` of a case: patterns, words matched and not run
+    # (a substitution in one still runs: the scanner parses those on their own)
+    pattern = False
 
     def finish(op: str | None) -> None:
         nonlocal first, last, previous
@@ -702,6 +705,18 @@ def _parse(text: str, depth: int, script: Script) -> None:
         if skip_next:
             skip_next = False
             continue
+        if pattern and kind == "op" and payload in ("|", "(", "\n", ";"):
+            continue
+        if pattern and kind == "op" and payload == ")":
+            pattern = False  # the header (case WORD in) ends here as before
+        elif (
+            pattern
+            and kind != "op"
+            and not (isinstance(payload, _Word) and not payload.quoted and payload.value == "esac")
+        ):
+            continue
+        elif pattern:
+            pattern = False  # ;; esac
         if kind == "op":
             if pending_redir is not None:
                 scanner.incomplete(f"redirection {pending_redir!r} without a target")
@@ -726,6 +741,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 while bodies and nest <= bodies[-1]:
                     bodies.pop()
             piped = payload in ("|", "|&")
+            pattern = cases > 0 and payload in (";;", ";&", ";;&")
             prev_op = ";" if payload in (";;", ";&", ";;&") else str(payload)
             leading = True
             continue
@@ -772,6 +788,14 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 leading = False
         else:
             leading = False
+        if (
+            not payload.quoted
+            and payload.value == "in"
+            and len(words) == 2
+            and not words[0].quoted
+            and words[0].value == "case"
+        ):
+            pattern = True
         words.append(payload)
     if pending_redir is not None:
         scanner.incomplete(f"redirection {pending_redir!r} without a target")
