@@ -1071,17 +1071,39 @@ def _add_command(
 
         for argv, origin in read_copies(command, script):
             _inner_argv(argv, depth, script, command.text, origin)
+    if command.program == "git" and "--no-index" in command.argv:
+        # git diff --no-index A B prints both files, wherever they are
+        named = [w for w in command.argv[programs.git_subcommand(command.argv) + 1 :]
+                 if not w.startswith("-")]  # fmt: skip
+        if named:
+            _inner_argv(["cat", *named], depth, script, command.text, "git diff --no-index reads")
+    if command.piped_from is not None and command.program in programs.NAME_READERS:
+        from hookwise.shell.xargs_input import names_read
+
+        selected = names_read(command)
+        if selected:
+            origin = "reads the files named on its input"
+            _inner_argv(["cat", *selected], depth, script, command.text, origin, globs=True)
     _remember_written(command, script, depth)
     accounting.account(command, script)
     return command
 
 
-def _inner_argv(argv: list[str], depth: int, script: Script, text: str, origin: str = "") -> None:
+def _inner_argv(
+    argv: list[str], depth: int, script: Script, text: str, origin: str = "", *, globs: bool = False
+) -> None:
+    """``argv`` as a command of its own; ``globs``: its words are patterns (a lister's
+    selection), not literal names."""
     if depth + 1 > MAX_DEPTH:
         script.complete = False
         script.problems.append(f"more than {MAX_DEPTH} levels of nested commands")
         return
-    added = _add_command(text, _static(argv), [], depth + 1, script, writes=[], stdin=[])
+    words = _static(argv)
+    if globs:
+        for word in words[1:]:
+            word.quoted = False
+            word.glob = any(c in word.value for c in "*?[")
+    added = _add_command(text, words, [], depth + 1, script, writes=[], stdin=[])
     if added is not None:
         added.origin = origin
 
