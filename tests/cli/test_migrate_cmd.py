@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -132,3 +134,28 @@ def test_no_source_settings(tmp_path: Path) -> None:
     result = empty.run("--from", "codex", "--to", "claude")
     assert result.exit_code == 0
     assert "no Codex settings found" in result.stderr
+
+
+@pytest.mark.skipif(shutil.which("patch") is None, reason="needs patch(1)")
+def test_the_dry_run_diff_of_a_file_without_a_final_newline_applies(
+    project: Project, tmp_path: Path
+) -> None:
+    """patch(1) applies the printed diff and gets what --write writes: the last line
+    without its newline carries the ``\\ No newline at end of file`` marker."""
+    target = project.write(".gemini/settings.json", '{\n  "theme": "dark"\n}')
+    before = target.read_text()
+    result = project.run("--from", "claude", "--to", "gemini")
+    assert result.exit_code == 0
+    assert "\\ No newline at end of file\n" in result.stdout
+    copy = tmp_path / "settings.json"
+    copy.write_text(before)
+    applied = subprocess.run(
+        ["patch", "--silent", str(copy)],
+        input=result.stdout,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert project.run("--from", "claude", "--to", "gemini", "--write").exit_code == 0
+    assert copy.read_text() == target.read_text()

@@ -175,6 +175,57 @@ def test_without_an_approver_ask_falls_back_and_existing_claude_hooks_block(
     ]
 
 
+def test_sdk_mcp_tools_are_mapped_by_their_own_name_and_unmapped_commands_are_unverifiable(
+    project: Project, fake_model: FakeModel, model_env: dict[str, str]
+) -> None:
+    """Custom tools of the SDK are SDK MCP tools (mcp__<server>__<tool>): run_shell is the
+    shell tool for the rules, and an unmapped tool taking a command is not let through."""
+    ran: list[tuple[str, str]] = []
+
+    @sdk.tool("run_shell", "Run a shell command", {"command": str})
+    async def run_shell(args: dict[str, Any]) -> dict[str, Any]:
+        ran.append(("run_shell", args["command"]))
+        return {"content": [{"type": "text", "text": f"ran {args['command']}"}]}
+
+    @sdk.tool("deploy", "Deploy with a command", {"command": str})
+    async def deploy(args: dict[str, Any]) -> dict[str, Any]:
+        ran.append(("deploy", args["command"]))
+        return {"content": [{"type": "text", "text": "deployed"}]}
+
+    server = sdk.create_sdk_mcp_server("tools", tools=[run_shell, deploy])
+    fake_model.script = Script(
+        [
+            call("mcp__tools__run_shell", command=DENIED_COMMAND),
+            call("mcp__tools__run_shell", command=ALLOWED_COMMAND),
+            call("mcp__tools__deploy", command="echo shipped"),
+        ],
+        final=FINAL,
+    )
+    options = guarded_options(
+        sdk.ClaudeAgentOptions(
+            cli_path=claude_cli(), env=cli_env(), cwd=str(project.root), setting_sources=[],
+            mcp_servers={"tools": server},
+        ),
+        agent="sdk-mcp",
+    )  # fmt: skip
+    result_of(run_agent(options))
+    results = fake_model.tool_results()
+    assert len(results) == 3, results
+    assert DENY_REASON in results[0]  # the shell rule saw it: the tool never ran
+    assert ran == [("run_shell", ALLOWED_COMMAND)]  # the allowed call ran, deploy did not
+    assert "not mapped" in results[2]
+    before = [
+        (r["host_tool"], r["tool"], r["decision"], r.get("rule"))
+        for r in project.audit()
+        if r["event"] == "PreToolUse"
+    ]
+    assert before == [
+        ("mcp__tools__run_shell", "shell", "deny", "no-recursive-delete"),
+        ("mcp__tools__run_shell", "shell", "allow", None),  # (an allow names no rule)
+        ("mcp__tools__deploy", "mcp__tools__deploy", "ask", "hookwise:unverifiable"),
+    ]
+
+
 def test_the_cli_runs_the_project_hooks_when_it_loads_the_project_settings(
     project: Project,
 ) -> None:

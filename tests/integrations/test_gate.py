@@ -147,6 +147,59 @@ def test_unmapped_tools_keep_their_name_and_stay_matchable(project: Project) -> 
     assert g.before_tool("other_tool", {"x": 1}).action == "allow"
 
 
+@pytest.mark.parametrize(
+    "tool", ["mcp__tools__run_shell", "mcp__my-server__bash", "mcp__x__Terminal"]
+)
+def test_an_mcp_tool_is_mapped_by_its_own_name(project: Project, tool: str) -> None:
+    """SDK MCP tools (mcp__<server>__<tool>) go through the same table as any tool name."""
+    g = gate(project)
+    assert g.canonical_tool(tool) == "shell"
+    assert g.before_tool(tool, {"command": DENIED_COMMAND}).rule_id == "no-recursive-delete"
+    assert (
+        gate(project, tool_names={tool: "read"}).canonical_tool(tool) == "read"
+    )  # full name first
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("mcp__ops__deploy", {"command": "rm -rf /srv"}),
+        ("do_stuff", {"cmd": ["rm", "-rf", "build"]}),
+        ("python_exec", {"code": "import shutil; shutil.rmtree('build')"}),
+        ("runner", {"Command_Line": "make clean"}),
+    ],
+)
+def test_an_unmapped_tool_taking_a_command_is_unverifiable(
+    project: Project, tool: str, args: dict[str, Any]
+) -> None:
+    verdict = gate(project).before_tool(tool, args)
+    assert verdict.action == "ask", verdict
+    assert verdict.rule_id == "hookwise:unverifiable"
+    assert "not mapped" in verdict.reason
+    assert project.audit()[-1]["decision"] == "ask"
+    project.write_policy(POLICY.replace("rules:", "settings: {unverifiable: deny}\nrules:", 1))
+    assert gate(project).before_tool(tool, args).action == "deny"
+    project.write_policy(POLICY.replace("rules:", "settings: {unverifiable: allow}\nrules:", 1))
+    assert gate(project).before_tool(tool, args).action == "allow"
+
+
+def test_an_unmapped_tool_a_rule_names_or_without_a_command_is_not_unverifiable(
+    project: Project,
+) -> None:
+    project.write_policy(
+        POLICY
+        + """\
+  - id: our-runner
+    match: {tool: runner}
+    action: allow
+"""
+    )
+    g = gate(project)
+    assert g.before_tool("runner", {"command": "make"}).action == "allow"
+    assert g.before_tool("get_weather", {"city": "Paris"}).action == "allow"
+    assert g.before_tool("search_docs", {"query": "rm -rf"}).action == "allow"
+
+
 def test_tool_names_override_the_defaults(project: Project) -> None:
     g = gate(project, tool_names={"do_it": "shell", "bash": "read"})
     assert g.canonical_tool("do_it") == "shell"

@@ -40,7 +40,7 @@ MARK = "SECRET-MARKER-7f3a"
 DATA = yaml.safe_load((CORPUS / "unverifiable.yaml").read_text())
 # programs a command needs that may be missing here: the test is skipped without them
 TOOLS = ("python3", "perl", "node", "tclsh", "sqlite3", "gdb", "ed", "vim", "ex", "make",
-         "cmake", "zip", "ssh", "npm", "tmux", "prlimit", "xxd", "rev", "7z")  # fmt: skip
+         "cmake", "zip", "ssh", "npm", "tmux", "prlimit", "xxd", "rev", "7z", "cpio", "php")  # fmt: skip
 
 
 def _policy(text: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:

@@ -30,21 +30,14 @@ CLASSES = [
     ("exported function", "f() { rm -rf victim; }; export -f f; bash -c f"),
     ("python on stdin", "echo 'import shutil; shutil.rmtree(\"victim\")' | python3"),
     ("python /dev/stdin", "python3 /dev/stdin <<< 'import shutil; shutil.rmtree(\"victim\")'"),
-    pytest.param(
-        "perl here-string",
-        'perl <<< \'system("rm", "-rf", "victim")\'',
-        marks=pytest.mark.xfail(strict=True, reason="perl's list-form system is not read yet"),
-    ),
+    ("perl here-string", 'perl <<< \'system("rm", "-rf", "victim")\''),
     ("python reflection", "python3 -c \"getattr(__import__('shu'+'til'), 'rmt'+'ree')('victim')\""),
     (
         "python list-form subprocess",
         "python3 -c \"import subprocess as s; s.run(['rm','-rf','victim'])\"",
     ),
-    pytest.param(
-        "perl list exec",
-        'perl -e \'system("rm", "-rf", "victim")\'',
-        marks=pytest.mark.xfail(strict=True, reason="perl's list-form system is not read yet"),
-    ),
+    ("perl list exec", 'perl -e \'system("rm", "-rf", "victim")\''),
+    ("perl interpolated command", 'perl -e \'$f="-rf"; system("rm $f victim")\''),
     (
         "file written then run",
         "printf 'import shutil\\nshutil.rmtree(\"victim\")\\n' > t.py; python3 t.py",

@@ -124,3 +124,62 @@ def test_a_nul_makes_the_parse_incomplete(text: str) -> None:
     script = split_command(text)
     assert not script.complete
     assert "NUL" in " ".join(script.problems)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("cp ~/.ssh/id_rsa k; cat k", ["cat", "~/.ssh/id_rsa"]),
+        ("mv ../v x; rm -rf x", ["rm", "-rf", "../v"]),
+        ("ln -s ../v x; rm -rf x/", ["rm", "-rf", "../v/"]),
+        ("cp -r ~/.aws d; cat d/credentials", ["cat", "~/.aws/credentials"]),
+        ("cp -r ~/.aws d/; cat d/.aws/credentials", ["cat", "~/.aws/credentials"]),
+        ("cp a b; cp b c; cat c", ["cat", "a"]),
+        ("install -m 600 ~/.netrc n; cat n", ["cat", "~/.netrc"]),
+        ("cp ~/.netrc n; python3 -c \"print(open('n').read())\"", ["cat", "~/.netrc"]),
+        ("cp ~/.netrc n; cp n /dev/stdout", ["cp", "~/.netrc", "/dev/stdout"]),
+        ("cp ~/.netrc n; dd if=n", ["dd", "if=~/.netrc"]),
+        ("cp ~/.netrc /dev/fd/1", ["cat", "~/.netrc"]),
+    ],
+)
+def test_a_copy_made_on_the_line_is_read_as_its_original(text: str, expected: list[str]) -> None:
+    found = [c for c in split_command(text).commands if c.argv == expected]
+    assert found and found[-1].origin.startswith(("reads ", "its code reads ", "copies ")), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["cp -r ../v d; rm -rf d", "ln -s ../v x; rm -f x", "cp ~/.netrc n; chmod 600 n",
+     "cp ../v/f x; sed -i s/a/b/ x", "cp a b", "cp ../v/f x; dd if=/dev/zero of=x"],
+)  # fmt: skip
+def test_a_change_to_a_copy_is_not_a_change_to_its_original(text: str) -> None:
+    assert not [c for c in split_command(text).commands if c.origin.startswith("reads ")], text
+
+
+@pytest.mark.parametrize(
+    ("text", "runs"),
+    [
+        ('case "$f" in\n  ../*|/etc/*) echo out; exit 2;;\nesac', [["echo", "out"], ["exit", "2"]]),
+        ("case x in a) ls;; *.md | b) pwd;; esac; rm y", [["ls"], ["pwd"], ["rm", "y"]]),
+        ("case $1 in (--help) usage;; -v|--verbose) v=1 ;; esac", [["usage"]]),
+        (
+            "case $(rm -rf z) in a) ;; $(touch w)) :;; esac",
+            [[":"], ["rm", "-rf", "z"], ["touch", "w"]],
+        ),
+        ("case x in\na)\n  ls\n  ;;\nesac", [["ls"]]),
+    ],
+)
+def test_case_patterns_are_matched_not_run(text: str, runs: list[list[str]]) -> None:
+    assert [c.argv for c in split_command(text).commands] == runs
+
+
+@given(
+    st.lists(
+        st.from_regex(r"[a-z./*?-]{1,8}", fullmatch=True).filter(lambda w: w != "esac"),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_no_case_pattern_is_a_command(patterns: list[str]) -> None:
+    text = f"case $x in {'|'.join(patterns)}) echo hit;; esac"
+    assert [c.argv for c in split_command(text).commands] == [["echo", "hit"]]

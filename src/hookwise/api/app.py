@@ -62,7 +62,7 @@ def build_state(settings: ServiceSettings) -> ServiceState:
         settings=settings,
         engine=engine,
         metrics=Metrics(),
-        limiter=RateLimiter(engine, token=settings.api_token),
+        limiter=RateLimiter(engine),
         config=ConfigStore(engine, generation),
         generation=generation,
         subscribers=SubscriberIndex(engine, generation),

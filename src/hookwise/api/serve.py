@@ -24,12 +24,26 @@ from uvicorn.supervisors import Multiprocess
 from hookwise.api import logs
 from hookwise.api.app import create_app
 from hookwise.api.edge.limits import MAX_HEAD_BYTES
-from hookwise.api.secret_env import share_with_workers
+from hookwise.api.secret_env import restore, withdraw_for_workers
 from hookwise.api.settings import ServiceSettings, SettingsError
 from hookwise.api.storage.db import make_engine, migrate
 from hookwise.host.reaper import become_subreaper
 
 log = logging.getLogger("hookwise.api")
+
+
+class HandingConfig(uvicorn.Config):
+    """uvicorn's configuration carrying the handed-over variables to each worker: it is
+    pickled through the spawn pipe, and ``load`` (in the worker) restores them first."""
+
+    def __init__(self, *args: Any, handed: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.handed = handed
+
+    def load(self) -> None:
+        if not self.loaded:
+            restore(self.handed)
+        super().load()
 
 
 def protocol_options() -> dict[str, Any]:
@@ -131,7 +145,7 @@ def serve(
     log_config = logs.configure(log_level, log_format)
     check_exposure(settings, allow_remote_execution)
     app = create_app(settings) if settings.workers <= 1 else None
-    config = uvicorn.Config(
+    config = HandingConfig(
         app if app is not None else "hookwise.api.app:app_from_env",
         factory=settings.workers > 1,
         host=settings.host,
@@ -142,6 +156,7 @@ def serve(
         access_log=access_log,
         timeout_graceful_shutdown=5,
         **protocol_options(),  # the request head is bounded while it arrives
+        handed={},
     )
     if app is not None:
         become_subreaper()  # this process runs the hooks: their orphans come back to it
@@ -151,6 +166,9 @@ def serve(
         state.settings = replace(settings, public_url=public_base(settings, sock))
         uvicorn.Server(config).run(sockets=[sock])
         return
+    # the operator's variables reach the workers through the pickled configuration, not
+    # their environment (which a hook can read in /proc/<worker>/environ)
+    config.handed = withdraw_for_workers()
     # Migrate once here so the workers start on a ready schema.
     engine = make_engine(settings.database_url)
     migrate(engine, settings.data_dir)
@@ -162,14 +180,9 @@ def serve(
     if settings.execute.enabled:  # --allow-command reaches the workers this way
         os.environ["HOOKWISE_EXECUTE_ALLOW"] = json.dumps(list(settings.execute.allow.sources))
         os.environ["HOOKWISE_PROJECT_ROOTS"] = os.pathsep.join(map(str, settings.execute.roots))
-    shared = share_with_workers(
-        settings.data_dir,
-        {"HOOKWISE_API_TOKEN": settings.api_token, "HOOKWISE_DATABASE_URL": settings.database_url},
-    )
-    try:
-        sock = config.bind_socket()
-        _announce(settings, sock)
-        os.environ["HOOKWISE_PUBLIC_URL"] = public_base(settings, sock)
-        Multiprocess(config, sockets=[sock]).run()
-    finally:
-        Path(shared).unlink(missing_ok=True)
+    config.handed.update(HOOKWISE_API_TOKEN=settings.api_token)  # (a generated one too)
+    config.handed.update(HOOKWISE_DATABASE_URL=settings.database_url)
+    sock = config.bind_socket()
+    _announce(settings, sock)
+    os.environ["HOOKWISE_PUBLIC_URL"] = public_base(settings, sock)
+    Multiprocess(config, sockets=[sock]).run()

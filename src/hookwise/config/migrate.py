@@ -30,7 +30,6 @@ matcher and command) is not added again, so running the migration twice changes 
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import os
@@ -50,6 +49,7 @@ from hookwise.config.codex.settings import (
 )
 from hookwise.config.detect import Dialect
 from hookwise.config.dialect_hooks import json_type, read_text_file
+from hookwise.config.diff import unified_diff
 from hookwise.config.hookwise_command import is_hookwise_command, portable_command, portable_host
 from hookwise.config.jsonc import parse_json_text, parse_jsonc, strip_json_comments
 from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS
@@ -656,15 +656,12 @@ class Migration:
         if not self.changed:
             return ""
         assert self.after is not None
-        before = self.before or ""
         name = str(self.target_path)
-        return "".join(
-            difflib.unified_diff(
-                before.splitlines(keepends=True),
-                self.after.splitlines(keepends=True),
-                fromfile=f"a{name}" if self.before is not None else "/dev/null",
-                tofile=f"b{name}",
-            )
+        return unified_diff(
+            self.before,
+            self.after,
+            fromfile=f"a{name}" if self.before is not None else "/dev/null",
+            tofile=f"b{name}",
         )
 
     def write(self) -> bool:

@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from hookwise.integrations.json_data import jsonable
-from hookwise.integrations.tools import MappedInput, ToolNames, canonical_input
+from hookwise.integrations.tools import MappedInput, ToolNames, canonical_input, command_like
 from hookwise.integrations.verdict import Action, Verdict
 from hookwise.policy import audit, canonical
 from hookwise.policy.adapters.base import Answer, failed
@@ -34,7 +34,7 @@ from hookwise.policy.cache import load_policy
 from hookwise.policy.canonical import Event
 from hookwise.policy.hook import audit_record
 from hookwise.policy.pipeline import Outcome, first_error, on_error_verdict
-from hookwise.policy.rules.engine import Decision, RetryState, evaluate
+from hookwise.policy.rules.engine import UNVERIFIABLE_ID, Decision, RetryState, evaluate
 from hookwise.policy.trust.scopes import scope_sources, trust_store_path
 
 if TYPE_CHECKING:
@@ -397,7 +397,29 @@ class Gate:
         verdict, record = self._decide([ev], tool_event=True)
         if verdict.args is not None:
             verdict = replace(verdict, args=self._back(mapped, args, verdict.args))
+        if verdict.action == "allow" and not verdict.rule_id and name == tool:
+            verdict = self._unmapped(tool, args, verdict)
         return verdict, record
+
+    def _unmapped(self, tool: str, args: Mapping[str, Any], verdict: Verdict) -> Verdict:
+        """A tool the name table does not map, taking something to run (``command``,
+        ``code``...): no ``shell`` rule reads it, so no rule can say it is fine; it is
+        unverifiable (``settings.unverifiable``, ask by default) unless a rule named it."""
+        key = command_like(args)
+        if key is None:
+            return verdict
+        policy = self._policy().policy
+        setting = str((policy or {}).get("settings", {}).get("unverifiable", "ask"))
+        if setting not in ("ask", "deny"):
+            return verdict
+        action: Action = "deny" if setting == "deny" else "ask"
+        reason = (
+            f"hookwise cannot verify this call: tool {tool!r} is not mapped to a canonical "
+            f"tool, and its argument {key!r} looks like something it runs, which no shell "
+            "rule reads; map it (tool_names={...: 'shell'}), name it in a rule, or set "
+            "settings.unverifiable"
+        )
+        return replace(verdict, action=action, reason=reason, rule_id=UNVERIFIABLE_ID)
 
     @staticmethod
     def _back(

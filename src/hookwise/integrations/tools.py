@@ -78,6 +78,10 @@ DEFAULT_TOOL_NAMES: Final[Mapping[str, str]] = {
 
 # Argument keys that hold a shell tool's command line, in the order they are tried.
 COMMAND_KEYS: Final = ("command", "cmd", "script")
+# Keys under which a tool the table does not map takes something that looks run: such a
+# call is unverifiable (``settings.unverifiable``), since no ``shell`` rule reads it.
+COMMAND_LIKE_KEYS: Final = (*COMMAND_KEYS, "commands", "cmdline", "command_line", "shell",
+                            "bash", "code", "program", "argv", "args", "exec")  # fmt: skip
 
 # A path argument under a name the canonical aliases do not cover -> ``file_path``.
 PATH_ALIASES: Final[Mapping[str, str]] = {"filename": "file_path", "file": "file_path"}
@@ -110,10 +114,17 @@ class ToolNames:
         self._seen: dict[str, str] = {}  # names looked up already (an agent has a few)
 
     def canonical(self, tool: str) -> str:
-        """The canonical name of a framework tool, or the tool's own name."""
+        """The canonical name of a framework tool, or the tool's own name. An MCP tool
+        (``mcp__<server>__<tool>``, the Claude Agent SDK's custom tools) not named in full
+        is mapped by its own name: ``mcp__tools__run_shell`` is ``shell``."""
         found = self._seen.get(tool)
         if found is None:
-            found = self._table.get(_key(tool), tool)
+            found = self._table.get(_key(tool))
+            mcp = canonical.split_mcp(tool) if found is None else None
+            if mcp is not None:
+                found = self._table.get(_key(mcp[1]))
+            if found is None:
+                found = tool
             if len(self._seen) < _SEEN_LIMIT:  # names come from the model: bounded
                 self._seen[tool] = found
         return found
@@ -161,6 +172,15 @@ class MappedInput:
         for key, value in rewritten.items():
             out[self.renamed.get(key, key)] = value
         return out
+
+
+def command_like(args: Mapping[str, Any]) -> str | None:
+    """The key of an argument that looks like something to run (a command, a script, code,
+    an argv), for a tool the table does not map; None when there is none."""
+    for key, value in args.items():
+        if isinstance(key, str) and _key(key) in COMMAND_LIKE_KEYS and _command_value(value):
+            return key
+    return None
 
 
 def canonical_input(tool: str, args: Mapping[str, Any]) -> MappedInput:

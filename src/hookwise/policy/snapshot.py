@@ -64,7 +64,6 @@ ON_DEMAND = (
     "hookwise.shell.remote_exec",
     "hookwise.shell.code_commands",
     "hookwise.shell.git_config",
-    "hookwise.shell.option_values",
     "hookwise.shell.option_commands",
     "hookwise.shell.sed_script",
     "hookwise.shell.multiplexers",

@@ -78,6 +78,8 @@ class Runnable:
     """Variables the host sets for it (MCP ``env``, ``CLAUDE_PLUGIN_ROOT``...)."""
     cwd: str = ""
     url: str = ""  # http hooks and remote MCP servers: where the data goes
+    env_lines: tuple[int, ...] = ()
+    """Where each of ``env`` is written, when the file says (an MCP server's ``env``)."""
 
     @property
     def repository(self) -> bool:

@@ -137,7 +137,8 @@ def scan_project(ctx: ScanContext) -> ScanReport:
                         runnable,
                     )
                 )
-        for name, value in runnable.env:
+        for at, (name, value) in enumerate(runnable.env):
+            lines = runnable.env_lines
             report.env_settings.append(
                 EnvSetting(
                     runnable.host,
@@ -145,7 +146,7 @@ def scan_project(ctx: ScanContext) -> ScanReport:
                     name,
                     value,
                     runnable.file,
-                    runnable.line,
+                    lines[at] if at < len(lines) else runnable.line,
                     runnable.gate,
                     f"{runnable.kind} env",
                 )

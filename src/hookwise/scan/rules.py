@@ -105,10 +105,12 @@ RULES: Final = {
         ),
         Rule(
             "self-approved-mcp",
-            _M,
+            _L,
             "Repository approves its own MCP servers",
             "enableAllProjectMcpServers or enabledMcpjsonServers in the repository's own settings "
-            "skips the per-server question for the servers of its .mcp.json.",
+            "skips the per-server question for the servers of its .mcp.json. Many projects do "
+            "this for their own tools; what each server runs is judged on its own (and raised "
+            "one level, as it runs without a trust prompt).",
         ),
         Rule(
             "http-hook",

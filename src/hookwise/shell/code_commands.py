@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 _STRING = r"""(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")"""
+_STRING_NC = r"""(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""  # (no groups)
 # (pattern, what it becomes): "sh" -> the string is a shell command; "argv" -> a list of
 # string literals is an argv; otherwise a command template with {0} the path
 _CALLS: list[tuple[str, str]] = [
@@ -24,6 +25,8 @@ _CALLS: list[tuple[str, str]] = [
     (r"\bsubprocess\.\w+\(\s*" + _STRING + r"[^)]*shell\s*=\s*True", "sh"),
     (r"\bsubprocess\.\w+\(\s*\[([^\]]*)\]", "argv"),
     (r"\bos\.exec\w*\(\s*" + _STRING + r"\s*,\s*\[([^\]]*)\]", "argv2"),
+    # perl/ruby/php's list form: system("rm", "-rf", $x) runs the argv, no shell
+    (r"\b(?:system|exec)\s*\(?\s*(" + _STRING_NC + r"\s*,[^;)]*)", "argv"),
     (r"\b(?:system|exec|shell_exec|passthru|popen|proc_open)\s*\(\s*" + _STRING, "sh"),
     (
         r"\b(?:execSync|exec|execFileSync|spawnSync|spawn|execFile)\(\s*"
@@ -122,9 +125,13 @@ def _computed_element(text: str) -> bool:
 def _literals(text: str) -> list[str]:
     import re
 
+    # (finditer: findall gives "" for the alternative that did not match, so a
+    # double-quoted literal read as the empty single-quoted one)
     return [
-        (a if a is not None else b).encode().decode("unicode_escape", "replace")
-        for a, b in re.findall(_STRING, text)
+        (m.group(1) if m.group(1) is not None else m.group(2))
+        .encode()
+        .decode("unicode_escape", "replace")
+        for m in re.finditer(_STRING, text)
     ]
 
 
@@ -166,6 +173,22 @@ def _constants(code: str) -> str:
     return code
 
 
+# what a language puts into a command string before the shell sees it: perl and php
+# variables ("rm $f", `cat $_`, "@a"), ruby's #{...}, in double quotes and backticks
+_INTERPOLATING = {"perl": r"[$@][\w{:]", "php": r"\$[\w{]", "ruby": r"#\{|#[$@]\w"}
+
+
+def _interpolated(match: Any, group: int, language: str) -> bool:
+    """Whether the command string of ``match`` (its ``group``) is interpolated by the
+    language: then the shell runs words the code made, not the text here."""
+    import re
+
+    marker = _INTERPOLATING.get(language)
+    if marker is None or not re.search(marker, match.group(group)):
+        return False
+    return bool(match.string[match.start(group) - 1 : match.start(group)] != "'")
+
+
 def code_commands(code: str, awk: bool = False, language: str = "") -> list[tuple[str, Any]]:
     """Literal shell commands and file operations in interpreter code:
     ("script", text) | ("argv", [...]) | ("write", path) | ("unverifiable", why)."""
@@ -182,7 +205,14 @@ def code_commands(code: str, awk: bool = False, language: str = "") -> list[tupl
             elif kind == "computed":
                 out.append(("unverifiable", "the code runs a command computed when it runs"))
             elif kind in ("sh", "sh1"):
-                if first is not None:
+                if first is not None and _interpolated(match, groups.index(first) + 1, language):
+                    out.append(
+                        (
+                            "unverifiable",
+                            f"the code puts its own values in a command ({first[:60]})",
+                        )
+                    )
+                elif first is not None:
                     out.append(("script", first.encode().decode("unicode_escape", "replace")))
             elif kind == "argv":
                 words = _literals(groups[0] or "")

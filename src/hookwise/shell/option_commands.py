@@ -2,18 +2,35 @@
 ``rsync -e CMD`` (and ``--delete`` as the removal it is), ``zip -TT CMD``, ``vim -c
 '!CMD'``, ``make --eval``/``SHELL=``, ``compgen -C CMD``.
 
-Cold: needed only for those programs (their names: :data:`programs.OPTION_COMMANDS`).
+Cold: needed only for those programs (their names: :data:`programs.OPTION_COMMANDS`), and
+for :func:`option_values`, the one reader of option values they and ``sed`` share.
 Standard library only.
 """
 
 from __future__ import annotations
 
-from hookwise.shell.option_values import option_values
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
+
+
+def option_values(argv: list[str], shorts: tuple[str, ...], longs: tuple[str, ...]) -> list[str]:
+    """The values of options given as ``-X V``, ``-XV``, ``--long V`` or ``--long=V``."""
+    out: list[str] = []
+    for index, word in enumerate(argv[1:], start=1):
+        following = argv[index + 1] if index + 1 < len(argv) else None
+        for option in shorts:
+            if word == option and following is not None:
+                out.append(following)
+            elif len(option) == 2 and word.startswith(option) and len(word) > 2:
+                out.append(word[2:])
+        for option in longs:
+            if word == option and following is not None:
+                out.append(following)
+            elif word.startswith(option + "="):
+                out.append(word[len(option) + 1 :])
+    return out
 
 
 def makefile_items(text: str) -> list[tuple[str, Any]]:

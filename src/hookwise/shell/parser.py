@@ -134,6 +134,7 @@ class Script:
         "certain",
         "commands",
         "complete",
+        "copies",
         "deferred",
         "end",
         "git_aliases",
@@ -159,6 +160,9 @@ class Script:
         # files written earlier on the line: their content when known here (echo ... >
         # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
         self.written: dict[str, str | None] = {}
+        # files copied (cp, mv, ln, install) earlier on the line from a file not written on
+        # it, to (the original, the program): a later command on the copy (written.py)
+        self.copies: dict[str, tuple[str, str]] = {}
         self.loaded: set[str] = set()  # written code files already read as run
         # why the line as a whole cannot be accounted for (an expansion past its budget)
         self.overall: list[str] = []
@@ -656,6 +660,9 @@ def _parse(text: str, depth: int, script: Script) -> None:
     leading = True  # every word of the command so far is a keyword
     prev_op: str | None = None
     skip_next = False
+    # between ``in`` (or ``;;``) and ``)`` of a case: patterns, words matched and not run
+    # (a substitution in one still runs: the scanner parses those on their own)
+    pattern = False
 
     def finish(op: str | None) -> None:
         nonlocal first, last, previous
@@ -698,6 +705,18 @@ def _parse(text: str, depth: int, script: Script) -> None:
         if skip_next:
             skip_next = False
             continue
+        if pattern and kind == "op" and payload in ("|", "(", "\n", ";"):
+            continue
+        if pattern and kind == "op" and payload == ")":
+            pattern = False  # the header (case WORD in) ends here as before
+        elif (
+            pattern
+            and kind != "op"
+            and not (isinstance(payload, _Word) and not payload.quoted and payload.value == "esac")
+        ):
+            continue
+        elif pattern:
+            pattern = False  # ;; esac
         if kind == "op":
             if pending_redir is not None:
                 scanner.incomplete(f"redirection {pending_redir!r} without a target")
@@ -722,6 +741,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 while bodies and nest <= bodies[-1]:
                     bodies.pop()
             piped = payload in ("|", "|&")
+            pattern = cases > 0 and payload in (";;", ";&", ";;&")
             prev_op = ";" if payload in (";;", ";&", ";;&") else str(payload)
             leading = True
             continue
@@ -768,6 +788,14 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 leading = False
         else:
             leading = False
+        if (
+            not payload.quoted
+            and payload.value == "in"
+            and len(words) == 2
+            and not words[0].quoted
+            and words[0].value == "case"
+        ):
+            pattern = True
         words.append(payload)
     if pending_redir is not None:
         scanner.incomplete(f"redirection {pending_redir!r} without a target")
@@ -1037,17 +1065,45 @@ def _add_command(
         command.unknown_args = not words[0].quoted or "IFS" in words[0].value
     else:
         _run_inner(command, depth, script, piped_from, certain)
+    if len(command.argv) > 1 and (script.copies or command.program in ("cp", "install")):
+        # (before this command's own copies are remembered)
+        from hookwise.shell.written import read_copies
+
+        for argv, origin in read_copies(command, script):
+            _inner_argv(argv, depth, script, command.text, origin)
+    if command.program == "git" and "--no-index" in command.argv:
+        # git diff --no-index A B prints both files, wherever they are
+        named = [w for w in command.argv[programs.git_subcommand(command.argv) + 1 :]
+                 if not w.startswith("-")]  # fmt: skip
+        if named:
+            _inner_argv(["cat", *named], depth, script, command.text, "git diff --no-index reads")
+    if command.piped_from is not None and command.program in programs.NAME_READERS:
+        from hookwise.shell.xargs_input import names_read
+
+        selected = names_read(command)
+        if selected:
+            origin = "reads the files named on its input"
+            _inner_argv(["cat", *selected], depth, script, command.text, origin, globs=True)
     _remember_written(command, script, depth)
     accounting.account(command, script)
     return command
 
 
-def _inner_argv(argv: list[str], depth: int, script: Script, text: str, origin: str = "") -> None:
+def _inner_argv(
+    argv: list[str], depth: int, script: Script, text: str, origin: str = "", *, globs: bool = False
+) -> None:
+    """``argv`` as a command of its own; ``globs``: its words are patterns (a lister's
+    selection), not literal names."""
     if depth + 1 > MAX_DEPTH:
         script.complete = False
         script.problems.append(f"more than {MAX_DEPTH} levels of nested commands")
         return
-    added = _add_command(text, _static(argv), [], depth + 1, script, writes=[], stdin=[])
+    words = _static(argv)
+    if globs:
+        for word in words[1:]:
+            word.quoted = False
+            word.glob = any(c in word.value for c in "*?[")
+    added = _add_command(text, words, [], depth + 1, script, writes=[], stdin=[])
     if added is not None:
         added.origin = origin
 

@@ -549,6 +549,8 @@ SHELLS = frozenset(
      "ash", "yash", "posh", "fish", "tcsh", "csh", "busybox"]
 )  # fmt: skip
 XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
+# programs that read the names of the files they take from stdin (xargs_input.names_read)
+NAME_READERS = frozenset(["cpio", "tar", "bsdtar", "zip", "rsync", "pax", "afio"])
 
 INTERPRETERS = {
     "python": ("-c",),

@@ -3,7 +3,8 @@
 ``dd of=``, ``base64 -o``, ``openssl -out`` (content known only when it runs), ``sed -i``
 and ``perl -pi`` (a script changed in place); a git hook written (it runs on the next git
 command, on this line or not: read as run now); a package.json written, whose scripts npm
-runs.
+runs. A copy of a file that exists (``cp ~/.ssh/id_rsa k``): a later command that reads
+``k`` reads the original, and is read as reading it.
 
 Cold: needed only for those programs. It must not import the shell parser (the parser
 imports it): the parser comes in as ``api`` (parser._Api). Standard library only.
@@ -45,6 +46,8 @@ def written_by(command: Any, script: Any) -> list[tuple[str, str | None]]:
                     content = "".join(command.stdin)
                 targets.append((operands[-1], content))
                 break
+        else:
+            _remember_copy(_copy_operands(argv), argv, script)
     elif program in _WRITES_OPTION:
         shorts, longs = _WRITES_OPTION[program]
         for index, word in enumerate(argv[1:], start=1):
@@ -113,3 +116,107 @@ def run_written(command: Any, path: str, depth: int, script: Any, *, api: Any) -
         api.parse_shell(content, depth + 1, script, [path, *command.argv[1:]])
     else:
         api.interpreter(command, found, depth, script)
+
+
+_VALUED = frozenset(["-m", "-o", "-g", "-S", "-t", "--mode", "--owner", "--group", "--suffix"])
+
+
+def _copy_operands(argv: list[str]) -> list[str]:
+    """The operands of cp/mv/ln/install, past the values of their options (install -m 600)."""
+    operands: list[str] = []
+    words = iter(argv[1:])
+    for word in words:
+        if word == "--":
+            operands += list(words)
+        elif word in _VALUED:
+            next(words, None)
+        elif not word.startswith("-"):
+            operands.append(word)
+    return operands
+
+
+def _remember_copy(operands: list[str], argv: list[str], script: Any) -> None:
+    """``cp SRC DST``, ``mv``, ``ln -s``, ``install``: DST (or DST/SRC's name, when DST is a
+    directory) stands for SRC from here on; a copy of a copy stands for the first."""
+    if len(operands) != 2 or any(w in ("-t", "--target-directory") for w in argv):
+        return
+    source, target = operands
+    source, kind = script.copies.get(_key(source), (source, argv[0]))
+    name = source.rstrip("/").rsplit("/", 1)[-1]
+    for key in {_key(target), _key(target.rstrip("/") + "/" + name)}:
+        if key and key != _key(source):
+            script.copies[key] = (source, kind)
+
+
+# what changes a copy leaves the original alone (cp, install); through a link (ln) or after
+# a move (mv) it is the original, but for removing the link's own name
+_CHANGERS = frozenset(
+    ["rm", "rmdir", "unlink", "shred", "truncate", "touch", "chmod", "chown", "chgrp", "mv",
+     "cp", "ln", "install", "sed", "perl", "tee"]
+)  # fmt: skip
+_UNLINKERS = frozenset(["rm", "rmdir", "unlink", "mv"])
+_EDITORS = frozenset(["sed", "perl"])  # change a file only with -i
+
+
+def read_copies(command: Any, script: Any) -> list[tuple[list[str], str]]:
+    """(argv, origin) of the command again with a copy made on the line read as its
+    original: ``cat k`` after ``cp ~/.ssh/id_rsa k`` is also ``cat ~/.ssh/id_rsa`` (one
+    command for each reading: ``cp -r SRC d`` makes d or d/SRC's name, by whether d was a
+    directory)."""
+    argv = command.argv
+    in_place = any(w.startswith("-i") or (w[:1] == "-" and "i" in w[1:3]) for w in argv[1:])
+    changes = command.program in _CHANGERS and (command.program not in _EDITORS or in_place)
+    # cp/install read their sources: only the target is changed (cp k /dev/stdout prints)
+    target = _copy_operands(argv)[-1:] if command.program in ("cp", "install") else None
+    out: list[tuple[list[str], str]] = []
+    for index, word in enumerate(argv[1:], start=1):
+        name, equals, _ = word.partition("=")  # dd if=k: the value is the path
+        prefix = name + equals if equals and name.isalnum() else ""
+        key = _key(word[len(prefix) :])
+        changed = (changes and (target is None or [word] == target)) or prefix == "of="
+        for copy, (source, kind) in script.copies.items():
+            if key != copy and not key.startswith(copy + "/"):
+                continue
+            if kind in ("cp", "install") and changed:
+                continue  # a change to the copy
+            if kind == "ln" and command.program in _UNLINKERS and key == copy and word[-1:] != "/":
+                continue  # the link removed, not what it points to
+            what = {"mv": "moved from", "ln": "a link to"}.get(kind, "a copy of")
+            slash = "/" if word.endswith("/") and key != "/" else ""
+            path = prefix + source + key[len(copy) :] + slash
+            new = [*argv[:index], path, *argv[index + 1 :]]
+            out.append((new, f"reads {word} ({what} {source} on the line)"))
+    if not changes:
+        out += _quoted_copies(argv[1:], script)
+    if target and target[0].startswith(_OUTPUTS):
+        sources = _copy_operands(argv)[:-1]
+        out.append((["cat", *sources], f"copies {' '.join(sources)} to {target[0]}"))
+    return out[:16]
+
+
+# a copy onto one of these is the file printed, as cat prints it
+_OUTPUTS = ("/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/proc/self/fd/")
+
+
+def _quoted_copies(words: list[str], script: Any) -> list[tuple[list[str], str]]:
+    """A copy named as a string in code (``python3 -c "open('k').read()"``): read as
+    ``cat`` of the original, as a one-liner's literal path is."""
+    import re
+
+    out: list[tuple[list[str], str]] = []
+    for word in words:
+        if not any(q in word for q in "'\"`"):
+            continue
+        for copy, (source, kind) in script.copies.items():
+            pattern = r"""['"`](?:\./)?""" + re.escape(copy) + r"""(/[^'"`]*)?['"`]"""
+            for match in re.finditer(pattern, word):
+                rest = match.group(1) or ""
+                what = {"mv": "moved from", "ln": "a link to"}.get(kind, "a copy of")
+                out.append((["cat", source + rest], f"its code reads {copy} ({what} {source})"))
+    return out[:16]
+
+
+def _key(path: str) -> str:
+    while path.startswith("./"):
+        path = path[2:]
+    return path.rstrip("/") if path != "/" else path

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         value: str
         dynamic: bool
         quoted: bool
+        glob: bool
         start: int
         end: int
 
@@ -29,7 +30,82 @@ if TYPE_CHECKING:
         argv: list[str]
         dynamic: list[bool]
 
+        @property
+        def piped_from(self) -> _Piped | None: ...
+
     W = TypeVar("W", bound=_Word)
+
+
+# programs that print file names under their operands (. without one), and whether they
+# walk the tree; filters between them and the reader keep names names (grep, cut, head...)
+_LISTERS = {"ls": False, "du": True, "tree": True, "fd": True, "fdfind": True}
+_SEARCHERS = frozenset(["rg", "grep", "egrep", "fgrep", "ag", "ack"])  # with -l / --files
+_FILTERS = frozenset(
+    ["grep", "egrep", "fgrep", "head", "tail", "sort", "uniq", "cut", "tr", "sed", "awk",
+     "shuf", "tac", "cat", "rev"]
+)  # fmt: skip
+
+
+def listed(piped_from: _Piped | None) -> list[str] | None:
+    """The files a pipeline names to its reader, when a lister starts it (``find``, ``ls``,
+    ``du -a``, ``tree -fi``, ``fd``, ``rg --files``, ``grep -rl``; through filters): its
+    selection under its operands, as globs (``du -a ~/.ssh | cut -f2`` names
+    ``~/.ssh/**``). None when the names come from anything else."""
+    source = piped_from
+    for _ in range(16):
+        if source is None:
+            return None
+        program = source.program
+        argv = source.argv
+        if program == "find":
+            from hookwise.shell.find_exec import find_selection
+
+            return find_selection(argv)
+        operands = [w for w in argv[1:] if not w.startswith("-")]
+        options = [w for w in argv[1:] if w.startswith("-")]
+        if program in _LISTERS or (
+            program in _SEARCHERS
+            and any(o in ("--files", "-l", "--files-with-matches") or (o[:2] != "--" and "l" in o)
+                    for o in options)
+        ):  # fmt: skip
+            if program in _SEARCHERS and "--files" not in options:
+                operands = operands[1:]  # the pattern
+            elif program in ("fd", "fdfind"):
+                operands = operands[1:]  # the pattern; the paths follow
+            walks = _LISTERS.get(program, True) or any("R" in o for o in options)
+            if program == "ls" and not walks:
+                hidden = any("a" in o or "A" in o for o in options if o[:2] != "--")
+                # a file as named; a directory's entries, as bare names
+                return [*operands, "*", *([".*"] if hidden else [])]
+            tail = "/**" if walks else "/*"
+            return [f for w in operands or ["."] for f in (w, w.rstrip("/") + tail)]
+        if program not in _FILTERS:
+            return None
+        source = source.piped_from
+    return None
+
+
+def names_read(command: _Piped) -> list[str] | None:
+    """What a program that takes file names on stdin reads when a lister feeds it
+    (``find ~/.ssh | cpio -o``, ``tar -T -``, ``zip -@``, ``rsync --files-from=-``, ``pax
+    -w``): the lister's selection; None when it takes none from stdin here."""
+    argv = command.argv
+    program = command.program
+    joined = " ".join(argv[1:])
+    takes = {
+        "cpio": any(w in ("-o", "--create") or (w[:2] != "--" and w[:1] == "-" and "o" in w)
+                    for w in argv[1:]),
+        "zip": "-@" in argv,
+        "rsync": "--files-from=-" in argv or "--files-from=/dev/stdin" in argv,
+        "pax": "-w" in argv,
+        "afio": "-o" in argv,
+    }.get(program)  # fmt: skip
+    if takes is None:  # tar, bsdtar: -T - / --files-from=- / -T/dev/stdin
+        takes = any(
+            s in f" {joined} "
+            for s in (" -T - ", " -T- ", " --files-from=- ", " --files-from - ", "/dev/stdin")
+        )
+    return listed(command.piped_from) if takes else None
 
 
 def xargs_replace(options: list[str]) -> str | None:
@@ -63,6 +139,7 @@ def xargs_operands(
         return words
     replace = xargs_replace(options)
     items: list[str] | None = None
+    globs = False
     if stdin:
         items = " ".join(stdin).split()
     elif piped_from is not None and "-a" not in options and "--arg-file" not in options:
@@ -70,10 +147,9 @@ def xargs_operands(
         if source in ("echo", "printf") and not any(piped_from.dynamic[1:]):
             args = [w for w in piped_from.argv[1:] if not (source == "echo" and w in ("-e", "-n"))]
             items = " ".join(args).replace("\\n", "\n").split()
-        elif source == "find":
-            from hookwise.shell.find_exec import find_selection
-
-            items = find_selection(piped_from.argv)
+        else:
+            items = listed(piped_from)
+            globs = items is not None  # a lister's selection: patterns, not literal names
     known = items is not None
     text = " ".join(items or []) if known else XARGS_INPUT
     if replace is not None:
@@ -83,7 +159,9 @@ def xargs_operands(
             else w
             for w in words
         ]
-    extra = [word(item, False, True, 0, 0) for item in items or []] if known else []
+    extra = [word(item, False, not globs, 0, 0) for item in items or []] if known else []
+    for made in extra:
+        made.glob = globs and any(c in made.value for c in "*?[")
     if not known:
         extra = [word(XARGS_INPUT, True, True, 0, 0)]
     return [*words, *extra]

@@ -6,10 +6,11 @@ requests count too, so the (L+1)-th request of a burst and every later one in th
 gets 429.
 
 The session is named by the client, so each request is also counted per client: the
-token it authenticated with (a digest of it) and its address, under its own bucket
-(``<group>/client``, so no session name can collide with it). A client gets at most
-``CLIENT_FACTOR`` times a group's session budget per minute, however many session ids it
-makes up.
+token it presented (a digest of it), whatever its address (a client picks its source
+address as freely as its session id: any of 127.0.0.0/8 reaches a loopback server),
+under its own bucket (``<group>/client``, so no session name can collide with it). A
+token gets at most ``CLIENT_FACTOR`` times a group's session budget per minute, however
+many session ids and addresses it makes up.
 """
 
 from __future__ import annotations
@@ -61,16 +62,15 @@ _UPSERT = sa.text(
 
 
 class RateLimiter:
-    def __init__(
-        self, engine: Engine, limits: dict[str, int] | None = None, token: str = ""
-    ) -> None:
+    def __init__(self, engine: Engine, limits: dict[str, int] | None = None) -> None:
         self.engine = engine
         self.limits = dict(LIMITS if limits is None else limits)
-        self._token_tag = hashlib.sha256(token.encode()).hexdigest()[:16]
 
-    def client_key(self, address: str | None) -> str:
-        """The per-client key: who authenticated (a digest of the token) and from where."""
-        return f"{self._token_tag}@{address or 'unknown'}"
+    @staticmethod
+    def client_key(request: Request) -> str:
+        """The per-client key: the token the request presented (a digest of it)."""
+        given = request.headers.get("authorization", "")
+        return "token:" + hashlib.sha256(given.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
     def charge(
         self,
@@ -110,9 +110,10 @@ class RateLimiter:
         with self.engine.begin() as conn:
             return self.charge(conn, session, group, now, client)
 
-    def check(self, session: str | None, group: str, address: str | None = None) -> None:
-        """Count one request; raise the contract's 429 when over the limit."""
-        decision = self.hit(session_key(session), group, client=self.client_key(address))
+    def check(self, session: str | None, group: str, client: str | None = None) -> None:
+        """Count one request (``client``: :meth:`client_key`); raise the contract's 429 when
+        over the limit."""
+        decision = self.hit(session_key(session), group, client=client)
         if not decision.allowed:
             raise refusal(decision)
 
@@ -149,9 +150,8 @@ def limited(group: str) -> Any:
         ),
     ) -> None:
         # One thread-pool hop for the database write, none for the dependency itself.
-        address = request.client.host if request.client else None
         limiter = request.app.state.service.limiter
-        await run_in_threadpool(limiter.check, x_session_id, group, address)
+        await run_in_threadpool(limiter.check, x_session_id, group, limiter.client_key(request))
 
     dependency.rate_group = group  # type: ignore[attr-defined]  # read by openapi.py
     return dependency

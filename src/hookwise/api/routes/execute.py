@@ -162,8 +162,8 @@ async def execute_with_output(
     state = state_of(request)
     _check_text(body)
     session = session_key(x_session_id or body.input.session_id)
-    address = request.client.host if request.client else None
-    await run_in_threadpool(state.limiter.check, session, "execution", address)
+    client = state.limiter.client_key(request)
+    await run_in_threadpool(state.limiter.check, session, "execution", client)
     hook = body.hookConfig
     argv = _refuse(state, hook.command)
     payload = body.input.model_dump(exclude_unset=True)

@@ -73,7 +73,7 @@ async def create_permission_request(
     ``timeoutMs.permissionRequest`` with the configured ``permissionFallback``."""
     _check_text({"toolName": body.toolName, "reason": body.reason})
     session = session_key(request.headers.get("x-session-id"))
-    client = state.limiter.client_key(request.client.host if request.client else None)
+    client = state.limiter.client_key(request)
 
     def work() -> dict[str, Any] | RateDecision:
         with state.engine.begin() as conn:
@@ -113,7 +113,7 @@ async def pending_permissions(
     session = session_key(request.headers.get("x-session-id"))
 
     def work() -> list[dict[str, Any]]:
-        state.limiter.check(session, GROUP, request.client.host if request.client else None)
+        state.limiter.check(session, GROUP, state.limiter.client_key(request))
         return list_pending(state.engine, state.config.get().permissionFallback)
 
     pending = await run_in_threadpool(work)
@@ -134,7 +134,7 @@ async def resolve(
     """Resolve a pending request; only the first resolver of a request succeeds."""
     _check_text({"reason": body.reason})
     session = session_key(request.headers.get("x-session-id"))
-    client = state.limiter.client_key(request.client.host if request.client else None)
+    client = state.limiter.client_key(request)
 
     def work() -> Resolution | RateDecision:
         with state.engine.begin() as conn:

@@ -11,7 +11,8 @@ Where hooks come from (every location can be overridden, for tests and unusual s
 * **project**: ``<project>/.claude/settings.json``; **local**: ``.claude/settings.local.json``.
   Source ``project``.
 * **flag**: what ``claude --settings FILE|JSON`` would add (optional). Source ``user``.
-* **plugins**: ``hooks/hooks.json`` of every plugin ``enabledPlugins`` turns on (merged over
+* **plugins**: ``hooks/hooks.json`` of every plugin ``enabledPlugins`` turns on, and the hook
+  files (or inline hooks) its ``.claude-plugin/plugin.json`` names under ``hooks`` (merged over
   the scopes, managed last), found through ``<plugins_dir>/installed_plugins.json`` or the
   plugin cache, plus explicit ``plugin_dirs`` (``--plugin-dir``). Source ``extensions``; each
   handler gets ``CLAUDE_PLUGIN_ROOT`` and ``CLAUDE_PLUGIN_DATA`` in its ``env``.
@@ -260,6 +261,9 @@ class ClaudeHooks(DialectHooks):
     """``allowManagedHooksOnly`` from managed settings."""
     deduplicated: list[tuple[str, str]] = field(default_factory=list)
     """(path of a duplicate handler left out, path of the copy that runs)."""
+    hook_objects: list[tuple[str, str, JSON]] = field(default_factory=list)
+    """(origin, scope, the ``hooks`` object as written) of every source read, events
+    hookwise does not run included (``hookwise scan`` lists those too)."""
 
 
 # --------------------------------------------------------------------------- parsing
@@ -580,24 +584,50 @@ def _find_plugins(
     return found
 
 
-def _plugin_hooks(plugin: ClaudePlugin, warnings: list[str]) -> CleanHooks | None:
-    exists, value = read_json_file(plugin.hooks_file, "plugin hooks", warnings)
-    if not exists or value is None:
-        return None
-    hooks = value.get("hooks")
-    if not isinstance(hooks, dict):
-        warnings.append(
-            f"{plugin.hooks_file}#/hooks: a plugin's hooks.json needs a 'hooks' object; ignored"
-        )
-        return None
-    clean = _clean(hooks, str(plugin.hooks_file), warnings)
+def plugin_hook_objects(plugin: ClaudePlugin, warnings: list[str]) -> list[tuple[str, JSON]]:
+    """(origin, ``hooks`` object) of every hook configuration of ``plugin``: its
+    ``hooks/hooks.json``, and what its ``.claude-plugin/plugin.json`` names under ``hooks``
+    (a path relative to the plugin, a list of them, or the configuration inline)."""
+    found: list[tuple[str, JSON]] = []
+    named: list[Path] = [plugin.hooks_file]
+    manifest = plugin.root / ".claude-plugin" / "plugin.json"
+    _, meta = read_json_file(manifest, "plugin manifest", warnings)
+    value = meta.get("hooks") if meta is not None else None
+    if isinstance(value, dict):
+        found.append((f"{manifest}", value.get("hooks", value)))
+    for entry in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+        if not isinstance(entry, str):
+            warnings.append(f"{manifest}#/hooks: expected a path, got {json_type(entry)}; ignored")
+            continue
+        path = Path(os.path.normpath(plugin.root / entry.replace("${CLAUDE_PLUGIN_ROOT}", ".")))
+        if not path.is_relative_to(plugin.root):
+            warnings.append(f"{manifest}#/hooks: {entry!r} is outside the plugin; ignored")
+        elif path not in named:
+            named.append(path)
+    for path in named:
+        exists, data = read_json_file(path, "plugin hooks", warnings)
+        if not exists or data is None:
+            continue
+        hooks = data.get("hooks")
+        if not isinstance(hooks, dict):
+            warnings.append(f"{path}#/hooks: a plugin's hooks file needs a 'hooks' object; ignored")
+            continue
+        found.append((str(path), hooks))
+    return found
+
+
+def _plugin_hooks(plugin: ClaudePlugin, warnings: list[str]) -> list[tuple[str, JSON, CleanHooks]]:
     plugin_env = {
         "CLAUDE_PLUGIN_ROOT": str(plugin.root),
         "CLAUDE_PLUGIN_DATA": str(plugin.data_dir),
     }
-    for _, _, handler in clean.handlers():
-        handler["env"] = plugin_env
-    return clean
+    out: list[tuple[str, JSON, CleanHooks]] = []
+    for origin, hooks in plugin_hook_objects(plugin, warnings):
+        clean = _clean(hooks, origin, warnings)
+        for _, _, handler in clean.handlers():
+            handler["env"] = plugin_env
+        out.append((origin, hooks, clean))
+    return out
 
 
 # --------------------------------------------------------------------------- loading
@@ -644,18 +674,18 @@ def load_claude_hooks(
     plugins = _find_plugins(paths, _enabled_plugins(files, warnings), plugin_dirs, warnings)
 
     loaded: list[_Loaded] = []
+    hook_objects: list[tuple[str, str, JSON]] = []
     for file in files:
         if file.settings is None or "hooks" not in file.settings:
             continue
+        hook_objects.append((file.origin, file.scope.value, file.settings["hooks"]))
         clean = _clean(file.settings["hooks"], file.origin, warnings)
         obj = HooksObject(clean.hooks, file.scope.source, file.origin, file.scope.value)
         loaded.append(_Loaded(obj, clean, file.scope is ClaudeScope.MANAGED, settings_file=file))
     for plugin in plugins:
-        plugin_clean = _plugin_hooks(plugin, warnings)
-        if plugin_clean is not None:
-            obj = HooksObject(
-                plugin_clean.hooks, Source.EXTENSIONS, str(plugin.hooks_file), plugin.scope
-            )
+        for origin, raw, plugin_clean in _plugin_hooks(plugin, warnings):
+            hook_objects.append((origin, plugin.scope, raw))
+            obj = HooksObject(plugin_clean.hooks, Source.EXTENSIONS, origin, plugin.scope)
             loaded.append(_Loaded(obj, plugin_clean, False, plugin=plugin))
 
     active, skipped = _apply_switches(loaded, disable_all, disabled_in, managed_only, warnings)
@@ -677,6 +707,7 @@ def load_claude_hooks(
         disabled_by=disabled_in.origin if disabled_in is not None else None,
         managed_only=managed_only,
         deduplicated=deduplicated,
+        hook_objects=hook_objects,
     )
 
 

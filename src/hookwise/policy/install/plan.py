@@ -53,15 +53,10 @@ class FileChange:
         return self.before != self.after or (self.deleted and self.before is not None)
 
     def diff(self) -> str:
-        import difflib
+        from hookwise.config.diff import unified_diff
 
-        lines = difflib.unified_diff(
-            (self.before or "").splitlines(keepends=True),
-            (self.after or "").splitlines(keepends=True),
-            fromfile=str(self.path) if self.before is not None else "/dev/null",
-            tofile=str(self.path),
-        )
-        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+        fromfile = str(self.path) if self.before is not None else "/dev/null"
+        return unified_diff(self.before, self.after, fromfile, str(self.path))
 
 
 @dataclass

@@ -98,6 +98,45 @@ def _first_operand(argv: list[str], start: int = 1) -> int | None:
     return None
 
 
+# project runners whose ``run`` starts a script (uv run x.py, bun run x.ts, deno run x.ts)
+_RUNNERS: Final = frozenset(["uv", "bun", "deno", "poetry", "pdm", "pipenv", "rye", "hatch"])
+# their options that take a value (uv run --with requests x.py)
+_RUN_VALUES: Final = frozenset(
+    ["--with", "--with-editable", "--with-requirements", "--python", "-p", "--project",
+     "--directory", "--package", "--extra", "--group", "--env-file", "--index", "--index-url",
+     "--extra-index-url", "-f", "--find-links", "--config", "-c", "--cwd", "--env", "-e",
+     "--allow-read", "--allow-net", "--import-map", "--lock", "--preload", "-r"]
+)  # fmt: skip
+_BY_SUFFIX: Final = (
+    ((".py", ".pyw"), "python"),
+    ((".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx"), "node"),
+    ((".sh", ".bash"), "shell"),
+)
+
+
+def _run_target(words: list[str]) -> tuple[str, str | None] | None:
+    """The script ``uv run``/``bun run``... starts: a file by its suffix, or the script an
+    interpreter named there runs (uv run python x.py); None for a named task or a tool."""
+    index = 0
+    while index < len(words) and words[index].startswith("-") and words[index] != "--":
+        index += 2 if words[index] in _RUN_VALUES else 1
+    index += index < len(words) and words[index] == "--"
+    if index >= len(words):
+        return None
+    first = words[index]
+    for suffixes, hint in _BY_SUFFIX:
+        if first.endswith(suffixes):
+            return first, hint
+    name = first.rsplit("/", 1)[-1]
+    family = programs.interpreter(name)
+    if family is not None or name in _NODES:
+        operand = _first_operand(words, index + 1)
+        if operand is None:
+            return None
+        return words[operand], "python" if family == "python" else "node"
+    return (first, None) if "/" in first else None
+
+
 def script_paths(command: Command) -> list[tuple[str, str | None]]:
     """(path as written, language hint) of the files ``command`` runs."""
     argv = command.argv
@@ -105,6 +144,9 @@ def script_paths(command: Command) -> list[tuple[str, str | None]]:
         return []
     program = command.program
     found: list[tuple[str, str | None]] = []
+    if program in _RUNNERS and len(argv) > 2 and argv[1] == "run":
+        target = _run_target(argv[2:])
+        return [target] if target is not None else []
     if "/" in argv[0] and program not in SHELLS and not programs.interpreter(program):
         found.append((argv[0], None))
         return found
@@ -126,6 +168,8 @@ def script_paths(command: Command) -> list[tuple[str, str | None]]:
         hint = "shell"
     elif family is None:
         return found
+    if family is not None and programs.interpreter_code(program, argv) is not None:
+        return found  # perl -ne CODE, python -Bc CODE: code on the line, no script file
     operand = _first_operand(argv)
     if operand is not None:
         found.append((argv[operand], hint))
@@ -150,7 +194,45 @@ def read_script(path: str, hint: str | None) -> ScriptFile:
     return ScriptFile(path, text, digest, language)
 
 
-def resolve(word: str, variables: Mapping[str, str], home: str, cwd: str) -> str | None:
+# paths a script computes for its own files: its directory, the repository's root
+_OWN_DIR: Final = re.compile(
+    r"""\$\(\s*dirname\s+(["']?)(?:\$0|\$\{0\}|\$\{BASH_SOURCE(?:\[0\])?\}|\$BASH_SOURCE)\1\s*\)"""
+    r"|\$\{(?:0|BASH_SOURCE(?:\[0\])?)%/\*\}"
+)
+_CD_PWD: Final = re.compile(
+    r"""\$\(\s*cd\s+(["']?)([^"'$()`;&|]+)\1\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*\)"""
+)
+_TOPLEVEL: Final = re.compile(
+    r"\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`"
+)
+
+
+def computed(word: str, script_dir: str | None, project: str) -> str:
+    """``word`` with the substitutions a script uses to find its own files read as the
+    paths they print: ``$(dirname "$0")`` (and ``${BASH_SOURCE[0]%/*}``, ``$(cd ... &&
+    pwd)`` around it) is the script's directory, ``$(git rev-parse --show-toplevel)`` the
+    repository's root. Any other substitution stays, and the path stays unknown."""
+    if "$" not in word and "`" not in word:
+        return word
+    if script_dir is not None:
+        word = _OWN_DIR.sub(lambda _m: script_dir, word)
+        word = _CD_PWD.sub(lambda m: m.group(2), word)
+    return _TOPLEVEL.sub(lambda _m: project, word)
+
+
+def resolve(
+    word: str,
+    variables: Mapping[str, str],
+    home: str,
+    cwd: str,
+    *,
+    script_dir: str | None = None,
+    project: str | None = None,
+) -> str | None:
+    if project is not None:
+        word = computed(word, script_dir, project)
+    if "$(" in word or "`" in word:
+        return None  # a path only running it tells
     expanded = expand(word, variables, home)
     if expanded is None:
         return None

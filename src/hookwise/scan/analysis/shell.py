@@ -9,6 +9,7 @@ two things the parser drops on purpose: bare ``NAME=value`` assignments and Powe
 
 from __future__ import annotations
 
+import os
 import re
 from typing import TYPE_CHECKING, Final
 
@@ -33,7 +34,16 @@ _ASSIGN: Final = re.compile(
 )
 _BARE_ENV: Final = re.compile(r"(?:^|[;&|(]|\$\()\s*(?:env|printenv)\s*(?=[|>;&)]|$)", re.M)
 """``env`` alone prints the environment; the parser drops it (a wrapper running nothing)."""
-_ENV_REF: Final = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_NAMES_ONLY: Final = re.compile(
+    r"""\s*\|\s*(?:cut\s+(?:-d\s*['"]?=['"]?\s+-f\s*1|-f\s*1\s+-d\s*['"]?=['"]?)(?![\d,-])"""
+    r"""|awk\s+-F\s*['"]?=['"]?\s+['"]\{\s*print\s+\$1\s*\}['"]"""
+    r"""|sed\s+(?:-e\s+)?['"]s/=\.\*\$?//['"])"""
+)
+"""A stage after ``env`` that keeps only the names."""
+# $NAME, ${NAME}, ${NAME:-x}; not ${NAME+x} / ${NAME:+x} (whether it is set, not its value)
+_ENV_REF: Final = re.compile(
+    r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_]|:?\+)|([A-Za-z_][A-Za-z0-9_]*))"
+)
 _NOT_EXPORTED: Final = frozenset(["PATH", "SHELL", "EDITOR", "VISUAL", "PAGER", "ENV"])
 _GIT_PERSIST_KEYS: Final = (
     "core.hookspath",
@@ -77,6 +87,8 @@ def analyse_shell(an: RunnableAnalyser, text: str, file: str, line: int, *, loca
         _command(an, command, file, lines[id(command)])
     _assignments(an, text, file, line, located)
     for match in _BARE_ENV.finditer(text):
+        if _NAMES_ONLY.match(text, match.end()):
+            continue  # env | cut -d= -f1: the names, not the values
         where = line + line_of_offset(text, match.start()) - 1 if located else line
         an.sink.add("env-dump", "`env` prints every variable", file, where, match.group(0).strip())
     an.powershell_text(text, file, line, located=located)
@@ -181,14 +193,15 @@ def _executed_words(command: Command) -> list[str]:
         return []
     if command.dynamic and command.dynamic[0]:
         return [argv[0]]
-    if program == "eval" or program in catalog.SHELL_SOURCES:
+    if program == "eval":
         return argv[1:]
+    if program in catalog.SHELL_SOURCES or (program in SHELLS and "-c" not in argv):
+        # a file name: a path computed by a substitution (source "$(dirname "$0")/x.sh")
+        # is not code; a process substitution (<(...)) is the code itself
+        operands = [w for w in argv[1:] if not w.startswith("-")][:1]
+        return [w for w in operands if w.startswith("<(")]
     if program in SHELLS:
-        return (
-            [w for w in argv[1:] if not w.startswith("-")][:1]
-            if "-c" not in argv
-            else argv[argv.index("-c") + 1 :][:1]
-        )
+        return argv[argv.index("-c") + 1 :][:1]
     family = programs.interpreter(program)
     if family is not None:
         code = programs.interpreter_code(program, argv)
@@ -314,7 +327,15 @@ def _script(
     an: RunnableAnalyser, word: str, hint: str | None, *, file: str, line: int, evidence: str
 ) -> bool:
     """Record the script ``word`` names; False when its path cannot be known."""
-    path = resolve(word, an.variables, an.home, an.cwd)
+    own = any(ref.path == file for ref in an.sink.scripts)  # (a script's own text)
+    path = resolve(
+        word,
+        an.variables,
+        an.home,
+        an.cwd,
+        script_dir=os.path.dirname(file) if own else None,
+        project=str(an.ctx.project),
+    )
     if path is None:
         return False
     an.sink.scripts.append(ScriptRef(path, hint, file, line))
@@ -402,6 +423,19 @@ def _persistence(an: RunnableAnalyser, command: Command, file: str, line: int) -
             )
 
 
+def _dumps_environment(argv: list[str]) -> bool:
+    """``env``, ``printenv``, ``set``, ``export -p``, ``declare -x``: every variable printed;
+    ``set -e`` or ``set -o pipefail`` only changes options."""
+    program, rest = argv[0].rsplit("/", 1)[-1], argv[1:]
+    if program in ("env", "printenv"):
+        return not _words_after_options(argv)
+    if program == "set":
+        return not rest
+    if program in ("export", "declare", "typeset"):
+        return all(w in ("-p", "-x", "-px", "-xp") for w in rest)
+    return False
+
+
 def _credentials(an: RunnableAnalyser, command: Command, file: str, line: int) -> None:
     argv, program = command.argv, command.program
     sink = an.sink
@@ -422,12 +456,12 @@ def _credentials(an: RunnableAnalyser, command: Command, file: str, line: int) -
                         command.text,
                     )
                     break
-    for name in _ENV_REF.findall(command.text):
+    tested = program in ("[", "test", "[[")  # [ -n "$TOKEN" ]: only whether it is set
+    for braced, bare in [] if tested else _ENV_REF.findall(command.text):
+        name = braced or bare
         if name in catalog.CREDENTIAL_ENV:
             sink.add("cred-env", f"reads ${name}", file, line, command.text)
-    if program in ("env", "printenv", "export", "set", "declare") and not _words_after_options(
-        argv
-    ):
+    if _dumps_environment(argv):
         sink.add("env-dump", f"`{program}` prints every variable", file, line, command.text)
     if any("/environ" in w for w in reads):
         sink.add("env-dump", "reads a process environment", file, line, command.text)

@@ -37,7 +37,16 @@ _JS_ENV: Final = re.compile(
     r"process\.env(?:\.([A-Z_][A-Z0-9_]*)|\[\s*['\"]([A-Z_][A-Z0-9_]*)['\"]\s*\])"
 )
 _JS_ENV_DUMP: Final = re.compile(
-    r"JSON\.stringify\(\s*process\.env\s*\)|Object\.(?:entries|keys)\(\s*process\.env\s*\)"
+    # (Object.keys gives the names only: a hook listing which variables are set reads none)
+    r"JSON\.stringify\(\s*process\.env\s*[,)]|Object\.(?:entries|values)\(\s*process\.env\s*\)"
+    r"|\{\s*\.\.\.process\.env\s*\}"
+)
+_JS_HOME: Final = re.compile(
+    r"homedir\(\)|process\.env\.(?:HOME|USERPROFILE)\b|process\.env\[['\"]HOME"
+)
+_JS_HOME_JOIN: Final = re.compile(
+    r"(?:path\.)?(?:join|resolve)\(\s*(?:os\.|require\(['\"](?:node:)?os['\"]\)\.)?homedir\(\)"
+    r"\s*,((?:\s*(?:'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`)\s*,?)+)\)"
 )
 _JS_STRING: Final = re.compile(r"(['\"`])((?:\\.|(?!\1).)*)\1")
 
@@ -98,10 +107,26 @@ def analyse_node(an: RunnableAnalyser, code: str, file: str, line: int, *, locat
             dump.group(0),
         )
     writes = bool(_JS_WRITE.search(code))
+    # homedir() + "/.ssh/id_rsa", path.join(process.env.HOME, ".aws", ...): home-relative
+    homed = bool(_JS_HOME.search(code))
+    found: list[tuple[int, str, list[str]]] = []
     for match in _JS_STRING.finditer(code):
         value = match.group(2)
-        at = _line(code, match.start(), line, located)
-        for word in catalog.mentioned_paths(value):
+        words = catalog.mentioned_paths(value)
+        if homed and value.lstrip("/").startswith("."):  # (in place of the bare "/.npmrc")
+            words = [
+                "~/" + value.lstrip("/"),
+                *(w for w in words if w.lstrip("/") != value.lstrip("/")),
+            ]
+        found.append((match.start(), value, words))
+    for match in _JS_HOME_JOIN.finditer(code):  # path.join(os.homedir(), ".aws", "credentials")
+        parts = [m.group(2) for m in _JS_STRING.finditer(match.group(1))]
+        if parts:
+            joined = "~/" + "/".join(p.strip("/") for p in parts)
+            found.append((match.start(), match.group(0), [joined]))
+    for start, value, words in found:
+        at = _line(code, start, line, located)
+        for word in words:
             form = catalog.home_form(word, an.home)
             if catalog.credential_path(form, an.home):
                 sink.add("cred-file", f"names {form}", file, at, value[:120])

@@ -21,7 +21,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from hookwise.config.claude.settings import ClaudeHooks, ClaudePaths, ClaudeScope, load_claude_hooks
+from hookwise.config.claude.settings import (
+    UNSUPPORTED_EVENTS,
+    ClaudeHooks,
+    ClaudePaths,
+    ClaudeScope,
+    load_claude_hooks,
+)
 from hookwise.config.claude.trust import (
     CLAUDE_TRUST_STORE,
     ClaudeTrustStore,
@@ -123,6 +129,20 @@ def claude_hooks(ctx: ScanContext, hooks: ClaudeHooks) -> Loaded:
             else "allowManagedHooksOnly"
         )
         out.runnables.extend(_object_runnables("claude", obj, Gate.OFF, why, ctx))
+    switched_off = hooks.disable_all_hooks
+    for origin, scope, raw in hooks.hook_objects:
+        gate, detail = gate_of(scope)
+        if switched_off or (hooks.managed_only and scope != ClaudeScope.MANAGED.value):
+            gate, detail = Gate.OFF, "hooks are switched off"
+        plugin = next((p for p in hooks.plugins if p.scope == scope), None)
+        env = (
+            (("CLAUDE_PLUGIN_ROOT", str(plugin.root)), ("CLAUDE_PLUGIN_DATA", str(plugin.data_dir)))
+            if plugin is not None
+            else ()
+        )
+        out.runnables.extend(
+            _unsupported_hooks(origin, scope, raw, gate=gate, detail=detail, env=env, ctx=ctx)
+        )
     for file in hooks.settings_files:
         if file.settings is None:
             continue
@@ -135,6 +155,47 @@ def claude_hooks(ctx: ScanContext, hooks: ClaudeHooks) -> Loaded:
             _http_hooks(file.origin, file.scope.value, file.settings, gate, detail)
         )
     return out
+
+
+def _unsupported_hooks(
+    origin: str,
+    scope: str,
+    hooks: JSON,
+    *,
+    gate: Gate,
+    detail: str,
+    env: tuple[tuple[str, str], ...],
+    ctx: ScanContext,
+) -> Iterable[Runnable]:
+    """Command hooks of Claude Code events hookwise's runtime does not run yet (``Setup``,
+    ``TaskCompleted``...): Claude Code runs them, so the scan lists them all the same."""
+    if not isinstance(hooks, dict):
+        return
+    for event, groups in hooks.items():
+        if event not in UNSUPPORTED_EVENTS or not isinstance(groups, list):
+            continue
+        for g, group in enumerate(groups):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for h, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                if not isinstance(handler, dict) or handler.get("type", "command") != "command":
+                    continue
+                command = handler.get("command")
+                if not isinstance(command, str) or not command.strip():
+                    continue
+                file, line = origin_line(f"{origin}#/hooks/{event}/{g}/hooks/{h}", "command")
+                yield Runnable(
+                    host="claude",
+                    kind="hook",
+                    name=str(event),
+                    scope=scope,
+                    command=command,
+                    file=file,
+                    line=line,
+                    gate=gate,
+                    gate_detail=detail,
+                    env=env,
+                    cwd=str(ctx.project),
+                )
 
 
 def _http_hooks(

@@ -13,14 +13,16 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
-from hookwise.config.claude.settings import ClaudeHooks, ClaudePaths, ClaudeScope
+from hookwise.config.claude.settings import ClaudeHooks, ClaudePaths, ClaudePlugin, ClaudeScope
 from hookwise.config.claude.trust import claude_global_config
 from hookwise.config.codex.settings import CodexHooks
-from hookwise.config.gemini.extensions import load_extensions
+from hookwise.config.gemini.extensions import hydrate, load_extensions
 from hookwise.config.gemini.paths import SettingsScope
 from hookwise.config.gemini.settings import LoadedSettings
 from hookwise.config.jsonc import parse_json_text, parse_jsonc
@@ -39,6 +41,15 @@ def _read_object(path: Path, *, jsonc: bool = False) -> dict[str, JSON] | None:
         return None
     value, problem = (parse_jsonc if jsonc else parse_json_text)(text)
     return value if problem is None and isinstance(value, dict) else None
+
+
+def _env_line(origin: str, text: str, pointer: list[str | int], default: int) -> int:
+    """The line of one variable of a server's ``env`` (JSON pointer, or its TOML key)."""
+    if origin.endswith(".toml"):
+        key = str(pointer[-1])
+        found = text_line(origin, f"{key} =", f"{key}=")
+        return found if found != 1 or text.startswith(key) else default
+    return json_line(text, pointer) or default
 
 
 def _servers(
@@ -71,6 +82,10 @@ def _servers(
             for k, v in (env.items() if isinstance(env, dict) else [])
             if isinstance(v, str | int | float)
         )
+        # each variable's own line: a hijack is reported where it is written
+        env_lines = tuple(
+            _env_line(origin, text, [*pointer, name, "env", k], line) for k, _ in env_pairs
+        )
         if isinstance(command, str) and command.strip():
             args = server.get("args")
             argv = (
@@ -91,6 +106,7 @@ def _servers(
                 gate_detail=these[1],
                 argv=tuple(argv),
                 env=env_pairs,
+                env_lines=env_lines,
                 cwd=str(cwd) if isinstance(cwd, str) else str(ctx.project),
             )
         elif isinstance(url, str):
@@ -227,7 +243,49 @@ def claude_mcp(
                 approve=approve,
             )
         )
+    for plugin in hooks.plugins:
+        out.extend(_plugin_servers(plugin, ctx))
     return out, self_approved
+
+
+def _plugin_servers(plugin: ClaudePlugin, ctx: ScanContext) -> Iterable[Runnable]:
+    """The MCP servers an enabled plugin starts: its ``.mcp.json``, and what its
+    ``.claude-plugin/plugin.json`` gives under ``mcpServers`` (inline, or paths of files)."""
+    env = (("CLAUDE_PLUGIN_ROOT", str(plugin.root)), ("CLAUDE_PLUGIN_DATA", str(plugin.data_dir)))
+    gate = (Gate.USER, f"plugin {plugin.id}")
+    manifest = plugin.root / ".claude-plugin" / "plugin.json"
+    meta = _read_object(manifest) or {}
+    named = meta.get("mcpServers")
+    sources: list[tuple[Path, JSON, list[str | int]]] = []
+    if isinstance(named, dict):
+        sources.append((manifest, named, ["mcpServers"]))
+    files = [plugin.root / ".mcp.json"]
+    for entry in [named] if isinstance(named, str) else named if isinstance(named, list) else []:
+        if isinstance(entry, str):
+            path = Path(os.path.normpath(plugin.root / entry.replace("${CLAUDE_PLUGIN_ROOT}", ".")))
+            if path.is_relative_to(plugin.root) and path not in files:
+                files.append(path)
+    for path in files:
+        config = _read_object(path)
+        if config is not None:
+            servers = config.get("mcpServers", config)
+            pointer: list[str | int] = ["mcpServers"] if "mcpServers" in config else []
+            sources.append((path, servers, pointer))
+    for path, servers, pointer in sources:
+        for runnable in _servers(
+            "claude", plugin.scope, str(path), servers, pointer=pointer, gate=gate, ctx=ctx
+        ):
+            # the plugin's variables first: its servers' own env comes after
+            yield replace(
+                runnable,
+                argv=tuple(
+                    a.replace("${CLAUDE_PLUGIN_ROOT}", str(plugin.root))
+                    for a in runnable.argv or ()
+                ),
+                command=runnable.command.replace("${CLAUDE_PLUGIN_ROOT}", str(plugin.root)),
+                env=(*env, *runnable.env),
+                env_lines=(runnable.line, runnable.line, *runnable.env_lines),
+            )
 
 
 # --------------------------------------------------------------------------- Gemini CLI
@@ -260,8 +318,18 @@ def gemini_mcp(
         )
     for extension in load_extensions(settings).extensions:
         manifest = extension.path / "gemini-extension.json"
-        config = _read_object(manifest)
-        if config is None:
+        raw = _read_object(manifest)
+        if raw is None:
+            continue
+        # Gemini CLI hydrates ${extensionPath}, ${workspacePath} and ${/} in the manifest
+        context = {
+            "extensionPath": str(extension.path),
+            "workspacePath": str(ctx.project),
+            "/": os.sep,
+            "pathSeparator": os.sep,
+        }
+        config = hydrate(raw, context)
+        if not isinstance(config, dict):
             continue
         gate = (Gate.USER, "extension") if extension.active else (Gate.OFF, "extension disabled")
         out.extend(

