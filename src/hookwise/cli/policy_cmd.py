@@ -687,29 +687,27 @@ def logs(
             click.echo(f"{log}: no records", err=True)
         return
     offset = Path(log).stat().st_size if Path(log).exists() else 0
-    try:
-        while True:
-            time.sleep(0.5)
-            if not Path(log).exists():
+    # Ctrl-C ends it like any command (cli/app.py: exit 130)
+    while True:
+        time.sleep(0.5)
+        if not Path(log).exists():
+            continue
+        size = Path(log).stat().st_size
+        if size < offset:  # rotated
+            offset = 0
+        if size == offset:
+            continue
+        with open(log, encoding="utf-8", errors="replace") as handle:
+            handle.seek(offset)
+            chunk = handle.read()
+            offset = handle.tell()
+        for line in chunk.splitlines():
+            try:
+                record = fastjson.loads(line)
+            except ValueError:
                 continue
-            size = Path(log).stat().st_size
-            if size < offset:  # rotated
-                offset = 0
-            if size == offset:
-                continue
-            with open(log, encoding="utf-8", errors="replace") as handle:
-                handle.seek(offset)
-                chunk = handle.read()
-                offset = handle.tell()
-            for line in chunk.splitlines():
-                try:
-                    record = fastjson.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(record, dict) and _log_matches(record, filters, since):
-                    show(record)
-    except KeyboardInterrupt:
-        return
+            if isinstance(record, dict) and _log_matches(record, filters, since):
+                show(record)
 
 
 def _trust_targets(files: tuple[Path, ...], cwd: Path | None) -> list[str]:

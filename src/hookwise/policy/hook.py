@@ -1,6 +1,6 @@
 """``hookwise hook``: the command every agent runs before (and after) its actions.
 
-Usage: ``hookwise hook [--platform gemini|claude|codex] [--policy FILE] [--no-audit]``
+Usage: ``hookwise hook [--host gemini|claude|codex] [--policy FILE] [--no-audit]``
 
 Reads one event on stdin, decides with the policy, prints only the host's answer on stdout
 and exits with the code that host obeys. Diagnostics go to stderr and the audit log.
@@ -31,13 +31,14 @@ if TYPE_CHECKING:
     from typing import Any
 
 USAGE = """\
-Usage: hookwise hook [--platform gemini|claude|codex] [--policy FILE] [--no-audit]
+Usage: hookwise hook [--host gemini|claude|codex] [--policy FILE] [--no-audit]
 
 Answer one agent hook event (JSON on stdin) with the policy's decision, in the form the
 host obeys. Register it as the hook command of Gemini CLI, Claude Code or Codex.
 
 Options:
-  --platform NAME  the host (default: detected from the payload); --host is the same
+  --host NAME      the agent (default: detected from the payload); --platform, the
+                   spelling of commands registered earlier, is the same
   --policy FILE    use FILE as the project policy (default: .hookwise/policy.yaml found
                    from the event's cwd; also $HOOKWISE_POLICY)
   --no-audit       do not write the audit log
@@ -74,7 +75,7 @@ def parse_args(argv: list[str]) -> Options:
             if name != "--policy":  # --host: the CLI's name for it; --platform stays registered
                 if value not in PLATFORMS:
                     raise UsageError(
-                        f"unknown platform {value!r}; expected one of: {', '.join(PLATFORMS)}"
+                        f"unknown host {value!r}; expected one of: {', '.join(PLATFORMS)}"
                     )
                 options.platform = value
             else:
@@ -171,6 +172,15 @@ def _broken_policy(message: str, path: str) -> dict[str, Any]:
         "hosts": host_tables(),
         "files": [],
     }
+
+
+# Said on stderr when a person runs the hook at a terminal: it would otherwise wait silently.
+TERMINAL_NOTE = (
+    "hookwise hook: reading one JSON event on stdin, as an agent sends it to its hook\n"
+    '  (e.g. {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": '
+    '{"command": "ls"}});\n'
+    "  end it with Ctrl-D, leave with Ctrl-C; `hookwise explain` shows the rules' reasoning\n"
+)
 
 
 def _read_stdin() -> str:
@@ -299,6 +309,9 @@ def main(argv: list[str]) -> int:
     policy: dict[str, Any] | None = None
     files: list[Any] = []
     state: FileRetryState | None = None
+    interactive = sys.stdin.isatty()
+    if interactive:
+        sys.stderr.write(TERMINAL_NOTE)
     try:
         payload: Any = None
         bad_input: str | None = None
@@ -328,6 +341,15 @@ def main(argv: list[str]) -> int:
             outcome = decide(payload, policy, options.platform, env, now=now, state=state)
             if policy["settings"].get("approvals") and outcome.decision is not None:
                 relay_ask(outcome, policy, env)
+    except KeyboardInterrupt:
+        if interactive:  # a person at a terminal: leave quietly, as a shell command does
+            sys.stderr.write("\n")
+            if sink is not None:
+                audit.send_record(sink, audit.HOOK_DONE)
+            return 130
+        # an agent's hook interrupted: still answer, closed where a guard is concerned
+        settings = policy["settings"] if policy else {}
+        outcome.answer = failure_answer(outcome, "interrupted (SIGINT)", None, settings, env)
     except Exception as exc:  # an internal error must still answer
         import traceback
 
