@@ -5,6 +5,7 @@ A fresh HOME and project (tests/usage/conftest.py), ``hookwise`` run as a real p
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.usage.conftest import User
@@ -47,3 +48,63 @@ def test_ctrl_c_on_make_run_is_no_error(user: User) -> None:
     _, out = user.at_program(*pid_args, wait_for="data directory:")
     assert "Error" not in out and "Interrupt" not in out and "Traceback" not in out, out
     assert "Shutting down" in out, out
+
+
+def _bash(command: str) -> str:
+    return json.dumps(
+        {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}}
+    )
+
+
+def test_the_starter_policy_stops_the_command_every_example_uses(user: User) -> None:
+    """Item 14: `rm -rf build`, the examples' dangerous command, is confirmed first: an ask
+    where the host asks, a denial where it cannot (Codex)."""
+    user.run("policy", "init")
+    claude = json.loads(user.run("hook", "--host", "claude", stdin=_bash("rm -rf build")).stdout)
+    assert claude["hookSpecificOutput"]["permissionDecision"] == "ask"
+    codex = json.loads(user.run("hook", "--host", "codex", stdin=_bash("rm -rf build")).stdout)
+    assert codex["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert user.run("hook", "--host", "claude", stdin=_bash("ls build")).stdout == ""
+
+
+def test_fuzz_tries_every_pack_rule(user: User) -> None:
+    """Item 14: no rule of the starter with every pack reports "0 commands tried"."""
+    user.run("policy", "init", "--packs", "all")
+    report = json.loads(user.run("policy", "fuzz", "--json", check=None).stdout)
+    untried = [r["rule"] for r in report["rules"] if not r["tried"]]
+    assert not untried, untried
+    assert len(report["rules"]) > 40
+
+
+def test_an_edit_changes_no_count_and_disabled_rules_say_nothing(user: User) -> None:
+    """Item 14: after an edit (not yet trusted) validate counts the same rules, warns about
+    none of the rules the file itself switches off, and says the file awaits trust."""
+    user.run("policy", "init")
+    trusted = user.run("policy", "validate")
+    counts = trusted.stdout.splitlines()[0]
+    policy = user.project / ".hookwise" / "policy.yaml"
+    policy.write_text(policy.read_text().replace("# extends:", "extends:"))
+    user.run("policy", "trust")
+    counts = user.run("policy", "validate").stdout.splitlines()[0]
+    policy.write_text(policy.read_text() + "\n# an edit\n")
+    edited = user.run("policy", "validate")
+    assert edited.stdout.splitlines()[0] == counts, (counts, edited.stdout)
+    assert "finish-todos" not in edited.stderr and "deploy-context" not in edited.stderr
+    assert "only its restrictions apply until `hookwise policy trust" in edited.stdout
+    assert "0 warnings" in edited.stdout, edited.stderr
+    # a user override cannot switch on a rule of the untrusted file
+    user_policy = user.home / ".config" / "hookwise" / "policy.yaml"
+    user_policy.parent.mkdir(parents=True, exist_ok=True)
+    user_policy.write_text("version: 1\noverrides:\n  - {id: finish-todos, enabled: true}\n")
+    overridden = user.run("policy", "validate")
+    assert "the override enabling 'finish-todos' is ignored" in overridden.stderr
+    stop = json.dumps(
+        {"hook_event_name": "Stop", "session_id": "s", "last_assistant_message": "TODO: x"}
+    )
+    assert user.run("hook", "--host", "claude", stdin=stop).stdout == ""
+
+
+def test_install_without_a_policy_says_so(user: User) -> None:
+    """Item 14: `install` where no policy applies says what the hook will do."""
+    done = user.run("install", "claude")
+    assert "no policy applies" in done.stderr and "hookwise policy init" in done.stderr

@@ -126,6 +126,11 @@ def validate(files: tuple[Path, ...], cwd: Path | None, strict: bool, as_json: b
             enabled = sum(1 for r in result["rules"] if r["enabled"])
             names = ", ".join(p for _, p in result["files"])
             click.echo(f"{names}: {count(len(result['rules']), 'rule')} ({enabled} enabled)")
+            for untrusted in (t for t in result.get("trust", []) if not t["trusted"]):
+                click.echo(
+                    f"  {untrusted['file']}: {untrusted['why']}: only its restrictions apply "
+                    f"until `hookwise policy trust {untrusted['file']}`"
+                )
         verdict = "invalid" if errors or (strict and warnings) else "valid"
         click.echo(f"{verdict}: {count(len(errors), 'error')}, {count(len(warnings), 'warning')}")
     if errors or (strict and warnings):
