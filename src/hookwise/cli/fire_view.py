@@ -95,8 +95,10 @@ def skipped_for_trust(event: str, untrusted: list[str]) -> list[tuple[str, str]]
     return out
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= 40 else name[:39] + "…"
+def _short(name: str, limit: int = 40) -> str:
+    """One line, cut: a registered script can run to hundreds of characters."""
+    name = " ".join(name.split())
+    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def render_rich(result: FireResult, system: HookSystem) -> None:
@@ -131,7 +133,12 @@ def render_rich(result: FireResult, system: HookSystem) -> None:
         for column in ("#", "hook", "source", "command"):
             plan.add_column(column)
         for i, entry in enumerate(result.plan.hooks, 1):
-            plan.add_row(str(i), entry.name, entry.scope or entry.source.value, entry.command or "")
+            plan.add_row(
+                str(i),
+                entry.label,
+                entry.scope or entry.source.value,
+                _short(entry.command or "", 80),
+            )
         console.print(plan)
         runs = Table(title="runs")
         for column in ("hook", "exit", "ms", "answer"):
@@ -141,7 +148,7 @@ def render_rich(result: FireResult, system: HookSystem) -> None:
             if run.exit_code is not None:
                 exit_text = f"{run.exit_code}" + ("" if run.success else " (failed)")
             answer = "" if run.output is None else json.dumps(drop_undefined(run.output))
-            runs.add_row(run.entry.name, exit_text, f"{run.duration_ms:.1f}", answer)
+            runs.add_row(run.entry.label, exit_text, f"{run.duration_ms:.1f}", answer)
         console.print(runs)
     final = result.aggregate.final
     merged = json.dumps(final.as_json(), indent=2) if final is not None else "(no answer)"
