@@ -153,3 +153,23 @@ def test_scan_recognises_hookwises_hook(user: User) -> None:
     settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": [fake]}]}}))
     report = json.loads(user.run("scan", "--format", "json", check=None).stdout)
     assert any("settings.local.json" in f["file"] for f in report["findings"]), report
+
+
+def test_a_double_install_is_one_warning_on_every_host(user: User) -> None:
+    """Item 5: hookwise in the project and the user settings of a host: doctor passes with
+    one warning saying where, how often the host runs it, and how to keep one."""
+    from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
+
+    user.run("policy", "init")
+    for host in HOST_NAMES:
+        user.run("install", host)
+        user.run("install", host, "--scope", "user")
+        user.run("hooks", "trust", "--host", host, "--folder")
+        doctor = user.run("doctor", "--host", host)
+        lines = [line for line in doctor.stdout.splitlines() if "registered 2 times" in line]
+        assert len(lines) == 1, doctor.stdout
+        assert lines[0].startswith("  WARN  events: ")
+        assert f"{HOST_TITLES[host]} runs it once" in lines[0]
+        assert f"`hookwise uninstall {host} --scope user`" in lines[0]
+        assert str(user.home) in lines[0] and str(user.project) in lines[0]
+        assert "see the checks above" not in doctor.stdout
