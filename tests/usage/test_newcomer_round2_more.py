@@ -173,3 +173,26 @@ def test_a_double_install_is_one_warning_on_every_host(user: User) -> None:
         assert f"`hookwise uninstall {host} --scope user`" in lines[0]
         assert str(user.home) in lines[0] and str(user.project) in lines[0]
         assert "see the checks above" not in doctor.stdout
+
+
+def test_validate_reads_a_file_in_the_scope_of_where_it_lies(user: User) -> None:
+    """Item 6: the user policy is checked as the user's (its user-only settings count);
+    a copy elsewhere is a project file unless --scope says otherwise."""
+    text = "version: 1\nsettings:\n  audit: {path: /tmp/hookwise-audit.jsonl}\nrules: []\n"
+    user_policy = user.home / ".config" / "hookwise" / "policy.yaml"
+    user_policy.parent.mkdir(parents=True)
+    user_policy.write_text(text)
+    mine = user.run("policy", "validate", str(user_policy))
+    assert "(as the user policy)" in mine.stdout and "0 warnings" in mine.stdout, mine
+    copy = user.project / "copy.yaml"
+    copy.write_text(text)
+    project = user.run("policy", "validate", str(copy))
+    assert "(as the" not in project.stdout
+    assert "read from the user and managed policies only" in project.stderr
+    named = user.run("policy", "validate", str(copy), "--scope", "user")
+    assert "(as the user policy)" in named.stdout and "0 warnings" in named.stdout
+    local = user.project / ".hookwise" / "policy.local.yaml"
+    local.parent.mkdir()
+    local.write_text("version: 1\nrules: []\n")
+    assert "(as the local policy)" in user.run("policy", "validate", str(local)).stdout
+    user.run("policy", "validate", str(copy), "--scope", "everywhere", check=2)

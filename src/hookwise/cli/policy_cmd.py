@@ -19,6 +19,7 @@ from hookwise.cli.errors import InputError, os_reason
 from hookwise.cli.guardrails import changes_guardrails
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option
+from hookwise.policy.trust.scopes import POLICY_SCOPES
 from hookwise.protocol.hosts import HOST_NAMES
 from hookwise.wording import count
 
@@ -87,20 +88,32 @@ def policy() -> None:
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 @_cwd_option
 @click.option("--strict", is_flag=True, help="Warnings count as errors.")
+@click.option(
+    "--scope",
+    type=click.Choice(POLICY_SCOPES),
+    default=None,
+    help="Check FILES as this scope's policy (default: from where each lies: the managed "
+    "and user files by their locations, policy.local.yaml local, else project).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
-def validate(files: tuple[Path, ...], cwd: Path | None, strict: bool, as_json: bool) -> None:
+def validate(
+    files: tuple[Path, ...], cwd: Path | None, strict: bool, scope: str | None, as_json: bool
+) -> None:
     """Check policy files: FILES alone, or every scope that applies here."""
     from hookwise.policy.rules.compiler import compile_files
+    from hookwise.policy.trust.scopes import scope_of_path
     from hookwise.policy.trust.store import Trust
 
     if files:
         results = []
         for path in files:
+            read_as = scope or scope_of_path(str(path), _env(None))
             try:
                 # the file's content as written (trust decides what applies where it is)
                 results.append(
-                    compile_files([("project", str(path))], trust=Trust.everything_trusted())
+                    compile_files([(read_as, str(path))], trust=Trust.everything_trusted())
                 )
+                results[-1]["read_as"] = read_as
             except OSError as exc:
                 raise InputError(f"cannot read {path}: {os_reason(exc)}") from None
             if not results[-1]["files"]:
@@ -125,7 +138,11 @@ def validate(files: tuple[Path, ...], cwd: Path | None, strict: bool, as_json: b
         for result in results:
             enabled = sum(1 for r in result["rules"] if r["enabled"])
             names = ", ".join(p for _, p in result["files"])
-            click.echo(f"{names}: {count(len(result['rules']), 'rule')} ({enabled} enabled)")
+            read = result.get("read_as", "project")  # a file named alone: its scope
+            read_as = f" (as the {read} policy)" if read != "project" else ""
+            click.echo(
+                f"{names}{read_as}: {count(len(result['rules']), 'rule')} ({enabled} enabled)"
+            )
             for untrusted in (t for t in result.get("trust", []) if not t["trusted"]):
                 click.echo(
                     f"  {untrusted['file']}: {untrusted['why']}: only its restrictions apply "
