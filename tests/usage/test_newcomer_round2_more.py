@@ -196,3 +196,46 @@ def test_validate_reads_a_file_in_the_scope_of_where_it_lies(user: User) -> None
     local.write_text("version: 1\nrules: []\n")
     assert "(as the local policy)" in user.run("policy", "validate", str(local)).stdout
     user.run("policy", "validate", str(copy), "--scope", "everywhere", check=2)
+
+
+HARD_RESET = """\
+scenarios:
+  - name: on Claude Code a person is asked
+    platform: claude
+    event: PreToolUse
+    tool: Bash
+    input: {command: git reset --hard}
+    expect: &reset {decision: ask, rule: confirm-hard-reset, host: {claude: ask, codex: deny}}
+  - name: Codex cannot ask, so it receives a denial
+    platform: codex
+    event: PreToolUse
+    tool: Bash
+    input: {command: git reset --hard}
+    expect: *reset
+  - name: ls goes ahead
+    platform: codex
+    event: PreToolUse
+    tool: Bash
+    input: {command: ls}
+    expect: {decision: none, host: proceed}
+"""
+
+
+def test_scenarios_state_what_each_host_receives(user: User) -> None:
+    """Item 7: the rule's action (ask) and what each host does with the answer (Claude
+    Code asks, Codex denies through ask_fallback) are both checked."""
+    user.run("policy", "init")
+    scenarios = user.project / "scenarios.yaml"
+    scenarios.write_text(HARD_RESET)
+    passed = user.run("test", str(scenarios))
+    assert "3 passed, 0 failed" in passed.stdout, passed.stdout
+    # with ask_fallback allow, Codex lets it through: the scenario says so
+    policy = user.project / ".hookwise" / "policy.yaml"
+    policy.write_text(policy.read_text().replace("ask_fallback: deny", "ask_fallback: allow"))
+    user.run("policy", "trust")
+    failed = user.run("test", str(scenarios), check=1)
+    assert "host: expected codex to deny, it would proceed (the policy said ask)" in failed.stdout
+    assert "2 passed, 1 failed" in failed.stdout
+    scenarios.write_text(HARD_RESET.replace("codex: deny", "codex: allow"))
+    bad = user.run("test", str(scenarios), check=2)
+    assert "'allow' is not one of deny, ask, proceed" in bad.stderr

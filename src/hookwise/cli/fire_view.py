@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from hookwise.host.dialect_answers import DialectEffect
 from hookwise.host.execute import HookRun
-from hookwise.host.outcome import Outcome, gemini_outcome
+from hookwise.host.outcome import Outcome
+from hookwise.host.reading import effect_outcome
 from hookwise.host.system import FireResult, HookSystem
 from hookwise.protocol.jsvalue import drop_undefined
 
@@ -36,9 +36,7 @@ def _run_json(run: HookRun) -> dict[str, Any]:
 
 def outcome_of(result: FireResult, system: HookSystem) -> Outcome:
     """The same keys for every dialect: what the agent will do."""
-    if isinstance(result.effect, DialectEffect):
-        return result.effect.outcome
-    return gemini_outcome(result.effect, system.profile)
+    return effect_outcome(result.effect, system.profile)
 
 
 def render_json(result: FireResult, system: HookSystem) -> dict[str, Any]:
