@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -104,6 +105,10 @@ def fire(
     trusting the folder for good.
     """
     from hookwise.cli.fire_view import render_json, render_rich
+    from hookwise.policy.hook import SOURCE_VARIABLE
+
+    # the hooks it runs label their audit records (`coverage` does not count them)
+    os.environ[SOURCE_VARIABLE] = "fire"
     from hookwise.config.detect import AmbiguousEventError, host_for_event
     from hookwise.host.loading import HookTrustWarning, load_hook_system
     from hookwise.host.system import PayloadError

@@ -591,6 +591,8 @@ def _log_line(record: dict[str, Any]) -> str:
         shown = (
             f" $ {line if len(line) <= LOG_COMMAND_WIDTH else line[: LOG_COMMAND_WIDTH - 1] + '…'}"
         )
+    if record.get("source") in ("fire", "simulate"):  # not an agent's call (policy/hook.py)
+        who = f"{who} [{record['source']}]"
     return (
         f"{record.get('time', '?')} {who} {record.get('event') or '-'}{tool}"
         f"{shown} -> {record.get('decision', '?')}{rule}{reason}{_approval_text(record)}"

@@ -256,6 +256,19 @@ def audit_record(
     return record
 
 
+# `fire` and `simulate` set this for the hooks they run: their decisions are labelled in the
+# audit log and `coverage` does not count them as an agent's. A label can only make
+# `coverage` report more undecided calls, never fewer, so an agent gains nothing by it.
+SOURCE_VARIABLE = "HOOKWISE_AUDIT_SOURCE"
+SOURCES = ("fire", "simulate")
+
+
+def audit_source(env: dict[str, str]) -> str:
+    """``hook``, or the tool that ran this hook instead of an agent."""
+    source = env.get(SOURCE_VARIABLE)
+    return source if source in SOURCES else "hook"
+
+
 def relay_ask(outcome: Outcome, policy: dict[str, Any], env: dict[str, str]) -> None:
     """An ``ask`` goes to a person through settings.approvals (relay.py), then re-encoded.
 
@@ -373,7 +386,7 @@ def main(argv: list[str]) -> int:
                 now=now,
                 latency_ms=(time.perf_counter() - started) * 1000,
                 files=files,
-                source="hook",
+                source=audit_source(env),
             )
             if policy and policy.get("untrusted"):
                 record["untrusted"] = policy["untrusted"]
