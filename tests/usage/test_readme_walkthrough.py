@@ -104,7 +104,8 @@ def test_walkthrough(user: User) -> None:
     assert "expectation(s) passed" in simulated.stdout
     # the rollout is kept outside the project; the hooks' records say `simulate`
     rollouts = user.home / ".local" / "state" / "hookwise" / "rollouts"
-    assert [f.name for f in rollouts.iterdir()][0].startswith("simulate-")
+    [rollout] = rollouts.iterdir()
+    assert rollout.name.startswith("simulate-")
     assert f"rollout:{rollouts}" in "".join(simulated.stdout.split())  # (rich wraps it)
     last = json.loads(user.run("logs", "-n", "1", "--json").stdout)
     assert last["source"] == "simulate"
