@@ -239,3 +239,75 @@ def test_scenarios_state_what_each_host_receives(user: User) -> None:
     scenarios.write_text(HARD_RESET.replace("codex: deny", "codex: allow"))
     bad = user.run("test", str(scenarios), check=2)
     assert "'allow' is not one of deny, ask, proceed" in bad.stderr
+
+
+def _commands() -> list[tuple[str, object]]:
+    """Every `hookwise` command and sub-command (click objects), by its full name."""
+    import click
+
+    from hookwise.cli.app import cli
+
+    out: list[tuple[str, object]] = []
+
+    def walk(prefix: str, command: click.Command) -> None:
+        out.append((prefix, command))
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                walk(f"{prefix} {name}".strip(), sub)
+
+    walk("", cli)
+    return out
+
+
+def test_one_vocabulary(user: User) -> None:
+    """Item 10: --host is the agent (serve binds with --bind and says so for --host), the
+    hook documents --host, no help says "dialect", --project means one thing, the docs name
+    no hidden option, README maps the four trust commands."""
+    import click
+
+    refused = user.run("serve", "--host", "0.0.0.0", check=2)
+    assert "serve listens on --bind ADDRESS (--bind 0.0.0.0)" in refused.stderr
+    assert "--host NAME" in user.run("hook", "--help").stdout
+    hidden: set[str] = set()
+    project_helps: dict[str, str] = {}
+    for name, command in _commands():
+        assert isinstance(command, click.Command)
+        for param in command.params:
+            if not isinstance(param, click.Option):
+                continue
+            if param.hidden:
+                hidden.update(o for o in param.opts if o.startswith("--"))
+            elif "--project" in param.opts and name not in ("policy init", "simulate"):
+                project_helps[name] = param.help or ""
+        text = user.run(*name.split(), "--help").stdout if name else ""
+        assert "dialect" not in text.lower(), name
+    assert len(set(project_helps.values())) == 1, project_helps
+    assert "nearest one up from here holding a .hookwise/" in next(iter(project_helps.values()))
+    root = Path(__file__).resolve().parents[2]
+    docs = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    hidden.discard("--platform")  # `hookwise hook --platform`: registered commands use it
+    hidden.discard("--host")  # hidden on serve only, to refuse it; the agent everywhere else
+    for doc in docs:
+        text = doc.read_text()
+        lines = [line for line in text.splitlines() if "hookwise" in line]  # not an agent's
+        named = [o for o in hidden for line in lines if f"{o} " in line or f"{o}`" in line]
+        assert not named, (doc.name, named)
+    readme = (root / "README.md").read_text()
+    trust = readme.split("### Trust", 1)[1].split("\n### ", 1)[0]
+    for command in (
+        "policy trust",
+        "hooks trust --folder",
+        "hooks trust --host",
+        "--trust-project",
+    ):
+        assert command in trust, command
+    # fire from a subdirectory works on the project, like install and doctor
+    user.run("policy", "init")
+    user.run("install", "claude")
+    sub = user.project / "src" / "deep"
+    sub.mkdir(parents=True)
+    payload = '{"tool_name":"Bash","tool_input":{"command":"git push --force"}}'
+    fired = user.run(
+        "fire", "PreToolUse", "--payload", "-", "--trust-project", stdin=payload, cwd=sub
+    )
+    assert "hookwise" in fired.stdout and '"proceed": false' in fired.stdout, fired.stdout

@@ -47,7 +47,7 @@ def render_json(result: FireResult, system: HookSystem) -> dict[str, Any]:
         drop_undefined(
             {
                 "event": result.event,
-                "dialect": system.dialect,
+                "host": system.dialect,
                 "profile": system.profile.value,
                 "input": result.input,
                 "plan": None

@@ -328,7 +328,6 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) 
         document = {
             "host": dialect,
             "workspace": str(workspace),
-            "dialect": dialect,
             "hooksEnabled": loaded.enabled,
             "files": [str(f) for f in loaded.files],
             "hooks": rows,

@@ -55,7 +55,6 @@ _cwd_option = project_option(
     "cwd",
     aliases=("--cwd",),
     must_exist=True,
-    help_text="Where to look for the project's policy (default: the current directory).",
 )
 
 
@@ -249,7 +248,13 @@ def schema() -> None:
 
 
 @policy.command()
-@project_option("directory", aliases=("--dir",), must_exist=True)
+@project_option(
+    "directory",
+    aliases=("--dir",),
+    must_exist=True,
+    help_text="Where to start the project's policy (default: the current directory: a "
+    "new project starts here).",
+)
 @click.option("--force", is_flag=True, help="Overwrite an existing policy file.")
 @click.option(
     "--packs",
