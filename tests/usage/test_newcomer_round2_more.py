@@ -127,7 +127,9 @@ def test_hookwises_own_hook_shows_as_hookwise(user: User) -> None:
     for output in (fired.stdout, fired.stderr, untrusted.stdout, untrusted.stderr):
         assert 'exec "$h"' not in output, output  # the script itself is never printed
     assert "│ hookwise │" in fired.stdout
-    user.run("hooks", "trust", "--host", "codex", "--folder")
+    codex_trust = user.run("hooks", "trust", "--host", "codex", "--folder")
+    assert "  - hookwise (PreToolUse)" in codex_trust.stdout, codex_trust.stdout
+    assert 'exec "$h"' not in codex_trust.stdout
     codex = json.loads(user.run("hooks", "list", "--host", "codex", "--json").stdout)
     assert [h["name"] for h in codex["hooks"]] == ["hookwise"]
     # a long hook of the user's own is cut, not printed whole

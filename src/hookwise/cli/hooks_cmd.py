@@ -359,6 +359,13 @@ def _print_plain(header: str, rows: list[dict[str, Any]]) -> None:
         click.echo("\t".join(fields))
 
 
+def _command_label(command: str | None) -> str:
+    """A command hook as hooks list shows it: `hookwise` for hookwise's own, else cut."""
+    from hookwise.config.model import hook_label
+
+    return hook_label({"type": "command", "command": command or ""})
+
+
 def _matcher_text(matcher: Any) -> str:
     if matcher is None:
         return "*"
@@ -667,7 +674,7 @@ def _trust_codex(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool)
             return
         click.echo(f"Project hooks waiting for approval in {root}:")
         for hook in pending:
-            click.echo(f"  - {hook.event} ({hook.trust}): {hook.command}")
+            click.echo(f"  - {_command_label(hook.command)} ({hook.event}, {hook.trust})")
         click.echo("Review .codex/hooks.json, then run `hookwise hooks trust --host codex`.")
         return
     config = paths.user_config
@@ -708,7 +715,7 @@ def _trust_codex(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool)
         click.echo(f"Trusted Codex project {root} ({config}).")
     click.echo(f"Approved {len(hooks)} project hook{'s' if len(hooks) != 1 else ''} in {root}.")
     for hook in hooks:
-        click.echo(f"  - {hook.event}: {hook.command}")
+        click.echo(f"  - {_command_label(hook.command)} ({hook.event})")
     if not trusted:
         click.echo(
             f"Note: Codex does not load {root}/.codex until the project is trusted: run "
