@@ -41,8 +41,9 @@ install: $(STAMP)
 # stay on loopback unless told otherwise.
 HOOKWISE_HOST ?= 127.0.0.1
 HOOKWISE_PORT ?= 8765
+# Ctrl-C stops the service (exit 130): the way to end it, not an error.
 run: $(RUN_STAMP)
-	$(BIN)/hookwise serve --bind $(HOOKWISE_HOST) --port $(HOOKWISE_PORT)
+	@trap : INT; $(BIN)/hookwise serve --bind $(HOOKWISE_HOST) --port $(HOOKWISE_PORT) || [ $$? -eq 130 ]
 
 demo: $(BASE_STAMP)
 	@GEMINI_CLI_TRUST_WORKSPACE=true HOOKWISE_EXAMPLE_BIN=$(BIN) sh $(EXAMPLE)/demo.sh

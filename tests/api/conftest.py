@@ -174,7 +174,7 @@ def start_server(
                 "-m",
                 "hookwise.cli.entry",
                 "serve",
-                "--host",
+                "--bind",
                 "127.0.0.1",
                 "--port",
                 str(port),

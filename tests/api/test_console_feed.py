@@ -301,7 +301,14 @@ def test_executions_reject_bad_parameters(
 def test_token_is_stable_while_nothing_changes(client: TestClient) -> None:
     first = snapshot(client)
     second = snapshot(client)
-    assert set(first) == {"permissions", "executions", "config", "approvals", "serverTime"}
+    assert set(first) == {
+        "permissions",
+        "executions",
+        "config",
+        "approvals",
+        "decisions",
+        "serverTime",
+    }
     assert abs(first["serverTime"] - now_ms()) < 5000
     first.pop("serverTime")
     second.pop("serverTime")

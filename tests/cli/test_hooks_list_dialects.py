@@ -36,7 +36,7 @@ def test_lists_claude_hooks_detected_from_the_project(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
-    assert doc["dialect"] == "claude"
+    assert doc["host"] == "claude"
     assert [(h["event"], h["command"], h["matcher"], h["timeout"]) for h in doc["hooks"]] == [
         ("PreToolUse", "guard.sh", "Bash", 5)
     ]
@@ -81,5 +81,5 @@ def test_lists_codex_hooks_with_the_dialect_given(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
-    assert doc["dialect"] == "codex"
+    assert doc["host"] == "codex"
     assert any("Nope" in w for w in doc["warnings"])

@@ -67,7 +67,7 @@ def test_starter_rules_decide_as_documented() -> None:
         ("git push origin +main", "deny"),
         ("git push origin feature-fix", None),
         ("rm -rf ../elsewhere", "deny"),
-        ("rm -rf build", None),
+        ("rm -rf build", "ask"),
         ("git reset --hard HEAD~1", "ask"),
     ]
     for command, expected in cases:

@@ -180,7 +180,7 @@ def test_unreadable_input_blocks_with_exit_2(env: dict[str, str]) -> None:
 def test_usage_errors_block(env: dict[str, str]) -> None:
     result = hook(env, "{}", "--platform", "vim")
     assert result.returncode == 2
-    assert "unknown platform 'vim'" in result.stderr
+    assert "unknown host 'vim'" in result.stderr
     assert hook(env, "", "--help").stdout.startswith("Usage: hookwise hook")
 
 

@@ -192,8 +192,9 @@ def test_workspace_override_and_default_rollout(tmp_path: Path) -> None:
     proc = hookwise("simulate", str(path), "--workspace", str(workspace), "--json", home=tmp_path)
     assert proc.returncode == 0, proc.stdout[-2000:]
     rollout = Path(json.loads(proc.stdout)["rollout"])
-    assert rollout.parent == workspace.resolve() / ".agent" / "rollouts"
-    assert rollout.exists()
+    # outside the project: the user's state directory (issue 26)
+    assert rollout.parent == tmp_path / ".local" / "state" / "hookwise" / "rollouts"
+    assert rollout.exists() and not (workspace / ".agent" / "rollouts").exists()
 
 
 def test_project_settings_are_loaded_like_gemini_does(tmp_path: Path) -> None:

@@ -182,7 +182,7 @@ WRONG = [
     (["policy", "show", "--project", "nowhere"], "", 2, "Directory 'nowhere' does not exist"),
     (["simulate", "s.yaml", "--project", "nowhere"], "", 2, "Directory 'nowhere' does not"),
     (["hooks", "list", "--project", "nowhere"], "", 2, "Directory 'nowhere' does not exist"),
-    (["hook", "--platform", "claud"], "{}", 2, "unknown platform 'claud'"),
+    (["hook", "--platform", "claud"], "{}", 2, "unknown host 'claud'"),
     (["hook", "--platform", "claude"], "garbage", 2, "stdin is not a JSON event"),
 ]
 

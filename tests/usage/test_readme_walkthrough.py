@@ -90,24 +90,25 @@ def test_walkthrough(user: User) -> None:
         "--trust-project",
     )
     assert '"proceed": true' in fired.stdout
-    after = len(user.run("logs", "-n", "100", "--json").stdout.splitlines())
-    assert after == before + 1  # the registered hookwise hook decided it
+    records = user.run("logs", "-n", "100", "--json").stdout.splitlines()
+    assert len(records) == before + 1  # the registered hookwise hook decided it
+    assert json.loads(records[-1])["source"] == "fire"  # labelled: no agent's call
+    assert " claude [fire] PreToolUse Bash $ ls -> " in user.run("logs", "-n", "1").stdout
     scenario = user.home / "session.yaml"
     scenario.write_text(
         "name: walkthrough\nhost: claude\nsteps:\n  - user: list the files\n    model:\n"
         "      - calls:\n          - name: Bash\n            args: {command: ls}\n"
         "            result: x\n      - text: done\n"
     )
-    simulated = user.run(
-        "simulate",
-        str(scenario),
-        "--project",
-        str(p),
-        "--trust-project",
-        "--rollout",
-        str(user.home / "rollout.jsonl"),
-    )
+    simulated = user.run("simulate", str(scenario), "--project", str(p), "--trust-project")
     assert "expectation(s) passed" in simulated.stdout
+    # the rollout is kept outside the project; the hooks' records say `simulate`
+    rollouts = user.home / ".local" / "state" / "hookwise" / "rollouts"
+    [rollout] = rollouts.iterdir()
+    assert rollout.name.startswith("simulate-")
+    assert f"rollout:{rollouts}" in "".join(simulated.stdout.split())  # (rich wraps it)
+    last = json.loads(user.run("logs", "-n", "1", "--json").stdout)
+    assert last["source"] == "simulate"
     for host in ("claude", "gemini", "codex"):
         user.run("uninstall", host)
     event.unlink()

@@ -140,3 +140,18 @@ def test_the_serve_extra_starts_the_service(wheel: Path, tmp_path: Path) -> None
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_each_framework_extra_brings_what_its_documented_snippet_imports(wheel: Path) -> None:
+    """The smolagents page's snippet uses OpenAIServerModel, which needs ``openai``: the
+    wheel's `smolagents` extra asks for smolagents' own `openai` extra (issue 26)."""
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as archive:
+        [name] = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        metadata = archive.read(name).decode()
+    requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
+    smolagents = [line for line in requires if 'extra == "smolagents"' in line]
+    assert smolagents and all("smolagents[openai]" in line for line in smolagents), smolagents
+    snippet = (ROOT / "docs" / "integrations" / "smolagents.md").read_text()
+    assert "OpenAIServerModel" in snippet

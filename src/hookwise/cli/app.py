@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from hookwise import __version__
 
+INTERRUPTED = 130  # 128 + SIGINT: what a shell reports for a command stopped by Ctrl-C
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _Hookwise(click.Group):
+    """The group: Ctrl-C in any command ends it quietly with 130, as a shell's own
+    commands do (click would print "Aborted!" and exit 1)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo(err=True)  # close the terminal's ^C line
+            raise click.exceptions.Exit(INTERRUPTED) from None
+
+
+@click.group(cls=_Hookwise, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="hookwise")
 def cli() -> None:
     """Hooks for AI coding agents: run, test and answer them like the real hosts."""

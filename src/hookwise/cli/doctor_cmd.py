@@ -49,11 +49,7 @@ def _coverage(report: DoctorReport, hosts: tuple[str, ...], since: str) -> dict[
     hidden=True,
     help="Former name of --host.",
 )
-@project_option(
-    must_exist=True,
-    help_text="The project directory (default: the one holding the .hookwise/ found from "
-    "the current directory, else the current directory).",
-)
+@project_option(must_exist=True)
 @click.option("--no-self-test", is_flag=True, help="Do not run the registered commands.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(

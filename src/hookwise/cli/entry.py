@@ -11,6 +11,14 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # before a command started (imports), or in `run`'s setup
+        sys.stderr.write("\n")
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["hook"]:
         if argv is None:  # a short-lived process: no garbage-collector pauses

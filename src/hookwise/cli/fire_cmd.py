@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -12,7 +13,7 @@ import click
 
 from hookwise.cli.errors import InputError
 from hookwise.cli.host_option import host_option
-from hookwise.cli.options import project_option, trust_project_option
+from hookwise.cli.options import project_option, project_root, trust_project_option
 from hookwise.protocol.profiles import Profile
 
 
@@ -53,7 +54,6 @@ def _read_payload(source: str) -> dict[str, Any]:
     "project_dir",
     aliases=("--settings",),
     must_exist=True,
-    help_text="The project whose settings scopes are loaded (default: the current directory).",
 )
 @click.option(
     "--profile",
@@ -104,13 +104,17 @@ def fire(
     trusting the folder for good.
     """
     from hookwise.cli.fire_view import render_json, render_rich
+    from hookwise.policy.hook import SOURCE_VARIABLE
+
+    # the hooks it runs label their audit records (`coverage` does not count them)
+    os.environ[SOURCE_VARIABLE] = "fire"
     from hookwise.config.detect import AmbiguousEventError, host_for_event
     from hookwise.host.loading import HookTrustWarning, load_hook_system
     from hookwise.host.system import PayloadError
 
     if dialect is None:
         try:
-            dialect = host_for_event(event, project_dir or Path("."), home)
+            dialect = host_for_event(event, project_root(project_dir), home)
         except AmbiguousEventError as exc:
             raise InputError(str(exc)) from None
     payload = _read_payload(payload_source) if payload_source else {}
@@ -118,7 +122,7 @@ def fire(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", HookTrustWarning)  # system.warnings says it
         system = load_hook_system(
-            project_dir or Path("."),
+            project_root(project_dir),
             profile=chosen,
             home=home,
             dialect=dialect,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from hookwise.host.dialect_answers import DialectEffect
 from hookwise.host.execute import HookRun
-from hookwise.host.outcome import Outcome, gemini_outcome
+from hookwise.host.outcome import Outcome
+from hookwise.host.reading import effect_outcome
 from hookwise.host.system import FireResult, HookSystem
 from hookwise.protocol.jsvalue import drop_undefined
 
@@ -36,9 +36,7 @@ def _run_json(run: HookRun) -> dict[str, Any]:
 
 def outcome_of(result: FireResult, system: HookSystem) -> Outcome:
     """The same keys for every dialect: what the agent will do."""
-    if isinstance(result.effect, DialectEffect):
-        return result.effect.outcome
-    return gemini_outcome(result.effect, system.profile)
+    return effect_outcome(result.effect, system.profile)
 
 
 def render_json(result: FireResult, system: HookSystem) -> dict[str, Any]:
@@ -49,7 +47,7 @@ def render_json(result: FireResult, system: HookSystem) -> dict[str, Any]:
         drop_undefined(
             {
                 "event": result.event,
-                "dialect": system.dialect,
+                "host": system.dialect,
                 "profile": system.profile.value,
                 "input": result.input,
                 "plan": None
@@ -95,8 +93,10 @@ def skipped_for_trust(event: str, untrusted: list[str]) -> list[tuple[str, str]]
     return out
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= 40 else name[:39] + "…"
+def _short(name: str, limit: int = 40) -> str:
+    """One line, cut: a registered script can run to hundreds of characters."""
+    name = " ".join(name.split())
+    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def render_rich(result: FireResult, system: HookSystem) -> None:
@@ -131,7 +131,12 @@ def render_rich(result: FireResult, system: HookSystem) -> None:
         for column in ("#", "hook", "source", "command"):
             plan.add_column(column)
         for i, entry in enumerate(result.plan.hooks, 1):
-            plan.add_row(str(i), entry.name, entry.scope or entry.source.value, entry.command or "")
+            plan.add_row(
+                str(i),
+                entry.label,
+                entry.scope or entry.source.value,
+                _short(entry.command or "", 80),
+            )
         console.print(plan)
         runs = Table(title="runs")
         for column in ("hook", "exit", "ms", "answer"):
@@ -141,7 +146,7 @@ def render_rich(result: FireResult, system: HookSystem) -> None:
             if run.exit_code is not None:
                 exit_text = f"{run.exit_code}" + ("" if run.success else " (failed)")
             answer = "" if run.output is None else json.dumps(drop_undefined(run.output))
-            runs.add_row(run.entry.name, exit_text, f"{run.duration_ms:.1f}", answer)
+            runs.add_row(run.entry.label, exit_text, f"{run.duration_ms:.1f}", answer)
         console.print(runs)
     final = result.aggregate.final
     merged = json.dumps(final.as_json(), indent=2) if final is not None else "(no answer)"

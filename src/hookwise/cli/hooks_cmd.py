@@ -274,7 +274,7 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) 
     rows = [
         {
             "event": entry.event,
-            "name": entry.name,
+            "name": entry.label,
             "source": entry.source.value,
             "scope": entry.scope,
             "matcher": entry.matcher,
@@ -302,16 +302,24 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) 
             }
         )
     for line in loaded.untrusted:
+        # `NAME (EVENT, ORIGIN): WHY` (config/claude/trust.py): a row per hook (the why is
+        # among the warnings already)
+        event, name, origin = "*", line, ""
+        head, sep, _ = line.partition("): ")
+        label, paren, inside = head.rpartition(" (")
+        if sep and paren and ", " in inside:
+            event, origin = inside.split(", ", 1)
+            name = label
         rows.append(
             {
-                "event": "*",
-                "name": line,
+                "event": event,
+                "name": name,
                 "source": "project",
                 "scope": "project",
                 "matcher": None,
                 "state": "skipped",
                 "trust": "untrusted",
-                "origin": "",
+                "origin": origin,
                 "command": None,
                 "timeout": None,
             }
@@ -320,7 +328,6 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) 
         document = {
             "host": dialect,
             "workspace": str(workspace),
-            "dialect": dialect,
             "hooksEnabled": loaded.enabled,
             "files": [str(f) for f in loaded.files],
             "hooks": rows,
@@ -350,6 +357,13 @@ def _print_plain(header: str, rows: list[dict[str, Any]]) -> None:
         fields = [row["event"], row["name"], f"{row['source']}/{row['scope']}", row["state"]]
         fields += [row["trust"], _matcher_text(row["matcher"]), row["origin"]]
         click.echo("\t".join(fields))
+
+
+def _command_label(command: str | None) -> str:
+    """A command hook as hooks list shows it: `hookwise` for hookwise's own, else cut."""
+    from hookwise.config.model import hook_label
+
+    return hook_label({"type": "command", "command": command or ""})
 
 
 def _matcher_text(matcher: Any) -> str:
@@ -559,7 +573,7 @@ def trust_hooks(
         click.echo(f"Project hooks waiting for approval in {report.project_root}:")
         for status in pending:
             click.echo(
-                f"  - {status.entry.name} ({status.entry.event}, {status.state}): "
+                f"  - {status.entry.label} ({status.entry.event}, {status.state}): "
                 f"{status.entry.command or ''}"
             )
         click.echo("Review .gemini/settings.json, then run `hookwise hooks trust`.")
@@ -585,7 +599,7 @@ def trust_hooks(
         f"Approved {count} project hook{'s' if count != 1 else ''} in {report.project_root}."
     )
     for status in report.statuses:
-        click.echo(f"  - {status.entry.name} ({status.entry.event})")
+        click.echo(f"  - {status.entry.label} ({status.entry.event})")
     if not settings.trusted:
         click.echo(
             "Note: the folder itself is not trusted, so project hooks still do not run "
@@ -630,7 +644,7 @@ def _trust_claude(ctx: _Context, as_json: bool) -> None:
     click.echo(f"  {trust_story(paths.project, verdict)}")
     click.echo(f"Approved {len(entries)} project hook{'s' if len(entries) != 1 else ''}.")
     for entry in entries:
-        click.echo(f"  - {entry.name} ({entry.event})")
+        click.echo(f"  - {entry.label} ({entry.event})")
 
 
 def _trust_codex(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool) -> None:
@@ -660,7 +674,7 @@ def _trust_codex(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool)
             return
         click.echo(f"Project hooks waiting for approval in {root}:")
         for hook in pending:
-            click.echo(f"  - {hook.event} ({hook.trust}): {hook.command}")
+            click.echo(f"  - {_command_label(hook.command)} ({hook.event}, {hook.trust})")
         click.echo("Review .codex/hooks.json, then run `hookwise hooks trust --host codex`.")
         return
     config = paths.user_config
@@ -701,7 +715,7 @@ def _trust_codex(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool)
         click.echo(f"Trusted Codex project {root} ({config}).")
     click.echo(f"Approved {len(hooks)} project hook{'s' if len(hooks) != 1 else ''} in {root}.")
     for hook in hooks:
-        click.echo(f"  - {hook.event}: {hook.command}")
+        click.echo(f"  - {_command_label(hook.command)} ({hook.event})")
     if not trusted:
         click.echo(
             f"Note: Codex does not load {root}/.codex until the project is trusted: run "

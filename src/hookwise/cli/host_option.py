@@ -40,7 +40,7 @@ def host_option(help_text: str) -> Callable[[_F], _F]:
             type=click.Choice(HOST_NAMES),
             default=None,
             callback=_keep_alias,
-            help=f"{help_text} (--dialect: its former name, kept for a release)",
+            help=help_text,
         )(func)
 
     return decorate

@@ -69,11 +69,7 @@ _scope_option = click.option(
     show_default=True,
     help="project: the project's settings file; user: your own, for every project.",
 )
-_project_option = project_option(
-    must_exist=True,
-    help_text="The project directory (default: the one holding the .hookwise/ found from "
-    "the current directory, else the current directory).",
-)
+_project_option = project_option(must_exist=True)
 _dry_run_option = click.option(
     "--dry-run", is_flag=True, help="Print the changes as a diff; write nothing."
 )

@@ -73,7 +73,8 @@ def export(
                 try:
                     exporter.follow(stop)
                 except KeyboardInterrupt:
-                    stop.set()
+                    stop.set()  # the exporter flushes what it read, then exit 130
+                    raise
                 return
             result = exporter.run_once()
     except (otel_export.CheckpointError, OSError) as exc:

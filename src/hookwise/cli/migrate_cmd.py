@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 import click
 
 from hookwise.cli.errors import EXIT_INPUT_ERROR
-from hookwise.cli.options import project_option
+from hookwise.cli.options import project_option, project_root
 from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def migrate(
     migration = plan_migration(
         cast(Dialect, source),
         cast(Dialect, target),
-        project or Path.cwd(),
+        project_root(project),
         scope=scope,
         home=home,
     )

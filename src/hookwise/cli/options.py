@@ -16,7 +16,12 @@ import click
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-PROJECT_HELP = "The project directory (default: the current directory)."
+# One default for every command: the project is the directory holding the nearest .hookwise/
+# up from here (where the hook finds the policy), else the current directory (project_root).
+PROJECT_HELP = (
+    "The project directory (default: the nearest one up from here holding a .hookwise/, "
+    "else the current directory)."
+)
 
 
 def project_option(

@@ -19,6 +19,7 @@ from hookwise.cli.errors import InputError, os_reason
 from hookwise.cli.guardrails import changes_guardrails
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option
+from hookwise.policy.trust.scopes import POLICY_SCOPES
 from hookwise.protocol.hosts import HOST_NAMES
 from hookwise.wording import count
 
@@ -54,7 +55,6 @@ _cwd_option = project_option(
     "cwd",
     aliases=("--cwd",),
     must_exist=True,
-    help_text="Where to look for the project's policy (default: the current directory).",
 )
 
 
@@ -87,20 +87,32 @@ def policy() -> None:
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 @_cwd_option
 @click.option("--strict", is_flag=True, help="Warnings count as errors.")
+@click.option(
+    "--scope",
+    type=click.Choice(POLICY_SCOPES),
+    default=None,
+    help="Check FILES as this scope's policy (default: from where each lies: the managed "
+    "and user files by their locations, policy.local.yaml local, else project).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
-def validate(files: tuple[Path, ...], cwd: Path | None, strict: bool, as_json: bool) -> None:
+def validate(
+    files: tuple[Path, ...], cwd: Path | None, strict: bool, scope: str | None, as_json: bool
+) -> None:
     """Check policy files: FILES alone, or every scope that applies here."""
     from hookwise.policy.rules.compiler import compile_files
+    from hookwise.policy.trust.scopes import scope_of_path
     from hookwise.policy.trust.store import Trust
 
     if files:
         results = []
         for path in files:
+            read_as = scope or scope_of_path(str(path), _env(None))
             try:
                 # the file's content as written (trust decides what applies where it is)
                 results.append(
-                    compile_files([("project", str(path))], trust=Trust.everything_trusted())
+                    compile_files([(read_as, str(path))], trust=Trust.everything_trusted())
                 )
+                results[-1]["read_as"] = read_as
             except OSError as exc:
                 raise InputError(f"cannot read {path}: {os_reason(exc)}") from None
             if not results[-1]["files"]:
@@ -125,7 +137,16 @@ def validate(files: tuple[Path, ...], cwd: Path | None, strict: bool, as_json: b
         for result in results:
             enabled = sum(1 for r in result["rules"] if r["enabled"])
             names = ", ".join(p for _, p in result["files"])
-            click.echo(f"{names}: {count(len(result['rules']), 'rule')} ({enabled} enabled)")
+            read = result.get("read_as", "project")  # a file named alone: its scope
+            read_as = f" (as the {read} policy)" if read != "project" else ""
+            click.echo(
+                f"{names}{read_as}: {count(len(result['rules']), 'rule')} ({enabled} enabled)"
+            )
+            for untrusted in (t for t in result.get("trust", []) if not t["trusted"]):
+                click.echo(
+                    f"  {untrusted['file']}: {untrusted['why']}: only its restrictions apply "
+                    f"until `hookwise policy trust {untrusted['file']}`"
+                )
         verdict = "invalid" if errors or (strict and warnings) else "valid"
         click.echo(f"{verdict}: {count(len(errors), 'error')}, {count(len(warnings), 'warning')}")
     if errors or (strict and warnings):
@@ -227,7 +248,13 @@ def schema() -> None:
 
 
 @policy.command()
-@project_option("directory", aliases=("--dir",), must_exist=True)
+@project_option(
+    "directory",
+    aliases=("--dir",),
+    must_exist=True,
+    help_text="Where to start the project's policy (default: the current directory: a "
+    "new project starts here).",
+)
 @click.option("--force", is_flag=True, help="Overwrite an existing policy file.")
 @click.option(
     "--packs",
@@ -569,6 +596,8 @@ def _log_line(record: dict[str, Any]) -> str:
         shown = (
             f" $ {line if len(line) <= LOG_COMMAND_WIDTH else line[: LOG_COMMAND_WIDTH - 1] + '…'}"
         )
+    if record.get("source") in ("fire", "simulate"):  # not an agent's call (policy/hook.py)
+        who = f"{who} [{record['source']}]"
     return (
         f"{record.get('time', '?')} {who} {record.get('event') or '-'}{tool}"
         f"{shown} -> {record.get('decision', '?')}{rule}{reason}{_approval_text(record)}"
@@ -687,29 +716,27 @@ def logs(
             click.echo(f"{log}: no records", err=True)
         return
     offset = Path(log).stat().st_size if Path(log).exists() else 0
-    try:
-        while True:
-            time.sleep(0.5)
-            if not Path(log).exists():
+    # Ctrl-C ends it like any command (cli/app.py: exit 130)
+    while True:
+        time.sleep(0.5)
+        if not Path(log).exists():
+            continue
+        size = Path(log).stat().st_size
+        if size < offset:  # rotated
+            offset = 0
+        if size == offset:
+            continue
+        with open(log, encoding="utf-8", errors="replace") as handle:
+            handle.seek(offset)
+            chunk = handle.read()
+            offset = handle.tell()
+        for line in chunk.splitlines():
+            try:
+                record = fastjson.loads(line)
+            except ValueError:
                 continue
-            size = Path(log).stat().st_size
-            if size < offset:  # rotated
-                offset = 0
-            if size == offset:
-                continue
-            with open(log, encoding="utf-8", errors="replace") as handle:
-                handle.seek(offset)
-                chunk = handle.read()
-                offset = handle.tell()
-            for line in chunk.splitlines():
-                try:
-                    record = fastjson.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(record, dict) and _log_matches(record, filters, since):
-                    show(record)
-    except KeyboardInterrupt:
-        return
+            if isinstance(record, dict) and _log_matches(record, filters, since):
+                show(record)
 
 
 def _trust_targets(files: tuple[Path, ...], cwd: Path | None) -> list[str]:

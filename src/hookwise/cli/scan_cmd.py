@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from hookwise import __version__
-from hookwise.cli.options import project_option
+from hookwise.cli.options import project_option, project_root
 
 FORMATS = ("text", "json", "sarif")
 FAIL_LEVELS = ("info", "low", "medium", "high", "critical", "none")
@@ -86,7 +86,7 @@ def scan(
         raise click.UsageError("--update-baseline needs --baseline FILE")
     root = managed_root
     ctx = ScanContext.create(
-        directory or Path.cwd(),
+        project_root(directory),
         claude_managed_dir=root / "claude-code" if root else None,
         codex_managed_dir=root / "codex" if root else None,
         gemini_system_settings=root / "gemini-cli" / "settings.json" if root else None,

@@ -10,14 +10,30 @@ import click
 from hookwise.cli.errors import InputError
 
 
+def _refuse_host(value: str | None) -> None:
+    """--host names an agent in every other command; serve's address is --bind."""
+    if value is not None:
+        raise click.UsageError(
+            f"serve listens on --bind ADDRESS (--bind {value}); --host names an agent "
+            "(gemini, claude, codex) in hookwise's other commands"
+        )
+
+
 @click.group(invoke_without_command=True)
 @click.option(
     "--bind",
-    "--host",
     "host",
     default=None,
     metavar="ADDRESS",
-    help="Address to listen on (default 127.0.0.1: loopback only; --host is the same).",
+    help="Address to listen on (default 127.0.0.1: loopback only).",
+)
+@click.option(
+    "--host",
+    "old_host",
+    default=None,
+    hidden=True,
+    expose_value=False,
+    callback=lambda _ctx, _param, value: _refuse_host(value),
 )
 @click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default 8765).")
 @click.option(

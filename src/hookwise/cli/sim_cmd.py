@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -47,7 +48,8 @@ EXIT_BAD_INPUT = 2
     "rollout_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write the rollout here (default: PROJECT/.agent/rollouts/).",
+    help="Write the rollout here (default: ~/.local/state/hookwise/rollouts/, outside "
+    "the project).",
 )
 @click.option(
     "--bypass-hook-trust",
@@ -72,15 +74,25 @@ def simulate(
     Exit status: 0 when every expectation holds, 1 when one fails, 2 when the scenario,
     the host or the project's .agent/hook.toml is invalid.
     """
+    import os
+
     from rich.console import Console
 
     from hookwise.config.hook_toml import HookTomlError
     from hookwise.host.loading import HookTrustWarning
+    from hookwise.policy.audit import state_dir
+    from hookwise.policy.hook import SOURCE_VARIABLE
     from hookwise.sim.context import SimOptions
     from hookwise.sim.runner import simulate_sync
     from hookwise.sim.scenario import ScenarioError, load_scenario
     from hookwise.sim.view import render_summary
 
+    # the hooks it runs label their audit records (`coverage` does not count them)
+    os.environ[SOURCE_VARIABLE] = "simulate"
+    if rollout_path is None:  # never in the project: a simulation is no change to it
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        name = f"simulate-{stamp}-{os.getpid()}-{scenario_file.stem}.jsonl"
+        rollout_path = Path(state_dir(dict(os.environ))) / "rollouts" / name
     options = SimOptions(
         host=host,
         profile=profile,

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from hookwise.cli.errors import InputError
-from hookwise.cli.options import project_option
+from hookwise.cli.options import project_option, project_root
 
 
 @click.group()
@@ -64,7 +64,7 @@ def check(directory: Path | None, project: Path | None) -> None:
 
     if directory is not None and project is not None and directory != project:
         raise click.UsageError("give the project once: as --project or as the argument")
-    workspace = project or directory or Path(".")
+    workspace = project_root(project or directory)
 
     try:
         config = load_hook_toml(workspace)

@@ -147,3 +147,20 @@ __all__ = [
     "portable_command",
     "portable_host",
 ]
+
+
+def runs_only_hookwise(command: object) -> bool:
+    """Whether a hook command runs hookwise's hook and nothing else, whatever its settings
+    file: the portable script (fixed text: this user's launcher or ``hookwise`` from PATH),
+    or ``hookwise hook`` with its options and no shell syntax. A path to a program called
+    hookwise is not enough (a repository can ship one), so `scan` reads those as any
+    other command."""
+    if is_portable_command(command):
+        return True
+    if not isinstance(command, str):
+        return False
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return False
+    return argv[:2] == ["hookwise", "hook"] and shlex.join(argv) == command.strip()

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from hookwise.config.hookwise_command import is_hookwise_command
 from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_json_stringify, js_string, truthy
 
 
@@ -62,9 +63,27 @@ class HookEntry:
         return hook_display_name(self.config)
 
     @property
+    def label(self) -> str:
+        """What a person is shown (hook_label); ``name`` stays the engine's key."""
+        return hook_label(self.config)
+
+    @property
     def command(self) -> str | None:
         value = self.config.get("command")
         return value if isinstance(value, str) else None
+
+
+# Longer display names are cut: a registered script can run to hundreds of characters.
+LABEL_LIMIT = 60
+
+
+def hook_label(config: dict[str, JSON]) -> str:
+    """A hook as a person reads it in lists and messages: hookwise's own command (whatever
+    form install wrote) as ``hookwise``, any other name or command on one line, cut."""
+    if not config.get("name") and is_hookwise_command(config.get("command")):
+        return "hookwise"
+    text = " ".join(hook_display_name(config).split())
+    return text if len(text) <= LABEL_LIMIT else text[: LABEL_LIMIT - 1] + "…"
 
 
 def hook_display_name(config: dict[str, JSON]) -> str:

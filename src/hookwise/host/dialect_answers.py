@@ -40,8 +40,8 @@ class DialectEffect(Effect):
 
     def to_json(self) -> dict[str, Any]:
         out = {
-            "type": "DialectEffect",
-            "dialect": self.dialect,
+            "type": "HostEffect",  # (the word users meet is host)
+            "host": self.dialect,
             "event": self.event,
             "decision": self.decision,
             "outcome": self.outcome.to_json(),

@@ -46,9 +46,14 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 DEFAULT_KEEP = 5
 
 
-def default_path(env: dict[str, str]) -> str:
+def state_dir(env: dict[str, str]) -> str:
+    """hookwise's per-user state: ``$XDG_STATE_HOME/hookwise`` (~/.local/state/hookwise)."""
     state = env.get("XDG_STATE_HOME") or os.path.join(env.get("HOME") or "~", ".local", "state")
-    return os.path.join(os.path.expanduser(state), "hookwise", "audit.jsonl")
+    return os.path.join(os.path.expanduser(state), "hookwise")
+
+
+def default_path(env: dict[str, str]) -> str:
+    return os.path.join(state_dir(env), "audit.jsonl")
 
 
 def audit_path(settings: dict[str, Any], env: dict[str, str]) -> str:

@@ -1,6 +1,6 @@
 """``hookwise hook``: the command every agent runs before (and after) its actions.
 
-Usage: ``hookwise hook [--platform gemini|claude|codex] [--policy FILE] [--no-audit]``
+Usage: ``hookwise hook [--host gemini|claude|codex] [--policy FILE] [--no-audit]``
 
 Reads one event on stdin, decides with the policy, prints only the host's answer on stdout
 and exits with the code that host obeys. Diagnostics go to stderr and the audit log.
@@ -32,13 +32,14 @@ if TYPE_CHECKING:
     from typing import Any
 
 USAGE = """\
-Usage: hookwise hook [--platform gemini|claude|codex] [--policy FILE] [--no-audit]
+Usage: hookwise hook [--host gemini|claude|codex] [--policy FILE] [--no-audit]
 
 Answer one agent hook event (JSON on stdin) with the policy's decision, in the form the
 host obeys. Register it as the hook command of Gemini CLI, Claude Code or Codex.
 
 Options:
-  --platform NAME  the host (default: detected from the payload); --host is the same
+  --host NAME      the agent (default: detected from the payload); --platform, the
+                   spelling of commands registered earlier, is the same
   --policy FILE    use FILE as the project policy (default: .hookwise/policy.yaml found
                    from the event's cwd; also $HOOKWISE_POLICY)
   --no-audit       do not write the audit log
@@ -75,7 +76,7 @@ def parse_args(argv: list[str]) -> Options:
             if name != "--policy":  # --host: the CLI's name for it; --platform stays registered
                 if value not in PLATFORMS:
                     raise UsageError(
-                        f"unknown platform {value!r}; expected one of: {', '.join(PLATFORMS)}"
+                        f"unknown host {value!r}; expected one of: {', '.join(PLATFORMS)}"
                     )
                 options.platform = value
             else:
@@ -192,6 +193,15 @@ def nested_payload(payload: dict[str, Any]) -> bool:
     return False
 
 
+# Said on stderr when a person runs the hook at a terminal: it would otherwise wait silently.
+TERMINAL_NOTE = (
+    "hookwise hook: reading one JSON event on stdin, as an agent sends it to its hook\n"
+    '  (e.g. {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": '
+    '{"command": "ls"}});\n'
+    "  end it with Ctrl-D, leave with Ctrl-C; `hookwise explain` shows the rules' reasoning\n"
+)
+
+
 def _read_stdin() -> str:
     data = sys.stdin.buffer.read()
     text = data.decode("utf-8")
@@ -265,6 +275,19 @@ def audit_record(
     return record
 
 
+# `fire` and `simulate` set this for the hooks they run: their decisions are labelled in the
+# audit log and `coverage` does not count them as an agent's. A label can only make
+# `coverage` report more undecided calls, never fewer, so an agent gains nothing by it.
+SOURCE_VARIABLE = "HOOKWISE_AUDIT_SOURCE"
+SOURCES = ("fire", "simulate")
+
+
+def audit_source(env: dict[str, str]) -> str:
+    """``hook``, or the tool that ran this hook instead of an agent."""
+    source = env.get(SOURCE_VARIABLE)
+    return source if source in SOURCES else "hook"
+
+
 def relay_ask(outcome: Outcome, policy: dict[str, Any], env: dict[str, str]) -> None:
     """An ``ask`` goes to a person through settings.approvals (relay.py), then re-encoded.
 
@@ -318,6 +341,9 @@ def main(argv: list[str]) -> int:
     policy: dict[str, Any] | None = None
     files: list[Any] = []
     state: FileRetryState | None = None
+    interactive = sys.stdin.isatty()
+    if interactive:
+        sys.stderr.write(TERMINAL_NOTE)
     try:
         payload: Any = None
         bad_input: str | None = None
@@ -352,6 +378,15 @@ def main(argv: list[str]) -> int:
             outcome = decide(payload, policy, options.platform, env, now=now, state=state)
             if policy["settings"].get("approvals") and outcome.decision is not None:
                 relay_ask(outcome, policy, env)
+    except KeyboardInterrupt:
+        if interactive:  # a person at a terminal: leave quietly, as a shell command does
+            sys.stderr.write("\n")
+            if sink is not None:
+                audit.send_record(sink, audit.HOOK_DONE)
+            return 130
+        # an agent's hook interrupted: still answer, closed where a guard is concerned
+        settings = policy["settings"] if policy else {}
+        outcome.answer = failure_answer(outcome, "interrupted (SIGINT)", None, settings, env)
     except Exception as exc:  # an internal error must still answer
         import traceback
 
@@ -378,7 +413,7 @@ def main(argv: list[str]) -> int:
                 now=now,
                 latency_ms=(time.perf_counter() - started) * 1000,
                 files=files,
-                source="hook",
+                source=audit_source(env),
             )
             if policy and policy.get("untrusted"):
                 record["untrusted"] = policy["untrusted"]

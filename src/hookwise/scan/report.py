@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from hookwise.config.hookwise_command import runs_only_hookwise
 from hookwise.scan import catalog
 from hookwise.scan.analysis.analyse import analyse_runnable
 from hookwise.scan.context import ScanContext
@@ -115,6 +116,12 @@ def scan_project(ctx: ScanContext) -> ScanReport:
         if runnable.kind in ("http-hook", "mcp-remote"):
             findings += _remote_findings(runnable)
             continue
+        if (
+            runnable.kind == "hook"
+            and runnable.argv is None
+            and runs_only_hookwise(runnable.command)
+        ):
+            continue  # hookwise's own hook: it reads the policy and answers, nothing more
         analysis = analyse_runnable(ctx, runnable)
         report.scripts[index] = analysis.scripts
         missing = [

@@ -167,7 +167,17 @@
     const body = await api("/api/approvals?status=pending&limit=50");
     if (gen === state.generation) renderApprovals((body && body.approvals) || []);
   });
-  const refreshers = [configRefresher, permissionsRefresher, executionsRefresher, approvalsRefresher];
+  const decisionsRefresher = refresher("guard decisions", EXECUTIONS_MIN_INTERVAL_MS, async (gen) => {
+    const body = await api(`/api/console/decisions?limit=${MAX_EXECUTIONS}`);
+    if (gen === state.generation) renderDecisions(body || {});
+  });
+  const refreshers = [
+    configRefresher,
+    permissionsRefresher,
+    executionsRefresher,
+    approvalsRefresher,
+    decisionsRefresher,
+  ];
 
   // --- the change stream --------------------------------------------------------------
 
@@ -179,6 +189,7 @@
     if (token.permissions !== last.permissions) permissionsRefresher.request();
     if (token.executions !== last.executions) executionsRefresher.request();
     if (token.approvals !== last.approvals) approvalsRefresher.request();
+    if (token.decisions !== last.decisions) decisionsRefresher.request();
   }
 
   function parseEvent(chunk) {
@@ -604,6 +615,39 @@
     }
   }
 
+  // --- guard decisions (the policy hook's audit log) --------------------------------------
+
+  const DECISION_CLASS = { deny: "exit-blocking", ask: "exit-warning", allow: "exit-ok", none: "exit-none" };
+
+  function renderDecisions(body) {
+    const list = Array.isArray(body.decisions) ? body.decisions : [];
+    const items = list.map((data) => {
+      const el = $("dec-template").content.firstElementChild.cloneNode(true);
+      const decision = String(data.decision || "none");
+      const badge = field(el, "decision");
+      badge.textContent = decision;
+      badge.classList.add(DECISION_CLASS[decision] || "exit-none");
+      el.dataset.decision = decision;
+      const source = String(data.source || "hook");
+      field(el, "source").textContent = source === "hook" ? "policy hook" : source;
+      field(el, "event").textContent = String(data.event || "");
+      field(el, "tool").textContent = String(data.tool || "");
+      const rule = data.rule ? `rule ${data.rule}` : "";
+      const approval = data.approval ? `approval ${data.approval}` : "";
+      field(el, "rule").textContent = [rule, approval].filter(Boolean).join(" · ");
+      field(el, "host").textContent = String(data.hostTitle || data.host || "");
+      field(el, "when").textContent = String(data.time || "");
+      field(el, "command").textContent = data.command ? `$ ${data.command}` : "";
+      field(el, "command").hidden = !data.command;
+      field(el, "reason").textContent = String(data.reason || "");
+      field(el, "reason").hidden = !data.reason;
+      return el;
+    });
+    $("dec-list").replaceChildren(...items);
+    $("dec-empty").hidden = items.length > 0;
+    $("dec-log").textContent = body.log ? `from ${body.log}` : "";
+  }
+
   // --- executions ---------------------------------------------------------------------
 
   function exitKind(code) {
@@ -826,6 +870,8 @@
     $("perm-list").replaceChildren();
     $("exec-list").replaceChildren();
     $("apr-list").replaceChildren();
+    $("dec-list").replaceChildren();
+    $("dec-empty").hidden = false;
     state.approvals = [];
     $("apr-count").textContent = "0";
     $("apr-empty").hidden = false;

@@ -28,6 +28,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.engine import Engine
 
+from hookwise.api import guard_log
 from hookwise.api.permissions import PENDING
 from hookwise.api.state import ServiceState, service
 from hookwise.api.storage.db import now_ms
@@ -82,6 +83,33 @@ class ConsoleExecution(BaseModel):
     messageBlocks: list[dict[str, Any]]
     permissionId: str | None
     timestamp: int = Field(description="when the execution was recorded, ms since the epoch")
+
+
+class GuardDecision(BaseModel):
+    """One decision of the policy hook (`hookwise hook`), from the audit log it writes."""
+
+    time: str
+    source: Literal["hook", "fire", "simulate"] = Field(
+        description='"hook": an agent asked; "fire", "simulate": hookwise ran the hook itself'
+    )
+    host: str | None
+    hostTitle: str | None
+    session: str | None
+    event: str | None
+    tool: str | None
+    command: str | None = Field(description="the shell command, cut to 300 characters")
+    decision: str = Field(description="deny, ask, allow or none")
+    rule: str | None
+    reason: str | None
+    approval: str | None = Field(
+        description='an ask sent to a person through the relay: "allowed by NAME", "expired"...'
+    )
+    untrusted: bool = Field(description="a project policy applied only its restrictions")
+
+
+class GuardDecisionsResponse(BaseModel):
+    decisions: list[GuardDecision] = Field(description="newest first")
+    log: str = Field(description="the audit log read: the one this user's hooks write")
 
 
 class ConsoleExecutionsResponse(BaseModel):
@@ -179,6 +207,7 @@ async def _changes(engine: Engine, follow: bool) -> AsyncIterator[str]:
     while True:
         try:
             token = await asyncio.to_thread(change_token, engine)
+            token["decisions"] = guard_log.fingerprint()
         except sa.exc.SQLAlchemyError:  # the page reconnects after RETRY_MS
             log.exception("console change token failed")
             return
@@ -198,8 +227,9 @@ async def _changes(engine: Engine, follow: bool) -> AsyncIterator[str]:
 _STREAM_DOC = (
     "Server-sent events. Each `changed` event carries "
     '`{"permissions": str, "executions": str, "config": int, "approvals": str, '
-    '"serverTime": int}`: opaque fingerprints of the pending permissions, the executions, '
-    "the configuration version and the pending approval requests; refetch the part whose "
+    '"decisions": str, "serverTime": int}`: opaque fingerprints of the pending permissions, '
+    "the executions, the configuration version, the pending approval requests and the "
+    "policy hook's audit log; refetch the part whose "
     "fingerprint differs from the last one seen. The first event always carries the "
     "current state. The stream follows changes (checking "
     f"every {POLL_SECONDS} s, for up to {int(STREAM_SECONDS)} s) only when the request's "
@@ -222,6 +252,19 @@ def console_executions(
 ) -> ConsoleExecutionsResponse:
     state.calls.flush(state.engine)  # this worker's calls show at once; others' within 1 s
     return ConsoleExecutionsResponse(executions=recent_executions(state.engine, limit, after))
+
+
+@router.get(
+    "/api/console/decisions",
+    response_model=GuardDecisionsResponse,
+    summary="The policy hook's recent decisions, newest first",
+)
+def console_decisions(
+    limit: int = Query(50, ge=1, le=guard_log.MAX_DECISIONS),
+) -> GuardDecisionsResponse:
+    path = guard_log.audit_log_path()
+    decisions = [GuardDecision(**d) for d in guard_log.recent_decisions(limit, path)]
+    return GuardDecisionsResponse(decisions=decisions, log=path)
 
 
 @router.get(

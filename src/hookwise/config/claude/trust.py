@@ -197,10 +197,10 @@ def gate_claude_project_hooks(hooks: ClaudeHooks, options: ClaudeTrustOptions) -
         if entry.source is not Source.PROJECT:
             kept.append(entry)
         elif not trust.trusted:
-            hooks.untrusted.append(f"{entry.name} ({entry.event}, {entry.origin}): {trust.detail}")
+            hooks.untrusted.append(f"{entry.label} ({entry.event}, {entry.origin}): {trust.detail}")
         elif enforce and hook_fingerprint(entry) not in approved:
             hooks.untrusted.append(
-                f"{entry.name} ({entry.event}, {entry.origin}): not approved (hookwise hook "
+                f"{entry.label} ({entry.event}, {entry.origin}): not approved (hookwise hook "
                 "trust: enforce); review it, then run `hookwise hooks trust --host claude`"
             )
         else:

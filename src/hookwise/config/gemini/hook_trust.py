@@ -225,7 +225,7 @@ class HookTrustReport:
         if hook_fingerprint(entry) in self.approved:
             return None
         return (
-            f"project hook {entry.name!r} ({entry.event}) is not approved: hookwise hook trust "
+            f"project hook {entry.label!r} ({entry.event}) is not approved: hookwise hook trust "
             f"is in enforce mode; review .gemini/settings.json and run `hookwise hooks trust` "
             f"in {self.project_root}"
         )
@@ -360,7 +360,7 @@ def _record(
 
 
 def _describe(status: HookTrustStatus) -> str:
-    label = status.entry.name
+    label = status.entry.label
     if status.state == "changed":
         return f"{label} ({status.entry.event}; changed since it was approved)"
     return f"{label} ({status.entry.event}; new)"

@@ -27,6 +27,7 @@ from hookwise.config.files import read_file_bytes
 from hookwise.config.hookwise_command import is_hookwise_command, is_portable_command, machine_paths
 from hookwise.config.host_homes import claude_config_dir, codex_home, gemini_home
 from hookwise.config.jsonc import JsonDocument, JsonEditError
+from hookwise.config.model import HookEntry
 from hookwise.policy.install.codex_hook_trust import codex_project_trust, toml_string
 from hookwise.policy.install.errors import InstallError
 from hookwise.policy.install.hooks_edit import find_hookwise
@@ -218,14 +219,20 @@ def _scope_of(origin: str, host: str, project: Path, env: Mapping[str, str]) -> 
     return "other"
 
 
-def _entries(
-    host: str, project: Path, env: Mapping[str, str], report: HostReport
-) -> list[Registered]:
-    """hookwise handlers the host's loader registers, with whether each would run."""
-    from hookwise.config.model import HookEntry
+@dataclass
+class Loaded:
+    """What the host's loader made of hookwise's handlers."""
 
+    registered: list[Registered]
+    entries: list[HookEntry]  # hookwise's, as the host's runtime plans them
+    merged: set[str]  # origins the loader left out as copies of another (Claude Code)
+
+
+def _entries(host: str, project: Path, env: Mapping[str, str], report: HostReport) -> Loaded:
+    """hookwise handlers the host's loader registers, with whether each would run."""
     entries: list[HookEntry] = []
     not_running: list[Registered] = []
+    merged: set[str] = set()
     if host == "gemini":
         from hookwise.config.gemini.paths import SettingsPaths
         from hookwise.config.gemini.settings import load_settings
@@ -244,6 +251,7 @@ def _entries(
         home = None if env.get("CLAUDE_CONFIG_DIR") else str(claude_config_dir(env).parent)
         claude = load_claude_hooks(project, home=home, env=env)
         entries = claude.registry.entries
+        merged = {dropped for dropped, _ in claude.deduplicated}
         _claude_switches(claude, project, env, report)
         warnings = claude.warnings
     else:
@@ -270,7 +278,46 @@ def _entries(
     for warning in warnings:
         if any(text and text in warning for text in mentioned):
             report.add("warn", "settings", warning)
-    return out + not_running
+    ours = [e for e in entries if is_hookwise_command(e.command)]
+    return Loaded(out + not_running, ours, merged)
+
+
+def _times_run(host: str, entries: list[HookEntry], event: str) -> int:
+    """How many of hookwise's handlers on ``event`` the host's runtime runs for one call
+    (each runtime merges identical handlers as its host does)."""
+    from hookwise.config.registry import Registry
+    from hookwise.host.runtimes import runtime_for
+    from hookwise.protocol.profiles import Profile
+
+    runtime = runtime_for(host, Profile.GEMINI_CLI)
+    payload = {"tool_name": host_info(host).shell_tool, "tool_input": {"command": "ls"}}
+    context = runtime.match_context(event, payload)
+    plan = runtime.plan(Registry(entries), event, payload, context, [])
+    return len(plan.hooks) if plan is not None else 0
+
+
+def _copies_check(host: str, loaded: Loaded, written: set[str], report: HostReport) -> None:
+    """One warning per event hookwise is registered on more than once, whatever the host:
+    how many copies, where, how many run, and how to keep one."""
+    origins: dict[str, set[str]] = {}
+    for origin in written | {r.origin for r in loaded.registered if r.runs}:
+        origins.setdefault(origin.partition("#")[2].split("/")[2], set()).add(origin)
+    for event, found in origins.items():
+        if len(found) < 2:
+            continue
+        runs = _times_run(host, [e for e in loaded.entries if e.event == event], event)
+        title = HOST_TITLES[host]
+        how = (
+            f"{title} runs it once (it merges identical handlers)"
+            if runs == 1
+            else f"{title} runs it {runs} times on each call"
+        )
+        report.add(
+            "warn",
+            "events",
+            f"{event}: hookwise is registered {len(found)} times ({', '.join(sorted(found))}); "
+            f"{how}: keep one (`hookwise uninstall {host} --scope user` or `--scope project`)",
+        )
 
 
 def _gemini_switches(settings: Any, report: HostReport) -> None:
@@ -572,7 +619,8 @@ def check_host(
     report.events_used = policy_events(compiled, host)
     written = _written(host, project, env, report)
     probe = HostReport(host)
-    registered = _entries(host, project, env, probe)
+    loaded = _entries(host, project, env, probe)
+    registered = loaded.registered
     report.registered = registered
     report.installed = bool(written or registered)
     if not report.installed:
@@ -582,7 +630,7 @@ def check_host(
     report.checks.extend(probe.checks)
     running = [r for r in registered if r.runs]
     unseen: dict[str, list[str]] = {}
-    for origin in sorted(written - {r.origin for r in registered}):
+    for origin in sorted(written - {r.origin for r in registered} - loaded.merged):
         path, _, pointer = origin.partition("#")
         unseen.setdefault(path, []).append(pointer.split("/")[2])
     for path, events in unseen.items():
@@ -623,15 +671,8 @@ def check_host(
     if unused:
         report.add("info", "events", f"registered on {', '.join(unused)}, which no rule uses")
     needed = timeout_seconds(compiled)
-    for event, entries in by_event.items():
-        commands = {e.command for e in entries}
-        if len(entries) > 1 and (host == "codex" or len(commands) > 1):
-            report.add(
-                "warn",
-                "events",
-                f"{event}: hookwise is registered {len(entries)} times "
-                f"({', '.join(e.origin for e in entries)}); it runs more than once",
-            )
+    _copies_check(host, loaded, written, report)
+    for entries in by_event.values():
         for entry in entries:
             _check_entry(
                 host, entry, needed, report, relay=bool(compiled["settings"].get("approvals"))

@@ -132,6 +132,12 @@ def plan_install(
             f"{first['column']}: {first['message']}); until they are fixed hookwise denies "
             "tool calls"
         )
+    if not policy.get("files"):
+        plan.notes.append(
+            f"no policy applies in {project} yet: the hook lets every call through until "
+            "`hookwise policy init` writes a starter (.hookwise/policy.yaml); then run "
+            "`hookwise install` again for the events it uses"
+        )
     if host == "codex":
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:

@@ -163,6 +163,14 @@ def compile_sources(
                 continue  # two scopes extend the same pack version: one copy
             if not policy_file.trusted:
                 refused = _untrusted_rule(original, previous)
+                if refused and previous is None and not original["enabled"]:
+                    # switched off in the file itself: nothing is ignored, nothing to say;
+                    # listed (and counted) as it is once trusted, but no scope's override
+                    # can switch it on until then
+                    rule = copy.deepcopy(original)
+                    rule.update(untrusted=True, inert=True)
+                    rules[rule["id"]] = rule
+                    continue
                 if refused:
                     policy_file.ignored.append(f"rule {original['id']}")
                     problems.append(Problem(*where, _untrusted(policy_file, refused), "warning"))
@@ -200,6 +208,18 @@ def compile_sources(
             if target is None:
                 problems.append(
                     Problem(*where, f"override of unknown rule {target_id!r}", "warning")
+                )
+                continue
+            if target.get("inert") and override.get("enabled"):
+                problems.append(
+                    Problem(
+                        *where,
+                        _untrusted(
+                            _file_of(others, target["file"]),
+                            f"the override enabling {target_id!r} is ignored",
+                        ),
+                        "warning",
+                    )
                 )
                 continue
             changes: dict[str, Any] = {
@@ -280,6 +300,10 @@ def _untrusted(policy_file: PolicyFile, what: str) -> str:
         f"{what}: this {policy_file.scope} policy is {policy_file.trust_why}; once you have "
         f"reviewed it, `hookwise policy trust {policy_file.path}` applies it in full"
     )
+
+
+def _file_of(files: list[PolicyFile], path: str) -> PolicyFile:
+    return next(f for f in files if f.path == path)
 
 
 def _untrusted_rule(rule: dict[str, Any], previous: dict[str, Any] | None) -> str | None:

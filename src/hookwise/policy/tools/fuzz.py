@@ -172,22 +172,57 @@ def _sample_glob(pattern: str) -> str:
     return re.sub(r"\[!?([^\]])[^\]]*\]", r"\1", text)
 
 
-def _spec_seed(spec: dict[str, Any]) -> str | None:
+def _regex_sample(source: dict[str, Any]) -> str | None:
+    """A word the spec's argument or line regex needs, if it has one."""
+    for key in ("regex", "line_regex"):
+        for pattern in source.get(key, []):
+            sample = _sample_regex(pattern)
+            if sample:
+                return sample
+    return None
+
+
+def _spec_seed(spec: dict[str, Any], target: str) -> tuple[str, str] | None:
+    """A command the spec matches: its program, arguments and flags, the rule's path
+    ``target``, and a sample of its regexes (``psql 'drop database'``, ``find -delete``);
+    with that sample, a word the program's option table does not describe ("" if none)."""
     if spec.get("pattern"):
-        return str(spec["pattern"])
+        return str(spec["pattern"]), ""
     source = spec.get("source") or {}
     if "program" not in source:
         for pattern in source.get("line_regex", []):
             sample = _sample_regex(pattern)
             if sample:
-                return sample
+                return sample, ""
         return None
     words = [_sample_glob(source["program"][0])]
     words += [_sample_glob(a) for a in source.get("args", [])]
     words += list(source.get("flags", []))
     if source.get("any_flags"):
         words.append(source["any_flags"][0])
-    return " ".join(shlex.quote(w) if w != shlex.quote(w) and " " not in w else w for w in words)
+    if target:
+        words.append(target)
+    sample = _regex_sample(source) or ""
+    if sample:
+        words.append(sample)
+    return " ".join(shlex.quote(w) for w in words), sample
+
+
+def _sample_compiled_glob(glob: Any) -> str:
+    """A path a compiled glob (globs.py) matches: literals kept, wildcards one ``x``."""
+    if isinstance(glob, str):  # the cache's form of a one-literal glob
+        return glob
+    out: list[str] = []
+    for token in glob[0]:
+        kind = token[0]
+        if kind == "L":
+            out.append(str(token[1]))
+        elif kind == "C":
+            _, negated, chars, ranges = token
+            out.append("x" if negated else (chars[:1] or ranges[0][0]))
+        elif kind != "**/":
+            out.append("x")
+    return "".join(out)
 
 
 def _target_for(rule: dict[str, Any]) -> str:
@@ -197,19 +232,22 @@ def _target_for(rule: dict[str, Any]) -> str:
         return ""
     if files.get("outside"):
         return "../victim"
+    if files.get("globs"):
+        return _sample_compiled_glob(files["globs"][0][0])
+    if files.get("extensions"):
+        return f"victim.{files['extensions'][0].lstrip('.')}"
     return "victim"
 
 
-def seeds(rule: dict[str, Any]) -> list[str]:
-    """Commands the rule should catch, derived from its own command matchers."""
-    out: list[str] = []
+def seeds(rule: dict[str, Any]) -> dict[str, str]:
+    """Commands the rule should catch, derived from its own command matchers, each with
+    the word of it sampled from a regex (data to the program, never respelt as flags)."""
+    out: dict[str, str] = {}
     target = _target_for(rule)
     for spec in rule["m"].get("command", []):
-        seed = _spec_seed(spec)
-        if seed and target and target not in seed:
-            seed = f"{seed} {target}"
-        if seed and seed not in out:
-            out.append(seed)
+        found = _spec_seed(spec, target)
+        if found:
+            out.setdefault(*found)
     return out
 
 
@@ -220,15 +258,16 @@ def _is_flag(word: str) -> bool:
     return word.startswith("-") and len(word) > 1 and word != "--"
 
 
-def _flag_forms(argv: list[str]) -> list[tuple[str, list[str]]]:
+def _flag_forms(argv: list[str], data: str = "") -> list[tuple[str, list[str]]]:
     """Respellings of the flags, kept where they stand (``git --force push`` is not
-    ``git push --force``), plus all flags moved after the operands."""
+    ``git push --force``), plus all flags moved after the operands. ``data``: a word
+    that only looks like a flag (``find -delete``), never respelt."""
     out: list[tuple[str, list[str]]] = []
-    flags = [w for w in argv[1:] if _is_flag(w)]
+    flags = [w for w in argv[1:] if _is_flag(w) and w != data]
     if not flags:
         return out
     first = argv.index(flags[0])
-    bare = [w for w in argv if not _is_flag(w)]
+    bare = [w for w in argv if not _is_flag(w) or w == data]
 
     def at_first(words: list[str]) -> list[str]:
         return [*bare[:first], *words, *bare[first:]]
@@ -254,8 +293,9 @@ def _flag_forms(argv: list[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
-def variants(seed: str) -> list[tuple[str, str]]:
-    """(form, command) spellings that bash runs like ``seed``."""
+def variants(seed: str, data: str = "") -> list[tuple[str, str]]:
+    """(form, command) spellings that bash runs like ``seed`` (``data``: a word of it
+    that only looks like a flag, _flag_forms)."""
     try:
         argv = shlex.split(seed)
     except ValueError:
@@ -265,7 +305,9 @@ def variants(seed: str) -> list[tuple[str, str]]:
     prog, rest = argv[0], argv[1:]
     line = shlex.join(argv)
     quoted = shlex.quote(line)
-    out: list[tuple[str, str]] = [(form, shlex.join(words)) for form, words in _flag_forms(argv)]
+    out: list[tuple[str, str]] = [
+        (form, shlex.join(words)) for form, words in _flag_forms(argv, data)
+    ]
     tail = " ".join(shlex.quote(w) for w in rest)
     if len(prog) > 1 and prog.isalnum():
         out += [
@@ -373,7 +415,7 @@ def variants(seed: str) -> list[tuple[str, str]]:
                 f"echo {shlex.quote(rest[-1])} | xargs -I{{}} {shlex.join(argv[:-1])} {{}}",
             )
         )
-    out += run_time_forms(argv)
+    out += run_time_forms(argv, data)
     seen: set[str] = {seed}
     unique: list[tuple[str, str]] = []
     for form, raw in out:
@@ -384,7 +426,7 @@ def variants(seed: str) -> list[tuple[str, str]]:
     return unique
 
 
-def run_time_forms(argv: list[str]) -> list[tuple[str, str]]:
+def run_time_forms(argv: list[str], data: str = "") -> list[tuple[str, str]]:
     """Spellings whose words, code or program are made when the line runs (issue 24's
     classes): hookwise must find them or answer them unverifiable, never let them by."""
     prog, rest = argv[0], argv[1:]
@@ -436,7 +478,7 @@ def run_time_forms(argv: list[str]) -> list[tuple[str, str]]:
     if len(prog) > 1 and prog.isalnum():
         out.append(("line continuation in the program", f"{prog[0]}\\\n{prog[1:]} {tail}"))
         out.append(("program by a glob", f"/usr/bin/{prog[0]}[{prog[1]}]{prog[2:]} {tail}"))
-    flags = [w for w in rest if _is_flag(w)]
+    flags = [w for w in rest if _is_flag(w) and w != data]
     if flags:
         flag = flags[0]
         after = shlex.join([w for w in rest if w != flag])
@@ -525,7 +567,7 @@ def fuzz_rule(
         return report
     for seed in caught:
         report.seed = report.seed or seed
-        for form, command in variants(seed):
+        for form, command in variants(seed, candidates[seed]):
             report.tried += 1
             blocked, _ = _verdict(policy, command, cwd, env)
             if not blocked:

@@ -17,6 +17,8 @@ A scenario file (for users' CI)::
           reason_contains: force
           exit_code: 0
           output: {hookSpecificOutput: {permissionDecision: deny}}   # part of stdout's JSON
+          host: deny             # what the host then does: deny | ask | proceed; or per
+                                 # host: {claude: ask, codex: deny} (Codex cannot ask)
 
 Every scenario goes through :func:`hookwise.policy.pipeline.decide`, the code the hook runs.
 """
@@ -67,7 +69,10 @@ EXPECT_KEYS = (
     "not_matched",
     "stop",
     "retry",
+    "host",
 )
+# expect.host: what the host does with the call (host/reading.py reads the answer)
+HOST_EFFECTS = ("deny", "ask", "proceed")
 DECISIONS = ("deny", "ask", "allow", "none")
 
 
@@ -198,10 +203,59 @@ def load_scenarios(path: str) -> ScenarioFile:
             raise ScenarioError(f"{where}: 'expect' says nothing to check")
         if "decision" in expect and expect["decision"] not in DECISIONS:
             raise ScenarioError(f"{where}: expect.decision must be one of {', '.join(DECISIONS)}")
+        if "host" in expect:
+            _check_host_effect(f"{where}: expect.host", expect["host"], platform)
         env = {**common_env, **_strings(f"{where}: env", item.get("env"))}
         now = _parse_time(where, item["time"]) if "time" in item else None
         result.scenarios.append(Scenario(name, platform, payload, env, now, expect))
     return result
+
+
+def _check_host_effect(where: str, value: Any, platform: str | None) -> None:
+    """``deny``, or ``{claude: ask, codex: deny}`` naming the scenario's host."""
+    words = ", ".join(HOST_EFFECTS)
+    if isinstance(value, str):
+        if value not in HOST_EFFECTS:
+            hint = " (a host lets a call go ahead or not: `proceed`)" * (value in DECISIONS)
+            raise ScenarioError(f"{where}: {value!r} is not one of {words}{hint}")
+        return
+    if not isinstance(value, dict) or not value:
+        raise ScenarioError(f"{where}: expected one of {words}, or a mapping host -> one of them")
+    for host, effect in value.items():
+        if host not in PLATFORMS:
+            raise ScenarioError(
+                f"{where}: unknown host {host!r}; expected one of: {', '.join(PLATFORMS)}"
+            )
+        _check_host_effect(f"{where}.{host}", effect, None)
+    if platform is not None and platform not in value:
+        raise ScenarioError(f"{where}: says nothing about this scenario's host, {platform}")
+
+
+def _host_effect_failures(scenario: Scenario, outcome: Outcome) -> list[str]:
+    """What the host does with the hook's answer, against expect.host."""
+    from hookwise.host.reading import answer_outcome, effect_word
+
+    wanted = scenario.expect["host"]
+    host = outcome.host
+    if host is None or outcome.host_event is None:
+        return ["host: the payload was decided by no host's rules"]
+    if isinstance(wanted, dict):
+        if host not in wanted:
+            return [f"host: expect.host says nothing about {host}"]
+        wanted = wanted[host]
+    answer = outcome.answer
+    got = effect_word(
+        answer_outcome(
+            host,
+            outcome.host_event,
+            scenario.payload,
+            (answer.stdout, answer.stderr, answer.exit_code),
+        )
+    )
+    if got == wanted:
+        return []
+    decided = outcome.decision.decision if outcome.decision else "none"
+    return [f"host: expected {host} to {wanted}, it would {got} (the policy said {decided})"]
 
 
 def _subset(expected: Any, actual: Any, path: str) -> list[str]:
@@ -273,6 +327,8 @@ def check(scenario: Scenario, outcome: Outcome) -> list[str]:
             actual_value = getattr(decision, key) if decision else None
             if bool(expect[key]) != (actual_value is not None):
                 failures.append(f"{key}: expected {bool(expect[key])}, got {actual_value!r}")
+    if "host" in expect:
+        failures.extend(_host_effect_failures(scenario, outcome))
     return failures
 
 

@@ -94,6 +94,16 @@ rules:
     action: ask
     reason: git reset --hard discards uncommitted work. Allow it?
 
+  - id: confirm-recursive-delete
+    description: A recursive delete inside the project (`rm -rf build`) is confirmed first.
+    match:
+      command: {program: rm, any_flags: [-r]}
+    # ask: the agent's own prompt where it has one; headless runs and Codex get
+    # ask_fallback (deny above). Delete this rule if your agents clean builds on their own.
+    action: ask
+    reason: rm -r deletes a whole directory tree. Allow it?
+    priority: 10
+
   - id: warn-curl-pipe-shell
     description: Piping a download into a shell.
     match:

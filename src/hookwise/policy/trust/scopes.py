@@ -166,6 +166,21 @@ def find_project(start: str) -> str | None:
     return dirs[-1] if dirs else None
 
 
+POLICY_SCOPES = ("managed", "user", "project", "local")
+
+
+def scope_of_path(path: str, env: dict[str, str]) -> str:
+    """The scope a policy file at ``path`` has where it lies: the managed or the user file
+    by their locations, ``policy.local.yaml`` local, anything else project."""
+    real = os.path.realpath(path)
+    for managed, _how in managed_paths(env):
+        if real == os.path.realpath(managed):
+            return "managed"
+    if real == os.path.realpath(user_policy_path(env)):
+        return "user"
+    return "local" if os.path.basename(real) == LOCAL_FILE else "project"
+
+
 def scope_files(cwd: str, env: dict[str, str]) -> list[tuple[str, str]]:
     """(scope, path) of every policy file that may apply, present or not, in scope order."""
     return [(scope, path) for scope, path, _how in scope_sources(cwd, env)]
