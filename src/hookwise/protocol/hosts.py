@@ -44,18 +44,28 @@ HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex")
 
 
 class HostInfo:
-    """One host's row."""
+    """One host's row: every fact hookwise needs about a host that is not an event's."""
 
     __slots__ = (
         "attended",
+        "config_dir",
+        "detect",
+        "failure",
+        "handler",
+        "hooks_layout",
+        "install_files",
+        "jsonc",
         "module",
         "name",
         "pre_tool_event",
         "project_files",
         "shell_tool",
+        "supports",
         "table_name",
         "timeout_unit",
         "title",
+        "tools",
+        "trust",
         "user_files",
     )
 
@@ -71,6 +81,17 @@ class HostInfo:
         module: str,
         table_name: str | None = None,
         attended: tuple[str, ...] | None = None,
+        *,
+        tools: dict[str, str],
+        config_dir: tuple[str | None, str, bool],
+        install_files: dict[str, str],
+        failure: dict[str, str],
+        detect: tuple[tuple[str, str, str], ...] = (),
+        hooks_layout: Literal["groups", "flat"] = "groups",
+        handler: tuple[str, str, tuple[tuple[str, str], ...]] = ("command", "timeout", ()),
+        jsonc: bool = False,
+        supports: frozenset[str] = frozenset(),
+        trust: str = "",
     ) -> None:
         self.name = name
         self.title = title
@@ -82,7 +103,33 @@ class HostInfo:
         self.module = module  # the protocol module with its event table and EVENT_NAMES
         self.table_name = table_name  # its DialectSpec there, for hosts read per run
         self.attended = attended  # how a hook tells an interactive session (see above)
+        # the host's tool names -> hookwise's canonical tools (MCP and unknown keep theirs)
+        self.tools = tools
+        # (variable naming it, default under HOME, whether the variable names HOME itself)
+        self.config_dir = config_dir
+        # scope -> the file ``hookwise install`` writes: "project" relative to the project,
+        # "user" relative to config_dir
+        self.install_files = install_files
+        # what the host does with the tool when a pre-tool hook "crash"es (exit 1) or hits
+        # its "timeout": "runs" (fails open) or "blocked" (fails closed), as observed
+        self.failure = failure
+        # what tells this host's payload from another's with the same event name, tried in
+        # order (adapters.detect_platform): ("fields", "A B", EXCEPT): the payload has every
+        # field named, unless its event is EXCEPT; ("env", NAME, ""), ("env_prefix", P, "")
+        self.detect = detect
+        # "groups": event -> [{matcher, hooks: [handler]}]; "flat": event -> [handler]
+        self.hooks_layout = hooks_layout
+        # (command key, timeout key, fixed keys) of one command handler
+        self.handler = handler
+        self.jsonc = jsonc  # the settings file takes comments
+        # what hookwise does for the host: "hook" (answers it), "install", "runtime"
+        # (HookSystem/fire/simulate), "scan", "coverage" (reads its session records),
+        # "migrate", "run" (started under `hookwise run`)
+        self.supports = supports
+        self.trust = trust  # when the host runs project hooks at all (install and doctor say it)
 
+
+_ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
 
 HOSTS: Final[dict[Host, HostInfo]] = {
     "gemini": HostInfo(
@@ -95,6 +142,31 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "run_shell_command",
         "hookwise.protocol.gemini",
         attended=("process", "gemini", "-p", "--prompt"),
+        tools={
+            "run_shell_command": "shell",
+            "write_file": "write",
+            "replace": "edit",
+            "read_file": "read",
+            "read_many_files": "read",
+            "glob": "glob",
+            "search_file_content": "grep",
+            "grep_search": "grep",
+            "list_directory": "ls",
+            "web_fetch": "web_fetch",
+            "google_web_search": "web_search",
+            "save_memory": "memory",
+            "write_todos": "todo",
+            "activate_skill": "skill",
+        },
+        config_dir=("GEMINI_CLI_HOME", "", True),
+        install_files={"project": ".gemini/settings.json", "user": ".gemini/settings.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("fields", "timestamp", ""), ("env", "GEMINI_SESSION_ID", "")),
+        handler=("command", "timeout", (("name", "hookwise"),)),
+        jsonc=True,
+        supports=_ALL,
+        trust="project and user settings hooks run only in a trusted folder; headless mode "
+        "exits 55 in an untrusted one",
     ),
     "claude": HostInfo(
         "claude",
@@ -107,6 +179,29 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "hookwise.protocol.claude",
         "CLAUDE",
         attended=("env", "CLAUDE_CODE_SESSION_ATTENDED", "1"),
+        tools={
+            "Bash": "shell",
+            "Write": "write",
+            "Edit": "edit",
+            "MultiEdit": "edit",
+            "Read": "read",
+            "Glob": "glob",
+            "Grep": "grep",
+            "LS": "ls",
+            "WebFetch": "web_fetch",
+            "WebSearch": "web_search",
+            "Task": "task",
+            "Agent": "task",
+            "TodoWrite": "todo",
+            "NotebookEdit": "notebook_edit",
+            "NotebookRead": "read",
+            "Skill": "skill",
+        },
+        config_dir=("CLAUDE_CONFIG_DIR", ".claude", False),
+        install_files={"project": ".claude/settings.json", "user": "settings.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        supports=_ALL,
+        trust="hooks run in an untrusted workspace too; its project permissions do not",
     ),
     "codex": HostInfo(
         "codex",
@@ -118,10 +213,37 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Bash",
         "hookwise.protocol.codex",
         "CODEX",
+        tools={
+            "Bash": "shell",
+            "shell": "shell",
+            "local_shell": "shell",
+            "exec_command": "shell",
+            "apply_patch": "edit",
+            "update_plan": "todo",
+            "view_image": "read",
+            "web_search": "web_search",
+        },
+        config_dir=("CODEX_HOME", ".codex", False),
+        install_files={"project": ".codex/hooks.json", "user": "hooks.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(
+            ("fields", "turn_id", ""),
+            ("fields", "model", "SessionStart"),
+            ("env_prefix", "CODEX_", ""),
+        ),
+        supports=_ALL,
+        trust="hooks run only once their hash is trusted, and project .codex/ loads only in a "
+        "trusted project",
     ),
 }
 
 HOST_TITLES: Final[dict[str, str]] = {name: info.title for name, info in HOSTS.items()}
+
+
+def hosts_with(feature: str) -> tuple[Host, ...]:
+    """The hosts hookwise supports ``feature`` for (a word of ``HostInfo.supports``), in
+    registry order: what each command offers is read here, never listed by name."""
+    return tuple(name for name, info in HOSTS.items() if feature in info.supports)
 
 
 def host(name: str) -> HostInfo:

@@ -39,7 +39,7 @@ from hookwise.policy.install.registrations import (
 )
 from hookwise.policy.install.targets import SCOPES, settings_path
 from hookwise.policy.trust.scopes import launcher_path
-from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
+from hookwise.protocol.hosts import HOST_TITLES, hosts_with
 from hookwise.protocol.hosts import host as host_info
 from hookwise.wording import count
 
@@ -200,7 +200,7 @@ def _written(host: str, project: Path, env: Mapping[str, str], report: HostRepor
         if not text.strip():
             continue
         try:
-            doc = JsonDocument(text, str(path), jsonc=host == "gemini")
+            doc = JsonDocument(text, str(path), jsonc=host_info(host).jsonc)
             found = find_hookwise(doc)
         except (InstallError, JsonEditError) as exc:
             report.add("fail", "settings", f"{exc}: {HOST_TITLES[host]} cannot read it either")
@@ -556,7 +556,7 @@ def self_test(
 def _timeout_s(host: str, value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return value / 1000.0 if host == "gemini" else float(value)
+    return value / 1000.0 if host_info(host).timeout_unit == "ms" else float(value)
 
 
 def check_host(
@@ -709,14 +709,15 @@ def _check_entry(
     seconds = _timeout_s(host, entry.timeout)
     if seconds is None:
         return
-    if host == "gemini" and entry.timeout < 1000:
+    in_ms = host_info(host).timeout_unit == "ms"
+    if in_ms and entry.timeout < 1000:
         report.add(
             "fail",
             "timeout",
-            f"{entry.origin}: timeout {entry.timeout} ms: Gemini CLI counts milliseconds, so "
-            "the hook is killed before it answers (and the tool runs)",
+            f"{entry.origin}: timeout {entry.timeout} ms: {HOST_TITLES[host]} counts "
+            "milliseconds, so the hook is killed before it answers (and the tool runs)",
         )
-    elif host != "gemini" and seconds > 3600:
+    elif not in_ms and seconds > 3600:
         report.add(
             "warn",
             "timeout",
@@ -763,7 +764,7 @@ def diagnose(
     project: Path,
     env: Mapping[str, str] | None = None,
     *,
-    hosts: tuple[str, ...] = HOST_NAMES,
+    hosts: tuple[str, ...] = hosts_with("install"),
     explicit: bool = False,
     run_self_test: bool = True,
 ) -> DoctorReport:

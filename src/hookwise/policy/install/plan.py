@@ -36,6 +36,7 @@ from hookwise.policy.install.launcher import hook_command, launcher_text
 from hookwise.policy.install.registrations import policy_events, registrations, timeout_seconds
 from hookwise.policy.install.targets import settings_path
 from hookwise.policy.trust.scopes import launcher_path
+from hookwise.protocol.hosts import host as host_info
 from hookwise.protocol.profiles import Profile
 
 
@@ -127,7 +128,7 @@ def plan_install(
     command = command or hook_command(host)
     desired = registrations(host, events, command, seconds)
     path = settings_path(host, scope, project, env)
-    edit = edit_hooks(_read(path), str(path), desired, jsonc=host == "gemini")
+    edit = edit_hooks(_read(path), str(path), desired, jsonc=host_info(host).jsonc)
     plan = InstallPlan(host, scope, path, command, edit)
     errors = policy.get("errors") or []
     if errors:
@@ -202,7 +203,7 @@ def plan_uninstall(
     """The edits that remove hookwise's entries for ``host`` in ``scope``."""
     project = Path(os.path.abspath(project))
     path = settings_path(host, scope, project, env)
-    edit = edit_hooks(_read(path), str(path), [], jsonc=host == "gemini")
+    edit = edit_hooks(_read(path), str(path), [], jsonc=host_info(host).jsonc)
     plan = InstallPlan(host, scope, path, None, edit)
     if host == "codex":
         _plan_codex(plan, project, env, trust=True, uninstall=True)
