@@ -60,6 +60,8 @@ _COMPILER_SOURCES = (
     "protocol/codex.py",
     "protocol/dialect.py",
     "protocol/hosts.py",
+    "protocol/copilot.py",
+    "protocol/qwen.py",
 )
 
 

@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 
     from hookwise.protocol.dialect import DialectSpec
 
-    Host = Literal["gemini", "claude", "codex"]
+    Host = Literal["gemini", "claude", "codex", "copilot", "qwen"]
     """The hosts' names, for type checks and request schemas (the same as HOST_NAMES)."""
 
-HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex")
+HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex", "copilot", "qwen")
 
 # ``attended``: how a hook can tell an interactive session (a person can answer the host's
 # own prompt) from a headless one (``claude -p``, ``gemini -p``, ``codex exec``), observed
@@ -115,7 +115,8 @@ class HostInfo:
         self.failure = failure
         # what tells this host's payload from another's with the same event name, tried in
         # order (adapters.detect_platform): ("fields", "A B", EXCEPT): the payload has every
-        # field named, unless its event is EXCEPT; ("env", NAME, ""), ("env_prefix", P, "")
+        # field named, unless its event is EXCEPT; ("env", NAME, ""), ("env_prefix", P, "");
+        # ("unnamed", FIELD, ""): a payload that names no event but has FIELD is this host's
         self.detect = detect
         # "groups": event -> [{matcher, hooks: [handler]}]; "flat": event -> [handler]
         self.hooks_layout = hooks_layout
@@ -234,6 +235,81 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         supports=_ALL,
         trust="hooks run only once their hash is trusted, and project .codex/ loads only in a "
         "trusted project",
+    ),
+    "copilot": HostInfo(
+        "copilot",
+        "GitHub Copilot CLI",
+        (".github/hooks/hookwise.json",),
+        (".copilot/hooks/hookwise.json",),
+        "s",
+        # install registers the PascalCase event: its payload names itself and Claude's
+        # answers are obeyed (protocol/copilot.py); permissionRequest is camelCase only
+        "PreToolUse",
+        "Bash",
+        "hookwise.protocol.copilot",
+        "COPILOT",
+        tools={
+            "Bash": "shell",
+            "bash": "shell",
+            "powershell": "shell",
+            "view": "read",
+            "create": "write",
+            "edit": "edit",
+            "glob": "glob",
+            "grep": "grep",
+            "web_fetch": "web_fetch",
+            "task": "task",
+        },
+        config_dir=("COPILOT_HOME", ".copilot", False),
+        install_files={"project": ".github/hooks/hookwise.json", "user": "hooks/hookwise.json"},
+        failure={"crash": "blocked", "timeout": "runs"},
+        detect=(("unnamed", "sessionId", ""), ("env", "COPILOT_CLI", "")),
+        hooks_layout="flat",
+        handler=("bash", "timeoutSec", ()),
+        supports=frozenset(("hook", "install")),
+        trust="repository hooks (.github/hooks) run only in a trusted folder (--trust-folder, "
+        "COPILOT_ALLOW_ALL=true, or trusted when Copilot asked); elsewhere they silently do "
+        "not run and the tool runs; user hooks (~/.copilot/hooks) run in every folder",
+    ),
+    "qwen": HostInfo(
+        "qwen",
+        "Qwen Code",
+        (".qwen/settings.json",),
+        (".qwen/settings.json",),
+        "ms",
+        "PreToolUse",
+        "run_shell_command",
+        "hookwise.protocol.qwen",
+        "QWEN",
+        tools={
+            "run_shell_command": "shell",
+            "write_file": "write",
+            "edit": "edit",
+            "replace": "edit",
+            "read_file": "read",
+            "read_many_files": "read",
+            "grep_search": "grep",
+            "glob": "glob",
+            "list_directory": "ls",
+            "web_fetch": "web_fetch",
+            "web_search": "web_search",
+            "save_memory": "memory",
+            "todo_write": "todo",
+            "task": "task",
+            "skill": "skill",
+        },
+        config_dir=(None, ".qwen", False),
+        install_files={"project": ".qwen/settings.json", "user": "settings.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(
+            ("fields", "timestamp permission_mode", ""),
+            ("env", "QWEN_CODE_SESSION_ID", ""),
+        ),
+        handler=("command", "timeout", (("name", "hookwise"),)),
+        jsonc=True,
+        supports=frozenset(("hook", "install")),
+        trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
+        "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
     ),
 }
 

@@ -63,6 +63,12 @@ def detect_platform(payload: dict[str, Any], tables: dict[str, Any], env: dict[s
     """The host that sent ``payload`` (raises DecodeError when there is no event name)."""
     name = payload.get("hook_event_name")
     if not isinstance(name, str) or not name:
+        # a host whose payloads do not name their event (Copilot's camelCase dialect) is
+        # known by its fields
+        for host, table in tables.items():
+            for kind, field, _ in table["detect"]:
+                if kind == "unnamed" and field in payload:
+                    return str(host)
         raise DecodeError("the payload has no hook_event_name, so its host is unknown")
     hosts = [h for h, table in tables.items() if name in table["events"]]
     if len(hosts) == 1:
@@ -71,10 +77,14 @@ def detect_platform(payload: dict[str, Any], tables: dict[str, Any], env: dict[s
     if not hosts:  # an event no host has: the default host's adapter names the problem
         return plain[0] if plain else next(iter(tables))
     candidates = hosts
-    for kinds in (("fields",), ("env", "env_prefix")):
-        for host in candidates:
-            markers = tables[host]["detect"]
-            if any(m[0] in kinds and _marked(m, payload, name, env) for m in markers):
-                return host
+    # payload fields first, the most specific (most fields) first; then the environment
+    fields = [(h, m) for h in candidates for m in tables[h]["detect"] if m[0] == "fields"]
+    fields.sort(key=lambda pair: -len(pair[1][1].split()))
+    for host, marker in fields:
+        if _marked(marker, payload, name, env):
+            return host
+    for host in candidates:
+        if any(m[0] != "fields" and _marked(m, payload, name, env) for m in tables[host]["detect"]):
+            return host
     plain = [host for host in candidates if not tables[host]["detect"]]
     return plain[0] if plain else candidates[0]
