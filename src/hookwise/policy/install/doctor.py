@@ -30,7 +30,13 @@ from hookwise.config.jsonc import JsonDocument, JsonEditError
 from hookwise.policy.install.codex_hook_trust import codex_project_trust, toml_string
 from hookwise.policy.install.errors import InstallError
 from hookwise.policy.install.hooks_edit import find_hookwise
-from hookwise.policy.install.plan import compile_policy, gemini_ask_story
+from hookwise.policy.install.own_file import own_file_handlers
+from hookwise.policy.install.plan import (
+    compile_policy,
+    failure_story,
+    gemini_ask_story,
+    trust_story,
+)
 from hookwise.policy.install.registrations import (
     MATCH_ALL,
     policy_events,
@@ -199,8 +205,13 @@ def _written(host: str, project: Path, env: Mapping[str, str], report: HostRepor
             continue
         if not text.strip():
             continue
+        info = host_info(host)
+        if info.hooks_layout == "flat":
+            for event, index, _ in own_file_handlers(text, info.handler[0]):
+                origins.add(f"{path}#/hooks/{event}/{index}")
+            continue
         try:
-            doc = JsonDocument(text, str(path), jsonc=host_info(host).jsonc)
+            doc = JsonDocument(text, str(path), jsonc=info.jsonc)
             found = find_hookwise(doc)
         except (InstallError, JsonEditError) as exc:
             report.add("fail", "settings", f"{exc}: {HOST_TITLES[host]} cannot read it either")
@@ -226,6 +237,8 @@ def _entries(
 
     entries: list[HookEntry] = []
     not_running: list[Registered] = []
+    if "runtime" not in host_info(host).supports:
+        return _entries_from_files(host, project, env)
     if host == "gemini":
         from hookwise.config.gemini.paths import SettingsPaths
         from hookwise.config.gemini.settings import load_settings
@@ -271,6 +284,53 @@ def _entries(
         if any(text and text in warning for text in mentioned):
             report.add("warn", "settings", warning)
     return out + not_running
+
+
+def _entries_from_files(host: str, project: Path, env: Mapping[str, str]) -> list[Registered]:
+    """A host hookwise has no settings loader for: the handlers of the files install writes,
+    as written (what the host itself loads from them is the live tests' to show)."""
+    info = host_info(host)
+    command_key, timeout_key, _ = info.handler
+    out: list[Registered] = []
+    for scope in SCOPES:
+        path = settings_path(host, scope, project, env)
+        try:
+            text = read_file_bytes(path).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if info.hooks_layout == "flat":
+            handlers = [
+                (event, f"{path}#/hooks/{event}/{i}", None, h)
+                for event, i, h in own_file_handlers(text, command_key)
+            ]
+        else:
+            try:
+                found = find_hookwise(JsonDocument(text, str(path), jsonc=info.jsonc))
+            except (InstallError, JsonEditError):
+                continue
+            handlers = [
+                (
+                    f.event,
+                    f"{path}#/hooks/{f.event}/{f.group}/hooks/{f.handler}",
+                    f.matcher,
+                    f.config,
+                )
+                for f in found
+            ]
+        for event, origin, matcher, handler in handlers:
+            command = handler.get(command_key)
+            out.append(
+                Registered(
+                    event,
+                    scope,
+                    origin,
+                    matcher,
+                    command if isinstance(command, str) else "",
+                    handler.get(timeout_key),
+                    True,
+                )
+            )
+    return out
 
 
 def _gemini_switches(settings: Any, report: HostReport) -> None:
@@ -580,6 +640,9 @@ def check_host(
         report.add(status, "registered", f"not installed (`hookwise install {host}`)")
         return report
     report.checks.extend(probe.checks)
+    report.add("info", "failure", failure_story(host))
+    if "runtime" not in host_info(host).supports:
+        report.add("info", "trust", trust_story(host))
     running = [r for r in registered if r.runs]
     unseen: dict[str, list[str]] = {}
     for origin in sorted(written - {r.origin for r in registered}):

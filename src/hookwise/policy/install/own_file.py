@@ -60,4 +60,19 @@ def edit_own_file(
     return HooksEdit(text, after, added=list(desired))
 
 
-__all__ = ["edit_own_file"]
+def own_file_handlers(text: str, command_key: str) -> list[tuple[str, int, dict[str, Any]]]:
+    """hookwise's handlers in a hook file of the flat layout: (event, index, handler)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return []
+    hooks = value.get("hooks") if isinstance(value, dict) else None
+    found: list[tuple[str, int, dict[str, Any]]] = []
+    for event, handlers in hooks.items() if isinstance(hooks, dict) else ():
+        for index, handler in enumerate(handlers if isinstance(handlers, list) else []):
+            if isinstance(handler, dict) and is_hookwise_command(handler.get(command_key)):
+                found.append((str(event), index, handler))
+    return found
+
+
+__all__ = ["edit_own_file", "own_file_handlers"]
