@@ -143,9 +143,9 @@ def plan_install(
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
-    if host_info(host).trust and host not in ("gemini", "codex"):
-        plan.notes.append(trust_story(host))  # (Gemini CLI and Codex: checked below)
-    plan.notes.append(failure_story(host))
+    if "runtime" not in host_info(host).supports:
+        # no settings loader to check the host's trust and failure handling against: say them
+        plan.notes.extend((trust_story(host), failure_story(host)))
     if host == "gemini":
         _note_gemini_trust(plan, project, env)
         plan.notes.append(gemini_ask_story(policy.get("settings") or {})[1])
