@@ -91,10 +91,41 @@ def failure_answer(
         answer: Answer = adapter(outcome.host).encode(decision, outcome.events, tables, settings)
         answer.stderr = text + "\n"
         return answer
-    # The event is unknown: exit 2 + reason on stderr blocks on all three hosts.
-    if verdict == "deny":
-        return Answer("", decision.reason + "\n", 2)
-    return Answer("", text + "\n", 0)
+    if verdict != "deny":
+        return Answer("", text + "\n", 0)
+    # The event is unknown: exit 2 + reason on stderr blocks on Gemini CLI, Claude Code and
+    # Codex; a host whose table says an exit 2 is no reliable deny gets its JSON deny too.
+    blind = blind_deny(outcome.host, decision, tables, settings)
+    return blind or Answer("", decision.reason + "\n", 2)
+
+
+def blind_deny(
+    host: str | None, decision: Decision, tables: dict[str, Any] | None, settings: dict[str, Any]
+) -> Answer | None:
+    """A deny for a payload whose event is unknown, on a host where exit 2 alone may let the
+    tool run or hide the reason (``exit2_unreliable`` on its pre-tool events): the host's
+    JSON deny for each of its pre-tool events in one object (Copilot reads a different form
+    per event key), with exit 2 and the reason on stderr (which a host that reads the JSON
+    on exit 2 ignores). None for the other hosts, or when the host is unknown."""
+    table = (tables or {}).get(host) if host else None
+    if host is None or table is None or tables is None:
+        return None
+    from hookwise.policy import fastjson
+    from hookwise.policy.canonical import TOOL_BEFORE, Event
+
+    pre = [name for name, spec in table["events"].items() if TOOL_BEFORE in spec["canonical"]]
+    if not any(table["events"][name].get("exit2_unreliable") for name in pre):
+        return None
+    merged: dict[str, Any] = {}
+    try:
+        for name in pre:
+            event = Event(TOOL_BEFORE, host, name, {})
+            answer = adapter(host).encode(decision, [event], tables, settings)
+            for key, value in (fastjson.loads(answer.stdout) if answer.stdout else {}).items():
+                merged.setdefault(key, value)
+    except Exception:
+        return None
+    return Answer(fastjson.dumps(merged), decision.reason + "\n", 2) if merged else None
 
 
 def decode_payload(
@@ -141,7 +172,7 @@ def decide(
         tool_event = None if not named or "tool_name" in payload else False
         outcome.events = []
         outcome.answer = failure_answer(
-            outcome, str(exc), None, settings, env, tool_event=tool_event
+            outcome, str(exc), tables, settings, env, tool_event=tool_event
         )
         return outcome
     error = first_error(policy)

@@ -13,6 +13,7 @@ read them from there. Every table has the same shape for every host::
         "honoured": bool,                  # False: the host discards the JSON answer
         "json_required": bool,             # exit 0 must carry JSON (Codex Stop)
         "stop": bool,                      # continue:false ends the session
+        "exit2_unreliable": bool,          # exit 2 alone may not deny with its reason
     }},
      "timeout_unit": "s" | "ms",           # the unit of a hook's ``timeout``
      "attended": [...] | None,             # protocol.hosts: how to tell an interactive run
@@ -65,6 +66,9 @@ def _dialect(module_name: str, attribute: str) -> dict[str, Any]:
             "honoured": event.json_honoured,
             "json_required": event.json_required,
             "stop": event.stop_supported and "continue" in event.common_fields,
+            # an exit 2 is no reliable deny here: its stderr never reaches the model
+            # (Copilot) or, empty, blocks nothing (Qwen)
+            "exit2_unreliable": event.exit2_text is not None or event.exit2_needs_stderr,
         }
     return {"events": events}
 

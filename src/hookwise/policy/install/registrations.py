@@ -16,13 +16,16 @@ from functools import cache
 from typing import Any, Final
 
 from hookwise.policy import canonical
+from hookwise.policy.rules.validator import TOTAL_BUDGET_S
 from hookwise.protocol.hosts import event_names, matcher_field
 from hookwise.protocol.hosts import host as host_info
 
 MATCH_ALL: Final = "*"
 BASE_TIMEOUT_S: Final = 10
 """Enough for a cold ``hookwise hook`` that also rebuilds the policy cache, with margin."""
-MAX_TIMEOUT_S: Final = 600
+# the base and every validator's wait (bounded together by validator.TOTAL_BUDGET_S);
+# the approval relay's wait and margin come on top
+MAX_TIMEOUT_S: Final = BASE_TIMEOUT_S + int(TOTAL_BUDGET_S)
 
 
 @cache
@@ -83,7 +86,7 @@ def timeout_seconds(compiled: Mapping[str, Any]) -> int:
     from hookwise.policy.approvals.relay import MARGIN_S
 
     default = compiled["settings"].get("validator_timeout", 10)
-    total = 0.0
+    total = 0.0  # each validator's own timeout; together they stop at TOTAL_BUDGET_S
     for rule in compiled["rules"]:
         if rule.get("enabled", True) and rule.get("action") == "validate" and "validator" in rule:
             total += float(rule["validator"].get("timeout", default))
