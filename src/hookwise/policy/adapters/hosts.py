@@ -14,6 +14,7 @@ read them from there. Every table has the same shape for every host::
         "json_required": bool,             # exit 0 must carry JSON (Codex Stop)
         "stop": bool,                      # continue:false ends the session
         "exit2_unreliable": bool,          # exit 2 alone may not deny with its reason
+        "exit2_hides_reason": bool,        # ... nor with a JSON reason on stdout
     }},
      "timeout_unit": "s" | "ms",           # the unit of a hook's ``timeout``
      "attended": [...] | None,             # protocol.hosts: how to tell an interactive run
@@ -69,6 +70,8 @@ def _dialect(module_name: str, attribute: str) -> dict[str, Any]:
             # an exit 2 is no reliable deny here: its stderr never reaches the model
             # (Copilot) or, empty, blocks nothing (Qwen)
             "exit2_unreliable": event.exit2_text is not None or event.exit2_needs_stderr,
+            # and the JSON on stdout does not count after it: only an exit 0 gives a reason
+            "exit2_hides_reason": event.exit2_text is not None and not event.exit2_json,
         }
     return {"events": events}
 
