@@ -141,7 +141,7 @@ def _session(cli: str, root: Path, policy: str, *, allow_all: bool) -> clis.Layo
     layout = clis.Layout(root)
     layout.create()
     argv = clis.prepare_chat_cli(cli, layout)
-    if not allow_all:  # Copilot: only the hook can grant the shell tool
+    if not allow_all and cli == "copilot":  # only the hook can grant the shell tool
         argv.remove("--allow-all-tools")
     (root / "argv.json").write_text(json.dumps(argv), encoding="utf-8")
     user_policy = layout.home / ".config" / "hookwise" / "policy.yaml"

@@ -89,9 +89,10 @@ def make_runtime(name: str) -> DialectRuntime:
 
     def adapt(event: DialectEvent, r: Reading) -> Reading:
         crashed = r.kind == "error" and r.exit_code not in (0, 2)
-        if ((crashed and "crash" in fails_closed) or (
-            r.kind == "failed" and "timeout" in fails_closed
-        )) and event.kind in _TOOL_KINDS:
+        if (
+            (crashed and "crash" in fails_closed)
+            or (r.kind == "failed" and "timeout" in fails_closed)
+        ) and event.kind in _TOOL_KINDS:
             return Reading("exit2", None, "", event.failure_text, r.exit_code, r.problem)
         if r.kind == "exit2" and event.exit2_needs_stderr and not r.stderr.strip():
             return Reading("none", None, "", "", r.exit_code, "exit 2 without stderr: no block")

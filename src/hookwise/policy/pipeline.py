@@ -95,44 +95,10 @@ def failure_answer(
         return Answer("", text + "\n", 0)
     # The event is unknown: exit 2 + reason on stderr blocks on Gemini CLI, Claude Code and
     # Codex; a host whose table says an exit 2 is no reliable deny gets its JSON deny too.
+    from hookwise.policy.blind_deny import blind_deny  # cold: only when hookwise fails
+
     blind = blind_deny(outcome.host, decision, tables, settings)
     return blind or Answer("", decision.reason + "\n", 2)
-
-
-def blind_deny(
-    host: str | None, decision: Decision, tables: dict[str, Any] | None, settings: dict[str, Any]
-) -> Answer | None:
-    """A deny for a payload whose event is unknown, on a host where exit 2 alone may let the
-    tool run or hide the reason (``exit2_unreliable`` on its pre-tool events): the host's
-    JSON deny for each of its tool-gating events in one object (Copilot reads a different
-    form per event key; where two forms share a key the first stays), the reason on stderr,
-    and exit 2 unless that hides the JSON's reason (then 0). None for the other hosts, or
-    when the host is unknown."""
-    table = (tables or {}).get(host) if host else None
-    if host is None or table is None or tables is None:
-        return None
-    from hookwise.policy import fastjson
-    from hookwise.policy.canonical import PERMISSION_REQUEST, TOOL_BEFORE, Event
-
-    events = table["events"]
-    pre = [name for name, spec in events.items() if TOOL_BEFORE in spec["canonical"]]
-    if not any(events[name].get("exit2_unreliable") for name in pre):
-        return None
-    # exit 2 blocks on every such host; where it also hides the JSON's reason from the
-    # model (Copilot's PascalCase PreToolUse), exit 0 and the JSON deny carry it
-    code = 0 if any(events[name].get("exit2_hides_reason") for name in pre) else 2
-    gates = [name for name, spec in events.items() if PERMISSION_REQUEST in spec["canonical"]]
-    merged: dict[str, Any] = {}
-    try:
-        for name in pre + gates:
-            kind = TOOL_BEFORE if name in pre else PERMISSION_REQUEST
-            event = Event(kind, host, name, {})
-            answer = adapter(host).encode(decision, [event], tables, settings)
-            for key, value in (fastjson.loads(answer.stdout) if answer.stdout else {}).items():
-                merged.setdefault(key, value)
-    except Exception:
-        return None
-    return Answer(fastjson.dumps(merged), decision.reason + "\n", code) if merged else None
 
 
 def decode_payload(

@@ -67,7 +67,17 @@ def host_events_for(
 def policy_events(compiled: Mapping[str, Any], host: str) -> list[str]:
     """The host events to register for a compiled policy, in the host table's order."""
     tables = compiled["hosts"]
-    wanted = {host_info(host).pre_tool_event}
+    pre = host_info(host).pre_tool_event
+    events = tables[host]["events"]
+    # other spellings of the pre-tool point (Copilot's camelCase ``preToolUse`` beside the
+    # ``PreToolUse`` install registers): registered too, the host would run hookwise twice
+    # per call (and apply a rewrite twice); a rule names one with ``on`` to get it
+    spellings = {
+        name
+        for name, spec in events.items()
+        if name != pre and spec["canonical"] == events[pre]["canonical"]
+    }
+    wanted = {pre}
     for rule in compiled["rules"]:
         if not rule.get("enabled", True):
             continue
@@ -75,7 +85,8 @@ def policy_events(compiled: Mapping[str, Any], host: str) -> list[str]:
         if hosts and host not in hosts:
             continue
         for canon, on in rule["on"].items():
-            wanted.update(host_events_for(tables, host, canon, on))
+            found = host_events_for(tables, host, canon, on)
+            wanted.update(n for n in found if on is not None or n not in spellings)
     return [name for name in tables[host]["events"] if name in wanted]
 
 
