@@ -214,6 +214,12 @@ _EVENTS: Final = (
 COPILOT: Final = DialectSpec("copilot", {e.name: e for e in _EVENTS}, (), {})
 EVENT_NAMES: Final = tuple(COPILOT.events)
 
+# The common fields of each event's payload: the camelCase keys' own, the PascalCase
+# PreToolUse's Claude-style ones.
+EVENT_COMMON_INPUT: Final = {
+    name: PASCAL_COMMON_INPUT if name == "PreToolUse" else COMMON_INPUT for name in EVENT_NAMES
+}
+
 # The events whose payload names them (hook_event_name, or permissionRequest's hookName);
 # a camelCase payload without a name is read by its fields (adapters/copilot.py).
 NAMED_BY: Final = {"hook_event_name": "PascalCase", "hookName": "camelCase"}
@@ -236,6 +242,7 @@ CLAUDE_EVENTS: Final = {
     "Notification": ("notification",),
 }
 FIELD_ALIASES: Final = {
+    "sessionId": "session_id",
     "toolName": "tool_name",
     "toolArgs": "tool_input",
     "toolInput": "tool_input",

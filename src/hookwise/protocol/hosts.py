@@ -384,6 +384,23 @@ def mcp_files(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
     return files
 
 
+def common_input(name: str, event: str) -> tuple[str, ...]:
+    """The fields every payload of ``event`` carries besides its own (the protocol module's
+    ``EVENT_COMMON_INPUT`` where they differ by event, else its table's ``common_input``;
+    Gemini CLI's ``BASE_FIELDS``)."""
+    import importlib
+
+    info = host(name)
+    module = importlib.import_module(info.module)
+    per_event = getattr(module, "EVENT_COMMON_INPUT", None)
+    if per_event is not None and event in per_event:
+        return tuple(per_event[event])
+    if info.table_name is None:
+        return tuple(f.name for f in module.BASE_FIELDS)
+    fields: tuple[str, ...] = getattr(module, info.table_name).common_input
+    return fields
+
+
 def project_env(name: str) -> tuple[str, ...]:
     """The variables naming the project directory that the host gives its hooks (the
     protocol module's ``PROJECT_ENV``; empty when it has none)."""
