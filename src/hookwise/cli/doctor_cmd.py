@@ -15,7 +15,7 @@ import click
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option, project_root
 from hookwise.policy.install.doctor import DoctorReport
-from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
+from hookwise.protocol.hosts import HOST_TITLES, hosts_with
 
 _MARKS = {"ok": "ok  ", "info": "info", "warn": "WARN", "fail": "FAIL"}
 COVERAGE_SINCE = "7d"
@@ -41,10 +41,10 @@ def _coverage(report: DoctorReport, hosts: tuple[str, ...], since: str) -> dict[
 
 
 @click.command()
-@host_option("The host to check (default: every host)")
+@host_option("The host to check (default: every host)", "install")
 @click.option(
     "--platform",
-    type=click.Choice(HOST_NAMES),
+    type=click.Choice(hosts_with("install")),
     default=None,
     hidden=True,
     help="Former name of --host.",
@@ -78,7 +78,7 @@ def doctor(
     from hookwise.policy.install.doctor import diagnose
 
     platform = dialect or platform
-    hosts = (platform,) if platform else HOST_NAMES
+    hosts = (platform,) if platform else hosts_with("install")
     report = diagnose(
         project_root(project),
         hosts=hosts,

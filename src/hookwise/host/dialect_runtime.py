@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hookwise.config.dialect_hooks import DialectHooks
@@ -36,7 +36,8 @@ class DialectRuntime:
     read: Callable[[DialectEvent, str, str, int | None], Reading]
     decide: Callable[[DialectEvent, Sequence[Reading]], DialectEffect]
     matches: Callable[[JSON, JSON], bool]
-    project_env: str | None  # the variable naming the project directory, if any
+    # the variables naming the project directory (a host may set several), if any
+    project_env: str | tuple[str, ...] | None
     loader: Loader | None = None  # None: the host has no settings files (hooks from code)
     # the host's own check of an answer after reading it (Claude Code's output schema);
     # the executor applies it, the service's parse-output validates in its own way
@@ -44,6 +45,11 @@ class DialectRuntime:
     # the last step, knowing the event's arguments (Codex cuts a blocked call's reason
     # together with the frame that names the command)
     finish: Callable[[DialectEvent, DialectEffect, Mapping[str, JSON]], DialectEffect] | None = None
+    timeout_unit: str = "s"  # the unit of a handler's ``timeout`` (HostInfo.timeout_unit)
+    # the common fields per event where they differ from the table's (Copilot's camelCase
+    # keys), and the session's field each host-named one takes its value from
+    event_common: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    aliases: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -94,13 +100,13 @@ class DialectRuntime:
         self.spec.event(event)
         defaults = self.spec.input_defaults
         payload: dict[str, JSON] = {}
-        for name in self.spec.common_input:
+        for name in self.event_common.get(event, self.spec.common_input):
             if name == "hook_event_name":
                 payload[name] = event
             elif name in defaults:
                 payload[name] = args.get(name, defaults[name])
             else:
-                payload[name] = base.get(name)
+                payload[name] = base.get(name, base.get(self.aliases.get(name, name)))
         for key, value in args.items():
             if key not in defaults:
                 payload[key] = value
@@ -178,7 +184,7 @@ class DialectRuntime:
 
         def timeout(entry: HookEntry) -> tuple[float, str]:
             event = self.spec.event(entry.event)
-            seconds = seconds_or_default(event, entry.config)
+            seconds = seconds_or_default(event, entry.config, self.timeout_unit)
             if event.shared_budget and registry is not None:
                 # the hooks run in parallel, so the shared budget is each one's deadline;
                 # plugin hooks' own timeouts do not raise it
@@ -196,8 +202,9 @@ class DialectRuntime:
             base: Mapping[str, str], payload: dict[str, JSON], hook_env: JSON
         ) -> dict[str, str]:
             env = dict(base)
-            if self.project_env:
-                env[self.project_env] = project_dir
+            names = (self.project_env,) if isinstance(self.project_env, str) else self.project_env
+            for name in names or ():
+                env[name] = project_dir
             env.update({k: js_string(v) for k, v in spread(hook_env).items() if v is not UNDEFINED})
             return env
 

@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 
     from hookwise.protocol.dialect import DialectSpec
 
-    Host = Literal["gemini", "claude", "codex"]
+    Host = Literal["gemini", "claude", "codex", "copilot", "qwen"]
     """The hosts' names, for type checks and request schemas (the same as HOST_NAMES)."""
 
-HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex")
+HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex", "copilot", "qwen")
 
 # ``attended``: how a hook can tell an interactive session (a person can answer the host's
 # own prompt) from a headless one (``claude -p``, ``gemini -p``, ``codex exec``), observed
@@ -44,18 +44,30 @@ HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex")
 
 
 class HostInfo:
-    """One host's row."""
+    """One host's row: every fact hookwise needs about a host that is not an event's."""
 
     __slots__ = (
         "attended",
+        "config_dir",
+        "detect",
+        "failure",
+        "handler",
+        "hook_globs",
+        "hooks_layout",
+        "install_files",
+        "jsonc",
         "module",
         "name",
         "pre_tool_event",
         "project_files",
+        "project_trust",
         "shell_tool",
+        "supports",
         "table_name",
         "timeout_unit",
         "title",
+        "tools",
+        "trust",
         "user_files",
     )
 
@@ -71,6 +83,19 @@ class HostInfo:
         module: str,
         table_name: str | None = None,
         attended: tuple[str, ...] | None = None,
+        *,
+        tools: dict[str, str],
+        config_dir: tuple[str | None, str, bool],
+        install_files: dict[str, str],
+        failure: dict[str, str],
+        detect: tuple[tuple[str, str, str], ...] = (),
+        hooks_layout: Literal["groups", "flat"] = "groups",
+        handler: tuple[str, str, tuple[tuple[str, str], ...]] = ("command", "timeout", ()),
+        jsonc: bool = False,
+        supports: frozenset[str] = frozenset(),
+        trust: str = "",
+        hook_globs: dict[str, str] | None = None,
+        project_trust: tuple[tuple[str, str], ...] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -82,7 +107,40 @@ class HostInfo:
         self.module = module  # the protocol module with its event table and EVENT_NAMES
         self.table_name = table_name  # its DialectSpec there, for hosts read per run
         self.attended = attended  # how a hook tells an interactive session (see above)
+        # the host's tool names -> hookwise's canonical tools (MCP and unknown keep theirs)
+        self.tools = tools
+        # (variable naming it, default under HOME, whether the variable names HOME itself)
+        self.config_dir = config_dir
+        # scope -> the file ``hookwise install`` writes: "project" relative to the project,
+        # "user" relative to config_dir
+        self.install_files = install_files
+        # what the host does with the tool when a pre-tool hook "crash"es (exit 1) or hits
+        # its "timeout": "runs" (fails open) or "blocked" (fails closed), as observed
+        self.failure = failure
+        # what tells this host's payload from another's with the same event name, tried in
+        # order (adapters.detect_platform): ("fields", "A B", EXCEPT): the payload has every
+        # field named, unless its event is EXCEPT; ("env", NAME, ""), ("env_prefix", P, "");
+        # ("unnamed", FIELD, ""): a payload that names no event but has FIELD is this host's
+        self.detect = detect
+        # "groups": event -> [{matcher, hooks: [handler]}]; "flat": event -> [handler]
+        self.hooks_layout = hooks_layout
+        # (command key, timeout key, fixed keys) of one command handler
+        self.handler = handler
+        self.jsonc = jsonc  # the settings file takes comments
+        # what hookwise does for the host: "hook" (answers it), "install", "runtime"
+        # (HookSystem/fire/simulate), "scan", "coverage" (reads its session records),
+        # "migrate", "run" (started under `hookwise run`)
+        self.supports = supports
+        self.trust = trust  # when the host runs project hooks at all (install and doctor say it)
+        # scope -> a glob of every file holding hooks, where the host reads a directory
+        # (project: relative to the project, user: to config_dir); else the files above
+        self.hook_globs = hook_globs or {}
+        # None: project hooks run without any trust step (as far as hookwise reads them);
+        # else they run only in a trusted folder, and these (VARIABLE, VALUE) trust it
+        self.project_trust = project_trust
 
+
+_ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
 
 HOSTS: Final[dict[Host, HostInfo]] = {
     "gemini": HostInfo(
@@ -95,6 +153,31 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "run_shell_command",
         "hookwise.protocol.gemini",
         attended=("process", "gemini", "-p", "--prompt"),
+        tools={
+            "run_shell_command": "shell",
+            "write_file": "write",
+            "replace": "edit",
+            "read_file": "read",
+            "read_many_files": "read",
+            "glob": "glob",
+            "search_file_content": "grep",
+            "grep_search": "grep",
+            "list_directory": "ls",
+            "web_fetch": "web_fetch",
+            "google_web_search": "web_search",
+            "save_memory": "memory",
+            "write_todos": "todo",
+            "activate_skill": "skill",
+        },
+        config_dir=("GEMINI_CLI_HOME", "", True),
+        install_files={"project": ".gemini/settings.json", "user": ".gemini/settings.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("fields", "timestamp", ""), ("env", "GEMINI_SESSION_ID", "")),
+        handler=("command", "timeout", (("name", "hookwise"),)),
+        jsonc=True,
+        supports=_ALL,
+        trust="project and user settings hooks run only in a trusted folder; headless mode "
+        "exits 55 in an untrusted one",
     ),
     "claude": HostInfo(
         "claude",
@@ -107,6 +190,29 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "hookwise.protocol.claude",
         "CLAUDE",
         attended=("env", "CLAUDE_CODE_SESSION_ATTENDED", "1"),
+        tools={
+            "Bash": "shell",
+            "Write": "write",
+            "Edit": "edit",
+            "MultiEdit": "edit",
+            "Read": "read",
+            "Glob": "glob",
+            "Grep": "grep",
+            "LS": "ls",
+            "WebFetch": "web_fetch",
+            "WebSearch": "web_search",
+            "Task": "task",
+            "Agent": "task",
+            "TodoWrite": "todo",
+            "NotebookEdit": "notebook_edit",
+            "NotebookRead": "read",
+            "Skill": "skill",
+        },
+        config_dir=("CLAUDE_CONFIG_DIR", ".claude", False),
+        install_files={"project": ".claude/settings.json", "user": "settings.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        supports=_ALL,
+        trust="hooks run in an untrusted workspace too; its project permissions do not",
     ),
     "codex": HostInfo(
         "codex",
@@ -118,10 +224,114 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Bash",
         "hookwise.protocol.codex",
         "CODEX",
+        tools={
+            "Bash": "shell",
+            "shell": "shell",
+            "local_shell": "shell",
+            "exec_command": "shell",
+            "apply_patch": "edit",
+            "update_plan": "todo",
+            "view_image": "read",
+            "web_search": "web_search",
+        },
+        config_dir=("CODEX_HOME", ".codex", False),
+        install_files={"project": ".codex/hooks.json", "user": "hooks.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(
+            ("fields", "turn_id", ""),
+            ("fields", "model", "SessionStart"),
+            ("env_prefix", "CODEX_", ""),
+        ),
+        supports=_ALL,
+        trust="hooks run only once their hash is trusted, and project .codex/ loads only in a "
+        "trusted project",
+    ),
+    "copilot": HostInfo(
+        "copilot",
+        "GitHub Copilot CLI",
+        (".github/hooks/hookwise.json",),
+        (".copilot/hooks/hookwise.json",),
+        "s",
+        # install registers the PascalCase event: its payload names itself and Claude's
+        # answers are obeyed (protocol/copilot.py); permissionRequest is camelCase only
+        "PreToolUse",
+        "Bash",
+        "hookwise.protocol.copilot",
+        "COPILOT",
+        tools={
+            "Bash": "shell",
+            "bash": "shell",
+            "powershell": "shell",
+            "view": "read",
+            "create": "write",
+            "edit": "edit",
+            "glob": "glob",
+            "grep": "grep",
+            "web_fetch": "web_fetch",
+            "task": "task",
+        },
+        config_dir=("COPILOT_HOME", ".copilot", False),
+        install_files={"project": ".github/hooks/hookwise.json", "user": "hooks/hookwise.json"},
+        failure={"crash": "blocked", "timeout": "runs"},
+        detect=(("unnamed", "sessionId", ""), ("env", "COPILOT_CLI", "")),
+        hooks_layout="flat",
+        handler=("bash", "timeoutSec", ()),
+        supports=frozenset(("hook", "install", "runtime", "scan")),
+        hook_globs={"project": ".github/hooks/*.json", "user": "hooks/*.json"},
+        project_trust=(("COPILOT_ALLOW_ALL", "true"),),
+        trust="repository hooks (.github/hooks) run only in a trusted folder (--trust-folder, "
+        "COPILOT_ALLOW_ALL=true, or trusted when Copilot asked); elsewhere they silently do "
+        "not run and the tool runs; user hooks (~/.copilot/hooks) run in every folder",
+    ),
+    "qwen": HostInfo(
+        "qwen",
+        "Qwen Code",
+        (".qwen/settings.json",),
+        (".qwen/settings.json",),
+        "ms",
+        "PreToolUse",
+        "run_shell_command",
+        "hookwise.protocol.qwen",
+        "QWEN",
+        tools={
+            "run_shell_command": "shell",
+            "write_file": "write",
+            "edit": "edit",
+            "replace": "edit",
+            "read_file": "read",
+            "read_many_files": "read",
+            "grep_search": "grep",
+            "glob": "glob",
+            "list_directory": "ls",
+            "web_fetch": "web_fetch",
+            "web_search": "web_search",
+            "save_memory": "memory",
+            "todo_write": "todo",
+            "task": "task",
+            "skill": "skill",
+        },
+        config_dir=(None, ".qwen", False),
+        install_files={"project": ".qwen/settings.json", "user": "settings.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(
+            ("fields", "timestamp permission_mode", ""),
+            ("env", "QWEN_CODE_SESSION_ID", ""),
+        ),
+        handler=("command", "timeout", (("name", "hookwise"),)),
+        jsonc=True,
+        supports=frozenset(("hook", "install", "runtime", "scan")),
+        trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
+        "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
     ),
 }
 
 HOST_TITLES: Final[dict[str, str]] = {name: info.title for name, info in HOSTS.items()}
+
+
+def hosts_with(feature: str) -> tuple[Host, ...]:
+    """The hosts hookwise supports ``feature`` for (a word of ``HostInfo.supports``), in
+    registry order: what each command offers is read here, never listed by name."""
+    return tuple(name for name, info in HOSTS.items() if feature in info.supports)
 
 
 def host(name: str) -> HostInfo:
@@ -149,6 +359,55 @@ def table(name: str) -> DialectSpec:
         raise ValueError(f"{name} has no dialect table; its events are in {info.module}")
     spec: DialectSpec = getattr(importlib.import_module(info.module), info.table_name)
     return spec
+
+
+def claude_events(name: str) -> tuple[dict[str, tuple[str, ...]], dict[str, str]] | None:
+    """The host's events for each of Claude Code's and its field names for Claude's (the
+    protocol module's ``CLAUDE_EVENTS`` and ``FIELD_ALIASES``); None: it uses Claude's."""
+    import importlib
+
+    module = importlib.import_module(host(name).module)
+    events = getattr(module, "CLAUDE_EVENTS", None)
+    if events is None:
+        return None
+    return events, dict(getattr(module, "FIELD_ALIASES", {}))
+
+
+def mcp_files(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """scope -> (file, key of its servers) where the host reads MCP servers, for hosts whose
+    protocol module lists them (``MCP_FILES``); the others have loaders of their own."""
+    import importlib
+
+    files: dict[str, tuple[tuple[str, str], ...]] = getattr(
+        importlib.import_module(host(name).module), "MCP_FILES", {}
+    )
+    return files
+
+
+def common_input(name: str, event: str) -> tuple[str, ...]:
+    """The fields every payload of ``event`` carries besides its own (the protocol module's
+    ``EVENT_COMMON_INPUT`` where they differ by event, else its table's ``common_input``;
+    Gemini CLI's ``BASE_FIELDS``)."""
+    import importlib
+
+    info = host(name)
+    module = importlib.import_module(info.module)
+    per_event = getattr(module, "EVENT_COMMON_INPUT", None)
+    if per_event is not None and event in per_event:
+        return tuple(per_event[event])
+    if info.table_name is None:
+        return tuple(f.name for f in module.BASE_FIELDS)
+    fields: tuple[str, ...] = getattr(module, info.table_name).common_input
+    return fields
+
+
+def project_env(name: str) -> tuple[str, ...]:
+    """The variables naming the project directory that the host gives its hooks (the
+    protocol module's ``PROJECT_ENV``; empty when it has none)."""
+    import importlib
+
+    names: tuple[str, ...] = getattr(importlib.import_module(host(name).module), "PROJECT_ENV", ())
+    return names
 
 
 def matcher_field(name: str, event: str) -> str | None:

@@ -1,9 +1,8 @@
 """One adapter per host: ``decode`` a payload into canonical events, ``encode`` a decision.
 
-``detect_platform`` tells the hosts apart from the payload when ``--platform`` is omitted:
-an event name only one host uses decides; otherwise Codex's ``turn_id``/``model`` fields,
-Gemini's ``timestamp``, and last the environment the host gives its hooks
-(``GEMINI_SESSION_ID``, ``CODEX_*``); Claude Code is the default.
+The adapter of host NAME is the module ``hookwise.policy.adapters.NAME``; which hosts there
+are is the host registry's (``protocol/hosts.py``), reaching the hook through the compiled
+host tables (``hosts.py``); ``detect.py`` tells them apart when the command does not say.
 """
 
 from __future__ import annotations
@@ -15,45 +14,41 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-PLATFORMS = ("gemini", "claude", "codex")
+__all__ = ["Answer", "DecodeError", "adapter", "detect_platform", "platforms"]
 
-__all__ = ["PLATFORMS", "Answer", "DecodeError", "adapter", "detect_platform"]
+
+def platforms() -> tuple[str, ...]:
+    """The hosts ``hookwise hook`` answers (off the hook's path: it reads its tables)."""
+    from hookwise.protocol.hosts import hosts_with
+
+    return hosts_with("hook")
 
 
 def adapter(platform: str) -> ModuleType:
-    """The adapter module of a platform."""
-    if platform == "gemini":
-        from hookwise.policy.adapters import gemini
+    """The adapter module of a platform (ValueError for a name that has none)."""
+    if not platform.isidentifier() or platform.startswith("_") or platform == "base":
+        raise ValueError(f"unknown platform {platform!r}; expected one of: {_names()}")
+    import sys
 
-        return gemini
-    if platform == "claude":
-        from hookwise.policy.adapters import claude
+    name = f"hookwise.policy.adapters.{platform}"
+    try:
+        __import__(name)  # (not importlib: the hook does not load it)
+        module: ModuleType = sys.modules[name]
+    except ModuleNotFoundError:
+        raise ValueError(f"unknown platform {platform!r}; expected one of: {_names()}") from None
+    if not hasattr(module, "encode"):
+        raise ValueError(f"unknown platform {platform!r}; expected one of: {_names()}")
+    return module
 
-        return claude
-    if platform == "codex":
-        from hookwise.policy.adapters import codex
 
-        return codex
-    raise ValueError(f"unknown platform {platform!r}; expected one of: {', '.join(PLATFORMS)}")
+def _names() -> str:
+    return ", ".join(platforms())
 
 
 def detect_platform(payload: dict[str, Any], tables: dict[str, Any], env: dict[str, str]) -> str:
-    """The host that sent ``payload`` (raises DecodeError when there is no event name)."""
-    name = payload.get("hook_event_name")
-    if not isinstance(name, str) or not name:
-        raise DecodeError("the payload has no hook_event_name, so its host is unknown")
-    hosts = [h for h in PLATFORMS if name in tables[h]["events"]]
-    if len(hosts) == 1:
-        return hosts[0]
-    codex_like = "turn_id" in payload or ("model" in payload and name != "SessionStart")
-    if "codex" in hosts and codex_like:
-        return "codex"
-    if "gemini" in hosts and "timestamp" in payload:
-        return "gemini"
-    if "gemini" in hosts and env.get("GEMINI_SESSION_ID"):
-        return "gemini"
-    if "codex" in hosts and any(key.startswith("CODEX_") for key in env):
-        return "codex"
-    if "claude" in hosts or not hosts:
-        return "claude"
-    return hosts[0]
+    """The host that sent ``payload`` (raises DecodeError when there is no event name).
+    Only a hook command without ``--platform`` needs it (install always writes one), so its
+    code lives in ``detect.py``, loaded on first use."""
+    from hookwise.policy.adapters.detect import detect
+
+    return detect(payload, tables, env)

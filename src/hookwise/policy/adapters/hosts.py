@@ -19,7 +19,16 @@ read them from there. Every table has the same shape for every host::
                                            # answer (Gemini CLI: JSON wins)
     }},
      "timeout_unit": "s" | "ms",           # the unit of a hook's ``timeout``
-     "attended": [...] | None}             # protocol.hosts: how to tell an interactive run
+     "attended": [...] | None,             # protocol.hosts: how to tell an interactive run
+     "title": str,                         # the host's name for people
+     "tools": {host tool: canonical tool},
+     "detect": [[kind, value, except]],    # how detect_platform tells it from another host
+     # (what a crash or a timeout does, the registry's ``failure``, is install's and
+     # doctor's to say: nothing on the hook's path reads it, so it is not here)
+     "blind_exit": None | 0 | 2}           # hookwise's deny when it cannot place a payload
+
+The per-host rows come from the registry (``protocol/hosts.py``): a host is in these tables
+because its row says hookwise answers it (``supports`` has ``hook``).
 """
 
 from __future__ import annotations
@@ -67,22 +76,40 @@ def _dialect(module_name: str, attribute: str) -> dict[str, Any]:
             "stop": event.stop_supported and "continue" in event.common_fields,
             "exit2": event.exit2.value,
         }
-    return {"events": events}
+    return {"events": events, "blind_exit": _blind_exit(spec)}
+
+
+def _blind_exit(spec: Any) -> int | None:
+    """The exit code of hookwise's deny for a payload it cannot place (policy/blind_deny.py),
+    from the pre-tool events' exit-2 facts: None where exit 2 + stderr denies with its
+    reason (the answer stays that); 2 where an exit 2 needs its stderr (Qwen runs the tool
+    after an empty one) and the JSON deny rides along; 0 where an exit 2 hides every
+    reason, the JSON's too (Copilot's PascalCase PreToolUse), so the JSON deny carries it."""
+    from hookwise.protocol.dialect import Kind
+
+    pre = [e for e in spec.events.values() if e.kind is Kind.TOOL_BEFORE]
+    if any(e.exit2_text is not None and not e.exit2_json for e in pre):
+        return 0
+    if any(e.exit2_text is not None or e.exit2_needs_stderr for e in pre):
+        return 2
+    return None
 
 
 def host_tables() -> dict[str, Any]:
     """The tables of every host hookwise answers."""
-    from hookwise.protocol.hosts import host
+    from hookwise.protocol.hosts import HOSTS, hosts_with
 
-    tables = {
-        "gemini": _gemini(),
-        "claude": _dialect("hookwise.protocol.claude", "CLAUDE"),
-        "codex": _dialect("hookwise.protocol.codex", "CODEX"),
-    }
-    for name, table in tables.items():
-        info = host(name)
+    tables: dict[str, Any] = {}
+    for name in hosts_with("hook"):
+        info = HOSTS[name]
+        # Gemini CLI's protocol module has its own event shape; the others a DialectSpec
+        table = _gemini() if info.table_name is None else _dialect(info.module, info.table_name)
         table["timeout_unit"] = info.timeout_unit
         table["attended"] = list(info.attended) if info.attended else None
+        table["title"] = info.title
+        table["tools"] = dict(info.tools)
+        table["detect"] = [list(marker) for marker in info.detect]
+        tables[name] = table
     return tables
 
 

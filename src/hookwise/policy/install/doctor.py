@@ -18,10 +18,10 @@ import json
 import os
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookwise.config.files import read_file_bytes
 from hookwise.config.hookwise_command import is_hookwise_command, is_portable_command, machine_paths
@@ -31,7 +31,13 @@ from hookwise.config.model import HookEntry
 from hookwise.policy.install.codex_hook_trust import codex_project_trust, toml_string
 from hookwise.policy.install.errors import InstallError
 from hookwise.policy.install.hooks_edit import find_hookwise
-from hookwise.policy.install.plan import compile_policy, gemini_ask_story
+from hookwise.policy.install.own_file import own_file_handlers
+from hookwise.policy.install.plan import (
+    compile_policy,
+    failure_story,
+    gemini_ask_story,
+    trust_story,
+)
 from hookwise.policy.install.registrations import (
     MATCH_ALL,
     policy_events,
@@ -40,7 +46,7 @@ from hookwise.policy.install.registrations import (
 )
 from hookwise.policy.install.targets import SCOPES, settings_path
 from hookwise.policy.trust.scopes import launcher_path
-from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
+from hookwise.protocol.hosts import HOST_TITLES, hosts_with
 from hookwise.protocol.hosts import host as host_info
 from hookwise.wording import count
 
@@ -200,8 +206,13 @@ def _written(host: str, project: Path, env: Mapping[str, str], report: HostRepor
             continue
         if not text.strip():
             continue
+        info = host_info(host)
+        if info.hooks_layout == "flat":
+            for event, index, _ in own_file_handlers(text, info.handler[0]):
+                origins.add(f"{path}#/hooks/{event}/{index}")
+            continue
         try:
-            doc = JsonDocument(text, str(path), jsonc=host == "gemini")
+            doc = JsonDocument(text, str(path), jsonc=info.jsonc)
             found = find_hookwise(doc)
         except (InstallError, JsonEditError) as exc:
             report.add("fail", "settings", f"{exc}: {HOST_TITLES[host]} cannot read it either")
@@ -228,39 +239,76 @@ class Loaded:
     merged: set[str]  # origins the loader left out as copies of another (Claude Code)
 
 
+if TYPE_CHECKING:
+    # a loader's answer: entries, warnings, handlers that would not run, origins merged away
+    HostHooks = tuple[list[HookEntry], list[str], list[Registered], set[str]]
+
+
+def _gemini_entries(
+    host: str, project: Path, env: Mapping[str, str], report: HostReport
+) -> HostHooks:
+    from hookwise.config.gemini.paths import SettingsPaths
+    from hookwise.config.gemini.settings import load_settings
+    from hookwise.config.registry import build_registry
+    from hookwise.protocol.profiles import Profile
+
+    paths = SettingsPaths.from_environment(project, env=env, home=gemini_home(env))
+    settings = load_settings(paths, profile=Profile.GEMINI_CLI, env=env)
+    registry = build_registry(settings.hooks_objects, settings.hooks_config.disabled)
+    _gemini_switches(settings, report)
+    return registry.entries, settings.warnings, [], set()
+
+
+def _claude_entries(
+    host: str, project: Path, env: Mapping[str, str], report: HostReport
+) -> HostHooks:
+    from hookwise.config.claude.settings import load_claude_hooks
+
+    home = None if env.get("CLAUDE_CONFIG_DIR") else str(claude_config_dir(env).parent)
+    claude = load_claude_hooks(project, home=home, env=env)
+    _claude_switches(claude, project, env, report)
+    merged = {dropped for dropped, _ in claude.deduplicated}
+    return claude.registry.entries, claude.warnings, [], merged
+
+
+def _codex_entries(
+    host: str, project: Path, env: Mapping[str, str], report: HostReport
+) -> HostHooks:
+    from hookwise.config.codex.settings import load_codex_hooks
+
+    codex = load_codex_hooks(project, codex_home=codex_home(env), env=env)
+    not_running = _codex_switches(codex, project, env, report)
+    return codex.registry.entries, codex.warnings, not_running, set()
+
+
+def _file_host_entries(
+    host: str, project: Path, env: Mapping[str, str], report: HostReport
+) -> HostHooks:
+    """A host whose hooks are plain settings files, read as its runtime reads them (its
+    registry row: files, layout, handler keys); project hooks as if the folder were
+    trusted (whether the host trusts it is the row's ``trust`` note, which doctor gives)."""
+    from hookwise.config.host_hooks import load_host_hooks
+    from hookwise.protocol.hosts import table
+
+    loaded = load_host_hooks(host, table(host), str(project), env, trusted=True)
+    return loaded.registry.entries, loaded.warnings, [], set()
+
+
+# The hosts with a settings loader of their own (switches, trust stores, config layers);
+# every other host hookwise runs reads plain files through its registry row.
+_OWN_LOADERS: dict[str, Callable[[str, Path, Mapping[str, str], HostReport], HostHooks]] = {
+    "gemini": _gemini_entries,
+    "claude": _claude_entries,
+    "codex": _codex_entries,
+}
+
+
 def _entries(host: str, project: Path, env: Mapping[str, str], report: HostReport) -> Loaded:
     """hookwise handlers the host's loader registers, with whether each would run."""
-    entries: list[HookEntry] = []
-    not_running: list[Registered] = []
-    merged: set[str] = set()
-    if host == "gemini":
-        from hookwise.config.gemini.paths import SettingsPaths
-        from hookwise.config.gemini.settings import load_settings
-        from hookwise.config.registry import build_registry
-        from hookwise.protocol.profiles import Profile
-
-        paths = SettingsPaths.from_environment(project, env=env, home=gemini_home(env))
-        settings = load_settings(paths, profile=Profile.GEMINI_CLI, env=env)
-        registry = build_registry(settings.hooks_objects, settings.hooks_config.disabled)
-        entries = registry.entries
-        _gemini_switches(settings, report)
-        warnings = settings.warnings
-    elif host == "claude":
-        from hookwise.config.claude.settings import load_claude_hooks
-
-        home = None if env.get("CLAUDE_CONFIG_DIR") else str(claude_config_dir(env).parent)
-        claude = load_claude_hooks(project, home=home, env=env)
-        entries = claude.registry.entries
-        merged = {dropped for dropped, _ in claude.deduplicated}
-        _claude_switches(claude, project, env, report)
-        warnings = claude.warnings
-    else:
-        from hookwise.config.codex.settings import load_codex_hooks
-
-        codex = load_codex_hooks(project, codex_home=codex_home(env), env=env)
-        entries = codex.registry.entries
-        warnings = codex.warnings
-        not_running = _codex_switches(codex, project, env, report)
+    if "runtime" not in host_info(host).supports:
+        return Loaded(_entries_from_files(host, project, env), [], set())
+    loader = _OWN_LOADERS.get(host, _file_host_entries)
+    entries, warnings, not_running, merged = loader(host, project, env, report)
     out = [
         Registered(
             entry.event,
@@ -318,6 +366,53 @@ def _copies_check(host: str, loaded: Loaded, written: set[str], report: HostRepo
             f"{event}: hookwise is registered {len(found)} times ({', '.join(sorted(found))}); "
             f"{how}: keep one (`hookwise uninstall {host} --scope user` or `--scope project`)",
         )
+
+
+def _entries_from_files(host: str, project: Path, env: Mapping[str, str]) -> list[Registered]:
+    """A host hookwise has no settings loader for: the handlers of the files install writes,
+    as written (what the host itself loads from them is the live tests' to show)."""
+    info = host_info(host)
+    command_key, timeout_key, _ = info.handler
+    out: list[Registered] = []
+    for scope in SCOPES:
+        path = settings_path(host, scope, project, env)
+        try:
+            text = read_file_bytes(path).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if info.hooks_layout == "flat":
+            handlers = [
+                (event, f"{path}#/hooks/{event}/{i}", None, h)
+                for event, i, h in own_file_handlers(text, command_key)
+            ]
+        else:
+            try:
+                found = find_hookwise(JsonDocument(text, str(path), jsonc=info.jsonc))
+            except (InstallError, JsonEditError):
+                continue
+            handlers = [
+                (
+                    f.event,
+                    f"{path}#/hooks/{f.event}/{f.group}/hooks/{f.handler}",
+                    f.matcher,
+                    f.config,
+                )
+                for f in found
+            ]
+        for event, origin, matcher, handler in handlers:
+            command = handler.get(command_key)
+            out.append(
+                Registered(
+                    event,
+                    scope,
+                    origin,
+                    matcher,
+                    command if isinstance(command, str) else "",
+                    handler.get(timeout_key),
+                    True,
+                )
+            )
+    return out
 
 
 def _gemini_switches(settings: Any, report: HostReport) -> None:
@@ -603,7 +698,7 @@ def self_test(
 def _timeout_s(host: str, value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return value / 1000.0 if host == "gemini" else float(value)
+    return value / 1000.0 if host_info(host).timeout_unit == "ms" else float(value)
 
 
 def check_host(
@@ -628,6 +723,9 @@ def check_host(
         report.add(status, "registered", f"not installed (`hookwise install {host}`)")
         return report
     report.checks.extend(probe.checks)
+    report.add("info", "failure", failure_story(host))
+    if "runtime" not in host_info(host).supports:
+        report.add("info", "trust", trust_story(host))
     running = [r for r in registered if r.runs]
     unseen: dict[str, list[str]] = {}
     for origin in sorted(written - {r.origin for r in registered} - loaded.merged):
@@ -750,14 +848,15 @@ def _check_entry(
     seconds = _timeout_s(host, entry.timeout)
     if seconds is None:
         return
-    if host == "gemini" and entry.timeout < 1000:
+    in_ms = host_info(host).timeout_unit == "ms"
+    if in_ms and entry.timeout < 1000:
         report.add(
             "fail",
             "timeout",
-            f"{entry.origin}: timeout {entry.timeout} ms: Gemini CLI counts milliseconds, so "
-            "the hook is killed before it answers (and the tool runs)",
+            f"{entry.origin}: timeout {entry.timeout} ms: {HOST_TITLES[host]} counts "
+            "milliseconds, so the hook is killed before it answers (and the tool runs)",
         )
-    elif host != "gemini" and seconds > 3600:
+    elif not in_ms and seconds > 3600:
         report.add(
             "warn",
             "timeout",
@@ -804,7 +903,7 @@ def diagnose(
     project: Path,
     env: Mapping[str, str] | None = None,
     *,
-    hosts: tuple[str, ...] = HOST_NAMES,
+    hosts: tuple[str, ...] = hosts_with("install"),
     explicit: bool = False,
     run_self_test: bool = True,
 ) -> DoctorReport:

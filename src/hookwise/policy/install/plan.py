@@ -33,9 +33,11 @@ from hookwise.policy.install.codex_hook_trust import (
 from hookwise.policy.install.errors import InstallError
 from hookwise.policy.install.hooks_edit import HooksEdit, edit_hooks, find_hookwise
 from hookwise.policy.install.launcher import hook_command, launcher_text
+from hookwise.policy.install.own_file import edit_own_file
 from hookwise.policy.install.registrations import policy_events, registrations, timeout_seconds
 from hookwise.policy.install.targets import settings_path
 from hookwise.policy.trust.scopes import launcher_path
+from hookwise.protocol.hosts import host as host_info
 from hookwise.protocol.profiles import Profile
 
 
@@ -122,7 +124,7 @@ def plan_install(
     command = command or hook_command(host)
     desired = registrations(host, events, command, seconds)
     path = settings_path(host, scope, project, env)
-    edit = edit_hooks(_read(path), str(path), desired, jsonc=host == "gemini")
+    edit = _edit(host, path, desired)
     plan = InstallPlan(host, scope, path, command, edit)
     errors = policy.get("errors") or []
     if errors:
@@ -142,6 +144,9 @@ def plan_install(
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
+    if "runtime" not in host_info(host).supports:
+        # no settings loader to check the host's trust and failure handling against: say them
+        plan.notes.extend((trust_story(host), failure_story(host)))
     if host == "gemini":
         _note_gemini_trust(plan, project, env)
         plan.notes.append(gemini_ask_story(policy.get("settings") or {})[1])
@@ -151,6 +156,38 @@ def plan_install(
             FileChange(launcher, _read(launcher), launcher_text(str(launcher)), mode=0o755)
         )
     return plan
+
+
+def _edit(host: str, path: Path, desired: list[Any]) -> HooksEdit:
+    """hookwise's entries in the host's file made ``desired``: a ``hooks`` object edited in
+    place, or a file of hookwise's own (the registry's ``hooks_layout``)."""
+    info = host_info(host)
+    if info.hooks_layout == "flat":
+        return edit_own_file(_read(path), str(path), desired, info.handler[0])
+    return edit_hooks(_read(path), str(path), desired, jsonc=info.jsonc)
+
+
+def trust_story(host: str) -> str:
+    """When the host runs the hooks install writes, as install and doctor both say it."""
+    return f"{host_info(host).title}: {host_info(host).trust}"
+
+
+def failure_story(host: str) -> str:
+    """What the host does with a tool call when the hook fails or is slow (the registry's
+    observed ``failure``), and what hookwise does about it."""
+    info = host_info(host)
+    crash, timeout = info.failure["crash"], info.failure["timeout"]
+    text = (
+        f"when its hook crashes {info.title} {'blocks' if crash == 'blocked' else 'runs'} the "
+        f"tool; when the hook times out it {'blocks' if timeout == 'blocked' else 'runs'} it"
+    )
+    if "runs" in (crash, timeout):
+        text += (
+            " (fails open): hookwise answers every failure of its own with an explicit deny "
+            "in the host's JSON, and its waits (validators, the approval relay) are bounded "
+            "below the timeout install writes"
+        )
+    return text
 
 
 def gemini_ask_story(settings: Mapping[str, Any]) -> tuple[str, str]:
@@ -203,12 +240,15 @@ def plan_uninstall(
     """The edits that remove hookwise's entries for ``host`` in ``scope``."""
     project = Path(os.path.abspath(project))
     path = settings_path(host, scope, project, env)
-    edit = edit_hooks(_read(path), str(path), [], jsonc=host == "gemini")
+    edit = _edit(host, path, [])
     plan = InstallPlan(host, scope, path, None, edit)
     if host == "codex":
         _plan_codex(plan, project, env, trust=True, uninstall=True)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
+    if host_info(host).hooks_layout == "flat" and edit.before is not None:
+        plan.changes[-1].deleted = True  # hookwise's own file: removing it is the undo
+        return plan
     if edit.removed:
         for change in plan.changes:
             if _is_empty(change.path, change.after):

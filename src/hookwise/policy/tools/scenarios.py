@@ -33,7 +33,7 @@ from typing import Any
 
 import yaml
 
-from hookwise.policy.adapters import PLATFORMS
+from hookwise.policy.adapters import platforms
 from hookwise.policy.pipeline import Outcome, decide
 from hookwise.policy.rules.engine import RetryState
 from hookwise.policy.rules.loader import did_you_mean
@@ -168,9 +168,9 @@ def load_scenarios(path: str) -> ScenarioFile:
         name = str(item.get("name") or f"scenario #{index}")
         where = f"{path}: {name!r}"
         platform = item.get("platform")
-        if platform is not None and platform not in PLATFORMS:
+        if platform is not None and platform not in platforms():
             raise ScenarioError(
-                f"{where}: platform {platform!r}{did_you_mean(str(platform), PLATFORMS)}"
+                f"{where}: platform {platform!r}{did_you_mean(str(platform), platforms())}"
             )
         cwd = str(item.get("cwd") or base)
         if "payload" in item:
@@ -222,9 +222,9 @@ def _check_host_effect(where: str, value: Any, platform: str | None) -> None:
     if not isinstance(value, dict) or not value:
         raise ScenarioError(f"{where}: expected one of {words}, or a mapping host -> one of them")
     for host, effect in value.items():
-        if host not in PLATFORMS:
+        if host not in platforms():
             raise ScenarioError(
-                f"{where}: unknown host {host!r}; expected one of: {', '.join(PLATFORMS)}"
+                f"{where}: unknown host {host!r}; expected one of: {', '.join(platforms())}"
             )
         _check_host_effect(f"{where}.{host}", effect, None)
     if platform is not None and platform not in value:

@@ -52,7 +52,7 @@ def _env_line(origin: str, text: str, pointer: list[str | int], default: int) ->
     return json_line(text, pointer) or default
 
 
-def _servers(
+def servers_of(
     host: str,
     scope: str,
     origin: str,
@@ -171,7 +171,7 @@ def claude_mcp(
     managed = _read_object(managed_file)
     if managed is not None:
         out.extend(
-            _servers(
+            servers_of(
                 "claude",
                 "managed",
                 str(managed_file),
@@ -183,7 +183,7 @@ def claude_mcp(
         )
     global_path = str(claude_global_config(home, ctx.env))
     out.extend(
-        _servers(
+        servers_of(
             "claude",
             "user",
             global_path,
@@ -194,7 +194,7 @@ def claude_mcp(
         )
     )
     out.extend(
-        _servers(
+        servers_of(
             "claude",
             "local",
             global_path,
@@ -232,7 +232,7 @@ def claude_mcp(
             else:
                 approve[name] = (Gate.AFTER_TRUST, "Claude Code asks before starting it")
         out.extend(
-            _servers(
+            servers_of(
                 "claude",
                 "project",
                 str(mcp_json),
@@ -272,7 +272,7 @@ def _plugin_servers(plugin: ClaudePlugin, ctx: ScanContext) -> Iterable[Runnable
             pointer: list[str | int] = ["mcpServers"] if "mcpServers" in config else []
             sources.append((path, servers, pointer))
     for path, servers, pointer in sources:
-        for runnable in _servers(
+        for runnable in servers_of(
             "claude", plugin.scope, str(path), servers, pointer=pointer, gate=gate, ctx=ctx
         ):
             # the plugin's variables first: its servers' own env comes after
@@ -306,7 +306,7 @@ def gemini_mcp(
             continue
         gate = repo_gate if scope is SettingsScope.PROJECT else (Gate.USER, scope.value)
         out.extend(
-            _servers(
+            servers_of(
                 "gemini",
                 scope.value,
                 str(file.path),
@@ -333,7 +333,7 @@ def gemini_mcp(
             continue
         gate = (Gate.USER, "extension") if extension.active else (Gate.OFF, "extension disabled")
         out.extend(
-            _servers(
+            servers_of(
                 "gemini",
                 extension.scope,
                 str(manifest),
@@ -353,7 +353,7 @@ def codex_mcp(ctx: ScanContext, real: CodexHooks, everything: CodexHooks) -> lis
     out: list[Runnable] = []
     for name, origin, config, gate, why in codex_layers(real, everything):
         out.extend(
-            _servers(
+            servers_of(
                 "codex",
                 name,
                 origin,
