@@ -55,6 +55,7 @@ class HostInfo:
         "hook_globs",
         "hooks_layout",
         "install_files",
+        "install_steps",
         "jsonc",
         "module",
         "name",
@@ -96,6 +97,7 @@ class HostInfo:
         trust: str = "",
         hook_globs: dict[str, str] | None = None,
         project_trust: tuple[tuple[str, str], ...] | None = None,
+        install_steps: tuple[str, ...] = ("trust_note", "failure_note"),
     ) -> None:
         self.name = name
         self.title = title
@@ -138,6 +140,12 @@ class HostInfo:
         # None: project hooks run without any trust step (as far as hookwise reads them);
         # else they run only in a trusted folder, and these (VARIABLE, VALUE) trust it
         self.project_trust = project_trust
+        # what ``hookwise install`` does beside writing the hooks (install/plan.py's steps):
+        # "hook_trust" (record the hooks' trusted hashes, Codex), "folder_trust_note" and
+        # "ask_note" (Gemini's folder trust and ask handling, checked against its settings),
+        # "trust_note" and "failure_note" (say when the host runs project hooks, and what a
+        # failing or slow hook does, where hookwise has no checker of the host's own)
+        self.install_steps = install_steps
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -176,6 +184,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         handler=("command", "timeout", (("name", "hookwise"),)),
         jsonc=True,
         supports=_ALL,
+        install_steps=("folder_trust_note", "ask_note"),
         trust="project and user settings hooks run only in a trusted folder; headless mode "
         "exits 55 in an untrusted one",
     ),
@@ -212,6 +221,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_files={"project": ".claude/settings.json", "user": "settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         supports=_ALL,
+        install_steps=(),
         trust="hooks run in an untrusted workspace too; its project permissions do not",
     ),
     "codex": HostInfo(
@@ -243,6 +253,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             ("env_prefix", "CODEX_", ""),
         ),
         supports=_ALL,
+        install_steps=("hook_trust",),
         trust="hooks run only once their hash is trusted, and project .codex/ loads only in a "
         "trusted project",
     ),
