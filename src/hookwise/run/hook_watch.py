@@ -200,6 +200,10 @@ class HookWatch:
         hook = self.by_fd.get(pidfd)
         if hook is None:
             return None
+        if not exiting(hook.pid):
+            # the descriptor number was reused: the hook polled then answered and its pidfd
+            # was closed, and one that started in the same batch got the number
+            return None
         return self._lose(hook, _how_it_ended(hook.pid), time.monotonic())
 
     def check(self) -> list[int]:
