@@ -271,12 +271,16 @@ def test_audit_flood_does_not_drop_the_hooks_records(lab: Lab) -> None:
     )
     result = lab.run(script)
     assert result.stdout.count('"deny"') == 3, (result.stdout, result.stderr)
-    log = lab.home / ".local" / "state" / "hookwise" / "audit.jsonl"
-    with log.open("rb") as handle:
-        markers = sum(1 for line in handle if b'"marker"' in line)
+    state = lab.home / ".local" / "state" / "hookwise"
+    logs = [p for p in state.glob("audit.jsonl*") if p.suffix != ".lock"]  # (rotated too)
+    markers = 0
+    for log in logs:
+        with log.open("rb") as handle:
+            markers += sum(1 for line in handle if b'"marker"' in line)
     assert markers == 3
-    assert log.stat().st_size <= (64 + 16) * 1024 * 1024 + 4096
-    if log.stat().st_size > 64 * 1024 * 1024 - 65536:  # the flood reached the limit
+    written = sum(log.stat().st_size for log in logs)
+    assert written <= (64 + 16) * 1024 * 1024 + 4096
+    if written > 64 * 1024 * 1024 - 65536:  # the flood reached the limit
         assert "past the session's limit of 64 MiB" in result.stderr, result.stderr
 
 
@@ -539,8 +543,11 @@ SLOW_HOST = (
 
 
 def _lost_records(lab: Lab) -> list[dict[str, object]]:
-    log = lab.home / ".local" / "state" / "hookwise" / "audit.jsonl"
-    records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    state = lab.home / ".local" / "state" / "hookwise"
+    logs = [p for p in state.glob("audit.jsonl*") if p.suffix != ".lock"]  # (rotated too)
+    records = [
+        json.loads(line) for log in logs for line in log.read_text().splitlines() if line.strip()
+    ]
     return [r for r in records if r.get("event") == "hook_lost"]
 
 

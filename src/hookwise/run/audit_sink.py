@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 SESSION_CAP = 64 * 1024 * 1024  # bytes one session may append
 HOOK_RESERVE = 16 * 1024 * 1024  # more, for the hooks' own records once the cap is reached
 _CREDENTIALS = _socket.CMSG_SPACE(12)  # struct ucred: pid, uid, gid
+FOLLOW_EVERY = 0.5  # seconds between looks for a rotation made outside
 
 
 class SinkError(OSError):
@@ -143,10 +144,10 @@ class AuditSink:
     ) -> None:
         self.socket_path = socket_path
         self.log_path = log_path
-        # (max_bytes, keep) of the user's settings, read with the first record (not while
-        # the agent starts)
+        # (max_bytes, keep) of the user's settings, read beside the sink once it serves
         self._limits: Callable[[], tuple[int, int]] | None = limits
         self.max_bytes, self.keep = DEFAULT_MAX_BYTES, DEFAULT_KEEP
+        self._looked = 0.0  # when the path was last compared with the file held
         self.session = session
         self.cap = cap
         self.reserve = reserve
@@ -183,6 +184,14 @@ class AuditSink:
         except OSError as exc:
             self.failed = f"cannot append to the audit log {self.log_path}: {exc.strerror}"
 
+    def _load_limits(self, limits: Callable[[], tuple[int, int]]) -> None:
+        """The user's settings.audit, read beside the sink (a stale policy cache is compiled,
+        which takes long enough to fill the socket's queue); the defaults until then."""
+        try:
+            self.max_bytes, self.keep = limits()
+        except Exception as exc:  # the defaults, and say why
+            self.failed = f"cannot read settings.audit (rotating at the defaults): {exc}"
+
     def kept(self) -> int:
         """How many rotated files the sink keeps: the user's ``keep``, and room for what
         this session has written, so a process flooding the socket cannot push the log's
@@ -193,18 +202,18 @@ class AuditSink:
 
     def _rotate(self, adding: int) -> None:
         """Rotate the log when this record would take it past ``max_bytes``, and follow a
-        rotation made by a hook outside; on any trouble keep appending where it is."""
-        from hookwise.policy.audit import _rotated
-
-        if self._limits is not None:  # the first record: the user's settings, read now
-            limits, self._limits = self._limits, None
-            try:
-                self.max_bytes, self.keep = limits()
-            except Exception as exc:  # the defaults, and say why
-                self.failed = f"cannot read settings.audit (rotating at the defaults): {exc}"
+        rotation made by a hook outside (looked for twice a second: meanwhile records go
+        to the renamed file, ``.1``, not lost); on any trouble keep appending where it is."""
         try:
             held = os.fstat(self.log)
-            if held.st_size and held.st_size + adding > self.max_bytes:
+            rotating = bool(held.st_size) and held.st_size + adding > self.max_bytes
+            now = time.monotonic()
+            if not rotating and now - self._looked < FOLLOW_EVERY:
+                return
+            self._looked = now
+            if rotating:
+                from hookwise.policy.audit import _rotated
+
                 _rotated(self.log_path, adding, self.max_bytes, self.kept())
             there = os.stat(self.log_path)
             if (there.st_dev, there.st_ino) == (held.st_dev, held.st_ino):
@@ -305,6 +314,11 @@ class AuditSink:
     def serve(self) -> None:
         import select  # (after the start: the sink serves once the agent runs)
 
+        if self._limits is not None:  # (a thread: compiling must not hold the records up)
+            import _thread
+
+            _thread.start_new_thread(self._load_limits, (self._limits,))
+            self._limits = None
         poller = select.poll()
         self._poller = poller
         poller.register(self.sock.fileno(), select.POLLIN)

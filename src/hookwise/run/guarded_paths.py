@@ -86,7 +86,7 @@ def audit_log(env: dict[str, str]) -> str:
 
 def audit_limits(env: dict[str, str], cwd: str) -> tuple[int, int]:
     """(``settings.audit.max_bytes``, ``settings.audit.keep``) of the user and managed
-    policy, for the sink's rotation. Read by the sink with the first record; a stale cache
+    policy, for the sink's rotation. Read beside the sink once it serves; a stale cache
     is compiled in memory, not written (the session leaves hookwise's files as they were)."""
     from hookwise.policy.audit import DEFAULT_KEEP, DEFAULT_MAX_BYTES
     from hookwise.policy.cache import load_policy

@@ -48,15 +48,6 @@ def _stat(pid: int) -> list[str] | None:
     return text.rpartition(")")[2].split()
 
 
-def _cmdline(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            raw = handle.read(4096)
-    except OSError:
-        return ""
-    return raw.rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")
-
-
 def exiting(pid: int) -> bool:
     """Whether ``pid`` is gone or exiting (set before its pid namespace is emptied)."""
     fields = _stat(pid)
@@ -146,7 +137,7 @@ class HookWatch:
             pidfd = os.pidfd_open(pid)
         except OSError:
             pidfd = -1
-        hook = Hook(pid, pidfd, _cmdline(pid), now)
+        hook = Hook(pid, pidfd, hook_output.command_line(pid), now)
         self.pending[pid] = hook
         if pidfd < 0:
             return None, closed
@@ -199,6 +190,10 @@ class HookWatch:
         answered. The pidfd to unregister."""
         hook = self.by_fd.get(pidfd)
         if hook is None:
+            return None
+        if not exiting(hook.pid):
+            # the descriptor number was reused: the hook polled then answered and its pidfd
+            # was closed, and one that started in the same batch got the number
             return None
         return self._lose(hook, _how_it_ended(hook.pid), time.monotonic())
 
