@@ -306,3 +306,30 @@ def test_the_starter_with_every_pack_lets_force_with_lease_reach_the_git_pack(
     assert verdict("git push --force origin main", starter)[0] == "deny"
     alone = _policy(starter_policy([]), monkeypatch)
     assert verdict("git push --force-with-lease origin feature", alone)[0] == "none"
+
+
+# Readers the secrets pack does not name: its shell rule lists reading programs (a spelling
+# list), and the rule language has no "any program but these" to say it by the principle.
+UNNAMED_READERS = [
+    "fold ~/.ssh/id_rsa",
+    "rev ~/.ssh/id_rsa | rev",
+    "iconv -f utf-8 -t utf-8 ~/.aws/credentials",
+    "column -t ~/.aws/credentials",
+    "split -b 64 ~/.ssh/id_rsa part; cat part*",
+]
+
+
+@pytest.mark.parametrize("command", UNNAMED_READERS)
+def test_unnamed_readers_print_the_key_in_bash(tmp_path: Path, command: str) -> None:
+    assert any(d.startswith("read") for d in in_bash(command, tmp_path)), command
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="hookwise/secrets names its readers; a program it does not name reads the key "
+    "(needs a rule form for 'any program but the non-readers': ls, stat, chmod, ssh-add...)",
+)
+@pytest.mark.parametrize("command", UNNAMED_READERS)
+def test_unnamed_readers_are_not_let_through(packs: dict[str, Any], command: str) -> None:
+    decision, reason = verdict(command, packs)
+    assert decision in ("deny", "ask"), (command, decision, reason)

@@ -182,7 +182,42 @@ def _tar(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     for word in argv:
         if word.startswith("--checkpoint-action=exec="):
             values.append(word[len("--checkpoint-action=exec=") :])
-    return [("script", v) for v in values]
+    out: list[tuple[str, Any]] = [("script", v) for v in values]
+    if "--remove-files" in argv:  # the members are deleted once archived
+        members = _tar_members(argv)
+        if members:
+            out.append(("argv", ["rm", "-r", "-f", *members]))
+    return out
+
+
+def _tar_members(argv: list[str]) -> list[str]:
+    """The files ``tar -c``/``-r`` is given: its operands past the archive (``-f A``,
+    ``-cfA``, ``--file=A``) and option values, under the last ``-C DIR`` before them."""
+    members: list[str] = []
+    skip = False
+    base = ""  # -C DIR: later members are under DIR
+    for index, word in enumerate(argv[1:], start=1):
+        if skip:
+            if argv[index - 1] in ("-C", "--directory"):
+                base = word.rstrip("/") + "/" if not word.startswith("/") else word + "/"
+            skip = False
+            continue
+        if word.startswith("--directory="):
+            base = word.split("=", 1)[1].rstrip("/") + "/"
+            continue
+        if word in ("--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from",
+                    "-b", "-H", "--format", "-I", "-F", "-K", "-L", "-N", "-V"):  # fmt: skip
+            skip = True
+        elif word.startswith("--"):
+            continue
+        elif word.startswith("-") or (index == 1 and "f" in word and "/" not in word):
+            # -cf A (and the old style: tar cf A files): f takes the next word
+            letters = word.lstrip("-")
+            if "f" in letters:
+                skip = letters.endswith("f")
+        else:
+            members.append(word if word.startswith("/") else base + word)
+    return members
 
 
 def _rsync(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
@@ -191,7 +226,16 @@ def _rsync(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
 
 
 def _zip(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
-    return [("script", v) for v in option_values(argv, ("-TT",), ("--unzip-command",))]
+    out: list[tuple[str, Any]] = [
+        ("script", v) for v in option_values(argv, ("-TT",), ("--unzip-command",))
+    ]
+    moves = "--move" in argv or any(
+        w[:1] == "-" and w[1:2] != "-" and "m" in w[1:] and w not in ("-TT",) for w in argv[1:]
+    )
+    operands = [w for w in argv[1:] if not w.startswith("-")]
+    if moves and len(operands) > 1:  # zip -m: the files are deleted once zipped
+        out.append(("argv", ["rm", "-r", "-f", *operands[1:]]))
+    return out
 
 
 def _vim(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:

@@ -426,6 +426,8 @@ def _persistence(an: RunnableAnalyser, command: Command, file: str, line: int) -
 def _dumps_environment(argv: list[str]) -> bool:
     """``env``, ``printenv``, ``set``, ``export -p``, ``declare -x``: every variable printed;
     ``set -e`` or ``set -o pipefail`` only changes options."""
+    if not argv:
+        return False
     program, rest = argv[0].rsplit("/", 1)[-1], argv[1:]
     if program in ("env", "printenv"):
         return not _words_after_options(argv)
