@@ -555,6 +555,16 @@ def trust_hooks(
     if chosen == "codex":
         _trust_codex(ctx, folder=folder, list_only=list_only, as_json=as_json)
         return
+    if chosen != "gemini":  # no approvals of hookwise's own for the other hosts: say theirs
+        from hookwise.protocol.hosts import host as host_info
+
+        info = host_info(chosen)
+        click.echo(
+            f"{info.title}: hookwise keeps no hook approvals for it; "
+            + (info.trust or "it runs project hooks without a trust step"),
+            err=True,
+        )
+        return
     from hookwise.config.gemini.folder_trust import TrustedFolders, TrustLevel
     from hookwise.config.gemini.hook_trust import approve_project_hooks, assess_project_hooks
     from hookwise.config.gemini.settings import load_settings

@@ -27,7 +27,7 @@ def platforms() -> tuple[str, ...]:
 def adapter(platform: str) -> ModuleType:
     """The adapter module of a platform (ValueError for a name that has none)."""
     if not platform.isidentifier() or platform.startswith("_") or platform == "base":
-        raise ValueError(f"unknown platform {platform!r}; expected one of: {_names()}")
+        raise ValueError(f"unknown host {platform!r}; expected one of: {_names()}")
     import sys
 
     name = f"hookwise.policy.adapters.{platform}"
@@ -35,9 +35,9 @@ def adapter(platform: str) -> ModuleType:
         __import__(name)  # (not importlib: the hook does not load it)
         module: ModuleType = sys.modules[name]
     except ModuleNotFoundError:
-        raise ValueError(f"unknown platform {platform!r}; expected one of: {_names()}") from None
+        raise ValueError(f"unknown host {platform!r}; expected one of: {_names()}") from None
     if not hasattr(module, "encode"):
-        raise ValueError(f"unknown platform {platform!r}; expected one of: {_names()}")
+        raise ValueError(f"unknown host {platform!r}; expected one of: {_names()}")
     return module
 
 

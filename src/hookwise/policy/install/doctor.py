@@ -209,7 +209,7 @@ def _written(host: str, project: Path, env: Mapping[str, str], report: HostRepor
         info = host_info(host)
         if info.hooks_layout == "flat":
             for event, index, _ in own_file_handlers(text, info.handler[0]):
-                origins.add(f"{path}#/hooks/{event}/{index}")
+                origins.add(f"{path}#/hooks/{event}/0/hooks/{index}")  # (as the loader reads it)
             continue
         try:
             doc = JsonDocument(text, str(path), jsonc=info.jsonc)
@@ -382,7 +382,7 @@ def _entries_from_files(host: str, project: Path, env: Mapping[str, str]) -> lis
             continue
         if info.hooks_layout == "flat":
             handlers = [
-                (event, f"{path}#/hooks/{event}/{i}", None, h)
+                (event, f"{path}#/hooks/{event}/0/hooks/{i}", None, h)
                 for event, i, h in own_file_handlers(text, command_key)
             ]
         else:
