@@ -45,8 +45,9 @@ def test_walkthrough(user: User) -> None:
     codex_config.write_text(
         codex_config.read_text() + f'\n[projects.{json.dumps(str(p))}]\ntrust_level = "trusted"\n'
     )
-    doctor = user.run("doctor")
-    assert "all good" in doctor.stdout
+    doctor = user.run("doctor", check=None)
+    problems = [line for line in doctor.stdout.splitlines() if line.startswith("  FAIL")]
+    assert doctor.returncode == 0 and "all good" in doctor.stdout, problems
     event = p / "event.json"
     event.write_text(
         json.dumps(

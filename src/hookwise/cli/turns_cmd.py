@@ -65,6 +65,8 @@ def check(directory: Path | None, project: Path | None) -> None:
     if directory is not None and project is not None and directory != project:
         raise click.UsageError("give the project once: as --project or as the argument")
     workspace = project_root(project or directory)
+    if workspace == Path.cwd().resolve():
+        workspace = Path(".")  # messages name .agent/hook.toml as the user sees it
 
     try:
         config = load_hook_toml(workspace)

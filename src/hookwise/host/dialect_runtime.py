@@ -125,7 +125,7 @@ class DialectRuntime:
         warnings: list[str] | None = None,
     ) -> Plan | None:
         """Every matching hook, in parallel; an identical handler from several settings
-        files runs once (a plugin's copy stays separate)."""
+        files runs once where the host merges them (a plugin's copy stays separate)."""
         spec = self.spec.event(event)
         entries = registry.for_event(event)
         subject = payload.get(spec.matcher_field) if spec.matcher_field else None
@@ -136,7 +136,9 @@ class DialectRuntime:
                 continue
             key = (
                 js_string(entry.config.get("command")),
-                entry.origin if entry.source is Source.EXTENSIONS else "",
+                entry.origin
+                if entry.source is Source.EXTENSIONS
+                else ("" if self.spec.merges_identical_handlers else _file_of(entry.origin)),
             )
             if key in seen:
                 continue
@@ -209,6 +211,11 @@ class DialectRuntime:
             return env
 
         return RunHooks(reader, timeout, environment)
+
+
+def _file_of(origin: str) -> str:
+    """The settings file of an origin (``path#/hooks/Event/0/hooks/1``)."""
+    return origin.partition("#")[0]
 
 
 def _failed_run(run: HookRun) -> Reading:

@@ -139,7 +139,13 @@ _EVENTS: Final = (
     ),
 )
 
-CODEX: Final = DialectSpec("codex", {e.name: e for e in _EVENTS}, COMMON_INPUT, {"model": ""})
+CODEX: Final = DialectSpec(
+    "codex",
+    {e.name: e for e in _EVENTS},
+    COMMON_INPUT,
+    {"model": ""},
+    merges_identical_handlers=False,
+)
 EVENT_NAMES: Final = tuple(CODEX.events)
 
 # Tool-name aliases a matcher also tries (apply_patch answers to Edit and Write).

@@ -145,6 +145,10 @@ class DialectSpec:
     input_defaults: dict[str, str] = field(default_factory=dict)
     input_types: dict[str, tuple[type, ...]] = field(default_factory=lambda: dict(INPUT_TYPES))
     required_input: tuple[str, ...] = REQUIRED_INPUT
+    # an identical handler in several settings files runs once per event (Claude Code), or
+    # once per file (Codex: observed, one call with hookwise in ~/.codex/hooks.json and the
+    # project's .codex/hooks.json ran it twice)
+    merges_identical_handlers: bool = True
 
     def event(self, name: str) -> DialectEvent:
         try:
