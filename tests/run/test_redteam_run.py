@@ -568,9 +568,13 @@ def test_a_hook_killed_or_stopped_midway_is_reported(lab: Lab, sig: str, how: st
     result = lab.run(script + tail + "kill %1")
     assert (lab.root / "killer.hit").exists(), (result.stdout, result.stderr)
     assert "1 hook(s) started and never answered" in result.stderr, result.stderr
-    assert how in result.stderr, result.stderr
+    # the signal is named only while /proc still holds the zombie: a host that reaps its
+    # hook at once (bash here, under load) leaves "ended without answering", still lost
+    hows = (how, "ended without answering") if sig == "SIGKILL" else (how,)
+    assert any(h in result.stderr for h in hows), result.stderr
     [record] = _lost_records(lab)
-    assert how in str(record["reason"]) and "hookwise" in str(record["command"])
+    assert any(h in str(record["reason"]) for h in hows), record
+    assert "hookwise" in str(record["command"])
 
 
 def test_on_hook_lost_stop_ends_the_session(lab: Lab) -> None:
