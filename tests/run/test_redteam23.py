@@ -4,6 +4,11 @@ from outside. Interpreter attacks use a private copy of the interpreter (never t
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -11,6 +16,7 @@ from tests.run.test_redteam_run import (
     HOOKWISE,
     MIDWAY_KILLER,
     SLOW_HOST,
+    SRC,
     Lab,
     _lost_records,
     lab,
@@ -48,3 +54,67 @@ def test_a_nested_datagram_neither_loses_records_nor_stops_the_lost_hook_watch(l
     assert len(_lost_records(lab)) == 1
     log = Path(lab.home, ".local/state/hookwise/audit.jsonl").read_text()
     assert "RT23-AFTER" in log
+
+
+def _private_interpreter(lab: Lab) -> tuple[Path, Path]:
+    """A private base interpreter laid out as pyenv's (``bin/python3 -> python3.11``, the
+    standard library in ``lib/python3.11``: a link to this one's, never written) and a
+    virtualenv over it that finds this checkout's hookwise; (prefix, venv)."""
+    real = Path(os.path.realpath(sys.executable))
+    prefix = lab.root / "py"
+    (prefix / "bin").mkdir(parents=True)
+    (prefix / "lib").mkdir()
+    shutil.copy2(real, prefix / "bin" / real.name)
+    (prefix / "bin" / "python3").symlink_to(real.name)
+    stdlib = Path(os.path.dirname(os.__file__))
+    (prefix / "lib" / stdlib.name).symlink_to(stdlib)
+    venv = lab.root / "venv"
+    subprocess.run(
+        [str(prefix / "bin" / "python3"), "-m", "venv", "--without-pip", "--symlinks", str(venv)],
+        check=True,
+    )
+    purelib = sysconfig.get_paths(vars={"base": str(venv), "platbase": str(venv)})["purelib"]
+    Path(purelib, "hookwise-src.pth").write_text(f"{SRC}\n{sysconfig.get_paths()['purelib']}\n")
+    return prefix, venv
+
+
+def _zip_name() -> str:
+    return f"python{sys.version_info[0]}{sys.version_info[1]}.zip"
+
+
+def test_the_interpreters_search_path_and_symlink_chain_cannot_be_changed(lab: Lab) -> None:
+    """ESC2 and ESC3: ``<base>/lib/python3XY.zip`` is the first entry of ``sys.path`` under
+    ``-I -S`` (missing, so creatable), and ``<base>/bin/python3`` a symlink between the
+    virtualenv's ``python3`` and the binary: either, written inside, ran the agent's code in
+    every later hook."""
+    prefix, venv = _private_interpreter(lab)
+    zipped = prefix / "lib" / _zip_name()
+    evil = lab.root / "evil"
+    evil.write_text("#!/bin/sh\necho '{}'\n")
+    evil.chmod(0o755)
+    (lab.root / "payload.json").write_text(lab.payload())
+    script = (
+        f'python3 -c \'open("{zipped}", "wb").write(b"PK")\' 2>/dev/null && echo ZIP-MADE; '
+        f"ln -sfn {evil} {prefix}/bin/python3 2>/dev/null && echo LINK-MADE; "
+        f"mv {prefix}/bin/python3 {prefix}/bin/x 2>/dev/null && echo LINK-MOVED; "
+        f"{venv}/bin/python3 -I -m hookwise hook --platform claude < $R/payload.json"
+    )
+    argv = [str(venv / "bin" / "python3"), "-m", "hookwise", "run", "--", "bash", "-c", script]
+    result = lab.run(script, argv=argv)
+    assert "MADE" not in result.stdout and "MOVED" not in result.stdout, result.stdout
+    assert '"deny"' in result.stdout, (result.stdout, result.stderr)
+    assert not zipped.exists()
+    assert os.readlink(prefix / "bin" / "python3") == Path(os.path.realpath(sys.executable)).name
+
+
+def test_the_interpreter_is_asked_what_it_reads() -> None:
+    """The chain and the search path come from the interpreter (no list of names)."""
+    from hookwise.run.interpreter_paths import chain, consulted
+
+    found = consulted(sys.executable)
+    assert os.path.realpath(sys.executable) in found.present
+    zipped = os.path.join(sys.base_prefix, "lib", _zip_name())
+    assert zipped in (found.present + found.missing)
+    links, real = chain(sys.executable)
+    assert real == os.path.realpath(sys.executable)
+    assert all(os.path.islink(link) for link in links)

@@ -463,11 +463,64 @@ def _interpreter(path: str, why: str) -> list[Guarded]:
         base = _venv_base(prefix)
         why = f"{why}'s base interpreter"
     if base is None:
-        return out
+        return out + _consulted(path, why)  # (what the interpreter says it runs on)
     real = os.path.realpath(base)
     if os.access(real, os.W_OK):
         out.append(Guarded(real, CODE, why))
-    return out + _python_libraries(real, why)
+    out += _python_libraries(real, why)
+    known = {entry.path for entry in out}
+    return out + [entry for entry in _consulted(path, why) if entry.path not in known]
+
+
+def _writable(path: str) -> bool:
+    """Whether this user could change ``path`` or replace it (its directory is writable)."""
+    return os.access(path, os.W_OK) or os.access(os.path.dirname(path), os.W_OK)
+
+
+def _consulted(path: str, why: str) -> list[Guarded]:
+    """What the interpreter at ``path`` reads at start (:mod:`hookwise.run.interpreter_paths`,
+    asked of the interpreter), where this user could change it: every symlink of its chains
+    (pinned, so it cannot be replaced; what it leads to bound read-only), every entry of its
+    ``-I -S`` search path, and for an entry that does not exist the directory it would be
+    created in, read-only (a placeholder file instead where that directory is the home, the
+    project or one of their parents, which must stay writable)."""
+    from hookwise.run.interpreter_paths import chain, consulted
+
+    found = consulted(path)
+    links = list(found.links)
+    prefix = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    if os.path.exists(os.path.join(prefix, "pyvenv.cfg")):  # every link of the venv's bin/
+        try:
+            names = [e.path for e in os.scandir(os.path.join(prefix, "bin")) if e.is_symlink()]
+        except OSError:
+            names = []
+        for name in names:
+            links += [link for link in chain(name)[0] if link not in links]
+    out = [
+        Guarded(link, CODE, f"{why}: a symlink of its chain")
+        for link in links
+        if os.access(os.path.dirname(link), os.W_OK)
+    ]
+    out += [Guarded(p, CODE, why) for p in found.binaries if _writable(p)]
+    out += [
+        Guarded(p, CODE, f"{why}: {os.path.basename(p)} (its search path)")
+        for p in found.present
+        if _writable(p)
+    ]
+    keep_open = {os.path.abspath(os.getcwd()), _home({**os.environ})}
+    for missing in found.missing:
+        parent = os.path.dirname(missing)
+        while parent != "/" and not os.path.lexists(parent):
+            parent = os.path.dirname(parent)
+        if not os.access(parent, os.W_OK):
+            continue
+        why_missing = f"{why}: {missing}, on its search path, must not be created"
+        opened = any(parent == k or k.startswith(parent.rstrip("/") + "/") for k in keep_open)
+        if opened:
+            out.append(Guarded(missing, CODE, why_missing, placeholder=b""))
+        else:
+            out.append(Guarded(parent, CODE, why_missing))
+    return out
 
 
 def _code(env: dict[str, str]) -> list[Guarded]:
@@ -567,6 +620,11 @@ def secrets_pack() -> str:
 def guarded_paths(env: dict[str, str], cwd: str) -> list[Guarded]:
     """Everything to make read-only for an agent started in ``cwd`` with ``env``; a path
     may appear inside another (``run/plan.py`` keeps the outermost)."""
+    from hookwise.run.interpreter_paths import ask
+
+    for interpreter in [sys.executable, *_launcher_code(env)]:  # (answers while we go on)
+        if os.path.isfile(interpreter):
+            ask(interpreter)
     return [
         *_policy(cwd, env),
         *_hookwise_state(env),
