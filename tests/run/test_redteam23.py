@@ -112,7 +112,7 @@ def test_the_interpreter_is_asked_what_it_reads() -> None:
     from hookwise.run.interpreter_paths import chain, consulted
 
     found = consulted(sys.executable)
-    assert os.path.realpath(sys.executable) in found.present
+    assert os.path.realpath(sys.executable) in found.binaries
     zipped = os.path.join(sys.base_prefix, "lib", _zip_name())
     assert zipped in (found.present + found.missing)
     links, real = chain(sys.executable)
