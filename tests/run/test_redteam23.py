@@ -118,3 +118,32 @@ def test_the_interpreter_is_asked_what_it_reads() -> None:
     links, real = chain(sys.executable)
     assert real == os.path.realpath(sys.executable)
     assert all(os.path.islink(link) for link in links)
+
+
+def test_the_hosts_env_files_cannot_plant_variables_for_the_next_session(lab: Lab) -> None:
+    """ESC1: Codex loads ``$CODEX_HOME/.env`` (overriding), Gemini CLI ``.gemini/.env`` or
+    ``.env`` from its cwd up, then ``~/.gemini/.env``, ``~/.env``; the hooks inherit them. A
+    ``BASH_ENV`` planted there ran the agent's script in every hook of the next session."""
+    evil = "BASH_ENV=$R/evil.rc\n"
+    (lab.proj / ".env").write_text("APP_MODE=dev\n")  # the project's own: the one Gemini loads
+    user_files = [lab.home / ".codex/.env", lab.home / ".gemini/.env", lab.home / ".env"]
+    script = "".join(
+        f"printf '{evil}' > {path} 2>/dev/null && echo WROTE {path}; "
+        for path in [*user_files, lab.proj / ".env"]
+    )
+    result = lab.run(script)
+    assert "WROTE" not in result.stdout, result.stdout
+    assert all(not p.exists() for p in user_files)  # (the placeholders are gone after)
+    assert (lab.proj / ".env").read_text() == "APP_MODE=dev\n"
+    # a new .env below the project (no session guarded it): the next session refuses
+    (lab.proj / ".env").unlink()
+    planted = lab.run("mkdir -p sub && printf 'XDG_DATA_HOME=/tmp/x\\n' > sub/.env && echo OK")
+    assert "OK" in planted.stdout, planted.stderr
+    argv = [HOOKWISE, "run", "--", "bash", "-c", "echo AGENT-RAN"]
+    refused = subprocess.run(
+        argv, cwd=lab.proj / "sub", env=lab.env(), capture_output=True, text=True, check=False
+    )
+    assert "AGENT-RAN" not in refused.stdout
+    assert refused.returncode != 0
+    assert f"{lab.proj}/sub/.env (loaded by Gemini CLI" in refused.stderr
+    assert "sets XDG_DATA_HOME" in refused.stderr

@@ -41,6 +41,15 @@ HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex")
 # - None: the host cannot show a prompt for a hook's ``ask`` on its pre-tool event at all
 #   (Codex: ``ask`` there is ignored, and the payload and environment are the same in
 #   ``codex exec`` and in the TUI).
+#
+# ``env_files``: the dotenv files a host loads into its own environment at start, which its
+# hooks inherit: (user files, relative to the home as ``user_files``; project files, looked
+# for in the start directory and each parent, the first found loaded; whether a file's
+# values override the environment). Codex (codex-rs/arg0 load_dotenv): $CODEX_HOME/.env,
+# overriding, keys starting with CODEX_ skipped. Gemini CLI (settings.ts findEnvFile and
+# loadEnvironment, 0.61.0): from its cwd up, ``.gemini/.env`` then ``.env`` in each
+# directory, then ``~/.gemini/.env``, ``~/.env``; only in a trusted workspace; the first file
+# found, setting only variables that are unset.
 
 
 class HostInfo:
@@ -48,6 +57,7 @@ class HostInfo:
 
     __slots__ = (
         "attended",
+        "env_files",
         "module",
         "name",
         "pre_tool_event",
@@ -71,6 +81,7 @@ class HostInfo:
         module: str,
         table_name: str | None = None,
         attended: tuple[str, ...] | None = None,
+        env_files: tuple[tuple[str, ...], tuple[str, ...], bool] = ((), (), False),
     ) -> None:
         self.name = name
         self.title = title
@@ -82,6 +93,7 @@ class HostInfo:
         self.module = module  # the protocol module with its event table and EVENT_NAMES
         self.table_name = table_name  # its DialectSpec there, for hosts read per run
         self.attended = attended  # how a hook tells an interactive session (see above)
+        self.env_files = env_files  # dotenv files loaded at start, exported to hooks (above)
 
 
 HOSTS: Final[dict[Host, HostInfo]] = {
@@ -95,6 +107,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "run_shell_command",
         "hookwise.protocol.gemini",
         attended=("process", "gemini", "-p", "--prompt"),
+        env_files=((".gemini/.env", ".env"), (".gemini/.env", ".env"), False),
     ),
     "claude": HostInfo(
         "claude",
@@ -118,6 +131,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Bash",
         "hookwise.protocol.codex",
         "CODEX",
+        env_files=((".codex/.env",), (), True),
     ),
 }
 

@@ -334,6 +334,7 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
             Guarded(os.path.join(folder, HOOK_TRUST_STORE), HOST, "hookwise hook trust")
             for folder in stores
         ]
+    out += _env_files(cwd, env)
     gemini = homes["gemini"]
     folders = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH") or os.path.join(
         gemini, "trustedFolders.json"
@@ -365,6 +366,24 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
         for host in HOSTS.values():
             out += _host_project(directory, host.project_files, host.title)
         out.append(Guarded(os.path.join(directory, ".mcp.json"), HOST, "project MCP servers"))
+    return out
+
+
+def _env_files(cwd: str, env: dict[str, str]) -> list[Guarded]:
+    """The dotenv files the hosts load at start and export to their hooks (``env_files`` of
+    their rows): the user's read-only, made empty when missing (a ``BASH_ENV`` written there
+    runs in every hook of the next session); of a project's, the one a host would load
+    (the first found from the start directory up), read-only for the session."""
+    from hookwise.run.env_files import project_env_file
+
+    out: list[Guarded] = []
+    for name, host in HOSTS.items():
+        user, project, _overrides = host.env_files
+        why = f"{host.title} environment file (exported to every hook)"
+        out += [Guarded(_user_path(name, f, env), HOST, why, placeholder=b"") for f in user]
+        found = project_env_file(project, cwd) if project else None
+        if found:
+            out.append(Guarded(found, HOST, f"{why}, as found from the start directory"))
     return out
 
 

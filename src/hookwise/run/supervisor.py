@@ -343,6 +343,11 @@ def _run(
         raise RunError(f"cannot use {directory}: {exc.strerror}") from None
     sink: AuditSink | None = None
     made: list[placeholders.Made] = []
+    from hookwise.run.env_files import hook_variables
+
+    planted = hook_variables(cwd, env)
+    if planted:  # (exported to every hook by the host: refused, not warned)
+        raise RunError("; ".join(planted))
     sessions = run_sessions(env)
     problem = session_log.prepare(sessions)
     if problem is not None:
