@@ -12,6 +12,8 @@ import sysconfig
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.run.test_redteam_run import (
     HOOKWISE,
     MIDWAY_KILLER,
@@ -147,3 +149,34 @@ def test_the_hosts_env_files_cannot_plant_variables_for_the_next_session(lab: La
     assert refused.returncode != 0
     assert f"{lab.proj}/sub/.env (loaded by Gemini CLI" in refused.stderr
     assert "sets XDG_DATA_HOME" in refused.stderr
+
+
+LIBS = """\
+import os, subprocess, sys
+probe = "import hookwise.policy.hook; print(open('/proc/self/maps').read())"
+maps = subprocess.run([sys.argv[1], "-I", "-S", "-c", f"import sys; sys.path.insert(0, {sys.argv[2]!r}); " + probe],
+                      capture_output=True, text=True, check=True).stdout
+files = {line.split(None, 5)[5] for line in maps.splitlines() if len(line.split(None, 5)) == 6}
+files = {f for f in files if f.startswith("/")}
+for name in ("bash", "sh", "env"):
+    for directory in ("/usr/bin", "/bin"):
+        if os.path.exists(os.path.join(directory, name)):
+            files.add(os.path.join(directory, name))
+for path in sorted({os.path.realpath(f) for f in files}):
+    try:  # opened for writing, nothing written
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
+        print("WRITABLE", path)
+    except OSError as exc:
+        print("held", exc.errno, path)
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="root sessions only (root owns these files)")
+def test_a_root_session_cannot_rewrite_what_every_hook_runs_on(lab: Lab) -> None:
+    """ESC5: as root, the loader, libc, libm and libpython the hook's interpreter maps,
+    ``/usr/bin/env`` and the hosts' shells were writable inside (capabilities dropped do not
+    matter: root owns them). Opened for writing only, never written."""
+    (lab.root / "libs.py").write_text(LIBS)
+    result = lab.run(f"python3 $R/libs.py {sys.executable} {SRC}")
+    assert "held" in result.stdout, (result.stdout, result.stderr)
+    assert "WRITABLE" not in result.stdout, result.stdout

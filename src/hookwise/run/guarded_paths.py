@@ -130,13 +130,38 @@ def _creatable(path: str) -> bool:
 ROOT_SYSTEM = ("/etc", "/var/spool", "/boot", "/usr/lib/systemd", "/lib/systemd", "/usr/lib/udev")
 
 
+# For root too: the programs and libraries every hook runs on (the loader, libc, the shells
+# the hosts start hooks with, /usr/bin/env), which root can rewrite (dropped capabilities do
+# not help: root owns them). Read-only whole: no `apt install` in a root session.
+ROOT_PROGRAMS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+
 def _root_system() -> list[Guarded]:
     if os.geteuid() != 0:
         return []
     why = "the system's start-up points (root owns them)"
-    return [
+    out = [
         Guarded(p, SYSTEM, why) for p in ROOT_SYSTEM if os.path.isdir(p) and not os.path.islink(p)
     ]
+    why = "the system's programs and libraries, which every hook runs on (root owns them)"
+    out += [
+        Guarded(p, SYSTEM, why) for p in ROOT_PROGRAMS if os.path.isdir(p) and not os.path.islink(p)
+    ]
+    # and what this interpreter maps from elsewhere (/opt, a home): what the hook maps too
+    whole = tuple(p + "/" for p in ROOT_PROGRAMS)
+    why = "a library the hook's interpreter maps (root owns it)"
+    return out + [Guarded(p, SYSTEM, why) for p in _mapped_files() if not p.startswith(whole)]
+
+
+def _mapped_files() -> list[str]:
+    """Every file this process maps (its interpreter, the loader, libc, libpython, ...)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    found = {line.split(None, 5)[5] for line in lines if len(line.split(None, 5)) == 6}
+    return sorted(p for p in found if p.startswith("/") and os.path.isfile(p))
 
 
 def _under_root_system(path: str) -> bool:
