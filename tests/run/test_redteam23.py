@@ -180,3 +180,28 @@ def test_a_root_session_cannot_rewrite_what_every_hook_runs_on(lab: Lab) -> None
     result = lab.run(f"python3 $R/libs.py {sys.executable} {SRC}")
     assert "held" in result.stdout, (result.stdout, result.stderr)
     assert "WRITABLE" not in result.stdout, result.stdout
+
+
+def test_the_interpreters_answer_is_kept_and_asked_again_when_it_changes(tmp_path: Path) -> None:
+    """The answer is kept beside the caches (read-only in a session), named by what it
+    depends on: a copy of the binary with another inode is asked again, not read."""
+    from hookwise.run import interpreter_paths as paths
+
+    copy = tmp_path / "bin" / "python3"
+    copy.parent.mkdir()
+    shutil.copy2(os.path.realpath(sys.executable), copy)
+    cache = tmp_path / "cache"
+    paths.ask(str(copy), str(cache))
+    first = paths.consulted(str(copy))
+    [kept] = list(cache.iterdir())
+    assert str(copy) in kept.read_text(errors="replace").splitlines()[0]
+    paths._CACHE.clear()
+    paths.ask(str(copy), str(cache))  # read back: the same answer, no process
+    assert str(copy) not in paths._ASKED
+    assert paths.consulted(str(copy)).present == first.present
+    paths._CACHE.clear()
+    copy.unlink()
+    shutil.copy2(os.path.realpath(sys.executable), copy)  # another inode: asked again
+    paths.ask(str(copy), str(cache))
+    assert str(copy) in paths._ASKED
+    assert paths.consulted(str(copy)).present == first.present

@@ -14,7 +14,6 @@ variable of :data:`HOOK_VARIABLES` (one planted in a directory no session guarde
 from __future__ import annotations
 
 import os
-import re
 
 from hookwise.protocol.hosts import HOSTS
 
@@ -41,14 +40,17 @@ HOOK_VARIABLES = (
 # always set when a host starts: a file that sets only unset variables cannot change them
 ALWAYS_SET = ("PATH", "HOME")
 MAX_SIZE = 1 << 20
-_KEY = re.compile(r"^[ \t]*(?:export[ \t]+)?([\w.-]+)[ \t]*(?:=|:)", re.MULTILINE)
+KEY = r"^[ \t]*(?:export[ \t]+)?([\w.-]+)[ \t]*(?:=|:)"  # (compiled when a file is read)
 
 
 def keys(text: str) -> list[str]:
     """Every name a dotenv parser could set from ``text`` (dotenv's and dotenvy's keys:
     ``[export ]NAME=`` or ``NAME:`` at a line's start; a line inside a quoted value counts
     too: more names, never fewer)."""
-    return list(dict.fromkeys(match.group(1) for match in _KEY.finditer(text)))
+    import re
+
+    found = re.finditer(KEY, text, re.MULTILINE)
+    return list(dict.fromkeys(match.group(1) for match in found))
 
 
 def affects_hooks(name: str) -> bool:

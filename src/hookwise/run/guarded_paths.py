@@ -668,7 +668,7 @@ def guarded_paths(env: dict[str, str], cwd: str) -> list[Guarded]:
 
     for interpreter in [sys.executable, *_launcher_code(env)]:  # (answers while we go on)
         if os.path.isfile(interpreter):
-            ask(interpreter)
+            ask(interpreter, cache_dir(env))
     return [
         *_policy(cwd, env),
         *_hookwise_state(env),

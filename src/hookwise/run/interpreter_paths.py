@@ -13,7 +13,6 @@ is what ``<interpreter> -I -S`` prints.
 from __future__ import annotations
 
 import os
-import subprocess
 
 MAX_LINKS = 40  # as the kernel
 PROBE = "import sys; print(*[sys.executable, sys._base_executable, *sys.path], sep='\\0')"
@@ -60,60 +59,143 @@ def chain(path: str) -> tuple[list[str], str]:
 
 
 _CACHE: dict[str, Consulted] = {}
-_ASKED: dict[str, subprocess.Popen[bytes]] = {}
+_ASKED: dict[str, tuple[int, int]] = {}  # interpreter -> (pid, read end of its stdout)
+_STORE: dict[str, tuple[str, str]] = {}  # interpreter -> (file keeping its answer, key)
 
 
-def ask(interpreter: str) -> None:
-    """Start asking ``interpreter`` (run as the hook runs it, ``-I -S``), so that its answer
-    is computed while the rest of the guarded paths are (a start costs ~20 ms)."""
+def _stored(key: str, cache: str) -> tuple[str, str]:
+    """Where the answer of ``key`` is kept in hookwise's cache directory (read-only in a
+    session), and the line it must start with: what the answer depends on (the binary the
+    chain leads to, the interpreter's pyvenv.cfg: inode and ctime, which a copy or a write
+    changes), so a changed interpreter is asked again.
+    (No hashlib, no subprocess: ``hookwise run``'s start pays for every import.)"""
+    import zlib
+
+    real = os.path.realpath(key)
+    parts = [key, real]
+    for path in (real, os.path.join(os.path.dirname(os.path.dirname(key)), "pyvenv.cfg")):
+        try:
+            info = os.stat(path)
+        except OSError:
+            parts.append("-")
+            continue
+        parts += [str(v) for v in (info.st_dev, info.st_ino, info.st_ctime_ns, info.st_size)]
+    line = "\0".join(parts).replace("\n", "\0")
+    name = f"{zlib.crc32(key.encode('utf-8', 'surrogateescape')):08x}"
+    return os.path.join(cache, f"interpreter-{name}.paths"), line
+
+
+def ask(interpreter: str, cache: str | None = None) -> None:
+    """Start asking ``interpreter`` (run as the hook runs it, ``-I -S``), unless its answer is
+    kept in ``cache``: computed while the rest of the guarded paths are."""
     key = os.path.abspath(interpreter)
     if key in _CACHE or key in _ASKED:
         return
+    if cache is not None:
+        _STORE[key] = _stored(key, cache)
+        path, line = _STORE[key]
+        try:
+            with open(path, "rb") as handle:
+                kept = handle.read(1 << 20).decode("utf-8", "surrogateescape")
+        except OSError:
+            kept = ""
+        head, _, body = kept.partition("\n")
+        if head == line and body.endswith("\0\n"):
+            _CACHE[key] = _read(key, body[:-2].split("\0"))
+            return
+    read, write = os.pipe()
     try:
-        _ASKED[key] = subprocess.Popen(
-            [key, "-I", "-S", "-c", PROBE],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env={},
-        )
+        null = os.open(os.devnull, os.O_RDWR)
+        try:
+            pid = os.posix_spawn(
+                key,
+                [key, "-I", "-S", "-c", PROBE],
+                {},
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, null, 0),
+                    (os.POSIX_SPAWN_DUP2, write, 1),
+                    (os.POSIX_SPAWN_DUP2, null, 2),
+                    (os.POSIX_SPAWN_CLOSE, read),
+                ],
+            )
+        finally:
+            os.close(null)
+    except OSError:
+        os.close(read)
+        return
+    finally:
+        os.close(write)
+    _ASKED[key] = (pid, read)
+
+
+def _keep(key: str, answer: list[str]) -> None:
+    """The answer written beside the caches (outside a session: inside, they are read-only
+    and this fails quietly); whole or not at all."""
+    if key not in _STORE or len(answer) < 2:
+        return
+    path, line = _STORE[key]
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        temporary = f"{path}.{os.getpid()}"
+        with open(temporary, "wb") as handle:
+            text = line + "\n" + "\0".join(answer) + "\0\n"
+            handle.write(text.encode("utf-8", "surrogateescape"))
+        os.replace(temporary, path)
     except OSError:
         return
 
 
 def _answer(key: str, timeout: float) -> list[str]:
+    """The interpreter's answer (empty when it does not give one within ``timeout``)."""
+    import select
+    import time
+
     ask(key)
-    process = _ASKED.pop(key, None)
-    if process is None:
+    if key not in _ASKED:
         return []
+    pid, read = _ASKED.pop(key)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + timeout
+    poller = select.poll()
+    poller.register(read, select.POLLIN)
     try:
-        out, _ = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
+        while (left := deadline - time.monotonic()) > 0 and poller.poll(left * 1000):
+            chunk = os.read(read, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        else:
+            os.kill(pid, 9)
+            chunks = []
+    finally:
+        os.close(read)
+    _, status = os.waitpid(pid, 0)
+    if not chunks or os.waitstatus_to_exitcode(status) != 0:
         return []
-    if process.returncode != 0:
-        return []
-    return out.decode("utf-8", "surrogateescape").rstrip("\n").split("\0")
+    answer = b"".join(chunks).decode("utf-8", "surrogateescape").rstrip("\n").split("\0")
+    _keep(key, answer)
+    return answer
 
 
 def consulted(interpreter: str, timeout: float = 10) -> Consulted:
     """What ``interpreter`` reads at start, by its own answer; an interpreter that does not
     answer gives only its chain (the caller guards that)."""
     key = os.path.abspath(interpreter)
-    if key in _CACHE:
-        return _CACHE[key]
+    if key not in _CACHE:
+        _CACHE[key] = _read(key, _answer(key, timeout))
+    return _CACHE[key]
+
+
+def _read(key: str, answer: list[str]) -> Consulted:
     out = Consulted()
-    answer = _answer(key, timeout)
     paths = [key] + ([p for p in answer[:2] if p] if len(answer) >= 2 else [])
-    entries = [p for p in answer[2:] if p]
     for path in paths:
         links, real = chain(path)
         out.links += [link for link in links if link not in out.links]
         if real not in out.binaries and os.path.exists(real):
             out.binaries.append(real)
-    for entry in entries:
-        target = os.path.abspath(entry)
-        (out.present if os.path.lexists(target) else out.missing).append(target)
-    _CACHE[key] = out
+    for entry in answer[2:]:
+        if entry:
+            target = os.path.abspath(entry)
+            (out.present if os.path.lexists(target) else out.missing).append(target)
     return out
