@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 
 from hookwise.protocol.hosts import HOSTS
+from hookwise.run.guarded_paths import _user_path, project_env_file
 
 # What decides which program a hook runs and what it reads: a shell's start-up files, the
 # loader's preloads, where hookwise's policy, launcher and caches are, and which programs
@@ -55,26 +56,6 @@ def keys(text: str) -> list[str]:
 
 def affects_hooks(name: str) -> bool:
     return any(name.startswith(v[:-1]) if v.endswith("*") else name == v for v in HOOK_VARIABLES)
-
-
-def _user_path(name: str, file: str, env: dict[str, str]) -> str:
-    from hookwise.run.guarded_paths import _user_path as user_path
-
-    return user_path(name, file, env)
-
-
-def project_env_file(names: tuple[str, ...], cwd: str) -> str | None:
-    """The project file a host loads (the first of ``names`` found from ``cwd`` up)."""
-    current = os.path.abspath(cwd)
-    while True:
-        for name in names:
-            path = os.path.join(current, name)
-            if os.path.isfile(path):
-                return path
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
 
 
 def loaded(cwd: str, env: dict[str, str]) -> list[tuple[str, str, bool]]:

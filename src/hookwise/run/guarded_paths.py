@@ -394,13 +394,25 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
     return out
 
 
+def project_env_file(names: tuple[str, ...], cwd: str) -> str | None:
+    """The project env file a host loads (the first of ``names`` found from ``cwd`` up)."""
+    current = os.path.abspath(cwd)
+    while True:
+        for name in names:
+            path = os.path.join(current, name)
+            if os.path.isfile(path):
+                return path
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
 def _env_files(cwd: str, env: dict[str, str]) -> list[Guarded]:
     """The dotenv files the hosts load at start and export to their hooks (``env_files`` of
     their rows): the user's read-only, made empty when missing (a ``BASH_ENV`` written there
     runs in every hook of the next session); of a project's, the one a host would load
     (the first found from the start directory up), read-only for the session."""
-    from hookwise.run.env_files import project_env_file
-
     out: list[Guarded] = []
     for name, host in HOSTS.items():
         user, project, _overrides = host.env_files
@@ -661,14 +673,16 @@ def secrets_pack() -> str:
     return os.path.join(packs.DIRECTORY, f"secrets.v{version}.yaml")
 
 
-def guarded_paths(env: dict[str, str], cwd: str) -> list[Guarded]:
+def guarded_paths(env: dict[str, str], cwd: str, answers: str | None = None) -> list[Guarded]:
     """Everything to make read-only for an agent started in ``cwd`` with ``env``; a path
-    may appear inside another (``run/plan.py`` keeps the outermost)."""
+    may appear inside another (``run/plan.py`` keeps the outermost). ``answers``: where the
+    interpreters' answers are kept (the sessions' directory, read-only inside; not
+    hookwise's caches, which a session leaves as they were)."""
     from hookwise.run.interpreter_paths import ask
 
     for interpreter in [sys.executable, *_launcher_code(env)]:  # (answers while we go on)
         if os.path.isfile(interpreter):
-            ask(interpreter, cache_dir(env))
+            ask(interpreter, answers)
     return [
         *_policy(cwd, env),
         *_hookwise_state(env),

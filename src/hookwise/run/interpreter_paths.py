@@ -64,8 +64,8 @@ _STORE: dict[str, tuple[str, str]] = {}  # interpreter -> (file keeping its answ
 
 
 def _stored(key: str, cache: str) -> tuple[str, str]:
-    """Where the answer of ``key`` is kept in hookwise's cache directory (read-only in a
-    session), and the line it must start with: what the answer depends on (the binary the
+    """Where the answer of ``key`` is kept in ``cache`` (the sessions' directory, read-only
+    in a session), and the line it must start with: what the answer depends on (the binary the
     chain leads to, the interpreter's pyvenv.cfg: inode and ctime, which a copy or a write
     changes), so a changed interpreter is asked again.
     (No hashlib, no subprocess: ``hookwise run``'s start pays for every import.)"""
@@ -129,8 +129,8 @@ def ask(interpreter: str, cache: str | None = None) -> None:
 
 
 def _keep(key: str, answer: list[str]) -> None:
-    """The answer written beside the caches (outside a session: inside, they are read-only
-    and this fails quietly); whole or not at all."""
+    """The answer written where it is kept (outside a session: inside, that directory is
+    read-only and this fails quietly); whole or not at all."""
     if key not in _STORE or len(answer) < 2:
         return
     path, line = _STORE[key]

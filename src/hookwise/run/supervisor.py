@@ -353,7 +353,7 @@ def _run(
     if problem is not None:
         raise RunError(problem)
     try:
-        entries = guarded_paths(env, cwd) + agent_code(argv, env)
+        entries = guarded_paths(env, cwd, directory) + agent_code(argv, env)
         entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
         empty_dir, empty_file = _empty_sources(directory)
         try:
