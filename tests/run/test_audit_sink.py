@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hookwise.policy.audit import MAX_RECORD, SEND_TIMEOUT, send_record
 from hookwise.run.audit_sink import AuditSink, SinkError, line_of, open_log
@@ -330,3 +332,69 @@ def test_a_flood_does_not_rotate_earlier_records_out(tmp_path: Path) -> None:
     text = "".join(p.read_text() for p in tmp_path.glob("audit.jsonl*") if p.suffix != ".lock")
     assert '"before"' in text
     assert text.count('"flood"') == 80
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=MAX_RECORD + 16))
+def test_line_of_returns_for_any_bytes(record: bytes) -> None:
+    line = line_of(record)
+    assert line is None or (line.endswith(b"\n") and line.count(b"\n") == 1)
+
+
+@given(st.integers(min_value=1, max_value=MAX_RECORD // 2 - 8), st.sampled_from([b"[", b'{"a":']))
+@settings(max_examples=30, deadline=None)
+def test_line_of_returns_for_any_nesting(depth: int, opener: bytes) -> None:
+    assert line_of(b'{"a":' + opener * depth) is None
+
+
+def test_a_datagram_nested_past_the_recursion_limit_does_not_end_the_sink(tmp_path: Path) -> None:
+    """A red team's datagram (60000 brackets) made json raise RecursionError, which ended the
+    sink's thread: later records were lost and lost hooks no longer seen."""
+    log = tmp_path / "audit.jsonl"
+    sink = AuditSink(str(tmp_path / "s.sock"), str(log))
+    thread = _serving(sink)
+    try:
+        for record in (b'{"n": 0}', b'{"a":' + b"[" * 60000, b'{"n": 1}'):
+            while not send_record(sink.socket_path, record):
+                time.sleep(0.01)
+        deadline = time.monotonic() + 10
+        while sink.accepted < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert thread.is_alive()
+    finally:
+        _stop(sink, thread)
+    assert [json.loads(line).get("n") for line in log.read_text().splitlines()] == [0, 1]
+    assert sink.refused == 1
+
+
+def test_any_error_handling_one_datagram_is_that_datagrams(tmp_path: Path) -> None:
+    """Whatever raises while one datagram is handled, it is recorded once, the datagram is
+    refused and the next one is served."""
+    log = tmp_path / "audit.jsonl"
+    sink = AuditSink(str(tmp_path / "s.sock"), str(log), session="s1")
+    calls = [0]
+    real = sink.watch.is_hook
+
+    def flaky(pid: int) -> bool:
+        calls[0] += 1
+        if calls[0] == 1:
+            raise RuntimeError("boom")
+        return real(pid)
+
+    sink.watch.is_hook = flaky  # type: ignore[method-assign]
+    thread = _serving(sink)
+    try:
+        for number in range(2):
+            while not send_record(sink.socket_path, json.dumps({"n": number}).encode()):
+                time.sleep(0.01)
+        deadline = time.monotonic() + 10
+        while sink.accepted < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        _stop(sink, thread)
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert (
+        records[0]["event"] == "audit_record_error" and "RuntimeError: boom" in records[0]["reason"]
+    )
+    assert [r.get("n") for r in records[1:]] == [1]
+    assert sink.refused == 1 and sink.broken == 1

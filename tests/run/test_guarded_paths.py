@@ -7,6 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hookwise.config.claude import settings as claude_settings
 from hookwise.config.claude import trust as claude_trust
@@ -222,6 +224,8 @@ def test_a_virtualenv_s_base_interpreter_and_its_libraries_are_guarded(tmp_path:
         str(base / "bin/python3.99"): "the x's base interpreter",
         str(base / "lib/libpython3.99.so.1.0"): "the x's base interpreter's libpython3.99.so.1.0",
         str(base / "lib/python3.99"): "the x's base interpreter's standard library",
+        # (asked of the interpreter, which cannot run here: its chain only)
+        str(venv / "bin/python"): "the x's base interpreter: a symlink of its chain",
     }
     (venv / "pyvenv.cfg").write_text(f"home = {base}/bin\nversion = 3.99.0\n")  # older venvs
     assert str(base / "bin/python3.99") in {
@@ -235,6 +239,7 @@ class _Row:
     def __init__(self, name: str, project: tuple[str, ...], user: tuple[str, ...]) -> None:
         self.name, self.title = name, name.title()
         self.project_files, self.user_files = project, user
+        self.env_files = ((".newhost/.env",), (".newhost.env",), True)
 
 
 def test_a_host_added_to_the_registry_is_guarded_unchanged(
@@ -259,9 +264,36 @@ def test_a_host_added_to_the_registry_is_guarded_unchanged(
         home / ".newhost/config.json": False,
         home / ".newhost" / guarded.HOOK_TRUST_STORE: False,
         home / ".config/newhost/hooks": True,
+        home / ".newhost/.env": False,  # its env file, made empty when missing
     }
     for path, directory in expected.items():
         assert str(path) in found, (path, sorted(found))
         assert found[str(path)].directory is directory, path
     assert str(project / ".github") not in found  # .github/workflows stays writable
     assert found[str(home / ".newhost/config.json")].placeholder == guarded.NEUTRAL_JSON
+    assert found[str(home / ".newhost/.env")].placeholder == b""
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(
+        st.from_regex(r"[A-Za-z_][A-Za-z0-9_.-]{0,20}", fullmatch=True),
+        st.text(alphabet=st.characters(blacklist_characters="\n\r\0"), max_size=30),
+        max_size=8,
+    ),
+    st.booleans(),
+)
+def test_every_dotenv_key_is_seen(values: dict[str, str], exported: bool) -> None:
+    from hookwise.run.env_files import keys
+
+    text = "".join(f"{'export ' if exported else ''}{k}={v}\n" for k, v in values.items())
+    assert set(values) <= set(keys(text))
+
+
+@given(st.text(max_size=500))
+def test_dotenv_keys_of_any_text(text: str) -> None:
+    from hookwise.run.env_files import affects_hooks, keys
+
+    for key in keys(text):
+        assert key and not key.startswith(" ")
+        affects_hooks(key)

@@ -41,6 +41,15 @@ HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex", "copilot", "
 # - None: the host cannot show a prompt for a hook's ``ask`` on its pre-tool event at all
 #   (Codex: ``ask`` there is ignored, and the payload and environment are the same in
 #   ``codex exec`` and in the TUI).
+#
+# ``env_files``: the dotenv files a host loads into its own environment at start, which its
+# hooks inherit: (user files, relative to the home as ``user_files``; project files, looked
+# for in the start directory and each parent, the first found loaded; whether a file's
+# values override the environment). Codex (codex-rs/arg0 load_dotenv): $CODEX_HOME/.env,
+# overriding, keys starting with CODEX_ skipped. Gemini CLI (settings.ts findEnvFile and
+# loadEnvironment, 0.61.0): from its cwd up, ``.gemini/.env`` then ``.env`` in each
+# directory, then ``~/.gemini/.env``, ``~/.env``; only in a trusted workspace; the first file
+# found, setting only variables that are unset.
 
 
 class HostInfo:
@@ -50,6 +59,7 @@ class HostInfo:
         "attended",
         "config_dir",
         "detect",
+        "env_files",
         "failure",
         "handler",
         "hook_globs",
@@ -98,6 +108,7 @@ class HostInfo:
         hook_globs: dict[str, str] | None = None,
         project_trust: tuple[tuple[str, str], ...] | None = None,
         install_steps: tuple[str, ...] = ("trust_note", "failure_note"),
+        env_files: tuple[tuple[str, ...], tuple[str, ...], bool] = ((), (), False),
     ) -> None:
         self.name = name
         self.title = title
@@ -146,6 +157,7 @@ class HostInfo:
         # "trust_note" and "failure_note" (say when the host runs project hooks, and what a
         # failing or slow hook does, where hookwise has no checker of the host's own)
         self.install_steps = install_steps
+        self.env_files = env_files  # dotenv files loaded at start, exported to hooks (above)
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -187,6 +199,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_steps=("folder_trust_note", "ask_note"),
         trust="project and user settings hooks run only in a trusted folder; headless mode "
         "exits 55 in an untrusted one",
+        env_files=((".gemini/.env", ".env"), (".gemini/.env", ".env"), False),
     ),
     "claude": HostInfo(
         "claude",
@@ -333,6 +346,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         supports=frozenset(("hook", "install", "runtime", "scan")),
         trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
         "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
+        env_files=((".codex/.env",), (), True),
     ),
 }
 

@@ -94,7 +94,9 @@ def _not_a_file(path: str, mode: int) -> str:
 def line_of(record: bytes) -> bytes | None:
     """The log line for a received record, or None when it is not one JSON object of at most
     :data:`MAX_RECORD` bytes. A raw newline in valid JSON is whitespace, so it is replaced
-    by a space: one record stays one line."""
+    by a space: one record stays one line. Whatever the bytes, this returns: a datagram
+    nested past the recursion limit (RecursionError), or anything else the parser raises,
+    is that datagram's refusal, not the end of the sink's thread (a red team killed it so)."""
     if len(record) > MAX_RECORD:
         return None
     body = record.strip()
@@ -104,7 +106,7 @@ def line_of(record: bytes) -> bytes | None:
 
     try:
         value = json.loads(body)
-    except ValueError:
+    except Exception:  # (RecursionError past the nesting limit, MemoryError, ...)
         return None
     if not isinstance(value, dict):
         return None
@@ -154,6 +156,7 @@ class AuditSink:
         self.log = open_log(log_path)
         self.accepted = 0
         self.refused = 0
+        self.broken = 0  # datagrams whose handling raised (refused too)
         self.capped = 0  # records refused past the cap
         self.capped_bytes = 0
         self.written = 0  # bytes appended from inside
@@ -271,34 +274,57 @@ class AuditSink:
 
     def _receive_all(self) -> None:
         while True:
-            received = self._receive()
+            try:
+                received = self._receive()
+            except OSError as exc:  # (not the thread's end: the next poll tries again)
+                self._broke(exc)
+                return
             if received is None:
                 return
-            record, pid = received
-            if record == HOOK_STARTED and pid > 0:
-                new, closed = self.watch.started(pid)
-                self._unwatch_fd(closed)
-                self._watch_fd(new)
-                continue
-            hook = pid > 0 and self.watch.is_hook(pid)
-            if hook:
-                self._unwatch_fd(self.watch.answer(pid))
-                if record == HOOK_DONE:
-                    continue
-            over = self.written + len(record) + 1 > self.cap
-            if over and not (hook and self.reserved + len(record) + 1 <= self.reserve):
-                self.capped += 1
-                self.capped_bytes += len(record)
-                continue
-            line = line_of(record)
-            if line is None:
+            try:
+                self._take(*received)
+            except Exception as exc:  # one datagram's error, never the sink's end
                 self.refused += 1
-                continue
-            self._append(line)
-            self.accepted += 1
-            self.written += len(line)
-            if over:
-                self.reserved += len(line)
+                self._broke(exc)
+
+    def _broke(self, exc: BaseException) -> None:
+        self.broken += 1
+        if self.broken == 1:
+            self._append(
+                supervisor_record(
+                    self.session,
+                    "audit_record_error",
+                    f"handling a datagram on the audit socket raised {type(exc).__name__}: "
+                    f"{str(exc)[:200]}; refused, the sink goes on",
+                )
+            )
+
+    def _take(self, record: bytes, pid: int) -> None:
+        """One datagram: a hook's control message, or a record to append."""
+        if record == HOOK_STARTED and pid > 0:
+            new, closed = self.watch.started(pid)
+            self._unwatch_fd(closed)
+            self._watch_fd(new)
+            return
+        hook = pid > 0 and self.watch.is_hook(pid)
+        if hook:
+            self._unwatch_fd(self.watch.answer(pid))
+            if record == HOOK_DONE:
+                return
+        over = self.written + len(record) + 1 > self.cap
+        if over and not (hook and self.reserved + len(record) + 1 <= self.reserve):
+            self.capped += 1
+            self.capped_bytes += len(record)
+            return
+        line = line_of(record)
+        if line is None:
+            self.refused += 1
+            return
+        self._append(line)
+        self.accepted += 1
+        self.written += len(line)
+        if over:
+            self.reserved += len(line)
 
     def _watch_fd(self, fd: int | None) -> None:
         if fd is not None and self._poller is not None:

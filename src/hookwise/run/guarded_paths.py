@@ -130,13 +130,38 @@ def _creatable(path: str) -> bool:
 ROOT_SYSTEM = ("/etc", "/var/spool", "/boot", "/usr/lib/systemd", "/lib/systemd", "/usr/lib/udev")
 
 
+# For root too: the programs and libraries every hook runs on (the loader, libc, the shells
+# the hosts start hooks with, /usr/bin/env), which root can rewrite (dropped capabilities do
+# not help: root owns them). Read-only whole: no `apt install` in a root session.
+ROOT_PROGRAMS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+
 def _root_system() -> list[Guarded]:
     if os.geteuid() != 0:
         return []
     why = "the system's start-up points (root owns them)"
-    return [
+    out = [
         Guarded(p, SYSTEM, why) for p in ROOT_SYSTEM if os.path.isdir(p) and not os.path.islink(p)
     ]
+    why = "the system's programs and libraries, which every hook runs on (root owns them)"
+    out += [
+        Guarded(p, SYSTEM, why) for p in ROOT_PROGRAMS if os.path.isdir(p) and not os.path.islink(p)
+    ]
+    # and what this interpreter maps from elsewhere (/opt, a home): what the hook maps too
+    whole = tuple(p + "/" for p in ROOT_PROGRAMS)
+    why = "a library the hook's interpreter maps (root owns it)"
+    return out + [Guarded(p, SYSTEM, why) for p in _mapped_files() if not p.startswith(whole)]
+
+
+def _mapped_files() -> list[str]:
+    """Every file this process maps (its interpreter, the loader, libc, libpython, ...)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    found = {line.split(None, 5)[5] for line in lines if len(line.split(None, 5)) == 6}
+    return sorted(p for p in found if p.startswith("/") and os.path.isfile(p))
 
 
 def _under_root_system(path: str) -> bool:
@@ -334,6 +359,7 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
             Guarded(os.path.join(folder, HOOK_TRUST_STORE), HOST, "hookwise hook trust")
             for folder in stores
         ]
+    out += _env_files(cwd, env)
     gemini = homes["gemini"]
     folders = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH") or os.path.join(
         gemini, "trustedFolders.json"
@@ -365,6 +391,36 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
         for host in HOSTS.values():
             out += _host_project(directory, host.project_files, host.title)
         out.append(Guarded(os.path.join(directory, ".mcp.json"), HOST, "project MCP servers"))
+    return out
+
+
+def project_env_file(names: tuple[str, ...], cwd: str) -> str | None:
+    """The project env file a host loads (the first of ``names`` found from ``cwd`` up)."""
+    current = os.path.abspath(cwd)
+    while True:
+        for name in names:
+            path = os.path.join(current, name)
+            if os.path.isfile(path):
+                return path
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def _env_files(cwd: str, env: dict[str, str]) -> list[Guarded]:
+    """The dotenv files the hosts load at start and export to their hooks (``env_files`` of
+    their rows): the user's read-only, made empty when missing (a ``BASH_ENV`` written there
+    runs in every hook of the next session); of a project's, the one a host would load
+    (the first found from the start directory up), read-only for the session."""
+    out: list[Guarded] = []
+    for name, host in HOSTS.items():
+        user, project, _overrides = host.env_files
+        why = f"{host.title} environment file (exported to every hook)"
+        out += [Guarded(_user_path(name, f, env), HOST, why, placeholder=b"") for f in user]
+        found = project_env_file(project, cwd) if project else None
+        if found:
+            out.append(Guarded(found, HOST, f"{why}, as found from the start directory"))
     return out
 
 
@@ -463,11 +519,64 @@ def _interpreter(path: str, why: str) -> list[Guarded]:
         base = _venv_base(prefix)
         why = f"{why}'s base interpreter"
     if base is None:
-        return out
+        return out + _consulted(path, why)  # (what the interpreter says it runs on)
     real = os.path.realpath(base)
     if os.access(real, os.W_OK):
         out.append(Guarded(real, CODE, why))
-    return out + _python_libraries(real, why)
+    out += _python_libraries(real, why)
+    known = {entry.path for entry in out}
+    return out + [entry for entry in _consulted(path, why) if entry.path not in known]
+
+
+def _writable(path: str) -> bool:
+    """Whether this user could change ``path`` or replace it (its directory is writable)."""
+    return os.access(path, os.W_OK) or os.access(os.path.dirname(path), os.W_OK)
+
+
+def _consulted(path: str, why: str) -> list[Guarded]:
+    """What the interpreter at ``path`` reads at start (:mod:`hookwise.run.interpreter_paths`,
+    asked of the interpreter), where this user could change it: every symlink of its chains
+    (pinned, so it cannot be replaced; what it leads to bound read-only), every entry of its
+    ``-I -S`` search path, and for an entry that does not exist the directory it would be
+    created in, read-only (a placeholder file instead where that directory is the home, the
+    project or one of their parents, which must stay writable)."""
+    from hookwise.run.interpreter_paths import chain, consulted
+
+    found = consulted(path)
+    links = list(found.links)
+    prefix = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    if os.path.exists(os.path.join(prefix, "pyvenv.cfg")):  # every link of the venv's bin/
+        try:
+            names = [e.path for e in os.scandir(os.path.join(prefix, "bin")) if e.is_symlink()]
+        except OSError:
+            names = []
+        for name in names:
+            links += [link for link in chain(name)[0] if link not in links]
+    out = [
+        Guarded(link, CODE, f"{why}: a symlink of its chain")
+        for link in links
+        if os.access(os.path.dirname(link), os.W_OK)
+    ]
+    out += [Guarded(p, CODE, why) for p in found.binaries if _writable(p)]
+    out += [
+        Guarded(p, CODE, f"{why}: {os.path.basename(p)} (its search path)")
+        for p in found.present
+        if _writable(p)
+    ]
+    keep_open = {os.path.abspath(os.getcwd()), _home({**os.environ})}
+    for missing in found.missing:
+        parent = os.path.dirname(missing)
+        while parent != "/" and not os.path.lexists(parent):
+            parent = os.path.dirname(parent)
+        if not os.access(parent, os.W_OK):
+            continue
+        why_missing = f"{why}: {missing}, on its search path, must not be created"
+        opened = any(parent == k or k.startswith(parent.rstrip("/") + "/") for k in keep_open)
+        if opened:
+            out.append(Guarded(missing, CODE, why_missing, placeholder=b""))
+        else:
+            out.append(Guarded(parent, CODE, why_missing))
+    return out
 
 
 def _code(env: dict[str, str]) -> list[Guarded]:
@@ -564,9 +673,16 @@ def secrets_pack() -> str:
     return os.path.join(packs.DIRECTORY, f"secrets.v{version}.yaml")
 
 
-def guarded_paths(env: dict[str, str], cwd: str) -> list[Guarded]:
+def guarded_paths(env: dict[str, str], cwd: str, answers: str | None = None) -> list[Guarded]:
     """Everything to make read-only for an agent started in ``cwd`` with ``env``; a path
-    may appear inside another (``run/plan.py`` keeps the outermost)."""
+    may appear inside another (``run/plan.py`` keeps the outermost). ``answers``: where the
+    interpreters' answers are kept (the sessions' directory, read-only inside; not
+    hookwise's caches, which a session leaves as they were)."""
+    from hookwise.run.interpreter_paths import ask
+
+    for interpreter in [sys.executable, *_launcher_code(env)]:  # (answers while we go on)
+        if os.path.isfile(interpreter):
+            ask(interpreter, answers)
     return [
         *_policy(cwd, env),
         *_hookwise_state(env),

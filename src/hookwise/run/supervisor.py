@@ -343,12 +343,17 @@ def _run(
         raise RunError(f"cannot use {directory}: {exc.strerror}") from None
     sink: AuditSink | None = None
     made: list[placeholders.Made] = []
+    from hookwise.run.env_files import hook_variables
+
+    planted = hook_variables(cwd, env)
+    if planted:  # (exported to every hook by the host: refused, not warned)
+        raise RunError("; ".join(planted))
     sessions = run_sessions(env)
     problem = session_log.prepare(sessions)
     if problem is not None:
         raise RunError(problem)
     try:
-        entries = guarded_paths(env, cwd) + agent_code(argv, env)
+        entries = guarded_paths(env, cwd, directory) + agent_code(argv, env)
         entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
         empty_dir, empty_file = _empty_sources(directory)
         try:
