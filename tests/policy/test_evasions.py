@@ -178,9 +178,9 @@ def test_when_can_test_unverifiable() -> None:
     ],
 )
 def test_cd_is_followed_along_the_line(command: str, decision: str) -> None:
-    from hookwise.policy.tools.starter import STARTER_POLICY
+    from tests.policy.corpus_support import starter_without_confirmations
 
-    assert verdict(command, STARTER_POLICY)[0] == decision, command
+    assert verdict(command, starter_without_confirmations())[0] == decision, command
 
 
 # --------------------------------------------------------------------------- the table

