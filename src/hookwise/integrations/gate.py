@@ -120,6 +120,9 @@ class Gate:
         self._loaded: _Policy | None = None
         self._hooks: HookBridge | None = None
         self._stop_hook_active = False
+        # tools whose every inner call the bridge gates on its own (a smolagents CodeAgent's
+        # code action: each tool its snippet calls is gated), so not unverifiable as a whole
+        self.accounted_tools: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------------ the public calls
     def canonical_tool(self, tool: str) -> str:
@@ -397,7 +400,12 @@ class Gate:
         verdict, record = self._decide([ev], tool_event=True)
         if verdict.args is not None:
             verdict = replace(verdict, args=self._back(mapped, args, verdict.args))
-        if verdict.action == "allow" and not verdict.rule_id and name == tool:
+        if (
+            verdict.action == "allow"
+            and not verdict.rule_id
+            and name == tool
+            and tool not in self.accounted_tools
+        ):
             verdict = self._unmapped(tool, args, verdict)
         return verdict, record
 

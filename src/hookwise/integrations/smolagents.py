@@ -246,6 +246,7 @@ def guard(
         agent.tools[name] = GatedTool(tool, the_guard)
     if is_code:
         agent.python_executor = _GatedExecutor(agent.python_executor, the_guard)
+        the_gate.accounted_tools |= {CODE_TOOL}  # (its tools are gated one by one above)
     agent.step_callbacks.register(ActionStep, the_guard.end_of_step)
     agent.final_answer_checks = [*agent.final_answer_checks, _final_answer_check(the_guard)]
     run = agent.run
