@@ -143,6 +143,7 @@ class Script:
         "overall",
         "positional",
         "problems",
+        "rebound",
         "scope",
         "scopes",
         "vars",
@@ -157,6 +158,8 @@ class Script:
         self.git_aliases: dict[str, str] = {}  # defined earlier on the line
         self.git_settings: dict[str, str] = {}  # git config KEY VALUE earlier on the line
         self.aliases: dict[str, str] = {}  # shell aliases defined earlier on the line
+        # why later names may not mean what they say (hash -p, set -H...: accounting.rebinds)
+        self.rebound: str | None = None
         # files written earlier on the line: their content when known here (echo ... >
         # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
         self.written: dict[str, str | None] = {}
@@ -1065,7 +1068,7 @@ def _add_command(
         command.unknown_args = not words[0].quoted or "IFS" in words[0].value
     else:
         _run_inner(command, depth, script, piped_from, certain)
-    if len(command.argv) > 1 and (script.copies or command.program in ("cp", "install")):
+    if command.argv and (script.copies or command.program in ("cp", "install")):
         # (before this command's own copies are remembered)
         from hookwise.shell.written import read_copies
 
@@ -1085,6 +1088,13 @@ def _add_command(
             origin = "reads the files named on its input"
             _inner_argv(["cat", *selected], depth, script, command.text, origin, globs=True)
     _remember_written(command, script, depth)
+    if script.rebound is not None:
+        command.unknowns.append(script.rebound)
+    else:
+        script.rebound = accounting.rebinds(command)
+    replayed = accounting.replays(command)
+    if replayed is not None:
+        command.unknowns.append(replayed)
     accounting.account(command, script)
     return command
 
@@ -1297,7 +1307,7 @@ def _parsed(text: str, depth: int) -> list[Command]:
 # directories of git hooks (a hook written runs on the next git command)
 _WRITERS = frozenset(
     ["cp", "mv", "install", "ln", "curl", "wget", "dd", "base64", "openssl", "gpg", "unzip",
-     "xxd", "sed", "perl", "ruby"]
+     "xxd", "sed", "perl", "ruby", "sort", "uniq", "split", "csplit"]
 )  # fmt: skip
 _HOOK_DIRS = ("/.git/hooks/", ".git/hooks/", "/.husky/", ".husky/")
 
