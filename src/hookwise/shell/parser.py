@@ -1353,6 +1353,10 @@ def _git(command: Command, depth: int, script: Script) -> None:
 
         remember_setting(argv, script, programs.git_subcommand(argv))
     at = programs.git_subcommand(argv)
+    if at > 0 and argv[at] == "send-pack":  # push's plumbing: --force and +refspecs alike
+        origin = "git send-pack pushes as git push does"
+        _inner_argv(["git", "push", *argv[at + 1 :]], depth, script, command.text, origin)
+        return
     if at < 0 or argv[at] not in aliases:
         return
     definition = aliases[argv[at]]
