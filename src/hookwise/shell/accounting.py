@@ -66,6 +66,8 @@ def _reads_code(command: Any, script: Any, name: str) -> bool:
         if word[:1] != "-":
             if word.startswith(("<(", "/dev/", "/proc/", "http:", "https:", "data:")):
                 return True
+            if "=" in word and "$" in word:  # make 'X:=$(shell ...)': a variable is code
+                return True
             continue
         if word == "-" or word.split("=", 1)[0] in _CODE_OPTIONS:
             return True

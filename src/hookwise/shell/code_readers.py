@@ -432,6 +432,8 @@ def read(
         at_args = argv.index("--args")
         if at_args + 1 < len(argv):
             out.append(("argv", argv[at_args + 1 :]))
+    if name == "make":  # make X:=$(shell ...): a variable given on the line is make code
+        code = code + [w for w in argv[1:] if "=" in w and not w.startswith("-")]
     for text in code:
         out += language_items(language, text)
     sources = list(files)
