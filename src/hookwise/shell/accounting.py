@@ -178,6 +178,43 @@ def replays(command: Any) -> str | None:
     return None
 
 
+# shopt options that change what a pattern selects
+GLOB_OPTIONS = frozenset(["nocaseglob", "dotglob", "extglob", "globstar", "nullglob", "failglob"])
+
+
+def glob_options(command: Any) -> frozenset[str]:
+    """The glob options ``shopt -s`` turns on (for the rest of the line)."""
+    if command.program != "shopt" or "-s" not in command.argv:
+        return frozenset()
+    return GLOB_OPTIONS.intersection(command.argv)
+
+
+def as_matched(pattern: str, options: frozenset[str]) -> str | None:
+    """``pattern`` as bash matches it under ``options``: with nocaseglob each letter is
+    either case; an extglob group (``@(...)``, ``!(...)``) is None (unverifiable: what
+    it selects is not read here). dotglob, globstar, nullglob and failglob keep the
+    pattern: the matcher already lets ``*`` and ``**`` reach dot names and depth."""
+    if "extglob" in options and "(" in pattern:
+        return None
+    if "nocaseglob" in options:
+        out: list[str] = []
+        inside = False  # in a bracket expression: a letter adds its other case there
+        for c in pattern:
+            if c == "[" and not inside:
+                inside = True
+                out.append(c)
+            elif c == "]" and inside and out[-1] != "[":
+                inside = False
+                out.append(c)
+            elif c.isalpha():
+                both = c.lower() + c.upper()
+                out.append(both if inside else f"[{both}]")
+            else:
+                out.append(c)
+        return "".join(out)
+    return pattern
+
+
 def loads_code(env: dict[str, str]) -> bool:
     """Whether assignments alone (``LD_PRELOAD=x.so`` on a line of its own) may load code
     into what runs after them: such an assignment is kept as a command of its own."""

@@ -141,6 +141,7 @@ class Script:
         "git_settings",
         "loaded",
         "overall",
+        "globopts",
         "positional",
         "problems",
         "rebound",
@@ -160,6 +161,7 @@ class Script:
         self.aliases: dict[str, str] = {}  # shell aliases defined earlier on the line
         # why later names may not mean what they say (hash -p, set -H...: accounting.rebinds)
         self.rebound: str | None = None
+        self.globopts: frozenset[str] = frozenset()  # shopt -s nocaseglob... on the line
         # files written earlier on the line: their content when known here (echo ... >
         # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
         self.written: dict[str, str | None] = {}
@@ -1059,6 +1061,8 @@ def _add_command(
     command.quoted_program = bool(words) and words[0].quoted
     if any(w.glob for w in words):
         command.globs = frozenset(i for i, w in enumerate(words) if w.glob)
+        if script.globopts:
+            _glob_options(command, script.globopts)
     if any(command.dynamic):
         from hookwise.shell.variables import shapes
 
@@ -1092,11 +1096,27 @@ def _add_command(
         command.unknowns.append(script.rebound)
     else:
         script.rebound = accounting.rebinds(command)
+    if command.program == "shopt":
+        script.globopts |= accounting.glob_options(command)
     replayed = accounting.replays(command)
     if replayed is not None:
         command.unknowns.append(replayed)
     accounting.account(command, script)
     return command
+
+
+def _glob_options(command: Command, options: frozenset[str]) -> None:
+    """The command's patterns as bash matches them under the line's glob options."""
+    for index in sorted(command.globs):
+        if index == 0:
+            continue  # a pattern as the program: unknown already (accounting._globbed)
+        matched = accounting.as_matched(command.argv[index], options)
+        if matched is None:
+            command.unknowns.append(
+                f"{command.argv[index]!r} is an extglob pattern, which bash expands when it runs"
+            )
+        else:
+            command.argv[index] = matched
 
 
 def _inner_argv(
