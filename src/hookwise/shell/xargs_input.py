@@ -150,7 +150,9 @@ def xargs_operands(
         else:
             items = listed(piped_from)
             globs = items is not None  # a lister's selection: patterns, not literal names
-    from_file = any(o in ("-a", "--arg-file") or o.startswith(("--arg-file=", "-a")) for o in options)
+    from_file = any(
+        o in ("-a", "--arg-file") or o.startswith(("--arg-file=", "-a")) for o in options
+    )
     known = items is not None
     text = " ".join(items or []) if known else XARGS_INPUT
     if from_file and not stdin:
