@@ -1077,6 +1077,11 @@ def _add_command(
         from hookwise.shell.written import read_copies
 
         for argv, origin in read_copies(command, script):
+            if argv[0] != command.argv[0] and _EXPANDS.intersection(argv[0]):
+                # cp "$(which rm)" del; ./del: a copy of a program known only when it runs
+                command.dynamic[0] = True
+                command.unknowns.append(f"{command.argv[0]} {origin}, known only when it runs")
+                continue
             _inner_argv(argv, depth, script, command.text, origin)
     if command.program == "git" and "--no-index" in command.argv:
         # git diff --no-index A B prints both files, wherever they are
@@ -1103,6 +1108,9 @@ def _add_command(
         command.unknowns.append(replayed)
     accounting.account(command, script)
     return command
+
+
+_EXPANDS = frozenset("$`")
 
 
 def _glob_options(command: Command, options: frozenset[str]) -> None:

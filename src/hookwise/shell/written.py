@@ -230,6 +230,8 @@ def _program_copied(argv: list[str], script: Any) -> list[tuple[list[str], str]]
     the original does."""
     key = _key(argv[0])
     for copy, (source, kind) in script.copies.items():
+        if key == _key(source):
+            continue  # (DST/SRC's name, when SRC's own name is run: not a copy)
         if key == copy or ("/" not in key and copy.rsplit("/", 1)[-1] == key):
             what = {"mv": "moved from", "ln": "a link to"}.get(kind, "a copy of")
             return [([source, *argv[1:]], f"runs {argv[0]} ({what} {source} on the line)")]
