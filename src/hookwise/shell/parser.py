@@ -1356,6 +1356,12 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
         from hookwise.shell.written import written_by
 
         targets += written_by(command, script)
+    if programs.family(program) is not None and len(command.argv) > 1:
+        from hookwise.shell.code_commands import named_files
+
+        for name in named_files(command.argv[1:]):  # what its code may write
+            if not script.was_written(name):
+                targets.append((name, None))
     for target, content in targets:
         key = _file_key(target)
         earlier = script.written.get(key, "")
