@@ -1356,7 +1356,10 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
         from hookwise.shell.written import written_by
 
         targets += written_by(command, script)
-    if programs.family(program) is not None and len(command.argv) > 1:
+    if programs.family(program) is not None and any(
+        "'" in w or '"' in w
+        for w in command.argv[1:]  # (cold only for code with literals)
+    ):
         from hookwise.shell.code_commands import named_files
 
         for name in named_files(command.argv[1:]):  # what its code may write
