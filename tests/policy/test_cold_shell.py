@@ -250,6 +250,7 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     },
     **{name: ([name, "--eval=x: ; rm -rf /", "x"], [], "rm -rf /") for name in ("make", "gmake")},
     **{name: ([name, "-C", "rm -rf /", "x"], [], "rm -rf /") for name in ("compgen", "complete")},
+    "man": (["man", "-P", "rm -rf /", "ls"], [], "rm -rf /"),
     **{name: ([name, "rimraf", "/"], [], "rimraf") for name in ("npx", "bunx", "pnpx")},
     **{name: ([name, "exec", "rimraf", "/"], [], "rimraf") for name in ("npm", "pnpm", "yarn")},
     "bun": (["bun", "x", "rimraf", "/"], [], "rimraf"),

@@ -280,29 +280,60 @@ TREE_READERS = frozenset(
 )  # fmt: skip
 
 
-def command_dirs(commands: list[Command], cwd: str, home: str) -> list[str | None]:
+def command_dirs(
+    commands: list[Command], cwd: str, home: str, chosen: list[bool] | None = None
+) -> list[str | None]:
     """The directory each simple command runs in, following ``cd``/``pushd`` along the line
-    (None once a ``cd`` goes somewhere only known at run time)."""
+    (None once a ``cd`` goes somewhere only known at run time). ``chosen`` gets, for each,
+    whether that unknown place is one the line chose (``cd $(printf ...)``, ``cd ~/.aw[s]``,
+    CDPATH) rather than the environment's own (``cd "$DIR"``, ``cd $(mktemp -d)``): a
+    relative path there could be any protected file (maybe.could_be_path)."""
     out: list[str | None] = []
     where: str | None = cwd or None
+    picked = False  # the unknown place was chosen on the line
     cdpath = False  # CDPATH=/ cd etc goes to /etc, OLDPWD: cd - goes back
     for cmd in commands:
-        cdpath = cdpath or "CDPATH" in cmd.assigned
+        cdpath = (
+            cdpath
+            or "CDPATH" in cmd.assigned
+            or any(w.startswith("CDPATH=") for w in cmd.argv[1:])  # export CDPATH=~
+        )
         if cmd.chdir is not None and where is not None:  # env -C DIR cmd: cmd runs in DIR
             out.append(resolve_path(cmd.chdir, where, home).absolute)
         else:
             out.append(where)
+        if chosen is not None:
+            chosen.append(where is None and picked)
         if cmd.argv and cmd.argv[0] in ("cd", "pushd", "popd") and where is not None:
             args = [w for w in cmd.argv[1:] if not (w.startswith("-") and len(w) > 1)]
             if cmd.argv[0] == "popd" or args[:1] == ["-"]:
                 where = None  # the directory stack is not followed
+                picked = True  # (it holds what this line's cds chose)
             elif not args:
                 where = home or None
-            elif any(cmd.dynamic[1:]) or (cdpath and not args[0].startswith(("/", "."))):
+            elif (
+                any(cmd.dynamic[1:])
+                or 1 in cmd.globs  # cd ~/.aw[s]: the directory bash's pattern finds
+                or (  # CDPATH is searched for any name but /..., ./..., ../...
+                    cdpath
+                    and not args[0].startswith(("/", "./", "../"))
+                    and args[0] not in (".", "..")
+                )
+            ):
                 where = None
+                shape = (cmd.shapes or {}).get(1)
+                picked = not (shape and (("E",) in shape or ("/",) in shape))
             else:
                 where = resolve_path(args[0], where, home).absolute
     return out
+
+
+def _under_unknown_dir(word: str) -> tuple[tuple[str, ...], ...] | None:
+    """A relative path after a ``cd`` to a directory known only when it runs: any
+    directory, then the word (``C``: maybe.could_be_path matches it by its tail)."""
+    if word.startswith(("/", "~", "$")):
+        return None
+    return (("C",), ("L", "/" + word.removeprefix("./")))
 
 
 class Event:
@@ -479,7 +510,8 @@ class Event:
         if script is not None:
             from hookwise.shell.programs import excluded_words  # loaded with the parser
 
-            dirs = command_dirs(script.commands, self.shell_cwd, home)
+            chosen: list[bool] = []
+            dirs = command_dirs(script.commands, self.shell_cwd, home, chosen)
             for index, cmd in enumerate(script.commands):
                 where = dirs[index]
                 shapes = cmd.shapes
@@ -500,11 +532,15 @@ class Event:
                     ref.command = index
                     if shapes is not None and ref.absolute is None:
                         ref.shape = shapes.get(at)
+                    if chosen[index] and ref.shape is None and not dynamic:
+                        ref.shape = _under_unknown_dir(word)
                     ref.pattern = at in globs
                     ref.tree = tree
                     refs.append(ref)
                 for target in cmd.redirects:
                     ref = resolve_path(target, where or "", home, where is None)
+                    if chosen[index]:
+                        ref.shape = _under_unknown_dir(target)
                     ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
                     refs.append(ref)

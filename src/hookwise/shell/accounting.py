@@ -66,6 +66,8 @@ def _reads_code(command: Any, script: Any, name: str) -> bool:
         if word[:1] != "-":
             if word.startswith(("<(", "/dev/", "/proc/", "http:", "https:", "data:")):
                 return True
+            if "=" in word and "$" in word:  # make 'X:=$(shell ...)': a variable is code
+                return True
             continue
         if word == "-" or word.split("=", 1)[0] in _CODE_OPTIONS:
             return True
@@ -127,6 +129,90 @@ def account(command: Any, script: Any) -> None:
 
         why = env_loads(command, script)
     command.unverifiable = why
+
+
+# names whose assignment rebinds what a later command name runs (bash's alias and hash tables)
+_NAME_TABLES = ("BASH_ALIASES", "BASH_CMDS")
+_HISTORY_OPTIONS = frozenset(["histexpand"])
+
+
+def rebinds(command: Any) -> str | None:
+    """Why, after ``command``, a later word of the line may not mean what it says: it
+    changes what a name runs (``hash -p``, ``enable``, an alias ending in a blank, the
+    ``BASH_ALIASES``/``BASH_CMDS`` tables) or turns history expansion on (``set -H``:
+    bash rewrites later lines from its history). None when it does neither. The parser
+    makes every later command of the line unverifiable with this reason."""
+    argv = command.argv
+    program = command.program
+    names = [*command.assigned, *argv[:1]]
+    if program in _ASSIGNS_NAMES:
+        names += argv[1:]
+    for name in names:
+        if name.startswith(_NAME_TABLES):
+            return f"{name.split('[', 1)[0]} is assigned, which rebinds later command names"
+    if program == "hash" and any(w[:1] == "-" and "p" in w for w in argv[1:]):
+        return "hash -p binds a command name to another program for the rest of the line"
+    if program == "enable" and any(w[:1] != "-" for w in argv[1:]):
+        return "enable changes which builtin or loaded code a command name runs"
+    if program == "alias" and any(w.partition("=")[2][-1:] in (" ", "\t") for w in argv[1:]):
+        return "an alias ending in a blank makes bash expand the next word as an alias too"
+    if program == "set":
+        words = iter(argv[1:])
+        for word in words:
+            if word == "-o" and next(words, "") in _HISTORY_OPTIONS:
+                return "history expansion is turned on: bash rewrites later lines from its history"
+            if word[:1] == "-" and word[1:2] != "-" and "H" in word:
+                return "history expansion is turned on: bash rewrites later lines from its history"
+    return None
+
+
+_ASSIGNS_NAMES = frozenset(["declare", "typeset", "local", "export", "readonly", "read",
+                            "mapfile", "readarray", "printf", "unset"])  # fmt: skip
+
+
+def replays(command: Any) -> str | None:
+    """Why ``command`` runs commands bash stored (``fc`` without ``-l`` runs the history,
+    which the line may have written with ``history -s``), or None."""
+    if command.program == "fc" and not any(w[:1] == "-" and "l" in w for w in command.argv[1:]):
+        return "fc runs a command from the history, which the line itself may have written"
+    return None
+
+
+# shopt options that change what a pattern selects
+GLOB_OPTIONS = frozenset(["nocaseglob", "dotglob", "extglob", "globstar", "nullglob", "failglob"])
+
+
+def glob_options(command: Any) -> frozenset[str]:
+    """The glob options ``shopt -s`` turns on (for the rest of the line)."""
+    if command.program != "shopt" or "-s" not in command.argv:
+        return frozenset()
+    return GLOB_OPTIONS.intersection(command.argv)
+
+
+def as_matched(pattern: str, options: frozenset[str]) -> str | None:
+    """``pattern`` as bash matches it under ``options``: with nocaseglob each letter is
+    either case; an extglob group (``@(...)``, ``!(...)``) is None (unverifiable: what
+    it selects is not read here). dotglob, globstar, nullglob and failglob keep the
+    pattern: the matcher already lets ``*`` and ``**`` reach dot names and depth."""
+    if "extglob" in options and "(" in pattern:
+        return None
+    if "nocaseglob" in options:
+        out: list[str] = []
+        inside = False  # in a bracket expression: a letter adds its other case there
+        for c in pattern:
+            if c == "[" and not inside:
+                inside = True
+                out.append(c)
+            elif c == "]" and inside and out[-1] != "[":
+                inside = False
+                out.append(c)
+            elif c.isalpha():
+                both = c.lower() + c.upper()
+                out.append(both if inside else f"[{both}]")
+            else:
+                out.append(c)
+        return "".join(out)
+    return pattern
 
 
 def loads_code(env: dict[str, str]) -> bool:

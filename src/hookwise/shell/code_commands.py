@@ -135,6 +135,24 @@ def _literals(text: str) -> list[str]:
     ]
 
 
+_NOT_A_NAME = frozenset(" \t\n()")
+
+
+def named_files(words: list[str]) -> list[str]:
+    """Files a one-liner names in its string literals (``open(F, ">x.sh")``, ``fs.
+    writeFileSync('x.sh', ...)``): the code may write them, with content known only when
+    it runs, whatever API it uses."""
+    found: list[str] = []
+    for word in words:
+        if "'" not in word and '"' not in word:
+            continue
+        for literal in _literals(word):
+            name = literal.lstrip("+<>|& ")
+            if ("." in name or "/" in name) and not _NOT_A_NAME.intersection(name):
+                found.append(name)
+    return found[:32]
+
+
 def _compiled() -> None:
     import re
 

@@ -432,6 +432,8 @@ def read(
         at_args = argv.index("--args")
         if at_args + 1 < len(argv):
             out.append(("argv", argv[at_args + 1 :]))
+    if name == "make":  # make X:=$(shell ...): a variable given on the line is make code
+        code = code + [w for w in argv[1:] if "=" in w and not w.startswith("-")]
     for text in code:
         out += language_items(language, text)
     sources = list(files)
@@ -587,7 +589,7 @@ _CMAKE_RUNS: dict[str, int | None] = {"env": None, "time": 0, "chdir": 1}
 # cmake -E commands that neither run nor delete anything (cmake -E --help, CMake 3.2x)
 _CMAKE_SAFE = frozenset(
     [
-        "capabilities", "cat", "compare_files", "copy", "copy_directory",
+        "capabilities", "compare_files", "copy", "copy_directory",
         "copy_directory_if_different", "copy_if_different", "create_symlink",
         "create_hardlink", "echo", "echo_append", "environment", "make_directory", "md5sum",
         "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "sleep", "tar",
@@ -617,6 +619,8 @@ def _cmake(argv: list[str]) -> Items:
         else:
             rest = rest[skip:]
         return [("argv", rest)] if rest else []
+    if sub == "cat":  # prints its files, as cat does
+        return [("argv", ["cat", *rest])]
     if sub in _CMAKE_SAFE:
         return []
     return [("unverifiable", f"cmake -E {sub} is a tool mode command hookwise does not read")]

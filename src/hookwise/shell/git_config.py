@@ -72,9 +72,28 @@ def git_value(key: str, value: str) -> list[tuple[str, Any]]:
         return [("script", value)]
     if low == "protocol.ext.allow" and value != "never":
         return [("unverifiable", "git may run an ext:: transport command")]
-    if _git_command_key(key) and value not in ("true", "false", ""):
+    if value in ("true", "false", ""):
+        return []
+    if _git_command_key(key) or _reads_as_command(low, value):
         return [("script", value.removeprefix("!"))]
     return []
+
+
+# how git names a key whose value it runs (trailer.*.command, man.*.cmd,
+# gpg.ssh.defaultKeyCommand, credential helpers, merge drivers...), across its commands
+_COMMAND_WORDS = ("cmd", "command", "program", "helper", "driver", "hook", "editor", "pager",
+                  "proxy", "askpass", "textconv", "sendmail", "shell")  # fmt: skip
+_SHELL_SIGNS = frozenset(";|&$`\n")
+
+
+def _reads_as_command(low: str, value: str) -> bool:
+    """A key git does not list here, whose name says it is run or whose value is a command
+    line (shell operators, ``!CMD``): read as the command line git runs, not as data; a
+    value hookwise cannot account for is then unverifiable like any other line."""
+    last = low.rsplit(".", 1)[-1]
+    if any(word in last for word in _COMMAND_WORDS):
+        return True
+    return value.startswith("!") or bool(_SHELL_SIGNS.intersection(value))
 
 
 # ---------------------------------------------------------------- subcommand options

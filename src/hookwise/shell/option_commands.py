@@ -347,6 +347,23 @@ def _compgen(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     return found
 
 
+def _man(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    """``man -P CMD`` / ``--pager=CMD`` and ``-H``/``--html=BROWSER``: man runs the
+    pager (and the browser) as a shell command line."""
+    found: list[tuple[str, Any]] = []
+    for index, word in enumerate(argv[1:], start=1):
+        value = None
+        if word in ("-P", "--pager") and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif word.startswith(("--pager=", "--html=")):
+            value = word.split("=", 1)[1]
+        elif word.startswith(("-P", "-H")) and len(word) > 2 and word[1:2] != "-":
+            value = word[2:]
+        if value:
+            found.append(("script", value))
+    return found
+
+
 HANDLERS: dict[str, Callable[[list[str], list[str]], list[tuple[str, Any]]]] = {
     "tar": _tar,
     "gtar": _tar,
@@ -358,6 +375,7 @@ HANDLERS: dict[str, Callable[[list[str], list[str]], list[tuple[str, Any]]]] = {
     "gmake": _make,
     "compgen": _compgen,
     "complete": _compgen,
+    "man": _man,
 }
 
 

@@ -139,10 +139,12 @@ class Script:
         "end",
         "git_aliases",
         "git_settings",
+        "globopts",
         "loaded",
         "overall",
         "positional",
         "problems",
+        "rebound",
         "scope",
         "scopes",
         "vars",
@@ -157,6 +159,9 @@ class Script:
         self.git_aliases: dict[str, str] = {}  # defined earlier on the line
         self.git_settings: dict[str, str] = {}  # git config KEY VALUE earlier on the line
         self.aliases: dict[str, str] = {}  # shell aliases defined earlier on the line
+        # why later names may not mean what they say (hash -p, set -H...: accounting.rebinds)
+        self.rebound: str | None = None
+        self.globopts: frozenset[str] = frozenset()  # shopt -s nocaseglob... on the line
         # files written earlier on the line: their content when known here (echo ... >
         # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
         self.written: dict[str, str | None] = {}
@@ -1056,6 +1061,8 @@ def _add_command(
     command.quoted_program = bool(words) and words[0].quoted
     if any(w.glob for w in words):
         command.globs = frozenset(i for i, w in enumerate(words) if w.glob)
+        if script.globopts:
+            _glob_options(command, script.globopts)
     if any(command.dynamic):
         from hookwise.shell.variables import shapes
 
@@ -1065,11 +1072,16 @@ def _add_command(
         command.unknown_args = not words[0].quoted or "IFS" in words[0].value
     else:
         _run_inner(command, depth, script, piped_from, certain)
-    if len(command.argv) > 1 and (script.copies or command.program in ("cp", "install")):
+    if command.argv and (script.copies or command.program in ("cp", "install")):
         # (before this command's own copies are remembered)
         from hookwise.shell.written import read_copies
 
         for argv, origin in read_copies(command, script):
+            if argv[0] != command.argv[0] and _EXPANDS.intersection(argv[0]):
+                # cp "$(which rm)" del; ./del: a copy of a program known only when it runs
+                command.dynamic[0] = True
+                command.unknowns.append(f"{command.argv[0]} {origin}, known only when it runs")
+                continue
             _inner_argv(argv, depth, script, command.text, origin)
     if command.program == "git" and "--no-index" in command.argv:
         # git diff --no-index A B prints both files, wherever they are
@@ -1085,8 +1097,34 @@ def _add_command(
             origin = "reads the files named on its input"
             _inner_argv(["cat", *selected], depth, script, command.text, origin, globs=True)
     _remember_written(command, script, depth)
+    if script.rebound is not None:
+        command.unknowns.append(script.rebound)
+    else:
+        script.rebound = accounting.rebinds(command)
+    if command.program == "shopt":
+        script.globopts |= accounting.glob_options(command)
+    replayed = accounting.replays(command)
+    if replayed is not None:
+        command.unknowns.append(replayed)
     accounting.account(command, script)
     return command
+
+
+_EXPANDS = frozenset("$`")
+
+
+def _glob_options(command: Command, options: frozenset[str]) -> None:
+    """The command's patterns as bash matches them under the line's glob options."""
+    for index in sorted(command.globs):
+        if index == 0:
+            continue  # a pattern as the program: unknown already (accounting._globbed)
+        matched = accounting.as_matched(command.argv[index], options)
+        if matched is None:
+            command.unknowns.append(
+                f"{command.argv[index]!r} is an extglob pattern, which bash expands when it runs"
+            )
+        else:
+            command.argv[index] = matched
 
 
 def _inner_argv(
@@ -1297,7 +1335,7 @@ def _parsed(text: str, depth: int) -> list[Command]:
 # directories of git hooks (a hook written runs on the next git command)
 _WRITERS = frozenset(
     ["cp", "mv", "install", "ln", "curl", "wget", "dd", "base64", "openssl", "gpg", "unzip",
-     "xxd", "sed", "perl", "ruby"]
+     "xxd", "sed", "perl", "ruby", "sort", "uniq", "split", "csplit"]
 )  # fmt: skip
 _HOOK_DIRS = ("/.git/hooks/", ".git/hooks/", "/.husky/", ".husky/")
 
@@ -1318,6 +1356,15 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
         from hookwise.shell.written import written_by
 
         targets += written_by(command, script)
+    if programs.family(program) is not None and any(
+        "'" in w or '"' in w
+        for w in command.argv[1:]  # (cold only for code with literals)
+    ):
+        from hookwise.shell.code_commands import named_files
+
+        for name in named_files(command.argv[1:]):  # what its code may write
+            if not script.was_written(name):
+                targets.append((name, None))
     for target, content in targets:
         key = _file_key(target)
         earlier = script.written.get(key, "")
@@ -1343,6 +1390,10 @@ def _git(command: Command, depth: int, script: Script) -> None:
 
         remember_setting(argv, script, programs.git_subcommand(argv))
     at = programs.git_subcommand(argv)
+    if at > 0 and argv[at] == "send-pack":  # push's plumbing: --force and +refspecs alike
+        origin = "git send-pack pushes as git push does"
+        _inner_argv(["git", "push", *argv[at + 1 :]], depth, script, command.text, origin)
+        return
     if at < 0 or argv[at] not in aliases:
         return
     definition = aliases[argv[at]]

@@ -881,6 +881,7 @@ OPTION_COMMANDS = frozenset(
         "gmake",
         "compgen",
         "complete",
+        "man",
     ]
 )
 MULTIPLEXERS = frozenset(["tmux", "screen"])

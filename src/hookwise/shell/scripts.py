@@ -177,6 +177,16 @@ def script_file(
             )
             command.unknown_args = True
         return
+    if operand.startswith(("/dev/fd/", "/proc/")):  # a descriptor the line redirected
+        body = "".join(command.stdin)
+        if body and "$" not in body and "`" not in body:
+            parse(body, depth + 1, script)
+        else:
+            command.unknowns.append(
+                f"{command.program} runs {operand}, a descriptor whose content is known only "
+                "when it runs"
+            )
+        return
     if script.was_written(operand):
         written = script.recall(operand)
         if written is None:

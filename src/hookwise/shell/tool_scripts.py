@@ -61,9 +61,9 @@ def _sqlite(text: str) -> Items:
             out.append(("script", match.group(2)))
             continue
         if re.match(r"^\.(load|www|excel|edit)\b", line) or re.search(
-            r"\b(?:load_extension|edit)\s*\(", line, re.I
+            r"\b(?:load_extension|edit|writefile)\s*\(", line, re.I
         ):
-            out.append(("unverifiable", f"sqlite runs code with `{line[:40]}`"))
+            out.append(("unverifiable", f"sqlite runs code or writes files with `{line[:40]}`"))
     return out
 
 
@@ -106,7 +106,7 @@ def _gdb(text: str) -> Items:
             continue
         if re.match(
             r"^(?:python|py|pi|python-interactive|guile|gu|script|source|command\s+"
-            r"script|define|call|print\s+\(?\s*system|p\s+system)\b",
+            r"script|define|call|eval|print\s+\(?\s*system|p\s+system)\b",
             line,
         ):
             out.append(("unverifiable", f"the debugger command `{line[:40]}` runs code"))

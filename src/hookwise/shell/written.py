@@ -25,7 +25,11 @@ _WRITES_OPTION = {
     "gpg": (("-o",), ("--output",)),
     "unzip": ((), ()),
     "xxd": ((), ()),
+    "sort": (("-o",), ("--output",)),
 }
+# programs that write their input to files they name from an operand: uniq IN OUT, split
+# and csplit IN PREFIX (PREFIXaa..., PREFIX00...); content known only when they run
+_SPLITTERS = {"uniq": "", "split": "x", "csplit": "xx"}
 _COPIERS = frozenset(["cp", "mv", "install", "ln"])
 
 
@@ -48,6 +52,8 @@ def written_by(command: Any, script: Any) -> list[tuple[str, str | None]]:
                 break
         else:
             _remember_copy(_copy_operands(argv), argv, script)
+    elif program in _SPLITTERS:
+        targets += [(name, None) for name in _split_outputs(program, argv)]
     elif program in _WRITES_OPTION:
         shorts, longs = _WRITES_OPTION[program]
         for index, word in enumerate(argv[1:], start=1):
@@ -67,6 +73,30 @@ def written_by(command: Any, script: Any) -> list[tuple[str, str | None]]:
         # sed -i, perl -pi, ruby -i: the files are changed in place, to what runs decides
         targets += [(w, None) for w in argv[2:] if not w.startswith("-") and "." in w]
     return targets
+
+
+_SPLIT_VALUED = frozenset(["-l", "-b", "-C", "-n", "-a", "-t", "-f", "-s", "-w"])
+
+
+def _split_outputs(program: str, argv: list[str]) -> list[str]:
+    """The files uniq, split or csplit write: uniq's second operand; split's and csplit's
+    pieces, named by a prefix and a suffix (the first of each kind, which a later command
+    names)."""
+    operands: list[str] = []
+    words = iter(argv[1:])
+    for word in words:
+        if word in _SPLIT_VALUED:
+            next(words, None)
+        elif word == "-" or not word.startswith("-"):
+            operands.append(word)
+    if program == "uniq":
+        return operands[1:2]
+    prefix = operands[1] if len(operands) > 1 and program == "split" else _SPLITTERS[program]
+    for index, word in enumerate(argv[:-1]):
+        if word in ("-f", "--prefix"):
+            prefix = argv[index + 1]
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return [prefix + a + b for a in "ab" for b in letters] + [prefix + f"{n:02}" for n in range(26)]
 
 
 def hook_written(
@@ -168,7 +198,7 @@ def read_copies(command: Any, script: Any) -> list[tuple[list[str], str]]:
     changes = command.program in _CHANGERS and (command.program not in _EDITORS or in_place)
     # cp/install read their sources: only the target is changed (cp k /dev/stdout prints)
     target = _copy_operands(argv)[-1:] if command.program in ("cp", "install") else None
-    out: list[tuple[list[str], str]] = []
+    out: list[tuple[list[str], str]] = _program_copied(argv, script)
     for index, word in enumerate(argv[1:], start=1):
         name, equals, _ = word.partition("=")  # dd if=k: the value is the path
         prefix = name + equals if equals and name.isalnum() else ""
@@ -192,6 +222,20 @@ def read_copies(command: Any, script: Any) -> list[tuple[list[str], str]]:
         sources = _copy_operands(argv)[:-1]
         out.append((["cat", *sources], f"copies {' '.join(sources)} to {target[0]}"))
     return out[:16]
+
+
+def _program_copied(argv: list[str], script: Any) -> list[tuple[list[str], str]]:
+    """A program copied or linked on the line and run under its new name (``ln -s
+    /usr/bin/rm del; ./del -rf x``, or found on PATH by the copy's base name): it runs as
+    the original does."""
+    key = _key(argv[0])
+    for copy, (source, kind) in script.copies.items():
+        if key == _key(source):
+            continue  # (DST/SRC's name, when SRC's own name is run: not a copy)
+        if key == copy or ("/" not in key and copy.rsplit("/", 1)[-1] == key):
+            what = {"mv": "moved from", "ln": "a link to"}.get(kind, "a copy of")
+            return [([source, *argv[1:]], f"runs {argv[0]} ({what} {source} on the line)")]
+    return []
 
 
 # a copy onto one of these is the file printed, as cat prints it

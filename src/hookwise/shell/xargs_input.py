@@ -150,8 +150,15 @@ def xargs_operands(
         else:
             items = listed(piped_from)
             globs = items is not None  # a lister's selection: patterns, not literal names
+    from_file = any(
+        o in ("-a", "--arg-file") or o.startswith(("--arg-file=", "-a")) for o in options
+    )
     known = items is not None
     text = " ".join(items or []) if known else XARGS_INPUT
+    if from_file and not stdin:
+        # xargs -a FILE: its words are whatever FILE holds when it runs (written on the
+        # line or not), flags included: any words
+        text = "${computed}"
     if replace is not None:
         return [
             word(w.value.replace(replace, text), w.dynamic or not known, w.quoted, w.start, w.end)
@@ -163,5 +170,5 @@ def xargs_operands(
     for made in extra:
         made.glob = globs and any(c in made.value for c in "*?[")
     if not known:
-        extra = [word(XARGS_INPUT, True, True, 0, 0)]
+        extra = [word(text, True, True, 0, 0)]
     return [*words, *extra]

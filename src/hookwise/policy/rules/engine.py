@@ -653,7 +653,10 @@ def evaluate(
         qualified = f"{ev.host}:{ev.host_event}"
         script = ev.script if ev.tool == canonical.SHELL else None
         # a word known only when it runs (commands.shapes): a rule may then only maybe match
-        unknown = script is not None and any(c.shapes for c in script.commands)
+        unknown = script is not None and (
+            any(c.shapes for c in script.commands)
+            or any(r.shape is not None for r in ev.paths)  # after a cd known only when it runs
+        )
         for position in candidates(index.get(ev.name), ev):
             if position in seen:
                 continue

@@ -263,12 +263,24 @@ def could_match(
     return "; ".join(dict.fromkeys(reasons))
 
 
+_ANY_NAME = "q7-no-such-name"  # a name no protected glob spells out
+
+
 def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, home: str) -> bool:
     """Whether a path known only when it runs could match a ``files`` glob entry."""
     shape = getattr(ref, "shape", None)
     if not shape or ("E",) in shape or ("/",) in shape:
         return False  # the environment's own paths ($DIR, $HOME, $(mktemp)) are not guessed at
     compiled, slashy, absolute = compiled_entry
+    if shape[0] == ("C",):  # under a directory a cd went to, known only when it runs
+        tail = shape[1][1] if len(shape) > 1 else "/"
+        if getattr(ref, "tree", False) or tail in ("/", "/."):
+            return True  # the directory itself, or all below it: any of the files
+        if not slashy and not absolute:
+            return overlap(compiled, (("L", tail.rsplit("/", 1)[-1]),))
+        if overlap(compiled, (("*",), ("L", "/" + _ANY_NAME))):
+            return False  # DIR/**: every name under some directory; the name says nothing
+        return overlap(compiled, (("*",), ("L", tail)))
     tokens = [t for t in shape if t != ("S",)]
     literal_head = tokens[0][1] if tokens and tokens[0][0] == "L" else ""
     if any(ch in literal_head for ch in " :=,@") or literal_head.startswith("-"):
