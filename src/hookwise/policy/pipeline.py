@@ -91,10 +91,25 @@ def failure_answer(
         answer: Answer = adapter(outcome.host).encode(decision, outcome.events, tables, settings)
         answer.stderr = text + "\n"
         return answer
-    # The event is unknown: exit 2 + reason on stderr blocks on all three hosts.
+    # The event is unknown: exit 2 + reason on stderr blocks on most hosts; a host that
+    # ignores exit codes (Cline) has its adapter's ``unplaced_deny`` instead.
     if verdict == "deny":
+        unplaced = _unplaced_deny(outcome.host)
+        if unplaced is not None:
+            placed: Answer = unplaced(decision.reason)
+            return placed
         return Answer("", decision.reason + "\n", 2)
     return Answer("", text + "\n", 0)
+
+
+def _unplaced_deny(host: str | None) -> Any:
+    """The adapter's deny for a payload it could not place, when it has one."""
+    if host is None:
+        return None
+    try:
+        return getattr(adapter(host), "unplaced_deny", None)
+    except ValueError:  # an unknown --platform: the default deny
+        return None
 
 
 def decode_payload(

@@ -31,6 +31,7 @@ from hookwise.policy.install.codex_hook_trust import (
     toml_string,
 )
 from hookwise.policy.install.errors import InstallError
+from hookwise.policy.install.hook_script import edit_script
 from hookwise.policy.install.hooks_edit import HooksEdit, edit_hooks, find_hookwise
 from hookwise.policy.install.launcher import hook_command, launcher_text
 from hookwise.policy.install.own_file import edit_own_file
@@ -142,7 +143,10 @@ def plan_install(
     if host == "codex":
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:
-        plan.changes.append(FileChange(path, edit.before, edit.after))
+        script = host_info(host).hooks_layout == "script"
+        plan.changes.append(
+            FileChange(path, edit.before, edit.after, mode=0o755 if script else None)
+        )
     if host_info(host).trust and host not in ("gemini", "codex"):
         plan.notes.append(trust_story(host))  # (Gemini CLI and Codex: checked below)
     plan.notes.append(failure_story(host))
@@ -163,7 +167,11 @@ def _edit(host: str, path: Path, desired: list[Any]) -> HooksEdit:
     info = host_info(host)
     if info.hooks_layout == "flat":
         return edit_own_file(_read(path), str(path), desired, info.handler[0])
-    return edit_hooks(_read(path), str(path), desired, jsonc=info.jsonc)
+    if info.hooks_layout == "script":
+        return edit_script(_read(path), str(path), desired, host, path.name)
+    return edit_hooks(
+        _read(path), str(path), desired, jsonc=info.jsonc, top=info.hooks_layout == "top"
+    )
 
 
 def trust_story(host: str) -> str:
@@ -186,6 +194,8 @@ def failure_story(host: str) -> str:
             "in the host's JSON, and its waits (validators, the approval relay) are bounded "
             "below the timeout install writes"
         )
+    if "note" in info.failure:
+        text += f"; {info.failure['note']}"
     return text
 
 
@@ -245,7 +255,7 @@ def plan_uninstall(
         _plan_codex(plan, project, env, trust=True, uninstall=True)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
-    if host_info(host).hooks_layout == "flat" and edit.before is not None:
+    if host_info(host).hooks_layout in ("flat", "script") and edit.before is not None:
         plan.changes[-1].deleted = True  # hookwise's own file: removing it is the undo
         return plan
     if edit.removed:
