@@ -13,6 +13,7 @@ The answer, observed: only ``{"cancel": true}`` on stdout stops the call, and it
 the whole run** (the tool does not run, no further model request; the model never reads
 ``errorMessage``); exit codes (2 included) and Claude's JSON are ignored, so a crash, a
 garbage answer or a missing hookwise lets the tool run unless the hook prints the cancel.
+``contextModification`` (without a cancel) reaches the model.
 No timeout was seen: a slow hook is waited for. There is no ask, no allow and no rewrite.
 """
 

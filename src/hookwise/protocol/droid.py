@@ -8,8 +8,11 @@ level**: a ``{"hooks": {...}}`` wrapper there is ignored (only a log line says s
 ``timeout`` is in seconds. Departures from Claude Code, observed: ``ask`` does not block
 (the call falls through to the autonomy level, so hookwise answers an ask with its
 fallback); ``allow`` grants the call even in read-only ``droid exec`` (no ``--auto``), so it
-is sent only for an allow rule; a top-level ``decision: "block"`` is ignored; exit 1 and a
-timeout let the tool run (fail open). What the model reads after a deny is ``Error: <reason>``.
+is sent only for an allow rule; a top-level ``decision: "block"`` is ignored;
+``additionalContext`` on PreToolUse does not reach the model; exit 1 and a timeout let the
+tool run (fail open), and exit 1's stderr is put before the tool's output; exit 3 (any other
+code) ends ``droid exec`` at once without running the tool. What the model reads after a deny
+is ``Error: <reason>`` (exit 2: its stderr, or the JSON reason on stdout).
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ _NAMES: Final = (
 _PRE_TOOL: Final = replace(
     CLAUDE.events["PreToolUse"],
     input_fields=("tool_name", "tool_input"),
+    # observed: additionalContext never reaches the model
+    specific_fields=("permissionDecision", "permissionDecisionReason", "updatedInput"),
     default_timeout_s=60.0,
     stop_supported=False,
 )

@@ -139,7 +139,8 @@ class HostInfo:
         # "user" relative to config_dir
         self.install_files = install_files
         # what the host does with the tool when a pre-tool hook "crash"es (exit 1) or hits
-        # its "timeout": "runs" (fails open) or "blocked" (fails closed), as observed
+        # its "timeout": "runs" (fails open) or "blocked" (fails closed), as observed;
+        # "waits": there is no timeout; "note": what else install and doctor say
         self.failure = failure
         # what tells this host's payload from another's with the same event name, tried in
         # order (adapters.detect_platform): ("fields", "A B", EXCEPT): the payload has every
@@ -413,7 +414,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_files={"project": ".clinerules/hooks/PreToolUse", "user": "hooks/PreToolUse"},
         failure={
             "crash": "runs",
-            "timeout": "runs",
+            "timeout": "waits",
             "note": "Cline obeys only a cancel, and a cancel aborts the whole run (the call "
             "does not run and the model is not asked again), so every deny, ask and failure "
             "ends the session; the hook file install writes prints the cancel itself when "

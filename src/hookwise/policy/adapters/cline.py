@@ -2,7 +2,8 @@
 
 What Cline obeys (protocol/cline.py, observed with the CLI 3.0.65): only ``cancel: true``
 on stdout stops a tool call, and it aborts the whole run (the model reads nothing more); exit
-codes and every other JSON are ignored. So a deny, an ``ask`` (Cline cannot ask: the
+codes and every other JSON are ignored; ``contextModification`` reaches the model (the
+policy's context). So a deny, an ``ask`` (Cline cannot ask: the
 ``ask_fallback``, deny by default), a rewrite (Cline cannot change arguments) and a stop are
 all a cancel with the reason in ``errorMessage``, always with exit 0; an allow is no answer.
 Every failure of hookwise is a cancel too (``unplaced_deny``), and the hook file install
@@ -148,15 +149,19 @@ def encode(
         notes.append("cline cannot rewrite the input; answered as a cancel")
     if decision.stop is not None and verdict != "deny":
         verdict, reason = "deny", decision.stop
+    out: dict[str, Any] = {}
     if decision.contexts:
-        notes.append(f"cline cannot pass context to the model on {events[0].host_event}")
+        if "contextModification" in spec["specific"] and verdict != "deny":
+            out = {"cancel": False, "contextModification": "\n\n".join(decision.contexts)}
+        else:
+            notes.append(f"cline cannot pass context to the model on {events[0].host_event}")
     if verdict == "deny":
         if spec["decision"] != "cancel":
             notes.append(f"cline cannot block on {events[0].host_event}; recorded only")
             return Answer("", "", 0, notes)
         notes.append("a Cline cancel aborts the whole run, not only this call")
         return Answer(cancel(reason), "", 0, notes)
-    return Answer("", "", 0, notes)
+    return Answer(fastjson.dumps(out) if out else "", "", 0, notes)
 
 
 def unplaced_deny(reason: str) -> Answer:
@@ -164,19 +169,34 @@ def unplaced_deny(reason: str) -> Answer:
     return Answer(cancel(reason), reason + "\n", 0)
 
 
-def sample_payload(event: str, tool: str, command: str, cwd: str) -> dict[str, Any]:
-    """A pre-tool payload as the Cline CLI 3.x sends it (doctor's self-test)."""
-    commands = [command]
-    return {
+# the event -> the hookName the 3.x CLI sends for it
+_SENT_AS = {event: hook for hook, event in _HOOK_NAMES.items()}
+
+
+def shaped(payload: dict[str, Any]) -> dict[str, Any]:
+    """A Claude-shaped payload (``tools/payloads.py``: ``hook_event_name``, ``tool_name``,
+    ``tool_input``...) as the Cline CLI 3.x sends it (doctor's self-test, ``hookwise test``)."""
+    event = str(payload.get("hook_event_name", ""))
+    cwd = payload.get("cwd", "/workspace")
+    out: dict[str, Any] = {
         "clineVersion": "",
-        "hookName": "tool_call",
+        "hookName": _SENT_AS.get(event, event),
         "timestamp": "2026-01-01T00:00:00.000Z",
-        "taskId": "hookwise-doctor",
+        "taskId": payload.get("session_id", "hookwise-test"),
         "workspaceRoots": [cwd],
         "userId": "unknown",
-        "tool_call": {"id": "hookwise-doctor", "name": tool, "input": {"commands": commands}},
-        "preToolUse": {"toolName": tool, "parameters": {"commands": fastjson.dumps(commands)}},
     }
+    tool, raw = payload.get("tool_name"), payload.get("tool_input")
+    if isinstance(tool, str) and isinstance(raw, dict):
+        if isinstance(raw.get("command"), str) and tool in ("Bash", "run_commands"):
+            tool, raw = "run_commands", {"commands": [raw["command"]]}
+        call_id = payload.get("tool_use_id", "hookwise-test")
+        out["tool_call"] = {"id": call_id, "name": tool, "input": raw}
+        params = {k: fastjson.dumps(v) for k, v in raw.items()}
+        out["preToolUse"] = {"toolName": tool, "parameters": params}
+    if isinstance(payload.get("prompt"), str):
+        out["prompt"] = payload["prompt"]
+    return out
 
 
 def answer_problem(event: str, stdout: str, stderr: str, exit_code: int | None) -> str | None:

@@ -75,6 +75,27 @@ def decode(
     )
 
 
+def shaped(payload: dict[str, Any]) -> dict[str, Any]:
+    """A Claude-shaped payload (``tools/payloads.py``) as Windsurf sends it: the event is
+    the action, a shell command ``tool_info.command_line``, a prompt ``user_prompt``."""
+    info: dict[str, Any] = {}
+    raw = payload.get("tool_input")
+    if isinstance(raw, dict):
+        if isinstance(raw.get("command"), str):
+            info = {"command_line": raw["command"], "cwd": payload.get("cwd", "")}
+        else:
+            info = {k: v for k, v in raw.items() if k in ("file_path", "edits", "content")}
+    if isinstance(payload.get("prompt"), str):
+        info["user_prompt"] = payload["prompt"]
+    return {
+        "agent_action_name": payload.get("hook_event_name", ""),
+        "trajectory_id": payload.get("session_id", "hookwise-test"),
+        "execution_id": "hookwise-test",
+        "timestamp": "2026-01-01T00:00:00Z",
+        "tool_info": info,
+    }
+
+
 def encode(
     decision: Decision, events: list[Event], tables: dict[str, Any], settings: dict[str, Any]
 ) -> Answer:

@@ -579,24 +579,15 @@ def self_test(
     tool_input: dict[str, Any] = {"command": PROBE_COMMAND}
     if host != "codex":
         tool_input["description"] = "hookwise doctor self-test"
-    from hookwise.policy.adapters import adapter
-
-    sample = getattr(adapter(host), "sample_payload", None)
-    if sample is not None:  # a host whose payload is not Claude Code's shape
-        payload: dict[str, Any] = sample(
-            event, host_info(host).shell_tool, PROBE_COMMAND, str(project)
-        )
-    else:
-        payload = build_payload(
-            host,
-            event,
-            tool=host_info(host).shell_tool,
-            tool_input=tool_input,
-            cwd=str(project),
-            session="hookwise-doctor",
-        )
-    if host != "gemini":
-        payload.setdefault("tool_use_id", "hookwise-doctor")
+    payload = build_payload(
+        host,
+        event,
+        tool=host_info(host).shell_tool,
+        tool_input=tool_input,
+        cwd=str(project),
+        session="hookwise-doctor",
+        extra=None if host == "gemini" else {"tool_use_id": "hookwise-doctor"},
+    )
     test = run_command(
         host, command, payload, cwd=project, env=env, timeout=min(timeout_s, SELF_TEST_CAP_S)
     )

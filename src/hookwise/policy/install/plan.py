@@ -184,9 +184,10 @@ def failure_story(host: str) -> str:
     observed ``failure``), and what hookwise does about it."""
     info = host_info(host)
     crash, timeout = info.failure["crash"], info.failure["timeout"]
+    slow = {"blocked": "blocks it", "waits": "waits for it (there is no hook timeout)"}
     text = (
         f"when its hook crashes {info.title} {'blocks' if crash == 'blocked' else 'runs'} the "
-        f"tool; when the hook times out it {'blocks' if timeout == 'blocked' else 'runs'} it"
+        f"tool; when the hook is slow it {slow.get(timeout, 'runs it when it times out')}"
     )
     if "runs" in (crash, timeout):
         text += (
