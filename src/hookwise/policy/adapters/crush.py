@@ -9,7 +9,7 @@ ask is not confirmed); a rewrite is a deny (its ``updated_input`` is not confirm
 from __future__ import annotations
 
 from hookwise.policy.adapters.base import decode_dialect
-from hookwise.policy.adapters.exit2_answer import exit2_encode
+from hookwise.policy.adapters.exit2_answer import exit2_answer_problem, exit2_encode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,3 +41,6 @@ def encode(
     decision: Decision, events: list[Event], tables: dict[str, Any], settings: dict[str, Any]
 ) -> Answer:
     return exit2_encode(HOST, decision, events, tables, settings, json_deny=_deny)
+
+
+answer_problem = exit2_answer_problem

@@ -175,3 +175,17 @@ def _both(  # noqa: PLR0917 - the parts of one answer
     if verdict == "deny":
         return Answer(fastjson.dumps(out), reason + "\n", 2, notes)
     return Answer(fastjson.dumps(out) if out else "", "", 0, notes)
+
+
+def answer_problem(event: str, stdout: str, stderr: str, exit_code: int | None) -> str | None:
+    """Why Cursor would not read this answer (a JSON object on stdout, or exit 2)."""
+    if exit_code not in (0, 2):
+        return f"exit {exit_code}: a failed hook (blocks only with failClosed)"
+    text = stdout.strip()
+    if not text:
+        return None
+    try:
+        value = fastjson.loads(text)
+    except ValueError:
+        return "not a JSON object on stdout: Cursor ignores it"
+    return None if isinstance(value, dict) else "not a JSON object on stdout: Cursor ignores it"

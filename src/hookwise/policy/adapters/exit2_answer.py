@@ -61,3 +61,12 @@ def exit2_encode(  # noqa: PLR0917 - an adapter's encode, plus its host and JSON
         return Answer("", "", 0, notes)
     stdout = fastjson.dumps(json_deny(reason)) if json_deny is not None else ""
     return Answer(stdout, reason + "\n", 2, notes)
+
+
+def exit2_answer_problem(event: str, stdout: str, stderr: str, exit_code: int | None) -> str | None:
+    """Why an exit-code host would not read this answer as hookwise meant it (doctor)."""
+    if exit_code == 2 and not stderr.strip():
+        return "exit 2 without a reason on stderr: the block carries no reason"
+    if exit_code not in (0, 2):
+        return f"exit {exit_code}: neither an answer nor a block; the host runs the tool"
+    return None

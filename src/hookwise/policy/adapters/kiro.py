@@ -7,7 +7,7 @@ model). No ask, rewrite or context: ask_fallback, and a rewrite is a deny.
 from __future__ import annotations
 
 from hookwise.policy.adapters.base import decode_dialect
-from hookwise.policy.adapters.exit2_answer import exit2_encode
+from hookwise.policy.adapters.exit2_answer import exit2_answer_problem, exit2_encode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,3 +30,6 @@ def encode(
     decision: Decision, events: list[Event], tables: dict[str, Any], settings: dict[str, Any]
 ) -> Answer:
     return exit2_encode(HOST, decision, events, tables, settings)
+
+
+answer_problem = exit2_answer_problem

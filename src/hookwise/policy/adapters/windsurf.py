@@ -11,7 +11,7 @@ canonical events; a deny is exit 2 with the reason on stderr (shown), its only a
 from __future__ import annotations
 
 from hookwise.policy.adapters.base import DecodeError, make_events
-from hookwise.policy.adapters.exit2_answer import exit2_encode
+from hookwise.policy.adapters.exit2_answer import exit2_answer_problem, exit2_encode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -100,3 +100,6 @@ def encode(
     decision: Decision, events: list[Event], tables: dict[str, Any], settings: dict[str, Any]
 ) -> Answer:
     return exit2_encode(HOST, decision, events, tables, settings)
+
+
+answer_problem = exit2_answer_problem

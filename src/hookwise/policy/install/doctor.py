@@ -36,6 +36,7 @@ from hookwise.policy.install.plan import (
     compile_policy,
     failure_story,
     gemini_ask_story,
+    reference_story,
     trust_story,
 )
 from hookwise.policy.install.registrations import (
@@ -655,6 +656,8 @@ def check_host(
         return report
     report.checks.extend(probe.checks)
     report.add("info", "failure", failure_story(host))
+    if host_info(host).verified == "reference":
+        report.add("info", "reference", reference_story(host))
     if "runtime" not in host_info(host).supports:
         report.add("info", "trust", trust_story(host))
     running = [r for r in registered if r.runs]

@@ -150,6 +150,8 @@ def plan_install(
     if host_info(host).trust and host not in ("gemini", "codex"):
         plan.notes.append(trust_story(host))  # (Gemini CLI and Codex: checked below)
     plan.notes.append(failure_story(host))
+    if host_info(host).verified == "reference":
+        plan.notes.append(reference_story(host))
     if host == "gemini":
         _note_gemini_trust(plan, project, env)
         plan.notes.append(gemini_ask_story(policy.get("settings") or {})[1])
@@ -177,6 +179,14 @@ def _edit(host: str, path: Path, desired: list[Any]) -> HooksEdit:
 def trust_story(host: str) -> str:
     """When the host runs the hooks install writes, as install and doctor both say it."""
     return f"{host_info(host).title}: {host_info(host).trust}"
+
+
+def reference_story(host: str) -> str:
+    """For a host known from its published reference only (install and doctor say it)."""
+    return (
+        f"{host_info(host).title} is supported from its published reference only: no "
+        "real CLI of it was run to check what it does with hookwise's answers (docs/hosts.md)"
+    )
 
 
 def failure_story(host: str) -> str:
