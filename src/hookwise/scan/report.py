@@ -23,6 +23,7 @@ from hookwise.scan.sources.hooks import (
 )
 from hookwise.scan.sources.hookwise_commands import policy_validators, turn_hooks
 from hookwise.scan.sources.mcp import claude_mcp, codex_mcp, gemini_mcp
+from hookwise.scan.sources.more_hosts import more_hosts_hooks, more_hosts_mcp
 from hookwise.scan.sources.settings_commands import (
     claude_env,
     claude_helpers,
@@ -79,6 +80,9 @@ def _collect(ctx: ScanContext, report: ScanReport) -> list[Finding]:
     report.files += loaded.files
     report.runnables += codex_mcp(ctx, real, everything)
     report.env_settings += codex_env(ctx, real, everything)
+
+    report.runnables += more_hosts_hooks(ctx)
+    report.runnables += more_hosts_mcp(ctx)
 
     for runnables, warnings in (turn_hooks(ctx), policy_validators(ctx)):
         report.runnables += runnables

@@ -149,7 +149,8 @@ def test_reference_hosts_with_a_hooks_file(
     uninstall(host, "project", project, env)
     assert not path.exists()
     path.parent.mkdir(exist_ok=True)
-    path.write_text('{"hooks": {"%s": [{"command": "./mine.sh"}]}}\n' % event, encoding="utf-8")
+    foreign = {"hooks": {event: [{"command": "./mine.sh"}]}}
+    path.write_text(json.dumps(foreign) + "\n", encoding="utf-8")
     with pytest.raises(InstallError):
         plan_install(host, "project", project, env)
 

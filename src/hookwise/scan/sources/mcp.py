@@ -30,7 +30,7 @@ from hookwise.scan.locate import file_text, json_line, text_line
 from hookwise.scan.model import Gate, Runnable
 from hookwise.scan.sources.hooks import codex_layers
 
-__all__ = ["claude_mcp", "codex_mcp", "gemini_mcp"]
+__all__ = ["claude_mcp", "codex_mcp", "gemini_mcp", "mcp_servers"]
 
 
 def _read_object(path: Path, *, jsonc: bool = False) -> dict[str, JSON] | None:
@@ -107,6 +107,9 @@ def _servers(
                 url=url,
             )
 
+
+mcp_servers = _servers
+"""The servers of one ``mcpServers``-like object (other hosts' sources read them so too)."""
 
 # --------------------------------------------------------------------------- Claude Code
 
