@@ -381,7 +381,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         detect=(("env", "FACTORY_PROJECT_DIR", ""), ("env", "DROID_PROJECT_DIR", "")),
         hooks_layout="top",
-        supports=frozenset(("hook", "install")),
+        supports=frozenset(("hook", "install", "scan")),
         trust="project hooks (.factory/hooks.json) run without a trust step; an organisation's "
         "Hooks Policy can make Droid ignore every hook it does not manage",
     ),
@@ -422,7 +422,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         detect=(("unnamed", "hookName", ""), ("env", "CLINE_BUILD_ENV", "")),
         hooks_layout="script",
-        supports=frozenset(("hook", "install")),
+        supports=frozenset(("hook", "install", "scan")),
         trust="hook files run without a trust step, in every folder; Cline has no hook timeout "
         "(a slow hook is waited for)",
     ),
@@ -456,7 +456,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         detect=(("fields", "conversation_id generation_id", ""), ("fields", "cursor_version", "")),
         hooks_layout="flat",
         handler=("command", "timeout", (("failClosed", True),)),
-        supports=frozenset(("hook", "install")),
+        supports=frozenset(("hook", "install", "scan")),
         trust="hooks in .cursor/hooks.json and ~/.cursor/hooks.json run without a trust step; "
         "Claude Code's .claude/settings*.json hooks run too when Third-party skills is on "
         "(published reference; no Cursor CLI runs here)",
@@ -489,7 +489,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_files={"project": "crush.json", "user": "crush.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(("env", "CRUSH_PROJECT_DIR", ""), ("env_prefix", "CRUSH_HOOK", "")),
-        supports=frozenset(("hook",)),
+        supports=frozenset(("hook", "scan")),
         trust="(published reference; Crush cannot be installed here: its npm package downloads "
         "its binary at install time)",
         verified="reference",
@@ -516,7 +516,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         detect=(("unnamed", "agent_action_name", ""),),
         hooks_layout="flat",
         handler=("command", "timeout", (("show_output", True),)),
-        supports=frozenset(("hook", "install")),
+        supports=frozenset(("hook", "install", "scan")),
         trust="system, user and workspace hooks.json all run, system first (published "
         "reference; Windsurf is an IDE, nothing runs here)",
         verified="reference",
@@ -545,7 +545,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_files={"project": ".kiro/agents/hookwise.json", "user": "agents/hookwise.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(("env_prefix", "KIRO_", ""),),
-        supports=frozenset(("hook",)),
+        supports=frozenset(("hook", "scan")),
         trust="hooks belong to an agent configuration (.kiro/agents/*.json): they run only for "
         "that agent (published reference; no Kiro CLI runs here)",
         verified="reference",
@@ -574,7 +574,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_files={"project": ".augment/settings.json", "user": "settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(("env_prefix", "AUGMENT_", ""),),
-        supports=frozenset(("hook",)),
+        supports=frozenset(("hook", "scan")),
         trust="/etc/augment/settings.json (system, immutable) comes first; a hook command must "
         "be a .sh file (published reference; Auggie cannot be pointed at a local model here)",
         verified="reference",
