@@ -524,8 +524,9 @@ HOSTS: Final[dict[Host, HostInfo]] = {
     "kiro": HostInfo(
         "kiro",
         "Kiro CLI",
-        (".kiro/agents/hookwise.json",),
-        (".kiro/agents/hookwise.json",),
+        # hooks live in agent files (.kiro/agents/*.json), none of them hookwise's to name
+        (),
+        (),
         "ms",
         "preToolUse",
         "execute_bash",

@@ -28,7 +28,7 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
-from hookwise.protocol.hosts import HOSTS
+from hookwise.protocol.hosts import HOSTS, HostInfo
 
 STATE = "state"  # hookwise's own files: policy, trust, data, caches; a hard link is replaced
 HOST = "host"  # a host's settings or trust: a hard link is replaced
@@ -255,14 +255,29 @@ def _neutral(name: str) -> bytes:
 
 
 def _host_dirs(env: dict[str, str]) -> dict[str, str]:
-    """Each host's directory in the home, as config.host_homes finds it in ``env``."""
+    """Each host's directory in the home, as config.host_homes finds it in ``env`` (the
+    registry's ``config_dir``; Gemini CLI's variable names the home above ``.gemini``)."""
     home = _home(env)
-    gemini = env.get("GEMINI_CLI_HOME")
-    return {
-        "claude": os.path.abspath(env.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")),
-        "codex": os.path.abspath(env.get("CODEX_HOME") or os.path.join(home, ".codex")),
-        "gemini": os.path.join(os.path.abspath(gemini) if gemini else home, ".gemini"),
-    }
+    out: dict[str, str] = {}
+    for name, host in HOSTS.items():
+        variable, default, names_home = host.config_dir
+        explicit = env.get(variable) if variable else None
+        if explicit:
+            base = os.path.abspath(explicit)
+            out[name] = os.path.join(base, default) if names_home and default else base
+        else:
+            out[name] = os.path.join(home, default) if default else home
+    out["gemini"] = os.path.join(out["gemini"], ".gemini")  # (its row's files name .gemini/)
+    return out
+
+
+def _user_file(host: HostInfo, directory: str, file: str) -> str:
+    """A user settings file (``HostInfo.user_files``: relative to the home) under the host's
+    directory as ``env`` moves it."""
+    default = host.config_dir[1]
+    if default and file.startswith(default + "/"):
+        return os.path.join(directory, file[len(default) + 1 :])
+    return os.path.join(directory, file.partition("/")[2])
 
 
 def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
@@ -270,13 +285,14 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
     out: list[Guarded] = []
     for name, host in HOSTS.items():
         for file in host.user_files:
-            path = os.path.join(homes[name], file.partition("/")[2])
+            path = _user_file(host, homes[name], file)
             out.append(
                 Guarded(path, HOST, f"{host.title} user settings", placeholder=_neutral(file))
             )
-        out.append(
-            Guarded(os.path.join(homes[name], HOOK_TRUST_STORE), HOST, "hookwise hook trust")
-        )
+        if "runtime" in host.supports:  # (hookwise's hook trust exists for those hosts only)
+            out.append(
+                Guarded(os.path.join(homes[name], HOOK_TRUST_STORE), HOST, "hookwise hook trust")
+            )
     gemini = homes["gemini"]
     folders = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH") or os.path.join(
         gemini, "trustedFolders.json"
