@@ -12,9 +12,15 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from hookwise.config.hookwise_command import portable_command
 from hookwise.policy.install.errors import InstallError
+from hookwise.policy.install.hook_script import MARK, script_command, script_text
+from hookwise.policy.install.hooks_edit import edit_hooks
 from hookwise.policy.install.plan import plan_install, plan_uninstall, write_plan
+from hookwise.policy.install.registrations import registrations
 
 POLICY = """\
 version: 1
@@ -162,3 +168,48 @@ def test_install_names_a_reference_host_as_such(project: Path, env: dict[str, st
         "published reference" in note
         for note in plan_install("droid", "project", project, env).notes
     )
+
+
+@settings(max_examples=80, deadline=None)
+@given(text=st.text(max_size=300))
+def test_only_a_hook_file_hookwise_wrote_is_taken_for_one(text: str) -> None:
+    """script_command reads a file any repository may hold: random text is never hookwise's,
+    and what install writes always is."""
+    assert script_command("#!/bin/sh\n" + text) is None or MARK in text
+    command = portable_command("cline")
+    assert script_command(script_text(command, "cline", "/p/PreToolUse")) == command
+
+
+OTHER_EVENTS = st.dictionaries(
+    st.sampled_from(["PostToolUse", "Stop", "SessionStart", "Notification"]),
+    st.lists(
+        st.fixed_dictionaries(
+            {
+                "matcher": st.text(max_size=5),
+                "hooks": st.lists(
+                    st.fixed_dictionaries(
+                        {"type": st.just("command"), "command": st.text(max_size=10)}
+                    ),
+                    max_size=2,
+                ),
+            }
+        ),
+        max_size=2,
+    ),
+    max_size=3,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(others=OTHER_EVENTS, indent=st.sampled_from([None, 1, 2, 4]))
+def test_droid_top_level_edit_gives_the_file_back_byte_for_byte(
+    others: dict[str, object], indent: int | None
+) -> None:
+    original = json.dumps(others, indent=indent) + "\n"
+    desired = registrations("droid", ["PreToolUse"], portable_command("droid"), 10)
+    added = edit_hooks(original, "hooks.json", desired, jsonc=False, top=True)
+    value = json.loads(added.after or "")
+    assert value["PreToolUse"][0]["hooks"][0]["command"] == portable_command("droid")
+    assert {k: v for k, v in value.items() if k != "PreToolUse"} == others
+    removed = edit_hooks(added.after, "hooks.json", [], jsonc=False, top=True)
+    assert removed.after == original
