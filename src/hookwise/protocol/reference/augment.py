@@ -31,7 +31,7 @@ def _event(
         "tool_name" if "tool_name" in fields else None,
         decision,
         exit2,
-        json_honoured=decision is Decision.BLOCK,
+        json_honoured=decision is not Decision.NONE,  # (its block is exit 2, JSON on Stop)
         common_fields=(),
         default_timeout_s=60.0,
         stop_supported=False,
