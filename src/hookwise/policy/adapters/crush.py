@@ -8,16 +8,11 @@ ask is not confirmed); a rewrite is a deny (its ``updated_input`` is not confirm
 
 from __future__ import annotations
 
-from hookwise.policy.adapters.base import decode_dialect
-from hookwise.policy.adapters.exit2_answer import exit2_answer_problem, exit2_encode
+from hookwise.policy.adapters.exit2_answer import claude_shaped, exit2_answer_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-    from hookwise.policy.adapters.base import Answer
-    from hookwise.policy.canonical import Event
-    from hookwise.policy.rules.engine import Decision
 
 HOST = "crush"
 
@@ -31,16 +26,5 @@ def _deny(reason: str) -> dict[str, Any]:
     return {"decision": "deny", "reason": reason, "hookSpecificOutput": specific}
 
 
-def decode(
-    payload: dict[str, Any], tables: dict[str, Any], env: dict[str, str], now: float
-) -> list[Event]:
-    return decode_dialect(HOST, payload, tables, env, now)
-
-
-def encode(
-    decision: Decision, events: list[Event], tables: dict[str, Any], settings: dict[str, Any]
-) -> Answer:
-    return exit2_encode(HOST, decision, events, tables, settings, json_deny=_deny)
-
-
+decode, encode = claude_shaped(HOST, _deny)
 answer_problem = exit2_answer_problem

@@ -70,3 +70,26 @@ def exit2_answer_problem(event: str, stdout: str, stderr: str, exit_code: int | 
     if exit_code not in (0, 2):
         return f"exit {exit_code}: neither an answer nor a block; the host runs the tool"
     return None
+
+
+def claude_shaped(
+    host: str, json_deny: Callable[[str], dict[str, Any]] | None = None
+) -> tuple[
+    Callable[[dict[str, Any], dict[str, Any], dict[str, str], float], list[Event]],
+    Callable[[Decision, list[Event], dict[str, Any], dict[str, Any]], Answer],
+]:
+    """``decode`` and ``encode`` of a host whose payloads are Claude Code's shape and whose
+    deny is an exit code (Kiro, Augment, Crush): one adapter module is then three lines."""
+    from hookwise.policy.adapters.base import decode_dialect
+
+    def decode(
+        payload: dict[str, Any], tables: dict[str, Any], env: dict[str, str], now: float
+    ) -> list[Event]:
+        return decode_dialect(host, payload, tables, env, now)
+
+    def encode(
+        decision: Decision, events: list[Event], tables: dict[str, Any], settings: dict[str, Any]
+    ) -> Answer:
+        return exit2_encode(host, decision, events, tables, settings, json_deny)
+
+    return decode, encode
