@@ -20,10 +20,36 @@ if TYPE_CHECKING:
 
     from hookwise.protocol.dialect import DialectSpec
 
-    Host = Literal["gemini", "claude", "codex", "copilot", "qwen"]
+    Host = Literal[
+        "gemini",
+        "claude",
+        "codex",
+        "copilot",
+        "qwen",
+        "droid",
+        "cline",
+        "cursor",
+        "crush",
+        "windsurf",
+        "kiro",
+        "augment",
+    ]
     """The hosts' names, for type checks and request schemas (the same as HOST_NAMES)."""
 
-HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex", "copilot", "qwen")
+HOST_NAMES: Final[tuple[Host, ...]] = (
+    "gemini",
+    "claude",
+    "codex",
+    "copilot",
+    "qwen",
+    "droid",
+    "cline",
+    "cursor",
+    "crush",
+    "windsurf",
+    "kiro",
+    "augment",
+)
 
 # ``attended``: how a hook can tell an interactive session (a person can answer the host's
 # own prompt) from a headless one (``claude -p``, ``gemini -p``, ``codex exec``), observed
@@ -70,6 +96,7 @@ class HostInfo:
         "tools",
         "trust",
         "user_files",
+        "verified",
     )
 
     def __init__(  # noqa: PLR0917 - one row of the table, in column order
@@ -90,14 +117,15 @@ class HostInfo:
         install_files: dict[str, str],
         failure: dict[str, str],
         detect: tuple[tuple[str, str, str], ...] = (),
-        hooks_layout: Literal["groups", "flat"] = "groups",
-        handler: tuple[str, str, tuple[tuple[str, str], ...]] = ("command", "timeout", ()),
+        hooks_layout: Literal["groups", "flat", "top", "script"] = "groups",
+        handler: tuple[str, str, tuple[tuple[str, str | bool], ...]] = ("command", "timeout", ()),
         jsonc: bool = False,
         supports: frozenset[str] = frozenset(),
         trust: str = "",
         hook_globs: dict[str, str] | None = None,
         project_trust: tuple[tuple[str, str], ...] | None = None,
         install_steps: tuple[str, ...] = ("trust_note", "failure_note"),
+        verified: str = "observed",
     ) -> None:
         self.name = name
         self.title = title
@@ -117,14 +145,18 @@ class HostInfo:
         # "user" relative to config_dir
         self.install_files = install_files
         # what the host does with the tool when a pre-tool hook "crash"es (exit 1) or hits
-        # its "timeout": "runs" (fails open) or "blocked" (fails closed), as observed
+        # its "timeout": "runs" (fails open) or "blocked" (fails closed), as observed;
+        # "waits": there is no timeout; "note": what else install and doctor say
         self.failure = failure
         # what tells this host's payload from another's with the same event name, tried in
         # order (adapters.detect_platform): ("fields", "A B", EXCEPT): the payload has every
         # field named, unless its event is EXCEPT; ("env", NAME, ""), ("env_prefix", P, "");
         # ("unnamed", FIELD, ""): a payload that names no event but has FIELD is this host's
         self.detect = detect
-        # "groups": event -> [{matcher, hooks: [handler]}]; "flat": event -> [handler]
+        # "groups": event -> [{matcher, hooks: [handler]}] under "hooks"; "top": the same
+        # with the event keys at the file's top level (Droid); "flat": event -> [handler]
+        # in a file of hookwise's own; "script": an executable hook file of hookwise's own
+        # named after the event (Cline)
         self.hooks_layout = hooks_layout
         # (command key, timeout key, fixed keys) of one command handler
         self.handler = handler
@@ -146,6 +178,9 @@ class HostInfo:
         # "trust_note" and "failure_note" (say when the host runs project hooks, and what a
         # failing or slow hook does, where hookwise has no checker of the host's own)
         self.install_steps = install_steps
+        # "observed": its table was checked on the real CLI offline; "reference": built from
+        # its published reference only (no CLI runs here), which docs and doctor say
+        self.verified = verified
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -333,6 +368,245 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         supports=frozenset(("hook", "install", "runtime", "scan")),
         trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
         "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
+    ),
+    "droid": HostInfo(
+        "droid",
+        "Factory Droid",
+        (".factory/hooks.json", ".factory/hooks/hooks.json"),  # (the second: legacy, still read)
+        (".factory/hooks.json",),
+        "s",
+        "PreToolUse",
+        "Execute",
+        "hookwise.protocol.droid",
+        "DROID",
+        tools={
+            "Execute": "shell",
+            "Read": "read",
+            "Create": "write",
+            "Edit": "edit",
+            "MultiEdit": "edit",
+            "ApplyPatch": "edit",
+            "LS": "ls",
+            "Grep": "grep",
+            "Glob": "glob",
+            "FetchUrl": "web_fetch",
+            "WebSearch": "web_search",
+            "Task": "task",
+            "TodoWrite": "todo",
+        },
+        config_dir=(None, ".factory", False),
+        install_files={"project": ".factory/hooks.json", "user": "hooks.json"},
+        failure={
+            "crash": "runs",
+            "timeout": "runs",
+            "note": "Droid's ask does not block (hookwise answers it with ask_fallback), and "
+            "an allow runs the call even in read-only droid exec (sent only for an allow rule)",
+        },
+        detect=(("env", "FACTORY_PROJECT_DIR", ""), ("env", "DROID_PROJECT_DIR", "")),
+        hooks_layout="top",
+        supports=frozenset(("hook", "install", "scan")),
+        trust="project hooks (.factory/hooks.json) run without a trust step; an organisation's "
+        "Hooks Policy can make Droid ignore every hook it does not manage",
+    ),
+    "cline": HostInfo(
+        "cline",
+        "Cline",
+        # every executable file in these directories is a hook, named after its event
+        (".clinerules/hooks/*",),
+        (".cline/hooks/*",),
+        "s",
+        "PreToolUse",
+        "run_commands",
+        "hookwise.protocol.cline",
+        "CLINE",
+        tools={
+            "run_commands": "shell",
+            "execute_command": "shell",
+            "read_files": "read",
+            "read_file": "read",
+            "editor": "edit",
+            "write_to_file": "write",
+            "replace_in_file": "edit",
+            "search_codebase": "grep",
+            "search_files": "grep",
+            "list_files": "ls",
+            "fetch_web_content": "web_fetch",
+            "web_fetch": "web_fetch",
+            "use_mcp_tool": "mcp",
+        },
+        config_dir=(None, ".cline", False),
+        install_files={"project": ".clinerules/hooks/PreToolUse", "user": "hooks/PreToolUse"},
+        failure={
+            "crash": "runs",
+            "timeout": "waits",
+            "note": "Cline obeys only a cancel, and a cancel aborts the whole run (the call "
+            "does not run and the model is not asked again), so every deny, ask and failure "
+            "ends the session; the hook file install writes prints the cancel itself when "
+            "hookwise cannot run",
+        },
+        detect=(("unnamed", "hookName", ""), ("env", "CLINE_BUILD_ENV", "")),
+        hooks_layout="script",
+        supports=frozenset(("hook", "install", "scan")),
+        hook_globs={"project": ".clinerules/hooks/*", "user": "hooks/*"},
+        trust="hook files run without a trust step, in every folder; Cline has no hook timeout "
+        "(a slow hook is waited for)",
+    ),
+    "cursor": HostInfo(
+        "cursor",
+        "Cursor",
+        (".cursor/hooks.json",),
+        (".cursor/hooks.json",),
+        "s",
+        "preToolUse",
+        "Shell",
+        "hookwise.protocol.reference.cursor",
+        "CURSOR",
+        tools={
+            "Shell": "shell",
+            "Read": "read",
+            "Write": "write",
+            "Edit": "edit",
+            "Delete": "write",
+            "Grep": "grep",
+            "Glob": "glob",
+            "LS": "ls",
+            "WebFetch": "web_fetch",
+            "WebSearch": "web_search",
+            "Task": "task",
+            "MCP": "mcp",
+        },
+        config_dir=(None, ".cursor", False),
+        install_files={"project": ".cursor/hooks.json", "user": "hooks.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("fields", "conversation_id generation_id", ""), ("fields", "cursor_version", "")),
+        hooks_layout="flat",
+        handler=("command", "timeout", (("failClosed", True),)),
+        supports=frozenset(("hook", "install", "scan")),
+        trust="hooks in .cursor/hooks.json and ~/.cursor/hooks.json run without a trust step; "
+        "Claude Code's .claude/settings*.json hooks run too when Third-party skills is on "
+        "(published reference; no Cursor CLI runs here)",
+        verified="reference",
+    ),
+    "crush": HostInfo(
+        "crush",
+        "Crush",
+        ("crush.json", ".crush.json"),
+        (".config/crush/crush.json",),
+        "s",
+        "PreToolUse",
+        "bash",
+        "hookwise.protocol.reference.crush",
+        "CRUSH",
+        tools={
+            "bash": "shell",
+            "view": "read",
+            "write": "write",
+            "edit": "edit",
+            "multiedit": "edit",
+            "glob": "glob",
+            "grep": "grep",
+            "ls": "ls",
+            "fetch": "web_fetch",
+            "download": "web_fetch",
+            "agent": "task",
+        },
+        config_dir=("CRUSH_GLOBAL_CONFIG", ".config/crush", False),
+        install_files={"project": "crush.json", "user": "crush.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("env", "CRUSH_PROJECT_DIR", ""), ("env_prefix", "CRUSH_HOOK", "")),
+        hooks_layout="flat",
+        supports=frozenset(("hook", "scan")),
+        trust="(published reference; Crush cannot be installed here: its npm package downloads "
+        "its binary at install time)",
+        verified="reference",
+    ),
+    "windsurf": HostInfo(
+        "windsurf",
+        "Windsurf",
+        (".windsurf/hooks.json",),
+        (".codeium/windsurf/hooks.json",),
+        "s",
+        "pre_run_command",
+        "run_command",
+        "hookwise.protocol.reference.windsurf",
+        "WINDSURF",
+        tools={
+            "run_command": "shell",
+            "read_code": "read",
+            "write_code": "edit",
+            "mcp_tool_use": "mcp",
+        },
+        config_dir=(None, ".codeium/windsurf", False),
+        install_files={"project": ".windsurf/hooks.json", "user": "hooks.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("unnamed", "agent_action_name", ""),),
+        hooks_layout="flat",
+        handler=("command", "timeout", (("show_output", True),)),
+        supports=frozenset(("hook", "install", "scan")),
+        trust="system, user and workspace hooks.json all run, system first (published "
+        "reference; Windsurf is an IDE, nothing runs here)",
+        verified="reference",
+    ),
+    "kiro": HostInfo(
+        "kiro",
+        "Kiro CLI",
+        # hooks live in agent files, each {"hooks": {event: [handler]}}
+        (".kiro/agents/*.json",),
+        (".kiro/agents/*.json",),
+        "ms",
+        "preToolUse",
+        "execute_bash",
+        "hookwise.protocol.reference.kiro",
+        "KIRO",
+        tools={
+            "execute_bash": "shell",
+            "execute_cmd": "shell",
+            "fs_read": "read",
+            "fs_write": "write",
+            "web_fetch": "web_fetch",
+            "web_search": "web_search",
+            "use_subagent": "task",
+            "todo_list": "todo",
+        },
+        config_dir=(None, ".kiro", False),
+        install_files={"project": ".kiro/agents/hookwise.json", "user": "agents/hookwise.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("env_prefix", "KIRO_", ""),),
+        hooks_layout="flat",
+        supports=frozenset(("hook", "scan")),
+        hook_globs={"project": ".kiro/agents/*.json", "user": "agents/*.json"},
+        trust="hooks belong to an agent configuration (.kiro/agents/*.json): they run only for "
+        "that agent (published reference; no Kiro CLI runs here)",
+        verified="reference",
+    ),
+    "augment": HostInfo(
+        "augment",
+        "Augment (Auggie)",
+        (".augment/settings.json", ".augment/settings.local.json"),
+        (".augment/settings.json",),
+        "s",
+        "PreToolUse",
+        "launch-process",
+        "hookwise.protocol.reference.augment",
+        "AUGMENT",
+        tools={
+            "launch-process": "shell",
+            "view": "read",
+            "save-file": "write",
+            "str-replace-editor": "edit",
+            "remove-files": "write",
+            "web-fetch": "web_fetch",
+            "web-search": "web_search",
+            "codebase-retrieval": "grep",
+        },
+        config_dir=(None, ".augment", False),
+        install_files={"project": ".augment/settings.json", "user": "settings.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("env_prefix", "AUGMENT_", ""),),
+        supports=frozenset(("hook", "scan")),
+        trust="/etc/augment/settings.json (system, immutable) comes first; a hook command must "
+        "be a .sh file (published reference; Auggie cannot be pointed at a local model here)",
+        verified="reference",
     ),
 }
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
+from hookwise.config.host_homes import config_dir
 from hookwise.policy.audit import audit_path, default_path
 from hookwise.policy.cache import cache_dir
 from hookwise.policy.trust.scopes import (
@@ -30,6 +31,7 @@ from hookwise.policy.trust.scopes import (
     user_policy_path,
 )
 from hookwise.protocol.hosts import HOSTS
+from hookwise.protocol.hosts import host as host_row
 
 STATE = "state"  # hookwise's own files: policy, trust, data, caches; a hard link is replaced
 HOST = "host"  # a host's settings or trust: a hard link is replaced
@@ -286,26 +288,13 @@ def _neutral(name: str) -> bytes:
     return NEUTRAL_TOML if name.endswith(".toml") else NEUTRAL_JSON
 
 
-# Where a host's files in the home move with a variable (config/host_homes.py's facts):
-# "dir" names the host's own directory (the first part of its registry paths), "home" a
-# home to find the registry paths in. Any other host's paths are under $HOME.
-HOME_VARIABLES = {
-    "claude": ("CLAUDE_CONFIG_DIR", "dir"),
-    "codex": ("CODEX_HOME", "dir"),
-    "gemini": ("GEMINI_CLI_HOME", "home"),
-}
-
-
 def _user_path(name: str, file: str, env: dict[str, str]) -> str:
-    """A host's user-scope file (its registry path is relative to the home), where the
-    environment moves it."""
-    variable, kind = HOME_VARIABLES.get(name, ("", ""))
-    moved = env.get(variable) if variable else None
-    if not moved:
-        return os.path.join(_home(env), file)
-    if kind == "dir":
-        return os.path.join(os.path.abspath(moved), file.partition("/")[2])
-    return os.path.join(os.path.abspath(moved), file)
+    """A host's user-scope file (its registry path is relative to the home) under the host's
+    directory as ``env`` moves it (the row's ``config_dir``, config.host_homes)."""
+    default = host_row(name).config_dir[1]
+    if default and file.startswith(default + "/"):
+        file = file[len(default) + 1 :]
+    return os.path.join(os.path.abspath(config_dir(name, env)), file)
 
 
 def _host_dirs(env: dict[str, str]) -> dict[str, str]:
@@ -328,7 +317,8 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
             entry = _host_file(_user_path(name, file, env), host.title, "user")
             out.append(entry)
             folder = entry.path if entry.directory else os.path.dirname(entry.path)
-            if folder not in stores:
+            # hookwise's hook trust exists only for the hosts it runs hooks of (runtime)
+            if "runtime" in host.supports and folder not in stores:
                 stores.append(folder)
         out += [
             Guarded(os.path.join(folder, HOOK_TRUST_STORE), HOST, "hookwise hook trust")

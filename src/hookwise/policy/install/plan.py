@@ -31,6 +31,7 @@ from hookwise.policy.install.codex_hook_trust import (
     toml_string,
 )
 from hookwise.policy.install.errors import InstallError
+from hookwise.policy.install.hook_script import edit_script
 from hookwise.policy.install.hooks_edit import HooksEdit, edit_hooks, find_hookwise
 from hookwise.policy.install.launcher import hook_command, launcher_text
 from hookwise.policy.install.own_file import edit_own_file
@@ -144,11 +145,17 @@ def plan_install(
     if "hook_trust" in steps:  # the hooks' file and their trusted hashes (Codex)
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:
-        plan.changes.append(FileChange(path, edit.before, edit.after))
+        # (a row whose hooks_layout is "script" names an executable hook file: Cline)
+        script = host_info(host).hooks_layout == "script"
+        plan.changes.append(
+            FileChange(path, edit.before, edit.after, mode=0o755 if script else None)
+        )
     if "trust_note" in steps:
         plan.notes.append(trust_story(host))
     if "failure_note" in steps:
         plan.notes.append(failure_story(host))
+    if host_info(host).verified == "reference":  # built from the host's published reference
+        plan.notes.append(reference_story(host))
     if "folder_trust_note" in steps:
         _note_gemini_trust(plan, project, env)
     if "ask_note" in steps:
@@ -167,7 +174,11 @@ def _edit(host: str, path: Path, desired: list[Any]) -> HooksEdit:
     info = host_info(host)
     if info.hooks_layout == "flat":
         return edit_own_file(_read(path), str(path), desired, info.handler[0])
-    return edit_hooks(_read(path), str(path), desired, jsonc=info.jsonc)
+    if info.hooks_layout == "script":
+        return edit_script(_read(path), str(path), desired, host, path.name)
+    return edit_hooks(
+        _read(path), str(path), desired, jsonc=info.jsonc, top=info.hooks_layout == "top"
+    )
 
 
 def trust_story(host: str) -> str:
@@ -175,14 +186,23 @@ def trust_story(host: str) -> str:
     return f"{host_info(host).title}: {host_info(host).trust}"
 
 
+def reference_story(host: str) -> str:
+    """For a host known from its published reference only (install and doctor say it)."""
+    return (
+        f"{host_info(host).title} is supported from its published reference only: no "
+        "real CLI of it was run to check what it does with hookwise's answers (docs/hosts.md)"
+    )
+
+
 def failure_story(host: str) -> str:
     """What the host does with a tool call when the hook fails or is slow (the registry's
     observed ``failure``), and what hookwise does about it."""
     info = host_info(host)
     crash, timeout = info.failure["crash"], info.failure["timeout"]
+    slow = {"blocked": "blocks it", "waits": "waits for it (there is no hook timeout)"}
     text = (
         f"when its hook crashes {info.title} {'blocks' if crash == 'blocked' else 'runs'} the "
-        f"tool; when the hook times out it {'blocks' if timeout == 'blocked' else 'runs'} it"
+        f"tool; when the hook is slow it {slow.get(timeout, 'runs it when it times out')}"
     )
     if "runs" in (crash, timeout):
         text += (
@@ -190,6 +210,8 @@ def failure_story(host: str) -> str:
             "in the host's JSON, and its waits (validators, the approval relay) are bounded "
             "below the timeout install writes"
         )
+    if "note" in info.failure:
+        text += f"; {info.failure['note']}"
     return text
 
 
@@ -249,7 +271,7 @@ def plan_uninstall(
         _plan_codex(plan, project, env, trust=True, uninstall=True)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
-    if host_info(host).hooks_layout == "flat" and edit.before is not None:
+    if host_info(host).hooks_layout in ("flat", "script") and edit.before is not None:
         plan.changes[-1].deleted = True  # hookwise's own file: removing it is the undo
         return plan
     if edit.removed:
