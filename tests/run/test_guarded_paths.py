@@ -235,6 +235,7 @@ class _Row:
     def __init__(self, name: str, project: tuple[str, ...], user: tuple[str, ...]) -> None:
         self.name, self.title = name, name.title()
         self.project_files, self.user_files = project, user
+        self.config_dir = (None, f".{name}", False)
 
 
 def test_a_host_added_to_the_registry_is_guarded_unchanged(

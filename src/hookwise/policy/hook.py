@@ -369,7 +369,7 @@ def main(argv: list[str]) -> int:
         if options.platform is not None and options.platform not in policy["hosts"]:
             known = ", ".join(policy["hosts"])
             sys.stderr.write(
-                f"hookwise hook: unknown platform {options.platform!r}; expected one of: "
+                f"hookwise hook: unknown host {options.platform!r}; expected one of: "
                 f"{known}\n{USAGE}"
             )
             return 2  # a broken hook command must not let tool calls through: exit 2 blocks

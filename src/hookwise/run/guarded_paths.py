@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
-from hookwise.config.host_homes import config_dir
+from hookwise.config.host_homes import user_file
 from hookwise.policy.audit import audit_path, default_path
 from hookwise.policy.cache import cache_dir
 from hookwise.policy.trust.scopes import (
@@ -30,8 +30,7 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
-from hookwise.protocol.hosts import HOSTS
-from hookwise.protocol.hosts import host as host_row
+from hookwise.protocol.hosts import HOSTS, HostInfo
 
 STATE = "state"  # hookwise's own files: policy, trust, data, caches; a hard link is replaced
 HOST = "host"  # a host's settings or trust: a hard link is replaced
@@ -288,19 +287,15 @@ def _neutral(name: str) -> bytes:
     return NEUTRAL_TOML if name.endswith(".toml") else NEUTRAL_JSON
 
 
-def _user_path(name: str, file: str, env: dict[str, str]) -> str:
-    """A host's user-scope file (its registry path is relative to the home) under the host's
-    directory as ``env`` moves it (the row's ``config_dir``, config.host_homes)."""
-    default = host_row(name).config_dir[1]
-    if default and file.startswith(default + "/"):
-        file = file[len(default) + 1 :]
-    return os.path.join(os.path.abspath(config_dir(name, env)), file)
+def _user_path(host: HostInfo, file: str, env: dict[str, str]) -> str:
+    """A host's user-scope file where ``env`` moves its directory (the row's ``config_dir``)."""
+    return os.path.abspath(user_file(host, file, env))
 
 
 def _host_dirs(env: dict[str, str]) -> dict[str, str]:
     """Each host's directory in the home: where its first user file is."""
     return {
-        name: os.path.dirname(_user_path(name, host.user_files[0], env))
+        name: os.path.dirname(_user_path(host, host.user_files[0], env))
         for name, host in HOSTS.items()
         if host.user_files
     }
@@ -311,14 +306,13 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
     ``user_files``, ``project_files``): a host added there is guarded here unchanged."""
     homes = _host_dirs(env)
     out: list[Guarded] = []
-    for name, host in HOSTS.items():
+    for host in HOSTS.values():
         stores: list[str] = []
         for file in host.user_files:
-            entry = _host_file(_user_path(name, file, env), host.title, "user")
+            entry = _host_file(_user_path(host, file, env), host.title, "user")
             out.append(entry)
             folder = entry.path if entry.directory else os.path.dirname(entry.path)
-            # hookwise's hook trust exists only for the hosts it runs hooks of (runtime)
-            if "runtime" in host.supports and folder not in stores:
+            if folder not in stores:
                 stores.append(folder)
         out += [
             Guarded(os.path.join(folder, HOOK_TRUST_STORE), HOST, "hookwise hook trust")

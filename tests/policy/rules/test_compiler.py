@@ -93,10 +93,15 @@ def test_delivery_warnings_name_the_host() -> None:
           - {id: ctx, match: {tool: shell}, action: context, context: hello}
         """
     )
-    assert [w["message"] for w in policy["warnings"]] == [
+    messages = [w["message"] for w in policy["warnings"]]
+    assert messages[0] == (
         "rule 'ctx': gemini does not pass context to the model on BeforeTool (tool.before); "
         "it is recorded in the audit log"
-    ]
+    )
+    # every host whose pre-tool answer has no context field; Claude Code, Codex, Copilot
+    # (additionalContext) and Cline (contextModification) pass it
+    named = {m.split(": ", 1)[1].split(" ", 1)[0] for m in messages}
+    assert named == {"gemini", "qwen", "droid", "cursor", "crush", "windsurf", "kiro", "augment"}
 
 
 def test_non_utf8_and_bom(tmp_path: Path) -> None:

@@ -222,7 +222,13 @@ def test_events_from_host_names_and_defaults() -> None:
     )
     assert result.problems == []
     on = {r["id"]: r["on"] for r in result.rules}
-    assert on["a"] == {"tool.before": ["claude:PreToolUse", "codex:PreToolUse"]}
+    # every host with an event of that name
+    assert on["a"] == {
+        "tool.before": [
+            f"{h}:PreToolUse"
+            for h in ("augment", "claude", "cline", "codex", "copilot", "crush", "droid", "qwen")
+        ]
+    }
     assert on["b"] == {"agent.start": ["gemini:BeforeAgent"], "prompt": ["gemini:BeforeAgent"]}
     assert on["c"] == {"agent.stop": ["claude:Stop"]}
     assert on["d"] == {"prompt": None}
