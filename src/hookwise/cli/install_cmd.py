@@ -19,10 +19,14 @@ from hookwise.cli.options import project_option, project_root
 from hookwise.policy.install.plan import InstallPlan
 from hookwise.policy.install.targets import SCOPES
 from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
+from hookwise.protocol.plugin_hosts import PLUGIN_HOSTS
 
 # `shell`: the user's shell starts every agent under `hookwise run` (run/shell_setup.py)
 SHELL_TARGET = "shell"
-_host_argument = click.argument("host", type=click.Choice((*HOST_NAMES, SHELL_TARGET)))
+_host_argument = click.argument(
+    "host", type=click.Choice((*HOST_NAMES, *PLUGIN_HOSTS, SHELL_TARGET))
+)
+TITLES = {**HOST_TITLES, **{name: row.title for name, row in PLUGIN_HOSTS.items()}}
 _rc_option = click.option(
     "--rc",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -181,7 +185,7 @@ def install(
             )
         )
     else:
-        label = HOST_TITLES[host]
+        label = TITLES[host]
         click.echo(f"{label} ({scope}): {plan.settings}")
         click.echo(f"  command: {plan.command}")
         for registration in edit.added:
@@ -249,7 +253,7 @@ def uninstall(
             )
         )
         return
-    click.echo(f"{HOST_TITLES[host]} ({scope}): {plan.settings}")
+    click.echo(f"{TITLES[host]} ({scope}): {plan.settings}")
     for hook in plan.edit.removed:
         click.echo(f"  - {hook.event}{_matcher(hook.matcher)}")
     if not plan.changed:

@@ -59,6 +59,9 @@ _COMPILER_SOURCES = (
     "protocol/claude.py",
     "protocol/codex.py",
     "protocol/dialect.py",
+    "protocol/js_plugin.py",
+    "protocol/opencode.py",
+    "protocol/kilo.py",
 )
 
 

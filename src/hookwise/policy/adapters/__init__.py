@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-PLATFORMS = ("gemini", "claude", "codex")
+PLATFORMS = ("gemini", "claude", "codex", "opencode", "kilo")
 
 __all__ = ["PLATFORMS", "Answer", "DecodeError", "adapter", "detect_platform"]
 
@@ -34,6 +34,11 @@ def adapter(platform: str) -> ModuleType:
         from hookwise.policy.adapters import codex
 
         return codex
+    if platform in ("opencode", "kilo"):  # the two plugin hosts (plugin_host.py)
+        import importlib
+
+        module: ModuleType = importlib.import_module(f"hookwise.policy.adapters.{platform}")
+        return module
     raise ValueError(f"unknown platform {platform!r}; expected one of: {', '.join(PLATFORMS)}")
 
 

@@ -62,9 +62,20 @@ def _dialect(module_name: str, attribute: str) -> dict[str, Any]:
     return {"events": events}
 
 
+def _plugin_host(module_name: str, attribute: str) -> dict[str, Any]:
+    """OpenCode and Kilo: the plugin's event table, and the host's tool names."""
+    import importlib
+
+    table = _dialect(module_name, attribute)
+    table["tools"] = dict(importlib.import_module(module_name).TOOLS)
+    table["timeout_unit"] = "ms"  # the plugin's own bound (js_plugin.DEFAULT_TIMEOUT_MS)
+    return table
+
+
 def host_tables() -> dict[str, Any]:
     """The tables of every host hookwise answers."""
     from hookwise.protocol.hosts import host
+    from hookwise.protocol.plugin_hosts import PLUGIN_HOSTS
 
     tables = {
         "gemini": _gemini(),
@@ -75,6 +86,8 @@ def host_tables() -> dict[str, Any]:
         info = host(name)
         table["timeout_unit"] = info.timeout_unit
         table["attended"] = list(info.attended) if info.attended else None
+    for name, row in PLUGIN_HOSTS.items():  # no ask at all: nothing tells attended apart
+        tables[name] = {**_plugin_host(row.module, row.table_name), "attended": None}
     return tables
 
 

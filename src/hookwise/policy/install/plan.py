@@ -32,10 +32,12 @@ from hookwise.policy.install.codex_hook_trust import (
 )
 from hookwise.policy.install.errors import InstallError
 from hookwise.policy.install.hooks_edit import HooksEdit, edit_hooks, find_hookwise
+from hookwise.policy.install import plugin_files
 from hookwise.policy.install.launcher import hook_command, launcher_text
 from hookwise.policy.install.registrations import policy_events, registrations, timeout_seconds
 from hookwise.policy.install.targets import settings_path
 from hookwise.policy.trust.scopes import launcher_path
+from hookwise.protocol.plugin_hosts import PLUGIN_HOST_NAMES
 from hookwise.protocol.profiles import Profile
 
 
@@ -122,9 +124,13 @@ def plan_install(
     """The edits that register hookwise for ``host`` in ``scope`` (nothing is written)."""
     project = Path(os.path.abspath(project))
     policy = compiled if compiled is not None else compile_policy(project, env)
-    events = policy_events(policy, host)
     seconds = timeout if timeout is not None else timeout_seconds(policy)
     command = command or hook_command(host)
+    if host in PLUGIN_HOST_NAMES:  # no hooks settings: hookwise's plugin file
+        plan = plugin_files.plan_install(host, scope, project, env, command, seconds)
+        _add_launcher(plan, command, env)
+        return plan
+    events = policy_events(policy, host)
     desired = registrations(host, events, command, seconds)
     path = settings_path(host, scope, project, env)
     edit = edit_hooks(_read(path), str(path), desired, jsonc=host == "gemini")
@@ -144,12 +150,17 @@ def plan_install(
     if host == "gemini":
         _note_gemini_trust(plan, project, env)
         plan.notes.append(gemini_ask_story(policy.get("settings") or {})[1])
+    _add_launcher(plan, command, env)
+    return plan
+
+
+def _add_launcher(plan: InstallPlan, command: str, env: Mapping[str, str]) -> None:
+    """The fast launcher the portable command runs (written or refreshed with the hook)."""
     if is_portable_command(command):
         launcher = Path(launcher_path(dict(env)))
         plan.changes.append(
             FileChange(launcher, _read(launcher), launcher_text(str(launcher)), mode=0o755)
         )
-    return plan
 
 
 def gemini_ask_story(settings: Mapping[str, Any]) -> tuple[str, str]:
@@ -201,6 +212,8 @@ def plan_uninstall(
 ) -> InstallPlan:
     """The edits that remove hookwise's entries for ``host`` in ``scope``."""
     project = Path(os.path.abspath(project))
+    if host in PLUGIN_HOST_NAMES:
+        return plugin_files.plan_uninstall(host, scope, project, env)
     path = settings_path(host, scope, project, env)
     edit = edit_hooks(_read(path), str(path), [], jsonc=host == "gemini")
     plan = InstallPlan(host, scope, path, None, edit)
@@ -278,6 +291,8 @@ def write_plan(plan: InstallPlan) -> list[Path]:
         try:
             if change.deleted:
                 change.path.unlink(missing_ok=True)
+                if plan.host in PLUGIN_HOST_NAMES:
+                    plugin_files.remove_empty_dirs(change.path, plan.scope)
                 with contextlib.suppress(OSError):  # the .gemini/ install created, if empty
                     change.path.parent.rmdir()
                 written.append(change.path)

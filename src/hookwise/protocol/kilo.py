@@ -1,0 +1,54 @@
+"""Kilo Code CLI's protocol as data (``@kilocode/cli`` 7.7.9): OpenCode's plugin API.
+
+Kilo is a fork of OpenCode and kept its plugin hooks (js_plugin.py); its names, directories
+and tools are its own. Observed on the real CLI offline or read in its bundled code (noted).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from hookwise.protocol import js_plugin
+
+KILO: Final = js_plugin.spec("kilo")
+EVENT_NAMES: Final = tuple(KILO.events)
+
+# Tool ids -> canonical tools, observed in the tool list `kilo run` offers the model.
+# background_process starts a command (its `command` argument) that keeps running: a shell.
+# board_*, cron_*, *_wakeup, goal, link_pr, kilo_local_recall keep their names.
+TOOLS: Final[dict[str, str]] = {
+    "bash": "shell",
+    "background_process": "shell",
+    "read": "read",
+    "write": "write",
+    "edit": "edit",
+    "glob": "glob",
+    "grep": "grep",
+    "task": "task",
+    "webfetch": "web_fetch",
+    "todowrite": "todo",
+    "skill": "skill",
+}
+
+# Config directories (its bundled code): $XDG_CONFIG_HOME/kilo, and every `.kilo` (or the
+# legacy `.kilocode`) directory from the working directory up to the project root; plugins
+# are `{plugin,plugins}/*.{ts,js}` in each. Install writes into `plugins`.
+CONFIG_DIR_NAME: Final = "kilo"
+PROJECT_DIR: Final = ".kilo"
+LEGACY_PROJECT_DIR: Final = ".kilocode"
+PLUGIN_DIRS: Final = ("plugins", "plugin")
+PROJECT_SETTINGS: Final = ("kilo.json", "kilo.jsonc", ".kilo/kilo.json", ".kilo/kilo.jsonc",
+                           "opencode.json", "opencode.jsonc")  # fmt: skip
+USER_SETTINGS: Final = ("kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc",
+                        "config.json")  # fmt: skip
+
+# Installed with its npm client into a config directory that holds a file:// plugin, and
+# waited for before plugins load (its bundled code; offline as for OpenCode).
+PLUGIN_SDK: Final = "@kilocode/plugin"
+
+SWITCHES: Final = ("KILO_PURE", "KILO_DISABLE_PROJECT_CONFIG")
+
+# Session records: $XDG_DATA_HOME/kilo/kilo.db (observed).
+SESSION_DB: Final = "kilo/kilo.db"
+
+HOST_TIMEOUT: Final = None

@@ -1,0 +1,65 @@
+"""OpenCode's protocol as data (``opencode-ai`` 1.18.33): plugin hooks only (js_plugin.py).
+
+Every fact here was observed on the real CLI offline or read in its bundled code (noted
+where); the event table is the plugin's (js_plugin.spec).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from hookwise.protocol import js_plugin
+
+OPENCODE: Final = js_plugin.spec("opencode")
+EVENT_NAMES: Final = tuple(OPENCODE.events)
+
+# Tool ids -> canonical tools. Observed in the tool list `opencode run` offers the model:
+# bash, read, write, edit, glob, grep, task, webfetch, todowrite, skill. From OpenCode's
+# reference (offered for some models only): apply_patch, multiedit, list, websearch,
+# codesearch. MCP tools arrive as mcp__server__tool (the plugin renames them).
+TOOLS: Final[dict[str, str]] = {
+    "bash": "shell",
+    "read": "read",
+    "write": "write",
+    "edit": "edit",
+    "multiedit": "edit",
+    "apply_patch": "edit",
+    "glob": "glob",
+    "grep": "grep",
+    "list": "ls",
+    "task": "task",
+    "webfetch": "web_fetch",
+    "websearch": "web_search",
+    "codesearch": "web_search",
+    "todowrite": "todo",
+    "skill": "skill",
+}
+
+# Where OpenCode looks for plugins (its bundled code: ``{plugin,plugins}/*.{ts,js}`` in
+# every config directory): the user's config directory ($XDG_CONFIG_HOME/opencode) and
+# every ``.opencode`` directory from the working directory up to the worktree root.
+# Install writes into the ``plugins`` one.
+CONFIG_DIR_NAME: Final = "opencode"  # under $XDG_CONFIG_HOME (default ~/.config)
+PROJECT_DIR: Final = ".opencode"
+PLUGIN_DIRS: Final = ("plugins", "plugin")
+# settings files: `plugin` (npm names or file:// URLs) and `mcp` (servers) keys
+PROJECT_SETTINGS: Final = ("opencode.json", "opencode.jsonc", ".opencode/opencode.json",
+                           ".opencode/opencode.jsonc")  # fmt: skip
+USER_SETTINGS: Final = ("opencode.json", "opencode.jsonc", "config.json")
+
+# Before it loads any plugin, OpenCode installs this package with its built-in npm client
+# into every config directory whose node_modules lacks it, and waits for that install:
+# offline it waits until npm gives up (observed: > 60 s in a namespace without network;
+# `offline=true` in ~/.npmrc makes it fail at once, and the plugin still loads).
+PLUGIN_SDK: Final = "@opencode-ai/plugin"
+
+# Variables that switch plugins off: OPENCODE_PURE (its bundled code: no external plugin
+# loads), OPENCODE_DISABLE_PROJECT_CONFIG (no project .opencode directory is read).
+SWITCHES: Final = ("OPENCODE_PURE", "OPENCODE_DISABLE_PROJECT_CONFIG")
+
+# Session records: one SQLite database ($XDG_DATA_HOME/opencode/opencode.db; observed).
+SESSION_DB: Final = "opencode/opencode.db"
+
+# What a slow plugin meets: no host timeout (observed: a plugin that blocked 25 s was
+# waited for, then the tool ran).
+HOST_TIMEOUT: Final = None
