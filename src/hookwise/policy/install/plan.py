@@ -293,8 +293,9 @@ def write_plan(plan: InstallPlan) -> list[Path]:
                 change.path.unlink(missing_ok=True)
                 if plan.host in PLUGIN_HOST_NAMES:
                     plugin_files.remove_empty_dirs(change.path, plan.scope)
-                with contextlib.suppress(OSError):  # the .gemini/ install created, if empty
-                    change.path.parent.rmdir()
+                else:
+                    with contextlib.suppress(OSError):  # the .gemini/ install made, if empty
+                        change.path.parent.rmdir()
                 written.append(change.path)
                 continue
             write_text_atomic(change.path, change.after, follow_symlinks=True)

@@ -6,7 +6,8 @@ directory of their config directories (protocol/opencode.py, kilo.py). Install w
 file there, ``hookwise.js`` (from ``plugin/hookwise.js``, with the portable hook command and
 its timeout filled in), and the fast launcher; it edits no file of the user's. A file of
 that name that hookwise did not write is refused. Uninstall deletes the file (and the
-``plugins`` directory, then the config directory, when that leaves them empty).
+``plugins`` directory, then the config directory, when that leaves them empty, in a
+project; the user's config directories stay).
 """
 
 from __future__ import annotations
@@ -123,9 +124,12 @@ def plan_uninstall(host: str, scope: str, project: Path, env: Mapping[str, str])
 
 
 def remove_empty_dirs(path: Path, scope: str) -> None:
-    """After the plugin file went: its ``plugins`` directory, then (project scope) the
-    config directory, when empty; never anything holding a file."""
-    for directory in (path.parent, path.parent.parent) if scope == "project" else (path.parent,):
+    """After the plugin file went, in a project: its ``plugins`` directory, then the config
+    directory, when empty (what install made there). The user's config directory stays:
+    the host keeps its own files there."""
+    if scope != "project":
+        return
+    for directory in (path.parent, path.parent.parent):
         try:
             directory.rmdir()
         except OSError:
