@@ -58,7 +58,13 @@ CASES = {
 
 def hookwise(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(HOOKWISE), *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=120
+        [str(HOOKWISE), *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -94,7 +100,9 @@ def test_the_plugin_in_the_real_host(host: str, case: str, tmp_path: Path) -> No
 
     result = plugin_hosts.run_host(host, tmp_path, CASES[case])
     stderr = (tmp_path / "cli-stderr.txt").read_bytes().decode("utf-8", "replace")
-    why = f"\n  {json.dumps({k: v for k, v in result.items() if k != 'requests'})}\n{stderr[-2000:]}"
+    why = (
+        f"\n  {json.dumps({k: v for k, v in result.items() if k != 'requests'})}\n{stderr[-2000:]}"
+    )
     assert not result["timed_out"], why
     seen = plugin_hosts.tool_messages(result["requests"])
     why += f"\n  tool results: {seen}"

@@ -54,7 +54,9 @@ def payload(tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
 
 
 def hook(host: str, body: Any, settings: dict[str, Any] | None = None) -> tuple[Any, int]:
-    policy = POLICY if settings is None else {**POLICY, "settings": {**POLICY["settings"], **settings}}
+    policy = (
+        POLICY if settings is None else {**POLICY, "settings": {**POLICY["settings"], **settings}}
+    )
     outcome = decide(body, policy, host, {"HOME": "/h"}, now=0.0)
     out = outcome.answer
     return (json.loads(out.stdout) if out.stdout else None), out.exit_code
@@ -128,7 +130,9 @@ def test_unreadable_payloads_fail_closed(body: Any) -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 
@@ -141,7 +145,10 @@ json_values = st.recursive(
         optional={
             "hook_event_name": st.sampled_from(["tool.execute.before", "x"]) | json_values,
             "tool_name": st.sampled_from(["bash", "write", "mcp__docs__q"]) | json_values,
-            "tool_input": st.fixed_dictionaries({}, optional={"command": st.sampled_from(["rm x", "ls"]) | json_values}) | json_values,
+            "tool_input": st.fixed_dictionaries(
+                {}, optional={"command": st.sampled_from(["rm x", "ls"]) | json_values}
+            )
+            | json_values,
             "cwd": json_values,
             "session_id": json_values,
         },

@@ -22,13 +22,14 @@ def _keep_alias(ctx: click.Context, _param: click.Parameter, value: str | None) 
     return value if value is not None else ctx.params.get("dialect")
 
 
-def host_option(help_text: str) -> Callable[[_F], _F]:
-    """The ``dialect`` parameter, from ``--host`` (or the hidden ``--dialect``)."""
+def host_option(help_text: str, names: tuple[str, ...] = HOST_NAMES) -> Callable[[_F], _F]:
+    """The ``dialect`` parameter, from ``--host`` (or the hidden ``--dialect``), one of
+    ``names``."""
 
     def decorate(func: _F) -> _F:
         func = click.option(
             "--dialect",
-            type=click.Choice(HOST_NAMES),
+            type=click.Choice(names),
             default=None,
             hidden=True,
             expose_value=False,
@@ -37,7 +38,7 @@ def host_option(help_text: str) -> Callable[[_F], _F]:
         return click.option(
             "--host",
             "dialect",
-            type=click.Choice(HOST_NAMES),
+            type=click.Choice(names),
             default=None,
             callback=_keep_alias,
             help=f"{help_text} (--dialect: its former name, kept for a release)",

@@ -28,7 +28,13 @@ def run(args: list[str], home: Path, cwd: Path) -> subprocess.CompletedProcess[s
         "XDG_STATE_HOME": str(home / "state"),
     }
     return subprocess.run(
-        [str(HOOKWISE), *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=120
+        [str(HOOKWISE), *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -56,7 +62,7 @@ def test_install_then_uninstall_gives_back_the_tree(tmp_path: Path, host: str, s
     assert done.returncode == 0, done.stderr
     target = (config if scope == "project" else home / "cfg" / host) / "plugins" / "hookwise.js"
     text = target.read_text(encoding="utf-8")
-    assert text.startswith(f"// hookwise policy plugin for ")
+    assert text.startswith("// hookwise policy plugin for ")
     assert f"--platform {host}" in text and "__" not in text.split("\n", 1)[0]
     assert (home / "data" / "hookwise" / "hook").is_file()  # the launcher
     again = run(["install", host, "--scope", scope], home, proj)

@@ -24,6 +24,7 @@ from hookwise.config.gemini.settings import load_settings
 from hookwise.config.hookwise_command import is_portable_command
 from hookwise.config.host_homes import codex_home, gemini_home
 from hookwise.config.jsonc import JsonDocument
+from hookwise.policy.install import plugin_files
 from hookwise.policy.install.codex_hook_trust import (
     codex_project_trust,
     codex_trust_entries,
@@ -31,10 +32,14 @@ from hookwise.policy.install.codex_hook_trust import (
     toml_string,
 )
 from hookwise.policy.install.errors import InstallError
-from hookwise.policy.install.hooks_edit import HooksEdit, edit_hooks, find_hookwise
-from hookwise.policy.install import plugin_files
+from hookwise.policy.install.hooks_edit import FoundHook, HooksEdit, edit_hooks, find_hookwise
 from hookwise.policy.install.launcher import hook_command, launcher_text
-from hookwise.policy.install.registrations import policy_events, registrations, timeout_seconds
+from hookwise.policy.install.registrations import (
+    Registration,
+    policy_events,
+    registrations,
+    timeout_seconds,
+)
 from hookwise.policy.install.targets import settings_path
 from hookwise.policy.trust.scopes import launcher_path
 from hookwise.protocol.plugin_hosts import PLUGIN_HOST_NAMES
@@ -127,7 +132,7 @@ def plan_install(
     seconds = timeout if timeout is not None else timeout_seconds(policy)
     command = command or hook_command(host)
     if host in PLUGIN_HOST_NAMES:  # no hooks settings: hookwise's plugin file
-        plan = plugin_files.plan_install(host, scope, project, env, command, seconds)
+        plan = _plan_plugin(host, scope, project, env, command=command, seconds=seconds)
         _add_launcher(plan, command, env)
         return plan
     events = policy_events(policy, host)
@@ -161,6 +166,35 @@ def _add_launcher(plan: InstallPlan, command: str, env: Mapping[str, str]) -> No
         plan.changes.append(
             FileChange(launcher, _read(launcher), launcher_text(str(launcher)), mode=0o755)
         )
+
+
+def _plan_plugin(
+    host: str, scope: str, project: Path, env: Mapping[str, str], *, command: str, seconds: int
+) -> InstallPlan:
+    """OpenCode, Kilo: hookwise's plugin file in the scope's plugins directory."""
+    path, before, after = plugin_files.install_change(
+        host, scope, project, env, command=command, seconds=seconds
+    )
+    registration = Registration(
+        plugin_files.plugin_event(host), None, {"command": command, "timeout_ms": seconds * 1000}
+    )
+    edit = HooksEdit(before, after)
+    (edit.kept if before == after else edit.added).append(registration)
+    plan = InstallPlan(host, scope, path, command, edit)
+    plan.changes.append(FileChange(path, before, after))
+    plan.notes.extend(plugin_files.dependency_notes(host, scope, project, env))
+    return plan
+
+
+def _unplan_plugin(host: str, scope: str, project: Path, env: Mapping[str, str]) -> InstallPlan:
+    path, before, ours = plugin_files.uninstall_change(host, scope, project, env)
+    edit = HooksEdit(before, None if ours else before)
+    plan = InstallPlan(host, scope, path, None, edit)
+    if ours:
+        event = plugin_files.plugin_event(host)
+        edit.removed.append(FoundHook(event, 0, 0, None, {}, True, {}))
+        plan.changes.append(FileChange(path, before, "", deleted=True))
+    return plan
 
 
 def gemini_ask_story(settings: Mapping[str, Any]) -> tuple[str, str]:
@@ -213,7 +247,7 @@ def plan_uninstall(
     """The edits that remove hookwise's entries for ``host`` in ``scope``."""
     project = Path(os.path.abspath(project))
     if host in PLUGIN_HOST_NAMES:
-        return plugin_files.plan_uninstall(host, scope, project, env)
+        return _unplan_plugin(host, scope, project, env)
     path = settings_path(host, scope, project, env)
     edit = edit_hooks(_read(path), str(path), [], jsonc=host == "gemini")
     plan = InstallPlan(host, scope, path, None, edit)

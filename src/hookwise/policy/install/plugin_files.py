@@ -16,13 +16,10 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from hookwise.policy.install.errors import InstallError
 from hookwise.protocol.plugin_hosts import plugin_host
-
-if TYPE_CHECKING:
-    from hookwise.policy.install.plan import InstallPlan
 
 PLUGIN_FILE: Final = "hookwise.js"
 # the first line of every plugin hookwise writes (how install and doctor recognise it)
@@ -44,15 +41,15 @@ def config_dir(host: str, scope: str, project: Path, env: Mapping[str, str]) -> 
     ``$XDG_CONFIG_HOME/opencode`` (Kilo: ``.kilo``, ``kilo``)."""
     facts = plugin_host(host).facts()
     if scope == "project":
-        return Path(os.path.abspath(project)) / facts.PROJECT_DIR
+        return Path(os.path.abspath(project)) / str(facts.PROJECT_DIR)
     if scope == "user":
-        return config_home(env) / facts.CONFIG_DIR_NAME
+        return config_home(env) / str(facts.CONFIG_DIR_NAME)
     raise ValueError(f"unknown scope {scope!r}; expected one of: project, user")
 
 
 def plugin_path(host: str, scope: str, project: Path, env: Mapping[str, str]) -> Path:
     facts = plugin_host(host).facts()
-    return config_dir(host, scope, project, env) / facts.PLUGIN_DIRS[0] / PLUGIN_FILE
+    return config_dir(host, scope, project, env) / str(facts.PLUGIN_DIRS[0]) / PLUGIN_FILE
 
 
 def plugin_text(host: str, command: str, timeout_ms: int) -> str:
@@ -69,6 +66,11 @@ def plugin_text(host: str, command: str, timeout_ms: int) -> str:
     return text
 
 
+def plugin_event(host: str) -> str:
+    """The one plugin event hookwise's plugin answers (js_plugin.EVENT)."""
+    return str(plugin_host(host).facts().EVENT_NAMES[0])
+
+
 def is_hookwise_plugin(text: str | None) -> bool:
     return text is not None and text.startswith(HEADER_PREFIX)
 
@@ -82,45 +84,26 @@ def _read(path: Path) -> str | None:
         raise InstallError(f"{path}: cannot read: {exc}") from None
 
 
-def plan_install(
-    host: str, scope: str, project: Path, env: Mapping[str, str], command: str, seconds: int
-) -> InstallPlan:
-    from hookwise.policy.install.hooks_edit import HooksEdit
-    from hookwise.policy.install.plan import FileChange, InstallPlan
-    from hookwise.policy.install.registrations import Registration
-
+def install_change(
+    host: str, scope: str, project: Path, env: Mapping[str, str], *, command: str, seconds: int
+) -> tuple[Path, str | None, str]:
+    """(plugin path, its text now, the text install writes); a foreign file is refused."""
     path = plugin_path(host, scope, project, env)
     before = _read(path)
     if before is not None and not is_hookwise_plugin(before):
         raise InstallError(
-            f"{path}: a file hookwise did not write is there; move it away first (nothing "
-            "written)"
+            f"{path}: a file hookwise did not write is there; move it away first (nothing written)"
         )
-    after = plugin_text(host, command, seconds * 1000)
-    event = plugin_host(host).facts().EVENT_NAMES[0]
-    registration = Registration(event, None, {"command": command, "timeout_ms": seconds * 1000})
-    edit = HooksEdit(before, after)
-    (edit.kept if before == after else edit.added).append(registration)
-    plan = InstallPlan(host, scope, path, command, edit)
-    plan.changes.append(FileChange(path, before, after))
-    plan.notes.extend(dependency_notes(host, scope, project, env))
-    return plan
+    return path, before, plugin_text(host, command, seconds * 1000)
 
 
-def plan_uninstall(host: str, scope: str, project: Path, env: Mapping[str, str]) -> InstallPlan:
-    from hookwise.policy.install.hooks_edit import FoundHook, HooksEdit
-    from hookwise.policy.install.plan import FileChange, InstallPlan
-
+def uninstall_change(
+    host: str, scope: str, project: Path, env: Mapping[str, str]
+) -> tuple[Path, str | None, bool]:
+    """(plugin path, its text now, whether it is hookwise's and so goes)."""
     path = plugin_path(host, scope, project, env)
     before = _read(path)
-    ours = is_hookwise_plugin(before)
-    edit = HooksEdit(before, None if ours else before)
-    plan = InstallPlan(host, scope, path, None, edit)
-    if ours:
-        event = plugin_host(host).facts().EVENT_NAMES[0]
-        edit.removed.append(FoundHook(event, 0, 0, None, {}, True, {}))
-        plan.changes.append(FileChange(path, before, "", deleted=True))
-    return plan
+    return path, before, is_hookwise_plugin(before)
 
 
 def remove_empty_dirs(path: Path, scope: str) -> None:
@@ -168,5 +151,5 @@ def sdk_dirs(host: str, scope: str, project: Path, env: Mapping[str, str]) -> li
 
 
 def sdk_installed(host: str, directory: Path) -> bool:
-    package = plugin_host(host).facts().PLUGIN_SDK
+    package = str(plugin_host(host).facts().PLUGIN_SDK)
     return (directory / "node_modules" / package / "package.json").is_file()
