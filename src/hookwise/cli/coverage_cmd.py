@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
+from hookwise.protocol.hosts import HOST_TITLES, hosts_with
 
 SINCE_HELP = (
     "Only calls from then on: an ISO date or time (UTC unless it has an offset), today, "
@@ -27,7 +27,7 @@ SINCE_HELP = (
 @click.option(
     "--host",
     "hosts",
-    type=click.Choice(HOST_NAMES),
+    type=click.Choice(hosts_with("coverage")),
     multiple=True,
     help="Only this host's sessions (repeatable; default: every host).",
 )
@@ -53,7 +53,7 @@ def coverage(
 
     moment = parse_since(since, time.time()) if since is not None else None
     report = build_report(
-        hosts=hosts or HOST_NAMES,
+        hosts=hosts or hosts_with("coverage"),
         since=moment,
         audit_logs=[str(p) for p in audit_logs] or None,
     )

@@ -7,7 +7,6 @@ code (1 when any check fails).
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -16,12 +15,7 @@ import click
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option, project_root
 from hookwise.policy.install.doctor import DoctorReport
-from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
-from hookwise.protocol.plugin_hosts import PLUGIN_HOSTS
-
-# the command-hook hosts, then the plugin hosts (OpenCode, Kilo)
-DOCTOR_HOSTS = (*HOST_NAMES, *PLUGIN_HOSTS)
-TITLES = {**HOST_TITLES, **{name: row.title for name, row in PLUGIN_HOSTS.items()}}
+from hookwise.protocol.hosts import HOST_TITLES, hosts_with
 
 _MARKS = {"ok": "ok  ", "info": "info", "warn": "WARN", "fail": "FAIL"}
 COVERAGE_SINCE = "7d"
@@ -47,10 +41,10 @@ def _coverage(report: DoctorReport, hosts: tuple[str, ...], since: str) -> dict[
 
 
 @click.command()
-@host_option("The host to check (default: every host)", DOCTOR_HOSTS)
+@host_option("The host to check (default: every host)", "install")
 @click.option(
     "--platform",
-    type=click.Choice(DOCTOR_HOSTS),
+    type=click.Choice(hosts_with("install")),
     default=None,
     hidden=True,
     help="Former name of --host.",
@@ -85,33 +79,16 @@ def doctor(
     since: str | None,
 ) -> None:
     """Check that `hookwise hook` is registered, trusted and answering, and the policy valid."""
-    from hookwise.policy.install.doctor import check_policy, diagnose
-    from hookwise.policy.install.plugin_doctor import check_plugin_host
+    from hookwise.policy.install.doctor import diagnose
 
     platform = dialect or platform
-    hosts = (platform,) if platform else DOCTOR_HOSTS
-    root = project_root(project)
+    hosts = (platform,) if platform else hosts_with("install")
     report = diagnose(
-        root,
-        hosts=tuple(h for h in hosts if h not in PLUGIN_HOSTS),
+        project_root(project),
+        hosts=hosts,
         explicit=platform is not None,
         run_self_test=not no_self_test,
     )
-    plugin_hosts = [h for h in hosts if h in PLUGIN_HOSTS]
-    if plugin_hosts:  # OpenCode, Kilo: a plugin file, not hooks settings (plugin_doctor.py)
-        env = dict(os.environ)
-        compiled = check_policy(root, env)[1]
-        for name in plugin_hosts:
-            report.hosts.append(
-                check_plugin_host(
-                    name,
-                    root,
-                    env,
-                    compiled,
-                    explicit=platform is not None,
-                    run_self_test=not no_self_test,
-                )
-            )
     coverage: dict[str, object] | None = None
     if with_coverage:
         coverage = _coverage(report, hosts, since or COVERAGE_SINCE)
@@ -130,7 +107,7 @@ def doctor(
         for check in report.policy.checks:
             click.echo(f"  {_MARKS[check.status]}  {check.detail}")
         for host in report.hosts:
-            click.echo(f"{TITLES[host.host]}:")
+            click.echo(f"{HOST_TITLES[host.host]}:")
             for check in host.checks:
                 click.echo(f"  {_MARKS[check.status]}  {check.name}: {check.detail}")
         failed = sum(

@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 import click
 
-from hookwise.protocol.hosts import HOST_NAMES
+from hookwise.protocol.hosts import hosts_with
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -22,9 +22,10 @@ def _keep_alias(ctx: click.Context, _param: click.Parameter, value: str | None) 
     return value if value is not None else ctx.params.get("dialect")
 
 
-def host_option(help_text: str, names: tuple[str, ...] = HOST_NAMES) -> Callable[[_F], _F]:
-    """The ``dialect`` parameter, from ``--host`` (or the hidden ``--dialect``), one of
-    ``names``."""
+def host_option(help_text: str, feature: str = "runtime") -> Callable[[_F], _F]:
+    """The ``dialect`` parameter, from ``--host`` (or the hidden ``--dialect``): one of the
+    hosts whose registry row supports ``feature``."""
+    names = hosts_with(feature)
 
     def decorate(func: _F) -> _F:
         func = click.option(

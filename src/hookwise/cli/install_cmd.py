@@ -18,15 +18,11 @@ from hookwise.cli.guardrails import changes_guardrails
 from hookwise.cli.options import project_option, project_root
 from hookwise.policy.install.plan import InstallPlan
 from hookwise.policy.install.targets import SCOPES
-from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
-from hookwise.protocol.plugin_hosts import PLUGIN_HOSTS
+from hookwise.protocol.hosts import HOST_TITLES, hosts_with
 
 # `shell`: the user's shell starts every agent under `hookwise run` (run/shell_setup.py)
 SHELL_TARGET = "shell"
-_host_argument = click.argument(
-    "host", type=click.Choice((*HOST_NAMES, *PLUGIN_HOSTS, SHELL_TARGET))
-)
-TITLES = {**HOST_TITLES, **{name: row.title for name, row in PLUGIN_HOSTS.items()}}
+_host_argument = click.argument("host", type=click.Choice((*hosts_with("install"), SHELL_TARGET)))
 _rc_option = click.option(
     "--rc",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -62,7 +58,9 @@ def _shell(install: bool, rc: Path | None, dry_run: bool, as_json: bool) -> None
         shown = (change.after if install else change.before) or b""
         click.echo(shown.decode(errors="replace"))
     else:
-        click.echo(f"{verb} {target}: {', '.join(HOST_NAMES)} now start under `hookwise run`")
+        click.echo(
+            f"{verb} {target}: {', '.join(hosts_with('run'))} now start under `hookwise run`"
+        )
         click.echo("open a new shell (or source the file) for it to take effect")
 
 
@@ -185,7 +183,7 @@ def install(
             )
         )
     else:
-        label = TITLES[host]
+        label = HOST_TITLES[host]
         click.echo(f"{label} ({scope}): {plan.settings}")
         click.echo(f"  command: {plan.command}")
         for registration in edit.added:
@@ -253,7 +251,7 @@ def uninstall(
             )
         )
         return
-    click.echo(f"{TITLES[host]} ({scope}): {plan.settings}")
+    click.echo(f"{HOST_TITLES[host]} ({scope}): {plan.settings}")
     for hook in plan.edit.removed:
         click.echo(f"  - {hook.event}{_matcher(hook.matcher)}")
     if not plan.changed:

@@ -14,12 +14,12 @@ import click
 
 from hookwise.cli.errors import EXIT_INPUT_ERROR
 from hookwise.cli.options import project_option
-from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
+from hookwise.protocol.hosts import HOST_TITLES, hosts_with
 
 if TYPE_CHECKING:
     from hookwise.config.migrate import Migration
 
-DIALECTS = HOST_NAMES
+DIALECTS = hosts_with("migrate")
 HOSTS = HOST_TITLES
 
 

@@ -19,10 +19,10 @@ from hookwise.cli.errors import InputError, os_reason
 from hookwise.cli.guardrails import changes_guardrails
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option
-from hookwise.protocol.hosts import HOST_NAMES
+from hookwise.protocol.hosts import hosts_with
 from hookwise.wording import count
 
-PLATFORMS = HOST_NAMES
+PLATFORMS = hosts_with("hook")
 
 
 def _env(policy: Path | None) -> dict[str, str]:
@@ -355,7 +355,7 @@ def _print_explanation(report: dict[str, Any]) -> None:
 
 @click.command()
 @click.argument("payload", default="-")
-@host_option("The host that sent the payload (default: detected from it)")
+@host_option("The host that sent the payload (default: detected from it)", "hook")
 @_platform_alias
 @_cwd_option
 @_policy_option
@@ -783,7 +783,7 @@ def untrust_cmd(files: tuple[Path, ...], cwd: Path | None, as_json: bool) -> Non
 
 
 @policy.command(name="hook-command")
-@host_option("The host the command answers (default: detected from each payload)")
+@host_option("The host the command answers (default: detected from each payload)", "hook")
 @_platform_alias
 @click.option("--console", is_flag=True, help="The plain `hookwise hook` form instead.")
 def hook_command(dialect: str | None, platform: str | None, console: bool) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
-from hookwise.protocol.hosts import HOST_NAMES
+from hookwise.protocol.hosts import hosts_with
 
 ON_HOOK_LOST = ("report", "stop")  # what --on-hook-lost takes (run/supervisor.py acts on it)
 
@@ -94,7 +94,7 @@ def parse(args: list[str]) -> Options:
                 value = args[index]
             else:
                 value = word.partition("=")[2]
-            choices = HOST_NAMES if name == "--host" else ON_HOOK_LOST
+            choices = hosts_with("run") if name == "--host" else ON_HOOK_LOST
             if value not in choices:
                 raise UsageError(f"{name} {value!r}: one of {', '.join(choices)}")
             if name == "--host":

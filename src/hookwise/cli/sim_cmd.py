@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from hookwise.cli.options import project_option, trust_project_option
-from hookwise.protocol.hosts import HOST_NAMES
+from hookwise.protocol.hosts import hosts_with
 from hookwise.protocol.profiles import Profile
 
 # Exit codes: 0 every expectation passed; 1 one failed; 2 the scenario or setup is bad.
@@ -22,7 +22,7 @@ EXIT_BAD_INPUT = 2
 @click.argument("scenario_file", metavar="SCENARIO.yaml", type=click.Path(path_type=Path))
 @click.option(
     "--host",
-    type=click.Choice(HOST_NAMES),
+    type=click.Choice(hosts_with("runtime")),
     default=None,
     help="The agent CLI whose hook lifecycle is played (default: the scenario's, else gemini).",
 )

@@ -25,7 +25,7 @@ from typing import Final
 from hookwise.config.codex.settings import parse_codex_config_text, parse_codex_hooks_json_text
 from hookwise.config.dialect_hooks import read_text_file
 from hookwise.config.jsonc import parse_jsonc
-from hookwise.protocol.hosts import HOST_NAMES, HOSTS, Host
+from hookwise.protocol.hosts import HOSTS, Host, hosts_with
 
 __all__ = [
     "DIALECTS",
@@ -37,8 +37,8 @@ __all__ = [
 ]
 
 Dialect = Host
-DIALECTS: Final = HOST_NAMES
-"""Also the tie-break order (the registry's)."""
+DIALECTS: Final = hosts_with("runtime")
+"""The hosts with a runtime; also the tie-break order (the registry's)."""
 
 
 def dialect_files(base: Path, dialect: Dialect) -> list[Path]:

@@ -14,10 +14,6 @@ import shlex
 from typing import Final
 
 from hookwise.protocol.hosts import HOST_NAMES
-from hookwise.protocol.plugin_hosts import PLUGIN_HOST_NAMES
-
-# every host a hookwise command can name (the plugin hosts' plugin runs the same command)
-_COMMAND_HOSTS: Final = (*HOST_NAMES, *PLUGIN_HOST_NAMES)
 
 # The portable command (what install writes): it works on every machine of a team, since
 # settings files are committed. It runs this user's launcher (the fast path, written by
@@ -61,7 +57,7 @@ def _portable_pattern() -> re.Pattern[str]:
     ``${XDG_DATA_HOME:-...}`` in it when it loads its settings) and any host."""
     prefix, rest = _portable_script("--platform \0").split('"; ', 1)
     head = re.escape(prefix.split('"', 1)[0] + '"') + '[^"]*"; '
-    hosts = "|".join(_COMMAND_HOSTS)
+    hosts = "|".join(HOST_NAMES)
     body = re.escape(rest).replace("\x00", f"({hosts})", 1).replace("\x00", "\\1")
     return re.compile(head + body)
 

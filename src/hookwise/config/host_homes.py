@@ -16,6 +16,14 @@ def _home(env: Mapping[str, str]) -> Path:
     return Path(env.get("HOME") or os.path.expanduser("~"))
 
 
+def config_dir(host: str, env: Mapping[str, str]) -> Path:
+    """The directory a host keeps its user settings in, from its registry row
+    (``protocol.hosts.config_path``)."""
+    from hookwise.protocol.hosts import config_path
+
+    return Path(config_path(host, env))
+
+
 def codex_home(env: Mapping[str, str]) -> Path:
     explicit = env.get("CODEX_HOME")
     return Path(os.path.abspath(explicit)) if explicit else _home(env) / ".codex"
@@ -31,4 +39,4 @@ def gemini_home(env: Mapping[str, str]) -> Path:
     return Path(os.path.abspath(explicit)) if explicit else _home(env)
 
 
-__all__ = ["claude_config_dir", "codex_home", "gemini_home"]
+__all__ = ["claude_config_dir", "codex_home", "config_dir", "gemini_home"]

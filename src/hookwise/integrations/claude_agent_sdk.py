@@ -80,7 +80,7 @@ class ClaudeGate(Gate):
         return CLAUDE_EVENTS.get(name, name)
 
     def canonical_tool(self, tool: str) -> str:
-        known = canonical.HOST_TOOLS["claude"].get(tool)
+        known = canonical.host_tools()["claude"].get(tool)
         return known if known is not None else self.names.canonical(tool)
 
 

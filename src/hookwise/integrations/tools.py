@@ -9,7 +9,7 @@ and stays matchable by rules (``tool: my_tool``).
 
 The table also says which tool a Claude Code / Gemini CLI / Codex hook sees for a canonical
 tool (``hooks_from``): the first name in that host's table of
-:data:`hookwise.policy.canonical.HOST_TOOLS`, so a hook matching ``Bash`` guards a
+the host registry's tool names (``protocol/hosts.py``), so a hook matching ``Bash`` guards a
 framework's shell tool exactly as it guards Claude Code's.
 """
 
@@ -190,7 +190,7 @@ def canonical_input(tool: str, args: Mapping[str, Any]) -> MappedInput:
 
 def _host_names() -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
-    for host, table in canonical.HOST_TOOLS.items():
+    for host, table in canonical.host_tools().items():
         names: dict[str, str] = {}
         for name, tool in table.items():
             names.setdefault(tool, name)

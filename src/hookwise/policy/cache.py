@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-CACHE_FORMAT = 5  # bump when the layout or what cache_write.hook_rule keeps changes
+CACHE_FORMAT = 6  # bump when the layout or what cache_write.hook_rule keeps changes
 MAX_CACHE_BYTES = 256 * 1024 * 1024  # (a larger file is damaged: recompiled, never read)
 # The modules whose code shapes the compiled data (a change recompiles the cache).
 _COMPILER_SOURCES = (
@@ -59,6 +59,9 @@ _COMPILER_SOURCES = (
     "protocol/claude.py",
     "protocol/codex.py",
     "protocol/dialect.py",
+    "protocol/hosts.py",
+    "protocol/copilot.py",
+    "protocol/qwen.py",
     "protocol/js_plugin.py",
     "protocol/opencode.py",
     "protocol/kilo.py",

@@ -119,53 +119,6 @@ CANONICAL_TOOLS: dict[str, str] = {
     "skill": "activate a skill",
 }
 
-HOST_TOOLS: dict[str, dict[str, str]] = {
-    "gemini": {
-        "run_shell_command": SHELL,
-        "write_file": "write",
-        "replace": "edit",
-        "read_file": "read",
-        "read_many_files": "read",
-        "glob": "glob",
-        "search_file_content": "grep",
-        "grep_search": "grep",
-        "list_directory": "ls",
-        "web_fetch": "web_fetch",
-        "google_web_search": "web_search",
-        "save_memory": "memory",
-        "write_todos": "todo",
-        "activate_skill": "skill",
-    },
-    "claude": {
-        "Bash": SHELL,
-        "Write": "write",
-        "Edit": "edit",
-        "MultiEdit": "edit",
-        "Read": "read",
-        "Glob": "glob",
-        "Grep": "grep",
-        "LS": "ls",
-        "WebFetch": "web_fetch",
-        "WebSearch": "web_search",
-        "Task": "task",
-        "Agent": "task",
-        "TodoWrite": "todo",
-        "NotebookEdit": "notebook_edit",
-        "NotebookRead": "read",
-        "Skill": "skill",
-    },
-    "codex": {
-        "Bash": SHELL,
-        "shell": SHELL,
-        "local_shell": SHELL,
-        "exec_command": SHELL,
-        "apply_patch": "edit",
-        "update_plan": "todo",
-        "view_image": "read",
-        "web_search": "web_search",
-    },
-}
-
 # Argument keys -> canonical keys (camelCase from some hosts, older Gemini names).
 ARG_ALIASES: dict[str, str] = {
     "filePath": "file_path",
@@ -183,9 +136,20 @@ PATH_KEYS = ("file_path", "path")
 PATH_LIST_KEYS = ("paths", "file_paths")
 
 
+def host_tools() -> dict[str, dict[str, str]]:
+    """Each host's tool names -> canonical tools, from the host registry (protocol/hosts.py).
+
+    Off the hook's path: the adapters pass the mapped name from the compiled host tables
+    (``tools``); this is for the rule loader, the framework bridges and events built
+    without a table."""
+    from hookwise.protocol.hosts import HOSTS
+
+    return {name: info.tools for name, info in HOSTS.items()}
+
+
 def canonical_tool(host: str, name: str) -> str:
     """The canonical name of a host's tool; MCP and unknown tools keep their name."""
-    return HOST_TOOLS.get(host, {}).get(name, name)
+    return host_tools().get(host, {}).get(name, name)
 
 
 def normalise_input(raw: object) -> dict[str, Any]:

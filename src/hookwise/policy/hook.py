@@ -1,6 +1,6 @@
 """``hookwise hook``: the command every agent runs before (and after) its actions.
 
-Usage: ``hookwise hook [--platform gemini|claude|codex] [--policy FILE] [--no-audit]``
+Usage: ``hookwise hook [--platform HOST] [--policy FILE] [--no-audit]``
 
 Reads one event on stdin, decides with the policy, prints only the host's answer on stdout
 and exits with the code that host obeys. Diagnostics go to stderr and the audit log.
@@ -20,7 +20,6 @@ import time
 
 from hookwise.policy import audit, fastjson
 from hookwise.policy import os_lite as os  # os without its import cost
-from hookwise.policy.adapters import PLATFORMS
 from hookwise.policy.cache import cache_dir, load_policy
 from hookwise.policy.pipeline import Outcome, decide, failure_answer
 from hookwise.policy.rules.engine import RetryState
@@ -31,10 +30,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 USAGE = """\
-Usage: hookwise hook [--platform gemini|claude|codex] [--policy FILE] [--no-audit]
+Usage: hookwise hook [--platform HOST] [--policy FILE] [--no-audit]
 
 Answer one agent hook event (JSON on stdin) with the policy's decision, in the form the
-host obeys. Register it as the hook command of Gemini CLI, Claude Code or Codex.
+host obeys. Register it as the hook command of an agent with `hookwise install HOST`.
 
 Options:
   --platform NAME  the host (default: detected from the payload); --host is the same
@@ -72,10 +71,7 @@ def parse_args(argv: list[str]) -> Options:
             else:
                 raise UsageError(f"{name} needs a value")
             if name != "--policy":  # --host: the CLI's name for it; --platform stays registered
-                if value not in PLATFORMS:
-                    raise UsageError(
-                        f"unknown platform {value!r}; expected one of: {', '.join(PLATFORMS)}"
-                    )
+                # checked against the compiled host tables once they are loaded (main)
                 options.platform = value
             else:
                 options.policy = value
@@ -320,6 +316,13 @@ def main(argv: list[str]) -> int:
             policy = _broken_policy(
                 f"cannot read the policy: {exc}", getattr(exc, "filename", "") or "policy"
             )
+        if options.platform is not None and options.platform not in policy["hosts"]:
+            known = ", ".join(policy["hosts"])
+            sys.stderr.write(
+                f"hookwise hook: unknown platform {options.platform!r}; expected one of: "
+                f"{known}\n{USAGE}"
+            )
+            return 2  # a broken hook command must not let tool calls through: exit 2 blocks
         if bad_input is not None:
             outcome.host = options.platform
             outcome.answer = failure_answer(outcome, bad_input, None, policy["settings"], env)

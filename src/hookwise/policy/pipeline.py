@@ -114,6 +114,8 @@ def decode_payload(
     name = payload.get("hook_event_name")
     outcome.host_event = name if isinstance(name, str) else None
     outcome.events = adapter(host).decode(payload, tables, env, now)
+    if outcome.events:  # (a payload may leave its event to the adapter to place)
+        outcome.host_event = outcome.events[0].host_event
 
 
 def decide(

@@ -20,6 +20,9 @@ class Decision(Enum):
     BLOCK = "block"  # top-level decision: "block" + reason
     CONTEXT = "context"  # additionalContext only
     NONE = "none"  # side effects only; the answer is discarded
+    # GitHub Copilot CLI's own (camelCase) forms, at the top level of the answer
+    TOP_PERMISSION = "top_permission"  # permissionDecision, permissionDecisionReason, modifiedArgs
+    TOP_BEHAVIOR = "top_behavior"  # behavior allow/deny, message, interrupt
 
 
 class Exit2(Enum):

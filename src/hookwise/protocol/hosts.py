@@ -16,14 +16,23 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any, Final, Literal
 
     from hookwise.protocol.dialect import DialectSpec
 
-    Host = Literal["gemini", "claude", "codex"]
+    Host = Literal["gemini", "claude", "codex", "copilot", "qwen", "opencode", "kilo"]
     """The hosts' names, for type checks and request schemas (the same as HOST_NAMES)."""
 
-HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex")
+HOST_NAMES: Final[tuple[Host, ...]] = (
+    "gemini",
+    "claude",
+    "codex",
+    "copilot",
+    "qwen",
+    "opencode",
+    "kilo",
+)
 
 # ``attended``: how a hook can tell an interactive session (a person can answer the host's
 # own prompt) from a headless one (``claude -p``, ``gemini -p``, ``codex exec``), observed
@@ -44,18 +53,28 @@ HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex")
 
 
 class HostInfo:
-    """One host's row."""
+    """One host's row: every fact hookwise needs about a host that is not an event's."""
 
     __slots__ = (
         "attended",
+        "config_dir",
+        "detect",
+        "failure",
+        "handler",
+        "hooks_layout",
+        "install_files",
+        "jsonc",
         "module",
         "name",
         "pre_tool_event",
         "project_files",
         "shell_tool",
+        "supports",
         "table_name",
         "timeout_unit",
         "title",
+        "tools",
+        "trust",
         "user_files",
     )
 
@@ -71,6 +90,17 @@ class HostInfo:
         module: str,
         table_name: str | None = None,
         attended: tuple[str, ...] | None = None,
+        *,
+        tools: dict[str, str],
+        config_dir: tuple[str | None, str, str],
+        install_files: dict[str, str],
+        failure: dict[str, str],
+        detect: tuple[tuple[str, str, str], ...] = (),
+        hooks_layout: Literal["groups", "flat", "plugin"] = "groups",
+        handler: tuple[str, str, tuple[tuple[str, str], ...]] = ("command", "timeout", ()),
+        jsonc: bool = False,
+        supports: frozenset[str] = frozenset(),
+        trust: str = "",
     ) -> None:
         self.name = name
         self.title = title
@@ -82,7 +112,38 @@ class HostInfo:
         self.module = module  # the protocol module with its event table and EVENT_NAMES
         self.table_name = table_name  # its DialectSpec there, for hosts read per run
         self.attended = attended  # how a hook tells an interactive session (see above)
+        # the host's tool names -> hookwise's canonical tools (MCP and unknown keep theirs)
+        self.tools = tools
+        # (variable that moves it, its default place under HOME, its place under the
+        # variable's directory: "" when the variable names it, "opencode" under
+        # $XDG_CONFIG_HOME; $GEMINI_CLI_HOME names HOME itself, where Gemini's default is "")
+        self.config_dir = config_dir
+        # scope -> the file ``hookwise install`` writes: "project" relative to the project,
+        # "user" relative to config_dir
+        self.install_files = install_files
+        # what the host does with the tool when a pre-tool hook "crash"es (exit 1) or hits
+        # its "timeout": "runs" (fails open) or "blocked" (fails closed), as observed
+        self.failure = failure
+        # what tells this host's payload from another's with the same event name, tried in
+        # order (adapters.detect_platform): ("fields", "A B", EXCEPT): the payload has every
+        # field named, unless its event is EXCEPT; ("env", NAME, ""), ("env_prefix", P, "");
+        # ("unnamed", FIELD, ""): a payload that names no event but has FIELD is this host's
+        self.detect = detect
+        # "groups": event -> [{matcher, hooks: [handler]}]; "flat": event -> [handler];
+        # "plugin": no hooks settings, hookwise's JavaScript plugin file holds the handler
+        # (policy/install/plugin_files.py)
+        self.hooks_layout = hooks_layout
+        # (command key, timeout key, fixed keys) of one command handler
+        self.handler = handler
+        self.jsonc = jsonc  # the settings file takes comments
+        # what hookwise does for the host: "hook" (answers it), "install", "runtime"
+        # (HookSystem/fire/simulate), "scan", "coverage" (reads its session records),
+        # "migrate", "run" (started under `hookwise run`)
+        self.supports = supports
+        self.trust = trust  # when the host runs project hooks at all (install and doctor say it)
 
+
+_ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
 
 HOSTS: Final[dict[Host, HostInfo]] = {
     "gemini": HostInfo(
@@ -95,6 +156,31 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "run_shell_command",
         "hookwise.protocol.gemini",
         attended=("process", "gemini", "-p", "--prompt"),
+        tools={
+            "run_shell_command": "shell",
+            "write_file": "write",
+            "replace": "edit",
+            "read_file": "read",
+            "read_many_files": "read",
+            "glob": "glob",
+            "search_file_content": "grep",
+            "grep_search": "grep",
+            "list_directory": "ls",
+            "web_fetch": "web_fetch",
+            "google_web_search": "web_search",
+            "save_memory": "memory",
+            "write_todos": "todo",
+            "activate_skill": "skill",
+        },
+        config_dir=("GEMINI_CLI_HOME", "", ""),
+        install_files={"project": ".gemini/settings.json", "user": ".gemini/settings.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("fields", "timestamp", ""), ("env", "GEMINI_SESSION_ID", "")),
+        handler=("command", "timeout", (("name", "hookwise"),)),
+        jsonc=True,
+        supports=_ALL,
+        trust="project and user settings hooks run only in a trusted folder; headless mode "
+        "exits 55 in an untrusted one",
     ),
     "claude": HostInfo(
         "claude",
@@ -107,6 +193,29 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "hookwise.protocol.claude",
         "CLAUDE",
         attended=("env", "CLAUDE_CODE_SESSION_ATTENDED", "1"),
+        tools={
+            "Bash": "shell",
+            "Write": "write",
+            "Edit": "edit",
+            "MultiEdit": "edit",
+            "Read": "read",
+            "Glob": "glob",
+            "Grep": "grep",
+            "LS": "ls",
+            "WebFetch": "web_fetch",
+            "WebSearch": "web_search",
+            "Task": "task",
+            "Agent": "task",
+            "TodoWrite": "todo",
+            "NotebookEdit": "notebook_edit",
+            "NotebookRead": "read",
+            "Skill": "skill",
+        },
+        config_dir=("CLAUDE_CONFIG_DIR", ".claude", ""),
+        install_files={"project": ".claude/settings.json", "user": "settings.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        supports=_ALL,
+        trust="hooks run in an untrusted workspace too; its project permissions do not",
     ),
     "codex": HostInfo(
         "codex",
@@ -118,10 +227,195 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Bash",
         "hookwise.protocol.codex",
         "CODEX",
+        tools={
+            "Bash": "shell",
+            "shell": "shell",
+            "local_shell": "shell",
+            "exec_command": "shell",
+            "apply_patch": "edit",
+            "update_plan": "todo",
+            "view_image": "read",
+            "web_search": "web_search",
+        },
+        config_dir=("CODEX_HOME", ".codex", ""),
+        install_files={"project": ".codex/hooks.json", "user": "hooks.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(
+            ("fields", "turn_id", ""),
+            ("fields", "model", "SessionStart"),
+            ("env_prefix", "CODEX_", ""),
+        ),
+        supports=_ALL,
+        trust="hooks run only once their hash is trusted, and project .codex/ loads only in a "
+        "trusted project",
+    ),
+    "copilot": HostInfo(
+        "copilot",
+        "GitHub Copilot CLI",
+        (".github/hooks/hookwise.json",),
+        (".copilot/hooks/hookwise.json",),
+        "s",
+        # install registers the PascalCase event: its payload names itself and Claude's
+        # answers are obeyed (protocol/copilot.py); permissionRequest is camelCase only
+        "PreToolUse",
+        "Bash",
+        "hookwise.protocol.copilot",
+        "COPILOT",
+        tools={
+            "Bash": "shell",
+            "bash": "shell",
+            "powershell": "shell",
+            "view": "read",
+            "create": "write",
+            "edit": "edit",
+            "glob": "glob",
+            "grep": "grep",
+            "web_fetch": "web_fetch",
+            "task": "task",
+        },
+        config_dir=("COPILOT_HOME", ".copilot", ""),
+        install_files={"project": ".github/hooks/hookwise.json", "user": "hooks/hookwise.json"},
+        failure={"crash": "blocked", "timeout": "runs"},
+        detect=(("unnamed", "sessionId", ""), ("env", "COPILOT_CLI", "")),
+        hooks_layout="flat",
+        handler=("bash", "timeoutSec", ()),
+        supports=frozenset(("hook", "install")),
+        trust="repository hooks (.github/hooks) run only in a trusted folder (--trust-folder, "
+        "COPILOT_ALLOW_ALL=true, or trusted when Copilot asked); elsewhere they silently do "
+        "not run and the tool runs; user hooks (~/.copilot/hooks) run in every folder",
+    ),
+    "qwen": HostInfo(
+        "qwen",
+        "Qwen Code",
+        (".qwen/settings.json",),
+        (".qwen/settings.json",),
+        "ms",
+        "PreToolUse",
+        "run_shell_command",
+        "hookwise.protocol.qwen",
+        "QWEN",
+        tools={
+            "run_shell_command": "shell",
+            "write_file": "write",
+            "edit": "edit",
+            "replace": "edit",
+            "read_file": "read",
+            "read_many_files": "read",
+            "grep_search": "grep",
+            "glob": "glob",
+            "list_directory": "ls",
+            "web_fetch": "web_fetch",
+            "web_search": "web_search",
+            "save_memory": "memory",
+            "todo_write": "todo",
+            "task": "task",
+            "skill": "skill",
+        },
+        config_dir=(None, ".qwen", ""),
+        install_files={"project": ".qwen/settings.json", "user": "settings.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(
+            ("fields", "timestamp permission_mode", ""),
+            ("env", "QWEN_CODE_SESSION_ID", ""),
+        ),
+        handler=("command", "timeout", (("name", "hookwise"),)),
+        jsonc=True,
+        supports=frozenset(("hook", "install")),
+        trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
+        "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
+    ),
+    "opencode": HostInfo(
+        "opencode",
+        "OpenCode",
+        # no hooks settings: the plugin directories of its config directories hold what it
+        # runs on its own (protocol/opencode.py: PLUGIN_DIRS, and the settings' ``plugin``)
+        (".opencode/plugins", ".opencode/plugin"),
+        (".config/opencode/plugins", ".config/opencode/plugin"),
+        "ms",  # the timeout hookwise's plugin bounds its hook with (the host has none)
+        "tool.execute.before",
+        "bash",
+        "hookwise.protocol.opencode",
+        "OPENCODE",
+        # Observed in the tool list `opencode run` offers the model: bash, read, write, edit,
+        # glob, grep, task, webfetch, todowrite, skill. From OpenCode's reference (offered for
+        # some models only): apply_patch, multiedit, list, websearch, codesearch. MCP tools
+        # arrive as mcp__server__tool (the plugin renames them).
+        tools={
+            "bash": "shell",
+            "read": "read",
+            "write": "write",
+            "edit": "edit",
+            "multiedit": "edit",
+            "apply_patch": "edit",
+            "glob": "glob",
+            "grep": "grep",
+            "list": "ls",
+            "task": "task",
+            "webfetch": "web_fetch",
+            "websearch": "web_search",
+            "codesearch": "web_search",
+            "todowrite": "todo",
+            "skill": "skill",
+        },
+        config_dir=("XDG_CONFIG_HOME", ".config/opencode", "opencode"),
+        install_files={
+            "project": ".opencode/plugins/hookwise.js",
+            "user": "plugins/hookwise.js",
+        },
+        # what hookwise's plugin does (the host waits for a plugin with no timeout of its
+        # own, and a throw blocks the tool: observed); tests/e2e/plugin-hosts/matrix.json
+        failure={"crash": "blocked", "timeout": "blocked"},
+        hooks_layout="plugin",
+        handler=("command", "timeout_ms", ()),
+        supports=frozenset(("hook", "install", "scan", "coverage")),
+        trust="no folder trust: project plugins (.opencode/plugins, from the working directory "
+        "up to the worktree root) load in every folder, unless OPENCODE_PURE or "
+        "OPENCODE_DISABLE_PROJECT_CONFIG is set",
+    ),
+    "kilo": HostInfo(
+        "kilo",
+        "Kilo Code",
+        (".kilo/plugins", ".kilo/plugin", ".kilocode/plugins", ".kilocode/plugin"),
+        (".config/kilo/plugins", ".config/kilo/plugin"),
+        "ms",
+        "tool.execute.before",
+        "bash",
+        "hookwise.protocol.kilo",
+        "KILO",
+        # Observed in the tool list `kilo run` offers the model. background_process starts a
+        # command (its ``command`` argument) that keeps running: a shell. board_*, cron_*,
+        # *_wakeup, goal, link_pr, kilo_local_recall keep their names.
+        tools={
+            "bash": "shell",
+            "background_process": "shell",
+            "read": "read",
+            "write": "write",
+            "edit": "edit",
+            "glob": "glob",
+            "grep": "grep",
+            "task": "task",
+            "webfetch": "web_fetch",
+            "todowrite": "todo",
+            "skill": "skill",
+        },
+        config_dir=("XDG_CONFIG_HOME", ".config/kilo", "kilo"),
+        install_files={"project": ".kilo/plugins/hookwise.js", "user": "plugins/hookwise.js"},
+        failure={"crash": "blocked", "timeout": "blocked"},
+        hooks_layout="plugin",
+        handler=("command", "timeout_ms", ()),
+        supports=frozenset(("hook", "install", "scan", "coverage")),
+        trust="no folder trust: project plugins (.kilo/plugins, legacy .kilocode/plugins) load "
+        "in every folder, unless KILO_PURE or KILO_DISABLE_PROJECT_CONFIG is set",
     ),
 }
 
 HOST_TITLES: Final[dict[str, str]] = {name: info.title for name, info in HOSTS.items()}
+
+
+def hosts_with(feature: str) -> tuple[Host, ...]:
+    """The hosts hookwise supports ``feature`` for (a word of ``HostInfo.supports``), in
+    registry order: what each command offers is read here, never listed by name."""
+    return tuple(name for name, info in HOSTS.items() if feature in info.supports)
 
 
 def host(name: str) -> HostInfo:
@@ -130,6 +424,31 @@ def host(name: str) -> HostInfo:
         if info.name == name:
             return info
     raise ValueError(f"unknown host {name!r}; expected one of: {', '.join(HOST_NAMES)}")
+
+
+def config_path(name: str, env: Mapping[str, str]) -> str:
+    """The directory the host keeps its user settings in, for ``env`` (its row's
+    ``config_dir``): ``$CLAUDE_CONFIG_DIR``, ``$XDG_CONFIG_HOME/opencode``, else under HOME."""
+    import os
+
+    variable, default, under = host(name).config_dir
+    explicit = env.get(variable) if variable else None
+    if explicit:
+        base = os.path.abspath(explicit)
+        return os.path.join(base, under) if under else base
+    home = env.get("HOME") or os.path.expanduser("~")
+    return os.path.join(home, default) if default else home
+
+
+def user_path(name: str, relative: str, env: Mapping[str, str]) -> str:
+    """One of the row's ``user_files`` (relative to HOME) where the host reads it for
+    ``env``: under the config directory when that moved (``$CODEX_HOME/hooks.json``)."""
+    import os
+
+    default = host(name).config_dir[1]
+    if default and relative.startswith(default + "/"):
+        relative = relative[len(default) + 1 :]
+    return os.path.join(config_path(name, env), relative)
 
 
 def event_names(name: str) -> tuple[str, ...]:

@@ -13,30 +13,11 @@ from hookwise.protocol import js_plugin
 KILO: Final = js_plugin.spec("kilo")
 EVENT_NAMES: Final = tuple(KILO.events)
 
-# Tool ids -> canonical tools, observed in the tool list `kilo run` offers the model.
-# background_process starts a command (its `command` argument) that keeps running: a shell.
-# board_*, cron_*, *_wakeup, goal, link_pr, kilo_local_recall keep their names.
-TOOLS: Final[dict[str, str]] = {
-    "bash": "shell",
-    "background_process": "shell",
-    "read": "read",
-    "write": "write",
-    "edit": "edit",
-    "glob": "glob",
-    "grep": "grep",
-    "task": "task",
-    "webfetch": "web_fetch",
-    "todowrite": "todo",
-    "skill": "skill",
-}
+# Its tool names, plugin directories and install files are its registry row (hosts.py).
 
 # Config directories (its bundled code): $XDG_CONFIG_HOME/kilo, and every `.kilo` (or the
 # legacy `.kilocode`) directory from the working directory up to the project root; plugins
-# are `{plugin,plugins}/*.{ts,js}` in each. Install writes into `plugins`.
-CONFIG_DIR_NAME: Final = "kilo"
-PROJECT_DIR: Final = ".kilo"
-LEGACY_PROJECT_DIR: Final = ".kilocode"
-PLUGIN_DIRS: Final = ("plugins", "plugin")
+# are `{plugin,plugins}/*.{ts,js}` in each (the registry row's project and user files).
 PROJECT_SETTINGS: Final = ("kilo.json", "kilo.jsonc", ".kilo/kilo.json", ".kilo/kilo.jsonc",
                            "opencode.json", "opencode.jsonc")  # fmt: skip
 USER_SETTINGS: Final = ("kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc",

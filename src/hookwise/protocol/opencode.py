@@ -13,35 +13,12 @@ from hookwise.protocol import js_plugin
 OPENCODE: Final = js_plugin.spec("opencode")
 EVENT_NAMES: Final = tuple(OPENCODE.events)
 
-# Tool ids -> canonical tools. Observed in the tool list `opencode run` offers the model:
-# bash, read, write, edit, glob, grep, task, webfetch, todowrite, skill. From OpenCode's
-# reference (offered for some models only): apply_patch, multiedit, list, websearch,
-# codesearch. MCP tools arrive as mcp__server__tool (the plugin renames them).
-TOOLS: Final[dict[str, str]] = {
-    "bash": "shell",
-    "read": "read",
-    "write": "write",
-    "edit": "edit",
-    "multiedit": "edit",
-    "apply_patch": "edit",
-    "glob": "glob",
-    "grep": "grep",
-    "list": "ls",
-    "task": "task",
-    "webfetch": "web_fetch",
-    "websearch": "web_search",
-    "codesearch": "web_search",
-    "todowrite": "todo",
-    "skill": "skill",
-}
+# Its tool names, plugin directories and install files are its registry row (hosts.py).
 
 # Where OpenCode looks for plugins (its bundled code: ``{plugin,plugins}/*.{ts,js}`` in
 # every config directory): the user's config directory ($XDG_CONFIG_HOME/opencode) and
-# every ``.opencode`` directory from the working directory up to the worktree root.
-# Install writes into the ``plugins`` one.
-CONFIG_DIR_NAME: Final = "opencode"  # under $XDG_CONFIG_HOME (default ~/.config)
-PROJECT_DIR: Final = ".opencode"
-PLUGIN_DIRS: Final = ("plugins", "plugin")
+# every ``.opencode`` directory from the working directory up to the worktree root. Those
+# directories are the registry row's project and user files; install writes ``plugins``.
 # settings files: `plugin` (npm names or file:// URLs) and `mcp` (servers) keys
 PROJECT_SETTINGS: Final = ("opencode.json", "opencode.jsonc", ".opencode/opencode.json",
                            ".opencode/opencode.jsonc")  # fmt: skip

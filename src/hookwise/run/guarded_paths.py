@@ -28,7 +28,7 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
-from hookwise.protocol.hosts import HOSTS
+from hookwise.protocol.hosts import HOSTS, config_path, user_path
 
 STATE = "state"  # hookwise's own files: policy, trust, data, caches; a hard link is replaced
 HOST = "host"  # a host's settings or trust: a hard link is replaced
@@ -250,6 +250,20 @@ def _host_project(directory: str, files: tuple[str, ...], title: str) -> list[Gu
     return out
 
 
+def _plugin_dirs(directory: str, dirs: tuple[str, ...], title: str) -> list[Guarded]:
+    """A project's plugin directories (every file in one runs in the host): each bound
+    read-only, or its config folder made empty when that is missing."""
+    out: list[Guarded] = []
+    for name in dirs:
+        folder = os.path.join(directory, name.partition("/")[0])
+        if not os.path.lexists(folder):
+            if all(g.path != folder for g in out):
+                out.append(Guarded(folder, HOST, f"{title} project plugins", directory=True))
+            continue
+        out.append(Guarded(os.path.join(directory, name), HOST, f"{title} plugins", directory=True))
+    return out
+
+
 def _neutral(name: str) -> bytes:
     return NEUTRAL_TOML if name.endswith(".toml") else NEUTRAL_JSON
 
@@ -270,13 +284,15 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
     out: list[Guarded] = []
     for name, host in HOSTS.items():
         for file in host.user_files:
-            path = os.path.join(homes[name], file.partition("/")[2])
+            path = user_path(name, file, env)
+            if host.hooks_layout == "plugin":  # a plugins directory: every file in it runs
+                out.append(Guarded(path, HOST, f"{host.title} user plugins", directory=True))
+                continue
             out.append(
                 Guarded(path, HOST, f"{host.title} user settings", placeholder=_neutral(file))
             )
-        out.append(
-            Guarded(os.path.join(homes[name], HOOK_TRUST_STORE), HOST, "hookwise hook trust")
-        )
+        trust_store = os.path.join(homes.get(name) or config_path(name, env), HOOK_TRUST_STORE)
+        out.append(Guarded(trust_store, HOST, "hookwise hook trust"))
     gemini = homes["gemini"]
     folders = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH") or os.path.join(
         gemini, "trustedFolders.json"
@@ -306,6 +322,9 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
     ]
     for directory in between:
         for host in HOSTS.values():
+            if host.hooks_layout == "plugin":
+                out += _plugin_dirs(directory, host.project_files, host.title)
+                continue
             out += _host_project(directory, host.project_files, host.title)
         out.append(Guarded(os.path.join(directory, ".mcp.json"), HOST, "project MCP servers"))
     return out

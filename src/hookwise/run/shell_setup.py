@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hookwise.config.atomic import write_atomic
-from hookwise.protocol.hosts import HOST_NAMES
+from hookwise.protocol.hosts import hosts_with
 
 BEGIN = "# >>> hookwise run >>>"
 BEGIN_AFTER_NEWLINE = "# >>> hookwise run (a final newline was added before this line) >>>"
@@ -59,7 +59,7 @@ def rc_file(env: dict[str, str]) -> Path:
     )
 
 
-def block(rc: Path, agents: tuple[str, ...] = HOST_NAMES, *, after_newline: bool) -> bytes:
+def block(rc: Path, agents: tuple[str, ...] = hosts_with("run"), *, after_newline: bool) -> bytes:
     """The marked block for ``rc`` (fish syntax for a ``.fish`` file)."""
     lines = [BEGIN_AFTER_NEWLINE if after_newline else BEGIN, NOTE]
     for agent in agents:
@@ -99,7 +99,7 @@ def _find(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def plan_install(rc: Path, agents: tuple[str, ...] = HOST_NAMES) -> ShellChange:
+def plan_install(rc: Path, agents: tuple[str, ...] = hosts_with("run")) -> ShellChange:
     """The rc file with the block appended (unchanged when it is there already)."""
     before = _read(rc)
     if before is not None and _find(before) is not None:

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES, HOSTS
+from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES, HOSTS, hosts_with
 from hookwise.protocol.hosts import host as host_info
 from hookwise.scan.transcripts.files import normal_time
 from hookwise.scan.transcripts.model import HookTrouble, SessionRecord, ToolCall
@@ -464,7 +464,7 @@ def _late(decision: Decision, call: ToolCall, registrations: Registrations) -> s
 
 def build_report(
     *,
-    hosts: Sequence[str] = HOST_NAMES,
+    hosts: Sequence[str] = hosts_with("coverage"),
     since: str | None = None,
     audit_logs: Sequence[str] | None = None,
     env: Mapping[str, str] | None = None,

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import yaml
 
-from hookwise.protocol.hosts import HOST_NAMES
+from hookwise.protocol.hosts import hosts_with
 
 __all__ = [
     "CHECKS",
@@ -33,7 +33,7 @@ __all__ = [
     "parse_scenario",
 ]
 
-HOSTS = HOST_NAMES
+HOSTS = hosts_with("runtime")
 OUTCOMES = ("completed", "blocked", "stopped", "budget")
 CONFIRM_TYPES = ("exec", "edit", "mcp", "info")
 DEFAULT_MAX_MODEL_CALLS = 10

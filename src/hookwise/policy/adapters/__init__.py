@@ -1,9 +1,13 @@
 """One adapter per host: ``decode`` a payload into canonical events, ``encode`` a decision.
 
+The adapter of host NAME is the module ``hookwise.policy.adapters.NAME``; which hosts there
+are, and everything about them, is the host registry's (``protocol/hosts.py``), which
+reaches the hook through the compiled host tables (``hosts.py``).
+
 ``detect_platform`` tells the hosts apart from the payload when ``--platform`` is omitted:
-an event name only one host uses decides; otherwise Codex's ``turn_id``/``model`` fields,
-Gemini's ``timestamp``, and last the environment the host gives its hooks
-(``GEMINI_SESSION_ID``, ``CODEX_*``); Claude Code is the default.
+an event name only one host uses decides; otherwise each candidate's ``detect`` markers
+(payload fields first, then the environment the host gives its hooks), in registry order;
+a host without markers (Claude Code) is the default.
 """
 
 from __future__ import annotations
@@ -15,50 +19,72 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-PLATFORMS = ("gemini", "claude", "codex", "opencode", "kilo")
+__all__ = ["Answer", "DecodeError", "adapter", "detect_platform", "platforms"]
 
-__all__ = ["PLATFORMS", "Answer", "DecodeError", "adapter", "detect_platform"]
+
+def platforms() -> tuple[str, ...]:
+    """The hosts ``hookwise hook`` answers (off the hook's path: it reads its tables)."""
+    from hookwise.protocol.hosts import hosts_with
+
+    return hosts_with("hook")
 
 
 def adapter(platform: str) -> ModuleType:
-    """The adapter module of a platform."""
-    if platform == "gemini":
-        from hookwise.policy.adapters import gemini
+    """The adapter module of a platform (ValueError for a name that has none)."""
+    if not platform.isidentifier() or platform.startswith("_") or platform == "base":
+        raise ValueError(f"unknown platform {platform!r}; expected one of: {_names()}")
+    import sys
 
-        return gemini
-    if platform == "claude":
-        from hookwise.policy.adapters import claude
+    name = f"hookwise.policy.adapters.{platform}"
+    try:
+        __import__(name)  # (not importlib: the hook does not load it)
+        module: ModuleType = sys.modules[name]
+    except ModuleNotFoundError:
+        raise ValueError(f"unknown platform {platform!r}; expected one of: {_names()}") from None
+    if not hasattr(module, "encode"):
+        raise ValueError(f"unknown platform {platform!r}; expected one of: {_names()}")
+    return module
 
-        return claude
-    if platform == "codex":
-        from hookwise.policy.adapters import codex
 
-        return codex
-    if platform in ("opencode", "kilo"):  # the two plugin hosts (plugin_host.py)
-        import importlib
+def _names() -> str:
+    return ", ".join(platforms())
 
-        module: ModuleType = importlib.import_module(f"hookwise.policy.adapters.{platform}")
-        return module
-    raise ValueError(f"unknown platform {platform!r}; expected one of: {', '.join(PLATFORMS)}")
+
+def _marked(marker: list[str], payload: dict[str, Any], name: str, env: dict[str, str]) -> bool:
+    kind, value, unless = marker
+    if kind == "fields":
+        return name != unless and all(field in payload for field in value.split())
+    if kind == "env":
+        return bool(env.get(value))
+    return kind == "env_prefix" and any(key.startswith(value) for key in env)
 
 
 def detect_platform(payload: dict[str, Any], tables: dict[str, Any], env: dict[str, str]) -> str:
     """The host that sent ``payload`` (raises DecodeError when there is no event name)."""
     name = payload.get("hook_event_name")
     if not isinstance(name, str) or not name:
+        # a host whose payloads do not name their event (Copilot's camelCase dialect) is
+        # known by its fields
+        for host, table in tables.items():
+            for kind, field, _ in table["detect"]:
+                if kind == "unnamed" and field in payload:
+                    return str(host)
         raise DecodeError("the payload has no hook_event_name, so its host is unknown")
-    hosts = [h for h in PLATFORMS if name in tables[h]["events"]]
+    hosts = [h for h, table in tables.items() if name in table["events"]]
     if len(hosts) == 1:
         return hosts[0]
-    codex_like = "turn_id" in payload or ("model" in payload and name != "SessionStart")
-    if "codex" in hosts and codex_like:
-        return "codex"
-    if "gemini" in hosts and "timestamp" in payload:
-        return "gemini"
-    if "gemini" in hosts and env.get("GEMINI_SESSION_ID"):
-        return "gemini"
-    if "codex" in hosts and any(key.startswith("CODEX_") for key in env):
-        return "codex"
-    if "claude" in hosts or not hosts:
-        return "claude"
-    return hosts[0]
+    plain = [host for host, table in tables.items() if not table["detect"]]
+    if not hosts:  # an event no host has: the default host's adapter names the problem
+        return plain[0] if plain else next(iter(tables))
+    candidates = hosts
+    # payload fields first, the most specific (most fields) first; then the environment
+    fields = [(h, m) for h in candidates for m in tables[h]["detect"] if m[0] == "fields"]
+    fields.sort(key=lambda pair: -len(pair[1][1].split()))
+    for host, marker in fields:
+        if _marked(marker, payload, name, env):
+            return host
+    for host in candidates:
+        if any(m[0] != "fields" and _marked(m, payload, name, env) for m in tables[host]["detect"]):
+            return host
+    plain = [host for host in candidates if not tables[host]["detect"]]
+    return plain[0] if plain else candidates[0]

@@ -1,4 +1,4 @@
-"""What the three adapters share: the answer shape, decoding helpers, fallback texts."""
+"""What the adapters share: the answer shape, decoding helpers, fallback texts."""
 
 from __future__ import annotations
 
@@ -78,9 +78,12 @@ def make_events(
     *,
     env: dict[str, str],
     now: float,
+    tools: dict[str, str],
 ) -> list[Event]:
-    """One Event per canonical name; ``fields`` is (host tool, tool input, prompt, response)."""
+    """One Event per canonical name; ``fields`` is (host tool, tool input, prompt, response);
+    ``tools`` is the host table's tool names -> canonical tools."""
     host_tool, raw_input, prompt, response = fields
+    tool = tools.get(host_tool, host_tool) if host_tool else None
     return [
         Event(
             name,
@@ -93,6 +96,7 @@ def make_events(
             response=response,
             env=env,
             now=now,
+            tool=tool,
         )
         for name in names
     ]
@@ -211,7 +215,7 @@ def decode_dialect(
     name = event_name(payload)
     spec = tables[host]["events"].get(name)
     if spec is None:
-        label = "Claude Code" if host == "claude" else "Codex"
+        label = tables[host]["title"]
         raise DecodeError(
             f"unknown {label} event {name!r}; expected one of: {', '.join(tables[host]['events'])}"
         )
@@ -224,4 +228,6 @@ def decode_dialect(
         text_field(payload, "last_assistant_message") if canonical.AGENT_STOP in names else None
     )
     fields = (host_tool, raw_input, prompt, response)
-    return make_events(host, name, names, payload, fields, env=env, now=now)
+    return make_events(
+        host, name, names, payload, fields, env=env, now=now, tools=tables[host]["tools"]
+    )

@@ -38,7 +38,16 @@ def decode(
 def encode(
     decision: Decision, events: list[Event], tables: dict[str, Any], settings: dict[str, Any]
 ) -> Answer:
-    enc = Encoding(HOST, events, tables)
+    return encode_dialect(events[0].host, decision, events, tables)
+
+
+def encode_dialect(
+    host: str, decision: Decision, events: list[Event], tables: dict[str, Any]
+) -> Answer:
+    """Claude Code's answer form, for ``host``'s table (the hosts that copied it, with what
+    their table says they obey: a host that cannot rewrite gets a deny, never an allow
+    that would run the original input)."""
+    enc = Encoding(host, events, tables)
     pattern = enc.spec["decision"]
     hso = enc.hso
     verdict = decision.decision
@@ -46,8 +55,21 @@ def encode(
     stop = decision.stop
     if not enc.spec["honoured"]:
         if verdict == "deny" or stop is not None or decision.contexts:
-            enc.notes.append(f"claude discards answers to {enc.name}; recorded only")
+            enc.notes.append(f"{host} discards answers to {enc.name}; recorded only")
         return Answer("", "", 0, enc.notes)
+    rewrites = "updatedInput" in enc.spec["specific"]
+    if (
+        pattern == "permission"
+        and decision.updated_input is not None
+        and verdict != "deny"
+        and not rewrites
+    ):
+        verdict = "deny"
+        reason = (
+            f"hookwise: {tables[host]['title']} cannot rewrite a tool's input, and the "
+            f"policy allows this call only rewritten ({reason or 'rewrite rule'})"
+        )
+        enc.notes.append(f"{host} cannot rewrite the input on {enc.name}; answered as deny")
     if pattern == "permission":
         if stop is not None and verdict != "deny":
             # continue:false alone lets the command run first
@@ -56,7 +78,7 @@ def encode(
             hso["permissionDecision"] = verdict
             if reason:
                 hso["permissionDecisionReason"] = reason
-        if decision.updated_input is not None and verdict in ("ask", "allow"):
+        if decision.updated_input is not None and verdict in ("ask", "allow") and rewrites:
             hso["updatedInput"] = decision.updated_input
     enc.decide_requests_and_blocks(decision, verdict, reason, rewrite_requests=True)
     return enc.finish(decision, stop)

@@ -79,7 +79,9 @@ def decode(
                 if isinstance(server, str) and isinstance(tool, str):
                     host_tool = f"mcp__{server}__{tool}"
     fields = (host_tool, raw_input, prompt, response)
-    return make_events(HOST, name, names, payload, fields, env=env, now=now)
+    return make_events(
+        HOST, name, names, payload, fields, env=env, now=now, tools=tables[HOST]["tools"]
+    )
 
 
 def asks_natively(settings: dict[str, Any], tables: dict[str, Any]) -> bool:

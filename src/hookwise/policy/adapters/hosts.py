@@ -15,7 +15,14 @@ read them from there. Every table has the same shape for every host::
         "stop": bool,                      # continue:false ends the session
     }},
      "timeout_unit": "s" | "ms",           # the unit of a hook's ``timeout``
-     "attended": [...] | None}             # protocol.hosts: how to tell an interactive run
+     "attended": [...] | None,             # protocol.hosts: how to tell an interactive run
+     "title": str,                         # the host's name for people
+     "tools": {host tool: canonical tool},
+     "detect": [[kind, value, except]],    # how detect_platform tells it from another host
+     "failure": {"crash": ..., "timeout": ...}}  # "runs" or "blocked", as observed
+
+The per-host rows come from the registry (``protocol/hosts.py``): a host is in these tables
+because its row says hookwise answers it (``supports`` has ``hook``).
 """
 
 from __future__ import annotations
@@ -62,32 +69,22 @@ def _dialect(module_name: str, attribute: str) -> dict[str, Any]:
     return {"events": events}
 
 
-def _plugin_host(module_name: str, attribute: str) -> dict[str, Any]:
-    """OpenCode and Kilo: the plugin's event table, and the host's tool names."""
-    import importlib
-
-    table = _dialect(module_name, attribute)
-    table["tools"] = dict(importlib.import_module(module_name).TOOLS)
-    table["timeout_unit"] = "ms"  # the plugin's own bound (js_plugin.DEFAULT_TIMEOUT_MS)
-    return table
-
-
 def host_tables() -> dict[str, Any]:
     """The tables of every host hookwise answers."""
-    from hookwise.protocol.hosts import host
-    from hookwise.protocol.plugin_hosts import PLUGIN_HOSTS
+    from hookwise.protocol.hosts import HOSTS, hosts_with
 
-    tables = {
-        "gemini": _gemini(),
-        "claude": _dialect("hookwise.protocol.claude", "CLAUDE"),
-        "codex": _dialect("hookwise.protocol.codex", "CODEX"),
-    }
-    for name, table in tables.items():
-        info = host(name)
+    tables: dict[str, Any] = {}
+    for name in hosts_with("hook"):
+        info = HOSTS[name]
+        # Gemini CLI's protocol module has its own event shape; the others a DialectSpec
+        table = _gemini() if info.table_name is None else _dialect(info.module, info.table_name)
         table["timeout_unit"] = info.timeout_unit
         table["attended"] = list(info.attended) if info.attended else None
-    for name, row in PLUGIN_HOSTS.items():  # no ask at all: nothing tells attended apart
-        tables[name] = {**_plugin_host(row.module, row.table_name), "attended": None}
+        table["title"] = info.title
+        table["tools"] = dict(info.tools)
+        table["detect"] = [list(marker) for marker in info.detect]
+        table["failure"] = dict(info.failure)
+        tables[name] = table
     return tables
 
 

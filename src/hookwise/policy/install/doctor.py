@@ -30,7 +30,15 @@ from hookwise.config.jsonc import JsonDocument, JsonEditError
 from hookwise.policy.install.codex_hook_trust import codex_project_trust, toml_string
 from hookwise.policy.install.errors import InstallError
 from hookwise.policy.install.hooks_edit import find_hookwise
-from hookwise.policy.install.plan import compile_policy, gemini_ask_story
+from hookwise.policy.install.own_file import own_file_handlers
+from hookwise.policy.install.plan import (
+    compile_policy,
+    failure_story,
+    gemini_ask_story,
+    trust_story,
+)
+from hookwise.policy.install.plugin_doctor import plugin_checks, plugin_reading
+from hookwise.policy.install.plugin_files import plugin_handlers
 from hookwise.policy.install.registrations import (
     MATCH_ALL,
     policy_events,
@@ -39,7 +47,7 @@ from hookwise.policy.install.registrations import (
 )
 from hookwise.policy.install.targets import SCOPES, settings_path
 from hookwise.policy.trust.scopes import launcher_path
-from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES
+from hookwise.protocol.hosts import HOST_TITLES, hosts_with
 from hookwise.protocol.hosts import host as host_info
 from hookwise.wording import count
 
@@ -199,8 +207,13 @@ def _written(host: str, project: Path, env: Mapping[str, str], report: HostRepor
             continue
         if not text.strip():
             continue
+        info = host_info(host)
+        if info.hooks_layout != "groups":
+            for event, index, _ in _own_handlers(host, text):
+                origins.add(f"{path}#/hooks/{event}/{index}")
+            continue
         try:
-            doc = JsonDocument(text, str(path), jsonc=host == "gemini")
+            doc = JsonDocument(text, str(path), jsonc=info.jsonc)
             found = find_hookwise(doc)
         except (InstallError, JsonEditError) as exc:
             report.add("fail", "settings", f"{exc}: {HOST_TITLES[host]} cannot read it either")
@@ -226,6 +239,8 @@ def _entries(
 
     entries: list[HookEntry] = []
     not_running: list[Registered] = []
+    if "runtime" not in host_info(host).supports:
+        return _entries_from_files(host, project, env)
     if host == "gemini":
         from hookwise.config.gemini.paths import SettingsPaths
         from hookwise.config.gemini.settings import load_settings
@@ -271,6 +286,60 @@ def _entries(
         if any(text and text in warning for text in mentioned):
             report.add("warn", "settings", warning)
     return out + not_running
+
+
+def _own_handlers(host: str, text: str) -> list[tuple[str, int, dict[str, Any]]]:
+    """hookwise's handlers in a file of its own: a hook file, or its plugin."""
+    if host_info(host).hooks_layout == "plugin":
+        return plugin_handlers(text, host)
+    return own_file_handlers(text, host_info(host).handler[0])
+
+
+def _entries_from_files(host: str, project: Path, env: Mapping[str, str]) -> list[Registered]:
+    """A host hookwise has no settings loader for: the handlers of the files install writes,
+    as written (what the host itself loads from them is the live tests' to show)."""
+    info = host_info(host)
+    command_key, timeout_key, _ = info.handler
+    out: list[Registered] = []
+    for scope in SCOPES:
+        path = settings_path(host, scope, project, env)
+        try:
+            text = read_file_bytes(path).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if info.hooks_layout != "groups":
+            handlers = [
+                (event, f"{path}#/hooks/{event}/{i}", None, h)
+                for event, i, h in _own_handlers(host, text)
+            ]
+        else:
+            try:
+                found = find_hookwise(JsonDocument(text, str(path), jsonc=info.jsonc))
+            except (InstallError, JsonEditError):
+                continue
+            handlers = [
+                (
+                    f.event,
+                    f"{path}#/hooks/{f.event}/{f.group}/hooks/{f.handler}",
+                    f.matcher,
+                    f.config,
+                )
+                for f in found
+            ]
+        for event, origin, matcher, handler in handlers:
+            command = handler.get(command_key)
+            out.append(
+                Registered(
+                    event,
+                    scope,
+                    origin,
+                    matcher,
+                    command if isinstance(command, str) else "",
+                    handler.get(timeout_key),
+                    True,
+                )
+            )
+    return out
 
 
 def _gemini_switches(settings: Any, report: HostReport) -> None:
@@ -441,6 +510,8 @@ def run_command(
 
 def host_reading(host: str, event: str, test: SelfTest) -> str | None:
     """Why ``host`` would not accept this answer as a valid one; None when it would."""
+    if host_info(host).hooks_layout == "plugin":
+        return plugin_reading(event, test.stdout, test.exit_code)
     if host == "gemini":
         from hookwise.host.interpret import interpret_engine
 
@@ -556,7 +627,7 @@ def self_test(
 def _timeout_s(host: str, value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return value / 1000.0 if host == "gemini" else float(value)
+    return value / 1000.0 if host_info(host).timeout_unit == "ms" else float(value)
 
 
 def check_host(
@@ -580,6 +651,12 @@ def check_host(
         report.add(status, "registered", f"not installed (`hookwise install {host}`)")
         return report
     report.checks.extend(probe.checks)
+    report.add("info", "failure", failure_story(host))
+    if "runtime" not in host_info(host).supports:
+        report.add("info", "trust", trust_story(host))
+    if host_info(host).hooks_layout == "plugin":
+        for status, name, detail in plugin_checks(host, project, env, compiled, registered):
+            report.add(status, name, detail)
     running = [r for r in registered if r.runs]
     unseen: dict[str, list[str]] = {}
     for origin in sorted(written - {r.origin for r in registered}):
@@ -709,14 +786,15 @@ def _check_entry(
     seconds = _timeout_s(host, entry.timeout)
     if seconds is None:
         return
-    if host == "gemini" and entry.timeout < 1000:
+    in_ms = host_info(host).timeout_unit == "ms"
+    if in_ms and entry.timeout < 1000:
         report.add(
             "fail",
             "timeout",
-            f"{entry.origin}: timeout {entry.timeout} ms: Gemini CLI counts milliseconds, so "
-            "the hook is killed before it answers (and the tool runs)",
+            f"{entry.origin}: timeout {entry.timeout} ms: {HOST_TITLES[host]} counts "
+            "milliseconds, so the hook is killed before it answers (and the tool runs)",
         )
-    elif host != "gemini" and seconds > 3600:
+    elif not in_ms and seconds > 3600:
         report.add(
             "warn",
             "timeout",
@@ -763,7 +841,7 @@ def diagnose(
     project: Path,
     env: Mapping[str, str] | None = None,
     *,
-    hosts: tuple[str, ...] = HOST_NAMES,
+    hosts: tuple[str, ...] = hosts_with("install"),
     explicit: bool = False,
     run_self_test: bool = True,
 ) -> DoctorReport:

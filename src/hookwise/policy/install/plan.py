@@ -10,7 +10,6 @@ written. :func:`write_plan` writes the changed files atomically, in order.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from collections.abc import Mapping
@@ -24,7 +23,6 @@ from hookwise.config.gemini.settings import load_settings
 from hookwise.config.hookwise_command import is_portable_command
 from hookwise.config.host_homes import codex_home, gemini_home
 from hookwise.config.jsonc import JsonDocument
-from hookwise.policy.install import plugin_files
 from hookwise.policy.install.codex_hook_trust import (
     codex_project_trust,
     codex_trust_entries,
@@ -32,17 +30,14 @@ from hookwise.policy.install.codex_hook_trust import (
     toml_string,
 )
 from hookwise.policy.install.errors import InstallError
-from hookwise.policy.install.hooks_edit import FoundHook, HooksEdit, edit_hooks, find_hookwise
+from hookwise.policy.install.hooks_edit import HooksEdit, edit_hooks, find_hookwise
 from hookwise.policy.install.launcher import hook_command, launcher_text
-from hookwise.policy.install.registrations import (
-    Registration,
-    policy_events,
-    registrations,
-    timeout_seconds,
-)
+from hookwise.policy.install.own_file import edit_own_file
+from hookwise.policy.install.plugin_files import edit_plugin_file, loading_notes
+from hookwise.policy.install.registrations import policy_events, registrations, timeout_seconds
 from hookwise.policy.install.targets import settings_path
 from hookwise.policy.trust.scopes import launcher_path
-from hookwise.protocol.plugin_hosts import PLUGIN_HOST_NAMES
+from hookwise.protocol.hosts import host as host_info
 from hookwise.protocol.profiles import Profile
 
 
@@ -54,6 +49,9 @@ class FileChange:
     mode: int | None = None  # set on the written file (the launcher is executable)
     deleted: bool = False
     """Uninstall left the file empty: it is removed rather than left as ``{}`` debris."""
+    root: Path | None = None
+    """Of a deleted file: the directories between it and ``root`` that this leaves empty
+    go too (what install made); ``root`` itself stays. None: only the file's own."""
 
     @property
     def changed(self) -> bool:
@@ -129,16 +127,12 @@ def plan_install(
     """The edits that register hookwise for ``host`` in ``scope`` (nothing is written)."""
     project = Path(os.path.abspath(project))
     policy = compiled if compiled is not None else compile_policy(project, env)
+    events = policy_events(policy, host)
     seconds = timeout if timeout is not None else timeout_seconds(policy)
     command = command or hook_command(host)
-    if host in PLUGIN_HOST_NAMES:  # no hooks settings: hookwise's plugin file
-        plan = _plan_plugin(host, scope, project, env, command=command, seconds=seconds)
-        _add_launcher(plan, command, env)
-        return plan
-    events = policy_events(policy, host)
     desired = registrations(host, events, command, seconds)
     path = settings_path(host, scope, project, env)
-    edit = edit_hooks(_read(path), str(path), desired, jsonc=host == "gemini")
+    edit = _edit(host, path, desired)
     plan = InstallPlan(host, scope, path, command, edit)
     errors = policy.get("errors") or []
     if errors:
@@ -152,49 +146,55 @@ def plan_install(
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
+    if host_info(host).trust and host not in ("gemini", "codex"):
+        plan.notes.append(trust_story(host))  # (Gemini CLI and Codex: checked below)
+    plan.notes.append(failure_story(host))
+    if host_info(host).hooks_layout == "plugin":
+        plan.notes.extend(loading_notes(host, scope, project, env))
     if host == "gemini":
         _note_gemini_trust(plan, project, env)
         plan.notes.append(gemini_ask_story(policy.get("settings") or {})[1])
-    _add_launcher(plan, command, env)
-    return plan
-
-
-def _add_launcher(plan: InstallPlan, command: str, env: Mapping[str, str]) -> None:
-    """The fast launcher the portable command runs (written or refreshed with the hook)."""
     if is_portable_command(command):
         launcher = Path(launcher_path(dict(env)))
         plan.changes.append(
             FileChange(launcher, _read(launcher), launcher_text(str(launcher)), mode=0o755)
         )
-
-
-def _plan_plugin(
-    host: str, scope: str, project: Path, env: Mapping[str, str], *, command: str, seconds: int
-) -> InstallPlan:
-    """OpenCode, Kilo: hookwise's plugin file in the scope's plugins directory."""
-    path, before, after = plugin_files.install_change(
-        host, scope, project, env, command=command, seconds=seconds
-    )
-    registration = Registration(
-        plugin_files.plugin_event(host), None, {"command": command, "timeout_ms": seconds * 1000}
-    )
-    edit = HooksEdit(before, after)
-    (edit.kept if before == after else edit.added).append(registration)
-    plan = InstallPlan(host, scope, path, command, edit)
-    plan.changes.append(FileChange(path, before, after))
-    plan.notes.extend(plugin_files.dependency_notes(host, scope, project, env))
     return plan
 
 
-def _unplan_plugin(host: str, scope: str, project: Path, env: Mapping[str, str]) -> InstallPlan:
-    path, before, ours = plugin_files.uninstall_change(host, scope, project, env)
-    edit = HooksEdit(before, None if ours else before)
-    plan = InstallPlan(host, scope, path, None, edit)
-    if ours:
-        event = plugin_files.plugin_event(host)
-        edit.removed.append(FoundHook(event, 0, 0, None, {}, True, {}))
-        plan.changes.append(FileChange(path, before, "", deleted=True))
-    return plan
+def _edit(host: str, path: Path, desired: list[Any]) -> HooksEdit:
+    """hookwise's entries in the host's file made ``desired``: a ``hooks`` object edited in
+    place, a hook file of hookwise's own, or hookwise's plugin (the registry's
+    ``hooks_layout``)."""
+    info = host_info(host)
+    if info.hooks_layout == "flat":
+        return edit_own_file(_read(path), str(path), desired, info.handler[0])
+    if info.hooks_layout == "plugin":
+        return edit_plugin_file(_read(path), str(path), desired, host)
+    return edit_hooks(_read(path), str(path), desired, jsonc=info.jsonc)
+
+
+def trust_story(host: str) -> str:
+    """When the host runs the hooks install writes, as install and doctor both say it."""
+    return f"{host_info(host).title}: {host_info(host).trust}"
+
+
+def failure_story(host: str) -> str:
+    """What the host does with a tool call when the hook fails or is slow (the registry's
+    observed ``failure``), and what hookwise does about it."""
+    info = host_info(host)
+    crash, timeout = info.failure["crash"], info.failure["timeout"]
+    text = (
+        f"when its hook crashes {info.title} {'blocks' if crash == 'blocked' else 'runs'} the "
+        f"tool; when the hook times out it {'blocks' if timeout == 'blocked' else 'runs'} it"
+    )
+    if "runs" in (crash, timeout):
+        text += (
+            " (fails open): hookwise answers every failure of its own with an explicit deny "
+            "in the host's JSON, and its waits (validators, the approval relay) are bounded "
+            "below the timeout install writes"
+        )
+    return text
 
 
 def gemini_ask_story(settings: Mapping[str, Any]) -> tuple[str, str]:
@@ -246,15 +246,21 @@ def plan_uninstall(
 ) -> InstallPlan:
     """The edits that remove hookwise's entries for ``host`` in ``scope``."""
     project = Path(os.path.abspath(project))
-    if host in PLUGIN_HOST_NAMES:
-        return _unplan_plugin(host, scope, project, env)
     path = settings_path(host, scope, project, env)
-    edit = edit_hooks(_read(path), str(path), [], jsonc=host == "gemini")
+    edit = _edit(host, path, [])
     plan = InstallPlan(host, scope, path, None, edit)
     if host == "codex":
         _plan_codex(plan, project, env, trust=True, uninstall=True)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
+    if host_info(host).hooks_layout != "groups":
+        if edit.after == "" and edit.before != "":  # hookwise's own file: removing it is the undo
+            plan.changes[-1].deleted = True
+            if scope == "project":  # the directories install made there, when left empty
+                plan.changes[-1].root = project
+            elif host_info(host).hooks_layout == "plugin":  # the host's own directory stays
+                plan.changes[-1].root = path.parent
+        return plan
     if edit.removed:
         for change in plan.changes:
             if _is_empty(change.path, change.after):
@@ -316,6 +322,19 @@ def _plan_codex(
 # --------------------------------------------------------------------------- writing
 
 
+def _prune(directory: Path, root: Path | None) -> None:
+    """Remove ``directory`` and its parents below ``root`` while they are empty (the
+    ``.gemini/`` or ``.opencode/plugins/`` install made); without a root, ``directory``."""
+    while root is None or (directory != root and directory.is_relative_to(root)):
+        try:
+            directory.rmdir()
+        except OSError:  # not empty (or not ours to remove): the rest stays
+            return
+        if root is None:
+            return
+        directory = directory.parent
+
+
 def write_plan(plan: InstallPlan) -> list[Path]:
     """Write the plan's changed files in order; the paths written."""
     written: list[Path] = []
@@ -325,11 +344,7 @@ def write_plan(plan: InstallPlan) -> list[Path]:
         try:
             if change.deleted:
                 change.path.unlink(missing_ok=True)
-                if plan.host in PLUGIN_HOST_NAMES:
-                    plugin_files.remove_empty_dirs(change.path, plan.scope)
-                else:
-                    with contextlib.suppress(OSError):  # the .gemini/ install made, if empty
-                        change.path.parent.rmdir()
+                _prune(change.path.parent, change.root)
                 written.append(change.path)
                 continue
             write_text_atomic(change.path, change.after, follow_symlinks=True)

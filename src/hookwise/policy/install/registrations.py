@@ -20,7 +20,6 @@ from hookwise.protocol.hosts import event_names, matcher_field
 from hookwise.protocol.hosts import host as host_info
 
 MATCH_ALL: Final = "*"
-GEMINI_HOOK_NAME: Final = "hookwise"
 BASE_TIMEOUT_S: Final = 10
 """Enough for a cold ``hookwise hook`` that also rebuilds the policy cache, with margin."""
 MAX_TIMEOUT_S: Final = 600
@@ -110,21 +109,20 @@ class Registration:
 
 
 def registrations(host: str, events: list[str], command: str, seconds: int) -> list[Registration]:
-    """The handlers for ``events``, timeouts in the host's unit."""
-    timeout = seconds * 1000 if host_info(host).timeout_unit == "ms" else seconds
+    """The handlers for ``events``, timeouts in the host's unit, keys as the host's row
+    names them (``handler``: the command and timeout keys, and fixed ones)."""
+    info = host_info(host)
+    timeout = seconds * 1000 if info.timeout_unit == "ms" else seconds
+    command_key, timeout_key, fixed = info.handler
     out: list[Registration] = []
     for event in events:
         matcher = MATCH_ALL if event in tool_matcher_events(host) else None
-        handler: dict[str, Any]
-        if host == "gemini":
-            handler = {
-                "name": GEMINI_HOOK_NAME,
-                "type": "command",
-                "command": command,
-                "timeout": timeout,
-            }
-        else:
-            handler = {"type": "command", "command": command, "timeout": timeout}
+        handler: dict[str, Any] = {
+            **dict(fixed),
+            "type": "command",
+            command_key: command,
+            timeout_key: timeout,
+        }
         out.append(Registration(event, matcher, handler))
     return out
 

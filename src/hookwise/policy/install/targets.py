@@ -7,29 +7,26 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from hookwise.config.host_homes import claude_config_dir, codex_home, gemini_home
-from hookwise.protocol.hosts import HOST_NAMES
+from hookwise.config.host_homes import config_dir
+from hookwise.protocol.hosts import host as host_info
+from hookwise.protocol.hosts import hosts_with
 
 SCOPES: Final = ("project", "user")
 
 
 def settings_path(host: str, scope: str, project: Path, env: Mapping[str, str]) -> Path:
-    """The file hookwise registers in, for ``host`` and ``scope``."""
-    if host not in HOST_NAMES:
-        raise ValueError(f"unknown host {host!r}; expected one of: {', '.join(HOST_NAMES)}")
+    """The file hookwise registers in, for ``host`` and ``scope`` (the registry's
+    ``install_files``: a project's file relative to it, a user's to the host's config
+    directory)."""
+    if host not in hosts_with("install"):
+        known = ", ".join(hosts_with("install"))
+        raise ValueError(f"unknown host {host!r}; expected one of: {known}")
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}; expected one of: {', '.join(SCOPES)}")
-    project = Path(os.path.abspath(project))
-    if host == "gemini":
-        base = project if scope == "project" else gemini_home(env)
-        return base / ".gemini" / "settings.json"
-    if host == "claude":
-        if scope == "project":
-            return project / ".claude" / "settings.json"
-        return claude_config_dir(env) / "settings.json"
+    relative = host_info(host).install_files[scope]
     if scope == "project":
-        return project / ".codex" / "hooks.json"
-    return codex_home(env) / "hooks.json"
+        return Path(os.path.abspath(project)) / relative
+    return config_dir(host, env) / relative
 
 
 __all__ = ["SCOPES", "settings_path"]

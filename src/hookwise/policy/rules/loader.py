@@ -839,7 +839,7 @@ class _Reader:
         names: set[str] = set()
         globs: list[Any] = []
         known_host = {
-            name: tool for table in canonical.HOST_TOOLS.values() for name, tool in table.items()
+            name: tool for table in canonical.host_tools().values() for name, tool in table.items()
         }
         options = sorted({*canonical.CANONICAL_TOOLS, *known_host})
         for pattern, item in self.strings(node, "tool"):

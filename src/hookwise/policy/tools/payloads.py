@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hookwise.policy.adapters import PLATFORMS
+from hookwise.policy.adapters import platforms
 
 # The payload field a scenario's ``prompt`` / ``response`` fills, per host and event.
 _RESPONSE_FIELD = {"gemini": "prompt_response", "claude": "last_assistant_message"}
@@ -28,8 +28,8 @@ def build_payload(
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A payload as ``host`` sends it for ``event``."""
-    if host not in PLATFORMS:
-        raise ValueError(f"unknown host {host!r}; expected one of: {', '.join(PLATFORMS)}")
+    if host not in platforms():
+        raise ValueError(f"unknown host {host!r}; expected one of: {', '.join(platforms())}")
     payload: dict[str, Any] = {
         "session_id": session,
         "transcript_path": "",

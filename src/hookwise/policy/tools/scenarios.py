@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from hookwise.policy.adapters import PLATFORMS
+from hookwise.policy.adapters import platforms
 from hookwise.policy.pipeline import Outcome, decide
 from hookwise.policy.rules.engine import RetryState
 from hookwise.policy.rules.loader import did_you_mean
@@ -163,9 +163,9 @@ def load_scenarios(path: str) -> ScenarioFile:
         name = str(item.get("name") or f"scenario #{index}")
         where = f"{path}: {name!r}"
         platform = item.get("platform")
-        if platform is not None and platform not in PLATFORMS:
+        if platform is not None and platform not in platforms():
             raise ScenarioError(
-                f"{where}: platform {platform!r}{did_you_mean(str(platform), PLATFORMS)}"
+                f"{where}: platform {platform!r}{did_you_mean(str(platform), platforms())}"
             )
         cwd = str(item.get("cwd") or base)
         if "payload" in item:
