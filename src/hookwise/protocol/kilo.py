@@ -27,7 +27,11 @@ USER_SETTINGS: Final = ("kilo.json", "kilo.jsonc", "opencode.json", "opencode.js
 # waited for before plugins load (its bundled code; offline as for OpenCode).
 PLUGIN_SDK: Final = "@kilocode/plugin"
 
-SWITCHES: Final = ("KILO_PURE", "KILO_DISABLE_PROJECT_CONFIG")
+PURE_SWITCH: Final = "KILO_PURE"  # no external plugin loads
+PROJECT_CONFIG_SWITCH: Final = (
+    "KILO_DISABLE_PROJECT_CONFIG"  # no project config directory or file is read
+)
+SWITCHES: Final = (PURE_SWITCH, PROJECT_CONFIG_SWITCH)
 
 # Session records: $XDG_DATA_HOME/kilo/kilo.db (observed).
 SESSION_DB: Final = "kilo/kilo.db"

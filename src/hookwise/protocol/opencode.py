@@ -32,7 +32,11 @@ PLUGIN_SDK: Final = "@opencode-ai/plugin"
 
 # Variables that switch plugins off: OPENCODE_PURE (its bundled code: no external plugin
 # loads), OPENCODE_DISABLE_PROJECT_CONFIG (no project .opencode directory is read).
-SWITCHES: Final = ("OPENCODE_PURE", "OPENCODE_DISABLE_PROJECT_CONFIG")
+PURE_SWITCH: Final = "OPENCODE_PURE"  # no external plugin loads
+PROJECT_CONFIG_SWITCH: Final = (
+    "OPENCODE_DISABLE_PROJECT_CONFIG"  # no project config directory or file is read
+)
+SWITCHES: Final = (PURE_SWITCH, PROJECT_CONFIG_SWITCH)
 
 # Session records: one SQLite database ($XDG_DATA_HOME/opencode/opencode.db; observed).
 SESSION_DB: Final = "opencode/opencode.db"

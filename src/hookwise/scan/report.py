@@ -23,6 +23,7 @@ from hookwise.scan.sources.hooks import (
 )
 from hookwise.scan.sources.hookwise_commands import policy_validators, turn_hooks
 from hookwise.scan.sources.mcp import claude_mcp, codex_mcp, gemini_mcp
+from hookwise.scan.sources.plugins import PLUGIN_KIND, plugin_host_runnables
 from hookwise.scan.sources.settings_commands import (
     claude_env,
     claude_helpers,
@@ -80,7 +81,11 @@ def _collect(ctx: ScanContext, report: ScanReport) -> list[Finding]:
     report.runnables += codex_mcp(ctx, real, everything)
     report.env_settings += codex_env(ctx, real, everything)
 
-    for runnables, warnings in (turn_hooks(ctx), policy_validators(ctx)):
+    for runnables, warnings in (
+        plugin_host_runnables(ctx),
+        turn_hooks(ctx),
+        policy_validators(ctx),
+    ):
         report.runnables += runnables
         report.warnings += warnings
     return extra
@@ -107,6 +112,16 @@ def _remote_findings(runnable: Runnable) -> list[Finding]:
     return [Finding(rule, severity, message, runnable.file, runnable.line, runnable, runnable.url)]
 
 
+def _plugin_finding(runnable: Runnable) -> Finding:
+    """A plugin the agent loads (not hookwise's own): medium from the repository, low from
+    the user's own configuration, noted when it is off."""
+    severity = RULES["agent-plugin"].severity if runnable.repository else Severity.LOW
+    message = f"{runnable.host} {runnable.scope} plugin {runnable.name!r} runs inside the agent"
+    if runnable.gate is Gate.OFF:
+        message += f" (not run as configured: {runnable.gate_detail})"
+    return Finding("agent-plugin", severity, message, runnable.file, runnable.line, runnable)
+
+
 def scan_project(ctx: ScanContext) -> ScanReport:
     """What every agent would run on its own for ``ctx.project`` and this user, judged."""
     report = ScanReport(project=str(ctx.project))
@@ -115,6 +130,8 @@ def scan_project(ctx: ScanContext) -> ScanReport:
         if runnable.kind in ("http-hook", "mcp-remote"):
             findings += _remote_findings(runnable)
             continue
+        if runnable.kind == PLUGIN_KIND:
+            findings.append(_plugin_finding(runnable))
         analysis = analyse_runnable(ctx, runnable)
         report.scripts[index] = analysis.scripts
         missing = [

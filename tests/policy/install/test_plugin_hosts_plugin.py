@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from hookwise.policy.install.plugin_files import plugin_text
+from hookwise.scan.transcripts.session_db import PLUGIN_FAILED
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node not found")
 
@@ -152,6 +153,7 @@ def test_every_failure_blocks_the_tool(tmp_path: Path, case: str) -> None:
     result = run_plugin(tmp_path, hook, timeout_ms=300)
     assert result["ok"] is False, result
     assert expected in result["message"], result
+    assert result["message"].endswith(PLUGIN_FAILED), result  # what coverage recognises
 
 
 def test_a_timed_out_hook_is_killed_with_its_children(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ const TIMEOUT_MS = __TIMEOUT_MS__;
 const EVENT = "tool.execute.before";
 const MAX_OUTPUT = 1024 * 1024;
 
+// every failure's message ends with this (hookwise coverage knows such a call did not run)
 const closed = (why) =>
   new Error(`hookwise: ${why} (the hookwise plugin fails closed: this tool call is blocked)`);
 
@@ -95,8 +96,8 @@ const verdict = (result) => {
   if (result.error) throw closed(result.error);
   if (result.signal) throw closed(`the hook was killed by ${result.signal}`);
   if (result.code !== 0) {
-    const text = result.stderr.trim() || `the hook exited with code ${result.code}`;
-    throw new Error(text.startsWith("hookwise") ? text : `hookwise: ${text}`);
+    // hookwise always exits 0 here, so anything else is a failure (hookwise missing: 2)
+    throw closed(result.stderr.trim() || `the hook exited with code ${result.code}`);
   }
   let answer;
   try {
