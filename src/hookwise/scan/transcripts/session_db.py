@@ -13,8 +13,9 @@ Observed with OpenCode 1.18.33 (``$XDG_DATA_HOME/opencode/opencode.db``) and Kil
 A call the plugin itself blocked because its hook failed (its error says the plugin fails
 closed) did not run: it is no tool call here, and the count of them is said in a warning.
 
-The file is untrusted: it is opened read-only, with the schema's functions distrusted, only
-tables (never views) are read, every statement is bounded in steps, and a row too big or
+The file is untrusted: it is opened read-only, with no function but SQLite's built-in ones
+and no extension loading, only tables (never views) are read, every statement is bounded in
+steps, and a row too big or
 of the wrong shape gives a warning, never an exception.
 """
 
@@ -63,7 +64,8 @@ def _open(path: Path, warn: Warnings) -> sqlite3.Connection | None:
         return None
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1.0)
-        db.execute("PRAGMA trusted_schema = OFF")
+        # (trusted_schema stays on: Kilo's own schema indexes with json_extract, which it
+        # refuses; only SQLite's built-in functions exist here, extension loading is off)
         steps = [0]
 
         def bound() -> int:
