@@ -78,7 +78,15 @@ def test_the_doctor_and_the_registry_read_the_cell_as_the_host_did(cell: dict[st
         )
         return
     problem = plugin_reading(EVENT, hook["stdout"] + "\n", hook["exit_code"])
-    assert (problem is None) == ran, (cell, problem)
+    # an answer the plugin applies: the tool ran, or it was a deny, whose reason the model read
+    denied = (
+        problem is None
+        and json.loads(hook["stdout"])["hookSpecificOutput"].get("permissionDecision") == "deny"
+    )
+    assert (problem is None) == (ran or denied), (cell, problem)
+    if denied:
+        reason = json.loads(hook["stdout"])["hookSpecificOutput"]["permissionDecisionReason"]
+        assert not ran and cell["model_read"] == [reason]
     if cell["cell"] == "slow":  # the host waited the whole sleep: it has no timeout of its own
         assert ran and cell["seconds"] >= hook["sleeps_s"]
         assert no_host_timeout(cell["host"])
