@@ -64,6 +64,12 @@ unit: $(STAMP)
 # and installed once outside the work tree (npm ci --ignore-scripts); without npm those tests skip.
 E2E_CLIS ?= $(or $(HOOKWISE_E2E_CLIS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hookwise/e2e-clis)
 E2E_STAMP := $(E2E_CLIS)/node_modules/.hookwise-installed
+# GitHub Copilot CLI and Qwen Code: their own pins (tests/e2e/hosts/) in their own directory.
+# `npm install` with the lock, not `npm ci`: the lock lacks optional per-platform packages of a
+# Qwen dependency (@teddyzhu/clipboard-*) that the registry does not have, which `npm ci`
+# rejects as out of sync; the lock still fixes every version installed, and tests/e2e/clis.py
+# refuses any other version.
+E2E_HOSTS_STAMP := $(E2E_CLIS)/hosts/node_modules/.hookwise-installed
 export HOOKWISE_E2E_CLIS := $(E2E_CLIS)
 # OpenCode and Kilo (the plugin hosts, tests/e2e/plugin_hosts.py): their own pins and directory
 E2E_PLUGIN_CLIS ?= $(or $(HOOKWISE_E2E_PLUGIN_CLIS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hookwise/e2e-plugin-hosts)
@@ -71,7 +77,7 @@ E2E_PLUGIN_STAMP := $(E2E_PLUGIN_CLIS)/node_modules/.hookwise-installed
 export HOOKWISE_E2E_PLUGIN_CLIS := $(E2E_PLUGIN_CLIS)
 .PHONY: e2e-install
 
-e2e-install: $(if $(shell command -v npm 2>/dev/null),$(E2E_STAMP) $(E2E_PLUGIN_STAMP))
+e2e-install: $(if $(shell command -v npm 2>/dev/null),$(E2E_STAMP) $(E2E_HOSTS_STAMP) $(E2E_PLUGIN_STAMP))
 	@command -v npm >/dev/null 2>&1 || echo "e2e-install: npm not found; the real-CLI tests will skip"
 
 $(E2E_STAMP): tests/e2e/package.json tests/e2e/package-lock.json
@@ -86,6 +92,11 @@ $(E2E_PLUGIN_STAMP): tests/e2e/plugin-hosts/package.json tests/e2e/plugin-hosts/
 	@# lock and `npm ci` refuses it; the locked versions are kept (tests/e2e/plugin_hosts.py
 	@# checks them)
 	@cd $(E2E_PLUGIN_CLIS) && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+
+$(E2E_HOSTS_STAMP): tests/e2e/hosts/package.json tests/e2e/hosts/package-lock.json
+	@mkdir -p $(E2E_CLIS)/hosts && cp tests/e2e/hosts/package.json tests/e2e/hosts/package-lock.json $(E2E_CLIS)/hosts/
+	@cd $(E2E_CLIS)/hosts && npm install --ignore-scripts --no-audit --no-fund --no-save --loglevel=error >/dev/null
 	@touch $@
 
 # A throwaway PostgreSQL server for the tests: no root or systemd needed to run it (as root it

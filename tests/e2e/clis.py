@@ -29,15 +29,25 @@ PACKAGES = {
     "claude": "@anthropic-ai/claude-code",
     "codex": "@openai/codex",
     "gemini": "@google/gemini-cli",
+    "copilot": "@github/copilot",
+    "qwen": "@qwen-code/qwen-code",
 }
+# CLIs pinned by their own package.json + lock in a subdirectory (installed into the same
+# subdirectory of install_dir()): GitHub Copilot CLI and Qwen Code (tests/e2e/hosts/)
+PIN_DIRS = {"copilot": "hosts", "qwen": "hosts"}
 # the matrix names events the Claude Code / Codex way; Gemini CLI's names for the same points
 GEMINI_EVENTS = {
     "PreToolUse": "BeforeTool",
     "UserPromptSubmit": "BeforeAgent",
     "Stop": "AfterAgent",
 }
-TOOL_MATCHERS = {"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
-TOOL_EVENTS = ("PreToolUse", "PermissionRequest")
+TOOL_MATCHERS = {
+    "claude": "Bash",
+    "codex": "Bash",
+    "gemini": "run_shell_command",
+    "qwen": "run_shell_command",
+}
+TOOL_EVENTS = ("PreToolUse", "PermissionRequest", "preToolUse", "permissionRequest")
 
 
 def install_dir() -> Path:
@@ -50,12 +60,20 @@ def install_dir() -> Path:
 
 
 def pinned_versions() -> dict[str, str]:
-    deps = json.loads(PACKAGE_JSON.read_text(encoding="utf-8"))["dependencies"]
-    return {cli: deps[package] for cli, package in PACKAGES.items()}
+    versions = {}
+    for cli, package in PACKAGES.items():
+        pins = HERE / PIN_DIRS.get(cli, "") / "package.json"
+        versions[cli] = json.loads(pins.read_text(encoding="utf-8"))["dependencies"][package]
+    return versions
+
+
+def modules_dir(cli: str) -> Path:
+    """The node_modules the pinned ``cli`` is installed in."""
+    return install_dir() / PIN_DIRS.get(cli, "") / "node_modules"
 
 
 def installed_version(cli: str) -> str | None:
-    meta = install_dir() / "node_modules" / PACKAGES[cli] / "package.json"
+    meta = modules_dir(cli) / PACKAGES[cli] / "package.json"
     try:
         return str(json.loads(meta.read_text(encoding="utf-8"))["version"])
     except (OSError, ValueError, KeyError):
@@ -86,7 +104,7 @@ def install_problem(cli: str) -> str | None:
 
 
 def binary(cli: str) -> Path:
-    modules = install_dir() / "node_modules"
+    modules = modules_dir(cli)
     if cli == "claude":
         # the native binary of the platform package; claude-code's own bin/claude.exe is only
         # linked to it by the postinstall script, which `npm ci --ignore-scripts` skips
@@ -111,7 +129,17 @@ def hook_command(answer: dict[str, Any]) -> str:
 
 
 def host_event(cli: str, event: str) -> str:
-    return GEMINI_EVENTS[event] if cli == "gemini" else event
+    return GEMINI_EVENTS.get(event, event) if cli == "gemini" else event
+
+
+# A cell's answer may shorten the hook's timeout (seconds) to show what the host does when
+# a hook outlives it; answer_hook.py ignores the key and sleeps for ``sleep`` seconds.
+TIMEOUT_KEY = "hook_timeout_s"
+
+
+def hook_timeout_s(answer: dict[str, Any] | None) -> float:
+    value = (answer or {}).get(TIMEOUT_KEY)
+    return float(value) if value is not None else float(HOOK_TIMEOUT_SECONDS)
 
 
 class Layout:
@@ -132,23 +160,33 @@ def _write_json(path: Path, value: Any) -> None:
     path.write_text(json.dumps(value, indent=1) + "\n", encoding="utf-8")
 
 
-def hooks_config(cli: str, event: str, command: str) -> dict[str, Any]:
+def hooks_config(
+    cli: str, event: str, command: str, timeout_s: float = HOOK_TIMEOUT_SECONDS
+) -> dict[str, Any]:
     """The ``hooks`` object for the CLI's settings: one command hook on ``event``."""
     handler: dict[str, Any] = {"type": "command", "command": command}
-    if cli == "gemini":
-        handler = {"name": "matrix-hook", **handler, "timeout": HOOK_TIMEOUT_SECONDS * 1000}
+    if cli == "copilot":  # a flat list of handlers; the command under "bash", seconds
+        return {event: [{"type": "command", "bash": command, "timeoutSec": int(timeout_s)}]}
+    if cli in ("gemini", "qwen"):  # milliseconds
+        handler = {"name": "matrix-hook", **handler, "timeout": int(timeout_s * 1000)}
     else:
-        handler["timeout"] = HOOK_TIMEOUT_SECONDS
+        handler["timeout"] = int(timeout_s)
     group: dict[str, Any] = {"hooks": [handler]}
     if event in TOOL_EVENTS:
         group = {"matcher": TOOL_MATCHERS[cli], **group}
     return {host_event(cli, event): [group]}
 
 
-def write_project_hooks(cli: str, proj: Path, event: str, command: str) -> None:
+def write_project_hooks(
+    cli: str, proj: Path, event: str, command: str, timeout_s: float = HOOK_TIMEOUT_SECONDS
+) -> None:
     """The project's settings file, the same for the real CLI and for hookwise."""
-    hooks = hooks_config(cli, event, command)
-    if cli == "claude":
+    hooks = hooks_config(cli, event, command, timeout_s)
+    if cli == "copilot":
+        _write_json(proj / ".github" / "hooks" / "matrix.json", {"version": 1, "hooks": hooks})
+    elif cli == "qwen":
+        _write_json(proj / ".qwen" / "settings.json", {"hooks": hooks})
+    elif cli == "claude":
         # -p with a trusted workspace honours the project's allow rule; as root,
         # --dangerously-skip-permissions is refused, so the rule is how Bash gets allowed
         settings: dict[str, Any] = {"hooks": hooks}
@@ -162,10 +200,24 @@ def write_project_hooks(cli: str, proj: Path, event: str, command: str) -> None:
         _write_json(proj / ".gemini" / "settings.json", {"hooks": hooks, **quiet})
 
 
-def prepare(cli: str, layout: Layout, event: str, command: str, url: str) -> list[str]:
+def prepare(
+    cli: str,
+    layout: Layout,
+    event: str,
+    command: str,
+    url: str,
+    timeout_s: float = HOOK_TIMEOUT_SECONDS,
+) -> list[str]:
     """Write the CLI's configuration into ``layout``; return its argv."""
     layout.create()
-    write_project_hooks(cli, layout.proj, event, command)
+    write_project_hooks(cli, layout.proj, event, command, timeout_s)
+    if cli in ("copilot", "qwen"):
+        argv = prepare_chat_cli(cli, layout)
+        if event == "permissionRequest":
+            # as the other CLIs' PermissionRequest cells: nothing but the hook allows the
+            # shell, so an undecided request is Copilot's own to ask (headless: denied)
+            argv.remove("--allow-all-tools")
+        return argv
     if cli == "claude":
         trusted = {str(layout.proj): {"hasTrustDialogAccepted": True}}
         _write_json(
@@ -204,6 +256,39 @@ def prepare(cli: str, layout: Layout, event: str, command: str, url: str) -> lis
         },
     )
     return [str(binary(cli)), "-p", PROMPT, "--yolo", "-o", "json", "-m", "gemini-2.5-flash"]
+
+
+def prepare_chat_cli(cli: str, layout: Layout) -> list[str]:
+    """GitHub Copilot CLI or Qwen Code, headless, against the fake model's Chat Completions.
+
+    Copilot: the project's hooks run only in a trusted folder (``--trust-folder``); every
+    tool and path allowed, as the other CLIs' runs allow the shell. Qwen Code: user
+    settings pick the OpenAI-compatible provider and turn off telemetry and updates;
+    ``--yolo``, without which a headless run offers the model no shell tool.
+    """
+    if cli == "copilot":
+        (layout.home / ".copilot").mkdir(parents=True, exist_ok=True)
+        return [
+            str(binary(cli)),
+            "-p",
+            PROMPT,
+            "--trust-folder",
+            "--allow-all-tools",
+            "--allow-all-paths",
+            "--no-auto-update",
+            "--output-format",
+            "json",
+        ]
+    _write_json(
+        layout.home / ".qwen" / "settings.json",
+        {
+            "security": {"auth": {"selectedType": "openai"}},
+            "privacy": {"usageStatisticsEnabled": False},
+            "telemetry": {"enabled": False},
+            "general": {"enableAutoUpdate": False, "disableAutoUpdate": True},
+        },
+    )
+    return [str(binary(cli)), "--auth-type", "openai", "--yolo", "-o", "json", PROMPT]
 
 
 def codex_config(url: str, proj: Path) -> str:
@@ -256,6 +341,24 @@ def environment(cli: str, layout: Layout, url: str) -> dict[str, str]:
         }
     elif cli == "codex":
         env["CODEX_HOME"] = str(layout.home / ".codex")
+    elif cli == "copilot":
+        env |= {
+            "NO_COLOR": "1",
+            "COPILOT_OFFLINE": "true",
+            "COPILOT_AUTO_UPDATE": "false",
+            "COPILOT_PROVIDER_BASE_URL": f"{url}/v1",
+            "COPILOT_PROVIDER_TYPE": "openai",
+            "COPILOT_PROVIDER_API_KEY": "dummy",
+            "COPILOT_MODEL": "fake-model",
+        }
+    elif cli == "qwen":
+        env |= {
+            "NO_COLOR": "1",
+            "OPENAI_BASE_URL": f"{url}/v1",
+            "OPENAI_API_KEY": "dummy",
+            "OPENAI_MODEL": "fake-model",
+            "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1",
+        }
     else:
         env |= {
             "GOOGLE_GEMINI_BASE_URL": url,

@@ -53,6 +53,12 @@ FRAMES = [
         r"^\w+ operation blocked by hook:\n(?P<core>.*)$",
         r"^Command blocked by PreToolUse hook: (?P<core>.*?)\.? Command: .*$",
         r"^Tool execution blocked: (?P<core>.*)$",
+        # GitHub Copilot CLI's frames: a pre-tool denial (and a headless ask), a crashed
+        # hook (naming its file), context, a permissionRequest denial
+        r"^Denied by \w+ hook(?: \(unable to ask user for confirmation\))?: (?P<core>.*)$",
+        r"^Denied by \w+ hook from \"[^\"]*\" \((?P<core>hook errored)\)$",
+        r"^Additional context from \w+ hook:\n(?P<core>.*)$",
+        r"^Permission denied by a PermissionRequest hook: (?P<core>.*)$",
         r"^\[\$HOOK_COMMAND\]: (?P<core>.*)$",
     )
 ]
@@ -178,7 +184,7 @@ def predict(record: dict[str, Any], workdir: Path) -> dict[str, Any]:
     proj.mkdir(parents=True, exist_ok=True)
     home.mkdir(parents=True, exist_ok=True)
     command = clis.hook_command(record["answer"])
-    clis.write_project_hooks(cli, proj, event, command)
+    clis.write_project_hooks(cli, proj, event, command, clis.hook_timeout_s(record["answer"]))
     env = {k: v for k, v in os.environ.items() if k != "HOOKWISE_E2E_HOOK_LOG"}
     env |= {"HOME": str(home), "LANG": "C.UTF-8"}
     args = [
@@ -206,6 +212,10 @@ def predict(record: dict[str, Any], workdir: Path) -> dict[str, Any]:
     elif cli == "gemini":
         env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
         args += ["--profile", "gemini-cli"]
+    elif cli == "copilot":
+        args.append("--trust-project")  # the live run passes --trust-folder
+    elif cli == "qwen":
+        pass  # folder trust is off by default: project hooks run
     else:
         # the live run accepted Claude Code's trust dialog for the project (~/.claude.json);
         # hookwise reads the same record

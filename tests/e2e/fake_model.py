@@ -635,14 +635,54 @@ def _gemini_answer(parts: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- Chat Completions
+# The shell and file-writing tools of the CLIs that speak Chat Completions, with the
+# arguments each one's schema asks for: GitHub Copilot CLI 1.0.102, Qwen Code 0.24.4.
+_CHAT_SHELL_TOOLS: dict[str, dict[str, Any]] = {
+    "bash": {"description": "Write the marker file"},
+    "run_shell_command": {"description": "Write the marker file", "is_background": False},
+}
+_CHAT_WRITE_TOOLS = {"create": ("path", "file_text"), "write_file": ("file_path", "content")}
+
+
+def _chat_default(body: dict[str, Any]) -> Step:
+    """The unscripted rule in Chat Completions; a request without the shell tool (a title,
+    a background agent, a framework's) gets the final text, as before these CLIs."""
+    names = _offered(body)
+    shell = next((n for n in _CHAT_SHELL_TOOLS if n in names), None)
+    results = len(tool_results(body))
+    wanted = _calls_wanted(results) if shell else None
+    if wanted == "shell" and shell:
+        return Step((call(shell, {"command": shell_command(), **_CHAT_SHELL_TOOLS[shell]}),))
+    writer = next((n for n in _CHAT_WRITE_TOOLS if n in names), None)
+    if wanted == "write" and writer:
+        path_key, text_key = _CHAT_WRITE_TOOLS[writer]
+        return Step((call(writer, {path_key: _chat_path(body), text_key: second_text()}),))
+    return Step((), FINAL_TEXT)
+
+
+def _chat_path(body: dict[str, Any]) -> str:
+    """An absolute path for the file tool (both CLIs ask for one): under the working
+    directory the system prompt names, when the test gave a relative one."""
+    import re
+
+    name = second_file()
+    if name.startswith("/"):
+        return name
+    text = json.dumps(body.get("messages") or "")
+    found = re.search(r"(?:[Cc]urrent working directory|cwd)[^/]*(/[^\\\n\"' ]+)", text)
+    return f"{found.group(1).rstrip('.')}/{name}" if found else name
+
+
 def chat_reply(
     body: dict[str, Any], script: Script | None = None
 ) -> tuple[dict[str, Any], list[Event]]:
     """The Chat Completions answer to ``body``: the completion and its SSE chunks.
 
-    Without a script the model answers the final text (no CLI speaks this protocol).
+    Without a script the unscripted rule holds for the CLIs that speak this protocol
+    (GitHub Copilot CLI's ``bash``, Qwen Code's ``run_shell_command``): the shell tool once,
+    the file tool after it when asked, then the final text.
     """
-    step = scripted_step(script or Script(), body)
+    step = scripted_step(script, body) if script is not None else _chat_default(body)
     ident = _ident("chatcmpl-")
     created = int(time.time())
     model = body.get("model", "fake")

@@ -45,8 +45,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 REASON = "POLICY-E2E-REASON"
-# events about one tool call: "proceeded" means the tool ran
-TOOL_EVENTS = ("PreToolUse", "PermissionRequest")
+# events about one tool call: "proceeded" means the tool ran (GitHub Copilot CLI's
+# camelCase keys are the same points)
+TOOL_EVENTS = ("PreToolUse", "PermissionRequest", "preToolUse", "permissionRequest")
+PRE_TOOL_EVENTS = ("PreToolUse", "preToolUse")
+# the CLIs that speak Chat Completions, and their shell tool
+CHAT_SHELL = {"copilot": "bash", "qwen": "run_shell_command"}
 CONTEXT = "POLICY-E2E-CONTEXT"
 USER = "POLICY-E2E-USER"
 TOKENS = {"reason": REASON, "context": CONTEXT, "user": USER}
@@ -75,6 +79,9 @@ def is_turn_request(cli: str, request: dict[str, Any]) -> bool:
         return "/messages" in path and "count_tokens" not in path and "Bash" in tools
     if cli == "codex":
         return urlsplit(path).path.endswith("/responses")
+    if cli in CHAT_SHELL:
+        tools = {(t.get("function") or {}).get("name") for t in body.get("tools") or []}
+        return urlsplit(path).path.endswith("/chat/completions") and CHAT_SHELL[cli] in tools
     return "GenerateContent" in path and bool(body.get("tools"))
 
 
@@ -154,6 +161,12 @@ def new_items(cli: str, body: Any) -> list[tuple[str, str]]:
                     items += [("result", t) for t in _texts(block.get("content"))]
                 elif block.get("type") == "text":
                     items.append(("text", str(block.get("text", ""))))
+    elif cli in CHAT_SHELL:
+        messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+        last = max((i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=-1)
+        for message in messages[last + 1 :]:
+            kind = "result" if message.get("role") == "tool" else "text"
+            items += [(kind, t) for t in _texts(message.get("content"))]
     elif cli == "codex":
         inputs = [i for i in body.get("input") or [] if isinstance(i, dict)]
         last = max(
@@ -225,6 +238,9 @@ def event_args(event: str, hook_input: dict[str, Any]) -> dict[str, Any]:
     """The event's own arguments out of the host's hook input (what `hookwise fire` takes)."""
     keys = {
         "PreToolUse": ("tool_name", "tool_input"),
+        # GitHub Copilot CLI's camelCase payloads
+        "preToolUse": ("toolName", "toolArgs"),
+        "permissionRequest": ("hookName", "toolName", "toolInput", "permissionSuggestions"),
         "PermissionRequest": ("tool_name", "tool_input"),
         "UserPromptSubmit": ("prompt",),
         # Claude/Codex Stop; Gemini's AfterAgent adds the prompt and the answer
@@ -269,7 +285,7 @@ def observe(
         proceeded = tool_ran
         session_stopped = None if waiting else not after
         replaced = next((t for kind, t in follow_up if kind == "result"), None)
-        if not tool_ran and event == "PreToolUse" and replaced is not None:
+        if not tool_ran and event in PRE_TOOL_EVENTS and replaced is not None:
             # a blocked call: the text the model got in place of the tool's result is the
             # reason, whichever token it holds (Gemini blocks with plain stdout text) or
             # none (exit 2 without stderr). A PermissionRequest's host-made denial is the

@@ -82,12 +82,16 @@ def run_here(cli: str, cell: Cell, root: Path, timeout: float | None = None) -> 
         # approval; Claude Code asks because Bash is not allowed (clis.write_project_hooks)
         os.environ[ESCALATE_VARIABLE] = "1"
     with FakeModel() as fake:
-        argv = clis.prepare(cli, layout, cell.event, command, fake.url)
+        argv = clis.prepare(
+            cli, layout, cell.event, command, fake.url, clis.hook_timeout_s(cell.answer)
+        )
         env = clis.environment(cli, layout, fake.url)
         started = time.monotonic()
         stdout, stderr, code, timed_out = run_bounded(argv, layout.proj, env, timeout)
         seconds = time.monotonic() - started
         requests = list(fake.requests)
+    # GitHub Copilot CLI unpacks itself (~230 MB) under HOME on its first start
+    shutil.rmtree(layout.home / ".cache" / "copilot" / "pkg", ignore_errors=True)
     (root / "cli-stdout.txt").write_bytes(stdout)
     (root / "cli-stderr.txt").write_bytes(stderr)
     with (root / "requests.jsonl").open("w", encoding="utf-8") as f:

@@ -15,16 +15,19 @@ import pytest
 
 from tests.e2e import clis
 from tests.e2e.compare import dialect_missing, disagreements, predict
+from tests.e2e.host_matrix import HOST_CLIS
 from tests.e2e.matrix import CLIS, cells, runs
 from tests.e2e.record import load_fixtures
 
+ALL_CLIS = CLIS + HOST_CLIS
+
 
 def recorded() -> list[dict[str, Any]]:
-    return [r for cli in CLIS for r in load_fixtures(cli).values()]
+    return [r for cli in ALL_CLIS for r in load_fixtures(cli).values()]
 
 
 def test_every_cell_of_the_matrix_is_recorded_for_every_cli() -> None:
-    for cli in CLIS:
+    for cli in ALL_CLIS:
         ids = [cell.id for _, cell in runs((cli,))]  # the matrix less the CLI's exclusions
         fixtures = load_fixtures(cli)
         assert sorted(fixtures) == sorted(ids), f"{cli}: re-record with python -m tests.e2e.record"

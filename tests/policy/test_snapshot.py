@@ -94,6 +94,25 @@ def payloads(cwd: str) -> dict[str, dict[str, Any]]:
             tool_input={"command": COLD_LINE},
             cwd=cwd,
         ),
+        "copilot-pascal": build_payload(
+            "copilot", "PreToolUse", tool="Bash", tool_input={"command": "curl x"}, cwd=cwd
+        ),
+        "copilot-camel": {
+            "sessionId": "s1",
+            "timestamp": 1,
+            "cwd": cwd,
+            "toolName": "bash",
+            "toolArgs": {"command": "curl x"},
+        },
+        "qwen-shell": build_payload(
+            "qwen",
+            "PreToolUse",
+            tool="run_shell_command",
+            tool_input={"command": "git push --force"},
+            cwd=cwd,
+        ),
+        # a Copilot payload hookwise cannot place: its deny in Copilot's JSON (blind_deny)
+        "copilot-unplaced": {"sessionId": "s1", "cwd": cwd},
     }
 
 

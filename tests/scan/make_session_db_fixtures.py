@@ -28,7 +28,9 @@ def main(host: str, run: Path, name: str) -> None:
     shutil.rmtree(target, ignore_errors=True)
     database = target / "home" / ".local" / "share" / DATABASES[host]
     database.parent.mkdir(parents=True)
-    source = sqlite3.connect(f"{(run / 'home/.local/share' / DATABASES[host]).as_uri()}?mode=ro", uri=True)
+    source = sqlite3.connect(
+        f"{(run / 'home/.local/share' / DATABASES[host]).as_uri()}?mode=ro", uri=True
+    )
     source.execute("VACUUM INTO ?", (str(database),))
     source.close()
     copy = sqlite3.connect(database)

@@ -6,6 +6,8 @@
   ``UserPromptSubmit``. A value that is not a positive number falls back to the default.
 * Codex: seconds, an integer; the loader already applied Codex's ``max(1)`` to what was
   written (``codex/settings.py``), so a missing value means the table default (600 s).
+* GitHub Copilot CLI: seconds (``timeoutSec``, read as ``timeout`` by config/host_hooks.py);
+  Qwen Code: milliseconds (default 60 000); both take the event's default otherwise.
 
 A hook whose ``timeout`` is 30 means 30 000 ms for Claude Code and Codex, and 30 ms for
 Gemini CLI: every unit conversion goes through here (and through ``migrate``).
@@ -61,10 +63,15 @@ def timeout_ms(dialect_event: DialectEvent | str, hook_config: Mapping[str, JSON
     return seconds_or_default(dialect_event, hook_config) * 1000.0
 
 
-def seconds_or_default(dialect_event: DialectEvent, hook_config: Mapping[str, JSON]) -> float:
-    """Claude Code's and Codex's timeout in seconds: the hook's, else the event's default."""
-    seconds = seconds_value(hook_config.get("timeout"))
-    return dialect_event.default_timeout_s if seconds is None else seconds
+def seconds_or_default(
+    dialect_event: DialectEvent, hook_config: Mapping[str, JSON], unit: str = "s"
+) -> float:
+    """A table-driven host's timeout in seconds: the hook's, else the event's default.
+    ``unit`` is the host's (``HostInfo.timeout_unit``): Qwen Code writes milliseconds."""
+    value = seconds_value(hook_config.get("timeout"))
+    if value is None:
+        return dialect_event.default_timeout_s
+    return value / 1000.0 if unit == "ms" else value
 
 
 def timer_delay_ms(timeout: JSON) -> tuple[float, str]:

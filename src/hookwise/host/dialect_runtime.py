@@ -36,7 +36,8 @@ class DialectRuntime:
     read: Callable[[DialectEvent, str, str, int | None], Reading]
     decide: Callable[[DialectEvent, Sequence[Reading]], DialectEffect]
     matches: Callable[[JSON, JSON], bool]
-    project_env: str | None  # the variable naming the project directory, if any
+    # the variables naming the project directory (a host may set several), if any
+    project_env: str | tuple[str, ...] | None
     loader: Loader | None = None  # None: the host has no settings files (hooks from code)
     # the host's own check of an answer after reading it (Claude Code's output schema);
     # the executor applies it, the service's parse-output validates in its own way
@@ -44,6 +45,7 @@ class DialectRuntime:
     # the last step, knowing the event's arguments (Codex cuts a blocked call's reason
     # together with the frame that names the command)
     finish: Callable[[DialectEvent, DialectEffect, Mapping[str, JSON]], DialectEffect] | None = None
+    timeout_unit: str = "s"  # the unit of a handler's ``timeout`` (HostInfo.timeout_unit)
 
     @property
     def name(self) -> str:
@@ -178,7 +180,7 @@ class DialectRuntime:
 
         def timeout(entry: HookEntry) -> tuple[float, str]:
             event = self.spec.event(entry.event)
-            seconds = seconds_or_default(event, entry.config)
+            seconds = seconds_or_default(event, entry.config, self.timeout_unit)
             if event.shared_budget and registry is not None:
                 # the hooks run in parallel, so the shared budget is each one's deadline;
                 # plugin hooks' own timeouts do not raise it
@@ -196,8 +198,9 @@ class DialectRuntime:
             base: Mapping[str, str], payload: dict[str, JSON], hook_env: JSON
         ) -> dict[str, str]:
             env = dict(base)
-            if self.project_env:
-                env[self.project_env] = project_dir
+            names = (self.project_env,) if isinstance(self.project_env, str) else self.project_env
+            for name in names or ():
+                env[name] = project_dir
             env.update({k: js_string(v) for k, v in spread(hook_env).items() if v is not UNDEFINED})
             return env
 

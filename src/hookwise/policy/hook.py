@@ -325,7 +325,9 @@ def main(argv: list[str]) -> int:
             return 2  # a broken hook command must not let tool calls through: exit 2 blocks
         if bad_input is not None:
             outcome.host = options.platform
-            outcome.answer = failure_answer(outcome, bad_input, None, policy["settings"], env)
+            outcome.answer = failure_answer(
+                outcome, bad_input, policy["hosts"], policy["settings"], env
+            )
         else:
             state = FileRetryState(retry_state_dir(env))
             outcome = decide(payload, policy, options.platform, env, now=now, state=state)
@@ -337,7 +339,9 @@ def main(argv: list[str]) -> int:
         traceback.print_exc(file=sys.stderr)
         settings = policy["settings"] if policy else {}
         message = f"internal error: {type(exc).__name__}: {exc}"
-        outcome.answer = failure_answer(outcome, message, None, settings, env)
+        tables = policy["hosts"] if policy else None
+        outcome.events = []  # the event is in doubt: answer as for an unknown one
+        outcome.answer = failure_answer(outcome, message, tables, settings, env)
     answer = outcome.answer
     if answer.stdout:
         sys.stdout.write(answer.stdout + "\n")

@@ -91,10 +91,14 @@ def failure_answer(
         answer: Answer = adapter(outcome.host).encode(decision, outcome.events, tables, settings)
         answer.stderr = text + "\n"
         return answer
-    # The event is unknown: exit 2 + reason on stderr blocks on all three hosts.
-    if verdict == "deny":
-        return Answer("", decision.reason + "\n", 2)
-    return Answer("", text + "\n", 0)
+    if verdict != "deny":
+        return Answer("", text + "\n", 0)
+    # The event is unknown: exit 2 + reason on stderr blocks on Gemini CLI, Claude Code and
+    # Codex; a host whose table says an exit 2 is no reliable deny gets its JSON deny too.
+    from hookwise.policy.blind_deny import blind_deny  # cold: only when hookwise fails
+
+    blind = blind_deny(outcome.host, decision, tables, settings)
+    return blind or Answer("", decision.reason + "\n", 2)
 
 
 def decode_payload(
@@ -141,7 +145,7 @@ def decide(
         tool_event = None if not named or "tool_name" in payload else False
         outcome.events = []
         outcome.answer = failure_answer(
-            outcome, str(exc), None, settings, env, tool_event=tool_event
+            outcome, str(exc), tables, settings, env, tool_event=tool_event
         )
         return outcome
     error = first_error(policy)

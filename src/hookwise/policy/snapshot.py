@@ -88,6 +88,10 @@ ON_DEMAND = (
     "hookwise.policy.adapters.claude",
     "hookwise.policy.adapters.gemini",
     "hookwise.policy.adapters.codex",
+    "hookwise.policy.adapters.copilot",
+    "hookwise.policy.adapters.qwen",
+    "hookwise.policy.adapters.detect",
+    "hookwise.policy.blind_deny",
 )
 # 2: one blob of code after the index; 3: the extension modules; 4: without annotations;
 # 5: the eager modules' code in one tuple; 6: location tables of lines only

@@ -32,6 +32,15 @@ from typing import Final
 
 from hookwise.protocol.dialect import Decision, DialectEvent, DialectSpec, Exit2, Kind
 
+# What the model reads after an exit 2 on the pre-tool event (stderr is dropped), and after
+# a crash (exit 1): Copilot names the hook file, 'Denied by preToolUse hook from
+# ".github/hooks/x.json" (hook errored)' (observed with 1.0.102). On permissionRequest the
+# model reads Copilot's own words (no text of the hook's reaches it).
+EXIT2_SHOWN: Final = "Denied by preToolUse hook: hook exited with code 2"
+CRASH_SHOWN: Final = "hook errored"
+PERMISSION_EXIT2_SHOWN: Final = "Permission denied by hook."
+PERMISSION_CRASH_SHOWN: Final = "Permission denied by hook."
+
 # camelCase payloads carry these on every event; PascalCase ones Claude's names
 COMMON_INPUT: Final = ("sessionId", "timestamp", "cwd")
 PASCAL_COMMON_INPUT: Final = ("hook_event_name", "session_id", "timestamp", "cwd")
@@ -76,6 +85,8 @@ _EVENTS: Final = (
         default_timeout_s=30.0,
         stop_supported=False,
         decision_values=(),
+        exit2_text=EXIT2_SHOWN,
+        failure_text=CRASH_SHOWN,
     ),
     DialectEvent(
         "permissionRequest",
@@ -89,6 +100,8 @@ _EVENTS: Final = (
         default_timeout_s=30.0,
         stop_supported=False,
         decision_values=(),
+        exit2_text=PERMISSION_EXIT2_SHOWN,
+        failure_text=PERMISSION_CRASH_SHOWN,
     ),
     DialectEvent(
         "postToolUse",
@@ -187,15 +200,68 @@ _EVENTS: Final = (
         common_fields=_NO_COMMON,
         default_timeout_s=30.0,
         stop_supported=False,
+        # observed: a top-level decision "block" is ignored, a top-level permissionDecision
+        # deny + reason obeyed; after an exit 2 the JSON is ignored (the model reads only
+        # that the hook exited with code 2)
+        decision_values=(),
+        also_top_level=("permissionDecision", "permissionDecisionReason"),
+        exit2_text=EXIT2_SHOWN,
+        exit2_json=False,
+        failure_text=CRASH_SHOWN,
     ),
 )
 
 COPILOT: Final = DialectSpec("copilot", {e.name: e for e in _EVENTS}, (), {})
 EVENT_NAMES: Final = tuple(COPILOT.events)
 
+# The common fields of each event's payload: the camelCase keys' own, the PascalCase
+# PreToolUse's Claude-style ones.
+EVENT_COMMON_INPUT: Final = {
+    name: PASCAL_COMMON_INPUT if name == "PreToolUse" else COMMON_INPUT for name in EVENT_NAMES
+}
+
 # The events whose payload names them (hook_event_name, or permissionRequest's hookName);
 # a camelCase payload without a name is read by its fields (adapters/copilot.py).
 NAMED_BY: Final = {"hook_event_name": "PascalCase", "hookName": "camelCase"}
 
-# What the model reads after an exit 2 on the pre-tool event (stderr is dropped).
-EXIT2_SHOWN: Final = "Denied by preToolUse hook: hook exited with code 2"
+
+# Copilot's events for Claude Code's (what an agent loop written for Claude's events fires
+# here: the simulator), and the camelCase fields for Claude's; the PascalCase PreToolUse
+# takes Claude's own fields.
+CLAUDE_EVENTS: Final = {
+    "SessionStart": ("sessionStart",),
+    "UserPromptSubmit": ("userPromptSubmitted",),
+    "PreToolUse": ("preToolUse", "PreToolUse"),
+    "PermissionRequest": ("permissionRequest",),
+    "PostToolUse": ("postToolUse",),
+    "PostToolUseFailure": ("postToolUseFailure",),
+    "Stop": ("agentStop",),
+    "SubagentStop": ("subagentStop",),
+    "PreCompact": ("preCompact",),
+    "SessionEnd": ("sessionEnd",),
+    "Notification": ("notification",),
+}
+FIELD_ALIASES: Final = {
+    "sessionId": "session_id",
+    "toolName": "tool_name",
+    "toolArgs": "tool_input",
+    "toolInput": "tool_input",
+    "toolResult": "tool_response",
+    "transcriptPath": "transcript_path",
+    "initialPrompt": "prompt",
+}
+
+# Where MCP servers are configured (the published CLI reference, "MCP server loading
+# priority"; not observed here): scope -> (file, key holding the servers); "user" relative
+# to the config dir, "project" to the project.
+MCP_FILES: Final = {
+    "user": (("mcp-config.json", "mcpServers"),),
+    "project": (
+        (".mcp.json", "mcpServers"),
+        (".github/mcp.json", "mcpServers"),
+        (".vscode/mcp.json", "servers"),
+    ),
+}
+
+# The variables naming the project directory in a hook's environment (observed).
+PROJECT_ENV: Final = ("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")

@@ -72,6 +72,19 @@ class DialectEvent:
     # other value makes the whole answer invalid (Claude Code ignores it, Codex fails the
     # hook); empty: the key itself is not accepted
     decision_values: tuple[str, ...] = ("approve", "block")
+    # what the model reads after an exit 2 whose JSON gives no reason (None: stderr);
+    # GitHub Copilot CLI drops stderr and says only that the hook exited with code 2
+    exit2_text: str | None = None
+    # the JSON on stdout still counts after an exit 2 (Claude Code, Copilot's camelCase
+    # keys); False: it is ignored (Copilot's PascalCase PreToolUse, Qwen Code)
+    exit2_json: bool = True
+    # an exit 2 with nothing on stderr blocks nothing (Qwen Code runs the tool)
+    exit2_needs_stderr: bool = False
+    # what the model reads when a hook that crashed or timed out blocks the call, on a host
+    # whose row says that failure is "blocked" (HostInfo.failure)
+    failure_text: str = ""
+    # hookSpecificOutput fields the host also reads at the top level of the answer
+    also_top_level: tuple[str, ...] = ()
 
 
 # JSON types of the answer fields of Claude Code and Codex ("any": not checked): top

@@ -61,6 +61,7 @@ class HostInfo:
         "detect",
         "failure",
         "handler",
+        "hook_globs",
         "hooks_layout",
         "install_files",
         "jsonc",
@@ -68,6 +69,7 @@ class HostInfo:
         "name",
         "pre_tool_event",
         "project_files",
+        "project_trust",
         "shell_tool",
         "supports",
         "table_name",
@@ -101,6 +103,8 @@ class HostInfo:
         jsonc: bool = False,
         supports: frozenset[str] = frozenset(),
         trust: str = "",
+        hook_globs: dict[str, str] | None = None,
+        project_trust: tuple[tuple[str, str], ...] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -141,6 +145,12 @@ class HostInfo:
         # "migrate", "run" (started under `hookwise run`)
         self.supports = supports
         self.trust = trust  # when the host runs project hooks at all (install and doctor say it)
+        # scope -> a glob of every file holding hooks, where the host reads a directory
+        # (project: relative to the project, user: to config_dir); else the files above
+        self.hook_globs = hook_globs or {}
+        # None: project hooks run without any trust step (as far as hookwise reads them);
+        # else they run only in a trusted folder, and these (VARIABLE, VALUE) trust it
+        self.project_trust = project_trust
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -279,7 +289,9 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         detect=(("unnamed", "sessionId", ""), ("env", "COPILOT_CLI", "")),
         hooks_layout="flat",
         handler=("bash", "timeoutSec", ()),
-        supports=frozenset(("hook", "install")),
+        supports=frozenset(("hook", "install", "runtime", "scan")),
+        hook_globs={"project": ".github/hooks/*.json", "user": "hooks/*.json"},
+        project_trust=(("COPILOT_ALLOW_ALL", "true"),),
         trust="repository hooks (.github/hooks) run only in a trusted folder (--trust-folder, "
         "COPILOT_ALLOW_ALL=true, or trusted when Copilot asked); elsewhere they silently do "
         "not run and the tool runs; user hooks (~/.copilot/hooks) run in every folder",
@@ -320,7 +332,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         ),
         handler=("command", "timeout", (("name", "hookwise"),)),
         jsonc=True,
-        supports=frozenset(("hook", "install")),
+        supports=frozenset(("hook", "install", "runtime", "scan")),
         trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
         "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
     ),
@@ -468,6 +480,55 @@ def table(name: str) -> DialectSpec:
         raise ValueError(f"{name} has no dialect table; its events are in {info.module}")
     spec: DialectSpec = getattr(importlib.import_module(info.module), info.table_name)
     return spec
+
+
+def claude_events(name: str) -> tuple[dict[str, tuple[str, ...]], dict[str, str]] | None:
+    """The host's events for each of Claude Code's and its field names for Claude's (the
+    protocol module's ``CLAUDE_EVENTS`` and ``FIELD_ALIASES``); None: it uses Claude's."""
+    import importlib
+
+    module = importlib.import_module(host(name).module)
+    events = getattr(module, "CLAUDE_EVENTS", None)
+    if events is None:
+        return None
+    return events, dict(getattr(module, "FIELD_ALIASES", {}))
+
+
+def mcp_files(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """scope -> (file, key of its servers) where the host reads MCP servers, for hosts whose
+    protocol module lists them (``MCP_FILES``); the others have loaders of their own."""
+    import importlib
+
+    files: dict[str, tuple[tuple[str, str], ...]] = getattr(
+        importlib.import_module(host(name).module), "MCP_FILES", {}
+    )
+    return files
+
+
+def common_input(name: str, event: str) -> tuple[str, ...]:
+    """The fields every payload of ``event`` carries besides its own (the protocol module's
+    ``EVENT_COMMON_INPUT`` where they differ by event, else its table's ``common_input``;
+    Gemini CLI's ``BASE_FIELDS``)."""
+    import importlib
+
+    info = host(name)
+    module = importlib.import_module(info.module)
+    per_event = getattr(module, "EVENT_COMMON_INPUT", None)
+    if per_event is not None and event in per_event:
+        return tuple(per_event[event])
+    if info.table_name is None:
+        return tuple(f.name for f in module.BASE_FIELDS)
+    fields: tuple[str, ...] = getattr(module, info.table_name).common_input
+    return fields
+
+
+def project_env(name: str) -> tuple[str, ...]:
+    """The variables naming the project directory that the host gives its hooks (the
+    protocol module's ``PROJECT_ENV``; empty when it has none)."""
+    import importlib
+
+    names: tuple[str, ...] = getattr(importlib.import_module(host(name).module), "PROJECT_ENV", ())
+    return names
 
 
 def matcher_field(name: str, event: str) -> str | None:

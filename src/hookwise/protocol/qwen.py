@@ -52,6 +52,10 @@ _PRE_TOOL: Final = replace(
     # additionalContext never reaches the model
     specific_fields=("permissionDecision", "permissionDecisionReason"),
     default_timeout_s=60.0,
+    # observed: after an exit 2 the JSON on stdout is ignored, and an exit 2 with nothing on
+    # stderr blocks nothing (the tool runs)
+    exit2_json=False,
+    exit2_needs_stderr=True,
 )
 
 _EVENTS: Final = (
@@ -74,3 +78,13 @@ QWEN: Final = DialectSpec(
     "qwen", {e.name: e for e in _EVENTS}, COMMON_INPUT, {"permission_mode": "default"}
 )
 EVENT_NAMES: Final = tuple(QWEN.events)
+
+# Where MCP servers are configured (docs/users/features/mcp.md): ``mcpServers`` of the
+# settings files; "user" relative to the config dir (~/.qwen), "project" to the project.
+MCP_FILES: Final = {
+    "user": (("settings.json", "mcpServers"),),
+    "project": ((".qwen/settings.json", "mcpServers"),),
+}
+
+# The variables naming the project directory in a hook's environment (observed).
+PROJECT_ENV: Final = ("QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from hookwise.protocol.hosts import host as host_info
+from hookwise.protocol.hosts import hosts_with
 from hookwise.scan import catalog
 from hookwise.scan.analysis.analyse import analyse_runnable
 from hookwise.scan.context import ScanContext
@@ -22,6 +24,7 @@ from hookwise.scan.sources.hooks import (
     load_claude,
 )
 from hookwise.scan.sources.hookwise_commands import policy_validators, turn_hooks
+from hookwise.scan.sources.host_files import file_host_hooks, file_host_mcp
 from hookwise.scan.sources.mcp import claude_mcp, codex_mcp, gemini_mcp
 from hookwise.scan.sources.plugins import PLUGIN_KIND, plugin_host_runnables
 from hookwise.scan.sources.settings_commands import (
@@ -32,6 +35,10 @@ from hookwise.scan.sources.settings_commands import (
 )
 
 __all__ = ["scan_project"]
+
+# The hosts whose sources have loaders of their own (above); every other host scan reads
+# through its registry row (sources/host_files.py).
+_OWN_SOURCES = ("claude", "gemini", "codex")
 
 
 def _collect(ctx: ScanContext, report: ScanReport) -> list[Finding]:
@@ -80,6 +87,15 @@ def _collect(ctx: ScanContext, report: ScanReport) -> list[Finding]:
     report.files += loaded.files
     report.runnables += codex_mcp(ctx, real, everything)
     report.env_settings += codex_env(ctx, real, everything)
+
+    for name in hosts_with("scan"):
+        if name in _OWN_SOURCES or host_info(name).hooks_layout == "plugin":
+            continue  # (the plugin hosts: sources/plugins.py, below)
+        loaded = file_host_hooks(ctx, name)
+        report.runnables += loaded.runnables
+        report.warnings += loaded.warnings
+        report.files += loaded.files
+        report.runnables += file_host_mcp(ctx, name)
 
     for runnables, warnings in (
         plugin_host_runnables(ctx),

@@ -27,13 +27,14 @@ reads them. Subagent events are not played (scenarios have no subagents).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
 from hookwise.host.dialect_answers import DialectEffect
 from hookwise.host.runtimes import TABLE_RUNTIMES
 from hookwise.host.system import HookSystem
-from hookwise.protocol.hosts import HOST_TITLES
+from hookwise.protocol.hosts import HOST_TITLES, claude_events
 from hookwise.protocol.jsvalue import JSON
 from hookwise.protocol.profiles import DEFAULT_PROFILE
 from hookwise.sim import common
@@ -41,7 +42,7 @@ from hookwise.sim.context import ReplyQueue, SimContext, SimOptions
 from hookwise.sim.scenario import Scenario, StepSpec, ToolCallSpec
 from hookwise.turns.session import Turn
 
-__all__ = ["DialectLifecycle", "claude_lifecycle", "codex_lifecycle"]
+__all__ = ["DialectLifecycle", "claude_lifecycle", "codex_lifecycle", "table_lifecycle"]
 
 _MODELS = {"claude": "claude-sonnet-4-5", "codex": "gpt-5-codex"}
 _TRIGGERS = ("manual", "auto")
@@ -73,7 +74,10 @@ class DialectLifecycle:
                 "profile", f"profiles apply to the gemini host only, not to {self.title}"
             )
         self.scenario = scenario
-        self.model = scenario.model_name or _MODELS[dialect]
+        self.model = scenario.model_name or _MODELS.get(dialect, "fake-model")
+        names = claude_events(dialect)
+        self._mapping = names[0] if names else None
+        self._aliases = names[1] if names else {}
         self.system = self._load(scenario, options, workspace)
         self.history: list[common.Content] = []
         self._tool_uses = 0
@@ -110,25 +114,41 @@ class DialectLifecycle:
     # -- firing --------------------------------------------------------------------------
 
     def _has(self, event: str) -> bool:
-        return event in self.spec.events
+        return bool(self._host_events(event))
 
     async def _fire(
         self, ctx: SimContext, turn: Turn | None, event: str, **fields: JSON
     ) -> DialectEffect:
         """Fire with the fields the host's event takes (the others are dropped)."""
-        wanted = self.spec.event(event).input_fields
         if turn is not None:
             fields.setdefault("turn_id", turn.id)
-        args = {key: value for key, value in fields.items() if key in wanted}
-        if self.name == "codex":
-            args["model"] = self.model  # a common field of every Codex event
-        result = await self.system.fire(event, args)
-        effect = result.effect
-        assert isinstance(effect, DialectEffect)
-        record = common.fire_record(result, DEFAULT_PROFILE)
-        record["effect"]["action"] = dialect_action(effect)
-        ctx.record(turn, "hook_event", record)
-        return effect
+        chosen: DialectEffect | None = None
+        for name in self._host_events(event):
+            wanted = self.spec.event(name).input_fields
+            args = {key: value for key, value in fields.items() if key in wanted}
+            for theirs, ours in self._aliases.items():
+                if theirs in wanted and ours in fields:
+                    args[theirs] = fields[ours]
+            if "model" in self.spec.common_input:
+                args["model"] = self.model  # a common field of every event (Codex)
+            result = await self.system.fire(name, args)
+            effect = result.effect
+            assert isinstance(effect, DialectEffect)
+            record = common.fire_record(result, DEFAULT_PROFILE)
+            record["effect"]["action"] = dialect_action(effect)
+            ctx.record(turn, "hook_event", record)
+            # several host events at one point (Copilot's two pre-tool keys): the first
+            # that stops or blocks decides, else the last
+            if chosen is None or (chosen.outcome.proceed and not chosen.outcome.stop_session):
+                chosen = effect
+        assert chosen is not None, event
+        return chosen
+
+    def _host_events(self, event: str) -> tuple[str, ...]:
+        """The host's events at the point Claude Code calls ``event``."""
+        if self._mapping is None:
+            return (event,) if event in self.spec.events else ()
+        return tuple(n for n in self._mapping.get(event, ()) if n in self.spec.events)
 
     # -- session -------------------------------------------------------------------------
 
@@ -362,6 +382,11 @@ def _host_response(result: dict[str, JSON]) -> JSON:
     """What a Claude Code / Codex hook sees as ``tool_response``: the tool's output text."""
     content = result.get("llmContent", "")
     return content if isinstance(content, str) else common.plain(content)
+
+
+def table_lifecycle(name: str) -> Callable[[Scenario, SimOptions, Path], DialectLifecycle]:
+    """The lifecycle of a host whose runtime is driven by its event table."""
+    return lambda scenario, options, workspace: DialectLifecycle(name, scenario, options, workspace)
 
 
 def claude_lifecycle(scenario: Scenario, options: SimOptions, workspace: Path) -> DialectLifecycle:

@@ -76,9 +76,10 @@ def create_lifecycle(
 def _load_builtin() -> None:
     """The built-in hosts, imported on first use; a host registered earlier keeps its
     factory (a test or a plugin may replace one)."""
-    from hookwise.sim.dialect import claude_lifecycle, codex_lifecycle
+    from hookwise.host.runtimes import TABLE_RUNTIMES
+    from hookwise.sim.dialect import table_lifecycle
     from hookwise.sim.gemini import GeminiLifecycle
 
     _HOSTS.setdefault("gemini", GeminiLifecycle)
-    _HOSTS.setdefault("claude", claude_lifecycle)
-    _HOSTS.setdefault("codex", codex_lifecycle)
+    for name in TABLE_RUNTIMES:  # every host whose runtime its event table drives
+        _HOSTS.setdefault(name, table_lifecycle(name))

@@ -1,13 +1,8 @@
 """One adapter per host: ``decode`` a payload into canonical events, ``encode`` a decision.
 
 The adapter of host NAME is the module ``hookwise.policy.adapters.NAME``; which hosts there
-are, and everything about them, is the host registry's (``protocol/hosts.py``), which
-reaches the hook through the compiled host tables (``hosts.py``).
-
-``detect_platform`` tells the hosts apart from the payload when ``--platform`` is omitted:
-an event name only one host uses decides; otherwise each candidate's ``detect`` markers
-(payload fields first, then the environment the host gives its hooks), in registry order;
-a host without markers (Claude Code) is the default.
+are is the host registry's (``protocol/hosts.py``), reaching the hook through the compiled
+host tables (``hosts.py``); ``detect.py`` tells them apart when the command does not say.
 """
 
 from __future__ import annotations
@@ -50,41 +45,10 @@ def _names() -> str:
     return ", ".join(platforms())
 
 
-def _marked(marker: list[str], payload: dict[str, Any], name: str, env: dict[str, str]) -> bool:
-    kind, value, unless = marker
-    if kind == "fields":
-        return name != unless and all(field in payload for field in value.split())
-    if kind == "env":
-        return bool(env.get(value))
-    return kind == "env_prefix" and any(key.startswith(value) for key in env)
-
-
 def detect_platform(payload: dict[str, Any], tables: dict[str, Any], env: dict[str, str]) -> str:
-    """The host that sent ``payload`` (raises DecodeError when there is no event name)."""
-    name = payload.get("hook_event_name")
-    if not isinstance(name, str) or not name:
-        # a host whose payloads do not name their event (Copilot's camelCase dialect) is
-        # known by its fields
-        for host, table in tables.items():
-            for kind, field, _ in table["detect"]:
-                if kind == "unnamed" and field in payload:
-                    return str(host)
-        raise DecodeError("the payload has no hook_event_name, so its host is unknown")
-    hosts = [h for h, table in tables.items() if name in table["events"]]
-    if len(hosts) == 1:
-        return hosts[0]
-    plain = [host for host, table in tables.items() if not table["detect"]]
-    if not hosts:  # an event no host has: the default host's adapter names the problem
-        return plain[0] if plain else next(iter(tables))
-    candidates = hosts
-    # payload fields first, the most specific (most fields) first; then the environment
-    fields = [(h, m) for h in candidates for m in tables[h]["detect"] if m[0] == "fields"]
-    fields.sort(key=lambda pair: -len(pair[1][1].split()))
-    for host, marker in fields:
-        if _marked(marker, payload, name, env):
-            return host
-    for host in candidates:
-        if any(m[0] != "fields" and _marked(m, payload, name, env) for m in tables[host]["detect"]):
-            return host
-    plain = [host for host in candidates if not tables[host]["detect"]]
-    return plain[0] if plain else candidates[0]
+    """The host that sent ``payload`` (raises DecodeError when there is no event name).
+    Only a hook command without ``--platform`` needs it (install always writes one), so its
+    code lives in ``detect.py``, loaded on first use."""
+    from hookwise.policy.adapters.detect import detect
+
+    return detect(payload, tables, env)

@@ -19,7 +19,9 @@ read them from there. Every table has the same shape for every host::
      "title": str,                         # the host's name for people
      "tools": {host tool: canonical tool},
      "detect": [[kind, value, except]],    # how detect_platform tells it from another host
-     "failure": {"crash": ..., "timeout": ...}}  # "runs" or "blocked", as observed
+     # (what a crash or a timeout does, the registry's ``failure``, is install's and
+     # doctor's to say: nothing on the hook's path reads it, so it is not here)
+     "blind_exit": None | 0 | 2}           # hookwise's deny when it cannot place a payload
 
 The per-host rows come from the registry (``protocol/hosts.py``): a host is in these tables
 because its row says hookwise answers it (``supports`` has ``hook``).
@@ -66,7 +68,23 @@ def _dialect(module_name: str, attribute: str) -> dict[str, Any]:
             "json_required": event.json_required,
             "stop": event.stop_supported and "continue" in event.common_fields,
         }
-    return {"events": events}
+    return {"events": events, "blind_exit": _blind_exit(spec)}
+
+
+def _blind_exit(spec: Any) -> int | None:
+    """The exit code of hookwise's deny for a payload it cannot place (policy/blind_deny.py),
+    from the pre-tool events' exit-2 facts: None where exit 2 + stderr denies with its
+    reason (the answer stays that); 2 where an exit 2 needs its stderr (Qwen runs the tool
+    after an empty one) and the JSON deny rides along; 0 where an exit 2 hides every
+    reason, the JSON's too (Copilot's PascalCase PreToolUse), so the JSON deny carries it."""
+    from hookwise.protocol.dialect import Kind
+
+    pre = [e for e in spec.events.values() if e.kind is Kind.TOOL_BEFORE]
+    if any(e.exit2_text is not None and not e.exit2_json for e in pre):
+        return 0
+    if any(e.exit2_text is not None or e.exit2_needs_stderr for e in pre):
+        return 2
+    return None
 
 
 def host_tables() -> dict[str, Any]:
@@ -83,7 +101,6 @@ def host_tables() -> dict[str, Any]:
         table["title"] = info.title
         table["tools"] = dict(info.tools)
         table["detect"] = [list(marker) for marker in info.detect]
-        table["failure"] = dict(info.failure)
         tables[name] = table
     return tables
 

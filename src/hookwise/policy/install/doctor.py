@@ -18,10 +18,10 @@ import json
 import os
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookwise.config.files import read_file_bytes
 from hookwise.config.hookwise_command import is_hookwise_command, is_portable_command, machine_paths
@@ -231,43 +231,72 @@ def _scope_of(origin: str, host: str, project: Path, env: Mapping[str, str]) -> 
     return "other"
 
 
+if TYPE_CHECKING:
+    from hookwise.config.model import HookEntry
+
+    Loaded = tuple[list[HookEntry], list[str], list[Registered]]
+
+
+def _gemini_entries(host: str, project: Path, env: Mapping[str, str], report: HostReport) -> Loaded:
+    from hookwise.config.gemini.paths import SettingsPaths
+    from hookwise.config.gemini.settings import load_settings
+    from hookwise.config.registry import build_registry
+    from hookwise.protocol.profiles import Profile
+
+    paths = SettingsPaths.from_environment(project, env=env, home=gemini_home(env))
+    settings = load_settings(paths, profile=Profile.GEMINI_CLI, env=env)
+    registry = build_registry(settings.hooks_objects, settings.hooks_config.disabled)
+    _gemini_switches(settings, report)
+    return registry.entries, settings.warnings, []
+
+
+def _claude_entries(host: str, project: Path, env: Mapping[str, str], report: HostReport) -> Loaded:
+    from hookwise.config.claude.settings import load_claude_hooks
+
+    home = None if env.get("CLAUDE_CONFIG_DIR") else str(claude_config_dir(env).parent)
+    claude = load_claude_hooks(project, home=home, env=env)
+    _claude_switches(claude, project, env, report)
+    return claude.registry.entries, claude.warnings, []
+
+
+def _codex_entries(host: str, project: Path, env: Mapping[str, str], report: HostReport) -> Loaded:
+    from hookwise.config.codex.settings import load_codex_hooks
+
+    codex = load_codex_hooks(project, codex_home=codex_home(env), env=env)
+    not_running = _codex_switches(codex, project, env, report)
+    return codex.registry.entries, codex.warnings, not_running
+
+
+def _file_host_entries(
+    host: str, project: Path, env: Mapping[str, str], report: HostReport
+) -> Loaded:
+    """A host whose hooks are plain settings files, read as its runtime reads them (its
+    registry row: files, layout, handler keys); project hooks as if the folder were
+    trusted (whether the host trusts it is the row's ``trust`` note, which doctor gives)."""
+    from hookwise.config.host_hooks import load_host_hooks
+    from hookwise.protocol.hosts import table
+
+    loaded = load_host_hooks(host, table(host), str(project), env, trusted=True)
+    return loaded.registry.entries, loaded.warnings, []
+
+
+# The hosts with a settings loader of their own (switches, trust stores, config layers);
+# every other host hookwise runs reads plain files through its registry row.
+_OWN_LOADERS: dict[str, Callable[[str, Path, Mapping[str, str], HostReport], Loaded]] = {
+    "gemini": _gemini_entries,
+    "claude": _claude_entries,
+    "codex": _codex_entries,
+}
+
+
 def _entries(
     host: str, project: Path, env: Mapping[str, str], report: HostReport
 ) -> list[Registered]:
     """hookwise handlers the host's loader registers, with whether each would run."""
-    from hookwise.config.model import HookEntry
-
-    entries: list[HookEntry] = []
-    not_running: list[Registered] = []
     if "runtime" not in host_info(host).supports:
         return _entries_from_files(host, project, env)
-    if host == "gemini":
-        from hookwise.config.gemini.paths import SettingsPaths
-        from hookwise.config.gemini.settings import load_settings
-        from hookwise.config.registry import build_registry
-        from hookwise.protocol.profiles import Profile
-
-        paths = SettingsPaths.from_environment(project, env=env, home=gemini_home(env))
-        settings = load_settings(paths, profile=Profile.GEMINI_CLI, env=env)
-        registry = build_registry(settings.hooks_objects, settings.hooks_config.disabled)
-        entries = registry.entries
-        _gemini_switches(settings, report)
-        warnings = settings.warnings
-    elif host == "claude":
-        from hookwise.config.claude.settings import load_claude_hooks
-
-        home = None if env.get("CLAUDE_CONFIG_DIR") else str(claude_config_dir(env).parent)
-        claude = load_claude_hooks(project, home=home, env=env)
-        entries = claude.registry.entries
-        _claude_switches(claude, project, env, report)
-        warnings = claude.warnings
-    else:
-        from hookwise.config.codex.settings import load_codex_hooks
-
-        codex = load_codex_hooks(project, codex_home=codex_home(env), env=env)
-        entries = codex.registry.entries
-        warnings = codex.warnings
-        not_running = _codex_switches(codex, project, env, report)
+    loader = _OWN_LOADERS.get(host, _file_host_entries)
+    entries, warnings, not_running = loader(host, project, env, report)
     out = [
         Registered(
             entry.event,

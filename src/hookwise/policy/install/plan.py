@@ -146,9 +146,9 @@ def plan_install(
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
-    if host_info(host).trust and host not in ("gemini", "codex"):
-        plan.notes.append(trust_story(host))  # (Gemini CLI and Codex: checked below)
-    plan.notes.append(failure_story(host))
+    if "runtime" not in host_info(host).supports:
+        # no settings loader to check the host's trust and failure handling against: say them
+        plan.notes.extend((trust_story(host), failure_story(host)))
     if host_info(host).hooks_layout == "plugin":
         plan.notes.extend(loading_notes(host, scope, project, env))
     if host == "gemini":

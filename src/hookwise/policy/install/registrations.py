@@ -16,13 +16,16 @@ from functools import cache
 from typing import Any, Final
 
 from hookwise.policy import canonical
+from hookwise.policy.rules.validator import TOTAL_BUDGET_S
 from hookwise.protocol.hosts import event_names, matcher_field
 from hookwise.protocol.hosts import host as host_info
 
 MATCH_ALL: Final = "*"
 BASE_TIMEOUT_S: Final = 10
 """Enough for a cold ``hookwise hook`` that also rebuilds the policy cache, with margin."""
-MAX_TIMEOUT_S: Final = 600
+# the base and every validator's wait (bounded together by validator.TOTAL_BUDGET_S);
+# the approval relay's wait and margin come on top
+MAX_TIMEOUT_S: Final = BASE_TIMEOUT_S + int(TOTAL_BUDGET_S)
 
 
 @cache
@@ -64,7 +67,17 @@ def host_events_for(
 def policy_events(compiled: Mapping[str, Any], host: str) -> list[str]:
     """The host events to register for a compiled policy, in the host table's order."""
     tables = compiled["hosts"]
-    wanted = {host_info(host).pre_tool_event}
+    pre = host_info(host).pre_tool_event
+    events = tables[host]["events"]
+    # other spellings of the pre-tool point (Copilot's camelCase ``preToolUse`` beside the
+    # ``PreToolUse`` install registers): registered too, the host would run hookwise twice
+    # per call (and apply a rewrite twice); a rule names one with ``on`` to get it
+    spellings = {
+        name
+        for name, spec in events.items()
+        if name != pre and spec["canonical"] == events[pre]["canonical"]
+    }
+    wanted = {pre}
     for rule in compiled["rules"]:
         if not rule.get("enabled", True):
             continue
@@ -72,7 +85,8 @@ def policy_events(compiled: Mapping[str, Any], host: str) -> list[str]:
         if hosts and host not in hosts:
             continue
         for canon, on in rule["on"].items():
-            wanted.update(host_events_for(tables, host, canon, on))
+            found = host_events_for(tables, host, canon, on)
+            wanted.update(n for n in found if on is not None or n not in spellings)
     return [name for name in tables[host]["events"] if name in wanted]
 
 
@@ -83,7 +97,7 @@ def timeout_seconds(compiled: Mapping[str, Any]) -> int:
     from hookwise.policy.approvals.relay import MARGIN_S
 
     default = compiled["settings"].get("validator_timeout", 10)
-    total = 0.0
+    total = 0.0  # each validator's own timeout; together they stop at TOTAL_BUDGET_S
     for rule in compiled["rules"]:
         if rule.get("enabled", True) and rule.get("action") == "validate" and "validator" in rule:
             total += float(rule["validator"].get("timeout", default))

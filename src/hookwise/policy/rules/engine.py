@@ -496,6 +496,7 @@ class Decision:
         "stop",
         "stop_rule",
         "updated_input",
+        "validator_s",
         "warnings",
     )
 
@@ -508,6 +509,7 @@ class Decision:
         self.ask_fallback: str | None = None
         self.relay = True  # an ask may go to settings.approvals (rule key ``relay``)
         self.updated_input: dict[str, Any] | None = None  # host keys
+        self.validator_s = 0.0  # seconds the validators have used (validator.TOTAL_BUDGET_S)
         self.rewrite_rules: list[str] = []
         self.contexts: list[str] = []
         self.messages: list[str] = []
@@ -856,9 +858,13 @@ def _apply(
         if not run_validators:
             record["outcome"] = "not run"
             return
+        from time import monotonic
+
         from hookwise.policy.rules.validator import run_validator
 
-        verdict, text = run_validator(rule, ev, settings)
+        started = monotonic()
+        verdict, text = run_validator(rule, ev, settings, decision.validator_s)
+        decision.validator_s += monotonic() - started
         record["validator"] = verdict
         if verdict == "pass":
             effective = None

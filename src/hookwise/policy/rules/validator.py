@@ -17,12 +17,25 @@ if TYPE_CHECKING:
     from hookwise.policy.canonical import Event
 
 
-def run_validator(rule: dict[str, Any], ev: Event, settings: dict[str, Any]) -> tuple[str, str]:
-    """Run a rule's validator: ("pass"|"fail"|"error", text)."""
+# The validators of one decision wait this long together at most. ``hookwise install`` writes
+# a hook timeout of at least this plus its base (install/registrations.py), so hookwise
+# answers before the host gives up on it: several hosts run the tool when a hook times out.
+TOTAL_BUDGET_S = 590.0
+
+
+def run_validator(
+    rule: dict[str, Any], ev: Event, settings: dict[str, Any], spent_s: float = 0.0
+) -> tuple[str, str]:
+    """Run a rule's validator: ("pass"|"fail"|"error", text). ``spent_s``: what earlier
+    validators of the same decision used of TOTAL_BUDGET_S."""
     import subprocess
 
     spec = rule["validator"]
-    timeout = spec.get("timeout", settings.get("validator_timeout", 10))
+    own = float(spec.get("timeout", settings.get("validator_timeout", 10)))
+    left = TOTAL_BUDGET_S - spent_s
+    if left <= 0:
+        return "error", f"not run: the validators used their {TOTAL_BUDGET_S:g} s"
+    timeout = min(own, left)
     environment = os.environ_copy()
     environment.update(
         {

@@ -30,22 +30,30 @@ def build_payload(
     """A payload as ``host`` sends it for ``event``."""
     if host not in platforms():
         raise ValueError(f"unknown host {host!r}; expected one of: {', '.join(platforms())}")
-    payload: dict[str, Any] = {
+    from hookwise.protocol.hosts import common_input, event_names
+
+    # each host's common fields, from its protocol table, with example values
+    examples: dict[str, Any] = {
         "session_id": session,
+        "sessionId": session,
         "transcript_path": "",
         "cwd": cwd,
         "hook_event_name": event,
+        "timestamp": "2026-01-01T00:00:00.000Z",
+        "permission_mode": "default",
+        "model": "hookwise-test",
     }
-    if host == "gemini":
-        payload["timestamp"] = "2026-01-01T00:00:00.000Z"
-    elif host == "claude":
-        payload["permission_mode"] = "default"
-    else:
-        payload["model"] = "hookwise-test"
+    known = event in event_names(host)
+    names = common_input(host, event) if known else ("session_id", "transcript_path", "cwd")
+    payload: dict[str, Any] = {name: examples.get(name, "") for name in names}
+    if not known or "sessionId" not in payload:
+        payload["hook_event_name"] = event  # (a camelCase Copilot payload names none)
+    if _takes(host, "turn_id"):  # (Codex: what tells its payloads from Claude Code's)
         payload["turn_id"] = "turn-1"
+    camel = "sessionId" in payload
     if tool is not None:
-        payload["tool_name"] = tool
-        payload["tool_input"] = dict(tool_input or {})
+        payload["toolName" if camel else "tool_name"] = tool
+        payload["toolArgs" if camel else "tool_input"] = dict(tool_input or {})
     if prompt is not None:
         payload["prompt"] = prompt
     if response is not None:
@@ -54,3 +62,13 @@ def build_payload(
     if extra:
         payload.update(extra)
     return payload
+
+
+def _takes(host: str, field: str) -> bool:
+    """Whether the events of ``host`` carry ``field`` (its table's input fields)."""
+    from hookwise.protocol.hosts import host as host_info
+    from hookwise.protocol.hosts import table
+
+    if host_info(host).table_name is None:
+        return False
+    return any(field in e.input_fields for e in table(host).events.values())

@@ -115,7 +115,7 @@ def claude_hooks(ctx: ScanContext, hooks: ClaudeHooks) -> Loaded:
 
     for entry in hooks.registry.entries:
         gate, detail = gate_of(entry.scope)
-        out.runnables.append(_entry_runnable("claude", entry, gate, detail, ctx))
+        out.runnables.append(entry_runnable("claude", entry, gate, detail, ctx))
     for obj in hooks.skipped:
         why = (
             f"disableAllHooks ({hooks.disabled_by})"
@@ -170,7 +170,7 @@ def _http_hooks(
                 )
 
 
-def _entry_runnable(
+def entry_runnable(
     host: str, entry: HookEntry, gate: Gate, detail: str, ctx: ScanContext
 ) -> Runnable:
     file, line = origin_line(entry.origin, "command") if entry.origin else ("", 1)
@@ -261,7 +261,7 @@ def gemini_hooks(ctx: ScanContext, settings: LoadedSettings) -> Loaded:
                 detail += " (Gemini CLI runs no settings hook until the folder is trusted)"
         if not settings.hooks_config.enabled:
             gate, detail = Gate.OFF, "hooksConfig.enabled is false"
-        out.runnables.append(_entry_runnable("gemini", entry, gate, detail, ctx))
+        out.runnables.append(entry_runnable("gemini", entry, gate, detail, ctx))
     return out
 
 

@@ -41,7 +41,7 @@ def _read_object(path: Path, *, jsonc: bool = False) -> dict[str, JSON] | None:
     return value if problem is None and isinstance(value, dict) else None
 
 
-def _servers(
+def servers_of(
     host: str,
     scope: str,
     origin: str,
@@ -155,7 +155,7 @@ def claude_mcp(
     managed = _read_object(managed_file)
     if managed is not None:
         out.extend(
-            _servers(
+            servers_of(
                 "claude",
                 "managed",
                 str(managed_file),
@@ -167,7 +167,7 @@ def claude_mcp(
         )
     global_path = str(claude_global_config(home, ctx.env))
     out.extend(
-        _servers(
+        servers_of(
             "claude",
             "user",
             global_path,
@@ -178,7 +178,7 @@ def claude_mcp(
         )
     )
     out.extend(
-        _servers(
+        servers_of(
             "claude",
             "local",
             global_path,
@@ -216,7 +216,7 @@ def claude_mcp(
             else:
                 approve[name] = (Gate.AFTER_TRUST, "Claude Code asks before starting it")
         out.extend(
-            _servers(
+            servers_of(
                 "claude",
                 "project",
                 str(mcp_json),
@@ -248,7 +248,7 @@ def gemini_mcp(
             continue
         gate = repo_gate if scope is SettingsScope.PROJECT else (Gate.USER, scope.value)
         out.extend(
-            _servers(
+            servers_of(
                 "gemini",
                 scope.value,
                 str(file.path),
@@ -265,7 +265,7 @@ def gemini_mcp(
             continue
         gate = (Gate.USER, "extension") if extension.active else (Gate.OFF, "extension disabled")
         out.extend(
-            _servers(
+            servers_of(
                 "gemini",
                 extension.scope,
                 str(manifest),
@@ -285,7 +285,7 @@ def codex_mcp(ctx: ScanContext, real: CodexHooks, everything: CodexHooks) -> lis
     out: list[Runnable] = []
     for name, origin, config, gate, why in codex_layers(real, everything):
         out.extend(
-            _servers(
+            servers_of(
                 "codex",
                 name,
                 origin,

@@ -1,0 +1,74 @@
+"""Hooks and MCP servers of the hosts whose settings are plain JSON files (GitHub Copilot
+CLI, Qwen Code), read through their registry rows and protocol modules.
+
+Hooks come from config/host_hooks.py (the files, layout and handler keys of the row), all
+of them, a project's whether or not the host would trust the folder; the gate says which
+would run: the user's own files run as configured, a repository's run without a prompt on
+a host whose row has no trust step for them (Qwen Code with folder trust off, its default)
+and only after the folder is trusted on one that has (Copilot). MCP servers come from the
+files the protocol module lists (``MCP_FILES``), under the same gates.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hookwise.config.host_homes import config_dir
+from hookwise.config.host_hooks import load_host_hooks
+from hookwise.config.jsonc import parse_jsonc
+from hookwise.protocol.hosts import host, mcp_files, table
+from hookwise.scan.context import ScanContext
+from hookwise.scan.locate import file_text
+from hookwise.scan.model import Gate, Runnable
+from hookwise.scan.sources.hooks import Loaded, entry_runnable
+from hookwise.scan.sources.mcp import servers_of
+
+__all__ = ["file_host_hooks", "file_host_mcp"]
+
+
+def _gates(name: str) -> dict[str, tuple[Gate, str]]:
+    info = host(name)
+    if info.project_trust is None:
+        repository = (Gate.NO_PROMPT, f"{info.title} runs the repository's hooks: {info.trust}")
+    else:
+        repository = (Gate.AFTER_TRUST, info.trust)
+    return {"project": repository, "user": (Gate.USER, "user settings")}
+
+
+def file_host_hooks(ctx: ScanContext, name: str) -> Loaded:
+    out = Loaded()
+    hooks = load_host_hooks(name, table(name), str(ctx.project), ctx.env, trusted=True)
+    out.warnings.extend(f"{name}: {w}" for w in hooks.warnings)
+    out.files.extend(str(p) for p in hooks.files)
+    gates = _gates(name)
+    for entry in hooks.registry.entries:
+        gate, detail = gates.get(entry.scope, gates["project"])
+        out.runnables.append(entry_runnable(name, entry, gate, detail, ctx))
+    return out
+
+
+def file_host_mcp(ctx: ScanContext, name: str) -> list[Runnable]:
+    out: list[Runnable] = []
+    gates = _gates(name)
+    bases = {"user": config_dir(name, ctx.env), "project": Path(ctx.project)}
+    for scope, files in mcp_files(name).items():
+        for relative, key in files:
+            path = bases[scope] / relative
+            text = file_text(path)
+            if text is None:
+                continue
+            value, problem = parse_jsonc(text)
+            if problem is not None or not isinstance(value, dict):
+                continue
+            out.extend(
+                servers_of(
+                    name,
+                    scope,
+                    str(path),
+                    value.get(key),
+                    pointer=[key],
+                    gate=gates[scope],
+                    ctx=ctx,
+                )
+            )
+    return out
