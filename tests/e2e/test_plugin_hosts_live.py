@@ -12,7 +12,7 @@ what the model read (the tool results of its last request) and the audit log:
 * missing: the launcher is gone and hookwise is not on the host's PATH (a teammate's
   machine): the call is blocked and the model reads "hookwise is not installed".
 
-Six host runs, about 2 min with ``-n 2`` on the loaded two-core machine.
+Six host runs: 206-301 s with ``-n 2`` on the loaded two-core machine (2026-11-27).
 """
 
 from __future__ import annotations

@@ -94,8 +94,14 @@ def test_delivery_warnings_name_the_host() -> None:
         """
     )
     assert [w["message"] for w in policy["warnings"]] == [
-        "rule 'ctx': gemini does not pass context to the model on BeforeTool (tool.before); "
+        f"rule 'ctx': {host} does not pass context to the model on {event} (tool.before); "
         "it is recorded in the audit log"
+        for host, event in (
+            ("gemini", "BeforeTool"),
+            ("qwen", "PreToolUse"),
+            ("opencode", "tool.execute.before"),
+            ("kilo", "tool.execute.before"),
+        )
     ]
 
 
