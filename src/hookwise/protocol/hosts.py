@@ -330,7 +330,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         ),
         handler=("command", "timeout", (("name", "hookwise"),)),
         jsonc=True,
-        supports=frozenset(("hook", "install", "runtime", "scan")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "coverage")),
         trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
         "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
     ),
