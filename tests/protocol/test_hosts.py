@@ -59,4 +59,12 @@ def test_matcher_field_reads_each_hosts_event_table() -> None:
         hosts.matcher_field("cursor", "PreToolUse")
 
 
-_FIELDS = {"tool_name", "source", "reason", "trigger", "notification_type", "agent_type"}
+_FIELDS = {
+    "tool_name",
+    "toolName",
+    "source",
+    "reason",
+    "trigger",
+    "notification_type",
+    "agent_type",
+}

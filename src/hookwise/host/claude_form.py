@@ -31,7 +31,7 @@ from hookwise.host.dialect_answers import DialectEffect, Reading
 from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.runtime import LoadOptions
 from hookwise.protocol.dialect import Decision, DialectEvent, Kind
-from hookwise.protocol.hosts import host, project_env, table
+from hookwise.protocol.hosts import claude_events, common_input, host, project_env, table
 from hookwise.protocol.jsvalue import JSON
 
 # where a top-level decision pattern puts the decision in Claude Code's form
@@ -124,6 +124,7 @@ def make_runtime(name: str) -> DialectRuntime:
             env["HOME"] = str(options.home)
         return load_host_hooks(name, spec, workspace, env, trusted=options.trust_workspace)
 
+    names = claude_events(name)
     return DialectRuntime(
         spec,
         claude_dialect.read,
@@ -133,4 +134,6 @@ def make_runtime(name: str) -> DialectRuntime:
         load,
         check,
         timeout_unit=info.timeout_unit,
+        event_common={event: common_input(name, event) for event in spec.events},
+        aliases=names[1] if names else {},
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hookwise.config.dialect_hooks import DialectHooks
@@ -46,6 +46,10 @@ class DialectRuntime:
     # together with the frame that names the command)
     finish: Callable[[DialectEvent, DialectEffect, Mapping[str, JSON]], DialectEffect] | None = None
     timeout_unit: str = "s"  # the unit of a handler's ``timeout`` (HostInfo.timeout_unit)
+    # the common fields per event where they differ from the table's (Copilot's camelCase
+    # keys), and the session's field each host-named one takes its value from
+    event_common: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    aliases: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -96,13 +100,13 @@ class DialectRuntime:
         self.spec.event(event)
         defaults = self.spec.input_defaults
         payload: dict[str, JSON] = {}
-        for name in self.spec.common_input:
+        for name in self.event_common.get(event, self.spec.common_input):
             if name == "hook_event_name":
                 payload[name] = event
             elif name in defaults:
                 payload[name] = args.get(name, defaults[name])
             else:
-                payload[name] = base.get(name)
+                payload[name] = base.get(name, base.get(self.aliases.get(name, name)))
         for key, value in args.items():
             if key not in defaults:
                 payload[key] = value

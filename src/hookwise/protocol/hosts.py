@@ -64,6 +64,7 @@ class HostInfo:
         "hook_globs",
         "hooks_layout",
         "install_files",
+        "install_steps",
         "jsonc",
         "module",
         "name",
@@ -105,6 +106,7 @@ class HostInfo:
         trust: str = "",
         hook_globs: dict[str, str] | None = None,
         project_trust: tuple[tuple[str, str], ...] | None = None,
+        install_steps: tuple[str, ...] = ("trust_note", "failure_note"),
     ) -> None:
         self.name = name
         self.title = title
@@ -151,6 +153,14 @@ class HostInfo:
         # None: project hooks run without any trust step (as far as hookwise reads them);
         # else they run only in a trusted folder, and these (VARIABLE, VALUE) trust it
         self.project_trust = project_trust
+        # what ``hookwise install`` does beside writing the hooks (install/plan.py's steps):
+        # "hook_trust" (record the hooks' trusted hashes, Codex), "folder_trust_note" and
+        # "ask_note" (Gemini's folder trust and ask handling, checked against its settings),
+        # "trust_note" and "failure_note" (say when the host runs project hooks, and what a
+        # failing or slow hook does, where hookwise has no checker of the host's own),
+        # "plugin_loading_note" (what the host waits for before it loads any plugin, and the
+        # switches that stop it: plugin_files.loading_notes)
+        self.install_steps = install_steps
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -189,6 +199,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         handler=("command", "timeout", (("name", "hookwise"),)),
         jsonc=True,
         supports=_ALL,
+        install_steps=("folder_trust_note", "ask_note"),
         trust="project and user settings hooks run only in a trusted folder; headless mode "
         "exits 55 in an untrusted one",
     ),
@@ -225,6 +236,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_files={"project": ".claude/settings.json", "user": "settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         supports=_ALL,
+        install_steps=(),
         trust="hooks run in an untrusted workspace too; its project permissions do not",
     ),
     "codex": HostInfo(
@@ -256,6 +268,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             ("env_prefix", "CODEX_", ""),
         ),
         supports=_ALL,
+        install_steps=("hook_trust",),
         trust="hooks run only once their hash is trusted, and project .codex/ loads only in a "
         "trusted project",
     ),
@@ -332,7 +345,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         ),
         handler=("command", "timeout", (("name", "hookwise"),)),
         jsonc=True,
-        supports=frozenset(("hook", "install", "runtime", "scan")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "coverage")),
         trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
         "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
     ),
@@ -378,6 +391,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         # own, and a throw blocks the tool: observed); tests/e2e/plugin-hosts/matrix.json
         failure={"crash": "blocked", "timeout": "blocked"},
         hooks_layout="plugin",
+        install_steps=("trust_note", "failure_note", "plugin_loading_note"),
         handler=("command", "timeout_ms", ()),
         supports=frozenset(("hook", "install", "scan", "coverage")),
         trust="no folder trust: project plugins (.opencode/plugins, from the working directory "
@@ -414,6 +428,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_files={"project": ".kilo/plugins/hookwise.js", "user": "plugins/hookwise.js"},
         failure={"crash": "blocked", "timeout": "blocked"},
         hooks_layout="plugin",
+        install_steps=("trust_note", "failure_note", "plugin_loading_note"),
         handler=("command", "timeout_ms", ()),
         supports=frozenset(("hook", "install", "scan", "coverage")),
         trust="no folder trust: project plugins (.kilo/plugins, legacy .kilocode/plugins) load "

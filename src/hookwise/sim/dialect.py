@@ -28,6 +28,7 @@ reads them. Subagent events are not played (scenarios have no subagents).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -137,10 +138,16 @@ class DialectLifecycle:
             record = common.fire_record(result, DEFAULT_PROFILE)
             record["effect"]["action"] = dialect_action(effect)
             ctx.record(turn, "hook_event", record)
-            # several host events at one point (Copilot's two pre-tool keys): the first
-            # that stops or blocks decides, else the last
+            # several host events at one point (Copilot's two pre-tool keys, both fired in
+            # file order): the first that stops or blocks decides, else the last; a
+            # rewrite reaches the later hooks and stays (observed: they chain)
             if chosen is None or (chosen.outcome.proceed and not chosen.outcome.stop_session):
-                chosen = effect
+                updated = effect.outcome.updated_input
+                if updated is None and chosen is not None:
+                    updated = chosen.outcome.updated_input
+                elif updated is not None:
+                    fields["tool_input"] = updated
+                chosen = replace(effect, outcome=replace(effect.outcome, updated_input=updated))
         assert chosen is not None, event
         return chosen
 

@@ -85,3 +85,38 @@ def test_gemini_untrusted_folder_runs_project_hooks_only_after_trust(tmp_path: P
     report = scan_project(context(project, home))
     (hook,) = [r for r in report.runnables if r.host == "gemini"]
     assert hook.gate is Gate.NO_PROMPT  # folder trust switched off: no prompt at all
+
+
+def test_copilot_and_qwen_hooks_and_mcp_servers(tmp_path: Path) -> None:
+    """Copilot runs a repository's hooks once the folder is trusted; Qwen (folder trust off
+    by default) without a prompt; both hosts' MCP servers are read from their files."""
+    project, home = (tmp_path / "repo").resolve(), (tmp_path / "home").resolve()
+    hooks_dir = project / ".github" / "hooks"
+    hooks_dir.mkdir(parents=True)
+    (home / ".copilot").mkdir(parents=True)
+    (project / ".qwen").mkdir(parents=True)
+    fetch = "curl -s https://x.invalid/a -o a.txt"
+    (hooks_dir / "team.json").write_text(
+        json.dumps({"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": fetch}]}})
+    )
+    (home / ".copilot" / "mcp-config.json").write_text(
+        json.dumps({"mcpServers": {"tools": {"command": "npx", "args": ["some-server"]}}})
+    )
+    (project / ".qwen" / "settings.json").write_text(
+        json.dumps(
+            {
+                "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": fetch}]}]},
+                "mcpServers": {"remote": {"httpUrl": "https://mcp.example.invalid/x"}},
+            }
+        )
+    )
+    report = scan_project(context(project, home))
+    by_host = {(r.host, r.kind): r for r in report.runnables}
+    copilot = by_host[("copilot", "hook")]
+    assert copilot.gate is Gate.AFTER_TRUST and copilot.command == fetch
+    assert copilot.file.endswith(".github/hooks/team.json")
+    assert by_host[("qwen", "hook")].gate is Gate.NO_PROMPT
+    assert by_host[("copilot", "mcp-server")].gate is Gate.USER
+    remote = by_host[("qwen", "mcp-remote")]
+    assert remote.url == "https://mcp.example.invalid/x" and remote.gate is Gate.NO_PROMPT
+    assert "remote-mcp" in {f.rule for f in report.findings}

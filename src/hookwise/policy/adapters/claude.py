@@ -44,9 +44,8 @@ def encode(
 def encode_dialect(
     host: str, decision: Decision, events: list[Event], tables: dict[str, Any]
 ) -> Answer:
-    """Claude Code's answer form, for ``host``'s table (the hosts that copied it, with what
-    their table says they obey: a host that cannot rewrite gets a deny, never an allow
-    that would run the original input)."""
+    """Claude Code's answer form, for ``host``'s table (the hosts that copied it; a host
+    that cannot rewrite turns a rewrite into a deny before this, in its own adapter)."""
     enc = Encoding(host, events, tables)
     pattern = enc.spec["decision"]
     hso = enc.hso
@@ -57,19 +56,6 @@ def encode_dialect(
         if verdict == "deny" or stop is not None or decision.contexts:
             enc.notes.append(f"{host} discards answers to {enc.name}; recorded only")
         return Answer("", "", 0, enc.notes)
-    rewrites = "updatedInput" in enc.spec["specific"]
-    if (
-        pattern == "permission"
-        and decision.updated_input is not None
-        and verdict != "deny"
-        and not rewrites
-    ):
-        verdict = "deny"
-        reason = (
-            f"hookwise: {tables[host]['title']} cannot rewrite a tool's input, and the "
-            f"policy allows this call only rewritten ({reason or 'rewrite rule'})"
-        )
-        enc.notes.append(f"{host} cannot rewrite the input on {enc.name}; answered as deny")
     if pattern == "permission":
         if stop is not None and verdict != "deny":
             # continue:false alone lets the command run first
@@ -78,7 +64,7 @@ def encode_dialect(
             hso["permissionDecision"] = verdict
             if reason:
                 hso["permissionDecisionReason"] = reason
-        if decision.updated_input is not None and verdict in ("ask", "allow") and rewrites:
+        if decision.updated_input is not None and verdict in ("ask", "allow"):
             hso["updatedInput"] = decision.updated_input
     enc.decide_requests_and_blocks(decision, verdict, reason, rewrite_requests=True)
     return enc.finish(decision, stop)

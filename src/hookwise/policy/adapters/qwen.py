@@ -33,4 +33,29 @@ def decode(
 def encode(
     decision: Decision, events: list[Event], tables: dict[str, Any], settings: dict[str, Any]
 ) -> Answer:
-    return encode_dialect(HOST, decision, events, tables)
+    spec = tables[HOST]["events"][events[0].host_event]
+    rewrite = decision.updated_input is not None and decision.decision != "deny"
+    if not (
+        rewrite and spec["decision"] == "permission" and "updatedInput" not in spec["specific"]
+    ):
+        return encode_dialect(HOST, decision, events, tables)
+    # allowing would run the original input: the policy allows this call only rewritten
+    denied = _copy(decision)
+    denied.decision, denied.updated_input = "deny", None
+    denied.reason = (
+        f"hookwise: {tables[HOST]['title']} cannot rewrite a tool's input, and the policy "
+        f"allows this call only rewritten ({decision.reason or 'rewrite rule'})"
+    )
+    answer = encode_dialect(HOST, denied, events, tables)
+    answer.notes.append(
+        f"{HOST} cannot rewrite the input on {events[0].host_event}; answered as deny"
+    )
+    return answer
+
+
+def _copy(decision: Decision) -> Decision:
+    """The decision to encode, apart from the one the audit log records."""
+    copy = type(decision)()
+    for name in type(decision).__slots__:
+        setattr(copy, name, getattr(decision, name))
+    return copy

@@ -142,17 +142,20 @@ def plan_install(
             f"{first['column']}: {first['message']}); until they are fixed hookwise denies "
             "tool calls"
         )
-    if host == "codex":
+    steps = host_info(host).install_steps
+    if "hook_trust" in steps:  # the hooks' file and their trusted hashes (Codex)
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
-    if "runtime" not in host_info(host).supports:
-        # no settings loader to check the host's trust and failure handling against: say them
-        plan.notes.extend((trust_story(host), failure_story(host)))
-    if host_info(host).hooks_layout == "plugin":
+    if "trust_note" in steps:
+        plan.notes.append(trust_story(host))
+    if "failure_note" in steps:
+        plan.notes.append(failure_story(host))
+    if "plugin_loading_note" in steps:  # what the host waits for before loading plugins
         plan.notes.extend(loading_notes(host, scope, project, env))
-    if host == "gemini":
+    if "folder_trust_note" in steps:
         _note_gemini_trust(plan, project, env)
+    if "ask_note" in steps:
         plan.notes.append(gemini_ask_story(policy.get("settings") or {})[1])
     if is_portable_command(command):
         launcher = Path(launcher_path(dict(env)))
@@ -249,7 +252,7 @@ def plan_uninstall(
     path = settings_path(host, scope, project, env)
     edit = _edit(host, path, [])
     plan = InstallPlan(host, scope, path, None, edit)
-    if host == "codex":
+    if "hook_trust" in host_info(host).install_steps:
         _plan_codex(plan, project, env, trust=True, uninstall=True)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))

@@ -1,11 +1,14 @@
 """The hosts' own records of the tool calls they ran: where they are, and who reads each.
 
 Each host keeps a record of every session: Claude Code a transcript per session (and per
-subagent), Codex a rollout, Gemini CLI a chat log, OpenCode and Kilo one SQLite database
-(their protocol module's ``SESSION_DB``, under ``$XDG_DATA_HOME``). One module per format
-reads it (``claude``, ``codex``, ``gemini``, ``session_db``) into one model (``model``:
-:class:`SessionRecord`, :class:`ToolCall`, :class:`HookTrouble`), with a reader that never
-trusts a file (``files``). This module finds each
+subagent), Codex a rollout, Gemini CLI a chat log, Qwen Code a chat record, OpenCode and
+Kilo one SQLite database (their protocol module's ``SESSION_DB``, under
+``$XDG_DATA_HOME``) (GitHub Copilot CLI keeps ``~/.copilot/session-state/<id>/events.jsonl``,
+not read yet: its hook gets ``Bash`` where the record says ``bash``, and the other tools'
+PascalCase names are unknown). One module per format reads it (``claude``, ``codex``,
+``gemini``, ``qwen``, ``session_db``) into one model (``model``: :class:`SessionRecord`,
+:class:`ToolCall`, :class:`HookTrouble`), with a reader that never trusts a file
+(``files``). This module finds each
 host's records and hands each file to its host's reader; ``hookwise coverage`` reads them
 through it.
 """
@@ -21,6 +24,7 @@ from hookwise.scan.transcripts.codex import read_rollout
 from hookwise.scan.transcripts.files import Warnings
 from hookwise.scan.transcripts.gemini import read_chat
 from hookwise.scan.transcripts.model import SessionRecord
+from hookwise.scan.transcripts.qwen import read_chat as read_qwen_chat
 from hookwise.scan.transcripts.session_db import read_session_db
 
 # --------------------------------------------------------------------------- where
@@ -77,6 +81,10 @@ def record_roots(host: str, env: Mapping[str, str]) -> list[Path]:
         return [home / "sessions", home / "archived_sessions"]
     if host == "gemini":
         return [gemini_home(env) / ".gemini" / "tmp"]
+    if host == "qwen":
+        from hookwise.config.host_homes import config_dir
+
+        return [config_dir(host, env) / "projects"]
     raise ValueError(f"unknown host {host!r}")
 
 
@@ -115,6 +123,8 @@ def _is_record(host: str, root: Path, path: Path) -> bool:
         )
     if host == "codex":
         return name.startswith("rollout-") and name.endswith(".jsonl")
+    if host == "qwen":  # projects/<cwd slug>/chats/<session>.jsonl
+        return len(parts) == 3 and parts[1] == "chats" and name.endswith(".jsonl")
     # gemini: tmp/<project>/chats/session-*.json[l] and tmp/<project>/chats/<parent>/<id>.jsonl
     if len(parts) == 3 and parts[1] == "chats":
         return name.startswith("session-") and name.endswith((".json", ".jsonl"))
@@ -133,6 +143,8 @@ def read_records(host: str, path: Path, warnings: list[str]) -> list[SessionReco
             return read_transcript(path, warn)
         if host == "codex":
             return read_rollout(path, warn)
+        if host == "qwen":
+            return read_qwen_chat(path, warn)
         return read_chat(path, warn)
     finally:
         warn.close()
