@@ -11,43 +11,17 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from hookwise.protocol.hosts import HostInfo
-
 
 def _home(env: Mapping[str, str]) -> Path:
     return Path(env.get("HOME") or os.path.expanduser("~"))
 
 
 def config_dir(host: str, env: Mapping[str, str]) -> Path:
-    """The directory a host keeps its user settings in, from its registry row."""
-    from hookwise.protocol.hosts import host as host_info
+    """The directory a host keeps its user settings in, from its registry row
+    (``protocol.hosts.config_path``)."""
+    from hookwise.protocol.hosts import config_path
 
-    return row_dir(host_info(host), env)
-
-
-def row_dir(info: HostInfo, env: Mapping[str, str]) -> Path:
-    """The directory of a registry row (``config_dir``: the variable that moves it, its place
-    under HOME, and whether the variable names HOME itself, as ``$GEMINI_CLI_HOME`` does)."""
-    variable, default, names_home = info.config_dir
-    explicit = env.get(variable) if variable else None
-    if explicit:
-        base = Path(os.path.abspath(explicit))
-        return base / default if names_home else base
-    return _home(env) / default if default else _home(env)
-
-
-def user_file(info: HostInfo, relative: str, env: Mapping[str, str]) -> Path:
-    """One of the row's ``user_files`` (relative to HOME) where the host reads it for
-    ``env``: under its directory when that moved (``$CODEX_HOME/hooks.json``); a file
-    outside that directory stays under HOME."""
-    default = info.config_dir[1]
-    if not default:  # the row's directory is HOME itself, or what its variable names
-        return row_dir(info, env) / relative
-    if relative.startswith(default + "/"):
-        return row_dir(info, env) / relative[len(default) + 1 :]
-    return _home(env) / relative
+    return Path(config_path(host, env))
 
 
 def codex_home(env: Mapping[str, str]) -> Path:
@@ -70,6 +44,4 @@ __all__ = [
     "codex_home",
     "config_dir",
     "gemini_home",
-    "row_dir",
-    "user_file",
 ]

@@ -69,6 +69,9 @@ _COMPILER_SOURCES = (
     "protocol/reference/windsurf.py",
     "protocol/reference/kiro.py",
     "protocol/reference/augment.py",
+    "protocol/js_plugin.py",
+    "protocol/opencode.py",
+    "protocol/kilo.py",
 )
 
 

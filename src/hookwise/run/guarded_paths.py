@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import sys
 
-from hookwise.config.host_homes import user_file
 from hookwise.policy.audit import audit_path, default_path
 from hookwise.policy.cache import cache_dir
 from hookwise.policy.trust.scopes import (
@@ -30,7 +29,7 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
-from hookwise.protocol.hosts import HOSTS, HostInfo
+from hookwise.protocol.hosts import HOSTS, HostInfo, row_user_path
 
 STATE = "state"  # hookwise's own files: policy, trust, data, caches; a hard link is replaced
 HOST = "host"  # a host's settings or trust: a hard link is replaced
@@ -283,13 +282,27 @@ def _host_project(directory: str, files: tuple[str, ...], title: str) -> list[Gu
     return out
 
 
+def _plugin_dirs(directory: str, dirs: tuple[str, ...], title: str) -> list[Guarded]:
+    """A project's plugin directories (every file in one runs in the host): each bound
+    read-only, or its config folder made empty when that is missing."""
+    out: list[Guarded] = []
+    for name in dirs:
+        folder = os.path.join(directory, name.partition("/")[0])
+        if not os.path.lexists(folder):
+            if all(g.path != folder for g in out):
+                out.append(Guarded(folder, HOST, f"{title} project plugins", directory=True))
+            continue
+        out.append(Guarded(os.path.join(directory, name), HOST, f"{title} plugins", directory=True))
+    return out
+
+
 def _neutral(name: str) -> bytes:
     return NEUTRAL_TOML if name.endswith(".toml") else NEUTRAL_JSON
 
 
 def _user_path(host: HostInfo, file: str, env: dict[str, str]) -> str:
     """A host's user-scope file where ``env`` moves its directory (the row's ``config_dir``)."""
-    return os.path.abspath(user_file(host, file, env))
+    return os.path.abspath(row_user_path(host, file, env))
 
 
 def _host_dirs(env: dict[str, str]) -> dict[str, str]:
@@ -309,7 +322,11 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
     for host in HOSTS.values():
         stores: list[str] = []
         for file in host.user_files:
-            entry = _host_file(_user_path(host, file, env), host.title, "user")
+            path = _user_path(host, file, env)
+            if host.hooks_layout == "plugin":  # a plugins directory: every file in it runs
+                out.append(Guarded(path, HOST, f"{host.title} user plugins", directory=True))
+                continue
+            entry = _host_file(path, host.title, "user")
             out.append(entry)
             folder = entry.path if entry.directory else os.path.dirname(entry.path)
             if folder not in stores:
@@ -347,6 +364,9 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
     ]
     for directory in between:
         for host in HOSTS.values():
+            if host.hooks_layout == "plugin":
+                out += _plugin_dirs(directory, host.project_files, host.title)
+                continue
             out += _host_project(directory, host.project_files, host.title)
         out.append(Guarded(os.path.join(directory, ".mcp.json"), HOST, "project MCP servers"))
     return out

@@ -101,7 +101,18 @@ def test_delivery_warnings_name_the_host() -> None:
     # every host whose pre-tool answer has no context field; Claude Code, Codex, Copilot
     # (additionalContext) and Cline (contextModification) pass it
     named = {m.split(": ", 1)[1].split(" ", 1)[0] for m in messages}
-    assert named == {"gemini", "qwen", "droid", "cursor", "crush", "windsurf", "kiro", "augment"}
+    assert named == {
+        "gemini",
+        "qwen",
+        "opencode",
+        "kilo",
+        "droid",
+        "cursor",
+        "crush",
+        "windsurf",
+        "kiro",
+        "augment",
+    }
 
 
 def test_non_utf8_and_bom(tmp_path: Path) -> None:

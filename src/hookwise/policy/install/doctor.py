@@ -40,6 +40,8 @@ from hookwise.policy.install.plan import (
     reference_story,
     trust_story,
 )
+from hookwise.policy.install.plugin_doctor import plugin_checks, plugin_reading
+from hookwise.policy.install.plugin_files import plugin_handlers
 from hookwise.policy.install.registrations import (
     MATCH_ALL,
     policy_events,
@@ -374,11 +376,13 @@ def layout_handlers(host: str, path: Path, text: str) -> list[tuple[str, str, An
     """hookwise's handlers in one file the host reads, as (event, origin, matcher, handler),
     for each of the registry's ``hooks_layout``s; a file that does not parse raises."""
     info = host_info(host)
-    if info.hooks_layout == "flat":
-        return [
-            (event, f"{path}#/hooks/{event}/{i}", None, h)
-            for event, i, h in own_file_handlers(text, info.handler[0])
-        ]
+    if info.hooks_layout in ("flat", "plugin"):
+        own = (
+            plugin_handlers(text, host)
+            if info.hooks_layout == "plugin"
+            else own_file_handlers(text, info.handler[0])
+        )
+        return [(event, f"{path}#/hooks/{event}/{i}", None, h) for event, i, h in own]
     if info.hooks_layout == "script":
         command = script_command(text)
         if command is None:
@@ -593,6 +597,8 @@ def run_command(
 
 def host_reading(host: str, event: str, test: SelfTest) -> str | None:
     """Why ``host`` would not accept this answer as a valid one; None when it would."""
+    if host_info(host).hooks_layout == "plugin":  # hookwise's plugin answers for the host
+        return plugin_reading(event, test.stdout, test.exit_code)
     from hookwise.policy.adapters import adapter
 
     own = getattr(adapter(host), "answer_problem", None)
@@ -743,6 +749,9 @@ def check_host(
         report.add("info", "reference", reference_story(host))
     if "runtime" not in host_info(host).supports:
         report.add("info", "trust", trust_story(host))
+    if host_info(host).hooks_layout == "plugin":
+        for status, name, detail in plugin_checks(host, project, env, compiled, registered):
+            report.add(status, name, detail)
     running = [r for r in registered if r.runs]
     unseen: dict[str, list[str]] = {}
     for origin in sorted(written - {r.origin for r in registered} - loaded.merged):

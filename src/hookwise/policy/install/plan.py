@@ -10,7 +10,6 @@ written. :func:`write_plan` writes the changed files atomically, in order.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from collections.abc import Mapping
@@ -35,6 +34,7 @@ from hookwise.policy.install.hook_script import edit_script
 from hookwise.policy.install.hooks_edit import HooksEdit, edit_hooks, find_hookwise
 from hookwise.policy.install.launcher import hook_command, launcher_text
 from hookwise.policy.install.own_file import edit_own_file
+from hookwise.policy.install.plugin_files import edit_plugin_file, loading_notes
 from hookwise.policy.install.registrations import policy_events, registrations, timeout_seconds
 from hookwise.policy.install.targets import settings_path
 from hookwise.policy.trust.scopes import launcher_path
@@ -50,6 +50,9 @@ class FileChange:
     mode: int | None = None  # set on the written file (the launcher is executable)
     deleted: bool = False
     """Uninstall left the file empty: it is removed rather than left as ``{}`` debris."""
+    root: Path | None = None
+    """Of a deleted file: the directories between it and ``root`` that this leaves empty
+    go too (what install made); ``root`` itself stays. None: only the file's own."""
 
     @property
     def changed(self) -> bool:
@@ -156,6 +159,8 @@ def plan_install(
         plan.notes.append(failure_story(host))
     if host_info(host).verified == "reference":  # built from the host's published reference
         plan.notes.append(reference_story(host))
+    if "plugin_loading_note" in steps:  # what the host waits for before loading plugins
+        plan.notes.extend(loading_notes(host, scope, project, env))
     if "folder_trust_note" in steps:
         _note_gemini_trust(plan, project, env)
     if "ask_note" in steps:
@@ -170,12 +175,15 @@ def plan_install(
 
 def _edit(host: str, path: Path, desired: list[Any]) -> HooksEdit:
     """hookwise's entries in the host's file made ``desired``: a ``hooks`` object edited in
-    place, or a file of hookwise's own (the registry's ``hooks_layout``)."""
+    place, a hook file of hookwise's own, or hookwise's plugin (the registry's
+    ``hooks_layout``)."""
     info = host_info(host)
     if info.hooks_layout == "flat":
         return edit_own_file(_read(path), str(path), desired, info.handler[0])
     if info.hooks_layout == "script":
         return edit_script(_read(path), str(path), desired, host, path.name)
+    if info.hooks_layout == "plugin":
+        return edit_plugin_file(_read(path), str(path), desired, host)
     return edit_hooks(
         _read(path), str(path), desired, jsonc=info.jsonc, top=info.hooks_layout == "top"
     )
@@ -271,8 +279,14 @@ def plan_uninstall(
         _plan_codex(plan, project, env, trust=True, uninstall=True)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
-    if host_info(host).hooks_layout in ("flat", "script") and edit.before is not None:
-        plan.changes[-1].deleted = True  # hookwise's own file: removing it is the undo
+    layout = host_info(host).hooks_layout
+    if layout in ("flat", "script", "plugin"):  # a file of hookwise's own
+        if edit.after == "" and edit.before:  # removing it is the undo
+            plan.changes[-1].deleted = True
+            if scope == "project":  # the directories install made there, when left empty
+                plan.changes[-1].root = project
+            elif layout == "plugin":  # the host's own directory stays
+                plan.changes[-1].root = path.parent
         return plan
     if edit.removed:
         for change in plan.changes:
@@ -335,6 +349,19 @@ def _plan_codex(
 # --------------------------------------------------------------------------- writing
 
 
+def _prune(directory: Path, root: Path | None) -> None:
+    """Remove ``directory`` and its parents below ``root`` while they are empty (the
+    ``.gemini/`` or ``.opencode/plugins/`` install made); without a root, ``directory``."""
+    while root is None or (directory != root and directory.is_relative_to(root)):
+        try:
+            directory.rmdir()
+        except OSError:  # not empty (or not ours to remove): the rest stays
+            return
+        if root is None:
+            return
+        directory = directory.parent
+
+
 def write_plan(plan: InstallPlan) -> list[Path]:
     """Write the plan's changed files in order; the paths written."""
     written: list[Path] = []
@@ -344,8 +371,7 @@ def write_plan(plan: InstallPlan) -> list[Path]:
         try:
             if change.deleted:
                 change.path.unlink(missing_ok=True)
-                with contextlib.suppress(OSError):  # the .gemini/ install created, if empty
-                    change.path.parent.rmdir()
+                _prune(change.path.parent, change.root)
                 written.append(change.path)
                 continue
             write_text_atomic(change.path, change.after, follow_symlinks=True)
