@@ -72,9 +72,17 @@ E2E_STAMP := $(E2E_CLIS)/node_modules/.hookwise-installed
 # refuses any other version.
 E2E_HOSTS_STAMP := $(E2E_CLIS)/hosts/node_modules/.hookwise-installed
 export HOOKWISE_E2E_CLIS := $(E2E_CLIS)
+# Factory Droid and Cline (tests/e2e/more_hosts.py): their linux-x64 binary packages, own dir
+E2E_MORE_CLIS ?= $(or $(HOOKWISE_E2E_MORE_CLIS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hookwise/e2e-more-hosts)
+E2E_MORE_STAMP := $(E2E_MORE_CLIS)/node_modules/.hookwise-installed
+export HOOKWISE_E2E_MORE_CLIS := $(E2E_MORE_CLIS)
+# OpenCode and Kilo (the plugin hosts, tests/e2e/plugin_hosts.py): their own pins and directory
+E2E_PLUGIN_CLIS ?= $(or $(HOOKWISE_E2E_PLUGIN_CLIS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hookwise/e2e-plugin-hosts)
+E2E_PLUGIN_STAMP := $(E2E_PLUGIN_CLIS)/node_modules/.hookwise-installed
+export HOOKWISE_E2E_PLUGIN_CLIS := $(E2E_PLUGIN_CLIS)
 .PHONY: e2e-install
 
-e2e-install: $(if $(shell command -v npm 2>/dev/null),$(E2E_STAMP) $(E2E_HOSTS_STAMP))
+e2e-install: $(if $(shell command -v npm 2>/dev/null),$(E2E_STAMP) $(E2E_HOSTS_STAMP) $(E2E_MORE_STAMP) $(E2E_PLUGIN_STAMP))
 	@command -v npm >/dev/null 2>&1 || echo "e2e-install: npm not found; the real-CLI tests will skip"
 
 $(E2E_STAMP): tests/e2e/package.json tests/e2e/package-lock.json
@@ -82,9 +90,25 @@ $(E2E_STAMP): tests/e2e/package.json tests/e2e/package-lock.json
 	@cd $(E2E_CLIS) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
 	@touch $@
 
+$(E2E_PLUGIN_STAMP): tests/e2e/plugin-hosts/package.json tests/e2e/plugin-hosts/package-lock.json
+	@mkdir -p $(E2E_PLUGIN_CLIS) && cp tests/e2e/plugin-hosts/package.json tests/e2e/plugin-hosts/package-lock.json $(E2E_PLUGIN_CLIS)/
+	@# `npm install` with the copied lock, not `npm ci`: opencode-ai lists a binary package per
+	@# platform and the registry here lacks the other platforms' ones, so they are not in the
+	@# lock and `npm ci` refuses it; the locked versions are kept (tests/e2e/plugin_hosts.py
+	@# checks them)
+	@cd $(E2E_PLUGIN_CLIS) && npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+
 $(E2E_HOSTS_STAMP): tests/e2e/hosts/package.json tests/e2e/hosts/package-lock.json
 	@mkdir -p $(E2E_CLIS)/hosts && cp tests/e2e/hosts/package.json tests/e2e/hosts/package-lock.json $(E2E_CLIS)/hosts/
 	@cd $(E2E_CLIS)/hosts && npm install --ignore-scripts --no-audit --no-fund --no-save --loglevel=error >/dev/null
+	@touch $@
+
+$(E2E_MORE_STAMP): tests/e2e/more-hosts/package.json tests/e2e/more-hosts/package-lock.json
+	@mkdir -p $(E2E_MORE_CLIS) && cp tests/e2e/more-hosts/package.json tests/e2e/more-hosts/package-lock.json $(E2E_MORE_CLIS)/
+	@# both are optional linux-x64 packages holding their binary (no install script): npm
+	@# skips them elsewhere and the tests say so
+	@cd $(E2E_MORE_CLIS) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
 	@touch $@
 
 # A throwaway PostgreSQL server for the tests: no root or systemd needed to run it (as root it

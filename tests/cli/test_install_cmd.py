@@ -125,8 +125,8 @@ def test_a_broken_settings_file_is_an_error_naming_the_place(env: Env) -> None:
 
 
 def test_unknown_host_is_a_usage_error(env: Env) -> None:
-    result = env.run("install", "cursor")
-    assert result.exit_code == 2 and "'cursor' is not one of" in result.output
+    result = env.run("install", "vim")
+    assert result.exit_code == 2 and "'vim' is not one of" in result.output
 
 
 def test_doctor_exit_codes_and_json(env: Env) -> None:

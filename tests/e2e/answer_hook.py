@@ -3,7 +3,8 @@
     answer_hook.py '<answer JSON>'
 
 The answer is ``{"exit": N, "stdout": "...", "stderr": "..."}``: the text is written as is
-(UTF-8, no newline added) and the process exits with N. With ``"quiet_if_stop_hook_active":
+(UTF-8, no newline added) and the process exits with N, after ``"sleep"`` seconds when given
+(a hook slower than the host's timeout). With ``"quiet_if_stop_hook_active":
 true`` it answers nothing (exit 0) when its input says ``stop_hook_active: true``, the loop
 guard a Stop hook needs on hosts that fire Stop again after a block. ``"sleep": S`` sleeps S
 seconds before answering (a hook that outlives the host's timeout).

@@ -11,7 +11,8 @@ Two parts, both marker ``e2e`` (the pinned CLIs of tests/e2e/hosts/, `make e2e-i
   context, and the failure path (a validator that outlives its own timeout: hookwise
   answers with a deny in the host's JSON before the host's timeout, which install wrote
   above every wait of hookwise). Each is judged by what ran (the marker files), what the
-  model read (the requests the fake model received) and the audit log.
+  model read (the requests the fake model received) and the audit log; for Qwen Code also
+  by ``hookwise coverage``, which reads Qwen's own record of the call against that log.
 
 What each CLI did, observed with Copilot CLI 1.0.102 and Qwen Code 0.24.4:
 
@@ -34,6 +35,7 @@ from typing import Any
 
 import pytest
 
+from hookwise.protocol.hosts import hosts_with
 from tests.e2e import clis, host_matrix
 from tests.e2e.observe import find_segment, is_turn_request
 from tests.e2e.record import load_fixtures, stable_view
@@ -205,7 +207,7 @@ def test_policy_scenario_in_the_real_cli(cli: str, scenario: str, tmp_path: Path
     elif scenario == "context":
         assert marker, f"a context rule blocked the command{why}"
         assert find_segment(turns, f"{TOKEN}-CONTEXT") is not None, f"no context{why}"
-    else:
+    elif scenario == "slow-validator":
         assert not marker, f"the command ran although its check never finished{why}"
         assert find_segment(after, "timed out after 3 s") is not None, f"no reason{why}"
         records = [r for r in audit_records(layout) if r.get("event") == "PreToolUse"]
@@ -213,3 +215,8 @@ def test_policy_scenario_in_the_real_cli(cli: str, scenario: str, tmp_path: Path
         # hookwise answered well before the host would have given up on it
         latency_s = float(records[0]["latency_ms"]) / 1000.0
         assert latency_s < _installed_timeout_s(cli, layout) - 5, (latency_s, why)
+    if cli in hosts_with("coverage"):
+        # the host's own record of the call against the audit log: every call decided
+        done = hookwise(["coverage", "--host", cli], user_env(cli, layout), layout.proj)
+        assert done.returncode == 0, f"{done.stdout}{done.stderr}{why}"
+        assert "0 UNGUARDED" in done.stdout or "1 guarded" in done.stdout, done.stdout

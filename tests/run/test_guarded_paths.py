@@ -79,6 +79,29 @@ def test_the_world_s_files_are_guarded(world: World) -> None:
     assert any(g.role == guarded.CODE and g.path.endswith("/hookwise") for g in found.values())
 
 
+def test_every_registry_row_is_guarded_plugin_directories_as_directories(tmp_path: Path) -> None:
+    """Rows past the first three (Copilot, Qwen, OpenCode, Kilo) are guarded from their own
+    config_dir; a plugin host's plugins directories stay read-only (every file in one runs in
+    the host, hookwise's plugin among them)."""
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (project / ".opencode" / "plugins").mkdir(parents=True)
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(tmp_path / "xdg"), "COPILOT_HOME": "/cp"}
+    found = {g.path: g for g in guarded.guarded_paths(env, str(project))}
+    for path in (
+        "/cp/hooks/hookwise.json",
+        str(home / ".qwen/settings.json"),
+        str(tmp_path / "xdg/opencode/plugins"),
+        str(tmp_path / "xdg/kilo/plugin"),
+        str(project / ".opencode/plugins"),
+        str(project / ".opencode/plugin"),
+        str(project / ".kilo"),  # missing: the folder itself is made empty
+    ):
+        assert path in found, path
+    assert found[str(project / ".opencode/plugins")].directory
+    assert found[str(tmp_path / "xdg/opencode/plugins")].directory
+    assert str(project / ".kilo/plugins") not in found
+
+
 def test_the_project_walk_passes_nested_repositories(tmp_path: Path) -> None:
     outer = tmp_path / "outer"
     inner = outer / "vendor/inner"
@@ -240,6 +263,8 @@ class _Row:
         self.name, self.title = name, name.title()
         self.project_files, self.user_files = project, user
         self.env_files = ((".newhost/.env",), (".newhost.env",), True)
+        self.config_dir = (None, f".{name}", "")
+        self.hooks_layout = "groups"
 
 
 def test_a_host_added_to_the_registry_is_guarded_unchanged(

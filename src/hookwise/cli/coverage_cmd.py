@@ -46,7 +46,7 @@ def coverage(
     """Find every tool call an agent ran that `hookwise hook` never decided on, and why.
 
     Reads the agents' own records (Claude Code transcripts, Codex rollouts, Gemini CLI chat
-    logs) and hookwise's audit log. Exit 1 when a call was unguarded.
+    logs, Qwen Code chat records) and hookwise's audit log. Exit 1 when a call was unguarded.
     """
     from hookwise.cli.policy_cmd import parse_since
     from hookwise.scan.coverage import build_report

@@ -18,16 +18,10 @@ def _home(env: Mapping[str, str]) -> Path:
 
 def config_dir(host: str, env: Mapping[str, str]) -> Path:
     """The directory a host keeps its user settings in, from its registry row
-    (``config_dir``: the variable that moves it, its place under HOME, and whether the
-    variable names HOME itself, as ``$GEMINI_CLI_HOME`` does)."""
-    from hookwise.protocol.hosts import host as host_info
+    (``protocol.hosts.config_path``)."""
+    from hookwise.protocol.hosts import config_path
 
-    variable, default, names_home = host_info(host).config_dir
-    explicit = env.get(variable) if variable else None
-    if explicit:
-        base = Path(os.path.abspath(explicit))
-        return base / default if names_home else base
-    return _home(env) / default if default else _home(env)
+    return Path(config_path(host, env))
 
 
 def codex_home(env: Mapping[str, str]) -> Path:
@@ -45,4 +39,9 @@ def gemini_home(env: Mapping[str, str]) -> Path:
     return Path(os.path.abspath(explicit)) if explicit else _home(env)
 
 
-__all__ = ["claude_config_dir", "codex_home", "config_dir", "gemini_home"]
+__all__ = [
+    "claude_config_dir",
+    "codex_home",
+    "config_dir",
+    "gemini_home",
+]

@@ -127,7 +127,8 @@ def load_host_hooks(
         if not exists or document is None:
             continue
         loaded.files.append(path)
-        hooks = _as_groups(info, document.get("hooks"))
+        # "top": the event keys are the file's own (Droid); else under "hooks"
+        hooks = _as_groups(info, document if info.hooks_layout == "top" else document.get("hooks"))
         clean = clean_hooks(
             hooks,
             str(path),

@@ -62,6 +62,16 @@ _COMPILER_SOURCES = (
     "protocol/hosts.py",
     "protocol/copilot.py",
     "protocol/qwen.py",
+    "protocol/droid.py",
+    "protocol/cline.py",
+    "protocol/reference/cursor.py",
+    "protocol/reference/crush.py",
+    "protocol/reference/windsurf.py",
+    "protocol/reference/kiro.py",
+    "protocol/reference/augment.py",
+    "protocol/js_plugin.py",
+    "protocol/opencode.py",
+    "protocol/kilo.py",
 )
 
 

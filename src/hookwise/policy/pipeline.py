@@ -111,6 +111,7 @@ def decode_payload(
     outcome: Outcome,
 ) -> None:
     """Fill ``outcome.host/host_event/events``; raises DecodeError."""
+    outcome.host = platform  # (known before the payload is: the failure's form)
     if not isinstance(payload, dict):
         raise DecodeError("the payload is not a JSON object")
     host = platform or detect_platform(payload, tables, env)

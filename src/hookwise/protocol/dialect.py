@@ -23,6 +23,9 @@ class Decision(Enum):
     # GitHub Copilot CLI's own (camelCase) forms, at the top level of the answer
     TOP_PERMISSION = "top_permission"  # permissionDecision, permissionDecisionReason, modifiedArgs
     TOP_BEHAVIOR = "top_behavior"  # behavior allow/deny, message, interrupt
+    CANCEL = "cancel"  # Cline: {"cancel": true} stops the call (and the run)
+    EXIT2 = "exit2"  # exit 2 + stderr is the only deny (Windsurf, Kiro, Augment)
+    CURSOR = "cursor"  # Cursor: top-level permission allow/deny/ask + user/agent_message
 
 
 class Exit2(Enum):

@@ -16,14 +16,45 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any, Final, Literal
 
     from hookwise.protocol.dialect import DialectSpec
 
-    Host = Literal["gemini", "claude", "codex", "copilot", "qwen"]
+    Host = Literal[
+        "gemini",
+        "claude",
+        "codex",
+        "copilot",
+        "qwen",
+        "opencode",
+        "kilo",
+        "droid",
+        "cline",
+        "cursor",
+        "crush",
+        "windsurf",
+        "kiro",
+        "augment",
+    ]
     """The hosts' names, for type checks and request schemas (the same as HOST_NAMES)."""
 
-HOST_NAMES: Final[tuple[Host, ...]] = ("gemini", "claude", "codex", "copilot", "qwen")
+HOST_NAMES: Final[tuple[Host, ...]] = (
+    "gemini",
+    "claude",
+    "codex",
+    "copilot",
+    "qwen",
+    "opencode",
+    "kilo",
+    "droid",
+    "cline",
+    "cursor",
+    "crush",
+    "windsurf",
+    "kiro",
+    "augment",
+)
 
 # ``attended``: how a hook can tell an interactive session (a person can answer the host's
 # own prompt) from a headless one (``claude -p``, ``gemini -p``, ``codex exec``), observed
@@ -80,6 +111,7 @@ class HostInfo:
         "tools",
         "trust",
         "user_files",
+        "verified",
     )
 
     def __init__(  # noqa: PLR0917 - one row of the table, in column order
@@ -96,12 +128,12 @@ class HostInfo:
         attended: tuple[str, ...] | None = None,
         *,
         tools: dict[str, str],
-        config_dir: tuple[str | None, str, bool],
+        config_dir: tuple[str | None, str, str],
         install_files: dict[str, str],
         failure: dict[str, str],
         detect: tuple[tuple[str, str, str], ...] = (),
-        hooks_layout: Literal["groups", "flat"] = "groups",
-        handler: tuple[str, str, tuple[tuple[str, str], ...]] = ("command", "timeout", ()),
+        hooks_layout: Literal["groups", "flat", "top", "script", "plugin"] = "groups",
+        handler: tuple[str, str, tuple[tuple[str, str | bool], ...]] = ("command", "timeout", ()),
         jsonc: bool = False,
         supports: frozenset[str] = frozenset(),
         trust: str = "",
@@ -109,6 +141,7 @@ class HostInfo:
         project_trust: tuple[tuple[str, str], ...] | None = None,
         install_steps: tuple[str, ...] = ("trust_note", "failure_note"),
         env_files: tuple[tuple[str, ...], tuple[str, ...], bool] = ((), (), False),
+        verified: str = "observed",
     ) -> None:
         self.name = name
         self.title = title
@@ -122,20 +155,27 @@ class HostInfo:
         self.attended = attended  # how a hook tells an interactive session (see above)
         # the host's tool names -> hookwise's canonical tools (MCP and unknown keep theirs)
         self.tools = tools
-        # (variable naming it, default under HOME, whether the variable names HOME itself)
+        # (variable that moves it, its default place under HOME, its place under the
+        # variable's directory: "" when the variable names it, "opencode" under
+        # $XDG_CONFIG_HOME; $GEMINI_CLI_HOME names HOME itself, where Gemini's default is "")
         self.config_dir = config_dir
         # scope -> the file ``hookwise install`` writes: "project" relative to the project,
         # "user" relative to config_dir
         self.install_files = install_files
         # what the host does with the tool when a pre-tool hook "crash"es (exit 1) or hits
-        # its "timeout": "runs" (fails open) or "blocked" (fails closed), as observed
+        # its "timeout": "runs" (fails open) or "blocked" (fails closed), as observed;
+        # "waits": there is no timeout; "note": what else install and doctor say
         self.failure = failure
         # what tells this host's payload from another's with the same event name, tried in
         # order (adapters.detect_platform): ("fields", "A B", EXCEPT): the payload has every
         # field named, unless its event is EXCEPT; ("env", NAME, ""), ("env_prefix", P, "");
         # ("unnamed", FIELD, ""): a payload that names no event but has FIELD is this host's
         self.detect = detect
-        # "groups": event -> [{matcher, hooks: [handler]}]; "flat": event -> [handler]
+        # "groups": event -> [{matcher, hooks: [handler]}] under "hooks"; "top": the same
+        # with the event keys at the file's top level (Droid); "flat": event -> [handler]
+        # in a file of hookwise's own; "script": an executable hook file of hookwise's own
+        # named after the event (Cline); "plugin": no hooks settings, hookwise's JavaScript
+        # plugin file holds the handler (policy/install/plugin_files.py)
         self.hooks_layout = hooks_layout
         # (command key, timeout key, fixed keys) of one command handler
         self.handler = handler
@@ -155,9 +195,14 @@ class HostInfo:
         # "hook_trust" (record the hooks' trusted hashes, Codex), "folder_trust_note" and
         # "ask_note" (Gemini's folder trust and ask handling, checked against its settings),
         # "trust_note" and "failure_note" (say when the host runs project hooks, and what a
-        # failing or slow hook does, where hookwise has no checker of the host's own)
+        # failing or slow hook does, where hookwise has no checker of the host's own),
+        # "plugin_loading_note" (what the host waits for before it loads any plugin, and the
+        # switches that stop it: plugin_files.loading_notes)
         self.install_steps = install_steps
         self.env_files = env_files  # dotenv files loaded at start, exported to hooks (above)
+        # "observed": its table was checked on the real CLI offline; "reference": built from
+        # its published reference only (no CLI runs here), which docs and doctor say
+        self.verified = verified
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -189,7 +234,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "write_todos": "todo",
             "activate_skill": "skill",
         },
-        config_dir=("GEMINI_CLI_HOME", "", True),
+        config_dir=("GEMINI_CLI_HOME", "", ""),
         install_files={"project": ".gemini/settings.json", "user": ".gemini/settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(("fields", "timestamp", ""), ("env", "GEMINI_SESSION_ID", "")),
@@ -230,7 +275,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "NotebookRead": "read",
             "Skill": "skill",
         },
-        config_dir=("CLAUDE_CONFIG_DIR", ".claude", False),
+        config_dir=("CLAUDE_CONFIG_DIR", ".claude", ""),
         install_files={"project": ".claude/settings.json", "user": "settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         supports=_ALL,
@@ -257,7 +302,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "view_image": "read",
             "web_search": "web_search",
         },
-        config_dir=("CODEX_HOME", ".codex", False),
+        config_dir=("CODEX_HOME", ".codex", ""),
         install_files={"project": ".codex/hooks.json", "user": "hooks.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(
@@ -294,7 +339,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "web_fetch": "web_fetch",
             "task": "task",
         },
-        config_dir=("COPILOT_HOME", ".copilot", False),
+        config_dir=("COPILOT_HOME", ".copilot", ""),
         install_files={"project": ".github/hooks/hookwise.json", "user": "hooks/hookwise.json"},
         failure={"crash": "blocked", "timeout": "runs"},
         detect=(("unnamed", "sessionId", ""), ("env", "COPILOT_CLI", "")),
@@ -334,7 +379,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "task": "task",
             "skill": "skill",
         },
-        config_dir=(None, ".qwen", False),
+        config_dir=(None, ".qwen", ""),
         install_files={"project": ".qwen/settings.json", "user": "settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(
@@ -343,10 +388,334 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         ),
         handler=("command", "timeout", (("name", "hookwise"),)),
         jsonc=True,
-        supports=frozenset(("hook", "install", "runtime", "scan")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "coverage")),
         trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
         "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
         env_files=((".codex/.env",), (), True),
+    ),
+    "opencode": HostInfo(
+        "opencode",
+        "OpenCode",
+        # no hooks settings: the plugin directories of its config directories hold what it
+        # runs on its own (protocol/opencode.py: PLUGIN_DIRS, and the settings' ``plugin``)
+        (".opencode/plugins", ".opencode/plugin"),
+        (".config/opencode/plugins", ".config/opencode/plugin"),
+        "ms",  # the timeout hookwise's plugin bounds its hook with (the host has none)
+        "tool.execute.before",
+        "bash",
+        "hookwise.protocol.opencode",
+        "OPENCODE",
+        # Observed in the tool list `opencode run` offers the model: bash, read, write, edit,
+        # glob, grep, task, webfetch, todowrite, skill. From OpenCode's reference (offered for
+        # some models only): apply_patch, multiedit, list, websearch, codesearch. MCP tools
+        # arrive as mcp__server__tool (the plugin renames them).
+        tools={
+            "bash": "shell",
+            "read": "read",
+            "write": "write",
+            "edit": "edit",
+            "multiedit": "edit",
+            "apply_patch": "edit",
+            "glob": "glob",
+            "grep": "grep",
+            "list": "ls",
+            "task": "task",
+            "webfetch": "web_fetch",
+            "websearch": "web_search",
+            "codesearch": "web_search",
+            "todowrite": "todo",
+            "skill": "skill",
+        },
+        config_dir=("XDG_CONFIG_HOME", ".config/opencode", "opencode"),
+        install_files={
+            "project": ".opencode/plugins/hookwise.js",
+            "user": "plugins/hookwise.js",
+        },
+        # what hookwise's plugin does (the host waits for a plugin with no timeout of its
+        # own, and a throw blocks the tool: observed); tests/e2e/plugin-hosts/matrix.json
+        failure={"crash": "blocked", "timeout": "blocked"},
+        hooks_layout="plugin",
+        install_steps=("trust_note", "failure_note", "plugin_loading_note"),
+        handler=("command", "timeout_ms", ()),
+        supports=frozenset(("hook", "install", "scan", "coverage")),
+        trust="no folder trust: project plugins (.opencode/plugins, from the working directory "
+        "up to the worktree root) load in every folder, unless OPENCODE_PURE or "
+        "OPENCODE_DISABLE_PROJECT_CONFIG is set",
+    ),
+    "kilo": HostInfo(
+        "kilo",
+        "Kilo Code",
+        (".kilo/plugins", ".kilo/plugin", ".kilocode/plugins", ".kilocode/plugin"),
+        (".config/kilo/plugins", ".config/kilo/plugin"),
+        "ms",
+        "tool.execute.before",
+        "bash",
+        "hookwise.protocol.kilo",
+        "KILO",
+        # Observed in the tool list `kilo run` offers the model. background_process starts a
+        # command (its ``command`` argument) that keeps running: a shell. board_*, cron_*,
+        # *_wakeup, goal, link_pr, kilo_local_recall keep their names.
+        tools={
+            "bash": "shell",
+            "background_process": "shell",
+            "read": "read",
+            "write": "write",
+            "edit": "edit",
+            "glob": "glob",
+            "grep": "grep",
+            "task": "task",
+            "webfetch": "web_fetch",
+            "todowrite": "todo",
+            "skill": "skill",
+        },
+        config_dir=("XDG_CONFIG_HOME", ".config/kilo", "kilo"),
+        install_files={"project": ".kilo/plugins/hookwise.js", "user": "plugins/hookwise.js"},
+        failure={"crash": "blocked", "timeout": "blocked"},
+        hooks_layout="plugin",
+        install_steps=("trust_note", "failure_note", "plugin_loading_note"),
+        handler=("command", "timeout_ms", ()),
+        supports=frozenset(("hook", "install", "scan", "coverage")),
+        trust="no folder trust: project plugins (.kilo/plugins, legacy .kilocode/plugins) load "
+        "in every folder, unless KILO_PURE or KILO_DISABLE_PROJECT_CONFIG is set",
+    ),
+    "droid": HostInfo(
+        "droid",
+        "Factory Droid",
+        (".factory/hooks.json", ".factory/hooks/hooks.json"),  # (the second: legacy, still read)
+        (".factory/hooks.json",),
+        "s",
+        "PreToolUse",
+        "Execute",
+        "hookwise.protocol.droid",
+        "DROID",
+        tools={
+            "Execute": "shell",
+            "Read": "read",
+            "Create": "write",
+            "Edit": "edit",
+            "MultiEdit": "edit",
+            "ApplyPatch": "edit",
+            "LS": "ls",
+            "Grep": "grep",
+            "Glob": "glob",
+            "FetchUrl": "web_fetch",
+            "WebSearch": "web_search",
+            "Task": "task",
+            "TodoWrite": "todo",
+        },
+        config_dir=(None, ".factory", ""),
+        install_files={"project": ".factory/hooks.json", "user": "hooks.json"},
+        failure={
+            "crash": "runs",
+            "timeout": "runs",
+            "note": "Droid's ask does not block (hookwise answers it with ask_fallback), and "
+            "an allow runs the call even in read-only droid exec (sent only for an allow rule)",
+        },
+        detect=(("env", "FACTORY_PROJECT_DIR", ""), ("env", "DROID_PROJECT_DIR", "")),
+        hooks_layout="top",
+        supports=frozenset(("hook", "install", "scan")),
+        trust="project hooks (.factory/hooks.json) run without a trust step; an organisation's "
+        "Hooks Policy can make Droid ignore every hook it does not manage",
+    ),
+    "cline": HostInfo(
+        "cline",
+        "Cline",
+        # every executable file in these directories is a hook, named after its event
+        (".clinerules/hooks/*",),
+        (".cline/hooks/*",),
+        "s",
+        "PreToolUse",
+        "run_commands",
+        "hookwise.protocol.cline",
+        "CLINE",
+        tools={
+            "run_commands": "shell",
+            "execute_command": "shell",
+            "read_files": "read",
+            "read_file": "read",
+            "editor": "edit",
+            "write_to_file": "write",
+            "replace_in_file": "edit",
+            "search_codebase": "grep",
+            "search_files": "grep",
+            "list_files": "ls",
+            "fetch_web_content": "web_fetch",
+            "web_fetch": "web_fetch",
+            "use_mcp_tool": "mcp",
+        },
+        config_dir=(None, ".cline", ""),
+        install_files={"project": ".clinerules/hooks/PreToolUse", "user": "hooks/PreToolUse"},
+        failure={
+            "crash": "runs",
+            "timeout": "waits",
+            "note": "Cline obeys only a cancel, and a cancel aborts the whole run (the call "
+            "does not run and the model is not asked again), so every deny, ask and failure "
+            "ends the session; the hook file install writes prints the cancel itself when "
+            "hookwise cannot run",
+        },
+        detect=(("unnamed", "hookName", ""), ("env", "CLINE_BUILD_ENV", "")),
+        hooks_layout="script",
+        supports=frozenset(("hook", "install", "scan")),
+        hook_globs={"project": ".clinerules/hooks/*", "user": "hooks/*"},
+        trust="hook files run without a trust step, in every folder; Cline has no hook timeout "
+        "(a slow hook is waited for)",
+    ),
+    "cursor": HostInfo(
+        "cursor",
+        "Cursor",
+        (".cursor/hooks.json",),
+        (".cursor/hooks.json",),
+        "s",
+        "preToolUse",
+        "Shell",
+        "hookwise.protocol.reference.cursor",
+        "CURSOR",
+        tools={
+            "Shell": "shell",
+            "Read": "read",
+            "Write": "write",
+            "Edit": "edit",
+            "Delete": "write",
+            "Grep": "grep",
+            "Glob": "glob",
+            "LS": "ls",
+            "WebFetch": "web_fetch",
+            "WebSearch": "web_search",
+            "Task": "task",
+            "MCP": "mcp",
+        },
+        config_dir=(None, ".cursor", ""),
+        install_files={"project": ".cursor/hooks.json", "user": "hooks.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("fields", "conversation_id generation_id", ""), ("fields", "cursor_version", "")),
+        hooks_layout="flat",
+        handler=("command", "timeout", (("failClosed", True),)),
+        supports=frozenset(("hook", "install", "scan")),
+        trust="hooks in .cursor/hooks.json and ~/.cursor/hooks.json run without a trust step; "
+        "Claude Code's .claude/settings*.json hooks run too when Third-party skills is on "
+        "(published reference; no Cursor CLI runs here)",
+        verified="reference",
+    ),
+    "crush": HostInfo(
+        "crush",
+        "Crush",
+        ("crush.json", ".crush.json"),
+        (".config/crush/crush.json",),
+        "s",
+        "PreToolUse",
+        "bash",
+        "hookwise.protocol.reference.crush",
+        "CRUSH",
+        tools={
+            "bash": "shell",
+            "view": "read",
+            "write": "write",
+            "edit": "edit",
+            "multiedit": "edit",
+            "glob": "glob",
+            "grep": "grep",
+            "ls": "ls",
+            "fetch": "web_fetch",
+            "download": "web_fetch",
+            "agent": "task",
+        },
+        config_dir=("CRUSH_GLOBAL_CONFIG", ".config/crush", ""),
+        install_files={"project": "crush.json", "user": "crush.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("env", "CRUSH_PROJECT_DIR", ""), ("env_prefix", "CRUSH_HOOK", "")),
+        hooks_layout="flat",
+        supports=frozenset(("hook", "scan")),
+        trust="(published reference; Crush cannot be installed here: its npm package downloads "
+        "its binary at install time)",
+        verified="reference",
+    ),
+    "windsurf": HostInfo(
+        "windsurf",
+        "Windsurf",
+        (".windsurf/hooks.json",),
+        (".codeium/windsurf/hooks.json",),
+        "s",
+        "pre_run_command",
+        "run_command",
+        "hookwise.protocol.reference.windsurf",
+        "WINDSURF",
+        tools={
+            "run_command": "shell",
+            "read_code": "read",
+            "write_code": "edit",
+            "mcp_tool_use": "mcp",
+        },
+        config_dir=(None, ".codeium/windsurf", ""),
+        install_files={"project": ".windsurf/hooks.json", "user": "hooks.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("unnamed", "agent_action_name", ""),),
+        hooks_layout="flat",
+        handler=("command", "timeout", (("show_output", True),)),
+        supports=frozenset(("hook", "install", "scan")),
+        trust="system, user and workspace hooks.json all run, system first (published "
+        "reference; Windsurf is an IDE, nothing runs here)",
+        verified="reference",
+    ),
+    "kiro": HostInfo(
+        "kiro",
+        "Kiro CLI",
+        # hooks live in agent files, each {"hooks": {event: [handler]}}
+        (".kiro/agents/*.json",),
+        (".kiro/agents/*.json",),
+        "ms",
+        "preToolUse",
+        "execute_bash",
+        "hookwise.protocol.reference.kiro",
+        "KIRO",
+        tools={
+            "execute_bash": "shell",
+            "execute_cmd": "shell",
+            "fs_read": "read",
+            "fs_write": "write",
+            "web_fetch": "web_fetch",
+            "web_search": "web_search",
+            "use_subagent": "task",
+            "todo_list": "todo",
+        },
+        config_dir=(None, ".kiro", ""),
+        install_files={"project": ".kiro/agents/hookwise.json", "user": "agents/hookwise.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("env_prefix", "KIRO_", ""),),
+        hooks_layout="flat",
+        supports=frozenset(("hook", "scan")),
+        hook_globs={"project": ".kiro/agents/*.json", "user": "agents/*.json"},
+        trust="hooks belong to an agent configuration (.kiro/agents/*.json): they run only for "
+        "that agent (published reference; no Kiro CLI runs here)",
+        verified="reference",
+    ),
+    "augment": HostInfo(
+        "augment",
+        "Augment (Auggie)",
+        (".augment/settings.json", ".augment/settings.local.json"),
+        (".augment/settings.json",),
+        "s",
+        "PreToolUse",
+        "launch-process",
+        "hookwise.protocol.reference.augment",
+        "AUGMENT",
+        tools={
+            "launch-process": "shell",
+            "view": "read",
+            "save-file": "write",
+            "str-replace-editor": "edit",
+            "remove-files": "write",
+            "web-fetch": "web_fetch",
+            "web-search": "web_search",
+            "codebase-retrieval": "grep",
+        },
+        config_dir=(None, ".augment", ""),
+        install_files={"project": ".augment/settings.json", "user": "settings.json"},
+        failure={"crash": "runs", "timeout": "runs"},
+        detect=(("env_prefix", "AUGMENT_", ""),),
+        supports=frozenset(("hook", "scan")),
+        trust="/etc/augment/settings.json (system, immutable) comes first; a hook command must "
+        "be a .sh file (published reference; Auggie cannot be pointed at a local model here)",
+        verified="reference",
     ),
 }
 
@@ -365,6 +734,44 @@ def host(name: str) -> HostInfo:
         if info.name == name:
             return info
     raise ValueError(f"unknown host {name!r}; expected one of: {', '.join(HOST_NAMES)}")
+
+
+def config_path(name: str, env: Mapping[str, str]) -> str:
+    """The directory the host keeps its user settings in, for ``env`` (``row_config_path``)."""
+    return row_config_path(host(name), env)
+
+
+def user_path(name: str, relative: str, env: Mapping[str, str]) -> str:
+    """One of the host's ``user_files`` where it reads it for ``env`` (``row_user_path``)."""
+    return row_user_path(host(name), relative, env)
+
+
+def row_config_path(info: HostInfo, env: Mapping[str, str]) -> str:
+    """A row's directory for ``env`` (its ``config_dir``): ``$CLAUDE_CONFIG_DIR``,
+    ``$XDG_CONFIG_HOME/opencode``, else under HOME."""
+    import os
+
+    variable, default, under = info.config_dir
+    explicit = env.get(variable) if variable else None
+    if explicit:
+        base = os.path.abspath(explicit)
+        return os.path.join(base, under) if under else base
+    home = env.get("HOME") or os.path.expanduser("~")
+    return os.path.join(home, default) if default else home
+
+
+def row_user_path(info: HostInfo, relative: str, env: Mapping[str, str]) -> str:
+    """One of a row's ``user_files`` (relative to HOME) where the host reads it for ``env``:
+    under its directory when that moved (``$CODEX_HOME/hooks.json``); a file outside that
+    directory stays under HOME."""
+    import os
+
+    default = info.config_dir[1]
+    if default and relative.startswith(default + "/"):
+        return os.path.join(row_config_path(info, env), relative[len(default) + 1 :])
+    if not default:  # the row's directory is HOME itself, or what its variable names
+        return os.path.join(row_config_path(info, env), relative)
+    return os.path.join(env.get("HOME") or os.path.expanduser("~"), relative)
 
 
 def event_names(name: str) -> tuple[str, ...]:

@@ -62,10 +62,10 @@ def loaded(cwd: str, env: dict[str, str]) -> list[tuple[str, str, bool]]:
     """(host title, path, overrides) of every env file a host would load when started in
     ``cwd`` (for Gemini CLI, its one file: a project's first, else the user's first)."""
     out: list[tuple[str, str, bool]] = []
-    for name, host in HOSTS.items():
+    for host in HOSTS.values():
         user, project, overrides = host.env_files
         found = project_env_file(project, cwd) if project else None
-        candidates = [found] if found else [_user_path(name, f, env) for f in user]
+        candidates = [found] if found else [_user_path(host, f, env) for f in user]
         if project and not found:  # (one file only: the first of the user's found)
             candidates = [p for p in candidates if os.path.isfile(p)][:1]
         out += [(host.title, p, overrides) for p in candidates if os.path.isfile(p)]

@@ -29,7 +29,7 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
-from hookwise.protocol.hosts import HOSTS
+from hookwise.protocol.hosts import HOSTS, HostInfo, row_user_path
 
 STATE = "state"  # hookwise's own files: policy, trust, data, caches; a hard link is replaced
 HOST = "host"  # a host's settings or trust: a hard link is replaced
@@ -307,36 +307,33 @@ def _host_project(directory: str, files: tuple[str, ...], title: str) -> list[Gu
     return out
 
 
+def _plugin_dirs(directory: str, dirs: tuple[str, ...], title: str) -> list[Guarded]:
+    """A project's plugin directories (every file in one runs in the host): each bound
+    read-only, or its config folder made empty when that is missing."""
+    out: list[Guarded] = []
+    for name in dirs:
+        folder = os.path.join(directory, name.partition("/")[0])
+        if not os.path.lexists(folder):
+            if all(g.path != folder for g in out):
+                out.append(Guarded(folder, HOST, f"{title} project plugins", directory=True))
+            continue
+        out.append(Guarded(os.path.join(directory, name), HOST, f"{title} plugins", directory=True))
+    return out
+
+
 def _neutral(name: str) -> bytes:
     return NEUTRAL_TOML if name.endswith(".toml") else NEUTRAL_JSON
 
 
-# Where a host's files in the home move with a variable (config/host_homes.py's facts):
-# "dir" names the host's own directory (the first part of its registry paths), "home" a
-# home to find the registry paths in. Any other host's paths are under $HOME.
-HOME_VARIABLES = {
-    "claude": ("CLAUDE_CONFIG_DIR", "dir"),
-    "codex": ("CODEX_HOME", "dir"),
-    "gemini": ("GEMINI_CLI_HOME", "home"),
-}
-
-
-def _user_path(name: str, file: str, env: dict[str, str]) -> str:
-    """A host's user-scope file (its registry path is relative to the home), where the
-    environment moves it."""
-    variable, kind = HOME_VARIABLES.get(name, ("", ""))
-    moved = env.get(variable) if variable else None
-    if not moved:
-        return os.path.join(_home(env), file)
-    if kind == "dir":
-        return os.path.join(os.path.abspath(moved), file.partition("/")[2])
-    return os.path.join(os.path.abspath(moved), file)
+def _user_path(host: HostInfo, file: str, env: dict[str, str]) -> str:
+    """A host's user-scope file where ``env`` moves its directory (the row's ``config_dir``)."""
+    return os.path.abspath(row_user_path(host, file, env))
 
 
 def _host_dirs(env: dict[str, str]) -> dict[str, str]:
     """Each host's directory in the home: where its first user file is."""
     return {
-        name: os.path.dirname(_user_path(name, host.user_files[0], env))
+        name: os.path.dirname(_user_path(host, host.user_files[0], env))
         for name, host in HOSTS.items()
         if host.user_files
     }
@@ -347,10 +344,14 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
     ``user_files``, ``project_files``): a host added there is guarded here unchanged."""
     homes = _host_dirs(env)
     out: list[Guarded] = []
-    for name, host in HOSTS.items():
+    for host in HOSTS.values():
         stores: list[str] = []
         for file in host.user_files:
-            entry = _host_file(_user_path(name, file, env), host.title, "user")
+            path = _user_path(host, file, env)
+            if host.hooks_layout == "plugin":  # a plugins directory: every file in it runs
+                out.append(Guarded(path, HOST, f"{host.title} user plugins", directory=True))
+                continue
+            entry = _host_file(path, host.title, "user")
             out.append(entry)
             folder = entry.path if entry.directory else os.path.dirname(entry.path)
             if folder not in stores:
@@ -389,6 +390,9 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
     ]
     for directory in between:
         for host in HOSTS.values():
+            if host.hooks_layout == "plugin":
+                out += _plugin_dirs(directory, host.project_files, host.title)
+                continue
             out += _host_project(directory, host.project_files, host.title)
         out.append(Guarded(os.path.join(directory, ".mcp.json"), HOST, "project MCP servers"))
     return out
@@ -414,10 +418,10 @@ def _env_files(cwd: str, env: dict[str, str]) -> list[Guarded]:
     runs in every hook of the next session); of a project's, the one a host would load
     (the first found from the start directory up), read-only for the session."""
     out: list[Guarded] = []
-    for name, host in HOSTS.items():
+    for host in HOSTS.values():
         user, project, _overrides = host.env_files
         why = f"{host.title} environment file (exported to every hook)"
-        out += [Guarded(_user_path(name, f, env), HOST, why, placeholder=b"") for f in user]
+        out += [Guarded(_user_path(host, f, env), HOST, why, placeholder=b"") for f in user]
         found = project_env_file(project, cwd) if project else None
         if found:
             out.append(Guarded(found, HOST, f"{why}, as found from the start directory"))

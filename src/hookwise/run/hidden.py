@@ -99,19 +99,19 @@ def device_hides() -> list[Hide]:
     return out
 
 
-def _pack_globs(pack: str) -> tuple[list[str], list[str]]:
-    """(the file globs, the excluded globs) of the secrets pack's file rules."""
+def _pack_rules(pack: str) -> list[tuple[list[str], list[str]]]:
+    """(the file globs, the excluded globs) of each of the secrets pack's file rules: an
+    exclusion holds for its own rule only (sourcing a .env is free, reading it is not)."""
     import yaml
 
     with open(pack, encoding="utf-8") as handle:
         document = yaml.safe_load(handle)
-    globs: list[str] = []
-    excluded: list[str] = []
+    out: list[tuple[list[str], list[str]]] = []
     for rule in document.get("rules") or []:
         files = ((rule.get("match") or {}).get("files")) or {}
-        globs += [g for g in files.get("globs") or [] if g not in globs]
-        excluded += [g for g in files.get("exclude") or [] if g not in excluded]
-    return globs, excluded
+        if files.get("globs"):
+            out.append((list(files["globs"]), list(files.get("exclude") or [])))
+    return out
 
 
 def _home_paths(globs: list[str], home: str) -> list[str]:
@@ -131,8 +131,16 @@ def _home_paths(globs: list[str], home: str) -> list[str]:
     return out
 
 
-def _project_files(root: str, names: list[str], excluded: list[str]) -> list[str]:
+def _project_files(root: str, rules: list[tuple[list[str], list[str]]]) -> list[str]:
+    """The project's files whose names one rule names and does not exclude."""
     from fnmatch import fnmatch
+
+    def secret(name: str) -> bool:
+        return any(
+            any(fnmatch(name, g) for g in globs if "/" not in g)
+            and not any(fnmatch(name, x) for x in excluded if "/" not in x)
+            for globs, excluded in rules
+        )
 
     out: list[str] = []
     pending = [root]
@@ -146,9 +154,7 @@ def _project_files(root: str, names: list[str], excluded: list[str]) -> list[str
             if entry.is_dir(follow_symlinks=False):
                 if entry.name not in SKIPPED_DIRS:
                     pending.append(entry.path)
-            elif any(fnmatch(entry.name, n) for n in names) and not any(
-                fnmatch(entry.name, x) for x in excluded
-            ):
+            elif secret(entry.name):
                 out.append(entry.path)
     return sorted(out)
 
@@ -156,16 +162,15 @@ def _project_files(root: str, names: list[str], excluded: list[str]) -> list[str
 def secret_hides(env: dict[str, str], project: str, pack: str) -> list[Hide]:
     """The secrets pack's files: those under ``~`` it names (a directory whole), and the
     files of the project whose names match its name globs (``.env``, ``*.pem``...)."""
-    globs, excluded = _pack_globs(pack)
+    rules = _pack_rules(pack)
+    globs = list(dict.fromkeys(g for rule_globs, _ in rules for g in rule_globs))
     home = os.path.abspath(env.get("HOME") or os.path.expanduser("~"))
     out = [
         Hide(path, os.path.isdir(path), "a secret (--protect-secrets)")
         for path in _home_paths(globs, home)
         if os.path.lexists(path)
     ]
-    names = [g for g in globs if "/" not in g]
-    excluded_names = [g for g in excluded if "/" not in g]
-    for path in _project_files(project, names, excluded_names):
+    for path in _project_files(project, rules):
         if not any(path == h.path or path.startswith(h.path + "/") for h in out):
             out.append(Hide(path, False, "a secret file of the project (--protect-secrets)"))
     return out

@@ -232,6 +232,8 @@ class Registrations:
         if not os.path.isdir(cwd):
             reg.error = f"the session's directory {cwd} no longer exists"
             return reg
+        if host_info(host).hooks_layout == "plugin":
+            return self._plugin(host, cwd, reg)
         runtime = runtime_for(host, Profile.GEMINI_CLI if host == "gemini" else Profile.DOCUMENTED)
         try:
             loaded = runtime.load(cwd, LoadOptions(env=dict(self.env)))
@@ -278,6 +280,35 @@ class Registrations:
                 return False
 
         reg._match = match
+        return reg
+
+    def _plugin(self, host: str, cwd: str, reg: Registration) -> Registration:
+        """A host reached through hookwise's plugin: the plugin files it would load for
+        ``cwd`` (the project's, in ``cwd`` or a parent up to the repository root, and the
+        user's); the plugin runs on every tool, so a registration matches every call."""
+        from pathlib import Path
+
+        from hookwise.config.host_homes import config_dir
+        from hookwise.policy.install.plugin_files import plugin_handlers
+
+        info = host_info(host)
+        candidates = [config_dir(host, self.env) / info.install_files["user"]]
+        directory = Path(os.path.abspath(cwd))
+        for folder in (directory, *directory.parents):
+            candidates.append(folder / info.install_files["project"])
+            if (folder / ".git").exists():
+                break
+        timeout_key = info.handler[1]
+        for path in candidates:
+            try:
+                source = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            for _event, _index, handler in plugin_handlers(source, host):
+                reg.matchers.append(None)
+                reg.origins.append(str(path))
+                reg.timeouts_s.append(handler[timeout_key] / 1000)
+        reg._match = lambda _tool, _input: True
         return reg
 
 

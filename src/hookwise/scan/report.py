@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from hookwise.config.hookwise_command import runs_only_hookwise
+from hookwise.protocol.hosts import host as host_info
 from hookwise.protocol.hosts import hosts_with
 from hookwise.scan import catalog
 from hookwise.scan.analysis.analyse import analyse_runnable
@@ -26,6 +27,7 @@ from hookwise.scan.sources.hooks import (
 from hookwise.scan.sources.hookwise_commands import policy_validators, turn_hooks
 from hookwise.scan.sources.host_files import file_host_hooks, file_host_mcp
 from hookwise.scan.sources.mcp import claude_mcp, codex_mcp, gemini_mcp
+from hookwise.scan.sources.plugins import PLUGIN_KIND, plugin_host_runnables
 from hookwise.scan.sources.settings_commands import (
     claude_env,
     claude_helpers,
@@ -88,15 +90,19 @@ def _collect(ctx: ScanContext, report: ScanReport) -> list[Finding]:
     report.env_settings += codex_env(ctx, real, everything)
 
     for name in hosts_with("scan"):
-        if name in _OWN_SOURCES:
-            continue
+        if name in _OWN_SOURCES or host_info(name).hooks_layout == "plugin":
+            continue  # (the plugin hosts: sources/plugins.py, below)
         loaded = file_host_hooks(ctx, name)
         report.runnables += loaded.runnables
         report.warnings += loaded.warnings
         report.files += loaded.files
         report.runnables += file_host_mcp(ctx, name)
 
-    for runnables, warnings in (turn_hooks(ctx), policy_validators(ctx)):
+    for runnables, warnings in (
+        plugin_host_runnables(ctx),
+        turn_hooks(ctx),
+        policy_validators(ctx),
+    ):
         report.runnables += runnables
         report.warnings += warnings
     return extra
@@ -123,6 +129,16 @@ def _remote_findings(runnable: Runnable) -> list[Finding]:
     return [Finding(rule, severity, message, runnable.file, runnable.line, runnable, runnable.url)]
 
 
+def _plugin_finding(runnable: Runnable) -> Finding:
+    """A plugin the agent loads (not hookwise's own): medium from the repository, low from
+    the user's own configuration, noted when it is off."""
+    severity = RULES["agent-plugin"].severity if runnable.repository else Severity.LOW
+    message = f"{runnable.host} {runnable.scope} plugin {runnable.name!r} runs inside the agent"
+    if runnable.gate is Gate.OFF:
+        message += f" (not run as configured: {runnable.gate_detail})"
+    return Finding("agent-plugin", severity, message, runnable.file, runnable.line, runnable)
+
+
 def scan_project(ctx: ScanContext) -> ScanReport:
     """What every agent would run on its own for ``ctx.project`` and this user, judged."""
     report = ScanReport(project=str(ctx.project))
@@ -137,6 +153,8 @@ def scan_project(ctx: ScanContext) -> ScanReport:
             and runs_only_hookwise(runnable.command)
         ):
             continue  # hookwise's own hook: it reads the policy and answers, nothing more
+        if runnable.kind == PLUGIN_KIND:
+            findings.append(_plugin_finding(runnable))
         analysis = analyse_runnable(ctx, runnable)
         report.scripts[index] = analysis.scripts
         missing = [

@@ -120,6 +120,15 @@ RULES: Final = {
             "server; from a repository that is an exfiltration channel.",
         ),
         Rule(
+            "agent-plugin",
+            _M,
+            "A plugin runs inside the agent",
+            "An OpenCode or Kilo plugin is code the agent loads into itself: it runs with your "
+            "rights when the agent starts and sees, changes or blocks every tool call. "
+            "hookwise's own plugin is recognised (exactly what `hookwise install` writes) and "
+            "not reported; any other one is.",
+        ),
+        Rule(
             "remote-mcp",
             _L,
             "Repository adds a remote MCP server",

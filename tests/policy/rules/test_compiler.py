@@ -98,11 +98,21 @@ def test_delivery_warnings_name_the_host() -> None:
         "rule 'ctx': gemini does not pass context to the model on BeforeTool (tool.before); "
         "it is recorded in the audit log"
     )
-    # one warning per host whose pre-tool answer carries no context (Qwen Code's does not
-    # reach the model, observed); Claude Code, Codex and Copilot CLI pass it
+    # every host whose pre-tool answer has no context field; Claude Code, Codex, Copilot
+    # (additionalContext) and Cline (contextModification) pass it
     named = {m.split(": ", 1)[1].split(" ", 1)[0] for m in messages}
-    assert {"gemini", "qwen"} <= named
-    assert not named & {"claude", "codex", "copilot"}
+    assert named == {
+        "gemini",
+        "qwen",
+        "opencode",
+        "kilo",
+        "droid",
+        "cursor",
+        "crush",
+        "windsurf",
+        "kiro",
+        "augment",
+    }
 
 
 def test_non_utf8_and_bom(tmp_path: Path) -> None:

@@ -32,12 +32,22 @@ HOST = "claude"
 def decode(
     payload: dict[str, Any], tables: dict[str, Any], env: dict[str, str], now: float
 ) -> list[Event]:
+    if "cursor" in tables and ("cursor_version" in payload or "generation_id" in payload):
+        # Cursor runs Claude Code's settings hooks too (third-party hooks): its payload
+        from hookwise.policy.adapters import cursor
+
+        if cursor.from_cursor(payload):
+            return cursor.decode(payload, tables, env, now)
     return decode_dialect(HOST, payload, tables, env, now)
 
 
 def encode(
     decision: Decision, events: list[Event], tables: dict[str, Any], settings: dict[str, Any]
 ) -> Answer:
+    if events[0].host == "cursor":
+        from hookwise.policy.adapters import cursor
+
+        return cursor.encode(decision, events, tables, settings)
     return encode_dialect(events[0].host, decision, events, tables)
 
 

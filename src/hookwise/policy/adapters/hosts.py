@@ -84,11 +84,14 @@ def _blind_exit(spec: Any) -> int | None:
     from the pre-tool events' exit-2 facts: None where exit 2 + stderr denies with its
     reason (the answer stays that); 2 where an exit 2 needs its stderr (Qwen runs the tool
     after an empty one) and the JSON deny rides along; 0 where an exit 2 hides every
-    reason, the JSON's too (Copilot's PascalCase PreToolUse), so the JSON deny carries it."""
-    from hookwise.protocol.dialect import Kind
+    reason, the JSON's too (Copilot's PascalCase PreToolUse), or where exit codes do nothing
+    (Cline: only its JSON cancel stops a call), so the JSON deny carries it."""
+    from hookwise.protocol.dialect import Exit2, Kind
 
     pre = [e for e in spec.events.values() if e.kind is Kind.TOOL_BEFORE]
     if any(e.exit2_text is not None and not e.exit2_json for e in pre):
+        return 0
+    if any(e.exit2 is Exit2.IGNORED for e in pre):
         return 0
     if any(e.exit2_text is not None or e.exit2_needs_stderr for e in pre):
         return 2

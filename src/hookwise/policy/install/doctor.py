@@ -30,14 +30,18 @@ from hookwise.config.jsonc import JsonDocument, JsonEditError
 from hookwise.config.model import HookEntry
 from hookwise.policy.install.codex_hook_trust import codex_project_trust, toml_string
 from hookwise.policy.install.errors import InstallError
+from hookwise.policy.install.hook_script import script_command
 from hookwise.policy.install.hooks_edit import find_hookwise
 from hookwise.policy.install.own_file import own_file_handlers
 from hookwise.policy.install.plan import (
     compile_policy,
     failure_story,
     gemini_ask_story,
+    reference_story,
     trust_story,
 )
+from hookwise.policy.install.plugin_doctor import plugin_checks, plugin_reading
+from hookwise.policy.install.plugin_files import plugin_handlers
 from hookwise.policy.install.registrations import (
     MATCH_ALL,
     policy_events,
@@ -206,19 +210,12 @@ def _written(host: str, project: Path, env: Mapping[str, str], report: HostRepor
             continue
         if not text.strip():
             continue
-        info = host_info(host)
-        if info.hooks_layout == "flat":
-            for event, index, _ in own_file_handlers(text, info.handler[0]):
-                origins.add(f"{path}#/hooks/{event}/0/hooks/{index}")  # (as the loader reads it)
-            continue
         try:
-            doc = JsonDocument(text, str(path), jsonc=info.jsonc)
-            found = find_hookwise(doc)
+            handlers = layout_handlers(host, path, text)
         except (InstallError, JsonEditError) as exc:
             report.add("fail", "settings", f"{exc}: {HOST_TITLES[host]} cannot read it either")
             continue
-        for hook in found:
-            origins.add(f"{path}#/hooks/{hook.event}/{hook.group}/hooks/{hook.handler}")
+        origins.update(origin for _, origin, _, _ in handlers)
     return origins
 
 
@@ -368,6 +365,40 @@ def _copies_check(host: str, loaded: Loaded, written: set[str], report: HostRepo
         )
 
 
+def _origin_event(origin: str) -> str:
+    """The event of a handler's origin: ``#/hooks/EVENT/...``, or ``#/EVENT/...`` for a
+    file whose event keys are at the top level."""
+    parts = [*origin.partition("#")[2].split("/"), "", ""]
+    return parts[2] if parts[1] == "hooks" else parts[1]
+
+
+def layout_handlers(host: str, path: Path, text: str) -> list[tuple[str, str, Any, dict[str, Any]]]:
+    """hookwise's handlers in one file the host reads, as (event, origin, matcher, handler),
+    for each of the registry's ``hooks_layout``s; a file that does not parse raises."""
+    info = host_info(host)
+    if info.hooks_layout in ("flat", "plugin"):
+        own = (
+            plugin_handlers(text, host)
+            if info.hooks_layout == "plugin"
+            else own_file_handlers(text, info.handler[0])
+        )
+        # a flat file's handlers read as one group each event, as the host's loader reads them
+        group = "" if info.hooks_layout == "plugin" else "0/hooks/"
+        return [(event, f"{path}#/hooks/{event}/{group}{i}", None, h) for event, i, h in own]
+    if info.hooks_layout == "script":
+        command = script_command(text)
+        if command is None:
+            return []
+        return [(path.name, f"{path}#/hooks/{path.name}", None, {info.handler[0]: command})]
+    top = info.hooks_layout == "top"
+    found = find_hookwise(JsonDocument(text, str(path), jsonc=info.jsonc), top=top)
+    prefix = "" if top else "/hooks"
+    return [
+        (f.event, f"{path}#{prefix}/{f.event}/{f.group}/hooks/{f.handler}", f.matcher, f.config)
+        for f in found
+    ]
+
+
 def _entries_from_files(host: str, project: Path, env: Mapping[str, str]) -> list[Registered]:
     """A host hookwise has no settings loader for: the handlers of the files install writes,
     as written (what the host itself loads from them is the live tests' to show)."""
@@ -380,25 +411,10 @@ def _entries_from_files(host: str, project: Path, env: Mapping[str, str]) -> lis
             text = read_file_bytes(path).decode("utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        if info.hooks_layout == "flat":
-            handlers = [
-                (event, f"{path}#/hooks/{event}/0/hooks/{i}", None, h)
-                for event, i, h in own_file_handlers(text, command_key)
-            ]
-        else:
-            try:
-                found = find_hookwise(JsonDocument(text, str(path), jsonc=info.jsonc))
-            except (InstallError, JsonEditError):
-                continue
-            handlers = [
-                (
-                    f.event,
-                    f"{path}#/hooks/{f.event}/{f.group}/hooks/{f.handler}",
-                    f.matcher,
-                    f.config,
-                )
-                for f in found
-            ]
+        try:
+            handlers = layout_handlers(host, path, text)
+        except (InstallError, JsonEditError):
+            continue
         for event, origin, matcher, handler in handlers:
             command = handler.get(command_key)
             out.append(
@@ -583,6 +599,14 @@ def run_command(
 
 def host_reading(host: str, event: str, test: SelfTest) -> str | None:
     """Why ``host`` would not accept this answer as a valid one; None when it would."""
+    if host_info(host).hooks_layout == "plugin":  # hookwise's plugin answers for the host
+        return plugin_reading(event, test.stdout, test.exit_code)
+    from hookwise.policy.adapters import adapter
+
+    own = getattr(adapter(host), "answer_problem", None)
+    if own is not None:  # a host whose answers are not Claude Code's or Codex's form
+        problem: str | None = own(event, test.stdout, test.stderr, test.exit_code)
+        return problem
     if host == "gemini":
         from hookwise.host.interpret import interpret_engine
 
@@ -653,9 +677,8 @@ def self_test(
         tool_input=tool_input,
         cwd=str(project),
         session="hookwise-doctor",
+        extra=None if host == "gemini" else {"tool_use_id": "hookwise-doctor"},
     )
-    if host != "gemini":
-        payload["tool_use_id"] = "hookwise-doctor"
     test = run_command(
         host, command, payload, cwd=project, env=env, timeout=min(timeout_s, SELF_TEST_CAP_S)
     )
@@ -724,8 +747,13 @@ def check_host(
         return report
     report.checks.extend(probe.checks)
     report.add("info", "failure", failure_story(host))
+    if host_info(host).verified == "reference":
+        report.add("info", "reference", reference_story(host))
     if "runtime" not in host_info(host).supports:
         report.add("info", "trust", trust_story(host))
+    if host_info(host).hooks_layout == "plugin":
+        for status, name, detail in plugin_checks(host, project, env, compiled, registered):
+            report.add(status, name, detail)
     running = [r for r in registered if r.runs]
     unseen: dict[str, list[str]] = {}
     for origin in sorted(written - {r.origin for r in registered} - loaded.merged):
@@ -754,7 +782,7 @@ def check_host(
             for event, entries in by_event.items()
         )
         report.add("ok", "registered", f"runs on {listed}")
-    known = {origin.partition("#")[2].split("/")[2] for origin in written}
+    known = {_origin_event(origin) for origin in written}
     known |= {entry.event for entry in registered}
     # an event hookwise is written on but that does not run has its own failure above
     missing = [e for e in report.events_used if e not in by_event and e not in known]

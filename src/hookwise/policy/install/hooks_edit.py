@@ -35,7 +35,11 @@ class FoundHook:
     group_config: dict[str, Any]
 
 
-def _hooks_node(doc: JsonDocument) -> JsonNode | None:
+def _hooks_node(doc: JsonDocument, top: bool = False) -> JsonNode | None:
+    """The object holding the events: ``hooks``, or with ``top`` the file itself (Factory
+    Droid's hooks.json keeps its event keys at the top level)."""
+    if top:
+        return doc.root
     found = doc.root.member("hooks")
     if found is None:
         return None
@@ -48,9 +52,10 @@ def _hooks_node(doc: JsonDocument) -> JsonNode | None:
     return node
 
 
-def find_hookwise(doc: JsonDocument) -> list[FoundHook]:
-    """Every hookwise handler of the document, in file order."""
-    hooks = _hooks_node(doc)
+def find_hookwise(doc: JsonDocument, *, top: bool = False) -> list[FoundHook]:
+    """Every hookwise handler of the document, in file order (``top``: events at the top
+    level)."""
+    hooks = _hooks_node(doc, top)
     if hooks is None:
         return []
     found: list[FoundHook] = []
@@ -80,9 +85,9 @@ def find_hookwise(doc: JsonDocument) -> list[FoundHook]:
     return found
 
 
-def _remove_found(doc: JsonDocument, hook: FoundHook) -> None:
+def _remove_found(doc: JsonDocument, hook: FoundHook, top: bool) -> None:
     """Remove one handler: its whole group when it is alone there, then empty containers."""
-    hooks = _hooks_node(doc)
+    hooks = _hooks_node(doc, top)
     assert hooks is not None
     member = hooks.member(hook.event)
     assert member is not None
@@ -93,23 +98,23 @@ def _remove_found(doc: JsonDocument, hook: FoundHook) -> None:
         doc.remove(inner[1], hook.handler)
         return
     doc.remove(groups, hook.group)
-    hooks = _hooks_node(doc)
+    hooks = _hooks_node(doc, top)
     assert hooks is not None
     member = hooks.member(hook.event)
     assert member is not None
     if member[1].children:
         return
     doc.remove(hooks, member[0])
-    hooks = _hooks_node(doc)
+    hooks = _hooks_node(doc, top)
     assert hooks is not None
-    if not hooks.children:
+    if not top and not hooks.children:
         root_member = doc.root.member("hooks")
         assert root_member is not None
         doc.remove(doc.root, root_member[0])
 
 
-def _add(doc: JsonDocument, registration: Registration) -> None:
-    hooks = _hooks_node(doc)
+def _add(doc: JsonDocument, registration: Registration, top: bool) -> None:
+    hooks = _hooks_node(doc, top)
     if hooks is None:
         doc.append(doc.root, {registration.event: [registration.group()]}, key="hooks")
         return
@@ -151,21 +156,22 @@ class HooksEdit:
 
 
 def edit_hooks(
-    text: str | None, origin: str, desired: list[Registration], *, jsonc: bool
+    text: str | None, origin: str, desired: list[Registration], *, jsonc: bool, top: bool = False
 ) -> HooksEdit:
     """Make hookwise's entries in a settings text exactly ``desired`` (uninstall: ``[]``).
 
     Other entries are untouched; a hookwise entry that is already as desired stays in place.
-    A text that cannot be edited in place is an InstallError (nothing is written).
+    A text that cannot be edited in place is an InstallError (nothing is written). ``top``:
+    the events are the file's own keys, not those of its ``hooks`` object.
     """
     try:
-        return _edit_hooks(text, origin, desired, jsonc=jsonc)
+        return _edit_hooks(text, origin, desired, jsonc=jsonc, top=top)
     except JsonEditError as exc:
         raise InstallError(str(exc)) from None
 
 
 def _edit_hooks(
-    text: str | None, origin: str, desired: list[Registration], *, jsonc: bool
+    text: str | None, origin: str, desired: list[Registration], *, jsonc: bool, top: bool
 ) -> HooksEdit:
     if text is None or not text.strip():
         if not desired:
@@ -173,11 +179,14 @@ def _edit_hooks(
         hooks: dict[str, Any] = {}
         for registration in desired:
             hooks.setdefault(registration.event, []).append(registration.group())
-        created = json.dumps({"hooks": hooks}, indent=2, ensure_ascii=False) + "\n"
+        made = hooks if top else {"hooks": hooks}
+        created = json.dumps(made, indent=2, ensure_ascii=False) + "\n"
         doc = JsonDocument(created, origin, jsonc=jsonc)
-        return HooksEdit(text, created, added=list(desired), hookwise=find_hookwise(doc))
+        return HooksEdit(text, created, added=list(desired), hookwise=find_hookwise(doc, top=top))
     doc = JsonDocument(text, origin, jsonc=jsonc)
-    existing = find_hookwise(doc)
+    if doc.root.kind != "object":
+        raise InstallError(f"{origin}: expected a JSON object; fix it first (nothing written)")
+    existing = find_hookwise(doc, top=top)
     wanted = {r.event: r for r in desired}
     keep: list[Registration] = []
     drop: list[FoundHook] = []
@@ -189,17 +198,17 @@ def _edit_hooks(
         else:
             drop.extend(mine)
     for hook in reversed(drop):  # from the end: earlier indexes stay valid
-        _remove_found(doc, hook)
+        _remove_found(doc, hook, top)
     add = [r for r in desired if r not in keep]
     for registration in add:
-        _add(doc, registration)
+        _add(doc, registration, top)
     return HooksEdit(
         text,
         doc.rendered(),
         added=add,
         removed=drop,
         kept=keep,
-        hookwise=find_hookwise(doc),
+        hookwise=find_hookwise(doc, top=top),
     )
 
 

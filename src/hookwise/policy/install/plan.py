@@ -10,7 +10,6 @@ written. :func:`write_plan` writes the changed files atomically, in order.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from collections.abc import Mapping
@@ -31,9 +30,11 @@ from hookwise.policy.install.codex_hook_trust import (
     toml_string,
 )
 from hookwise.policy.install.errors import InstallError
+from hookwise.policy.install.hook_script import edit_script
 from hookwise.policy.install.hooks_edit import HooksEdit, edit_hooks, find_hookwise
 from hookwise.policy.install.launcher import hook_command, launcher_text
 from hookwise.policy.install.own_file import edit_own_file
+from hookwise.policy.install.plugin_files import edit_plugin_file, loading_notes
 from hookwise.policy.install.registrations import policy_events, registrations, timeout_seconds
 from hookwise.policy.install.targets import settings_path
 from hookwise.policy.trust.scopes import launcher_path
@@ -49,6 +50,9 @@ class FileChange:
     mode: int | None = None  # set on the written file (the launcher is executable)
     deleted: bool = False
     """Uninstall left the file empty: it is removed rather than left as ``{}`` debris."""
+    root: Path | None = None
+    """Of a deleted file: the directories between it and ``root`` that this leaves empty
+    go too (what install made); ``root`` itself stays. None: only the file's own."""
 
     @property
     def changed(self) -> bool:
@@ -144,11 +148,19 @@ def plan_install(
     if "hook_trust" in steps:  # the hooks' file and their trusted hashes (Codex)
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:
-        plan.changes.append(FileChange(path, edit.before, edit.after))
+        # (a row whose hooks_layout is "script" names an executable hook file: Cline)
+        script = host_info(host).hooks_layout == "script"
+        plan.changes.append(
+            FileChange(path, edit.before, edit.after, mode=0o755 if script else None)
+        )
     if "trust_note" in steps:
         plan.notes.append(trust_story(host))
     if "failure_note" in steps:
         plan.notes.append(failure_story(host))
+    if host_info(host).verified == "reference":  # built from the host's published reference
+        plan.notes.append(reference_story(host))
+    if "plugin_loading_note" in steps:  # what the host waits for before loading plugins
+        plan.notes.extend(loading_notes(host, scope, project, env))
     if "folder_trust_note" in steps:
         _note_gemini_trust(plan, project, env)
     if "ask_note" in steps:
@@ -163,11 +175,18 @@ def plan_install(
 
 def _edit(host: str, path: Path, desired: list[Any]) -> HooksEdit:
     """hookwise's entries in the host's file made ``desired``: a ``hooks`` object edited in
-    place, or a file of hookwise's own (the registry's ``hooks_layout``)."""
+    place, a hook file of hookwise's own, or hookwise's plugin (the registry's
+    ``hooks_layout``)."""
     info = host_info(host)
     if info.hooks_layout == "flat":
         return edit_own_file(_read(path), str(path), desired, info.handler[0])
-    return edit_hooks(_read(path), str(path), desired, jsonc=info.jsonc)
+    if info.hooks_layout == "script":
+        return edit_script(_read(path), str(path), desired, host, path.name)
+    if info.hooks_layout == "plugin":
+        return edit_plugin_file(_read(path), str(path), desired, host)
+    return edit_hooks(
+        _read(path), str(path), desired, jsonc=info.jsonc, top=info.hooks_layout == "top"
+    )
 
 
 def trust_story(host: str) -> str:
@@ -175,14 +194,23 @@ def trust_story(host: str) -> str:
     return f"{host_info(host).title}: {host_info(host).trust}"
 
 
+def reference_story(host: str) -> str:
+    """For a host known from its published reference only (install and doctor say it)."""
+    return (
+        f"{host_info(host).title} is supported from its published reference only: no "
+        "real CLI of it was run to check what it does with hookwise's answers (docs/hosts.md)"
+    )
+
+
 def failure_story(host: str) -> str:
     """What the host does with a tool call when the hook fails or is slow (the registry's
     observed ``failure``), and what hookwise does about it."""
     info = host_info(host)
     crash, timeout = info.failure["crash"], info.failure["timeout"]
+    slow = {"blocked": "blocks it", "waits": "waits for it (there is no hook timeout)"}
     text = (
         f"when its hook crashes {info.title} {'blocks' if crash == 'blocked' else 'runs'} the "
-        f"tool; when the hook times out it {'blocks' if timeout == 'blocked' else 'runs'} it"
+        f"tool; when the hook is slow it {slow.get(timeout, 'runs it when it times out')}"
     )
     if "runs" in (crash, timeout):
         text += (
@@ -190,6 +218,8 @@ def failure_story(host: str) -> str:
             "in the host's JSON, and its waits (validators, the approval relay) are bounded "
             "below the timeout install writes"
         )
+    if "note" in info.failure:
+        text += f"; {info.failure['note']}"
     return text
 
 
@@ -249,8 +279,14 @@ def plan_uninstall(
         _plan_codex(plan, project, env, trust=True, uninstall=True)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
-    if host_info(host).hooks_layout == "flat" and edit.before is not None:
-        plan.changes[-1].deleted = True  # hookwise's own file: removing it is the undo
+    layout = host_info(host).hooks_layout
+    if layout in ("flat", "script", "plugin"):  # a file of hookwise's own
+        if edit.after == "" and edit.before:  # removing it is the undo
+            plan.changes[-1].deleted = True
+            if scope == "project":  # the directories install made there, when left empty
+                plan.changes[-1].root = project
+            elif layout == "plugin":  # the host's own directory stays
+                plan.changes[-1].root = path.parent
         return plan
     if edit.removed:
         for change in plan.changes:
@@ -313,6 +349,19 @@ def _plan_codex(
 # --------------------------------------------------------------------------- writing
 
 
+def _prune(directory: Path, root: Path | None) -> None:
+    """Remove ``directory`` and its parents below ``root`` while they are empty (the
+    ``.gemini/`` or ``.opencode/plugins/`` install made); without a root, ``directory``."""
+    while root is None or (directory != root and directory.is_relative_to(root)):
+        try:
+            directory.rmdir()
+        except OSError:  # not empty (or not ours to remove): the rest stays
+            return
+        if root is None:
+            return
+        directory = directory.parent
+
+
 def write_plan(plan: InstallPlan) -> list[Path]:
     """Write the plan's changed files in order; the paths written."""
     written: list[Path] = []
@@ -322,8 +371,7 @@ def write_plan(plan: InstallPlan) -> list[Path]:
         try:
             if change.deleted:
                 change.path.unlink(missing_ok=True)
-                with contextlib.suppress(OSError):  # the .gemini/ install created, if empty
-                    change.path.parent.rmdir()
+                _prune(change.path.parent, change.root)
                 written.append(change.path)
                 continue
             write_text_atomic(change.path, change.after, follow_symlinks=True)

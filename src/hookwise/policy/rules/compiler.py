@@ -410,6 +410,10 @@ def _host_events_for(tables: dict[str, Any], host: str, canon: str, on: Any) -> 
     return names
 
 
+# the answer fields that carry context to the model (Cline's PreToolUse: contextModification)
+CONTEXT_FIELDS = frozenset(("additionalContext", "contextModification"))
+
+
 def _delivery_warnings(rule: dict[str, Any], tables: dict[str, Any]) -> list[Problem]:
     """Say where a host cannot deliver what a rule does (instead of failing silently)."""
     out: list[Problem] = []
@@ -422,7 +426,7 @@ def _delivery_warnings(rule: dict[str, Any], tables: dict[str, Any]) -> list[Pro
                 if (
                     "context" in rule
                     and canon in schema.ACTION_EVENTS["context"]
-                    and "additionalContext" not in spec["specific"]
+                    and not CONTEXT_FIELDS.intersection(spec["specific"])
                 ):
                     out.append(
                         Problem(

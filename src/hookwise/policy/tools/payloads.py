@@ -61,6 +61,12 @@ def build_payload(
         payload.setdefault("stop_hook_active", False)
     if extra:
         payload.update(extra)
+    from hookwise.policy.adapters import adapter
+
+    shaped = getattr(adapter(host), "shaped", None)
+    if shaped is not None:  # a host whose payloads are not shaped like Claude Code's
+        out: dict[str, Any] = shaped(payload)
+        return out
     return payload
 
 

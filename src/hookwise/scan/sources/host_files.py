@@ -1,12 +1,15 @@
-"""Hooks and MCP servers of the hosts whose settings are plain JSON files (GitHub Copilot
-CLI, Qwen Code), read through their registry rows and protocol modules.
+"""Hooks and MCP servers of every host without a settings loader of its own (GitHub Copilot
+CLI, Qwen Code, Factory Droid, Cline, Cursor, Windsurf, Kiro, Augment, Crush), read through
+their registry rows and protocol modules.
 
 Hooks come from config/host_hooks.py (the files, layout and handler keys of the row), all
 of them, a project's whether or not the host would trust the folder; the gate says which
 would run: the user's own files run as configured, a repository's run without a prompt on
 a host whose row has no trust step for them (Qwen Code with folder trust off, its default)
-and only after the folder is trusted on one that has (Copilot). MCP servers come from the
-files the protocol module lists (``MCP_FILES``), under the same gates.
+and only after the folder is trusted on one that has (Copilot). A row whose hooks_layout is
+"script" (Cline) names directories of executable hook files: each file is a command, named
+after its event. MCP servers come from the files the protocol module lists (``MCP_FILES``),
+under the same gates.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hookwise.config.host_homes import config_dir
-from hookwise.config.host_hooks import load_host_hooks
+from hookwise.config.host_hooks import hook_files, load_host_hooks
 from hookwise.config.jsonc import parse_jsonc
 from hookwise.protocol.hosts import host, mcp_files, table
 from hookwise.scan.context import ScanContext
@@ -35,7 +38,35 @@ def _gates(name: str) -> dict[str, tuple[Gate, str]]:
     return {"project": repository, "user": (Gate.USER, "user settings")}
 
 
+def _script_hooks(ctx: ScanContext, name: str) -> Loaded:
+    """Executable hook files named after their event: the file is the command."""
+    out = Loaded()
+    gates = _gates(name)
+    for scope, path in hook_files(host(name), str(ctx.project), ctx.env):
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        gate, detail = gates[scope]
+        out.files.append(str(path))
+        out.runnables.append(
+            Runnable(
+                host=name,
+                kind="hook",
+                name=path.name,
+                scope=scope,
+                command=str(path),
+                file=str(path),
+                line=1,
+                gate=gate,
+                gate_detail=detail,
+                argv=(str(path),),
+            )
+        )
+    return out
+
+
 def file_host_hooks(ctx: ScanContext, name: str) -> Loaded:
+    if host(name).hooks_layout == "script":
+        return _script_hooks(ctx, name)
     out = Loaded()
     hooks = load_host_hooks(name, table(name), str(ctx.project), ctx.env, trusted=True)
     out.warnings.extend(f"{name}: {w}" for w in hooks.warnings)
