@@ -219,4 +219,4 @@ def test_policy_scenario_in_the_real_cli(cli: str, scenario: str, tmp_path: Path
         # the host's own record of the call against the audit log: every call decided
         done = hookwise(["coverage", "--host", cli], user_env(cli, layout), layout.proj)
         assert done.returncode == 0, f"{done.stdout}{done.stderr}{why}"
-        assert "0 UNGUARDED" in done.stdout or "1 guarded" in done.stdout, done.stdout
+        assert "1 tool call in 1 session: all guarded" in done.stdout, done.stdout

@@ -4,8 +4,10 @@ Observed with Qwen Code 0.24.4 (tests/scan/fixtures/qwen/README.md): one JSON ob
 line, each with ``sessionId``, ``timestamp``, ``cwd``, ``version`` and a ``type``: ``user``,
 ``assistant`` (``message.parts[].functionCall {id, name, args}``: the calls the model asked
 for), ``tool_result`` (``functionResponse`` and ``toolCallResult {callId, status,
-errorType}``), ``system``. The hook payload's ``session_id`` is the record's ``sessionId``
-and its ``tool_name`` the call's ``name``. The records say nothing of hooks that failed.
+errorType}``), ``system``. The hook payload's ``session_id`` is the record's ``sessionId``,
+its ``tool_name`` the call's ``name`` and its ``tool_call_id`` the call's ``id`` (its
+``tool_use_id``, which the audit log keeps, appears nowhere in the record). The records say
+nothing of hooks that failed.
 """
 
 from __future__ import annotations
@@ -61,7 +63,10 @@ def _calls(record: SessionRecord, line: dict[str, Any], number: int, warn: Warni
                 session=record.session,
                 tool=name,
                 recorded_tool=name,
-                call_id=text(call.get("id")),
+                # the record's id is the payload's ``tool_call_id``; the hook's
+                # ``tool_use_id`` (what the audit log keeps) is another, made for the hook
+                # (observed): calls are matched by session, time and command instead
+                call_id=None,
                 input=args,
                 command=command if isinstance(command, str) else None,
                 time=normal_time(line.get("timestamp")),
