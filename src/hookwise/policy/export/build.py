@@ -1,0 +1,64 @@
+"""One host's export of a compiled policy: every enabled rule analysed, the host's entries
+written, and each rule's coverage said (covered only when the entries are the whole rule)."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from hookwise.policy.export import claude, codex, gemini
+from hookwise.policy.export.intent import analyse, applies_to
+from hookwise.policy.export.model import Coverage, Export, Native, Status
+from hookwise.protocol.hosts import HOSTS
+
+# one exporter module a host: TARGET, entries(intent, analysis), gaps(analysis), render(natives)
+EXPORTERS: dict[str, ModuleType] = {"claude": claude, "gemini": gemini, "codex": codex}
+
+
+def hosts() -> tuple[str, ...]:
+    return tuple(EXPORTERS)
+
+
+def _skipped(rule: dict[str, Any]) -> str | None:
+    """Why an enabled rule is no candidate at all (its coverage is then ``none``)."""
+    if rule["action"] not in ("deny", "ask"):
+        return (
+            f"action {rule['action']} is not exported: only deny and ask rules are, a host's "
+            "own allow would skip the checks the hook makes"
+        )
+    if rule["mode"] != "enforce":
+        return f"mode {rule['mode']} does not block"
+    return None
+
+
+def export_policy(policy: dict[str, Any], host: str) -> Export:
+    """The entries ``host``'s own permission system can hold for ``policy``; KeyError for a
+    host without an exporter."""
+    exporter = EXPORTERS[host]
+    pre_tool = HOSTS[host].pre_tool_event  # type: ignore[index]
+    natives: list[Native] = []
+    coverage: list[Coverage] = []
+    for rule in policy["rules"]:
+        if not rule.get("enabled", True) or not applies_to(rule, host, pre_tool):
+            continue
+        why = _skipped(rule)
+        if why is not None:
+            coverage.append(Coverage(rule["id"], "deny", "none", [why], []))
+            continue
+        analysis = analyse(rule)
+        gaps = list(analysis.gaps)
+        written: list[str] = []
+        for intent in analysis.intents:
+            texts, gap = exporter.entries(intent, analysis)
+            if gap is not None and gap not in gaps:
+                gaps.append(gap)
+            for text in texts:
+                natives.append(Native(rule["id"], analysis.decision, text, intent))
+                written.append(text)
+        if written:
+            gaps += [g for g in exporter.gaps(analysis) if g not in gaps]
+        status: Status = "none" if not written else ("partial" if gaps else "covered")
+        if not written and not gaps:
+            gaps.append("nothing of it can be said by this host's rules")
+        coverage.append(Coverage(rule["id"], analysis.decision, status, gaps, written))
+    return Export(host, natives, coverage, exporter.render(natives), exporter.TARGET)

@@ -1,0 +1,100 @@
+"""Claude Code's own permission rules: ``permissions.deny`` / ``permissions.ask`` entries
+in a settings file (``Bash(prefix:*)``, ``Read(path)``, ``Edit(path)``, bare tool names,
+``mcp__server__tool``).
+
+Facts of its matcher, as documented and observed on the CLI: ``Bash(p:*)`` holds for the
+command ``p`` and ``p <anything>`` (a word boundary: ``git push --force:*`` is not
+``--force-with-lease``), for each command of a compound line; deny beats ask beats allow
+in every permission mode. ``Read(path)`` rules also stop Grep and Glob, and ``Edit(path)``
+rules every tool that edits a file, so a path rule is written only for a policy rule
+that covers those tools too. Path forms: ``//abs``, ``~/home``, ``./relative`` (to the
+session's directory), ``**`` across directories.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from hookwise.policy.export.model import (
+    Analysis,
+    Intent,
+    McpTool,
+    Native,
+    PathGlob,
+    Prefix,
+    WholeTool,
+)
+from hookwise.protocol.hosts import HOSTS
+
+TARGET = "~/.claude/settings.json"
+# the canonical tools each path rule stops: Read rules reach Grep and Glob too
+_PATH_RULES: dict[str, frozenset[str]] = {
+    "Read": frozenset(("read", "grep", "glob")),
+    "Edit": frozenset(("edit", "write", "notebook_edit")),
+}
+_SERVER = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _paths(glob: PathGlob) -> list[str]:
+    if glob.kind == "absolute":
+        return ["/" + glob.glob]  # //abs: an absolute path
+    if glob.kind == "relative":
+        return ["./" + glob.glob]
+    # a name: that file, or anything under a directory of that name, at any depth, anywhere
+    return [f"//**/{glob.glob}", f"//**/{glob.glob}/**"]
+
+
+def entries(intent: Intent, analysis: Analysis) -> tuple[list[str], str | None]:
+    """The Claude entries for one intent, or why it has none."""
+    if isinstance(intent, Prefix):
+        return [f"Bash({' '.join(intent.words)}:*)"], None
+    if isinstance(intent, WholeTool):
+        names = [h for h, c in HOSTS["claude"].tools.items() if c == intent.tool]
+        if not names:
+            return [], f"Claude Code has no tool `{intent.tool}`"
+        return names, None
+    if isinstance(intent, McpTool):
+        if not _SERVER.fullmatch(intent.server) or (
+            intent.tool is not None and not _SERVER.fullmatch(intent.tool)
+        ):
+            return [], f"MCP name {intent.server}/{intent.tool} is renamed by Claude Code"
+        if intent.tool is None:
+            return [f"mcp__{intent.server}"], None
+        return [f"mcp__{intent.server}__{intent.tool}"], None
+    out: list[str] = []
+    for tool, reaches in _PATH_RULES.items():
+        if intent.tools is None or reaches <= intent.tools:
+            out += [f"{tool}({p})" for p in _paths(intent)]
+    if not out:
+        limited = ", ".join(sorted(intent.tools or ()))
+        return [], (
+            f"its files rule covers only {limited}; Claude Code's Read rules also stop Grep "
+            "and Glob and its Edit rules every editing tool, so an entry would deny more"
+        )
+    return out, None
+
+
+def gaps(analysis: Analysis) -> list[str]:
+    """What Claude's rules leave out of a rule whatever its intents."""
+    if any(isinstance(i, PathGlob) and i.tools is None for i in analysis.intents):
+        return ["paths named by shell commands and other tools are left to the hook"]
+    if any(
+        isinstance(i, PathGlob)
+        and i.tools is not None
+        and not i.tools <= frozenset().union(*_PATH_RULES.values())
+        for i in analysis.intents
+    ):
+        return ["the rule's other tools are left to the hook"]
+    return []
+
+
+def render(natives: list[Native]) -> str:
+    """The settings fragment: ``permissions.deny`` and ``permissions.ask``."""
+    permissions: dict[str, Any] = {}
+    for decision in ("deny", "ask"):
+        listed = list(dict.fromkeys(n.entry for n in natives if n.decision == decision))
+        if listed:
+            permissions[decision] = listed
+    return json.dumps({"permissions": permissions}, indent=2, ensure_ascii=False) + "\n"
