@@ -19,6 +19,7 @@ from hookwise.cli.errors import InputError, os_reason
 from hookwise.cli.guardrails import changes_guardrails
 from hookwise.cli.host_option import host_option
 from hookwise.cli.options import project_option
+from hookwise.policy.export.model import EXPORT_HOSTS
 from hookwise.policy.trust.scopes import POLICY_SCOPES
 from hookwise.protocol.hosts import hosts_with
 from hookwise.wording import count
@@ -912,3 +913,62 @@ def fuzz_cmd(
         )
     if findings:
         raise SystemExit(1)
+
+
+def _coverage_text(report: Any) -> str:
+    lines = []
+    for item in report.coverage:
+        lines.append(f"{item.status:8} {item.rule} ({item.decision})")
+        for why in item.why:
+            lines.append(f"           - {why}")
+    counts = {
+        s: sum(c.status == s for c in report.coverage) for s in ("covered", "partial", "none")
+    }
+    lines.append(
+        f"{len(report.natives)} entries; rules covered {counts['covered']}, partly covered "
+        f"{counts['partial']}, not expressible {counts['none']}"
+    )
+    return "\n".join(lines)
+
+
+@policy.command("export")
+@click.option(
+    "--host",
+    "host",
+    required=True,
+    type=click.Choice(EXPORT_HOSTS),
+    help="The host whose own permission rules to write.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the rules to this file (default: stdout; the coverage goes to stderr).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print entries, coverage and file as JSON.")
+@_cwd_option
+@_policy_option
+def export_cmd(
+    host: str, out: Path | None, as_json: bool, cwd: Path | None, policy_file: Path | None
+) -> None:
+    """Write the part of the policy HOST's own permission system can express, and list every
+    rule it could not express in full (partly covered or not at all), with why."""
+    from hookwise.config.atomic import write_text_atomic
+    from hookwise.policy.export.build import export_policy
+
+    compiled = _compile_scopes(str(cwd or Path.cwd()), _env(policy_file))
+    if compiled["errors"]:
+        lines = "\n".join(_problem_line(p) for p in compiled["errors"])
+        raise click.UsageError(f"the policy has errors; fix them first:\n{lines}")
+    report = export_policy(compiled, host)
+    if out is not None:
+        try:
+            write_text_atomic(out, report.content)
+        except OSError as exc:
+            raise InputError(f"cannot write {out}: {os_reason(exc)}") from None
+    if as_json:
+        click.echo(_dump(report.as_dict()))
+        return
+    if out is None:
+        click.echo(report.content, nl=False)
+    click.echo(_coverage_text(report), err=out is None)

@@ -15,10 +15,6 @@ from hookwise.protocol.hosts import HOSTS
 EXPORTERS: dict[str, ModuleType] = {"claude": claude, "gemini": gemini, "codex": codex}
 
 
-def hosts() -> tuple[str, ...]:
-    return tuple(EXPORTERS)
-
-
 def _skipped(rule: dict[str, Any]) -> str | None:
     """Why an enabled rule is no candidate at all (its coverage is then ``none``)."""
     if rule["action"] not in ("deny", "ask"):

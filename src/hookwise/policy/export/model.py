@@ -8,6 +8,8 @@ from typing import Literal
 
 Decision = Literal["deny", "ask"]
 PathKind = Literal["name", "relative", "absolute"]
+# the hosts with an exporter (build.EXPORTERS), light enough for the CLI to list
+EXPORT_HOSTS = ("claude", "gemini", "codex")
 Status = Literal["covered", "partial", "none"]
 
 
