@@ -39,20 +39,20 @@ def corpus_commands(name: str) -> list[str]:
 
 
 PACKS = sorted(p.stem for p in CORPUS.glob("*.yaml"))
-POLICY = f"""
+POLICY = """
 version: 1
 extends: [hookwise/filesystem, hookwise/git, hookwise/secrets, hookwise/database,
           hookwise/kubernetes, hookwise/cloud]
 rules:
   - id: no-curl
-    match: {{tool: shell, command: {{program: [curl, wget]}}}}
+    match: {tool: shell, command: {program: [curl, wget]}}
     action: ask
   - id: rm-recursive
-    match: {{tool: shell, command: rm -r}}
+    match: {tool: shell, command: rm -r}
     action: deny
     reason: "rm -r is for people"
   - id: no-npm-publish
-    match: {{command: npm publish --force}}
+    match: {command: npm publish --force}
     action: deny
 """
 
