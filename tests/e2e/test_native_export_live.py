@@ -33,8 +33,12 @@ KEEP_VARIABLE = "HOOKWISE_E2E_KEEP_NATIVE"
 
 
 def _tool_results(requests: list[dict[str, object]]) -> str:
-    """The last request's text about the tool call, as the model received it."""
-    return json.dumps(requests[-1])[-1500:] if requests else ""
+    """The last request's text about the tool call, as the model received it: around the
+    last tool result (Anthropic ``tool_result``, OpenAI ``function_call_output``, Gemini
+    ``functionResponse``)."""
+    text = json.dumps(requests[-1]) if requests else ""
+    at = max(text.rfind(k) for k in ("tool_result", "function_call_output", "functionResponse"))
+    return text[at : at + 700] if at >= 0 else text[-700:]
 
 
 @pytest.mark.e2e
