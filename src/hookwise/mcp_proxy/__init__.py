@@ -1,0 +1,8 @@
+"""``hookwise mcp wrap``: a stdio MCP proxy that puts every ``tools/call`` through the policy.
+
+Hooks guard only what a host hands them; an MCP server's tools are called whatever the host
+does with its hooks. The proxy sits on the server's stdio instead (docs/mcp.md):
+``framing`` reads the wire, ``decide`` asks the policy (the framework Gate's engine, audit
+and ``ask_fallback``), ``elicit`` asks the user through the client, ``server`` owns the
+server's process, and ``proxy`` moves the messages between them.
+"""
