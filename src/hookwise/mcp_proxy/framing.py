@@ -139,10 +139,9 @@ def _skip_ws(text: str, at: int) -> int:
 
 
 def dumps(value: Any) -> bytes:
-    """A message as one line (no newline inside: JSON escapes it in strings)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode(
-        "utf-8"
-    )
+    """A message as one line, ASCII only: no byte in it that any reader could take for a
+    line break (a raw U+2028 splits a line for some)."""
+    return json.dumps(value, separators=(",", ":"), allow_nan=False).encode("ascii")
 
 
 def id_key(value: Any) -> tuple[str, str]:
