@@ -19,6 +19,8 @@ from hookwise.integrations.gate import Gate
 from hookwise.integrations.verdict import Verdict
 
 FRAMEWORK = "mcp"
+# a changed policy file applies within this many seconds (not a stat of every scope per call)
+RECHECK_SECONDS = 1.0
 # a server name as hosts write it in mcp__<server>__<tool>: no "__" (it would split there)
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -50,7 +52,7 @@ class Decider:
 
     def __init__(self, server: str, *, cwd: str | None = None) -> None:
         self.server = server
-        self.gate = Gate(FRAMEWORK, agent=server, cwd=cwd)
+        self.gate = Gate(FRAMEWORK, agent=server, cwd=cwd, recheck=RECHECK_SECONDS)
 
     def warm(self) -> None:
         """Load (and compile, if need be) the policy now, not on the first call."""
