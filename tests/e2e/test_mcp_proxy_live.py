@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e import clis
-from tests.e2e.fake_model import FakeModel, Script, call
+from tests.e2e.fake_model import FakeModel, Script, call, tool_results
 from tests.e2e.runner import run_bounded
 
 DENY_TOKEN = "MCP-LIVE-DENY"
@@ -105,14 +105,16 @@ def _setup(cli: str, tmp_path: Path, url: str) -> tuple[list[str], dict[str, str
     return argv, env, layout
 
 
-# the tool name each CLI offers the model for the server's write_file
-TOOL_NAMES = {"claude": "mcp__fs__write_file", "gemini": "write_file", "codex": "fs__write_file"}
+# the tool name each CLI offers the model for the server's write_file. Codex (0.169) is not
+# here: against the fake model it offers the model no tool of an MCP server at all (only
+# list_mcp_resources and the like), with or without the proxy in front of the server.
+TOOL_NAMES = {"claude": "mcp__fs__write_file", "gemini": "mcp_fs_write_file"}
 
 
 @pytest.mark.skipif(
     FS is None, reason="the filesystem MCP server is not installed (make e2e-install)"
 )
-@pytest.mark.parametrize("cli", ["claude", "gemini", "codex"])
+@pytest.mark.parametrize("cli", sorted(TOOL_NAMES))
 def test_a_real_cli_through_the_proxy(cli: str, tmp_path: Path) -> None:
     problem = clis.install_problem(cli)
     if problem:
@@ -128,13 +130,12 @@ def test_a_real_cli_through_the_proxy(cli: str, tmp_path: Path) -> None:
             ]
         )
         stdout, stderr, code, timed_out = run_bounded(argv, proj, env, 150.0)
-        results = fake.tool_results()
-        offered = [r for r in fake.model_requests()]
+        # every request body, not only those the fake model counts as model calls
+        results = [text for r in fake.requests for text in tool_results(r["body"])]
     diagnostics = (
         f"exit {code}, timed out {timed_out}\nresults: {results}\n"
         f"stderr: {stderr.decode(errors='replace')[-3000:]}\n"
-        f"stdout: {stdout.decode(errors='replace')[-2000:]}\n"
-        f"model requests: {len(offered)}"
+        f"stdout: {stdout.decode(errors='replace')[-2000:]}"
     )
     assert not (proj / "protected" / "x.txt").exists(), diagnostics
     assert any(DENY_TOKEN in r for r in results), diagnostics
