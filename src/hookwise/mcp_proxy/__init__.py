@@ -6,3 +6,12 @@ does with its hooks. The proxy sits on the server's stdio instead (docs/mcp.md):
 and ``ask_fallback``), ``elicit`` asks the user through the client, ``server`` owns the
 server's process, and ``proxy`` moves the messages between them.
 """
+
+
+def wrapped(argv: tuple[str, ...] | list[str]) -> bool:
+    """Whether a server command runs through the proxy (``hookwise mcp wrap ...`` or
+    ``python -m hookwise mcp wrap ...``): what ``scan`` reports as guarded."""
+    for at in range(1, len(argv) - 1):
+        if argv[at] == "mcp" and argv[at + 1] == "wrap":
+            return argv[at - 1].rsplit("/", 1)[-1] == "hookwise"
+    return False
