@@ -7,11 +7,13 @@ and ``ask_fallback``), ``elicit`` asks the user through the client, ``server`` o
 server's process, and ``proxy`` moves the messages between them.
 """
 
+WRAP = ("mcp", "wrap")  # the proxy's subcommand, as server entries name it
+
 
 def wrapped(argv: tuple[str, ...] | list[str]) -> bool:
     """Whether a server command runs through the proxy (``hookwise mcp wrap ...`` or
     ``python -m hookwise mcp wrap ...``): what ``scan`` reports as guarded."""
     for at in range(1, len(argv) - 1):
-        if argv[at] == "mcp" and argv[at + 1] == "wrap":
+        if (argv[at], argv[at + 1]) == WRAP:
             return argv[at - 1].rsplit("/", 1)[-1] == "hookwise"
     return False
