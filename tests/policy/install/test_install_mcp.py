@@ -209,3 +209,27 @@ def test_value_span_ends_where_the_toml_value_ends(
     assert tomllib.loads(f"v = {single[begin : _value_span(single, begin)]}")["v"] == (
         items[0] if items else "x"
     )
+
+
+def test_doctor_reports_servers_not_behind_the_proxy_until_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookwise.policy.install.mcp_entries import mcp_checks
+
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / ".mcp.json").write_text(CLAUDE_MCP, encoding="utf-8")
+    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "PATH": "/usr/bin"}
+    checks = mcp_checks("claude", project, env)
+    assert [status for status, _ in checks] == ["warn", "info"]
+    assert "'fs'" in checks[0][1] and "'memory'" in checks[0][1]
+    assert "hookwise install claude --mcp" in checks[0][1]
+    assert "'remote'" in checks[1][1]
+    _run("install", "claude", "--mcp", "--project", str(project))
+    checks = mcp_checks("claude", project, env)
+    assert [status for status, _ in checks] == ["ok", "info"]
+    result = CliRunner().invoke(
+        cli, ["doctor", "--host", "claude", "--project", str(project), "--no-self-test", "--json"]
+    )
+    assert "behind the proxy" in result.output

@@ -414,3 +414,34 @@ def _apply(text: str, edits: list[tuple[tuple[int, int], str]]) -> str:
     for (start, end), value in sorted(edits, reverse=True):
         text = text[:start] + value + text[end:]
     return text
+
+
+def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """``doctor``: (status, detail) about ``host``'s MCP servers: those that do not run
+    through the proxy (warn), those that do (ok), remote ones it cannot wrap (info)."""
+    out: list[tuple[str, str]] = []
+    for scope in mcp_files(host):
+        try:
+            plan = plan_mcp(host, scope, project, env, install=True)
+        except InstallError as exc:
+            out.append(("warn", f"cannot read the {scope} MCP servers: {exc}"))
+            continue
+        by: dict[str, list[str]] = {}
+        for change in plan.changes:
+            by.setdefault(change.action, []).append(f"{change.name!r} ({change.file})")
+        if by.get("wrapped"):
+            out.append(
+                (
+                    "warn",
+                    f"{scope} MCP servers not run through `hookwise mcp wrap`: "
+                    f"{', '.join(by['wrapped'])} (`hookwise install {host} --mcp"
+                    f"{' --scope user' if scope == 'user' else ''}`)",
+                )
+            )
+        if by.get("already"):
+            out.append(("ok", f"{scope} MCP servers behind the proxy: {', '.join(by['already'])}"))
+        if by.get("remote"):
+            out.append(
+                ("info", f"{scope} remote MCP servers (not covered): {', '.join(by['remote'])}")
+            )
+    return out
