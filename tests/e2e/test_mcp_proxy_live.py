@@ -5,8 +5,6 @@ server and its reason reaches the model; an allowed one works (docs/mcp.md)."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -27,17 +25,7 @@ rules:
 """
 
 
-def _fs_server() -> Path | None:
-    base = os.environ.get("HOOKWISE_E2E_MCP_SERVERS") or str(
-        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        / "hookwise"
-        / "e2e-mcp-servers"
-    )
-    found = Path(base) / "node_modules" / ".bin" / "mcp-server-filesystem"
-    return found if found.exists() and shutil.which("node") else None
-
-
-FS = _fs_server()
+FS = clis.mcp_server("mcp-server-filesystem")
 
 
 def _setup(cli: str, tmp_path: Path, url: str) -> tuple[list[str], dict[str, str], clis.Layout]:

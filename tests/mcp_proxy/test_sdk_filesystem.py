@@ -4,28 +4,16 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
+from tests.e2e.clis import mcp_server
 from tests.mcp_proxy.conftest import ASK_TOKEN, DENY_TOKEN, Project, wrap_argv
 
-
-def _server_bin() -> Path | None:
-    base = os.environ.get("HOOKWISE_E2E_MCP_SERVERS") or str(
-        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        / "hookwise"
-        / "e2e-mcp-servers"
-    )
-    found = Path(base) / "node_modules" / ".bin" / "mcp-server-filesystem"
-    return found if found.exists() and shutil.which("node") else None
-
-
-SERVER = _server_bin()
+SERVER = mcp_server("mcp-server-filesystem")
 pytestmark = pytest.mark.skipif(
     SERVER is None, reason="the filesystem MCP server is not installed (make e2e-install)"
 )
