@@ -494,6 +494,11 @@ class Proxy:
                     if flight.token is not None:
                         self._tokens.pop(flight.token, None)
             for _key, flight in late:
+                # the server first: once the client has its error, the server was told
+                if flight.method != "initialize":
+                    self.server.send(
+                        framing.dumps(replies.cancelled(flight.id, "timed out in hookwise"))
+                    )
                 self._to_client(
                     replies.error(
                         flight.id,
@@ -503,10 +508,6 @@ class Proxy:
                         {"server": self.name},
                     )
                 )
-                if flight.method != "initialize":
-                    self.server.send(
-                        framing.dumps(replies.cancelled(flight.id, "timed out in hookwise"))
-                    )
 
 
 def _call_id(request_id: Any) -> str:
