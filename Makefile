@@ -80,14 +80,23 @@ export HOOKWISE_E2E_MORE_CLIS := $(E2E_MORE_CLIS)
 E2E_PLUGIN_CLIS ?= $(or $(HOOKWISE_E2E_PLUGIN_CLIS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hookwise/e2e-plugin-hosts)
 E2E_PLUGIN_STAMP := $(E2E_PLUGIN_CLIS)/node_modules/.hookwise-installed
 export HOOKWISE_E2E_PLUGIN_CLIS := $(E2E_PLUGIN_CLIS)
+# Real MCP servers behind `hookwise mcp wrap` (tests/mcp_proxy): their own pins and directory
+E2E_MCP_SERVERS ?= $(or $(HOOKWISE_E2E_MCP_SERVERS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/hookwise/e2e-mcp-servers)
+E2E_MCP_STAMP := $(E2E_MCP_SERVERS)/node_modules/.hookwise-installed
+export HOOKWISE_E2E_MCP_SERVERS := $(E2E_MCP_SERVERS)
 .PHONY: e2e-install
 
-e2e-install: $(if $(shell command -v npm 2>/dev/null),$(E2E_STAMP) $(E2E_HOSTS_STAMP) $(E2E_MORE_STAMP) $(E2E_PLUGIN_STAMP))
+e2e-install: $(if $(shell command -v npm 2>/dev/null),$(E2E_STAMP) $(E2E_HOSTS_STAMP) $(E2E_MORE_STAMP) $(E2E_PLUGIN_STAMP) $(E2E_MCP_STAMP))
 	@command -v npm >/dev/null 2>&1 || echo "e2e-install: npm not found; the real-CLI tests will skip"
 
 $(E2E_STAMP): tests/e2e/package.json tests/e2e/package-lock.json
 	@mkdir -p $(E2E_CLIS) && cp tests/e2e/package.json tests/e2e/package-lock.json $(E2E_CLIS)/
 	@cd $(E2E_CLIS) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+
+$(E2E_MCP_STAMP): tests/e2e/mcp-servers/package.json tests/e2e/mcp-servers/package-lock.json
+	@mkdir -p $(E2E_MCP_SERVERS) && cp tests/e2e/mcp-servers/package.json tests/e2e/mcp-servers/package-lock.json $(E2E_MCP_SERVERS)/
+	@cd $(E2E_MCP_SERVERS) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
 	@touch $@
 
 $(E2E_PLUGIN_STAMP): tests/e2e/plugin-hosts/package.json tests/e2e/plugin-hosts/package-lock.json

@@ -59,6 +59,16 @@ def install_dir() -> Path:
     return Path(cache) / "hookwise" / "e2e-clis"
 
 
+def mcp_server(binary: str) -> Path | None:
+    """A real MCP server's executable as ``make e2e-install`` installs it
+    (tests/e2e/mcp-servers/), or None when it (or node) is missing."""
+    explicit = os.environ.get("HOOKWISE_E2E_MCP_SERVERS")
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = Path(explicit) if explicit else Path(cache) / "hookwise" / "e2e-mcp-servers"
+    found = base / "node_modules" / ".bin" / binary
+    return found if found.exists() and shutil.which("node") else None
+
+
 def pinned_versions() -> dict[str, str]:
     versions = {}
     for cli, package in PACKAGES.items():

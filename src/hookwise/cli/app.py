@@ -79,6 +79,10 @@ def _register() -> None:
     cli.add_command(install_cmd.uninstall)
     cli.add_command(doctor_cmd.doctor)
 
+    from hookwise.cli import mcp_cmd
+
+    cli.add_command(mcp_cmd.mcp)
+
     from hookwise.cli import scan_cmd
 
     cli.add_command(scan_cmd.scan)

@@ -77,6 +77,50 @@ _dry_run_option = click.option(
 )
 
 
+_mcp_option = click.option(
+    "--mcp",
+    is_flag=True,
+    help="Instead of the hook: run HOST's MCP server entries through `hookwise mcp wrap` "
+    "(uninstall: back as they were). See docs/mcp.md.",
+)
+
+
+def _mcp(
+    host: str, scope: str, project: Path | None, install: bool, dry_run: bool, as_json: bool
+) -> None:
+    """`install --mcp` / `uninstall --mcp`: the host's MCP server entries, wrapped or not."""
+    from hookwise.policy.install.errors import InstallError
+    from hookwise.policy.install.mcp_entries import plan_mcp, write_mcp
+
+    try:
+        plan = plan_mcp(host, scope, project_root(project), dict(os.environ), install=install)
+        written = [] if dry_run else write_mcp(plan)
+    except (InstallError, OSError) as exc:
+        raise InputError(str(exc)) from None
+    if as_json:
+        changes = [
+            {"file": str(c.file), "server": c.name, "action": c.action, "detail": c.detail}
+            for c in plan.changes
+        ]
+        click.echo(
+            json.dumps(
+                {"host": host, "scope": scope, "servers": changes,
+                 "written": [str(p) for p in written], "dry_run": dry_run},
+                indent=2,
+            )
+        )  # fmt: skip
+        return
+    if not plan.files:
+        click.echo(f"{HOST_TITLES[host]} ({scope}): no MCP settings file; nothing to change")
+    for change in plan.changes:
+        detail = f" ({change.detail})" if change.detail else ""
+        click.echo(f"  {change.action}: {change.name} in {change.file}{detail}")
+    for path in written:
+        click.echo(f"wrote {path}")
+    if dry_run and plan.changed:
+        click.echo("(dry run: nothing written)")
+
+
 def _report(plan: InstallPlan, written: list[Path], dry_run: bool) -> None:
     for change in plan.changes:
         if not change.changed:
@@ -115,6 +159,7 @@ def _report(plan: InstallPlan, written: list[Path], dry_run: bool) -> None:
     help="Codex: do not record the hooks' hashes as trusted (approve them in /hooks).",
 )
 @_rc_option
+@_mcp_option
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
 @changes_guardrails("install")
 def install(
@@ -127,6 +172,7 @@ def install(
     direct: bool,
     no_trust: bool,
     rc: Path | None,
+    mcp: bool,
     as_json: bool,
 ) -> None:
     """Register `hookwise hook` with HOST for every event the policy uses.
@@ -135,6 +181,9 @@ def install(
     `hookwise run` (a marked block in the rc file; `hookwise uninstall shell` removes it)."""
     if host == SHELL_TARGET:
         _shell(True, rc, dry_run, as_json)
+        return
+    if mcp:
+        _mcp(host, scope, project, True, dry_run, as_json)
         return
     from hookwise.policy.install.errors import InstallError
     from hookwise.policy.install.launcher import hook_command
@@ -209,15 +258,25 @@ def _matcher(matcher: str | None) -> str:
 @_project_option
 @_dry_run_option
 @_rc_option
+@_mcp_option
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
 @changes_guardrails("uninstall")
 def uninstall(
-    host: str, scope: str, project: Path | None, dry_run: bool, rc: Path | None, as_json: bool
+    host: str,
+    scope: str,
+    project: Path | None,
+    dry_run: bool,
+    rc: Path | None,
+    mcp: bool,
+    as_json: bool,
 ) -> None:
     """Remove hookwise's hook entries from HOST's settings (other hooks stay);
     `hookwise uninstall shell` removes the `hookwise run` functions from the rc file."""
     if host == SHELL_TARGET:
         _shell(False, rc, dry_run, as_json)
+        return
+    if mcp:
+        _mcp(host, scope, project, False, dry_run, as_json)
         return
     from hookwise.policy.install.errors import InstallError
     from hookwise.policy.install.plan import plan_uninstall, write_plan

@@ -580,6 +580,10 @@ class JsonDocument:
             self.text = self.text[:begin] + value + self.text[stop:]
         self.root = self._parse()
 
+    def replace_value(self, node: JsonNode, text: str) -> None:
+        """Put ``text`` (JSON) where ``node`` is; every other byte stays."""
+        self._replace(node.start, node.end, text)
+
     def append(self, container: JsonNode, value: Any, key: str | None = None) -> None:
         """Add ``value`` (as member ``key`` of an object) after the container's last element."""
         multiline = "\n" in self.text

@@ -97,6 +97,7 @@ class Gate:
         tool_names: Mapping[str, str] | None = None,
         session_id: str | None = None,
         relay: bool = True,
+        recheck: float = 0.0,
     ) -> None:
         if not isinstance(framework, str) or not framework.strip():
             raise ValueError("Gate: framework must name the framework (e.g. 'openai-agents')")
@@ -114,6 +115,10 @@ class Gate:
         self.hooks_from: HooksFrom | None = hooks_from
         self.session_id = session_id or f"{self.framework}-{uuid.uuid4()}"
         self.relay = relay
+        # seconds between looks for a changed policy (0: every call); a long-lived process
+        # on a busy path (the MCP proxy) trades that much delay for fewer stats per call
+        self.recheck = recheck
+        self._checked = 0.0
         self.names = ToolNames(tool_names)
         self.state = RetryState()
         self._lock = threading.Lock()
@@ -541,6 +546,11 @@ class Gate:
 
     # ------------------------------------------------------------------ the policy
     def _policy(self) -> _Policy:
+        if self.recheck and self._loaded is not None:
+            now = time.monotonic()
+            if now - self._checked < self.recheck:
+                return self._loaded
+            self._checked = now
         found = scope_sources(self.cwd, self.env)
         trust = trust_store_path(self.env)
         signature = (

@@ -55,6 +55,10 @@ DEFAULT_TOOL_NAMES: Final[Mapping[str, str]] = {
     "view_file": "read",
     "open_file": "read",
     "cat": "read",
+    # the reference MCP filesystem server's own names (behind `hookwise mcp wrap`)
+    "read_text_file": "read",
+    "read_media_file": "read",
+    "read_multiple_files": "read",
     "glob": "glob",
     "find_files": "glob",
     "grep": "grep",
@@ -63,6 +67,8 @@ DEFAULT_TOOL_NAMES: Final[Mapping[str, str]] = {
     "list_directory": "ls",
     "list_dir": "ls",
     "list_files": "ls",
+    "list_directory_with_sizes": "ls",
+    "directory_tree": "ls",
     # web
     "fetch": "web_fetch",
     "web_fetch": "web_fetch",

@@ -174,3 +174,11 @@ EXACT_MATCHER_CHARS: Final = frozenset(
 )
 
 OUTPUT_CAP_CHARS: Final = 10_000
+
+# Where Claude Code reads MCP servers that `hookwise install --mcp` can wrap: scope -> (file,
+# key of its servers); a project's file relative to it. The user's servers live in
+# ~/.claude.json, which Claude Code rewrites as it runs: not edited (scan/sources/mcp.py
+# reads every place).
+MCP_FILES: Final = {
+    "project": ((".mcp.json", "mcpServers"),),
+}

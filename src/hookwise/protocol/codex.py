@@ -179,3 +179,10 @@ ROLLOUT_HOOK_TOOLS: Final = {
     "apply_patch": "apply_patch",
 }
 MCP_TOOL_PREFIX: Final = "mcp__"
+
+# Where Codex reads MCP servers (scope -> (file, table)): ``[mcp_servers.NAME]`` of the
+# user's config.toml (CODEX_HOME) and of the project's .codex/config.toml.
+MCP_FILES: Final = {
+    "user": (("config.toml", "mcp_servers"),),
+    "project": ((".codex/config.toml", "mcp_servers"),),
+}

@@ -333,3 +333,11 @@ def event_spec(name: str) -> EventSpec:
         raise KeyError(
             f"unknown Gemini hook event {name!r}; expected one of: {', '.join(EVENT_NAMES)}"
         ) from None
+
+
+# Where Gemini CLI reads MCP servers (scope -> (file, key)): the project's file relative to
+# it, the user's to GEMINI_CLI_HOME (the home directory). Extensions' servers are theirs.
+MCP_FILES: Final = {
+    "user": ((".gemini/settings.json", "mcpServers"),),
+    "project": ((".gemini/settings.json", "mcpServers"),),
+}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from hookwise.config.hookwise_command import runs_only_hookwise
+from hookwise.mcp_proxy import wrapped
 from hookwise.protocol.hosts import host as host_info
 from hookwise.protocol.hosts import hosts_with
 from hookwise.scan import catalog
@@ -139,11 +140,29 @@ def _plugin_finding(runnable: Runnable) -> Finding:
     return Finding("agent-plugin", severity, message, runnable.file, runnable.line, runnable)
 
 
+def _unguarded(runnable: Runnable) -> Finding | None:
+    """An MCP server whose tool calls no ``hookwise mcp wrap`` decides."""
+    if runnable.kind == "mcp-remote":
+        how = f"remote MCP server {runnable.name!r} ({runnable.url}): the proxy cannot wrap it"
+    elif runnable.kind == "mcp-server" and not wrapped(runnable.argv or ()):
+        how = f"MCP server {runnable.name!r} does not run through `hookwise mcp wrap`"
+    else:
+        return None
+    message = f"{runnable.host} {runnable.scope} {how}"
+    if runnable.gate is Gate.OFF:
+        message += f" (not run as configured: {runnable.gate_detail})"
+    rule = "mcp-unguarded"
+    return Finding(rule, RULES[rule].severity, message, runnable.file, runnable.line, runnable)
+
+
 def scan_project(ctx: ScanContext) -> ScanReport:
     """What every agent would run on its own for ``ctx.project`` and this user, judged."""
     report = ScanReport(project=str(ctx.project))
     findings = _collect(ctx, report)
     for index, runnable in enumerate(report.runnables):
+        unguarded = _unguarded(runnable)
+        if unguarded is not None:
+            findings.append(unguarded)
         if runnable.kind in ("http-hook", "mcp-remote"):
             findings += _remote_findings(runnable)
             continue

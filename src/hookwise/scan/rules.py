@@ -129,6 +129,14 @@ RULES: Final = {
             "not reported; any other one is.",
         ),
         Rule(
+            "mcp-unguarded",
+            _I,
+            "MCP server's tool calls are not guarded by hookwise",
+            "Hooks see an MCP tool call only when the host hands it to them, and hosts skip "
+            "them (docs/mcp.md). A stdio server started as `hookwise mcp wrap -- ...` gets "
+            "only the calls the policy allows; a remote (HTTP) server cannot be wrapped.",
+        ),
+        Rule(
             "remote-mcp",
             _L,
             "Repository adds a remote MCP server",

@@ -741,6 +741,10 @@ def check_host(
     registered = loaded.registered
     report.registered = registered
     report.installed = bool(written or registered)
+    from hookwise.policy.install.mcp_entries import mcp_checks
+
+    for status, detail in mcp_checks(host, project, env):
+        report.add(status, "mcp", detail)
     if not report.installed:
         status = "fail" if explicit else "info"
         report.add(status, "registered", f"not installed (`hookwise install {host}`)")

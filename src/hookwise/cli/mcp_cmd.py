@@ -1,0 +1,98 @@
+"""``hookwise mcp wrap``: run an MCP server behind the policy (docs/mcp.md).
+
+The work is in ``hookwise.mcp_proxy``; this module reads the options. stdout belongs to
+the MCP client (JSON-RPC only); every diagnostic goes to stderr.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from types import FrameType
+
+import click
+
+DEFAULT_TIMEOUT = 300.0
+
+URL_NOT_COVERED = (
+    "hookwise mcp wrap: --url (Streamable HTTP servers) is not covered: the proxy guards "
+    "stdio servers only. An HTTP server's tool calls reach it from the client directly, so "
+    "put the server behind `hookwise mcp wrap` as a stdio command if it has one, or rely on "
+    "the host's hooks for it (docs/mcp.md, 'Streamable HTTP')."
+)
+
+
+@click.group()
+def mcp() -> None:
+    """Guard MCP servers: every tools/call through the policy."""
+
+
+@mcp.command(
+    "wrap",
+    context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+)
+@click.option(
+    "--name",
+    default=None,
+    help="The server's name in mcp__<name>__<tool> as rules see it (default: from the "
+    "command); use the name the host's settings give the server.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0),
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    help="Seconds the server may take to answer a request (progress notifications restart "
+    "the clock); past it the client gets an error naming the server. 0: no limit.",
+)
+@click.option(
+    "--max-message",
+    type=click.IntRange(min=1024),
+    default=64 * 1024 * 1024,
+    show_default=True,
+    help="The largest message (bytes) passed either way; a larger one is dropped with an error.",
+)
+@click.option(
+    "--url", default=None, help="A Streamable HTTP server: not covered (see docs/mcp.md)."
+)
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+def wrap(
+    name: str | None,
+    timeout: float,
+    max_message: int,
+    url: str | None,
+    command: tuple[str, ...],
+) -> None:
+    """Run SERVER_COMMAND as a stdio MCP server behind the policy:
+
+    hookwise mcp wrap --name fs -- npx @modelcontextprotocol/server-filesystem .
+    """
+    if url is not None:
+        raise click.UsageError(URL_NOT_COVERED)
+    argv = list(command)
+    if argv[:1] == ["--"]:
+        argv = argv[1:]
+    if not argv:
+        raise click.UsageError("hookwise mcp wrap: give the server's command after --")
+    from hookwise.mcp_proxy.decide import Decider, check_name, default_name
+    from hookwise.mcp_proxy.proxy import Proxy
+    from hookwise.mcp_proxy.server import ServerProcess
+
+    try:
+        server_name = check_name(name) if name is not None else default_name(argv)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--name") from None
+    proxy = Proxy(
+        Decider(server_name),
+        ServerProcess(argv),
+        out=sys.stdout.buffer,
+        timeout=timeout or None,
+        max_bytes=max_message,
+    )
+
+    def _stop(signum: int, _frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)  # run()'s finally stops the server
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGHUP, _stop)
+    sys.exit(proxy.run(sys.stdin.buffer))

@@ -1,0 +1,84 @@
+"""A ``tools/call`` through the policy: the framework Gate's engine, audit log and fallback.
+
+The call is the tool ``mcp__<server>__<tool>`` as the hosts name MCP tools, so ``mcp:``
+matchers and ``mcp_server``/``mcp_tool`` conditions apply; the Gate's name table maps it by
+its own name as well (``mcp__fs__write_file`` is ``write``), so ``shell``, ``write`` and
+``read`` rules and every ``files`` rule see the commands and paths it takes. Rules see
+``host == "mcp"``; each decision is an audit record with ``framework: mcp`` and the server
+as ``agent``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from hookwise.integrations.gate import Gate
+from hookwise.integrations.verdict import Verdict
+
+FRAMEWORK = "mcp"
+# a changed policy file applies within this many seconds (not a stat of every scope per call)
+RECHECK_SECONDS = 1.0
+# a server name as hosts write it in mcp__<server>__<tool>: no "__" (it would split there)
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+def check_name(name: str) -> str:
+    """``--name``: the server's name in ``mcp__<name>__<tool>``, or a ValueError saying why."""
+    if not _NAME.fullmatch(name) or "__" in name or len(name) > 64:
+        raise ValueError(
+            f"--name {name!r}: expected letters, digits, '.', '-' or single '_' (at most 64, "
+            "starting with a letter or digit), as hosts name a server in mcp__<name>__<tool>"
+        )
+    return name
+
+
+def default_name(argv: list[str]) -> str:
+    """A name from the server's command when ``--name`` is not given (npx pkg -> pkg)."""
+    words = [w for w in argv if not w.startswith("-")]
+    runners = {"npx", "uvx", "pipx", "bunx", "node", "python", "python3", "deno", "docker"}
+    pick = next(
+        (w for w in words if w.rsplit("/", 1)[-1] not in runners), words[0] if words else ""
+    )
+    base = pick.rsplit("/", 1)[-1].split("@", 1)[0] or "server"
+    cleaned = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_.-]", "_", base)).strip("_.-")
+    return (cleaned or "server")[:64]
+
+
+class Decider:
+    """The policy for one wrapped server."""
+
+    def __init__(self, server: str, *, cwd: str | None = None) -> None:
+        self.server = server
+        self.gate = Gate(FRAMEWORK, agent=server, cwd=cwd, recheck=RECHECK_SECONDS)
+
+    def warm(self) -> None:
+        """Load (and compile, if need be) the policy now, not on the first call."""
+        _ = self.gate.policy_files
+
+    def tool_name(self, tool: str) -> str:
+        return f"mcp__{self.server}__{tool}"
+
+    def before(self, tool: str, args: Mapping[str, Any], call_id: str) -> Verdict:
+        """The policy's verdict, written to the audit log (an ``ask`` is answered later:
+        :meth:`answered` or :meth:`fallback`)."""
+        return self.gate.before_tool(self.tool_name(tool), args, call_id=call_id)
+
+    def fallback(self, verdict: Verdict, tool: str, args: Mapping[str, Any]) -> Verdict:
+        """An ``ask`` the client cannot show: the approval relay if the policy has one,
+        else ``ask_fallback`` (deny unless the policy says allow); audited."""
+        return self.gate.resolve_ask(verdict, self.tool_name(tool), args)
+
+    def answered(
+        self, verdict: Verdict, tool: str, args: Mapping[str, Any], allowed: bool, how: str
+    ) -> Verdict:
+        """An ``ask`` the user answered through the client's elicitation; audited."""
+        if allowed:
+            resolved = replace(verdict, action="allow", reason="")
+        else:
+            why = verdict.reason or "this call needs a person's approval"
+            resolved = replace(verdict, action="deny", args=None, reason=f"{why} ({how})")
+        self.gate.record_approval(self.tool_name(tool), args, resolved, f"elicitation: {how}")
+        return resolved

@@ -1,0 +1,218 @@
+"""The MCP stdio wire: newline-delimited JSON-RPC 2.0 messages, read strictly.
+
+The proxy decides on what it parsed and the server acts on what it parses, so any message
+the two could read differently is refused rather than passed on: duplicate keys (a parser
+that keeps the first would see another method or tool), ``NaN``/``Infinity``, invalid
+UTF-8, more than one JSON value on a line. A line longer than the limit is dropped whole,
+never split into pieces that each look like a message.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+# One message may carry a large file or image as base64: 64 MiB by default.
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+
+Kind = Literal["request", "notification", "response", "batch", "invalid"]
+
+
+class Oversize:
+    """A line that was longer than the limit (its bytes are gone): ``size`` bytes."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def __repr__(self) -> str:
+        return f"Oversize({self.size})"
+
+
+class LineSplitter:
+    """Bytes as they arrive -> whole lines (without the newline), at most ``max_bytes`` each.
+
+    A line past the limit yields one :class:`Oversize` and everything up to its newline is
+    skipped. A trailing ``\\r`` stays: JSON reads it as whitespace.
+    """
+
+    __slots__ = ("_buf", "_dropped", "_dropping", "max_bytes")
+
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        if max_bytes < 1:
+            raise ValueError(f"max_bytes must be at least 1; got {max_bytes}")
+        self.max_bytes = max_bytes
+        self._buf = bytearray()
+        self._dropping = False
+        self._dropped = 0
+
+    def feed(self, chunk: bytes) -> list[bytes | Oversize]:
+        out: list[bytes | Oversize] = []
+        start = 0
+        while start < len(chunk):
+            end = chunk.find(b"\n", start)
+            piece = chunk[start:] if end < 0 else chunk[start:end]
+            if self._dropping:
+                self._dropped += len(piece)
+            elif len(self._buf) + len(piece) > self.max_bytes:
+                self._dropping = True
+                self._dropped = len(self._buf) + len(piece)
+                self._buf.clear()
+            else:
+                self._buf += piece
+            if end < 0:
+                break
+            if self._dropping:
+                out.append(Oversize(self._dropped))
+                self._dropping = False
+                self._dropped = 0
+            else:
+                out.append(bytes(self._buf))
+                self._buf.clear()
+            start = end + 1
+        return out
+
+    def close(self) -> list[bytes | Oversize]:
+        """What is left at end of stream (a last line without its newline)."""
+        if self._dropping:
+            self._dropping = False
+            return [Oversize(self._dropped)]
+        if self._buf:
+            rest = bytes(self._buf)
+            self._buf.clear()
+            return [rest]
+        return []
+
+
+class WireError(ValueError):
+    """A line that is not one JSON-RPC message both sides would read alike."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise WireError(f"duplicate key {key!r} in an object")
+        out[key] = value
+    return out
+
+
+def _constant(name: str) -> Any:
+    raise WireError(f"{name} is not JSON")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):  # 1e400: no peer can write it back
+        raise WireError(f"number {text[:40]} is out of range")
+    return value
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float)
+
+
+def loads(line: bytes) -> Any:
+    """One JSON value from one line, strictly (see the module docstring)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise WireError(f"not UTF-8 at byte {exc.start}") from None
+    try:
+        value, end = _DECODER.raw_decode(text, _skip_ws(text, 0))
+    except json.JSONDecodeError as exc:
+        raise WireError(f"not JSON: {exc.msg} at character {exc.pos}") from None
+    except RecursionError:
+        raise WireError("not JSON this proxy can read: nested too deeply") from None
+    except ValueError as exc:  # an integer past Python's digit limit
+        raise WireError(f"not JSON this proxy can read: {exc}") from None
+    if _skip_ws(text, end) != len(text):
+        raise WireError(f"more than one JSON value on the line (extra data at {end})")
+    return value
+
+
+def _skip_ws(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+def dumps(value: Any) -> bytes:
+    """A message as one line, ASCII only: no byte in it that any reader could take for a
+    line break (a raw U+2028 splits a line for some)."""
+    return json.dumps(value, separators=(",", ":"), allow_nan=False).encode("ascii")
+
+
+def id_key(value: Any) -> tuple[str, str]:
+    """A hashable key for a JSON-RPC id of any JSON type: ``1`` and ``"1"`` and ``true``
+    differ (Python's ``1 == True == 1.0`` must not merge them); ``1`` and ``1.0`` are one
+    number, as a JavaScript peer echoes it."""
+    if isinstance(value, bool):
+        return ("bool", str(value))
+    if isinstance(value, int):
+        return ("num", str(value))
+    if isinstance(value, float):
+        return ("num", str(int(value)) if value.is_integer() else repr(value))
+    if isinstance(value, str):
+        return ("str", value)
+    if value is None:
+        return ("null", "")
+    return ("json", json.dumps(value, sort_keys=True))
+
+
+@dataclass(frozen=True)
+class Message:
+    """One line read from a peer: what it is, and the parsed value."""
+
+    kind: Kind
+    value: Any = None  # the parsed JSON (a list for a batch)
+    method: str | None = None
+    error: str = ""  # invalid: why
+
+    @property
+    def id(self) -> Any:
+        return self.value.get("id") if isinstance(self.value, dict) else None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return id_key(self.id)
+
+
+def classify(value: Any) -> Message:
+    """What a parsed JSON value is as a JSON-RPC message (a batch's items each on their
+    own: :func:`classify` them)."""
+    if isinstance(value, list):
+        if not value:
+            return Message("invalid", value, error="an empty batch")
+        return Message("batch", value)
+    if not isinstance(value, dict):
+        return Message("invalid", value, error=f"expected an object, got {type(value).__name__}")
+    method = value.get("method")
+    if "method" in value:
+        if not isinstance(method, str):
+            return Message("invalid", value, error="'method' is not a string")
+        if "result" in value or "error" in value:
+            return Message("invalid", value, error="both 'method' and 'result'/'error'")
+        if "id" in value:
+            return Message("request", value, method)
+        return Message("notification", value, method)
+    if "id" in value and ("result" in value or "error" in value):
+        if "result" in value and "error" in value:
+            return Message("invalid", value, error="both 'result' and 'error'")
+        return Message("response", value)
+    return Message("invalid", value, error="neither a request, a notification nor a response")
+
+
+def parse(line: bytes) -> Message:
+    """One line -> a :class:`Message` (kind ``invalid`` with the reason when it is not one)."""
+    try:
+        value = loads(line)
+    except WireError as exc:
+        return Message("invalid", None, error=str(exc))
+    return classify(value)
+
+
+def blank(line: bytes) -> bool:
+    """A line of whitespace only: skipped, as the SDKs skip it."""
+    return not line.strip(b" \t\r")

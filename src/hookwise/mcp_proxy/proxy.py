@@ -1,0 +1,514 @@
+"""The proxy's loop: client stdin -> policy -> server stdin; server stdout -> client stdout.
+
+One thread reads each side, so each direction keeps its order; a call held for an ``ask``
+waits on its own (its answer comes through the same stdin) and everything else goes on.
+What the proxy tracks is what it must answer for when the server fails: every request it
+passed on and has not seen answered gets a JSON-RPC error naming the server when the server
+exits, closes its output, never starts, or stays silent past ``--timeout``; a response for
+a request the server was never given (a held or denied call, a late one) is dropped, so a
+server cannot answer in the proxy's stead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+from hookwise.integrations.verdict import Verdict
+from hookwise.mcp_proxy import elicit, framing, replies
+from hookwise.mcp_proxy.decide import Decider
+from hookwise.mcp_proxy.framing import Message, Oversize, id_key
+from hookwise.mcp_proxy.server import ServerProcess
+
+Key = tuple[str, str]
+# an id named in a line that is no JSON (a truncated or corrupted answer)
+_ID_IN_GARBAGE = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.){0,200}")')
+
+
+@dataclass
+class Flight:
+    """A request the server was given and has not answered."""
+
+    id: Any
+    method: str
+    deadline: float | None
+    token: Key | None = None
+
+
+@dataclass
+class Held:
+    """A ``tools/call`` waiting for the answer to an ``ask``."""
+
+    value: dict[str, Any]
+    tool: str
+    args: dict[str, Any]
+    verdict: Verdict
+    elicitation: Key | None = None
+
+
+def _id_or_null(value: Any) -> Any:
+    request_id = value.get("id") if isinstance(value, dict) else None
+    return request_id if isinstance(request_id, str | int | float) else None
+
+
+class Proxy:
+    """One client, one server (see the module docstring)."""
+
+    def __init__(
+        self,
+        decider: Decider,
+        server: ServerProcess,
+        *,
+        out: BinaryIO,
+        timeout: float | None = None,
+        max_bytes: int = framing.DEFAULT_MAX_BYTES,
+    ) -> None:
+        self.decider = decider
+        self.name = decider.server
+        self.server = server
+        self.out = out
+        self.timeout = timeout
+        self.max_bytes = max_bytes
+        self._lock = threading.RLock()
+        self._out_lock = threading.Lock()
+        self._flights: dict[Key, Flight] = {}
+        self._tokens: dict[Key, Key] = {}
+        self._held: dict[Key, Held] = {}
+        self._elicitations: dict[Key, Key] = {}
+        self._prefix = f"hookwise-{secrets.token_hex(8)}-"
+        self._count = 0
+        self._gone: str | None = None
+        self._elicit = False
+        self._done = threading.Event()
+
+    # ------------------------------------------------------------------ running
+    def run(self, inp: BinaryIO) -> int:
+        """Serve until the client closes stdin; the server is stopped on the way out."""
+        if self.server.start():
+            threading.Thread(target=self._read_server, name="mcp-server-out", daemon=True).start()
+        else:
+            self._gone = self.server.start_error
+            self._note(f"MCP server '{self.name}' {self._gone}: {' '.join(self.server.argv)}")
+        self.decider.warm()  # while the server starts
+        if self.timeout:
+            threading.Thread(target=self._watch, name="mcp-timeouts", daemon=True).start()
+        try:
+            self._read(inp.fileno(), self._from_client)
+        finally:
+            self._done.set()
+            self.server.stop()
+        return 0
+
+    def _read(self, fd: int, handle: Any) -> None:
+        splitter = framing.LineSplitter(self.max_bytes)
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            lines = splitter.feed(chunk) if chunk else splitter.close()
+            for line in lines:
+                handle(line)
+            if not chunk:
+                return
+
+    def _to_client(self, value: Any) -> None:
+        self._write_client(value if isinstance(value, bytes) else framing.dumps(value))
+
+    def _write_client(self, line: bytes) -> None:
+        with self._out_lock:
+            try:
+                self.out.write(line + b"\n")
+                self.out.flush()
+            except (OSError, ValueError):
+                pass  # the client is gone; its stdin ends too
+
+    def _note(self, text: str) -> None:
+        """Something the client's user should know that answers no request."""
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write(f"hookwise mcp: {text}\n")
+            sys.stderr.flush()
+        self._to_client(replies.log("error", f"hookwise: {text}"))
+
+    def _next_id(self) -> str:
+        with self._lock:
+            self._count += 1
+            return f"{self._prefix}{self._count}"
+
+    # ------------------------------------------------------------------ from the client
+    def _from_client(self, line: bytes | Oversize) -> None:
+        if isinstance(line, Oversize):
+            self._to_client(
+                replies.error(
+                    None,
+                    replies.INVALID_REQUEST,
+                    f"hookwise: a message of {line.size} bytes is over the limit of "
+                    f"{self.max_bytes}; not passed to MCP server '{self.name}'",
+                )
+            )
+            return
+        if framing.blank(line):
+            return
+        msg = framing.parse(line)
+        if msg.kind != "batch":
+            self._client_items([msg], line, batch=False)
+            return
+        self._client_items([framing.classify(v) for v in msg.value], line, batch=True)
+
+    def _client_items(self, items: list[Message], raw: bytes, *, batch: bool) -> None:
+        """One message or a batch's items: what goes on goes together (a batch stays one
+        batch, less what the proxy answered or holds); the proxy's answers go back together."""
+        forward: list[dict[str, Any]] = []
+        answers: list[dict[str, Any]] = []
+        changed = False
+        for msg in items:
+            out = self._client_item(msg)
+            if out is None:
+                changed = True
+            elif out[0] == "answer":
+                answers.append(out[1])
+                changed = True
+            else:
+                forward.append(out[1])
+                changed = changed or out[2]
+        if forward:
+            if not batch:
+                self._forward(forward, raw if not changed else framing.dumps(forward[0]))
+            else:
+                self._forward(forward, raw if not changed else framing.dumps(forward))
+        if answers:
+            self._to_client(answers if batch else answers[0])
+
+    def _client_item(self, msg: Message) -> tuple[str, dict[str, Any], bool] | None:
+        """("answer", reply, _) | ("forward", message, changed) | None (held or dropped)."""
+        value = msg.value
+        if msg.kind in {"invalid", "batch"}:
+            code = replies.PARSE_ERROR if value is None else replies.INVALID_REQUEST
+            why = msg.error or "a batch inside a batch"
+            return (
+                "answer",
+                replies.error(
+                    _id_or_null(value),
+                    code,
+                    f"hookwise: {why}; not passed to MCP server '{self.name}'",
+                ),
+                False,
+            )
+        if msg.kind == "response":
+            if self._elicited(msg):
+                return None
+            return ("forward", value, False)
+        method = msg.method or ""
+        if msg.kind == "notification":
+            if method == "notifications/cancelled" and self._cancel(value):
+                return None
+            if method == "tools/call":  # a call without an id: decided all the same
+                out = self._call(value)
+                return out if out is not None and out[0] == "forward" else None
+            return ("forward", value, False)
+        if method == "initialize":
+            params = value.get("params")
+            caps = params.get("capabilities") if isinstance(params, dict) else None
+            with self._lock:
+                self._elicit = elicit.supports_form(caps)
+        if method == "tools/call":
+            return self._call(value)
+        return ("forward", value, False)
+
+    def _forward(self, items: list[dict[str, Any]], line: bytes) -> None:
+        """Pass messages on, tracking each request until the server answers it."""
+        requests = [v for v in items if "method" in v and "id" in v]
+        with self._lock:
+            gone = self._gone
+            if gone is None:
+                for value in requests:
+                    self._fly(value)
+        if gone is not None:
+            for value in requests:
+                self._to_client(self._gone_error(value.get("id"), str(value["method"]), gone))
+            return
+        self.server.send(line)
+
+    def _fly(self, value: dict[str, Any]) -> None:
+        key = id_key(value.get("id"))
+        deadline = time.monotonic() + self.timeout if self.timeout else None
+        params = value.get("params")
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        token_key = id_key(token) if isinstance(token, str | int) else None
+        self._flights[key] = Flight(value.get("id"), str(value["method"]), deadline, token_key)
+        if token_key is not None:
+            self._tokens[token_key] = key
+
+    # ------------------------------------------------------------------ tools/call
+    def _call(self, value: dict[str, Any]) -> tuple[str, dict[str, Any], bool] | None:
+        request_id = value.get("id")
+        params = value.get("params")
+        args = params.get("arguments") if isinstance(params, dict) else None
+        tool = params.get("name") if isinstance(params, dict) else None
+        if not isinstance(tool, str) or not (args is None or isinstance(args, dict)):
+            return (
+                "answer",
+                replies.error(
+                    _id_or_null(value),
+                    replies.INVALID_PARAMS,
+                    "hookwise: tools/call needs params.name (a string) and params.arguments "
+                    f"(an object, or absent); not passed to MCP server '{self.name}'",
+                ),
+                False,
+            )
+        arguments: dict[str, Any] = args or {}
+        try:
+            verdict = self.decider.before(tool, arguments, _call_id(request_id))
+        except Exception as exc:  # the Gate fails closed itself; this is the last guard
+            verdict = Verdict("deny", f"hookwise: internal error: {type(exc).__name__}: {exc}")
+        if verdict.action == "ask":
+            self._hold(value, tool, arguments, verdict)
+            return None
+        return self._applied(value, tool, verdict)
+
+    def _applied(
+        self, value: dict[str, Any], tool: str, verdict: Verdict
+    ) -> tuple[str, dict[str, Any], bool]:
+        if verdict.action != "allow":
+            return (
+                "answer",
+                replies.tool_error(value.get("id"), self._denial(tool, verdict)),
+                True,
+            )
+        out = dict(value)
+        if verdict.args is not None:
+            out["params"] = {**value["params"], "arguments": verdict.args}
+        # re-written from what was parsed: the server reads exactly what was decided on
+        return ("forward", out, True)
+
+    def _denial(self, tool: str, verdict: Verdict) -> str:
+        rule = f" [rule {verdict.rule_id}]" if verdict.rule_id else ""
+        reason = verdict.reason or "the policy does not allow it"
+        return f"hookwise blocked the call of '{tool}' on MCP server '{self.name}'{rule}: {reason}"
+
+    def _hold(self, value: dict[str, Any], tool: str, args: dict[str, Any], ask: Verdict) -> None:
+        key = id_key(value.get("id"))
+        held = Held(value, tool, args, ask)
+        with self._lock:
+            asking = self._elicit and "id" in value
+            if asking:
+                request_id = self._next_id()
+                held.elicitation = id_key(request_id)
+                self._elicitations[held.elicitation] = key
+            self._held[key] = held
+        if asking:
+            self._to_client(elicit.request(request_id, self.name, tool, args, ask.reason))
+        else:
+            threading.Thread(target=self._fallback, args=(key, held), daemon=True).start()
+
+    def _fallback(self, key: Key, held: Held) -> None:
+        resolved = self.decider.fallback(held.verdict, held.tool, held.args)
+        self._release(key, held, resolved)
+
+    def _elicited(self, msg: Message) -> bool:
+        """A client's answer to the proxy's own elicitation: the held call goes on or not."""
+        with self._lock:
+            key = self._elicitations.pop(msg.key, None)
+            held = self._held.get(key) if key is not None else None
+        if key is None:
+            return False
+        if held is not None:
+            allowed, how = elicit.answer(msg.value)
+            resolved = self.decider.answered(held.verdict, held.tool, held.args, allowed, how)
+            self._release(key, held, resolved)
+        return True
+
+    def _release(self, key: Key, held: Held, resolved: Verdict) -> None:
+        with self._lock:
+            if self._held.get(key) is not held:
+                return  # cancelled meanwhile
+            del self._held[key]
+        if "id" not in held.value:
+            if resolved.action == "allow":
+                out = self._applied(held.value, held.tool, resolved)
+                self._forward([out[1]], framing.dumps(out[1]))
+            return
+        kind, message, _ = self._applied(held.value, held.tool, resolved)
+        if kind == "answer":
+            self._to_client(message)
+        else:
+            self._forward([message], framing.dumps(message))
+
+    def _cancel(self, value: dict[str, Any]) -> bool:
+        """``notifications/cancelled`` from the client: a held call is dropped here (the
+        server never saw it); True when it was one."""
+        params = value.get("params")
+        request_id = params.get("requestId") if isinstance(params, dict) else None
+        key = id_key(request_id)
+        with self._lock:
+            held = self._held.pop(key, None)
+            if held is None:
+                self._flights.pop(key, None)  # its answer is no longer awaited
+                return False
+            if held.elicitation is not None:
+                self._elicitations.pop(held.elicitation, None)
+        if held.elicitation is not None:
+            ours = held.elicitation[1] if held.elicitation[0] == "str" else None
+            self._to_client(replies.cancelled(ours, "the tool call was cancelled"))
+        self.decider.answered(held.verdict, held.tool, held.args, False, "cancelled by the client")
+        return True
+
+    # ------------------------------------------------------------------ from the server
+    def _read_server(self) -> None:
+        self._read(self.server.stdout.fileno(), self._from_server)
+        status = self.server.status(wait=2.0)
+        if status is None:
+            reason = "closed its output"
+        elif status < 0:
+            reason = f"was killed by signal {-status}"
+        else:
+            reason = f"exited with status {status}"
+        self._server_gone(reason)
+
+    def _from_server(self, line: bytes | Oversize) -> None:
+        if isinstance(line, Oversize):
+            self._note(
+                f"MCP server '{self.name}' sent a message of {line.size} bytes, over the limit "
+                f"of {self.max_bytes} (--max-message); dropped"
+            )
+            return
+        if framing.blank(line):
+            return
+        msg = framing.parse(line)
+        if msg.kind != "batch":
+            if self._server_item(msg, line):
+                self._write_client(line)
+            return
+        items = [framing.classify(v) for v in msg.value]
+        passed = [item for item in items if self._server_item(item, framing.dumps(item.value))]
+        if len(passed) == len(items):
+            self._write_client(line)
+        elif passed:
+            self._to_client([item.value for item in passed])
+
+    def _server_item(self, msg: Message, raw: bytes) -> bool:
+        """Whether a server message goes on to the client (see the module docstring)."""
+        if msg.kind in ("invalid", "batch"):
+            self._garbage(msg, raw)
+            return False
+        if msg.kind == "response":
+            with self._lock:
+                flight = self._flights.pop(msg.key, None)
+                if flight is not None and flight.token is not None:
+                    self._tokens.pop(flight.token, None)
+            if flight is None:
+                self._note(
+                    f"MCP server '{self.name}' answered a request it was not given or no "
+                    f"longer awaited (id {framing.dumps(msg.id).decode()}); dropped"
+                )
+            return flight is not None
+        if msg.kind == "request":
+            if msg.key in self._elicitations or str(msg.id).startswith(self._prefix):
+                self.server.send(
+                    framing.dumps(
+                        replies.error(msg.id, replies.INVALID_REQUEST, "id reserved by hookwise")
+                    )
+                )
+                return False
+            return True
+        if msg.method == "notifications/progress" and self.timeout:
+            params = msg.value.get("params")
+            token = params.get("progressToken") if isinstance(params, dict) else None
+            with self._lock:
+                key = self._tokens.get(id_key(token))
+                flight = self._flights.get(key) if key is not None else None
+                if flight is not None:
+                    flight.deadline = time.monotonic() + self.timeout
+        return True
+
+    def _garbage(self, msg: Message, raw: bytes) -> None:
+        """A line from the server that is no JSON-RPC message: the request it names, if
+        one is in flight, is answered with an error; else the client's log is told."""
+        request_id = _id_or_null(msg.value)
+        if msg.value is None:
+            found = _ID_IN_GARBAGE.search(raw)
+            if found:
+                with contextlib.suppress(framing.WireError):
+                    request_id = framing.loads(found.group(1))
+        with self._lock:
+            flight = self._flights.pop(id_key(request_id), None) if request_id is not None else None
+        preview = raw[:200].decode("utf-8", "replace")
+        if flight is None:
+            self._note(
+                f"MCP server '{self.name}' wrote what is no JSON-RPC message ({msg.error}): "
+                f"{preview!r}; dropped"
+            )
+            return
+        self._to_client(
+            replies.error(
+                flight.id,
+                replies.SERVER_GARBAGE,
+                f"hookwise: MCP server '{self.name}' answered {flight.method} with what is no "
+                f"JSON-RPC message ({msg.error})",
+                {"server": self.name, "received": preview},
+            )
+        )
+
+    def _gone_error(self, request_id: Any, method: str, reason: str) -> dict[str, Any]:
+        data: dict[str, Any] = {"server": self.name, "command": self.server.argv}
+        tail = self.server.tail()
+        if tail:
+            data["stderr"] = tail[-1000:]
+        return replies.error(
+            request_id,
+            replies.SERVER_GONE,
+            f"hookwise: MCP server '{self.name}' {reason}; {method} was not answered",
+            data,
+        )
+
+    def _server_gone(self, reason: str) -> None:
+        with self._lock:
+            self._gone = reason
+            flights = list(self._flights.values())
+            self._flights.clear()
+            self._tokens.clear()
+        if not self._done.is_set():
+            self._note(f"MCP server '{self.name}' {reason}")
+        for flight in flights:
+            self._to_client(self._gone_error(flight.id, flight.method, reason))
+
+    # ------------------------------------------------------------------ timeouts
+    def _watch(self) -> None:
+        assert self.timeout
+        while not self._done.wait(min(self.timeout / 4, 0.25)):
+            now = time.monotonic()
+            with self._lock:
+                late = [
+                    (k, f) for k, f in self._flights.items() if f.deadline and f.deadline <= now
+                ]
+                for key, flight in late:
+                    del self._flights[key]
+                    if flight.token is not None:
+                        self._tokens.pop(flight.token, None)
+            for _key, flight in late:
+                # the server first: once the client has its error, the server was told
+                if flight.method != "initialize":
+                    self.server.send(
+                        framing.dumps(replies.cancelled(flight.id, "timed out in hookwise"))
+                    )
+                self._to_client(
+                    replies.error(
+                        flight.id,
+                        replies.SERVER_TIMEOUT,
+                        f"hookwise: MCP server '{self.name}' did not answer {flight.method} "
+                        f"within {self.timeout:g} s (--timeout)",
+                        {"server": self.name},
+                    )
+                )
+
+
+def _call_id(request_id: Any) -> str:
+    return request_id if isinstance(request_id, str) else framing.dumps(request_id).decode()

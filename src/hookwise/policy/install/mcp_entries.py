@@ -1,0 +1,447 @@
+"""``hookwise install --mcp`` / ``uninstall --mcp``: a host's MCP server entries run through
+``hookwise mcp wrap``, and back.
+
+Where each host reads its servers is its registry row (``MCP_FILES`` of its protocol
+module). Only the ``command`` and ``args`` values of a stdio server move; everything else in
+the file keeps its bytes. What they were is kept in hookwise's state directory, so that
+uninstall puts back the very text (an ``args`` the entry did not have is removed again):
+install then uninstall leaves the file as it was. An entry changed since (by hand, or
+wrapped by something else) is unwrapped from its arguments instead, and said so. Remote
+servers (``url``) are reported: the proxy cannot wrap them (docs/mcp.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hookwise.config.atomic import write_text_atomic
+from hookwise.config.host_homes import config_dir
+from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode
+from hookwise.mcp_proxy import WRAP, wrapped
+from hookwise.policy.install.errors import InstallError
+from hookwise.protocol.hosts import mcp_files
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+@dataclass
+class ServerChange:
+    file: Path
+    name: str
+    action: str  # wrapped | unwrapped | already | not-wrapped | remote | skipped
+    detail: str = ""
+
+
+@dataclass
+class McpPlan:
+    changes: list[ServerChange] = field(default_factory=list)
+    files: dict[Path, tuple[str, str]] = field(default_factory=dict)  # path -> (before, after)
+    state: dict[str, Any] = field(default_factory=dict)
+    state_path: Path | None = None
+
+    @property
+    def changed(self) -> bool:
+        return any(before != after for before, after in self.files.values())
+
+
+def wrap_command(env: Mapping[str, str]) -> list[str]:
+    """How an entry starts the proxy: ``hookwise`` when it is on PATH (the entry works on
+    any machine that has it), else this interpreter with ``-m hookwise``."""
+    return (
+        ["hookwise"]
+        if shutil.which("hookwise", path=env.get("PATH"))
+        else [
+            sys.executable,
+            "-m",
+            "hookwise",
+        ]
+    )
+
+
+def proxy_name(name: str) -> str:
+    """The server's key as ``--name`` takes it (``mcp__<name>__<tool>``)."""
+    cleaned = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_.-]", "_", name)).strip("_.-")[:64]
+    return cleaned if _NAME.fullmatch(cleaned) else "server"
+
+
+def _wrapped_argv(prefix: list[str], name: str, argv: list[str]) -> list[str]:
+    return [*prefix, *WRAP, "--name", proxy_name(name), "--", *argv]
+
+
+def _unwrapped_argv(argv: list[str]) -> list[str] | None:
+    """The server's own command of a wrapped entry (after ``--``), or None."""
+    try:
+        at = argv.index("--", argv.index(WRAP[1]))
+    except ValueError:
+        return None
+    rest = argv[at + 1 :]
+    return rest or None
+
+
+def _state_path(env: Mapping[str, str]) -> Path:
+    base = env.get("XDG_STATE_HOME") or os.path.join(
+        env.get("HOME") or os.path.expanduser("~"), ".local", "state"
+    )
+    return Path(base) / "hookwise" / "mcp-install.json"
+
+
+def _load_state(path: Path) -> dict[str, Any]:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise InstallError(
+            f"{path}: cannot read hookwise's record of wrapped servers: {exc}"
+        ) from None
+    return value if isinstance(value, dict) else {}
+
+
+def plan_mcp(
+    host: str, scope: str, project: Path, env: Mapping[str, str], *, install: bool
+) -> McpPlan:
+    """Every MCP server entry of ``host``'s ``scope`` files, wrapped (or unwrapped)."""
+    files = mcp_files(host).get(scope)
+    if not files:
+        raise InstallError(
+            f"{host} has no {scope} MCP settings hookwise can edit (its {scope} servers, if "
+            "any, are in a file the host rewrites itself); see docs/mcp.md"
+        )
+    base = Path(os.path.abspath(project)) if scope == "project" else config_dir(host, env)
+    state_path = _state_path(env)
+    plan = McpPlan(state=_load_state(state_path), state_path=state_path)
+    prefix = wrap_command(env)
+    for relative, key in files:
+        path = base / relative
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InstallError(f"{path}: cannot read it: {exc}") from None
+        records = plan.state.setdefault(str(path), {})
+        edit = _Edit(plan, path, key, prefix, records, install)
+        after = edit.toml(text) if path.suffix == ".toml" else edit.json(text)
+        plan.files[path] = (text, after)
+        if not records:
+            plan.state.pop(str(path), None)
+    return plan
+
+
+def write_mcp(plan: McpPlan) -> list[Path]:
+    """Write the changed files, then the record (install) or what is left of it."""
+    written: list[Path] = []
+    for path, (before, after) in plan.files.items():
+        if before != after:
+            write_text_atomic(path, after)
+            written.append(path)
+    if plan.state_path is not None and written:
+        plan.state_path.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(plan.state_path, json.dumps(plan.state, indent=2) + "\n")
+    return written
+
+
+# --------------------------------------------------------------------------- JSON files
+
+
+@dataclass
+class _Edit:
+    """One settings file's servers, wrapped or unwrapped."""
+
+    plan: McpPlan
+    path: Path
+    key: str
+    prefix: list[str]
+    records: dict[str, Any]
+    install: bool
+
+    def note(self, name: str, action: str, detail: str = "") -> None:
+        self.plan.changes.append(ServerChange(self.path, name, action, detail))
+
+    def json(self, text: str) -> str:
+        return _json_edit(self, text)
+
+    def toml(self, text: str) -> str:
+        return _toml_edit(self, text)
+
+
+def _json_edit(edit: _Edit, text: str) -> str:
+    path, key = edit.path, edit.key
+    try:
+        doc = JsonDocument(text, str(path), jsonc=True)
+    except JsonEditError as exc:
+        raise InstallError(str(exc)) from None
+    found = doc.root.member(key)
+    if found is None or found[1].kind != "object":
+        return text
+    names = [name for name, _ in found[1].keys]
+    for name in names:
+        servers = doc.root.member(key)
+        assert servers is not None
+        entry = servers[1].member(name)
+        if entry is None or entry[1].kind != "object":
+            continue
+        _json_entry(edit, doc, name)
+    return doc.rendered()
+
+
+def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
+    key, prefix, records, install = edit.key, edit.prefix, edit.records, edit.install
+
+    def node(member: str) -> tuple[JsonNode, tuple[int, JsonNode] | None]:
+        servers = doc.root.member(key)
+        assert servers is not None
+        entry = servers[1].member(name)
+        assert entry is not None
+        return entry[1], entry[1].member(member)
+
+    value = doc.value_of(node("command")[0])
+    command, args = value.get("command"), value.get("args", [])
+    if not isinstance(command, str) or not command:
+        if isinstance(value.get("url") or value.get("httpUrl") or value.get("serverUrl"), str):
+            edit.note(name, "remote", "not covered by the proxy")
+        return
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        edit.note(name, "skipped", "its args are not strings")
+        return
+    argv = [command, *args]
+    if install:
+        if wrapped(argv):
+            edit.note(name, "already")
+            return
+        new = _wrapped_argv(prefix, name, argv)
+        entry, command_node = node("command")
+        assert command_node is not None
+        _, args_node = node("args")
+        records[name] = {
+            "command": doc.text[command_node[1].start : command_node[1].end],
+            "args": doc.text[args_node[1].start : args_node[1].end] if args_node else None,
+            "wrapped": new,
+        }
+        doc.replace_value(command_node[1], json.dumps(new[0], ensure_ascii=False))
+        entry, args_node = node("args")
+        rest = json.dumps(new[1:], ensure_ascii=False)
+        if args_node is None:
+            doc.append(entry, new[1:], "args")
+        else:
+            doc.replace_value(args_node[1], rest)
+        edit.note(name, "wrapped", " ".join(argv))
+        return
+    if not wrapped(argv):
+        edit.note(name, "not-wrapped")
+        return
+    original = _unwrapped_argv(argv)
+    if original is None:
+        edit.note(name, "skipped", "no server command after --")
+        return
+    record = records.pop(name, None)
+    exact = isinstance(record, dict) and record.get("wrapped") == argv
+    entry, command_node = node("command")
+    assert command_node is not None
+    command_text = record["command"] if exact else json.dumps(original[0], ensure_ascii=False)
+    doc.replace_value(command_node[1], command_text)
+    entry, args_node = node("args")
+    assert args_node is not None
+    if exact and record["args"] is None:
+        doc.remove(entry, args_node[0])
+    else:
+        args_text = record["args"] if exact else json.dumps(original[1:], ensure_ascii=False)
+        doc.replace_value(args_node[1], args_text)
+    detail = "" if exact else "changed since install: its values restored, not its text"
+    edit.note(name, "unwrapped", detail)
+
+
+# --------------------------------------------------------------------------- Codex's TOML
+
+_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+
+
+def _toml_key(raw: str) -> list[str] | None:
+    try:
+        parsed = tomllib.loads(f"[{raw}]\n")
+    except tomllib.TOMLDecodeError:
+        return None
+    keys: list[str] = []
+    while isinstance(parsed, dict) and len(parsed) == 1:
+        name, parsed = next(iter(parsed.items()))
+        keys.append(name)
+    return keys
+
+
+def _value_span(text: str, start: int) -> int:
+    """End of the TOML value at ``start``: a string, an array (over lines, with strings and
+    comments in it) or a bare value to the end of its line."""
+    opening = text[start : start + 1]
+    if opening in ('"', "'"):
+        at = start + 1
+        while at < len(text) and text[at] != opening:
+            at += 2 if opening == '"' and text[at] == "\\" else 1
+        return min(at + 1, len(text))
+    if opening == "[":
+        depth, at = 0, start
+        while at < len(text):
+            ch = text[at]
+            if ch in ('"', "'"):
+                at = _value_span(text, at)
+                continue
+            if ch == "#":
+                newline = text.find("\n", at)
+                at = len(text) if newline < 0 else newline
+                continue
+            depth += {"[": 1, "]": -1}.get(ch, 0)
+            at += 1
+            if depth == 0:
+                return at
+        return at
+    end = len(text)
+    for stop in ("\n", "#"):
+        found = text.find(stop, start)
+        if found >= 0:
+            end = min(end, found)
+    return start + len(text[start:end].rstrip())
+
+
+def _toml_edit(edit: _Edit, text: str) -> str:
+    path, key = edit.path, edit.key
+    try:
+        servers = tomllib.loads(text).get(key)
+    except tomllib.TOMLDecodeError as exc:
+        raise InstallError(
+            f"{path}: not valid TOML ({exc}); fix it first (nothing written)"
+        ) from None
+    if not isinstance(servers, dict):
+        return text
+    for name, server in servers.items():
+        if not isinstance(server, dict):
+            continue
+        if not isinstance(server.get("command"), str):
+            if isinstance(server.get("url"), str):
+                edit.note(name, "remote", "not covered by the proxy")
+            continue
+        text = _toml_entry(edit, text, name, server)
+    return text
+
+
+def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> str:
+    key, prefix, records, install = edit.key, edit.prefix, edit.records, edit.install
+    args = server.get("args", [])
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        edit.note(name, "skipped", "its args are not strings")
+        return text
+    argv = [server["command"], *args]
+    # the table's body: from its header line to the next header
+    lines = text.splitlines(keepends=True)
+    offset = 0
+    body: tuple[int, int] | None = None
+    for index, line in enumerate(lines):
+        match = _HEADER.match(line.rstrip("\r\n"))
+        if match and _toml_key(match.group(1)) == [key, name]:
+            start = offset + len(line)
+            end = start
+            for later in lines[index + 1 :]:
+                if _HEADER.match(later.rstrip("\r\n")):
+                    break
+                end += len(later)
+            body = (start, end)
+            break
+        offset += len(line)
+    if body is None:
+        edit.note(name, "skipped", f"not written as a [{key}.{name}] table")
+        return text
+    spans: dict[str, tuple[int, int]] = {}
+    for field_name in ("command", "args"):
+        found = re.search(rf"(?m)^[ \t]*{field_name}[ \t]*=[ \t]*", text[body[0] : body[1]])
+        if found:
+            start = body[0] + found.end()
+            spans[field_name] = (start, _value_span(text, start))
+    if "command" not in spans:
+        edit.note(name, "skipped", "its command is not a plain key")
+        return text
+    if install:
+        if wrapped(argv):
+            edit.note(name, "already")
+            return text
+        new = _wrapped_argv(prefix, name, argv)
+        records[name] = {
+            "command": text[slice(*spans["command"])],
+            "args": text[slice(*spans["args"])] if "args" in spans else None,
+            "wrapped": new,
+        }
+        edits = [(spans["command"], json.dumps(new[0], ensure_ascii=False))]
+        rest = json.dumps(new[1:], ensure_ascii=False)
+        if "args" in spans:
+            edits.append((spans["args"], rest))
+        else:
+            line_end = text.find("\n", spans["command"][1])
+            at = len(text) if line_end < 0 else line_end + 1
+            newline = "" if line_end >= 0 else "\n"
+            edits.append(((at, at), f"{newline}args = {rest}\n"))
+        edit.note(name, "wrapped", " ".join(argv))
+        return _apply(text, edits)
+    if not wrapped(argv):
+        edit.note(name, "not-wrapped")
+        return text
+    original = _unwrapped_argv(argv)
+    if original is None or "args" not in spans:
+        edit.note(name, "skipped", "no server command after --")
+        return text
+    record = records.pop(name, None)
+    exact = isinstance(record, dict) and record.get("wrapped") == argv
+    edits = [
+        (spans["command"], record["command"] if exact else json.dumps(original[0])),
+    ]
+    if exact and record["args"] is None:
+        line_start = text.rfind("\n", 0, spans["args"][0]) + 1
+        line_end = text.find("\n", spans["args"][1])
+        edits.append(((line_start, len(text) if line_end < 0 else line_end + 1), ""))
+    else:
+        edits.append((spans["args"], record["args"] if exact else json.dumps(original[1:])))
+    detail = "" if exact else "changed since install: its values restored, not its text"
+    edit.note(name, "unwrapped", detail)
+    return _apply(text, edits)
+
+
+def _apply(text: str, edits: list[tuple[tuple[int, int], str]]) -> str:
+    for (start, end), value in sorted(edits, reverse=True):
+        text = text[:start] + value + text[end:]
+    return text
+
+
+def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """``doctor``: (status, detail) about ``host``'s MCP servers: those that do not run
+    through the proxy (warn), those that do (ok), remote ones it cannot wrap (info)."""
+    out: list[tuple[str, str]] = []
+    for scope in mcp_files(host):
+        try:
+            plan = plan_mcp(host, scope, project, env, install=True)
+        except InstallError as exc:
+            out.append(("warn", f"cannot read the {scope} MCP servers: {exc}"))
+            continue
+        by: dict[str, list[str]] = {}
+        for change in plan.changes:
+            by.setdefault(change.action, []).append(f"{change.name!r} ({change.file})")
+        if by.get("wrapped"):
+            out.append(
+                (
+                    "warn",
+                    f"{scope} MCP servers not run through `hookwise mcp wrap`: "
+                    f"{', '.join(by['wrapped'])} (`hookwise install {host} --mcp"
+                    f"{' --scope user' if scope == 'user' else ''}`)",
+                )
+            )
+        if by.get("already"):
+            out.append(("ok", f"{scope} MCP servers behind the proxy: {', '.join(by['already'])}"))
+        if by.get("remote"):
+            out.append(
+                ("info", f"{scope} remote MCP servers (not covered): {', '.join(by['remote'])}")
+            )
+    return out

@@ -1,0 +1,142 @@
+"""The wire reader: line splitting under any chunking, strict parsing, id keys."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hookwise.mcp_proxy import framing
+from hookwise.mcp_proxy.framing import LineSplitter, Oversize, WireError, id_key
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def _split_at(data: bytes, cuts: list[int]) -> list[bytes]:
+    points = sorted({c % (len(data) + 1) for c in cuts})
+    return [data[a:b] for a, b in zip([0, *points], [*points, len(data)], strict=True)]
+
+
+@given(st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=8),
+       st.lists(st.integers(min_value=0), max_size=10))  # fmt: skip
+def test_lines_come_out_whole_however_the_bytes_arrive(lines: list[bytes], cuts: list[int]) -> None:
+    data = b"".join(line + b"\n" for line in lines)
+    splitter = LineSplitter()
+    out: list[Any] = []
+    for chunk in _split_at(data, cuts):
+        out += splitter.feed(chunk)
+    out += splitter.close()
+    assert out == lines
+
+
+@given(st.lists(st.binary(max_size=30).map(lambda b: b.replace(b"\n", b"")), max_size=8),
+       st.integers(min_value=1, max_value=20), st.lists(st.integers(min_value=0), max_size=10))  # fmt: skip
+def test_a_line_over_the_limit_is_one_oversize_and_never_a_piece(
+    lines: list[bytes], limit: int, cuts: list[int]
+) -> None:
+    data = b"".join(line + b"\n" for line in lines)
+    splitter = LineSplitter(limit)
+    out: list[Any] = []
+    for chunk in _split_at(data, cuts):
+        out += splitter.feed(chunk)
+    out += splitter.close()
+    assert len(out) == len(lines)
+    for line, got in zip(lines, out, strict=True):
+        if len(line) > limit:
+            assert isinstance(got, Oversize) and got.size == len(line)
+        else:
+            assert got == line
+
+
+def test_a_last_line_without_newline_is_kept() -> None:
+    splitter = LineSplitter()
+    assert splitter.feed(b'{"a":1}\n{"b"') == [b'{"a":1}']
+    assert splitter.close() == [b'{"b"']
+    assert splitter.close() == []
+    with pytest.raises(ValueError, match="max_bytes"):
+        LineSplitter(0)
+
+
+@given(json_values)
+def test_whatever_it_writes_it_reads_back_as_one_line(value: Any) -> None:
+    line = framing.dumps(value)
+    assert b"\n" not in line and b"\r" not in line and line.isascii()
+    assert framing.loads(line) == value
+
+
+@given(st.binary(max_size=60))
+def test_any_bytes_parse_to_a_message_or_a_reason(line: bytes) -> None:
+    msg = framing.parse(line)
+    assert msg.kind in ("request", "notification", "response", "batch", "invalid")
+    if msg.kind == "invalid":
+        assert msg.error
+
+
+@given(st.dictionaries(st.sampled_from(["jsonrpc", "id", "method", "params", "result", "error"]),
+                       json_values, max_size=6))  # fmt: skip
+def test_classification_follows_json_rpc(value: dict[str, Any]) -> None:
+    msg = framing.parse(json.dumps(value).encode())
+    has_method = "method" in value
+    answer = "result" in value or "error" in value
+    if has_method and isinstance(value["method"], str) and not answer:
+        assert msg.kind == ("request" if "id" in value else "notification")
+        assert msg.method == value["method"]
+    elif (
+        not has_method and "id" in value and answer and not ("result" in value and "error" in value)
+    ):
+        assert msg.kind == "response"
+    else:
+        assert msg.kind == "invalid"
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        (b'{"method":"ping","method":"tools/call"}', "duplicate key 'method'"),
+        (b'{"params":{"a":1,"a":2}}', "duplicate key 'a'"),
+        (b'{"n":NaN}', "NaN is not JSON"),
+        (b'{"n":-Infinity}', "-Infinity is not JSON"),
+        (b'{"n":1e400}', "out of range"),
+        (b"{} {}", "more than one JSON value"),
+        (b'{"a":"\xff"}', "not UTF-8 at byte 6"),
+        (b'{"a":1', "not JSON"),
+        (b"[" * 100000, "not JSON"),
+        (b'{"n":' + b"9" * 5000 + b"}", "not JSON this proxy can read"),
+    ],
+)
+def test_what_two_readers_could_read_differently_is_refused(line: bytes, why: str) -> None:
+    with pytest.raises(WireError, match=why):
+        framing.loads(line)
+    assert framing.parse(line).kind == "invalid"
+
+
+def test_whitespace_around_a_message_is_fine() -> None:
+    assert framing.parse(b' {"jsonrpc":"2.0","method":"x"}\r').kind == "notification"
+    assert framing.blank(b" \t\r") and not framing.blank(b"{}")
+
+
+@given(json_values, json_values)
+def test_id_keys_are_equal_only_for_the_same_json_id(a: Any, b: Any) -> None:
+    same = json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    if same:
+        assert id_key(a) == id_key(b)
+    numbers = all(isinstance(x, int | float) and not isinstance(x, bool) for x in (a, b))
+    if id_key(a) == id_key(b) and not numbers:
+        assert same
+
+
+def test_id_keys_keep_types_apart() -> None:
+    keys = {id_key(v) for v in (1, "1", True, None, [1], {"1": 1}, 1.5)}
+    assert len(keys) == 7
+    assert id_key(1) == id_key(1.0)  # a JavaScript peer writes 1.0 back as 1

@@ -1,0 +1,235 @@
+"""``hookwise install --mcp`` / ``uninstall --mcp``: each host's MCP server entries run through
+``hookwise mcp wrap`` and back, to the byte."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hookwise.cli.app import cli
+from hookwise.config.jsonc import parse_jsonc
+from hookwise.mcp_proxy import wrapped
+from hookwise.policy.install.mcp_entries import _value_span, proxy_name
+
+CLAUDE_MCP = """{
+  "mcpServers": {
+    "fs": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem", "."],
+      "env": {"DEBUG": "1"}
+    },
+    "memory":   {"command": "mcp-server-memory"},
+    "remote": {"type": "http", "url": "https://mcp.example.com/mcp"}
+  }
+}
+"""
+
+GEMINI_SETTINGS = """// the user's Gemini settings
+{
+  "general": {"vimMode": true}, // kept
+  "mcpServers": {
+    /* a server with an odd name */
+    "my server": {
+      "command": "node",
+      "args": [
+        "server.js",   // its entry point
+        "--port=0"
+      ],
+      "trust": false
+    },
+    "web": {"httpUrl": "https://mcp.example.com/mcp"}
+  }
+}
+"""
+
+CODEX_CONFIG = """model = "o4"
+
+[mcp_servers.fs]
+command = "npx"   # from npm
+args = [
+  "-y",
+  "@modelcontextprotocol/server-filesystem", # pinned elsewhere
+  "."
+]
+env = { "A" = "b" }
+
+[mcp_servers."no-args"]
+command = 'mcp-server-memory'
+
+[mcp_servers.web]
+url = "https://mcp.example.com/mcp"
+
+[profiles.x]
+command = "not a server"
+"""
+
+
+def _env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".state"))
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
+    monkeypatch.delenv("HOOKWISE_CONFINED", raising=False)
+    return home
+
+
+def _run(*args: str) -> dict[str, Any]:
+    result = CliRunner().invoke(cli, [*args, "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    out: dict[str, Any] = json.loads(result.output)
+    return out
+
+
+def _argv(entry: dict[str, Any]) -> list[str]:
+    return [entry["command"], *entry.get("args", [])]
+
+
+@pytest.mark.parametrize(
+    ("host", "scope", "where", "text", "servers"),
+    [
+        ("claude", "project", "proj/.mcp.json", CLAUDE_MCP, {"fs", "memory"}),
+        ("gemini", "user", "home/.gemini/settings.json", GEMINI_SETTINGS, {"my server"}),
+        ("codex", "user", "home/.codex/config.toml", CODEX_CONFIG, {"fs", "no-args"}),
+        ("codex", "project", "proj/.codex/config.toml", CODEX_CONFIG, {"fs", "no-args"}),
+    ],
+)
+def test_install_wraps_every_stdio_server_and_uninstall_restores_the_bytes(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    host: str,
+    scope: str,
+    where: str,
+    text: str,
+    servers: set[str],
+) -> None:
+    _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    path = tmp_path / where
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    before = _servers(path)
+
+    done = _run("install", host, "--mcp", "--scope", scope, "--project", str(project))
+    actions = {c["server"]: c["action"] for c in done["servers"]}
+    assert {n for n, a in actions.items() if a == "wrapped"} == servers
+    assert "remote" in actions.values()  # reported, not wrapped: the proxy cannot
+    after = _servers(path)
+    for name in servers:
+        argv = _argv(after[name])
+        assert wrapped(argv), argv
+        assert argv[argv.index("--") + 1 :] == _argv(before[name])  # the server, unchanged
+        assert argv[argv.index("--name") + 1] == proxy_name(name)
+        extra = {k: v for k, v in after[name].items() if k not in ("command", "args")}
+        assert extra == {k: v for k, v in before[name].items() if k not in ("command", "args")}
+
+    again = _run("install", host, "--mcp", "--scope", scope, "--project", str(project))
+    assert {c["action"] for c in again["servers"]} <= {"already", "remote"}
+    assert again["written"] == []
+
+    undone = _run("uninstall", host, "--mcp", "--scope", scope, "--project", str(project))
+    assert {c["server"] for c in undone["servers"] if c["action"] == "unwrapped"} == servers
+    assert path.read_text(encoding="utf-8") == text  # to the byte
+
+
+def _servers(path: Path) -> dict[str, Any]:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".toml":
+        found: dict[str, Any] = tomllib.loads(text)["mcp_servers"]
+        return found
+    value, problem = parse_jsonc(text)
+    assert problem is None and isinstance(value, dict)
+    servers: dict[str, Any] = value["mcpServers"]
+    return servers
+
+
+def test_an_entry_changed_since_install_is_unwrapped_by_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    path = project / ".mcp.json"
+    path.write_text(CLAUDE_MCP, encoding="utf-8")
+    _run("install", "claude", "--mcp", "--project", str(project))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["mcpServers"]["fs"]["args"].append("extra-dir")  # the user edits the wrapped entry
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    undone = _run("uninstall", "claude", "--mcp", "--project", str(project))
+    fs = next(c for c in undone["servers"] if c["server"] == "fs")
+    assert fs["action"] == "unwrapped" and "changed since install" in fs["detail"]
+    restored = json.loads(path.read_text(encoding="utf-8"))["mcpServers"]
+    assert _argv(restored["fs"]) == [
+        "npx", "-y", "@modelcontextprotocol/server-filesystem", ".", "extra-dir"
+    ]  # fmt: skip
+    assert _argv(restored["memory"]) == ["mcp-server-memory"]
+
+
+def test_bad_files_are_refused_with_their_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    (project / ".codex").mkdir(parents=True)
+    (project / ".codex" / "config.toml").write_text("[mcp_servers.fs\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["install", "codex", "--mcp", "--project", str(project)])
+    assert result.exit_code != 0
+    assert "config.toml: not valid TOML" in result.output
+    result = CliRunner().invoke(cli, ["install", "claude", "--mcp", "--scope", "user"])
+    assert result.exit_code != 0 and "no user MCP settings" in result.output
+
+
+toml_strings = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x7f"), max_size=12
+).filter(lambda s: all(ord(c) >= 32 for c in s))
+
+
+@given(st.lists(toml_strings, max_size=5), st.booleans(), st.sampled_from(["", '  # c ] [ "']))
+def test_value_span_ends_where_the_toml_value_ends(
+    items: list[str], multiline: bool, comment: str
+) -> None:
+    joiner = ",\n  " if multiline else ", "
+    array = "[" + joiner.join(json.dumps(i, ensure_ascii=False) for i in items) + "]"
+    text = f"args = {array}{comment}\nnext = 1\n"
+    start = text.index("[")
+    end = _value_span(text, start)
+    assert text[start:end] == array
+    assert tomllib.loads(text)["args"] == items
+    single = f"command = {json.dumps(items[0] if items else 'x', ensure_ascii=False)}{comment}\n"
+    begin = single.index("=") + 2
+    assert tomllib.loads(f"v = {single[begin : _value_span(single, begin)]}")["v"] == (
+        items[0] if items else "x"
+    )
+
+
+def test_doctor_reports_servers_not_behind_the_proxy_until_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookwise.policy.install.mcp_entries import mcp_checks
+
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / ".mcp.json").write_text(CLAUDE_MCP, encoding="utf-8")
+    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "PATH": "/usr/bin"}
+    checks = mcp_checks("claude", project, env)
+    assert [status for status, _ in checks] == ["warn", "info"]
+    assert "'fs'" in checks[0][1] and "'memory'" in checks[0][1]
+    assert "hookwise install claude --mcp" in checks[0][1]
+    assert "'remote'" in checks[1][1]
+    _run("install", "claude", "--mcp", "--project", str(project))
+    checks = mcp_checks("claude", project, env)
+    assert [status for status, _ in checks] == ["ok", "info"]
+    result = CliRunner().invoke(
+        cli, ["doctor", "--host", "claude", "--project", str(project), "--no-self-test", "--json"]
+    )
+    assert "behind the proxy" in result.output

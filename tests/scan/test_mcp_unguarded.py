@@ -1,0 +1,48 @@
+"""``mcp-unguarded``: MCP servers whose tool calls no ``hookwise mcp wrap`` decides."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hookwise.mcp_proxy import wrapped
+from hookwise.scan.model import Severity
+from hookwise.scan.report import scan_project
+from tests.scan.support import context
+
+
+def test_a_wrapped_server_is_recognised_and_only_that() -> None:
+    assert wrapped(["hookwise", "mcp", "wrap", "--name", "fs", "--", "npx", "srv"])
+    assert wrapped(["/usr/local/bin/hookwise", "mcp", "wrap", "--", "srv"])
+    assert wrapped(["/venv/bin/python", "-m", "hookwise", "mcp", "wrap", "--", "srv"])
+    assert not wrapped(["npx", "-y", "@modelcontextprotocol/server-filesystem", "."])
+    assert not wrapped(["evil", "mcp", "wrap", "--", "srv"])  # not hookwise's
+    assert not wrapped(["hookwise", "mcp"])
+    assert not wrapped([])
+
+
+def test_scan_reports_each_server_not_behind_the_proxy(tmp_path: Path) -> None:
+    project, home = (tmp_path / "repo").resolve(), (tmp_path / "home").resolve()
+    project.mkdir()
+    home.mkdir()
+    servers = {
+        "mcpServers": {
+            "plain": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]},
+            "guarded": {
+                "command": "hookwise",
+                "args": ["mcp", "wrap", "--name", "guarded", "--", "npx", "-y", "srv"],
+            },
+            "remote": {"type": "http", "url": "https://mcp.example.com/mcp"},
+        }
+    }
+    (project / ".mcp.json").write_text(json.dumps(servers, indent=2), encoding="utf-8")
+    report = scan_project(context(project, home))
+    found = sorted(
+        f.message for f in report.findings if f.rule == "mcp-unguarded" and "claude" in f.message
+    )
+    assert found == [
+        "claude project MCP server 'plain' does not run through `hookwise mcp wrap`",
+        "claude project remote MCP server 'remote' (https://mcp.example.com/mcp): the proxy"
+        " cannot wrap it",
+    ]
+    assert all(f.severity is Severity.INFO for f in report.findings if f.rule == "mcp-unguarded")
