@@ -103,6 +103,7 @@ class HostInfo:
         "pre_tool_event",
         "project_files",
         "project_trust",
+        "settings_files",
         "shell_tool",
         "supports",
         "table_name",
@@ -142,6 +143,7 @@ class HostInfo:
         install_steps: tuple[str, ...] = ("trust_note", "failure_note"),
         env_files: tuple[tuple[str, ...], tuple[str, ...], bool] = ((), (), False),
         verified: str = "observed",
+        settings_files: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -200,6 +202,11 @@ class HostInfo:
         # switches that stop it: plugin_files.loading_notes)
         self.install_steps = install_steps
         self.env_files = env_files  # dotenv files loaded at start, exported to hooks (above)
+        # scope -> settings files beside the hook files that name code the host loads on its
+        # own (OpenCode's and Kilo's ``plugin`` key: npm names, file:// paths; their ``mcp``
+        # servers): "project" relative to the project, "user" relative to config_dir.
+        # ``hookwise run`` guards them like hook files; scan reads them.
+        self.settings_files = settings_files or {}
         # "observed": its table was checked on the real CLI offline; "reference": built from
         # its published reference only (no CLI runs here), which docs and doctor say
         self.verified = verified
@@ -438,6 +445,15 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_steps=("trust_note", "failure_note", "plugin_loading_note"),
         handler=("command", "timeout_ms", ()),
         supports=frozenset(("hook", "install", "scan", "coverage")),
+        settings_files={
+            "project": (
+                "opencode.json",
+                "opencode.jsonc",
+                ".opencode/opencode.json",
+                ".opencode/opencode.jsonc",
+            ),
+            "user": ("opencode.json", "opencode.jsonc", "config.json"),
+        },
         trust="no folder trust: project plugins (.opencode/plugins, from the working directory "
         "up to the worktree root) load in every folder, unless OPENCODE_PURE or "
         "OPENCODE_DISABLE_PROJECT_CONFIG is set",
@@ -475,6 +491,18 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_steps=("trust_note", "failure_note", "plugin_loading_note"),
         handler=("command", "timeout_ms", ()),
         supports=frozenset(("hook", "install", "scan", "coverage")),
+        # (Kilo reads OpenCode's file names too: its bundled code)
+        settings_files={
+            "project": (
+                "kilo.json",
+                "kilo.jsonc",
+                ".kilo/kilo.json",
+                ".kilo/kilo.jsonc",
+                "opencode.json",
+                "opencode.jsonc",
+            ),
+            "user": ("kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc", "config.json"),
+        },
         trust="no folder trust: project plugins (.kilo/plugins, legacy .kilocode/plugins) load "
         "in every folder, unless KILO_PURE or KILO_DISABLE_PROJECT_CONFIG is set",
     ),
