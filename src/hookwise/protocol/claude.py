@@ -174,3 +174,8 @@ EXACT_MATCHER_CHARS: Final = frozenset(
 )
 
 OUTPUT_CAP_CHARS: Final = 10_000
+
+
+# Session records (scan/transcripts/records.py): (format, directories under the config dir).
+# A transcript per session, projects/<slug>/<session>.jsonl, and per subagent.
+SESSION_RECORDS: Final = ("claude-transcript", ("projects",))

@@ -179,3 +179,8 @@ ROLLOUT_HOOK_TOOLS: Final = {
     "apply_patch": "apply_patch",
 }
 MCP_TOOL_PREFIX: Final = "mcp__"
+
+
+# Session records (scan/transcripts/records.py): (format, directories under $CODEX_HOME):
+# rollout-*.jsonl, live and archived.
+SESSION_RECORDS: Final = ("codex-rollout", ("sessions", "archived_sessions"))

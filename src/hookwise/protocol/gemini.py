@@ -333,3 +333,8 @@ def event_spec(name: str) -> EventSpec:
         raise KeyError(
             f"unknown Gemini hook event {name!r}; expected one of: {', '.join(EVENT_NAMES)}"
         ) from None
+
+
+# Session records (scan/transcripts/records.py): (format, directories under the CLI's home,
+# $GEMINI_CLI_HOME or HOME): chat logs, .gemini/tmp/<project>/chats/session-*.json[l].
+SESSION_RECORDS: Final = ("gemini-chat", (".gemini/tmp",))
