@@ -64,3 +64,7 @@ MCP_FILES: Final = {
     "user": (("mcp.json", "mcpServers"),),
     "project": ((".factory/mcp.json", "mcpServers"),),
 }
+
+# The variables naming the project directory in a hook's environment (observed with
+# 0.225.2: ../shared/e2e README).
+PROJECT_ENV: Final = ("FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR")

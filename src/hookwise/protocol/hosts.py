@@ -232,8 +232,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "read_file": "read",
             "read_many_files": "read",
             "glob": "glob",
+            "grep_search": "grep",  # its name since 0.5 (the first is what migrate writes)
             "search_file_content": "grep",
-            "grep_search": "grep",
             "list_directory": "ls",
             "web_fetch": "web_fetch",
             "google_web_search": "web_search",
@@ -352,7 +352,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         detect=(("unnamed", "sessionId", ""), ("env", "COPILOT_CLI", "")),
         hooks_layout="flat",
         handler=("bash", "timeoutSec", ()),
-        supports=frozenset(("hook", "install", "runtime", "scan", "coverage")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate")),
         hook_globs={"project": ".github/hooks/*.json", "user": "hooks/*.json"},
         project_trust=(("COPILOT_ALLOW_ALL", "true"),),
         trust="repository hooks (.github/hooks) run only in a trusted folder (--trust-folder, "
@@ -395,7 +395,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         ),
         handler=("command", "timeout", (("name", "hookwise"),)),
         jsonc=True,
-        supports=frozenset(("hook", "install", "runtime", "scan", "coverage")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate")),
         trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
         "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
         env_files=((".codex/.env",), (), True),
@@ -541,7 +541,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         detect=(("env", "FACTORY_PROJECT_DIR", ""), ("env", "DROID_PROJECT_DIR", "")),
         hooks_layout="top",
-        supports=frozenset(("hook", "install", "scan")),
+        supports=frozenset(("hook", "install", "scan", "migrate")),
         trust="project hooks (.factory/hooks.json) run without a trust step; an organisation's "
         "Hooks Policy can make Droid ignore every hook it does not manage",
     ),
