@@ -1,4 +1,4 @@
-"""Migrating hooks between Gemini CLI, Claude Code and Codex: maps, units, round trips, files."""
+"""Migrating hooks between the hosts: maps, units, round trips, files (Gemini, Claude, Codex)."""
 
 from __future__ import annotations
 
@@ -20,15 +20,15 @@ from hookwise.config.migrate import (
     plan_migration,
     target_path,
 )
+from hookwise.config.migrate_hosts import migrate_host
 from hookwise.protocol.codex import CODEX
 from hookwise.protocol.gemini import EVENTS
 from hookwise.protocol.hosts import hosts_with
-from hookwise.config.migrate_hosts import migrate_host
 from tests.strategies import json_values
 
 CLAUDE_TO_GEMINI_EVENTS = migrate_host("gemini").from_claude
 
-MIGRATABLE = hosts_with("migrate")  # (GitHub Copilot CLI and Qwen Code: not yet)
+MIGRATABLE = hosts_with("migrate")
 
 
 def cmd(command: str, **extra: Any) -> dict[str, Any]:
@@ -140,7 +140,9 @@ def test_codex_has_no_such_tool_note() -> None:
     notes.clear()
     # a tool the target has none of is said, whichever the target
     assert convert_matcher("NotebookEdit", "claude", "gemini", "p", notes) == "NotebookEdit"
-    assert notes == ["p/matcher: Gemini CLI has no NotebookEdit tool; the hook will not fire for it"]
+    assert notes == [
+        "p/matcher: Gemini CLI has no NotebookEdit tool; the hook will not fire for it"
+    ]
 
 
 def test_lifecycle_matchers() -> None:
