@@ -46,6 +46,11 @@ _PRE_TOOL: Final = replace(
     specific_fields=("permissionDecision", "permissionDecisionReason", "updatedInput"),
     default_timeout_s=60.0,
     stop_supported=False,
+    # observed: a top-level decision "block" is ignored; "ask" does not block (the call goes
+    # to the autonomy level); exit 3 ends droid exec at once without running the tool
+    decision_values=(),
+    ignored_decisions=("ask",),
+    other_exit_blocks=True,
 )
 
 _EVENTS: Final = tuple(

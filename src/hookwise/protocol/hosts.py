@@ -541,7 +541,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         detect=(("env", "FACTORY_PROJECT_DIR", ""), ("env", "DROID_PROJECT_DIR", "")),
         hooks_layout="top",
-        supports=frozenset(("hook", "install", "scan", "migrate")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "migrate")),
         trust="project hooks (.factory/hooks.json) run without a trust step; an organisation's "
         "Hooks Policy can make Droid ignore every hook it does not manage",
     ),
