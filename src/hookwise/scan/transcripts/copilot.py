@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from hookwise.protocol.copilot import PASCAL_TOOL_NAMES
-from hookwise.scan.transcripts.files import Warnings, json_lines, normal_time, text
+from hookwise.scan.transcripts.files import Warnings, json_objects, normal_time, text
 from hookwise.scan.transcripts.model import SessionRecord, ToolCall
 
 HOST = "copilot"
@@ -25,10 +25,7 @@ HOST = "copilot"
 
 def read_events(path: Path, warn: Warnings) -> list[SessionRecord]:
     record = SessionRecord(HOST, "", str(path))
-    for number, line in json_lines(path, warn):
-        if not isinstance(line, dict):
-            warn.add("an events line must be a JSON object; skipped", number)
-            continue
+    for number, line in json_objects(path, warn, "an events line"):
         data = line.get("data")
         if not isinstance(data, dict):
             continue
@@ -37,12 +34,9 @@ def read_events(path: Path, warn: Warnings) -> list[SessionRecord]:
             _start(record, data, line)
         elif kind == "tool.execution_start":
             _call(record, data, line, number, warn)
-    if not record.session:
-        record.session = path.parent.name  # the directory is named after the session
-        warn.add("no session.start with a sessionId; the directory name stands in for it")
-    for call in record.calls:
-        call.session = record.session
-        call.cwd = call.cwd or record.cwd
+    # the directory is named after the session
+    why = "no session.start with a sessionId; the directory name stands in for it"
+    record.settle(path.parent.name, why, warn)
     return [record]
 
 
