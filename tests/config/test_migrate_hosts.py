@@ -78,6 +78,8 @@ def test_copilot_to_claude(tmp_path: Path) -> None:
             {"hooks": [{"type": "command", "command": "./scripts/session_banner.sh", "timeout": 5}]}
         ],
     }
+    payload_notes = [n for n in migration.notes if "payload fields" in n]
+    assert len(payload_notes) == 1 and "sessionStart" in payload_notes[0]
     # an event Claude Code has no counterpart of is reported, never dropped silently
     assert len(migration.unmapped) == 1 and "errorOccurred" in migration.unmapped[0]
 
@@ -120,6 +122,9 @@ def test_claude_to_copilot_writes_a_file_copilot_loads(tmp_path: Path) -> None:
         },
     }
     assert any("ignores matchers on PreToolUse" in n for n in migration.notes)
+    # agentStop gets Copilot's camelCase payload, PreToolUse (PascalCase) Claude's own
+    payload_notes = [n for n in migration.notes if "payload fields" in n]
+    assert len(payload_notes) == 1 and "agentStop" in payload_notes[0]
     assert any("statusMessage" in n for n in migration.notes)
     assert own.read_text(encoding="utf-8") == '{"version": 1, "hooks": {}}\n'
     assert loaded("copilot", project) == [

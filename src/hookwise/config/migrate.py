@@ -428,6 +428,23 @@ def convert_hooks(
         if not isinstance(groups, list):
             out.unmapped.append(f"{where}: not an array of matcher groups; not migrated")
             continue
+        claude = src.to_claude.get(event, event)
+        if dst.field_aliases and target_event != claude:
+            fields = ", ".join(sorted(dst.field_aliases)[:4])
+            out.notes.append(
+                f"{where}: {dst.title} sends {target_event} hooks its own payload fields "
+                f"({fields}...), not Claude Code's snake_case ones: check what the command reads"
+            )
+        elif (
+            src.field_aliases
+            and event != claude
+            and not (dst.field_aliases and target_event == event)
+        ):
+            fields = ", ".join(sorted(src.field_aliases)[:4])
+            out.notes.append(
+                f"{where}: this hook read {src.title}'s own payload fields ({fields}...); "
+                f"{dst.title} sends Claude Code's snake_case ones: check what the command reads"
+            )
         for g, group in enumerate(groups):
             group_path = f"{where}/{g}"
             if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):

@@ -46,6 +46,9 @@ class MigrateHost:
     whole_seconds: bool
     narrow_tools: frozenset[str] = frozenset()
     tools: dict[str, str] = field(default_factory=dict)
+    field_aliases: dict[str, str] = field(default_factory=dict)
+    """Its payload's field names for Claude Code's, on the events it renames (Copilot's
+    camelCase ``sessionId``, ``toolName``...)."""
 
     @property
     def name(self) -> str:
@@ -107,6 +110,7 @@ def migrate_host(name: str) -> MigrateHost:
     """The facts of the host ``name`` (ValueError for an unknown one)."""
     info = host(name)
     module = importlib.import_module(info.module)
+    renamed = claude_events(name) if info.table_name is not None else None
     if info.table_name is None:  # a table of its own (Gemini CLI): events by kind
         from hookwise.protocol.gemini import MatcherKind
 
@@ -125,7 +129,6 @@ def migrate_host(name: str) -> MigrateHost:
     else:
         spec = getattr(module, info.table_name)
         events = tuple(spec.events)
-        renamed = claude_events(name)
         if spec is CLAUDE:  # the pivot itself, with the events hookwise has no table of
             events = (*events, *sorted(UNSUPPORTED_EVENTS))
         if renamed is None:
@@ -164,6 +167,7 @@ def migrate_host(name: str) -> MigrateHost:
         whole_seconds=bool(getattr(module, "TIMEOUT_WHOLE_SECONDS", False)),
         narrow_tools=frozenset(getattr(module, "NARROW_TOOLS", ())),
         tools=dict(info.tools),
+        field_aliases=dict(renamed[1]) if renamed else {},
     )
 
 
