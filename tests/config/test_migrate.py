@@ -1,4 +1,4 @@
-"""Migrating hooks between Gemini CLI, Claude Code and Codex: maps, units, round trips, files."""
+"""Migrating hooks between the hosts: maps, units, round trips, files (Gemini, Claude, Codex)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,6 @@ from hypothesis import strategies as st
 
 from hookwise.config.detect import Dialect
 from hookwise.config.migrate import (
-    CLAUDE_TO_GEMINI_EVENTS,
-    CLAUDE_TO_GEMINI_TOOLS,
     Migration,
     MigrationError,
     convert_hooks,
@@ -22,12 +20,15 @@ from hookwise.config.migrate import (
     plan_migration,
     target_path,
 )
+from hookwise.config.migrate_hosts import migrate_host
 from hookwise.protocol.codex import CODEX
 from hookwise.protocol.gemini import EVENTS
 from hookwise.protocol.hosts import hosts_with
 from tests.strategies import json_values
 
-MIGRATABLE = hosts_with("migrate")  # (GitHub Copilot CLI and Qwen Code: not yet)
+CLAUDE_TO_GEMINI_EVENTS = migrate_host("gemini").from_claude
+
+MIGRATABLE = hosts_with("migrate")
 
 
 def cmd(command: str, **extra: Any) -> dict[str, Any]:
@@ -109,7 +110,7 @@ def test_codex_uses_claude_names() -> None:
             "read_file|write_file|glob|grep_search|list_directory",
         ),
         ("Edit, Write", "claude", "gemini", "replace|write_file"),
-        ("NotebookEdit|mcp__x__Edit", "claude", "gemini", "NotebookEdit|mcp__x__Edit"),
+        ("mcp__x__Edit|mcp__x__Bash", "claude", "gemini", "mcp__x__Edit|mcp__x__Bash"),
         ("^(Edit|Bash)$", "claude", "gemini", "^(replace|run_shell_command)$"),
         ("replace|run_shell_command", "gemini", "claude", "Edit|Bash"),
         ("search_file_content", "gemini", "claude", "Grep"),
@@ -135,7 +136,13 @@ def test_codex_has_no_such_tool_note() -> None:
     assert notes == ["p/matcher: Codex has no Read tool; the hook will not fire for it"]
     notes.clear()
     convert_matcher("read_file", "gemini", "codex", "p", notes)
-    assert "no Read tool" in notes[0]
+    assert "no read_file tool" in notes[0]
+    notes.clear()
+    # a tool the target has none of is said, whichever the target
+    assert convert_matcher("NotebookEdit", "claude", "gemini", "p", notes) == "NotebookEdit"
+    assert notes == [
+        "p/matcher: Gemini CLI has no NotebookEdit tool; the hook will not fire for it"
+    ]
 
 
 def test_lifecycle_matchers() -> None:
@@ -519,4 +526,4 @@ def test_to_json(project: Project) -> None:
     payload = project.plan("claude", "gemini").to_json()
     assert payload["added"] == 0 and payload["changed"] is False
     assert "SubagentStop" in payload["unmapped"][0]
-    assert CLAUDE_TO_GEMINI_TOOLS["Bash"] == "run_shell_command"
+    assert migrate_host("gemini").tool_for("shell") == "run_shell_command"

@@ -130,7 +130,7 @@ def fire_help() -> str:
 def dialect_missing(cli: str = "claude") -> str | None:
     """Why `hookwise fire` cannot predict ``cli``'s outcomes yet, or None."""
     options = fire_help()
-    if "--dialect" not in options:
+    if "--dialect" not in options and "--host" not in options:  # (--host since issue 25)
         return (
             "`hookwise fire` has no --dialect option yet (the Claude/Codex dialects of the host"
             " runtime, issue 3 item 3): predictions cannot be compared"

@@ -102,6 +102,31 @@ def test_every_registry_row_is_guarded_plugin_directories_as_directories(tmp_pat
     assert str(project / ".kilo/plugins") not in found
 
 
+def test_plugin_hosts_settings_naming_plugins_are_guarded(tmp_path: Path) -> None:
+    """opencode.json / kilo.json name plugins (``plugin``: npm names, file:// paths) the host
+    loads at start: an agent that writes one plants code in the next session, so each of the
+    rows' ``settings_files`` is read-only, or made with neutral content when missing."""
+    from hookwise.protocol.hosts import HOSTS
+
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (project / ".opencode").mkdir(parents=True)
+    (project / "opencode.json").write_text('{"plugin": ["file:///tmp/x.js"]}')
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    found = {g.path: g for g in guarded.guarded_paths(env, str(project))}
+    assert found[str(project / "opencode.json")].placeholder == b"{}\n"
+    assert found[str(project / "kilo.jsonc")].placeholder == b"{}\n"  # missing: made neutral
+    assert str(project / ".opencode/opencode.jsonc") in found
+    assert found[str(project / ".kilo")].directory  # missing folder: made empty
+    assert str(tmp_path / "xdg/opencode/opencode.json") in found
+    assert str(tmp_path / "xdg/kilo/config.json") in found
+    for info in HOSTS.values():
+        for name in info.settings_files.get("project", ()):
+            here = project / name
+            assert str(here) in found or str(here.parent) in found, here
+    paths = [g.path for g in guarded.guarded_paths(env, str(project))]
+    assert paths.count(str(project / "opencode.json")) == 1  # OpenCode's and Kilo's: once
+
+
 def test_the_project_walk_passes_nested_repositories(tmp_path: Path) -> None:
     outer = tmp_path / "outer"
     inner = outer / "vendor/inner"
@@ -265,6 +290,7 @@ class _Row:
         self.env_files = ((".newhost/.env",), (".newhost.env",), True)
         self.config_dir = (None, f".{name}", "")
         self.hooks_layout = "groups"
+        self.settings_files = {"project": ("newhost.json",), "user": ("plugins.json",)}
 
 
 def test_a_host_added_to_the_registry_is_guarded_unchanged(
@@ -290,6 +316,8 @@ def test_a_host_added_to_the_registry_is_guarded_unchanged(
         home / ".newhost" / guarded.HOOK_TRUST_STORE: False,
         home / ".config/newhost/hooks": True,
         home / ".newhost/.env": False,  # its env file, made empty when missing
+        project / "newhost.json": False,  # its settings_files: what names plugins
+        home / ".newhost/plugins.json": False,
     }
     for path, directory in expected.items():
         assert str(path) in found, (path, sorted(found))

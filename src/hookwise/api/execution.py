@@ -96,7 +96,8 @@ def hook_env(
     dialect: Dialect, cwd: str, payload: dict[str, JSON], base: Mapping[str, str]
 ) -> dict[str, str]:
     """``base`` plus the variables the event's host gives its hooks (CLAUDE_PROJECT_DIR...)."""
-    if dialect == "gemini":
+    runtime = TABLE_RUNTIMES.get(dialect)
+    if runtime is None:  # a host with a runtime of its own, not a table's: Gemini CLI
         return hook_environment(
             base,
             RedactionConfig(),
@@ -105,7 +106,6 @@ def hook_env(
             plans_dir="",
             hook_env=UNDEFINED,
         )
-    runtime = TABLE_RUNTIMES["codex" if dialect == "codex" else "claude"]
     return runtime.hooks(ExecutionSettings(), cwd).environment(base, payload, UNDEFINED)
 
 

@@ -7,6 +7,7 @@ from typing import Any, cast
 from hookwise.host.execute import HookRun
 from hookwise.host.outcome import Outcome
 from hookwise.host.reading import effect_outcome
+from hookwise.host.runtimes import PROFILED
 from hookwise.host.system import FireResult, HookSystem
 from hookwise.protocol.jsvalue import drop_undefined
 
@@ -126,7 +127,7 @@ def render_rich(result: FireResult, system: HookSystem) -> None:
             )
     else:
         mode = "sequential" if result.plan.sequential else "parallel"
-        label = system.profile.value if system.dialect == "gemini" else system.dialect
+        label = system.profile.value if system.dialect in PROFILED else system.dialect
         plan = Table(title=f"{result.event} plan ({mode}, {label})")
         for column in ("#", "hook", "source", "command"):
             plan.add_column(column)

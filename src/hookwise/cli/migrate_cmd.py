@@ -42,7 +42,7 @@ HOSTS = HOST_TITLES
     "--home",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Home directory holding .gemini/, .claude/, .codex/ (default: ~).",
+    help="Home directory holding the agents' user settings (default: ~).",
 )
 @click.option("--write", is_flag=True, help="Write the target file (default: show the diff only).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -55,11 +55,13 @@ def migrate(
     write: bool,
     as_json: bool,
 ) -> None:
-    """Convert hooks between Gemini CLI, Claude Code and Codex settings.
+    """Convert hooks between the agents' settings (Gemini CLI, Claude Code, Codex, GitHub
+    Copilot CLI, Qwen Code, Factory Droid).
 
-    Events, tool names in matchers, $CLAUDE_PROJECT_DIR / $GEMINI_PROJECT_DIR and timeouts
-    (Gemini CLI milliseconds, Claude Code and Codex seconds) are converted. Hooks already in
-    the target file stay; hooks it already has are not added twice.
+    Events, tool names in matchers, project-directory variables ($CLAUDE_PROJECT_DIR,
+    $GEMINI_PROJECT_DIR...), timeouts (milliseconds or seconds) and handler keys are
+    converted. Hooks already in the target file stay; hooks it already has are not added
+    twice.
     """
     if write:
         from hookwise.cli.guardrails import refuse_when_confined

@@ -1,35 +1,42 @@
-"""Moving hooks between Gemini CLI, Claude Code and Codex settings.
+"""Moving hooks between the hosts' settings: every host whose registry row ``supports``
+``migrate`` (Gemini CLI, Claude Code, Codex, GitHub Copilot CLI, Qwen Code, Factory Droid).
 
-What is converted, hook by hook:
+Every fact comes from the host registry and the protocol tables (``migrate_hosts``); what is
+converted, hook by hook:
 
-* **Events**: Claude Code <-> Gemini CLI with Gemini CLI's own map (PreToolUse/BeforeTool,
+* **Events**, through Claude Code's names: Gemini CLI's by kind (PreToolUse/BeforeTool,
   PostToolUse/AfterTool, UserPromptSubmit/BeforeAgent, Stop/AfterAgent, SessionStart,
-  SessionEnd, PreCompact/PreCompress, Notification) and its reverse; Claude Code <-> Codex by
-  name (Codex uses Claude Code's names). Gemini CLI <-> Codex goes through Claude Code's
-  names. An event without a counterpart is reported, never dropped silently. (Gemini CLI's
+  SessionEnd, PreCompact/PreCompress, Notification), Copilot's through its ``CLAUDE_EVENTS``
+  (``PreToolUse`` stays PascalCase: its payload is Claude's), Codex's, Qwen's and Droid's by
+  name. An event without a counterpart is reported, never dropped silently. (Gemini CLI's
   map also sends ``SubAgentStop`` to AfterAgent, a key that matches no Claude Code event;
   hookwise reports SubagentStop as unmappable: AfterAgent ends the main agent's turn.)
-* **Tool names in matchers** (as ``\\bName\\b``, like Gemini CLI's migration): Bash /
-  run_shell_command, Edit / replace, Write / write_file, Read / read_file, Glob / glob,
-  Grep / grep_search (search_file_content too), LS / list_directory, WebFetch / web_fetch,
-  WebSearch / google_web_search. Codex's ``apply_patch`` becomes Edit|Write (replace|
-  write_file); Claude Code's Edit and Write stay as they are for Codex, whose matchers try
-  them as aliases of apply_patch. A tool Codex does not have is reported. Claude Code's
-  exact-name lists (``Edit, Write``) become regex alternations for the other two.
-* **Commands**: ``$CLAUDE_PROJECT_DIR`` <-> ``$GEMINI_PROJECT_DIR``; for Codex, which sets no
-  such variable and runs hooks in the session's directory, both become ``$PWD``. Claude
-  Code's exec form (``args``) becomes one shell-quoted command line.
-* **Timeouts**: Gemini CLI counts milliseconds, Claude Code and Codex seconds (Codex whole
-  seconds, rounded up). 30 s is 30000 ms, never 30 ms (Gemini CLI's own migration copies the
-  number, a known bug). Hooks without a timeout get a note where the default differs.
+* **Tool names in matchers** (as ``\\bName\\b``, like Gemini CLI's migration): through the
+  rows' canonical tools (Bash / run_shell_command / Execute, Edit / replace, Write /
+  write_file / Create...): the target's first tool of the kind. A tool's aliases stand for it
+  (Codex's ``apply_patch`` becomes Edit|Write, and Claude's Edit and Write stay as they are
+  for Codex, whose matchers try them as aliases). A tool the target has none of is reported.
+  Claude Code's exact-name lists (``Edit, Write``) become regex alternations. A flat layout
+  (Copilot) has no matchers: a matcher is dropped with a note.
+* **Commands**: the source's project-directory variable becomes the target's
+  (``$CLAUDE_PROJECT_DIR`` <-> ``$GEMINI_PROJECT_DIR``...; ``$PWD`` for Codex, which sets
+  none and runs hooks in the session's directory); another host's variable the target does
+  not set is noted. Claude Code's exec form (``args``) becomes one shell-quoted command line.
+* **Timeouts**, in the rows' units: Gemini CLI and Qwen Code count milliseconds, the others
+  seconds (Codex whole seconds, rounded up). 30 s is 30000 ms, never 30 ms (Gemini CLI's own
+  migration copies the number, a known bug). Hooks without a timeout get a note where the
+  default differs. Handler keys are the rows' (``bash``/``timeoutSec`` for Copilot).
 
 Only command hooks move; fields the target lacks are dropped with a note. The target file
 keeps everything it had: converted hooks are appended, and a hook already there (same event,
 matcher and command) is not added again, so running the migration twice changes nothing.
+Where the host reads every file of a directory (Copilot), migrated hooks go to
+``migrated.json`` there (``hookwise.json`` is install's own file).
 """
 
 from __future__ import annotations
 
+import glob
 import json
 import math
 import os
@@ -41,29 +48,17 @@ from pathlib import Path
 from typing import Final
 
 from hookwise.config.atomic import write_text_atomic
-from hookwise.config.claude.settings import UNSUPPORTED_EVENTS, ClaudePaths
-from hookwise.config.codex.settings import (
-    CodexPaths,
-    parse_codex_config_text,
-    parse_codex_hooks_json_text,
-)
+from hookwise.config.codex.settings import parse_codex_config_text
 from hookwise.config.detect import Dialect
 from hookwise.config.dialect_hooks import json_type, read_text_file
 from hookwise.config.diff import unified_diff
 from hookwise.config.hookwise_command import is_hookwise_command, portable_command, portable_host
 from hookwise.config.jsonc import parse_json_text, parse_jsonc, strip_json_comments
-from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS
-from hookwise.protocol.codex import CODEX
-from hookwise.protocol.dialect import Kind
-from hookwise.protocol.gemini import DEFAULT_TIMEOUT_MS, EVENTS, HOOKS_CONFIG_FIELDS, MatcherKind
-from hookwise.protocol.hosts import HOST_TITLES
+from hookwise.config.migrate_hosts import MigrateHost, migrate_host
+from hookwise.protocol.hosts import HOSTS, row_config_path, row_user_path
 from hookwise.protocol.jsvalue import JSON
 
 __all__ = [
-    "CLAUDE_TO_GEMINI_EVENTS",
-    "CLAUDE_TO_GEMINI_TOOLS",
-    "GEMINI_TO_CLAUDE_EVENTS",
-    "GEMINI_TO_CLAUDE_TOOLS",
     "Converted",
     "Migration",
     "MigrationError",
@@ -73,67 +68,12 @@ __all__ = [
     "target_path",
 ]
 
-
-def _events_by_kind() -> dict[str, str]:
-    """Claude Code event -> the Gemini CLI event of the same kind (the protocol tables'
-    ``kind``); of several Claude events of one kind (Stop, SubagentStop) the first."""
-    gemini: dict[Kind, str] = {}
-    for spec in EVENTS.values():
-        if spec.kind is not None:
-            gemini.setdefault(spec.kind, spec.name)
-    mapped: dict[str, str] = {}
-    taken: set[Kind] = set()
-    for name, event in CLAUDE.events.items():
-        if event.kind in gemini and event.kind not in taken:
-            taken.add(event.kind)
-            mapped[name] = gemini[event.kind]
-    return mapped
-
-
-CLAUDE_TO_GEMINI_EVENTS: Final = _events_by_kind()
-GEMINI_TO_CLAUDE_EVENTS: Final = {v: k for k, v in CLAUDE_TO_GEMINI_EVENTS.items()}
-
-CLAUDE_TO_GEMINI_TOOLS: Final = {
-    "Bash": "run_shell_command",
-    "Edit": "replace",
-    "Write": "write_file",
-    "Read": "read_file",
-    "Glob": "glob",
-    "Grep": "grep_search",
-    "LS": "list_directory",
-    "WebFetch": "web_fetch",
-    "WebSearch": "google_web_search",
-}
-GEMINI_TO_CLAUDE_TOOLS: Final = {
-    **{v: k for k, v in CLAUDE_TO_GEMINI_TOOLS.items()},
-    "search_file_content": "Grep",
-}
-# Claude Code tools Codex has (Edit and Write match apply_patch as aliases).
-CODEX_TOOLS_FROM_CLAUDE: Final = frozenset({"Bash", "Edit", "Write"})
-CODEX_ONLY_TOOLS: Final = {"apply_patch": ("Edit", "Write")}
-# Claude Code tools a matcher may name (for "Codex has no such tool" notes).
-CLAUDE_TOOLS: Final = frozenset(
-    {*CLAUDE_TO_GEMINI_TOOLS, "NotebookEdit", "Agent", "Task", "TodoWrite", "PowerShell"}
-)
-
-_CLAUDE_ALL_EVENTS: Final = frozenset({*CLAUDE.events, *UNSUPPORTED_EVENTS})
-_PROJECT_DIR_VARS: Final = {
-    "claude": "CLAUDE_PROJECT_DIR",
-    "gemini": "GEMINI_PROJECT_DIR",
-    "codex": "PWD",
-}
-_VARS_SET: Final[dict[str, tuple[str, ...]]] = {
-    "gemini": (
-        "GEMINI_PROJECT_DIR",
-        "GEMINI_CWD",
-        "GEMINI_SESSION_ID",
-        "GEMINI_PLANS_DIR",
-        "CLAUDE_PROJECT_DIR",
-    ),
-    "claude": ("CLAUDE_",),  # CLAUDE_PROJECT_DIR, CLAUDE_PLUGIN_*, CLAUDE_ENV_FILE, CLAUDE_CODE_*
-    "codex": (),
-}
-_VAR_RE: Final = re.compile(r"\$\{?((?:CLAUDE|GEMINI)_[A-Za-z0-9_]*)")
+# A flat layout's file (GitHub Copilot CLI's, Cursor's): ``{"version": 1, "hooks": ...}``.
+FLAT_FILE_VERSION: Final = 1
+# What a migrated hook file is called where the host reads every file of a directory (a
+# file of the user's, beside hookwise's own: install owns ``hookwise.json`` there).
+MIGRATED_FILE: Final = "migrated.json"
+_VAR_RE: Final = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 
 
 class MigrationError(Exception):
@@ -143,78 +83,68 @@ class MigrationError(Exception):
 # --------------------------------------------------------------------------- events
 
 
-def _host(dialect: str) -> str:
-    return HOST_TITLES.get(dialect, dialect)
+def _host(dialect: str) -> MigrateHost:
+    return migrate_host(dialect)
 
 
 def map_event(event: str, source: Dialect, target: Dialect) -> str | None:
     """The target's name for ``event``, or None when the target has no such event."""
-    if source == "gemini":
-        claude: str | None = GEMINI_TO_CLAUDE_EVENTS.get(event)
-    elif source == "codex":
-        claude = event if event in CODEX.events else None
-    else:
-        claude = event if event in _CLAUDE_ALL_EVENTS else None
+    claude = _host(source).to_claude.get(event)
     if claude is None:
         return None
-    if target == "gemini":
-        return CLAUDE_TO_GEMINI_EVENTS.get(claude)
-    if target == "codex":
-        return claude if claude in CODEX.events else None
-    return claude
+    return _host(target).from_claude.get(claude)
 
 
 def _known_event(event: str, dialect: Dialect) -> bool:
-    if dialect == "gemini":
-        return event in EVENTS
-    if dialect == "codex":
-        return event in CODEX.events
-    return event in _CLAUDE_ALL_EVENTS
+    return event in _host(dialect).events
 
 
 def _matcher_kind(event: str, dialect: Dialect) -> str:
-    """ "tool", "value" (an exact lifecycle value) or "ignored", for an event of a dialect."""
-    if dialect == "gemini":
-        kind = EVENTS[event].matcher
-        if kind is MatcherKind.TOOL_REGEX:
-            return "tool"
-        return "value" if kind is MatcherKind.EXACT else "ignored"
-    spec = CODEX if dialect == "codex" else CLAUDE
-    found = spec.events.get(event)
-    if found is None or found.matcher_field is None:
-        return "ignored"
-    return "tool" if found.matcher_field == "tool_name" else "value"
+    """ "tool", "value", "exact" (a lifecycle value compared exactly) or "ignored"."""
+    return _host(dialect).matcher_kinds.get(event, "ignored")
 
 
 def _default_timeout_s(event: str, dialect: Dialect) -> float:
-    if dialect == "gemini":
-        return DEFAULT_TIMEOUT_MS / 1000.0
-    spec = CODEX if dialect == "codex" else CLAUDE
-    found = spec.events.get(event)
-    return found.default_timeout_s if found is not None else 600.0
+    return _host(dialect).default_timeout_s.get(event, 600.0)
 
 
 # --------------------------------------------------------------------------- matchers
 
 
-def _tool_map(source: Dialect, target: Dialect) -> dict[str, tuple[str, ...]]:
-    """Source tool name -> target names (several when one tool is two on the other side)."""
-    to_claude: dict[str, tuple[str, ...]]
-    if source == "gemini":
-        to_claude = {k: (v,) for k, v in GEMINI_TO_CLAUDE_TOOLS.items()}
-    elif source == "codex":
-        to_claude = {**{t: (t,) for t in CODEX_TOOLS_FROM_CLAUDE}, **CODEX_ONLY_TOOLS}
-    else:
-        to_claude = {t: (t,) for t in CLAUDE_TOOLS}
+def _claude_names(name: str, host: MigrateHost) -> tuple[str, ...]:
+    """The tools a source tool name stands for: its aliases (Claude's names: Codex's
+    apply_patch answers to Edit and Write), else itself."""
+    return host.tool_aliases.get(name, (name,))
+
+
+def _tool_map(source: Dialect, target: Dialect) -> tuple[dict[str, tuple[str, ...]], list[str]]:
+    """Source tool name -> target names (several when one tool is two on the other side),
+    through the rows' canonical tools; and the source's tools the target has none of."""
+    src, dst = _host(source), _host(target)
+    claude = migrate_host("claude")
+    aliases = {a for names in dst.tool_aliases.values() for a in names}
     result: dict[str, tuple[str, ...]] = {}
-    for name, claude_names in to_claude.items():
-        if target == "gemini":
-            names = tuple(CLAUDE_TO_GEMINI_TOOLS.get(c, c) for c in claude_names)
+    missing: list[str] = []
+    for name in src.tools:
+        names: list[str] = []
+        for each in _claude_names(name, src):
+            kind = src.tools.get(each) or claude.tools.get(each)
+            if each in dst.tools or each in aliases:  # the target knows it by that name
+                names.append(each)
+                continue
+            found = dst.tool_for(kind) if kind else None
+            if found is None and kind:  # Claude's name for it, where the target takes that
+                found = next((c for c in claude.tools if claude.tools[c] == kind), None)
+                found = found if found in aliases else None
+            if found is None:
+                missing.append(name)
+                break
+            names.append(found)
         else:
-            names = claude_names
-        if names != (name,):
-            result[name] = names
-    return result
+            unique = tuple(dict.fromkeys(names))
+            if unique != (name,):
+                result[name] = unique
+    return result, missing
 
 
 def _is_name_list(matcher: str) -> bool:
@@ -226,10 +156,12 @@ def convert_matcher(
 ) -> str:
     """Tool names inside a tool matcher, in the target's names."""
     text = matcher
-    if source == "claude" and all(ch in EXACT_MATCHER_CHARS for ch in text) and "," in text:
+    exact = _host(source).exact_matcher_chars
+    if exact is not None and all(ch in exact for ch in text) and "," in text:
         text = "|".join(part.strip() for part in re.split(r"[|,]", text) if part.strip())
-    mapping = _tool_map(source, target)
+    mapping, missing = _tool_map(source, target)
     simple = _is_name_list(text)
+    absent = sorted(name for name in missing if re.search(rf"\b{re.escape(name)}\b", text))
     if mapping:
         pattern = re.compile(r"\b(" + "|".join(sorted(mapping, key=len, reverse=True)) + r")\b")
 
@@ -239,17 +171,11 @@ def convert_matcher(
             return joined if simple or len(names) == 1 else f"(?:{joined})"
 
         text = pattern.sub(replace, text)
-    if target == "codex":
-        missing = sorted(
-            name
-            for name in CLAUDE_TOOLS - CODEX_TOOLS_FROM_CLAUDE
-            if re.search(rf"\b{name}\b", text)
+    if absent:
+        notes.append(
+            f"{path}/matcher: {_host(target).title} has no {', '.join(absent)} tool; the hook "
+            "will not fire for it"
         )
-        if missing:
-            notes.append(
-                f"{path}/matcher: Codex has no {', '.join(missing)} tool; the hook will not fire "
-                "for it"
-            )
     return text
 
 
@@ -265,25 +191,33 @@ def _quote_arg(arg: str) -> str:
     return out or "''"
 
 
+def _host_variables() -> tuple[MigrateHost, ...]:
+    return tuple(migrate_host(name) for name in HOSTS)
+
+
 def _convert_command(
     command: str, source: Dialect, target: Dialect, path: str, notes: list[str]
 ) -> str:
-    old = _PROJECT_DIR_VARS[source]
-    new = _PROJECT_DIR_VARS[target]
-    if source != "codex":
+    src, dst = _host(source), _host(target)
+    if src.project_env:
+        old, new = src.project_env[0], dst.project_var
         pattern = re.compile(r"\$(\{)?" + old + r"\b(?(1)\})")
-        if target == "codex" and pattern.search(command):
+        if not dst.project_env and pattern.search(command):
             notes.append(
-                f"{path}/command: ${old} became $PWD: Codex sets no project-directory variable "
-                "and runs hooks in the session's directory"
+                f"{path}/command: ${old} became ${new}: {dst.title} sets no project-directory "
+                "variable and runs hooks in the session's directory"
             )
         command = pattern.sub(lambda m: "${" + new + "}" if m.group(1) else "$" + new, command)
-    allowed = _VARS_SET[target]
-    unknown = sorted({name for name in _VAR_RE.findall(command) if not name.startswith(allowed)})
+    hosts = _host_variables()
+    unknown = sorted(
+        {
+            name
+            for name in _VAR_RE.findall(command)
+            if any(h.sets(name) for h in hosts) and not dst.sets(name)
+        }
+    )
     if unknown:
-        notes.append(
-            f"{path}/command: uses ${', $'.join(unknown)}, which {_host(target)} does not set"
-        )
+        notes.append(f"{path}/command: uses ${', $'.join(unknown)}, which {dst.title} does not set")
     return command
 
 
@@ -327,24 +261,25 @@ def _retarget_hookwise(command: str, target: Dialect) -> str | None:
 def _convert_timeout(
     value: JSON, source: Dialect, target: Dialect, path: str, notes: list[str]
 ) -> int | float | None:
+    src, dst = _host(source), _host(target)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         notes.append(
             f"{path}/timeout: {json.dumps(value)} is not a number; dropped (the "
-            f"{_host(target)} default applies)"
+            f"{dst.title} default applies)"
         )
         return None
     if value <= 0:
         notes.append(f"{path}/timeout: {value} is not positive; dropped")
         return None
-    ms = float(value) if source == "gemini" else float(value) * 1000.0
-    if target == "gemini":
+    ms = float(value) if src.info.timeout_unit == "ms" else float(value) * 1000.0
+    if dst.info.timeout_unit == "ms":
         return max(1, round(ms))
     seconds = ms / 1000.0
-    if target == "codex":
+    if dst.whole_seconds:
         whole = max(1, math.ceil(seconds))
         if whole != seconds:
             notes.append(
-                f"{path}/timeout: Codex counts whole seconds: {seconds:g} s became {whole}"
+                f"{path}/timeout: {dst.title} counts whole seconds: {seconds:g} s became {whole}"
             )
         return whole
     return int(seconds) if seconds.is_integer() else round(seconds, 3)
@@ -366,8 +301,8 @@ class Converted:
 
     def default_notes(self, source: Dialect, target: Dialect) -> list[str]:
         return [
-            f"{n} hook(s) set no timeout: the default is {a:g} s in {_host(source)} and {b:g} s "
-            f"in {_host(target)} (add a timeout to keep {a:g} s)"
+            f"{n} hook(s) set no timeout: the default is {a:g} s in {_host(source).title} and "
+            f"{b:g} s in {_host(target).title} (add a timeout to keep {a:g} s)"
             for (a, b), n in sorted(self.default_changes.items())
         ]
 
@@ -379,32 +314,30 @@ class _Job:
     out: Converted
 
 
-_KEPT_FIELDS: Final[dict[tuple[str, str], tuple[str, ...]]] = {
-    ("claude", "codex"): ("statusMessage", "async"),
-    ("codex", "claude"): ("statusMessage", "async"),
-}
-
-
 def _convert_handler(
     handler: JSON, event: str, target_event: str, path: str, job: _Job
 ) -> dict[str, JSON] | None:
     source, target, out = job.source, job.target, job.out
+    src, dst = _host(source), _host(target)
+    title = dst.title
     if not isinstance(handler, dict):
         out.unmapped.append(f"{path}: not a hook object ({json_type(handler)}); not migrated")
         return None
     kind = handler.get("type")
     if kind != "command":
         out.unmapped.append(
-            f"{path}: {kind!s} hooks cannot be migrated ({_host(target)} runs command hooks "
+            f"{path}: {kind!s} hooks cannot be migrated ({title} runs command hooks "
             "only here); not migrated"
         )
         return None
-    command = handler.get("command")
+    command_key, timeout_key, _ = src.info.handler
+    command = handler.get(command_key)
     if not isinstance(command, str) or not command.strip():
         out.unmapped.append(f"{path}: a command hook without a command; not migrated")
         return None
     args = handler.get("args")
-    if source == "claude" and isinstance(args, list) and args:
+    exec_form = "args" in src.handler_fields
+    if exec_form and isinstance(args, list) and args:
         command = " ".join([command, *(_quote_arg(str(a)) for a in args)])
         out.notes.append(f"{path}/args: exec form turned into one shell command line")
     own = _retarget_hookwise(command, target)
@@ -412,68 +345,82 @@ def _convert_handler(
         command = own
         out.notes.append(
             f"{path}/command: hookwise's own hook now runs with --platform {target} (it "
-            f"answered as {_host(source)}); `hookwise install {target}` registers it with "
+            f"answered as {src.title}); `hookwise install {target}` registers it with "
             f"the events your policy uses"
         )
+    new_command, new_timeout, _ = dst.info.handler
     converted: dict[str, JSON] = {
         "type": "command",
-        "command": _convert_command(command, source, target, path, out.notes),
+        new_command: _convert_command(command, source, target, path, out.notes),
     }
-    if "timeout" in handler:
-        timeout = _convert_timeout(handler["timeout"], source, target, path, out.notes)
+    if timeout_key in handler:
+        timeout = _convert_timeout(handler[timeout_key], source, target, path, out.notes)
         if timeout is not None:
-            converted["timeout"] = timeout
+            converted[new_timeout] = timeout
     else:
         before = _default_timeout_s(event, source)
         after = _default_timeout_s(target_event, target)
         if before != after:
             key = (before, after)
             out.default_changes[key] = out.default_changes.get(key, 0) + 1
-    kept = _KEPT_FIELDS.get((source, target), ())
+    kept = [name for name in src.handler_fields if name in dst.handler_fields and name != "args"]
     for name in kept:
         if name in handler:
             converted[name] = handler[name]
-    handled = {"type", "command", "timeout", "source", *kept}
-    if source == "claude":
+    handled = {"type", command_key, timeout_key, "source", *kept}
+    if exec_form:
         handled.add("args")
     dropped = [name for name in handler if name not in handled]
     if "if" in dropped:
         out.notes.append(
-            f"{path}/if: {json.dumps(handler['if'])} has no {_host(target)} equivalent: the hook "
+            f"{path}/if: {json.dumps(handler['if'])} has no {title} equivalent: the hook "
             "now runs for every call its matcher matches"
         )
         dropped.remove("if")
     if handler.get("async") is True and "async" not in kept:
         out.notes.append(
-            f"{path}/async: {_host(target)} runs hooks synchronously: this hook now waits and "
+            f"{path}/async: {title} runs hooks synchronously: this hook now waits and "
             "its answer counts"
         )
         dropped.remove("async")
     if dropped:
-        out.notes.append(f"{path}: dropped {', '.join(dropped)} (no {_host(target)} equivalent)")
+        out.notes.append(f"{path}: dropped {', '.join(dropped)} (no {title} equivalent)")
     return converted
+
+
+def _as_groups(hooks: dict[str, JSON], host: MigrateHost) -> dict[str, JSON]:
+    """A flat layout's ``event -> [handler]`` as one match-all group per event."""
+    if host.info.hooks_layout != "flat":
+        return hooks
+    return {
+        event: [{"hooks": handlers}] if isinstance(handlers, list) else handlers
+        for event, handlers in hooks.items()
+    }
 
 
 def convert_hooks(
     hooks: JSON, source: Dialect, target: Dialect, *, origin: str = "hooks"
 ) -> Converted:
-    """Convert a ``hooks`` object of ``source`` into ``target``'s events, matchers and units."""
+    """Convert a ``hooks`` object of ``source`` (in its own layout and handler keys) into
+    ``target``'s events, matchers, units and handler keys, as matcher groups (a flat
+    target's file is written without them: ``plan_migration``)."""
     out = Converted()
     job = _Job(source, target, out)
+    src, dst = _host(source), _host(target)
     if not isinstance(hooks, dict):
         if hooks is not None:
             out.unmapped.append(f"{origin}#/hooks: not an object ({json_type(hooks)})")
         return out
-    for event, groups in hooks.items():
+    for event, groups in _as_groups(hooks, src).items():
         where = f"{origin}#/hooks/{event}"
-        if source == "gemini" and event in HOOKS_CONFIG_FIELDS:
+        if event in src.hooks_config_fields:
             continue
         target_event = map_event(event, source, target)
         if target_event is None:
             why = (
-                f"no {_host(target)} event corresponds"
+                f"no {dst.title} event corresponds"
                 if _known_event(event, source)
-                else f"not a {_host(source)} event"
+                else f"not a {src.title} event"
             )
             count = len(groups) if isinstance(groups, list) else 0
             out.unmapped.append(f"{where}: {event} ({count} group(s)): {why}; not migrated")
@@ -481,6 +428,23 @@ def convert_hooks(
         if not isinstance(groups, list):
             out.unmapped.append(f"{where}: not an array of matcher groups; not migrated")
             continue
+        claude = src.to_claude.get(event, event)
+        if dst.field_aliases and target_event != claude:
+            fields = ", ".join(sorted(dst.field_aliases)[:4])
+            out.notes.append(
+                f"{where}: {dst.title} sends {target_event} hooks its own payload fields "
+                f"({fields}...), not Claude Code's snake_case ones: check what the command reads"
+            )
+        elif (
+            src.field_aliases
+            and event != claude
+            and not (dst.field_aliases and target_event == event)
+        ):
+            fields = ", ".join(sorted(src.field_aliases)[:4])
+            out.notes.append(
+                f"{where}: this hook read {src.title}'s own payload fields ({fields}...); "
+                f"{dst.title} sends Claude Code's snake_case ones: check what the command reads"
+            )
         for g, group in enumerate(groups):
             group_path = f"{where}/{g}"
             if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
@@ -527,8 +491,8 @@ def _convert_group_matcher(
     if target_kind == "ignored":
         if not trivial and source_kind != "ignored":
             out.notes.append(
-                f"{path}/matcher: {_host(target)} ignores matchers on {target_event}: the hook "
-                f"now runs for every {target_event} ({matcher!r} dropped)"
+                f"{path}/matcher: {_host(target).title} ignores matchers on {target_event}: the "
+                f"hook now runs for every {target_event} ({matcher!r} dropped)"
             )
         return [None]
     if source_kind == "ignored":
@@ -537,18 +501,18 @@ def _convert_group_matcher(
         return [matcher]
     if target_kind == "tool":
         return [convert_matcher(matcher, source, target, path, out.notes)]
-    # A lifecycle value (source, reason, trigger): Gemini CLI compares it exactly, so a list
-    # becomes one group per value; Claude Code and Codex take "a|b" lists.
-    listed = _is_name_list(matcher) and (source != "gemini" or "|" not in matcher)
-    if target == "gemini":
+    # A lifecycle value (source, reason, trigger): where the target compares it exactly
+    # (Gemini CLI), a list becomes one group per value; the others take "a|b" lists.
+    listed = _is_name_list(matcher) and (source_kind != "exact" or "|" not in matcher)
+    if target_kind == "exact":
         if listed:
             return list(dict.fromkeys(_split_values(matcher)))
         out.notes.append(
-            f"{path}/matcher: {matcher!r} is a regular expression, but Gemini CLI compares "
-            f"{target_event} matchers exactly; kept as written"
+            f"{path}/matcher: {matcher!r} is a regular expression, but {_host(target).title} "
+            f"compares {target_event} matchers exactly; kept as written"
         )
         return [matcher]
-    if listed and source == "claude":
+    if listed and _host(source).exact_matcher_chars is not None:
         return ["|".join(_split_values(matcher))]
     return [matcher]
 
@@ -556,10 +520,18 @@ def _convert_group_matcher(
 # --------------------------------------------------------------------------- files
 
 
-def _gemini_home(home: str | os.PathLike[str] | None, env: Mapping[str, str]) -> Path:
+def _environment(
+    host: MigrateHost, home: str | os.PathLike[str] | None, env: Mapping[str, str] | None
+) -> dict[str, str]:
+    """The environment the host's user files are found in: ``home`` (when given) is HOME and
+    wins over the variable that moves the host's directory."""
+    environ = dict(os.environ if env is None else env)
     if home is not None:
-        return Path(os.path.abspath(home))
-    return Path(os.path.abspath(env.get("GEMINI_CLI_HOME") or os.path.expanduser("~")))
+        environ["HOME"] = os.path.abspath(home)
+        variable = host.info.config_dir[0]
+        if variable:
+            environ.pop(variable, None)
+    return environ
 
 
 def source_paths(
@@ -570,24 +542,18 @@ def source_paths(
     home: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
 ) -> list[Path]:
-    """The files hooks are read from for ``dialect`` in ``scope`` ("project" or "user")."""
-    environ = os.environ if env is None else env
+    """The files hooks are read from for ``dialect`` in ``scope`` ("project" or "user"): the
+    registry row's files, or every file its ``hook_globs`` pattern matches."""
+    info = _host(dialect).info
+    environ = _environment(_host(dialect), home, env)
     project = Path(os.path.abspath(project_dir))
-    if dialect == "gemini":
-        base = project if scope == "project" else _gemini_home(home, environ)
-        return [base / ".gemini" / "settings.json"]
-    if dialect == "claude":
-        if scope == "project":
-            return [
-                project / ".claude" / "settings.json",
-                project / ".claude" / "settings.local.json",
-            ]
-        claude = ClaudePaths.from_environment(project, home=home, env=environ)
-        return [claude.user_settings]
+    pattern = info.hook_globs.get(scope)
+    if pattern is not None:
+        base = project if scope == "project" else Path(row_config_path(info, environ))
+        return sorted(Path(p) for p in glob.glob(str(base / pattern)) if os.path.isfile(p))
     if scope == "project":
-        return [project / ".codex" / "hooks.json", project / ".codex" / "config.toml"]
-    codex = CodexPaths.from_environment(project, home=home, env=environ)
-    return [codex.codex_home / "hooks.json", codex.user_config]
+        return [project / name for name in info.project_files]
+    return [Path(row_user_path(info, name, environ)) for name in info.user_files]
 
 
 def target_path(
@@ -598,31 +564,43 @@ def target_path(
     home: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
 ) -> Path:
-    """The file migrated hooks are written to: settings.json, or Codex's hooks.json."""
+    """The file migrated hooks are written to: the first of the row's files (settings.json,
+    Codex's hooks.json), or ``migrated.json`` where the host reads a directory of files."""
+    info = _host(dialect).info
+    pattern = info.hook_globs.get(scope)
+    if pattern is not None:
+        environ = _environment(_host(dialect), home, env)
+        project = Path(os.path.abspath(project_dir))
+        base = project if scope == "project" else Path(row_config_path(info, environ))
+        return base / os.path.dirname(pattern) / MIGRATED_FILE
     return source_paths(dialect, project_dir, scope=scope, home=home, env=env)[0]
 
 
-def _read_source(path: Path, warnings: list[str]) -> JSON:
-    """The ``hooks`` value of one source file (None when absent or unusable)."""
+def _read_source(path: Path, host: MigrateHost, warnings: list[str]) -> JSON:
+    """The hooks object of one source file (None when absent or unusable): its ``hooks``,
+    or the file itself where the host reads event keys at the top (Droid)."""
     text = read_text_file(path, "settings", warnings)
     if text is None:
         return None
-    if path.suffix == ".toml":
+    if path.suffix == ".toml":  # Codex's config.toml: [hooks], without its trust state
         config, problems = parse_codex_config_text(text, str(path))
         warnings.extend(problems)
         hooks = config.get("hooks") if config is not None else None
         if not isinstance(hooks, dict):
             return None
         return {k: v for k, v in hooks.items() if k != "state"}
-    if path.name == "hooks.json":
-        hooks, problems = parse_codex_hooks_json_text(text, str(path))
-        warnings.extend(problems)
-        return hooks
-    value, problem = parse_jsonc(text) if ".gemini" in path.parts else parse_json_text(text)
+    value, problem = parse_jsonc(text) if host.info.jsonc else parse_json_text(text)
     if problem is not None:
         warnings.append(problem.describe(str(path)) + "; not read")
         return None
-    return value.get("hooks") if isinstance(value, dict) else None
+    if not isinstance(value, dict):
+        warnings.append(f"{path}: must hold a JSON object, got {json_type(value)}; not read")
+        return None
+    hooks = value if host.info.hooks_layout == "top" else value.get("hooks")
+    if hooks is not None and not isinstance(hooks, dict):
+        warnings.append(f"{path}#/hooks: must be an object, got {json_type(hooks)}; not read")
+        return None
+    return hooks
 
 
 # --------------------------------------------------------------------------- the plan
@@ -695,35 +673,52 @@ class Migration:
         }
 
 
-def _duplicate_key(event: str, group: Mapping[str, JSON], handler: Mapping[str, JSON]) -> str:
+def _duplicate_key(
+    event: str, group: Mapping[str, JSON], handler: Mapping[str, JSON], command_key: str
+) -> str:
     matcher = group.get("matcher")
     text = matcher.strip() if isinstance(matcher, str) else ""
     if text == "*":
         text = ""
     elif _is_name_list(text):  # "Edit, Write", "Write|Edit" and "Edit|Write" are one matcher
         text = "|".join(sorted(set(_split_values(text))))
-    return json.dumps([event, text, handler.get("command")])
+    return json.dumps([event, text, handler.get(command_key)])
 
 
-def _merge(document: dict[str, JSON], converted: Converted, where: str) -> tuple[int, int]:
-    """Append the converted hooks to ``document["hooks"]``; (added, already there)."""
+def _hooks_of(document: dict[str, JSON], host: MigrateHost, where: str) -> dict[str, JSON]:
+    """The object the target's hooks go in: the file itself where the host reads event keys
+    at the top (Droid), else its ``hooks`` (a new flat-layout file gets its ``version``)."""
+    if host.info.hooks_layout == "top":
+        return document
+    if not document and host.info.hooks_layout == "flat":
+        document["version"] = FLAT_FILE_VERSION
     hooks = document.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise MigrationError(f"{where}#/hooks: not an object ({json_type(hooks)}); not changed")
+    return hooks
+
+
+def _merge(
+    document: dict[str, JSON], converted: Converted, host: MigrateHost, where: str
+) -> tuple[int, int]:
+    """Append the converted hooks to the target document; (added, already there)."""
+    hooks = _hooks_of(document, host, where)
+    command_key = host.info.handler[0]
+    flat = host.info.hooks_layout == "flat"
     seen: set[str] = set()
-    for event, groups in hooks.items():
+    for event, groups in (_as_groups(hooks, host) if flat else hooks).items():
         for group in groups if isinstance(groups, list) else []:
             handlers = group.get("hooks") if isinstance(group, dict) else None
             for handler in handlers if isinstance(handlers, list) else []:
                 if isinstance(handler, dict):
-                    seen.add(_duplicate_key(event, group, handler))
+                    seen.add(_duplicate_key(event, group, handler, command_key))
     added = duplicates = 0
     for event, new_groups in converted.hooks.items():
         for group in new_groups:
             fresh: list[JSON] = []
             for handler in group["hooks"]:
                 assert isinstance(handler, dict)
-                key = _duplicate_key(event, group, handler)
+                key = _duplicate_key(event, group, handler, command_key)
                 if key in seen:
                     duplicates += 1
                     continue
@@ -736,7 +731,7 @@ def _merge(document: dict[str, JSON], converted: Converted, where: str) -> tuple
                 raise MigrationError(
                     f"{where}#/hooks/{event}: not an array ({json_type(existing)}); not changed"
                 )
-            existing.append({**group, "hooks": fresh})
+            existing.extend(fresh) if flat else existing.append({**group, "hooks": fresh})
             added += len(fresh)
     return added, duplicates
 
@@ -759,13 +754,17 @@ def plan_migration(
         raise ValueError("--from and --to name the same agent")
     if scope not in ("project", "user"):
         raise ValueError(f"scope must be 'project' or 'user', got {scope!r}")
+    for name in (source, target):
+        if "migrate" not in _host(name).info.supports:
+            raise ValueError(f"hookwise cannot migrate the hooks of {_host(name).title}")
+    src, dst = _host(source), _host(target)
     warnings: list[str] = []
     paths = source_paths(source, project_dir, scope=scope, home=home, env=env)
     destination = target_path(target, project_dir, scope=scope, home=home, env=env)
     converted = Converted()
     read: list[Path] = []
     for path in paths:
-        hooks = _read_source(path, warnings)
+        hooks = _read_source(path, src, warnings)
         if path.exists():
             read.append(path)
         part = convert_hooks(hooks, source, target, origin=str(path))
@@ -793,7 +792,7 @@ def plan_migration(
     migration.before = before
     document: dict[str, JSON] = {}
     if before is not None and before.strip():
-        value, problem = parse_jsonc(before) if target == "gemini" else parse_json_text(before)
+        value, problem = parse_jsonc(before) if dst.info.jsonc else parse_json_text(before)
         if problem is not None:
             migration.error = problem.describe(str(destination)) + "; not changed"
             return migration
@@ -802,17 +801,14 @@ def plan_migration(
             return migration
         document = value
     try:
-        migration.added, migration.duplicates = _merge(document, converted, str(destination))
+        migration.added, migration.duplicates = _merge(document, converted, dst, str(destination))
     except MigrationError as exc:
         migration.error = str(exc)
         return migration
     if migration.added:
         migration.after = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-        if target == "codex":
-            migration.notes.append(
-                "Codex runs new hooks only once they are trusted (/hooks in Codex), and project "
-                "hooks only in a trusted project"
-            )
+        if dst.info.trust:  # when the target runs what was written (its row)
+            migration.notes.append(f"{dst.title}: {dst.info.trust}")
         if before is not None and strip_json_comments(before) != before:
             migration.notes.append(
                 f"{destination}: its comments are not kept when the file is rewritten"

@@ -64,6 +64,22 @@ def _only_listed(event: DialectEvent, answer: dict[str, JSON]) -> dict[str, JSON
     return {**answer, "hookSpecificOutput": kept}
 
 
+def _without_ignored(event: DialectEvent, answer: dict[str, JSON]) -> dict[str, JSON]:
+    """The answer without a permission decision the host does not act on (and its reason):
+    Droid's ``ask`` lets the call go on as its autonomy level decides."""
+    specific = answer.get("hookSpecificOutput")
+    if not isinstance(specific, dict) or specific.get("permissionDecision") not in (
+        event.ignored_decisions or ()
+    ):
+        return answer
+    kept = {
+        k: v
+        for k, v in specific.items()
+        if k not in ("permissionDecision", "permissionDecisionReason")
+    }
+    return {**answer, "hookSpecificOutput": kept}
+
+
 def _lifted(event: DialectEvent, answer: dict[str, JSON]) -> dict[str, JSON]:
     """The answer as Claude Code would read it: the fields the host also takes at the top
     level moved into ``hookSpecificOutput`` (where that has none of its own), and a
@@ -89,6 +105,9 @@ def make_runtime(name: str) -> DialectRuntime:
 
     def adapt(event: DialectEvent, r: Reading) -> Reading:
         crashed = r.kind == "error" and r.exit_code not in (0, 2)
+        if crashed and event.other_exit_blocks and r.exit_code not in (None, 1):
+            why = f"exit {r.exit_code}: {info.title} does not run the call"
+            return Reading("exit2", None, "", "", r.exit_code, why)
         if (
             (crashed and "crash" in fails_closed)
             or (r.kind == "failed" and "timeout" in fails_closed)
@@ -104,7 +123,9 @@ def make_runtime(name: str) -> DialectRuntime:
             return r
         if event.decision in _TOP_FORMS:
             return replace(r, answer=_as_claude(event, r.answer))
-        return replace(r, answer=_only_listed(event, _lifted(event, r.answer)))
+        return replace(
+            r, answer=_without_ignored(event, _only_listed(event, _lifted(event, r.answer)))
+        )
 
     def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
         claude_event = event

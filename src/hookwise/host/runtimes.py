@@ -37,6 +37,10 @@ _FACTORIES: dict[str, Callable[[Profile], HostRuntime]] = {
 }
 
 
+# The hosts whose runtime reads under a profile (documented or the real engine's).
+PROFILED: frozenset[str] = frozenset({GeminiRuntime.name})
+
+
 def runtime_for(host: str, profile: Profile = DEFAULT_PROFILE) -> HostRuntime:
     """The runtime of ``host``; ``profile`` selects Gemini CLI's reading."""
     try:

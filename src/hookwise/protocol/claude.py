@@ -182,3 +182,16 @@ OUTPUT_CAP_CHARS: Final = 10_000
 MCP_FILES: Final = {
     "project": ((".mcp.json", "mcpServers"),),
 }
+
+# Session records (scan/transcripts/records.py): (format, directories under the config dir).
+# A transcript per session, projects/<slug>/<session>.jsonl, and per subagent.
+SESSION_RECORDS: Final = ("claude-transcript", ("projects",))
+
+# The variables a hook's environment has: the project directory (first: its own), and
+# prefixes of the others Claude Code sets (CLAUDE_PLUGIN_*, CLAUDE_ENV_FILE, CLAUDE_CODE_*).
+PROJECT_ENV: Final = ("CLAUDE_PROJECT_DIR",)
+HOOK_ENV: Final = ("CLAUDE_",)
+# Fields of a command handler beside its command and timeout (``args``: the exec form,
+# ``if``: a permission-rule condition), carried by ``hookwise migrate`` to a host that
+# lists them too.
+HANDLER_FIELDS: Final = ("statusMessage", "async", "if", "args")

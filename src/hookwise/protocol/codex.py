@@ -186,3 +186,16 @@ MCP_FILES: Final = {
     "user": (("config.toml", "mcp_servers"),),
     "project": ((".codex/config.toml", "mcp_servers"),),
 }
+
+# Session records (scan/transcripts/records.py): (format, directories under $CODEX_HOME):
+# rollout-*.jsonl, live and archived.
+SESSION_RECORDS: Final = ("codex-rollout", ("sessions", "archived_sessions"))
+
+# A hook's timeout is whole seconds (a fraction is not accepted); no project-directory
+# variable: hooks run in the session's directory.
+TIMEOUT_WHOLE_SECONDS: Final = True
+# Fields of a command handler beside its command and timeout (Claude Code's own).
+HANDLER_FIELDS: Final = ("statusMessage", "async")
+# Tools of a canonical kind that do only part of it (view_image reads images, not files):
+# another host's tool of that kind does not migrate to one of these.
+NARROW_TOOLS: Final = frozenset({"view_image"})

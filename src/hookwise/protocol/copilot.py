@@ -265,3 +265,15 @@ MCP_FILES: Final = {
 
 # The variables naming the project directory in a hook's environment (observed).
 PROJECT_ENV: Final = ("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+
+
+# Session records (scan/transcripts/records.py): (format, directories under $COPILOT_HOME):
+# session-state/<session>/events.jsonl (observed with 1.0.102: a ``tool.execution_start``
+# per call, ``toolName`` as the camelCase preToolUse hook gets it).
+SESSION_RECORDS: Final = ("copilot-events", ("session-state",))
+
+# The record's (and camelCase hook's) tool name -> the ``tool_name`` the PascalCase
+# PreToolUse hook gets (what install registers, so what the audit log keeps). Observed:
+# ``bash`` -> ``Bash``; no other tool was seen through the PascalCase event, and a tool not
+# listed keeps its recorded name.
+PASCAL_TOOL_NAMES: Final = {"bash": "Bash"}

@@ -88,6 +88,12 @@ class DialectEvent:
     failure_text: str = ""
     # hookSpecificOutput fields the host also reads at the top level of the answer
     also_top_level: tuple[str, ...] = ()
+    # permissionDecision values the host does not act on: the call goes on as if the hook had
+    # said nothing (Factory Droid's ``ask`` falls through to its autonomy level)
+    ignored_decisions: tuple[str, ...] = ()
+    # an exit code other than 0, 1 and 2 blocks the call (Factory Droid: exit 3 ends
+    # ``droid exec`` at once without running the tool); False: it is a crash
+    other_exit_blocks: bool = False
 
 
 # JSON types of the answer fields of Claude Code and Codex ("any": not checked): top

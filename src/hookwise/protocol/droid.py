@@ -46,6 +46,11 @@ _PRE_TOOL: Final = replace(
     specific_fields=("permissionDecision", "permissionDecisionReason", "updatedInput"),
     default_timeout_s=60.0,
     stop_supported=False,
+    # observed: a top-level decision "block" is ignored; "ask" does not block (the call goes
+    # to the autonomy level); exit 3 ends droid exec at once without running the tool
+    decision_values=(),
+    ignored_decisions=("ask",),
+    other_exit_blocks=True,
 )
 
 _EVENTS: Final = tuple(
@@ -64,3 +69,7 @@ MCP_FILES: Final = {
     "user": (("mcp.json", "mcpServers"),),
     "project": ((".factory/mcp.json", "mcpServers"),),
 }
+
+# The variables naming the project directory in a hook's environment (observed with
+# 0.225.2: ../shared/e2e README).
+PROJECT_ENV: Final = ("FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR")

@@ -341,3 +341,12 @@ MCP_FILES: Final = {
     "user": ((".gemini/settings.json", "mcpServers"),),
     "project": ((".gemini/settings.json", "mcpServers"),),
 }
+
+# Session records (scan/transcripts/records.py): (format, directories under the CLI's home,
+# $GEMINI_CLI_HOME or HOME): chat logs, .gemini/tmp/<project>/chats/session-*.json[l].
+SESSION_RECORDS: Final = ("gemini-chat", (".gemini/tmp",))
+
+# The variables a hook's environment has (0.61.0): the project directory (first: its own;
+# Claude Code's name too), and the others it sets.
+PROJECT_ENV: Final = ("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+HOOK_ENV: Final = ("GEMINI_CWD", "GEMINI_SESSION_ID", "GEMINI_PLANS_DIR")

@@ -103,6 +103,7 @@ class HostInfo:
         "pre_tool_event",
         "project_files",
         "project_trust",
+        "settings_files",
         "shell_tool",
         "supports",
         "table_name",
@@ -142,6 +143,7 @@ class HostInfo:
         install_steps: tuple[str, ...] = ("trust_note", "failure_note"),
         env_files: tuple[tuple[str, ...], tuple[str, ...], bool] = ((), (), False),
         verified: str = "observed",
+        settings_files: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -200,6 +202,11 @@ class HostInfo:
         # switches that stop it: plugin_files.loading_notes)
         self.install_steps = install_steps
         self.env_files = env_files  # dotenv files loaded at start, exported to hooks (above)
+        # scope -> settings files beside the hook files that name code the host loads on its
+        # own (OpenCode's and Kilo's ``plugin`` key: npm names, file:// paths; their ``mcp``
+        # servers): "project" relative to the project, "user" relative to config_dir.
+        # ``hookwise run`` guards them like hook files; scan reads them.
+        self.settings_files = settings_files or {}
         # "observed": its table was checked on the real CLI offline; "reference": built from
         # its published reference only (no CLI runs here), which docs and doctor say
         self.verified = verified
@@ -225,8 +232,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "read_file": "read",
             "read_many_files": "read",
             "glob": "glob",
+            "grep_search": "grep",  # its name since 0.5 (the first is what migrate writes)
             "search_file_content": "grep",
-            "grep_search": "grep",
             "list_directory": "ls",
             "web_fetch": "web_fetch",
             "google_web_search": "web_search",
@@ -345,7 +352,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         detect=(("unnamed", "sessionId", ""), ("env", "COPILOT_CLI", "")),
         hooks_layout="flat",
         handler=("bash", "timeoutSec", ()),
-        supports=frozenset(("hook", "install", "runtime", "scan")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate")),
         hook_globs={"project": ".github/hooks/*.json", "user": "hooks/*.json"},
         project_trust=(("COPILOT_ALLOW_ALL", "true"),),
         trust="repository hooks (.github/hooks) run only in a trusted folder (--trust-folder, "
@@ -388,7 +395,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         ),
         handler=("command", "timeout", (("name", "hookwise"),)),
         jsonc=True,
-        supports=frozenset(("hook", "install", "runtime", "scan", "coverage")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate")),
         trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
         "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
         env_files=((".codex/.env",), (), True),
@@ -438,6 +445,15 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_steps=("trust_note", "failure_note", "plugin_loading_note"),
         handler=("command", "timeout_ms", ()),
         supports=frozenset(("hook", "install", "scan", "coverage")),
+        settings_files={
+            "project": (
+                "opencode.json",
+                "opencode.jsonc",
+                ".opencode/opencode.json",
+                ".opencode/opencode.jsonc",
+            ),
+            "user": ("opencode.json", "opencode.jsonc", "config.json"),
+        },
         trust="no folder trust: project plugins (.opencode/plugins, from the working directory "
         "up to the worktree root) load in every folder, unless OPENCODE_PURE or "
         "OPENCODE_DISABLE_PROJECT_CONFIG is set",
@@ -475,6 +491,18 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_steps=("trust_note", "failure_note", "plugin_loading_note"),
         handler=("command", "timeout_ms", ()),
         supports=frozenset(("hook", "install", "scan", "coverage")),
+        # (Kilo reads OpenCode's file names too: its bundled code)
+        settings_files={
+            "project": (
+                "kilo.json",
+                "kilo.jsonc",
+                ".kilo/kilo.json",
+                ".kilo/kilo.jsonc",
+                "opencode.json",
+                "opencode.jsonc",
+            ),
+            "user": ("kilo.json", "kilo.jsonc", "opencode.json", "opencode.jsonc", "config.json"),
+        },
         trust="no folder trust: project plugins (.kilo/plugins, legacy .kilocode/plugins) load "
         "in every folder, unless KILO_PURE or KILO_DISABLE_PROJECT_CONFIG is set",
     ),
@@ -513,7 +541,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         detect=(("env", "FACTORY_PROJECT_DIR", ""), ("env", "DROID_PROJECT_DIR", "")),
         hooks_layout="top",
-        supports=frozenset(("hook", "install", "scan")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "migrate")),
         trust="project hooks (.factory/hooks.json) run without a trust step; an organisation's "
         "Hooks Policy can make Droid ignore every hook it does not manage",
     ),

@@ -19,10 +19,8 @@ EVENT_NAMES: Final = tuple(OPENCODE.events)
 # every config directory): the user's config directory ($XDG_CONFIG_HOME/opencode) and
 # every ``.opencode`` directory from the working directory up to the worktree root. Those
 # directories are the registry row's project and user files; install writes ``plugins``.
-# settings files: `plugin` (npm names or file:// URLs) and `mcp` (servers) keys
-PROJECT_SETTINGS: Final = ("opencode.json", "opencode.jsonc", ".opencode/opencode.json",
-                           ".opencode/opencode.jsonc")  # fmt: skip
-USER_SETTINGS: Final = ("opencode.json", "opencode.jsonc", "config.json")
+# Its settings files (`plugin`: npm names or file:// URLs; `mcp`: servers) are the row's
+# ``settings_files``.
 
 # Before it loads any plugin, OpenCode installs this package with its built-in npm client
 # into every config directory whose node_modules lacks it, and waits for that install:

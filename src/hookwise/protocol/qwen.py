@@ -88,3 +88,8 @@ MCP_FILES: Final = {
 
 # The variables naming the project directory in a hook's environment (observed).
 PROJECT_ENV: Final = ("QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+
+
+# Session records (scan/transcripts/records.py): (format, directories under ~/.qwen): chat
+# records, projects/<cwd slug>/chats/<session>.jsonl (observed with 0.24.4).
+SESSION_RECORDS: Final = ("qwen-chat", ("projects",))

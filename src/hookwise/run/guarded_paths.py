@@ -29,7 +29,7 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
-from hookwise.protocol.hosts import HOSTS, HostInfo, row_user_path
+from hookwise.protocol.hosts import HOSTS, HostInfo, row_config_path, row_user_path
 
 STATE = "state"  # hookwise's own files: policy, trust, data, caches; a hard link is replaced
 HOST = "host"  # a host's settings or trust: a hard link is replaced
@@ -321,6 +321,16 @@ def _plugin_dirs(directory: str, dirs: tuple[str, ...], title: str) -> list[Guar
     return out
 
 
+def _settings_files(host: HostInfo, env: dict[str, str]) -> list[Guarded]:
+    """A row's user ``settings_files`` (under its config directory): files naming code the
+    host loads on its own (a ``plugin`` key), guarded like its hook files."""
+    base = row_config_path(host, env)
+    return [
+        _host_file(os.path.abspath(os.path.join(base, name)), host.title, "user")
+        for name in host.settings_files.get("user", ())
+    ]
+
+
 def _neutral(name: str) -> bytes:
     return NEUTRAL_TOML if name.endswith(".toml") else NEUTRAL_JSON
 
@@ -356,6 +366,7 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
             folder = entry.path if entry.directory else os.path.dirname(entry.path)
             if folder not in stores:
                 stores.append(folder)
+        out += _settings_files(host, env)
         out += [
             Guarded(os.path.join(folder, HOOK_TRUST_STORE), HOST, "hookwise hook trust")
             for folder in stores
@@ -392,8 +403,11 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
         for host in HOSTS.values():
             if host.hooks_layout == "plugin":
                 out += _plugin_dirs(directory, host.project_files, host.title)
-                continue
-            out += _host_project(directory, host.project_files, host.title)
+            else:
+                out += _host_project(directory, host.project_files, host.title)
+            settings = _host_project(directory, host.settings_files.get("project", ()), host.title)
+            known = {g.path for g in out}
+            out += [g for g in settings if g.path not in known]
         out.append(Guarded(os.path.join(directory, ".mcp.json"), HOST, "project MCP servers"))
     return out
 

@@ -234,7 +234,8 @@ class Registrations:
             return reg
         if host_info(host).hooks_layout == "plugin":
             return self._plugin(host, cwd, reg)
-        runtime = runtime_for(host, Profile.GEMINI_CLI if host == "gemini" else Profile.DOCUMENTED)
+        # the real engine's reading (a runtime without profiles ignores it)
+        runtime = runtime_for(host, Profile.GEMINI_CLI)
         try:
             loaded = runtime.load(cwd, LoadOptions(env=dict(self.env)))
         except Exception as exc:  # a loader bug must not hide the other sessions

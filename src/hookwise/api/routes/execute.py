@@ -122,7 +122,9 @@ def _skipped(config: HookConfig, field: str, value: Any) -> ExecuteWithOutputRes
 
 def _matches(event: str, matcher: str, value: Any) -> bool:
     dialect = hook_event(event).dialect
-    runtime = TABLE_RUNTIMES["codex" if dialect == "codex" else "claude"]
+    # a host without a table runtime (Gemini CLI) matches a regex on the tool name, as
+    # Claude Code does
+    runtime = TABLE_RUNTIMES.get(dialect) or TABLE_RUNTIMES["claude"]
     return runtime.matches(matcher, value)
 
 

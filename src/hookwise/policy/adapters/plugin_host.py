@@ -108,3 +108,27 @@ def encode(
         enc.cannot("show a message")
     hso_out = {"hookEventName": enc.name, **hso}
     return Answer(fastjson.dumps({"hookSpecificOutput": hso_out}), "", 0, enc.notes)
+
+
+class PluginAdapter:
+    """The adapter of one plugin host: ``decode`` and ``encode`` above, bound to its name
+    (each plugin host's module is one of these, so its answer rules stay here)."""
+
+    __slots__ = ("host",)
+
+    def __init__(self, host: str) -> None:
+        self.host = host
+
+    def decode(
+        self, payload: dict[str, Any], tables: dict[str, Any], env: dict[str, str], now: float
+    ) -> list[Event]:
+        return decode(self.host, payload, tables, env, now)
+
+    def encode(
+        self,
+        decision: Decision,
+        events: list[Event],
+        tables: dict[str, Any],
+        settings: dict[str, Any],
+    ) -> Answer:
+        return encode(self.host, decision, events, tables, settings)

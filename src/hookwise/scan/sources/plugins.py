@@ -95,8 +95,8 @@ def plugin_host_runnables(ctx: ScanContext) -> tuple[list[Runnable], list[str]]:
             for directory in dirs:
                 out += _directory(host, scope, base / directory, gates[f"{scope}-plugin"])
         for scope, base, names in (
-            ("project", ctx.project, facts.PROJECT_SETTINGS),
-            ("user", user_dir, facts.USER_SETTINGS),
+            ("project", ctx.project, info.settings_files.get("project", ())),
+            ("user", user_dir, info.settings_files.get("user", ())),
         ):
             for name in names:
                 path = base / name

@@ -111,6 +111,16 @@ def open_regular(path: Path, warn: Warnings) -> Any | None:
         return None
 
 
+def json_objects(path: Path, warn: Warnings, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each JSON line that is an object; any other is a warning
+    naming ``what`` the line should have been."""
+    for number, line in json_lines(path, warn):
+        if isinstance(line, dict):
+            yield number, line
+        else:
+            warn.add(f"{what} must be a JSON object; skipped", number)
+
+
 def json_lines(path: Path, warn: Warnings) -> Iterator[tuple[int, Any]]:
     """(line number, value) for each JSON line; bad lines become warnings.
 

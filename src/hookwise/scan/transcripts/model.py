@@ -7,7 +7,10 @@ What ``claude``, ``codex`` and ``gemini`` read each host's format into, and what
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hookwise.scan.transcripts.files import Warnings
 
 
 @dataclass
@@ -68,3 +71,13 @@ class SessionRecord:
     @property
     def subagent(self) -> bool:
         return self.agent is not None or self.parent_session is not None
+
+    def settle(self, fallback: str, why: str, warn: Warnings) -> None:
+        """After reading: a session id (``fallback`` when the record named none, said with
+        ``why``), and every call given the session and, where it has none, the cwd."""
+        if not self.session:
+            self.session = fallback
+            warn.add(why)
+        for call in self.calls:
+            call.session = self.session
+            call.cwd = call.cwd or self.cwd

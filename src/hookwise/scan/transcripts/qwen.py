@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hookwise.scan.transcripts.files import Warnings, json_lines, normal_time, text
+from hookwise.scan.transcripts.files import Warnings, json_objects, normal_time, text
 from hookwise.scan.transcripts.model import SessionRecord, ToolCall
 
 HOST = "qwen"
@@ -23,22 +23,15 @@ HOST = "qwen"
 
 def read_chat(path: Path, warn: Warnings) -> list[SessionRecord]:
     record = SessionRecord(HOST, "", str(path))
-    for number, line in json_lines(path, warn):
-        if not isinstance(line, dict):
-            warn.add("a chat record line must be a JSON object; skipped", number)
-            continue
+    for number, line in json_objects(path, warn, "a chat record line"):
         record.session = record.session or text(line.get("sessionId")) or ""
         record.cwd = record.cwd or text(line.get("cwd"))
         record.cli_version = record.cli_version or text(line.get("version"))
         record.started = record.started or normal_time(line.get("timestamp"))
         if line.get("type") == "assistant":
             _calls(record, line, number, warn)
-    if not record.session:
-        record.session = path.stem
-        warn.add("no sessionId in the chat record; the file name stands in for it")
-    for call in record.calls:
-        call.session = record.session
-        call.cwd = call.cwd or record.cwd
+    why = "no sessionId in the chat record; the file name stands in for it"
+    record.settle(path.stem, why, warn)
     return [record]
 
 

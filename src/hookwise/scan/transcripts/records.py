@@ -1,31 +1,72 @@
 """The hosts' own records of the tool calls they ran: where they are, and who reads each.
 
 Each host keeps a record of every session: Claude Code a transcript per session (and per
-subagent), Codex a rollout, Gemini CLI a chat log, Qwen Code a chat record, OpenCode and
-Kilo one SQLite database (their protocol module's ``SESSION_DB``, under
-``$XDG_DATA_HOME``) (GitHub Copilot CLI keeps ``~/.copilot/session-state/<id>/events.jsonl``,
-not read yet: its hook gets ``Bash`` where the record says ``bash``, and the other tools'
-PascalCase names are unknown). One module per format reads it (``claude``, ``codex``,
-``gemini``, ``qwen``, ``session_db``) into one model (``model``: :class:`SessionRecord`,
+subagent), Codex a rollout, Gemini CLI a chat log, Qwen Code a chat record, GitHub Copilot
+CLI an event log, OpenCode and Kilo one SQLite database. Where they are is a fact of each
+host's protocol module: ``SESSION_RECORDS`` (a format and the directories under the host's
+config directory, its registry row's ``config_dir``) or ``SESSION_DB`` (a database under
+``$XDG_DATA_HOME``). One module per format reads it (``claude``, ``codex``, ``gemini``,
+``qwen``, ``copilot``, ``session_db``) into one model (``model``: :class:`SessionRecord`,
 :class:`ToolCall`, :class:`HookTrouble`), with a reader that never trusts a file
-(``files``). This module finds each
-host's records and hands each file to its host's reader; ``hookwise coverage`` reads them
-through it.
+(``files``). This module finds each host's records and hands each file to its format's
+reader, never asking which host it is; ``hookwise coverage`` reads them through it.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from hookwise.scan.transcripts.claude import read_transcript
 from hookwise.scan.transcripts.codex import read_rollout
+from hookwise.scan.transcripts.copilot import read_events
 from hookwise.scan.transcripts.files import Warnings
 from hookwise.scan.transcripts.gemini import read_chat
 from hookwise.scan.transcripts.model import SessionRecord
 from hookwise.scan.transcripts.qwen import read_chat as read_qwen_chat
 from hookwise.scan.transcripts.session_db import read_session_db
+
+Reader = Callable[[Path, Warnings], list[SessionRecord]]
+
+
+def _claude_file(parts: tuple[str, ...], name: str) -> bool:
+    """projects/<slug>/<session>.jsonl and projects/<slug>/<session>/subagents/**/agent-*.jsonl"""
+    if len(parts) == 2:
+        return name.endswith(".jsonl")
+    return (
+        len(parts) >= 4
+        and parts[2] == "subagents"
+        and name.startswith("agent-")
+        and name.endswith(".jsonl")
+    )
+
+
+def _gemini_file(parts: tuple[str, ...], name: str) -> bool:
+    """tmp/<project>/chats/session-*.json[l] and tmp/<project>/chats/<parent>/<id>.jsonl"""
+    if len(parts) == 3 and parts[1] == "chats":
+        return name.startswith("session-") and name.endswith((".json", ".jsonl"))
+    return len(parts) == 4 and parts[1] == "chats" and name.endswith(".jsonl")
+
+
+# format (a protocol module's SESSION_RECORDS) -> (is a record: path parts under its
+# directory and file name, the reader)
+FORMATS: dict[str, tuple[Callable[[tuple[str, ...], str], bool], Reader]] = {
+    "claude-transcript": (_claude_file, read_transcript),
+    "codex-rollout": (
+        lambda _parts, name: name.startswith("rollout-") and name.endswith(".jsonl"),
+        read_rollout,
+    ),
+    "gemini-chat": (_gemini_file, read_chat),
+    # projects/<cwd slug>/chats/<session>.jsonl
+    "qwen-chat": (
+        lambda parts, name: len(parts) == 3 and parts[1] == "chats" and name.endswith(".jsonl"),
+        read_qwen_chat,
+    ),
+    # session-state/<session>/events.jsonl
+    "copilot-events": (lambda parts, name: len(parts) == 2 and name == "events.jsonl", read_events),
+}
+
 
 # --------------------------------------------------------------------------- where
 
@@ -67,25 +108,29 @@ def data_home(env: Mapping[str, str]) -> Path:
     return Path(env.get("HOME") or os.path.expanduser("~")) / ".local" / "share"
 
 
+def session_records(host: str) -> tuple[str, tuple[str, ...]] | None:
+    """(format, directories under the host's config directory) of the host's session
+    records (its protocol module's ``SESSION_RECORDS``), for the hosts that keep files."""
+    import importlib
+
+    from hookwise.protocol.hosts import host as host_info
+
+    value = getattr(importlib.import_module(host_info(host).module), "SESSION_RECORDS", None)
+    return value if isinstance(value, tuple) else None
+
+
 def record_roots(host: str, env: Mapping[str, str]) -> list[Path]:
     """Where ``host`` keeps its session records, for this user (``env``'s HOME and overrides)."""
-    from hookwise.config.host_homes import claude_config_dir, codex_home, gemini_home
+    from hookwise.config.host_homes import config_dir
 
     database = session_db(host)
     if database is not None:
         return [(data_home(env) / database).parent]
-    if host == "claude":
-        return [claude_config_dir(env) / "projects"]
-    if host == "codex":
-        home = codex_home(env)
-        return [home / "sessions", home / "archived_sessions"]
-    if host == "gemini":
-        return [gemini_home(env) / ".gemini" / "tmp"]
-    if host == "qwen":
-        from hookwise.config.host_homes import config_dir
-
-        return [config_dir(host, env) / "projects"]
-    raise ValueError(f"unknown host {host!r}")
+    records = session_records(host)
+    if records is None:
+        raise ValueError(f"hookwise reads no session records of {host!r}")
+    base = config_dir(host, env)
+    return [base / directory for directory in records[1]]
 
 
 def record_files(host: str, env: Mapping[str, str], since_epoch: float | None = None) -> list[Path]:
@@ -107,44 +152,24 @@ def record_files(host: str, env: Mapping[str, str], since_epoch: float | None = 
 
 def _is_record(host: str, root: Path, path: Path) -> bool:
     parts = path.relative_to(root).parts
-    name = path.name
     database = session_db(host)
     if database is not None:
         return parts == (Path(database).name,)
-    if host == "claude":
-        # projects/<slug>/<session>.jsonl and projects/<slug>/<session>/subagents/**/agent-*.jsonl
-        if len(parts) == 2:
-            return name.endswith(".jsonl")
-        return (
-            len(parts) >= 4
-            and parts[2] == "subagents"
-            and name.startswith("agent-")
-            and name.endswith(".jsonl")
-        )
-    if host == "codex":
-        return name.startswith("rollout-") and name.endswith(".jsonl")
-    if host == "qwen":  # projects/<cwd slug>/chats/<session>.jsonl
-        return len(parts) == 3 and parts[1] == "chats" and name.endswith(".jsonl")
-    # gemini: tmp/<project>/chats/session-*.json[l] and tmp/<project>/chats/<parent>/<id>.jsonl
-    if len(parts) == 3 and parts[1] == "chats":
-        return name.startswith("session-") and name.endswith((".json", ".jsonl"))
-    return len(parts) == 4 and parts[1] == "chats" and name.endswith(".jsonl")
+    records = session_records(host)
+    return records is not None and FORMATS[records[0]][0](parts, path.name)
 
 
 def read_records(host: str, path: Path, warnings: list[str]) -> list[SessionRecord]:
     """The sessions in one record file of ``host`` (usually one)."""
+    from hookwise.protocol.hosts import host as host_info
+
     warn = Warnings(str(path), warnings)
     try:
         if session_db(host) is not None:
-            from hookwise.protocol.hosts import host as host_info
-
             return read_session_db(host, host_info(host).shell_tool, path, warn)
-        if host == "claude":
-            return read_transcript(path, warn)
-        if host == "codex":
-            return read_rollout(path, warn)
-        if host == "qwen":
-            return read_qwen_chat(path, warn)
-        return read_chat(path, warn)
+        records = session_records(host)
+        if records is None:
+            raise ValueError(f"hookwise reads no session records of {host!r}")
+        return FORMATS[records[0]][1](path, warn)
     finally:
         warn.close()

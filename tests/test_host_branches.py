@@ -1,0 +1,132 @@
+"""Nothing outside the host adapters branches on a host's name (DESIGN.md: "hosts are data").
+
+A host's facts live in its registry row (protocol/hosts.py) and its protocol tables; code
+elsewhere reads them. This walks every module of src/hookwise outside ``protocol/`` and
+``policy/adapters/`` and finds each comparison with a host's name (``host == "gemini"``,
+``x in ("claude", "codex")``, ``match``/``case "codex"``). The places that still do are
+listed below, each with why it is not data yet; a new one fails this test, and so does a
+listed one that is gone (the list only shrinks).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from hookwise.protocol.hosts import HOST_NAMES
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "hookwise"
+ADAPTERS = ("protocol/", "policy/adapters/")
+
+# module -> (branches on a host's name, why it is not data yet)
+ALLOWED: dict[str, tuple[int, str]] = {
+    "policy/install/doctor.py": (
+        7,
+        "Gemini CLI's, Claude Code's and Codex's own checkers (folder trust, hook trust, "
+        "hashes) and the self-test payload's shape: each host's checks are code of its config "
+        "package, chosen here by name",
+    ),
+    "cli/hooks_cmd.py": (
+        5,
+        "`hookwise hooks list|trust` call the loaders and trust stores of config/gemini, "
+        "config/claude, config/codex, which are per host by design (config/ layout)",
+    ),
+    "integrations/hooks.py": (
+        3,
+        "the framework bridges fire settings hooks with Gemini CLI's payload (no tool_use_id) "
+        "and read its answer form, or Claude Code's",
+    ),
+    "integrations/claude_agent_sdk.py": (
+        1,
+        "the Claude Agent SDK bridge reads Claude Code's own settings when told to",
+    ),
+    "api/processing/json_validation.py": (
+        3,
+        "the service's validator keeps Claude Code's legacy decisions and permission ranks; "
+        "the tables' decision_values disagree with it for Codex (to be reconciled there)",
+    ),
+    "policy/approvals/relay.py": (
+        1,
+        "compares the table's decision pattern, whose value for Gemini CLI's form is 'gemini' "
+        "(its native ask, `gemini_ask`)",
+    ),
+    "policy/rules/loader.py": (
+        1,
+        "Gemini CLI's conditional canonical events (canonical.GEMINI_CONDITIONAL), looked up "
+        "by its name: a fact to move into its table",
+    ),
+    "policy/rules/compiler.py": (1, "the same GEMINI_CONDITIONAL lookup"),
+    "policy/install/registrations.py": (
+        1,
+        "the same GEMINI_CONDITIONAL lookup",
+    ),
+    "scan/analysis/analyse.py": (
+        2,
+        "the variables Claude Code and Gemini CLI give a hook (PROJECT_ENV would serve, but "
+        "GEMINI_CWD has no fact in a table yet)",
+    ),
+    "scan/report.py": (1, "Gemini CLI's hook fingerprint approval as a gate"),
+}
+
+
+def _host_names(node: ast.AST, names: frozenset[str]) -> list[str]:
+    values: list[object] = []
+    if isinstance(node, ast.Constant):
+        values = [node.value]
+    elif isinstance(node, ast.Tuple | ast.List | ast.Set):
+        values = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+    return [v for v in values if isinstance(v, str) and v in names]
+
+
+def branches(source: str, names: frozenset[str] = frozenset(HOST_NAMES)) -> list[int]:
+    """Line numbers of the comparisons with a host's name in ``source``."""
+    found: list[int] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            if any(_host_names(side, names) for side in (node.left, *node.comparators)):
+                found.append(node.lineno)
+        elif isinstance(node, ast.MatchValue) and _host_names(node.value, names):
+            found.append(node.lineno)
+    return found
+
+
+def _scan() -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for path in sorted(SRC.rglob("*.py")):
+        relative = path.relative_to(SRC).as_posix()
+        if relative.startswith(ADAPTERS):
+            continue
+        lines = branches(path.read_text(encoding="utf-8"))
+        if lines:
+            out[relative] = lines
+    return out
+
+
+def test_nothing_outside_the_adapters_branches_on_a_host_s_name() -> None:
+    found = _scan()
+    new = {
+        module: lines
+        for module, lines in found.items()
+        if len(lines) > ALLOWED.get(module, (0, ""))[0]
+    }
+    assert not new, (
+        "these modules compare with a host's name: read the fact from the host's registry row "
+        f"or protocol table instead (protocol/hosts.py): {new}"
+    )
+    gone = {
+        module: (allowed, len(found.get(module, [])))
+        for module, (allowed, _why) in ALLOWED.items()
+        if len(found.get(module, [])) < allowed
+    }
+    assert not gone, f"fewer branches than allowed: lower ALLOWED here {gone}"
+
+
+def test_the_check_finds_each_form() -> None:
+    source = (
+        'if host == "gemini":\n    pass\n'
+        'ok = name in ("claude", "codex")\n'
+        'x = "copilot" != platform\n'
+        'match host:\n    case "kilo":\n        pass\n'
+        'fine = host == "shell" or kind in ("tool",)\n'
+    )
+    assert branches(source) == [1, 3, 4, 6]
