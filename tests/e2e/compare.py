@@ -2,7 +2,7 @@
 
 The prediction is the ``outcome`` object of
 
-    hookwise fire <Event> --dialect claude|codex|gemini --settings DIR --home HOME \
+    hookwise fire <Event> --host claude|codex|gemini --project DIR --home HOME \
         --payload - --json
 
 run on a project whose settings hold the same hook (same command, same answer) as the real
@@ -130,9 +130,9 @@ def fire_help() -> str:
 def dialect_missing(cli: str = "claude") -> str | None:
     """Why `hookwise fire` cannot predict ``cli``'s outcomes yet, or None."""
     options = fire_help()
-    if "--dialect" not in options:
+    if "--host" not in options:
         return (
-            "`hookwise fire` has no --dialect option yet (the Claude/Codex dialects of the host"
+            "`hookwise fire` has no --host option (the Claude/Codex runtimes of the host"
             " runtime, issue 3 item 3): predictions cannot be compared"
         )
     if cli == "codex" and BYPASS_TRUST not in options:
@@ -189,9 +189,9 @@ def predict(record: dict[str, Any], workdir: Path) -> dict[str, Any]:
     env |= {"HOME": str(home), "LANG": "C.UTF-8"}
     args = [
         clis.host_event(cli, event),
-        "--dialect",
+        "--host",
         cli,
-        "--settings",
+        "--project",
         str(proj),
         "--home",
         str(home),
