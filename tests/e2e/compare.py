@@ -60,6 +60,11 @@ FRAMES = [
         r"^Additional context from \w+ hook:\n(?P<core>.*)$",
         r"^Permission denied by a PermissionRequest hook: (?P<core>.*)$",
         r"^\[\$HOOK_COMMAND\]: (?P<core>.*)$",
+        # Claude Code's long additionalContext: saved to a file (its path holds ids of
+        # Claude's own), the head sent; the observer's paragraph starts at "Preview"
+        r"^<persisted-output>\nOutput too large \([^)]*\)\. Full output saved to: [^\n]*\n\n"
+        r"(?P<core>Preview .*)$",
+        r"^Preview \(first 2KB\):\n(?P<core>.*)\n\.\.\.\n</persisted-output>$",
     )
 ]
 # Codex's declined approval (a PermissionRequest deny): the message Debug-quoted twice

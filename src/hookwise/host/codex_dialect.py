@@ -51,6 +51,9 @@ def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
     decision = answer.get("decision")
     if decision is not None and decision not in event.decision_values:
         return f"unsupported decision {decision!r} in {event.name} output"
+    if decision == "block" and not truthy(answer.get("reason")):
+        # the output schema's own note: a block needs a reason, checked when parsing
+        return f"{event.name} hook returned decision:block without a non-empty reason"
     if answer.get("continue") is False and not event.stop_supported:
         return f"unsupported continue: false in {event.name} output"
     specific = answer.get("hookSpecificOutput")
@@ -60,6 +63,9 @@ def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
         return "hookSpecificOutput must be an object"
     if "hookEventName" not in specific:
         return "hookSpecificOutput.hookEventName is missing"
+    if specific["hookEventName"] not in CODEX.events:
+        # any Codex event name parses (another event's too); any other spelling does not
+        return f"unknown hookSpecificOutput.hookEventName {specific['hookEventName']!r}"
     for key in specific:
         if key != "hookEventName" and key not in event.specific_fields:
             return f"unsupported field hookSpecificOutput.{key} in {event.name} output"
@@ -215,7 +221,9 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             contexts.append(context)
         if event.decision is Decision.PERMISSION:
             choice = specific.get("permissionDecision")
-            if choice == "deny" or answer.get("decision") == "block":
+            # hookSpecificOutput's decision, when there is one, overrides the top-level
+            # one: an allow + updatedInput runs the rewrite over a top-level block
+            if choice == "deny" or (choice is None and answer.get("decision") == "block"):
                 blocked, decision = True, "deny"
                 reasons.append(
                     _text(specific.get("permissionDecisionReason"), cut=cut_now)

@@ -57,6 +57,8 @@ _EVENTS: Final = (
         stop_supported=False,
         # observed: a legacy "approve" is taken (and does nothing); "block" denies
         decision_values=("approve", "block"),
+        # updatedInput needs permissionDecision "allow", which approves the call: a rewrite
+        # cannot leave the decision to Codex (rewrites_alone False)
     ),
     DialectEvent(
         "PermissionRequest",
@@ -136,6 +138,19 @@ _EVENTS: Final = (
         Exit2.CONTINUE,
         json_required=True,
         decision_values=("block",),
+    ),
+    # 0.150+: the user interrupted the turn. Advisory: its answer schema
+    # (interrupt.command.output, in the 0.169.0 binary) has only systemMessage; no matcher
+    DialectEvent(
+        "Interrupt",
+        Kind.INTERRUPT,
+        ("turn_id",),
+        None,
+        Decision.NONE,
+        Exit2.IGNORED,
+        common_fields=("systemMessage",),
+        stop_supported=False,
+        decision_values=(),
     ),
 )
 

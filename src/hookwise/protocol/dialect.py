@@ -53,6 +53,7 @@ class Kind(Enum):
     COMPACT_BEFORE = "compact_before"
     COMPACT_AFTER = "compact_after"
     SUBAGENT_START = "subagent_start"
+    INTERRUPT = "interrupt"  # the user interrupted the turn (Codex Interrupt; advisory)
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,9 @@ class DialectEvent:
     failure_text: str = ""
     # hookSpecificOutput fields the host also reads at the top level of the answer
     also_top_level: tuple[str, ...] = ()
+    # the host applies a rewritten input that comes with no decision and then decides on
+    # the call itself (its own permission rules): a rewrite needs no approval from the hook
+    rewrites_alone: bool = False
 
 
 # JSON types of the answer fields of Claude Code and Codex ("any": not checked): top
