@@ -65,6 +65,9 @@ FRAMES = [
         r"^<persisted-output>\nOutput too large \([^)]*\)\. Full output saved to: [^\n]*\n\n"
         r"(?P<core>Preview .*)$",
         r"^Preview \(first 2KB\):\n(?P<core>.*)\n\.\.\.\n</persisted-output>$",
+        # Codex's: the head and tail in its truncation frame, the path of the whole
+        r"^Warning: truncated output \(original token count: \d+\)\nTotal output lines: \d+"
+        r"\n\n(?P<core>.*)\n\nFull hook output saved to: [^\n]*$",
     )
 ]
 # Codex's declined approval (a PermissionRequest deny): the message Debug-quoted twice

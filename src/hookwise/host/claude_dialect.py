@@ -234,7 +234,7 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             if isinstance(value, str) and value in PERMISSION_RANK:
                 why = answer_reason(event, answer, specific)
                 if value != specific.get("permissionDecision"):  # the legacy field won
-                    why = _text(answer.get("reason")) or why
+                    why = _text(answer.get("reason"))
                 if PERMISSION_RANK[value] > rank:
                     rank, decision = PERMISSION_RANK[value], value
                 if value == "deny" and not why:
