@@ -538,6 +538,11 @@ SAMPLE = frozenset(
         "perm-fields-top_none-own_deny",
         "perm-exit0-out_none-err_none",  # no decision: the host's own approval
         "perm-exit2-out_no-err_reason",
+        # issue 27's classes, where Claude Code and Codex part most
+        "pre-class-deny_none_reason-top_none",  # Claude: Blocked by hook; Codex runs it
+        "pre-class-rewrite-top_block-rtop_text",  # Codex's rewrite beats the top-level block
+        "prompt-class-context-name_lower",  # a misspelt event name
+        "perm-class-deny_interrupt",  # Claude ends the session
     }
 )
 
