@@ -2,7 +2,7 @@
 
 The prediction is the ``outcome`` object of
 
-    hookwise fire <Event> --dialect claude|codex|gemini --settings DIR --home HOME \
+    hookwise fire <Event> --host claude|codex|gemini --project DIR --home HOME \
         --payload - --json
 
 run on a project whose settings hold the same hook (same command, same answer) as the real
@@ -60,6 +60,14 @@ FRAMES = [
         r"^Additional context from \w+ hook:\n(?P<core>.*)$",
         r"^Permission denied by a PermissionRequest hook: (?P<core>.*)$",
         r"^\[\$HOOK_COMMAND\]: (?P<core>.*)$",
+        # Claude Code's long additionalContext: saved to a file (its path holds ids of
+        # Claude's own), the head sent; the observer's paragraph starts at "Preview"
+        r"^<persisted-output>\nOutput too large \([^)]*\)\. Full output saved to: [^\n]*\n\n"
+        r"(?P<core>Preview .*)$",
+        r"^Preview \(first 2KB\):\n(?P<core>.*)\n\.\.\.\n</persisted-output>$",
+        # Codex's: the head and tail in its truncation frame, the path of the whole
+        r"^Warning: truncated output \(original token count: \d+\)\nTotal output lines: \d+"
+        r"\n\n(?P<core>.*)\n\nFull hook output saved to: [^\n]*$",
     )
 ]
 # Codex's declined approval (a PermissionRequest deny): the message Debug-quoted twice
@@ -130,9 +138,9 @@ def fire_help() -> str:
 def dialect_missing(cli: str = "claude") -> str | None:
     """Why `hookwise fire` cannot predict ``cli``'s outcomes yet, or None."""
     options = fire_help()
-    if "--dialect" not in options and "--host" not in options:  # (--host since issue 25)
+    if "--host" not in options:
         return (
-            "`hookwise fire` has no --dialect option yet (the Claude/Codex dialects of the host"
+            "`hookwise fire` has no --host option (the Claude/Codex runtimes of the host"
             " runtime, issue 3 item 3): predictions cannot be compared"
         )
     if cli == "codex" and BYPASS_TRUST not in options:
@@ -189,9 +197,9 @@ def predict(record: dict[str, Any], workdir: Path) -> dict[str, Any]:
     env |= {"HOME": str(home), "LANG": "C.UTF-8"}
     args = [
         clis.host_event(cli, event),
-        "--dialect",
+        "--host",
         cli,
-        "--settings",
+        "--project",
         str(proj),
         "--home",
         str(home),

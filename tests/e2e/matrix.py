@@ -17,6 +17,9 @@ its reason):
 * ``encoding``: the "no" answer written with a UTF-8 BOM, CRLF line ends, leading
   whitespace, leading text, trailing garbage, two JSON objects (either order), wrapped in
   an array, encoded as a JSON string, and non-object JSON (null, a number).
+* ``pairs``: the answer's fields (reasons absent, empty or given; the event name's case;
+  ``updatedInput`` an object or a string; context; ``interrupt``), every pair of values of
+  any two of them in some cell (``PAIR_DIMS``).
 * ``shape``: how the answer is addressed: ``hookEventName`` missing or naming another
   event, an unknown top-level key, the JSON on stderr (exit 0 and 2), truncated JSON (exit
   0 and 2), ``systemMessage`` alone, a hook command that is not found (exit 127), and, on
@@ -119,6 +122,13 @@ REWRITE = {"command": "echo hi > marker-modified"}
 # text that reaches the model; multi-byte characters test the cut's character boundaries
 LONG = f"{REASON}: head of a long reason. " + "Grüße aus Köln, line ✓\n" * 900 + "the tail end"
 DENY = specific(PRE, permissionDecision="deny", permissionDecisionReason=R_JSON)
+
+
+def long_context(chars: int) -> str:
+    """A context of exactly ``chars`` characters, in numbered lines: where a CLI cuts it
+    (Claude Code: past 10,000 characters only a head is sent) shows in what is left."""
+    lines = "".join(f"line {i:05d} of the context\n" for i in range(chars // 26 + 1))
+    return (f"{CONTEXT}: head. " + lines)[:chars]
 
 
 def verdict(**fields: Any) -> dict[str, Any]:
@@ -286,6 +296,13 @@ def _shapes(event: str) -> Iterator[Row]:
             out(0, specific(PRE, permissionDecision="deny", permissionDecisionReason=LONG)),
             f"a deny whose reason is {len(LONG.encode())} bytes (multi-byte characters)",
         )
+    if event in (PRE, PROMPT):
+        for name, chars in (("context_at_cap", 10_000), ("long_context", 30_000)):
+            yield (
+                f"shape-{name}",
+                out(0, specific(event, additionalContext=long_context(chars))),
+                f"additionalContext of {chars} characters",
+            )
     if event == PERMISSION:
         yield (
             "shape-updated_input-allow",
@@ -294,7 +311,184 @@ def _shapes(event: str) -> Iterator[Row]:
         )
 
 
-GROUPS = (_fields, _exit, _continue, _encodings, _shapes)
+def _gain(uncovered: set[tuple[int, int, int, int]], row: list[int | None], k: int, v: int) -> int:
+    """How many uncovered pairs value ``v`` at position ``k`` would cover in ``row``."""
+    return sum(
+        (min(k, m), v if k < m else w, max(k, m), w if k < m else v) in uncovered
+        for m, w in enumerate(row)
+        if w is not None
+    )
+
+
+def pairwise(dims: dict[str, tuple[str, ...]]) -> list[dict[str, str]]:
+    """Rows covering every pair of values of any two dimensions (greedy, deterministic):
+    far fewer rows than the product, and every two-field interaction still shows."""
+    names = list(dims)
+    sizes = [len(dims[n]) for n in names]
+    uncovered = {
+        (i, a, j, b)
+        for i, j in itertools.combinations(range(len(names)), 2)
+        for a in range(sizes[i])
+        for b in range(sizes[j])
+    }
+    rows: list[dict[str, str]] = []
+    while uncovered:
+        i, a, j, b = min(uncovered)
+        row: list[int | None] = [None] * len(names)
+        row[i], row[j] = a, b
+        for k in range(len(names)):
+            if row[k] is None:
+                row[k] = max(range(sizes[k]), key=lambda v, k=k: (_gain(uncovered, row, k, v), -v))
+        values = [int(v) for v in row if v is not None]
+        for x, y in itertools.combinations(range(len(names)), 2):
+            uncovered.discard((x, values[x], y, values[y]))
+        rows.append({n: dims[n][v] for n, v in zip(names, values, strict=True)})
+    return rows
+
+
+# How each event's answer fields vary in the ``pairs`` group (issue 27: the classes of
+# answers the CLIs read differently from a field-by-field reading): reasons absent, empty
+# or given; the event name in hookSpecificOutput exact, lower-case or camelCase;
+# updatedInput an object or a string; context; PermissionRequest's interrupt.
+PAIR_DIMS: dict[str, dict[str, tuple[str, ...]]] = {
+    PRE: {
+        "top": ("none", "approve", "block"),
+        "rtop": ("none", "empty", "text"),
+        "own": ("none", "allow", "deny"),
+        "rown": ("none", "empty", "text"),
+        "name": ("exact", "lower", "camel"),
+        "upd": ("none", "object", "string"),
+        "ctx": ("none", "given"),
+    },
+    PROMPT: {
+        "top": ("none", "block"),
+        "rtop": ("none", "empty", "text"),
+        "name": ("exact", "lower", "camel"),
+        "ctx": ("none", "given"),
+        "sys": ("none", "given"),
+    },
+    STOP: {
+        "top": ("none", "block"),
+        "rtop": ("none", "empty", "text"),
+        "cont": ("none", "false"),
+        "sys": ("none", "given"),
+        "name": ("none", "exact", "lower"),
+    },
+    PERMISSION: {
+        "beh": ("none", "allow", "deny"),
+        "msg": ("none", "empty", "text"),
+        "intr": ("none", "true", "false"),
+        "upd": ("none", "object", "string"),
+        "name": ("exact", "lower"),
+    },
+}
+
+
+def event_name(event: str, form: str) -> str:
+    return {"lower": event.lower(), "camel": event[0].lower() + event[1:]}.get(form, event)
+
+
+def pair_answer(event: str, row: dict[str, str]) -> dict[str, Any]:
+    """The JSON answer of one ``pairs`` row."""
+    answer: dict[str, Any] = {}
+    fields: dict[str, Any] = {}
+    top, rtop = row.get("top", "none"), row.get("rtop", "none")
+    if top != "none":
+        answer["decision"] = top
+    if rtop != "none":
+        answer["reason"] = "" if rtop == "empty" else R_TOP
+    if row.get("sys") == "given":
+        answer["systemMessage"] = U_TEXT
+    if row.get("cont") == "false":
+        answer |= {"continue": False, "stopReason": U_STOP}
+    if event == PRE:
+        if row["own"] != "none":
+            fields["permissionDecision"] = row["own"]
+        if row["rown"] != "none":
+            fields["permissionDecisionReason"] = "" if row["rown"] == "empty" else R_JSON
+    if event == PERMISSION:
+        verdict_fields: dict[str, Any] = {}
+        if row["beh"] != "none":
+            verdict_fields["behavior"] = row["beh"]
+        if row["msg"] != "none":
+            verdict_fields["message"] = "" if row["msg"] == "empty" else R_JSON
+        if row["intr"] != "none":
+            verdict_fields["interrupt"] = row["intr"] == "true"
+        if row["upd"] != "none":
+            verdict_fields["updatedInput"] = (
+                REWRITE if row["upd"] == "object" else REWRITE["command"]
+            )
+        if verdict_fields:
+            fields["decision"] = verdict_fields
+    elif row.get("upd", "none") != "none":
+        fields["updatedInput"] = REWRITE if row["upd"] == "object" else REWRITE["command"]
+    if row.get("ctx") == "given" or (event == STOP and row["name"] != "none"):
+        fields["additionalContext"] = CTX_JSON
+    if fields:
+        name = row.get("name", "exact")
+        head = {} if name == "none" else {"hookEventName": event_name(event, name)}
+        answer["hookSpecificOutput"] = head | fields
+    return answer
+
+
+def _pairs(event: str) -> Iterator[Row]:
+    """The event's answer fields, pairwise (PAIR_DIMS)."""
+    for row in pairwise(PAIR_DIMS[event]):
+        suffix = "-".join(f"{k}_{v}" for k, v in row.items())
+        note = ", ".join(f"{k} {v}" for k, v in row.items())
+        yield f"pair-{suffix}", out(0, pair_answer(event, row)), f"pairwise: {note}"
+
+
+def _classes(event: str) -> Iterator[Row]:
+    """Single cells that tell apart what the ``pairs`` rows mix (issue 27's classes): a
+    deny or block without a reason with and without a top-level decision, the event name's
+    spellings alone, a rewrite against a top-level block, a string updatedInput alone."""
+    rows: dict[str, dict[str, str]] = {}
+    if event == PRE:
+        for top, rtop in (("none", "none"), ("approve", "none"), ("block", "text")):
+            for rown in ("none", "empty"):
+                rows[f"deny_{rown}_reason-top_{top}"] = {
+                    "top": top,
+                    "rtop": rtop,
+                    "own": "deny",
+                    "rown": rown,
+                }
+        for name in ("lower", "camel"):
+            rows[f"deny-name_{name}"] = {"own": "deny", "rown": "text", "name": name}
+        for rtop in ("text", "none"):
+            rows[f"rewrite-top_block-rtop_{rtop}"] = {
+                "top": "block",
+                "rtop": rtop,
+                "own": "allow",
+                "rown": "text",
+                "upd": "object",
+            }
+        rows["rewrite_string"] = {"own": "allow", "rown": "text", "upd": "string"}
+        rows["rewrite_alone"] = {"upd": "object", "ctx": "given"}
+        rows["rewrite_alone_string"] = {"upd": "string"}
+    elif event in (PROMPT, STOP):
+        for rtop in ("none", "empty"):
+            rows[f"block_{rtop}_reason"] = {"top": "block", "rtop": rtop}
+        for name in ("lower", "camel") if event == PROMPT else ("lower",):  # "stop" is both
+            rows[f"context-name_{name}"] = {"name": name, "ctx": "given"}
+    else:
+        rows["deny_interrupt"] = {"beh": "deny", "msg": "text", "intr": "true"}
+        rows["deny_interrupt_no_message"] = {"beh": "deny", "intr": "true"}
+        rows["allow_interrupt"] = {"beh": "allow", "intr": "true"}
+        rows["allow_updated_string"] = {"beh": "allow", "upd": "string"}
+    defaults = {
+        PRE: {"top": "none", "rtop": "none", "own": "none", "rown": "none", "name": "exact"},
+        PROMPT: {"top": "none", "rtop": "none", "name": "exact"},
+        STOP: {"top": "none", "rtop": "none", "name": "none"},
+        PERMISSION: {"beh": "none", "msg": "none", "intr": "none", "upd": "none", "name": "exact"},
+    }[event]
+    for suffix, row in rows.items():
+        full = defaults | row
+        note = ", ".join(f"{k} {v}" for k, v in row.items())
+        yield f"class-{suffix}", out(0, pair_answer(event, full)), f"class: {note}"
+
+
+GROUPS = (_fields, _exit, _continue, _encodings, _shapes, _pairs, _classes)
 
 
 def exclusions(event: str) -> dict[str, str]:
@@ -344,6 +538,11 @@ SAMPLE = frozenset(
         "perm-fields-top_none-own_deny",
         "perm-exit0-out_none-err_none",  # no decision: the host's own approval
         "perm-exit2-out_no-err_reason",
+        # issue 27's classes, where Claude Code and Codex part most
+        "pre-class-deny_none_reason-top_none",  # Claude: Blocked by hook; Codex runs it
+        "pre-class-rewrite-top_block-rtop_text",  # Codex's rewrite beats the top-level block
+        "prompt-class-context-name_lower",  # a misspelt event name
+        "perm-class-deny_interrupt",  # Claude ends the session
     }
 )
 

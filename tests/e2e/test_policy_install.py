@@ -518,3 +518,43 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# a rewrite rule for the echo only: the rewritten line is not wholly covered by an approving
+# rule (the touch), so the rewrite carries no approval (issue 27, item 4)
+PARTIAL_REWRITE_COMMAND = "echo hi > marker; touch other-file"
+# where the host applies a rewrite that comes with no decision, it gets it undecided and its
+# own permission rules decide (Claude: permissions.allow Bash; Gemini: --yolo); Codex can
+# only rewrite by approving, so there the ask stands and its ask_fallback (deny) answers
+PARTIAL_REWRITE_RUNS = {"claude": True, "gemini": True, "codex": False}
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("cli", ["gemini", "claude", "codex"])
+def test_a_rewrite_without_approval_lets_the_host_decide(cli: str, tmp_path: Path) -> None:
+    layout, policy = session(cli, tmp_path)
+    policy.write_text(REWRITE_POLICY, encoding="utf-8")
+    (tmp_path / "command.txt").write_text(PARTIAL_REWRITE_COMMAND, encoding="utf-8")
+    env = user_env(cli, layout)
+    for args in (
+        ["policy", "trust", "--cwd", str(layout.proj)],
+        ["install", cli, "--scope", "project", "--project", str(layout.proj)],
+    ):
+        done = hookwise(args, env, layout.proj)
+        assert done.returncode == 0, (args, done.stderr)
+
+    result = run_cli(cli, tmp_path)
+    why = _diagnostics(layout, result)
+    assert not result["timed_out"], why
+    pre_tool = {"gemini": "BeforeTool"}.get(cli, "PreToolUse")
+    records = [r for r in audit_records(layout) if r["event"] == pre_tool]
+    assert len(records) == 1, why
+    assert not (layout.proj / "marker").exists(), f"the original command ran{why}"
+    if PARTIAL_REWRITE_RUNS[cli]:
+        assert (layout.proj / "marker-rewritten").exists(), f"the rewrite was not applied{why}"
+        assert (layout.proj / "other-file").exists(), f"the host did not run the call{why}"
+        assert records[0]["decision"] == "none", why
+    else:
+        assert not (layout.proj / "marker-rewritten").exists(), f"codex ran unapproved{why}"
+        assert not (layout.proj / "other-file").exists(), why
+        assert records[0]["decision"] == "ask", why

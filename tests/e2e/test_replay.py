@@ -2,7 +2,7 @@
 
 tests/e2e/fixtures/<cli>.jsonl hold what the real CLIs did with each hook answer of the
 matrix (matrix.py, generated from its dimensions; recorded by `python -m tests.e2e.record`). Every record is replayed through
-`hookwise fire --dialect <cli> --json`, and its ``outcome`` must agree (compare.py).
+`hookwise fire --host <cli> --json`, and its ``outcome`` must agree (compare.py).
 No real CLI is needed.
 """
 

@@ -351,3 +351,41 @@ def test_exit_blocking_follows_the_protocol_tables(
     assert answer.exit_code == code
     assert answer.stdout == '{"x": 1}'
     assert (answer.stderr == "no rm\n") is (code == 2)
+
+
+def test_a_rewrite_the_rules_do_not_approve_goes_undecided_where_the_host_applies_it() -> None:
+    """Issue 27, item 4: ``echo`` is rewritten, ``touch`` is no rule's; the rewrite carries no
+    approval. Claude Code and Gemini CLI apply a rewrite that comes without a decision (their
+    tables' rewrite_alone) and then decide by their own rules; Codex can only rewrite by
+    approving, so there the ask stands (ask_fallback: deny)."""
+    line = "echo hi > marker; touch other"
+    new = {"command": "echo hi > marker-modified; touch other"}
+    assert pre("gemini", line) == {
+        "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": new}
+    }
+    assert pre("claude", line) == {
+        "hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": new}
+    }
+    hso = pre("codex", line)["hookSpecificOutput"]
+    assert hso["permissionDecision"] == "deny" and "updatedInput" not in hso
+    assert "confirmation" in hso["permissionDecisionReason"]
+    for host, alone in (("gemini", True), ("claude", True), ("codex", False)):
+        assert TABLES[host]["events"][PRE[host][0]]["rewrite_alone"] is alone, host
+
+
+def test_codex_interrupt_is_an_advisory_event_a_policy_can_log() -> None:
+    """Issue 27, item 3: Codex's Interrupt is agent.interrupt; only its systemMessage is
+    read, so a message rule answers with that and nothing else; no rule: no answer."""
+    spec = TABLES["codex"]["events"]["Interrupt"]
+    assert spec["canonical"] == [canonical.INTERRUPT] and spec["common"] == ["systemMessage"]
+    policy = compile_text(
+        "version: 1\nrules:\n"
+        "  - {id: noted, events: [agent.interrupt], action: message, message: interrupted}\n"
+    )
+    assert policy["errors"] == [], policy["errors"]
+    payload = build_payload("codex", "Interrupt")
+    outcome = decide(payload, policy, None, {"HOME": "/h"}, now=0.0)
+    assert [ev.name for ev in outcome.events] == [canonical.INTERRUPT]
+    assert json.loads(outcome.answer.stdout) == {"systemMessage": "interrupted"}
+    quiet = decide(payload, POLICY, None, {"HOME": "/h"}, now=0.0)
+    assert quiet.answer.stdout == "" and quiet.answer.exit_code == 0

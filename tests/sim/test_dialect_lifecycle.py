@@ -370,3 +370,41 @@ def test_dialect_checks(tmp_path: Path, host: str) -> None:
         ScenarioError, match=r"expect\[0\].fired: unknown .* hook event 'BeforeTool'"
     ):
         play(tmp_path, host, {"steps": [step("x")], "expect": [{"fired": "BeforeTool"}]})
+
+
+@pytest.mark.parametrize("host", DIALECTS)
+def test_an_interrupted_turn_fires_interrupt_where_the_host_has_it(
+    tmp_path: Path, host: str
+) -> None:
+    """Issue 27, item 3: Codex's Interrupt (advisory) fires when the user interrupts a turn;
+    the turn ends without a model call or Stop. Claude Code has no such event."""
+    hooks = {
+        **hooks_for("Interrupt", f"cat > interrupt.json; {emit({'systemMessage': 'noted'})}"),
+        **hooks_for("Stop", answer({})),
+    }
+    result = play(
+        tmp_path,
+        host,
+        {
+            "hooks": hooks,
+            "steps": [
+                step("stop that", {"text": "never"}, interrupt=True),
+                step("hi", {"text": "ok"}),
+            ],
+            "expect": [
+                {"outcome": "interrupted", "turn": 1},
+                {"model_calls": 0, "turn": 1},
+                {"outcome": "completed", "turn": 2},
+            ],
+        },
+    )
+    assert not failures(result)
+    assert not fired(result, "Stop", 1) and fired(result, "Stop", 2)
+    if host == "codex":
+        (record,) = fired(result, "Interrupt", 1)
+        assert record["effect"]["outcome"]["message_for_user"] == "noted"
+        stdin = json.loads((tmp_path / "interrupt.json").read_text())
+        assert stdin["hook_event_name"] == "Interrupt" and stdin["turn_id"]
+        assert outcome(result)["reason"] == "noted"
+    else:
+        assert not fired(result, "Interrupt") and not (tmp_path / "interrupt.json").exists()

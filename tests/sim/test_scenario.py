@@ -270,6 +270,7 @@ _step = st.fixed_dictionaries(
         ),
         "compress": st.sampled_from(["auto", "manual", 3]),
         "hook_turns": json_values,
+        "interrupt": st.one_of(st.booleans(), st.integers(), st.text(max_size=3)),
     },
 )
 _expectation = st.dictionaries(
@@ -300,6 +301,13 @@ def test_fuzz_any_text(text: str) -> None:
         parse_scenario(text, PATH)
     except ScenarioError as exc:
         assert str(exc).startswith(str(PATH))
+
+
+def test_a_step_interrupt_is_a_boolean() -> None:
+    assert parse("steps: [{user: hi, interrupt: true}]\n").steps[0].interrupt is True
+    assert parse("steps: [{user: hi}]\n").steps[0].interrupt is False
+    bad = error("steps:\n  - user: hi\n    interrupt: soon\n")
+    assert bad.line == 3 and "steps[0].interrupt" in str(bad), str(bad)
 
 
 def test_project_names_the_folder_and_workspace_is_its_former_name() -> None:

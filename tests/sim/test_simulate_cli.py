@@ -106,7 +106,7 @@ def test_a_bad_scenario_exits_2_with_file_line_and_key(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stderr.strip() == (
         f"error: {path}:3: steps[0].modle: unknown key (expected one of: user, model,"
-        " hook_turns, compress); did you mean 'model'?"
+        " hook_turns, compress, interrupt); did you mean 'model'?"
     )
     assert proc.stdout == ""
 

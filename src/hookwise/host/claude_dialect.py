@@ -17,6 +17,7 @@ from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.host.dialect_answers import (
     DialectEffect,
     Reading,
+    field_type_problem,
     first_line,
     join,
     parse_object_stdout,
@@ -25,13 +26,31 @@ from hookwise.host.dialect_answers import (
 from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.outcome import Outcome
 from hookwise.host.runtime import LoadOptions
-from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS, LEGACY_DECISIONS, PERMISSION_RANK
-from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
+from hookwise.protocol.claude import (
+    CLAUDE,
+    EXACT_MATCHER_CHARS,
+    LEGACY_DECISIONS,
+    OUTPUT_CAP_CHARS,
+    PERMISSION_RANK,
+    PERSISTED_FRAME,
+    PERSISTED_PATH,
+    PERSISTED_PREVIEW_CHARS,
+)
+from hookwise.protocol.dialect import (
+    SPECIFIC_ANSWER_TYPES,
+    VERDICT_TYPES,
+    Decision,
+    DialectEvent,
+    Exit2,
+    Kind,
+)
 from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex, js_regex_test
 from hookwise.protocol.jsvalue import JSON, js_string, truthy
 
 EXIT_BLOCK = 2
 NO_STDERR = "No stderr output"  # what Claude Code says for an exit 2 with nothing on stderr
+# what the model reads for a deny or a block whose reason is missing or empty (observed)
+NO_REASON = "Blocked by hook"
 BOM = "\ufeff"
 
 
@@ -51,12 +70,44 @@ def schema_problem(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
     return None
 
 
+def specific_problem(answer: dict[str, JSON]) -> str | None:
+    """Claude Code's own schema for ``hookSpecificOutput`` (observed with 2.1.330): one
+    variant per event, told apart by ``hookEventName``, so a name that is no Claude Code
+    event (``pretooluse``, ``preToolUse``) or none at all, or a field of the wrong type (a
+    string ``updatedInput``), makes the whole answer invalid, its top-level decision too."""
+    specific = answer.get("hookSpecificOutput")
+    if not isinstance(specific, dict):
+        return None
+    name = specific.get("hookEventName")
+    if name not in CLAUDE.events:
+        return (
+            f"hook JSON output validation failed: hookSpecificOutput.hookEventName {name!r}"
+            " names no Claude Code event"
+        )
+    wrong = field_type_problem(specific, SPECIFIC_ANSWER_TYPES, "hookSpecificOutput.")
+    verdict = specific.get("decision")
+    if wrong is None and isinstance(verdict, dict):
+        wrong = field_type_problem(verdict, VERDICT_TYPES, "hookSpecificOutput.decision.")
+    return None if wrong is None else f"hook JSON output validation failed: {wrong}"
+
+
 def check(event: DialectEvent, reading: Reading) -> Reading:
-    """Claude Code's schema gate: an answer outside the output schema is ignored whole
-    (on exit 2, stderr then gives the reason; otherwise a non-blocking error)."""
+    """The schema gate of the hosts that copied Claude Code's form: an answer outside the
+    output schema is ignored whole (on exit 2, stderr then gives the reason; otherwise a
+    non-blocking error)."""
+    return _gate(event, reading, None)
+
+
+def check_own(event: DialectEvent, reading: Reading) -> Reading:
+    """Claude Code's own schema gate: ``check`` and its ``hookSpecificOutput`` schema."""
+    answer = reading.answer
+    return _gate(event, reading, specific_problem(answer) if answer is not None else None)
+
+
+def _gate(event: DialectEvent, reading: Reading, problem: str | None) -> Reading:
     if reading.answer is None:
         return reading
-    problem = schema_problem(event, reading.answer)
+    problem = schema_problem(event, reading.answer) or problem
     if problem is None:
         return reading
     if reading.kind == "exit2":
@@ -115,6 +166,21 @@ def _text(value: JSON) -> str | None:
     return js_string(value) if truthy(value) else None
 
 
+def model_context(event: DialectEvent, context: str) -> str:
+    """A hook's additionalContext as the model gets it: whole up to OUTPUT_CAP_CHARS, else
+    saved to a file and only its head sent, in Claude Code's frame."""
+    if len(context) <= OUTPUT_CAP_CHARS:
+        return context
+    head = context[:PERSISTED_PREVIEW_CHARS]
+    line_end = head.rfind("\n")
+    if line_end > PERSISTED_PREVIEW_CHARS // 2:
+        head = head[:line_end]
+    size = len(context) / 1024
+    shown = f"{size:.1f}KB" if size < 1024 else f"{size / 1024:.1f}MB"
+    path = PERSISTED_PATH.format(event=event.name)
+    return PERSISTED_FRAME.format(size=shown, path=path, head=head)
+
+
 def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
     """All hooks' readings -> the decision and outcome for the event."""
     rank = 0
@@ -141,7 +207,7 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             user.append(_text(answer.get("systemMessage")) or "")
             context = specific.get("additionalContext")
             if isinstance(context, str) and context:
-                contexts.append(context)
+                contexts.append(model_context(event, context))
         if r.kind == "text" and event.plain_stdout_is_context:
             contexts.append(r.text)
         if r.kind == "exit2":
@@ -168,9 +234,11 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             if isinstance(value, str) and value in PERMISSION_RANK:
                 why = answer_reason(event, answer, specific)
                 if value != specific.get("permissionDecision"):  # the legacy field won
-                    why = _text(answer.get("reason")) or why
+                    why = _text(answer.get("reason"))
                 if PERMISSION_RANK[value] > rank:
                     rank, decision = PERMISSION_RANK[value], value
+                if value == "deny" and not why:
+                    why = NO_REASON
                 if value in ("deny", "ask") and why:
                     reasons.append(why)
                 elif value == "allow" and why:
@@ -185,12 +253,14 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
                 message = _text(verdict.get("message")) if isinstance(verdict, dict) else None
                 if message:
                     reasons.append(message)
+                if isinstance(verdict, dict) and verdict.get("interrupt") is True:
+                    stop = True  # observed: a deny with interrupt ends the session
             elif behavior == "allow" and rank < PERMISSION_RANK["allow"]:
                 rank, decision = PERMISSION_RANK["allow"], "allow"
                 if isinstance(verdict, dict) and isinstance(verdict.get("updatedInput"), dict):
                     updated = verdict["updatedInput"]
         elif event.decision is Decision.BLOCK and answer.get("decision") == "block":
-            reason = _text(answer.get("reason")) or ""
+            reason = _text(answer.get("reason")) or (NO_REASON if event.kind is Kind.STOP else "")
             decision = "block"
             if event.kind is Kind.TOOL_AFTER:
                 reasons.append(reason)
@@ -335,4 +405,4 @@ def load(workspace: str, options: LoadOptions) -> DialectHooks:
     return hooks
 
 
-RUNTIME = DialectRuntime(SPEC, read, decide, matches, "CLAUDE_PROJECT_DIR", load, check)
+RUNTIME = DialectRuntime(SPEC, read, decide, matches, "CLAUDE_PROJECT_DIR", load, check_own)

@@ -28,8 +28,13 @@ from hookwise.protocol.codex import (
     BLOCK_FRAME_PREFIX,
     BLOCK_FRAME_SUFFIX,
     CODEX,
+    CONTEXT_CAP_BYTES,
+    CONTEXT_CUT_FRAME,
+    CONTEXT_CUT_PATH,
+    CONTEXT_KEPT_BYTES,
     REASON_CAP_BYTES,
     TOOL_ALIASES,
+    UPDATED_INPUT_NO_COMMAND,
 )
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
 from hookwise.protocol.jsvalue import JSON, js_json_parse, js_string, truthy
@@ -51,15 +56,23 @@ def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
     decision = answer.get("decision")
     if decision is not None and decision not in event.decision_values:
         return f"unsupported decision {decision!r} in {event.name} output"
+    specific = answer.get("hookSpecificOutput")
+    overridden = isinstance(specific, dict) and "permissionDecision" in specific
+    if decision == "block" and not truthy(answer.get("reason")) and not overridden:
+        # the output schema's own note: a block needs a reason, checked when parsing (not
+        # where a permissionDecision decides instead: observed, its rewrite then runs)
+        return f"{event.name} hook returned decision:block without a non-empty reason"
     if answer.get("continue") is False and not event.stop_supported:
         return f"unsupported continue: false in {event.name} output"
-    specific = answer.get("hookSpecificOutput")
     if specific is None:
         return None
     if not isinstance(specific, dict):
         return "hookSpecificOutput must be an object"
     if "hookEventName" not in specific:
         return "hookSpecificOutput.hookEventName is missing"
+    if specific["hookEventName"] not in CODEX.events:
+        # any Codex event name parses (another event's too); any other spelling does not
+        return f"unknown hookSpecificOutput.hookEventName {specific['hookEventName']!r}"
     for key in specific:
         if key != "hookEventName" and key not in event.specific_fields:
             return f"unsupported field hookSpecificOutput.{key} in {event.name} output"
@@ -67,8 +80,10 @@ def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
         choice = specific.get("permissionDecision")
         if choice is not None and choice not in ("deny", "allow"):
             return f"unsupported permissionDecision {choice!r}"
-        if choice == "allow" and not isinstance(specific.get("updatedInput"), dict):
+        if choice == "allow" and specific.get("updatedInput") is None:
             return "permissionDecision allow without updatedInput is not supported"
+        if choice == "deny" and not truthy(specific.get("permissionDecisionReason")):
+            return "permissionDecision deny without a non-empty permissionDecisionReason"
         if "updatedInput" in specific and choice != "allow":
             return "updatedInput needs permissionDecision allow"
     return None
@@ -144,9 +159,39 @@ def model_reason(reason: str, command: JSON) -> str:
     return framed  # the cut reached into the frame: the model gets what is left of it
 
 
+def model_context(context: str) -> str:
+    """A hook's additionalContext as the model gets it: whole up to CONTEXT_CAP_BYTES, else
+    its head and tail in Codex's frame (the whole saved to a file)."""
+    raw = context.encode("utf-8")
+    if len(raw) <= CONTEXT_CAP_BYTES:
+        return context
+    left, right = CONTEXT_KEPT_BYTES, len(raw) - CONTEXT_KEPT_BYTES
+    while left > 0 and raw[left] & 0xC0 == 0x80:
+        left -= 1
+    while right < len(raw) and raw[right] & 0xC0 == 0x80:
+        right += 1
+    lines = context.split("\n")
+    return CONTEXT_CUT_FRAME.format(
+        tokens=-(-len(raw) // 4),
+        lines=len(lines) - (lines[-1] == ""),
+        head=raw[:left].decode("utf-8"),
+        removed=-(-(right - left) // 4),
+        tail=raw[right:].decode("utf-8"),
+        path=CONTEXT_CUT_PATH,
+    )
+
+
 def finish(event: DialectEvent, effect: DialectEffect, args: Mapping[str, JSON]) -> DialectEffect:
-    """Cut a blocked tool call's reason as Codex does, knowing the call's command."""
+    """Cut a blocked tool call's reason as Codex does, knowing the call's command; a shell
+    call's rewrite without a string ``command`` fails the call."""
     outcome = effect.outcome
+    updated = outcome.updated_input
+    shell = event.kind is Kind.TOOL_BEFORE and args.get("tool_name") == "Bash"
+    if shell and updated is not None and not isinstance(updated.get("command"), str):
+        failed = replace(
+            outcome, proceed=False, updated_input=None, reason_for_model=UPDATED_INPUT_NO_COMMAND
+        )
+        return replace(effect, decision="deny", outcome=failed)
     if event.kind is not Kind.TOOL_BEFORE or outcome.reason_for_model is None:
         return effect
     tool_input = args.get("tool_input")
@@ -212,10 +257,12 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
         user.append(_text(answer.get("systemMessage")) or "")
         context = specific.get("additionalContext")
         if isinstance(context, str) and context:
-            contexts.append(context)
+            contexts.append(model_context(context))
         if event.decision is Decision.PERMISSION:
             choice = specific.get("permissionDecision")
-            if choice == "deny" or answer.get("decision") == "block":
+            # hookSpecificOutput's decision, when there is one, overrides the top-level
+            # one: an allow + updatedInput runs the rewrite over a top-level block
+            if choice == "deny" or (choice is None and answer.get("decision") == "block"):
                 blocked, decision = True, "deny"
                 reasons.append(
                     _text(specific.get("permissionDecisionReason"), cut=cut_now)
@@ -226,6 +273,9 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
                 updated = specific["updatedInput"]  # the last rewrite wins
                 if decision == "none":
                     decision = "allow"
+            elif choice == "allow":  # not an object: the call fails
+                blocked, decision = True, "deny"
+                reasons.append(UPDATED_INPUT_NO_COMMAND)
         elif event.decision is Decision.PERMISSION_REQUEST:
             verdict = specific.get("decision")
             behavior = verdict.get("behavior") if isinstance(verdict, dict) else None

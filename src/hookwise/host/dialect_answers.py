@@ -68,17 +68,22 @@ def parse_object_stdout(stdout: str) -> tuple[dict[str, JSON] | None, str | None
     return value, None
 
 
-_JSON_TYPES: dict[str, type] = {"string": str, "boolean": bool, "object": dict}
+_JSON_TYPES: dict[str, type] = {"string": str, "boolean": bool, "object": dict, "array": list}
+
+
+def field_type_problem(fields: dict[str, JSON], types: dict[str, str], where: str) -> str | None:
+    """A field of ``fields`` whose JSON type is not the one ``types`` names, or None."""
+    for key, kind in types.items():
+        expected = _JSON_TYPES.get(kind)
+        if key in fields and expected is not None and not isinstance(fields[key], expected):
+            return f"{where}{key} must be a {kind}"
+    return None
 
 
 def type_problem(answer: dict[str, JSON]) -> str | None:
     """A top-level answer field of the wrong JSON type (both Claude Code and Codex then
     reject the whole answer; observed with a numeric systemMessage), or None."""
-    for key, kind in ANSWER_TYPES.items():
-        expected = _JSON_TYPES.get(kind)
-        if key in answer and expected is not None and not isinstance(answer[key], expected):
-            return f"{key} must be a {kind}"
-    return None
+    return field_type_problem(answer, ANSWER_TYPES, "")
 
 
 def first_line(text: str) -> str:

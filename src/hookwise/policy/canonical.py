@@ -38,6 +38,7 @@ SESSION_END = "session.end"
 NOTIFICATION = "notification"
 COMPACTION = "compaction"
 COMPACTION_AFTER = "compaction.after"
+INTERRUPT = "agent.interrupt"
 
 CANONICAL_EVENTS: dict[str, str] = {
     TOOL_BEFORE: "before a tool runs (Gemini BeforeTool; Claude Code and Codex PreToolUse)",
@@ -56,6 +57,8 @@ CANONICAL_EVENTS: dict[str, str] = {
     NOTIFICATION: "a notification (Notification)",
     COMPACTION: "before the context is compacted (Gemini PreCompress; PreCompact)",
     COMPACTION_AFTER: "after the context was compacted (PostCompact)",
+    INTERRUPT: "the user interrupted the agent's turn (Codex Interrupt; advisory: audit and"
+    " message only)",
 }
 
 TOOL_EVENTS = frozenset([TOOL_BEFORE, TOOL_AFTER, TOOL_FAILURE, PERMISSION_REQUEST])
@@ -96,6 +99,7 @@ KIND_EVENTS: dict[str, str] = {
     "compact_before": COMPACTION,
     "compact_after": COMPACTION_AFTER,
     "subagent_start": AGENT_START,
+    "interrupt": INTERRUPT,
 }
 
 # ------------------------------------------------------------------------ canonical tools

@@ -101,6 +101,25 @@ def failure_answer(
     return blind or Answer("", decision.reason + "\n", 2)
 
 
+def deliver_unapproved_rewrite(
+    decision: Decision, outcome: Outcome, tables: dict[str, Any]
+) -> None:
+    """A rewrite whose rules do not approve the whole call: where the host applies a
+    rewrite that comes with no decision and then decides by its own rules (its table's
+    ``rewrite_alone``), send it undecided; asking instead would stop every headless run.
+    Elsewhere (Codex: a rewrite is an allow) the ask stands."""
+    host = outcome.host or "claude"
+    spec = tables.get(host, {}).get("events", {}).get(outcome.host_event)
+    if not (isinstance(spec, dict) and spec.get("rewrite_alone")):
+        return
+    decision.decision = None
+    decision.reason = ""
+    decision.notes.append(
+        "rewrite sent without a decision: its rules do not approve the whole call, so "
+        f"{tables[host]['title']}'s own permission rules decide on the rewritten call"
+    )
+
+
 def decode_payload(
     payload: Any,
     platform: str | None,
@@ -155,6 +174,8 @@ def decide(
         return outcome
     decision = evaluate(policy, outcome.events, state, run_validators)
     outcome.decision = decision
+    if decision.unapproved_rewrite:
+        deliver_unapproved_rewrite(decision, outcome, tables)
     answer = adapter(outcome.host or "claude").encode(decision, outcome.events, tables, settings)
     decision.notes.extend(answer.notes)
     outcome.answer = answer

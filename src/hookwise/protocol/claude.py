@@ -58,6 +58,9 @@ _EVENTS: Final = (
             "updatedInput",
             "additionalContext",
         ),
+        # observed: updatedInput without permissionDecision runs the rewritten call under
+        # Claude Code's own permission rules (tests/e2e cell pre-shape-updated_input-none)
+        rewrites_alone=True,
     ),
     DialectEvent(
         "PermissionRequest",
@@ -195,3 +198,19 @@ HOOK_ENV: Final = ("CLAUDE_",)
 # ``if``: a permission-rule condition), carried by ``hookwise migrate`` to a host that
 # lists them too.
 HANDLER_FIELDS: Final = ("statusMessage", "async", "if", "args")
+
+# An ``additionalContext`` longer than OUTPUT_CAP_CHARS does not reach the model whole
+# (observed, tests/e2e cells ``*-long_context``: 10,000 characters pass, 10,001 do not):
+# Claude Code saves it to a file under the session's ``tool-results/`` and sends this
+# frame with the head of the text (its first 2,000 characters, cut at the last line end).
+PERSISTED_PREVIEW_CHARS: Final = 2_000
+PERSISTED_FRAME: Final = (
+    "<persisted-output>\nOutput too large ({size}). Full output saved to: {path}\n\n"
+    "Preview (first 2KB):\n{head}\n...\n</persisted-output>"
+)
+# where the file goes: the project's and session's directory, and ids of Claude Code's own
+# (the hook run's, a hash) that no one can predict, shown as <...>
+PERSISTED_PATH: Final = (
+    "~/.claude/projects/<project>/<session_id>/tool-results/hook-<id>-{event}-<hash>"
+    "-additionalContext.txt"
+)

@@ -57,6 +57,8 @@ _EVENTS: Final = (
         stop_supported=False,
         # observed: a legacy "approve" is taken (and does nothing); "block" denies
         decision_values=("approve", "block"),
+        # updatedInput needs permissionDecision "allow", which approves the call: a rewrite
+        # cannot leave the decision to Codex (rewrites_alone False)
     ),
     DialectEvent(
         "PermissionRequest",
@@ -137,6 +139,19 @@ _EVENTS: Final = (
         json_required=True,
         decision_values=("block",),
     ),
+    # 0.150+: the user interrupted the turn. Advisory: its answer schema
+    # (interrupt.command.output, in the 0.169.0 binary) has only systemMessage; no matcher
+    DialectEvent(
+        "Interrupt",
+        Kind.INTERRUPT,
+        ("turn_id",),
+        None,
+        Decision.NONE,
+        Exit2.IGNORED,
+        common_fields=("systemMessage",),
+        stop_supported=False,
+        decision_values=(),
+    ),
 )
 
 CODEX: Final = DialectSpec(
@@ -160,6 +175,25 @@ REASON_CAP_BYTES: Final = 12_000
 # cut would leave.
 BLOCK_FRAME_PREFIX: Final = "Command blocked by PreToolUse hook: "
 BLOCK_FRAME_SUFFIX: Final = ". Command: {command}"
+
+# What the model gets when an allow's updatedInput for a shell call has no string
+# ``command`` (a string updatedInput included): the call fails (observed, tests/e2e cell
+# pre-class-rewrite_string).
+UPDATED_INPUT_NO_COMMAND: Final = "hook returned updatedInput without string field `command`"
+
+# A hook's additionalContext longer than this many bytes is saved to a file and reaches
+# the model as its head and tail (CONTEXT_KEPT_BYTES each, on character boundaries) in this
+# frame (observed: 10,000 bytes pass whole, 10,001 do not; the kept part does not depend
+# on the length): T = the original's bytes / 4 rounded up, L = its lines, R = the removed
+# bytes / 4 rounded up.
+CONTEXT_CAP_BYTES: Final = 10_000
+CONTEXT_KEPT_BYTES: Final = 4_922
+CONTEXT_CUT_FRAME: Final = (
+    "Warning: truncated output (original token count: {tokens})\nTotal output lines: {lines}"
+    "\n\n{head}…{removed} tokens truncated…{tail}\n\nFull hook output saved to: {path}"
+)
+# Codex names the file with ids of its own, shown as <...>
+CONTEXT_CUT_PATH: Final = "$TMPDIR/hook_outputs/<id>/<id>.txt"
 
 # The legacy turn-complete notify program's payload type.
 NOTIFY_TYPE: Final = "agent-turn-complete"

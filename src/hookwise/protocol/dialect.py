@@ -53,6 +53,7 @@ class Kind(Enum):
     COMPACT_BEFORE = "compact_before"
     COMPACT_AFTER = "compact_after"
     SUBAGENT_START = "subagent_start"
+    INTERRUPT = "interrupt"  # the user interrupted the turn (Codex Interrupt; advisory)
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,9 @@ class DialectEvent:
     # an exit code other than 0, 1 and 2 blocks the call (Factory Droid: exit 3 ends
     # ``droid exec`` at once without running the tool); False: it is a crash
     other_exit_blocks: bool = False
+    # the host applies a rewritten input that comes with no decision and then decides on
+    # the call itself (its own permission rules): a rewrite needs no approval from the hook
+    rewrites_alone: bool = False
 
 
 # JSON types of the answer fields of Claude Code and Codex ("any": not checked): top

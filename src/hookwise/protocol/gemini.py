@@ -66,6 +66,9 @@ class EventSpec:
     chain: Chain
     flow_control: bool  # decision / continue change what the agent does
     kind: Kind | None = None  # its family across hosts (None: no other host has one)
+    # a rewritten tool_input with no decision is applied, and the call then goes through
+    # the CLI's own policy (observed with 0.61.0): a rewrite needs no approval from the hook
+    rewrites_alone: bool = False
 
 
 BASE_FIELDS: Final = (
@@ -122,6 +125,7 @@ EVENTS: Final[dict[str, EventSpec]] = {
             Chain.TOOL_INPUT,
             True,
             kind=Kind.TOOL_BEFORE,
+            rewrites_alone=True,
         ),
         EventSpec(
             "AfterTool",

@@ -182,6 +182,15 @@ class DialectLifecycle:
                 ctx, turn, "PostCompact", trigger=trigger, compact_summary=_COMPACT_SUMMARY
             )
 
+    async def _interrupt(self, ctx: SimContext, state: common.TurnState) -> None:
+        """The user interrupts the turn: Interrupt fires where the host has it (advisory:
+        only its systemMessage counts), and the turn ends without Stop."""
+        message = None
+        if self._has("Interrupt"):
+            effect = await self._fire(ctx, state.turn, "Interrupt")
+            message = effect.outcome.message_for_user
+        state.end("interrupted", message)
+
     async def end(self, ctx: SimContext) -> None:
         if self.scenario.end is not None and self._has("SessionEnd"):
             await self._fire(ctx, None, "SessionEnd", reason=self.scenario.end)
@@ -216,6 +225,9 @@ class DialectLifecycle:
             kept.append(context)
         pending: list[common.Content] = [{"role": "user", "parts": parts}]
         persisted: list[common.Content] = [{"role": "user", "parts": kept}] if kept else []
+        if step.interrupt and not turn.is_hook_input_turn:
+            await self._interrupt(ctx, state)
+            return
         stop_hook_active = False
         while True:
             if common.out_of_budget(ctx, state, self.scenario.max_model_calls):

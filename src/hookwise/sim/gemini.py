@@ -188,6 +188,9 @@ class GeminiLifecycle:
         # The request carries the HookInputs; the history keeps the user's own parts.
         pending: list[common.Content] = [{"role": "user", "parts": parts}]
         persisted: list[common.Content] = [{"role": "user", "parts": kept}] if kept else []
+        if step.interrupt and not turn.is_hook_input_turn:
+            state.end("interrupted")  # Gemini CLI has no hook event for it
+            return
         stop_hook_active = False
         while True:
             if common.out_of_budget(ctx, state, self.scenario.max_model_calls):

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 HOSTS = hosts_with("runtime")
-OUTCOMES = ("completed", "blocked", "stopped", "budget")
+OUTCOMES = ("completed", "blocked", "stopped", "budget", "interrupted")
 CONFIRM_TYPES = ("exec", "edit", "mcp", "info")
 DEFAULT_MAX_MODEL_CALLS = 10
 DEFAULT_MAX_TURNS = 50  # a TurnEnd hook that always answers must not loop forever
@@ -89,6 +89,9 @@ class StepSpec:
     model: tuple[ReplySpec, ...] = ()
     hook_turns: tuple[tuple[ReplySpec, ...], ...] = ()  # model replies of HookInput turns
     compress: str | None = None  # PreCompress trigger
+    # the user interrupts the turn once its prompt is sent, before the model answers
+    # (Codex fires Interrupt; the turn ends without Stop)
+    interrupt: bool = False
 
 
 @dataclass(frozen=True)
@@ -560,7 +563,13 @@ class _Parser:
             fields = w.mapping(node, key, {"compress": True}, what=" (a step)")
             trigger = w.string(fields["compress"][1], f"{key}.compress", empty=False)
             return StepSpec("compress", line, compress=trigger)
-        allowed = {"user": True, "model": False, "hook_turns": False, "compress": False}
+        allowed = {
+            "user": True,
+            "model": False,
+            "hook_turns": False,
+            "compress": False,
+            "interrupt": False,
+        }
         fields = w.mapping(node, key, allowed, what=" (a step: 'user' or 'compress')")
         user = w.string(fields["user"][1], f"{key}.user")
         model = self.replies(fields["model"][1], f"{key}.model") if "model" in fields else ()
@@ -573,7 +582,8 @@ class _Parser:
         compress = None
         if "compress" in fields:
             compress = w.string(fields["compress"][1], f"{key}.compress", empty=False)
-        return StepSpec("user", line, user, model, tuple(hook_turns), compress)
+        interrupt = "interrupt" in fields and w.boolean(fields["interrupt"][1], f"{key}.interrupt")
+        return StepSpec("user", line, user, model, tuple(hook_turns), compress, interrupt)
 
     def expectation(self, node: yaml.Node, index: int) -> Expectation:
         w = self.w

@@ -229,6 +229,17 @@ def test_every_event_the_policy_uses_is_registered(host: str, expected: list[str
     assert policy_events(compiled, host) == expected
 
 
+def test_a_rule_on_agent_interrupt_registers_codex_interrupt_only() -> None:
+    compiled = compile_text(
+        "version: 1\nrules:\n"
+        "  - {id: noted, events: [agent.interrupt], action: message, message: interrupted}\n"
+    )
+    assert not compiled["errors"], compiled["errors"]
+    assert policy_events(compiled, "codex") == ["PreToolUse", "Interrupt"]
+    assert policy_events(compiled, "claude") == ["PreToolUse"]
+    assert policy_events(compiled, "gemini") == ["BeforeTool"]
+
+
 def test_without_rules_only_the_pre_tool_event_is_registered() -> None:
     empty = compile_text("version: 1\nrules: []\n")
     assert policy_events(empty, "gemini") == ["BeforeTool"]

@@ -624,7 +624,11 @@ def test_a_file_allow_covers_only_its_paths(world: World) -> None:
     assert world.shell("cp src/a.py /etc/cron.d/x")["decision"] is None
 
 
-def test_a_rewrite_that_does_not_cover_the_line_asks(world: World) -> None:
+def test_a_rewrite_that_does_not_cover_the_line_carries_no_approval(world: World) -> None:
+    """A rewrite approves only a line its rules cover. Otherwise Claude Code and Gemini CLI,
+    which apply a rewrite that comes without a decision, get it undecided (their own
+    permission rules decide: issue 27, item 4); Codex, whose rewrite is an allow, gets the
+    ask (its ask_fallback: a deny)."""
     user = world.home / ".config" / "hookwise" / "policy.yaml"
     user.write_text(
         USER_POLICY
@@ -632,7 +636,26 @@ def test_a_rewrite_that_does_not_cover_the_line_asks(world: World) -> None:
         + "    rewrite: {replace: [{arg: command, find: npm install, with: npm ci}]}\n"
     )
     assert world.shell("npm install")["decision"] == "allow"
-    assert world.shell("npm install && rm -r victim")["decision"] == "ask"
+    line = "npm install && rm -r victim"
+    for host in ("claude", "gemini"):
+        hook = world.hook(
+            build_payload(
+                host,
+                "BeforeTool" if host == "gemini" else "PreToolUse",
+                tool="run_shell_command" if host == "gemini" else "Bash",
+                tool_input={"command": line},
+                cwd=str(world.repo),
+            ),
+            "--platform",
+            host,
+        )
+        data = json.loads(hook.stdout)
+        assert data.get("decision") is None, host
+        specific = data["hookSpecificOutput"]
+        assert "permissionDecision" not in specific, host
+        rewritten = specific["tool_input" if host == "gemini" else "updatedInput"]
+        assert rewritten == {"command": "npm ci && rm -r victim"}, host
+    assert world.shell(line, "codex")["decision"] == "deny"
 
 
 # ------------------------------------------------------------------ a teammate's machine

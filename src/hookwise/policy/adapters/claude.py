@@ -74,7 +74,7 @@ def encode_dialect(
             hso["permissionDecision"] = verdict
             if reason:
                 hso["permissionDecisionReason"] = reason
-        if decision.updated_input is not None and verdict in ("ask", "allow"):
+        if decision.updated_input is not None and verdict != "deny":
             hso["updatedInput"] = decision.updated_input
     enc.decide_requests_and_blocks(decision, verdict, reason, rewrite_requests=True)
     return enc.finish(decision, stop)

@@ -13,6 +13,8 @@ read them from there. Every table has the same shape for every host::
         "honoured": bool,                  # False: the host discards the JSON answer
         "json_required": bool,             # exit 0 must carry JSON (Codex Stop)
         "stop": bool,                      # continue:false ends the session
+        "rewrite_alone": bool,             # a rewrite with no decision is applied, and
+                                           # the host decides on the call itself
         "exit2": "block" | "feedback" | "continue" | "user" | "ignored" | "text" | None,
                                            # what exit status 2 does whatever stdout holds;
                                            # "text": it denies when stdout is not one JSON
@@ -55,6 +57,7 @@ def _gemini() -> dict[str, Any]:
             # the real engine: JSON on stdout wins over the exit status; text (two JSON
             # objects included) with exit 2 is a deny, the same as a JSON deny
             "exit2": "text" if "decision" in common else None,
+            "rewrite_alone": spec.rewrites_alone,
         }
     return {"events": events}
 
@@ -75,6 +78,7 @@ def _dialect(module_name: str, attribute: str) -> dict[str, Any]:
             "json_required": event.json_required,
             "stop": event.stop_supported and "continue" in event.common_fields,
             "exit2": event.exit2.value,
+            "rewrite_alone": event.rewrites_alone,
         }
     return {"events": events, "blind_exit": _blind_exit(spec)}
 

@@ -495,6 +495,7 @@ class Decision:
         "rule",
         "stop",
         "stop_rule",
+        "unapproved_rewrite",
         "updated_input",
         "validator_s",
         "warnings",
@@ -509,6 +510,9 @@ class Decision:
         self.ask_fallback: str | None = None
         self.relay = True  # an ask may go to settings.approvals (rule key ``relay``)
         self.updated_input: dict[str, Any] | None = None  # host keys
+        # the decision is an ask only because the rewrite's rules do not approve the whole
+        # call: a host that applies a rewrite without a decision gets it undecided
+        self.unapproved_rewrite = False
         self.validator_s = 0.0  # seconds the validators have used (validator.TOTAL_BUDGET_S)
         self.rewrite_rules: list[str] = []
         self.contexts: list[str] = []

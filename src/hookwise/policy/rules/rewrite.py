@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         ask_fallback: str | None
         relay: bool
         approval_withheld: bool
+        unapproved_rewrite: bool
         updated_input: dict[str, Any] | None
         rewrite_rules: list[str]
         records: list[dict[str, Any]]
@@ -103,7 +104,9 @@ def finish_rewrite(
     decision.updated_input = rewritten
     if decision.decision is None:
         # a rewrite carries an approval only when its rules cover the whole call; else
-        # the person sees the rewritten call (Codex cannot ask: ask_fallback)
+        # the person sees the rewritten call, or, where the host applies a rewrite with no
+        # decision (pipeline.deliver_unapproved_rewrite), the host's own rules decide
         decision.decision = "ask" if decision.approval_withheld else "allow"
+        decision.unapproved_rewrite = decision.approval_withheld
         decision.rule = decision.rewrite_rules[0]
         decision.reason = f"rewritten by hookwise rule {decision.rewrite_rules[0]!r}"
