@@ -50,7 +50,12 @@ def corpora() -> dict[str, tuple[str, list[str]]]:
     found: dict[str, tuple[str, list[str]]] = {
         "redteam_s22.yaml (block + xfail)": (
             "block",
-            [c for part in ("classes", "xfail") for b in REDTEAM[part].values() for c in b["block"]],
+            [
+                c
+                for part in ("classes", "xfail")
+                for b in REDTEAM[part].values()
+                for c in b["block"]
+            ],
         ),
         "redteam_s22_open.tsv": ("block", _open_tsv()),
         "evasions.yaml block": (

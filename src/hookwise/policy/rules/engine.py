@@ -200,7 +200,19 @@ def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
         for glob in spec["args"]:
             if not any(glob_match(glob, word) for word in positional):
                 return False
-    return not spec["regex"] or all(search(entry, cmd.text) for entry in spec["regex"])
+    return not spec["regex"] or all(_text_matches(entry, cmd) for entry in spec["regex"])
+
+
+def _text_matches(entry: Any, cmd: Command) -> bool:
+    """A rule's regex, found in the command as written or in the words bash runs: a
+    value known on the line (``a=(-d @.env); curl "${a[@]}"``, ``set -- ...; curl "$@"``,
+    what xargs reads) is in the words, not in the text."""
+    if search(entry, cmd.text):
+        return True
+    text = cmd.text
+    if "$" not in text and "`" not in text and "xargs" not in text:
+        return False
+    return search(entry, " ".join(cmd.argv))
 
 
 def _writes(spec: dict[str, Any], cmd: Command) -> bool:
