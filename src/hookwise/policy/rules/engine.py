@@ -162,6 +162,9 @@ def _program_matches(spec: dict[str, Any], cmd: Command) -> bool:
     # cmd.unknown_program, inlined (this runs for every rule and command): an unknown
     # program could be the rule's, so it is matched as if it were
     if cmd.unverifiable is None or not cmd.dynamic or not cmd.dynamic[0]:
+        not_readers = spec.get("reads")  # `reads: true`: all but the catalog's non-readers
+        if not_readers is not None and (not cmd.program or cmd.program in not_readers):
+            return False
         programs = spec["programs"]
         if programs is not None:
             if cmd.program not in programs:
@@ -276,6 +279,7 @@ def _m_command(
             or bool(spec["args"])
             or bool(spec["regex"])
             or bool(spec["writes"])
+            or spec.get("reads") is not None
         )
         if not needs_segment:
             hits.update(range(len(script.commands)) or [-1])
