@@ -163,8 +163,32 @@ chromium:
 	case "$${CI:-}" in ''|0|false|FALSE|no) echo "chromium: the browser tests will be skipped"; exit 0;; esac; \
 	echo "chromium: CI=$$CI: the browser tests cannot run, failing now"; exit 1
 
-# Setup first (e2e CLIs, PostgreSQL, Chromium), so that a setup failure is the first thing shown.
-test: e2e-install pg chromium lint typecheck unit
+# Programs the command corpora run in real bash before asking the hook (tests/policy/
+# test_unverifiable.py TOOLS: a command whose program is missing skips): Debian's, apt-installed
+# when missing and we are root; otherwise a message and those entries skip (CI=true: fail).
+CORPUS_TOOLS ?= php:php-cli cpio:cpio 7z:p7zip-full
+.PHONY: corpus-tools
+corpus-tools:
+	@set -eu; missing=; for pair in $(CORPUS_TOOLS); do \
+	  command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; done; \
+	[ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" != 0 ]; then why="not root, so apt-get cannot install$$missing"; \
+	elif ! command -v apt-get >/dev/null 2>&1; then why="no apt-get for$$missing"; \
+	else \
+	  echo "corpus-tools: installing$$missing with apt-get"; \
+	  log=$$(mktemp); export DEBIAN_FRONTEND=noninteractive; \
+	  inst() { apt-get -y -q --no-install-recommends --no-upgrade -o DPkg::Lock::Timeout=300 install $$missing </dev/null >>"$$log" 2>&1; }; \
+	  ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || apt-get -q update >>"$$log" 2>&1 || true; \
+	  if inst || { apt-get -q update >>"$$log" 2>&1 && inst; }; then rm -f "$$log"; exit 0; fi; \
+	  tail -n 15 "$$log"; rm -f "$$log"; why="apt-get install$$missing failed (no network or no mirror?)"; \
+	fi; \
+	echo "corpus-tools: $$why"; \
+	case "$${CI:-}" in ''|0|false|FALSE|no) echo "corpus-tools: their corpus entries will be skipped"; exit 0;; esac; \
+	echo "corpus-tools: CI=$$CI: those corpus entries cannot run, failing now"; exit 1
+
+# Setup first (e2e CLIs, PostgreSQL, Chromium, the corpora's programs), so that a setup failure
+# is the first thing shown.
+test: e2e-install pg chromium corpus-tools lint typecheck unit
 
 bench: $(STAMP) pg
 	$(BIN)/python bench/host_dispatch.py

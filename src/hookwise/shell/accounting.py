@@ -144,12 +144,15 @@ def rebinds(command: Any) -> str | None:
     makes every later command of the line unverifiable with this reason."""
     argv = command.argv
     program = command.program
-    names = [*command.assigned, *argv[:1]]
+    words = [*command.assigned, *command.env.values(), *argv[:1]]
     if program in _ASSIGNS_NAMES:
-        names += argv[1:]
-    for name in names:
-        if name.startswith(_NAME_TABLES):
-            return f"{name.split('[', 1)[0]} is assigned, which rebinds later command names"
+        # declare and friends assign only a word with a value (`declare -p BASH_ALIASES`
+        # prints it); unset only gives a name back its own meaning
+        words += [w for w in argv[1:] if "=" in w or program not in _DECLARERS]
+    for word in words:
+        found = rebinds_by_value(word)
+        if found is not None:
+            return found
     if program == "hash" and any(w[:1] == "-" and "p" in w for w in argv[1:]):
         return "hash -p binds a command name to another program for the rest of the line"
     if program == "enable" and any(w[:1] != "-" for w in argv[1:]):
@@ -166,8 +169,17 @@ def rebinds(command: Any) -> str | None:
     return None
 
 
-_ASSIGNS_NAMES = frozenset(["declare", "typeset", "local", "export", "readonly", "read",
-                            "mapfile", "readarray", "printf", "unset"])  # fmt: skip
+def rebinds_by_value(word: str) -> str | None:
+    """A word or value naming a table: its assignment, or a name made to refer to it
+    (``declare -n a=BASH_ALIASES; a[x]=rm``, ``declare -n a; a=BASH_CMDS``), rebinds."""
+    for table in _NAME_TABLES:
+        if table in word:
+            return f"{table} is assigned, which rebinds later command names"
+    return None
+
+
+_DECLARERS = frozenset(["declare", "typeset", "local", "export", "readonly"])
+_ASSIGNS_NAMES = _DECLARERS | frozenset(["read", "mapfile", "readarray", "printf"])
 
 
 def replays(command: Any) -> str | None:

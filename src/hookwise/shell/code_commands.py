@@ -138,18 +138,51 @@ def _literals(text: str) -> list[str]:
 _NOT_A_NAME = frozenset(" \t\n()")
 
 
+# a literal read and nothing else: the only argument of a call that reads (or with a
+# reading mode or an encoding): `open('package.json')`, `require('./package.json')`,
+# `readFileSync('x', 'utf8')`, `os.path.exists('x')`; or `Path('x').read_text()`
+_READ_CALL = (
+    r"(?:(?<![\w.])open|\bio\.open|\bcodecs\.open|\brequire|\breadFileSync|\bexistsSync|"
+    r"\bos\.path\.(?:exists|isfile|isdir|getsize))\(\s*$"
+)
+_READ_ARGS = r"""^\s*(?:,\s*(?:['"](?:r|rb|rt|utf-?8)['"]|encoding\s*=\s*['"][\w-]+['"])\s*)?\)"""
+_PATH_READ = r"^\s*\)\s*\.\s*(?:read_text|read_bytes|exists|is_file)\s*\("
+
+
+def _only_read(code: str, literal: str) -> bool:
+    """Whether every place the code names ``literal`` is a call that only reads it."""
+    import re
+
+    seen = False
+    for match in re.finditer(_STRING, code):
+        value = match.group(1) if match.group(1) is not None else match.group(2)
+        if value != literal:
+            continue
+        seen = True
+        before, after = code[: match.start()], code[match.end() :]
+        if re.search(_READ_CALL, before) and re.match(_READ_ARGS, after):
+            continue
+        if not (re.search(r"\bPath\(\s*$", before) and re.match(_PATH_READ, after)):
+            return False
+    return seen
+
+
 def named_files(words: list[str]) -> list[str]:
     """Files a one-liner names in its string literals (``open(F, ">x.sh")``, ``fs.
     writeFileSync('x.sh', ...)``): the code may write them, with content known only when
-    it runs, whatever API it uses."""
+    it runs, whatever API it uses; not a file it names only to read (``json.load(open(
+    'package.json'))``), which a later ``npm test`` would otherwise take as rewritten."""
     found: list[str] = []
     for word in words:
         if "'" not in word and '"' not in word:
             continue
         for literal in _literals(word):
             name = literal.lstrip("+<>|& ")
-            if ("." in name or "/" in name) and not _NOT_A_NAME.intersection(name):
-                found.append(name)
+            if not ("." in name or "/" in name) or _NOT_A_NAME.intersection(name):
+                continue
+            if name == literal and _only_read(word, literal):
+                continue
+            found.append(name)
     return found[:32]
 
 

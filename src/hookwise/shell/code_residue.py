@@ -46,7 +46,7 @@ _BLANKED: dict[str, list[tuple[str, str]]] = {
             r"\b(?:pty|ctypes|cffi|_posixsubprocess|runpy|multiprocessing|webbrowser)\b",
             "a module that runs programs or code",
         ),
-        (r"\bimportlib\b|__import__", "an import computed when it runs"),
+        (r"\bimportlib\b(?!\.metadata\b)|__import__", "an import computed when it runs"),
         (
             r"\b(?:getattr|setattr|delattr|globals|vars|locals|eval|exec|execfile|compile|"
             r"breakpoint)\s*\(",
@@ -223,6 +223,10 @@ def residue(language: str, code: str) -> str | None:
         if found is not None:
             shown = found.group(0).strip()[:40]
             return f"the {language} code has {what} (`{shown}`), which hookwise cannot read"
+    if language == "python":
+        why = python_calls(blanked if blanked is not None else _blank(code, spans))
+        if why is not None:
+            return f"the python code has {why}, which hookwise cannot account for"
     return None
 
 
@@ -232,3 +236,152 @@ def _blank_spans_only(code: str, spans: list[tuple[int, int]]) -> str:
         for index in range(start, end):
             chars[index] = " "
     return "".join(chars)
+
+
+# ------------------------------------------------------------ Python calls, accounted for
+#
+# The patterns above name what runs programs; this reads every call on an imported name:
+# a call the reader does not know to be harmless, given arguments, is one it cannot account
+# for (``tempfile.TemporaryDirectory._rmtree("../victim")``: the stdlib has private
+# helpers that delete, and a project's module can do anything with the words it is given).
+# Without arguments (``torch.cuda.is_available()``, ``django.get_version()``) a call only
+# asks the code on disk about itself. A private name, or a module bound or passed under
+# another name, is never accounted for.
+
+# modules every attribute of which is harmless (data, text, numbers, time, the interpreter)
+_PY_PURE = frozenset(
+    ["json", "math", "cmath", "re", "datetime", "time", "random", "string", "textwrap",
+     "collections", "itertools", "functools", "operator", "hashlib", "hmac", "base64",
+     "binascii", "uuid", "statistics", "decimal", "fractions", "pprint", "platform", "locale",
+     "unicodedata", "struct", "typing", "dataclasses", "enum", "calendar", "secrets",
+     "ipaddress", "html", "difflib", "heapq", "bisect", "array", "copy", "keyword", "ast",
+     "tomllib", "sysconfig", "urllib.parse", "shlex", "fnmatch", "glob", "sys", "os.path",
+     "posixpath", "zlib", "csv", "getpass", "socket.gethostname", "textwrap", "colorsys",
+     "numbers", "abc", "contextlib", "warnings", "traceback", "argparse", "optparse"]
+)  # fmt: skip
+# harmless attributes of modules that also hold harmful ones
+_PY_HARMLESS = frozenset(
+    ["os.getcwd", "os.getenv", "os.listdir", "os.scandir", "os.walk", "os.stat", "os.lstat",
+     "os.cpu_count", "os.getpid", "os.getppid", "os.getuid", "os.geteuid", "os.getgid",
+     "os.uname", "os.get_terminal_size", "os.makedirs", "os.mkdir", "os.fspath",
+     "os.fsencode", "os.fsdecode", "os.access", "os.isatty", "os.urandom", "os.getlogin",
+     "os.environ.get", "os.environ.copy", "os.environ.items", "os.environ.keys",
+     "os.environ.values", "os.sched_getaffinity", "tempfile.mkdtemp", "tempfile.mkstemp",
+     "tempfile.gettempdir", "tempfile.NamedTemporaryFile", "tempfile.TemporaryDirectory",
+     "tempfile.TemporaryFile", "shutil.which", "shutil.disk_usage",
+     "shutil.get_terminal_size", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath",
+     "pathlib.PurePosixPath", "pathlib.Path.home", "pathlib.Path.cwd", "yaml.safe_load",
+     "yaml.safe_load_all", "yaml.safe_dump", "yaml.dump", "toml.load", "toml.loads",
+     "toml.dumps", "tomli.load", "tomli.loads", "importlib.metadata.version",
+     "urllib.request.urlopen", "socket.gethostname", "io.StringIO", "io.BytesIO"]
+)  # fmt: skip
+# calls the literal reader reads as the cp they are when every argument is a literal
+_PY_LITERAL_COPIES = frozenset(
+    ["shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "shutil.copymode"]
+)
+_PY_IMPORT = re.compile(
+    r"(?:^|[;\n]|:)\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)"
+)
+_PY_FROM = re.compile(r"(?:^|[;\n]|:)\s*from\s+([\w.]+)\s+import\s+\(?([\w\s,]+)\)?")
+_PY_ASSIGN = re.compile(r"(?:^|[;\n])\s*(\w+)\s*=(?!=)\s*(\w+)")
+
+
+def _harmless(path: str) -> bool:
+    if path in _PY_HARMLESS:
+        return True
+    parts = path.split(".")
+    return any(".".join(parts[:i]) in _PY_PURE for i in range(1, len(parts) + 1))
+
+
+def _bound_names(code: str) -> dict[str, str]:
+    """Names the code binds to modules or their attributes: ``import a.b`` binds ``a``,
+    ``import a.b as x`` ``x`` (to ``a.b``), ``from m import n as k`` ``k`` (to ``m.n``)."""
+    bound: dict[str, str] = {}
+    for match in _PY_IMPORT.finditer(code):
+        for item in match.group(1).split(","):
+            name, _, alias = (w.strip() for w in item.strip().partition(" as "))
+            if alias:
+                bound[alias] = name
+            elif name:
+                bound[name.split(".")[0]] = name.split(".")[0]
+    for match in _PY_FROM.finditer(code):
+        for item in match.group(2).split(","):
+            words = item.split()
+            if words and words[0] != "*":
+                bound[words[-1]] = f"{match.group(1)}.{words[0]}"
+    return bound
+
+
+def _closing(code: str, at: int) -> int:
+    """The index after the ``)`` closing the ``(`` at ``at`` (strings are blanked)."""
+    depth = 0
+    for index in range(at, len(code)):
+        if code[index] in "([{":
+            depth += 1
+        elif code[index] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    return len(code)
+
+
+def python_calls(code: str) -> str | None:
+    """Why a call on an imported name is not accounted for (None: every one is), in code
+    whose strings and known literal calls are blanked."""
+    bound = _bound_names(code)
+    if not bound:
+        return None
+    statements = {m.start(1) for m in re.finditer(r"(?:import|from)\s+([\w.]+)", code)}
+    for name, target in list(bound.items()):
+        # `s = shutil`, `r = os.remove`: the module (or a name of it) under another name
+        for match in _PY_ASSIGN.finditer(code):
+            if match.group(2) == name and not _harmless(target):
+                bound[match.group(1)] = target
+    names = "|".join(re.escape(n) for n in sorted(bound, key=len, reverse=True))
+    for match in re.finditer(rf"(?<![\w.])({names})\b", code):
+        before = code[: match.start()][-12:]
+        if match.start() in statements or re.search(r"(?:import|as)\s+$|,\s*$", before):
+            continue
+        if re.match(r"\s*=(?!=)", code[match.end() :]):
+            continue  # the name assigned (`d = tempfile.TemporaryDirectory()`)
+        root = bound[match.group(1)].split(".")
+        path = list(root)
+        at = match.end()
+        called = False
+        while True:
+            step = re.match(r"\s*\.\s*(\w+)", code[at:])
+            if step is not None:
+                path.append(step.group(1))
+                at += step.end()
+                continue
+            if re.match(r"\s*\(", code[at:]):
+                start = code.index("(", at)
+                end = _closing(code, start)
+                dotted = ".".join(path)
+                shown = ".".join([match.group(1), *path[len(root) :]])
+                if any(part.startswith("_") and not part.endswith("__") for part in path):
+                    return f"a private name (`{shown}`)"
+                arguments = code[start + 1 : end - 1]
+                if dotted in _PY_LITERAL_COPIES and _literal_arguments(arguments):
+                    pass
+                elif not _harmless(dotted) and arguments.strip():
+                    return f"a call it does not know to be harmless (`{shown}(...)`)"
+                path.append("()")
+                called = True
+                at = end
+                continue
+            break
+        if not called and path == root and not _harmless(".".join(root)):
+            following = code[at : at + 2].lstrip()[:1]
+            before = code[: match.start()].rstrip()[-1:]
+            if following not in ("", ";", "\n", ")") or (before and before in "(,="):
+                return f"`{match.group(1)}`, a name of `{'.'.join(root)}` used under another name"
+        if any(p.startswith("_") and not p.endswith("__") for p in path):
+            return f"a private name (`{'.'.join(path)}`)"
+    return None
+
+
+def _literal_arguments(arguments: str) -> bool:
+    """Whether blanked call arguments are string literals (and True/False/None keywords)."""
+    rest = re.sub(r"'\s*'|\"\s*\"", "", arguments)
+    return re.fullmatch(r"[\s,]*(?:\w+\s*=\s*(?:True|False|None)[\s,]*)*", rest) is not None

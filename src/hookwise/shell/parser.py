@@ -939,6 +939,8 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
     prefix.env[name] = value
     if not value:
         return
+    if script.rebound is None and "BASH_" in value:  # a nameref made to BASH_ALIASES
+        script.rebound = accounting.rebinds_by_value(value)
     if name in programs.COMMAND_VARIABLES or (
         name.startswith("GIT_CONFIG_VALUE_") and value.startswith("!")
     ):
@@ -1041,7 +1043,8 @@ def _add_command(
     if prefix.xargs is not None:
         from hookwise.shell.xargs_input import xargs_operands
 
-        words = xargs_operands(words, prefix.xargs, piped_from, stdin, _Word)
+        fed = [*stdin, *_redirected_input(redirects, writes, script)]
+        words = xargs_operands(words, prefix.xargs, piped_from, fed, _Word, printed=static_output)
     if not words and not redirects and not stdin and not accounting.loads_code(prefix.env):
         return None
     command = Command(
@@ -1111,6 +1114,22 @@ def _add_command(
 
 
 _EXPANDS = frozenset("$`")
+
+
+def _redirected_input(redirects: list[str], writes: list[str], script: Script) -> list[str]:
+    """What a ``<`` redirect feeds a command, where the line makes it: a process
+    substitution's output or a file written earlier on the line (its content; ``$?``,
+    an expansion, when that is not known). A file on disk is data: nothing here."""
+    fed: list[str] = []
+    for target in redirects:
+        if target in writes:
+            continue
+        if target.startswith("<("):
+            fed.append("$" + target[1:])
+        elif script.was_written(target):
+            content = script.recall(target)
+            fed.append("$?" if content is None else content)
+    return fed
 
 
 def _glob_options(command: Command, options: frozenset[str]) -> None:

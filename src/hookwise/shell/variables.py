@@ -454,7 +454,11 @@ def record_word(word: Any, script: Any, certain: bool) -> None:
         record(script, name[:-1], None, False)
         return
     if word.array is not None:
-        items = None if any(e.dynamic for e in word.array) else [e.value for e in word.array]
+        # an element `[i]=v` sets index i (`a=([0]=-rf)`): not read here, so unknown
+        keyed = any(e.value[:1] == "[" and "]=" in e.value for e in word.array)
+        items = (
+            None if keyed or any(e.dynamic for e in word.array) else [e.value for e in word.array]
+        )
         record(script, name, items, certain)
         return
     record(script, name, None if word.dynamic else value, certain)

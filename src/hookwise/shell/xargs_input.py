@@ -13,7 +13,7 @@ from hookwise.shell.programs import XARGS_INPUT
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Protocol, TypeVar
+    from typing import Any, Protocol, TypeVar
 
     class _Word(Protocol):
         value: str
@@ -124,48 +124,156 @@ def xargs_replace(options: list[str]) -> str | None:
     return None
 
 
+def _delimiter(options: list[str]) -> str | None:
+    """The item delimiter of ``xargs -0`` / ``--null`` / ``-d X`` / ``--delimiter=X`` (None:
+    blanks and newlines, with quotes; ``"?"``: a delimiter not read here)."""
+    found: str | None = None
+    words = iter(options[1:])
+    for word in words:
+        if word == "--null":
+            found = "\0"
+        elif word in ("-d", "--delimiter"):
+            found = _escaped(next(words, ""))
+        elif word.startswith("--delimiter="):
+            found = _escaped(word.split("=", 1)[1])
+        elif word[:1] == "-" and word[1:2] not in ("-", ""):
+            for at, letter in enumerate(word[1:], start=2):
+                if letter == "0":
+                    found = "\0"
+                elif letter == "d":
+                    found = _escaped(word[at:] or next(words, ""))
+                    break
+                elif letter in _VALUED:  # the rest of the word (or the next) is its value
+                    if at == len(word) and letter in "aEILnPs":
+                        next(words, "")
+                    break
+    return found
+
+
+# xargs's short options that take a value (e, i, l: only attached)
+_VALUED = frozenset("aEILnPseil")
+
+
+def _escaped(text: str) -> str:
+    """``-d``'s argument: one character or a C escape (``\\n``, ``\\0``, ``\\t``)."""
+    if len(text) == 1:
+        return text
+    return {"\\n": "\n", "\\t": "\t", "\\0": "\0", "\\\\": "\\"}.get(text, "?")
+
+
+def _blank_split(text: str, separators: str = " \t\n") -> list[str]:
+    """xargs's default reading: blanks and newlines separate items (with ``-I``, newlines
+    only); quotes group, a backslash escapes; at an unmatched quote xargs stops, with the
+    items before it run."""
+    items: list[str] = []
+    current: list[str] = []
+    started = False
+    quote = ""
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+            elif ch == "\n":
+                return items  # xargs stops at the unmatched quote, having run these
+            else:
+                current.append(ch)
+        elif ch in "'\"":
+            quote, started = ch, True
+        elif ch == "\\":
+            i += 1
+            if i < len(text):  # (a backslash at the end escapes nothing: dropped)
+                current.append(text[i])
+                started = True
+        elif ch in separators:
+            if started:
+                items.append("".join(current))
+            current, started = [], False
+        else:
+            current.append(ch)
+            started = True
+        i += 1
+    if quote:
+        return items
+    if started:
+        items.append("".join(current))
+    return items
+
+
+def input_items(text: str, options: list[str]) -> list[str] | None:
+    """The items xargs reads from ``text``, as it reads them: split at the delimiter of
+    ``-0``/``-d``; with ``-I`` one per line (leading blanks dropped); else blanks with
+    quotes. None when it is not read here (then the operand is unknown)."""
+    delimiter = _delimiter(options)
+    if delimiter == "?":
+        return None
+    if delimiter is not None:
+        items = text.split(delimiter)
+        items = items[:-1] if items and items[-1] == "" else items
+        # an argument is a C string: a NUL in an item (not the delimiter) ends it
+        return [item.split("\0", 1)[0] for item in items]
+    if xargs_replace(options) is not None:
+        lines = "\n".join(line.lstrip(" \t") for line in text.split("\n"))
+        return _blank_split(lines, "\n")
+    return _blank_split(text)
+
+
 def xargs_operands(
     words: list[W],
     options: list[str],
     piped_from: _Piped | None,
     stdin: list[str],
     word: Callable[[str, bool, bool, int, int], W],
+    *,
+    printed: Callable[[Any], str | None],
 ) -> list[W]:
-    """The command ``xargs`` runs with the operands it reads: the words of a static ``echo``
-    or a ``find`` selection piped in, or a here-string; else an operand known only when it
-    runs (a path that resolves nowhere, so an `outside the workspace` rule holds).
-    ``word(value, dynamic, quoted, start, end)`` makes one of the parser's words."""
+    """The command ``xargs`` runs with the operands it reads: what a command whose output
+    is known prints (``printf '%s\\0' .env | xargs -0 cat``: ``printed``, the parser's
+    static output), a ``find`` selection piped in, or a here-string, read as xargs reads
+    items; else an operand known only when it runs (a path that resolves nowhere, so an
+    `outside the workspace` rule holds). ``word(value, dynamic, quoted, start, end)``
+    makes one of the parser's words."""
     if not words:
         return words
     replace = xargs_replace(options)
     items: list[str] | None = None
-    globs = False
-    if stdin:
-        items = " ".join(stdin).split()
-    elif piped_from is not None and "-a" not in options and "--arg-file" not in options:
-        source = piped_from.program
-        if source in ("echo", "printf") and not any(piped_from.dynamic[1:]):
-            args = [w for w in piped_from.argv[1:] if not (source == "echo" and w in ("-e", "-n"))]
-            items = " ".join(args).replace("\\n", "\n").split()
-        else:
-            items = listed(piped_from)
-            globs = items is not None  # a lister's selection: patterns, not literal names
+    globs = computed = False
     from_file = any(
         o in ("-a", "--arg-file") or o.startswith(("--arg-file=", "-a")) for o in options
     )
+    if stdin:
+        text = "".join(stdin)
+        # a here-string or here-document with expansions (`<<< "${a[*]}"`): its words are
+        # made when it runs
+        items = None if ("$" in text or "`" in text) else input_items(text, options)
+        computed = items is None
+    elif piped_from is not None and not from_file:
+        output = printed(piped_from)
+        if output is not None:
+            items = input_items(output, options)
+        else:
+            items = listed(piped_from)
+            globs = items is not None  # a lister's selection: patterns, not literal names
     known = items is not None
-    text = " ".join(items or []) if known else XARGS_INPUT
-    if from_file and not stdin:
+    if (from_file and not stdin) or computed:
         # xargs -a FILE: its words are whatever FILE holds when it runs (written on the
         # line or not), flags included: any words
+        known, items = False, None
         text = "${computed}"
+    else:
+        text = XARGS_INPUT
     if replace is not None:
-        return [
-            word(w.value.replace(replace, text), w.dynamic or not known, w.quoted, w.start, w.end)
-            if replace in w.value
-            else w
-            for w in words
-        ]
+        out: list[W] = []
+        for w in words:
+            if replace not in w.value:
+                out.append(w)
+            elif known:  # one run per item: the word with each (all of them, for the rules)
+                out += [word(w.value.replace(replace, item), w.dynamic, w.quoted, w.start,
+                             w.end) for item in items or []]  # fmt: skip
+            else:
+                out.append(word(w.value.replace(replace, text), True, w.quoted, w.start, w.end))
+        return out
     extra = [word(item, False, not globs, 0, 0) for item in items or []] if known else []
     for made in extra:
         made.glob = globs and any(c in made.value for c in "*?[")

@@ -185,6 +185,43 @@ def test_every_spelling_class_added_by_the_red_team_really_runs_the_seed(tmp_pat
         assert blocked, f"{form}: {command!r}"
 
 
+_S23_FORMS = (
+    "xargs -0 from printf",
+    "xargs -d from printf",
+    "xargs -I from printf",
+    "xargs from a here-string of an array",
+    "xargs from process substitution",
+    "keyed array",
+    "nameref to BASH_ALIASES",
+    "python stdlib call that runs a command",
+    "python module under another name",
+)
+
+
+def test_session_23_classes_really_run_the_seed_and_are_blocked(tmp_path: Path) -> None:
+    """The fuzz draws on session 23's classes (tests/policy/corpus/escapes_s23.yaml): each
+    form, run by bash, changes ../victim as the seed does, and every pack blocks it."""
+    forms = dict(variants("rm -rf ../victim"))
+    assert set(_S23_FORMS) <= set(forms)
+    policy = compile_text(
+        "version: 1\nextends: [hookwise/filesystem, hookwise/git, hookwise/secrets]\n"
+    )
+    for index, form in enumerate(_S23_FORMS):
+        command = forms[form]
+        assert sandbox_run(tmp_path / str(index), command), f"{form}: {command!r}"
+        blocked, _ = _verdict(policy, command, "/home/dev/project", {"HOME": "/home/dev"})
+        assert blocked, f"{form}: {command!r}"
+
+
+def test_a_reads_rule_is_fuzzed_through_a_reader() -> None:
+    """`reads: true` has no program to respell: the fuzz seeds it with a reader."""
+    from hookwise.policy.tools.fuzz import seeds
+
+    policy = compile_text("version: 1\nextends: [hookwise/secrets]\n")
+    rule = next(r for r in policy["rules"] if r["id"].endswith("no-shell-read-secret-files"))
+    assert list(seeds(rule)) == ["cat .env"]
+
+
 def test_fuzz_finds_the_escapes_of_a_line_regex_rule() -> None:
     policy = compile_text(
         "version: 1\nsettings: {unverifiable: allow}\nrules:\n"

@@ -162,6 +162,9 @@ def _program_matches(spec: dict[str, Any], cmd: Command) -> bool:
     # cmd.unknown_program, inlined (this runs for every rule and command): an unknown
     # program could be the rule's, so it is matched as if it were
     if cmd.unverifiable is None or not cmd.dynamic or not cmd.dynamic[0]:
+        not_readers = spec.get("reads")  # `reads: true`: all but the catalog's non-readers
+        if not_readers is not None and (not cmd.program or cmd.program in not_readers):
+            return False
         programs = spec["programs"]
         if programs is not None:
             if cmd.program not in programs:
@@ -200,7 +203,19 @@ def _command_matches(spec: dict[str, Any], cmd: Command) -> bool:
         for glob in spec["args"]:
             if not any(glob_match(glob, word) for word in positional):
                 return False
-    return not spec["regex"] or all(search(entry, cmd.text) for entry in spec["regex"])
+    return not spec["regex"] or all(_text_matches(entry, cmd) for entry in spec["regex"])
+
+
+def _text_matches(entry: Any, cmd: Command) -> bool:
+    """A rule's regex, found in the command as written or in the words bash runs: a
+    value known on the line (``a=(-d @.env); curl "${a[@]}"``, ``set -- ...; curl "$@"``,
+    what xargs reads) is in the words, not in the text."""
+    if search(entry, cmd.text):
+        return True
+    text = cmd.text
+    if "$" not in text and "`" not in text and "xargs" not in text:
+        return False
+    return search(entry, " ".join(cmd.argv))
 
 
 def _writes(spec: dict[str, Any], cmd: Command) -> bool:
@@ -264,6 +279,7 @@ def _m_command(
             or bool(spec["args"])
             or bool(spec["regex"])
             or bool(spec["writes"])
+            or spec.get("reads") is not None
         )
         if not needs_segment:
             hits.update(range(len(script.commands)) or [-1])

@@ -27,6 +27,7 @@ from hookwise.policy.rules.condition_syntax import ConditionError, parse_conditi
 from hookwise.policy.rules.glob_syntax import GlobError, compile_glob, glob_has_slash, is_literal
 from hookwise.policy.rules.literals import required_literal
 from hookwise.shell.parser import split_command
+from hookwise.shell.programs import NON_READERS
 
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -878,6 +879,7 @@ class _Reader:
             "regex": [],
             "line_regex": [],
             "writes": [],
+            "reads": None,
         }
         if isinstance(node, yaml.ScalarNode):
             text = self.string(node, "command")
@@ -906,6 +908,12 @@ class _Reader:
             raise self.fail(node, "a command matcher needs at least one key")
         spec["source"] = {}  # the strings as written, for `hookwise policy fuzz`
         for key, (_, value_node) in entries.items():
+            if key == "reads":
+                if self.boolean(value_node, "command.reads"):
+                    # the programs that do not: the catalog's, as of this compile
+                    spec["reads"] = sorted(NON_READERS)
+                spec["source"][key] = ["true"] if spec["reads"] else []
+                continue
             values = self.strings(value_node, f"command.{key}")
             spec["source"][key] = [p for p, _ in values]
             if key == "program":

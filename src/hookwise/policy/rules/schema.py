@@ -113,6 +113,12 @@ _COMMAND_OBJECT: Final = {
         "any_flags": _strings("flags of which one must be present"),
         "regex": _strings("regular expressions searched in the simple command's text"),
         "line_regex": _strings("regular expressions searched in the whole command line"),
+        "reads": {
+            "type": "boolean",
+            "description": "true: a program that reads its file operands' contents, which is "
+            "every program but those the catalog knows not to (ls, stat, chmod, cp, ssh-add, "
+            "git, grep...: shell/programs.py NON_READERS); with files, any reader of them",
+        },
         "writes": _strings(
             "globs one of the files the simple command writes must match (redirect "
             "targets >, >>, >|, &>, find -fprint, sed w, awk print >, open(..., 'w')), as written"

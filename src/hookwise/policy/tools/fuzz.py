@@ -189,6 +189,8 @@ def _spec_seed(spec: dict[str, Any], target: str) -> tuple[str, str] | None:
     if spec.get("pattern"):
         return str(spec["pattern"]), ""
     source = spec.get("source") or {}
+    if "program" not in source and source.get("reads"):
+        source = {**source, "program": ["cat"]}  # `reads: true`: any reader stands for it
     if "program" not in source:
         for pattern in source.get("line_regex", []):
             sample = _sample_regex(pattern)
@@ -493,6 +495,48 @@ def run_time_forms(argv: list[str], data: str = "") -> list[tuple[str, str]]:
         out.append(("computed subcommand", f"{program} $(echo {rest[0]}) {shlex.join(rest[1:])}"))
     if argv[:2] == ["git", "push"]:
         out.append(("+ refspec", "git push origin +HEAD:main"))
+    return out + _words_made_on_the_line(argv)
+
+
+def _words_made_on_the_line(argv: list[str]) -> list[tuple[str, str]]:
+    """Session 23's classes: the words reach the program through xargs, a keyed array, a
+    here-string or process substitution; the program through a nameref to bash's alias
+    table; the line through a Python call the one-liner reader does not know."""
+    prog, rest = argv[0], argv[1:]
+    line = shlex.join(argv)
+    program = shlex.quote(prog)
+    out: list[tuple[str, str]] = []
+    if rest:
+        words = shlex.join(rest)
+        keyed = " ".join(f"[{i}]={shlex.quote(w)}" for i, w in enumerate(rest))
+        out += [
+            ("xargs -0 from printf", f"printf '%s\\0' {words} | xargs -0 {program}"),
+            ("xargs -d from printf", f"printf '%s,' {words} | xargs -d, {program}"),
+            (
+                "xargs from a here-string of an array",
+                f'a=({words}); xargs {program} <<< "${{a[*]}}"',
+            ),
+            ("xargs from process substitution", f"xargs -0 {program} < <(printf '%s\\0' {words})"),
+            ("keyed array", f'a=({keyed}); {program} "${{a[@]}}"'),
+        ]
+        last, head = shlex.quote(rest[-1]), shlex.join(rest[:-1])
+        out.append(
+            ("xargs -I from printf", f"printf '%s\\n' {last} | xargs -I{{}} {program} {head} {{}}")
+        )
+    out += [
+        (
+            "nameref to BASH_ALIASES",
+            f"declare -n t=BASH_ALIASES; t[hw]={shlex.quote(line)}; shopt -s expand_aliases\nhw",
+        ),
+        (
+            "python stdlib call that runs a command",
+            f"python3 -c {shlex.quote(f'import pydoc; pydoc.pipepager(str(), {_js(line)})')}",
+        ),
+        (
+            "python module under another name",
+            f"python3 -c {shlex.quote(f'import os; m = os; m.system({_js(line)})')}",
+        ),
+    ]
     return out
 
 
