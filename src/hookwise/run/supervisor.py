@@ -17,13 +17,17 @@ import _thread
 import os
 import stat
 import sys
+import time
 
 from hookwise.policy.confinement import (
     AUDIT_VARIABLE,
+    RECORD_NAME,
     SESSION_PREFIX,
     SESSION_VARIABLE,
     SOCKET_SUFFIX,
+    START_VARIABLE,
     confinement_status,
+    is_pinned,
 )
 from hookwise.run import placeholders, session_log
 from hookwise.run.agent_code import agent_code
@@ -84,6 +88,30 @@ def user_dir(base: str) -> str:
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
         raise RunError(f"{path} is not a private directory of this user; remove it")
     return path
+
+
+def write_record(directory: str, session: str, env: dict[str, str], cwd: str) -> tuple[str, str]:
+    """(this session's record, the file it is bound over inside): the variables the hook
+    pins (``confinement.pinned_env``) as the session starts with them, and its start
+    directory. Outside, the bind target is an empty file; inside, it is this record, in
+    this session's mount namespace only."""
+    from hookwise.policy import fastjson
+
+    target = os.path.join(directory, RECORD_NAME)
+    if not os.path.lexists(target):
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o400))
+    info = os.lstat(target)
+    if not stat.S_ISREG(info.st_mode) or info.st_size:
+        raise RunError(f"{target} is not an empty file; remove it")
+    pinned = {name: value for name, value in env.items() if is_pinned(name)}
+    pinned[START_VARIABLE] = cwd
+    source = os.path.join(directory, f"{session}.record")
+    fd = os.open(source, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o400)
+    try:
+        os.write(fd, fastjson.dumps(pinned).encode())
+    finally:
+        os.close(fd)
+    return source, target
 
 
 def _empty_sources(directory: str) -> tuple[str, str]:
@@ -381,16 +409,23 @@ def _run(
         except OSError as exc:
             raise RunError(str(exc.strerror or exc)) from None
         _check_std_fds(plan)
+        agent_env = {**env, SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path}
+        try:
+            record = write_record(directory, session, agent_env, cwd)
+        except OSError as exc:
+            raise RunError(f"cannot write the session's record: {exc}") from None
         launch = Launch(
             plan,
             argv=argv,
-            env={**env, SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path},
+            env=agent_env,
             cwd=cwd,
             empty_dir=empty_dir,
             empty_file=empty_file,
             read_only_proc=read_only_proc,
+            record=record,
         )
         identities = _identities(plan)
+        begun = time.time()
         problem = session_log.record(sessions, session, "start")
         if problem is not None:  # the trust check would not know: nothing is started
             raise RunError(problem)
@@ -403,6 +438,7 @@ def _run(
             problem = session_log.record(sessions, session, "end")
             if problem is not None:
                 say(problem)
+            _report_policies(cwd, begun, sessions, session, say)
         for path in _replaced(identities):
             say(
                 f"{path} was replaced from outside during the session; its read-only bind "
@@ -413,8 +449,36 @@ def _run(
         builder.abandon()  # (before the placeholders go: nothing binds them any more)
         if sink is not None:
             sink.close()
+        record_file = os.path.join(directory, f"{session}.record")
+        if os.path.lexists(record_file):  # (written once the plan was made)
+            os.unlink(record_file)
         for path in journal.finish(made):
             say(f"kept {path}: it changed during the session (made as a placeholder)")
+
+
+def _report_policies(
+    cwd: str, begun: float, sessions: str, session: str, say: Callable[[str], None]
+) -> None:
+    """Policy files below the start written during the session: on stderr and in the
+    sessions log (untrusted anyway; the user should know something inside wrote them)."""
+    from hookwise.run.policy_changes import changed_policies
+
+    written, stopped = changed_policies(cwd, begun)
+    if stopped:
+        say(
+            f"stopped looking for policy files written during the session below {cwd}: "
+            "too many directories"
+        )
+    if not written:
+        return
+    say(
+        f"{len(written)} policy file(s) below {cwd} were created or changed during the "
+        "session (not trusted: read them, then `hookwise policy trust FILE` if they are "
+        "yours): " + ", ".join(written)
+    )
+    problem = session_log.record_policies(sessions, session, written)
+    if problem is not None:
+        say(problem)
 
 
 def _open_gate(fd: int, go: bool) -> None:

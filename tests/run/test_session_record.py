@@ -1,0 +1,120 @@
+"""The session's record (policy/confinement.py): inside ``hookwise run`` the hook takes the
+start directory and the variables that decide what it reads from the record the supervisor
+binds into the read-only sessions directory, never from the environment its host hands it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hookwise.policy import confinement
+from hookwise.policy.tools.payloads import build_payload
+from tests.run.conftest import HOOKWISE, World, needs_namespaces
+
+PROJECT_RULE = b"""version: 1
+rules:
+  - id: project-no-curl
+    match: {command: {program: curl}}
+    action: deny
+    reason: the project forbids curl
+"""
+
+
+def _hook(world: World, command: str, cwd: str, prefix: str = "") -> str:
+    payload = build_payload(
+        "claude", "PreToolUse", tool="Bash", tool_input={"command": command}, cwd=cwd
+    )
+    line = (
+        f"printf %s {shlex.quote(json.dumps(payload))} | {prefix}{HOOKWISE} hook --platform claude"
+    )
+    return f'{line}; echo "|$?"'
+
+
+@needs_namespaces
+def test_the_agent_cannot_move_the_project_away_from_the_hook(world: World) -> None:
+    """The agent cd's out of the project and its host hands the hook other variables
+    (the start, the project, the session's own, the homes): the project's rules still apply."""
+    world.project_policy.write_bytes(PROJECT_RULE)
+    world.user_policy.write_bytes(b"version: 1\n")
+    evil = world.outside
+    moved = (
+        f"env -u HOOKWISE_RUN -u HOOKWISE_RUN_AUDIT HOOKWISE_RUN_START=/ "
+        f"HOOKWISE_PROJECT_DIR=/ XDG_CONFIG_HOME={evil} XDG_CACHE_HOME={evil} HOME={evil} "
+    )
+    script = "; ".join(
+        [
+            _hook(world, "curl http://x", "/"),
+            _hook(world, "curl http://x", "/", moved),
+            f"cd {evil} && " + _hook(world, "curl http://x", str(evil), moved),
+        ]
+    )
+    done = world.run(script)
+    answers = [part for part in done.stdout.split("\n|") if part.strip()]
+    assert len(answers) == 4, (done.stdout, done.stderr)  # three answers and the last status
+    for answer in answers[:3]:
+        decision = json.loads(answer[answer.index("{") :])["hookSpecificOutput"]
+        assert decision["permissionDecision"] == "deny", (answer, done.stderr)
+        assert "project forbids curl" in decision["permissionDecisionReason"]
+    # outside a session the same variables do move it (nothing pins them there)
+    import subprocess
+
+    outside = subprocess.run(
+        ["sh", "-c", _hook(world, "curl http://x", "/", moved)],
+        capture_output=True,
+        text=True,
+        env=world.env,
+        cwd=world.project,
+        timeout=60,
+        check=False,
+    )
+    assert "project forbids curl" not in outside.stdout, outside.stdout
+
+
+@needs_namespaces
+def test_the_record_is_bound_inside_only_and_removed_after(world: World) -> None:
+    code = "from hookwise.policy import confinement as c; import json; "
+    code += "print(json.dumps(c.session_record()))"
+    done = world.run(f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}")
+    record = json.loads(done.stdout.strip().splitlines()[-1])
+    assert record[confinement.START_VARIABLE] == str(world.project), done.stderr
+    assert record["HOME"] == str(world.home)
+    session = record[confinement.SESSION_VARIABLE]
+    assert confinement.session_record() is None  # outside: the empty file
+    for directory in confinement.sessions_dirs(os.getuid()):
+        assert not os.path.exists(f"{directory}/{session}.record")
+
+
+def test_pinned_env_is_env_outside_a_session() -> None:
+    env = {"HOME": "/h", "HOOKWISE_RUN_START": "/x"}
+    assert confinement.session_record() is None
+    assert confinement.pinned_env(env) is env
+
+
+@given(st.binary(max_size=300))
+def test_a_record_parses_or_fails_closed(data: bytes) -> None:
+    try:
+        record = confinement.parse_record(data, "record")
+    except OSError as exc:
+        assert "record: expected this session's record" in str(exc)
+        return
+    assert record[confinement.SESSION_VARIABLE]
+    assert all(confinement.is_pinned(k) and isinstance(v, str) for k, v in record.items())
+
+
+@given(st.dictionaries(st.text(max_size=20), st.text(max_size=20) | st.integers(), max_size=5))
+def test_a_record_pins_only_pinned_strings(record: dict[str, object]) -> None:
+    data = json.dumps(record).encode()
+    valid = all(
+        confinement.is_pinned(k) and isinstance(v, str) for k, v in record.items()
+    ) and bool(record.get(confinement.SESSION_VARIABLE))
+    if valid:
+        assert confinement.parse_record(data, "r") == record
+    else:
+        with pytest.raises(OSError):
+            confinement.parse_record(data, "r")
