@@ -392,6 +392,7 @@ def _run(
                 session=session,
                 on_lost=stopper,
                 limits=lambda: audit_limits(env, cwd),
+                on_dead=stopper.end,
             )
         except SinkError as exc:
             raise RunError(str(exc.strerror)) from None
@@ -516,7 +517,12 @@ class _Stopper:
         self.stopped = False
 
     def __call__(self, _lost: object) -> None:
-        if self.mode != "stop" or self.stopped or self.init_fd < 0:
+        if self.mode == "stop":
+            self.end()
+
+    def end(self) -> None:
+        """End the session (a lost hook with ``stop``; the audit sink unable to go on)."""
+        if self.stopped or self.init_fd < 0:
             return
         self.stopped = True
         try:
@@ -525,8 +531,6 @@ class _Stopper:
             return
 
         def escalate() -> None:
-            import time
-
             time.sleep(STOP_GRACE)
             try:
                 signal.pidfd_send_signal(self.builder_fd, signal.SIGKILL)
@@ -562,7 +566,7 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
             + "; ".join(item.describe() for item in lost[:10])
             + (f"; and {len(lost) - 10} more" if len(lost) > 10 else "")
         )
-        if stopper.stopped:
+        if stopper.stopped and stopper.mode == "stop":
             say("ended the session at the first one (--on-hook-lost=stop)")
     held = sink.watch.intruders
     if held:
@@ -621,6 +625,9 @@ def _start(
     def serve() -> None:
         try:
             sink.serve()
+        except BaseException as exc:  # (serve catches its loop's errors; this is the rest)
+            sink.failed = f"the audit sink stopped ({type(exc).__name__}: {exc}): session ended"
+            stopper.end()
         finally:
             done.release()
 
