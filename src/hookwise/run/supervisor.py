@@ -371,7 +371,7 @@ def _run(
         raise RunError(f"cannot use {directory}: {exc.strerror}") from None
     sink: AuditSink | None = None
     made: list[placeholders.Made] = []
-    from hookwise.run.env_files import hook_variables
+    from hookwise.config.env_files import hook_variables
 
     planted = hook_variables(cwd, env)
     if planted:  # (exported to every hook by the host: refused, not warned)
