@@ -20,6 +20,8 @@ REQUIRE_ID = "hookwise:unconfined"
 # The file in the user's sessions directory each session binds its record over (outside it
 # is empty): found by uid alone, never through a variable the agent's host passes on.
 RECORD_NAME = "session"
+# ... and the one its registered command reads for the launcher (config/hookwise_command.py)
+LAUNCHER_NAME = "launcher"
 MAX_RECORD = 1 << 16
 # What decides which files the hook reads (policy, trust, launcher, caches, the audit log):
 # inside a session, the values the session started with and guarded, never the hook's own.
@@ -112,26 +114,34 @@ def session_record() -> "dict[str, str] | None":
 
 
 def parse_record(data: bytes, where: str) -> "dict[str, str]":
-    """A session's record: one JSON object of pinned variables naming the session; anything
-    else raises OSError (the supervisor's own file on a read-only mount: fail closed)."""
-    from hookwise.policy import fastjson
-
-    try:
-        record = fastjson.loads(data.decode("utf-8"))
-    except (ValueError, RecursionError):
-        record = None
-    if (
-        not isinstance(record, dict)
-        or not all(
-            isinstance(k, str) and isinstance(v, str) and is_pinned(k) for k, v in record.items()
-        )
-        or not record.get(SESSION_VARIABLE)
-    ):
+    """A session's record: ``NAME=VALUE`` entries ended by NUL (as ``/proc/<pid>/environ``;
+    neither part of a variable can hold a NUL), pinned names only, naming the session;
+    anything else raises OSError (the supervisor's own file on a read-only mount: fail
+    closed)."""
+    record: dict[str, str] = {}
+    entries = data.split(b"\0")
+    if entries[-1] == b"":
+        entries.pop()
+    for entry in entries:
+        name, equals, value = entry.decode("utf-8", "surrogateescape").partition("=")
+        if not equals or not is_pinned(name) or name in record:
+            record = {}
+            break
+        record[name] = value
+    if not record.get(SESSION_VARIABLE):
         raise OSError(
-            f"{where}: expected this session's record, a JSON object of strings naming "
+            f"{where}: expected this session's record, NAME=VALUE entries ended by NUL naming "
             f"${SESSION_VARIABLE} and only the variables a session pins"
         )
     return record
+
+
+def format_record(pinned: "dict[str, str]") -> bytes:
+    """What :func:`parse_record` reads (run/supervisor.py writes it)."""
+    return b"".join(
+        f"{name}={value}".encode("utf-8", "surrogateescape") + b"\0"
+        for name, value in pinned.items()
+    )
 
 
 def pinned_env(env: "dict[str, str]") -> "dict[str, str]":

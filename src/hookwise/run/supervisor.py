@@ -21,12 +21,14 @@ import time
 
 from hookwise.policy.confinement import (
     AUDIT_VARIABLE,
+    LAUNCHER_NAME,
     RECORD_NAME,
     SESSION_PREFIX,
     SESSION_VARIABLE,
     SOCKET_SUFFIX,
     START_VARIABLE,
     confinement_status,
+    format_record,
     is_pinned,
 )
 from hookwise.run import placeholders, session_log
@@ -90,28 +92,42 @@ def user_dir(base: str) -> str:
     return path
 
 
-def write_record(directory: str, session: str, env: dict[str, str], cwd: str) -> tuple[str, str]:
-    """(this session's record, the file it is bound over inside): the variables the hook
-    pins (``confinement.pinned_env``) as the session starts with them, and its start
-    directory. Outside, the bind target is an empty file; inside, it is this record, in
-    this session's mount namespace only."""
-    from hookwise.policy import fastjson
+SESSION_FILES = (RECORD_NAME, LAUNCHER_NAME)
 
-    target = os.path.join(directory, RECORD_NAME)
-    if not os.path.lexists(target):
-        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o400))
-    info = os.lstat(target)
-    if not stat.S_ISREG(info.st_mode) or info.st_size:
-        raise RunError(f"{target} is not an empty file; remove it")
+
+def write_records(
+    directory: str, session: str, env: dict[str, str], cwd: str
+) -> list[tuple[str, str]]:
+    """(a file of this session's, the empty file of the sessions directory it is bound over
+    inside, in this session's mount namespace only) for: its record, the variables the hook
+    pins (``confinement.pinned_env``) as the session starts with them and its start
+    directory; its launcher, the one line the registered command reads in place of
+    ``$XDG_DATA_HOME`` (``config/hookwise_command.SESSION_LAUNCHER``)."""
+    from hookwise.policy.trust.scopes import launcher_path
+
+    for name in SESSION_FILES:
+        target = os.path.join(directory, name)
+        if not os.path.lexists(target):
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o400))
+        info = os.lstat(target)
+        if not stat.S_ISREG(info.st_mode) or info.st_size:
+            raise RunError(f"{target} is not an empty file; remove it")
     pinned = {name: value for name, value in env.items() if is_pinned(name)}
     pinned[START_VARIABLE] = cwd
-    source = os.path.join(directory, f"{session}.record")
-    fd = os.open(source, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o400)
-    try:
-        os.write(fd, fastjson.dumps(pinned).encode())
-    finally:
-        os.close(fd)
-    return source, target
+    contents = (
+        format_record(pinned),
+        (launcher_path(env) + "\n").encode("utf-8", "surrogateescape"),
+    )
+    out: list[tuple[str, str]] = []
+    for name, text in zip(SESSION_FILES, contents, strict=True):
+        source = os.path.join(directory, f"{session}.{name}")
+        fd = os.open(source, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o400)
+        try:
+            os.write(fd, text)
+        finally:
+            os.close(fd)
+        out.append((source, os.path.join(directory, name)))
+    return out
 
 
 def _empty_sources(directory: str) -> tuple[str, str]:
@@ -412,7 +428,7 @@ def _run(
         _check_std_fds(plan)
         agent_env = {**env, SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path}
         try:
-            record = write_record(directory, session, agent_env, cwd)
+            records = write_records(directory, session, agent_env, cwd)
         except OSError as exc:
             raise RunError(f"cannot write the session's record: {exc}") from None
         launch = Launch(
@@ -423,7 +439,7 @@ def _run(
             empty_dir=empty_dir,
             empty_file=empty_file,
             read_only_proc=read_only_proc,
-            record=record,
+            records=records,
         )
         identities = _identities(plan)
         begun = time.time()
@@ -450,9 +466,10 @@ def _run(
         builder.abandon()  # (before the placeholders go: nothing binds them any more)
         if sink is not None:
             sink.close()
-        record_file = os.path.join(directory, f"{session}.record")
-        if os.path.lexists(record_file):  # (written once the plan was made)
-            os.unlink(record_file)
+        for name in SESSION_FILES:  # (written once the plan was made)
+            written = os.path.join(directory, f"{session}.{name}")
+            if os.path.lexists(written):
+                os.unlink(written)
         for path in journal.finish(made):
             say(f"kept {path}: it changed during the session (made as a placeholder)")
 
