@@ -31,15 +31,18 @@ NOT_INSTALLED: Final = (
 
 # Inside `hookwise run` the launcher is the one the session pinned, never where
 # $XDG_DATA_HOME or $HOME point (the hook's host passes those on; a launcher planted where
-# they could be moved would run instead of hookwise): the uid from /proc/self/status, then
-# the one-line file `launcher` of this user's sessions directory, which each session binds
-# read-only over the empty file there, in its own mount namespace (run/supervisor.py,
-# policy/confinement.py). Outside a session that file is empty: the usual path. Builtins
-# only, no fork; without /proc (macOS) nothing is read. The file must be this user's and
-# not a link (another user can make /tmp/hookwise-run-<uid> before this one does).
+# they could be moved would run instead of hookwise): the one-line file `launcher` of this
+# user's sessions directory, which each session binds read-only over the empty file there,
+# in its own mount namespace (run/supervisor.py, policy/confinement.py). The uid is the first field of /proc/self/uid_map: inside a
+# session its user namespace maps only the user's own uid onto itself; outside (the initial
+# namespace: "0 0 4294967295") that names root's directory, which is root's own or not
+# readable: either way the usual path. Outside a session the file is empty: the usual path.
+# Builtins only, no fork (dash reads a line a byte at a time: uid_map's short first line,
+# not /proc/self/status's ninth); without /proc (macOS) nothing is read. The file must be
+# this user's and not a link (another user can make /tmp/hookwise-run-<uid> first).
 SESSION_LAUNCHER: Final = (
-    'while IFS= read -r l; do case $l in Uid:*) l=${l#Uid:}; l=${l#"${l%%[0-9]*}"}; '
-    "u=${l%%[!0-9]*}; break;; esac; done 2>/dev/null </proc/self/status; "
+    'u=; { IFS= read -r u; } 2>/dev/null </proc/self/uid_map; u=${u#"${u%%[0-9]*}"}; '
+    "u=${u%%[!0-9]*}; "
     'for f in "/run/user/$u/hookwise-run-$u/launcher" "/tmp/hookwise-run-$u/launcher"; do '
     'if [ -n "$u" ] && [ -s "$f" ] && [ -O "$f" ] && [ ! -h "$f" ]; then '
     'IFS= read -r h < "$f"; break; fi; done; '
