@@ -34,8 +34,9 @@ NOT_INSTALLED: Final = (
 # they could be moved would run instead of hookwise): the one-line file `launcher` of this
 # user's sessions directory, which each session binds read-only over the empty file there,
 # in its own mount namespace (run/supervisor.py, policy/confinement.py). The uid is the
-# first field of /proc/self/uid_map: inside a session its user namespace maps only the user's own uid onto itself; outside (the initial
-# namespace: "0 0 4294967295") that names root's directory, which is root's own or not
+# first field of /proc/self/uid_map: inside a session its user namespace maps only the
+# user's own uid onto itself; outside (the initial namespace: "0 0 4294967295") that names
+# root's directory, which is root's own or not
 # readable: either way the usual path. Outside a session the file is empty: the usual path.
 # Builtins only, no fork (dash reads a line a byte at a time: uid_map's short first line,
 # not /proc/self/status's ninth); without /proc (macOS) nothing is read. The file must be
