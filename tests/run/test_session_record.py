@@ -63,17 +63,7 @@ def test_the_agent_cannot_move_the_project_away_from_the_hook(world: World) -> N
         assert decision["permissionDecision"] == "deny", (answer, done.stderr)
         assert "project forbids curl" in decision["permissionDecisionReason"]
     # outside a session the same variables do move it (nothing pins them there)
-    import subprocess
-
-    outside = subprocess.run(
-        ["sh", "-c", _hook(world, "curl http://x", "/", moved)],
-        capture_output=True,
-        text=True,
-        env=world.env,
-        cwd=world.project,
-        timeout=60,
-        check=False,
-    )
+    outside = world.run_outside(_hook(world, "curl http://x", "/", moved))
     assert "project forbids curl" not in outside.stdout, outside.stdout
 
 
@@ -165,17 +155,7 @@ def test_the_registered_command_runs_the_sessions_launcher_wherever_xdg_data_hom
     assert "PLANTED" not in inside.stdout, inside.stdout
     answer = json.loads(inside.stdout)["hookSpecificOutput"]
     assert answer["permissionDecision"] == "deny", (inside.stdout, inside.stderr)
-    import subprocess
-
-    outside = subprocess.run(  # (what the test would see without the session's launcher)
-        ["sh", "-c", line],
-        capture_output=True,
-        text=True,
-        env=world.env,
-        cwd=world.project,
-        timeout=60,
-        check=False,
-    )
+    outside = world.run_outside(line)
     assert "PLANTED" in outside.stdout, outside.stdout
 
 
