@@ -113,6 +113,18 @@ class World:
                 out[str(path)] = kind
         return out
 
+    def run_outside(self, script: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+        """``sh -c script`` in the project with the world's environment, unconfined."""
+        return subprocess.run(
+            ["sh", "-c", script],
+            capture_output=True,
+            text=True,
+            env=self.env,
+            cwd=self.project,
+            timeout=timeout,
+            check=False,
+        )
+
     def run(
         self,
         script: str,

@@ -230,15 +230,17 @@ def test_past_the_cap_records_are_refused_but_a_hook_s_get_in(tmp_path: Path) ->
     sink = AuditSink(str(tmp_path / "s.sock"), str(log), cap=1000, reserve=200)
     thread = _serving(sink)
     try:
+        sent = 0  # (under load the socket's queue can be full: a send then fails at once)
         for number in range(40):
-            send_record(sink.socket_path, json.dumps({"n": number, "pad": "x" * 40}).encode())
+            record = json.dumps({"n": number, "pad": "x" * 40}).encode()
+            sent += send_record(sink.socket_path, record)
         subprocess.run([sys.executable, "-c", HOOKLIKE, sink.socket_path, "record"], check=True)
         time.sleep(0.3)
     finally:
         _stop(sink, thread)
     lines = log.read_text().splitlines()
     flood = [line for line in lines if '"n"' in line]
-    assert 0 < len(flood) < 40 and sink.capped == 40 - len(flood)
+    assert 0 < len(flood) < sent and sink.capped == sent - len(flood)
     assert sum(len(line) + 1 for line in flood) <= 1000
     assert '{"decision": "deny"}' in lines  # the hook's record, past the cap
     assert json.loads(lines[-1])["event"] == "audit_capped"
@@ -398,3 +400,86 @@ def test_any_error_handling_one_datagram_is_that_datagrams(tmp_path: Path) -> No
     )
     assert [r.get("n") for r in records[1:]] == [1]
     assert sink.refused == 1 and sink.broken == 1
+
+
+def test_an_error_in_the_loop_outside_a_datagram_is_survived(tmp_path: Path) -> None:
+    """The hook watch (or the poll) raising once is recorded once and the sink goes on:
+    records sent after it still reach the log."""
+    log = tmp_path / "audit.jsonl"
+    sink = AuditSink(str(tmp_path / "s.sock"), str(log), session="s2")
+    real = sink.watch.check
+    calls = [0]
+
+    def flaky() -> list[int]:
+        calls[0] += 1
+        if calls[0] == 1:
+            raise ValueError("watch broke")
+        return real()
+
+    sink.watch.check = flaky  # type: ignore[method-assign]
+    thread = _serving(sink)
+    try:
+        while not send_record(sink.socket_path, b'{"n": 0}'):
+            time.sleep(0.01)
+        deadline = time.monotonic() + 10
+        while (sink.accepted < 1 or sink.loop_errors < 1) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        while not send_record(sink.socket_path, b'{"n": 1}'):
+            time.sleep(0.01)
+        while sink.accepted < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert thread.is_alive()
+    finally:
+        _stop(sink, thread)
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    errors = [r for r in records if r.get("event") == "audit_sink_error"]
+    assert len(errors) == 1 and "ValueError: watch broke" in errors[0]["reason"]
+    assert [r.get("n") for r in records if "n" in r] == [0, 1]
+    assert sink.loop_errors == 1 and sink.failed is None
+
+
+def test_a_loop_that_keeps_failing_ends_the_session_visibly(tmp_path: Path) -> None:
+    """Failing round after round, the sink would see no record and no lost hook again: it
+    says so (log, ``failed``) and calls ``on_dead``, which ends the session."""
+    from hookwise.run.audit_sink import MAX_LOOP_FAILURES
+
+    log = tmp_path / "audit.jsonl"
+    dead: list[bool] = []
+    sink = AuditSink(
+        str(tmp_path / "s.sock"), str(log), session="s3", on_dead=lambda: dead.append(True)
+    )
+
+    def broken() -> list[int]:
+        raise OSError(5, "Input/output error")
+
+    sink.watch.check = broken  # type: ignore[method-assign]
+    sink.watch.poll_timeout = lambda: 10  # type: ignore[method-assign]  # (a round each 10 ms)
+    thread = _serving(sink)
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    sink.close()
+    assert dead == [True]
+    assert sink.loop_errors == MAX_LOOP_FAILURES
+    assert sink.failed is not None and "session was ended" in sink.failed
+    events = [json.loads(line).get("event") for line in log.read_text().splitlines()]
+    assert events == ["audit_sink_error", "audit_sink_dead"]
+
+
+def test_the_stopper_ends_a_real_session_process_when_the_sink_dies() -> None:
+    """``on_dead`` is the supervisor's ``_Stopper.end``: SIGTERM to the session's init
+    whatever ``--on-hook-lost`` says."""
+    from hookwise.run.supervisor import _Stopper
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    stopper = _Stopper("report")
+    stopper.init_fd = os.pidfd_open(child.pid)
+    try:
+        stopper(object())  # a lost hook in "report" mode: nothing
+        assert child.poll() is None
+        stopper.end()
+        assert child.wait(timeout=10) == -15
+    finally:
+        os.close(stopper.init_fd)
+        if child.poll() is None:
+            child.kill()
+            child.wait()

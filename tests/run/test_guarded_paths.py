@@ -288,6 +288,7 @@ class _Row:
         self.name, self.title = name, name.title()
         self.project_files, self.user_files = project, user
         self.env_files = ((".newhost/.env",), (".newhost.env",), True)
+        self.extension_env_files = (".newhost/extensions/*/.env",)
         self.config_dir = (None, f".{name}", "")
         self.hooks_layout = "groups"
         self.settings_files = {"project": ("newhost.json",), "user": ("plugins.json",)}
@@ -337,7 +338,7 @@ def test_a_host_added_to_the_registry_is_guarded_unchanged(
     st.booleans(),
 )
 def test_every_dotenv_key_is_seen(values: dict[str, str], exported: bool) -> None:
-    from hookwise.run.env_files import keys
+    from hookwise.config.env_files import keys
 
     text = "".join(f"{'export ' if exported else ''}{k}={v}\n" for k, v in values.items())
     assert set(values) <= set(keys(text))
@@ -345,7 +346,7 @@ def test_every_dotenv_key_is_seen(values: dict[str, str], exported: bool) -> Non
 
 @given(st.text(max_size=500))
 def test_dotenv_keys_of_any_text(text: str) -> None:
-    from hookwise.run.env_files import affects_hooks, keys
+    from hookwise.config.env_files import affects_hooks, keys
 
     for key in keys(text):
         assert key and not key.startswith(" ")

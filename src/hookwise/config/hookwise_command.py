@@ -29,9 +29,31 @@ NOT_INSTALLED: Final = (
 )
 
 
-def _portable_script(arguments: str) -> str:
+# Inside `hookwise run` the launcher is the one the session pinned, never where
+# $XDG_DATA_HOME or $HOME point (the hook's host passes those on; a launcher planted where
+# they could be moved would run instead of hookwise): the one-line file `launcher` of this
+# user's sessions directory, which each session binds read-only over the empty file there,
+# in its own mount namespace (run/supervisor.py, policy/confinement.py). The uid is the
+# first field of /proc/self/uid_map: inside a session its user namespace maps only the
+# user's own uid onto itself; outside (the initial namespace: "0 0 4294967295") that names
+# root's directory, which is root's own or not
+# readable: either way the usual path. Outside a session the file is empty: the usual path.
+# Builtins only, no fork (dash reads a line a byte at a time: uid_map's short first line,
+# not /proc/self/status's ninth); without /proc (macOS) nothing is read. The file must be
+# this user's and not a link (another user can make /tmp/hookwise-run-<uid> first).
+SESSION_LAUNCHER: Final = (
+    'u=; { IFS= read -r u; } 2>/dev/null </proc/self/uid_map; u=${u#"${u%%[0-9]*}"}; '
+    "u=${u%%[!0-9]*}; "
+    'for f in "/run/user/$u/hookwise-run-$u/launcher" "/tmp/hookwise-run-$u/launcher"; do '
+    'if [ -n "$u" ] && [ -s "$f" ] && [ -O "$f" ] && [ ! -h "$f" ]; then '
+    'IFS= read -r h < "$f"; break; fi; done; '
+)
+
+
+def _portable_script(arguments: str, session: str = SESSION_LAUNCHER) -> str:
     return (
         'h="${XDG_DATA_HOME:-$HOME/.local/share}/hookwise/hook"; '
+        f"{session}"
         'if [ -x "$h" ] && IFS= read -r l < "$h"; then p=${l#??}; p=${p%% *}; '
         f'if [ -x "$p" ]; then exec "$h" {arguments}; fi; fi; '
         "if command -v hookwise >/dev/null 2>&1; then "
@@ -52,17 +74,18 @@ def portable_argv(host: str) -> list[str]:
     return ["sh", "-c", portable_command(host)]
 
 
-def _portable_pattern() -> re.Pattern[str]:
+def _portable_pattern(session: str = SESSION_LAUNCHER) -> re.Pattern[str]:
     """The portable script with any launcher location (Gemini CLI expands the
-    ``${XDG_DATA_HOME:-...}`` in it when it loads its settings) and any host."""
-    prefix, rest = _portable_script("--platform \0").split('"; ', 1)
+    ``${XDG_DATA_HOME:-...}`` in it when it loads its settings) and any host; ``session``
+    empty: the form written before the session's launcher was read."""
+    prefix, rest = _portable_script("--platform \0", session).split('"; ', 1)
     head = re.escape(prefix.split('"', 1)[0] + '"') + '[^"]*"; '
     hosts = "|".join(HOST_NAMES)
     body = re.escape(rest).replace("\x00", f"({hosts})", 1).replace("\x00", "\\1")
     return re.compile(head + body)
 
 
-_PORTABLE: Final = _portable_pattern()
+_PORTABLE: Final = (_portable_pattern(), _portable_pattern(""))
 
 
 def portable_host(command: object) -> str | None:
@@ -70,9 +93,10 @@ def portable_host(command: object) -> str | None:
     "$@">' hookwise --platform HOST`` that earlier versions registered."""
     if not isinstance(command, str):
         return None
-    found = _PORTABLE.fullmatch(command)
-    if found is not None:
-        return found.group(1)
+    for pattern in _PORTABLE:
+        found = pattern.fullmatch(command)
+        if found is not None:
+            return found.group(1)
     try:
         argv = shlex.split(command)
     except ValueError:

@@ -13,9 +13,20 @@ import posix
 ST_RDONLY = 1  # os.ST_RDONLY, without importing os
 SESSION_VARIABLE = "HOOKWISE_RUN"
 AUDIT_VARIABLE = "HOOKWISE_RUN_AUDIT"
+START_VARIABLE = "HOOKWISE_RUN_START"  # the session's start directory (from its record only)
 SESSION_PREFIX = "hookwise-run-"
 SOCKET_SUFFIX = ".sock"
 REQUIRE_ID = "hookwise:unconfined"
+# The file in the user's sessions directory each session binds its record over (outside it
+# is empty): found by uid alone, never through a variable the agent's host passes on.
+RECORD_NAME = "session"
+# ... and the one its registered command reads for the launcher (config/hookwise_command.py)
+LAUNCHER_NAME = "launcher"
+MAX_RECORD = 1 << 16
+# What decides which files the hook reads (policy, trust, launcher, caches, the audit log):
+# inside a session, the values the session started with and guarded, never the hook's own.
+PINNED = ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+PINNED_PREFIX = "HOOKWISE_"
 
 
 def _read_only(path: str) -> "bool | None":
@@ -60,6 +71,88 @@ def on_read_only_mount(path: str) -> bool:
     if state is None:
         state = _read_only(path.rpartition("/")[0] or "/")
     return bool(state)
+
+
+def sessions_dirs(uid: int) -> "tuple[str, str]":
+    """Where this user's sessions directory can be (run/supervisor.py's ``runtime_base``):
+    ``/run/user/<uid>`` when usable, else ``/tmp``."""
+    name = f"{SESSION_PREFIX}{uid}"
+    return f"/run/user/{uid}/{name}", f"/tmp/{name}"
+
+
+def is_pinned(name: str) -> bool:
+    return name in PINNED or name.startswith(PINNED_PREFIX)
+
+
+def session_record() -> "dict[str, str] | None":
+    """Inside a session, the variables it pinned (its start directory, id and socket
+    included); None outside. Read from the record ``hookwise run`` binds over the empty
+    ``session`` file of the read-only sessions directory in the session's own mount
+    namespace: the agent can neither write it nor make another hook read another one, and
+    no variable is consulted (an agent that changes or unsets ``$HOOKWISE_RUN`` for a hook
+    changes nothing)."""
+    for directory in sessions_dirs(posix.getuid()):
+        try:
+            fd = posix.open(
+                f"{directory}/{RECORD_NAME}",
+                posix.O_RDONLY | posix.O_NONBLOCK | posix.O_CLOEXEC | posix.O_NOFOLLOW,
+            )
+        except OSError:
+            continue
+        try:
+            data = posix.read(fd, MAX_RECORD)
+        except OSError:
+            data = b""
+        finally:
+            posix.close(fd)
+        # (empty: outside, or a session of another base; written but on a writable mount:
+        # not a session's record, whoever wrote it)
+        if not data or not _read_only(directory):
+            continue
+        return parse_record(data, f"{directory}/{RECORD_NAME}")
+    return None
+
+
+def parse_record(data: bytes, where: str) -> "dict[str, str]":
+    """A session's record: ``NAME=VALUE`` entries ended by NUL (as ``/proc/<pid>/environ``;
+    neither part of a variable can hold a NUL), pinned names only, naming the session;
+    anything else raises OSError (the supervisor's own file on a read-only mount: fail
+    closed)."""
+    record: dict[str, str] = {}
+    entries = data.split(b"\0")
+    if entries[-1] == b"":
+        entries.pop()
+    for entry in entries:
+        name, equals, value = entry.decode("utf-8", "surrogateescape").partition("=")
+        if not equals or not is_pinned(name) or name in record:
+            record = {}
+            break
+        record[name] = value
+    if not record.get(SESSION_VARIABLE):
+        raise OSError(
+            f"{where}: expected this session's record, NAME=VALUE entries ended by NUL naming "
+            f"${SESSION_VARIABLE} and only the variables a session pins"
+        )
+    return record
+
+
+def format_record(pinned: "dict[str, str]") -> bytes:
+    """What :func:`parse_record` reads (run/supervisor.py writes it)."""
+    return b"".join(
+        f"{name}={value}".encode("utf-8", "surrogateescape") + b"\0"
+        for name, value in pinned.items()
+    )
+
+
+def pinned_env(env: "dict[str, str]") -> "dict[str, str]":
+    """``env`` with the pinned variables as the session started (absent ones removed);
+    ``env`` itself outside a session. Raises OSError when the record cannot be read."""
+    record = session_record()
+    if record is None:
+        return env
+    out = {name: value for name, value in env.items() if not is_pinned(name)}
+    out.update(record)
+    return out
 
 
 def confined(env: "dict[str, str]") -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 import time
 
-from hookwise.policy import audit, fastjson
+from hookwise.policy import audit, confinement, fastjson
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.adapters.base import exit_blocking
 from hookwise.policy.cache import cache_dir, load_policy
@@ -147,8 +147,6 @@ def retry_state_dir(env: dict[str, str]) -> str:
     Retry counters bound a stop-retry loop; they are not a guard. The agent can always feed
     the hook a Stop payload of its own, so a counter it moves ends a loop early at most; it
     never lets a tool call through (docs/confinement.md)."""
-    from hookwise.policy import confinement
-
     if not confinement.confined(env):
         return os.path.join(cache_dir(env), "state")
     base = env.get("TMPDIR") or "/tmp"
@@ -330,6 +328,11 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"hookwise hook: {exc}\n{USAGE}")
         return 2
     env = os.environ_copy()
+    pin_error: str | None = None
+    try:  # inside `hookwise run`: where the session started and what it guarded, not $VARS
+        env = confinement.pinned_env(env)
+    except OSError as exc:
+        pin_error = str(exc)
     sink = audit.hook_started(env)  # inside `hookwise run`: the supervisor waits for an answer
     if options.policy:
         env["HOOKWISE_POLICY"] = os.path.abspath(options.policy)
@@ -359,6 +362,8 @@ def main(argv: list[str]) -> int:
             payload["cwd"] = os.getcwd()
         cwd = payload.get("cwd") if isinstance(payload, dict) else None
         try:
+            if pin_error is not None:
+                raise OSError(pin_error)
             loaded = load_policy(cwd if isinstance(cwd, str) and cwd else os.getcwd(), env)
             policy = loaded.policy
             files = policy.get("files", [])

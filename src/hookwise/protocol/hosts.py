@@ -81,6 +81,11 @@ HOST_NAMES: Final[tuple[Host, ...]] = (
 # loadEnvironment, 0.61.0): from its cwd up, ``.gemini/.env`` then ``.env`` in each
 # directory, then ``~/.gemini/.env``, ``~/.env``; only in a trusted workspace; the first file
 # found, setting only variables that are unset.
+#
+# ``extension_env_files``: globs (relative to the home, as ``user_files``) of an extension's
+# settings file, merged last into the environment of that extension's hooks and MCP
+# servers. Gemini CLI: ``~/.gemini/extensions/<name>/.env`` (EXTENSION_SETTINGS_FILENAME,
+# config/extensions/variables.ts; merged into each command hook's env, extension-manager.ts).
 
 
 class HostInfo:
@@ -91,6 +96,7 @@ class HostInfo:
         "config_dir",
         "detect",
         "env_files",
+        "extension_env_files",
         "failure",
         "handler",
         "hook_globs",
@@ -142,6 +148,7 @@ class HostInfo:
         project_trust: tuple[tuple[str, str], ...] | None = None,
         install_steps: tuple[str, ...] = ("trust_note", "failure_note"),
         env_files: tuple[tuple[str, ...], tuple[str, ...], bool] = ((), (), False),
+        extension_env_files: tuple[str, ...] = (),
         verified: str = "observed",
         settings_files: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
@@ -207,6 +214,7 @@ class HostInfo:
         # servers): "project" relative to the project, "user" relative to config_dir.
         # ``hookwise run`` guards them like hook files; scan reads them.
         self.settings_files = settings_files or {}
+        self.extension_env_files = extension_env_files  # (above; globs relative to HOME)
         # "observed": its table was checked on the real CLI offline; "reference": built from
         # its published reference only (no CLI runs here), which docs and doctor say
         self.verified = verified
@@ -252,6 +260,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         trust="project and user settings hooks run only in a trusted folder; headless mode "
         "exits 55 in an untrusted one",
         env_files=((".gemini/.env", ".env"), (".gemini/.env", ".env"), False),
+        extension_env_files=(".gemini/extensions/*/.env",),
     ),
     "claude": HostInfo(
         "claude",
@@ -321,6 +330,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_steps=("hook_trust",),
         trust="hooks run only once their hash is trusted, and project .codex/ loads only in a "
         "trusted project",
+        env_files=((".codex/.env",), (), True),
     ),
     "copilot": HostInfo(
         "copilot",
@@ -398,7 +408,6 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         supports=frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate")),
         trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
         "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
-        env_files=((".codex/.env",), (), True),
     ),
     "opencode": HostInfo(
         "opencode",

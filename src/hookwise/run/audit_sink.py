@@ -52,6 +52,8 @@ SESSION_CAP = 64 * 1024 * 1024  # bytes one session may append
 HOOK_RESERVE = 16 * 1024 * 1024  # more, for the hooks' own records once the cap is reached
 _CREDENTIALS = _socket.CMSG_SPACE(12)  # struct ucred: pid, uid, gid
 FOLLOW_EVERY = 0.5  # seconds between looks for a rotation made outside
+MAX_LOOP_FAILURES = 20  # the loop failing this many times in a row ends the session
+LOOP_PAUSE = 0.05  # seconds after a failed round (a persistent error is not a busy loop)
 
 
 class SinkError(OSError):
@@ -143,6 +145,7 @@ class AuditSink:
         reserve: int = HOOK_RESERVE,
         on_lost: Callable[[Lost], None] | None = None,
         limits: Callable[[], tuple[int, int]] | None = None,
+        on_dead: Callable[[], None] | None = None,
     ) -> None:
         self.socket_path = socket_path
         self.log_path = log_path
@@ -157,6 +160,8 @@ class AuditSink:
         self.accepted = 0
         self.refused = 0
         self.broken = 0  # datagrams whose handling raised (refused too)
+        self.loop_errors = 0  # rounds of the loop that raised outside a datagram
+        self.on_dead = on_dead  # the loop cannot go on: end the session
         self.capped = 0  # records refused past the cap
         self.capped_bytes = 0
         self.written = 0  # bytes appended from inside
@@ -349,17 +354,56 @@ class AuditSink:
         self._poller = poller
         poller.register(self.sock.fileno(), select.POLLIN)
         poller.register(self._wake_read, select.POLLIN)
+        failures = 0
         while True:
-            ready = {fd for fd, _event in poller.poll(self.watch.poll_timeout())}
-            self._receive_all()
-            for fd in ready - {self.sock.fileno(), self._wake_read}:
-                self._unwatch_fd(self.watch.ended(fd))
-            for fd in self.watch.check():
-                self._unwatch_fd(fd)
+            ready: set[int] = set()
+            try:
+                ready = {fd for fd, _event in poller.poll(self.watch.poll_timeout())}
+                self._receive_all()
+                for fd in ready - {self.sock.fileno(), self._wake_read}:
+                    self._unwatch_fd(self.watch.ended(fd))
+                for fd in self.watch.check():
+                    self._unwatch_fd(fd)
+                failures = 0
+            except Exception as exc:  # the watch, the poll: never the session's sink silently
+                failures += 1
+                self._loop_broke(exc)
+                if failures >= MAX_LOOP_FAILURES:
+                    self._die(exc)
+                    return
+                time.sleep(LOOP_PAUSE)
             if self._wake_read in ready:
-                self.watch.finish()
-                self._summary()
+                try:
+                    self.watch.finish()
+                finally:
+                    self._summary()
                 return
+
+    def _loop_broke(self, exc: BaseException) -> None:
+        """An error of the loop around the datagrams (the hook watch, the poll): recorded
+        once, then only counted; the loop goes on."""
+        self.loop_errors += 1
+        if self.loop_errors == 1:
+            self._append(
+                supervisor_record(
+                    self.session,
+                    "audit_sink_error",
+                    f"the audit sink's loop raised {type(exc).__name__}: {str(exc)[:200]}; "
+                    "it goes on",
+                )
+            )
+
+    def _die(self, exc: BaseException) -> None:
+        """The loop failed :data:`MAX_LOOP_FAILURES` times in a row: no record and no lost
+        hook would be seen any more, so the session ends (``on_dead``), visibly."""
+        self.failed = (
+            f"the audit sink failed {MAX_LOOP_FAILURES} times in a row ({type(exc).__name__}: "
+            f"{str(exc)[:200]}): records and lost hooks could no longer be seen, so the "
+            "session was ended"
+        )
+        self._append(supervisor_record(self.session, "audit_sink_dead", self.failed))
+        if self.on_dead is not None:
+            self.on_dead()
 
     def _summary(self) -> None:
         if self.capped:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
+from hookwise.config.env_files import project_env_file, user_path
 from hookwise.policy.audit import audit_path, default_path
 from hookwise.policy.cache import cache_dir
 from hookwise.policy.trust.scopes import (
@@ -29,7 +30,7 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
-from hookwise.protocol.hosts import HOSTS, HostInfo, row_config_path, row_user_path
+from hookwise.protocol.hosts import HOSTS, HostInfo, row_config_path
 
 STATE = "state"  # hookwise's own files: policy, trust, data, caches; a hard link is replaced
 HOST = "host"  # a host's settings or trust: a hard link is replaced
@@ -335,15 +336,10 @@ def _neutral(name: str) -> bytes:
     return NEUTRAL_TOML if name.endswith(".toml") else NEUTRAL_JSON
 
 
-def _user_path(host: HostInfo, file: str, env: dict[str, str]) -> str:
-    """A host's user-scope file where ``env`` moves its directory (the row's ``config_dir``)."""
-    return os.path.abspath(row_user_path(host, file, env))
-
-
 def _host_dirs(env: dict[str, str]) -> dict[str, str]:
     """Each host's directory in the home: where its first user file is."""
     return {
-        name: os.path.dirname(_user_path(host, host.user_files[0], env))
+        name: os.path.dirname(user_path(host, host.user_files[0], env))
         for name, host in HOSTS.items()
         if host.user_files
     }
@@ -357,7 +353,7 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
     for host in HOSTS.values():
         stores: list[str] = []
         for file in host.user_files:
-            path = _user_path(host, file, env)
+            path = user_path(host, file, env)
             if host.hooks_layout == "plugin":  # a plugins directory: every file in it runs
                 out.append(Guarded(path, HOST, f"{host.title} user plugins", directory=True))
                 continue
@@ -412,20 +408,6 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
     return out
 
 
-def project_env_file(names: tuple[str, ...], cwd: str) -> str | None:
-    """The project env file a host loads (the first of ``names`` found from ``cwd`` up)."""
-    current = os.path.abspath(cwd)
-    while True:
-        for name in names:
-            path = os.path.join(current, name)
-            if os.path.isfile(path):
-                return path
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
-
-
 def _env_files(cwd: str, env: dict[str, str]) -> list[Guarded]:
     """The dotenv files the hosts load at start and export to their hooks (``env_files`` of
     their rows): the user's read-only, made empty when missing (a ``BASH_ENV`` written there
@@ -435,7 +417,7 @@ def _env_files(cwd: str, env: dict[str, str]) -> list[Guarded]:
     for host in HOSTS.values():
         user, project, _overrides = host.env_files
         why = f"{host.title} environment file (exported to every hook)"
-        out += [Guarded(_user_path(host, f, env), HOST, why, placeholder=b"") for f in user]
+        out += [Guarded(user_path(host, f, env), HOST, why, placeholder=b"") for f in user]
         found = project_env_file(project, cwd) if project else None
         if found:
             out.append(Guarded(found, HOST, f"{why}, as found from the start directory"))

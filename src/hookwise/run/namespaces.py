@@ -81,6 +81,7 @@ class Launch:
         "pins",
         "read_only_proc",
         "readonly",
+        "records",
     )
 
     def __init__(
@@ -93,6 +94,7 @@ class Launch:
         empty_dir: str,
         empty_file: str,
         read_only_proc: bool = False,
+        records: list[tuple[str, str]] | None = None,
     ) -> None:
         self.pins: list[tuple[str, bool]] = list(plan.pins) if plan else []
         self.readonly: list[str] = [path for path, _entry in plan.readonly] if plan else []
@@ -107,6 +109,10 @@ class Launch:
         self.cwd = cwd
         self.empty_dir = empty_dir
         self.empty_file = empty_file
+        self.records = records or []
+        """(a file of the session's, the empty file of the sessions directory it is bound
+        over): what the hook and its command read, by uid alone, to know the session (its
+        record: policy/confinement.py; its launcher: config/hookwise_command.py)."""
 
     def to_bytes(self) -> bytes:
         return marshal.dumps(tuple(getattr(self, name) for name in self.__slots__))
@@ -214,6 +220,12 @@ def _mount_plan(launch: Launch) -> None:
         except OSError as exc:
             raise OSError(exc.errno, f"hiding {path} ({why}): {exc.strerror}") from None
         _readonly(path, False)
+    for source, target in launch.records:
+        try:
+            libc.mount(source, target, None, libc.MS_BIND)
+        except OSError as exc:
+            raise OSError(exc.errno, f"binding the session's {target}: {exc.strerror}") from None
+        _readonly(target, False)
 
 
 def _last_cap() -> int:

@@ -29,7 +29,19 @@ def prepare(path: str) -> str | None:
 def record(path: str, session: str, key: str) -> str | None:
     """Append ``{"session": ..., key: now}``; an error message when it could not be."""
     # (by hand: json costs the start its import; the id is hex, the key a word)
-    line = f'{{"session": "{session}", "{key}": {time.time()!r}}}\n'
+    return _append(path, f'{{"session": "{session}", "{key}": {time.time()!r}}}\n')
+
+
+def record_policies(path: str, session: str, files: list[str]) -> str | None:
+    """Append ``{"session": ..., "policies_written": [...]}`` (run/policy_changes.py):
+    read by the user, ignored by the trust check, which knows the session's span."""
+    from hookwise.policy import fastjson
+
+    line = fastjson.dumps({"session": session, "policies_written": files})
+    return _append(path, line + "\n")
+
+
+def _append(path: str, line: str) -> str | None:
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC

@@ -17,13 +17,19 @@ import _thread
 import os
 import stat
 import sys
+import time
 
 from hookwise.policy.confinement import (
     AUDIT_VARIABLE,
+    LAUNCHER_NAME,
+    RECORD_NAME,
     SESSION_PREFIX,
     SESSION_VARIABLE,
     SOCKET_SUFFIX,
+    START_VARIABLE,
     confinement_status,
+    format_record,
+    is_pinned,
 )
 from hookwise.run import placeholders, session_log
 from hookwise.run.agent_code import agent_code
@@ -84,6 +90,44 @@ def user_dir(base: str) -> str:
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
         raise RunError(f"{path} is not a private directory of this user; remove it")
     return path
+
+
+SESSION_FILES = (RECORD_NAME, LAUNCHER_NAME)
+
+
+def write_records(
+    directory: str, session: str, env: dict[str, str], cwd: str
+) -> list[tuple[str, str]]:
+    """(a file of this session's, the empty file of the sessions directory it is bound over
+    inside, in this session's mount namespace only) for: its record, the variables the hook
+    pins (``confinement.pinned_env``) as the session starts with them and its start
+    directory; its launcher, the one line the registered command reads in place of
+    ``$XDG_DATA_HOME`` (``config/hookwise_command.SESSION_LAUNCHER``)."""
+    from hookwise.policy.trust.scopes import launcher_path
+
+    for name in SESSION_FILES:
+        target = os.path.join(directory, name)
+        if not os.path.lexists(target):
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o400))
+        info = os.lstat(target)
+        if not stat.S_ISREG(info.st_mode) or info.st_size:
+            raise RunError(f"{target} is not an empty file; remove it")
+    pinned = {name: value for name, value in env.items() if is_pinned(name)}
+    pinned[START_VARIABLE] = cwd
+    contents = (
+        format_record(pinned),
+        (launcher_path(env) + "\n").encode("utf-8", "surrogateescape"),
+    )
+    out: list[tuple[str, str]] = []
+    for name, text in zip(SESSION_FILES, contents, strict=True):
+        source = os.path.join(directory, f"{session}.{name}")
+        fd = os.open(source, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o400)
+        try:
+            os.write(fd, text)
+        finally:
+            os.close(fd)
+        out.append((source, os.path.join(directory, name)))
+    return out
 
 
 def _empty_sources(directory: str) -> tuple[str, str]:
@@ -343,7 +387,7 @@ def _run(
         raise RunError(f"cannot use {directory}: {exc.strerror}") from None
     sink: AuditSink | None = None
     made: list[placeholders.Made] = []
-    from hookwise.run.env_files import hook_variables
+    from hookwise.config.env_files import hook_variables
 
     planted = hook_variables(cwd, env)
     if planted:  # (exported to every hook by the host: refused, not warned)
@@ -364,6 +408,7 @@ def _run(
                 session=session,
                 on_lost=stopper,
                 limits=lambda: audit_limits(env, cwd),
+                on_dead=stopper.end,
             )
         except SinkError as exc:
             raise RunError(str(exc.strerror)) from None
@@ -381,16 +426,23 @@ def _run(
         except OSError as exc:
             raise RunError(str(exc.strerror or exc)) from None
         _check_std_fds(plan)
+        agent_env = {**env, SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path}
+        try:
+            records = write_records(directory, session, agent_env, cwd)
+        except OSError as exc:
+            raise RunError(f"cannot write the session's record: {exc}") from None
         launch = Launch(
             plan,
             argv=argv,
-            env={**env, SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path},
+            env=agent_env,
             cwd=cwd,
             empty_dir=empty_dir,
             empty_file=empty_file,
             read_only_proc=read_only_proc,
+            records=records,
         )
         identities = _identities(plan)
+        begun = time.time()
         problem = session_log.record(sessions, session, "start")
         if problem is not None:  # the trust check would not know: nothing is started
             raise RunError(problem)
@@ -403,6 +455,7 @@ def _run(
             problem = session_log.record(sessions, session, "end")
             if problem is not None:
                 say(problem)
+            _report_policies(cwd, begun, sessions, session, say)
         for path in _replaced(identities):
             say(
                 f"{path} was replaced from outside during the session; its read-only bind "
@@ -413,8 +466,37 @@ def _run(
         builder.abandon()  # (before the placeholders go: nothing binds them any more)
         if sink is not None:
             sink.close()
+        for name in SESSION_FILES:  # (written once the plan was made)
+            written = os.path.join(directory, f"{session}.{name}")
+            if os.path.lexists(written):
+                os.unlink(written)
         for path in journal.finish(made):
             say(f"kept {path}: it changed during the session (made as a placeholder)")
+
+
+def _report_policies(
+    cwd: str, begun: float, sessions: str, session: str, say: Callable[[str], None]
+) -> None:
+    """Policy files below the start written during the session: on stderr and in the
+    sessions log (untrusted anyway; the user should know something inside wrote them)."""
+    from hookwise.run.policy_changes import changed_policies
+
+    written, stopped = changed_policies(cwd, begun)
+    if stopped:
+        say(
+            f"stopped looking for policy files written during the session below {cwd}: "
+            "too many directories"
+        )
+    if not written:
+        return
+    say(
+        f"{len(written)} policy file(s) below {cwd} were created or changed during the "
+        "session (not trusted: read them, then `hookwise policy trust FILE` if they are "
+        "yours): " + ", ".join(written)
+    )
+    problem = session_log.record_policies(sessions, session, written)
+    if problem is not None:
+        say(problem)
 
 
 def _open_gate(fd: int, go: bool) -> None:
@@ -452,7 +534,12 @@ class _Stopper:
         self.stopped = False
 
     def __call__(self, _lost: object) -> None:
-        if self.mode != "stop" or self.stopped or self.init_fd < 0:
+        if self.mode == "stop":
+            self.end()
+
+    def end(self) -> None:
+        """End the session (a lost hook with ``stop``; the audit sink unable to go on)."""
+        if self.stopped or self.init_fd < 0:
             return
         self.stopped = True
         try:
@@ -461,8 +548,6 @@ class _Stopper:
             return
 
         def escalate() -> None:
-            import time
-
             time.sleep(STOP_GRACE)
             try:
                 signal.pidfd_send_signal(self.builder_fd, signal.SIGKILL)
@@ -498,7 +583,7 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
             + "; ".join(item.describe() for item in lost[:10])
             + (f"; and {len(lost) - 10} more" if len(lost) > 10 else "")
         )
-        if stopper.stopped:
+        if stopper.stopped and stopper.mode == "stop":
             say("ended the session at the first one (--on-hook-lost=stop)")
     held = sink.watch.intruders
     if held:
@@ -557,6 +642,9 @@ def _start(
     def serve() -> None:
         try:
             sink.serve()
+        except BaseException as exc:  # (serve catches its loop's errors; this is the rest)
+            sink.failed = f"the audit sink stopped ({type(exc).__name__}: {exc}): session ended"
+            stopper.end()
         finally:
             done.release()
 

@@ -300,3 +300,37 @@ def test_an_install_shorter_than_the_relay_wait_fails(setup: Setup) -> None:
     assert "timeout 10 s" in failed and "approval relay may need 115 s" in failed
     setup.install("claude")  # install again: 10 + 100 + 5
     assert "timeout" not in details(setup.doctor("claude", self_test=False))
+
+
+def _env_checks(setup: Setup) -> list[tuple[str, str]]:
+    report = setup.report("claude", self_test=False)
+    return [(c.status, c.detail) for c in report.policy.checks if c.name == "env files"]
+
+
+def test_env_files_that_change_what_hooks_run_are_named_with_their_variables(
+    setup: Setup,
+) -> None:
+    """Codex's ~/.codex/.env (overrides), Gemini CLI's project .env (unset variables only,
+    so PATH does not count there) and a Gemini extension's settings .env (merged last into
+    its hooks' env): each file named with the variables that change what a hook runs."""
+    assert _env_checks(setup) == []
+    codex = setup.home / ".codex/.env"
+    codex.parent.mkdir(parents=True)
+    codex.write_text("OPENAI_API_KEY=x\nBASH_ENV=/tmp/evil.sh\nexport PATH=/tmp/bin\n")
+    project_env = setup.project / ".env"
+    project_env.write_text("PATH=/tmp/bin\nLD_PRELOAD=/tmp/x.so\nDEBUG=1\n")
+    extension = setup.home / ".gemini/extensions/helper/.env"
+    extension.parent.mkdir(parents=True)
+    extension.write_text("API_TOKEN=t\nXDG_DATA_HOME=/tmp/planted\nHOME=/tmp/h\n")
+    harmless = setup.home / ".gemini/extensions/quiet/.env"
+    harmless.parent.mkdir(parents=True)
+    harmless.write_text("API_TOKEN=t\n")
+    checks = _env_checks(setup)
+    assert {status for status, _ in checks} == {"warn"} and len(checks) == 3, checks
+    by_file = {detail.split(" (", 1)[0]: detail for _, detail in checks}
+    assert "sets BASH_ENV, PATH:" in by_file[str(codex)]
+    assert "loaded by Codex" in by_file[str(codex)]
+    assert "sets LD_PRELOAD:" in by_file[str(project_env)]  # PATH is set already
+    assert "sets XDG_DATA_HOME, HOME:" in by_file[str(extension)]
+    assert "extension's settings" in by_file[str(extension)]
+    assert str(harmless) not in by_file

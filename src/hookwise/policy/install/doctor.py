@@ -931,6 +931,24 @@ def confinement_check(env: dict[str, str], settings: Mapping[str, Any]) -> Check
     )
 
 
+def env_file_checks(project: Path, env: dict[str, str]) -> list[Check]:
+    """A warning per env file a host loads (or a Gemini extension's settings) that sets a
+    variable changing what its hooks run, naming the file and the variables."""
+    from hookwise.config.env_files import planted
+
+    return [
+        Check(
+            "warn",
+            "env files",
+            f"{path} ({where}) sets {', '.join(names)}: these change what a hook runs "
+            "(BASH_ENV and ENV run a script before every hook command, PATH and LD_* the "
+            "programs, HOME, XDG_* and HOOKWISE_* where hookwise's files are); remove them "
+            "unless you put them there (`hookwise run` refuses to start while they are set)",
+        )
+        for path, where, names in planted(str(project), env)
+    ]
+
+
 def diagnose(
     project: Path,
     env: Mapping[str, str] | None = None,
@@ -950,6 +968,7 @@ def diagnose(
         status, detail = relay.probe(relay_config, environ, str(project))
         policy.checks.append(Check(status, "approvals", detail))
     policy.checks.append(confinement_check(environ, compiled["settings"]))
+    policy.checks += env_file_checks(project, environ)
     reports = [
         check_host(host, project, environ, compiled, explicit=explicit, run_self_test=run_self_test)
         for host in hosts

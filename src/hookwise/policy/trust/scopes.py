@@ -31,6 +31,7 @@ from __future__ import annotations
 import sys
 
 from hookwise.policy import os_lite as os  # os without its import cost
+from hookwise.policy.confinement import START_VARIABLE
 
 SCOPES = ("managed", "user", "project", "local")
 MANAGED_DEFAULT = (
@@ -142,10 +143,15 @@ HOST_PROJECT_VARIABLES = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
 
 
 def policy_dirs(cwd: str, env: dict[str, str]) -> list[str]:
-    """The project directories whose policy applies to an event: those above its cwd and
-    those above the host's project root (a ``cd`` elsewhere keeps the project's rules),
-    outermost first (by depth, then name: the order the merge uses)."""
+    """The project directories whose policy applies to an event: those above its cwd, above
+    the host's project root (a ``cd`` elsewhere keeps the project's rules) and, inside
+    ``hookwise run``, above the directory the session started in (pinned from the session's
+    record by ``confinement.pinned_env``: the agent cannot move it), outermost first (by
+    depth, then name: the order the merge uses)."""
     starts = [env.get("HOOKWISE_PROJECT_DIR") or cwd or os.getcwd()]
+    session_start = env.get(START_VARIABLE)  # inside `hookwise run`: from its record only
+    if session_start and os.isabs(session_start):
+        starts.append(session_start)
     for name in HOST_PROJECT_VARIABLES:
         named = env.get(name)
         if named and os.isabs(named):

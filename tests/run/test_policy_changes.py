@@ -1,0 +1,61 @@
+"""Policy files below the start written during a session are named when it ends (stderr and
+the sessions log), those already there are not (run/policy_changes.py)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from hookwise.run.policy_changes import changed_policies
+from tests.run.conftest import World, needs_namespaces
+
+
+@needs_namespaces
+def test_policies_written_during_a_real_session_are_reported(world: World) -> None:
+    old = world.project / "old/.hookwise/policy.yaml"
+    old.parent.mkdir(parents=True)
+    old.write_text("version: 1\n")
+    script = (
+        "mkdir -p sub/.hookwise deep/er/.hookwise && "
+        "printf 'version: 1\\n' > sub/.hookwise/policy.yaml && "
+        "printf 'version: 1\\n' > deep/er/.hookwise/policy.local.yaml && "
+        "printf 'version: 1\\n' > sub/.hookwise/notes.yaml"
+    )
+    done = world.run(script)
+    assert done.returncode == 0, done.stderr
+    written = [
+        str(world.project / "deep/er/.hookwise/policy.local.yaml"),
+        str(world.project / "sub/.hookwise/policy.yaml"),
+    ]
+    assert "2 policy file(s) below" in done.stderr, done.stderr
+    for path in written:
+        assert path in done.stderr
+    assert str(old) not in done.stderr
+    assert "notes.yaml" not in done.stderr
+    log = world.home / ".local/state/hookwise-run/sessions.jsonl"
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    reported = [r for r in records if "policies_written" in r]
+    assert len(reported) == 1 and reported[0]["policies_written"] == written
+    assert reported[0]["session"] == records[0]["session"]
+
+
+@needs_namespaces
+def test_a_session_that_writes_no_policy_reports_none(world: World) -> None:
+    done = world.run("echo x > notes.txt")
+    assert done.returncode == 0, done.stderr
+    assert "policy file(s)" not in done.stderr
+    log = world.home / ".local/state/hookwise-run/sessions.jsonl"
+    assert "policies_written" not in log.read_text()
+
+
+def test_the_walk_stops_at_its_limit_and_says_so(tmp_path: Path) -> None:
+    since = time.time() - 1
+    for name in ("a", "b", "c"):
+        (tmp_path / name / ".hookwise").mkdir(parents=True)
+        (tmp_path / name / ".hookwise/policy.yaml").write_text("version: 1\n")
+    found, stopped = changed_policies(str(tmp_path), since)
+    assert len(found) == 3 and not stopped
+    found, stopped = changed_policies(str(tmp_path), since, limit=2)
+    assert stopped and len(found) < 3
+    assert changed_policies(str(tmp_path), time.time() + 60) == ([], False)
