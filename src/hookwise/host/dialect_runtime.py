@@ -7,9 +7,10 @@ one code for all of them.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from hookwise.config.dialect_hooks import DialectHooks
@@ -129,13 +130,15 @@ class DialectRuntime:
         spec = self.spec.event(event)
         entries = registry.for_event(event)
         subject = payload.get(spec.matcher_field) if spec.matcher_field else None
+        if spec.matcher_basename and isinstance(subject, str):
+            subject = os.path.basename(subject)
         chosen: list[HookEntry] = []
         seen: set[tuple[str, str]] = set()
         for entry in entries:
             if spec.matcher_field is not None and not self.matches(entry.matcher, subject):
                 continue
             key = (
-                js_string(entry.config.get("command")),
+                _identity(entry.config),
                 entry.origin
                 if entry.source is Source.EXTENSIONS
                 else ("" if self.spec.merges_identical_handlers else _file_of(entry.origin)),
@@ -148,7 +151,13 @@ class DialectRuntime:
 
     def effect(self, event: str, runs: Sequence[HookRun]) -> DialectEffect:
         spec = self.spec.event(event)
-        readings = [r.reading if isinstance(r.reading, Reading) else _failed_run(r) for r in runs]
+        readings = [
+            replace(
+                r.reading if isinstance(r.reading, Reading) else _failed_run(r),
+                handler=js_string(r.entry.config.get("type", "command")),
+            )
+            for r in runs
+        ]
         return self.decide(spec, readings)
 
     def conclude(
@@ -211,6 +220,16 @@ class DialectRuntime:
             return env
 
         return RunHooks(reader, timeout, environment)
+
+
+def _identity(config: Mapping[str, JSON]) -> str:
+    """What makes two handlers the same one: a command's text; for the other types
+    (http, mcp_tool, prompt, agent) everything but the timeout and status line."""
+    kind = config.get("type", "command")
+    if kind in ("command", "runtime"):
+        return js_string(config.get("command"))
+    same = {k: v for k, v in config.items() if k not in ("timeout", "statusMessage")}
+    return json.dumps(same, sort_keys=True, default=str)
 
 
 def _file_of(origin: str) -> str:

@@ -253,8 +253,24 @@ def test_plugin_copy_of_a_handler_stays_separate(claude: Claude) -> None:
     assert loaded.deduplicated == []
 
 
-def test_dedup_key_is_none_for_non_commands() -> None:
-    assert dedup_key({"type": "prompt", "prompt": "x"}) is None
+def test_dedup_key_follows_each_handler_type() -> None:
+    """The CLI's own comparison: http by url, mcp_tool by server, tool, input and
+    onFailure, prompt by prompt and model, agent by prompt; ``if`` for all of them."""
+    assert dedup_key({"type": "http", "url": "http://a", "timeout": 3}) == dedup_key(
+        {"type": "http", "url": "http://a"}
+    )
+    assert dedup_key({"type": "http", "url": "http://a"}) != dedup_key(
+        {"type": "http", "url": "http://b"}
+    )
+    mcp = {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"a": 1}}
+    assert dedup_key(mcp) != dedup_key({**mcp, "input": {"a": 2}})
+    assert dedup_key({"type": "prompt", "prompt": "x"}) != dedup_key(
+        {"type": "prompt", "prompt": "x", "model": "m"}
+    )
+    assert dedup_key({"type": "agent", "prompt": "x", "if": "Bash(a)"}) != dedup_key(
+        {"type": "agent", "prompt": "x"}
+    )
+    assert dedup_key({"type": "nothing"}) is None
     assert dedup_key({"type": "command", "command": "a"}) != dedup_key(
         {"type": "command", "command": "a", "args": ["b"]}
     )
@@ -423,10 +439,16 @@ def test_malformed_file_is_a_located_warning_and_the_rest_loads(claude: Claude) 
         ({"hooks": {"Stop": [{"hooks": [command_hook("x", args="a")]}]}}, "'args' must be"),
         ({"hooks": {"Stop": [{"hooks": [command_hook("x", shell="zsh")]}]}}, "'shell' must be"),
         ({"hooks": {"Stop": [{"hooks": [command_hook("x", **{"async": 1})]}]}}, "'async' must"),
-        ({"hooks": {"Stop": [{"hooks": [{"type": "agent", "prompt": "p"}]}]}}, "this agent hook"),
+        (
+            {"hooks": {"SessionStart": [{"hooks": [{"type": "agent", "prompt": "p"}]}]}},
+            "does not run agent hooks on SessionStart",
+        ),
+        ({"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "ftp://x"}]}]}}, "needs a 'url'"),
+        ({"hooks": {"Stop": [{"hooks": [{"type": "mcp_tool", "server": "s"}]}]}}, "'tool'"),
+        ({"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": " "}]}]}}, "'prompt'"),
         ({"hooks": {"Stop": [{"hooks": [command_hook("x", **{"if": "Bash(x)"})]}]}}, "never runs"),
         ({"hooks": {"Bogus": []}}, 'unknown Claude Code hook event "Bogus"'),
-        ({"hooks": {"FileChanged": []}}, "does not run Claude Code FileChanged hooks"),
+        ({"hooks": {"PreModelSwitch": []}}, "does not run Claude Code PreModelSwitch hooks"),
         ({"hooks": {"PreToolUse": [{"matcher": 3, "hooks": []}]}}, "/matcher: must be a string"),
     ],
 )

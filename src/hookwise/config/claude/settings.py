@@ -64,7 +64,7 @@ from hookwise.config.jsonc import parse_json_text
 from hookwise.config.model import Source
 from hookwise.config.registry import HooksObject
 from hookwise.config.timeouts import seconds_value
-from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS
+from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS, UNDOCUMENTED_EVENTS
 from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex
 from hookwise.protocol.jsvalue import JSON
 
@@ -87,29 +87,9 @@ CLAUDE_DIR: Final = ".claude"
 
 HANDLER_TYPES: Final = ("command", "http", "mcp_tool", "prompt", "agent")
 
-# Documented Claude Code events that hookwise's table does not carry (yet).
-UNSUPPORTED_EVENTS: Final = frozenset(
-    {
-        "Setup",
-        "InstructionsLoaded",
-        "UserPromptExpansion",
-        "MessageDisplay",
-        "PermissionDenied",
-        "PostToolBatch",
-        "TaskCreated",
-        "TaskCompleted",
-        "StopFailure",
-        "TeammateIdle",
-        "ConfigChange",
-        "CwdChanged",
-        "DirectoryAdded",
-        "FileChanged",
-        "WorktreeCreate",
-        "WorktreeRemove",
-        "Elicitation",
-        "ElicitationResult",
-    }
-)
+# Events of the real CLI that hookwise's table does not carry (its hooks reference does not
+# document them: protocol/claude.py).
+UNSUPPORTED_EVENTS: Final = frozenset(UNDOCUMENTED_EVENTS)
 
 # Events on which a handler's ``if`` is evaluated; elsewhere a hook with ``if`` never runs.
 _IF_EVENTS: Final = frozenset(
@@ -279,6 +259,44 @@ def parse_claude_settings_text(text: str, origin: str) -> tuple[dict[str, JSON] 
     return value, []
 
 
+def _strings(value: JSON) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _handler_problems(kind: str, handler: Mapping[str, JSON]) -> list[str]:
+    """What the handler's own fields lack (hooks reference, "Hook handler fields")."""
+    problems: list[str] = []
+    if kind == "command":
+        command = handler.get("command")
+        if not isinstance(command, str) or not command.strip():
+            problems.append("a command hook needs a non-empty string 'command'")
+    elif kind == "http":
+        url = handler.get("url")
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            problems.append("an http hook needs a 'url' starting with http:// or https://")
+        headers = handler.get("headers")
+        if "headers" in handler and not (
+            isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())
+        ):
+            problems.append("'headers' must be an object of strings")
+        if "allowedEnvVars" in handler and not _strings(handler["allowedEnvVars"]):
+            problems.append("'allowedEnvVars' must be an array of strings")
+    elif kind == "mcp_tool":
+        for key in ("server", "tool"):
+            value = handler.get(key)
+            if not isinstance(value, str) or not value:
+                problems.append(f"an mcp_tool hook needs a non-empty string '{key}'")
+        if "input" in handler and not isinstance(handler["input"], dict):
+            problems.append("'input' must be an object")
+    else:  # prompt, agent
+        prompt = handler.get("prompt")
+        if not isinstance(prompt, str) or not prompt.strip():
+            problems.append(f"a {kind} hook needs a non-empty string 'prompt'")
+        if "model" in handler and not isinstance(handler["model"], str):
+            problems.append("'model' must be a string")
+    return problems
+
+
 def _check_handler(
     event: str, handler: dict[str, JSON], path: str, warnings: list[str]
 ) -> dict[str, JSON] | None:
@@ -289,13 +307,14 @@ def _check_handler(
             f"{json.dumps(kind) if kind is not None else 'nothing'}); skipped"
         )
         return None
-    if kind != "command":
-        warnings.append(f"{path}: hookwise runs command hooks only; this {kind} hook is skipped")
+    allowed = CLAUDE.events[event].handler_types
+    if kind not in allowed:
+        warnings.append(
+            f"{path}/type: Claude Code does not run {kind} hooks on {event} (it runs "
+            f"{', '.join(allowed)} there); skipped"
+        )
         return None
-    problems: list[str] = []
-    command = handler.get("command")
-    if not isinstance(command, str) or not command.strip():
-        problems.append("a command hook needs a non-empty string 'command'")
+    problems = _handler_problems(str(kind), handler)
     if "timeout" in handler and seconds_value(handler["timeout"]) is None:
         problems.append(
             f"'timeout' must be a positive number of seconds (got {json.dumps(handler['timeout'])})"
@@ -379,11 +398,29 @@ def dedup_key(handler: Mapping[str, JSON], scope: str = "") -> str | None:
     plugin's copy stays separate, so the plugin is part of the key. None for handlers that
     are not commands.
     """
-    if handler.get("type") != "command":
-        return None
     plugin = scope if scope.startswith("plugin:") else ""
-    key: list[JSON] = [plugin, handler.get("command"), handler.get("args"), handler.get("shell")]
-    return json.dumps(key, ensure_ascii=False)
+    kind = handler.get("type")
+    if kind == "command":
+        key: list[JSON] = [
+            plugin,
+            handler.get("command"),
+            handler.get("args"),
+            handler.get("shell"),
+        ]
+    elif kind in _SAME_WHEN:  # the CLI's own comparison of two handlers (its binary)
+        key = [plugin, kind, *(handler.get(k) for k in _SAME_WHEN[str(kind)]), handler.get("if")]
+    else:
+        return None
+    return json.dumps(key, ensure_ascii=False, sort_keys=True)
+
+
+# The fields two handlers of a type share when Claude Code 2.1.330 takes them for one.
+_SAME_WHEN: Final = {
+    "http": ("url",),
+    "mcp_tool": ("server", "tool", "input", "onFailure"),
+    "prompt": ("prompt", "model"),
+    "agent": ("prompt",),
+}
 
 
 def handler_identity(event: str, matcher: JSON, handler: Mapping[str, JSON]) -> str:

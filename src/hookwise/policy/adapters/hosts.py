@@ -67,7 +67,8 @@ def _dialect(module_name: str, attribute: str) -> dict[str, Any]:
     events: dict[str, Any] = {}
     for name, event in spec.events.items():
         events[name] = {
-            "canonical": [KIND_EVENTS[event.kind.value]],
+            # Claude Code's own events no rule reaches yet have no canonical event
+            "canonical": [KIND_EVENTS[event.kind.value]] if event.kind.value in KIND_EVENTS else [],
             "decision": event.decision.value,
             "specific": list(event.specific_fields),
             "common": list(event.common_fields),
