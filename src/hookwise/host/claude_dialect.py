@@ -12,7 +12,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from hookwise.config.claude.settings import load_claude_hooks
+from hookwise.config.claude.mcp import McpServers, load_claude_mcp_servers
+from hookwise.config.claude.settings import ClaudeHooks, ClaudeScope, load_claude_hooks
 from hookwise.config.claude.trust import ClaudeTrustOptions, gate_claude_project_hooks
 from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.host.dialect_answers import (
@@ -420,6 +421,26 @@ def finish(event: DialectEvent, effect: DialectEffect, args: Mapping[str, JSON])
     return effect
 
 
+def mcp_servers(workspace: str, options: LoadOptions, hooks: DialectHooks) -> McpServers:
+    """The servers an mcp_tool hook may call: the user's, and the project's they approved."""
+    user: dict[str, JSON] = {}
+    if isinstance(hooks, ClaudeHooks):
+        for file in hooks.settings_files:
+            if file.scope is ClaudeScope.USER and file.settings:
+                user = file.settings
+    return load_claude_mcp_servers(
+        workspace, home=options.home, env=options.env, user_settings=user
+    )
+
+
 RUNTIME = DialectRuntime(
-    SPEC, read, decide, matches, "CLAUDE_PROJECT_DIR", load, check, finish=finish
+    SPEC,
+    read,
+    decide,
+    matches,
+    "CLAUDE_PROJECT_DIR",
+    load,
+    check,
+    finish=finish,
+    mcp_loader=mcp_servers,
 )

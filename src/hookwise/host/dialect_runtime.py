@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from hookwise.config.claude.mcp import McpServers
 from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import Registry
@@ -51,6 +52,8 @@ class DialectRuntime:
     # keys), and the session's field each host-named one takes its value from
     event_common: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     aliases: Mapping[str, str] = field(default_factory=dict)
+    # the MCP servers the host would have connected, for its mcp_tool hooks (None: none)
+    mcp_loader: Callable[[str, LoadOptions, DialectHooks], McpServers] | None = None
 
     @property
     def name(self) -> str:
@@ -73,6 +76,9 @@ class DialectRuntime:
         execution = ExecutionSettings(
             profile=DEFAULT_PROFILE, base_env={**options.env, **loaded.env}, default_cwd=workspace
         )
+        if self.mcp_loader is not None:
+            execution.mcp = self.mcp_loader(workspace, options, loaded)
+            loaded.warnings.extend(execution.mcp.warnings)
         return LoadedHooks(
             loaded.registry, workspace, execution, loaded.warnings, list(loaded.untrusted)
         )

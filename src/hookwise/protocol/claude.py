@@ -25,6 +25,7 @@ COMMON_INPUT: Final = (
 
 # Handler types per event ("Prompt-based hooks"): prompt and agent hooks only where a model
 # can decide; SessionStart and Setup run command and mcp_tool hooks only.
+ALL_HANDLERS: Final = ("command", "http", "mcp_tool", "prompt", "agent")
 NO_MODEL: Final = ("command", "http", "mcp_tool")
 NO_HTTP: Final = ("command", "mcp_tool")
 
@@ -50,6 +51,7 @@ _EVENTS: Final = (
         plain_stdout_is_context=True,
         specific_fields=("additionalContext",),
         default_timeout_s=30.0,
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "PreToolUse",
@@ -64,6 +66,7 @@ _EVENTS: Final = (
             "updatedInput",
             "additionalContext",
         ),
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "PermissionRequest",
@@ -74,6 +77,7 @@ _EVENTS: Final = (
         Exit2.IGNORED,  # exit 2 is no decision; a JSON answer on stdout still decides
         specific_fields=("decision",),
         stop_supported=False,  # observed: continue:false neither stops nor decides
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "PostToolUse",
@@ -83,6 +87,7 @@ _EVENTS: Final = (
         Decision.BLOCK,
         Exit2.FEEDBACK,
         specific_fields=("additionalContext", "updatedMCPToolOutput"),
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "PostToolUseFailure",
@@ -92,6 +97,7 @@ _EVENTS: Final = (
         Decision.CONTEXT,
         Exit2.FEEDBACK,
         specific_fields=("additionalContext",),
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "Notification",
@@ -111,6 +117,7 @@ _EVENTS: Final = (
         Decision.BLOCK,
         Exit2.CONTINUE,
         specific_fields=("additionalContext",),
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "SubagentStart",
@@ -135,6 +142,7 @@ _EVENTS: Final = (
         "agent_type",
         Decision.BLOCK,
         Exit2.CONTINUE,
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "PreCompact",
@@ -207,6 +215,7 @@ _MORE_EVENTS: Final = (
         Decision.BLOCK,
         Exit2.BLOCK,  # the block message (reason or stderr) is shown to the user
         specific_fields=("additionalContext", "suppressOriginalPrompt"),
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "MessageDisplay",  # assistant text on screen (-p: once per message, final)
@@ -230,6 +239,7 @@ _MORE_EVENTS: Final = (
         Exit2.IGNORED,  # the denial already happened
         specific_fields=("retry",),
         stop_supported=False,
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "PostToolBatch",  # once per batch of tool calls, before the next model request
@@ -239,6 +249,7 @@ _MORE_EVENTS: Final = (
         Decision.BLOCK,
         Exit2.BLOCK,  # stops the agentic loop before the next model call
         specific_fields=("additionalContext",),
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "TaskCreated",
@@ -248,6 +259,7 @@ _MORE_EVENTS: Final = (
         Decision.BLOCK,  # the task is deleted; the reason is the tool's error
         Exit2.BLOCK,
         stop_supported=False,  # continue:false is ignored, Claude keeps working
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "TaskCompleted",
@@ -256,6 +268,7 @@ _MORE_EVENTS: Final = (
         None,
         Decision.NONE,  # exit 2 or continue:false, not a JSON decision
         Exit2.CONTINUE,  # not marked completed; stderr is the model's feedback
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "StopFailure",  # the turn ended on an API error
@@ -274,6 +287,7 @@ _MORE_EVENTS: Final = (
         None,
         Decision.NONE,
         Exit2.CONTINUE,  # the teammate goes on working with stderr as feedback
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "ConfigChange",  # a settings file (or skills) changed during the session
@@ -377,6 +391,32 @@ _MORE_EVENTS: Final = (
 # Events of Claude Code 2.1.330 that its hooks reference does not document (its binary
 # has them: the model switch, with a PreToolUse-like answer); hookwise does not run them.
 UNDOCUMENTED_EVENTS: Final = ("PreModelSwitch", "PostModelSwitch")
+
+# Handlers that ask a model have their own default timeout, whatever the event's.
+MODEL_HANDLER_TIMEOUT_S: Final = {"prompt": 30.0, "agent": 60.0}
+
+# What a prompt or agent hook's ``{"ok": false, "reason": R}`` becomes, per event, as the
+# answer a command hook would give ("Response schema"): (the prompt hook's default, with
+# ``continueOnBlock: true`` or from an agent hook). deny: permissionDecision deny + R;
+# deny_stop: that and continue:false (the turn ends); block: decision block + R; stop:
+# continue:false + stopReason R; exit2: exit 2 with R on stderr; none: no effect.
+MODEL_BLOCK_FORMS: Final = {
+    "PreToolUse": ("deny_stop", "deny"),
+    "Stop": ("block", "block"),
+    "SubagentStop": ("block", "block"),
+    "PostToolUse": ("stop", "block"),
+    "PostToolBatch": ("block", "block"),
+    "UserPromptSubmit": ("block", "block"),
+    "UserPromptExpansion": ("block", "block"),
+    "PostToolUseFailure": ("exit2", "exit2"),
+    "TaskCreated": ("block", "block"),
+    "TaskCompleted": ("exit2", "exit2"),
+    "TeammateIdle": ("stop", "exit2"),
+    "PermissionRequest": ("none", "none"),
+    "PermissionDenied": ("none", "none"),
+}
+# Events where a prompt hook's ``impossible: true`` lets the stop happen after all.
+MODEL_IMPOSSIBLE_ALLOWS: Final = frozenset({"Stop", "SubagentStop"})
 
 # An Elicitation hook's (or ElicitationResult's) answer to the MCP server.
 ELICITATION_ACTIONS: Final = ("accept", "decline", "cancel")

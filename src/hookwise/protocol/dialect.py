@@ -124,8 +124,8 @@ class DialectEvent:
     shows_system_message: bool = True
     # the matcher is compared with the basename of the matcher field (FileChanged)
     matcher_basename: bool = False
-    # the handler types the host runs on this event (Claude Code's Setup: command, mcp_tool)
-    handler_types: tuple[str, ...] = ("command", "http", "mcp_tool", "prompt", "agent")
+    # the handler types the host runs on this event (Claude Code: up to five)
+    handler_types: tuple[str, ...] = ("command",)
 
 
 # JSON types of the answer fields of Claude Code and Codex ("any": not checked): top
