@@ -96,12 +96,12 @@ def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -
         return Reading("exit2", answer, text, stderr.strip(), exit_code, problem)
     if exit_code == 0:
         if answer is not None:
-            return Reading("json", answer, "", stderr, exit_code)
+            return Reading("json", answer, text, stderr, exit_code)
         if text:
             return Reading("text", None, text, stderr, exit_code, problem)
         return Reading("none", None, "", stderr, exit_code, problem)
     if answer is not None:  # a valid JSON answer decides whatever the exit code
-        return Reading("json", answer, "", stderr, exit_code)
+        return Reading("json", answer, text, stderr, exit_code)
     status = "a signal" if exit_code is None else str(exit_code)
     line = first_line(stderr) or "No stderr output"
     return Reading(
@@ -226,8 +226,9 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
         blocked = True  # the server gets the refusal; no dialog is shown
     if event.decision is Decision.PATH:
         decision, blocked, problem = _worktree_path(readings, output)
-        if problem:
-            reasons.append(problem)
+        # a failed creation is an error the user reads (the session ends), not the model
+        user.extend(r for r in [*reasons, problem] if r and r not in user)
+        reasons = []
     if not event.block_reason_shown:
         reasons = []
     return DialectEffect(

@@ -382,6 +382,7 @@ _MORE_EVENTS: Final = (
         Decision.ELICITATION,
         Exit2.BLOCK,  # the answer becomes decline
         specific_fields=("action", "content"),
+        block_reason_shown=False,  # as Elicitation: the server gets a decline, nobody reads why
         shows_system_message=False,
         stop_supported=False,
         handler_types=NO_MODEL,
