@@ -563,3 +563,42 @@ def test_session_end_budget() -> None:
     assert (
         claude_session_end_budget_ms([], {"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "x"}) == 1_500
     )
+
+
+# ------------------------------------------------------------------ server-managed settings
+
+
+def test_server_managed_settings_replace_the_endpoint_managed_files(claude: Claude) -> None:
+    """Server-managed settings (the remote-settings.json cache) take precedence: the
+    managed-settings.json hooks never run, and loading says so."""
+    claude.write("managed", hooks_of("Stop", command_hook("endpoint")))
+    remote = claude.write(
+        claude.home / ".claude" / "remote-settings.json", hooks_of("Stop", command_hook("server"))
+    )
+    loaded = claude.load()
+    assert rows(loaded, "Stop") == [("server", Source.SYSTEM, "managed")]
+    assert loaded.managed_source == "server"
+    assert warned(loaded, str(claude.path("managed")), "never run", str(remote))
+    assert loaded.skip_reasons[str(claude.path("managed"))].startswith("not used: server-managed")
+
+
+def test_allow_managed_hooks_only_from_the_server(claude: Claude) -> None:
+    claude.write(
+        claude.home / ".claude" / "remote-settings.json",
+        {"allowManagedHooksOnly": True, **hooks_of("Stop", command_hook("org"))},
+    )
+    claude.write("user", hooks_of("Stop", command_hook("mine")))
+    loaded = claude.load()
+    assert [r[0] for r in rows(loaded, "Stop")] == ["org"]
+    assert loaded.managed_only
+    assert "allowManagedHooksOnly" in loaded.skip_reasons[str(claude.path("user"))]
+
+
+def test_an_empty_or_broken_server_cache_leaves_the_endpoint_files(claude: Claude) -> None:
+    claude.write("managed", hooks_of("Stop", command_hook("endpoint")))
+    cache = claude.home / ".claude" / "remote-settings.json"
+    for content in ("{}", "{not json"):
+        claude.write(cache, content)
+        loaded = claude.load()
+        assert [r[0] for r in rows(loaded, "Stop")] == ["endpoint"]
+        assert loaded.managed_source == "endpoint"

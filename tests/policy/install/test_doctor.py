@@ -300,3 +300,14 @@ def test_an_install_shorter_than_the_relay_wait_fails(setup: Setup) -> None:
     assert "timeout 10 s" in failed and "approval relay may need 115 s" in failed
     setup.install("claude")  # install again: 10 + 100 + 5
     assert "timeout" not in details(setup.doctor("claude", self_test=False))
+
+
+def test_claude_server_managed_settings_explain_hooks_that_never_fire(setup: Setup) -> None:
+    """The org's remote-settings.json with allowManagedHooksOnly: hookwise's project hook
+    never runs, and doctor names the file that decides it."""
+    setup.install("claude")
+    cache = setup.home / ".claude" / "remote-settings.json"
+    cache.parent.mkdir(exist_ok=True)
+    cache.write_text('{"allowManagedHooksOnly": true}')
+    report = details(setup.doctor("claude", self_test=False))
+    assert "server-managed settings (remote-settings.json) set allowManagedHooksOnly" in report

@@ -194,6 +194,11 @@ class ClaudePaths:
     def managed_dropins(self) -> Path:
         return self.managed_dir / "managed-settings.d"
 
+    @property
+    def remote_settings(self) -> Path:
+        """The cache of the organization's server-managed settings (fetched at login)."""
+        return self.config_dir / "remote-settings.json"
+
 
 @dataclass
 class ClaudeSettingsFile:
@@ -203,6 +208,7 @@ class ClaudeSettingsFile:
     origin: str  # the path, or "--settings" for inline JSON
     exists: bool = False
     settings: dict[str, JSON] | None = None  # None: absent or unusable
+    ignored: str | None = None  # why Claude Code does not use this file at all
 
     def get(self, key: str) -> JSON:
         return None if self.settings is None else self.settings.get(key)
@@ -239,6 +245,11 @@ class ClaudeHooks(DialectHooks):
     """Where the effective ``disableAllHooks`` was set."""
     managed_only: bool = False
     """``allowManagedHooksOnly`` from managed settings."""
+    managed_source: str = "none"
+    """Which managed tier is in effect: ``server`` (remote-settings.json), ``endpoint``
+    (managed-settings.json and managed-settings.d) or ``none``."""
+    skip_reasons: dict[str, str] = field(default_factory=dict)
+    """Why each source in ``skipped`` (by its origin) is not loaded."""
     deduplicated: list[tuple[str, str]] = field(default_factory=list)
     """(path of a duplicate handler left out, path of the copy that runs)."""
     hook_objects: list[tuple[str, str, JSON]] = field(default_factory=list)
@@ -469,6 +480,14 @@ def _read_scopes(
                 files.append(
                     _read_settings(ClaudeScope.MANAGED, paths.managed_dropins / name, warnings)
                 )
+    remote = _read_settings(ClaudeScope.MANAGED, paths.remote_settings, warnings)
+    if remote.settings:  # server-managed settings win; endpoint-managed files are not used
+        for file in files:
+            file.ignored = (
+                f"not used: server-managed settings ({remote.origin}) are in effect and take "
+                "precedence over endpoint-managed files"
+            )
+        files.insert(0, remote)
     files.append(_read_settings(ClaudeScope.USER, paths.user_settings, warnings))
     if not same_path(paths.project_settings, paths.user_settings):
         files.append(_read_settings(ClaudeScope.PROJECT, paths.project_settings, warnings))
@@ -706,11 +725,14 @@ def load_claude_hooks(
     )
     warnings: list[str] = []
     files = _read_scopes(paths, flag_settings, warnings)
-    disable_all, disabled_in = _effective_bool(files, "disableAllHooks", warnings)
-    managed_only = _managed_only(files, warnings)
-    plugins = _find_plugins(paths, _enabled_plugins(files, warnings), plugin_dirs, warnings)
+    used = [f for f in files if f.ignored is None]
+    disable_all, disabled_in = _effective_bool(used, "disableAllHooks", warnings)
+    managed_only = _managed_only(used, warnings)
+    plugins = _find_plugins(paths, _enabled_plugins(used, warnings), plugin_dirs, warnings)
 
     loaded: list[_Loaded] = []
+    ignored: list[_Loaded] = []
+    reasons: dict[str, str] = {}
     hook_objects: list[tuple[str, str, JSON]] = []
     for file in files:
         if file.settings is None or "hooks" not in file.settings:
@@ -718,14 +740,27 @@ def load_claude_hooks(
         hook_objects.append((file.origin, file.scope.value, file.settings["hooks"]))
         clean = _clean(file.settings["hooks"], file.origin, warnings)
         obj = HooksObject(clean.hooks, file.scope.source, file.origin, file.scope.value)
-        loaded.append(_Loaded(obj, clean, file.scope is ClaudeScope.MANAGED, settings_file=file))
+        item = _Loaded(obj, clean, file.scope is ClaudeScope.MANAGED, settings_file=file)
+        if file.ignored is not None:
+            warnings.append(f"{file.origin}: hooks never run: {file.ignored}")
+            reasons[file.origin] = file.ignored
+            ignored.append(item)
+        else:
+            loaded.append(item)
     for plugin in plugins:
         for origin, raw, plugin_clean in _plugin_hooks(plugin, warnings):
             hook_objects.append((origin, plugin.scope, raw))
             obj = HooksObject(plugin_clean.hooks, Source.EXTENSIONS, origin, plugin.scope)
             loaded.append(_Loaded(obj, plugin_clean, False, plugin=plugin))
 
-    active, skipped = _apply_switches(loaded, disable_all, disabled_in, managed_only, warnings)
+    active, skipped = _apply_switches(
+        loaded, disable_all, disabled_in, managed_only, warnings, reasons=reasons
+    )
+    skipped = [*ignored, *skipped]
+    remote = paths.remote_settings
+    tier = "server" if any(f.origin == str(remote) and f.settings for f in files) else "none"
+    if tier == "none" and any(f.scope is ClaudeScope.MANAGED and f.exists for f in files):
+        tier = "endpoint"
     deduplicated = _deduplicate(active)
     managed_switch_off = disabled_in is not None and disabled_in.scope is ClaudeScope.MANAGED
     registry, _ = register(((item.obj, item.clean) for item in active), CLAUDE)
@@ -743,6 +778,8 @@ def load_claude_hooks(
         disable_all_hooks=disable_all,
         disabled_by=disabled_in.origin if disabled_in is not None else None,
         managed_only=managed_only,
+        managed_source=tier,
+        skip_reasons=reasons,
         deduplicated=deduplicated,
         hook_objects=hook_objects,
     )
@@ -754,17 +791,23 @@ def _apply_switches(
     disabled_in: ClaudeSettingsFile | None,
     managed_only: bool,
     warnings: list[str],
+    *,
+    reasons: dict[str, str],
 ) -> tuple[list[_Loaded], list[_Loaded]]:
-    """disableAllHooks and allowManagedHooksOnly: which hook sources stay."""
+    """disableAllHooks and allowManagedHooksOnly: which hook sources stay (``reasons``:
+    why each other one does not, by origin)."""
     if disable_all and disabled_in is not None:
+        why = f"disableAllHooks is true in {disabled_in.origin}"
         if disabled_in.scope is ClaudeScope.MANAGED:
             if loaded:
                 warnings.append(
                     f"{disabled_in.origin}#/disableAllHooks: true in managed settings: no hook runs"
                 )
+            reasons.update((item.obj.origin, why) for item in loaded)
             return [], loaded
         active = [item for item in loaded if item.managed]
         skipped = [item for item in loaded if not item.managed]
+        reasons.update((item.obj.origin, why) for item in skipped)
         if skipped:
             kept = " except managed hooks" if active else ""
             warnings.append(
@@ -780,6 +823,9 @@ def _apply_switches(
         ]
         skipped = [item for item in loaded if item not in active]
         for item in skipped:
+            reasons[item.obj.origin] = (
+                f"managed settings set allowManagedHooksOnly ({item.obj.scope} hooks are blocked)"
+            )
             warnings.append(
                 f"{item.obj.origin}: not loaded: managed settings set allowManagedHooksOnly "
                 f"({item.obj.scope} hooks are blocked)"
