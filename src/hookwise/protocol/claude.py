@@ -393,6 +393,13 @@ _MORE_EVENTS: Final = (
 # has them: the model switch, with a PreToolUse-like answer); hookwise does not run them.
 UNDOCUMENTED_EVENTS: Final = ("PreModelSwitch", "PostModelSwitch")
 
+# The headers of an http hook's request besides Content-Type and the handler's own
+# (recorded on 2.1.330: tests/e2e/fixtures/claude-events/http-deny.json).
+HTTP_HOOK_HEADERS: Final = {
+    "Accept": "application/json, text/plain, */*",
+    "User-Agent": "axios/1.15.2",
+}
+
 # Handlers that ask a model have their own default timeout, whatever the event's.
 MODEL_HANDLER_TIMEOUT_S: Final = {"prompt": 30.0, "agent": 60.0}
 

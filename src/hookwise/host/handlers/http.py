@@ -1,7 +1,8 @@
 """``type: "http"``: the hook's JSON input POSTed to the handler's URL (hooks reference,
 "HTTP hook fields" and "HTTP response handling").
 
-* Headers: ``Content-Type: application/json`` and the handler's ``headers``; in their
+* Headers: Claude Code's own (``HTTP_HOOK_HEADERS``, as recorded), ``Content-Type:
+  application/json`` and the handler's ``headers``; in their
   values ``$VAR`` and ``${VAR}`` are replaced from the hook's environment only for names in
   ``allowedEnvVars``, any other reference by the empty string. ``Content-Length`` and
   ``Transfer-Encoding`` from ``headers`` are ignored (the CLI works the length out itself).
@@ -29,6 +30,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from hookwise.host.process import ProcessResult
+from hookwise.protocol.claude import HTTP_HOOK_HEADERS
 from hookwise.protocol.jsvalue import JSON
 
 _VAR: Final = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -51,7 +53,7 @@ def request_headers(config: Mapping[str, JSON], env: Mapping[str, str]) -> dict[
     allowed = frozenset(
         v for v in (allowed_list if isinstance(allowed_list, list) else []) if isinstance(v, str)
     )
-    headers = {"Content-Type": "application/json"}
+    headers = {**HTTP_HOOK_HEADERS, "Content-Type": "application/json"}
     given = config.get("headers")
     for name, raw in given.items() if isinstance(given, dict) else []:
         if name.lower() in _IGNORED_HEADERS or not isinstance(raw, str):
