@@ -13,15 +13,12 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from hookwise.config.claude.mcp import McpServers
 from hookwise.config.environment import RedactionConfig
 from hookwise.config.model import HookEntry
 from hookwise.config.timeouts import timer_delay_ms
-from hookwise.host.handlers.http import run_http
-from hookwise.host.handlers.mcp_tool import run_mcp_tool
-from hookwise.host.handlers.model import ModelCallback, run_model_hook
 from hookwise.host.interpret import Interpretation
 from hookwise.host.plan import Plan
 from hookwise.host.process import ProcessResult, ProcessSpec, arun_processes, run_processes
@@ -37,6 +34,9 @@ from hookwise.protocol.jsvalue import (
     truthy,
 )
 from hookwise.protocol.profiles import Profile
+
+if TYPE_CHECKING:
+    from hookwise.host.handlers.model import ModelCallback
 
 
 @dataclass
@@ -78,7 +78,7 @@ class ExecutionSettings:
     # what handlers other than commands reach: the MCP servers an mcp_tool hook may call,
     # and the embedding application's model for prompt and agent hooks (None: they fail)
     mcp: McpServers = field(default_factory=McpServers)
-    model: ModelCallback | None = None
+    model: ModelCallback | None = None  # host/handlers/model.py
 
 
 # Handler types run in this process rather than as a command (host/handlers/).
@@ -253,6 +253,11 @@ class HookExecutor:
         payload: dict[str, JSON],
         body: bytes,
     ) -> ProcessResult:
+        # loaded on first use: urllib and the MCP client cost a command-only host nothing
+        from hookwise.host.handlers.http import run_http
+        from hookwise.host.handlers.mcp_tool import run_mcp_tool
+        from hookwise.host.handlers.model import run_model_hook
+
         config = entry.config
         delay, _ = self.hooks.timeout(entry)
         kind = config.get("type")
