@@ -408,3 +408,55 @@ def test_an_interrupted_turn_fires_interrupt_where_the_host_has_it(
         assert outcome(result)["reason"] == "noted"
     else:
         assert not fired(result, "Interrupt") and not (tmp_path / "interrupt.json").exists()
+
+
+def test_claude_events_of_issue_27_fire_in_their_places(tmp_path: Path) -> None:
+    """As recorded on Claude Code 2.1.330 (tests/e2e/fixtures/claude-events/events.json):
+    InstructionsLoaded for the project's CLAUDE.md before SessionStart, PostToolBatch after
+    the reply's calls and before the next model request, MessageDisplay once per message."""
+    (tmp_path / "CLAUDE.md").write_text("notes\n")
+    hooks = {
+        **hooks_for("InstructionsLoaded", "cat > loaded.json"),
+        **hooks_for(
+            "PostToolBatch",
+            f"cat > batch.json; {answer(specific('PostToolBatch', additionalContext='run tests'))}",
+        ),
+        **hooks_for(
+            "MessageDisplay",
+            answer(specific("MessageDisplay", displayContent="[hidden]")),
+        ),
+        **hooks_for("SessionStart", "true"),
+    }
+    result = play(
+        tmp_path,
+        "claude",
+        {
+            "hooks": hooks,
+            "steps": [step("go", {"calls": [bash("ls")]}, {"text": "done"})],
+        },
+    )
+    order = [r["event"] for r in records(result, "hook_event")]
+    assert order.index("InstructionsLoaded") < order.index("SessionStart")
+    assert order.index("PreToolUse") < order.index("PostToolBatch") < order.index("MessageDisplay")
+    loaded = json.loads((tmp_path / "loaded.json").read_text())
+    assert loaded["file_path"].endswith("CLAUDE.md") and loaded["load_reason"] == "session_start"
+    batch = json.loads((tmp_path / "batch.json").read_text())
+    assert [c["tool_name"] for c in batch["tool_calls"]] == ["Bash"]
+    assert "run tests" in last_request(result)  # the batch's context reaches the next request
+    (shown,) = records(result, "display")
+    assert (
+        shown == {"turn": 1, "original": "done", "shown": "[hidden]"}
+        or shown["shown"] == "[hidden]"
+    )
+    assert "[hidden]" not in last_request(result)  # display-only
+
+
+def test_a_post_tool_batch_block_stops_the_loop(tmp_path: Path) -> None:
+    hooks = hooks_for("PostToolBatch", "echo 'stop here' >&2; exit 2")
+    result = play(
+        tmp_path,
+        "claude",
+        {"hooks": hooks, "steps": [step("go", {"calls": [bash("ls")]}, {"text": "never"})]},
+    )
+    assert len(records(result, "model_call")) == 1
+    assert outcome(result)["outcome"] == "blocked"

@@ -286,11 +286,14 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) 
         }
         for entry in loaded.registry.entries
     ]
+    reasons = getattr(loaded, "skip_reasons", {})
     for skipped in loaded.skipped:
         rows.append(
             {
                 "event": "*",
-                "name": "(skipped)",
+                "name": f"(skipped: {reasons[skipped.origin]})"
+                if skipped.origin in reasons
+                else "(skipped)",
                 "source": skipped.source.value,
                 "scope": skipped.scope,
                 "matcher": None,
@@ -329,6 +332,7 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) 
             "host": dialect,
             "workspace": str(workspace),
             "hooksEnabled": loaded.enabled,
+            "managedSettings": getattr(loaded, "managed_source", None),
             "files": [str(f) for f in loaded.files],
             "hooks": rows,
             "warnings": warnings,

@@ -120,7 +120,8 @@ def _register_definition(
         registry.warnings.append(f"{path}/matcher: {problem}")
     for index, config in enumerate(definition["hooks"]):
         hook_path = f"{path}/hooks/{index}"
-        problem = validate_hook_config(config)
+        kinds = (*dialect.events[event].handler_types, "runtime") if dialect else VALID_TYPES
+        problem = validate_hook_config(config, kinds)
         if problem is not None:
             registry.warnings.append(f"{hook_path}: {problem}; discarded")
             continue
@@ -167,13 +168,14 @@ def matcher_problem(event: str, matcher: JSON) -> str | None:
     return None
 
 
-def validate_hook_config(config: JSON) -> str | None:
-    """Why the engine would discard this hook config, or None when it is kept."""
+def validate_hook_config(config: JSON, kinds: Sequence[str] = VALID_TYPES) -> str | None:
+    """Why the engine would discard this hook config, or None when it is kept (``kinds``:
+    the handler types the host runs there)."""
     if not isinstance(config, dict) or not truthy(config):
         return "a hook must be an object"
     kind = config.get("type")
-    if not truthy(kind) or kind not in VALID_TYPES:
-        return f"'type' must be one of {', '.join(VALID_TYPES)} (got {kind!r})"
+    if not truthy(kind) or kind not in kinds:
+        return f"'type' must be one of {', '.join(kinds)} (got {kind!r})"
     if kind == "command" and not truthy(config.get("command")):
         return "a command hook needs a non-empty 'command'"
     if kind == "runtime" and not truthy(config.get("name")):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 
+from hookwise.protocol.claude import MODEL_HANDLER_TIMEOUT_S
 from hookwise.protocol.dialect import DialectEvent
 from hookwise.protocol.gemini import DEFAULT_TIMEOUT_MS
 from hookwise.protocol.jsvalue import JSON, UNDEFINED, js_string
@@ -70,7 +71,8 @@ def seconds_or_default(
     ``unit`` is the host's (``HostInfo.timeout_unit``): Qwen Code writes milliseconds."""
     value = seconds_value(hook_config.get("timeout"))
     if value is None:
-        return dialect_event.default_timeout_s
+        model_default = MODEL_HANDLER_TIMEOUT_S.get(js_string(hook_config.get("type")))
+        return dialect_event.default_timeout_s if model_default is None else model_default
     return value / 1000.0 if unit == "ms" else value
 
 

@@ -8,10 +8,12 @@ allow. The event table (protocol/claude.py) says which event does what.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from hookwise.config.claude.settings import load_claude_hooks
+from hookwise.config.claude.mcp import McpServers, load_claude_mcp_servers
+from hookwise.config.claude.settings import ClaudeHooks, ClaudeScope, load_claude_hooks
 from hookwise.config.claude.trust import ClaudeTrustOptions, gate_claude_project_hooks
 from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.host.dialect_answers import (
@@ -28,6 +30,7 @@ from hookwise.host.outcome import Outcome
 from hookwise.host.runtime import LoadOptions
 from hookwise.protocol.claude import (
     CLAUDE,
+    ELICITATION_ACTIONS,
     EXACT_MATCHER_CHARS,
     LEGACY_DECISIONS,
     OUTPUT_CAP_CHARS,
@@ -35,9 +38,12 @@ from hookwise.protocol.claude import (
     PERSISTED_FRAME,
     PERSISTED_PATH,
     PERSISTED_PREVIEW_CHARS,
+    UNBLOCKABLE_CONFIG_SOURCE,
 )
 from hookwise.protocol.dialect import (
+    PROMPT_KINDS,
     SPECIFIC_ANSWER_TYPES,
+    STOP_KINDS,
     VERDICT_TYPES,
     Decision,
     DialectEvent,
@@ -132,16 +138,18 @@ def read(event: DialectEvent, stdout: str, stderr: str, exit_code: int | None) -
     the same run and applies its own strict or lenient validation instead."""
     answer, problem = json_stdout(stdout)
     text = "" if answer is not None or problem is not None else stdout.strip()
+    if event.decision is Decision.PATH:
+        text = stdout  # a command hook's stdout is the path, JSON-shaped or not
     if exit_code == EXIT_BLOCK:
         return Reading("exit2", answer, text, stderr.strip(), exit_code, problem)
     if exit_code == 0:
         if answer is not None:
-            return Reading("json", answer, "", stderr, exit_code)
+            return Reading("json", answer, text, stderr, exit_code)
         if text:
             return Reading("text", None, text, stderr, exit_code, problem)
         return Reading("none", None, "", stderr, exit_code, problem)
     if answer is not None:  # a valid JSON answer decides whatever the exit code
-        return Reading("json", answer, "", stderr, exit_code)
+        return Reading("json", answer, text, stderr, exit_code)
     status = "a signal" if exit_code is None else str(exit_code)
     line = first_line(stderr) or "No stderr output"
     return Reading(
@@ -192,6 +200,7 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
     updated: dict[str, JSON] | None = None
     stop = False
     blocked = False
+    output: dict[str, JSON] = {}
     for r in readings:
         if r.problem:
             diagnostics.append(r.problem)
@@ -204,7 +213,9 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             if answer.get("continue") is False and event.stop_supported:
                 stop = True
                 user.append(_text(answer.get("stopReason")) or "")
-            user.append(_text(answer.get("systemMessage")) or "")
+            if event.shows_system_message:
+                user.append(_text(answer.get("systemMessage")) or "")
+            _own_output(event, specific, output)
             context = specific.get("additionalContext")
             if isinstance(context, str) and context:
                 contexts.append(model_context(event, context))
@@ -213,13 +224,15 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
         if r.kind == "exit2":
             if event.exit2 in (Exit2.BLOCK, Exit2.CONTINUE, Exit2.FEEDBACK):
                 reason = block_reason(event, answer, specific) or r.stderr or NO_STDERR
-                if event.exit2 is Exit2.BLOCK and event.kind is Kind.PROMPT:
+                if event.exit2 is Exit2.BLOCK and event.kind in PROMPT_KINDS:
                     user.append(reason)
                 else:
                     reasons.append(reason)
                 if event.exit2 is not Exit2.FEEDBACK:
                     blocked = True
-                    if event.decision is not Decision.PERMISSION:
+                    if event.decision is Decision.ELICITATION:
+                        decision = "decline"  # exit 2 denies the elicitation
+                    elif event.decision is not Decision.PERMISSION:
                         decision = "block"
                     elif PERMISSION_RANK["deny"] > rank:
                         rank, decision = PERMISSION_RANK["deny"], "deny"
@@ -264,12 +277,27 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             decision = "block"
             if event.kind is Kind.TOOL_AFTER:
                 reasons.append(reason)
-            elif event.kind is Kind.PROMPT:
+            elif event.kind in PROMPT_KINDS:
                 blocked = True
                 user.append(reason)
             else:
                 blocked = True
                 reasons.append(reason)
+        elif event.decision is Decision.RETRY and specific.get("retry") is True:
+            decision = "retry"
+        elif event.decision is Decision.ELICITATION and decision not in ("decline", "cancel"):
+            action = specific.get("action")
+            if isinstance(action, str) and action in ELICITATION_ACTIONS:
+                decision = action  # a decline or cancel from any hook wins over an accept
+    if event.decision is Decision.ELICITATION and decision in ("decline", "cancel"):
+        blocked = True  # the server gets the refusal; no dialog is shown
+    if event.decision is Decision.PATH:
+        decision, blocked, problem = _worktree_path(readings, output)
+        # a failed creation is an error the user reads (the session ends), not the model
+        user.extend(r for r in [*reasons, problem] if r and r not in user)
+        reasons = []
+    if not event.block_reason_shown:
+        reasons = []
     return DialectEffect(
         dialect="claude",
         event=event.name,
@@ -285,7 +313,55 @@ def decide(event: DialectEvent, readings: Sequence[Reading]) -> DialectEffect:
             updated=updated,
         ),
         diagnostics=tuple(diagnostics),
+        output=output,
     )
+
+
+# The fields of an event's own answer the host takes as they are, and their JSON type.
+_OWN_OUTPUT: dict[str, type] = {
+    "displayContent": str,
+    "watchPaths": list,
+    "content": dict,
+    "worktreePath": str,
+}
+
+
+def _own_output(event: DialectEvent, specific: dict[str, JSON], output: dict[str, JSON]) -> None:
+    """Those fields of this hook's answer (a later hook's replace an earlier one's)."""
+    for key in event.specific_fields:
+        value = specific.get(key)
+        kind = _OWN_OUTPUT.get(key)
+        if isinstance(value, list) and kind is list:
+            output[key] = [v for v in value if isinstance(v, str)]
+        elif kind is not None and isinstance(value, kind):
+            output[key] = value
+
+
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
+def _worktree_path(readings: Sequence[Reading], output: dict[str, JSON]) -> tuple[str, bool, str]:
+    """WorktreeCreate: every hook must succeed; the path is a command hook's last non-empty
+    stdout line (ANSI codes stripped) or an http hook's ``worktreePath``. Any failure, no
+    path, or an absolute path with ``.``/``..`` segments fails the creation."""
+    path = ""
+    for r in readings:
+        if r.kind in ("error", "failed", "exit2"):
+            output.pop("worktreePath", None)
+            return "block", True, r.problem or r.stderr or "WorktreeCreate hook failed"
+        if r.handler == "command":
+            lines = [ln.strip() for ln in _ANSI.sub("", r.text).splitlines() if ln.strip()]
+            path = lines[-1] if lines else path
+        else:
+            found = output.get("worktreePath")
+            path = found if isinstance(found, str) else path
+    if not path:
+        return "block", True, "WorktreeCreate hook produced no worktree path"
+    if path.startswith("/") and any(part in (".", "..") for part in path.split("/")):
+        output.pop("worktreePath", None)
+        return "block", True, f"refused worktree path {path!r}: it has . or .. segments"
+    output["worktreePath"] = path
+    return "none", False, ""
 
 
 def permission_decision(answer: dict[str, JSON], specific: dict[str, JSON]) -> str | None:
@@ -340,11 +416,11 @@ def _outcome(
     updated: dict[str, JSON] | None,
 ) -> Outcome:
     proceed = not blocked
-    if stop and event.kind is Kind.PROMPT:
+    if stop and event.kind in PROMPT_KINDS:
         proceed = False  # continue:false ends the turn before the prompt is sent
-    if event.kind is Kind.STOP and contexts and not stop:
+    if event.kind in STOP_KINDS and contexts and not stop:
         proceed = False  # Stop context is feedback: the agent goes on with it
-    if event.kind is Kind.STOP and stop:
+    if event.kind in STOP_KINDS and stop:
         proceed = True  # continue:false ends the session; a block does not send it back
     # the host will ask a person: the hook said ask, or left a permission request undecided
     asks = decision == "ask" or (
@@ -361,7 +437,7 @@ def _outcome(
     model_text = join(reasons) if not proceed or event.kind is not Kind.TOOL_BEFORE else None
     if event.kind in (Kind.TOOL_AFTER, Kind.TOOL_FAILURE):
         model_text = join(reasons)
-    if event.kind is Kind.STOP and stop:
+    if event.kind in STOP_KINDS and stop:
         model_text = None  # the session ends: no model turn reads a reason
     return Outcome(
         proceed=proceed,
@@ -405,4 +481,34 @@ def load(workspace: str, options: LoadOptions) -> DialectHooks:
     return hooks
 
 
-RUNTIME = DialectRuntime(SPEC, read, decide, matches, "CLAUDE_PROJECT_DIR", load, check_own)
+def finish(event: DialectEvent, effect: DialectEffect, args: Mapping[str, JSON]) -> DialectEffect:
+    """What the event's arguments change: a ConfigChange of managed (policy) settings
+    applies whatever the hooks said."""
+    if event.kind is Kind.CONFIG_CHANGE and args.get("source") == UNBLOCKABLE_CONFIG_SOURCE:
+        return replace(effect, decision="none", outcome=replace(effect.outcome, proceed=True))
+    return effect
+
+
+def mcp_servers(workspace: str, options: LoadOptions, hooks: DialectHooks) -> McpServers:
+    """The servers an mcp_tool hook may call: the user's, and the project's they approved."""
+    user: dict[str, JSON] = {}
+    if isinstance(hooks, ClaudeHooks):
+        for file in hooks.settings_files:
+            if file.scope is ClaudeScope.USER and file.settings:
+                user = file.settings
+    return load_claude_mcp_servers(
+        workspace, home=options.home, env=options.env, user_settings=user
+    )
+
+
+RUNTIME = DialectRuntime(
+    SPEC,
+    read,
+    decide,
+    matches,
+    "CLAUDE_PROJECT_DIR",
+    load,
+    check,
+    finish=finish,
+    mcp_loader=mcp_servers,
+)

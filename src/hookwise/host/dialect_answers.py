@@ -26,6 +26,7 @@ class Reading:
     stderr: str = ""
     exit_code: int | None = None
     problem: str | None = None  # why the hook failed or was ignored (shown to the user)
+    handler: str = "command"  # the handler's type: a command's stdout and an http body differ
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,9 @@ class DialectEffect(Effect):
     decision: str = "none"  # allow | deny | ask | defer | block | none
     outcome: Outcome = field(default_factory=lambda: Outcome(proceed=True))
     diagnostics: tuple[str, ...] = ()
+    # what an event's own answer hands the host besides the outcome (a worktree's path,
+    # the text to display, an elicitation's content, paths to watch); keys as on the wire
+    output: dict[str, JSON] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -47,6 +51,8 @@ class DialectEffect(Effect):
             "outcome": self.outcome.to_json(),
             "diagnostics": list(self.diagnostics),
         }
+        if self.output:
+            out["output"] = dict(self.output)
         return dict(drop_undefined(out))
 
 

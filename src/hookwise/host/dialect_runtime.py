@@ -7,11 +7,13 @@ one code for all of them.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from hookwise.config.claude.mcp import McpServers
 from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import Registry
@@ -50,6 +52,8 @@ class DialectRuntime:
     # keys), and the session's field each host-named one takes its value from
     event_common: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     aliases: Mapping[str, str] = field(default_factory=dict)
+    # the MCP servers the host would have connected, for its mcp_tool hooks (None: none)
+    mcp_loader: Callable[[str, LoadOptions, DialectHooks], McpServers] | None = None
 
     @property
     def name(self) -> str:
@@ -72,6 +76,9 @@ class DialectRuntime:
         execution = ExecutionSettings(
             profile=DEFAULT_PROFILE, base_env={**options.env, **loaded.env}, default_cwd=workspace
         )
+        if self.mcp_loader is not None:
+            execution.mcp = self.mcp_loader(workspace, options, loaded)
+            loaded.warnings.extend(execution.mcp.warnings)
         return LoadedHooks(
             loaded.registry, workspace, execution, loaded.warnings, list(loaded.untrusted)
         )
@@ -129,13 +136,15 @@ class DialectRuntime:
         spec = self.spec.event(event)
         entries = registry.for_event(event)
         subject = payload.get(spec.matcher_field) if spec.matcher_field else None
+        if spec.matcher_basename and isinstance(subject, str):
+            subject = os.path.basename(subject)
         chosen: list[HookEntry] = []
         seen: set[tuple[str, str]] = set()
         for entry in entries:
             if spec.matcher_field is not None and not self.matches(entry.matcher, subject):
                 continue
             key = (
-                js_string(entry.config.get("command")),
+                _identity(entry.config),
                 entry.origin
                 if entry.source is Source.EXTENSIONS
                 else ("" if self.spec.merges_identical_handlers else _file_of(entry.origin)),
@@ -148,7 +157,13 @@ class DialectRuntime:
 
     def effect(self, event: str, runs: Sequence[HookRun]) -> DialectEffect:
         spec = self.spec.event(event)
-        readings = [r.reading if isinstance(r.reading, Reading) else _failed_run(r) for r in runs]
+        readings = [
+            replace(
+                r.reading if isinstance(r.reading, Reading) else _failed_run(r),
+                handler=js_string(r.entry.config.get("type", "command")),
+            )
+            for r in runs
+        ]
         return self.decide(spec, readings)
 
     def conclude(
@@ -211,6 +226,16 @@ class DialectRuntime:
             return env
 
         return RunHooks(reader, timeout, environment)
+
+
+def _identity(config: Mapping[str, JSON]) -> str:
+    """What makes two handlers the same one: a command's text; for the other types
+    (http, mcp_tool, prompt, agent) everything but the timeout and status line."""
+    kind = config.get("type", "command")
+    if kind in ("command", "runtime"):
+        return js_string(config.get("command"))
+    same = {k: v for k, v in config.items() if k not in ("timeout", "statusMessage")}
+    return json.dumps(same, sort_keys=True, default=str)
 
 
 def _file_of(origin: str) -> str:

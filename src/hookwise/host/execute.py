@@ -13,8 +13,9 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
+from hookwise.config.claude.mcp import McpServers
 from hookwise.config.environment import RedactionConfig
 from hookwise.config.model import HookEntry
 from hookwise.config.timeouts import timer_delay_ms
@@ -33,6 +34,9 @@ from hookwise.protocol.jsvalue import (
     truthy,
 )
 from hookwise.protocol.profiles import Profile
+
+if TYPE_CHECKING:
+    from hookwise.host.handlers.model import ModelCallback
 
 
 @dataclass
@@ -71,6 +75,14 @@ class ExecutionSettings:
     max_output_bytes: int = 1024 * 1024
     shell: tuple[str, ...] = ("bash", "-c")
     refuse: RefusalCheck | None = None  # hookwise's trust gate: a reason not to run a hook
+    # what handlers other than commands reach: the MCP servers an mcp_tool hook may call,
+    # and the embedding application's model for prompt and agent hooks (None: they fail)
+    mcp: McpServers = field(default_factory=McpServers)
+    model: ModelCallback | None = None  # host/handlers/model.py
+
+
+# Handler types run in this process rather than as a command (host/handlers/).
+HANDLER_TYPES: Final = frozenset({"http", "mcp_tool", "prompt", "agent"})
 
 
 def _same_command(command: str, _payload: Mapping[str, JSON]) -> str:
@@ -128,6 +140,7 @@ class _Batch:
     specs: list[ProcessSpec] = field(default_factory=list)
     spec_slots: list[int] = field(default_factory=list)
     runtime: list[tuple[int, HookEntry]] = field(default_factory=list)
+    handlers: list[tuple[int, HookEntry, dict[str, str]]] = field(default_factory=list)
 
 
 class HookExecutor:
@@ -164,6 +177,7 @@ class HookExecutor:
         self, event: str, entries: list[HookEntry], payload: dict[str, JSON]
     ) -> list[HookRun]:
         batch = self._prepare(entries, payload)
+        handler_results = await self._run_handlers(event, batch, payload)
         if batch.runtime:
             processes = (
                 arun_processes(batch.specs, self.settings.max_parallel)
@@ -186,6 +200,7 @@ class HookExecutor:
             batch=batch,
             process_results=process_results,
             runtime_runs=runtime_runs,
+            handler_results=handler_results,
         )
 
     def _run_batch_sync(
@@ -204,6 +219,9 @@ class HookExecutor:
                 )
 
             runtime_runs = asyncio.run(runtime())
+        handler_results = (
+            asyncio.run(self._run_handlers(event, batch, payload)) if batch.handlers else []
+        )
         return self._complete(
             event,
             entries=entries,
@@ -211,7 +229,56 @@ class HookExecutor:
             batch=batch,
             process_results=process_results,
             runtime_runs=runtime_runs,
+            handler_results=handler_results,
         )
+
+    async def _run_handlers(
+        self, event: str, batch: _Batch, payload: dict[str, JSON]
+    ) -> list[ProcessResult]:
+        """The batch's http, mcp_tool, prompt and agent hooks, all at once."""
+        if not batch.handlers:
+            return []
+        body = js_json_stringify(payload).encode("utf-8", "surrogatepass")
+        return list(
+            await asyncio.gather(
+                *(self._run_handler(event, e, env, payload, body) for _, e, env in batch.handlers)
+            )
+        )
+
+    async def _run_handler(
+        self,
+        event: str,
+        entry: HookEntry,
+        env: dict[str, str],
+        payload: dict[str, JSON],
+        body: bytes,
+    ) -> ProcessResult:
+        # loaded on first use: urllib and the MCP client cost a command-only host nothing
+        from hookwise.host.handlers.http import run_http
+        from hookwise.host.handlers.mcp_tool import run_mcp_tool
+        from hookwise.host.handlers.model import run_model_hook
+
+        config = entry.config
+        delay, _ = self.hooks.timeout(entry)
+        kind = config.get("type")
+        if kind == "http":
+            return await run_http(config, body, env, delay, self.settings.max_output_bytes)
+        if kind == "mcp_tool":
+            cwd = payload.get("cwd")
+            return await run_mcp_tool(
+                config,
+                payload,
+                self.settings.mcp,
+                env=env,
+                cwd=cwd if isinstance(cwd, str) else self.settings.default_cwd,
+                timeout_ms=delay,
+            )
+        try:
+            return await asyncio.wait_for(
+                run_model_hook(config, event, payload, self.settings.model), delay / 1000.0
+            )
+        except TimeoutError:
+            return ProcessResult("", "", timed_out=True, duration_ms=delay)
 
     def _prepare(self, entries: list[HookEntry], payload: dict[str, JSON]) -> _Batch:
         batch = _Batch(results=[None] * len(entries))
@@ -224,6 +291,10 @@ class HookExecutor:
                 continue
             if entry.config.get("type") == "runtime":
                 batch.runtime.append((index, entry))
+                continue
+            if entry.config.get("type") in HANDLER_TYPES:
+                hook_env = entry.config.get("env", UNDEFINED)
+                batch.handlers.append((index, entry, self._environment(payload, hook_env)))
                 continue
             command = entry.config.get("command")
             if not truthy(command):
@@ -253,10 +324,13 @@ class HookExecutor:
         batch: _Batch,
         process_results: list[ProcessResult],
         runtime_runs: list[HookRun],
+        handler_results: list[ProcessResult],
     ) -> list[HookRun]:
         results = batch.results
         for slot, result in zip(batch.spec_slots, process_results, strict=True):
             results[slot] = self._from_process(event, entries[slot], payload, result)
+        for (slot, entry, _), result in zip(batch.handlers, handler_results, strict=True):
+            results[slot] = self._from_process(event, entry, payload, result)
         for (slot, _), run in zip(batch.runtime, runtime_runs, strict=True):
             results[slot] = run
         return [r for r in results if r is not None]

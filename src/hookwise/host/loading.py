@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from hookwise.config.detect import detect_dialect
 from hookwise.config.gemini.paths import SettingsPaths
 from hookwise.host.gemini_runtime import default_plans_dir
+from hookwise.host.handlers.model import ModelCallback
 from hookwise.host.runtime import LoadOptions
 from hookwise.host.runtimes import runtime_for
 from hookwise.host.system import HookSystem
@@ -40,6 +41,7 @@ def load_hook_system(
     bypass_hook_trust: bool = False,
     trust_workspace: bool = False,
     record_trust: bool = False,
+    model: ModelCallback | None = None,
 ) -> HookSystem:
     """A HookSystem for ``project_dir`` with its merged settings and extension hooks.
 
@@ -52,6 +54,9 @@ def load_hook_system(
     ``trust_workspace`` treats the folder as trusted and ``bypass_hook_trust`` runs hooks
     nobody approved (tests, CI); ``record_trust`` lets loading write the host's warn-once
     trust stores, as the host itself would (off: loading only reads).
+
+    ``model`` answers Claude Code's prompt and agent hooks (``host/handlers/model.py``);
+    without it such hooks fail with an error saying so.
     """
     environ = os.environ if env is None else env
     runtime = runtime_for(dialect or detect_dialect(project_dir, home=home), profile)
@@ -64,6 +69,7 @@ def load_hook_system(
         record_trust=record_trust,
     )
     loaded = runtime.load(project_dir, options)
+    loaded.execution.model = model
     if loaded.untrusted:
         listed = "\n".join(f"  - {line}" for line in loaded.untrusted)
         warnings.warn(

@@ -39,6 +39,10 @@ NOTIFICATION = "notification"
 COMPACTION = "compaction"
 COMPACTION_AFTER = "compaction.after"
 INTERRUPT = "agent.interrupt"
+PERMISSION_DENIED = "permission.denied"
+AGENT_FAILURE = "agent.failure"
+CONFIG_CHANGE = "config.change"
+MCP_ELICITATION = "mcp.elicitation"
 
 CANONICAL_EVENTS: dict[str, str] = {
     TOOL_BEFORE: "before a tool runs (Gemini BeforeTool; Claude Code and Codex PreToolUse)",
@@ -59,6 +63,13 @@ CANONICAL_EVENTS: dict[str, str] = {
     COMPACTION_AFTER: "after the context was compacted (PostCompact)",
     INTERRUPT: "the user interrupted the agent's turn (Codex Interrupt; advisory: audit and"
     " message only)",
+    PERMISSION_DENIED: "the host denied a tool call itself (Claude PermissionDenied, auto "
+    "mode); for the audit log",
+    AGENT_FAILURE: "the turn ended on an API error (Claude StopFailure); for the audit log",
+    CONFIG_CHANGE: "a settings file changed during the session (Claude ConfigChange); a "
+    "deny keeps the change from applying (not for managed settings)",
+    MCP_ELICITATION: "an MCP server asks the user for input (Claude Elicitation); a deny "
+    "declines it",
 }
 
 TOOL_EVENTS = frozenset([TOOL_BEFORE, TOOL_AFTER, TOOL_FAILURE, PERMISSION_REQUEST])
@@ -100,7 +111,31 @@ KIND_EVENTS: dict[str, str] = {
     "compact_after": COMPACTION_AFTER,
     "subagent_start": AGENT_START,
     "interrupt": INTERRUPT,
+    "permission_denied": PERMISSION_DENIED,
+    "stop_failure": AGENT_FAILURE,
+    "config_change": CONFIG_CHANGE,
+    "elicitation": MCP_ELICITATION,
 }
+# Claude Code's event families no rule reaches (yet): hookwise registers for none of them,
+# and an event of theirs raises no canonical event.
+UNRULED_KINDS: frozenset[str] = frozenset(
+    {
+        "setup",
+        "instructions",
+        "prompt_expansion",
+        "message_display",
+        "tool_batch",
+        "task_created",
+        "task_completed",
+        "teammate_idle",
+        "cwd_changed",
+        "directory_added",
+        "file_changed",
+        "worktree_create",
+        "worktree_remove",
+        "elicitation_result",
+    }
+)
 
 # ------------------------------------------------------------------------ canonical tools
 

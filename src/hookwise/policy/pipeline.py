@@ -172,6 +172,9 @@ def decide(
     if error is not None:
         outcome.answer = failure_answer(outcome, error, tables, settings, env)
         return outcome
+    if not outcome.events:  # an event no rule can reach (canonical.UNRULED_KINDS)
+        outcome.answer = Answer("", "", 0, [f"no rule reaches {outcome.host_event}"])
+        return outcome
     decision = evaluate(policy, outcome.events, state, run_validators)
     outcome.decision = decision
     if decision.unapproved_rewrite:

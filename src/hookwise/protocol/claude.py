@@ -23,6 +23,12 @@ COMMON_INPUT: Final = (
     "hook_event_name",
 )
 
+# Handler types per event ("Prompt-based hooks"): prompt and agent hooks only where a model
+# can decide; SessionStart and Setup run command and mcp_tool hooks only.
+ALL_HANDLERS: Final = ("command", "http", "mcp_tool", "prompt", "agent")
+NO_MODEL: Final = ("command", "http", "mcp_tool")
+NO_HTTP: Final = ("command", "mcp_tool")
+
 _EVENTS: Final = (
     DialectEvent(
         "SessionStart",
@@ -33,6 +39,7 @@ _EVENTS: Final = (
         Exit2.USER,
         plain_stdout_is_context=True,
         specific_fields=("additionalContext",),
+        handler_types=NO_HTTP,
     ),
     DialectEvent(
         "UserPromptSubmit",
@@ -44,6 +51,7 @@ _EVENTS: Final = (
         plain_stdout_is_context=True,
         specific_fields=("additionalContext",),
         default_timeout_s=30.0,
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "PreToolUse",
@@ -61,6 +69,7 @@ _EVENTS: Final = (
         # observed: updatedInput without permissionDecision runs the rewritten call under
         # Claude Code's own permission rules (tests/e2e cell pre-shape-updated_input-none)
         rewrites_alone=True,
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "PermissionRequest",
@@ -71,6 +80,7 @@ _EVENTS: Final = (
         Exit2.IGNORED,  # exit 2 is no decision; a JSON answer on stdout still decides
         specific_fields=("decision",),
         stop_supported=False,  # observed: continue:false neither stops nor decides
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "PostToolUse",
@@ -80,6 +90,7 @@ _EVENTS: Final = (
         Decision.BLOCK,
         Exit2.FEEDBACK,
         specific_fields=("additionalContext", "updatedMCPToolOutput"),
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "PostToolUseFailure",
@@ -89,6 +100,7 @@ _EVENTS: Final = (
         Decision.CONTEXT,
         Exit2.FEEDBACK,
         specific_fields=("additionalContext",),
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "Notification",
@@ -98,6 +110,7 @@ _EVENTS: Final = (
         Decision.NONE,
         Exit2.IGNORED,
         json_honoured=False,
+        handler_types=NO_MODEL,
     ),
     DialectEvent(
         "Stop",
@@ -107,6 +120,7 @@ _EVENTS: Final = (
         Decision.BLOCK,
         Exit2.CONTINUE,
         specific_fields=("additionalContext",),
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "SubagentStart",
@@ -116,6 +130,7 @@ _EVENTS: Final = (
         Decision.CONTEXT,
         Exit2.USER,
         specific_fields=("additionalContext",),
+        handler_types=NO_MODEL,
     ),
     DialectEvent(
         "SubagentStop",
@@ -130,6 +145,7 @@ _EVENTS: Final = (
         "agent_type",
         Decision.BLOCK,
         Exit2.CONTINUE,
+        handler_types=ALL_HANDLERS,
     ),
     DialectEvent(
         "PreCompact",
@@ -138,6 +154,7 @@ _EVENTS: Final = (
         "trigger",
         Decision.BLOCK,
         Exit2.BLOCK,
+        handler_types=NO_MODEL,
     ),
     DialectEvent(
         "PostCompact",
@@ -147,6 +164,7 @@ _EVENTS: Final = (
         Decision.NONE,
         Exit2.USER,
         json_honoured=False,
+        handler_types=NO_MODEL,
     ),
     DialectEvent(
         "SessionEnd",
@@ -157,11 +175,271 @@ _EVENTS: Final = (
         Exit2.USER,
         json_honoured=False,
         shared_budget=True,
+        handler_types=NO_MODEL,
     ),
 )
 
+# The rest of Claude Code 2.1.330's events (its hook input schemas and matcher switch, read
+# in the binary; the hooks reference for what each answer does). Where the CLI departs
+# from the reference, the table follows the CLI and says so.
+_MORE_EVENTS: Final = (
+    DialectEvent(
+        "Setup",  # claude --init-only, or -p --init / --maintenance
+        Kind.SETUP,
+        ("trigger",),  # init | maintenance
+        "trigger",
+        Decision.CONTEXT,
+        Exit2.USER,
+        specific_fields=("additionalContext",),  # plain stdout goes to the debug log only
+        handler_types=NO_HTTP,
+    ),
+    DialectEvent(
+        "InstructionsLoaded",  # a CLAUDE.md or .claude/rules/*.md file entered the context
+        Kind.INSTRUCTIONS,
+        (
+            "file_path",
+            "memory_type",
+            "load_reason",
+            "globs",
+            "trigger_file_path",
+            "parent_file_path",
+        ),
+        "load_reason",
+        Decision.NONE,
+        Exit2.IGNORED,
+        json_honoured=False,
+        handler_types=NO_MODEL,
+    ),
+    DialectEvent(
+        "UserPromptExpansion",  # a typed /command expands into a prompt
+        Kind.PROMPT_EXPANSION,
+        ("expansion_type", "command_name", "command_args", "command_source", "prompt"),
+        "command_name",
+        Decision.BLOCK,
+        Exit2.BLOCK,  # the block message (reason or stderr) is shown to the user
+        specific_fields=("additionalContext", "suppressOriginalPrompt"),
+        handler_types=ALL_HANDLERS,
+    ),
+    DialectEvent(
+        "MessageDisplay",  # assistant text on screen (-p: once per message, final)
+        Kind.MESSAGE_DISPLAY,
+        ("turn_id", "message_id", "index", "final", "delta"),
+        None,
+        Decision.DISPLAY,
+        Exit2.IGNORED,  # a failure displays the original text
+        specific_fields=("displayContent",),
+        shows_system_message=False,  # systemMessage and continue are discarded
+        default_timeout_s=10.0,
+        stop_supported=False,
+        handler_types=NO_MODEL,
+    ),
+    DialectEvent(
+        "PermissionDenied",  # auto mode denied a call (never a hook's or a rule's deny)
+        Kind.PERMISSION_DENIED,
+        ("tool_name", "tool_input", "tool_use_id", "reason", "mcp_server"),
+        "tool_name",
+        Decision.RETRY,
+        Exit2.IGNORED,  # the denial already happened
+        specific_fields=("retry",),
+        stop_supported=False,
+        handler_types=ALL_HANDLERS,
+    ),
+    DialectEvent(
+        "PostToolBatch",  # once per batch of tool calls, before the next model request
+        Kind.TOOL_BATCH,
+        ("tool_calls",),
+        None,
+        Decision.BLOCK,
+        Exit2.BLOCK,  # stops the agentic loop before the next model call
+        specific_fields=("additionalContext",),
+        handler_types=ALL_HANDLERS,
+    ),
+    DialectEvent(
+        "TaskCreated",
+        Kind.TASK_CREATED,
+        ("task_id", "task_subject", "task_description", "teammate_name", "team_name"),
+        None,
+        Decision.BLOCK,  # the task is deleted; the reason is the tool's error
+        Exit2.BLOCK,
+        stop_supported=False,  # continue:false is ignored, Claude keeps working
+        handler_types=ALL_HANDLERS,
+    ),
+    DialectEvent(
+        "TaskCompleted",
+        Kind.TASK_COMPLETED,
+        ("task_id", "task_subject", "task_description", "teammate_name", "team_name"),
+        None,
+        Decision.NONE,  # exit 2 or continue:false, not a JSON decision
+        Exit2.CONTINUE,  # not marked completed; stderr is the model's feedback
+        handler_types=ALL_HANDLERS,
+    ),
+    DialectEvent(
+        "StopFailure",  # the turn ended on an API error
+        Kind.STOP_FAILURE,
+        ("error", "error_details", "last_assistant_message"),
+        "error",
+        Decision.NONE,
+        Exit2.IGNORED,
+        json_honoured=False,  # output and exit code ignored (terminalSequence aside)
+        handler_types=NO_MODEL,
+    ),
+    DialectEvent(
+        "TeammateIdle",
+        Kind.TEAMMATE_IDLE,
+        ("teammate_name", "team_name"),
+        None,
+        Decision.NONE,
+        Exit2.CONTINUE,  # the teammate goes on working with stderr as feedback
+        handler_types=ALL_HANDLERS,
+    ),
+    DialectEvent(
+        "ConfigChange",  # a settings file (or skills) changed during the session
+        Kind.CONFIG_CHANGE,
+        ("source", "file_path"),
+        "source",
+        Decision.BLOCK,  # the change is not applied; policy_settings cannot be blocked
+        Exit2.BLOCK,  # nothing is shown to anyone: a debug-log line only
+        block_reason_shown=False,
+        shows_system_message=False,  # systemMessage and continue are discarded
+        stop_supported=False,
+        handler_types=NO_MODEL,
+    ),
+    DialectEvent(
+        "CwdChanged",
+        Kind.CWD_CHANGED,
+        ("old_cwd", "new_cwd"),
+        None,
+        Decision.NONE,
+        Exit2.USER,
+        specific_fields=("watchPaths",),
+        stop_supported=False,  # continue is discarded; systemMessage is a notice
+        handler_types=NO_MODEL,
+    ),
+    DialectEvent(
+        "DirectoryAdded",  # /add-dir, or the SDK's register_repo_root
+        Kind.DIRECTORY_ADDED,
+        ("directory", "source"),
+        "source",
+        Decision.NONE,
+        Exit2.IGNORED,  # stderr goes to the debug log; the directory is already added
+        handler_types=NO_MODEL,
+    ),
+    DialectEvent(
+        "FileChanged",  # a watched file changed on disk
+        Kind.FILE_CHANGED,
+        ("file_path", "event"),
+        "file_path",
+        Decision.NONE,
+        Exit2.USER,
+        specific_fields=("watchPaths",),
+        matcher_basename=True,  # the matcher names files: compared with the basename
+        stop_supported=False,
+        handler_types=NO_MODEL,
+    ),
+    DialectEvent(
+        "WorktreeCreate",  # replaces git's worktree creation: the hook answers the path
+        Kind.WORKTREE_CREATE,
+        ("name",),
+        None,
+        Decision.PATH,
+        Exit2.BLOCK,  # any failure, or no path, fails the creation
+        specific_fields=("worktreePath",),  # http hooks; command hooks print the path
+        stop_supported=False,
+        handler_types=NO_MODEL,
+    ),
+    DialectEvent(
+        "WorktreeRemove",
+        Kind.WORKTREE_REMOVE,
+        ("worktree_path",),
+        None,
+        Decision.NONE,
+        Exit2.IGNORED,  # failures reach the debug log only
+        json_honoured=False,
+        handler_types=NO_MODEL,
+    ),
+    DialectEvent(
+        "Elicitation",  # an MCP server asks the user for input during a tool call
+        Kind.ELICITATION,
+        (
+            "mcp_server_name",
+            "message",
+            "mode",
+            "url",
+            "elicitation_id",
+            "requested_schema",
+        ),
+        "mcp_server_name",
+        Decision.ELICITATION,
+        Exit2.BLOCK,  # denies (declines) the elicitation; stderr is shown nowhere
+        specific_fields=("action", "content"),
+        block_reason_shown=False,
+        shows_system_message=False,  # systemMessage and continue are discarded
+        stop_supported=False,
+        handler_types=NO_MODEL,
+    ),
+    DialectEvent(
+        "ElicitationResult",  # the user answered; before the answer goes to the server
+        Kind.ELICITATION_RESULT,
+        ("mcp_server_name", "elicitation_id", "mode", "action", "content"),
+        "mcp_server_name",
+        Decision.ELICITATION,
+        Exit2.BLOCK,  # the answer becomes decline
+        specific_fields=("action", "content"),
+        block_reason_shown=False,  # as Elicitation: the server gets a decline, nobody reads why
+        shows_system_message=False,
+        stop_supported=False,
+        handler_types=NO_MODEL,
+    ),
+)
+
+# Events of Claude Code 2.1.330 that its hooks reference does not document (its binary
+# has them: the model switch, with a PreToolUse-like answer); hookwise does not run them.
+UNDOCUMENTED_EVENTS: Final = ("PreModelSwitch", "PostModelSwitch")
+
+# The headers of an http hook's request besides Content-Type and the handler's own
+# (recorded on 2.1.330: tests/e2e/fixtures/claude-events/http-deny.json).
+HTTP_HOOK_HEADERS: Final = {
+    "Accept": "application/json, text/plain, */*",
+    "User-Agent": "axios/1.15.2",
+}
+
+# Handlers that ask a model have their own default timeout, whatever the event's.
+MODEL_HANDLER_TIMEOUT_S: Final = {"prompt": 30.0, "agent": 60.0}
+
+# What a prompt or agent hook's ``{"ok": false, "reason": R}`` becomes, per event, as the
+# answer a command hook would give ("Response schema"): (the prompt hook's default, with
+# ``continueOnBlock: true`` or from an agent hook). deny: permissionDecision deny + R;
+# deny_stop: that and continue:false (the turn ends); block: decision block + R; stop:
+# continue:false + stopReason R; exit2: exit 2 with R on stderr; none: no effect.
+MODEL_BLOCK_FORMS: Final = {
+    "PreToolUse": ("deny_stop", "deny"),
+    "Stop": ("block", "block"),
+    "SubagentStop": ("block", "block"),
+    "PostToolUse": ("stop", "block"),
+    "PostToolBatch": ("block", "block"),
+    "UserPromptSubmit": ("block", "block"),
+    "UserPromptExpansion": ("block", "block"),
+    "PostToolUseFailure": ("exit2", "exit2"),
+    "TaskCreated": ("block", "block"),
+    "TaskCompleted": ("exit2", "exit2"),
+    "TeammateIdle": ("stop", "exit2"),
+    "PermissionRequest": ("none", "none"),
+    "PermissionDenied": ("none", "none"),
+}
+# Events where a prompt hook's ``impossible: true`` lets the stop happen after all.
+MODEL_IMPOSSIBLE_ALLOWS: Final = frozenset({"Stop", "SubagentStop"})
+
+# An Elicitation hook's (or ElicitationResult's) answer to the MCP server.
+ELICITATION_ACTIONS: Final = ("accept", "decline", "cancel")
+
+# Which ConfigChange source no hook can block (enterprise-managed settings always apply).
+UNBLOCKABLE_CONFIG_SOURCE: Final = "policy_settings"
+
 CLAUDE: Final = DialectSpec(
-    "claude", {e.name: e for e in _EVENTS}, COMMON_INPUT, {"permission_mode": "default"}
+    "claude",
+    {e.name: e for e in (*_EVENTS, *_MORE_EVENTS)},
+    COMMON_INPUT,
+    {"permission_mode": "default"},
 )
 EVENT_NAMES: Final = tuple(CLAUDE.events)
 

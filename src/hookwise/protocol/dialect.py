@@ -26,6 +26,11 @@ class Decision(Enum):
     CANCEL = "cancel"  # Cline: {"cancel": true} stops the call (and the run)
     EXIT2 = "exit2"  # exit 2 + stderr is the only deny (Windsurf, Kiro, Augment)
     CURSOR = "cursor"  # Cursor: top-level permission allow/deny/ask + user/agent_message
+    # Claude Code's events with their own answer (hooks reference, "Decision control")
+    RETRY = "retry"  # hookSpecificOutput.retry: the model may retry a denied call
+    DISPLAY = "display"  # hookSpecificOutput.displayContent replaces text on screen only
+    ELICITATION = "elicitation"  # hookSpecificOutput.action (+ content) answers the server
+    PATH = "path"  # the hook creates something and answers its path (WorktreeCreate)
 
 
 class Exit2(Enum):
@@ -54,6 +59,31 @@ class Kind(Enum):
     COMPACT_AFTER = "compact_after"
     SUBAGENT_START = "subagent_start"
     INTERRUPT = "interrupt"  # the user interrupted the turn (Codex Interrupt; advisory)
+    # Claude Code's other events (each its own family: no other host has them)
+    SETUP = "setup"
+    INSTRUCTIONS = "instructions"
+    PROMPT_EXPANSION = "prompt_expansion"
+    MESSAGE_DISPLAY = "message_display"
+    PERMISSION_DENIED = "permission_denied"
+    TOOL_BATCH = "tool_batch"
+    TASK_CREATED = "task_created"
+    TASK_COMPLETED = "task_completed"
+    STOP_FAILURE = "stop_failure"
+    TEAMMATE_IDLE = "teammate_idle"
+    CONFIG_CHANGE = "config_change"
+    CWD_CHANGED = "cwd_changed"
+    DIRECTORY_ADDED = "directory_added"
+    FILE_CHANGED = "file_changed"
+    WORKTREE_CREATE = "worktree_create"
+    WORKTREE_REMOVE = "worktree_remove"
+    ELICITATION = "elicitation"
+    ELICITATION_RESULT = "elicitation_result"
+
+
+# A block on these is shown to the user, not the model (the prompt never reaches it).
+PROMPT_KINDS: Final = frozenset({Kind.PROMPT, Kind.PROMPT_EXPANSION})
+# Stop-like: continue:false ends the agent (or teammate); a block sends it back to work.
+STOP_KINDS: Final = frozenset({Kind.STOP, Kind.TASK_COMPLETED, Kind.TEAMMATE_IDLE})
 
 
 @dataclass(frozen=True)
@@ -98,6 +128,14 @@ class DialectEvent:
     # the host applies a rewritten input that comes with no decision and then decides on
     # the call itself (its own permission rules): a rewrite needs no approval from the hook
     rewrites_alone: bool = False
+    # a block's reason (JSON or exit 2 stderr) reaches someone (False: a debug-log line only)
+    block_reason_shown: bool = True
+    # the host shows the answer's systemMessage (False: it reads the key and drops it)
+    shows_system_message: bool = True
+    # the matcher is compared with the basename of the matcher field (FileChanged)
+    matcher_basename: bool = False
+    # the handler types the host runs on this event (Claude Code: up to five)
+    handler_types: tuple[str, ...] = ("command",)
 
 
 # JSON types of the answer fields of Claude Code and Codex ("any": not checked): top
@@ -119,6 +157,13 @@ SPECIFIC_ANSWER_TYPES: Final[dict[str, str]] = {
     "additionalContext": "string",
     "updatedMCPToolOutput": "any",
     "decision": "object",  # PermissionRequest: {behavior, message, updatedInput, ...}
+    "retry": "boolean",  # PermissionDenied
+    "displayContent": "string",  # MessageDisplay
+    "action": "string",  # Elicitation, ElicitationResult: accept | decline | cancel
+    "content": "object",
+    "worktreePath": "string",  # WorktreeCreate (http hooks; command hooks print the path)
+    "watchPaths": "array",  # CwdChanged, FileChanged, SessionStart
+    "suppressOriginalPrompt": "boolean",  # UserPromptExpansion
 }
 VERDICT_TYPES: Final[dict[str, str]] = {
     "behavior": "string",
@@ -144,6 +189,32 @@ INPUT_TYPES: dict[str, tuple[type, ...]] = {
     "notification_type": (str,),
     "agent_id": (str,),
     "agent_type": (str,),
+    "file_path": (str,),
+    "memory_type": (str,),
+    "load_reason": (str,),
+    "expansion_type": (str,),
+    "command_name": (str,),
+    "command_args": (str,),
+    "turn_id": (str,),
+    "message_id": (str,),
+    "index": (int,),
+    "final": (bool,),
+    "delta": (str,),
+    "tool_calls": (list,),
+    "task_id": (str,),
+    "task_subject": (str,),
+    "teammate_name": (str,),
+    "error": (str,),
+    "old_cwd": (str,),
+    "new_cwd": (str,),
+    "directory": (str,),
+    "event": (str,),
+    "name": (str,),
+    "worktree_path": (str,),
+    "mcp_server_name": (str,),
+    "requested_schema": (dict,),
+    "action": (str,),
+    "content": (dict,),
 }
 # Fields an event that has them cannot do without (no default is invented for them).
 REQUIRED_INPUT: tuple[str, ...] = ("tool_name", "tool_input", "prompt")

@@ -39,12 +39,16 @@ _NAMES: Final = (
     "SessionEnd",
 )
 
+# Command hooks only (Claude Code's other handler types are its own).
+COMMAND_ONLY: Final = ("command",)
+
 _PRE_TOOL: Final = replace(
     CLAUDE.events["PreToolUse"],
     input_fields=("tool_name", "tool_input"),
     # observed: additionalContext never reaches the model
     specific_fields=("permissionDecision", "permissionDecisionReason", "updatedInput"),
     default_timeout_s=60.0,
+    handler_types=COMMAND_ONLY,
     stop_supported=False,
     # observed: a top-level decision "block" is ignored; "ask" does not block (the call goes
     # to the autonomy level); exit 3 ends droid exec at once without running the tool
@@ -54,7 +58,9 @@ _PRE_TOOL: Final = replace(
 )
 
 _EVENTS: Final = tuple(
-    _PRE_TOOL if name == "PreToolUse" else replace(CLAUDE.events[name], default_timeout_s=60.0)
+    _PRE_TOOL
+    if name == "PreToolUse"
+    else replace(CLAUDE.events[name], default_timeout_s=60.0, handler_types=COMMAND_ONLY)
     for name in _NAMES
 )
 

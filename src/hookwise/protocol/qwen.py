@@ -45,6 +45,9 @@ _SAME_AS_CLAUDE: Final = (
     "SessionEnd",
 )
 
+# Command hooks only (Claude Code's other handler types are its own).
+COMMAND_ONLY: Final = ("command",)
+
 _PRE_TOOL: Final = replace(
     CLAUDE.events["PreToolUse"],
     input_fields=("tool_name", "tool_input", "tool_use_id", "tool_call_id", "prompt_id"),
@@ -52,6 +55,7 @@ _PRE_TOOL: Final = replace(
     # additionalContext never reaches the model
     specific_fields=("permissionDecision", "permissionDecisionReason"),
     default_timeout_s=60.0,
+    handler_types=COMMAND_ONLY,
     # observed: after an exit 2 the JSON on stdout is ignored, and an exit 2 with nothing on
     # stderr blocks nothing (the tool runs)
     exit2_json=False,
@@ -59,9 +63,15 @@ _PRE_TOOL: Final = replace(
 )
 
 _EVENTS: Final = (
-    *(replace(CLAUDE.events[name], default_timeout_s=60.0) for name in _SAME_AS_CLAUDE[:2]),
+    *(
+        replace(CLAUDE.events[name], default_timeout_s=60.0, handler_types=COMMAND_ONLY)
+        for name in _SAME_AS_CLAUDE[:2]
+    ),
     _PRE_TOOL,
-    *(replace(CLAUDE.events[name], default_timeout_s=60.0) for name in _SAME_AS_CLAUDE[2:]),
+    *(
+        replace(CLAUDE.events[name], default_timeout_s=60.0, handler_types=COMMAND_ONLY)
+        for name in _SAME_AS_CLAUDE[2:]
+    ),
     DialectEvent(
         "MessageDisplay",  # observed in headless runs; advisory
         Kind.NOTIFICATION,

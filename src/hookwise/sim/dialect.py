@@ -16,6 +16,11 @@ TurnStart:
    answers), the scripted result, then PostToolUse (a block's reason is feedback added
    to the result, context too, ``continue: false`` stops) or, for a result with an
    ``error``, PostToolUseFailure.
+   After the reply's calls, PostToolBatch (Claude Code): a block or ``continue: false``
+   ends the loop before the next model request, context joins it. Each assistant message
+   with text fires MessageDisplay once (as ``claude -p``; display-only, the history keeps
+   the original). Before SessionStart, InstructionsLoaded fires for the workspace's
+   CLAUDE.md (recorded order: tests/e2e/fixtures/claude-events/events.json).
 3. No function call left: Stop. A block (or Stop context) sends the reason back as a new
    prompt, and Stop fires again with ``stop_hook_active: true``; the turn gives up after
    ``max_model_calls`` model calls, as a real CLI would loop for as long as it runs.
@@ -80,8 +85,11 @@ class DialectLifecycle:
         self._mapping = names[0] if names else None
         self._aliases = names[1] if names else {}
         self.system = self._load(scenario, options, workspace)
+        self.workspace = workspace
         self.history: list[common.Content] = []
         self._tool_uses = 0
+        self._messages = 0
+        self._batch: list[dict[str, JSON]] = []  # the reply's calls, for PostToolBatch
 
     def _load(self, scenario: Scenario, options: SimOptions, workspace: Path) -> HookSystem:
         if scenario.settings == "project":
@@ -160,6 +168,16 @@ class DialectLifecycle:
     # -- session -------------------------------------------------------------------------
 
     async def start(self, ctx: SimContext) -> None:
+        memory = self.workspace / "CLAUDE.md"
+        if self._has("InstructionsLoaded") and memory.is_file():
+            await self._fire(
+                ctx,
+                None,
+                "InstructionsLoaded",
+                file_path=str(memory),
+                memory_type="Project",
+                load_reason="session_start",
+            )
         if self.scenario.start is None or not self._has("SessionStart"):
             return
         effect = await self._fire(
@@ -241,18 +259,20 @@ class DialectLifecycle:
             if text:
                 turn.agent_message(text)
                 state.last_text = text
+                await self._display(ctx, turn, text)
             model_parts = [part for chunk in chunks for part in common.parts(chunk)]
             model_content = {"role": "model", "parts": model_parts}
             pending.append(model_content)
             persisted.append(model_content)
             calls = _calls(chunks, list(reply.calls))
             if calls:
+                self._batch = []
                 responses, stopped = await common.run_calls(
                     ctx, turn, calls, lambda call: self._tool(ctx, state, call)
                 )
                 pending.append({"role": "user", "parts": responses})
                 persisted.append({"role": "user", "parts": responses})
-                if stopped:
+                if stopped or await self._after_batch(ctx, state, pending):
                     break
                 continue
             stop = await self._fire(
@@ -275,6 +295,42 @@ class DialectLifecycle:
             ctx.record(turn, "retry", {"prompt": prompt})
         self.history.extend(persisted)
 
+    async def _display(self, ctx: SimContext, turn: Turn, text: str) -> None:
+        """MessageDisplay, once per assistant message with text (as ``claude -p`` does):
+        display-only, so the history keeps the original."""
+        if not self._has("MessageDisplay"):
+            return
+        self._messages += 1
+        effect = await self._fire(
+            ctx,
+            turn,
+            "MessageDisplay",
+            message_id=f"message-{self._messages:04d}",
+            index=0,
+            final=True,
+            delta=text,
+        )
+        shown = effect.output.get("displayContent")
+        if isinstance(shown, str):
+            ctx.record(turn, "display", {"original": text, "shown": shown})
+
+    async def _after_batch(
+        self, ctx: SimContext, state: common.TurnState, pending: list[common.Content]
+    ) -> bool:
+        """PostToolBatch before the next model request: a block or ``continue: false``
+        ends the loop (True); context joins the next request."""
+        if not self._has("PostToolBatch") or not self._batch:
+            return False
+        effect = await self._fire(ctx, state.turn, "PostToolBatch", tool_calls=list(self._batch))
+        outcome = effect.outcome
+        if outcome.stop_session or not outcome.proceed:
+            reason = outcome.reason_for_model or outcome.message_for_user
+            state.end("stopped" if outcome.stop_session else "blocked", reason)
+            return True
+        if outcome.additional_context:
+            pending.append({"role": "user", "parts": [{"text": outcome.additional_context}]})
+        return False
+
     # -- tools ---------------------------------------------------------------------------
 
     async def _tool(
@@ -288,6 +344,9 @@ class DialectLifecycle:
         pre = await self._fire(
             ctx, turn, "PreToolUse", tool_name=call.name, tool_input=args, tool_use_id=use_id
         )
+        batched: dict[str, JSON] = {"tool_name": call.name, "tool_input": args}
+        batched["tool_use_id"] = use_id
+        self._batch.append(batched)
         outcome = pre.outcome
         if outcome.stop_session or not outcome.proceed:
             reason = outcome.reason_for_model or outcome.message_for_user or "blocked by a hook"
@@ -341,6 +400,8 @@ class DialectLifecycle:
             body["output"] = "\n\n".join([str(body["output"]), *contexts])
         elif contexts:
             body["error"] = "\n\n".join([str(body["error"]), *contexts])
+        batched["tool_input"] = args
+        batched["tool_response"] = _host_response(result)
         status = "stopped" if after.outcome.stop_session else "ran"
         ctx.record(turn, "tool_call", {**record, "status": status, "result": result})
         if after.outcome.stop_session:

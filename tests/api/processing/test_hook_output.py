@@ -204,7 +204,9 @@ def test_exit_1_warns_with_stderr_and_continues(event: str) -> None:
     body = contract_answer(result)
     # a permission request no hook decided goes to the host's own prompt: it does not
     # go ahead by itself (observed on Claude Code and Codex, tests/e2e)
-    assert body["continue"] is True and result.proceed is (event != "PermissionRequest")
+    # and a failed WorktreeCreate fails the creation (any non-zero exit code does)
+    undecided = ("PermissionRequest", "WorktreeCreate")
+    assert body["continue"] is True and result.proceed is (event not in undecided)
     assert {"type": "warn", "content": "flake8 crashed\ntraceback"} in body["messageBlocks"]
     assert result.errors and "flake8 crashed" in result.errors[0]
     assert result.behavior == "non_blocking_error"

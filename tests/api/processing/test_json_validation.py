@@ -207,6 +207,12 @@ def test_every_field_the_host_reads_is_known(event: str) -> None:
         "decision": {"behavior": "allow"},
         "updatedInput": {},
         "updatedMCPToolOutput": [1],
+        # Claude Code's other events (issue 27)
+        "retry": True,
+        "watchPaths": ["/a"],
+        "content": {},
+        "suppressOriginalPrompt": True,
+        "action": "accept",
     }
     specific: dict[str, Any] = {"hookEventName": event}
     specific.update({f: samples.get(f, "text") for f in spec.specific_fields})

@@ -253,8 +253,24 @@ def test_plugin_copy_of_a_handler_stays_separate(claude: Claude) -> None:
     assert loaded.deduplicated == []
 
 
-def test_dedup_key_is_none_for_non_commands() -> None:
-    assert dedup_key({"type": "prompt", "prompt": "x"}) is None
+def test_dedup_key_follows_each_handler_type() -> None:
+    """The CLI's own comparison: http by url, mcp_tool by server, tool, input and
+    onFailure, prompt by prompt and model, agent by prompt; ``if`` for all of them."""
+    assert dedup_key({"type": "http", "url": "http://a", "timeout": 3}) == dedup_key(
+        {"type": "http", "url": "http://a"}
+    )
+    assert dedup_key({"type": "http", "url": "http://a"}) != dedup_key(
+        {"type": "http", "url": "http://b"}
+    )
+    mcp = {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"a": 1}}
+    assert dedup_key(mcp) != dedup_key({**mcp, "input": {"a": 2}})
+    assert dedup_key({"type": "prompt", "prompt": "x"}) != dedup_key(
+        {"type": "prompt", "prompt": "x", "model": "m"}
+    )
+    assert dedup_key({"type": "agent", "prompt": "x", "if": "Bash(a)"}) != dedup_key(
+        {"type": "agent", "prompt": "x"}
+    )
+    assert dedup_key({"type": "nothing"}) is None
     assert dedup_key({"type": "command", "command": "a"}) != dedup_key(
         {"type": "command", "command": "a", "args": ["b"]}
     )
@@ -423,10 +439,16 @@ def test_malformed_file_is_a_located_warning_and_the_rest_loads(claude: Claude) 
         ({"hooks": {"Stop": [{"hooks": [command_hook("x", args="a")]}]}}, "'args' must be"),
         ({"hooks": {"Stop": [{"hooks": [command_hook("x", shell="zsh")]}]}}, "'shell' must be"),
         ({"hooks": {"Stop": [{"hooks": [command_hook("x", **{"async": 1})]}]}}, "'async' must"),
-        ({"hooks": {"Stop": [{"hooks": [{"type": "agent", "prompt": "p"}]}]}}, "this agent hook"),
+        (
+            {"hooks": {"SessionStart": [{"hooks": [{"type": "agent", "prompt": "p"}]}]}},
+            "does not run agent hooks on SessionStart",
+        ),
+        ({"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "ftp://x"}]}]}}, "needs a 'url'"),
+        ({"hooks": {"Stop": [{"hooks": [{"type": "mcp_tool", "server": "s"}]}]}}, "'tool'"),
+        ({"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": " "}]}]}}, "'prompt'"),
         ({"hooks": {"Stop": [{"hooks": [command_hook("x", **{"if": "Bash(x)"})]}]}}, "never runs"),
         ({"hooks": {"Bogus": []}}, 'unknown Claude Code hook event "Bogus"'),
-        ({"hooks": {"FileChanged": []}}, "does not run Claude Code FileChanged hooks"),
+        ({"hooks": {"PreModelSwitch": []}}, "does not run Claude Code PreModelSwitch hooks"),
         ({"hooks": {"PreToolUse": [{"matcher": 3, "hooks": []}]}}, "/matcher: must be a string"),
     ],
 )
@@ -541,3 +563,42 @@ def test_session_end_budget() -> None:
     assert (
         claude_session_end_budget_ms([], {"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "x"}) == 1_500
     )
+
+
+# ------------------------------------------------------------------ server-managed settings
+
+
+def test_server_managed_settings_replace_the_endpoint_managed_files(claude: Claude) -> None:
+    """Server-managed settings (the remote-settings.json cache) take precedence: the
+    managed-settings.json hooks never run, and loading says so."""
+    claude.write("managed", hooks_of("Stop", command_hook("endpoint")))
+    remote = claude.write(
+        claude.home / ".claude" / "remote-settings.json", hooks_of("Stop", command_hook("server"))
+    )
+    loaded = claude.load()
+    assert rows(loaded, "Stop") == [("server", Source.SYSTEM, "managed")]
+    assert loaded.managed_source == "server"
+    assert warned(loaded, str(claude.path("managed")), "never run", str(remote))
+    assert loaded.skip_reasons[str(claude.path("managed"))].startswith("not used: server-managed")
+
+
+def test_allow_managed_hooks_only_from_the_server(claude: Claude) -> None:
+    claude.write(
+        claude.home / ".claude" / "remote-settings.json",
+        {"allowManagedHooksOnly": True, **hooks_of("Stop", command_hook("org"))},
+    )
+    claude.write("user", hooks_of("Stop", command_hook("mine")))
+    loaded = claude.load()
+    assert [r[0] for r in rows(loaded, "Stop")] == ["org"]
+    assert loaded.managed_only
+    assert "allowManagedHooksOnly" in loaded.skip_reasons[str(claude.path("user"))]
+
+
+def test_an_empty_or_broken_server_cache_leaves_the_endpoint_files(claude: Claude) -> None:
+    claude.write("managed", hooks_of("Stop", command_hook("endpoint")))
+    cache = claude.home / ".claude" / "remote-settings.json"
+    for content in ("{}", "{not json"):
+        claude.write(cache, content)
+        loaded = claude.load()
+        assert [r[0] for r in rows(loaded, "Stop")] == ["endpoint"]
+        assert loaded.managed_source == "endpoint"

@@ -334,3 +334,14 @@ def test_env_files_that_change_what_hooks_run_are_named_with_their_variables(
     assert "sets XDG_DATA_HOME, HOME:" in by_file[str(extension)]
     assert "extension's settings" in by_file[str(extension)]
     assert str(harmless) not in by_file
+
+
+def test_claude_server_managed_settings_explain_hooks_that_never_fire(setup: Setup) -> None:
+    """The org's remote-settings.json with allowManagedHooksOnly: hookwise's project hook
+    never runs, and doctor names the file that decides it."""
+    setup.install("claude")
+    cache = setup.home / ".claude" / "remote-settings.json"
+    cache.parent.mkdir(exist_ok=True)
+    cache.write_text('{"allowManagedHooksOnly": true}')
+    report = details(setup.doctor("claude", self_test=False))
+    assert "server-managed settings (remote-settings.json) set allowManagedHooksOnly" in report

@@ -283,6 +283,7 @@ def test_tool_events_get_the_match_all_matcher_read_from_the_event_tables() -> N
         "PostToolUse",
         "PostToolUseFailure",
         "PermissionRequest",
+        "PermissionDenied",  # (issue 27: auto mode's denials, matched on the tool name)
     }
     assert tool_matcher_events("codex") == {"PreToolUse", "PostToolUse", "PermissionRequest"}
     for host in ("gemini", "claude", "codex"):

@@ -316,7 +316,9 @@ def _read_dialect(found: HookEvent, event: DialectEvent, run: _Run) -> _Verdict:
             data.pop("updatedInput", None)
         elif isinstance(data.get("updatedInput"), dict):
             verdict.updated_input = data["updatedInput"]
-    elif event.decision is Decision.BLOCK and verdict.decision == "block":
+    elif verdict.decision == "block" or (verdict.decision == "decline" and not outcome.proceed):
+        # a top-level block, or what blocks in another form on Claude Code's other events
+        # (TaskCompleted's exit 2, a failed WorktreeCreate, a declined Elicitation)
         data["decision"] = "block"
         if reason:
             data["reason"] = reason

@@ -64,7 +64,7 @@ from hookwise.config.jsonc import parse_json_text
 from hookwise.config.model import Source
 from hookwise.config.registry import HooksObject
 from hookwise.config.timeouts import seconds_value
-from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS
+from hookwise.protocol.claude import CLAUDE, EXACT_MATCHER_CHARS, UNDOCUMENTED_EVENTS
 from hookwise.protocol.jsregex import JSRegexUnsupportedError, compile_js_regex
 from hookwise.protocol.jsvalue import JSON
 
@@ -87,29 +87,9 @@ CLAUDE_DIR: Final = ".claude"
 
 HANDLER_TYPES: Final = ("command", "http", "mcp_tool", "prompt", "agent")
 
-# Documented Claude Code events that hookwise's table does not carry (yet).
-UNSUPPORTED_EVENTS: Final = frozenset(
-    {
-        "Setup",
-        "InstructionsLoaded",
-        "UserPromptExpansion",
-        "MessageDisplay",
-        "PermissionDenied",
-        "PostToolBatch",
-        "TaskCreated",
-        "TaskCompleted",
-        "StopFailure",
-        "TeammateIdle",
-        "ConfigChange",
-        "CwdChanged",
-        "DirectoryAdded",
-        "FileChanged",
-        "WorktreeCreate",
-        "WorktreeRemove",
-        "Elicitation",
-        "ElicitationResult",
-    }
-)
+# Events of the real CLI that hookwise's table does not carry (its hooks reference does not
+# document them: protocol/claude.py).
+UNSUPPORTED_EVENTS: Final = frozenset(UNDOCUMENTED_EVENTS)
 
 # Events on which a handler's ``if`` is evaluated; elsewhere a hook with ``if`` never runs.
 _IF_EVENTS: Final = frozenset(
@@ -214,6 +194,11 @@ class ClaudePaths:
     def managed_dropins(self) -> Path:
         return self.managed_dir / "managed-settings.d"
 
+    @property
+    def remote_settings(self) -> Path:
+        """The cache of the organization's server-managed settings (fetched at login)."""
+        return self.config_dir / "remote-settings.json"
+
 
 @dataclass
 class ClaudeSettingsFile:
@@ -223,6 +208,7 @@ class ClaudeSettingsFile:
     origin: str  # the path, or "--settings" for inline JSON
     exists: bool = False
     settings: dict[str, JSON] | None = None  # None: absent or unusable
+    ignored: str | None = None  # why Claude Code does not use this file at all
 
     def get(self, key: str) -> JSON:
         return None if self.settings is None else self.settings.get(key)
@@ -259,6 +245,11 @@ class ClaudeHooks(DialectHooks):
     """Where the effective ``disableAllHooks`` was set."""
     managed_only: bool = False
     """``allowManagedHooksOnly`` from managed settings."""
+    managed_source: str = "none"
+    """Which managed tier is in effect: ``server`` (remote-settings.json), ``endpoint``
+    (managed-settings.json and managed-settings.d) or ``none``."""
+    skip_reasons: dict[str, str] = field(default_factory=dict)
+    """Why each source in ``skipped`` (by its origin) is not loaded."""
     deduplicated: list[tuple[str, str]] = field(default_factory=list)
     """(path of a duplicate handler left out, path of the copy that runs)."""
     hook_objects: list[tuple[str, str, JSON]] = field(default_factory=list)
@@ -279,6 +270,44 @@ def parse_claude_settings_text(text: str, origin: str) -> tuple[dict[str, JSON] 
     return value, []
 
 
+def _strings(value: JSON) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _handler_problems(kind: str, handler: Mapping[str, JSON]) -> list[str]:
+    """What the handler's own fields lack (hooks reference, "Hook handler fields")."""
+    problems: list[str] = []
+    if kind == "command":
+        command = handler.get("command")
+        if not isinstance(command, str) or not command.strip():
+            problems.append("a command hook needs a non-empty string 'command'")
+    elif kind == "http":
+        url = handler.get("url")
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            problems.append("an http hook needs a 'url' starting with http:// or https://")
+        headers = handler.get("headers")
+        if "headers" in handler and not (
+            isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())
+        ):
+            problems.append("'headers' must be an object of strings")
+        if "allowedEnvVars" in handler and not _strings(handler["allowedEnvVars"]):
+            problems.append("'allowedEnvVars' must be an array of strings")
+    elif kind == "mcp_tool":
+        for key in ("server", "tool"):
+            value = handler.get(key)
+            if not isinstance(value, str) or not value:
+                problems.append(f"an mcp_tool hook needs a non-empty string '{key}'")
+        if "input" in handler and not isinstance(handler["input"], dict):
+            problems.append("'input' must be an object")
+    else:  # prompt, agent
+        prompt = handler.get("prompt")
+        if not isinstance(prompt, str) or not prompt.strip():
+            problems.append(f"a {kind} hook needs a non-empty string 'prompt'")
+        if "model" in handler and not isinstance(handler["model"], str):
+            problems.append("'model' must be a string")
+    return problems
+
+
 def _check_handler(
     event: str, handler: dict[str, JSON], path: str, warnings: list[str]
 ) -> dict[str, JSON] | None:
@@ -289,13 +318,14 @@ def _check_handler(
             f"{json.dumps(kind) if kind is not None else 'nothing'}); skipped"
         )
         return None
-    if kind != "command":
-        warnings.append(f"{path}: hookwise runs command hooks only; this {kind} hook is skipped")
+    allowed = CLAUDE.events[event].handler_types
+    if kind not in allowed:
+        warnings.append(
+            f"{path}/type: Claude Code does not run {kind} hooks on {event} (it runs "
+            f"{', '.join(allowed)} there); skipped"
+        )
         return None
-    problems: list[str] = []
-    command = handler.get("command")
-    if not isinstance(command, str) or not command.strip():
-        problems.append("a command hook needs a non-empty string 'command'")
+    problems = _handler_problems(str(kind), handler)
     if "timeout" in handler and seconds_value(handler["timeout"]) is None:
         problems.append(
             f"'timeout' must be a positive number of seconds (got {json.dumps(handler['timeout'])})"
@@ -379,11 +409,29 @@ def dedup_key(handler: Mapping[str, JSON], scope: str = "") -> str | None:
     plugin's copy stays separate, so the plugin is part of the key. None for handlers that
     are not commands.
     """
-    if handler.get("type") != "command":
-        return None
     plugin = scope if scope.startswith("plugin:") else ""
-    key: list[JSON] = [plugin, handler.get("command"), handler.get("args"), handler.get("shell")]
-    return json.dumps(key, ensure_ascii=False)
+    kind = handler.get("type")
+    if kind == "command":
+        key: list[JSON] = [
+            plugin,
+            handler.get("command"),
+            handler.get("args"),
+            handler.get("shell"),
+        ]
+    elif kind in _SAME_WHEN:  # the CLI's own comparison of two handlers (its binary)
+        key = [plugin, kind, *(handler.get(k) for k in _SAME_WHEN[str(kind)]), handler.get("if")]
+    else:
+        return None
+    return json.dumps(key, ensure_ascii=False, sort_keys=True)
+
+
+# The fields two handlers of a type share when Claude Code 2.1.330 takes them for one.
+_SAME_WHEN: Final = {
+    "http": ("url",),
+    "mcp_tool": ("server", "tool", "input", "onFailure"),
+    "prompt": ("prompt", "model"),
+    "agent": ("prompt",),
+}
 
 
 def handler_identity(event: str, matcher: JSON, handler: Mapping[str, JSON]) -> str:
@@ -432,6 +480,14 @@ def _read_scopes(
                 files.append(
                     _read_settings(ClaudeScope.MANAGED, paths.managed_dropins / name, warnings)
                 )
+    remote = _read_settings(ClaudeScope.MANAGED, paths.remote_settings, warnings)
+    if remote.settings:  # server-managed settings win; endpoint-managed files are not used
+        for file in files:
+            file.ignored = (
+                f"not used: server-managed settings ({remote.origin}) are in effect and take "
+                "precedence over endpoint-managed files"
+            )
+        files.insert(0, remote)
     files.append(_read_settings(ClaudeScope.USER, paths.user_settings, warnings))
     if not same_path(paths.project_settings, paths.user_settings):
         files.append(_read_settings(ClaudeScope.PROJECT, paths.project_settings, warnings))
@@ -669,11 +725,14 @@ def load_claude_hooks(
     )
     warnings: list[str] = []
     files = _read_scopes(paths, flag_settings, warnings)
-    disable_all, disabled_in = _effective_bool(files, "disableAllHooks", warnings)
-    managed_only = _managed_only(files, warnings)
-    plugins = _find_plugins(paths, _enabled_plugins(files, warnings), plugin_dirs, warnings)
+    used = [f for f in files if f.ignored is None]
+    disable_all, disabled_in = _effective_bool(used, "disableAllHooks", warnings)
+    managed_only = _managed_only(used, warnings)
+    plugins = _find_plugins(paths, _enabled_plugins(used, warnings), plugin_dirs, warnings)
 
     loaded: list[_Loaded] = []
+    ignored: list[_Loaded] = []
+    reasons: dict[str, str] = {}
     hook_objects: list[tuple[str, str, JSON]] = []
     for file in files:
         if file.settings is None or "hooks" not in file.settings:
@@ -681,14 +740,27 @@ def load_claude_hooks(
         hook_objects.append((file.origin, file.scope.value, file.settings["hooks"]))
         clean = _clean(file.settings["hooks"], file.origin, warnings)
         obj = HooksObject(clean.hooks, file.scope.source, file.origin, file.scope.value)
-        loaded.append(_Loaded(obj, clean, file.scope is ClaudeScope.MANAGED, settings_file=file))
+        item = _Loaded(obj, clean, file.scope is ClaudeScope.MANAGED, settings_file=file)
+        if file.ignored is not None:
+            warnings.append(f"{file.origin}: hooks never run: {file.ignored}")
+            reasons[file.origin] = file.ignored
+            ignored.append(item)
+        else:
+            loaded.append(item)
     for plugin in plugins:
         for origin, raw, plugin_clean in _plugin_hooks(plugin, warnings):
             hook_objects.append((origin, plugin.scope, raw))
             obj = HooksObject(plugin_clean.hooks, Source.EXTENSIONS, origin, plugin.scope)
             loaded.append(_Loaded(obj, plugin_clean, False, plugin=plugin))
 
-    active, skipped = _apply_switches(loaded, disable_all, disabled_in, managed_only, warnings)
+    active, skipped = _apply_switches(
+        loaded, disable_all, disabled_in, managed_only, warnings, reasons=reasons
+    )
+    skipped = [*ignored, *skipped]
+    remote = paths.remote_settings
+    tier = "server" if any(f.origin == str(remote) and f.settings for f in files) else "none"
+    if tier == "none" and any(f.scope is ClaudeScope.MANAGED and f.exists for f in files):
+        tier = "endpoint"
     deduplicated = _deduplicate(active)
     managed_switch_off = disabled_in is not None and disabled_in.scope is ClaudeScope.MANAGED
     registry, _ = register(((item.obj, item.clean) for item in active), CLAUDE)
@@ -706,6 +778,8 @@ def load_claude_hooks(
         disable_all_hooks=disable_all,
         disabled_by=disabled_in.origin if disabled_in is not None else None,
         managed_only=managed_only,
+        managed_source=tier,
+        skip_reasons=reasons,
         deduplicated=deduplicated,
         hook_objects=hook_objects,
     )
@@ -717,17 +791,23 @@ def _apply_switches(
     disabled_in: ClaudeSettingsFile | None,
     managed_only: bool,
     warnings: list[str],
+    *,
+    reasons: dict[str, str],
 ) -> tuple[list[_Loaded], list[_Loaded]]:
-    """disableAllHooks and allowManagedHooksOnly: which hook sources stay."""
+    """disableAllHooks and allowManagedHooksOnly: which hook sources stay (``reasons``:
+    why each other one does not, by origin)."""
     if disable_all and disabled_in is not None:
+        why = f"disableAllHooks is true in {disabled_in.origin}"
         if disabled_in.scope is ClaudeScope.MANAGED:
             if loaded:
                 warnings.append(
                     f"{disabled_in.origin}#/disableAllHooks: true in managed settings: no hook runs"
                 )
+            reasons.update((item.obj.origin, why) for item in loaded)
             return [], loaded
         active = [item for item in loaded if item.managed]
         skipped = [item for item in loaded if not item.managed]
+        reasons.update((item.obj.origin, why) for item in skipped)
         if skipped:
             kept = " except managed hooks" if active else ""
             warnings.append(
@@ -743,6 +823,9 @@ def _apply_switches(
         ]
         skipped = [item for item in loaded if item not in active]
         for item in skipped:
+            reasons[item.obj.origin] = (
+                f"managed settings set allowManagedHooksOnly ({item.obj.scope} hooks are blocked)"
+            )
             warnings.append(
                 f"{item.obj.origin}: not loaded: managed settings set allowManagedHooksOnly "
                 f"({item.obj.scope} hooks are blocked)"

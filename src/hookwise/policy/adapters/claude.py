@@ -12,7 +12,10 @@ What Claude Code reads (protocol/claude.py; observed with 2.1.330):
 - PermissionRequest decides through ``hookSpecificOutput.decision.behavior``;
 - UserPromptSubmit, PostToolUse, Stop, SubagentStop and PreCompact block with top-level
   ``decision: "block"`` + ``reason`` (on Stop that sends the agent back: the retry);
-- Notification, PostCompact and SessionEnd discard JSON answers.
+- Notification, PostCompact and SessionEnd discard JSON answers;
+- ConfigChange blocks as above (a debug-log line only; managed settings always apply);
+  Elicitation is declined with ``hookSpecificOutput.action: "decline"``; PermissionDenied
+  and StopFailure are only recorded (the audit log).
 """
 
 from __future__ import annotations
@@ -76,5 +79,10 @@ def encode_dialect(
                 hso["permissionDecisionReason"] = reason
         if decision.updated_input is not None and verdict != "deny":
             hso["updatedInput"] = decision.updated_input
+    if pattern == "elicitation":
+        # a deny declines the server's request; anything else leaves the dialog to the user
+        if verdict == "deny":
+            hso["action"] = "decline"
+        return enc.finish(decision, stop)
     enc.decide_requests_and_blocks(decision, verdict, reason, rewrite_requests=True)
     return enc.finish(decision, stop)

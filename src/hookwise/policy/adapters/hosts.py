@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hookwise.policy.canonical import GEMINI_EVENTS, KIND_EVENTS
+from hookwise.policy.canonical import GEMINI_EVENTS, KIND_EVENTS, UNRULED_KINDS
 
 
 def _gemini() -> dict[str, Any]:
@@ -70,7 +70,10 @@ def _dialect(module_name: str, attribute: str) -> dict[str, Any]:
     events: dict[str, Any] = {}
     for name, event in spec.events.items():
         events[name] = {
-            "canonical": [KIND_EVENTS[event.kind.value]],
+            # the families no rule reaches raise nothing (canonical.UNRULED_KINDS)
+            "canonical": []
+            if event.kind.value in UNRULED_KINDS
+            else [KIND_EVENTS[event.kind.value]],
             "decision": event.decision.value,
             "specific": list(event.specific_fields),
             "common": list(event.common_fields),

@@ -456,12 +456,20 @@ def _claude_switches(
             f"disableAllHooks is true ({claude.disabled_by}): Claude Code runs no hookwise hook",
         )
     if claude.managed_only:
+        where = (
+            "server-managed settings (remote-settings.json)"
+            if claude.managed_source == "server"
+            else "managed settings"
+        )
         report.add(
             "fail",
             "switch",
-            "managed settings set allowManagedHooksOnly: only managed hooks run "
+            f"{where} set allowManagedHooksOnly: only managed hooks run "
             "(install hookwise in the managed settings instead)",
         )
+    for file in claude.settings_files:
+        if file.ignored is not None and file.has("hooks"):
+            report.add("fail", "switch", f"{file.origin}: its hooks never run: {file.ignored}")
     from hookwise.config.claude.trust import (
         CLAUDE_TRUST_STORE,
         ClaudeTrustStore,

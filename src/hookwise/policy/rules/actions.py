@@ -26,6 +26,8 @@ from hookwise.policy.canonical import (
     CANONICAL_EVENTS,
     COMPACTION,
     COMPACTION_AFTER,
+    CONFIG_CHANGE,
+    MCP_ELICITATION,
     MODEL_AFTER,
     MODEL_BEFORE,
     PERMISSION_REQUEST,
@@ -84,6 +86,8 @@ _DENYABLE = frozenset(
         MODEL_BEFORE,
         MODEL_AFTER,
         COMPACTION,
+        CONFIG_CHANGE,
+        MCP_ELICITATION,
     ]
 )
 _GATED = frozenset([TOOL_BEFORE, PERMISSION_REQUEST])

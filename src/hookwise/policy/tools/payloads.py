@@ -48,7 +48,7 @@ def build_payload(
     payload: dict[str, Any] = {name: examples.get(name, "") for name in names}
     if not known or "sessionId" not in payload:
         payload["hook_event_name"] = event  # (a camelCase Copilot payload names none)
-    if _takes(host, "turn_id"):  # (Codex: what tells its payloads from Claude Code's)
+    if _takes(host, event, "turn_id"):  # (Codex: what tells its payloads from Claude Code's)
         payload["turn_id"] = "turn-1"
     camel = "sessionId" in payload
     if tool is not None:
@@ -70,11 +70,17 @@ def build_payload(
     return payload
 
 
-def _takes(host: str, field: str) -> bool:
-    """Whether the events of ``host`` carry ``field`` (its table's input fields)."""
+def _takes(host: str, event: str, field: str) -> bool:
+    """Whether ``host`` sends ``field`` with ``event``: the event's input fields say so, or
+    most of the host's events carry it (Codex's ``turn_id``). Claude Code's MessageDisplay
+    alone carries a ``turn_id``, which is no reason to give every Claude payload one."""
     from hookwise.protocol.hosts import host as host_info
     from hookwise.protocol.hosts import table
 
     if host_info(host).table_name is None:
         return False
-    return any(field in e.input_fields for e in table(host).events.values())
+    events = table(host).events
+    if event in events and field in events[event].input_fields:
+        return True
+    carrying = sum(field in e.input_fields for e in events.values())
+    return carrying * 2 > len(events)
