@@ -100,6 +100,21 @@ def _read(path: Path) -> str | None:
         raise InstallError(f"{path}: not UTF-8 text (byte {exc.start}); nothing written") from None
 
 
+def _confined(path: Path, scope: str, project: Path) -> Path:
+    """``path``, refused when it is a project's file whose symbolic links lead out of the
+    project: a repository's link must not make install edit (or uninstall empty) a file
+    elsewhere, such as another program's JSON settings in the home directory."""
+    if scope != "project":
+        return path
+    real, root = os.path.realpath(path), os.path.realpath(project)
+    if real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
+        raise InstallError(
+            f"{path}: a symbolic link leads out of the project (to {real}); install edits "
+            "only files inside it: replace the link with a file (nothing written)"
+        )
+    return path
+
+
 def compile_policy(project: Path, env: Mapping[str, str]) -> dict[str, Any]:
     """The merged policy as the hook will see it from ``project``."""
     from hookwise.policy.cache import load_policy
@@ -127,9 +142,9 @@ def plan_install(
     events = policy_events(policy, host)
     seconds = timeout if timeout is not None else timeout_seconds(policy)
     command = command or hook_command(host)
-    path = settings_path(host, scope, project, env)
+    path = _confined(settings_path(host, scope, project, env), scope, project)
     steps = host_info(host).install_steps
-    script = script_path(path) if "sh_script" in steps else None
+    script = _confined(script_path(path), scope, project) if "sh_script" in steps else None
     # (a host whose command must be a script file registers the script's path)
     desired = registrations(host, events, str(script) if script else command, seconds)
     edit = _edit(host, path, desired, script)
@@ -295,11 +310,12 @@ def plan_uninstall(
 ) -> InstallPlan:
     """The edits that remove hookwise's entries for ``host`` in ``scope``."""
     project = Path(os.path.abspath(project))
-    path = settings_path(host, scope, project, env)
-    script = script_path(path) if "sh_script" in host_info(host).install_steps else None
+    path = _confined(settings_path(host, scope, project, env), scope, project)
+    steps = host_info(host).install_steps
+    script = _confined(script_path(path), scope, project) if "sh_script" in steps else None
     edit = _edit(host, path, [], script)
     plan = InstallPlan(host, scope, path, None, edit)
-    if "hook_trust" in host_info(host).install_steps:
+    if "hook_trust" in steps:
         _plan_codex(plan, project, env, trust=True, uninstall=True)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
