@@ -171,9 +171,9 @@ def plan_install(
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:
         # (a row whose hooks_layout is "script" names an executable hook file: Cline)
-        script = host_info(host).hooks_layout == "script"
+        executable = host_info(host).hooks_layout == "script"
         plan.changes.append(
-            FileChange(path, edit.before, edit.after, mode=0o755 if script else None)
+            FileChange(path, edit.before, edit.after, mode=0o755 if executable else None)
         )
     if "trust_note" in steps:
         plan.notes.append(trust_story(host))
