@@ -732,7 +732,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Augment (Auggie)",
         (".augment/settings.json", ".augment/settings.local.json"),
         (".augment/settings.json",),
-        "s",
+        "ms",  # "timeout: in milliseconds (default: 60000ms)" (docs.augmentcode.com/cli/hooks)
         "PreToolUse",
         "launch-process",
         "hookwise.protocol.reference.augment",

@@ -192,7 +192,7 @@ def test_augment_registers_a_script_that_runs_hookwise(
     assert value["hooks"]["Stop"] == json.loads(AUGMENT)["hooks"]["Stop"]
     (group,) = value["hooks"]["PreToolUse"]
     assert group["matcher"] == "*"
-    assert group["hooks"] == [{"type": "command", "command": str(script), "timeout": 10}]
+    assert group["hooks"] == [{"type": "command", "command": str(script), "timeout": 10_000}]
     assert sh_command(script.read_text(encoding="utf-8")) == portable_command("augment")
     edited = files(project)
     install("augment", project, env)  # install twice: nothing moves
