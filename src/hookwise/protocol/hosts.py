@@ -723,8 +723,9 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         trust="hooks belong to an agent configuration (.kiro/agents/*.json): they run only for "
         "that agent; install edits the agent `default` (.kiro/agents/default.json), so start "
         "Kiro with `--agent default` or set it with `kiro-cli settings chat.defaultAgent "
-        "default` (the built-in kiro_default runs no hooks; published reference; no Kiro CLI "
-        "runs here)",
+        "default` (the built-in kiro_default runs no hooks); an agent file without `tools` "
+        "gives the agent none, so a default.json install made holds only hooks until you add "
+        "them (published reference; no Kiro CLI runs here)",
         verified="reference",
     ),
     "augment": HostInfo(
