@@ -24,15 +24,6 @@ from hookwise.policy.install.plan import plan_install, plan_uninstall, write_pla
 from hookwise.policy.install.registrations import registrations
 from hookwise.policy.install.sh_script import MARK, sh_command, sh_text
 
-POLICY = """\
-version: 1
-rules:
-  - id: no-echo
-    match: {tool: shell, command: {program: [echo]}}
-    action: deny
-    reason: "no echo"
-"""
-
 CRUSH = """\
 {
   "$schema": "https://charm.land/crush.json",
@@ -62,28 +53,6 @@ AUGMENT = """\
   "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/notify.sh"}]}]}
 }
 """
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    proj = tmp_path / "proj"
-    (proj / ".hookwise").mkdir(parents=True)
-    (proj / ".hookwise" / "policy.yaml").write_text(POLICY, encoding="utf-8")
-    return proj
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    home = tmp_path / "home"
-    home.mkdir()
-    return {
-        "HOME": str(home),
-        "XDG_DATA_HOME": str(home / ".local" / "share"),
-        "XDG_CACHE_HOME": str(home / ".cache"),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_STATE_HOME": str(home / ".local" / "state"),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-    }
 
 
 def install(host: str, project: Path, env: dict[str, str], scope: str = "project") -> Path:
