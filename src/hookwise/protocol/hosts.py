@@ -206,7 +206,10 @@ class HostInfo:
         # "trust_note" and "failure_note" (say when the host runs project hooks, and what a
         # failing or slow hook does, where hookwise has no checker of the host's own),
         # "plugin_loading_note" (what the host waits for before it loads any plugin, and the
-        # switches that stop it: plugin_files.loading_notes)
+        # switches that stop it: plugin_files.loading_notes), "in_place" (a "flat" layout
+        # in a file that is not hookwise's own: its entries are edited in place, every other
+        # byte kept: Crush's crush.json, Kiro's agent file), "sh_script" (the command must
+        # be a .sh file: install writes one beside the settings and registers its path)
         self.install_steps = install_steps
         self.env_files = env_files  # dotenv files loaded at start, exported to hooks (above)
         # scope -> settings files beside the hook files that name code the host loads on its
@@ -661,7 +664,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         failure={"crash": "runs", "timeout": "runs"},
         detect=(("env", "CRUSH_PROJECT_DIR", ""), ("env_prefix", "CRUSH_HOOK", "")),
         hooks_layout="flat",
-        supports=frozenset(("hook", "scan")),
+        install_steps=("trust_note", "failure_note", "in_place"),
+        supports=frozenset(("hook", "install", "scan")),
         trust="(published reference; Crush cannot be installed here: its npm package downloads "
         "its binary at install time)",
         verified="reference",
@@ -715,14 +719,22 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "todo_list": "todo",
         },
         config_dir=(None, ".kiro", ""),
-        install_files={"project": ".kiro/agents/hookwise.json", "user": "agents/hookwise.json"},
+        # the agent file a peer's installer edits (git-ai-project/git-ai#1302); Kiro's
+        # built-in kiro_default takes no hooks, so this agent must be the one in use
+        install_files={"project": ".kiro/agents/default.json", "user": "agents/default.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(("env_prefix", "KIRO_", ""),),
         hooks_layout="flat",
-        supports=frozenset(("hook", "scan")),
+        handler=("command", "timeout_ms", ()),
+        install_steps=("trust_note", "failure_note", "in_place"),
+        supports=frozenset(("hook", "install", "scan")),
         hook_globs={"project": ".kiro/agents/*.json", "user": "agents/*.json"},
         trust="hooks belong to an agent configuration (.kiro/agents/*.json): they run only for "
-        "that agent (published reference; no Kiro CLI runs here)",
+        "that agent; install edits the agent `default` (.kiro/agents/default.json), so start "
+        "Kiro with `--agent default` or set it with `kiro-cli settings chat.defaultAgent "
+        "default` (the built-in kiro_default runs no hooks); an agent file without `tools` "
+        "gives the agent none, so a default.json install made holds only hooks until you add "
+        "them (published reference; no Kiro CLI runs here)",
         verified="reference",
     ),
     "augment": HostInfo(
@@ -730,7 +742,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Augment (Auggie)",
         (".augment/settings.json", ".augment/settings.local.json"),
         (".augment/settings.json",),
-        "s",
+        "ms",  # "timeout: in milliseconds (default: 60000ms)" (docs.augmentcode.com/cli/hooks)
         "PreToolUse",
         "launch-process",
         "hookwise.protocol.reference.augment",
@@ -749,7 +761,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_files={"project": ".augment/settings.json", "user": "settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(("env_prefix", "AUGMENT_", ""),),
-        supports=frozenset(("hook", "scan")),
+        install_steps=("trust_note", "failure_note", "sh_script"),
+        supports=frozenset(("hook", "install", "scan")),
         trust="/etc/augment/settings.json (system, immutable) comes first; a hook command must "
         "be a .sh file (published reference; Auggie cannot be pointed at a local model here)",
         verified="reference",

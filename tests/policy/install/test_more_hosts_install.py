@@ -22,37 +22,6 @@ from hookwise.policy.install.hooks_edit import edit_hooks
 from hookwise.policy.install.plan import plan_install, plan_uninstall, write_plan
 from hookwise.policy.install.registrations import registrations
 
-POLICY = """\
-version: 1
-rules:
-  - id: no-echo
-    match: {tool: shell, command: {program: [echo]}}
-    action: deny
-    reason: "no echo"
-"""
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    proj = tmp_path / "proj"
-    (proj / ".hookwise").mkdir(parents=True)
-    (proj / ".hookwise" / "policy.yaml").write_text(POLICY, encoding="utf-8")
-    return proj
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    home = tmp_path / "home"
-    home.mkdir()
-    return {
-        "HOME": str(home),
-        "XDG_DATA_HOME": str(home / ".local" / "share"),
-        "XDG_CACHE_HOME": str(home / ".cache"),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_STATE_HOME": str(home / ".local" / "state"),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-    }
-
 
 def install(host: str, scope: str, project: Path, env: dict[str, str]) -> Path:
     plan = plan_install(host, scope, project, env)

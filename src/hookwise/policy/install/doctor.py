@@ -37,6 +37,7 @@ from hookwise.policy.install.plan import (
     compile_policy,
     failure_story,
     gemini_ask_story,
+    owns_file,
     reference_story,
     trust_story,
 )
@@ -48,6 +49,7 @@ from hookwise.policy.install.registrations import (
     timeout_seconds,
     tool_matcher_events,
 )
+from hookwise.policy.install.sh_script import NAME
 from hookwise.policy.install.targets import SCOPES, settings_path
 from hookwise.policy.trust.scopes import launcher_path
 from hookwise.protocol.hosts import HOST_TITLES, hosts_with
@@ -376,7 +378,7 @@ def layout_handlers(host: str, path: Path, text: str) -> list[tuple[str, str, An
     """hookwise's handlers in one file the host reads, as (event, origin, matcher, handler),
     for each of the registry's ``hooks_layout``s; a file that does not parse raises."""
     info = host_info(host)
-    if info.hooks_layout in ("flat", "plugin"):
+    if info.hooks_layout in ("flat", "plugin") and owns_file(host):
         own = (
             plugin_handlers(text, host)
             if info.hooks_layout == "plugin"
@@ -391,7 +393,10 @@ def layout_handlers(host: str, path: Path, text: str) -> list[tuple[str, str, An
             return []
         return [(path.name, f"{path}#/hooks/{path.name}", None, {info.handler[0]: command})]
     top = info.hooks_layout == "top"
-    found = find_hookwise(JsonDocument(text, str(path), jsonc=info.jsonc), top=top)
+    # (the hook script install writes beside the settings: sh_script.script_path)
+    script = str(path.parent / "hooks" / NAME) if "sh_script" in info.install_steps else None
+    doc = JsonDocument(text, str(path), jsonc=info.jsonc)
+    found = find_hookwise(doc, top=top, flat=info.hooks_layout == "flat", script=script)
     prefix = "" if top else "/hooks"
     return [
         (f.event, f"{path}#{prefix}/{f.event}/{f.group}/hooks/{f.handler}", f.matcher, f.config)

@@ -52,9 +52,17 @@ def _hooks_node(doc: JsonDocument, top: bool = False) -> JsonNode | None:
     return node
 
 
-def find_hookwise(doc: JsonDocument, *, top: bool = False) -> list[FoundHook]:
+def find_hookwise(
+    doc: JsonDocument, *, top: bool = False, flat: bool = False, script: str | None = None
+) -> list[FoundHook]:
     """Every hookwise handler of the document, in file order (``top``: events at the top
-    level)."""
+    level; ``flat``: each event holds handlers, each its own matcher, not groups: Crush,
+    Kiro). A flat handler is found as a group of one, so removing it is removing its
+    entry. ``script``: the hook script install wrote, whose path is the command (Augment)."""
+
+    def ours(command: object) -> bool:
+        return is_hookwise_command(command) or (script is not None and command == script)
+
     hooks = _hooks_node(doc, top)
     if hooks is None:
         return []
@@ -66,11 +74,14 @@ def find_hookwise(doc: JsonDocument, *, top: bool = False) -> list[FoundHook]:
         if not isinstance(groups, list):
             continue
         for g, group in enumerate(groups):
-            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+            if flat and isinstance(group, dict) and ours(group.get("command")):
+                found.append(FoundHook(event, g, 0, group.get("matcher"), group, True, group))
+                continue
+            if flat or not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
                 continue
             handlers = group["hooks"]
             for h, handler in enumerate(handlers):
-                if isinstance(handler, dict) and is_hookwise_command(handler.get("command")):
+                if isinstance(handler, dict) and ours(handler.get("command")):
                     found.append(
                         FoundHook(
                             event,
@@ -113,29 +124,31 @@ def _remove_found(doc: JsonDocument, hook: FoundHook, top: bool) -> None:
         doc.remove(doc.root, root_member[0])
 
 
-def _add(doc: JsonDocument, registration: Registration, top: bool) -> None:
+def _add(doc: JsonDocument, registration: Registration, top: bool, flat: bool) -> None:
+    entry = registration.entry(flat)
     hooks = _hooks_node(doc, top)
     if hooks is None:
-        doc.append(doc.root, {registration.event: [registration.group()]}, key="hooks")
+        doc.append(doc.root, {registration.event: [entry]}, key="hooks")
         return
     member = hooks.member(registration.event)
     if member is None:
-        doc.append(hooks, [registration.group()], key=registration.event)
+        doc.append(hooks, [entry], key=registration.event)
         return
     groups = member[1]
     if groups.kind != "array":
         raise InstallError(
             f'{doc.where(groups)}: "hooks.{registration.event}" must be an array of matcher '
-            f"groups, got {json_type(doc.value_of(groups))}; fix it first (nothing written)"
+            f"{'handlers' if flat else 'groups'}, got {json_type(doc.value_of(groups))}; fix it "
+            "first (nothing written)"
         )
-    doc.append(groups, registration.group())
+    doc.append(groups, entry)
 
 
-def _is_current(found: list[FoundHook], registration: Registration) -> bool:
+def _is_current(found: list[FoundHook], registration: Registration, flat: bool) -> bool:
     if len(found) != 1:
         return False
     hook = found[0]
-    return hook.alone and hook.group_config == registration.group()
+    return hook.alone and hook.group_config == registration.entry(flat)
 
 
 @dataclass
@@ -156,44 +169,61 @@ class HooksEdit:
 
 
 def edit_hooks(
-    text: str | None, origin: str, desired: list[Registration], *, jsonc: bool, top: bool = False
+    text: str | None,
+    origin: str,
+    desired: list[Registration],
+    *,
+    jsonc: bool,
+    top: bool = False,
+    flat: bool = False,
+    script: str | None = None,
 ) -> HooksEdit:
     """Make hookwise's entries in a settings text exactly ``desired`` (uninstall: ``[]``).
 
     Other entries are untouched; a hookwise entry that is already as desired stays in place.
     A text that cannot be edited in place is an InstallError (nothing is written). ``top``:
-    the events are the file's own keys, not those of its ``hooks`` object.
+    the events are the file's own keys, not those of its ``hooks`` object; ``flat``: an
+    event holds handlers (matcher inside), not matcher groups; ``script``: a command that is
+    hookwise's too (the path of the hook script install wrote).
     """
     try:
-        return _edit_hooks(text, origin, desired, jsonc=jsonc, top=top)
+        return _edit_hooks(text, origin, desired, jsonc=jsonc, top=top, flat=flat, script=script)
     except JsonEditError as exc:
         raise InstallError(str(exc)) from None
 
 
 def _edit_hooks(
-    text: str | None, origin: str, desired: list[Registration], *, jsonc: bool, top: bool
+    text: str | None,
+    origin: str,
+    desired: list[Registration],
+    *,
+    jsonc: bool,
+    top: bool,
+    flat: bool,
+    script: str | None,
 ) -> HooksEdit:
     if text is None or not text.strip():
         if not desired:
             return HooksEdit(text, text)
         hooks: dict[str, Any] = {}
         for registration in desired:
-            hooks.setdefault(registration.event, []).append(registration.group())
+            hooks.setdefault(registration.event, []).append(registration.entry(flat))
         made = hooks if top else {"hooks": hooks}
         created = json.dumps(made, indent=2, ensure_ascii=False) + "\n"
         doc = JsonDocument(created, origin, jsonc=jsonc)
-        return HooksEdit(text, created, added=list(desired), hookwise=find_hookwise(doc, top=top))
+        found = find_hookwise(doc, top=top, flat=flat, script=script)
+        return HooksEdit(text, created, added=list(desired), hookwise=found)
     doc = JsonDocument(text, origin, jsonc=jsonc)
     if doc.root.kind != "object":
         raise InstallError(f"{origin}: expected a JSON object; fix it first (nothing written)")
-    existing = find_hookwise(doc, top=top)
+    existing = find_hookwise(doc, top=top, flat=flat, script=script)
     wanted = {r.event: r for r in desired}
     keep: list[Registration] = []
     drop: list[FoundHook] = []
     for event in dict.fromkeys(h.event for h in existing):
         mine = [h for h in existing if h.event == event]
         current = wanted.get(event)
-        if current is not None and _is_current(mine, current):
+        if current is not None and _is_current(mine, current, flat):
             keep.append(current)
         else:
             drop.extend(mine)
@@ -201,14 +231,14 @@ def _edit_hooks(
         _remove_found(doc, hook, top)
     add = [r for r in desired if r not in keep]
     for registration in add:
-        _add(doc, registration, top)
+        _add(doc, registration, top, flat)
     return HooksEdit(
         text,
         doc.rendered(),
         added=add,
         removed=drop,
         kept=keep,
-        hookwise=find_hookwise(doc, top=top),
+        hookwise=find_hookwise(doc, top=top, flat=flat, script=script),
     )
 
 

@@ -36,6 +36,7 @@ from hookwise.policy.install.launcher import hook_command, launcher_text
 from hookwise.policy.install.own_file import edit_own_file
 from hookwise.policy.install.plugin_files import edit_plugin_file, loading_notes
 from hookwise.policy.install.registrations import policy_events, registrations, timeout_seconds
+from hookwise.policy.install.sh_script import edit_sh, script_path
 from hookwise.policy.install.targets import settings_path
 from hookwise.policy.trust.scopes import launcher_path
 from hookwise.protocol.hosts import host as host_info
@@ -99,6 +100,21 @@ def _read(path: Path) -> str | None:
         raise InstallError(f"{path}: not UTF-8 text (byte {exc.start}); nothing written") from None
 
 
+def _confined(path: Path, scope: str, project: Path) -> Path:
+    """``path``, refused when it is a project's file whose symbolic links lead out of the
+    project: a repository's link must not make install edit (or uninstall empty) a file
+    elsewhere, such as another program's JSON settings in the home directory."""
+    if scope != "project":
+        return path
+    real, root = os.path.realpath(path), os.path.realpath(project)
+    if real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
+        raise InstallError(
+            f"{path}: a symbolic link leads out of the project (to {real}); install edits "
+            "only files inside it: replace the link with a file (nothing written)"
+        )
+    return path
+
+
 def compile_policy(project: Path, env: Mapping[str, str]) -> dict[str, Any]:
     """The merged policy as the hook will see it from ``project``."""
     from hookwise.policy.cache import load_policy
@@ -126,10 +142,17 @@ def plan_install(
     events = policy_events(policy, host)
     seconds = timeout if timeout is not None else timeout_seconds(policy)
     command = command or hook_command(host)
-    desired = registrations(host, events, command, seconds)
-    path = settings_path(host, scope, project, env)
-    edit = _edit(host, path, desired)
+    path = _confined(settings_path(host, scope, project, env), scope, project)
+    steps = host_info(host).install_steps
+    script = _confined(script_path(path), scope, project) if "sh_script" in steps else None
+    # (a host whose command must be a script file registers the script's path)
+    desired = registrations(host, events, str(script) if script else command, seconds)
+    edit = _edit(host, path, desired, script)
     plan = InstallPlan(host, scope, path, command, edit)
+    if script is not None:  # the script before the settings that name it
+        before = _read(script)
+        after = edit_sh(before, str(script), command, host)
+        plan.changes.append(FileChange(script, before, after, mode=0o755))
     errors = policy.get("errors") or []
     if errors:
         first = errors[0]
@@ -144,14 +167,13 @@ def plan_install(
             "`hookwise policy init` writes a starter (.hookwise/policy.yaml); then run "
             "`hookwise install` again for the events it uses"
         )
-    steps = host_info(host).install_steps
     if "hook_trust" in steps:  # the hooks' file and their trusted hashes (Codex)
         _plan_codex(plan, project, env, trust=trust, uninstall=False)
     else:
         # (a row whose hooks_layout is "script" names an executable hook file: Cline)
-        script = host_info(host).hooks_layout == "script"
+        executable = host_info(host).hooks_layout == "script"
         plan.changes.append(
-            FileChange(path, edit.before, edit.after, mode=0o755 if script else None)
+            FileChange(path, edit.before, edit.after, mode=0o755 if executable else None)
         )
     if "trust_note" in steps:
         plan.notes.append(trust_story(host))
@@ -173,19 +195,35 @@ def plan_install(
     return plan
 
 
-def _edit(host: str, path: Path, desired: list[Any]) -> HooksEdit:
+def owns_file(host: str) -> bool:
+    """Whether the file install writes is hookwise's own (uninstall removes it), not a
+    shared file hookwise's entries are edited in (``install_steps`` "in_place": a flat
+    layout inside the host's own config, Crush's crush.json, Kiro's agent file)."""
+    info = host_info(host)
+    return info.hooks_layout in ("flat", "script", "plugin") and (
+        "in_place" not in info.install_steps
+    )
+
+
+def _edit(host: str, path: Path, desired: list[Any], script: Path | None = None) -> HooksEdit:
     """hookwise's entries in the host's file made ``desired``: a ``hooks`` object edited in
     place, a hook file of hookwise's own, or hookwise's plugin (the registry's
     ``hooks_layout``)."""
     info = host_info(host)
-    if info.hooks_layout == "flat":
+    if info.hooks_layout == "flat" and owns_file(host):
         return edit_own_file(_read(path), str(path), desired, info.handler[0])
     if info.hooks_layout == "script":
         return edit_script(_read(path), str(path), desired, host, path.name)
     if info.hooks_layout == "plugin":
         return edit_plugin_file(_read(path), str(path), desired, host)
     return edit_hooks(
-        _read(path), str(path), desired, jsonc=info.jsonc, top=info.hooks_layout == "top"
+        _read(path),
+        str(path),
+        desired,
+        jsonc=info.jsonc,
+        top=info.hooks_layout == "top",
+        flat=info.hooks_layout == "flat",
+        script=None if script is None else str(script),
     )
 
 
@@ -272,15 +310,23 @@ def plan_uninstall(
 ) -> InstallPlan:
     """The edits that remove hookwise's entries for ``host`` in ``scope``."""
     project = Path(os.path.abspath(project))
-    path = settings_path(host, scope, project, env)
-    edit = _edit(host, path, [])
+    path = _confined(settings_path(host, scope, project, env), scope, project)
+    steps = host_info(host).install_steps
+    script = _confined(script_path(path), scope, project) if "sh_script" in steps else None
+    edit = _edit(host, path, [], script)
     plan = InstallPlan(host, scope, path, None, edit)
-    if "hook_trust" in host_info(host).install_steps:
+    if "hook_trust" in steps:
         _plan_codex(plan, project, env, trust=True, uninstall=True)
     else:
         plan.changes.append(FileChange(path, edit.before, edit.after))
+    if script is not None:  # after the settings that name it: never a dangling command
+        before = _read(script)
+        gone = FileChange(script, before, edit_sh(before, str(script), None, host))
+        gone.deleted = True
+        gone.root = project if scope == "project" else path.parent
+        plan.changes.append(gone)
     layout = host_info(host).hooks_layout
-    if layout in ("flat", "script", "plugin"):  # a file of hookwise's own
+    if owns_file(host):  # a file of hookwise's own
         if edit.after == "" and edit.before:  # removing it is the undo
             plan.changes[-1].deleted = True
             if scope == "project":  # the directories install made there, when left empty
@@ -293,6 +339,8 @@ def plan_uninstall(
             if _is_empty(change.path, change.after):
                 change.deleted = True
                 change.after = ""
+                if scope == "project":  # the directories install made there, when left empty
+                    change.root = project
     return plan
 
 
@@ -387,6 +435,7 @@ __all__ = [
     "FileChange",
     "InstallPlan",
     "compile_policy",
+    "owns_file",
     "plan_install",
     "plan_uninstall",
     "write_plan",

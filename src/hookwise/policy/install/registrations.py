@@ -121,6 +121,15 @@ class Registration:
             return {"hooks": [dict(self.handler)]}
         return {"matcher": self.matcher, "hooks": [dict(self.handler)]}
 
+    def entry(self, flat: bool) -> dict[str, Any]:
+        """What the event's list holds: a matcher group, or (``flat``: Crush, Kiro) the
+        handler itself with its matcher among its keys."""
+        if not flat:
+            return self.group()
+        if self.matcher is None:
+            return dict(self.handler)
+        return {"matcher": self.matcher, **self.handler}
+
 
 def registrations(host: str, events: list[str], command: str, seconds: int) -> list[Registration]:
     """The handlers for ``events``, timeouts in the host's unit, keys as the host's row
