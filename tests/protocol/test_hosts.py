@@ -71,4 +71,11 @@ _FIELDS = {
     "trigger",
     "notification_type",
     "agent_type",
+    # Claude Code's other events (issue 27): UserPromptExpansion, StopFailure, FileChanged,
+    # InstructionsLoaded, Elicitation/ElicitationResult
+    "command_name",
+    "error",
+    "file_path",
+    "load_reason",
+    "mcp_server_name",
 }
