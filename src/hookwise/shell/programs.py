@@ -558,8 +558,10 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
                 word = word[2:]
             if not word:
                 continue
+        elif not object_paths and operands:
+            break  # cp SRC DEST: only the source is read
         elif ":" in word and "/" not in word.split(":", 1)[0]:
-            continue  # container:path, the other side of a copy
+            return []  # docker cp c:/x ./x: a copy out of the container reads no local file
         operands.append(word)
     return operands
 
