@@ -488,7 +488,7 @@ def _not_files(program: str, argv: list[str]) -> set[int]:
 
 def env_files(argv: list[str]) -> list[str]:
     """The environment files a command loads (``--env-file F``, ``--env-file=F``)."""
-    found = []
+    found: list[str] = []
     for at, word in enumerate(argv[1:], start=1):
         if word == ENV_FILE_OPTION and at + 1 < len(argv):
             found.append(argv[at + 1])
@@ -532,7 +532,7 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
         if not found:
             return []
         at = found[0]
-    operands = []
+    operands: list[str] = []
     done = skip = False
     for written in argv[at + 1 :]:
         word = written
