@@ -109,7 +109,7 @@ def test_read_operands_names_only_words_of_the_line(program: str, words: list[st
 def test_env_file_value_is_loaded_not_read(before: list[str], value: str, joined: bool) -> None:
     written = [f"--env-file={value}"] if joined else ["--env-file", value]
     argv = ["prog", *[w for w in before if not w.startswith("--env-file")], *written]
-    assert env_files(argv)[-1] == value
+    assert env_files("prog", argv)[-1] == value
     if not joined:
         assert len(argv) - 1 in excluded_words("prog", argv)
 
@@ -126,3 +126,19 @@ def test_env_file_value_is_loaded_not_read(before: list[str], value: str, joined
 )
 def test_a_filter_is_not_a_file(argv: list[str], excluded: set[int]) -> None:
     assert set(excluded_words(argv[0], argv)) == excluded
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["docker", "run", "--env-file", ".env", "img"], [".env"]),
+        (["node", "--env-file=.env", "app.js"], [".env"]),
+        (["foreman", "start", "-e", ".env"], [".env"]),
+        (["foreman", "start", "-e.env"], [".env"]),
+        (["honcho", "--env=a.env", "start"], ["a.env"]),
+        (["docker", "run", "-e", "A=1", "img"], []),  # docker's -e is a variable
+        (["foreman", "start", "-f", "Procfile"], []),
+    ],
+)
+def test_env_files_by_meaning(argv: list[str], expected: list[str]) -> None:
+    assert env_files(argv[0], argv) == expected

@@ -1091,9 +1091,9 @@ def _add_command(
         named = programs.read_operands(command.program, command.argv)
         if named:
             _inner_argv(["cat", *named], depth, script, command.text, "its subcommand reads")
-    if programs.ENV_FILE_OPTION in command.text:
+    if programs.ENV_FILE_OPTION in command.text or command.program in programs.ENV_FILE_SPELLED:
         # docker run --env-file .env: loaded as its environment, as `source .env` loads it
-        for loaded in programs.env_files(command.argv):
+        for loaded in programs.env_files(command.program, command.argv):
             _inner_argv(["source", loaded], depth, script, command.text, "loads it (--env-file)")
     if command.piped_from is not None and command.program in programs.NAME_READERS:
         from hookwise.shell.xargs_input import names_read

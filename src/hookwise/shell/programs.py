@@ -241,6 +241,47 @@ OPTIONS: dict[str, tuple[tuple[tuple[str, ...], ...], tuple[str, ...], frozenset
             ]
         ),
     ),
+    # Procfile runners: -e/--env is their environment file (ENV_FILE_OPTION's meaning)
+    "foreman": (
+        (("--env-file", "-e", "--env"), ("-f", "--procfile"), ("-d", "--root")),
+        ("--env", "--procfile", "--root", "--port", "--formation", "--timeout"),
+        frozenset(
+            [
+                "-e",
+                "--env",
+                "-f",
+                "--procfile",
+                "-d",
+                "--root",
+                "-p",
+                "--port",
+                "-m",
+                "--formation",
+                "-t",
+                "--timeout",
+            ]
+        ),
+    ),
+    "honcho": (
+        (("--env-file", "-e", "--env"), ("-f", "--procfile"), ("-d", "--app-root")),
+        ("--env", "--procfile", "--app-root", "--port", "--concurrency", "--quiet"),
+        frozenset(
+            [
+                "-e",
+                "--env",
+                "-f",
+                "--procfile",
+                "-d",
+                "--app-root",
+                "-p",
+                "--port",
+                "-c",
+                "--concurrency",
+                "-q",
+                "--quiet",
+            ]
+        ),
+    ),
     "kubectl": (
         (
             ("-n", "--namespace"),
@@ -450,7 +491,7 @@ def excluded_words(program: str, argv: list[str]) -> frozenset[int] | set[int]:
     patterns (``zip -r a.zip . -x '.env'``, ``tar --exclude .hookwise``, ``find . ! -path
     './.git/*'``), an environment file's name (``--env-file .env``: the parser reads it
     as ``source .env``) and a filter program (``jq '.env' f.json``)."""
-    if program in FILTER_FIRST or ENV_FILE_OPTION in argv:
+    if program in FILTER_FIRST or program in ENV_FILE_SPELLED or ENV_FILE_OPTION in argv:
         return _not_files(program, argv)
     return _exclusions(program, argv)
 
@@ -474,8 +515,12 @@ def _exclusions(program: str, argv: list[str]) -> frozenset[int] | set[int]:
 def _not_files(program: str, argv: list[str]) -> set[int]:
     """excluded_words for an environment file's name and a filter program."""
     found = set(_exclusions(program, argv))
+    spelled = program in ENV_FILE_SPELLED
     for at in range(1, len(argv) - 1):
-        if argv[at] == ENV_FILE_OPTION:
+        word = argv[at]
+        if word == ENV_FILE_OPTION or (
+            spelled and canonical_flag(program, word) == ENV_FILE_OPTION
+        ):
             found.add(at + 1)
     if program in FILTER_FIRST and not any(
         w in ("-f", "--from-file") or w.startswith("--from-file=") for w in argv
@@ -486,14 +531,29 @@ def _not_files(program: str, argv: list[str]) -> set[int]:
     return found
 
 
-def env_files(argv: list[str]) -> list[str]:
-    """The environment files a command loads (``--env-file F``, ``--env-file=F``)."""
+def env_files(program: str, argv: list[str]) -> list[str]:
+    """The environment files a command loads (``--env-file F``, ``--env-file=F``, and
+    the program's own spelling: ``foreman start -e F``)."""
+    spelled = program in ENV_FILE_SPELLED
     found: list[str] = []
     for at, word in enumerate(argv[1:], start=1):
-        if word == ENV_FILE_OPTION and at + 1 < len(argv):
+        name, equals, value = word.partition("=")
+        if spelled and word.startswith("-"):
+            if canonical_flag(program, name) == ENV_FILE_OPTION:
+                name = ENV_FILE_OPTION
+            elif (
+                word[1:2] == "e"
+                and len(word) > 2
+                and canonical_flag(program, "-e") == ENV_FILE_OPTION
+            ):
+                found.append(word[2:])  # -e.env
+                continue
+        if name != ENV_FILE_OPTION:
+            continue
+        if equals:
+            found.append(value)
+        elif at + 1 < len(argv):
             found.append(argv[at + 1])
-        elif word.startswith(ENV_FILE_OPTION + "="):
-            found.append(word[len(ENV_FILE_OPTION) + 1 :])
     return found
 
 
@@ -698,6 +758,10 @@ SUBCOMMAND_READERS: dict[str, tuple[frozenset[str], bool]] = {
 # it runs with (docker, podman, compose, node, uv, uvicorn, op...): the file is used as
 # ``source FILE`` uses it, not read into the output; the parser treats it so
 ENV_FILE_OPTION = "--env-file"
+# programs that spell it otherwise (an alias group of OPTIONS: foreman's and honcho's -e)
+ENV_FILE_SPELLED = frozenset(
+    p for p, spec in OPTIONS.items() if any(g[0] == ENV_FILE_OPTION for g in spec[0])
+)
 # programs whose first operand is a filter program, not a file (``jq '.env' config.json``),
 # unless the filter comes from a file (-f/--from-file)
 FILTER_FIRST = frozenset(["jq", "gojq", "jaq", "yq", "jql"])
