@@ -75,6 +75,16 @@ def test_git_prints_what_the_catalog_says_it_reads(
     assert ("F" in named or "./F" in named) == prints, named
 
 
+def test_an_object_written_by_hash_object_is_printed_without_its_path(repo: Path) -> None:
+    """git hash-object -w F | xargs git cat-file -p prints F: -w reads F, plain does not."""
+    line = "git hash-object -w F | xargs git cat-file -p"
+    done = subprocess.run(["bash", "-c", line], cwd=repo, env=_env(repo), capture_output=True,
+                          text=True, check=False, timeout=30)  # fmt: skip
+    assert MARK in done.stdout
+    assert read_operands("git", ["git", "hash-object", "-w", "F"]) == ["F"]
+    assert read_operands("git", ["git", "hash-object", "F"]) == []
+
+
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [

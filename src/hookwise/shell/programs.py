@@ -584,6 +584,8 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
         sub = argv[at]
         if sub in ("log", "whatchanged") and not any(_git_patch(w) for w in argv[at + 1 :]):
             return []  # a file's history without -p prints no content
+        if sub == "hash-object" and not any(w == "-w" for w in argv[at + 1 :]):
+            return []  # a hash only; -w copies into the object store (below)
         if sub == "grep":  # the pattern comes first, or after -e/-f (skipped below)
             pattern_first = not any(w in _GIT_GREP_PATTERN for w in argv[at + 1 :])
     else:
@@ -738,13 +740,14 @@ NON_READERS = frozenset(
 # Subcommands of NON_READERS programs that do print or send the files they are given
 # (``git diff --no-index /dev/null ~/.ssh/id_rsa``, ``git show :.env``, ``docker cp
 # ~/.aws/credentials c:/x``): program -> (those subcommands, whether ``REV:path`` names
-# ``path``). git's hash-object is not one: it prints a hash (like sha256sum), and ``-w``
-# copies into the object store as cp copies on disk. Read by :func:`read_operands`.
+# ``path``). git's hash-object prints a hash (like sha256sum), but with ``-w`` it copies
+# the file where no path names it (``git hash-object -w F | xargs git cat-file -p`` prints
+# F), so that one reads. Read by :func:`read_operands`.
 SUBCOMMAND_READERS: dict[str, tuple[frozenset[str], bool]] = {
     "git": (
         frozenset(["diff", "show", "cat-file", "grep", "log", "whatchanged", "blame",
                    "annotate", "archive", "format-patch", "merge-file", "diff-files",
-                   "diff-index", "diff-tree", "fast-export", "range-diff"]),
+                   "diff-index", "diff-tree", "fast-export", "range-diff", "hash-object"]),
         True,
     ),
     "docker": (frozenset(["cp"]), False),
