@@ -93,6 +93,17 @@ def corpora() -> dict[str, tuple[str, list[str]]]:
             "pass",
             [c for b in data["classes"].values() for c in b.get("pass", [])],
         )
+    later = CORPUS / "escapes_s23b.yaml"
+    if later.exists():
+        data = _load("escapes_s23b.yaml")
+        found["escapes_s23b.yaml block"] = (
+            "block",
+            [c for b in data["classes"].values() for c in b["block"]],
+        )
+        found["escapes_s23b.yaml pass"] = (
+            "pass",
+            [c for b in data["classes"].values() for c in b.get("pass", [])],
+        )
     return found
 
 

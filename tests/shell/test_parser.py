@@ -31,8 +31,8 @@ def argvs(text: str) -> list[list[str]]:
         ),
         ("echo $(cat .env) `id`", [["echo", "$(cat .env)", "`id`"], ["cat", ".env"], ["id"]]),
         ("if true; then rm -rf ~; fi", [["true"], ["rm", "-rf", "~"]]),
-        # the operands xargs reads are known only when it runs
-        ("xargs -n1 rm -f < list", [["rm", "-f", "${xargs_input}"], ["cat", "list"]]),
+        # the operands xargs reads from a file on disk are made when it runs (any words)
+        ("xargs -n1 rm -f < list", [["rm", "-f", "${computed}"], ["cat", "list"]]),
         ("echo a b | xargs rm -f", [["echo", "a", "b"], ["rm", "-f", "a", "b"]]),
         ("cat <<EOF > out\nrm -rf /\nEOF\nls", [["cat"], ["ls"]]),
         ("a \\\n b", [["a", "b"]]),

@@ -1086,12 +1086,15 @@ def _add_command(
                 command.unknowns.append(f"{command.argv[0]} {origin}, known only when it runs")
                 continue
             _inner_argv(argv, depth, script, command.text, origin)
-    if command.program == "git" and "--no-index" in command.argv:
-        # git diff --no-index A B prints both files, wherever they are
-        named = [w for w in command.argv[programs.git_subcommand(command.argv) + 1 :]
-                 if not w.startswith("-")]  # fmt: skip
+    if command.program in programs.SUBCOMMAND_READERS:
+        # git diff --no-index A B, git show HEAD:.env, docker cp F c:/x print or send F
+        named = programs.read_operands(command.program, command.argv)
         if named:
-            _inner_argv(["cat", *named], depth, script, command.text, "git diff --no-index reads")
+            _inner_argv(["cat", *named], depth, script, command.text, "its subcommand reads")
+    if programs.ENV_FILE_OPTION in command.text or command.program in programs.ENV_FILE_SPELLED:
+        # docker run --env-file .env: loaded as its environment, as `source .env` loads it
+        for loaded in programs.env_files(command.program, command.argv):
+            _inner_argv(["source", loaded], depth, script, command.text, "loads it (--env-file)")
     if command.piped_from is not None and command.program in programs.NAME_READERS:
         from hookwise.shell.xargs_input import names_read
 
@@ -1117,18 +1120,22 @@ _EXPANDS = frozenset("$`")
 
 
 def _redirected_input(redirects: list[str], writes: list[str], script: Script) -> list[str]:
-    """What a ``<`` redirect feeds a command, where the line makes it: a process
-    substitution's output or a file written earlier on the line (its content; ``$?``,
-    an expansion, when that is not known). A file on disk is data: nothing here."""
+    """What a ``<`` redirect feeds a command (xargs' words): a process substitution's
+    output, a file written earlier on the line (its content when known), and a file on
+    disk, whose content counts as made when it runs (``$?``, an expansion): the hook does
+    not read it, since what xargs reads is the working copy when it runs, which the agent
+    may have written a call earlier, committed or not (docs/policy.md)."""
     fed: list[str] = []
     for target in redirects:
-        if target in writes:
+        if target in writes or target == "/dev/null":
             continue
         if target.startswith("<("):
             fed.append("$" + target[1:])
         elif script.was_written(target):
             content = script.recall(target)
             fed.append("$?" if content is None else content)
+        else:
+            fed.append("$?")
     return fed
 
 

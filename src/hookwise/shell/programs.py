@@ -241,6 +241,47 @@ OPTIONS: dict[str, tuple[tuple[tuple[str, ...], ...], tuple[str, ...], frozenset
             ]
         ),
     ),
+    # Procfile runners: -e/--env is their environment file (ENV_FILE_OPTION's meaning)
+    "foreman": (
+        (("--env-file", "-e", "--env"), ("-f", "--procfile"), ("-d", "--root")),
+        ("--env", "--procfile", "--root", "--port", "--formation", "--timeout"),
+        frozenset(
+            [
+                "-e",
+                "--env",
+                "-f",
+                "--procfile",
+                "-d",
+                "--root",
+                "-p",
+                "--port",
+                "-m",
+                "--formation",
+                "-t",
+                "--timeout",
+            ]
+        ),
+    ),
+    "honcho": (
+        (("--env-file", "-e", "--env"), ("-f", "--procfile"), ("-d", "--app-root")),
+        ("--env", "--procfile", "--app-root", "--port", "--concurrency", "--quiet"),
+        frozenset(
+            [
+                "-e",
+                "--env",
+                "-f",
+                "--procfile",
+                "-d",
+                "--app-root",
+                "-p",
+                "--port",
+                "-c",
+                "--concurrency",
+                "-q",
+                "--quiet",
+            ]
+        ),
+    ),
     "kubectl": (
         (
             ("-n", "--namespace"),
@@ -446,9 +487,16 @@ _NO_WORDS: frozenset[int] = frozenset()
 
 
 def excluded_words(program: str, argv: list[str]) -> frozenset[int] | set[int]:
-    """The indices of words that are exclusion patterns (``zip -r a.zip . -x '.env'``,
-    ``tar --exclude .hookwise``, ``find . ! -path './.git/*'``): not files the command
-    reads or changes."""
+    """The indices of words that are not files the command reads or changes: exclusion
+    patterns (``zip -r a.zip . -x '.env'``, ``tar --exclude .hookwise``, ``find . ! -path
+    './.git/*'``), an environment file's name (``--env-file .env``: the parser reads it
+    as ``source .env``) and a filter program (``jq '.env' f.json``)."""
+    if program in FILTER_FIRST or program in ENV_FILE_SPELLED or ENV_FILE_OPTION in argv:
+        return _not_files(program, argv)
+    return _exclusions(program, argv)
+
+
+def _exclusions(program: str, argv: list[str]) -> frozenset[int] | set[int]:
     if program not in _EXCLUDERS:
         return _NO_WORDS
     if program == "find":
@@ -462,6 +510,122 @@ def excluded_words(program: str, argv: list[str]) -> frozenset[int] | set[int]:
     from hookwise.shell.exclusions import excluded
 
     return excluded(program, argv)
+
+
+def _not_files(program: str, argv: list[str]) -> set[int]:
+    """excluded_words for an environment file's name and a filter program."""
+    found = set(_exclusions(program, argv))
+    spelled = program in ENV_FILE_SPELLED
+    for at in range(1, len(argv) - 1):
+        word = argv[at]
+        if word == ENV_FILE_OPTION or (
+            spelled and canonical_flag(program, word) == ENV_FILE_OPTION
+        ):
+            found.add(at + 1)
+    if program in FILTER_FIRST and not any(
+        w in ("-f", "--from-file") or w.startswith("--from-file=") for w in argv
+    ):
+        _, positional = flags_of(program, argv)
+        if positional:
+            found.add(argv.index(positional[0], 1))
+    return found
+
+
+def env_files(program: str, argv: list[str]) -> list[str]:
+    """The environment files a command loads (``--env-file F``, ``--env-file=F``, and
+    the program's own spelling: ``foreman start -e F``)."""
+    spelled = program in ENV_FILE_SPELLED
+    found: list[str] = []
+    for at, word in enumerate(argv[1:], start=1):
+        name, equals, value = word.partition("=")
+        if spelled and word.startswith("-"):
+            if canonical_flag(program, name) == ENV_FILE_OPTION:
+                name = ENV_FILE_OPTION
+            elif (
+                word[1:2] == "e"
+                and len(word) > 2
+                and canonical_flag(program, "-e") == ENV_FILE_OPTION
+            ):
+                found.append(word[2:])  # -e.env
+                continue
+        if name != ENV_FILE_OPTION:
+            continue
+        if equals:
+            found.append(value)
+        elif at + 1 < len(argv):
+            found.append(argv[at + 1])
+    return found
+
+
+_GIT_GREP_PATTERN = frozenset(["-e", "-f", "--file", "--and", "--or", "--not"])
+
+
+def _git_patch(word: str) -> bool:
+    """Whether a git log option prints the changes' content (-p, -u, -L, --patch, --cc...)."""
+    if word.startswith("--"):
+        return word.startswith(("--patch", "--cc", "--word-diff", "--color-words", "--full-diff"))
+    return word.startswith("-") and any(c in word[1:] for c in "puLcm")
+
+
+def read_operands(program: str, argv: list[str]) -> list[str]:
+    """The files a SUBCOMMAND_READERS subcommand prints or sends (``git show HEAD:.env``
+    names ``.env``); none for another subcommand. The subcommand is git's, or the first
+    or second word that is not an option (``docker container cp``, ``kubectl -n ns cp``:
+    an option's value may stand first), so a reading subcommand is not missed."""
+    fact = SUBCOMMAND_READERS.get(program)
+    if fact is None:
+        return []
+    subcommands, object_paths = fact
+    pattern_first = False
+    if program == "git":
+        at = git_subcommand(argv)
+        if at < 0 or argv[at] not in subcommands:
+            return []
+        sub = argv[at]
+        if sub in ("log", "whatchanged") and not any(_git_patch(w) for w in argv[at + 1 :]):
+            return []  # a file's history without -p prints no content
+        if sub == "hash-object" and not any(w == "-w" for w in argv[at + 1 :]):
+            return []  # a hash only; -w copies into the object store (below)
+        if sub == "grep":  # the pattern comes first, or after -e/-f (skipped below)
+            pattern_first = not any(w in _GIT_GREP_PATTERN for w in argv[at + 1 :])
+    else:
+        leading = [i for i, w in enumerate(argv) if i > 0 and not w.startswith("-")][:2]
+        found = [i for i in leading if argv[i] in subcommands]
+        if not found:
+            return []
+        at = found[0]
+    operands: list[str] = []
+    done = skip = False
+    for written in argv[at + 1 :]:
+        word = written
+        if skip:
+            skip = False
+            continue
+        if word == "--" and not done:
+            done = True
+            continue
+        if not done and program == "git" and word in _GIT_GREP_PATTERN:
+            skip = argv[at] == "grep"
+            continue
+        if word.startswith("-L") and len(word) > 2 and not done and program == "git":
+            word = word[2:]  # git log -L1,5:.env: a range of the file, printed
+        elif not word or (word.startswith("-") and not done):
+            continue
+        if pattern_first and not done:
+            pattern_first = False
+            continue
+        if object_paths and ":" in word:  # HEAD:.env, origin/main:a/.env, :.env, :0:.env
+            word = word.split(":", 1)[1]
+            if word[1:2] == ":" and word[:1] in "0123":
+                word = word[2:]
+            if not word:
+                continue
+        elif not object_paths and operands:
+            break  # cp SRC DEST: only the source is read
+        elif ":" in word and "/" not in word.split(":", 1)[0]:
+            return []  # docker cp c:/x ./x: a copy out of the container reads no local file
+        operands.append(word)
+    return operands
 
 
 # ------------------------------------------------------------------ commands run by others
@@ -570,11 +734,40 @@ NON_READERS = frozenset(
      "nerdctl", "kubectl", "helm", "dotenv", "dotenvx", "direnv", "env-cmd", "sync",
      "grep", "egrep", "fgrep", "rg", "ag", "ack", "sleep", "kill", "wait", "trap", "exit",
      "return", "mktemp", "watch", "inotifywait", "lsof", "fuser",
-     # package runners (what they run is a command of its own) and servers given an
-     # environment file to run with (`uvicorn --env-file .env`: used, as `source .env` is)
-     "npx", "pnpx", "bunx", "uvx", "pipx", "uvicorn", "gunicorn", "hypercorn", "foreman",
-     "honcho"]
+     # package runners (what they run is a command of its own)
+     "npx", "pnpx", "bunx", "uvx", "pipx"]
 )  # fmt: skip
+# Subcommands of NON_READERS programs that do print or send the files they are given
+# (``git diff --no-index /dev/null ~/.ssh/id_rsa``, ``git show :.env``, ``docker cp
+# ~/.aws/credentials c:/x``): program -> (those subcommands, whether ``REV:path`` names
+# ``path``). git's hash-object prints a hash (like sha256sum), but with ``-w`` it copies
+# the file where no path names it (``git hash-object -w F | xargs git cat-file -p`` prints
+# F), so that one reads. Read by :func:`read_operands`.
+SUBCOMMAND_READERS: dict[str, tuple[frozenset[str], bool]] = {
+    "git": (
+        frozenset(["diff", "show", "cat-file", "grep", "log", "whatchanged", "blame",
+                   "annotate", "archive", "format-patch", "merge-file", "diff-files",
+                   "diff-index", "diff-tree", "fast-export", "range-diff", "hash-object"]),
+        True,
+    ),
+    "docker": (frozenset(["cp"]), False),
+    "podman": (frozenset(["cp"]), False),
+    "nerdctl": (frozenset(["cp"]), False),
+    "docker-compose": (frozenset(["cp"]), False),
+    "kubectl": (frozenset(["cp"]), False),
+    "oc": (frozenset(["cp", "rsync"]), False),
+}  # fmt: skip
+# The option any program takes for a file of KEY=value lines it loads into the environment
+# it runs with (docker, podman, compose, node, uv, uvicorn, op...): the file is used as
+# ``source FILE`` uses it, not read into the output; the parser treats it so
+ENV_FILE_OPTION = "--env-file"
+# programs that spell it otherwise (an alias group of OPTIONS: foreman's and honcho's -e)
+ENV_FILE_SPELLED = frozenset(
+    p for p, spec in OPTIONS.items() if any(g[0] == ENV_FILE_OPTION for g in spec[0])
+)
+# programs whose first operand is a filter program, not a file (``jq '.env' config.json``),
+# unless the filter comes from a file (-f/--from-file)
+FILTER_FIRST = frozenset(["jq", "gojq", "jaq", "yq", "jql"])
 
 INTERPRETERS = {
     "python": ("-c",),

@@ -46,6 +46,10 @@ _FILTERS = frozenset(
 )  # fmt: skip
 
 
+# programs that print files' contents as they are: `cat list | xargs` is `xargs < list`
+_CONTENT = frozenset(["cat", "tac"])
+
+
 def listed(piped_from: _Piped | None) -> list[str] | None:
     """The files a pipeline names to its reader, when a lister starts it (``find``, ``ls``,
     ``du -a``, ``tree -fi``, ``fd``, ``rg --files``, ``grep -rl``; through filters): its
@@ -248,6 +252,8 @@ def xargs_operands(
         # made when it runs
         items = None if ("$" in text or "`" in text) else input_items(text, options)
         computed = items is None
+    elif piped_from is not None and not from_file and piped_from.program in _CONTENT:
+        computed = True  # cat list | xargs rm: what the list holds when it runs, as `< list`
     elif piped_from is not None and not from_file:
         output = printed(piped_from)
         if output is not None:

@@ -213,6 +213,19 @@ def test_session_23_classes_really_run_the_seed_and_are_blocked(tmp_path: Path) 
         assert blocked, f"{form}: {command!r}"
 
 
+def test_a_reader_seed_is_fuzzed_through_a_subcommand_that_reads(tmp_path: Path) -> None:
+    """Session 23b: `cat .env` as `git diff --no-index /dev/null .env` prints the file in
+    real bash (outside any repository), and the secrets pack blocks it."""
+    command = dict(variants("cat .env"))["git diff --no-index"]
+    (tmp_path / ".env").write_text("TOKEN=mark-9c2\n")
+    done = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True,
+                          text=True, check=False, timeout=30)  # fmt: skip
+    assert "mark-9c2" in done.stdout, done
+    policy = compile_text("version: 1\nextends: [hookwise/secrets]\n")
+    blocked, _ = _verdict(policy, command, "/home/dev/project", {"HOME": "/home/dev"})
+    assert blocked, command
+
+
 def test_a_reads_rule_is_fuzzed_through_a_reader() -> None:
     """`reads: true` has no program to respell: the fuzz seeds it with a reader."""
     from hookwise.policy.tools.fuzz import seeds

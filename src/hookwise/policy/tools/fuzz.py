@@ -501,7 +501,8 @@ def run_time_forms(argv: list[str], data: str = "") -> list[tuple[str, str]]:
 def _words_made_on_the_line(argv: list[str]) -> list[tuple[str, str]]:
     """Session 23's classes: the words reach the program through xargs, a keyed array, a
     here-string or process substitution; the program through a nameref to bash's alias
-    table; the line through a Python call the one-liner reader does not know."""
+    table; the line through a Python call the one-liner reader does not know; a file read
+    by a subcommand of a program that reads none (git diff --no-index)."""
     prog, rest = argv[0], argv[1:]
     line = shlex.join(argv)
     program = shlex.quote(prog)
@@ -523,6 +524,9 @@ def _words_made_on_the_line(argv: list[str]) -> list[tuple[str, str]]:
         out.append(
             ("xargs -I from printf", f"printf '%s\\n' {last} | xargs -I{{}} {program} {head} {{}}")
         )
+    if prog == "cat" and len(rest) == 1:  # session 23b: a subcommand of a non-reader prints it
+        quoted = shlex.quote(rest[0])
+        out.append(("git diff --no-index", f"git --no-pager diff --no-index /dev/null {quoted}"))
     out += [
         (
             "nameref to BASH_ALIASES",
