@@ -8,10 +8,11 @@ from typing import Any
 
 from hookwise.policy.export import claude, codex, gemini
 from hookwise.policy.export.intent import analyse, applies_to
-from hookwise.policy.export.model import Coverage, Export, Native, Status
+from hookwise.policy.export.model import Coverage, Decision, Export, Native, Status
 from hookwise.protocol.hosts import HOSTS
 
-# one exporter module a host: TARGET, entries(intent, analysis), gaps(analysis), render(natives)
+# one exporter module a host: TARGET, FILES, entries(intent, analysis), gaps(analysis),
+# render(natives)
 EXPORTERS: dict[str, ModuleType] = {"claude": claude, "gemini": gemini, "codex": codex}
 
 
@@ -27,9 +28,12 @@ def _skipped(rule: dict[str, Any]) -> str | None:
     return None
 
 
-def export_policy(policy: dict[str, Any], host: str) -> Export:
+def export_policy(
+    policy: dict[str, Any], host: str, scopes: frozenset[str] | None = None
+) -> Export:
     """The entries ``host``'s own permission system can hold for ``policy``; KeyError for a
-    host without an exporter."""
+    host without an exporter. ``scopes``: only rules of these policy scopes are exported
+    (entries written for every project hold only the rules that apply in every project)."""
     exporter = EXPORTERS[host]
     pre_tool = HOSTS[host].pre_tool_event  # type: ignore[index]
     natives: list[Native] = []
@@ -38,8 +42,14 @@ def export_policy(policy: dict[str, Any], host: str) -> Export:
         if not rule.get("enabled", True) or not applies_to(rule, host, pre_tool):
             continue
         why = _skipped(rule)
+        if why is None and scopes is not None and rule.get("scope") not in scopes:
+            why = (
+                f"a {rule.get('scope')} rule ({rule.get('file')}): entries in the host's "
+                "user settings would hold in every project, where it does not apply"
+            )
         if why is not None:
-            coverage.append(Coverage(rule["id"], "deny", "none", [why], []))
+            decision: Decision = "ask" if rule["action"] == "ask" else "deny"
+            coverage.append(Coverage(rule["id"], decision, "none", [why], []))
             continue
         analysis = analyse(rule)
         gaps = list(analysis.gaps)

@@ -29,6 +29,8 @@ from hookwise.policy.export.model import (
 from hookwise.protocol.hosts import HOSTS
 
 TARGET = "~/.claude/settings.json"
+# no file of its own: entries in the settings file install registers in (targets.settings_path)
+FILES: dict[str, str] = {}
 # the canonical tools each path rule stops: Read rules reach Grep and Glob too
 _PATH_RULES: dict[str, frozenset[str]] = {
     "Read": frozenset(("read", "grep", "glob")),

@@ -1,0 +1,266 @@
+"""``hookwise install --native`` / ``uninstall --native``: the policy's exported rules
+(``policy/export/``) kept in each host's own permission system, and taken out again.
+
+Where they go is the exporter's fact: a file hookwise owns whole, marked by the export's
+header line (Gemini CLI, Codex: ``FILES``), or entries in the settings file install
+registers hooks in (Claude Code: ``permissions.deny`` / ``ask``, edited by
+``native_claude``). What was written is recorded beside it (``native_record``): install
+again rewrites only what changed (an unchanged policy changes no byte), uninstall gives
+the exact bytes back when nobody edited the file since, and otherwise removes only
+hookwise's entries and says which. At user scope only managed and user rules are exported:
+entries there hold in every project.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hookwise.config.host_homes import config_dir
+from hookwise.policy.export.build import EXPORTERS, export_policy
+from hookwise.policy.export.model import Export, header
+from hookwise.policy.install.errors import InstallError
+from hookwise.policy.install.native_claude import edit_permissions
+from hookwise.policy.install.native_record import (
+    DECISIONS,
+    MAX_NATIVE_BYTES,
+    Record,
+    digest,
+    read_record,
+    record_path,
+    regular_text,
+)
+from hookwise.policy.install.plan import FileChange
+from hookwise.policy.install.targets import settings_path
+from hookwise.protocol.hosts import HOST_TITLES
+
+USER_SCOPES = frozenset(("managed", "user"))
+# how an entry of a whole native file begins, after its ``# <rule id>`` line (render())
+ENTRY_STARTS = ("[[rule]]", "prefix_rule(")
+EDITED_SUFFIX = ".hookwise-edited"
+"""A hand-edited native file moved aside keeps its text under this name (no host loads it)."""
+
+
+@dataclass
+class NativePlan:
+    host: str
+    scope: str
+    target: Path
+    export: Export | None
+    changes: list[FileChange] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    restored: bool = False
+    """Uninstall gave back the file's bytes from before install."""
+
+    @property
+    def changed(self) -> bool:
+        return any(change.changed for change in self.changes)
+
+
+def native_target(host: str, scope: str, project: Path, env: Mapping[str, str]) -> Path:
+    """Where ``host``'s native rules live at ``scope``; InstallError where it has none."""
+    exporter = EXPORTERS[host]
+    if not exporter.FILES:
+        return settings_path(host, scope, project, env)
+    relative: str | None = exporter.FILES.get(scope)
+    if relative is None:
+        where = ", ".join(exporter.FILES)
+        raise InstallError(
+            f"{HOST_TITLES[host]}: hookwise writes its native rules at scope {where} only "
+            f"({exporter.__doc__.splitlines()[0] if exporter.__doc__ else ''}); nothing written"
+        )
+    base = Path(os.path.abspath(project)) if scope == "project" else config_dir(host, env)
+    return base / relative
+
+
+def export_for(host: str, scope: str, compiled: Mapping[str, Any]) -> Export:
+    """The export install --native writes at ``scope`` (user: managed and user rules only)."""
+    return export_policy(dict(compiled), host, USER_SCOPES if scope == "user" else None)
+
+
+def plan_native(
+    host: str,
+    scope: str,
+    project: Path,
+    env: Mapping[str, str],
+    compiled: Mapping[str, Any] | None,
+) -> NativePlan:
+    """Install (``compiled`` given: that policy's export) or uninstall (None) the native rules
+    of ``host`` at ``scope``; nothing is written."""
+    if host not in EXPORTERS:
+        raise InstallError(f"{HOST_TITLES.get(host, host)}: no exporter of native rules")
+    target = native_target(host, scope, project, env)
+    export = None if compiled is None else export_for(host, scope, compiled)
+    plan = NativePlan(host, scope, target, export)
+    record = read_record(target, host)
+    text = regular_text(target, MAX_NATIVE_BYTES, "native rules")
+    if EXPORTERS[host].FILES:
+        _plan_whole(plan, text, record)
+    else:
+        _plan_entries(plan, text, record)
+    return plan
+
+
+def _record_change(
+    target: Path, record: Record | None, new: Record | None, root: Path | None = None
+) -> FileChange:
+    """The record made ``new``; None: removed, then the directories install made (below
+    ``root``) when that leaves them empty."""
+    path = record_path(target)
+    before = None if record is None else record.to_text()
+    if new is None:
+        after = "" if before is not None else None
+        return FileChange(path, before, after, deleted=True, root=root or path.parent)
+    return FileChange(path, before, new.to_text())
+
+
+def _missing_dirs(path: Path) -> list[str]:
+    """The directories writing ``path`` will create, innermost first."""
+    out: list[str] = []
+    parent = path.parent
+    while not parent.exists():
+        out.append(str(parent))
+        parent = parent.parent
+    return out
+
+
+def _plan_entries(plan: NativePlan, text: str | None, record: Record | None) -> None:
+    """Claude Code: hookwise's strings in ``permissions.deny`` / ``ask``."""
+    target, origin = plan.target, str(plan.target)
+    ours = record.entries if record is not None else {}
+    made = record.made if record is not None else []
+    untouched = record is not None and text is not None and digest(text) == record.written
+    if plan.export is None:  # uninstall
+        if record is None:
+            return
+        root = _made_root(record, target)
+        if untouched:
+            plan.restored = True
+            if record.before is None:
+                plan.changes.append(FileChange(target, text, "", deleted=True, root=root))
+            else:
+                plan.changes.append(FileChange(target, text, record.before))
+            plan.removed = [e for d in DECISIONS for e in ours.get(d, [])]
+        else:
+            edit = edit_permissions(text, origin, {}, ours, made)
+            plan.removed = edit.removed
+            change = FileChange(target, text, edit.after)
+            if (
+                edit.after is not None
+                and edit.after.strip() in ("", "{}")
+                and record.before is None
+            ):
+                change.after, change.deleted = "", True
+            if change.deleted:
+                change.root = root
+            plan.changes.append(change)
+            if text is not None:
+                plan.notes.append(
+                    f"{target} changed since install --native wrote it: only hookwise's "
+                    f"entries were taken out ({', '.join(edit.removed) or 'none left'})"
+                    + (f"; already gone: {', '.join(edit.gone)}" if edit.gone else "")
+                )
+        plan.changes.append(_record_change(target, record, None, root))
+        return
+    desired = {d: [n.entry for n in plan.export.natives if n.decision == d] for d in DECISIONS}
+    edit = edit_permissions(text, origin, desired, ours, made)
+    plan.added, plan.removed = edit.added, edit.removed
+    if edit.gone:
+        plan.notes.append(
+            f"{target}: hookwise's {', '.join(edit.gone)} had been removed by hand; written again"
+        )
+    if edit.shared:
+        plan.notes.append(
+            f"{target}: {', '.join(edit.shared)} already there (the user's own entries: "
+            "uninstall leaves them)"
+        )
+    if record is None:
+        before = text
+    elif untouched:
+        before = record.before
+    else:  # edited since: what uninstall gives back is this text without hookwise's entries
+        before = edit_permissions(text, origin, {}, ours, made).after
+        if _empty(before) and record.before is None:
+            before = None
+    after = edit.after if edit.after is not None else ""
+    plan.changes.append(FileChange(target, text, edit.after))
+    new = Record(plan.host, str(target), digest(after), before, edit.ours, edit.made)
+    if record is None and text is None:
+        new.made += _missing_dirs(target)
+    elif record is not None:
+        new.made += [m for m in record.made if m.startswith("/") and m not in new.made]
+    plan.changes.append(_record_change(target, record, new))
+
+
+def _plan_whole(plan: NativePlan, text: str | None, record: Record | None) -> None:
+    """Gemini CLI, Codex: a file hookwise owns whole, its first line the export's header."""
+    target = plan.target
+    mark = header(plan.host, "#")
+    if text is not None and not text.startswith(mark):
+        if plan.export is None:
+            plan.notes.append(f"{target} is not hookwise's (no header line): left as it is")
+            if record is not None:
+                plan.changes.append(_record_change(target, record, None))
+            return
+        raise InstallError(
+            f"{target}: not written by hookwise (its first line is not hookwise's header "
+            f"{mark.strip()!r}); move it aside first (nothing written)"
+        )
+    edited = text is not None and (record is None or digest(text) != record.written)
+    if edited and (plan.export is None or text != plan.export.content):
+        aside = target.with_name(target.name + EDITED_SUFFIX)
+        plan.changes.append(
+            FileChange(aside, regular_text(aside, MAX_NATIVE_BYTES, "a copy"), text)
+        )
+        plan.notes.append(
+            f"{target} was edited by hand since install --native wrote it: kept as {aside} "
+            f"(which {HOST_TITLES[plan.host]} does not load)"
+        )
+    dirs = record.made if record is not None else _missing_dirs(target)
+    if plan.export is None:
+        root = _made_root(record, target)
+        if text is not None:
+            plan.restored = not edited
+            plan.removed = _entries_of(text)
+            plan.changes.append(FileChange(target, text, "", deleted=True, root=root))
+        if record is not None:
+            plan.changes.append(_record_change(target, record, None, root))
+        return
+    content = plan.export.content
+    plan.changes.append(FileChange(target, text, content))
+    old = set(_entries_of(text or ""))
+    new_entries = _entries_of(content)
+    plan.added = [e for e in new_entries if e not in old]
+    plan.removed = [e for e in old if e not in set(new_entries)]
+    new = Record(plan.host, str(target), digest(content), None, {}, dirs)
+    plan.changes.append(_record_change(target, record, new))
+
+
+def _made_root(record: Record | None, target: Path) -> Path:
+    """Below what install's directories go when uninstall leaves them empty."""
+    dirs = [m for m in record.made if m.startswith("/")] if record is not None else []
+    return Path(dirs[-1]).parent if dirs else target.parent
+
+
+def _empty(text: str | None) -> bool:
+    return text is not None and text.strip() in ("", "{}")
+
+
+def _entries_of(text: str) -> list[str]:
+    """The rules of a whole native file (the ``# <rule id>`` line before each entry)."""
+    lines = text.splitlines()[1:]
+    return list(
+        dict.fromkeys(
+            line[2:]
+            for i, line in enumerate(lines[:-1])
+            if line.startswith("# ") and lines[i + 1].startswith(ENTRY_STARTS)
+        )
+    )
+
+
+__all__ = ["EDITED_SUFFIX", "NativePlan", "export_for", "native_target", "plan_native"]
