@@ -4,8 +4,9 @@ the exporter writes, with no hook registered (facts the exporter relies on, reco
 - ``Read(//**/NAME)``: is the form accepted, and does it refuse the Read tool on
   ``<project>/NAME``? (a control run without the entries reads the file)
 - does a ``Read(...)`` deny entry also refuse a Bash command naming the path
-  (``cat NAME``)? If it does, a Read entry is sound only for a rule that covers shell
-  commands too, and the exporter must say so (claude.py's ``_PATH_RULES``).
+  (``cat NAME``)? It does (and an ``Edit(...)`` one ``touch NAME``), so a path entry is
+  sound only for a rule that covers shell commands too (claude.py's ``_PATH_RULES``); a
+  recursive ``grep -r`` of the directory is not refused (left to the hook).
 
 The model's turns are a Script (one Read call, or one Bash call); what Claude told the
 model is the tool result, kept with ``HOOKWISE_E2E_KEEP_NATIVE``.
@@ -68,22 +69,35 @@ def test_claude_read_entry(tool: str, case: str, tmp_path: Path) -> None:
     why = f"\n  exit {result['exit_code']}\n  model saw: {told}"
     assert not result["timed_out"], why
     assert len(result["requests"]) >= 2, f"the model never heard back{why}"  # type: ignore[arg-type]
-    if case == "control" or tool == "Bash":
-        # Bash: Claude Code 2.1.330 runs `cat NAME` despite Read(//**/NAME) (observed; the
-        # exporter does not rely on Read entries for shell commands either way)
+    if case == "control":
         assert SECRET in told, f"the file was not read{why}"
         return
+    # both refused: the Read tool ("File is in a directory that is denied by your permission
+    # settings.") and `cat NAME` ("Permission to use Bash with command cat secret.txt has
+    # been denied."), so a Read entry stops shell commands too (claude.py's _PATH_RULES)
     assert SECRET not in told, f"the Read entry did not refuse{why}"
     assert "denied" in told.lower(), why
 
 
 @pytest.mark.e2e
 @pytest.mark.parametrize(
-    ("entry", "command"),
-    [("Read", "grep -r native-secret ."), ("Read", "ls"), ("Edit", f"touch {NAME}")],
+    ("entry", "command", "refused"),
+    [
+        # a recursive read of the directory is not refused: the file's text reaches the
+        # model (the hook's job; the export says `partial`)
+        ("Read", "grep -r native-secret .", False),
+        ("Read", "ls", False),
+        # an Edit entry refuses a shell command writing the file
+        ("Edit", f"touch {NAME}", True),
+    ],
 )
-def test_claude_path_entry_and_bash(entry: str, command: str, tmp_path: Path) -> None:
-    """Which Bash commands a path entry refuses besides those naming the file."""
+def test_claude_path_entry_and_bash(
+    entry: str, command: str, refused: bool, tmp_path: Path
+) -> None:
+    """Which other Bash commands a path entry refuses (observed on 2.1.330)."""
     deny = [e.replace("Read(", f"{entry}(") for e in ENTRIES]
     result, told = _run(tmp_path, "Bash", deny, command)
-    print(json.dumps({"entry": entry, "command": command, "told": told[:300]}))
+    why = f"\n  exit {result['exit_code']}\n  model saw: {told}"
+    assert not result["timed_out"], why
+    denied = f"Permission to use Bash with command {command} has been denied" in told
+    assert denied is refused, why
