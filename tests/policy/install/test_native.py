@@ -331,3 +331,64 @@ def test_command_line_install_and_uninstall_native(tmp_path: Path) -> None:
     assert wrong.returncode == 2 and "no exporter for cursor" in wrong.stderr
     missing = _cli(["install"], tmp_path)
     assert missing.returncode == 2 and "Missing argument 'HOST'" in missing.stderr
+
+
+# --------------------------------------------------------------------------- doctor
+
+
+def _doctor(tmp_path: Path, policy: str) -> dict[str, Any]:
+    from hookwise.policy.install.doctor import diagnose
+
+    env = {**_env(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "home" / ".config")}
+    path = tmp_path / "home" / ".config" / "hookwise" / "policy.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(policy, encoding="utf-8")
+    report = diagnose(tmp_path, env, hosts=HOSTS, run_self_test=False)
+    data: dict[str, Any] = report.to_json()["hosts"]
+    return data
+
+
+def _kinds(host: dict[str, Any]) -> list[str]:
+    return [d["kind"] for d in host["native"]["user"]["drift"]]
+
+
+COVERED = """\
+version: 1
+rules:
+  - id: no-fetch
+    match: {tool: web_fetch}
+    action: deny
+  - id: no-touch
+    match: {command: touch}
+    action: deny
+"""
+
+
+def test_doctor_reports_missing_edited_and_stale_native_rules(tmp_path: Path) -> None:
+    before = _doctor(tmp_path, COVERED)
+    assert _kinds(before["claude"]) == ["missing"]
+    assert before["claude"]["native"]["user"]["rules"]["covered"] == []  # nothing written
+    assert before["claude"]["native"]["user"]["rules"]["not-enforced"] == ["no-fetch", "no-touch"]
+    for host in HOSTS:
+        _install(host, tmp_path, COVERED)
+    synced = _doctor(tmp_path, COVERED)
+    assert all(_kinds(synced[h]) == [] for h in HOSTS)
+    rules = synced["claude"]["native"]["user"]["rules"]
+    # covered: a whole tool; the command prefix is partial (other spellings), never covered
+    assert rules["covered"] == ["no-fetch"] and rules["partial"] == ["no-touch"]
+    assert synced["codex"]["native"]["user"]["rules"]["covered"] == []  # Codex: commands only
+    # by hand: Claude's deny entry removed, Codex's file edited; the policy gains a rule
+    claude = native_target("claude", "user", tmp_path, _env(tmp_path))
+    data = json.loads(claude.read_text(encoding="utf-8"))
+    data["permissions"]["deny"].remove("WebFetch")
+    claude.write_text(json.dumps(data), encoding="utf-8")
+    codex = native_target("codex", "user", tmp_path, _env(tmp_path))
+    codex.write_text(codex.read_text(encoding="utf-8") + "# mine\n", encoding="utf-8")
+    drifted = _doctor(tmp_path, COVERED + OTHER.split("rules:\n")[1])
+    assert _kinds(drifted["claude"]) == ["edited", "stale"]
+    assert drifted["claude"]["native"]["user"]["rules"]["covered"] == []
+    assert _kinds(drifted["codex"]) == ["edited", "stale"]
+    assert _kinds(drifted["gemini"]) == ["stale"]
+    assert any(c["status"] == "fail" and c["name"] == "native" for c in drifted["claude"]["checks"])
+    native_target("gemini", "user", tmp_path, _env(tmp_path)).unlink()
+    assert _kinds(_doctor(tmp_path, COVERED)["gemini"]) == ["missing"]

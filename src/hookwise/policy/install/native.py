@@ -226,15 +226,15 @@ def _plan_whole(plan: NativePlan, text: str | None, record: Record | None) -> No
         root = _made_root(record, target)
         if text is not None:
             plan.restored = not edited
-            plan.removed = _entries_of(text)
+            plan.removed = rules_of(text)
             plan.changes.append(FileChange(target, text, "", deleted=True, root=root))
         if record is not None:
             plan.changes.append(_record_change(target, record, None, root))
         return
     content = plan.export.content
     plan.changes.append(FileChange(target, text, content))
-    old = set(_entries_of(text or ""))
-    new_entries = _entries_of(content)
+    old = set(rules_of(text or ""))
+    new_entries = rules_of(content)
     plan.added = [e for e in new_entries if e not in old]
     plan.removed = [e for e in old if e not in set(new_entries)]
     new = Record(plan.host, str(target), digest(content), None, {}, dirs)
@@ -251,7 +251,7 @@ def _empty(text: str | None) -> bool:
     return text is not None and text.strip() in ("", "{}")
 
 
-def _entries_of(text: str) -> list[str]:
+def rules_of(text: str) -> list[str]:
     """The rules of a whole native file (the ``# <rule id>`` line before each entry)."""
     lines = text.splitlines()[1:]
     return list(
@@ -263,4 +263,4 @@ def _entries_of(text: str) -> list[str]:
     )
 
 
-__all__ = ["EDITED_SUFFIX", "NativePlan", "export_for", "native_target", "plan_native"]
+__all__ = ["EDITED_SUFFIX", "NativePlan", "export_for", "native_target", "plan_native", "rules_of"]
