@@ -15,10 +15,12 @@ from hookwise.protocol.hosts import HOST_TITLES
 
 
 def native_hosts(host: str | None, hosts: tuple[str, ...]) -> tuple[str, ...]:
-    """The hosts asked for (the argument or ``--host``), default every exporter's host."""
+    """The hosts asked for (the argument or ``--host``), default every host whose own rules
+    live in a file (native.NATIVE_HOSTS)."""
     from hookwise.policy.export.model import EXPORT_HOSTS
+    from hookwise.policy.install.native import NATIVE_HOSTS
 
-    chosen = tuple(dict.fromkeys(((host,) if host else ()) + hosts)) or EXPORT_HOSTS
+    chosen = tuple(dict.fromkeys(((host,) if host else ()) + hosts)) or NATIVE_HOSTS
     unknown = [h for h in chosen if h not in EXPORT_HOSTS]
     if unknown:
         raise click.UsageError(

@@ -100,6 +100,7 @@ class HostInfo:
         "jsonc",
         "module",
         "name",
+        "native_rules",
         "pre_tool_event",
         "project_files",
         "project_trust",
@@ -142,6 +143,7 @@ class HostInfo:
         install_steps: tuple[str, ...] = ("trust_note", "failure_note"),
         env_files: tuple[tuple[str, ...], tuple[str, ...], bool] = ((), (), False),
         verified: str = "observed",
+        native_rules: str = "",
     ) -> None:
         self.name = name
         self.title = title
@@ -203,6 +205,9 @@ class HostInfo:
         # "observed": its table was checked on the real CLI offline; "reference": built from
         # its published reference only (no CLI runs here), which docs and doctor say
         self.verified = verified
+        # why its own permission system holds none of the policy (`policy export`), for a
+        # host without an exporter (policy/export/build.EXPORTERS); "" for one with
+        self.native_rules = native_rules
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -441,6 +446,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         trust="no folder trust: project plugins (.opencode/plugins, from the working directory "
         "up to the worktree root) load in every folder, unless OPENCODE_PURE or "
         "OPENCODE_DISABLE_PROJECT_CONFIG is set",
+        native_rules="its own rules are the `permission` settings of opencode.json, which were "
+        "not run against the real CLI here; hookwise's plugin (install) enforces the policy",
     ),
     "kilo": HostInfo(
         "kilo",
@@ -477,6 +484,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         supports=frozenset(("hook", "install", "scan", "coverage")),
         trust="no folder trust: project plugins (.kilo/plugins, legacy .kilocode/plugins) load "
         "in every folder, unless KILO_PURE or KILO_DISABLE_PROJECT_CONFIG is set",
+        native_rules="its own rules are OpenCode's `permission` settings, which were not run "
+        "against the real CLI here; hookwise's plugin (install) enforces the policy",
     ),
     "droid": HostInfo(
         "droid",
@@ -516,6 +525,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         supports=frozenset(("hook", "install", "scan")),
         trust="project hooks (.factory/hooks.json) run without a trust step; an organisation's "
         "Hooks Policy can make Droid ignore every hook it does not manage",
+        native_rules="only its hooks were run on the real CLI (0.225.2); no permission list of its "
+        "own was checked, so none is written",
     ),
     "cline": HostInfo(
         "cline",
@@ -559,6 +570,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         hook_globs={"project": ".clinerules/hooks/*", "user": "hooks/*"},
         trust="hook files run without a trust step, in every folder; Cline has no hook timeout "
         "(a slow hook is waited for)",
+        native_rules="only its hooks were run on the real CLI (3.0.65); no permission list of its "
+        "own was checked, so none is written",
     ),
     "cursor": HostInfo(
         "cursor",
@@ -595,6 +608,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Claude Code's .claude/settings*.json hooks run too when Third-party skills is on "
         "(published reference; no Cursor CLI runs here)",
         verified="reference",
+        native_rules="known from its published reference only: no permission rules of its own "
+        "were run on a real CLI here, so none are written",
     ),
     "crush": HostInfo(
         "crush",
@@ -628,6 +643,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         trust="(published reference; Crush cannot be installed here: its npm package downloads "
         "its binary at install time)",
         verified="reference",
+        native_rules="known from its published reference only: no permission rules of its own "
+        "were run on a real CLI here, so none are written",
     ),
     "windsurf": HostInfo(
         "windsurf",
@@ -655,6 +672,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         trust="system, user and workspace hooks.json all run, system first (published "
         "reference; Windsurf is an IDE, nothing runs here)",
         verified="reference",
+        native_rules="known from its published reference only: no permission rules of its own "
+        "were run on a real CLI here, so none are written",
     ),
     "kiro": HostInfo(
         "kiro",
@@ -687,6 +706,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         trust="hooks belong to an agent configuration (.kiro/agents/*.json): they run only for "
         "that agent (published reference; no Kiro CLI runs here)",
         verified="reference",
+        native_rules="known from its published reference only: no permission rules of its own "
+        "were run on a real CLI here, so none are written",
     ),
     "augment": HostInfo(
         "augment",
@@ -716,6 +737,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         trust="/etc/augment/settings.json (system, immutable) comes first; a hook command must "
         "be a .sh file (published reference; Auggie cannot be pointed at a local model here)",
         verified="reference",
+        native_rules="known from its published reference only: no permission rules of its own "
+        "were run on a real CLI here, so none are written",
     ),
 }
 

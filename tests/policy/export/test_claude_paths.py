@@ -1,5 +1,5 @@
 """Claude Code's path entries (``Read(...)``, ``Edit(...)``), as the real 2.1.330 applies
-them (tests/e2e/test_native_claude_paths_live.py): they also refuse Bash commands naming
+them (tests/e2e/test_native_permissions_paths_live.py): they also refuse Bash commands naming
 the path, so they are written only for a rule that covers shell commands too, and a rule
 they are written for is never ``covered``."""
 

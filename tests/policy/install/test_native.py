@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from hookwise.policy.install.errors import InstallError
 from hookwise.policy.install.native import EDITED_SUFFIX, native_target, plan_native
-from hookwise.policy.install.native_claude import current_entries, edit_permissions
+from hookwise.policy.install.native_permissions import current_entries, edit_permissions
 from hookwise.policy.install.native_record import (
     Record,
     digest,

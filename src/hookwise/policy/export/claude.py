@@ -7,7 +7,7 @@ command ``p`` and ``p <anything>`` (a word boundary: ``git push --force:*`` is n
 ``--force-with-lease``), for each command of a compound line; deny beats ask beats allow
 in every permission mode. ``Read(path)`` rules also stop Grep and Glob, and ``Edit(path)``
 rules every tool that edits a file; on 2.1.330 both also refuse a Bash command naming the
-path (``cat NAME``, ``touch NAME``: tests/e2e/test_native_claude_paths_live.py), though
+path (``cat NAME``, ``touch NAME``: tests/e2e/test_native_permissions_paths_live.py), though
 not a recursive ``grep -r`` of its directory. So a path rule is written only for a policy
 rule that covers all those tools, shell commands included. Path forms: ``//abs``,
 ``~/home``, ``./relative`` (to the session's directory), ``**`` across directories;

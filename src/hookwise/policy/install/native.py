@@ -4,7 +4,7 @@
 Where they go is the exporter's fact: a file hookwise owns whole, marked by the export's
 header line (Gemini CLI, Codex: ``FILES``), or entries in the settings file install
 registers hooks in (Claude Code: ``permissions.deny`` / ``ask``, edited by
-``native_claude``). What was written is recorded beside it (``native_record``): install
+``native_permissions``). What was written is recorded beside it (``native_record``): install
 again rewrites only what changed (an unchanged policy changes no byte), uninstall gives
 the exact bytes back when nobody edited the file since, and otherwise removes only
 hookwise's entries and says which. At user scope only managed and user rules are exported:
@@ -23,7 +23,7 @@ from hookwise.config.host_homes import config_dir
 from hookwise.policy.export.build import EXPORTERS, export_policy
 from hookwise.policy.export.model import Export, header
 from hookwise.policy.install.errors import InstallError
-from hookwise.policy.install.native_claude import edit_permissions
+from hookwise.policy.install.native_permissions import edit_permissions
 from hookwise.policy.install.native_record import (
     DECISIONS,
     MAX_NATIVE_BYTES,
@@ -36,6 +36,7 @@ from hookwise.policy.install.native_record import (
 from hookwise.policy.install.plan import FileChange
 from hookwise.policy.install.targets import settings_path
 from hookwise.protocol.hosts import HOST_TITLES
+from hookwise.protocol.hosts import host as host_info
 
 USER_SCOPES = frozenset(("managed", "user"))
 # how an entry of a whole native file begins, after its ``# <rule id>`` line (render())
@@ -62,9 +63,20 @@ class NativePlan:
         return any(change.changed for change in self.changes)
 
 
+# the hosts whose own rules live in a file install --native can keep them in (an
+# exporter's FILES is None where the host reads them from its command line only)
+NATIVE_HOSTS = tuple(h for h, e in EXPORTERS.items() if e.FILES is not None)
+
+
 def native_target(host: str, scope: str, project: Path, env: Mapping[str, str]) -> Path:
     """Where ``host``'s native rules live at ``scope``; InstallError where it has none."""
     exporter = EXPORTERS[host]
+    if exporter.FILES is None:
+        raise InstallError(
+            f"{HOST_TITLES[host]} reads its tool permissions from its command line only, so "
+            f"there is no file to keep them in: start it with the arguments `hookwise policy "
+            f"export --host {host}` prints (nothing written)"
+        )
     if not exporter.FILES:
         return settings_path(host, scope, project, env)
     relative: str | None = exporter.FILES.get(scope)
@@ -99,7 +111,7 @@ def plan_native(
     plan = NativePlan(host, scope, target, export)
     record = read_record(target, host)
     text = regular_text(target, MAX_NATIVE_BYTES, "native rules")
-    if EXPORTERS[host].FILES:
+    if EXPORTERS[host].FILES:  # a file of hookwise's own (else entries in the settings)
         _plan_whole(plan, text, record)
     else:
         _plan_entries(plan, text, record)
@@ -130,8 +142,9 @@ def _missing_dirs(path: Path) -> list[str]:
 
 
 def _plan_entries(plan: NativePlan, text: str | None, record: Record | None) -> None:
-    """Claude Code: hookwise's strings in ``permissions.deny`` / ``ask``."""
+    """Claude Code, Qwen Code: hookwise's strings in ``permissions.deny`` / ``ask``."""
     target, origin = plan.target, str(plan.target)
+    jsonc = host_info(plan.host).jsonc
     ours = record.entries if record is not None else {}
     made = record.made if record is not None else []
     untouched = record is not None and text is not None and digest(text) == record.written
@@ -147,7 +160,7 @@ def _plan_entries(plan: NativePlan, text: str | None, record: Record | None) -> 
                 plan.changes.append(FileChange(target, text, record.before))
             plan.removed = [e for d in DECISIONS for e in ours.get(d, [])]
         else:
-            edit = edit_permissions(text, origin, {}, ours, made)
+            edit = edit_permissions(text, origin, {}, ours, made, jsonc=jsonc)
             plan.removed = edit.removed
             change = FileChange(target, text, edit.after)
             if (
@@ -168,7 +181,7 @@ def _plan_entries(plan: NativePlan, text: str | None, record: Record | None) -> 
         plan.changes.append(_record_change(target, record, None, root))
         return
     desired = {d: [n.entry for n in plan.export.natives if n.decision == d] for d in DECISIONS}
-    edit = edit_permissions(text, origin, desired, ours, made)
+    edit = edit_permissions(text, origin, desired, ours, made, jsonc=jsonc)
     plan.added, plan.removed = edit.added, edit.removed
     if edit.gone:
         plan.notes.append(
@@ -184,7 +197,7 @@ def _plan_entries(plan: NativePlan, text: str | None, record: Record | None) -> 
     elif untouched:
         before = record.before
     else:  # edited since: what uninstall gives back is this text without hookwise's entries
-        before = edit_permissions(text, origin, {}, ours, made).after
+        before = edit_permissions(text, origin, {}, ours, made, jsonc=jsonc).after
         if _empty(before) and record.before is None:
             before = None
     after = edit.after if edit.after is not None else ""
@@ -263,4 +276,12 @@ def rules_of(text: str) -> list[str]:
     )
 
 
-__all__ = ["EDITED_SUFFIX", "NativePlan", "export_for", "native_target", "plan_native", "rules_of"]
+__all__ = [
+    "EDITED_SUFFIX",
+    "NATIVE_HOSTS",
+    "NativePlan",
+    "export_for",
+    "native_target",
+    "plan_native",
+    "rules_of",
+]

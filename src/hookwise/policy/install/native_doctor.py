@@ -17,7 +17,7 @@ from hookwise.policy.export.build import EXPORTERS
 from hookwise.policy.export.model import Export, header
 from hookwise.policy.install.errors import InstallError
 from hookwise.policy.install.native import export_for, native_target, rules_of
-from hookwise.policy.install.native_claude import current_entries
+from hookwise.policy.install.native_permissions import current_entries
 from hookwise.policy.install.native_record import (
     DECISIONS,
     MAX_NATIVE_BYTES,
@@ -25,6 +25,7 @@ from hookwise.policy.install.native_record import (
     read_record,
     regular_text,
 )
+from hookwise.protocol.hosts import host as host_info
 
 Finding = tuple[str, str]  # (status, detail)
 
@@ -33,9 +34,9 @@ def _present(host: str, text: str | None, target: Path, export: Export) -> set[s
     """The export's entries the file holds now (whole files: all or none)."""
     if text is None:
         return set()
-    if EXPORTERS[host].FILES:
+    if EXPORTERS[host].FILES:  # a whole file: the entries as its text holds them
         return {n.entry for n in export.natives if n.entry in text}
-    found = current_entries(text, str(target))
+    found = current_entries(text, str(target), host_info(host).jsonc)
     return {n.entry for n in export.natives if n.entry in found[n.decision]}
 
 
@@ -89,7 +90,7 @@ def _scope(
             removed = sorted(recorded & wanted - present)
             if removed:
                 drift("edited", "fail", f"{target}: removed by hand: {', '.join(removed)}")
-            found = current_entries(text, str(target))
+            found = current_entries(text, str(target), host_info(host).jsonc)
             listed = {e for d in DECISIONS for e in found[d]}
             old = sorted(recorded - wanted & listed)
             new = sorted(wanted - present - recorded)

@@ -1,5 +1,6 @@
-"""hookwise's entries in Claude Code's ``permissions.deny`` / ``permissions.ask``, edited as
-text (the span-preserving editor of ``config/jsonc.py``): every other byte stays.
+"""hookwise's entries in a settings file's ``permissions.deny`` / ``permissions.ask`` (Claude
+Code; Qwen Code, whose settings are JSONC), edited as text (the span-preserving editor of
+``config/jsonc.py``): every other byte, comments included, stays.
 
 Which strings are hookwise's is not in the file (a user may have written the same one):
 the caller passes the recorded ones (``ours``), and gets back the new set. An entry
@@ -68,15 +69,15 @@ def _values(doc: JsonDocument, decision: str) -> list[Any]:
     return [] if node is None else [doc.value_of(child) for child in node.children]
 
 
-def current_entries(text: str, origin: str) -> dict[str, list[str]]:
+def current_entries(text: str, origin: str, jsonc: bool = False) -> dict[str, list[str]]:
     """The string entries of ``permissions.deny`` / ``ask`` (InstallError when malformed)."""
-    doc = _document(text, origin)
+    doc = _document(text, origin, jsonc)
     return {d: [v for v in _values(doc, d) if isinstance(v, str)] for d in DECISIONS}
 
 
-def _document(text: str, origin: str) -> JsonDocument:
+def _document(text: str, origin: str, jsonc: bool) -> JsonDocument:
     try:
-        return JsonDocument(text, origin, jsonc=False)
+        return JsonDocument(text, origin, jsonc=jsonc)
     except JsonEditError as exc:
         raise InstallError(str(exc)) from None
 
@@ -87,11 +88,13 @@ def edit_permissions(
     desired: dict[str, list[str]],
     ours: dict[str, list[str]],
     made: list[str],
+    *,
+    jsonc: bool = False,
 ) -> PermissionsEdit:
     """Make hookwise's entries exactly ``desired`` (uninstall: empty), given the recorded
     ``ours`` and the containers install ``made``; what uninstall made and left empty goes."""
     try:
-        return _edit(text, origin, desired, ours, made)
+        return _edit(text, origin, desired, ours, made, jsonc=jsonc)
     except JsonEditError as exc:
         raise InstallError(str(exc)) from None
 
@@ -102,6 +105,8 @@ def _edit(
     desired: dict[str, list[str]],
     ours: dict[str, list[str]],
     made: list[str],
+    *,
+    jsonc: bool,
 ) -> PermissionsEdit:
     wanted = {d: list(dict.fromkeys(desired.get(d, []))) for d in DECISIONS}
     if text is None or not text.strip():
@@ -116,7 +121,7 @@ def _edit(
             made=[PERMISSIONS, *(f"{PERMISSIONS}.{d}" for d in body)],
             added=[e for v in wanted.values() for e in v],
         )
-    doc = _document(text, origin)
+    doc = _document(text, origin, jsonc)
     out = PermissionsEdit(text, None, made=list(made))
     for decision in DECISIONS:
         _list(doc, decision)  # a wrong type is refused before anything changes
