@@ -5,7 +5,9 @@ Facts of its matcher (packages/core/src/permissions/rule-parser.ts in the 0.24.4
 ``Bash(p:*)`` becomes the pattern ``p *``, which holds for the command ``p`` or ``p <anything>``
 (a space after the prefix: ``touchx`` is not ``touch``), after leading ``VAR=value``
 assignments are dropped, for each command of a compound line (split at ``&&``, ``||``,
-``;``, ``|``, ``&`` and newlines outside quotes). A rule for ``run_shell_command`` also
+``;``, ``|``, ``&`` and newlines outside quotes, so the lines of a here-document too: the
+one place its entries refuse more than the policy, said in every such rule's coverage).
+A rule for ``run_shell_command`` also
 holds for the ``monitor`` tool (a command run in the background), a ``read_file`` rule for
 ``grep_search``, ``glob``, ``list_directory`` and ``zoom_image``, an ``edit`` rule for
 ``write_file`` and ``notebook_edit``: a bare tool entry is written only when the rule
@@ -85,8 +87,15 @@ def entries(intent: Intent, analysis: Analysis) -> tuple[list[str], str | None]:
     )
 
 
+HEREDOC_GAP = (
+    "Qwen Code splits a command at every newline, here-document lines included: a line of "
+    "a here-document starting with the prefix is refused too, though bash runs nothing there"
+)
+
+
 def gaps(analysis: Analysis) -> list[str]:
-    return []
+    """What its rules do beyond the policy: here-document lines read as commands."""
+    return [HEREDOC_GAP] if any(isinstance(i, Prefix) for i in analysis.intents) else []
 
 
 def render(natives: list[Native]) -> str:
