@@ -52,7 +52,15 @@ def _native(
     from hookwise.cli.native_cmd import native_hosts, run_native
 
     chosen = native_hosts(host, hosts)
-    run_native(chosen, scope or "user", project, install=install, dry_run=dry_run, as_json=as_json)
+    run_native(
+        chosen,
+        scope or "user",
+        project,
+        install=install,
+        dry_run=dry_run,
+        as_json=as_json,
+        explicit=bool(host or hosts),
+    )
 
 
 def _need_host(host: str | None, hosts: tuple[str, ...]) -> str:

@@ -38,10 +38,12 @@ def run_native(
     install: bool,
     dry_run: bool,
     as_json: bool,
+    explicit: bool = True,
 ) -> None:
-    """Plan every host first (a refusal writes nothing anywhere), then write them."""
+    """Plan every host first (a refusal writes nothing anywhere), then write them; hosts
+    not named (``explicit`` False) without a native file at ``scope`` are skipped, said."""
     from hookwise.policy.install.errors import InstallError
-    from hookwise.policy.install.native import plan_native
+    from hookwise.policy.install.native import native_target, plan_native
     from hookwise.policy.install.plan import compile_policy, write_changes
 
     directory = project_root(project)
@@ -58,6 +60,15 @@ def run_native(
                 f"the policy has errors (first: {first['file']}:{first['line']}:"
                 f"{first['column']}: {first['message']}); fix them first (nothing written)"
             )
+    if not explicit:
+        kept: list[str] = []
+        for host in hosts:
+            try:
+                native_target(host, scope, directory, env)
+                kept.append(host)
+            except InstallError as exc:
+                click.echo(f"note: skipped: {exc}", err=True)
+        hosts = tuple(kept)
     try:
         plans = [plan_native(h, scope, directory, env, compiled) for h in hosts]
     except InstallError as exc:

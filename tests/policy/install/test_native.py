@@ -325,12 +325,43 @@ def test_command_line_install_and_uninstall_native(tmp_path: Path) -> None:
     assert not (tmp_path / "home" / ".gemini").exists()
     undone = _cli(["uninstall", "--native", "--json"], tmp_path)
     assert undone.returncode == 0, undone.stderr
-    assert [r["restored"] for r in json.loads(undone.stdout)] == [True, False, True]
+    undone_report = json.loads(undone.stdout)
+    assert [r["host"] for r in undone_report] == ["claude", "gemini", "codex", "qwen"]
+    assert [r["restored"] for r in undone_report] == [True, False, True, False]
     assert sorted(p.name for p in (tmp_path / "home").iterdir()) == [".config"]
     wrong = _cli(["install", "--native", "--host", "cursor"], tmp_path)
     assert wrong.returncode == 2 and "no exporter for cursor" in wrong.stderr
     missing = _cli(["install"], tmp_path)
     assert missing.returncode == 2 and "Missing argument 'HOST'" in missing.stderr
+    copilot = _cli(["install", "--native", "--host", "copilot"], tmp_path)
+    assert copilot.returncode == 2 and "command line only" in copilot.stderr
+    project = _cli(["install", "--native", "--scope", "project", "--json"], tmp_path)
+    assert project.returncode == 0, project.stderr
+    assert [r["host"] for r in json.loads(project.stdout)] == ["claude", "qwen"]
+    assert "skipped: Gemini CLI" in project.stderr and "skipped: Codex" in project.stderr
+
+
+QWEN_SETTINGS = """{
+  // the provider
+  "security": {"auth": {"selectedType": "openai"}},
+  "permissions": {
+    "allow": ["Bash(ls:*)"] // mine
+  }
+}
+"""
+
+
+def test_qwen_jsonc_settings_keep_their_comments(tmp_path: Path) -> None:
+    target = native_target("qwen", "user", tmp_path, _env(tmp_path))
+    target.parent.mkdir(parents=True)
+    target.write_text(QWEN_SETTINGS, encoding="utf-8")
+    plan = _install("qwen", tmp_path)
+    assert plan.added == ["Bash(touch:*)", "Bash(git push:*)"]
+    text = target.read_text(encoding="utf-8")
+    assert "// mine" in text and '"Bash(touch:*)"' in text
+    assert current_entries(text, str(target), jsonc=True)["ask"] == ["Bash(git push:*)"]
+    assert _uninstall("qwen", tmp_path).restored
+    assert target.read_text(encoding="utf-8") == QWEN_SETTINGS
 
 
 # --------------------------------------------------------------------------- doctor

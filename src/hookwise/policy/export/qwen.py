@@ -18,15 +18,13 @@ written. deny beats ask beats allow.
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 
+from hookwise.policy.export.claude import render  # the same settings fragment
 from hookwise.policy.export.model import (
     Analysis,
     Intent,
     McpTool,
-    Native,
     PathGlob,
     Prefix,
     WholeTool,
@@ -98,11 +96,4 @@ def gaps(analysis: Analysis) -> list[str]:
     return [HEREDOC_GAP] if any(isinstance(i, Prefix) for i in analysis.intents) else []
 
 
-def render(natives: list[Native]) -> str:
-    """The settings fragment: ``permissions.deny`` and ``permissions.ask``."""
-    permissions: dict[str, Any] = {}
-    for decision in ("deny", "ask"):
-        listed = list(dict.fromkeys(n.entry for n in natives if n.decision == decision))
-        if listed:
-            permissions[decision] = listed
-    return json.dumps({"permissions": permissions}, indent=2, ensure_ascii=False) + "\n"
+__all__ = ["FILES", "HEREDOC_GAP", "TARGET", "entries", "gaps", "render"]

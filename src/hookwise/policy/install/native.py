@@ -84,7 +84,7 @@ def native_target(host: str, scope: str, project: Path, env: Mapping[str, str]) 
         where = ", ".join(exporter.FILES)
         raise InstallError(
             f"{HOST_TITLES[host]}: hookwise writes its native rules at scope {where} only "
-            f"({exporter.__doc__.splitlines()[0] if exporter.__doc__ else ''}); nothing written"
+            f"(docs/policy-export.md says why); nothing written"
         )
     base = Path(os.path.abspath(project)) if scope == "project" else config_dir(host, env)
     return base / relative
