@@ -423,3 +423,24 @@ def test_doctor_reports_missing_edited_and_stale_native_rules(tmp_path: Path) ->
     assert any(c["status"] == "fail" and c["name"] == "native" for c in drifted["claude"]["checks"])
     native_target("gemini", "user", tmp_path, _env(tmp_path)).unlink()
     assert _kinds(_doctor(tmp_path, COVERED)["gemini"]) == ["missing"]
+
+
+def test_a_planted_record_writes_no_settings_of_its_own(tmp_path: Path) -> None:
+    """Someone who can write the record beside the settings cannot make uninstall write
+    their text (``before`` must say what taking hookwise's entries out says) nor remove
+    directories other than the target's own parents."""
+    target = native_target("claude", "user", tmp_path, _env(tmp_path))
+    target.parent.mkdir(parents=True)
+    text = '{"permissions": {"deny": ["Bash(rm:*)"]}}\n'
+    target.write_text(text, encoding="utf-8")
+    keep = tmp_path / "home" / "keep"
+    keep.mkdir()
+    evil = '{"permissions": {"allow": ["Bash"]}, "hooks": {"PreToolUse": []}}\n'
+    planted = Record(
+        "claude", str(target), digest(text), evil, {"deny": [], "ask": []}, [str(keep)]
+    )
+    record_path(target).write_text(planted.to_text(), encoding="utf-8")
+    done = _uninstall("claude", tmp_path)
+    assert not done.restored
+    assert target.read_text(encoding="utf-8") == text and keep.is_dir()
+    assert not record_path(target).exists()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hookwise.config.host_homes import config_dir
+from hookwise.config.jsonc import parse_json_text, parse_jsonc
 from hookwise.policy.export.build import EXPORTERS, export_policy
 from hookwise.policy.export.model import Export, header
 from hookwise.policy.install.errors import InstallError
@@ -152,32 +153,23 @@ def _plan_entries(plan: NativePlan, text: str | None, record: Record | None) -> 
         if record is None:
             return
         root = _made_root(record, target)
-        if untouched:
-            plan.restored = True
-            if record.before is None:
-                plan.changes.append(FileChange(target, text, "", deleted=True, root=root))
-            else:
-                plan.changes.append(FileChange(target, text, record.before))
-            plan.removed = [e for d in DECISIONS for e in ours.get(d, [])]
-        else:
-            edit = edit_permissions(text, origin, {}, ours, made, jsonc=jsonc)
-            plan.removed = edit.removed
-            change = FileChange(target, text, edit.after)
-            if (
-                edit.after is not None
-                and edit.after.strip() in ("", "{}")
-                and record.before is None
-            ):
-                change.after, change.deleted = "", True
-            if change.deleted:
-                change.root = root
-            plan.changes.append(change)
-            if text is not None:
-                plan.notes.append(
-                    f"{target} changed since install --native wrote it: only hookwise's "
-                    f"entries were taken out ({', '.join(edit.removed) or 'none left'})"
-                    + (f"; already gone: {', '.join(edit.gone)}" if edit.gone else "")
-                )
+        # the recorded entries taken out; the record's ``before`` is written only when it
+        # says the same as that (a planted record cannot put other settings in the file)
+        edit = edit_permissions(text, origin, {}, ours, made, jsonc=jsonc)
+        plan.removed = edit.removed
+        after = edit.after
+        if untouched and _same_value(after, record.before, jsonc):
+            plan.restored, after = True, record.before
+        change = FileChange(target, text, after)
+        if record.before is None and (after is None or _empty(after)):  # install made it
+            change.after, change.deleted, change.root = "", True, root
+        plan.changes.append(change)
+        if text is not None and not plan.restored:
+            plan.notes.append(
+                f"{target} changed since install --native wrote it: only hookwise's "
+                f"entries were taken out ({', '.join(edit.removed) or 'none left'})"
+                + (f"; already gone: {', '.join(edit.gone)}" if edit.gone else "")
+            )
         plan.changes.append(_record_change(target, record, None, root))
         return
     desired = {d: [n.entry for n in plan.export.natives if n.decision == d] for d in DECISIONS}
@@ -255,13 +247,33 @@ def _plan_whole(plan: NativePlan, text: str | None, record: Record | None) -> No
 
 
 def _made_root(record: Record | None, target: Path) -> Path:
-    """Below what install's directories go when uninstall leaves them empty."""
-    dirs = [m for m in record.made if m.startswith("/")] if record is not None else []
-    return Path(dirs[-1]).parent if dirs else target.parent
+    """Below what install's directories go when uninstall leaves them empty: only the
+    target's own parents count (a record naming others is not believed)."""
+    made = record.made if record is not None else []
+    dirs = [Path(m) for m in made if m.startswith("/") and target.is_relative_to(m)]
+    return min(dirs, key=lambda d: len(d.parts)).parent if dirs else target.parent
+
+
+def _same_value(text: str | None, other: str | None, jsonc: bool) -> bool:
+    """Whether two settings texts say the same (None: no file, or an empty one)."""
+    if other is None:
+        return text is None or _empty(text)
+    if text is None:
+        return False
+    parse = parse_jsonc if jsonc else parse_json_text
+    try:
+        (a, bad_a), (b, bad_b) = parse(text), parse(other)
+    except (RecursionError, ValueError):
+        return False
+    return bad_a is None and bad_b is None and a == b
 
 
 def _empty(text: str | None) -> bool:
-    return text is not None and text.strip() in ("", "{}")
+    """A settings text that holds nothing: blank, or an empty object."""
+    if text is None:
+        return False
+    value, problem = parse_jsonc(text) if text.strip() else ({}, None)
+    return problem is None and value == {}
 
 
 def rules_of(text: str) -> list[str]:
