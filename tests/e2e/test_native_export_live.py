@@ -1,12 +1,14 @@
-"""Issue 28 part B, item 3: with no hook registered, each real CLI refuses a command that
-the rules ``hookwise policy export`` wrote into its own permission system deny.
+"""Issue 28 part B: with no hook registered, each real CLI refuses a command that the rules
+``hookwise install --native`` wrote into its own permission system deny, and
+``hookwise uninstall --native`` gives the files back byte for byte.
 
 One offline run a CLI (tests/e2e/test_policy_install.py's session, the fake model asking
-for ``touch native-denied``): the exported entries go where the CLI reads them (Claude
-Code: the project's ``permissions.deny`` beside its ``allow: [Bash]``; Gemini CLI:
-``~/.gemini/policies/hookwise.toml``, run with ``--yolo``; Codex:
-``~/.codex/rules/hookwise.rules``, run with approvals and sandbox bypassed). The file is
-never made, no hook was called, and what the CLI told the model is kept in the report.
+for ``touch native-denied``). Claude Code: ``install --native --scope project`` (the
+project's ``permissions.deny`` beside its ``allow: [Bash]``, from the project policy);
+Gemini CLI (run with ``--yolo``) and Codex (approvals and sandbox bypassed): the user
+policy, ``install --native`` at user scope (``~/.gemini/policies/hookwise.toml``,
+``~/.codex/rules/hookwise.rules``). The file is never made, no hook was called, and what
+the CLI told the model is kept in the report. A control run without the rules runs it.
 """
 
 from __future__ import annotations
@@ -47,23 +49,23 @@ def _tool_results(requests: list[dict[str, object]]) -> str:
 def test_exported_native_rules_refuse_without_a_hook(cli: str, case: str, tmp_path: Path) -> None:
     """``control``: the same run without the entries, where the command must run."""
     layout, policy = session(cli, tmp_path)
-    policy.write_text(POLICY, encoding="utf-8")
     env = user_env(cli, layout)
-    done = hookwise(["policy", "export", "--host", cli, "--json"], env, layout.proj)
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
-    assert [c["status"] for c in report["coverage"]] == ["partial"], report["coverage"]
-    if case == "control":
-        pass
-    elif cli == "claude":
-        settings = layout.proj / ".claude" / "settings.json"
-        current = json.loads(settings.read_text(encoding="utf-8"))
-        current["permissions"].update(json.loads(report["content"])["permissions"])
-        settings.write_text(json.dumps(current, indent=2), encoding="utf-8")
-    else:
-        target = layout.home / report["target"].removeprefix("~/")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(report["content"], encoding="utf-8")
+    scope = "project" if cli == "claude" else "user"
+    if scope == "user":  # rules every project has: the user policy
+        policy = layout.home / ".config" / "hookwise" / "policy.yaml"
+        policy.parent.mkdir(parents=True, exist_ok=True)
+    policy.write_text(POLICY, encoding="utf-8")
+    tree = _snapshot(layout.root)
+    installed = None
+    if case == "native":
+        args = ["install", "--native", "--host", cli, "--scope", scope, "--json"]
+        done = hookwise(args, env, layout.proj)
+        assert done.returncode == 0, done.stderr
+        installed = json.loads(done.stdout)[0]
+        assert [c["status"] for c in installed["coverage"]] == ["partial"], installed
+        assert installed["added"], installed
+        again = hookwise(args, env, layout.proj)  # the same policy: no byte changes
+        assert again.returncode == 0 and not json.loads(again.stdout)[0]["changed"], again
     (tmp_path / "command.txt").write_text(COMMAND, encoding="utf-8")
 
     result = run_cli(cli, tmp_path)
@@ -81,3 +83,15 @@ def test_exported_native_rules_refuse_without_a_hook(cli: str, case: str, tmp_pa
         return
     assert not (layout.proj / "native-denied").exists(), f"the command ran{why}"
     assert not (layout.home / ".local" / "state" / "hookwise" / "audit.jsonl").exists(), why
+    assert installed is not None
+    undone = hookwise(["uninstall", "--native", "--host", cli, "--scope", scope], env, layout.proj)
+    assert undone.returncode == 0, undone.stderr
+    after = _snapshot(layout.root)
+    # every file install --native wrote is back as it was (the CLI's own state aside)
+    for name in (installed["file"], *installed["written"]):
+        relative = str(Path(name).relative_to(layout.root))
+        assert after.get(relative) == tree.get(relative), f"{relative} not restored"
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}

@@ -38,7 +38,7 @@ from typing import Any
 import pytest
 
 from tests.e2e import clis
-from tests.e2e.fake_model import COMMAND_VARIABLE, FakeModel
+from tests.e2e.fake_model import COMMAND_VARIABLE, FakeModel, Script
 from tests.e2e.observe import find_segment, is_turn_request
 from tests.e2e.runner import (
     CLI_TIMEOUT,
@@ -203,7 +203,11 @@ def run_child(cli: str, root: Path) -> dict[str, Any]:
     model_env = root / "model-env.json"  # more of the fake model's script (fake_model.py)
     if model_env.exists():
         os.environ.update(json.loads(model_env.read_text(encoding="utf-8")))
-    with FakeModel() as fake:
+    script_file = root / "script.json"  # the model's turns as a Script (fake_model.py)
+    script = None
+    if script_file.exists():
+        script = Script.from_json(json.loads(script_file.read_text(encoding="utf-8")))
+    with FakeModel(script) as fake:
         config = layout.home / ".codex" / "config.toml"
         if cli == "codex":
             text = config.read_text(encoding="utf-8")

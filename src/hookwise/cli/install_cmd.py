@@ -22,7 +22,55 @@ from hookwise.protocol.hosts import HOST_TITLES, hosts_with
 
 # `shell`: the user's shell starts every agent under `hookwise run` (run/shell_setup.py)
 SHELL_TARGET = "shell"
-_host_argument = click.argument("host", type=click.Choice((*hosts_with("install"), SHELL_TARGET)))
+_host_argument = click.argument(
+    "host", required=False, type=click.Choice((*hosts_with("install"), SHELL_TARGET))
+)
+_native_option = click.option(
+    "--native",
+    is_flag=True,
+    help="Instead of the hook: the policy's rules in the hosts' own permission systems "
+    "(`hookwise policy export`); uninstall: back as they were. Default scope: user. "
+    "See docs/policy-export.md.",
+)
+_native_host_option = click.option(
+    "--host",
+    "native_hosts",
+    multiple=True,
+    help="With --native: a host (repeatable; default: every host with an exporter).",
+)
+
+
+def _native(
+    install: bool,
+    host: str | None,
+    hosts: tuple[str, ...],
+    scope: str | None,
+    project: Path | None,
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    from hookwise.cli.native_cmd import native_hosts, run_native
+
+    chosen = native_hosts(host, hosts)
+    run_native(
+        chosen,
+        scope or "user",
+        project,
+        install=install,
+        dry_run=dry_run,
+        as_json=as_json,
+        explicit=bool(host or hosts),
+    )
+
+
+def _need_host(host: str | None, hosts: tuple[str, ...]) -> str:
+    if hosts:
+        raise click.UsageError("--host goes with --native (else HOST is the argument)")
+    if host is None:
+        raise click.UsageError("Missing argument 'HOST'.")
+    return host
+
+
 _rc_option = click.option(
     "--rc",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -67,9 +115,9 @@ def _shell(install: bool, rc: Path | None, dry_run: bool, as_json: bool) -> None
 _scope_option = click.option(
     "--scope",
     type=click.Choice(SCOPES),
-    default="project",
-    show_default=True,
-    help="project: the project's settings file; user: your own, for every project.",
+    default=None,
+    help="project: the project's settings file; user: your own, for every project "
+    "(default: project; with --native: user).",
 )
 _project_option = project_option(must_exist=True)
 _dry_run_option = click.option(
@@ -160,11 +208,13 @@ def _report(plan: InstallPlan, written: list[Path], dry_run: bool) -> None:
 )
 @_rc_option
 @_mcp_option
+@_native_option
+@_native_host_option
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
 @changes_guardrails("install")
 def install(
-    host: str,
-    scope: str,
+    host: str | None,
+    scope: str | None,
     project: Path | None,
     dry_run: bool,
     timeout: int | None,
@@ -173,12 +223,23 @@ def install(
     no_trust: bool,
     rc: Path | None,
     mcp: bool,
+    native: bool,
+    native_hosts: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Register `hookwise hook` with HOST for every event the policy uses.
 
     `hookwise install shell` instead makes the user's shell start every agent CLI under
-    `hookwise run` (a marked block in the rc file; `hookwise uninstall shell` removes it)."""
+    `hookwise run` (a marked block in the rc file; `hookwise uninstall shell` removes it).
+    `hookwise install --native [--host H]` writes the policy's rules into the hosts' own
+    permission systems instead."""
+    if native and mcp:
+        raise click.UsageError("--native and --mcp are separate steps: run one, then the other")
+    if native:
+        _native(True, host, native_hosts, scope, project, dry_run, as_json)
+        return
+    host = _need_host(host, native_hosts)
+    scope = scope or "project"
     if host == SHELL_TARGET:
         _shell(True, rc, dry_run, as_json)
         return
@@ -259,19 +320,31 @@ def _matcher(matcher: str | None) -> str:
 @_dry_run_option
 @_rc_option
 @_mcp_option
+@_native_option
+@_native_host_option
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
 @changes_guardrails("uninstall")
 def uninstall(
-    host: str,
-    scope: str,
+    host: str | None,
+    scope: str | None,
     project: Path | None,
     dry_run: bool,
     rc: Path | None,
     mcp: bool,
+    native: bool,
+    native_hosts: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Remove hookwise's hook entries from HOST's settings (other hooks stay);
-    `hookwise uninstall shell` removes the `hookwise run` functions from the rc file."""
+    `hookwise uninstall shell` removes the `hookwise run` functions from the rc file;
+    `hookwise uninstall --native` the native rules install --native wrote."""
+    if native and mcp:
+        raise click.UsageError("--native and --mcp are separate steps: run one, then the other")
+    if native:
+        _native(False, host, native_hosts, scope, project, dry_run, as_json)
+        return
+    host = _need_host(host, native_hosts)
+    scope = scope or "project"
     if host == SHELL_TARGET:
         _shell(False, rc, dry_run, as_json)
         return

@@ -936,8 +936,9 @@ def _coverage_text(report: Any) -> str:
     "--host",
     "host",
     required=True,
-    type=click.Choice(EXPORT_HOSTS),
-    help="The host whose own permission rules to write.",
+    type=click.Choice(hosts_with("hook")),
+    help="The host whose own permission rules to write (hosts without an exporter: "
+    f"every rule not expressible, with why; exporters: {', '.join(EXPORT_HOSTS)}).",
 )
 @click.option(
     "--out",

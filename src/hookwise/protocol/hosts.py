@@ -106,6 +106,7 @@ class HostInfo:
         "jsonc",
         "module",
         "name",
+        "native_rules",
         "pre_tool_event",
         "project_files",
         "project_trust",
@@ -151,6 +152,7 @@ class HostInfo:
         extension_env_files: tuple[str, ...] = (),
         verified: str = "observed",
         settings_files: dict[str, tuple[str, ...]] | None = None,
+        native_rules: str = "",
     ) -> None:
         self.name = name
         self.title = title
@@ -221,6 +223,9 @@ class HostInfo:
         # "observed": its table was checked on the real CLI offline; "reference": built from
         # its published reference only (no CLI runs here), which docs and doctor say
         self.verified = verified
+        # why its own permission system holds none of the policy (`policy export`), for a
+        # host without an exporter (policy/export/build.EXPORTERS); "" for one with
+        self.native_rules = native_rules
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -469,6 +474,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         trust="no folder trust: project plugins (.opencode/plugins, from the working directory "
         "up to the worktree root) load in every folder, unless OPENCODE_PURE or "
         "OPENCODE_DISABLE_PROJECT_CONFIG is set",
+        native_rules="its own rules are the `permission` settings of opencode.json, which were "
+        "not run against the real CLI here; hookwise's plugin (install) enforces the policy",
     ),
     "kilo": HostInfo(
         "kilo",
@@ -517,6 +524,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         trust="no folder trust: project plugins (.kilo/plugins, legacy .kilocode/plugins) load "
         "in every folder, unless KILO_PURE or KILO_DISABLE_PROJECT_CONFIG is set",
+        native_rules="its own rules are OpenCode's `permission` settings, which were not run "
+        "against the real CLI here; hookwise's plugin (install) enforces the policy",
     ),
     "droid": HostInfo(
         "droid",
@@ -556,6 +565,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         supports=frozenset(("hook", "install", "runtime", "scan", "migrate")),
         trust="project hooks (.factory/hooks.json) run without a trust step; an organisation's "
         "Hooks Policy can make Droid ignore every hook it does not manage",
+        native_rules="only its hooks were run on the real CLI (0.225.2); no permission list of its "
+        "own was checked, so none is written",
     ),
     "cline": HostInfo(
         "cline",
@@ -599,6 +610,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         hook_globs={"project": ".clinerules/hooks/*", "user": "hooks/*"},
         trust="hook files run without a trust step, in every folder; Cline has no hook timeout "
         "(a slow hook is waited for)",
+        native_rules="only its hooks were run on the real CLI (3.0.65); no permission list of its "
+        "own was checked, so none is written",
     ),
     "cursor": HostInfo(
         "cursor",
@@ -635,6 +648,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Claude Code's .claude/settings*.json hooks run too when Third-party skills is on "
         "(published reference; no Cursor CLI runs here)",
         verified="reference",
+        native_rules="known from its published reference only: no permission rules of its own "
+        "were run on a real CLI here, so none are written",
     ),
     "crush": HostInfo(
         "crush",
@@ -669,6 +684,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         trust="(published reference; Crush cannot be installed here: its npm package downloads "
         "its binary at install time)",
         verified="reference",
+        native_rules="known from its published reference only: no permission rules of its own "
+        "were run on a real CLI here, so none are written",
     ),
     "windsurf": HostInfo(
         "windsurf",
@@ -696,6 +713,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         trust="system, user and workspace hooks.json all run, system first (published "
         "reference; Windsurf is an IDE, nothing runs here)",
         verified="reference",
+        native_rules="known from its published reference only: no permission rules of its own "
+        "were run on a real CLI here, so none are written",
     ),
     "kiro": HostInfo(
         "kiro",
@@ -736,6 +755,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "gives the agent none, so a default.json install made holds only hooks until you add "
         "them (published reference; no Kiro CLI runs here)",
         verified="reference",
+        native_rules="known from its published reference only: no permission rules of its own "
+        "were run on a real CLI here, so none are written",
     ),
     "augment": HostInfo(
         "augment",
@@ -766,6 +787,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         trust="/etc/augment/settings.json (system, immutable) comes first; a hook command must "
         "be a .sh file (published reference; Auggie cannot be pointed at a local model here)",
         verified="reference",
+        native_rules="known from its published reference only: no permission rules of its own "
+        "were run on a real CLI here, so none are written",
     ),
 }
 

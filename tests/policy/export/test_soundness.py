@@ -170,3 +170,23 @@ def test_words_glued_to_a_prefix_are_not_refused_unless_the_policy_refuses_them(
         if isinstance(native.intent, Prefix):
             for tail in GLUED:
                 check(host, " ".join(native.intent.words) + tail)
+
+
+def test_qwen_here_documents_are_its_only_overreach_and_said() -> None:
+    """Qwen Code reads here-document lines as commands (it splits at every newline): the
+    commands of the corpora it refuses beyond the policy are all here-documents, and every
+    rule with a command entry says so."""
+    from hookwise.policy.export.qwen import HEREDOC_GAP
+    from tests.policy.export.native_models import qwen_matches
+
+    beyond: list[str] = []
+    for pack in PACKS:
+        for command in corpus_commands(pack):
+            for native in exported("qwen").natives:
+                if qwen_matches(native, command, heredocs=True) and engine_blocks(command) is None:
+                    beyond.append(command)
+    assert all("<<" in command for command in beyond), beyond
+    assert beyond, "the corpora hold no here-document with a prefix: the check says nothing"
+    for item in exported("qwen").coverage:
+        if any(e.startswith("Bash(") for e in item.entries):
+            assert HEREDOC_GAP in item.why

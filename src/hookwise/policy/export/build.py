@@ -6,13 +6,20 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from hookwise.policy.export import claude, codex, gemini
+from hookwise.policy.export import claude, codex, copilot, gemini, qwen
 from hookwise.policy.export.intent import analyse, applies_to
-from hookwise.policy.export.model import Coverage, Export, Native, Status
-from hookwise.protocol.hosts import HOSTS
+from hookwise.policy.export.model import Coverage, Decision, Export, Native, Status
+from hookwise.protocol.hosts import host as host_info
 
-# one exporter module a host: TARGET, entries(intent, analysis), gaps(analysis), render(natives)
-EXPORTERS: dict[str, ModuleType] = {"claude": claude, "gemini": gemini, "codex": codex}
+# one exporter module a host: TARGET, FILES, entries(intent, analysis), gaps(analysis),
+# render(natives)
+EXPORTERS: dict[str, ModuleType] = {
+    "claude": claude,
+    "gemini": gemini,
+    "codex": codex,
+    "copilot": copilot,
+    "qwen": qwen,
+}
 
 
 def _skipped(rule: dict[str, Any]) -> str | None:
@@ -27,19 +34,43 @@ def _skipped(rule: dict[str, Any]) -> str | None:
     return None
 
 
-def export_policy(policy: dict[str, Any], host: str) -> Export:
-    """The entries ``host``'s own permission system can hold for ``policy``; KeyError for a
-    host without an exporter."""
-    exporter = EXPORTERS[host]
-    pre_tool = HOSTS[host].pre_tool_event  # type: ignore[index]
+def export_policy(
+    policy: dict[str, Any], host: str, scopes: frozenset[str] | None = None
+) -> Export:
+    """The entries ``host``'s own permission system can hold for ``policy`` (a host without
+    an exporter: none, every rule ``none`` with its row's why). ``scopes``: only rules of
+    these policy scopes are exported (entries written for every project hold only the
+    rules that apply in every project)."""
+    exporter = EXPORTERS.get(host)
+    row = host_info(host)
+    pre_tool = row.pre_tool_event
+    if exporter is None:  # the host's row says why its own rules hold none of it
+        none = f"not expressible in {row.title}: {row.native_rules}"
+        return Export(
+            host,
+            [],
+            [
+                Coverage(r["id"], "ask" if r["action"] == "ask" else "deny", "none", [none], [])
+                for r in policy["rules"]
+                if r.get("enabled", True) and applies_to(r, host, pre_tool)
+            ],
+            "",
+            "",
+        )
     natives: list[Native] = []
     coverage: list[Coverage] = []
     for rule in policy["rules"]:
         if not rule.get("enabled", True) or not applies_to(rule, host, pre_tool):
             continue
         why = _skipped(rule)
+        if why is None and scopes is not None and rule.get("scope") not in scopes:
+            why = (
+                f"a {rule.get('scope')} rule ({rule.get('file')}): entries in the host's "
+                "user settings would hold in every project, where it does not apply"
+            )
         if why is not None:
-            coverage.append(Coverage(rule["id"], "deny", "none", [why], []))
+            decision: Decision = "ask" if rule["action"] == "ask" else "deny"
+            coverage.append(Coverage(rule["id"], decision, "none", [why], []))
             continue
         analysis = analyse(rule)
         gaps = list(analysis.gaps)

@@ -6,9 +6,13 @@ Facts of its matcher, as documented and observed on the CLI: ``Bash(p:*)`` holds
 command ``p`` and ``p <anything>`` (a word boundary: ``git push --force:*`` is not
 ``--force-with-lease``), for each command of a compound line; deny beats ask beats allow
 in every permission mode. ``Read(path)`` rules also stop Grep and Glob, and ``Edit(path)``
-rules every tool that edits a file, so a path rule is written only for a policy rule
-that covers those tools too. Path forms: ``//abs``, ``~/home``, ``./relative`` (to the
-session's directory), ``**`` across directories.
+rules every tool that edits a file; on 2.1.330 both also refuse a Bash command naming the
+path (``cat NAME``, ``touch NAME``: tests/e2e/test_native_permissions_paths_live.py), though
+not a recursive ``grep -r`` of its directory. So a path rule is written only for a policy
+rule that covers all those tools, shell commands included. Path forms: ``//abs``,
+``~/home``, ``./relative`` (to the session's directory), ``**`` across directories;
+``//**/NAME`` (a name anywhere) is accepted and refuses the Read tool on ``./NAME``
+(observed, same test).
 """
 
 from __future__ import annotations
@@ -29,10 +33,13 @@ from hookwise.policy.export.model import (
 from hookwise.protocol.hosts import HOSTS
 
 TARGET = "~/.claude/settings.json"
-# the canonical tools each path rule stops: Read rules reach Grep and Glob too
+# no file of its own: entries in the settings file install registers in (targets.settings_path)
+FILES: dict[str, str] = {}
+# the canonical tools each path rule stops: Read rules reach Grep and Glob too, and both
+# reach Bash commands naming the path (observed on 2.1.330)
 _PATH_RULES: dict[str, frozenset[str]] = {
-    "Read": frozenset(("read", "grep", "glob")),
-    "Edit": frozenset(("edit", "write", "notebook_edit")),
+    "Read": frozenset(("read", "grep", "glob", "shell")),
+    "Edit": frozenset(("edit", "write", "notebook_edit", "shell")),
 }
 _SERVER = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -70,24 +77,33 @@ def entries(intent: Intent, analysis: Analysis) -> tuple[list[str], str | None]:
     if not out:
         limited = ", ".join(sorted(intent.tools or ()))
         return [], (
-            f"its files rule covers only {limited}; Claude Code's Read rules also stop Grep "
-            "and Glob and its Edit rules every editing tool, so an entry would deny more"
+            f"its files rule covers only {limited}; Claude Code's Read rules also stop Grep, "
+            "Glob and Bash commands naming the path, and its Edit rules every editing tool "
+            "and such commands, so an entry would deny more"
         )
     return out, None
 
 
 def gaps(analysis: Analysis) -> list[str]:
     """What Claude's rules leave out of a rule whatever its intents."""
-    if any(isinstance(i, PathGlob) and i.tools is None for i in analysis.intents):
-        return ["paths named by shell commands and other tools are left to the hook"]
+    out: list[str] = []
+    paths = [i for i in analysis.intents if isinstance(i, PathGlob)]
+    if any(i.tools is None or "shell" in i.tools for i in paths):
+        out.append(
+            "shell commands reaching the path: Claude Code refuses those naming it (`cat "
+            "NAME`), not every other (interpreters, a recursive grep of its directory); the "
+            "rest is left to the hook"
+        )
+    if any(i.tools is None for i in paths):
+        return [*out, "paths named by other tools (MCP tools...) are left to the hook"]
     if any(
         isinstance(i, PathGlob)
         and i.tools is not None
         and not i.tools <= frozenset().union(*_PATH_RULES.values())
         for i in analysis.intents
     ):
-        return ["the rule's other tools are left to the hook"]
-    return []
+        out.append("the rule's other tools are left to the hook")
+    return out
 
 
 def render(natives: list[Native]) -> str:

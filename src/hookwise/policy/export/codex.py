@@ -15,6 +15,9 @@ import json
 from hookwise.policy.export.model import Analysis, Intent, Native, Prefix, header
 
 TARGET = "~/.codex/rules/hookwise.rules"
+# a file hookwise owns whole (``install --native``), per scope: relative to the host's config
+# directory (protocol.hosts.config_path) for "user"
+FILES = {"user": "rules/hookwise.rules"}
 _DECISION = {"deny": "forbidden", "ask": "prompt"}
 
 

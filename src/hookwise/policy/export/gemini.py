@@ -29,6 +29,9 @@ from hookwise.policy.export.model import (
 from hookwise.protocol.hosts import HOSTS
 
 TARGET = "~/.gemini/policies/hookwise.toml"
+# a file hookwise owns whole (``install --native``), per scope: relative to the host's config
+# directory (protocol.hosts.config_path) for "user"
+FILES = {"user": ".gemini/policies/hookwise.toml"}
 PRIORITY = {"deny": 900, "ask": 800}  # 0..999 inside the user tier
 _DECISION = {"deny": "deny", "ask": "ask_user"}
 # after the prefix: a space, an escaped tab, or the end of the command string

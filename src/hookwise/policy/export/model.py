@@ -9,7 +9,7 @@ from typing import Literal
 Decision = Literal["deny", "ask"]
 PathKind = Literal["name", "relative", "absolute"]
 # the hosts with an exporter (build.EXPORTERS), light enough for the CLI to list
-EXPORT_HOSTS = ("claude", "gemini", "codex")
+EXPORT_HOSTS = ("claude", "gemini", "codex", "copilot", "qwen")
 Status = Literal["covered", "partial", "none"]
 
 

@@ -87,6 +87,9 @@ class HostReport:
     registered: list[Registered] = field(default_factory=list)
     events_used: list[str] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
+    native: dict[str, Any] = field(default_factory=dict)
+    """Per scope: the native rules install --native wrote, their drift, and which rules
+    they hold in full (native_doctor)."""
 
     @property
     def ok(self) -> bool:
@@ -138,6 +141,7 @@ class DoctorReport:
                     "events_used": report.events_used,
                     "registered": [asdict(r) for r in report.registered],
                     "checks": [asdict(c) for c in report.checks],
+                    "native": report.native,
                 }
                 for report in self.hosts
             },
@@ -986,6 +990,15 @@ def diagnose(
         check_host(host, project, environ, compiled, explicit=explicit, run_self_test=run_self_test)
         for host in hosts
     ]
+    if not compiled.get("errors"):  # an export of a broken policy would say nothing true
+        from hookwise.policy.export.build import EXPORTERS
+        from hookwise.policy.install.native_doctor import native_report
+
+        for report in reports:
+            if report.host in EXPORTERS:
+                report.native, found = native_report(report.host, project, environ, compiled)
+                for status, detail in found:
+                    report.add(status, "native", detail)
     return DoctorReport(str(project), policy, reports)
 
 

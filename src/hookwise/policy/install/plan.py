@@ -412,8 +412,13 @@ def _prune(directory: Path, root: Path | None) -> None:
 
 def write_plan(plan: InstallPlan) -> list[Path]:
     """Write the plan's changed files in order; the paths written."""
+    return write_changes(plan.changes)
+
+
+def write_changes(changes: list[FileChange]) -> list[Path]:
+    """Write the changed files in order (install --native's plans too); the paths written."""
     written: list[Path] = []
-    for change in plan.changes:
+    for change in changes:
         if not change.changed or change.after is None:
             continue
         try:
@@ -438,5 +443,6 @@ __all__ = [
     "owns_file",
     "plan_install",
     "plan_uninstall",
+    "write_changes",
     "write_plan",
 ]
