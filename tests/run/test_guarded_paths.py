@@ -249,6 +249,12 @@ def test_a_virtualenv_s_base_interpreter_and_its_libraries_are_guarded(tmp_path:
         str(base / "lib/python3.99"): "the x's base interpreter's standard library",
         # (asked of the interpreter, which cannot run here: its chain only)
         str(venv / "bin/python"): "the x's base interpreter: a symlink of its chain",
+        # the directories its next start reads (._pth, pybuilddir.txt, pyvenv.cfg), whole
+        **{
+            str(d): f"the x's base interpreter: {d}, whose start files (._pth, pybuilddir.txt)"
+            " set its path"
+            for d in (base, base / "bin", venv / "bin")
+        },
     }
     (venv / "pyvenv.cfg").write_text(f"home = {base}/bin\nversion = 3.99.0\n")  # older venvs
     assert str(base / "bin/python3.99") in {

@@ -34,6 +34,7 @@ from hookwise.run.guarded_paths import (
     audit_limits,
     audit_log,
     guarded_paths,
+    interpreter_problems,
     run_sessions,
     secrets_pack,
 )
@@ -354,6 +355,9 @@ def _run(
         raise RunError(problem)
     try:
         entries = guarded_paths(env, cwd, directory) + agent_code(argv, env)
+        planted = interpreter_problems(env)  # (asked while the paths were computed)
+        if planted:  # (read by every hook's interpreter, this one's too: refused)
+            raise RunError("; ".join(planted))
         entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
         empty_dir, empty_file = _empty_sources(directory)
         try:

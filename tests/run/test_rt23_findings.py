@@ -1,0 +1,89 @@
+"""The red team's findings of session 23 (redteam/, briefs rt23) against `hookwise run`, each
+performed as the attacker did: real processes in a real session, the guard checked after.
+Interpreter attacks use a private copy of the interpreter (never the shared one)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+from pathlib import Path
+
+from tests.run.test_redteam23 import _private_interpreter
+from tests.run.test_redteam_run import SRC, Lab, lab, pytestmark
+
+__all__ = ["lab", "pytestmark"]
+
+
+def test_start_files_cannot_be_planted_beside_the_hooks_interpreter(lab: Lab) -> None:
+    """rt23 #1 and #2: ``<base>/bin/python3.11._pth`` (its lines replace sys.path, even under
+    ``-I -S``), ``pybuilddir.txt`` (a build tree: ``<bin>/Lib`` first) and ``pyvenv.cfg``
+    above ``bin/`` were creatable inside; the next hook (and the next supervisor, unconfined)
+    imported the agent's ``encodings``. Today's sys.path cannot name tomorrow's files: the
+    directories are read-only whole."""
+    prefix, venv = _private_interpreter(lab)
+    real = Path(os.path.realpath(sys.executable)).name
+    planted = [
+        prefix / "bin" / f"{real}._pth",
+        prefix / "bin" / "python3._pth",
+        prefix / "bin" / "pybuilddir.txt",
+        prefix / "bin" / "Lib",
+        prefix / "pyvenv.cfg",
+        venv / "bin" / "python3._pth",
+    ]
+    (lab.root / "payload.json").write_text(lab.payload())
+    script = "".join(f"echo x > {p} 2>/dev/null && echo MADE {p}; " for p in planted)
+    script += f"{venv}/bin/python3 -I -m hookwise hook --platform claude < $R/payload.json"
+    argv = [str(venv / "bin" / "python3"), "-m", "hookwise", "run", "--", "bash", "-c", script]
+    result = lab.run(script, argv=argv)
+    assert "MADE" not in result.stdout, result.stdout
+    assert '"deny"' in result.stdout, (result.stdout, result.stderr)
+    assert not any(p.exists() for p in planted)
+
+
+def test_a_start_file_planted_earlier_refuses_the_session(lab: Lab) -> None:
+    """rt23 #2: a ``._pth`` beside the base binary planted before (an unconfined run, an older
+    hookwise) is named, and nothing starts. It lists a working path, as a quiet attack would."""
+    prefix, venv = _private_interpreter(lab)
+    real = Path(os.path.realpath(sys.executable)).name
+    stdlib = os.path.dirname(os.__file__)
+    lines = [stdlib, os.path.join(stdlib, "lib-dynload"), SRC, sysconfig.get_paths()["purelib"]]
+    pth = prefix / "bin" / f"{real}._pth"
+    pth.write_text("\n".join(lines) + "\n")
+    argv = [str(venv / "bin" / "python3"), "-m", "hookwise", "run", "--", "bash", "-c", "echo RAN"]
+    result = lab.run("", argv=argv)
+    assert "RAN" not in result.stdout
+    assert result.returncode != 0
+    assert f"{pth}: a start file beside the hook's interpreter" in result.stderr, result.stderr
+
+
+def test_every_start_file_getpath_reads_is_named(tmp_path: Path) -> None:
+    """Build-tree markers and a ``pyvenv.cfg`` beside (or above, for an installation) the
+    binaries are named too, whether or not the interpreter still starts with them."""
+    from hookwise.run.interpreter_paths import consulted, unexpected_start_files
+
+    real = Path(os.path.realpath(sys.executable))
+    prefix = tmp_path / "py"
+    (prefix / "bin").mkdir(parents=True)
+    (prefix / "lib").mkdir()
+    (prefix / "lib" / Path(os.path.dirname(os.__file__)).name).symlink_to(
+        os.path.dirname(os.__file__)
+    )
+    binary = prefix / "bin" / real.name
+    binary.write_bytes(real.read_bytes())
+    binary.chmod(0o755)
+    (prefix / "bin" / "python3").symlink_to(real.name)
+    found = consulted(str(prefix / "bin" / "python3"))
+    assert unexpected_start_files(str(prefix / "bin" / "python3"), found) == []
+    planted = [
+        prefix / "bin" / "pybuilddir.txt",
+        prefix / "bin" / "Modules" / "Setup.local",
+        prefix / "bin" / "pyvenv.cfg",
+        prefix / "pyvenv.cfg",
+        prefix / "bin" / "python3._pth",
+    ]
+    for path in planted:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text("x\n")
+    named = unexpected_start_files(str(prefix / "bin" / "python3"), found)
+    assert sorted(named) == sorted(str(p) for p in planted)
