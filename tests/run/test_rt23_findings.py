@@ -87,3 +87,20 @@ def test_every_start_file_getpath_reads_is_named(tmp_path: Path) -> None:
         path.write_text("x\n")
     named = unexpected_start_files(str(prefix / "bin" / "python3"), found)
     assert sorted(named) == sorted(str(p) for p in planted)
+
+
+def test_wrappers_past_the_parsers_bound_still_get_a_decision(lab: Lab) -> None:
+    """rt23 #4: ``env`` x33 (or ``nice``, ``timeout 9``, mixed) in front of a denied command:
+    the 33rd wrapper was taken for the program, no rule matched, the hook said nothing."""
+    for name, wrapper in (("env", "env "), ("nice", "nice "), ("mix", "env nohup ")):
+        command = wrapper * 33 + "rm -rf x"
+        (lab.root / f"{name}.json").write_text(lab.payload(command=command))
+    script = (
+        'for n in env nice mix; do echo "$n: $(hookwise hook --platform claude < $R/$n.json)"; done'
+    )
+    result = lab.run(script)
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3, (result.stdout, result.stderr)
+    for line in lines:
+        assert '"permissionDecision":' in line.replace(" ", ""), line
+        assert '"allow"' not in line, line
