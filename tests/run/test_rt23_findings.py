@@ -5,6 +5,7 @@ Interpreter attacks use a private copy of the interpreter (never the shared one)
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import sysconfig
 from pathlib import Path
@@ -104,3 +105,60 @@ def test_wrappers_past_the_parsers_bound_still_get_a_decision(lab: Lab) -> None:
     for line in lines:
         assert '"permissionDecision":' in line.replace(" ", ""), line
         assert '"allow"' not in line, line
+
+
+SERVER = """\
+import os, socket, sys
+servers = []
+for path in sys.argv[1:]:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(path)
+    s.listen(8)
+    servers.append(s)
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+CLIENT = """\
+import socket, sys
+for path in sys.argv[1:]:
+    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        c.connect(path)
+        print("REACHED", path)
+    except OSError as exc:
+        print("held", exc.errno, path)
+"""
+
+
+def test_sockets_of_servers_that_run_commands_are_hidden(lab: Lab) -> None:
+    """rt23 #3: the project's test PostgreSQL (trust auth) listened on a socket file in /tmp;
+    ``COPY ... TO PROGRAM`` from inside ran a shell in the machine's namespaces. Sockets of
+    servers that run commands for local clients are covered like tmux's: a PostgreSQL socket
+    found where it is bound (/proc/net/unix), and a docker.sock named by $DOCKER_HOST."""
+    run_dir = lab.root / "pg" / "run"
+    run_dir.mkdir(parents=True)
+    pg = run_dir / ".s.PGSQL.55999"
+    docker = lab.root / "engine" / "docker.sock"
+    docker.parent.mkdir()
+    other = lab.root / "engine" / "app.sock"  # not a server that runs commands: reachable
+    (lab.root / "server.py").write_text(SERVER)
+    (lab.root / "client.py").write_text(CLIENT)
+    server = subprocess.Popen(
+        [sys.executable, str(lab.root / "server.py"), str(pg), str(docker), str(other)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None and server.stdout.readline().strip() == "ready"
+        result = lab.run(
+            f"python3 $R/client.py {pg} {docker} {other}", DOCKER_HOST=f"unix://{docker}"
+        )
+    finally:
+        server.kill()
+        server.wait()
+    assert f"REACHED {other}" in result.stdout, (result.stdout, result.stderr)
+    assert f"REACHED {pg}" not in result.stdout
+    assert f"REACHED {docker}" not in result.stdout
+    assert result.stdout.count("held") == 2
