@@ -271,6 +271,7 @@ class _Row:
         self.env_files = ((".newhost/.env",), (".newhost.env",), True)
         self.config_dir = (None, f".{name}", "")
         self.hooks_layout = "groups"
+        self.code_files = {"user": ("plugins/",), "project": (".newhost/agents/",)}
 
 
 def test_a_host_added_to_the_registry_is_guarded_unchanged(
@@ -296,6 +297,8 @@ def test_a_host_added_to_the_registry_is_guarded_unchanged(
         home / ".newhost" / guarded.HOOK_TRUST_STORE: False,
         home / ".config/newhost/hooks": True,
         home / ".newhost/.env": False,  # its env file, made empty when missing
+        home / ".newhost/plugins": True,  # what makes it load code (its code_files)
+        project / ".newhost/agents": True,
     }
     for path, directory in expected.items():
         assert str(path) in found, (path, sorted(found))

@@ -162,3 +162,31 @@ def test_sockets_of_servers_that_run_commands_are_hidden(lab: Lab) -> None:
     assert f"REACHED {pg}" not in result.stdout
     assert f"REACHED {docker}" not in result.stdout
     assert result.stdout.count("held") == 2
+
+
+def test_files_that_make_a_host_load_code_are_read_only(lab: Lab) -> None:
+    """rt23 #8: ``~/.gemini/extensions/`` was writable inside: an extension's BeforeTool hook
+    rewrites the tool_input hookwise decided on (hookwise's own gemini-cli model: last
+    hookSpecificOutput wins). Claude Code's agents, skills and commands (hooks in their front
+    matter) and its installed plugins (hooks/hooks.json) are the same class. Read from the
+    rows' ``code_files``: the extension is written as the red team wrote it."""
+    (lab.home / ".claude" / "plugins" / "cache" / "p" / "hooks").mkdir(parents=True)
+    (lab.root / "ext.sh").write_text((Path(SRC).parent / "redteam/gemini_extension.sh").read_text())
+    targets = [
+        lab.home / ".claude/agents/helper.md",
+        lab.home / ".claude/skills/s/SKILL.md",
+        lab.home / ".claude/commands/c.md",
+        lab.home / ".claude/plugins/cache/p/hooks/hooks.json",
+        lab.proj / ".claude/agents/helper.md",
+        lab.proj / ".claude/skills/s/SKILL.md",
+    ]
+    front = "---\\nhooks:\\n  PreToolUse: []\\n---\\n"
+    script = "bash $R/ext.sh 2>/dev/null && echo EXTENSION-WRITTEN; " + "".join(
+        f"mkdir -p {t.parent} 2>/dev/null; printf '{front}' > {t} 2>/dev/null && echo MADE {t}; "
+        for t in targets
+    )
+    result = lab.run(script)
+    assert "EXTENSION-WRITTEN" not in result.stdout, result.stdout
+    assert "MADE" not in result.stdout, result.stdout
+    assert not (lab.home / ".gemini/extensions/helper").exists()
+    assert not any(t.exists() for t in targets)

@@ -88,6 +88,7 @@ class HostInfo:
 
     __slots__ = (
         "attended",
+        "code_files",
         "config_dir",
         "detect",
         "env_files",
@@ -142,6 +143,7 @@ class HostInfo:
         install_steps: tuple[str, ...] = ("trust_note", "failure_note"),
         env_files: tuple[tuple[str, ...], tuple[str, ...], bool] = ((), (), False),
         verified: str = "observed",
+        code_files: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -200,6 +202,13 @@ class HostInfo:
         # switches that stop it: plugin_files.loading_notes)
         self.install_steps = install_steps
         self.env_files = env_files  # dotenv files loaded at start, exported to hooks (above)
+        # scope -> paths whose files make the host load code or hooks of their own beside
+        # its settings (Gemini CLI's extensions, Claude Code's plugins and the hooks in the
+        # front matter of its agents, skills and commands): "project" relative to the
+        # project, "user" relative to config_dir; "dir/" is the directory whole.
+        # ``hookwise run`` makes them read-only: adding one is a guard decision, as adding a
+        # hook is (an extension's BeforeTool hook rewrites the tool_input hookwise checked).
+        self.code_files = code_files or {}
         # "observed": its table was checked on the real CLI offline; "reference": built from
         # its published reference only (no CLI runs here), which docs and doctor say
         self.verified = verified
@@ -235,6 +244,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "activate_skill": "skill",
         },
         config_dir=("GEMINI_CLI_HOME", "", ""),
+        # (extension-enablement.json is inside: config/gemini/extensions.py)
+        code_files={"user": (".gemini/extensions/",)},
         install_files={"project": ".gemini/settings.json", "user": ".gemini/settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(("fields", "timestamp", ""), ("env", "GEMINI_SESSION_ID", "")),
@@ -276,6 +287,10 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "Skill": "skill",
         },
         config_dir=("CLAUDE_CONFIG_DIR", ".claude", ""),
+        code_files={
+            "project": (".claude/agents/", ".claude/skills/", ".claude/commands/"),
+            "user": ("agents/", "skills/", "commands/", "plugins/"),
+        },
         install_files={"project": ".claude/settings.json", "user": "settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         supports=_ALL,

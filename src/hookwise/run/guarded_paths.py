@@ -321,6 +321,30 @@ def _plugin_dirs(directory: str, dirs: tuple[str, ...], title: str) -> list[Guar
     return out
 
 
+def _code_files(cwd: str, env: dict[str, str]) -> list[Guarded]:
+    """Each row's ``code_files``: what makes a host load code or hooks of its own (an
+    extension, a plugin, an agent's front matter), read-only like its hook files; the
+    project's in every directory from the repository root down to the cwd."""
+    from hookwise.protocol.hosts import row_config_path
+
+    root = _repository_root(cwd)
+    between = [
+        d for d in reversed(_walk_up(cwd)) if d == root or d.startswith(root.rstrip("/") + "/")
+    ]
+    out: list[Guarded] = []
+    for host in HOSTS.values():
+        base = row_config_path(host, env)
+        for name in host.code_files.get("user", ()):
+            entry = _host_file(os.path.join(os.path.abspath(base), name), host.title, "user")
+            entry.why = f"{host.title}: {name} loads code (user)"
+            out.append(entry)
+        for directory in between:
+            for entry in _host_project(directory, host.code_files.get("project", ()), host.title):
+                entry.why += " (code it loads)"
+                out.append(entry)
+    return out
+
+
 def _neutral(name: str) -> bytes:
     return NEUTRAL_TOML if name.endswith(".toml") else NEUTRAL_JSON
 
@@ -745,6 +769,7 @@ def guarded_paths(env: dict[str, str], cwd: str, answers: str | None = None) -> 
         *_policy(cwd, env),
         *_hookwise_state(env),
         *_hosts(cwd, env),
+        *_code_files(cwd, env),
         *_code(env),
         *_hook_programs(env),
         *_root_system(),
