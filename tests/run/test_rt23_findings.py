@@ -190,3 +190,58 @@ def test_files_that_make_a_host_load_code_are_read_only(lab: Lab) -> None:
     assert "MADE" not in result.stdout, result.stdout
     assert not (lab.home / ".gemini/extensions/helper").exists()
     assert not any(t.exists() for t in targets)
+
+
+ENV_RULE = """\
+  - id: protect-env-files
+    match:
+      tool: [write, edit, read, shell]
+      files: {globs: [".env", ".env.*"], exclude: [".env.example"]}
+    action: deny
+    reason: Do not touch .env files
+"""
+
+
+def _tool_payload(lab: Lab, tool: str, tool_input: dict[str, str]) -> str:
+    import json
+
+    return json.dumps(
+        {
+            "session_id": "s",
+            "transcript_path": "",
+            "cwd": str(lab.proj),
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": tool_input,
+        }
+    )
+
+
+def test_file_rules_judge_what_a_link_reaches(tmp_path: Path) -> None:
+    """rt23 #6: ``ln -s .env a.txt`` (no rule objects to it), then Write ``a.txt``: the tool
+    follows the link and writes ``.env``, which ``files:`` rules judged by the name only. The
+    link is made by one call inside a session and the write is asked of the hook by the
+    next; an exclusion (``.env.example``) pointed at ``.env`` does not excuse it either."""
+    lab = Lab(tmp_path, ENV_RULE)
+    (lab.proj / ".env").write_text("SECRET=1\n")
+    payloads = {
+        "plain": ("Write", {"file_path": str(lab.proj / "notes.txt"), "content": "x"}),
+        "env": ("Write", {"file_path": str(lab.proj / ".env"), "content": "x"}),
+        "link": ("Write", {"file_path": str(lab.proj / "a.txt"), "content": "x"}),
+        "excluded": ("Edit", {"file_path": ".env.example", "old_string": "a", "new_string": "b"}),
+        "dirlink": ("Read", {"file_path": str(lab.proj / "d" / ".env")}),
+        "shell": ("Bash", {"command": "cp /dev/null a.txt"}),
+    }
+    for name, (tool, tool_input) in payloads.items():
+        (lab.root / f"{name}.json").write_text(_tool_payload(lab, tool, tool_input))
+    script = (
+        "ln -s .env a.txt && ln -s .env .env.example && ln -s . d && "
+        "for n in plain env link excluded dirlink shell; do "
+        'echo "$n: $(hookwise hook --platform claude < $R/$n.json)"; done'
+    )
+    result = lab.run(script)
+    answers = dict(line.split(": ", 1) for line in result.stdout.splitlines() if ": " in line)
+    assert set(answers) == set(payloads), (result.stdout, result.stderr)
+    assert "Do not touch .env" not in answers["plain"]
+    for name in ("env", "link", "excluded", "dirlink", "shell"):
+        assert "Do not touch .env" in answers[name], (name, answers[name])
