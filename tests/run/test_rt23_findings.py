@@ -8,7 +8,10 @@ import os
 import subprocess
 import sys
 import sysconfig
+import time
 from pathlib import Path
+
+import pytest
 
 from tests.run.test_redteam23 import _private_interpreter
 from tests.run.test_redteam_run import SRC, Lab, lab, pytestmark
@@ -245,3 +248,114 @@ def test_file_rules_judge_what_a_link_reaches(tmp_path: Path) -> None:
     assert "Do not touch .env" not in answers["plain"]
     for name in ("env", "link", "excluded", "dirlink", "shell"):
         assert "Do not touch .env" in answers[name], (name, answers[name])
+
+
+FLOOD = """\
+import os, socket, sys
+sink, cap = sys.argv[1], int(sys.argv[2])
+def rec(i, n):
+    body = '{"decision":"none","i":%d,"p":"' % i
+    return (body + "x" * max(0, n - len(body) - 2) + '"}').encode()
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+total = i = 0
+while total < cap:  # the cap, from one process
+    r = rec(i, 8192); s.sendto(r, sink); total += len(r) + 1; i += 1
+# then the reserve: each fork says it is a hook and sends one record (the red team's flood)
+for size, count in ((60 * 1024, 60), (4096, 20), (512, 20), (64, 40)):
+    for j in range(count):
+        pid = os.fork()
+        if pid == 0:
+            c = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            c.sendto(b'{"hookwise_run": "started"}', sink)
+            c.sendto(rec(100000 + j, size), sink)
+            os._exit(0)
+        os.waitpid(pid, 0)
+"""
+
+HOOK = """\
+import sys
+from hookwise.policy.audit import HOOK_STARTED, send_record
+send_record(sys.argv[1], HOOK_STARTED)
+send_record(sys.argv[1], b'{"decision": "deny", "rule": "no-force-push", "tool": "shell", '
+            b'"command": "git push --force origin rt23-marker-after-flood"}')
+"""
+
+
+def test_a_flood_of_false_hooks_does_not_cost_a_real_hooks_record(tmp_path: Path) -> None:
+    """rt23 #3 (the red team's reserve_flood.py, scaled to a 256 KiB cap and 128 KiB reserve):
+    past the cap, forked processes each said ``started`` and sent one record, using the
+    hooks' reserve up; a real hook's deny after that was only counted. The reserve now takes
+    records of a decision's size only; a hook's record past it is kept as its decision."""
+    import json
+    import threading
+
+    from hookwise.run.audit_sink import AuditSink
+
+    log = tmp_path / "audit.jsonl"
+    sink = AuditSink(str(tmp_path / "s.sock"), str(log), cap=256 * 1024, reserve=128 * 1024)
+    thread = threading.Thread(target=sink.serve)
+    thread.start()
+    try:
+        flood = [sys.executable, "-c", FLOOD, sink.socket_path, str(256 * 1024)]
+        subprocess.run(flood, check=True, timeout=300)
+        subprocess.run([sys.executable, "-c", HOOK, sink.socket_path], check=True, timeout=60)
+    finally:
+        sink.stop()
+        thread.join(timeout=60)
+        sink.close()
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    kept = [r for r in records if "rt23-marker-after-flood" in json.dumps(r)]
+    assert kept and kept[0]["decision"] == "deny", records[-3:]
+    shortened = [r for r in records if r.get("event") == "audit_record_shortened"]
+    assert shortened and all(len(json.dumps(r)) < 1024 for r in shortened)
+    assert sink.reserved <= 128 * 1024
+
+
+def test_records_the_disk_refuses_wait_and_a_loss_is_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rt23 #8: the agent fills the log's file system, acts, frees it: the decisions made
+    meanwhile were lost without a count. The disk's refusal is made here by RLIMIT_FSIZE
+    (EFBIG, and a short write at the limit, as ENOSPC gives on a full tmpfs): the refused
+    lines wait in memory and go in order when the log takes lines again; past the memory
+    bound they are counted, and a ``records_lost`` record says how many."""
+    import json
+    import resource
+    import signal
+    import threading
+
+    from hookwise.policy.audit import send_record
+    from hookwise.run import audit_sink
+
+    monkeypatch.setattr(audit_sink, "PENDING_MAX", 1000)
+    log = tmp_path / "audit.jsonl"
+    log.write_text('{"n": -1}\n')
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    sink = audit_sink.AuditSink(str(tmp_path / "s.sock"), str(log))
+    thread = threading.Thread(target=sink.serve)
+    thread.start()
+    try:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (log.stat().st_size + 150, hard))
+        for n in range(20):  # ~105 bytes each: one fits, one is cut, the rest wait or are lost
+            send_record(sink.socket_path, json.dumps({"n": n, "pad": "x" * 80}).encode())
+        deadline = time.monotonic() + 10
+        while sink.lost == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sink.lost > 0 and sink.pending
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))  # space returns
+        send_record(sink.socket_path, json.dumps({"n": 100}).encode())
+        time.sleep(0.3)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        sink.stop()
+        thread.join(timeout=10)
+        sink.close()
+        signal.signal(signal.SIGXFSZ, previous)
+    records = [json.loads(line) for line in log.read_text().splitlines()]  # every line whole
+    numbers = [r["n"] for r in records if "n" in r]
+    lost = [r for r in records if r.get("event") == "records_lost"]
+    assert len(lost) == 1 and lost[0]["lost"] == sink.lost, records
+    assert numbers == sorted(numbers) and numbers[-1] == 100
+    assert len(numbers) - 2 + sink.lost == 20  # each record written, or counted lost
+    assert not sink.pending

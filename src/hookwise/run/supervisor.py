@@ -489,6 +489,8 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
         say(f"refused {sink.refused} audit record(s): not one JSON object of at most 64 KiB")
     if sink.capped:
         kept = f"; hooks' records past it: {sink.reserved} bytes" if sink.reserved else ""
+        if sink.compacted:
+            kept += f"; {sink.compacted} hook record(s) past that kept as their decision only"
         say(
             f"refused {sink.capped} audit record(s) ({sink.capped_bytes} bytes) past the "
             f"session's limit of {sink.cap // (1024 * 1024)} MiB (a process flooded the "
@@ -511,7 +513,15 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
             "(written into through /proc/<pid>/fd: an answer of their own, or a host kept "
             "waiting): " + "; ".join(item.describe() for item in held[:10])
         )
-    if sink.failed:
+    unwritten = sink.lost + len(sink.pending)
+    if unwritten:
+        say(
+            f"{unwritten} audit record(s) lost: the log refused them ({sink.write_error}) "
+            "and they could not be kept until it took lines again"
+        )
+    elif sink.write_error:
+        say(f"{sink.write_error}; every record was written once it took lines again")
+    if sink.failed and sink.failed != sink.write_error:
         say(sink.failed)
 
 
