@@ -81,9 +81,12 @@ MAX_BOUND = 100_000  # lines of /proc/net/unix read
 
 
 def _server(name: str) -> str | None:
-    from fnmatch import fnmatchcase
-
-    return next((why for glob, why in COMMAND_SERVERS if fnmatchcase(name, glob)), None)
+    """Which server a socket's name is (its glob: at most one ``*``; no ``re`` at start)."""
+    for glob, why in COMMAND_SERVERS:
+        head, star, tail = glob.partition("*")
+        if name == glob or (star and name.startswith(head) and name[len(head) :].endswith(tail)):
+            return why
+    return None
 
 
 def _bound_sockets() -> list[str]:
