@@ -274,6 +274,12 @@ def test_a_virtualenv_s_base_interpreter_and_its_libraries_are_guarded(tmp_path:
         str(base / "lib/python3.99"): "the x's base interpreter's standard library",
         # (asked of the interpreter, which cannot run here: its chain only)
         str(venv / "bin/python"): "the x's base interpreter: a symlink of its chain",
+        # the directories its next start reads (._pth, pybuilddir.txt, pyvenv.cfg), whole
+        **{
+            str(d): f"the x's base interpreter: {d}, whose start files (._pth, pybuilddir.txt)"
+            " set its path"
+            for d in (base, base / "bin", venv / "bin")
+        },
     }
     (venv / "pyvenv.cfg").write_text(f"home = {base}/bin\nversion = 3.99.0\n")  # older venvs
     assert str(base / "bin/python3.99") in {
@@ -292,6 +298,7 @@ class _Row:
         self.config_dir = (None, f".{name}", "")
         self.hooks_layout = "groups"
         self.settings_files = {"project": ("newhost.json",), "user": ("plugins.json",)}
+        self.code_files = {"user": ("plugins/",), "project": (".newhost/agents/",)}
 
 
 def test_a_host_added_to_the_registry_is_guarded_unchanged(
@@ -319,6 +326,8 @@ def test_a_host_added_to_the_registry_is_guarded_unchanged(
         home / ".newhost/.env": False,  # its env file, made empty when missing
         project / "newhost.json": False,  # its settings_files: what names plugins
         home / ".newhost/plugins.json": False,
+        home / ".newhost/plugins": True,  # what makes it load code (its code_files)
+        project / ".newhost/agents": True,
     }
     for path, directory in expected.items():
         assert str(path) in found, (path, sorted(found))

@@ -93,6 +93,7 @@ class HostInfo:
 
     __slots__ = (
         "attended",
+        "code_files",
         "config_dir",
         "detect",
         "env_files",
@@ -153,6 +154,7 @@ class HostInfo:
         verified: str = "observed",
         settings_files: dict[str, tuple[str, ...]] | None = None,
         native_rules: str = "",
+        code_files: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -220,6 +222,13 @@ class HostInfo:
         # ``hookwise run`` guards them like hook files; scan reads them.
         self.settings_files = settings_files or {}
         self.extension_env_files = extension_env_files  # (above; globs relative to HOME)
+        # scope -> paths whose files make the host load code or hooks of their own beside
+        # its settings (Gemini CLI's extensions, Claude Code's plugins and the hooks in the
+        # front matter of its agents, skills and commands): "project" relative to the
+        # project, "user" relative to config_dir; "dir/" is the directory whole.
+        # ``hookwise run`` makes them read-only: adding one is a guard decision, as adding a
+        # hook is (an extension's BeforeTool hook rewrites the tool_input hookwise checked).
+        self.code_files = code_files or {}
         # "observed": its table was checked on the real CLI offline; "reference": built from
         # its published reference only (no CLI runs here), which docs and doctor say
         self.verified = verified
@@ -258,6 +267,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "activate_skill": "skill",
         },
         config_dir=("GEMINI_CLI_HOME", "", ""),
+        # (extension-enablement.json is inside: config/gemini/extensions.py)
+        code_files={"user": (".gemini/extensions/",)},
         install_files={"project": ".gemini/settings.json", "user": ".gemini/settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(("fields", "timestamp", ""), ("env", "GEMINI_SESSION_ID", "")),
@@ -300,6 +311,10 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "Skill": "skill",
         },
         config_dir=("CLAUDE_CONFIG_DIR", ".claude", ""),
+        code_files={
+            "project": (".claude/agents/", ".claude/skills/", ".claude/commands/"),
+            "user": ("agents/", "skills/", "commands/", "plugins/"),
+        },
         install_files={"project": ".claude/settings.json", "user": "settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         supports=_ALL,

@@ -13,9 +13,10 @@ The client the confined hook calls is ``policy/audit.py``'s :func:`send_record`
 
 A session appends at most :data:`SESSION_CAP` bytes: a process flooding the socket cannot
 fill the disk (a red team wrote 300 MB in 5 s). Past it, records are refused and counted,
-except a hook's own: a record from a process that said it is a hook (``started``, see
-:mod:`hookwise.run.hook_watch`) still gets in, up to :data:`HOOK_RESERVE` more. The sink also
-writes the supervisor's own records: a hook lost, the cap reached.
+except a hook's own: a record of a decision's size from a process that said it is a hook
+(``started``, see :mod:`hookwise.run.hook_watch`) still gets in, up to :data:`HOOK_RESERVE`
+more, and past that as a short line of its decision fields. The sink also writes the
+supervisor's own records: a hook lost, the cap reached, records lost to a full disk.
 
 The log rotates as it does outside a session (``policy/audit.py``: past
 ``settings.audit.max_bytes`` it becomes ``audit.jsonl.1``, and so on, under the same lock
@@ -50,6 +51,18 @@ if TYPE_CHECKING:
 
 SESSION_CAP = 64 * 1024 * 1024  # bytes one session may append
 HOOK_RESERVE = 16 * 1024 * 1024  # more, for the hooks' own records once the cap is reached
+# Any process can say ``started``: the reserve takes only records of a decision's size (one
+# is about 1 KiB), so using it up costs thousands of processes; a hook's record past it (or
+# larger) is kept as one short line of its decision fields, within COMPACT_RESERVE more: a
+# flood costs a real hook's deny its detail, not the fact of it (rt23 #3).
+HOOK_RECORD_MAX = 4096
+COMPACT_RESERVE = 4 * 1024 * 1024
+COMPACT_FIELDS = ("time", "host", "event", "tool", "decision", "rule", "run_session")
+# A record the disk refuses (ENOSPC, EIO...) waits in memory, up to PENDING_MAX bytes, and is
+# written first when the log takes lines again; past that it is counted lost, and a
+# ``records_lost`` record says how many (an agent filling the disk chooses when the log is
+# blind: rt23 #8).
+PENDING_MAX = 8 * 1024 * 1024
 _CREDENTIALS = _socket.CMSG_SPACE(12)  # struct ucred: pid, uid, gid
 FOLLOW_EVERY = 0.5  # seconds between looks for a rotation made outside
 MAX_LOOP_FAILURES = 20  # the loop failing this many times in a row ends the session
@@ -166,6 +179,14 @@ class AuditSink:
         self.capped_bytes = 0
         self.written = 0  # bytes appended from inside
         self.reserved = 0  # of which past the cap (hooks' records)
+        self.compacted = 0  # hooks' records past the reserve, kept as a short line
+        self.compacted_bytes = 0
+        self.pending: list[bytes] = []  # lines the log refused, in order, to write again
+        self.pending_bytes = 0
+        self.lost = 0  # lines dropped: the log refused them and memory was full
+        self.lost_unreported = 0  # of which no records_lost record says so yet
+        self.write_error: str | None = None
+        self._partial = False  # the first pending line's start is in the log already
         self.failed: str | None = None
         self.bound = False
         self.on_lost = on_lost
@@ -186,11 +207,68 @@ class AuditSink:
         self._poller: select.poll | None = None
 
     def _append(self, line: bytes) -> None:
-        self._rotate(len(line))
+        """Write ``line`` after any the log refused before (kept in memory, bounded)."""
+        if self.pending and not self._flush():
+            self._keep(line)
+            return
+        rest = self._write(line, whole=True)
+        if rest:  # (nothing is pending here: the rest of the line goes first)
+            self._partial = len(rest) < len(line)
+            self._keep(rest, always=self._partial)
+
+    def _write(self, data: bytes, *, whole: bool) -> bytes:
+        """Append ``data`` (a whole line, or the rest of one a short write left); what the
+        log did not take."""
+        if whole:  # (never between the two parts of a line)
+            self._rotate(len(data))
         try:
-            os.write(self.log, line)
+            written = os.write(self.log, data)
         except OSError as exc:
-            self.failed = f"cannot append to the audit log {self.log_path}: {exc.strerror}"
+            self.write_error = f"cannot append to the audit log {self.log_path}: {exc.strerror}"
+            self.failed = self.write_error
+            return data
+        if written < len(data):  # (a full disk: part of it went)
+            self.write_error = f"cannot append to the audit log {self.log_path}: disk full"
+            self.failed = self.write_error
+        return data[written:]
+
+    def _keep(self, line: bytes, *, always: bool = False) -> None:
+        if not always and self.pending_bytes + len(line) > PENDING_MAX:
+            self.lost += 1
+            self.lost_unreported += 1
+            return
+        self.pending.append(line)
+        self.pending_bytes += len(line)
+
+    def _flush(self) -> bool:
+        """Write the lines kept while the log refused them, then say how many were lost;
+        whether all went."""
+        while self.pending:
+            first = self.pending[0]
+            rest = self._write(first, whole=not self._partial)
+            self._partial = bool(rest) and len(rest) < len(first)
+            if rest:
+                self.pending[0] = rest
+                self.pending_bytes -= len(first) - len(rest)
+                return False
+            self.pending_bytes -= len(self.pending.pop(0))
+        if self.lost_unreported:
+            record = supervisor_record(
+                self.session,
+                "records_lost",
+                f"{self.lost_unreported} audit record(s) lost: the log refused them "
+                f"({self.write_error}) and more than {PENDING_MAX} bytes waited in memory",
+                lost=self.lost_unreported,
+            )
+            rest = self._write(record, whole=True)
+            if rest:
+                if len(rest) < len(record):  # (its start is in the log: the rest first)
+                    self._partial = True
+                    self._keep(rest, always=True)
+                    self.lost_unreported = 0
+                return False
+            self.lost_unreported = 0
+        return True
 
     def _load_limits(self, limits: Callable[[], tuple[int, int]]) -> None:
         """The user's settings.audit, read beside the sink (a stale policy cache is compiled,
@@ -317,19 +395,45 @@ class AuditSink:
             if record == HOOK_DONE:
                 return
         over = self.written + len(record) + 1 > self.cap
-        if over and not (hook and self.reserved + len(record) + 1 <= self.reserve):
-            self.capped += 1
-            self.capped_bytes += len(record)
+        if over and not hook:
+            self._capped(record)
             return
         line = line_of(record)
         if line is None:
             self.refused += 1
+            return
+        if over and (len(line) > HOOK_RECORD_MAX or self.reserved + len(line) > self.reserve):
+            self._compact(line, pid)
             return
         self._append(line)
         self.accepted += 1
         self.written += len(line)
         if over:
             self.reserved += len(line)
+
+    def _capped(self, record: bytes) -> None:
+        self.capped += 1
+        self.capped_bytes += len(record)
+
+    def _compact(self, line: bytes, pid: int) -> None:
+        """A hook's record past the reserve: its decision fields in one short line (within
+        :data:`COMPACT_RESERVE`), the rest counted as refused."""
+        import json
+
+        self._capped(line)
+        value = json.loads(line)
+        kept = {k: str(value[k])[:200] for k in COMPACT_FIELDS if k in value}
+        short = supervisor_record(
+            self.session,
+            "audit_record_shortened",
+            f"a hook's record of {len(line)} bytes past the session's limit: its decision only",
+            pid=pid,
+            record=kept,
+        )
+        if self.compacted_bytes + len(short) <= COMPACT_RESERVE:
+            self._append(short)
+            self.compacted += 1
+            self.compacted_bytes += len(short)
 
     def _watch_fd(self, fd: int | None) -> None:
         if fd is not None and self._poller is not None:
@@ -406,6 +510,8 @@ class AuditSink:
             self.on_dead()
 
     def _summary(self) -> None:
+        if self.pending or self.lost_unreported:
+            self._flush()  # (the last chance; what stays unwritten is said on stderr)
         if self.capped:
             self._append(
                 supervisor_record(

@@ -332,6 +332,28 @@ def _settings_files(host: HostInfo, env: dict[str, str]) -> list[Guarded]:
     ]
 
 
+def _code_files(cwd: str, env: dict[str, str]) -> list[Guarded]:
+    """Each row's ``code_files``: what makes a host load code or hooks of its own (an
+    extension, a plugin, an agent's front matter), read-only like its hook files; the
+    project's in every directory from the repository root down to the cwd."""
+    root = _repository_root(cwd)
+    between = [
+        d for d in reversed(_walk_up(cwd)) if d == root or d.startswith(root.rstrip("/") + "/")
+    ]
+    out: list[Guarded] = []
+    for host in HOSTS.values():
+        base = row_config_path(host, env)
+        for name in host.code_files.get("user", ()):
+            entry = _host_file(os.path.join(os.path.abspath(base), name), host.title, "user")
+            entry.why = f"{host.title}: {name} loads code (user)"
+            out.append(entry)
+        for directory in between:
+            for entry in _host_project(directory, host.code_files.get("project", ()), host.title):
+                entry.why += " (code it loads)"
+                out.append(entry)
+    return out
+
+
 def _neutral(name: str) -> bytes:
     return NEUTRAL_TOML if name.endswith(".toml") else NEUTRAL_JSON
 
@@ -533,6 +555,52 @@ def _writable(path: str) -> bool:
     return os.access(path, os.W_OK) or os.access(os.path.dirname(path), os.W_OK)
 
 
+def _keep_open() -> set[str]:
+    return {os.path.abspath(os.getcwd()), _home({**os.environ})}
+
+
+def _opened(directory: str, keep_open: set[str]) -> bool:
+    """Whether ``directory`` must stay writable in a session (the home, the project, or one
+    of their parents): it cannot be made read-only whole."""
+    return any(directory == k or k.startswith(directory.rstrip("/") + "/") for k in keep_open)
+
+
+def _hook_interpreters(env: dict[str, str]) -> list[str]:
+    """The interpreters hooks start with: this one, and the installed launcher's."""
+    found = [sys.executable, *_launcher_code(env)]
+    return [p for p in dict.fromkeys(found) if os.path.isfile(p)]
+
+
+def interpreter_problems(env: dict[str, str]) -> list[str]:
+    """Why a session cannot start with these interpreters: a start file beside one that no
+    normal install has (planted before its directory was guarded: every hook, and this
+    supervisor, would read it), or an interpreter whose start directory must stay writable."""
+    from hookwise.run.interpreter_paths import (
+        consulted,
+        start_directories,
+        unexpected_start_files,
+    )
+
+    problems: list[str] = []
+    keep_open = _keep_open()
+    for interpreter in _hook_interpreters(env):
+        found = consulted(interpreter)
+        problems += [
+            f"{path}: a start file beside the hook's interpreter {interpreter} that hookwise "
+            "did not expect (it changes what the interpreter imports before hookwise runs); "
+            "remove it if you did not put it there"
+            for path in unexpected_start_files(interpreter, found)
+        ]
+        problems += [
+            f"the hook's interpreter {interpreter} starts from {d}, which must stay writable "
+            "in a session (the home, the project or a parent): start files planted there "
+            "would change every later hook; use an interpreter installed elsewhere"
+            for d in start_directories(interpreter, found)
+            if _writable(d) and _opened(d, keep_open)
+        ]
+    return list(dict.fromkeys(problems))
+
+
 def _consulted(path: str, why: str) -> list[Guarded]:
     """What the interpreter at ``path`` reads at start (:mod:`hookwise.run.interpreter_paths`,
     asked of the interpreter), where this user could change it: every symlink of its chains
@@ -540,7 +608,7 @@ def _consulted(path: str, why: str) -> list[Guarded]:
     ``-I -S`` search path, and for an entry that does not exist the directory it would be
     created in, read-only (a placeholder file instead where that directory is the home, the
     project or one of their parents, which must stay writable)."""
-    from hookwise.run.interpreter_paths import chain, consulted
+    from hookwise.run.interpreter_paths import VENV_FILE, chain, consulted, start_directories
 
     found = consulted(path)
     links = list(found.links)
@@ -563,7 +631,17 @@ def _consulted(path: str, why: str) -> list[Guarded]:
         for p in found.present
         if _writable(p)
     ]
-    keep_open = {os.path.abspath(os.getcwd()), _home({**os.environ})}
+    keep_open = _keep_open()
+    starts = [d for d in start_directories(path, found) if _writable(d)]
+    out += [
+        Guarded(d, CODE, f"{why}: {d}, whose start files (._pth, pybuilddir.txt) set its path")
+        for d in starts
+        if not _opened(d, keep_open)  # (those refuse the start: interpreter_problems)
+    ]
+    above = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    config = os.path.join(above, VENV_FILE)  # (read one level above the invoked binary)
+    if not os.path.lexists(config) and above not in starts and os.access(above, os.W_OK):
+        out.append(Guarded(config, CODE, f"{why}: {config} would move its prefix", placeholder=b""))
     for missing in found.missing:
         parent = os.path.dirname(missing)
         while parent != "/" and not os.path.lexists(parent):
@@ -571,8 +649,7 @@ def _consulted(path: str, why: str) -> list[Guarded]:
         if not os.access(parent, os.W_OK):
             continue
         why_missing = f"{why}: {missing}, on its search path, must not be created"
-        opened = any(parent == k or k.startswith(parent.rstrip("/") + "/") for k in keep_open)
-        if opened:
+        if _opened(parent, keep_open):
             out.append(Guarded(missing, CODE, why_missing, placeholder=b""))
         else:
             out.append(Guarded(parent, CODE, why_missing))
@@ -680,13 +757,13 @@ def guarded_paths(env: dict[str, str], cwd: str, answers: str | None = None) -> 
     hookwise's caches, which a session leaves as they were)."""
     from hookwise.run.interpreter_paths import ask
 
-    for interpreter in [sys.executable, *_launcher_code(env)]:  # (answers while we go on)
-        if os.path.isfile(interpreter):
-            ask(interpreter, answers)
+    for interpreter in _hook_interpreters(env):  # (answers while we go on)
+        ask(interpreter, answers)
     return [
         *_policy(cwd, env),
         *_hookwise_state(env),
         *_hosts(cwd, env),
+        *_code_files(cwd, env),
         *_code(env),
         *_hook_programs(env),
         *_root_system(),

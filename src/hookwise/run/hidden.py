@@ -1,6 +1,7 @@
 """What the agent must not reach at all: the sockets of unconfined processes of the same user
 (a terminal multiplexer, the user's service manager and session bus would run a command
-outside the confinement), and, with ``--protect-secrets``, the secrets of the secrets pack.
+outside the confinement) and of servers that run commands for local clients (a database,
+a container engine), and, with ``--protect-secrets``, the secrets of the secrets pack.
 
 Each is covered by an empty, read-only directory or file (mode 000). So are the devices this
 user can write that reach around every mount (block devices, virtual input). Abstract unix sockets
@@ -42,6 +43,98 @@ def _socket_path(address: str) -> str | None:
     return None
 
 
+# Servers that run commands for local clients: a client inside reaches them by their socket
+# file and they act outside (PostgreSQL's COPY ... TO PROGRAM as its own user, MySQL's UDFs,
+# Redis' MODULE LOAD / CONFIG SET dir, Docker's and containerd's containers, podman's,
+# libvirt's, BuildKit's). Matched on the socket's name wherever it is bound (/proc/net/unix
+# lists the bound paths), and looked for where they usually are: a server of another network
+# namespace is not listed there, and its file is reachable all the same.
+COMMAND_SERVERS = (
+    (".s.PGSQL.*", "PostgreSQL (COPY ... TO PROGRAM)"),
+    ("mysqld.sock", "MySQL"),
+    ("mysql.sock", "MySQL"),
+    ("mysqlx.sock", "MySQL"),
+    ("redis*.sock", "Redis"),
+    ("docker.sock", "Docker"),
+    ("containerd.sock", "containerd"),
+    ("podman.sock", "podman"),
+    ("libvirt-sock", "libvirt"),
+    ("buildkitd.sock", "BuildKit"),
+)
+COMMAND_SERVER_DIRS = (
+    "/tmp",
+    "/var/run/postgresql",
+    "/run/postgresql",
+    "/var/run/mysqld",
+    "/run/mysqld",
+    "/var/run/redis",
+    "/run/redis",
+    "/var/run",
+    "/run",
+    "/run/docker",
+    "/run/containerd",
+    "/run/podman",
+    "/var/run/libvirt",
+    "/run/buildkit",
+)
+MAX_BOUND = 100_000  # lines of /proc/net/unix read
+
+
+def _server(name: str) -> str | None:
+    """Which server a socket's name is (its glob: at most one ``*``; no ``re`` at start)."""
+    for glob, why in COMMAND_SERVERS:
+        head, star, tail = glob.partition("*")
+        if name == glob or (star and name.startswith(head) and name[len(head) :].endswith(tail)):
+            return why
+    return None
+
+
+def _bound_sockets() -> list[str]:
+    """The paths of the unix sockets bound in this network namespace."""
+    try:
+        with open("/proc/net/unix", encoding="utf-8", errors="surrogateescape") as handle:
+            lines = handle.read(1 << 24).splitlines()[1:MAX_BOUND]
+    except OSError:
+        return []
+    return [
+        f[7] for f in (line.split(None, 7) for line in lines) if len(f) == 8 and f[7][:1] == "/"
+    ]
+
+
+def server_hides(env: dict[str, str]) -> list[Hide]:
+    """The socket files of servers that run commands for local clients (:data:`COMMAND_SERVERS`):
+    bound here, in their usual directories, in the user's runtime directory, or named by
+    ``$DOCKER_HOST``, ``$CONTAINER_HOST``, ``$PGHOST``. Their TCP ports stay reachable
+    (docs/confinement.md)."""
+    candidates = _bound_sockets()
+    directories = list(COMMAND_SERVER_DIRS)
+    runtime = env.get("XDG_RUNTIME_DIR")
+    if runtime:
+        directories += [runtime, os.path.join(runtime, "podman"), os.path.join(runtime, "docker")]
+    host = env.get("PGHOST") or ""
+    if host.startswith("/"):
+        directories.append(host)
+    for name in ("DOCKER_HOST", "CONTAINER_HOST"):
+        value = env.get(name) or ""
+        if value.startswith("unix://"):
+            candidates.append(value[len("unix://") :])
+    for directory in directories:
+        try:
+            candidates += [e.path for e in os.scandir(directory) if _server(e.name)]
+        except OSError:
+            continue
+    out: list[Hide] = []
+    for path in dict.fromkeys(os.path.abspath(p) for p in candidates):
+        why = _server(os.path.basename(path))
+        try:
+            is_socket = stat.S_ISSOCK(os.lstat(path).st_mode)
+        except OSError:
+            continue
+        if why is not None and is_socket:
+            out.append(Hide(path, False, f"{why}: a server that runs commands for its clients"))
+    return out
+
+
 def ipc_hides(env: dict[str, str]) -> list[Hide]:
     """The sockets and socket directories of this user's unconfined servers."""
     uid = os.getuid()
@@ -74,7 +167,7 @@ def ipc_hides(env: dict[str, str]) -> list[Hide]:
         add("/run/systemd/private", "the system service manager (root)")
         add("/run/dbus/system_bus_socket", "the system D-Bus (root)")
         add("/run/udev/control", "udev's control socket (root)")
-    return out
+    return out + [h for h in server_hides(env) if all(o.path != h.path for o in out)]
 
 
 def device_hides() -> list[Hide]:

@@ -199,3 +199,63 @@ def _read(key: str, answer: list[str]) -> Consulted:
             target = os.path.abspath(entry)
             (out.present if os.path.lexists(target) else out.missing).append(target)
     return out
+
+
+# CPython's getpath reads these beside the binaries before any module is imported, even
+# under -I -S: a ``._pth`` replaces sys.path; ``pybuilddir.txt`` or ``Modules/Setup.local``
+# make it a build tree (``<dir>/Lib`` first on sys.path); ``pyvenv.cfg`` beside the invoked
+# binary (or one level up) moves its prefix. No install hookwise supports has any of them
+# beside the binaries, except the virtualenv's own ``pyvenv.cfg`` one level up.
+START_SUFFIX = "._pth"
+BUILD_FILES = ("pybuilddir.txt", "Modules/Setup.local")
+VENV_FILE = "pyvenv.cfg"
+
+
+def _binaries(interpreter: str, found: Consulted) -> list[str]:
+    """The invoked path, each link of its chains and where they lead: each one's ``._pth``
+    and directory are read at start (getpath's ``executable`` and ``real_executable``)."""
+    key = os.path.abspath(interpreter)
+    return list(dict.fromkeys([key, *found.links, *found.binaries]))
+
+
+def installation(binary: str) -> str | None:
+    """The prefix ``binary`` belongs to (``<prefix>/bin/pythonX.Y`` beside
+    ``<prefix>/lib/pythonX.Y/os.py``, getpath's landmark), or None."""
+    prefix = os.path.dirname(os.path.dirname(binary))
+    try:
+        names = os.listdir(os.path.join(prefix, "lib"))
+    except OSError:
+        return None
+    landmark = any(
+        n.startswith("python3") and os.path.isfile(os.path.join(prefix, "lib", n, "os.py"))
+        for n in names
+    )
+    return prefix if landmark else None
+
+
+def start_directories(interpreter: str, found: Consulted) -> list[str]:
+    """Every directory whose *next* contents the interpreter's start depends on: each
+    binary's directory (a ``._pth`` or build file created there tomorrow changes sys.path;
+    today's sys.path cannot say so) and, for an installed base interpreter, its prefix whole
+    (the library's ``._pth``, ``lib/``, a ``pyvenv.cfg`` above ``bin/``)."""
+    out: list[str] = []
+    for binary in _binaries(interpreter, found):
+        directory = os.path.dirname(binary)
+        prefix = installation(binary) if binary in found.binaries else None
+        for path in (prefix, directory):
+            if path and path not in out:
+                out.append(path)
+    return out
+
+
+def unexpected_start_files(interpreter: str, found: Consulted) -> list[str]:
+    """The start files getpath would read beside ``interpreter``'s binaries that no normal
+    install has (planted before a session guarded their directory, or in an unconfined one):
+    ``._pth`` files, build-tree markers, a ``pyvenv.cfg`` beside a binary."""
+    binaries = _binaries(interpreter, found)
+    out = [b + START_SUFFIX for b in binaries]
+    for directory in dict.fromkeys(os.path.dirname(b) for b in binaries):
+        out += [os.path.join(directory, name) for name in (*BUILD_FILES, VENV_FILE)]
+    prefixes = (installation(b) for b in found.binaries)  # (an installation is no venv)
+    out += [os.path.join(prefix, VENV_FILE) for prefix in prefixes if prefix]
+    return [path for path in out if os.path.lexists(path)]

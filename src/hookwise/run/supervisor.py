@@ -40,6 +40,7 @@ from hookwise.run.guarded_paths import (
     audit_limits,
     audit_log,
     guarded_paths,
+    interpreter_problems,
     run_sessions,
     secrets_pack,
 )
@@ -398,6 +399,9 @@ def _run(
         raise RunError(problem)
     try:
         entries = guarded_paths(env, cwd, directory) + agent_code(argv, env)
+        planted = interpreter_problems(env)  # (asked while the paths were computed)
+        if planted:  # (read by every hook's interpreter, this one's too: refused)
+            raise RunError("; ".join(planted))
         entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
         empty_dir, empty_file = _empty_sources(directory)
         try:
@@ -570,6 +574,8 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
         say(f"refused {sink.refused} audit record(s): not one JSON object of at most 64 KiB")
     if sink.capped:
         kept = f"; hooks' records past it: {sink.reserved} bytes" if sink.reserved else ""
+        if sink.compacted:
+            kept += f"; {sink.compacted} hook record(s) past that kept as their decision only"
         say(
             f"refused {sink.capped} audit record(s) ({sink.capped_bytes} bytes) past the "
             f"session's limit of {sink.cap // (1024 * 1024)} MiB (a process flooded the "
@@ -592,7 +598,15 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
             "(written into through /proc/<pid>/fd: an answer of their own, or a host kept "
             "waiting): " + "; ".join(item.describe() for item in held[:10])
         )
-    if sink.failed:
+    unwritten = sink.lost + len(sink.pending)
+    if unwritten:
+        say(
+            f"{unwritten} audit record(s) lost: the log refused them ({sink.write_error}) "
+            "and they could not be kept until it took lines again"
+        )
+    elif sink.write_error:
+        say(f"{sink.write_error}; every record was written once it took lines again")
+    if sink.failed and sink.failed != sink.write_error:
         say(sink.failed)
 
 

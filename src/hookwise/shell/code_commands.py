@@ -90,6 +90,7 @@ _HOME = (
     r"Path\.home\s*\(|expanduser|\bHOME\b|homedir\s*\(|Dir\.home|\$ENV\{HOME\}|"
     r"os\.homedir|getpwuid|USERPROFILE"
 )
+MAX_READS = 48
 _NOT_PATHS = frozenset(["HOME", "utf8", "utf-8", "r", "rb", "w", "wb", "os", "fs", "path"])
 
 
@@ -111,7 +112,9 @@ def _reads(code: str) -> list[tuple[str, Any]]:
         for i in range(len(parts)):
             for j in range(i + 1, min(i + 3, len(parts)) + 1):
                 out.append(("read", "~/" + "/".join(parts[i:j])))
-    return out[:48]
+    if len(out) > MAX_READS:  # (the path past the bound is the one that matters)
+        return [*out[:MAX_READS], ("unverifiable", "the code names too many paths it may read")]
+    return out
 
 
 def _computed_element(text: str) -> bool:
@@ -183,7 +186,7 @@ def named_files(words: list[str]) -> list[str]:
             if name == literal and _only_read(word, literal):
                 continue
             found.append(name)
-    return found[:32]
+    return found  # (the parser bounds them: MAX_NAMED)
 
 
 def _compiled() -> None:

@@ -532,6 +532,9 @@ _PARALLEL_VALUES = frozenset(
 )
 
 
+MAX_INPUTS = 64  # parallel's inputs read as commands (past it: unverifiable)
+
+
 def _parallel(
     command: Any,
     script: Any,
@@ -571,7 +574,9 @@ def _parallel(
         ]
     out: Items = []
     shown = " ".join(template)
-    for item in (inputs or [])[:64]:
+    if inputs and len(inputs) > MAX_INPUTS:
+        out.append(("unverifiable", f"{command.program} runs more than {MAX_INPUTS} inputs"))
+    for item in (inputs or [])[:MAX_INPUTS]:
         if not shown:
             out.append(("script", item))
         elif "{" in shown:

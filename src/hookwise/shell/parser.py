@@ -42,6 +42,11 @@ MAX_COMMANDS = 2000
 # answer well within a host's timeout)
 MAX_WORK = 50_000
 MAX_EXPANSION_NESTING = 64  # ${...} and $((...)) inside one another
+# Every bound below answers "unverifiable" (or "does not parse") when it is hit, never
+# "nothing found": what lies past a bound is what an attacker puts there.
+MAX_WRAPPERS = 32  # rounds of keywords, assignments and wrappers in front of one command
+MAX_NAMED = 32  # files a one-liner's literals name, kept as written by it
+MAX_COPIES_READ = 16  # readings of copies made on the line, for one command
 
 _BREAK = frozenset(" \t\n;&|()<>")
 _OPS = ("&&", "||", ";;&", ";;", ";&", "|&", "&", ";", "|", "(", ")")
@@ -807,7 +812,10 @@ def _parse(text: str, depth: int, script: Script) -> None:
     finish(None)
     saved = script.anchor
     for nested, at in scanner.nested:
-        if len(script.commands) >= MAX_COMMANDS:
+        if len(script.commands) >= MAX_COMMANDS:  # (a substitution past it runs too)
+            script.complete = False
+            if "too many commands" not in script.problems:
+                script.problems.append("too many commands")
             break
         # a command substitution runs where it stands, in a subshell: the values known
         # there are those of its place on the line
@@ -858,7 +866,7 @@ def _strip_prefix(
     Assignments with no command after them set the shell's variables (variables.py)."""
     i = 0
     n = len(words)
-    for _ in range(32):
+    for _ in range(MAX_WRAPPERS):
         while i < n and not words[i].quoted and words[i].value in _KEYWORDS:
             i += 1
         first = i
@@ -918,7 +926,26 @@ def _strip_prefix(
         if name == "xargs":
             prefix.xargs = values[:offset]
         i += offset
+    if i < n and _prefix_word(words[i]):  # (bash strips them all: env x33 git push -f)
+        script.overall.append(
+            f"more than {MAX_WRAPPERS} wrappers, keywords or assignments in front of one "
+            "command; hookwise stops there and cannot tell what runs"
+        )
     return words[i:]
+
+
+def _prefix_word(word: _Word) -> bool:
+    """Whether ``_strip_prefix`` would strip ``word`` in another round."""
+    if _is_assignment(word):
+        return True
+    if word.quoted and word.value in _KEYWORDS:
+        return False
+    name = word.value.rsplit("/", 1)[-1]
+    return (
+        word.value in _KEYWORDS
+        or word.value == "coproc"
+        or (not word.dynamic and (name in programs.RUNNER_NAMES or name in programs.WRAPPER_NAMES))
+    )
 
 
 def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> None:
@@ -1079,7 +1106,12 @@ def _add_command(
         # (before this command's own copies are remembered)
         from hookwise.shell.written import read_copies
 
-        for argv, origin in read_copies(command, script):
+        readings = read_copies(command, script)
+        if len(readings) > MAX_COPIES_READ:
+            command.unknowns.append(
+                f"{command.argv[0]} reads more than {MAX_COPIES_READ} copies made on the line"
+            )
+        for argv, origin in readings[:MAX_COPIES_READ]:
             if argv[0] != command.argv[0] and _EXPANDS.intersection(argv[0]):
                 # cp "$(which rm)" del; ./del: a copy of a program known only when it runs
                 command.dynamic[0] = True
@@ -1388,7 +1420,10 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
     ):
         from hookwise.shell.code_commands import named_files
 
-        for name in named_files(command.argv[1:]):  # what its code may write
+        named = named_files(command.argv[1:])
+        if len(named) > MAX_NAMED:  # (the rest would pass for files already on disk)
+            command.unknowns.append(f"its code names more than {MAX_NAMED} files it may write")
+        for name in named[:MAX_NAMED]:  # what its code may write
             if not script.was_written(name):
                 targets.append((name, None))
     for target, content in targets:

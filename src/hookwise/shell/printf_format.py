@@ -69,6 +69,9 @@ def _decode(text: str, zero_octal: bool) -> tuple[str, bool]:
     return "".join(out), False
 
 
+MAX_ROUNDS = 1000  # reuses of the format
+
+
 def printf_output(args: list[str]) -> str | None:
     """``printf FORMAT ARGS...`` with ``%s %b %d %i %c %%`` (the format reused while
     arguments remain); None for anything else."""
@@ -78,7 +81,7 @@ def printf_output(args: list[str]) -> str | None:
         return None
     fmt, rest = args[0], list(args[1:])
     out: list[str] = []
-    for _round in range(1000):
+    for _round in range(MAX_ROUNDS):
         used = 0
         i = 0
         while i < len(fmt):
@@ -118,6 +121,8 @@ def printf_output(args: list[str]) -> str | None:
                 return None
         if not rest or not used:
             break
+    else:
+        return None  # (arguments left: what they would print is unknown, not absent)
     return "".join(out)
 
 

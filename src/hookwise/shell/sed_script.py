@@ -26,6 +26,9 @@ def _sed_scripts(argv: list[str]) -> list[str]:
     return []
 
 
+MAX_STEPS = 10_000
+
+
 def sed_commands(script: str) -> list[tuple[str, Any]]:
     """What a (GNU) sed script runs or writes: ``e CMD`` and the ``e`` flag of ``s``, ``w
     FILE`` and the ``w`` flag. Reading stops where the script is not understood."""
@@ -43,7 +46,7 @@ def sed_commands(script: str) -> list[tuple[str, Any]]:
             at += 2 if script[at] == "\\" else 1
         return at + 1
 
-    for _ in range(10_000):
+    for _ in range(MAX_STEPS):
         while i < n and script[i] in " \t\n;{}!0123456789$,~+":
             i += 1
         if i >= n:
@@ -86,6 +89,8 @@ def sed_commands(script: str) -> list[tuple[str, Any]]:
                     i += 1
         elif ch not in "dDgGhHnNpPxz=":
             break
+    else:  # (commands past the bound run too)
+        out.append(("unverifiable", f"the sed script has more than {MAX_STEPS} commands"))
     return out
 
 

@@ -221,7 +221,7 @@ def read_copies(command: Any, script: Any) -> list[tuple[list[str], str]]:
     if target and target[0].startswith(_OUTPUTS):
         sources = _copy_operands(argv)[:-1]
         out.append((["cat", *sources], f"copies {' '.join(sources)} to {target[0]}"))
-    return out[:16]
+    return out  # (the parser bounds them: MAX_COPIES_READ)
 
 
 def _program_copied(argv: list[str], script: Any) -> list[tuple[list[str], str]]:
@@ -257,7 +257,7 @@ def _quoted_copies(words: list[str], script: Any) -> list[tuple[list[str], str]]
                 rest = match.group(1) or ""
                 what = {"mv": "moved from", "ln": "a link to"}.get(kind, "a copy of")
                 out.append((["cat", source + rest], f"its code reads {copy} ({what} {source})"))
-    return out[:16]
+    return out  # (the parser bounds them: MAX_COPIES_READ)
 
 
 def _key(path: str) -> str:
