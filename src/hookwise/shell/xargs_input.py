@@ -165,9 +165,9 @@ def _escaped(text: str) -> str:
     return {"\\n": "\n", "\\t": "\t", "\\0": "\0", "\\\\": "\\"}.get(text, "?")
 
 
-def _blank_split(text: str, separators: str = " \t\n") -> list[str]:
-    """xargs's default reading: blanks and newlines separate items (with ``-I``, newlines
-    only); quotes group, a backslash escapes; at an unmatched quote xargs stops, with the
+def _blank_split(text: str, separators: str = " \t\n\v\f\r") -> list[str]:
+    """xargs's default reading: white space (C's isspace: \\v, \\f and \\r too) separates
+    items (with ``-I``, newlines only); quotes group, a backslash escapes; at an unmatched quote xargs stops, with the
     items before it run."""
     items: list[str] = []
     current: list[str] = []
