@@ -167,8 +167,8 @@ def _escaped(text: str) -> str:
 
 def _blank_split(text: str, separators: str = " \t\n\v\f\r") -> list[str]:
     """xargs's default reading: white space (C's isspace: \\v, \\f and \\r too) separates
-    items (with ``-I``, newlines only); quotes group, a backslash escapes; at an unmatched quote xargs stops, with the
-    items before it run."""
+    items (with ``-I``, newlines only); quotes group, a backslash escapes; at an unmatched
+    quote xargs stops, with the items before it run."""
     items: list[str] = []
     current: list[str] = []
     started = False
