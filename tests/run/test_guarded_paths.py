@@ -127,6 +127,33 @@ def test_plugin_hosts_settings_naming_plugins_are_guarded(tmp_path: Path) -> Non
     assert paths.count(str(project / "opencode.json")) == 1  # OpenCode's and Kilo's: once
 
 
+def test_native_rule_files_install_writes_are_guarded(tmp_path: Path) -> None:
+    """`hookwise install --native` keeps rules in files of the hosts' own permission systems
+    (Gemini CLI's policies, Codex's exec-policy rules): any file there can approve a tool
+    call, so an agent inside a session must not add, edit or remove one. Each user-scope
+    native target (and its record beside it) is under a read-only guarded directory."""
+    from hookwise.policy.install.native import NATIVE_HOSTS, native_target
+    from hookwise.policy.install.native_record import record_path
+    from hookwise.protocol.hosts import host as host_info
+
+    home, project = tmp_path / "home", tmp_path / "proj"
+    project.mkdir()
+    env = {"HOME": str(home), "CODEX_HOME": str(tmp_path / "codex")}
+    found = guarded.guarded_paths(env, str(project))
+    checked = 0
+    for name in NATIVE_HOSTS:
+        target = native_target(name, "user", project, env)
+        if target.name in host_info(name).user_files or target.name.endswith(".json"):
+            continue  # a settings file install registers hooks in: guarded as such (above)
+        for path in (target, record_path(target)):
+            assert any(g.directory and str(path).startswith(g.path + "/") for g in found), (
+                name,
+                path,
+            )
+        checked += 1
+    assert checked >= 2  # Gemini CLI and Codex
+
+
 def test_the_project_walk_passes_nested_repositories(tmp_path: Path) -> None:
     outer = tmp_path / "outer"
     inner = outer / "vendor/inner"

@@ -222,9 +222,10 @@ class HostInfo:
         # ``hookwise run`` guards them like hook files; scan reads them.
         self.settings_files = settings_files or {}
         self.extension_env_files = extension_env_files  # (above; globs relative to HOME)
-        # scope -> paths whose files make the host load code or hooks of their own beside
-        # its settings (Gemini CLI's extensions, Claude Code's plugins and the hooks in the
-        # front matter of its agents, skills and commands): "project" relative to the
+        # scope -> paths whose files make the host load code, hooks or permission rules of
+        # their own beside its settings (Gemini CLI's extensions and policies, Claude Code's
+        # plugins and the hooks in the front matter of its agents, skills and commands,
+        # Codex's exec-policy rules): "project" relative to the
         # project, "user" relative to config_dir; "dir/" is the directory whole.
         # ``hookwise run`` makes them read-only: adding one is a guard decision, as adding a
         # hook is (an extension's BeforeTool hook rewrites the tool_input hookwise checked).
@@ -268,7 +269,9 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         config_dir=("GEMINI_CLI_HOME", "", ""),
         # (extension-enablement.json is inside: config/gemini/extensions.py)
-        code_files={"user": (".gemini/extensions/",)},
+        # (policies/: the policy engine's user tier, where install --native writes; any file
+        # there is a rule that can approve a tool call)
+        code_files={"user": (".gemini/extensions/", ".gemini/policies/")},
         install_files={"project": ".gemini/settings.json", "user": ".gemini/settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(("fields", "timestamp", ""), ("env", "GEMINI_SESSION_ID", "")),
@@ -343,6 +346,9 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         config_dir=("CODEX_HOME", ".codex", ""),
         install_files={"project": ".codex/hooks.json", "user": "hooks.json"},
+        # rules/: its exec-policy rules (install --native writes there); any file is a rule
+        # that can approve a command
+        code_files={"user": ("rules/",)},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(
             ("fields", "turn_id", ""),

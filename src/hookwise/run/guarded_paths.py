@@ -345,7 +345,7 @@ def _code_files(cwd: str, env: dict[str, str]) -> list[Guarded]:
         base = row_config_path(host, env)
         for name in host.code_files.get("user", ()):
             entry = _host_file(os.path.join(os.path.abspath(base), name), host.title, "user")
-            entry.why = f"{host.title}: {name} loads code (user)"
+            entry.why = f"{host.title}: {name} loads code, hooks or rules (user)"
             out.append(entry)
         for directory in between:
             for entry in _host_project(directory, host.code_files.get("project", ()), host.title):
