@@ -41,6 +41,14 @@ def _open_tsv() -> list[str]:
     return commands
 
 
+def _open_tsv_s23() -> list[str]:
+    """Session 23's raw red-team record (class, command, hook answer, damage): the commands
+    the hook allowed whose damage was seen in bash (the escapes)."""
+    lines = (CORPUS / "redteam_s23_open.tsv").read_text().splitlines()
+    rows = [line.split("\t") for line in lines if line and not line.startswith("#")]
+    return [r[1] for r in rows[1:] if len(r) >= 4 and r[2] == "allow" and r[3] != "none"]
+
+
 def corpora() -> dict[str, tuple[str, list[str]]]:
     """name -> (what counts: "block" or "pass", commands)."""
     from tests.policy import test_unverifiable as unverifiable
@@ -58,6 +66,7 @@ def corpora() -> dict[str, tuple[str, list[str]]]:
             ],
         ),
         "redteam_s22_open.tsv": ("block", _open_tsv()),
+        "redteam_s23_open.tsv": ("block", _open_tsv_s23()),
         "evasions.yaml block": (
             "block",
             [c for b in evasions["classes"].values() for c in (b.get("block") or {}).values()],
