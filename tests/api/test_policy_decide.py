@@ -514,7 +514,7 @@ def test_no_existence_oracle(api: TestClient, tmp_path: Path) -> None:
     ("body", "field", "code"),
     [
         ({"payload": {"cwd": "/"}, "platfrom": "claude"}, "platfrom", "UNKNOWN_FIELD"),
-        ({"payload": {"cwd": "/"}, "platform": "cursor"}, "platform", "INVALID_VALUE"),
+        ({"payload": {"cwd": "/"}, "platform": "vim"}, "platform", "INVALID_VALUE"),  # (no host)
         ({"payload": {"cwd": "/"}, "explain": "true"}, "explain", "INVALID_TYPE"),
         ({"payload": [1]}, "payload", "INVALID_TYPE"),
         ({}, "payload", "REQUIRED_FIELD"),
