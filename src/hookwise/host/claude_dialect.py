@@ -508,7 +508,7 @@ RUNTIME = DialectRuntime(
     matches,
     "CLAUDE_PROJECT_DIR",
     load,
-    check,
+    check_own,
     finish=finish,
     mcp_loader=mcp_servers,
 )
