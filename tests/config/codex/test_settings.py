@@ -192,6 +192,7 @@ def test_event_labels() -> None:
         "stop",
         "subagent_start",
         "subagent_stop",
+        "interrupt",  # (advisory, since 0.150: issue 27)
     ]
 
 
