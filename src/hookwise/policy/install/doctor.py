@@ -352,7 +352,13 @@ def _copies_check(host: str, loaded: Loaded, written: set[str], report: HostRepo
     how many copies, where, how many run, and how to keep one."""
     origins: dict[str, set[str]] = {}
     for origin in written | {r.origin for r in loaded.registered if r.runs}:
-        origins.setdefault(origin.partition("#")[2].split("/")[2], set()).add(origin)
+        # the event is the first part after an optional "hooks" (#/E/... or #/hooks/E/...:
+        # a host whose events sit at the top level is read both ways)
+        parts = [p for p in origin.partition("#")[2].split("/") if p]
+        if parts[:1] == ["hooks"] and len(parts) > 1:
+            parts = parts[1:]
+        if parts:
+            origins.setdefault(parts[0], set()).add(origin)
     for event, found in origins.items():
         if len(found) < 2:
             continue
@@ -401,7 +407,7 @@ def layout_handlers(host: str, path: Path, text: str) -> list[tuple[str, str, An
     script = str(path.parent / "hooks" / NAME) if "sh_script" in info.install_steps else None
     doc = JsonDocument(text, str(path), jsonc=info.jsonc)
     found = find_hookwise(doc, top=top, flat=info.hooks_layout == "flat", script=script)
-    prefix = "" if top else "/hooks"
+    prefix = "/hooks"  # (as the loaders read every layout: #/hooks/E/g/hooks/i)
     return [
         (f.event, f"{path}#{prefix}/{f.event}/{f.group}/hooks/{f.handler}", f.matcher, f.config)
         for f in found
