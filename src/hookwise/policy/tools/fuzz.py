@@ -227,25 +227,27 @@ def _sample_compiled_glob(glob: Any) -> str:
     return "".join(out)
 
 
-def _target_for(rule: dict[str, Any]) -> str:
-    """A path argument that makes the rule's files matcher hold, if it has one."""
+def _target_for(rule: dict[str, Any], which: int = 0) -> str:
+    """A path argument that makes the rule's files matcher hold, if it has one (``which``:
+    its n-th glob, for a rule whose first glob is one it excludes for its program)."""
     files = rule["m"].get("files")
     if not files:
         return ""
     if files.get("outside"):
         return "../victim"
     if files.get("globs"):
-        return _sample_compiled_glob(files["globs"][0][0])
+        globs = files["globs"]
+        return _sample_compiled_glob(globs[min(which, len(globs) - 1)][0])
     if files.get("extensions"):
         return f"victim.{files['extensions'][0].lstrip('.')}"
     return "victim"
 
 
-def seeds(rule: dict[str, Any]) -> dict[str, str]:
+def seeds(rule: dict[str, Any], which: int = 0) -> dict[str, str]:
     """Commands the rule should catch, derived from its own command matchers, each with
     the word of it sampled from a regex (data to the program, never respelt as flags)."""
     out: dict[str, str] = {}
-    target = _target_for(rule)
+    target = _target_for(rule, which)
     for spec in rule["m"].get("command", []):
         found = _spec_seed(spec, target)
         if found:
@@ -608,6 +610,12 @@ def fuzz_rule(
     report = RuleReport(rule["id"], None)
     candidates = seeds(rule)
     caught = [s for s in candidates if _verdict(policy, s, cwd, env)[0]]
+    globs = len((rule["m"].get("files") or {}).get("globs") or ())
+    for which in range(1, min(globs, 8)):  # its other globs, while none is caught
+        if caught:
+            break
+        candidates = seeds(rule, which)
+        caught = [s for s in candidates if _verdict(policy, s, cwd, env)[0]]
     if not caught:
         report.note = "no seed command could be derived that the policy blocks" + (
             f" (tried: {'; '.join(candidates)})" if candidates else ""
