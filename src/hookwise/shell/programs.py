@@ -703,6 +703,67 @@ COMMAND_VARIABLES = frozenset(
 LOADER_VARIABLES = frozenset(["LD_PRELOAD", "LD_AUDIT", "BASH_ENV", "GIT_EXEC_PATH"])
 # variables whose value is code or a command: one computed when it runs is unverifiable
 CODE_VARIABLES = COMMAND_VARIABLES | LOADER_VARIABLES | frozenset(["NODE_OPTIONS", "PS4"])
+# Variables that load code or configuration into the program they are set for, by how
+# code_readers.env_loads judges the value: "always" (any value loads code), "options" (a
+# program's options, some of which are code), "path" (directories code is loaded from:
+# on disk it is the project's own code, but not a file the line writes there), "git"
+# (git configuration: aliases, commands, push settings), "home" (where a program of
+# HOME_READERS reads its config and rc files). A value not known to be harmless makes the
+# command unverifiable (accounting.account).
+ENV_LOADERS: dict[str, str] = {
+    **dict.fromkeys(
+        ["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "GIT_EXEC_PATH",
+         "PERL5DB", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "NODE_REPL_EXTERNAL_MODULE",
+         "GIT_TEMPLATE_DIR", "GCONV_PATH"],
+        "always",
+    ),
+    **dict.fromkeys(
+        ["NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+         "JDK_JAVA_OPTIONS", "ENV", "MAKEFLAGS", "TAR_OPTIONS"],
+        "options",
+    ),
+    **dict.fromkeys(
+        ["PERL5LIB", "PERLLIB", "RUBYLIB", "PYTHONPATH", "NODE_PATH", "LD_LIBRARY_PATH",
+         "DYLD_LIBRARY_PATH"],
+        "path",
+    ),
+    **dict.fromkeys(
+        ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+         "GIT_CONFIG"],
+        "git",
+    ),
+    **dict.fromkeys(
+        ["HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "CURL_HOME", "WGETRC", "NPM_CONFIG_USERCONFIG",
+         "GNUPGHOME", "INPUTRC"],
+        "home",
+    ),
+}  # fmt: skip
+# Programs that read config or rc files they find through HOME (and XDG_CONFIG_HOME...):
+# with those changed on the line, what the config says is not what the guard read. A
+# shell reads its rc files when interactive or a login shell (zsh always reads .zshenv).
+HOME_READERS = frozenset(
+    ["git", "ssh", "scp", "sftp", "rsync", "npm", "npx", "yarn", "pnpm", "pip", "pip3",
+     "curl", "wget", "zsh", "psql", "mysql", "gpg", "hg", "svn", "gdb", "vim", "vi", "nvim",
+     "python", "python3", "perl", "ruby", "node", "less"]
+)  # fmt: skip
+# Config and rc files a program reads (by path suffix), and the programs reading them: one
+# written earlier on the line makes a later run of those programs run what it says.
+CONFIG_FILES: dict[str, frozenset[str]] = {
+    **dict.fromkeys([".git/config", ".gitconfig", "git/config", ".gitmodules"], frozenset(["git"])),
+    **dict.fromkeys(
+        [".bashrc", ".bash_profile", ".bash_login", ".profile", ".inputrc"],
+        frozenset(["bash", "sh"]),
+    ),
+    **dict.fromkeys([".zshenv", ".zshrc", ".zprofile", ".zlogin"], frozenset(["zsh"])),
+    ".ssh/config": frozenset(["ssh", "scp", "sftp", "rsync", "git"]),
+    ".npmrc": frozenset(["npm", "npx", "yarn", "pnpm"]),
+    ".curlrc": frozenset(["curl"]),
+    ".wgetrc": frozenset(["wget"]),
+    ".psqlrc": frozenset(["psql"]),
+    ".gdbinit": frozenset(["gdb"]),
+    ".vimrc": frozenset(["vim", "vi", "nvim"]),
+    **dict.fromkeys(["sitecustomize.py", "usercustomize.py"], frozenset(["python", "python3"])),
+}
 UNKNOWN_WORDS = frozenset([XARGS_INPUT, "${computed}"])  # words a handler cannot know
 
 
@@ -906,6 +967,8 @@ OPTION_COMMANDS = frozenset(
         "compgen",
         "complete",
         "man",
+        "sort",
+        "split",
     ]
 )
 MULTIPLEXERS = frozenset(["tmux", "screen"])
