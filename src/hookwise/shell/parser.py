@@ -1413,6 +1413,10 @@ def _git(command: Command, depth: int, script: Script) -> None:
         origin = "git send-pack pushes as git push does"
         _inner_argv(["git", "push", *argv[at + 1 :]], depth, script, command.text, origin)
         return
+    forced = programs.git_forced_elsewhere(argv, command.env)
+    if forced is not None:
+        origin = f"a ref update forced in {forced}, not the working repository, is a force push"
+        _inner_argv(["git", "push", "--force", forced], depth, script, command.text, origin)
     if at < 0 or argv[at] not in aliases:
         return
     definition = aliases[argv[at]]

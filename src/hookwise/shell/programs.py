@@ -798,6 +798,49 @@ def git_subcommand(argv: list[str]) -> int:
     return -1
 
 
+def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
+    """The repository whose refs a git command rewrites by force when it is not the
+    working one (``git -C ../remote.git fetch ../proj +work:main``, ``fetch -f``,
+    ``update-ref``, ``branch -f``/``-M``/``-C``, with ``-C``, ``--git-dir`` or
+    ``GIT_DIR``), or None. Done inside the remote (a local bare repository, a sibling
+    checkout), it is a force push to it: the git rules' force push covers it. A forced
+    fetch into ``refs/remotes/`` only moves remote-tracking refs, as every fetch does."""
+    at = git_subcommand(argv)
+    if at < 0:
+        return None
+    repo = env.get("GIT_DIR")
+    for index, word in enumerate(argv[1:at], start=1):
+        following = argv[index + 1] if index + 1 < at else ""
+        if word in ("-C", "--git-dir") and following not in ("", "."):
+            repo = following
+        elif word.startswith("--git-dir="):
+            repo = word.split("=", 1)[1]
+    if not repo or repo in (".", "./", ".git", "./.git"):
+        return None
+    sub, rest = argv[at], argv[at + 1 :]
+    options = [w for w in rest if w.startswith("-")]
+    clusters = "".join(w[1:] for w in options if not w.startswith("--"))
+    if sub == "update-ref":
+        return repo
+    if sub == "branch" and (
+        {"--force", "--move", "--copy"}.intersection(options) or set("fMC").intersection(clusters)
+    ):
+        return repo
+    if sub == "fetch":
+        forced = "--force" in options or "f" in clusters
+        for word in rest:
+            if word.startswith("-") or ":" not in word:
+                continue
+            destination = word.rsplit(":", 1)[1]
+            if (
+                (forced or word.startswith("+"))
+                and destination
+                and not (destination.startswith("refs/remotes/"))
+            ):
+                return repo
+    return None
+
+
 # ---------------------------------------------------------------- interpreter one-liners
 
 
