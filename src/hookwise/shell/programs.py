@@ -1014,10 +1014,19 @@ OPTION_COMMANDS = frozenset(
         "split",
     ]
 )
+# options whose value is a file the program reads and sends or prints (a word of its own
+# only as ``--post-file .env``; ``--post-file=.env`` hides it from the operands)
+READ_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "wget": (("-i",), ("--post-file", "--body-file", "--input-file", "--load-cookies")),
+    "curl": (("-T", "-K", "-b"), ("--upload-file", "--config", "--cookie")),
+}
 MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
 RUNS_PROGRAMS = (
-    frozenset(["git", *_NPX, *RECURSIVE_DELETERS]) | OPTION_COMMANDS | MULTIPLEXERS | SEDS
+    frozenset(["git", *_NPX, *RECURSIVE_DELETERS, *READ_OPTIONS])
+    | OPTION_COMMANDS
+    | MULTIPLEXERS
+    | SEDS
 )
 
 
@@ -1035,6 +1044,10 @@ def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any
     if program in RECURSIVE_DELETERS:
         operands = [w for w in argv[1:] if not w.startswith("-")]
         return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
+    if program in READ_OPTIONS:
+        from hookwise.shell.option_commands import option_values
+
+        return [("read", v) for v in option_values(argv, *READ_OPTIONS[program])]
     if program in SEDS:
         from hookwise.shell.sed_script import sed_runs
 
