@@ -249,7 +249,7 @@ def patch_paths(patch: str) -> list[str]:
 class PathRef:
     """A path a tool touches, resolved against the event's cwd."""
 
-    __slots__ = ("absolute", "command", "pattern", "raw", "relative", "shape", "tree")
+    __slots__ = ("absolute", "command", "linked", "pattern", "raw", "relative", "shape", "tree")
 
     def __init__(
         self, raw: str, absolute: str | None, relative: str | None, command: int = -1
@@ -262,6 +262,8 @@ class PathRef:
         self.shape: tuple[tuple[str, ...], ...] | None = None
         self.pattern = False  # a glob bash expands against the disk (~/.ss*/id_*)
         self.tree = False  # the command reads it recursively (grep -r, tar c, zip -r)
+        # what it resolves to when a symlink is on the way (``resolved``): False until asked
+        self.linked: PathRef | bool | None = False
 
     @property
     def outside(self) -> bool:
@@ -297,6 +299,21 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
         elif absolute.startswith(base.rstrip("/") + "/"):
             relative = absolute[len(base.rstrip("/")) + 1 :]
     return PathRef(raw, absolute, relative)
+
+
+def resolved(ref: PathRef, cwd: str) -> PathRef | None:
+    """``ref`` as the file system resolves it from the event's cwd (symlinks followed,
+    ``realpath``: loops left as they are, at most the kernel's hops each), or None when that
+    is the same path or unknown. A link made by an earlier call (``ln -s .env a.txt``) makes
+    a Write of ``a.txt`` a write of ``.env``: file rules judge both names. Computed once."""
+    if ref.linked is False:
+        ref.linked = None
+        if ref.absolute is not None and not ref.pattern:
+            real = os.realpath(ref.absolute)
+            if real != ref.absolute:
+                ref.linked = PathRef(ref.raw, real, _relative(real, cwd), ref.command)
+                ref.linked.tree = ref.tree
+    return ref.linked if isinstance(ref.linked, PathRef) else None
 
 
 def _relative(absolute: str | None, cwd: str) -> str | None:

@@ -371,6 +371,13 @@ def _m_files(
             if trace is not None:
                 trace.append(("files", True, f"{ref.relative or ref.absolute or ref.raw} matches"))
             return True
+    for ref in refs:  # (both names: a link is judged as what it reaches too)
+        real = canonical.resolved(ref, ev.cwd or "")
+        if real is not None and _path_matches(spec, real):
+            if trace is not None:
+                shown = real.relative or real.absolute
+                trace.append(("files", True, f"{ref.raw} (a link to {shown}) matches"))
+            return True
     if maybe is not None:
         for ref in refs:
             if ref.shape is not None and _could_be_path(spec, ref, ev):
