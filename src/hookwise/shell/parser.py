@@ -147,6 +147,7 @@ class Script:
         "rebound",
         "scope",
         "scopes",
+        "sourced",
         "vars",
         "work",
         "written",
@@ -169,6 +170,9 @@ class Script:
         # it, to (the original, the program): a later command on the copy (written.py)
         self.copies: dict[str, tuple[str, str]] = {}
         self.loaded: set[str] = set()  # written code files already read as run
+        # files sourced earlier on the line (source .env): printing the values they defined
+        # is reading them (programs.prints_values)
+        self.sourced: list[str] = []
         # why the line as a whole cannot be accounted for (an expansion past its budget)
         self.overall: list[str] = []
         self.work = 0  # units of work done (words, expansions), against MAX_WORK
@@ -915,6 +919,8 @@ def _strip_prefix(
             for given in values[1:offset]:
                 if "=" in given and not given.startswith("-"):
                     _assignment(_Word(given, False, True, 0, 0), script, depth, prefix)
+            if offset >= len(values):  # env alone prints the environment: it is the program
+                return words[i:]
         if name == "xargs":
             prefix.xargs = values[:offset]
         i += offset
@@ -1176,6 +1182,10 @@ def _run_inner(
     commands, git aliases, interpreter code (accounting.code_items); note what it assigns."""
     program = command.program
     argv = command.argv
+    if script.sourced and programs.prints_values(program, argv, command.dynamic):
+        for path in script.sourced:
+            origin = f"{program} prints values that sourcing {path} defined"
+            _inner_argv(["cat", path], depth, script, command.text, origin)
     if argv and _file_key(argv[0]) in script.written:  # echo 'cmd' > x.sh; ./x.sh
         from hookwise.shell.written import run_written
 
@@ -1198,6 +1208,8 @@ def _run_inner(
         from hookwise.shell.scripts import script_file
 
         _wildcard(script)  # the file may set any variable
+        if not command.dynamic[1] and len(script.sourced) < 8:
+            script.sourced.append(argv[1])
         script_file(
             command,
             argv[1],

@@ -841,6 +841,27 @@ def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
     return None
 
 
+# Programs that print variables' values: after ``source .env`` on the line, printing what it
+# defined is reading it (sourcing stays free: the values used, not shown, are not a read).
+_VALUE_ECHOES = frozenset(["echo", "printf"])
+_VALUE_DUMPERS = frozenset(["printenv", "env", "set", "declare", "typeset", "export", "compgen"])
+
+
+def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
+    """Whether the command shows variables' values: ``echo "$X"``, ``printf %s "$X"`` (an
+    expansion among its words), ``printenv [X]``, ``env``/``set``/``export``/``declare``
+    alone or with ``-p``, ``compgen -v``."""
+    if program in _VALUE_ECHOES:
+        return any(dynamic[1:])
+    if program not in _VALUE_DUMPERS:
+        return False
+    if program == "printenv":
+        return True
+    if program == "env":  # env with a program is a wrapper, unwrapped before this
+        return all(w.startswith("-") or "=" in w for w in argv[1:])
+    return len(argv) == 1 or "-p" in argv or (program == "compgen" and "-v" in argv)
+
+
 # ---------------------------------------------------------------- interpreter one-liners
 
 
