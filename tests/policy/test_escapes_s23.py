@@ -170,3 +170,44 @@ def test_a_file_with_one_link_or_a_link_to_a_plain_file_passes(
     subprocess.run(["ln", "-s", "seed", "s.txt"], cwd=project, check=True)
     for command in ("cat seed", "cat seed2", "cat s.txt"):
         assert _decide_in(command, project, home) == "none", command
+
+
+# Values a sourced secret file defines, printed later on the line (rt24 source-env): the
+# .env is free to source, but what it defined shown is a read of it. Here the .env holds an
+# assignment (the shared world's .env holds a bare line, which sourcing prints as an error).
+SOURCED = {
+    "block": [
+        'source .env; echo "$ENVSECRET"',
+        "set -a; . ./.env; printenv ENVSECRET",
+        "set -a; . ./.env; env",
+        'source .env; printf "%s\\n" "$ENVSECRET"',
+        "source .env; declare -p ENVSECRET",
+    ],
+    "pass": [
+        "source .env && npm run dev",
+        "source .env; echo done",
+        'source venv/bin/activate && echo "$VIRTUAL_ENV"',
+        ". ./.env && ./manage.py migrate",
+    ],
+}
+
+
+@pytest.mark.parametrize("command", SOURCED["block"])
+def test_values_of_a_sourced_secret_printed_are_a_read_of_it(
+    tmp_path: Path, packs: dict[str, Any], command: str
+) -> None:
+    import subprocess
+
+    from tests.policy.test_unverifiable import world
+
+    place = world(tmp_path, False)
+    (place["project"] / ".env").write_text(f"ENVSECRET={MARK}\n")
+    done = subprocess.run(["bash", "-c", command], cwd=place["project"], env=place["env"],
+                          capture_output=True, timeout=60, check=False)  # fmt: skip
+    assert MARK.encode() in done.stdout, command
+    assert verdict(command, packs)[0] in ("deny", "ask"), command
+
+
+@pytest.mark.parametrize("command", SOURCED["pass"])
+def test_sourcing_a_secret_file_and_using_it_passes(packs: dict[str, Any], command: str) -> None:
+    assert verdict(command, packs) == ("none", ""), command
