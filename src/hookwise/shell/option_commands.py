@@ -238,30 +238,9 @@ def _zip(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     return out
 
 
-def _sort(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
-    """``sort --compress-program=PROG`` runs PROG (no shell: the value is one program
-    name) with sort's temporary data, lines of the input, on its stdin: a shell or an
-    interpreter there runs that data as code."""
-    out: list[tuple[str, Any]] = []
-    for value in option_values(argv, (), ("--compress-program",)):
-        out.append(_program_fed_data(value, "sort --compress-program"))
-    return out
-
-
 def _split(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     """``split --filter=CMD`` runs CMD through ``$SHELL -c`` for every piece."""
     return [("script", value) for value in option_values(argv, (), ("--filter",))]
-
-
-def _program_fed_data(value: str, option: str) -> tuple[str, Any]:
-    """A program an option names, run on data: one that reads code from its stdin (a
-    shell, an interpreter) runs the data; another (gzip, zstd) is run as it is."""
-    from hookwise.shell.programs import SHELLS, family
-
-    name = value.rsplit("/", 1)[-1]
-    if name in SHELLS or family(name) is not None or "$" in value or "`" in value:
-        return ("unverifiable", f"{option} runs {value} on the data it is given")
-    return ("argv", [value])
 
 
 def _vim(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
@@ -402,7 +381,6 @@ HANDLERS: dict[str, Callable[[list[str], list[str]], list[tuple[str, Any]]]] = {
     "compgen": _compgen,
     "complete": _compgen,
     "man": _man,
-    "sort": _sort,
     "split": _split,
 }
 

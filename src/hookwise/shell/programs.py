@@ -1031,7 +1031,6 @@ OPTION_COMMANDS = frozenset(
         "compgen",
         "complete",
         "man",
-        "sort",
         "split",
     ]
 )
@@ -1041,14 +1040,26 @@ READ_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "wget": (("-i",), ("--post-file", "--body-file", "--input-file", "--load-cookies")),
     "curl": (("-T", "-K", "-b"), ("--upload-file", "--config", "--cookie")),
 }
+# options whose value is one program (no shell) the command runs on its data, on stdin:
+# ``sort --compress-program=PROG`` (sort's temporary data, lines of its input)
+DATA_PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {"sort": ("--compress-program",)}
 MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
 RUNS_PROGRAMS = (
-    frozenset(["git", *_NPX, *RECURSIVE_DELETERS, *READ_OPTIONS])
+    frozenset(["git", *_NPX, *RECURSIVE_DELETERS, *READ_OPTIONS, *DATA_PROGRAM_OPTIONS])
     | OPTION_COMMANDS
     | MULTIPLEXERS
     | SEDS
 )
+
+
+def _fed_data(program: str, value: str) -> tuple[str, Any]:
+    """A program an option names, run on the command's data: one that reads code from
+    its stdin (a shell, an interpreter) runs that data; another (gzip, zstd) is run."""
+    name = value.rsplit("/", 1)[-1]
+    if name in SHELLS or family(name) is not None or "$" in value or "`" in value:
+        return ("unverifiable", f"{program} runs {value} on the data it is given")
+    return ("argv", [value])
 
 
 def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
@@ -1065,6 +1076,11 @@ def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any
     if program in RECURSIVE_DELETERS:
         operands = [w for w in argv[1:] if not w.startswith("-")]
         return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
+    if program in DATA_PROGRAM_OPTIONS:
+        from hookwise.shell.option_commands import option_values
+
+        values = option_values(argv, (), DATA_PROGRAM_OPTIONS[program])
+        return [_fed_data(program, value) for value in values]
     if program in READ_OPTIONS:
         from hookwise.shell.option_commands import option_values
 
