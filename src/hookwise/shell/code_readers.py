@@ -882,6 +882,13 @@ def _home(name: str, value: str, command: Any, script: Any) -> str | None:
         )
     if not reads or value in _HOME_SPELLINGS or value.startswith(("$HOME/", "~/")):
         return None
+    # An absolute place elsewhere (HOME=/tmp/x npm install: a clean home) passes: a config
+    # written there on the line is caught as written (accounting.config_written). One in
+    # the project (HOME=$PWD, XDG_CONFIG_HOME=c), or computed, holds what the agent wrote.
+    if (value.startswith("/") and not _computed(value)) or value.strip('"').startswith(
+        "$(mktemp -d"
+    ):
+        return None  # (a new temporary directory holds no config)
     return f"{name}={value} makes {program} read config or rc files the guard did not read"
 
 
