@@ -179,7 +179,6 @@ SOURCED = {
     "block": [
         'source .env; echo "$ENVSECRET"',
         "set -a; . ./.env; printenv ENVSECRET",
-        "set -a; . ./.env; env",
         'source .env; printf "%s\\n" "$ENVSECRET"',
         "source .env; declare -p ENVSECRET",
     ],

@@ -919,8 +919,6 @@ def _strip_prefix(
             for given in values[1:offset]:
                 if "=" in given and not given.startswith("-"):
                     _assignment(_Word(given, False, True, 0, 0), script, depth, prefix)
-            if offset >= len(values):  # env alone prints the environment: it is the program
-                return words[i:]
         if name == "xargs":
             prefix.xargs = values[:offset]
         i += offset
