@@ -107,3 +107,106 @@ def test_near_misses_pass(packs: dict[str, Any], command: str) -> None:
 def test_every_class_has_its_source_and_near_misses() -> None:
     for klass, body in DATA["classes"].items():
         assert body["source"] and body["block"] and body["pass"], klass
+
+
+# A link made by an earlier tool call, read by a later one (rt24 prior-link): each call is
+# judged alone, so the name on the line is not the file read; the files rules judge what
+# the operand reaches (a symlink resolved, a hard link's other name in its directory).
+PRIOR_LINKS = [
+    pytest.param(["ln", "-s", "{home}/.ssh/id_rsa", "k.txt"], "cat k.txt", id="symlink-key"),
+    pytest.param(["ln", ".env", "notes.txt"], "cat notes.txt", id="hardlink-env"),
+    pytest.param(["ln", "-s", ".env", "a.txt"], "base64 a.txt", id="symlink-env"),
+]
+
+
+def _prior_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    home, project = tmp_path / "home", tmp_path / "work" / "project"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text(MARK + "\n")
+    project.mkdir(parents=True)
+    (project / ".env").write_text(MARK + "\n")
+    (project / "seed").write_text("line\n")
+    monkeypatch.setenv("HOME", str(home))
+    return home, project
+
+
+def _decide_in(command: str, project: Path, home: Path) -> str:
+    from hookwise.policy.pipeline import decide
+    from hookwise.policy.tools.payloads import build_payload
+    from tests.policy.conftest import compile_text
+    from tests.policy.test_unverifiable import PACKS
+
+    policy = compile_text(f"version: 1\nextends: [{PACKS}]\n")
+    payload = build_payload(
+        "claude", "PreToolUse", tool="Bash", tool_input={"command": command}, cwd=str(project)
+    )
+    decision = decide(payload, policy, "claude", {"HOME": str(home)}, now=0.0).decision
+    assert decision is not None
+    return decision.decision or "none"
+
+
+@pytest.mark.parametrize(("link", "command"), PRIOR_LINKS)
+def test_a_link_made_by_an_earlier_call_is_judged_as_what_it_reaches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, link: list[str], command: str
+) -> None:
+    import subprocess
+
+    home, project = _prior_world(tmp_path, monkeypatch)
+    argv = [w.replace("{home}", str(home)) for w in link]
+    subprocess.run(argv, cwd=project, check=True)  # the earlier call, allowed on its own
+    assert _decide_in(" ".join(argv), project, home) == "none"
+    shown = subprocess.run(["bash", "-c", command], cwd=project, capture_output=True, check=True)
+    assert MARK.encode() in shown.stdout or b"U0VDUkVU" in shown.stdout  # the damage
+    assert _decide_in(command, project, home) == "deny", command
+
+
+def test_a_file_with_one_link_or_a_link_to_a_plain_file_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+
+    home, project = _prior_world(tmp_path, monkeypatch)
+    subprocess.run(["ln", "seed", "seed2"], cwd=project, check=True)
+    subprocess.run(["ln", "-s", "seed", "s.txt"], cwd=project, check=True)
+    for command in ("cat seed", "cat seed2", "cat s.txt"):
+        assert _decide_in(command, project, home) == "none", command
+
+
+# Values a sourced secret file defines, printed later on the line (rt24 source-env): the
+# .env is free to source, but what it defined shown is a read of it. Here the .env holds an
+# assignment (the shared world's .env holds a bare line, which sourcing prints as an error).
+SOURCED = {
+    "block": [
+        'source .env; echo "$ENVSECRET"',
+        "set -a; . ./.env; printenv ENVSECRET",
+        'source .env; printf "%s\\n" "$ENVSECRET"',
+        "source .env; declare -p ENVSECRET",
+    ],
+    "pass": [
+        "source .env && npm run dev",
+        "source .env; echo done",
+        'source venv/bin/activate && echo "$VIRTUAL_ENV"',
+        ". ./.env && ./manage.py migrate",
+    ],
+}
+
+
+@pytest.mark.parametrize("command", SOURCED["block"])
+def test_values_of_a_sourced_secret_printed_are_a_read_of_it(
+    tmp_path: Path, packs: dict[str, Any], command: str
+) -> None:
+    import subprocess
+
+    from tests.policy.test_unverifiable import world
+
+    place = world(tmp_path, False)
+    (place["project"] / ".env").write_text(f"ENVSECRET={MARK}\n")
+    done = subprocess.run(["bash", "-c", command], cwd=place["project"], env=place["env"],
+                          capture_output=True, timeout=60, check=False)  # fmt: skip
+    assert MARK.encode() in done.stdout, command
+    assert verdict(command, packs)[0] in ("deny", "ask"), command
+
+
+@pytest.mark.parametrize("command", SOURCED["pass"])
+def test_sourcing_a_secret_file_and_using_it_passes(packs: dict[str, Any], command: str) -> None:
+    assert verdict(command, packs) == ("none", ""), command

@@ -310,10 +310,43 @@ def resolved(ref: PathRef, cwd: str) -> PathRef | None:
         ref.linked = None
         if ref.absolute is not None and not ref.pattern:
             real = os.realpath(ref.absolute)
+            if real == ref.absolute:
+                real = _hard_linked(real, cwd) or real
             if real != ref.absolute:
                 ref.linked = PathRef(ref.raw, real, _relative(real, cwd), ref.command)
                 ref.linked.tree = ref.tree
     return ref.linked if isinstance(ref.linked, PathRef) else None
+
+
+_SIBLINGS = 512  # names looked at per directory for a hard link's other name
+
+
+def _hard_linked(path: str, cwd: str) -> str | None:
+    """Another name of a regular file with more than one link (``ln .env notes.txt`` by an
+    earlier call), found in its own directory or the event's cwd (bounded: a name elsewhere
+    is not searched for), or None. Its dot names first: secrets hide there."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if st.st_nlink < 2 or not os.S_ISREG(st.st_mode):
+        return None
+    for directory in dict.fromkeys([os.dirname(path), cwd]):
+        try:
+            names = os.listdir(directory or ".")[:_SIBLINGS]
+        except (OSError, ValueError):
+            continue
+        for name in sorted(names, key=lambda n: n[:1] != "."):
+            other = os.join(directory, name)
+            if other == path:
+                continue
+            try:
+                found = os.lstat(other)
+            except (OSError, ValueError):
+                continue
+            if found.st_ino == st.st_ino and found.st_dev == st.st_dev:
+                return other
+    return None
 
 
 def _relative(absolute: str | None, cwd: str) -> str | None:

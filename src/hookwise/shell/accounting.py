@@ -27,14 +27,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-# variables that make a program (or the shell it starts) load code: always unverifiable
-_LOADERS = frozenset(
-    ["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "GIT_EXEC_PATH", "PERL5DB"]
-)
-# variables whose value may load code, read by code_readers.env_loads
-_MAYBE_LOADERS = frozenset(
-    ["NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "ENV", "MAKEFLAGS", "TAR_OPTIONS"]
-)
 _GLOB = frozenset("*?[")
 
 
@@ -122,13 +114,25 @@ def account(command: Any, script: Any) -> None:
         why = f"the program is the pattern {argv[0]!r}, which bash expands when it runs"
     elif command.unknowns:
         why = command.unknowns[0]
-    elif command.env and (
-        _LOADERS.intersection(command.env) or _MAYBE_LOADERS.intersection(command.env)
-    ):
+    elif command.env and not programs.ENV_LOADERS.keys().isdisjoint(command.env):
         from hookwise.shell.code_readers import env_loads
 
         why = env_loads(command, script)
+    if why is None and script.written and argv:
+        why = config_written(command.program, script.written)
     command.unverifiable = why
+
+
+def config_written(program: str, written: dict[str, str | None]) -> str | None:
+    """Why ``program`` runs what a config or rc file written earlier on the line says
+    (``>> .git/config; git x``, ``> .bashrc; bash -i``), or None: the guard read the
+    line, not the file the program reads."""
+    for key in written:
+        path = "/" + key
+        for suffix, readers in programs.CONFIG_FILES.items():
+            if program in readers and path.endswith("/" + suffix):
+                return f"{key} was written on the line and {program} reads it as its config"
+    return None
 
 
 # names whose assignment rebinds what a later command name runs (bash's alias and hash tables)
@@ -230,6 +234,4 @@ def as_matched(pattern: str, options: frozenset[str]) -> str | None:
 def loads_code(env: dict[str, str]) -> bool:
     """Whether assignments alone (``LD_PRELOAD=x.so`` on a line of its own) may load code
     into what runs after them: such an assignment is kept as a command of its own."""
-    return bool(_LOADERS.intersection(env) or _MAYBE_LOADERS.intersection(env)) or any(
-        name in programs.CODE_VARIABLES for name in env
-    )
+    return any(name in programs.ENV_LOADERS or name in programs.CODE_VARIABLES for name in env)

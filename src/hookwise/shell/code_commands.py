@@ -103,9 +103,18 @@ def _reads(code: str) -> list[tuple[str, Any]]:
     if not re.search(_READING, code):
         return []
     literals = [w for w in _literals(code) if w and "\n" not in w and " " not in w]
-    out: list[tuple[str, Any]] = [
-        ("read", w) for w in literals if w.startswith(("/", "~/")) and len(w) > 2
-    ]
+    out: list[tuple[str, Any]] = [("read", w) for w in literals if _path_like(w)]
+    # `".e" + "nv"`: literals joined are a name as much as one literal is
+    for match in re.finditer(rf"{_STRING_NC}(?:\s*\+\s*{_STRING_NC})+", code):
+        joined = "".join(_literals(match.group(0)))
+        if _path_like(joined):
+            out.append(("read", joined))
+    for match in re.finditer(_JOINED, code):  # os.path.join(".", ".env"), path.join(...)
+        joined = "/".join(_literals(match.group(0)[match.group(0).index("(") :]))
+        if _path_like(joined):
+            out.append(("read", joined))
+    if _computed_read(code):
+        out.append(("read", COMPUTED))
     if re.search(_HOME, code):
         parts = [w.strip("/") for w in literals if w.strip("/") and w not in _NOT_PATHS]
         parts = [p[2:] if p.startswith("~/") else p for p in parts if p != "~"]
@@ -115,6 +124,58 @@ def _reads(code: str) -> list[tuple[str, Any]]:
     if len(out) > MAX_READS:  # (the path past the bound is the one that matters)
         return [*out[:MAX_READS], ("unverifiable", "the code names too many paths it may read")]
     return out
+
+
+def _path_like(word: str) -> bool:
+    """A literal that can name a file a reading call opens: an absolute or ``~`` path, or
+    a relative name with a dot or a slash (``.env``, ``conf/app.ini``); not an encoding,
+    a mode or a format string."""
+    if word.startswith(("/", "~/")):
+        return len(word) > 2
+    return (
+        ("." in word or "/" in word)
+        and word.lower() not in _NOT_PATHS
+        and not word.startswith(("-", "%", "{", "http:", "https:"))
+        and not _NOT_A_NAME.intersection(word)
+        and "%" not in word
+        and "{" not in word
+        and len(word) < 256
+    )
+
+
+# the argument of a reading call: built at run time from pieces (concatenation, format,
+# join, reversal, character codes, decoding) rather than one literal
+_READ_OPEN = (
+    r"(?:(?<![\w.])open|\bio\.open|\bcodecs\.open|\breadFileSync|\breadFile|"
+    r"createReadStream|\bPath|File\.read|IO\.read|file_get_contents|\bslurp)\s*\("
+)
+_BUILT = (
+    r"""['"]\s*(?:\+|%|\.join|\.format|\[::-1\]|\.replace|\.decode)|\+\s*['"]"""
+    r"""|\bchr\s*\(|fromCharCode|b64decode|\batob\s*\(|\bf['"]|`"""
+)
+
+
+_JOINED = rf"\bpath\.join\(\s*{_STRING_NC}(?:\s*,\s*{_STRING_NC})*\s*\)"
+_LITERALS_ONLY = rf"\s*{_STRING_NC}(?:\s*\+\s*{_STRING_NC})*\s*(?:,.*)?"
+
+
+def _computed_read(code: str) -> bool:
+    """Whether a reading call's path is computed from literals when it runs
+    (``open(".e" + "nv")``): the file is unknown here, so a rule that protects files
+    cannot tell it from one of its own (engine: unverifiable for that rule)."""
+    import re
+
+    for match in re.finditer(_READ_OPEN, code):
+        depth, end = 1, match.end()
+        while end < len(code) and depth:
+            depth += {"(": 1, ")": -1}.get(code[end], 0)
+            end += 1
+        argument = code[match.end() : end - 1]
+        if re.fullmatch(_LITERALS_ONLY, argument, re.S):
+            continue  # literals joined by + are read above as the name they make
+        if re.search(_BUILT, argument):
+            return True
+    return False
 
 
 def _computed_element(text: str) -> bool:

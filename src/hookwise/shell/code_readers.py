@@ -762,44 +762,147 @@ def file_items(content: str, path: str) -> Items | None:
 
 
 def env_loads(command: Any, script: Any) -> str | None:
-    """Why the command's environment makes it load code (None: it does not)."""
+    """Why the command's environment makes it load code or config the guard did not read
+    (None: it does not). Which variables, and how each is judged: programs.ENV_LOADERS."""
+    from hookwise.shell.programs import ENV_LOADERS
+
     env: dict[str, str] = command.env
-    for name in (
-        "LD_PRELOAD",
-        "LD_AUDIT",
-        "DYLD_INSERT_LIBRARIES",
-        "BASH_ENV",
-        "GIT_EXEC_PATH",
-        "PERL5DB",
-    ):
-        if name in env:
-            return f"{name}={env[name]} makes it load code that is known only when it runs"
-    options = env.get("NODE_OPTIONS", "")
-    for word in options.replace("=", " ").split():
-        if word.startswith("data:") or word in ("--eval", "-e", "--print", "-p"):
-            return f"NODE_OPTIONS={options} holds code"
-    for name in ("PERL5OPT", "RUBYOPT"):
-        value = env.get(name, "")
-        if "-e" in value.split() or "$" in value or "`" in value:
-            return f"{name}={value} holds code"
-    if "ENV" in env and command.program in ("sh", "dash", "ash", "ksh", "mksh", "posh"):
-        return f"ENV={env['ENV']} makes the shell load code that is known only when it runs"
-    for name in ("MAKEFLAGS", "TAR_OPTIONS"):
-        value = env.get(name, "")
-        if name == "MAKEFLAGS" and ("eval" in value or "SHELL=" in value or "-E" in value):
-            return f"MAKEFLAGS={value} makes make run code from it"
-        if name == "TAR_OPTIONS" and value:
-            import shlex
-
-            from hookwise.shell.option_commands import tar_runs
-
-            try:
-                words = shlex.split(value)
-            except ValueError:
-                words = value.split()
-            if tar_runs(["tar", *words]) or "-I" in value or "-F" in value:
-                return f"TAR_OPTIONS={value} makes tar run commands from it"
+    for name, value in env.items():
+        kind = ENV_LOADERS.get(name)
+        if kind is None:
+            continue
+        if kind == "always":
+            return f"{name}={value} makes it load code that is known only when it runs"
+        why = _ENV_JUDGES[kind](name, value, command, script)
+        if why is not None:
+            return why
     return None
+
+
+def _computed(value: str) -> bool:
+    return "$(" in value or "`" in value or "<(" in value
+
+
+# option words that load no code, by variable (anything else in the value is unverifiable)
+_HARMLESS_OPTIONS = {
+    "PERL5OPT": r"-[wWXtTU]|-[Mm]-?[A-Za-z_][\w:]*|-C\w*",
+    "RUBYOPT": r"-[wvW][0-2:]?\w*|-r[\w/.-]+|-E[\w:-]+|-K\w|--(?:en|dis)able[=-][\w,-]+"
+    r"|--(?:jit|yjit|rjit)[\w=-]*|-U",
+    "JAVA": r"-X(?:mx|ms|ss|mn)\w+|-XX:[+-]?(?!On)\w+(?:=[\w.%/:-]*)?|-D[\w.-]+(?:=[^$`;|&]*)?"
+    r"|-ea|-da|-esa|-server|-client|-Xshare:\w+|-Djava\.awt\.headless=true",
+}
+
+
+def _options(name: str, value: str, command: Any, script: Any) -> str | None:
+    if name == "NODE_OPTIONS":
+        for word in value.replace("=", " ").split():
+            if word.startswith("data:") or word in ("--eval", "-e", "--print", "-p"):
+                return f"NODE_OPTIONS={value} holds code"
+        return None
+    if name == "ENV":
+        if command.program in ("sh", "dash", "ash", "ksh", "mksh", "posh"):
+            return f"ENV={value} makes the shell load code that is known only when it runs"
+        return None
+    if name == "MAKEFLAGS":
+        if "eval" in value or "SHELL=" in value or "-E" in value:
+            return f"MAKEFLAGS={value} makes make run code from it"
+        return None
+    if name == "TAR_OPTIONS":
+        import shlex
+
+        from hookwise.shell.option_commands import tar_runs
+
+        try:
+            words = shlex.split(value)
+        except ValueError:
+            words = value.split()
+        if value and (tar_runs(["tar", *words]) or "-I" in value or "-F" in value):
+            return f"TAR_OPTIONS={value} makes tar run commands from it"
+        return None
+    import re
+
+    pattern = _HARMLESS_OPTIONS.get(name, _HARMLESS_OPTIONS["JAVA"])
+    if _computed(value) or not all(re.fullmatch(pattern, w) for w in value.split()):
+        return f"{name}={value} gives the program options that load or run code"
+    return None
+
+
+def _path(name: str, value: str, command: Any, script: Any) -> str | None:
+    """Code on disk in these directories is the project's own; a file the line writes
+    (a ``sitecustomize.py``, a module, a library) is not, nor a directory computed when it
+    runs."""
+    if _computed(value):
+        return f"{name}={value} names where code is loaded from, known only when it runs"
+    for key in script.written:
+        if key.endswith(_CODE_SUFFIXES) or "." not in key.rsplit("/", 1)[-1]:
+            return f"{name}={value} loads code from where {key} was written on the line"
+    return None
+
+
+# files a loader path finds code in (a module, a library, a .pth line python runs)
+_CODE_SUFFIXES = (".py", ".pth", ".pm", ".pl", ".rb", ".js", ".mjs", ".cjs", ".node", ".so",
+                  ".dylib", ".json")  # fmt: skip
+
+
+# git configuration keys that neither run commands nor change what a push or fetch does
+_HARMLESS_GIT_KEYS = ("safe.directory", "user.", "init.defaultbranch", "advice.", "color.",
+                      "core.autocrlf", "core.quotepath", "core.longpaths", "i18n.",
+                      "commit.gpgsign", "tag.gpgsign", "gc.auto", "maintenance.auto")  # fmt: skip
+
+
+def _git_env(name: str, value: str, command: Any, script: Any) -> str | None:
+    if name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"):
+        if value == "/dev/null":
+            return None
+        return f"{name}={value} makes git read a config file the guard did not read"
+    if name == "GIT_CONFIG_COUNT":
+        keys = [v for k, v in command.env.items() if k.startswith("GIT_CONFIG_KEY_")]
+    else:  # GIT_CONFIG_PARAMETERS: 'key=value' 'key2=value2'
+        import shlex
+
+        try:
+            keys = [w.split("=", 1)[0] for w in shlex.split(value)]
+        except ValueError:
+            keys = [value]
+    for key in keys:
+        if _computed(key) or not key.lower().startswith(_HARMLESS_GIT_KEYS):
+            return f"{name} sets git's {key}, which may run commands or change what git does"
+    return None
+
+
+_HOME_SPELLINGS = frozenset(["$HOME", "${HOME}", "~", '"$HOME"'])
+
+
+def _home(name: str, value: str, command: Any, script: Any) -> str | None:
+    """A changed home is harmless unless the program reads its config or rc files there."""
+    from hookwise.shell.programs import HOME_READERS, SHELLS
+
+    program = command.program
+    reads = program in HOME_READERS or family(program) in HOME_READERS
+    if not reads and program in SHELLS:  # rc files: an interactive or login shell
+        reads = any(
+            w in ("-i", "-l", "--login", "--interactive")
+            or (w[:1] == "-" and w[1:2] != "-" and ("i" in w or "l" in w))
+            for w in command.argv[1:]
+        )
+    if not reads or value in _HOME_SPELLINGS or value.startswith(("$HOME/", "~/")):
+        return None
+    # An absolute place elsewhere (HOME=/tmp/x npm install: a clean home) passes: a config
+    # written there on the line is caught as written (accounting.config_written). One in
+    # the project (HOME=$PWD, XDG_CONFIG_HOME=c), or computed, holds what the agent wrote.
+    if (value.startswith("/") and not _computed(value)) or value.strip('"').startswith(
+        "$(mktemp -d"
+    ):
+        return None  # (a new temporary directory holds no config)
+    return f"{name}={value} makes {program} read config or rc files the guard did not read"
+
+
+_ENV_JUDGES: dict[str, Callable[[str, str, Any, Any], str | None]] = {
+    "options": _options,
+    "path": _path,
+    "git": _git_env,
+    "home": _home,
+}
 
 
 # ----------------------------------------------------------------------------- readers

@@ -238,6 +238,11 @@ def _zip(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     return out
 
 
+def _split(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    """``split --filter=CMD`` runs CMD through ``$SHELL -c`` for every piece."""
+    return [("script", value) for value in option_values(argv, (), ("--filter",))]
+
+
 def _vim(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     from hookwise.shell.code_commands import code_commands
 
@@ -376,6 +381,7 @@ HANDLERS: dict[str, Callable[[list[str], list[str]], list[tuple[str, Any]]]] = {
     "compgen": _compgen,
     "complete": _compgen,
     "man": _man,
+    "split": _split,
 }
 
 

@@ -152,6 +152,7 @@ class Script:
         "rebound",
         "scope",
         "scopes",
+        "sourced",
         "vars",
         "work",
         "written",
@@ -174,6 +175,9 @@ class Script:
         # it, to (the original, the program): a later command on the copy (written.py)
         self.copies: dict[str, tuple[str, str]] = {}
         self.loaded: set[str] = set()  # written code files already read as run
+        # files sourced earlier on the line (source .env): printing the values they defined
+        # is reading them (programs.prints_values)
+        self.sourced: list[str] = []
         # why the line as a whole cannot be accounted for (an expansion past its budget)
         self.overall: list[str] = []
         self.work = 0  # units of work done (words, expansions), against MAX_WORK
@@ -1215,6 +1219,10 @@ def _run_inner(
     commands, git aliases, interpreter code (accounting.code_items); note what it assigns."""
     program = command.program
     argv = command.argv
+    if script.sourced and programs.prints_values(program, argv, command.dynamic):
+        for path in script.sourced:
+            origin = f"{program} prints values that sourcing {path} defined"
+            _inner_argv(["cat", path], depth, script, command.text, origin)
     if argv and _file_key(argv[0]) in script.written:  # echo 'cmd' > x.sh; ./x.sh
         from hookwise.shell.written import run_written
 
@@ -1237,6 +1245,8 @@ def _run_inner(
         from hookwise.shell.scripts import script_file
 
         _wildcard(script)  # the file may set any variable
+        if not command.dynamic[1] and len(script.sourced) < 8:
+            script.sourced.append(argv[1])
         script_file(
             command,
             argv[1],
@@ -1455,6 +1465,10 @@ def _git(command: Command, depth: int, script: Script) -> None:
         origin = "git send-pack pushes as git push does"
         _inner_argv(["git", "push", *argv[at + 1 :]], depth, script, command.text, origin)
         return
+    forced = programs.git_forced_elsewhere(argv, command.env)
+    if forced is not None:
+        origin = f"a ref update forced in {forced}, not the working repository, is a force push"
+        _inner_argv(["git", "push", "--force", forced], depth, script, command.text, origin)
     if at < 0 or argv[at] not in aliases:
         return
     definition = aliases[argv[at]]

@@ -896,6 +896,67 @@ COMMAND_VARIABLES = frozenset(
 LOADER_VARIABLES = frozenset(["LD_PRELOAD", "LD_AUDIT", "BASH_ENV", "GIT_EXEC_PATH"])
 # variables whose value is code or a command: one computed when it runs is unverifiable
 CODE_VARIABLES = COMMAND_VARIABLES | LOADER_VARIABLES | frozenset(["NODE_OPTIONS", "PS4"])
+# Variables that load code or configuration into the program they are set for, by how
+# code_readers.env_loads judges the value: "always" (any value loads code), "options" (a
+# program's options, some of which are code), "path" (directories code is loaded from:
+# on disk it is the project's own code, but not a file the line writes there), "git"
+# (git configuration: aliases, commands, push settings), "home" (where a program of
+# HOME_READERS reads its config and rc files). A value not known to be harmless makes the
+# command unverifiable (accounting.account).
+ENV_LOADERS: dict[str, str] = {
+    **dict.fromkeys(
+        ["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "GIT_EXEC_PATH",
+         "PERL5DB", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "NODE_REPL_EXTERNAL_MODULE",
+         "GIT_TEMPLATE_DIR", "GCONV_PATH"],
+        "always",
+    ),
+    **dict.fromkeys(
+        ["NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+         "JDK_JAVA_OPTIONS", "ENV", "MAKEFLAGS", "TAR_OPTIONS"],
+        "options",
+    ),
+    **dict.fromkeys(
+        ["PERL5LIB", "PERLLIB", "RUBYLIB", "PYTHONPATH", "NODE_PATH", "LD_LIBRARY_PATH",
+         "DYLD_LIBRARY_PATH"],
+        "path",
+    ),
+    **dict.fromkeys(
+        ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+         "GIT_CONFIG"],
+        "git",
+    ),
+    **dict.fromkeys(
+        ["HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "CURL_HOME", "WGETRC", "NPM_CONFIG_USERCONFIG",
+         "GNUPGHOME", "INPUTRC"],
+        "home",
+    ),
+}  # fmt: skip
+# Programs that read config or rc files they find through HOME (and XDG_CONFIG_HOME...):
+# with those changed on the line, what the config says is not what the guard read. A
+# shell reads its rc files when interactive or a login shell (zsh always reads .zshenv).
+HOME_READERS = frozenset(
+    ["git", "ssh", "scp", "sftp", "rsync", "npm", "npx", "yarn", "pnpm", "pip", "pip3",
+     "curl", "wget", "zsh", "psql", "mysql", "gpg", "hg", "svn", "gdb", "vim", "vi", "nvim",
+     "python", "python3", "perl", "ruby", "node", "less"]
+)  # fmt: skip
+# Config and rc files a program reads (by path suffix), and the programs reading them: one
+# written earlier on the line makes a later run of those programs run what it says.
+CONFIG_FILES: dict[str, frozenset[str]] = {
+    **dict.fromkeys([".git/config", ".gitconfig", "git/config", ".gitmodules"], frozenset(["git"])),
+    **dict.fromkeys(
+        [".bashrc", ".bash_profile", ".bash_login", ".profile", ".inputrc"],
+        frozenset(["bash", "sh"]),
+    ),
+    **dict.fromkeys([".zshenv", ".zshrc", ".zprofile", ".zlogin"], frozenset(["zsh"])),
+    ".ssh/config": frozenset(["ssh", "scp", "sftp", "rsync", "git"]),
+    ".npmrc": frozenset(["npm", "npx", "yarn", "pnpm"]),
+    ".curlrc": frozenset(["curl"]),
+    ".wgetrc": frozenset(["wget"]),
+    ".psqlrc": frozenset(["psql"]),
+    ".gdbinit": frozenset(["gdb"]),
+    ".vimrc": frozenset(["vim", "vi", "nvim"]),
+    **dict.fromkeys(["sitecustomize.py", "usercustomize.py"], frozenset(["python", "python3"])),
+}
 UNKNOWN_WORDS = frozenset([XARGS_INPUT, "${computed}"])  # words a handler cannot know
 
 
@@ -928,6 +989,70 @@ def git_subcommand(argv: list[str]) -> int:
             continue
         return i
     return -1
+
+
+def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
+    """The repository whose refs a git command rewrites by force when it is not the
+    working one (``git -C ../remote.git fetch ../proj +work:main``, ``fetch -f``,
+    ``update-ref``, ``branch -f``/``-M``/``-C``, with ``-C``, ``--git-dir`` or
+    ``GIT_DIR``), or None. Done inside the remote (a local bare repository, a sibling
+    checkout), it is a force push to it: the git rules' force push covers it. A forced
+    fetch into ``refs/remotes/`` only moves remote-tracking refs, as every fetch does."""
+    at = git_subcommand(argv)
+    if at < 0:
+        return None
+    repo = env.get("GIT_DIR")
+    for index, word in enumerate(argv[1:at], start=1):
+        following = argv[index + 1] if index + 1 < at else ""
+        if word in ("-C", "--git-dir") and following not in ("", "."):
+            repo = following
+        elif word.startswith("--git-dir="):
+            repo = word.split("=", 1)[1]
+    if not repo or repo in (".", "./", ".git", "./.git"):
+        return None
+    sub, rest = argv[at], argv[at + 1 :]
+    options = [w for w in rest if w.startswith("-")]
+    clusters = "".join(w[1:] for w in options if not w.startswith("--"))
+    if sub == "update-ref":
+        return repo
+    if sub == "branch" and (
+        {"--force", "--move", "--copy"}.intersection(options) or set("fMC").intersection(clusters)
+    ):
+        return repo
+    if sub == "fetch":
+        forced = "--force" in options or "f" in clusters
+        for word in rest:
+            if word.startswith("-") or ":" not in word:
+                continue
+            destination = word.rsplit(":", 1)[1]
+            if (
+                (forced or word.startswith("+"))
+                and destination
+                and not (destination.startswith("refs/remotes/"))
+            ):
+                return repo
+    return None
+
+
+# Programs that print variables' values: after ``source .env`` on the line, printing what it
+# defined is reading it (sourcing stays free: the values used, not shown, are not a read).
+_VALUE_ECHOES = frozenset(["echo", "printf"])
+_VALUE_DUMPERS = frozenset(["printenv", "env", "set", "declare", "typeset", "export", "compgen"])
+
+
+def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
+    """Whether the command shows variables' values: ``echo "$X"``, ``printf %s "$X"`` (an
+    expansion among its words), ``printenv [X]``, ``env``/``set``/``export``/``declare``
+    alone or with ``-p``, ``compgen -v``."""
+    if program in _VALUE_ECHOES:
+        return any(dynamic[1:])
+    if program not in _VALUE_DUMPERS:
+        return False
+    if program == "printenv":
+        return True
+    if program == "env":  # env with a program is a wrapper, unwrapped before this
+        return all(w.startswith("-") or "=" in w for w in argv[1:])
+    return len(argv) == 1 or "-p" in argv or (program == "compgen" and "-v" in argv)
 
 
 # ---------------------------------------------------------------- interpreter one-liners
@@ -1099,13 +1224,35 @@ OPTION_COMMANDS = frozenset(
         "compgen",
         "complete",
         "man",
+        "split",
     ]
 )
+# options whose value is a file the program reads and sends or prints (a word of its own
+# only as ``--post-file .env``; ``--post-file=.env`` hides it from the operands)
+READ_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "wget": (("-i",), ("--post-file", "--body-file", "--input-file", "--load-cookies")),
+    "curl": (("-T", "-K", "-b"), ("--upload-file", "--config", "--cookie")),
+}
+# options whose value is one program (no shell) the command runs on its data, on stdin:
+# ``sort --compress-program=PROG`` (sort's temporary data, lines of its input)
+DATA_PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {"sort": ("--compress-program",)}
 MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
 RUNS_PROGRAMS = (
-    frozenset(["git", *_NPX, *RECURSIVE_DELETERS]) | OPTION_COMMANDS | MULTIPLEXERS | SEDS
+    frozenset(["git", *_NPX, *RECURSIVE_DELETERS, *READ_OPTIONS, *DATA_PROGRAM_OPTIONS])
+    | OPTION_COMMANDS
+    | MULTIPLEXERS
+    | SEDS
 )
+
+
+def _fed_data(program: str, value: str) -> tuple[str, Any]:
+    """A program an option names, run on the command's data: one that reads code from
+    its stdin (a shell, an interpreter) runs that data; another (gzip, zstd) is run."""
+    name = value.rsplit("/", 1)[-1]
+    if name in SHELLS or family(name) is not None or "$" in value or "`" in value:
+        return ("unverifiable", f"{program} runs {value} on the data it is given")
+    return ("argv", [value])
 
 
 def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
@@ -1122,6 +1269,15 @@ def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any
     if program in RECURSIVE_DELETERS:
         operands = [w for w in argv[1:] if not w.startswith("-")]
         return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
+    if program in DATA_PROGRAM_OPTIONS:
+        from hookwise.shell.option_commands import option_values
+
+        values = option_values(argv, (), DATA_PROGRAM_OPTIONS[program])
+        return [_fed_data(program, value) for value in values]
+    if program in READ_OPTIONS:
+        from hookwise.shell.option_commands import option_values
+
+        return [("read", v) for v in option_values(argv, *READ_OPTIONS[program])]
     if program in SEDS:
         from hookwise.shell.sed_script import sed_runs
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from hookwise.shell.code_commands import COMPUTED
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -64,6 +66,14 @@ def _sqlite(text: str) -> Items:
             r"\b(?:load_extension|edit|writefile)\s*\(", line, re.I
         ):
             out.append(("unverifiable", f"sqlite runs code or writes files with `{line[:40]}`"))
+        # readfile('.env'): the file's bytes come back as a value (printed); a name built
+        # at run time (readfile('.e'||'nv')) could be any file
+        for match in re.finditer(r"\breadfile\s*\(\s*([^)]*)\)", line, re.I):
+            argument = match.group(1).strip()
+            literal = re.fullmatch(r"'([^']*)'", argument)
+            out.append(("read", literal.group(1) if literal else COMPUTED))
+        if re.match(r"^\.(read|import)\s+['\"]?([^|'\"\s][^'\"\s]*)", line):
+            out.append(("read", re.split(r"\s+", line, maxsplit=2)[1].strip("'\"")))
     return out
 
 

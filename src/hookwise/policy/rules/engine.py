@@ -349,6 +349,8 @@ def _path_matches(spec: dict[str, Any], ref: PathRef) -> bool:
         if not hit:
             return False
     outside = spec["outside"]
+    if outside and ref.absolute is None and spec.get("known"):
+        return False  # (known_paths_only: an unresolvable word is not taken as outside)
     return outside is None or ref.outside == outside
 
 
@@ -378,7 +380,7 @@ def _m_files(
                 shown = real.relative or real.absolute
                 trace.append(("files", True, f"{ref.raw} (a link to {shown}) matches"))
             return True
-    if maybe is not None:
+    if maybe is not None and not spec.get("known"):
         for ref in refs:
             if ref.shape is not None and _could_be_path(spec, ref, ev):
                 maybe.append(f"`{ref.raw}` could be one of its files")

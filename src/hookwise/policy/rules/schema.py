@@ -405,6 +405,7 @@ SCHEMA: Final[dict[str, Any]] = {
                                 "globs": _strings("globs; without '/', on any path component"),
                                 "extensions": _strings("file extensions, e.g. .py"),
                                 "outside_workspace": {"type": "boolean"},
+                                "known_paths_only": {"type": "boolean"},
                                 "exclude": _strings("globs of paths to ignore"),
                             },
                         },
