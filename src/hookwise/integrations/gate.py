@@ -25,8 +25,16 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from hookwise.integrations.accounting import unaccounted
 from hookwise.integrations.json_data import jsonable
-from hookwise.integrations.tools import MappedInput, ToolNames, canonical_input, command_like
+from hookwise.integrations.tools import (
+    MOVE_SOURCE_KEYS,
+    MappedInput,
+    ToolNames,
+    canonical_input,
+    command_like,
+    moves_files,
+)
 from hookwise.integrations.verdict import Action, Verdict
 from hookwise.policy import audit, canonical
 from hookwise.policy.adapters.base import Answer, failed
@@ -366,6 +374,7 @@ class Gate:
         mapped: MappedInput | None = None,
         prompt: str | None = None,
         response: str | None = None,
+        as_tool: str | None = None,
     ) -> Event:
         return Event(
             name,
@@ -378,7 +387,7 @@ class Gate:
             response=response,
             env=self.env,
             now=time.time(),
-            tool=self.canonical_tool(tool) if tool is not None else None,
+            tool=as_tool or (self.canonical_tool(tool) if tool is not None else None),
         )
 
     # ------------------------------------------------------------------ deciding
@@ -388,7 +397,8 @@ class Gate:
         if not isinstance(args, Mapping):
             args = {}
         name = self.canonical_tool(tool)
-        mapped = canonical_input(name, args)
+        moves = moves_files(tool) and name in ("write", "edit")
+        mapped = canonical_input(name, args, moves=moves)
         payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=mapped.args)
         if call_id:
             payload["tool_use_id"] = call_id
@@ -403,16 +413,57 @@ class Gate:
             record["error"] = reason
             return Verdict("deny", reason, rule_id="hookwise:unmapped-shell"), record
         verdict, record = self._decide([ev], tool_event=True)
+        if moves and verdict.action != "deny":
+            verdict, record = self._move_source(tool, args, call_id, verdict, record)
         if verdict.args is not None:
             verdict = replace(verdict, args=self._back(mapped, args, verdict.args))
-        if (
-            verdict.action == "allow"
-            and not verdict.rule_id
-            and name == tool
-            and tool not in self.accounted_tools
-        ):
+        if tool in self.accounted_tools:
+            return verdict, record
+        if verdict.action != "deny":
+            why = unaccounted(name, args, mapped=name != tool, moves=moves)
+            if why is not None:
+                verdict = self._unverifiable(tool, why, verdict)
+        if verdict.action == "allow" and not verdict.rule_id and name == tool:
             verdict = self._unmapped(tool, args, verdict)
         return verdict, record
+
+    def _move_source(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        call_id: str,
+        verdict: Verdict,
+        record: dict[str, Any],
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """A move's or copy's source is read as well (``tools.MOVE_TOOLS``): a rule on
+        reading a file also stops its copy under another name. The stricter verdict wins."""
+        source = next(
+            (v for k in MOVE_SOURCE_KEYS if isinstance(v := args.get(k), str) and v), None
+        )
+        if source is None:
+            return verdict, record
+        read_input = MappedInput({"file_path": source}, {}, True)
+        payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=read_input.args)
+        if call_id:
+            payload["tool_use_id"] = call_id
+        ev = self._event(
+            canonical.TOOL_BEFORE, payload, tool=tool, mapped=read_input, as_tool="read"
+        )
+        read, read_record = self._decide([ev], tool_event=True)
+        if read.action == "deny" or (read.action == "ask" and verdict.action != "ask"):
+            return replace(read, args=None), read_record
+        return verdict, record
+
+    def _unverifiable(self, tool: str, why: str, verdict: Verdict) -> Verdict:
+        """Arguments the rules cannot account for (``accounting.unaccounted``): the call is
+        unverifiable (``settings.unverifiable``: ask by default; deny stays deny)."""
+        policy = self._policy().policy
+        setting = str((policy or {}).get("settings", {}).get("unverifiable", "ask"))
+        if setting not in ("ask", "deny"):
+            return verdict
+        action: Action = "deny" if setting == "deny" else "ask"
+        reason = f"hookwise cannot verify this call of {tool!r}: {why}"
+        return replace(verdict, action=action, reason=reason, rule_id=UNVERIFIABLE_ID, args=None)
 
     def _unmapped(self, tool: str, args: Mapping[str, Any], verdict: Verdict) -> Verdict:
         """A tool the name table does not map, taking something to run (``command``,
