@@ -115,3 +115,106 @@ def test_a_mail_address_under_to_is_no_path(project: Project, wrap: Any) -> None
     assert "result" in proxy.recv()
     proxy.close()
     assert len(project.received_calls()) == 1
+
+
+# F14: a server entry's env turned the policy and the audit log off
+ENTRY_ENVS = [
+    {"HOOKWISE_USER_POLICY": "/nonexistent/policy.yaml", "HOOKWISE_AUDIT": "0"},
+    {"XDG_CONFIG_HOME": "/tmp/rt-elsewhere", "HOOKWISE_AUDIT_LOG": "/dev/null"},
+    {"HOME": "/tmp/rt-elsewhere", "XDG_CONFIG_HOME": "", "HOOKWISE_ON_ERROR": "allow"},
+]
+
+
+@pytest.mark.parametrize("entry_env", ENTRY_ENVS)
+def test_a_pinned_proxy_ignores_the_entry_env(
+    project: Project, wrap: Any, entry_env: dict[str, str]
+) -> None:
+    from hookwise.mcp_proxy.config_env import pins_for
+
+    pins = pins_for(project.env)  # what install --mcp writes, from the user's environment
+    project.env.update(entry_env)  # what the host adds from the entry's "env"
+    proxy = wrap("echo", *pins)
+    proxy.initialize()
+    proxy.call(3, "run_command", {"command": "rm -r build"})
+    answer = proxy.recv()
+    assert answer["result"]["isError"] is True and "no-recursive-delete" in result_text(answer)
+    proxy.close()
+    assert project.received_calls() == []
+    assert project.audit()[-1]["rule"] == "no-recursive-delete"  # the log is still written
+
+
+def test_pin_without_pinned_and_bad_pins_are_refused(project: Project, wrap: Any) -> None:
+    for options in (("--pin", "HOME=/x"), ("--pinned", "--pin", "PATH=/x")):
+        proxy = wrap("echo", *options)
+        assert proxy.proc.wait(30) == 2
+        assert "--pin" in proxy.stderr()
+
+
+@pytest.mark.parametrize(
+    "target", [".mcp.json", ".vscode/mcp.json", ".qwen/settings.json", ".factory/mcp.json"]
+)
+def test_the_agent_cannot_rewrite_an_mcp_settings_file(
+    project: Project, wrap: Any, target: str
+) -> None:
+    """The agent could otherwise add that env block, or unwrap the entry, itself."""
+    _, rule = refused(project, wrap, "write_file", {"path": target, "content": "{}"})
+    assert rule == "hookwise:self-protection"
+
+
+def test_the_install_record_is_protected(project: Project, wrap: Any) -> None:
+    """F16: uninstall --mcp restores from this record; the agent must not write it."""
+    state = project.env["XDG_STATE_HOME"] + "/hookwise/mcp-install.json"
+    _, rule = refused(project, wrap, "write_file", {"path": state, "content": "{}"})
+    assert rule == "hookwise:self-protection"
+
+
+# F15: relative paths were decided against the proxy's cwd, resolved by the server elsewhere
+def test_relative_paths_reach_the_server_as_the_absolute_paths_decided_on(
+    project: Project, wrap: Any
+) -> None:
+    proxy = wrap()
+    proxy.initialize()
+    proxy.call(1, "write_file", {"path": "notes/a.txt", "content": "x"})
+    proxy.call(2, "read_multiple_files", {"paths": ["a.txt", "~/b.txt", "/etc/hostname"]})
+    proxy.call(3, "move_file", {"source": "a.txt", "destination": "../b.txt"})
+    proxy.call(4, "run_command", {"command": "ls docs", "cwd": "sub"})
+    for _ in range(4):
+        proxy.recv()
+    proxy.close()
+    root, home = str(project.root), project.env["HOME"]
+    got = {c["id"]: c["params"]["arguments"] for c in project.received_calls()}
+    assert got[1] == {"path": f"{root}/notes/a.txt", "content": "x"}
+    assert got[2] == {"paths": [f"{root}/a.txt", f"{home}/b.txt", "/etc/hostname"]}
+    assert got[3] == {"source": f"{root}/a.txt", "destination": f"{project.root.parent}/b.txt"}
+    assert got[4] == {"command": "ls docs", "cwd": f"{root}/sub"}  # the command is the shell's
+
+
+def test_a_relative_path_outside_the_rule_is_decided_where_it_lands(
+    project: Project, wrap: Any
+) -> None:
+    """The server gets the absolute path the rule was checked against, whatever its base."""
+    _, rule = refused(project, wrap, "write_file", {"path": "./x/../protected/a", "content": ""})
+    assert rule == "protected-is-read-only"
+
+
+# F3: a symbolic link was decided by its name; the server acts on its target
+@pytest.mark.parametrize(
+    ("tool", "key"), [("read_text_file", "path"), ("edit_file", "path"), ("read_file", "file")]
+)
+def test_a_link_to_a_denied_file_is_decided_as_its_target(
+    project: Project, wrap: Any, tool: str, key: str
+) -> None:
+    (project.root / ".env").write_text("SECRET=hunter2\n", "utf-8")
+    (project.root / "docs").mkdir()
+    (project.root / "docs" / "notes.txt").symlink_to("../.env")
+    _, rule = refused(project, wrap, tool, {key: "docs/notes.txt"})
+    assert rule == "no-env-files"
+
+
+def test_a_path_through_a_linked_directory_is_decided_as_it_resolves(
+    project: Project, wrap: Any
+) -> None:
+    (project.root / "protected").mkdir()
+    (project.root / "shortcut").symlink_to("protected")
+    _, rule = refused(project, wrap, "write_file", {"path": "shortcut/a.txt", "content": ""})
+    assert rule == "protected-is-read-only"

@@ -106,6 +106,7 @@ class Gate:
         session_id: str | None = None,
         relay: bool = True,
         recheck: float = 0.0,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         if not isinstance(framework, str) or not framework.strip():
             raise ValueError("Gate: framework must name the framework (e.g. 'openai-agents')")
@@ -117,7 +118,9 @@ class Gate:
         self.framework = framework.strip()
         self.agent = agent
         self.cwd = os.path.abspath(os.fspath(cwd)) if cwd is not None else os.getcwd()
-        self.env: dict[str, str] = dict(os.environ)
+        # ``env``: the environment the policy, trust store and audit log are found with
+        # (the MCP proxy's pinned one); this process's by default
+        self.env: dict[str, str] = dict(os.environ if env is None else env)
         if policy is not None:
             self.env["HOOKWISE_POLICY"] = os.path.abspath(os.fspath(policy))
         self.hooks_from: HooksFrom | None = hooks_from

@@ -16,7 +16,9 @@ from dataclasses import replace
 from typing import Any
 
 from hookwise.integrations.gate import Gate
+from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
+from hookwise.mcp_proxy import paths
 
 FRAMEWORK = "mcp"
 # a changed policy file applies within this many seconds (not a stat of every scope per call)
@@ -50,9 +52,11 @@ def default_name(argv: list[str]) -> str:
 class Decider:
     """The policy for one wrapped server."""
 
-    def __init__(self, server: str, *, cwd: str | None = None) -> None:
+    def __init__(
+        self, server: str, *, cwd: str | None = None, env: Mapping[str, str] | None = None
+    ) -> None:
         self.server = server
-        self.gate = Gate(FRAMEWORK, agent=server, cwd=cwd, recheck=RECHECK_SECONDS)
+        self.gate = Gate(FRAMEWORK, agent=server, cwd=cwd, recheck=RECHECK_SECONDS, env=env)
 
     def warm(self) -> None:
         """Load (and compile, if need be) the policy now, not on the first call."""
@@ -61,10 +65,33 @@ class Decider:
     def tool_name(self, tool: str) -> str:
         return f"mcp__{self.server}__{tool}"
 
+    def _shape(self, tool: str) -> tuple[str, bool]:
+        name = self.tool_name(tool)
+        canonical_tool = self.gate.canonical_tool(name)
+        return canonical_tool, moves_files(name) and canonical_tool in ("write", "edit")
+
+    def prepare(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The arguments as decided and passed on: path arguments absolute (paths.py)."""
+        canonical_tool, moves = self._shape(tool)
+        home = self.gate.env.get("HOME") or ""
+        return paths.absolute(canonical_tool, args, self.gate.cwd, home, moves=moves)
+
     def before(self, tool: str, args: Mapping[str, Any], call_id: str) -> Verdict:
         """The policy's verdict, written to the audit log (an ``ask`` is answered later:
-        :meth:`answered` or :meth:`fallback`)."""
-        return self.gate.before_tool(self.tool_name(tool), args, call_id=call_id)
+        :meth:`answered` or :meth:`fallback`). A path through a symbolic link is decided
+        as it resolves too (the server follows the link); the stricter verdict wins."""
+        verdict = self.gate.before_tool(self.tool_name(tool), args, call_id=call_id)
+        if verdict.action == "deny":
+            return verdict
+        canonical_tool, moves = self._shape(tool)
+        home = self.gate.env.get("HOME") or ""
+        real = paths.resolved(canonical_tool, args, self.gate.cwd, home, moves=moves)
+        if real is None:
+            return verdict
+        second = self.gate.before_tool(self.tool_name(tool), real, call_id=call_id)
+        if second.action == "deny" or (second.action == "ask" and verdict.action == "allow"):
+            return replace(second, args=None)
+        return verdict
 
     def fallback(self, verdict: Verdict, tool: str, args: Mapping[str, Any]) -> Verdict:
         """An ``ask`` the client cannot show: the approval relay if the policy has one,

@@ -266,6 +266,10 @@ class Proxy:
             )
         arguments: dict[str, Any] = args or {}
         try:
+            prepared = self.decider.prepare(tool, arguments)
+            if prepared != arguments:  # the server gets the paths as they were decided on
+                arguments = prepared
+                value = {**value, "params": {**value["params"], "arguments": arguments}}
             verdict = self.decider.before(tool, arguments, _call_id(request_id))
         except Exception as exc:  # the Gate fails closed itself; this is the last guard
             verdict = Verdict("deny", f"hookwise: internal error: {type(exc).__name__}: {exc}")

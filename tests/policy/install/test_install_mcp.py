@@ -233,3 +233,66 @@ def test_doctor_reports_servers_not_behind_the_proxy_until_installed(
         cli, ["doctor", "--host", "claude", "--project", str(project), "--no-self-test", "--json"]
     )
     assert "behind the proxy" in result.output
+
+
+def test_install_pins_the_proxy_to_the_installing_users_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F14: the entry's own env cannot point the proxy at another policy or audit log."""
+    home = _env(tmp_path, monkeypatch)
+    monkeypatch.setenv("HOOKWISE_AUDIT_LOG", str(home / "audit.jsonl"))
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / ".mcp.json").write_text(CLAUDE_MCP, encoding="utf-8")
+    _run("install", "claude", "--mcp", "--project", str(project))
+    argv = _argv(_servers(project / ".mcp.json")["fs"])
+    options = argv[: argv.index("--")]
+    assert "--pinned" in options
+    assert f"HOME={home}" in options and f"HOOKWISE_AUDIT_LOG={home / 'audit.jsonl'}" in options
+
+
+def test_doctor_warns_of_a_wrapped_entry_whose_env_sets_hookwise_variables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookwise.policy.install.mcp_entries import mcp_checks
+
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    entry = {
+        "command": "hookwise",
+        "args": ["mcp", "wrap", "--name", "fs", "--", "npx", "server-filesystem", "/"],
+        "env": {"HOOKWISE_USER_POLICY": "/nonexistent/policy.yaml", "HOOKWISE_AUDIT": "0"},
+    }
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"fs": entry}}), "utf-8")
+    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "PATH": "/usr/bin"}
+    checks = mcp_checks("claude", project, env)
+    assert [status for status, _ in checks] == ["warn"]
+    assert "HOOKWISE_AUDIT, HOOKWISE_USER_POLICY" in checks[0][1] and "'fs'" in checks[0][1]
+    entry["args"] = ["mcp", "wrap", "--pinned", "--name", "fs", "--", "npx", "x"]
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"fs": entry}}), "utf-8")
+    assert [status for status, _ in mcp_checks("claude", project, env)] == ["ok"]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"command": "node", "args": ["server.js", "--label", "hookwise", "mcp", "wrap"]},
+        {"command": "sh", "args": ["-c", "exec npx server . # x", "hookwise", "mcp", "wrap"]},
+        {"command": "/opt/not-hookwise", "args": ["mcp", "wrap", "--", "npx", "x"]},
+    ],
+)
+def test_an_entry_that_only_mentions_the_proxy_is_not_guarded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: dict[str, Any]
+) -> None:
+    """F10: only hookwise (or python -m hookwise) itself running `mcp wrap` counts."""
+    from hookwise.policy.install.mcp_entries import mcp_checks
+
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"s": entry}}), "utf-8")
+    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "PATH": "/usr/bin"}
+    assert [status for status, _ in mcp_checks("claude", project, env)] == ["warn"]
+    done = _run("install", "claude", "--mcp", "--project", str(project))
+    assert [c["action"] for c in done["servers"]] == ["wrapped"]

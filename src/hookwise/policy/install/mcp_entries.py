@@ -26,7 +26,7 @@ from typing import Any
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.host_homes import config_dir
 from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode
-from hookwise.mcp_proxy import WRAP, wrapped
+from hookwise.mcp_proxy import WRAP, config_env, pinned, wrapped
 from hookwise.policy.install.errors import InstallError
 from hookwise.protocol.hosts import mcp_files
 
@@ -37,7 +37,8 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 class ServerChange:
     file: Path
     name: str
-    action: str  # wrapped | unwrapped | already | not-wrapped | remote | skipped
+    # wrapped | unwrapped | already | not-wrapped | remote | skipped | unpinned-env
+    action: str
     detail: str = ""
 
 
@@ -73,8 +74,8 @@ def proxy_name(name: str) -> str:
     return cleaned if _NAME.fullmatch(cleaned) else "server"
 
 
-def _wrapped_argv(prefix: list[str], name: str, argv: list[str]) -> list[str]:
-    return [*prefix, *WRAP, "--name", proxy_name(name), "--", *argv]
+def _wrapped_argv(prefix: list[str], name: str, argv: list[str], pins: list[str]) -> list[str]:
+    return [*prefix, *WRAP, *pins, "--name", proxy_name(name), "--", *argv]
 
 
 def _unwrapped_argv(argv: list[str]) -> list[str] | None:
@@ -129,7 +130,7 @@ def plan_mcp(
         except (OSError, UnicodeDecodeError) as exc:
             raise InstallError(f"{path}: cannot read it: {exc}") from None
         records = plan.state.setdefault(str(path), {})
-        edit = _Edit(plan, path, key, prefix, records, install)
+        edit = _Edit(plan, path, key, prefix, records, install, config_env.pins_for(env))
         after = edit.toml(text) if path.suffix == ".toml" else edit.json(text)
         plan.files[path] = (text, after)
         if not records:
@@ -163,6 +164,7 @@ class _Edit:
     prefix: list[str]
     records: dict[str, Any]
     install: bool
+    pins: list[str]
 
     def note(self, name: str, action: str, detail: str = "") -> None:
         self.plan.changes.append(ServerChange(self.path, name, action, detail))
@@ -172,6 +174,20 @@ class _Edit:
 
     def toml(self, text: str) -> str:
         return _toml_edit(self, text)
+
+    def already(self, name: str, argv: list[str], entry_env: object) -> None:
+        """A wrapped entry: guarded, unless its ``env`` sets a variable its proxy takes
+        the policy or audit log from and the proxy is not ``--pinned`` to ignore them."""
+        keys = config_env.overrides(entry_env)
+        if keys and not pinned(argv):
+            self.note(
+                name,
+                "unpinned-env",
+                f"its env sets {', '.join(keys)}, which decide the proxy's policy and audit "
+                "log; the entry is not --pinned (uninstall --mcp, then install --mcp)",
+            )
+        else:
+            self.note(name, "already")
 
 
 def _json_edit(edit: _Edit, text: str) -> str:
@@ -216,9 +232,9 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
     argv = [command, *args]
     if install:
         if wrapped(argv):
-            edit.note(name, "already")
+            edit.already(name, argv, value.get("env"))
             return
-        new = _wrapped_argv(prefix, name, argv)
+        new = _wrapped_argv(prefix, name, argv, edit.pins)
         entry, command_node = node("command")
         assert command_node is not None
         _, args_node = node("args")
@@ -368,9 +384,9 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         return text
     if install:
         if wrapped(argv):
-            edit.note(name, "already")
+            edit.already(name, argv, server.get("env"))
             return text
-        new = _wrapped_argv(prefix, name, argv)
+        new = _wrapped_argv(prefix, name, argv, edit.pins)
         records[name] = {
             "command": text[slice(*spans["command"])],
             "args": text[slice(*spans["args"])] if "args" in spans else None,
@@ -438,6 +454,10 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
                     f"{' --scope user' if scope == 'user' else ''}`)",
                 )
             )
+        for change in plan.changes:
+            if change.action == "unpinned-env":
+                out.append(("warn", f"{scope} MCP server {change.name!r} ({change.file}): "
+                                    f"{change.detail}"))  # fmt: skip
         if by.get("already"):
             out.append(("ok", f"{scope} MCP servers behind the proxy: {', '.join(by['already'])}"))
         if by.get("remote"):
