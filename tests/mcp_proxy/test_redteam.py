@@ -218,3 +218,23 @@ def test_a_path_through_a_linked_directory_is_decided_as_it_resolves(
     (project.root / "shortcut").symlink_to("protected")
     _, rule = refused(project, wrap, "write_file", {"path": "shortcut/a.txt", "content": ""})
     assert rule == "protected-is-read-only"
+
+
+# F11: a command as a list was read as argv; a server spawning it through a shell ran it
+@pytest.mark.parametrize(
+    "command", [["rm -r build"], ["echo", "hi;rm -r build"], ["echo", "$(rm -r build)"]]
+)
+def test_a_list_command_is_decided_as_a_shell_line_too(
+    project: Project, wrap: Any, command: list[str]
+) -> None:
+    _, rule = refused(project, wrap, "run_command", {"command": command})
+    assert rule == "no-recursive-delete"
+
+
+def test_a_plain_argv_list_still_passes(project: Project, wrap: Any) -> None:
+    proxy = wrap()
+    proxy.initialize()
+    proxy.call(1, "run_command", {"command": ["git", "commit", "-m", "fix the rm -r bug"]})
+    assert "isError" not in proxy.recv()["result"]
+    proxy.close()
+    assert len(project.received_calls()) == 1

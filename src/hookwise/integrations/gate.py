@@ -34,6 +34,7 @@ from hookwise.integrations.tools import (
     canonical_input,
     command_like,
     moves_files,
+    shell_command,
 )
 from hookwise.integrations.verdict import Action, Verdict
 from hookwise.policy import audit, canonical
@@ -418,6 +419,8 @@ class Gate:
         verdict, record = self._decide([ev], tool_event=True)
         if moves and verdict.action != "deny":
             verdict, record = self._move_source(tool, args, call_id, verdict, record)
+        if name == canonical.SHELL and verdict.action != "deny":
+            verdict, record = self._list_as_line(tool, args, call_id, verdict, record)
         if verdict.args is not None:
             verdict = replace(verdict, args=self._back(mapped, args, verdict.args))
         if tool in self.accounted_tools:
@@ -455,6 +458,38 @@ class Gate:
         read, read_record = self._decide([ev], tool_event=True)
         if read.action == "deny" or (read.action == "ask" and verdict.action != "ask"):
             return replace(read, args=None), read_record
+        return verdict, record
+
+    def _list_as_line(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        call_id: str,
+        verdict: Verdict,
+        record: dict[str, Any],
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """A command given as a list is an argv to a server that execs it, but a shell
+        line to one that spawns it through a shell (Node's ``shell: true`` joins it with
+        blanks; Python's ``shell=True`` runs the first item): ``["rm -rf x"]`` is one
+        program word read as argv. Both readings are decided; the stricter wins."""
+        key, _ = shell_command(args)
+        words = args.get(key) if key is not None else None
+        if key is None or not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            return verdict, record
+        lines = {" ".join(words), words[0]} if words else set()
+        for line in sorted(lines):
+            mapped = MappedInput({**args, "command": line}, {}, True)
+            if key != "command":
+                mapped.args.pop(key, None)
+            payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=mapped.args)
+            if call_id:
+                payload["tool_use_id"] = call_id
+            ev = self._event(canonical.TOOL_BEFORE, payload, tool=tool, mapped=mapped)
+            other, other_record = self._decide([ev], tool_event=True)
+            if other.action == "deny" or (other.action == "ask" and verdict.action != "ask"):
+                verdict, record = replace(other, args=None), other_record
+                if other.action == "deny":
+                    break
         return verdict, record
 
     def _unverifiable(self, tool: str, why: str, verdict: Verdict) -> Verdict:
