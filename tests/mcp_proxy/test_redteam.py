@@ -238,3 +238,57 @@ def test_a_plain_argv_list_still_passes(project: Project, wrap: Any) -> None:
     assert "isError" not in proxy.recv()["result"]
     proxy.close()
     assert len(project.received_calls()) == 1
+
+
+# F4: two held calls with one id: the yes to question 1 released call 2
+def test_a_second_request_with_a_held_id_is_refused_and_the_yes_goes_to_the_first(
+    project: Project, wrap: Any
+) -> None:
+    proxy = wrap()
+    proxy.initialize({"elicitation": {}})
+    proxy.call(7, "delete_file", {"path": "notes.txt"})
+    first = proxy.recv()
+    assert first["method"] == "elicitation/create" and "notes.txt" in first["params"]["message"]
+    proxy.call(7, "delete_file", {"path": "deploy/prod.sh"})
+    refusal = proxy.recv()
+    assert refusal["id"] == 7 and refusal["error"]["code"] == -32600
+    assert "already in use" in refusal["error"]["message"]
+    proxy.send({"jsonrpc": "2.0", "id": first["id"],
+                "result": {"action": "accept", "content": {"allow": True}}})  # fmt: skip
+    answer = proxy.recv()
+    assert answer["id"] == 7 and "isError" not in answer["result"]
+    proxy.close()
+    (call,) = project.received_calls()
+    assert call["params"]["arguments"]["path"].endswith("/notes.txt")
+    approval = [r for r in project.audit() if r.get("ask_resolved")]
+    assert [(r["call_id"], r["decision"]) for r in approval] == [("7", "allow")]
+
+
+def test_an_id_in_flight_cannot_be_reused(project: Project, wrap: Any) -> None:
+    proxy = wrap("hang")
+    proxy.initialize()
+    proxy.call(9, "greet", {"name": "a"})
+    proxy.call(9, "run_command", {"command": "ls"})
+    refusal = proxy.recv()
+    assert refusal["id"] == 9 and refusal["error"]["code"] == -32600
+    proxy.close()
+    assert len(project.received_calls()) == 1
+
+
+# L2: a late answer to a withdrawn question went to the server with the proxy's id
+def test_a_late_answer_to_a_withdrawn_question_stays_in_the_proxy(
+    project: Project, wrap: Any
+) -> None:
+    proxy = wrap()
+    proxy.initialize({"elicitation": {}})
+    proxy.call(5, "delete_file", {"path": "a.txt"})
+    ask = proxy.recv()
+    proxy.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": 5}})  # fmt: skip
+    proxy.recv()
+    proxy.send({"jsonrpc": "2.0", "id": ask["id"],
+                "result": {"action": "accept", "content": {"allow": True}}})  # fmt: skip
+    proxy.send({"jsonrpc": "2.0", "id": 6, "method": "ping"})
+    assert proxy.recv()["id"] == 6
+    proxy.close()
+    assert all(m.get("id") != ask["id"] for m in project.received() if isinstance(m, dict))

@@ -253,7 +253,9 @@ class Gate:
         self._write(record, verdict)
         return verdict
 
-    def resolve_ask(self, verdict: Verdict, tool: str, args: Mapping[str, Any]) -> Verdict:
+    def resolve_ask(
+        self, verdict: Verdict, tool: str, args: Mapping[str, Any], *, call_id: str = ""
+    ) -> Verdict:
         """An ``ask`` for a framework without an approval mechanism: a person's decision
         through the approval relay when the user's policy has ``settings.approvals`` (and
         the rule does not say ``relay: false``), the same relay ``hookwise hook`` uses;
@@ -278,7 +280,7 @@ class Gate:
                 reason=f"{why} (this needs a user's confirmation, which {self.framework} "
                 "cannot ask for here)",
             )
-        self.record_approval(tool, args, resolved, f"ask_fallback: {fallback}")
+        self.record_approval(tool, args, resolved, f"ask_fallback: {fallback}", call_id=call_id)
         return resolved
 
     def record_approval(

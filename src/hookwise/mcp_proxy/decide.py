@@ -93,13 +93,22 @@ class Decider:
             return replace(second, args=None)
         return verdict
 
-    def fallback(self, verdict: Verdict, tool: str, args: Mapping[str, Any]) -> Verdict:
+    def fallback(
+        self, verdict: Verdict, tool: str, args: Mapping[str, Any], *, call_id: str = ""
+    ) -> Verdict:
         """An ``ask`` the client cannot show: the approval relay if the policy has one,
         else ``ask_fallback`` (deny unless the policy says allow); audited."""
-        return self.gate.resolve_ask(verdict, self.tool_name(tool), args)
+        return self.gate.resolve_ask(verdict, self.tool_name(tool), args, call_id=call_id)
 
     def answered(
-        self, verdict: Verdict, tool: str, args: Mapping[str, Any], allowed: bool, how: str
+        self,
+        verdict: Verdict,
+        tool: str,
+        args: Mapping[str, Any],
+        allowed: bool,
+        how: str,
+        *,
+        call_id: str = "",
     ) -> Verdict:
         """An ``ask`` the user answered through the client's elicitation; audited."""
         if allowed:
@@ -107,5 +116,7 @@ class Decider:
         else:
             why = verdict.reason or "this call needs a person's approval"
             resolved = replace(verdict, action="deny", args=None, reason=f"{why} ({how})")
-        self.gate.record_approval(self.tool_name(tool), args, resolved, f"elicitation: {how}")
+        self.gate.record_approval(
+            self.tool_name(tool), args, resolved, f"elicitation: {how}", call_id=call_id
+        )
         return resolved

@@ -81,7 +81,7 @@ class Proxy:
         self._flights: dict[Key, Flight] = {}
         self._tokens: dict[Key, Key] = {}
         self._held: dict[Key, Held] = {}
-        self._elicitations: dict[Key, Key] = {}
+        self._elicitations: dict[Key, tuple[Key, Held]] = {}
         self._prefix = f"hookwise-{secrets.token_hex(8)}-"
         self._count = 0
         self._gone: str | None = None
@@ -213,6 +213,20 @@ class Proxy:
                 out = self._call(value)
                 return out if out is not None and out[0] == "forward" else None
             return ("forward", value, False)
+        key = id_key(value.get("id"))
+        with self._lock:
+            busy = key in self._held or key in self._flights
+        if busy:  # one id, two requests: an answer (or a user's yes) would go to the wrong one
+            return (
+                "answer",
+                replies.error(
+                    _id_or_null(value),
+                    replies.INVALID_REQUEST,
+                    f"hookwise: request id {value.get('id')!r} is already in use by a request "
+                    f"not yet answered; not passed to MCP server '{self.name}'",
+                ),
+                False,
+            )
         if method == "initialize":
             params = value.get("params")
             caps = params.get("capabilities") if isinstance(params, dict) else None
@@ -306,7 +320,7 @@ class Proxy:
             if asking:
                 request_id = self._next_id()
                 held.elicitation = id_key(request_id)
-                self._elicitations[held.elicitation] = key
+                self._elicitations[held.elicitation] = (key, held)
             self._held[key] = held
         if asking:
             self._to_client(elicit.request(request_id, self.name, tool, args, ask.reason))
@@ -314,20 +328,27 @@ class Proxy:
             threading.Thread(target=self._fallback, args=(key, held), daemon=True).start()
 
     def _fallback(self, key: Key, held: Held) -> None:
-        resolved = self.decider.fallback(held.verdict, held.tool, held.args)
+        resolved = self.decider.fallback(
+            held.verdict, held.tool, held.args, call_id=_call_id(held.value.get("id"))
+        )
         self._release(key, held, resolved)
 
     def _elicited(self, msg: Message) -> bool:
         """A client's answer to the proxy's own elicitation: the held call goes on or not."""
         with self._lock:
-            key = self._elicitations.pop(msg.key, None)
-            held = self._held.get(key) if key is not None else None
-        if key is None:
-            return False
-        if held is not None:
-            allowed, how = elicit.answer(msg.value)
-            resolved = self.decider.answered(held.verdict, held.tool, held.args, allowed, how)
-            self._release(key, held, resolved)
+            asked = self._elicitations.pop(msg.key, None)
+            if asked is None:
+                # an answer to a question withdrawn meanwhile stays here: the server never
+                # asked it (and must not learn the proxy's ids)
+                return msg.key[0] == "str" and msg.key[1].startswith(self._prefix)
+            key, held = asked
+            if self._held.get(key) is not held:
+                return True  # that call is gone (cancelled): the answer is for nobody
+        allowed, how = elicit.answer(msg.value)
+        resolved = self.decider.answered(
+            held.verdict, held.tool, held.args, allowed, how, call_id=_call_id(held.value.get("id"))
+        )
+        self._release(key, held, resolved)
         return True
 
     def _release(self, key: Key, held: Held, resolved: Verdict) -> None:
@@ -362,7 +383,14 @@ class Proxy:
         if held.elicitation is not None:
             ours = held.elicitation[1] if held.elicitation[0] == "str" else None
             self._to_client(replies.cancelled(ours, "the tool call was cancelled"))
-        self.decider.answered(held.verdict, held.tool, held.args, False, "cancelled by the client")
+        self.decider.answered(
+            held.verdict,
+            held.tool,
+            held.args,
+            False,
+            "cancelled by the client",
+            call_id=_call_id(held.value.get("id")),
+        )
         return True
 
     # ------------------------------------------------------------------ from the server
