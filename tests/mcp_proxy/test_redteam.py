@@ -292,3 +292,23 @@ def test_a_late_answer_to_a_withdrawn_question_stays_in_the_proxy(
     assert proxy.recv()["id"] == 6
     proxy.close()
     assert all(m.get("id") != ask["id"] for m in project.received() if isinstance(m, dict))
+
+
+# F5: a server that stopped reading its input hung the client: no timeout, no exit at EOF
+def test_a_server_that_stops_reading_still_lets_timeouts_and_eof_through(
+    project: Project, wrap: Any
+) -> None:
+    import time
+
+    proxy = wrap("noread", "--timeout", "2")
+    proxy.initialize()
+    proxy.send({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    assert proxy.recv()["id"] == 1
+    proxy.call(2, "greet", {"name": "a"})  # the server stops reading here
+    proxy.call(3, "greet", {"name": "x" * 400_000})  # more than a pipe holds
+    proxy.send({"jsonrpc": "2.0", "id": 4, "method": "ping"})
+    timed_out = {proxy.recv(timeout=15)["id"] for _ in range(3)}
+    assert timed_out == {2, 3, 4}
+    started = time.monotonic()
+    assert proxy.close() == 0  # stdin closed: the proxy ends (and stops the server)
+    assert time.monotonic() - started < 9

@@ -526,7 +526,8 @@ class Proxy:
                     if flight.token is not None:
                         self._tokens.pop(flight.token, None)
             for _key, flight in late:
-                # the server first: once the client has its error, the server was told
+                # the server first (queued: never blocks on a server that reads nothing):
+                # once the client has its error, the server's cancellation is on its way
                 if flight.method != "initialize":
                     self.server.send(
                         framing.dumps(replies.cancelled(flight.id, "timed out in hookwise"))
