@@ -312,3 +312,37 @@ def test_a_server_that_stops_reading_still_lets_timeouts_and_eof_through(
     started = time.monotonic()
     assert proxy.close() == 0  # stdin closed: the proxy ends (and stops the server)
     assert time.monotonic() - started < 9
+
+
+# F7: resources/read read what tools/call may not, and left no audit record
+@pytest.mark.parametrize(
+    "uri", ["file:///{root}/.env", "file://project/.env", "file:///{root}/sub/%2Eenv"]
+)
+def test_a_resource_read_of_a_denied_file_is_denied_and_audited(
+    project: Project, wrap: Any, uri: str
+) -> None:
+    proxy = wrap()
+    proxy.initialize()
+    uri = uri.format(root=str(project.root).lstrip("/"))
+    proxy.send({"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": uri}})
+    answer = proxy.recv()
+    assert answer["id"] == 4 and answer["error"]["code"] == -32003
+    assert "no-env-files" in answer["error"]["message"]
+    proxy.close()
+    assert not [m for m in project.received() if isinstance(m, dict) and m.get("id") == 4]
+    record = project.audit()[-1]
+    assert (record["decision"], record["host_tool"]) == ("deny", "mcp__fake__resources/read")
+
+
+def test_an_allowed_resource_read_passes_unchanged_and_is_audited(
+    project: Project, wrap: Any
+) -> None:
+    proxy = wrap()
+    proxy.initialize()
+    params = {"uri": "https://example.com/page"}
+    proxy.send({"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": params})
+    assert proxy.recv()["id"] == 4  # the server's answer (an error: it has no resources)
+    proxy.close()
+    (sent,) = [m for m in project.received() if isinstance(m, dict) and m.get("id") == 4]
+    assert sent["params"] == params
+    assert project.audit()[-1]["host_tool"] == "mcp__fake__resources/read"

@@ -23,6 +23,10 @@ from hookwise.mcp_proxy import paths
 FRAMEWORK = "mcp"
 # a changed policy file applies within this many seconds (not a stat of every scope per call)
 RECHECK_SECONDS = 1.0
+# requests that read what their URI names: decided as a ``read`` of it (the tool
+# ``mcp__<server>__resources/read``), a ``file://`` URI as its path
+RESOURCE_METHODS = ("resources/read", "resources/subscribe")
+_RESOURCE_TOOLS = dict.fromkeys(RESOURCE_METHODS, "read")
 # a server name as hosts write it in mcp__<server>__<tool>: no "__" (it would split there)
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -49,6 +53,21 @@ def default_name(argv: list[str]) -> str:
     return (cleaned or "server")[:64]
 
 
+def resource_args(uri: str) -> dict[str, Any]:
+    """What a resource request is decided on: a ``file://`` URI's path (and, when the URI
+    names a host, the path under a directory of that name, as a server's template
+    ``file://project/{name}`` reads it); any other URI as ``uri``."""
+    from urllib.parse import unquote, urlsplit
+
+    parts = urlsplit(uri)
+    if parts.scheme.lower() != "file":
+        return {"uri": uri}
+    path = unquote(parts.path) or "/"
+    if parts.netloc in ("", "localhost"):
+        return {"uri": uri, "file_path": path}
+    return {"uri": uri, "paths": [path, parts.netloc + path]}
+
+
 class Decider:
     """The policy for one wrapped server."""
 
@@ -56,7 +75,14 @@ class Decider:
         self, server: str, *, cwd: str | None = None, env: Mapping[str, str] | None = None
     ) -> None:
         self.server = server
-        self.gate = Gate(FRAMEWORK, agent=server, cwd=cwd, recheck=RECHECK_SECONDS, env=env)
+        self.gate = Gate(
+            FRAMEWORK,
+            agent=server,
+            cwd=cwd,
+            recheck=RECHECK_SECONDS,
+            env=env,
+            tool_names=_RESOURCE_TOOLS,
+        )
 
     def warm(self) -> None:
         """Load (and compile, if need be) the policy now, not on the first call."""

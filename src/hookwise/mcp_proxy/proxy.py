@@ -18,12 +18,12 @@ import secrets
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, BinaryIO
 
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import elicit, framing, replies
-from hookwise.mcp_proxy.decide import Decider
+from hookwise.mcp_proxy.decide import RESOURCE_METHODS, Decider, resource_args
 from hookwise.mcp_proxy.framing import Message, Oversize, id_key
 from hookwise.mcp_proxy.server import ServerProcess
 
@@ -234,6 +234,8 @@ class Proxy:
                 self._elicit = elicit.supports_form(caps)
         if method == "tools/call":
             return self._call(value)
+        if method in RESOURCE_METHODS:
+            return self._resource(value)
         return ("forward", value, False)
 
     def _forward(self, items: list[dict[str, Any]], line: bytes) -> None:
@@ -292,17 +294,51 @@ class Proxy:
             return None
         return self._applied(value, tool, verdict)
 
+    def _resource(self, value: dict[str, Any]) -> tuple[str, dict[str, Any], bool] | None:
+        """``resources/read`` (and subscribe): a read of its URI, decided like a tool call
+        (Claude Code gives the model a tool for it); the URI passes on unchanged."""
+        params = value.get("params")
+        uri = params.get("uri") if isinstance(params, dict) else None
+        method = str(value["method"])
+        if not isinstance(uri, str):
+            return (
+                "answer",
+                replies.error(
+                    _id_or_null(value),
+                    replies.INVALID_PARAMS,
+                    f"hookwise: {method} needs params.uri (a string); not passed to MCP "
+                    f"server '{self.name}'",
+                ),
+                False,
+            )
+        args = resource_args(uri)
+        try:
+            verdict = self.decider.before(method, args, _call_id(value.get("id")))
+        except Exception as exc:  # the Gate fails closed itself; this is the last guard
+            verdict = Verdict("deny", f"hookwise: internal error: {type(exc).__name__}: {exc}")
+        verdict = replace(verdict, args=None)  # a rewrite has no arguments to change here
+        if verdict.action == "ask":
+            self._hold(value, method, args, verdict)
+            return None
+        return self._applied(value, method, verdict)
+
     def _applied(
         self, value: dict[str, Any], tool: str, verdict: Verdict
     ) -> tuple[str, dict[str, Any], bool]:
         if verdict.action != "allow":
+            if value.get("method") != "tools/call":  # no tool result to carry the reason
+                return (
+                    "answer",
+                    replies.error(value.get("id"), replies.DENIED, self._denial(tool, verdict)),
+                    True,
+                )
             return (
                 "answer",
                 replies.tool_error(value.get("id"), self._denial(tool, verdict)),
                 True,
             )
         out = dict(value)
-        if verdict.args is not None:
+        if verdict.args is not None and value.get("method") == "tools/call":
             out["params"] = {**value["params"], "arguments": verdict.args}
         # re-written from what was parsed: the server reads exactly what was decided on
         return ("forward", out, True)
