@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from hookwise.integrations.accounting import role
 from hookwise.integrations.gate import Gate
 from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
@@ -95,6 +96,12 @@ class Decider:
         name = self.tool_name(tool)
         canonical_tool = self.gate.canonical_tool(name)
         return canonical_tool, moves_files(name) and canonical_tool in ("write", "edit")
+
+    def decided_keys(self, tool: str, args: Mapping[str, Any]) -> list[str]:
+        """The argument keys the policy reads as paths or a command (shown whole when the
+        user is asked)."""
+        canonical_tool, _ = self._shape(tool)
+        return [str(k) for k in args if role(str(k), canonical_tool) is not None]
 
     def prepare(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
         """The arguments as decided and passed on: path arguments absolute (paths.py)."""

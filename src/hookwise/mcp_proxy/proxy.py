@@ -359,7 +359,10 @@ class Proxy:
                 self._elicitations[held.elicitation] = (key, held)
             self._held[key] = held
         if asking:
-            self._to_client(elicit.request(request_id, self.name, tool, args, ask.reason))
+            decided = self.decider.decided_keys(tool, args)
+            self._to_client(
+                elicit.request(request_id, self.name, tool, args, ask.reason, decided=decided)
+            )
         else:
             threading.Thread(target=self._fallback, args=(key, held), daemon=True).start()
 
