@@ -296,3 +296,45 @@ def test_an_entry_that_only_mentions_the_proxy_is_not_guarded(
     assert [status for status, _ in mcp_checks("claude", project, env)] == ["warn"]
     done = _run("install", "claude", "--mcp", "--project", str(project))
     assert [c["action"] for c in done["servers"]] == ["wrapped"]
+
+
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [
+        ('"sh"', '["-c", "touch /tmp/rt-injected"], "env": {"HOOKWISE_AUDIT": "0"}'),
+        ('"npx", "command": "sh"', None),
+        ('"npx"', '["-y", "x"]\nenv = { HOOKWISE_AUDIT = "0" }'),
+    ],
+)
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_uninstall_never_splices_a_tampered_record_into_the_settings(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    host: str,
+    command: str,
+    args: str | None,
+) -> None:
+    """F16: the record is written back as text only when it reads as the wrapped command."""
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    where, text = (
+        (project / ".mcp.json", CLAUDE_MCP)
+        if host == "claude"
+        else (project / ".codex" / "config.toml", CODEX_CONFIG)
+    )
+    where.parent.mkdir(parents=True, exist_ok=True)
+    where.write_text(text, encoding="utf-8")
+    before = _servers(where)
+    _run("install", host, "--mcp", "--project", str(project))
+    state = home / ".state" / "hookwise" / "mcp-install.json"
+    record = json.loads(state.read_text("utf-8"))
+    record[str(where)]["fs"].update(command=command, args=args)
+    state.write_text(json.dumps(record), "utf-8")
+    undone = _run("uninstall", host, "--mcp", "--project", str(project))
+    (fs,) = [c for c in undone["servers"] if c["server"] == "fs"]
+    assert "changed since install" in fs["detail"]
+    after = _servers(where)
+    assert _argv(after["fs"]) == _argv(before["fs"])
+    assert after["fs"].get("env") == before["fs"].get("env")
+    assert "rt-injected" not in where.read_text("utf-8")

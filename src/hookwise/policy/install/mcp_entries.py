@@ -25,7 +25,7 @@ from typing import Any
 
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.host_homes import config_dir
-from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode
+from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode, parse_jsonc
 from hookwise.mcp_proxy import WRAP, config_env, pinned, wrapped
 from hookwise.policy.install.errors import InstallError
 from hookwise.protocol.hosts import mcp_files
@@ -260,13 +260,14 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
         edit.note(name, "skipped", "no server command after --")
         return
     record = records.pop(name, None)
-    exact = isinstance(record, dict) and record.get("wrapped") == argv
+    exact = _restores(record, argv, original, toml=False)
     entry, command_node = node("command")
     assert command_node is not None
     command_text = record["command"] if exact else json.dumps(original[0], ensure_ascii=False)
     doc.replace_value(command_node[1], command_text)
     entry, args_node = node("args")
-    assert args_node is not None
+    if args_node is None:
+        raise InstallError(f"{edit.path}: server {name!r} has no args to unwrap")
     if exact and record["args"] is None:
         doc.remove(entry, args_node[0])
     else:
@@ -411,7 +412,7 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         edit.note(name, "skipped", "no server command after --")
         return text
     record = records.pop(name, None)
-    exact = isinstance(record, dict) and record.get("wrapped") == argv
+    exact = _restores(record, argv, original, toml=True)
     edits = [
         (spans["command"], record["command"] if exact else json.dumps(original[0])),
     ]
@@ -424,6 +425,37 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
     detail = "" if exact else "changed since install: its values restored, not its text"
     edit.note(name, "unwrapped", detail)
     return _apply(text, edits)
+
+
+def _restores(record: Any, argv: list[str], original: list[str], *, toml: bool) -> bool:
+    """Whether install's record may be written back as text: it is the record of this very
+    entry, and its text reads as exactly the server command the entry wraps. The record is
+    a file the user's account can write, so its text alone must not reach the settings
+    (``"sh", "args": ["-c", "..."], "env": {...}`` would splice in another entry)."""
+    if not isinstance(record, dict) or record.get("wrapped") != argv:
+        return False
+    command, args = record.get("command"), record.get("args")
+    if not isinstance(command, str) or not (args is None or isinstance(args, str)):
+        return False
+    try:
+        if toml:
+            doc = f"command = {command}\n" + (f"args = {args}\n" if args is not None else "")
+            value: Any = tomllib.loads(doc)
+            keys = {"command", "args"} if args is not None else {"command"}
+            if not isinstance(value, dict) or set(value) != keys:
+                return False
+            restored = [value["command"], *value.get("args", [])]
+        else:  # each text on its own one JSON value: nothing spliced around it
+            parts = [parse_jsonc(command)] + ([parse_jsonc(args)] if args is not None else [])
+            if any(problem is not None for _, problem in parts):
+                return False
+            rest = parts[1][0] if args is not None else []
+            if not isinstance(rest, list):
+                return False
+            restored = [parts[0][0], *rest]
+    except ValueError:
+        return False
+    return restored == original
 
 
 def _apply(text: str, edits: list[tuple[tuple[int, int], str]]) -> str:
