@@ -338,3 +338,40 @@ def test_uninstall_never_splices_a_tampered_record_into_the_settings(
     assert _argv(after["fs"]) == _argv(before["fs"])
     assert after["fs"].get("env") == before["fs"].get("env")
     assert "rt-injected" not in where.read_text("utf-8")
+
+
+def test_a_project_settings_link_out_of_the_project_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F9: the project's .gemini/settings.json linked to the user's (with a token) was
+    replaced by a copy in the work tree."""
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    (project / ".gemini").mkdir(parents=True)
+    user = home / ".gemini" / "settings.json"
+    user.parent.mkdir()
+    user.write_text(GEMINI_SETTINGS, encoding="utf-8")
+    link = project / ".gemini" / "settings.json"
+    link.symlink_to(user)
+    result = CliRunner().invoke(cli, ["install", "gemini", "--mcp", "--project", str(project)])
+    assert result.exit_code != 0 and "outside the project" in result.output
+    assert link.is_symlink() and user.read_text("utf-8") == GEMINI_SETTINGS
+
+
+def test_a_linked_user_settings_file_is_edited_where_it_points(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = _env(tmp_path, monkeypatch)
+    dotfiles = tmp_path / "dotfiles" / "gemini.json"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text(GEMINI_SETTINGS, encoding="utf-8")
+    link = home / ".gemini" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(dotfiles)
+    project = tmp_path / "proj"
+    project.mkdir()
+    _run("install", "gemini", "--mcp", "--scope", "user", "--project", str(project))
+    assert link.is_symlink()
+    assert wrapped(_argv(_servers(dotfiles)["my server"]))
+    _run("uninstall", "gemini", "--mcp", "--scope", "user", "--project", str(project))
+    assert link.is_symlink() and dotfiles.read_text("utf-8") == GEMINI_SETTINGS

@@ -123,6 +123,7 @@ def plan_mcp(
     prefix = wrap_command(env)
     for relative, key in files:
         path = base / relative
+        _check_link(path, base if scope == "project" else None)
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -138,12 +139,29 @@ def plan_mcp(
     return plan
 
 
+def _check_link(path: Path, project: Path | None) -> None:
+    """A settings file that is a symbolic link is edited where it points (the link stays
+    a link), but a project's link must point inside the project: a repository can link
+    its ``.gemini/settings.json`` to the user's, and install would then copy the user's
+    servers (and their tokens) into the work tree, or edit the user's file from a repo."""
+    if project is None or not path.is_symlink():
+        return
+    target = Path(os.path.realpath(path))
+    root = Path(os.path.realpath(project))
+    if target != root and root not in target.parents:
+        raise InstallError(
+            f"{path}: a symbolic link to {target}, outside the project {root}; hookwise "
+            "edits a project's MCP settings only inside it (edit that file with "
+            "--scope user if it is yours, or replace the link with a file)"
+        )
+
+
 def write_mcp(plan: McpPlan) -> list[Path]:
     """Write the changed files, then the record (install) or what is left of it."""
     written: list[Path] = []
     for path, (before, after) in plan.files.items():
-        if before != after:
-            write_text_atomic(path, after)
+        if before != after:  # through a link, as the host reads it (see _check_link)
+            write_text_atomic(path, after, follow_symlinks=True)
             written.append(path)
     if plan.state_path is not None and written:
         plan.state_path.parent.mkdir(parents=True, exist_ok=True)
