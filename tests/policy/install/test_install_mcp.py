@@ -375,3 +375,33 @@ def test_a_linked_user_settings_file_is_edited_where_it_points(
     assert wrapped(_argv(_servers(dotfiles)["my server"]))
     _run("uninstall", "gemini", "--mcp", "--scope", "user", "--project", str(project))
     assert link.is_symlink() and dotfiles.read_text("utf-8") == GEMINI_SETTINGS
+
+
+DECOY_TOML = '''model_instructions = """
+Remember: our MCP setup is
+[mcp_servers.fs]
+command = "decoy"
+"""
+
+[mcp_servers.fs]
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-filesystem", "."]
+'''
+
+
+@pytest.mark.parametrize(
+    "text", [DECOY_TOML, '[mcp_servers.fs]\ncommand = """npx"""\nargs = ["-y", "srv"]\n']
+)
+def test_a_toml_edit_that_would_not_read_back_as_meant_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """F8: a table inside a multi-line string was edited (install said 'wrapped'), or a
+    \"\"\"-quoted command was cut so that the file no longer loaded."""
+    _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    (project / ".codex").mkdir(parents=True)
+    config = project / ".codex" / "config.toml"
+    config.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["install", "codex", "--mcp", "--project", str(project)])
+    assert result.exit_code != 0 and "cannot edit server 'fs' safely" in result.output
+    assert config.read_text("utf-8") == text

@@ -362,8 +362,47 @@ def _toml_edit(edit: _Edit, text: str) -> str:
             if isinstance(server.get("url"), str):
                 edit.note(name, "remote", "not covered by the proxy")
             continue
-        text = _toml_entry(edit, text, name, server)
+        changed = _toml_entry(edit, text, name, server)
+        if changed != text:
+            _check_toml(edit, text, changed, name)
+        text = changed
     return text
+
+
+def _argv_of(server: Any) -> list[Any]:
+    if not isinstance(server, dict):
+        return []
+    args = server.get("args", [])
+    return [server.get("command"), *(args if isinstance(args, list) else [args])]
+
+
+def _check_toml(edit: _Edit, before: str, after: str, name: str) -> None:
+    """The edit, parsed back, changed exactly this entry's command and args as meant: the
+    lines are found by pattern, not by a TOML parser, so text inside a multi-line string
+    could look like the entry (``install`` would report a server wrapped that is not) or a
+    value could be cut wrong (the file would no longer load). Refused, nothing written."""
+    old = tomllib.loads(before)
+    try:
+        new = tomllib.loads(after)
+    except tomllib.TOMLDecodeError as exc:
+        new = {"unreadable": str(exc)}
+    old_server, new_server = old[edit.key][name], new.get(edit.key, {}).get(name)
+    old_argv, new_argv = _argv_of(old_server), _argv_of(new_server)
+    if edit.install:
+        meant = wrapped(new_argv) and _unwrapped_argv(new_argv) == old_argv
+    else:
+        meant = new_argv == _unwrapped_argv(old_argv)
+    rest_old = {**old, edit.key: {**old[edit.key], name: None}}
+    rest_new = {**new, edit.key: {**new.get(edit.key, {}), name: None}}
+    others_old = {k: v for k, v in (old_server or {}).items() if k not in ("command", "args")}
+    others_new = {k: v for k, v in (new_server or {}).items() if k not in ("command", "args")}
+    if not meant or rest_old != rest_new or others_old != others_new:
+        raise InstallError(
+            f"{edit.path}: cannot edit server {name!r} safely (its [{edit.key}.{name}] table "
+            "or its command/args are written in a form hookwise does not edit by text, such "
+            "as a multi-line string, or text elsewhere looks like them); nothing written: "
+            "change its command by hand"
+        )
 
 
 def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> str:
