@@ -376,3 +376,31 @@ def test_a_tool_name_cannot_forge_lines_of_the_question(project: Project, wrap: 
     message = proxy.recv()["params"]["message"]
     assert "\n'bash'" not in message and "\\n'bash'" in message
     proxy.close()
+
+
+# L3: a method differing only by case was not decided, and a lenient server ran it
+@pytest.mark.parametrize("method", ["Tools/Call", "TOOLS/CALL", "Resources/Read"])
+def test_a_decided_method_in_another_case_is_refused(
+    project: Project, wrap: Any, method: str
+) -> None:
+    proxy = wrap()
+    proxy.initialize()
+    params = {"name": "run_command", "arguments": {"command": "rm -r x"}, "uri": "file:///x"}
+    proxy.send({"jsonrpc": "2.0", "id": 3, "method": method, "params": params})
+    answer = proxy.recv()
+    assert answer["id"] == 3 and answer["error"]["code"] == -32600
+    proxy.close()
+    assert not [m for m in project.received() if isinstance(m, dict) and m.get("id") == 3]
+
+
+# L1: ids 7 and "7" were both audited as call_id "7"
+def test_ids_that_differ_in_type_differ_in_the_audit_log(project: Project, wrap: Any) -> None:
+    proxy = wrap()
+    proxy.initialize()
+    proxy.call(7, "greet", {"name": "a"})
+    proxy.recv()
+    proxy.call("7", "greet", {"name": "b"})
+    proxy.recv()
+    proxy.close()
+    ids = [r["call_id"] for r in project.audit() if r.get("call_id")]
+    assert ids == ["7", '"7"']

@@ -12,6 +12,7 @@ server cannot answer in the proxy's stead.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import secrets
@@ -28,6 +29,8 @@ from hookwise.mcp_proxy.framing import Message, Oversize, id_key
 from hookwise.mcp_proxy.server import ServerProcess
 
 Key = tuple[str, str]
+# the methods the policy decides (what a spelling in another case must not dodge)
+_DECIDED = frozenset(["tools/call", *RESOURCE_METHODS])
 # an id named in a line that is no JSON (a truncated or corrupted answer)
 _ID_IN_GARBAGE = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.){0,200}")')
 
@@ -206,6 +209,19 @@ class Proxy:
                 return None
             return ("forward", value, False)
         method = msg.method or ""
+        if method.lower() in _DECIDED and method not in _DECIDED:
+            # `Tools/Call` is no method the proxy decides; a server matching methods
+            # without case would run it: refused, as it cannot be accounted for
+            return (
+                "answer",
+                replies.error(
+                    _id_or_null(value),
+                    replies.INVALID_REQUEST,
+                    f"hookwise: method {method!r} differs from {method.lower()!r} only by "
+                    f"case; not passed to MCP server '{self.name}'",
+                ),
+                False,
+            )
         if msg.kind == "notification":
             if method == "notifications/cancelled" and self._cancel(value):
                 return None
@@ -583,4 +599,12 @@ class Proxy:
 
 
 def _call_id(request_id: Any) -> str:
-    return request_id if isinstance(request_id, str) else framing.dumps(request_id).decode()
+    """The id as the audit log's ``call_id``: a string as it is, unless it reads as
+    another JSON value (``"7"`` is written ``"\"7\""``, apart from the number ``7``)."""
+    if not isinstance(request_id, str):
+        return framing.dumps(request_id).decode()
+    try:
+        json.loads(request_id)
+    except ValueError:
+        return request_id
+    return json.dumps(request_id)
