@@ -105,7 +105,7 @@ def test_ask_with_elicitation_accepted_then_declined(project: Project, wrap: Any
     assert received == [str(project.root / "a.txt")]
     resolved = [r["ask_resolved"] for r in project.audit() if r.get("ask_resolved")]
     assert resolved == [
-        "elicitation: accepted by the user",
+        "elicitation: accepted in the client",
         "elicitation: the user chose 'decline'",
     ]
 

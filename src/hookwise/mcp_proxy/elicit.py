@@ -105,5 +105,7 @@ def answer(response: Mapping[str, Any]) -> tuple[bool, str]:
         return False, f"the user chose {action!r}" if isinstance(action, str) else "no choice"
     content = result.get("content")
     if isinstance(content, Mapping) and content.get(FIELD) is True:
-        return True, "accepted by the user"
+        # the client answered: its user, or a hook of the client (Claude Code runs
+        # Elicitation hooks before it shows the question), so the record does not say who
+        return True, "accepted in the client"
     return False, "the user did not tick 'Allow this call'"
