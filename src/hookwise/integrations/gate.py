@@ -435,6 +435,27 @@ class Gate:
             verdict = self._unmapped(tool, args, verdict)
         return verdict, record
 
+    def _stricter(
+        self,
+        tool: str,
+        reading: MappedInput,
+        call_id: str,
+        current: tuple[Verdict, dict[str, Any]],
+        *,
+        as_tool: str | None = None,
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """The call decided again as another ``reading`` of its arguments; the stricter
+        verdict (and its record) than ``current`` wins."""
+        verdict = current[0]
+        payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=reading.args)
+        if call_id:
+            payload["tool_use_id"] = call_id
+        ev = self._event(canonical.TOOL_BEFORE, payload, tool=tool, mapped=reading, as_tool=as_tool)
+        other, other_record = self._decide([ev], tool_event=True)
+        if other.action == "deny" or (other.action == "ask" and verdict.action != "ask"):
+            return replace(other, args=None), other_record
+        return current
+
     def _move_source(
         self,
         tool: str,
@@ -444,23 +465,14 @@ class Gate:
         record: dict[str, Any],
     ) -> tuple[Verdict, dict[str, Any]]:
         """A move's or copy's source is read as well (``tools.MOVE_TOOLS``): a rule on
-        reading a file also stops its copy under another name. The stricter verdict wins."""
+        reading a file also stops its copy under another name."""
         source = next(
             (v for k in MOVE_SOURCE_KEYS if isinstance(v := args.get(k), str) and v), None
         )
         if source is None:
             return verdict, record
-        read_input = MappedInput({"file_path": source}, {}, True)
-        payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=read_input.args)
-        if call_id:
-            payload["tool_use_id"] = call_id
-        ev = self._event(
-            canonical.TOOL_BEFORE, payload, tool=tool, mapped=read_input, as_tool="read"
-        )
-        read, read_record = self._decide([ev], tool_event=True)
-        if read.action == "deny" or (read.action == "ask" and verdict.action != "ask"):
-            return replace(read, args=None), read_record
-        return verdict, record
+        reading = MappedInput({"file_path": source}, {}, True)
+        return self._stricter(tool, reading, call_id, (verdict, record), as_tool="read")
 
     def _list_as_line(
         self,
@@ -478,20 +490,12 @@ class Gate:
         words = args.get(key) if key is not None else None
         if key is None or not isinstance(words, list) or not all(isinstance(w, str) for w in words):
             return verdict, record
-        lines = {" ".join(words), words[0]} if words else set()
-        for line in sorted(lines):
-            mapped = MappedInput({**args, "command": line}, {}, True)
-            if key != "command":
-                mapped.args.pop(key, None)
-            payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=mapped.args)
-            if call_id:
-                payload["tool_use_id"] = call_id
-            ev = self._event(canonical.TOOL_BEFORE, payload, tool=tool, mapped=mapped)
-            other, other_record = self._decide([ev], tool_event=True)
-            if other.action == "deny" or (other.action == "ask" and verdict.action != "ask"):
-                verdict, record = replace(other, args=None), other_record
-                if other.action == "deny":
-                    break
+        for line in sorted({" ".join(words), words[0]} if words else set()):
+            rest = {k: v for k, v in args.items() if k != key}
+            reading = MappedInput({**rest, "command": line}, {}, True)
+            verdict, record = self._stricter(tool, reading, call_id, (verdict, record))
+            if verdict.action == "deny":
+                break
         return verdict, record
 
     def _unverifiable(self, tool: str, why: str, verdict: Verdict) -> Verdict:

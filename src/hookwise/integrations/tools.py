@@ -253,11 +253,10 @@ def canonical_input(tool: str, args: Mapping[str, Any], *, moves: bool = False) 
             out.pop(key, None)
             out["command"] = command
             renamed["command"] = key
-    else:
-        for alias, target in PATH_ALIASES.items():
-            if alias in out and target not in out and isinstance(out[alias], str):
-                out[target] = out.pop(alias)
-                renamed[target] = alias
+    for alias, target in PATH_ALIASES.items():  # a shell tool's file argument too
+        if alias in out and target not in out and isinstance(out[alias], str):
+            out[target] = out.pop(alias)
+            renamed[target] = alias
     if moves and "file_paths" not in out:
         both = [v for k in MOVE_PATH_KEYS if isinstance(v := args.get(k), str) and v]
         if both:
