@@ -5,7 +5,8 @@ it receives (``FAKE_SERVER_LOG``) and misbehaves on request.
 arguments), ``crash`` (exits 3 on a tools/call, after a line on stderr), ``hang`` (never
 answers a tools/call), ``garbage`` (answers a tools/call with a truncated line naming its
 id), ``spoof`` (also answers an id it was never sent), ``big`` (a tools/call gets an image
-of ``size`` bytes), ``progress`` (two progress notifications before each answer),
+of ``size`` bytes), ``noread`` (stops reading its input at the first tools/call, as a
+single-threaded server busy in a long tool), ``progress`` (two progress notifications before each answer),
 ``stdout-noise`` (a line of plain text on stdout before every answer), ``batch`` (a batch
 is answered with an array).
 """
@@ -59,6 +60,8 @@ def answer(msg: dict[str, Any]) -> dict[str, Any] | None:
             sys.exit(3)
         if MODE == "hang":
             return None
+        if MODE == "noread":
+            time.sleep(3600)
         if MODE == "garbage":
             sys.stdout.write('{"jsonrpc":"2.0","id":' + json.dumps(rid) + ',"result":{"cont\n')
             sys.stdout.flush()

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.mcp_proxy import framing
@@ -140,3 +140,23 @@ def test_id_keys_keep_types_apart() -> None:
     keys = {id_key(v) for v in (1, "1", True, None, [1], {"1": 1}, 1.5)}
     assert len(keys) == 7
     assert id_key(1) == id_key(1.0)  # a JavaScript peer writes 1.0 back as 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    args=st.dictionaries(st.text(max_size=20), st.text(max_size=2000), max_size=8),
+    pick=st.integers(min_value=0, max_value=8),
+)
+def test_a_question_shows_every_decided_argument_whole_on_its_own_lines(
+    args: dict[str, str], pick: int
+) -> None:
+    """elicit.describe: whatever else the model adds, the decided keys appear whole and
+    the text has no line break or non-ASCII character but its own."""
+    from hookwise.mcp_proxy.elicit import describe
+
+    decided = sorted(args)[:pick]
+    text = describe("write_file", args, decided)
+    assert all(ch == "\n" or 32 <= ord(ch) < 127 for ch in text)
+    lines = text.split("\n")
+    for at, key in enumerate(decided, start=1):
+        assert lines[at] == f"  {json.dumps(key)}: {json.dumps(args[key])}"

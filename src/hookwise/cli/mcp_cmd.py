@@ -6,6 +6,7 @@ the MCP client (JSON-RPC only); every diagnostic goes to stderr.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from types import FrameType
@@ -55,12 +56,29 @@ def mcp() -> None:
 @click.option(
     "--url", default=None, help="A Streamable HTTP server: not covered (see docs/mcp.md)."
 )
+@click.option(
+    "--pinned",
+    is_flag=True,
+    help="Ignore every HOOKWISE_*/XDG_*_HOME/HOME variable of the environment (a server "
+    "entry's env can set them): the policy and audit log are found from the account's home "
+    "and the --pin values only. install --mcp writes this.",
+)
+@click.option(
+    "--pin",
+    "pins",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="With --pinned: a configuration variable's value (install --mcp writes those of "
+    "the installing user that are not the defaults).",
+)
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 def wrap(
     name: str | None,
     timeout: float,
     max_message: int,
     url: str | None,
+    pinned: bool,
+    pins: tuple[str, ...],
     command: tuple[str, ...],
 ) -> None:
     """Run SERVER_COMMAND as a stdio MCP server behind the policy:
@@ -82,8 +100,18 @@ def wrap(
         server_name = check_name(name) if name is not None else default_name(argv)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--name") from None
+    env = None
+    if pins and not pinned:
+        raise click.UsageError("hookwise mcp wrap: --pin needs --pinned")
+    if pinned:
+        from hookwise.mcp_proxy import config_env
+
+        try:
+            env = config_env.pinned(os.environ, dict(map(config_env.parse_pin, pins)))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--pin") from None
     proxy = Proxy(
-        Decider(server_name),
+        Decider(server_name, env=env),
         ServerProcess(argv),
         out=sys.stdout.buffer,
         timeout=timeout or None,

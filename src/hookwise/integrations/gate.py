@@ -25,8 +25,17 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from hookwise.integrations.accounting import unaccounted
 from hookwise.integrations.json_data import jsonable
-from hookwise.integrations.tools import MappedInput, ToolNames, canonical_input, command_like
+from hookwise.integrations.tools import (
+    MOVE_SOURCE_KEYS,
+    MappedInput,
+    ToolNames,
+    canonical_input,
+    command_like,
+    moves_files,
+    shell_command,
+)
 from hookwise.integrations.verdict import Action, Verdict
 from hookwise.policy import audit, canonical
 from hookwise.policy.adapters.base import Answer, failed
@@ -98,6 +107,7 @@ class Gate:
         session_id: str | None = None,
         relay: bool = True,
         recheck: float = 0.0,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         if not isinstance(framework, str) or not framework.strip():
             raise ValueError("Gate: framework must name the framework (e.g. 'openai-agents')")
@@ -109,7 +119,9 @@ class Gate:
         self.framework = framework.strip()
         self.agent = agent
         self.cwd = os.path.abspath(os.fspath(cwd)) if cwd is not None else os.getcwd()
-        self.env: dict[str, str] = dict(os.environ)
+        # ``env``: the environment the policy, trust store and audit log are found with
+        # (the MCP proxy's pinned one); this process's by default
+        self.env: dict[str, str] = dict(os.environ if env is None else env)
         if policy is not None:
             self.env["HOOKWISE_POLICY"] = os.path.abspath(os.fspath(policy))
         self.hooks_from: HooksFrom | None = hooks_from
@@ -241,7 +253,9 @@ class Gate:
         self._write(record, verdict)
         return verdict
 
-    def resolve_ask(self, verdict: Verdict, tool: str, args: Mapping[str, Any]) -> Verdict:
+    def resolve_ask(
+        self, verdict: Verdict, tool: str, args: Mapping[str, Any], *, call_id: str = ""
+    ) -> Verdict:
         """An ``ask`` for a framework without an approval mechanism: a person's decision
         through the approval relay when the user's policy has ``settings.approvals`` (and
         the rule does not say ``relay: false``), the same relay ``hookwise hook`` uses;
@@ -266,7 +280,7 @@ class Gate:
                 reason=f"{why} (this needs a user's confirmation, which {self.framework} "
                 "cannot ask for here)",
             )
-        self.record_approval(tool, args, resolved, f"ask_fallback: {fallback}")
+        self.record_approval(tool, args, resolved, f"ask_fallback: {fallback}", call_id=call_id)
         return resolved
 
     def record_approval(
@@ -366,6 +380,7 @@ class Gate:
         mapped: MappedInput | None = None,
         prompt: str | None = None,
         response: str | None = None,
+        as_tool: str | None = None,
     ) -> Event:
         return Event(
             name,
@@ -378,7 +393,7 @@ class Gate:
             response=response,
             env=self.env,
             now=time.time(),
-            tool=self.canonical_tool(tool) if tool is not None else None,
+            tool=as_tool or (self.canonical_tool(tool) if tool is not None else None),
         )
 
     # ------------------------------------------------------------------ deciding
@@ -388,7 +403,8 @@ class Gate:
         if not isinstance(args, Mapping):
             args = {}
         name = self.canonical_tool(tool)
-        mapped = canonical_input(name, args)
+        moves = moves_files(tool) and name in ("write", "edit")
+        mapped = canonical_input(name, args, moves=moves)
         payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=mapped.args)
         if call_id:
             payload["tool_use_id"] = call_id
@@ -403,16 +419,95 @@ class Gate:
             record["error"] = reason
             return Verdict("deny", reason, rule_id="hookwise:unmapped-shell"), record
         verdict, record = self._decide([ev], tool_event=True)
+        if moves and verdict.action != "deny":
+            verdict, record = self._move_source(tool, args, call_id, verdict, record)
+        if name == canonical.SHELL and verdict.action != "deny":
+            verdict, record = self._list_as_line(tool, args, call_id, verdict, record)
         if verdict.args is not None:
             verdict = replace(verdict, args=self._back(mapped, args, verdict.args))
-        if (
-            verdict.action == "allow"
-            and not verdict.rule_id
-            and name == tool
-            and tool not in self.accounted_tools
-        ):
+        if tool in self.accounted_tools:
+            return verdict, record
+        if verdict.action != "deny":
+            why = unaccounted(name, args, mapped=name != tool, moves=moves)
+            if why is not None:
+                verdict = self._unverifiable(tool, why, verdict)
+        if verdict.action == "allow" and not verdict.rule_id and name == tool:
             verdict = self._unmapped(tool, args, verdict)
         return verdict, record
+
+    def _stricter(
+        self,
+        tool: str,
+        reading: MappedInput,
+        call_id: str,
+        current: tuple[Verdict, dict[str, Any]],
+        *,
+        as_tool: str | None = None,
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """The call decided again as another ``reading`` of its arguments; the stricter
+        verdict (and its record) than ``current`` wins."""
+        verdict = current[0]
+        payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=reading.args)
+        if call_id:
+            payload["tool_use_id"] = call_id
+        ev = self._event(canonical.TOOL_BEFORE, payload, tool=tool, mapped=reading, as_tool=as_tool)
+        other, other_record = self._decide([ev], tool_event=True)
+        if other.action == "deny" or (other.action == "ask" and verdict.action != "ask"):
+            return replace(other, args=None), other_record
+        return current
+
+    def _move_source(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        call_id: str,
+        verdict: Verdict,
+        record: dict[str, Any],
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """A move's or copy's source is read as well (``tools.MOVE_TOOLS``): a rule on
+        reading a file also stops its copy under another name."""
+        source = next(
+            (v for k in MOVE_SOURCE_KEYS if isinstance(v := args.get(k), str) and v), None
+        )
+        if source is None:
+            return verdict, record
+        reading = MappedInput({"file_path": source}, {}, True)
+        return self._stricter(tool, reading, call_id, (verdict, record), as_tool="read")
+
+    def _list_as_line(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        call_id: str,
+        verdict: Verdict,
+        record: dict[str, Any],
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """A command given as a list is an argv to a server that execs it, but a shell
+        line to one that spawns it through a shell (Node's ``shell: true`` joins it with
+        blanks; Python's ``shell=True`` runs the first item): ``["rm -rf x"]`` is one
+        program word read as argv. Both readings are decided; the stricter wins."""
+        key, _ = shell_command(args)
+        words = args.get(key) if key is not None else None
+        if key is None or not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            return verdict, record
+        for line in sorted({" ".join(words), words[0]} if words else set()):
+            rest = {k: v for k, v in args.items() if k != key}
+            reading = MappedInput({**rest, "command": line}, {}, True)
+            verdict, record = self._stricter(tool, reading, call_id, (verdict, record))
+            if verdict.action == "deny":
+                break
+        return verdict, record
+
+    def _unverifiable(self, tool: str, why: str, verdict: Verdict) -> Verdict:
+        """Arguments the rules cannot account for (``accounting.unaccounted``): the call is
+        unverifiable (``settings.unverifiable``: ask by default; deny stays deny)."""
+        policy = self._policy().policy
+        setting = str((policy or {}).get("settings", {}).get("unverifiable", "ask"))
+        if setting not in ("ask", "deny"):
+            return verdict
+        action: Action = "deny" if setting == "deny" else "ask"
+        reason = f"hookwise cannot verify this call of {tool!r}: {why}"
+        return replace(verdict, action=action, reason=reason, rule_id=UNVERIFIABLE_ID, args=None)
 
     def _unmapped(self, tool: str, args: Mapping[str, Any], verdict: Verdict) -> Verdict:
         """A tool the name table does not map, taking something to run (``command``,

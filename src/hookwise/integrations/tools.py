@@ -55,6 +55,15 @@ DEFAULT_TOOL_NAMES: Final[Mapping[str, str]] = {
     "view_file": "read",
     "open_file": "read",
     "cat": "read",
+    # a move, copy or rename writes both its paths (MOVE_TOOLS: the source is read too)
+    "move_file": "write",
+    "copy_file": "write",
+    "rename_file": "write",
+    "move": "write",
+    "rename": "write",
+    "copy": "write",
+    "move_path": "write",
+    "copy_path": "write",
     # the reference MCP filesystem server's own names (behind `hookwise mcp wrap`)
     "read_text_file": "read",
     "read_media_file": "read",
@@ -86,18 +95,44 @@ DEFAULT_TOOL_NAMES: Final[Mapping[str, str]] = {
 COMMAND_KEYS: Final = ("command", "cmd", "script")
 # Keys under which a tool the table does not map takes something that looks run: such a
 # call is unverifiable (``settings.unverifiable``), since no ``shell`` rule reads it.
-COMMAND_LIKE_KEYS: Final = (*COMMAND_KEYS, "commands", "cmdline", "command_line", "shell",
-                            "bash", "code", "program", "argv", "args", "exec")  # fmt: skip
+# Compared with "_" and "-" dropped and lower case (``commandLine`` is ``commandline``).
+COMMAND_LIKE_KEYS: Final = frozenset(
+    [*COMMAND_KEYS, "commands", "cmdline", "commandline", "shellcommand", "shell", "bash",
+     "code", "program", "argv", "args", "exec", "source", "sourcecode", "expression", "js",
+     "javascript", "python", "snippet"]
+)  # fmt: skip
+
+# Tools that move, copy or rename a file: both paths are written (a rename away from a
+# policy file removes it; one onto a secret's name overwrites it) and the source is read
+# (a copy or rename of a secret is the secret under another name). Their path keys:
+MOVE_TOOLS: Final = frozenset(
+    ["move_file", "copy_file", "rename_file", "move", "rename", "copy", "move_path",
+     "copy_path"]
+)  # fmt: skip
+MOVE_SOURCE_KEYS: Final = ("source", "src", "from", "old_path", "source_path", "from_path")
+MOVE_PATH_KEYS: Final = (
+    *MOVE_SOURCE_KEYS, "destination", "dest", "to", "target", "new_path", "destination_path",
+    "target_path", "to_path",
+)  # fmt: skip
 
 # A path argument under a name the canonical aliases do not cover -> ``file_path``.
 PATH_ALIASES: Final[Mapping[str, str]] = {"filename": "file_path", "file": "file_path"}
 
 
 _SEEN_LIMIT = 1024
+_NOT_COMMANDS: Final = frozenset(
+    [*canonical.PATH_KEYS, *canonical.PATH_LIST_KEYS, *PATH_ALIASES, "workdir", "cwd"]
+)
 
 
 def _key(name: str) -> str:
     return name.strip().lower().replace("-", "_")
+
+
+def moves_files(tool: str) -> bool:
+    """Whether a (framework or ``mcp__server__tool``) tool name moves, copies or renames."""
+    mcp = canonical.split_mcp(tool)
+    return _key(mcp[1] if mcp is not None else tool) in MOVE_TOOLS
 
 
 class ToolNames:
@@ -156,6 +191,8 @@ def shell_command(args: Mapping[str, Any]) -> tuple[str | None, str | None]:
             return key, command
     if len(args) == 1:
         key, value = next(iter(args.items()))
+        if canonical.ARG_ALIASES.get(str(key), str(key)) in _NOT_COMMANDS:
+            return None, None  # a path is read as a path, not run
         command = _command_value(value)
         if command is not None:
             return str(key), command
@@ -165,18 +202,26 @@ def shell_command(args: Mapping[str, Any]) -> tuple[str | None, str | None]:
 class MappedInput:
     """A framework call's arguments as the rules read them, and how to map back."""
 
-    __slots__ = ("args", "complete", "renamed")
+    __slots__ = ("added", "args", "complete", "renamed")
 
-    def __init__(self, args: dict[str, Any], renamed: dict[str, str], complete: bool) -> None:
+    def __init__(
+        self,
+        args: dict[str, Any],
+        renamed: dict[str, str],
+        complete: bool,
+        added: frozenset[str] = frozenset(),
+    ) -> None:
         self.args = args  # the input the events carry
         self.renamed = renamed  # canonical key -> the framework's key
         self.complete = complete  # False: a shell tool whose command was not found
+        self.added = added  # keys put in for the rules only (a move's paths): never sent
 
     def back(self, original: Mapping[str, Any], rewritten: Mapping[str, Any]) -> dict[str, Any]:
         """A rewrite of :attr:`args`, in the framework's own keys (other keys kept)."""
         out = dict(original)
         for key, value in rewritten.items():
-            out[self.renamed.get(key, key)] = value
+            if key not in self.added:
+                out[self.renamed.get(key, key)] = value
         return out
 
 
@@ -184,17 +229,19 @@ def command_like(args: Mapping[str, Any]) -> str | None:
     """The key of an argument that looks like something to run (a command, a script, code,
     an argv), for a tool the table does not map; None when there is none."""
     for key, value in args.items():
-        if isinstance(key, str) and _key(key) in COMMAND_LIKE_KEYS and _command_value(value):
-            return key
+        flat = _key(key).replace("_", "") if isinstance(key, str) else ""
+        if flat in COMMAND_LIKE_KEYS and _command_value(value):
+            return str(key)
     return None
 
 
-def canonical_input(tool: str, args: Mapping[str, Any]) -> MappedInput:
+def canonical_input(tool: str, args: Mapping[str, Any], *, moves: bool = False) -> MappedInput:
     """``args`` of a call to canonical ``tool`` with the keys rules expect.
 
     The shell tool's command is under ``command`` whatever the framework called it, and a
     path under ``filename``/``file`` is a ``file_path``; other keys are kept (the engine
-    normalises ``filePath``, ``cmd``... itself).
+    normalises ``filePath``, ``cmd``... itself). A tool that ``moves`` files has its
+    source and destination under ``file_paths`` too, so every ``files`` rule sees both.
     """
     out = dict(args)
     renamed: dict[str, str] = {}
@@ -206,11 +253,15 @@ def canonical_input(tool: str, args: Mapping[str, Any]) -> MappedInput:
             out.pop(key, None)
             out["command"] = command
             renamed["command"] = key
-    else:
-        for alias, target in PATH_ALIASES.items():
-            if alias in out and target not in out and isinstance(out[alias], str):
-                out[target] = out.pop(alias)
-                renamed[target] = alias
+    for alias, target in PATH_ALIASES.items():  # a shell tool's file argument too
+        if alias in out and target not in out and isinstance(out[alias], str):
+            out[target] = out.pop(alias)
+            renamed[target] = alias
+    if moves and "file_paths" not in out:
+        both = [v for k in MOVE_PATH_KEYS if isinstance(v := args.get(k), str) and v]
+        if both:
+            out["file_paths"] = both
+            return MappedInput(out, renamed, True, frozenset(["file_paths"]))
     return MappedInput(out, renamed, True)
 
 

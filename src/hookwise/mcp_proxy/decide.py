@@ -15,12 +15,19 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from hookwise.integrations.accounting import role
 from hookwise.integrations.gate import Gate
+from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
+from hookwise.mcp_proxy import paths
 
 FRAMEWORK = "mcp"
 # a changed policy file applies within this many seconds (not a stat of every scope per call)
 RECHECK_SECONDS = 1.0
+# requests that read what their URI names: decided as a ``read`` of it (the tool
+# ``mcp__<server>__resources/read``), a ``file://`` URI as its path
+RESOURCE_METHODS = ("resources/read", "resources/subscribe")
+_RESOURCE_TOOLS = dict.fromkeys(RESOURCE_METHODS, "read")
 # a server name as hosts write it in mcp__<server>__<tool>: no "__" (it would split there)
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -47,12 +54,36 @@ def default_name(argv: list[str]) -> str:
     return (cleaned or "server")[:64]
 
 
+def resource_args(uri: str) -> dict[str, Any]:
+    """What a resource request is decided on: a ``file://`` URI's path (and, when the URI
+    names a host, the path under a directory of that name, as a server's template
+    ``file://project/{name}`` reads it); any other URI as ``uri``."""
+    from urllib.parse import unquote, urlsplit
+
+    parts = urlsplit(uri)
+    if parts.scheme.lower() != "file":
+        return {"uri": uri}
+    path = unquote(parts.path) or "/"
+    if parts.netloc in ("", "localhost"):
+        return {"uri": uri, "file_path": path}
+    return {"uri": uri, "paths": [path, parts.netloc + path]}
+
+
 class Decider:
     """The policy for one wrapped server."""
 
-    def __init__(self, server: str, *, cwd: str | None = None) -> None:
+    def __init__(
+        self, server: str, *, cwd: str | None = None, env: Mapping[str, str] | None = None
+    ) -> None:
         self.server = server
-        self.gate = Gate(FRAMEWORK, agent=server, cwd=cwd, recheck=RECHECK_SECONDS)
+        self.gate = Gate(
+            FRAMEWORK,
+            agent=server,
+            cwd=cwd,
+            recheck=RECHECK_SECONDS,
+            env=env,
+            tool_names=_RESOURCE_TOOLS,
+        )
 
     def warm(self) -> None:
         """Load (and compile, if need be) the policy now, not on the first call."""
@@ -61,18 +92,56 @@ class Decider:
     def tool_name(self, tool: str) -> str:
         return f"mcp__{self.server}__{tool}"
 
+    def _shape(self, tool: str) -> tuple[str, bool]:
+        name = self.tool_name(tool)
+        canonical_tool = self.gate.canonical_tool(name)
+        return canonical_tool, moves_files(name) and canonical_tool in ("write", "edit")
+
+    def decided_keys(self, tool: str, args: Mapping[str, Any]) -> list[str]:
+        """The argument keys the policy reads as paths or a command (shown whole when the
+        user is asked)."""
+        canonical_tool, _ = self._shape(tool)
+        return [str(k) for k in args if role(str(k), canonical_tool) is not None]
+
+    def prepare(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The arguments as decided and passed on: path arguments absolute (paths.py)."""
+        canonical_tool, moves = self._shape(tool)
+        home = self.gate.env.get("HOME") or ""
+        return paths.absolute(canonical_tool, args, self.gate.cwd, home, moves=moves)
+
     def before(self, tool: str, args: Mapping[str, Any], call_id: str) -> Verdict:
         """The policy's verdict, written to the audit log (an ``ask`` is answered later:
-        :meth:`answered` or :meth:`fallback`)."""
-        return self.gate.before_tool(self.tool_name(tool), args, call_id=call_id)
+        :meth:`answered` or :meth:`fallback`). A path through a symbolic link is decided
+        as it resolves too (the server follows the link); the stricter verdict wins."""
+        verdict = self.gate.before_tool(self.tool_name(tool), args, call_id=call_id)
+        if verdict.action == "deny":
+            return verdict
+        canonical_tool, moves = self._shape(tool)
+        home = self.gate.env.get("HOME") or ""
+        real = paths.resolved(canonical_tool, args, self.gate.cwd, home, moves=moves)
+        if real is None:
+            return verdict
+        second = self.gate.before_tool(self.tool_name(tool), real, call_id=call_id)
+        if second.action == "deny" or (second.action == "ask" and verdict.action == "allow"):
+            return replace(second, args=None)
+        return verdict
 
-    def fallback(self, verdict: Verdict, tool: str, args: Mapping[str, Any]) -> Verdict:
+    def fallback(
+        self, verdict: Verdict, tool: str, args: Mapping[str, Any], *, call_id: str = ""
+    ) -> Verdict:
         """An ``ask`` the client cannot show: the approval relay if the policy has one,
         else ``ask_fallback`` (deny unless the policy says allow); audited."""
-        return self.gate.resolve_ask(verdict, self.tool_name(tool), args)
+        return self.gate.resolve_ask(verdict, self.tool_name(tool), args, call_id=call_id)
 
     def answered(
-        self, verdict: Verdict, tool: str, args: Mapping[str, Any], allowed: bool, how: str
+        self,
+        verdict: Verdict,
+        tool: str,
+        args: Mapping[str, Any],
+        allowed: bool,
+        how: str,
+        *,
+        call_id: str = "",
     ) -> Verdict:
         """An ``ask`` the user answered through the client's elicitation; audited."""
         if allowed:
@@ -80,5 +149,7 @@ class Decider:
         else:
             why = verdict.reason or "this call needs a person's approval"
             resolved = replace(verdict, action="deny", args=None, reason=f"{why} ({how})")
-        self.gate.record_approval(self.tool_name(tool), args, resolved, f"elicitation: {how}")
+        self.gate.record_approval(
+            self.tool_name(tool), args, resolved, f"elicitation: {how}", call_id=call_id
+        )
         return resolved

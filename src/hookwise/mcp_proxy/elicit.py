@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 FIELD = "allow"
-_PREVIEW = 600
+_OTHER_VALUE = 200  # characters of an argument the policy did not decide on
+_OTHERS = 800  # of all those arguments together
 
 
 def supports_form(capabilities: Any) -> bool:
@@ -26,17 +27,48 @@ def supports_form(capabilities: Any) -> bool:
     return not elicitation or isinstance(elicitation.get("form"), Mapping)
 
 
+def _shown(value: Any) -> str:
+    """A value as JSON with every character outside printable ASCII escaped: blank-looking
+    padding (U+2800), line breaks and direction marks cannot hide what follows."""
+    return json.dumps(value, ensure_ascii=True, sort_keys=True, default=str)
+
+
+def describe(tool: str, args: Mapping[str, Any], decided: list[str]) -> str:
+    """The call as the user is shown it: the arguments the policy decided on first, whole;
+    the others after them, each cut at a stated length (and said so)."""
+    lines = [f"tool {_shown(tool)}"]
+    for key in decided:
+        lines.append(f"  {_shown(key)}: {_shown(args[key])}")
+    budget = _OTHERS
+    rest = [k for k in sorted(args, key=str) if k not in decided]
+    for at, key in enumerate(rest):
+        text = _shown(args[key])
+        if len(text) > _OTHER_VALUE:
+            text = f"{text[:_OTHER_VALUE]}... (cut: {len(text)} characters)"
+        if budget - len(text) < 0:
+            lines.append(f"  ... {len(rest) - at} more arguments not shown")
+            break
+        budget -= len(text)
+        lines.append(f"  {_shown(key)}: {text}")
+    return "\n".join(lines)
+
+
 def request(
-    request_id: str, server: str, tool: str, args: Mapping[str, Any], reason: str
+    request_id: str,
+    server: str,
+    tool: str,
+    args: Mapping[str, Any],
+    reason: str,
+    *,
+    decided: list[str] | None = None,
 ) -> dict[str, Any]:
-    """The ``elicitation/create`` request for one held call."""
-    shown = json.dumps(dict(args), ensure_ascii=False, sort_keys=True, default=str)
-    if len(shown) > _PREVIEW:
-        shown = shown[:_PREVIEW] + f"... ({len(shown)} characters)"
+    """The ``elicitation/create`` request for one held call; ``decided``: the argument
+    keys the policy read (paths, command), shown first and never cut."""
+    keys = [k for k in (decided or []) if k in args]
     why = reason or "the policy asks for a person's approval"
     message = (
-        f"hookwise: the MCP server '{server}' is asked to run its tool '{tool}' with "
-        f"{shown}. {why}. Allow this call?"
+        f"hookwise: the MCP server {_shown(server)} is asked to run "
+        f"{describe(tool, args, keys)}\n{why}\nAllow this call?"
     )
     schema = {
         "type": "object",
@@ -44,7 +76,8 @@ def request(
             FIELD: {
                 "type": "boolean",
                 "title": "Allow this call",
-                "description": f"Run '{tool}' on '{server}' once",
+                "description": f"Run {_shown(tool)} on {_shown(server)} once"
+                + "".join(f"; {_shown(k)}: {_shown(args[k])}" for k in keys),
                 "default": False,
             }
         },
@@ -72,5 +105,7 @@ def answer(response: Mapping[str, Any]) -> tuple[bool, str]:
         return False, f"the user chose {action!r}" if isinstance(action, str) else "no choice"
     content = result.get("content")
     if isinstance(content, Mapping) and content.get(FIELD) is True:
-        return True, "accepted by the user"
+        # the client answered: its user, or a hook of the client (Claude Code runs
+        # Elicitation hooks before it shows the question), so the record does not say who
+        return True, "accepted in the client"
     return False, "the user did not tick 'Allow this call'"

@@ -12,22 +12,25 @@ server cannot answer in the proxy's stead.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import secrets
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, BinaryIO
 
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import elicit, framing, replies
-from hookwise.mcp_proxy.decide import Decider
+from hookwise.mcp_proxy.decide import RESOURCE_METHODS, Decider, resource_args
 from hookwise.mcp_proxy.framing import Message, Oversize, id_key
 from hookwise.mcp_proxy.server import ServerProcess
 
 Key = tuple[str, str]
+# the methods the policy decides (what a spelling in another case must not dodge)
+_DECIDED = frozenset(["tools/call", *RESOURCE_METHODS])
 # an id named in a line that is no JSON (a truncated or corrupted answer)
 _ID_IN_GARBAGE = re.compile(rb'"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.){0,200}")')
 
@@ -81,7 +84,7 @@ class Proxy:
         self._flights: dict[Key, Flight] = {}
         self._tokens: dict[Key, Key] = {}
         self._held: dict[Key, Held] = {}
-        self._elicitations: dict[Key, Key] = {}
+        self._elicitations: dict[Key, tuple[Key, Held]] = {}
         self._prefix = f"hookwise-{secrets.token_hex(8)}-"
         self._count = 0
         self._gone: str | None = None
@@ -206,6 +209,19 @@ class Proxy:
                 return None
             return ("forward", value, False)
         method = msg.method or ""
+        if method.lower() in _DECIDED and method not in _DECIDED:
+            # `Tools/Call` is no method the proxy decides; a server matching methods
+            # without case would run it: refused, as it cannot be accounted for
+            return (
+                "answer",
+                replies.error(
+                    _id_or_null(value),
+                    replies.INVALID_REQUEST,
+                    f"hookwise: method {method!r} differs from {method.lower()!r} only by "
+                    f"case; not passed to MCP server '{self.name}'",
+                ),
+                False,
+            )
         if msg.kind == "notification":
             if method == "notifications/cancelled" and self._cancel(value):
                 return None
@@ -213,6 +229,20 @@ class Proxy:
                 out = self._call(value)
                 return out if out is not None and out[0] == "forward" else None
             return ("forward", value, False)
+        key = id_key(value.get("id"))
+        with self._lock:
+            busy = key in self._held or key in self._flights
+        if busy:  # one id, two requests: an answer (or a user's yes) would go to the wrong one
+            return (
+                "answer",
+                replies.error(
+                    _id_or_null(value),
+                    replies.INVALID_REQUEST,
+                    f"hookwise: request id {value.get('id')!r} is already in use by a request "
+                    f"not yet answered; not passed to MCP server '{self.name}'",
+                ),
+                False,
+            )
         if method == "initialize":
             params = value.get("params")
             caps = params.get("capabilities") if isinstance(params, dict) else None
@@ -220,6 +250,8 @@ class Proxy:
                 self._elicit = elicit.supports_form(caps)
         if method == "tools/call":
             return self._call(value)
+        if method in RESOURCE_METHODS:
+            return self._resource(value)
         return ("forward", value, False)
 
     def _forward(self, items: list[dict[str, Any]], line: bytes) -> None:
@@ -266,6 +298,10 @@ class Proxy:
             )
         arguments: dict[str, Any] = args or {}
         try:
+            prepared = self.decider.prepare(tool, arguments)
+            if prepared != arguments:  # the server gets the paths as they were decided on
+                arguments = prepared
+                value = {**value, "params": {**value["params"], "arguments": arguments}}
             verdict = self.decider.before(tool, arguments, _call_id(request_id))
         except Exception as exc:  # the Gate fails closed itself; this is the last guard
             verdict = Verdict("deny", f"hookwise: internal error: {type(exc).__name__}: {exc}")
@@ -274,17 +310,51 @@ class Proxy:
             return None
         return self._applied(value, tool, verdict)
 
+    def _resource(self, value: dict[str, Any]) -> tuple[str, dict[str, Any], bool] | None:
+        """``resources/read`` (and subscribe): a read of its URI, decided like a tool call
+        (Claude Code gives the model a tool for it); the URI passes on unchanged."""
+        params = value.get("params")
+        uri = params.get("uri") if isinstance(params, dict) else None
+        method = str(value["method"])
+        if not isinstance(uri, str):
+            return (
+                "answer",
+                replies.error(
+                    _id_or_null(value),
+                    replies.INVALID_PARAMS,
+                    f"hookwise: {method} needs params.uri (a string); not passed to MCP "
+                    f"server '{self.name}'",
+                ),
+                False,
+            )
+        args = resource_args(uri)
+        try:
+            verdict = self.decider.before(method, args, _call_id(value.get("id")))
+        except Exception as exc:  # the Gate fails closed itself; this is the last guard
+            verdict = Verdict("deny", f"hookwise: internal error: {type(exc).__name__}: {exc}")
+        verdict = replace(verdict, args=None)  # a rewrite has no arguments to change here
+        if verdict.action == "ask":
+            self._hold(value, method, args, verdict)
+            return None
+        return self._applied(value, method, verdict)
+
     def _applied(
         self, value: dict[str, Any], tool: str, verdict: Verdict
     ) -> tuple[str, dict[str, Any], bool]:
         if verdict.action != "allow":
+            if value.get("method") != "tools/call":  # no tool result to carry the reason
+                return (
+                    "answer",
+                    replies.error(value.get("id"), replies.DENIED, self._denial(tool, verdict)),
+                    True,
+                )
             return (
                 "answer",
                 replies.tool_error(value.get("id"), self._denial(tool, verdict)),
                 True,
             )
         out = dict(value)
-        if verdict.args is not None:
+        if verdict.args is not None and value.get("method") == "tools/call":
             out["params"] = {**value["params"], "arguments": verdict.args}
         # re-written from what was parsed: the server reads exactly what was decided on
         return ("forward", out, True)
@@ -302,28 +372,38 @@ class Proxy:
             if asking:
                 request_id = self._next_id()
                 held.elicitation = id_key(request_id)
-                self._elicitations[held.elicitation] = key
+                self._elicitations[held.elicitation] = (key, held)
             self._held[key] = held
         if asking:
-            self._to_client(elicit.request(request_id, self.name, tool, args, ask.reason))
+            decided = self.decider.decided_keys(tool, args)
+            self._to_client(
+                elicit.request(request_id, self.name, tool, args, ask.reason, decided=decided)
+            )
         else:
             threading.Thread(target=self._fallback, args=(key, held), daemon=True).start()
 
     def _fallback(self, key: Key, held: Held) -> None:
-        resolved = self.decider.fallback(held.verdict, held.tool, held.args)
+        resolved = self.decider.fallback(
+            held.verdict, held.tool, held.args, call_id=_call_id(held.value.get("id"))
+        )
         self._release(key, held, resolved)
 
     def _elicited(self, msg: Message) -> bool:
         """A client's answer to the proxy's own elicitation: the held call goes on or not."""
         with self._lock:
-            key = self._elicitations.pop(msg.key, None)
-            held = self._held.get(key) if key is not None else None
-        if key is None:
-            return False
-        if held is not None:
-            allowed, how = elicit.answer(msg.value)
-            resolved = self.decider.answered(held.verdict, held.tool, held.args, allowed, how)
-            self._release(key, held, resolved)
+            asked = self._elicitations.pop(msg.key, None)
+            if asked is None:
+                # an answer to a question withdrawn meanwhile stays here: the server never
+                # asked it (and must not learn the proxy's ids)
+                return msg.key[0] == "str" and msg.key[1].startswith(self._prefix)
+            key, held = asked
+            if self._held.get(key) is not held:
+                return True  # that call is gone (cancelled): the answer is for nobody
+        allowed, how = elicit.answer(msg.value)
+        resolved = self.decider.answered(
+            held.verdict, held.tool, held.args, allowed, how, call_id=_call_id(held.value.get("id"))
+        )
+        self._release(key, held, resolved)
         return True
 
     def _release(self, key: Key, held: Held, resolved: Verdict) -> None:
@@ -358,7 +438,14 @@ class Proxy:
         if held.elicitation is not None:
             ours = held.elicitation[1] if held.elicitation[0] == "str" else None
             self._to_client(replies.cancelled(ours, "the tool call was cancelled"))
-        self.decider.answered(held.verdict, held.tool, held.args, False, "cancelled by the client")
+        self.decider.answered(
+            held.verdict,
+            held.tool,
+            held.args,
+            False,
+            "cancelled by the client",
+            call_id=_call_id(held.value.get("id")),
+        )
         return True
 
     # ------------------------------------------------------------------ from the server
@@ -494,7 +581,8 @@ class Proxy:
                     if flight.token is not None:
                         self._tokens.pop(flight.token, None)
             for _key, flight in late:
-                # the server first: once the client has its error, the server was told
+                # the server first (queued: never blocks on a server that reads nothing):
+                # once the client has its error, the server's cancellation is on its way
                 if flight.method != "initialize":
                     self.server.send(
                         framing.dumps(replies.cancelled(flight.id, "timed out in hookwise"))
@@ -511,4 +599,12 @@ class Proxy:
 
 
 def _call_id(request_id: Any) -> str:
-    return request_id if isinstance(request_id, str) else framing.dumps(request_id).decode()
+    """The id as the audit log's ``call_id``: a string as it is, unless it reads as
+    another JSON value (``"7"`` is written ``"\"7\""``, apart from the number ``7``)."""
+    if not isinstance(request_id, str):
+        return framing.dumps(request_id).decode()
+    try:
+        json.loads(request_id)
+    except ValueError:
+        return request_id
+    return json.dumps(request_id)

@@ -14,6 +14,7 @@ INVALID_PARAMS = -32602
 SERVER_GONE = -32000  # the server exited, closed its output or never started
 SERVER_TIMEOUT = -32001  # no answer within --timeout
 SERVER_GARBAGE = -32002  # the server answered with something that is no JSON-RPC message
+DENIED = -32003  # the policy denied a request that has no tool result (resources/read)
 
 LOGGER = "hookwise"
 

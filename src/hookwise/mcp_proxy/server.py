@@ -1,4 +1,4 @@
-"""The wrapped server's process: started, written to without blocking the proxy, its stderr
+"""The wrapped server's process: started, written to by a thread of its own, its stderr
 relayed (and its last lines kept for the error a client gets when it dies), stopped as the
 MCP spec says (stdin closed, then SIGTERM, then SIGKILL)."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import subprocess
 import sys
 import threading
@@ -24,6 +25,8 @@ class ServerProcess:
         self.proc: subprocess.Popen[bytes] | None = None
         self.start_error: str | None = None
         self._write_lock = threading.Lock()
+        self._queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
         self._closed = False
         self._tail = bytearray()
         self._tail_lock = threading.Lock()
@@ -44,6 +47,8 @@ class ServerProcess:
             self.start_error = f"could not be started ({exc})"
             return False
         threading.Thread(target=self._stderr, name="mcp-server-stderr", daemon=True).start()
+        self._writer = threading.Thread(target=self._write, name="mcp-server-in", daemon=True)
+        self._writer.start()
         return True
 
     @property
@@ -52,33 +57,41 @@ class ServerProcess:
         return self.proc.stdout
 
     def send(self, line: bytes) -> None:
-        """Write one message line (the newline is added), whole: one writer at a time.
+        """Queue one message line (the newline is added) for the writer thread.
 
-        Written by the thread that decided it, without a hand-over to another thread (one
-        context switch less per call); a server that stops reading its input stalls only
-        the client's direction, and the timeouts still answer the client."""
-        with self._write_lock:
-            if self._closed or self.proc is None or self.proc.stdin is None:
-                return
-            data = memoryview(line + b"\n")
-            try:
-                while data:  # a raw pipe may take part of it
-                    data = data[self.proc.stdin.write(data) or 0 :]
-            except (OSError, ValueError):
-                self.write_failed.set()
-                self._closed = True
+        Never blocks: a server that stops reading its input (busy in a long tool while the
+        client sends a large message) must not stall the thread reading the client, which
+        would then see neither the client's end of input nor anything after it, nor the
+        timeout watcher, which answers the client."""
+        if self._closed or self._writer is None:
+            return
+        self._queue.put(line + b"\n")
+
+    def _write(self) -> None:
+        while True:
+            item = self._queue.get()
+            with self._write_lock:
+                stdin = self.proc.stdin if self.proc is not None else None
+                if item is None or stdin is None or self.write_failed.is_set():
+                    if stdin is not None:
+                        with contextlib.suppress(OSError, ValueError):
+                            stdin.close()
+                    return
+                data = memoryview(item)
+                try:
+                    while data:  # a raw pipe may take part of it
+                        data = data[stdin.write(data) or 0 :]
+                except (OSError, ValueError):
+                    self.write_failed.set()
 
     def close_input(self, wait: float = 2.0) -> None:
-        """End its input (EOF), after the write in progress if that ends within ``wait``."""
-        got = self._write_lock.acquire(timeout=wait)
-        try:
-            self._closed = True
-            if got and self.proc is not None and self.proc.stdin is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    self.proc.stdin.close()
-        finally:
-            if got:
-                self._write_lock.release()
+        """End its input (EOF) after what is queued, if that is written within ``wait``;
+        a server that reads nothing is then stopped by signals (:meth:`stop`)."""
+        self._closed = True
+        if self._writer is None:
+            return
+        self._queue.put(None)
+        self._writer.join(wait)
 
     def _stderr(self) -> None:
         assert self.proc is not None and self.proc.stderr is not None

@@ -233,3 +233,175 @@ def test_doctor_reports_servers_not_behind_the_proxy_until_installed(
         cli, ["doctor", "--host", "claude", "--project", str(project), "--no-self-test", "--json"]
     )
     assert "behind the proxy" in result.output
+
+
+def test_install_pins_the_proxy_to_the_installing_users_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F14: the entry's own env cannot point the proxy at another policy or audit log."""
+    home = _env(tmp_path, monkeypatch)
+    monkeypatch.setenv("HOOKWISE_AUDIT_LOG", str(home / "audit.jsonl"))
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / ".mcp.json").write_text(CLAUDE_MCP, encoding="utf-8")
+    _run("install", "claude", "--mcp", "--project", str(project))
+    argv = _argv(_servers(project / ".mcp.json")["fs"])
+    options = argv[: argv.index("--")]
+    assert "--pinned" in options
+    assert f"HOME={home}" in options and f"HOOKWISE_AUDIT_LOG={home / 'audit.jsonl'}" in options
+
+
+def test_doctor_warns_of_a_wrapped_entry_whose_env_sets_hookwise_variables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookwise.policy.install.mcp_entries import mcp_checks
+
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    entry = {
+        "command": "hookwise",
+        "args": ["mcp", "wrap", "--name", "fs", "--", "npx", "server-filesystem", "/"],
+        "env": {"HOOKWISE_USER_POLICY": "/nonexistent/policy.yaml", "HOOKWISE_AUDIT": "0"},
+    }
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"fs": entry}}), "utf-8")
+    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "PATH": "/usr/bin"}
+    checks = mcp_checks("claude", project, env)
+    assert [status for status, _ in checks] == ["warn"]
+    assert "HOOKWISE_AUDIT, HOOKWISE_USER_POLICY" in checks[0][1] and "'fs'" in checks[0][1]
+    entry["args"] = ["mcp", "wrap", "--pinned", "--name", "fs", "--", "npx", "x"]
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"fs": entry}}), "utf-8")
+    assert [status for status, _ in mcp_checks("claude", project, env)] == ["ok"]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"command": "node", "args": ["server.js", "--label", "hookwise", "mcp", "wrap"]},
+        {"command": "sh", "args": ["-c", "exec npx server . # x", "hookwise", "mcp", "wrap"]},
+        {"command": "/opt/not-hookwise", "args": ["mcp", "wrap", "--", "npx", "x"]},
+    ],
+)
+def test_an_entry_that_only_mentions_the_proxy_is_not_guarded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: dict[str, Any]
+) -> None:
+    """F10: only hookwise (or python -m hookwise) itself running `mcp wrap` counts."""
+    from hookwise.policy.install.mcp_entries import mcp_checks
+
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"s": entry}}), "utf-8")
+    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "PATH": "/usr/bin"}
+    assert [status for status, _ in mcp_checks("claude", project, env)] == ["warn"]
+    done = _run("install", "claude", "--mcp", "--project", str(project))
+    assert [c["action"] for c in done["servers"]] == ["wrapped"]
+
+
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [
+        ('"sh"', '["-c", "touch /tmp/rt-injected"], "env": {"HOOKWISE_AUDIT": "0"}'),
+        ('"npx", "command": "sh"', None),
+        ('"npx"', '["-y", "x"]\nenv = { HOOKWISE_AUDIT = "0" }'),
+    ],
+)
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_uninstall_never_splices_a_tampered_record_into_the_settings(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    host: str,
+    command: str,
+    args: str | None,
+) -> None:
+    """F16: the record is written back as text only when it reads as the wrapped command."""
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    where, text = (
+        (project / ".mcp.json", CLAUDE_MCP)
+        if host == "claude"
+        else (project / ".codex" / "config.toml", CODEX_CONFIG)
+    )
+    where.parent.mkdir(parents=True, exist_ok=True)
+    where.write_text(text, encoding="utf-8")
+    before = _servers(where)
+    _run("install", host, "--mcp", "--project", str(project))
+    state = home / ".state" / "hookwise" / "mcp-install.json"
+    record = json.loads(state.read_text("utf-8"))
+    record[str(where)]["fs"].update(command=command, args=args)
+    state.write_text(json.dumps(record), "utf-8")
+    undone = _run("uninstall", host, "--mcp", "--project", str(project))
+    (fs,) = [c for c in undone["servers"] if c["server"] == "fs"]
+    assert "changed since install" in fs["detail"]
+    after = _servers(where)
+    assert _argv(after["fs"]) == _argv(before["fs"])
+    assert after["fs"].get("env") == before["fs"].get("env")
+    assert "rt-injected" not in where.read_text("utf-8")
+
+
+def test_a_project_settings_link_out_of_the_project_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F9: the project's .gemini/settings.json linked to the user's (with a token) was
+    replaced by a copy in the work tree."""
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    (project / ".gemini").mkdir(parents=True)
+    user = home / ".gemini" / "settings.json"
+    user.parent.mkdir()
+    user.write_text(GEMINI_SETTINGS, encoding="utf-8")
+    link = project / ".gemini" / "settings.json"
+    link.symlink_to(user)
+    result = CliRunner().invoke(cli, ["install", "gemini", "--mcp", "--project", str(project)])
+    assert result.exit_code != 0 and "outside the project" in result.output
+    assert link.is_symlink() and user.read_text("utf-8") == GEMINI_SETTINGS
+
+
+def test_a_linked_user_settings_file_is_edited_where_it_points(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = _env(tmp_path, monkeypatch)
+    dotfiles = tmp_path / "dotfiles" / "gemini.json"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text(GEMINI_SETTINGS, encoding="utf-8")
+    link = home / ".gemini" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(dotfiles)
+    project = tmp_path / "proj"
+    project.mkdir()
+    _run("install", "gemini", "--mcp", "--scope", "user", "--project", str(project))
+    assert link.is_symlink()
+    assert wrapped(_argv(_servers(dotfiles)["my server"]))
+    _run("uninstall", "gemini", "--mcp", "--scope", "user", "--project", str(project))
+    assert link.is_symlink() and dotfiles.read_text("utf-8") == GEMINI_SETTINGS
+
+
+DECOY_TOML = '''model_instructions = """
+Remember: our MCP setup is
+[mcp_servers.fs]
+command = "decoy"
+"""
+
+[mcp_servers.fs]
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-filesystem", "."]
+'''
+
+
+@pytest.mark.parametrize(
+    "text", [DECOY_TOML, '[mcp_servers.fs]\ncommand = """npx"""\nargs = ["-y", "srv"]\n']
+)
+def test_a_toml_edit_that_would_not_read_back_as_meant_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """F8: a table inside a multi-line string was edited (install said 'wrapped'), or a
+    \"\"\"-quoted command was cut so that the file no longer loaded."""
+    _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    (project / ".codex").mkdir(parents=True)
+    config = project / ".codex" / "config.toml"
+    config.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["install", "codex", "--mcp", "--project", str(project)])
+    assert result.exit_code != 0 and "cannot edit server 'fs' safely" in result.output
+    assert config.read_text("utf-8") == text

@@ -25,8 +25,8 @@ from typing import Any
 
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.host_homes import config_dir
-from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode
-from hookwise.mcp_proxy import WRAP, wrapped
+from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode, parse_jsonc
+from hookwise.mcp_proxy import WRAP, config_env, pinned, wrapped
 from hookwise.policy.install.errors import InstallError
 from hookwise.protocol.hosts import mcp_files
 
@@ -37,7 +37,8 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 class ServerChange:
     file: Path
     name: str
-    action: str  # wrapped | unwrapped | already | not-wrapped | remote | skipped
+    # wrapped | unwrapped | already | not-wrapped | remote | skipped | unpinned-env
+    action: str
     detail: str = ""
 
 
@@ -73,8 +74,8 @@ def proxy_name(name: str) -> str:
     return cleaned if _NAME.fullmatch(cleaned) else "server"
 
 
-def _wrapped_argv(prefix: list[str], name: str, argv: list[str]) -> list[str]:
-    return [*prefix, *WRAP, "--name", proxy_name(name), "--", *argv]
+def _wrapped_argv(prefix: list[str], name: str, argv: list[str], pins: list[str]) -> list[str]:
+    return [*prefix, *WRAP, *pins, "--name", proxy_name(name), "--", *argv]
 
 
 def _unwrapped_argv(argv: list[str]) -> list[str] | None:
@@ -122,6 +123,7 @@ def plan_mcp(
     prefix = wrap_command(env)
     for relative, key in files:
         path = base / relative
+        _check_link(path, base if scope == "project" else None)
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -129,7 +131,7 @@ def plan_mcp(
         except (OSError, UnicodeDecodeError) as exc:
             raise InstallError(f"{path}: cannot read it: {exc}") from None
         records = plan.state.setdefault(str(path), {})
-        edit = _Edit(plan, path, key, prefix, records, install)
+        edit = _Edit(plan, path, key, prefix, records, install, config_env.pins_for(env))
         after = edit.toml(text) if path.suffix == ".toml" else edit.json(text)
         plan.files[path] = (text, after)
         if not records:
@@ -137,12 +139,29 @@ def plan_mcp(
     return plan
 
 
+def _check_link(path: Path, project: Path | None) -> None:
+    """A settings file that is a symbolic link is edited where it points (the link stays
+    a link), but a project's link must point inside the project: a repository can link
+    its ``.gemini/settings.json`` to the user's, and install would then copy the user's
+    servers (and their tokens) into the work tree, or edit the user's file from a repo."""
+    if project is None or not path.is_symlink():
+        return
+    target = Path(os.path.realpath(path))
+    root = Path(os.path.realpath(project))
+    if target != root and root not in target.parents:
+        raise InstallError(
+            f"{path}: a symbolic link to {target}, outside the project {root}; hookwise "
+            "edits a project's MCP settings only inside it (edit that file with "
+            "--scope user if it is yours, or replace the link with a file)"
+        )
+
+
 def write_mcp(plan: McpPlan) -> list[Path]:
     """Write the changed files, then the record (install) or what is left of it."""
     written: list[Path] = []
     for path, (before, after) in plan.files.items():
-        if before != after:
-            write_text_atomic(path, after)
+        if before != after:  # through a link, as the host reads it (see _check_link)
+            write_text_atomic(path, after, follow_symlinks=True)
             written.append(path)
     if plan.state_path is not None and written:
         plan.state_path.parent.mkdir(parents=True, exist_ok=True)
@@ -163,6 +182,7 @@ class _Edit:
     prefix: list[str]
     records: dict[str, Any]
     install: bool
+    pins: list[str]
 
     def note(self, name: str, action: str, detail: str = "") -> None:
         self.plan.changes.append(ServerChange(self.path, name, action, detail))
@@ -172,6 +192,20 @@ class _Edit:
 
     def toml(self, text: str) -> str:
         return _toml_edit(self, text)
+
+    def already(self, name: str, argv: list[str], entry_env: object) -> None:
+        """A wrapped entry: guarded, unless its ``env`` sets a variable its proxy takes
+        the policy or audit log from and the proxy is not ``--pinned`` to ignore them."""
+        keys = config_env.overrides(entry_env)
+        if keys and not pinned(argv):
+            self.note(
+                name,
+                "unpinned-env",
+                f"its env sets {', '.join(keys)}, which decide the proxy's policy and audit "
+                "log; the entry is not --pinned (uninstall --mcp, then install --mcp)",
+            )
+        else:
+            self.note(name, "already")
 
 
 def _json_edit(edit: _Edit, text: str) -> str:
@@ -216,9 +250,9 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
     argv = [command, *args]
     if install:
         if wrapped(argv):
-            edit.note(name, "already")
+            edit.already(name, argv, value.get("env"))
             return
-        new = _wrapped_argv(prefix, name, argv)
+        new = _wrapped_argv(prefix, name, argv, edit.pins)
         entry, command_node = node("command")
         assert command_node is not None
         _, args_node = node("args")
@@ -244,13 +278,14 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
         edit.note(name, "skipped", "no server command after --")
         return
     record = records.pop(name, None)
-    exact = isinstance(record, dict) and record.get("wrapped") == argv
+    exact = _restores(record, argv, original, toml=False)
     entry, command_node = node("command")
     assert command_node is not None
     command_text = record["command"] if exact else json.dumps(original[0], ensure_ascii=False)
     doc.replace_value(command_node[1], command_text)
     entry, args_node = node("args")
-    assert args_node is not None
+    if args_node is None:
+        raise InstallError(f"{edit.path}: server {name!r} has no args to unwrap")
     if exact and record["args"] is None:
         doc.remove(entry, args_node[0])
     else:
@@ -327,8 +362,47 @@ def _toml_edit(edit: _Edit, text: str) -> str:
             if isinstance(server.get("url"), str):
                 edit.note(name, "remote", "not covered by the proxy")
             continue
-        text = _toml_entry(edit, text, name, server)
+        changed = _toml_entry(edit, text, name, server)
+        if changed != text:
+            _check_toml(edit, text, changed, name)
+        text = changed
     return text
+
+
+def _argv_of(server: Any) -> list[Any]:
+    if not isinstance(server, dict):
+        return []
+    args = server.get("args", [])
+    return [server.get("command"), *(args if isinstance(args, list) else [args])]
+
+
+def _check_toml(edit: _Edit, before: str, after: str, name: str) -> None:
+    """The edit, parsed back, changed exactly this entry's command and args as meant: the
+    lines are found by pattern, not by a TOML parser, so text inside a multi-line string
+    could look like the entry (``install`` would report a server wrapped that is not) or a
+    value could be cut wrong (the file would no longer load). Refused, nothing written."""
+    old = tomllib.loads(before)
+    try:
+        new = tomllib.loads(after)
+    except tomllib.TOMLDecodeError as exc:
+        new = {"unreadable": str(exc)}
+    old_server, new_server = old[edit.key][name], new.get(edit.key, {}).get(name)
+    old_argv, new_argv = _argv_of(old_server), _argv_of(new_server)
+    if edit.install:
+        meant = wrapped(new_argv) and _unwrapped_argv(new_argv) == old_argv
+    else:
+        meant = new_argv == _unwrapped_argv(old_argv)
+    rest_old = {**old, edit.key: {**old[edit.key], name: None}}
+    rest_new = {**new, edit.key: {**new.get(edit.key, {}), name: None}}
+    others_old = {k: v for k, v in (old_server or {}).items() if k not in ("command", "args")}
+    others_new = {k: v for k, v in (new_server or {}).items() if k not in ("command", "args")}
+    if not meant or rest_old != rest_new or others_old != others_new:
+        raise InstallError(
+            f"{edit.path}: cannot edit server {name!r} safely (its [{edit.key}.{name}] table "
+            "or its command/args are written in a form hookwise does not edit by text, such "
+            "as a multi-line string, or text elsewhere looks like them); nothing written: "
+            "change its command by hand"
+        )
 
 
 def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> str:
@@ -368,9 +442,9 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         return text
     if install:
         if wrapped(argv):
-            edit.note(name, "already")
+            edit.already(name, argv, server.get("env"))
             return text
-        new = _wrapped_argv(prefix, name, argv)
+        new = _wrapped_argv(prefix, name, argv, edit.pins)
         records[name] = {
             "command": text[slice(*spans["command"])],
             "args": text[slice(*spans["args"])] if "args" in spans else None,
@@ -395,7 +469,7 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         edit.note(name, "skipped", "no server command after --")
         return text
     record = records.pop(name, None)
-    exact = isinstance(record, dict) and record.get("wrapped") == argv
+    exact = _restores(record, argv, original, toml=True)
     edits = [
         (spans["command"], record["command"] if exact else json.dumps(original[0])),
     ]
@@ -408,6 +482,37 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
     detail = "" if exact else "changed since install: its values restored, not its text"
     edit.note(name, "unwrapped", detail)
     return _apply(text, edits)
+
+
+def _restores(record: Any, argv: list[str], original: list[str], *, toml: bool) -> bool:
+    """Whether install's record may be written back as text: it is the record of this very
+    entry, and its text reads as exactly the server command the entry wraps. The record is
+    a file the user's account can write, so its text alone must not reach the settings
+    (``"sh", "args": ["-c", "..."], "env": {...}`` would splice in another entry)."""
+    if not isinstance(record, dict) or record.get("wrapped") != argv:
+        return False
+    command, args = record.get("command"), record.get("args")
+    if not isinstance(command, str) or not (args is None or isinstance(args, str)):
+        return False
+    try:
+        if toml:
+            doc = f"command = {command}\n" + (f"args = {args}\n" if args is not None else "")
+            value: Any = tomllib.loads(doc)
+            keys = {"command", "args"} if args is not None else {"command"}
+            if not isinstance(value, dict) or set(value) != keys:
+                return False
+            restored = [value["command"], *value.get("args", [])]
+        else:  # each text on its own one JSON value: nothing spliced around it
+            parts = [parse_jsonc(command)] + ([parse_jsonc(args)] if args is not None else [])
+            if any(problem is not None for _, problem in parts):
+                return False
+            rest = parts[1][0] if args is not None else []
+            if not isinstance(rest, list):
+                return False
+            restored = [parts[0][0], *rest]
+    except ValueError:
+        return False
+    return restored == original
 
 
 def _apply(text: str, edits: list[tuple[tuple[int, int], str]]) -> str:
@@ -438,6 +543,10 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
                     f"{' --scope user' if scope == 'user' else ''}`)",
                 )
             )
+        for change in plan.changes:
+            if change.action == "unpinned-env":
+                out.append(("warn", f"{scope} MCP server {change.name!r} ({change.file}): "
+                                    f"{change.detail}"))  # fmt: skip
         if by.get("already"):
             out.append(("ok", f"{scope} MCP servers behind the proxy: {', '.join(by['already'])}"))
         if by.get("remote"):

@@ -48,6 +48,18 @@ SUFFIXES = (
     "/.gemini/settings.json",
     "/.codex/hooks.json",
     "/.codex/config.toml",
+    # the hosts' MCP server files (protocol modules' MCP_FILES, kept equal by a test): an
+    # agent that edits one can unwrap a server from `hookwise mcp wrap` for the next session
+    "/.mcp.json",
+    "/.claude.json",
+    "/.qwen/settings.json",
+    "/.github/mcp.json",
+    "/.vscode/mcp.json",
+    "/.factory/mcp.json",
+    "/.copilot/mcp-config.json",
+    "/cline_mcp_settings.json",
+    "/crush.json",
+    "/.crush.json",
 )
 POLICY_DIR = "/.hookwise"
 # Substrings that name a protected file in a word, a script or a patch.
@@ -208,7 +220,7 @@ def _home(env: dict[str, str]) -> str:
 
 def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> list[str]:
     """The protected files and directories this call can name, absolute."""
-    from hookwise.policy.audit import audit_path
+    from hookwise.policy.audit import audit_path, state_dir
     from hookwise.policy.cache import cache_dir
     from hookwise.policy.trust.scopes import managed_paths
 
@@ -230,6 +242,7 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
         os.path.join(gemini, ".gemini", "settings.json"),
         os.path.join(codex, "hooks.json"),
         os.path.join(codex, "config.toml"),
+        state_dir(env),  # the audit log, and install --mcp's record uninstall restores from
     ]
     paths += policy_files
     project = cwd or ""

@@ -1,0 +1,77 @@
+"""The paths of a call made absolute before it is decided, and passed on so.
+
+A server resolves a relative path against a base of its own: the reference filesystem server
+against its allowed directories (the first under which it lands), others against a root
+option or their cwd. The policy resolves against the proxy's working directory, so with
+``server-filesystem ~/notes .`` a rule on ``.config/autostart.sh`` in the project was
+checked while ``~/notes/.config/autostart.sh`` was written. The proxy cannot know every
+server's base; it removes the ambiguity instead: each path argument the rules read is made
+absolute (``~`` with the policy's home) and the server gets that very spelling. A server
+that takes only relative paths answers with its own error: a failed call, never a call
+decided on another file.
+
+A path that is a symbolic link is decided as named and as it resolves (the server follows
+it): :func:`resolved` gives the second spelling to decide on.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from hookwise.integrations.accounting import role
+from hookwise.integrations.tools import MOVE_PATH_KEYS
+from hookwise.policy.canonical import SHELL, resolve_path
+
+_PATH_ROLES = ("file", "directory", "paths", "move")
+
+
+def _path_keys(tool: str, args: Mapping[str, Any], moves: bool) -> list[str]:
+    out = []
+    for key in args:
+        found = role(str(key), tool)
+        if found not in _PATH_ROLES or (found == "move" and not moves):
+            continue
+        if found == "move" and key not in MOVE_PATH_KEYS:
+            continue
+        out.append(str(key))
+    return out
+
+
+def _absolute(value: Any, cwd: str, home: str, real: bool) -> Any:
+    if isinstance(value, list):
+        return [_absolute(v, cwd, home, real) for v in value]
+    if not isinstance(value, str) or not value:
+        return value
+    found = resolve_path(value, cwd, home).absolute
+    if found is None:
+        return value  # $VAR, `...`: the rules already treat it as unknown
+    return os.path.realpath(found) if real else found
+
+
+def absolute(
+    tool: str, args: Mapping[str, Any], cwd: str, home: str, *, moves: bool = False
+) -> dict[str, Any]:
+    """``args`` with every path argument of canonical ``tool`` absolute (others kept)."""
+    out = dict(args)
+    for key in _path_keys(tool, args, moves):
+        if tool == SHELL and role(key, tool) != "directory":
+            continue
+        out[key] = _absolute(args[key], cwd, home, False)
+    return out
+
+
+def resolved(
+    tool: str, args: Mapping[str, Any], cwd: str, home: str, *, moves: bool = False
+) -> dict[str, Any] | None:
+    """``args`` with symbolic links in the path arguments resolved, or None when no path
+    argument goes through one (the call is then decided once)."""
+    out = dict(args)
+    changed = False
+    for key in _path_keys(tool, args, moves):
+        real = _absolute(args[key], cwd, home, True)
+        if real != _absolute(args[key], cwd, home, False):
+            out[key] = real
+            changed = True
+    return out if changed else None
