@@ -249,7 +249,9 @@ def patch_paths(patch: str) -> list[str]:
 class PathRef:
     """A path a tool touches, resolved against the event's cwd."""
 
-    __slots__ = ("absolute", "command", "linked", "pattern", "raw", "relative", "shape", "tree")
+    __slots__ = (
+        "absolute", "command", "linked", "pattern", "raw", "redirect", "relative", "shape", "tree"
+    )  # fmt: skip
 
     def __init__(
         self, raw: str, absolute: str | None, relative: str | None, command: int = -1
@@ -262,6 +264,7 @@ class PathRef:
         self.shape: tuple[tuple[str, ...], ...] | None = None
         self.pattern = False  # a glob bash expands against the disk (~/.ss*/id_*)
         self.tree = False  # the command reads it recursively (grep -r, tar c, zip -r)
+        self.redirect = False  # a redirect's file (2>/dev/null), not an operand of the program
         # what it resolves to when a symlink is on the way (``resolved``): False until asked
         self.linked: PathRef | bool | None = False
 
@@ -632,6 +635,7 @@ class Event:
                         ref.shape = _under_unknown_dir(target)
                     ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
+                    ref.redirect = True
                     refs.append(ref)
         self._cache["paths"] = refs
         return refs

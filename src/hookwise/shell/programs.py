@@ -586,6 +586,8 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
             return []  # a file's history without -p prints no content
         if sub == "hash-object" and not any(w == "-w" for w in argv[at + 1 :]):
             return []  # a hash only; -w copies into the object store (below)
+        # add/stage copy a file into the object store too: `git diff --cached` or
+        # `git show :F` then prints it without naming it
         if sub == "grep":  # the pattern comes first, or after -e/-f (skipped below)
             pattern_first = not any(w in _GIT_GREP_PATTERN for w in argv[at + 1 :])
     else:
@@ -603,6 +605,9 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
             continue
         if word == "--" and not done:
             done = True
+            continue
+        if not done and program == "git" and word.startswith("--pathspec-from-file"):
+            operands.append(COMPUTED)  # the paths are a file's lines
             continue
         if not done and program == "git" and word in _GIT_GREP_PATTERN:
             skip = argv[at] == "grep"
@@ -747,7 +752,8 @@ SUBCOMMAND_READERS: dict[str, tuple[frozenset[str], bool]] = {
     "git": (
         frozenset(["diff", "show", "cat-file", "grep", "log", "whatchanged", "blame",
                    "annotate", "archive", "format-patch", "merge-file", "diff-files",
-                   "diff-index", "diff-tree", "fast-export", "range-diff", "hash-object"]),
+                   "diff-index", "diff-tree", "fast-export", "range-diff", "hash-object",
+                   "add", "stage"]),
         True,
     ),
     "docker": (frozenset(["cp"]), False),
@@ -957,7 +963,8 @@ CONFIG_FILES: dict[str, frozenset[str]] = {
     ".vimrc": frozenset(["vim", "vi", "nvim"]),
     **dict.fromkeys(["sitecustomize.py", "usercustomize.py"], frozenset(["python", "python3"])),
 }
-UNKNOWN_WORDS = frozenset([XARGS_INPUT, "${computed}"])  # words a handler cannot know
+COMPUTED = "${computed}"  # a word of a command computed when it runs (code, a file's lines)
+UNKNOWN_WORDS = frozenset([XARGS_INPUT, COMPUTED])  # words a handler cannot know
 
 
 # ---------------------------------------------------------------------------- git

@@ -944,6 +944,8 @@ class _Reader:
                     spec["outside"] = self.boolean(value_node, "files.outside_workspace")
                 elif key == "known_paths_only":
                     spec["known"] = self.boolean(value_node, "files.known_paths_only")
+                elif key == "operands_only":
+                    spec["operands"] = self.boolean(value_node, "files.operands_only")
                 elif key == "extensions":
                     for ext, item in self.strings(value_node, "files.extensions"):
                         if "/" in ext or not ext.strip("."):

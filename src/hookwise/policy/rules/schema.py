@@ -406,6 +406,7 @@ SCHEMA: Final[dict[str, Any]] = {
                                 "extensions": _strings("file extensions, e.g. .py"),
                                 "outside_workspace": {"type": "boolean"},
                                 "known_paths_only": {"type": "boolean"},
+                                "operands_only": {"type": "boolean"},
                                 "exclude": _strings("globs of paths to ignore"),
                             },
                         },
