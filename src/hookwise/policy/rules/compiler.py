@@ -28,6 +28,7 @@ from hookwise.policy.trust.store import (
     TIGHTENING_SETTINGS,
     TRUSTED_SCOPES,
     USER_ONLY_SETTINGS,
+    VANISHED,
     Trust,
 )
 
@@ -128,10 +129,15 @@ def compile_sources(
     trust_report: list[dict[str, Any]] = []
     if trust.problem:
         problems.append(Problem(trust.problem.split(":", 1)[0], 0, 0, trust.problem, "warning"))
+    for gone in trust.vanished:
+        problems.append(Problem(gone, 0, 0, VANISHED.format(path=gone), "error"))
     for policy_file in projects:
         trusted, why = trust.decide(policy_file.path, raw[id(policy_file)], settings)
         policy_file.trusted = trusted
         policy_file.trust_why = why
+        changed = None if trusted else trust.changed(policy_file.path, raw[id(policy_file)])
+        if changed is not None:
+            problems.append(Problem(policy_file.path, 0, 0, changed, "error"))
         tampered = trust.tampered(policy_file.path)
         if tampered is not None:
             problems.append(Problem(policy_file.path, 0, 0, tampered, "error"))
