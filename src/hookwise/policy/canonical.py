@@ -364,14 +364,6 @@ def _relative(absolute: str | None, cwd: str) -> str | None:
     return None
 
 
-# programs that read a directory they are given, and all below it (for some, only with
-# an option: reads_tree)
-TREE_READERS = frozenset(
-    ["tar", "gtar", "bsdtar", "zip", "7z", "7za", "grep", "egrep", "fgrep", "rg", "ag",
-     "ack", "cp", "rsync", "scp", "rclone", "gsutil", "aws", "az", "tree", "git"]
-)  # fmt: skip
-
-
 def command_dirs(
     commands: list[Command], cwd: str, home: str, chosen: list[bool] | None = None
 ) -> list[str | None]:
@@ -600,7 +592,11 @@ class Event:
             refs.extend(resolve_path(p, self.cwd, home) for p in patch_paths(patch))
         script = self.script
         if script is not None:
-            from hookwise.shell.programs import excluded_words  # loaded with the parser
+            from hookwise.shell.programs import (  # loaded with the parser
+                TREE_READERS,
+                excluded_words,
+                reads_tree,
+            )
 
             chosen: list[bool] = []
             dirs = command_dirs(script.commands, self.shell_cwd, home, chosen)
@@ -610,8 +606,6 @@ class Event:
                 globs = cmd.globs
                 tree = False
                 if cmd.program in TREE_READERS:
-                    from hookwise.policy.rules.maybe import reads_tree
-
                     tree = reads_tree(cmd.program, cmd.argv)
                 excluded = excluded_words(cmd.program, cmd.argv)
                 for at, (word, dynamic) in enumerate(

@@ -633,6 +633,33 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
     return operands
 
 
+# programs that read a directory they are given, and all below it (for some, only with
+# an option: reads_tree)
+TREE_READERS = frozenset(
+    ["tar", "gtar", "bsdtar", "zip", "7z", "7za", "grep", "egrep", "fgrep", "rg", "ag",
+     "ack", "cp", "rsync", "scp", "rclone", "gsutil", "aws", "az", "tree", "git"]
+)  # fmt: skip
+
+
+def reads_tree(program: str, argv: list[str]) -> bool:
+    """Whether ``program`` reads the directories in ``argv`` recursively: ``tar c``
+    (always), ``zip -r``, ``grep -r``, ``rg`` (always), ``cp -r``, ``rsync -a``."""
+    if program in ("tar", "gtar", "bsdtar", "7z", "7za", "rg", "ag", "ack", "rclone"):
+        return True
+    if program == "git":
+        return len(argv) > 1 and argv[1] == "add"
+    for word in argv[1:]:
+        if word in ("--recursive", "--recurse-paths", "--archive", "--dereference-recursive"):
+            return True
+        if (
+            word.startswith("-")
+            and not word.startswith("--")
+            and ("r" in word or "R" in word or (program == "rsync" and "a" in word))
+        ):
+            return True
+    return False
+
+
 # ------------------------------------------------------------------ commands run by others
 
 # Wrappers: programs that run the command in their arguments (sudo, env, timeout,
