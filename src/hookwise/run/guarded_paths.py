@@ -41,6 +41,8 @@ NEUTRAL_POLICY = (
 )
 NEUTRAL_JSON = b"{}\n"
 NEUTRAL_TOML = b""
+NEUTRAL_CONTENTS = frozenset((NEUTRAL_POLICY, NEUTRAL_JSON, NEUTRAL_TOML))
+"""Every content a placeholder file is made with: the only files the journal may remove."""
 
 # config/'s facts (see the module docstring): the managed directories on Linux and the
 # names hookwise and the hosts keep beside their settings.
@@ -113,7 +115,7 @@ def _home(env: dict[str, str]) -> str:
     return os.path.abspath(env.get("HOME") or os.path.expanduser("~"))
 
 
-def _creatable(path: str) -> bool:
+def creatable(path: str) -> bool:
     """Whether this user could create ``path`` (its nearest existing ancestor is writable):
     what the agent could create must exist, as a placeholder, before it starts."""
     parent = os.path.dirname(path)
@@ -174,7 +176,7 @@ def _system(path: str, role: str, why: str) -> Guarded | None:
     (and root's read-only /etc does not already keep it from being created)."""
     if os.path.lexists(path):
         return Guarded(path, role, why)
-    if _creatable(path) and not _under_root_system(path):
+    if creatable(path) and not _under_root_system(path):
         return Guarded(path, role, why, directory=True)
     return None
 
@@ -235,7 +237,7 @@ def _policy(cwd: str, env: dict[str, str]) -> list[Guarded]:
         if path == MANAGED_DEFAULT:
             found = _system(os.path.dirname(path), STATE, "managed policy")
             out += [found] if found else []
-        elif os.path.lexists(path) or _creatable(path):
+        elif os.path.lexists(path) or creatable(path):
             out.append(
                 Guarded(
                     path,
@@ -709,7 +711,7 @@ def path_shadows(name: str, env: dict[str, str], why: str) -> list[Guarded]:
                 out.append(Guarded(directory, SYSTEM, why_dir))
         elif (
             not os.path.lexists(directory)
-            and _creatable(directory)
+            and creatable(directory)
             and not _under_root_system(directory)
         ):
             out.append(Guarded(path, HOST, f"{why}; its directory made", placeholder=b""))

@@ -28,6 +28,7 @@ from hookwise.policy.confinement import (
     SOCKET_SUFFIX,
     START_VARIABLE,
     confinement_status,
+    sessions_dirs,
     format_record,
     is_pinned,
 )
@@ -37,6 +38,7 @@ from hookwise.run.audit_sink import AuditSink, SinkError
 from hookwise.run.guarded_paths import (
     STATE,
     Guarded,
+    creatable,
     audit_limits,
     audit_log,
     guarded_paths,
@@ -91,6 +93,36 @@ def user_dir(base: str) -> str:
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
         raise RunError(f"{path} is not a private directory of this user; remove it")
     return path
+
+
+def other_places(directory: str) -> list[Guarded]:
+    """The places the registered command and the hook also look for a session's files
+    (``confinement.sessions_dirs``), other than ``directory``, made so nothing inside can
+    create them: a ``launcher`` planted there would be read by every later hook, in and out
+    of sessions, and a journal there would be trusted by the next supervisor (red team s24,
+    #1 and #7: root made ``/run/user/0/hookwise-run-0/`` inside a session based in /tmp).
+
+    ``/tmp/hookwise-run-<uid>`` is made now (private, this user's: a sessions directory
+    with nothing in it) and bound read-only. For ``/run/user/<uid>/...``, ``/run/user`` is
+    bound read-only whole (making ``/run/user/<uid>`` would move later sessions' base, and
+    a directory the login manager makes there during the session must stay unwritable
+    inside), or made empty when missing and this user could create it."""
+    why = "where the registered command also looks for a session's launcher"
+    out: list[Guarded] = []
+    for place in sessions_dirs(os.getuid()):
+        if place == directory:
+            continue
+        if place.startswith("/tmp/"):
+            if user_dir("/tmp") != place:  # (checked: private and this user's)
+                raise RunError(f"cannot make {place}")
+            out.append(Guarded(place, STATE, why))
+            continue
+        runtime = os.path.dirname(os.path.dirname(place))  # /run/user
+        if os.path.lexists(runtime):
+            out.append(Guarded(runtime, STATE, why))
+        elif creatable(runtime):
+            out.append(Guarded(runtime, STATE, why, directory=True))
+    return out
 
 
 SESSION_FILES = (RECORD_NAME, LAUNCHER_NAME)
@@ -403,6 +435,7 @@ def _run(
         if planted:  # (read by every hook's interpreter, this one's too: refused)
             raise RunError("; ".join(planted))
         entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
+        entries += other_places(directory)
         empty_dir, empty_file = _empty_sources(directory)
         try:
             stopper = _Stopper(on_hook_lost)

@@ -1,0 +1,138 @@
+"""The red team's findings of session 24 (briefs/s24/rt-run-findings.md) against `hookwise
+run`, each tried as the attacker did: real processes in a real session, the guard checked
+after. Interpreter attacks use a private copy of the interpreter (never the shared one)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from hookwise.config.hookwise_command import portable_command
+from hookwise.policy.confinement import sessions_dirs
+from hookwise.run.supervisor import runtime_base
+from tests.run.test_redteam_run import SRC, Lab, lab, pytestmark
+
+__all__ = ["lab", "pytestmark"]
+
+PYTHON = os.path.realpath(sys.executable)
+
+
+def _event(lab: Lab, event: str, command: str = "rm -rf x", cwd: Path | None = None) -> str:
+    return json.dumps(
+        {
+            "session_id": "s",
+            "transcript_path": "",
+            "cwd": str(cwd or lab.proj),
+            "hook_event_name": event,
+            "prompt": "hello",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+        }
+    )
+
+
+def test_a_broken_policy_fails_as_on_error_says_under_the_launchers_interpreter(
+    lab: Lab,
+) -> None:
+    """#13: a FIFO as a nested project's policy sent the hook under ``-I -S`` (the launcher,
+    ``install --direct``) into the compiler, which imports YAML: a traceback and exit 2 for
+    every event, prompts included. Now a tool call is denied naming the file, and a prompt
+    passes (``on_error.other_events``), in a real session."""
+    sub = lab.proj / "sub"
+    (lab.root / "tool.json").write_text(_event(lab, "PreToolUse", "ls", cwd=sub))
+    (lab.root / "prompt.json").write_text(_event(lab, "UserPromptSubmit", cwd=sub))
+    hook = f"{PYTHON} -I -S {SRC}/hookwise/policy/run_hook.py --platform claude"
+    script = (
+        "mkdir -p sub/.hookwise && mkfifo sub/.hookwise/policy.yaml; "
+        f"{hook} < $R/tool.json; echo TOOL=$?; {hook} < $R/prompt.json; echo PROMPT=$?"
+    )
+    result = lab.run(script)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert "No module named" not in result.stderr + result.stdout, result.stderr
+    assert "TOOL=2" in result.stdout and '"deny"' in result.stdout, result.stdout
+    assert "policy.yaml: cannot read the policy" in result.stdout
+    assert "PROMPT=0" in result.stdout, (result.stdout, result.stderr)
+
+
+def _sessions_places() -> list[str]:
+    """The places the registered command looks for a launcher that a session based where
+    this machine's sessions are could not have bound: the agent's targets."""
+    base = os.path.join(runtime_base(), f"hookwise-run-{os.getuid()}")
+    return [place for place in sessions_dirs(os.getuid()) if place != base]
+
+
+def _remove_planted(places: list[str], existed: dict[str, bool]) -> None:
+    """Undo what a failed test made on the machine (the sessions' places are shared)."""
+    for place in places:
+        runtime = os.path.dirname(place)
+        for path in (place, runtime):
+            if not existed[path] and os.path.lexists(path) and not path.startswith("/tmp/"):
+                shutil.rmtree(path, ignore_errors=True)
+        launcher = os.path.join(place, "launcher")
+        if os.path.isfile(launcher) and os.path.getsize(launcher) and not existed[launcher]:
+            os.unlink(launcher)
+
+
+def test_no_session_can_make_another_place_the_registered_command_reads(lab: Lab) -> None:
+    """#1 and #7: the registered command reads ``/run/user/<uid>/hookwise-run-<uid>/launcher``
+    first, then ``/tmp/...``; a root session based in /tmp made the first (and its journal),
+    so every later hook, in and out of sessions, ran the agent's program, and the next
+    supervisor deleted the files a planted journal named. Whichever place the session does
+    not use cannot be made or written inside."""
+    places = _sessions_places()
+    assert places
+    existed = {
+        p: os.path.lexists(p)
+        for place in places
+        for p in (place, os.path.dirname(place), os.path.join(place, "launcher"))
+    }
+    evil = lab.root / "evil"
+    evil.write_text('#!/bin/sh\necho \'{"decision": "allow"}\'\n')
+    evil.chmod(0o755)
+    script = "".join(
+        f"mkdir -p {place} 2>/dev/null; echo {evil} > {place}/launcher 2>/dev/null "
+        f"&& echo PLANTED {place}; "
+        f"echo x > {place}/run-placeholders 2>/dev/null && echo JOURNAL {place}; "
+        for place in places
+    )
+    (lab.root / "payload.json").write_text(lab.payload())
+    script += f"sh -c {_quote(portable_command('claude'))} < $R/payload.json; echo HOOK=$?"
+    try:
+        result = lab.run(script)
+        assert "PLANTED" not in result.stdout and "JOURNAL" not in result.stdout, result.stdout
+        assert "HOOK=2" in result.stdout, (result.stdout, result.stderr)
+        for place in places:
+            launcher = os.path.join(place, "launcher")
+            assert not os.path.isfile(launcher) or not os.path.getsize(launcher)
+    finally:
+        _remove_planted(places, existed)
+
+
+def test_a_journal_naming_real_files_removes_none(tmp_path: Path) -> None:
+    """#7, the second line: a journal is honoured only for what a supervisor makes (neutral
+    contents, empty directories); one naming a real settings file with its real content, as
+    the red team's did (dev, inode and content read with stat and od), removes nothing."""
+    from hookwise.run import placeholders
+
+    real = tmp_path / "settings.json"
+    real.write_bytes(b'{"hooks": {"PreToolUse": []}}\n')
+    neutral = tmp_path / "settings.local.json"
+    neutral.write_bytes(b"{}\n")
+    journal = tmp_path / "sessions"
+    journal.mkdir(mode=0o700)
+    lines = ""
+    for path in (real, neutral):
+        info = path.stat()
+        lines += f"F {info.st_dev} {info.st_ino} {path.read_bytes().hex()} {path}\n"
+    (journal / placeholders.JOURNAL_NAME).write_text(lines)
+    placeholders.Journal(str(journal), "s").finish([])
+    assert real.exists()
+    assert not neutral.exists()
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
