@@ -13,6 +13,7 @@ from pathlib import Path
 from hookwise.config.hookwise_command import portable_command
 from hookwise.policy.confinement import sessions_dirs
 from hookwise.run.supervisor import runtime_base
+from tests.run.test_redteam23 import _private_interpreter
 from tests.run.test_redteam_run import SRC, Lab, lab, pytestmark
 
 __all__ = ["lab", "pytestmark"]
@@ -136,3 +137,40 @@ def test_a_journal_naming_real_files_removes_none(tmp_path: Path) -> None:
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
+
+def test_no_zip_can_be_made_where_the_interpreters_prefix_search_looks(lab: Lab) -> None:
+    """#2: getpath looks for ``lib/python3XY.zip`` in every ancestor of the base binary's
+    directory before the standard library's ``os.py``; a zip made in ``~/.pyenv/versions/lib``
+    became the prefix (first on ``sys.path`` under ``-I -S``), answered every hook and ran in
+    the next supervisor. On a private interpreter laid out as pyenv's: no ``lib/`` above it
+    gains a file inside, whether it must stay writable (made empty) or not (read-only)."""
+    from hookwise.run.interpreter_paths import consulted, prefix_searches
+
+    prefix, venv = _private_interpreter(lab)
+    searched = prefix_searches(
+        str(venv / "bin" / "python3"), consulted(str(venv / "bin" / "python3"))
+    )
+    assert str(lab.root / "lib") in searched and str(prefix / "lib") in searched
+    (lab.root / "versions").mkdir()  # a sibling directory, as pyenv's versions/ holds others
+    zipped = [
+        os.path.join(lib, f"python{sys.version_info[0]}{sys.version_info[1]}.zip")
+        for lib in searched
+    ]
+    (lab.root / "payload.json").write_text(lab.payload())
+    script = "".join(
+        f'mkdir -p {os.path.dirname(z)} 2>/dev/null; python3 -c \'open("{z}", "wb").write(b"PK")\' '
+        f"2>/dev/null && echo ZIP-MADE {z}; "
+        for z in zipped
+    )
+    script += f"{venv}/bin/python3 -I -m hookwise hook --platform claude < $R/payload.json"
+    argv = [str(venv / "bin" / "python3"), "-m", "hookwise", "run", "--", "bash", "-c", script]
+    try:
+        result = lab.run(script, argv=argv)
+        assert "ZIP-MADE" not in result.stdout, result.stdout
+        assert '"deny"' in result.stdout, (result.stdout, result.stderr)
+    finally:
+        for z in zipped:
+            if os.path.isfile(z) and not z.startswith(("/lib", "/usr")):
+                os.unlink(z)
+    assert not any(os.path.exists(z) for z in zipped)
+    assert not (lab.root / "lib").exists()  # (made empty for the session, removed after)

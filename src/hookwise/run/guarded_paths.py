@@ -32,6 +32,10 @@ from hookwise.policy.trust.scopes import (
 )
 from hookwise.protocol.hosts import HOSTS, HostInfo, row_config_path
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hookwise.run.interpreter_paths import Consulted
+
 STATE = "state"  # hookwise's own files: policy, trust, data, caches; a hard link is replaced
 HOST = "host"  # a host's settings or trust: a hard link is replaced
 CODE = "code"  # the code the hook runs: a hard link is refused
@@ -561,6 +565,26 @@ def _keep_open() -> set[str]:
     return {os.path.abspath(os.getcwd()), _home({**os.environ})}
 
 
+def _keep_writable() -> set[str]:
+    """Directories a session must keep writable beyond the home and the project: the
+    user's base directories (every application's data, state, cache) and the temporary
+    ones. What lies above an interpreter is read-only whole unless it holds one of these."""
+    env = {**os.environ}
+    home = _home(env)
+    out = _keep_open() | {"/tmp", "/var/tmp", "/dev/shm", os.path.join(home, ".local")}
+    for name, default in (
+        ("XDG_DATA_HOME", ".local/share"),
+        ("XDG_STATE_HOME", ".local/state"),
+        ("XDG_CACHE_HOME", ".cache"),
+        ("XDG_CONFIG_HOME", ".config"),
+        ("TMPDIR", ""),
+    ):
+        value = env.get(name) or (os.path.join(home, default) if default else "")
+        if value:
+            out.add(os.path.abspath(value))
+    return out
+
+
 def _opened(directory: str, keep_open: set[str]) -> bool:
     """Whether ``directory`` must stay writable in a session (the home, the project, or one
     of their parents): it cannot be made read-only whole."""
@@ -579,6 +603,7 @@ def interpreter_problems(env: dict[str, str]) -> list[str]:
     supervisor, would read it), or an interpreter whose start directory must stay writable."""
     from hookwise.run.interpreter_paths import (
         consulted,
+        prefix_searches,
         start_directories,
         unexpected_start_files,
     )
@@ -599,6 +624,13 @@ def interpreter_problems(env: dict[str, str]) -> list[str]:
             "would change every later hook; use an interpreter installed elsewhere"
             for d in start_directories(interpreter, found)
             if _writable(d) and _opened(d, keep_open)
+        ]
+        problems += [
+            f"the hook's interpreter {interpreter} looks for its prefix in {lib}, which must "
+            "stay writable in a session (the home, the project or a parent): a zip made "
+            "there would change every later hook; use an interpreter installed elsewhere"
+            for lib in prefix_searches(interpreter, found)
+            if os.path.lexists(lib) and _writable(lib) and _opened(lib, keep_open)
         ]
     return list(dict.fromkeys(problems))
 
@@ -644,6 +676,7 @@ def _consulted(path: str, why: str) -> list[Guarded]:
     config = os.path.join(above, VENV_FILE)  # (read one level above the invoked binary)
     if not os.path.lexists(config) and above not in starts and os.access(above, os.W_OK):
         out.append(Guarded(config, CODE, f"{why}: {config} would move its prefix", placeholder=b""))
+    out += _prefix_search(path, found, why, [d for d in starts if not _opened(d, keep_open)])
     for missing in found.missing:
         parent = os.path.dirname(missing)
         while parent != "/" and not os.path.lexists(parent):
@@ -655,6 +688,33 @@ def _consulted(path: str, why: str) -> list[Guarded]:
             out.append(Guarded(missing, CODE, why_missing, placeholder=b""))
         else:
             out.append(Guarded(parent, CODE, why_missing))
+    return out
+
+
+def _prefix_search(path: str, found: Consulted, why: str, guarded: list[str]) -> list[Guarded]:
+    """Every ``lib/`` getpath probes above the interpreter for its prefix
+    (:func:`~hookwise.run.interpreter_paths.prefix_searches`) must gain nothing inside: one
+    that exists is read-only whole; a missing one is kept from being made by making its
+    directory read-only whole, or, where that directory must stay writable (the home, the
+    project, the user's base and temporary directories, or a parent of one), by making it
+    empty for the session. Those inside a directory already read-only whole are skipped."""
+    from hookwise.run.interpreter_paths import prefix_searches
+
+    out: list[Guarded] = []
+    keep = _keep_writable()
+    for lib in prefix_searches(path, found):
+        above = os.path.dirname(lib)
+        if any(above == d or above.startswith(d.rstrip("/") + "/") for d in guarded):
+            continue
+        reason = f"{why}: {lib}, where its prefix search looks (a zip made there moves it)"
+        if os.path.lexists(lib):
+            if _writable(lib) and not _opened(lib, _keep_open()):  # (else: refused)
+                out.append(Guarded(lib, CODE, reason))
+        elif os.access(above, os.W_OK):
+            if _opened(above, keep):
+                out.append(Guarded(lib, CODE, reason, directory=True))
+            else:
+                out.append(Guarded(above, CODE, f"{reason}; its directory, read-only whole"))
     return out
 
 

@@ -28,9 +28,9 @@ from hookwise.policy.confinement import (
     SOCKET_SUFFIX,
     START_VARIABLE,
     confinement_status,
-    sessions_dirs,
     format_record,
     is_pinned,
+    sessions_dirs,
 )
 from hookwise.run import placeholders, session_log
 from hookwise.run.agent_code import agent_code
@@ -38,9 +38,9 @@ from hookwise.run.audit_sink import AuditSink, SinkError
 from hookwise.run.guarded_paths import (
     STATE,
     Guarded,
-    creatable,
     audit_limits,
     audit_log,
+    creatable,
     guarded_paths,
     interpreter_problems,
     run_sessions,

@@ -22,8 +22,8 @@ from typing import Any
 from hookwise import __version__
 from hookwise.policy import canonical
 from hookwise.policy.rules import schema
-from hookwise.policy.rules.schema import default_settings
 from hookwise.policy.rules.loader import PolicyFile, Problem, load_policy_text
+from hookwise.policy.rules.schema import default_settings
 from hookwise.policy.trust.store import (
     RESTRICTIVE_ACTIONS,
     TIGHTENING_SETTINGS,

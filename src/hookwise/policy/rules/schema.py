@@ -49,6 +49,8 @@ def default_settings() -> dict[str, Any]:
         else:
             flat[key] = value
     return flat
+
+
 # the values of the settings that are one word of a list (the loader's and the schema's)
 SETTINGS_CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "ask_fallback": ("deny", "allow"),
@@ -525,8 +527,8 @@ __all__ = [
     "MODES",
     "SCHEMA",
     "SETTINGS_DEFAULTS",
-    "default_settings",
     "TIME_FIELDS",
+    "default_settings",
     "keys_of",
     "sub_keys",
 ]
