@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -174,3 +175,54 @@ def test_no_zip_can_be_made_where_the_interpreters_prefix_search_looks(lab: Lab)
                 os.unlink(z)
     assert not any(os.path.exists(z) for z in zipped)
     assert not (lab.root / "lib").exists()  # (made empty for the session, removed after)
+
+
+def _private_launcher(lab: Lab) -> Path:
+    """A copy of this checkout's ``hookwise`` package in ``$R/src`` (as an editable install
+    lays it out) and the launcher ``hookwise install`` writes for it in the lab's home; the
+    package root, ``$R/src``."""
+    root = lab.root / "src"
+    shutil.copytree(
+        Path(SRC) / "hookwise", root / "hookwise", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    launcher = lab.home / ".local/share/hookwise/hook"
+    launcher.parent.mkdir(parents=True)
+    write = (
+        "import sys; from hookwise.policy.install.launcher import launcher_text; "
+        f"open({str(launcher)!r}, 'w').write(launcher_text({str(launcher)!r}))"
+    )
+    env = {**lab.env(), "PYTHONPATH": str(root)}
+    subprocess.run([sys.executable, "-c", write], check=True, env=env)
+    launcher.chmod(0o755)
+    assert f"sys.path[0] = '{root}/hookwise/policy'" in launcher.read_text()
+    return root
+
+
+def test_no_module_can_be_made_beside_the_launchers_hookwise_package(lab: Lab) -> None:
+    """#4: the launcher puts the directory holding ``hookwise`` first on ``sys.path``; for an
+    editable install that is the checkout's ``src/``, where a ``re.py`` made inside answered
+    every later hook (and a ``_winapi.py`` ran in every unconfined command). The package
+    root is read-only whole, and the hook, started as the host starts it, still denies."""
+    root = _private_launcher(lab)
+    (lab.root / "payload.json").write_text(lab.payload())
+    planted = [root / "re.py", root / "_winapi.py", root / "encodings" / "__init__.py"]
+    script = "".join(
+        f"mkdir -p {p.parent} 2>/dev/null; echo 'raise SystemExit(0)' > {p} 2>/dev/null "
+        f"&& echo PLANTED {p}; "
+        for p in planted
+    )
+    script += f"sh -c {_quote(portable_command('claude'))} < $R/payload.json; echo HOOK=$?"
+    result = lab.run(script)
+    assert "PLANTED" not in result.stdout, result.stdout
+    assert "HOOK=2" in result.stdout and '"deny"' in result.stdout, (result.stdout, result.stderr)
+    assert not any(p.exists() for p in planted)
+    assert sorted(os.listdir(root)) == ["hookwise"]
+
+
+def test_the_package_root_of_this_hookwise_is_guarded(tmp_path: Path) -> None:
+    """#4, this install: the root of the package this command imports (``src/`` here, an
+    editable install) and what its ``sys.path`` names that this user could write."""
+    from hookwise.run.guarded_paths import guarded_paths
+
+    paths = {entry.path for entry in guarded_paths({"HOME": str(tmp_path)}, str(tmp_path))}
+    assert SRC in paths or any(SRC.startswith(p.rstrip("/") + "/") for p in paths)

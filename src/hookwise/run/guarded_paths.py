@@ -718,10 +718,68 @@ def _prefix_search(path: str, found: Consulted, why: str, guarded: list[str]) ->
     return out
 
 
+def _package_roots(env: dict[str, str]) -> list[str]:
+    """The directories holding the ``hookwise`` package this process and the installed
+    launcher import: first on the launcher's ``sys.path`` (``policy/snapshot._root``), so a
+    module made there (``re.py``) shadows the standard library for every hook; for an
+    editable install that is the checkout's ``src/``, which its ``.pth`` also puts on the
+    path of every unconfined ``hookwise`` command (red team s24, #4)."""
+    import hookwise
+
+    package = os.path.dirname(os.path.abspath(hookwise.__file__))
+    launched = [p for p in _launcher_code(env) if os.path.isdir(p)]
+    return list(dict.fromkeys(os.path.dirname(p) for p in (package, *launched)))
+
+
+def import_problems(env: dict[str, str]) -> tuple[list[str], list[str]]:
+    """(why a session cannot start: a package root that must stay writable; what it cannot
+    guard on the ``sys.path`` of hookwise's own commands, said at the start)."""
+    keep = _keep_open()
+    refused = [
+        f"hookwise's package root {root} (first on the hook's sys.path) must stay writable "
+        "in a session (the home, the project or a parent): a module made there would run in "
+        "every later hook; install hookwise elsewhere (a virtualenv, pipx, uv tool)"
+        for root in _package_roots(env)
+        if _writable(root) and _opened(root, keep)
+    ]
+    said = [
+        f"{entry} is on the sys.path of this hookwise command and stays writable in the "
+        "session (the home, the project or a parent): a module made there runs in the next "
+        "unconfined command started this way"
+        for entry in _import_path()
+        if _writable(entry) and _opened(entry, keep) and entry not in _package_roots(env)
+    ]
+    return refused, said
+
+
+def _import_path() -> list[str]:
+    """The directories on this process's ``sys.path`` (site-packages, ``.pth`` entries): an
+    unconfined ``hookwise`` command started the same way imports from them."""
+    entries = (os.path.abspath(e or ".") for e in sys.path)
+    return [e for e in dict.fromkeys(entries) if os.path.isdir(e)]
+
+
+def _import_roots(env: dict[str, str]) -> list[Guarded]:
+    keep = _keep_open()
+    why = "the directory holding hookwise's package, first on the hook's sys.path"
+    out = [
+        Guarded(root, CODE, why)
+        for root in _package_roots(env)
+        if _writable(root) and not _opened(root, keep)
+    ]
+    why = "on the sys.path of hookwise's commands (a .pth entry, site-packages)"
+    return out + [
+        Guarded(entry, CODE, why)
+        for entry in _import_path()
+        if _writable(entry) and not _opened(entry, keep)
+    ]
+
+
 def _code(env: dict[str, str]) -> list[Guarded]:
     import hookwise
 
     out = [Guarded(os.path.dirname(os.path.abspath(hookwise.__file__)), CODE, "hookwise's code")]
+    out += _import_roots(env)
     found: list[Guarded | None] = [*_interpreter(sys.executable, "this interpreter")]
     if not any(e and "/libpython" in e.path for e in found):  # elsewhere (Debian: lib/<arch>)
         for path in _mapped_libpython():

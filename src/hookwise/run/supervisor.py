@@ -42,6 +42,7 @@ from hookwise.run.guarded_paths import (
     audit_log,
     creatable,
     guarded_paths,
+    import_problems,
     interpreter_problems,
     run_sessions,
     secrets_pack,
@@ -432,8 +433,11 @@ def _run(
     try:
         entries = guarded_paths(env, cwd, directory) + agent_code(argv, env)
         planted = interpreter_problems(env)  # (asked while the paths were computed)
-        if planted:  # (read by every hook's interpreter, this one's too: refused)
-            raise RunError("; ".join(planted))
+        refused, unguarded = import_problems(env)
+        if planted or refused:  # (read by every hook's interpreter, this one's too: refused)
+            raise RunError("; ".join(planted + refused))
+        for line in unguarded:
+            say(line)
         entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
         entries += other_places(directory)
         empty_dir, empty_file = _empty_sources(directory)
