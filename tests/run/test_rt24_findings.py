@@ -226,3 +226,53 @@ def test_the_package_root_of_this_hookwise_is_guarded(tmp_path: Path) -> None:
 
     paths = {entry.path for entry in guarded_paths({"HOME": str(tmp_path)}, str(tmp_path))}
     assert SRC in paths or any(SRC.startswith(p.rstrip("/") + "/") for p in paths)
+
+
+VALIDATED = """\
+version: 1
+rules:
+  - id: validate-push
+    match: {command: {program: git, args: [push]}}
+    action: validate
+    validator: {command: ./tools/check-push.sh, timeout: 5}
+"""
+
+
+def test_a_validators_program_is_the_policys_not_the_agents(lab: Lab) -> None:
+    """#10: a trusted ``validate`` rule ran ``./tools/check-push.sh`` in the event's cwd:
+    rewritten inside, or looked up in a directory the agent moved to, it passed every push.
+    It now resolves where its policy is (the project) and is read-only in the session."""
+    (lab.proj / ".hookwise").mkdir()
+    policy = lab.proj / ".hookwise" / "policy.yaml"
+    policy.write_text(VALIDATED)
+    check = lab.proj / "tools" / "check-push.sh"
+    check.parent.mkdir()
+    check.write_text("#!/bin/sh\necho 'pushes go through review' >&2\nexit 1\n")
+    check.chmod(0o755)
+    trusted = subprocess.run(
+        [str(Path(sys.executable).parent / "hookwise"), "policy", "trust", str(policy)],
+        env=lab.env(),
+        cwd=lab.proj,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert trusted.returncode == 0, trusted.stderr
+    elsewhere = lab.proj / "elsewhere"
+    (elsewhere / "tools").mkdir(parents=True)
+    passing = elsewhere / "tools" / "check-push.sh"
+    passing.write_text("#!/bin/sh\nexit 0\n")
+    passing.chmod(0o755)
+    for name, cwd in (("here", lab.proj), ("moved", elsewhere)):
+        payload = json.loads(lab.payload(cwd, "git push origin main"))
+        (lab.root / f"{name}.json").write_text(json.dumps(payload))
+    hook = f"{Path(sys.executable).parent}/hookwise hook --platform claude"
+    script = (
+        f"echo 'exit 0' > {check} 2>/dev/null && echo REWROTE; "
+        f"{hook} < $R/moved.json; echo MOVED=$?; {hook} < $R/here.json; echo HERE=$?"
+    )
+    result = lab.run(script)
+    assert "REWROTE" not in result.stdout, result.stdout
+    assert "MOVED=2" in result.stdout and "HERE=2" in result.stdout, (result.stdout, result.stderr)
+    assert "pushes go through review" in result.stdout
+    assert "exit 1" in check.read_text()

@@ -862,6 +862,45 @@ def _hook_programs(env: dict[str, str]) -> list[Guarded]:
     return out
 
 
+def _validators(cwd: str, env: dict[str, str]) -> list[Guarded]:
+    """What the validators of the policies in force here run (``action: validate``), read
+    from the compiled policy (in memory when stale: nothing is written): the program and
+    every file its command names, resolved where the hook runs it
+    (``policy/rules/validator.validator_directory``, never the event's cwd); a program
+    named without a directory, where ``PATH`` finds it (:func:`path_shadows`). A missing
+    program gets an empty, non-executable placeholder: the validator fails, as it would
+    have without the session. What the program itself runs is its own (docs/confinement.md)."""
+    import shlex
+
+    from hookwise.policy.cache import load_policy
+    from hookwise.policy.rules.validator import validator_directory
+
+    try:
+        rules = load_policy(cwd, env, write=False).policy.get("rules", [])
+    except (OSError, ValueError):
+        return []  # (a policy that cannot be read fails closed in the hook)
+    out: list[Guarded] = []
+    for rule in rules:
+        command = (rule.get("validator") or {}).get("command")
+        if not isinstance(command, str):
+            continue
+        why = f"what rule {rule.get('id')}'s validator runs ({rule.get('file')})"
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            words = command.split()
+        base = validator_directory(rule)
+        for position, word in enumerate(words):
+            path = os.path.join(base, os.path.expanduser(word))
+            if position == 0 and "/" not in word:
+                out += path_shadows(word, env, why)
+            elif position == 0:
+                out.append(Guarded(path, CODE, why, placeholder=b""))
+            elif os.path.isfile(path):
+                out.append(Guarded(path, CODE, why))
+    return out
+
+
 def secrets_pack() -> str:
     """The newest secrets pack (``--protect-secrets`` hides what its file rules name)."""
     from hookwise.policy.rules import packs
@@ -886,5 +925,6 @@ def guarded_paths(env: dict[str, str], cwd: str, answers: str | None = None) -> 
         *_code_files(cwd, env),
         *_code(env),
         *_hook_programs(env),
+        *_validators(cwd, env),
         *_root_system(),
     ]
