@@ -276,3 +276,38 @@ def test_a_validators_program_is_the_policys_not_the_agents(lab: Lab) -> None:
     assert "MOVED=2" in result.stdout and "HERE=2" in result.stdout, (result.stdout, result.stderr)
     assert "pushes go through review" in result.stdout
     assert "exit 1" in check.read_text()
+
+
+def test_no_module_can_be_planted_on_nodes_lookup_chain_of_any_host(lab: Lab) -> None:
+    """#12: only the started agent's npm package was guarded; ``node-pty`` planted beside it
+    in ``~/.npm-global/lib/node_modules`` (Node's lookup for an optional module the host
+    tries) ran in the next host, and another host's ``cli.js`` was writable. Here the session
+    runs ``bash``; a host CLI on PATH (``gemini``, an npm install in the home) keeps its
+    package and every ``node_modules`` on its lookup chain."""
+    prefix = lab.home / ".npm-global"
+    package = prefix / "lib/node_modules/@fake/gemini-cli"
+    package.mkdir(parents=True)
+    cli = package / "cli.js"
+    cli.write_text("#!/usr/bin/env node\nconsole.log('host');\n")
+    cli.chmod(0o755)
+    (prefix / "bin").mkdir()
+    (prefix / "bin" / "gemini").symlink_to(cli)
+    planted = [
+        cli,
+        prefix / "lib/node_modules/node-pty/index.js",
+        prefix / "lib/node_modules/@fake/node_modules/node-pty/index.js",
+        prefix / "lib/node_modules/@lydell/node-pty/index.js",
+        prefix / "node_modules/node-pty/index.js",
+        lab.home / ".node_modules/node-pty/index.js",
+        lab.home / ".node_libraries/node-pty.js",
+    ]
+    script = "".join(
+        f"mkdir -p {p.parent} 2>/dev/null; echo 'module.exports = 1' >> {p} 2>/dev/null "
+        f"&& echo PLANTED {p}; "
+        for p in planted
+    )
+    result = lab.run(script + "echo DONE", PATH=f"{prefix / 'bin'}:{lab.path}")
+    assert "DONE" in result.stdout, result.stderr
+    assert "PLANTED" not in result.stdout, result.stdout
+    assert cli.read_text() == "#!/usr/bin/env node\nconsole.log('host');\n"
+    assert not any(p.exists() for p in planted[1:])
