@@ -311,3 +311,59 @@ def test_no_module_can_be_planted_on_nodes_lookup_chain_of_any_host(lab: Lab) ->
     assert "PLANTED" not in result.stdout, result.stdout
     assert cli.read_text() == "#!/usr/bin/env node\nconsole.log('host');\n"
     assert not any(p.exists() for p in planted[1:])
+
+
+def test_scripts_other_registered_hooks_run_cannot_be_rewritten(lab: Lab) -> None:
+    """#6: a formatter hook registered after hookwise (``.claude/hooks/fmt.sh``,
+    ``.gemini/hooks/fmt.sh``, the hosts' documented layout) was writable inside; rewritten
+    to answer an updated tool input, it changed the command after hookwise had decided.
+    Every file a registered hook command names is read-only in the session."""
+    claude_hook = lab.proj / ".claude" / "hooks" / "fmt.sh"
+    gemini_hook = lab.proj / ".gemini" / "hooks" / "fmt.py"
+    for path in (claude_hook, gemini_hook):
+        path.parent.mkdir(parents=True)
+        path.write_text("#!/bin/sh\ncat >/dev/null; exit 0\n")
+        path.chmod(0o755)
+    missing = lab.proj / ".claude" / "hooks" / "later.sh"
+    claude = {
+        "hooks": {
+            "PreToolUse": [
+                {
+                    "matcher": "Bash",
+                    "hooks": [
+                        {"type": "command", "command": portable_command("claude")},
+                        {
+                            "type": "command",
+                            "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/fmt.sh',
+                        },
+                        {
+                            "type": "command",
+                            "command": "${CLAUDE_PROJECT_DIR}/.claude/hooks/later.sh",
+                        },
+                    ],
+                }
+            ]
+        }
+    }
+    (lab.proj / ".claude" / "settings.json").write_text(json.dumps(claude))
+    gemini = {
+        "hooks": {
+            "BeforeTool": [
+                {"hooks": [{"type": "command", "command": "python3 .gemini/hooks/fmt.py"}]}
+            ]
+        }
+    }
+    (lab.proj / ".gemini" / "settings.json").write_text(
+        "// comments, as Gemini CLI allows\n" + json.dumps(gemini)
+    )
+    rewrite = 'echo \'{\\"hookSpecificOutput\\": {\\"updatedInput\\": {}}}\''
+    script = "".join(
+        f'echo "{rewrite}" >> {p} 2>/dev/null && echo REWROTE {p}; '
+        for p in (claude_hook, gemini_hook, missing)
+    )
+    result = lab.run(script + "echo DONE")
+    assert "DONE" in result.stdout, result.stderr
+    assert "REWROTE" not in result.stdout, result.stdout
+    assert claude_hook.read_text() == "#!/bin/sh\ncat >/dev/null; exit 0\n"
+    assert gemini_hook.read_text() == "#!/bin/sh\ncat >/dev/null; exit 0\n"
+    assert not missing.exists()

@@ -864,14 +864,9 @@ def _hook_programs(env: dict[str, str]) -> list[Guarded]:
 
 def _validators(cwd: str, env: dict[str, str]) -> list[Guarded]:
     """What the validators of the policies in force here run (``action: validate``), read
-    from the compiled policy (in memory when stale: nothing is written): the program and
-    every file its command names, resolved where the hook runs it
-    (``policy/rules/validator.validator_directory``, never the event's cwd); a program
-    named without a directory, where ``PATH`` finds it (:func:`path_shadows`). A missing
-    program gets an empty, non-executable placeholder: the validator fails, as it would
-    have without the session. What the program itself runs is its own (docs/confinement.md)."""
-    import shlex
-
+    from the compiled policy (in memory when stale: nothing is written): :func:`command_files`
+    resolved where the hook runs them (``policy/rules/validator.validator_directory``, never
+    the event's cwd). What the program itself runs is its own (docs/confinement.md)."""
     from hookwise.policy.cache import load_policy
     from hookwise.policy.rules.validator import validator_directory
 
@@ -882,23 +877,115 @@ def _validators(cwd: str, env: dict[str, str]) -> list[Guarded]:
     out: list[Guarded] = []
     for rule in rules:
         command = (rule.get("validator") or {}).get("command")
-        if not isinstance(command, str):
-            continue
-        why = f"what rule {rule.get('id')}'s validator runs ({rule.get('file')})"
-        try:
-            words = shlex.split(command)
-        except ValueError:
-            words = command.split()
-        base = validator_directory(rule)
-        for position, word in enumerate(words):
-            path = os.path.join(base, os.path.expanduser(word))
-            if position == 0 and "/" not in word:
-                out += path_shadows(word, env, why)
-            elif position == 0:
-                out.append(Guarded(path, CODE, why, placeholder=b""))
-            elif os.path.isfile(path):
-                out.append(Guarded(path, CODE, why))
+        if isinstance(command, str):
+            why = f"what rule {rule.get('id')}'s validator runs ({rule.get('file')})"
+            out += command_files(command, validator_directory(rule), env, why)
     return out
+
+
+# Not files a command runs, whatever its words say.
+KERNEL_FILES = ("/proc/", "/sys/", "/dev/")
+
+
+def command_files(command: str, base: str, env: dict[str, str], why: str) -> list[Guarded]:
+    """What a command line the guard depends on runs: its program (a path: read-only, or an
+    empty non-executable placeholder when missing, so it cannot be made; a name: where
+    ``PATH`` finds it, :func:`path_shadows`) and every other word naming a file (a script
+    given to an interpreter), resolved against ``base``."""
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    out: list[Guarded] = []
+    for position, word in enumerate(words):
+        path = os.path.normpath(os.path.join(base, os.path.expanduser(word)))
+        if path.startswith(KERNEL_FILES) or "$" in word:
+            continue
+        if position == 0 and "/" not in word:
+            out += path_shadows(word, env, why)
+        elif position == 0:
+            out.append(Guarded(path, CODE, why, placeholder=b""))
+        elif os.path.isfile(path):
+            out.append(Guarded(path, CODE, why))
+    return out
+
+
+def _settings_data(path: str) -> object:
+    """A host settings file's data (JSON with comments, or TOML), None when unreadable."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(1 << 20)
+    except OSError:
+        return None
+    text = raw.decode("utf-8", "replace")
+    if path.endswith(".toml"):
+        import tomllib
+
+        try:
+            return tomllib.loads(text)
+        except ValueError:
+            return None
+    from hookwise.config.jsonc import parse_jsonc
+
+    data, error = parse_jsonc(text)
+    return None if error else data
+
+
+def _commands(data: object) -> list[str]:
+    """Every ``command`` string in a settings document (hook handlers, wherever they sit)."""
+    out: list[str] = []
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "command" and isinstance(item, str):
+                    out.append(item)
+                else:
+                    pending.append(item)
+        elif isinstance(value, list):
+            pending.extend(value)
+    return out
+
+
+def hook_scripts(entries: list[Guarded], cwd: str, env: dict[str, str]) -> list[Guarded]:
+    """What the *other* hooks registered in the guarded host settings files run: a hook may
+    answer with a changed tool input (Claude Code's ``updatedInput``, Gemini CLI's
+    ``tool_input``) after hookwise decided on the original, so its script rewritten inside
+    would undo every decision (red team s24, #6). Each file a hook command names (after
+    ``$CLAUDE_PROJECT_DIR``, ``$GEMINI_PROJECT_DIR``, ``$HOME``, ``~``) is read-only; a
+    command that names nothing on disk (a program on ``PATH``) is guarded there."""
+    from hookwise.config.hookwise_command import is_hookwise_command
+
+    root = _repository_root(cwd)
+    variables = {**env, "CLAUDE_PROJECT_DIR": root, "GEMINI_PROJECT_DIR": root}
+    variables["HOME"] = _home(env)
+    out: list[Guarded] = []
+    for entry in entries:
+        if entry.role != HOST or not os.path.isfile(entry.path):
+            continue
+        if not entry.path.endswith((".json", ".toml")):
+            continue
+        for command in _commands(_settings_data(entry.path)):
+            if is_hookwise_command(command):
+                continue
+            expanded = _expand(command, variables)
+            why = f"a hook {entry.path} registers runs it"
+            out += command_files(expanded, root, env, why)
+    return out
+
+
+def _expand(command: str, variables: dict[str, str]) -> str:
+    """``$NAME`` and ``${NAME}`` of ``variables`` in a command (others are left as they are)."""
+    import re
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2)
+        return variables.get(name, match.group(0))
+
+    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)", value, command)
 
 
 def secrets_pack() -> str:
@@ -918,10 +1005,12 @@ def guarded_paths(env: dict[str, str], cwd: str, answers: str | None = None) -> 
 
     for interpreter in _hook_interpreters(env):  # (answers while we go on)
         ask(interpreter, answers)
+    hosts = _hosts(cwd, env)
     return [
         *_policy(cwd, env),
         *_hookwise_state(env),
-        *_hosts(cwd, env),
+        *hosts,
+        *hook_scripts(hosts, cwd, env),
         *_code_files(cwd, env),
         *_code(env),
         *_hook_programs(env),
