@@ -867,6 +867,14 @@ def _validators(cwd: str, env: dict[str, str]) -> list[Guarded]:
     from the compiled policy (in memory when stale: nothing is written): :func:`command_files`
     resolved where the hook runs them (``policy/rules/validator.validator_directory``, never
     the event's cwd). What the program itself runs is its own (docs/confinement.md)."""
+    from hookwise.policy.trust.scopes import read_scope_sources, scope_sources
+
+    try:  # (no file names a validator, the common case: no compile at the start)
+        texts = [data for _s, _p, data in read_scope_sources(scope_sources(cwd, env))]
+    except OSError:
+        return []  # (a policy that cannot be read fails closed in the hook)
+    if not any(data and b"validator" in data for data in texts):
+        return []
     from hookwise.policy.cache import load_policy
     from hookwise.policy.rules.validator import validator_directory
 
@@ -919,6 +927,8 @@ def _settings_data(path: str) -> object:
             raw = handle.read(1 << 20)
     except OSError:
         return None
+    if b"command" not in raw:  # (no hook handler: nothing to parse, the common case)
+        return None
     text = raw.decode("utf-8", "replace")
     if path.endswith(".toml"):
         import tomllib
@@ -927,10 +937,15 @@ def _settings_data(path: str) -> object:
             return tomllib.loads(text)
         except ValueError:
             return None
-    from hookwise.config.jsonc import parse_jsonc
+    import json
 
-    data, error = parse_jsonc(text)
-    return None if error else data
+    try:
+        return json.loads(text)
+    except ValueError:
+        from hookwise.config.jsonc import parse_jsonc  # (comments: Gemini CLI allows them)
+
+        data, error = parse_jsonc(text)
+        return None if error else data
 
 
 def _commands(data: object) -> list[str]:
@@ -957,8 +972,6 @@ def hook_scripts(entries: list[Guarded], cwd: str, env: dict[str, str]) -> list[
     would undo every decision (red team s24, #6). Each file a hook command names (after
     ``$CLAUDE_PROJECT_DIR``, ``$GEMINI_PROJECT_DIR``, ``$HOME``, ``~``) is read-only; a
     command that names nothing on disk (a program on ``PATH``) is guarded there."""
-    from hookwise.config.hookwise_command import is_hookwise_command
-
     root = _repository_root(cwd)
     variables = {**env, "CLAUDE_PROJECT_DIR": root, "GEMINI_PROJECT_DIR": root}
     variables["HOME"] = _home(env)
@@ -969,8 +982,7 @@ def hook_scripts(entries: list[Guarded], cwd: str, env: dict[str, str]) -> list[
         if not entry.path.endswith((".json", ".toml")):
             continue
         for command in _commands(_settings_data(entry.path)):
-            if is_hookwise_command(command):
-                continue
+            # (hookwise's own portable command names only computed paths: skipped below)
             expanded = _expand(command, variables)
             why = f"a hook {entry.path} registers runs it"
             out += command_files(expanded, root, env, why)
