@@ -367,3 +367,20 @@ def test_scripts_other_registered_hooks_run_cannot_be_rewritten(lab: Lab) -> Non
     assert claude_hook.read_text() == "#!/bin/sh\ncat >/dev/null; exit 0\n"
     assert gemini_hook.read_text() == "#!/bin/sh\ncat >/dev/null; exit 0\n"
     assert not missing.exists()
+
+
+def test_a_package_root_that_must_stay_writable_refuses_the_session(lab: Lab) -> None:
+    """#4, what cannot be guarded: a session started in the launcher's package root (it
+    must stay writable there) would leave ``re.py`` to the agent; it refuses, naming it."""
+    root = _private_launcher(lab)
+    result = subprocess.run(
+        [str(Path(sys.executable).parent / "hookwise"), "run", "--", "sh", "-c", "echo RAN"],
+        cwd=root,
+        env=lab.env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 125 and "RAN" not in result.stdout, result.stdout
+    assert f"hookwise's package root {root}" in result.stderr, result.stderr

@@ -96,7 +96,7 @@ def user_dir(base: str) -> str:
     return path
 
 
-def other_places(directory: str) -> list[Guarded]:
+def other_places(directory: str, *, make: bool = True) -> list[Guarded]:
     """The places the registered command and the hook also look for a session's files
     (``confinement.sessions_dirs``), other than ``directory``, made so nothing inside can
     create them: a ``launcher`` planted there would be read by every later hook, in and out
@@ -114,9 +114,9 @@ def other_places(directory: str) -> list[Guarded]:
         if place == directory:
             continue
         if place.startswith("/tmp/"):
-            if user_dir("/tmp") != place:  # (checked: private and this user's)
+            if make and user_dir("/tmp") != place:  # (checked: private and this user's)
                 raise RunError(f"cannot make {place}")
-            out.append(Guarded(place, STATE, why))
+            out.append(Guarded(place, STATE, why, directory=not make))
             continue
         runtime = os.path.dirname(os.path.dirname(place))  # /run/user
         if os.path.lexists(runtime):
@@ -194,7 +194,9 @@ def describe(
     """What a session started here would protect, one line each (``--print-paths``)."""
     lines: list[str] = []
     seen: set[str] = set()
-    for entry in guarded_paths(env, cwd) + agent_code(command or [], env):
+    sessions = os.path.join(runtime_base(), f"{SESSION_PREFIX}{os.getuid()}")
+    places = other_places(sessions, make=False)
+    for entry in guarded_paths(env, cwd) + agent_code(command or [], env) + places:
         if entry.path in seen:
             continue
         seen.add(entry.path)
