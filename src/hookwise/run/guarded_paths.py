@@ -909,7 +909,7 @@ def command_files(command: str, base: str, env: dict[str, str], why: str) -> lis
     out: list[Guarded] = []
     for position, word in enumerate(words):
         path = os.path.normpath(os.path.join(base, os.path.expanduser(word)))
-        if path.startswith(KERNEL_FILES) or "$" in word:
+        if path.startswith(KERNEL_FILES) or "$" in word or "\0" in word:
             continue
         if position == 0 and "/" not in word:
             out += path_shadows(word, env, why)
@@ -941,10 +941,15 @@ def _settings_data(path: str) -> object:
 
     try:
         return json.loads(text)
+    except RecursionError:
+        return None  # (nested past the interpreter's limit: no host reads it either)
     except ValueError:
         from hookwise.config.jsonc import parse_jsonc  # (comments: Gemini CLI allows them)
 
-        data, error = parse_jsonc(text)
+        try:
+            data, error = parse_jsonc(text)
+        except (RecursionError, ValueError):
+            return None
         return None if error else data
 
 

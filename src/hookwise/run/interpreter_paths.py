@@ -277,7 +277,7 @@ def _search_start(interpreter: str) -> str:
             continue
         for line in lines:
             name, equals, value = line.partition("=")
-            if equals and name.strip().lower() == "home":
+            if equals and name.strip().lower() == "home" and "\0" not in value:
                 return value.strip()
         break  # (the first pyvenv.cfg read decides, home or not)
     return os.path.dirname(os.path.realpath(key))
