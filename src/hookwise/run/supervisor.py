@@ -103,19 +103,25 @@ def other_places(directory: str, *, make: bool = True) -> list[Guarded]:
     of sessions, and a journal there would be trusted by the next supervisor (red team s24,
     #1 and #7: root made ``/run/user/0/hookwise-run-0/`` inside a session based in /tmp).
 
-    ``/tmp/hookwise-run-<uid>`` is made now (private, this user's: a sessions directory
-    with nothing in it) and bound read-only. For ``/run/user/<uid>/...``, ``/run/user`` is
-    bound read-only whole (making ``/run/user/<uid>`` would move later sessions' base, and
-    a directory the login manager makes there during the session must stay unwritable
-    inside), or made empty when missing and this user could create it."""
+    ``/tmp/hookwise-run-<uid>`` is made now when missing (private, this user's: a sessions
+    directory with nothing in it) and bound read-only, whoever made it. For
+    ``/run/user/<uid>/...``, ``/run/user`` is bound read-only whole (making
+    ``/run/user/<uid>`` would move later sessions' base, and a directory the login manager
+    makes there during the session must stay unwritable inside), or made empty when missing
+    and this user could create it."""
     why = "where the registered command also looks for a session's launcher"
     out: list[Guarded] = []
     for place in sessions_dirs(os.getuid()):
         if place == directory:
             continue
         if place.startswith("/tmp/"):
-            if make and user_dir("/tmp") != place:  # (checked: private and this user's)
-                raise RunError(f"cannot make {place}")
+            if make and not os.path.lexists(place):
+                try:
+                    os.mkdir(place, 0o700)
+                except FileExistsError:
+                    pass  # (whoever made it meanwhile: bound read-only all the same)
+                except OSError as exc:
+                    raise RunError(f"cannot make {place}: {exc.strerror}") from None
             out.append(Guarded(place, STATE, why, directory=not make))
             continue
         runtime = os.path.dirname(os.path.dirname(place))  # /run/user
