@@ -505,7 +505,7 @@ def build_report(
     environ = dict(os.environ if env is None else env)
     if audit_logs is None:
         from hookwise.policy import audit
-        from hookwise.policy.rules.compiler import default_settings
+        from hookwise.policy.rules.schema import default_settings
 
         audit_logs = [audit.audit_path(default_settings(), environ)]
     report = CoverageReport(list(hosts), since, list(audit_logs), 0)

@@ -23,6 +23,7 @@ from hookwise import __version__
 from hookwise.policy import canonical
 from hookwise.policy.rules import schema
 from hookwise.policy.rules.loader import PolicyFile, Problem, load_policy_text
+from hookwise.policy.rules.schema import default_settings
 from hookwise.policy.trust.store import (
     RESTRICTIVE_ACTIONS,
     TIGHTENING_SETTINGS,
@@ -34,18 +35,6 @@ from hookwise.policy.trust.store import (
 
 COMPILED_FORMAT = 2  # 2: the index's ``arg`` table
 _SCOPE_RANK = {"managed": 0, "local": 1, "project": 2, "user": 3}
-
-
-def default_settings() -> dict[str, Any]:
-    """The settings with every default, flattened (``on_error.tool_events``...)."""
-    flat: dict[str, Any] = {}
-    for key, value in schema.SETTINGS_DEFAULTS.items():
-        if isinstance(value, dict):
-            for sub, sub_value in value.items():
-                flat[f"{key}.{sub}"] = sub_value
-        else:
-            flat[key] = value
-    return flat
 
 
 def compile_sources(
