@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from hookwise.config.claude.mcp import McpServers
 from hookwise.config.dialect_hooks import DialectHooks
+from hookwise.config.mcp_servers import McpServers
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import Registry
 from hookwise.config.timeouts import claude_session_end_budget_ms, seconds_or_default
@@ -225,7 +225,17 @@ class DialectRuntime:
             env.update({k: js_string(v) for k, v in spread(hook_env).items() if v is not UNDEFINED})
             return env
 
-        return RunHooks(reader, timeout, environment)
+        def detached(entry: HookEntry) -> bool:
+            config = entry.config
+            return (
+                self.spec.async_commands_detached
+                and config.get("async") is True
+                and config.get("type", "command") == "command"
+            )
+
+        return RunHooks(
+            reader, timeout, environment, detached=detached, mcp_rules=self.spec.mcp_hook
+        )
 
 
 def _identity(config: Mapping[str, JSON]) -> str:

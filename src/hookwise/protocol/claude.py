@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from hookwise.protocol.dialect import Decision, DialectEvent, DialectSpec, Exit2, Kind
+from hookwise.protocol.dialect import (
+    Decision,
+    DialectEvent,
+    DialectSpec,
+    Exit2,
+    Kind,
+    McpHookRules,
+)
 
 COMMON_INPUT: Final = (
     "session_id",
@@ -435,11 +442,22 @@ ELICITATION_ACTIONS: Final = ("accept", "decline", "cancel")
 # Which ConfigChange source no hook can block (enterprise-managed settings always apply).
 UNBLOCKABLE_CONFIG_SOURCE: Final = "policy_settings"
 
+# ``type: "mcp_tool"`` handlers (hooks reference, "MCP tool hook fields"): every placeholder
+# becomes text (a missing path the empty string); ``onFailure: "block"`` (read by 2.1.330,
+# not documented) makes a failure block.
+MCP_HOOK: Final = McpHookRules(
+    typed_placeholders=False,
+    missing_placeholder_fails=False,
+    text_join="",
+    on_failure_key="onFailure",
+)
+
 CLAUDE: Final = DialectSpec(
     "claude",
     {e.name: e for e in (*_EVENTS, *_MORE_EVENTS)},
     COMMON_INPUT,
     {"permission_mode": "default"},
+    mcp_hook=MCP_HOOK,
 )
 EVENT_NAMES: Final = tuple(CLAUDE.events)
 
