@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -184,7 +185,11 @@ def main(argv: list[str] | None = None) -> int:
         tmp = tempfile.mkdtemp(prefix=f"hookwise-codex-{name}-")
         record = RUNS[name](Path(tmp))
         (args.out / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
-        print(f"{name}: exit {record['exit_code']} in {record['seconds']} s ({tmp})")
+        print(f"{name}: exit {record['exit_code']} in {record['seconds']} s")
+        if args.keep:
+            print(f"  kept: {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 

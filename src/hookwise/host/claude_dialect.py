@@ -85,7 +85,7 @@ def specific_problem(answer: dict[str, JSON]) -> str | None:
     if not isinstance(specific, dict):
         return None
     name = specific.get("hookEventName")
-    if name not in CLAUDE.events:
+    if not isinstance(name, str) or name not in CLAUDE.events:  # a list or object: hostile
         return (
             f"hook JSON output validation failed: hookSpecificOutput.hookEventName {name!r}"
             " names no Claude Code event"

@@ -9,6 +9,7 @@ be an object; anything else (a byte-order mark first, a JSON string) is plain te
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Final
 
 from hookwise.protocol.dialect import (
@@ -34,6 +35,10 @@ PERMISSION_MODES: Final = ("default", "acceptEdits", "plan", "dontAsk", "bypassP
 WITHOUT_PERMISSION_MODE: Final = ("PreCompact", "PostCompact")
 
 _COMMON = ("continue", "stopReason", "systemMessage", "suppressOutput")
+
+# The handler types Codex runs on each of these events (prompt and agent handlers are
+# parsed and skipped; mcp_tool is refused only on SessionEnd, which this table lacks).
+HANDLER_TYPES: Final = ("command", "mcp_tool")
 
 _EVENTS: Final = (
     DialectEvent(
@@ -184,7 +189,7 @@ MCP_HOOK: Final = McpHookRules(
 
 CODEX: Final = DialectSpec(
     "codex",
-    {e.name: e for e in _EVENTS},
+    {e.name: replace(e, handler_types=HANDLER_TYPES) for e in _EVENTS},
     COMMON_INPUT,
     {"model": "", "permission_mode": "default"},
     merges_identical_handlers=False,
@@ -263,8 +268,6 @@ SESSION_RECORDS: Final = ("codex-rollout", ("sessions", "archived_sessions"))
 TIMEOUT_WHOLE_SECONDS: Final = True
 # Fields of a command handler beside its command and timeout (Claude Code's own).
 HANDLER_FIELDS: Final = ("statusMessage", "async")
-# The handler types Codex runs (prompt and agent handlers are parsed and skipped).
-HANDLER_TYPES: Final = ("command", "mcp_tool")
 # Tools of a canonical kind that do only part of it (view_image reads images, not files):
 # another host's tool of that kind does not migrate to one of these.
 NARROW_TOOLS: Final = frozenset({"view_image"})
