@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from hookwise.config.claude.http_limits import HttpHookLimits
 from hookwise.config.dialect_hooks import DialectHooks
 from hookwise.config.mcp_servers import McpServers
 from hookwise.config.model import HookEntry, Source
@@ -54,6 +55,8 @@ class DialectRuntime:
     aliases: Mapping[str, str] = field(default_factory=dict)
     # the MCP servers the host would have connected, for its mcp_tool hooks (None: none)
     mcp_loader: Callable[[str, LoadOptions, DialectHooks], McpServers] | None = None
+    # the settings' limits on http hooks (Claude Code), from the loaded hooks (None: none)
+    http_limits: Callable[[DialectHooks], HttpHookLimits] | None = None
 
     @property
     def name(self) -> str:
@@ -79,6 +82,9 @@ class DialectRuntime:
         if self.mcp_loader is not None:
             execution.mcp = self.mcp_loader(workspace, options, loaded)
             loaded.warnings.extend(execution.mcp.warnings)
+        if self.http_limits is not None:
+            execution.http_limits = self.http_limits(loaded)
+            loaded.warnings.extend(execution.http_limits.warnings)
         return LoadedHooks(
             loaded.registry, workspace, execution, loaded.warnings, list(loaded.untrusted)
         )

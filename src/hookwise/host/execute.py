@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from hookwise.config.claude.http_limits import HttpHookLimits
 from hookwise.config.environment import RedactionConfig
 from hookwise.config.mcp_servers import McpServers
 from hookwise.config.model import HookEntry
@@ -83,6 +84,9 @@ class ExecutionSettings:
     # and the embedding application's model for prompt and agent hooks (None: they fail)
     mcp: McpServers = field(default_factory=McpServers)
     model: ModelCallback | None = None  # host/handlers/model.py
+    # the settings' limits on http hooks (Claude Code's allowedHttpHookUrls and
+    # httpHookAllowedEnvVars); None: none
+    http_limits: HttpHookLimits | None = None
     # the session's connected MCP servers (host/handlers/mcp_client.py), made on first use
     mcp_sessions: McpSessions | None = None
 
@@ -282,7 +286,17 @@ class HookExecutor:
         delay, _ = self.hooks.timeout(entry)
         kind = config.get("type")
         if kind == "http":
-            return await run_http(config, body, env, delay, self.settings.max_output_bytes)
+            limits = self.settings.http_limits
+            urls, names = limits.for_scope(entry.scope) if limits is not None else (None, None)
+            return await run_http(
+                config,
+                body,
+                env,
+                delay,
+                self.settings.max_output_bytes,
+                allowed_urls=urls,
+                allowed_env_vars=names,
+            )
         if kind == "mcp_tool":
             from hookwise.host.handlers.mcp_client import McpSessions
             from hookwise.host.handlers.mcp_tool import TEXT_RULES
