@@ -5,18 +5,29 @@ runs in the background; its exit code and answer reach neither the event nor the
 when it is done before the next model request; and it is ended when the session ends (a hook
 still sleeping when ``codex exec`` finished never finished). ``DetachedHooks`` runs each
 through the one process runner on a thread of its own (bounded by the hook's timeout, its
-whole process group killed then) and ``end()`` kills the ones still running.
+whole process group killed then) and ``end()`` kills the ones still running; so does the
+interpreter's exit (``atexit``), as the host's exit does, for an application that never
+ends its session.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import threading
+import weakref
 
 from hookwise.host.process import ProcessSpec, arun_process
 
 NOTE = "started in the background: the host neither waits for it nor reads its answer"
+_LIVE: weakref.WeakSet[DetachedHooks] = weakref.WeakSet()
+
+
+@atexit.register
+def _end_all() -> None:
+    for hooks in list(_LIVE):
+        hooks.end(wait_s=2.0)
 
 
 class DetachedHooks:
@@ -27,6 +38,7 @@ class DetachedHooks:
         self._running: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Task[object]]] = {}
         self._threads: list[threading.Thread] = []
         self._ended = False
+        _LIVE.add(self)
 
     def start(self, spec: ProcessSpec) -> None:
         """Run ``spec`` in the background (nothing once the session has ended)."""
@@ -34,7 +46,9 @@ class DetachedHooks:
             if self._ended:
                 return
             self._threads = [t for t in self._threads if t.is_alive()]
-            thread = threading.Thread(target=self._run, args=(spec,), name="hookwise-async-hook")
+            thread = threading.Thread(
+                target=self._run, args=(spec,), name="hookwise-async-hook", daemon=True
+            )
             self._threads.append(thread)
             thread.start()
 

@@ -43,7 +43,8 @@ class McpConnection:
 
     def __init__(self, server: McpServer, env: Mapping[str, str], cwd: str) -> None:
         self.server = server
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the state below
+        self._write_lock = threading.Lock()  # one message at a time on the server's stdin
         self._pending: dict[int, Future[dict[str, JSON]]] = {}
         self._next_id = 1
         self._broken: str | None = None
@@ -103,7 +104,7 @@ class McpConnection:
         stdin = self.process.stdin
         try:
             assert stdin is not None
-            with self._lock:
+            with self._write_lock:
                 stdin.write(json.dumps(message).encode() + b"\n")
                 stdin.flush()
         except (OSError, ValueError) as exc:
