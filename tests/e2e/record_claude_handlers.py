@@ -24,11 +24,8 @@ configured to contact only 127.0.0.1), each with hooks on the shell call:
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -41,7 +38,7 @@ from tests.e2e.fake_model import (
     FakeModel,
 )
 from tests.e2e.observe import read_jsonl
-from tests.e2e.runner import run_bounded
+from tests.e2e.runner import record_runs, run_bounded
 
 OUT = Path(__file__).parent / "fixtures" / "claude-handlers"
 REASON = "MODEL-HOOK-REASON"
@@ -184,25 +181,7 @@ RUNS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--only", action="append", choices=sorted(RUNS))
-    parser.add_argument("--keep", action="store_true", help="keep the run directories")
-    args = parser.parse_args(argv)
-    problem = clis.install_problem("claude")
-    if problem:
-        raise SystemExit(problem)
-    args.out.mkdir(parents=True, exist_ok=True)
-    for name in args.only or RUNS:
-        tmp = tempfile.mkdtemp(prefix=f"hookwise-claude-{name}-")
-        record = RUNS[name](Path(tmp))
-        (args.out / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
-        print(f"{name}: exit {record['exit_code']} in {record['seconds']} s")
-        if args.keep:
-            print(f"  kept: {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return 0
+    return record_runs("claude", RUNS, description=__doc__.splitlines()[0], out=OUT, argv=argv)
 
 
 if __name__ == "__main__":
