@@ -141,7 +141,8 @@ class McpConnection:
                     self._send(answer)
             return
         with self._lock:
-            future = self._pending.get(ident) if isinstance(ident, int) else None
+            wanted = isinstance(ident, int) and not isinstance(ident, bool)
+            future = self._pending.get(ident) if wanted else None  # type: ignore[arg-type]
         if future is None or future.done():
             return
         error = message.get("error")
