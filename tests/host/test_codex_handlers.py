@@ -219,6 +219,46 @@ def test_the_loader_names_what_is_wrong(tmp_path: Path) -> None:
     assert "hooks.json#/hooks/Stop/0/hooks/3" in text
 
 
+@pytest.mark.parametrize(
+    ("event", "handler", "recorded"),
+    [  # read from Codex 0.169.0's own hooks/list (app-server) for these definitions
+        (
+            "PreToolUse",
+            {
+                "type": "mcp_tool",
+                "server": "fs",
+                "tool": "t2",
+                "timeout": 9,
+                "statusMessage": "checking",
+            },
+            "sha256:cb9f0b8468a0eed6f4804419d01e48b3ba1e91b8da6a20bb59bafe4b3d807169",
+        ),
+        (
+            "PreToolUse",
+            {"type": "mcp_tool", "server": "s", "tool": "t", "input": {}},
+            "sha256:5a68520c1df69daf31e96c349d5850eda2ab679b3acd4a1f59cc68a82633e044",
+        ),
+        (
+            "Stop",
+            {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"k": "${session_id}"}},
+            "sha256:dc9928d4b5a322f8553313b076cd144ec85210ce8620c91bfe26708ffe562ebc",
+        ),
+        (
+            "PreToolUse",
+            {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"o": {"b": True}}},
+            "sha256:90c6e04936d7dacdf5f857c5045b33bf0ceb8850b2e8c307e5cda61ccf73550d",
+        ),
+    ],
+)
+def test_the_trust_hash_of_an_mcp_tool_hook_is_codexs(
+    event: str, handler: dict[str, Any], recorded: str
+) -> None:
+    from hookwise.config.codex.settings import codex_hook_hash
+
+    matcher = None if event == "Stop" else "Bash"
+    assert codex_hook_hash(event, matcher, handler) == recorded
+
+
 def test_servers_of_an_untrusted_project_are_not_started(tmp_path: Path) -> None:
     handler = mcp("check_path", {"file_path": "/etc/x"}, server="local")
     home, proj = project(tmp_path, {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]})

@@ -364,8 +364,10 @@ def codex_hook_hash(event: str, matcher: JSON, handler: Mapping[str, JSON]) -> s
     seconds = DEFAULT_TIMEOUT_S if timeout is None else max(1, timeout)
     hook: dict[str, JSON]
     if handler.get("type") == "mcp_tool":
-        # the same normalized identity for an mcp_tool handler (from Codex's source; not yet
-        # checked against its hooks/list)
+        # the same normalized identity for an mcp_tool handler: checked against Codex
+        # 0.169's hooks/list for string, boolean and object inputs, timeout and
+        # statusMessage; a number in ``input`` hashes otherwise there (not matched yet: such
+        # a hook reads as changed since it was trusted)
         hook = {
             "type": "mcp_tool",
             "server": handler.get("server"),
@@ -729,6 +731,8 @@ def _judge(
         is_async = handler.get("async") is True
         runs = enabled and (trust in ("managed", "trusted") or bypass_hook_trust)
         command = handler.get("command")
+        if handler.get("type") == "mcp_tool":  # named by what it calls, for lists and warnings
+            command = f"mcp_tool {handler.get('server')}/{handler.get('tool')}"
         status = handler.get("statusMessage")
         hook = CodexHook(
             key=key,
