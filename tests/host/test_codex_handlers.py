@@ -248,6 +248,21 @@ def test_the_loader_names_what_is_wrong(tmp_path: Path) -> None:
             {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"o": {"b": True}}},
             "sha256:90c6e04936d7dacdf5f857c5045b33bf0ceb8850b2e8c307e5cda61ccf73550d",
         ),
+        (
+            "PreToolUse",
+            {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"n": 3}},
+            "sha256:048cd4d543ef131ecd0601e561092e0a2e68c114d4d5f478953acf986db51323",
+        ),
+        (
+            "PreToolUse",
+            {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"l": [1, "x"]}},
+            "sha256:146a5c173936036bb29fd434ea382ca0c9bdfe61f5648f09233c65bcc6e082cd",
+        ),
+        (
+            "PreToolUse",
+            {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"f": 1.5}},
+            "sha256:24dbf2d8d858146f84ac6fc7ee8f6382973ef6bd178b3a2961c57fe047227404",
+        ),
     ],
 )
 def test_the_trust_hash_of_an_mcp_tool_hook_is_codexs(

@@ -354,6 +354,23 @@ def _clean(hooks: JSON, where: str, warnings: list[str]) -> CleanHooks:
     )
 
 
+_NUMBER_KEY: Final = "$serde_json::private::Number"
+
+
+def _precise_numbers(value: JSON) -> JSON:
+    """Numbers as Codex's hash sees them: ``{"$serde_json::private::Number": "<text>"}``
+    (the text Python writes for the value: ``1e3`` in the file hashes as ``1000.0`` here)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return {_NUMBER_KEY: repr(value)}
+    if isinstance(value, list):
+        return [_precise_numbers(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _precise_numbers(v) for k, v in value.items()}
+    return value
+
+
 def codex_hook_hash(event: str, matcher: JSON, handler: Mapping[str, JSON]) -> str:
     """The ``sha256:`` trust identity Codex gives a command hook (``currentHash``).
 
@@ -364,15 +381,14 @@ def codex_hook_hash(event: str, matcher: JSON, handler: Mapping[str, JSON]) -> s
     seconds = DEFAULT_TIMEOUT_S if timeout is None else max(1, timeout)
     hook: dict[str, JSON]
     if handler.get("type") == "mcp_tool":
-        # the same normalized identity for an mcp_tool handler: checked against Codex
-        # 0.169's hooks/list for string, boolean and object inputs, timeout and
-        # statusMessage; a number in ``input`` hashes otherwise there (not matched yet: such
-        # a hook reads as changed since it was trusted)
+        # the same normalized identity for an mcp_tool handler (checked against Codex
+        # 0.169's hooks/list); Codex's JSON numbers keep their text (serde_json's
+        # arbitrary_precision), which reaches the hash as a one-key object
         hook = {
             "type": "mcp_tool",
             "server": handler.get("server"),
             "tool": handler.get("tool"),
-            "input": handler.get("input", {}),
+            "input": _precise_numbers(handler.get("input", {})),
             "timeout": seconds,
         }
     else:
