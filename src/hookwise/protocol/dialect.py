@@ -221,6 +221,23 @@ REQUIRED_INPUT: tuple[str, ...] = ("tool_name", "tool_input", "prompt")
 
 
 @dataclass(frozen=True)
+class McpHookRules:
+    """How a host runs an ``mcp_tool`` hook handler: ``${path}`` placeholders of its
+    ``input`` filled from the hook's JSON input, the tool's text content read as a command
+    hook's stdout."""
+
+    # a string that is one whole placeholder takes the value with its JSON type (Codex);
+    # False: every placeholder is replaced by text (a non-string: its JSON)
+    typed_placeholders: bool
+    # a placeholder naming no field fails the hook (Codex); False: it is the empty string
+    missing_placeholder_fails: bool
+    # what joins the text items of the tool's result
+    text_join: str
+    # the handler key that makes a failure block (Claude's ``onFailure: "block"``), if any
+    on_failure_key: str | None
+
+
+@dataclass(frozen=True)
 class DialectSpec:
     name: str  # "claude" | "codex"
     events: dict[str, DialectEvent] = field(default_factory=dict)
@@ -233,6 +250,10 @@ class DialectSpec:
     # once per file (Codex: observed, one call with hookwise in ~/.codex/hooks.json and the
     # project's .codex/hooks.json ran it twice)
     merges_identical_handlers: bool = True
+    # ``async: true`` command handlers start in the background: the host neither waits for
+    # them nor reads their answer, and ends them with the session (Codex; host/detached.py)
+    async_commands_detached: bool = False
+    mcp_hook: McpHookRules | None = None  # how an mcp_tool handler runs (None: none)
 
     def event(self, name: str) -> DialectEvent:
         try:
