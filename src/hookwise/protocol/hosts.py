@@ -592,9 +592,10 @@ HOSTS: Final[dict[Host, HostInfo]] = {
     "cline": HostInfo(
         "cline",
         "Cline",
-        # every executable file in these directories is a hook, named after its event
-        (".clinerules/hooks/*",),
-        (".cline/hooks/*",),
+        # every file in these directories named after an event is a hook (protocol/cline.py
+        # HOOK_DIRS: config/script_hooks.py finds them as Cline does)
+        (".clinerules/hooks/*", ".cline/hooks/*"),
+        (".cline/hooks/*", "Documents/Cline/Hooks/*"),
         "s",
         "PreToolUse",
         "run_commands",
@@ -615,7 +616,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "web_fetch": "web_fetch",
             "use_mcp_tool": "mcp",
         },
-        config_dir=(None, ".cline", ""),
+        config_dir=("CLINE_DIR", ".cline", ""),
         install_files={"project": ".clinerules/hooks/PreToolUse", "user": "hooks/PreToolUse"},
         failure={
             "crash": "runs",
@@ -627,7 +628,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         detect=(("unnamed", "hookName", ""), ("env", "CLINE_BUILD_ENV", "")),
         hooks_layout="script",
-        supports=frozenset(("hook", "install", "scan")),
+        supports=frozenset(("hook", "install", "runtime", "scan")),
         hook_globs={"project": ".clinerules/hooks/*", "user": "hooks/*"},
         trust="hook files run without a trust step, in every folder; Cline has no hook timeout "
         "(a slow hook is waited for)",

@@ -45,8 +45,9 @@ _HOOK_NAMES = {
     "agent_end": "TaskComplete",
     "agent_resume": "TaskResume",
     "agent_abort": "TaskCancel",
-    "user_prompt_submit": "UserPromptSubmit",
-    "pre_compact": "PreCompact",
+    "agent_error": "TaskError",
+    "prompt_submit": "UserPromptSubmit",
+    "session_shutdown": "SessionShutdown",
 }
 
 
@@ -64,6 +65,15 @@ def _parameters(raw: object) -> dict[str, Any]:
                 pass
         out[str(key)] = value
     return out
+
+
+def _prompt(payload: dict[str, Any]) -> object:
+    """The prompt: ``userPromptSubmit.prompt`` as 3.x sends it (a top-level ``prompt``
+    where a caller gave one)."""
+    block = payload.get("userPromptSubmit")
+    if isinstance(block, dict) and "prompt" in block:
+        return block["prompt"]
+    return payload.get("prompt")
 
 
 def _tool(payload: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
@@ -97,7 +107,7 @@ def decode(
     if isinstance(call, dict) and isinstance(call.get("id"), str):
         payload.setdefault("tool_use_id", call["id"])
     host_tool, raw = _tool(payload) if "tool" in spec["canonical"][0] else (None, {})
-    prompt = payload.get("prompt") if name == "UserPromptSubmit" else None
+    prompt = _prompt(payload) if name == "UserPromptSubmit" else None
     inputs = [raw]
     commands = raw.get("commands")
     if host_tool == "run_commands" and commands is not None:
@@ -191,7 +201,7 @@ def shaped(payload: dict[str, Any]) -> dict[str, Any]:
         params = {k: fastjson.dumps(v) for k, v in raw.items()}
         out["preToolUse"] = {"toolName": tool, "parameters": params}
     if isinstance(payload.get("prompt"), str):
-        out["prompt"] = payload["prompt"]
+        out["userPromptSubmit"] = {"prompt": payload["prompt"], "attachments": []}
     return out
 
 
