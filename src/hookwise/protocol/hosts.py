@@ -620,7 +620,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_files={"project": ".clinerules/hooks/PreToolUse", "user": "hooks/PreToolUse"},
         failure={
             "crash": "runs",
-            "timeout": "waits",
+            # after 120 s (protocol/cline.py; observed: a 125 s hook was killed, the tool ran)
+            "timeout": "runs",
             "note": "Cline obeys only a cancel, and a cancel aborts the whole run (the call "
             "does not run and the model is not asked again), so every deny, ask and failure "
             "ends the session; the hook file install writes prints the cancel itself when "
@@ -630,8 +631,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         hooks_layout="script",
         supports=frozenset(("hook", "install", "runtime", "scan")),
         hook_globs={"project": ".clinerules/hooks/*", "user": "hooks/*"},
-        trust="hook files run without a trust step, in every folder; Cline has no hook timeout "
-        "(a slow hook is waited for)",
+        trust="hook files run without a trust step, in every folder; a tool hook is waited for "
+        "up to 120 s, then killed and the tool run",
         native_rules="only its hooks were run on the real CLI (3.0.65); no permission list of its "
         "own was checked, so none is written",
     ),
