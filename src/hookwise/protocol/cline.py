@@ -1,6 +1,7 @@
 """Cline's hook protocol as data (docs.cline.bot/features/hooks/hook-reference; observed with
 the Cline CLI 3.0.65, tests/e2e/fixtures/more-hosts/cline.jsonl; the rest read in that CLI's
-bundled JavaScript, ``strings`` of its Bun binary: the file-hook runtime ``core.hook_config_files``).
+bundled JavaScript, ``strings`` of its Bun binary: the file-hook runtime
+``core.hook_config_files``).
 
 A hook is a script file named after its event, in any of four directories, every one read
 (``HOOK_DIRS``: ``~/Documents/Cline/Hooks``, ``$CLINE_DIR/hooks`` (``~/.cline/hooks``),

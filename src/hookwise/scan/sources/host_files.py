@@ -8,8 +8,8 @@ would run: the user's own files run as configured, a repository's run without a 
 a host whose row has no trust step for them (Qwen Code with folder trust off, its default)
 and only after the folder is trusted on one that has (Copilot). A row whose hooks_layout is
 "script" (Cline) names directories of hook files named after their event, each run under the
-program its ``#!`` line or suffix names (config/script_hooks.py). MCP servers come from the files the protocol module lists (``MCP_FILES``),
-under the same gates.
+program its ``#!`` line or suffix names (config/script_hooks.py). MCP servers come from the
+files the protocol module lists (``MCP_FILES``), under the same gates.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import shlex
 from pathlib import Path
 
 from hookwise.config.host_homes import config_dir
-from hookwise.config.host_hooks import hook_files, load_host_hooks
+from hookwise.config.host_hooks import load_host_hooks
 from hookwise.config.jsonc import parse_jsonc
 from hookwise.config.script_hooks import load_script_hooks
 from hookwise.protocol.hosts import host, mcp_files, table
