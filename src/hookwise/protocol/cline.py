@@ -159,3 +159,11 @@ SHEBANG_BY_NAME: Final = ("bash", "sh", "zsh", "python3", "python")
 MCP_FILES: Final = {
     "user": (("data/settings/cline_mcp_settings.json", "mcpServers"),),
 }
+
+# Where the host keeps its session records (coverage): a format and the directories under
+# its config directory (``$CLINE_DIR`` or ``~/.cline``). Observed with 3.0.65:
+# ``data/sessions/<id>/<id>.messages.json`` (the messages, assistant ``tool_use`` blocks
+# with the id the hook gets as ``tool_call.id``) beside ``<id>.json`` (``cwd``,
+# ``started_at``); scan/transcripts/cline.py. ``CLINE_DATA_DIR`` and
+# ``CLINE_SESSION_DATA_DIR`` move them in Cline; coverage does not follow them.
+SESSION_RECORDS: Final = ("cline-session", ("data/sessions",))

@@ -583,7 +583,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         detect=(("env", "FACTORY_PROJECT_DIR", ""), ("env", "DROID_PROJECT_DIR", "")),
         hooks_layout="top",
-        supports=frozenset(("hook", "install", "runtime", "scan", "migrate")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate")),
         trust="project hooks (.factory/hooks.json) run without a trust step; an organisation's "
         "Hooks Policy can make Droid ignore every hook it does not manage",
         native_rules="only its hooks were run on the real CLI (0.225.2); no permission list of its "
@@ -629,7 +629,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         detect=(("unnamed", "hookName", ""), ("env", "CLINE_BUILD_ENV", "")),
         hooks_layout="script",
-        supports=frozenset(("hook", "install", "runtime", "scan")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "coverage")),
         hook_globs={"project": ".clinerules/hooks/*", "user": "hooks/*"},
         trust="hook files run without a trust step, in every folder; a tool hook is waited for "
         "up to 120 s, then killed and the tool run",
