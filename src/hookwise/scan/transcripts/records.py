@@ -7,8 +7,9 @@ SQLite database. Where they are is a fact of each
 host's protocol module: ``SESSION_RECORDS`` (a format and the directories under the host's
 config directory, its registry row's ``config_dir``) or ``SESSION_DB`` (a database under
 ``$XDG_DATA_HOME``). One module per format reads it (``claude``, ``codex``, ``gemini``,
-``qwen``, ``copilot``, ``droid``, ``cline``, ``session_db``) into one model (``model``: :class:`SessionRecord`,
-:class:`ToolCall`, :class:`HookTrouble`), with a reader that never trusts a file
+``qwen``, ``copilot``, ``droid``, ``cline``, ``session_db``) into one model (``model``:
+:class:`SessionRecord`, :class:`ToolCall`, :class:`HookTrouble`), with a reader that never
+trusts a file
 (``files``). This module finds each host's records and hands each file to its format's
 reader, never asking which host it is; ``hookwise coverage`` reads them through it.
 """
