@@ -40,11 +40,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
         1,
         "the Claude Agent SDK bridge reads Claude Code's own settings when told to",
     ),
-    "api/processing/json_validation.py": (
-        3,
-        "the service's validator keeps Claude Code's legacy decisions and permission ranks; "
-        "the tables' decision_values disagree with it for Codex (to be reconciled there)",
-    ),
     "policy/approvals/relay.py": (
         1,
         "compares the table's decision pattern, whose value for Gemini CLI's form is 'gemini' "

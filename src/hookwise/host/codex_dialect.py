@@ -70,7 +70,8 @@ def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
         return "hookSpecificOutput must be an object"
     if "hookEventName" not in specific:
         return "hookSpecificOutput.hookEventName is missing"
-    if specific["hookEventName"] not in CODEX.events:
+    named = specific["hookEventName"]
+    if not isinstance(named, str) or named not in CODEX.events:
         # any Codex event name parses (another event's too); any other spelling does not
         return f"unknown hookSpecificOutput.hookEventName {specific['hookEventName']!r}"
     for key in specific:
@@ -78,7 +79,7 @@ def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
             return f"unsupported field hookSpecificOutput.{key} in {event.name} output"
     if event.decision is Decision.PERMISSION:
         choice = specific.get("permissionDecision")
-        if choice is not None and choice not in ("deny", "allow"):
+        if choice is not None and choice not in event.permission_values:
             return f"unsupported permissionDecision {choice!r}"
         if choice == "allow" and specific.get("updatedInput") is None:
             return "permissionDecision allow without updatedInput is not supported"
