@@ -377,3 +377,9 @@ def test_the_validator_rejects_what_codex_rejects(
         assert ("hookSpecificOutput.permissionDecision" in fields) == (
             "unsupported permissionDecision" in problem
         )
+
+
+def test_claude_s_permission_values_are_its_permission_ranks() -> None:
+    from hookwise.protocol.claude import PERMISSION_RANK
+
+    assert set(CLAUDE.events["PreToolUse"].permission_values) == set(PERMISSION_RANK)
