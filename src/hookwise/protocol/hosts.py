@@ -802,7 +802,12 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "codebase-retrieval": "grep",
         },
         config_dir=(None, ".augment", ""),
-        install_files={"project": ".augment/settings.json", "user": "settings.json"},
+        # a project's entry goes to settings.local.json ("personal project overrides, not
+        # committed to source control", read for hooks by the CLI: docs.augmentcode.com/cli/
+        # hooks): its command is the absolute path of a .sh file, which would be wrong on
+        # every other machine if it went into the shared .augment/settings.json; the
+        # reference gives no variable or relative form for the command
+        install_files={"project": ".augment/settings.local.json", "user": "settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(("env_prefix", "AUGMENT_", ""),),
         install_steps=("trust_note", "failure_note", "sh_script"),
