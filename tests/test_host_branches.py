@@ -45,16 +45,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
         "compares the table's decision pattern, whose value for Gemini CLI's form is 'gemini' "
         "(its native ask, `gemini_ask`)",
     ),
-    "policy/rules/loader.py": (
-        1,
-        "Gemini CLI's conditional canonical events (canonical.GEMINI_CONDITIONAL), looked up "
-        "by its name: a fact to move into its table",
-    ),
-    "policy/rules/compiler.py": (1, "the same GEMINI_CONDITIONAL lookup"),
-    "policy/install/registrations.py": (
-        1,
-        "the same GEMINI_CONDITIONAL lookup",
-    ),
     "scan/analysis/analyse.py": (
         2,
         "the variables Claude Code and Gemini CLI give a hook (PROJECT_ENV would serve, but "
