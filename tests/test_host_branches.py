@@ -45,11 +45,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
         "compares the table's decision pattern, whose value for Gemini CLI's form is 'gemini' "
         "(its native ask, `gemini_ask`)",
     ),
-    "scan/analysis/analyse.py": (
-        2,
-        "the variables Claude Code and Gemini CLI give a hook (PROJECT_ENV would serve, but "
-        "GEMINI_CWD has no fact in a table yet)",
-    ),
     "scan/report.py": (1, "Gemini CLI's hook fingerprint approval as a gate"),
 }
 

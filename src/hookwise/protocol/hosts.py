@@ -943,6 +943,15 @@ def project_env(name: str) -> tuple[str, ...]:
     return names
 
 
+def cwd_env(name: str) -> tuple[str, ...]:
+    """The variables naming the hook's working directory that the host gives its hooks (the
+    protocol module's ``CWD_ENV``; empty when it has none)."""
+    import importlib
+
+    names: tuple[str, ...] = getattr(importlib.import_module(host(name).module), "CWD_ENV", ())
+    return names
+
+
 def matcher_field(name: str, event: str) -> str | None:
     """The stdin field a definition's ``matcher`` is compared with on ``event`` (None: the
     matcher is ignored there), from the host's event table."""
