@@ -622,8 +622,9 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "crash": "runs",
             # after 120 s (protocol/cline.py; observed: a 125 s hook was killed, the tool ran)
             "timeout": "runs",
-            "note": "Cline blocks a call only on a cancel, and a cancel aborts the whole run (the call "
-            "does not run and the model is not asked again), so every deny, ask and failure "
+            "note": "Cline blocks a call only on a cancel, and a cancel aborts the whole run "
+            "(the call does not run and the model is not asked again), so every deny, ask and "
+            "failure "
             "ends the session; the hook file install writes prints the cancel itself when "
             "hookwise cannot run",
         },
