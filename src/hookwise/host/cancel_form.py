@@ -11,7 +11,7 @@ events the host does not wait for, every answer is ignored.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import ModuleType
 
@@ -119,6 +119,9 @@ class ScriptRuntime(DialectRuntime):
     found, each given the same input, and whose stdin is the host's own shape."""
 
     sent_as: Mapping[str, str | None] | None = None
+    # Claude Code's tool fields a caller may give, and the host's shape for them
+    claude_fields: tuple[str, ...] = ()
+    tool_fields: Callable[[str, dict[str, JSON]], dict[str, JSON]] | None = None
 
     def plan(
         self,
@@ -139,6 +142,9 @@ class ScriptRuntime(DialectRuntime):
         directory as ``workspaceRoots``), then the event's own."""
         self.spec.event(event)
         sent = (self.sent_as or {}).get(event) or event
+        own = {k: v for k, v in args.items() if k not in self.claude_fields}
+        if self.tool_fields is not None and any(k in args for k in self.claude_fields):
+            own = {**self.tool_fields(event, dict(args)), **own}
         cwd = base.get("cwd")
         payload: dict[str, JSON] = {
             "clineVersion": "",
@@ -148,7 +154,7 @@ class ScriptRuntime(DialectRuntime):
             "workspaceRoots": [cwd] if isinstance(cwd, str) and cwd else [],
             "userId": "unknown",
         }
-        payload.update(args)
+        payload.update(own)
         return payload
 
 
@@ -196,4 +202,6 @@ def make_runtime(name: str) -> ScriptRuntime:
         load,
         timeout_unit=info.timeout_unit,
         sent_as=facts.SENT_AS,
+        claude_fields=(*facts.CLAUDE_FIELDS, "tool_response"),
+        tool_fields=facts.tool_fields,
     )

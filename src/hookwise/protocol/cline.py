@@ -30,7 +30,8 @@ There is no ask and no allow.
 
 from __future__ import annotations
 
-from typing import Final
+import json
+from typing import Any, Final
 
 from hookwise.protocol.dialect import Decision, DialectEvent, DialectSpec, Exit2, Kind
 
@@ -71,13 +72,46 @@ def _event(
     )
 
 
+# Claude Code's tool fields a caller of the runtime may give instead (the simulator does):
+# the stdin gets them in Cline's shape (tool_fields), never as they are.
+CLAUDE_FIELDS: Final = ("tool_name", "tool_input", "tool_use_id")
+
+
+def _stringify(value: Any) -> str:
+    """``JSON.stringify``: no blanks between items, non-ASCII kept."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def tool_fields(event: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Cline's tool fields for Claude Code's (``tool_name``, ``tool_input``,
+    ``tool_use_id``, ``tool_response``): the call as ``tool_call``/``tool_result`` and again
+    as ``preToolUse``/``postToolUse`` with each parameter JSON-encoded as a string."""
+    name, raw = args.get("tool_name"), args.get("tool_input")
+    tool_input = raw if isinstance(raw, dict) else {}
+    params = {k: v if isinstance(v, str) else _stringify(v) for k, v in tool_input.items()}
+    call = {"id": args.get("tool_use_id") or "call_hookwise", "name": name, "input": tool_input}
+    if event == "PreToolUse":
+        return {"tool_call": call, "preToolUse": {"toolName": name, "parameters": params}}
+    response = args.get("tool_response")
+    output = response if isinstance(response, str) else _stringify(response)
+    return {
+        "tool_result": {**call, "output": response},
+        "postToolUse": {"toolName": name, "parameters": params, "result": output},
+    }
+
+
 # (PostToolUse's cancel and context, from the bundle: not run here)
 _EVENTS: Final = (
     _event("TaskStart", Kind.SESSION_START, ("taskStart",), False),
     _event("TaskResume", Kind.SESSION_START, ("taskResume",), False),
     _event("UserPromptSubmit", Kind.PROMPT, ("userPromptSubmit",), False),
-    _event("PreToolUse", Kind.TOOL_BEFORE, ("preToolUse", "tool_call"), True),
-    _event("PostToolUse", Kind.TOOL_AFTER, ("postToolUse", "tool_result"), True),
+    _event("PreToolUse", Kind.TOOL_BEFORE, ("preToolUse", "tool_call", *CLAUDE_FIELDS), True),
+    _event(
+        "PostToolUse",
+        Kind.TOOL_AFTER,
+        ("postToolUse", "tool_result", *CLAUDE_FIELDS, "tool_response"),
+        True,
+    ),
     _event("TaskCancel", Kind.SESSION_END, ("taskCancel",), False),
     _event("TaskComplete", Kind.STOP, ("taskComplete",), False),
     _event("TaskError", Kind.SESSION_END, ("error",), False),
@@ -85,7 +119,10 @@ _EVENTS: Final = (
     _event("PreCompact", Kind.COMPACT_BEFORE, ("preCompact",), False),
 )
 
-CLINE: Final = DialectSpec("cline", {e.name: e for e in _EVENTS}, COMMON_INPUT, {})
+# (either shape of the tool fields may be given, so none is required)
+CLINE: Final = DialectSpec(
+    "cline", {e.name: e for e in _EVENTS}, COMMON_INPUT, {}, required_input=()
+)
 EVENT_NAMES: Final = tuple(CLINE.events)
 
 # The event (the file's name) -> the ``hookName`` the 3.x CLI sends; None: a file of that
@@ -102,6 +139,18 @@ SENT_AS: Final[dict[str, str | None]] = {
     "UserPromptSubmit": "prompt_submit",
     "PreCompact": None,
     "SessionShutdown": "session_shutdown",
+}
+
+# Cline's event at each point of Claude Code's loop (the simulator plays that loop): a
+# task's start, the prompt, the tool events, its completion, the end of the session.
+CLAUDE_EVENTS: Final = {
+    "SessionStart": ("TaskStart",),
+    "UserPromptSubmit": ("UserPromptSubmit",),
+    "PreToolUse": ("PreToolUse",),
+    "PostToolUse": ("PostToolUse",),
+    "Stop": ("TaskComplete",),
+    "PreCompact": ("PreCompact",),
+    "SessionEnd": ("SessionShutdown",),
 }
 
 # ``hookName`` as the 3.x CLI sends it (observed) -> the event (the file's name)
