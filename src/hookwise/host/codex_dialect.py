@@ -82,7 +82,7 @@ def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
             return f"unsupported field hookSpecificOutput.{key} in {event.name} output"
     if event.decision is Decision.PERMISSION:
         choice = specific.get("permissionDecision")
-        if choice is not None and choice not in ("deny", "allow"):
+        if choice is not None and choice not in event.permission_values:
             return f"unsupported permissionDecision {choice!r}"
         if choice == "allow" and specific.get("updatedInput") is None:
             return "permissionDecision allow without updatedInput is not supported"

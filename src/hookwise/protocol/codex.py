@@ -80,6 +80,9 @@ _EVENTS: Final = (
         stop_supported=False,
         # observed: a legacy "approve" is taken (and does nothing); "block" denies
         decision_values=("approve", "block"),
+        inert_decisions=("approve",),
+        # observed: "ask" and "defer" fail the hook
+        permission_values=("allow", "deny"),
         # updatedInput needs permissionDecision "allow", which approves the call: a rewrite
         # cannot leave the decision to Codex (rewrites_alone False)
     ),

@@ -122,6 +122,13 @@ class DialectEvent:
     # permissionDecision values the host does not act on: the call goes on as if the hook had
     # said nothing (Factory Droid's ``ask`` falls through to its autonomy level)
     ignored_decisions: tuple[str, ...] = ()
+    # the permissionDecision values the host reads on a PERMISSION event (Claude Code's
+    # four; Codex: allow and deny, any other fails the hook)
+    permission_values: tuple[str, ...] = ("allow", "ask", "defer", "deny")
+    # top-level ``decision`` values of decision_values the host takes and does nothing with
+    # (Codex's legacy ``approve`` on PreToolUse); on a PERMISSION event the others decide
+    # (Claude Code: approve allows, block denies), on a BLOCK event only "block" does
+    inert_decisions: tuple[str, ...] = ()
     # an exit code other than 0, 1 and 2 blocks the call (Factory Droid: exit 3 ends
     # ``droid exec`` at once without running the tool); False: it is a crash
     other_exit_blocks: bool = False

@@ -218,6 +218,20 @@ class Registration:
         return bool(self._match(tool, tool_input)) if self._match else False
 
 
+def _hookwise_file(host: str, entry: Any) -> bool:
+    """A hook that is a file of its own (a row whose layout is "script": Cline) is
+    hookwise's when it is the file ``hookwise install`` writes, running hookwise's command."""
+    from hookwise.config.files import read_file_text
+    from hookwise.policy.install.hook_script import script_command
+
+    if host_info(host).hooks_layout != "script" or not entry.origin:
+        return False
+    try:
+        return script_command(read_file_text(entry.origin)) is not None
+    except (OSError, ValueError):
+        return False
+
+
 class Registrations:
     """Registration per (host, directory), read once through the host's own loader."""
 
@@ -258,7 +272,7 @@ class Registrations:
         ours = [
             e
             for e in loaded.registry.entries
-            if e.event == event and is_hookwise_command(e.command)
+            if e.event == event and (is_hookwise_command(e.command) or _hookwise_file(host, e))
         ]
         running = []
         for entry in ours:

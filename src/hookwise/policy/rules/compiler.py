@@ -20,9 +20,8 @@ import copy
 from typing import Any
 
 from hookwise import __version__
-from hookwise.policy import canonical
 from hookwise.policy.rules import schema
-from hookwise.policy.rules.loader import PolicyFile, Problem, load_policy_text
+from hookwise.policy.rules.loader import PolicyFile, Problem, load_policy_text, raised
 from hookwise.policy.rules.schema import default_settings
 from hookwise.policy.trust.store import (
     RESTRICTIVE_ACTIONS,
@@ -55,7 +54,7 @@ def compile_sources(
     if trust is None:
         trust = Trust()
     host_events = {
-        host: {name: spec["canonical"] for name, spec in table["events"].items()}
+        host: {name: raised(spec) for name, spec in table["events"].items()}
         for host, table in tables.items()
     }
     files: list[PolicyFile] = []
@@ -397,10 +396,7 @@ def schema_order(scope: str) -> int:
 def _host_events_for(tables: dict[str, Any], host: str, canon: str, on: Any) -> list[str]:
     names = []
     for name, spec in tables[host]["events"].items():
-        raised = list(spec["canonical"])
-        if host == "gemini":
-            raised += list(canonical.GEMINI_CONDITIONAL.get(name, ()))
-        if canon in raised and (on is None or f"{host}:{name}" in on):
+        if canon in raised(spec) and (on is None or f"{host}:{name}" in on):
             names.append(name)
     return names
 

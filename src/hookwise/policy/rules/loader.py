@@ -788,10 +788,7 @@ class _Reader:
         return on
 
     def canonical_of(self, host: str, event: str) -> tuple[str, ...]:
-        base = tuple(self.host_events[host][event])
-        if host == "gemini":
-            return base + canonical.GEMINI_CONDITIONAL.get(event, ())
-        return base
+        return tuple(self.host_events[host][event])
 
     @staticmethod
     def default_events(rule: dict[str, Any], present: set[str]) -> tuple[str, ...] | None:
@@ -1211,10 +1208,17 @@ def load_policy_text(
 
 
 def default_host_events() -> dict[str, dict[str, list[str]]]:
-    """host -> host event -> its canonical events (from the host tables)."""
+    """host -> host event -> the canonical events it may raise (from the host tables)."""
     from hookwise.policy.adapters.hosts import host_tables
 
     return {
-        host: {name: spec["canonical"] for name, spec in table["events"].items()}
+        host: {name: raised(spec) for name, spec in table["events"].items()}
         for host, table in host_tables().items()
     }
+
+
+def raised(spec: dict[str, Any]) -> list[str]:
+    """The canonical events a host event's table row may raise: always, or for some of its
+    payloads (its ``conditional`` ones: Gemini CLI's AfterTool is a failure when the tool
+    failed)."""
+    return [*spec["canonical"], *spec.get("conditional", ())]
