@@ -852,9 +852,10 @@ class _Prefix:
     """What the words in front of a command said about it (``env -C DIR``, ``xargs -I {}``,
     ``LD_PRELOAD=...``), collected while they are stripped."""
 
-    __slots__ = ("assigned", "chdir", "env", "unknowns", "xargs")
+    __slots__ = ("assigned", "chdir", "env", "files", "unknowns", "xargs")
 
     def __init__(self) -> None:
+        self.files: list[tuple[str, Any]] = []  # files a wrapper reads or writes (xargs -a F)
         self.assigned: list[str] = []
         self.env: dict[str, str] = {}  # the values of those assignments, when known
         self.chdir: str | None = None
@@ -917,6 +918,10 @@ def _strip_prefix(
         if found is None:
             return words[i : i + 1]
         offset, string = found
+        if name in _WRAPPER_FILES:
+            from hookwise.shell.wrappers import wrapper_files
+
+            prefix.files += wrapper_files(name, values if string is not None else values[:offset])
         if string is not None:
             _parse_shell(string, depth + 1, script)
             return words[i : i + 1]
@@ -1092,6 +1097,8 @@ def _add_command(
     command.assigned = prefix.assigned
     command.env = prefix.env
     command.unknowns = prefix.unknowns
+    if prefix.files:  # (what xargs -a F reads, what script F writes)
+        _interpreter(command, prefix.files, depth, script)
     command.quoted_program = bool(words) and words[0].quoted
     if any(w.glob for w in words):
         command.globs = frozenset(i for i, w in enumerate(words) if w.glob)
@@ -1153,6 +1160,7 @@ def _add_command(
 
 
 _EXPANDS = frozenset("$`")
+_WRAPPER_FILES = frozenset(["xargs", "script", "time", "strace", "ltrace"])  # wrappers.WRAPPER_FILES
 
 
 def _redirected_input(redirects: list[str], writes: list[str], script: Script) -> list[str]:

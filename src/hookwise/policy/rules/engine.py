@@ -795,10 +795,14 @@ def builtin_checks(
             else:
                 files = [path for _scope, path in policy.get("files", ())]
                 guard = protect.Guard(ev.env, files, ev.cwd)
-            why = protect.check(ev, guard)
-            if why is not None:
-                _builtin(decision, ev, protect.RULE_ID, "deny", why)
+            found = protect.verdict(ev, guard)
+            if found is not None and found[0] == "deny":
+                _builtin(decision, ev, protect.RULE_ID, "deny", found[1])
                 return
+            if found is not None and settings.get("unverifiable", "ask") != "allow":
+                # unverifiable for self-protection: the checks below may still deny
+                _builtin(decision, ev, protect.RULE_ID, str(settings.get("unverifiable", "ask")),
+                         found[1])  # fmt: skip
         script = ev.script
         if script is not None and not script.complete:
             verdict = settings.get("unparsable", "deny")
