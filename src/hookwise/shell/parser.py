@@ -1134,6 +1134,11 @@ def _add_command(
         named = programs.read_operands(command.program, command.argv)
         if named:
             _inner_argv(["cat", *named], depth, script, command.text, "its subcommand reads")
+    if command.program in programs.TREE_SEARCHERS and programs.searches_cwd(
+        command.program, command.argv
+    ):  # grep -r s3cr3t: it searches `.`, as grep -r s3cr3t . does
+        searched = [*command.argv, "."] if command.program != "git" else ["grep", "-r", "-e", "", "."]
+        _inner_argv(searched, depth, script, command.text, "searches .")
     if programs.ENV_FILE_OPTION in command.text or command.program in programs.ENV_FILE_SPELLED:
         # docker run --env-file .env: loaded as its environment, as `source .env` loads it
         for loaded in programs.env_files(command.program, command.argv):

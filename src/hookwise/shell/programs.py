@@ -1302,6 +1302,35 @@ GIT_WRITE_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 ENV_OUTPUT_FILES = ("GIT_TRACE", "SSLKEYLOGFILE", "HISTFILE", "LESSHISTFILE",
                     "NODE_REPL_HISTORY", "PYTHON_HISTORY", "SQLITE_HISTORY", "PSQL_HISTORY",
                     "MYSQL_HISTFILE", "REDISCLI_HISTFILE")  # fmt: skip
+# searchers that search the working directory when given no path: always (rg, ag, ack)
+# or with these flags (grep -r; git grep --no-index searches files git does not track)
+TREE_SEARCHERS: dict[str, frozenset[str]] = {
+    "grep": frozenset(["-r", "-R", "--recursive", "--dereference-recursive"]),
+    "egrep": frozenset(["-r", "-R", "--recursive", "--dereference-recursive"]),
+    "fgrep": frozenset(["-r", "-R", "--recursive", "--dereference-recursive"]),
+    "rg": frozenset(),
+    "ag": frozenset(),
+    "ack": frozenset(),
+    "git": frozenset(["--no-index", "--untracked"]),
+}
+
+
+def searches_cwd(program: str, argv: list[str]) -> bool:
+    """Whether a searcher given no path searches ``.`` (``grep -r s3cr3t`` is ``grep -r
+    s3cr3t .``): a rule about what ``.`` holds then holds for it too."""
+    flags, positional = flags_of(program, argv)
+    if program == "git":
+        if "grep" not in positional[:1] or not flags & TREE_SEARCHERS["git"]:
+            return False
+        positional = positional[1:]
+    elif TREE_SEARCHERS[program] and not flags & TREE_SEARCHERS[program]:
+        return False
+    if program in ("rg", "ag", "ack") and flags & {"--files", "-l", "-g", "-f", "--help"}:
+        return program != "rg" or "--files" in flags  # rg --files lists .
+    patterns = 0 if flags & {"-e", "-f", "--regexp", "--file"} else 1
+    return len(positional) <= patterns
+
+
 # Programs that write files whose names come from data (an archive's members, a patch's
 # headers, a directory's listing, untracked files a stash takes away): program ->
 # (when it writes: "always", a mode letter of its first word or option cluster, or
