@@ -1134,6 +1134,14 @@ def _add_command(
         named = programs.read_operands(command.program, command.argv)
         if named:
             _inner_argv(["cat", *named], depth, script, command.text, "its subcommand reads")
+    if command.program in programs.DATA_INCLUDERS and (command.stdin or command.piped_from):
+        # echo '#include ".env"' | cpp: the data it is fed names a file it reads
+        data = "".join(command.stdin)
+        if command.piped_from is not None:
+            data += static_output(command.piped_from) or ""
+        named = programs.included_files(command.program, data)
+        if named:
+            _inner_argv(["cat", *named], depth, script, command.text, "its data includes them")
     if command.program in programs.TREE_SEARCHERS and programs.searches_cwd(
         command.program, command.argv
     ):  # grep -r s3cr3t: it searches `.`, as grep -r s3cr3t . does
@@ -1141,8 +1149,12 @@ def _add_command(
         _inner_argv(searched, depth, script, command.text, "searches .")
     if programs.ENV_FILE_OPTION in command.text or command.program in programs.ENV_FILE_SPELLED:
         # docker run --env-file .env: loaded as its environment, as `source .env` loads it
+        printing = programs.code_prints_env(command.program, command.argv)
         for loaded in programs.env_files(command.program, command.argv):
             _inner_argv(["source", loaded], depth, script, command.text, "loads it (--env-file)")
+            if printing:  # node --env-file=.env -e 'console.log(process.env.X)'
+                origin = f"{command.program} prints values {loaded} defined"
+                _inner_argv(["cat", loaded], depth, script, command.text, origin)
     if command.piped_from is not None and command.program in programs.NAME_READERS:
         from hookwise.shell.xargs_input import names_read
 

@@ -567,6 +567,20 @@ def _git_patch(word: str) -> bool:
     return word.startswith("-") and any(c in word[1:] for c in "puLcm")
 
 
+def _forced_tree_add(args: list[str]) -> bool:
+    """``git add -f`` of a whole tree: ``-A``/``--all``/``-u`` or no path, ``.``, ``:/``,
+    a ``dir/``."""
+    forced = any(
+        w in ("--force", "-f") or (w[:1] == "-" and w[1:2] != "-" and "f" in w[1:])
+        for w in args
+        if w.startswith("-")
+    )
+    if not forced:
+        return False
+    paths = [w for w in args if not w.startswith("-")]
+    return not paths or any(p in (".", ":/", "./", "*") or p.endswith("/") for p in paths)
+
+
 def read_operands(program: str, argv: list[str]) -> list[str]:
     """The files a SUBCOMMAND_READERS subcommand prints or sends (``git show HEAD:.env``
     names ``.env``); none for another subcommand. The subcommand is git's, or the first
@@ -590,6 +604,10 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
         # `git show :F` then prints it without naming it
         if sub == "grep":  # the pattern comes first, or after -e/-f (skipped below)
             pattern_first = not any(w in _GIT_GREP_PATTERN for w in argv[at + 1 :])
+        if sub in ("add", "stage") and _forced_tree_add(argv[at + 1 :]):
+            # git add -A -f: ignored files too (.env is ignored because it is a secret),
+            # named by the tree's listing when it runs; git diff --cached prints them
+            return [COMPUTED]
     else:
         leading = [i for i, w in enumerate(argv) if i > 0 and not w.startswith("-")][:2]
         found = [i for i in leading if argv[i] in subcommands]
@@ -1062,6 +1080,19 @@ def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
     return len(argv) == 1 or "-p" in argv or (program == "compgen" and "-v" in argv)
 
 
+# what an interpreter's code reads the environment with
+_ENV_READS = ("process.env", "environ", "getenv", "$ENV{", "ENV[", "ENV.", "Deno.env",
+              "System.getenv", "os.Getenv", "Bun.env", "import.meta.env")  # fmt: skip
+
+
+def code_prints_env(program: str, argv: list[str]) -> bool:
+    """Whether an interpreter one-liner reads the environment (``node -e
+    'console.log(process.env.X)'``): with an environment file loaded, that is the file's
+    values printed, as ``source .env; echo $X`` prints them."""
+    code = interpreter_code(program, argv)
+    return code is not None and any(marker in code for marker in _ENV_READS)
+
+
 # ---------------------------------------------------------------- interpreter one-liners
 
 
@@ -1329,6 +1360,39 @@ def searches_cwd(program: str, argv: list[str]) -> bool:
         return program != "rg" or "--files" in flags  # rg --files lists .
     patterns = 0 if flags & {"-e", "-f", "--regexp", "--file"} else 1
     return len(positional) <= patterns
+
+
+# programs that read files their data names (``#include "F"``, groff's ``.so F``, m4's
+# ``include(F)``): program -> the directive. What they are fed on the line is read for it
+DATA_INCLUDERS: dict[str, str] = {
+    "cpp": "#include", "gcc": "#include", "cc": "#include", "clang": "#include",
+    "g++": "#include", "c++": "#include", "clang++": "#include", "mcpp": "#include",
+    "groff": ".so", "troff": ".so", "nroff": ".so", "soelim": ".so", "man": ".so",
+    "m4": "include(",
+}  # fmt: skip
+
+
+def included_files(program: str, data: str) -> list[str]:
+    """The files ``data`` makes ``program`` read (DATA_INCLUDERS)."""
+    directive = DATA_INCLUDERS[program]
+    found: list[str] = []
+    for line in data.splitlines():
+        text = line.strip()
+        if directive == "#include":
+            text = text.replace(" ", "").replace("\t", "")
+        at = text.find(directive) if directive == "include(" else 0
+        if at < 0 or not text[at:].startswith(directive):
+            continue
+        rest = text[at + len(directive) :].strip()
+        if directive == "include(":
+            rest = rest.split(")", 1)[0].strip("`'\" ")
+        elif directive == "#include":
+            rest = rest[1:].split(rest[:1].replace("<", ">"), 1)[0] if rest[:1] in "\"<" else ""
+        else:
+            rest = rest.split()[0] if rest.split() else ""
+        if rest:
+            found.append(rest)
+    return found[:64]
 
 
 # Programs that write files whose names come from data (an archive's members, a patch's

@@ -130,8 +130,7 @@ READERS = frozenset(
         "xxd",
         "hexdump",
         "strings",
-        "sort",
-        "uniq",
+        "sort",  # (sort -o F: programs.WRITE_OPTIONS, a write of its own)
         "cut",
         "column",
         "fold",
