@@ -86,6 +86,11 @@ def _copies(name: str, argv: list[str]) -> list[str]:
     )
     if not recursive:
         return []
+    # cp -T / --no-target-directory: the source's entries go into the target itself
+    whole = any(
+        w == "--no-target-directory" or (w[:1] == "-" and w[1:2] != "-" and "T" in w)
+        for w in argv[1:]
+    )
     target: str | None = None
     operands: list[str] = []
     skip = False
@@ -106,7 +111,7 @@ def _copies(name: str, argv: list[str]) -> list[str]:
     out: list[str] = []
     for source in operands:
         base = source.rstrip("/").rsplit("/", 1)[-1]
-        contents = base in (".", "..", "") or (name == "rsync" and source.endswith("/"))
+        contents = whole or base in (".", "..", "") or (name == "rsync" and source.endswith("/"))
         out.append(target if contents else target.rstrip("/") + "/" + base)
     return out
 
