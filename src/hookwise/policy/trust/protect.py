@@ -478,10 +478,28 @@ _DATA_NAMED = frozenset(
 )
 
 
+def _may_write_data_named(name: str, argv: list[str]) -> bool:
+    """Cheap: whether data_writes.py needs a look (``git status`` and ``tar czf`` do not)."""
+    if name == "git":
+        from hookwise.shell.programs import GIT_DATA_WRITERS, git_subcommand
+
+        at = git_subcommand(argv)
+        return at > 0 and argv[at] in GIT_DATA_WRITERS
+    if name in ("cp", "rsync", "scp"):
+        return any(w[:1] == "-" and ("r" in w or "R" in w or "a" in w) for w in argv[1:])
+    if name.startswith("python") or name == "cmake":
+        return any(w in ("zipfile", "tarfile", "tar") for w in argv[1:4])
+    if name in ("tar", "gtar", "bsdtar"):
+        return any("x" in w or w.startswith("--ex") or w == "--get" for w in argv[1:3]) or any(
+            w.startswith(("--ex", "--get")) for w in argv
+        )
+    return name in _DATA_NAMED
+
+
 def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard) -> None:
     """A write of files whose names come from data (an archive, a patch, a listing) into
     a directory holding protected files: unverifiable (data_writes.py)."""
-    if name not in _DATA_NAMED and not name.startswith("python"):
+    if not _may_write_data_named(name, argv):
         return
     from hookwise.policy.trust.data_writes import data_writes
 
