@@ -1145,7 +1145,9 @@ def _add_command(
     if command.program in programs.TREE_SEARCHERS and programs.searches_cwd(
         command.program, command.argv
     ):  # grep -r s3cr3t: it searches `.`, as grep -r s3cr3t . does
-        searched = [*command.argv, "."] if command.program != "git" else ["grep", "-r", "-e", "", "."]
+        searched = [*command.argv, "."]
+        if command.program == "git":  # git grep --no-index X: a recursive grep of .
+            searched = ["grep", "-r", "-e", "", "."]
         _inner_argv(searched, depth, script, command.text, "searches .")
     if programs.ENV_FILE_OPTION in command.text or command.program in programs.ENV_FILE_SPELLED:
         # docker run --env-file .env: loaded as its environment, as `source .env` loads it
@@ -1177,7 +1179,8 @@ def _add_command(
 
 
 _EXPANDS = frozenset("$`")
-_WRAPPER_FILES = frozenset(["xargs", "script", "time", "strace", "ltrace"])  # wrappers.WRAPPER_FILES
+# wrappers whose words name files they read or write (wrappers.WRAPPER_FILES)
+_WRAPPER_FILES = frozenset(["xargs", "script", "time", "strace", "ltrace"])
 
 
 def _redirected_input(redirects: list[str], writes: list[str], script: Script) -> list[str]:

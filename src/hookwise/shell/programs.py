@@ -1387,7 +1387,7 @@ def included_files(program: str, data: str) -> list[str]:
         if directive == "include(":
             rest = rest.split(")", 1)[0].strip("`'\" ")
         elif directive == "#include":
-            rest = rest[1:].split(rest[:1].replace("<", ">"), 1)[0] if rest[:1] in "\"<" else ""
+            rest = rest[1:].split(rest[:1].replace("<", ">"), 1)[0] if rest[:1] in '"<' else ""
         else:
             rest = rest.split()[0] if rest.split() else ""
         if rest:
@@ -1438,8 +1438,17 @@ DATA_PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {"sort": ("--compress-program
 MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
 RUNS_PROGRAMS = (
-    frozenset(["git", *_NPX, *RECURSIVE_DELETERS, *READ_OPTIONS, *DATA_PROGRAM_OPTIONS,
-               *WRITE_OPTIONS, *RESPONSE_FILES])
+    frozenset(
+        [
+            "git",
+            *_NPX,
+            *RECURSIVE_DELETERS,
+            *READ_OPTIONS,
+            *DATA_PROGRAM_OPTIONS,
+            *WRITE_OPTIONS,
+            *RESPONSE_FILES,
+        ]
+    )
     | OPTION_COMMANDS
     | MULTIPLEXERS
     | SEDS

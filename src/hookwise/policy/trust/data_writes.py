@@ -80,7 +80,7 @@ def _copies(name: str, argv: list[str]) -> list[str]:
     entries into ``.``, ``cp -r /x/.config ~`` makes ``~/.config``."""
     letters = _COPIERS[name]
     recursive = any(
-        w in ("--recursive", "--archive", "-a") or _cluster(w, letters) and w.startswith("-")
+        w in ("--recursive", "--archive", "-a") or (_cluster(w, letters) and w.startswith("-"))
         for w in argv[1:]
         if w.startswith("-")
     )
@@ -137,8 +137,11 @@ def data_writes(argv: list[str]) -> list[tuple[str, str]]:
             return []
         hit = "" in triggers or any(
             w in triggers
-            or (w.startswith("-") and not w.startswith("--") and _cluster(w, "".join(
-                t[1] for t in triggers if len(t) == 2)))
+            or (
+                w.startswith("-")
+                and not w.startswith("--")
+                and _cluster(w, "".join(t[1] for t in triggers if len(t) == 2))
+            )
             for w in rest
         )
         if not hit:

@@ -27,7 +27,6 @@ from __future__ import annotations
 from hookwise.policy import canonical
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.canonical import command_dirs, resolve_path
-from hookwise.shell.programs import DATA_WRITERS, ENV_OUTPUT_FILES
 from hookwise.policy.trust.scopes import (
     config_home,
     launcher_path,
@@ -341,9 +340,9 @@ class Guard:
         inside = directory.rstrip("/") + "/"
         obeyed = set(obeyed_paths(self.env))
         for item in self.concrete:
-            if item == directory or item.startswith(inside) or directory.startswith(item + "/"):
-                if item in obeyed or os.path.lexists(item):
-                    return item
+            near = item == directory or item.startswith(inside) or directory.startswith(item + "/")
+            if near and (item in obeyed or os.path.lexists(item)):
+                return item
         return None
 
 
@@ -471,18 +470,13 @@ class _UnsureError(_FoundError):
     """What the call writes there is known only when it runs: unverifiable, not denied."""
 
 
-# programs that may write files named by their data (data_writes.py reads which): the
-# catalog's, and what runs them (python -m zipfile, cmake -E tar)
-_DATA_NAMED = frozenset(
-    [*DATA_WRITERS, "git", "cp", "rsync", "scp", "cmake", "busybox"]
-)
-
-
 def _may_write_data_named(name: str, argv: list[str]) -> bool:
-    """Cheap: whether data_writes.py needs a look (``git status`` and ``tar czf`` do not)."""
-    if name == "git":
-        from hookwise.shell.programs import GIT_DATA_WRITERS, git_subcommand
+    """Cheap: whether data_writes.py needs a look (``git status`` and ``tar czf`` do not).
+    The catalog's programs (``programs.DATA_WRITERS``) and what runs them (``python -m
+    zipfile``, ``cmake -E tar``, ``busybox tar``)."""
+    from hookwise.shell.programs import DATA_WRITERS, GIT_DATA_WRITERS, git_subcommand
 
+    if name == "git":
         at = git_subcommand(argv)
         return at > 0 and argv[at] in GIT_DATA_WRITERS
     if name in ("cp", "rsync", "scp"):
@@ -493,7 +487,7 @@ def _may_write_data_named(name: str, argv: list[str]) -> bool:
         return any("x" in w or w.startswith("--ex") or w == "--get" for w in argv[1:3]) or any(
             w.startswith(("--ex", "--get")) for w in argv
         )
-    return name in _DATA_NAMED
+    return name in DATA_WRITERS or name == "busybox"
 
 
 def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard) -> None:
@@ -538,6 +532,8 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
                     f"${name}", f"sets {name} (it moves or loosens the guardrails of what runs)"
                 )
     for name, value in cmd.env.items():  # GIT_TRACE=FILE git status: git appends to FILE
+        from hookwise.shell.programs import ENV_OUTPUT_FILES  # (loaded: cmd came from it)
+
         if name.startswith(ENV_OUTPUT_FILES) and value[:1] in "/~$.":
             _unresolved(value, cwd, home, marked, f"sets {name}={value}")
             for path in _expand(value, cwd, home):
