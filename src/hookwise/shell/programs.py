@@ -1358,7 +1358,10 @@ def searches_cwd(program: str, argv: list[str]) -> bool:
         return False
     if program in ("rg", "ag", "ack") and flags & {"--files", "-l", "-g", "-f", "--help"}:
         return program != "rg" or "--files" in flags  # rg --files lists .
-    patterns = 0 if flags & {"-e", "-f", "--regexp", "--file"} else 1
+    # the pattern is the first operand, unless -e/-f give them (their values, as the
+    # option reader counts them, are operands too)
+    given = sum(w in ("-e", "-f", "--regexp", "--file") for w in argv)
+    patterns = given if flags & {"-e", "-f", "--regexp", "--file"} else 1
     return len(positional) <= patterns
 
 
@@ -1378,20 +1381,20 @@ def included_files(program: str, data: str) -> list[str]:
     found: list[str] = []
     for line in data.splitlines():
         text = line.strip()
+        name = ""
         if directive == "#include":
-            text = text.replace(" ", "").replace("\t", "")
-        at = text.find(directive) if directive == "include(" else 0
-        if at < 0 or not text[at:].startswith(directive):
-            continue
-        rest = text[at + len(directive) :].strip()
-        if directive == "include(":
-            rest = rest.split(")", 1)[0].strip("`'\" ")
-        elif directive == "#include":
-            rest = rest[1:].split(rest[:1].replace("<", ">"), 1)[0] if rest[:1] in '"<' else ""
-        else:
-            rest = rest.split()[0] if rest.split() else ""
-        if rest:
-            found.append(rest)
+            after = text[1:].lstrip() if text.startswith("#") else ""
+            rest = after[len("include") :].strip() if after.startswith("include") else ""
+            if rest[:1] in ('"', "<") and rest[:1]:
+                name = rest[1:].split('"' if rest[0] == '"' else ">", 1)[0]
+        elif directive == "include(":
+            at = text.find(directive)
+            if at >= 0:
+                name = text[at + len(directive) :].split(")", 1)[0].strip("`'\" ")
+        elif text.startswith(directive + " ") or text.startswith(directive + "\t"):
+            name = text[len(directive) :].split()[0]
+        if name:
+            found.append(name)
     return found[:64]
 
 

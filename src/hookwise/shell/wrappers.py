@@ -507,7 +507,14 @@ def wrapper_files(name: str, argv: list[str]) -> list[tuple[str, str]]:
                 found.append(("read" if option[:2] in reads else "write", word[2:]))
                 continue  # -a.env: the value attached
             skip = option in takes and not eq
+            if not option.startswith("--") and not skip:
+                # a cluster (script -qc CMD): the first letter taking a value takes the
+                # rest of the word, or the next word when it ends the cluster
+                for at, letter in enumerate(option[1:], start=2):
+                    if "-" + letter in takes:
+                        skip = at == len(option)
+                        break
             continue
-        if operands:
+        if operands and word:
             found.append(("write", word))
-    return found
+    return [(kind, value) for kind, value in found if value]
