@@ -113,6 +113,7 @@ def test_data_writes_never_raise(program: str, words: list[str]) -> None:
         (["git", "stash", "pop"], []),
         (["git", "clean", "-fdx"], ["."]),
         (["git", "clean", "-n", "-d"], []),
+        (["git", "clean", "-nd"], []),
         (["git", "apply", "x.patch"], ["."]),
         (["git", "apply", "--check", "x.patch"], []),
         (["git", "format-patch", "-1", "-o", "out"], ["out"]),

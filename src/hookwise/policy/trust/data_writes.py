@@ -133,8 +133,9 @@ def data_writes(argv: list[str]) -> list[tuple[str, str]]:
         rest = argv[at + 1 :]
         if sub == "stash" and any(w in _STASH_OTHERS for w in rest[:1]):
             return []
-        if "-n" in rest or "--dry-run" in rest or "--check" in rest or "--stat" in rest:
-            return []
+        dry = ("--dry-run", "--check", "--stat", "--numstat", "--summary")
+        if any(w in dry or (w[:1] == "-" and w[1:2] != "-" and "n" in w) for w in rest):
+            return []  # (clean -nd, apply --check: nothing is written)
         hit = "" in triggers or any(
             w in triggers
             or (
