@@ -63,7 +63,8 @@ SUFFIXES = (
 )
 POLICY_DIR = "/.hookwise"
 # Substrings that name a protected file in a word, a script or a patch.
-MARKERS = (".hookwise", *(s[1:] for s in SUFFIXES))
+# (the user's policy named inside code: vim's expand("~/.config/hookwise/policy.yaml"))
+MARKERS = (".hookwise", "hookwise/policy.yaml", *(s[1:] for s in SUFFIXES))
 
 READ_TOOLS = frozenset(
     ["read", "glob", "grep", "ls", "web_fetch", "web_search", "task", "todo", "skill", "memory"]
