@@ -1349,6 +1349,8 @@ TREE_SEARCHERS: dict[str, frozenset[str]] = {
 def searches_cwd(program: str, argv: list[str]) -> bool:
     """Whether a searcher given no path searches ``.`` (``grep -r s3cr3t`` is ``grep -r
     s3cr3t .``): a rule about what ``.`` holds then holds for it too."""
+    if program == "git" and "--no-index" not in argv and "--untracked" not in argv:
+        return False  # (cheap: every git command passes here)
     flags, positional = flags_of(program, argv)
     if program == "git":
         if "grep" not in positional[:1] or not flags & TREE_SEARCHERS["git"]:
