@@ -49,7 +49,16 @@ def rows() -> list[tuple[str, str, str]]:
     return found
 
 
-def finding(technique: str) -> str:
+def finding(technique: str, command: str = "") -> str:
+    """The red team's finding for a row; their editor rows belong to three of them."""
+    if "vim/ex" in technique and "<<<" not in command:
+        if "delete(" in command:
+            return "#7 deletes"
+        return (
+            "#4 guard files written"
+            if "writefile([" in command
+            else "#6 files named in data/options"
+        )
     for name, markers in FINDINGS:
         if any(marker in technique for marker in markers):
             return name
@@ -104,7 +113,7 @@ def main(argv: list[str]) -> None:
         blocked: Counter[str] = Counter()
         total: Counter[str] = Counter()
         for _effect, technique, command in rows():
-            name = finding(technique)
+            name = finding(technique, command)
             answer = decide(command, project, env, python)
             total[name] += 1
             if answer in ("deny", "ask"):

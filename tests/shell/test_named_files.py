@@ -179,3 +179,22 @@ def test_grep_r_without_a_path_really_searches_dot(tmp_path: Path) -> None:
     done = subprocess.run(["grep", "-r", "NEEDLE"], cwd=tmp_path, capture_output=True,
                           text=True, stdin=subprocess.DEVNULL, check=False)  # fmt: skip
     assert "sub/f:NEEDLE" in done.stdout and searches_cwd("grep", ["grep", "-r", "NEEDLE"])
+
+
+PIECE = st.text(alphabet=st.sampled_from(list("abhookwise./_")), min_size=1, max_size=8).filter(
+    lambda p: p.strip(".")  # (a literal "." next to a "." join is ambiguous to read)
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(PIECE, min_size=2, max_size=4), st.sampled_from([" + ", "+", " . ", "."]),
+       st.sampled_from(['"', "'"]))  # fmt: skip
+def test_literals_joined_in_code_make_the_name_python_or_perl_would(
+    pieces: list[str], op: str, quote: str
+) -> None:
+    from hookwise.policy.trust.protect import _join_literals
+
+    code = op.join(f"{quote}{p}{quote}" for p in pieces)
+    if "+" in op:  # what python makes of it
+        assert eval(code) == "".join(pieces)  # (literals only: nothing else can run)
+    assert "".join(pieces) in _join_literals(code)

@@ -404,7 +404,30 @@ def _is_symbolic(word: str) -> bool:
 
 def _has_marker(text: str) -> bool:
     lowered = text.lower()
-    return any(marker in lowered for marker in MARKERS)
+    if any(marker in lowered for marker in MARKERS):
+        return True
+    if '"' not in lowered and "'" not in lowered:
+        return False
+    joined = _join_literals(lowered)
+    return joined != lowered and any(marker in joined for marker in MARKERS)
+
+
+# string literals joined in code (".hook"."wise/policy.yaml" in vim or perl, '.hook' +
+# 'wise' in python or node): the name they make is the marker's
+_JOINS = tuple(
+    f"{close}{space}{op}{space}{open_}"
+    for space in (" ", "")  # spaced joins first: `"_" + "."` is `"_."`
+    for op in ("+", "..", ".")
+    for close in "\"'"
+    for open_ in "\"'"
+)
+
+
+def _join_literals(text: str) -> str:
+    for join in _JOINS:
+        if join in text:
+            text = text.replace(join, "")
+    return text
 
 
 def _positionals(argv: list[str], skip: frozenset[int] | set[int] | None = None) -> list[str]:
