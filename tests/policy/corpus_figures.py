@@ -113,6 +113,17 @@ def corpora() -> dict[str, tuple[str, list[str]]]:
             "pass",
             [c for b in data["classes"].values() for c in b.get("pass", [])],
         )
+    latest = CORPUS / "escapes_s24.yaml"
+    if latest.exists():
+        data = _load("escapes_s24.yaml")
+        found["escapes_s24.yaml reads block"] = (
+            "block",
+            [c for b in data["reads"].values() for c in b["block"]],
+        )
+        found["escapes_s24.yaml reads pass"] = (
+            "pass",
+            [c for b in data["reads"].values() for c in b.get("pass", [])],
+        )
     return found
 
 

@@ -262,6 +262,24 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     "tmux": (["tmux", "new", "-d", "rm -rf /"], [], "rm -rf /"),
     "screen": (["screen", "-dm", "rm", "-rf", "/"], [], "'rm'"),
     **{name: ([name, "1e rm -rf /", "f"], [], "rm -rf /") for name in ("sed", "gsed")},
+    # files named by options: read (and printed) or written
+    **{name: ([name, "--files0-from=.env"], [], "('read', '.env')") for name in ("wc", "du")},
+    "diff": (["diff", "--from-file=.env", "x"], [], "('read', '.env')"),
+    "file": (["file", "-f", ".env"], [], "('read', '.env')"),
+    "dd": (["dd", "if=.env"], [], "('read', '.env')"),
+    **{
+        name: ([name, "-o", "out", "x"], [], "('write', 'out')")
+        for name in ("tree", "gcc", "cc", "g++", "c++", "clang", "clang++", "ld")
+    },
+    **{name: ([name, "-o", "out", "x"], [], "('write', 'out')") for name in ("base64", "gpg")},
+    "openssl": (["openssl", "enc", "-out", "out"], [], "('write', 'out')"),
+    "less": (["less", "-o", "out", "x"], [], "('write', 'out')"),
+    "ssh": (["ssh", "-E", "out", "h"], [], "('write', 'out')"),
+    "tcpdump": (["tcpdump", "-w", "out"], [], "('write', 'out')"),
+    **{
+        name: ([name, "@.env"], [], "('read', '.env')")
+        for name in programs.RESPONSE_FILES - {"gcc", "cc", "g++", "c++", "clang", "clang++", "ld"}
+    },
 }
 
 

@@ -84,6 +84,7 @@ ON_DEMAND = (
     "hookwise.policy.rules.approval_cover",
     "hookwise.policy.rules.rewrite",
     "hookwise.policy.trust.protect",
+    "hookwise.policy.trust.data_writes",
     "hookwise.policy.adapters.claude",
     "hookwise.policy.adapters.gemini",
     "hookwise.policy.adapters.codex",

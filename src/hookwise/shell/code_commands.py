@@ -85,7 +85,10 @@ _COMPILED: list[tuple[Any, str]] = []
 # code that reads a file, and code that names the home directory (Path.home(), HOME...)
 _READING = (
     r"\bopen\s*\(|read_text|read_bytes|readFile|\bread\s*\(|File\.read|slurp|readlines|"
-    r"copyfile|\bcopy\w*\s*\(|\bcat\b|createReadStream|IO\.read|file_get_contents|\bload\s*\("
+    r"copyfile|\bcopy\w*\s*\(|\bcat\b|createReadStream|IO\.read|file_get_contents|\bload\s*\(|"
+    # perl's open without parentheses (open F, ".env"), awk's getline < FILE, a file read
+    # into a shell-like word (ruby's File.foreach, tcl's open, php's file())
+    r"\bopen\s+[\w$]|\bgetline\b|\bforeach\s*\(|\bfile\s*\(|\breadfile\s*\("
 )
 _HOME = (
     r"Path\.home\s*\(|expanduser|\bHOME\b|homedir\s*\(|Dir\.home|\$ENV\{HOME\}|"

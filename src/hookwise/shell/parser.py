@@ -852,9 +852,10 @@ class _Prefix:
     """What the words in front of a command said about it (``env -C DIR``, ``xargs -I {}``,
     ``LD_PRELOAD=...``), collected while they are stripped."""
 
-    __slots__ = ("assigned", "chdir", "env", "unknowns", "xargs")
+    __slots__ = ("assigned", "chdir", "env", "files", "unknowns", "xargs")
 
     def __init__(self) -> None:
+        self.files: list[tuple[str, Any]] = []  # files a wrapper reads or writes (xargs -a F)
         self.assigned: list[str] = []
         self.env: dict[str, str] = {}  # the values of those assignments, when known
         self.chdir: str | None = None
@@ -917,6 +918,10 @@ def _strip_prefix(
         if found is None:
             return words[i : i + 1]
         offset, string = found
+        if name in _WRAPPER_FILES:
+            from hookwise.shell.wrappers import wrapper_files
+
+            prefix.files += wrapper_files(name, values if string is not None else values[:offset])
         if string is not None:
             _parse_shell(string, depth + 1, script)
             return words[i : i + 1]
@@ -1092,6 +1097,8 @@ def _add_command(
     command.assigned = prefix.assigned
     command.env = prefix.env
     command.unknowns = prefix.unknowns
+    if prefix.files:  # (what xargs -a F reads, what script F writes)
+        _interpreter(command, prefix.files, depth, script)
     command.quoted_program = bool(words) and words[0].quoted
     if any(w.glob for w in words):
         command.globs = frozenset(i for i, w in enumerate(words) if w.glob)
@@ -1127,10 +1134,29 @@ def _add_command(
         named = programs.read_operands(command.program, command.argv)
         if named:
             _inner_argv(["cat", *named], depth, script, command.text, "its subcommand reads")
+    if command.program in programs.DATA_INCLUDERS and (command.stdin or command.piped_from):
+        # echo '#include ".env"' | cpp: the data it is fed names a file it reads
+        data = "".join(command.stdin)
+        if command.piped_from is not None:
+            data += static_output(command.piped_from) or ""
+        named = programs.included_files(command.program, data)
+        if named:
+            _inner_argv(["cat", *named], depth, script, command.text, "its data includes them")
+    if command.program in programs.TREE_SEARCHERS and programs.searches_cwd(
+        command.program, command.argv
+    ):  # grep -r s3cr3t: it searches `.`, as grep -r s3cr3t . does
+        searched = [*command.argv, "."]
+        if command.program == "git":  # git grep --no-index X: a recursive grep of .
+            searched = ["grep", "-r", "-e", "", "."]
+        _inner_argv(searched, depth, script, command.text, "searches .")
     if programs.ENV_FILE_OPTION in command.text or command.program in programs.ENV_FILE_SPELLED:
         # docker run --env-file .env: loaded as its environment, as `source .env` loads it
+        printing = programs.code_prints_env(command.program, command.argv)
         for loaded in programs.env_files(command.program, command.argv):
             _inner_argv(["source", loaded], depth, script, command.text, "loads it (--env-file)")
+            if printing:  # node --env-file=.env -e 'console.log(process.env.X)'
+                origin = f"{command.program} prints values {loaded} defined"
+                _inner_argv(["cat", loaded], depth, script, command.text, origin)
     if command.piped_from is not None and command.program in programs.NAME_READERS:
         from hookwise.shell.xargs_input import names_read
 
@@ -1153,6 +1179,8 @@ def _add_command(
 
 
 _EXPANDS = frozenset("$`")
+# wrappers whose words name files they read or write (wrappers.WRAPPER_FILES)
+_WRAPPER_FILES = frozenset(["xargs", "script", "time", "strace", "ltrace"])
 
 
 def _redirected_input(redirects: list[str], writes: list[str], script: Script) -> list[str]:

@@ -567,6 +567,20 @@ def _git_patch(word: str) -> bool:
     return word.startswith("-") and any(c in word[1:] for c in "puLcm")
 
 
+def _forced_tree_add(args: list[str]) -> bool:
+    """``git add -f`` of a whole tree: ``-A``/``--all``/``-u`` or no path, ``.``, ``:/``,
+    a ``dir/``."""
+    forced = any(
+        w in ("--force", "-f") or (w[:1] == "-" and w[1:2] != "-" and "f" in w[1:])
+        for w in args
+        if w.startswith("-")
+    )
+    if not forced:
+        return False
+    paths = [w for w in args if not w.startswith("-")]
+    return not paths or any(p in (".", ":/", "./", "*") or p.endswith("/") for p in paths)
+
+
 def read_operands(program: str, argv: list[str]) -> list[str]:
     """The files a SUBCOMMAND_READERS subcommand prints or sends (``git show HEAD:.env``
     names ``.env``); none for another subcommand. The subcommand is git's, or the first
@@ -590,6 +604,10 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
         # `git show :F` then prints it without naming it
         if sub == "grep":  # the pattern comes first, or after -e/-f (skipped below)
             pattern_first = not any(w in _GIT_GREP_PATTERN for w in argv[at + 1 :])
+        if sub in ("add", "stage") and _forced_tree_add(argv[at + 1 :]):
+            # git add -A -f: ignored files too (.env is ignored because it is a secret),
+            # named by the tree's listing when it runs; git diff --cached prints them
+            return [COMPUTED]
     else:
         leading = [i for i, w in enumerate(argv) if i > 0 and not w.startswith("-")][:2]
         found = [i for i in leading if argv[i] in subcommands]
@@ -1089,6 +1107,19 @@ def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
     return len(argv) == 1 or "-p" in argv or (program == "compgen" and "-v" in argv)
 
 
+# what an interpreter's code reads the environment with
+_ENV_READS = ("process.env", "environ", "getenv", "$ENV{", "ENV[", "ENV.", "Deno.env",
+              "System.getenv", "os.Getenv", "Bun.env", "import.meta.env")  # fmt: skip
+
+
+def code_prints_env(program: str, argv: list[str]) -> bool:
+    """Whether an interpreter one-liner reads the environment (``node -e
+    'console.log(process.env.X)'``): with an environment file loaded, that is the file's
+    values printed, as ``source .env; echo $X`` prints them."""
+    code = interpreter_code(program, argv)
+    return code is not None and any(marker in code for marker in _ENV_READS)
+
+
 # ---------------------------------------------------------------- interpreter one-liners
 
 
@@ -1266,6 +1297,172 @@ OPTION_COMMANDS = frozenset(
 READ_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "wget": (("-i",), ("--post-file", "--body-file", "--input-file", "--load-cookies")),
     "curl": (("-T", "-K", "-b"), ("--upload-file", "--config", "--cookie")),
+    # a file compared or read as a list of names: its lines come back in the output, or
+    # in the errors about names that do not exist (``wc --files0-from=.env``)
+    "diff": ((), ("--from-file", "--to-file")),
+    "wc": ((), ("--files0-from",)),
+    "du": ((), ("--files0-from",)),
+    "sort": ((), ("--files0-from",)),
+    "file": (("-f", "-m"), ("--files-from", "--magic-file")),
+    "dd": ((), ("if",)),  # dd's operands are KEY=VALUE: option_values reads if=F
+}
+# options whose value is a file the program writes (``sort -o F``, ``tree -o F``, ``curl
+# -o F``, ``gcc -o F``): written with content known only when it runs. written.py reads
+# them for a file written then run; the guard of hookwise's own files for the file changed.
+WRITE_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "curl": (("-o", "-c", "-D"), ("--output", "--cookie-jar", "--dump-header", "--trace",
+                                  "--trace-ascii", "--stderr", "--libcurl", "--etag-save")),
+    "wget": (("-O", "-o", "-a"), ("--output-document", "--output-file", "--append-output",
+                                  "--save-cookies")),
+    "base64": (("-o",), ("--output",)),
+    "openssl": ((), ("-out",)),
+    "gpg": (("-o",), ("--output",)),
+    "sort": (("-o",), ("--output",)),
+    "tree": (("-o",), ()),
+    "less": (("-o", "-O"), ("--log-file", "--LOG-FILE")),
+    "ssh": (("-E",), ()),
+    "tcpdump": (("-w",), ()),
+    "gcc": (("-o",), ()),
+    "cc": (("-o",), ()),
+    "g++": (("-o",), ()),
+    "c++": (("-o",), ()),
+    "clang": (("-o",), ()),
+    "clang++": (("-o",), ()),
+    "ld": (("-o",), ("--output",)),
+}  # fmt: skip
+# programs that read a response file ``@FILE`` as more arguments: they print its words in
+# their errors (``gcc @.env``: ld cannot find ``SECRET=...``)
+RESPONSE_FILES = frozenset(
+    ["gcc", "g++", "cc", "c++", "cpp", "clang", "clang++", "ld", "ld.bfd", "ld.gold",
+     "ld.lld", "lld", "as", "ar", "nm", "objdump", "objcopy", "strip", "size", "readelf",
+     "gfortran", "javac", "java", "rustc", "dotnet", "csc"]
+)  # fmt: skip
+# git subcommands with an option whose value is a file read into the repository (a
+# message, a template): a later ``git log`` or ``git notes show`` prints it
+GIT_READ_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "commit": (("-F", "-t"), ("--file", "--template")),
+    "tag": (("-F",), ("--file",)),
+    "notes": (("-F",), ("--file",)),
+    "merge": (("-F",), ("--file",)),
+}
+# git subcommands with an option whose value is a file git writes: the diff options every
+# diff-printing subcommand takes (``git log --output=F``), and archive/bundle's output
+GIT_WRITE_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    **{
+        sub: ((), ("--output",))
+        for sub in ("log", "show", "diff", "whatchanged", "diff-tree", "diff-index",
+                    "diff-files", "range-diff", "format-patch", "reflog", "stash")
+    },
+    "archive": (("-o",), ("--output",)),
+}  # fmt: skip
+# environment variables whose value is a file the program writes (git's traces append
+# to it: ``GIT_TRACE=F git status``), prefixes matched
+ENV_OUTPUT_FILES = ("GIT_TRACE", "SSLKEYLOGFILE", "HISTFILE", "LESSHISTFILE",
+                    "NODE_REPL_HISTORY", "PYTHON_HISTORY", "SQLITE_HISTORY", "PSQL_HISTORY",
+                    "MYSQL_HISTFILE", "REDISCLI_HISTFILE")  # fmt: skip
+# searchers that search the working directory when given no path: always (rg, ag, ack)
+# or with these flags (grep -r; git grep --no-index searches files git does not track)
+TREE_SEARCHERS: dict[str, frozenset[str]] = {
+    "grep": frozenset(["-r", "-R", "--recursive", "--dereference-recursive"]),
+    "egrep": frozenset(["-r", "-R", "--recursive", "--dereference-recursive"]),
+    "fgrep": frozenset(["-r", "-R", "--recursive", "--dereference-recursive"]),
+    "rg": frozenset(),
+    "ag": frozenset(),
+    "ack": frozenset(),
+    "git": frozenset(["--no-index", "--untracked"]),
+}
+
+
+def searches_cwd(program: str, argv: list[str]) -> bool:
+    """Whether a searcher given no path searches ``.`` (``grep -r s3cr3t`` is ``grep -r
+    s3cr3t .``): a rule about what ``.`` holds then holds for it too."""
+    if program == "git" and "--no-index" not in argv and "--untracked" not in argv:
+        return False  # (cheap: every git command passes here)
+    flags, positional = flags_of(program, argv)
+    if program == "git":
+        if "grep" not in positional[:1] or not flags & TREE_SEARCHERS["git"]:
+            return False
+        positional = positional[1:]
+    elif TREE_SEARCHERS[program] and not flags & TREE_SEARCHERS[program]:
+        return False
+    if program in ("rg", "ag", "ack") and flags & {"--files", "-l", "-g", "-f", "--help"}:
+        return program != "rg" or "--files" in flags  # rg --files lists .
+    # the pattern is the first operand, unless -e/-f give them (their values, as the
+    # option reader counts them, are operands too)
+    given = sum(w in ("-e", "-f", "--regexp", "--file") for w in argv)
+    patterns = given if flags & {"-e", "-f", "--regexp", "--file"} else 1
+    return len(positional) <= patterns
+
+
+# programs that read files their data names (``#include "F"``, groff's ``.so F``, m4's
+# ``include(F)``): program -> the directive. What they are fed on the line is read for it
+DATA_INCLUDERS: dict[str, str] = {
+    "cpp": "#include", "gcc": "#include", "cc": "#include", "clang": "#include",
+    "g++": "#include", "c++": "#include", "clang++": "#include", "mcpp": "#include",
+    "groff": ".so", "troff": ".so", "nroff": ".so", "soelim": ".so", "man": ".so",
+    "m4": "include(",
+}  # fmt: skip
+
+
+def included_files(program: str, data: str) -> list[str]:
+    """The files ``data`` makes ``program`` read (DATA_INCLUDERS)."""
+    directive = DATA_INCLUDERS[program]
+    found: list[str] = []
+    for line in data.splitlines():
+        text = line.strip()
+        name = ""
+        if directive == "#include":
+            after = text[1:].lstrip() if text.startswith("#") else ""
+            rest = after[len("include") :].strip() if after.startswith("include") else ""
+            if rest[:1] in ('"', "<") and rest[:1]:
+                name = rest[1:].split('"' if rest[0] == '"' else ">", 1)[0]
+        elif directive == "include(":
+            at = text.find(directive)
+            if at >= 0:
+                name = text[at + len(directive) :].split(")", 1)[0].strip("`'\" ")
+        elif text.startswith(directive + " ") or text.startswith(directive + "\t"):
+            name = text[len(directive) :].split()[0]
+        if name:
+            found.append(name)
+    return found[:64]
+
+
+# Programs that write files whose names come from data (an archive's members, a patch's
+# headers, a directory's listing, untracked files a stash takes away): program ->
+# (when it writes: "always", a mode letter of its first word or option cluster, or
+# subcommands "=x|e"; the options naming the directory it writes into, else the working
+# directory; "@N": its Nth operand is that directory). The guard of hookwise's own files
+# (policy/trust/data_writes.py) finds such a write unverifiable where that directory holds
+# them. git's own are in GIT_DATA_WRITERS; recursive copies (cp -r D/. .) are read there.
+DATA_WRITERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "tar": ("x", ("-C", "--directory")),
+    "gtar": ("x", ("-C", "--directory")),
+    "bsdtar": ("x", ("-C", "--cd", "--directory")),
+    "unzip": ("always", ("-d",)),
+    "7z": ("=x|e", ("-o",)),
+    "7za": ("=x|e", ("-o",)),
+    "7zr": ("=x|e", ("-o",)),
+    "jar": ("x", ("-C",)),
+    "cpio": ("i", ("-D", "--directory")),
+    "pax": ("r", ()),
+    "ar": ("x", ("--output",)),
+    "unrar": ("=x|e", ()),
+    "patch": ("always", ("-d", "--directory")),
+    "zipfile": ("=-e|--extract", ("@2",)),  # python -m zipfile -e ARCHIVE DIR
+    "tarfile": ("=-e|--extract", ("@2",)),  # python -m tarfile -e ARCHIVE [DIR]
+}
+# git subcommands that write or remove files whose names come from data, and the words
+# that make them do it ("" for always); a stash with -u takes untracked files away, clean
+# -d removes them, apply/am write what a patch names, read-tree -u and checkout-index -a
+# write the index's paths over the working tree's
+GIT_DATA_WRITERS: dict[str, tuple[str, ...]] = {
+    "stash": ("-u", "--include-untracked", "-a", "--all"),
+    "clean": ("-d",),
+    "apply": ("",),
+    "am": ("",),
+    "read-tree": ("-u",),
+    "checkout-index": ("-a", "--all", "-f", "--force"),
+    "format-patch": ("-o", "--output-directory"),
 }
 # options whose value is one program (no shell) the command runs on its data, on stdin:
 # ``sort --compress-program=PROG`` (sort's temporary data, lines of its input)
@@ -1273,7 +1470,17 @@ DATA_PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {"sort": ("--compress-program
 MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
 RUNS_PROGRAMS = (
-    frozenset(["git", *_NPX, *RECURSIVE_DELETERS, *READ_OPTIONS, *DATA_PROGRAM_OPTIONS])
+    frozenset(
+        [
+            "git",
+            *_NPX,
+            *RECURSIVE_DELETERS,
+            *READ_OPTIONS,
+            *DATA_PROGRAM_OPTIONS,
+            *WRITE_OPTIONS,
+            *RESPONSE_FILES,
+        ]
+    )
     | OPTION_COMMANDS
     | MULTIPLEXERS
     | SEDS
@@ -1296,6 +1503,39 @@ def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any
     "unverifiable", value), the kinds of :func:`hookwise.shell.code_commands.code_commands`."""
     if program not in RUNS_PROGRAMS:
         return []
+    return _files_named(program, argv) + _runs(program, argv, stdin)
+
+
+def _files_named(program: str, argv: list[str]) -> list[tuple[str, Any]]:
+    """Files an option names that the program reads (and prints) or writes: READ_OPTIONS,
+    WRITE_OPTIONS, a response file ``@F``, git's message files and ``--output``."""
+    if program == "git":
+        at = git_subcommand(argv)
+        sub = argv[at] if at > 0 else ""
+        if sub not in GIT_READ_OPTIONS and sub not in GIT_WRITE_OPTIONS:
+            return []
+        rest = argv[at:]
+        reads, writes = GIT_READ_OPTIONS.get(sub), GIT_WRITE_OPTIONS.get(sub)
+    else:
+        rest = argv
+        reads, writes = READ_OPTIONS.get(program), WRITE_OPTIONS.get(program)
+    found: list[tuple[str, Any]] = []
+    if program in RESPONSE_FILES:
+        found += [("read", w[1:]) for w in argv[1:] if w.startswith("@") and len(w) > 1]
+    named = (*(reads or ((), ()))[0], *(reads or ((), ()))[1], *(writes or ((), ()))[0],
+             *(writes or ((), ()))[1])  # fmt: skip
+    if not named or not any(w.startswith(named) for w in rest[1:]):
+        return found  # (cheap: git log --oneline loads nothing more)
+    from hookwise.shell.option_commands import option_values
+
+    if reads is not None:
+        found += [("read", v) for v in option_values(rest, *reads) if v not in ("-", "")]
+    if writes is not None:
+        found += [("write", v) for v in option_values(rest, *writes) if v not in ("-", "")]
+    return found
+
+
+def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     if program == "git":
         return _git_runs(argv)
     if program in _NPX:
@@ -1308,10 +1548,6 @@ def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any
 
         values = option_values(argv, (), DATA_PROGRAM_OPTIONS[program])
         return [_fed_data(program, value) for value in values]
-    if program in READ_OPTIONS:
-        from hookwise.shell.option_commands import option_values
-
-        return [("read", v) for v in option_values(argv, *READ_OPTIONS[program])]
     if program in SEDS:
         from hookwise.shell.sed_script import sed_runs
 
@@ -1320,6 +1556,8 @@ def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any
         from hookwise.shell.multiplexers import multiplexer_runs
 
         return multiplexer_runs(program, argv)
+    if program not in OPTION_COMMANDS:
+        return []  # (a program with files named in options only)
     from hookwise.shell.option_commands import option_runs
 
     return option_runs(program, argv, stdin)

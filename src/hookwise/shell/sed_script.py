@@ -1,4 +1,4 @@
-"""What a (GNU) sed script runs or writes: ``e CMD``, ``s///e``, ``w FILE``.
+"""What a (GNU) sed script runs, reads or writes: ``e CMD``, ``s///e``, ``r FILE``, ``w FILE``.
 
 Cold: needed only for ``sed`` (its own module: ``sed -n 1,80p`` is an everyday
 command, and loads nothing but this). Standard library only.
@@ -30,8 +30,9 @@ MAX_STEPS = 10_000
 
 
 def sed_commands(script: str) -> list[tuple[str, Any]]:
-    """What a (GNU) sed script runs or writes: ``e CMD`` and the ``e`` flag of ``s``, ``w
-    FILE`` and the ``w`` flag. Reading stops where the script is not understood."""
+    """What a (GNU) sed script runs, reads or writes: ``e CMD`` and the ``e`` flag of
+    ``s``, ``r``/``R FILE`` (printed), ``w FILE`` and the ``w`` flag. Reading stops where
+    the script is not understood."""
     out: list[tuple[str, Any]] = []
     i = 0
     n = len(script)
@@ -82,7 +83,11 @@ def sed_commands(script: str) -> list[tuple[str, Any]]:
         elif ch in "wW":
             target, i = to_eol(i)
             out.append(("write", target))
-        elif ch in "aicrRbtT:qQlLvF#":
+        elif ch in "rR":  # r FILE, R FILE: the file's lines go to the output
+            target, i = to_eol(i)
+            if target and target not in ("/dev/stdin", "-"):
+                out.append(("read", target))
+        elif ch in "aicbtT:qQlLvF#":
             _text, i = to_eol(i) if ch not in "bBtTqQlL" else (None, i)
             if ch in "bBtT:":
                 while i < n and script[i] not in ";\n}":

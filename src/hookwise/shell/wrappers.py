@@ -265,6 +265,18 @@ WRAPPERS: dict[str, tuple[frozenset[str], int, frozenset[str]]] = {
 }
 # wrappers whose whole remaining argument list is one shell command string (watch 'a; b')
 STRING_WRAPPERS = frozenset(["watch"])
+# wrappers whose options (or operands) name a file they read into their output or write:
+# wrapper -> (options read, options written, whether their operands are files written).
+# ``xargs -a F`` prints F's words through the command; ``script F`` is the typescript it
+# writes, ``time -o F``/``strace -o F`` their reports
+WRAPPER_FILES: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool]] = {
+    "xargs": (("-a", "--arg-file"), (), False),
+    "script": ((), ("-O", "--log-out", "-I", "--log-in", "-B", "--log-io", "-T",
+                    "--log-timing"), True),
+    "time": ((), ("-o", "--output"), False),
+    "strace": ((), ("-o", "--output"), False),
+    "ltrace": ((), ("-o", "--output"), False),
+}  # fmt: skip
 # options after which a wrapper runs nothing (sudo -l, timeout --help)
 _NO_COMMAND = frozenset(["--help", "--version", "-V", "-l", "--list", "-p"])
 
@@ -319,8 +331,9 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
             i += 1
             continue
         break
-    if name in ("su", "runuser", "sg"):
-        # su [-] [user] -c CMD: the command is only ever a -c string (found above);
+    if name in ("su", "runuser", "sg", "script"):
+        # su [-] [user] -c CMD, script [FILE] -c CMD: the command is only ever a -c string
+        # (found above; script's operand is the file it writes, wrapper_files);
         # runuser -u user -- CMD runs argv
         if name == "runuser" and "--" in argv:
             return argv.index("--") + 1, None
@@ -464,3 +477,44 @@ def strip_runner(name: str, argv: list[str]) -> tuple[int, str | None] | None:
             continue
         break
     return (i, None) if i < len(argv) else None
+
+
+def wrapper_files(name: str, argv: list[str]) -> list[tuple[str, str]]:
+    """("read" | "write", file) for the files a wrapper's own words name (WRAPPER_FILES);
+    ``argv``: the wrapper's words, up to the command it runs."""
+    fact = WRAPPER_FILES.get(name)
+    if fact is None:
+        return []
+    reads, writes, operands = fact
+    takes = WRAPPERS[name][0] | WRAPPERS[name][2]  # (script -c CMD: the value is a command)
+    found: list[tuple[str, str]] = []
+    skip = False
+    for index, word in enumerate(argv[1:], start=1):
+        if skip:
+            skip = False
+            continue
+        option, eq, value = word.partition("=")
+        kind = "read" if option in reads else "write" if option in writes else None
+        if word.startswith("-") and len(word) > 1:
+            if kind is not None:
+                if not eq and index + 1 < len(argv):
+                    value = argv[index + 1]
+                    skip = True
+                if value:
+                    found.append((kind, value))
+                continue
+            if len(option) > 2 and option[:2] in reads + writes and not option.startswith("--"):
+                found.append(("read" if option[:2] in reads else "write", word[2:]))
+                continue  # -a.env: the value attached
+            skip = option in takes and not eq
+            if not option.startswith("--") and not skip:
+                # a cluster (script -qc CMD): the first letter taking a value takes the
+                # rest of the word, or the next word when it ends the cluster
+                for at, letter in enumerate(option[1:], start=2):
+                    if "-" + letter in takes:
+                        skip = at == len(option)
+                        break
+            continue
+        if operands and word:
+            found.append(("write", word))
+    return [(kind, value) for kind, value in found if value]

@@ -12,21 +12,15 @@ imports it): the parser comes in as ``api`` (parser._Api). Standard library only
 
 from __future__ import annotations
 
+from hookwise.shell.programs import WRITE_OPTIONS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_WRITES_OPTION = {
-    "curl": (("-o",), ("--output",)),
-    "wget": (("-O",), ("--output-document",)),
-    "dd": ((), ()),
-    "base64": (("-o",), ("--output",)),
-    "openssl": ((), ("-out",)),
-    "gpg": (("-o",), ("--output",)),
-    "unzip": ((), ()),
-    "xxd": ((), ()),
-    "sort": (("-o",), ("--output",)),
-}
+# options naming a file written (programs.WRITE_OPTIONS), and dd's ``of=``; unzip and xxd
+# are in for their operands (below)
+_WRITES_OPTION = {**WRITE_OPTIONS, "dd": ((), ()), "unzip": ((), ()), "xxd": ((), ())}
 # programs that write their input to files they name from an operand: uniq IN OUT, split
 # and csplit IN PREFIX (PREFIXaa..., PREFIX00...); content known only when they run
 _SPLITTERS = {"uniq": "", "split": "x", "csplit": "xx"}

@@ -680,6 +680,7 @@ def evaluate(
     covers: list[tuple[Event, set[int] | None, set[int] | None]] = []
     seen: set[int] = set()
     unsure: list[tuple[int, Event, list[str]]] = []
+    guessed: dict[int, str] = {}
     for ev in events:
         qualified = f"{ev.host}:{ev.host_event}"
         script = ev.script if ev.tool == canonical.SHELL else None
@@ -706,6 +707,10 @@ def evaluate(
             if segments is not None:
                 seen.add(position)
                 hits.append((position, ev))
+                if script is not None and segments is not _ALL and segments:
+                    word = _guessed_program(script.commands, segments)
+                    if word is not None:  # $(echo cat) .env: it matched as what it could be
+                        guessed[position] = word
                 if rule["action"] in _APPROVING and rule["mode"] == "enforce":
                     covers.append(_cover(rule, ev, segments))
             elif maybe:
@@ -713,7 +718,8 @@ def evaluate(
     hits.sort(key=lambda hit: hit[0])
     stop_events = [ev for ev in events if ev.name == canonical.AGENT_STOP]
     for position, ev in hits:
-        _apply(rules[position], ev, decision, settings, state=state, run_validators=run_validators)
+        _apply(rules[position], ev, decision, settings, state=state,
+               run_validators=run_validators, guessed=guessed.get(position))  # fmt: skip
     if unsure and decision.decision != "deny":
         from hookwise.policy.rules.maybe import unverifiable_for
 
@@ -747,6 +753,17 @@ def evaluate(
 
 _APPROVING = actions.APPROVING
 _GUARDING = frozenset(["deny", "ask"])
+
+
+def _guessed_program(commands: list[Command], segments: set[int]) -> str | None:
+    """The program word known only when it runs, when every command a rule matched has
+    one (the rule matched as what the word could be); None otherwise."""
+    word = None
+    for index in segments:
+        if index >= len(commands) or not commands[index].unknown_program:
+            return None
+        word = commands[index].argv[0] if commands[index].argv else ""
+    return word
 
 
 def _cover(
@@ -795,10 +812,14 @@ def builtin_checks(
             else:
                 files = [path for _scope, path in policy.get("files", ())]
                 guard = protect.Guard(ev.env, files, ev.cwd)
-            why = protect.check(ev, guard)
-            if why is not None:
-                _builtin(decision, ev, protect.RULE_ID, "deny", why)
+            found = protect.verdict(ev, guard)
+            if found is not None and found[0] == "deny":
+                _builtin(decision, ev, protect.RULE_ID, "deny", found[1])
                 return
+            if found is not None and settings.get("unverifiable", "ask") != "allow":
+                # unverifiable for self-protection: the checks below may still deny
+                _builtin(decision, ev, protect.RULE_ID, str(settings.get("unverifiable", "ask")),
+                         found[1])  # fmt: skip
         script = ev.script
         if script is not None and not script.complete:
             verdict = settings.get("unparsable", "deny")
@@ -868,6 +889,7 @@ def _apply(
     *,
     state: RetryState | None,
     run_validators: bool,
+    guessed: str | None = None,
 ) -> None:
     action = rule["action"]
     mode = rule["mode"]
@@ -885,6 +907,11 @@ def _apply(
         return
     effective: str | None = action
     reason = _reason(rule)
+    if guessed is not None:  # the reason is the rule's only if the program is its
+        reason = (
+            f"hookwise cannot tell which program this runs ({guessed} is known only when "
+            f"it runs), and it could be one rule {rule['id']!r} blocks: {reason}"
+        )
     if action == "validate":
         if decision.decision == "deny":
             record["outcome"] = "skipped (already denied)"

@@ -63,7 +63,8 @@ SUFFIXES = (
 )
 POLICY_DIR = "/.hookwise"
 # Substrings that name a protected file in a word, a script or a patch.
-MARKERS = (".hookwise", *(s[1:] for s in SUFFIXES))
+# (the user's policy named inside code: vim's expand("~/.config/hookwise/policy.yaml"))
+MARKERS = (".hookwise", "hookwise/policy.yaml", *(s[1:] for s in SUFFIXES))
 
 READ_TOOLS = frozenset(
     ["read", "glob", "grep", "ls", "web_fetch", "web_search", "task", "todo", "skill", "memory"]
@@ -129,8 +130,7 @@ READERS = frozenset(
         "xxd",
         "hexdump",
         "strings",
-        "sort",
-        "uniq",
+        "sort",  # (sort -o F: programs.WRITE_OPTIONS, a write of its own)
         "cut",
         "column",
         "fold",
@@ -222,6 +222,23 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
     """The protected files and directories this call can name, absolute."""
     from hookwise.policy.audit import audit_path, state_dir
     from hookwise.policy.cache import cache_dir
+
+    paths = obeyed_paths(env)
+    paths += [
+        audit_path({}, env),
+        cache_dir(env),
+        launcher_path(env),
+        snapshot_path(launcher_path(env)),
+        state_dir(env),  # the audit log, and install --mcp's record uninstall restores from
+    ]
+    paths += policy_files
+    paths += project_paths(cwd)
+    return [os.path.abspath(p) for p in paths if p]  # (abspath normalises)
+
+
+def obeyed_paths(env: dict[str, str]) -> list[str]:
+    """The protected files outside a project that are obeyed as soon as they appear (the
+    user's and the machine's policy, the trust store, the hosts' user settings)."""
     from hookwise.policy.trust.scopes import managed_paths
 
     home = _home(env)
@@ -233,18 +250,18 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
         user_policy_path(env),
         trust_store_path(env),
         os.path.join(config_home(env), "hookwise"),
-        audit_path({}, env),
-        cache_dir(env),
-        launcher_path(env),
-        snapshot_path(launcher_path(env)),
         os.path.join(claude, "settings.json"),
         os.path.join(claude, "settings.local.json"),
         os.path.join(gemini, ".gemini", "settings.json"),
         os.path.join(codex, "hooks.json"),
         os.path.join(codex, "config.toml"),
-        state_dir(env),  # the audit log, and install --mcp's record uninstall restores from
     ]
-    paths += policy_files
+    return [os.path.abspath(p) for p in paths if p]
+
+
+def project_paths(cwd: str | None) -> list[str]:
+    """The guard files a project may hold, from ``cwd`` up to its repository's root."""
+    paths: list[str] = []
     project = cwd or ""
     while project:
         for suffix in (*SUFFIXES, POLICY_DIR):
@@ -253,7 +270,7 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
         if parent == project or os.path.lexists(os.path.join(project, ".git")):
             break
         project = parent
-    return [os.path.abspath(p) for p in paths if p]  # (abspath normalises)
+    return [os.path.abspath(p) for p in paths]
 
 
 class Guard:
@@ -316,6 +333,19 @@ class Guard:
                         return item
         return self.linked(path)
 
+    def holds(self, directory: str) -> str | None:
+        """The protected file a write of data-named files into ``directory`` may reach
+        (``tar x`` there): one inside it that exists, or one obeyed as soon as it appears
+        (``~/.config/hookwise/policy.yaml``); a new project policy is the repository's
+        content, which trust pins."""
+        inside = directory.rstrip("/") + "/"
+        obeyed = set(obeyed_paths(self.env))
+        for item in self.concrete:
+            near = item == directory or item.startswith(inside) or directory.startswith(item + "/")
+            if near and (item in obeyed or os.path.lexists(item)):
+                return item
+        return None
+
 
 def _spellings(path: str) -> list[str]:
     """The path as named and as it resolves (symlinks followed, when it exists)."""
@@ -374,7 +404,30 @@ def _is_symbolic(word: str) -> bool:
 
 def _has_marker(text: str) -> bool:
     lowered = text.lower()
-    return any(marker in lowered for marker in MARKERS)
+    if any(marker in lowered for marker in MARKERS):
+        return True
+    if '"' not in lowered and "'" not in lowered:
+        return False
+    joined = _join_literals(lowered)
+    return joined != lowered and any(marker in joined for marker in MARKERS)
+
+
+# string literals joined in code (".hook"."wise/policy.yaml" in vim or perl, '.hook' +
+# 'wise' in python or node): the name they make is the marker's
+_JOINS = tuple(
+    f"{close}{space}{op}{space}{open_}"
+    for space in (" ", "")  # spaced joins first: `"_" + "."` is `"_."`
+    for op in ("+", "..", ".")
+    for close in "\"'"
+    for open_ in "\"'"
+)
+
+
+def _join_literals(text: str) -> str:
+    for join in _JOINS:
+        if join in text:
+            text = text.replace(join, "")
+    return text
 
 
 def _positionals(argv: list[str], skip: frozenset[int] | set[int] | None = None) -> list[str]:
@@ -437,6 +490,48 @@ class _FoundError(Exception):
         self.how = how
 
 
+class _UnsureError(_FoundError):
+    """What the call writes there is known only when it runs: unverifiable, not denied."""
+
+
+def _may_write_data_named(name: str, argv: list[str]) -> bool:
+    """Cheap: whether data_writes.py needs a look (``git status`` and ``tar czf`` do not).
+    The catalog's programs (``programs.DATA_WRITERS``) and what runs them (``python -m
+    zipfile``, ``cmake -E tar``, ``busybox tar``)."""
+    from hookwise.shell.programs import DATA_WRITERS, GIT_DATA_WRITERS, git_subcommand
+
+    if name == "git":
+        at = git_subcommand(argv)
+        return at > 0 and argv[at] in GIT_DATA_WRITERS
+    if name in ("cp", "rsync", "scp"):
+        return any(w[:1] == "-" and ("r" in w or "R" in w or "a" in w) for w in argv[1:])
+    if name.startswith("python") or name == "cmake":
+        return any(w in ("zipfile", "tarfile", "tar") for w in argv[1:4])
+    if name in ("tar", "gtar", "bsdtar"):
+        return any("x" in w or w.startswith("--ex") or w == "--get" for w in argv[1:3]) or any(
+            w.startswith(("--ex", "--get")) for w in argv
+        )
+    return name in DATA_WRITERS or name == "busybox"
+
+
+def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard) -> None:
+    """A write of files whose names come from data (an archive, a patch, a listing) into
+    a directory holding protected files: unverifiable (data_writes.py)."""
+    if not _may_write_data_named(name, argv):
+        return
+    from hookwise.policy.trust.data_writes import data_writes
+
+    for directory, what in data_writes(argv):
+        for path in _expand(directory, cwd, guard.home) or [directory]:
+            hit = guard.holds(path) if path.startswith("/") else None
+            if hit is None and not path.startswith("/") and _has_marker(path):
+                hit = path
+            if hit is not None:
+                raise _UnsureError(
+                    hit, f"{what} into {directory} (their names are known only when it runs)"
+                )
+
+
 def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -> None:
     """A target hookwise cannot place (``cd "$X"; rm policy.yaml``, ``rm $D/.hookwise``):
     denied when it, or the line it is on, names a protected file."""
@@ -460,19 +555,32 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
                 raise _FoundError(
                     f"${name}", f"sets {name} (it moves or loosens the guardrails of what runs)"
                 )
+    for name, value in cmd.env.items():  # GIT_TRACE=FILE git status: git appends to FILE
+        from hookwise.shell.programs import ENV_OUTPUT_FILES  # (loaded: cmd came from it)
+
+        if name.startswith(ENV_OUTPUT_FILES) and value[:1] in "/~$.":
+            _unresolved(value, cwd, home, marked, f"sets {name}={value}")
+            for path in _expand(value, cwd, home):
+                hit = guard.protected(path)
+                if hit:
+                    raise _FoundError(hit, f"sets {name}, a file the program writes")
     written = [*cmd.writes, *(cmd.argv[1:] if cmd.program == "tee" else [])]
     for target in written:
         if _env_file(target) and _names_guard_variable(cmd.text + "".join(cmd.stdin)):
             raise _FoundError(target, f"writes a hookwise variable into {target}")
+    # a command with no words is a file another one's option or script names (git log
+    # --output=F, sed 'w F', script F)
+    how = "redirects output to" if cmd.argv else "writes"
     for target in cmd.writes:
-        _unresolved(target, cwd, home, marked, f"redirects output to {target}")
+        _unresolved(target, cwd, home, marked, f"{how} {target}")
         for path in _expand(target, cwd, home):
             hit = guard.protected(path)
             if hit:
-                raise _FoundError(hit, f"redirects output to {target}")
+                raise _FoundError(hit, f"{how} {target}")
     if not cmd.argv:
         return
     name, argv = _program(cmd.argv)
+    _check_data_writes(argv, name, cwd, guard)
     if name == "hookwise" and _hookwise_change(argv):
         raise _FoundError("hookwise's own settings", f"runs `{' '.join(argv[:3])}`")
     if name in READERS:
@@ -659,7 +767,14 @@ def _find_pruned(test: str, pattern: str, shown: str) -> bool:
 
 
 def check(ev: Event, guard: Guard) -> str | None:
-    """Why ``ev`` would change a protected file (None: it does not)."""
+    """Why ``ev`` would change a protected file (None: it does not, or may: verdict)."""
+    found = verdict(ev, guard)
+    return found[1] if found is not None and found[0] == "deny" else None
+
+
+def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
+    """("deny", why) when ``ev`` would change a protected file; ("unverifiable", why)
+    when it writes files whose names are known only when it runs where they live."""
     try:
         if ev.tool == canonical.SHELL:
             script = ev.script
@@ -691,8 +806,14 @@ def check(ev: Event, guard: Guard) -> str | None:
         patch = ev.patch
         if patch is not None and _has_marker(patch):
             raise _FoundError("a protected file", "the patch names one")
+    except _UnsureError as unsure:
+        return "unverifiable", (
+            f"hookwise cannot verify this command: {unsure.how}, and {unsure.path} is "
+            "one of hookwise's own guardrails there (a policy file, the trust store or a "
+            "host's hook settings); extract or copy elsewhere, or name the files"
+        )
     except _FoundError as found:
-        return (
+        return "deny", (
             f"hookwise protects its own guardrails: this call {found.how}, which would change "
             f"{found.path} (a policy file, the trust store, the audit log or a host's hook "
             "settings). An agent cannot change them; a person can, outside the agent (or "
