@@ -359,11 +359,12 @@ def _find_backtick(text: str, start: int) -> int:
     return -1
 
 
-# $-expansions kept verbatim: (opener, closer, name, holds commands, extra closing chars)
+# $-expansions kept verbatim: (opener, closer, name, holds commands). ``$((`` is read as
+# bash reads it: a ``$(`` first, arithmetic only if what it holds is (variables.is_arithmetic)
 _EXPANSIONS = (
-    ("$((", ")", "arithmetic expansion", False, 1),
-    ("$(", ")", "command substitution", True, 0),
-    ("${", "}", "${...}", False, 0),
+    ("$(", ")", "command substitution", True),
+    ("${", "}", "${...}", False),
+    ("$[", "]", "arithmetic expansion", False),
 )
 
 
@@ -389,6 +390,9 @@ class _Scanner:
         n = len(text)
         out: list[tuple[str, object, int, int]] = []
         heredoc = ""  # a "<<" waiting for its delimiter word
+        # where bash accepts an assignment (a command's first words): there ``a[...]`` is
+        # one word, its subscript arithmetic (``a[1<<E]=1``: a shift, no here-document)
+        assign_ok = True
         i = 0
         while i < n:
             ch = text[i]
@@ -405,7 +409,14 @@ class _Scanner:
             if ch == "\n":
                 out.append(("op", "\n", i, i + 1))
                 i = self._skip_heredocs(i + 1)
+                assign_ok = True
                 continue
+            if text.startswith("((", i):
+                arithmetic = self._arithmetic_command(i, out)
+                if arithmetic:
+                    i = arithmetic
+                    assign_ok = False
+                    continue
             if ch.isdigit():
                 j = i
                 while j < n and text[j].isdigit():
@@ -440,11 +451,16 @@ class _Scanner:
                     out.append(("op", op, i, i + len(op)))
                     i += len(op)
                     op_found = True
+                    assign_ok = True
                     break
             if op_found:
                 continue
-            word, i = self._word(i)
+            target = bool(out) and out[-1][0] == "redir"
+            word, i = self._word(i, assign_ok and not target and not heredoc)
             out.append(("word", word, word.start, word.end))
+            if not target:
+                assign_ok = assign_ok and (_is_assignment(word, subscript=True) or (
+                    not word.quoted and word.value in _KEYWORDS))  # fmt: skip
             if heredoc:
                 # any quoting of the delimiter ('EOF', "EOF", \EOF, E"O"F) makes the body data
                 raw = text[word.start : word.end]
@@ -452,6 +468,23 @@ class _Scanner:
                 self.heredocs.append((word.value, heredoc == "<<-", word.start, quoted))
                 heredoc = ""
         return out
+
+    def _arithmetic_command(self, i: int, out: list[tuple[str, object, int, int]]) -> int:
+        """``((expr))`` at ``i``: bash's arithmetic command, the same as ``let "expr"``, and
+        so read here (its ``<<`` is a shift, never a here-document; a ``$(cmd)`` in it
+        runs). Bash takes ``((`` for arithmetic when the parenthesis it opens closes right
+        before a second ``)`` (parse.y, parse_arith_cmd); otherwise (``((cmd) )``) it is a
+        subshell in a subshell: 0, and the caller reads two ``(``."""
+        text = self.text
+        end = _find_closing(text, i + 2, "(", ")")
+        if end < 0 or not text.startswith(")", end + 1):
+            return 0
+        inner = text[i + 2 : end]
+        self._body_expansions(inner, i)
+        dynamic = "$" in inner or "`" in inner
+        out.append(("word", _Word("let", False, False, i, i + 2), i, i + 2))
+        out.append(("word", _Word(inner, dynamic, True, i + 2, end), i + 2, end))
+        return end + 2
 
     def _skip_heredocs(self, i: int) -> int:
         text = self.text
@@ -497,7 +530,7 @@ class _Scanner:
             i += 1
         self.nested.extend((nested, at) for nested, _offset in sub.nested)
 
-    def _word(self, i: int) -> tuple[_Word, int]:
+    def _word(self, i: int, assign_ok: bool = False) -> tuple[_Word, int]:
         text = self.text
         n = len(text)
         start = i
@@ -508,6 +541,15 @@ class _Scanner:
         globbed = False
         while i < n:
             ch = text[i]
+            if ch == "[" and assign_ok and not quoted and "".join(value).isidentifier():
+                end = _find_closing(text, i + 1, "[", "]")
+                if end > 0 and any(c in _BREAK for c in text[i + 1 : end]):
+                    # name[sub]: bash reads the subscript whole (parse.y, P_ARRAYSUB)
+                    self._body_expansions(text[i + 1 : end], i)
+                    dynamic = dynamic or "$" in text[i:end] or "`" in text[i:end]
+                    value.append(text[i : end + 1])
+                    i = end + 1
+                    continue
             if ch in _BREAK:
                 if ch == "(" and not quoted and _assigns_array(value):
                     return self._array(start, i, value)
@@ -613,14 +655,19 @@ class _Scanner:
             self.nested.append((text[i + 1 : end].replace("\\`", "`"), i))
             value.append(text[i : end + 1])
             return end + 1
-        for opener, closer, what, nested, tail in _EXPANSIONS:
+        for opener, closer, what, runs in _EXPANSIONS:
             if text.startswith(opener, i):
+                nested = runs
                 start = i + len(opener)
                 end = _find_closing(text, start, opener[-1], closer)
                 if end < 0:
                     self.incomplete(f"unclosed {what}")
                     end = n
-                if nested:
+                if nested and text.startswith("((", i + 1):
+                    from hookwise.shell.variables import is_arithmetic
+
+                    nested = not is_arithmetic(text[i : end + 1])
+                if nested:  # $(cmd), and $((cmd) ) that is no arithmetic: bash runs it
                     self.nested.append((text[start:end], i))
                 else:  # $(( 1 + $(cmd) )), ${x:-$(cmd)}: what is inside still runs
                     self._body_expansions(text[start:end], i)
@@ -628,8 +675,8 @@ class _Scanner:
                         from hookwise.shell.variables import default_assignment
 
                         default_assignment(text[start:end], self.script)
-                value.append(text[i : end + 1 + tail])
-                return min(end + 1 + tail, n)
+                value.append(text[i : end + 1])
+                return min(end + 1, n)
         j = i + 1
         if j < n and (text[j].isalnum() or text[j] == "_"):
             while j < n and (text[j].isalnum() or text[j] == "_"):
@@ -985,15 +1032,15 @@ def _record(script: Script, name: str, value: str | list[str] | None, certain: b
     record(script, name, value, certain)
 
 
-def _is_assignment(word: _Word) -> bool:
+def _is_assignment(word: _Word, subscript: bool = False) -> bool:
+    """``name=``/``name+=`` (with ``subscript``, ``name[...]=`` too)."""
     if word.expanded:
         return False
     name, eq, _ = word.value.partition("=")
-    return (
-        bool(eq)
-        and (name.isidentifier() or (name.endswith("+") and name[:-1].isidentifier()))
-        and not word.value.startswith("=")
-    )
+    name = name.removesuffix("+")
+    if subscript and name.endswith("]"):
+        name = name.split("[", 1)[0]
+    return bool(eq) and name.isidentifier() and not word.value.startswith("=")
 
 
 def _brace_word(depth: int, script: Script) -> Any:
