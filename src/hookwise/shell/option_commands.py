@@ -249,6 +249,10 @@ def _vim(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     commands = option_values(argv, ("-c",), ("--cmd",))
     commands += [w[1:] for w in argv[1:] if w.startswith("+")]
     found: list[tuple[str, Any]] = []
+    if commands:  # the Ex commands of -c/--cmd/+ are read as ex reads them (tool_scripts)
+        from hookwise.shell.tool_scripts import tool_items
+
+        found += tool_items("ex", "\n".join(commands))
     for text in commands:
         if "!" in text:
             found.append(("script", text.split("!", 1)[1]))

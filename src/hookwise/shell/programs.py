@@ -1172,6 +1172,42 @@ _NPX = {
 _NPX_SUBCOMMANDS = frozenset(["exec", "x", "dlx"])
 # packages whose binary is a recursive delete
 RECURSIVE_DELETERS = frozenset(["rimraf", "del-cli", "trash-cli", "rm-rf"])
+# Deleting a tree without ``rm -r`` (red team s24, finding 7) is read as the ``rm -r`` it
+# is, so every rule about recursive deletes holds: rm/rmdir given a directory and what is
+# under it (``rm -d a/f a/sub a``, a ``find`` walk fed to ``xargs rm -d``), ``rmdir -p``
+# (each parent too), and archivers that delete what they archived (7z ``-sdel``; tar
+# --remove-files and zip -m are read in option_commands)
+TREE_DELETERS = frozenset(["rm", "rmdir", "7z", "7za", "7zr"])
+
+
+def tree_deleted(program: str, argv: list[str]) -> list[str]:
+    """The trees ``argv`` deletes without saying ``-r`` (empty: none)."""
+    options = [w for w in argv[1:] if w.startswith("-") and w != "-"]
+    operands = [w for w in argv[1:] if not w.startswith("-") or w == "-"]
+    if "--" in argv:
+        operands = [w for w in argv[1 : argv.index("--")] if not w.startswith("-")]
+        operands += argv[argv.index("--") + 1 :]
+    if program.startswith("7z"):
+        # 7z a|u -sdel ARCHIVE FILES...: the files, directories whole, are deleted
+        if "-sdel" not in options or len(operands) < 3 or operands[0] not in ("a", "u"):
+            return []
+        return operands[2:]
+    if program == "rm" and any(
+        o in ("--recursive", "-r", "-R") or (o[1:2] != "-" and ("r" in o or "R" in o))
+        for o in options
+    ):
+        return []  # already rm -r
+    if program == "rmdir" and any(o in ("-p", "--parents") or (o[1:2] != "-" and "p" in o)
+                                  for o in options):  # fmt: skip
+        parents = []
+        for path in operands:
+            parts = path.rstrip("/").split("/")
+            kept = [k for k in range(1, len(parts)) if parts[k - 1] not in ("", ".", "..")]
+            parents += ["/".join(parts[:k]) for k in kept[:1]]
+        return parents
+    return [
+        p for p in operands if any(q != p and q.startswith(p.rstrip("/") + "/") for q in operands)
+    ]
 
 
 def _npx(program: str, argv: list[str]) -> list[tuple[str, Any]]:
@@ -1246,7 +1282,9 @@ DATA_PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {"sort": ("--compress-program
 MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
 RUNS_PROGRAMS = (
-    frozenset(["git", *_NPX, *RECURSIVE_DELETERS, *READ_OPTIONS, *DATA_PROGRAM_OPTIONS])
+    frozenset(
+        ["git", *_NPX, *RECURSIVE_DELETERS, *TREE_DELETERS, *READ_OPTIONS, *DATA_PROGRAM_OPTIONS]
+    )
     | OPTION_COMMANDS
     | MULTIPLEXERS
     | SEDS
@@ -1276,6 +1314,9 @@ def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any
     if program in RECURSIVE_DELETERS:
         operands = [w for w in argv[1:] if not w.startswith("-")]
         return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
+    if program in TREE_DELETERS:
+        trees = tree_deleted(program, argv)
+        return [("argv", ["rm", "-r", "-f", "--", *trees])] if trees else []
     if program in DATA_PROGRAM_OPTIONS:
         from hookwise.shell.option_commands import option_values
 
