@@ -141,6 +141,7 @@ class Script:
         "complete",
         "copies",
         "deferred",
+        "elsewhere",
         "end",
         "git_aliases",
         "git_settings",
@@ -164,6 +165,9 @@ class Script:
         self.problems: list[str] = []
         self.git_aliases: dict[str, str] = {}  # defined earlier on the line
         self.git_settings: dict[str, str] = {}  # git config KEY VALUE earlier on the line
+        # where a ``cd`` earlier on the line went, when it left the working directory
+        # (``cd ../remote.git && git reset``: a repository that is not the project's)
+        self.elsewhere: str | None = None
         self.aliases: dict[str, str] = {}  # shell aliases defined earlier on the line
         # why later names may not mean what they say (hash -p, set -H...: accounting.rebinds)
         self.rebound: str | None = None
@@ -1185,6 +1189,12 @@ def _add_command(
         if selected:
             origin = "reads the files named on its input"
             _inner_argv(["cat", *selected], depth, script, command.text, origin, globs=True)
+    if command.program in ("cd", "pushd") and len(command.argv) == 2 and not any(command.dynamic):
+        target = command.argv[1]
+        if programs.outside(target):
+            script.elsewhere = target
+        elif script.elsewhere is not None and target not in ("-", "."):
+            script.elsewhere = f"{script.elsewhere}/{target}"
     _remember_written(command, script, depth)
     if script.rebound is not None:
         command.unknowns.append(script.rebound)
@@ -1450,7 +1460,8 @@ def _parsed(text: str, depth: int) -> list[Command]:
 # directories of git hooks (a hook written runs on the next git command)
 _WRITERS = frozenset(
     ["cp", "mv", "install", "ln", "curl", "wget", "dd", "base64", "openssl", "gpg", "unzip",
-     "xxd", "sed", "perl", "ruby", "sort", "uniq", "split", "csplit"]
+     "xxd", "sed", "perl", "ruby", "sort", "uniq", "split", "csplit", "gcc", "cc", "c++", "g++",
+     "clang", "clang++", "tcc", "rustc", "gfortran"]
 )  # fmt: skip
 _HOOK_DIRS = ("/.git/hooks/", ".git/hooks/", "/.husky/", ".husky/")
 
@@ -1483,6 +1494,12 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
         for name in named[:MAX_NAMED]:  # what its code may write
             if not script.was_written(name):
                 targets.append((name, None))
+    stores = [_ref_store(_file_key(t), script) for t, _ in targets]
+    if program in _COPIES and len(command.argv) > 2:
+        stores.append(_copied_refs(command.argv, script))
+    for repo in dict.fromkeys(r for r in stores if r is not None):
+        origin = f"a ref written by hand in {repo}, not the working repository, is a force push"
+        _inner_argv(["git", "push", "--force", repo], depth, script, command.text, origin)
     for target, content in targets:
         key = _file_key(target)
         earlier = script.written.get(key, "")
@@ -1494,6 +1511,42 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
             from hookwise.shell.written import hook_written
 
             hook_written(command, target, content, depth, script, api=_API)
+
+
+_COPIES = frozenset(["cp", "mv", "install", "ln", "rsync"])
+
+
+def _copied_refs(argv: list[str], script: Script) -> str | None:
+    """A copy into another repository's refs (``cp .git/refs/heads/main
+    ../remote.git/refs/heads/main``), or of this one's refs or whole ``.git`` into
+    another repository (``cp -r .git/. ../remote.git/``)."""
+    operands = [w for w in argv[1:] if not w.startswith("-")]
+    valued = ("-t", "--target-directory")
+    target = next((argv[k + 1] for k in range(len(argv) - 1) if argv[k] in valued),
+                  operands[-1] if operands else "")  # fmt: skip
+    repo = _ref_store(_file_key(target), script)
+    if repo is not None:
+        return repo
+    sources = [_file_key(w) for w in operands if w != target]
+    if programs.outside(target) and any(
+        s in (".git", ".git/.") or s.startswith((".git/refs", ".git/packed-refs")) for s in sources
+    ):
+        return target.rstrip("/") or target
+    return None
+
+
+def _ref_store(key: str, script: Script) -> str | None:
+    """The repository whose refs a written file is (``../remote.git/refs/heads/main``,
+    ``packed-refs``), when it is not the working one: writing it moves that repository's
+    branch as a forced push would (red team s24, finding 5)."""
+    path = key if script.elsewhere is None or key.startswith("/") else f"{script.elsewhere}/{key}"
+    head, sep, _ = path.partition("refs/")
+    if not sep or (head and not head.endswith("/")):
+        head, sep, _ = path.rpartition("packed-refs")
+        if not sep or (head and not head.endswith("/")):
+            return None
+    repo = head.rstrip("/") or "."
+    return repo if programs.outside(repo) else None
 
 
 _PACKAGE_RUNNERS = frozenset(["npm", "yarn", "pnpm", "bun", "npx", "pnpx", "bunx", "corepack"])
@@ -1512,10 +1565,17 @@ def _git(command: Command, depth: int, script: Script) -> None:
         origin = "git send-pack pushes as git push does"
         _inner_argv(["git", "push", *argv[at + 1 :]], depth, script, command.text, origin)
         return
-    forced = programs.git_forced_elsewhere(argv, command.env)
+    env = command.env
+    if "GIT_DIR" not in env and script.elsewhere is not None and command.chdir is None:
+        env = {**env, "GIT_DIR": script.elsewhere}  # cd ../remote.git && git reset ...
+    forced = programs.git_forced_elsewhere(argv, env)
     if forced is not None:
         origin = f"a ref update forced in {forced}, not the working repository, is a force push"
         _inner_argv(["git", "push", "--force", forced], depth, script, command.text, origin)
+    mirrored = programs.git_force_configured(argv)
+    if mirrored is not None:
+        origin = f"the remote {mirrored} is set so that every push to it forces"
+        _inner_argv(["git", "push", "--force", mirrored], depth, script, command.text, origin)
     if at < 0 or argv[at] not in aliases:
         return
     definition = aliases[argv[at]]

@@ -1022,6 +1022,8 @@ def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
     clusters = "".join(w[1:] for w in options if not w.startswith("--"))
     if sub == "update-ref":
         return repo
+    if outside(repo) and _rewrites_history(sub, options, clusters):
+        return repo
     if sub == "branch" and (
         {"--force", "--move", "--copy"}.intersection(options) or set("fMC").intersection(clusters)
     ):
@@ -1038,6 +1040,57 @@ def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
                 and not (destination.startswith("refs/remotes/"))
             ):
                 return repo
+    return None
+
+
+def outside(path: str) -> bool:
+    """Whether a path as written leaves the working directory (``..``, absolute, ``~``):
+    a repository there is not the project's own (a subdirectory, a submodule is)."""
+    return path.startswith(("/", "~", "$")) or path == ".." or path.startswith("../")
+
+
+def _rewrites_history(sub: str, options: list[str], clusters: str) -> bool:
+    """Whether ``git SUB`` moves a branch to a commit that need not contain the old one (in
+    the remote, that is what a force push does): reset, rebase, filter-branch, amend,
+    checkout -B, switch -C, symbolic-ref, replace, tag -f (red team s24, finding 5)."""
+    if sub in ("reset", "rebase", "filter-branch", "filter-repo", "symbolic-ref", "replace"):
+        return True
+    if sub == "commit":
+        return "--amend" in options
+    if sub == "checkout":
+        return "B" in clusters
+    if sub == "switch":
+        return "C" in clusters or "--force-create" in options
+    if sub == "tag":
+        return "--force" in options or "f" in clusters
+    return False
+
+
+def git_force_configured(argv: list[str]) -> str | None:
+    """The remote a git command configures so that a plain ``git push`` to it forces: ``git
+    remote add --mirror[=push] R URL`` (a push mirrors: forced, deletions too), ``git config
+    remote.R.mirror true`` or ``remote.R.push +REFSPEC``. The push may come on a later call,
+    where nothing says force, so the setting stands for it (None: it sets none)."""
+    at = git_subcommand(argv)
+    if at < 0:
+        return None
+    sub, rest = argv[at], argv[at + 1 :]
+    words = [w for w in rest if not w.startswith("-")]
+    if sub == "remote" and words[:1] == ["add"] and len(words) > 1:
+        if any(w == "--mirror" or w.startswith("--mirror=push") for w in rest):
+            return words[1]
+        return None
+    if sub != "config":
+        return None
+    if words[:1] in (["set"], ["add"]):
+        words = words[1:]
+    if len(words) < 2 or not words[0].lower().startswith("remote."):
+        return None
+    key, value = words[0].lower(), words[1]
+    if key.endswith(".mirror") and value.lower() in ("true", "1", "yes", "on"):
+        return key.split(".")[1]
+    if key.endswith(".push") and value.startswith("+"):
+        return key.split(".")[1]
     return None
 
 
