@@ -113,6 +113,17 @@ def corpora() -> dict[str, tuple[str, list[str]]]:
             "pass",
             [c for b in data["classes"].values() for c in b.get("pass", [])],
         )
+    newest = CORPUS / "escapes_s24a.yaml"
+    if newest.exists():
+        data = _load("escapes_s24a.yaml")
+        found["escapes_s24a.yaml block"] = (
+            "block",
+            [c for b in data["classes"].values() for c in b["block"]],
+        )
+        found["escapes_s24a.yaml pass"] = (
+            "pass",
+            [c for b in data["classes"].values() for c in b.get("pass", [])],
+        )
     return found
 
 

@@ -1518,8 +1518,8 @@ _COPIES = frozenset(["cp", "mv", "install", "ln", "rsync"])
 
 def _copied_refs(argv: list[str], script: Script) -> str | None:
     """A copy into another repository's refs (``cp .git/refs/heads/main
-    ../remote.git/refs/heads/main``), or of this one's refs or whole ``.git`` into
-    another repository (``cp -r .git/. ../remote.git/``)."""
+    ../remote.git/refs/heads/main``), or of this one's refs or whole ``.git`` into a
+    directory outside (``cp -r .git/. ../remote.git/``, ``cp -r .git/refs ../x.git/``)."""
     operands = [w for w in argv[1:] if not w.startswith("-")]
     valued = ("-t", "--target-directory")
     target = next((argv[k + 1] for k in range(len(argv) - 1) if argv[k] in valued),
@@ -1527,11 +1527,19 @@ def _copied_refs(argv: list[str], script: Script) -> str | None:
     repo = _ref_store(_file_key(target), script)
     if repo is not None:
         return repo
-    sources = [_file_key(w) for w in operands if w != target]
-    if programs.outside(target) and any(
-        s in (".git", ".git/.") or s.startswith((".git/refs", ".git/packed-refs")) for s in sources
-    ):
-        return target.rstrip("/") or target
+    into = (
+        target.endswith("/")
+        or any(w in valued for w in argv)
+        or any(w[:1] == "-" and w[1:2] != "-" and set("raR") & set(w) for w in argv[1:])
+    )  # (a directory copied, or a file put into a directory)
+    if not into or not programs.outside(target):
+        return None
+    for source in (_file_key(w) for w in operands if w != target):
+        if source in (".git", ".git/.", ".git/refs/."):
+            return target.rstrip("/") or target
+        inner = source.removeprefix(".git/")
+        if inner != source and _ref_store(f"{target.rstrip('/')}/{inner}/", script) is not None:
+            return target.rstrip("/") or target
     return None
 
 

@@ -61,6 +61,14 @@ def _vim_calls(line: str) -> str | None:
     return None
 
 
+# Ex commands whose ``!`` right after the name forces them (quit without saving, reload):
+# no shell runs (``w !cmd``, ``r!cmd``, ``%!cmd`` do run one)
+_FORCED = re.compile(
+    r"[%\d.,$]*\s*(?:q|qa|qall|quit|quita|quitall|wq|wqa|wqall|x|xa|xall|xit|exi|exit|e|edit"
+    r"|bd|bdelete|bw|bwipeout|up|update|wa|wall|n|next|prev|previous)!\s*"
+)
+
+
 def _ed(text: str) -> Items:
     """ed/ex: ``!cmd``, ``w !cmd``, ``r !cmd``, ``e !cmd``; vim's ``:call system(...)``, and
     any function call in an expression hookwise does not know to only compute."""
@@ -76,6 +84,8 @@ def _ed(text: str) -> Items:
             flags = found.group(3) or found.group(4) or ""
             rm = ["rm", "-r", "-f"] if "rf" in flags else ["rmdir"] if "d" in flags else ["rm"]
             out.append(("argv", [*rm, "--", path]))  # vim's delete(): rm -rf, rmdir or rm
+        if _FORCED.fullmatch(line):
+            continue  # q!, wq!, x!, e!: the ! forces; nothing runs
         match = re.match(
             r"^[\d.,$%'a-z;+\-\s]*(?:(?:w|r|e|W|silent!?|exe(?:cute)?)\s*)?!(.*)$", line
         )
