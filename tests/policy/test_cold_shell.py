@@ -262,6 +262,11 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     "tmux": (["tmux", "new", "-d", "rm -rf /"], [], "rm -rf /"),
     "screen": (["screen", "-dm", "rm", "-rf", "/"], [], "'rm'"),
     **{name: ([name, "1e rm -rf /", "f"], [], "rm -rf /") for name in ("sed", "gsed")},
+    "rm": (["rm", "-d", "d/f", "d"], [], "'rm', '-r'"),
+    "rmdir": (["rmdir", "-p", "a/b"], [], "'rm', '-r'"),
+    **{
+        name: ([name, "a", "-sdel", "x.7z", "d"], [], "'rm', '-r'") for name in ("7z", "7za", "7zr")
+    },
 }
 
 

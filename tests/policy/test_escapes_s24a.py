@@ -88,7 +88,11 @@ def test_bash_does_the_damage_and_the_hook_blocks_it(
     starter_class: bool,
 ) -> None:
     missing = _missing(command) or next(
-        (t for t in ("cc", "gdb", "7za") if t in command.split() and shutil.which(t) is None),
+        (
+            t
+            for t in ("cc", "gdb", "7za", "rsync")
+            if t in command.split() and shutil.which(t) is None
+        ),
         None,
     )
     if missing:

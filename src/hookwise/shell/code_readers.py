@@ -450,8 +450,17 @@ def read(
     program = command.program
     language = reader.language
     out: Items = []
+    if language == "ex":  # -c, --cmd, +cmd: Ex commands
+        commands = [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] in ("-c", "--cmd")]
+        commands += [w[1:] for w in argv[1:] if w.startswith("+")]
+        if commands:  # (a `!` in one is option_commands': the shell command it runs)
+            from hookwise.shell.code_commands import code_commands
+
+            out += language_items("ex", "\n".join(c for c in commands if "!" not in c))
+            for text in commands:  # call system("rm -rf x"): its literal commands
+                out += code_commands(text)
     if name in ("vi", "vim", "nvim", "view", "gvim", "rvim") and not _ex_mode(argv):
-        return []  # vim's -c and +cmd are option_commands'; its stdin is text to edit
+        return out  # its stdin is text to edit
     if name == "deno":
         return _deno(command, script, printed)
     if name in ("parallel", "sem"):

@@ -244,20 +244,11 @@ def _split(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
 
 
 def _vim(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
-    from hookwise.shell.code_commands import code_commands
-
+    """vim's ``-c '!CMD'``: a shell command (the rest of its Ex commands, what their
+    expressions call included, are read with the ex reader: code_readers)."""
     commands = option_values(argv, ("-c",), ("--cmd",))
     commands += [w[1:] for w in argv[1:] if w.startswith("+")]
-    found: list[tuple[str, Any]] = []
-    if commands:  # the Ex commands of -c/--cmd/+ are read as ex reads them (tool_scripts)
-        from hookwise.shell.tool_scripts import tool_items
-
-        found += tool_items("ex", "\n".join(commands))
-    for text in commands:
-        if "!" in text:
-            found.append(("script", text.split("!", 1)[1]))
-        found += code_commands(text)
-    return found
+    return [("script", text.split("!", 1)[1]) for text in commands if "!" in text]
 
 
 # make's long options (make --help, GNU make 4.3): --ev is --eval, as getopt abbreviates

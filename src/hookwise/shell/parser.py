@@ -141,6 +141,7 @@ class Script:
         "complete",
         "copies",
         "deferred",
+        "deleted",
         "elsewhere",
         "end",
         "git_aliases",
@@ -168,6 +169,7 @@ class Script:
         # where a ``cd`` earlier on the line went, when it left the working directory
         # (``cd ../remote.git && git reset``: a repository that is not the project's)
         self.elsewhere: str | None = None
+        self.deleted: list[str] = []  # what rm, rmdir, unlink removed earlier on the line
         self.aliases: dict[str, str] = {}  # shell aliases defined earlier on the line
         # why later names may not mean what they say (hash -p, set -H...: accounting.rebinds)
         self.rebound: str | None = None
@@ -1195,6 +1197,16 @@ def _add_command(
             script.elsewhere = target
         elif script.elsewhere is not None and target not in ("-", "."):
             script.elsewhere = f"{script.elsewhere}/{target}"
+    if command.program in ("rm", "rmdir", "unlink") and len(command.argv) > 1:
+        # rm d/f; rmdir d: the line deletes a directory and what is under it, one command
+        # at a time: rm -r of it (programs.tree_deleted reads one command's operands)
+        gone = [w for w in command.argv[1:] if not w.startswith("-")]
+        trees = [p for p in gone if any(q.startswith(p.rstrip("/") + "/") for q in script.deleted)]
+        recursive = "-r" in programs.flags_of(command.program, command.argv)[0]
+        if trees and not recursive:
+            origin = "deleted with what the line deleted under it earlier"
+            _inner_argv(["rm", "-r", "-f", "--", *trees], depth, script, command.text, origin)
+        script.deleted += gone
     _remember_written(command, script, depth)
     if script.rebound is not None:
         command.unknowns.append(script.rebound)
@@ -1495,6 +1507,9 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
             if not script.was_written(name):
                 targets.append((name, None))
     stores = [_ref_store(_file_key(t), script) for t, _ in targets]
+    if program in _WRITERS and any(w.startswith(("-i", "--in-place")) for w in command.argv[1:]):
+        # sed -i s/.../ ../remote.git/refs/heads/main: a ref file edited in place
+        stores += [_ref_store(_file_key(w), script) for w in command.argv[2:] if w[:1] != "-"]
     if program in _COPIES and len(command.argv) > 2:
         stores.append(_copied_refs(command.argv, script))
     for repo in dict.fromkeys(r for r in stores if r is not None):

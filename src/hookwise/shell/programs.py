@@ -1028,6 +1028,14 @@ def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
         {"--force", "--move", "--copy"}.intersection(options) or set("fMC").intersection(clusters)
     ):
         return repo
+    if (
+        sub == "branch"
+        and outside(repo)
+        and (  # renamed or deleted there: gone from it
+            "--delete" in options or set("mdD").intersection(clusters)
+        )
+    ):
+        return repo
     if sub == "fetch":
         forced = "--force" in options or "f" in clusters
         for word in rest:
@@ -1230,7 +1238,7 @@ RECURSIVE_DELETERS = frozenset(["rimraf", "del-cli", "trash-cli", "rm-rf"])
 # under it (``rm -d a/f a/sub a``, a ``find`` walk fed to ``xargs rm -d``), ``rmdir -p``
 # (each parent too), and archivers that delete what they archived (7z ``-sdel``; tar
 # --remove-files and zip -m are read in option_commands)
-TREE_DELETERS = frozenset(["rm", "rmdir", "7z", "7za", "7zr"])
+TREE_DELETERS = frozenset(["rm", "rmdir", "7z", "7za", "7zr", "rsync"])
 
 
 def tree_deleted(program: str, argv: list[str]) -> list[str]:
@@ -1250,6 +1258,18 @@ def tree_deleted(program: str, argv: list[str]) -> list[str]:
         for o in options
     ):
         return []  # already rm -r
+    if program == "rsync":  # --remove-source-files of a recursive copy: every file of it
+        if (
+            "--remove-source-files" not in options
+            or len(operands) < 2
+            or not any(
+                o in ("--recursive", "--archive") or (o[1:2] != "-" and set("ra") & set(o))
+                for o in options
+            )
+        ):
+            return []
+        shell = {argv[k + 1] for k in range(len(argv) - 1) if argv[k] in ("-e", "--rsh")}
+        return [p for p in operands[:-1] if ":" not in p.split("/", 1)[0] and p not in shell]
     if program == "rmdir" and any(o in ("-p", "--parents") or (o[1:2] != "-" and "p" in o)
                                   for o in options):  # fmt: skip
         parents = []
@@ -1369,7 +1389,12 @@ def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any
         return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
     if program in TREE_DELETERS:
         trees = tree_deleted(program, argv)
-        return [("argv", ["rm", "-r", "-f", "--", *trees])] if trees else []
+        found = [("argv", ["rm", "-r", "-f", "--", *trees])] if trees else []
+        if program == "rsync":
+            from hookwise.shell.option_commands import option_runs
+
+            found += option_runs(program, argv, stdin)
+        return found
     if program in DATA_PROGRAM_OPTIONS:
         from hookwise.shell.option_commands import option_values
 
