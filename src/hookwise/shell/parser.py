@@ -559,6 +559,15 @@ class _Scanner:
             if ch in _BREAK:
                 if ch == "(" and not quoted and _assigns_array(value):
                     return self._array(start, i, value)
+                if ch == "(" and value and value[-1][-1:] in ("?", "*", "+", "@", "!"):
+                    # ?(..) *(..) +(..) @(..) !(..): an extglob group, part of the pattern
+                    # (after shopt -s extglob on an earlier line; else bash refuses the line)
+                    end = _find_closing(text, i + 1, "(", ")")
+                    if end > 0:
+                        value.append(text[i : end + 1])
+                        globbed = True
+                        i = end + 1
+                        continue
                 break
             if ch == "\\":
                 if i + 1 < n:
