@@ -91,28 +91,12 @@ def corpora() -> dict[str, tuple[str, list[str]]]:
         ),
         "everyday.yaml pass": ("pass", [e["command"] for e in everyday["pass"].values()]),
     }
-    extra = CORPUS / "escapes_s23.yaml"
-    if extra.exists():
-        data = _load("escapes_s23.yaml")
-        found["escapes_s23.yaml block"] = (
-            "block",
-            [c for b in data["classes"].values() for c in b["block"]],
-        )
-        found["escapes_s23.yaml pass"] = (
-            "pass",
-            [c for b in data["classes"].values() for c in b.get("pass", [])],
-        )
-    later = CORPUS / "escapes_s23b.yaml"
-    if later.exists():
-        data = _load("escapes_s23b.yaml")
-        found["escapes_s23b.yaml block"] = (
-            "block",
-            [c for b in data["classes"].values() for c in b["block"]],
-        )
-        found["escapes_s23b.yaml pass"] = (
-            "pass",
-            [c for b in data["classes"].values() for c in b.get("pass", [])],
-        )
+    for name in ("escapes_s23.yaml", "escapes_s23b.yaml", "escapes_s24a.yaml"):
+        if not (CORPUS / name).exists():
+            continue
+        classes = _load(name)["classes"].values()
+        found[f"{name} block"] = ("block", [c for b in classes for c in b["block"]])
+        found[f"{name} pass"] = ("pass", [c for b in classes for c in b.get("pass", [])])
     latest = CORPUS / "escapes_s24.yaml"
     if latest.exists():
         data = _load("escapes_s24.yaml")

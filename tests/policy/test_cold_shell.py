@@ -280,6 +280,11 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
         name: ([name, "@.env"], [], "('read', '.env')")
         for name in programs.RESPONSE_FILES - {"gcc", "cc", "g++", "c++", "clang", "clang++", "ld"}
     },
+    "rm": (["rm", "-d", "d/f", "d"], [], "'rm', '-r'"),
+    "rmdir": (["rmdir", "-p", "a/b"], [], "'rm', '-r'"),
+    **{
+        name: ([name, "a", "-sdel", "x.7z", "d"], [], "'rm', '-r'") for name in ("7z", "7za", "7zr")
+    },
 }
 
 

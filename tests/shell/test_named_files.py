@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.policy.trust.data_writes import data_writes
-from hookwise.shell.option_commands import ex_reads
 from hookwise.shell.programs import included_files, searches_cwd
 from hookwise.shell.sed_script import sed_commands
+from hookwise.shell.tool_scripts import ex_reads
 from hookwise.shell.wrappers import wrapper_files
 
 NAME = st.text(alphabet=st.sampled_from(list("abcXYZ09._-")), min_size=1, max_size=12).filter(

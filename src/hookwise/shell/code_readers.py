@@ -33,9 +33,25 @@ STDIN_FILES = frozenset(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
 class Reader:
     """How one family takes its code: ``inline`` options (their value is code), options
     taking a value, options whose value is a script file, whether the first operand is
-    the script, whether stdin is code when no script is given, and the language."""
+    the script, whether stdin is code when no script is given, and the language.
 
-    __slots__ = ("attached", "files", "inline", "language", "operand", "stdin", "values")
+    Code also comes in beside the script (red team s24, finding 3): ``modules``, options
+    whose value is a module loaded first (``perl -M'X;CODE'`` is ``use X;CODE;``, ``node
+    --import data:...``), and ``stdin_too``, the flags after which stdin is code as well
+    as ``-c``/``-e``/the script (``python -i``, ``node -i``, ``perl -d``; ``*``: always,
+    as gdb and sqlite3 read commands after ``-ex``/``-cmd``; ``!F``: not with flag F)."""
+
+    __slots__ = (
+        "attached",
+        "files",
+        "inline",
+        "language",
+        "modules",
+        "operand",
+        "stdin",
+        "stdin_too",
+        "values",
+    )
 
     def __init__(
         self,
@@ -48,8 +64,12 @@ class Reader:
         operand: bool = True,
         stdin: bool = True,
         attached: str = "",
+        modules: tuple[str, ...] = (),
+        stdin_too: tuple[str, ...] = (),
     ) -> None:
         self.attached = attached  # short options whose value is the rest of the word
+        self.modules = modules
+        self.stdin_too = stdin_too
         self.language = language
         self.inline = inline
         self.values = frozenset(values)
@@ -59,11 +79,21 @@ class Reader:
 
 
 _PY_VALUES = ("-W", "-X", "-Q")
+_NODE_MODULES = ("-r", "--require", "--import", "--loader", "--experimental-loader")
 READERS: dict[str, Reader] = {
-    "python": Reader("python", ("-c",), _PY_VALUES, attached="WXQ"),
-    "pypy": Reader("python", ("-c",), _PY_VALUES, attached="WXQ"),
-    "perl": Reader("perl", ("-e", "-E"), ("-I", "-x"), attached="IMmxil0CdDF"),
-    "ruby": Reader("ruby", ("-e",), ("-I", "-r", "-C", "-E", "-F"), attached="IrCEFxKT"),
+    "python": Reader("python", ("-c",), _PY_VALUES, attached="WXQm", stdin_too=("-i",)),
+    "pypy": Reader("python", ("-c",), _PY_VALUES, attached="WXQm", stdin_too=("-i",)),
+    "perl": Reader(
+        "perl",
+        ("-e", "-E"),
+        ("-I", "-x"),
+        attached="IMmxil0CdDF",
+        modules=("-M", "-m"),
+        stdin_too=("-d",),
+    ),
+    "ruby": Reader(
+        "ruby", ("-e",), ("-I", "-r", "-C", "-E", "-F"), attached="IrCEFxKT", modules=("-r",)
+    ),
     "irb": Reader("ruby", (), ("-I", "-r"), operand=True),
     "node": Reader(
         "node",
@@ -79,12 +109,19 @@ READERS: dict[str, Reader] = {
             "--input-type",
             "--env-file",
         ),
+        modules=_NODE_MODULES,
+        stdin_too=("-i", "--interactive"),
     ),
-    "bun": Reader("node", ("-e", "--eval", "-p", "--print"), ("-r", "--preload", "--cwd")),
+    "bun": Reader(
+        "node",
+        ("-e", "--eval", "-p", "--print"),
+        ("-r", "--preload", "--cwd"),
+        modules=("-r", "--preload"),
+    ),
     "deno": Reader("node", (), ()),
-    "php": Reader("php", ("-r", "-B", "-R", "-E"), ("-d", "-c", "-z"), ("-f",)),
-    "lua": Reader("lua", ("-e",), ("-l",)),
-    "luajit": Reader("lua", ("-e",), ("-l", "-j", "-O")),
+    "php": Reader("php", ("-r", "-B", "-R", "-E"), ("-d", "-c", "-z"), ("-f",), stdin_too=("-a",)),
+    "lua": Reader("lua", ("-e",), ("-l",), modules=("-l",), stdin_too=("-i",)),
+    "luajit": Reader("lua", ("-e",), ("-l", "-j", "-O"), modules=("-l",), stdin_too=("-i",)),
     "Rscript": Reader("r", ("-e",), ()),
     "R": Reader("r", ("-e",), (), ("-f", "--file"), operand=False),
     "julia": Reader("julia", ("-e", "-E", "--eval", "--print"), ("-t", "-p", "-J")),
@@ -99,7 +136,12 @@ READERS: dict[str, Reader] = {
     "red": Reader("ed", (), ("-p",), operand=False),
     "ex": Reader("ex", (), ("-c", "--cmd", "-u", "-i", "-T", "-w", "-W"), ("-S",), operand=False),
     "sqlite3": Reader(
-        "sqlite", ("-cmd",), ("-separator", "-newline", "-nullvalue"), ("-init",), operand=False
+        "sqlite",
+        ("-cmd",),
+        ("-separator", "-newline", "-nullvalue"),
+        ("-init",),
+        operand=False,
+        stdin_too=("*",),
     ),
     "duckdb": Reader("sqlite", ("-cmd", "-c", "-s"), (), ("-init", "-f"), operand=False),
     "psql": Reader(
@@ -166,6 +208,7 @@ READERS: dict[str, Reader] = {
         ),
         ("-x", "--command", "-ix"),
         operand=False,
+        stdin_too=("*", "!-batch", "!--batch"),
     ),
     "lldb": Reader(
         "lldb",
@@ -407,8 +450,17 @@ def read(
     program = command.program
     language = reader.language
     out: Items = []
+    if language == "ex":  # -c, --cmd, +cmd: Ex commands
+        commands = [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] in ("-c", "--cmd")]
+        commands += [w[1:] for w in argv[1:] if w.startswith("+")]
+        if commands:  # (a `!` in one is option_commands': the shell command it runs)
+            from hookwise.shell.code_commands import code_commands
+
+            out += language_items("ex", "\n".join(c for c in commands if "!" not in c))
+            for text in commands:  # call system("rm -rf x"): its literal commands
+                out += code_commands(text)
     if name in ("vi", "vim", "nvim", "view", "gvim", "rvim") and not _ex_mode(argv):
-        return []  # vim's -c and +cmd are option_commands'; its stdin is text to edit
+        return out  # its stdin is text to edit
     if name == "deno":
         return _deno(command, script, printed)
     if name in ("parallel", "sem"):
@@ -457,6 +509,14 @@ def read(
     )
     if name in ("ed", "red", "ex") or (language == "ex" and _ex_mode(argv)):
         stdin_code = True
+    if reader.stdin_too and not stdin_code:
+        # sqlite3 DB SQL runs the SQL and reads no stdin
+        sql = language == "sqlite" and any(not w.startswith("-") for w in argv[at + 1 :])
+        stdin_code = not sql and _flag_given(argv, at, reader, reader.stdin_too)
+    if reader.modules:
+        out += _module_items(
+            argv, at, reader, command=command, script=script, printed=printed, parsed=parsed
+        )
     if stdin_code:
         known, where = _stdin_code(command, script, printed, parsed, language)
         if known is not None:
@@ -466,6 +526,94 @@ def read(
                 ("unverifiable", f"{program} runs code read from {where}, known only when it runs")
             )
     return out + _pending(script, language, program)
+
+
+def _flag_given(argv: list[str], at: int, reader: Reader, flags: tuple[str, ...]) -> bool:
+    """Whether one of ``flags`` is among the options before ``at``, alone or in a cluster
+    of short options (``python -im this``, ``perl -de 0``); ``*``: unless a ``!`` flag is."""
+    takes = set(reader.attached) | {o[1] for o in (*reader.inline, *reader.values) if len(o) == 2}
+    given: set[str] = set()
+    for word in argv[1:at]:
+        given.add(word.split("=", 1)[0])
+        if word[:1] == "-" and word[1:2] not in ("-", ""):
+            for letter in word[1:]:
+                given.add("-" + letter)
+                if letter in takes:
+                    break
+    if "*" in flags:
+        return not any(f[1:] in given for f in flags if f.startswith("!"))
+    return any(f in given for f in flags)
+
+
+# perl -MMod / -MMod=a,b / -M-Mod: a module on disk (the arguments after = are data, in
+# q\0...\0); anything else (-M'Mod;CODE') puts code after ``use``
+_PERL_MODULE = r"-?[A-Za-z_][\w:]*(?:=.*)?"
+
+
+def _module_items(
+    argv: list[str],
+    at: int,
+    reader: Reader,
+    *,
+    command: Any,
+    script: Any,
+    printed: Callable[[Any], str | None],
+    parsed: Callable[[str, int], list[Any]],
+) -> Items:
+    """What the modules named by ``reader.modules`` run before the code: code written in
+    the option (perl's ``-M'X;CODE'``, a ``data:`` URL), a file written on the line, a URL
+    (unverifiable); a module on disk is the project's code, not read."""
+    import re
+
+    out: Items = []
+    language, program = reader.language, command.program
+    for index, word in enumerate(argv[1:at], start=1):
+        value = None
+        for option in reader.modules:
+            if word == option and index + 1 < len(argv):
+                value = argv[index + 1]
+            elif option.startswith("--") and word.startswith(option + "="):
+                value = word[len(option) + 1 :]
+            elif len(option) == 2 and word.startswith(option) and len(word) > 2:
+                value = word[2:]
+            if value is not None:
+                break
+        if value is None:
+            continue
+        if language == "perl":
+            if not re.fullmatch(_PERL_MODULE, value, re.S):
+                out += language_items("perl", f"use {value};")
+            continue
+        if value.startswith("data:"):
+            code = _data_url(value)
+            if code is None:
+                out.append(("unverifiable", f"{program} loads a data: URL hookwise cannot decode"))
+            else:
+                out += language_items(language, code)
+            continue
+        known, where = _file_code(value, command, script, printed, parsed)
+        if known is not None:
+            out += language_items(language, known)
+        elif where:  # a URL, a file the line writes at run time, a pipe
+            out.append(("unverifiable", f"{program} loads {where[:60]}, known only when it runs"))
+    return out
+
+
+def _data_url(url: str) -> str | None:
+    """The text of a ``data:`` URL (percent-encoded or base64), None if it is not one."""
+    import base64
+    import binascii
+    from urllib.parse import unquote
+
+    head, comma, body = url[5:].partition(",")
+    if not comma:
+        return None
+    if head.endswith(";base64"):
+        try:
+            return base64.b64decode(unquote(body), validate=False).decode("utf-8", "replace")
+        except (binascii.Error, ValueError):
+            return None
+    return unquote(body)
 
 
 _PARALLEL_VALUES = frozenset(

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 
 def find_selection(argv: list[str]) -> list[str]:
-    """What ``find`` prints (and ``-exec {}`` gets): its tests under its start points."""
+    """What ``find`` prints (and ``-exec {}`` gets): its tests under its start points, and
+    without tests or ``-mindepth`` the start points themselves (``find D -depth | xargs rm
+    -d`` deletes D and all under it: programs.tree_deleted reads it as ``rm -r D``)."""
     starts: list[str] = []
     i = 1
     while i < len(argv) and not argv[i].startswith(("-", "(", "!")):
         starts.append(argv[i])
         i += 1
-    return _deleted(argv, starts or ["."], tests_only=True)
+    under = _deleted(argv, starts or ["."], tests_only=True)
+    if _TESTS.intersection(argv) or "-mindepth" in argv:
+        return under
+    return [*(starts or ["."]), *under]
 
 
 def find_inner(argv: list[str]) -> list[list[str]]:
@@ -32,9 +37,12 @@ def find_inner(argv: list[str]) -> list[list[str]]:
         if word in ("-exec", "-execdir", "-ok", "-okdir"):
             j = i + 1
             inner: list[str] = []
-            selected = " ".join(_deleted(argv, starts or ["."], tests_only=True))
+            found = find_selection(argv)
             while j < len(argv) and argv[j] not in (";", "+", "\\;"):
-                inner.append(argv[j].replace("{}", selected))  # what find passes
+                if argv[j] == "{}":  # what find passes: each path a word
+                    inner += found
+                else:
+                    inner.append(argv[j].replace("{}", " ".join(found)))
                 j += 1
             if inner and inner[0].rsplit("/", 1)[-1] == "rm" and "-maxdepth" not in argv:
                 inner.insert(1, "-r")  # find walks the tree: rm of what it finds is recursive

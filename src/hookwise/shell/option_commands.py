@@ -244,37 +244,11 @@ def _split(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
 
 
 def _vim(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
-    from hookwise.shell.code_commands import code_commands
-
+    """vim's ``-c '!CMD'``: a shell command (the rest of its Ex commands, what their
+    expressions call included, are read with the ex reader: code_readers)."""
     commands = option_values(argv, ("-c",), ("--cmd",))
     commands += [w[1:] for w in argv[1:] if w.startswith("+")]
-    found: list[tuple[str, Any]] = []
-    for text in commands:
-        if "!" in text:
-            found.append(("script", text.split("!", 1)[1]))
-        found += code_commands(text)
-        found += ex_reads(text)
-    return found
-
-
-# Ex commands that read a file into a buffer (whose lines ``%p`` or ``w /dev/stdout`` then
-# print): :r, :e, :sp..., by every abbreviation vim accepts
-_EX_READS = ("r", "re", "rea", "read", "e", "ed", "edi", "edit", "sp", "spl", "spli",
-             "split", "vs", "vsp", "vspl", "vspli", "vsplit", "new", "vne", "vnew", "tabe",
-             "tabed", "tabedi", "tabedit", "tabnew", "vie", "view", "sv", "sview", "bad",
-             "badd", "arga", "argadd", "pe", "ped", "pedi", "pedit", "fin", "find")  # fmt: skip
-
-
-def ex_reads(text: str) -> list[tuple[str, Any]]:
-    """("read", FILE) for each Ex command of ``text`` (``|``-separated) that reads one."""
-    found: list[tuple[str, Any]] = []
-    for part in text.split("|"):
-        words = part.strip().lstrip(":").split(None, 1)
-        if len(words) == 2 and words[0].rstrip("!") in _EX_READS:
-            name = words[1].strip()
-            if name and not name.startswith(("!", "+")):
-                found.append(("read", name))
-    return found
+    return [("script", text.split("!", 1)[1]) for text in commands if "!" in text]
 
 
 # make's long options (make --help, GNU make 4.3): --ev is --eval, as getopt abbreviates

@@ -141,6 +141,8 @@ class Script:
         "complete",
         "copies",
         "deferred",
+        "deleted",
+        "elsewhere",
         "end",
         "git_aliases",
         "git_settings",
@@ -164,6 +166,10 @@ class Script:
         self.problems: list[str] = []
         self.git_aliases: dict[str, str] = {}  # defined earlier on the line
         self.git_settings: dict[str, str] = {}  # git config KEY VALUE earlier on the line
+        # where a ``cd`` earlier on the line went, when it left the working directory
+        # (``cd ../remote.git && git reset``: a repository that is not the project's)
+        self.elsewhere: str | None = None
+        self.deleted: list[str] = []  # what rm, rmdir, unlink removed earlier on the line
         self.aliases: dict[str, str] = {}  # shell aliases defined earlier on the line
         # why later names may not mean what they say (hash -p, set -H...: accounting.rebinds)
         self.rebound: str | None = None
@@ -359,11 +365,12 @@ def _find_backtick(text: str, start: int) -> int:
     return -1
 
 
-# $-expansions kept verbatim: (opener, closer, name, holds commands, extra closing chars)
+# $-expansions kept verbatim: (opener, closer, name, holds commands). ``$((`` is read as
+# bash reads it: a ``$(`` first, arithmetic only if what it holds is (variables.is_arithmetic)
 _EXPANSIONS = (
-    ("$((", ")", "arithmetic expansion", False, 1),
-    ("$(", ")", "command substitution", True, 0),
-    ("${", "}", "${...}", False, 0),
+    ("$(", ")", "command substitution", True),
+    ("${", "}", "${...}", False),
+    ("$[", "]", "arithmetic expansion", False),
 )
 
 
@@ -389,6 +396,9 @@ class _Scanner:
         n = len(text)
         out: list[tuple[str, object, int, int]] = []
         heredoc = ""  # a "<<" waiting for its delimiter word
+        # where bash accepts an assignment (a command's first words): there ``a[...]`` is
+        # one word, its subscript arithmetic (``a[1<<E]=1``: a shift, no here-document)
+        assign_ok = True
         i = 0
         while i < n:
             ch = text[i]
@@ -405,7 +415,14 @@ class _Scanner:
             if ch == "\n":
                 out.append(("op", "\n", i, i + 1))
                 i = self._skip_heredocs(i + 1)
+                assign_ok = True
                 continue
+            if text.startswith("((", i):
+                arithmetic = self._arithmetic_command(i, out)
+                if arithmetic:
+                    i = arithmetic
+                    assign_ok = False
+                    continue
             if ch.isdigit():
                 j = i
                 while j < n and text[j].isdigit():
@@ -440,11 +457,16 @@ class _Scanner:
                     out.append(("op", op, i, i + len(op)))
                     i += len(op)
                     op_found = True
+                    assign_ok = True
                     break
             if op_found:
                 continue
-            word, i = self._word(i)
+            target = bool(out) and out[-1][0] == "redir"
+            word, i = self._word(i, assign_ok and not target and not heredoc)
             out.append(("word", word, word.start, word.end))
+            if not target:
+                assign_ok = assign_ok and (_is_assignment(word, subscript=True) or (
+                    not word.quoted and word.value in _KEYWORDS))  # fmt: skip
             if heredoc:
                 # any quoting of the delimiter ('EOF', "EOF", \EOF, E"O"F) makes the body data
                 raw = text[word.start : word.end]
@@ -452,6 +474,23 @@ class _Scanner:
                 self.heredocs.append((word.value, heredoc == "<<-", word.start, quoted))
                 heredoc = ""
         return out
+
+    def _arithmetic_command(self, i: int, out: list[tuple[str, object, int, int]]) -> int:
+        """``((expr))`` at ``i``: bash's arithmetic command, the same as ``let "expr"``, and
+        so read here (its ``<<`` is a shift, never a here-document; a ``$(cmd)`` in it
+        runs). Bash takes ``((`` for arithmetic when the parenthesis it opens closes right
+        before a second ``)`` (parse.y, parse_arith_cmd); otherwise (``((cmd) )``) it is a
+        subshell in a subshell: 0, and the caller reads two ``(``."""
+        text = self.text
+        end = _find_closing(text, i + 2, "(", ")")
+        if end < 0 or not text.startswith(")", end + 1):
+            return 0
+        inner = text[i + 2 : end]
+        self._body_expansions(inner, i)
+        dynamic = "$" in inner or "`" in inner
+        out.append(("word", _Word("let", False, False, i, i + 2), i, i + 2))
+        out.append(("word", _Word(inner, dynamic, True, i + 2, end), i + 2, end))
+        return end + 2
 
     def _skip_heredocs(self, i: int) -> int:
         text = self.text
@@ -497,7 +536,7 @@ class _Scanner:
             i += 1
         self.nested.extend((nested, at) for nested, _offset in sub.nested)
 
-    def _word(self, i: int) -> tuple[_Word, int]:
+    def _word(self, i: int, assign_ok: bool = False) -> tuple[_Word, int]:
         text = self.text
         n = len(text)
         start = i
@@ -508,9 +547,27 @@ class _Scanner:
         globbed = False
         while i < n:
             ch = text[i]
+            if ch == "[" and assign_ok and not quoted and "".join(value).isidentifier():
+                end = _find_closing(text, i + 1, "[", "]")
+                if end > 0 and any(c in _BREAK for c in text[i + 1 : end]):
+                    # name[sub]: bash reads the subscript whole (parse.y, P_ARRAYSUB)
+                    self._body_expansions(text[i + 1 : end], i)
+                    dynamic = dynamic or "$" in text[i:end] or "`" in text[i:end]
+                    value.append(text[i : end + 1])
+                    i = end + 1
+                    continue
             if ch in _BREAK:
                 if ch == "(" and not quoted and _assigns_array(value):
                     return self._array(start, i, value)
+                if ch == "(" and value and value[-1][-1:] in ("?", "*", "+", "@", "!"):
+                    # ?(..) *(..) +(..) @(..) !(..): an extglob group, part of the pattern
+                    # (after shopt -s extglob on an earlier line; else bash refuses the line)
+                    end = _find_closing(text, i + 1, "(", ")")
+                    if end > 0:
+                        value.append(text[i : end + 1])
+                        globbed = True
+                        i = end + 1
+                        continue
                 break
             if ch == "\\":
                 if i + 1 < n:
@@ -613,14 +670,19 @@ class _Scanner:
             self.nested.append((text[i + 1 : end].replace("\\`", "`"), i))
             value.append(text[i : end + 1])
             return end + 1
-        for opener, closer, what, nested, tail in _EXPANSIONS:
+        for opener, closer, what, runs in _EXPANSIONS:
             if text.startswith(opener, i):
+                nested = runs
                 start = i + len(opener)
                 end = _find_closing(text, start, opener[-1], closer)
                 if end < 0:
                     self.incomplete(f"unclosed {what}")
                     end = n
-                if nested:
+                if nested and text.startswith("((", i + 1):
+                    from hookwise.shell.variables import is_arithmetic
+
+                    nested = not is_arithmetic(text[i : end + 1])
+                if nested:  # $(cmd), and $((cmd) ) that is no arithmetic: bash runs it
                     self.nested.append((text[start:end], i))
                 else:  # $(( 1 + $(cmd) )), ${x:-$(cmd)}: what is inside still runs
                     self._body_expansions(text[start:end], i)
@@ -628,8 +690,8 @@ class _Scanner:
                         from hookwise.shell.variables import default_assignment
 
                         default_assignment(text[start:end], self.script)
-                value.append(text[i : end + 1 + tail])
-                return min(end + 1 + tail, n)
+                value.append(text[i : end + 1])
+                return min(end + 1, n)
         j = i + 1
         if j < n and (text[j].isalnum() or text[j] == "_"):
             while j < n and (text[j].isalnum() or text[j] == "_"):
@@ -990,15 +1052,15 @@ def _record(script: Script, name: str, value: str | list[str] | None, certain: b
     record(script, name, value, certain)
 
 
-def _is_assignment(word: _Word) -> bool:
+def _is_assignment(word: _Word, subscript: bool = False) -> bool:
+    """``name=``/``name+=`` (with ``subscript``, ``name[...]=`` too)."""
     if word.expanded:
         return False
     name, eq, _ = word.value.partition("=")
-    return (
-        bool(eq)
-        and (name.isidentifier() or (name.endswith("+") and name[:-1].isidentifier()))
-        and not word.value.startswith("=")
-    )
+    name = name.removesuffix("+")
+    if subscript and name.endswith("]"):
+        name = name.split("[", 1)[0]
+    return bool(eq) and name.isidentifier() and not word.value.startswith("=")
 
 
 def _brace_word(depth: int, script: Script) -> Any:
@@ -1164,6 +1226,22 @@ def _add_command(
         if selected:
             origin = "reads the files named on its input"
             _inner_argv(["cat", *selected], depth, script, command.text, origin, globs=True)
+    if command.program in ("cd", "pushd") and len(command.argv) == 2 and not any(command.dynamic):
+        target = command.argv[1]
+        if programs.outside(target):
+            script.elsewhere = target
+        elif script.elsewhere is not None and target not in ("-", "."):
+            script.elsewhere = f"{script.elsewhere}/{target}"
+    if command.program in ("rm", "rmdir", "unlink") and len(command.argv) > 1:
+        # rm d/f; rmdir d: the line deletes a directory and what is under it, one command
+        # at a time: rm -r of it (programs.tree_deleted reads one command's operands)
+        gone = [w for w in command.argv[1:] if not w.startswith("-")]
+        trees = [p for p in gone if any(q.startswith(p.rstrip("/") + "/") for q in script.deleted)]
+        recursive = "-r" in programs.flags_of(command.program, command.argv)[0]
+        if trees and not recursive:
+            origin = "deleted with what the line deleted under it earlier"
+            _inner_argv(["rm", "-r", "-f", "--", *trees], depth, script, command.text, origin)
+        script.deleted += gone
     _remember_written(command, script, depth)
     if script.rebound is not None:
         command.unknowns.append(script.rebound)
@@ -1431,7 +1509,8 @@ def _parsed(text: str, depth: int) -> list[Command]:
 # directories of git hooks (a hook written runs on the next git command)
 _WRITERS = frozenset(
     ["cp", "mv", "install", "ln", "curl", "wget", "dd", "base64", "openssl", "gpg", "unzip",
-     "xxd", "sed", "perl", "ruby", "sort", "uniq", "split", "csplit"]
+     "xxd", "sed", "perl", "ruby", "sort", "uniq", "split", "csplit", "gcc", "cc", "c++", "g++",
+     "clang", "clang++", "tcc", "rustc", "gfortran"]
 )  # fmt: skip
 _HOOK_DIRS = ("/.git/hooks/", ".git/hooks/", "/.husky/", ".husky/")
 
@@ -1464,6 +1543,15 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
         for name in named[:MAX_NAMED]:  # what its code may write
             if not script.was_written(name):
                 targets.append((name, None))
+    stores = [_ref_store(_file_key(t), script) for t, _ in targets]
+    if program in _WRITERS and any(w.startswith(("-i", "--in-place")) for w in command.argv[1:]):
+        # sed -i s/.../ ../remote.git/refs/heads/main: a ref file edited in place
+        stores += [_ref_store(_file_key(w), script) for w in command.argv[2:] if w[:1] != "-"]
+    if program in _COPIES and len(command.argv) > 2:
+        stores.append(_copied_refs(command.argv, script))
+    for repo in dict.fromkeys(r for r in stores if r is not None):
+        origin = f"a ref written by hand in {repo}, not the working repository, is a force push"
+        _inner_argv(["git", "push", "--force", repo], depth, script, command.text, origin)
     for target, content in targets:
         key = _file_key(target)
         earlier = script.written.get(key, "")
@@ -1475,6 +1563,50 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
             from hookwise.shell.written import hook_written
 
             hook_written(command, target, content, depth, script, api=_API)
+
+
+_COPIES = frozenset(["cp", "mv", "install", "ln", "rsync"])
+
+
+def _copied_refs(argv: list[str], script: Script) -> str | None:
+    """A copy into another repository's refs (``cp .git/refs/heads/main
+    ../remote.git/refs/heads/main``), or of this one's refs or whole ``.git`` into a
+    directory outside (``cp -r .git/. ../remote.git/``, ``cp -r .git/refs ../x.git/``)."""
+    operands = [w for w in argv[1:] if not w.startswith("-")]
+    valued = ("-t", "--target-directory")
+    target = next((argv[k + 1] for k in range(len(argv) - 1) if argv[k] in valued),
+                  operands[-1] if operands else "")  # fmt: skip
+    repo = _ref_store(_file_key(target), script)
+    if repo is not None:
+        return repo
+    into = (
+        target.endswith("/")
+        or any(w in valued for w in argv)
+        or any(w[:1] == "-" and w[1:2] != "-" and set("raR") & set(w) for w in argv[1:])
+    )  # (a directory copied, or a file put into a directory)
+    if not into or not programs.outside(target):
+        return None
+    for source in (_file_key(w) for w in operands if w != target):
+        if source in (".git", ".git/.", ".git/refs/."):
+            return target.rstrip("/") or target
+        inner = source.removeprefix(".git/")
+        if inner != source and _ref_store(f"{target.rstrip('/')}/{inner}/", script) is not None:
+            return target.rstrip("/") or target
+    return None
+
+
+def _ref_store(key: str, script: Script) -> str | None:
+    """The repository whose refs a written file is (``../remote.git/refs/heads/main``,
+    ``packed-refs``), when it is not the working one: writing it moves that repository's
+    branch as a forced push would (red team s24, finding 5)."""
+    path = key if script.elsewhere is None or key.startswith("/") else f"{script.elsewhere}/{key}"
+    head, sep, _ = path.partition("refs/")
+    if not sep or (head and not head.endswith("/")):
+        head, sep, _ = path.rpartition("packed-refs")
+        if not sep or (head and not head.endswith("/")):
+            return None
+    repo = head.rstrip("/") or "."
+    return repo if programs.outside(repo) else None
 
 
 _PACKAGE_RUNNERS = frozenset(["npm", "yarn", "pnpm", "bun", "npx", "pnpx", "bunx", "corepack"])
@@ -1493,10 +1625,17 @@ def _git(command: Command, depth: int, script: Script) -> None:
         origin = "git send-pack pushes as git push does"
         _inner_argv(["git", "push", *argv[at + 1 :]], depth, script, command.text, origin)
         return
-    forced = programs.git_forced_elsewhere(argv, command.env)
+    env = command.env
+    if "GIT_DIR" not in env and script.elsewhere is not None and command.chdir is None:
+        env = {**env, "GIT_DIR": script.elsewhere}  # cd ../remote.git && git reset ...
+    forced = programs.git_forced_elsewhere(argv, env)
     if forced is not None:
         origin = f"a ref update forced in {forced}, not the working repository, is a force push"
         _inner_argv(["git", "push", "--force", forced], depth, script, command.text, origin)
+    mirrored = programs.git_force_configured(argv)
+    if mirrored is not None:
+        origin = f"the remote {mirrored} is set so that every push to it forces"
+        _inner_argv(["git", "push", "--force", mirrored], depth, script, command.text, origin)
     if at < 0 or argv[at] not in aliases:
         return
     definition = aliases[argv[at]]

@@ -1067,8 +1067,18 @@ def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
     clusters = "".join(w[1:] for w in options if not w.startswith("--"))
     if sub == "update-ref":
         return repo
+    if outside(repo) and _rewrites_history(sub, options, clusters):
+        return repo
     if sub == "branch" and (
         {"--force", "--move", "--copy"}.intersection(options) or set("fMC").intersection(clusters)
+    ):
+        return repo
+    if (
+        sub == "branch"
+        and outside(repo)
+        and (  # renamed or deleted there: gone from it
+            "--delete" in options or set("mdD").intersection(clusters)
+        )
     ):
         return repo
     if sub == "fetch":
@@ -1083,6 +1093,57 @@ def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
                 and not (destination.startswith("refs/remotes/"))
             ):
                 return repo
+    return None
+
+
+def outside(path: str) -> bool:
+    """Whether a path as written leaves the working directory (``..``, absolute, ``~``):
+    a repository there is not the project's own (a subdirectory, a submodule is)."""
+    return path.startswith(("/", "~", "$")) or path == ".." or path.startswith("../")
+
+
+def _rewrites_history(sub: str, options: list[str], clusters: str) -> bool:
+    """Whether ``git SUB`` moves a branch to a commit that need not contain the old one (in
+    the remote, that is what a force push does): reset, rebase, filter-branch, amend,
+    checkout -B, switch -C, symbolic-ref, replace, tag -f (red team s24, finding 5)."""
+    if sub in ("reset", "rebase", "filter-branch", "filter-repo", "symbolic-ref", "replace"):
+        return True
+    if sub == "commit":
+        return "--amend" in options
+    if sub == "checkout":
+        return "B" in clusters
+    if sub == "switch":
+        return "C" in clusters or "--force-create" in options
+    if sub == "tag":
+        return "--force" in options or "f" in clusters
+    return False
+
+
+def git_force_configured(argv: list[str]) -> str | None:
+    """The remote a git command configures so that a plain ``git push`` to it forces: ``git
+    remote add --mirror[=push] R URL`` (a push mirrors: forced, deletions too), ``git config
+    remote.R.mirror true`` or ``remote.R.push +REFSPEC``. The push may come on a later call,
+    where nothing says force, so the setting stands for it (None: it sets none)."""
+    at = git_subcommand(argv)
+    if at < 0:
+        return None
+    sub, rest = argv[at], argv[at + 1 :]
+    words = [w for w in rest if not w.startswith("-")]
+    if sub == "remote" and words[:1] == ["add"] and len(words) > 1:
+        if any(w == "--mirror" or w.startswith("--mirror=push") for w in rest):
+            return words[1]
+        return None
+    if sub != "config":
+        return None
+    if words[:1] in (["set"], ["add"]):
+        words = words[1:]
+    if len(words) < 2 or not words[0].lower().startswith("remote."):
+        return None
+    key, value = words[0].lower(), words[1]
+    if key.endswith(".mirror") and value.lower() in ("true", "1", "yes", "on"):
+        return key.split(".")[1]
+    if key.endswith(".push") and value.startswith("+"):
+        return key.split(".")[1]
     return None
 
 
@@ -1230,6 +1291,54 @@ _NPX = {
 _NPX_SUBCOMMANDS = frozenset(["exec", "x", "dlx"])
 # packages whose binary is a recursive delete
 RECURSIVE_DELETERS = frozenset(["rimraf", "del-cli", "trash-cli", "rm-rf"])
+# Deleting a tree without ``rm -r`` (red team s24, finding 7) is read as the ``rm -r`` it
+# is, so every rule about recursive deletes holds: rm/rmdir given a directory and what is
+# under it (``rm -d a/f a/sub a``, a ``find`` walk fed to ``xargs rm -d``), ``rmdir -p``
+# (each parent too), and archivers that delete what they archived (7z ``-sdel``; tar
+# --remove-files and zip -m are read in option_commands)
+TREE_DELETERS = frozenset(["rm", "rmdir", "7z", "7za", "7zr", "rsync"])
+
+
+def tree_deleted(program: str, argv: list[str]) -> list[str]:
+    """The trees ``argv`` deletes without saying ``-r`` (empty: none)."""
+    options = [w for w in argv[1:] if w.startswith("-") and w != "-"]
+    operands = [w for w in argv[1:] if not w.startswith("-") or w == "-"]
+    if "--" in argv:
+        operands = [w for w in argv[1 : argv.index("--")] if not w.startswith("-")]
+        operands += argv[argv.index("--") + 1 :]
+    if program.startswith("7z"):
+        # 7z a|u -sdel ARCHIVE FILES...: the files, directories whole, are deleted
+        if "-sdel" not in options or len(operands) < 3 or operands[0] not in ("a", "u"):
+            return []
+        return operands[2:]
+    if program == "rm" and any(
+        o in ("--recursive", "-r", "-R") or (o[1:2] != "-" and ("r" in o or "R" in o))
+        for o in options
+    ):
+        return []  # already rm -r
+    if program == "rsync":  # --remove-source-files of a recursive copy: every file of it
+        if (
+            "--remove-source-files" not in options
+            or len(operands) < 2
+            or not any(
+                o in ("--recursive", "--archive") or (o[1:2] != "-" and set("ra") & set(o))
+                for o in options
+            )
+        ):
+            return []
+        shell = {argv[k + 1] for k in range(len(argv) - 1) if argv[k] in ("-e", "--rsh")}
+        return [p for p in operands[:-1] if ":" not in p.split("/", 1)[0] and p not in shell]
+    if program == "rmdir" and any(o in ("-p", "--parents") or (o[1:2] != "-" and "p" in o)
+                                  for o in options):  # fmt: skip
+        parents = []
+        for path in operands:
+            parts = path.rstrip("/").split("/")
+            kept = [k for k in range(1, len(parts)) if parts[k - 1] not in ("", ".", "..")]
+            parents += ["/".join(parts[:k]) for k in kept[:1]]
+        return parents
+    return [
+        p for p in operands if any(q != p and q.startswith(p.rstrip("/") + "/") for q in operands)
+    ]
 
 
 def _npx(program: str, argv: list[str]) -> list[tuple[str, Any]]:
@@ -1475,6 +1584,7 @@ RUNS_PROGRAMS = (
             "git",
             *_NPX,
             *RECURSIVE_DELETERS,
+            *TREE_DELETERS,
             *READ_OPTIONS,
             *DATA_PROGRAM_OPTIONS,
             *WRITE_OPTIONS,
@@ -1543,6 +1653,14 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
     if program in RECURSIVE_DELETERS:
         operands = [w for w in argv[1:] if not w.startswith("-")]
         return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
+    if program in TREE_DELETERS:
+        trees = tree_deleted(program, argv)
+        found = [("argv", ["rm", "-r", "-f", "--", *trees])] if trees else []
+        if program == "rsync":
+            from hookwise.shell.option_commands import option_runs
+
+            found += option_runs(program, argv, stdin)
+        return found
     if program in DATA_PROGRAM_OPTIONS:
         from hookwise.shell.option_commands import option_values
 

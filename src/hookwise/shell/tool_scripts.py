@@ -27,11 +27,86 @@ def _lines(text: str) -> list[str]:
     return [line.strip() for line in text.replace("\r", "\n").split("\n") if line.strip()]
 
 
+# Vim script functions that only compute (strings, lists, the buffer being edited): a call
+# of any other function in an expression (``call delete("../victim", "rf")``, ``rename()``,
+# ``writefile()``, ``system()``, one added tomorrow) is what hookwise cannot account for
+_VIM_PURE = frozenset(
+    ["abs", "add", "and", "append", "char2nr", "col", "copy", "count", "cursor", "deepcopy",
+     "empty", "escape", "exists", "extend", "filter", "get", "getline", "getpos", "has",
+     "has_key", "index", "indent", "insert", "join", "keys", "len", "line", "map", "match",
+     "matchend", "matchstr", "max", "min", "nr2char", "or", "printf", "range", "repeat",
+     "reverse", "search", "setline", "setpos", "sort", "split", "str2nr", "strchars",
+     "strftime", "string", "strlen", "strpart", "strtrans", "submatch", "substitute",
+     "tolower", "toupper", "tr", "trim", "type", "uniq", "values", "items", "xor", "float2nr",
+     "round", "localtime", "getreg", "setreg", "virtcol", "winnr", "bufnr", "bufname",
+     "fnameescape", "shellescape", "json_encode", "json_decode"]
+)  # fmt: skip
+# Ex commands whose arguments are expressions (``:call f()``, ``:let x = f()``), and the
+# ``\=`` of a substitution's replacement
+_VIM_EXPRESSION = re.compile(
+    r"^(?:sil(?:ent)?!?\s+)?(?:call?|let|echo(?:m|msg|n|err)?|if|elseif|while|for|retu(?:rn)?|"
+    r"ev(?:al)?|unl(?:et)?|const?)\b|\\="
+)
+
+
+def _vim_calls(line: str) -> str | None:
+    """The first function an expression line calls that is not known to only compute."""
+    if _VIM_EXPRESSION.search(line) is None:
+        return None
+    bare = re.sub(_STRING, '""', line)  # a name in a string is no call
+    for match in re.finditer(r"(?<![\w#:.])([A-Za-z_][\w#:.]*)\s*\(", bare):
+        name = match.group(1)
+        if name.lower() not in _VIM_PURE and name not in ("if", "while", "for", "return"):
+            return name
+    return None
+
+
+# Ex commands whose ``!`` right after the name forces them (quit without saving, reload):
+# no shell runs (``w !cmd``, ``r!cmd``, ``%!cmd`` do run one)
+_FORCED = re.compile(
+    r"[%\d.,$]*\s*(?:q|qa|qall|quit|quita|quitall|wq|wqa|wqall|x|xa|xall|xit|exi|exit|e|edit"
+    r"|bd|bdelete|bw|bwipeout|up|update|wa|wall|n|next|prev|previous)!\s*"
+)
+
+
+# Ex commands that read a file into a buffer (whose lines ``%p`` or ``w /dev/stdout`` then
+# print): :r, :e, :sp..., by every abbreviation vim accepts
+_EX_READS = ("r", "re", "rea", "read", "e", "ed", "edi", "edit", "sp", "spl", "spli",
+             "split", "vs", "vsp", "vspl", "vspli", "vsplit", "new", "vne", "vnew", "tabe",
+             "tabed", "tabedi", "tabedit", "tabnew", "vie", "view", "sv", "sview", "bad",
+             "badd", "arga", "argadd", "pe", "ped", "pedi", "pedit", "fin", "find")  # fmt: skip
+
+
+def ex_reads(text: str) -> Items:
+    """("read", FILE) for each Ex command of ``text`` (``|``-separated) that reads one."""
+    found: Items = []
+    for part in text.split("|"):
+        words = part.strip().lstrip(":").split(None, 1)
+        if len(words) == 2 and words[0].rstrip("!") in _EX_READS:
+            name = words[1].strip()
+            if name and not name.startswith(("!", "+")):
+                found.append(("read", name))
+    return found
+
+
 def _ed(text: str) -> Items:
-    """ed/ex: ``!cmd``, ``w !cmd``, ``r !cmd``, ``e !cmd``; vim's ``:call system(...)``."""
+    """ed/ex: ``!cmd``, ``w !cmd``, ``r !cmd``, ``e !cmd``; vim's ``:call system(...)``, and
+    any function call in an expression hookwise does not know to only compute."""
     out: Items = []
     for given in _lines(text):
         line = given.lstrip(":").strip()
+        out += ex_reads(line)  # :r .env|%p prints it
+        called = _vim_calls(line)
+        if called is not None:
+            out.append(("unverifiable", f"the editor command `{line[:40]}` calls {called}()"))
+        for found in re.finditer(r"\bdelete\s*\(\s*(?:" + _STRING + r")\s*(?:,\s*(?:" + _STRING
+                                 + r"))?\s*\)", line):  # fmt: skip
+            path = found.group(1) if found.group(1) is not None else found.group(2)
+            flags = found.group(3) or found.group(4) or ""
+            rm = ["rm", "-r", "-f"] if "rf" in flags else ["rmdir"] if "d" in flags else ["rm"]
+            out.append(("argv", [*rm, "--", path]))  # vim's delete(): rm -rf, rmdir or rm
+        if _FORCED.fullmatch(line):
+            continue  # q!, wq!, x!, e!: the ! forces; nothing runs
         match = re.match(
             r"^[\d.,$%'a-z;+\-\s]*(?:(?:w|r|e|W|silent!?|exe(?:cute)?)\s*)?!(.*)$", line
         )

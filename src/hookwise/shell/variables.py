@@ -30,6 +30,38 @@ _PATH_NAMES = frozenset(["HOME", "PWD", "OLDPWD", "TMPDIR"])
 _DIGIT_NAMES = frozenset(["?", "$", "!", "#", "RANDOM", "LINENO", "SECONDS", "PPID", "UID"])
 
 
+def is_arithmetic(piece: str) -> bool:
+    """Whether ``$((...))`` / ``$[...]`` as written is arithmetic. Bash reads ``$(`` up to
+    its matching ``)`` first and calls the text arithmetic only when it is ``(...)`` whose
+    inside balances its own parentheses (subst.c, chk_arithsub); anything else, such as
+    ``$((cat .env) )`` or ``$((a); b)``, is a command substitution of a subshell, and runs."""
+    if piece.startswith("$["):
+        return True
+    if not piece.startswith("$((") or not piece.endswith("))"):
+        return False
+    inner = piece[3:-2]
+    count = i = 0
+    while i < len(inner):
+        ch = inner[i]
+        if ch == "(":
+            count += 1
+        elif ch == ")":
+            count -= 1
+            if count < 0:
+                return False
+        elif ch == "\\":
+            i += 1
+        elif ch in "'\"":
+            end = inner.find(ch, i + 1)
+            while ch == '"' and end > 0 and inner[end - 1] == "\\":
+                end = inner.find(ch, end + 1)
+            if end < 0:
+                return False
+            i = end
+        i += 1
+    return count == 0
+
+
 class Vars:
     """Assignments recorded on the first pass; the table of known values on the second."""
 
@@ -246,7 +278,7 @@ def expand_word(
             fields[-1] += piece
             solid[-1] = True
             continue
-        if piece.startswith("$((") or piece.startswith("$["):
+        if is_arithmetic(piece):
             return None
         value, known = resolver.expansion(piece)
         if not known or value is None:
@@ -365,7 +397,7 @@ Shape = tuple[tuple[str, ...], ...]
 def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
     """The shape tokens of one expansion; ``assigned(name)``: the shape of a variable the
     line assigns (None: the line never does, the value is the environment's)."""
-    if piece.startswith(("$((", "$[")):
+    if is_arithmetic(piece):
         return (("D",),)
     name = plain_name(piece)
     if name is None:

@@ -25,6 +25,11 @@ _WRITES_OPTION = {**WRITE_OPTIONS, "dd": ((), ()), "unzip": ((), ()), "xxd": (()
 # and csplit IN PREFIX (PREFIXaa..., PREFIX00...); content known only when they run
 _SPLITTERS = {"uniq": "", "split": "x", "csplit": "xx"}
 _COPIERS = frozenset(["cp", "mv", "install", "ln"])
+# Compilers: a program built from source the line makes (stdin, a here-string, a file
+# written on it) is code hookwise does not read; its output, run later on the line, is
+# then a file whose content is known only when it runs (red team s24, findings 5 and 7).
+# A program built from source on disk is the project's own.
+COMPILERS = frozenset(["gcc", "cc", "c++", "g++", "clang", "clang++", "tcc", "rustc", "gfortran"])
 
 
 def written_by(command: Any, script: Any) -> list[tuple[str, str | None]]:
@@ -48,6 +53,8 @@ def written_by(command: Any, script: Any) -> list[tuple[str, str | None]]:
             _remember_copy(_copy_operands(argv), argv, script)
     elif program in _SPLITTERS:
         targets += [(name, None) for name in _split_outputs(program, argv)]
+    elif program in COMPILERS or program.startswith(("gcc-", "clang-")):
+        targets += [(name, None) for name in _compiled(command, script)]
     elif program in _WRITES_OPTION:
         shorts, longs = _WRITES_OPTION[program]
         for index, word in enumerate(argv[1:], start=1):
@@ -67,6 +74,24 @@ def written_by(command: Any, script: Any) -> list[tuple[str, str | None]]:
         # sed -i, perl -pi, ruby -i: the files are changed in place, to what runs decides
         targets += [(w, None) for w in argv[2:] if not w.startswith("-") and "." in w]
     return targets
+
+
+def _compiled(command: Any, script: Any) -> list[str]:
+    """The program a compiler writes (``-o X``, ``-oX``, else ``a.out``) when its source
+    comes from the line: ``-``/``/dev/stdin`` fed by it, or a file written on it."""
+    argv = command.argv
+    output = "a.out"
+    from_line = False
+    for index, word in enumerate(argv[1:], start=1):
+        if word == "-o" and index + 1 < len(argv):
+            output = argv[index + 1]
+        elif word.startswith("-o") and len(word) > 2:
+            output = word[2:]
+        elif word in ("-", "/dev/stdin", "/dev/fd/0") or (
+            not word.startswith("-") and script.was_written(word) and argv[index - 1] != "-o"
+        ):
+            from_line = True
+    return [output] if from_line else []
 
 
 _SPLIT_VALUED = frozenset(["-l", "-b", "-C", "-n", "-a", "-t", "-f", "-s", "-w"])

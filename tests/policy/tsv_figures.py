@@ -1,0 +1,52 @@
+"""A red team's findings table through the hook as the red team set it up: how many of its
+escapes the starter with every pack (``policy init --packs all``) now blocks, by technique
+class. Not a test (the table lives with the red team's record, outside the project):
+
+    .venv/bin/python -m tests.policy.tsv_figures FINDINGS.tsv [-v]
+
+FINDINGS.tsv: a header line, then ``n, effect, technique class, command, ...`` separated
+by tabs, ``\\n`` in a command standing for a newline (red team s24's rt-shell-findings.tsv).
+The hook is asked with the red team's working directory and home (under /tmp, which the
+packs' outside-workspace rules exempt: only the starter's own rules guard there)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from collections.abc import Iterable
+
+CWD, HOME = "/tmp/rt24s/work/proj", "/tmp/rt24s/home"
+
+
+def figures(path: str, verbose: bool = False) -> Iterable[str]:
+    os.environ["HOME"] = HOME  # the packs' ~ globs read the home at compile time
+    from hookwise.policy.pipeline import decide
+    from hookwise.policy.tools.payloads import build_payload
+    from hookwise.policy.tools.starter import starter_policy
+    from tests.policy.conftest import compile_text
+
+    policy = compile_text(starter_policy(["all"]))
+    with open(path, encoding="utf-8") as handle:
+        rows = [line.split("\t") for line in handle.read().splitlines()[1:] if line.strip()]
+    total: Counter[str] = Counter()
+    blocked: Counter[str] = Counter()
+    for row in rows:
+        klass, command = row[2], row[3].replace("\\n", "\n")
+        payload = build_payload(
+            "claude", "PreToolUse", tool="Bash", tool_input={"command": command}, cwd=CWD
+        )
+        found = decide(payload, policy, "claude", {"HOME": HOME}, now=0.0).decision
+        decision = (found.decision if found else None) or "allow"
+        total[klass] += 1
+        blocked[klass] += decision in ("deny", "ask")
+        if verbose:
+            yield f"{row[0]:>4} {decision:5} {command!r}"[:160]
+    for klass in sorted(total):
+        yield f"{blocked[klass]:3} of {total[klass]:3}  {klass}"
+    yield f"all: blocked {sum(blocked.values())} of {sum(total.values())}"
+
+
+if __name__ == "__main__":
+    for line in figures(sys.argv[1], verbose="-v" in sys.argv):
+        print(line)
