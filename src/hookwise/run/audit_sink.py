@@ -67,6 +67,9 @@ _CREDENTIALS = _socket.CMSG_SPACE(12)  # struct ucred: pid, uid, gid
 FOLLOW_EVERY = 0.5  # seconds between looks for a rotation made outside
 MAX_LOOP_FAILURES = 20  # the loop failing this many times in a row ends the session
 LOOP_PAUSE = 0.05  # seconds after a failed round (a persistent error is not a busy loop)
+REFUSED_EVERY = 1.0  # seconds between records_refused records while datagrams are refused
+REFUSED_SENDERS = 8  # senders named in one records_refused record
+ROUND = 1000  # datagrams read before the loop looks at the hooks again
 
 
 class SinkError(OSError):
@@ -128,13 +131,39 @@ def line_of(record: bytes) -> bytes | None:
     return body.replace(b"\n", b" ").replace(b"\r", b" ") + b"\n"
 
 
+def stamped_line(line: bytes, sender: dict[str, object]) -> bytes:
+    """A record from inside as its log line, stamped with what the kernel says of its
+    sender (``sender``: pid and uid from ``SCM_CREDENTIALS``, whether it said it is a hook,
+    the session, the time the sink received it): any process inside can send any bytes, so
+    the record's own ``time``, ``source`` and the rest are claims; ``sender`` is not (rt24
+    #5). A record claiming to be the supervisor's (``"source": "run"``) keeps the claim as
+    ``claimed_source``, and one carrying its own ``sender`` as ``claimed_sender``."""
+    import json
+
+    value = json.loads(line)
+    if "sender" in value:
+        value["claimed_sender"] = value.pop("sender")
+    if value.get("source") == SUPERVISOR_SOURCE:
+        value["source"] = "inside"
+        value["claimed_source"] = SUPERVISOR_SOURCE
+    value["sender"] = sender
+    try:
+        text = json.dumps(value, separators=(",", ":"))
+    except Exception:  # (what loads took, dumps may not: nesting near the limit)
+        text = json.dumps({"sender": sender, "record_text": line.decode("utf-8", "replace")})
+    return (text + "\n").encode("ascii")
+
+
+SUPERVISOR_SOURCE = "run"  # the mark of the supervisor's own records, never of one from inside
+
+
 def supervisor_record(session: str, event: str, reason: str, **extra: object) -> bytes:
     """One record of the supervisor's own, as a log line."""
     import json
 
     record = {
         "time": iso_time(time.time()),
-        "source": "run",
+        "source": SUPERVISOR_SOURCE,
         "run_session": session,
         "event": event,
         "decision": "none",
@@ -166,12 +195,17 @@ class AuditSink:
         self._limits: Callable[[], tuple[int, int]] | None = limits
         self.max_bytes, self.keep = DEFAULT_MAX_BYTES, DEFAULT_KEEP
         self._looked = 0.0  # when the path was last compared with the file held
+        self.rotations = 0  # made by this sink (room kept for what the session wrote)
         self.session = session
         self.cap = cap
         self.reserve = reserve
         self.log = open_log(log_path)
         self.accepted = 0
         self.refused = 0
+        self.refused_unreported = 0  # of which no records_refused record says so yet
+        self.refused_by: dict[int, int] = {}  # sender pid -> refused, since the last report
+        self.refused_others = 0  # refused from senders past REFUSED_SENDERS
+        self._refused_at = 0.0
         self.broken = 0  # datagrams whose handling raised (refused too)
         self.loop_errors = 0  # rounds of the loop that raised outside a datagram
         self.on_dead = on_dead  # the loop cannot go on: end the session
@@ -284,7 +318,7 @@ class AuditSink:
         earlier records out of it (rotations outside the session apply the user's ``keep``
         again; files past it are left where they are, as outside)."""
         room = -(-self.written // max(self.max_bytes, 1)) + 1
-        return max(self.keep, 0) + room
+        return max(self.keep, 0) + max(room, self.rotations + 1)
 
     def _rotate(self, adding: int) -> None:
         """Rotate the log when this record would take it past ``max_bytes``, and follow a
@@ -301,6 +335,7 @@ class AuditSink:
                 from hookwise.policy.audit import _rotated
 
                 _rotated(self.log_path, adding, self.max_bytes, self.kept())
+                self.rotations += 1
             there = os.stat(self.log_path)
             if (there.st_dev, there.st_ino) == (held.st_dev, held.st_ino):
                 return
@@ -343,20 +378,24 @@ class AuditSink:
             )
         )
 
-    def _receive(self) -> tuple[bytes, int] | None:
-        """One datagram and its sender's pid (0 when the kernel gave none); None when empty."""
+    def _receive(self) -> tuple[bytes, int, int] | None:
+        """One datagram and its sender's pid and uid (pid 0 when the kernel gave none);
+        None when empty."""
         try:
             record, ancillary, _flags, _address = self.sock.recvmsg(MAX_RECORD + 1, _CREDENTIALS)
         except (BlockingIOError, InterruptedError):
             return None
-        pid = 0
+        pid = uid = 0
         for level, kind, data in ancillary:
-            if level == _socket.SOL_SOCKET and kind == _socket.SCM_CREDENTIALS and len(data) >= 4:
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_CREDENTIALS and len(data) >= 8:
                 pid = int.from_bytes(data[:4], sys.byteorder, signed=True)
-        return record, pid
+                uid = int.from_bytes(data[4:8], sys.byteorder)
+        return record, pid, uid
 
     def _receive_all(self) -> None:
-        while True:
+        """What is queued, at most :data:`ROUND` datagrams: a flood that keeps the queue
+        full must not keep the loop from its other work (the lost-hook watch, reports)."""
+        for _ in range(ROUND):
             try:
                 received = self._receive()
             except OSError as exc:  # (not the thread's end: the next poll tries again)
@@ -367,7 +406,7 @@ class AuditSink:
             try:
                 self._take(*received)
             except Exception as exc:  # one datagram's error, never the sink's end
-                self.refused += 1
+                self._refuse(received[1])
                 self._broke(exc)
 
     def _broke(self, exc: BaseException) -> None:
@@ -382,7 +421,7 @@ class AuditSink:
                 )
             )
 
-    def _take(self, record: bytes, pid: int) -> None:
+    def _take(self, record: bytes, pid: int, uid: int = 0) -> None:
         """One datagram: a hook's control message, or a record to append."""
         if record == HOOK_STARTED and pid > 0:
             new, closed = self.watch.started(pid)
@@ -400,9 +439,15 @@ class AuditSink:
             return
         line = line_of(record)
         if line is None:
-            self.refused += 1
+            self._refuse(pid)
             return
-        if over and (len(line) > HOOK_RECORD_MAX or self.reserved + len(line) > self.reserve):
+        size = len(line)
+        line = stamped_line(line, self._sender(pid, uid, hook))
+        over = self.written + len(line) > self.cap
+        if over and not hook:
+            self._capped(record)
+            return
+        if over and (size > HOOK_RECORD_MAX or self.reserved + len(line) > self.reserve):
             self._compact(line, pid)
             return
         self._append(line)
@@ -410,6 +455,49 @@ class AuditSink:
         self.written += len(line)
         if over:
             self.reserved += len(line)
+
+    def _sender(self, pid: int, uid: int, hook: bool) -> dict[str, object]:
+        """What the kernel and the sink know of a record's sender (pid and uid outside the
+        session's namespaces; ``hook``: it said ``started`` and had not answered yet)."""
+        return {
+            "pid": pid,
+            "uid": uid,
+            "hook": hook,
+            "run_session": self.session,
+            "received": iso_time(time.time()),
+        }
+
+    def _refuse(self, pid: int) -> None:
+        """A datagram that is no record: counted, by sender, for the log's next
+        ``records_refused`` record (rt24 #8: a flood left the log without a trace)."""
+        self.refused += 1
+        self.refused_unreported += 1
+        if pid in self.refused_by or len(self.refused_by) < REFUSED_SENDERS:
+            self.refused_by[pid] = self.refused_by.get(pid, 0) + 1
+        else:
+            self.refused_others += 1
+
+    def _report_refused(self, *, now: float, final: bool = False) -> None:
+        """Write what was refused since the last report, at most every
+        :data:`REFUSED_EVERY` seconds while it goes on, and at the end."""
+        if not self.refused_unreported or (not final and now - self._refused_at < REFUSED_EVERY):
+            return
+        self._refused_at = now
+        senders = sorted(self.refused_by.items(), key=lambda item: -item[1])
+        self._append(
+            supervisor_record(
+                self.session,
+                "records_refused",
+                f"{self.refused_unreported} datagram(s) on the audit socket were not a record "
+                "(not one JSON object of at most 64 KiB): a process flooding it keeps hooks' "
+                "records out of the socket's queue",
+                refused=self.refused_unreported,
+                senders={str(pid): count for pid, count in senders},
+                other_senders=self.refused_others,
+            )
+        )
+        self.refused_unreported = self.refused_others = 0
+        self.refused_by = {}
 
     def _capped(self, record: bytes) -> None:
         self.capped += 1
@@ -462,8 +550,9 @@ class AuditSink:
         while True:
             ready: set[int] = set()
             try:
-                ready = {fd for fd, _event in poller.poll(self.watch.poll_timeout())}
+                ready = {fd for fd, _event in poller.poll(self._timeout())}
                 self._receive_all()
+                self._report_refused(now=time.monotonic())
                 for fd in ready - {self.sock.fileno(), self._wake_read}:
                     self._unwatch_fd(self.watch.ended(fd))
                 for fd in self.watch.check():
@@ -482,6 +571,14 @@ class AuditSink:
                 finally:
                     self._summary()
                 return
+
+    def _timeout(self) -> int:
+        """Milliseconds the loop may sleep: the watch's, or until refusals are reported."""
+        timeout = self.watch.poll_timeout()
+        if self.refused_unreported:
+            wait = int(REFUSED_EVERY * 1000) + 1
+            return wait if timeout < 0 else min(timeout, wait)
+        return timeout
 
     def _loop_broke(self, exc: BaseException) -> None:
         """An error of the loop around the datagrams (the hook watch, the poll): recorded
@@ -510,6 +607,7 @@ class AuditSink:
             self.on_dead()
 
     def _summary(self) -> None:
+        self._report_refused(now=time.monotonic(), final=True)
         if self.pending or self.lost_unreported:
             self._flush()  # (the last chance; what stays unwritten is said on stderr)
         if self.capped:
