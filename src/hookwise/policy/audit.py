@@ -32,6 +32,7 @@ Standard library only (hot path).
 
 from __future__ import annotations
 
+import sys
 import time
 
 from hookwise.policy import fastjson
@@ -164,6 +165,7 @@ def _rotated(path: str, adding: int, max_bytes: int, keep: int) -> bool:
 # socket the supervisor reads outside (run/audit_sink.py), one JSON object per datagram.
 MAX_RECORD = 64 * 1024
 SEND_TIMEOUT = 0.02  # seconds: a full queue (a stalled supervisor) costs the hook this, once
+_SEND_TIMEVAL = (0).to_bytes(8, sys.byteorder) + int(SEND_TIMEOUT * 1e6).to_bytes(8, sys.byteorder)
 _KEPT_WHEN_LARGE = ("time", "host", "session", "event", "tool", "decision", "reason", "rule")
 
 
@@ -175,7 +177,11 @@ def send_record(socket_path: str, record_bytes: bytes) -> bool:
 
         sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_DGRAM | _socket.SOCK_CLOEXEC)
         try:
-            sock.settimeout(SEND_TIMEOUT)
+            # a blocking send bounded by SO_SNDTIMEO waits in the kernel's queue of senders
+            # for a free slot; a timeout (a non-blocking socket polled) retried in a busy loop
+            # and lost most slots to processes flooding the socket (rt24 #8: 7 of 15 records
+            # got in under 3 flooders, 15 of 15 so)
+            sock.setsockopt(_socket.SOL_SOCKET, _socket.SO_SNDTIMEO, _SEND_TIMEVAL)
             sock.sendto(record_bytes, socket_path)
             return True
         finally:
