@@ -170,6 +170,86 @@ def ipc_hides(env: dict[str, str]) -> list[Hide]:
     return out + [h for h in server_hides(env) if all(o.path != h.path for o in out)]
 
 
+# What a local `hookwise serve` keeps in its data directory that grants approvals or runs
+# commands: its generated admin token (every route: deciding the agent's own asks,
+# execute-with-output of an allow-listed project script), its database (tokens, pending
+# requests; a SQLite journal or WAL written beside it is replayed into it), its settings.
+SERVICE_FILES = ("api-token", "service.db", "service.db-wal", "service.db-shm",
+                 "service.db-journal", "service.yaml")  # fmt: skip
+# The service's variables: the admin token, the database's credentials (none is the hook's:
+# it uses an agent-role token, settings.approvals.token_file or token_env)
+SERVICE_VARIABLES = ("HOOKWISE_API_TOKEN", "HOOKWISE_DATABASE_URL")
+
+
+def _serve_data_dirs(uid: int) -> list[str]:
+    """The ``--data-dir`` of every running ``hookwise serve`` of this user (its command
+    line is readable; its environment is not, the service being undumpable)."""
+    out: list[str] = []
+    try:
+        pids = [name for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return out
+    for pid in pids:
+        try:
+            if os.stat(f"/proc/{pid}").st_uid != uid:
+                continue
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                argv = handle.read(1 << 16).split(b"\0")
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except OSError:
+            continue
+        words = [a.decode("utf-8", "surrogateescape") for a in argv]
+        if "serve" not in words or not any(_hookwise(word) for word in words):
+            continue
+        for index, word in enumerate(words):
+            value = None
+            if word == "--data-dir" and index + 1 < len(words):
+                value = words[index + 1]
+            elif word.startswith("--data-dir="):
+                value = word.partition("=")[2]
+            if value:
+                out.append(os.path.join(cwd, os.path.expanduser(value)))
+    return out
+
+
+def _hookwise(word: str) -> bool:
+    """The console script, or the module it re-executes itself as (``-m hookwise.cli.entry``)."""
+    name = os.path.basename(word)
+    return name == "hookwise" or name.startswith("hookwise.")
+
+
+def service_hides(env: dict[str, str], own_data: str, cwd: str) -> list[Hide]:
+    """A local `hookwise serve`'s admin token, database and settings (rt24 #11: the agent
+    read the generated token, approved its own ask and ran a rewritten project script
+    outside through execute-with-output). Its data directory is the one this environment
+    names (``HOOKWISE_DATA_DIR``, else hookwise's data directory) and each running
+    service's ``--data-dir``. In hookwise's own data directory (read-only, the launcher's)
+    its files are covered; any other is covered whole, so no journal can be planted beside
+    the database; never one holding the start directory."""
+    home = env.get("HOME") or os.path.expanduser("~")
+    candidates = [env["HOOKWISE_DATA_DIR"]] if env.get("HOOKWISE_DATA_DIR") else []
+    candidates += [own_data, *_serve_data_dirs(os.getuid())]
+    out: list[Hide] = []
+    for directory in dict.fromkeys(os.path.realpath(os.path.expanduser(c)) for c in candidates):
+        if (
+            directory == os.path.realpath(own_data)
+            or _holds(directory, cwd)
+            or _holds(directory, home)
+        ):
+            for name in SERVICE_FILES:
+                path = os.path.join(directory, name)
+                if os.path.lexists(path):
+                    out.append(Hide(path, False, "hookwise serve's token and database"))
+        elif os.path.isdir(directory):
+            out.append(Hide(directory, True, "hookwise serve's data (its token and database)"))
+    return out
+
+
+def _holds(directory: str, path: str) -> bool:
+    real = os.path.realpath(path)
+    return real == directory or real.startswith(directory.rstrip("/") + "/")
+
+
 def device_hides() -> list[Hide]:
     """Devices this user can write that reach around every mount: block devices (raw writes
     to the blocks of a guarded file) and virtual input (typing into a terminal outside)."""

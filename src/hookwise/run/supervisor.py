@@ -44,7 +44,13 @@ from hookwise.run.guarded_paths import (
     run_sessions,
     secrets_pack,
 )
-from hookwise.run.hidden import device_hides, ipc_hides, secret_hides
+from hookwise.run.hidden import (
+    SERVICE_VARIABLES,
+    device_hides,
+    ipc_hides,
+    secret_hides,
+    service_hides,
+)
 from hookwise.run.hook_watch import exiting
 from hookwise.run.namespaces import FORWARDED, GO, SETUP_FAILED, Launch, send, spawn
 from hookwise.run.plan import Hide, MountPlan, build
@@ -147,7 +153,10 @@ def _empty_sources(directory: str) -> tuple[str, str]:
 
 
 def hides(env: dict[str, str], cwd: str, protect_secrets: bool) -> list[Hide]:
-    out = ipc_hides(env) + device_hides()
+    from hookwise.policy.trust.scopes import launcher_path
+
+    own_data = os.path.dirname(launcher_path(env))
+    out = ipc_hides(env) + device_hides() + service_hides(env, own_data, cwd)
     if protect_secrets:
         from hookwise.run.guarded_paths import project_roots
 
@@ -430,7 +439,8 @@ def _run(
         except OSError as exc:
             raise RunError(str(exc.strerror or exc)) from None
         _check_std_fds(plan)
-        agent_env = {**env, SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path}
+        agent_env = {k: v for k, v in env.items() if k not in SERVICE_VARIABLES}
+        agent_env.update({SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path})
         try:
             records = write_records(directory, session, agent_env, cwd)
         except OSError as exc:
