@@ -152,3 +152,80 @@ def test_a_local_services_admin_token_and_database_are_hidden(lab: Lab) -> None:
     assert "HOOKWISE_API_TOKEN unset" in result.stdout
     assert "HIDDEN" in result.stdout
     assert (default / "api-token").read_text().strip()  # outside, untouched
+
+
+ABSTRACT = textwrap.dedent(
+    """
+    # an abstract socket outside (a D-Bus, an editor's server at @name), then one of the
+    # session's own: connect to each
+    import socket, sys
+    for name in sys.argv[1:]:
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            c.connect("\\0" + name)
+            print("REACHED", name)
+        except OSError as exc:
+            print("held", exc.errno, name)
+    own = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    own.bind("\\0" + sys.argv[1] + "-inside"); own.listen(1)
+    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    c.connect("\\0" + sys.argv[1] + "-inside")
+    print("OWN-OK")
+    """
+)
+
+
+def test_command_servers_at_sockets_the_session_does_not_know_are_out_of_reach(
+    lab: Lab,
+) -> None:
+    """rt24 #3: the user's tmux servers at ``tmux -S PATH`` and under another
+    ``TMUX_TMPDIR`` ran ``run-shell`` outside the session (and wrote a guarded file). Every
+    socket file bound outside when the session starts that this user could connect to is
+    covered, whatever its name; abstract sockets made outside are out of reach through
+    Landlock's scope (Linux 6.12), the session's own still work."""
+    import shutil
+    import socket
+    import subprocess
+
+    if shutil.which("tmux") is None:
+        import pytest
+
+        pytest.skip("tmux is not installed")
+    sock = lab.root / "tsock"
+    tmpdir = lab.root / "ttmp"
+    tmpdir.mkdir()
+    outside = {**lab.env(), "TMUX_TMPDIR": str(tmpdir)}
+    start = ["tmux", "-S", str(sock), "new-session", "-d", "-s", "rt24", "sleep 300"]
+    subprocess.run(start, env=lab.env(), check=True, timeout=30)
+    subprocess.run(
+        ["tmux", "-L", "work", "new-session", "-d", "-s", "rt24b", "sleep 300"],
+        env=outside,
+        check=True,
+        timeout=30,
+    )
+    name = f"hookwise-rt24-{os.getpid()}"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind("\0" + name)
+    server.listen(8)
+    (lab.root / "abstract.py").write_text(ABSTRACT)
+    guarded = lab.home / ".config" / "hookwise" / "rt24-tmux"
+    try:
+        result = lab.run(
+            f"tmux -S {sock} run-shell 'echo out > $R/tmux1.out; touch {guarded}' "
+            "&& echo SENT1; "
+            f"TMUX_TMPDIR={tmpdir} tmux -L work run-shell 'echo out > $R/tmux2.out' && echo SENT2; "
+            f"python3 $R/abstract.py {name}",
+            timeout=90,
+        )
+    finally:
+        server.close()
+        subprocess.run(["tmux", "-S", str(sock), "kill-server"], check=False, timeout=30)
+        subprocess.run(["tmux", "-L", "work", "kill-server"], env=outside, check=False)
+    assert "SENT1" not in result.stdout and "SENT2" not in result.stdout, result.stdout
+    assert not (lab.root / "tmux1.out").exists() and not (lab.root / "tmux2.out").exists()
+    assert not guarded.exists()
+    from hookwise.run import libc
+
+    if libc.landlock_abi() >= libc.LANDLOCK_SCOPED_ABI:
+        assert f"held 1 {name}" in result.stdout, (result.stdout, result.stderr)  # EPERM
+    assert "OWN-OK" in result.stdout, (result.stdout, result.stderr)

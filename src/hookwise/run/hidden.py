@@ -135,6 +135,40 @@ def server_hides(env: dict[str, str]) -> list[Hide]:
     return out
 
 
+def _connectable(info: os.stat_result, uid: int, groups: set[int]) -> bool:
+    """Whether a process of this user without capabilities (as everything inside is) may
+    connect to a socket file: ``connect`` needs write permission on it."""
+    if info.st_uid == uid:
+        return bool(info.st_mode & 0o200)
+    if info.st_gid in groups:
+        return bool(info.st_mode & 0o020)
+    return bool(info.st_mode & 0o002)
+
+
+def bound_hides(env: dict[str, str], own: str, allowed: tuple[str, ...] = ()) -> list[Hide]:
+    """Every socket file bound in this network namespace when the session starts (all of them
+    processes outside: nothing inside runs yet) that this user could connect to: the class,
+    not a list of servers' names (rt24 #3: tmux at ``-S PATH`` or another ``TMUX_TMPDIR``
+    ran commands outside; so would screen, dtach, an editor's or terminal's remote control,
+    a database). Kept reachable: the session's own audit socket ``own``, the SSH agent's
+    (``$SSH_AUTH_SOCK``: signing, no command) and ``allowed``. A socket bound with a relative
+    path (listed as given) cannot be found; one bound later is not covered."""
+    uid = os.getuid()
+    groups = {os.getgid(), *os.getgroups()}
+    keep = {os.path.realpath(p) for p in (own, env.get("SSH_AUTH_SOCK") or "", *allowed) if p}
+    out: list[Hide] = []
+    for path in dict.fromkeys(_bound_sockets()):
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISSOCK(info.st_mode) or os.path.realpath(path) in keep:
+            continue
+        if _connectable(info, uid, groups):
+            out.append(Hide(path, False, "a socket of a process outside the session"))
+    return out
+
+
 def ipc_hides(env: dict[str, str]) -> list[Hide]:
     """The sockets and socket directories of this user's unconfined servers."""
     uid = os.getuid()

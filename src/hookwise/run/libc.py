@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
+import sys
 
 from hookwise.run.arch import ARCHES, MACHINE, Abi, Arch, arch
 
@@ -276,6 +277,43 @@ def _assemble(program: Program) -> bytes:
 
 def _filter(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("HBBI", code, jt, jf, k & 0xFFFFFFFF)
+
+
+# Landlock (the same numbers on every ABI, from 444 on)
+LANDLOCK_CREATE_RULESET = 444
+LANDLOCK_RESTRICT_SELF = 446
+LANDLOCK_CREATE_RULESET_VERSION = 1
+LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET = 1
+LANDLOCK_SCOPED_ABI = 6  # the first ABI with scopes (Linux 6.12)
+
+
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version, 0 when it has none (or it is disabled)."""
+    version = _libc.syscall(LANDLOCK_CREATE_RULESET, None, 0, LANDLOCK_CREATE_RULESET_VERSION)
+    return max(int(version), 0)
+
+
+def scope_abstract_sockets() -> bool:
+    """Keep this process and its descendants from connecting to abstract unix sockets made
+    outside (a D-Bus or an editor's server at ``@name``: not files, no mount covers them;
+    rt24 #3); their own keep working. Landlock's scope needs no access rule, so nothing
+    else changes. Whether the kernel has it (ABI 6, Linux 6.12): without, they stay
+    reachable, as docs/confinement.md says."""
+    if landlock_abi() < LANDLOCK_SCOPED_ABI:
+        return False
+    attr = (0).to_bytes(16, "little") + LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET.to_bytes(
+        8, sys.byteorder
+    )
+    buffer = ctypes.create_string_buffer(attr, len(attr))
+    fd = _check(
+        _libc.syscall(LANDLOCK_CREATE_RULESET, buffer, ctypes.c_size_t(len(attr)), 0),
+        "creating the Landlock ruleset",
+    )
+    try:
+        _check(_libc.syscall(LANDLOCK_RESTRICT_SELF, fd, 0), "restricting to the Landlock scope")
+    finally:
+        os.close(fd)
+    return True
 
 
 def install_filter() -> None:

@@ -264,6 +264,7 @@ def _init(launch: Launch, uid: int, gid: int, last_cap: int) -> None:
     libc.drop_capabilities(last_cap)
     libc.prctl(libc.PR_SET_NO_NEW_PRIVS, 1, what="setting no_new_privs")
     libc.install_filter()
+    libc.scope_abstract_sockets()
     libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making init undumpable")
     if os.read(GATE_FD, 1) != GO:  # the supervisor's last checks failed (it says why)
         os._exit(SETUP_FAILED)

@@ -46,6 +46,7 @@ from hookwise.run.guarded_paths import (
 )
 from hookwise.run.hidden import (
     SERVICE_VARIABLES,
+    bound_hides,
     device_hides,
     ipc_hides,
     secret_hides,
@@ -152,11 +153,17 @@ def _empty_sources(directory: str) -> tuple[str, str]:
     return empty_dir, empty_file
 
 
-def hides(env: dict[str, str], cwd: str, protect_secrets: bool) -> list[Hide]:
+def hides(env: dict[str, str], cwd: str, protect_secrets: bool, own: str = "") -> list[Hide]:
+    """What is covered inside (``own``: the session's audit socket, kept reachable)."""
     from hookwise.policy.trust.scopes import launcher_path
 
     own_data = os.path.dirname(launcher_path(env))
     out = ipc_hides(env) + device_hides() + service_hides(env, own_data, cwd)
+    for hide in bound_hides(env, own):  # (not twice, nor inside a directory covered whole)
+        if not any(
+            hide.path == o.path or (o.directory and hide.path.startswith(o.path + "/")) for o in out
+        ):
+            out.append(hide)
     if protect_secrets:
         from hookwise.run.guarded_paths import project_roots
 
@@ -425,7 +432,7 @@ def _run(
             )
         except SinkError as exc:
             raise RunError(str(exc.strerror)) from None
-        covered = hides(env, cwd, protect_secrets)
+        covered = hides(env, cwd, protect_secrets, socket_path)
         try:
             made = placeholders.create(entries)
             journal.record(made)
