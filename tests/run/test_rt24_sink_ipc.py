@@ -229,3 +229,58 @@ def test_command_servers_at_sockets_the_session_does_not_know_are_out_of_reach(
     if libc.landlock_abi() >= libc.LANDLOCK_SCOPED_ABI:
         assert f"held 1 {name}" in result.stdout, (result.stdout, result.stderr)  # EPERM
     assert "OWN-OK" in result.stdout, (result.stdout, result.stderr)
+
+
+KILLER = textwrap.dedent(
+    """
+    # rt24 #9 (killer.py): scan /proc every millisecond, SIGKILL every hook as it appears
+    import os, signal, sys, time
+    end = time.time() + float(sys.argv[1]); me = os.getpid()
+    open(os.environ["R"] + "/killer.ready", "w").close()
+    while time.time() < end:
+        for d in os.listdir("/proc"):
+            if not d.isdigit() or int(d) == me:
+                continue
+            try:
+                cmd = open(f"/proc/{d}/cmdline", "rb").read()
+            except OSError:
+                continue
+            if b"--platform" in cmd:
+                try:
+                    os.kill(int(d), signal.SIGKILL)
+                except OSError:
+                    pass
+        time.sleep(0.001)
+    """
+)
+
+
+def test_hooks_killed_before_they_say_started_are_lost_hooks(lab: Lab) -> None:
+    """rt24 #9: a background process killed 10 of 10 hooks in their first milliseconds (the
+    host's shell, or the interpreter before ``started``): the host ran every tool, and the
+    session said nothing. The supervisor now sees every exec in the session before it
+    happens (a seccomp listener): a hook is pending from its shell's exec, so each one
+    killed is a ``hook_lost`` record and a line on stderr."""
+    from hookwise.config.hookwise_command import portable_command
+
+    (lab.root / "killer.py").write_text(KILLER)
+    (lab.root / "payload.json").write_text(lab.payload())
+    (lab.root / "portable.sh").write_text(portable_command("claude"))
+    script = (
+        "python3 $R/killer.py 30 & "
+        "while [ ! -e $R/killer.ready ]; do sleep 0.05; done; sleep 0.2; "
+        "for i in 1 2 3 4 5 6 7 8 9 10; do "
+        '/bin/sh -c "$(cat $R/portable.sh)" < $R/payload.json >/dev/null 2>&1; '
+        'echo "HOOK-RC=$?"; done; kill %1'
+    )
+    result = lab.run(script, timeout=120)
+    codes = [int(line.split("=")[1]) for line in result.stdout.split() if "HOOK-RC=" in line]
+    assert len(codes) == 10, (result.stdout, result.stderr)
+    killed = sum(1 for code in codes if code == 128 + 9 or code == 137)
+    assert killed >= 8, codes  # (the attack works: the host would run those tools)
+    lost = [r for r in _records(lab) if r.get("event") == "hook_lost"]
+    answered = [r for r in _records(lab) if r.get("rule") == "no-rm"]
+    assert len(lost) + len(answered) >= 10, (lost, answered, result.stderr)
+    assert len(lost) >= killed
+    assert any("before it could say it started" in str(r["reason"]) for r in lost), lost
+    assert "started and never answered" in result.stderr

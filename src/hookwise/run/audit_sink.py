@@ -29,6 +29,7 @@ never lost to a rotation.
 from __future__ import annotations
 
 import _socket
+import contextlib
 import os
 import stat
 import sys
@@ -48,6 +49,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import select
     from collections.abc import Callable
+
+    from hookwise.run.exec_watch import ExecWatch
 
 SESSION_CAP = 64 * 1024 * 1024  # bytes one session may append
 HOOK_RESERVE = 16 * 1024 * 1024  # more, for the hooks' own records once the cap is reached
@@ -238,6 +241,10 @@ class AuditSink:
         self.sock.setsockopt(_socket.SOL_SOCKET, _socket.SO_PASSCRED, 1)
         self.sock.setblocking(False)
         self._wake_read, self._wake_write = os.pipe()
+        # hooks the exec watch saw start (its thread -> this one), and the pipe saying so
+        self._launched: list[tuple[int, int, str]] = []
+        self.exec_watch: ExecWatch | None = None  # (set by the supervisor once it serves)
+        self._launch_read, self._launch_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self._poller: select.poll | None = None
 
     def _append(self, line: bytes) -> None:
@@ -427,8 +434,11 @@ class AuditSink:
             new, closed = self.watch.started(pid)
             self._unwatch_fd(closed)
             self._watch_fd(new)
+            for fd in self.watch.settle_ancestors(pid):
+                self._unwatch_fd(fd)
             return
         hook = pid > 0 and self.watch.is_hook(pid)
+        launched = hook and self.watch.launched_hook(pid)
         if hook:
             self._unwatch_fd(self.watch.answer(pid))
             if record == HOOK_DONE:
@@ -442,7 +452,7 @@ class AuditSink:
             self._refuse(pid)
             return
         size = len(line)
-        line = stamped_line(line, self._sender(pid, uid, hook))
+        line = stamped_line(line, self._sender(pid, uid, hook, launched))
         over = self.written + len(line) > self.cap
         if over and not hook:
             self._capped(record)
@@ -456,13 +466,15 @@ class AuditSink:
         if over:
             self.reserved += len(line)
 
-    def _sender(self, pid: int, uid: int, hook: bool) -> dict[str, object]:
+    def _sender(self, pid: int, uid: int, hook: bool, launched: bool) -> dict[str, object]:
         """What the kernel and the sink know of a record's sender (pid and uid outside the
-        session's namespaces; ``hook``: it said ``started`` and had not answered yet)."""
+        session's namespaces; ``hook``: it was a pending hook; ``launched``: the exec watch
+        saw it start as one, so no process inside chose to call itself a hook)."""
         return {
             "pid": pid,
             "uid": uid,
             "hook": hook,
+            "launched": launched,
             "run_session": self.session,
             "received": iso_time(time.time()),
         }
@@ -523,6 +535,22 @@ class AuditSink:
             self.compacted += 1
             self.compacted_bytes += len(short)
 
+    def hook_launched(self, pid: int, pidfd: int, command: str) -> None:
+        """From the exec watch's thread: a hook is starting (``pidfd`` is the sink's now)."""
+        self._launched.append((pid, pidfd, command))  # (list.append is atomic)
+        with contextlib.suppress(BlockingIOError):  # (full of wake-ups: the list is read)
+            os.write(self._launch_write, b"h")
+
+    def _take_launched(self) -> None:
+        try:
+            while os.read(self._launch_read, 4096):
+                pass
+        except BlockingIOError:
+            pass
+        while self._launched:
+            pid, pidfd, command = self._launched.pop(0)
+            self._watch_fd(self.watch.launched(pid, pidfd, command))
+
     def _watch_fd(self, fd: int | None) -> None:
         if fd is not None and self._poller is not None:
             self._poller.register(fd, 1)  # POLLIN
@@ -546,14 +574,16 @@ class AuditSink:
         self._poller = poller
         poller.register(self.sock.fileno(), select.POLLIN)
         poller.register(self._wake_read, select.POLLIN)
+        poller.register(self._launch_read, select.POLLIN)
         failures = 0
         while True:
             ready: set[int] = set()
             try:
                 ready = {fd for fd, _event in poller.poll(self._timeout())}
+                self._take_launched()  # (first: a hook's record may be queued already)
                 self._receive_all()
                 self._report_refused(now=time.monotonic())
-                for fd in ready - {self.sock.fileno(), self._wake_read}:
+                for fd in ready - {self.sock.fileno(), self._wake_read, self._launch_read}:
                     self._unwatch_fd(self.watch.ended(fd))
                 for fd in self.watch.check():
                     self._unwatch_fd(fd)
@@ -626,7 +656,8 @@ class AuditSink:
         os.write(self._wake_write, b"x")
 
     def close(self) -> None:
-        for fd in (self.log, getattr(self, "_wake_read", -1), getattr(self, "_wake_write", -1)):
+        pipes = ("_wake_read", "_wake_write", "_launch_read", "_launch_write")
+        for fd in (self.log, *(getattr(self, name, -1) for name in pipes)):
             if fd >= 0:
                 os.close(fd)
         if hasattr(self, "sock"):

@@ -12,7 +12,7 @@ import os
 import struct
 import sys
 
-from hookwise.run.arch import ARCHES, MACHINE, Abi, Arch, arch
+from hookwise.run.arch import ARCHES, EXEC_CALLS, MACHINE, Abi, Arch, arch
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
@@ -277,6 +277,62 @@ def _assemble(program: Program) -> bytes:
 
 def _filter(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("HBBI", code, jt, jf, k & 0xFFFFFFFF)
+
+
+SECCOMP_SET_MODE_FILTER = 1
+SECCOMP_FILTER_FLAG_NEW_LISTENER = 8
+_USER_NOTIF = 0x7FC00000  # SECCOMP_RET_USER_NOTIF
+
+
+def exec_notifier_program(numbers: Arch) -> bytes:
+    """A filter that hands every ``execve``/``execveat`` (native and compat) to a listener
+    and allows everything else (the session's own filter still applies)."""
+    native, compat, _seccomp = EXEC_CALLS[MACHINE]
+    return _assemble(
+        [
+            ("ld", _ARCH_AT, "", ""),
+            ("jeq", numbers.native.audit, "native", "compat_arch"),
+            ("label", "native", "", ""),
+            ("ld", _NR, "", ""),
+            ("jeq", native[0], "notify", "native2"),
+            ("label", "native2", "", ""),
+            ("jeq", native[1], "notify", "allow"),
+            ("label", "compat_arch", "", ""),
+            ("jeq", numbers.compat.audit, "compat", "allow"),
+            ("label", "compat", "", ""),
+            ("ld", _NR, "", ""),
+            ("jeq", compat[0], "notify", "compat2"),
+            ("label", "compat2", "", ""),
+            ("jeq", compat[1], "notify", "allow"),
+            ("label", "allow", "", ""),
+            ("ret", _ALLOW, "", ""),
+            ("label", "notify", "", ""),
+            ("ret", _USER_NOTIF, "", ""),
+        ]
+    )
+
+
+def install_exec_notifier() -> int:
+    """Install :func:`exec_notifier_program` (inherited by every process of the session,
+    none can remove it); the listener's descriptor, which the supervisor reads (rt24 #9:
+    a hook killed before it said ``started`` left no trace; the exec that starts it waits
+    until the supervisor has seen it). Needs ``no_new_privs``."""
+    program = exec_notifier_program(_numbers())
+    buffer = ctypes.create_string_buffer(program, len(program))
+
+    class _Prog(ctypes.Structure):
+        _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
+
+    prog = _Prog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    return _check(
+        _libc.syscall(
+            EXEC_CALLS[MACHINE][2],
+            SECCOMP_SET_MODE_FILTER,
+            SECCOMP_FILTER_FLAG_NEW_LISTENER,
+            ctypes.c_void_p(ctypes.addressof(prog)),
+        ),
+        "installing the exec listener",
+    )
 
 
 # Landlock (the same numbers on every ABI, from 444 on)

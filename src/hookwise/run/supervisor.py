@@ -348,7 +348,7 @@ class _Builder:
 
     def __init__(self) -> None:
         self.pid = -1
-        self.report = self.gate = self.launch = -1
+        self.report = self.gate = self.launch = self.notify = -1
         self.reaped = True  # (nothing to reap until started)
 
     def start(self) -> None:
@@ -356,18 +356,41 @@ class _Builder:
         while this process plans, it cost more than it saved (measured: the copy-on-write
         faults of a Python process planning beside its child, and a second core is rarely
         free; docs/benchmarks.md). It imports ctypes there, this process never does."""
+        import _socket
+
         pipes = [os.pipe() for _ in range(3)]  # report, gate, launch
+        ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
         try:
-            self.pid = spawn(pipes[0][1], pipes[1][0], pipes[2][0])
+            self.pid = spawn(pipes[0][1], pipes[1][0], pipes[2][0], theirs.fileno())
             self.reaped = False
         finally:
             for fd in (pipes[0][1], pipes[1][0], pipes[2][0]):
                 os.close(fd)
+            theirs.close()
         self.report, self.gate, self.launch = pipes[0][0], pipes[1][1], pipes[2][1]
+        self.notify = ours.detach()
+
+    def listener(self) -> int:
+        """The exec listener init sends before it waits at the gate; -1 when init failed
+        first (it says why on the report pipe)."""
+        import _socket
+
+        sock = _socket.socket(fileno=self.notify)
+        self.notify = -1
+        try:
+            _data, ancillary, _flags, _address = sock.recvmsg(1, _socket.CMSG_SPACE(4))
+        except OSError:
+            return -1
+        finally:
+            sock.close()
+        for level, kind, data in ancillary:
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS and len(data) >= 4:
+                return int.from_bytes(data[:4], sys.byteorder)
+        return -1
 
     def abandon(self) -> None:
         """Whatever was not used: closed (the builder then ends), and the builder reaped."""
-        for name in ("launch", "gate", "report"):
+        for name in ("launch", "gate", "report", "notify"):
             fd = getattr(self, name)
             if fd >= 0:
                 os.close(fd)
@@ -627,6 +650,25 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
         say(sink.failed)
 
 
+def _watch_execs(listener: int, sink: AuditSink) -> None:
+    """Serve the exec listener in a thread of its own (run/exec_watch.py); without one (init
+    failed before sending it) nothing starts, and the report says why."""
+    if listener < 0:
+        return
+    from hookwise.run.exec_watch import ExecWatch
+
+    watch = ExecWatch(listener, sink.hook_launched)
+    sink.exec_watch = watch
+
+    def serve() -> None:
+        try:
+            watch.serve()
+        finally:
+            os.close(listener)
+
+    _thread.start_new_thread(serve, ())
+
+
 def _start(
     builder: _Builder,
     sink: AuditSink,
@@ -649,6 +691,8 @@ def _start(
     refused: str | None = "the check of hookwise's code did not finish"
     try:
         refused = linked_code(targets)
+        if refused is None:
+            _watch_execs(builder.listener(), sink)
     finally:
         _open_gate(builder.gate, refused is None)
         builder.gate = -1

@@ -1,0 +1,157 @@
+"""Every ``exec`` in the session, seen by the supervisor before it happens: a hook is known
+from the moment the host's shell starts it, so one killed before it said ``started`` is a
+lost hook, not nothing (rt24 #9: a process polling /proc every millisecond killed 10 of 10
+hooks in their first milliseconds, and the session said nothing).
+
+init installs a seccomp filter that hands ``execve``/``execveat`` to a listener
+(``SECCOMP_RET_USER_NOTIF``, unprivileged under ``no_new_privs``) and sends the listener
+here. For each exec the calling process waits in the kernel while this thread reads the new
+command line from its memory (``/proc/<pid>/mem``: the supervisor owns the session's user
+namespace and is an ancestor of every process in it) and, when it is a hook's, opens a pidfd
+on it (still waiting, so the pid cannot have been reused) and tells the audit sink; then the
+exec goes on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``). Nothing is decided here: the listener
+only looks. No process inside can remove the filter; one it installs itself that notifies
+too takes its own and its children's execs (not the host's).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# struct seccomp_notif (80 bytes) and seccomp_notif_resp (24): the ioctls encode the sizes
+NOTIF_SIZE = 80
+RECV = 0xC0502100  # SECCOMP_IOCTL_NOTIF_RECV = _IOWR('!', 0, struct seccomp_notif)
+SEND = 0xC0182101  # SECCOMP_IOCTL_NOTIF_SEND = _IOWR('!', 1, struct seccomp_notif_resp)
+ID_VALID = 0x40082102  # SECCOMP_IOCTL_NOTIF_ID_VALID = _IOW('!', 2, __u64)
+FLAG_CONTINUE = 1  # SECCOMP_USER_NOTIF_FLAG_CONTINUE
+MAX_ARGS = 64  # argv entries read
+MAX_ARG = 16384  # bytes of one entry read
+PLATFORM = "--platform"  # every hook command hookwise registers passes it
+
+
+def is_hook(argv: list[str]) -> bool:
+    """Whether an exec starts a hook: hookwise's launcher or ``hookwise hook`` (a
+    ``--platform`` word), or a shell running a registered command that does (``sh -c`` with
+    ``--platform`` and ``hookwise`` in its script: the host's shell, before the launcher)."""
+    if PLATFORM in argv:
+        return True
+    if "-c" in argv[1:3]:
+        script = argv[argv.index("-c", 1) + 1] if argv.index("-c", 1) + 1 < len(argv) else ""
+        return PLATFORM in script and "hookwise" in script
+    return False
+
+
+class Notification:
+    """One exec waiting: its id, the pid (outside), the arch and the argv pointer."""
+
+    __slots__ = ("argv_at", "compat", "id", "pid")
+
+    def __init__(self, data: bytes, native_execveat: set[int]) -> None:
+        self.id = int.from_bytes(data[0:8], sys.byteorder)
+        self.pid = int.from_bytes(data[8:12], sys.byteorder)
+        nr = int.from_bytes(data[16:20], sys.byteorder, signed=True)
+        arch = int.from_bytes(data[20:24], sys.byteorder)
+        self.compat = not arch & 0x80000000  # (__AUDIT_ARCH_64BIT)
+        index = 2 if nr in native_execveat else 1  # execveat(dirfd, path, argv, ...)
+        self.argv_at = int.from_bytes(data[32 + 8 * index : 40 + 8 * index], sys.byteorder)
+
+
+def read_argv(pid: int, at: int, compat: bool) -> list[str]:
+    """The argv an exec passes, read from the waiting process's memory; [] when unreadable."""
+    width = 4 if compat else 8
+    try:
+        fd = os.open(f"/proc/{pid}/mem", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return []
+    out: list[str] = []
+    try:
+        table = os.pread(fd, width * MAX_ARGS, at) if at else b""
+        for i in range(0, len(table) - width + 1, width):
+            pointer = int.from_bytes(table[i : i + width], sys.byteorder)
+            if not pointer:
+                break
+            text = b""
+            while len(text) < MAX_ARG:
+                chunk = os.pread(fd, 4096 - (pointer + len(text)) % 4096, pointer + len(text))
+                if not chunk:
+                    break
+                end = chunk.find(b"\0")
+                text += chunk if end < 0 else chunk[:end]
+                if end >= 0:
+                    break
+            out.append(text.decode("utf-8", "surrogateescape"))
+    except OSError:
+        return out
+    finally:
+        os.close(fd)
+    return out
+
+
+class ExecWatch:
+    """The listener's loop (:meth:`serve`, a thread of the supervisor's): hooks go to
+    ``on_hook(pid, pidfd, command)``, which must not block."""
+
+    def __init__(self, listener: int, on_hook: Callable[[int, int, str], None]) -> None:
+        from hookwise.run.arch import EXEC_CALLS, MACHINE
+
+        self.listener = listener
+        self.on_hook = on_hook
+        self.execveat = {EXEC_CALLS[MACHINE][0][1], EXEC_CALLS[MACHINE][1][1]}
+        self.seen = 0  # execs
+        self.hooks = 0  # of which hooks
+        self.failed: str | None = None
+
+    def serve(self) -> None:
+        """Until the session's last process is gone (the listener hangs up)."""
+        import select
+
+        poller = select.poll()
+        poller.register(self.listener, select.POLLIN)
+        while True:
+            events = poller.poll()
+            if any(
+                event & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, event in events
+            ):
+                return
+            self._one()
+
+    def _one(self) -> None:
+        buffer = bytearray(NOTIF_SIZE)
+        try:
+            fcntl.ioctl(self.listener, RECV, buffer, True)
+        except OSError:  # (ENOENT: the process was killed while it waited)
+            return
+        notification = Notification(bytes(buffer), self.execveat)
+        self.seen += 1
+        try:
+            argv = read_argv(notification.pid, notification.argv_at, notification.compat)
+            if is_hook(argv):
+                self._hook(notification, argv)
+        except Exception as exc:  # the exec goes on whatever this thread met
+            self.failed = f"the exec watch raised {type(exc).__name__}: {str(exc)[:200]}"
+        finally:
+            response = notification.id.to_bytes(8, sys.byteorder) + bytes(12)
+            response += FLAG_CONTINUE.to_bytes(4, sys.byteorder)
+            with contextlib.suppress(OSError):  # (killed meanwhile)
+                fcntl.ioctl(self.listener, SEND, bytearray(response), True)
+
+    def _hook(self, notification: Notification, argv: list[str]) -> None:
+        try:
+            pidfd = os.pidfd_open(notification.pid)
+        except OSError:
+            return
+        valid = bytearray(notification.id.to_bytes(8, sys.byteorder))
+        try:  # still waiting: the pidfd is the process that execs, not a reused pid
+            fcntl.ioctl(self.listener, ID_VALID, valid, True)
+        except OSError:
+            os.close(pidfd)
+            return
+        self.hooks += 1
+        self.on_hook(notification.pid, pidfd, " ".join(argv)[:4096])
