@@ -271,7 +271,7 @@ def test_hooks_killed_before_they_say_started_are_lost_hooks(lab: Lab) -> None:
         "while [ ! -e $R/killer.ready ]; do sleep 0.05; done; sleep 0.2; "
         "for i in 1 2 3 4 5 6 7 8 9 10; do "
         '/bin/sh -c "$(cat $R/portable.sh)" < $R/payload.json >/dev/null 2>&1; '
-        'echo "HOOK-RC=$?"; done; kill %1'
+        'echo "HOOK-RC=$?"; done; kill %1; sleep 1'  # (the agent goes on a moment)
     )
     result = lab.run(script, timeout=120)
     codes = [int(line.split("=")[1]) for line in result.stdout.split() if "HOOK-RC=" in line]

@@ -1,7 +1,9 @@
-"""What the agent must not reach at all: the sockets of unconfined processes of the same user
-(a terminal multiplexer, the user's service manager and session bus would run a command
-outside the confinement) and of servers that run commands for local clients (a database,
-a container engine), and, with ``--protect-secrets``, the secrets of the secrets pack.
+"""What the agent must not reach at all: the sockets of unconfined processes (a terminal
+multiplexer, the user's service manager and session bus, a database, a container engine
+would run a command outside the confinement: by name where they usually are, and every
+socket file bound at the start that this user could connect to), a local ``hookwise
+serve``'s admin token and database, and, with ``--protect-secrets``, the secrets of the
+secrets pack.
 
 Each is covered by an empty, read-only directory or file (mode 000). So are the devices this
 user can write that reach around every mount (block devices, virtual input). Abstract unix sockets
