@@ -284,3 +284,58 @@ def test_hooks_killed_before_they_say_started_are_lost_hooks(lab: Lab) -> None:
     assert len(lost) >= killed
     assert any("before it could say it started" in str(r["reason"]) for r in lost), lost
     assert "started and never answered" in result.stderr
+
+
+FLOOD = textwrap.dedent(
+    """
+    # rt24 #8 (flood.py): keep the audit socket's queue full of 1-byte datagrams
+    import os, socket, sys, time
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    s.connect(os.environ["HOOKWISE_RUN_AUDIT"])
+    end = time.time() + float(sys.argv[1])
+    open(os.environ["R"] + "/flood.%d" % os.getpid(), "w").close()
+    while time.time() < end:
+        try:
+            s.send(b"x")
+        except OSError:
+            pass
+    """
+)
+
+
+def test_a_flood_of_datagrams_cannot_take_the_hooks_records(lab: Lab) -> None:
+    """rt24 #8: three processes kept the audit socket's queue full of 1-byte datagrams: 12
+    of 15 denied calls left no line in the log, and the refusals were counted on stderr
+    only. A hook the supervisor saw start now sends on a socket of its own (put in it as its
+    exec waits), which no other process can write to: every decision is in the log, and
+    the refusals are in the log too (``records_refused``, by sender)."""
+    from hookwise.config.hookwise_command import portable_command
+
+    (lab.root / "flood.py").write_text(FLOOD)
+    (lab.root / "portable.sh").write_text(portable_command("claude"))
+    payloads = []
+    for i in range(15):
+        payload = lab.payload(command=f"rm -rf rt24-flood-marker-{i}")
+        (lab.root / f"payload{i}.json").write_text(payload)
+        payloads.append(f'/bin/sh -c "$(cat $R/portable.sh)" < $R/payload{i}.json >/dev/null; ')
+    script = (
+        "for n in 1 2 3; do python3 $R/flood.py 20 & done; "
+        "while [ $(ls $R | grep -c '^flood\\.') -lt 3 ]; do sleep 0.05; done; sleep 0.5; "
+        + "".join(f'{p}echo "HOOK-RC=$?"; ' for p in payloads)
+        + "wait"
+    )
+    result = lab.run(script, timeout=180)
+    codes = [line for line in result.stdout.split() if line.startswith("HOOK-RC=")]
+    assert codes == ["HOOK-RC=2"] * 15, (result.stdout, result.stderr)
+    records = _records(lab)
+    marked = [
+        r
+        for r in records
+        if "rt24-flood-marker" in json.dumps(r.get("cwd", ""))
+        or "rt24-flood-marker" in json.dumps(r)
+    ]
+    decisions = [r for r in marked if r.get("decision") == "deny"]
+    assert len(decisions) == 15, (len(decisions), result.stderr)
+    assert all(r["sender"]["launched"] is True for r in decisions)
+    refused = [r for r in records if r.get("event") == "records_refused"]
+    assert sum(int(str(r["refused"])) for r in refused) > 1000, refused

@@ -242,7 +242,8 @@ class AuditSink:
         self.sock.setblocking(False)
         self._wake_read, self._wake_write = os.pipe()
         # hooks the exec watch saw start (its thread -> this one), and the pipe saying so
-        self._launched: list[tuple[int, int, str]] = []
+        self._launched: list[tuple[int, int, int, str]] = []
+        self.channels: dict[int, int] = {}  # a hook's own socket -> its pid
         self.exec_watch: ExecWatch | None = None  # (set by the supervisor once it serves)
         self._launch_read, self._launch_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self._poller: select.poll | None = None
@@ -399,6 +400,13 @@ class AuditSink:
                 uid = int.from_bytes(data[4:8], sys.byteorder)
         return record, pid, uid
 
+    @staticmethod
+    def _uid(ancillary: list[tuple[int, int, bytes]]) -> int:
+        for level, kind, data in ancillary:
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_CREDENTIALS and len(data) >= 8:
+                return int.from_bytes(data[4:8], sys.byteorder)
+        return 0
+
     def _receive_all(self) -> None:
         """What is queued, at most :data:`ROUND` datagrams: a flood that keeps the queue
         full must not keep the loop from its other work (the lost-hook watch, reports)."""
@@ -535,9 +543,10 @@ class AuditSink:
             self.compacted += 1
             self.compacted_bytes += len(short)
 
-    def hook_launched(self, pid: int, pidfd: int, command: str) -> None:
-        """From the exec watch's thread: a hook is starting (``pidfd`` is the sink's now)."""
-        self._launched.append((pid, pidfd, command))  # (list.append is atomic)
+    def hook_launched(self, pid: int, pidfd: int, channel: int, command: str) -> None:
+        """From the exec watch's thread: a hook is starting (``pidfd`` and ``channel``, the
+        hook's own socket or -1, are the sink's now)."""
+        self._launched.append((pid, pidfd, channel, command))  # (list.append is atomic)
         with contextlib.suppress(BlockingIOError):  # (full of wake-ups: the list is read)
             os.write(self._launch_write, b"h")
 
@@ -548,8 +557,39 @@ class AuditSink:
         except BlockingIOError:
             pass
         while self._launched:
-            pid, pidfd, command = self._launched.pop(0)
+            pid, pidfd, channel, command = self._launched.pop(0)
             self._watch_fd(self.watch.launched(pid, pidfd, command))
+            if channel >= 0:
+                self.channels[channel] = pid
+                self._watch_fd(channel)
+
+    def _drain_channel(self, fd: int) -> None:
+        """What a hook sent on its own channel (its records, taken as from its pid); closed
+        once the hook's end is closed."""
+        pid = self.channels.get(fd)
+        if pid is None:
+            return
+        sock = _socket.socket(fileno=fd)
+        try:
+            while True:
+                try:
+                    record, ancillary, _flags, _address = sock.recvmsg(MAX_RECORD + 1, _CREDENTIALS)
+                except (BlockingIOError, InterruptedError):
+                    return
+                if not record:  # (the hook's end closed: it exited)
+                    self.channels.pop(fd)
+                    self._unwatch_fd(fd)
+                    sock.close()
+                    return
+                uid = self._uid(ancillary)
+                try:
+                    self._take(record, pid, uid)
+                except Exception as exc:
+                    self._refuse(pid)
+                    self._broke(exc)
+        finally:
+            if fd in self.channels:
+                sock.detach()
 
     def _watch_fd(self, fd: int | None) -> None:
         if fd is not None and self._poller is not None:
@@ -582,8 +622,12 @@ class AuditSink:
                 ready = {fd for fd, _event in poller.poll(self._timeout())}
                 self._take_launched()  # (first: a hook's record may be queued already)
                 self._receive_all()
+                for fd in ready & self.channels.keys():  # (before the hooks' ends, below)
+                    self._drain_channel(fd)
                 self._report_refused(now=time.monotonic())
                 for fd in ready - {self.sock.fileno(), self._wake_read, self._launch_read}:
+                    if fd in self.channels:
+                        continue
                     self._unwatch_fd(self.watch.ended(fd))
                 for fd in self.watch.check():
                     self._unwatch_fd(fd)
@@ -658,6 +702,10 @@ class AuditSink:
     def close(self) -> None:
         pipes = ("_wake_read", "_wake_write", "_launch_read", "_launch_write")
         for fd in (self.log, *(getattr(self, name, -1) for name in pipes)):
+            if fd >= 0:
+                os.close(fd)
+        leftover = [fd for item in getattr(self, "_launched", []) for fd in item[1:3]]
+        for fd in [*getattr(self, "channels", {}), *leftover]:
             if fd >= 0:
                 os.close(fd)
         if hasattr(self, "sock"):

@@ -30,6 +30,8 @@ NOTIF_SIZE = 80
 RECV = 0xC0502100  # SECCOMP_IOCTL_NOTIF_RECV = _IOWR('!', 0, struct seccomp_notif)
 SEND = 0xC0182101  # SECCOMP_IOCTL_NOTIF_SEND = _IOWR('!', 1, struct seccomp_notif_resp)
 ID_VALID = 0x40082102  # SECCOMP_IOCTL_NOTIF_ID_VALID = _IOW('!', 2, __u64)
+ADDFD = 0x40182103  # SECCOMP_IOCTL_NOTIF_ADDFD = _IOW('!', 3, struct seccomp_notif_addfd)
+ADDFD_FLAG_SETFD = 1  # at the number given (as dup2 would), inherited across the exec
 FLAG_CONTINUE = 1  # SECCOMP_USER_NOTIF_FLAG_CONTINUE
 MAX_ARGS = 64  # argv entries read
 MAX_ARG = 16384  # bytes of one entry read
@@ -96,9 +98,10 @@ def read_argv(pid: int, at: int, compat: bool) -> list[str]:
 
 class ExecWatch:
     """The listener's loop (:meth:`serve`, a thread of the supervisor's): hooks go to
-    ``on_hook(pid, pidfd, command)``, which must not block."""
+    ``on_hook(pid, pidfd, channel, command)`` (``channel``: the sink's end of the hook's own
+    socket, -1 when none could be given), which must not block."""
 
-    def __init__(self, listener: int, on_hook: Callable[[int, int, str], None]) -> None:
+    def __init__(self, listener: int, on_hook: Callable[[int, int, int, str], None]) -> None:
         from hookwise.run.arch import EXEC_CALLS, MACHINE
 
         self.listener = listener
@@ -154,4 +157,31 @@ class ExecWatch:
             os.close(pidfd)
             return
         self.hooks += 1
-        self.on_hook(notification.pid, pidfd, " ".join(argv)[:4096])
+        channel = self._channel(notification)
+        self.on_hook(notification.pid, pidfd, channel, " ".join(argv)[:4096])
+
+    def _channel(self, notification: Notification) -> int:
+        """A socket of the hook's own, put in it at :data:`HOOK_CHANNEL_FD` while its exec
+        waits (``SECCOMP_IOCTL_NOTIF_ADDFD``); the sink's end, or -1. Its records go there
+        instead of the session's socket, whose queue any process inside can keep full (rt24
+        #8): no other process can send on it (a socket is not reopened through
+        ``/proc/<pid>/fd``, and the filter refuses ``pidfd_getfd`` and ``ptrace``)."""
+        import _socket
+
+        from hookwise.policy.audit import HOOK_CHANNEL_FD
+
+        ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        try:
+            ours.setsockopt(_socket.SOL_SOCKET, _socket.SO_PASSCRED, 1)
+            request = notification.id.to_bytes(8, sys.byteorder) + b"".join(
+                n.to_bytes(4, sys.byteorder)
+                for n in (ADDFD_FLAG_SETFD, theirs.fileno(), HOOK_CHANNEL_FD, 0)
+            )
+            fcntl.ioctl(self.listener, ADDFD, bytearray(request), True)
+        except OSError:  # (a lower RLIMIT_NOFILE, or killed meanwhile: the shared socket)
+            ours.close()
+            return -1
+        finally:
+            theirs.close()
+        ours.setblocking(False)
+        return ours.detach()
