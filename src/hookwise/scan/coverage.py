@@ -103,10 +103,14 @@ def read_decisions(paths: Sequence[str], warnings: list[str]) -> list[Decision]:
         for _number, record, _raw in records:
             if record is None or record.get("source", "hook") != "hook":
                 continue
+            sender = record.get("sender")  # (stamped by a `hookwise run` session's sink)
+            if sender is not None and not (isinstance(sender, dict) and sender.get("hook")):
+                continue  # sent by a process inside that was no hook: a forgery (rt24 #5)
             host = record.get("host")
             if not isinstance(host, str) or record.get("event") != pre_tool.get(host):
                 continue
-            when = normal_time(record.get("time"))
+            claimed = sender.get("received") if isinstance(sender, dict) else None
+            when = normal_time(claimed or record.get("time"))  # (the sink's time, not a claim)
             tool = record.get("host_tool")
             if when is None or not isinstance(tool, str):
                 continue
