@@ -217,54 +217,44 @@ SERVICE_FILES = ("api-token", "service.db", "service.db-wal", "service.db-shm",
 SERVICE_VARIABLES = ("HOOKWISE_API_TOKEN", "HOOKWISE_DATABASE_URL")
 
 
-def _serve_data_dirs(uid: int) -> list[str]:
-    """The ``--data-dir`` of every running ``hookwise serve`` of this user (its command
-    line is readable; its environment is not, the service being undumpable)."""
+def _serve_data_dirs(env: dict[str, str]) -> list[str]:
+    """The data directory each running ``hookwise serve`` of this user recorded
+    (``scopes.services_dir``: a file per server, named by its pid; one whose process is gone
+    is left out). Asking each process's command line instead cost seconds on a loaded
+    machine (reading ``/proc/<pid>/cmdline`` waits for a busy process's memory lock), and
+    the service's environment, which may name it, is unreadable (undumpable)."""
+    from hookwise.policy.trust.scopes import services_dir
+
+    directory = services_dir(env)
     out: list[str] = []
     try:
-        pids = [name for name in os.listdir("/proc") if name.isdigit()]
+        names = [name for name in os.listdir(directory) if name.isdigit()]
     except OSError:
         return out
-    for pid in pids:
+    for name in names:
         try:
-            if os.stat(f"/proc/{pid}").st_uid != uid:
+            if os.stat(f"/proc/{name}").st_uid != os.getuid():
                 continue
-            with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                argv = handle.read(1 << 16).split(b"\0")
-            cwd = os.readlink(f"/proc/{pid}/cwd")
-        except OSError:
+            with open(os.path.join(directory, name), encoding="utf-8") as handle:
+                recorded = handle.read(4096).strip()
+        except (OSError, UnicodeDecodeError):
             continue
-        words = [a.decode("utf-8", "surrogateescape") for a in argv]
-        if "serve" not in words or not any(_hookwise(word) for word in words):
-            continue
-        for index, word in enumerate(words):
-            value = None
-            if word == "--data-dir" and index + 1 < len(words):
-                value = words[index + 1]
-            elif word.startswith("--data-dir="):
-                value = word.partition("=")[2]
-            if value:
-                out.append(os.path.join(cwd, os.path.expanduser(value)))
+        if recorded.startswith("/"):
+            out.append(recorded)
     return out
-
-
-def _hookwise(word: str) -> bool:
-    """The console script, or the module it re-executes itself as (``-m hookwise.cli.entry``)."""
-    name = os.path.basename(word)
-    return name == "hookwise" or name.startswith("hookwise.")
 
 
 def service_hides(env: dict[str, str], own_data: str, cwd: str) -> list[Hide]:
     """A local `hookwise serve`'s admin token, database and settings (rt24 #11: the agent
     read the generated token, approved its own ask and ran a rewritten project script
     outside through execute-with-output). Its data directory is the one this environment
-    names (``HOOKWISE_DATA_DIR``, else hookwise's data directory) and each running
-    service's ``--data-dir``. In hookwise's own data directory (read-only, the launcher's)
+    names (``HOOKWISE_DATA_DIR``, else hookwise's data directory) and the one each running
+    service recorded. In hookwise's own data directory (read-only, the launcher's)
     its files are covered; any other is covered whole, so no journal can be planted beside
     the database; never one holding the start directory."""
     home = env.get("HOME") or os.path.expanduser("~")
     candidates = [env["HOOKWISE_DATA_DIR"]] if env.get("HOOKWISE_DATA_DIR") else []
-    candidates += [own_data, *_serve_data_dirs(os.getuid())]
+    candidates += [own_data, *_serve_data_dirs(env)]
     out: list[Hide] = []
     for directory in dict.fromkeys(os.path.realpath(os.path.expanduser(c)) for c in candidates):
         if (
