@@ -49,12 +49,17 @@ def test_records_from_inside_carry_what_the_kernel_says_of_their_sender(lab: Lab
     hook's record is stamped ``hook: true``."""
     (lab.root / "forge.py").write_text(FORGE)
     (lab.root / "payload.json").write_text(lab.payload())
-    result = lab.run("python3 $R/forge.py; hookwise hook --platform claude < $R/payload.json")
+    result = lab.run(  # (naming --platform makes no program of its own a hook)
+        "python3 $R/forge.py --platform claude; "
+        "sh -c 'python3 $R/forge.py --platform claude; : hookwise' >/dev/null; "
+        "hookwise hook --platform claude < $R/payload.json"
+    )
     assert result.returncode == 2, (result.stdout, result.stderr)
     session = result.stdout.split("session ", 1)[1].split()[0]
     records = _records(lab)
     forged = [r for r in records if str(r.get("marker", "")).startswith("forged")]
-    assert len(forged) == 3, records
+    assert len(forged) == 6, records
+    assert all(r["sender"]["launched"] is False for r in forged)
     for record in forged:
         sender = record["sender"]
         assert isinstance(sender, dict)
@@ -62,10 +67,11 @@ def test_records_from_inside_carry_what_the_kernel_says_of_their_sender(lab: Lab
         assert sender["hook"] is False and sender["run_session"] == session
         assert isinstance(sender["pid"], int) and sender["pid"] > 1  # its pid outside
         assert sender["uid"] == os.getuid() and str(sender["received"]).startswith("20")
-    assert [r.get("claimed_source") for r in forged] == ["run", None, "run"]
+    assert [r.get("claimed_source") for r in forged] == ["run", None, "run"] * 2
     assert forged[1]["claimed_sender"] == {"pid": 1, "hook": True}
     hooks = [r for r in records if r.get("rule") == "no-rm"]
     assert len(hooks) == 1 and hooks[0]["sender"]["hook"] is True, records
+    assert hooks[0]["sender"]["launched"] is True  # (the exec watch saw it start)
     # the supervisor's own records are the only ones marked "run"
     assert all("sender" not in r for r in records if r.get("source") == "run")
 

@@ -6,12 +6,13 @@ hooks in their first milliseconds, and the session said nothing).
 init installs a seccomp filter that hands ``execve``/``execveat`` to a listener
 (``SECCOMP_RET_USER_NOTIF``, unprivileged under ``no_new_privs``) and sends the listener
 here. For each exec the calling process waits in the kernel while this thread reads the new
-command line from its memory (``/proc/<pid>/mem``: the supervisor owns the session's user
-namespace and is an ancestor of every process in it) and, when it is a hook's, opens a pidfd
-on it (still waiting, so the pid cannot have been reused) and tells the audit sink; then the
-exec goes on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``). Nothing is decided here: the listener
-only looks. No process inside can remove the filter; one it installs itself that notifies
-too takes its own and its children's execs (not the host's).
+program and command line from its memory (``/proc/<pid>/mem``: the supervisor owns the
+session's user namespace and is an ancestor of every process in it) and, when it is a hook's
+(:class:`HookExecs`), opens a pidfd on it (still waiting, so the pid cannot have been
+reused), gives it a socket of its own to the audit sink and tells the sink; then the exec
+goes on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``). Nothing is decided here: the listener only
+looks. No process inside can remove the filter; one it installs itself that notifies too
+takes its own and its children's execs (not the host's).
 """
 
 from __future__ import annotations
@@ -36,64 +37,104 @@ FLAG_CONTINUE = 1  # SECCOMP_USER_NOTIF_FLAG_CONTINUE
 MAX_ARGS = 64  # argv entries read
 MAX_ARG = 16384  # bytes of one entry read
 PLATFORM = "--platform"  # every hook command hookwise registers passes it
+MAX_PATH = 4096
 
 
-def is_hook(argv: list[str]) -> bool:
-    """Whether an exec starts a hook: hookwise's launcher or ``hookwise hook`` (a
-    ``--platform`` word), or a shell running a registered command that does (``sh -c`` with
-    ``--platform`` and ``hookwise`` in its script: the host's shell, before the launcher)."""
-    if PLATFORM in argv:
-        return True
-    if "-c" in argv[1:3]:
-        script = argv[argv.index("-c", 1) + 1] if argv.index("-c", 1) + 1 < len(argv) else ""
-        return PLATFORM in script and "hookwise" in script
-    return False
+def _which(name: str, path: str) -> list[str]:
+    """Every executable ``name`` on ``path`` (resolved), and the usual system ones."""
+    out: list[str] = []
+    for directory in [*path.split(":"), "/bin", "/usr/bin"]:
+        candidate = os.path.join(directory or ".", name)
+        if os.path.isabs(candidate) and os.access(candidate, os.X_OK):
+            out.append(os.path.realpath(candidate))
+    return out
+
+
+class HookExecs:
+    """What an exec that starts a hook looks like, for this session: a shell (``sh``,
+    ``bash`` of ``PATH`` or the system's) running a registered command that runs only
+    hookwise (``is_script``: ``config/hookwise_command.runs_only_hookwise``, handed in by the
+    CLI); hookwise's launcher with ``--platform``; the ``hookwise`` command of ``PATH`` with
+    ``hook --platform``. Each program by its resolved path, all of them read-only inside: a
+    process that names ``--platform`` in a program of its own is no hook (it would get a
+    hook's channel and its records the mark of one)."""
+
+    def __init__(self, env: dict[str, str], is_script: Callable[[str], bool]) -> None:
+        from hookwise.policy.trust.scopes import launcher_path
+
+        path = env.get("PATH") or "/usr/bin:/bin"
+        self.shells = {*_which("sh", path), *_which("bash", path)}
+        self.launchers = {os.path.realpath(launcher_path(env))}
+        self.consoles = set(_which("hookwise", path))
+        self.is_script = is_script
+
+    def __call__(self, program: str, argv: list[str]) -> bool:
+        real = os.path.realpath(program)
+        if real in self.shells:
+            return len(argv) >= 3 and argv[1] == "-c" and self.is_script(argv[2])
+        if real in self.launchers:
+            return argv[1:2] == [PLATFORM]
+        return real in self.consoles and argv[1:3] == ["hook", PLATFORM]
 
 
 class Notification:
     """One exec waiting: its id, the pid (outside), the arch and the argv pointer."""
 
-    __slots__ = ("argv_at", "compat", "id", "pid")
+    __slots__ = ("argv_at", "compat", "id", "path_at", "pid")
 
-    def __init__(self, data: bytes, native_execveat: set[int]) -> None:
+    def __init__(self, data: bytes, execveat: set[int]) -> None:
         self.id = int.from_bytes(data[0:8], sys.byteorder)
         self.pid = int.from_bytes(data[8:12], sys.byteorder)
         nr = int.from_bytes(data[16:20], sys.byteorder, signed=True)
         arch = int.from_bytes(data[20:24], sys.byteorder)
         self.compat = not arch & 0x80000000  # (__AUDIT_ARCH_64BIT)
-        index = 2 if nr in native_execveat else 1  # execveat(dirfd, path, argv, ...)
-        self.argv_at = int.from_bytes(data[32 + 8 * index : 40 + 8 * index], sys.byteorder)
+        shift = 1 if nr in execveat else 0  # execveat(dirfd, path, argv, ...)
+
+        def arg(index: int) -> int:
+            return int.from_bytes(data[32 + 8 * index : 40 + 8 * index], sys.byteorder)
+
+        self.path_at = arg(shift)
+        self.argv_at = arg(1 + shift)
 
 
-def read_argv(pid: int, at: int, compat: bool) -> list[str]:
-    """The argv an exec passes, read from the waiting process's memory; [] when unreadable."""
-    width = 4 if compat else 8
+def _string(fd: int, pointer: int, limit: int) -> str:
+    text = b""
+    while pointer and len(text) < limit:
+        chunk = os.pread(fd, 4096 - (pointer + len(text)) % 4096, pointer + len(text))
+        if not chunk:
+            break
+        end = chunk.find(b"\0")
+        text += chunk if end < 0 else chunk[:end]
+        if end >= 0:
+            break
+    return text.decode("utf-8", "surrogateescape")
+
+
+def read_exec(pid: int, notification: Notification) -> tuple[str, list[str]]:
+    """The program (resolved against the process's directory) and the argv an exec passes,
+    read from the waiting process's memory; ("", []) when unreadable."""
+    width = 4 if notification.compat else 8
     try:
         fd = os.open(f"/proc/{pid}/mem", os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
-        return []
-    out: list[str] = []
+        return "", []
+    argv: list[str] = []
     try:
+        program = _string(fd, notification.path_at, MAX_PATH)
+        if program and not program.startswith("/"):
+            program = os.path.join(os.readlink(f"/proc/{pid}/cwd"), program)
+        at = notification.argv_at
         table = os.pread(fd, width * MAX_ARGS, at) if at else b""
         for i in range(0, len(table) - width + 1, width):
             pointer = int.from_bytes(table[i : i + width], sys.byteorder)
             if not pointer:
                 break
-            text = b""
-            while len(text) < MAX_ARG:
-                chunk = os.pread(fd, 4096 - (pointer + len(text)) % 4096, pointer + len(text))
-                if not chunk:
-                    break
-                end = chunk.find(b"\0")
-                text += chunk if end < 0 else chunk[:end]
-                if end >= 0:
-                    break
-            out.append(text.decode("utf-8", "surrogateescape"))
+            argv.append(_string(fd, pointer, MAX_ARG))
     except OSError:
-        return out
+        return "", []
     finally:
         os.close(fd)
-    return out
+    return program, argv
 
 
 class ExecWatch:
@@ -101,11 +142,17 @@ class ExecWatch:
     ``on_hook(pid, pidfd, channel, command)`` (``channel``: the sink's end of the hook's own
     socket, -1 when none could be given), which must not block."""
 
-    def __init__(self, listener: int, on_hook: Callable[[int, int, int, str], None]) -> None:
+    def __init__(
+        self,
+        listener: int,
+        on_hook: Callable[[int, int, int, str], None],
+        is_hook: Callable[[str, list[str]], bool],
+    ) -> None:
         from hookwise.run.arch import EXEC_CALLS, MACHINE
 
         self.listener = listener
         self.on_hook = on_hook
+        self.is_hook = is_hook
         self.execveat = {EXEC_CALLS[MACHINE][0][1], EXEC_CALLS[MACHINE][1][1]}
         self.seen = 0  # execs
         self.hooks = 0  # of which hooks
@@ -134,8 +181,8 @@ class ExecWatch:
         notification = Notification(bytes(buffer), self.execveat)
         self.seen += 1
         try:
-            argv = read_argv(notification.pid, notification.argv_at, notification.compat)
-            if is_hook(argv):
+            program, argv = read_exec(notification.pid, notification)
+            if program and self.is_hook(program, argv):
                 self._hook(notification, argv)
         except Exception as exc:  # the exec goes on whatever this thread met
             self.failed = f"the exec watch raised {type(exc).__name__}: {str(exc)[:200]}"

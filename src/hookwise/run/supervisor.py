@@ -61,6 +61,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from hookwise.run.exec_watch import HookExecs
+
 
 class RunError(Exception):
     """``hookwise run`` cannot start the agent confined; the message says why and where."""
@@ -307,9 +309,12 @@ def run(
     read_only_proc: bool = False,
     on_hook_lost: str = "report",
     note: Callable[[str], None] | None = None,
+    hook_script: Callable[[str], bool] | None = None,
 ) -> int:
     """Run ``argv`` confined; its exit status. Raises :class:`RunError` when the
-    confinement cannot be set up (nothing was started)."""
+    confinement cannot be set up (nothing was started). ``hook_script``: whether a shell's
+    ``-c`` script is a registered hook command (run/exec_watch.py; the CLI hands in
+    ``config/hookwise_command.runs_only_hookwise``)."""
     from hookwise.run.available import available
 
     say = note or _say
@@ -337,6 +342,7 @@ def run(
             read_only_proc=read_only_proc,
             on_hook_lost=on_hook_lost,
             say=say,
+            hook_script=hook_script or (lambda _script: False),
         )
     finally:
         child.abandon()
@@ -416,6 +422,7 @@ def _run(
     read_only_proc: bool,
     on_hook_lost: str,
     say: Callable[[str], None],
+    hook_script: Callable[[str], bool],
 ) -> int:
     cwd = os.path.abspath(cwd)
     directory = user_dir(runtime_base())
@@ -494,7 +501,18 @@ def _run(
             builder.start()
             send(builder.launch, launch)
             builder.launch = -1
-            code = _start(builder, sink, say, targets=targets, stopper=stopper, entries=entries)
+            from hookwise.run.exec_watch import HookExecs
+
+            hook_execs = HookExecs(agent_env, hook_script)
+            code = _start(
+                builder,
+                sink,
+                say,
+                targets=targets,
+                stopper=stopper,
+                entries=entries,
+                hook_execs=hook_execs,
+            )
         finally:
             problem = session_log.record(sessions, session, "end")
             if problem is not None:
@@ -650,14 +668,14 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
         say(sink.failed)
 
 
-def _watch_execs(listener: int, sink: AuditSink) -> None:
+def _watch_execs(listener: int, sink: AuditSink, hook_execs: HookExecs) -> None:
     """Serve the exec listener in a thread of its own (run/exec_watch.py); without one (init
     failed before sending it) nothing starts, and the report says why."""
     if listener < 0:
         return
     from hookwise.run.exec_watch import ExecWatch
 
-    watch = ExecWatch(listener, sink.hook_launched)
+    watch = ExecWatch(listener, sink.hook_launched, hook_execs)
     sink.exec_watch = watch
 
     def serve() -> None:
@@ -677,6 +695,7 @@ def _start(
     targets: list[Guarded],
     stopper: _Stopper,
     entries: list[Guarded],
+    hook_execs: HookExecs,
 ) -> int:
     """While the builder builds the mounts, check the guarded code (the agent starts only
     when the check passed); then warn of host settings that switch hooks off, serve the
@@ -692,7 +711,7 @@ def _start(
     try:
         refused = linked_code(targets)
         if refused is None:
-            _watch_execs(builder.listener(), sink)
+            _watch_execs(builder.listener(), sink, hook_execs)
     finally:
         _open_gate(builder.gate, refused is None)
         builder.gate = -1
