@@ -407,22 +407,24 @@ class AuditSink:
                 return int.from_bytes(data[4:8], sys.byteorder)
         return 0
 
-    def _receive_all(self) -> None:
+    def _receive_all(self) -> bool:
         """What is queued, at most :data:`ROUND` datagrams: a flood that keeps the queue
-        full must not keep the loop from its other work (the lost-hook watch, reports)."""
+        full must not keep the loop from its other work (the lost-hook watch, reports).
+        Whether more may be queued."""
         for _ in range(ROUND):
             try:
                 received = self._receive()
             except OSError as exc:  # (not the thread's end: the next poll tries again)
                 self._broke(exc)
-                return
+                return False
             if received is None:
-                return
+                return False
             try:
                 self._take(*received)
             except Exception as exc:  # one datagram's error, never the sink's end
                 self._refuse(received[1])
                 self._broke(exc)
+        return True
 
     def _broke(self, exc: BaseException) -> None:
         self.broken += 1
@@ -641,10 +643,20 @@ class AuditSink:
                 time.sleep(LOOP_PAUSE)
             if self._wake_read in ready:
                 try:
+                    self._drain_all()
                     self.watch.finish()
                 finally:
                     self._summary()
                 return
+
+    def _drain_all(self) -> None:
+        """The session ended (nothing inside sends any more): everything still queued, on
+        the socket and on the hooks' channels, before the last records."""
+        self._take_launched()
+        while self._receive_all():
+            pass
+        for fd in list(self.channels):
+            self._drain_channel(fd)
 
     def _timeout(self) -> int:
         """Milliseconds the loop may sleep: the watch's, or until refusals are reported."""

@@ -219,11 +219,11 @@ def _mount_plan(launch: Launch) -> None:
         source = launch.empty_dir if directory else launch.empty_file
         try:
             libc.mount(source, path, None, libc.MS_BIND)
-        except FileNotFoundError:  # gone since the plan (another session's socket): nothing
-            continue  # to reach there now; one made later is not covered (docs/confinement.md)
+            _readonly(path, False)
+        except FileNotFoundError:  # gone since the plan, or unlinked outside meanwhile
+            continue  # (another session's socket): nothing to reach there now
         except OSError as exc:
             raise OSError(exc.errno, f"hiding {path} ({why}): {exc.strerror}") from None
-        _readonly(path, False)
     for source, target in launch.records:
         try:
             libc.mount(source, target, None, libc.MS_BIND)
