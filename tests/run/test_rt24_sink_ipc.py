@@ -7,6 +7,10 @@ from __future__ import annotations
 import json
 import os
 import textwrap
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.run.test_redteam_run import Lab, lab, pytestmark
 
@@ -347,3 +351,47 @@ def test_a_flood_of_datagrams_cannot_take_the_hooks_records(lab: Lab) -> None:
     assert all(r["sender"]["launched"] is True for r in decisions)
     refused = [r for r in records if r.get("event") == "records_refused"]
     assert sum(int(str(r["refused"])) for r in refused) > 1000, refused
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(min_size=80, max_size=80))
+def test_any_notification_reads_as_one(data: bytes) -> None:
+    """The listener's 80 bytes (struct seccomp_notif), whatever they hold, give an id, a pid
+    and pointers, never an exception that would leave an exec waiting."""
+    from hookwise.run.exec_watch import Notification
+
+    notification = Notification(data, {322, 358})
+    assert 0 <= notification.argv_at < 2**64 and 0 <= notification.pid < 2**32
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.lists(st.text(), max_size=6))
+def test_only_hookwise_programs_are_hooks(program: str, argv: list[str]) -> None:
+    """Whatever a process execs, only hookwise's own programs (by resolved path) can be a
+    hook; naming ``--platform`` or ``hookwise`` in another program's arguments is not."""
+    from hookwise.run.exec_watch import HookExecs
+
+    execs = HookExecs({"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"}, lambda _s: True)
+    if "\0" in program:
+        return
+    hook = execs(program, ["x", *argv])
+    real = os.path.realpath(program)
+    assert not hook or real in execs.shells | execs.launchers | execs.consoles
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=300))
+def test_a_recorded_service_directory_is_read_whatever_the_file_holds(content: bytes) -> None:
+    """A server's record (``services/<pid>``: one absolute path) read by the supervisor:
+    anything else in it is passed over, never raised."""
+    import tempfile
+
+    from hookwise.run.hidden import _serve_data_dirs
+
+    with tempfile.TemporaryDirectory() as state:
+        services = Path(state) / "hookwise-run" / "services"
+        services.mkdir(parents=True)
+        (services / str(os.getpid())).write_bytes(content)
+        found = _serve_data_dirs({"XDG_STATE_HOME": state, "HOME": state})
+    assert all(path.startswith("/") for path in found)
+    assert len(found) <= 1

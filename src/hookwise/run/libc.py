@@ -279,6 +279,12 @@ def _filter(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("HBBI", code, jt, jf, k & 0xFFFFFFFF)
 
 
+class _SockFprog(ctypes.Structure):
+    """struct sock_fprog: a classic BPF program's length and instructions."""
+
+    _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
+
+
 SECCOMP_SET_MODE_FILTER = 1
 SECCOMP_FILTER_FLAG_NEW_LISTENER = 8
 _USER_NOTIF = 0x7FC00000  # SECCOMP_RET_USER_NOTIF
@@ -288,28 +294,30 @@ def exec_notifier_program(numbers: Arch) -> bytes:
     """A filter that hands every ``execve``/``execveat`` (native and compat) to a listener
     and allows everything else (the session's own filter still applies)."""
     native, compat, _seccomp = EXEC_CALLS[MACHINE]
-    return _assemble(
-        [
-            ("ld", _ARCH_AT, "", ""),
-            ("jeq", numbers.native.audit, "native", "compat_arch"),
-            ("label", "native", "", ""),
-            ("ld", _NR, "", ""),
-            ("jeq", native[0], "notify", "native2"),
-            ("label", "native2", "", ""),
-            ("jeq", native[1], "notify", "allow"),
-            ("label", "compat_arch", "", ""),
-            ("jeq", numbers.compat.audit, "compat", "allow"),
-            ("label", "compat", "", ""),
-            ("ld", _NR, "", ""),
-            ("jeq", compat[0], "notify", "compat2"),
-            ("label", "compat2", "", ""),
-            ("jeq", compat[1], "notify", "allow"),
-            ("label", "allow", "", ""),
-            ("ret", _ALLOW, "", ""),
-            ("label", "notify", "", ""),
-            ("ret", _USER_NOTIF, "", ""),
-        ]
-    )
+    program: Program = [
+        ("ld", _ARCH_AT, "", ""),
+        ("jeq", numbers.native.audit, "n", "compat_arch"),
+        *_exec_checks(native, "n"),
+        ("label", "compat_arch", "", ""),
+        ("jeq", numbers.compat.audit, "c", "allow"),
+        *_exec_checks(compat, "c"),
+        ("label", "allow", "", ""),
+        ("ret", _ALLOW, "", ""),
+        ("label", "notify", "", ""),
+        ("ret", _USER_NOTIF, "", ""),
+    ]
+    return _assemble(program)
+
+
+def _exec_checks(calls: tuple[int, int], prefix: str) -> Program:
+    """One ABI's execve and execveat, to the listener (``prefix``: its arch's label)."""
+    return [
+        ("label", prefix, "", ""),
+        ("ld", _NR, "", ""),
+        ("jeq", calls[0], "notify", f"{prefix}2"),
+        ("label", f"{prefix}2", "", ""),
+        ("jeq", calls[1], "notify", "allow"),
+    ]
 
 
 def install_exec_notifier() -> int:
@@ -319,11 +327,7 @@ def install_exec_notifier() -> int:
     until the supervisor has seen it). Needs ``no_new_privs``."""
     program = exec_notifier_program(_numbers())
     buffer = ctypes.create_string_buffer(program, len(program))
-
-    class _Prog(ctypes.Structure):
-        _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
-
-    prog = _Prog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    prog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
     return _check(
         _libc.syscall(
             EXEC_CALLS[MACHINE][2],
@@ -387,11 +391,7 @@ def install_filter() -> None:
     program = filter_program(_numbers())
     count = len(program) // 8
     buffer = ctypes.create_string_buffer(program, len(program))
-
-    class _Prog(ctypes.Structure):
-        _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
-
-    prog = _Prog(count, ctypes.cast(buffer, ctypes.c_void_p))
+    prog = _SockFprog(count, ctypes.cast(buffer, ctypes.c_void_p))
     _check(
         _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(prog), 0, 0),
         "installing the seccomp filter",
