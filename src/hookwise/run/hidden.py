@@ -235,6 +235,10 @@ def _serve_data_dirs(env: dict[str, str]) -> list[str]:
         try:
             if os.stat(f"/proc/{name}").st_uid != os.getuid():
                 continue
+            with open(f"/proc/{name}/comm", "rb") as handle:  # (a reused pid: not a server)
+                comm = handle.read(64).strip()
+            if not (comm.startswith(b"python") or comm == b"hookwise"):
+                continue
             with open(os.path.join(directory, name), encoding="utf-8") as handle:
                 recorded = handle.read(4096).strip()
         except (OSError, UnicodeDecodeError):
