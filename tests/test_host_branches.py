@@ -40,30 +40,10 @@ ALLOWED: dict[str, tuple[int, str]] = {
         1,
         "the Claude Agent SDK bridge reads Claude Code's own settings when told to",
     ),
-    "api/processing/json_validation.py": (
-        3,
-        "the service's validator keeps Claude Code's legacy decisions and permission ranks; "
-        "the tables' decision_values disagree with it for Codex (to be reconciled there)",
-    ),
     "policy/approvals/relay.py": (
         1,
         "compares the table's decision pattern, whose value for Gemini CLI's form is 'gemini' "
         "(its native ask, `gemini_ask`)",
-    ),
-    "policy/rules/loader.py": (
-        1,
-        "Gemini CLI's conditional canonical events (canonical.GEMINI_CONDITIONAL), looked up "
-        "by its name: a fact to move into its table",
-    ),
-    "policy/rules/compiler.py": (1, "the same GEMINI_CONDITIONAL lookup"),
-    "policy/install/registrations.py": (
-        1,
-        "the same GEMINI_CONDITIONAL lookup",
-    ),
-    "scan/analysis/analyse.py": (
-        2,
-        "the variables Claude Code and Gemini CLI give a hook (PROJECT_ENV would serve, but "
-        "GEMINI_CWD has no fact in a table yet)",
     ),
     "scan/report.py": (1, "Gemini CLI's hook fingerprint approval as a gate"),
 }

@@ -349,12 +349,42 @@ def _second_path(body: dict[str, Any]) -> str:
     return f"{found.group(1).strip()}/{name}" if found else name
 
 
+# Claude Code's prompt and agent hooks ask the model too; their system prompt says so.
+# With HOOKWISE_E2E_HOOK_VERDICT set (a JSON object such as {"ok": false, "reason": "..."}),
+# such a request is answered with it: as text (a prompt hook), or as a call of the
+# StructuredOutput tool when that tool is offered (an agent hook).
+HOOK_VERDICT_VARIABLE = "HOOKWISE_E2E_HOOK_VERDICT"
+HOOK_EVALUATOR_MARK = "You are evaluating a"
+
+
+def hook_verdict_blocks(body: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The answer to a hook's own model request, or None when ``body`` is not one (or no
+    verdict is set)."""
+    verdict = os.environ.get(HOOK_VERDICT_VARIABLE)
+    if not verdict or HOOK_EVALUATOR_MARK not in json.dumps(body.get("system") or ""):
+        return None
+    tools = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
+    if "StructuredOutput" in tools:
+        return [
+            {
+                "type": "tool_use",
+                "id": _ident("toolu_"),
+                "name": "StructuredOutput",
+                "input": json.loads(verdict),
+            }
+        ]
+    return [{"type": "text", "text": verdict}]
+
+
 def anthropic_reply(
     body: dict[str, Any], script: Script | None = None
 ) -> tuple[dict[str, Any], list[Event]]:
     """The Messages API answer to ``body``: the full message and its SSE stream."""
     blocks: list[dict[str, Any]]
-    if script is not None:
+    judged = hook_verdict_blocks(body)
+    if judged is not None:
+        blocks = judged
+    elif script is not None:
         step = scripted_step(script, body)
         blocks = [
             {"type": "tool_use", "id": c.call_id("toolu_"), "name": c.name, "input": dict(c.args)}
@@ -750,6 +780,21 @@ def chat_reply(
     return completion, events
 
 
+# With HOOKWISE_E2E_API_ERROR=<status> every Messages request that already holds a tool
+# result fails with that HTTP status (an Anthropic error body naming API_ERROR_TEXT): the
+# turn ends in an API error after the tool ran (Claude Code's StopFailure).
+API_ERROR_VARIABLE = "HOOKWISE_E2E_API_ERROR"
+API_ERROR_TEXT = "FAKE-API-ERROR"
+
+
+def api_error(body: dict[str, Any]) -> tuple[int, Any, None] | None:
+    status = os.environ.get(API_ERROR_VARIABLE)
+    if not status or not any(o.get("type") == "tool_result" for o in _walk(body.get("messages"))):
+        return None
+    kind = "invalid_request_error" if status.startswith("4") else "api_error"
+    return int(status), {"type": "error", "error": {"type": kind, "message": API_ERROR_TEXT}}, None
+
+
 # --------------------------------------------------------------------------- routing
 def route(
     path: str, body: Any, script: Script | None = None
@@ -760,6 +805,9 @@ def route(
     if isinstance(body, dict):
         if where.endswith("/messages/count_tokens"):
             return 200, {"input_tokens": 12}, None
+        failing = api_error(body)
+        if where.endswith("/messages") and failing is not None:
+            return failing
         if where.endswith("/messages"):
             message, events = anthropic_reply(body, script)
             return 200, message, events if body.get("stream") else None

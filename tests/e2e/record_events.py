@@ -9,6 +9,10 @@ network namespace, the CLI being configured to contact only 127.0.0.1):
   command, and one logging command hook on every event of hookwise's Claude table (the
   original 13 and the 18 of issue 27). The record keeps, per event that fired, the input the
   hook got (run paths as ``$RUN``): what can fire offline in ``-p``.
+* ``http-allowlists`` (and ``-project``): two http PreToolUse hooks, one under the URL
+  pattern the user's ``allowedHttpHookUrls`` allows, one not, with header variables the
+  user's ``httpHookAllowedEnvVars`` allows or not, a credential, a lower-case name and a
+  value with a line break; ``-project``: the project's settings add the other URL.
 * ``http-deny``: one ``type: "http"`` PreToolUse hook whose URL is a server in this process
   answering a deny; the header carries ``$HOOK_TOKEN`` (allowed) and ``$OTHER`` (not). The
   record keeps the request the server got and what the model read after the call.
@@ -96,9 +100,10 @@ def run_events(root: Path) -> dict[str, Any]:
 
 
 class _HookServer:
-    """The http hook's endpoint: answers HTTP_ANSWER, keeps each request."""
+    """The http hook's endpoint: answers HTTP_ANSWER (or nothing, with ``quiet``), keeps
+    each request."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, quiet: bool = False) -> None:
         self.requests: list[dict[str, Any]] = []
         seen = self.requests
 
@@ -112,7 +117,7 @@ class _HookServer:
                         "body": json.loads(body or b"null"),
                     }
                 )
-                data = json.dumps(HTTP_ANSWER).encode()
+                data = b"" if quiet else json.dumps(HTTP_ANSWER).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
@@ -136,6 +141,10 @@ class _HookServer:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
 
 
 def http_handler(url: str) -> dict[str, Any]:
@@ -177,15 +186,97 @@ def run_http(root: Path) -> dict[str, Any]:
     }
 
 
+# The header variables of the allowlist runs: allowed by the user's httpHookAllowedEnvVars
+# and by the handler, by the handler only, a credential, a lower-case name, a line break
+ALLOWLIST_ENV = {
+    "HOOK_TOKEN": "t0ken",
+    "OTHER": "must-not-leak",
+    "CLAUDE_CODE_OAUTH_REFRESH_TOKEN": "refresh-secret",
+    "HOOK_CRLF": "x\r\nInjected: 1",
+    "lower_var": "low",
+}
+ALLOWLIST_HEADERS = {
+    "X-Token": "$HOOK_TOKEN",
+    "X-Other": "[$OTHER]",
+    "X-Key": "[${ANTHROPIC_API_KEY}]",
+    "X-Refresh": "[$CLAUDE_CODE_OAUTH_REFRESH_TOKEN]",
+    "X-Crlf": "[${HOOK_CRLF}]",
+    "X-Lower": "[$lower_var]",
+}
+
+
+def run_allowlists(root: Path, *, project_widens: bool) -> dict[str, Any]:
+    """Two http PreToolUse hooks, /allowed/one and /other; the user's settings allow URLs
+    under /allowed/ and some header variables (``project_widens``: the project's settings
+    list /other too)."""
+    layout = clis.Layout(root)
+    layout.create()
+    with _HookServer(quiet=True) as hook_server, FakeModel() as fake:
+        names = [*sorted(ALLOWLIST_ENV), "ANTHROPIC_API_KEY"]
+        handlers = [
+            {
+                "type": "http",
+                "url": f"{hook_server.origin}{path}",
+                "timeout": 30,
+                "headers": ALLOWLIST_HEADERS,
+                "allowedEnvVars": names,
+            }
+            for path in ("/allowed/one", "/other")
+        ]
+        _settings(layout, {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]})
+        user = {
+            "allowedHttpHookUrls": [f"{hook_server.origin}/allowed/*"],
+            "httpHookAllowedEnvVars": [n for n in names if n != "OTHER"],
+        }
+        (layout.home / ".claude").mkdir(parents=True, exist_ok=True)
+        (layout.home / ".claude" / "settings.json").write_text(json.dumps(user, indent=1))
+        if project_widens:
+            path = layout.proj / ".claude" / "settings.json"
+            project = json.loads(path.read_text())
+            project["allowedHttpHookUrls"] = [f"{hook_server.origin}/other"]
+            path.write_text(json.dumps(project, indent=1))
+        argv = [str(clis.binary("claude")), "-p", clis.PROMPT, "--output-format", "json"]
+        env = clis.environment("claude", layout, fake.url) | ALLOWLIST_ENV
+        _, _, code, timed_out = run_bounded(argv, layout.proj, env, 120)
+        received = list(hook_server.requests)
+        origin = hook_server.origin
+    for request in received:
+        request.pop("body", None)
+        for header in ("host", "content-length", "connection", "accept-encoding"):
+            request["headers"].pop(header, None)
+    return {
+        "run": "http-allowlists-project" if project_widens else "http-allowlists",
+        "cli": "claude",
+        "cli_version": clis.installed_version("claude"),
+        "env": ALLOWLIST_ENV,
+        "user_settings": json.loads(json.dumps(user).replace(origin, "$ORIGIN")),
+        "project_widens": project_widens,
+        "handlers": json.loads(json.dumps(handlers).replace(origin, "$ORIGIN")),
+        "hook_requests": received,
+        "tool_ran": (layout.proj / "marker").exists(),
+        "exit_code": code,
+        "timed_out": timed_out,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--only", action="append", help="record only these runs")
     args = parser.parse_args(argv)
     problem = clis.install_problem("claude")
     if problem:
         raise SystemExit(problem)
     args.out.mkdir(parents=True, exist_ok=True)
-    for name, run in (("events", run_events), ("http-deny", run_http)):
+    parser_runs = {
+        "events": run_events,
+        "http-deny": run_http,
+        "http-allowlists": lambda root: run_allowlists(root, project_widens=False),
+        "http-allowlists-project": lambda root: run_allowlists(root, project_widens=True),
+    }
+    for name, run in parser_runs.items():
+        if args.only and name not in args.only:
+            continue
         with tempfile.TemporaryDirectory(prefix=f"hookwise-{name}-") as tmp:
             record = run(Path(tmp))
         (args.out / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")

@@ -103,6 +103,38 @@ GENERIC: dict[str, dict[str, Any]] = {
     "cline-context": {
         "answer": {"exit": 0, "stdout": _json({"cancel": False, "contextModification": CONTEXT})}
     },
+    # Cline's other controls, read in its 3.0.65 bundle (the file-hook reader): an
+    # ``overrideInput`` replaces the tool's input; ``context`` is the same as
+    # ``contextModification``; of a stdout with ``HOOK_CONTROL\t`` lines only the last one
+    # is the answer
+    "cline-override-input": {
+        "answer": {"exit": 0, "stdout": _json({"overrideInput": {"commands": [REWRITE_TO]}})},
+        "command": REWRITE_FROM,
+        "only": "cline",
+    },
+    "cline-context-key": {
+        "answer": {"exit": 0, "stdout": _json({"context": CONTEXT})},
+        "only": "cline",
+    },
+    "cline-hook-control": {
+        "answer": {
+            "exit": 0,
+            "stdout": "a log line\nHOOK_CONTROL\t"
+            + _json({"cancel": True, "errorMessage": REASON}),
+        },
+        "only": "cline",
+    },
+    # past the 120 s a file hook gets (``toolCallTimeoutMs ?? 120000`` in the bundle): the
+    # hook is killed and its cancel never read
+    "cline-past-timeout": {
+        "answer": {
+            "exit": 0,
+            "sleep": 125,
+            "stdout": _json({"cancel": True, "errorMessage": REASON}),
+        },
+        "only": "cline",
+        "run_timeout": 300.0,
+    },
     "slow": {
         "answer": {
             "exit": 0,
@@ -114,8 +146,8 @@ GENERIC: dict[str, dict[str, Any]] = {
 
 
 def cells(host: str) -> dict[str, dict[str, Any]]:
-    """Every cell of ``host`` (the Droid-only read-only cells are Droid's)."""
-    out = dict(GENERIC)
+    """Every cell of ``host`` (the read-only cells are Droid's, the ``only`` ones that host's)."""
+    out = {k: v for k, v in GENERIC.items() if v.get("only", host) == host}
     if host != "droid":
         out = {k: v for k, v in out.items() if not k.endswith("-readonly")}
     return out
@@ -157,7 +189,13 @@ def run_cell(host: str, cell_id: str, spec: dict[str, Any]) -> dict[str, Any]:
         command = shlex.join([sys.executable, str(clis.ANSWER_HOOK), _json(spec["answer"])])
         more_hosts.write_raw_hook(host, layout, command, timeout_s=HOOK_TIMEOUT_S)
         shell = spec.get("command", "echo hi > marker")
-        result = more_hosts.run_host(host, root, [shell], args=spec.get("args"))
+        result = more_hosts.run_host(
+            host,
+            root,
+            [shell],
+            args=spec.get("args"),
+            timeout=spec.get("run_timeout", more_hosts.TIMEOUT_S),
+        )
         calls = (
             [
                 json.loads(line)

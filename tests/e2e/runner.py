@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -199,3 +200,39 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def record_runs(
+    cli: str,
+    runs: dict[str, Callable[[Path], dict[str, Any]]],
+    *,
+    description: str,
+    out: Path,
+    argv: list[str] | None = None,
+) -> int:
+    """The command line of a recorder of named runs (``record_*_handlers``): each run in a
+    fresh directory (removed unless ``--keep``), its record written to ``<out>/<name>.json``."""
+    import argparse
+    import json
+    import shutil
+    import tempfile
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", type=Path, default=out)
+    parser.add_argument("--only", action="append", choices=sorted(runs))
+    parser.add_argument("--keep", action="store_true", help="keep the run directories")
+    args = parser.parse_args(argv)
+    problem = clis.install_problem(cli)
+    if problem:
+        raise SystemExit(problem)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name in args.only or runs:
+        tmp = tempfile.mkdtemp(prefix=f"hookwise-{cli}-{name}-")
+        record = runs[name](Path(tmp))
+        (args.out / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
+        print(f"{name}: exit {record['exit_code']} in {record['seconds']} s")
+        if args.keep:
+            print(f"  kept: {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 0

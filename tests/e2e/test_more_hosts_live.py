@@ -19,9 +19,11 @@ Cline (``cline --json``): a cancel aborts the whole run, so one blocked call a r
 * deny: ``touch allowed`` runs, then ``echo hi > marker`` is cancelled: no marker, the run
   ends there ("aborted", no further model request), the audit log says allow-less none, deny;
 * ask: ``rm -f absent`` is an ``ask``; Cline cannot ask: a cancel (ask_fallback deny);
-* missing: hookwise cannot run; the hook file install wrote prints the cancel itself.
+* missing: hookwise cannot run; the hook file install wrote prints the cancel itself;
+* rewrite: ``touch marker`` runs as ``touch marker-rewritten`` (Cline's ``overrideInput``),
+  and the run goes on to ``touch allowed``.
 
-Five host runs, about 1.5 min with ``-n 2`` on the loaded two-core machine.
+Six host runs, about 2 min with ``-n 2`` on the loaded two-core machine.
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ CASES = {
         "deny": ["ls", "echo hi > marker", "touch allowed"],
         "ask": ["rm -f absent", "touch allowed"],
         "missing": ["ls"],
+        "rewrite": ["touch marker", "touch allowed"],
     },
 }
 PARAMS = [(host, case) for host, cases in CASES.items() for case in cases]
@@ -189,6 +192,17 @@ def check_cline(
     why: str,
 ) -> None:
     proj = root / "proj"
+    if case == "rewrite":
+        # Cline's overrideInput: the rewritten command ran, and the run went on
+        assert (proj / "marker-rewritten").exists(), f"the rewrite did not run{why}"
+        assert not (proj / "marker").exists(), f"the command ran as asked{why}"
+        assert (proj / "allowed").exists(), f"the run did not go on after the rewrite{why}"
+        assert finish_reason(root) == "completed", why
+        assert decisions == [
+            ("cline", "allow", "touch marker"),
+            ("cline", "none", "touch allowed"),
+        ], why
+        return
     assert finish_reason(root) == "aborted", f"a cancel did not end the run{why}"
     assert not (proj / "allowed").exists(), f"the run went on after the cancel{why}"
     if case == "deny":

@@ -25,7 +25,7 @@ from hookwise.policy.adapters import adapter
 from hookwise.policy.adapters.hosts import host_tables
 from hookwise.policy.pipeline import Outcome, failure_answer
 from hookwise.policy.rules.engine import Decision
-from hookwise.protocol.hosts import host
+from hookwise.protocol.hosts import host, table
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "more-hosts"
 HOSTS = ("droid", "cline")
@@ -114,14 +114,18 @@ def test_the_tables_say_what_the_host_did(name: str) -> None:
     seen = {cell: record["observed"] for cell, record in cells.items()}
     # a crashing hook (exit 1) lets the tool run: failure["crash"]
     assert seen["exit1-stderr"]["tool_ran"] is (info.failure["crash"] == "runs")
-    # a hook slower than the host's timeout: Droid runs the tool; Cline has no timeout and
-    # waited for the slow hook (whose answer it then ignored)
+    # a hook slower than the host's timeout runs the tool: Droid's (3 s here); Cline's is
+    # 120 s (its table): an 8 s hook was waited for and its deny ignored, a 125 s one killed
+    # and its cancel never read
     slow = cells["slow"]
     assert seen["slow"]["tool_ran"], "a slow hook did not let the tool run"
-    if info.failure["timeout"] == "waits":
+    assert info.failure["timeout"] == "runs"
+    if "cline-past-timeout" in cells:
+        past = cells["cline-past-timeout"]
+        limit = table(name).events["PreToolUse"].default_timeout_s
         assert slow["seconds"] >= slow["answer"]["sleep"], "Cline did not wait for the hook"
-    else:
-        assert info.failure["timeout"] == "runs"
+        assert past["answer"]["sleep"] > limit and past["observed"]["tool_ran"]
+        assert past["seconds"] >= limit, "Cline gave up on the hook before its timeout"
     specific = TABLES[name]["events"]["PreToolUse"]["specific"]
     if name == "droid":
         assert not seen["exit2-stderr"]["tool_ran"]
@@ -137,10 +141,14 @@ def test_the_tables_say_what_the_host_did(name: str) -> None:
         )
         assert ("updatedInput" in specific) == seen["claude-rewrite"]["rewritten"]
     else:
-        blocked = [cell for cell, o in seen.items() if not o["tool_ran"]]
-        assert sorted(blocked) == ["cline-cancel", "cline-cancel-exit2"], (
+        blocked = [c for c, o in seen.items() if not o["tool_ran"] and not o["rewritten"]]
+        assert sorted(blocked) == ["cline-cancel", "cline-cancel-exit2", "cline-hook-control"], (
             "Cline stopped a call without a cancel, or ignored one"
         )
+        # the answers its table lists beside the cancel, each seen to do what it says
+        assert seen["cline-override-input"]["rewritten"] and "overrideInput" in specific
+        for cell in ("cline-context", "cline-context-key", "cline-no-cancel"):
+            assert seen[cell]["tool_ran"] and seen[cell]["tokens_reached_model"], cell
         for cell in blocked:
             assert seen[cell]["model_turns"] == 1, "the run went on after a cancel"
             assert seen[cell]["host_said"] == {"finishReason": "aborted"}
@@ -177,7 +185,7 @@ def test_hookwise_answers_in_a_form_the_host_was_seen_to_obey(name: str, kind: s
     cell = find_cell(cells, answer.exit_code, answer.stdout)
     seen = cell["observed"]
     why = f"{name} {kind}: hookwise answers like cell {cell['cell']}: {seen}"
-    stopped = kind in ("deny", "ask") or (kind == "rewrite" and name == "cline")
+    stopped = kind in ("deny", "ask")
     if stopped:
         assert not seen["tool_ran"] and not seen["rewritten"], why
         if name == "droid":

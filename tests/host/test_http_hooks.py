@@ -200,15 +200,20 @@ def test_worktree_create_takes_the_path_from_the_http_answer(
     assert out["outcome"]["proceed"] is False and "output" not in out
 
 
-def test_a_header_line_break_is_refused_before_sending(server: Server, tmp_path: Path) -> None:
+def test_a_header_line_break_is_removed_so_nothing_is_injected(
+    server: Server, tmp_path: Path
+) -> None:
+    """Claude Code 2.1.330 removes CR, LF and NUL from an interpolated value and sends the
+    rest (recorded: claude-events/http-allowlists.json, ``x-crlf``)."""
     handler = {
         "url": server.url,
         "headers": {"X-A": "$V"},
         "allowedEnvVars": ["V"],
     }
-    out = fire(tmp_path, handler, env={"V": "a\r\nX-Injected: 1"})
-    assert server.seen == []
-    assert out["runs"][0]["success"] is False
+    fire(tmp_path, handler, env={"V": "a\r\nX-Injected: 1"})
+    (sent,) = server.seen
+    headers = {k.lower(): v for k, v in sent["headers"].items()}
+    assert headers["x-a"] == "aX-Injected: 1" and "x-injected" not in headers
 
 
 @given(
@@ -220,7 +225,7 @@ def test_interpolation_reads_only_allowed_names(template: str, env: dict[str, st
     allowed = frozenset(env)
     rendered = interpolate(template, allowed, env)
     if "$" not in template:
-        assert rendered == template
+        assert rendered == template.translate({ord(c): None for c in "\r\n\0"})
 
 
 @given(st.dictionaries(st.text(max_size=6), st.text(max_size=12), max_size=4))

@@ -43,7 +43,8 @@ def setup(
 
 def fire(home: Path, project: Path, args: dict[str, Any] = WRITE) -> dict[str, Any]:
     system = load_hook_system(project, home=home, env={"PATH": "/usr/bin:/bin"}, dialect="claude")
-    result = system.fire_sync("PreToolUse", args)
+    with system:
+        result = system.fire_sync("PreToolUse", args)
     out = result.effect.to_json()
     out["runs"] = [
         {"success": r.success, "error": r.error, "stderr": r.stderr} for r in result.runs
@@ -66,6 +67,27 @@ def test_the_tool_text_is_read_as_stdout_and_input_takes_paths(tmp_path: Path) -
     allowed = {"tool_name": "Write", "tool_input": {"file_path": "/tmp/x", "content": ""}}
     out = fire(home, project, allowed)
     assert out["decision"] == "none" and out["runs"][0]["success"] is True
+
+
+def test_one_server_serves_the_session(tmp_path: Path) -> None:
+    """Claude Code keeps its MCP servers connected for the session: every hook call of a
+    session reaches the same server process, which ends with the session."""
+    home, project, _ = setup(
+        tmp_path,
+        {"server": "scan", "tool": "check_path", "input": {"file_path": "${tool_input.file_path}"}},
+    )
+    config = json.loads((home / ".claude.json").read_text())
+    config["mcpServers"]["scan"]["env"]["MCP_HOOK_PIDS"] = str(tmp_path / "pids")
+    (home / ".claude.json").write_text(json.dumps(config))
+    system = load_hook_system(project, home=home, env={"PATH": "/usr/bin:/bin"}, dialect="claude")
+    with system:
+        for _ in range(3):
+            assert system.fire_sync("PreToolUse", WRITE).effect.outcome.proceed is False
+        sessions = system.execution.mcp_sessions
+        assert sessions is not None and sessions.started() == 1
+    pids = (tmp_path / "pids").read_text().split()
+    assert len(pids) == 3 and len(set(pids)) == 1
+    assert sessions.started() == 0
 
 
 def test_a_tool_error_is_non_blocking_unless_on_failure_blocks(tmp_path: Path) -> None:

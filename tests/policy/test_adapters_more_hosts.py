@@ -226,9 +226,16 @@ def test_cline(policy: dict[str, Any]) -> None:
     )
     ask = json.loads(run(policy, "cline", with_command("cline", "rm -f x")).answer.stdout)
     assert ask["cancel"] is True and "confirmation" in ask["errorMessage"]
+    # a rewrite is Cline's overrideInput (observed: the new command runs), its one line back
+    # in ``commands``
     rewrite = json.loads(run(policy, "cline", with_command("cline", "touch a")).answer.stdout)
-    assert rewrite["cancel"] is True and "cannot rewrite" in rewrite["errorMessage"]
+    assert rewrite == {"overrideInput": {"commands": ["touch b"]}}
     assert run(policy, "cline", with_command("cline", "ls")).answer.stdout == ""
+    # several lines in one call: the rewrite would cover the first only, so a cancel
+    several = json.loads(json.dumps(CLINE))
+    several["tool_call"]["input"]["commands"] = ["touch a", "ls"]
+    cancelled = json.loads(run(policy, "cline", several).answer.stdout)
+    assert cancelled["cancel"] is True and "cannot take this rewrite" in cancelled["errorMessage"]
 
 
 def test_cline_runs_each_command_of_a_list_through_the_policy(policy: dict[str, Any]) -> None:

@@ -212,6 +212,10 @@ def test_the_cache_follows_policy_edits(env: dict[str, str]) -> None:
     )
     assert list(Path(env["HOOKWISE_CACHE_DIR"]).glob("policy-*.marshal"))
     Path(env["HOOKWISE_POLICY"]).write_text("version: 1\nrules: []\n")
+    # the edit is seen at once: a trusted file that changed fails closed, naming itself
+    changed = json.loads(hook(env, pre_payload("gemini", "git status")).stdout)
+    assert changed["decision"] == "deny" and "changed since you trusted it" in changed["reason"]
+    trust_file(env["HOOKWISE_POLICY"], env)  # the user read the edit and trusted it
     assert json.loads(hook(env, pre_payload("gemini", "git push --force")).stdout) == {}
 
 
@@ -268,12 +272,14 @@ def test_managed_rules_win_and_cannot_be_disabled(env: dict[str, str], isolated:
     Path(env["HOOKWISE_POLICY"]).write_text(
         "version: 1\nrules:\n  - {id: allow-all, match: {tool: '*'}, action: allow, priority: 1000}\n"
     )
+    trust_file(env["HOOKWISE_POLICY"], env)
     result = hook({**env, "HOOKWISE_MANAGED_POLICY": str(managed)}, pre_payload("claude", "curl x"))
     hso = json.loads(result.stdout)["hookSpecificOutput"]
     assert (hso["permissionDecision"], hso["permissionDecisionReason"]) == ("deny", "corp policy")
     Path(env["HOOKWISE_POLICY"]).write_text(
         "version: 1\noverrides:\n  - {id: corp-no-curl, enabled: false}\n"
     )
+    trust_file(env["HOOKWISE_POLICY"], env)
     result = hook({**env, "HOOKWISE_MANAGED_POLICY": str(managed)}, pre_payload("claude", "ls"))
     reason = json.loads(result.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
     assert "managed rules cannot be disabled or changed" in reason

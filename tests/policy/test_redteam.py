@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 
 from hookwise.shell import programs
 from hookwise.shell.ansi_c import ansi_c
-from hookwise.shell.code_commands import COMPUTED, code_commands
+from hookwise.shell.code_commands import code_commands
 from hookwise.shell.parser import split_command
-from hookwise.shell.programs import XARGS_INPUT
+from hookwise.shell.programs import COMPUTED, XARGS_INPUT
 from hookwise.shell.sed_script import sed_commands
 from hookwise.shell.xargs_input import xargs_replace
 from tests.policy.test_evasions import verdict

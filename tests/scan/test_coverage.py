@@ -75,9 +75,56 @@ def test_a_complete_real_session_is_all_guarded(
         "guarded": 2,
         "unguarded": 0,
         "outside_hooks": 0,
+        "denied_by_host": 0,
         "causes": {},
     }
     assert report["unguarded"] == [] and report["warnings"] == []
+
+
+def test_a_call_the_host_denied_itself_is_counted_and_not_unguarded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code's auto mode refused the Write (PermissionDenied): the real ``hookwise
+    hook`` logged that event, so the call, which never ran, is counted as denied by the host
+    and not reported as a matcher gap."""
+    import subprocess
+    import sys
+
+    env = lay_out("claude-gap", tmp_path, monkeypatch)
+    transcript = next((tmp_path / "home/.claude/projects").rglob("*.jsonl"))
+    write_id = next(
+        block["id"]
+        for line in transcript.read_text().splitlines()
+        for block in (json.loads(line).get("message") or {}).get("content") or []
+        if isinstance(block, dict) and block.get("name") == "Write"
+    )
+    session = transcript.stem
+    payload = {
+        "session_id": session,
+        "transcript_path": str(transcript),
+        "cwd": str(tmp_path / "proj"),
+        "permission_mode": "auto",
+        "hook_event_name": "PermissionDenied",
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(tmp_path / "proj/second.txt"), "content": "x"},
+        "tool_use_id": write_id,
+        "reason": "the auto mode classifier denied it",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "hookwise", "hook"],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env={"PATH": env["PATH"], "HOME": env["HOME"]},
+        cwd=tmp_path / "proj",
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    report = report_of("claude", env)
+    assert report["unguarded"] == []
+    assert report["hosts"]["claude"]["guarded"] == 1
+    assert report["hosts"]["claude"]["denied_by_host"] == 1
+    assert report["sessions"][0]["denied_by_host"] == 1
 
 
 @pytest.mark.parametrize("host", HOSTS)

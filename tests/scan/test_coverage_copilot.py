@@ -31,6 +31,7 @@ def test_the_real_session_is_all_guarded(tmp_path: Path, monkeypatch: Any) -> No
         "guarded": 1,
         "unguarded": 0,
         "outside_hooks": 0,
+        "denied_by_host": 0,
         "causes": {},
     }
     assert report["warnings"] == []

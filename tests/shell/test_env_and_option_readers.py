@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.shell import programs
-from hookwise.shell.code_commands import COMPUTED, _reads
+from hookwise.shell.code_commands import _reads
 from hookwise.shell.code_readers import env_loads
+from hookwise.shell.programs import COMPUTED
 
 WORD = st.text(alphabet=st.sampled_from(list("ab.-=/:;$`'\" +(){}%~M5")), max_size=16)
 NAMES = st.sampled_from(sorted(programs.ENV_LOADERS))

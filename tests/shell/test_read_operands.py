@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.shell.programs import (
+    COMPUTED,
     SUBCOMMAND_READERS,
     env_files,
     excluded_words,
@@ -83,6 +84,32 @@ def test_an_object_written_by_hash_object_is_printed_without_its_path(repo: Path
     assert MARK in done.stdout
     assert read_operands("git", ["git", "hash-object", "-w", "F"]) == ["F"]
     assert read_operands("git", ["git", "hash-object", "F"]) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["git add -f G && git diff --cached", "git stage G && git show :G",
+     "git add G && git stash && git stash show -p"],
+)  # fmt: skip
+def test_a_file_staged_is_printed_later_without_its_path(tmp_path: Path, line: str) -> None:
+    """git add copies G into the object store; diff --cached, show :G and a stash print it
+    without naming it, so add and stage read their operands (as hash-object -w does)."""
+    env = _env(tmp_path)
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=tmp_path, env=env, check=True)
+    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "0"], cwd=tmp_path, env=env,
+                   check=True)  # fmt: skip
+    (tmp_path / "G").write_text(MARK + "\n")
+    done = subprocess.run(["bash", "-c", line], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, check=False, timeout=30)  # fmt: skip
+    assert MARK in done.stdout, done
+    assert read_operands("git", ["git", *line.split("&&", maxsplit=1)[0].split()[1:]]) == ["G"]
+
+
+def test_paths_from_a_file_are_computed() -> None:
+    """git add --pathspec-from-file=L stages L's lines: names the guard cannot read."""
+    assert read_operands("git", ["git", "add", "--pathspec-from-file=L"]) == [COMPUTED]
+    assert read_operands("git", ["git", "add", "-A"]) == []
+    assert read_operands("git", ["git", "add", "."]) == ["."]
 
 
 @pytest.mark.parametrize(

@@ -98,3 +98,48 @@ def test_qwen_ignores_a_rewrite_and_blocks_on_exit2_with_stderr(tmp_path: Path) 
         },
     )
     assert not failures(result), failures(result)
+
+
+def test_cline_hook_sees_the_call_in_its_shape_and_its_cancel_ends_the_session(
+    tmp_path: Path,
+) -> None:
+    """Cline (host/cancel_form.py): the hook gets ``tool_call`` and ``preToolUse`` (its
+    parameters JSON-encoded), and a cancel stops the call and the session."""
+    cancel = {"cancel": True, "errorMessage": "no rm"}
+    result = play_obj(
+        tmp_path,
+        {
+            "host": "cline",
+            "hooks": hooks_for("PreToolUse", f"cat > pre.json; {answer(cancel)}"),
+            "steps": [
+                _step(
+                    "go",
+                    {"calls": [{"name": "run_commands", "args": {"commands": ["rm -rf /"]}}]},
+                    {"text": "ok"},
+                )
+            ],
+            "expect": [{"tool_blocked": "run_commands"}],
+        },
+    )
+    assert not failures(result), failures(result)
+    stdin = json.loads((tmp_path / "pre.json").read_text())
+    assert stdin["hookName"] == "tool_call" and "tool_name" not in stdin
+    assert stdin["tool_call"]["name"] == "run_commands"
+    assert stdin["tool_call"]["input"] == {"commands": ["rm -rf /"]}
+    assert stdin["preToolUse"]["parameters"] == {"commands": '["rm -rf /"]'}
+
+
+def test_cline_override_input_rewrites_the_call(tmp_path: Path) -> None:
+    rewrite = {"overrideInput": {"commands": ["ls -la"]}}
+    result = play_obj(
+        tmp_path,
+        {
+            "host": "cline",
+            "hooks": hooks_for("PreToolUse", answer(rewrite)),
+            "steps": [
+                _step("go", {"calls": [{"name": "run_commands", "args": {"commands": ["ls"]}}]})
+            ],
+            "expect": [{"tool_ran": "run_commands", "args": {"commands": ["ls -la"]}}],
+        },
+    )
+    assert not failures(result), failures(result)

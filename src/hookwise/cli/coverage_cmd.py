@@ -85,9 +85,14 @@ def _print_text(report: object) -> None:
             if totals["outside_hooks"]
             else ""
         )
+        denied = (
+            f"; {count(totals['denied_by_host'], 'call')} denied by the host itself"
+            if totals["denied_by_host"]
+            else ""
+        )
         click.echo(
             f"{HOST_TITLES[host]}: {count(totals['calls'], 'tool call')} in "
-            f"{count(totals['sessions'], 'session')}: {state}{outside}"
+            f"{count(totals['sessions'], 'session')}: {state}{outside}{denied}"
         )
         for session in report.sessions:
             if session.record.host != host or not session.unguarded:

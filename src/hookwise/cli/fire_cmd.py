@@ -130,20 +130,23 @@ def fire(
             trust_workspace=trust_project,
             record_trust=record_trust,
         )
-    try:
-        if raw:
-            stdin = dict(payload)  # verbatim: no session id or timestamp of hookwise's
-            context = system.runtime.match_context(event, stdin)
-            result = system.fire_input_sync(event, stdin, context, args={})
+    # one fire is the whole session: background hooks and MCP servers end with it, as they
+    # do when the host exits
+    with system:
+        try:
+            if raw:
+                stdin = dict(payload)  # verbatim: no session id or timestamp of hookwise's
+                context = system.runtime.match_context(event, stdin)
+                result = system.fire_input_sync(event, stdin, context, args={})
+            else:
+                result = system.fire_sync(event, payload)
+        except (PayloadError, KeyError) as exc:
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            raise InputError(str(message)) from None
+        for warning in system.warnings + result.warnings:
+            # Gemini CLI's own notices start with "WARNING: "; one label is enough
+            click.echo(f"warning: {warning.removeprefix('WARNING: ')}", err=True)
+        if as_json:
+            click.echo(json.dumps(render_json(result, system), indent=2, ensure_ascii=False))
         else:
-            result = system.fire_sync(event, payload)
-    except (PayloadError, KeyError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        raise InputError(str(message)) from None
-    for warning in system.warnings + result.warnings:
-        # Gemini CLI's own notices start with "WARNING: "; one label is enough
-        click.echo(f"warning: {warning.removeprefix('WARNING: ')}", err=True)
-    if as_json:
-        click.echo(json.dumps(render_json(result, system), indent=2, ensure_ascii=False))
-    else:
-        render_rich(result, system)
+            render_rich(result, system)

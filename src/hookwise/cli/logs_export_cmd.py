@@ -49,7 +49,7 @@ def export(
     if not otel:
         raise click.UsageError("say where to export to: --otel")
     from hookwise.policy import audit
-    from hookwise.policy.rules.compiler import default_settings
+    from hookwise.policy.rules.schema import default_settings
     from hookwise.policy.tools import otel_export
 
     try:

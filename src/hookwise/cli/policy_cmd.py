@@ -686,7 +686,7 @@ def logs(
     if since is not None:
         since = parse_since(since, time.time())
     from hookwise.policy import audit, fastjson
-    from hookwise.policy.rules.compiler import default_settings
+    from hookwise.policy.rules.schema import default_settings
 
     log = str(path) if path else audit.audit_path(default_settings(), dict(os.environ))
     if path is not None and not follow and not path.exists():  # the default may not exist yet

@@ -42,8 +42,12 @@ DIALECTS: Final = hosts_with("runtime")
 
 
 def dialect_files(base: Path, dialect: Dialect) -> list[Path]:
-    """The project files of ``dialect`` under ``base``."""
-    return [base / name for name in HOSTS[dialect].project_files]
+    """The project files of ``dialect`` under ``base`` (a row's pattern, such as Cline's
+    ``.clinerules/hooks/*``, by the files it matches)."""
+    out: list[Path] = []
+    for name in HOSTS[dialect].project_files:
+        out += sorted(base.glob(name)) if "*" in name else [base / name]
+    return out
 
 
 def _defines_hooks(path: Path) -> bool:

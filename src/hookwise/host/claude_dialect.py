@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from hookwise.config.claude.http_limits import HttpHookLimits, http_hook_limits
 from hookwise.config.claude.mcp import McpServers, load_claude_mcp_servers
 from hookwise.config.claude.settings import ClaudeHooks, ClaudeScope, load_claude_hooks
 from hookwise.config.claude.trust import ClaudeTrustOptions, gate_claude_project_hooks
@@ -85,7 +86,7 @@ def specific_problem(answer: dict[str, JSON]) -> str | None:
     if not isinstance(specific, dict):
         return None
     name = specific.get("hookEventName")
-    if name not in CLAUDE.events:
+    if not isinstance(name, str) or name not in CLAUDE.events:  # a list or object: hostile
         return (
             f"hook JSON output validation failed: hookSpecificOutput.hookEventName {name!r}"
             " names no Claude Code event"
@@ -501,6 +502,11 @@ def mcp_servers(workspace: str, options: LoadOptions, hooks: DialectHooks) -> Mc
     )
 
 
+def http_limits(hooks: DialectHooks) -> HttpHookLimits:
+    """allowedHttpHookUrls and httpHookAllowedEnvVars of the loaded settings files."""
+    return http_hook_limits(hooks.settings_files if isinstance(hooks, ClaudeHooks) else [])
+
+
 RUNTIME = DialectRuntime(
     SPEC,
     read,
@@ -511,4 +517,5 @@ RUNTIME = DialectRuntime(
     check_own,
     finish=finish,
     mcp_loader=mcp_servers,
+    http_limits=http_limits,
 )

@@ -12,8 +12,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from hookwise.config.codex.settings import load_codex_hooks
+from hookwise.config.codex.mcp import load_codex_mcp_servers
+from hookwise.config.codex.settings import CodexHooks, load_codex_hooks
 from hookwise.config.dialect_hooks import DialectHooks
+from hookwise.config.mcp_servers import McpServers
 from hookwise.host.dialect_answers import (
     DialectEffect,
     Reading,
@@ -35,6 +37,7 @@ from hookwise.protocol.codex import (
     REASON_CAP_BYTES,
     TOOL_ALIASES,
     UPDATED_INPUT_NO_COMMAND,
+    WITHOUT_PERMISSION_MODE,
 )
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
 from hookwise.protocol.jsvalue import JSON, js_json_parse, js_string, truthy
@@ -70,7 +73,8 @@ def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
         return "hookSpecificOutput must be an object"
     if "hookEventName" not in specific:
         return "hookSpecificOutput.hookEventName is missing"
-    if specific["hookEventName"] not in CODEX.events:
+    name = specific["hookEventName"]
+    if not isinstance(name, str) or name not in CODEX.events:  # a list or object: hostile
         # any Codex event name parses (another event's too); any other spelling does not
         return f"unknown hookSpecificOutput.hookEventName {specific['hookEventName']!r}"
     for key in specific:
@@ -78,7 +82,7 @@ def _unsupported(event: DialectEvent, answer: dict[str, JSON]) -> str | None:
             return f"unsupported field hookSpecificOutput.{key} in {event.name} output"
     if event.decision is Decision.PERMISSION:
         choice = specific.get("permissionDecision")
-        if choice is not None and choice not in ("deny", "allow"):
+        if choice is not None and choice not in event.permission_values:
             return f"unsupported permissionDecision {choice!r}"
         if choice == "allow" and specific.get("updatedInput") is None:
             return "permissionDecision allow without updatedInput is not supported"
@@ -348,6 +352,11 @@ def matches(matcher: JSON, value: JSON) -> bool:
 SPEC = CODEX
 
 
+def mcp_servers(workspace: str, options: LoadOptions, hooks: DialectHooks) -> McpServers:
+    """The servers an mcp_tool hook may call: ``[mcp_servers]`` of the loaded layers."""
+    return load_codex_mcp_servers(hooks.layers if isinstance(hooks, CodexHooks) else [])
+
+
 def load(workspace: str, options: LoadOptions) -> DialectHooks:
     """Codex's config layers, hooks.json files and hook trust (config/codex/settings.py)."""
     return load_codex_hooks(
@@ -359,4 +368,17 @@ def load(workspace: str, options: LoadOptions) -> DialectHooks:
     )
 
 
-RUNTIME = DialectRuntime(SPEC, read, decide, matches, None, load, finish=finish)
+RUNTIME = DialectRuntime(
+    SPEC,
+    read,
+    decide,
+    matches,
+    None,
+    load,
+    finish=finish,
+    mcp_loader=mcp_servers,
+    event_common={
+        event: tuple(f for f in SPEC.common_input if f != "permission_mode")
+        for event in WITHOUT_PERMISSION_MODE
+    },
+)

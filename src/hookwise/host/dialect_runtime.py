@@ -13,8 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from hookwise.config.claude.mcp import McpServers
+from hookwise.config.claude.http_limits import HttpHookLimits
 from hookwise.config.dialect_hooks import DialectHooks
+from hookwise.config.mcp_servers import McpServers
 from hookwise.config.model import HookEntry, Source
 from hookwise.config.registry import Registry
 from hookwise.config.timeouts import claude_session_end_budget_ms, seconds_or_default
@@ -54,6 +55,8 @@ class DialectRuntime:
     aliases: Mapping[str, str] = field(default_factory=dict)
     # the MCP servers the host would have connected, for its mcp_tool hooks (None: none)
     mcp_loader: Callable[[str, LoadOptions, DialectHooks], McpServers] | None = None
+    # the settings' limits on http hooks (Claude Code), from the loaded hooks (None: none)
+    http_limits: Callable[[DialectHooks], HttpHookLimits] | None = None
 
     @property
     def name(self) -> str:
@@ -79,6 +82,9 @@ class DialectRuntime:
         if self.mcp_loader is not None:
             execution.mcp = self.mcp_loader(workspace, options, loaded)
             loaded.warnings.extend(execution.mcp.warnings)
+        if self.http_limits is not None:
+            execution.http_limits = self.http_limits(loaded)
+            loaded.warnings.extend(execution.http_limits.warnings)
         return LoadedHooks(
             loaded.registry, workspace, execution, loaded.warnings, list(loaded.untrusted)
         )
@@ -225,7 +231,17 @@ class DialectRuntime:
             env.update({k: js_string(v) for k, v in spread(hook_env).items() if v is not UNDEFINED})
             return env
 
-        return RunHooks(reader, timeout, environment)
+        def detached(entry: HookEntry) -> bool:
+            config = entry.config
+            return (
+                self.spec.async_commands_detached
+                and config.get("async") is True
+                and config.get("type", "command") == "command"
+            )
+
+        return RunHooks(
+            reader, timeout, environment, detached=detached, mcp_rules=self.spec.mcp_hook
+        )
 
 
 def _identity(config: Mapping[str, JSON]) -> str:

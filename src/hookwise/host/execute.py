@@ -15,13 +15,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from hookwise.config.claude.mcp import McpServers
+from hookwise.config.claude.http_limits import HttpHookLimits
 from hookwise.config.environment import RedactionConfig
+from hookwise.config.mcp_servers import McpServers
 from hookwise.config.model import HookEntry
 from hookwise.config.timeouts import timer_delay_ms
+from hookwise.host.detached import NOTE as DETACHED_NOTE
+from hookwise.host.detached import DetachedHooks
 from hookwise.host.interpret import Interpretation
 from hookwise.host.plan import Plan
 from hookwise.host.process import ProcessResult, ProcessSpec, arun_processes, run_processes
+from hookwise.protocol.dialect import McpHookRules
 from hookwise.protocol.gemini import Chain, event_spec
 from hookwise.protocol.jsvalue import (
     JSON,
@@ -36,6 +40,7 @@ from hookwise.protocol.jsvalue import (
 from hookwise.protocol.profiles import Profile
 
 if TYPE_CHECKING:
+    from hookwise.host.handlers.mcp_client import McpSessions
     from hookwise.host.handlers.model import ModelCallback
 
 
@@ -79,6 +84,11 @@ class ExecutionSettings:
     # and the embedding application's model for prompt and agent hooks (None: they fail)
     mcp: McpServers = field(default_factory=McpServers)
     model: ModelCallback | None = None  # host/handlers/model.py
+    # the settings' limits on http hooks (Claude Code's allowedHttpHookUrls and
+    # httpHookAllowedEnvVars); None: none
+    http_limits: HttpHookLimits | None = None
+    # the session's connected MCP servers (host/handlers/mcp_client.py), made on first use
+    mcp_sessions: McpSessions | None = None
 
 
 # Handler types run in this process rather than as a command (host/handlers/).
@@ -93,6 +103,10 @@ def _no_chain(_event: str, current: dict[str, JSON], _output: JSON) -> dict[str,
     return current
 
 
+def _never(_entry: HookEntry) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class RunHooks:
     """What the executor asks the host's runtime: how to read a run, its timeout, the
@@ -103,6 +117,9 @@ class RunHooks:
     environment: Callable[[Mapping[str, str], dict[str, JSON], JSON], dict[str, str]]
     command: Callable[[str, Mapping[str, JSON]], str] = _same_command
     chain: Callable[[str, dict[str, JSON], JSON], dict[str, JSON]] = _no_chain
+    # a command hook the host starts in the background and does not wait for (host/detached.py)
+    detached: Callable[[HookEntry], bool] = _never
+    mcp_rules: McpHookRules | None = None  # how mcp_tool handlers run (the host's table)
 
 
 def apply_to_next_input(event: str, current: dict[str, JSON], output: JSON) -> dict[str, JSON]:
@@ -147,6 +164,13 @@ class HookExecutor:
     def __init__(self, settings: ExecutionSettings, hooks: RunHooks) -> None:
         self.settings = settings
         self.hooks = hooks
+        self.background = DetachedHooks()
+
+    def close(self) -> None:
+        """The session ends: background hooks are killed, MCP servers stopped."""
+        self.background.end()
+        if self.settings.mcp_sessions is not None:
+            self.settings.mcp_sessions.close()
 
     async def run_plan(self, plan: Plan, payload: dict[str, JSON]) -> list[HookRun]:
         if not plan.sequential:
@@ -176,7 +200,7 @@ class HookExecutor:
     async def _run_batch(
         self, event: str, entries: list[HookEntry], payload: dict[str, JSON]
     ) -> list[HookRun]:
-        batch = self._prepare(entries, payload)
+        batch = self._prepare(event, entries, payload)
         handler_results = await self._run_handlers(event, batch, payload)
         if batch.runtime:
             processes = (
@@ -206,7 +230,7 @@ class HookExecutor:
     def _run_batch_sync(
         self, event: str, entries: list[HookEntry], payload: dict[str, JSON]
     ) -> list[HookRun]:
-        batch = self._prepare(entries, payload)
+        batch = self._prepare(event, entries, payload)
         process_results = (
             run_processes(batch.specs, self.settings.max_parallel) if batch.specs else []
         )
@@ -262,13 +286,30 @@ class HookExecutor:
         delay, _ = self.hooks.timeout(entry)
         kind = config.get("type")
         if kind == "http":
-            return await run_http(config, body, env, delay, self.settings.max_output_bytes)
+            limits = self.settings.http_limits
+            urls, names = limits.for_scope(entry.scope) if limits is not None else (None, None)
+            return await run_http(
+                config,
+                body,
+                env,
+                delay,
+                self.settings.max_output_bytes,
+                allowed_urls=urls,
+                allowed_env_vars=names,
+            )
         if kind == "mcp_tool":
+            from hookwise.host.handlers.mcp_client import McpSessions
+            from hookwise.host.handlers.mcp_tool import TEXT_RULES
+
             cwd = payload.get("cwd")
+            if self.settings.mcp_sessions is None:
+                self.settings.mcp_sessions = McpSessions()
             return await run_mcp_tool(
                 config,
                 payload,
                 self.settings.mcp,
+                sessions=self.settings.mcp_sessions,
+                rules=self.hooks.mcp_rules or TEXT_RULES,
                 env=env,
                 cwd=cwd if isinstance(cwd, str) else self.settings.default_cwd,
                 timeout_ms=delay,
@@ -280,7 +321,7 @@ class HookExecutor:
         except TimeoutError:
             return ProcessResult("", "", timed_out=True, duration_ms=delay)
 
-    def _prepare(self, entries: list[HookEntry], payload: dict[str, JSON]) -> _Batch:
+    def _prepare(self, event: str, entries: list[HookEntry], payload: dict[str, JSON]) -> _Batch:
         batch = _Batch(results=[None] * len(entries))
         stdin: bytes | None = None
         base_env: dict[str, str] | None = None
@@ -311,9 +352,19 @@ class HookExecutor:
                 env = base_env
             else:
                 env = self._environment(payload, hook_env)
-            batch.specs.append(self._spec(entry, js_string(command), payload, stdin, env))
+            spec = self._spec(entry, js_string(command), payload, stdin, env)
+            if self.hooks.detached(entry):
+                self.background.start(spec)
+                batch.results[index] = self._detached_run(event, entry, payload)
+                continue
+            batch.specs.append(spec)
             batch.spec_slots.append(index)
         return batch
+
+    def _detached_run(self, event: str, entry: HookEntry, payload: dict[str, JSON]) -> HookRun:
+        """A background hook as the event sees it: ran, said nothing."""
+        reading = self.hooks.reader(event, "", "", 0)
+        return HookRun(entry, payload, True, reading=reading.reading, warnings=(DETACHED_NOTE,))
 
     def _complete(
         self,

@@ -4,19 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hookwise.host import claude_dialect, codex_dialect
+from hookwise.host import cancel_form, claude_dialect, codex_dialect
 from hookwise.host.claude_form import make_runtime
 from hookwise.host.dialect_runtime import DialectRuntime
 from hookwise.host.gemini_runtime import GeminiRuntime
 from hookwise.host.runtime import HostRuntime
-from hookwise.protocol.hosts import hosts_with
+from hookwise.protocol.hosts import host, hosts_with
 from hookwise.protocol.profiles import DEFAULT_PROFILE, Profile
 
-# Hosts with a reading of their own; every other host the registry gives a runtime reads
-# Claude Code's form through its own table (claude_form.py).
+# Hosts with a reading of their own; a host whose hooks are script files (its row's layout
+# "script": Cline) answers with a cancel (cancel_form.py); every other host the registry gives
+# a runtime reads Claude Code's form through its own table (claude_form.py).
 _OWN: dict[str, DialectRuntime] = {
     runtime.name: runtime for runtime in (claude_dialect.RUNTIME, codex_dialect.RUNTIME)
 }
+_OWN.update(
+    {
+        name: cancel_form.make_runtime(name)
+        for name in hosts_with("runtime")
+        if host(name).hooks_layout == "script"
+    }
+)
 
 # The runtimes driven by an event table (the service reads their tables and readers).
 TABLE_RUNTIMES: dict[str, DialectRuntime] = {

@@ -105,6 +105,17 @@ class HookSystem:
             self.execution, self.runtime.hooks(self.execution, self.cwd, registry)
         )
 
+    def close(self) -> None:
+        """End the session: background (async) hooks still running are killed and the MCP
+        servers its mcp_tool hooks connected are stopped, as the hosts do when they exit."""
+        self._executor.close()
+
+    def __enter__(self) -> HookSystem:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     # -- construction -------------------------------------------------------------------
     @classmethod
     def from_hooks(

@@ -244,9 +244,11 @@ def load_policy(
 
         site.main()
     from hookwise.policy.rules.compiler import compile_sources
+    from hookwise.policy.trust.scopes import start_dirs
     from hookwise.policy.trust.store import Trust
 
-    policy = compile_sources(sources, trust=Trust.from_store(trust_bytes, env))
+    trust = Trust.from_store(trust_bytes, env, start_dirs(cwd, env))
+    policy = compile_sources(sources, trust=trust)
     from hookwise.policy import confinement
 
     # inside `hookwise run` the cache is read-only: compiled rules the agent could have

@@ -249,7 +249,9 @@ def patch_paths(patch: str) -> list[str]:
 class PathRef:
     """A path a tool touches, resolved against the event's cwd."""
 
-    __slots__ = ("absolute", "command", "linked", "pattern", "raw", "relative", "shape", "tree")
+    __slots__ = (
+        "absolute", "command", "linked", "pattern", "raw", "redirect", "relative", "shape", "tree"
+    )  # fmt: skip
 
     def __init__(
         self, raw: str, absolute: str | None, relative: str | None, command: int = -1
@@ -262,6 +264,7 @@ class PathRef:
         self.shape: tuple[tuple[str, ...], ...] | None = None
         self.pattern = False  # a glob bash expands against the disk (~/.ss*/id_*)
         self.tree = False  # the command reads it recursively (grep -r, tar c, zip -r)
+        self.redirect = False  # a redirect's file (2>/dev/null), not an operand of the program
         # what it resolves to when a symlink is on the way (``resolved``): False until asked
         self.linked: PathRef | bool | None = False
 
@@ -359,14 +362,6 @@ def _relative(absolute: str | None, cwd: str) -> str | None:
     if absolute.startswith(base.rstrip("/") + "/"):
         return absolute[len(base.rstrip("/")) + 1 :]
     return None
-
-
-# programs that read a directory they are given, and all below it (for some, only with
-# an option: reads_tree)
-TREE_READERS = frozenset(
-    ["tar", "gtar", "bsdtar", "zip", "7z", "7za", "grep", "egrep", "fgrep", "rg", "ag",
-     "ack", "cp", "rsync", "scp", "rclone", "gsutil", "aws", "az", "tree", "git"]
-)  # fmt: skip
 
 
 def command_dirs(
@@ -597,7 +592,11 @@ class Event:
             refs.extend(resolve_path(p, self.cwd, home) for p in patch_paths(patch))
         script = self.script
         if script is not None:
-            from hookwise.shell.programs import excluded_words  # loaded with the parser
+            from hookwise.shell.programs import (  # loaded with the parser
+                TREE_READERS,
+                excluded_words,
+                reads_tree,
+            )
 
             chosen: list[bool] = []
             dirs = command_dirs(script.commands, self.shell_cwd, home, chosen)
@@ -607,8 +606,6 @@ class Event:
                 globs = cmd.globs
                 tree = False
                 if cmd.program in TREE_READERS:
-                    from hookwise.policy.rules.maybe import reads_tree
-
                     tree = reads_tree(cmd.program, cmd.argv)
                 excluded = excluded_words(cmd.program, cmd.argv)
                 for at, (word, dynamic) in enumerate(
@@ -632,6 +629,7 @@ class Event:
                         ref.shape = _under_unknown_dir(target)
                     ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
+                    ref.redirect = True
                     refs.append(ref)
         self._cache["paths"] = refs
         return refs

@@ -156,7 +156,7 @@ def retry_state_dir(env: dict[str, str]) -> str:
 def _broken_policy(message: str, path: str) -> dict[str, Any]:
     """A stand-in policy that only carries an error (a file could not be read)."""
     from hookwise.policy.adapters.hosts import host_tables
-    from hookwise.policy.rules.compiler import default_settings
+    from hookwise.policy.rules.schema import default_settings
 
     return {
         "rules": [],

@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from hookwise.protocol.dialect import Decision, DialectEvent, DialectSpec, Exit2, Kind
+from hookwise.protocol.dialect import (
+    Decision,
+    DialectEvent,
+    DialectSpec,
+    Exit2,
+    Kind,
+    McpHookRules,
+)
 
 COMMON_INPUT: Final = (
     "session_id",
@@ -403,6 +410,51 @@ HTTP_HOOK_HEADERS: Final = {
     "User-Agent": "axios/1.15.2",
 }
 
+# An http hook's header values (2.1.330's bundle; recorded: claude-events/http-allowlists):
+# ``$NAME``/``${NAME}`` with an upper-case NAME is replaced (``$lower`` stays as written);
+# by the empty string unless NAME is in the handler's ``allowedEnvVars`` (intersected with
+# the settings' ``httpHookAllowedEnvVars`` when set) and is no Claude Code credential; then
+# CR, LF and NUL are removed from the value.
+HTTP_HOOK_VAR: Final = r"\$\{([A-Z_][A-Z0-9_]*)\}|\$([A-Z_][A-Z0-9_]*)"
+HTTP_HOOK_STRIPPED: Final = "\r\n\0"
+# Never put into a header, whatever the lists say: Claude Code's own credentials (the names
+# its bundle lists, each also with an ``INPUT_`` prefix) and ``ANTHROPIC_API_KEY``
+# (recorded: blank although both lists allowed it).
+_CREDENTIALS: Final = (
+    "ANTHROPIC_API_KEY",
+    "CLAUDE_CODE_OAUTH_TOKEN",
+    "CLAUDE_CODE_SESSIONS_OAUTH_TOKEN",
+    "CLAUDE_CODE_OAUTH_TOKEN_FILE_DESCRIPTOR",
+    "CLAUDE_CODE_GATEWAY_TOKEN_FILE_DESCRIPTOR",
+    "CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR",
+    "CLAUDE_CODE_WEBSOCKET_AUTH_FILE_DESCRIPTOR",
+    "CCR_AGENT_PROXY_TOKEN_FILE_DESCRIPTOR",
+    "CLAUDE_CODE_ARTIFACTS_API_TOKEN",
+    "CLAUDE_CODE_SLACK_TAG_TOKEN",
+    "CLAUDE_CODE_HFI_BEARER_TOKEN",
+    "CLAUDE_BRIDGE_OAUTH_TOKEN",
+    "CLAUDE_TRUSTED_DEVICE_TOKEN",
+    "AGENT_PROXY_AUTH_TOKEN",
+    "CLAUDE_CODE_MCP_SERVE_AUTH_TOKEN",
+    "CLAUDE_CODE_OAUTH_REFRESH_TOKEN",
+    "CLAUDE_SESSION_INGRESS_TOKEN_FILE",
+    "CLAUDE_CODE_HOST_CREDS_FILE",
+    "CLAUDE_CODE_MESSAGING_TOKEN",
+    "MCP_CLIENT_SECRET",
+    "MCP_XAA_IDP_CLIENT_SECRET",
+)
+HTTP_HOOK_CREDENTIALS: Final = frozenset(
+    name for base in _CREDENTIALS for name in (base, f"INPUT_{base}")
+)
+# The settings keys that limit http hooks (config/claude/http_limits.py).
+HTTP_HOOK_URL_SETTING: Final = "allowedHttpHookUrls"
+HTTP_HOOK_ENV_SETTING: Final = "httpHookAllowedEnvVars"
+# What an http hook whose URL no pattern allows gets instead of being sent (a non-blocking
+# error; recorded: the tool ran and the server saw no request).
+HTTP_HOOK_URL_BLOCKED: Final = (
+    "HTTP hook blocked: {url} does not match any pattern in allowedHttpHookUrls"
+)
+
 # Handlers that ask a model have their own default timeout, whatever the event's.
 MODEL_HANDLER_TIMEOUT_S: Final = {"prompt": 30.0, "agent": 60.0}
 
@@ -435,11 +487,22 @@ ELICITATION_ACTIONS: Final = ("accept", "decline", "cancel")
 # Which ConfigChange source no hook can block (enterprise-managed settings always apply).
 UNBLOCKABLE_CONFIG_SOURCE: Final = "policy_settings"
 
+# ``type: "mcp_tool"`` handlers (hooks reference, "MCP tool hook fields"): every placeholder
+# becomes text (a missing path the empty string); ``onFailure: "block"`` (read by 2.1.330,
+# not documented) makes a failure block.
+MCP_HOOK: Final = McpHookRules(
+    typed_placeholders=False,
+    missing_placeholder_fails=False,
+    text_join="",
+    on_failure_key="onFailure",
+)
+
 CLAUDE: Final = DialectSpec(
     "claude",
     {e.name: e for e in (*_EVENTS, *_MORE_EVENTS)},
     COMMON_INPUT,
     {"permission_mode": "default"},
+    mcp_hook=MCP_HOOK,
 )
 EVENT_NAMES: Final = tuple(CLAUDE.events)
 

@@ -9,13 +9,36 @@ be an object; anything else (a byte-order mark first, a JSON string) is plain te
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Final
 
-from hookwise.protocol.dialect import Decision, DialectEvent, DialectSpec, Exit2, Kind
+from hookwise.protocol.dialect import (
+    Decision,
+    DialectEvent,
+    DialectSpec,
+    Exit2,
+    Kind,
+    McpHookRules,
+)
 
-COMMON_INPUT: Final = ("session_id", "transcript_path", "cwd", "hook_event_name", "model")
+COMMON_INPUT: Final = (
+    "session_id",
+    "transcript_path",
+    "cwd",
+    "hook_event_name",
+    "model",
+    "permission_mode",
+)
+# Codex's permission modes (the enum of ``permission_mode`` in the 0.169.0 binary's input
+# schemas; every recorded run sends the field). The compaction events' schemas lack it.
+PERMISSION_MODES: Final = ("default", "acceptEdits", "plan", "dontAsk", "bypassPermissions")
+WITHOUT_PERMISSION_MODE: Final = ("PreCompact", "PostCompact")
 
 _COMMON = ("continue", "stopReason", "systemMessage", "suppressOutput")
+
+# The handler types Codex runs on each of these events (prompt and agent handlers are
+# parsed and skipped; mcp_tool is refused only on SessionEnd, which this table lacks).
+HANDLER_TYPES: Final = ("command", "mcp_tool")
 
 _EVENTS: Final = (
     DialectEvent(
@@ -57,6 +80,9 @@ _EVENTS: Final = (
         stop_supported=False,
         # observed: a legacy "approve" is taken (and does nothing); "block" denies
         decision_values=("approve", "block"),
+        inert_decisions=("approve",),
+        # observed: "ask" and "defer" fail the hook
+        permission_values=("allow", "deny"),
         # updatedInput needs permissionDecision "allow", which approves the call: a rewrite
         # cannot leave the decision to Codex (rewrites_alone False)
     ),
@@ -113,7 +139,7 @@ _EVENTS: Final = (
     DialectEvent(
         "SubagentStart",
         Kind.SUBAGENT_START,
-        ("turn_id", "agent_id", "agent_type", "permission_mode"),
+        ("turn_id", "agent_id", "agent_type"),
         "agent_type",
         Decision.CONTEXT,
         Exit2.IGNORED,
@@ -154,12 +180,27 @@ _EVENTS: Final = (
     ),
 )
 
+# ``type: "mcp_tool"`` handlers (codex-rs/hooks, 0.169.0; recorded in
+# tests/e2e/fixtures/codex-handlers): the session's own connection to the server is used;
+# ``"${tool_input.count}"`` alone keeps the value's type, a placeholder naming nothing fails
+# the hook (the tool then runs, as for any failed hook: mcp-no-field, mcp-embedded), as does
+# a server that is not configured (mcp-missing) or a result with ``isError``; text items
+# are joined by a newline.
+MCP_HOOK: Final = McpHookRules(
+    typed_placeholders=True, missing_placeholder_fails=True, text_join="\n", on_failure_key=None
+)
+
 CODEX: Final = DialectSpec(
     "codex",
-    {e.name: e for e in _EVENTS},
+    {e.name: replace(e, handler_types=HANDLER_TYPES) for e in _EVENTS},
     COMMON_INPUT,
-    {"model": ""},
+    {"model": "", "permission_mode": "default"},
     merges_identical_handlers=False,
+    # recorded (tests/e2e/fixtures/codex-handlers async-*): an async hook's exit 2, block,
+    # reason and context reach neither the call nor the model, even when it is done before
+    # the next request; the run does not wait for it and ends it when the session ends
+    async_commands_detached=True,
+    mcp_hook=MCP_HOOK,
 )
 EVENT_NAMES: Final = tuple(CODEX.events)
 

@@ -122,6 +122,13 @@ class DialectEvent:
     # permissionDecision values the host does not act on: the call goes on as if the hook had
     # said nothing (Factory Droid's ``ask`` falls through to its autonomy level)
     ignored_decisions: tuple[str, ...] = ()
+    # the permissionDecision values the host reads on a PERMISSION event (Claude Code's
+    # four; Codex: allow and deny, any other fails the hook)
+    permission_values: tuple[str, ...] = ("allow", "ask", "defer", "deny")
+    # top-level ``decision`` values of decision_values the host takes and does nothing with
+    # (Codex's legacy ``approve`` on PreToolUse); on a PERMISSION event the others decide
+    # (Claude Code: approve allows, block denies), on a BLOCK event only "block" does
+    inert_decisions: tuple[str, ...] = ()
     # an exit code other than 0, 1 and 2 blocks the call (Factory Droid: exit 3 ends
     # ``droid exec`` at once without running the tool); False: it is a crash
     other_exit_blocks: bool = False
@@ -221,6 +228,23 @@ REQUIRED_INPUT: tuple[str, ...] = ("tool_name", "tool_input", "prompt")
 
 
 @dataclass(frozen=True)
+class McpHookRules:
+    """How a host runs an ``mcp_tool`` hook handler: ``${path}`` placeholders of its
+    ``input`` filled from the hook's JSON input, the tool's text content read as a command
+    hook's stdout."""
+
+    # a string that is one whole placeholder takes the value with its JSON type (Codex);
+    # False: every placeholder is replaced by text (a non-string: its JSON)
+    typed_placeholders: bool
+    # a placeholder naming no field fails the hook (Codex); False: it is the empty string
+    missing_placeholder_fails: bool
+    # what joins the text items of the tool's result
+    text_join: str
+    # the handler key that makes a failure block (Claude's ``onFailure: "block"``), if any
+    on_failure_key: str | None
+
+
+@dataclass(frozen=True)
 class DialectSpec:
     name: str  # "claude" | "codex"
     events: dict[str, DialectEvent] = field(default_factory=dict)
@@ -233,6 +257,10 @@ class DialectSpec:
     # once per file (Codex: observed, one call with hookwise in ~/.codex/hooks.json and the
     # project's .codex/hooks.json ran it twice)
     merges_identical_handlers: bool = True
+    # ``async: true`` command handlers start in the background: the host neither waits for
+    # them nor reads their answer, and ends them with the session (Codex; host/detached.py)
+    async_commands_detached: bool = False
+    mcp_hook: McpHookRules | None = None  # how an mcp_tool handler runs (None: none)
 
     def event(self, name: str) -> DialectEvent:
         try:

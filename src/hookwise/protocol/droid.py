@@ -79,3 +79,9 @@ MCP_FILES: Final = {
 # The variables naming the project directory in a hook's environment (observed with
 # 0.225.2: ../shared/e2e README).
 PROJECT_ENV: Final = ("FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+
+# Where the host keeps its session records (coverage): a format and the directories under
+# its config directory. Observed with 0.225.2: ``sessions/<cwd slug>/<session>.jsonl``, a
+# ``session_start`` line (``id``, ``cwd``) and Claude-like ``message`` lines whose assistant
+# ``tool_use`` blocks are the calls (scan/transcripts/droid.py).
+SESSION_RECORDS: Final = ("droid-session", ("sessions",))

@@ -354,3 +354,5 @@ SESSION_RECORDS: Final = ("gemini-chat", (".gemini/tmp",))
 # Claude Code's name too), and the others it sets.
 PROJECT_ENV: Final = ("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
 HOOK_ENV: Final = ("GEMINI_CWD", "GEMINI_SESSION_ID", "GEMINI_PLANS_DIR")
+# Of those, the ones naming the directory the hook runs in (the project's, for a settings hook).
+CWD_ENV: Final = ("GEMINI_CWD",)

@@ -583,7 +583,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         detect=(("env", "FACTORY_PROJECT_DIR", ""), ("env", "DROID_PROJECT_DIR", "")),
         hooks_layout="top",
-        supports=frozenset(("hook", "install", "runtime", "scan", "migrate")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate")),
         trust="project hooks (.factory/hooks.json) run without a trust step; an organisation's "
         "Hooks Policy can make Droid ignore every hook it does not manage",
         native_rules="only its hooks were run on the real CLI (0.225.2); no permission list of its "
@@ -592,9 +592,10 @@ HOSTS: Final[dict[Host, HostInfo]] = {
     "cline": HostInfo(
         "cline",
         "Cline",
-        # every executable file in these directories is a hook, named after its event
-        (".clinerules/hooks/*",),
-        (".cline/hooks/*",),
+        # every file in these directories named after an event is a hook (protocol/cline.py
+        # HOOK_DIRS: config/script_hooks.py finds them as Cline does)
+        (".clinerules/hooks/*", ".cline/hooks/*"),
+        (".cline/hooks/*", "Documents/Cline/Hooks/*"),
         "s",
         "PreToolUse",
         "run_commands",
@@ -615,22 +616,24 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "web_fetch": "web_fetch",
             "use_mcp_tool": "mcp",
         },
-        config_dir=(None, ".cline", ""),
+        config_dir=("CLINE_DIR", ".cline", ""),
         install_files={"project": ".clinerules/hooks/PreToolUse", "user": "hooks/PreToolUse"},
         failure={
             "crash": "runs",
-            "timeout": "waits",
-            "note": "Cline obeys only a cancel, and a cancel aborts the whole run (the call "
-            "does not run and the model is not asked again), so every deny, ask and failure "
+            # after 120 s (protocol/cline.py; observed: a 125 s hook was killed, the tool ran)
+            "timeout": "runs",
+            "note": "Cline blocks a call only on a cancel, and a cancel aborts the whole run "
+            "(the call does not run and the model is not asked again), so every deny, ask and "
+            "failure "
             "ends the session; the hook file install writes prints the cancel itself when "
             "hookwise cannot run",
         },
         detect=(("unnamed", "hookName", ""), ("env", "CLINE_BUILD_ENV", "")),
         hooks_layout="script",
-        supports=frozenset(("hook", "install", "scan")),
+        supports=frozenset(("hook", "install", "runtime", "scan", "coverage")),
         hook_globs={"project": ".clinerules/hooks/*", "user": "hooks/*"},
-        trust="hook files run without a trust step, in every folder; Cline has no hook timeout "
-        "(a slow hook is waited for)",
+        trust="hook files run without a trust step, in every folder; a tool hook is waited for "
+        "up to 120 s, then killed and the tool run",
         native_rules="only its hooks were run on the real CLI (3.0.65); no permission list of its "
         "own was checked, so none is written",
     ),
@@ -800,7 +803,12 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "codebase-retrieval": "grep",
         },
         config_dir=(None, ".augment", ""),
-        install_files={"project": ".augment/settings.json", "user": "settings.json"},
+        # a project's entry goes to settings.local.json ("personal project overrides, not
+        # committed to source control", read for hooks by the CLI: docs.augmentcode.com/cli/
+        # hooks): its command is the absolute path of a .sh file, which would be wrong on
+        # every other machine if it went into the shared .augment/settings.json; the
+        # reference gives no variable or relative form for the command
+        install_files={"project": ".augment/settings.local.json", "user": "settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         detect=(("env_prefix", "AUGMENT_", ""),),
         install_steps=("trust_note", "failure_note", "sh_script"),
@@ -933,6 +941,15 @@ def project_env(name: str) -> tuple[str, ...]:
     import importlib
 
     names: tuple[str, ...] = getattr(importlib.import_module(host(name).module), "PROJECT_ENV", ())
+    return names
+
+
+def cwd_env(name: str) -> tuple[str, ...]:
+    """The variables naming the hook's working directory that the host gives its hooks (the
+    protocol module's ``CWD_ENV``; empty when it has none)."""
+    import importlib
+
+    names: tuple[str, ...] = getattr(importlib.import_module(host(name).module), "CWD_ENV", ())
     return names
 
 

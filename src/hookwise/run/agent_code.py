@@ -56,24 +56,76 @@ def _package_root(path: str) -> str | None:
     return None
 
 
-def agent_code(argv: list[str], env: dict[str, str]) -> list[Guarded]:
-    if not argv:
-        return []
-    program = _which(argv[0], env)
+def _node_chain(package: str, env: dict[str, str]) -> list[Guarded]:
+    """Where Node looks for a bare ``require('x')`` the package does not hold: the
+    ``node_modules`` of every ancestor of the package (``<prefix>/lib/node_modules`` itself,
+    where the package's siblings are, included), then ``~/.node_modules``,
+    ``~/.node_libraries``, ``<node's prefix>/lib/node`` and ``$NODE_PATH``. Hosts try
+    optional modules that are often absent (Gemini CLI's ``node-pty``): one planted on that
+    chain runs in the next host, before any hook (red team s24, #12). Each one that exists
+    is read-only whole (no global ``npm install`` inside), each missing one this user could
+    make is made empty; the project's own (under the start directory) is left writable."""
+    out: list[Guarded] = []
+    here = os.path.abspath(os.getcwd()).rstrip("/") + "/"
+    why = "Node's module lookup from the agent's package"
+    folders: list[str] = []
+    current = os.path.dirname(package)
+    while True:
+        if os.path.basename(current) != "node_modules":
+            folders.append(os.path.join(current, "node_modules"))
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    home = env.get("HOME") or os.path.expanduser("~")
+    folders += [os.path.join(home, ".node_modules"), os.path.join(home, ".node_libraries")]
+    node = _which("node", env)
+    if node:
+        node_prefix = os.path.dirname(os.path.dirname(os.path.realpath(node)))
+        folders.append(os.path.join(node_prefix, "lib", "node"))
+    folders += [p for p in (env.get("NODE_PATH") or "").split(os.pathsep) if p.startswith("/")]
+    for folder in dict.fromkeys(folders):
+        if folder.startswith(here):
+            continue
+        if os.path.lexists(folder):
+            if os.access(folder, os.W_OK) or os.access(os.path.dirname(folder), os.W_OK):
+                out.append(Guarded(folder, SYSTEM, why))
+        elif os.access(os.path.dirname(folder), os.W_OK):
+            out.append(Guarded(folder, SYSTEM, why, directory=True))
+    return out
+
+
+def _program(name: str, env: dict[str, str], title: str) -> list[Guarded]:
+    """One agent program's code, where this user could change it: see the module doc."""
+    program = _which(name, env)
     if program is None:
         return []
     out: list[Guarded] = []
-    if "/" not in argv[0]:
-        out += path_shadows(argv[0], env, f"`{argv[0]}`, the agent's program, as found on PATH")
+    if "/" not in name:
+        out += path_shadows(name, env, f"`{name}`, {title}, as found on PATH")
     real = os.path.realpath(program)
-    candidates = [(program, "the agent's program")]
+    candidates = [(program, title)]
     interpreter = _interpreter(real, env)
     if interpreter:
-        candidates.append((interpreter, "the agent's interpreter"))
+        candidates.append((interpreter, f"{title}: its interpreter"))
     package = _package_root(real)
     if package:
-        candidates.append((package, "the agent's package"))
+        candidates.append((package, f"{title}: its package"))
     for path, why in candidates:
         if os.access(os.path.realpath(path), os.W_OK):
             out.append(Guarded(path, SYSTEM, why))
+    if package:
+        out += _node_chain(package, env)
+    return out
+
+
+def agent_code(argv: list[str], env: dict[str, str]) -> list[Guarded]:
+    """The started agent's code, and every other host's CLI found on ``PATH``: the agent
+    can start another host, and a rewritten one would start the next session unguarded."""
+    from hookwise.protocol.hosts import hosts_with
+
+    out = _program(argv[0], env, "the agent's program") if argv else []
+    for host in hosts_with("run"):
+        if not argv or host != argv[0]:
+            out += _program(host, env, f"the {host} CLI (a host the agent could start)")
     return out

@@ -32,6 +32,10 @@ from hookwise.policy.trust.scopes import (
 )
 from hookwise.protocol.hosts import HOSTS, HostInfo, row_config_path
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hookwise.run.interpreter_paths import Consulted
+
 STATE = "state"  # hookwise's own files: policy, trust, data, caches; a hard link is replaced
 HOST = "host"  # a host's settings or trust: a hard link is replaced
 CODE = "code"  # the code the hook runs: a hard link is refused
@@ -41,6 +45,8 @@ NEUTRAL_POLICY = (
 )
 NEUTRAL_JSON = b"{}\n"
 NEUTRAL_TOML = b""
+NEUTRAL_CONTENTS = frozenset((NEUTRAL_POLICY, NEUTRAL_JSON, NEUTRAL_TOML))
+"""Every content a placeholder file is made with: the only files the journal may remove."""
 
 # config/'s facts (see the module docstring): the managed directories on Linux and the
 # names hookwise and the hosts keep beside their settings.
@@ -113,7 +119,7 @@ def _home(env: dict[str, str]) -> str:
     return os.path.abspath(env.get("HOME") or os.path.expanduser("~"))
 
 
-def _creatable(path: str) -> bool:
+def creatable(path: str) -> bool:
     """Whether this user could create ``path`` (its nearest existing ancestor is writable):
     what the agent could create must exist, as a placeholder, before it starts."""
     parent = os.path.dirname(path)
@@ -174,7 +180,7 @@ def _system(path: str, role: str, why: str) -> Guarded | None:
     (and root's read-only /etc does not already keep it from being created)."""
     if os.path.lexists(path):
         return Guarded(path, role, why)
-    if _creatable(path) and not _under_root_system(path):
+    if creatable(path) and not _under_root_system(path):
         return Guarded(path, role, why, directory=True)
     return None
 
@@ -235,7 +241,7 @@ def _policy(cwd: str, env: dict[str, str]) -> list[Guarded]:
         if path == MANAGED_DEFAULT:
             found = _system(os.path.dirname(path), STATE, "managed policy")
             out += [found] if found else []
-        elif os.path.lexists(path) or _creatable(path):
+        elif os.path.lexists(path) or creatable(path):
             out.append(
                 Guarded(
                     path,
@@ -559,6 +565,26 @@ def _keep_open() -> set[str]:
     return {os.path.abspath(os.getcwd()), _home({**os.environ})}
 
 
+def _keep_writable() -> set[str]:
+    """Directories a session must keep writable beyond the home and the project: the
+    user's base directories (every application's data, state, cache) and the temporary
+    ones. What lies above an interpreter is read-only whole unless it holds one of these."""
+    env = {**os.environ}
+    home = _home(env)
+    out = _keep_open() | {"/tmp", "/var/tmp", "/dev/shm", os.path.join(home, ".local")}
+    for name, default in (
+        ("XDG_DATA_HOME", ".local/share"),
+        ("XDG_STATE_HOME", ".local/state"),
+        ("XDG_CACHE_HOME", ".cache"),
+        ("XDG_CONFIG_HOME", ".config"),
+        ("TMPDIR", ""),
+    ):
+        value = env.get(name) or (os.path.join(home, default) if default else "")
+        if value:
+            out.add(os.path.abspath(value))
+    return out
+
+
 def _opened(directory: str, keep_open: set[str]) -> bool:
     """Whether ``directory`` must stay writable in a session (the home, the project, or one
     of their parents): it cannot be made read-only whole."""
@@ -577,6 +603,7 @@ def interpreter_problems(env: dict[str, str]) -> list[str]:
     supervisor, would read it), or an interpreter whose start directory must stay writable."""
     from hookwise.run.interpreter_paths import (
         consulted,
+        prefix_searches,
         start_directories,
         unexpected_start_files,
     )
@@ -597,6 +624,13 @@ def interpreter_problems(env: dict[str, str]) -> list[str]:
             "would change every later hook; use an interpreter installed elsewhere"
             for d in start_directories(interpreter, found)
             if _writable(d) and _opened(d, keep_open)
+        ]
+        problems += [
+            f"the hook's interpreter {interpreter} looks for its prefix in {lib}, which must "
+            "stay writable in a session (the home, the project or a parent): a zip made "
+            "there would change every later hook; use an interpreter installed elsewhere"
+            for lib in prefix_searches(interpreter, found)
+            if os.path.lexists(lib) and _writable(lib) and _opened(lib, keep_open)
         ]
     return list(dict.fromkeys(problems))
 
@@ -642,6 +676,7 @@ def _consulted(path: str, why: str) -> list[Guarded]:
     config = os.path.join(above, VENV_FILE)  # (read one level above the invoked binary)
     if not os.path.lexists(config) and above not in starts and os.access(above, os.W_OK):
         out.append(Guarded(config, CODE, f"{why}: {config} would move its prefix", placeholder=b""))
+    out += _prefix_search(path, found, why, [d for d in starts if not _opened(d, keep_open)])
     for missing in found.missing:
         parent = os.path.dirname(missing)
         while parent != "/" and not os.path.lexists(parent):
@@ -656,10 +691,95 @@ def _consulted(path: str, why: str) -> list[Guarded]:
     return out
 
 
+def _prefix_search(path: str, found: Consulted, why: str, guarded: list[str]) -> list[Guarded]:
+    """Every ``lib/`` getpath probes above the interpreter for its prefix
+    (:func:`~hookwise.run.interpreter_paths.prefix_searches`) must gain nothing inside: one
+    that exists is read-only whole; a missing one is kept from being made by making its
+    directory read-only whole, or, where that directory must stay writable (the home, the
+    project, the user's base and temporary directories, or a parent of one), by making it
+    empty for the session. Those inside a directory already read-only whole are skipped."""
+    from hookwise.run.interpreter_paths import prefix_searches
+
+    out: list[Guarded] = []
+    keep = _keep_writable()
+    for lib in prefix_searches(path, found):
+        above = os.path.dirname(lib)
+        if any(above == d or above.startswith(d.rstrip("/") + "/") for d in guarded):
+            continue
+        reason = f"{why}: {lib}, where its prefix search looks (a zip made there moves it)"
+        if os.path.lexists(lib):
+            if _writable(lib) and not _opened(lib, _keep_open()):  # (else: refused)
+                out.append(Guarded(lib, CODE, reason))
+        elif os.access(above, os.W_OK):
+            if _opened(above, keep):
+                out.append(Guarded(lib, CODE, reason, directory=True))
+            else:
+                out.append(Guarded(above, CODE, f"{reason}; its directory, read-only whole"))
+    return out
+
+
+def _package_roots(env: dict[str, str]) -> list[str]:
+    """The directories holding the ``hookwise`` package this process and the installed
+    launcher import: first on the launcher's ``sys.path`` (``policy/snapshot._root``), so a
+    module made there (``re.py``) shadows the standard library for every hook; for an
+    editable install that is the checkout's ``src/``, which its ``.pth`` also puts on the
+    path of every unconfined ``hookwise`` command (red team s24, #4)."""
+    import hookwise
+
+    package = os.path.dirname(os.path.abspath(hookwise.__file__))
+    launched = [p for p in _launcher_code(env) if os.path.isdir(p)]
+    return list(dict.fromkeys(os.path.dirname(p) for p in (package, *launched)))
+
+
+def import_problems(env: dict[str, str]) -> tuple[list[str], list[str]]:
+    """(why a session cannot start: a package root that must stay writable; what it cannot
+    guard on the ``sys.path`` of hookwise's own commands, said at the start)."""
+    keep = _keep_open()
+    refused = [
+        f"hookwise's package root {root} (first on the hook's sys.path) must stay writable "
+        "in a session (the home, the project or a parent): a module made there would run in "
+        "every later hook; install hookwise elsewhere (a virtualenv, pipx, uv tool)"
+        for root in _package_roots(env)
+        if _writable(root) and _opened(root, keep)
+    ]
+    said = [
+        f"{entry} is on the sys.path of this hookwise command and stays writable in the "
+        "session (the home, the project or a parent): a module made there runs in the next "
+        "unconfined command started this way"
+        for entry in _import_path()
+        if _writable(entry) and _opened(entry, keep) and entry not in _package_roots(env)
+    ]
+    return refused, said
+
+
+def _import_path() -> list[str]:
+    """The directories on this process's ``sys.path`` (site-packages, ``.pth`` entries): an
+    unconfined ``hookwise`` command started the same way imports from them."""
+    entries = (os.path.abspath(e or ".") for e in sys.path)
+    return [e for e in dict.fromkeys(entries) if os.path.isdir(e)]
+
+
+def _import_roots(env: dict[str, str]) -> list[Guarded]:
+    keep = _keep_open()
+    why = "the directory holding hookwise's package, first on the hook's sys.path"
+    out = [
+        Guarded(root, CODE, why)
+        for root in _package_roots(env)
+        if _writable(root) and not _opened(root, keep)
+    ]
+    why = "on the sys.path of hookwise's commands (a .pth entry, site-packages)"
+    return out + [
+        Guarded(entry, CODE, why)
+        for entry in _import_path()
+        if _writable(entry) and not _opened(entry, keep)
+    ]
+
+
 def _code(env: dict[str, str]) -> list[Guarded]:
     import hookwise
 
     out = [Guarded(os.path.dirname(os.path.abspath(hookwise.__file__)), CODE, "hookwise's code")]
+    out += _import_roots(env)
     found: list[Guarded | None] = [*_interpreter(sys.executable, "this interpreter")]
     if not any(e and "/libpython" in e.path for e in found):  # elsewhere (Debian: lib/<arch>)
         for path in _mapped_libpython():
@@ -709,7 +829,7 @@ def path_shadows(name: str, env: dict[str, str], why: str) -> list[Guarded]:
                 out.append(Guarded(directory, SYSTEM, why_dir))
         elif (
             not os.path.lexists(directory)
-            and _creatable(directory)
+            and creatable(directory)
             and not _under_root_system(directory)
         ):
             out.append(Guarded(path, HOST, f"{why}; its directory made", placeholder=b""))
@@ -742,6 +862,149 @@ def _hook_programs(env: dict[str, str]) -> list[Guarded]:
     return out
 
 
+def _validators(cwd: str, env: dict[str, str]) -> list[Guarded]:
+    """What the validators of the policies in force here run (``action: validate``), read
+    from the compiled policy (in memory when stale: nothing is written): :func:`command_files`
+    resolved where the hook runs them (``policy/rules/validator.validator_directory``, never
+    the event's cwd). What the program itself runs is its own (docs/confinement.md)."""
+    from hookwise.policy.trust.scopes import read_scope_sources, scope_sources
+
+    try:  # (no file names a validator, the common case: no compile at the start)
+        texts = [data for _s, _p, data in read_scope_sources(scope_sources(cwd, env))]
+    except OSError:
+        return []  # (a policy that cannot be read fails closed in the hook)
+    if not any(data and b"validator" in data for data in texts):
+        return []
+    from hookwise.policy.cache import load_policy
+    from hookwise.policy.rules.validator import validator_directory
+
+    try:
+        rules = load_policy(cwd, env, write=False).policy.get("rules", [])
+    except (OSError, ValueError):
+        return []  # (a policy that cannot be read fails closed in the hook)
+    out: list[Guarded] = []
+    for rule in rules:
+        command = (rule.get("validator") or {}).get("command")
+        if isinstance(command, str):
+            why = f"what rule {rule.get('id')}'s validator runs ({rule.get('file')})"
+            out += command_files(command, validator_directory(rule), env, why)
+    return out
+
+
+# Not files a command runs, whatever its words say.
+KERNEL_FILES = ("/proc/", "/sys/", "/dev/")
+
+
+def command_files(command: str, base: str, env: dict[str, str], why: str) -> list[Guarded]:
+    """What a command line the guard depends on runs: its program (a path: read-only, or an
+    empty non-executable placeholder when missing, so it cannot be made; a name: where
+    ``PATH`` finds it, :func:`path_shadows`) and every other word naming a file (a script
+    given to an interpreter), resolved against ``base``."""
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    out: list[Guarded] = []
+    for position, word in enumerate(words):
+        path = os.path.normpath(os.path.join(base, os.path.expanduser(word)))
+        if path.startswith(KERNEL_FILES) or "$" in word or "\0" in word:
+            continue
+        if position == 0 and "/" not in word:
+            out += path_shadows(word, env, why)
+        elif position == 0:
+            out.append(Guarded(path, CODE, why, placeholder=b""))
+        elif os.path.isfile(path):
+            out.append(Guarded(path, CODE, why))
+    return out
+
+
+def _settings_data(path: str) -> object:
+    """A host settings file's data (JSON with comments, or TOML), None when unreadable."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(1 << 20)
+    except OSError:
+        return None
+    if b"command" not in raw:  # (no hook handler: nothing to parse, the common case)
+        return None
+    text = raw.decode("utf-8", "replace")
+    if path.endswith(".toml"):
+        import tomllib
+
+        try:
+            return tomllib.loads(text)
+        except ValueError:
+            return None
+    import json
+
+    try:
+        return json.loads(text)
+    except RecursionError:
+        return None  # (nested past the interpreter's limit: no host reads it either)
+    except ValueError:
+        from hookwise.config.jsonc import parse_jsonc  # (comments: Gemini CLI allows them)
+
+        try:
+            data, error = parse_jsonc(text)
+        except (RecursionError, ValueError):
+            return None
+        return None if error else data
+
+
+def _commands(data: object) -> list[str]:
+    """Every ``command`` string in a settings document (hook handlers, wherever they sit)."""
+    out: list[str] = []
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "command" and isinstance(item, str):
+                    out.append(item)
+                else:
+                    pending.append(item)
+        elif isinstance(value, list):
+            pending.extend(value)
+    return out
+
+
+def hook_scripts(entries: list[Guarded], cwd: str, env: dict[str, str]) -> list[Guarded]:
+    """What the *other* hooks registered in the guarded host settings files run: a hook may
+    answer with a changed tool input (Claude Code's ``updatedInput``, Gemini CLI's
+    ``tool_input``) after hookwise decided on the original, so its script rewritten inside
+    would undo every decision (red team s24, #6). Each file a hook command names (after
+    ``$CLAUDE_PROJECT_DIR``, ``$GEMINI_PROJECT_DIR``, ``$HOME``, ``~``) is read-only; a
+    command that names nothing on disk (a program on ``PATH``) is guarded there."""
+    root = _repository_root(cwd)
+    variables = {**env, "CLAUDE_PROJECT_DIR": root, "GEMINI_PROJECT_DIR": root}
+    variables["HOME"] = _home(env)
+    out: list[Guarded] = []
+    for entry in entries:
+        if entry.role != HOST or not os.path.isfile(entry.path):
+            continue
+        if not entry.path.endswith((".json", ".toml")):
+            continue
+        for command in _commands(_settings_data(entry.path)):
+            # (hookwise's own portable command names only computed paths: skipped below)
+            expanded = _expand(command, variables)
+            why = f"a hook {entry.path} registers runs it"
+            out += command_files(expanded, root, env, why)
+    return out
+
+
+def _expand(command: str, variables: dict[str, str]) -> str:
+    """``$NAME`` and ``${NAME}`` of ``variables`` in a command (others are left as they are)."""
+    import re
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2)
+        return variables.get(name, match.group(0))
+
+    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)", value, command)
+
+
 def secrets_pack() -> str:
     """The newest secrets pack (``--protect-secrets`` hides what its file rules name)."""
     from hookwise.policy.rules import packs
@@ -759,12 +1022,15 @@ def guarded_paths(env: dict[str, str], cwd: str, answers: str | None = None) -> 
 
     for interpreter in _hook_interpreters(env):  # (answers while we go on)
         ask(interpreter, answers)
+    hosts = _hosts(cwd, env)
     return [
         *_policy(cwd, env),
         *_hookwise_state(env),
-        *_hosts(cwd, env),
+        *hosts,
+        *hook_scripts(hosts, cwd, env),
         *_code_files(cwd, env),
         *_code(env),
         *_hook_programs(env),
+        *_validators(cwd, env),
         *_root_system(),
     ]

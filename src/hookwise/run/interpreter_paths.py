@@ -22,13 +22,14 @@ class Consulted:
     """What one interpreter consults at start: symlinks (each link of each chain), the
     binaries they lead to, search path entries that exist, and those that do not (yet)."""
 
-    __slots__ = ("binaries", "links", "missing", "present")
+    __slots__ = ("binaries", "links", "missing", "present", "zip")
 
     def __init__(self) -> None:
         self.links: list[str] = []
         self.binaries: list[str] = []  # where the chains lead
         self.present: list[str] = []
         self.missing: list[str] = []
+        self.zip = ""  # the zip landmark's place on sys.path (<prefix>/lib/python3XY.zip)
 
 
 def chain(path: str) -> tuple[list[str], str]:
@@ -197,6 +198,8 @@ def _read(key: str, answer: list[str]) -> Consulted:
     for entry in answer[2:]:
         if entry:
             target = os.path.abspath(entry)
+            if not out.zip and target.endswith(".zip"):
+                out.zip = target
             (out.present if os.path.lexists(target) else out.missing).append(target)
     return out
 
@@ -259,3 +262,47 @@ def unexpected_start_files(interpreter: str, found: Consulted) -> list[str]:
     prefixes = (installation(b) for b in found.binaries)  # (an installation is no venv)
     out += [os.path.join(prefix, VENV_FILE) for prefix in prefixes if prefix]
     return [path for path in out if os.path.lexists(path)]
+
+
+def _search_start(interpreter: str) -> str:
+    """getpath's ``executable_dir``: the ``home`` of the ``pyvenv.cfg`` it reads (one level
+    above the invoked binary, else beside it), else the real binary's directory."""
+    key = os.path.abspath(interpreter)
+    beside = os.path.dirname(key)
+    for directory in (os.path.dirname(beside), beside):
+        try:
+            with open(os.path.join(directory, VENV_FILE), encoding="utf-8", errors="replace") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            name, equals, value = line.partition("=")
+            if equals and name.strip().lower() == "home" and "\0" not in value:
+                return value.strip()
+        break  # (the first pyvenv.cfg read decides, home or not)
+    return os.path.dirname(os.path.realpath(key))
+
+
+def prefix_searches(interpreter: str, found: Consulted) -> list[str]:
+    """Where getpath looks for its prefix: from ``executable_dir`` up to ``/``, each
+    ancestor's ``<platlibdir>`` (``lib``) is probed for the zip landmark
+    (``lib/python3XY.zip``) before anything else, then for ``os.py`` and ``lib-dynload``;
+    the first found becomes the prefix and sets ``sys.path``, even under ``-I -S``. So every
+    such directory, innermost first, up to the one that holds the zip landmark: what is
+    created in one of them decides what every later hook imports (red team s24, #2:
+    ``~/.pyenv/versions/lib/python311.zip``). Empty when the interpreter gave no answer."""
+    if not found.zip:
+        return []
+    platlib = os.path.basename(os.path.dirname(found.zip))
+    landmark = os.path.basename(found.zip)
+    out: list[str] = []
+    current = os.path.abspath(_search_start(interpreter))
+    while True:
+        directory = os.path.join(current, platlib)
+        out.append(directory)
+        if os.path.isfile(os.path.join(directory, landmark)):
+            return out
+        parent = os.path.dirname(current)
+        if parent == current:
+            return out
+        current = parent

@@ -32,6 +32,9 @@ def _files(entry: Guarded) -> list[tuple[str, os.stat_result]]:
     out: list[tuple[str, os.stat_result]] = []
     walk = entry.role == CODE and os.path.exists(os.path.join(entry.path, "__init__.py"))
     pending = [entry.path]
+    package = os.path.join(entry.path, "hookwise")  # (a package root guarded whole: src/)
+    if entry.role == CODE and not walk and os.path.exists(os.path.join(package, "__init__.py")):
+        out += _files(Guarded(package, CODE, entry.why))
     while pending:
         directory = pending.pop()
         try:

@@ -25,7 +25,7 @@ import fcntl
 import os
 import stat
 
-from hookwise.run.guarded_paths import Guarded
+from hookwise.run.guarded_paths import NEUTRAL_CONTENTS, Guarded
 
 
 class Made:
@@ -164,9 +164,11 @@ class Journal:
         out: list[Made] = []
         for line in text.splitlines():
             kind, device, inode, content, path = line.split(" ", 4)
-            out.append(
-                Made(path, None if kind == "D" else bytes.fromhex(content), int(device), int(inode))
-            )
+            data = None if kind == "D" else bytes.fromhex(content)
+            # (only what a supervisor makes: a journal written by anyone else, naming a
+            # real file with its real content, must not get that file removed)
+            if data is None or data in NEUTRAL_CONTENTS:
+                out.append(Made(path, data, int(device), int(inode)))
         return out
 
     def _in_use(self) -> tuple[set[str], set[str]]:

@@ -30,6 +30,7 @@ from hookwise.policy.confinement import (
     confinement_status,
     format_record,
     is_pinned,
+    sessions_dirs,
 )
 from hookwise.run import placeholders, session_log
 from hookwise.run.agent_code import agent_code
@@ -39,7 +40,9 @@ from hookwise.run.guarded_paths import (
     Guarded,
     audit_limits,
     audit_log,
+    creatable,
     guarded_paths,
+    import_problems,
     interpreter_problems,
     run_sessions,
     secrets_pack,
@@ -100,6 +103,42 @@ def user_dir(base: str) -> str:
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
         raise RunError(f"{path} is not a private directory of this user; remove it")
     return path
+
+
+def other_places(directory: str, *, make: bool = True) -> list[Guarded]:
+    """The places the registered command and the hook also look for a session's files
+    (``confinement.sessions_dirs``), other than ``directory``, made so nothing inside can
+    create them: a ``launcher`` planted there would be read by every later hook, in and out
+    of sessions, and a journal there would be trusted by the next supervisor (red team s24,
+    #1 and #7: root made ``/run/user/0/hookwise-run-0/`` inside a session based in /tmp).
+
+    ``/tmp/hookwise-run-<uid>`` is made now when missing (private, this user's: a sessions
+    directory with nothing in it) and bound read-only, whoever made it. For
+    ``/run/user/<uid>/...``, ``/run/user`` is bound read-only whole (making
+    ``/run/user/<uid>`` would move later sessions' base, and a directory the login manager
+    makes there during the session must stay unwritable inside), or made empty when missing
+    and this user could create it."""
+    why = "where the registered command also looks for a session's launcher"
+    out: list[Guarded] = []
+    for place in sessions_dirs(os.getuid()):
+        if place == directory:
+            continue
+        if place.startswith("/tmp/"):
+            if make and not os.path.lexists(place):
+                try:
+                    os.mkdir(place, 0o700)
+                except FileExistsError:
+                    pass  # (whoever made it meanwhile: bound read-only all the same)
+                except OSError as exc:
+                    raise RunError(f"cannot make {place}: {exc.strerror}") from None
+            out.append(Guarded(place, STATE, why, directory=not make))
+            continue
+        runtime = os.path.dirname(os.path.dirname(place))  # /run/user
+        if os.path.lexists(runtime):
+            out.append(Guarded(runtime, STATE, why))
+        elif creatable(runtime):
+            out.append(Guarded(runtime, STATE, why, directory=True))
+    return out
 
 
 SESSION_FILES = (RECORD_NAME, LAUNCHER_NAME)
@@ -179,7 +218,9 @@ def describe(
     """What a session started here would protect, one line each (``--print-paths``)."""
     lines: list[str] = []
     seen: set[str] = set()
-    for entry in guarded_paths(env, cwd) + agent_code(command or [], env):
+    sessions = os.path.join(runtime_base(), f"{SESSION_PREFIX}{os.getuid()}")
+    places = other_places(sessions, make=False)
+    for entry in guarded_paths(env, cwd) + agent_code(command or [], env) + places:
         if entry.path in seen:
             continue
         seen.add(entry.path)
@@ -446,9 +487,13 @@ def _run(
     try:
         entries = guarded_paths(env, cwd, directory) + agent_code(argv, env)
         planted = interpreter_problems(env)  # (asked while the paths were computed)
-        if planted:  # (read by every hook's interpreter, this one's too: refused)
-            raise RunError("; ".join(planted))
+        refused, unguarded = import_problems(env)
+        if planted or refused:  # (read by every hook's interpreter, this one's too: refused)
+            raise RunError("; ".join(planted + refused))
+        for line in unguarded:
+            say(line)
         entries.append(Guarded(directory, STATE, "the sessions' sockets and journal"))
+        entries += other_places(directory)
         empty_dir, empty_file = _empty_sources(directory)
         try:
             stopper = _Stopper(on_hook_lost)

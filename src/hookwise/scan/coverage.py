@@ -89,10 +89,19 @@ def audit_files(paths: Sequence[str]) -> list[str]:
 
 def read_decisions(paths: Sequence[str], warnings: list[str]) -> list[Decision]:
     """The pre-tool decisions ``hookwise hook`` logged (explain/test records do not guard)."""
+    return read_audit(paths, warnings)[0]
+
+
+def read_audit(paths: Sequence[str], warnings: list[str]) -> tuple[list[Decision], list[Decision]]:
+    """(the pre-tool decisions, the calls the host denied itself): the records ``hookwise
+    hook`` logged for the host's pre-tool event, and for its own denial of a call
+    (``permission.denied``: Claude Code's PermissionDenied, its auto mode refusing a call)."""
     from hookwise.policy import audit
+    from hookwise.policy.canonical import PERMISSION_DENIED
 
     pre_tool: dict[str, str] = {name: info.pre_tool_event for name, info in HOSTS.items()}
     decisions: list[Decision] = []
+    denials: list[Decision] = []
     for path in audit_files(paths):
         if not os.path.isfile(path):
             continue
@@ -107,7 +116,11 @@ def read_decisions(paths: Sequence[str], warnings: list[str]) -> list[Decision]:
             if sender is not None and not (isinstance(sender, dict) and sender.get("hook")):
                 continue  # sent by a process inside that was no hook: a forgery (rt24 #5)
             host = record.get("host")
-            if not isinstance(host, str) or record.get("event") != pre_tool.get(host):
+            canonical = record.get("canonical")
+            denied = isinstance(canonical, list) and PERMISSION_DENIED in canonical
+            if not isinstance(host, str) or (
+                record.get("event") != pre_tool.get(host) and not denied
+            ):
                 continue
             claimed = sender.get("received") if isinstance(sender, dict) else None
             when = normal_time(claimed or record.get("time"))  # (the sink's time, not a claim)
@@ -117,7 +130,7 @@ def read_decisions(paths: Sequence[str], warnings: list[str]) -> list[Decision]:
             command = record.get("command")
             use_id = record.get("tool_use_id")
             latency = record.get("latency_ms")
-            decisions.append(
+            (denials if denied else decisions).append(
                 Decision(
                     host=host,
                     session=str(record.get("session") or ""),
@@ -132,7 +145,8 @@ def read_decisions(paths: Sequence[str], warnings: list[str]) -> list[Decision]:
                 )
             )
     decisions.sort(key=lambda d: d.time)
-    return decisions
+    denials.sort(key=lambda d: d.time)
+    return decisions, denials
 
 
 def _epoch(iso: str) -> float:
@@ -208,6 +222,20 @@ class Registration:
         return bool(self._match(tool, tool_input)) if self._match else False
 
 
+def _hookwise_file(host: str, entry: Any) -> bool:
+    """A hook that is a file of its own (a row whose layout is "script": Cline) is
+    hookwise's when it is the file ``hookwise install`` writes, running hookwise's command."""
+    from hookwise.config.files import read_file_text
+    from hookwise.policy.install.hook_script import script_command
+
+    if host_info(host).hooks_layout != "script" or not entry.origin:
+        return False
+    try:
+        return script_command(read_file_text(entry.origin)) is not None
+    except (OSError, ValueError):
+        return False
+
+
 class Registrations:
     """Registration per (host, directory), read once through the host's own loader."""
 
@@ -248,7 +276,7 @@ class Registrations:
         ours = [
             e
             for e in loaded.registry.entries
-            if e.event == event and is_hookwise_command(e.command)
+            if e.event == event and (is_hookwise_command(e.command) or _hookwise_file(host, e))
         ]
         running = []
         for entry in ours:
@@ -354,6 +382,9 @@ class SessionCoverage:
     guarded: int = 0
     unguarded: list[Unguarded] = field(default_factory=list)
     outside: list[ToolCall] = field(default_factory=list)
+    # calls the host denied itself (PermissionDenied in the audit log): they never ran, so
+    # one with no hookwise decision is not unguarded
+    denied_by_host: list[ToolCall] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         r = self.record
@@ -371,6 +402,7 @@ class SessionCoverage:
             "guarded": self.guarded,
             "unguarded": len(self.unguarded),
             "outside_hooks": len(self.outside),
+            "denied_by_host": len(self.denied_by_host),
         }
 
 
@@ -400,6 +432,7 @@ class CoverageReport:
             "guarded": sum(s.guarded for s in sessions),
             "unguarded": sum(len(s.unguarded) for s in sessions),
             "outside_hooks": sum(len(s.outside) for s in sessions),
+            "denied_by_host": sum(len(s.denied_by_host) for s in sessions),
             "causes": dict(sorted(causes.items())),
         }
 
@@ -509,13 +542,14 @@ def build_report(
     environ = dict(os.environ if env is None else env)
     if audit_logs is None:
         from hookwise.policy import audit
-        from hookwise.policy.rules.compiler import default_settings
+        from hookwise.policy.rules.schema import default_settings
 
         audit_logs = [audit.audit_path(default_settings(), environ)]
     report = CoverageReport(list(hosts), since, list(audit_logs), 0)
-    decisions = read_decisions(report.audit_logs, report.warnings)
+    decisions, denials = read_audit(report.audit_logs, report.warnings)
     report.decisions = len(decisions)
     index = DecisionIndex(decisions)
+    denied = DecisionIndex(denials)
     registrations = Registrations(environ)
     since_epoch = _epoch(since) if since else None
     records: list[SessionRecord] = []
@@ -536,6 +570,11 @@ def build_report(
                 continue
             coverage.calls += 1
             decision = index.take(call, shell_tool)
+            host_denied = denied.take(call, shell_tool) is not None
+            if host_denied:
+                coverage.denied_by_host.append(call)
+            if decision is None and host_denied:
+                continue  # the host refused it: it never ran
             if decision is not None:
                 late = _late(decision, call, registrations)
                 if late is None:
@@ -568,6 +607,8 @@ def host_line(report: CoverageReport, host: str) -> tuple[str, str]:
     )
     if totals["outside_hooks"]:
         head += f" (+{totals['outside_hooks']} no hook can see)"
+    if totals["denied_by_host"]:
+        head += f", {totals['denied_by_host']} denied by the host itself"
     if not totals["unguarded"]:
         return "ok", f"{head}: all guarded"
     causes = ", ".join(f"{cause} {n}" for cause, n in totals["causes"].items())

@@ -8,6 +8,8 @@ the hook's path that imports :mod:`re` (inside the functions, on first use).
 
 from __future__ import annotations
 
+from hookwise.shell.programs import COMPUTED
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -80,7 +82,6 @@ _COMPILED_AWK: list[tuple[Any, str]] = []
 _COMPILED: list[tuple[Any, str]] = []
 
 
-COMPUTED = "${computed}"  # a word of a command that the code computes when it runs
 # code that reads a file, and code that names the home directory (Path.home(), HOME...)
 _READING = (
     r"\bopen\s*\(|read_text|read_bytes|readFile|\bread\s*\(|File\.read|slurp|readlines|"

@@ -586,6 +586,8 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
             return []  # a file's history without -p prints no content
         if sub == "hash-object" and not any(w == "-w" for w in argv[at + 1 :]):
             return []  # a hash only; -w copies into the object store (below)
+        # add/stage copy a file into the object store too: `git diff --cached` or
+        # `git show :F` then prints it without naming it
         if sub == "grep":  # the pattern comes first, or after -e/-f (skipped below)
             pattern_first = not any(w in _GIT_GREP_PATTERN for w in argv[at + 1 :])
     else:
@@ -603,6 +605,9 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
             continue
         if word == "--" and not done:
             done = True
+            continue
+        if not done and program == "git" and word.startswith("--pathspec-from-file"):
+            operands.append(COMPUTED)  # the paths are a file's lines
             continue
         if not done and program == "git" and word in _GIT_GREP_PATTERN:
             skip = argv[at] == "grep"
@@ -626,6 +631,33 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
             return []  # docker cp c:/x ./x: a copy out of the container reads no local file
         operands.append(word)
     return operands
+
+
+# programs that read a directory they are given, and all below it (for some, only with
+# an option: reads_tree)
+TREE_READERS = frozenset(
+    ["tar", "gtar", "bsdtar", "zip", "7z", "7za", "grep", "egrep", "fgrep", "rg", "ag",
+     "ack", "cp", "rsync", "scp", "rclone", "gsutil", "aws", "az", "tree", "git"]
+)  # fmt: skip
+
+
+def reads_tree(program: str, argv: list[str]) -> bool:
+    """Whether ``program`` reads the directories in ``argv`` recursively: ``tar c``
+    (always), ``zip -r``, ``grep -r``, ``rg`` (always), ``cp -r``, ``rsync -a``."""
+    if program in ("tar", "gtar", "bsdtar", "7z", "7za", "rg", "ag", "ack", "rclone"):
+        return True
+    if program == "git":
+        return len(argv) > 1 and argv[1] == "add"
+    for word in argv[1:]:
+        if word in ("--recursive", "--recurse-paths", "--archive", "--dereference-recursive"):
+            return True
+        if (
+            word.startswith("-")
+            and not word.startswith("--")
+            and ("r" in word or "R" in word or (program == "rsync" and "a" in word))
+        ):
+            return True
+    return False
 
 
 # ------------------------------------------------------------------ commands run by others
@@ -747,7 +779,8 @@ SUBCOMMAND_READERS: dict[str, tuple[frozenset[str], bool]] = {
     "git": (
         frozenset(["diff", "show", "cat-file", "grep", "log", "whatchanged", "blame",
                    "annotate", "archive", "format-patch", "merge-file", "diff-files",
-                   "diff-index", "diff-tree", "fast-export", "range-diff", "hash-object"]),
+                   "diff-index", "diff-tree", "fast-export", "range-diff", "hash-object",
+                   "add", "stage"]),
         True,
     ),
     "docker": (frozenset(["cp"]), False),
@@ -957,7 +990,8 @@ CONFIG_FILES: dict[str, frozenset[str]] = {
     ".vimrc": frozenset(["vim", "vi", "nvim"]),
     **dict.fromkeys(["sitecustomize.py", "usercustomize.py"], frozenset(["python", "python3"])),
 }
-UNKNOWN_WORDS = frozenset([XARGS_INPUT, "${computed}"])  # words a handler cannot know
+COMPUTED = "${computed}"  # a word of a command computed when it runs (code, a file's lines)
+UNKNOWN_WORDS = frozenset([XARGS_INPUT, COMPUTED])  # words a handler cannot know
 
 
 # ---------------------------------------------------------------------------- git

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from hookwise.shell.code_commands import COMPUTED
+from hookwise.shell.programs import COMPUTED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -213,6 +213,8 @@ class DialectLifecycle:
         if self.scenario.end is not None and self._has("SessionEnd"):
             await self._fire(ctx, None, "SessionEnd", reason=self.scenario.end)
         ctx.record(None, "final_history", {"contents": common.plain(self.history)})
+        # the session ends: its MCP servers and any background (async) hooks with it
+        self.system.close()
 
     # -- a turn --------------------------------------------------------------------------
 

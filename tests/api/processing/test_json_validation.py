@@ -318,3 +318,68 @@ def test_validate_json_never_raises_on_json(reply: Any, event: str, level: str) 
 def test_every_accepted_event_has_a_validator() -> None:
     for name in HOOK_EVENTS:
         assert v({}, name)["valid"]
+
+
+# The validator reads what each host takes from its event table, the same table its runtime
+# reads: Codex takes a legacy top-level "approve" on PreToolUse and does nothing with it
+# (observed with 0.169.0), and reads only allow and deny as permissionDecision.
+
+
+def _codex(event: str) -> Any:
+    from hookwise.api.processing.hook_events import HookEvent
+    from hookwise.protocol.codex import CODEX
+
+    return HookEvent(event, "codex", CODEX.events[event], True)
+
+
+def test_codex_takes_approve_on_pre_tool_use_and_does_nothing_with_it() -> None:
+    check = check_answer({"decision": "approve"}, _codex("PreToolUse"))
+    assert check.errors == []
+    assert any("does nothing" in w["message"] for w in check.warnings)
+    blocked = check_answer({"decision": "block", "reason": "r"}, _codex("PreToolUse"))
+    assert blocked.errors == [] and not any(
+        "does nothing" in w["message"] for w in blocked.warnings
+    )
+    ask = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}
+    assert [e["field"] for e in check_answer(ask, _codex("PreToolUse")).errors] == [
+        "hookSpecificOutput.permissionDecision"
+    ]
+    # Claude Code takes approve everywhere; on Stop it does nothing, on PreToolUse it allows
+    stop = v({"decision": "approve"}, "Stop")
+    assert stop["valid"] and any("does nothing" in w["message"] for w in stop["warnings"])
+
+
+@given(
+    decision=st.sampled_from(["approve", "block", "allow", "deny", "x"]),
+    choice=st.sampled_from([None, "allow", "deny", "ask", "defer", "x"]),
+    event=st.sampled_from(["PreToolUse", "UserPromptSubmit", "Stop", "PostToolUse"]),
+)
+def test_the_validator_rejects_what_codex_rejects(
+    decision: str, choice: str | None, event: str
+) -> None:
+    """For each decision value, the validator's error and Codex's runtime check (which
+    reads the same table) agree on whether Codex takes it."""
+    from hookwise.host.codex_dialect import _unsupported
+    from hookwise.protocol.codex import CODEX
+
+    spec = CODEX.events[event]
+    answer: dict[str, Any] = {"decision": decision, "reason": "r"}
+    if choice is not None and event == "PreToolUse":
+        specific = {"hookEventName": event, "permissionDecision": choice}
+        specific["permissionDecisionReason"] = "r"
+        if choice == "allow":
+            specific["updatedInput"] = {"command": "true"}
+        answer["hookSpecificOutput"] = specific
+    problem = _unsupported(spec, answer) or ""
+    fields = {e["field"] for e in check_answer(answer, _codex(event)).errors}
+    assert ("decision" in fields) == ("unsupported decision" in problem)
+    if "decision" not in fields:  # Codex names only the first problem it meets
+        assert ("hookSpecificOutput.permissionDecision" in fields) == (
+            "unsupported permissionDecision" in problem
+        )
+
+
+def test_claude_s_permission_values_are_its_permission_ranks() -> None:
+    from hookwise.protocol.claude import PERMISSION_RANK
+
+    assert set(CLAUDE.events["PreToolUse"].permission_values) == set(PERMISSION_RANK)

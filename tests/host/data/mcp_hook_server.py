@@ -19,6 +19,10 @@ def check_path(file_path: str) -> str:
     if log:
         with open(log, "a", encoding="utf-8") as out:
             out.write(json.dumps({"file_path": file_path}) + "\n")
+    pids = os.environ.get("MCP_HOOK_PIDS")
+    if pids:  # which server process answered: a session keeps one
+        with open(pids, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()}\n")
     if file_path.startswith("/etc/"):
         return json.dumps(
             {
@@ -30,6 +34,19 @@ def check_path(file_path: str) -> str:
             }
         )
     return ""
+
+
+@server.tool()
+def echo(value: object, event: str = "UserPromptSubmit") -> str:
+    """The value as received, as the event's context (what a placeholder gave)."""
+    return json.dumps(
+        {
+            "hookSpecificOutput": {
+                "hookEventName": event,
+                "additionalContext": json.dumps({"value": value}),
+            }
+        }
+    )
 
 
 @server.tool()

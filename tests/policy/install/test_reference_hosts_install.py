@@ -150,11 +150,16 @@ def test_user_scope_files(project: Path, env: dict[str, str]) -> None:
 def test_augment_registers_a_script_that_runs_hookwise(
     project: Path, env: dict[str, str], tmp_path: Path
 ) -> None:
-    settings_file = project / ".augment" / "settings.json"
-    settings_file.parent.mkdir(parents=True)
+    """The entry names the script by its absolute path (the reference's only form), so it
+    goes into the uncommitted settings.local.json; the team's settings.json is untouched."""
+    shared = project / ".augment" / "settings.json"
+    shared.parent.mkdir(parents=True)
+    shared.write_text(AUGMENT, encoding="utf-8")
+    settings_file = project / ".augment" / "settings.local.json"
     settings_file.write_text(AUGMENT, encoding="utf-8")
     before = files(project)
-    install("augment", project, env)
+    assert install("augment", project, env) == settings_file
+    assert shared.read_text(encoding="utf-8") == AUGMENT
     script = project / ".augment" / "hooks" / "hookwise.sh"
     assert os.access(script, os.X_OK)
     value = json.loads(settings_file.read_text(encoding="utf-8"))
@@ -301,7 +306,7 @@ def test_a_script_that_is_not_hookwises_is_refused(project: Path, env: dict[str,
         with pytest.raises(InstallError, match="not the hook script hookwise wrote"):
             plan("augment", "project", project, env)
     assert script.read_text(encoding="utf-8") == "#!/bin/sh\nexit 0\n"
-    assert not (project / ".augment" / "settings.json").exists()
+    assert not (project / ".augment" / "settings.local.json").exists()
 
 
 @settings(max_examples=80, deadline=None)

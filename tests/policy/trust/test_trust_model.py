@@ -200,7 +200,8 @@ def test_trusting_the_exact_content_applies_it_and_a_change_untrusts(world: Worl
     shown = world.cli("policy", "show")
     assert "[trusted]" in shown.stdout
     path.write_text(path.read_text() + "  - {id: ok-cat, match: {command: cat}, action: allow}\n")
-    assert world.shell("ls")["decision"] is None  # changed: restrictive only again
+    answer = world.shell("ls")  # changed: the trusted rules are gone, so it fails closed
+    assert answer["decision"] == "deny" and "changed since you trusted it" in answer["reason"]
     assert "changed since it was trusted" in world.cli("policy", "show").stdout
     world.cli("policy", "trust", str(path))
     assert world.shell("cat x")["decision"] == "allow"
@@ -791,3 +792,71 @@ def test_a_launcher_that_cannot_import_hookwise_blocks(world: World) -> None:
     launcher.chmod(0o755)
     done = run_command(hook_command("claude"), "{}", {**world.env, "PATH": "/usr/bin:/bin"})
     assert done.returncode == 2 and "cannot start" in done.stderr
+
+
+GUARD = "version: 1\nrules:\n  - {id: no-rm, match: {command: rm}, action: deny, reason: no rm}\n"
+# programs that replace or remove a file without naming it on their command line
+REPLACERS = [
+    "tar xf ../evil.tar",
+    "git -c user.name=a -c user.email=a@b commit -q --allow-empty -m 0 && git stash -u -q",
+    "python3 -c \"import pathlib; pathlib.Path('.hook'+'wise/policy.yaml').write_text('version: 1')\"",
+    "rm -rf .hookwise",
+    "mv .hookwise .old",
+    "cp -r ../evil/. .",
+]
+
+
+@pytest.mark.parametrize("line", REPLACERS)
+def test_a_trusted_policy_replaced_or_removed_by_any_program_fails_closed(
+    world: World, line: str
+) -> None:
+    """The guard does not depend on recognising the command that wrote its policy: the
+    commands run in real bash here (as the agent would, the hook not asked), and the next
+    tool call is denied, naming the file, where it used to fall back to the new content's
+    restrictive rules (none) and allow everything."""
+    world.policy(GUARD)
+    assert world.cli("policy", "trust").returncode == 0
+    assert world.shell("rm x")["decision"] == "deny"
+    evil = world.root / "evil" / ".hookwise"
+    evil.mkdir(parents=True)
+    (evil / "policy.yaml").write_text("version: 1\nrules: []\n")
+    subprocess.run(["tar", "cf", str(world.root / "evil.tar"), "-C", str(world.root / "evil"),
+                    ".hookwise"], check=True)  # fmt: skip
+    subprocess.run(["bash", "-c", line], cwd=world.repo, env=world.env, check=True,
+                   capture_output=True, timeout=60)  # fmt: skip
+    policy = world.repo / ".hookwise" / "policy.yaml"
+    assert not policy.exists() or policy.read_text() != GUARD
+    for command in ("rm x", "ls"):
+        answer = world.shell(command)
+        assert answer["decision"] == "deny", (line, command, answer)
+        assert "policy.yaml" in answer["reason"], answer
+        assert "hookwise policy trust" in answer["reason"] or "untrust" in answer["reason"]
+
+
+def test_untrusting_a_vanished_policy_or_restoring_it_ends_the_denial(world: World) -> None:
+    path = world.policy(GUARD)
+    assert world.cli("policy", "trust").returncode == 0
+    path.unlink()
+    answer = world.shell("ls")
+    assert answer["decision"] == "deny" and "now gone" in answer["reason"]
+    path.write_text(GUARD)  # restored: its trusted rules hold again
+    assert world.shell("ls")["decision"] is None
+    assert world.shell("rm x")["decision"] == "deny"
+    path.unlink()
+    assert world.cli("policy", "untrust", str(path)).returncode == 0
+    assert world.shell("ls")["decision"] is None
+
+
+def test_a_subdirectory_cwd_still_sees_a_vanished_parent_policy(world: World) -> None:
+    world.policy(GUARD)
+    assert world.cli("policy", "trust").returncode == 0
+    (world.repo / "src").mkdir()
+    subprocess.run(["rm", "-rf", ".hookwise"], cwd=world.repo, check=True)
+    assert world.shell("ls", cwd=world.repo / "src")["decision"] == "deny"
+
+
+def test_a_never_trusted_policy_still_applies_only_its_restrictions(world: World) -> None:
+    """A repository's file the user never trusted is not an error: its deny rules apply."""
+    world.policy(GUARD + "  - {id: ok-ls, match: {command: ls}, action: allow}\n")
+    assert world.shell("rm x")["decision"] == "deny"
+    assert world.shell("ls")["decision"] is None

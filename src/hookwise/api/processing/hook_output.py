@@ -37,7 +37,8 @@ honoured, or a PreToolUse ``defer``, which ends a headless Claude Code run).
 the host's decision laid over it in the contract's words: ``permissionDecision`` /
 ``permissionDecisionReason`` on PreToolUse, ``decision: "block"`` / ``reason`` on the
 block-style events, plus plain-stdout context where the host takes stdout as context.
-Legacy top-level ``decision: approve|block`` on PreToolUse reads as allow/deny. "ask"
+Legacy top-level ``decision: approve|block`` on PreToolUse reads as the host's runtime reads
+it (Claude Code: allow/deny; Codex: block denies, approve does nothing: its table). "ask"
 sets ``requiresUserInteraction``; the caller creates the permission request from ``ask``.
 Message blocks follow wave: the systemMessage as a warn block, the decision as a hook
 block (``Permission: <decision> - <reason>``, ``Blocked prompt: …``, ``Blocked stop: …``,

@@ -27,7 +27,7 @@ from typing import Any, Final, Literal
 
 from hookwise.api.processing.hook_events import HookEvent, hook_event
 from hookwise.host.dialect_answers import parse_object_stdout
-from hookwise.protocol.claude import LEGACY_DECISIONS, OUTPUT_CAP_CHARS, PERMISSION_RANK
+from hookwise.protocol.claude import LEGACY_DECISIONS, OUTPUT_CAP_CHARS
 from hookwise.protocol.dialect import (
     ANSWER_TYPES,
     SPECIFIC_ANSWER_TYPES,
@@ -170,10 +170,12 @@ def _top_allowed(dialect: str, event: DialectEvent) -> dict[str, str]:
     return {n: ANSWER_TYPES.get(n, "any") for n in names}
 
 
-def _decision_values(dialect: str, event: DialectEvent) -> tuple[str, ...]:
-    if event.decision is Decision.PERMISSION and dialect == "claude":
-        return tuple(LEGACY_DECISIONS)
-    return ("block",)
+def _acting_decisions(event: DialectEvent) -> tuple[str, ...]:
+    """The top-level ``decision`` values that decide on ``event`` (its table): on a
+    permission event those its host does not leave inert, on a block event "block"."""
+    if event.decision is Decision.PERMISSION:
+        return tuple(v for v in event.decision_values if v not in event.inert_decisions)
+    return tuple(v for v in event.decision_values if v == "block")
 
 
 def _check_dialect(
@@ -201,7 +203,10 @@ def _check_dialect(
             continue
         _check_long(check, (key,), value)
         if key == "decision":
-            _check_value(check, (key,), value, _decision_values(dialect, event), host)
+            # the values the host's schema takes (its table): any other fails the answer
+            _check_value(check, (key,), value, event.decision_values, host)
+            if value in event.decision_values and value not in _acting_decisions(event):
+                check.warn((key,), f"{host} takes {value!r} on {event.name} and does nothing")
     _check_flow(check, dialect, event, answer, host)
     specific = answer.get(SPECIFIC)
     if isinstance(specific, dict):
@@ -224,7 +229,7 @@ def _check_flow(
         check.warn(("stopReason",), "stopReason is only used when continue is false")
     decision = answer.get("decision")
     legacy = LEGACY_DECISIONS.get(decision) if isinstance(decision, str) else None
-    if legacy and event.decision is Decision.PERMISSION and dialect == "claude":
+    if legacy and event.decision is Decision.PERMISSION and decision in _acting_decisions(event):
         check.warn(
             ("decision",),
             f"top-level decision {decision!r} is deprecated for {event.name}",
@@ -298,8 +303,7 @@ def _check_dialect_specific(
             continue
         _check_long(check, path, value)
         if key == "permissionDecision":
-            values = PERMISSION_RANK if dialect == "claude" else ("allow", "deny")
-            _check_value(check, path, value, values, host)
+            _check_value(check, path, value, event.permission_values, host)
         elif key == "decision" and event.decision is Decision.PERMISSION_REQUEST:
             _check_verdict(check, path, value, host)
     if specific.get("permissionDecision") == "deny" and "updatedInput" in specific:

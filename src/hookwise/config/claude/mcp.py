@@ -16,34 +16,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from hookwise.config.claude.trust import claude_global_config
 from hookwise.config.files import read_file_text
 from hookwise.config.jsonc import parse_json_text
+from hookwise.config.mcp_servers import McpServer, McpServers, stdio_server
 from hookwise.protocol.jsvalue import JSON
 
 __all__ = ["McpServer", "McpServers", "load_claude_mcp_servers"]
-
-
-@dataclass(frozen=True)
-class McpServer:
-    """One stdio server: the program, its arguments and environment."""
-
-    name: str
-    command: str
-    args: tuple[str, ...] = ()
-    env: tuple[tuple[str, str], ...] = ()
-    origin: str = ""
-
-
-@dataclass
-class McpServers:
-    servers: dict[str, McpServer] = field(default_factory=dict)
-    # servers that exist but that hookwise will not start, and why (shown when a hook names one)
-    unavailable: dict[str, str] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
 
 
 def _read(path: Path, warnings: list[str]) -> dict[str, JSON]:
@@ -64,26 +45,6 @@ def _read(path: Path, warnings: list[str]) -> dict[str, JSON]:
     return value
 
 
-def _server(name: str, value: JSON, where: str) -> McpServer | str:
-    """The server, or why hookwise cannot start it."""
-    if not isinstance(value, dict):
-        return f"{where}: must be an object"
-    kind = value.get("type", "stdio")
-    if kind != "stdio":
-        return f"{where}/type: {kind!r} servers are not started by hookwise (stdio only)"
-    command = value.get("command")
-    if not isinstance(command, str) or not command:
-        return f"{where}/command: a stdio server needs a non-empty string"
-    args = value.get("args", [])
-    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
-        return f"{where}/args: must be an array of strings"
-    env = value.get("env", {})
-    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-        return f"{where}/env: must be an object of strings"
-    pairs = tuple((str(k), str(v)) for k, v in env.items())
-    return McpServer(name, command, tuple(str(a) for a in args), pairs, where)
-
-
 def _add(found: McpServers, servers: JSON, origin: str) -> None:
     if servers is None:
         return
@@ -91,13 +52,7 @@ def _add(found: McpServers, servers: JSON, origin: str) -> None:
         found.warnings.append(f"{origin}: mcpServers must be an object; ignored")
         return
     for name, value in servers.items():
-        server = _server(name, value, f"{origin}/mcpServers/{name}")
-        if isinstance(server, str):
-            found.unavailable[name] = server
-            found.servers.pop(name, None)
-        else:
-            found.servers[name] = server
-            found.unavailable.pop(name, None)
+        found.add(name, stdio_server(name, value, f"{origin}/mcpServers/{name}", kind_key="type"))
 
 
 def _names(value: JSON) -> set[str]:

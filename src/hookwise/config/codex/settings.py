@@ -27,13 +27,15 @@ hooks are skipped with a warning (``codex exec`` skips them silently);
 ``bypass_hook_trust=True`` is ``--dangerously-bypass-hook-trust``. ``enabled = false`` in the
 hook's state turns it off.
 
-Only ``command`` handlers run: ``prompt`` and ``agent`` handlers are parsed and skipped with a
-warning. ``async: true`` handlers are registered with ``async`` kept in their config: Codex
-0.169 runs them in the background and ignores their answer (checked live: an async PreToolUse
-hook that exits 2 with a reason runs, and the tool still runs), so the host must not wait for
-them. ``timeout`` is whole seconds (default 600, at least 1); the loader stores the value
-Codex uses. The legacy ``notify = [argv...]``
-program of the effective config is exposed as ``CodexHooks.notify``.
+``command`` and ``mcp_tool`` handlers run (an ``mcp_tool`` handler needs non-empty ``server``
+and ``tool`` and an ``input`` object; its servers: ``config/codex/mcp.py``); ``prompt`` and
+``agent`` handlers are parsed and skipped with a warning. ``async: true`` command handlers
+are registered with ``async`` kept in their config: Codex 0.169 starts them in the background,
+never reads their answer and ends them with the session (recorded:
+tests/e2e/fixtures/codex-handlers), which the runtime does (``host/detached.py``).
+``timeout`` is whole seconds (default 600, at least 1); the loader stores the value Codex
+uses. The legacy ``notify = [argv...]`` program of the effective config is exposed as
+``CodexHooks.notify``.
 
 Nothing raises for a bad file: TOML and JSON errors name the file and the line, wrong types
 name the path, and every other layer still loads. (Where Codex rejects a whole file for one
@@ -234,9 +236,11 @@ def _check_handler(
             f"{path}: skipping {kind} hook: Codex parses {kind} hooks but does not run them"
         )
         return None
+    if kind == "mcp_tool":
+        return _check_mcp_handler(handler, path, warnings)
     if kind != "command":
         shown = json.dumps(kind) if kind is not None else "nothing"
-        warnings.append(f'{path}/type: must be "command" (got {shown}); skipped')
+        warnings.append(f'{path}/type: must be "command" or "mcp_tool" (got {shown}); skipped')
         return None
     command = handler.get("command")
     if not isinstance(command, str):
@@ -261,6 +265,52 @@ def _check_handler(
         warnings.append(f"{path}: {'; '.join(problems)}; skipped")
         return None
     out = dict(handler)
+    if timeout is not None:
+        out["timeout"] = max(1, timeout)
+    return out
+
+
+def _has_null(value: JSON) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, list):
+        return any(_has_null(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_null(v) for v in value.values())
+    return False
+
+
+def _check_mcp_handler(
+    handler: dict[str, JSON], path: str, warnings: list[str]
+) -> dict[str, JSON] | None:
+    """An ``mcp_tool`` handler as Codex 0.169 loads it: ``server`` and ``tool`` non-empty,
+    ``input`` an object TOML can hold (no null), whole-second ``timeout``."""
+    server, tool = handler.get("server"), handler.get("tool")
+    if not isinstance(server, str) or not isinstance(tool, str):
+        warnings.append(f"{path}: 'server' and 'tool' must be strings; skipped")
+        return None
+    if not server.strip() or not tool.strip():
+        warnings.append(f"{path}: skipping MCP tool hook: server and tool must not be empty")
+        return None
+    problems: list[str] = []
+    tool_input = handler.get("input", {})
+    if not isinstance(tool_input, dict):
+        problems.append(f"'input' must be an object (got {json_type(tool_input)})")
+    elif _has_null(tool_input):
+        problems.append("'input' must be representable as TOML (no null values)")
+    raw_timeout = handler.get("timeout")
+    timeout = _timeout(raw_timeout)
+    if raw_timeout is not None and timeout is None:
+        problems.append(
+            f"'timeout' must be a whole number of seconds (got {json.dumps(raw_timeout)})"
+        )
+    if handler.get("statusMessage") is not None and not isinstance(handler["statusMessage"], str):
+        problems.append("'statusMessage' must be a string")
+    if problems:
+        warnings.append(f"{path}: {'; '.join(problems)}; skipped")
+        return None
+    out = dict(handler)
+    out["input"] = tool_input
     if timeout is not None:
         out["timeout"] = max(1, timeout)
     return out
@@ -304,6 +354,23 @@ def _clean(hooks: JSON, where: str, warnings: list[str]) -> CleanHooks:
     )
 
 
+_NUMBER_KEY: Final = "$serde_json::private::Number"
+
+
+def _precise_numbers(value: JSON) -> JSON:
+    """Numbers as Codex's hash sees them: ``{"$serde_json::private::Number": "<text>"}``
+    (the text Python writes for the value: ``1e3`` in the file hashes as ``1000.0`` here)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return {_NUMBER_KEY: repr(value)}
+    if isinstance(value, list):
+        return [_precise_numbers(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _precise_numbers(v) for k, v in value.items()}
+    return value
+
+
 def codex_hook_hash(event: str, matcher: JSON, handler: Mapping[str, JSON]) -> str:
     """The ``sha256:`` trust identity Codex gives a command hook (``currentHash``).
 
@@ -311,12 +378,26 @@ def codex_hook_hash(event: str, matcher: JSON, handler: Mapping[str, JSON]) -> s
     normalized handler; checked against Codex 0.169's ``hooks/list``.
     """
     timeout = _timeout(handler.get("timeout"))
-    hook: dict[str, JSON] = {
-        "type": "command",
-        "command": handler.get("command"),
-        "timeout": DEFAULT_TIMEOUT_S if timeout is None else max(1, timeout),
-        "async": handler.get("async") is True,
-    }
+    seconds = DEFAULT_TIMEOUT_S if timeout is None else max(1, timeout)
+    hook: dict[str, JSON]
+    if handler.get("type") == "mcp_tool":
+        # the same normalized identity for an mcp_tool handler (checked against Codex
+        # 0.169's hooks/list); Codex's JSON numbers keep their text (serde_json's
+        # arbitrary_precision), which reaches the hash as a one-key object
+        hook = {
+            "type": "mcp_tool",
+            "server": handler.get("server"),
+            "tool": handler.get("tool"),
+            "input": _precise_numbers(handler.get("input", {})),
+            "timeout": seconds,
+        }
+    else:
+        hook = {
+            "type": "command",
+            "command": handler.get("command"),
+            "timeout": seconds,
+            "async": handler.get("async") is True,
+        }
     if handler.get("statusMessage") is not None:
         hook["statusMessage"] = handler.get("statusMessage")
     identity: dict[str, JSON] = {"event_name": event_label(event), "hooks": [hook]}
@@ -666,6 +747,8 @@ def _judge(
         is_async = handler.get("async") is True
         runs = enabled and (trust in ("managed", "trusted") or bypass_hook_trust)
         command = handler.get("command")
+        if handler.get("type") == "mcp_tool":  # named by what it calls, for lists and warnings
+            command = f"mcp_tool {handler.get('server')}/{handler.get('tool')}"
         status = handler.get("statusMessage")
         hook = CodexHook(
             key=key,

@@ -2,10 +2,12 @@
 
 What Cline obeys (protocol/cline.py, observed with the CLI 3.0.65): only ``cancel: true``
 on stdout stops a tool call, and it aborts the whole run (the model reads nothing more); exit
-codes and every other JSON are ignored; ``contextModification`` reaches the model (the
-policy's context). So a deny, an ``ask`` (Cline cannot ask: the
-``ask_fallback``, deny by default), a rewrite (Cline cannot change arguments) and a stop are
-all a cancel with the reason in ``errorMessage``, always with exit 0; an allow is no answer.
+codes and Claude's JSON are ignored; ``contextModification`` reaches the model (the
+policy's context) and ``overrideInput`` replaces the tool's input (a rewrite; observed). So a
+deny, an ``ask`` (Cline cannot ask: the ``ask_fallback``, deny by default) and a stop are
+all a cancel with the reason in ``errorMessage``, always with exit 0; a rewrite is an
+``overrideInput`` (a cancel where a call has several command lines: the rewrite covers one);
+an allow is no answer.
 Every failure of hookwise is a cancel too (policy/blind_deny.py, from the table: exit codes do
 nothing on its PreToolUse), and the hook file install
 writes prints one itself when hookwise cannot run at all.
@@ -45,8 +47,9 @@ _HOOK_NAMES = {
     "agent_end": "TaskComplete",
     "agent_resume": "TaskResume",
     "agent_abort": "TaskCancel",
-    "user_prompt_submit": "UserPromptSubmit",
-    "pre_compact": "PreCompact",
+    "agent_error": "TaskError",
+    "prompt_submit": "UserPromptSubmit",
+    "session_shutdown": "SessionShutdown",
 }
 
 
@@ -64,6 +67,15 @@ def _parameters(raw: object) -> dict[str, Any]:
                 pass
         out[str(key)] = value
     return out
+
+
+def _prompt(payload: dict[str, Any]) -> object:
+    """The prompt: ``userPromptSubmit.prompt`` as 3.x sends it (a top-level ``prompt``
+    where a caller gave one)."""
+    block = payload.get("userPromptSubmit")
+    if isinstance(block, dict) and "prompt" in block:
+        return block["prompt"]
+    return payload.get("prompt")
 
 
 def _tool(payload: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
@@ -97,7 +109,7 @@ def decode(
     if isinstance(call, dict) and isinstance(call.get("id"), str):
         payload.setdefault("tool_use_id", call["id"])
     host_tool, raw = _tool(payload) if "tool" in spec["canonical"][0] else (None, {})
-    prompt = payload.get("prompt") if name == "UserPromptSubmit" else None
+    prompt = _prompt(payload) if name == "UserPromptSubmit" else None
     inputs = [raw]
     commands = raw.get("commands")
     if host_tool == "run_commands" and commands is not None:
@@ -123,6 +135,24 @@ def decode(
     return out
 
 
+def _override(
+    updated: dict[str, Any], events: list[Event], spec: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The tool's new input as ``overrideInput`` (Cline 3.0.65 runs the call with it,
+    observed): ``run_commands`` gets its one line back as ``commands``; None when Cline
+    cannot take it (a call of several lines: the rewrite covers one of them)."""
+    if "overrideInput" not in spec["specific"]:
+        return None
+    lines = [e for e in events if e.name == "tool.before"]
+    if not lines or lines[0].host_tool != "run_commands":
+        return updated
+    if len(lines) != 1 or not isinstance(updated.get("command"), str):
+        return None
+    out = {k: v for k, v in updated.items() if k != "command"}
+    out["commands"] = [updated["command"]]
+    return out
+
+
 def cancel(reason: str) -> str:
     return fastjson.dumps({"cancel": True, "errorMessage": reason})
 
@@ -141,19 +171,24 @@ def encode(
         else:
             verdict = None
             notes.append("cline cannot ask; no answer (the call runs)")
+    override = None
     if decision.updated_input is not None and verdict != "deny":
-        verdict = "deny"
-        reason = (
-            "hookwise: Cline cannot rewrite a tool's input, and the policy allows this call "
-            f"only rewritten ({decision.reason or 'rewrite rule'})"
-        )
-        notes.append("cline cannot rewrite the input; answered as a cancel")
+        override = _override(decision.updated_input, events, spec)
+        if override is None:
+            verdict = "deny"
+            reason = (
+                "hookwise: Cline cannot take this rewrite (several command lines in one call, "
+                f"and the policy allows it only rewritten: {decision.reason or 'rewrite rule'})"
+            )
+            notes.append("cline cannot rewrite this input; answered as a cancel")
     if decision.stop is not None and verdict != "deny":
         verdict, reason = "deny", decision.stop
     out: dict[str, Any] = {}
+    if override is not None and verdict != "deny":
+        out["overrideInput"] = override
     if decision.contexts:
         if "contextModification" in spec["specific"] and verdict != "deny":
-            out = {"cancel": False, "contextModification": "\n\n".join(decision.contexts)}
+            out = {**out, "cancel": False, "contextModification": "\n\n".join(decision.contexts)}
         else:
             notes.append(f"cline cannot pass context to the model on {events[0].host_event}")
     if verdict == "deny":
@@ -191,7 +226,7 @@ def shaped(payload: dict[str, Any]) -> dict[str, Any]:
         params = {k: fastjson.dumps(v) for k, v in raw.items()}
         out["preToolUse"] = {"toolName": tool, "parameters": params}
     if isinstance(payload.get("prompt"), str):
-        out["prompt"] = payload["prompt"]
+        out["userPromptSubmit"] = {"prompt": payload["prompt"], "attachments": []}
     return out
 
 

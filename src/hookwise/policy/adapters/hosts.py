@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hookwise.policy.canonical import GEMINI_EVENTS, KIND_EVENTS, UNRULED_KINDS
+from hookwise.policy.canonical import GEMINI_CONDITIONAL, GEMINI_EVENTS, KIND_EVENTS, UNRULED_KINDS
 
 
 def _gemini() -> dict[str, Any]:
@@ -48,6 +48,8 @@ def _gemini() -> dict[str, Any]:
         common = list(spec.common_fields)
         events[name] = {
             "canonical": list(GEMINI_EVENTS[name]),
+            # raised only for some payloads (the adapter decides per payload)
+            "conditional": list(GEMINI_CONDITIONAL.get(name, ())),
             "decision": "gemini" if "decision" in common else "none",
             "specific": [f.name for f in spec.answer_fields],
             "common": common,

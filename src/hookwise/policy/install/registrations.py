@@ -55,9 +55,8 @@ def host_events_for(
     for name, spec in events.items():
         if not allowed(name):
             continue
-        if host == "gemini":
-            extra = canonical.GEMINI_CONDITIONAL.get(name, ())
-        else:
+        extra = spec.get("conditional")
+        if extra is None:  # no such fact in its table: a failure comes as a tool.after
             extra = (canonical.TOOL_FAILURE,) if list(spec["canonical"]) == ["tool.after"] else ()
         if canon in extra:
             conditional.append(name)

@@ -20,31 +20,20 @@ import copy
 from typing import Any
 
 from hookwise import __version__
-from hookwise.policy import canonical
 from hookwise.policy.rules import schema
-from hookwise.policy.rules.loader import PolicyFile, Problem, load_policy_text
+from hookwise.policy.rules.loader import PolicyFile, Problem, load_policy_text, raised
+from hookwise.policy.rules.schema import default_settings
 from hookwise.policy.trust.store import (
     RESTRICTIVE_ACTIONS,
     TIGHTENING_SETTINGS,
     TRUSTED_SCOPES,
     USER_ONLY_SETTINGS,
+    VANISHED,
     Trust,
 )
 
 COMPILED_FORMAT = 2  # 2: the index's ``arg`` table
 _SCOPE_RANK = {"managed": 0, "local": 1, "project": 2, "user": 3}
-
-
-def default_settings() -> dict[str, Any]:
-    """The settings with every default, flattened (``on_error.tool_events``...)."""
-    flat: dict[str, Any] = {}
-    for key, value in schema.SETTINGS_DEFAULTS.items():
-        if isinstance(value, dict):
-            for sub, sub_value in value.items():
-                flat[f"{key}.{sub}"] = sub_value
-        else:
-            flat[key] = value
-    return flat
 
 
 def compile_sources(
@@ -65,7 +54,7 @@ def compile_sources(
     if trust is None:
         trust = Trust()
     host_events = {
-        host: {name: spec["canonical"] for name, spec in table["events"].items()}
+        host: {name: raised(spec) for name, spec in table["events"].items()}
         for host, table in tables.items()
     }
     files: list[PolicyFile] = []
@@ -128,10 +117,15 @@ def compile_sources(
     trust_report: list[dict[str, Any]] = []
     if trust.problem:
         problems.append(Problem(trust.problem.split(":", 1)[0], 0, 0, trust.problem, "warning"))
+    for gone in trust.vanished:
+        problems.append(Problem(gone, 0, 0, VANISHED.format(path=gone), "error"))
     for policy_file in projects:
         trusted, why = trust.decide(policy_file.path, raw[id(policy_file)], settings)
         policy_file.trusted = trusted
         policy_file.trust_why = why
+        changed = None if trusted else trust.changed(policy_file.path, raw[id(policy_file)])
+        if changed is not None:
+            problems.append(Problem(policy_file.path, 0, 0, changed, "error"))
         tampered = trust.tampered(policy_file.path)
         if tampered is not None:
             problems.append(Problem(policy_file.path, 0, 0, tampered, "error"))
@@ -402,10 +396,7 @@ def schema_order(scope: str) -> int:
 def _host_events_for(tables: dict[str, Any], host: str, canon: str, on: Any) -> list[str]:
     names = []
     for name, spec in tables[host]["events"].items():
-        raised = list(spec["canonical"])
-        if host == "gemini":
-            raised += list(canonical.GEMINI_CONDITIONAL.get(name, ()))
-        if canon in raised and (on is None or f"{host}:{name}" in on):
+        if canon in raised(spec) and (on is None or f"{host}:{name}" in on):
             names.append(name)
     return names
 

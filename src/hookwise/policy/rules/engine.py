@@ -366,6 +366,8 @@ def _m_files(
     refs = ev.paths
     if segments is not None:
         refs = [r for r in refs if r.command < 0 or r.command in segments]
+    if spec.get("operands"):  # (operands_only: rm -f x 2>/dev/null deletes x alone)
+        refs = [r for r in refs if not r.redirect]
     if not refs:
         return _note(trace, "files", False, "the event names no path")
     for ref in refs:

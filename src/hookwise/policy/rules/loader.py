@@ -788,10 +788,7 @@ class _Reader:
         return on
 
     def canonical_of(self, host: str, event: str) -> tuple[str, ...]:
-        base = tuple(self.host_events[host][event])
-        if host == "gemini":
-            return base + canonical.GEMINI_CONDITIONAL.get(event, ())
-        return base
+        return tuple(self.host_events[host][event])
 
     @staticmethod
     def default_events(rule: dict[str, Any], present: set[str]) -> tuple[str, ...] | None:
@@ -944,6 +941,8 @@ class _Reader:
                     spec["outside"] = self.boolean(value_node, "files.outside_workspace")
                 elif key == "known_paths_only":
                     spec["known"] = self.boolean(value_node, "files.known_paths_only")
+                elif key == "operands_only":
+                    spec["operands"] = self.boolean(value_node, "files.operands_only")
                 elif key == "extensions":
                     for ext, item in self.strings(value_node, "files.extensions"):
                         if "/" in ext or not ext.strip("."):
@@ -1209,10 +1208,17 @@ def load_policy_text(
 
 
 def default_host_events() -> dict[str, dict[str, list[str]]]:
-    """host -> host event -> its canonical events (from the host tables)."""
+    """host -> host event -> the canonical events it may raise (from the host tables)."""
     from hookwise.policy.adapters.hosts import host_tables
 
     return {
-        host: {name: spec["canonical"] for name, spec in table["events"].items()}
+        host: {name: raised(spec) for name, spec in table["events"].items()}
         for host, table in host_tables().items()
     }
+
+
+def raised(spec: dict[str, Any]) -> list[str]:
+    """The canonical events a host event's table row may raise: always, or for some of its
+    payloads (its ``conditional`` ones: Gemini CLI's AfterTool is a failure when the tool
+    failed)."""
+    return [*spec["canonical"], *spec.get("conditional", ())]

@@ -489,22 +489,3 @@ def could_be_file(spec: dict[str, Any], ref: Any, ev: Any, any_path: Callable[..
     if spec["exclude"] and any_path(spec["exclude"], ref):
         return False
     return any(could_be_path(entry, ref, ev.shell_cwd, home) for entry in spec["globs"])
-
-
-def reads_tree(program: str, argv: list[str]) -> bool:
-    """Whether ``program`` reads the directories in ``argv`` recursively: ``tar c``
-    (always), ``zip -r``, ``grep -r``, ``rg`` (always), ``cp -r``, ``rsync -a``."""
-    if program in ("tar", "gtar", "bsdtar", "7z", "7za", "rg", "ag", "ack", "rclone"):
-        return True
-    if program == "git":
-        return len(argv) > 1 and argv[1] == "add"
-    for word in argv[1:]:
-        if word in ("--recursive", "--recurse-paths", "--archive", "--dereference-recursive"):
-            return True
-        if (
-            word.startswith("-")
-            and not word.startswith("--")
-            and ("r" in word or "R" in word or (program == "rsync" and "a" in word))
-        ):
-            return True
-    return False

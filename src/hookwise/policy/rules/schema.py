@@ -36,6 +36,21 @@ SETTINGS_DEFAULTS: Final[dict[str, Any]] = {
     "require_confinement": False,
     "trust": {"check": True, "projects": []},
 }
+
+
+def default_settings() -> dict[str, Any]:
+    """The settings with every default, flattened (``on_error.tool_events``...). Here, not in
+    the compiler: the hook's broken-policy path needs them under ``-I -S``, without YAML."""
+    flat: dict[str, Any] = {}
+    for key, value in SETTINGS_DEFAULTS.items():
+        if isinstance(value, dict):
+            for sub, sub_value in value.items():
+                flat[f"{key}.{sub}"] = sub_value
+        else:
+            flat[key] = value
+    return flat
+
+
 # the values of the settings that are one word of a list (the loader's and the schema's)
 SETTINGS_CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "ask_fallback": ("deny", "allow"),
@@ -406,6 +421,7 @@ SCHEMA: Final[dict[str, Any]] = {
                                 "extensions": _strings("file extensions, e.g. .py"),
                                 "outside_workspace": {"type": "boolean"},
                                 "known_paths_only": {"type": "boolean"},
+                                "operands_only": {"type": "boolean"},
                                 "exclude": _strings("globs of paths to ignore"),
                             },
                         },
@@ -513,6 +529,7 @@ __all__ = [
     "SCHEMA",
     "SETTINGS_DEFAULTS",
     "TIME_FIELDS",
+    "default_settings",
     "keys_of",
     "sub_keys",
 ]

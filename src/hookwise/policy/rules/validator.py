@@ -23,6 +23,21 @@ if TYPE_CHECKING:
 TOTAL_BUDGET_S = 590.0
 
 
+POLICY_DIR = ".hookwise"
+
+
+def validator_directory(rule: dict[str, Any]) -> str:
+    """Where a rule's validator runs, and its relative paths resolve: the project a project
+    or local policy governs (the directory holding ``.hookwise/``), else the policy file's
+    directory. Never the event's cwd: the agent moves that, and a relative
+    ``./tools/check.sh`` looked up there is the agent's program (red team s24, #10).
+    ``hookwise run`` guards what this resolves to (``run/guarded_paths._validators``)."""
+    directory = os.path.dirname(str(rule.get("file") or "")) or "/"
+    if os.path.basename(directory) == POLICY_DIR:
+        directory = os.path.dirname(directory) or "/"
+    return directory
+
+
 def run_validator(
     rule: dict[str, Any], ev: Event, settings: dict[str, Any], spent_s: float = 0.0
 ) -> tuple[str, str]:
@@ -43,15 +58,17 @@ def run_validator(
             "HOOKWISE_EVENT": ev.name,
             "HOOKWISE_HOST": ev.host,
             "HOOKWISE_TOOL": ev.tool or "",
+            "HOOKWISE_EVENT_CWD": ev.cwd or "",
         }
     )
+    directory = validator_directory(rule)
     try:
         done = subprocess.run(
             ["/bin/sh", "-c", spec["command"]],
             input=fastjson.dumps(ev.payload).encode(),
             capture_output=True,
             timeout=timeout,
-            cwd=ev.cwd if ev.cwd and os.path.isdir(ev.cwd) else None,
+            cwd=directory if os.path.isdir(directory) else "/",
             env=environment,
             check=False,
         )

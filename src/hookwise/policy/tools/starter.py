@@ -50,7 +50,7 @@ rules:
     match:
       command: {program: rm, any_flags: [-r]}   # -R, --recursive, --rec... match too
       # Paths are resolved against the event's cwd; ~, $HOME and .. count.
-      files: {outside_workspace: true, exclude: ["/tmp/**"]}
+      files: {outside_workspace: true, operands_only: true, exclude: ["/tmp/**"]}
     action: deny
     reason: rm -r outside the workspace is blocked. Delete inside the project only.
     priority: 90

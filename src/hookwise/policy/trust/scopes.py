@@ -149,12 +149,11 @@ def project_dirs(start: str) -> list[str]:
 HOST_PROJECT_VARIABLES = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
 
 
-def policy_dirs(cwd: str, env: dict[str, str]) -> list[str]:
-    """The project directories whose policy applies to an event: those above its cwd, above
-    the host's project root (a ``cd`` elsewhere keeps the project's rules) and, inside
-    ``hookwise run``, above the directory the session started in (pinned from the session's
-    record by ``confinement.pinned_env``: the agent cannot move it), outermost first (by
-    depth, then name: the order the merge uses)."""
+def start_dirs(cwd: str, env: dict[str, str]) -> list[str]:
+    """Where the search for project policies starts (see policy_dirs); empty when one
+    file is named (``HOOKWISE_POLICY``) and nothing is searched."""
+    if env.get("HOOKWISE_POLICY"):
+        return []
     starts = [env.get("HOOKWISE_PROJECT_DIR") or cwd or os.getcwd()]
     session_start = env.get(START_VARIABLE)  # inside `hookwise run`: from its record only
     if session_start and os.isabs(session_start):
@@ -163,6 +162,16 @@ def policy_dirs(cwd: str, env: dict[str, str]) -> list[str]:
         named = env.get(name)
         if named and os.isabs(named):
             starts.append(named)
+    return starts
+
+
+def policy_dirs(cwd: str, env: dict[str, str]) -> list[str]:
+    """The project directories whose policy applies to an event: those above its cwd, above
+    the host's project root (a ``cd`` elsewhere keeps the project's rules) and, inside
+    ``hookwise run``, above the directory the session started in (pinned from the session's
+    record by ``confinement.pinned_env``: the agent cannot move it), outermost first (by
+    depth, then name: the order the merge uses)."""
+    starts = start_dirs(cwd, env)
     found: list[str] = []
     for start in starts:
         for directory in project_dirs(start):

@@ -144,6 +144,8 @@ class Trust:
         self.session_start: float | None = None  # inside: when this session began
         # when `hookwise run` sessions ran: what was written then is not tree-trusted
         self.sessions: list[tuple[float, float]] = []
+        # trusted policy files that are gone from the directories this policy reads
+        self.vanished: list[str] = []
 
     @classmethod
     def everything_trusted(cls) -> Trust:
@@ -151,11 +153,20 @@ class Trust:
         return cls(everything=True)
 
     @classmethod
-    def from_store(cls, data: bytes | None, env: dict[str, str]) -> Trust:
+    def from_store(
+        cls, data: bytes | None, env: dict[str, str], directories: list[str] | None = None
+    ) -> Trust:
+        """``directories``: where project policies are looked for (every ancestor of the
+        event's start directories); a trusted file missing there is ``vanished``."""
         try:
             trust = cls(parse_store(data, store_path(env)))
         except TrustStoreError as exc:
             trust = cls(problem=str(exc))
+        trust.vanished = [
+            path
+            for path in (_policy_paths(directories) if trust.files else ())
+            if path in trust.files and not os.path.lexists(path)
+        ]
         from hookwise.policy import confinement
 
         trust.confined = confinement.confined(env)
@@ -205,6 +216,21 @@ class Trust:
             "here until the session ends and the file is trusted again"
         )
 
+    def changed(self, path: str, data: bytes) -> str | None:
+        """An error for a file pinned with other content: the rules trusted there are gone
+        (an edit, a checkout, or the agent replacing them by any program), so the hook
+        fails closed in its scope until the file is read and trusted again. Applying only
+        the new content's restrictive rules, as for a file never trusted, would let one
+        write of any spelling switch the project's rules off."""
+        pinned = self.files.get(canonical_path(path))
+        if pinned is None or pinned == digest(data):
+            return None
+        return (
+            "changed since you trusted it: the rules trusted there no longer hold, so tool "
+            f"calls are denied here until you read it and run `hookwise policy trust {path}` "
+            f"(or `hookwise policy untrust {path}` to stop applying it)"
+        )
+
     def decide(self, path: str, data: bytes, settings: dict[str, Any]) -> tuple[bool, str]:
         """(trusted, why) for a project or local file, given the user/managed settings."""
         if self.everything:
@@ -240,6 +266,34 @@ class Trust:
             # bring that file's allow rules and validators (run in this directory) along
             return False, f"a symlink to {real}, which is trusted where it is, not here"
         return True, "trusted (content hash matches)"
+
+
+def _policy_paths(directories: list[str] | None) -> list[str]:
+    """The project and local policy paths of ``directories`` and all their ancestors, as
+    the store pins them (real paths)."""
+    from hookwise.policy.trust.scopes import LOCAL_FILE, PROJECT_DIR, PROJECT_FILE
+
+    seen: dict[str, None] = {}
+    for start in directories or ():
+        current = canonical_path(start)
+        while True:
+            seen.setdefault(current)
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+    return [
+        os.path.join(directory, PROJECT_DIR, name)
+        for directory in seen
+        for name in (PROJECT_FILE, LOCAL_FILE)
+    ]
+
+
+VANISHED = (
+    "trusted here, and now gone: the rules trusted there no longer hold (deleted by an "
+    "edit, a checkout, or the agent), so tool calls are denied here until you restore it "
+    "or run `hookwise policy untrust {path}`"
+)
 
 
 # ------------------------------------------------------------------------ the store, written

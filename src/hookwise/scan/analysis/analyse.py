@@ -14,6 +14,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Final
 
+from hookwise.protocol.hosts import HOST_NAMES, cwd_env, project_env
 from hookwise.scan.analysis.facts import Sink
 from hookwise.scan.analysis.python import analyse_python
 from hookwise.scan.analysis.scripts import read_script
@@ -33,12 +34,9 @@ def host_variables(runnable: Runnable, ctx: ScanContext) -> dict[str, str]:
     """The variables the host gives the command (only those a path can be built from)."""
     project = str(ctx.project)
     found = {"PWD": runnable.cwd or project}
-    if runnable.host == "claude":
-        found["CLAUDE_PROJECT_DIR"] = project
-    elif runnable.host == "gemini":
-        found["GEMINI_PROJECT_DIR"] = project
-        found["GEMINI_CWD"] = project
-        found["CLAUDE_PROJECT_DIR"] = project  # Gemini CLI sets it too, for compatibility
+    if runnable.host in HOST_NAMES:  # the host's protocol module names them
+        for name in (*project_env(runnable.host), *cwd_env(runnable.host)):
+            found[name] = project
     elif runnable.host == "hookwise":
         found["HOOKWISE_PROJECT_DIR"] = project
     found.update(dict(runnable.env))

@@ -7,18 +7,20 @@ of them, a project's whether or not the host would trust the folder; the gate sa
 would run: the user's own files run as configured, a repository's run without a prompt on
 a host whose row has no trust step for them (Qwen Code with folder trust off, its default)
 and only after the folder is trusted on one that has (Copilot). A row whose hooks_layout is
-"script" (Cline) names directories of executable hook files: each file is a command, named
-after its event. MCP servers come from the files the protocol module lists (``MCP_FILES``),
-under the same gates.
+"script" (Cline) names directories of hook files named after their event, each run under the
+program its ``#!`` line or suffix names (config/script_hooks.py). MCP servers come from the
+files the protocol module lists (``MCP_FILES``), under the same gates.
 """
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from hookwise.config.host_homes import config_dir
-from hookwise.config.host_hooks import hook_files, load_host_hooks
+from hookwise.config.host_hooks import load_host_hooks
 from hookwise.config.jsonc import parse_jsonc
+from hookwise.config.script_hooks import load_script_hooks
 from hookwise.protocol.hosts import host, mcp_files, table
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text
@@ -39,26 +41,28 @@ def _gates(name: str) -> dict[str, tuple[Gate, str]]:
 
 
 def _script_hooks(ctx: ScanContext, name: str) -> Loaded:
-    """Executable hook files named after their event: the file is the command."""
+    """Hook files named after their event, found and started as the host does
+    (config/script_hooks.py): the command is the program line the host runs for the file."""
     out = Loaded()
     gates = _gates(name)
-    for scope, path in hook_files(host(name), str(ctx.project), ctx.env):
-        if not path.is_file() or path.name.startswith("."):
-            continue
-        gate, detail = gates[scope]
+    hooks = load_script_hooks(name, str(ctx.project), ctx.env)
+    out.warnings.extend(f"{name}: {w}" for w in hooks.warnings)
+    for entry in hooks.registry.entries:
+        path = Path(entry.origin)
+        gate, detail = gates[entry.scope]
         out.files.append(str(path))
         out.runnables.append(
             Runnable(
                 host=name,
                 kind="hook",
                 name=path.name,
-                scope=scope,
-                command=str(path),
+                scope=entry.scope,
+                command=entry.command or "",
                 file=str(path),
                 line=1,
                 gate=gate,
                 gate_detail=detail,
-                argv=(str(path),),
+                argv=tuple(shlex.split(entry.command or "")),
             )
         )
     return out

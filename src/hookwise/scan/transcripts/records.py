@@ -2,12 +2,14 @@
 
 Each host keeps a record of every session: Claude Code a transcript per session (and per
 subagent), Codex a rollout, Gemini CLI a chat log, Qwen Code a chat record, GitHub Copilot
-CLI an event log, OpenCode and Kilo one SQLite database. Where they are is a fact of each
+CLI an event log, Factory Droid a session log, Cline a messages file, OpenCode and Kilo one
+SQLite database. Where they are is a fact of each
 host's protocol module: ``SESSION_RECORDS`` (a format and the directories under the host's
 config directory, its registry row's ``config_dir``) or ``SESSION_DB`` (a database under
 ``$XDG_DATA_HOME``). One module per format reads it (``claude``, ``codex``, ``gemini``,
-``qwen``, ``copilot``, ``session_db``) into one model (``model``: :class:`SessionRecord`,
-:class:`ToolCall`, :class:`HookTrouble`), with a reader that never trusts a file
+``qwen``, ``copilot``, ``droid``, ``cline``, ``session_db``) into one model (``model``:
+:class:`SessionRecord`, :class:`ToolCall`, :class:`HookTrouble`), with a reader that never
+trusts a file
 (``files``). This module finds each host's records and hands each file to its format's
 reader, never asking which host it is; ``hookwise coverage`` reads them through it.
 """
@@ -19,8 +21,11 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from hookwise.scan.transcripts.claude import read_transcript
+from hookwise.scan.transcripts.cline import SUFFIX as CLINE_SUFFIX
+from hookwise.scan.transcripts.cline import read_messages as read_cline_messages
 from hookwise.scan.transcripts.codex import read_rollout
 from hookwise.scan.transcripts.copilot import read_events
+from hookwise.scan.transcripts.droid import read_session as read_droid_session
 from hookwise.scan.transcripts.files import Warnings
 from hookwise.scan.transcripts.gemini import read_chat
 from hookwise.scan.transcripts.model import SessionRecord
@@ -65,6 +70,16 @@ FORMATS: dict[str, tuple[Callable[[tuple[str, ...], str], bool], Reader]] = {
     ),
     # session-state/<session>/events.jsonl
     "copilot-events": (lambda parts, name: len(parts) == 2 and name == "events.jsonl", read_events),
+    # sessions/<cwd slug>/<session>.jsonl
+    "droid-session": (
+        lambda parts, name: len(parts) == 2 and name.endswith(".jsonl"),
+        read_droid_session,
+    ),
+    # data/sessions/<id>/<id>.messages.json
+    "cline-session": (
+        lambda parts, name: len(parts) == 2 and name == parts[0] + CLINE_SUFFIX,
+        read_cline_messages,
+    ),
 }
 
 
