@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.policy.audit import MAX_RECORD, SEND_TIMEOUT, send_record
-from hookwise.run.audit_sink import AuditSink, SinkError, line_of, open_log
+from hookwise.run.audit_sink import AuditSink, SinkError, line_of, open_log, stamped_line
 from tests.run.conftest import HOOKWISE, World, needs_namespaces
 
 SENDER = (
@@ -42,7 +42,15 @@ def test_records_from_inside_reach_the_log(world: World) -> None:
     text = world.audit_log.read_bytes()
     assert text.startswith(before)
     added = [json.loads(line) for line in text[len(before) :].splitlines()]
-    assert [r["n"] for r in added] == [0, 1, 2, 3, 4]
+    assert [r["n"] for r in added if "n" in r] == [0, 1, 2, 3, 4]
+    # each stamped with its sender as the kernel saw it (not a hook: it never said started)
+    senders = {r["sender"]["pid"] for r in added if "n" in r}
+    assert len(senders) == 1 and senders != {0}
+    assert all(r["sender"]["hook"] is False for r in added if "n" in r)
+    # and the refusals are in the log itself, not only on stderr
+    refused = [r for r in added if r.get("event") == "records_refused"]
+    assert sum(r["refused"] for r in refused) == 2
+    assert all(r["source"] == "run" for r in refused)
 
 
 @needs_namespaces
@@ -124,8 +132,9 @@ def test_the_sink_appends_what_it_receives_and_drains_on_stop(tmp_path: Path) ->
         sink.stop()
         thread.join(timeout=10)
         sink.close()
-    lines = log.read_text().splitlines()
-    assert [json.loads(line)["n"] for line in lines] == list(range(50))
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["n"] for r in records if "n" in r] == list(range(50))
+    assert [r["refused"] for r in records if r.get("event") == "records_refused"] == [1]
     assert sink.accepted == 50
     assert sink.refused == 1
 
@@ -242,7 +251,8 @@ def test_past_the_cap_records_are_refused_but_a_hook_s_get_in(tmp_path: Path) ->
     flood = [line for line in lines if '"n"' in line]
     assert 0 < len(flood) < sent and sink.capped == sent - len(flood)
     assert sum(len(line) + 1 for line in flood) <= 1000
-    assert '{"decision": "deny"}' in lines  # the hook's record, past the cap
+    hooks = [json.loads(line) for line in lines if line.startswith('{"decision":"deny"')]
+    assert [r["sender"]["hook"] for r in hooks] == [True]  # the hook's record, past the cap
     assert json.loads(lines[-1])["event"] == "audit_capped"
 
 
@@ -343,6 +353,27 @@ def test_line_of_returns_for_any_bytes(record: bytes) -> None:
     assert line is None or (line.endswith(b"\n") and line.count(b"\n") == 1)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.binary(max_size=2048)
+    | st.recursive(
+        st.none() | st.booleans() | st.floats() | st.text(),
+        lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+    ).map(lambda v: json.dumps({"v": v, "source": "run", "sender": 1}).encode())
+)
+def test_a_stamped_line_is_one_line_whose_sender_is_the_sinks(record: bytes) -> None:
+    """Whatever a record from inside holds, its line carries the sink's ``sender`` (its own
+    renamed) and never the supervisor's mark."""
+    line = line_of(record)
+    if line is None:
+        return
+    sender = {"pid": 7, "uid": 0, "hook": False, "run_session": "s", "received": "t"}
+    out = stamped_line(line, sender)
+    assert out.endswith(b"\n") and out.count(b"\n") == 1
+    value = json.loads(out)
+    assert value["sender"] == sender and value.get("source") != "run"
+
+
 @given(st.integers(min_value=1, max_value=MAX_RECORD // 2 - 8), st.sampled_from([b"[", b'{"a":']))
 @settings(max_examples=30, deadline=None)
 def test_line_of_returns_for_any_nesting(depth: int, opener: bytes) -> None:
@@ -365,7 +396,8 @@ def test_a_datagram_nested_past_the_recursion_limit_does_not_end_the_sink(tmp_pa
         assert thread.is_alive()
     finally:
         _stop(sink, thread)
-    assert [json.loads(line).get("n") for line in log.read_text().splitlines()] == [0, 1]
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r.get("n") for r in records if r.get("event") != "records_refused"] == [0, 1]
     assert sink.refused == 1
 
 
@@ -398,7 +430,7 @@ def test_any_error_handling_one_datagram_is_that_datagrams(tmp_path: Path) -> No
     assert (
         records[0]["event"] == "audit_record_error" and "RuntimeError: boom" in records[0]["reason"]
     )
-    assert [r.get("n") for r in records[1:]] == [1]
+    assert [r.get("n") for r in records[1:] if r.get("event") != "records_refused"] == [1]
     assert sink.refused == 1 and sink.broken == 1
 
 

@@ -491,9 +491,9 @@ KILLER = textwrap.dedent(
     "by an earlier tool call kills (or stops) every hook process; the host sees a signal "
     "death (or a timeout), a non-blocking error on Claude Code and Gemini CLI, and runs the "
     "tool unguarded. No mount or filter keeps a process from signalling another of its user "
-    "(a seccomp filter cannot tell a hook's pid); the supervisor reports a hook that started "
-    "and never answered (below), but this killer strikes the host's shell before the hook "
-    "has started",
+    "(a seccomp filter cannot tell a hook's pid); the supervisor sees the host's shell exec "
+    "the hook and records each one killed as hook_lost (tests/run/test_rt24_sink_ipc.py), "
+    "but the tool has run by then",
 )
 def test_background_process_kills_every_hook(lab: Lab) -> None:
     (lab.root / "killer.py").write_text(KILLER)

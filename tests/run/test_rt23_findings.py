@@ -144,7 +144,7 @@ def test_sockets_of_servers_that_run_commands_are_hidden(lab: Lab) -> None:
     pg = run_dir / ".s.PGSQL.55999"
     docker = lab.root / "engine" / "docker.sock"
     docker.parent.mkdir()
-    other = lab.root / "engine" / "app.sock"  # not a server that runs commands: reachable
+    other = lab.root / "engine" / "app.sock"  # the SSH agent's, kept reachable (rt24 #3)
     (lab.root / "server.py").write_text(SERVER)
     (lab.root / "client.py").write_text(CLIENT)
     server = subprocess.Popen(
@@ -156,7 +156,9 @@ def test_sockets_of_servers_that_run_commands_are_hidden(lab: Lab) -> None:
     try:
         assert server.stdout is not None and server.stdout.readline().strip() == "ready"
         result = lab.run(
-            f"python3 $R/client.py {pg} {docker} {other}", DOCKER_HOST=f"unix://{docker}"
+            f"python3 $R/client.py {pg} {docker} {other}",
+            DOCKER_HOST=f"unix://{docker}",
+            SSH_AUTH_SOCK=str(other),
         )
     finally:
         server.kill()

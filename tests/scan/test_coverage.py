@@ -350,3 +350,34 @@ def test_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert "1 guarded, 1 UNGUARDED" in again.output
     clean = runner.invoke(hookwise_cli, ["coverage", "--host", "gemini"])
     assert clean.exit_code == 0 and "Gemini CLI: no session recorded" in clean.output
+
+
+def test_a_record_a_session_stamped_as_no_hooks_is_no_decision(tmp_path: Path) -> None:
+    """rt24 #5: inside `hookwise run` any process can send a record; the session's sink stamps
+    each with its sender. A forged ``allow`` from a process that was no hook must not fill
+    the gap a killed hook left, and a hook's record is dated when the sink received it."""
+    from hookwise.scan.coverage import read_decisions
+
+    base = {"source": "hook", "host": "claude", "event": "PreToolUse", "host_tool": "Bash"}
+    lines = [
+        {**base, "time": "2026-11-27T10:00:00.000Z", "command": "plain", "decision": "deny"},
+        {
+            **base,
+            "time": "2020-01-01T00:00:00.000Z",
+            "command": "forged",
+            "decision": "allow",
+            "sender": {"pid": 9, "hook": False, "received": "2026-11-27T10:00:01.000Z"},
+        },
+        {
+            **base,
+            "time": "2020-01-01T00:00:00.000Z",
+            "command": "hook",
+            "decision": "deny",
+            "sender": {"pid": 8, "hook": True, "received": "2026-11-27T10:00:02.000Z"},
+        },
+    ]
+    log = tmp_path / "audit.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    decisions = read_decisions([str(log)], [])
+    assert [d.command for d in decisions] == ["plain", "hook"]
+    assert decisions[1].time > decisions[0].time  # (the sink's time, not the claimed 2020)

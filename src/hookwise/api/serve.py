@@ -8,6 +8,7 @@ with execute-with-output enabled it must be asked for (``--allow-remote-executio
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import logging
@@ -127,6 +128,35 @@ def announcement(settings: ServiceSettings) -> list[str]:
     return [token, f"database: {database}", f"data directory: {settings.data_dir}"]
 
 
+def _register(data_dir: Path) -> None:
+    """Name this server's data directory where ``hookwise run`` looks for it (its token and
+    database are hidden in every session started while it runs; its own environment, which
+    may hold ``HOOKWISE_DATA_DIR``, is out of a session's reach); removed at a normal exit
+    (uvicorn re-raises SIGTERM after its shutdown: then the reader passes over a file whose
+    pid is gone). A server that cannot write it still serves, and says so."""
+    import atexit
+
+    from hookwise.policy.trust.scopes import services_dir
+
+    directory = services_dir(dict(os.environ))
+    path = os.path.join(directory, str(os.getpid()))
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(str(data_dir.resolve()) + "\n")
+    except OSError as exc:
+        print(f"hookwise serve: cannot record {path} ({exc.strerror}): `hookwise run` "
+              "sessions will not hide this server's token unless its data directory is "
+              "hookwise's own", file=sys.stderr)  # fmt: skip
+        return
+
+    def forget() -> None:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+    atexit.register(forget)
+
+
 def _stored_token(path: Path) -> str | None:
     try:
         return path.read_text(encoding="utf-8").strip()
@@ -158,6 +188,7 @@ def serve(
         **protocol_options(),  # the request head is bounded while it arrives
         handed={},
     )
+    _register(settings.data_dir)
     if app is not None:
         become_subreaper()  # this process runs the hooks: their orphans come back to it
         sock = config.bind_socket()

@@ -145,10 +145,19 @@ def main(args: list[str]) -> int:
             protect_secrets=options.protect_secrets,
             read_only_proc=options.read_only_proc,
             on_hook_lost=options.on_hook_lost,
+            hook_script=_runs_only_hookwise,
         )
     except RunError as exc:
         sys.stderr.write(f"hookwise run: {exc}\n")
         return exc.code
+
+
+def _runs_only_hookwise(script: str) -> bool:
+    """Whether a shell's ``-c`` script is a registered hookwise hook command (asked by the
+    session's exec watch; the module is imported at its first exec, off the start)."""
+    from hookwise.config.hookwise_command import runs_only_hookwise
+
+    return runs_only_hookwise(script)
 
 
 def command() -> click.Command:

@@ -56,6 +56,14 @@ ARCHES: dict[str, Arch] = {
 }
 
 
+# execve and execveat of the native and the compat ABI, and seccomp(2): the exec watch
+# (run/exec_watch.py) is told of every exec in the session through a filter's listener
+EXEC_CALLS: dict[str, tuple[tuple[int, int], tuple[int, int], int]] = {
+    "x86_64": ((59, 322), (11, 358), 317),
+    "aarch64": ((221, 281), (11, 387), 277),
+}
+
+
 def arch() -> Arch | None:
     """This machine's numbers, or None when the confinement does not know its ABI."""
     return ARCHES.get(MACHINE)

@@ -29,6 +29,7 @@ never lost to a rotation.
 from __future__ import annotations
 
 import _socket
+import contextlib
 import os
 import stat
 import sys
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
     import select
     from collections.abc import Callable
 
+    from hookwise.run.exec_watch import ExecWatch
+
 SESSION_CAP = 64 * 1024 * 1024  # bytes one session may append
 HOOK_RESERVE = 16 * 1024 * 1024  # more, for the hooks' own records once the cap is reached
 # Any process can say ``started``: the reserve takes only records of a decision's size (one
@@ -67,6 +70,9 @@ _CREDENTIALS = _socket.CMSG_SPACE(12)  # struct ucred: pid, uid, gid
 FOLLOW_EVERY = 0.5  # seconds between looks for a rotation made outside
 MAX_LOOP_FAILURES = 20  # the loop failing this many times in a row ends the session
 LOOP_PAUSE = 0.05  # seconds after a failed round (a persistent error is not a busy loop)
+REFUSED_EVERY = 1.0  # seconds between records_refused records while datagrams are refused
+REFUSED_SENDERS = 8  # senders named in one records_refused record
+ROUND = 1000  # datagrams read before the loop looks at the hooks again
 
 
 class SinkError(OSError):
@@ -128,13 +134,39 @@ def line_of(record: bytes) -> bytes | None:
     return body.replace(b"\n", b" ").replace(b"\r", b" ") + b"\n"
 
 
+def stamped_line(line: bytes, sender: dict[str, object]) -> bytes:
+    """A record from inside as its log line, stamped with what the kernel says of its
+    sender (``sender``: pid and uid from ``SCM_CREDENTIALS``, whether it said it is a hook,
+    the session, the time the sink received it): any process inside can send any bytes, so
+    the record's own ``time``, ``source`` and the rest are claims; ``sender`` is not (rt24
+    #5). A record claiming to be the supervisor's (``"source": "run"``) keeps the claim as
+    ``claimed_source``, and one carrying its own ``sender`` as ``claimed_sender``."""
+    import json
+
+    value = json.loads(line)
+    if "sender" in value:
+        value["claimed_sender"] = value.pop("sender")
+    if value.get("source") == SUPERVISOR_SOURCE:
+        value["source"] = "inside"
+        value["claimed_source"] = SUPERVISOR_SOURCE
+    value["sender"] = sender
+    try:
+        text = json.dumps(value, separators=(",", ":"))
+    except Exception:  # (what loads took, dumps may not: nesting near the limit)
+        text = json.dumps({"sender": sender, "record_text": line.decode("utf-8", "replace")})
+    return (text + "\n").encode("ascii")
+
+
+SUPERVISOR_SOURCE = "run"  # the mark of the supervisor's own records, never of one from inside
+
+
 def supervisor_record(session: str, event: str, reason: str, **extra: object) -> bytes:
     """One record of the supervisor's own, as a log line."""
     import json
 
     record = {
         "time": iso_time(time.time()),
-        "source": "run",
+        "source": SUPERVISOR_SOURCE,
         "run_session": session,
         "event": event,
         "decision": "none",
@@ -166,12 +198,17 @@ class AuditSink:
         self._limits: Callable[[], tuple[int, int]] | None = limits
         self.max_bytes, self.keep = DEFAULT_MAX_BYTES, DEFAULT_KEEP
         self._looked = 0.0  # when the path was last compared with the file held
+        self.rotations = 0  # made by this sink (room kept for what the session wrote)
         self.session = session
         self.cap = cap
         self.reserve = reserve
         self.log = open_log(log_path)
         self.accepted = 0
         self.refused = 0
+        self.refused_unreported = 0  # of which no records_refused record says so yet
+        self.refused_by: dict[int, int] = {}  # sender pid -> refused, since the last report
+        self.refused_others = 0  # refused from senders past REFUSED_SENDERS
+        self._refused_at = 0.0
         self.broken = 0  # datagrams whose handling raised (refused too)
         self.loop_errors = 0  # rounds of the loop that raised outside a datagram
         self.on_dead = on_dead  # the loop cannot go on: end the session
@@ -204,6 +241,11 @@ class AuditSink:
         self.sock.setsockopt(_socket.SOL_SOCKET, _socket.SO_PASSCRED, 1)
         self.sock.setblocking(False)
         self._wake_read, self._wake_write = os.pipe()
+        # hooks the exec watch saw start (its thread -> this one), and the pipe saying so
+        self._launched: list[tuple[int, int, int, str]] = []
+        self.channels: dict[int, int] = {}  # a hook's own socket -> its pid
+        self.exec_watch: ExecWatch | None = None  # (set by the supervisor once it serves)
+        self._launch_read, self._launch_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self._poller: select.poll | None = None
 
     def _append(self, line: bytes) -> None:
@@ -284,7 +326,7 @@ class AuditSink:
         earlier records out of it (rotations outside the session apply the user's ``keep``
         again; files past it are left where they are, as outside)."""
         room = -(-self.written // max(self.max_bytes, 1)) + 1
-        return max(self.keep, 0) + room
+        return max(self.keep, 0) + max(room, self.rotations + 1)
 
     def _rotate(self, adding: int) -> None:
         """Rotate the log when this record would take it past ``max_bytes``, and follow a
@@ -301,6 +343,7 @@ class AuditSink:
                 from hookwise.policy.audit import _rotated
 
                 _rotated(self.log_path, adding, self.max_bytes, self.kept())
+                self.rotations += 1
             there = os.stat(self.log_path)
             if (there.st_dev, there.st_ino) == (held.st_dev, held.st_ino):
                 return
@@ -343,32 +386,45 @@ class AuditSink:
             )
         )
 
-    def _receive(self) -> tuple[bytes, int] | None:
-        """One datagram and its sender's pid (0 when the kernel gave none); None when empty."""
+    def _receive(self) -> tuple[bytes, int, int] | None:
+        """One datagram and its sender's pid and uid (pid 0 when the kernel gave none);
+        None when empty."""
         try:
             record, ancillary, _flags, _address = self.sock.recvmsg(MAX_RECORD + 1, _CREDENTIALS)
         except (BlockingIOError, InterruptedError):
             return None
-        pid = 0
+        pid = uid = 0
         for level, kind, data in ancillary:
-            if level == _socket.SOL_SOCKET and kind == _socket.SCM_CREDENTIALS and len(data) >= 4:
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_CREDENTIALS and len(data) >= 8:
                 pid = int.from_bytes(data[:4], sys.byteorder, signed=True)
-        return record, pid
+                uid = int.from_bytes(data[4:8], sys.byteorder)
+        return record, pid, uid
 
-    def _receive_all(self) -> None:
-        while True:
+    @staticmethod
+    def _uid(ancillary: list[tuple[int, int, bytes]]) -> int:
+        for level, kind, data in ancillary:
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_CREDENTIALS and len(data) >= 8:
+                return int.from_bytes(data[4:8], sys.byteorder)
+        return 0
+
+    def _receive_all(self) -> bool:
+        """What is queued, at most :data:`ROUND` datagrams: a flood that keeps the queue
+        full must not keep the loop from its other work (the lost-hook watch, reports).
+        Whether more may be queued."""
+        for _ in range(ROUND):
             try:
                 received = self._receive()
             except OSError as exc:  # (not the thread's end: the next poll tries again)
                 self._broke(exc)
-                return
+                return False
             if received is None:
-                return
+                return False
             try:
                 self._take(*received)
             except Exception as exc:  # one datagram's error, never the sink's end
-                self.refused += 1
+                self._refuse(received[1])
                 self._broke(exc)
+        return True
 
     def _broke(self, exc: BaseException) -> None:
         self.broken += 1
@@ -382,14 +438,17 @@ class AuditSink:
                 )
             )
 
-    def _take(self, record: bytes, pid: int) -> None:
+    def _take(self, record: bytes, pid: int, uid: int = 0) -> None:
         """One datagram: a hook's control message, or a record to append."""
         if record == HOOK_STARTED and pid > 0:
             new, closed = self.watch.started(pid)
             self._unwatch_fd(closed)
             self._watch_fd(new)
+            for fd in self.watch.settle_ancestors(pid):
+                self._unwatch_fd(fd)
             return
         hook = pid > 0 and self.watch.is_hook(pid)
+        launched = hook and self.watch.launched_hook(pid)
         if hook:
             self._unwatch_fd(self.watch.answer(pid))
             if record == HOOK_DONE:
@@ -400,9 +459,15 @@ class AuditSink:
             return
         line = line_of(record)
         if line is None:
-            self.refused += 1
+            self._refuse(pid)
             return
-        if over and (len(line) > HOOK_RECORD_MAX or self.reserved + len(line) > self.reserve):
+        size = len(line)
+        line = stamped_line(line, self._sender(pid, uid, hook, launched))
+        over = self.written + len(line) > self.cap
+        if over and not hook:
+            self._capped(record)
+            return
+        if over and (size > HOOK_RECORD_MAX or self.reserved + len(line) > self.reserve):
             self._compact(line, pid)
             return
         self._append(line)
@@ -410,6 +475,51 @@ class AuditSink:
         self.written += len(line)
         if over:
             self.reserved += len(line)
+
+    def _sender(self, pid: int, uid: int, hook: bool, launched: bool) -> dict[str, object]:
+        """What the kernel and the sink know of a record's sender (pid and uid outside the
+        session's namespaces; ``hook``: it was a pending hook; ``launched``: the exec watch
+        saw it start as one, so no process inside chose to call itself a hook)."""
+        return {
+            "pid": pid,
+            "uid": uid,
+            "hook": hook,
+            "launched": launched,
+            "run_session": self.session,
+            "received": iso_time(time.time()),
+        }
+
+    def _refuse(self, pid: int) -> None:
+        """A datagram that is no record: counted, by sender, for the log's next
+        ``records_refused`` record (rt24 #8: a flood left the log without a trace)."""
+        self.refused += 1
+        self.refused_unreported += 1
+        if pid in self.refused_by or len(self.refused_by) < REFUSED_SENDERS:
+            self.refused_by[pid] = self.refused_by.get(pid, 0) + 1
+        else:
+            self.refused_others += 1
+
+    def _report_refused(self, *, now: float, final: bool = False) -> None:
+        """Write what was refused since the last report, at most every
+        :data:`REFUSED_EVERY` seconds while it goes on, and at the end."""
+        if not self.refused_unreported or (not final and now - self._refused_at < REFUSED_EVERY):
+            return
+        self._refused_at = now
+        senders = sorted(self.refused_by.items(), key=lambda item: -item[1])
+        self._append(
+            supervisor_record(
+                self.session,
+                "records_refused",
+                f"{self.refused_unreported} datagram(s) on the audit socket were not a record "
+                "(not one JSON object of at most 64 KiB): a process flooding it keeps hooks' "
+                "records out of the socket's queue",
+                refused=self.refused_unreported,
+                senders={str(pid): count for pid, count in senders},
+                other_senders=self.refused_others,
+            )
+        )
+        self.refused_unreported = self.refused_others = 0
+        self.refused_by = {}
 
     def _capped(self, record: bytes) -> None:
         self.capped += 1
@@ -435,6 +545,54 @@ class AuditSink:
             self.compacted += 1
             self.compacted_bytes += len(short)
 
+    def hook_launched(self, pid: int, pidfd: int, channel: int, command: str) -> None:
+        """From the exec watch's thread: a hook is starting (``pidfd`` and ``channel``, the
+        hook's own socket or -1, are the sink's now)."""
+        self._launched.append((pid, pidfd, channel, command))  # (list.append is atomic)
+        with contextlib.suppress(BlockingIOError):  # (full of wake-ups: the list is read)
+            os.write(self._launch_write, b"h")
+
+    def _take_launched(self) -> None:
+        try:
+            while os.read(self._launch_read, 4096):
+                pass
+        except BlockingIOError:
+            pass
+        while self._launched:
+            pid, pidfd, channel, command = self._launched.pop(0)
+            self._watch_fd(self.watch.launched(pid, pidfd, command))
+            if channel >= 0:
+                self.channels[channel] = pid
+                self._watch_fd(channel)
+
+    def _drain_channel(self, fd: int) -> None:
+        """What a hook sent on its own channel (its records, taken as from its pid); closed
+        once the hook's end is closed."""
+        pid = self.channels.get(fd)
+        if pid is None:
+            return
+        sock = _socket.socket(fileno=fd)
+        try:
+            while True:
+                try:
+                    record, ancillary, _flags, _address = sock.recvmsg(MAX_RECORD + 1, _CREDENTIALS)
+                except (BlockingIOError, InterruptedError):
+                    return
+                if not record:  # (the hook's end closed: it exited)
+                    self.channels.pop(fd)
+                    self._unwatch_fd(fd)
+                    sock.close()
+                    return
+                uid = self._uid(ancillary)
+                try:
+                    self._take(record, pid, uid)
+                except Exception as exc:
+                    self._refuse(pid)
+                    self._broke(exc)
+        finally:
+            if fd in self.channels:
+                sock.detach()
+
     def _watch_fd(self, fd: int | None) -> None:
         if fd is not None and self._poller is not None:
             self._poller.register(fd, 1)  # POLLIN
@@ -458,13 +616,20 @@ class AuditSink:
         self._poller = poller
         poller.register(self.sock.fileno(), select.POLLIN)
         poller.register(self._wake_read, select.POLLIN)
+        poller.register(self._launch_read, select.POLLIN)
         failures = 0
         while True:
             ready: set[int] = set()
             try:
-                ready = {fd for fd, _event in poller.poll(self.watch.poll_timeout())}
+                ready = {fd for fd, _event in poller.poll(self._timeout())}
+                self._take_launched()  # (first: a hook's record may be queued already)
                 self._receive_all()
-                for fd in ready - {self.sock.fileno(), self._wake_read}:
+                for fd in ready & self.channels.keys():  # (before the hooks' ends, below)
+                    self._drain_channel(fd)
+                self._report_refused(now=time.monotonic())
+                for fd in ready - {self.sock.fileno(), self._wake_read, self._launch_read}:
+                    if fd in self.channels:
+                        continue
                     self._unwatch_fd(self.watch.ended(fd))
                 for fd in self.watch.check():
                     self._unwatch_fd(fd)
@@ -478,10 +643,28 @@ class AuditSink:
                 time.sleep(LOOP_PAUSE)
             if self._wake_read in ready:
                 try:
+                    self._drain_all()
                     self.watch.finish()
                 finally:
                     self._summary()
                 return
+
+    def _drain_all(self) -> None:
+        """The session ended (nothing inside sends any more): everything still queued, on
+        the socket and on the hooks' channels, before the last records."""
+        self._take_launched()
+        while self._receive_all():
+            pass
+        for fd in list(self.channels):
+            self._drain_channel(fd)
+
+    def _timeout(self) -> int:
+        """Milliseconds the loop may sleep: the watch's, or until refusals are reported."""
+        timeout = self.watch.poll_timeout()
+        if self.refused_unreported:
+            wait = int(REFUSED_EVERY * 1000) + 1
+            return wait if timeout < 0 else min(timeout, wait)
+        return timeout
 
     def _loop_broke(self, exc: BaseException) -> None:
         """An error of the loop around the datagrams (the hook watch, the poll): recorded
@@ -510,6 +693,7 @@ class AuditSink:
             self.on_dead()
 
     def _summary(self) -> None:
+        self._report_refused(now=time.monotonic(), final=True)
         if self.pending or self.lost_unreported:
             self._flush()  # (the last chance; what stays unwritten is said on stderr)
         if self.capped:
@@ -528,7 +712,12 @@ class AuditSink:
         os.write(self._wake_write, b"x")
 
     def close(self) -> None:
-        for fd in (self.log, getattr(self, "_wake_read", -1), getattr(self, "_wake_write", -1)):
+        pipes = ("_wake_read", "_wake_write", "_launch_read", "_launch_write")
+        for fd in (self.log, *(getattr(self, name, -1) for name in pipes)):
+            if fd >= 0:
+                os.close(fd)
+        leftover = [fd for item in getattr(self, "_launched", []) for fd in item[1:3]]
+        for fd in [*getattr(self, "channels", {}), *leftover]:
             if fd >= 0:
                 os.close(fd)
         if hasattr(self, "sock"):

@@ -1,7 +1,9 @@
-"""What the agent must not reach at all: the sockets of unconfined processes of the same user
-(a terminal multiplexer, the user's service manager and session bus would run a command
-outside the confinement) and of servers that run commands for local clients (a database,
-a container engine), and, with ``--protect-secrets``, the secrets of the secrets pack.
+"""What the agent must not reach at all: the sockets of unconfined processes (a terminal
+multiplexer, the user's service manager and session bus, a database, a container engine
+would run a command outside the confinement: by name where they usually are, and every
+socket file bound at the start that this user could connect to), a local ``hookwise
+serve``'s admin token and database, and, with ``--protect-secrets``, the secrets of the
+secrets pack.
 
 Each is covered by an empty, read-only directory or file (mode 000). So are the devices this
 user can write that reach around every mount (block devices, virtual input). Abstract unix sockets
@@ -135,6 +137,40 @@ def server_hides(env: dict[str, str]) -> list[Hide]:
     return out
 
 
+def _connectable(info: os.stat_result, uid: int, groups: set[int]) -> bool:
+    """Whether a process of this user without capabilities (as everything inside is) may
+    connect to a socket file: ``connect`` needs write permission on it."""
+    if info.st_uid == uid:
+        return bool(info.st_mode & 0o200)
+    if info.st_gid in groups:
+        return bool(info.st_mode & 0o020)
+    return bool(info.st_mode & 0o002)
+
+
+def bound_hides(env: dict[str, str], own: str, allowed: tuple[str, ...] = ()) -> list[Hide]:
+    """Every socket file bound in this network namespace when the session starts (all of them
+    processes outside: nothing inside runs yet) that this user could connect to: the class,
+    not a list of servers' names (rt24 #3: tmux at ``-S PATH`` or another ``TMUX_TMPDIR``
+    ran commands outside; so would screen, dtach, an editor's or terminal's remote control,
+    a database). Kept reachable: the session's own audit socket ``own``, the SSH agent's
+    (``$SSH_AUTH_SOCK``: signing, no command) and ``allowed``. A socket bound with a relative
+    path (listed as given) cannot be found; one bound later is not covered."""
+    uid = os.getuid()
+    groups = {os.getgid(), *os.getgroups()}
+    keep = {os.path.realpath(p) for p in (own, env.get("SSH_AUTH_SOCK") or "", *allowed) if p}
+    out: list[Hide] = []
+    for path in dict.fromkeys(_bound_sockets()):
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISSOCK(info.st_mode) or os.path.realpath(path) in keep:
+            continue
+        if _connectable(info, uid, groups):
+            out.append(Hide(path, False, "a socket of a process outside the session"))
+    return out
+
+
 def ipc_hides(env: dict[str, str]) -> list[Hide]:
     """The sockets and socket directories of this user's unconfined servers."""
     uid = os.getuid()
@@ -168,6 +204,80 @@ def ipc_hides(env: dict[str, str]) -> list[Hide]:
         add("/run/dbus/system_bus_socket", "the system D-Bus (root)")
         add("/run/udev/control", "udev's control socket (root)")
     return out + [h for h in server_hides(env) if all(o.path != h.path for o in out)]
+
+
+# What a local `hookwise serve` keeps in its data directory that grants approvals or runs
+# commands: its generated admin token (every route: deciding the agent's own asks,
+# execute-with-output of an allow-listed project script), its database (tokens, pending
+# requests; a SQLite journal or WAL written beside it is replayed into it), its settings.
+SERVICE_FILES = ("api-token", "service.db", "service.db-wal", "service.db-shm",
+                 "service.db-journal", "service.yaml")  # fmt: skip
+# The service's variables: the admin token, the database's credentials (none is the hook's:
+# it uses an agent-role token, settings.approvals.token_file or token_env)
+SERVICE_VARIABLES = ("HOOKWISE_API_TOKEN", "HOOKWISE_DATABASE_URL")
+
+
+def _serve_data_dirs(env: dict[str, str]) -> list[str]:
+    """The data directory each running ``hookwise serve`` of this user recorded
+    (``scopes.services_dir``: a file per server, named by its pid; one whose process is gone
+    is left out). Asking each process's command line instead cost seconds on a loaded
+    machine (reading ``/proc/<pid>/cmdline`` waits for a busy process's memory lock), and
+    the service's environment, which may name it, is unreadable (undumpable)."""
+    from hookwise.policy.trust.scopes import services_dir
+
+    directory = services_dir(env)
+    out: list[str] = []
+    try:
+        names = [name for name in os.listdir(directory) if name.isdigit()]
+    except OSError:
+        return out
+    for name in names:
+        try:
+            if os.stat(f"/proc/{name}").st_uid != os.getuid():
+                continue
+            with open(f"/proc/{name}/comm", "rb") as handle:  # (a reused pid: not a server)
+                comm = handle.read(64).strip()
+            if not (comm.startswith(b"python") or comm == b"hookwise"):
+                continue
+            with open(os.path.join(directory, name), encoding="utf-8") as handle:
+                recorded = handle.read(4096).strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if recorded.startswith("/"):
+            out.append(recorded)
+    return out
+
+
+def service_hides(env: dict[str, str], own_data: str, cwd: str) -> list[Hide]:
+    """A local `hookwise serve`'s admin token, database and settings (rt24 #11: the agent
+    read the generated token, approved its own ask and ran a rewritten project script
+    outside through execute-with-output). Its data directory is the one this environment
+    names (``HOOKWISE_DATA_DIR``, else hookwise's data directory) and the one each running
+    service recorded. In hookwise's own data directory (read-only, the launcher's)
+    its files are covered; any other is covered whole, so no journal can be planted beside
+    the database; never one holding the start directory."""
+    home = env.get("HOME") or os.path.expanduser("~")
+    candidates = [env["HOOKWISE_DATA_DIR"]] if env.get("HOOKWISE_DATA_DIR") else []
+    candidates += [own_data, *_serve_data_dirs(env)]
+    out: list[Hide] = []
+    for directory in dict.fromkeys(os.path.realpath(os.path.expanduser(c)) for c in candidates):
+        if (
+            directory == os.path.realpath(own_data)
+            or _holds(directory, cwd)
+            or _holds(directory, home)
+        ):
+            for name in SERVICE_FILES:
+                path = os.path.join(directory, name)
+                if os.path.lexists(path):
+                    out.append(Hide(path, False, "hookwise serve's token and database"))
+        elif os.path.isdir(directory):
+            out.append(Hide(directory, True, "hookwise serve's data (its token and database)"))
+    return out
+
+
+def _holds(directory: str, path: str) -> bool:
+    real = os.path.realpath(path)
+    return real == directory or real.startswith(directory.rstrip("/") + "/")
 
 
 def device_hides() -> list[Hide]:

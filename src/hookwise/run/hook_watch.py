@@ -64,7 +64,17 @@ def _stopped(pid: int) -> bool:
 class Hook:
     """One hook that said it started."""
 
-    __slots__ = ("command", "parent", "pid", "pidfd", "pipe", "since", "stopped_since")
+    __slots__ = (
+        "command",
+        "launched",
+        "parent",
+        "pid",
+        "pidfd",
+        "pipe",
+        "said_started",
+        "since",
+        "stopped_since",
+    )
 
     def __init__(self, pid: int, pidfd: int, command: str, now: float) -> None:
         self.pid = pid
@@ -72,6 +82,8 @@ class Hook:
         self.command = command
         self.since = now
         self.stopped_since: float | None = None
+        self.launched = False  # seen starting by the exec watch (run/exec_watch.py)
+        self.said_started = False
         # the pipe the host reads the answer from, and who started the hook (cheap here:
         # the rest is read when it answers, off the path of a hook that just started)
         self.pipe = hook_output.output_pipe(pid)
@@ -126,11 +138,55 @@ class HookWatch:
         self.session_ending: Callable[[], bool] = lambda: False
         self._last_check = time.monotonic()
 
+    def launched(self, pid: int, pidfd: int, command: str) -> int | None:
+        """The exec watch saw a hook start (its pidfd opened while the exec waited): pending
+        from now, before it can say anything (rt24 #9). The pidfd to poll, None when the
+        same hook was seen already (the host's shell, now executing the launcher)."""
+        hook = self.pending.get(pid)
+        if hook is not None and hook.launched:
+            os.close(pidfd)
+            return None
+        if hook is not None:
+            self.pending.pop(pid)
+            self._forget(hook)
+        hook = Hook(pid, pidfd, command, time.monotonic())
+        hook.launched = True
+        self.pending[pid] = hook
+        self.by_fd[pidfd] = hook
+        return pidfd
+
+    def launched_hook(self, pid: int) -> bool:
+        """Whether ``pid`` is a hook the exec watch saw start, not answered yet."""
+        hook = self.pending.get(pid)
+        return hook is not None and hook.launched
+
+    def settle_ancestors(self, pid: int) -> list[int]:
+        """A hook speaking from a child of the shell the exec watch saw (``hookwise hook``
+        run, not executed, by the registered command's fallback): that shell is the same
+        hook, not a lost one. The pidfds no longer polled."""
+        out: list[int] = []
+        for _ in range(4):
+            fields = _stat(pid)
+            if fields is None or len(fields) < 2 or not fields[1].isdigit():
+                break
+            pid = int(fields[1])
+            hook = self.pending.get(pid)
+            if hook is not None and hook.launched and not hook.said_started:
+                self.pending.pop(pid)
+                fd = self._forget(hook)
+                if fd is not None:
+                    out.append(fd)
+        return out
+
     def started(self, pid: int) -> tuple[int | None, int | None]:
         """A hook said it started: (the pidfd to poll for its end, None when it already
         ended, which :meth:`check` finds; a pidfd no longer polled, when the same pid said
         it before)."""
         now = time.monotonic()
+        known = self.pending.get(pid)
+        if known is not None and known.launched and not known.said_started:
+            known.said_started = True  # (seen at its exec: polled since)
+            return None, None
         old = self.pending.pop(pid, None)
         closed = self._forget(old) if old is not None else None
         try:
@@ -138,6 +194,7 @@ class HookWatch:
         except OSError:
             pidfd = -1
         hook = Hook(pid, pidfd, hook_output.command_line(pid), now)
+        hook.said_started = True
         self.pending[pid] = hook
         if pidfd < 0:
             return None, closed
@@ -180,6 +237,8 @@ class HookWatch:
             self._free_output(hook)
         if self.session_ending():  # killed with the rest of the session: not lost
             return fd
+        if hook.launched and not hook.said_started:
+            how += " (seen at its exec, before it could say it started)"
         lost = Lost(hook, how, now)
         self.lost.append(lost)
         self.on_lost(lost)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
+import sys
 
-from hookwise.run.arch import ARCHES, MACHINE, Abi, Arch, arch
+from hookwise.run.arch import ARCHES, EXEC_CALLS, MACHINE, Abi, Arch, arch
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
@@ -278,6 +279,103 @@ def _filter(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("HBBI", code, jt, jf, k & 0xFFFFFFFF)
 
 
+class _SockFprog(ctypes.Structure):
+    """struct sock_fprog: a classic BPF program's length and instructions."""
+
+    _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
+
+
+SECCOMP_SET_MODE_FILTER = 1
+SECCOMP_FILTER_FLAG_NEW_LISTENER = 8
+_USER_NOTIF = 0x7FC00000  # SECCOMP_RET_USER_NOTIF
+
+
+def exec_notifier_program(numbers: Arch) -> bytes:
+    """A filter that hands every ``execve``/``execveat`` (native and compat) to a listener
+    and allows everything else (the session's own filter still applies)."""
+    native, compat, _seccomp = EXEC_CALLS[MACHINE]
+    program: Program = [
+        ("ld", _ARCH_AT, "", ""),
+        ("jeq", numbers.native.audit, "n", "compat_arch"),
+        *_exec_checks(native, "n"),
+        ("label", "compat_arch", "", ""),
+        ("jeq", numbers.compat.audit, "c", "allow"),
+        *_exec_checks(compat, "c"),
+        ("label", "allow", "", ""),
+        ("ret", _ALLOW, "", ""),
+        ("label", "notify", "", ""),
+        ("ret", _USER_NOTIF, "", ""),
+    ]
+    return _assemble(program)
+
+
+def _exec_checks(calls: tuple[int, int], prefix: str) -> Program:
+    """One ABI's execve and execveat, to the listener (``prefix``: its arch's label)."""
+    return [
+        ("label", prefix, "", ""),
+        ("ld", _NR, "", ""),
+        ("jeq", calls[0], "notify", f"{prefix}2"),
+        ("label", f"{prefix}2", "", ""),
+        ("jeq", calls[1], "notify", "allow"),
+    ]
+
+
+def install_exec_notifier() -> int:
+    """Install :func:`exec_notifier_program` (inherited by every process of the session,
+    none can remove it); the listener's descriptor, which the supervisor reads (rt24 #9:
+    a hook killed before it said ``started`` left no trace; the exec that starts it waits
+    until the supervisor has seen it). Needs ``no_new_privs``."""
+    program = exec_notifier_program(_numbers())
+    buffer = ctypes.create_string_buffer(program, len(program))
+    prog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    return _check(
+        _libc.syscall(
+            EXEC_CALLS[MACHINE][2],
+            SECCOMP_SET_MODE_FILTER,
+            SECCOMP_FILTER_FLAG_NEW_LISTENER,
+            ctypes.c_void_p(ctypes.addressof(prog)),
+        ),
+        "installing the exec listener",
+    )
+
+
+# Landlock (the same numbers on every ABI, from 444 on)
+LANDLOCK_CREATE_RULESET = 444
+LANDLOCK_RESTRICT_SELF = 446
+LANDLOCK_CREATE_RULESET_VERSION = 1
+LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET = 1
+LANDLOCK_SCOPED_ABI = 6  # the first ABI with scopes (Linux 6.12)
+
+
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version, 0 when it has none (or it is disabled)."""
+    version = _libc.syscall(LANDLOCK_CREATE_RULESET, None, 0, LANDLOCK_CREATE_RULESET_VERSION)
+    return max(int(version), 0)
+
+
+def scope_abstract_sockets() -> bool:
+    """Keep this process and its descendants from connecting to abstract unix sockets made
+    outside (a D-Bus or an editor's server at ``@name``: not files, no mount covers them;
+    rt24 #3); their own keep working. Landlock's scope needs no access rule, so nothing
+    else changes. Whether the kernel has it (ABI 6, Linux 6.12): without, they stay
+    reachable, as docs/confinement.md says."""
+    if landlock_abi() < LANDLOCK_SCOPED_ABI:
+        return False
+    attr = (0).to_bytes(16, "little") + LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET.to_bytes(
+        8, sys.byteorder
+    )
+    buffer = ctypes.create_string_buffer(attr, len(attr))
+    fd = _check(
+        _libc.syscall(LANDLOCK_CREATE_RULESET, buffer, ctypes.c_size_t(len(attr)), 0),
+        "creating the Landlock ruleset",
+    )
+    try:
+        _check(_libc.syscall(LANDLOCK_RESTRICT_SELF, fd, 0), "restricting to the Landlock scope")
+    finally:
+        os.close(fd)
+    return True
+
+
 def install_filter() -> None:
     """The session's seccomp filter (inherited by every process; none can remove it):
 
@@ -293,11 +391,7 @@ def install_filter() -> None:
     program = filter_program(_numbers())
     count = len(program) // 8
     buffer = ctypes.create_string_buffer(program, len(program))
-
-    class _Prog(ctypes.Structure):
-        _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
-
-    prog = _Prog(count, ctypes.cast(buffer, ctypes.c_void_p))
+    prog = _SockFprog(count, ctypes.cast(buffer, ctypes.c_void_p))
     _check(
         _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(prog), 0, 0),
         "installing the seccomp filter",

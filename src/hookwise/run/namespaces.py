@@ -34,6 +34,7 @@ from __future__ import annotations
 import fcntl
 import marshal
 import os
+import sys
 
 from hookwise.run import init
 from hookwise.run.signals import signal
@@ -49,6 +50,7 @@ NOT_EXECUTABLE = 126
 REPORT_FD = 3
 GATE_FD = 4  # init reads one byte here before it starts the agent: GO, or anything else
 LAUNCH_FD = 5  # the builder reads the marshalled launch here (empty: nothing to start)
+NOTIFY_FD = 6  # a unix socket: init sends the exec listener here (run/exec_watch.py)
 GO = b"g"
 
 # Kernel settings root could change without a capability (sysctl files check the uid, not a
@@ -217,9 +219,11 @@ def _mount_plan(launch: Launch) -> None:
         source = launch.empty_dir if directory else launch.empty_file
         try:
             libc.mount(source, path, None, libc.MS_BIND)
+            _readonly(path, False)
+        except FileNotFoundError:  # gone since the plan, or unlinked outside meanwhile
+            continue  # (another session's socket): nothing to reach there now
         except OSError as exc:
             raise OSError(exc.errno, f"hiding {path} ({why}): {exc.strerror}") from None
-        _readonly(path, False)
     for source, target in launch.records:
         try:
             libc.mount(source, target, None, libc.MS_BIND)
@@ -264,6 +268,8 @@ def _init(launch: Launch, uid: int, gid: int, last_cap: int) -> None:
     libc.drop_capabilities(last_cap)
     libc.prctl(libc.PR_SET_NO_NEW_PRIVS, 1, what="setting no_new_privs")
     libc.install_filter()
+    _send_listener(libc.install_exec_notifier())
+    libc.scope_abstract_sockets()
     libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making init undumpable")
     if os.read(GATE_FD, 1) != GO:  # the supervisor's last checks failed (it says why)
         os._exit(SETUP_FAILED)
@@ -273,6 +279,20 @@ def _init(launch: Launch, uid: int, gid: int, last_cap: int) -> None:
         _agent(launch)
     os.close(REPORT_FD)
     init.serve(child, FORWARDED)
+
+
+def _send_listener(listener: int) -> None:
+    """The exec listener to the supervisor, before the agent can start (closed here after:
+    nothing inside may hold it)."""
+    import _socket
+
+    sock = _socket.socket(fileno=NOTIFY_FD)
+    try:
+        rights = listener.to_bytes(4, sys.byteorder)
+        sock.sendmsg([b"L"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, rights)])
+    finally:
+        sock.close()
+        os.close(listener)
 
 
 def _builder(supervisor: int) -> None:
@@ -306,6 +326,7 @@ def _builder(supervisor: int) -> None:
         os._exit(SETUP_FAILED)
     _report(f"pid {child}")
     os.close(REPORT_FD)
+    os.close(NOTIFY_FD)  # (init's alone: its end is the supervisor's news of a failed init)
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     while True:
         try:
@@ -315,24 +336,26 @@ def _builder(supervisor: int) -> None:
         os._exit(init.exit_code(status))
 
 
-def spawn(report: int, gate: int, launch: int) -> int:
+def spawn(report: int, gate: int, launch: int, notify: int) -> int:
     """Fork the builder (which does everything above); its pid. ``report`` is the write end
     of the report pipe, ``gate`` the read end of the pipe on which the supervisor lets the
     agent start (:data:`GO`), ``launch`` the read end of the one that brings the plan
-    (:func:`send`); the caller closes its own copies."""
+    (:func:`send`), ``notify`` the socket init sends the exec listener on; the caller
+    closes its own copies."""
     supervisor = os.getpid()
     pid = os.fork()
     if pid:
         return pid
     try:
         # all out of the way first: any may already be 3, 4 or 5
-        fds = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (report, gate, launch)]
-        for fd, target in zip(fds, (REPORT_FD, GATE_FD, LAUNCH_FD), strict=True):
+        ends = (report, gate, launch, notify)
+        fds = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in ends]
+        for fd, target in zip(fds, (REPORT_FD, GATE_FD, LAUNCH_FD, NOTIFY_FD), strict=True):
             os.dup2(fd, target, inheritable=False)
         global libc  # noqa: PLW0603 - ctypes is imported here, while the supervisor plans
         from hookwise.run import libc
 
-        libc.close_from(LAUNCH_FD + 1)
+        libc.close_from(NOTIFY_FD + 1)
         _builder(supervisor)
     except BaseException as exc:
         _report(f"error {exc.strerror if isinstance(exc, OSError) else exc}")

@@ -47,7 +47,14 @@ from hookwise.run.guarded_paths import (
     run_sessions,
     secrets_pack,
 )
-from hookwise.run.hidden import device_hides, ipc_hides, secret_hides
+from hookwise.run.hidden import (
+    SERVICE_VARIABLES,
+    bound_hides,
+    device_hides,
+    ipc_hides,
+    secret_hides,
+    service_hides,
+)
 from hookwise.run.hook_watch import exiting
 from hookwise.run.namespaces import FORWARDED, GO, SETUP_FAILED, Launch, send, spawn
 from hookwise.run.plan import Hide, MountPlan, build
@@ -56,6 +63,8 @@ from hookwise.run.signals import signal
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from hookwise.run.exec_watch import HookExecs
 
 
 class RunError(Exception):
@@ -185,8 +194,17 @@ def _empty_sources(directory: str) -> tuple[str, str]:
     return empty_dir, empty_file
 
 
-def hides(env: dict[str, str], cwd: str, protect_secrets: bool) -> list[Hide]:
-    out = ipc_hides(env) + device_hides()
+def hides(env: dict[str, str], cwd: str, protect_secrets: bool, own: str = "") -> list[Hide]:
+    """What is covered inside (``own``: the session's audit socket, kept reachable)."""
+    from hookwise.policy.trust.scopes import launcher_path
+
+    own_data = os.path.dirname(launcher_path(env))
+    out = ipc_hides(env) + device_hides() + service_hides(env, own_data, cwd)
+    for hide in bound_hides(env, own):  # (not twice, nor inside a directory covered whole)
+        if not any(
+            hide.path == o.path or (o.directory and hide.path.startswith(o.path + "/")) for o in out
+        ):
+            out.append(hide)
     if protect_secrets:
         from hookwise.run.guarded_paths import project_roots
 
@@ -332,9 +350,12 @@ def run(
     read_only_proc: bool = False,
     on_hook_lost: str = "report",
     note: Callable[[str], None] | None = None,
+    hook_script: Callable[[str], bool] | None = None,
 ) -> int:
     """Run ``argv`` confined; its exit status. Raises :class:`RunError` when the
-    confinement cannot be set up (nothing was started)."""
+    confinement cannot be set up (nothing was started). ``hook_script``: whether a shell's
+    ``-c`` script is a registered hook command (run/exec_watch.py; the CLI hands in
+    ``config/hookwise_command.runs_only_hookwise``)."""
     from hookwise.run.available import available
 
     say = note or _say
@@ -362,6 +383,7 @@ def run(
             read_only_proc=read_only_proc,
             on_hook_lost=on_hook_lost,
             say=say,
+            hook_script=hook_script or (lambda _script: False),
         )
     finally:
         child.abandon()
@@ -373,7 +395,7 @@ class _Builder:
 
     def __init__(self) -> None:
         self.pid = -1
-        self.report = self.gate = self.launch = -1
+        self.report = self.gate = self.launch = self.notify = -1
         self.reaped = True  # (nothing to reap until started)
 
     def start(self) -> None:
@@ -381,18 +403,41 @@ class _Builder:
         while this process plans, it cost more than it saved (measured: the copy-on-write
         faults of a Python process planning beside its child, and a second core is rarely
         free; docs/benchmarks.md). It imports ctypes there, this process never does."""
+        import _socket
+
         pipes = [os.pipe() for _ in range(3)]  # report, gate, launch
+        ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
         try:
-            self.pid = spawn(pipes[0][1], pipes[1][0], pipes[2][0])
+            self.pid = spawn(pipes[0][1], pipes[1][0], pipes[2][0], theirs.fileno())
             self.reaped = False
         finally:
             for fd in (pipes[0][1], pipes[1][0], pipes[2][0]):
                 os.close(fd)
+            theirs.close()
         self.report, self.gate, self.launch = pipes[0][0], pipes[1][1], pipes[2][1]
+        self.notify = ours.detach()
+
+    def listener(self) -> int:
+        """The exec listener init sends before it waits at the gate; -1 when init failed
+        first (it says why on the report pipe)."""
+        import _socket
+
+        sock = _socket.socket(fileno=self.notify)
+        self.notify = -1
+        try:
+            _data, ancillary, _flags, _address = sock.recvmsg(1, _socket.CMSG_SPACE(4))
+        except OSError:
+            return -1
+        finally:
+            sock.close()
+        for level, kind, data in ancillary:
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS and len(data) >= 4:
+                return int.from_bytes(data[:4], sys.byteorder)
+        return -1
 
     def abandon(self) -> None:
         """Whatever was not used: closed (the builder then ends), and the builder reaped."""
-        for name in ("launch", "gate", "report"):
+        for name in ("launch", "gate", "report", "notify"):
             fd = getattr(self, name)
             if fd >= 0:
                 os.close(fd)
@@ -418,6 +463,7 @@ def _run(
     read_only_proc: bool,
     on_hook_lost: str,
     say: Callable[[str], None],
+    hook_script: Callable[[str], bool],
 ) -> int:
     cwd = os.path.abspath(cwd)
     directory = user_dir(runtime_base())
@@ -461,7 +507,7 @@ def _run(
             )
         except SinkError as exc:
             raise RunError(str(exc.strerror)) from None
-        covered = hides(env, cwd, protect_secrets)
+        covered = hides(env, cwd, protect_secrets, socket_path)
         try:
             made = placeholders.create(entries)
             journal.record(made)
@@ -475,7 +521,8 @@ def _run(
         except OSError as exc:
             raise RunError(str(exc.strerror or exc)) from None
         _check_std_fds(plan)
-        agent_env = {**env, SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path}
+        agent_env = {k: v for k, v in env.items() if k not in SERVICE_VARIABLES}
+        agent_env.update({SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path})
         try:
             records = write_records(directory, session, agent_env, cwd)
         except OSError as exc:
@@ -499,7 +546,18 @@ def _run(
             builder.start()
             send(builder.launch, launch)
             builder.launch = -1
-            code = _start(builder, sink, say, targets=targets, stopper=stopper, entries=entries)
+            from hookwise.run.exec_watch import HookExecs
+
+            hook_execs = HookExecs(agent_env, hook_script)
+            code = _start(
+                builder,
+                sink,
+                say,
+                targets=targets,
+                stopper=stopper,
+                entries=entries,
+                hook_execs=hook_execs,
+            )
         finally:
             problem = session_log.record(sessions, session, "end")
             if problem is not None:
@@ -655,6 +713,25 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
         say(sink.failed)
 
 
+def _watch_execs(listener: int, sink: AuditSink, hook_execs: HookExecs) -> None:
+    """Serve the exec listener in a thread of its own (run/exec_watch.py); without one (init
+    failed before sending it) nothing starts, and the report says why."""
+    if listener < 0:
+        return
+    from hookwise.run.exec_watch import ExecWatch
+
+    watch = ExecWatch(listener, sink.hook_launched, hook_execs)
+    sink.exec_watch = watch
+
+    def serve() -> None:
+        try:
+            watch.serve()
+        finally:
+            os.close(listener)
+
+    _thread.start_new_thread(serve, ())
+
+
 def _start(
     builder: _Builder,
     sink: AuditSink,
@@ -663,6 +740,7 @@ def _start(
     targets: list[Guarded],
     stopper: _Stopper,
     entries: list[Guarded],
+    hook_execs: HookExecs,
 ) -> int:
     """While the builder builds the mounts, check the guarded code (the agent starts only
     when the check passed); then warn of host settings that switch hooks off, serve the
@@ -677,6 +755,8 @@ def _start(
     refused: str | None = "the check of hookwise's code did not finish"
     try:
         refused = linked_code(targets)
+        if refused is None:
+            _watch_execs(builder.listener(), sink, hook_execs)
     finally:
         _open_gate(builder.gate, refused is None)
         builder.gate = -1

@@ -112,6 +112,9 @@ def read_audit(paths: Sequence[str], warnings: list[str]) -> tuple[list[Decision
         for _number, record, _raw in records:
             if record is None or record.get("source", "hook") != "hook":
                 continue
+            sender = record.get("sender")  # (stamped by a `hookwise run` session's sink)
+            if sender is not None and not (isinstance(sender, dict) and sender.get("hook")):
+                continue  # sent by a process inside that was no hook: a forgery (rt24 #5)
             host = record.get("host")
             canonical = record.get("canonical")
             denied = isinstance(canonical, list) and PERMISSION_DENIED in canonical
@@ -119,7 +122,8 @@ def read_audit(paths: Sequence[str], warnings: list[str]) -> tuple[list[Decision
                 record.get("event") != pre_tool.get(host) and not denied
             ):
                 continue
-            when = normal_time(record.get("time"))
+            claimed = sender.get("received") if isinstance(sender, dict) else None
+            when = normal_time(claimed or record.get("time"))  # (the sink's time, not a claim)
             tool = record.get("host_tool")
             if when is None or not isinstance(tool, str):
                 continue

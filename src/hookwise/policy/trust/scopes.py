@@ -91,6 +91,13 @@ def sessions_path(env: dict[str, str]) -> str:
     )
 
 
+def services_dir(env: dict[str, str]) -> str:
+    """Where each running ``hookwise serve`` names its data directory (a file per server,
+    named by its pid): ``hookwise run`` hides the admin token and database found there
+    (docs/confinement.md). Beside ``sessions_path``, so read-only inside every session."""
+    return os.path.join(os.path.dirname(sessions_path(env)), "services")
+
+
 def launcher_path(env: dict[str, str]) -> str:
     """The per-user fast launcher ``hookwise install`` writes and the portable command runs
     (``$XDG_DATA_HOME/hookwise/hook``, ``~/.local/share/hookwise/hook``)."""

@@ -1,0 +1,234 @@
+"""Every ``exec`` in the session, seen by the supervisor before it happens: a hook is known
+from the moment the host's shell starts it, so one killed before it said ``started`` is a
+lost hook, not nothing (rt24 #9: a process polling /proc every millisecond killed 10 of 10
+hooks in their first milliseconds, and the session said nothing).
+
+init installs a seccomp filter that hands ``execve``/``execveat`` to a listener
+(``SECCOMP_RET_USER_NOTIF``, unprivileged under ``no_new_privs``) and sends the listener
+here. For each exec the calling process waits in the kernel while this thread reads the new
+program and command line from its memory (``/proc/<pid>/mem``: the supervisor owns the
+session's user namespace and is an ancestor of every process in it) and, when it is a hook's
+(:class:`HookExecs`), opens a pidfd on it (still waiting, so the pid cannot have been
+reused), gives it a socket of its own to the audit sink and tells the sink; then the exec
+goes on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``). Nothing is decided here: the listener only
+looks. No process inside can remove the filter; one it installs itself that notifies too
+takes its own and its children's execs (not the host's).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# struct seccomp_notif (80 bytes) and seccomp_notif_resp (24): the ioctls encode the sizes
+NOTIF_SIZE = 80
+RECV = 0xC0502100  # SECCOMP_IOCTL_NOTIF_RECV = _IOWR('!', 0, struct seccomp_notif)
+SEND = 0xC0182101  # SECCOMP_IOCTL_NOTIF_SEND = _IOWR('!', 1, struct seccomp_notif_resp)
+ID_VALID = 0x40082102  # SECCOMP_IOCTL_NOTIF_ID_VALID = _IOW('!', 2, __u64)
+ADDFD = 0x40182103  # SECCOMP_IOCTL_NOTIF_ADDFD = _IOW('!', 3, struct seccomp_notif_addfd)
+ADDFD_FLAG_SETFD = 1  # at the number given (as dup2 would), inherited across the exec
+FLAG_CONTINUE = 1  # SECCOMP_USER_NOTIF_FLAG_CONTINUE
+MAX_ARGS = 64  # argv entries read
+MAX_ARG = 16384  # bytes of one entry read
+PLATFORM = "--platform"  # every hook command hookwise registers passes it
+MAX_PATH = 4096
+
+
+def _which(name: str, path: str) -> list[str]:
+    """Every executable ``name`` on ``path`` (resolved), and the usual system ones."""
+    out: list[str] = []
+    for directory in [*path.split(":"), "/bin", "/usr/bin"]:
+        candidate = os.path.join(directory or ".", name)
+        if os.path.isabs(candidate) and os.access(candidate, os.X_OK):
+            out.append(os.path.realpath(candidate))
+    return out
+
+
+class HookExecs:
+    """What an exec that starts a hook looks like, for this session: a shell (``sh``,
+    ``bash`` of ``PATH`` or the system's) running a registered command that runs only
+    hookwise (``is_script``: ``config/hookwise_command.runs_only_hookwise``, handed in by the
+    CLI); hookwise's launcher with ``--platform``; the ``hookwise`` command of ``PATH`` with
+    ``hook --platform``. Each program by its resolved path, all of them read-only inside: a
+    process that names ``--platform`` in a program of its own is no hook (it would get a
+    hook's channel and its records the mark of one)."""
+
+    def __init__(self, env: dict[str, str], is_script: Callable[[str], bool]) -> None:
+        from hookwise.policy.trust.scopes import launcher_path
+
+        path = env.get("PATH") or "/usr/bin:/bin"
+        self.shells = {*_which("sh", path), *_which("bash", path)}
+        self.launchers = {os.path.realpath(launcher_path(env))}
+        self.consoles = set(_which("hookwise", path))
+        self.is_script = is_script
+
+    def __call__(self, program: str, argv: list[str]) -> bool:
+        real = os.path.realpath(program)
+        if real in self.shells:
+            return len(argv) >= 3 and argv[1] == "-c" and self.is_script(argv[2])
+        if real in self.launchers:
+            return argv[1:2] == [PLATFORM]
+        return real in self.consoles and argv[1:3] == ["hook", PLATFORM]
+
+
+class Notification:
+    """One exec waiting: its id, the pid (outside), the arch and the argv pointer."""
+
+    __slots__ = ("argv_at", "compat", "id", "path_at", "pid")
+
+    def __init__(self, data: bytes, execveat: set[int]) -> None:
+        self.id = int.from_bytes(data[0:8], sys.byteorder)
+        self.pid = int.from_bytes(data[8:12], sys.byteorder)
+        nr = int.from_bytes(data[16:20], sys.byteorder, signed=True)
+        arch = int.from_bytes(data[20:24], sys.byteorder)
+        self.compat = not arch & 0x80000000  # (__AUDIT_ARCH_64BIT)
+        shift = 1 if nr in execveat else 0  # execveat(dirfd, path, argv, ...)
+
+        def arg(index: int) -> int:
+            return int.from_bytes(data[32 + 8 * index : 40 + 8 * index], sys.byteorder)
+
+        self.path_at = arg(shift)
+        self.argv_at = arg(1 + shift)
+
+
+def _string(fd: int, pointer: int, limit: int) -> str:
+    text = b""
+    while pointer and len(text) < limit:
+        chunk = os.pread(fd, 4096 - (pointer + len(text)) % 4096, pointer + len(text))
+        if not chunk:
+            break
+        end = chunk.find(b"\0")
+        text += chunk if end < 0 else chunk[:end]
+        if end >= 0:
+            break
+    return text.decode("utf-8", "surrogateescape")
+
+
+def read_exec(pid: int, notification: Notification) -> tuple[str, list[str]]:
+    """The program (resolved against the process's directory) and the argv an exec passes,
+    read from the waiting process's memory; ("", []) when unreadable."""
+    width = 4 if notification.compat else 8
+    try:
+        fd = os.open(f"/proc/{pid}/mem", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return "", []
+    argv: list[str] = []
+    try:
+        program = _string(fd, notification.path_at, MAX_PATH)
+        if program and not program.startswith("/"):
+            program = os.path.join(os.readlink(f"/proc/{pid}/cwd"), program)
+        at = notification.argv_at
+        table = os.pread(fd, width * MAX_ARGS, at) if at else b""
+        for i in range(0, len(table) - width + 1, width):
+            pointer = int.from_bytes(table[i : i + width], sys.byteorder)
+            if not pointer:
+                break
+            argv.append(_string(fd, pointer, MAX_ARG))
+    except OSError:
+        return "", []
+    finally:
+        os.close(fd)
+    return program, argv
+
+
+class ExecWatch:
+    """The listener's loop (:meth:`serve`, a thread of the supervisor's): hooks go to
+    ``on_hook(pid, pidfd, channel, command)`` (``channel``: the sink's end of the hook's own
+    socket, -1 when none could be given), which must not block."""
+
+    def __init__(
+        self,
+        listener: int,
+        on_hook: Callable[[int, int, int, str], None],
+        is_hook: Callable[[str, list[str]], bool],
+    ) -> None:
+        from hookwise.run.arch import EXEC_CALLS, MACHINE
+
+        self.listener = listener
+        self.on_hook = on_hook
+        self.is_hook = is_hook
+        self.execveat = {EXEC_CALLS[MACHINE][0][1], EXEC_CALLS[MACHINE][1][1]}
+        self.seen = 0  # execs
+        self.hooks = 0  # of which hooks
+        self.failed: str | None = None
+
+    def serve(self) -> None:
+        """Until the session's last process is gone (the listener hangs up)."""
+        import select
+
+        poller = select.poll()
+        poller.register(self.listener, select.POLLIN)
+        while True:
+            events = poller.poll()
+            if any(
+                event & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, event in events
+            ):
+                return
+            self._one()
+
+    def _one(self) -> None:
+        buffer = bytearray(NOTIF_SIZE)
+        try:
+            fcntl.ioctl(self.listener, RECV, buffer, True)
+        except OSError:  # (ENOENT: the process was killed while it waited)
+            return
+        notification = Notification(bytes(buffer), self.execveat)
+        self.seen += 1
+        try:
+            program, argv = read_exec(notification.pid, notification)
+            if program and self.is_hook(program, argv):
+                self._hook(notification, argv)
+        except Exception as exc:  # the exec goes on whatever this thread met
+            self.failed = f"the exec watch raised {type(exc).__name__}: {str(exc)[:200]}"
+        finally:
+            response = notification.id.to_bytes(8, sys.byteorder) + bytes(12)
+            response += FLAG_CONTINUE.to_bytes(4, sys.byteorder)
+            with contextlib.suppress(OSError):  # (killed meanwhile)
+                fcntl.ioctl(self.listener, SEND, bytearray(response), True)
+
+    def _hook(self, notification: Notification, argv: list[str]) -> None:
+        try:
+            pidfd = os.pidfd_open(notification.pid)
+        except OSError:
+            return
+        valid = bytearray(notification.id.to_bytes(8, sys.byteorder))
+        try:  # still waiting: the pidfd is the process that execs, not a reused pid
+            fcntl.ioctl(self.listener, ID_VALID, valid, True)
+        except OSError:
+            os.close(pidfd)
+            return
+        self.hooks += 1
+        channel = self._channel(notification)
+        self.on_hook(notification.pid, pidfd, channel, " ".join(argv)[:4096])
+
+    def _channel(self, notification: Notification) -> int:
+        """A socket of the hook's own, put in it at :data:`HOOK_CHANNEL_FD` while its exec
+        waits (``SECCOMP_IOCTL_NOTIF_ADDFD``); the sink's end, or -1. Its records go there
+        instead of the session's socket, whose queue any process inside can keep full (rt24
+        #8): no other process can send on it (a socket is not reopened through
+        ``/proc/<pid>/fd``, and the filter refuses ``pidfd_getfd`` and ``ptrace``)."""
+        import _socket
+
+        from hookwise.policy.audit import HOOK_CHANNEL_FD
+
+        ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        try:
+            ours.setsockopt(_socket.SOL_SOCKET, _socket.SO_PASSCRED, 1)
+            request = notification.id.to_bytes(8, sys.byteorder) + b"".join(
+                n.to_bytes(4, sys.byteorder)
+                for n in (ADDFD_FLAG_SETFD, theirs.fileno(), HOOK_CHANNEL_FD, 0)
+            )
+            fcntl.ioctl(self.listener, ADDFD, bytearray(request), True)
+        except OSError:  # (a lower RLIMIT_NOFILE, or killed meanwhile: the shared socket)
+            ours.close()
+            return -1
+        finally:
+            theirs.close()
+        ours.setblocking(False)
+        return ours.detach()
