@@ -177,10 +177,16 @@ class Project:
         return [line for line in result.output.splitlines() if line.startswith("20")]
 
     def write_policy(self, text: str, *, trust: bool = True) -> None:
-        """Replace the project policy (trusted again unless ``trust`` is False)."""
+        """Replace the project policy: trusted again, or (``trust`` False) never trusted,
+        as a repository's file the user has not read (a trusted file that changed is an
+        error: the hook fails closed until it is trusted again)."""
         self.policy.write_text(text, encoding="utf-8")
         if trust:
             self.trust()
+        else:
+            from hookwise.policy.trust.store import untrust_file
+
+            untrust_file(str(self.policy), dict(os.environ))
 
     def trust(self) -> None:
         from hookwise.policy.trust.store import trust_file

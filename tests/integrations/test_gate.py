@@ -218,7 +218,7 @@ def test_a_shell_tool_whose_command_is_not_found_fails_closed(project: Project) 
 
 # ------------------------------------------------------------------------ trust and failures
 def test_an_untrusted_project_policy_only_tightens(project: Project) -> None:
-    project.write_policy(POLICY + "# changed after it was trusted\n", trust=False)
+    project.write_policy(POLICY + "# not trusted yet\n", trust=False)
     g = gate(project)
     assert g.before_tool("bash", {"command": DENIED_COMMAND}).action == "deny"
     rewritten = g.before_tool("bash", {"command": REWRITE_COMMAND})

@@ -422,7 +422,7 @@ def test_a_shell_tool_whose_command_cannot_be_found_is_denied(
 def test_an_untrusted_policy_still_denies_but_cannot_allow(
     project: Project, fake_model: FakeModel, shell_tool: ShellTool
 ) -> None:
-    """A repository's own policy, edited after it was trusted, only tightens."""
+    """A repository's own policy the user has not trusted only tightens."""
     project.write_policy(
         POLICY + "  - {id: everything, match: {tool: '*'}, action: allow}\n", trust=False
     )
