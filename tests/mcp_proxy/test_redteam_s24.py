@@ -1,0 +1,193 @@
+"""The session-24 red team's attacks on ``hookwise mcp wrap`` (rt-mcp-findings F1-F10), each
+run through the real proxy against a real server: the reference filesystem server
+(``make e2e-install``) or the Python MCP SDK server in sdk_server.py."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.clis import mcp_server
+from tests.mcp_proxy.conftest import Project
+
+FS = mcp_server("mcp-server-filesystem")
+needs_fs = pytest.mark.skipif(
+    FS is None, reason="the filesystem MCP server is not installed (make e2e-install)"
+)
+SDK_SERVER = Path(__file__).with_name("sdk_server.py")
+
+
+def _text(msg: dict[str, Any]) -> str:
+    return "".join(c.get("text", "") for c in msg["result"]["content"])
+
+
+def _add_rules(project: Project, text: str) -> None:
+    from hookwise.policy.trust.store import trust_file
+
+    policy = project.root / ".hookwise" / "policy.yaml"
+    policy.write_text(policy.read_text("utf-8") + text, "utf-8")
+    trust_file(str(policy), project.env)
+
+
+def _ran(project: Project) -> list[dict[str, Any]]:
+    log = Path(project.env["SDK_SERVER_LOG"])
+    if not log.exists():
+        return []
+    return [json.loads(x) for x in log.read_text("utf-8").splitlines() if x]
+
+
+@pytest.fixture
+def sdk(project: Project, wrap: Any) -> Any:
+    """``sdk()``: the proxy in front of the Python SDK server, initialised."""
+    project.env["SDK_SERVER_LOG"] = str(project.root.parent / "sdk-ran.jsonl")
+
+    def start(*options: str) -> Any:
+        proxy = wrap("", *options, server=[sys.executable, str(SDK_SERVER)])
+        proxy.initialize()
+        return proxy
+
+    return start
+
+
+# ---------------------------------------------------------------- F8, F8b: `$`, ` and ~user
+SECRETS = "  - id: no-aws\n    match: {files: '~/.aws/credentials'}\n    action: deny\n"
+DOLLAR_PATHS = [
+    "$x/../{rel}",
+    "{root}/$x/../{rel}",
+    "`x`/../{rel}",
+    "${{x}}/../{rel}",
+    "~nosuchuser/../{rel}",
+]
+
+
+@needs_fs
+@pytest.mark.parametrize("spelling", DOLLAR_PATHS)
+def test_a_dollar_path_is_decided_as_the_filesystem_server_reads_it(
+    project: Project, wrap: Any, spelling: str
+) -> None:
+    root = project.root
+    (root / "protected").mkdir()
+    (root / "protected" / "key.txt").write_text("original\n", "utf-8")
+    (root / ".env").write_text("API_KEY=do-not-leak\n", "utf-8")
+    proxy = wrap(server=[str(FS), str(root)])
+    proxy.initialize()
+    proxy.call(1, "read_text_file", {"path": spelling.format(root=root, rel=".env")})
+    proxy.call(
+        2,
+        "write_file",
+        {"path": spelling.format(root=root, rel="protected/key.txt"), "content": "overwritten"},
+    )
+    answers = {m["id"]: m for m in (proxy.recv(), proxy.recv())}
+    proxy.close()
+    assert answers[1]["result"]["isError"] and "no-env-files" in _text(answers[1])
+    assert "do-not-leak" not in _text(answers[1])
+    assert answers[2]["result"]["isError"] and "protected-is-read-only" in _text(answers[2])
+    assert (root / "protected" / "key.txt").read_text("utf-8") == "original\n"
+
+
+@needs_fs
+def test_a_dollar_path_under_home_meets_home_rules_and_self_protection(
+    project: Project, wrap: Any
+) -> None:
+    """The server rooted at the home (its README's ``~``): `$x/..` reached the secrets and
+    replaced the user policy and the audit log."""
+    _add_rules(project, SECRETS)
+    home = Path(project.env["HOME"])
+    (home / ".aws").mkdir()
+    (home / ".aws" / "credentials").write_text("aws_secret_access_key=AKIAFAKE\n", "utf-8")
+    user_policy = home / ".config" / "hookwise" / "policy.yaml"
+    user_policy.parent.mkdir(parents=True, exist_ok=True)
+    user_policy.write_text("version: 1\nrules: []\n", "utf-8")
+    state = Path(project.env["XDG_STATE_HOME"]) / "hookwise"
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "mcp-install.json").write_text("{}", "utf-8")
+    proxy = wrap(server=[str(FS), str(home)])
+    proxy.initialize()
+    proxy.call(1, "read_text_file", {"path": f"{home}/$x/../.aws/credentials"})
+    targets = [user_policy, state / "mcp-install.json", Path(project.env["HOOKWISE_AUDIT_LOG"])]
+    for n, target in enumerate(targets, start=2):
+        rel = target.relative_to(home) if target.is_relative_to(home) else target
+        spelled = (
+            f"{home}/$x/../{rel}" if rel is not target else f"{target.parent}/$x/../{rel.name}"
+        )
+        proxy.call(n, "write_file", {"path": spelled, "content": "version: 1\nrules: []\n"})
+    answers = {}
+    for _ in range(1 + len(targets)):
+        msg = proxy.recv()
+        answers[msg["id"]] = msg
+    proxy.close()
+    assert answers[1]["result"]["isError"] and "no-aws" in _text(answers[1])
+    assert "AKIAFAKE" not in _text(answers[1])
+    for n in range(2, 2 + len(targets)):
+        assert answers[n]["result"]["isError"], answers[n]
+        assert "protects its own guardrails" in _text(answers[n])
+    assert (state / "mcp-install.json").read_text("utf-8") == "{}"
+    assert json.loads(Path(project.env["HOOKWISE_AUDIT_LOG"]).read_text().splitlines()[0])
+
+
+def test_the_server_gets_a_dollar_path_as_the_absolute_path_decided_on(
+    project: Project, wrap: Any
+) -> None:
+    proxy = wrap()
+    proxy.initialize()
+    proxy.call(1, "write_file", {"path": "$x/../notes/a.txt", "content": "x"})
+    proxy.call(2, "read_multiple_files", {"paths": ["`x`/../a.txt", "b/$y"]})
+    proxy.recv()
+    proxy.recv()
+    proxy.close()
+    root = str(project.root)
+    got = {c["id"]: c["params"]["arguments"] for c in project.received_calls()}
+    assert got[1]["path"] == f"{root}/notes/a.txt"
+    assert got[2]["paths"] == [f"{root}/a.txt", f"{root}/b/$y"]
+
+
+def _hook(project: Project, tool: str, tool_input: dict[str, Any]) -> tuple[int, str]:
+    """``hookwise hook --host claude`` run on one PreToolUse payload."""
+    payload = {
+        "session_id": "s",
+        "transcript_path": "/dev/null",
+        "cwd": str(project.root),
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": tool_input,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "hookwise", "hook", "--host", "claude"],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        check=False,
+        cwd=project.root,
+        env=project.env,
+        timeout=60,
+    )
+    return done.returncode, done.stdout.decode() + done.stderr.decode()
+
+
+@pytest.mark.parametrize(
+    ("tool", "path", "rule"),
+    [
+        ("Read", "{root}/$x/../.env", "no-env-files"),
+        ("Write", "$x/../protected/a.txt", "protected-is-read-only"),
+        ("Edit", "`x`/../protected/a.txt", "protected-is-read-only"),
+        ("Read", "{home}/$x/../.aws/credentials", "no-aws"),
+        ("Write", "{home}/$x/../.config/hookwise/policy.yaml", "hookwise:self-protection"),
+        ("Write", "{state}/$x/../hookwise/audit.jsonl", "hookwise:self-protection"),
+        ("Write", "~nosuchuser/../.hookwise/policy.yaml", "hookwise:self-protection"),
+    ],
+)
+def test_the_hook_decides_a_file_tool_path_literally(
+    project: Project, tool: str, path: str, rule: str
+) -> None:
+    """Claude Code's file tools do not expand `$` either (Node's path.resolve)."""
+    _add_rules(project, SECRETS)
+    spelled = path.format(
+        root=project.root, home=project.env["HOME"], state=project.env["XDG_STATE_HOME"]
+    )
+    _, out = _hook(project, tool, {"file_path": spelled, "content": "x", "old_string": "a"})
+    assert '"permissionDecision":"deny"' in out, out
+    assert str(project.audit()[-1]["rule"]).endswith(rule)
