@@ -33,6 +33,12 @@ def read_multiple_files(paths: list[str]) -> str:
 
 
 @server.tool()
+def run_command(command: list[str]) -> str:
+    _ran("run_command", command=command)
+    return "ran " + " ".join(command)
+
+
+@server.tool()
 def copy_file(src: str, dst: str) -> str:
     _ran("copy_file", src=src, dst=dst)
     return f"copied {src} -> {dst}"

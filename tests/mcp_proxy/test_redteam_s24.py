@@ -48,7 +48,16 @@ def sdk(project: Project, wrap: Any) -> Any:
 
     def start(*options: str) -> Any:
         proxy = wrap("", *options, server=[sys.executable, str(SDK_SERVER)])
-        proxy.initialize()
+        proxy.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {"protocolVersion": "2025-06-18", "capabilities": {}},
+            }
+        )
+        proxy.recv_until(lambda m: m.get("id") == 0, timeout=120)  # the SDK imports slowly
+        proxy.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return proxy
 
     return start
@@ -191,3 +200,104 @@ def test_the_hook_decides_a_file_tool_path_literally(
     _, out = _hook(project, tool, {"file_path": spelled, "content": "x", "old_string": "a"})
     assert '"permissionDecision":"deny"' in out, out
     assert str(project.audit()[-1]["rule"]).endswith(rule)
+
+
+# ---------------------------------------------------------------- F1: a bare \r
+NO_DANGER = "  - id: no-danger\n    match: {mcp: {tool: danger}}\n    action: deny\n"
+SMUGGLED = (
+    b'{"jsonrpc":"2.0","id":9,"method":"tools/call",'
+    b'"params":{"name":"danger","arguments":{"x":"via-CR"}}}'
+)
+
+
+@pytest.mark.parametrize(
+    "carrier",
+    [
+        b'{"jsonrpc":"2.0","method":"notifications/x","params":{"a":\r' + SMUGGLED + b"\r}}",
+        b'{"jsonrpc":"2.0","id":9,"method":"ping","params":{"a":\r' + SMUGGLED + b"\r}}",
+    ],
+)
+def test_a_bare_cr_cannot_smuggle_a_call_to_a_python_sdk_server(
+    project: Project, sdk: Any, carrier: bytes
+) -> None:
+    _add_rules(project, NO_DANGER)
+    proxy = sdk()
+    proxy.send_raw(carrier)
+    proxy.call(10, "danger", {"x": "plain"})  # the same call sent plainly: denied
+    denied, before = proxy.recv_until(lambda m: m.get("id") == 10)
+    assert denied["result"]["isError"] and "no-danger" in _text(denied)
+    for msg in before:  # the ping's own answer, never the smuggled call's result
+        assert "DANGER RAN" not in json.dumps(msg)
+    proxy.close()
+    assert [r for r in _ran(project) if r["tool"] == "danger"] == []
+
+
+# ---------------------------------------------------------------- F2: a list as a JSON string
+NO_SECRET = (
+    "  - id: no-secret-read\n    match: {tool: read, files: ['secret*']}\n    action: deny\n"
+)
+
+
+def test_a_command_list_given_as_a_json_string_is_decided_as_the_list(
+    project: Project, sdk: Any
+) -> None:
+    """The SDK json-decodes a string given for a ``list[str]`` parameter."""
+    proxy = sdk()
+    proxy.call(1, "run_command", {"command": '["rm", "-r", "build"]'})
+    answer = proxy.recv()
+    proxy.close()
+    assert answer["result"]["isError"] and "no-recursive-delete" in _text(answer)
+    assert _ran(project) == []
+
+
+def test_a_path_list_given_as_a_json_string_never_reads_the_secret(
+    project: Project, sdk: Any
+) -> None:
+    _add_rules(project, NO_SECRET)
+    proxy = sdk()
+    proxy.call(1, "read_multiple_files", {"paths": ["secret.txt"]})
+    proxy.call(2, "read_multiple_files", {"paths": '["secret.txt", "$x"]'})
+    proxy.call(3, "read_multiple_files", {"paths": ' ["secret.txt"]'})
+    answers = {m["id"]: m for m in (proxy.recv(), proxy.recv(), proxy.recv())}
+    proxy.close()
+    assert "no-secret-read" in _text(answers[1])
+    # the server reads no secret: the path is decided (and passed on) as the absolute
+    # spelling of the string, which no longer decodes, or denied as the list it decodes to
+    assert all("secret" not in json.dumps(r.get("paths")) for r in _ran(project))
+
+
+# ---------------------------------------------------------------- F3: percent-encoded host
+def test_a_percent_encoded_resource_host_is_decided_decoded(project: Project, sdk: Any) -> None:
+    _add_rules(project, NO_SECRET)
+    proxy = sdk()
+    for n, uri in enumerate(["file://secret.txt", "file://%73ecret.txt", "file://%73ecret%2Etxt"]):
+        proxy.send({"jsonrpc": "2.0", "id": n, "method": "resources/read", "params": {"uri": uri}})
+    answers = {m["id"]: m for m in (proxy.recv(), proxy.recv(), proxy.recv())}
+    proxy.close()
+    for answer in answers.values():
+        assert answer["error"]["code"] == -32003 and "no-secret-read" in answer["error"]["message"]
+    assert _ran(project) == []
+
+
+# ---------------------------------------------------------------- F9: unlisted path keys
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("copy_file", {"src": "notes.txt", "dst": "protected/x.txt"}),
+        ("save_file", {"output_path": "protected/x.txt", "content": "x"}),
+        ("save_file", {"out": "protected/x.txt", "content": "x"}),
+        ("write_file", {"path": "a.txt", "dest_file": "protected/x.txt", "content": "x"}),
+        ("write_file", {"path": "a.txt", "target_location": "/etc/x", "content": "x"}),
+    ],
+)
+def test_a_path_under_a_key_no_rule_names_is_decided_or_unverifiable(
+    project: Project, sdk: Any, tool: str, args: dict[str, Any]
+) -> None:
+    proxy = sdk()
+    proxy.call(1, tool, args)
+    answer = proxy.recv()
+    proxy.close()
+    assert answer["result"]["isError"], answer
+    rule = str(project.audit()[-1]["rule"])
+    assert rule in ("protected-is-read-only", "hookwise:unverifiable"), rule
+    assert _ran(project) == []

@@ -161,31 +161,25 @@ class Proxy:
             return
         msg = framing.parse(line)
         if msg.kind != "batch":
-            self._client_items([msg], line, batch=False)
+            self._client_items([msg], batch=False)
             return
-        self._client_items([framing.classify(v) for v in msg.value], line, batch=True)
+        self._client_items([framing.classify(v) for v in msg.value], batch=True)
 
-    def _client_items(self, items: list[Message], raw: bytes, *, batch: bool) -> None:
+    def _client_items(self, items: list[Message], *, batch: bool) -> None:
         """One message or a batch's items: what goes on goes together (a batch stays one
         batch, less what the proxy answered or holds); the proxy's answers go back together."""
         forward: list[dict[str, Any]] = []
         answers: list[dict[str, Any]] = []
-        changed = False
         for msg in items:
             out = self._client_item(msg)
             if out is None:
-                changed = True
-            elif out[0] == "answer":
-                answers.append(out[1])
-                changed = True
-            else:
-                forward.append(out[1])
-                changed = changed or out[2]
+                continue
+            (answers if out[0] == "answer" else forward).append(out[1])
         if forward:
-            if not batch:
-                self._forward(forward, raw if not changed else framing.dumps(forward[0]))
-            else:
-                self._forward(forward, raw if not changed else framing.dumps(forward))
+            # always written out again, never the client's bytes: a bare \r is JSON
+            # whitespace here and a line break to a server reading with universal newlines
+            # (the Python SDK), so a carrier could hold a tools/call never decided here
+            self._forward(forward, framing.dumps(forward if batch else forward[0]))
         if answers:
             self._to_client(answers if batch else answers[0])
 
