@@ -301,3 +301,21 @@ def test_a_path_under_a_key_no_rule_names_is_decided_or_unverifiable(
     rule = str(project.audit()[-1]["rule"])
     assert rule in ("protected-is-read-only", "hookwise:unverifiable"), rule
     assert _ran(project) == []
+
+
+# ---------------------------------------------------------------- F4: a server that reads nothing
+def test_the_queue_to_a_server_that_reads_nothing_is_bounded(project: Project, wrap: Any) -> None:
+    """At most twice --max-message waits for the server; past it a request gets -32004
+    at once and a notification is dropped with a notice, instead of growing the proxy."""
+    proxy = wrap("noread", "--max-message", "100000")
+    proxy.initialize()
+    proxy.call(1, "greet", {"name": "a"})  # the server stops reading here
+    for n in range(2, 14):  # 12 x 90 kB: past a pipe's 64 kB and the 200 kB queue
+        proxy.send({"jsonrpc": "2.0", "id": n, "method": "ping", "params": {"p": "x" * 90_000}})
+    proxy.send({"jsonrpc": "2.0", "method": "notifications/x", "params": {"p": "x" * 90_000}})
+    busy = [proxy.recv(timeout=30) for _ in range(5)]
+    errors = [m for m in busy if m.get("error", {}).get("code") == -32004]
+    assert errors and all("not reading its input" in m["error"]["message"] for m in errors)
+    assert all(m["error"]["data"] == {"server": "fake"} for m in errors)
+    assert {m["id"] for m in errors} <= set(range(3, 14))  # the first were queued
+    assert proxy.close() == 0

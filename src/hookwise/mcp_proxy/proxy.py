@@ -260,7 +260,28 @@ class Proxy:
             for value in requests:
                 self._to_client(self._gone_error(value.get("id"), str(value["method"]), gone))
             return
-        self.server.send(line)
+        if self.server.send(line):
+            return
+        with self._lock:  # not queued: its requests are answered here, never awaited
+            for value in requests:
+                flight = self._flights.pop(id_key(value.get("id")), None)
+                if flight is not None and flight.token is not None:
+                    self._tokens.pop(flight.token, None)
+        why = (
+            f"MCP server '{self.name}' is not reading its input: {self.server.max_queued} "
+            "bytes wait for it already; the message was not passed on"
+        )
+        if not requests:
+            self._note(f"{why} (a notification, dropped)")
+        for value in requests:
+            self._to_client(
+                replies.error(
+                    value.get("id"),
+                    replies.SERVER_BUSY,
+                    f"hookwise: {why}",
+                    {"server": self.name},
+                )
+            )
 
     def _fly(self, value: dict[str, Any]) -> None:
         key = id_key(value.get("id"))
