@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.mcp_proxy import framing
-from hookwise.mcp_proxy.framing import LineSplitter, Oversize, WireError, id_key
+from hookwise.mcp_proxy.framing import HEAD_BYTES, LineSplitter, Oversize, WireError, id_key
 
 json_values = st.recursive(
     st.none()
@@ -55,6 +55,7 @@ def test_a_line_over_the_limit_is_one_oversize_and_never_a_piece(
     for line, got in zip(lines, out, strict=True):
         if len(line) > limit:
             assert isinstance(got, Oversize) and got.size == len(line)
+            assert got.head == line[:HEAD_BYTES]  # what names the request to answer
         else:
             assert got == line
 

@@ -150,7 +150,7 @@ class Proxy:
         if isinstance(line, Oversize):
             self._to_client(
                 replies.error(
-                    None,
+                    self._oversize_id(line),
                     replies.INVALID_REQUEST,
                     f"hookwise: a message of {line.size} bytes is over the limit of "
                     f"{self.max_bytes}; not passed to MCP server '{self.name}'",
@@ -164,6 +164,23 @@ class Proxy:
             self._client_items([msg], batch=False)
             return
         self._client_items([framing.classify(v) for v in msg.value], batch=True)
+
+    def _oversize_id(self, line: Oversize) -> Any:
+        """The id a client's message over the limit names in its first bytes, so its
+        request is answered (the client would wait for it); None when it names none, or
+        one a request not yet answered has (that answer is the server's to give)."""
+        found = _ID_IN_GARBAGE.search(line.head)
+        if not found:
+            return None
+        try:
+            request_id = framing.loads(found.group(1))
+        except framing.WireError:
+            return None
+        key = id_key(request_id)
+        with self._lock:
+            if key in self._held or key in self._flights:
+                return None
+        return request_id
 
     def _client_items(self, items: list[Message], *, batch: bool) -> None:
         """One message or a batch's items: what goes on goes together (a batch stays one
@@ -477,10 +494,9 @@ class Proxy:
 
     def _from_server(self, line: bytes | Oversize) -> None:
         if isinstance(line, Oversize):
-            self._note(
-                f"MCP server '{self.name}' sent a message of {line.size} bytes, over the limit "
-                f"of {self.max_bytes} (--max-message); dropped"
-            )
+            too_big = f"a message of {line.size} bytes, over the limit of {self.max_bytes}"
+            # the request it answers gets an error now, not a wait for --timeout
+            self._garbage(Message("invalid", None, error=too_big), line.head)
             return
         if framing.blank(line):
             return
