@@ -192,7 +192,7 @@ def test_cancelling_a_forwarded_call_is_passed_on(project: Project, wrap: Any) -
 
 
 # ------------------------------------------------------------------ the protocol
-@pytest.mark.parametrize("request_id", [0, -1, 2**70, "", "ünï", "1", 1.5, None])
+@pytest.mark.parametrize("request_id", [0, -1, 2**53 - 1, "", "ünï", "1", 1.5, None])
 def test_ids_of_any_type_come_back_as_sent(project: Project, wrap: Any, request_id: Any) -> None:
     proxy = wrap()
     proxy.initialize()

@@ -319,3 +319,47 @@ def test_the_queue_to_a_server_that_reads_nothing_is_bounded(project: Project, w
     assert all(m["error"]["data"] == {"server": "fake"} for m in errors)
     assert {m["id"] for m in errors} <= set(range(3, 14))  # the first were queued
     assert proxy.close() == 0
+
+
+# ---------------------------------------------------------------- low: ids a server reads otherwise
+@pytest.mark.parametrize("request_id", [2**53 + 1, -(2**53) - 1, [1], {"a": 1}, True])
+def test_an_id_a_server_would_read_otherwise_is_refused_at_once(
+    project: Project, wrap: Any, request_id: Any
+) -> None:
+    proxy = wrap()
+    proxy.initialize()
+    proxy.call(request_id, "greet", {"name": "a"})
+    answer = proxy.recv()
+    proxy.close()
+    assert answer["id"] is None and answer["error"]["code"] == -32600
+    assert "request id" in answer["error"]["message"]
+    assert project.received_calls() == []
+
+
+# ---------------------------------------------------------------- F5: a bare name, unmapped tool
+NO_KEYS = "  - id: no-ssh-keys\n    match: {files: [id_rsa, authorized_keys]}\n    action: deny\n"
+
+
+@pytest.mark.parametrize("key", ["target", "to", "dest", "source", "pathname"])
+def test_a_bare_file_name_under_a_path_key_of_an_unmapped_tool_is_decided(
+    project: Project, sdk: Any, key: str
+) -> None:
+    _add_rules(project, NO_KEYS)
+    proxy = sdk()
+    proxy.call(1, "remove_entry", {key: "authorized_keys"})
+    answer = proxy.recv()
+    proxy.close()
+    assert answer["result"]["isError"], answer
+    assert str(project.audit()[-1]["rule"]) in ("no-ssh-keys", "hookwise:unverifiable")
+    assert _ran(project) == []
+
+
+def test_a_deploy_stage_under_target_still_passes(project: Project, wrap: Any) -> None:
+    _add_rules(project, NO_KEYS)
+    proxy = wrap()
+    proxy.initialize()
+    proxy.call(1, "deploy", {"target": "staging"})
+    answer = proxy.recv()
+    proxy.close()
+    assert not answer["result"].get("isError"), answer
+    assert len(project.received_calls()) == 1

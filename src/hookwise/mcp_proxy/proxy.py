@@ -240,6 +240,17 @@ class Proxy:
                 out = self._call(value)
                 return out if out is not None and out[0] == "forward" else None
             return ("forward", value, False)
+        bad = _bad_id(value.get("id"))
+        if bad is not None:
+            return (
+                "answer",
+                replies.error(
+                    None,
+                    replies.INVALID_REQUEST,
+                    f"hookwise: request id {bad}; not passed to MCP server '{self.name}'",
+                ),
+                False,
+            )
         key = id_key(value.get("id"))
         with self._lock:
             busy = key in self._held or key in self._flights
@@ -463,7 +474,9 @@ class Proxy:
         with self._lock:
             held = self._held.pop(key, None)
             if held is None:
-                self._flights.pop(key, None)  # its answer is no longer awaited
+                flight = self._flights.pop(key, None)  # its answer is no longer awaited
+                if flight is not None and flight.token is not None:
+                    self._tokens.pop(flight.token, None)
                 return False
             if held.elicitation is not None:
                 self._elicitations.pop(held.elicitation, None)
@@ -627,6 +640,21 @@ class Proxy:
                         {"server": self.name},
                     )
                 )
+
+
+# the largest integer a JavaScript server keeps exact: 2**53 + 1 and 2**53 are one id there
+_SAFE_INTEGER = 2**53 - 1
+
+
+def _bad_id(request_id: Any) -> str | None:
+    """Why a request's id is refused (None: it is fine): an id that is no string or number
+    (a server drops such a request unanswered: the client would wait for --timeout), or an
+    integer a JavaScript server reads as another (two requests, one id there)."""
+    if isinstance(request_id, bool) or not isinstance(request_id, str | int | float | None):
+        return f"of type {type(request_id).__name__} is not a string or a number"
+    if isinstance(request_id, int | float) and abs(request_id) > _SAFE_INTEGER:
+        return f"{request_id} is beyond 2**53, where a JavaScript server reads another number"
+    return None
 
 
 def _call_id(request_id: Any) -> str:
