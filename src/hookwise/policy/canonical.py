@@ -297,14 +297,17 @@ def tool_paths(raw: str, cwd: str, home: str) -> list[PathRef]:
     shell expands, so ``$``, a backtick and ``~user`` are characters of a name and ``..``
     is normalised lexically, as Node's ``path.resolve`` and the servers do
     (``$x/../.env`` is ``.env``, never an unknown path that no rule matches). A leading
-    ``~`` or ``$HOME``, which a host or server may expand or not, gives both readings;
-    rules judge every path, so the stricter one wins."""
+    ``~`` or ``$HOME``, which a host or server may expand or not, is read expanded, and
+    literally too when a ``..`` leaves that name (``~/../protected/x`` is ``protected/x``
+    where nothing expands it); rules judge every path, so the stricter one wins."""
     shell = resolve_path(raw, cwd, home)
     if "$" not in raw and "`" not in raw and raw[:1] != "~":
         return [shell]
     literal = _anchored(raw, raw, cwd)
-    if shell.absolute is None or shell.absolute == literal.absolute:
+    if shell.absolute is None:
         return [literal]
+    if shell.absolute == literal.absolute or ".." not in raw.split("/"):
+        return [shell]
     return [shell, literal]
 
 
