@@ -72,17 +72,28 @@ def entry_program(env: Mapping[str, str]) -> list[str]:
     found = shutil.which("hookwise", path=env.get("PATH"))
     if found is not None and os.path.realpath(found) == this_script():
         return ["hookwise"]
+    return isolated_program()
+
+
+def isolated_program() -> list[str]:
+    """This interpreter by its absolute path, ``-I -m hookwise``: found without PATH."""
     return [sys.executable, ISOLATED, "-m", "hookwise"]
 
 
-def impostor(argv: tuple[str, ...] | list[str], env: Mapping[str, str]) -> str | None:
+def impostor(
+    argv: tuple[str, ...] | list[str], env: Mapping[str, str], entry_env: object = None
+) -> str | None:
     """Why a command with the proxy's shape does not start this hookwise (None: it does).
 
     A repository's ``.mcp.json`` can name ``./hookwise`` (a script that runs the server
     alone), and ``python -m hookwise`` without ``-I`` imports ``./hookwise/`` from the
-    project the host starts it in: neither is the guard, whatever its words say."""
+    project the host starts it in: neither is the guard, whatever its words say. A bare
+    ``hookwise`` is looked up on the PATH the host gives it: the entry's own ``env``
+    (``entry_env``) setting PATH decides what runs."""
     words = list(argv)
     program = words[0] if words else ""
+    if "/" not in program and isinstance(entry_env, Mapping) and "PATH" in entry_env:
+        return f"its env sets PATH, which decides what {program!r} runs"
     if program.rsplit("/", 1)[-1] == "hookwise":
         if "/" in program and not os.path.isabs(program):
             return f"{program!r} is resolved against the host's working directory"

@@ -498,3 +498,28 @@ def test_a_program_that_is_not_this_hookwise_is_no_proxy(
     argv = _argv(_servers(project / ".mcp.json")["t"])
     assert guarded(argv) and argv[argv.index("--") + 1 :] == [entry["command"], *entry["args"]]
     assert [status for status, _ in mcp_checks("claude", project, env)] == ["ok"]
+
+
+def test_an_entry_whose_env_sets_path_does_not_count_as_this_hookwise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F7: a bare `hookwise` is looked up on the PATH of the entry's env (./bin first)."""
+    from hookwise.policy.install.mcp_entries import mcp_checks
+
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    entry = {
+        "command": "hookwise",
+        "args": ["mcp", "wrap", "--pinned", "--name", "t", "--", "npx", "srv"],
+        "env": {"PATH": f"./bin:{_path()}"},
+    }
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"t": entry}}), "utf-8")
+    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "PATH": _path()}
+    checks = mcp_checks("claude", project, env)
+    assert "ok" not in [s for s, _ in checks] and any("sets PATH" in t for _, t in checks)
+    monkeypatch.setenv("PATH", _path())
+    _run("install", "claude", "--mcp", "--project", str(project))
+    argv = _argv(_servers(project / ".mcp.json")["t"])
+    assert argv[0].startswith("/") and argv[1] == "-I"  # no PATH lookup for the real proxy
+    assert [s for s, _ in mcp_checks("claude", project, env)] == ["ok"]

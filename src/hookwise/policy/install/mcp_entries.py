@@ -24,7 +24,15 @@ from typing import Any
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.host_homes import config_dir
 from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode, parse_jsonc
-from hookwise.mcp_proxy import WRAP, config_env, entry_program, impostor, pinned, wrapped
+from hookwise.mcp_proxy import (
+    WRAP,
+    config_env,
+    entry_program,
+    impostor,
+    isolated_program,
+    pinned,
+    wrapped,
+)
 from hookwise.policy.install.errors import InstallError
 from hookwise.protocol.hosts import mcp_files
 
@@ -184,13 +192,20 @@ class _Edit:
     def toml(self, text: str) -> str:
         return _toml_edit(self, text)
 
-    def guarded(self, name: str, argv: list[str]) -> bool:
+    def program(self, entry_env: object) -> list[str]:
+        """How this entry starts the proxy: by an absolute path when its own ``env`` sets
+        the PATH a bare ``hookwise`` would be looked up on."""
+        if isinstance(entry_env, Mapping) and "PATH" in entry_env and "/" not in self.prefix[0]:
+            return isolated_program()
+        return self.prefix
+
+    def guarded(self, name: str, argv: list[str], entry_env: object) -> bool:
         """Whether an entry already runs this hookwise's proxy; one of the proxy's shape
         that starts another program (``./hookwise``, ``python -m hookwise`` without
         ``-I``) is wrapped again, and said so."""
         if not wrapped(argv):
             return False
-        why = impostor(argv, self.env)
+        why = impostor(argv, self.env, entry_env)
         if why is None:
             return True
         self.note(name, "impostor", f"{why}; wrapped by this hookwise")
@@ -232,7 +247,7 @@ def _json_edit(edit: _Edit, text: str) -> str:
 
 
 def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
-    key, prefix, records, install = edit.key, edit.prefix, edit.records, edit.install
+    key, records, install = edit.key, edit.records, edit.install
 
     def node(member: str) -> tuple[JsonNode, tuple[int, JsonNode] | None]:
         servers = doc.root.member(key)
@@ -252,10 +267,10 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
         return
     argv = [command, *args]
     if install:
-        if edit.guarded(name, argv):
+        if edit.guarded(name, argv, value.get("env")):
             edit.already(name, argv, value.get("env"))
             return
-        new = _wrapped_argv(prefix, name, argv, edit.pins)
+        new = _wrapped_argv(edit.program(value.get("env")), name, argv, edit.pins)
         entry, command_node = node("command")
         assert command_node is not None
         _, args_node = node("args")
@@ -409,7 +424,7 @@ def _check_toml(edit: _Edit, before: str, after: str, name: str) -> None:
 
 
 def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> str:
-    key, prefix, records, install = edit.key, edit.prefix, edit.records, edit.install
+    key, records, install = edit.key, edit.records, edit.install
     args = server.get("args", [])
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
         edit.note(name, "skipped", "its args are not strings")
@@ -444,10 +459,10 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         edit.note(name, "skipped", "its command is not a plain key")
         return text
     if install:
-        if edit.guarded(name, argv):
+        if edit.guarded(name, argv, server.get("env")):
             edit.already(name, argv, server.get("env"))
             return text
-        new = _wrapped_argv(prefix, name, argv, edit.pins)
+        new = _wrapped_argv(edit.program(server.get("env")), name, argv, edit.pins)
         records[name] = {
             "command": text[slice(*spans["command"])],
             "args": text[slice(*spans["args"])] if "args" in spans else None,
