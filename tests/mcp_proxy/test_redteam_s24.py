@@ -363,3 +363,20 @@ def test_a_deploy_stage_under_target_still_passes(project: Project, wrap: Any) -
     proxy.close()
     assert not answer["result"].get("isError"), answer
     assert len(project.received_calls()) == 1
+
+
+# ---------------------------------------------------------------- low: nesting a server cannot read
+def test_arguments_nested_past_the_limit_are_answered_at_once(project: Project, wrap: Any) -> None:
+    proxy = wrap()
+    proxy.initialize()
+    deep = '{"a":' * 300 + "1" + "}" * 300
+    proxy.send_raw(
+        b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"greet","arguments":'
+        + deep.encode()
+        + b"}}"
+    )
+    answer = proxy.recv()
+    proxy.close()
+    assert answer["id"] == 7 and answer["error"]["code"] == -32700
+    assert "nested deeper" in answer["error"]["message"]
+    assert project.received_calls() == []

@@ -140,7 +140,33 @@ def loads(line: bytes) -> Any:
         raise WireError(f"not JSON this proxy can read: {exc}") from None
     if _skip_ws(text, end) != len(text):
         raise WireError(f"more than one JSON value on the line (extra data at {end})")
+    if _deeper_than(value, MAX_DEPTH):
+        raise WireError(
+            f"nested deeper than {MAX_DEPTH} levels, which a server may not read at all "
+            "(the Python SDK's parser stops at 200 and never answers)"
+        )
     return value
+
+
+# objects and arrays inside one another, at most: past the Python SDK's parser (pydantic's
+# 200) a server drops the line unanswered, and the client would wait for --timeout
+MAX_DEPTH = 128
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
 
 
 def _skip_ws(text: str, at: int) -> int:

@@ -150,7 +150,7 @@ class Proxy:
         if isinstance(line, Oversize):
             self._to_client(
                 replies.error(
-                    self._oversize_id(line),
+                    self._named_id(line.head),
                     replies.INVALID_REQUEST,
                     f"hookwise: a message of {line.size} bytes is over the limit of "
                     f"{self.max_bytes}; not passed to MCP server '{self.name}'",
@@ -160,16 +160,26 @@ class Proxy:
         if framing.blank(line):
             return
         msg = framing.parse(line)
+        if msg.kind == "invalid" and msg.value is None:
+            self._to_client(
+                replies.error(
+                    self._named_id(line),
+                    replies.PARSE_ERROR,
+                    f"hookwise: {msg.error}; not passed to MCP server '{self.name}'",
+                )
+            )
+            return
         if msg.kind != "batch":
             self._client_items([msg], batch=False)
             return
         self._client_items([framing.classify(v) for v in msg.value], batch=True)
 
-    def _oversize_id(self, line: Oversize) -> Any:
-        """The id a client's message over the limit names in its first bytes, so its
-        request is answered (the client would wait for it); None when it names none, or
-        one a request not yet answered has (that answer is the server's to give)."""
-        found = _ID_IN_GARBAGE.search(line.head)
+    def _named_id(self, head: bytes) -> Any:
+        """The id a client's line the proxy cannot read (over the limit, nested too deep)
+        names in its first bytes, so its request is answered (the client would wait for
+        it); None when it names none, or one a request not yet answered has (that answer
+        is the server's to give)."""
+        found = _ID_IN_GARBAGE.search(head[: framing.HEAD_BYTES])
         if not found:
             return None
         try:
