@@ -122,12 +122,12 @@ class Wrapped:
         self.proc.stdin.write(line + b"\n")
         self.proc.stdin.flush()
 
-    def recv(self, timeout: float = 10.0) -> Any:
+    def recv(self, timeout: float = 30.0) -> Any:  # a loaded machine starts servers slowly
         line = self.lines.get(timeout=timeout)
         assert line is not None, "the proxy closed its output"
         return json.loads(line)
 
-    def recv_until(self, pred: Any, timeout: float = 10.0) -> tuple[Any, list[Any]]:
+    def recv_until(self, pred: Any, timeout: float = 30.0) -> tuple[Any, list[Any]]:
         """The first message ``pred`` accepts, and those before it."""
         before: list[Any] = []
         while True:

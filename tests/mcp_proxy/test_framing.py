@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.mcp_proxy import framing
-from hookwise.mcp_proxy.framing import LineSplitter, Oversize, WireError, id_key
+from hookwise.mcp_proxy.framing import HEAD_BYTES, LineSplitter, Oversize, WireError, id_key
 
 json_values = st.recursive(
     st.none()
@@ -55,6 +55,7 @@ def test_a_line_over_the_limit_is_one_oversize_and_never_a_piece(
     for line, got in zip(lines, out, strict=True):
         if len(line) > limit:
             assert isinstance(got, Oversize) and got.size == len(line)
+            assert got.head == line[:HEAD_BYTES]  # what names the request to answer
         else:
             assert got == line
 
@@ -160,3 +161,16 @@ def test_a_question_shows_every_decided_argument_whole_on_its_own_lines(
     lines = text.split("\n")
     for at, key in enumerate(decided, start=1):
         assert lines[at] == f"  {json.dumps(key)}: {json.dumps(args[key])}"
+
+
+@given(st.integers(min_value=1, max_value=400))
+def test_nesting_past_the_limit_is_refused_and_within_it_read(depth: int) -> None:
+    """(s24 red team) a Python SDK server drops a line nested past 200 levels unanswered."""
+    from hookwise.mcp_proxy.framing import MAX_DEPTH, loads
+
+    line = ('{"a":' * depth + "1" + "}" * depth).encode()
+    if depth <= MAX_DEPTH:
+        assert loads(line) is not None
+    else:
+        with pytest.raises(WireError, match="nested deeper"):
+            loads(line)

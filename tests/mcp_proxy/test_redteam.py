@@ -105,7 +105,9 @@ def test_unread_command_or_path_keys_are_unverifiable(
     project: Project, wrap: Any, tool: str, args: dict[str, Any]
 ) -> None:
     _, rule = refused(project, wrap, tool, args)
-    assert rule == "hookwise:unverifiable"
+    # (s24 F5: a bare name under a path key of an unmapped tool is decided as a file too,
+    # so relocate's .env meets no-env-files first)
+    assert rule in ("hookwise:unverifiable", "no-env-files" if tool == "relocate" else "")
 
 
 def test_a_mail_address_under_to_is_no_path(project: Project, wrap: Any) -> None:

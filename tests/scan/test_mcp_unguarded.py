@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hookwise.mcp_proxy import wrapped
+from hookwise.mcp_proxy import entry_program, wrapped
 from hookwise.scan.model import Severity
 from hookwise.scan.report import scan_project
 from tests.scan.support import context
@@ -25,12 +25,17 @@ def test_scan_reports_each_server_not_behind_the_proxy(tmp_path: Path) -> None:
     project, home = (tmp_path / "repo").resolve(), (tmp_path / "home").resolve()
     project.mkdir()
     home.mkdir()
+    program = entry_program({"PATH": "/usr/bin:/bin"})
     servers = {
         "mcpServers": {
             "plain": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]},
-            "guarded": {
-                "command": "hookwise",
-                "args": ["mcp", "wrap", "--name", "guarded", "--", "npx", "-y", "srv"],
+            "guarded": {  # this hookwise, as install writes it for the scan's PATH
+                "command": program[0],
+                "args": [*program[1:], "mcp", "wrap", "--name", "guarded", "--", "npx", "-y", "s"],
+            },
+            "fake": {  # F7: a program of the repository's named hookwise is no proxy
+                "command": "./hookwise",
+                "args": ["mcp", "wrap", "--name", "fake", "--", "npx", "-y", "srv"],
             },
             "remote": {"type": "http", "url": "https://mcp.example.com/mcp"},
         }
@@ -41,6 +46,8 @@ def test_scan_reports_each_server_not_behind_the_proxy(tmp_path: Path) -> None:
         f.message for f in report.findings if f.rule == "mcp-unguarded" and "claude" in f.message
     )
     assert found == [
+        "claude project MCP server 'fake' runs through a program that is not the proxy: "
+        "'./hookwise' is resolved against the host's working directory",
         "claude project MCP server 'plain' does not run through `hookwise mcp wrap`",
         "claude project remote MCP server 'remote' (https://mcp.example.com/mcp): the proxy"
         " cannot wrap it",

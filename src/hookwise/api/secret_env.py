@@ -54,7 +54,9 @@ def reexec_without_secrets() -> None:
     os.close(write)
     env = {k: v for k, v in os.environ.items() if _kept(k)}
     env[_FD_VAR] = str(read)
-    argv = [sys.executable, "-m", "hookwise.cli.entry", *sys.argv[1:]]
+    # -P: the working directory is not put first on sys.path (a ./hookwise/ there would be
+    # imported instead); the operator's PYTHON* variables and user site still apply
+    argv = [sys.executable, "-P", "-m", "hookwise.cli.entry", *sys.argv[1:]]
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, argv, env)

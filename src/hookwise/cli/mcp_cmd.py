@@ -112,7 +112,7 @@ def wrap(
             raise click.BadParameter(str(exc), param_hint="--pin") from None
     proxy = Proxy(
         Decider(server_name, env=env),
-        ServerProcess(argv),
+        ServerProcess(argv, max_queued=2 * max_message),
         out=sys.stdout.buffer,
         timeout=timeout or None,
         max_bytes=max_message,

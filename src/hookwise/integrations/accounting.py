@@ -54,6 +54,14 @@ _ROLES: Final[Mapping[str, frozenset[str]]] = {
             "fullpath",
             "targetfile",
             "pathname",
+            # where a tool writes its result: read by no rule, so unverifiable on a file tool
+            "out",
+            "output",
+            "outfile",
+            "outputfile",
+            "outputpath",
+            "savepath",
+            "saveto",
         ]
     ),
     "directory": frozenset(
@@ -87,9 +95,20 @@ _ROLES: Final[Mapping[str, frozenset[str]]] = {
             "targetpath",
             "frompath",
             "topath",
+            "dst",
+            "dstpath",
+            "destpath",
+            "srcpath",
+            "newname",
+            "oldname",
         ]
     ),
 }
+# a key no role lists but whose name says it holds a path (``dest_file``, ``target_dir``,
+# ``log_location``): on a file tool, a path-like value under it is unverifiable, not ignored
+_PATH_WORDS: Final = ("path", "file", "dir", "folder", "dest", "dst", "target", "src",
+                      "source", "output", "location")  # fmt: skip
+_FILE_TOOLS: Final = frozenset(["write", "edit", "read", "ls", "glob", "grep", "notebook_edit"])
 # keys "query" and "root" are common outside commands/paths: only a shell tool's "query"
 # or a file tool's "root" would be unread there, so they count only for those tools
 _ONLY_FOR: Final[Mapping[str, frozenset[str]]] = {
@@ -115,6 +134,18 @@ _READ: Final[Mapping[str, frozenset[str]]] = {
     "move": frozenset(MOVE_PATH_KEYS),
 }
 
+
+# every key the engine reads as a path (canonical ones: what the Gate maps to)
+_READ_ANY: Final = frozenset(
+    [
+        *_READ["file"],
+        *_READ["directory"],
+        *_READ["paths"],
+        *_READ["move"],
+        "edits",
+        *canonical.ARG_ALIASES,
+    ]
+)
 
 _SHOWN: Final[Mapping[str, str]] = {
     "command": "command",
@@ -168,6 +199,14 @@ def _looks_like_path(value: Any) -> bool:
     )
 
 
+def _unlisted_path(key: str, tool: str, value: Any) -> bool:
+    """A path-like value under a key that names a path no role lists, on a file tool."""
+    if tool not in _FILE_TOOLS or key in _READ_ANY:
+        return False
+    name = _norm(key)
+    return any(word in name for word in _PATH_WORDS) and _looks_like_path(value)
+
+
 def unaccounted(
     tool: str, args: Mapping[str, Any], *, mapped: bool = True, moves: bool = False
 ) -> str | None:
@@ -183,6 +222,12 @@ def unaccounted(
         key = str(raw)
         found = role(key, tool)
         if found is None:
+            if mapped and _unlisted_path(key, tool, args[raw]):
+                return (
+                    f"its argument {key!r} looks like a path, but no rule reads it under "
+                    "that name, so the decision could be about another file than the one "
+                    "the tool uses"
+                )
             continue
         if not mapped and found != "command" and not _looks_like_path(args[raw]):
             continue

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from hookwise.integrations.accounting import unaccounted
+from hookwise.integrations.accounting import role, unaccounted
 from hookwise.integrations.json_data import jsonable
 from hookwise.integrations.tools import (
     MOVE_SOURCE_KEYS,
@@ -431,9 +431,36 @@ class Gate:
             why = unaccounted(name, args, mapped=name != tool, moves=moves)
             if why is not None:
                 verdict = self._unverifiable(tool, why, verdict)
+        if name == tool and verdict.action != "deny":
+            verdict, record = self._bare_names(tool, args, call_id, verdict, record)
         if verdict.action == "allow" and not verdict.rule_id and name == tool:
             verdict = self._unmapped(tool, args, verdict)
         return verdict, record
+
+    def _bare_names(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        call_id: str,
+        verdict: Verdict,
+        record: dict[str, Any],
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """A tool the table does not map, with a bare word under a path key (``target:
+        authorized_keys``, ``to: id_rsa``): no ``/`` or dot says it is a path, nor that
+        it is not (a deploy stage, a mail name), so it is decided as a file name too; a
+        rule naming that file matches it, any other verdict stands."""
+        names = [
+            value
+            for key, value in args.items()
+            if role(str(key), tool) in ("file", "directory", "move")
+            and isinstance(value, str)
+            and value
+            and not any(c in value for c in " @\n/\\")
+        ]
+        if not names:
+            return verdict, record
+        reading = MappedInput({"file_paths": names}, {}, True)
+        return self._stricter(tool, reading, call_id, (verdict, record))
 
     def _stricter(
         self,

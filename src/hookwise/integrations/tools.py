@@ -109,10 +109,12 @@ MOVE_TOOLS: Final = frozenset(
     ["move_file", "copy_file", "rename_file", "move", "rename", "copy", "move_path",
      "copy_path"]
 )  # fmt: skip
-MOVE_SOURCE_KEYS: Final = ("source", "src", "from", "old_path", "source_path", "from_path")
+MOVE_SOURCE_KEYS: Final = (
+    "source", "src", "from", "old_path", "source_path", "from_path", "src_path",
+)  # fmt: skip
 MOVE_PATH_KEYS: Final = (
     *MOVE_SOURCE_KEYS, "destination", "dest", "to", "target", "new_path", "destination_path",
-    "target_path", "to_path",
+    "target_path", "to_path", "dst", "dest_path", "dst_path",
 )  # fmt: skip
 
 # A path argument under a name the canonical aliases do not cover -> ``file_path``.

@@ -7,7 +7,33 @@ and ``ask_fallback``), ``elicit`` asks the user through the client, ``server`` o
 server's process, and ``proxy`` moves the messages between them.
 """
 
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Mapping
+
 WRAP = ("mcp", "wrap")  # the proxy's subcommand, as server entries name it
+# how an entry starts this interpreter: -I, so neither the host's cwd (the project, where
+# the agent writes: ./hookwise/__main__.py) nor PYTHON* variables of the entry's env decide
+# what `-m hookwise` imports
+ISOLATED = "-I"
+_PY_FLAGS = frozenset(["-I", "-P", "-E", "-s", "-S", "-B", "-u"])
+
+
+def _after_program(words: list[str]) -> list[str] | None:
+    """The words after a program that looks like hookwise (``hookwise``, ``python [-I] -m
+    hookwise``), else None."""
+    if words[:1] and words[0].rsplit("/", 1)[-1] == "hookwise":
+        return words[1:]
+    if words and _python(words[0]):
+        at = 1
+        while at < len(words) and words[at] in _PY_FLAGS:
+            at += 1
+        if words[at : at + 2] == ["-m", "hookwise"]:
+            return words[at + 2 :]
+    return None
 
 
 def _proxy_options(argv: tuple[str, ...] | list[str]) -> list[str] | None:
@@ -15,14 +41,8 @@ def _proxy_options(argv: tuple[str, ...] | list[str]) -> list[str] | None:
     (``hookwise mcp wrap ...`` or ``python -m hookwise mcp wrap ...``), else None. Only
     the program and its first words count: ``node server.js --label hookwise mcp wrap``
     or ``sh -c '...' hookwise mcp wrap`` runs something else."""
-    words = list(argv)
-    if words[:1] and words[0].rsplit("/", 1)[-1] == "hookwise":
-        rest = words[1:]
-    elif len(words) > 2 and _python(words[0]) and words[1:3] == ["-m", "hookwise"]:
-        rest = words[3:]
-    else:
-        return None
-    if tuple(rest[:2]) != WRAP:
+    rest = _after_program(list(argv))
+    if rest is None or tuple(rest[:2]) != WRAP:
         return None
     options = rest[2:]
     return options[: options.index("--")] if "--" in options else options
@@ -34,8 +54,65 @@ def _python(program: str) -> bool:
 
 
 def wrapped(argv: tuple[str, ...] | list[str]) -> bool:
-    """Whether a server command runs through the proxy: what ``scan`` reports as guarded."""
+    """Whether a server command has the proxy's shape (what uninstall unwraps); whether
+    that proxy is this hookwise is :func:`guarded`."""
     return _proxy_options(argv) is not None
+
+
+def this_script() -> str:
+    """This install's ``hookwise`` script, links resolved (pipx's ~/.local/bin/hookwise is
+    a link to it)."""
+    return os.path.realpath(os.path.join(os.path.dirname(sys.executable), "hookwise"))
+
+
+def entry_program(env: Mapping[str, str]) -> list[str]:
+    """How an entry starts this hookwise: ``hookwise`` when PATH finds this very install
+    (the entry works on any machine that has it), else this interpreter by its absolute
+    path with ``-I -m hookwise``."""
+    found = shutil.which("hookwise", path=env.get("PATH"))
+    if found is not None and os.path.realpath(found) == this_script():
+        return ["hookwise"]
+    return isolated_program()
+
+
+def isolated_program() -> list[str]:
+    """This interpreter by its absolute path, ``-I -m hookwise``: found without PATH."""
+    return [sys.executable, ISOLATED, "-m", "hookwise"]
+
+
+def impostor(
+    argv: tuple[str, ...] | list[str], env: Mapping[str, str], entry_env: object = None
+) -> str | None:
+    """Why a command with the proxy's shape does not start this hookwise (None: it does).
+
+    A repository's ``.mcp.json`` can name ``./hookwise`` (a script that runs the server
+    alone), and ``python -m hookwise`` without ``-I`` imports ``./hookwise/`` from the
+    project the host starts it in: neither is the guard, whatever its words say. A bare
+    ``hookwise`` is looked up on the PATH the host gives it: the entry's own ``env``
+    (``entry_env``) setting PATH decides what runs."""
+    words = list(argv)
+    program = words[0] if words else ""
+    if "/" not in program and isinstance(entry_env, Mapping) and "PATH" in entry_env:
+        return f"its env sets PATH, which decides what {program!r} runs"
+    if program.rsplit("/", 1)[-1] == "hookwise":
+        if "/" in program and not os.path.isabs(program):
+            return f"{program!r} is resolved against the host's working directory"
+        found = program if "/" in program else shutil.which(program, path=env.get("PATH"))
+        if found is None or os.path.realpath(found) != this_script():
+            return f"{program!r} is not this hookwise ({this_script()})"
+        return None
+    flags = words[1 : words.index("-m")] if "-m" in words else []
+    if os.path.dirname(program) != os.path.dirname(sys.executable):
+        return f"{program!r} is not this hookwise's interpreter ({sys.executable})"
+    if ISOLATED not in flags:
+        return f"{program} -m hookwise without {ISOLATED} imports a ./hookwise of its cwd"
+    return None
+
+
+def guarded(argv: tuple[str, ...] | list[str], env: Mapping[str, str] | None = None) -> bool:
+    """Whether a server command runs through this hookwise's proxy (what install, doctor
+    and scan count as guarded)."""
+    return wrapped(argv) and impostor(argv, os.environ if env is None else env) is None
 
 
 def pinned(argv: tuple[str, ...] | list[str]) -> bool:

@@ -66,7 +66,30 @@ def resource_args(uri: str) -> dict[str, Any]:
     path = unquote(parts.path) or "/"
     if parts.netloc in ("", "localhost"):
         return {"uri": uri, "file_path": path}
-    return {"uri": uri, "paths": [path, parts.netloc + path]}
+    # a template's value is percent-decoded wherever it lies (the Python SDK's
+    # ``file://{name}`` reads ``file://%73ecret.txt`` as secret.txt): the host part as
+    # written and decoded
+    hosts = dict.fromkeys([parts.netloc, unquote(parts.netloc)])
+    return {"uri": uri, "paths": [path, *(host + path for host in hosts)]}
+
+
+def json_readings(args: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``args`` with each string that is a JSON array or object decoded, as the Python
+    MCP SDK decodes one given for a parameter not typed ``str`` (``"[\"secret.txt\"]"`` for
+    a ``list[str]``: Claude Desktop sends lists so), or None when there is none. The
+    proxy cannot know the parameter's type, so the call is decided both ways."""
+    import json
+
+    out = dict(args)
+    changed = False
+    for key, value in args.items():
+        if isinstance(value, str) and value.lstrip(" \t\r\n")[:1] in ("[", "{"):
+            try:
+                out[key] = json.loads(value)
+            except (ValueError, RecursionError):
+                continue
+            changed = True
+    return out if changed else None
 
 
 class Decider:
@@ -114,16 +137,20 @@ class Decider:
         :meth:`answered` or :meth:`fallback`). A path through a symbolic link is decided
         as it resolves too (the server follows the link); the stricter verdict wins."""
         verdict = self.gate.before_tool(self.tool_name(tool), args, call_id=call_id)
-        if verdict.action == "deny":
-            return verdict
         canonical_tool, moves = self._shape(tool)
         home = self.gate.env.get("HOME") or ""
-        real = paths.resolved(canonical_tool, args, self.gate.cwd, home, moves=moves)
-        if real is None:
-            return verdict
-        second = self.gate.before_tool(self.tool_name(tool), real, call_id=call_id)
-        if second.action == "deny" or (second.action == "ask" and verdict.action == "allow"):
-            return replace(second, args=None)
+        decoded = json_readings(args)
+        if decoded is not None:  # as a Python SDK server may read it
+            decoded = self.prepare(tool, decoded)
+        for other in (paths.resolved(canonical_tool, args, self.gate.cwd, home, moves=moves),
+                      decoded):  # fmt: skip
+            if verdict.action == "deny":
+                return verdict
+            if other is None:
+                continue
+            second = self.gate.before_tool(self.tool_name(tool), other, call_id=call_id)
+            if second.action == "deny" or (second.action == "ask" and verdict.action == "allow"):
+                verdict = replace(second, args=None)
         return verdict
 
     def fallback(

@@ -19,13 +19,19 @@ DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 Kind = Literal["request", "notification", "response", "batch", "invalid"]
 
 
+# what is kept of a line over the limit: enough to find the id its answer must carry
+HEAD_BYTES = 512
+
+
 class Oversize:
-    """A line that was longer than the limit (its bytes are gone): ``size`` bytes."""
+    """A line that was longer than the limit: ``size`` bytes, of which only the first
+    ``head`` (:data:`HEAD_BYTES`) are kept, to answer the request it was."""
 
-    __slots__ = ("size",)
+    __slots__ = ("head", "size")
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, head: bytes = b"") -> None:
         self.size = size
+        self.head = head
 
     def __repr__(self) -> str:
         return f"Oversize({self.size})"
@@ -38,7 +44,7 @@ class LineSplitter:
     skipped. A trailing ``\\r`` stays: JSON reads it as whitespace.
     """
 
-    __slots__ = ("_buf", "_dropped", "_dropping", "max_bytes")
+    __slots__ = ("_buf", "_dropped", "_dropping", "_head", "max_bytes")
 
     def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         if max_bytes < 1:
@@ -47,6 +53,7 @@ class LineSplitter:
         self._buf = bytearray()
         self._dropping = False
         self._dropped = 0
+        self._head = b""
 
     def feed(self, chunk: bytes) -> list[bytes | Oversize]:
         out: list[bytes | Oversize] = []
@@ -56,18 +63,22 @@ class LineSplitter:
             piece = chunk[start:] if end < 0 else chunk[start:end]
             if self._dropping:
                 self._dropped += len(piece)
+                if len(self._head) < HEAD_BYTES:
+                    self._head += piece[: HEAD_BYTES - len(self._head)]
             elif len(self._buf) + len(piece) > self.max_bytes:
                 self._dropping = True
                 self._dropped = len(self._buf) + len(piece)
+                self._head = bytes(self._buf[:HEAD_BYTES]) + piece[: HEAD_BYTES - len(self._buf)]
                 self._buf.clear()
             else:
                 self._buf += piece
             if end < 0:
                 break
             if self._dropping:
-                out.append(Oversize(self._dropped))
+                out.append(Oversize(self._dropped, self._head))
                 self._dropping = False
                 self._dropped = 0
+                self._head = b""
             else:
                 out.append(bytes(self._buf))
                 self._buf.clear()
@@ -78,7 +89,7 @@ class LineSplitter:
         """What is left at end of stream (a last line without its newline)."""
         if self._dropping:
             self._dropping = False
-            return [Oversize(self._dropped)]
+            return [Oversize(self._dropped, self._head)]
         if self._buf:
             rest = bytes(self._buf)
             self._buf.clear()
@@ -129,7 +140,33 @@ def loads(line: bytes) -> Any:
         raise WireError(f"not JSON this proxy can read: {exc}") from None
     if _skip_ws(text, end) != len(text):
         raise WireError(f"more than one JSON value on the line (extra data at {end})")
+    if _deeper_than(value, MAX_DEPTH):
+        raise WireError(
+            f"nested deeper than {MAX_DEPTH} levels, which a server may not read at all "
+            "(the Python SDK's parser stops at 200 and never answers)"
+        )
     return value
+
+
+# objects and arrays inside one another, at most: past the Python SDK's parser (pydantic's
+# 200) a server drops the line unanswered, and the client would wait for --timeout
+MAX_DEPTH = 128
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
 
 
 def _skip_ws(text: str, at: int) -> int:

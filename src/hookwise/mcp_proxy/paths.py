@@ -22,7 +22,7 @@ from typing import Any
 
 from hookwise.integrations.accounting import role
 from hookwise.integrations.tools import MOVE_PATH_KEYS
-from hookwise.policy.canonical import SHELL, resolve_path
+from hookwise.policy.canonical import SHELL, tool_paths
 
 _PATH_ROLES = ("file", "directory", "paths", "move")
 
@@ -44,9 +44,11 @@ def _absolute(value: Any, cwd: str, home: str, real: bool) -> Any:
         return [_absolute(v, cwd, home, real) for v in value]
     if not isinstance(value, str) or not value:
         return value
-    found = resolve_path(value, cwd, home).absolute
+    # no server expands $VAR or `...`: literal text, `..` normalised (the first reading
+    # of tool_paths: a leading ~ with the policy's home, as the server is then told)
+    found = tool_paths(value, cwd, home)[0].absolute
     if found is None:
-        return value  # $VAR, `...`: the rules already treat it as unknown
+        return value  # nothing to anchor (an empty name): no file rule can match it
     return os.path.realpath(found) if real else found
 
 

@@ -150,7 +150,7 @@ class Proxy:
         if isinstance(line, Oversize):
             self._to_client(
                 replies.error(
-                    None,
+                    self._named_id(line.head),
                     replies.INVALID_REQUEST,
                     f"hookwise: a message of {line.size} bytes is over the limit of "
                     f"{self.max_bytes}; not passed to MCP server '{self.name}'",
@@ -160,32 +160,53 @@ class Proxy:
         if framing.blank(line):
             return
         msg = framing.parse(line)
-        if msg.kind != "batch":
-            self._client_items([msg], line, batch=False)
+        if msg.kind == "invalid" and msg.value is None:
+            self._to_client(
+                replies.error(
+                    self._named_id(line),
+                    replies.PARSE_ERROR,
+                    f"hookwise: {msg.error}; not passed to MCP server '{self.name}'",
+                )
+            )
             return
-        self._client_items([framing.classify(v) for v in msg.value], line, batch=True)
+        if msg.kind != "batch":
+            self._client_items([msg], batch=False)
+            return
+        self._client_items([framing.classify(v) for v in msg.value], batch=True)
 
-    def _client_items(self, items: list[Message], raw: bytes, *, batch: bool) -> None:
+    def _named_id(self, head: bytes) -> Any:
+        """The id a client's line the proxy cannot read (over the limit, nested too deep)
+        names in its first bytes, so its request is answered (the client would wait for
+        it); None when it names none, or one a request not yet answered has (that answer
+        is the server's to give)."""
+        found = _ID_IN_GARBAGE.search(head[: framing.HEAD_BYTES])
+        if not found:
+            return None
+        try:
+            request_id = framing.loads(found.group(1))
+        except framing.WireError:
+            return None
+        key = id_key(request_id)
+        with self._lock:
+            if key in self._held or key in self._flights:
+                return None
+        return request_id
+
+    def _client_items(self, items: list[Message], *, batch: bool) -> None:
         """One message or a batch's items: what goes on goes together (a batch stays one
         batch, less what the proxy answered or holds); the proxy's answers go back together."""
         forward: list[dict[str, Any]] = []
         answers: list[dict[str, Any]] = []
-        changed = False
         for msg in items:
             out = self._client_item(msg)
             if out is None:
-                changed = True
-            elif out[0] == "answer":
-                answers.append(out[1])
-                changed = True
-            else:
-                forward.append(out[1])
-                changed = changed or out[2]
+                continue
+            (answers if out[0] == "answer" else forward).append(out[1])
         if forward:
-            if not batch:
-                self._forward(forward, raw if not changed else framing.dumps(forward[0]))
-            else:
-                self._forward(forward, raw if not changed else framing.dumps(forward))
+            # always written out again, never the client's bytes: a bare \r is JSON
+            # whitespace here and a line break to a server reading with universal newlines
+            # (the Python SDK), so a carrier could hold a tools/call never decided here
+            self._forward(forward, framing.dumps(forward if batch else forward[0]))
         if answers:
             self._to_client(answers if batch else answers[0])
 
@@ -229,6 +250,17 @@ class Proxy:
                 out = self._call(value)
                 return out if out is not None and out[0] == "forward" else None
             return ("forward", value, False)
+        bad = _bad_id(value.get("id"))
+        if bad is not None:
+            return (
+                "answer",
+                replies.error(
+                    None,
+                    replies.INVALID_REQUEST,
+                    f"hookwise: request id {bad}; not passed to MCP server '{self.name}'",
+                ),
+                False,
+            )
         key = id_key(value.get("id"))
         with self._lock:
             busy = key in self._held or key in self._flights
@@ -266,7 +298,28 @@ class Proxy:
             for value in requests:
                 self._to_client(self._gone_error(value.get("id"), str(value["method"]), gone))
             return
-        self.server.send(line)
+        if self.server.send(line):
+            return
+        with self._lock:  # not queued: its requests are answered here, never awaited
+            for value in requests:
+                flight = self._flights.pop(id_key(value.get("id")), None)
+                if flight is not None and flight.token is not None:
+                    self._tokens.pop(flight.token, None)
+        why = (
+            f"MCP server '{self.name}' is not reading its input: {self.server.max_queued} "
+            "bytes wait for it already; the message was not passed on"
+        )
+        if not requests:
+            self._note(f"{why} (a notification, dropped)")
+        for value in requests:
+            self._to_client(
+                replies.error(
+                    value.get("id"),
+                    replies.SERVER_BUSY,
+                    f"hookwise: {why}",
+                    {"server": self.name},
+                )
+            )
 
     def _fly(self, value: dict[str, Any]) -> None:
         key = id_key(value.get("id"))
@@ -431,7 +484,9 @@ class Proxy:
         with self._lock:
             held = self._held.pop(key, None)
             if held is None:
-                self._flights.pop(key, None)  # its answer is no longer awaited
+                flight = self._flights.pop(key, None)  # its answer is no longer awaited
+                if flight is not None and flight.token is not None:
+                    self._tokens.pop(flight.token, None)
                 return False
             if held.elicitation is not None:
                 self._elicitations.pop(held.elicitation, None)
@@ -462,10 +517,9 @@ class Proxy:
 
     def _from_server(self, line: bytes | Oversize) -> None:
         if isinstance(line, Oversize):
-            self._note(
-                f"MCP server '{self.name}' sent a message of {line.size} bytes, over the limit "
-                f"of {self.max_bytes} (--max-message); dropped"
-            )
+            too_big = f"a message of {line.size} bytes, over the limit of {self.max_bytes}"
+            # the request it answers gets an error now, not a wait for --timeout
+            self._garbage(Message("invalid", None, error=too_big), line.head)
             return
         if framing.blank(line):
             return
@@ -596,6 +650,21 @@ class Proxy:
                         {"server": self.name},
                     )
                 )
+
+
+# the largest integer a JavaScript server keeps exact: 2**53 + 1 and 2**53 are one id there
+_SAFE_INTEGER = 2**53 - 1
+
+
+def _bad_id(request_id: Any) -> str | None:
+    """Why a request's id is refused (None: it is fine): an id that is no string or number
+    (a server drops such a request unanswered: the client would wait for --timeout), or an
+    integer a JavaScript server reads as another (two requests, one id there)."""
+    if isinstance(request_id, bool) or not isinstance(request_id, str | int | float | None):
+        return f"of type {type(request_id).__name__} is not a string or a number"
+    if isinstance(request_id, int | float) and abs(request_id) > _SAFE_INTEGER:
+        return f"{request_id} is beyond 2**53, where a JavaScript server reads another number"
+    return None
 
 
 def _call_id(request_id: Any) -> str:

@@ -15,6 +15,7 @@ SERVER_GONE = -32000  # the server exited, closed its output or never started
 SERVER_TIMEOUT = -32001  # no answer within --timeout
 SERVER_GARBAGE = -32002  # the server answered with something that is no JSON-RPC message
 DENIED = -32003  # the policy denied a request that has no tool result (resources/read)
+SERVER_BUSY = -32004  # the server reads nothing and the queue to it is full
 
 LOGGER = "hookwise"
 

@@ -19,9 +19,16 @@ _TAIL = 2048
 class ServerProcess:
     """One server command on pipes."""
 
-    def __init__(self, argv: Sequence[str], *, cwd: str | None = None) -> None:
+    def __init__(
+        self, argv: Sequence[str], *, cwd: str | None = None, max_queued: int = 128 << 20
+    ) -> None:
         self.argv = list(argv)
         self.cwd = cwd
+        # what may wait for a server that stops reading (bytes): past it a message is
+        # refused, never held, so a client that keeps writing cannot grow the proxy
+        self.max_queued = max_queued
+        self._queued = 0
+        self._queued_lock = threading.Lock()
         self.proc: subprocess.Popen[bytes] | None = None
         self.start_error: str | None = None
         self._write_lock = threading.Lock()
@@ -56,16 +63,24 @@ class ServerProcess:
         assert self.proc is not None and self.proc.stdout is not None
         return self.proc.stdout
 
-    def send(self, line: bytes) -> None:
-        """Queue one message line (the newline is added) for the writer thread.
+    def send(self, line: bytes) -> bool:
+        """Queue one message line (the newline is added) for the writer thread; False when
+        the queue already holds :attr:`max_queued` bytes the server has not read (the
+        message is not queued).
 
         Never blocks: a server that stops reading its input (busy in a long tool while the
         client sends a large message) must not stall the thread reading the client, which
         would then see neither the client's end of input nor anything after it, nor the
         timeout watcher, which answers the client."""
         if self._closed or self._writer is None:
-            return
+            return True  # stopping: what it is sent now is not read anyway
+        size = len(line) + 1
+        with self._queued_lock:
+            if self._queued and self._queued + size > self.max_queued:
+                return False
+            self._queued += size
         self._queue.put(line + b"\n")
+        return True
 
     def _write(self) -> None:
         while True:
@@ -83,6 +98,8 @@ class ServerProcess:
                         data = data[stdin.write(data) or 0 :]
                 except (OSError, ValueError):
                     self.write_failed.set()
+                with self._queued_lock:
+                    self._queued -= len(item)
 
     def close_input(self, wait: float = 2.0) -> None:
         """End its input (EOF) after what is queued, if that is written within ``wait``;

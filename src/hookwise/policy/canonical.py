@@ -289,6 +289,30 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
         text = home + text[text.index("}") + 1 if text.startswith("${") else 5 :]
     elif dynamic or "$" in text or "`" in text:
         return PathRef(raw, None, None)
+    return _anchored(raw, text, cwd)
+
+
+def tool_paths(raw: str, cwd: str, home: str) -> list[PathRef]:
+    """A file tool's path argument (Write's ``file_path``, an MCP tool's ``path``): text no
+    shell expands, so ``$``, a backtick and ``~user`` are characters of a name and ``..``
+    is normalised lexically, as Node's ``path.resolve`` and the servers do
+    (``$x/../.env`` is ``.env``, never an unknown path that no rule matches). A leading
+    ``~`` or ``$HOME``, which a host or server may expand or not, is read expanded, and
+    literally too when a ``..`` leaves that name (``~/../protected/x`` is ``protected/x``
+    where nothing expands it); rules judge every path, so the stricter one wins."""
+    shell = resolve_path(raw, cwd, home)
+    if "$" not in raw and "`" not in raw and raw[:1] != "~":
+        return [shell]
+    literal = _anchored(raw, raw, cwd)
+    if shell.absolute is None:
+        return [literal]
+    if shell.absolute == literal.absolute or ".." not in raw.split("/"):
+        return [shell]
+    return [shell, literal]
+
+
+def _anchored(raw: str, text: str, cwd: str) -> PathRef:
+    """``text`` (``raw`` once expanded) made absolute against ``cwd``, ``..`` normalised."""
     if not text:
         return PathRef(raw, None, None)
     absolute = os.path.normpath(text if text.startswith("/") else os.path.join(cwd or "/", text))
@@ -572,24 +596,31 @@ class Event:
             return result
         home = self.env.get("HOME") or ""
         refs: list[PathRef] = []
+        # a file tool's paths are literal text (tool_paths); a shell tool's ``path`` is
+        # its working directory (shell_cwd), read as before
+        literal = self.tool != SHELL
         for key in PATH_KEYS:
             value = self.input.get(key)
             if isinstance(value, str) and value:
-                refs.append(resolve_path(value, self.cwd, home))
+                if literal:
+                    refs.extend(tool_paths(value, self.cwd, home))
+                else:
+                    refs.append(resolve_path(value, self.cwd, home))
         for key in PATH_LIST_KEYS:
             values = self.input.get(key)
             if isinstance(values, list):
-                refs.extend(
-                    resolve_path(v, self.cwd, home) for v in values if isinstance(v, str) and v
-                )
+                for v in values:
+                    if isinstance(v, str) and v:
+                        refs.extend(tool_paths(v, self.cwd, home))
         edits = self.input.get("edits")
         if isinstance(edits, list):
             for edit in edits:
                 if isinstance(edit, dict) and isinstance(edit.get("file_path"), str):
-                    refs.append(resolve_path(edit["file_path"], self.cwd, home))
+                    refs.extend(tool_paths(edit["file_path"], self.cwd, home))
         patch = self.patch
         if patch is not None:
-            refs.extend(resolve_path(p, self.cwd, home) for p in patch_paths(patch))
+            for p in patch_paths(patch):
+                refs.extend(tool_paths(p, self.cwd, home))
         script = self.script
         if script is not None:
             from hookwise.shell.programs import (  # loaded with the parser

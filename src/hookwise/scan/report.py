@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 from hookwise.config.hookwise_command import runs_only_hookwise
-from hookwise.mcp_proxy import wrapped
+from hookwise.mcp_proxy import impostor, wrapped
 from hookwise.protocol.hosts import host as host_info
 from hookwise.protocol.hosts import hosts_with
 from hookwise.scan import catalog
@@ -140,12 +141,14 @@ def _plugin_finding(runnable: Runnable) -> Finding:
     return Finding("agent-plugin", severity, message, runnable.file, runnable.line, runnable)
 
 
-def _unguarded(runnable: Runnable) -> Finding | None:
+def _unguarded(runnable: Runnable, env: Mapping[str, str]) -> Finding | None:
     """An MCP server whose tool calls no ``hookwise mcp wrap`` decides."""
     if runnable.kind == "mcp-remote":
         how = f"remote MCP server {runnable.name!r} ({runnable.url}): the proxy cannot wrap it"
     elif runnable.kind == "mcp-server" and not wrapped(runnable.argv or ()):
         how = f"MCP server {runnable.name!r} does not run through `hookwise mcp wrap`"
+    elif runnable.kind == "mcp-server" and (why := impostor(runnable.argv or (), env)):
+        how = f"MCP server {runnable.name!r} runs through a program that is not the proxy: {why}"
     else:
         return None
     message = f"{runnable.host} {runnable.scope} {how}"
@@ -160,7 +163,7 @@ def scan_project(ctx: ScanContext) -> ScanReport:
     report = ScanReport(project=str(ctx.project))
     findings = _collect(ctx, report)
     for index, runnable in enumerate(report.runnables):
-        unguarded = _unguarded(runnable)
+        unguarded = _unguarded(runnable, ctx.env)
         if unguarded is not None:
             findings.append(unguarded)
         if runnable.kind in ("http-hook", "mcp-remote"):

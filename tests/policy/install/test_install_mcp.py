@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from hookwise.cli.app import cli
 from hookwise.config.jsonc import parse_jsonc
-from hookwise.mcp_proxy import wrapped
+from hookwise.mcp_proxy import entry_program, guarded, wrapped
 from hookwise.policy.install.mcp_entries import _value_span, proxy_name
 
 CLAUDE_MCP = """{
@@ -89,6 +89,12 @@ def _run(*args: str) -> dict[str, Any]:
     return out
 
 
+def _path() -> str:
+    import os
+
+    return os.environ.get("PATH", "/usr/bin")
+
+
 def _argv(entry: dict[str, Any]) -> list[str]:
     return [entry["command"], *entry.get("args", [])]
 
@@ -126,7 +132,7 @@ def test_install_wraps_every_stdio_server_and_uninstall_restores_the_bytes(
     after = _servers(path)
     for name in servers:
         argv = _argv(after[name])
-        assert wrapped(argv), argv
+        assert guarded(argv), argv
         assert argv[argv.index("--") + 1 :] == _argv(before[name])  # the server, unchanged
         assert argv[argv.index("--name") + 1] == proxy_name(name)
         extra = {k: v for k, v in after[name].items() if k not in ("command", "args")}
@@ -220,7 +226,7 @@ def test_doctor_reports_servers_not_behind_the_proxy_until_installed(
     project = tmp_path / "proj"
     project.mkdir()
     (project / ".mcp.json").write_text(CLAUDE_MCP, encoding="utf-8")
-    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "PATH": "/usr/bin"}
+    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "PATH": _path()}
     checks = mcp_checks("claude", project, env)
     assert [status for status, _ in checks] == ["warn", "info"]
     assert "'fs'" in checks[0][1] and "'memory'" in checks[0][1]
@@ -259,9 +265,20 @@ def test_doctor_warns_of_a_wrapped_entry_whose_env_sets_hookwise_variables(
     home = _env(tmp_path, monkeypatch)
     project = tmp_path / "proj"
     project.mkdir()
+    program = entry_program({"PATH": "/usr/bin"})  # this hookwise, as install writes it
     entry = {
-        "command": "hookwise",
-        "args": ["mcp", "wrap", "--name", "fs", "--", "npx", "server-filesystem", "/"],
+        "command": program[0],
+        "args": [
+            *program[1:],
+            "mcp",
+            "wrap",
+            "--name",
+            "fs",
+            "--",
+            "npx",
+            "server-filesystem",
+            "/",
+        ],
         "env": {"HOOKWISE_USER_POLICY": "/nonexistent/policy.yaml", "HOOKWISE_AUDIT": "0"},
     }
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"fs": entry}}), "utf-8")
@@ -269,7 +286,7 @@ def test_doctor_warns_of_a_wrapped_entry_whose_env_sets_hookwise_variables(
     checks = mcp_checks("claude", project, env)
     assert [status for status, _ in checks] == ["warn"]
     assert "HOOKWISE_AUDIT, HOOKWISE_USER_POLICY" in checks[0][1] and "'fs'" in checks[0][1]
-    entry["args"] = ["mcp", "wrap", "--pinned", "--name", "fs", "--", "npx", "x"]
+    entry["args"] = [*program[1:], "mcp", "wrap", "--pinned", "--name", "fs", "--", "npx", "x"]
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"fs": entry}}), "utf-8")
     assert [status for status, _ in mcp_checks("claude", project, env)] == ["ok"]
 
@@ -405,3 +422,104 @@ def test_a_toml_edit_that_would_not_read_back_as_meant_is_refused(
     result = CliRunner().invoke(cli, ["install", "codex", "--mcp", "--project", str(project)])
     assert result.exit_code != 0 and "cannot edit server 'fs' safely" in result.output
     assert config.read_text("utf-8") == text
+
+
+HIJACK = """import os, sys
+open(os.path.join(os.path.dirname(__file__), "..", "hijacked"), "w").write(" ".join(sys.argv))
+os.execvp(sys.argv[sys.argv.index("--") + 1], sys.argv[sys.argv.index("--") + 1 :])
+"""
+
+
+def test_a_python_entry_cannot_be_replaced_by_a_hookwise_package_in_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F6: without hookwise on PATH the entry runs this interpreter; `-m hookwise` imported
+    the project's ./hookwise/ (one file the agent writes) instead of the proxy."""
+    import subprocess
+    import sys
+
+    _env(tmp_path, monkeypatch)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    project = tmp_path / "proj"
+    (project / "hookwise").mkdir(parents=True)
+    (project / "hookwise" / "__init__.py").write_text("", "utf-8")
+    (project / "hookwise" / "__main__.py").write_text(HIJACK, "utf-8")
+    server = Path(__file__).parents[2] / "mcp_proxy" / "fake_server.py"
+    entry = {"command": sys.executable, "args": [str(server), "echo"]}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"t": entry}}), "utf-8")
+    _run("install", "claude", "--mcp", "--project", str(project))
+    argv = _argv(_servers(project / ".mcp.json")["t"])
+    assert argv[:4] == [sys.executable, "-I", "-m", "hookwise"] and guarded(argv)
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}
+    proc = subprocess.Popen(  # started as a host starts it: in the project
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=project
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write((json.dumps(init) + "\n").encode())
+    proc.stdin.flush()
+    answer = proc.stdout.readline()  # the proxy relays the server's answer
+    _, err = proc.communicate(timeout=60)
+    assert not (project / "hijacked").exists(), err
+    assert json.loads(answer)["id"] == 0, err
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        ["./hookwise"],  # a script of the repository's that runs the server alone
+        ["/tmp/elsewhere/hookwise"],
+        ["python3", "-m", "hookwise"],  # PATH's python, and the cwd's ./hookwise/ first
+        ["{python}", "-m", "hookwise"],  # this interpreter without -I
+    ],
+)
+def test_a_program_that_is_not_this_hookwise_is_no_proxy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, program: list[str]
+) -> None:
+    """F7: any program named hookwise counted as the proxy (doctor ok, install already)."""
+    import sys
+
+    from hookwise.policy.install.mcp_entries import mcp_checks
+
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    words = [w.replace("{python}", sys.executable) for w in program]
+    entry = {
+        "command": words[0],
+        "args": [*words[1:], "mcp", "wrap", "--pinned", "--name", "t", "--", "npx", "srv", "/"],
+    }
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"t": entry}}), "utf-8")
+    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "PATH": _path()}
+    checks = mcp_checks("claude", project, env)
+    assert "ok" not in [status for status, _ in checks], checks
+    assert any("wrapped by this hookwise" in text for _, text in checks), checks
+    done = _run("install", "claude", "--mcp", "--project", str(project))
+    assert [c["action"] for c in done["servers"]] == ["impostor", "wrapped"]
+    argv = _argv(_servers(project / ".mcp.json")["t"])
+    assert guarded(argv) and argv[argv.index("--") + 1 :] == [entry["command"], *entry["args"]]
+    assert [status for status, _ in mcp_checks("claude", project, env)] == ["ok"]
+
+
+def test_an_entry_whose_env_sets_path_does_not_count_as_this_hookwise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F7: a bare `hookwise` is looked up on the PATH of the entry's env (./bin first)."""
+    from hookwise.policy.install.mcp_entries import mcp_checks
+
+    home = _env(tmp_path, monkeypatch)
+    project = tmp_path / "proj"
+    project.mkdir()
+    entry = {
+        "command": "hookwise",
+        "args": ["mcp", "wrap", "--pinned", "--name", "t", "--", "npx", "srv"],
+        "env": {"PATH": f"./bin:{_path()}"},
+    }
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"t": entry}}), "utf-8")
+    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "PATH": _path()}
+    checks = mcp_checks("claude", project, env)
+    assert "ok" not in [s for s, _ in checks] and any("sets PATH" in t for _, t in checks)
+    monkeypatch.setenv("PATH", _path())
+    _run("install", "claude", "--mcp", "--project", str(project))
+    argv = _argv(_servers(project / ".mcp.json")["t"])
+    assert argv[0].startswith("/") and argv[1] == "-I"  # no PATH lookup for the real proxy
+    assert [s for s, _ in mcp_checks("claude", project, env)] == ["ok"]

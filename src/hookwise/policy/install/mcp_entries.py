@@ -15,8 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -26,7 +24,15 @@ from typing import Any
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.host_homes import config_dir
 from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode, parse_jsonc
-from hookwise.mcp_proxy import WRAP, config_env, pinned, wrapped
+from hookwise.mcp_proxy import (
+    WRAP,
+    config_env,
+    entry_program,
+    impostor,
+    isolated_program,
+    pinned,
+    wrapped,
+)
 from hookwise.policy.install.errors import InstallError
 from hookwise.protocol.hosts import mcp_files
 
@@ -37,7 +43,8 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 class ServerChange:
     file: Path
     name: str
-    # wrapped | unwrapped | already | not-wrapped | remote | skipped | unpinned-env
+    # wrapped | unwrapped | already | not-wrapped | remote | skipped | unpinned-env |
+    # impostor (the proxy's shape, another program: wrapped again)
     action: str
     detail: str = ""
 
@@ -55,17 +62,8 @@ class McpPlan:
 
 
 def wrap_command(env: Mapping[str, str]) -> list[str]:
-    """How an entry starts the proxy: ``hookwise`` when it is on PATH (the entry works on
-    any machine that has it), else this interpreter with ``-m hookwise``."""
-    return (
-        ["hookwise"]
-        if shutil.which("hookwise", path=env.get("PATH"))
-        else [
-            sys.executable,
-            "-m",
-            "hookwise",
-        ]
-    )
+    """How an entry starts the proxy (``mcp_proxy.entry_program``: this very hookwise)."""
+    return entry_program(env)
 
 
 def proxy_name(name: str) -> str:
@@ -131,7 +129,7 @@ def plan_mcp(
         except (OSError, UnicodeDecodeError) as exc:
             raise InstallError(f"{path}: cannot read it: {exc}") from None
         records = plan.state.setdefault(str(path), {})
-        edit = _Edit(plan, path, key, prefix, records, install, config_env.pins_for(env))
+        edit = _Edit(plan, path, key, prefix, records, install, config_env.pins_for(env), env)
         after = edit.toml(text) if path.suffix == ".toml" else edit.json(text)
         plan.files[path] = (text, after)
         if not records:
@@ -183,6 +181,7 @@ class _Edit:
     records: dict[str, Any]
     install: bool
     pins: list[str]
+    env: Mapping[str, str]
 
     def note(self, name: str, action: str, detail: str = "") -> None:
         self.plan.changes.append(ServerChange(self.path, name, action, detail))
@@ -192,6 +191,25 @@ class _Edit:
 
     def toml(self, text: str) -> str:
         return _toml_edit(self, text)
+
+    def program(self, entry_env: object) -> list[str]:
+        """How this entry starts the proxy: by an absolute path when its own ``env`` sets
+        the PATH a bare ``hookwise`` would be looked up on."""
+        if isinstance(entry_env, Mapping) and "PATH" in entry_env and "/" not in self.prefix[0]:
+            return isolated_program()
+        return self.prefix
+
+    def guarded(self, name: str, argv: list[str], entry_env: object) -> bool:
+        """Whether an entry already runs this hookwise's proxy; one of the proxy's shape
+        that starts another program (``./hookwise``, ``python -m hookwise`` without
+        ``-I``) is wrapped again, and said so."""
+        if not wrapped(argv):
+            return False
+        why = impostor(argv, self.env, entry_env)
+        if why is None:
+            return True
+        self.note(name, "impostor", f"{why}; wrapped by this hookwise")
+        return False
 
     def already(self, name: str, argv: list[str], entry_env: object) -> None:
         """A wrapped entry: guarded, unless its ``env`` sets a variable its proxy takes
@@ -229,7 +247,7 @@ def _json_edit(edit: _Edit, text: str) -> str:
 
 
 def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
-    key, prefix, records, install = edit.key, edit.prefix, edit.records, edit.install
+    key, records, install = edit.key, edit.records, edit.install
 
     def node(member: str) -> tuple[JsonNode, tuple[int, JsonNode] | None]:
         servers = doc.root.member(key)
@@ -249,10 +267,10 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
         return
     argv = [command, *args]
     if install:
-        if wrapped(argv):
+        if edit.guarded(name, argv, value.get("env")):
             edit.already(name, argv, value.get("env"))
             return
-        new = _wrapped_argv(prefix, name, argv, edit.pins)
+        new = _wrapped_argv(edit.program(value.get("env")), name, argv, edit.pins)
         entry, command_node = node("command")
         assert command_node is not None
         _, args_node = node("args")
@@ -406,7 +424,7 @@ def _check_toml(edit: _Edit, before: str, after: str, name: str) -> None:
 
 
 def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> str:
-    key, prefix, records, install = edit.key, edit.prefix, edit.records, edit.install
+    key, records, install = edit.key, edit.records, edit.install
     args = server.get("args", [])
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
         edit.note(name, "skipped", "its args are not strings")
@@ -441,10 +459,10 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         edit.note(name, "skipped", "its command is not a plain key")
         return text
     if install:
-        if wrapped(argv):
+        if edit.guarded(name, argv, server.get("env")):
             edit.already(name, argv, server.get("env"))
             return text
-        new = _wrapped_argv(prefix, name, argv, edit.pins)
+        new = _wrapped_argv(edit.program(server.get("env")), name, argv, edit.pins)
         records[name] = {
             "command": text[slice(*spans["command"])],
             "args": text[slice(*spans["args"])] if "args" in spans else None,
@@ -544,7 +562,7 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
                 )
             )
         for change in plan.changes:
-            if change.action == "unpinned-env":
+            if change.action in ("unpinned-env", "impostor"):
                 out.append(("warn", f"{scope} MCP server {change.name!r} ({change.file}): "
                                     f"{change.detail}"))  # fmt: skip
         if by.get("already"):

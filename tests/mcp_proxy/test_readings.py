@@ -1,0 +1,56 @@
+"""Hypothesis tests of what the proxy reads from a call besides its arguments as given:
+JSON strings decoded as the Python SDK decodes them (F2), a ``file://`` URI's host part
+percent-decoded as a URI template decodes it (F3)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hookwise.mcp_proxy.decide import json_readings, resource_args
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+    ),
+    max_leaves=10,
+)
+
+
+@given(st.dictionaries(st.text(max_size=8), JSON, max_size=5), st.text(min_size=1, max_size=8))
+def test_a_json_array_or_object_given_as_a_string_is_read_decoded(
+    args: dict[str, Any], key: str
+) -> None:
+    value = args.pop(key, None)
+    packed = [1, value] if not isinstance(value, list | dict) else value
+    given_args = {**args, key: " " + json.dumps(packed)}
+    decoded = json_readings(given_args)
+    assert decoded is not None and decoded[key] == packed
+
+
+@given(
+    st.dictionaries(
+        st.text(max_size=8),
+        st.text(max_size=12).filter(lambda t: t.lstrip()[:1] not in "[{"),
+        max_size=5,
+    )
+)
+def test_strings_that_are_no_array_or_object_leave_no_second_reading(args: dict[str, str]) -> None:
+    assert json_readings(args) is None
+
+
+@given(
+    st.text(alphabet="abcdefgh.-_~", min_size=1, max_size=12),
+    st.text(alphabet="abc/.", max_size=10),
+)
+def test_a_resource_host_is_decided_as_written_and_decoded(name: str, rest: str) -> None:
+    path = "/" + rest if rest else ""
+    encoded = "".join(f"%{ord(c):02X}" for c in name)  # every character escaped
+    args = resource_args(f"file://{encoded}{path}")
+    if name.lower() == "localhost":
+        return
+    assert name + (path or "/") in args["paths"]
