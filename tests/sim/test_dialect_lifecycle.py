@@ -333,11 +333,14 @@ def test_compaction(tmp_path: Path, host: str) -> None:
     assert "compaction skipped: PreCompact blocked it" in result.transcript
 
 
-def test_session_end_only_where_the_host_has_it(tmp_path: Path) -> None:
+def test_session_end_and_codex_pre_model_request(tmp_path: Path) -> None:
     claude = play(tmp_path, "claude", {"steps": [step("x", {"text": "y"})]})
     assert [r["input"]["reason"] for r in fired(claude, "SessionEnd")] == ["exit"]
+    # Codex 0.169 fires it too, its reason always "other" (tests/e2e/fixtures/codex-events)
     codex = play(tmp_path, "codex", {"steps": [step("x", {"text": "y"})]})
-    assert not fired(codex, "SessionEnd")
+    assert [r["input"]["reason"] for r in fired(codex, "SessionEnd")] == ["other"]
+    assert "model" not in fired(codex, "SessionEnd")[0]["input"]
+    assert len(fired(codex, "PreModelRequest")) == 1
 
 
 def test_turn_hooks_run_around_claude_turns(tmp_path: Path) -> None:

@@ -123,6 +123,7 @@ class DialectRuntime:
         for key, value in args.items():
             if key not in defaults:
                 payload[key] = value
+        payload.update(self.spec.event(event).fixed_input)
         return payload
 
     def match_context(self, event: str, payload: Mapping[str, JSON]) -> MatchContext | None:
@@ -219,6 +220,8 @@ class DialectRuntime:
                 base = os.environ if settings.base_env is None else settings.base_env
                 budget_s = claude_session_end_budget_ms(configured, base) / 1000.0
                 seconds = min(seconds, budget_s)
+            if event.wait_cap_s is not None:
+                seconds = min(seconds, event.wait_cap_s)
             return seconds * 1000.0, f"{js_string(seconds)} s"
 
         def environment(
