@@ -234,6 +234,14 @@ class DialectRuntime:
             env.update({k: js_string(v) for k, v in spread(hook_env).items() if v is not UNDEFINED})
             return env
 
+        def async_context(event: str, stdout: str, stderr: str, code: int | None) -> str | None:
+            # read as a waited-for run would be (exit 2's JSON too, where the host keeps it);
+            # only the context is used: the call has already gone on
+            answer = reader(event, stdout, stderr, code).output
+            specific = answer.get("hookSpecificOutput") if isinstance(answer, dict) else None
+            context = specific.get("additionalContext") if isinstance(specific, dict) else None
+            return context if isinstance(context, str) else None
+
         def detached(entry: HookEntry) -> bool:
             config = entry.config
             return (
@@ -243,7 +251,12 @@ class DialectRuntime:
             )
 
         return RunHooks(
-            reader, timeout, environment, detached=detached, mcp_rules=self.spec.mcp_hook
+            reader,
+            timeout,
+            environment,
+            detached=detached,
+            async_context=async_context if self.spec.async_context_joins_next_request else None,
+            mcp_rules=self.spec.mcp_hook,
         )
 
 

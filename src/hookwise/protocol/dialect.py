@@ -260,6 +260,9 @@ class DialectSpec:
     # ``async: true`` command handlers start in the background: the host neither waits for
     # them nor reads their answer, and ends them with the session (Codex; host/detached.py)
     async_commands_detached: bool = False
+    # a background hook's ``additionalContext``, once it has finished, joins the next model
+    # request (Claude Code; HookSystem.take_async_context); False: nothing of it is read
+    async_context_joins_next_request: bool = False
     mcp_hook: McpHookRules | None = None  # how an mcp_tool handler runs (None: none)
 
     def event(self, name: str) -> DialectEvent:

@@ -8,8 +8,9 @@ PostCompact. Per turn, after TurnStart:
 
 1. UserPromptSubmit with the turn's input: ``continue: false`` ends the turn before the
    prompt is sent, a block erases the prompt, context (JSON or plain stdout) is added.
-2. Model calls, each after Codex's PreModelRequest (advisory: recorded, never obeyed);
-   each reply's function calls go through
+2. Model calls, each after Codex's PreModelRequest (advisory: recorded, never obeyed),
+   with the context of Claude's ``async: true`` hooks done by then; each reply's function
+   calls go through
    PreToolUse (deny/ask/defer block the call and the reason reaches the model,
    ``updatedInput`` rewrites it, context is added to the result, defer and
    ``continue: false`` stop the turn), PermissionRequest and Notification when the
@@ -256,6 +257,13 @@ class DialectLifecycle:
             if self._has("PreModelRequest"):
                 # advisory (Codex): recorded, and nothing it answers changes the request
                 await self._fire(ctx, turn, "PreModelRequest")
+            late = self.system.take_async_context()
+            if late:
+                # background hooks done by now: their context joins this request (Claude)
+                joined = {"role": "user", "parts": [{"text": text} for text in late]}
+                pending.append(joined)
+                persisted.append(joined)
+                ctx.record(turn, "async_context", {"texts": list(late)})
             reply = common.next_reply(ctx, state, queue)
             request = {"model": self.model, "contents": [*self.history, *pending]}
             ctx.record(turn, "model_call", {"source": "model", "request": common.plain(request)})
