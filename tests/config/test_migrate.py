@@ -71,7 +71,6 @@ def test_gemini_map_and_its_reverse() -> None:
         ("PermissionRequest", "claude", "gemini"),
         ("PostToolUseFailure", "claude", "codex"),
         ("Notification", "claude", "codex"),
-        ("SessionEnd", "claude", "codex"),
         ("BeforeModel", "gemini", "claude"),
         ("BeforeToolSelection", "gemini", "codex"),
         ("Notification", "gemini", "codex"),
@@ -84,6 +83,12 @@ def test_unmappable_events(event: str, source: str, target: str) -> None:
     out = convert({event: [grp(cmd("x"))]}, source, target)
     assert out.hooks == {}
     assert len(out.unmapped) == 1 and event in out.unmapped[0]
+
+
+def test_session_end_maps_to_codex_which_fires_it_since_0_169() -> None:
+    """Codex 0.169 fires SessionEnd (tests/e2e/fixtures/codex-events), its reason always
+    "other"."""
+    assert map_event("SessionEnd", "claude", "codex") == "SessionEnd"
 
 
 def test_codex_uses_claude_names() -> None:

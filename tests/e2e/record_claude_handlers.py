@@ -44,6 +44,7 @@ OUT = Path(__file__).parent / "fixtures" / "claude-handlers"
 REASON = "MODEL-HOOK-REASON"
 MCP_REASON = "MCP-HOOK-DENY-REASON"
 PROMPT = "HOOK-CHECK: may this shell call run? $ARGUMENTS"
+CONTEXT = "HOOK-ADDED-CONTEXT"
 
 
 def _deny_answer() -> dict[str, Any]:
@@ -124,6 +125,7 @@ def _run(
         "model_read": {
             "reason": any(REASON in t for t in follow_up),
             "mcp_reason": any(MCP_REASON in t for t in follow_up),
+            "context": any(CONTEXT in t for t in follow_up),
         },
         "hook_model_requests": len(judged),
         "model_requests_after_the_call": max(0, len(main) - 1),

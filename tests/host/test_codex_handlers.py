@@ -19,7 +19,7 @@ from hookwise.config.codex.settings import load_codex_hooks
 from hookwise.host.handlers.mcp_tool import PlaceholderError, substitute
 from hookwise.host.loading import HookTrustWarning, load_hook_system
 from hookwise.host.system import HookSystem
-from hookwise.protocol.codex import CODEX, MCP_HOOK, WITHOUT_PERMISSION_MODE
+from hookwise.protocol.codex import CODEX, COMMON_LEFT_OUT, MCP_HOOK
 
 SERVER = str(Path(__file__).parent / "data" / "mcp_hook_server.py")
 FIXTURES = Path(__file__).parents[1] / "e2e" / "fixtures"
@@ -371,11 +371,15 @@ def test_a_synchronous_hook_still_blocks(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("event", list(CODEX.events))
-def test_permission_mode_is_in_every_input_but_the_compaction_events(event: str) -> None:
+def test_permission_mode_and_model_are_in_every_input_but_those_leaving_them_out(
+    event: str,
+) -> None:
     hs = HookSystem.from_hooks({}, dialect="codex")
     payload, _, _ = hs.prepare(event, {}, validate=False)
-    assert ("permission_mode" in payload) is (event not in WITHOUT_PERMISSION_MODE)
-    if event not in WITHOUT_PERMISSION_MODE:
+    left_out = COMMON_LEFT_OUT.get(event, ())
+    assert ("permission_mode" in payload) is ("permission_mode" not in left_out)
+    assert ("model" in payload) is ("model" not in left_out)
+    if "permission_mode" not in left_out:
         assert payload["permission_mode"] == "default"
 
 

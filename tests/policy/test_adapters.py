@@ -390,3 +390,25 @@ def test_codex_interrupt_is_an_advisory_event_a_policy_can_log() -> None:
     assert json.loads(outcome.answer.stdout) == {"systemMessage": "interrupted"}
     quiet = decide(payload, POLICY, None, {"HOME": "/h"}, now=0.0)
     assert quiet.answer.stdout == "" and quiet.answer.exit_code == 0
+
+
+def test_codex_pre_model_request_and_session_end_answer_what_codex_reads() -> None:
+    """Codex 0.169 obeys nothing a PreModelRequest hook answers (recorded: exit 2, a block,
+    continue:false and context change nothing) and reads nothing of a SessionEnd's: a deny
+    on model.before reaches the user as a message only, session.end gets no answer; both
+    raise their canonical event for the audit log."""
+    policy = compile_text(
+        "version: 1\nrules:\n"
+        "  - {id: m, events: [model.before], action: deny, reason: no model now}\n"
+        "  - {id: e, events: [session.end], action: message, message: bye}\n"
+    )
+    assert policy["errors"] == [], policy["errors"]
+    pre = decide(build_payload("codex", "PreModelRequest"), policy, None, {"HOME": "/h"}, now=0.0)
+    assert [ev.name for ev in pre.events] == [canonical.MODEL_BEFORE]
+    assert pre.answer.exit_code == 0
+    assert set(json.loads(pre.answer.stdout)) == {"systemMessage"}
+    assert "no model now" in json.loads(pre.answer.stdout)["systemMessage"]
+    end = decide(build_payload("codex", "SessionEnd"), policy, None, {"HOME": "/h"}, now=0.0)
+    assert [ev.name for ev in end.events] == [canonical.SESSION_END]
+    assert end.answer.stdout == "" and end.answer.exit_code == 0
+    assert TABLES["codex"]["events"]["SessionEnd"]["honoured"] is False

@@ -333,11 +333,14 @@ def test_compaction(tmp_path: Path, host: str) -> None:
     assert "compaction skipped: PreCompact blocked it" in result.transcript
 
 
-def test_session_end_only_where_the_host_has_it(tmp_path: Path) -> None:
+def test_session_end_and_codex_pre_model_request(tmp_path: Path) -> None:
     claude = play(tmp_path, "claude", {"steps": [step("x", {"text": "y"})]})
     assert [r["input"]["reason"] for r in fired(claude, "SessionEnd")] == ["exit"]
+    # Codex 0.169 fires it too, its reason always "other" (tests/e2e/fixtures/codex-events)
     codex = play(tmp_path, "codex", {"steps": [step("x", {"text": "y"})]})
-    assert not fired(codex, "SessionEnd")
+    assert [r["input"]["reason"] for r in fired(codex, "SessionEnd")] == ["other"]
+    assert "model" not in fired(codex, "SessionEnd")[0]["input"]
+    assert len(fired(codex, "PreModelRequest")) == 1
 
 
 def test_turn_hooks_run_around_claude_turns(tmp_path: Path) -> None:
@@ -460,3 +463,36 @@ def test_a_post_tool_batch_block_stops_the_loop(tmp_path: Path) -> None:
     )
     assert len(records(result, "model_call")) == 1
     assert outcome(result)["outcome"] == "blocked"
+
+
+@pytest.mark.parametrize("host", DIALECTS)
+def test_a_finished_async_hook_s_context_joins_the_next_request_on_claude_only(
+    tmp_path: Path, host: str
+) -> None:
+    """Recorded (tests/e2e/fixtures/claude-async async-pre-quick): Claude Code adds a
+    finished ``async: true`` hook's additionalContext to its next model request and obeys
+    nothing else of it; Codex reads nothing of it (codex-handlers async-pre-quick). A
+    waited-for PostToolUse hook holds the loop until the background one is done."""
+    late = {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "LATE-DENY",
+            "additionalContext": "LATE-CONTEXT",
+        }
+    }
+    background = f"cat >/dev/null; {emit(late)}; touch done"
+    wait = "cat >/dev/null; while [ ! -f done ]; do sleep 0.05; done; sleep 0.5"
+    hooks = {
+        "PreToolUse": [{"hooks": [{"type": "command", "command": background, "async": True}]}],
+        **hooks_for("PostToolUse", wait),
+    }
+    result = play(
+        tmp_path,
+        host,
+        {"hooks": hooks, "steps": [step("go", {"calls": [bash("echo hi")]}, {"text": "ok"})]},
+    )
+    assert not failures(result), failures(result)
+    assert statuses(result) == [("Bash", "ran")]  # the late deny is obeyed nowhere
+    assert "LATE-DENY" not in last_request(result)
+    assert ("LATE-CONTEXT" in last_request(result)) is (host == "claude")

@@ -30,6 +30,7 @@ from hookwise.protocol.codex import (
     BLOCK_FRAME_PREFIX,
     BLOCK_FRAME_SUFFIX,
     CODEX,
+    COMMON_LEFT_OUT,
     CONTEXT_CAP_BYTES,
     CONTEXT_CUT_FRAME,
     CONTEXT_CUT_PATH,
@@ -37,7 +38,6 @@ from hookwise.protocol.codex import (
     REASON_CAP_BYTES,
     TOOL_ALIASES,
     UPDATED_INPUT_NO_COMMAND,
-    WITHOUT_PERMISSION_MODE,
 )
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
 from hookwise.protocol.jsvalue import JSON, js_json_parse, js_string, truthy
@@ -378,7 +378,7 @@ RUNTIME = DialectRuntime(
     finish=finish,
     mcp_loader=mcp_servers,
     event_common={
-        event: tuple(f for f in SPEC.common_input if f != "permission_mode")
-        for event in WITHOUT_PERMISSION_MODE
+        event: tuple(f for f in SPEC.common_input if f not in left_out)
+        for event, left_out in COMMON_LEFT_OUT.items()
     },
 )

@@ -123,6 +123,7 @@ class DialectRuntime:
         for key, value in args.items():
             if key not in defaults:
                 payload[key] = value
+        payload.update(self.spec.event(event).fixed_input)
         return payload
 
     def match_context(self, event: str, payload: Mapping[str, JSON]) -> MatchContext | None:
@@ -219,6 +220,8 @@ class DialectRuntime:
                 base = os.environ if settings.base_env is None else settings.base_env
                 budget_s = claude_session_end_budget_ms(configured, base) / 1000.0
                 seconds = min(seconds, budget_s)
+            if event.wait_cap_s is not None:
+                seconds = min(seconds, event.wait_cap_s)
             return seconds * 1000.0, f"{js_string(seconds)} s"
 
         def environment(
@@ -231,6 +234,14 @@ class DialectRuntime:
             env.update({k: js_string(v) for k, v in spread(hook_env).items() if v is not UNDEFINED})
             return env
 
+        def async_context(event: str, stdout: str, stderr: str, code: int | None) -> str | None:
+            # read as a waited-for run would be (exit 2's JSON too, where the host keeps it);
+            # only the context is used: the call has already gone on
+            answer = reader(event, stdout, stderr, code).output
+            specific = answer.get("hookSpecificOutput") if isinstance(answer, dict) else None
+            context = specific.get("additionalContext") if isinstance(specific, dict) else None
+            return context if isinstance(context, str) else None
+
         def detached(entry: HookEntry) -> bool:
             config = entry.config
             return (
@@ -240,7 +251,12 @@ class DialectRuntime:
             )
 
         return RunHooks(
-            reader, timeout, environment, detached=detached, mcp_rules=self.spec.mcp_hook
+            reader,
+            timeout,
+            environment,
+            detached=detached,
+            async_context=async_context if self.spec.async_context_joins_next_request else None,
+            mcp_rules=self.spec.mcp_hook,
         )
 
 

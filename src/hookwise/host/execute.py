@@ -119,6 +119,9 @@ class RunHooks:
     chain: Callable[[str, dict[str, JSON], JSON], dict[str, JSON]] = _no_chain
     # a command hook the host starts in the background and does not wait for (host/detached.py)
     detached: Callable[[HookEntry], bool] = _never
+    # what a finished background hook hands the next model request (event, stdout, stderr,
+    # exit code -> context); None: nothing of it is read (host/detached.py)
+    async_context: Callable[[str, str, str, int | None], str | None] | None = None
     mcp_rules: McpHookRules | None = None  # how mcp_tool handlers run (the host's table)
 
 
@@ -165,6 +168,17 @@ class HookExecutor:
         self.settings = settings
         self.hooks = hooks
         self.background = DetachedHooks()
+
+    def take_async_context(self) -> list[str]:
+        """The context of the background hooks finished since the last call, for the next
+        model request (empty where the host reads nothing of them)."""
+        read = self.hooks.async_context
+        if read is None:
+            return []
+        texts = (
+            read(e, r.stdout, r.stderr, r.exit_code) for e, r in self.background.take_finished()
+        )
+        return [text for text in texts if text]
 
     def close(self) -> None:
         """The session ends: background hooks are killed, MCP servers stopped."""
@@ -354,7 +368,8 @@ class HookExecutor:
                 env = self._environment(payload, hook_env)
             spec = self._spec(entry, js_string(command), payload, stdin, env)
             if self.hooks.detached(entry):
-                self.background.start(spec)
+                keep = event if self.hooks.async_context is not None else None
+                self.background.start(spec, keep=keep)
                 batch.results[index] = self._detached_run(event, entry, payload)
                 continue
             batch.specs.append(spec)

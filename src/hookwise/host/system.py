@@ -105,6 +105,12 @@ class HookSystem:
             self.execution, self.runtime.hooks(self.execution, self.cwd, registry)
         )
 
+    def take_async_context(self) -> list[str]:
+        """What background (``async: true``) hooks finished since the last call add to the
+        next model request: their ``additionalContext`` on Claude Code, nothing on Codex.
+        An agent loop calls it before each model request."""
+        return self._executor.take_async_context()
+
     def close(self) -> None:
         """End the session: background (async) hooks still running are killed and the MCP
         servers its mcp_tool hooks connected are stopped, as the hosts do when they exit."""

@@ -53,7 +53,8 @@ CANONICAL_EVENTS: dict[str, str] = {
     PROMPT: "the user submitted a prompt (BeforeAgent; UserPromptSubmit)",
     AGENT_START: "an agent turn or a subagent starts (BeforeAgent; SubagentStart)",
     AGENT_STOP: "the agent is about to stop (AfterAgent; Stop; SubagentStop)",
-    MODEL_BEFORE: "before a model request (Gemini BeforeModel)",
+    MODEL_BEFORE: "before a model request (Gemini BeforeModel; Codex PreModelRequest, "
+    "advisory: audit only)",
     MODEL_AFTER: "after a model response chunk (Gemini AfterModel)",
     TOOL_SELECTION: "before the model picks tools (Gemini BeforeToolSelection)",
     SESSION_START: "a session starts (SessionStart)",
@@ -111,6 +112,7 @@ KIND_EVENTS: dict[str, str] = {
     "compact_after": COMPACTION_AFTER,
     "subagent_start": AGENT_START,
     "interrupt": INTERRUPT,
+    "model_before": MODEL_BEFORE,
     "permission_denied": PERMISSION_DENIED,
     "stop_failure": AGENT_FAILURE,
     "config_change": CONFIG_CHANGE,

@@ -503,6 +503,13 @@ CLAUDE: Final = DialectSpec(
     COMMON_INPUT,
     {"permission_mode": "default"},
     mcp_hook=MCP_HOOK,
+    # recorded (tests/e2e/fixtures/claude-async): an async command hook is not waited for,
+    # its deny, block, exit 2 and reason reach neither the call nor the model; its
+    # additionalContext joins the next model request when it has finished by then (a
+    # system message after the tool result: async-pre-quick); still running when the
+    # session ends, it is ended (async-pre, async-post never finished)
+    async_commands_detached=True,
+    async_context_joins_next_request=True,
 )
 EVENT_NAMES: Final = tuple(CLAUDE.events)
 

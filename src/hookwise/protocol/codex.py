@@ -30,14 +30,26 @@ COMMON_INPUT: Final = (
     "permission_mode",
 )
 # Codex's permission modes (the enum of ``permission_mode`` in the 0.169.0 binary's input
-# schemas; every recorded run sends the field). The compaction events' schemas lack it.
+# schemas; every recorded run sends the field).
 PERMISSION_MODES: Final = ("default", "acceptEdits", "plan", "dontAsk", "bypassPermissions")
-WITHOUT_PERMISSION_MODE: Final = ("PreCompact", "PostCompact")
+# The common fields an event's input leaves out: the compaction events' schemas lack
+# permission_mode; recorded (tests/e2e/fixtures/codex-events lifecycle): PreModelRequest
+# sends no permission_mode, SessionEnd neither it nor model.
+COMMON_LEFT_OUT: Final = {
+    "PreCompact": ("permission_mode",),
+    "PostCompact": ("permission_mode",),
+    "PreModelRequest": ("permission_mode",),
+    "SessionEnd": ("model", "permission_mode"),
+}
+# How long Codex's exit waits for SessionEnd hooks, whatever their timeout (recorded:
+# session-end-slow, 8 s of sleep under a 30 s timeout, killed after 3.1 s; a 1 s timeout
+# still ends it after 1.1 s)
+SESSION_END_WAIT_S: Final = 3.0
 
 _COMMON = ("continue", "stopReason", "systemMessage", "suppressOutput")
 
 # The handler types Codex runs on each of these events (prompt and agent handlers are
-# parsed and skipped; mcp_tool is refused only on SessionEnd, which this table lacks).
+# parsed and skipped; the binary refuses mcp_tool on SessionEnd, see _HANDLERS_OF).
 HANDLER_TYPES: Final = ("command", "mcp_tool")
 
 _EVENTS: Final = (
@@ -178,6 +190,39 @@ _EVENTS: Final = (
         stop_supported=False,
         decision_values=(),
     ),
+    # Fired before each model request, no feature flag (recorded: codex-events lifecycle,
+    # twice for the fake model's two requests). Advisory: exit 2 with a reason,
+    # continue:false, a top-level block and additionalContext all leave the request, the
+    # tool and what the model reads unchanged (pre-model-*); a matcher is ignored (matchers)
+    DialectEvent(
+        "PreModelRequest",
+        Kind.MODEL_BEFORE,
+        ("turn_id",),
+        None,
+        Decision.NONE,
+        Exit2.IGNORED,
+        common_fields=("systemMessage",),
+        stop_supported=False,
+        decision_values=(),
+    ),
+    # Fired when ``codex exec`` ends (recorded: lifecycle), with ``reason`` always "other"
+    # (its input schema's const), which a matcher is compared with (matchers: "nomatch"
+    # does not fire). Nothing is left to decide: exit 2 and its reason change nothing
+    # (session-end-slow: exit code 0); the exit waits at most SESSION_END_WAIT_S
+    DialectEvent(
+        "SessionEnd",
+        Kind.SESSION_END,
+        ("reason",),
+        "reason",
+        Decision.NONE,
+        Exit2.IGNORED,
+        json_honoured=False,  # no output schema in the binary: nothing is read
+        common_fields=(),
+        stop_supported=False,
+        decision_values=(),
+        wait_cap_s=SESSION_END_WAIT_S,
+        fixed_input=(("reason", "other"),),
+    ),
 )
 
 # ``type: "mcp_tool"`` handlers (codex-rs/hooks, 0.169.0; recorded in
@@ -190,9 +235,13 @@ MCP_HOOK: Final = McpHookRules(
     typed_placeholders=True, missing_placeholder_fails=True, text_join="\n", on_failure_key=None
 )
 
+# The handler types each event runs: the 0.169.0 binary refuses an mcp_tool hook on
+# SessionEnd (its session's MCP connections are closing)
+_HANDLERS_OF: Final = {"SessionEnd": ("command",)}
+
 CODEX: Final = DialectSpec(
     "codex",
-    {e.name: replace(e, handler_types=HANDLER_TYPES) for e in _EVENTS},
+    {e.name: replace(e, handler_types=_HANDLERS_OF.get(e.name, HANDLER_TYPES)) for e in _EVENTS},
     COMMON_INPUT,
     {"model": "", "permission_mode": "default"},
     merges_identical_handlers=False,

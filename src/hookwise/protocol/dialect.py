@@ -59,6 +59,7 @@ class Kind(Enum):
     COMPACT_AFTER = "compact_after"
     SUBAGENT_START = "subagent_start"
     INTERRUPT = "interrupt"  # the user interrupted the turn (Codex Interrupt; advisory)
+    MODEL_BEFORE = "model_before"  # a model request goes out (Codex PreModelRequest; advisory)
     # Claude Code's other events (each its own family: no other host has them)
     SETUP = "setup"
     INSTRUCTIONS = "instructions"
@@ -143,6 +144,12 @@ class DialectEvent:
     matcher_basename: bool = False
     # the handler types the host runs on this event (Claude Code: up to five)
     handler_types: tuple[str, ...] = ("command",)
+    # the host waits at most this long for the event's hooks whatever their timeout, then
+    # kills them (Codex SessionEnd: its exit does not wait longer); None: their timeout
+    wait_cap_s: float | None = None
+    # input fields the host always sends with one value, whatever happened (Codex
+    # SessionEnd's ``reason`` is always "other")
+    fixed_input: tuple[tuple[str, str], ...] = ()
 
 
 # JSON types of the answer fields of Claude Code and Codex ("any": not checked): top
@@ -260,6 +267,9 @@ class DialectSpec:
     # ``async: true`` command handlers start in the background: the host neither waits for
     # them nor reads their answer, and ends them with the session (Codex; host/detached.py)
     async_commands_detached: bool = False
+    # a background hook's ``additionalContext``, once it has finished, joins the next model
+    # request (Claude Code; HookSystem.take_async_context); False: nothing of it is read
+    async_context_joins_next_request: bool = False
     mcp_hook: McpHookRules | None = None  # how an mcp_tool handler runs (None: none)
 
     def event(self, name: str) -> DialectEvent:

@@ -1,14 +1,16 @@
 """Claude Code's and Codex's hook lifecycles, played offline with the dialect runtime.
 
 Both hosts share one loop; each event fires only when the host has it (Codex has no
-Notification, PostToolUseFailure or SessionEnd in its table). Per session: SessionStart
-(its context becomes the first history entry), the steps, SessionEnd. A ``compress``
-fires PreCompact (a block skips the compaction) and then PostCompact. Per turn, after
-TurnStart:
+Notification or PostToolUseFailure; its SessionEnd's ``reason`` is always "other"). Per
+session: SessionStart (its context becomes the first history entry), the steps,
+SessionEnd. A ``compress`` fires PreCompact (a block skips the compaction) and then
+PostCompact. Per turn, after TurnStart:
 
 1. UserPromptSubmit with the turn's input: ``continue: false`` ends the turn before the
    prompt is sent, a block erases the prompt, context (JSON or plain stdout) is added.
-2. Model calls (these hosts have no model hooks); each reply's function calls go through
+2. Model calls, each after Codex's PreModelRequest (advisory: recorded, never obeyed),
+   with the context of Claude's ``async: true`` hooks done by then; each reply's function
+   calls go through
    PreToolUse (deny/ask/defer block the call and the reason reaches the model,
    ``updatedInput`` rewrites it, context is added to the result, defer and
    ``continue: false`` stop the turn), PermissionRequest and Notification when the
@@ -252,6 +254,16 @@ class DialectLifecycle:
         while True:
             if common.out_of_budget(ctx, state, self.scenario.max_model_calls):
                 break
+            if self._has("PreModelRequest"):
+                # advisory (Codex): recorded, and nothing it answers changes the request
+                await self._fire(ctx, turn, "PreModelRequest")
+            late = self.system.take_async_context()
+            if late:
+                # background hooks done by now: their context joins this request (Claude)
+                joined = {"role": "user", "parts": [{"text": text} for text in late]}
+                pending.append(joined)
+                persisted.append(joined)
+                ctx.record(turn, "async_context", {"texts": list(late)})
             reply = common.next_reply(ctx, state, queue)
             request = {"model": self.model, "contents": [*self.history, *pending]}
             ctx.record(turn, "model_call", {"source": "model", "request": common.plain(request)})

@@ -193,6 +193,8 @@ def test_event_labels() -> None:
         "subagent_start",
         "subagent_stop",
         "interrupt",  # (advisory, since 0.150: issue 27)
+        "pre_model_request",  # fired by 0.169 (tests/e2e/fixtures/codex-events)
+        "session_end",
     ]
 
 
@@ -516,7 +518,8 @@ def test_handler_rules(codex: Codex) -> None:
                 group("lookaround", "(?!Bash)"),
             ],
             "Stop": [group("stop", "ignored-here")],
-            "SessionEnd": [group("x")],
+            # not an event of 0.169 (tests/e2e/fixtures/codex-events lifecycle: never fires)
+            "PostModelResponse": [group("x")],
         },
     )
     loaded = codex.load(bypass_hook_trust=True)
@@ -539,7 +542,7 @@ def test_handler_rules(codex: Codex) -> None:
         "PreToolUse/1/matcher: invalid matcher '('",
         "PreToolUse/2/matcher: invalid matcher '(?!Bash)' (look-around",
         "Stop/0/matcher: Codex ignores matchers for Stop",
-        'unknown Codex hook event "SessionEnd" (Codex ignores it)',
+        'unknown Codex hook event "PostModelResponse" (Codex ignores it)',
     ):
         assert warned(loaded, part), part
     # skipped handlers keep their written index in the key

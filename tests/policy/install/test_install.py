@@ -842,3 +842,17 @@ def test_an_unreadable_settings_file_is_an_error(project: Path, env: dict[str, s
     settings.write_bytes(b'{"a": "\xff"}')
     with pytest.raises(InstallError, match="not UTF-8"):
         plan_install("claude", "project", project, env)
+
+
+def test_model_before_and_session_end_rules_register_codex_s_own_events() -> None:
+    """Codex 0.169 fires PreModelRequest and SessionEnd (tests/e2e/fixtures/codex-events):
+    a rule on model.before or session.end registers them there."""
+    compiled = compile_text(
+        "version: 1\nrules:\n"
+        "  - {id: m, events: [model.before], action: message, message: asking}\n"
+        "  - {id: e, events: [session.end], action: message, message: bye}\n"
+    )
+    assert not compiled["errors"], compiled["errors"]
+    assert policy_events(compiled, "codex") == ["PreToolUse", "PreModelRequest", "SessionEnd"]
+    assert policy_events(compiled, "claude") == ["PreToolUse", "SessionEnd"]
+    assert policy_events(compiled, "gemini") == ["BeforeTool", "BeforeModel", "SessionEnd"]
