@@ -112,6 +112,7 @@ class HostInfo:
         "project_files",
         "project_trust",
         "settings_files",
+        "shell",
         "shell_tool",
         "supports",
         "table_name",
@@ -155,6 +156,7 @@ class HostInfo:
         settings_files: dict[str, tuple[str, ...]] | None = None,
         native_rules: str = "",
         code_files: dict[str, tuple[str, ...]] | None = None,
+        shell: tuple[str, ...] = ("/bin/sh", "-c"),
     ) -> None:
         self.name = name
         self.title = title
@@ -236,6 +238,9 @@ class HostInfo:
         # why its own permission system holds none of the policy (`policy export`), for a
         # host without an exporter (policy/export/build.EXPORTERS); "" for one with
         self.native_rules = native_rules
+        # the argv a hook command is run with, the command appended (doctor's self-test
+        # runs the registered command the same way)
+        self.shell = shell
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -283,6 +288,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "exits 55 in an untrusted one",
         env_files=((".gemini/.env", ".env"), (".gemini/.env", ".env"), False),
         extension_env_files=(".gemini/extensions/*/.env",),
+        shell=("bash", "-c"),
     ),
     "claude": HostInfo(
         "claude",

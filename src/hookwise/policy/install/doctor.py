@@ -594,7 +594,7 @@ def run_command(
     timeout: float,
 ) -> SelfTest:
     """Run a hook command as the host does: through its shell, the event on stdin."""
-    shell = ["bash", "-c", command] if host == "gemini" else ["/bin/sh", "-c", command]
+    shell = [*host_info(host).shell, command]
     started = time.perf_counter()
     try:
         done = subprocess.run(
