@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from hookwise.policy.install.doctor import DoctorReport, HostReport, diagnose
+from hookwise.policy.install.doctor import (
+    DoctorReport,
+    HostReport,
+    SelfTest,
+    diagnose,
+    host_reading,
+)
 from hookwise.policy.install.launcher import hook_command
 from hookwise.policy.install.plan import plan_install, write_plan
 
@@ -230,6 +236,42 @@ def test_the_self_test_judges_the_answer_as_the_host_would(
     setup.install("codex", command=command, timeout=1)
     [test] = [c for c in setup.doctor("codex").checks if c.name == "self-test"]
     assert test.status == status and expected in test.detail, test.detail
+
+
+@pytest.mark.parametrize(
+    ("host", "event", "answer", "expected"),
+    [
+        ("claude", "PreToolUse", ("not json", 0), "plain text, not a JSON answer"),
+        (
+            "claude",
+            "PreToolUse",
+            ('{"hookSpecificOutput": {"hookEventName": "PostToolUse"}}', 0),
+            "hookEventName does not name the event",
+        ),
+        (
+            "claude",
+            "PreToolUse",
+            ('{"hookSpecificOutput": {"hookEventName": "PreToolUse"}}', 0),
+            None,
+        ),
+        ("gemini", "BeforeTool", ("not json", 2), "Gemini CLI reads it as a denial"),
+        ("gemini", "BeforeTool", ("not json", 0), "Gemini CLI reads it as a message"),
+        ("gemini", "BeforeTool", ("", 3), "exit 3 without an answer: Gemini CLI marks"),
+        ("gemini", "BeforeTool", ('{"decision": "deny", "reason": "no"}', 0), None),
+        ("codex", "PreToolUse", ('{"decision": "deny"}', 0), "Codex rejects it"),
+    ],
+)
+def test_each_host_s_adapter_reads_the_self_test_s_answer(
+    host: str, event: str, answer: tuple[str, int], expected: str | None
+) -> None:
+    """Gemini CLI's and Claude Code's readers are their adapters' (answer_problem), Codex's
+    form is the default: what each says of an answer it would not take."""
+    stdout, code = answer
+    problem = host_reading(host, event, SelfTest("hookwise hook", code, stdout, "", 0.0))
+    if expected is None:
+        assert problem is None
+    else:
+        assert problem is not None and expected in problem, problem
 
 
 def test_an_answer_unlike_this_hookwise_is_a_warning(setup: Setup) -> None:
