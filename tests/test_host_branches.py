@@ -40,11 +40,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
         1,
         "the Claude Agent SDK bridge reads Claude Code's own settings when told to",
     ),
-    "policy/approvals/relay.py": (
-        1,
-        "compares the table's decision pattern, whose value for Gemini CLI's form is 'gemini' "
-        "(its native ask, `gemini_ask`)",
-    ),
     "scan/report.py": (1, "Gemini CLI's hook fingerprint approval as a gate"),
 }
 

@@ -100,7 +100,7 @@ def encode(
 ) -> Answer:
     enc = Encoding(HOST, events, tables)
     name = enc.name
-    can_decide = enc.spec["decision"] == "gemini"
+    can_decide = enc.spec["decision"] == "top_decision"
     out = enc.out
     verdict = decision.decision
     reason = decision.reason
