@@ -40,7 +40,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
         1,
         "the Claude Agent SDK bridge reads Claude Code's own settings when told to",
     ),
-    "scan/report.py": (1, "Gemini CLI's hook fingerprint approval as a gate"),
 }
 
 

@@ -100,6 +100,7 @@ class HostInfo:
         "extension_env_files",
         "failure",
         "handler",
+        "hook_approval",
         "hook_globs",
         "hooks_layout",
         "install_files",
@@ -157,6 +158,7 @@ class HostInfo:
         native_rules: str = "",
         code_files: dict[str, tuple[str, ...]] | None = None,
         shell: tuple[str, ...] = ("/bin/sh", "-c"),
+        hook_approval: str = "",
     ) -> None:
         self.name = name
         self.title = title
@@ -241,6 +243,10 @@ class HostInfo:
         # the argv a hook command is run with, the command appended (doctor's self-test
         # runs the registered command the same way)
         self.shell = shell
+        # what the host's approval of a project hook is keyed on, where that is not the code
+        # the hook runs: a script the command names can change with no new prompt (scan's
+        # trust-by-command-line, GC#27901); "" where hookwise knows no such approval
+        self.hook_approval = hook_approval
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -289,6 +295,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         env_files=((".gemini/.env", ".env"), (".gemini/.env", ".env"), False),
         extension_env_files=(".gemini/extensions/*/.env",),
         shell=("bash", "-c"),
+        hook_approval="name and command",
     ),
     "claude": HostInfo(
         "claude",
