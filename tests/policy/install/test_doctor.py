@@ -171,6 +171,27 @@ def test_gemini_switches_and_a_timeout_in_the_wrong_unit(setup: Setup) -> None:
     assert "hooksConfig.enabled is false" in details(setup.doctor("gemini", self_test=False))
 
 
+def test_the_ask_check_is_given_where_install_gives_the_ask_note(setup: Setup) -> None:
+    """Gemini CLI's row has install's ``ask_note``: doctor checks the same ask handling
+    there (the disabled switch names its entry), and for no host without the note."""
+    setup.env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
+    setup.install("gemini")
+    settings = setup.project / ".gemini" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["hooksConfig"] = {"disabled": ["hookwise"]}
+    settings.write_text(json.dumps(data))
+    gemini = setup.doctor("gemini", self_test=False)
+    assert [c.name for c in gemini.checks].count("ask") == 1
+    [switch] = [c for c in gemini.checks if c.name == "switch"]
+    assert switch.detail.endswith(
+        "#/hooks/BeforeTool/0/hooks/0: listed in hooksConfig.disabled: Gemini CLI does not run it"
+    ), switch.detail
+    setup.install("claude")
+    claude = setup.doctor("claude", self_test=False)
+    assert "ask" not in [c.name for c in claude.checks]
+    assert "switch" not in [c.name for c in claude.checks]
+
+
 def test_claude_disable_all_hooks(setup: Setup) -> None:
     setup.install("claude")
     user = setup.home / ".claude" / "settings.json"
