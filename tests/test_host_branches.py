@@ -31,11 +31,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
         "`hookwise hooks list|trust` call the loaders and trust stores of config/gemini, "
         "config/claude, config/codex, which are per host by design (config/ layout)",
     ),
-    "integrations/hooks.py": (
-        3,
-        "the framework bridges fire settings hooks with Gemini CLI's payload (no tool_use_id) "
-        "and read its answer form, or Claude Code's",
-    ),
     "integrations/claude_agent_sdk.py": (
         1,
         "the Claude Agent SDK bridge reads Claude Code's own settings when told to",

@@ -966,6 +966,31 @@ def cwd_env(name: str) -> tuple[str, ...]:
     return names
 
 
+def input_fields(name: str, event: str) -> tuple[str, ...]:
+    """The fields of ``event``'s payload besides the common ones (``common_input``), from
+    the host's event table."""
+    import importlib
+
+    info = host(name)
+    module = importlib.import_module(info.module)
+    if info.table_name is None:
+        return tuple(f.name for f in module.EVENTS[event].input_fields)
+    fields: tuple[str, ...] = getattr(module, info.table_name).events[event].input_fields
+    return fields
+
+
+def tool_response_text(name: str) -> tuple[str, ...]:
+    """The keys of the object a host sends as ``tool_response`` for a tool's plain result,
+    each holding its text (the protocol module's ``TOOL_RESPONSE_TEXT``: Gemini CLI's
+    ``llmContent`` and ``returnDisplay``); empty where the result is sent as it is."""
+    import importlib
+
+    keys: tuple[str, ...] = getattr(
+        importlib.import_module(host(name).module), "TOOL_RESPONSE_TEXT", ()
+    )
+    return keys
+
+
 def matcher_field(name: str, event: str) -> str | None:
     """The stdin field a definition's ``matcher`` is compared with on ``event`` (None: the
     matcher is ignored there), from the host's event table."""
