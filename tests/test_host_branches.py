@@ -22,9 +22,10 @@ ADAPTERS = ("protocol/", "policy/adapters/")
 ALLOWED: dict[str, tuple[int, str]] = {
     "policy/install/doctor.py": (
         2,
-        "Gemini CLI's, Claude Code's and Codex's own checkers (folder trust, hook trust, "
-        "hashes) and the self-test payload's shape: each host's checks are code of its config "
-        "package, chosen here by name",
+        "the self-test payload's shape (no tool_use_id for Gemini CLI, no description for "
+        "Codex): the event tables' input fields say it, but other hosts whose tables lack "
+        "tool_use_id (Copilot CLI, Droid, the reference hosts) are sent one today, so reading "
+        "the table changes their payloads",
     ),
     "cli/hooks_cmd.py": (
         5,
