@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from hookwise.integrations.json_data import jsonable
 from hookwise.integrations.tools import canonical_input, hook_tool_name
 from hookwise.integrations.verdict import Verdict
+from hookwise.protocol.hosts import input_fields, tool_response_text
 
 if TYPE_CHECKING:
     from hookwise.host.outcome import Outcome as HostOutcome
@@ -95,7 +96,7 @@ class HookBridge:
 
     def _before_args(self, tool: str, args: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
         fields, mapped = self._tool_args(tool, args)
-        if self.host != "gemini":
+        if "tool_use_id" in input_fields(self.host, EVENTS[self.host][0]):
             fields["tool_use_id"] = "hookwise-" + os.urandom(6).hex()
         return fields, mapped
 
@@ -113,8 +114,9 @@ class HookBridge:
     def _after_args(self, tool: str, args: Mapping[str, Any], result: Any) -> dict[str, Any]:
         fields, _ = self._tool_args(tool, args)
         response = jsonable(result)
-        if self.host == "gemini" and not isinstance(response, dict):
-            response = {"llmContent": response, "returnDisplay": response}
+        wrap = tool_response_text(self.host)
+        if wrap and not isinstance(response, dict):
+            response = dict.fromkeys(wrap, response)
         elif not isinstance(response, (dict, list, str)):
             response = str(response)
         fields["tool_response"] = response
@@ -136,8 +138,8 @@ class HookBridge:
 
     def end(self, final_text: str, stop_hook_active: bool) -> Verdict:
         fields: dict[str, Any] = {"stop_hook_active": stop_hook_active}
-        if self.host == "gemini":
-            fields.update(prompt="", prompt_response=final_text)
+        if "prompt_response" in input_fields(self.host, EVENTS[self.host][3]):
+            fields.update(prompt="", prompt_response=final_text)  # (Gemini CLI's AfterAgent)
         else:
             fields["last_assistant_message"] = final_text
         fired = self._fire_sync(EVENTS[self.host][3], fields)

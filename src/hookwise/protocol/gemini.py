@@ -106,6 +106,9 @@ _TOOL_INPUT: Final = (
     Field("original_request_name", "string", False, doc="Tool name before a tail call."),
 )
 _FLOW: Final = ("decision", "reason", "systemMessage", "continue", "stopReason")
+# AfterTool's tool_response is always an object: a tool's plain result is sent as its text
+# in each of these keys (what the model reads, what the terminal shows)
+TOOL_RESPONSE_TEXT: Final = ("llmContent", "returnDisplay")
 _ADVISORY: Final = ("systemMessage", "suppressOutput")
 
 EVENTS: Final[dict[str, EventSpec]] = {

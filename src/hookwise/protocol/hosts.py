@@ -100,6 +100,7 @@ class HostInfo:
         "extension_env_files",
         "failure",
         "handler",
+        "hook_approval",
         "hook_globs",
         "hooks_layout",
         "install_files",
@@ -112,6 +113,7 @@ class HostInfo:
         "project_files",
         "project_trust",
         "settings_files",
+        "shell",
         "shell_tool",
         "supports",
         "table_name",
@@ -155,6 +157,8 @@ class HostInfo:
         settings_files: dict[str, tuple[str, ...]] | None = None,
         native_rules: str = "",
         code_files: dict[str, tuple[str, ...]] | None = None,
+        shell: tuple[str, ...] = ("/bin/sh", "-c"),
+        hook_approval: str = "",
     ) -> None:
         self.name = name
         self.title = title
@@ -236,6 +240,13 @@ class HostInfo:
         # why its own permission system holds none of the policy (`policy export`), for a
         # host without an exporter (policy/export/build.EXPORTERS); "" for one with
         self.native_rules = native_rules
+        # the argv a hook command is run with, the command appended (doctor's self-test
+        # runs the registered command the same way)
+        self.shell = shell
+        # what the host's approval of a project hook is keyed on, where that is not the code
+        # the hook runs: a script the command names can change with no new prompt (scan's
+        # trust-by-command-line, GC#27901); "" where hookwise knows no such approval
+        self.hook_approval = hook_approval
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -283,6 +294,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "exits 55 in an untrusted one",
         env_files=((".gemini/.env", ".env"), (".gemini/.env", ".env"), False),
         extension_env_files=(".gemini/extensions/*/.env",),
+        shell=("bash", "-c"),
+        hook_approval="name and command",
     ),
     "claude": HostInfo(
         "claude",
@@ -951,6 +964,31 @@ def cwd_env(name: str) -> tuple[str, ...]:
 
     names: tuple[str, ...] = getattr(importlib.import_module(host(name).module), "CWD_ENV", ())
     return names
+
+
+def input_fields(name: str, event: str) -> tuple[str, ...]:
+    """The fields of ``event``'s payload besides the common ones (``common_input``), from
+    the host's event table."""
+    import importlib
+
+    info = host(name)
+    module = importlib.import_module(info.module)
+    if info.table_name is None:
+        return tuple(f.name for f in module.EVENTS[event].input_fields)
+    fields: tuple[str, ...] = getattr(module, info.table_name).events[event].input_fields
+    return fields
+
+
+def tool_response_text(name: str) -> tuple[str, ...]:
+    """The keys of the object a host sends as ``tool_response`` for a tool's plain result,
+    each holding its text (the protocol module's ``TOOL_RESPONSE_TEXT``: Gemini CLI's
+    ``llmContent`` and ``returnDisplay``); empty where the result is sent as it is."""
+    import importlib
+
+    keys: tuple[str, ...] = getattr(
+        importlib.import_module(host(name).module), "TOOL_RESPONSE_TEXT", ()
+    )
+    return keys
 
 
 def matcher_field(name: str, event: str) -> str | None:

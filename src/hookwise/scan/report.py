@@ -7,8 +7,8 @@ from collections.abc import Mapping
 
 from hookwise.config.hookwise_command import runs_only_hookwise
 from hookwise.mcp_proxy import impostor, wrapped
+from hookwise.protocol.hosts import HOST_NAMES, hosts_with
 from hookwise.protocol.hosts import host as host_info
-from hookwise.protocol.hosts import hosts_with
 from hookwise.scan import catalog
 from hookwise.scan.analysis.analyse import analyse_runnable
 from hookwise.scan.context import ScanContext
@@ -185,15 +185,17 @@ def scan_project(ctx: ScanContext) -> ScanReport:
             if ctx.inside(ref.path) and not os.path.exists(ref.path)
         ]
         findings += runnable_findings(runnable, analysis.sink.facts, missing)
-        if runnable.host == "gemini" and runnable.gate in (Gate.TRUSTED, Gate.NO_PROMPT):
+        row = host_info(runnable.host) if runnable.host in HOST_NAMES else None  # (hookwise's)
+        approval = row.hook_approval if row is not None else ""
+        if row is not None and approval and runnable.gate in (Gate.TRUSTED, Gate.NO_PROMPT):
             inside = [s for s in analysis.scripts if ctx.inside(s.path)]
             if inside:
                 findings.append(
                     Finding(
                         "trust-by-command-line",
                         Severity.INFO,
-                        f"gemini project {runnable.name} hook: Gemini CLI trusts it by name and "
-                        f"command only; a change to {inside[0].path} runs with no new warning",
+                        f"{runnable.host} project {runnable.name} hook: {row.title} trusts it by "
+                        f"{approval} only; a change to {inside[0].path} runs with no new warning",
                         runnable.file,
                         runnable.line,
                         runnable,

@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from hookwise.policy.install.doctor import DoctorReport, HostReport, diagnose
+from hookwise.policy.install.doctor import (
+    DoctorReport,
+    HostReport,
+    SelfTest,
+    diagnose,
+    host_reading,
+)
 from hookwise.policy.install.launcher import hook_command
 from hookwise.policy.install.plan import plan_install, write_plan
 
@@ -165,6 +171,27 @@ def test_gemini_switches_and_a_timeout_in_the_wrong_unit(setup: Setup) -> None:
     assert "hooksConfig.enabled is false" in details(setup.doctor("gemini", self_test=False))
 
 
+def test_the_ask_check_is_given_where_install_gives_the_ask_note(setup: Setup) -> None:
+    """Gemini CLI's row has install's ``ask_note``: doctor checks the same ask handling
+    there (the disabled switch names its entry), and for no host without the note."""
+    setup.env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
+    setup.install("gemini")
+    settings = setup.project / ".gemini" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["hooksConfig"] = {"disabled": ["hookwise"]}
+    settings.write_text(json.dumps(data))
+    gemini = setup.doctor("gemini", self_test=False)
+    assert [c.name for c in gemini.checks].count("ask") == 1
+    [switch] = [c for c in gemini.checks if c.name == "switch"]
+    assert switch.detail.endswith(
+        "#/hooks/BeforeTool/0/hooks/0: listed in hooksConfig.disabled: Gemini CLI does not run it"
+    ), switch.detail
+    setup.install("claude")
+    claude = setup.doctor("claude", self_test=False)
+    assert "ask" not in [c.name for c in claude.checks]
+    assert "switch" not in [c.name for c in claude.checks]
+
+
 def test_claude_disable_all_hooks(setup: Setup) -> None:
     setup.install("claude")
     user = setup.home / ".claude" / "settings.json"
@@ -230,6 +257,42 @@ def test_the_self_test_judges_the_answer_as_the_host_would(
     setup.install("codex", command=command, timeout=1)
     [test] = [c for c in setup.doctor("codex").checks if c.name == "self-test"]
     assert test.status == status and expected in test.detail, test.detail
+
+
+@pytest.mark.parametrize(
+    ("host", "event", "answer", "expected"),
+    [
+        ("claude", "PreToolUse", ("not json", 0), "plain text, not a JSON answer"),
+        (
+            "claude",
+            "PreToolUse",
+            ('{"hookSpecificOutput": {"hookEventName": "PostToolUse"}}', 0),
+            "hookEventName does not name the event",
+        ),
+        (
+            "claude",
+            "PreToolUse",
+            ('{"hookSpecificOutput": {"hookEventName": "PreToolUse"}}', 0),
+            None,
+        ),
+        ("gemini", "BeforeTool", ("not json", 2), "Gemini CLI reads it as a denial"),
+        ("gemini", "BeforeTool", ("not json", 0), "Gemini CLI reads it as a message"),
+        ("gemini", "BeforeTool", ("", 3), "exit 3 without an answer: Gemini CLI marks"),
+        ("gemini", "BeforeTool", ('{"decision": "deny", "reason": "no"}', 0), None),
+        ("codex", "PreToolUse", ('{"decision": "deny"}', 0), "Codex rejects it"),
+    ],
+)
+def test_each_host_s_adapter_reads_the_self_test_s_answer(
+    host: str, event: str, answer: tuple[str, int], expected: str | None
+) -> None:
+    """Gemini CLI's and Claude Code's readers are their adapters' (answer_problem), Codex's
+    form is the default: what each says of an answer it would not take."""
+    stdout, code = answer
+    problem = host_reading(host, event, SelfTest("hookwise hook", code, stdout, "", 0.0))
+    if expected is None:
+        assert problem is None
+    else:
+        assert problem is not None and expected in problem, problem
 
 
 def test_an_answer_unlike_this_hookwise_is_a_warning(setup: Setup) -> None:

@@ -86,3 +86,20 @@ def encode_dialect(
         return enc.finish(decision, stop)
     enc.decide_requests_and_blocks(decision, verdict, reason, rewrite_requests=True)
     return enc.finish(decision, stop)
+
+
+def answer_problem(event: str, stdout: str, stderr: str, exit_code: int | None) -> str | None:
+    """Why Claude Code would not take this as a valid answer (doctor's self-test); None when
+    it would. Its dialect's reader decides (loaded here only, never on the hook's path)."""
+    from hookwise.host.claude_dialect import read
+    from hookwise.protocol.claude import CLAUDE
+
+    reading = read(CLAUDE.events[event], stdout, stderr, exit_code)
+    if reading.kind == "error":
+        return reading.problem or "a non-blocking error"
+    if reading.kind == "text":
+        return "plain text, not a JSON answer"
+    specific = (reading.answer or {}).get("hookSpecificOutput")
+    if isinstance(specific, dict) and specific.get("hookEventName") != event:
+        return "hookSpecificOutput.hookEventName does not name the event: Claude ignores it"
+    return None

@@ -100,7 +100,7 @@ def encode(
 ) -> Answer:
     enc = Encoding(HOST, events, tables)
     name = enc.name
-    can_decide = enc.spec["decision"] == "gemini"
+    can_decide = enc.spec["decision"] == "top_decision"
     out = enc.out
     verdict = decision.decision
     reason = decision.reason
@@ -134,3 +134,19 @@ def encode(
         out["decision"] = "deny"
         out["reason"] = decision.retry
     return enc.finish(decision, decision.stop, always_json=True)
+
+
+def answer_problem(event: str, stdout: str, stderr: str, exit_code: int | None) -> str | None:
+    """Why Gemini CLI would not take this as a valid answer (doctor's self-test); None when
+    it would. Its engine's own reader decides (loaded here only, never on the hook's path)."""
+    from hookwise.host.interpret import interpret_engine
+
+    seen = interpret_engine(stdout, stderr, exit_code)
+    if seen.output_format == "text":
+        return (
+            f"plain text (exit {exit_code}), not a JSON answer: Gemini CLI reads it as "
+            f"{'a denial' if exit_code not in (0, 1) else 'a message'}"
+        )
+    if seen.output_format is None and exit_code not in (0, None):
+        return f"exit {exit_code} without an answer: Gemini CLI marks the hook failed"
+    return None

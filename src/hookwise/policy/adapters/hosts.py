@@ -6,7 +6,7 @@ read them from there. Every table has the same shape for every host::
 
     {"events": {host_event: {
         "canonical": [canonical events],   # the base mapping (adapters add conditional ones)
-        "decision": "gemini" | "permission" | "permission_request" | "block" | "context"
+        "decision": "top_decision" | "permission" | "permission_request" | "block" | "context"
                     | "none",              # how the host reads a decision on this event
         "specific": [hookSpecificOutput keys the host reads],
         "common": [top-level keys the host honours],
@@ -50,7 +50,7 @@ def _gemini() -> dict[str, Any]:
             "canonical": list(GEMINI_EVENTS[name]),
             # raised only for some payloads (the adapter decides per payload)
             "conditional": list(GEMINI_CONDITIONAL.get(name, ())),
-            "decision": "gemini" if "decision" in common else "none",
+            "decision": "top_decision" if "decision" in common else "none",
             "specific": [f.name for f in spec.answer_fields],
             "common": common,
             "honoured": True,

@@ -94,7 +94,7 @@ class Relayed:
 # How a host reads a decision on an event where an approval can change what happens
 # (hosts.py: "decision"); elsewhere (Gemini's advisory ToolPermission notification) the
 # answer cannot let a call through or stop it, so nobody is asked.
-DECIDING = ("permission", "permission_request", "gemini")
+DECIDING = ("permission", "permission_request", "top_decision")
 
 
 def applies(
@@ -182,7 +182,7 @@ def host_prompts(
     if pattern in ("permission", "permission_request"):
         return True
     return (
-        pattern == "gemini"
+        pattern == "top_decision"
         and any(ev.name == "tool.before" for ev in events)
         and settings.get("gemini_ask", "auto") in ("auto", "native")
     )

@@ -240,11 +240,15 @@ class Loaded:
     registered: list[Registered]
     entries: list[HookEntry]  # hookwise's, as the host's runtime plans them
     merged: set[str]  # origins the loader left out as copies of another (Claude Code)
+    # origin -> why the host does not run that handler, where its loader says (Gemini CLI's
+    # hooksConfig.disabled); reported as a failed switch
+    switched_off: dict[str, str] = field(default_factory=dict)
 
 
 if TYPE_CHECKING:
-    # a loader's answer: entries, warnings, handlers that would not run, origins merged away
-    HostHooks = tuple[list[HookEntry], list[str], list[Registered], set[str]]
+    # a loader's answer: entries, warnings, handlers that would not run, origins merged away,
+    # and why a switch turns off an entry it registers (origin -> why)
+    HostHooks = tuple[list[HookEntry], list[str], list[Registered], set[str], dict[str, str]]
 
 
 def _gemini_entries(
@@ -259,7 +263,12 @@ def _gemini_entries(
     settings = load_settings(paths, profile=Profile.GEMINI_CLI, env=env)
     registry = build_registry(settings.hooks_objects, settings.hooks_config.disabled)
     _gemini_switches(settings, report)
-    return registry.entries, settings.warnings, [], set()
+    off = {
+        entry.origin: "listed in hooksConfig.disabled: Gemini CLI does not run it"
+        for entry in registry.entries
+        if not entry.enabled
+    }
+    return registry.entries, settings.warnings, [], set(), off
 
 
 def _claude_entries(
@@ -271,7 +280,7 @@ def _claude_entries(
     claude = load_claude_hooks(project, home=home, env=env)
     _claude_switches(claude, project, env, report)
     merged = {dropped for dropped, _ in claude.deduplicated}
-    return claude.registry.entries, claude.warnings, [], merged
+    return claude.registry.entries, claude.warnings, [], merged, {}
 
 
 def _codex_entries(
@@ -281,7 +290,7 @@ def _codex_entries(
 
     codex = load_codex_hooks(project, codex_home=codex_home(env), env=env)
     not_running = _codex_switches(codex, project, env, report)
-    return codex.registry.entries, codex.warnings, not_running, set()
+    return codex.registry.entries, codex.warnings, not_running, set(), {}
 
 
 def _file_host_entries(
@@ -294,7 +303,7 @@ def _file_host_entries(
     from hookwise.protocol.hosts import table
 
     loaded = load_host_hooks(host, table(host), str(project), env, trusted=True)
-    return loaded.registry.entries, loaded.warnings, [], set()
+    return loaded.registry.entries, loaded.warnings, [], set(), {}
 
 
 # The hosts with a settings loader of their own (switches, trust stores, config layers);
@@ -311,7 +320,7 @@ def _entries(host: str, project: Path, env: Mapping[str, str], report: HostRepor
     if "runtime" not in host_info(host).supports:
         return Loaded(_entries_from_files(host, project, env), [], set())
     loader = _OWN_LOADERS.get(host, _file_host_entries)
-    entries, warnings, not_running, merged = loader(host, project, env, report)
+    entries, warnings, not_running, merged, off = loader(host, project, env, report)
     out = [
         Registered(
             entry.event,
@@ -330,7 +339,7 @@ def _entries(host: str, project: Path, env: Mapping[str, str], report: HostRepor
         if any(text and text in warning for text in mentioned):
             report.add("warn", "settings", warning)
     ours = [e for e in entries if is_hookwise_command(e.command)]
-    return Loaded(out + not_running, ours, merged)
+    return Loaded(out + not_running, ours, merged, off)
 
 
 def _times_run(host: str, entries: list[HookEntry], event: str) -> int:
@@ -594,7 +603,7 @@ def run_command(
     timeout: float,
 ) -> SelfTest:
     """Run a hook command as the host does: through its shell, the event on stdin."""
-    shell = ["bash", "-c", command] if host == "gemini" else ["/bin/sh", "-c", command]
+    shell = [*host_info(host).shell, command]
     started = time.perf_counter()
     try:
         done = subprocess.run(
@@ -627,34 +636,9 @@ def host_reading(host: str, event: str, test: SelfTest) -> str | None:
     from hookwise.policy.adapters import adapter
 
     own = getattr(adapter(host), "answer_problem", None)
-    if own is not None:  # a host whose answers are not Claude Code's or Codex's form
+    if own is not None:  # the host's adapter reads its answers (every form but Codex's)
         problem: str | None = own(event, test.stdout, test.stderr, test.exit_code)
         return problem
-    if host == "gemini":
-        from hookwise.host.interpret import interpret_engine
-
-        seen = interpret_engine(test.stdout, test.stderr, test.exit_code)
-        if seen.output_format == "text":
-            return (
-                f"plain text (exit {test.exit_code}), not a JSON answer: Gemini CLI reads it as "
-                f"{'a denial' if test.exit_code not in (0, 1) else 'a message'}"
-            )
-        if seen.output_format is None and test.exit_code not in (0, None):
-            return f"exit {test.exit_code} without an answer: Gemini CLI marks the hook failed"
-        return None
-    if host == "claude":
-        from hookwise.host.claude_dialect import read
-        from hookwise.protocol.claude import CLAUDE
-
-        reading = read(CLAUDE.events[event], test.stdout, test.stderr, test.exit_code)
-        if reading.kind == "error":
-            return reading.problem or "a non-blocking error"
-        if reading.kind == "text":
-            return "plain text, not a JSON answer"
-        specific = (reading.answer or {}).get("hookSpecificOutput")
-        if isinstance(specific, dict) and specific.get("hookEventName") != event:
-            return "hookSpecificOutput.hookEventName does not name the event: Claude ignores it"
-        return None
     from hookwise.host.codex_dialect import read as codex_read
     from hookwise.protocol.codex import CODEX
 
@@ -794,12 +778,8 @@ def check_host(
             f"{HOST_TITLES[host]} does not load it here (see the checks above)",
         )
     for entry in registered:
-        if not entry.runs and host == "gemini":
-            report.add(
-                "fail",
-                "switch",
-                f"{entry.origin}: listed in hooksConfig.disabled: Gemini CLI does not run it",
-            )
+        if not entry.runs and entry.origin in loaded.switched_off:
+            report.add("fail", "switch", f"{entry.origin}: {loaded.switched_off[entry.origin]}")
     by_event: dict[str, list[Registered]] = {}
     for entry in running:
         by_event.setdefault(entry.event, []).append(entry)
@@ -831,7 +811,7 @@ def check_host(
                 host, entry, needed, report, relay=bool(compiled["settings"].get("approvals"))
             )
     _check_portability(registered, env, report)
-    if host == "gemini":
+    if "ask_note" in host_info(host).install_steps:  # (what install says, checked)
         report.add(*_ask_check(compiled["settings"]))
     if run_self_test:
         pre = by_event.get(host_info(host).pre_tool_event) or [
