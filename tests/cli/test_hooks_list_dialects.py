@@ -83,3 +83,31 @@ def test_lists_codex_hooks_with_the_dialect_given(tmp_path: Path) -> None:
     doc = json.loads(result.output)
     assert doc["host"] == "codex"
     assert any("Nope" in w for w in doc["warnings"])
+
+
+def test_each_host_lists_its_own_hooks_not_codexs(tmp_path: Path) -> None:
+    """`--host copilot` read Codex's settings (every host but Claude Code was taken for
+    Codex): each host's listing comes from its own files."""
+    project = tmp_path / "p"
+    (project / ".github" / "hooks").mkdir(parents=True)
+    (project / ".github" / "hooks" / "h.json").write_text(
+        json.dumps({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "c.sh"}]}})
+    )
+    (project / ".codex").mkdir()
+    (project / ".codex" / "hooks.json").write_text(
+        json.dumps({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}})
+    )
+    home = tmp_path / "home"
+    (home / ".copilot" / "hooks").mkdir(parents=True)
+    (home / ".copilot" / "hooks" / "u.json").write_text(
+        json.dumps({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "u.sh"}]}})
+    )
+    args = ["hooks", "list", "--settings", str(project), "--home", str(home), "--json"]
+    result = CliRunner().invoke(cli, [*args, "--host", "copilot"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    origins = " ".join(str(h["origin"]) for h in doc["hooks"]) + " ".join(doc["warnings"])
+    assert ".github/hooks" in origins or "u.json" in origins, doc
+    assert ".codex" not in origins, doc
+    commands = [h["command"] for h in doc["hooks"] if h["command"]]
+    assert "x" not in commands and "u.sh" in commands, doc
