@@ -28,7 +28,7 @@ ALLOWED: dict[str, tuple[int, str]] = {
         "the table changes their payloads",
     ),
     "cli/hooks_cmd.py": (
-        5,
+        4,
         "`hookwise hooks list|trust` call the loaders and trust stores of config/gemini, "
         "config/claude, config/codex, which are per host by design (config/ layout)",
     ),

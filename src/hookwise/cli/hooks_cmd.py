@@ -257,26 +257,21 @@ def _shown_host(host: str, *, detected: bool) -> str:
 
 
 def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) -> None:
-    """Claude Code or Codex hooks: what would run, and what was read but skipped."""
-    from hookwise.config.claude.settings import load_claude_hooks
-    from hookwise.config.claude.trust import ClaudeTrustOptions, gate_claude_project_hooks
-    from hookwise.config.dialect_hooks import DialectHooks
+    """A host's hooks (every host but Gemini CLI): what would run, and what was read but
+    skipped."""
     from hookwise.host.runtime import LoadOptions
     from hookwise.host.runtimes import TABLE_RUNTIMES
 
     workspace, home = ctx.paths.workspace, ctx.paths.home
-    loaded: DialectHooks
-    if dialect == "claude":
-        loaded = load_claude_hooks(workspace, home=home)
-        gate_claude_project_hooks(loaded, ClaudeTrustOptions(home, os.environ))
-    else:  # every other host through its runtime's own loader (Codex's, Copilot's, ...)
-        runtime = TABLE_RUNTIMES.get(dialect)
-        if runtime is None or runtime.loader is None:
-            raise click.UsageError(
-                f"hooks list does not read {dialect}'s hooks: hookwise has no runtime for it "
-                "(docs/hosts.md says which hosts have one)"
-            )
-        loaded = runtime.loader(str(workspace), LoadOptions(home=home, env=dict(os.environ)))
+    # each host through its runtime's own loader: what `fire` runs is what is listed
+    # (Claude Code's gates the project's hooks the user has not trusted)
+    runtime = TABLE_RUNTIMES.get(dialect)
+    if runtime is None or runtime.loader is None:
+        raise click.UsageError(
+            f"hooks list does not read {dialect}'s hooks: hookwise has no runtime for it "
+            "(docs/hosts.md says which hosts have one)"
+        )
+    loaded = runtime.loader(str(workspace), LoadOptions(home=home, env=dict(os.environ)))
     warnings = [*loaded.warnings]
     rows = [
         {
