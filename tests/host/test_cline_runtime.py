@@ -355,6 +355,7 @@ def test_the_hook_command_is_quoted_for_the_shell(tmp_path: Path) -> None:
     proj, home = tmp_path / "pro j's", tmp_path / "home"
     path = _hook(_hooks_dir(proj), "PreToolUse", json.dumps({"cancel": True}))
     (entry,) = load_script_hooks("cline", str(proj), {"HOME": str(home)}).registry.entries
-    # the #! line names python: Cline starts it by name, found on PATH
-    assert shlex.split(entry.command or "") == ["python", str(path)]
+    # the #! line names this interpreter (python or python3, as pytest was started): Cline
+    # starts it by its name, found on PATH
+    assert shlex.split(entry.command or "") == [Path(sys.executable).name, str(path)]
     assert _fire(proj, home).outcome.stop_session is True
