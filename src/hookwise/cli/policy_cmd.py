@@ -287,7 +287,10 @@ def init(directory: Path | None, force: bool, packs: str, as_json: bool) -> None
         click.echo(_dump({"wrote": str(target), "trusted": trusted}))
         return
     click.echo(f"wrote {target}")
-    click.echo("trusted it for you; after you edit it, run `hookwise policy trust` again")
+    click.echo(
+        "trusted it for you; after you edit it, run `hookwise policy trust` again (until then "
+        "tool calls are denied: a trusted policy that changed no longer holds)"
+    )
     click.echo("next: `hookwise policy validate`, then register `hookwise hook` with your agents")
 
 
