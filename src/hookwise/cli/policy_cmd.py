@@ -128,10 +128,14 @@ def validate(
                 f"no policy file found (looked at: {looked}); `hookwise policy init` writes one"
             )
         results = [compiled]
-    errors = [p for r in results for p in r["errors"]]
+    # "blocked": valid content the hook does not apply yet (a trusted file that changed or
+    # is gone: tool calls are denied until it is trusted again), not an error of the file
+    found = [p for r in results for p in r["errors"]]
+    errors = [p for p in found if p.get("severity") != "blocked"]
+    blocked = [p for p in found if p.get("severity") == "blocked"]
     warnings = [p for r in results for p in r["warnings"]]
     if as_json:
-        click.echo(_dump({"errors": errors, "warnings": warnings}))
+        click.echo(_dump({"errors": errors, "warnings": warnings, "blocked": blocked}))
     else:
         for problem in errors + warnings:
             click.echo(_problem_line(problem), err=True)
@@ -143,11 +147,16 @@ def validate(
             click.echo(
                 f"{names}{read_as}: {count(len(result['rules']), 'rule')} ({enabled} enabled)"
             )
-            for untrusted in (t for t in result.get("trust", []) if not t["trusted"]):
+            shown = {p["file"] for p in blocked}
+            for untrusted in (
+                t for t in result.get("trust", []) if not t["trusted"] and t["file"] not in shown
+            ):
                 click.echo(
                     f"  {untrusted['file']}: {untrusted['why']}: only its restrictions apply "
                     f"until `hookwise policy trust {untrusted['file']}`"
                 )
+        for problem in blocked:
+            click.echo(f"  {problem['file']}: {problem['message']}")
         verdict = "invalid" if errors or (strict and warnings) else "valid"
         click.echo(f"{verdict}: {count(len(errors), 'error')}, {count(len(warnings), 'warning')}")
     if errors or (strict and warnings):

@@ -317,8 +317,16 @@ _OWN_LOADERS: dict[str, Callable[[str, Path, Mapping[str, str], HostReport], Hos
 
 def _entries(host: str, project: Path, env: Mapping[str, str], report: HostReport) -> Loaded:
     """hookwise handlers the host's loader registers, with whether each would run."""
-    if "runtime" not in host_info(host).supports:
+    info = host_info(host)
+    if "runtime" not in info.supports:
         return Loaded(_entries_from_files(host, project, env), [], set())
+    if info.hooks_layout == "script":
+        # a hook file is its own registration: the files install writes, as written; the
+        # runtime plans the files its loader finds (how many copies run)
+        from hookwise.config.script_hooks import load_script_hooks
+
+        planned = load_script_hooks(host, str(project), env).registry.entries
+        return Loaded(_entries_from_files(host, project, env), list(planned), set())
     loader = _OWN_LOADERS.get(host, _file_host_entries)
     entries, warnings, not_running, merged, off = loader(host, project, env, report)
     out = [

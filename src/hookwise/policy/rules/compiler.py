@@ -117,15 +117,15 @@ def compile_sources(
     trust_report: list[dict[str, Any]] = []
     if trust.problem:
         problems.append(Problem(trust.problem.split(":", 1)[0], 0, 0, trust.problem, "warning"))
-    for gone in trust.vanished:
-        problems.append(Problem(gone, 0, 0, VANISHED.format(path=gone), "error"))
+    for gone in trust.vanished:  # "blocked": the hook fails closed; the file is not invalid
+        problems.append(Problem(gone, 0, 0, VANISHED.format(path=gone), "blocked"))
     for policy_file in projects:
         trusted, why = trust.decide(policy_file.path, raw[id(policy_file)], settings)
         policy_file.trusted = trusted
         policy_file.trust_why = why
         changed = None if trusted else trust.changed(policy_file.path, raw[id(policy_file)])
         if changed is not None:
-            problems.append(Problem(policy_file.path, 0, 0, changed, "error"))
+            problems.append(Problem(policy_file.path, 0, 0, changed, "blocked"))
         tampered = trust.tampered(policy_file.path)
         if tampered is not None:
             problems.append(Problem(policy_file.path, 0, 0, tampered, "error"))
@@ -262,7 +262,7 @@ def compile_sources(
                 bucket[kind].append(position)
         problems.extend(_delivery_warnings(rule, tables))
 
-    errors = [p for p in problems if p.severity == "error"]
+    errors = [p for p in problems if p.severity in ("error", "blocked")]
     warnings = [p for p in problems if p.severity == "warning"]
     return {
         "format": COMPILED_FORMAT,

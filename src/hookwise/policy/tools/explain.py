@@ -89,7 +89,9 @@ def split_arguments(event: Event) -> tuple[list[str], list[str]]:
             paths.append(shown)
         else:
             others.append(ref.raw)
-    return paths, others
+    # once each: a file is listed again where the parser reads it for a reading subcommand
+    # too (git add F, git show HEAD:F)
+    return list(dict.fromkeys(paths)), list(dict.fromkeys(others))
 
 
 def rule_results(policy: dict[str, Any], outcome: Outcome) -> list[dict[str, Any]]:
