@@ -1659,7 +1659,10 @@ def _interpreter(
             script.commands.append(
                 Command([], [], [value], command.text, depth + 1, writes=[value])
             )
-            script.written[_file_key(value)] = None  # content made when it runs
+            from hookwise.shell.written import COMPILERS
+
+            if command.program not in COMPILERS:  # (a compiler's: written.py, by its source)
+                script.written[_file_key(value)] = None  # content made when it runs
         elif kind == "read":
             _inner_argv(["cat", value], depth, script, command.text, f"{command.program} reads")
         else:
