@@ -155,7 +155,7 @@ def start_server(
     workers: int = 1,
     port: int | None = None,
     extra_env: dict[str, str] | None = None,
-    timeout: float = 30.0,
+    timeout: float = 90.0,
     extra_args: tuple[str, ...] = (),
 ) -> LiveServer:
     port = port or free_port()
@@ -193,18 +193,25 @@ def start_server(
         )
     server = LiveServer(f"http://127.0.0.1:{port}", TOKEN, data_dir, process, log, env)
     deadline = time.monotonic() + timeout
+    seen = "no answer yet"
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"hookwise serve exited: {log.read_text(errors='replace')}")
         try:
-            response = httpx.get(f"{server.url}/openapi.json", timeout=1.0)
+            # the first /openapi.json builds the schema: on a loaded machine (CI, two
+            # workers) that took longer than a 1 s poll allowed
+            response = httpx.get(f"{server.url}/openapi.json", timeout=5.0)
             if response.status_code == 200:
                 return server
-        except httpx.HTTPError:
-            pass
+            seen = f"HTTP {response.status_code}: {response.text[:200]}"
+        except httpx.HTTPError as exc:
+            seen = f"{type(exc).__name__}: {exc}"
         time.sleep(0.1)
     server.kill()
-    raise RuntimeError(f"hookwise serve did not start: {log.read_text(errors='replace')}")
+    raise RuntimeError(
+        f"hookwise serve did not answer /openapi.json in {timeout:g} s (last: {seen}); "
+        f"its log: {log.read_text(errors='replace')}"
+    )
 
 
 @pytest.fixture

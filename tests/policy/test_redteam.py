@@ -317,7 +317,7 @@ rules:
   - id: check
     match: {tool: shell}
     action: validate
-    validator: {command: "touch VALIDATOR-RAN"}
+    validator: {command: "touch VALIDATOR-RAN", timeout: 120}
 """
 
 
@@ -329,8 +329,8 @@ def test_a_link_to_a_policy_trusted_elsewhere_is_not_trusted_here(
     its .hookwise/policy.yaml (or .hookwise/) to it must not get them run there."""
     trusted = world.policy(TRUSTED)
     assert world.cli("policy", "trust", str(trusted)).returncode == 0
-    world.shell("ls")
-    assert (world.repo / "VALIDATOR-RAN").exists()  # where it was trusted, it applies
+    answer = world.shell("ls")
+    assert (world.repo / "VALIDATOR-RAN").exists(), answer  # where it was trusted, it applies
 
     hostile = tmp_path / "hostile"
     subprocess.run(["git", "init", "-q", str(hostile)], check=True, timeout=30)
@@ -346,15 +346,15 @@ def test_a_link_to_a_policy_trusted_elsewhere_is_not_trusted_here(
     # leaves the original trusted
     linked = hostile / ".hookwise" / "policy.yaml"
     assert world.cli("policy", "trust", str(linked)).returncode == 0
-    world.shell("ls", cwd=hostile)
-    assert (hostile / "VALIDATOR-RAN").exists()
+    answer = world.shell("ls", cwd=hostile)
+    assert (hostile / "VALIDATOR-RAN").exists(), answer
     (hostile / "VALIDATOR-RAN").unlink()
     (world.repo / "VALIDATOR-RAN").unlink()
     assert world.cli("policy", "untrust", str(linked)).returncode == 0
     world.shell("ls", cwd=hostile)
-    world.shell("ls")
+    answer = world.shell("ls")
     assert not (hostile / "VALIDATOR-RAN").exists()
-    assert (world.repo / "VALIDATOR-RAN").exists()
+    assert (world.repo / "VALIDATOR-RAN").exists(), (answer, world.audit()[-3:])
 
 
 @pytest.mark.parametrize(
