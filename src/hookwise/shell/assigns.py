@@ -131,12 +131,19 @@ def input_texts(command: Any, script: Any, api: Any) -> list[str]:
 
 
 def array_word(
-    scanner: Any, start: int, i: int, value: list[str], *, scanner_type: Any, word_type: Any
+    scanner: Any,
+    start: int,
+    i: int,
+    value: list[str],
+    *,
+    end: int,
+    scanner_type: Any,
+    word_type: Any,
 ) -> tuple[Any, int]:
-    """``a=(x "y z" $(cmd))``: one assignment word holding its elements (read by a
-    scanner of the parser's own type, made with its word type)."""
+    """``a=(x "y z" $(cmd))``: one assignment word holding its elements, up to ``end``
+    (the parser finds it as bash does: quotes, comments, nested substitutions), read by a
+    scanner of the parser's own type, made with its word type."""
     text = scanner.text
-    end = _find_closing(text, i + 1)
     if end < 0:
         scanner.incomplete("unclosed array assignment")
         end = len(text)
@@ -156,28 +163,3 @@ def array_word(
     )
     word.array = elements
     return word, min(end + 1, len(text))
-
-
-def _find_closing(text: str, start: int) -> int:
-    """The ``)`` closing an array's ``(`` (quotes and nested parentheses skipped)."""
-    depth = 1
-    i = start
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch in "'\"":
-            end = text.find(ch, i + 1)
-            if end < 0:
-                return -1
-            i = end + 1
-            continue
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1

@@ -319,16 +319,14 @@ def _find_closing(text: str, start: int, opener: str, closer: str) -> int:
                 return -1
             i = end + 1
             continue
-        if ch == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            if j >= n:
+        if ch in {'"', "`"} or text.startswith("$(", i):
+            # a command substitution's ) and } are its own (bash parses it as commands)
+            i = _skip_quoted(text, i)
+            if i < 0:
                 return -1
-            i = j + 1
             continue
-        if ch == "`":
-            end = _find_backtick(text, i + 1)
+        if ch in "<>" and text.startswith("(", i + 1):
+            end = _comsub_end(text, i + 2)
             if end < 0:
                 return -1
             i = end + 1
@@ -363,6 +361,261 @@ def _find_backtick(text: str, start: int) -> int:
             return i
         i += 1
     return -1
+
+
+def _heredoc_body(
+    text: str, i: int, delimiter: str, strip_tabs: bool, quoted: bool
+) -> tuple[str, int, bool]:
+    """The here-document body from ``i``: (body, where the text goes on, delimiter found).
+
+    Bash reads an unquoted here-document's lines with line continuations joined first, so
+    ``E\\<newline>OF`` is the delimiter ``EOF`` (and ``<<-`` strips the tabs that start the
+    joined line, not those after the join); a quoted one's lines are taken as they are."""
+    body: list[str] = []
+    n = len(text)
+    while i < n:
+        end = text.find("\n", i)
+        line = text[i:] if end < 0 else text[i:end]
+        i = n if end < 0 else end + 1
+        if not quoted:
+            while end >= 0 and _continued(line):
+                end = text.find("\n", i)
+                line = line[:-1] + (text[i:] if end < 0 else text[i:end])
+                i = n if end < 0 else end + 1
+        if strip_tabs:
+            line = line.lstrip("\t")
+        if line == delimiter:
+            return "".join(body), i, True
+        body.append(line + "\n")
+    return "".join(body), n, False
+
+
+def _continued(line: str) -> bool:
+    """Whether a line ends in a backslash that escapes its newline (an odd run of them)."""
+    run = len(line) - len(line.rstrip("\\"))
+    return run % 2 == 1
+
+
+_COMSUB_BREAK = frozenset(" \t\n;&|()<>")
+_CASE_ENDS = frozenset([";;&", ";;", ";&"])
+
+
+def _comsub_end(text: str, start: int, *, commands: bool = True) -> int:
+    """Index of the ``)`` closing the ``$(``, ``<(`` or ``>(`` whose body starts at
+    ``start``; -1 if none.
+
+    Bash 5.2 parses that body as commands before it looks for the end, so what hides a
+    ``)`` from bash hides it here too: a comment (``# )``), a case pattern (``x)``), a
+    here-document body, quotes and nested expansions. Reading less than that let
+    ``$(echo # )'`` end early and take the command after it for quoted data.
+    ``commands=False`` reads an array's ``(...)``: words and comments, no keywords."""
+    n = len(text)
+    depth = 0
+    # open case commands: [depth where it opened, state]; state 0 subject, 1 ``in``,
+    # 2 patterns (2.5: a pattern's first word, where ``(`` is optional), 3 a clause's body
+    cases: list[list[float]] = []
+    heredocs: list[tuple[str, bool, bool]] = []
+    pending = ""  # "<<" or "<<-" waiting for its delimiter word
+    command = True  # the next word stands where a command's name does
+    i = start
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and text.startswith("\n", i + 1):
+            i += 2
+            continue
+        if ch in " \t":
+            i += 1
+            continue
+        if ch == "\n":
+            i += 1
+            command = True
+            while heredocs:
+                delimiter, strip_tabs, quoted = heredocs.pop(0)
+                _body, i, found = _heredoc_body(text, i, delimiter, strip_tabs, quoted)
+                if not found:
+                    return -1
+            continue
+        if ch == "#":
+            end = text.find("\n", i)
+            if end < 0:
+                return -1
+            i = end
+            continue
+        if ch == "(":
+            if text.startswith("((", i):
+                close = _find_closing(text, i + 2, "(", ")")
+                if close > 0 and text.startswith(")", close + 1):  # ((arithmetic))
+                    i = close + 2
+                    command = False
+                    continue
+            if cases and cases[-1][1] == 2.5 and cases[-1][0] == depth:
+                cases[-1][1] = 2  # case x in (x) ...: the optional ( of a pattern
+            else:
+                depth += 1
+            i += 1
+            command = True
+            continue
+        if ch == ")":
+            if cases and cases[-1][0] == depth and cases[-1][1] >= 2 and cases[-1][1] < 3:
+                cases[-1][1] = 3  # the end of a pattern: its clause's commands follow
+                command = True
+                i += 1
+                continue
+            if depth == 0:
+                return i
+            depth -= 1
+            i += 1
+            command = False
+            continue
+        if ch in ";&|<>":
+            if ch in "<>" and text.startswith("(", i + 1):
+                end = _comsub_end(text, i + 2)
+                if end < 0:
+                    return -1
+                i = end + 1
+                command = False
+                continue
+            redirect = next((r for r in _REDIRS if text.startswith(r, i)), "")
+            if redirect:  # its target is a word, not a command's name
+                if commands and redirect in ("<<", "<<-"):
+                    pending = redirect
+                i += len(redirect)
+                continue
+            op = next(o for o in _OPS if text.startswith(o, i))
+            i += len(op)
+            if cases and cases[-1][0] == depth:
+                if op in _CASE_ENDS and cases[-1][1] == 3:
+                    cases[-1][1] = 2.5  # ;; and the next pattern
+                    continue
+                if op == "|" and 2 <= cases[-1][1] < 3:
+                    continue  # x|y) : one pattern list
+            command = True
+            continue
+        # a word: up to the next unquoted break
+        word_start = i
+        quoted = False
+        while i < n and text[i] not in _COMSUB_BREAK:
+            c = text[i]
+            if c == "\\":
+                i += 2
+                quoted = True
+                continue
+            if c == "'":
+                end = text.find("'", i + 1)
+                if end < 0:
+                    return -1
+                i = end + 1
+                quoted = True
+                continue
+            if c in {'"', "`", "$"}:
+                i = _skip_quoted(text, i)
+                if i < 0:
+                    return -1
+                quoted = quoted or c != "$"
+                continue
+            if c in "?*+@!" and text.startswith("(", i + 1):
+                end = _find_closing(text, i + 2, "(", ")")  # an extglob group
+                if end < 0:
+                    return -1
+                i = end + 1
+                continue
+            i += 1
+        i = min(i, n)
+        word = text[word_start:i]
+        if pending:
+            heredocs.append((_unquoted(word), pending == "<<-", quoted))
+            pending = ""
+            continue
+        if not commands:
+            continue
+        state = cases[-1][1] if cases else -1
+        if state == 0:
+            cases[-1][1] = 1
+        elif state == 1 and word == "in":
+            cases[-1][1] = 2.5
+        elif state in (2, 2.5) and word == "esac" and not quoted:
+            cases.pop()
+            command = False
+        elif state in (2, 2.5):
+            cases[-1][1] = 2
+        elif command and not quoted and word == "case":
+            cases.append([depth, 0])
+        elif command and not quoted and word == "esac" and state == 3:
+            cases.pop()
+            command = False
+        elif command and not quoted and word in _KEYWORDS:
+            pass  # if, then, do, {, !: a command's name still follows
+        else:
+            command = False
+    return -1
+
+
+def _skip_quoted(text: str, i: int) -> int:
+    """Past the ``"..."``, backtick or ``$`` expansion at ``i`` (-1: it does not end)."""
+    n = len(text)
+    ch = text[i]
+    if ch == "`":
+        end = _find_backtick(text, i + 1)
+        return -1 if end < 0 else end + 1
+    if ch == '"':
+        i += 1
+        while i < n and text[i] != '"':
+            if text[i] == "\\":
+                i += 2
+            elif text[i] in "$`":
+                i = _skip_quoted(text, i)
+                if i < 0:
+                    return -1
+            else:
+                i += 1
+        return -1 if i >= n else i + 1
+    # $
+    if text.startswith("$(", i):
+        end = _dollar_paren_end(text, i)
+    elif text.startswith("${", i):
+        end = _find_closing(text, i + 2, "{", "}")
+    elif text.startswith("$[", i):
+        end = _find_closing(text, i + 2, "[", "]")
+    elif text.startswith("$'", i):
+        j = i + 2
+        while j < n and text[j] != "'":
+            j += 2 if text[j] == "\\" else 1
+        end = j if j < n else -1
+    else:
+        return i + 1
+    return -1 if end < 0 else end + 1
+
+
+def _dollar_paren_end(text: str, i: int) -> int:
+    """The ``)`` ending the ``$(`` at ``i``: ``$((...))`` that closes as arithmetic is
+    arithmetic (its ``<<`` a shift), anything else a command substitution (as bash 5.2)."""
+    if text.startswith("$((", i):
+        end = _find_closing(text, i + 3, "(", ")")
+        if end > 0 and text.startswith(")", end + 1):
+            return end + 1
+    return _comsub_end(text, i + 2)
+
+
+def _unquoted(word: str) -> str:
+    """A here-document delimiter word without its quotes (as bash compares it)."""
+    out: list[str] = []
+    i = 0
+    while i < len(word):
+        c = word[i]
+        if c == "\\" and i + 1 < len(word):
+            out.append(word[i + 1])
+            i += 2
+        elif c in "'\"":
+            end = word.find(c, i + 1)
+            end = len(word) if end < 0 else end
+            out.append(word[i + 1 : end])
+            i = end + 1
+        elif c == "$" and word.startswith(("$'", '$"'), i):
+            i += 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
 
 
 # $-expansions kept verbatim: (opener, closer, name, holds commands). ``$((`` is read as
@@ -433,7 +686,7 @@ class _Scanner:
                     i = j + len(op)
                     continue
             if ch in "<>" and i + 1 < n and text[i + 1] == "(":
-                end = _find_closing(text, i + 2, "(", ")")
+                end = _comsub_end(text, i + 2)
                 if end < 0:
                     self.incomplete("unclosed process substitution")
                     end = n
@@ -496,20 +749,12 @@ class _Scanner:
         text = self.text
         while self.heredocs:
             delimiter, strip_tabs, key, quoted = self.heredocs.pop(0)
-            body: list[str] = []
-            while True:
-                if i >= len(text):
-                    self.incomplete("unterminated heredoc")
-                    self.heredocs.clear()
-                    self.bodies[key] = "".join(body)
-                    return len(text)
-                end = text.find("\n", i)
-                line = text[i:] if end < 0 else text[i:end]
-                i = len(text) if end < 0 else end + 1
-                if (line.lstrip("\t") if strip_tabs else line) == delimiter:
-                    break
-                body.append((line.lstrip("\t") if strip_tabs else line) + "\n")
-            self.bodies[key] = "".join(body)
+            body, i, found = _heredoc_body(text, i, delimiter, strip_tabs, quoted)
+            self.bodies[key] = body
+            if not found:
+                self.incomplete("unterminated heredoc")
+                self.heredocs.clear()
+                return len(text)
             if not quoted:  # an unquoted delimiter: $(...) and `...` in the body run
                 self._body_expansions(self.bodies[key], key)
         return i
@@ -625,7 +870,10 @@ class _Scanner:
         """``a=(x "y z" $(cmd))``: one assignment word holding its elements."""
         from hookwise.shell.assigns import array_word
 
-        word, end = array_word(self, start, i, value, scanner_type=_Scanner, word_type=_Word)
+        close = _comsub_end(self.text, i + 1, commands=False)
+        word, end = array_word(
+            self, start, i, value, end=close, scanner_type=_Scanner, word_type=_Word
+        )
         return word, end
 
     def _double_quoted(
@@ -674,7 +922,10 @@ class _Scanner:
             if text.startswith(opener, i):
                 nested = runs
                 start = i + len(opener)
-                end = _find_closing(text, start, opener[-1], closer)
+                if opener == "$(":
+                    end = _dollar_paren_end(text, i)
+                else:
+                    end = _find_closing(text, start, opener[-1], closer)
                 if end < 0:
                     self.incomplete(f"unclosed {what}")
                     end = n
