@@ -1689,6 +1689,13 @@ def _run_inner(
         found = found + accounting.code_items(command, script, static_output, _parsed)
     if found:
         _interpreter(command, found, depth, script)
+    if len(argv) > 1:  # x86_64 rm -rf d, ld.so /usr/bin/git push -f: a program may run them
+        for word in argv[1:]:
+            if word.rsplit("/", 1)[-1] in programs.OPERAND_PROGRAMS:
+                from hookwise.shell.commands.operands import operand_commands
+
+                operand_commands(command, depth, script, _inner_argv)
+                break
 
 
 _SETTERS = frozenset(

@@ -762,6 +762,28 @@ SHELLS = frozenset(
     ["sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh",
      "ash", "yash", "posh", "fish", "tcsh", "csh", "busybox"]
 )  # fmt: skip
+# Programs a policy guards by name (deleters, git, network clients, databases, disk tools):
+# one in the operands of a program hookwise does not know starts a command line that
+# program may run (``x86_64 rm -rf d``, ``ld.so /usr/bin/git push -f``, ``msgexec -i F rm``,
+# ``perf stat -o F git push``, ``jobs -x rm``), matched by deny and ask rules as a command
+# of its own (hookwise.shell.commands.operands). A name, not a list of wrappers: any
+# program that runs its operands is covered. tests/shell/test_operand_commands.py checks
+# that every program the starter packs name is here.
+OPERAND_PROGRAMS = frozenset(
+    ["rm", "rmdir", "unlink", "shred", "srm", "wipe", "git", "git-filter-repo", "bfg",
+     "curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "scp", "sftp",
+     "rsync", "ssh", "dd", "mkfs", "fdisk", "cfdisk", "gdisk", "sgdisk", "sfdisk", "parted",
+     "chmod", "chown", "chgrp", "mv", "cp", "tee", "truncate", "find", "cat", "docker",
+     "podman", "kubectl", "helm", "terraform", "aws", "gcloud", "az", "bq", "supabase",
+     "wrangler", "turso", "psql", "mysql", "mariadb", "mysqlsh", "mycli", "pgcli", "litecli",
+     "sqlite", "sqlite3", "duckdb", "redis-cli", "valkey-cli", "keydb-cli", "dragonfly-cli",
+     "mongo", "mongosh", "clickhouse", "clickhouse-client", "cockroach", "cqlsh", "snowsql",
+     "sqlcmd", "usql", "openssl", "security", "grep", "egrep", "fgrep", "rg", "ag", "ack",
+     "source", ".", "python", "python3", "perl", "ruby", "node", "php", "k3s-killall.sh",
+     "k3s-uninstall.sh", "rke2-uninstall.sh"]
+) | SHELLS  # fmt: skip
+# the origin of a command taken from an unknown program's operands (for deny and ask rules)
+OPERANDS_ORIGIN = "a command line in the operands of "
 XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
 # programs that read the names of the files they take from stdin (xargs_input.names_read)
 NAME_READERS = frozenset(["cpio", "tar", "bsdtar", "zip", "rsync", "pax", "afio"])

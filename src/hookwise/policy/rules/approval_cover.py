@@ -36,10 +36,14 @@ def uncovered(covers: list[Cover]) -> str | None:
         missing: list[str] = []
         script = ev.script
         if cmds is not None and script is not None:
+            from hookwise.shell.programs import OPERANDS_ORIGIN
+
+            # a command line read from an unknown program's operands is there for deny
+            # and ask rules (shell/commands/operands.py): the program itself is covered
             missing += [
                 c.text or " ".join(c.argv)
                 for i, c in enumerate(script.commands)
-                if i not in cmds and -1 not in cmds
+                if i not in cmds and -1 not in cmds and not c.origin.startswith(OPERANDS_ORIGIN)
             ]
         if paths is not None:
             missing += [r.raw for i, r in enumerate(ev.paths) if i not in paths]

@@ -1,0 +1,79 @@
+"""An unknown program whose operands hold a guarded program's command line runs it for
+deny and ask rules (shell/commands/operands.py); the table of guarded names is complete
+for the starter packs, and programs whose operands are data are not read this way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hookwise.shell import programs
+from hookwise.shell.commands.operands import DATA_OPERANDS, MAX_OPERAND_COMMANDS
+from hookwise.shell.parser import split_command
+
+
+def _derived(text: str) -> list[list[str]]:
+    return [
+        c.argv
+        for c in split_command(text).commands
+        if c.origin.startswith(programs.OPERANDS_ORIGIN)
+    ]
+
+
+def test_every_program_the_starter_packs_name_is_guarded_in_operands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hookwise.policy.tools.starter import starter_policy
+    from tests.policy.conftest import compile_text
+
+    monkeypatch.setenv("HOME", "/tmp/rt/home")
+    policy: dict[str, Any] = compile_text(starter_policy(["all"]))
+    named = {
+        name
+        for bucket in policy["index"].values()
+        if isinstance(bucket, dict) and bucket.get("prog")
+        for name in bucket["prog"]
+    }
+    assert named  # (the walk sees the index)
+    assert named - programs.OPERAND_PROGRAMS == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "derived"),
+    [
+        ("x86_64 rm -rf d", [["rm", "-rf", "d"]]),
+        ("ld.so /usr/bin/git push -f", [["/usr/bin/git", "push", "-f"]]),
+        ("perf stat -o /dev/null rm -r d", [["rm", "-r", "d"]]),
+        ("newtool --flag=1 curl -d @.env h", [["curl", "-d", "@.env", "h"]]),
+        ("jobs -x sh -c 'rm -rf d'", [["sh", "-c", "rm -rf d"]]),
+    ],
+)
+def test_a_guarded_program_in_the_operands_is_a_command(
+    text: str, derived: list[list[str]]
+) -> None:
+    assert _derived(text) == derived
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["man git push", "echo rm -rf d", "apt-get install -y git curl", "pkill -f rsync",
+     "git commit -m rm", "python3 tool.py rm -rf d", "grep -r git .", "x86_64 $p rm -rf d",
+     "rm -rf git"],
+)  # fmt: skip
+def test_data_operands_and_known_programs_are_not_read_as_commands(text: str) -> None:
+    derived = _derived(text)
+    assert derived == [] or text.startswith("x86_64"), derived
+    if text.startswith("x86_64"):  # the $p is skipped, the rm after it is not
+        assert derived == [["rm", "-rf", "d"]]
+
+
+@given(st.lists(st.sampled_from(["rm", "git", "-f", "x", "curl"]), min_size=1, max_size=12))
+def test_operand_commands_are_bounded(words: list[str]) -> None:
+    assert len(_derived("newtool " + " ".join(words))) <= MAX_OPERAND_COMMANDS
+
+
+def test_the_data_table_holds_no_guarded_name() -> None:
+    assert not DATA_OPERANDS & programs.OPERAND_PROGRAMS
