@@ -46,6 +46,16 @@ _CODE_OPERANDS = frozenset(
 )  # fmt: skip
 
 
+# python -m MODULE whose operands are code (code_readers._PY_CODE_MODULES)
+_CODE_MODULES = frozenset(["timeit", "doctest"])
+
+
+def next_word(argv: list[str], word: str) -> str:
+    """The word after ``word``'s first place in ``argv`` ('' at the end)."""
+    at = argv.index(word) + 1
+    return argv[at] if at < len(argv) else ""
+
+
 def _reads_code(command: Any, script: Any, name: str) -> bool:
     """Whether a code reader may take code other than a script already on disk: inline
     code, stdin, a file written on the line, a process substitution (cheap: most runs of
@@ -63,6 +73,8 @@ def _reads_code(command: Any, script: Any, name: str) -> bool:
             continue
         if word == "-" or word.split("=", 1)[0] in _CODE_OPTIONS:
             return True
+        if word[:2] == "-m" and (word[2:] or next_word(command.argv, word)) in _CODE_MODULES:
+            return True  # python -m timeit CODE
         if not word.startswith("--") and ("c" in word or "e" in word or "E" in word):
             return True  # a cluster: python -Ic CODE, perl -ne CODE
     return len(command.argv) == 1  # alone: it reads its code from stdin (a terminal here)

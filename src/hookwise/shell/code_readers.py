@@ -312,6 +312,74 @@ READERS: dict[str, Reader] = {
         operand=False,
         stdin=False,
     ),
+    # programs that run code or commands from their data (red team s25): a build file, a
+    # test or a document given on the line is read; hookwise reads no Java, LLVM IR or
+    # JShell, so code of theirs given on the line is unverifiable (on disk: the project's)
+    "ninja": Reader(
+        "ninja",
+        (),
+        ("-C", "-j", "-k", "-l", "-d", "-t", "-w"),
+        ("-f",),
+        operand=False,
+        stdin=False,
+    ),
+    "prove": Reader(
+        "perl", (), ("-I", "-j", "-e", "--exec", "-r", "-M", "-P"), operand=True, stdin=False
+    ),
+    "jshell": Reader(
+        "java",
+        (),
+        (
+            "-R",
+            "-J",
+            "--class-path",
+            "--module-path",
+            "--add-modules",
+            "--startup",
+            "--feedback",
+            "-C",
+        ),
+    ),
+    "java": Reader(
+        "java",
+        (),
+        (
+            "-cp",
+            "-classpath",
+            "--class-path",
+            "-p",
+            "--module-path",
+            "--add-modules",
+            "-m",
+            "--module",
+            "-jar",
+            "--source",
+        ),
+        stdin=False,
+    ),
+    "lli": Reader("llvm", (), ("-load", "-entry-function", "-extra-module", "-extra-object")),
+    "groff": Reader(
+        "roff",
+        (),
+        (
+            "-m",
+            "-M",
+            "-T",
+            "-I",
+            "-F",
+            "-d",
+            "-f",
+            "-n",
+            "-o",
+            "-r",
+            "-w",
+            "-W",
+            "-K",
+            "-D",
+            "-L",
+            "-P",
+        ),
+    ),
     "parallel": Reader("sh"),
     "sem": Reader("sh"),
 }
@@ -338,6 +406,52 @@ for _alias, _name in (
 _PY_SHELLS = frozenset(
     ["pdb", "code", "ipdb", "IPython", "pudb", "ptpython", "bpython", "asyncio", "idlelib"]
 )
+# python -m MODULE that runs code from its operands: timeit's statements (and -s setup),
+# doctest's examples in the files it is given
+_PY_CODE_MODULES = frozenset(["timeit", "doctest"])
+
+
+def _py_code_module(
+    module: str,
+    args: list[str],
+    command: Any,
+    script: Any,
+    readers: tuple[Callable[[Any], str | None], Callable[[str, int], list[Any]]],
+) -> Items:
+    """What ``python -m timeit`` or ``python -m doctest`` runs from ``args`` (``readers``:
+    the parser's printed and parsed, as for :func:`read`)."""
+    out: Items = []
+    if module == "timeit":
+        code: list[str] = []
+        k = 0
+        while k < len(args):
+            word = args[k]
+            if word in ("-s", "--setup"):
+                code += args[k + 1 : k + 2]
+                k += 2
+            elif word.startswith("--setup="):
+                code.append(word.partition("=")[2])
+                k += 1
+            elif word in ("-n", "-r", "-u", "--number", "--repeat", "--unit"):
+                k += 2
+            elif word.startswith("-") and word != "-":
+                k += 1
+            else:
+                code.append(word)
+                k += 1
+        return [item for text in code for item in language_items("python", text)]
+    for source in (w for w in args if not w.startswith("-")):
+        known, where = _file_code(source, command, script, *readers)
+        if known is not None:  # the examples: >>> and ... lines are Python
+            examples = [line.lstrip()[4:] for line in known.splitlines()
+                        if line.lstrip().startswith((">>> ", "... "))]  # fmt: skip
+            out += language_items("python", "\n".join(examples) or known)
+        elif where:
+            why = f"doctest runs examples from {where}, known only when it runs"
+            out.append(("unverifiable", why))
+    return out
+
+
 # programs whose output piped into a database client is SQL from data on disk
 _DUMPERS = frozenset(
     [
@@ -416,6 +530,12 @@ def _scan(argv: list[str], reader: Reader) -> tuple[list[str], list[str], str | 
             continue
         if word.startswith("-") and len(word) > 1:
             short = next((f for f in inline if len(f) == 2 and word.startswith(f)), None)
+            letters = {f[1] for f in inline if len(f) == 2}
+            if short is not None and not word.startswith("--") and set(word[1:]) <= letters:
+                if following is not None:  # node -pe CODE: -p and -e, the code after them
+                    code.append(following)
+                i += 2
+                continue
             if short is not None and not word.startswith("--"):
                 code.append(word[2:])  # python -c'print(1)', perl -e'...'
             elif (
@@ -468,6 +588,10 @@ def read(
     code, files, operand, at = _scan(argv, reader)
     if name in ("python", "pypy") and "-m" in argv[1 : at + 1]:
         module = argv[argv.index("-m") + 1] if argv.index("-m") + 1 < len(argv) else ""
+        if module in _PY_CODE_MODULES:
+            args = argv[argv.index("-m") + 2 :]
+            found = _py_code_module(module, args, command, script, (printed, parsed))
+            return found + _pending(script, language, program)
         if module.split(".")[0] not in _PY_SHELLS:
             return _pending(script, language, program)
         rest = argv[argv.index("-m") + 2 :]  # pdb -c CMD: debugger commands (Python too)
@@ -493,6 +617,13 @@ def read(
         sources.append(operand)
     if name == "make" and not files:
         sources += [m for m in _MAKEFILES if script.was_written(m)]
+    if name == "ninja" and not files:
+        sources += [m for m in script.written if m.rsplit("/", 1)[-1] == "build.ninja"]
+    if name == "cmake":  # cmake -S DIR, cmake DIR: the CMakeLists.txt there, *.cmake it includes
+        sources += [
+            m for m in script.written if m.rsplit("/", 1)[-1] == "CMakeLists.txt" or
+            m.endswith(".cmake")
+        ]  # fmt: skip
     for source in sources:
         known, where = _file_code(source, command, script, printed, parsed)
         if known is not None:

@@ -914,6 +914,12 @@ CODE_READERS = frozenset(
         "gsed",
         "parallel",
         "sem",
+        "ninja",
+        "prove",
+        "jshell",
+        "java",
+        "lli",
+        "groff",
         "ssh",
         "scp",
         "sftp",
@@ -922,11 +928,26 @@ CODE_READERS = frozenset(
 
 
 def family(program: str) -> str | None:
-    """The code-reader family of a program name (``python3.12`` is ``python``)."""
+    """The code-reader family of a program name (``python3.12`` is ``python``, ``vim.basic``
+    and Debian's ``editor`` are vim, ``nroff`` is groff)."""
     if program in CODE_READERS:
         return program
     base = program.rstrip("0123456789.-")
-    return base if base in CODE_READERS else None
+    if base in CODE_READERS:
+        return base
+    found = _FAMILY_NAMES.get(program)
+    if found is None and program.split(".", 1)[0] in _EDITORS:  # vim.basic, vim.tiny
+        found = program.split(".", 1)[0]
+    return found
+
+
+# other names of code readers: Debian's alternatives and builds, roff's front ends
+_FAMILY_NAMES = {
+    "editor": "vim", "sensible-editor": "vim", "vimdiff": "vim", "rvimdiff": "vim",
+    "vimx": "vim", "evim": "vim", "rview": "vim", "gvimdiff": "vim", "nroff": "groff",
+    "troff": "groff", "gtroff": "groff", "gnroff": "groff",
+}  # fmt: skip
+_EDITORS = frozenset(["vim", "vi", "nvim", "gvim", "view", "rvim"])
 
 
 AWKS = frozenset(["awk", "gawk", "mawk", "nawk", "busybox-awk"])
@@ -1634,7 +1655,11 @@ def runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any
     --eval``, ``npx PKG``, ``sed 'e CMD'``... as ("script" | "argv" | "write" |
     "unverifiable", value), the kinds of :func:`hookwise.shell.code_commands.code_commands`."""
     if program not in RUNS_PROGRAMS:
-        return []
+        if "." not in program and program not in _FAMILY_NAMES:
+            return []
+        program = family(program) or ""  # vim.basic, editor: vim
+        if program not in RUNS_PROGRAMS:
+            return []
     return _files_named(program, argv) + _runs(program, argv, stdin)
 
 

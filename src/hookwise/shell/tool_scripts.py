@@ -89,6 +89,16 @@ def ex_reads(text: str) -> Items:
     return found
 
 
+# vim options whose value is a program, a shell or an expression vim runs later (``set
+# makeprg=rm\ -rf\ d`` then ``make``, ``shell=/bin/cat shellcmdflag=`` then ``!F``,
+# ``equalprg`` then ``=``): setting one from the line makes what runs unknown here
+_PROGRAM_OPTION = re.compile(
+    r"^(?:se|set|setl|setlocal|setg|setglobal)!?\s.*?\b(?:\w*prg|shell\w*|sh|shcf|sp|srr|"
+    r"\w*expr|\w*func|charconvert|ccv|mp|gp|ep|fp|kp|csprg|de|pex|fex|inex|inde|fde|ofu|cfu|"
+    r"tfu|tsrfu)\s*[+^-]?=|^let\s+&"
+)
+
+
 def _ed(text: str) -> Items:
     """ed/ex: ``!cmd``, ``w !cmd``, ``r !cmd``, ``e !cmd``; vim's ``:call system(...)``, and
     any function call in an expression hookwise does not know to only compute."""
@@ -96,6 +106,9 @@ def _ed(text: str) -> Items:
     for given in _lines(text):
         line = given.lstrip(":").strip()
         out += ex_reads(line)  # :r .env|%p prints it
+        if _PROGRAM_OPTION.search(line):  # set makeprg=rm\ -rf\ d | make
+            out.append(("unverifiable", f"the editor command `{line[:40]}` sets what runs"))
+            continue
         called = _vim_calls(line)
         if called is not None:
             out.append(("unverifiable", f"the editor command `{line[:40]}` calls {called}()"))
@@ -178,23 +191,68 @@ def _mysql(text: str) -> Items:
     return out
 
 
+# gdb commands that only inspect or step the program on disk, as typed (gdb takes any
+# unambiguous prefix and user aliases, so a word not listed here is not read as harmless:
+# ``she`` is shell, ``alias zz = shell`` makes ``zz`` one)
+_GDB_INSPECT = frozenset(
+    ["bt", "backtrace", "where", "info", "i", "list", "l", "frame", "f", "up", "down", "quit",
+     "q", "exit", "show", "help", "h", "disassemble", "x", "break", "b", "br", "tbreak",
+     "hbreak", "watch", "rwatch", "awatch", "delete", "d", "disable", "enable", "continue",
+     "c", "next", "n", "step", "s", "stepi", "si", "nexti", "ni", "finish", "fin", "until",
+     "advance", "kill", "k", "detach", "thread", "p", "print", "ptype", "whatis", "display",
+     "undisplay", "echo", "file", "core", "core-file", "attach", "symbol-file", "directory",
+     "dir", "pwd", "handle", "sharedlibrary", "inferior", "tui", "layout", "focus", "refresh",
+     "starti"]
+)  # fmt: skip
+# gdb commands whose arguments bash runs (startup-with-shell): ``run $(cmd)``, ``run > F``
+_GDB_SHELL_ARGS = frozenset(["run", "r", "start", "starti"])
+# settings that run a program, write a file or load code
+_GDB_RUNS_SETTINGS = frozenset(
+    ["logging", "exec-wrapper", "startup-with-shell", "auto-load", "history", "python",
+     "guile", "extension-language", "debuginfod", "remote", "sysroot", "solib-search-path",
+     "script-extension", "trace-commands", "exec-file-mismatch", "inferior-tty", "shell"]
+)  # fmt: skip
+_GDB_APPLY = re.compile(r"^(?:thread\s+apply|frame\s+apply|taas|faas|tfaas)\s+(?:all\s+|[\d\s-]+)?")
+
+
 def _gdb(text: str) -> Items:
+    """gdb commands: ``shell``/``!``/``pipe`` run a shell command; ``run``'s arguments are
+    a shell's; a command hookwise does not know only inspects (any other word may be an
+    abbreviation or an alias of one that runs code) makes the script unverifiable."""
     out: Items = []
-    for line in _lines(text):
-        match = re.match(r"^(?:shell|!)\s*(.*)$", line)
+    for given in _lines(text):
+        line = given
+        apply = _GDB_APPLY.match(line)
+        if apply is not None:  # thread apply all CMD: CMD, once per thread
+            line = line[apply.end() :].strip() or "bt"
+        match = re.match(r"^(?:!|pipe\b|\|)\s*(.*)$", line) or re.match(
+            r"^(?:sh|she|shel|shell|platform\s+shell)(?:\s+(.*)|$)", line
+        )
         if match is not None:
-            out.append(("script", match.group(1)))
+            command = match.group(1) or ""
+            if line.startswith(("pipe", "|")):
+                command = command.split("|", 1)[-1]
+            out.append(
+                ("script", command) if command.strip() else ("unverifiable", "gdb runs a shell")
+            )
             continue
-        match = re.match(r"^(?:platform\s+shell|pipe|\|)\s*(.*)$", line)
-        if match is not None:
-            out.append(("script", match.group(1).split("|", 1)[-1]))
+        word, _, rest = line.partition(" ")
+        word = word.split("/", 1)[0]  # x/4x, p/x: a format after the command
+        if word in _GDB_SHELL_ARGS or (word == "set" and rest.split()[:1] == ["args"]):
+            args = rest.split(None, 1)[1] if word == "set" and " " in rest.strip() else rest
+            if word == "set" and rest.strip() == "args":
+                args = ""
+            if args.strip():
+                out.append(("script", "true " + args))  # the shell gdb starts it with
             continue
-        if re.match(
-            r"^(?:python|py|pi|python-interactive|guile|gu|script|source|command\s+"
-            r"script|define|call|eval|print\s+\(?\s*system|p\s+system)\b",
-            line,
-        ):
+        if word == "set" and rest.split()[:1] and rest.split()[0] in _GDB_RUNS_SETTINGS:
             out.append(("unverifiable", f"the debugger command `{line[:40]}` runs code"))
+            continue
+        if word == "set" and "(" not in rest:
+            continue  # set pagination off, set var x = 1
+        if word not in _GDB_INSPECT or re.search(r"[A-Za-z_$][\w$]*\s*\(", rest):
+            # an abbreviation or alias (she, zz), or an expression calling a function
+            out.append(("unverifiable", f"the debugger command `{line[:40]}` may run code"))
     return out
 
 
@@ -265,6 +323,15 @@ _GENERIC: dict[str, tuple[list[str], str]] = {
     ),
     "lldb": ([], r"."),
     "foreign": ([], r"."),
+    # ninja: a rule's command runs in sh; include/subninja load more of it
+    "ninja": ([r"(?m)^[ \t]+command[ \t]*=[ \t]*(.+)$"], r"(?m)^\s*(?:include|subninja)\b"),
+    # roff: .sy and .pso run a shell command (groff -U); .open/.opena/.write write files,
+    # .cf/.trf/.so/.mso copy or read a file in, .pi pipes the output to a command
+    "roff": (
+        [r"(?m)^[.'][ \t]*(?:sy|pso)[ \t]+(.+)$"],
+        r"(?m)^[.'][ \t]*(?:open|opena|write|writec|writem|close|cf|trf|so|mso|pi|nx|rd|"
+        r"pso|sy|ds\s+\S+\s+\\\*\[|soquiet|msoquiet)\b|\\X|\\!",
+    ),
 }
 
 
