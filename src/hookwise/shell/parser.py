@@ -1890,6 +1890,12 @@ def _git(command: Command, depth: int, script: Script) -> None:
     if forced is not None:
         origin = f"a ref update forced in {forced}, not the working repository, is a force push"
         _inner_argv(["git", "push", "--force", forced], depth, script, command.text, origin)
+    if any(w[:1] == "+" or "/+" in w or "=+" in w for w in argv[2:]):
+        from hookwise.shell.commands.plus_refs import plus_names
+
+        for name in plus_names(argv):  # git checkout -b +main: pushed by name, it forces
+            origin = f"the branch {name!r} pushed by its name is a force push"
+            _inner_argv(["git", "push", "origin", name], depth, script, command.text, origin)
     mirrored = programs.git_force_configured(argv)
     if mirrored is not None:
         origin = f"the remote {mirrored} is set so that every push to it forces"
