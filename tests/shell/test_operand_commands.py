@@ -77,3 +77,34 @@ def test_operand_commands_are_bounded(words: list[str]) -> None:
 
 def test_the_data_table_holds_no_guarded_name() -> None:
     assert not DATA_OPERANDS & programs.OPERAND_PROGRAMS
+
+
+_POLICY = """\
+version: 1
+rules:
+  - {id: no-rm-r, match: {command: rm -r}, action: deny, reason: "no recursive rm"}
+  - {id: ok-perf, match: {command: perf}, action: allow, reason: "profiling is fine"}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("perf stat -o /dev/null rm -rf ../x", "deny"),  # the rm in its operands is denied
+        ("perf stat -o /dev/null ls -la", "allow"),  # nothing guarded: the allow holds
+        # an operand command that no rule matches needs no approval of its own
+        ("perf stat -o /dev/null cat notes.txt", "allow"),
+    ],
+)
+def test_operand_commands_are_for_deny_and_ask_rules(text: str, expected: str) -> None:
+    from hookwise.policy.pipeline import decide
+    from hookwise.policy.tools.payloads import build_payload
+    from tests.policy.conftest import compile_text
+
+    policy = compile_text(_POLICY)
+    payload = build_payload(
+        "claude", "PreToolUse", tool="Bash", tool_input={"command": text}, cwd="/tmp/p"
+    )
+    found = decide(payload, policy, "claude", {"HOME": "/tmp/h"}, now=0.0).decision
+    assert found is not None
+    assert found.decision == expected, (text, found.decision, found.reason, found.notes)
