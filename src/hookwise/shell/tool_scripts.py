@@ -231,7 +231,7 @@ def _gdb(text: str) -> Items:
         if match is not None:
             command = match.group(1) or ""
             if line.startswith(("pipe", "|")):
-                command = command.split("|", 1)[-1]
+                command = command.split("|", 1)[-1].strip()
             out.append(
                 ("script", command) if command.strip() else ("unverifiable", "gdb runs a shell")
             )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from hookwise.shell import programs
 
-# the subcommands that name a ref, and the options of theirs whose value is text, not a name
+# the subcommands that name a ref, and tag's options whose value is text, not a name
 _NAMING = frozenset(["checkout", "switch", "branch", "worktree", "symbolic-ref", "update-ref",
                      "tag"])  # fmt: skip
 _TEXT_VALUES = frozenset(["-m", "--message", "-F", "--file", "-u", "--local-user"])
@@ -27,7 +27,7 @@ def plus_names(argv: list[str]) -> list[str]:
     found: list[str] = []
     words = argv[at + 1 :]
     for index, word in enumerate(words):
-        if index > 0 and words[index - 1] in _TEXT_VALUES:
+        if argv[at] == "tag" and index > 0 and words[index - 1] in _TEXT_VALUES:
             continue
         name = (word.partition("=")[2] if "=" in word else "") if word[:1] == "-" else word
         short = name.rsplit("refs/heads/", 1)[-1]
