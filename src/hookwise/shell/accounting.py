@@ -144,7 +144,9 @@ def config_written(program: str, written: dict[str, str | None]) -> str | None:
         for suffix, readers in programs.CONFIG_FILES.items():
             if program in readers and path.endswith("/" + suffix):
                 return f"{key} was written on the line and {program} reads it as its config"
-    return None
+    from hookwise.shell.commands.build_files import build_file_written
+
+    return build_file_written(program, written)
 
 
 # names whose assignment rebinds what a later command name runs (bash's alias and hash tables)
