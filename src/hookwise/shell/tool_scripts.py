@@ -326,10 +326,11 @@ _GENERIC: dict[str, tuple[list[str], str]] = {
     # ninja: a rule's command runs in sh; include/subninja load more of it
     "ninja": ([r"(?m)^[ \t]+command[ \t]*=[ \t]*(.+)$"], r"(?m)^\s*(?:include|subninja)\b"),
     # roff: .sy and .pso run a shell command (groff -U); .open/.opena/.write write files,
-    # .cf/.trf/.so/.mso copy or read a file in, .pi pipes the output to a command
+    # .mso loads a macro file, .pi pipes the output to a command (.cf/.trf copy a file to
+    # the output: a read of it, below; .so is programs.DATA_INCLUDERS')
     "roff": (
         [r"(?m)^[.'][ \t]*(?:sy|pso)[ \t]+(.+)$"],
-        r"(?m)^[.'][ \t]*(?:open|opena|write|writec|writem|close|cf|trf|so|mso|pi|nx|rd|"
+        r"(?m)^[.'][ \t]*(?:open|opena|write|writec|writem|close|mso|pi|nx|rd|"
         r"pso|sy|ds\s+\S+\s+\\\*\[|soquiet|msoquiet)\b|\\X|\\!",
     ),
 }
@@ -358,6 +359,9 @@ def _generic(language: str, text: str) -> Items:
             ):
                 out.append(("unverifiable", f"the debugger command `{line[:40]}` runs code"))
         return out
+    if language == "roff":  # .cf F, .trf F: F copied to the output
+        for found in re.finditer(r"(?m)^[.'][ \t]*(?:cf|trf)[ \t]+(\S+)", text):
+            out.append(("argv", ["cat", "--", found.group(1)]))
     if language == "pwsh":
         out.append(("script", text))  # external programs run by name, as in a shell
     found = re.search(capability, remainder) if remainder.strip() else None
