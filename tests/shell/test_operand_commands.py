@@ -108,3 +108,10 @@ def test_operand_commands_are_for_deny_and_ask_rules(text: str, expected: str) -
     found = decide(payload, policy, "claude", {"HOME": "/tmp/h"}, now=0.0).decision
     assert found is not None
     assert found.decision == expected, (text, found.decision, found.reason, found.notes)
+
+
+def test_the_build_file_names_are_the_build_file_table() -> None:
+    from hookwise.shell.commands.build_files import BUILD_FILES
+
+    files = {name.rsplit("/", 1)[-1] for names in BUILD_FILES.values() for name in names}
+    assert files == programs.BUILD_FILE_NAMES

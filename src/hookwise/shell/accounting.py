@@ -144,6 +144,9 @@ def config_written(program: str, written: dict[str, str | None]) -> str | None:
         for suffix, readers in programs.CONFIG_FILES.items():
             if program in readers and path.endswith("/" + suffix):
                 return f"{key} was written on the line and {program} reads it as its config"
+    names = programs.BUILD_FILE_NAMES
+    if not any(key.rsplit("/", 1)[-1] in names for key in written):
+        return None
     from hookwise.shell.commands.build_files import build_file_written
 
     return build_file_written(program, written)

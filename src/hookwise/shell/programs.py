@@ -782,6 +782,25 @@ OPERAND_PROGRAMS = frozenset(
      "source", ".", "python", "python3", "perl", "ruby", "node", "php", "k3s-killall.sh",
      "k3s-uninstall.sh", "rke2-uninstall.sh"]
 ) | SHELLS  # fmt: skip
+# files that runners load as code (conftest.py, justfile, Rakefile...): the names only;
+# which runner loads which is hookwise.shell.commands.build_files.BUILD_FILES (the same
+# names: tests/shell/test_operand_commands.py), loaded when the line wrote one of them
+BUILD_FILE_NAMES = frozenset(
+    [".bazelrc", ".env", ".envrc", ".justfile", ".pre-commit-config.yaml", "BUILD",
+     "BUILD.bazel", "Cargo.toml", "Gemfile", "Gruntfile.coffee", "Gruntfile.js", "Justfile",
+     "MODULE.bazel", "Rakefile", "Rakefile.rb", "SConscript", "SConstruct", "Sconstruct",
+     "Taskfile.yaml", "Taskfile.yml", "Vagrantfile", "WORKSPACE", "build.gradle",
+     "build.gradle.kts", "build.rs", "bunfig.toml", "composer.json", "config", "config.toml",
+     "conftest.py", "deno.json", "deno.jsonc", "fabfile.py", "gulpfile.js", "gulpfile.mjs",
+     "gulpfile.ts", "hatch.toml", "init.gradle", "invoke.yaml", "jest.config.js",
+     "jest.config.mjs", "jest.config.ts", "justfile", "lefthook.yaml", "lefthook.yml",
+     "maven.config", "meson.build", "meson.options", "meson_options.txt", "noxfile.py",
+     "pom.xml", "pyproject.toml", "rakefile", "rakefile.rb", "sconstruct", "settings.gradle",
+     "settings.gradle.kts", "setup.cfg", "setup.py", "taskfile.yaml", "taskfile.yml",
+     "tasks.py", "tox.ini", "uv.toml", "vite.config.js", "vite.config.mjs", "vite.config.ts",
+     "vitest.config.js", "vitest.config.ts", "webpack.config.js", "webpack.config.mjs",
+     "webpack.config.ts"]
+)  # fmt: skip
 # the origin of a command taken from an unknown program's operands (for deny and ask rules)
 OPERANDS_ORIGIN = "a command line in the operands of "
 XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
