@@ -2,7 +2,9 @@
 
 programs.py and shell.py keep the names and the dispatch; what a wrapper, a shell's script,
 ``find``, ``ssh``, a one-liner, ``git -c``, ``tar``/``vim``/``make``, ``sed``, ``tmux``,
-``xargs``, ``$'...'`` or an alias needs lives in a module imported for that command alone.
+``xargs``, ``$'...'`` or an alias needs lives in a module imported for that command alone,
+and so does what particular commands do beyond that (shell/commands/: git refs elsewhere,
+environment files, included files, trees deleted without ``-r``).
 Checked here through the real launcher and its snapshot, in fresh processes: the
 benchmark's payloads (bench/hook_cold.py) load none of those modules; a command that needs
 one loads it, from the snapshot, and is still decided as before. And the name sets the
@@ -52,6 +54,11 @@ COLD = frozenset(
         "assigns",
         "written",
         "exclusions",
+        "commands",
+        "commands.git_refs",
+        "commands.env_files",
+        "commands.includes",
+        "commands.tree_deletes",
     )
 )
 
@@ -187,6 +194,11 @@ FORCE = "git push --force origin main"
         (f"vim -c '!{FORCE}' notes.txt", {"option_commands", "code_commands"}),
         (f"sed -n '1e {FORCE}' notes.txt", {"sed_script", "option_commands"}),
         (f"tmux new -d '{FORCE}'", {"multiplexers"}),
+        # what particular commands do (shell/commands/), moved out of programs.py
+        ("git -C ../remote.git reset --hard HEAD~1", {"commands.git_refs"}),
+        ("git config remote.origin.mirror true && git push origin", {"commands.git_refs"}),
+        ("git config alias.p 'push --force' && git p origin main", {"commands.git_refs"}),
+        ("git -c alias.p='push --force' p origin main", {"commands.git_refs"}),
     ],
 )
 def test_a_command_that_needs_a_cold_module_loads_it_and_is_still_denied(
@@ -205,6 +217,11 @@ def test_a_command_that_needs_a_cold_module_loads_it_and_is_still_denied(
         ("bash -c 'ls -la'", {"scripts"}),
         ("sed -n '1,80p' src/app.py", {"sed_script"}),
         ("tar -czf out.tgz src", {"option_commands"}),
+        ("git -C ../lib status", {"commands.git_refs"}),
+        ("docker run --env-file ci.env alpine true", {"commands.env_files"}),
+        ("source ci.env && echo $X", {"commands.env_files"}),
+        ("echo '#include <stdio.h>' | cpp", {"commands.includes"}),
+        ("rm -d build/x build", {"commands.tree_deletes"}),
     ],
 )
 def test_a_harmless_command_that_needs_a_cold_module_is_still_allowed(
