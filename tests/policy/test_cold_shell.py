@@ -60,7 +60,7 @@ COLD = frozenset(
         "commands.includes",
         "commands.tree_deletes",
     )
-)
+) | {"hookwise.policy.trust.find_selects"}  # (protect.py's reading of a changing find)
 
 # the launcher's start (launcher.launcher_text), then the hook, then what was loaded
 PROBE = """\
@@ -170,6 +170,10 @@ def test_everyday_commands_load_no_cold_module(
     assert modules & COLD == set(), (command, sorted(modules & COLD))
 
 
+def _module(name: str) -> str:
+    return name if name.startswith("hookwise.") else f"hookwise.shell.{name}"
+
+
 # a command that needs a cold module loads it and is decided as before: each of these
 # runs `git push --force`, which the benchmark's policy denies
 FORCE = "git push --force origin main"
@@ -199,6 +203,8 @@ FORCE = "git push --force origin main"
         ("git config remote.origin.mirror true && git push origin", {"commands.git_refs"}),
         ("git config alias.p 'push --force' && git p origin main", {"commands.git_refs"}),
         ("git -c alias.p='push --force' p origin main", {"commands.git_refs"}),
+        # (not a push: the benchmark's policy file itself, in the event's cwd, deleted)
+        ("find . -name policy.yaml -delete", {"hookwise.policy.trust.find_selects"}),
     ],
 )
 def test_a_command_that_needs_a_cold_module_loads_it_and_is_still_denied(
@@ -206,7 +212,7 @@ def test_a_command_that_needs_a_cold_module_loads_it_and_is_still_denied(
 ) -> None:
     decision, modules = _claude(setup, command)
     assert decision == "deny", command
-    wanted = {f"hookwise.shell.{name}" for name in needs}
+    wanted = {_module(name) for name in needs}
     assert wanted <= modules, (command, sorted(wanted - modules))
 
 
@@ -222,6 +228,7 @@ def test_a_command_that_needs_a_cold_module_loads_it_and_is_still_denied(
         ("source ci.env && echo $X", {"commands.env_files"}),
         ("echo '#include <stdio.h>' | cpp", {"commands.includes"}),
         ("rm -d build/x build", {"commands.tree_deletes"}),
+        ("find . -name '*.pyc' -delete", {"hookwise.policy.trust.find_selects"}),
     ],
 )
 def test_a_harmless_command_that_needs_a_cold_module_is_still_allowed(
@@ -229,7 +236,7 @@ def test_a_harmless_command_that_needs_a_cold_module_is_still_allowed(
 ) -> None:
     decision, modules = _claude(setup, command)
     assert decision == "allow", command
-    assert {f"hookwise.shell.{name}" for name in needs} <= modules
+    assert {_module(name) for name in needs} <= modules
 
 
 # ------------------------------------------------------------------- the name sets

@@ -90,6 +90,7 @@ ON_DEMAND = (
     "hookwise.policy.rules.rewrite",
     "hookwise.policy.trust.protect",
     "hookwise.policy.trust.data_writes",
+    "hookwise.policy.trust.find_selects",
     "hookwise.policy.adapters.claude",
     "hookwise.policy.adapters.gemini",
     "hookwise.policy.adapters.codex",
