@@ -485,16 +485,6 @@ KILLER = textwrap.dedent(
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ESCAPE, not closed (DoS, fail open; docs/confinement.md): a process left running "
-    "by an earlier tool call kills (or stops) every hook process; the host sees a signal "
-    "death (or a timeout), a non-blocking error on Claude Code and Gemini CLI, and runs the "
-    "tool unguarded. No mount or filter keeps a process from signalling another of its user "
-    "(a seccomp filter cannot tell a hook's pid); the supervisor sees the host's shell exec "
-    "the hook and records each one killed as hook_lost (tests/run/test_rt24_sink_ipc.py), "
-    "but the tool has run by then",
-)
 def test_background_process_kills_every_hook(lab: Lab) -> None:
     (lab.root / "killer.py").write_text(KILLER)
     (lab.root / "payload.json").write_text(lab.payload())
@@ -509,6 +499,11 @@ def test_background_process_kills_every_hook(lab: Lab) -> None:
     rc = int(result.stdout.rsplit("HOOK-RC=", 1)[1].split()[0])
     out = result.stdout.split("HOOK-RC=")[0]
     assert rc == 2 or '"deny"' in out, (result.stdout, result.stderr)
+    # the killer's signals were refused (run/signal_guard.py), said on stderr and recorded
+    assert "signal(s) to hooks from other processes" in result.stderr, result.stderr
+    refused = [r for r in _audit_records(lab) if r.get("event") == "signal_refused"]
+    assert refused and all(r["signal"] == 9 and r["call"] == "kill" for r in refused), refused
+    assert not [r for r in _audit_records(lab) if r.get("event") == "hook_lost"]
 
 
 MIDWAY_KILLER = textwrap.dedent(
@@ -542,13 +537,16 @@ SLOW_HOST = (
 )
 
 
-def _lost_records(lab: Lab) -> list[dict[str, object]]:
+def _audit_records(lab: Lab) -> list[dict[str, object]]:
     state = lab.home / ".local" / "state" / "hookwise"
     logs = [p for p in state.glob("audit.jsonl*") if p.suffix != ".lock"]  # (rotated too)
-    records = [
+    return [
         json.loads(line) for log in logs for line in log.read_text().splitlines() if line.strip()
     ]
-    return [r for r in records if r.get("event") == "hook_lost"]
+
+
+def _lost_records(lab: Lab) -> list[dict[str, object]]:
+    return [r for r in _audit_records(lab) if r.get("event") == "hook_lost"]
 
 
 @pytest.mark.parametrize(
