@@ -252,7 +252,7 @@ class AuditSink:
         self._notes: list[bytes] = []
         self.signals_refused = 0
         self.refusals: list[Refusal] = []  # (those recorded)
-        self._refusals_seen: set[tuple[int, int, int]] = set()
+        self._refusals_seen: set[tuple[int, int, int, str]] = set()
         self._poller: select.poll | None = None
 
     def _append(self, line: bytes) -> None:
@@ -561,10 +561,10 @@ class AuditSink:
 
     def signal_refused(self, refusal: Refusal) -> None:
         """From the exec watch's thread: a signal to a hook was refused. One record per
-        sender, hook and signal (a killer retrying in a loop is one line), at most
+        sender, hook, signal and call (a killer retrying in a loop is one line), at most
         :data:`REFUSED_SIGNAL_RECORDS`; all are counted."""
         self.signals_refused += 1
-        key = (refusal.sender, refusal.target, refusal.signal)
+        key = (refusal.sender, refusal.target, refusal.signal, refusal.call)
         if key in self._refusals_seen or len(self._refusals_seen) >= REFUSED_SIGNAL_RECORDS:
             return
         self._refusals_seen.add(key)

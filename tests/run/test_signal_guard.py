@@ -1,0 +1,262 @@
+"""Signals inside a session (run/signal_guard.py), each sent for real: a hook cannot be
+killed or stopped by a process that did not start it, and everything else an agent does with
+signals still works."""
+
+from __future__ import annotations
+
+import json
+import struct
+import textwrap
+
+import pytest
+
+from hookwise.run import libc
+from hookwise.run.signal_guard import _s32, read_ids
+from tests.run.test_redteam_run import Lab, lab, pytestmark
+from tests.run.test_seccomp_filter import run
+
+__all__ = ["lab", "pytestmark"]
+
+# the host: a hook whose payload comes late (so it waits, alive), its pid in $H
+SLOW_HOOK = (
+    "(sleep 2; cat $R/payload.json) | hookwise hook --platform claude > $R/answer & H=$!; "
+    "sleep 0.7; "
+)
+AFTER = 'wait $H; echo "HOOK-RC=$?"'
+
+ATTACK = textwrap.dedent(
+    """
+    # a tool call's process, a sibling of the hook: tries each way to signal it
+    import os, signal, subprocess, sys
+    hook = int(sys.argv[1])
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def tgkill(pid, tid, sig):
+        if libc.syscall(TGKILL, pid, tid, sig) != 0:
+            raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+
+    def attempt(name, send):
+        try:
+            send()
+        except PermissionError:
+            print(name, "REFUSED", flush=True)
+        except OSError as exc:
+            print(name, "ERROR", exc.errno, flush=True)
+        else:
+            print(name, "SENT", flush=True)
+
+    for name in sys.argv[2:]:
+        if name == "kill":
+            attempt(name, lambda: os.kill(hook, signal.SIGKILL))
+        elif name == "stop":
+            attempt(name, lambda: os.kill(hook, signal.SIGSTOP))
+        elif name == "term-thread":
+            attempt(name, lambda: tgkill(hook, hook, signal.SIGTERM))
+        elif name == "group":
+            attempt(name, lambda: os.kill(0, signal.SIGWINCH))  # the agent's group: the hook's
+        elif name == "minus-group":
+            attempt(name, lambda: os.kill(-os.getpgid(hook), signal.SIGWINCH))
+        elif name == "all":
+            attempt(name, lambda: os.kill(-1, signal.SIGWINCH))
+        elif name == "own-group":
+            signal.signal(signal.SIGWINCH, signal.SIG_IGN)
+            os.setpgid(0, 0)
+            attempt(name, lambda: os.kill(0, signal.SIGWINCH))
+        elif name == "pidfd":
+            fd = os.pidfd_open(hook)
+            attempt(name, lambda: signal.pidfd_send_signal(fd, signal.SIGKILL))
+        elif name == "pidfd-child":
+            child = subprocess.Popen(["sleep", "30"])
+            fd = os.pidfd_open(child.pid)
+            attempt(name, lambda: signal.pidfd_send_signal(fd, signal.SIGTERM))
+            print("child ended by", child.wait(), flush=True)
+        elif name == "setown":
+            import fcntl
+            r, w = os.pipe()
+            attempt(name, lambda: fcntl.fcntl(r, fcntl.F_SETOWN, hook))
+        elif name == "setown-self":
+            import fcntl
+            r, w = os.pipe()
+            attempt(name, lambda: fcntl.fcntl(r, fcntl.F_SETOWN, os.getpid()))
+    """
+)
+
+
+def _records(lab: Lab) -> list[dict[str, object]]:
+    log = lab.home / ".local" / "state" / "hookwise" / "audit.jsonl"
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def _attack(lab: Lab, *names: str) -> tuple[str, str]:
+    from hookwise.run.arch import MACHINE, SIGNAL_CALLS
+
+    tgkill = SIGNAL_CALLS[MACHINE][0]["tgkill"][0]
+    (lab.root / "attack.py").write_text(ATTACK.replace("TGKILL", str(tgkill)))
+    (lab.root / "payload.json").write_text(lab.payload())
+    script = SLOW_HOOK + f"python3 $R/attack.py $H {' '.join(names)}; " + AFTER
+    result = lab.run(script)
+    return result.stdout, result.stderr
+
+
+def test_a_sibling_cannot_kill_stop_or_pidfd_a_hook(lab: Lab) -> None:
+    """kill, a stop, a thread's signal and pidfd_send_signal to a hook from a process that did
+    not start it: EPERM; the hook answers its deny, and each refusal is in the log."""
+    out, err = _attack(lab, "kill", "stop", "term-thread", "pidfd")
+    for name in ("kill", "stop", "term-thread", "pidfd"):
+        assert f"{name} REFUSED" in out, (out, err)
+    assert "HOOK-RC=2" in out, (out, err)
+    assert '"deny"' in (lab.root / "answer").read_text()
+    refused = [r for r in _records(lab) if r.get("event") == "signal_refused"]
+    calls = {(r["call"], r["signal"]) for r in refused}
+    assert {("kill", 9), ("kill", 19), ("tgkill", 15), ("pidfd_send_signal", 9)} <= calls
+    assert all(r["command"] == "python3" and r["hook_pid"] for r in refused), refused
+    assert "refused 4 signal(s) to hooks" in err, err
+    assert not [r for r in _records(lab) if r.get("event") == "hook_lost"]
+
+
+def test_group_and_broadcast_signals_are_refused_only_while_they_would_hit_a_hook(
+    lab: Lab,
+) -> None:
+    """kill(0), kill(-pgid) and kill(-1) reach the hook (one process group here, as a
+    non-interactive shell keeps its jobs): refused; the same from a group of its own, or
+    kill(-1) once no hook runs, go through."""
+    out, err = _attack(lab, "group", "minus-group", "all", "own-group")
+    for name in ("group", "minus-group", "all"):
+        assert f"{name} REFUSED" in out, (out, err)
+    assert "own-group SENT" in out, (out, err)
+    assert "HOOK-RC=2" in out, (out, err)
+    # no hook running: a broadcast of a harmless signal is the agent's own business
+    result = lab.run(
+        "trap '' WINCH; sleep 5 & python3 -c 'import os, signal; "
+        'os.kill(-1, signal.SIGWINCH); print("ALL-SENT")\'; kill %1'
+    )
+    assert "ALL-SENT" in result.stdout, (result.stdout, result.stderr)
+
+
+def test_a_tool_may_signal_its_own_child_and_name_itself_as_an_owner(lab: Lab) -> None:
+    """pidfd_send_signal to its own child (sent by the supervisor through the sender's own
+    pidfd) and F_SETOWN naming itself work; F_SETOWN naming a hook does not."""
+    out, err = _attack(lab, "pidfd-child", "setown-self", "setown")
+    assert "pidfd-child SENT" in out and "child ended by -15" in out, (out, err)
+    assert "setown-self SENT" in out, (out, err)
+    assert "setown REFUSED" in out, (out, err)
+    assert "HOOK-RC=2" in out, (out, err)
+
+
+def test_an_agents_ordinary_signals_still_work(lab: Lab) -> None:
+    """Its own background jobs (builtin kill, `kill %1`, /bin/kill of a sibling that exec'd),
+    `timeout`, and a Go-like storm of tgkill(SIGURG) from threads of one process."""
+    storm = textwrap.dedent(
+        """
+        import os, signal, threading
+        got = []
+        signal.signal(signal.SIGURG, lambda *_: got.append(1))
+        signal.signal(signal.SIGUSR1, lambda *_: got.append(2))
+        def preempt():
+            for _ in range(2000):
+                signal.pthread_kill(threading.main_thread().ident, signal.SIGURG)
+        threads = [threading.Thread(target=preempt) for _ in range(4)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        for _ in range(50):
+            os.kill(os.getpid(), signal.SIGUSR1)
+        print("STORM", 1 in got, got.count(2) > 0)
+        """
+    )
+    (lab.root / "storm.py").write_text(storm)
+    result = lab.run(
+        "sleep 100 & kill $!; wait $!; echo JOB=$?; "
+        "sleep 100 & kill %1; wait; echo PERCENT=done; "
+        "sleep 100 & /bin/kill -TERM $!; wait $!; echo BINKILL=$?; "
+        "timeout 1 sleep 5; echo TIMEOUT=$?; "
+        "python3 $R/storm.py"
+    )
+    out = result.stdout
+    assert "JOB=143" in out and "PERCENT=done" in out and "BINKILL=143" in out, result
+    assert "TIMEOUT=124" in out, result
+    assert "STORM True True" in out, result
+    assert "refused" not in result.stderr, result.stderr
+
+
+def test_a_host_ending_its_own_hook_is_allowed_and_reported_lost(lab: Lab) -> None:
+    """The host's `timeout` ends a hook that did not answer in time: allowed (an ancestor),
+    and the hook is a lost one, as before."""
+    (lab.root / "payload.json").write_text(lab.payload())
+    result = lab.run(
+        "(sleep 3; cat $R/payload.json) | timeout 1 hookwise hook --platform claude; "
+        'echo "HOOK-RC=$?"'
+    )
+    assert "HOOK-RC=124" in result.stdout, (result.stdout, result.stderr)
+    lost = [r for r in _records(lab) if r.get("event") == "hook_lost"]
+    assert len(lost) == 1, lost
+    assert "1 hook(s) started and never answered" in result.stderr
+    assert "refused" not in result.stderr
+
+
+@pytest.mark.parametrize("machine", sorted(libc._ARCH))
+def test_the_notifier_passes_what_never_hurts_and_hands_the_rest_over(machine: str) -> None:
+    """On the BPF interpreter of the session filter's test, every ABI: signal 0 and a
+    thread's SIGURG pass, other signals and F_SETOWN go to the listener."""
+    from hookwise.run.arch import EXEC_CALLS, SIGNAL_CALLS
+
+    numbers = libc._ARCH[machine]
+    program = libc.exec_notifier_program(numbers, machine)
+    notify, allow = 0x7FC00000, 0x7FFF0000
+    for abi, calls, execs in (
+        (numbers.native, SIGNAL_CALLS[machine][0], EXEC_CALLS[machine][0]),
+        (numbers.compat, SIGNAL_CALLS[machine][1], EXEC_CALLS[machine][1]),
+    ):
+        a = abi.audit
+        assert run(program, a, execs[0]) == notify and run(program, a, execs[1]) == notify
+        for name, at in (("kill", 1), ("rt_sigqueueinfo", 1), ("pidfd_send_signal", 1)):
+            assert run(program, a, calls[name][0], _with(at, 9)) == notify
+            assert run(program, a, calls[name][0], _with(at, 0)) == allow
+            assert run(program, a, calls[name][0], _with(at, 23)) == notify  # (not a thread's)
+        for name, at in (("tkill", 1), ("tgkill", 2)):
+            assert run(program, a, calls[name][0], _with(at, 23)) == allow  # SIGURG
+            assert run(program, a, calls[name][0], _with(at, 0)) == allow
+            assert run(program, a, calls[name][0], _with(at, 19)) == notify
+        assert run(program, a, calls["rt_tgsigqueueinfo"][0], _with(2, 15)) == notify
+        for number in calls["fcntl"]:
+            assert run(program, a, number, (3, libc.F_SETOWN, 42)) == notify
+            assert run(program, a, number, (3, libc.F_SETOWN_EX, 0)) == notify
+            assert run(program, a, number, (3, 1, 0)) == allow  # F_GETFD
+        assert run(program, a, calls["ioctl"][0], (3, libc.FIOSETOWN, 0)) == notify
+        assert run(program, a, calls["ioctl"][0], (3, 0x5401, 0)) == allow
+        assert run(program, a, abi.ptrace, (0,)) == allow
+    assert run(program, 0x12345678, 62, (1, 9)) == allow  # (an ABI the session refuses)
+
+
+@pytest.mark.parametrize("machine", sorted(libc._ARCH))
+def test_the_session_filter_refuses_a_listener_of_its_own(machine: str) -> None:
+    """A filter with a listener of its own, installed inside, would be notified instead of
+    the session's (the newest wins): seccomp(..., NEW_LISTENER) is refused."""
+    from hookwise.run.arch import COMPAT_SECCOMP, EXEC_CALLS
+
+    numbers = libc._ARCH[machine]
+    program = libc.filter_program(numbers, machine)
+    eperm, allow = 0x00050001, 0x7FFF0000
+    for abi, seccomp in (
+        (numbers.native, EXEC_CALLS[machine][2]),
+        (numbers.compat, COMPAT_SECCOMP[machine]),
+    ):
+        assert run(program, abi.audit, seccomp, (1, libc.SECCOMP_FILTER_FLAG_NEW_LISTENER)) == eperm
+        assert run(program, abi.audit, seccomp, (1, 8 | 1)) == eperm
+        assert run(program, abi.audit, seccomp, (1, 0)) == allow  # a filter of its own
+        assert run(program, abi.audit, seccomp, (1, 1)) == allow  # TSYNC
+
+
+def _with(index: int, value: int) -> tuple[int, ...]:
+    args = [0, 0, 0, 0]
+    args[index] = value
+    args[0] = args[0] or 7
+    return tuple(args)
+
+
+def test_status_ids_and_signed_arguments() -> None:
+    """The ids of /proc/self/status, and a register's low 32 bits read as the kernel's int."""
+    ids = read_ids("/proc/self/status")
+    assert ids["Tgid"] and ids["NSpid"][0] == ids["Tgid"][0]
+    assert _s32(0xFFFFFFFF) == -1 and _s32(0xFFFFFFFF00000005) == 5 and _s32(1) == 1
+    assert _s32(struct.unpack("<I", struct.pack("<i", -(2**31)))[0]) == -(2**31)
