@@ -10,9 +10,12 @@ program and command line from its memory (``/proc/<pid>/mem``: the supervisor ow
 session's user namespace and is an ancestor of every process in it) and, when it is a hook's
 (:class:`HookExecs`), opens a pidfd on it (still waiting, so the pid cannot have been
 reused), gives it a socket of its own to the audit sink and tells the sink; then the exec
-goes on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``). Nothing is decided here: the listener only
-looks. No process inside can remove the filter; one it installs itself that notifies too
-takes its own and its children's execs (not the host's).
+goes on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``): an exec is never refused here. The same
+listener is handed every call that could signal another process, which
+:mod:`hookwise.run.signal_guard` decides (EPERM for a signal to a hook from a process that
+did not start it). No process inside can remove the filter, nor install one with a listener
+of its own (the session's filter refuses ``SECCOMP_FILTER_FLAG_NEW_LISTENER``: the newest
+filter's listener would be notified instead of this one).
 """
 
 from __future__ import annotations

@@ -405,7 +405,8 @@ def install_exec_notifier() -> int:
     """Install :func:`exec_notifier_program` (inherited by every process of the session,
     none can remove it); the listener's descriptor, which the supervisor reads (rt24 #9:
     a hook killed before it said ``started`` left no trace; the exec that starts it waits
-    until the supervisor has seen it). Needs ``no_new_privs``."""
+    until the supervisor has seen it, and a signal to it until the supervisor decided).
+    Needs ``no_new_privs``; before :func:`install_filter`, which refuses new listeners."""
     program = exec_notifier_program(_numbers())
     buffer = ctypes.create_string_buffer(program, len(program))
     prog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
@@ -467,6 +468,9 @@ def install_filter() -> None:
       did not ask (its host, a hook), as Yama's ptrace_scope 1 would. PTRACE_TRACEME and the
       requests on a tracee stay: a debugger runs its own program (gdb's run, strace CMD);
     - prlimit64 setting another process's limits fails with EPERM (RLIMIT_CPU kills);
+    - seccomp with ``SECCOMP_FILTER_FLAG_NEW_LISTENER`` fails with EPERM: a listener of its
+      own would be notified of its processes' signals and execs instead of the session's
+      (:func:`exec_notifier_program`), and could let them through;
     - the x32 ABI (x86_64) answers ENOSYS: its numbers differ, and nothing needs it.
     """
     program = filter_program(_numbers())

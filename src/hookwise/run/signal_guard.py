@@ -109,7 +109,7 @@ class Sender:
     """The calling thread: its process (outer pid), its ids in its own pid namespace's
     level (``level``: 0 is the supervisor's), and its process group (outer)."""
 
-    __slots__ = ("comm", "level", "nspgid", "nspid", "nstgid", "pid", "tid")
+    __slots__ = ("level", "nspgid", "nspid", "nstgid", "pid", "tid")
 
     def __init__(self, tid: int) -> None:
         ids = read_ids(f"/proc/{tid}/status")
@@ -119,8 +119,10 @@ class Sender:
         self.nstgid = ids["NStgid"]
         self.nspgid = ids.get("NSpgid", [])
         self.level = len(self.nspid) - 1
+
+    def comm(self) -> str:
         stat = read_stat(self.pid)
-        self.comm = stat.comm if stat is not None else ""
+        return stat.comm if stat is not None else ""
 
     def program(self) -> str:
         try:
@@ -137,7 +139,7 @@ class Refusal:
     def __init__(self, call: str, sender: Sender, target: int, sig: int) -> None:
         self.call = call
         self.sender = sender.pid
-        self.command = sender.comm
+        self.command = sender.comm()
         self.program = sender.program()
         self.target = target
         stat = read_stat(target)
@@ -170,7 +172,7 @@ class SignalGuard:
     """The protected processes (kept by the listener's thread alone) and the decisions."""
 
     def __init__(self, on_refused: Callable[[Refusal], None]) -> None:
-        self.hooks: dict[int, int] = {}  # outer pid -> start time (ticks)
+        self.hooks: dict[int, int] = {}  # outer pid -> a pidfd on it (readable once it ends)
         self.hosts: dict[int, int] = {}  # the parents of hooks seen, the same way
         self.execs: dict[int, float] = {}  # outer pid -> boot time (s) of its last exec
         self.agent: Callable[[], int | None] = lambda: None
@@ -191,31 +193,24 @@ class SignalGuard:
         """A hook's exec (waiting, so ``pid`` is the hook's): protected until it ends, and
         its parent is a host from now on."""
         stat = read_stat(pid)
-        if stat is None:
+        if stat is None or pid in self.hooks:
             return
-        self.hooks[pid] = stat.start
-        parent = read_stat(stat.ppid)
-        if parent is not None and stat.ppid > 1 and stat.ppid != self.init_pid:
-            self.hosts[stat.ppid] = parent.start
+        self.hooks[pid] = _pidfd(pid)
+        host = stat.ppid
+        if host > 1 and host != self.init_pid and host not in self.hosts:
+            pidfd = _pidfd(host)
+            parent = read_stat(host)  # (after the pidfd: the same process, or it is gone)
+            if pidfd >= 0 and parent is not None and parent.state not in ("Z", "X"):
+                self.hosts[host] = pidfd
+            elif pidfd >= 0:
+                os.close(pidfd)
 
     # the protected processes -----------------------------------------------------------
 
     def protected(self) -> list[int]:
         """The live protected processes (outer pids); the registry pruned of dead ones."""
-        out: list[int] = []
-        for pid, start in list(self.hooks.items()):
-            stat = read_stat(pid)
-            if stat is None or stat.start != start or stat.state in ("Z", "X"):
-                del self.hooks[pid]
-            else:
-                out.append(pid)
-        hosts: list[int] = []
-        for pid, start in list(self.hosts.items()):
-            stat = read_stat(pid)
-            if stat is None or stat.start != start:
-                del self.hosts[pid]
-            else:
-                hosts.append(pid)
+        out = _alive(self.hooks)
+        hosts = _alive(self.hosts)
         agent = self.agent()
         if agent is not None and agent not in self.hosts:
             hosts.append(agent)
@@ -256,16 +251,18 @@ class SignalGuard:
             return REFUSE  # (the owner in memory: it could change after a check)
         if call == "ioctl":
             return REFUSE if args[1] & 0xFFFFFFFF in (FIOSETOWN, SIOCSPGRP) else CONTINUE
-        protected = self.protected()
         if call == "fcntl":
-            return self._owner(_s32(args[2]), tid, protected)
-        if not protected:
-            return CONTINUE
+            return self._owner(_s32(args[2]), tid, self.protected())
         at, signal_at, how = TARGETS[call]
         pid, sig = _s32(args[at]), _s32(args[signal_at])
         if sig == 0:
             return CONTINUE
         sender = Sender(tid)
+        if pid > 0 and pid in (sender.nstgid[-1], sender.nspid[-1]):
+            return CONTINUE  # (itself: raise, abort)
+        protected = self.protected()
+        if not protected:
+            return CONTINUE
         if how == "kill" and pid == 0:
             hit = [x for x in protected if _outer_group(x) == sender_group(sender)]
         elif how == "kill" and pid == -1:
@@ -372,6 +369,36 @@ def _send_signal(pidfd: int, sig: int, sender: int, info: int, flags: int) -> in
     from hookwise.run.libc import pidfd_send_signal
 
     return pidfd_send_signal(pidfd, sig, data, flags)
+
+
+def _pidfd(pid: int) -> int:
+    try:
+        return os.pidfd_open(pid)
+    except OSError:
+        return -1
+
+
+def _alive(registry: dict[int, int]) -> list[int]:
+    """The pids of ``registry`` (pid -> pidfd) whose process runs; the others dropped (a
+    pidfd is readable once its process ended: no pid reused since is taken for it)."""
+    import select
+
+    ended = set()
+    if registry:
+        poller = select.poll()
+        for pidfd in registry.values():
+            if pidfd >= 0:
+                poller.register(pidfd, select.POLLIN)
+        ended = {fd for fd, _event in poller.poll(0)}
+    out: list[int] = []
+    for pid, pidfd in list(registry.items()):
+        if pidfd < 0 or pidfd in ended:
+            del registry[pid]
+            if pidfd >= 0:
+                os.close(pidfd)
+        else:
+            out.append(pid)
+    return out
 
 
 def sender_group(sender: Sender) -> int:
