@@ -9,9 +9,11 @@ import struct
 import textwrap
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hookwise.run import libc
-from hookwise.run.signal_guard import _s32, read_ids
+from hookwise.run.signal_guard import SignalGuard, Stat, _s32, read_ids
 from tests.run.test_redteam_run import Lab, lab, pytestmark
 from tests.run.test_seccomp_filter import run
 
@@ -260,3 +262,64 @@ def test_status_ids_and_signed_arguments() -> None:
     assert ids["Tgid"] and ids["NSpid"][0] == ids["Tgid"][0]
     assert _s32(0xFFFFFFFF) == -1 and _s32(0xFFFFFFFF00000005) == 5 and _s32(1) == 1
     assert _s32(struct.unpack("<I", struct.pack("<i", -(2**31)))[0]) == -(2**31)
+
+
+_COMM = st.text(st.characters(blacklist_characters="\0\n"), max_size=16)
+
+
+@settings(max_examples=200, deadline=None)
+@given(comm=_COMM, numbers=st.lists(st.integers(0, 2**31), min_size=50, max_size=52))
+def test_a_stat_line_parses_whatever_the_command_name(comm: str, numbers: list[int]) -> None:
+    """The command name may hold ``)``, spaces and digits: fields are read after the last
+    ``)``, as the kernel writes them."""
+    line = f"{numbers[0]} ({comm}) S " + " ".join(str(n) for n in numbers[1:]) + "\n"
+    stat = Stat(line)
+    assert stat.comm == comm and stat.state == "S"
+    assert (stat.ppid, stat.pgrp) == (numbers[1], numbers[2])
+    assert (stat.threads, stat.start) == (numbers[17], numbers[19])  # (fields 20 and 22)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(max_size=400))
+def test_a_status_file_of_any_bytes_gives_ids_or_a_value_error(
+    data: bytes, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """``read_ids`` answers lists of ints, or raises ValueError (a decision that raises
+    fails closed while a hook runs): never another error."""
+    path = tmp_path_factory.mktemp("status") / "status"
+    path.write_bytes(data)
+    try:
+        ids = read_ids(str(path))
+    except ValueError:
+        return
+    assert all(isinstance(n, int) for values in ids.values() for n in values)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(min_size=80, max_size=80))
+def test_any_notification_parses(data: bytes) -> None:
+    """struct seccomp_notif: any 80 bytes give a number, a pid and six arguments."""
+    from hookwise.run.exec_watch import Notification
+
+    notification = Notification(data, {322})
+    assert len(notification.args) == 6 and 0 <= notification.pid < 2**32
+    assert all(0 <= a < 2**64 for a in notification.args)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.integers(0, 2**64 - 1))
+def test_a_register_is_read_as_the_kernels_int(value: int) -> None:
+    assert _s32(value) == struct.unpack("<i", struct.pack("<I", value & 0xFFFFFFFF))[0]
+
+
+def test_a_decision_that_fails_refuses_while_a_hook_runs() -> None:
+    """Fail closed: a sender whose ids cannot be read (gone, or a broken /proc) is refused
+    while a hook is registered, let through otherwise, and the reason kept once."""
+    import os
+
+    guard = SignalGuard(lambda _refusal: None)
+    assert guard.decide("kill", [1, 9, 0, 0, 0, 0], 2**22 + 12345).go_on  # (no such tid)
+    guard.hooks[os.getpid()] = os.pidfd_open(os.getpid())
+    answer = guard.decide("kill", [1, 9, 0, 0, 0, 0], 2**22 + 12345)
+    assert not answer.go_on and answer.error == 1
+    assert guard.failed is not None and "FileNotFoundError" in guard.failed
