@@ -204,6 +204,8 @@ class ExecWatch:
                 self._exec(notification)
             else:
                 answer = self._signal(notification)
+        except Exception as exc:  # (this thread must go on: every exec and signal waits on it)
+            answer = self.guard.failed_with(exc)
         finally:
             self._answer(notification, answer)
 

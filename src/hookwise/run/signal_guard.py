@@ -236,9 +236,11 @@ class SignalGuard:
         try:
             return self._decide(call, args, tid)
         except Exception as exc:
-            return self._failed(exc)
+            return self.failed_with(exc)
 
-    def _failed(self, exc: BaseException) -> Answer:
+    def failed_with(self, exc: BaseException) -> Answer:
+        """A decision that raised: EPERM while a hook is registered (fail closed), else
+        CONTINUE; the first reason kept."""
         if self.failed is None:
             self.failed = (
                 f"the signal guard raised {type(exc).__name__}: {str(exc)[:200]}; signals "
@@ -308,6 +310,8 @@ class SignalGuard:
             pidfd = os.pidfd_open(sender.pid)
         except OSError:
             return CONTINUE  # (the sender is gone: nothing is sent)
+        except Exception as exc:
+            return self.failed_with(exc)
         try:
             if not valid():
                 return CONTINUE
@@ -319,7 +323,7 @@ class SignalGuard:
         try:
             return self._send(ours, sig, info, flags, sender)
         except Exception as exc:
-            return self._failed(exc)
+            return self.failed_with(exc)
         finally:
             os.close(ours)
 
