@@ -112,7 +112,7 @@ def test_a_sibling_cannot_kill_stop_or_pidfd_a_hook(lab: Lab) -> None:
     refused = [r for r in _records(lab) if r.get("event") == "signal_refused"]
     calls = {(r["call"], r["signal"]) for r in refused}
     assert {("kill", 9), ("kill", 19), ("tgkill", 15), ("pidfd_send_signal", 9)} <= calls
-    assert all(r["command"] == "python3" and r["hook_pid"] for r in refused), refused
+    assert all(r["command"] == "python3" and r["target_pid"] for r in refused), refused
     assert "refused 4 signal(s) to hooks" in err, err
     assert not [r for r in _records(lab) if r.get("event") == "hook_lost"]
 
@@ -323,3 +323,24 @@ def test_a_decision_that_fails_refuses_while_a_hook_runs() -> None:
     answer = guard.decide("kill", [1, 9, 0, 0, 0, 0], 2**22 + 12345)
     assert not answer.go_on and answer.error == 1
     assert guard.failed is not None and "FileNotFoundError" in guard.failed
+
+
+def test_a_hosts_child_is_protected_until_it_execs(lab: Lab) -> None:
+    """A host's fork that has not exec'd yet (what becomes a hook a moment later; a bash
+    subshell here, which never execs) cannot be signalled by a sibling; a host's child that
+    exec'd something else (a tool's `sleep`) can."""
+    result = lab.run(
+        "(while :; do read -t 0.05 x; done) & S=$!; sleep 60 & T=$!; sleep 0.3; "
+        "python3 -c 'import os, sys\n"
+        'for name, pid in (("fork", int(sys.argv[1])), ("exec", int(sys.argv[2]))):\n'
+        "    try:\n"
+        '        os.kill(pid, 15); print(name, "SENT")\n'
+        "    except PermissionError:\n"
+        '        print(name, "REFUSED")\' $S $T; kill $S $T'
+    )
+    assert "fork REFUSED" in result.stdout and "exec SENT" in result.stdout, (
+        result.stdout,
+        result.stderr,
+    )
+    refused = [r for r in _records(lab) if r.get("event") == "signal_refused"]
+    assert [r["signal"] for r in refused] == [15], refused

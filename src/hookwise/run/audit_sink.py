@@ -572,13 +572,14 @@ class AuditSink:
         line = supervisor_record(
             self.session,
             "signal_refused",
-            f"a process of the session sent signal {refusal.signal} to a hook with "
-            f"{refusal.call}: refused (a hook killed or stopped lets the host run the tool)",
+            f"a process of the session sent signal {refusal.signal} with {refusal.call} to a "
+            "hook (or a host's child before its exec) it did not start: refused (a hook "
+            "killed or stopped lets the host run the tool)",
             pid=refusal.sender,
             command=refusal.command,
             program=refusal.program,
-            hook_pid=refusal.target,
-            hook_command=refusal.target_command,
+            target_pid=refusal.target,
+            target_command=refusal.target_command,
             signal=refusal.signal,
             call=refusal.call,
         )

@@ -148,7 +148,7 @@ class Refusal:
 
     def describe(self) -> str:
         return (
-            f"pid {self.sender} ({self.command}) sent signal {self.signal} to hook pid "
+            f"pid {self.sender} ({self.command}) sent signal {self.signal} to pid "
             f"{self.target} ({self.target_command}) with {self.call}"
         )
 
