@@ -41,6 +41,8 @@ from __future__ import annotations
 import os
 import time
 
+from hookwise.run.hook_output import children
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -215,7 +217,7 @@ class SignalGuard:
         if agent is not None and agent not in self.hosts:
             hosts.append(agent)
         for host in hosts:
-            for child in _children(host):
+            for child in children(host):
                 if child not in self.hooks and self._unexeced(child):
                     out.append(child)
         return out
@@ -407,22 +409,6 @@ def _alive(registry: dict[int, int]) -> list[int]:
 
 def sender_group(sender: Sender) -> int:
     return sender.nspgid[0] if sender.nspgid else _outer_group(sender.pid)
-
-
-def _children(pid: int) -> list[int]:
-    """The children of every thread of ``pid``."""
-    out: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out
-    for task in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{task}/children", "rb") as handle:
-                out += [int(word) for word in handle.read().split()]
-        except (OSError, ValueError):
-            continue
-    return out
 
 
 def _ids(pid: int) -> dict[str, list[int]]:
