@@ -21,7 +21,7 @@ __all__ = ["lab", "pytestmark"]
 
 # the host: a hook whose payload comes late (so it waits, alive), its pid in $H
 SLOW_HOOK = (
-    "(sleep 2; cat $R/payload.json) | hookwise hook --platform claude > $R/answer & H=$!; "
+    "(sleep 4; cat $R/payload.json) | hookwise hook --platform claude > $R/answer & H=$!; "
     "sleep 0.7; "
 )
 AFTER = 'wait $H; echo "HOOK-RC=$?"'
@@ -139,7 +139,7 @@ def test_group_and_broadcast_signals_are_refused_only_while_they_would_hit_a_hoo
 def test_a_tool_may_signal_its_own_child_and_name_itself_as_an_owner(lab: Lab) -> None:
     """pidfd_send_signal to its own child (sent by the supervisor through the sender's own
     pidfd) and F_SETOWN naming itself work; F_SETOWN naming a hook does not."""
-    out, err = _attack(lab, "pidfd-child", "setown-self", "setown")
+    out, err = _attack(lab, "setown", "setown-self", "pidfd-child")
     assert "pidfd-child SENT" in out and "child ended by -15" in out, (out, err)
     assert "setown-self SENT" in out, (out, err)
     assert "setown REFUSED" in out, (out, err)
