@@ -344,3 +344,16 @@ def test_a_hosts_child_is_protected_until_it_execs(lab: Lab) -> None:
     )
     refused = [r for r in _records(lab) if r.get("event") == "signal_refused"]
     assert [r["signal"] for r in refused] == [15], refused
+
+
+def test_the_execs_remembered_are_bounded() -> None:
+    """Past MAX_EXECS pids, those whose process is gone are forgotten (a reused pid that
+    has not exec'd is a host's copy again, as it should be)."""
+    import os
+
+    from hookwise.run import signal_guard
+
+    guard = SignalGuard(lambda _refusal: None)
+    guard.execs = {2**22 + n: 1.0 for n in range(signal_guard.MAX_EXECS)}
+    guard.exec_seen(os.getpid())
+    assert list(guard.execs) == [os.getpid()]

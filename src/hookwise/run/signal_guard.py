@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 EPERM, EBADF = 1, 9
 TICKS = os.sysconf("SC_CLK_TCK")
+MAX_EXECS = 65536  # pids remembered as having exec'd before the gone ones are dropped
 MAX_DEPTH = 256  # parents walked looking for the sender among a target's ancestors
 PIDFD_SIGNAL_PROCESS_GROUP = 4
 SIGINFO_SIZE = 128
@@ -190,6 +191,9 @@ class SignalGuard:
     def exec_seen(self, pid: int) -> None:
         """Any exec: ``pid`` is no longer a host's copy waiting to exec."""
         self.execs[pid] = time.clock_gettime(time.CLOCK_BOOTTIME)
+        if len(self.execs) > MAX_EXECS:  # (a long session: forget the processes gone)
+            running = {int(name) for name in os.listdir("/proc") if name.isdigit()}
+            self.execs = {p: at for p, at in self.execs.items() if p in running}
 
     def hook_seen(self, pid: int) -> None:
         """A hook's exec (waiting, so ``pid`` is the hook's): protected until it ends, and
