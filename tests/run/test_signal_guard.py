@@ -357,3 +357,18 @@ def test_the_execs_remembered_are_bounded() -> None:
     guard.execs = {2**22 + n: 1.0 for n in range(signal_guard.MAX_EXECS)}
     guard.exec_seen(os.getpid())
     assert list(guard.execs) == [os.getpid()]
+
+
+def test_a_process_signalling_its_own_threads_is_let_through_first() -> None:
+    """tgkill naming its own thread group (a runtime's thread signals: JVM, V8 profiling)
+    goes on before anything else is read, even while a hook runs."""
+    import os
+
+    guard = SignalGuard(lambda _refusal: None)
+    guard.hooks[os.getpid()] = os.pidfd_open(os.getpid())
+    guard.protected = lambda: 1 / 0  # type: ignore[assignment,method-assign,return-value]
+    assert guard.decide("tgkill", [os.getpid(), 2**22 + 7, 15, 0, 0, 0], os.getpid()).go_on
+    assert guard.decide("kill", [os.getpid(), 15, 0, 0, 0, 0], os.getpid()).go_on
+    assert guard.failed is None
+    answer = guard.decide("kill", [os.getppid(), 15, 0, 0, 0, 0], os.getpid())
+    assert not answer.go_on and guard.failed is not None  # (the decision failed: closed)

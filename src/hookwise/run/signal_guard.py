@@ -268,6 +268,8 @@ class SignalGuard:
         sender = Sender(tid)
         if pid > 0 and pid in (sender.nstgid[-1], sender.nspid[-1]):
             return CONTINUE  # (itself: raise, abort)
+        if call in ("tgkill", "rt_tgsigqueueinfo") and _s32(args[0]) == sender.nstgid[-1]:
+            return CONTINUE  # (one of its own threads: the kernel checks the tid is in it)
         protected = self.protected()
         if not protected:
             return CONTINUE
