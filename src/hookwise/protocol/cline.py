@@ -31,6 +31,7 @@ There is no ask and no allow.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, Final
 
 from hookwise.protocol.dialect import Decision, DialectEvent, DialectSpec, Exit2, Kind
@@ -213,6 +214,45 @@ MCP_FILES: Final = {
 # its config directory (``$CLINE_DIR`` or ``~/.cline``). Observed with 3.0.65:
 # ``data/sessions/<id>/<id>.messages.json`` (the messages, assistant ``tool_use`` blocks
 # with the id the hook gets as ``tool_call.id``) beside ``<id>.json`` (``cwd``,
-# ``started_at``); scan/transcripts/cline.py. ``CLINE_DATA_DIR`` and
-# ``CLINE_SESSION_DATA_DIR`` move them in Cline; coverage does not follow them.
+# ``started_at``); scan/transcripts/cline.py. Moved by ``MOVED_PATHS``.
 SESSION_RECORDS: Final = ("cline-session", ("data/sessions",))
+
+# Parts of the config directory a variable of Cline's own moves, the most specific first:
+# (path under the config directory, the variable naming that path instead). Read in 3.0.65's
+# core paths module (``resolveClineDataDir``: ``$CLINE_DATA_DIR`` else ``<CLINE_DIR>/data``;
+# ``resolveSessionDataDir``: ``$CLINE_SESSION_DATA_DIR`` else ``<data>/sessions``;
+# ``resolveMcpSettingsPath``: ``$CLINE_MCP_SETTINGS_PATH`` else
+# ``<data>/settings/cline_mcp_settings.json``), each value trimmed, an empty one unset.
+# Hooks are not moved by any of them: ``resolveHooksConfigSearchPaths`` reads
+# ``<CLINE_DIR>/hooks`` (``HOOK_DIRS``), and the ``CLINE_HOOKS_DIR`` that ``--hooks-dir``
+# sets is read by nothing in 3.0.65.
+MOVED_PATHS: Final = (
+    ("data/sessions", "CLINE_SESSION_DATA_DIR"),
+    ("data/settings/cline_mcp_settings.json", "CLINE_MCP_SETTINGS_PATH"),
+    ("data", "CLINE_DATA_DIR"),
+)
+
+# Sandbox mode (``CLINE_SANDBOX=1``, or ``--data-dir``, which hookwise cannot see): Cline
+# sets ``CLINE_DATA_DIR`` to ``$CLINE_SANDBOX_DATA_DIR`` (resolved against its cwd), else
+# ``<os.tmpdir()>/cline-sandbox``, and ``CLINE_SESSION_DATA_DIR`` to its ``sessions``,
+# replacing what the environment said (3.0.65: the sandbox setup of its main command).
+SANDBOX: Final = ("CLINE_SANDBOX", "1", "CLINE_SANDBOX_DATA_DIR", "cline-sandbox")
+
+
+def path_env(env: Mapping[str, str]) -> dict[str, str]:
+    """The variables of ``MOVED_PATHS`` as Cline sees them once it has started: trimmed,
+    empty ones dropped, and sandbox mode's own in place of the environment's."""
+    import os
+
+    out = {
+        variable: env[variable].strip()
+        for _path, variable in MOVED_PATHS
+        if env.get(variable, "").strip()
+    }
+    switch, on, directory, default = SANDBOX
+    if env.get(switch, "").strip() == on:
+        temporary = (env.get("TMPDIR") or "").rstrip("/") or "/tmp"
+        data = os.path.abspath(env.get(directory, "").strip() or os.path.join(temporary, default))
+        out["CLINE_DATA_DIR"] = data
+        out["CLINE_SESSION_DATA_DIR"] = os.path.join(data, "sessions")
+    return out

@@ -875,6 +875,27 @@ def row_config_path(info: HostInfo, env: Mapping[str, str]) -> str:
     return os.path.join(home, default) if default else home
 
 
+def config_file(name: str, relative: str, env: Mapping[str, str]) -> str:
+    """``relative``, a path under the host's config directory, where the host keeps it for
+    ``env``: a variable of the host's own may name a part of that directory instead (the
+    protocol module's ``MOVED_PATHS``, most specific first, read through its ``path_env``
+    where it has one: Cline's ``CLINE_DATA_DIR``, ``CLINE_SESSION_DATA_DIR``, sandbox)."""
+    import importlib
+    import os
+
+    module = importlib.import_module(host(name).module)
+    moved: tuple[tuple[str, str], ...] = getattr(module, "MOVED_PATHS", ())
+    if moved:
+        reader = getattr(module, "path_env", None)
+        values: Mapping[str, str] = reader(env) if reader is not None else env
+        parts = relative.split("/")
+        for path, variable in moved:
+            prefix = path.split("/")
+            if parts[: len(prefix)] == prefix and values.get(variable):
+                return os.path.join(os.path.abspath(values[variable]), *parts[len(prefix) :])
+    return os.path.join(config_path(name, env), relative)
+
+
 def row_user_path(info: HostInfo, relative: str, env: Mapping[str, str]) -> str:
     """One of a row's ``user_files`` (relative to HOME) where the host reads it for ``env``:
     under its directory when that moved (``$CODEX_HOME/hooks.json``); a file outside that
