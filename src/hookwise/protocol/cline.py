@@ -56,12 +56,17 @@ CONTROL_PREFIX: Final = "HOOK_CONTROL\t"
 
 
 def _event(
-    name: str, kind: Kind, fields: tuple[str, ...], blocking: bool, input_fields: bool = True
+    name: str,
+    kind: Kind,
+    fields: tuple[str, ...],
+    blocking: bool,
+    *,
+    env: tuple[tuple[str, str], ...] = (),
 ) -> DialectEvent:
     return DialectEvent(
         name,
         kind,
-        fields if input_fields else (),
+        fields,
         None,
         Decision.CANCEL if blocking else Decision.NONE,
         Exit2.IGNORED,
@@ -70,6 +75,7 @@ def _event(
         default_timeout_s=BLOCKING_TIMEOUT_S if blocking else DETACHED_WATCH_S,
         stop_supported=False,
         decision_values=(),
+        env=env,
     )
 
 
@@ -101,10 +107,26 @@ def tool_fields(event: str, args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# A resumed session (``cline --id SESSION``): 3.0.65 sets this in its own environment before
+# the run, so every hook of that process gets it, and its loop then sends TaskResume
+# (``hookName: "agent_resume"``) where a new task sends TaskStart (the bundle's beforeRun:
+# ``CLINE_HOOK_AGENT_RESUME === "1"``). Read in the bundle, not observed: offline, a session
+# resumed in the TUI (``--id`` always starts it) ran no hook at all here.
+RESUMED: Final = ("CLINE_HOOK_AGENT_RESUME", "1")
+
+# What Cline's loop puts in these events' payloads (3.0.65's beforeRun, read in the bundle;
+# TaskStart's observed): the runtime sends them where the caller gives nothing of its own.
+# The docs' richer ``taskMetadata`` and ``previousState`` (message counts, the last message's
+# time) are the VS Code extension's; the CLI sends them empty.
+EVENT_INPUT: Final[dict[str, dict[str, Any]]] = {
+    "TaskStart": {"taskStart": {"taskMetadata": {}}},
+    "TaskResume": {"taskResume": {"taskMetadata": {}, "previousState": {}}},
+}
+
 # (PostToolUse's cancel and context, from the bundle: not run here)
 _EVENTS: Final = (
     _event("TaskStart", Kind.SESSION_START, ("taskStart",), False),
-    _event("TaskResume", Kind.SESSION_START, ("taskResume",), False),
+    _event("TaskResume", Kind.SESSION_START, ("taskResume",), False, env=(RESUMED,)),
     _event("UserPromptSubmit", Kind.PROMPT, ("userPromptSubmit",), False),
     _event("PreToolUse", Kind.TOOL_BEFORE, ("preToolUse", "tool_call", *CLAUDE_FIELDS), True),
     _event(
@@ -128,7 +150,7 @@ EVENT_NAMES: Final = tuple(CLINE.events)
 
 # The event (the file's name) -> the ``hookName`` the 3.x CLI sends; None: a file of that
 # name is found and never run (PreCompact has no hook in 3.0.65's loop). TaskResume's runs
-# only when CLINE_HOOK_AGENT_RESUME=1.
+# only in a resumed session (``RESUMED``), in place of TaskStart's.
 SENT_AS: Final[dict[str, str | None]] = {
     "TaskStart": "agent_start",
     "TaskResume": "agent_resume",
