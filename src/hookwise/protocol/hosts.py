@@ -113,6 +113,7 @@ class HostInfo:
         "project_files",
         "project_trust",
         "settings_files",
+        "settings_loader",
         "shell",
         "shell_tool",
         "supports",
@@ -159,6 +160,7 @@ class HostInfo:
         code_files: dict[str, tuple[str, ...]] | None = None,
         shell: tuple[str, ...] = ("/bin/sh", "-c"),
         hook_approval: str = "",
+        settings_loader: str = "",
     ) -> None:
         self.name = name
         self.title = title
@@ -247,6 +249,11 @@ class HostInfo:
         # the hook runs: a script the command names can change with no new prompt (scan's
         # trust-by-command-line, GC#27901); "" where hookwise knows no such approval
         self.hook_approval = hook_approval
+        # the package of config/ that reads the host's settings as the host does, where it
+        # has one of its own (its switches, trust stores, layers: doctor, `hooks list|trust`
+        # read through it); "": its hooks are plain files read through this row
+        # (config/host_hooks.py, config/script_hooks.py)
+        self.settings_loader = settings_loader
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -289,6 +296,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         handler=("command", "timeout", (("name", "hookwise"),)),
         jsonc=True,
         supports=_ALL,
+        settings_loader="hookwise.config.gemini",
         install_steps=("folder_trust_note", "ask_note"),
         trust="project and user settings hooks run only in a trusted folder; headless mode "
         "exits 55 in an untrusted one",
@@ -334,6 +342,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_files={"project": ".claude/settings.json", "user": "settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         supports=_ALL,
+        settings_loader="hookwise.config.claude",
         install_steps=(),
         trust="hooks run in an untrusted workspace too; its project permissions do not",
     ),
@@ -369,6 +378,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             ("env_prefix", "CODEX_", ""),
         ),
         supports=_ALL,
+        settings_loader="hookwise.config.codex",
         install_steps=("hook_trust",),
         trust="hooks run only once their hash is trusted, and project .codex/ loads only in a "
         "trusted project",
