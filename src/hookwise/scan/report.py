@@ -147,7 +147,9 @@ def _unguarded(runnable: Runnable, env: Mapping[str, str]) -> Finding | None:
         how = f"remote MCP server {runnable.name!r} ({runnable.url}): the proxy cannot wrap it"
     elif runnable.kind == "mcp-server" and not wrapped(runnable.argv or ()):
         how = f"MCP server {runnable.name!r} does not run through `hookwise mcp wrap`"
-    elif runnable.kind == "mcp-server" and (why := impostor(runnable.argv or (), env)):
+    elif runnable.kind == "mcp-server" and (
+        why := impostor(runnable.argv or (), env, dict(runnable.env), runnable.name)
+    ):
         how = f"MCP server {runnable.name!r} runs through a program that is not the proxy: {why}"
     else:
         return None

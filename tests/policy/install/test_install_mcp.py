@@ -286,7 +286,10 @@ def test_doctor_warns_of_a_wrapped_entry_whose_env_sets_hookwise_variables(
     checks = mcp_checks("claude", project, env)
     assert [status for status, _ in checks] == ["warn"]
     assert "HOOKWISE_AUDIT, HOOKWISE_USER_POLICY" in checks[0][1] and "'fs'" in checks[0][1]
-    entry["args"] = [*program[1:], "mcp", "wrap", "--pinned", "--name", "fs", "--", "npx", "x"]
+    from hookwise.mcp_proxy.config_env import pins_for
+
+    # pinned as install pins it for this user (s25 F15: other pins are not certified)
+    entry["args"] = [*program[1:], "mcp", "wrap", *pins_for(env), "--name", "fs", "--", "npx", "x"]
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"fs": entry}}), "utf-8")
     assert [status for status, _ in mcp_checks("claude", project, env)] == ["ok"]
 
