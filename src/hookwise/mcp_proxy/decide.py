@@ -10,6 +10,7 @@ as ``agent``.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import replace
@@ -114,6 +115,13 @@ class Decider:
     def warm(self) -> None:
         """Load (and compile, if need be) the policy now, not on the first call."""
         _ = self.gate.policy_files
+
+    def answering_hooks(self) -> list[str]:
+        """The client's hooks that would answer an elicitation in the user's stead (see
+        answering.py): while there is one, an ask is not put to the client."""
+        from hookwise.mcp_proxy.answering import answering_hooks
+
+        return answering_hooks(self.gate.cwd, {**os.environ, **self.gate.env})
 
     def tool_name(self, tool: str) -> str:
         return f"mcp__{self.server}__{tool}"

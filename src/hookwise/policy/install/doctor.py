@@ -308,6 +308,8 @@ def _file_host_entries(
 
 # The hosts with a settings loader of their own (switches, trust stores, config layers);
 # every other host hookwise runs reads plain files through its registry row.
+ELICITATION_CHECK = "mcp-ask"
+
 _OWN_LOADERS: dict[str, Callable[[str, Path, Mapping[str, str], HostReport], HostHooks]] = {
     "gemini": _gemini_entries,
     "claude": _claude_entries,
@@ -342,6 +344,22 @@ def _entries(host: str, project: Path, env: Mapping[str, str], report: HostRepor
         for entry in entries
         if is_hookwise_command(entry.command)
     ]
+    from hookwise.mcp_proxy.answering import ANSWERING_EVENTS
+
+    for entry in entries:  # hooks that answer the proxy's asks (elicitations) themselves
+        if (
+            entry.event in ANSWERING_EVENTS
+            and entry.enabled
+            and not is_hookwise_command(entry.command)
+        ):
+            shown = entry.command or str(entry.config.get("url") or entry.config.get("type"))
+            report.add(
+                "warn",
+                ELICITATION_CHECK,
+                f"{entry.origin}: this {entry.event} hook answers MCP servers' questions without "
+                f"the user ({shown[:120]}), so an ask of `hookwise mcp wrap` is only as strong "
+                "as it; remove it, or use settings.approvals or deny for those rules",
+            )
     mentioned = {r.command for r in out} | {r.origin for r in out}
     for warning in warnings:
         if any(text and text in warning for text in mentioned):
@@ -760,6 +778,8 @@ def check_host(
 
     for status, detail in mcp_checks(host, project, env):
         report.add(status, "mcp", detail)
+    report.checks.extend(c for c in probe.checks if c.name == ELICITATION_CHECK)
+    probe.checks = [c for c in probe.checks if c.name != ELICITATION_CHECK]
     if not report.installed:
         status = "fail" if explicit else "info"
         report.add(status, "registered", f"not installed (`hookwise install {host}`)")
