@@ -158,7 +158,10 @@ def _unguarded(runnable: Runnable, env: Mapping[str, str]) -> Finding | None:
     if runnable.gate is Gate.OFF:
         message += f" (not run as configured: {runnable.gate_detail})"
     rule = "mcp-unguarded"
-    return Finding(rule, RULES[rule].severity, message, runnable.file, runnable.line, runnable)
+    severity = RULES[rule].severity
+    if "not the proxy" in how and runnable.repository:
+        severity = Severity.HIGH  # a repository's entry dressed as the guard: it is no guard
+    return Finding(rule, severity, message, runnable.file, runnable.line, runnable)
 
 
 def _elicitation_hook(runnable: Runnable) -> Finding | None:
