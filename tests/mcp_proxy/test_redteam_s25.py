@@ -232,3 +232,22 @@ def test_hookwise_own_hook_does_not_stop_the_question(project: Project, wrap: An
     proxy.call(1, "delete_file", {"path": "a.txt"})
     assert proxy.recv()["method"] == "elicitation/create"
     proxy.close()
+
+
+# ---------------------------------------------------------------- F15: pins at run time
+def test_a_pin_the_host_was_not_started_with_is_refused(project: Project, wrap: Any) -> None:
+    """A repository's entry pinning its own policy and audit: the proxy does not start
+    (the host reports the server failed), so nothing reaches the server unguarded."""
+    from hookwise.mcp_proxy.config_env import pins_for
+
+    user = dict(project.env)
+    evil = ["--pin", "HOOKWISE_USER_POLICY=/nonexistent.yaml", "--pin", "HOOKWISE_AUDIT=0"]
+    proxy = wrap("echo", *pins_for(user), *evil, host=user)
+    assert proxy.proc.wait(60) == 2
+    assert "HOOKWISE_AUDIT=0" in proxy.stderr() and "was not started with" in proxy.stderr()
+    assert project.received() == []
+    proxy = wrap("echo", *pins_for(user), host=user)  # the user's own pins: it runs
+    proxy.initialize()
+    proxy.call(1, "run_command", {"command": "rm -r build"})
+    assert proxy.recv()["result"]["isError"] is True
+    proxy.close()

@@ -454,8 +454,18 @@ def test_a_python_entry_cannot_be_replaced_by_a_hookwise_package_in_the_project(
     argv = _argv(_servers(project / ".mcp.json")["t"])
     assert argv[:4] == [sys.executable, "-I", "-m", "hookwise"] and guarded(argv)
     init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}
+    import os
+
+    from tests.mcp_proxy.conftest import HOST
+
+    user = dict(os.environ)  # the host's environment: the user's, which install pinned
     proc = subprocess.Popen(  # started as a host starts it: in the project
-        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=project
+        [sys.executable, "-c", HOST, json.dumps(user), *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=project,
+        env=user,
     )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write((json.dumps(init) + "\n").encode())

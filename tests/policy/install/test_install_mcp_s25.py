@@ -22,6 +22,7 @@ from hookwise.mcp_proxy import entry_program, server_name
 from hookwise.mcp_proxy.config_env import pins_for
 from hookwise.policy.install.mcp_entries import mcp_checks
 from hookwise.scan.report import scan_project
+from tests.mcp_proxy.conftest import HOST
 from tests.scan.support import context
 
 FAKE_SERVER = Path(__file__).parents[2] / "mcp_proxy" / "fake_server.py"
@@ -93,13 +94,14 @@ def _start_as_host(entry: dict[str, Any], env: dict[str, str], cwd: Path, tool: 
         {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
          "params": {"name": tool, "arguments": {}}},
     ]  # fmt: skip
-    proc = subprocess.run(
-        [entry["command"], *entry["args"]],
+    child = {**env, **entry.get("env", {})}
+    proc = subprocess.run(  # through a host process of the user's environment (HOST)
+        [sys.executable, "-c", HOST, json.dumps(child), entry["command"], *entry["args"]],
         check=False,
         input="".join(json.dumps(m) + "\n" for m in messages),
         capture_output=True,
         text=True,
-        env={**env, **entry.get("env", {})},
+        env=env,
         cwd=cwd,
         timeout=120,
     )
