@@ -306,6 +306,8 @@ def _file_host_entries(
     return loaded.registry.entries, loaded.warnings, [], set(), {}
 
 
+ELICITATION_CHECK = "mcp-ask"
+
 # How doctor reads the hooks through each settings loader of config/ (the registry row's
 # ``settings_loader``: switches, trust stores, config layers); a host without one reads
 # plain files through its registry row.
@@ -343,6 +345,22 @@ def _entries(host: str, project: Path, env: Mapping[str, str], report: HostRepor
         for entry in entries
         if is_hookwise_command(entry.command)
     ]
+    from hookwise.mcp_proxy.answering import ANSWERING_EVENTS
+
+    for entry in entries:  # hooks that answer the proxy's asks (elicitations) themselves
+        if (
+            entry.event in ANSWERING_EVENTS
+            and entry.enabled
+            and not is_hookwise_command(entry.command)
+        ):
+            shown = entry.command or str(entry.config.get("url") or entry.config.get("type"))
+            report.add(
+                "warn",
+                ELICITATION_CHECK,
+                f"{entry.origin}: this {entry.event} hook answers MCP servers' questions without "
+                f"the user ({shown[:120]}), so an ask of `hookwise mcp wrap` is only as strong "
+                "as it; remove it, or use settings.approvals or deny for those rules",
+            )
     mentioned = {r.command for r in out} | {r.origin for r in out}
     for warning in warnings:
         if any(text and text in warning for text in mentioned):
@@ -762,6 +780,8 @@ def check_host(
 
     for status, detail in mcp_checks(host, project, env):
         report.add(status, "mcp", detail)
+    report.checks.extend(c for c in probe.checks if c.name == ELICITATION_CHECK)
+    probe.checks = [c for c in probe.checks if c.name != ELICITATION_CHECK]
     if not report.installed:
         status = "fail" if explicit else "info"
         report.add(status, "registered", f"not installed (`hookwise install {host}`)")
