@@ -107,9 +107,20 @@ def wrap(
         from hookwise.mcp_proxy import config_env
 
         try:
-            env = config_env.pinned(os.environ, dict(map(config_env.parse_pin, pins)))
+            given = dict(map(config_env.parse_pin, pins))
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--pin") from None
+        host = os.getppid()
+        foreign = config_env.unvouched(given, config_env.host_environment(host))
+        if foreign:  # fail closed: the server is not started unguarded or weakened
+            raise click.UsageError(
+                f"hookwise mcp wrap: --pin {', '.join(foreign)}: the program that started the "
+                f"proxy (pid {host}) was not started with that value, so the pin is the "
+                "settings entry's own (a repository's settings can write one) and could turn "
+                "your policy or audit log off; start the host with it set, or run `hookwise "
+                "install --mcp` again in the host's environment"
+            )
+        env = config_env.pinned(os.environ, given)
     proxy = Proxy(
         Decider(server_name, env=env),
         ServerProcess(argv, max_queued=2 * max_message),

@@ -10,6 +10,7 @@ as ``agent``.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import replace
@@ -28,16 +29,19 @@ RECHECK_SECONDS = 1.0
 # ``mcp__<server>__resources/read``), a ``file://`` URI as its path
 RESOURCE_METHODS = ("resources/read", "resources/subscribe")
 _RESOURCE_TOOLS = dict.fromkeys(RESOURCE_METHODS, "read")
-# a server name as hosts write it in mcp__<server>__<tool>: no "__" (it would split there)
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+# a server name as hosts write it in mcp__<server>__<tool> (mcp_proxy.server_name; "."
+# kept for entries written before the names followed Claude Code's)
+_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 
 
 def check_name(name: str) -> str:
-    """``--name``: the server's name in ``mcp__<name>__<tool>``, or a ValueError saying why."""
-    if not _NAME.fullmatch(name) or "__" in name or len(name) > 64:
+    """``--name``: the server's name in ``mcp__<name>__<tool>``, or a ValueError saying why.
+    A name with ``__`` is taken as it is: the tool is then named as the host names it
+    (``a__b`` -> ``mcp__a__b__tool``), and rules see it as the hook does."""
+    if not _NAME.fullmatch(name):
         raise ValueError(
-            f"--name {name!r}: expected letters, digits, '.', '-' or single '_' (at most 64, "
-            "starting with a letter or digit), as hosts name a server in mcp__<name>__<tool>"
+            f"--name {name!r}: expected 1 to 128 letters, digits, '_', '-' or '.', as hosts "
+            "name a server in mcp__<name>__<tool>"
         )
     return name
 
@@ -111,6 +115,13 @@ class Decider:
     def warm(self) -> None:
         """Load (and compile, if need be) the policy now, not on the first call."""
         _ = self.gate.policy_files
+
+    def answering_hooks(self) -> list[str]:
+        """The client's hooks that would answer an elicitation in the user's stead (see
+        answering.py): while there is one, an ask is not put to the client."""
+        from hookwise.mcp_proxy.answering import answering_hooks
+
+        return answering_hooks(self.gate.cwd, {**os.environ, **self.gate.env})
 
     def tool_name(self, tool: str) -> str:
         return f"mcp__{self.server}__{tool}"

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from hookwise.config.hookwise_command import runs_only_hookwise
 from hookwise.mcp_proxy import impostor, wrapped
+from hookwise.mcp_proxy.answering import ANSWERING_EVENTS
 from hookwise.protocol.hosts import HOST_NAMES, hosts_with
 from hookwise.protocol.hosts import host as host_info
 from hookwise.scan import catalog
@@ -147,7 +148,9 @@ def _unguarded(runnable: Runnable, env: Mapping[str, str]) -> Finding | None:
         how = f"remote MCP server {runnable.name!r} ({runnable.url}): the proxy cannot wrap it"
     elif runnable.kind == "mcp-server" and not wrapped(runnable.argv or ()):
         how = f"MCP server {runnable.name!r} does not run through `hookwise mcp wrap`"
-    elif runnable.kind == "mcp-server" and (why := impostor(runnable.argv or (), env)):
+    elif runnable.kind == "mcp-server" and (
+        why := impostor(runnable.argv or (), env, dict(runnable.env), runnable.name)
+    ):
         how = f"MCP server {runnable.name!r} runs through a program that is not the proxy: {why}"
     else:
         return None
@@ -155,7 +158,27 @@ def _unguarded(runnable: Runnable, env: Mapping[str, str]) -> Finding | None:
     if runnable.gate is Gate.OFF:
         message += f" (not run as configured: {runnable.gate_detail})"
     rule = "mcp-unguarded"
-    return Finding(rule, RULES[rule].severity, message, runnable.file, runnable.line, runnable)
+    severity = RULES[rule].severity
+    if "not the proxy" in how and runnable.repository:
+        severity = Severity.HIGH  # a repository's entry dressed as the guard: it is no guard
+    return Finding(rule, severity, message, runnable.file, runnable.line, runnable)
+
+
+def _elicitation_hook(runnable: Runnable) -> Finding | None:
+    """A hook that answers the proxy's ``ask`` (an elicitation) in the user's stead, inline
+    commands and URLs included (not only scripts the scan can read)."""
+    if runnable.kind not in ("hook", "http-hook") or runnable.name not in ANSWERING_EVENTS:
+        return None
+    if runnable.kind == "hook" and runs_only_hookwise(runnable.command):
+        return None
+    rule = RULES["elicitation-hook"]
+    severity = rule.severity if runnable.repository else Severity.LOW
+    what = runnable.command or runnable.url or "a hook"
+    message = (
+        f"{runnable.host} {runnable.scope} {runnable.name} hook can answer MCP servers' "
+        f"questions, hookwise mcp wrap's asks included, without the user: {what}"
+    )
+    return Finding(rule.id, severity, message, runnable.file, runnable.line, runnable)
 
 
 def scan_project(ctx: ScanContext) -> ScanReport:
@@ -166,6 +189,9 @@ def scan_project(ctx: ScanContext) -> ScanReport:
         unguarded = _unguarded(runnable, ctx.env)
         if unguarded is not None:
             findings.append(unguarded)
+        answers = _elicitation_hook(runnable)
+        if answers is not None:
+            findings.append(answers)
         if runnable.kind in ("http-hook", "mcp-remote"):
             findings += _remote_findings(runnable)
             continue

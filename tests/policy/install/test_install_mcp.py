@@ -286,7 +286,10 @@ def test_doctor_warns_of_a_wrapped_entry_whose_env_sets_hookwise_variables(
     checks = mcp_checks("claude", project, env)
     assert [status for status, _ in checks] == ["warn"]
     assert "HOOKWISE_AUDIT, HOOKWISE_USER_POLICY" in checks[0][1] and "'fs'" in checks[0][1]
-    entry["args"] = [*program[1:], "mcp", "wrap", "--pinned", "--name", "fs", "--", "npx", "x"]
+    from hookwise.mcp_proxy.config_env import pins_for
+
+    # pinned as install pins it for this user (s25 F15: other pins are not certified)
+    entry["args"] = [*program[1:], "mcp", "wrap", *pins_for(env), "--name", "fs", "--", "npx", "x"]
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"fs": entry}}), "utf-8")
     assert [status for status, _ in mcp_checks("claude", project, env)] == ["ok"]
 
@@ -451,8 +454,18 @@ def test_a_python_entry_cannot_be_replaced_by_a_hookwise_package_in_the_project(
     argv = _argv(_servers(project / ".mcp.json")["t"])
     assert argv[:4] == [sys.executable, "-I", "-m", "hookwise"] and guarded(argv)
     init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}
+    import os
+
+    from tests.mcp_proxy.conftest import HOST
+
+    user = dict(os.environ)  # the host's environment: the user's, which install pinned
     proc = subprocess.Popen(  # started as a host starts it: in the project
-        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=project
+        [sys.executable, "-c", HOST, json.dumps(user), *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=project,
+        env=user,
     )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write((json.dumps(init) + "\n").encode())

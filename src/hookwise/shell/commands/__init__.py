@@ -5,5 +5,8 @@ status``, ``ls -la``, ``npm test`` or ``pytest -x``: tests/policy/test_cold_shel
 They were in ``programs.py``, which every shell event loads: ``git_refs`` (git commands
 that rewrite refs elsewhere, configure a forced push or define aliases), ``env_files``
 (environment files a command loads, values it prints), ``includes`` (files a program's
-data includes), ``tree_deletes`` (trees deleted without ``-r``). Standard library only.
+data includes), ``tree_deletes`` (trees deleted without ``-r``). Also ``operands`` (the
+command line an unknown program's operands hold), ``plus_refs`` (a ref named ``+x``, a
+force push once pushed by name) and ``build_files`` (runners' code files written on the
+line). Standard library only.
 """
