@@ -742,8 +742,10 @@ SHELLS = frozenset(
 # program may run (``x86_64 rm -rf d``, ``ld.so /usr/bin/git push -f``, ``msgexec -i F rm``,
 # ``perf stat -o F git push``, ``jobs -x rm``), matched by deny and ask rules as a command
 # of its own (hookwise.shell.commands.operands). A name, not a list of wrappers: any
-# program that runs its operands is covered. tests/shell/test_operand_commands.py checks
-# that every program the starter packs name is here.
+# program that runs its operands is covered. Not ``.`` or ``source``: a shell's builtins,
+# which no program runs (and ``.`` as an operand is a directory).
+# tests/shell/test_operand_commands.py checks that every program the starter packs name
+# is here.
 OPERAND_PROGRAMS = frozenset(
     ["rm", "rmdir", "unlink", "shred", "srm", "wipe", "git", "git-filter-repo", "bfg",
      "curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "scp", "sftp",
@@ -754,7 +756,7 @@ OPERAND_PROGRAMS = frozenset(
      "sqlite", "sqlite3", "duckdb", "redis-cli", "valkey-cli", "keydb-cli", "dragonfly-cli",
      "mongo", "mongosh", "clickhouse", "clickhouse-client", "cockroach", "cqlsh", "snowsql",
      "sqlcmd", "usql", "openssl", "security", "grep", "egrep", "fgrep", "rg", "ag", "ack",
-     "source", ".", "python", "python3", "perl", "ruby", "node", "php", "k3s-killall.sh",
+     "python", "python3", "perl", "ruby", "node", "php", "k3s-killall.sh",
      "k3s-uninstall.sh", "rke2-uninstall.sh"]
 ) | SHELLS  # fmt: skip
 # files that runners load as code (conftest.py, justfile, Rakefile...): the names only;
