@@ -1413,6 +1413,16 @@ READ_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "du": ((), ("--files0-from",)),
     "sort": ((), ("--files0-from",)),
     "file": (("-f", "-m"), ("--files-from", "--magic-file")),
+    # a list of names read from a file: the names come back in errors or in the archive
+    # (``tar cf /dev/null -T.env`` prints each line as a file it cannot stat)
+    "tar": (("-T",), ("--files-from",)),
+    "gtar": (("-T",), ("--files-from",)),
+    "bsdtar": (("-T",), ("--files-from",)),
+    "rsync": ((), ("--files-from",)),
+    "cpio": (("-E",), ("--pattern-file",)),
+    "xargs": (("-a",), ("--arg-file",)),
+    "find": (("-files0-from",), ()),
+    "ssh-keyscan": (("-f",), ()),
     "dd": ((), ("if",)),  # dd's operands are KEY=VALUE: option_values reads if=F
 }
 # options whose value is a file the program writes (``sort -o F``, ``tree -o F``, ``curl
@@ -1634,15 +1644,29 @@ def _files_named(program: str, argv: list[str]) -> list[tuple[str, Any]]:
         found += [("read", w[1:]) for w in argv[1:] if w.startswith("@") and len(w) > 1]
     named = (*(reads or ((), ()))[0], *(reads or ((), ()))[1], *(writes or ((), ()))[0],
              *(writes or ((), ()))[1])  # fmt: skip
-    if not named or not any(w.startswith(named) for w in rest[1:]):
+    if not named or not any(_may_name(w, named) for w in rest[1:]):
         return found  # (cheap: git log --oneline loads nothing more)
     from hookwise.shell.option_commands import option_values
 
+    known = tuple(o for o in named if o.startswith("--"))
     if reads is not None:
-        found += [("read", v) for v in option_values(rest, *reads) if v not in ("-", "")]
+        values = option_values(rest, *reads, known=known)
+        found += [("read", v) for v in values if v not in ("-", "")]
     if writes is not None:
-        found += [("write", v) for v in option_values(rest, *writes) if v not in ("-", "")]
+        values = option_values(rest, *writes, known=known)
+        found += [("write", v) for v in values if v not in ("-", "")]
     return found
+
+
+def _may_name(word: str, named: tuple[str, ...]) -> bool:
+    """Cheap: whether ``word`` may be one of the options ``named`` in a spelling
+    option_values reads (an abbreviation ``--post-f=F``, a cluster ``-sT.env``)."""
+    if word.startswith(named):
+        return True
+    if word.startswith("--"):
+        name = word.split("=", 1)[0]
+        return len(name) > 2 and any(o.startswith(name) for o in named)
+    return word[:1] == "-" and any(len(o) == 2 and o[1] in word[2:18] for o in named)
 
 
 def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
