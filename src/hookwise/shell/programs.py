@@ -798,7 +798,7 @@ SUBCOMMAND_READERS: dict[str, tuple[frozenset[str], bool]] = {
         frozenset(["diff", "show", "cat-file", "grep", "log", "whatchanged", "blame",
                    "annotate", "archive", "format-patch", "merge-file", "diff-files",
                    "diff-index", "diff-tree", "fast-export", "range-diff", "hash-object",
-                   "add", "stage"]),
+                   "add", "stage", "interpret-trailers", "update-index"]),
         True,
     ),
     "docker": (frozenset(["cp"]), False),
@@ -1463,6 +1463,8 @@ GIT_READ_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "tag": (("-F",), ("--file",)),
     "notes": (("-F",), ("--file",)),
     "merge": (("-F",), ("--file",)),
+    "commit-tree": (("-F",), ()),
+    "fmt-merge-msg": (("-F",), ("--file",)),
 }
 # git subcommands with an option whose value is a file git writes: the diff options every
 # diff-printing subcommand takes (``git log --output=F``), and archive/bundle's output
@@ -1473,6 +1475,10 @@ GIT_WRITE_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                     "diff-files", "range-diff", "format-patch", "reflog", "stash")
     },
     "archive": (("-o",), ("--output",)),
+    # a file of their own: the credential store's, fast-import's marks (config -f F:
+    # protect.py; a config file written is one git reads, git_config.py)
+    "credential-store": ((), ("--file",)),
+    "fast-import": ((), ("--export-marks",)),
 }  # fmt: skip
 # environment variables whose value is a file the program writes (git's traces append
 # to it: ``GIT_TRACE=F git status``), prefixes matched
