@@ -264,7 +264,8 @@ def _tree_shown(argv: list[str], script: Any) -> list[tuple[list[str], str]]:
     out: list[tuple[list[str], str]] = []
     for copy, (source, kind) in script.copies.items():
         if kind in ("cp", "install", "mv", "ln") and not copy.startswith("/"):
-            out.append((["cat", source], f"`git {sub}` shows {copy} ({kind} of {source} on the line)"))
+            what = f"`git {sub}` shows {copy} ({kind} of {source} on the line)"
+            out.append((["cat", source], what))
     return out
 
 
