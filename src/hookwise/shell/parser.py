@@ -1629,6 +1629,14 @@ def _git(command: Command, depth: int, script: Script) -> None:
     if "GIT_DIR" not in env and script.elsewhere is not None and command.chdir is None:
         env = {**env, "GIT_DIR": script.elsewhere}  # cd ../remote.git && git reset ...
     forced = programs.git_forced_elsewhere(argv, env)
+    if forced is None and at > 0 and argv[at] in ("clone", "init"):
+        # mv ../remote.git ../old.git && git clone --bare . ../remote.git: the repository
+        # the line took away is made anew with this one's history: a forced push to it
+        target = _file_key(([w for w in argv[at + 1 :] if w[:1] != "-"] or [""])[-1].rstrip("/"))
+        gone = {_file_key(p.rstrip("/")) for p in script.deleted}
+        gone |= {_file_key(src.rstrip("/")) for src, kind in script.copies.values() if kind == "mv"}
+        if target in gone and programs.outside(target):
+            forced = target
     if forced is not None:
         origin = f"a ref update forced in {forced}, not the working repository, is a force push"
         _inner_argv(["git", "push", "--force", forced], depth, script, command.text, origin)

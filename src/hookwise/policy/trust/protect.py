@@ -475,6 +475,24 @@ def _hookwise_change(argv: list[str]) -> bool:
     return any(tuple(words[: len(change)]) == change for change in HOOKWISE_CHANGES)
 
 
+_XXD_VALUES = frozenset(["-c", "-cols", "-g", "-groupsize", "-l", "-len", "-o", "-offset",
+                         "-s", "-seek", "-n", "-name"])  # fmt: skip
+
+
+def _xxd_output(argv: list[str]) -> list[str]:
+    """The file ``xxd`` writes: its second operand ("-" is stdout)."""
+    operands: list[str] = []
+    skip = False
+    for word in argv[1:]:
+        if skip:
+            skip = False
+        elif word in _XXD_VALUES:
+            skip = True
+        elif word == "-" or not word.startswith("-"):
+            operands.append(word)
+    return [w for w in operands[1:2] if w != "-"]
+
+
 def _program(argv: list[str]) -> tuple[str, list[str]]:
     """The program and its argv, seeing through ``python -m hookwise``."""
     name = argv[0].rsplit("/", 1)[-1]
@@ -585,6 +603,12 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
     _check_data_writes(argv, name, cwd, guard)
     if name == "hookwise" and _hookwise_change(argv):
         raise _FoundError("hookwise's own settings", f"runs `{' '.join(argv[:3])}`")
+    if name == "xxd":  # xxd [-r] [options] [infile [outfile]]: it writes its second operand
+        for word in _xxd_output(argv):
+            for path in _expand(word, cwd, home):
+                hit = guard.protected(path)
+                if hit:
+                    raise _FoundError(hit, f"`xxd` writes {word}")
     if name in READERS:
         return
     from hookwise.shell.programs import XARGS_INPUT  # loaded already: cmd came from it
