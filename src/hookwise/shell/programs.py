@@ -1085,10 +1085,10 @@ def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
         return repo
     if sub == "fetch":
         forced = "--force" in options or "f" in clusters
-        for word in rest:
-            if word.startswith("--refmap="):  # (the refspec the fetch maps by: +... forces)
-                word = word[len("--refmap=") :]
-            elif word.startswith("-") or ":" not in word:
+        for given in rest:
+            # (--refmap=SPEC: the refspec the fetch maps by; +... forces)
+            word = given.removeprefix("--refmap=")
+            if word.startswith("-") or ":" not in word:
                 continue
             destination = word.rsplit(":", 1)[1]
             if (
@@ -1111,11 +1111,11 @@ def _forces_refs_there(sub: str, rest: list[str], options: list[str]) -> bool:
         return any(w == "--mirror" or w.startswith("--mirror=") for w in options)
     if sub == "config":
         operands = [w for w in rest if not w.startswith("-")]
-        for key, value in zip(operands, operands[1:], strict=False):
+        for key, value in zip(operands, operands[1:], strict=False):  # noqa: RUF007
             low = key.lower()
             if low.startswith("remote.") and low.endswith((".fetch", ".mirror")):
-                spec = value.rsplit(":", 1)[-1]
-                if value == "true" or (value.startswith("+") and not spec.startswith("refs/remotes/")):
+                into = value.rsplit(":", 1)[-1]
+                if value == "true" or (value[:1] == "+" and not into.startswith("refs/remotes/")):
                     return True
     return False
 
