@@ -390,6 +390,21 @@ def _relative(absolute: str | None, cwd: str) -> str | None:
     return None
 
 
+_RESOLVERS = frozenset(["realpath", "readlink", "grealpath", "greadlink"])
+
+
+def _resolved_name(word: str) -> str | None:
+    """The file ``$(realpath F)`` or ``$(readlink -f F)`` prints: F itself, made absolute
+    (its link resolved by the rules' own link check), when F is a literal name."""
+    words = word[2:-1].split()
+    if len(words) < 2 or words[0] not in _RESOLVERS or "$(" in word[2:]:
+        return None
+    operands = [w for w in words[1:] if not w.startswith("-")]
+    if len(operands) != 1 or any(c in operands[0] for c in "$`'\"*?[\\"):
+        return None
+    return operands[0]
+
+
 # options whose value is a name to leave out or a file loaded as the environment (read
 # as ``source`` by the parser), never a file the program reads into its output
 _NOT_FILE_OPTIONS = ("exclude", "ignore", "skip", "env-file", "envfile", "glob", "filter")
@@ -686,6 +701,10 @@ class Event:
                             refs.append(ref)
                         if word[0] == "-":
                             continue
+                    if dynamic and word.startswith("$(") and word.endswith(")"):
+                        named = _resolved_name(word)  # cat "$(realpath .env)" reads .env
+                        if named is not None:
+                            word, dynamic = named, False
                     ref = resolve_path(word, where or "", home, dynamic or where is None)
                     ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index

@@ -996,6 +996,8 @@ def _strip_prefix(
                     _assignment(_Word(given, False, True, 0, 0), script, depth, prefix)
         if name == "xargs":
             prefix.xargs = values[:offset]
+        if name == "env" and offset >= len(values):
+            return words[i:]  # env with no command prints the environment: a command itself
         i += offset
     if i < n and _prefix_word(words[i]):  # (bash strips them all: env x33 git push -f)
         script.overall.append(
@@ -1353,6 +1355,9 @@ def _run_inner(
         _wildcard(script)  # the file may set any variable
         if not command.dynamic[1] and len(script.sourced) < 8:
             script.sourced.append(argv[1])
+        if accounting.traced(script.commands):  # set -x; . ./.env: bash prints each line
+            origin = f"bash traces the lines of {argv[1]} it runs (set -x / -v)"
+            _inner_argv(["cat", argv[1]], depth, script, command.text, origin)
         script_file(
             command,
             argv[1],
