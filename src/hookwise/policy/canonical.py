@@ -701,11 +701,11 @@ class Event:
                             refs.append(ref)
                         if word[0] == "-":
                             continue
+                    named = None
                     if dynamic and word.startswith("$(") and word.endswith(")"):
                         named = _resolved_name(word)  # cat "$(realpath .env)" reads .env
-                        if named is not None:
-                            word, dynamic = named, False
-                    ref = resolve_path(word, where or "", home, dynamic or where is None)
+                    unknown = (dynamic and named is None) or where is None
+                    ref = resolve_path(named or word, where or "", home, unknown)
                     ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
                     if shapes is not None and ref.absolute is None:
