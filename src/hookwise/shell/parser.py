@@ -1195,7 +1195,10 @@ def _add_command(
             _inner_argv(argv, depth, script, command.text, origin)
     if command.program in programs.SUBCOMMAND_READERS:
         # git diff --no-index A B, git show HEAD:.env, docker cp F c:/x print or send F
-        named = programs.read_operands(command.program, command.argv)
+        argv = command.argv
+        if argv[:1] == ["git"] and ("add" in argv or "stage" in argv) and _unignored(script):
+            argv = [*argv, "--force"]  # rm .gitignore; git add -A: ignored files, as -f adds
+        named = programs.read_operands(command.program, argv)
         if named:
             _inner_argv(["cat", *named], depth, script, command.text, "its subcommand reads")
     if command.program in programs.DATA_INCLUDERS and (command.stdin or command.piped_from):
@@ -1495,6 +1498,25 @@ def static_output(command: Command) -> str | None:
     ):
         return "".join(command.stdin)
     return None
+
+
+def _unignored(script: Script) -> bool:
+    """Whether the line removed, moved or wrote a ``.gitignore`` earlier: what it ignored
+    (the secrets) is then added by ``git add -A`` as by ``git add -f``."""
+
+    def ignores(path: str) -> bool:
+        return path.rstrip("/").rsplit("/", 1)[-1] == ".gitignore"
+
+    if any(ignores(p) for p in [*script.deleted, *(s for s, _k in script.copies.values())]):
+        return True
+    for key, content in script.written.items():
+        if not ignores(key):
+            continue
+        # echo dist >> .gitignore only adds ignores; > empties it, ! un-ignores
+        appended = all(">>" in c.text for c in script.commands if any(ignores(w) for w in c.writes))
+        if content is None or "!" in content or not appended:
+            return True
+    return False
 
 
 def _file_key(path: str) -> str:
