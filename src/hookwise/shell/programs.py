@@ -604,6 +604,10 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
         # `git show :F` then prints it without naming it
         if sub == "grep":  # the pattern comes first, or after -e/-f (skipped below)
             pattern_first = not any(w in _GIT_GREP_PATTERN for w in argv[at + 1 :])
+            if "--no-exclude-standard" in argv[at + 1 :]:
+                # it searches the ignored files too (a .env is ignored because it is a
+                # secret): which ones, the tree says when it runs
+                return [COMPUTED]
         if sub in ("add", "stage") and _forced_tree_add(argv[at + 1 :]):
             # git add -A -f: ignored files too (.env is ignored because it is a secret),
             # named by the tree's listing when it runs; git diff --cached prints them
