@@ -46,6 +46,11 @@ def _run(
     settings.write_text(json.dumps(current, indent=2), encoding="utf-8")
     if tool == "Read":
         step = call("Read", file_path=str(layout.proj / NAME))
+    elif tool == "ReadUpper":  # the same name in capitals (F8)
+        (layout.proj / NAME.upper()).write_text(SECRET + "\n", encoding="utf-8")
+        step = call("Read", file_path=str(layout.proj / NAME.upper()))
+    elif tool == "Write":
+        step = call("Write", file_path=str(layout.proj / NAME), content="rewritten\n")
     else:
         step = call("Bash", command=command, description="run it")
     script = Script([step])
@@ -101,3 +106,22 @@ def test_claude_path_entry_and_bash(
     assert not result["timed_out"], why
     denied = f"Permission to use Bash with command {command} has been denied" in told
     assert denied is refused, why
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("tool", ["Write", "ReadUpper"])
+def test_claude_read_entry_reaches_further(tool: str, tmp_path: Path) -> None:
+    """Red team s25 F2 and F8, recorded: a ``Read(...)`` deny entry also refuses the Write
+    tool on the path ("File is covered by a Read deny rule ... cannot be written"), and it
+    matches the name in other cases (``SECRET.TXT``). So the exporter writes a Read entry
+    only for a rule that also denies writes and edits, and every path rule's coverage says
+    the case is ignored (export/claude.py)."""
+    result, told = _run(tmp_path, tool, ENTRIES)
+    why = f"\n  exit {result['exit_code']}\n  model saw: {told}"
+    assert not result["timed_out"], why
+    assert len(result["requests"]) >= 2, f"the model never heard back{why}"  # type: ignore[arg-type]
+    assert SECRET not in told, why
+    assert "denied" in told.lower() or "deny rule" in told.lower(), why
+    if tool == "Write":
+        layout_file = next(tmp_path.rglob(NAME))
+        assert layout_file.read_text(encoding="utf-8") == SECRET + "\n", why

@@ -432,3 +432,25 @@ def test_a_file_tool_cannot_write_a_hookwise_variable_into_a_startup_file(world:
     assert answer["decision"] == "deny"
     answer = world.tool("Write", {"file_path": home_rc, "content": "alias ll='ls -la'\n"})
     assert answer["decision"] is None
+
+
+@pytest.mark.parametrize(
+    ("host", "tool", "where"),
+    [
+        ("gemini", "write_file", ".gemini/policies/aaa.toml"),
+        ("gemini", "write_file", ".gemini/policies/hookwise.toml"),
+        ("claude", "Write", ".codex/rules/hookwise.rules"),
+        ("claude", "Write", ".codex/rules/extra.rules"),
+        ("claude", "Write", ".claude/.settings.json.hookwise-native.json"),
+    ],
+)
+def test_the_native_rule_files_are_guarded(world: World, host: str, tool: str, where: str) -> None:
+    """Red team s25 F16: a sibling ``~/.gemini/policies/aaa.toml`` with a higher-priority
+    allow made the real Gemini CLI run what hookwise's exported rule denies; every file of
+    the native rule directories (one tier) and install's records are guarded."""
+    target = world.home / where
+    answer = world.tool(tool, {"file_path": str(target), "content": "x"}, host=host)
+    assert answer["decision"] == "deny", answer
+    assert "protects its own guardrails" in str(answer["reason"])
+    assert world.shell(f"rm -f {target}", host=host)["decision"] == "deny"
+    assert world.shell(f"cat {target}", host=host)["decision"] is None  # reading is fine

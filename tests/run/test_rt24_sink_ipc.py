@@ -243,6 +243,38 @@ def test_command_servers_at_sockets_the_session_does_not_know_are_out_of_reach(
     assert "OWN-OK" in result.stdout, (result.stdout, result.stderr)
 
 
+def test_a_command_server_in_another_network_namespace_is_out_of_reach(lab: Lab) -> None:
+    """Red team s25 #7: ``unshare -n tmux -S PATH`` before the session: the socket scan read
+    only the session's network namespace, and the file was reachable all the same (a
+    command ran outside and wrote a guarded file). Every namespace of the user's processes
+    is read now."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("tmux") is None or shutil.which("unshare") is None:
+        pytest.skip("tmux or unshare is not installed")
+    sock = lab.root / "nsock"
+    start = ["unshare", "-rn", "tmux", "-S", str(sock), "new-session", "-d", "-s", "s25",
+             "sleep 300"]  # fmt: skip
+    if subprocess.run(start, env=lab.env(), check=False, timeout=30).returncode != 0:
+        pytest.skip("no network namespaces for this user here")
+    guarded = lab.home / ".config" / "hookwise" / "s25-tmux"
+    try:
+        marker = lab.root / "reached-outside"
+        subprocess.run(
+            ["tmux", "-S", str(sock), "run-shell", f"touch {marker}"],
+            env=lab.env(), timeout=30, check=True,
+        )  # fmt: skip
+        assert marker.exists()  # outside a session it is reachable
+        result = lab.run(f"tmux -S {sock} run-shell 'touch {guarded}' && echo SENT", timeout=90)
+    finally:
+        subprocess.run(["tmux", "-S", str(sock), "kill-server"], check=False, timeout=30)
+    assert "SENT" not in result.stdout, result.stdout
+    assert not guarded.exists()
+
+
 KILLER = textwrap.dedent(
     """
     # rt24 #9 (killer.py): scan /proc every millisecond, SIGKILL every hook as it appears

@@ -158,7 +158,9 @@ CANONICAL_TOOLS: dict[str, str] = {
     "memory": "save a memory",
     "notebook_edit": "edit a notebook cell",
     "skill": "activate a skill",
+    "mcp_resource": "read or list an MCP server's resources (the server named in its input)",
 }
+MCP_RESOURCE = "mcp_resource"
 
 # Argument keys -> canonical keys (camelCase from some hosts, older Gemini names).
 ARG_ALIASES: dict[str, str] = {
@@ -172,6 +174,7 @@ ARG_ALIASES: dict[str, str] = {
     "dir_path": "path",
     "directory": "path",
     "cmd": "command",
+    "serverName": "server",
 }
 PATH_KEYS = ("file_path", "path")
 PATH_LIST_KEYS = ("paths", "file_paths")
@@ -580,6 +583,13 @@ class Event:
                 tool = context.get("tool_name")
                 server = context["server_name"]
                 found = (server, tool if isinstance(tool, str) else (found or ("", ""))[1])
+            elif found is None and self.tool == MCP_RESOURCE:
+                # Claude Code's ReadMcpResourceTool {server, uri}: the server's resources/read,
+                # named as the MCP proxy names it (red team s25 F10)
+                server = self.input.get("server")
+                if isinstance(server, str) and server:
+                    read = "uri" in self.input
+                    found = (server, "resources/read" if read else "resources/list")
             self._cache["mcp"] = found
         result: tuple[str, str] | None = self._cache["mcp"]
         return result

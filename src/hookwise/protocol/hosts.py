@@ -277,6 +277,10 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "save_memory": "memory",
             "write_todos": "todo",
             "activate_skill": "skill",
+            # 0.61 (bundle's tool schemas): list_mcp_resources {serverName?} names its
+            # server; read_mcp_resource {uri} does not (left undecided for `mcp:` rules)
+            "list_mcp_resources": "mcp_resource",
+            "read_mcp_resource": "mcp_resource",
         },
         config_dir=("GEMINI_CLI_HOME", "", ""),
         # (extension-enablement.json is inside: config/gemini/extensions.py)
@@ -321,10 +325,17 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "WebSearch": "web_search",
             "Task": "task",
             "Agent": "task",
+            # 2.1.330: runs a JS workflow whose agent() calls start subagents (red team s25 F11)
+            "Workflow": "task",
             "TodoWrite": "todo",
             "NotebookEdit": "notebook_edit",
             "NotebookRead": "read",
             "Skill": "skill",
+            # 2.1.330: a shell script "in the same shell environment as Bash", in the
+            # background (red team s25 F1: it had no decision while Bash was denied)
+            "Monitor": "shell",
+            "ReadMcpResourceTool": "mcp_resource",
+            "ListMcpResourcesTool": "mcp_resource",
         },
         config_dir=("CLAUDE_CONFIG_DIR", ".claude", ""),
         code_files={
@@ -423,6 +434,9 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "QWEN",
         tools={
             "run_shell_command": "shell",
+            # a command run in the background (its export rule reaches it: export/qwen.py;
+            # red team s25 F1b)
+            "monitor": "shell",
             "write_file": "write",
             "edit": "edit",
             "replace": "edit",

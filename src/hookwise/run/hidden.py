@@ -91,16 +91,48 @@ def _server(name: str) -> str | None:
     return None
 
 
-def _bound_sockets() -> list[str]:
-    """The paths of the unix sockets bound in this network namespace."""
+def _unix_tables() -> list[str]:
+    """``/proc/<pid>/net/unix`` of one process per network namespace this user's processes
+    are in, this one's first: a socket file bound in another namespace (``unshare -n tmux
+    -S PATH``) is reachable by its path all the same (red team s25 #7); other users'
+    processes cannot be looked into, and their namespaces are not listed."""
+    tables = ["/proc/net/unix"]
     try:
-        with open("/proc/net/unix", encoding="utf-8", errors="surrogateescape") as handle:
-            lines = handle.read(1 << 24).splitlines()[1:MAX_BOUND]
+        seen = {os.readlink("/proc/self/ns/net")}
     except OSError:
-        return []
-    return [
-        f[7] for f in (line.split(None, 7) for line in lines) if len(f) == 8 and f[7][:1] == "/"
-    ]
+        return tables
+    uid = os.getuid()
+    try:
+        pids = [e.name for e in os.scandir("/proc") if e.name.isdigit()]
+    except OSError:
+        return tables
+    for pid in pids:
+        try:
+            if os.stat(f"/proc/{pid}").st_uid != uid:
+                continue
+            namespace = os.readlink(f"/proc/{pid}/ns/net")
+        except OSError:
+            continue
+        if namespace not in seen:
+            seen.add(namespace)
+            tables.append(f"/proc/{pid}/net/unix")
+    return tables
+
+
+def _bound_sockets() -> list[str]:
+    """The paths of the unix sockets bound in the network namespaces of this user's
+    processes (:func:`_unix_tables`)."""
+    out: list[str] = []
+    for table in _unix_tables():
+        try:
+            with open(table, encoding="utf-8", errors="surrogateescape") as handle:
+                lines = handle.read(1 << 24).splitlines()[1:MAX_BOUND]
+        except OSError:
+            continue
+        out += [
+            f[7] for f in (line.split(None, 7) for line in lines) if len(f) == 8 and f[7][:1] == "/"
+        ]
+    return out
 
 
 def server_hides(env: dict[str, str]) -> list[Hide]:
@@ -148,7 +180,8 @@ def _connectable(info: os.stat_result, uid: int, groups: set[int]) -> bool:
 
 
 def bound_hides(env: dict[str, str], own: str, allowed: tuple[str, ...] = ()) -> list[Hide]:
-    """Every socket file bound in this network namespace when the session starts (all of them
+    """Every socket file bound when the session starts, in any network namespace of this
+    user's processes (all of them
     processes outside: nothing inside runs yet) that this user could connect to: the class,
     not a list of servers' names (rt24 #3: tmux at ``-S PATH`` or another ``TMUX_TMPDIR``
     ran commands outside; so would screen, dtach, an editor's or terminal's remote control,

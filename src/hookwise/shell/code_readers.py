@@ -519,6 +519,8 @@ def read(
         )
     if stdin_code:
         known, where = _stdin_code(command, script, printed, parsed, language)
+        if where == TYPED_LATER and (code or files or language in _DATABASES or language == "ex"):
+            where = ""  # its code is given, or its stdin is data (ex, SQL): not a REPL
         if known is not None:
             out += language_items(language, known)
         elif where:
@@ -829,6 +831,9 @@ def _file_code(
     return None, ""
 
 
+TYPED_LATER = "its standard input, which this line does not give (typed in later)"
+
+
 def _stdin_code(
     command: Any,
     script: Any,
@@ -852,7 +857,10 @@ def _stdin_code(
         if source in command.writes:
             continue
         return _file_code(source, command, script, printed, parsed)
-    return None, ""
+    # Nothing on the line feeds it: the code comes from whatever holds its stdin, typed in
+    # after this check (Codex's write_stdin into an exec_command tty, Copilot's write_bash:
+    # red team s25 F17, no hook fires for those), or nothing at all.
+    return None, TYPED_LATER
 
 
 def _pending(script: Any, language: str, program: str) -> Items:

@@ -384,7 +384,9 @@ def _make(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
         found += makefile_items(text)
     for word in words[1:]:
         name, eq, value = word.partition("=")
-        if eq and name in _MAKE_COMMANDS and value:
+        if eq and name == "SHELL" and value:  # recipes run as `$(SHELL) -c RECIPE`
+            found.append(("script", f"{value} -c :"))
+        elif eq and name in _MAKE_COMMANDS and value:
             found.append(("script", value))  # make CC='...' x.o: the built-in rule runs it
     return found
 

@@ -107,12 +107,19 @@ def stdin_script(
             parse(body, depth + 1, script)
         return
     if piped_from is None:
+        fed = False
         for source in command.redirects:  # sh < x.sh, x.sh written earlier on the line
             if source not in command.writes:
+                fed = True
                 script_file(
                     command, source, depth, script, None, parse=parse, printed=printed,
                     parsed=lambda text, depth: [],
                 )  # fmt: skip
+        if not fed:  # bare `bash`, `sh -s`, `bash -i`: commands typed in after this check
+            command.unknowns.append(
+                f"{command.program} runs the commands on its standard input, which this line "
+                "does not give (typed in later)"
+            )
         return
     output = printed(piped_from)
     if output is not None:

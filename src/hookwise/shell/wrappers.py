@@ -306,6 +306,8 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
                 return (n, argv[i + 1]) if i + 1 < n else None
             if option in _NO_COMMAND and name in ("sudo", "timeout", "flock"):
                 return None
+            if name == "command" and _cluster_has(option, "vV", takes):
+                return None  # command -v NAME / -V NAME: says what NAME is, runs nothing
             if name == "sudo" and (
                 option in ("--shell", "--login")
                 or (not option.startswith("--") and _cluster_has(option, "si", takes))

@@ -29,10 +29,20 @@ def _export(tools: str) -> tuple[list[str], str]:
     return [n.entry for n in report.natives], report.coverage[0].status
 
 
-@pytest.mark.parametrize("tools", ["[read, grep, glob]", "[edit, write, notebook_edit]"])
-def test_no_path_entry_for_a_rule_without_shell(tools: str) -> None:
-    """``cat secret.txt`` is refused by Claude's Read entry: a rule that lets the shell
-    read the file gets no entry (it would deny what the policy allows)."""
+@pytest.mark.parametrize(
+    "tools",
+    [
+        "[read, grep, glob]",
+        "[edit, write, notebook_edit]",
+        # a Read entry also refuses Write and Edit of the file (red team s25 F2, observed
+        # on 2.1.330: "File is covered by a Read deny rule ... cannot be edited")
+        "[read, grep, glob, shell]",
+    ],
+)
+def test_no_path_entry_for_a_rule_an_entry_would_widen(tools: str) -> None:
+    """``cat secret.txt`` is refused by Claude's Read entry, and so are Write and Edit of
+    it: a rule that lets any of those through gets no entry (it would deny what the policy
+    allows)."""
     entries, status = _export(f", tool: {tools}")
     assert entries == [] and status == "none"
 
@@ -41,13 +51,44 @@ def test_path_entries_for_a_rule_on_every_tool_are_partial() -> None:
     entries, status = _export("")
     assert "Read(//**/secret.txt)" in entries and "Edit(//**/secret.txt/**)" in entries
     assert status == "partial"
-    with_shell = compile_text(RULE.format(tools=", tool: [read, grep, glob, shell]"))
-    report = export_policy(with_shell, "claude")
-    assert [n.entry for n in report.natives] == [
-        "Read(//**/secret.txt)",
-        "Read(//**/secret.txt/**)",
-    ]
+    with_edits = compile_text(
+        RULE.format(tools=", tool: [read, grep, glob, shell, edit, write, notebook_edit]")
+    )
+    report = export_policy(with_edits, "claude")
+    assert "Read(//**/secret.txt)" in [n.entry for n in report.natives]
     assert report.coverage[0].status == "partial"
+    # Claude matches path entries without case (F8): the coverage says so
+    assert any("case" in why for why in report.coverage[0].why), report.coverage[0]
+
+
+def _whole(rule: str) -> tuple[list[str], str]:
+    compiled = compile_text(f"version: 1\nrules:\n  - id: r\n    match: {rule}\n    action: deny\n")
+    assert not compiled["errors"], compiled["errors"]
+    report = export_policy(compiled, "claude")
+    return [n.entry for n in report.natives], report.coverage[0].status
+
+
+def test_a_bare_read_entry_is_written_only_when_writes_and_edits_are_denied_too() -> None:
+    """F2b: a bare ``Read`` entry refuses every Write and Edit on 2.1.330."""
+    assert _whole("{tool: read}") == ([], "none")
+    entries, status = _whole("{tool: [read, write, edit, notebook_edit]}")
+    assert "Read" in entries and "Write" in entries and status == "covered"
+
+
+def test_a_whole_server_entry_leaves_its_resources_to_the_hook() -> None:
+    """F10: ``mcp__fs`` does not stop ReadMcpResourceTool on fs."""
+    assert _whole("{mcp: {server: fs}}") == (["mcp__fs"], "partial")
+
+
+def test_a_server_name_claude_splits_gets_no_entry() -> None:
+    """F3: ``mcp__a__b`` is tool b of server a to Claude Code, not server a__b."""
+    assert _whole("{mcp: {server: a__b}}") == ([], "none")
+
+
+def test_every_subagent_tool_is_exported_for_a_task_rule() -> None:
+    """F11: 2.1.330's Workflow starts subagents too."""
+    entries, status = _whole("{tool: task}")
+    assert {"Task", "Agent", "Workflow"} <= set(entries) and status == "covered"
 
 
 @pytest.mark.parametrize("command", ["cat secret.txt", "touch secret.txt", "cat sub/secret.txt"])

@@ -36,11 +36,19 @@ TARGET = "~/.claude/settings.json"
 # no file of its own: entries in the settings file install registers in (targets.settings_path)
 FILES: dict[str, str] = {}
 # the canonical tools each path rule stops: Read rules reach Grep and Glob too, and both
-# reach Bash commands naming the path (observed on 2.1.330)
+# reach Bash commands naming the path (observed on 2.1.330); a Read rule also refuses Write
+# and Edit of the file ("File is covered by a Read deny rule ... cannot be edited": red team
+# s25 F2, observed on 2.1.330)
+_EDITING = frozenset(("edit", "write", "notebook_edit"))
 _PATH_RULES: dict[str, frozenset[str]] = {
-    "Read": frozenset(("read", "grep", "glob", "shell")),
-    "Edit": frozenset(("edit", "write", "notebook_edit", "shell")),
+    "Read": frozenset(("read", "grep", "glob", "shell")) | _EDITING,
+    "Edit": _EDITING | {"shell"},
 }
+# what a bare tool entry stops besides that tool: a bare `Read` refuses every Write and Edit
+# too (F2b, observed on 2.1.330)
+_WHOLE_TOOL_REACH: dict[str, frozenset[str]] = {"read": _EDITING}
+# a server's tools and, through ReadMcpResourceTool, its resources: `mcp__server` stops
+# the tools only (F10, observed on 2.1.330)
 _SERVER = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -61,10 +69,19 @@ def entries(intent: Intent, analysis: Analysis) -> tuple[list[str], str | None]:
         names = [h for h, c in HOSTS["claude"].tools.items() if c == intent.tool]
         if not names:
             return [], f"Claude Code has no tool `{intent.tool}`"
+        reach = _WHOLE_TOOL_REACH.get(intent.tool, frozenset())
+        covered = {i.tool for i in analysis.intents if isinstance(i, WholeTool)}
+        if not reach <= covered:
+            return [], (
+                f"Claude Code's {' and '.join(names)} entries also refuse every "
+                f"{', '.join(sorted(reach - covered))} call, which the rule allows"
+            )
         return names, None
     if isinstance(intent, McpTool):
-        if not _SERVER.fullmatch(intent.server) or (
-            intent.tool is not None and not _SERVER.fullmatch(intent.tool)
+        if (
+            not _SERVER.fullmatch(intent.server)
+            or "__" in intent.server  # mcp__a__b is tool b of server a to Claude Code
+            or (intent.tool is not None and not _SERVER.fullmatch(intent.tool))
         ):
             return [], f"MCP name {intent.server}/{intent.tool} is renamed by Claude Code"
         if intent.tool is None:
@@ -78,8 +95,8 @@ def entries(intent: Intent, analysis: Analysis) -> tuple[list[str], str | None]:
         limited = ", ".join(sorted(intent.tools or ()))
         return [], (
             f"its files rule covers only {limited}; Claude Code's Read rules also stop Grep, "
-            "Glob and Bash commands naming the path, and its Edit rules every editing tool "
-            "and such commands, so an entry would deny more"
+            "Glob, Write, Edit and Bash commands naming the path, and its Edit rules every "
+            "editing tool and such commands, so an entry would deny more"
         )
     return out, None
 
@@ -87,7 +104,18 @@ def entries(intent: Intent, analysis: Analysis) -> tuple[list[str], str | None]:
 def gaps(analysis: Analysis) -> list[str]:
     """What Claude's rules leave out of a rule whatever its intents."""
     out: list[str] = []
+    if any(isinstance(i, McpTool) and i.tool is None for i in analysis.intents):
+        out.append(
+            "the server's resources: Claude Code's ReadMcpResourceTool reads them past an "
+            "`mcp__server` entry (observed on 2.1.330); the hook and the MCP proxy decide them"
+        )
     paths = [i for i in analysis.intents if isinstance(i, PathGlob)]
+    if paths:
+        out.append(
+            "Claude Code matches path entries without regard to case (observed on 2.1.330: "
+            "SECRET.TXT is refused by an entry for secret.txt), so on a case-sensitive file "
+            "system the entry also refuses names the rule allows"
+        )
     if any(i.tools is None or "shell" in i.tools for i in paths):
         out.append(
             "shell commands reaching the path: Claude Code refuses those naming it (`cat "

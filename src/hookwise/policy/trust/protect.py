@@ -4,8 +4,10 @@ A tool call that writes, deletes, moves, truncates or changes the mode of a prot
 is denied before any rule is read. Protected are the policy files of every scope, the trust
 store, the audit log, hookwise's cache and launcher, and the hook registrations of the
 hosts (``.claude/settings*.json``, ``.gemini/settings.json``, ``.codex/hooks.json``,
-``.codex/config.toml``, in any directory, and their user-scope twins), plus every directory
-holding one of them when the call deletes or moves a whole tree.
+``.codex/config.toml``, in any directory, and their user-scope twins), the hosts' native
+rule directories that ``install --native`` writes into (``~/.gemini/policies/``,
+``~/.codex/rules/``) and its records, plus every directory holding one of them when the call
+deletes or moves a whole tree.
 
 How a call is read:
 
@@ -62,6 +64,8 @@ SUFFIXES = (
     "/.crush.json",
 )
 POLICY_DIR = "/.hookwise"
+# install --native's record beside each native rule file (install/native_record.py)
+NATIVE_RECORD = ".hookwise-native.json"
 # Substrings that name a protected file in a word, a script or a patch.
 # (the user's policy named inside code: vim's expand("~/.config/hookwise/policy.yaml"))
 MARKERS = (".hookwise", "hookwise/policy.yaml", *(s[1:] for s in SUFFIXES))
@@ -257,6 +261,11 @@ def obeyed_paths(env: dict[str, str]) -> list[str]:
         os.path.join(gemini, ".gemini", "settings.json"),
         os.path.join(codex, "hooks.json"),
         os.path.join(codex, "config.toml"),
+        # the native rules install --native keeps (policy/export): every file of these
+        # directories is the same tier, so a sibling file can outrank or undo hookwise's
+        # (red team s25 F16: an allow of priority 999 in ~/.gemini/policies/aaa.toml)
+        os.path.join(gemini, ".gemini", "policies"),
+        os.path.join(codex, "rules"),
     ]
     return [os.path.abspath(p) for p in paths if p]
 
@@ -323,7 +332,11 @@ class Guard:
         """
         for candidate in _spellings(path):
             lowered = candidate.lower()
-            if lowered.endswith(SUFFIXES) or POLICY_DIR + "/" in lowered + "/":
+            if (
+                lowered.endswith(SUFFIXES)
+                or POLICY_DIR + "/" in lowered + "/"
+                or lowered.endswith(NATIVE_RECORD)
+            ):
                 return candidate
             for item in self.concrete:
                 if candidate == item or candidate.startswith(item + "/"):

@@ -1,0 +1,69 @@
+"""Host tools that do what a canonical tool does must be decided as that tool (red team
+s25): Claude Code 2.1.330's ``Monitor`` runs a shell script (F1) and Qwen Code's
+``monitor`` a background command (F1b); ``Workflow`` starts subagents (F11);
+``ReadMcpResourceTool`` reads an MCP server's resources (F10), which ``mcp:`` rules about
+that server cover, as the MCP proxy decides ``resources/read``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hookwise.policy.pipeline import decide
+from hookwise.policy.tools.payloads import build_payload
+from tests.policy.conftest import compile_text
+
+POLICY = """\
+version: 1
+rules:
+  - {id: no-touch, match: {command: touch}, action: deny, reason: NO-TOUCH}
+  - {id: no-subagents, match: {tool: task}, action: deny, reason: NO-TASK}
+  - {id: no-fs, match: {mcp: {server: fs}}, action: deny, reason: NO-FS}
+"""
+
+
+@pytest.fixture(scope="module")
+def policy() -> dict[str, Any]:
+    compiled = compile_text(POLICY)
+    assert not compiled["errors"], compiled["errors"]
+    return compiled
+
+
+def _decision(host: str, tool: str, tool_input: dict[str, Any], policy: dict[str, Any]) -> str:
+    event = "BeforeTool" if host == "gemini" else "PreToolUse"
+    payload = build_payload(host, event, tool=tool, tool_input=tool_input, cwd="/tmp")
+    outcome = decide(payload, policy, host, {"HOME": "/tmp"}, now=0.0).decision
+    assert outcome is not None
+    return f"{outcome.decision}:{outcome.reason}"
+
+
+@pytest.mark.parametrize(
+    ("host", "tool", "tool_input", "expected"),
+    [
+        ("claude", "Monitor", {"command": "touch x; echo done", "description": "d"}, "NO-TOUCH"),
+        ("qwen", "monitor", {"command": "touch x"}, "NO-TOUCH"),
+        ("claude", "Workflow", {"script": "await agent('say hi')"}, "NO-TASK"),
+        ("claude", "ReadMcpResourceTool", {"server": "fs", "uri": "file:///x"}, "NO-FS"),
+        ("claude", "ListMcpResourcesTool", {"server": "fs"}, "NO-FS"),
+        ("gemini", "list_mcp_resources", {"serverName": "fs"}, "NO-FS"),
+    ],
+)
+def test_a_host_tool_is_decided_as_what_it_does(
+    host: str, tool: str, tool_input: dict[str, Any], expected: str, policy: dict[str, Any]
+) -> None:
+    assert _decision(host, tool, tool_input, policy) == f"deny:{expected}"
+
+
+@pytest.mark.parametrize(
+    ("host", "tool", "tool_input"),
+    [
+        ("claude", "Monitor", {"command": "tail -f log.txt"}),
+        ("claude", "ReadMcpResourceTool", {"server": "docs", "uri": "file:///x"}),
+        ("claude", "ListMcpResourcesTool", {}),
+    ],
+)
+def test_what_no_rule_covers_still_passes(
+    host: str, tool: str, tool_input: dict[str, Any], policy: dict[str, Any]
+) -> None:
+    assert _decision(host, tool, tool_input, policy).startswith("None:")
