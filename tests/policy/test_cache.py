@@ -220,3 +220,24 @@ def test_rules_read_in_groups_in_any_order_are_the_rules_compiled(
     for position in (p % count for p in order):
         assert rules[position] == expected[position]
     assert list(rules) == expected
+
+
+def test_the_compilers_warnings_are_kept_but_not_in_the_head(
+    setup: tuple[Path, dict[str, str]],
+) -> None:
+    """The warnings (a context rule on a host that drops context...) come back from the
+    cache as compiled, from the body: the head, which every hook call unmarshals, does not
+    carry them (a policy can have hundreds)."""
+    policy, env = setup
+    cwd = str(policy.parent.parent)
+    fresh = load_policy(cwd, env, use_cache=False).policy["warnings"]
+    assert fresh  # the context rule on a prompt warns for the hosts that drop it
+    load_policy(cwd, env)  # writes the cache
+    cached = load_policy(cwd, env)
+    assert cached.compiled_now is False
+    assert list(cached.policy["warnings"]) == fresh
+    assert len(cached.policy["warnings"]) == len(fresh)
+    data = Path(cached.cache_file).read_bytes()
+    head = data[8 : 8 + int.from_bytes(data[:8], "little")]
+    assert fresh[0]["message"].encode() not in head
+    assert fresh[0]["message"].encode() in data

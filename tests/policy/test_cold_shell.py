@@ -2,7 +2,9 @@
 
 programs.py and shell.py keep the names and the dispatch; what a wrapper, a shell's script,
 ``find``, ``ssh``, a one-liner, ``git -c``, ``tar``/``vim``/``make``, ``sed``, ``tmux``,
-``xargs``, ``$'...'`` or an alias needs lives in a module imported for that command alone.
+``xargs``, ``$'...'`` or an alias needs lives in a module imported for that command alone,
+and so does what particular commands do beyond that (shell/commands/: git refs elsewhere,
+environment files, included files, trees deleted without ``-r``).
 Checked here through the real launcher and its snapshot, in fresh processes: the
 benchmark's payloads (bench/hook_cold.py) load none of those modules; a command that needs
 one loads it, from the snapshot, and is still decided as before. And the name sets the
@@ -52,8 +54,13 @@ COLD = frozenset(
         "assigns",
         "written",
         "exclusions",
+        "commands",
+        "commands.git_refs",
+        "commands.env_files",
+        "commands.includes",
+        "commands.tree_deletes",
     )
-)
+) | {"hookwise.policy.trust.find_selects"}  # (protect.py's reading of a changing find)
 
 # the launcher's start (launcher.launcher_text), then the hook, then what was loaded
 PROBE = """\
@@ -163,6 +170,10 @@ def test_everyday_commands_load_no_cold_module(
     assert modules & COLD == set(), (command, sorted(modules & COLD))
 
 
+def _module(name: str) -> str:
+    return name if name.startswith("hookwise.") else f"hookwise.shell.{name}"
+
+
 # a command that needs a cold module loads it and is decided as before: each of these
 # runs `git push --force`, which the benchmark's policy denies
 FORCE = "git push --force origin main"
@@ -187,6 +198,13 @@ FORCE = "git push --force origin main"
         (f"vim -c '!{FORCE}' notes.txt", {"option_commands", "code_commands"}),
         (f"sed -n '1e {FORCE}' notes.txt", {"sed_script", "option_commands"}),
         (f"tmux new -d '{FORCE}'", {"multiplexers"}),
+        # what particular commands do (shell/commands/), moved out of programs.py
+        ("git -C ../remote.git reset --hard HEAD~1", {"commands.git_refs"}),
+        ("git config remote.origin.mirror true && git push origin", {"commands.git_refs"}),
+        ("git config alias.p 'push --force' && git p origin main", {"commands.git_refs"}),
+        ("git -c alias.p='push --force' p origin main", {"commands.git_refs"}),
+        # (not a push: the benchmark's policy file itself, in the event's cwd, deleted)
+        ("find . -name policy.yaml -delete", {"hookwise.policy.trust.find_selects"}),
     ],
 )
 def test_a_command_that_needs_a_cold_module_loads_it_and_is_still_denied(
@@ -194,7 +212,7 @@ def test_a_command_that_needs_a_cold_module_loads_it_and_is_still_denied(
 ) -> None:
     decision, modules = _claude(setup, command)
     assert decision == "deny", command
-    wanted = {f"hookwise.shell.{name}" for name in needs}
+    wanted = {_module(name) for name in needs}
     assert wanted <= modules, (command, sorted(wanted - modules))
 
 
@@ -205,6 +223,12 @@ def test_a_command_that_needs_a_cold_module_loads_it_and_is_still_denied(
         ("bash -c 'ls -la'", {"scripts"}),
         ("sed -n '1,80p' src/app.py", {"sed_script"}),
         ("tar -czf out.tgz src", {"option_commands"}),
+        ("git -C ../lib status", {"commands.git_refs"}),
+        ("docker run --env-file ci.env alpine true", {"commands.env_files"}),
+        ("source ci.env && echo $X", {"commands.env_files"}),
+        ("echo '#include <stdio.h>' | cpp", {"commands.includes"}),
+        ("rm -d build/x build", {"commands.tree_deletes"}),
+        ("find . -name '*.pyc' -delete", {"hookwise.policy.trust.find_selects"}),
     ],
 )
 def test_a_harmless_command_that_needs_a_cold_module_is_still_allowed(
@@ -212,7 +236,7 @@ def test_a_harmless_command_that_needs_a_cold_module_is_still_allowed(
 ) -> None:
     decision, modules = _claude(setup, command)
     assert decision == "allow", command
-    assert {f"hookwise.shell.{name}" for name in needs} <= modules
+    assert {_module(name) for name in needs} <= modules
 
 
 # ------------------------------------------------------------------- the name sets

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookwise.shell import programs
 from hookwise.shell.code_readers import READERS, _data_url, _flag_given
+from hookwise.shell.commands.tree_deletes import tree_deleted
 from hookwise.shell.parser import split_command
 
 
@@ -60,7 +60,7 @@ _PATHS = st.lists(
 
 @given(_PATHS, st.sampled_from([["rm"], ["rm", "-d"], ["rmdir"], ["rm", "-f"]]))
 def test_a_tree_is_an_operand_with_another_under_it(paths: list[str], head: list[str]) -> None:
-    trees = programs.tree_deleted(head[0], [*head, *paths])
+    trees = tree_deleted(head[0], [*head, *paths])
     for tree in trees:
         assert tree in paths
         assert any(p.startswith(tree + "/") for p in paths)
@@ -70,10 +70,10 @@ def test_a_tree_is_an_operand_with_another_under_it(paths: list[str], head: list
 
 
 def test_rm_r_is_not_read_again_and_rmdir_p_names_its_top() -> None:
-    assert programs.tree_deleted("rm", ["rm", "-rf", "a/b", "a"]) == []
-    assert programs.tree_deleted("rmdir", ["rmdir", "-p", "../v/sub/x"]) == ["../v"]
-    assert programs.tree_deleted("7z", ["7z", "a", "-sdel", "x.7z", "d", "e"]) == ["d", "e"]
-    assert programs.tree_deleted("7z", ["7z", "a", "x.7z", "d"]) == []
+    assert tree_deleted("rm", ["rm", "-rf", "a/b", "a"]) == []
+    assert tree_deleted("rmdir", ["rmdir", "-p", "../v/sub/x"]) == ["../v"]
+    assert tree_deleted("7z", ["7z", "a", "-sdel", "x.7z", "d", "e"]) == ["d", "e"]
+    assert tree_deleted("7z", ["7z", "a", "x.7z", "d"]) == []
 
 
 @pytest.mark.parametrize(

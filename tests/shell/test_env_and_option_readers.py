@@ -1,6 +1,6 @@
 """The readers issue 24's rt24 fixes added, on any input: the environment table's judges
 (code_readers.env_loads), a ref update forced in another repository
-(programs.git_forced_elsewhere), what prints variables (programs.prints_values), and the
+(commands.git_refs.git_forced_elsewhere), what prints variables (commands.env_files.prints_values), and the
 paths one-liners read (code_commands._reads). They never raise; a value the guard cannot
 vouch for is never harmless."""
 
@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from hookwise.shell import programs
 from hookwise.shell.code_commands import _reads
 from hookwise.shell.code_readers import env_loads
+from hookwise.shell.commands.env_files import prints_values
+from hookwise.shell.commands.git_refs import git_forced_elsewhere
 from hookwise.shell.programs import COMPUTED
 
 WORD = st.text(alphabet=st.sampled_from(list("ab.-=/:;$`'\" +(){}%~M5")), max_size=16)
@@ -52,7 +54,7 @@ def test_an_option_value_with_code_characters_is_never_harmless(name: str, value
 @settings(max_examples=200, deadline=None)
 @given(st.lists(WORD, max_size=8), st.dictionaries(st.sampled_from(["GIT_DIR", "X"]), WORD))
 def test_forced_elsewhere_reads_any_argv(argv: list[str], env: dict[str, str]) -> None:
-    found = programs.git_forced_elsewhere(["git", *argv], env)
+    found = git_forced_elsewhere(["git", *argv], env)
     if found is not None:
         assert (
             found == env.get("GIT_DIR")
@@ -66,10 +68,8 @@ def test_forced_elsewhere_reads_any_argv(argv: list[str], env: dict[str, str]) -
 @given(st.sampled_from(["fetch +a:main", "fetch -f x a:main", "update-ref refs/heads/main x",
                         "branch -f main x", "branch -M main"]))  # fmt: skip
 def test_a_forced_ref_update_in_another_repository_is_found(words: str) -> None:
-    assert programs.git_forced_elsewhere(["git", "-C", "../r.git", *words.split()], {}) == (
-        "../r.git"
-    )
-    assert programs.git_forced_elsewhere(["git", *words.split()], {}) is None
+    assert git_forced_elsewhere(["git", "-C", "../r.git", *words.split()], {}) == ("../r.git")
+    assert git_forced_elsewhere(["git", *words.split()], {}) is None
 
 
 @settings(max_examples=200, deadline=None)
@@ -77,7 +77,7 @@ def test_a_forced_ref_update_in_another_repository_is_found(words: str) -> None:
        st.lists(WORD, max_size=4), st.lists(st.booleans(), max_size=5))  # fmt: skip
 def test_prints_values_reads_any_command(program: str, argv: list[str], flags: list[bool]) -> None:
     dynamic = [False, *flags][: len(argv) + 1]
-    found = programs.prints_values(program, [program, *argv], dynamic)
+    found = prints_values(program, [program, *argv], dynamic)
     if program == "ls":
         assert not found
     if program == "printenv":

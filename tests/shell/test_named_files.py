@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.policy.trust.data_writes import data_writes
-from hookwise.shell.programs import included_files, searches_cwd
+from hookwise.shell.commands.includes import included_files
+from hookwise.shell.programs import searches_cwd
 from hookwise.shell.sed_script import sed_commands
 from hookwise.shell.tool_scripts import ex_reads
 from hookwise.shell.wrappers import wrapper_files

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hookwise.shell.commands.env_files import env_files
 from hookwise.shell.programs import (
     COMPUTED,
     SUBCOMMAND_READERS,
-    env_files,
     excluded_words,
     read_operands,
 )

@@ -10,11 +10,12 @@ policy file.
 Layout (cache_write.py writes it): 8 bytes giving the length of a small marshalled head, the
 head, then raw sections the head points into: the key's file bytes (compared where they
 lie), the rules marshalled a group at a time (the rules of one index list together), three
-arrays of 4-byte ints locating each rule's group, and the index and host tables marshalled
-per event and per host. A hook call reads the file once and unmarshals only the head, the
-groups of the rules its event looks at and one entry of each table: every byte copied or
-object built costs a fresh page of memory, and on the machines hooks run on a page fault
-costs microseconds.
+arrays of 4-byte ints locating each rule's group, the index and host tables marshalled per
+event and per host, and the compiler's warnings in one blob (``validate`` and ``doctor``
+show them; no hook call reads them, and a policy can have hundreds). A hook call reads the
+file once and unmarshals only the head, the groups of the rules its event looks at and one
+entry of each table: every byte copied or object built costs a fresh page of memory, and on
+the machines hooks run on a page fault costs microseconds.
 
 Standard library only: the compiler (PyYAML) is imported only when the cache is stale.
 """
@@ -36,10 +37,10 @@ from hookwise.policy.trust.scopes import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
     from typing import Any
 
-CACHE_FORMAT = 6  # bump when the layout or what cache_write.hook_rule keeps changes
+CACHE_FORMAT = 7  # bump when the layout or what cache_write.hook_rule keeps changes
 MAX_CACHE_BYTES = 256 * 1024 * 1024  # (a larger file is damaged: recompiled, never read)
 # The modules whose code shapes the compiled data (a change recompiles the cache).
 _COMPILER_SOURCES = (
@@ -124,13 +125,18 @@ class LazyRules:
     A hook call looks at the few rules indexed for its event; unmarshalling all of a large
     policy would cost more than evaluating it. ``group_of[i]`` is rule ``i``'s group;
     ``groups[4 * g : 4 * g + 4]`` the start and end of group ``g``'s blob in the file's
-    buffer and the range of its positions in ``members``.
+    buffer and the range of its positions in ``members``. The compiler's warnings are read
+    the same way, as one group.
     """
 
     __slots__ = ("_group_of", "_groups", "_members", "_rules", "_view")
 
     def __init__(
-        self, view: memoryview, group_of: memoryview, groups: memoryview, members: memoryview
+        self,
+        view: memoryview,
+        group_of: Sequence[int],
+        groups: Sequence[int],
+        members: Sequence[int],
     ) -> None:
         self._view = view
         self._group_of = group_of
@@ -273,8 +279,8 @@ def _cached(
     data = read_regular(path, MAX_CACHE_BYTES)
     view = memoryview(data)
     size = int.from_bytes(view[:8], "little")
-    form, version, stored_stamp, spans, trust, policy, rules, index, hosts, length = marshal.loads(
-        view[8 : 8 + size]
+    form, version, stored_stamp, spans, trust, policy, rules, index, hosts, warnings, length = (
+        marshal.loads(view[8 : 8 + size])
     )
     body = view[8 + size :]
     if (form, version, stored_stamp, length) != (CACHE_FORMAT, __version__, stamp, len(body)):
@@ -290,6 +296,8 @@ def _cached(
     if len(members) != len(group_of) or len(groups) % 4:  # (a file damaged since)
         return None
     policy["rules"] = LazyRules(body, group_of, groups, members)
+    start, end, count = warnings  # one group of ``count``, read if someone asks
+    policy["warnings"] = LazyRules(body, bytes(count), (start, end, 0, count), range(count))
     policy["index"] = LazyTable(body, index)
     policy["hosts"] = LazyTable(body, hosts)
     stored: dict[str, Any] = policy

@@ -141,8 +141,11 @@ def store(
         arrays.append(add(b"".join(n.to_bytes(4, sys.byteorder) for n in array)))
     index = {event: add(marshal.dumps(value)) for event, value in policy["index"].items()}
     hosts = {host: add(marshal.dumps(value)) for host, value in policy["hosts"].items()}
-    small = {k: v for k, v in policy.items() if k not in ("rules", "index", "hosts")}
-    head = marshal.dumps((*version, spans, trust, small, arrays, index, hosts, len(body)))
+    # the compiler's warnings: for validate and doctor, never read by a hook call (kept out
+    # of the head, which every call unmarshals)
+    warnings = (*add(marshal.dumps(tuple(policy["warnings"]))), len(policy["warnings"]))
+    small = {k: v for k, v in policy.items() if k not in ("rules", "index", "hosts", "warnings")}
+    head = marshal.dumps((*version, spans, trust, small, arrays, index, hosts, warnings, len(body)))
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         replace_with(path, len(head).to_bytes(8, "little") + head + body)

@@ -6,7 +6,7 @@ holds ``$(...)`` runs where arithmetic or a prompt evaluates it.
 
 Cold: needed only for those builtins. It must not import the shell parser (the parser
 imports it, and the policy layer has no import cycles, not even lazy ones): the parser
-comes in as ``api`` (parser._Api). Standard library only.
+comes in as ``api`` (parser._api()). Standard library only.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 def find_selection(argv: list[str]) -> list[str]:
     """What ``find`` prints (and ``-exec {}`` gets): its tests under its start points, and
     without tests or ``-mindepth`` the start points themselves (``find D -depth | xargs rm
-    -d`` deletes D and all under it: programs.tree_deleted reads it as ``rm -r D``)."""
+    -d`` deletes D and all under it: commands.tree_deletes reads it as ``rm -r D``)."""
     starts: list[str] = []
     i = 1
     while i < len(argv) and not argv[i].startswith(("-", "(", "!")):

@@ -182,7 +182,7 @@ class Script:
         self.copies: dict[str, tuple[str, str]] = {}
         self.loaded: set[str] = set()  # written code files already read as run
         # files sourced earlier on the line (source .env): printing the values they defined
-        # is reading them (programs.prints_values)
+        # is reading them (commands.env_files.prints_values)
         self.sourced: list[str] = []
         # why the line as a whole cannot be accounted for (an expansion past its budget)
         self.overall: list[str] = []
@@ -1206,7 +1206,9 @@ def _add_command(
         data = "".join(command.stdin)
         if command.piped_from is not None:
             data += static_output(command.piped_from) or ""
-        named = programs.included_files(command.program, data)
+        from hookwise.shell.commands.includes import included_files
+
+        named = included_files(command.program, data)
         if named:
             _inner_argv(["cat", *named], depth, script, command.text, "its data includes them")
     if command.program in programs.TREE_SEARCHERS and programs.searches_cwd(
@@ -1218,8 +1220,10 @@ def _add_command(
         _inner_argv(searched, depth, script, command.text, "searches .")
     if programs.ENV_FILE_OPTION in command.text or command.program in programs.ENV_FILE_SPELLED:
         # docker run --env-file .env: loaded as its environment, as `source .env` loads it
-        printing = programs.code_prints_env(command.program, command.argv)
-        for loaded in programs.env_files(command.program, command.argv):
+        from hookwise.shell.commands.env_files import code_prints_env, env_files
+
+        printing = code_prints_env(command.program, command.argv)
+        for loaded in env_files(command.program, command.argv):
             _inner_argv(["source", loaded], depth, script, command.text, "loads it (--env-file)")
             if printing:  # node --env-file=.env -e 'console.log(process.env.X)'
                 origin = f"{command.program} prints values {loaded} defined"
@@ -1239,7 +1243,7 @@ def _add_command(
             script.elsewhere = f"{script.elsewhere}/{target}"
     if command.program in ("rm", "rmdir", "unlink") and len(command.argv) > 1:
         # rm d/f; rmdir d: the line deletes a directory and what is under it, one command
-        # at a time: rm -r of it (programs.tree_deleted reads one command's operands)
+        # at a time: rm -r of it (commands.tree_deletes reads one command's operands)
         gone = [w for w in command.argv[1:] if not w.startswith("-")]
         trees = [p for p in gone if any(q.startswith(p.rstrip("/") + "/") for q in script.deleted)]
         recursive = "-r" in programs.flags_of(command.program, command.argv)[0]
@@ -1330,14 +1334,17 @@ def _run_inner(
     commands, git aliases, interpreter code (accounting.code_items); note what it assigns."""
     program = command.program
     argv = command.argv
-    if script.sourced and programs.prints_values(program, argv, command.dynamic):
-        for path in script.sourced:
-            origin = f"{program} prints values that sourcing {path} defined"
-            _inner_argv(["cat", path], depth, script, command.text, origin)
+    if script.sourced:  # (only after a `source` on the line)
+        from hookwise.shell.commands.env_files import prints_values
+
+        if prints_values(program, argv, command.dynamic):
+            for path in script.sourced:
+                origin = f"{program} prints values that sourcing {path} defined"
+                _inner_argv(["cat", path], depth, script, command.text, origin)
     if argv and _file_key(argv[0]) in script.written:  # echo 'cmd' > x.sh; ./x.sh
         from hookwise.shell.written import run_written
 
-        run_written(command, argv[0], depth, script, api=_API)
+        run_written(command, argv[0], depth, script, api=_api())
         return
     if program in programs.SHELLS:
         from hookwise.shell.scripts import shell_runs
@@ -1392,7 +1399,7 @@ def _run_inner(
     if program in _ASSIGNERS or program in _SETTERS:
         from hookwise.shell.assigns import assigns
 
-        assigns(command, depth, script, certain, _API)
+        assigns(command, depth, script, certain, _api())
         return
     if program in ("[[", "test", "["):  # [[ -v 'a[$(cmd)]' ]]: the subscript is evaluated
         for word in argv[1:]:
@@ -1589,7 +1596,7 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
         if any(marker in "/" + key for marker in _HOOK_DIRS):
             from hookwise.shell.written import hook_written
 
-            hook_written(command, target, content, depth, script, api=_API)
+            hook_written(command, target, content, depth, script, api=_api())
 
 
 _COPIES = frozenset(["cp", "mv", "install", "ln", "rsync"])
@@ -1642,7 +1649,20 @@ _PACKAGE_RUNNERS = frozenset(["npm", "yarn", "pnpm", "bun", "npx", "pnpx", "bunx
 def _git(command: Command, depth: int, script: Script) -> None:
     argv = command.argv
     aliases = script.git_aliases
-    aliases.update(programs.git_alias_definitions(argv))
+    env = command.env
+    if "GIT_DIR" not in env and script.elsewhere is not None and command.chdir is None:
+        env = {**env, "GIT_DIR": script.elsewhere}  # cd ../remote.git && git reset ...
+    # what it does to refs elsewhere, to a remote's pushes, to aliases: only with one of
+    # these words (cheap: `git status`, `git push origin main` load nothing more)
+    refs = (
+        not _GIT_REF_WORDS.isdisjoint(argv)
+        or "GIT_DIR" in env
+        or any(w.startswith("--git-dir") for w in argv)
+    )
+    if refs:
+        from hookwise.shell.commands.git_refs import git_alias_definitions
+
+        aliases.update(git_alias_definitions(argv))
     if "config" in argv:  # git config remote.origin.push +...: read by a later push
         from hookwise.shell.git_config import remember_setting
 
@@ -1652,25 +1672,26 @@ def _git(command: Command, depth: int, script: Script) -> None:
         origin = "git send-pack pushes as git push does"
         _inner_argv(["git", "push", *argv[at + 1 :]], depth, script, command.text, origin)
         return
-    env = command.env
-    if "GIT_DIR" not in env and script.elsewhere is not None and command.chdir is None:
-        env = {**env, "GIT_DIR": script.elsewhere}  # cd ../remote.git && git reset ...
-    forced = programs.git_forced_elsewhere(argv, env)
-    if forced is None and at > 0 and argv[at] in ("clone", "init"):
+    if refs:
+        from hookwise.shell.commands.git_refs import git_force_configured, git_forced_elsewhere
+
+        forced = git_forced_elsewhere(argv, env)
+        if forced is not None:
+            origin = f"a ref update forced in {forced}, not the working repository, is a force push"
+            _inner_argv(["git", "push", "--force", forced], depth, script, command.text, origin)
+        mirrored = git_force_configured(argv)
+        if mirrored is not None:
+            origin = f"the remote {mirrored} is set so that every push to it forces"
+            _inner_argv(["git", "push", "--force", mirrored], depth, script, command.text, origin)
+    if at > 0 and argv[at] in ("clone", "init") and (script.deleted or script.copies):
         # mv ../remote.git ../old.git && git clone --bare . ../remote.git: the repository
         # the line took away is made anew with this one's history: a forced push to it
         target = _file_key(([w for w in argv[at + 1 :] if w[:1] != "-"] or [""])[-1].rstrip("/"))
         gone = {_file_key(p.rstrip("/")) for p in script.deleted}
         gone |= {_file_key(src.rstrip("/")) for src, kind in script.copies.values() if kind == "mv"}
         if target in gone and programs.outside(target):
-            forced = target
-    if forced is not None:
-        origin = f"a ref update forced in {forced}, not the working repository, is a force push"
-        _inner_argv(["git", "push", "--force", forced], depth, script, command.text, origin)
-    mirrored = programs.git_force_configured(argv)
-    if mirrored is not None:
-        origin = f"the remote {mirrored} is set so that every push to it forces"
-        _inner_argv(["git", "push", "--force", mirrored], depth, script, command.text, origin)
+            origin = f"{target}, taken away on the line, made anew: a force push to it"
+            _inner_argv(["git", "push", "--force", target], depth, script, command.text, origin)
     if at < 0 or argv[at] not in aliases:
         return
     definition = aliases[argv[at]]
@@ -1679,6 +1700,11 @@ def _git(command: Command, depth: int, script: Script) -> None:
         _parse(definition[1:] + " " + " ".join(rest), depth + 1, script)
     else:
         _inner_argv(["git", *definition.split(), *rest], depth, script, command.text)
+
+
+# the words without which a git command sets no alias, forces no ref elsewhere and
+# configures no forced push (commands.git_refs)
+_GIT_REF_WORDS = frozenset(["-c", "-C", "config", "remote"])
 
 
 def _interpreter(
@@ -1705,23 +1731,30 @@ def _interpreter(
             command.unknowns.append(value if prefixed else f"{command.program}: {value}")
 
 
-class _Api:
+_APIS: list[Any] = []
+
+
+def _api() -> Any:
     """What the cold modules that read a command (assigns, written) call back into: the
-    parser itself, which they may not import (no import cycles, not even lazy ones)."""
+    parser itself, which they may not import (no import cycles, not even lazy ones). Made
+    on their first use: a class costs each hook call that defines it about 70 k
+    instructions, and most commands need none of them."""
+    if not _APIS:
 
-    parse = staticmethod(_parse)
-    parse_shell = staticmethod(_parse_shell)
-    record = staticmethod(_record)
-    wildcard = staticmethod(_wildcard)
-    data_code = staticmethod(_data_code)
-    value_code = staticmethod(_value_code)
-    static_output = staticmethod(static_output)
-    parsed = staticmethod(_parsed)
-    interpreter = staticmethod(_interpreter)
-    assignment = staticmethod(_assignment)
-    word_type = _Word
-    scanner_type = _Scanner
-    prefix_type = _Prefix
+        class _Api:
+            parse = staticmethod(_parse)
+            parse_shell = staticmethod(_parse_shell)
+            record = staticmethod(_record)
+            wildcard = staticmethod(_wildcard)
+            data_code = staticmethod(_data_code)
+            value_code = staticmethod(_value_code)
+            static_output = staticmethod(static_output)
+            parsed = staticmethod(_parsed)
+            interpreter = staticmethod(_interpreter)
+            assignment = staticmethod(_assignment)
+            word_type = _Word
+            scanner_type = _Scanner
+            prefix_type = _Prefix
 
-
-_API = _Api()
+        _APIS.append(_Api())
+    return _APIS[0]

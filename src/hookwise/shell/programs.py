@@ -18,8 +18,9 @@ particular program runs lives in a module of its own, imported only for that pro
 ``docker exec``...), :mod:`~hookwise.shell.code_commands` (interpreter one-liners),
 :mod:`~hookwise.shell.git_config`, :mod:`~hookwise.shell.option_commands` (``tar``,
 ``rsync``, ``vim``, ``make``...), :mod:`~hookwise.shell.sed_script`,
-:mod:`~hookwise.shell.multiplexers` and :mod:`~hookwise.shell.xargs_input`. Standard
-library only.
+:mod:`~hookwise.shell.multiplexers` and :mod:`~hookwise.shell.xargs_input`; what particular
+commands do beyond that is in :mod:`hookwise.shell.commands` (git refs elsewhere, environment
+files, included files, trees deleted). Standard library only.
 """
 
 from __future__ import annotations
@@ -531,32 +532,6 @@ def _not_files(program: str, argv: list[str]) -> set[int]:
     return found
 
 
-def env_files(program: str, argv: list[str]) -> list[str]:
-    """The environment files a command loads (``--env-file F``, ``--env-file=F``, and
-    the program's own spelling: ``foreman start -e F``)."""
-    spelled = program in ENV_FILE_SPELLED
-    found: list[str] = []
-    for at, word in enumerate(argv[1:], start=1):
-        name, equals, value = word.partition("=")
-        if spelled and word.startswith("-"):
-            if canonical_flag(program, name) == ENV_FILE_OPTION:
-                name = ENV_FILE_OPTION
-            elif (
-                word[1:2] == "e"
-                and len(word) > 2
-                and canonical_flag(program, "-e") == ENV_FILE_OPTION
-            ):
-                found.append(word[2:])  # -e.env
-                continue
-        if name != ENV_FILE_OPTION:
-            continue
-        if equals:
-            found.append(value)
-        elif at + 1 < len(argv):
-            found.append(argv[at + 1])
-    return found
-
-
 _GIT_GREP_PATTERN = frozenset(["-e", "-f", "--file", "--and", "--or", "--not"])
 
 
@@ -1019,21 +994,6 @@ UNKNOWN_WORDS = frozenset([XARGS_INPUT, COMPUTED])  # words a handler cannot kno
 # ---------------------------------------------------------------------------- git
 
 
-def git_alias_definitions(argv: list[str]) -> dict[str, str]:
-    """Aliases a git command defines: ``git -c alias.X=Y`` and ``git config [--global]
-    alias.X Y``."""
-    found: dict[str, str] = {}
-    for index, word in enumerate(argv):
-        if word == "-c" and index + 1 < len(argv) and argv[index + 1].startswith("alias."):
-            name, _, value = argv[index + 1][6:].partition("=")
-            found[name] = value
-    if "config" in argv:
-        rest = [w for w in argv[argv.index("config") + 1 :] if not w.startswith("-")]
-        if len(rest) >= 2 and rest[0].startswith("alias."):
-            found[rest[0][6:]] = " ".join(rest[1:])
-    return found
-
-
 def git_subcommand(argv: list[str]) -> int:
     """The index of git's subcommand in argv (-1: none)."""
     values = OPTIONS["git"][2]
@@ -1047,166 +1007,10 @@ def git_subcommand(argv: list[str]) -> int:
     return -1
 
 
-def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
-    """The repository whose refs a git command rewrites by force when it is not the
-    working one (``git -C ../remote.git fetch ../proj +work:main``, ``fetch -f``,
-    ``update-ref``, ``branch -f``/``-M``/``-C``, with ``-C``, ``--git-dir`` or
-    ``GIT_DIR``), or None. Done inside the remote (a local bare repository, a sibling
-    checkout), it is a force push to it: the git rules' force push covers it. A forced
-    fetch into ``refs/remotes/`` only moves remote-tracking refs, as every fetch does."""
-    at = git_subcommand(argv)
-    if at < 0:
-        return None
-    repo = env.get("GIT_DIR")
-    for index, word in enumerate(argv[1:at], start=1):
-        following = argv[index + 1] if index + 1 < at else ""
-        if word in ("-C", "--git-dir") and following not in ("", "."):
-            repo = following
-        elif word.startswith("--git-dir="):
-            repo = word.split("=", 1)[1]
-    if not repo or repo in (".", "./", ".git", "./.git"):
-        return None
-    sub, rest = argv[at], argv[at + 1 :]
-    options = [w for w in rest if w.startswith("-")]
-    clusters = "".join(w[1:] for w in options if not w.startswith("--"))
-    if sub == "update-ref":
-        return repo
-    if outside(repo) and _rewrites_history(sub, options, clusters):
-        return repo
-    if sub == "branch" and (
-        {"--force", "--move", "--copy"}.intersection(options) or set("fMC").intersection(clusters)
-    ):
-        return repo
-    if (
-        sub == "branch"
-        and outside(repo)
-        and (  # renamed or deleted there: gone from it
-            "--delete" in options or set("mdD").intersection(clusters)
-        )
-    ):
-        return repo
-    if _forces_refs_there(sub, rest, options):
-        return repo
-    if sub == "fetch":
-        forced = "--force" in options or "f" in clusters
-        for given in rest:
-            # (--refmap=SPEC: the refspec the fetch maps by; +... forces)
-            word = given.removeprefix("--refmap=")
-            if word.startswith("-") or ":" not in word:
-                continue
-            destination = word.rsplit(":", 1)[1]
-            if (
-                (forced or word.startswith("+"))
-                and destination
-                and not (destination.startswith("refs/remotes/"))
-            ):
-                return repo
-    return None
-
-
-def _forces_refs_there(sub: str, rest: list[str], options: list[str]) -> bool:
-    """A command in another repository that rewrites its refs by force or sets it up so
-    that its fetches do (red team s25): ``fast-import --force`` of another history, a
-    ``remote add --mirror[=fetch]`` (its refspec is ``+refs/*:refs/*``), a fetch refspec
-    ``+...`` into its own branches set with ``config remote.X.fetch``."""
-    if sub == "fast-import":
-        return "--force" in options
-    if sub == "remote" and rest[:1] == ["add"]:
-        return any(w == "--mirror" or w.startswith("--mirror=") for w in options)
-    if sub == "config":
-        operands = [w for w in rest if not w.startswith("-")]
-        for key, value in zip(operands, operands[1:], strict=False):  # noqa: RUF007
-            low = key.lower()
-            if low.startswith("remote.") and low.endswith((".fetch", ".mirror")):
-                into = value.rsplit(":", 1)[-1]
-                if value == "true" or (value[:1] == "+" and not into.startswith("refs/remotes/")):
-                    return True
-    return False
-
-
 def outside(path: str) -> bool:
     """Whether a path as written leaves the working directory (``..``, absolute, ``~``):
     a repository there is not the project's own (a subdirectory, a submodule is)."""
     return path.startswith(("/", "~", "$")) or path == ".." or path.startswith("../")
-
-
-def _rewrites_history(sub: str, options: list[str], clusters: str) -> bool:
-    """Whether ``git SUB`` moves a branch to a commit that need not contain the old one (in
-    the remote, that is what a force push does): reset, rebase, filter-branch, amend,
-    checkout -B, switch -C, symbolic-ref, replace, tag -f (red team s24, finding 5)."""
-    if sub in ("reset", "rebase", "filter-branch", "filter-repo", "symbolic-ref", "replace"):
-        return True
-    if sub == "commit":
-        return "--amend" in options
-    if sub == "checkout":
-        return "B" in clusters
-    if sub == "switch":
-        return "C" in clusters or "--force-create" in options
-    if sub == "tag":
-        return "--force" in options or "f" in clusters
-    return False
-
-
-def git_force_configured(argv: list[str]) -> str | None:
-    """The remote a git command configures so that a plain ``git push`` to it forces: ``git
-    remote add --mirror[=push] R URL`` (a push mirrors: forced, deletions too), ``git config
-    remote.R.mirror true`` or ``remote.R.push +REFSPEC``. The push may come on a later call,
-    where nothing says force, so the setting stands for it (None: it sets none)."""
-    at = git_subcommand(argv)
-    if at < 0:
-        return None
-    sub, rest = argv[at], argv[at + 1 :]
-    words = [w for w in rest if not w.startswith("-")]
-    if sub == "remote" and words[:1] == ["add"] and len(words) > 1:
-        if any(w == "--mirror" or w.startswith("--mirror=push") for w in rest):
-            return words[1]
-        return None
-    if sub != "config":
-        return None
-    if words[:1] in (["set"], ["add"]):
-        words = words[1:]
-    if len(words) < 2 or not words[0].lower().startswith("remote."):
-        return None
-    key, value = words[0].lower(), words[1]
-    if key.endswith(".mirror") and value.lower() in ("true", "1", "yes", "on"):
-        return key.split(".")[1]
-    if key.endswith(".push") and value.startswith("+"):
-        return key.split(".")[1]
-    return None
-
-
-# Programs that print variables' values: after ``source .env`` on the line, printing what it
-# defined is reading it (sourcing stays free: the values used, not shown, are not a read).
-_VALUE_ECHOES = frozenset(["echo", "printf"])
-_VALUE_DUMPERS = frozenset(["printenv", "env", "set", "declare", "typeset", "export", "compgen"])
-
-
-def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
-    """Whether the command shows variables' values: ``echo "$X"``, ``printf %s "$X"`` (an
-    expansion among its words), ``printenv [X]``, ``env``/``set``/``export``/``declare``
-    alone or with ``-p``, ``compgen -v``."""
-    if program in _VALUE_ECHOES:
-        return any(dynamic[1:])
-    if program not in _VALUE_DUMPERS:
-        return False
-    if program == "printenv":
-        return True
-    if program == "env":  # env with a program is a wrapper, unwrapped before this
-        return all(w.startswith("-") or "=" in w for w in argv[1:])
-    return len(argv) == 1 or "-p" in argv or (program == "compgen" and "-v" in argv)
-
-
-# what an interpreter's code reads the environment with
-_ENV_READS = ("process.env", "environ", "getenv", "$ENV{", "ENV[", "ENV.", "Deno.env",
-              "System.getenv", "os.Getenv", "Bun.env", "import.meta.env")  # fmt: skip
-
-
-def code_prints_env(program: str, argv: list[str]) -> bool:
-    """Whether an interpreter one-liner reads the environment (``node -e
-    'console.log(process.env.X)'``): with an environment file loaded, that is the file's
-    values printed, as ``source .env; echo $X`` prints them."""
-    code = interpreter_code(program, argv)
-    return code is not None and any(marker in code for marker in _ENV_READS)
 
 
 # ---------------------------------------------------------------- interpreter one-liners
@@ -1325,48 +1129,6 @@ RECURSIVE_DELETERS = frozenset(["rimraf", "del-cli", "trash-cli", "rm-rf"])
 # (each parent too), and archivers that delete what they archived (7z ``-sdel``; tar
 # --remove-files and zip -m are read in option_commands)
 TREE_DELETERS = frozenset(["rm", "rmdir", "7z", "7za", "7zr", "rsync"])
-
-
-def tree_deleted(program: str, argv: list[str]) -> list[str]:
-    """The trees ``argv`` deletes without saying ``-r`` (empty: none)."""
-    options = [w for w in argv[1:] if w.startswith("-") and w != "-"]
-    operands = [w for w in argv[1:] if not w.startswith("-") or w == "-"]
-    if "--" in argv:
-        operands = [w for w in argv[1 : argv.index("--")] if not w.startswith("-")]
-        operands += argv[argv.index("--") + 1 :]
-    if program.startswith("7z"):
-        # 7z a|u -sdel ARCHIVE FILES...: the files, directories whole, are deleted
-        if "-sdel" not in options or len(operands) < 3 or operands[0] not in ("a", "u"):
-            return []
-        return operands[2:]
-    if program == "rm" and any(
-        o in ("--recursive", "-r", "-R") or (o[1:2] != "-" and ("r" in o or "R" in o))
-        for o in options
-    ):
-        return []  # already rm -r
-    if program == "rsync":  # --remove-source-files of a recursive copy: every file of it
-        if (
-            "--remove-source-files" not in options
-            or len(operands) < 2
-            or not any(
-                o in ("--recursive", "--archive") or (o[1:2] != "-" and set("ra") & set(o))
-                for o in options
-            )
-        ):
-            return []
-        shell = {argv[k + 1] for k in range(len(argv) - 1) if argv[k] in ("-e", "--rsh")}
-        return [p for p in operands[:-1] if ":" not in p.split("/", 1)[0] and p not in shell]
-    if program == "rmdir" and any(o in ("-p", "--parents") or (o[1:2] != "-" and "p" in o)
-                                  for o in options):  # fmt: skip
-        parents = []
-        for path in operands:
-            parts = path.rstrip("/").split("/")
-            kept = [k for k in range(1, len(parts)) if parts[k - 1] not in ("", ".", "..")]
-            parents += ["/".join(parts[:k]) for k in kept[:1]]
-        return parents
-    return [
-        p for p in operands if any(q != p and q.startswith(p.rstrip("/") + "/") for q in operands)
-    ]
 
 
 def _npx(program: str, argv: list[str]) -> list[tuple[str, Any]]:
@@ -1557,29 +1319,6 @@ DATA_INCLUDERS: dict[str, str] = {
 }  # fmt: skip
 
 
-def included_files(program: str, data: str) -> list[str]:
-    """The files ``data`` makes ``program`` read (DATA_INCLUDERS)."""
-    directive = DATA_INCLUDERS[program]
-    found: list[str] = []
-    for line in data.splitlines():
-        text = line.strip()
-        name = ""
-        if directive == "#include":
-            after = text[1:].lstrip() if text.startswith("#") else ""
-            rest = after[len("include") :].strip() if after.startswith("include") else ""
-            if rest[:1] in ('"', "<") and rest[:1]:
-                name = rest[1:].split('"' if rest[0] == '"' else ">", 1)[0]
-        elif directive == "include(":
-            at = text.find(directive)
-            if at >= 0:
-                name = text[at + len(directive) :].split(")", 1)[0].strip("`'\" ")
-        elif text.startswith(directive + " ") or text.startswith(directive + "\t"):
-            name = text[len(directive) :].split()[0]
-        if name:
-            found.append(name)
-    return found[:64]
-
-
 # Programs that write files whose names come from data (an archive's members, a patch's
 # headers, a directory's listing, untracked files a stash takes away): program ->
 # (when it writes: "always", a mode letter of its first word or option cluster, or
@@ -1712,6 +1451,8 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
         operands = [w for w in argv[1:] if not w.startswith("-")]
         return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
     if program in TREE_DELETERS:
+        from hookwise.shell.commands.tree_deletes import tree_deleted
+
         trees = tree_deleted(program, argv)
         found = [("argv", ["rm", "-r", "-f", "--", *trees])] if trees else []
         if program == "rsync":

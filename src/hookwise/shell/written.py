@@ -7,7 +7,7 @@ runs. A copy of a file that exists (``cp ~/.ssh/id_rsa k``): a later command tha
 ``k`` reads the original, and is read as reading it.
 
 Cold: needed only for those programs. It must not import the shell parser (the parser
-imports it): the parser comes in as ``api`` (parser._Api). Standard library only.
+imports it): the parser comes in as ``api`` (parser._api()). Standard library only.
 """
 
 from __future__ import annotations

@@ -1,0 +1,73 @@
+"""Environment files a command loads (``docker run --env-file .env``, ``node
+--env-file=.env``) and commands that print the values such a file, or a ``source``
+earlier on the line, defined. Imported by the parser only for a command that names an
+environment file option, or after a ``source``. Standard library only."""
+
+from __future__ import annotations
+
+from hookwise.shell.programs import (
+    ENV_FILE_OPTION,
+    ENV_FILE_SPELLED,
+    canonical_flag,
+    interpreter_code,
+)
+
+
+def env_files(program: str, argv: list[str]) -> list[str]:
+    """The environment files a command loads (``--env-file F``, ``--env-file=F``, and
+    the program's own spelling: ``foreman start -e F``)."""
+    spelled = program in ENV_FILE_SPELLED
+    found: list[str] = []
+    for at, word in enumerate(argv[1:], start=1):
+        name, equals, value = word.partition("=")
+        if spelled and word.startswith("-"):
+            if canonical_flag(program, name) == ENV_FILE_OPTION:
+                name = ENV_FILE_OPTION
+            elif (
+                word[1:2] == "e"
+                and len(word) > 2
+                and canonical_flag(program, "-e") == ENV_FILE_OPTION
+            ):
+                found.append(word[2:])  # -e.env
+                continue
+        if name != ENV_FILE_OPTION:
+            continue
+        if equals:
+            found.append(value)
+        elif at + 1 < len(argv):
+            found.append(argv[at + 1])
+    return found
+
+
+# Programs that print variables' values: after ``source .env`` on the line, printing what it
+# defined is reading it (sourcing stays free: the values used, not shown, are not a read).
+_VALUE_ECHOES = frozenset(["echo", "printf"])
+_VALUE_DUMPERS = frozenset(["printenv", "env", "set", "declare", "typeset", "export", "compgen"])
+
+
+def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
+    """Whether the command shows variables' values: ``echo "$X"``, ``printf %s "$X"`` (an
+    expansion among its words), ``printenv [X]``, ``env``/``set``/``export``/``declare``
+    alone or with ``-p``, ``compgen -v``."""
+    if program in _VALUE_ECHOES:
+        return any(dynamic[1:])
+    if program not in _VALUE_DUMPERS:
+        return False
+    if program == "printenv":
+        return True
+    if program == "env":  # env with a program is a wrapper, unwrapped before this
+        return all(w.startswith("-") or "=" in w for w in argv[1:])
+    return len(argv) == 1 or "-p" in argv or (program == "compgen" and "-v" in argv)
+
+
+# what an interpreter's code reads the environment with
+_ENV_READS = ("process.env", "environ", "getenv", "$ENV{", "ENV[", "ENV.", "Deno.env",
+              "System.getenv", "os.Getenv", "Bun.env", "import.meta.env")  # fmt: skip
+
+
+def code_prints_env(program: str, argv: list[str]) -> bool:
+    """Whether an interpreter one-liner reads the environment (``node -e
+    'console.log(process.env.X)'``): with an environment file loaded, that is the file's
+    values printed, as ``source .env; echo $X`` prints them."""
+    code = interpreter_code(program, argv)
+    return code is not None and any(marker in code for marker in _ENV_READS)
