@@ -437,7 +437,8 @@ def embedded_paths(word: str) -> list[str]:
             rest = word[at:]
             if not rest.isalnum() and rest[:1] != "-":
                 out.append(rest)
-    return [p for p in out if p and p[0] not in "-<>|&"]
+    # (a value with no . / ~ _ is a word, not a file any rule names: --mode=production)
+    return [p for p in out if p and p[0] not in "-<>|&" and any(c in p for c in "./~_")]
 
 
 def command_dirs(
