@@ -217,17 +217,16 @@ def _stop_hub(proj: Path) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-def _point_at(host: str, layout: clis.Layout, url: str) -> None:
-    """The host's provider at the fake model's ``url``."""
+def _point_at(host: str, layout: clis.Layout, url: str, env: dict[str, str]) -> None:
+    """The host's provider at the fake model's ``url`` (``cline auth`` in the run's ``env``:
+    a moved data directory holds the provider too)."""
     if host == "droid":
         path = layout.home / ".factory" / "settings.json"
         text = path.read_text(encoding="utf-8")
         path.write_text(text.replace(URL_PLACEHOLDER, url), encoding="utf-8")
         return
     auth = [str(binary(host)), "auth", "-p", "openai", "-k", "dummy", "-m", "fake-model"]
-    out, err, code, _ = run_bounded(
-        [*auth, "-b", f"{url}/v1"], layout.proj, environment(host, layout), 60
-    )
+    out, err, code, _ = run_bounded([*auth, "-b", f"{url}/v1"], layout.proj, env, 60)
     if code != 0:
         raise RuntimeError(f"cline auth failed ({code}): {(out + err).decode()[-2000:]}")
 
@@ -238,8 +237,8 @@ def run_child(host: str, root: Path) -> dict[str, Any]:
     spec = json.loads((root / "run.json").read_text(encoding="utf-8"))
     script = Script([shell_call(host, c) for c in spec["commands"]])
     with FakeModel(script=script) as fake:
-        _point_at(host, layout, fake.url)
         env = {**environment(host, layout), **spec.get("env", {})}
+        _point_at(host, layout, fake.url, env)
         started = time.monotonic()
         stdout, stderr, code, timed_out = run_bounded(
             argv(host, spec.get("args")), layout.proj, env, float(spec.get("timeout", TIMEOUT_S))

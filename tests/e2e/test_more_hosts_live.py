@@ -23,7 +23,11 @@ Cline (``cline --json``): a cancel aborts the whole run, so one blocked call a r
 * rewrite: ``touch marker`` runs as ``touch marker-rewritten`` (Cline's ``overrideInput``),
   and the run goes on to ``touch allowed``.
 
-Six host runs, about 2 min with ``-n 2`` on the loaded two-core machine.
+Cline with its state moved (``CLINE_DATA_DIR``, ``CLINE_SESSION_DATA_DIR``, sandbox mode):
+the hook install wrote still runs (none of them moves hooks), and ``hookwise coverage`` finds
+the session where Cline wrote it, every call guarded.
+
+Nine host runs, about 3 min with ``-n 2`` on the loaded two-core machine.
 """
 
 from __future__ import annotations
@@ -219,3 +223,56 @@ def check_cline(
     else:
         assert result["tool_results"] == [], f"the tool ran without hookwise{why}"
         assert decisions == [], why
+
+
+MOVED = {
+    "data-dir": ("CLINE_DATA_DIR", "elsewhere/data", "elsewhere/data/sessions"),
+    "session-dir": ("CLINE_SESSION_DATA_DIR", "elsewhere/sessions", "elsewhere/sessions"),
+    "sandbox": ("CLINE_SANDBOX", "1", "tmp/cline-sandbox/sessions"),
+}
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("moved", list(MOVED))
+def test_coverage_finds_cline_s_sessions_where_its_variables_put_them(
+    moved: str, tmp_path: Path
+) -> None:
+    reason = more_hosts.skip_reason("cline")
+    if reason:
+        pytest.skip(reason)
+    layout = clis.Layout(tmp_path)
+    more_hosts.prepare("cline", layout)
+    policy = layout.proj / ".hookwise" / "policy.yaml"
+    policy.parent.mkdir()
+    policy.write_text(POLICY, encoding="utf-8")
+    home = layout.home
+    variable, value, sessions = MOVED[moved]
+    value = value if variable == "CLINE_SANDBOX" else str(tmp_path / value)
+    xdg = {
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+    }
+    env = {**more_hosts.environment("cline", layout), "PATH": os.environ["PATH"], **xdg}
+    env[variable] = value
+    for args in (["policy", "trust"], ["install", "cline", "--scope", "user"]):
+        done = hookwise(args, env, layout.proj)
+        assert done.returncode == 0, (args, done.stderr)
+    result = more_hosts.run_host(
+        "cline", tmp_path, ["ls", "touch allowed"], env={**xdg, variable: value}
+    )
+    why = f"\n  {json.dumps({k: v for k, v in result.items() if k != 'requests'})[:3000]}"
+    assert finish_reason(tmp_path) == "completed", why
+    assert (layout.proj / "allowed").exists(), why
+    # the user hook install wrote ran: both calls decided
+    assert [(r["decision"], r.get("command")) for r in audit(layout)] == [
+        ("none", "ls"),
+        ("none", "touch allowed"),
+    ], why
+    assert list((tmp_path / sessions).glob("*/*.messages.json")), why
+    assert not (home / ".cline" / "data" / "sessions").exists(), why
+    done = hookwise(["coverage", "--host", "cline", "--json"], env, layout.proj)
+    assert done.returncode == 0, done.stdout + done.stderr
+    totals = json.loads(done.stdout)["hosts"]["cline"]
+    assert (totals["sessions"], totals["calls"], totals["guarded"]) == (1, 2, 2), done.stdout

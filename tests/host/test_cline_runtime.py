@@ -248,6 +248,55 @@ def test_a_detached_event_runs_its_hook_and_ignores_the_answer(tmp_path: Path) -
     assert seen == "agent_start\n"
 
 
+def _recorder(directory: Path, name: str) -> Path:
+    """A hook file writing its stdin and Cline's resume variable to ``name``.json."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / name
+    out = str(path) + ".json"
+    path.write_text(
+        f"#!{sys.executable}\n"
+        "import json, os, sys\n"
+        "got = {'stdin': json.load(sys.stdin), 'env': os.environ.get('CLINE_HOOK_AGENT_RESUME')}\n"
+        f"open({out!r}, 'w').write(json.dumps(got))\n",
+        encoding="utf-8",
+    )
+    return Path(out)
+
+
+@pytest.mark.parametrize(
+    ("event", "hook_name", "field", "value", "resumed"),
+    [
+        (
+            "TaskResume",
+            "agent_resume",
+            "taskResume",
+            {"taskMetadata": {}, "previousState": {}},
+            "1",
+        ),
+        ("TaskStart", "agent_start", "taskStart", {"taskMetadata": {}}, None),
+    ],
+)
+def test_a_resumed_task_s_hook_gets_what_cline_3_sends(
+    event: str, hook_name: str, field: str, value: Any, resumed: str | None, tmp_path: Path
+) -> None:
+    """A resumed session (``cline --id``) fires TaskResume where a new one fires TaskStart:
+    ``hookName: "agent_resume"``, ``taskResume`` with an empty ``taskMetadata`` and
+    ``previousState``, and CLINE_HOOK_AGENT_RESUME=1 in the hook's environment (read in the
+    3.0.65 bundle; protocol/cline.py RESUMED, EVENT_INPUT)."""
+    proj, home = tmp_path / "proj", tmp_path / "home"
+    out = _recorder(_hooks_dir(proj), event)
+    effect = _fire(proj, home, event, {})
+    assert effect.outcome.proceed is True
+    got = json.loads(out.read_text(encoding="utf-8"))
+    assert got["stdin"]["hookName"] == hook_name
+    assert got["stdin"][field] == value
+    assert got["env"] == resumed
+    # what a caller gives is sent instead
+    given = {"taskMetadata": {"taskId": "t1"}, "previousState": {"messageCount": 3}}
+    _fire(proj, home, event, {field: given})
+    assert json.loads(out.read_text(encoding="utf-8"))["stdin"][field] == given
+
+
 def test_a_cancel_after_the_tool_ends_the_run_and_its_context_reaches_the_model(
     tmp_path: Path,
 ) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from hookwise.integrations.hooks import EVENTS, HookBridge
+from hookwise.integrations.hooks import HookBridge, events
 
 
 class _Gate:
@@ -79,4 +79,4 @@ def test_each_host_s_payload_has_its_table_s_fields(
     assert bridge._after_args("bash", {"command": "ls"}, {"a": 1})["tool_response"] == {"a": 1}
     with pytest.raises(_RecordedError):
         bridge.end("done", stop_hook_active=False)
-    assert fired == [(EVENTS[host][3], stop_fields)]
+    assert fired == [(events(host)[3], stop_fields)]

@@ -362,3 +362,20 @@ def test_any_payload_decodes_or_is_denied(host: str, mutations: dict[str, Any]) 
 def test_every_reference_host_is_marked_so() -> None:
     marked = {name for name, info in HOSTS.items() if info.verified == "reference"}
     assert marked == {"cursor", "crush", "windsurf", "kiro", "augment"}
+
+
+def test_a_resumed_cline_task_decodes_as_task_resume() -> None:
+    """``hookName: "agent_resume"`` (3.0.65's beforeRun in a session started with --id)."""
+    from hookwise.policy.adapters.cline import decode
+
+    payload = {
+        "clineVersion": "",
+        "hookName": "agent_resume",
+        "timestamp": "2026-11-28T03:34:48.515Z",
+        "taskId": "conv_1",
+        "workspaceRoots": ["/p"],
+        "userId": "unknown",
+        "taskResume": {"taskMetadata": {}, "previousState": {}},
+    }
+    (event,) = decode(payload, TABLES, {"CLINE_HOOK_AGENT_RESUME": "1"}, 0.0)
+    assert (event.host_event, event.session) == ("TaskResume", "conv_1")

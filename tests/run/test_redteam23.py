@@ -16,8 +16,7 @@ import pytest
 
 from tests.run.test_redteam_run import (
     HOOKWISE,
-    MIDWAY_KILLER,
-    SLOW_HOST,
+    HOST_ENDS,
     SRC,
     Lab,
     _lost_records,
@@ -39,12 +38,11 @@ s.sendto(b'{"decision": "deny", "reason": "RT23-AFTER"}', p)
 def test_a_nested_datagram_neither_loses_records_nor_stops_the_lost_hook_watch(lab: Lab) -> None:
     """ESC4: one datagram nested past the recursion limit ended the sink's thread; the records
     after it were lost and `--on-hook-lost=stop` no longer stopped the session."""
-    (lab.root / "killer.py").write_text(MIDWAY_KILLER)
     (lab.root / "payload.json").write_text(lab.payload())
     (lab.root / "nested.py").write_text(NESTED)
     script = (
         "python3 $R/nested.py; sleep 0.5; "
-        + SLOW_HOST.format(signal="SIGKILL")
+        + HOST_ENDS.format(how="kill -KILL $!")  # (the host ends its hook: lost)
         + "sleep 30; echo NOT-STOPPED"
     )
     argv = [HOOKWISE, "run", "--on-hook-lost=stop", "--", "bash", "-c", script]

@@ -485,16 +485,6 @@ KILLER = textwrap.dedent(
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ESCAPE, not closed (DoS, fail open; docs/confinement.md): a process left running "
-    "by an earlier tool call kills (or stops) every hook process; the host sees a signal "
-    "death (or a timeout), a non-blocking error on Claude Code and Gemini CLI, and runs the "
-    "tool unguarded. No mount or filter keeps a process from signalling another of its user "
-    "(a seccomp filter cannot tell a hook's pid); the supervisor sees the host's shell exec "
-    "the hook and records each one killed as hook_lost (tests/run/test_rt24_sink_ipc.py), "
-    "but the tool has run by then",
-)
 def test_background_process_kills_every_hook(lab: Lab) -> None:
     (lab.root / "killer.py").write_text(KILLER)
     (lab.root / "payload.json").write_text(lab.payload())
@@ -509,6 +499,11 @@ def test_background_process_kills_every_hook(lab: Lab) -> None:
     rc = int(result.stdout.rsplit("HOOK-RC=", 1)[1].split()[0])
     out = result.stdout.split("HOOK-RC=")[0]
     assert rc == 2 or '"deny"' in out, (result.stdout, result.stderr)
+    # the killer's signals were refused (run/signal_guard.py), said on stderr and recorded
+    assert "signal(s) to hooks from other processes" in result.stderr, result.stderr
+    refused = [r for r in _audit_records(lab) if r.get("event") == "signal_refused"]
+    assert refused and all(r["signal"] == 9 and r["call"] == "kill" for r in refused), refused
+    assert not [r for r in _audit_records(lab) if r.get("event") == "hook_lost"]
 
 
 MIDWAY_KILLER = textwrap.dedent(
@@ -542,35 +537,54 @@ SLOW_HOST = (
 )
 
 
-def _lost_records(lab: Lab) -> list[dict[str, object]]:
+def _audit_records(lab: Lab) -> list[dict[str, object]]:
     state = lab.home / ".local" / "state" / "hookwise"
     logs = [p for p in state.glob("audit.jsonl*") if p.suffix != ".lock"]  # (rotated too)
-    records = [
+    return [
         json.loads(line) for log in logs for line in log.read_text().splitlines() if line.strip()
     ]
-    return [r for r in records if r.get("event") == "hook_lost"]
+
+
+def _lost_records(lab: Lab) -> list[dict[str, object]]:
+    return [r for r in _audit_records(lab) if r.get("event") == "hook_lost"]
+
+
+def test_a_hook_killed_or_stopped_midway_by_another_process_is_not(lab: Lab) -> None:
+    """A process left running by an earlier tool call signals a hook that waits for its
+    payload: refused (run/signal_guard.py); the hook answers, nothing is lost."""
+    (lab.root / "killer.py").write_text(MIDWAY_KILLER)
+    (lab.root / "payload.json").write_text(lab.payload())
+    result = lab.run(SLOW_HOST.format(signal="SIGSTOP") + "kill %1")
+    assert "HOOK-RC=2" in result.stdout, (result.stdout, result.stderr)
+    assert not _lost_records(lab)
+    refused = [r for r in _audit_records(lab) if r.get("event") == "signal_refused"]
+    assert refused and refused[0]["signal"] == 19, refused
+
+
+# the host itself ends its hook (an ancestor may): $! is the hook of the pipeline
+HOST_ENDS = (
+    "(sleep 3; cat $R/payload.json) | hookwise hook --platform claude & sleep 1.5; {how}; "
+    "wait; echo ENDED; "
+)
 
 
 @pytest.mark.parametrize(
-    ("sig", "how"), [("SIGKILL", "was killed (SIGKILL)"), ("SIGSTOP", "was stopped (SIGSTOP)")]
+    ("how", "said"),
+    [
+        ("kill -KILL $!", "was killed (SIGKILL)"),
+        ("kill -STOP $!; sleep 2; kill -KILL $!", "was stopped (SIGSTOP)"),
+    ],
 )
-def test_a_hook_killed_or_stopped_midway_is_reported(lab: Lab, sig: str, how: str) -> None:
-    """A hook that started and never answered (killed, or stopped while the agent runs) is
-    named on stderr at the end of the session and recorded in the audit log."""
-    (lab.root / "killer.py").write_text(MIDWAY_KILLER)
+def test_a_hook_killed_or_stopped_midway_is_reported(lab: Lab, how: str, said: str) -> None:
+    """A hook that started and never answered (killed, or stopped while the agent runs: by
+    its host here, the one process allowed to) is named on stderr at the end of the session
+    and recorded in the audit log."""
     (lab.root / "payload.json").write_text(lab.payload())
-    tail = "kill -CONT $(cat $R/killer.hit); " if sig == "SIGSTOP" else ""
-    script = SLOW_HOST.format(signal=sig)
-    if sig == "SIGSTOP":  # the host gives up on a stopped hook after its timeout
-        script = script.replace(
-            "| hookwise hook --platform claude;", "| timeout 4 hookwise hook --platform claude;"
-        )
-    result = lab.run(script + tail + "kill %1")
-    assert (lab.root / "killer.hit").exists(), (result.stdout, result.stderr)
+    result = lab.run(HOST_ENDS.format(how=how))
     assert "1 hook(s) started and never answered" in result.stderr, result.stderr
     # the signal is named only while /proc still holds the zombie: a host that reaps its
     # hook at once (bash here, under load) leaves "ended without answering", still lost
-    hows = (how, "ended without answering") if sig == "SIGKILL" else (how,)
+    hows = (said, "ended without answering") if "STOP" not in how else (said,)
     assert any(h in result.stderr for h in hows), result.stderr
     [record] = _lost_records(lab)
     assert any(h in str(record["reason"]) for h in hows), record
@@ -579,9 +593,8 @@ def test_a_hook_killed_or_stopped_midway_is_reported(lab: Lab, sig: str, how: st
 
 def test_on_hook_lost_stop_ends_the_session(lab: Lab) -> None:
     """`--on-hook-lost=stop`: the first lost hook ends the session (SIGTERM to the agent)."""
-    (lab.root / "killer.py").write_text(MIDWAY_KILLER)
     (lab.root / "payload.json").write_text(lab.payload())
-    script = SLOW_HOST.format(signal="SIGKILL") + "sleep 30; echo NOT-STOPPED"
+    script = HOST_ENDS.format(how="kill -KILL $!") + "sleep 30; echo NOT-STOPPED"
     argv = [HOOKWISE, "run", "--on-hook-lost=stop", "--", "bash", "-c", script]
     started = time.monotonic()
     result = lab.run(script, argv=argv)
@@ -820,9 +833,10 @@ def test_another_process_wraps_a_hooks_input(lab: Lab) -> None:
 
 STDIN_THIEF = textwrap.dedent(
     """
-    # left running by an earlier tool call: stops each hook, takes the host's payload out of
-    # its stdin (reopened through /proc, read and write), puts an event of its own there
-    # (the host's, with `ls` for the command), and lets the hook go on
+    # left running by an earlier tool call: stops each hook (refused inside a session: then
+    # it races the hook), takes the host's payload out of its stdin (reopened through /proc,
+    # read and write), puts an event of its own there (the host's, with `ls` for the
+    # command), and lets the hook go on
     import json, os, signal, sys, time
     me = os.getpid(); end = time.time() + 20
     open(os.environ["R"] + "/injector.ready", "w").close()
@@ -833,12 +847,17 @@ STDIN_THIEF = textwrap.dedent(
             try:
                 if b"hookwise\\0hook\\0" not in open(f"/proc/{p}/cmdline", "rb").read():
                     continue
-                os.kill(int(p), signal.SIGSTOP)
+                try:  # (refused inside a session: then it races the hook for the payload)
+                    os.kill(int(p), signal.SIGSTOP)
+                except PermissionError:
+                    pass
                 fd = os.open(f"/proc/{p}/fd/0", os.O_RDWR | os.O_NONBLOCK)
             except OSError:
                 continue
             data = b""
             while not data.rstrip().endswith(b"}"):  # the host's payload, whenever it comes
+                if time.time() > end:
+                    sys.exit(1)  # (the hook read it first)
                 try:
                     data += os.read(fd, 1 << 20)
                 except BlockingIOError:
@@ -849,7 +868,10 @@ STDIN_THIEF = textwrap.dedent(
             os.set_blocking(fd, True)
             os.write(fd, json.dumps(event).encode())
             os.close(fd)
-            os.kill(int(p), signal.SIGCONT)
+            try:
+                os.kill(int(p), signal.SIGCONT)
+            except PermissionError:
+                pass
             open(os.environ["R"] + "/injector.hit", "w").close()
             sys.exit(0)
         time.sleep(0.002)
@@ -859,12 +881,11 @@ STDIN_THIEF = textwrap.dedent(
 
 @pytest.mark.xfail(
     strict=True,
-    reason="ESCAPE, not closed (docs/confinement.md): another process of the session stops a "
-    "hook (with a host that writes its event at once, for less than the second after which "
-    "the supervisor reports a stopped hook; the stand-in host here waits a second), "
-    "takes the host's payload out of its stdin through /proc/<pid>/fd/0 (same uid, a read "
-    "access), writes an event of its own and lets it go on: the hook decides on a command "
-    "the host is not running. Nothing in the bytes tells the two apart; only processes "
+    reason="ESCAPE, not closed (docs/confinement.md): another process of the session races "
+    "a hook for its input (it can no longer stop the hook: run/signal_guard.py refuses the "
+    "SIGSTOP, so it reads the hook's stdin in a loop and wins part of the time), takes the "
+    "host's payload out of its stdin through /proc/<pid>/fd/0 (same uid, a read access), "
+    "writes an event of its own: the hook decides on a command the host is not running. Nothing in the bytes tells the two apart; only processes "
     "that cannot open each other's /proc files would (Yama does not cover it; an "
     "undumpable host and hooks would, which exec resets)",
 )

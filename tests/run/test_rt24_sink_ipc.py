@@ -299,12 +299,12 @@ KILLER = textwrap.dedent(
 )
 
 
-def test_hooks_killed_before_they_say_started_are_lost_hooks(lab: Lab) -> None:
+def test_hooks_a_killer_scans_for_are_no_longer_killed(lab: Lab) -> None:
     """rt24 #9: a background process killed 10 of 10 hooks in their first milliseconds (the
-    host's shell, or the interpreter before ``started``): the host ran every tool, and the
-    session said nothing. The supervisor now sees every exec in the session before it
-    happens (a seccomp listener): a hook is pending from its shell's exec, so each one
-    killed is a ``hook_lost`` record and a line on stderr."""
+    host's shell, or the interpreter before ``started``): the host ran every tool. The
+    supervisor now sees every exec (a seccomp listener) and every signal of the session:
+    a hook is protected from its exec on, so the killer's SIGKILLs are refused
+    (``signal_refused``), and all 10 hooks answer their deny."""
     from hookwise.config.hookwise_command import portable_command
 
     (lab.root / "killer.py").write_text(KILLER)
@@ -319,15 +319,31 @@ def test_hooks_killed_before_they_say_started_are_lost_hooks(lab: Lab) -> None:
     )
     result = lab.run(script, timeout=120)
     codes = [int(line.split("=")[1]) for line in result.stdout.split() if "HOOK-RC=" in line]
-    assert len(codes) == 10, (result.stdout, result.stderr)
-    killed = sum(1 for code in codes if code == 128 + 9 or code == 137)
-    assert killed >= 8, codes  # (the attack works: the host would run those tools)
+    assert codes == [2] * 10, (codes, result.stderr)
+    assert not [r for r in _records(lab) if r.get("event") == "hook_lost"]
+    refused = [r for r in _records(lab) if r.get("event") == "signal_refused"]
+    assert refused and {r["signal"] for r in refused} == {9}, refused
+    assert "signal(s) to hooks from other processes" in result.stderr
+
+
+def test_a_hook_its_host_kills_before_it_said_started_is_lost(lab: Lab) -> None:
+    """The host (an ancestor) may end its own hook: one it kills in its first milliseconds
+    is seen from its exec on, a ``hook_lost`` record and a line on stderr."""
+    from hookwise.config.hookwise_command import portable_command
+
+    (lab.root / "payload.json").write_text(lab.payload())
+    (lab.root / "portable.sh").write_text(portable_command("claude"))
+    script = (
+        "for i in 1 2 3 4 5; do "
+        '/bin/sh -c "$(cat $R/portable.sh)" < $R/payload.json >/dev/null 2>&1 & '
+        "sleep 0.01; kill -KILL $! 2>/dev/null; wait $!; done; sleep 1"
+    )
+    result = lab.run(script, timeout=120)
     lost = [r for r in _records(lab) if r.get("event") == "hook_lost"]
-    answered = [r for r in _records(lab) if r.get("rule") == "no-rm"]
-    assert len(lost) + len(answered) >= 10, (lost, answered, result.stderr)
-    assert len(lost) >= killed
+    assert lost, (result.stdout, result.stderr)
     assert any("before it could say it started" in str(r["reason"]) for r in lost), lost
     assert "started and never answered" in result.stderr
+    assert not [r for r in _records(lab) if r.get("event") == "signal_refused"]
 
 
 FLOOD = textwrap.dedent(

@@ -23,8 +23,8 @@ def run(program: bytes, arch: int, nr: int, args: tuple[int, ...] = ()) -> int:
             acc = struct.unpack_from("<I", data, k)[0]
         elif code == 0x54:
             acc &= k
-        elif code in (0x15, 0x35):
-            hit = acc == k if code == 0x15 else acc >= k
+        elif code in (0x15, 0x35, 0x45):
+            hit = acc == k if code == 0x15 else acc >= k if code == 0x35 else bool(acc & k)
             pc += jt if hit else jf
         elif code == 0x06:
             return k

@@ -99,6 +99,67 @@ def test_without_decisions_the_settings_say_why(
     assert {cause for _, cause in causes(report)} == {"no-registration"}
 
 
+# The hook runs Factory Droid 0.225.2 recorded (../shared/e2e/run_droid.sh on 2026-11-28: a
+# hook exiting 1, one sleeping 8 s past a 2 s timeout, one exiting 2), as (status, result,
+# the run's duration in ms): a run is ``error`` for each, the tool ran after the first two.
+_DROID_RUNS: dict[str, tuple[str, dict[str, Any], int]] = {
+    "crash": ("error", {"exitCode": 1, "stdout": "", "stderr": "hook crashed (exit 1)\n"}, 110),
+    "timeout": ("error", {"exitCode": 1, "stdout": "", "stderr": ""}, 3014),
+    "exit2": ("error", {"exitCode": 2, "stdout": "", "stderr": "denied\n"}, 77),
+}
+
+
+def _droid_hook_run(tmp_path: Path, command: str, case: str) -> None:
+    """The record's last call ('touch allowed') with its hook run as ``case`` recorded it,
+    and no decision of hookwise for it in the audit log."""
+    (path,) = tmp_path.glob("home/.factory/sessions/*/*.jsonl")
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    status, result, took = _DROID_RUNS[case]
+    runs = [x for x in lines if "hookStatus" in (x.get("message") or {})]
+    last = runs[-1]["message"]
+    last.update(hookStatus=status, hookResults=[result], hookEndTime=last["hookStartTime"] + took)
+    last["hookCommands"] = [{"type": "command", "command": command, "timeout": 2}]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    audit = tmp_path / AUDIT
+    kept = audit.read_text(encoding="utf-8").splitlines()[:-1]
+    audit.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("case", "cause"),
+    [("crash", "hook-failed"), ("timeout", "hook-timeout"), ("exit2", "unknown")],
+)
+def test_droid_s_record_of_a_failed_or_slow_hookwise_hook_is_the_cause(
+    case: str, cause: str, tmp_path: Path, monkeypatch: Any
+) -> None:
+    env = lay_out("droid-complete", tmp_path, monkeypatch)
+    installed = json.loads((tmp_path / "proj/.factory/hooks.json").read_text(encoding="utf-8"))
+    command = installed["PreToolUse"][0]["hooks"][0]["command"]
+    _droid_hook_run(tmp_path, command, case)
+    report = report_of("droid", env)
+    assert causes(report) == [("Execute", cause)]
+    detail = report["unguarded"][0]["detail"]
+    if case == "crash":
+        assert detail == (
+            "Factory Droid recorded the hookwise hook on PreToolUse: exit 1: hook crashed (exit 1)"
+        )
+    elif case == "timeout":
+        assert "killed after its 2 s timeout (ran 3014 ms)" in detail
+    else:  # exit 2 blocks the call: no trouble of a hook that let it run
+        assert "recorded the hookwise hook" not in detail
+
+
+def test_a_failing_hook_that_is_not_hookwise_is_no_cause(tmp_path: Path, monkeypatch: Any) -> None:
+    env = lay_out("droid-complete", tmp_path, monkeypatch)
+    _droid_hook_run(tmp_path, "python3 other-hook.py", "crash")
+    (path,) = record_files("droid", env)
+    (record,) = read_records("droid", path, [])
+    assert [(t.kind, t.command) for t in record.troubles] == [("failed", "python3 other-hook.py")]
+    assert record.troubles[0].call_id == record.calls[-1].call_id
+    report = report_of("droid", env)
+    assert causes(report) == [("Execute", "unknown")]
+
+
 def test_a_cline_record_elsewhere_than_its_own_directory_is_no_record(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
@@ -126,6 +187,40 @@ _MESSAGES = st.one_of(
     st.fixed_dictionaries(
         {"role": st.sampled_from(["assistant", "user"])},
         optional={"content": st.one_of(_VALUES, _BLOCKS), "ts": _VALUES},
+    ),
+    # a Droid hook run, with anything in its fields
+    st.fixed_dictionaries(
+        {"hookStatus": st.sampled_from(["error", "completed"])},
+        optional={
+            "hookEventName": st.one_of(_VALUES, st.just("PreToolUse")),
+            "hookToolCallId": _VALUES,
+            "hookCommands": st.one_of(
+                _VALUES,
+                st.lists(
+                    st.one_of(
+                        _VALUES,
+                        st.fixed_dictionaries(
+                            {}, optional={"command": _VALUES, "timeout": _VALUES}
+                        ),
+                    ),
+                    max_size=2,
+                ),
+            ),
+            "hookResults": st.one_of(
+                _VALUES,
+                st.lists(
+                    st.one_of(
+                        _VALUES,
+                        st.fixed_dictionaries(
+                            {}, optional={"exitCode": _VALUES, "stderr": _VALUES}
+                        ),
+                    ),
+                    max_size=2,
+                ),
+            ),
+            "hookStartTime": _VALUES,
+            "hookEndTime": _VALUES,
+        },
     ),
 )
 
@@ -159,6 +254,7 @@ def test_a_hostile_droid_record_gives_warnings_never_an_exception(
     (record,) = read_records("droid", path, warnings)
     assert record.session
     assert all(isinstance(c.tool, str) and c.tool for c in record.calls)
+    assert all(t.kind in ("failed", "timeout") for t in record.troubles)
     Warnings(str(path), warnings).close()
 
 

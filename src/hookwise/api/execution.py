@@ -106,7 +106,10 @@ def hook_env(
             plans_dir="",
             hook_env=UNDEFINED,
         )
-    return runtime.hooks(ExecutionSettings(), cwd).environment(base, payload, UNDEFINED)
+    event = payload.get("hook_event_name")
+    return runtime.hooks(ExecutionSettings(), cwd).environment(
+        base, payload, UNDEFINED, event if isinstance(event, str) else ""
+    )
 
 
 async def run_hook(

@@ -204,13 +204,18 @@ def _row(entry: HookEntry, state: str, report: HookTrustReport) -> dict[str, Any
 def list_hooks(ctx: _Context, dialect: str | None, as_json: bool) -> None:
     """Every hook: event, name, source and scope, file, matcher, enabled and trust state."""
     from hookwise.config.detect import detect_dialect
-    from hookwise.config.gemini.hook_trust import assess_project_hooks
+    from hookwise.protocol.hosts import host as host_info
 
     chosen = dialect or detect_dialect(ctx.paths.workspace, home=ctx.paths.home)
     shown = _shown_host(chosen, detected=dialect is None)
-    if chosen != "gemini":
-        _list_dialect_hooks(ctx, chosen, as_json, shown)
-        return
+    lister = _LISTERS.get(host_info(chosen).settings_loader, _list_dialect_hooks)
+    lister(ctx, chosen, as_json, shown)
+
+
+def _list_gemini_hooks(ctx: _Context, chosen: str, as_json: bool, shown: str) -> None:
+    """Gemini CLI's hooks through its settings loader: with the folder trust, the profile,
+    the hooks switch and each hook's trust state."""
+    from hookwise.config.gemini.hook_trust import assess_project_hooks
 
     sources = ctx.sources()
     settings = sources.settings
@@ -553,24 +558,24 @@ def trust_hooks(
     trusted in ~/.codex/config.toml, as Codex's own trust prompt does.
     """
     from hookwise.config.detect import detect_dialect
+    from hookwise.protocol.hosts import host as host_info
 
     chosen = dialect or detect_dialect(ctx.paths.workspace, home=ctx.paths.home)
-    if chosen == "claude":
-        _trust_claude(ctx, as_json)
-        return
-    if chosen == "codex":
-        _trust_codex(ctx, folder=folder, list_only=list_only, as_json=as_json)
-        return
-    if chosen != "gemini":  # no approvals of hookwise's own for the other hosts: say theirs
-        from hookwise.protocol.hosts import host as host_info
-
-        info = host_info(chosen)
+    info = host_info(chosen)
+    truster = _TRUSTERS.get(info.settings_loader)
+    if truster is None:  # no approvals of hookwise's own for the other hosts: say theirs
         click.echo(
             f"{info.title}: hookwise keeps no hook approvals for it; "
             + (info.trust or "it runs project hooks without a trust step"),
             err=True,
         )
         return
+    truster(ctx, folder=folder, list_only=list_only, as_json=as_json)
+
+
+def _trust_gemini(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool) -> None:
+    """Approve the project's current Gemini CLI hooks (trusted_hooks.json); with ``folder``
+    trust the folder too (trustedFolders.json)."""
     from hookwise.config.gemini.folder_trust import TrustedFolders, TrustLevel
     from hookwise.config.gemini.hook_trust import approve_project_hooks, assess_project_hooks
     from hookwise.config.gemini.settings import load_settings
@@ -623,8 +628,11 @@ def trust_hooks(
         )
 
 
-def _trust_claude(ctx: _Context, as_json: bool) -> None:
-    """Trust a Claude Code workspace and approve exactly its current project hooks."""
+def _trust_claude(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool) -> None:
+    """Trust a Claude Code workspace and approve exactly its current project hooks (the
+    workspace is trusted in any case, so ``folder`` adds nothing; ``list_only`` is Gemini's
+    and Codex's)."""
+    del folder, list_only
     from hookwise.config.claude.settings import ClaudePaths, load_claude_hooks
     from hookwise.config.claude.trust import CLAUDE_TRUST_STORE, ClaudeTrustStore
     from hookwise.config.model import Source
@@ -762,3 +770,17 @@ def _trust_document(report: HookTrustReport, statuses: list[Any]) -> dict[str, A
         ],
         "warnings": report.warnings,
     }
+
+
+# `hooks list` and `hooks trust` through each settings loader of config/ (the registry row's
+# ``settings_loader``): Gemini CLI's listing shows its folder trust, profile and switch, and
+# each loader's trust command writes that host's approvals; a host without one is listed
+# through its runtime's loader, and hookwise keeps no approvals for it.
+_LISTERS: dict[str, Callable[[_Context, str, bool, str], None]] = {
+    "hookwise.config.gemini": _list_gemini_hooks,
+}
+_TRUSTERS: dict[str, Callable[..., None]] = {
+    "hookwise.config.gemini": _trust_gemini,
+    "hookwise.config.claude": _trust_claude,
+    "hookwise.config.codex": _trust_codex,
+}

@@ -24,6 +24,15 @@ def config_dir(host: str, env: Mapping[str, str]) -> Path:
     return Path(config_path(host, env))
 
 
+def config_file(host: str, relative: str, env: Mapping[str, str]) -> Path:
+    """A path under the host's config directory where the host keeps it for ``env``: a
+    variable of its own may move a part of that directory (Cline's ``CLINE_DATA_DIR``;
+    ``protocol.hosts.config_file``)."""
+    from hookwise.protocol.hosts import config_file as moved
+
+    return Path(moved(host, relative, env))
+
+
 def codex_home(env: Mapping[str, str]) -> Path:
     explicit = env.get("CODEX_HOME")
     return Path(os.path.abspath(explicit)) if explicit else _home(env) / ".codex"
@@ -43,5 +52,6 @@ __all__ = [
     "claude_config_dir",
     "codex_home",
     "config_dir",
+    "config_file",
     "gemini_home",
 ]

@@ -10,6 +10,7 @@ events the host does not wait for, every answer is ignored.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -119,6 +120,8 @@ class ScriptRuntime(DialectRuntime):
     found, each given the same input, and whose stdin is the host's own shape."""
 
     sent_as: Mapping[str, str | None] | None = None
+    # event -> the fields the host's loop sends when the caller gives none of them
+    event_input: Mapping[str, Mapping[str, JSON]] | None = None
     # Claude Code's tool fields a caller may give, and the host's shape for them
     claude_fields: tuple[str, ...] = ()
     tool_fields: Callable[[str, dict[str, JSON]], dict[str, JSON]] | None = None
@@ -154,6 +157,8 @@ class ScriptRuntime(DialectRuntime):
             "workspaceRoots": [cwd] if isinstance(cwd, str) and cwd else [],
             "userId": "unknown",
         }
+        defaults = (self.event_input or {}).get(event, {})
+        payload.update({k: copy.deepcopy(v) for k, v in defaults.items() if k not in own})
         payload.update(own)
         return payload
 
@@ -202,6 +207,7 @@ def make_runtime(name: str) -> ScriptRuntime:
         load,
         timeout_unit=info.timeout_unit,
         sent_as=facts.SENT_AS,
+        event_input=getattr(facts, "EVENT_INPUT", None),
         claude_fields=(*facts.CLAUDE_FIELDS, "tool_response"),
         tool_fields=facts.tool_fields,
     )

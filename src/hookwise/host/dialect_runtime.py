@@ -225,12 +225,14 @@ class DialectRuntime:
             return seconds * 1000.0, f"{js_string(seconds)} s"
 
         def environment(
-            base: Mapping[str, str], payload: dict[str, JSON], hook_env: JSON
+            base: Mapping[str, str], payload: dict[str, JSON], hook_env: JSON, event: str
         ) -> dict[str, str]:
             env = dict(base)
             names = (self.project_env,) if isinstance(self.project_env, str) else self.project_env
             for name in names or ():
                 env[name] = project_dir
+            if event in self.spec.events:
+                env.update(self.spec.events[event].env)
             env.update({k: js_string(v) for k, v in spread(hook_env).items() if v is not UNDEFINED})
             return env
 

@@ -114,7 +114,8 @@ class RunHooks:
 
     reader: Callable[[str, str, str, int | None], Interpretation]
     timeout: Callable[[HookEntry], tuple[float, str]]  # delay in ms, text for messages
-    environment: Callable[[Mapping[str, str], dict[str, JSON], JSON], dict[str, str]]
+    # (base environment, the stdin payload, the handler's own env, the event)
+    environment: Callable[[Mapping[str, str], dict[str, JSON], JSON, str], dict[str, str]]
     command: Callable[[str, Mapping[str, JSON]], str] = _same_command
     chain: Callable[[str, dict[str, JSON], JSON], dict[str, JSON]] = _no_chain
     # a command hook the host starts in the background and does not wait for (host/detached.py)
@@ -349,7 +350,7 @@ class HookExecutor:
                 continue
             if entry.config.get("type") in HANDLER_TYPES:
                 hook_env = entry.config.get("env", UNDEFINED)
-                batch.handlers.append((index, entry, self._environment(payload, hook_env)))
+                batch.handlers.append((index, entry, self._environment(event, payload, hook_env)))
                 continue
             command = entry.config.get("command")
             if not truthy(command):
@@ -362,10 +363,10 @@ class HookExecutor:
             hook_env = entry.config.get("env", UNDEFINED)
             if hook_env is UNDEFINED:
                 if base_env is None:
-                    base_env = self._environment(payload, UNDEFINED)
+                    base_env = self._environment(event, payload, UNDEFINED)
                 env = base_env
             else:
-                env = self._environment(payload, hook_env)
+                env = self._environment(event, payload, hook_env)
             spec = self._spec(entry, js_string(command), payload, stdin, env)
             if self.hooks.detached(entry):
                 keep = event if self.hooks.async_context is not None else None
@@ -401,9 +402,9 @@ class HookExecutor:
             results[slot] = run
         return [r for r in results if r is not None]
 
-    def _environment(self, payload: dict[str, JSON], hook_env: JSON) -> dict[str, str]:
+    def _environment(self, event: str, payload: dict[str, JSON], hook_env: JSON) -> dict[str, str]:
         base = os.environ if self.settings.base_env is None else self.settings.base_env
-        return self.hooks.environment(base, payload, hook_env)
+        return self.hooks.environment(base, payload, hook_env, event)
 
     def _spec(
         self,

@@ -141,8 +141,9 @@ class GeminiRuntime:
             return timer_delay_ms(entry.config.get("timeout"))
 
         def environment(
-            base: Mapping[str, str], payload: dict[str, JSON], hook_env: JSON
+            base: Mapping[str, str], payload: dict[str, JSON], hook_env: JSON, event: str
         ) -> dict[str, str]:
+            del event  # Gemini CLI gives every event's hooks the same variables
             cwd = payload.get("cwd")
             return hook_environment(
                 base,

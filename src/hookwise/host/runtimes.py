@@ -40,7 +40,7 @@ def _fixed(runtime: HostRuntime) -> Callable[[Profile], HostRuntime]:
 
 
 _FACTORIES: dict[str, Callable[[Profile], HostRuntime]] = {
-    "gemini": GeminiRuntime,
+    GeminiRuntime.name: GeminiRuntime,
     **{name: _fixed(runtime) for name, runtime in TABLE_RUNTIMES.items()},
 }
 

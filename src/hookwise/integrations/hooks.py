@@ -28,12 +28,18 @@ if TYPE_CHECKING:
     from hookwise.host.outcome import Outcome as HostOutcome
     from hookwise.host.system import FireResult, HookSystem
 
-# host -> (before tool, after tool, prompt, stop) event names
-EVENTS: Mapping[str, tuple[str, str, str, str]] = {
-    "claude": ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"),
-    "codex": ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"),
-    "gemini": ("BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent"),
-}
+# The framework events, as Claude Code names them: before a tool, after it, a prompt, a stop.
+_CLAUDE_EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop")
+
+
+def events(host: str) -> tuple[str, str, str, str]:
+    """The host's own names of the framework events (its tables, through migrate's reading
+    of each host's event for each of Claude Code's: Gemini CLI's BeforeTool...)."""
+    from hookwise.config.migrate_hosts import migrate_host
+
+    own = migrate_host(host).from_claude
+    before, after, prompt, stop = (own[name] for name in _CLAUDE_EVENTS)
+    return before, after, prompt, stop
 
 
 class HookedGate(Protocol):
@@ -96,19 +102,19 @@ class HookBridge:
 
     def _before_args(self, tool: str, args: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
         fields, mapped = self._tool_args(tool, args)
-        if "tool_use_id" in input_fields(self.host, EVENTS[self.host][0]):
+        if "tool_use_id" in input_fields(self.host, events(self.host)[0]):
             fields["tool_use_id"] = "hookwise-" + os.urandom(6).hex()
         return fields, mapped
 
     # -------------------------------------------------------------- firing
     def before_tool(self, tool: str, args: Mapping[str, Any]) -> Verdict:
         fields, mapped = self._before_args(tool, args)
-        result = self._fire_sync(EVENTS[self.host][0], fields)
+        result = self._fire_sync(events(self.host)[0], fields)
         return self._verdict(result, args, mapped)
 
     async def abefore_tool(self, tool: str, args: Mapping[str, Any]) -> Verdict:
         fields, mapped = self._before_args(tool, args)
-        result = await self.system.fire(EVENTS[self.host][0], fields, validate=False)
+        result = await self.system.fire(events(self.host)[0], fields, validate=False)
         return self._verdict(result, args, mapped)
 
     def _after_args(self, tool: str, args: Mapping[str, Any], result: Any) -> dict[str, Any]:
@@ -123,26 +129,26 @@ class HookBridge:
         return fields
 
     def after_tool(self, tool: str, args: Mapping[str, Any], result: Any) -> Verdict:
-        fired = self._fire_sync(EVENTS[self.host][1], self._after_args(tool, args, result))
+        fired = self._fire_sync(events(self.host)[1], self._after_args(tool, args, result))
         return self._verdict(fired, args, None)
 
     async def aafter_tool(self, tool: str, args: Mapping[str, Any], result: Any) -> Verdict:
         fired = await self.system.fire(
-            EVENTS[self.host][1], self._after_args(tool, args, result), validate=False
+            events(self.host)[1], self._after_args(tool, args, result), validate=False
         )
         return self._verdict(fired, args, None)
 
     def prompt(self, text: str) -> Verdict:
-        fired = self._fire_sync(EVENTS[self.host][2], {"prompt": text})
+        fired = self._fire_sync(events(self.host)[2], {"prompt": text})
         return self._verdict(fired, None, None)
 
     def end(self, final_text: str, stop_hook_active: bool) -> Verdict:
         fields: dict[str, Any] = {"stop_hook_active": stop_hook_active}
-        if "prompt_response" in input_fields(self.host, EVENTS[self.host][3]):
+        if "prompt_response" in input_fields(self.host, events(self.host)[3]):
             fields.update(prompt="", prompt_response=final_text)  # (Gemini CLI's AfterAgent)
         else:
             fields["last_assistant_message"] = final_text
-        fired = self._fire_sync(EVENTS[self.host][3], fields)
+        fired = self._fire_sync(events(self.host)[3], fields)
         return self._verdict(fired, None, None)
 
     def _fire_sync(self, event: str, fields: dict[str, Any]) -> FireResult:
@@ -224,4 +230,4 @@ def run_sync(coroutine: Any) -> Any:
     return box["value"]
 
 
-__all__ = ["EVENTS", "HookBridge"]
+__all__ = ["HookBridge", "events"]

@@ -534,6 +534,10 @@ MCP_FILES: Final = {
     "project": ((".mcp.json", "mcpServers"),),
 }
 
+# The model a session of this host names in its payloads where the simulator is told none
+# (sim/dialect.py).
+EXAMPLE_MODEL: Final = "claude-sonnet-4-5"
+
 # Session records (scan/transcripts/records.py): (format, directories under the config dir).
 # A transcript per session, projects/<slug>/<session>.jsonl, and per subagent.
 SESSION_RECORDS: Final = ("claude-transcript", ("projects",))

@@ -31,6 +31,7 @@ There is no ask and no allow.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, Final
 
 from hookwise.protocol.dialect import Decision, DialectEvent, DialectSpec, Exit2, Kind
@@ -55,12 +56,17 @@ CONTROL_PREFIX: Final = "HOOK_CONTROL\t"
 
 
 def _event(
-    name: str, kind: Kind, fields: tuple[str, ...], blocking: bool, input_fields: bool = True
+    name: str,
+    kind: Kind,
+    fields: tuple[str, ...],
+    blocking: bool,
+    *,
+    env: tuple[tuple[str, str], ...] = (),
 ) -> DialectEvent:
     return DialectEvent(
         name,
         kind,
-        fields if input_fields else (),
+        fields,
         None,
         Decision.CANCEL if blocking else Decision.NONE,
         Exit2.IGNORED,
@@ -69,6 +75,7 @@ def _event(
         default_timeout_s=BLOCKING_TIMEOUT_S if blocking else DETACHED_WATCH_S,
         stop_supported=False,
         decision_values=(),
+        env=env,
     )
 
 
@@ -100,10 +107,26 @@ def tool_fields(event: str, args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# A resumed session (``cline --id SESSION``): 3.0.65 sets this in its own environment before
+# the run, so every hook of that process gets it, and its loop then sends TaskResume
+# (``hookName: "agent_resume"``) where a new task sends TaskStart (the bundle's beforeRun:
+# ``CLINE_HOOK_AGENT_RESUME === "1"``). Read in the bundle, not observed: offline, a session
+# resumed in the TUI (``--id`` always starts it) ran no hook at all here.
+RESUMED: Final = ("CLINE_HOOK_AGENT_RESUME", "1")
+
+# What Cline's loop puts in these events' payloads (3.0.65's beforeRun, read in the bundle;
+# TaskStart's observed): the runtime sends them where the caller gives nothing of its own.
+# The docs' richer ``taskMetadata`` and ``previousState`` (message counts, the last message's
+# time) are the VS Code extension's; the CLI sends them empty.
+EVENT_INPUT: Final[dict[str, dict[str, Any]]] = {
+    "TaskStart": {"taskStart": {"taskMetadata": {}}},
+    "TaskResume": {"taskResume": {"taskMetadata": {}, "previousState": {}}},
+}
+
 # (PostToolUse's cancel and context, from the bundle: not run here)
 _EVENTS: Final = (
     _event("TaskStart", Kind.SESSION_START, ("taskStart",), False),
-    _event("TaskResume", Kind.SESSION_START, ("taskResume",), False),
+    _event("TaskResume", Kind.SESSION_START, ("taskResume",), False, env=(RESUMED,)),
     _event("UserPromptSubmit", Kind.PROMPT, ("userPromptSubmit",), False),
     _event("PreToolUse", Kind.TOOL_BEFORE, ("preToolUse", "tool_call", *CLAUDE_FIELDS), True),
     _event(
@@ -127,7 +150,7 @@ EVENT_NAMES: Final = tuple(CLINE.events)
 
 # The event (the file's name) -> the ``hookName`` the 3.x CLI sends; None: a file of that
 # name is found and never run (PreCompact has no hook in 3.0.65's loop). TaskResume's runs
-# only when CLINE_HOOK_AGENT_RESUME=1.
+# only in a resumed session (``RESUMED``), in place of TaskStart's.
 SENT_AS: Final[dict[str, str | None]] = {
     "TaskStart": "agent_start",
     "TaskResume": "agent_resume",
@@ -213,6 +236,45 @@ MCP_FILES: Final = {
 # its config directory (``$CLINE_DIR`` or ``~/.cline``). Observed with 3.0.65:
 # ``data/sessions/<id>/<id>.messages.json`` (the messages, assistant ``tool_use`` blocks
 # with the id the hook gets as ``tool_call.id``) beside ``<id>.json`` (``cwd``,
-# ``started_at``); scan/transcripts/cline.py. ``CLINE_DATA_DIR`` and
-# ``CLINE_SESSION_DATA_DIR`` move them in Cline; coverage does not follow them.
+# ``started_at``); scan/transcripts/cline.py. Moved by ``MOVED_PATHS``.
 SESSION_RECORDS: Final = ("cline-session", ("data/sessions",))
+
+# Parts of the config directory a variable of Cline's own moves, the most specific first:
+# (path under the config directory, the variable naming that path instead). Read in 3.0.65's
+# core paths module (``resolveClineDataDir``: ``$CLINE_DATA_DIR`` else ``<CLINE_DIR>/data``;
+# ``resolveSessionDataDir``: ``$CLINE_SESSION_DATA_DIR`` else ``<data>/sessions``;
+# ``resolveMcpSettingsPath``: ``$CLINE_MCP_SETTINGS_PATH`` else
+# ``<data>/settings/cline_mcp_settings.json``), each value trimmed, an empty one unset.
+# Hooks are not moved by any of them: ``resolveHooksConfigSearchPaths`` reads
+# ``<CLINE_DIR>/hooks`` (``HOOK_DIRS``), and the ``CLINE_HOOKS_DIR`` that ``--hooks-dir``
+# sets is read by nothing in 3.0.65.
+MOVED_PATHS: Final = (
+    ("data/sessions", "CLINE_SESSION_DATA_DIR"),
+    ("data/settings/cline_mcp_settings.json", "CLINE_MCP_SETTINGS_PATH"),
+    ("data", "CLINE_DATA_DIR"),
+)
+
+# Sandbox mode (``CLINE_SANDBOX=1``, or ``--data-dir``, which hookwise cannot see): Cline
+# sets ``CLINE_DATA_DIR`` to ``$CLINE_SANDBOX_DATA_DIR`` (resolved against its cwd), else
+# ``<os.tmpdir()>/cline-sandbox``, and ``CLINE_SESSION_DATA_DIR`` to its ``sessions``,
+# replacing what the environment said (3.0.65: the sandbox setup of its main command).
+SANDBOX: Final = ("CLINE_SANDBOX", "1", "CLINE_SANDBOX_DATA_DIR", "cline-sandbox")
+
+
+def path_env(env: Mapping[str, str]) -> dict[str, str]:
+    """The variables of ``MOVED_PATHS`` as Cline sees them once it has started: trimmed,
+    empty ones dropped, and sandbox mode's own in place of the environment's."""
+    import os
+
+    out = {
+        variable: env[variable].strip()
+        for _path, variable in MOVED_PATHS
+        if env.get(variable, "").strip()
+    }
+    switch, on, directory, default = SANDBOX
+    if env.get(switch, "").strip() == on:
+        temporary = (env.get("TMPDIR") or "").rstrip("/") or "/tmp"
+        data = os.path.abspath(env.get(directory, "").strip() or os.path.join(temporary, default))
+        out["CLINE_DATA_DIR"] = data
+        out["CLINE_SESSION_DATA_DIR"] = os.path.join(data, "sessions")
+    return out

@@ -311,6 +311,10 @@ MCP_FILES: Final = {
     "project": ((".codex/config.toml", "mcp_servers"),),
 }
 
+# The model a session of this host names in its payloads where the simulator is told none
+# (sim/dialect.py).
+EXAMPLE_MODEL: Final = "gpt-5-codex"
+
 # Session records (scan/transcripts/records.py): (format, directories under $CODEX_HOME):
 # rollout-*.jsonl, live and archived.
 SESSION_RECORDS: Final = ("codex-rollout", ("sessions", "archived_sessions"))

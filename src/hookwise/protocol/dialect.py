@@ -133,6 +133,9 @@ class DialectEvent:
     # an exit code other than 0, 1 and 2 blocks the call (Factory Droid: exit 3 ends
     # ``droid exec`` at once without running the tool); False: it is a crash
     other_exit_blocks: bool = False
+    # variables the host sets in a hook's environment on this event, beside its usual ones
+    # (Cline's TaskResume: CLINE_HOOK_AGENT_RESUME=1)
+    env: tuple[tuple[str, str], ...] = ()
     # the host applies a rewritten input that comes with no decision and then decides on
     # the call itself (its own permission rules): a rewrite needs no approval from the hook
     rewrites_alone: bool = False

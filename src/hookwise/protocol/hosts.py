@@ -113,6 +113,7 @@ class HostInfo:
         "project_files",
         "project_trust",
         "settings_files",
+        "settings_loader",
         "shell",
         "shell_tool",
         "supports",
@@ -159,6 +160,7 @@ class HostInfo:
         code_files: dict[str, tuple[str, ...]] | None = None,
         shell: tuple[str, ...] = ("/bin/sh", "-c"),
         hook_approval: str = "",
+        settings_loader: str = "",
     ) -> None:
         self.name = name
         self.title = title
@@ -247,6 +249,11 @@ class HostInfo:
         # the hook runs: a script the command names can change with no new prompt (scan's
         # trust-by-command-line, GC#27901); "" where hookwise knows no such approval
         self.hook_approval = hook_approval
+        # the package of config/ that reads the host's settings as the host does, where it
+        # has one of its own (its switches, trust stores, layers: doctor, `hooks list|trust`
+        # read through it); "": its hooks are plain files read through this row
+        # (config/host_hooks.py, config/script_hooks.py)
+        self.settings_loader = settings_loader
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -293,6 +300,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         handler=("command", "timeout", (("name", "hookwise"),)),
         jsonc=True,
         supports=_ALL,
+        settings_loader="hookwise.config.gemini",
         install_steps=("folder_trust_note", "ask_note"),
         trust="project and user settings hooks run only in a trusted folder; headless mode "
         "exits 55 in an untrusted one",
@@ -345,6 +353,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_files={"project": ".claude/settings.json", "user": "settings.json"},
         failure={"crash": "runs", "timeout": "runs"},
         supports=_ALL,
+        settings_loader="hookwise.config.claude",
         install_steps=(),
         trust="hooks run in an untrusted workspace too; its project permissions do not",
     ),
@@ -380,6 +389,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             ("env_prefix", "CODEX_", ""),
         ),
         supports=_ALL,
+        settings_loader="hookwise.config.codex",
         install_steps=("hook_trust",),
         trust="hooks run only once their hash is trusted, and project .codex/ loads only in a "
         "trusted project",
@@ -887,6 +897,27 @@ def row_config_path(info: HostInfo, env: Mapping[str, str]) -> str:
         return os.path.join(base, under) if under else base
     home = env.get("HOME") or os.path.expanduser("~")
     return os.path.join(home, default) if default else home
+
+
+def config_file(name: str, relative: str, env: Mapping[str, str]) -> str:
+    """``relative``, a path under the host's config directory, where the host keeps it for
+    ``env``: a variable of the host's own may name a part of that directory instead (the
+    protocol module's ``MOVED_PATHS``, most specific first, read through its ``path_env``
+    where it has one: Cline's ``CLINE_DATA_DIR``, ``CLINE_SESSION_DATA_DIR``, sandbox)."""
+    import importlib
+    import os
+
+    module = importlib.import_module(host(name).module)
+    moved: tuple[tuple[str, str], ...] = getattr(module, "MOVED_PATHS", ())
+    if moved:
+        reader = getattr(module, "path_env", None)
+        values: Mapping[str, str] = reader(env) if reader is not None else env
+        parts = relative.split("/")
+        for path, variable in moved:
+            prefix = path.split("/")
+            if parts[: len(prefix)] == prefix and values.get(variable):
+                return os.path.join(os.path.abspath(values[variable]), *parts[len(prefix) :])
+    return os.path.join(config_path(name, env), relative)
 
 
 def row_user_path(info: HostInfo, relative: str, env: Mapping[str, str]) -> str:

@@ -64,6 +64,63 @@ EXEC_CALLS: dict[str, tuple[tuple[int, int], tuple[int, int], int]] = {
 }
 
 
+# The calls that send a signal to another process, and those that name a process a file's
+# I/O signals go to (fcntl F_SETOWN, ioctl FIOSETOWN): handed to the same listener, which
+# refuses them when they would reach a hook (run/signal_guard.py). Per ABI: name -> number;
+# "fcntl" may have two numbers (fcntl and fcntl64 of the 32-bit ABIs).
+SignalCalls = dict[str, tuple[int, ...]]
+SIGNAL_CALLS: dict[str, tuple[SignalCalls, SignalCalls]] = {
+    "x86_64": (
+        {
+            "kill": (62,),
+            "tkill": (200,),
+            "tgkill": (234,),
+            "rt_sigqueueinfo": (129,),
+            "rt_tgsigqueueinfo": (297,),
+            "pidfd_send_signal": (424,),
+            "fcntl": (72,),
+            "ioctl": (16,),
+        },
+        {
+            "kill": (37,),
+            "tkill": (238,),
+            "tgkill": (270,),
+            "rt_sigqueueinfo": (178,),
+            "rt_tgsigqueueinfo": (335,),
+            "pidfd_send_signal": (424,),
+            "fcntl": (55, 221),
+            "ioctl": (54,),
+        },
+    ),
+    "aarch64": (
+        {
+            "kill": (129,),
+            "tkill": (130,),
+            "tgkill": (131,),
+            "rt_sigqueueinfo": (138,),
+            "rt_tgsigqueueinfo": (240,),
+            "pidfd_send_signal": (424,),
+            "fcntl": (25,),
+            "ioctl": (29,),
+        },
+        {
+            "kill": (37,),
+            "tkill": (238,),
+            "tgkill": (268,),
+            "rt_sigqueueinfo": (178,),
+            "rt_tgsigqueueinfo": (363,),
+            "pidfd_send_signal": (424,),
+            "fcntl": (55, 221),
+            "ioctl": (54,),
+        },
+    ),
+}
+
+# seccomp(2) of the compat ABI (the native one is EXEC_CALLS' last): the session's filter
+# refuses a new listener on either, which would take the calls above from this one
+COMPAT_SECCOMP = {"x86_64": 354, "aarch64": 383}
+
+
 def arch() -> Arch | None:
     """This machine's numbers, or None when the confinement does not know its ABI."""
     return ARCHES.get(MACHINE)

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from hookwise.run.exec_watch import ExecWatch
+    from hookwise.run.signal_guard import Refusal
 
 SESSION_CAP = 64 * 1024 * 1024  # bytes one session may append
 HOOK_RESERVE = 16 * 1024 * 1024  # more, for the hooks' own records once the cap is reached
@@ -73,6 +74,7 @@ LOOP_PAUSE = 0.05  # seconds after a failed round (a persistent error is not a b
 REFUSED_EVERY = 1.0  # seconds between records_refused records while datagrams are refused
 REFUSED_SENDERS = 8  # senders named in one records_refused record
 ROUND = 1000  # datagrams read before the loop looks at the hooks again
+REFUSED_SIGNAL_RECORDS = 1000  # distinct refused signals recorded in a session (all counted)
 
 
 class SinkError(OSError):
@@ -246,6 +248,11 @@ class AuditSink:
         self.channels: dict[int, int] = {}  # a hook's own socket -> its pid
         self.exec_watch: ExecWatch | None = None  # (set by the supervisor once it serves)
         self._launch_read, self._launch_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        # signals to hooks refused by the exec watch's thread (run/signal_guard.py)
+        self._notes: list[bytes] = []
+        self.signals_refused = 0
+        self.refusals: list[Refusal] = []  # (those recorded)
+        self._refusals_seen: set[tuple[int, int, int, str]] = set()
         self._poller: select.poll | None = None
 
     def _append(self, line: bytes) -> None:
@@ -552,12 +559,42 @@ class AuditSink:
         with contextlib.suppress(BlockingIOError):  # (full of wake-ups: the list is read)
             os.write(self._launch_write, b"h")
 
+    def signal_refused(self, refusal: Refusal) -> None:
+        """From the exec watch's thread: a signal to a hook was refused. One record per
+        sender, hook, signal and call (a killer retrying in a loop is one line), at most
+        :data:`REFUSED_SIGNAL_RECORDS`; all are counted."""
+        self.signals_refused += 1
+        key = (refusal.sender, refusal.target, refusal.signal, refusal.call)
+        if key in self._refusals_seen or len(self._refusals_seen) >= REFUSED_SIGNAL_RECORDS:
+            return
+        self._refusals_seen.add(key)
+        self.refusals.append(refusal)
+        line = supervisor_record(
+            self.session,
+            "signal_refused",
+            f"a process of the session sent signal {refusal.signal} with {refusal.call} to a "
+            "hook (or a host's child before its exec) it did not start: refused (a hook "
+            "killed or stopped lets the host run the tool)",
+            pid=refusal.sender,
+            command=refusal.command,
+            program=refusal.program,
+            target_pid=refusal.target,
+            target_command=refusal.target_command,
+            signal=refusal.signal,
+            call=refusal.call,
+        )
+        self._notes.append(line)  # (list.append is atomic)
+        with contextlib.suppress(BlockingIOError):
+            os.write(self._launch_write, b"n")
+
     def _take_launched(self) -> None:
         try:
             while os.read(self._launch_read, 4096):
                 pass
         except BlockingIOError:
             pass
+        while self._notes:
+            self._append(self._notes.pop(0))
         while self._launched:
             pid, pidfd, channel, command = self._launched.pop(0)
             self._watch_fd(self.watch.launched(pid, pidfd, command))
@@ -694,6 +731,9 @@ class AuditSink:
 
     def _summary(self) -> None:
         self._report_refused(now=time.monotonic(), final=True)
+        guard = self.exec_watch.guard if self.exec_watch is not None else None
+        if guard is not None and guard.failed:  # (once: the first failure's reason)
+            self._append(supervisor_record(self.session, "signal_guard_failed", guard.failed))
         if self.pending or self.lost_unreported:
             self._flush()  # (the last chance; what stays unwritten is said on stderr)
         if self.capped:

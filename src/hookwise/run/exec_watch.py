@@ -10,9 +10,12 @@ program and command line from its memory (``/proc/<pid>/mem``: the supervisor ow
 session's user namespace and is an ancestor of every process in it) and, when it is a hook's
 (:class:`HookExecs`), opens a pidfd on it (still waiting, so the pid cannot have been
 reused), gives it a socket of its own to the audit sink and tells the sink; then the exec
-goes on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``). Nothing is decided here: the listener only
-looks. No process inside can remove the filter; one it installs itself that notifies too
-takes its own and its children's execs (not the host's).
+goes on (``SECCOMP_USER_NOTIF_FLAG_CONTINUE``): an exec is never refused here. The same
+listener is handed every call that could signal another process, which
+:mod:`hookwise.run.signal_guard` decides (EPERM for a signal to a hook from a process that
+did not start it). No process inside can remove the filter, nor install one with a listener
+of its own (the session's filter refuses ``SECCOMP_FILTER_FLAG_NEW_LISTENER``: the newest
+filter's listener would be notified instead of this one).
 """
 
 from __future__ import annotations
@@ -22,9 +25,13 @@ import fcntl
 import os
 import sys
 
+from hookwise.run.signal_guard import CONTINUE, Answer
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from hookwise.run.signal_guard import SignalGuard
 
 # struct seccomp_notif (80 bytes) and seccomp_notif_resp (24): the ioctls encode the sizes
 NOTIF_SIZE = 80
@@ -78,23 +85,24 @@ class HookExecs:
 
 
 class Notification:
-    """One exec waiting: its id, the pid (outside), the arch and the argv pointer."""
+    """One call waiting: its id, the pid (outside), the number, the arch, the arguments
+    and, for an exec, where its path and argv are."""
 
-    __slots__ = ("argv_at", "compat", "id", "path_at", "pid")
+    __slots__ = ("args", "argv_at", "compat", "id", "nr", "path_at", "pid")
 
     def __init__(self, data: bytes, execveat: set[int]) -> None:
         self.id = int.from_bytes(data[0:8], sys.byteorder)
         self.pid = int.from_bytes(data[8:12], sys.byteorder)
-        nr = int.from_bytes(data[16:20], sys.byteorder, signed=True)
+        self.nr = int.from_bytes(data[16:20], sys.byteorder, signed=True)
         arch = int.from_bytes(data[20:24], sys.byteorder)
         self.compat = not arch & 0x80000000  # (__AUDIT_ARCH_64BIT)
-        shift = 1 if nr in execveat else 0  # execveat(dirfd, path, argv, ...)
-
-        def arg(index: int) -> int:
-            return int.from_bytes(data[32 + 8 * index : 40 + 8 * index], sys.byteorder)
-
-        self.path_at = arg(shift)
-        self.argv_at = arg(1 + shift)
+        self.args = [
+            int.from_bytes(data[32 + 8 * index : 40 + 8 * index], sys.byteorder)
+            for index in range(6)
+        ]
+        shift = 1 if self.nr in execveat else 0  # execveat(dirfd, path, argv, ...)
+        self.path_at = self.args[shift]
+        self.argv_at = self.args[1 + shift]
 
 
 def _string(fd: int, pointer: int, limit: int) -> str:
@@ -140,20 +148,31 @@ def read_exec(pid: int, notification: Notification) -> tuple[str, list[str]]:
 class ExecWatch:
     """The listener's loop (:meth:`serve`, a thread of the supervisor's): hooks go to
     ``on_hook(pid, pidfd, channel, command)`` (``channel``: the sink's end of the hook's own
-    socket, -1 when none could be given), which must not block."""
+    socket, -1 when none could be given), which must not block; signals are decided by
+    ``guard`` (run/signal_guard.py)."""
 
     def __init__(
         self,
         listener: int,
         on_hook: Callable[[int, int, int, str], None],
         is_hook: Callable[[str, list[str]], bool],
+        guard: SignalGuard,
     ) -> None:
-        from hookwise.run.arch import EXEC_CALLS, MACHINE
+        from hookwise.run.arch import EXEC_CALLS, MACHINE, SIGNAL_CALLS
 
         self.listener = listener
         self.on_hook = on_hook
         self.is_hook = is_hook
+        self.guard = guard
         self.execveat = {EXEC_CALLS[MACHINE][0][1], EXEC_CALLS[MACHINE][1][1]}
+        self.execs = {*EXEC_CALLS[MACHINE][0], *EXEC_CALLS[MACHINE][1]}
+        native, compat = SIGNAL_CALLS[MACHINE]
+        self.calls = {
+            (is_compat, number): name
+            for is_compat, table in ((False, native), (True, compat))
+            for name, numbers in table.items()
+            for number in numbers
+        }
         self.seen = 0  # execs
         self.hooks = 0  # of which hooks
         self.failed: str | None = None
@@ -179,18 +198,54 @@ class ExecWatch:
         except OSError:  # (ENOENT: the process was killed while it waited)
             return
         notification = Notification(bytes(buffer), self.execveat)
+        answer = CONTINUE
+        try:
+            if notification.nr in self.execs:
+                self._exec(notification)
+            else:
+                answer = self._signal(notification)
+        except Exception as exc:  # (this thread must go on: every exec and signal waits on it)
+            answer = self.guard.failed_with(exc)
+        finally:
+            self._answer(notification, answer)
+
+    def _answer(self, notification: Notification, answer: Answer) -> None:
+        response = notification.id.to_bytes(8, sys.byteorder)
+        if answer.go_on:
+            response += bytes(12) + FLAG_CONTINUE.to_bytes(4, sys.byteorder)
+        else:
+            response += answer.value.to_bytes(8, sys.byteorder, signed=True)
+            response += (-answer.error).to_bytes(4, sys.byteorder, signed=True) + bytes(4)
+        with contextlib.suppress(OSError):  # (killed meanwhile)
+            fcntl.ioctl(self.listener, SEND, bytearray(response), True)
+
+    def _signal(self, notification: Notification) -> Answer:
+        call = self.calls.get((notification.compat, notification.nr))
+        if call is None:  # (a number this table lacks: the filter names no other)
+            return CONTINUE
+        if call == "pidfd_send_signal":
+            return self.guard.pidfd(
+                notification.args, notification.pid, lambda: self._valid(notification)
+            )
+        return self.guard.decide(call, notification.args, notification.pid)
+
+    def _valid(self, notification: Notification) -> bool:
+        valid = bytearray(notification.id.to_bytes(8, sys.byteorder))
+        try:
+            fcntl.ioctl(self.listener, ID_VALID, valid, True)
+        except OSError:
+            return False
+        return True
+
+    def _exec(self, notification: Notification) -> None:
         self.seen += 1
+        self.guard.exec_seen(notification.pid)
         try:
             program, argv = read_exec(notification.pid, notification)
             if program and self.is_hook(program, argv):
                 self._hook(notification, argv)
         except Exception as exc:  # the exec goes on whatever this thread met
             self.failed = f"the exec watch raised {type(exc).__name__}: {str(exc)[:200]}"
-        finally:
-            response = notification.id.to_bytes(8, sys.byteorder) + bytes(12)
-            response += FLAG_CONTINUE.to_bytes(4, sys.byteorder)
-            with contextlib.suppress(OSError):  # (killed meanwhile)
-                fcntl.ioctl(self.listener, SEND, bytearray(response), True)
 
     def _hook(self, notification: Notification, argv: list[str]) -> None:
         try:
@@ -204,6 +259,7 @@ class ExecWatch:
             os.close(pidfd)
             return
         self.hooks += 1
+        self.guard.hook_seen(notification.pid)
         channel = self._channel(notification)
         self.on_hook(notification.pid, pidfd, channel, " ".join(argv)[:4096])
 

@@ -87,7 +87,7 @@ def starters(pid: int, first: int, pipe: str, root: int) -> set[int]:
     return out
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
     """``pid``'s children, from each of its threads' ``children`` file."""
     out: list[int] = []
     try:
@@ -109,14 +109,14 @@ def _session(root: int) -> list[int]:
     the machine's (init adopts every orphan of the session)."""
     out: list[int] = []
     seen = {root}
-    pending = _children(root)
+    pending = children(root)
     while pending:
         pid = pending.pop()
         if pid in seen:
             continue
         seen.add(pid)
         out.append(pid)
-        pending += _children(pid)
+        pending += children(pid)
     return out
 
 

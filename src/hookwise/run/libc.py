@@ -12,7 +12,17 @@ import os
 import struct
 import sys
 
-from hookwise.run.arch import ARCHES, EXEC_CALLS, MACHINE, Abi, Arch, arch
+from hookwise.run.arch import (
+    ARCHES,
+    COMPAT_SECCOMP,
+    EXEC_CALLS,
+    MACHINE,
+    SIGNAL_CALLS,
+    Abi,
+    Arch,
+    SignalCalls,
+    arch,
+)
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
@@ -168,7 +178,7 @@ EPERM = 1
 ENOSYS = 38
 X32_BIT = 0x40000000
 
-_LD_W_ABS, _JEQ_K, _JGE_K, _RET_K = 0x20, 0x15, 0x35, 0x06
+_LD_W_ABS, _JEQ_K, _JGE_K, _JSET_K, _RET_K = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW = 0x7FFF0000  # SECCOMP_RET_ALLOW
 _ERRNO = 0x00050000  # SECCOMP_RET_ERRNO | errno
 # offsets in struct seccomp_data (little-endian: an argument's low 32 bits come first)
@@ -179,11 +189,11 @@ def _arg(index: int, high: bool = False) -> int:
     return 16 + 8 * index + (4 if high else 0)
 
 
-# (kind, value, jump if true, jump if false): kind label (value: its name), ld, ret, jeq, jge
+# (kind, value, jump if true, jump if false): label (value: its name), ld, ret, jeq, jge, jset
 Program = list[tuple[str, int | str, str, str]]
 
 
-def _abi_checks(abi: Abi, prefix: str) -> Program:
+def _abi_checks(abi: Abi, prefix: str, seccomp: int) -> Program:
     """After the number is loaded: the calls this ABI must check, by number."""
     return [
         ("jeq", abi.ioctl, "ioctl", f"{prefix}1"),
@@ -194,11 +204,13 @@ def _abi_checks(abi: Abi, prefix: str) -> Program:
         ("label", f"{prefix}3", "", ""),
         ("jeq", abi.pidfd_getfd, "eperm", f"{prefix}4"),
         ("label", f"{prefix}4", "", ""),
-        ("jeq", abi.prlimit64, "prlimit", "allow"),
+        ("jeq", abi.prlimit64, "prlimit", f"{prefix}5"),
+        ("label", f"{prefix}5", "", ""),
+        ("jeq", seccomp, "seccomp", "allow"),
     ]
 
 
-def filter_program(numbers: Arch) -> bytes:
+def filter_program(numbers: Arch, machine: str = MACHINE) -> bytes:
     """The classic BPF program of :func:`install_filter`, assembled (labels resolved)."""
     native, compat = numbers.native, numbers.compat
     program: Program = [
@@ -208,12 +220,12 @@ def filter_program(numbers: Arch) -> bytes:
         ("ld", _NR, "", ""),
         *([("jge", X32_BIT, "enosys", "native_calls")] if numbers.x32 else []),
         ("label", "native_calls", "", ""),
-        *_abi_checks(native, "n"),
+        *_abi_checks(native, "n", EXEC_CALLS[machine][2]),
         ("label", "compat_arch", "", ""),
         ("jeq", compat.audit, "compat", "allow"),
         ("label", "compat", "", ""),
         ("ld", _NR, "", ""),
-        *_abi_checks(compat, "c"),
+        *_abi_checks(compat, "c", COMPAT_SECCOMP[machine]),
         # ioctl(fd, request): TIOCSTI and TIOCLINUX (the kernel reads an unsigned int)
         ("label", "ioctl", "", ""),
         ("ld", _arg(1), "", ""),
@@ -236,6 +248,12 @@ def filter_program(numbers: Arch) -> bytes:
         ("label", "prlimit3", "", ""),
         ("ld", _arg(2, high=True), "", ""),
         ("jeq", 0, "allow", "eperm"),
+        # seccomp(op, flags, ...): a filter with a listener of its own would take the signal
+        # calls (and execs) of its processes from the session's listener (the newest filter
+        # answering USER_NOTIF is the one notified)
+        ("label", "seccomp", "", ""),
+        ("ld", _arg(1), "", ""),
+        ("jset", SECCOMP_FILTER_FLAG_NEW_LISTENER, "eperm", "allow"),
         ("label", "allow", "", ""),
         ("ret", _ALLOW, "", ""),
         ("label", "eperm", "", ""),
@@ -265,7 +283,7 @@ def _assemble(program: Program) -> bytes:
         elif kind == "ret":
             out.append(_filter(_RET_K, int(item[1])))
         else:
-            code = _JEQ_K if kind == "jeq" else _JGE_K
+            code = {"jeq": _JEQ_K, "jge": _JGE_K, "jset": _JSET_K}[kind]
             jt = labels[str(item[2])] - index - 1
             jf = labels[str(item[3])] - index - 1
             if not (0 <= jt <= 255 and 0 <= jf <= 255):
@@ -290,17 +308,59 @@ SECCOMP_FILTER_FLAG_NEW_LISTENER = 8
 _USER_NOTIF = 0x7FC00000  # SECCOMP_RET_USER_NOTIF
 
 
-def exec_notifier_program(numbers: Arch) -> bytes:
-    """A filter that hands every ``execve``/``execveat`` (native and compat) to a listener
-    and allows everything else (the session's own filter still applies)."""
-    native, compat, _seccomp = EXEC_CALLS[MACHINE]
+SIGURG = 23  # Go's runtime preempts its own threads with tgkill(SIGURG) every few ms
+F_SETOWN, F_SETOWN_EX = 8, 15
+FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
+
+
+def exec_notifier_program(numbers: Arch, machine: str = MACHINE) -> bytes:
+    """A filter that hands to a listener every ``execve``/``execveat`` and every call that
+    could signal another process (native and compat ABI), and allows everything else (the
+    session's own filter still applies). Let through at once, as they can never hurt and
+    are frequent: signal 0 (an existence check), and SIGURG by ``tkill``/``tgkill``
+    (ignored by default; Go sends it to its own threads every few milliseconds). The
+    listener (run/exec_watch.py, run/signal_guard.py) sees the rest: ``kill``, ``tkill``,
+    ``tgkill``, ``rt_sigqueueinfo``, ``rt_tgsigqueueinfo``, ``pidfd_send_signal``, and the
+    ways to name the process a file's I/O signals go to (``fcntl`` ``F_SETOWN`` and
+    ``F_SETOWN_EX``, ``ioctl`` ``FIOSETOWN`` and ``SIOCSPGRP``)."""
+    native, compat, _seccomp = EXEC_CALLS[machine]
+    signals = SIGNAL_CALLS[machine]
     program: Program = [
         ("ld", _ARCH_AT, "", ""),
         ("jeq", numbers.native.audit, "n", "compat_arch"),
-        *_exec_checks(native, "n"),
+        *_exec_checks(native, signals[0], "n"),
         ("label", "compat_arch", "", ""),
         ("jeq", numbers.compat.audit, "c", "allow"),
-        *_exec_checks(compat, "c"),
+        *_exec_checks(compat, signals[1], "c"),
+        # kill(pid, sig), rt_sigqueueinfo(tgid, sig, info), pidfd_send_signal(fd, sig, ...)
+        ("label", "sig1", "", ""),
+        ("ld", _arg(1), "", ""),
+        ("jeq", 0, "allow", "notify"),
+        # rt_tgsigqueueinfo(tgid, tid, sig, info)
+        ("label", "sig2", "", ""),
+        ("ld", _arg(2), "", ""),
+        ("jeq", 0, "allow", "notify"),
+        # tkill(tid, sig)
+        ("label", "tsig1", "", ""),
+        ("ld", _arg(1), "", ""),
+        ("jeq", 0, "allow", "tsig"),
+        # tgkill(tgid, tid, sig)
+        ("label", "tsig2", "", ""),
+        ("ld", _arg(2), "", ""),
+        ("jeq", 0, "allow", "tsig"),
+        ("label", "tsig", "", ""),
+        ("jeq", SIGURG, "allow", "notify"),
+        # fcntl(fd, cmd, arg), ioctl(fd, request, arg): naming an owner for SIGIO
+        ("label", "fcntl", "", ""),
+        ("ld", _arg(1), "", ""),
+        ("jeq", F_SETOWN, "notify", "fcntl2"),
+        ("label", "fcntl2", "", ""),
+        ("jeq", F_SETOWN_EX, "notify", "allow"),
+        ("label", "ioctl", "", ""),
+        ("ld", _arg(1), "", ""),
+        ("jeq", FIOSETOWN, "notify", "ioctl2"),
+        ("label", "ioctl2", "", ""),
+        ("jeq", SIOCSPGRP, "notify", "allow"),
         ("label", "allow", "", ""),
         ("ret", _ALLOW, "", ""),
         ("label", "notify", "", ""),
@@ -309,22 +369,44 @@ def exec_notifier_program(numbers: Arch) -> bytes:
     return _assemble(program)
 
 
-def _exec_checks(calls: tuple[int, int], prefix: str) -> Program:
-    """One ABI's execve and execveat, to the listener (``prefix``: its arch's label)."""
-    return [
+_SIGNAL_TARGETS = {
+    "kill": "sig1",
+    "rt_sigqueueinfo": "sig1",
+    "pidfd_send_signal": "sig1",
+    "rt_tgsigqueueinfo": "sig2",
+    "tkill": "tsig1",
+    "tgkill": "tsig2",
+    "fcntl": "fcntl",
+    "ioctl": "ioctl",
+}
+
+
+def _exec_checks(calls: tuple[int, int], signals: SignalCalls, prefix: str) -> Program:
+    """One ABI's execve and execveat, to the listener, and its signal calls to their checks
+    (``prefix``: its arch's label)."""
+    numbered = [
+        (number, _SIGNAL_TARGETS[name]) for name, numbers in signals.items() for number in numbers
+    ]
+    checks: Program = [
         ("label", prefix, "", ""),
         ("ld", _NR, "", ""),
-        ("jeq", calls[0], "notify", f"{prefix}2"),
-        ("label", f"{prefix}2", "", ""),
-        ("jeq", calls[1], "notify", "allow"),
+        ("jeq", calls[0], "notify", f"{prefix}e"),
+        ("label", f"{prefix}e", "", ""),
+        ("jeq", calls[1], "notify", f"{prefix}0"),
     ]
+    for index, (number, target) in enumerate(numbered):
+        last = index == len(numbered) - 1
+        following = "allow" if last else f"{prefix}{index + 1}"
+        checks += [("label", f"{prefix}{index}", "", ""), ("jeq", number, target, following)]
+    return checks
 
 
 def install_exec_notifier() -> int:
     """Install :func:`exec_notifier_program` (inherited by every process of the session,
     none can remove it); the listener's descriptor, which the supervisor reads (rt24 #9:
     a hook killed before it said ``started`` left no trace; the exec that starts it waits
-    until the supervisor has seen it). Needs ``no_new_privs``."""
+    until the supervisor has seen it, and a signal to it until the supervisor decided).
+    Needs ``no_new_privs``; before :func:`install_filter`, which refuses new listeners."""
     program = exec_notifier_program(_numbers())
     buffer = ctypes.create_string_buffer(program, len(program))
     prog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
@@ -386,6 +468,9 @@ def install_filter() -> None:
       did not ask (its host, a hook), as Yama's ptrace_scope 1 would. PTRACE_TRACEME and the
       requests on a tracee stay: a debugger runs its own program (gdb's run, strace CMD);
     - prlimit64 setting another process's limits fails with EPERM (RLIMIT_CPU kills);
+    - seccomp with ``SECCOMP_FILTER_FLAG_NEW_LISTENER`` fails with EPERM: a listener of its
+      own would be notified of its processes' signals and execs instead of the session's
+      (:func:`exec_notifier_program`), and could let them through;
     - the x32 ABI (x86_64) answers ENOSYS: its numbers differ, and nothing needs it.
     """
     program = filter_program(_numbers())
@@ -396,3 +481,33 @@ def install_filter() -> None:
         _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(prog), 0, 0),
         "installing the seccomp filter",
     )
+
+
+PIDFD_GETFD = 438  # the same number on every ABI
+PIDFD_SEND_SIGNAL = 424
+
+
+def take_fd(pidfd: int, fd: int) -> int:
+    """A copy of descriptor ``fd`` of the process ``pidfd`` refers to (``pidfd_getfd``,
+    close-on-exec): the supervisor's signal guard checks and uses the very file a sender
+    named (run/signal_guard.py)."""
+    return _check(
+        _libc.syscall(
+            ctypes.c_long(PIDFD_GETFD), ctypes.c_int(pidfd), ctypes.c_int(fd), ctypes.c_uint(0)
+        ),
+        f"taking descriptor {fd} of a process",
+    )
+
+
+def pidfd_send_signal(pidfd: int, sig: int, info: bytes, flags: int) -> int:
+    """``pidfd_send_signal`` with a ``siginfo`` (Python's takes none); the errno, 0 when
+    sent."""
+    buffer = ctypes.create_string_buffer(info, len(info))
+    result = _libc.syscall(
+        ctypes.c_long(PIDFD_SEND_SIGNAL),
+        ctypes.c_int(pidfd),
+        ctypes.c_int(sig),
+        buffer,
+        ctypes.c_uint(flags),
+    )
+    return ctypes.get_errno() if result < 0 else 0

@@ -267,8 +267,11 @@ def _init(launch: Launch, uid: int, gid: int, last_cap: int) -> None:
     os.chdir(launch.cwd)  # through the mounts made above, not the directory they cover
     libc.drop_capabilities(last_cap)
     libc.prctl(libc.PR_SET_NO_NEW_PRIVS, 1, what="setting no_new_privs")
+    # the listener first: the session's filter then refuses any other (a newer filter's
+    # listener would be notified instead of this one)
+    listener = libc.install_exec_notifier()
     libc.install_filter()
-    _send_listener(libc.install_exec_notifier())
+    _send_listener(listener)
     libc.scope_abstract_sockets()
     libc.prctl(libc.PR_SET_DUMPABLE, 0, what="making init undumpable")
     if os.read(GATE_FD, 1) != GO:  # the supervisor's last checks failed (it says why)

@@ -709,6 +709,15 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
         )
     elif sink.write_error:
         say(f"{sink.write_error}; every record was written once it took lines again")
+    if sink.signals_refused:
+        say(
+            f"refused {sink.signals_refused} signal(s) to hooks from other processes of the "
+            "session (a hook killed or stopped lets the host run the tool unguarded): "
+            + "; ".join(item.describe() for item in sink.refusals[:10])
+        )
+    guard = sink.exec_watch.guard if sink.exec_watch is not None else None
+    if guard is not None and guard.failed:
+        say(guard.failed)
     if sink.failed and sink.failed != sink.write_error:
         say(sink.failed)
 
@@ -719,8 +728,9 @@ def _watch_execs(listener: int, sink: AuditSink, hook_execs: HookExecs) -> None:
     if listener < 0:
         return
     from hookwise.run.exec_watch import ExecWatch
+    from hookwise.run.signal_guard import SignalGuard
 
-    watch = ExecWatch(listener, sink.hook_launched, hook_execs)
+    watch = ExecWatch(listener, sink.hook_launched, hook_execs, SignalGuard(sink.signal_refused))
     sink.exec_watch = watch
 
     def serve() -> None:
@@ -774,6 +784,9 @@ def _start(
 
         sink.watch.agent = agent_pid
         sink.watch.root = init_pid
+        if sink.exec_watch is not None:  # (hosts: the agent, and the parent of each hook)
+            sink.exec_watch.guard.init_pid = init_pid
+            sink.exec_watch.guard.agent = agent_pid
         sink.watch.session_ending = lambda: exiting(init_pid)
     done = _thread.allocate_lock()
     done.acquire()

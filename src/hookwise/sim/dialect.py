@@ -52,9 +52,19 @@ from hookwise.turns.session import Turn
 
 __all__ = ["DialectLifecycle", "claude_lifecycle", "codex_lifecycle", "table_lifecycle"]
 
-_MODELS = {"claude": "claude-sonnet-4-5", "codex": "gpt-5-codex"}
 _TRIGGERS = ("manual", "auto")
 _COMPACT_SUMMARY = "(the simulator does not summarise)"
+
+
+def _example_model(host: str) -> str:
+    """The model the host's protocol module names for a session (``EXAMPLE_MODEL``), else a
+    made-up one."""
+    import importlib
+
+    from hookwise.protocol.hosts import host as host_info
+
+    model = getattr(importlib.import_module(host_info(host).module), "EXAMPLE_MODEL", None)
+    return model if isinstance(model, str) else "fake-model"
 
 
 def dialect_action(effect: DialectEffect) -> str:
@@ -82,7 +92,7 @@ class DialectLifecycle:
                 "profile", f"profiles apply to the gemini host only, not to {self.title}"
             )
         self.scenario = scenario
-        self.model = scenario.model_name or _MODELS.get(dialect, "fake-model")
+        self.model = scenario.model_name or _example_model(dialect)
         names = claude_events(dialect)
         self._mapping = names[0] if names else None
         self._aliases = names[1] if names else {}

@@ -11,14 +11,10 @@ from hookwise.policy.export.intent import analyse, applies_to
 from hookwise.policy.export.model import Coverage, Decision, Export, Native, Status
 from hookwise.protocol.hosts import host as host_info
 
-# one exporter module a host: TARGET, FILES, entries(intent, analysis), gaps(analysis),
-# render(natives)
+# one exporter module a host (its HOST): TARGET, FILES, entries(intent, analysis),
+# gaps(analysis), render(natives)
 EXPORTERS: dict[str, ModuleType] = {
-    "claude": claude,
-    "gemini": gemini,
-    "codex": codex,
-    "copilot": copilot,
-    "qwen": qwen,
+    module.HOST: module for module in (claude, gemini, codex, copilot, qwen)
 }
 
 

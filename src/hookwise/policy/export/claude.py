@@ -32,6 +32,7 @@ from hookwise.policy.export.model import (
 )
 from hookwise.protocol.hosts import HOSTS
 
+HOST = "claude"  # the host whose permission rules this module writes
 TARGET = "~/.claude/settings.json"
 # no file of its own: entries in the settings file install registers in (targets.settings_path)
 FILES: dict[str, str] = {}

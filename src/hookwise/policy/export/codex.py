@@ -14,6 +14,7 @@ import json
 
 from hookwise.policy.export.model import Analysis, Intent, Native, Prefix, header
 
+HOST = "codex"  # the host whose permission rules this module writes
 TARGET = "~/.codex/rules/hookwise.rules"
 # a file hookwise owns whole (``install --native``), per scope: relative to the host's config
 # directory (protocol.hosts.config_path) for "user"

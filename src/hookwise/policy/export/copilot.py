@@ -28,6 +28,7 @@ from hookwise.policy.export.model import (
     WholeTool,
 )
 
+HOST = "copilot"  # the host whose permission rules this module writes
 TARGET = "copilot --deny-tool ..."
 FILES = None  # command-line flags only: no file install --native could keep them in
 _WRITE_TOOLS = frozenset(("write", "edit"))  # its create and edit tools

@@ -28,6 +28,7 @@ from hookwise.policy.export.model import (
 )
 from hookwise.protocol.hosts import HOSTS
 
+HOST = "gemini"  # the host whose permission rules this module writes
 TARGET = "~/.gemini/policies/hookwise.toml"
 # a file hookwise owns whole (``install --native``), per scope: relative to the host's config
 # directory (protocol.hosts.config_path) for "user"

@@ -306,12 +306,13 @@ def _file_host_entries(
     return loaded.registry.entries, loaded.warnings, [], set(), {}
 
 
-# The hosts with a settings loader of their own (switches, trust stores, config layers);
-# every other host hookwise runs reads plain files through its registry row.
+# How doctor reads the hooks through each settings loader of config/ (the registry row's
+# ``settings_loader``: switches, trust stores, config layers); a host without one reads
+# plain files through its registry row.
 _OWN_LOADERS: dict[str, Callable[[str, Path, Mapping[str, str], HostReport], HostHooks]] = {
-    "gemini": _gemini_entries,
-    "claude": _claude_entries,
-    "codex": _codex_entries,
+    "hookwise.config.gemini": _gemini_entries,
+    "hookwise.config.claude": _claude_entries,
+    "hookwise.config.codex": _codex_entries,
 }
 
 
@@ -327,7 +328,7 @@ def _entries(host: str, project: Path, env: Mapping[str, str], report: HostRepor
 
         planned = load_script_hooks(host, str(project), env).registry.entries
         return Loaded(_entries_from_files(host, project, env), list(planned), set())
-    loader = _OWN_LOADERS.get(host, _file_host_entries)
+    loader = _OWN_LOADERS.get(info.settings_loader, _file_host_entries)
     entries, warnings, not_running, merged, off = loader(host, project, env, report)
     out = [
         Registered(
@@ -680,19 +681,20 @@ def self_test(
     """Run the registered command on a synthetic pre-tool event and judge its answer."""
     from hookwise.policy.pipeline import decide
     from hookwise.policy.tools.payloads import build_payload
+    from hookwise.protocol.hosts import input_fields
 
     event = host_info(host).pre_tool_event
-    tool_input: dict[str, Any] = {"command": PROBE_COMMAND}
-    if host != "codex":
-        tool_input["description"] = "hookwise doctor self-test"
+    # the fields the host's table says its pre-tool payload carries: a call id only where
+    # the host sends one
+    carries_id = "tool_use_id" in input_fields(host, event)
     payload = build_payload(
         host,
         event,
         tool=host_info(host).shell_tool,
-        tool_input=tool_input,
+        tool_input={"command": PROBE_COMMAND},
         cwd=str(project),
         session="hookwise-doctor",
-        extra=None if host == "gemini" else {"tool_use_id": "hookwise-doctor"},
+        extra={"tool_use_id": "hookwise-doctor"} if carries_id else None,
     )
     test = run_command(
         host, command, payload, cwd=project, env=env, timeout=min(timeout_s, SELF_TEST_CAP_S)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from hookwise.config.atomic import write_text_atomic
-from hookwise.config.host_homes import config_dir
+from hookwise.config.host_homes import config_dir, config_file
 from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode, parse_jsonc
 from hookwise.mcp_proxy import (
     WRAP,
@@ -120,7 +120,7 @@ def plan_mcp(
     plan = McpPlan(state=_load_state(state_path), state_path=state_path)
     prefix = wrap_command(env)
     for relative, key in files:
-        path = base / relative
+        path = base / relative if scope == "project" else config_file(host, relative, env)
         _check_link(path, base if scope == "project" else None)
         try:
             text = path.read_text(encoding="utf-8")

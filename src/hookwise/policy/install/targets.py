@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from hookwise.config.host_homes import config_dir
+from hookwise.config.host_homes import config_file
 from hookwise.protocol.hosts import host as host_info
 from hookwise.protocol.hosts import hosts_with
 
@@ -26,7 +26,7 @@ def settings_path(host: str, scope: str, project: Path, env: Mapping[str, str]) 
     relative = host_info(host).install_files[scope]
     if scope == "project":
         return Path(os.path.abspath(project)) / relative
-    return config_dir(host, env) / relative
+    return config_file(host, relative, env)
 
 
 __all__ = ["SCOPES", "settings_path"]

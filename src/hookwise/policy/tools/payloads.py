@@ -11,8 +11,10 @@ from typing import Any
 
 from hookwise.policy.adapters import platforms
 
-# The payload field a scenario's ``prompt`` / ``response`` fills, per host and event.
-_RESPONSE_FIELD = {"gemini": "prompt_response", "claude": "last_assistant_message"}
+# The payload fields that carry the model's last answer, one of which a scenario's
+# ``response`` fills: the first the event's table lists (Gemini CLI's AfterAgent
+# ``prompt_response``), else Claude Code's.
+_RESPONSE_FIELDS = ("prompt_response", "last_assistant_message")
 
 
 def build_payload(
@@ -57,7 +59,7 @@ def build_payload(
     if prompt is not None:
         payload["prompt"] = prompt
     if response is not None:
-        payload[_RESPONSE_FIELD.get(host, "last_assistant_message")] = response
+        payload[_response_field(host, event if known else event_names(host)[0])] = response
         payload.setdefault("stop_hook_active", False)
     if extra:
         payload.update(extra)
@@ -68,6 +70,20 @@ def build_payload(
         out: dict[str, Any] = shaped(payload)
         return out
     return payload
+
+
+def _response_field(host: str, event: str) -> str:
+    """The field that carries the model's answer: the one ``event``'s table lists, else the
+    one another event of the host lists (Gemini CLI's ``prompt_response``), else Claude
+    Code's."""
+    from hookwise.protocol.hosts import event_names, input_fields
+
+    for events in ((event,), event_names(host)):
+        listed = {f for e in events for f in input_fields(host, e)}
+        found = next((f for f in _RESPONSE_FIELDS if f in listed), None)
+        if found is not None:
+            return found
+    return _RESPONSE_FIELDS[-1]
 
 
 def _takes(host: str, event: str, field: str) -> bool:

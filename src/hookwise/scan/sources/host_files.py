@@ -17,7 +17,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from hookwise.config.host_homes import config_dir
+from hookwise.config.host_homes import config_file
 from hookwise.config.host_hooks import load_host_hooks
 from hookwise.config.jsonc import parse_jsonc
 from hookwise.config.script_hooks import load_script_hooks
@@ -85,10 +85,13 @@ def file_host_hooks(ctx: ScanContext, name: str) -> Loaded:
 def file_host_mcp(ctx: ScanContext, name: str) -> list[Runnable]:
     out: list[Runnable] = []
     gates = _gates(name)
-    bases = {"user": config_dir(name, ctx.env), "project": Path(ctx.project)}
     for scope, files in mcp_files(name).items():
         for relative, key in files:
-            path = bases[scope] / relative
+            path = (
+                config_file(name, relative, ctx.env)
+                if scope == "user"
+                else Path(ctx.project) / relative
+            )
             text = file_text(path)
             if text is None:
                 continue

@@ -136,7 +136,7 @@ def session_records(host: str) -> tuple[str, tuple[str, ...]] | None:
 
 def record_roots(host: str, env: Mapping[str, str]) -> list[Path]:
     """Where ``host`` keeps its session records, for this user (``env``'s HOME and overrides)."""
-    from hookwise.config.host_homes import config_dir
+    from hookwise.config.host_homes import config_file
 
     database = session_db(host)
     if database is not None:
@@ -144,8 +144,7 @@ def record_roots(host: str, env: Mapping[str, str]) -> list[Path]:
     records = session_records(host)
     if records is None:
         raise ValueError(f"hookwise reads no session records of {host!r}")
-    base = config_dir(host, env)
-    return [base / directory for directory in records[1]]
+    return [config_file(host, directory, env) for directory in records[1]]
 
 
 def record_files(host: str, env: Mapping[str, str], since_epoch: float | None = None) -> list[Path]:
