@@ -137,6 +137,15 @@ RULES: Final = {
             "only the calls the policy allows; a remote (HTTP) server cannot be wrapped.",
         ),
         Rule(
+            "elicitation-hook",
+            _M,
+            "Hook answers MCP servers' questions for the user",
+            "An Elicitation hook can accept an MCP server's question before the user sees it, "
+            "and an ElicitationResult hook can change the user's answer (Claude Code). An "
+            "`ask` of `hookwise mcp wrap` is such a question, so these hooks decide it "
+            "(docs/mcp.md). Medium from the repository, low from the user's own settings.",
+        ),
+        Rule(
             "remote-mcp",
             _L,
             "Repository adds a remote MCP server",
