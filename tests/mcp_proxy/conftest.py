@@ -169,6 +169,10 @@ class Wrapped:
         return self.proc.wait(10)
 
 
+# a host: starts the server command with the environment it is given, and waits for it
+HOST = "import json, subprocess, sys; sys.exit(subprocess.call(sys.argv[2:], env=json.loads(sys.argv[1])))"
+
+
 def wrap_argv(*server: str, name: str = "fake", extra: tuple[str, ...] = ()) -> list[str]:
     return [sys.executable, "-m", "hookwise", "mcp", "wrap", "--name", name, *extra, "--", *server]
 
@@ -178,8 +182,17 @@ def wrap(project: Project) -> Iterator[Any]:
     """``wrap(mode, *options)``: the proxy in front of ``fake_server.py MODE``."""
     started: list[Wrapped] = []
 
-    def start(mode: str = "echo", *options: str, server: list[str] | None = None) -> Wrapped:
+    def start(
+        mode: str = "echo",
+        *options: str,
+        server: list[str] | None = None,
+        host: dict[str, str] | None = None,
+    ) -> Wrapped:
+        """``host``: started by a process of that environment (a host's), which gives the
+        proxy ``project.env`` (its own plus an entry's ``env``), as a host starts a server."""
         argv = wrap_argv(*(server or [sys.executable, str(FAKE_SERVER), mode]), extra=options)
+        if host is not None:
+            argv = [sys.executable, "-c", HOST, json.dumps(project.env), *argv]
         err = project.root.parent / f"proxy-{len(started)}.err"
         with err.open("wb") as stderr:
             proc = subprocess.Popen(
@@ -188,7 +201,7 @@ def wrap(project: Project) -> Iterator[Any]:
                 stdout=subprocess.PIPE,
                 stderr=stderr,
                 cwd=project.root,
-                env=project.env,
+                env=project.env if host is None else host,
             )
         wrapped = Wrapped(proc, err)
 

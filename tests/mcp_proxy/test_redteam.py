@@ -134,8 +134,9 @@ def test_a_pinned_proxy_ignores_the_entry_env(
     from hookwise.mcp_proxy.config_env import pins_for
 
     pins = pins_for(project.env)  # what install --mcp writes, from the user's environment
+    user = dict(project.env)  # the host's own environment: the user's
     project.env.update(entry_env)  # what the host adds from the entry's "env"
-    proxy = wrap("echo", *pins)
+    proxy = wrap("echo", *pins, host=user)
     proxy.initialize()
     proxy.call(3, "run_command", {"command": "rm -r build"})
     answer = proxy.recv()

@@ -52,4 +52,7 @@ def test_scan_reports_each_server_not_behind_the_proxy(tmp_path: Path) -> None:
         "claude project remote MCP server 'remote' (https://mcp.example.com/mcp): the proxy"
         " cannot wrap it",
     ]
-    assert all(f.severity is Severity.INFO for f in report.findings if f.rule == "mcp-unguarded")
+    unguarded = [f for f in report.findings if f.rule == "mcp-unguarded"]
+    # a repository's entry dressed as the guard is an attack, not a missing wrap (s25 F15)
+    assert {f.severity for f in unguarded if "'fake'" in f.message} == {Severity.HIGH}
+    assert all(f.severity is Severity.INFO for f in unguarded if "'fake'" not in f.message)

@@ -167,6 +167,14 @@ def _mcp(
         click.echo(f"wrote {path}")
     if dry_run and plan.changed:
         click.echo("(dry run: nothing written)")
+    left = [c.name for c in plan.changes if c.action == "skipped"]
+    if install and left:  # a stdio server left outside the proxy is no success
+        click.echo(
+            f"hookwise: {len(left)} stdio MCP server(s) left unwrapped: {', '.join(left)} "
+            "(see each 'skipped' above)",
+            err=True,
+        )
+        sys.exit(1)
 
 
 def _report(plan: InstallPlan, written: list[Path], dry_run: bool) -> None:

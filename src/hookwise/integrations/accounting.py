@@ -7,11 +7,17 @@ them), so ``{"command": "true", "cmd": "rm -rf ~"}`` is decided on ``true`` and 
 ``rm``. A call is therefore unverifiable when two keys carry one role, or when a key looks
 like a command or a path under a spelling no rule reads (``FilePath``, ``source``,
 ``commandLine``): the decision would be about a value the tool may never use.
+
+Keys are compared as the most permissive server reads them: Go's ``encoding/json`` matches
+a key to a field ignoring case under Unicode folding (``ſource`` is ``source``, ``K`` is
+``k``), so a key that folds onto another spelling is ambiguous, and a command or path key
+nested in an object argument is one a server may read too (``{"request": {"command": ...}}``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from hookwise.integrations.tools import COMMAND_KEYS, MOVE_PATH_KEYS, PATH_ALIASES
@@ -156,8 +162,137 @@ _SHOWN: Final[Mapping[str, str]] = {
 }
 
 
-def _norm(key: str) -> str:
-    return key.strip().lower().replace("_", "").replace("-", "")
+def fold(key: str) -> str:
+    """``key`` as a case-insensitive reader compares it (NFKC, full case folding), with
+    ``_`` and ``-`` dropped."""
+    return unicodedata.normalize("NFKC", key).casefold().strip().replace("_", "").replace("-", "")
+
+
+_norm = fold
+
+
+def ambiguous(key: str) -> bool:
+    """A key that some reader takes for another spelling: a character outside ASCII that
+    folds or normalises to ASCII (``ſ`` -> ``s``, ``K`` -> ``k``, fullwidth letters)."""
+    return any(
+        not c.isascii()
+        and any(f.isascii() for f in (unicodedata.normalize("NFKC", c).casefold(), c.lower()))
+        for c in key
+    )
+
+
+def _reads_as(key: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", c).casefold() for c in key)
+
+
+# a shell tool's arguments that change what its command does (shell_args.py reads them)
+_ARGV: Final = frozenset(["args", "arguments", "arglist", "argslist", "commandargs", "cmdargs",
+                          "extraargs", "params", "parameters"])  # fmt: skip
+_DIR_WORDS: Final = ("dir", "cwd", "folder", "path", "location", "workspace", "root", "where")
+_DIR_NAMES: Final = frozenset(["in", "at", "within", "under"])
+
+
+def shell_extra(key: str) -> str | None:
+    """What a shell tool's argument ``key`` adds to its command: ``argv`` (words after it),
+    ``env`` (its environment), ``stdin`` (what it reads), ``dir`` (where it runs), or None."""
+    name = fold(key)
+    if role(key, canonical.SHELL) not in (None, "directory"):
+        return None  # a command, a file or a move's path: read as such
+    if name in _ARGV:
+        return "argv"
+    if "env" in name or name in ("variables", "vars"):
+        return "env"
+    if "stdin" in name or "input" in name:
+        return "stdin"
+    if name in _DIR_NAMES or any(word in name for word in _DIR_WORDS):
+        return "dir"
+    return None
+
+
+def _path_text(value: str) -> bool:
+    """A string a shell tool's server could take as a directory or file: absolute, home,
+    relative with ``./``, or a Windows drive."""
+    text = value.strip()
+    return (
+        text in (".", "..")
+        or text.startswith(("/", "~", "./", "../", "\\", ".\\"))
+        or (len(text) > 2 and text[1] == ":" and text[2] in "/\\")
+    )
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _shell_other(key: str, value: Any) -> str | None:
+    """Why a shell tool's argument that no rule reads may still change what runs."""
+    if isinstance(value, (Mapping, list)) and any(True for _ in _strings(value)):
+        shape = "an object" if isinstance(value, Mapping) else "a list"
+        return (
+            f"its argument {key!r} is {shape} holding text no rule reads; a server may pass it "
+            "to the command (as arguments, environment or input)"
+        )
+    if isinstance(value, str) and _path_text(value):
+        return (
+            f"its argument {key!r} looks like a path no rule reads; a server may run the "
+            "command there or hand it the file"
+        )
+    return None
+
+
+def _nested(value: Any, depth: int = 0) -> Iterator[tuple[str, Any]]:
+    """(key, value) of every object member below the top level."""
+    if depth > 256:
+        return
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if depth:
+                yield str(key), item
+            yield from _nested(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _nested(item, depth + 1 if depth else 1)
+
+
+def _nested_problem(tool: str, args: Mapping[str, Any]) -> str | None:
+    """A key below the top level that folds ambiguously, or holds a command or a path:
+    the rules read the top level only, and a server reading ``{"request": {...}}`` runs it."""
+    for top, value in args.items():
+        if tool == canonical.SHELL and shell_extra(str(top)) == "env":
+            continue  # variable names, read by shell_args
+        for key, item in _nested({top: value}):
+            if ambiguous(key):
+                return (
+                    f"its argument {top!r} holds the key {key!r}, which a server matching keys "
+                    f"without case reads as {_reads_as(key)!r}"
+                )
+            found = role(key, "")
+            if found is None and fold(key) in ("query", "root"):
+                continue
+            if found == "command" and _command_text(item):
+                what = "a command"
+            elif found is not None and found != "command" and _looks_like_path(item):
+                what = "a path"
+            else:
+                continue
+            return (
+                f"its argument {top!r} holds {what} under {key!r}, which no rule reads "
+                "(the rules read the top-level arguments)"
+            )
+    return None
+
+
+def _command_text(value: Any) -> bool:
+    return (isinstance(value, str) and bool(value.strip())) or (
+        isinstance(value, list) and any(isinstance(v, str) and v for v in value)
+    )
 
 
 def role(key: str, tool: str) -> str | None:
@@ -220,7 +355,26 @@ def unaccounted(
     seen: dict[str, list[str]] = {}
     for raw in args:
         key = str(raw)
+        if ambiguous(key):
+            return (
+                f"its argument key {key!r} reads as "
+                f"{_reads_as(key)!r} to a server matching keys "
+                "without case (Go's encoding/json), not as the rules read it"
+            )
+        extra = shell_extra(key) if tool == canonical.SHELL else None
+        if extra == "dir":
+            if not isinstance(args[raw], str):
+                return f"its argument {key!r} is a {type(args[raw]).__name__}, not a string"
+            seen.setdefault("directory", []).append(key)
+            continue
+        if extra is not None:
+            continue  # read into the command line (shell_args.py)
         found = role(key, tool)
+        if found is None and tool == canonical.SHELL:
+            why = _shell_other(key, args[raw])
+            if why is not None:
+                return why
+            continue
         if found is None:
             if mapped and _unlisted_path(key, tool, args[raw]):
                 return (
@@ -246,6 +400,9 @@ def unaccounted(
         if found == "move":
             continue  # source and destination are both read
         seen.setdefault(found, []).append(key)
+    nested = _nested_problem(tool, args)
+    if nested is not None:
+        return nested
     for found, keys in seen.items():
         if len(keys) > 1 and found != "paths":
             return (

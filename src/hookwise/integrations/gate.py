@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from hookwise.integrations import shell_args
 from hookwise.integrations.accounting import role, unaccounted
 from hookwise.integrations.json_data import jsonable
 from hookwise.integrations.tools import (
@@ -404,7 +405,10 @@ class Gate:
             args = {}
         name = self.canonical_tool(tool)
         moves = moves_files(tool) and name in ("write", "edit")
-        mapped = canonical_input(name, args, moves=moves)
+        where = shell_args.with_cwd(args) if name == canonical.SHELL else args
+        mapped = canonical_input(name, where, moves=moves)
+        if where is not args and "cwd" not in args:
+            mapped.added = mapped.added | {"cwd"}  # for the rules only: never sent
         payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=mapped.args)
         if call_id:
             payload["tool_use_id"] = call_id
@@ -423,6 +427,8 @@ class Gate:
             verdict, record = self._move_source(tool, args, call_id, verdict, record)
         if name == canonical.SHELL and verdict.action != "deny":
             verdict, record = self._list_as_line(tool, args, call_id, verdict, record)
+        if name == canonical.SHELL and verdict.action != "deny":
+            verdict, record = self._shell_extras(tool, args, call_id, verdict, record)
         if verdict.args is not None:
             verdict = replace(verdict, args=self._back(mapped, args, verdict.args))
         if tool in self.accounted_tools:
@@ -519,6 +525,30 @@ class Gate:
             return verdict, record
         for line in sorted({" ".join(words), words[0]} if words else set()):
             rest = {k: v for k, v in args.items() if k != key}
+            reading = MappedInput({**rest, "command": line}, {}, True)
+            verdict, record = self._stricter(tool, reading, call_id, (verdict, record))
+            if verdict.action == "deny":
+                break
+        return verdict, record
+
+    def _shell_extras(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        call_id: str,
+        verdict: Verdict,
+        record: dict[str, Any],
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """A shell tool's argv, environment and stdin arguments (``shell_args``): the lines
+        they make are decided too, the stricter verdict wins; where no line can say what
+        runs, the call is unverifiable."""
+        try:
+            lines = shell_args.readings(args)
+        except shell_args.UnverifiableError as why:
+            return self._unverifiable(tool, str(why), verdict), record
+        where = shell_args.with_cwd(args)
+        rest = {k: v for k, v in where.items() if k in ("cwd", "workdir", "path", "directory")}
+        for line in lines:
             reading = MappedInput({**rest, "command": line}, {}, True)
             verdict, record = self._stricter(tool, reading, call_id, (verdict, record))
             if verdict.action == "deny":

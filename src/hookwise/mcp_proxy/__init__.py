@@ -10,6 +10,7 @@ server's process, and ``proxy`` moves the messages between them.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 from collections.abc import Mapping
@@ -80,8 +81,102 @@ def isolated_program() -> list[str]:
     return [sys.executable, ISOLATED, "-m", "hookwise"]
 
 
+# variables that load code into any program before its first line runs (the proxy too):
+# an entry setting one is not guarded whatever it starts, and cannot be made so by wrapping
+_LOADER_PREFIXES = ("LD_", "DYLD_")
+_LOADERS = frozenset(["GCONV_PATH", "HOSTALIASES", "MALLOC_CONF", "LOCPATH", "NLSPATH"])
+# options of `mcp wrap` that decide nothing about the policy or the audit log: an entry
+# written by someone else may carry these; every other option is install's to write
+_HARMLESS = frozenset(["--timeout", "--max-message"])
+_VALUED = frozenset(["--pin", "--name", *_HARMLESS])
+
+
+def server_name(key: str) -> str:
+    """The name a host's settings key gives a server's tools, as Claude Code names them
+    (``mcp__<name>__<tool>``: every character outside ``[A-Za-z0-9_-]`` made ``_``,
+    nothing else changed), so ``mcp:`` rules written as the hook sees the server apply
+    through the proxy too."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", key) or "server"
+
+
+def loader_env(entry_env: object) -> list[str]:
+    """The variables of an entry's ``env`` that load code into the program it starts."""
+    if not isinstance(entry_env, Mapping):
+        return []
+    return sorted(
+        str(k) for k in entry_env if str(k).startswith(_LOADER_PREFIXES) or str(k) in _LOADERS
+    )
+
+
+def python_env(entry_env: object) -> list[str]:
+    """The ``PYTHON*`` variables of an entry's ``env``: the ``hookwise`` script's
+    interpreter (no ``-I``) reads them before hookwise runs (``PYTHONPATH=.evil``
+    imports a repository's ``hookwise`` package instead)."""
+    if not isinstance(entry_env, Mapping):
+        return []
+    return sorted(str(k) for k in entry_env if str(k).startswith("PYTHON"))
+
+
+def foreign_options(
+    argv: tuple[str, ...] | list[str], env: Mapping[str, str], key: str | None = None
+) -> str | None:
+    """Why a wrapped entry's proxy options are not the ones install writes for this user
+    (None: they are). The options are the entry's own words, written by whoever wrote the
+    settings file: ``--pin HOOKWISE_USER_POLICY=...`` or ``--pin HOOKWISE_AUDIT=0`` turn
+    the user's policy or audit off, another ``--name`` dodges the ``mcp:`` rules for the
+    server (``key``: its name in the settings). Only ``--timeout`` and ``--max-message``
+    may differ."""
+    from hookwise.mcp_proxy import config_env
+
+    options = _proxy_options(argv)
+    if options is None:
+        return None
+    pins: list[str] = []
+    name: str | None = None
+    pinned_flag = False
+    at = 0
+    while at < len(options):
+        word = options[at]
+        option, eq, inline = word.partition("=")
+        if word == "--pinned":
+            pinned_flag = True
+            at += 1
+            continue
+        if option not in _VALUED:
+            return f"its proxy option {word!r} is not one install writes"
+        if eq:
+            value, at = inline, at + 1
+        elif at + 1 < len(options):
+            value, at = options[at + 1], at + 2
+        else:
+            return f"its proxy option {word!r} has no value"
+        if option == "--pin":
+            pins.append(value)
+        elif option == "--name":
+            name = value
+    expected = config_env.pins_for(env)[2::2]
+    if pins and sorted(pins) != sorted(expected):
+        theirs = ", ".join(pins)
+        mine = ", ".join(expected) or "none"
+        return (
+            f"its --pin values ({theirs}) are not this user's ({mine}): they decide which "
+            "policy and audit log the proxy uses"
+        )
+    if pinned_flag and expected and not pins:
+        return f"it is --pinned without this user's --pin values ({', '.join(expected)})"
+    if key is not None and name != server_name(key):
+        return (
+            f"its --name {name!r} is not the name the host gives server {key!r} "
+            f"({server_name(key)!r}): mcp: rules written for it would not apply"
+        )
+    return None
+
+
 def impostor(
-    argv: tuple[str, ...] | list[str], env: Mapping[str, str], entry_env: object = None
+    argv: tuple[str, ...] | list[str],
+    env: Mapping[str, str],
+    entry_env: object = None,
+    key: str | None = None,
 ) -> str | None:
     """Why a command with the proxy's shape does not start this hookwise (None: it does).
 
@@ -89,12 +184,25 @@ def impostor(
     alone), and ``python -m hookwise`` without ``-I`` imports ``./hookwise/`` from the
     project the host starts it in: neither is the guard, whatever its words say. A bare
     ``hookwise`` is looked up on the PATH the host gives it: the entry's own ``env``
-    (``entry_env``) setting PATH decides what runs."""
+    (``entry_env``) setting PATH decides what runs, and a ``PYTHON*`` or loader variable
+    there what the program imports or loads. The proxy's options must be the ones
+    install writes (:func:`foreign_options`; ``key``: the server's name in the settings)."""
     words = list(argv)
     program = words[0] if words else ""
     if "/" not in program and isinstance(entry_env, Mapping) and "PATH" in entry_env:
         return f"its env sets PATH, which decides what {program!r} runs"
+    loaders = loader_env(entry_env)
+    if loaders:
+        return f"its env sets {', '.join(loaders)}, which loads code into the proxy itself"
+    foreign = foreign_options(words, env, key)
+    if foreign is not None:
+        return foreign
     if program.rsplit("/", 1)[-1] == "hookwise":
+        if python_env(entry_env):
+            return (
+                f"its env sets {', '.join(python_env(entry_env))}, which the {program!r} "
+                "script's Python reads before hookwise runs (it can import another hookwise)"
+            )
         if "/" in program and not os.path.isabs(program):
             return f"{program!r} is resolved against the host's working directory"
         found = program if "/" in program else shutil.which(program, path=env.get("PATH"))

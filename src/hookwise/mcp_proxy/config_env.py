@@ -8,6 +8,12 @@ So an entry ``install --mcp`` writes carries ``--pinned``: the proxy then drops 
 variable it was given and takes only the ``--pin KEY=VALUE`` pairs install saw in the
 installing user's environment (where they differ from the defaults), and the home of the
 account it runs as. ``doctor`` and ``install`` name entries whose ``env`` sets any of them.
+
+The pins are the entry's own words too, so a repository could write its own. A pin is
+taken only when the program that started the proxy (the host) was itself started with that
+value (its environment as ``/proc`` shows it): the user's environment, never the entry's.
+Where ``/proc`` cannot say (not Linux), the pins are taken as given, and doctor, scan and
+install are where a foreign one is caught.
 """
 
 from __future__ import annotations
@@ -77,3 +83,27 @@ def overrides(entry_env: object) -> list[str]:
     if not isinstance(entry_env, Mapping):
         return []
     return sorted(str(k) for k in entry_env if is_config(str(k)))
+
+
+def host_environment(pid: int) -> dict[str, str] | None:
+    """The environment process ``pid`` was started with (``/proc/PID/environ``), or None
+    where the system cannot say."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    out: dict[str, str] = {}
+    for item in data.split(b"\0"):
+        key, sep, value = item.partition(b"=")
+        if sep:
+            out[key.decode("utf-8", "surrogateescape")] = value.decode("utf-8", "surrogateescape")
+    return out
+
+
+def unvouched(pins: Mapping[str, str], host_env: Mapping[str, str] | None) -> list[str]:
+    """The pins (``KEY=VALUE``) the host's own environment does not hold: an entry's, not
+    the user's (none where the host's environment is unknown)."""
+    if host_env is None:
+        return []
+    return [f"{key}={value}" for key, value in pins.items() if host_env.get(key) != value]

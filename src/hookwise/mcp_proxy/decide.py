@@ -10,7 +10,7 @@ as ``agent``.
 
 from __future__ import annotations
 
-import re
+import os
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -28,30 +28,6 @@ RECHECK_SECONDS = 1.0
 # ``mcp__<server>__resources/read``), a ``file://`` URI as its path
 RESOURCE_METHODS = ("resources/read", "resources/subscribe")
 _RESOURCE_TOOLS = dict.fromkeys(RESOURCE_METHODS, "read")
-# a server name as hosts write it in mcp__<server>__<tool>: no "__" (it would split there)
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
-
-
-def check_name(name: str) -> str:
-    """``--name``: the server's name in ``mcp__<name>__<tool>``, or a ValueError saying why."""
-    if not _NAME.fullmatch(name) or "__" in name or len(name) > 64:
-        raise ValueError(
-            f"--name {name!r}: expected letters, digits, '.', '-' or single '_' (at most 64, "
-            "starting with a letter or digit), as hosts name a server in mcp__<name>__<tool>"
-        )
-    return name
-
-
-def default_name(argv: list[str]) -> str:
-    """A name from the server's command when ``--name`` is not given (npx pkg -> pkg)."""
-    words = [w for w in argv if not w.startswith("-")]
-    runners = {"npx", "uvx", "pipx", "bunx", "node", "python", "python3", "deno", "docker"}
-    pick = next(
-        (w for w in words if w.rsplit("/", 1)[-1] not in runners), words[0] if words else ""
-    )
-    base = pick.rsplit("/", 1)[-1].split("@", 1)[0] or "server"
-    cleaned = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_.-]", "_", base)).strip("_.-")
-    return (cleaned or "server")[:64]
 
 
 def resource_args(uri: str) -> dict[str, Any]:
@@ -111,6 +87,13 @@ class Decider:
     def warm(self) -> None:
         """Load (and compile, if need be) the policy now, not on the first call."""
         _ = self.gate.policy_files
+
+    def answering_hooks(self) -> list[str]:
+        """The client's hooks that would answer an elicitation in the user's stead (see
+        answering.py): while there is one, an ask is not put to the client."""
+        from hookwise.mcp_proxy.answering import answering_hooks
+
+        return answering_hooks(self.gate.cwd, {**os.environ, **self.gate.env})
 
     def tool_name(self, tool: str) -> str:
         return f"mcp__{self.server}__{tool}"

@@ -93,8 +93,11 @@ class Proxy:
 
     # ------------------------------------------------------------------ running
     def run(self, inp: BinaryIO) -> int:
-        """Serve until the client closes stdin; the server is stopped on the way out."""
-        if self.server.start():
+        """Serve until the client closes stdin; the server is stopped on the way out. A
+        server the caller started already (``hookwise mcp wrap``), or tried to, is not
+        started again."""
+        tried = self.server.started() or self.server.start_error is not None
+        if self.server.started() or (not tried and self.server.start()):
             threading.Thread(target=self._read_server, name="mcp-server-out", daemon=True).start()
         else:
             self._gone = self.server.start_error
@@ -420,8 +423,14 @@ class Proxy:
     def _hold(self, value: dict[str, Any], tool: str, args: dict[str, Any], ask: Verdict) -> None:
         key = id_key(value.get("id"))
         held = Held(value, tool, args, ask)
+        answered_by = self.decider.answering_hooks() if self._elicit else []
+        if answered_by:
+            sys.stderr.write(
+                f"hookwise mcp wrap ({self.name}): not asking through the client: its hooks "
+                f"answer elicitations in the user's stead ({', '.join(answered_by)})\n"
+            )
         with self._lock:
-            asking = self._elicit and "id" in value
+            asking = self._elicit and "id" in value and not answered_by
             if asking:
                 request_id = self._next_id()
                 held.elicitation = id_key(request_id)

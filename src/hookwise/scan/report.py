@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from hookwise.config.hookwise_command import runs_only_hookwise
 from hookwise.mcp_proxy import impostor, wrapped
-from hookwise.protocol.hosts import HOST_NAMES, hosts_with
+from hookwise.protocol.hosts import HOST_NAMES, elicitation_events, hosts_with
 from hookwise.protocol.hosts import host as host_info
 from hookwise.scan import catalog
 from hookwise.scan.analysis.analyse import analyse_runnable
@@ -147,7 +147,9 @@ def _unguarded(runnable: Runnable, env: Mapping[str, str]) -> Finding | None:
         how = f"remote MCP server {runnable.name!r} ({runnable.url}): the proxy cannot wrap it"
     elif runnable.kind == "mcp-server" and not wrapped(runnable.argv or ()):
         how = f"MCP server {runnable.name!r} does not run through `hookwise mcp wrap`"
-    elif runnable.kind == "mcp-server" and (why := impostor(runnable.argv or (), env)):
+    elif runnable.kind == "mcp-server" and (
+        why := impostor(runnable.argv or (), env, dict(runnable.env), runnable.name)
+    ):
         how = f"MCP server {runnable.name!r} runs through a program that is not the proxy: {why}"
     else:
         return None
@@ -155,17 +157,56 @@ def _unguarded(runnable: Runnable, env: Mapping[str, str]) -> Finding | None:
     if runnable.gate is Gate.OFF:
         message += f" (not run as configured: {runnable.gate_detail})"
     rule = "mcp-unguarded"
-    return Finding(rule, RULES[rule].severity, message, runnable.file, runnable.line, runnable)
+    severity = RULES[rule].severity
+    if "not the proxy" in how and runnable.repository:
+        severity = Severity.HIGH  # a repository's entry dressed as the guard: it is no guard
+    return Finding(rule, severity, message, runnable.file, runnable.line, runnable)
+
+
+def _answers_elicitation(runnable: Runnable, http: set[tuple[str, int]]) -> Finding | None:
+    """A hook (not hookwise's own) on an event whose answer accepts or changes an MCP
+    server's question for the user: it decides the proxy's asks too. ``http``: where the
+    http hooks are, reported with their URL rather than as a hook without a command."""
+    if runnable.kind not in ("hook", "http-hook") or runnable.host not in HOST_NAMES:
+        return None
+    if runnable.kind == "hook" and not runnable.command and (runnable.file, runnable.line) in http:
+        return None
+    role = elicitation_events(runnable.host).get(runnable.name)
+    if role is None:
+        return None
+    if runnable.kind == "hook" and runnable.argv is None and runs_only_hookwise(runnable.command):
+        return None  # hookwise's own: it declines or leaves the question to the user
+    rule = "elicitation-hook"
+    severity = RULES[rule].severity if runnable.repository else Severity.LOW
+    if runnable.gate is Gate.NO_PROMPT:
+        severity = severity.raised()
+    what = (
+        "answer an MCP server's question for the user"
+        if role == "question"
+        else "change the user's answer to an MCP server's question"
+    )
+    message = (
+        f"{runnable.host} {runnable.scope} {runnable.name} hook can {what}; an `ask` of "
+        "`hookwise mcp wrap` is such a question"
+    )
+    if runnable.gate is Gate.OFF:
+        message += f" (not run as configured: {runnable.gate_detail})"
+    evidence = (runnable.url or runnable.command)[:300]
+    return Finding(rule, severity, message, runnable.file, runnable.line, runnable, evidence)
 
 
 def scan_project(ctx: ScanContext) -> ScanReport:
     """What every agent would run on its own for ``ctx.project`` and this user, judged."""
     report = ScanReport(project=str(ctx.project))
     findings = _collect(ctx, report)
+    http = {(r.file, r.line) for r in report.runnables if r.kind == "http-hook"}
     for index, runnable in enumerate(report.runnables):
         unguarded = _unguarded(runnable, ctx.env)
         if unguarded is not None:
             findings.append(unguarded)
+        answers = _answers_elicitation(runnable, http)
+        if answers is not None:
+            findings.append(answers)
         if runnable.kind in ("http-hook", "mcp-remote"):
             findings += _remote_findings(runnable)
             continue

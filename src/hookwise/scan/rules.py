@@ -137,6 +137,16 @@ RULES: Final = {
             "only the calls the policy allows; a remote (HTTP) server cannot be wrapped.",
         ),
         Rule(
+            "elicitation-hook",
+            _H,
+            "Hook answers MCP elicitations (the proxy's asks) in the user's stead",
+            "Claude Code runs `Elicitation` hooks before it shows an MCP server's question, and "
+            "a hook's `accept` is the answer (`ElicitationResult` hooks can change the user's): "
+            "an `ask` rule through `hookwise mcp wrap` is then answered by the hook, not by the "
+            "user. High when the repository ships it; use `settings.approvals` or `deny` where "
+            "that matters (docs/mcp.md).",
+        ),
+        Rule(
             "remote-mcp",
             _L,
             "Repository adds a remote MCP server",

@@ -30,13 +30,14 @@ from hookwise.mcp_proxy import (
     entry_program,
     impostor,
     isolated_program,
+    loader_env,
     pinned,
+    python_env,
+    server_name,
     wrapped,
 )
 from hookwise.policy.install.errors import InstallError
 from hookwise.protocol.hosts import mcp_files
-
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 @dataclass
@@ -67,9 +68,9 @@ def wrap_command(env: Mapping[str, str]) -> list[str]:
 
 
 def proxy_name(name: str) -> str:
-    """The server's key as ``--name`` takes it (``mcp__<name>__<tool>``)."""
-    cleaned = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_.-]", "_", name)).strip("_.-")[:64]
-    return cleaned if _NAME.fullmatch(cleaned) else "server"
+    """The server's key as ``--name`` takes it: the name the host's hooks see
+    (``mcp_proxy.server_name``)."""
+    return server_name(name)
 
 
 def _wrapped_argv(prefix: list[str], name: str, argv: list[str], pins: list[str]) -> list[str]:
@@ -195,9 +196,24 @@ class _Edit:
     def program(self, entry_env: object) -> list[str]:
         """How this entry starts the proxy: by an absolute path when its own ``env`` sets
         the PATH a bare ``hookwise`` would be looked up on."""
-        if isinstance(entry_env, Mapping) and "PATH" in entry_env and "/" not in self.prefix[0]:
-            return isolated_program()
+        if "/" not in self.prefix[0] and (
+            (isinstance(entry_env, Mapping) and "PATH" in entry_env) or python_env(entry_env)
+        ):
+            return isolated_program()  # -I: its PYTHON* variables do not reach the proxy
         return self.prefix
+
+    def loads_code(self, name: str, entry_env: object) -> bool:
+        """An entry whose ``env`` loads code into whatever it starts (``LD_PRELOAD``...):
+        wrapping it would put that code into the proxy too; left as it is, and said so."""
+        loaders = loader_env(entry_env)
+        if loaders:
+            self.note(
+                name,
+                "skipped",
+                f"its env sets {', '.join(loaders)}, which would load code into the proxy "
+                "too; remove it from the entry (or set it inside the server's own command)",
+            )
+        return bool(loaders)
 
     def guarded(self, name: str, argv: list[str], entry_env: object) -> bool:
         """Whether an entry already runs this hookwise's proxy; one of the proxy's shape
@@ -205,7 +221,7 @@ class _Edit:
         ``-I``) is wrapped again, and said so."""
         if not wrapped(argv):
             return False
-        why = impostor(argv, self.env, entry_env)
+        why = impostor(argv, self.env, entry_env, name)
         if why is None:
             return True
         self.note(name, "impostor", f"{why}; wrapped by this hookwise")
@@ -267,6 +283,8 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
         return
     argv = [command, *args]
     if install:
+        if edit.loads_code(name, value.get("env")):
+            return
         if edit.guarded(name, argv, value.get("env")):
             edit.already(name, argv, value.get("env"))
             return
@@ -451,7 +469,8 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         return text
     spans: dict[str, tuple[int, int]] = {}
     for field_name in ("command", "args"):
-        found = re.search(rf"(?m)^[ \t]*{field_name}[ \t]*=[ \t]*", text[body[0] : body[1]])
+        spelled = rf"(?:{field_name}|\"{field_name}\"|'{field_name}')"  # a quoted key is the key
+        found = re.search(rf"(?m)^[ \t]*{spelled}[ \t]*=[ \t]*", text[body[0] : body[1]])
         if found:
             start = body[0] + found.end()
             spans[field_name] = (start, _value_span(text, start))
@@ -459,6 +478,8 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         edit.note(name, "skipped", "its command is not a plain key")
         return text
     if install:
+        if edit.loads_code(name, server.get("env")):
+            return text
         if edit.guarded(name, argv, server.get("env")):
             edit.already(name, argv, server.get("env"))
             return text
@@ -565,6 +586,10 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
             if change.action in ("unpinned-env", "impostor"):
                 out.append(("warn", f"{scope} MCP server {change.name!r} ({change.file}): "
                                     f"{change.detail}"))  # fmt: skip
+            elif change.action == "skipped":  # a stdio server neither wrapped nor wrappable
+                out.append(("warn", f"{scope} MCP server {change.name!r} ({change.file}) is not "
+                                    "run through `hookwise mcp wrap`, and install --mcp cannot "
+                                    f"wrap it: {change.detail}"))  # fmt: skip
         if by.get("already"):
             out.append(("ok", f"{scope} MCP servers behind the proxy: {', '.join(by['already'])}"))
         if by.get("remote"):
