@@ -25,7 +25,9 @@ the model plays the script's steps in order, for any tool of any framework: the 
 chosen by the number of tool results in the conversation (a tool's output, or a gate's
 refusal in its place), so a step with two calls is followed by the next step once both
 results are back; after the last step it answers the script's final text. A request that
-offers no tools gets ``PLAIN_TEXT``.
+offers no tools gets ``PLAIN_TEXT``. Codex offers an MCP server's tools as members of a
+Responses ``namespace`` tool and runs only a call that names both
+(:func:`namespaced`; docs/mcp.md, "Codex").
 
 Every request is kept (time, method, path, JSON body) so a test can read what reached the
 model after a hook answered (:func:`tool_results` reads the tool results of a request in
@@ -144,6 +146,10 @@ class ToolCall:
     # "function", or "shell": the Responses API's own shell tool (a ``shell_call`` item
     # whose action is ``args["commands"]``; Chat Completions has no such tool)
     kind: str = "function"
+    # a member of a Responses ``namespace`` tool (Codex offers an MCP server's tools as the
+    # namespace ``mcp__<server>``): the ``function_call`` names it in ``namespace``, the
+    # member in ``name``. The other protocols have no namespaces and send ``name`` alone.
+    namespace: str = ""
 
     def call_id(self, prefix: str) -> str:
         return self.id or _ident(prefix)
@@ -152,6 +158,11 @@ class ToolCall:
 def call(name: str, args: Mapping[str, Any] | None = None, **kwargs: Any) -> ToolCall:
     """``call("run_shell", command="ls")`` or ``call("t", {"class": 1})``."""
     return ToolCall(name, {**(args or {}), **kwargs})
+
+
+def namespaced(namespace: str, name: str, args: Mapping[str, Any]) -> ToolCall:
+    """A call of ``name`` in the Responses namespace ``namespace`` (Codex's MCP tools)."""
+    return ToolCall(name, dict(args), namespace=namespace)
 
 
 def shell_call(*commands: str) -> ToolCall:
@@ -220,7 +231,10 @@ class Script:
         return {
             "steps": [
                 {
-                    "calls": [{"name": c.name, "args": dict(c.args)} for c in s.calls],
+                    "calls": [
+                        {"name": c.name, "args": dict(c.args), "namespace": c.namespace}
+                        for c in s.calls
+                    ],
                     "text": s.text,
                     "acts": s.acts,
                 }
@@ -233,7 +247,10 @@ class Script:
     def from_json(cls, data: Mapping[str, Any]) -> Script:
         steps = [
             Step(
-                tuple(ToolCall(c["name"], c.get("args") or {}) for c in s.get("calls") or []),
+                tuple(
+                    ToolCall(c["name"], c.get("args") or {}, namespace=c.get("namespace") or "")
+                    for c in s.get("calls") or []
+                ),
                 s.get("text") or "",
                 bool(s.get("acts")),
             )
@@ -509,6 +526,7 @@ def _responses_items(body: dict[str, Any], script: Script | None) -> list[dict[s
             "type": "function_call",
             "id": _ident("fc_"),
             "call_id": c.call_id("call_"),
+            **({"namespace": c.namespace} if c.namespace else {}),
             "name": c.name,
             "arguments": json.dumps(dict(c.args)),
             "status": "completed",

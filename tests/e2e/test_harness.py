@@ -69,6 +69,26 @@ def test_fake_model_responses_api_calls_exec_command() -> None:
         assert events[1]["item"]["content"][0]["text"] == FINAL_TEXT
 
 
+def test_fake_model_names_a_namespaced_call_in_responses_only() -> None:
+    """Codex runs an MCP tool only from a call naming its namespace and member apart."""
+    from tests.e2e import fake_model as fm
+
+    script = fm.Script([fm.namespaced("mcp__fs", "write_file", {"path": "/p", "content": "c"})])
+    body = {"tools": [{"type": "namespace", "name": "mcp__fs", "tools": []}], "input": []}
+    item = fm.responses_reply(body, script)[0]["output"][0]
+    assert (item["type"], item["namespace"], item["name"]) == (
+        "function_call", "mcp__fs", "write_file"
+    )  # fmt: skip
+    assert json.loads(item["arguments"]) == {"path": "/p", "content": "c"}
+    plain = fm.responses_reply(body, fm.Script([fm.call("write_file", path="/p")]))[0]
+    assert "namespace" not in plain["output"][0]
+    # a script sent to a fake model in another process keeps the namespace
+    again = fm.Script.from_json(script.to_json()).steps[0].calls[0]
+    assert (again.namespace, again.name) == ("mcp__fs", "write_file")
+    claude = fm.anthropic_reply({"tools": [{"name": "write_file"}], "messages": []}, script)[0]
+    assert claude["content"][0]["name"] == "write_file"
+
+
 def test_fake_model_gemini_router_and_unknown_routes() -> None:
     with FakeModel() as fake:
         schema = {"type": "OBJECT", "properties": {"model_choice": {"enum": ["flash", "pro"]}}}

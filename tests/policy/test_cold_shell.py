@@ -304,6 +304,11 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
         name: ([name, "@.env"], [], "('read', '.env')")
         for name in programs.RESPONSE_FILES - {"gcc", "cc", "g++", "c++", "clang", "clang++", "ld"}
     },
+    # list files: their names come back in errors (red team s25)
+    "find": (["find", "-files0-from", ".env"], [], "('read', '.env')"),
+    "ssh-keyscan": (["ssh-keyscan", "-f.env"], [], "('read', '.env')"),
+    "cpio": (["cpio", "-o", "-E", ".env"], [], "('read', '.env')"),
+    "xargs": (["xargs", "--arg-f=.env", "echo"], [], "('read', '.env')"),
     "rm": (["rm", "-d", "d/f", "d"], [], "'rm', '-r'"),
     "rmdir": (["rmdir", "-p", "a/b"], [], "'rm', '-r'"),
     **{

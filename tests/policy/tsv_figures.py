@@ -5,18 +5,25 @@ class. Not a test (the table lives with the red team's record, outside the proje
     .venv/bin/python -m tests.policy.tsv_figures FINDINGS.tsv [-v]
 
 FINDINGS.tsv: a header line, then ``n, effect, technique class, command, ...`` separated
-by tabs, ``\\n`` in a command standing for a newline (red team s24's rt-shell-findings.tsv).
+by tabs, ``\\n`` in a command standing for a newline (red team s24's rt-shell-findings.tsv),
+or s25's ``class, command, answer, damage`` under a ``class`` header.
 The hook is asked with the red team's working directory and home (under /tmp, which the
 packs' outside-workspace rules exempt: only the starter's own rules guard there)."""
 
 from __future__ import annotations
 
+import ast
 import os
 import sys
 from collections import Counter
 from collections.abc import Iterable
 
 CWD, HOME = "/tmp/rt24s/work/proj", "/tmp/rt24s/home"
+
+
+def _unquoted(klass: str, command: str) -> str:
+    """s25's friction rows hold Python's repr of the command."""
+    return str(ast.literal_eval(command)) if klass == "friction" else command
 
 
 def figures(path: str, verbose: bool = False) -> Iterable[str]:
@@ -28,7 +35,12 @@ def figures(path: str, verbose: bool = False) -> Iterable[str]:
 
     policy = compile_text(starter_policy(["all"]))
     with open(path, encoding="utf-8") as handle:
-        rows = [line.split("\t") for line in handle.read().splitlines()[1:] if line.strip()]
+        lines = [line for line in handle.read().splitlines() if line.strip()]
+    rows = [line.split("\t") for line in lines[1:] if not line.startswith("#")]
+    if lines and lines[0].startswith("class\t"):  # red team s25: class, command, answer, damage
+        rows = [
+            [str(n), row[3], row[0], _unquoted(row[0], row[1])] for n, row in enumerate(rows, 1)
+        ]
     total: Counter[str] = Counter()
     blocked: Counter[str] = Counter()
     for row in rows:

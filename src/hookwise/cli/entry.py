@@ -2,12 +2,16 @@
 
 ``hookwise hook`` is on the hot path of every tool call an agent makes, so it is
 dispatched before click, rich or anything else heavy is imported; so is ``hookwise run``,
-which starts an agent (run_cmd.py).
+which starts an agent (run_cmd.py). ``hookwise mcp wrap`` is dispatched to its own command
+without the rest of the CLI: it is an MCP server's start, which hosts wait for (Codex
+leaves an optional server that is not ready within 1 s out of the first model request;
+docs/mcp.md, bench/mcp_startup.py).
 """
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,10 +40,18 @@ def _main(argv: list[str] | None) -> int:
         from hookwise.cli.run_cmd import main as run_main
 
         return run_main(args[1:])
+    if args[:2] == ["mcp", "wrap"]:
+        from hookwise.cli.mcp_cmd import wrap
+
+        return _click(wrap, args[2:], "hookwise mcp wrap")
     from hookwise.cli.app import cli
 
+    return _click(cli, args, "hookwise")
+
+
+def _click(command: Any, args: list[str], prog_name: str) -> int:
     try:
-        cli.main(args=args, prog_name="hookwise", standalone_mode=True)
+        command.main(args=args, prog_name=prog_name, standalone_mode=True)
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)

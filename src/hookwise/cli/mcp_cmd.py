@@ -92,8 +92,7 @@ def wrap(
         argv = argv[1:]
     if not argv:
         raise click.UsageError("hookwise mcp wrap: give the server's command after --")
-    from hookwise.mcp_proxy.decide import Decider, check_name, default_name
-    from hookwise.mcp_proxy.proxy import Proxy
+    from hookwise.mcp_proxy.names import check_name, default_name
     from hookwise.mcp_proxy.server import ServerProcess
 
     try:
@@ -121,17 +120,30 @@ def wrap(
                 "install --mcp` again in the host's environment"
             )
         env = config_env.pinned(os.environ, given)
-    proxy = Proxy(
-        Decider(server_name, env=env),
-        ServerProcess(argv, max_queued=2 * max_message),
-        out=sys.stdout.buffer,
-        timeout=timeout or None,
-        max_bytes=max_message,
-    )
 
+    # the server starts before the policy's modules load (about half a second): hosts wait
+    # for its tools (Codex leaves a server not ready within 1 s out of its first request);
+    # nothing reaches it before the proxy reads the client, with the policy loaded
     def _stop(signum: int, _frame: FrameType | None) -> None:
-        raise SystemExit(128 + signum)  # run()'s finally stops the server
+        raise SystemExit(128 + signum)  # run()'s finally (or the except below) stops it
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGHUP, _stop)
+    server = ServerProcess(argv, max_queued=2 * max_message)
+    server.start()
+    try:
+        from hookwise.mcp_proxy.decide import Decider
+        from hookwise.mcp_proxy.proxy import Proxy
+
+        proxy = Proxy(
+            Decider(server_name, env=env),
+            server,
+            out=sys.stdout.buffer,
+            timeout=timeout or None,
+            max_bytes=max_message,
+        )
+    except BaseException:
+        server.stop()
+        raise
+
     sys.exit(proxy.run(sys.stdin.buffer))

@@ -12,9 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-# events whose hooks answer an MCP server's elicitation (or change the user's answer)
-ANSWERING_EVENTS = ("Elicitation", "ElicitationResult")
-
 
 def answering_hooks(cwd: str, env: Mapping[str, str]) -> list[str]:
     """Where each hook that would answer an elicitation for a client in ``cwd`` is
@@ -23,6 +20,9 @@ def answering_hooks(cwd: str, env: Mapping[str, str]) -> list[str]:
     from hookwise.config.claude.settings import load_claude_hooks
     from hookwise.config.hookwise_command import is_hookwise_command
     from hookwise.config.host_homes import claude_config_dir
+    from hookwise.protocol.hosts import elicitation_events
+
+    answering = elicitation_events("claude")  # the events whose hooks answer (its table)
 
     home = None if env.get("CLAUDE_CONFIG_DIR") else str(claude_config_dir(env).parent)
     try:
@@ -32,7 +32,5 @@ def answering_hooks(cwd: str, env: Mapping[str, str]) -> list[str]:
     return [
         entry.origin
         for entry in claude.registry.entries
-        if entry.event in ANSWERING_EVENTS
-        and entry.enabled
-        and not is_hookwise_command(entry.command)
+        if entry.event in answering and entry.enabled and not is_hookwise_command(entry.command)
     ]

@@ -93,8 +93,11 @@ class Proxy:
 
     # ------------------------------------------------------------------ running
     def run(self, inp: BinaryIO) -> int:
-        """Serve until the client closes stdin; the server is stopped on the way out."""
-        if self.server.start():
+        """Serve until the client closes stdin; the server is stopped on the way out. A
+        server the caller started already (``hookwise mcp wrap``), or tried to, is not
+        started again."""
+        tried = self.server.started() or self.server.start_error is not None
+        if self.server.started() or (not tried and self.server.start()):
             threading.Thread(target=self._read_server, name="mcp-server-out", daemon=True).start()
         else:
             self._gone = self.server.start_error

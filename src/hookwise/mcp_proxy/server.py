@@ -58,6 +58,10 @@ class ServerProcess:
         self._writer.start()
         return True
 
+    def started(self) -> bool:
+        """Whether :meth:`start` has started the process (a failed start is not)."""
+        return self.proc is not None
+
     @property
     def stdout(self) -> IO[bytes]:
         assert self.proc is not None and self.proc.stdout is not None

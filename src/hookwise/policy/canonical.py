@@ -393,6 +393,54 @@ def _relative(absolute: str | None, cwd: str) -> str | None:
     return None
 
 
+_RESOLVERS = frozenset(["realpath", "readlink", "grealpath", "greadlink"])
+
+
+def _resolved_name(word: str) -> str | None:
+    """The file ``$(realpath F)`` or ``$(readlink -f F)`` prints: F itself, made absolute
+    (its link resolved by the rules' own link check), when F is a literal name."""
+    words = word[2:-1].split()
+    if len(words) < 2 or words[0] not in _RESOLVERS or "$(" in word[2:]:
+        return None
+    operands = [w for w in words[1:] if not w.startswith("-")]
+    if len(operands) != 1 or any(c in operands[0] for c in "$`'\"*?[\\"):
+        return None
+    return operands[0]
+
+
+# options whose value is a name to leave out or a file loaded as the environment (read
+# as ``source`` by the parser), never a file the program reads into its output
+_NOT_FILE_OPTIONS = ("exclude", "ignore", "skip", "env-file", "envfile", "glob", "filter")
+
+
+def embedded_paths(word: str) -> list[str]:
+    """The paths a word names inside it, as the program reads it: a response file
+    ``@F``, an option's value ``--post-f=F``, ``name=<F`` and ``name=@F`` (curl -F), and
+    a value attached to a short option in a cluster (``-sT.env``, ``-o.hookwise/x``: every
+    suffix after the letters, where it looks like a file). A rule on the file holds for
+    these spellings as for the file named alone (``curl -T .env``)."""
+    out: list[str] = []
+    if word[0] == "@" and len(word) > 1:
+        out.append(word[1:])
+    name, equals, value = word.partition("=")
+    if equals and not any(n in name.lower() for n in _NOT_FILE_OPTIONS):
+        if value[:1] in ("@", "<") and len(value) > 1:
+            out.append(value[1:])
+        elif value and name[:1] == "-":  # (make VAR=.env sets a variable: no file read)
+            out.append(value)
+    elif not equals and "<" in word and word[0] != "-":
+        out.append(word.split("<", 1)[1])
+    if word[0] == "-" and word[1:2].isalpha() and not equals:
+        for at in range(2, min(len(word), 18)):
+            if not word[at - 1].isalpha():
+                break
+            rest = word[at:]
+            if not rest.isalnum() and rest[:1] != "-":
+                out.append(rest)
+    # (a value with no . / ~ _ is a word, not a file any rule names: --mode=production)
+    return [p for p in out if p and p[0] not in "-<>|&" and any(c in p for c in "./~_")]
+
+
 def command_dirs(
     commands: list[Command], cwd: str, home: str, chosen: list[bool] | None = None
 ) -> list[str | None]:
@@ -654,9 +702,21 @@ class Event:
                 for at, (word, dynamic) in enumerate(
                     zip(cmd.argv[1:], cmd.dynamic[1:], strict=False), start=1
                 ):
-                    if word.startswith("-") or not word or at in excluded:
+                    if not word or at in excluded:
                         continue
-                    ref = resolve_path(word, where or "", home, dynamic or where is None)
+                    if word[0] in "-@" or "=" in word or "<" in word:
+                        for inner in embedded_paths(word):
+                            ref = resolve_path(inner, where or "", home, dynamic or where is None)
+                            ref.relative = _relative(ref.absolute, self.cwd)
+                            ref.command = index
+                            refs.append(ref)
+                        if word[0] == "-":
+                            continue
+                    named = None
+                    if dynamic and word.startswith("$(") and word.endswith(")"):
+                        named = _resolved_name(word)  # cat "$(realpath .env)" reads .env
+                    unknown = (dynamic and named is None) or where is None
+                    ref = resolve_path(named or word, where or "", home, unknown)
                     ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
                     if shapes is not None and ref.absolute is None:

@@ -1048,6 +1048,21 @@ def matcher_field(name: str, event: str) -> str | None:
     return field
 
 
+def elicitation_events(name: str) -> dict[str, str]:
+    """The host's events whose hooks answer an MCP server's question (elicitation) for the
+    user ("question") or change the user's answer before the server gets it ("answer"):
+    Claude Code's Elicitation and ElicitationResult. Such a hook can accept for the user,
+    so it decides what an ``ask`` of ``hookwise mcp wrap`` asks. Empty for a host without
+    them."""
+    info = host(name)
+    if info.table_name is None:
+        return {}
+    from hookwise.protocol.dialect import Kind
+
+    roles = {Kind.ELICITATION: "question", Kind.ELICITATION_RESULT: "answer"}
+    return {e.name: roles[e.kind] for e in table(name).events.values() if e.kind in roles}
+
+
 def __getattr__(name: str) -> Any:
     """``Host`` at run time (request schemas need the Literal), built on first use."""
     if name == "Host":

@@ -7,8 +7,7 @@ from collections.abc import Mapping
 
 from hookwise.config.hookwise_command import runs_only_hookwise
 from hookwise.mcp_proxy import impostor, wrapped
-from hookwise.mcp_proxy.answering import ANSWERING_EVENTS
-from hookwise.protocol.hosts import HOST_NAMES, hosts_with
+from hookwise.protocol.hosts import HOST_NAMES, elicitation_events, hosts_with
 from hookwise.protocol.hosts import host as host_info
 from hookwise.scan import catalog
 from hookwise.scan.analysis.analyse import analyse_runnable
@@ -164,32 +163,48 @@ def _unguarded(runnable: Runnable, env: Mapping[str, str]) -> Finding | None:
     return Finding(rule, severity, message, runnable.file, runnable.line, runnable)
 
 
-def _elicitation_hook(runnable: Runnable) -> Finding | None:
-    """A hook that answers the proxy's ``ask`` (an elicitation) in the user's stead, inline
-    commands and URLs included (not only scripts the scan can read)."""
-    if runnable.kind not in ("hook", "http-hook") or runnable.name not in ANSWERING_EVENTS:
+def _answers_elicitation(runnable: Runnable, http: set[tuple[str, int]]) -> Finding | None:
+    """A hook (not hookwise's own) on an event whose answer accepts or changes an MCP
+    server's question for the user: it decides the proxy's asks too. ``http``: where the
+    http hooks are, reported with their URL rather than as a hook without a command."""
+    if runnable.kind not in ("hook", "http-hook") or runnable.host not in HOST_NAMES:
         return None
-    if runnable.kind == "hook" and runs_only_hookwise(runnable.command):
+    if runnable.kind == "hook" and not runnable.command and (runnable.file, runnable.line) in http:
         return None
-    rule = RULES["elicitation-hook"]
-    severity = rule.severity if runnable.repository else Severity.LOW
-    what = runnable.command or runnable.url or "a hook"
-    message = (
-        f"{runnable.host} {runnable.scope} {runnable.name} hook can answer MCP servers' "
-        f"questions, hookwise mcp wrap's asks included, without the user: {what}"
+    role = elicitation_events(runnable.host).get(runnable.name)
+    if role is None:
+        return None
+    if runnable.kind == "hook" and runnable.argv is None and runs_only_hookwise(runnable.command):
+        return None  # hookwise's own: it declines or leaves the question to the user
+    rule = "elicitation-hook"
+    severity = RULES[rule].severity if runnable.repository else Severity.LOW
+    if runnable.gate is Gate.NO_PROMPT:
+        severity = severity.raised()
+    what = (
+        "answer an MCP server's question for the user"
+        if role == "question"
+        else "change the user's answer to an MCP server's question"
     )
-    return Finding(rule.id, severity, message, runnable.file, runnable.line, runnable)
+    message = (
+        f"{runnable.host} {runnable.scope} {runnable.name} hook can {what}; an `ask` of "
+        "`hookwise mcp wrap` is such a question"
+    )
+    if runnable.gate is Gate.OFF:
+        message += f" (not run as configured: {runnable.gate_detail})"
+    evidence = (runnable.url or runnable.command)[:300]
+    return Finding(rule, severity, message, runnable.file, runnable.line, runnable, evidence)
 
 
 def scan_project(ctx: ScanContext) -> ScanReport:
     """What every agent would run on its own for ``ctx.project`` and this user, judged."""
     report = ScanReport(project=str(ctx.project))
     findings = _collect(ctx, report)
+    http = {(r.file, r.line) for r in report.runnables if r.kind == "http-hook"}
     for index, runnable in enumerate(report.runnables):
         unguarded = _unguarded(runnable, ctx.env)
         if unguarded is not None:
             findings.append(unguarded)
-        answers = _elicitation_hook(runnable)
+        answers = _answers_elicitation(runnable, http)
         if answers is not None:
             findings.append(answers)
         if runnable.kind in ("http-hook", "mcp-remote"):

@@ -252,3 +252,20 @@ def loads_code(env: dict[str, str]) -> bool:
     """Whether assignments alone (``LD_PRELOAD=x.so`` on a line of its own) may load code
     into what runs after them: such an assignment is kept as a command of its own."""
     return any(name in programs.ENV_LOADERS or name in programs.CODE_VARIABLES for name in env)
+
+
+def traced(commands: list[Any]) -> bool:
+    """Whether bash traces what it runs at this point of the line: the last ``set`` that
+    turned ``-x``/``-v`` (``-o xtrace``/``verbose``) on or off. Traced, a sourced file's
+    lines are printed as they run (``set -x; . ./.env`` prints ``+ SECRET=...``)."""
+    for command in reversed(commands):
+        argv: list[str] = command.argv
+        if not argv or argv[0] != "set":
+            continue
+        for index in range(len(argv) - 1, 0, -1):
+            word = argv[index]
+            if argv[index - 1] in ("-o", "+o") and word in ("xtrace", "verbose"):
+                return argv[index - 1] == "-o"
+            if word[:1] in "-+" and word[1:].isalpha() and ("x" in word or "v" in word):
+                return word[0] == "-"
+    return False

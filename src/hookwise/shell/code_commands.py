@@ -88,7 +88,10 @@ _READING = (
     r"copyfile|\bcopy\w*\s*\(|\bcat\b|createReadStream|IO\.read|file_get_contents|\bload\s*\(|"
     # perl's open without parentheses (open F, ".env"), awk's getline < FILE, a file read
     # into a shell-like word (ruby's File.foreach, tcl's open, php's file())
-    r"\bopen\s+[\w$]|\bgetline\b|\bforeach\s*\(|\bfile\s*\(|\breadfile\s*\("
+    r"\bopen\s+[\w$]|\bgetline\b|\bforeach\s*\(|\bfile\s*\(|\breadfile\s*\(|"
+    # the files awk and perl's <> read are their ARGV: code that sets it names them
+    # (awk 'BEGIN{ARGV[1]=".env";ARGC=2}{print}', perl -e '@ARGV=(".env"); print <>')
+    r"\bARGV\s*\[[^]]*\]\s*=|@ARGV\s*=|(?:push|unshift)\s*\(?\s*@ARGV"
 )
 _HOME = (
     r"Path\.home\s*\(|expanduser|\bHOME\b|homedir\s*\(|Dir\.home|\$ENV\{HOME\}|"
@@ -108,8 +111,9 @@ def _reads(code: str) -> list[tuple[str, Any]]:
         return []
     literals = [w for w in _literals(code) if w and "\n" not in w and " " not in w]
     out: list[tuple[str, Any]] = [("read", w) for w in literals if _path_like(w)]
-    # `".e" + "nv"`: literals joined are a name as much as one literal is
-    for match in re.finditer(rf"{_STRING_NC}(?:\s*\+\s*{_STRING_NC})+", code):
+    # `".e" + "nv"`, perl's `".e"."nv"`, awk's and Python's `".e" "nv"`: literals joined
+    # are a name as much as one literal is
+    for match in re.finditer(rf"{_STRING_NC}(?:\s*(?:\+|\.\.?)?\s*{_STRING_NC})+", code):
         joined = "".join(_literals(match.group(0)))
         if _path_like(joined):
             out.append(("read", joined))
@@ -117,7 +121,7 @@ def _reads(code: str) -> list[tuple[str, Any]]:
         joined = "/".join(_literals(match.group(0)[match.group(0).index("(") :]))
         if _path_like(joined):
             out.append(("read", joined))
-    if _computed_read(code):
+    if _computed_read(code) or _computed_argv(code):
         out.append(("read", COMPUTED))
     if re.search(_HOME, code):
         parts = [w.strip("/") for w in literals if w.strip("/") and w not in _NOT_PATHS]
@@ -178,6 +182,21 @@ def _computed_read(code: str) -> bool:
         if re.fullmatch(_LITERALS_ONLY, argument, re.S):
             continue  # literals joined by + are read above as the name they make
         if re.search(_BUILT, argument):
+            return True
+    return False
+
+
+_SETS_ARGV = r"(?:\bARGV\s*\[[^]]*\]\s*=|@ARGV\s*=|(?:push|unshift)\s*\(?\s*@ARGV\s*,?)"
+
+
+def _computed_argv(code: str) -> bool:
+    """Whether awk's or perl's ARGV is set to a value built when it runs (``ARGV[1]=f
+    "nv"``): the files ``<>`` and awk's main loop read are then unknown here."""
+    import re
+
+    for match in re.finditer(_SETS_ARGV + r"\s*([^;}\n]*)", code):
+        rest = re.sub(_STRING, "", match.group(1))
+        if re.search(r"[\w$@]", rest):
             return True
     return False
 

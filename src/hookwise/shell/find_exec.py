@@ -44,16 +44,41 @@ def find_inner(argv: list[str]) -> list[list[str]]:
                 else:
                     inner.append(argv[j].replace("{}", " ".join(found)))
                 j += 1
-            if inner and inner[0].rsplit("/", 1)[-1] == "rm" and "-maxdepth" not in argv:
+            if inner and inner[0].rsplit("/", 1)[-1] == "rm" and _may_take_trees(argv):
                 inner.insert(1, "-r")  # find walks the tree: rm of what it finds is recursive
             if inner:
                 out.append(inner)
             i = j + 1
             continue
         if word == "-delete":
-            out.append(["rm", "-r", "-f", *_deleted(argv, starts or ["."])])
+            # -delete removes what the tests select and nothing else (a directory only
+            # once empty): a tree only when they select every entry
+            recursive = ["-r"] if _may_take_trees(argv, deleting=True) else []
+            out.append(["rm", *recursive, "-f", *_deleted(argv, starts or ["."])])
+        if word == "-files0-from" and i + 1 < len(argv):
+            # its start points are the names in a file: a name that is not one is printed
+            # in an error (find -files0-from .env prints its lines)
+            out.append(["cat", argv[i + 1]])
         i += 1
     return out
+
+
+def _may_take_trees(argv: list[str], deleting: bool = False) -> bool:
+    """Whether what ``find`` removes may be a whole tree (every entry under a directory):
+    yes unless a name test that some names fail narrows it (``-name '*.tmp'``, not
+    ``-name '*'``): then only what matches goes, a directory only once empty. ``-type f``
+    alone does not narrow it (``find D -type f -delete`` empties D)."""
+    if "-maxdepth" in argv and not deleting:
+        return False
+    if "-o" in argv or "-or" in argv:
+        return True
+    for flag in ("-name", "-iname"):
+        at = argv.index(flag) if flag in argv else -1
+        if 0 < at < len(argv) - 1 and argv[at - 1] not in ("!", "-not"):
+            pattern = argv[at + 1]
+            if pattern.strip("*?") and "[" not in pattern:
+                return False
+    return True
 
 
 _TESTS = frozenset(

@@ -68,6 +68,8 @@ def git_value(key: str, value: str) -> list[tuple[str, Any]]:
         return [("script", value[1:])]
     if (low.startswith("include.") or low.startswith("includeif.")) and low.endswith(".path"):
         return [("include", value)]
+    if low in _MESSAGE_FILES and value:  # its text goes into the commit message (an editor)
+        return [("read", value)]
     if low.startswith("remote.") and low.endswith((".uploadpack", ".receivepack")):
         return [("script", value)]
     if low == "protocol.ext.allow" and value != "never":
@@ -79,6 +81,9 @@ def git_value(key: str, value: str) -> list[tuple[str, Any]]:
     return []
 
 
+# keys naming a file git reads into what it shows or records (commit -c commit.template=F
+# puts F in the message an editor or a later git log prints), as commit -t F does
+_MESSAGE_FILES = frozenset(["commit.template"])
 # how git names a key whose value it runs (trailer.*.command, man.*.cmd,
 # gpg.ssh.defaultKeyCommand, credential helpers, merge drivers...), across its commands
 _COMMAND_WORDS = ("cmd", "command", "program", "helper", "driver", "hook", "editor", "pager",

@@ -1247,6 +1247,8 @@ def _strip_prefix(
                     _assignment(_Word(given, False, True, 0, 0), script, depth, prefix)
         if name == "xargs":
             prefix.xargs = values[:offset]
+        if name == "env" and offset >= len(values):
+            return words[i:]  # env with no command prints the environment: a command itself
         i += offset
     if i < n and _prefix_word(words[i]):  # (bash strips them all: env x33 git push -f)
         script.overall.append(
@@ -1444,7 +1446,10 @@ def _add_command(
             _inner_argv(argv, depth, script, command.text, origin)
     if command.program in programs.SUBCOMMAND_READERS:
         # git diff --no-index A B, git show HEAD:.env, docker cp F c:/x print or send F
-        named = programs.read_operands(command.program, command.argv)
+        argv = command.argv
+        if argv[:1] == ["git"] and ("add" in argv or "stage" in argv) and _unignored(script):
+            argv = [*argv, "--force"]  # rm .gitignore; git add -A: ignored files, as -f adds
+        named = programs.read_operands(command.program, argv)
         if named:
             _inner_argv(["cat", *named], depth, script, command.text, "its subcommand reads")
     if command.program in programs.DATA_INCLUDERS and (command.stdin or command.piped_from):
@@ -1611,6 +1616,9 @@ def _run_inner(
         _wildcard(script)  # the file may set any variable
         if not command.dynamic[1] and len(script.sourced) < 8:
             script.sourced.append(argv[1])
+        if accounting.traced(script.commands):  # set -x; . ./.env: bash prints each line
+            origin = f"bash traces the lines of {argv[1]} it runs (set -x / -v)"
+            _inner_argv(["cat", argv[1]], depth, script, command.text, origin)
         script_file(
             command,
             argv[1],
@@ -1755,6 +1763,25 @@ def static_output(command: Command) -> str | None:
     ):
         return "".join(command.stdin)
     return None
+
+
+def _unignored(script: Script) -> bool:
+    """Whether the line removed, moved or wrote a ``.gitignore`` earlier: what it ignored
+    (the secrets) is then added by ``git add -A`` as by ``git add -f``."""
+
+    def ignores(path: str) -> bool:
+        return path.rstrip("/").rsplit("/", 1)[-1] == ".gitignore"
+
+    if any(ignores(p) for p in [*script.deleted, *(s for s, _k in script.copies.values())]):
+        return True
+    for key, content in script.written.items():
+        if not ignores(key):
+            continue
+        # echo dist >> .gitignore only adds ignores; > empties it, ! un-ignores
+        appended = all(">>" in c.text for c in script.commands if any(ignores(w) for w in c.writes))
+        if content is None or "!" in content or not appended:
+            return True
+    return False
 
 
 def _file_key(path: str) -> str:
@@ -1920,6 +1947,15 @@ def _git(command: Command, depth: int, script: Script) -> None:
         for name in plus_names(argv):  # git checkout -b +main: pushed by name, it forces
             origin = f"the branch {name!r} pushed by its name is a force push"
             _inner_argv(["git", "push", "origin", name], depth, script, command.text, origin)
+    if at > 0 and argv[at] in ("clone", "init") and (script.deleted or script.copies):
+        # mv ../remote.git ../old.git && git clone --bare . ../remote.git: the repository
+        # the line took away is made anew with this one's history: a forced push to it
+        target = _file_key(([w for w in argv[at + 1 :] if w[:1] != "-"] or [""])[-1].rstrip("/"))
+        gone = {_file_key(p.rstrip("/")) for p in script.deleted}
+        gone |= {_file_key(src.rstrip("/")) for src, kind in script.copies.values() if kind == "mv"}
+        if target in gone and programs.outside(target):
+            origin = f"{target}, taken away on the line, made anew: a force push to it"
+            _inner_argv(["git", "push", "--force", target], depth, script, command.text, origin)
     if at < 0 or argv[at] not in aliases:
         return
     definition = aliases[argv[at]]

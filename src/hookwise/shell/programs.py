@@ -579,6 +579,10 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
         # `git show :F` then prints it without naming it
         if sub == "grep":  # the pattern comes first, or after -e/-f (skipped below)
             pattern_first = not any(w in _GIT_GREP_PATTERN for w in argv[at + 1 :])
+            if "--no-exclude-standard" in argv[at + 1 :]:
+                # it searches the ignored files too (a .env is ignored because it is a
+                # secret): which ones, the tree says when it runs
+                return [COMPUTED]
         if sub in ("add", "stage") and _forced_tree_add(argv[at + 1 :]):
             # git add -A -f: ignored files too (.env is ignored because it is a secret),
             # named by the tree's listing when it runs; git diff --cached prints them
@@ -816,7 +820,7 @@ SUBCOMMAND_READERS: dict[str, tuple[frozenset[str], bool]] = {
         frozenset(["diff", "show", "cat-file", "grep", "log", "whatchanged", "blame",
                    "annotate", "archive", "format-patch", "merge-file", "diff-files",
                    "diff-index", "diff-tree", "fast-export", "range-diff", "hash-object",
-                   "add", "stage"]),
+                   "add", "stage", "interpret-trailers", "update-index"]),
         True,
     ),
     "docker": (frozenset(["cp"]), False),
@@ -1263,6 +1267,16 @@ READ_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "du": ((), ("--files0-from",)),
     "sort": ((), ("--files0-from",)),
     "file": (("-f", "-m"), ("--files-from", "--magic-file")),
+    # a list of names read from a file: the names come back in errors or in the archive
+    # (``tar cf /dev/null -T.env`` prints each line as a file it cannot stat)
+    "tar": (("-T",), ("--files-from",)),
+    "gtar": (("-T",), ("--files-from",)),
+    "bsdtar": (("-T",), ("--files-from",)),
+    "rsync": ((), ("--files-from",)),
+    "cpio": (("-E",), ("--pattern-file",)),
+    "xargs": (("-a",), ("--arg-file",)),
+    "find": (("-files0-from",), ()),
+    "ssh-keyscan": (("-f",), ()),
     "dd": ((), ("if",)),  # dd's operands are KEY=VALUE: option_values reads if=F
 }
 # options whose value is a file the program writes (``sort -o F``, ``tree -o F``, ``curl
@@ -1303,6 +1317,8 @@ GIT_READ_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "tag": (("-F",), ("--file",)),
     "notes": (("-F",), ("--file",)),
     "merge": (("-F",), ("--file",)),
+    "commit-tree": (("-F",), ()),
+    "fmt-merge-msg": (("-F",), ("--file",)),
 }
 # git subcommands with an option whose value is a file git writes: the diff options every
 # diff-printing subcommand takes (``git log --output=F``), and archive/bundle's output
@@ -1313,6 +1329,10 @@ GIT_WRITE_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                     "diff-files", "range-diff", "format-patch", "reflog", "stash")
     },
     "archive": (("-o",), ("--output",)),
+    # a file of their own: the credential store's, fast-import's marks (config -f F:
+    # protect.py; a config file written is one git reads, git_config.py)
+    "credential-store": ((), ("--file",)),
+    "fast-import": ((), ("--export-marks",)),
 }  # fmt: skip
 # environment variables whose value is a file the program writes (git's traces append
 # to it: ``GIT_TRACE=F git status``), prefixes matched
@@ -1465,15 +1485,29 @@ def _files_named(program: str, argv: list[str]) -> list[tuple[str, Any]]:
         found += [("read", w[1:]) for w in argv[1:] if w.startswith("@") and len(w) > 1]
     named = (*(reads or ((), ()))[0], *(reads or ((), ()))[1], *(writes or ((), ()))[0],
              *(writes or ((), ()))[1])  # fmt: skip
-    if not named or not any(w.startswith(named) for w in rest[1:]):
+    if not named or not any(_may_name(w, named) for w in rest[1:]):
         return found  # (cheap: git log --oneline loads nothing more)
     from hookwise.shell.option_commands import option_values
 
+    known = tuple(o for o in named if o.startswith("--"))
     if reads is not None:
-        found += [("read", v) for v in option_values(rest, *reads) if v not in ("-", "")]
+        values = option_values(rest, *reads, known=known)
+        found += [("read", v) for v in values if v not in ("-", "")]
     if writes is not None:
-        found += [("write", v) for v in option_values(rest, *writes) if v not in ("-", "")]
+        values = option_values(rest, *writes, known=known)
+        found += [("write", v) for v in values if v not in ("-", "")]
     return found
+
+
+def _may_name(word: str, named: tuple[str, ...]) -> bool:
+    """Cheap: whether ``word`` may be one of the options ``named`` in a spelling
+    option_values reads (an abbreviation ``--post-f=F``, a cluster ``-sT.env``)."""
+    if word.startswith(named):
+        return True
+    if word.startswith("--"):
+        name = word.split("=", 1)[0]
+        return len(name) > 2 and any(o.startswith(name) for o in named)
+    return word[:1] == "-" and any(len(o) == 2 and o[1] in word[2:18] for o in named)
 
 
 def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:

@@ -497,6 +497,13 @@ def wrapper_files(name: str, argv: list[str]) -> list[tuple[str, str]]:
             continue
         option, eq, value = word.partition("=")
         kind = "read" if option in reads else "write" if option in writes else None
+        if kind is None and option.startswith("--") and len(option) > 3:
+            # xargs --arg-f=F: getopt_long takes any unambiguous prefix (the wrapper's
+            # other long options make it ambiguous at worst, and then nothing runs)
+            if any(o.startswith(option) for o in reads):
+                kind = "read"
+            elif any(o.startswith(option) for o in writes):
+                kind = "write"
         if word.startswith("-") and len(word) > 1:
             if kind is not None:
                 if not eq and index + 1 < len(argv):

@@ -235,12 +235,38 @@ def read_copies(command: Any, script: Any) -> list[tuple[list[str], str]]:
             path = prefix + source + key[len(copy) :] + slash
             new = [*argv[:index], path, *argv[index + 1 :]]
             out.append((new, f"reads {word} ({what} {source} on the line)"))
+    if argv[:1] == ["git"] and script.copies:
+        out += _tree_shown(argv, script)
     if not changes:
         out += _quoted_copies(argv[1:], script)
     if target and target[0].startswith(_OUTPUTS):
         sources = _copy_operands(argv)[:-1]
         out.append((["cat", *sources], f"copies {' '.join(sources)} to {target[0]}"))
     return out  # (the parser bounds them: MAX_COPIES_READ)
+
+
+# git subcommands that print the changes of the working tree or the index, and the
+# commits made from them: a copy made on the line into the tree is among what they show
+_TREE_SHOWN = frozenset(["diff", "show", "log", "whatchanged", "grep", "archive",
+                         "format-patch", "stash", "blame", "annotate"])  # fmt: skip
+
+
+def _tree_shown(argv: list[str], script: Any) -> list[tuple[list[str], str]]:
+    """``cp .env README && git diff``: git shows README's new content, .env's. Each copy
+    made on the line is read as its source (a pathspec that leaves it out is not read:
+    over-reading is the safe side)."""
+    from hookwise.shell.programs import git_subcommand
+
+    at = git_subcommand(argv)
+    sub = argv[at] if at > 0 else ""
+    if sub not in _TREE_SHOWN:
+        return []
+    out: list[tuple[list[str], str]] = []
+    for copy, (source, kind) in script.copies.items():
+        if kind in ("cp", "install", "mv", "ln") and not copy.startswith("/"):
+            what = f"`git {sub}` shows {copy} ({kind} of {source} on the line)"
+            out.append((["cat", source], what))
+    return out
 
 
 def _program_copied(argv: list[str], script: Any) -> list[tuple[list[str], str]]:

@@ -67,6 +67,11 @@ def listed(piped_from: _Piped | None) -> list[str] | None:
             return find_selection(argv)
         operands = [w for w in argv[1:] if not w.startswith("-")]
         options = [w for w in argv[1:] if w.startswith("-")]
+        if program == "git" and _git_lists(operands, options):
+            # git ls-files -oi: the untracked and ignored files (a .env) under the tree,
+            # or under its pathspecs (which match at any depth)
+            specs = [w for w in operands[1:] if w != "--"]
+            return [f for w in specs for f in (w, "**/" + w)] if specs else ["./**"]
         if program in _LISTERS or (
             program in _SEARCHERS
             and any(o in ("--files", "-l", "--files-with-matches") or (o[:2] != "--" and "l" in o)
@@ -87,6 +92,24 @@ def listed(piped_from: _Piped | None) -> list[str] | None:
             return None
         source = source.piped_from
     return None
+
+
+# git subcommands that print the names of files git does not track, ignored ones (a
+# .env) among them, with these flags: ls-files -o/-i, status --ignored, clean -n -x.
+# Tracked files' names (ls-files, diff --name-only) are the repository's own content
+_GIT_LISTERS = {"ls-files": "oi", "status": "", "clean": "xX"}
+_GIT_LONG = frozenset(["--others", "--ignored", "--ignored=matching", "--ignored=traditional"])
+
+
+def _git_lists(operands: list[str], options: list[str]) -> bool:
+    """Whether a git command prints the names of files it does not track (xargs reads
+    them): ``git ls-files -oi --exclude-standard | xargs cat`` prints the ignored .env."""
+    letters = _GIT_LISTERS.get(operands[0]) if operands else None
+    if letters is None:
+        return False
+    return any(
+        o in _GIT_LONG or (o[:2] != "--" and any(x in o[1:] for x in letters)) for o in options
+    )
 
 
 def names_read(command: _Piped) -> list[str] | None:

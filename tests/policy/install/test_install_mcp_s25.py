@@ -293,8 +293,8 @@ def test_doctor_and_scan_report_a_hook_that_answers_the_proxys_asks(
     (project / ".claude" / "settings.json").write_text(json.dumps(hooks), "utf-8")
     _, compiled = check_policy(project, user)
     report = check_host("claude", project, user, compiled, run_self_test=False)
-    warned = [c.detail for c in report.checks if c.status == "warn" and c.name == "mcp-ask"]
-    assert len(warned) == 1 and "Elicitation" in warned[0] and "settings.json" in warned[0]
+    said = [c.detail for c in report.checks if c.name == "mcp" and "questions" in c.detail]
+    assert len(said) == 1 and "Elicitation" in said[0] and "settings.json" in said[0], said
     found = scan_project(context(project, Path(user["HOME"]))).findings
     answering = [f for f in found if f.rule == "elicitation-hook"]
     assert len(answering) == 1 and answering[0].severity.value == "high", found

@@ -52,7 +52,7 @@ from hookwise.policy.install.registrations import (
 from hookwise.policy.install.sh_script import NAME
 from hookwise.policy.install.targets import SCOPES, settings_path
 from hookwise.policy.trust.scopes import launcher_path
-from hookwise.protocol.hosts import HOST_TITLES, hosts_with
+from hookwise.protocol.hosts import HOST_TITLES, elicitation_events, hosts_with
 from hookwise.protocol.hosts import host as host_info
 from hookwise.wording import count
 
@@ -243,6 +243,9 @@ class Loaded:
     # origin -> why the host does not run that handler, where its loader says (Gemini CLI's
     # hooksConfig.disabled); reported as a failed switch
     switched_off: dict[str, str] = field(default_factory=dict)
+    # other hooks on the host's elicitation events (protocol elicitation_events): they can
+    # answer the questions `hookwise mcp wrap` asks for an `ask` (_elicitation_checks)
+    elicitation: list[HookEntry] = field(default_factory=list)
 
 
 if TYPE_CHECKING:
@@ -306,8 +309,6 @@ def _file_host_entries(
     return loaded.registry.entries, loaded.warnings, [], set(), {}
 
 
-ELICITATION_CHECK = "mcp-ask"
-
 # How doctor reads the hooks through each settings loader of config/ (the registry row's
 # ``settings_loader``: switches, trust stores, config layers); a host without one reads
 # plain files through its registry row.
@@ -345,28 +346,38 @@ def _entries(host: str, project: Path, env: Mapping[str, str], report: HostRepor
         for entry in entries
         if is_hookwise_command(entry.command)
     ]
-    from hookwise.mcp_proxy.answering import ANSWERING_EVENTS
-
-    for entry in entries:  # hooks that answer the proxy's asks (elicitations) themselves
-        if (
-            entry.event in ANSWERING_EVENTS
-            and entry.enabled
-            and not is_hookwise_command(entry.command)
-        ):
-            shown = entry.command or str(entry.config.get("url") or entry.config.get("type"))
-            report.add(
-                "warn",
-                ELICITATION_CHECK,
-                f"{entry.origin}: this {entry.event} hook answers MCP servers' questions without "
-                f"the user ({shown[:120]}), so an ask of `hookwise mcp wrap` is only as strong "
-                "as it; remove it, or use settings.approvals or deny for those rules",
-            )
     mentioned = {r.command for r in out} | {r.origin for r in out}
     for warning in warnings:
         if any(text and text in warning for text in mentioned):
             report.add("warn", "settings", warning)
     ours = [e for e in entries if is_hookwise_command(e.command)]
-    return Loaded(out + not_running, ours, merged, off)
+    asking = elicitation_events(host)
+    others = [e for e in entries if e.event in asking and not is_hookwise_command(e.command)]
+    return Loaded(out + not_running, ours, merged, off, others)
+
+
+def _elicitation_checks(host: str, loaded: Loaded, proxied: bool) -> list[tuple[str, str]]:
+    """The host's own hooks that answer MCP servers' questions: an `ask` of the proxy is one
+    (docs/mcp.md), so they decide it; a warning once a server of the host runs through the
+    proxy, else a note."""
+    roles = elicitation_events(host)
+    out: list[tuple[str, str]] = []
+    for entry in loaded.elicitation:
+        what = entry.command or str(entry.config.get("url") or entry.config.get("type") or "?")
+        does = (
+            "can answer MCP servers' questions before the user sees them"
+            if roles.get(entry.event) == "question"
+            else "can change the user's answers to MCP servers' questions"
+        )
+        off = "" if entry.enabled else " (disabled)"
+        out.append(
+            (
+                "warn" if proxied and entry.enabled else "info",
+                f"{entry.origin}: an {entry.event} hook{off} {does}, the `ask` questions of "
+                f"`hookwise mcp wrap` too: {what[:200]}",
+            )
+        )
+    return out
 
 
 def _times_run(host: str, entries: list[HookEntry], event: str) -> int:
@@ -778,10 +789,13 @@ def check_host(
     report.installed = bool(written or registered)
     from hookwise.policy.install.mcp_entries import mcp_checks
 
-    for status, detail in mcp_checks(host, project, env):
+    servers = mcp_checks(host, project, env)
+    for status, detail in servers:
         report.add(status, "mcp", detail)
-    report.checks.extend(c for c in probe.checks if c.name == ELICITATION_CHECK)
-    probe.checks = [c for c in probe.checks if c.name != ELICITATION_CHECK]
+    # mcp_checks says "ok" exactly for the servers that run through the proxy
+    proxied = any(status == "ok" for status, _ in servers)
+    for status, detail in _elicitation_checks(host, loaded, proxied):
+        report.add(status, "mcp", detail)
     if not report.installed:
         status = "fail" if explicit else "info"
         report.add(status, "registered", f"not installed (`hookwise install {host}`)")

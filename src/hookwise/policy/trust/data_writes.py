@@ -147,6 +147,9 @@ def data_writes(argv: list[str]) -> list[tuple[str, str]]:
         )
         if not hit:
             return []
+        prefix = next((w.split("=", 1)[1] for w in rest if w.startswith("--prefix=")), "")
+        if sub == "checkout-index" and prefix:  # (its files go under the prefix)
+            return [(prefix, f"`git {sub}` changes files named by the repository's data")]
         if sub == "format-patch":
             directories = option_values(["git", *rest], ("-o",), ("--output-directory",))
             return [(d, "`git format-patch` names its files by the commits") for d in directories]
@@ -159,3 +162,52 @@ def data_writes(argv: list[str]) -> list[tuple[str, str]]:
         return []
     what = f"`{name}` writes the files its input names"
     return [(d, what) for d in _directories(name, options, words)]
+
+
+# git subcommands that write working-tree files whose names come from the repository's
+# data (a branch, a merge, an index): into the work tree wherever it is
+_GIT_TREE_WRITERS = frozenset(
+    ["checkout", "switch", "restore", "reset", "pull", "merge", "rebase", "cherry-pick",
+     "revert", "am", "apply", "stash", "read-tree", "checkout-index", "clone", "worktree",
+     "sparse-checkout", "submodule"]
+)  # fmt: skip
+
+
+def git_worktree(argv: list[str], env: dict[str, str]) -> tuple[list[str], list[str], str]:
+    """For a git command whose files are elsewhere (``-C D``, ``--work-tree=D``,
+    ``GIT_WORK_TREE=D``, ``checkout-index --prefix=D/``): the files it names, as paths
+    from the working directory; the directories it writes data-named files into; why."""
+    at = git_subcommand(argv)
+    if at < 0:
+        return [], [], ""
+    sub = argv[at]
+    base: str | None = env.get("GIT_WORK_TREE")
+    chdir: str | None = None
+    for index, word in enumerate(argv[1:at], start=1):
+        following = argv[index + 1] if index + 1 < at else ""
+        if word == "--work-tree" and following:
+            base = following
+        elif word.startswith("--work-tree="):
+            base = word.split("=", 1)[1]
+        elif word == "-C" and following:
+            chdir = following if chdir is None or following[:1] in "/~" else f"{chdir}/{following}"
+    if chdir is not None:  # (a relative --work-tree is taken from where -C went)
+        base = chdir if base is None else base if base[:1] in "/~$" else f"{chdir}/{base}"
+    rest = argv[at:]
+    operands: list[str] = []
+    done = False
+    for word in rest[1:]:
+        if not done and word == "--":
+            done = True
+        elif done or not word.startswith("-"):
+            operands.append(word)
+    prefix = next((w.split("=", 1)[1] for w in rest if w.startswith("--prefix=")), "")
+    if sub == "checkout-index" and prefix:
+        base = f"{base}/{prefix}" if base is not None and prefix[:1] not in "/~" else prefix
+    if base is None:
+        return [], [], ""
+    named = [o if o[:1] in "/~" else f"{base.rstrip('/')}/{o}" for o in operands]
+    if sub not in _GIT_TREE_WRITERS and sub not in ("rm", "mv", "bundle", "merge-file"):
+        return [], [], ""
+    into = [base] if sub in _GIT_TREE_WRITERS else []
+    return named, into, f"`git {sub}` writes files named by the repository's data"

@@ -65,7 +65,9 @@ def find_selects(
             i += 3
             continue
         if word in _FIND_NAMES and following:
-            if argv[i + 2 : i + 3] == ["-prune"]:
+            if argv[i + 2 : i + 3] == ["-prune"] and argv[i + 3 : i + 4] in (["-o"], ["-or"]):
+                # -name X -prune -o ...: X left out; without -o, -prune is true and
+                # X is what the rest acts on (-name node_modules -prune -exec rm -rf)
                 pruned.append((word, following))
                 i += 4 if argv[i + 3 : i + 4] in (["-o"], ["-or"]) else 3
                 continue

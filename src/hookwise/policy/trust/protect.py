@@ -215,7 +215,9 @@ ENV_FILES = frozenset(
      ".zlogin", ".envrc", ".env", "config.fish", "environment", ".pam_environment"]
 )  # fmt: skip
 AGENT_CLIS = frozenset(["claude", "codex", "gemini", "qwen", "opencode", "cursor-agent"])
-GIT_WRITERS = frozenset(["rm", "mv", "checkout", "restore", "stash"])
+GIT_WRITERS = frozenset(["rm", "mv", "checkout", "restore", "stash", "bundle", "merge-file"])
+# git options that move the files it writes elsewhere (data_writes.git_worktree)
+_GIT_ELSEWHERE = ("-C", "--work-tree", "--prefix")
 
 
 def _home(env: dict[str, str]) -> str:
@@ -486,6 +488,24 @@ def _hookwise_change(argv: list[str]) -> bool:
     return any(tuple(words[: len(change)]) == change for change in HOOKWISE_CHANGES)
 
 
+_XXD_VALUES = frozenset(["-c", "-cols", "-g", "-groupsize", "-l", "-len", "-o", "-offset",
+                         "-s", "-seek", "-n", "-name"])  # fmt: skip
+
+
+def _xxd_output(argv: list[str]) -> list[str]:
+    """The file ``xxd`` writes: its second operand ("-" is stdout)."""
+    operands: list[str] = []
+    skip = False
+    for word in argv[1:]:
+        if skip:
+            skip = False
+        elif word in _XXD_VALUES:
+            skip = True
+        elif word == "-" or not word.startswith("-"):
+            operands.append(word)
+    return [w for w in operands[1:2] if w != "-"]
+
+
 def _program(argv: list[str]) -> tuple[str, list[str]]:
     """The program and its argv, seeing through ``python -m hookwise``."""
     name = argv[0].rsplit("/", 1)[-1]
@@ -596,6 +616,12 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
     _check_data_writes(argv, name, cwd, guard)
     if name == "hookwise" and _hookwise_change(argv):
         raise _FoundError("hookwise's own settings", f"runs `{' '.join(argv[:3])}`")
+    if name == "xxd":  # xxd [-r] [options] [infile [outfile]]: it writes its second operand
+        for word in _xxd_output(argv):
+            for path in _expand(word, cwd, home):
+                hit = guard.protected(path)
+                if hit:
+                    raise _FoundError(hit, f"`xxd` writes {word}")
     if name in READERS:
         return
     from hookwise.shell.programs import XARGS_INPUT  # loaded already: cmd came from it
@@ -650,6 +676,33 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
         sub = next((w for w in argv[1:] if not w.startswith("-")), "")
         targets = positional[1:] if sub in GIT_WRITERS else []
         tree = sub in ("rm", "mv")
+        if sub == "config":  # git config -f F a.b c: F is the file it sets a value in
+            targets = [
+                v
+                for i, w in enumerate(argv[1:], start=1)
+                for v in (
+                    [argv[i + 1]] if w in ("-f", "--file") and i + 1 < len(argv) else
+                    [w[7:]] if w.startswith("--file=") else
+                    [w[2:]] if w.startswith("-f") and len(w) > 2 and w[1] != "-" else []
+                )
+            ]  # fmt: skip
+        if "GIT_WORK_TREE" in cmd.env or any(w.startswith(_GIT_ELSEWHERE) for w in argv):
+            # git -C D / --work-tree=D / --prefix=D: the files are D's (cold: rare)
+            from hookwise.policy.trust.data_writes import git_worktree
+
+            targets, into, what = git_worktree(argv, cmd.env)
+            for word in targets:  # (named: a write of that file, before the unsure)
+                for path in _expand(word, cwd, home):
+                    hit = guard.protected(path, tree)
+                    if hit:
+                        raise _FoundError(hit, f"`git {sub}` changes {word}")
+            for directory in into:
+                for path in _expand(directory, cwd, home):
+                    if cwd is not None and path == os.path.normpath(cwd):
+                        continue  # (git -C . pull: as `git pull` itself)
+                    hit = guard.holds(path) or guard.protected(path)
+                    if hit is not None:
+                        raise _UnsureError(hit, f"{what} into {directory}")
     elif name == "find":
         acts = {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls"}
         if not acts.intersection(argv):

@@ -62,9 +62,13 @@ def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
         )
     ):
         return repo
+    if _forces_refs_there(sub, rest, options):
+        return repo
     if sub == "fetch":
         forced = "--force" in options or "f" in clusters
-        for word in rest:
+        for given in rest:
+            # (--refmap=SPEC: the refspec the fetch maps by; +... forces)
+            word = given.removeprefix("--refmap=")
             if word.startswith("-") or ":" not in word:
                 continue
             destination = word.rsplit(":", 1)[1]
@@ -75,6 +79,26 @@ def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
             ):
                 return repo
     return None
+
+
+def _forces_refs_there(sub: str, rest: list[str], options: list[str]) -> bool:
+    """A command in another repository that rewrites its refs by force or sets it up so
+    that its fetches do (red team s25): ``fast-import --force`` of another history, a
+    ``remote add --mirror[=fetch]`` (its refspec is ``+refs/*:refs/*``), a fetch refspec
+    ``+...`` into its own branches set with ``config remote.X.fetch``."""
+    if sub == "fast-import":
+        return "--force" in options
+    if sub == "remote" and rest[:1] == ["add"]:
+        return any(w == "--mirror" or w.startswith("--mirror=") for w in options)
+    if sub == "config":
+        operands = [w for w in rest if not w.startswith("-")]
+        for key, value in zip(operands, operands[1:], strict=False):  # noqa: RUF007
+            low = key.lower()
+            if low.startswith("remote.") and low.endswith((".fetch", ".mirror")):
+                into = value.rsplit(":", 1)[-1]
+                if value == "true" or (value[:1] == "+" and not into.startswith("refs/remotes/")):
+                    return True
+    return False
 
 
 def _rewrites_history(sub: str, options: list[str], clusters: str) -> bool:
