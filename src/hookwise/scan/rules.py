@@ -138,13 +138,14 @@ RULES: Final = {
         ),
         Rule(
             "elicitation-hook",
-            _H,
-            "Hook answers MCP elicitations (the proxy's asks) in the user's stead",
-            "Claude Code runs `Elicitation` hooks before it shows an MCP server's question, and "
-            "a hook's `accept` is the answer (`ElicitationResult` hooks can change the user's): "
-            "an `ask` rule through `hookwise mcp wrap` is then answered by the hook, not by the "
-            "user. High when the repository ships it; use `settings.approvals` or `deny` where "
-            "that matters (docs/mcp.md).",
+            _M,
+            "Hook answers MCP servers' questions for the user",
+            "An Elicitation hook can accept an MCP server's question before the user sees it, "
+            "and an ElicitationResult hook can change the user's answer (Claude Code). An "
+            "`ask` of `hookwise mcp wrap` is such a question, so these hooks decide it; the "
+            "proxy then asks through the approval relay or ask_fallback instead (docs/mcp.md). "
+            "Medium from the repository (high where it runs without a prompt), low from the "
+            "user's own settings.",
         ),
         Rule(
             "remote-mcp",
