@@ -228,6 +228,18 @@ def _blank_split(text: str, separators: str = " \t\n\v\f\r") -> list[str]:
     return items
 
 
+def _logical_lines_stripped(text: str) -> str:
+    """``text`` with the leading blanks of each line dropped, as ``xargs -I`` does, except
+    on a line that continues one ending in an escaping backslash (its blanks are kept)."""
+    out: list[str] = []
+    continued = False
+    for line in text.split("\n"):
+        out.append(line if continued else line.lstrip(" \t"))
+        trailing = len(line) - len(line.rstrip("\\"))
+        continued = trailing % 2 == 1
+    return "\n".join(out)
+
+
 def input_items(text: str, options: list[str]) -> list[str] | None:
     """The items xargs reads from ``text``, as it reads them: split at the delimiter of
     ``-0``/``-d``; with ``-I`` one per line (leading blanks dropped); else blanks with
@@ -241,8 +253,7 @@ def input_items(text: str, options: list[str]) -> list[str] | None:
         # an argument is a C string: a NUL in an item (not the delimiter) ends it
         return [item.split("\0", 1)[0] for item in items]
     if xargs_replace(options) is not None:
-        lines = "\n".join(line.lstrip(" \t") for line in text.split("\n"))
-        return _blank_split(lines, "\n")
+        return _blank_split(_logical_lines_stripped(text), "\n")
     return _blank_split(text)
 
 
