@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from hookwise.shell.parser import Command
 
 RULE_ID = "hookwise:self-protection"
+ENV_FILE = "/.env"
 # Path endings that are hook registrations or policy files wherever they are.
 SUFFIXES = (
     "/.claude/settings.json",
@@ -60,11 +61,20 @@ SUFFIXES = (
     "/cline_mcp_settings.json",
     "/crush.json",
     "/.crush.json",
+    # the dotenv files the hosts load at start and export to every hook (the rows'
+    # `env_files` and `extension_env_files` in protocol/hosts.py, kept equal by a test):
+    # Gemini CLI's `.gemini/.env` or `.env` from its cwd up, `~/.gemini/.env`, `~/.env`, an
+    # extension's `.env`; Codex's `$CODEX_HOME/.env`. Whatever variable a write sets there
+    # can redirect the next session's hooks: BASH_ENV and SHELLOPTS run code in the shell
+    # that runs the registered command, LD_PRELOAD in every program it starts, PATH and
+    # XDG_DATA_HOME choose the launcher, and the list has no end. So the file is a guardrail
+    # whatever the write holds (not in MARKERS: `os.environ`, `--env-file .env` are words)
+    ENV_FILE,
 )
 POLICY_DIR = "/.hookwise"
 # Substrings that name a protected file in a word, a script or a patch.
 # (the user's policy named inside code: vim's expand("~/.config/hookwise/policy.yaml"))
-MARKERS = (".hookwise", "hookwise/policy.yaml", *(s[1:] for s in SUFFIXES))
+MARKERS = (".hookwise", "hookwise/policy.yaml", *(s[1:] for s in SUFFIXES if s != ENV_FILE))
 
 READ_TOOLS = frozenset(
     ["read", "glob", "grep", "ls", "web_fetch", "web_search", "task", "todo", "skill", "memory"]
@@ -167,6 +177,11 @@ WRITERS_ALL = frozenset(
 TREE_WRITERS = frozenset(
     ["rm", "rmdir", "shred", "mv", "trash", "trash-put", "chmod", "chown", "chgrp", "setfacl"]
 )
+# Of these, the ones that put no content into a file (git: what a repository commits)
+REMOVERS = frozenset(
+    ["rm", "rmdir", "unlink", "shred", "trash", "trash-put", "truncate", "chmod", "chown",
+     "chgrp", "setfacl", "git"]
+)  # fmt: skip
 # Programs that write their last positional argument (or -t DIR).
 WRITERS_LAST = frozenset(["cp", "ln", "install", "rsync", "scp"])
 # Programs that change their files with an in-place flag.
@@ -313,25 +328,36 @@ class Guard:
             self._concrete = concrete_paths(self.env, self.files, self.cwd)
         return self._concrete
 
-    def protected(self, path: str, tree: bool = False) -> str | None:
+    def protected(self, path: str, tree: bool = False, written: bool = True) -> str | None:
         """What ``path`` (absolute, normalised) protects; None when nothing.
 
         ``tree``: the call removes or moves the whole directory, so a directory above a
-        protected file counts too.
+        protected file counts too. ``written``: the call surely writes ``path``; a word
+        given to a program that may only read it (``. ./.env``, ``--env-file .env``) does
+        not make an env file a guardrail write (they are read every day).
         """
         for candidate in _spellings(path):
             lowered = candidate.lower()
-            if lowered.endswith(SUFFIXES) or POLICY_DIR + "/" in lowered + "/":
+            if POLICY_DIR + "/" in lowered + "/":
+                return candidate
+            if lowered.endswith(SUFFIXES) and (written or not lowered.endswith(ENV_FILE)):
                 return candidate
             for item in self.concrete:
-                if candidate == item or candidate.startswith(item + "/"):
+                if (candidate == item and (written or not item.endswith(ENV_FILE))) or (
+                    candidate.startswith(item + "/")
+                ):
                     return item
             if tree:
                 above = candidate.rstrip("/") + "/"
                 for item in self.concrete:
-                    if item.startswith(above) and os.path.lexists(item):
+                    if (
+                        item.startswith(above)
+                        and not item.endswith(ENV_FILE)
+                        and os.path.lexists(item)
+                    ):
                         return item
-        return self.linked(path)
+        hit = self.linked(path)
+        return hit if written or hit is None or not hit.endswith(ENV_FILE) else None
 
     def holds(self, directory: str) -> str | None:
         """The protected file a write of data-named files into ``directory`` may reach
@@ -374,6 +400,13 @@ def _expand(word: str, cwd: str | None, home: str) -> list[str]:
         matches = glob.glob(path)
         return [os.path.normpath(m) for m in matches] or [path]
     return [path]
+
+
+def _is_dir(word: str, cwd: str | None, home: str) -> bool:
+    """Whether ``word`` names an existing directory (or says it is one: ``x/``)."""
+    if word.endswith("/") or cwd is None:
+        return True
+    return any(os.path.isdir(path) for path in _expand(word, cwd, home))
 
 
 def _env_file(path: str) -> bool:
@@ -611,7 +644,8 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             # a hard link is the same file under a name the guard does not know
             for word in positional[:-1] if len(positional) > 1 else positional:
                 for path in _expand(word, cwd, home):
-                    hit = guard.protected(path)
+                    # (a link of an env file is a read; a write through it is its own)
+                    hit = guard.protected(path, written=False)
                     if hit:
                         raise _FoundError(hit, f"`{name}` hard-links {word}")
         directory = _target_dir(argv)
@@ -619,7 +653,10 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             targets = [directory] + [directory + "/" + p.rsplit("/", 1)[-1] for p in positional]
         elif len(positional) >= 2:
             last = positional[-1]
-            targets = [last] + [last + "/" + p.rsplit("/", 1)[-1] for p in positional[:-1]]
+            into = [last + "/" + p.rsplit("/", 1)[-1] for p in positional[:-1]]
+            if not _is_dir(last, cwd, home):  # (`cp .env /tmp/backup` writes no .env)
+                into = [t for t in into if not t.endswith(ENV_FILE)]
+            targets = [last, *into]
         else:
             targets = positional
     elif name in IN_PLACE and _in_place(argv):
@@ -646,8 +683,12 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
     if targets is not None:
         for word in targets:
             _unresolved(word, cwd, home, marked, f"`{name}` changes {word}")
+            # an env file removed, moved away or chmodded sets nothing for a host to export
+            written = name not in REMOVERS and not (name == "mv" and word != positional[-1])
             for path in _expand(word, cwd, home):
-                hit = guard.protected(path, tree)
+                # ln replaces the name it is given, never writes through it
+                named = written and (name != "ln" or path.endswith(ENV_FILE))
+                hit = guard.protected(path, tree, named)
                 if hit:
                     raise _FoundError(hit, f"`{name}` changes {word}")
         if name != "find":
@@ -664,7 +705,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             or (word[:1] != "-" and cwd and os.path.lexists(os.path.join(cwd, word)))
         ):
             for path in _expand(word, cwd, home):
-                hit = guard.protected(path)
+                hit = guard.protected(path, written=False)
                 if hit:
                     raise _FoundError(hit, f"`{name}` is given {word}")
     for text in cmd.stdin:
@@ -815,8 +856,9 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
     except _FoundError as found:
         return "deny", (
             f"hookwise protects its own guardrails: this call {found.how}, which would change "
-            f"{found.path} (a policy file, the trust store, the audit log or a host's hook "
-            "settings). An agent cannot change them; a person can, outside the agent (or "
+            f"{found.path} (a policy file, the trust store, the audit log, a host's hook "
+            "settings or an env file a host exports to its hooks). An agent cannot change "
+            "them; a person can, outside the agent (or "
             "turn this off with settings.self_protection: false in the user policy)."
         )
     return None
