@@ -684,10 +684,10 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
         for word in targets:
             _unresolved(word, cwd, home, marked, f"`{name}` changes {word}")
             # an env file removed, moved away or chmodded sets nothing for a host to export
-            written = name not in REMOVERS and not (name == "mv" and word != positional[-1])
+            fills = name not in REMOVERS and not (name == "mv" and word != positional[-1])
             for path in _expand(word, cwd, home):
                 # ln replaces the name it is given, never writes through it
-                named = written and (name != "ln" or path.endswith(ENV_FILE))
+                named = fills and (name != "ln" or path.endswith(ENV_FILE))
                 hit = guard.protected(path, tree, named)
                 if hit:
                     raise _FoundError(hit, f"`{name}` changes {word}")
