@@ -34,12 +34,15 @@ ENV_WRITES = [
     # other variables, and other ways to write the file
     "echo PYTHONPATH=/tmp/evil >> .env",
     "echo GCONV_PATH=/tmp/evil >> sub/.env",
+    "echo ENV=/tmp/x.sh | tee -a .env",
     "echo PS4='$(touch /tmp/pwn)' >> ~/.gemini/.env",
+    "echo APP_MODE=dev >> .gemini/.env",
     "printf 'GLIBC_TUNABLES=x\\n' | tee -a ~/.gemini/extensions/helper/.env",
     "cp /tmp/planted .gemini/.env",
-    "sed -i 's/^A=1$/ENV=\\/tmp\\/x.sh/' .env",
+    "sed -i 's/^A=1$/ENV=\\/tmp\\/x.sh/' .gemini/.env",
     "mv /tmp/planted ~/.codex/.env",
-    "ln -sf /tmp/planted .env",
+    "ln -sf /tmp/planted ~/.env",
+    "echo A=1 > ~/.env",
 ]
 
 
@@ -55,7 +58,7 @@ def test_6_any_write_to_an_env_file_a_host_exports_is_denied(
     (world.repo / ".env").write_text("A=1\n")
     answer = world.shell(command, host=host)
     assert answer["decision"] == "deny", (command, answer)
-    assert "env file a host exports" in answer["reason"]
+    assert "guardrails" in answer["reason"]
     assert (world.repo / ".env").read_text() == "A=1\n"
     assert not (world.repo / ".gemini" / ".env").exists()
 
@@ -65,6 +68,7 @@ def test_6_any_write_to_an_env_file_a_host_exports_is_denied(
     [
         ("gemini", "write_file", ".gemini/.env"),
         ("gemini", "replace", ".env"),
+        ("gemini", "write_file", "~/.gemini/extensions/helper/.env"),
         ("claude", "Write", "~/.codex/.env"),
         ("claude", "Edit", "deploy/.env"),
     ],
@@ -81,6 +85,12 @@ def test_6_file_tools_cannot_write_an_env_file_either(
     "command",
     [
         "cat .env",
+        "cp .env.example .env",
+        "cp -p .env.example .env",
+        "echo APP_MODE=dev >> .env",
+        "mv .env .env.bak",
+        "rm .env",
+        "git rm --cached .env",
         "set -a; . ./.env; set +a; npm test",
         "docker compose --env-file .env config",
         "cp .env /tmp/env.backup",
@@ -91,6 +101,7 @@ def test_6_file_tools_cannot_write_an_env_file_either(
 )
 def test_6_reading_env_files_and_other_names_pass(world: World, command: str) -> None:
     (world.repo / ".env").write_text("A=1\n")
+    (world.repo / ".env.example").write_text("A=1\n")
     assert world.shell(command)["decision"] is None, command
 
 
@@ -120,16 +131,23 @@ def test_6_the_attack_itself_redirects_the_registered_command(world: World) -> N
     assert answer["decision"] == "deny"
 
 
-def test_6_every_env_file_of_the_hosts_rows_is_protected() -> None:
-    """protect.py's suffix and the rows' `env_files`/`extension_env_files` are one fact."""
-    from hookwise.policy.trust.protect import ENV_FILE, SUFFIXES
+def test_6_every_env_file_of_the_hosts_rows_is_guarded_whole(tmp_path: Path) -> None:
+    """protect.py and the rows' `env_files`/`extension_env_files` are one fact: each user
+    file, and each project file but a plain `.env` (checked for what is written), is a
+    guardrail whatever is written."""
+    from hookwise.policy.trust.protect import Guard
     from hookwise.protocol.hosts import HOSTS
 
-    assert ENV_FILE in SUFFIXES
+    home = str(tmp_path / "home")
+    guard = Guard({"HOME": home}, [], str(tmp_path / "proj"))
     for host in HOSTS.values():
         user, project, _overrides = host.env_files
-        for name in (*user, *project, *host.extension_env_files):
-            assert ("/" + name).endswith(ENV_FILE), (host.name, name)
+        for name in (*user, *host.extension_env_files):
+            path = os.path.join(home, name.replace("*", "helper"))
+            assert guard.protected(path), (host.name, path)
+        for name in project:
+            path = str(tmp_path / "proj" / "sub" / name)
+            assert name == ".env" or guard.protected(path), (host.name, path)
 
 
 # ------------------------------------------- 1, 5: a symlink where the trusted file was

@@ -4,8 +4,9 @@ A tool call that writes, deletes, moves, truncates or changes the mode of a prot
 is denied before any rule is read. Protected are the policy files of every scope, the trust
 store, the audit log, hookwise's cache and launcher, and the hook registrations of the
 hosts (``.claude/settings*.json``, ``.gemini/settings.json``, ``.codex/hooks.json``,
-``.codex/config.toml``, in any directory, and their user-scope twins), plus every directory
-holding one of them when the call deletes or moves a whole tree.
+``.codex/config.toml``, in any directory, and their user-scope twins), the dotenv files a
+host exports to its hooks (any ``.env``: content put into one, whatever the variable), plus
+every directory holding one of them when the call deletes or moves a whole tree.
 
 How a call is read:
 
@@ -61,15 +62,17 @@ SUFFIXES = (
     "/cline_mcp_settings.json",
     "/crush.json",
     "/.crush.json",
-    # the dotenv files the hosts load at start and export to every hook (the rows'
-    # `env_files` and `extension_env_files` in protocol/hosts.py, kept equal by a test):
-    # Gemini CLI's `.gemini/.env` or `.env` from its cwd up, `~/.gemini/.env`, `~/.env`, an
-    # extension's `.env`; Codex's `$CODEX_HOME/.env`. Whatever variable a write sets there
-    # can redirect the next session's hooks: BASH_ENV and SHELLOPTS run code in the shell
-    # that runs the registered command, LD_PRELOAD in every program it starts, PATH and
-    # XDG_DATA_HOME choose the launcher, and the list has no end. So the file is a guardrail
-    # whatever the write holds (not in MARKERS: `os.environ`, `--env-file .env` are words)
-    ENV_FILE,
+    # the dotenv files of the hosts' own directories, loaded at start and exported to every
+    # hook (the rows' `env_files` and `extension_env_files` in protocol/hosts.py, kept
+    # equal by a test; `~/.env` and an extension's are in `obeyed_paths` and `protected`):
+    # whatever variable a write sets there can redirect the next session's hooks (BASH_ENV
+    # and SHELLOPTS run code in the shell that runs the registered command, LD_PRELOAD in
+    # what it starts, PATH and XDG_DATA_HOME choose the launcher, and the list has no end),
+    # so the file is a guardrail whatever the write holds. A project's plain `.env` (Gemini
+    # CLI's too) is written by everyday tools (`cp .env.example .env`): what a call writes
+    # into it is checked for HOOK_VARIABLES instead (docs/policy.md says what that leaves)
+    "/.gemini/.env",
+    "/.codex/.env",
 )
 POLICY_DIR = "/.hookwise"
 # Substrings that name a protected file in a word, a script or a patch.
@@ -270,6 +273,9 @@ def obeyed_paths(env: dict[str, str]) -> list[str]:
         os.path.join(gemini, ".gemini", "settings.json"),
         os.path.join(codex, "hooks.json"),
         os.path.join(codex, "config.toml"),
+        os.path.join(codex, ".env"),  # (env files the hosts export to every hook)
+        os.path.join(home, ".env"),
+        os.path.join(gemini, ".gemini", ".env"),
     ]
     return [os.path.abspath(p) for p in paths if p]
 
@@ -338,7 +344,9 @@ class Guard:
         """
         for candidate in _spellings(path):
             lowered = candidate.lower()
-            if POLICY_DIR + "/" in lowered + "/":
+            if POLICY_DIR + "/" in lowered + "/" or (
+                written and "/.gemini/extensions/" in lowered and lowered.endswith(ENV_FILE)
+            ):
                 return candidate
             if lowered.endswith(SUFFIXES) and (written or not lowered.endswith(ENV_FILE)):
                 return candidate
@@ -414,7 +422,23 @@ def _env_file(path: str) -> bool:
     return name in ENV_FILES or name.startswith(".env.")
 
 
-def _names_guard_variable(text: str) -> bool:
+# Names that decide what a hook runs, when a host or a shell exports them (a shell's start-up
+# files, the loader, hookwise's and the hosts' directories, the interpreters), as written
+# into an env file; config/env_files.py's HOOK_VARIABLES (what `hookwise run` refuses to
+# start with) is the stricter list for the hosts' own files, which are guarded whole.
+HOOK_VARIABLES = (
+    "BASH_ENV", "ENV=", "ENV =", "SHELLOPTS", "BASHOPTS", "PS4", "LD_", "XDG_", "PATH",
+    "HOME", "PYTHON", "GCONV_PATH", "GLIBC_TUNABLES", "NODE_OPTIONS", "CLAUDE_CONFIG_DIR",
+    "GEMINI_CLI_HOME", "CODEX_HOME", "HOOKWISE_",
+)  # fmt: skip
+
+
+def _names_guard_variable(text: str, target: str) -> bool:
+    """Whether ``text`` written into the env file ``target`` sets a variable that moves
+    hookwise (any start-up file), or one that decides what a hook runs (a ``.env``, which
+    hosts export to their hooks; a ``PATH`` line in ``~/.bashrc`` is everyday)."""
+    if target.rstrip("/").rsplit("/", 1)[-1] == ".env":
+        return any(name in text for name in HOOK_VARIABLES)
     return "HOOKWISE_" in text and any(name in text for name in GUARD_VARIABLES)
 
 
@@ -599,8 +623,14 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
                     raise _FoundError(hit, f"sets {name}, a file the program writes")
     written = [*cmd.writes, *(cmd.argv[1:] if cmd.program == "tee" else [])]
     for target in written:
-        if _env_file(target) and _names_guard_variable(cmd.text + "".join(cmd.stdin)):
-            raise _FoundError(target, f"writes a hookwise variable into {target}")
+        # (what tee writes is what is piped into it)
+        source = cmd.piped_from.text if cmd.piped_from is not None else ""
+        if _env_file(target) and _names_guard_variable(
+            cmd.text + "".join(cmd.stdin) + source, target
+        ):
+            raise _FoundError(
+                target, f"writes a variable that decides what a hook runs into {target}"
+            )
     # a command with no words is a file another one's option or script names (git log
     # --output=F, sed 'w F', script F)
     how = "redirects output to" if cmd.argv else "writes"
@@ -840,10 +870,12 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
                 raise _FoundError(ref.raw, f"{ev.host_tool} writes {ref.raw}")
         for ref in ev.paths:  # export HOOKWISE_ON_ERROR=allow into ~/.bashrc, .envrc
             if _env_file(ref.raw) and any(
-                isinstance(v, str) and _names_guard_variable(v)
+                isinstance(v, str) and _names_guard_variable(v, ref.raw)
                 for v in (ev.input.get("content"), ev.input.get("new_string"), ev.patch)
             ):
-                raise _FoundError(ref.raw, f"{ev.host_tool} writes a hookwise variable into it")
+                raise _FoundError(
+                    ref.raw, f"{ev.host_tool} writes a variable that decides what a hook runs"
+                )
         patch = ev.patch
         if patch is not None and _has_marker(patch):
             raise _FoundError("a protected file", "the patch names one")
