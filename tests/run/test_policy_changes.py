@@ -59,3 +59,29 @@ def test_the_walk_stops_at_its_limit_and_says_so(tmp_path: Path) -> None:
     found, stopped = changed_policies(str(tmp_path), since, limit=2)
     assert stopped and len(found) < 3
     assert changed_policies(str(tmp_path), time.time() + 60) == ([], False)
+
+
+def test_a_link_put_in_place_of_a_policy_directory_is_reported(tmp_path: Path) -> None:
+    """Red team s25 #5: sub/.hookwise moved away and replaced by a link to a directory
+    older than the session; the files it leads to are old, the link is the change."""
+    old = tmp_path / "examples"
+    old.mkdir()
+    (old / "policy.yaml").write_text("version: 1\n")
+    since = time.time() - 0.5
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub/.hookwise").symlink_to("../examples")
+    found, stopped = changed_policies(str(tmp_path), since)
+    assert str(tmp_path / "sub/.hookwise") in found and not stopped
+    assert str(tmp_path / "sub/.hookwise/policy.yaml") not in found
+
+
+@needs_namespaces
+def test_a_nested_policy_directory_relinked_in_a_real_session_is_reported(world: World) -> None:
+    sub = world.project / "sub/.hookwise"
+    sub.mkdir(parents=True)
+    (sub / "policy.yaml").write_text("version: 1\n")
+    (world.project / "examples").mkdir()
+    (world.project / "examples/policy.yaml").write_text("version: 1\n")
+    done = world.run("mv sub/.hookwise sub/hw-moved && ln -s ../examples sub/.hookwise")
+    assert done.returncode == 0, done.stderr
+    assert str(sub) in done.stderr, done.stderr

@@ -27,7 +27,7 @@ import sys
 
 from hookwise import __version__
 from hookwise.policy import os_lite as os  # os without its import cost
-from hookwise.policy.safe_files import read_regular
+from hookwise.policy.safe_files import read_private
 from hookwise.policy.trust.scopes import (
     read_policy_file,
     read_scope_sources,
@@ -276,7 +276,7 @@ def _cached(
     trust_bytes: bytes | None,
 ) -> dict[str, Any] | None:
     """The policy stored at ``path`` when its key is this one (see the layout above)."""
-    data = read_regular(path, MAX_CACHE_BYTES)
+    data = read_private(path, MAX_CACHE_BYTES)  # (another user's: a miss)
     view = memoryview(data)
     size = int.from_bytes(view[:8], "little")
     form, version, stored_stamp, spans, trust, policy, rules, index, hosts, warnings, length = (

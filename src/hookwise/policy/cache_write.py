@@ -147,7 +147,7 @@ def store(
     small = {k: v for k, v in policy.items() if k not in ("rules", "index", "hosts", "warnings")}
     head = marshal.dumps((*version, spans, trust, small, arrays, index, hosts, warnings, len(body)))
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         replace_with(path, len(head).to_bytes(8, "little") + head + body)
     except (OSError, ValueError):
         pass

@@ -28,7 +28,30 @@ def _regular(fd: int, path: str) -> int:
 def read_regular(path: str, limit: int) -> bytes:
     """The bytes of a regular file, at most ``limit`` (more raises); FileNotFoundError as
     usual, ELOOP for a symlink."""
+    return _read(_regular(os.open(path, _READ), path), path, limit)
+
+
+def read_private(path: str, limit: int) -> bytes:
+    """:func:`read_regular` of a file this user owns in a directory this user owns, neither
+    writable by others: what the hook trusts without checking its content (the compiled
+    cache). Anything else is an OSError (a miss: compiled again). Group-writable passes:
+    with a umask of 002 every directory is, and the group is the user's own. A program of
+    the user's own uid passes this; only `hookwise run` keeps it from the agent."""
     fd = _regular(os.open(path, _READ), path)
+    try:
+        uid = os.getuid()
+        found = (("file", os.fstat(fd)), ("directory", os.stat(os.path.dirname(path) or ".")))
+        for what, info in found:
+            if info.st_uid != uid or info.st_mode & 0o002:
+                raise OSError(f"{path}: the {what} is not this user's alone; left alone")
+    except OSError:
+        os.close(fd)
+        raise
+    return _read(fd, path, limit)
+
+
+def _read(fd: int, path: str, limit: int) -> bytes:
+    """Everything ``fd`` holds, at most ``limit`` bytes; closes it."""
     try:
         chunks: list[bytes] = []
         size = 0

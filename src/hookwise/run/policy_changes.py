@@ -11,6 +11,7 @@ start would cost every start 10-20 ms on a few hundred directories).
 from __future__ import annotations
 
 import os
+import stat
 
 from hookwise.policy.trust.scopes import LOCAL_FILE, PROJECT_DIR, PROJECT_FILE
 
@@ -30,6 +31,16 @@ def changed_policies(
         if seen > limit:
             return sorted(found), True
         if PROJECT_DIR in subdirs:
+            base = os.path.join(directory, PROJECT_DIR)
+            try:
+                link = os.lstat(base)
+            except OSError:
+                continue
+            if stat.S_ISLNK(link.st_mode) and link.st_ctime >= since:
+                # a link put there now leads to files older than the session (red team s25
+                # #5): the link is the change
+                found.append(base)
+                continue
             for name in (PROJECT_FILE, LOCAL_FILE):
                 path = os.path.join(directory, PROJECT_DIR, name)
                 try:

@@ -24,12 +24,14 @@ from hookwise.policy.rules import schema
 from hookwise.policy.rules.loader import PolicyFile, Problem, load_policy_text, raised
 from hookwise.policy.rules.schema import default_settings
 from hookwise.policy.trust.store import (
+    MOVED,
     RESTRICTIVE_ACTIONS,
     TIGHTENING_SETTINGS,
     TRUSTED_SCOPES,
     USER_ONLY_SETTINGS,
     VANISHED,
     Trust,
+    canonical_path,
 )
 
 COMPILED_FORMAT = 2  # 2: the index's ``arg`` table
@@ -119,6 +121,11 @@ def compile_sources(
         problems.append(Problem(trust.problem.split(":", 1)[0], 0, 0, trust.problem, "warning"))
     for gone in trust.vanished:  # "blocked": the hook fails closed; the file is not invalid
         problems.append(Problem(gone, 0, 0, VANISHED.format(path=gone), "blocked"))
+    for foreign in trust.foreign:
+        problems.append(Problem(foreign, 0, 0, _foreign(foreign), "warning"))
+    for moved in trust.moved:
+        real = canonical_path(moved)
+        problems.append(Problem(moved, 0, 0, MOVED.format(path=moved, real=real), "blocked"))
     for policy_file in projects:
         trusted, why = trust.decide(policy_file.path, raw[id(policy_file)], settings)
         policy_file.trusted = trusted
@@ -282,6 +289,18 @@ def compile_sources(
             if t["ignored"]
         ],
     }
+
+
+def _foreign(path: str) -> str:
+    import os
+
+    from hookwise.policy.trust.scopes import FOREIGN
+
+    try:
+        uid: object = os.lstat(path).st_uid
+    except OSError:
+        uid = "?"
+    return FOREIGN.format(uid=uid)
 
 
 def _same_pack(rule: dict[str, Any], other: dict[str, Any] | None) -> bool:

@@ -4,10 +4,11 @@ A tool call that writes, deletes, moves, truncates or changes the mode of a prot
 is denied before any rule is read. Protected are the policy files of every scope, the trust
 store, the audit log, hookwise's cache and launcher, and the hook registrations of the
 hosts (``.claude/settings*.json``, ``.gemini/settings.json``, ``.codex/hooks.json``,
-``.codex/config.toml``, in any directory, and their user-scope twins), the hosts' native
-rule directories that ``install --native`` writes into (``~/.gemini/policies/``,
-``~/.codex/rules/``) and its records, plus every directory holding one of them when the call
-deletes or moves a whole tree.
+``.codex/config.toml``, in any directory, and their user-scope twins), the dotenv files a
+host exports to its hooks (any ``.env``: content put into one, whatever the variable), the
+hosts' native rule directories that ``install --native`` writes into
+(``~/.gemini/policies/``, ``~/.codex/rules/``) and its records, plus every directory holding
+one of them when the call deletes or moves a whole tree.
 
 How a call is read:
 
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from hookwise.shell.parser import Command
 
 RULE_ID = "hookwise:self-protection"
+ENV_FILE = "/.env"
 # Path endings that are hook registrations or policy files wherever they are.
 SUFFIXES = (
     "/.claude/settings.json",
@@ -62,13 +64,24 @@ SUFFIXES = (
     "/cline_mcp_settings.json",
     "/crush.json",
     "/.crush.json",
+    # the dotenv files of the hosts' own directories, loaded at start and exported to every
+    # hook (the rows' `env_files` and `extension_env_files` in protocol/hosts.py, kept
+    # equal by a test; `~/.env` and an extension's are in `obeyed_paths` and `protected`):
+    # whatever variable a write sets there can redirect the next session's hooks (BASH_ENV
+    # and SHELLOPTS run code in the shell that runs the registered command, LD_PRELOAD in
+    # what it starts, PATH and XDG_DATA_HOME choose the launcher, and the list has no end),
+    # so the file is a guardrail whatever the write holds. A project's plain `.env` (Gemini
+    # CLI's too) is written by everyday tools (`cp .env.example .env`): what a call writes
+    # into it is checked for HOOK_VARIABLES instead (docs/policy.md says what that leaves)
+    "/.gemini/.env",
+    "/.codex/.env",
 )
 POLICY_DIR = "/.hookwise"
 # install --native's record beside each native rule file (install/native_record.py)
 NATIVE_RECORD = ".hookwise-native.json"
 # Substrings that name a protected file in a word, a script or a patch.
 # (the user's policy named inside code: vim's expand("~/.config/hookwise/policy.yaml"))
-MARKERS = (".hookwise", "hookwise/policy.yaml", *(s[1:] for s in SUFFIXES))
+MARKERS = (".hookwise", "hookwise/policy.yaml", *(s[1:] for s in SUFFIXES if s != ENV_FILE))
 
 READ_TOOLS = frozenset(
     ["read", "glob", "grep", "ls", "web_fetch", "web_search", "task", "todo", "skill", "memory"]
@@ -171,6 +184,11 @@ WRITERS_ALL = frozenset(
 TREE_WRITERS = frozenset(
     ["rm", "rmdir", "shred", "mv", "trash", "trash-put", "chmod", "chown", "chgrp", "setfacl"]
 )
+# Of these, the ones that put no content into a file (git: what a repository commits)
+REMOVERS = frozenset(
+    ["rm", "rmdir", "unlink", "shred", "trash", "trash-put", "truncate", "chmod", "chown",
+     "chgrp", "setfacl", "git"]
+)  # fmt: skip
 # Programs that write their last positional argument (or -t DIR).
 WRITERS_LAST = frozenset(["cp", "ln", "install", "rsync", "scp"])
 # Programs that change their files with an in-place flag.
@@ -266,6 +284,9 @@ def obeyed_paths(env: dict[str, str]) -> list[str]:
         # (red team s25 F16: an allow of priority 999 in ~/.gemini/policies/aaa.toml)
         os.path.join(gemini, ".gemini", "policies"),
         os.path.join(codex, "rules"),
+        os.path.join(codex, ".env"),  # (env files the hosts export to every hook)
+        os.path.join(home, ".env"),
+        os.path.join(gemini, ".gemini", ".env"),
     ]
     return [os.path.abspath(p) for p in paths if p]
 
@@ -324,29 +345,40 @@ class Guard:
             self._concrete = concrete_paths(self.env, self.files, self.cwd)
         return self._concrete
 
-    def protected(self, path: str, tree: bool = False) -> str | None:
+    def protected(self, path: str, tree: bool = False, written: bool = True) -> str | None:
         """What ``path`` (absolute, normalised) protects; None when nothing.
 
         ``tree``: the call removes or moves the whole directory, so a directory above a
-        protected file counts too.
+        protected file counts too. ``written``: the call surely writes ``path``; a word
+        given to a program that may only read it (``. ./.env``, ``--env-file .env``) does
+        not make an env file a guardrail write (they are read every day).
         """
         for candidate in _spellings(path):
             lowered = candidate.lower()
             if (
-                lowered.endswith(SUFFIXES)
-                or POLICY_DIR + "/" in lowered + "/"
+                POLICY_DIR + "/" in lowered + "/"
                 or lowered.endswith(NATIVE_RECORD)
+                or (written and "/.gemini/extensions/" in lowered and lowered.endswith(ENV_FILE))
             ):
                 return candidate
+            if lowered.endswith(SUFFIXES) and (written or not lowered.endswith(ENV_FILE)):
+                return candidate
             for item in self.concrete:
-                if candidate == item or candidate.startswith(item + "/"):
+                if (candidate == item and (written or not item.endswith(ENV_FILE))) or (
+                    candidate.startswith(item + "/")
+                ):
                     return item
             if tree:
                 above = candidate.rstrip("/") + "/"
                 for item in self.concrete:
-                    if item.startswith(above) and os.path.lexists(item):
+                    if (
+                        item.startswith(above)
+                        and not item.endswith(ENV_FILE)
+                        and os.path.lexists(item)
+                    ):
                         return item
-        return self.linked(path)
+        hit = self.linked(path)
+        return hit if written or hit is None or not hit.endswith(ENV_FILE) else None
 
     def holds(self, directory: str) -> str | None:
         """The protected file a write of data-named files into ``directory`` may reach
@@ -391,12 +423,35 @@ def _expand(word: str, cwd: str | None, home: str) -> list[str]:
     return [path]
 
 
+def _is_dir(word: str, cwd: str | None, home: str) -> bool:
+    """Whether ``word`` names an existing directory (or says it is one: ``x/``)."""
+    if word.endswith("/") or cwd is None:
+        return True
+    return any(os.path.isdir(path) for path in _expand(word, cwd, home))
+
+
 def _env_file(path: str) -> bool:
     name = path.rstrip("/").rsplit("/", 1)[-1]
     return name in ENV_FILES or name.startswith(".env.")
 
 
-def _names_guard_variable(text: str) -> bool:
+# Names that decide what a hook runs, when a host or a shell exports them (a shell's start-up
+# files, the loader, hookwise's and the hosts' directories, the interpreters), as written
+# into an env file; config/env_files.py's HOOK_VARIABLES (what `hookwise run` refuses to
+# start with) is the stricter list for the hosts' own files, which are guarded whole.
+HOOK_VARIABLES = (
+    "BASH_ENV", "ENV=", "ENV =", "SHELLOPTS", "BASHOPTS", "PS4", "LD_", "XDG_", "PATH",
+    "HOME", "PYTHON", "GCONV_PATH", "GLIBC_TUNABLES", "NODE_OPTIONS", "CLAUDE_CONFIG_DIR",
+    "GEMINI_CLI_HOME", "CODEX_HOME", "HOOKWISE_",
+)  # fmt: skip
+
+
+def _names_guard_variable(text: str, target: str) -> bool:
+    """Whether ``text`` written into the env file ``target`` sets a variable that moves
+    hookwise (any start-up file), or one that decides what a hook runs (a ``.env``, which
+    hosts export to their hooks; a ``PATH`` line in ``~/.bashrc`` is everyday)."""
+    if target.rstrip("/").rsplit("/", 1)[-1] == ".env":
+        return any(name in text for name in HOOK_VARIABLES)
     return "HOOKWISE_" in text and any(name in text for name in GUARD_VARIABLES)
 
 
@@ -599,8 +654,14 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
                     raise _FoundError(hit, f"sets {name}, a file the program writes")
     written = [*cmd.writes, *(cmd.argv[1:] if cmd.program == "tee" else [])]
     for target in written:
-        if _env_file(target) and _names_guard_variable(cmd.text + "".join(cmd.stdin)):
-            raise _FoundError(target, f"writes a hookwise variable into {target}")
+        # (what tee writes is what is piped into it)
+        source = cmd.piped_from.text if cmd.piped_from is not None else ""
+        if _env_file(target) and _names_guard_variable(
+            cmd.text + "".join(cmd.stdin) + source, target
+        ):
+            raise _FoundError(
+                target, f"writes a variable that decides what a hook runs into {target}"
+            )
     # a command with no words is a file another one's option or script names (git log
     # --output=F, sed 'w F', script F)
     how = "redirects output to" if cmd.argv else "writes"
@@ -650,7 +711,8 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             # a hard link is the same file under a name the guard does not know
             for word in positional[:-1] if len(positional) > 1 else positional:
                 for path in _expand(word, cwd, home):
-                    hit = guard.protected(path)
+                    # (a link of an env file is a read; a write through it is its own)
+                    hit = guard.protected(path, written=False)
                     if hit:
                         raise _FoundError(hit, f"`{name}` hard-links {word}")
         directory = _target_dir(argv)
@@ -658,7 +720,10 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             targets = [directory] + [directory + "/" + p.rsplit("/", 1)[-1] for p in positional]
         elif len(positional) >= 2:
             last = positional[-1]
-            targets = [last] + [last + "/" + p.rsplit("/", 1)[-1] for p in positional[:-1]]
+            into = [last + "/" + p.rsplit("/", 1)[-1] for p in positional[:-1]]
+            if not _is_dir(last, cwd, home):  # (`cp .env /tmp/backup` writes no .env)
+                into = [t for t in into if not t.endswith(ENV_FILE)]
+            targets = [last, *into]
         else:
             targets = positional
     elif name in IN_PLACE and _in_place(argv):
@@ -712,8 +777,12 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
     if targets is not None:
         for word in targets:
             _unresolved(word, cwd, home, marked, f"`{name}` changes {word}")
+            # an env file removed, moved away or chmodded sets nothing for a host to export
+            fills = name not in REMOVERS and not (name == "mv" and word != positional[-1])
             for path in _expand(word, cwd, home):
-                hit = guard.protected(path, tree)
+                # ln replaces the name it is given, never writes through it
+                named = fills and (name != "ln" or path.endswith(ENV_FILE))
+                hit = guard.protected(path, tree, named)
                 if hit:
                     raise _FoundError(hit, f"`{name}` changes {word}")
         if name != "find":
@@ -730,7 +799,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             or (word[:1] != "-" and cwd and os.path.lexists(os.path.join(cwd, word)))
         ):
             for path in _expand(word, cwd, home):
-                hit = guard.protected(path)
+                hit = guard.protected(path, written=False)
                 if hit:
                     raise _FoundError(hit, f"`{name}` is given {word}")
     for text in cmd.stdin:
@@ -786,10 +855,12 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
                 raise _FoundError(ref.raw, f"{ev.host_tool} writes {ref.raw}")
         for ref in ev.paths:  # export HOOKWISE_ON_ERROR=allow into ~/.bashrc, .envrc
             if _env_file(ref.raw) and any(
-                isinstance(v, str) and _names_guard_variable(v)
+                isinstance(v, str) and _names_guard_variable(v, ref.raw)
                 for v in (ev.input.get("content"), ev.input.get("new_string"), ev.patch)
             ):
-                raise _FoundError(ref.raw, f"{ev.host_tool} writes a hookwise variable into it")
+                raise _FoundError(
+                    ref.raw, f"{ev.host_tool} writes a variable that decides what a hook runs"
+                )
         patch = ev.patch
         if patch is not None and _has_marker(patch):
             raise _FoundError("a protected file", "the patch names one")
@@ -802,8 +873,9 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
     except _FoundError as found:
         return "deny", (
             f"hookwise protects its own guardrails: this call {found.how}, which would change "
-            f"{found.path} (a policy file, the trust store, the audit log or a host's hook "
-            "settings). An agent cannot change them; a person can, outside the agent (or "
+            f"{found.path} (a policy file, the trust store, the audit log, a host's hook "
+            "settings or an env file a host exports to its hooks). An agent cannot change "
+            "them; a person can, outside the agent (or "
             "turn this off with settings.self_protection: false in the user policy)."
         )
     return None

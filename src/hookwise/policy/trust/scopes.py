@@ -122,9 +122,49 @@ def managed_paths(env: dict[str, str]) -> list[tuple[str, str]]:
     return paths
 
 
+def owned(uid: int) -> bool:
+    """Whether a policy file or directory owned by ``uid`` may be read: this user's or
+    root's. Another user's ``.hookwise/`` in a shared ancestor (``/tmp/.hookwise``, made by
+    anyone) would otherwise hand its context rules and its slow parse to every user's agent
+    below it; as git's ``safe.directory``, such a directory is not read."""
+    return uid == os.getuid() or uid == 0
+
+
 def _has_policy_dir(directory: str) -> bool:
-    """Whether ``directory/.hookwise`` exists in any form (a broken one must be reported)."""
-    return os.path.lexists(os.path.join(directory, PROJECT_DIR))
+    """Whether ``directory/.hookwise`` exists in any form (a broken one must be reported),
+    owned by this user or root (see :func:`owned`; :func:`foreign_dirs` names the others)."""
+    try:
+        info = os.lstat(os.path.join(directory, PROJECT_DIR))
+    except (OSError, ValueError):
+        return False
+    return owned(info.st_uid)
+
+
+def foreign_dirs(starts: list[str]) -> list[str]:
+    """The ``.hookwise`` directories above ``starts`` that another user owns: ignored by
+    discovery, named by the compiler as a warning."""
+    out: list[str] = []
+    for start in starts:
+        current = os.path.abspath(start or ".")
+        while True:
+            path = os.path.join(current, PROJECT_DIR)
+            try:
+                uid = os.lstat(path).st_uid
+            except (OSError, ValueError):
+                uid = None
+            if uid is not None and not owned(uid) and path not in out:
+                out.append(path)
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+    return out
+
+
+FOREIGN = (
+    "owned by another user (uid {uid}), not by you or root: not read (anyone who can write "
+    "the directory above could have put it there; its rules would reach your agent)"
+)
 
 
 def project_dirs(start: str) -> list[str]:
@@ -238,10 +278,12 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read_policy_file(path: str, how: str) -> bytes | None:
+def read_policy_file(path: str, how: str, project: bool = False) -> bytes | None:
     """The bytes of one policy file; None when it is absent and may be.
 
-    Raises :class:`PolicyFileError` for every other case where the file cannot be used.
+    Raises :class:`PolicyFileError` for every other case where the file cannot be used;
+    ``project``: a project or local file, which must be this user's or root's (a file
+    another user put into a project directory fails closed there).
     """
     try:
         info = os.stat(path)
@@ -268,6 +310,8 @@ def read_policy_file(path: str, how: str) -> bytes | None:
         opened = os.fstat(fd)
         if not os.S_ISREG(opened.st_mode):
             raise PolicyFileError(path, f"is {_kind(opened.st_mode)}, not a policy file")
+        if project and not owned(opened.st_uid):
+            raise PolicyFileError(path, FOREIGN.format(uid=opened.st_uid))
         if opened.st_size > MAX_POLICY_BYTES:
             raise PolicyFileError(
                 path, f"is {opened.st_size} bytes; policy files are at most {MAX_POLICY_BYTES}"
@@ -308,4 +352,10 @@ def read_sources(files: list[tuple[str, str]]) -> list[tuple[str, str, bytes | N
 def read_scope_sources(
     sources: list[tuple[str, str, str]],
 ) -> list[tuple[str, str, bytes | None]]:
-    return [(scope, path, read_policy_file(path, how)) for scope, path, how in sources]
+    return [
+        (scope, path, read_policy_file(path, how, how == DISCOVERED and scope in _PROJECT))
+        for scope, path, how in sources
+    ]
+
+
+_PROJECT = ("project", "local")

@@ -146,6 +146,10 @@ class Trust:
         self.sessions: list[tuple[float, float]] = []
         # trusted policy files that are gone from the directories this policy reads
         self.vanished: list[str] = []
+        # ...and those whose name now leads to another file (a symlink put on the way)
+        self.moved: list[str] = []
+        # another user's .hookwise/ above the start directories: not read (scopes.owned)
+        self.foreign: list[str] = []
 
     @classmethod
     def everything_trusted(cls) -> Trust:
@@ -162,11 +166,12 @@ class Trust:
             trust = cls(parse_store(data, store_path(env)))
         except TrustStoreError as exc:
             trust = cls(problem=str(exc))
-        trust.vanished = [
-            path
-            for path in (_policy_paths(directories) if trust.files else ())
-            if path in trust.files and not os.path.lexists(path)
-        ]
+        from hookwise.policy.trust.scopes import foreign_dirs
+
+        trust.foreign = foreign_dirs(directories or [])
+        pinned = _pinned_here(trust.files, directories)
+        trust.vanished = [path for path in pinned if not os.path.lexists(path)]
+        trust.moved = [path for path in pinned if trust.resolves_elsewhere(path)]
         from hookwise.policy import confinement
 
         trust.confined = confinement.confined(env)
@@ -184,6 +189,22 @@ class Trust:
             recorded = b'{"session": "?", "start": 0}'  # unreadable: fail closed
         trust.sessions = session_intervals(recorded)
         return trust
+
+    def resolves_elsewhere(self, pinned: str) -> bool:
+        """Whether the pinned name now leads to another file than the one trusted there: a
+        symlink put where the file, its ``.hookwise/``, the project or any directory above
+        was (moved aside and linked back, or linked to an older directory). The pinned key
+        is the real path at trust time, so it resolves to itself unless something on its
+        way became a link; a link trusted as such (``linked_in``) must lead to a file
+        pinned with the same content. Judged by the name, not by the path walk the link
+        redirects: otherwise the file read is simply "new" (restrictive parts only) and one
+        rename switches the trusted rules off."""
+        if not os.path.lexists(pinned):
+            return False
+        real = canonical_path(pinned)
+        if real == pinned:
+            return False
+        return self.files.get(real) != self.files[pinned]
 
     def written_in_session(self, path: str) -> str | None:
         """Why a tree must not vouch for ``path``: its change time falls inside a
@@ -247,6 +268,11 @@ class Trust:
             return True, "the user policy turns the trust check off (settings.trust.check)"
         real = canonical_path(path)
         linked = linked_in(path)
+        pinned = self.files.get(real)
+        if pinned is not None and pinned != digest(data):
+            # a file trusted once by its hash that changed is changed, under a trusted tree
+            # too: the tree vouches only for content nobody pinned (red team s25 #9)
+            return False, "changed since it was trusted"
         refused: str | None = None
         if linked is None:
             for root in settings.get("trust.projects") or ():
@@ -256,7 +282,6 @@ class Trust:
                     if refused is None:
                         return True, f"under {root}, trusted by settings.trust.projects"
                     break
-        pinned = self.files.get(real)
         if pinned is None:
             return False, refused or "not trusted"
         if pinned != digest(data):
@@ -268,6 +293,17 @@ class Trust:
         return True, "trusted (content hash matches)"
 
 
+def _pinned_here(files: dict[str, str], directories: list[str] | None) -> list[str]:
+    """The pinned paths that concern these directories: pinned where they look (as named
+    and as resolved), or pinned elsewhere and now resolving to where they look (the
+    project moved and linked back, read from the host's real cwd): the trust record is
+    matched with what discovery finds by the file's identity, not only by its name."""
+    if not files:
+        return []
+    walked = set(_policy_paths(directories))
+    return [path for path in files if path in walked or canonical_path(path) in walked]
+
+
 def _policy_paths(directories: list[str] | None) -> list[str]:
     """The project and local policy paths of ``directories`` and all their ancestors, as
     the store pins them (real paths)."""
@@ -275,13 +311,17 @@ def _policy_paths(directories: list[str] | None) -> list[str]:
 
     seen: dict[str, None] = {}
     for start in directories or ():
-        current = canonical_path(start)
-        while True:
-            seen.setdefault(current)
-            parent = os.path.dirname(current)
-            if parent == current:
-                break
-            current = parent
+        # as given too: a project (or a directory above) moved aside and linked back is
+        # found by its old name only (its real path is the new one, which nobody pinned)
+        given = os.path.normpath(os.path.abspath(start))
+        for top in dict.fromkeys([given, canonical_path(start)]):
+            current = top
+            while True:
+                seen.setdefault(current)
+                parent = os.path.dirname(current)
+                if parent == current:
+                    break
+                current = parent
     return [
         os.path.join(directory, PROJECT_DIR, name)
         for directory in seen
@@ -293,6 +333,13 @@ VANISHED = (
     "trusted here, and now gone: the rules trusted there no longer hold (deleted by an "
     "edit, a checkout, or the agent), so tool calls are denied here until you restore it "
     "or run `hookwise policy untrust {path}`"
+)
+MOVED = (
+    "trusted here, and now this name leads to {real} (a symlink was put on its way: the "
+    "file, its .hookwise/, the project or a directory above moved aside and linked back): "
+    "the rules trusted there no longer hold, so tool calls are denied here until you put "
+    "the file back, or read what it leads to and run `hookwise policy trust {path}` (or "
+    "`hookwise policy untrust {path}`)"
 )
 
 
