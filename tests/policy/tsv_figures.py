@@ -44,7 +44,8 @@ def figures(path: str, verbose: bool = False) -> Iterable[str]:
     total: Counter[str] = Counter()
     blocked: Counter[str] = Counter()
     for row in rows:
-        klass, command = row[2], row[3].replace("\\n", "\n")
+        # (red team s25 wrote a newline inside a command as <NL>)
+        klass, command = row[2], row[3].replace("\\n", "\n").replace("<NL>", "\n")
         payload = build_payload(
             "claude", "PreToolUse", tool="Bash", tool_input={"command": command}, cwd=CWD
         )
