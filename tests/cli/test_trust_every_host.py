@@ -134,6 +134,25 @@ def test_hookwise_trust_and_enforce_mode(claude_project: tuple[Path, Path]) -> N
     assert _blocked(_fire(project, home)[0])  # warn mode: the workspace trust is enough
 
 
+def test_hooks_trust_list_on_claude_shows_and_writes_nothing(
+    claude_project: tuple[Path, Path],
+) -> None:
+    """`--list` shows the project hooks `hooks trust` would approve; before, on Claude Code
+    it approved them (a listing that changed the trust)."""
+    project, home = claude_project
+    base = ["hooks", "trust", "--host", "claude", "--settings", str(project), "--home", str(home)]
+    before = sorted(p for p in home.rglob("*"))
+    done = _run([*base, "--list"], home)
+    assert done.returncode == 0, done.stderr
+    assert "would approve" in done.stdout and "PreToolUse" in done.stdout, done.stdout
+    listed = _run([*base, "--list", "--json"], home)
+    assert json.loads(listed.stdout)["hooks"], listed.stdout
+    assert sorted(p for p in home.rglob("*")) == before  # nothing written
+    enforce = {"HOOKWISE_HOOK_TRUST": "enforce"}
+    result, stderr = _fire(project, home, "--trust-project", **enforce)
+    assert not _blocked(result) and "not approved" in stderr  # still not approved
+
+
 def test_hooks_list_shows_untrusted_claude_hooks(claude_project: tuple[Path, Path]) -> None:
     project, home = claude_project
     done = _run(

@@ -630,9 +630,9 @@ def _trust_gemini(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool
 
 def _trust_claude(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool) -> None:
     """Trust a Claude Code workspace and approve exactly its current project hooks (the
-    workspace is trusted in any case, so ``folder`` adds nothing; ``list_only`` is Gemini's
-    and Codex's)."""
-    del folder, list_only
+    workspace is trusted in any case, so ``folder`` adds nothing); ``list_only`` shows the
+    project hooks it would approve and writes nothing."""
+    del folder
     from hookwise.config.claude.settings import ClaudePaths, load_claude_hooks
     from hookwise.config.claude.trust import CLAUDE_TRUST_STORE, ClaudeTrustStore
     from hookwise.config.model import Source
@@ -641,6 +641,16 @@ def _trust_claude(ctx: _Context, *, folder: bool, list_only: bool, as_json: bool
     loaded = load_claude_hooks(paths=paths)
     entries = [e for e in loaded.registry.entries if e.source is Source.PROJECT]
     store = ClaudeTrustStore(paths.config_dir / CLAUDE_TRUST_STORE)
+    if list_only:  # --list: only show (it trusted the workspace before: a listing changed it)
+        if as_json:
+            hooks = [{"event": e.event, "name": e.name, "command": e.command} for e in entries]
+            click.echo(_json({"projectRoot": str(paths.project), "hooks": hooks}))
+            return
+        click.echo(f"{len(entries)} project hook{'s' if len(entries) != 1 else ''} of "
+                   f"{paths.project} `hookwise hooks trust` would approve:")  # fmt: skip
+        for entry in entries:
+            click.echo(f"  - {entry.label} ({entry.event})")
+        return
     try:
         store.trust(str(paths.project), entries)
     except OSError as exc:
