@@ -164,9 +164,12 @@ chromium:
 	echo "chromium: CI=$$CI: the browser tests cannot run, failing now"; exit 1
 
 # Programs the command corpora run in real bash before asking the hook (tests/policy/
-# test_unverifiable.py TOOLS: a command whose program is missing skips): Debian's, apt-installed
-# when missing and we are root; otherwise a message and those entries skip (CI=true: fail).
-CORPUS_TOOLS ?= php:php-cli cpio:cpio 7z:p7zip-full
+# test_unverifiable.py TOOLS: a command whose program is missing skips), tmux for the
+# confinement's socket tests (tests/run) and Go for the MCP red team's server that reads
+# arguments as encoding/json does (tests/mcp_proxy/test_redteam_s25.py): Debian's,
+# apt-installed when missing and we are root; otherwise a message and those tests skip
+# (CI=true: fail).
+CORPUS_TOOLS ?= php:php-cli cpio:cpio 7z:p7zip-full tmux:tmux go:golang-go
 .PHONY: corpus-tools
 corpus-tools:
 	@set -eu; missing=; for pair in $(CORPUS_TOOLS); do \
