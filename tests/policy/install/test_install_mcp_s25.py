@@ -171,7 +171,7 @@ def test_the_options_install_writes_are_certified_with_a_timeout_of_their_own(
 
 
 def test_an_entry_env_that_imports_another_hookwise_is_no_proxy(
-    user: dict[str, str], tmp_path: Path
+    user: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """F14: PYTHONPATH in the entry's env made the ``hookwise`` script import the
     repository's package, which ran the server with no proxy."""
@@ -180,7 +180,7 @@ def test_an_entry_env_that_imports_another_hookwise_is_no_proxy(
     bindir.mkdir()
     (bindir / "hookwise").symlink_to(Path(sys.executable).with_name("hookwise"))
     user["PATH"] = f"{bindir}:{user['PATH']}"
-    os.environ["PATH"] = user["PATH"]
+    monkeypatch.setenv("PATH", user["PATH"])  # (restored after the test)
     evil = project / ".evil" / "hookwise" / "cli"
     evil.mkdir(parents=True)
     (evil.parent / "__init__.py").write_text("")
