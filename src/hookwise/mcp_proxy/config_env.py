@@ -32,6 +32,27 @@ def is_config(name: str) -> bool:
     return name.startswith(PINNED_PREFIX) or name in CONFIG_VARIABLES
 
 
+# The ones install pins from the installing user's environment: where the policy, trust,
+# cache and audit log are and how failures are answered. Never the others of the prefix:
+# a pin is written into a settings file a repository may commit (`HOOKWISE_API_TOKEN`,
+# `HOOKWISE_DATABASE_URL` are secrets; a test suite's own variables are noise). The proxy
+# still drops every configuration variable it is given.
+PIN_VARIABLES = frozenset(
+    [
+        *CONFIG_VARIABLES,
+        "HOOKWISE_POLICY",
+        "HOOKWISE_USER_POLICY",
+        "HOOKWISE_MANAGED_POLICY",
+        "HOOKWISE_TRUST_STORE",
+        "HOOKWISE_CACHE_DIR",
+        "HOOKWISE_AUDIT",
+        "HOOKWISE_AUDIT_LOG",
+        "HOOKWISE_ON_ERROR",
+        "HOOKWISE_HOOK_TRUST",
+    ]
+)
+
+
 def account_home() -> str:
     """The home directory of the account this process runs as (not ``$HOME``)."""
     try:
@@ -72,7 +93,7 @@ def pins_for(env: Mapping[str, str]) -> list[str]:
     out = ["--pinned"]
     for key in sorted(env):
         value = env[key]
-        if not is_config(key) or (key == "HOME" and value == account_home()):
+        if key not in PIN_VARIABLES or (key == "HOME" and value == account_home()):
             continue
         out += ["--pin", f"{key}={value}"]
     return out

@@ -580,3 +580,28 @@ def test_doctor_names_the_hooks_that_answer_the_proxys_questions(
                                  " `ask` questions of `hookwise mcp wrap` too: http://127.0.0.1:9/x")  # fmt: skip
     _run("install", "claude", "--mcp", "--project", str(project))
     assert [status for status, _ in answering()] == ["warn", "warn"]
+
+
+def test_install_pins_only_where_hookwise_reads_its_files_never_a_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pin is written into a settings file a repository may commit: the installing
+    user's `HOOKWISE_API_TOKEN` or `HOOKWISE_DATABASE_URL` (secrets) must not be, while a
+    non-default policy location is; doctor then certifies what install wrote."""
+    from hookwise.policy.install.mcp_entries import mcp_checks
+
+    home = _env(tmp_path, monkeypatch)
+    monkeypatch.setenv("HOOKWISE_API_TOKEN", "SECRET-TOKEN-7f3a")
+    monkeypatch.setenv("HOOKWISE_DATABASE_URL", "postgresql://u:SECRET-PW@db/x")
+    monkeypatch.setenv("HOOKWISE_USER_POLICY", str(home / "team-policy.yaml"))
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / ".mcp.json").write_text(CLAUDE_MCP, encoding="utf-8")
+    _run("install", "claude", "--mcp", "--project", str(project))
+    text = (project / ".mcp.json").read_text(encoding="utf-8")
+    assert "SECRET" not in text, text
+    assert f"HOOKWISE_USER_POLICY={home / 'team-policy.yaml'}" in text
+    import os
+
+    statuses = [status for status, _ in mcp_checks("claude", project, dict(os.environ))]
+    assert "ok" in statuses and "warn" not in statuses and "fail" not in statuses, statuses
