@@ -11,7 +11,10 @@ docs/mcp.md, bench/mcp_startup.py).
 from __future__ import annotations
 
 import sys
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing costs `hookwise hook` its import: the hot path is this module)
+    import click
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,7 +52,7 @@ def _main(argv: list[str] | None) -> int:
     return _click(cli, args, "hookwise")
 
 
-def _click(command: Any, args: list[str], prog_name: str) -> int:
+def _click(command: click.Command, args: list[str], prog_name: str) -> int:
     try:
         command.main(args=args, prog_name=prog_name, standalone_mode=True)
     except SystemExit as exc:
