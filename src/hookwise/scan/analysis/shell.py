@@ -429,7 +429,9 @@ def _dumps_environment(argv: list[str]) -> bool:
     if not argv:
         return False
     program, rest = argv[0].rsplit("/", 1)[-1], argv[1:]
-    if program in ("env", "printenv"):
+    if program == "env":  # a bare `env` is _BARE_ENV's, which knows `env | cut -d= -f1`
+        return False
+    if program == "printenv":
         return not _words_after_options(argv)
     if program == "set":
         return not rest
