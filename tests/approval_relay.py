@@ -14,11 +14,14 @@ import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from tests.api.conftest import LiveServer, start_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 HOOKWISE = str(Path(sys.executable).parent / "hookwise")
 
@@ -222,3 +225,17 @@ def answer_for(request: dict[str, Any], **changes: Any) -> dict[str, Any]:
     }
     body.update(changes)
     return body
+
+
+def sign_in(page: Page, token: str, name: str | None = None) -> None:
+    """Sign in on the approval page; with ``name``, wait until the page says so.
+
+    The tap only starts the sign-in: a navigation right after it can load the page before
+    the session cookie is set (seen in CI under load: the page asked to sign in again).
+    """
+    from playwright.sync_api import expect
+
+    page.locator("#token-input").fill(token)
+    page.locator("#login-form button[type=submit]").tap()
+    if name is not None:
+        expect(page.locator("#who")).to_have_text(f"Signed in as {name}")

@@ -17,6 +17,7 @@ from hookwise.api.storage.db import make_engine
 from hookwise.api.tokens import add_token
 from tests.api.approval_helpers import request_body
 from tests.api.conftest import LiveServer
+from tests.approval_relay import sign_in
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -88,11 +89,6 @@ def page(browser: Browser, relay: Relay) -> Iterator[Page]:
     yield page
     context.close()
     assert problems == []
-
-
-def sign_in(page: Page, token: str) -> None:
-    page.locator("#token-input").fill(token)
-    page.locator("#login-form button[type=submit]").tap()
 
 
 def test_sign_in_once_and_approve_with_one_tap(page: Page, relay: Relay) -> None:

@@ -44,7 +44,14 @@ import pytest
 
 from hookwise.api.settings import sqlite_url
 from tests.api.conftest import LiveServer, start_server
-from tests.approval_relay import FakeRelay, Relay, answer_for, start_relay, write_private
+from tests.approval_relay import (
+    FakeRelay,
+    Relay,
+    answer_for,
+    sign_in,
+    start_relay,
+    write_private,
+)
 from tests.e2e import clis
 from tests.e2e.bridge import TcpToUnix, UnixToTcp
 from tests.e2e.observe import find_segment, is_turn_request
@@ -261,11 +268,6 @@ def requests_of(relay: Relay, runs: list[Run]) -> dict[str, dict[str, Any]]:
     return found
 
 
-def sign_in(page: Page, token: str) -> None:
-    page.locator("#token-input").fill(token)
-    page.locator("#login-form button[type=submit]").tap()
-
-
 # --------------------------------------------------------------------------- the tests
 
 
@@ -287,7 +289,7 @@ def test_a_person_decides_on_the_phone_page(
     expect(phone.locator("#login-error")).to_contain_text("agent token cannot sign in")
     forged = relay.decide(first, "allow", token=relay.agent)
     assert forged.status_code == 403, forged.text
-    sign_in(phone, relay.alice)
+    sign_in(phone, relay.alice, "alice")
     if decision == "deny":
         time.sleep(6)  # the person takes a moment: the hooks keep long-polling meanwhile
     for cli in CLIS:
