@@ -976,6 +976,18 @@ def mcp_files(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
     return files
 
 
+def mcp_stdio_types(name: str) -> tuple[str, ...]:
+    """The values of an MCP server entry's ``type`` the host runs as a stdio command
+    (``MCP_STDIO_TYPES`` of its protocol module; ``stdio`` where it lists none): any other
+    ``type`` makes it connect to a URL (mcp_proxy.transport)."""
+    import importlib
+
+    types: tuple[str, ...] = getattr(
+        importlib.import_module(host(name).module), "MCP_STDIO_TYPES", ("stdio",)
+    )
+    return types
+
+
 def common_input(name: str, event: str) -> tuple[str, ...]:
     """The fields every payload of ``event`` carries besides its own (the protocol module's
     ``EVENT_COMMON_INPUT`` where they differ by event, else its table's ``common_input``;
