@@ -832,11 +832,13 @@ def check_host(
     proxied = any(status == "ok" for status, _ in servers)
     for status, detail in _elicitation_checks(host, loaded, proxied):
         report.add(status, "mcp", detail)
+    # a settings env reaches MCP servers (the proxy) whether or not the hook is installed
+    report.checks.extend(c for c in probe.checks if c.name == "settings env")
     if not report.installed:
         status = "fail" if explicit else "info"
         report.add(status, "registered", f"not installed (`hookwise install {host}`)")
         return report
-    report.checks.extend(probe.checks)
+    report.checks.extend(c for c in probe.checks if c.name != "settings env")
     report.add("info", "failure", failure_story(host))
     if host_info(host).verified == "reference":
         report.add("info", "reference", reference_story(host))
