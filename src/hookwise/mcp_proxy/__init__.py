@@ -272,7 +272,8 @@ def impostor(
         if python_env(entry_env):
             return (
                 f"its env sets {', '.join(python_env(entry_env))}, which the {program!r} "
-                "script's Python reads before hookwise runs (it can import another hookwise)"
+                "script's Python reads before hookwise runs (it can import another hookwise, "
+                "or run the .pth lines of a user site under that HOME)"
             )
         if "/" in program and not os.path.isabs(program):
             return f"{program!r} is resolved against the host's working directory"

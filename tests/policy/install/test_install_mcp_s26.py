@@ -328,3 +328,18 @@ def test_scan_reports_a_repositorys_host_env_moving_hookwises_policy(
     found = [f for f in _scan(project, user) if f.rule == "env-hijack"]
     assert found and "HOOKWISE_USER_POLICY" in found[0].message, found
     assert found[0].severity is Severity.HIGH
+
+
+def test_a_codex_server_with_a_url_beside_its_command_is_not_wrapped(
+    user: dict[str, str], tmp_path: Path
+) -> None:
+    """Codex 0.169.0 refuses such a table (``url is not supported for stdio``): never
+    certified, nor wrapped."""
+    config = Path(user["CODEX_HOME"]) / "config.toml"
+    config.parent.mkdir(parents=True)
+    text = '[mcp_servers.fs]\ncommand = "npx"\nargs = ["srv"]\nurl = "http://127.0.0.1:9/mcp"\n'
+    config.write_text(text, "utf-8")
+    checks = mcp_checks("codex", tmp_path / "proj", user)
+    assert any(s == "warn" and "'fs'" in t and "url" in t for s, t in checks), checks
+    result = CliRunner().invoke(cli, ["install", "codex", "--mcp", "--scope", "user"])
+    assert result.exit_code == 1 and config.read_text("utf-8") == text, result.output
