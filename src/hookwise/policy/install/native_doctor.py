@@ -9,7 +9,7 @@ with their status, so no report claims more than the host enforces.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,30 @@ def _present(host: str, text: str | None, target: Path, export: Export) -> set[s
         return {n.entry for n in export.natives if n.entry in text}
     found = current_entries(text, str(target), host_info(host).jsonc)
     return {n.entry for n in export.natives if n.entry in found[n.decision]}
+
+
+def _preempted(
+    found: tuple[list[dict[str, Any]], list[str]],
+    state: dict[str, Any],
+    drift: Callable[[str, str, str], None],
+) -> None:
+    """Rules of the host's other policy files that decide before these entries (Gemini:
+    a higher or equal priority in the same or a higher tier), and why the host would not
+    read these entries at all: the entries are then not what the host enforces."""
+    rules, problems = found
+    state["shadowed_by"] = rules
+    for problem in problems:
+        drift("unread", "fail", problem)
+    for rule in rules:
+        tie = " (the same priority: which one wins depends on the order the files are read)"
+        drift(
+            "shadowed",
+            "fail" if rule["decision"] == "allow" else "warn",
+            f"{rule['file']} rule #{rule['rule']} ({rule['tool']}, {rule['decision']}, "
+            f"priority {rule['priority']}, {rule['tier']} tier) is decided before hookwise's "
+            f"{rule['over']}{tie if rule['equal'] else ''}: it lets through what the policy "
+            "refuses; remove it or lower its priority",
+        )
 
 
 def _scope(
@@ -98,7 +122,10 @@ def _scope(
                 parts = [f"no longer in the policy: {', '.join(old)}"] if old else []
                 parts += [f"not written yet: {', '.join(new)}"] if new else []
                 drift("stale", "warn", f"{target}: {'; '.join(parts)}")
-        if state["drift"]:
+        finder = getattr(EXPORTERS[host], "preempting_rules", None)
+        if finder is not None and text is not None:
+            _preempted(finder(text, target, env, project), state, drift)
+        if any(d["kind"] not in ("shadowed", "unread") for d in state["drift"]):
             findings.append(
                 ("info", f"`hookwise install --native --host {host} --scope {scope}` syncs it")
             )
