@@ -78,7 +78,13 @@ def entries(intent: Intent, analysis: Analysis) -> tuple[list[str], str | None]:
         # every tool (``mcp_<server>_*``)
         head = f"mcpName = {json.dumps(intent.server)}"
         head += f"\ntoolName = {json.dumps(intent.tool if intent.tool is not None else '*')}"
-        return [f"{head}\n{tail}"], None
+        out = [f"{head}\n{tail}"]
+        if intent.tool is None:  # its resources: built-in tools no mcpName rule reaches
+            out += [
+                f"toolName = {json.dumps(tool)}\nargsPattern = {json.dumps(pattern)}\n{tail}"
+                for tool, pattern in _resource_patterns(intent.server)
+            ]
+        return out, None
     assert isinstance(intent, PathGlob)
     return [], (
         "Gemini CLI's rules see a path only as the model wrote it (relative or absolute, "
@@ -86,7 +92,26 @@ def entries(intent: Intent, analysis: Analysis) -> tuple[list[str], str | None]:
     )
 
 
+def _resource_patterns(server: str) -> list[tuple[str, str]]:
+    """The calls of Gemini's built-in resource tools on ``server`` (a name of
+    ``[A-Za-z0-9-]``, nothing to escape), as argsPatterns on the arguments' stable JSON
+    (each top-level pair between NULs): read_mcp_resource ``{uri: "SERVER:URI"}`` reads
+    the server before the first colon (observed: an ``mcpName`` rule does not stop it,
+    tests/e2e/fixtures/gemini-mcp-resource.jsonl), list_mcp_resources ``{serverName}``."""
+    return [
+        ("read_mcp_resource", f'\\x00"uri":"{server}:'),
+        ("list_mcp_resources", f'\\x00"serverName":"{server}"\\x00'),
+    ]
+
+
 def gaps(analysis: Analysis) -> list[str]:
+    """What Gemini's rules leave out of a rule whatever its intents."""
+    if any(isinstance(i, McpTool) and i.tool is None for i in analysis.intents):
+        return [
+            "listing every server's resources (list_mcp_resources without serverName) "
+            "names this server's resources too; the entries stop its tools, reading its "
+            "resources and listing it by name"
+        ]
     return []
 
 
