@@ -209,3 +209,38 @@ class TomlSpans:
             # a bare value (number, boolean, date) ends before blanks ahead of a comment
             while self.pos > 0 and self.text[self.pos - 1] in (" ", "\t", "\r"):
                 self.pos -= 1
+
+
+# --------------------------------------------------------------------------- edits
+
+
+def sibling_after(text: str, pair: KeyValue, key: str, value: str) -> tuple[tuple[int, int], str]:
+    """Where and how a new ``key = value`` beside ``pair`` is written (an edit: the span
+    to replace, its new text), in the pair's own form: a line under it with the same key
+    prefix (``fs.args = ...``), or in an inline table ``, args = ...`` after its value."""
+    prefix = text[pair.key_start : pair.last_part]
+    if pair.inline:
+        return (pair.value_end, pair.value_end), f", {prefix}{key} = {value}"
+    line_start = text.rfind("\n", 0, pair.key_start) + 1
+    indent = text[line_start : pair.key_start]
+    line_end = text.find("\n", pair.value_end)
+    at = len(text) if line_end < 0 else line_end + 1
+    newline = "" if line_end >= 0 else "\n"
+    return (at, at), f"{newline}{indent}{prefix}{key} = {value}\n"
+
+
+def pair_span(text: str, pair: KeyValue) -> tuple[int, int]:
+    """The text that removes ``pair``: its whole line, or in an inline table the pair and
+    the comma before it (after it, when it comes first)."""
+    if pair.inline:
+        before = text[: pair.key_start].rstrip(" \t")
+        if before.endswith(","):
+            return len(before) - 1, pair.value_end
+        after = len(text[pair.value_end :]) - len(text[pair.value_end :].lstrip(" \t"))
+        end = pair.value_end + after
+        if text[end : end + 1] == ",":
+            end += 1 + len(text[end + 1 :]) - len(text[end + 1 :].lstrip(" \t"))
+        return pair.key_start, end
+    line_start = text.rfind("\n", 0, pair.key_start) + 1
+    line_end = text.find("\n", pair.value_end)
+    return line_start, len(text) if line_end < 0 else line_end + 1

@@ -23,7 +23,7 @@ from typing import Any
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.host_homes import config_dir, config_file
 from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode, parse_jsonc
-from hookwise.config.toml_spans import KeyValue, TomlSpans
+from hookwise.config.toml_spans import TomlSpans, pair_span, sibling_after
 from hookwise.mcp_proxy import (
     WRAP,
     config_env,
@@ -427,7 +427,7 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         if "args" in spans:
             edits.append((spans["args"], rest))
         else:
-            edits.append(_args_added(text, command, rest))
+            edits.append(sibling_after(text, command, "args", rest))
         edit.note(name, "wrapped", " ".join(argv))
         return _apply(text, edits)
     if not wrapped(argv):
@@ -444,44 +444,12 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
     ]
     if exact and record["args"] is None:
         assert args_pair is not None
-        edits.append((_pair_span(text, args_pair), ""))
+        edits.append((pair_span(text, args_pair), ""))
     else:
         edits.append((spans["args"], record["args"] if exact else json.dumps(original[1:])))
     detail = "" if exact else "changed since install: its values restored, not its text"
     edit.note(name, "unwrapped", detail)
     return _apply(text, edits)
-
-
-def _args_added(text: str, command: KeyValue, value: str) -> tuple[tuple[int, int], str]:
-    """Where and how an ``args`` the entry did not have is written: next to its command, in
-    the command's own form (a line under it with the same key prefix, ``fs.args = ...``;
-    in an inline table, ``, args = ...`` after the command's value)."""
-    prefix = text[command.key_start : command.last_part]
-    if command.inline:
-        return (command.value_end, command.value_end), f", {prefix}args = {value}"
-    line_start = text.rfind("\n", 0, command.key_start) + 1
-    indent = text[line_start : command.key_start]
-    line_end = text.find("\n", command.value_end)
-    at = len(text) if line_end < 0 else line_end + 1
-    newline = "" if line_end >= 0 else "\n"
-    return (at, at), f"{newline}{indent}{prefix}args = {value}\n"
-
-
-def _pair_span(text: str, pair: KeyValue) -> tuple[int, int]:
-    """The text that removes ``pair``: its whole line, or in an inline table the pair and
-    the comma before it (after it, when it comes first)."""
-    if pair.inline:
-        before = text[: pair.key_start].rstrip(" \t")
-        if before.endswith(","):
-            return len(before) - 1, pair.value_end
-        after = len(text[pair.value_end :]) - len(text[pair.value_end :].lstrip(" \t"))
-        end = pair.value_end + after
-        if text[end : end + 1] == ",":
-            end += 1 + len(text[end + 1 :]) - len(text[end + 1 :].lstrip(" \t"))
-        return pair.key_start, end
-    line_start = text.rfind("\n", 0, pair.key_start) + 1
-    line_end = text.find("\n", pair.value_end)
-    return line_start, len(text) if line_end < 0 else line_end + 1
 
 
 def _restores(record: Any, argv: list[str], original: list[str], *, toml: bool) -> bool:

@@ -116,6 +116,15 @@ def plan_native(
         _plan_whole(plan, text, record)
     else:
         _plan_entries(plan, text, record)
+    mcp_file = getattr(EXPORTERS[host], "MCP_FILE", None)
+    if mcp_file is not None and scope == "user":  # MCP tools switched off in server entries
+        from hookwise.policy.install.codex_mcp_native import plan_codex_mcp
+
+        natives = None if export is None else export.natives
+        changes, added, notes = plan_codex_mcp(config_dir(host, env) / mcp_file, natives)
+        plan.changes += changes
+        plan.added += added
+        plan.notes += notes
     return plan
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from hookwise.config.host_homes import config_dir
 from hookwise.policy.export.build import EXPORTERS
 from hookwise.policy.export.model import Export, header
 from hookwise.policy.install.errors import InstallError
@@ -30,12 +31,20 @@ from hookwise.protocol.hosts import host as host_info
 Finding = tuple[str, str]  # (status, detail)
 
 
-def _present(host: str, text: str | None, target: Path, export: Export) -> set[str]:
+def _present(
+    host: str, text: str | None, target: Path, export: Export, env: Mapping[str, str]
+) -> set[str]:
     """The export's entries the file holds now (whole files: all or none)."""
     if text is None:
         return set()
     if EXPORTERS[host].FILES:  # a whole file: the entries as its text holds them
-        return {n.entry for n in export.natives if n.entry in text}
+        held = {n.entry for n in export.natives if n.entry in text}
+        mcp_file = getattr(EXPORTERS[host], "MCP_FILE", None)
+        if mcp_file is not None:  # and the MCP entries, in the servers' entries
+            from hookwise.policy.install.codex_mcp_native import present
+
+            held |= present(config_dir(host, env) / mcp_file, export.natives)
+        return held
     found = current_entries(text, str(target), host_info(host).jsonc)
     return {n.entry for n in export.natives if n.entry in found[n.decision]}
 
@@ -77,7 +86,7 @@ def _scope(
     try:
         record = read_record(target, host)
         text = regular_text(target, MAX_NATIVE_BYTES, "native rules")
-        present = _present(host, text, target, export)
+        present = _present(host, text, target, export, env)
     except InstallError as exc:
         state["drift"].append({"kind": "unreadable", "detail": str(exc)})
         return state, [("fail", str(exc))]
