@@ -114,3 +114,15 @@ def test_a_server_the_file_does_not_have_gets_no_entry(tmp_path: Path) -> None:
     assert any("no stdio MCP server 'fs'" in n for n in plan.notes), plan.notes
     rules = _doctor(tmp_path, POLICY)["codex"]["native"]["user"]["rules"]
     assert "no-fs-write" in rules["not-enforced"]
+
+
+def test_without_mcp_entries_config_toml_is_not_read(tmp_path: Path) -> None:
+    """A config.toml install --native cannot edit (a link to dotfiles) stops nothing when
+    the policy has no MCP entry for it."""
+    home = Path(_env(tmp_path)["HOME"])
+    (home / ".codex").mkdir(parents=True)
+    (tmp_path / "dotfiles.toml").write_text('model = "o4"\n', encoding="utf-8")
+    (home / ".codex" / "config.toml").symlink_to(tmp_path / "dotfiles.toml")
+    touch_only = "version: 1\nrules:\n  - {id: t, match: {command: touch}, action: deny}\n"
+    plan = _install("codex", tmp_path, touch_only)
+    assert plan.added and (home / ".codex" / "config.toml").is_symlink()

@@ -119,10 +119,12 @@ def plan_codex_mcp(
     ``config.toml`` and its record, the entries written and the notes."""
     from hookwise.policy.install.native import _record_change
 
-    text = regular_text(config, MAX_NATIVE_BYTES, "MCP settings")
     record = read_record(config, HOST)
     ours = list(record.entries.get("deny", [])) if record is not None else []
     wanted = [] if natives is None else [n.entry for n in natives if MCP_ENTRY.match(n.entry)]
+    if not wanted and record is None:  # nothing of hookwise's there: the file is not read
+        return [], [], []
+    text = regular_text(config, MAX_NATIVE_BYTES, "MCP settings")
     if text is None:
         missing = [f"{config}: no such file; no MCP server to switch tools off in"]
         change = [_record_change(config, record, None)] if record is not None else []
