@@ -28,6 +28,7 @@ from hookwise.policy.install.native_record import (
     Record,
     digest,
     read_record,
+    record_change,
     regular_text,
 )
 from hookwise.policy.install.plan import FileChange
@@ -117,8 +118,6 @@ def plan_codex_mcp(
 ) -> tuple[list[FileChange], list[str], list[str]]:
     """Install (``natives``: the export's) or uninstall (None): the changes to
     ``config.toml`` and its record, the entries written and the notes."""
-    from hookwise.policy.install.native import _record_change
-
     record = read_record(config, HOST)
     ours = list(record.entries.get("deny", [])) if record is not None else []
     wanted = [] if natives is None else [n.entry for n in natives if MCP_ENTRY.match(n.entry)]
@@ -127,7 +126,7 @@ def plan_codex_mcp(
     text = regular_text(config, MAX_NATIVE_BYTES, "MCP settings")
     if text is None:
         missing = [f"{config}: no such file; no MCP server to switch tools off in"]
-        change = [_record_change(config, record, None)] if record is not None else []
+        change = [record_change(config, record, None)] if record is not None else []
         return change, [], missing if wanted else []
     servers = _servers(text, config)
     notes: list[str] = []
@@ -160,13 +159,13 @@ def plan_codex_mcp(
     if natives is None or not mine:
         if record is not None and untouched and _same(record.before, after):
             after = record.before or after  # the exact bytes, as they were
-        record_change = _record_change(config, record, None) if record is not None else None
+        dropped = record_change(config, record, None) if record is not None else None
         changes = [FileChange(config, text, after)]
-        return changes + ([record_change] if record_change else []), [], notes
+        return changes + ([dropped] if dropped else []), [], notes
     before = text if record is None else (record.before if untouched else None)
     new_record = Record(HOST, str(config), digest(after), before, {"deny": mine}, [])
     return (
-        [FileChange(config, text, after), _record_change(config, record, new_record)],
+        [FileChange(config, text, after), record_change(config, record, new_record)],
         mine,
         notes,
     )
