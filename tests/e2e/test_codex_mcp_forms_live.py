@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.e2e import clis
-from tests.e2e.test_policy_install import hookwise
+from tests.e2e.test_policy_install import hookwise, require
 
 FIXTURES = Path(__file__).parent / "fixtures" / "codex-mcp-forms"
 NAMES = {
@@ -53,11 +53,7 @@ def _argv(server: dict[str, Any]) -> list[str]:
 @pytest.mark.e2e
 @pytest.mark.parametrize("form", sorted(NAMES))
 def test_codex_reads_every_rewritten_form_as_a_proxied_server(form: str, tmp_path: Path) -> None:
-    missing = clis.node_missing()
-    if missing:
-        pytest.skip(missing)
-    problem = clis.install_problem("codex")
-    assert problem is None, problem
+    require("codex")
     home, proj = tmp_path / "home", tmp_path / "proj"
     (home / ".codex").mkdir(parents=True)
     proj.mkdir()

@@ -22,7 +22,7 @@ import pytest
 from tests.e2e import clis
 from tests.e2e.fake_model import FakeModel, Script, namespaced, tool_results
 from tests.e2e.runner import run_bounded
-from tests.e2e.test_policy_install import hookwise
+from tests.e2e.test_policy_install import hookwise, require
 from tests.mcp_proxy import fake_server
 
 SERVER = Path(fake_server.__file__)
@@ -47,11 +47,7 @@ rules:
 @pytest.mark.e2e
 @pytest.mark.parametrize("case", list(CASES))
 def test_codex_s_own_tool_switches(case: str, tmp_path: Path) -> None:
-    missing = clis.node_missing()
-    if missing:
-        pytest.skip(missing)
-    problem = clis.install_problem("codex")
-    assert problem is None, problem
+    require("codex")
     extra, reach = CASES[case]
     layout = clis.Layout(tmp_path)
     layout.create()

@@ -31,7 +31,7 @@ import pytest
 from tests.e2e import clis
 from tests.e2e.fake_model import FakeModel, Script, call, tool_results
 from tests.e2e.runner import run_bounded
-from tests.e2e.test_policy_install import hookwise
+from tests.e2e.test_policy_install import hookwise, require
 from tests.mcp_proxy import fake_server
 
 SERVER = Path(fake_server.__file__)
@@ -49,11 +49,7 @@ HOOKWISE = Path(sys.executable).parent / "hookwise"
 @pytest.mark.e2e
 @pytest.mark.parametrize("case", ["hook", "native", "control"])
 def test_read_mcp_resource_is_decided_as_the_server_it_names(case: str, tmp_path: Path) -> None:
-    missing = clis.node_missing()
-    if missing:
-        pytest.skip(missing)
-    problem = clis.install_problem("gemini")
-    assert problem is None, problem
+    require("gemini")
     layout = clis.Layout(tmp_path)
     layout.create()
     home, proj = layout.home, layout.proj
