@@ -285,7 +285,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "write_todos": "todo",
             "activate_skill": "skill",
             # 0.61 (bundle's tool schemas): list_mcp_resources {serverName?} names its
-            # server; read_mcp_resource {uri} does not (left undecided for `mcp:` rules)
+            # server; read_mcp_resource {uri: "SERVER:URI"} too, before the first colon
+            # (policy/canonical.mcp_resource_call)
             "list_mcp_resources": "mcp_resource",
             "read_mcp_resource": "mcp_resource",
         },

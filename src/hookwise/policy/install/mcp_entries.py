@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from typing import Any
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.host_homes import config_dir, config_file
 from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode, parse_jsonc
+from hookwise.config.toml_spans import TomlSpans, pair_span, sibling_after
 from hookwise.mcp_proxy import (
     WRAP,
     config_env,
@@ -362,53 +362,6 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
 
 # --------------------------------------------------------------------------- Codex's TOML
 
-_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
-
-
-def _toml_key(raw: str) -> list[str] | None:
-    try:
-        parsed = tomllib.loads(f"[{raw}]\n")
-    except tomllib.TOMLDecodeError:
-        return None
-    keys: list[str] = []
-    while isinstance(parsed, dict) and len(parsed) == 1:
-        name, parsed = next(iter(parsed.items()))
-        keys.append(name)
-    return keys
-
-
-def _value_span(text: str, start: int) -> int:
-    """End of the TOML value at ``start``: a string, an array (over lines, with strings and
-    comments in it) or a bare value to the end of its line."""
-    opening = text[start : start + 1]
-    if opening in ('"', "'"):
-        at = start + 1
-        while at < len(text) and text[at] != opening:
-            at += 2 if opening == '"' and text[at] == "\\" else 1
-        return min(at + 1, len(text))
-    if opening == "[":
-        depth, at = 0, start
-        while at < len(text):
-            ch = text[at]
-            if ch in ('"', "'"):
-                at = _value_span(text, at)
-                continue
-            if ch == "#":
-                newline = text.find("\n", at)
-                at = len(text) if newline < 0 else newline
-                continue
-            depth += {"[": 1, "]": -1}.get(ch, 0)
-            at += 1
-            if depth == 0:
-                return at
-        return at
-    end = len(text)
-    for stop in ("\n", "#"):
-        found = text.find(stop, start)
-        if found >= 0:
-            end = min(end, found)
-    return start + len(text[start:end].rstrip())
-
 
 def _toml_edit(edit: _Edit, text: str) -> str:
     path, key = edit.path, edit.key
@@ -443,9 +396,9 @@ def _argv_of(server: Any) -> list[Any]:
 
 def _check_toml(edit: _Edit, before: str, after: str, name: str) -> None:
     """The edit, parsed back, changed exactly this entry's command and args as meant: the
-    lines are found by pattern, not by a TOML parser, so text inside a multi-line string
-    could look like the entry (``install`` would report a server wrapped that is not) or a
-    value could be cut wrong (the file would no longer load). Refused, nothing written."""
+    spans come from a scanner (``config.toml_spans``), not from tomllib, so a form it
+    misreads could put the value elsewhere (``install`` would report a server wrapped
+    that is not) or cut it wrong (the file would no longer load). Refused, nothing written."""
     old = tomllib.loads(before)
     try:
         new = tomllib.loads(after)
@@ -481,35 +434,15 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         edit.note(name, "skipped", "its args are not strings")
         return text
     argv = [server["command"], *args]
-    # the table's body: from its header line to the next header
-    lines = text.splitlines(keepends=True)
-    offset = 0
-    body: tuple[int, int] | None = None
-    for index, line in enumerate(lines):
-        match = _HEADER.match(line.rstrip("\r\n"))
-        if match and _toml_key(match.group(1)) == [key, name]:
-            start = offset + len(line)
-            end = start
-            for later in lines[index + 1 :]:
-                if _HEADER.match(later.rstrip("\r\n")):
-                    break
-                end += len(later)
-            body = (start, end)
-            break
-        offset += len(line)
-    if body is None:
-        edit.note(name, "skipped", f"not written as a [{key}.{name}] table")
+    found = TomlSpans(text)
+    command = found.value((key, name, "command"))
+    args_pair = found.value((key, name, "args"))
+    if command is None or (args_pair is None and "args" in server):
+        edit.note(name, "skipped", "its command or args could not be located in the text")
         return text
-    spans: dict[str, tuple[int, int]] = {}
-    for field_name in ("command", "args"):
-        spelled = rf"(?:{field_name}|\"{field_name}\"|'{field_name}')"  # a quoted key is the key
-        found = re.search(rf"(?m)^[ \t]*{spelled}[ \t]*=[ \t]*", text[body[0] : body[1]])
-        if found:
-            start = body[0] + found.end()
-            spans[field_name] = (start, _value_span(text, start))
-    if "command" not in spans:
-        edit.note(name, "skipped", "its command is not a plain key")
-        return text
+    spans = {"command": (command.value_start, command.value_end)}
+    if args_pair is not None:
+        spans["args"] = (args_pair.value_start, args_pair.value_end)
     if install:
         if edit.not_stdio(name, server) or edit.loads_code(name, server.get("env")):
             return text
@@ -527,10 +460,7 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         if "args" in spans:
             edits.append((spans["args"], rest))
         else:
-            line_end = text.find("\n", spans["command"][1])
-            at = len(text) if line_end < 0 else line_end + 1
-            newline = "" if line_end >= 0 else "\n"
-            edits.append(((at, at), f"{newline}args = {rest}\n"))
+            edits.append(sibling_after(text, command, "args", rest))
         if inner is argv:
             edit.note(name, "wrapped", " ".join(argv))
         return _apply(text, edits)
@@ -547,9 +477,8 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         (spans["command"], record["command"] if exact else json.dumps(original[0])),
     ]
     if exact and record["args"] is None:
-        line_start = text.rfind("\n", 0, spans["args"][0]) + 1
-        line_end = text.find("\n", spans["args"][1])
-        edits.append(((line_start, len(text) if line_end < 0 else line_end + 1), ""))
+        assert args_pair is not None
+        edits.append((pair_span(text, args_pair), ""))
     else:
         edits.append((spans["args"], record["args"] if exact else json.dumps(original[1:])))
     detail = "" if exact else "changed since install: its values restored, not its text"
