@@ -31,6 +31,7 @@ from hookwise.host.outcome import Outcome
 from hookwise.host.runtime import LoadOptions
 from hookwise.protocol.claude import (
     CLAUDE,
+    COMMON_LEFT_OUT,
     ELICITATION_ACTIONS,
     EXACT_MATCHER_CHARS,
     LEGACY_DECISIONS,
@@ -518,4 +519,8 @@ RUNTIME = DialectRuntime(
     finish=finish,
     mcp_loader=mcp_servers,
     http_limits=http_limits,
+    event_common={
+        event: tuple(f for f in SPEC.common_input if f not in left_out)
+        for event, left_out in COMMON_LEFT_OUT.items()
+    },
 )

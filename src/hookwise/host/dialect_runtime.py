@@ -116,6 +116,10 @@ class DialectRuntime:
         for name in self.event_common.get(event, self.spec.common_input):
             if name == "hook_event_name":
                 payload[name] = event
+            elif name in self.spec.session_input:
+                value = args.get(name, base.get(name))
+                if value is not None:
+                    payload[name] = value
             elif name in defaults:
                 payload[name] = args.get(name, defaults[name])
             else:
