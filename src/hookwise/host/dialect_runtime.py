@@ -193,7 +193,12 @@ class DialectRuntime:
         errors = [r.error for r in runs if r.error is not None]
         effect = self.effect(event, runs)
         if self.finish is not None:
-            effect = self.finish(self.spec.event(event), effect, args)
+            # the last step reads the input the hooks got (the session's cwd too), the
+            # event's own arguments winning
+            given = (
+                {k: v for k, v in runs[0].stdin.items() if k != "hook_event_name"} if runs else {}
+            )
+            effect = self.finish(self.spec.event(event), effect, {**given, **args})
         return Aggregate(all(r.success for r in runs), None, outputs, errors), effect
 
     def hooks(
