@@ -619,9 +619,9 @@ def test_the_policy_hook_on_claudes_stop_failure(tmp_path: Path) -> None:
     payload.write_text(
         json.dumps({"error": "unknown", "last_assistant_message": "API Error: 400 FAKE-API-ERROR"})
     )
+    where = ["--project", str(layout.proj), "--home", str(layout.home)]
     fired = hookwise(
-        ["fire", "StopFailure", "--host", "claude", "--project", str(layout.proj)]
-        + ["--home", str(layout.home), "--payload", str(payload), "--json"],
+        ["fire", "StopFailure", "--host", "claude", *where, "--payload", str(payload), "--json"],
         env,
         layout.proj,
     )
