@@ -234,7 +234,12 @@ def test_a_hook_that_starts_and_ends_without_answering_is_lost(tmp_path: Path) -
     assert b"started" not in log.read_bytes()  # the control messages are not logged
 
 
-def test_past_the_cap_records_are_refused_but_a_hook_s_get_in(tmp_path: Path) -> None:
+def test_past_the_cap_records_are_refused_but_a_launched_hook_s_get_in(tmp_path: Path) -> None:
+    """Past the cap only a hook the exec watch started (its own channel) uses the reserve: a
+    process that says ``started`` on the session's socket is a hook to the lost-hook count,
+    but its record is refused like any other (red team s25 #8)."""
+    from tests.run.launched import go, start_launched
+
     log = tmp_path / "audit.jsonl"
     sink = AuditSink(str(tmp_path / "s.sock"), str(log), cap=1000, reserve=200)
     thread = _serving(sink)
@@ -243,16 +248,22 @@ def test_past_the_cap_records_are_refused_but_a_hook_s_get_in(tmp_path: Path) ->
         for number in range(40):
             record = json.dumps({"n": number, "pad": "x" * 40}).encode()
             sent += send_record(sink.socket_path, record)
+        deadline = time.monotonic() + 30
+        while sink.written + 120 <= 1000 and time.monotonic() < deadline:
+            sent += send_record(sink.socket_path, b"{}")  # (a hook's line no longer fits)
+            time.sleep(0.05)
         subprocess.run([sys.executable, "-c", HOOKLIKE, sink.socket_path, "record"], check=True)
+        assert go(start_launched(sink, HOOKLIKE, sink.socket_path, "record")) == 0
         time.sleep(0.3)
     finally:
         _stop(sink, thread)
     lines = log.read_text().splitlines()
-    flood = [line for line in lines if '"n"' in line]
-    assert 0 < len(flood) < sent and sink.capped == sent - len(flood)
+    flood = [line for line in lines if '"hook":false' in line]
+    assert 0 < len(flood) < sent and sink.capped >= sent - len(flood)
     assert sum(len(line) + 1 for line in flood) <= 1000
     hooks = [json.loads(line) for line in lines if line.startswith('{"decision":"deny"')]
-    assert [r["sender"]["hook"] for r in hooks] == [True]  # the hook's record, past the cap
+    # (the unlaunched one's record, when its send found room in the queue, was refused)
+    assert [(r["sender"]["hook"], r["sender"]["launched"]) for r in hooks] == [(True, True)]
     assert json.loads(lines[-1])["event"] == "audit_capped"
 
 

@@ -286,12 +286,14 @@ send_record(sys.argv[1], b'{"decision": "deny", "rule": "no-force-push", "tool":
 def test_a_flood_of_false_hooks_does_not_cost_a_real_hooks_record(tmp_path: Path) -> None:
     """rt23 #3 (the red team's reserve_flood.py, scaled to a 256 KiB cap and 128 KiB reserve):
     past the cap, forked processes each said ``started`` and sent one record, using the
-    hooks' reserve up; a real hook's deny after that was only counted. The reserve now takes
-    records of a decision's size only; a hook's record past it is kept as its decision."""
+    hooks' reserve up; a real hook's deny after that was only counted. The reserve now
+    takes only the records of hooks the exec watch started as registered (their own
+    channel; red team s25 #8 used it up from one process saying ``started`` each time)."""
     import json
     import threading
 
     from hookwise.run.audit_sink import AuditSink
+    from tests.run.launched import go, start_launched
 
     log = tmp_path / "audit.jsonl"
     sink = AuditSink(str(tmp_path / "s.sock"), str(log), cap=256 * 1024, reserve=128 * 1024)
@@ -300,7 +302,7 @@ def test_a_flood_of_false_hooks_does_not_cost_a_real_hooks_record(tmp_path: Path
     try:
         flood = [sys.executable, "-c", FLOOD, sink.socket_path, str(256 * 1024)]
         subprocess.run(flood, check=True, timeout=300)
-        subprocess.run([sys.executable, "-c", HOOK, sink.socket_path], check=True, timeout=60)
+        assert go(start_launched(sink, HOOK, sink.socket_path)) == 0
     finally:
         sink.stop()
         thread.join(timeout=60)
@@ -308,9 +310,10 @@ def test_a_flood_of_false_hooks_does_not_cost_a_real_hooks_record(tmp_path: Path
     records = [json.loads(line) for line in log.read_text().splitlines()]
     kept = [r for r in records if "rt23-marker-after-flood" in json.dumps(r)]
     assert kept and kept[0]["decision"] == "deny", records[-3:]
-    shortened = [r for r in records if r.get("event") == "audit_record_shortened"]
-    assert shortened and all(len(json.dumps(r)) < 1024 for r in shortened)
-    assert sink.reserved <= 128 * 1024
+    assert kept[0]["sender"]["launched"] is True
+    assert not [r for r in records if r.get("event") == "audit_record_shortened"]
+    assert sink.capped > 100  # (the false hooks' records past the cap, refused)
+    assert sink.reserved < 4096  # the real hook's record at most, none of the false ones
 
 
 def test_records_the_disk_refuses_wait_and_a_loss_is_recorded(

@@ -13,10 +13,11 @@ The client the confined hook calls is ``policy/audit.py``'s :func:`send_record`
 
 A session appends at most :data:`SESSION_CAP` bytes: a process flooding the socket cannot
 fill the disk (a red team wrote 300 MB in 5 s). Past it, records are refused and counted,
-except a hook's own: a record of a decision's size from a process that said it is a hook
-(``started``, see :mod:`hookwise.run.hook_watch`) still gets in, up to :data:`HOOK_RESERVE`
-more, and past that as a short line of its decision fields. The sink also writes the
-supervisor's own records: a hook lost, the cap reached, records lost to a full disk.
+except a hook's own: a record of a decision's size on the channel of a hook the exec watch
+saw start as registered (:mod:`hookwise.run.exec_watch`) still gets in, up to
+:data:`HOOK_RESERVE` more, and past that as a short line of its decision fields. The sink
+also writes the supervisor's own records: a hook lost, the cap reached, records lost to a
+full disk.
 
 The log rotates as it does outside a session (``policy/audit.py``: past
 ``settings.audit.max_bytes`` it becomes ``audit.jsonl.1``, and so on, under the same lock
@@ -55,11 +56,14 @@ if TYPE_CHECKING:
 
 SESSION_CAP = 64 * 1024 * 1024  # bytes one session may append
 HOOK_RESERVE = 16 * 1024 * 1024  # more, for the hooks' own records once the cap is reached
-# Any process can say ``started``: the reserve takes only records of a decision's size (one
-# is about 1 KiB), so using it up costs thousands of processes; a hook's record past it (or
+# Only a launched hook's record on its own channel: one per hookwise process the exec watch saw
+# start as registered, of a decision's size (one is about 1 KiB), so using it up costs
+# thousands of real hook processes, each deciding honestly; a hook's record past it (or
 # larger) is kept as one short line of its decision fields, within COMPACT_RESERVE more: a
 # flood costs a real hook's deny its detail, not the fact of it (rt23 #3).
 HOOK_RECORD_MAX = 4096
+FD_MARGIN = 256  # descriptors kept for the log, /proc scans and sockets, not for hooks
+FDS_PER_HOOK = 3  # the sink's pidfd and channel, the signal guard's pidfd
 COMPACT_RESERVE = 4 * 1024 * 1024
 COMPACT_FIELDS = ("time", "host", "event", "tool", "decision", "rule", "run_session")
 # A record the disk refuses (ENOSPC, EIO...) waits in memory, up to PENDING_MAX bytes, and is
@@ -247,6 +251,8 @@ class AuditSink:
         self._launched: list[tuple[int, int, int, str]] = []
         self.channels: dict[int, int] = {}  # a hook's own socket -> its pid
         self.exec_watch: ExecWatch | None = None  # (set by the supervisor once it serves)
+        self.fd_limit = 1024  # (the supervisor's RLIMIT_NOFILE, set once raised)
+        self.watch.room = self.has_room
         self._launch_read, self._launch_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         # signals to hooks refused by the exec watch's thread (run/signal_guard.py)
         self._notes: list[bytes] = []
@@ -445,8 +451,12 @@ class AuditSink:
                 )
             )
 
-    def _take(self, record: bytes, pid: int, uid: int = 0) -> None:
-        """One datagram: a hook's control message, or a record to append."""
+    def _take(self, record: bytes, pid: int, uid: int = 0, channel: bool = False) -> None:
+        """One datagram: a hook's control message, or a record to append. ``channel``: it
+        came on the hook's own channel, which only hookwise's program started as registered
+        gets (exec_watch.HookExecs.accounted): such a record is a launched hook's, and only
+        such a record may use the reserve (red team s25 #8: one process saying ``started``
+        before each of its records used it up)."""
         if record == HOOK_STARTED and pid > 0:
             new, closed = self.watch.started(pid)
             self._unwatch_fd(closed)
@@ -455,13 +465,13 @@ class AuditSink:
                 self._unwatch_fd(fd)
             return
         hook = pid > 0 and self.watch.is_hook(pid)
-        launched = hook and self.watch.launched_hook(pid)
+        launched = hook and channel and self.watch.launched_hook(pid)
         if hook:
             self._unwatch_fd(self.watch.answer(pid))
             if record == HOOK_DONE:
                 return
         over = self.written + len(record) + 1 > self.cap
-        if over and not hook:
+        if over and not launched:
             self._capped(record)
             return
         line = line_of(record)
@@ -471,7 +481,7 @@ class AuditSink:
         size = len(line)
         line = stamped_line(line, self._sender(pid, uid, hook, launched))
         over = self.written + len(line) > self.cap
-        if over and not hook:
+        if over and not launched:
             self._capped(record)
             return
         if over and (size > HOOK_RECORD_MAX or self.reserved + len(line) > self.reserve):
@@ -552,6 +562,18 @@ class AuditSink:
             self.compacted += 1
             self.compacted_bytes += len(short)
 
+    def watched_max(self) -> int:
+        """How many unanswered hooks are watched at once: each costs :data:`FDS_PER_HOOK`
+        descriptors; :data:`FD_MARGIN` stays for the log, the scans and the sockets."""
+        return max(0, (self.fd_limit - FD_MARGIN) // FDS_PER_HOOK)
+
+    def has_room(self) -> bool:
+        """Whether one more hook fits (:meth:`watched_max`); read from the exec watch's
+        thread too (the sizes of dicts and a list: a moment's view)."""
+        held = len(self.watch.by_fd) + len(self.channels) + 2 * len(self._launched)
+        guarded = len(self.exec_watch.guard.hooks) if self.exec_watch is not None else 0
+        return held + guarded + FDS_PER_HOOK <= FDS_PER_HOOK * self.watched_max()
+
     def hook_launched(self, pid: int, pidfd: int, channel: int, command: str) -> None:
         """From the exec watch's thread: a hook is starting (``pidfd`` and ``channel``, the
         hook's own socket or -1, are the sink's now)."""
@@ -622,7 +644,7 @@ class AuditSink:
                     return
                 uid = self._uid(ancillary)
                 try:
-                    self._take(record, pid, uid)
+                    self._take(record, pid, uid, channel=True)
                 except Exception as exc:
                     self._refuse(pid)
                     self._broke(exc)

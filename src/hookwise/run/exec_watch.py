@@ -42,6 +42,7 @@ ADDFD = 0x40182103  # SECCOMP_IOCTL_NOTIF_ADDFD = _IOW('!', 3, struct seccomp_no
 ADDFD_FLAG_SETFD = 1  # at the number given (as dup2 would), inherited across the exec
 FLAG_CONTINUE = 1  # SECCOMP_USER_NOTIF_FLAG_CONTINUE
 MAX_ARGS = 64  # argv entries read
+MAX_ENV = 4096  # environment entries read (more: not a hook's start hookwise can account for)
 MAX_ARG = 16384  # bytes of one entry read
 PLATFORM = "--platform"  # every hook command hookwise registers passes it
 MAX_PATH = 4096
@@ -64,7 +65,13 @@ class HookExecs:
     CLI); hookwise's launcher with ``--platform``; the ``hookwise`` command of ``PATH`` with
     ``hook --platform``. Each program by its resolved path, all of them read-only inside: a
     process that names ``--platform`` in a program of its own is no hook (it would get a
-    hook's channel and its records the mark of one)."""
+    hook's channel and its records the mark of one).
+
+    Only hookwise's own program gets the hook's channel (:meth:`accounted`): the shell runs
+    what its environment says first (``BASH_ENV``, exported functions, ``PATH`` and
+    ``XDG_DATA_HOME`` choosing the program), so a process of the agent's that runs the
+    registered command under an environment of its own got the channel in the shell and
+    forged records marked as a launched hook's (red team s25 #3)."""
 
     def __init__(self, env: dict[str, str], is_script: Callable[[str], bool]) -> None:
         from hookwise.policy.trust.scopes import launcher_path
@@ -74,21 +81,47 @@ class HookExecs:
         self.launchers = {os.path.realpath(launcher_path(env))}
         self.consoles = set(_which("hookwise", path))
         self.is_script = is_script
+        self.start_env = env  # the agent's environment as `hookwise run` started it
 
-    def __call__(self, program: str, argv: list[str]) -> bool:
+    def kind(self, program: str, argv: list[str]) -> str | None:
+        """``shell``, ``launcher`` or ``console`` for a hook's exec; None for any other."""
         real = os.path.realpath(program)
         if real in self.shells:
-            return len(argv) >= 3 and argv[1] == "-c" and self.is_script(argv[2])
+            hook = len(argv) >= 3 and argv[1] == "-c" and self.is_script(argv[2])
+            return "shell" if hook else None
         if real in self.launchers:
-            return argv[1:2] == [PLATFORM]
-        return real in self.consoles and argv[1:3] == ["hook", PLATFORM]
+            return "launcher" if argv[1:2] == [PLATFORM] else None
+        hook = real in self.consoles and argv[1:3] == ["hook", PLATFORM]
+        return "console" if hook else None
+
+    def __call__(self, program: str, argv: list[str]) -> bool:
+        return self.kind(program, argv) is not None
+
+    def accounted(self, kind: str, argv: list[str], environ: list[str] | None) -> bool:
+        """Whether hookwise's program starts as its own code only, deciding as registered,
+        so its records may carry a hook's mark: the arguments ``hookwise install`` writes
+        (``--platform HOST`` and nothing else: not ``--policy`` or ``--no-audit``); no
+        variable the dynamic loader reads (``LD_*``, ``GCONV_PATH``) and, for the console
+        script (a Python without ``-I``), none Python reads (``PYTHON*``), unless it has
+        the value it had when the session started (the user's own, not one a process
+        inside chose). The launcher's Python runs with ``-IS``. ``environ`` None
+        (unreadable, or longer than read): not accounted."""
+        options = {"launcher": argv[1:], "console": argv[2:]}.get(kind)
+        if options is None or len(options) != 2 or environ is None:
+            return False
+        prefixes = ("LD_", "GCONV_PATH", *(("PYTHON",) if kind == "console" else ()))
+        for entry in environ:
+            name, _, value = entry.partition("=")
+            if name.startswith(prefixes) and self.start_env.get(name) != value:
+                return False
+        return True
 
 
 class Notification:
     """One call waiting: its id, the pid (outside), the number, the arch, the arguments
-    and, for an exec, where its path and argv are."""
+    and, for an exec, where its path, argv and environment are."""
 
-    __slots__ = ("args", "argv_at", "compat", "id", "nr", "path_at", "pid")
+    __slots__ = ("args", "argv_at", "compat", "envp_at", "id", "nr", "path_at", "pid")
 
     def __init__(self, data: bytes, execveat: set[int]) -> None:
         self.id = int.from_bytes(data[0:8], sys.byteorder)
@@ -103,6 +136,7 @@ class Notification:
         shift = 1 if self.nr in execveat else 0  # execveat(dirfd, path, argv, ...)
         self.path_at = self.args[shift]
         self.argv_at = self.args[1 + shift]
+        self.envp_at = self.args[2 + shift]
 
 
 def _string(fd: int, pointer: int, limit: int) -> str:
@@ -118,45 +152,62 @@ def _string(fd: int, pointer: int, limit: int) -> str:
     return text.decode("utf-8", "surrogateescape")
 
 
-def read_exec(pid: int, notification: Notification) -> tuple[str, list[str]]:
-    """The program (resolved against the process's directory) and the argv an exec passes,
-    read from the waiting process's memory; ("", []) when unreadable."""
+def _strings(fd: int, at: int, width: int, count: int) -> tuple[list[str], bool]:
+    """The first ``count`` strings of a NULL-ended pointer array at ``at``, and whether
+    that was all of it."""
+    out: list[str] = []
+    table = os.pread(fd, width * count, at) if at else b""
+    for i in range(0, len(table) - width + 1, width):
+        pointer = int.from_bytes(table[i : i + width], sys.byteorder)
+        if not pointer:
+            return out, True
+        out.append(_string(fd, pointer, MAX_ARG))
+    return out, not at
+
+
+def read_exec(
+    pid: int, notification: Notification, *, environ: bool = False
+) -> tuple[str, list[str], list[str] | None]:
+    """The program (resolved against the process's directory), the argv and, when asked,
+    the environment an exec passes, read from the waiting process's memory; ("", [], None)
+    when unreadable. An environment longer than :data:`MAX_ENV` entries reads as None."""
     width = 4 if notification.compat else 8
     try:
         fd = os.open(f"/proc/{pid}/mem", os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
-        return "", []
-    argv: list[str] = []
+        return "", [], None
     try:
         program = _string(fd, notification.path_at, MAX_PATH)
         if program and not program.startswith("/"):
             program = os.path.join(os.readlink(f"/proc/{pid}/cwd"), program)
-        at = notification.argv_at
-        table = os.pread(fd, width * MAX_ARGS, at) if at else b""
-        for i in range(0, len(table) - width + 1, width):
-            pointer = int.from_bytes(table[i : i + width], sys.byteorder)
-            if not pointer:
-                break
-            argv.append(_string(fd, pointer, MAX_ARG))
+        argv = _strings(fd, notification.argv_at, width, MAX_ARGS)[0]
+        env: list[str] | None = None
+        if environ:
+            env, whole = _strings(fd, notification.envp_at, width, MAX_ENV)
+            env = env if whole else None
     except OSError:
-        return "", []
+        return "", [], None
     finally:
         os.close(fd)
-    return program, argv
+    return program, argv, env
 
 
 class ExecWatch:
     """The listener's loop (:meth:`serve`, a thread of the supervisor's): hooks go to
     ``on_hook(pid, pidfd, channel, command)`` (``channel``: the sink's end of the hook's own
     socket, -1 when none could be given), which must not block; signals are decided by
-    ``guard`` (run/signal_guard.py)."""
+    ``guard`` (run/signal_guard.py). ``room()`` says whether the sink may hold descriptors
+    for one more hook: past it a hook is counted in :attr:`untracked`, not watched, so
+    processes posing as hooks cannot use up the supervisor's descriptors (red team s25
+    #11: 600 of them, kept alive, and the pipe-holder check failed for a real hook)."""
 
     def __init__(
         self,
         listener: int,
         on_hook: Callable[[int, int, int, str], None],
-        is_hook: Callable[[str, list[str]], bool],
+        is_hook: HookExecs,
         guard: SignalGuard,
+        room: Callable[[], bool] = lambda: True,
     ) -> None:
         from hookwise.run.arch import EXEC_CALLS, MACHINE, SIGNAL_CALLS
 
@@ -164,6 +215,8 @@ class ExecWatch:
         self.on_hook = on_hook
         self.is_hook = is_hook
         self.guard = guard
+        self.room = room
+        self.untracked = 0  # hooks seen past the sink's room
         self.execveat = {EXEC_CALLS[MACHINE][0][1], EXEC_CALLS[MACHINE][1][1]}
         self.execs = {*EXEC_CALLS[MACHINE][0], *EXEC_CALLS[MACHINE][1]}
         native, compat = SIGNAL_CALLS[MACHINE]
@@ -241,13 +294,22 @@ class ExecWatch:
         self.seen += 1
         self.guard.exec_seen(notification.pid)
         try:
-            program, argv = read_exec(notification.pid, notification)
-            if program and self.is_hook(program, argv):
-                self._hook(notification, argv)
+            program, argv, _env = read_exec(notification.pid, notification)
+            kind = self.is_hook.kind(program, argv) if program else None
+            if kind is not None:
+                environ = None
+                if kind != "shell":
+                    environ = read_exec(notification.pid, notification, environ=True)[2]
+                self._hook(notification, argv, self.is_hook.accounted(kind, argv, environ))
         except Exception as exc:  # the exec goes on whatever this thread met
             self.failed = f"the exec watch raised {type(exc).__name__}: {str(exc)[:200]}"
 
-    def _hook(self, notification: Notification, argv: list[str]) -> None:
+    def _hook(self, notification: Notification, argv: list[str], accounted: bool) -> None:
+        """Watched from its exec on (a lost hook is known); its own channel only when
+        ``accounted`` (:meth:`HookExecs.accounted`)."""
+        if not self.room():
+            self.untracked += 1
+            return
         try:
             pidfd = os.pidfd_open(notification.pid)
         except OSError:
@@ -260,7 +322,7 @@ class ExecWatch:
             return
         self.hooks += 1
         self.guard.hook_seen(notification.pid)
-        channel = self._channel(notification)
+        channel = self._channel(notification) if accounted else -1
         self.on_hook(notification.pid, pidfd, channel, " ".join(argv)[:4096])
 
     def _channel(self, notification: Notification) -> int:

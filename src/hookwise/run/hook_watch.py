@@ -136,6 +136,8 @@ class HookWatch:
         self.root = 0  # the session's init (its pid outside): the processes to look at
         self.agent: Callable[[], int | None] = lambda: None
         self.session_ending: Callable[[], bool] = lambda: False
+        # whether one more pidfd fits (the sink's descriptor budget, audit_sink.has_room)
+        self.room: Callable[[], bool] = lambda: True
         self._last_check = time.monotonic()
 
     def launched(self, pid: int, pidfd: int, command: str) -> int | None:
@@ -189,8 +191,8 @@ class HookWatch:
             return None, None
         old = self.pending.pop(pid, None)
         closed = self._forget(old) if old is not None else None
-        try:
-            pidfd = os.pidfd_open(pid)
+        try:  # (past the budget: known, not polled; processes saying `started` cost nothing)
+            pidfd = os.pidfd_open(pid) if self.room() else -1
         except OSError:
             pidfd = -1
         hook = Hook(pid, pidfd, hook_output.command_line(pid), now)

@@ -664,6 +664,24 @@ class _Stopper:
         _thread.start_new_thread(escalate, ())
 
 
+def _raise_descriptor_limit() -> int:
+    """The supervisor's soft RLIMIT_NOFILE raised to its hard limit (after the builder's
+    fork: the agent keeps the limit it was given); the limit now. Each hook it watches costs
+    it two descriptors while the hook lives (red team s25 #11: under the usual 1024, 600
+    processes posing as hooks left none for the pipe-holder check)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (OSError, ValueError):
+            pass
+    return soft
+
+
 def _pidfd(pid: int) -> int:
     try:
         return os.pidfd_open(pid)
@@ -715,6 +733,14 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
             "session (a hook killed or stopped lets the host run the tool unguarded): "
             + "; ".join(item.describe() for item in sink.refusals[:10])
         )
+    untracked = sink.exec_watch.untracked if sink.exec_watch is not None else 0
+    if untracked:
+        say(
+            f"{untracked} hook start(s) not watched: {sink.watched_max()} hooks were running "
+            "unanswered at once, the most this session's descriptors allow (processes "
+            "posing as hooks?); those hooks had no channel of their own and a lost one "
+            "would not be named"
+        )
     guard = sink.exec_watch.guard if sink.exec_watch is not None else None
     if guard is not None and guard.failed:
         say(guard.failed)
@@ -730,7 +756,13 @@ def _watch_execs(listener: int, sink: AuditSink, hook_execs: HookExecs) -> None:
     from hookwise.run.exec_watch import ExecWatch
     from hookwise.run.signal_guard import SignalGuard
 
-    watch = ExecWatch(listener, sink.hook_launched, hook_execs, SignalGuard(sink.signal_refused))
+    watch = ExecWatch(
+        listener,
+        sink.hook_launched,
+        hook_execs,
+        SignalGuard(sink.signal_refused),
+        sink.has_room,
+    )
     sink.exec_watch = watch
 
     def serve() -> None:
@@ -762,6 +794,7 @@ def _start(
     waited = {*FORWARDED, signal.SIGCHLD}
     stopper.builder_fd = _pidfd(builder.pid)
     undumpable()
+    sink.fd_limit = _raise_descriptor_limit()
     refused: str | None = "the check of hookwise's code did not finish"
     try:
         refused = linked_code(targets)
