@@ -22,7 +22,12 @@ PostCompact. Per turn, after TurnStart:
    ends the loop before the next model request, context joins it. Each assistant message
    with text fires MessageDisplay once (as ``claude -p``; display-only, the history keeps
    the original). Before SessionStart, InstructionsLoaded fires for the workspace's
-   CLAUDE.md (recorded order: tests/e2e/fixtures/claude-events/events.json).
+   CLAUDE.md, and before that Setup for a scenario's ``session.setup`` (its context joins
+   the history); a typed ``/name`` of the scenario's ``commands`` fires
+   UserPromptExpansion right after UserPromptSubmit (a block ends the turn, the model
+   reads the expansion); a reply's ``api_error`` fires StopFailure in place of Stop (its
+   answer discarded) and the turn ends ``failed`` (recorded order:
+   tests/e2e/fixtures/claude-events/events.json, claude-handlers/stop-failure.json).
 3. No function call left: Stop. A block (or Stop context) sends the reason back as a new
    prompt, and Stop fires again with ``stop_hook_active: true``; the turn gives up after
    ``max_model_calls`` model calls, as a real CLI would loop for as long as it runs.
