@@ -12,6 +12,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hookwise.protocol.claude import STOP_FAILURE_ERRORS
 from hookwise.sim.scenario import (
     CHECKS,
     Scenario,
@@ -400,7 +401,14 @@ def test_setup_commands_and_api_error_mistakes(
 _command = st.fixed_dictionaries(
     {}, optional={"prompt": json_values, "source": json_values, "extra": json_values}
 )
+_good_command = st.fixed_dictionaries(
+    {"prompt": st.text(min_size=1, max_size=8).filter(str.strip)},
+    optional={"source": st.sampled_from(["userSettings", "projectSettings", "plugin"])},
+)
 _api_error = st.one_of(
+    st.fixed_dictionaries(
+        {"error": st.sampled_from(STOP_FAILURE_ERRORS)}, optional={"message": st.text(max_size=8)}
+    ),
     json_values,
     st.fixed_dictionaries(
         {},
@@ -416,7 +424,9 @@ _api_error = st.one_of(
 @given(
     setup=st.one_of(st.sampled_from(["init", "maintenance", "init-only"]), json_values),
     commands=st.one_of(
-        json_values, st.dictionaries(st.text(min_size=1, max_size=6), _command, max_size=3)
+        st.dictionaries(st.from_regex(r"[a-z][a-z0-9:-]{0,5}", fullmatch=True), _good_command),
+        st.dictionaries(st.text(min_size=1, max_size=6), _command, max_size=3),
+        json_values,
     ),
     api_error=_api_error,
     text=st.one_of(st.none(), json_values),
