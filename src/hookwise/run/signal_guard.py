@@ -38,6 +38,7 @@ otherwise, and is recorded once (``failed``).
 
 from __future__ import annotations
 
+import _thread
 import os
 import time
 
@@ -185,6 +186,8 @@ class SignalGuard:
         self.decided = 0
         self.failed: str | None = None
         self._take_fd: Callable[[int, int], int] | None = None
+        # the registries change in this thread and are read by the sink's (protected())
+        self._lock = _thread.allocate_lock()
 
     # what the exec watch tells -----------------------------------------------------
 
@@ -198,6 +201,10 @@ class SignalGuard:
     def hook_seen(self, pid: int) -> None:
         """A hook's exec (waiting, so ``pid`` is the hook's): protected until it ends, and
         its parent is a host from now on."""
+        with self._lock:
+            self._hook_seen(pid)
+
+    def _hook_seen(self, pid: int) -> None:
         stat = read_stat(pid)
         if stat is None or pid in self.hooks:
             return
@@ -214,7 +221,12 @@ class SignalGuard:
     # the protected processes -----------------------------------------------------------
 
     def protected(self) -> list[int]:
-        """The live protected processes (outer pids); the registry pruned of dead ones."""
+        """The live protected processes (outer pids); the registry pruned of dead ones.
+        Also asked by the sink's thread (the pipe-holder check spares them)."""
+        with self._lock:
+            return self._protected()
+
+    def _protected(self) -> list[int]:
         out = _alive(self.hooks)
         hosts = _alive(self.hosts)
         agent = self.agent()

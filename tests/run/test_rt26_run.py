@@ -1,0 +1,81 @@
+"""Red team s26 #1, #6, #7 and #8 against `hookwise run`, tried as the attacker did: each
+attack runs for real inside a session (docs/redteam/2026-11-28-s26-run.md)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from tests.run.test_redteam_run import PIPE_HOST, Lab, _host_blocks, lab, pytestmark
+
+__all__ = ["lab", "pytestmark"]
+
+# left running by an earlier tool call: for every hookwise hook that runs, a helper reopens
+# the hook's stdout as its own fd 1 and then either says `started` + `done` on the session's
+# audit socket ("datagram"), or runs hookwise's own hook on it, as registered, so that a
+# launched hook answers on that pipe ("launched"): the supervisor's pipe-holder check then
+# looked for every other writer of "its" output, the real hook among them
+PIPE_KILLER = textwrap.dedent(
+    """
+    import os, socket, subprocess, sys, time
+    how, me, end, done = sys.argv[1], os.getpid(), time.time() + 20, set()
+    open(os.environ["R"] + "/killer.ready", "w").close()
+    while time.time() < end:
+        for p in os.listdir("/proc"):
+            if not p.isdigit() or int(p) == me or p in done:
+                continue
+            try:
+                if b"hookwise\\0hook\\0" not in open(f"/proc/{p}/cmdline", "rb").read():
+                    continue
+                fd = os.open(f"/proc/{p}/fd/1", os.O_WRONLY)
+            except OSError:
+                continue
+            done.add(p)
+            if how == "datagram":
+                if os.fork() == 0:
+                    os.dup2(fd, 1)
+                    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+                    s.sendto(b'{"hookwise_run": "started"}', os.environ["HOOKWISE_RUN_AUDIT"])
+                    time.sleep(0.05)
+                    s.sendto(b'{"hookwise_run": "done"}', os.environ["HOOKWISE_RUN_AUDIT"])
+                    time.sleep(0.3)
+                    os._exit(0)
+            else:  # (its own copy closed first: only the launched hook holds the pipe)
+                fake = subprocess.Popen(["hookwise", "hook", "--platform", "claude"], stdout=fd,
+                                        stdin=open(os.environ["R"] + "/ls.json", "rb"))
+                os.close(fd)
+                fake.wait()
+                fd = -1
+            if fd >= 0:
+                os.close(fd)
+            open(os.environ["R"] + "/killer.hit", "a").write(p + "\\n")
+        time.sleep(0.002)
+    """
+)
+
+
+@pytest.mark.parametrize("how", ["datagram", "launched"])
+def test_a_fake_hook_does_not_make_the_supervisor_kill_the_real_one(lab: Lab, how: str) -> None:
+    """#6: a process holding a real hook's stdout said it was a hook that had answered (or
+    ran hookwise's own hook on that pipe), and the pipe-holder check SIGKILLed the real
+    hook as an intruder: a killed hook lets Claude Code and Gemini CLI run the tool. Now
+    only a launched hook's record on its own channel triggers the check, and the check
+    never kills a process the signal guard protects (a hook, a host's child before exec)."""
+    (lab.root / "killer.py").write_text(PIPE_KILLER)
+    (lab.root / "host.py").write_text(PIPE_HOST)
+    (lab.root / "payload.json").write_text(lab.payload())
+    (lab.root / "ls.json").write_text(lab.payload(command="ls"))
+    script = (
+        f"python3 $R/killer.py {how} & "
+        "while [ ! -e $R/killer.ready ]; do sleep 0.05; done; "
+        "python3 $R/host.py claude; kill %1 2>/dev/null; true"
+    )
+    result = lab.run(script)
+    assert (lab.root / "killer.hit").exists(), (result.stdout, result.stderr)
+    assert (lab.root / "answer").exists(), (result.stdout, result.stderr)
+    answer = json.loads((lab.root / "answer").read_text())
+    assert answer["rc"] == 2, (answer, result.stderr)  # not -9: the real hook answered
+    assert _host_blocks("claude", answer), answer
+    assert "held a hook's output pipe" not in result.stderr, result.stderr
