@@ -79,3 +79,57 @@ def test_a_fake_hook_does_not_make_the_supervisor_kill_the_real_one(lab: Lab, ho
     assert answer["rc"] == 2, (answer, result.stderr)  # not -9: the real hook answered
     assert _host_blocks("claude", answer), answer
     assert "held a hook's output pipe" not in result.stderr, result.stderr
+
+
+# left running by an earlier tool call: registers each hook's stdout (reopened through
+# /proc) in an io_uring's fixed-file table and closes its descriptor: the ring keeps the
+# pipe's write end while no descriptor table shows it (red team s26 redteam/s26/uring_hold.py)
+URING_HOLDER = textwrap.dedent(
+    """
+    import ctypes, os, time
+    libc = ctypes.CDLL(None, use_errno=True)
+    me, end, done, rings = os.getpid(), time.time() + 20, set(), []
+    out = open(os.environ["R"] + "/uring.log", "a", buffering=1)
+    open(os.environ["R"] + "/holder.ready", "w").close()
+    while time.time() < end:
+        for p in os.listdir("/proc"):
+            if not p.isdigit() or int(p) == me or p in done:
+                continue
+            try:
+                if b"hookwise\\0hook\\0" not in open(f"/proc/{p}/cmdline", "rb").read():
+                    continue
+                fd = os.open(f"/proc/{p}/fd/1", os.O_WRONLY)
+            except OSError:
+                continue
+            done.add(p)
+            ring = libc.syscall(425, 4, ctypes.create_string_buffer(120))  # io_uring_setup
+            if ring < 0:
+                out.write(f"setup {ctypes.get_errno()}\\n")
+            elif libc.syscall(427, ring, 2, (ctypes.c_int * 1)(fd), 1) < 0:  # REGISTER_FILES
+                out.write(f"register {ctypes.get_errno()}\\n")
+            else:
+                out.write("held\\n")
+                rings.append(ring)
+            os.close(fd)
+        time.sleep(0.002)
+    """
+)
+
+
+def test_a_hooks_output_held_in_an_io_uring(lab: Lab) -> None:
+    """#7: a hook's output pipe registered in an io_uring's fixed-file table (the descriptor
+    then closed) was invisible to the pipe-holder check: the host waited for the pipe's
+    end to its timeout, and Claude Code and Gemini CLI then run the tool. Now the session's
+    seccomp filter refuses io_uring (EPERM), so the copy cannot be made."""
+    (lab.root / "holder.py").write_text(URING_HOLDER)
+    (lab.root / "host.py").write_text(PIPE_HOST)
+    (lab.root / "payload.json").write_text(lab.payload())
+    script = (
+        "python3 $R/holder.py & while [ ! -e $R/holder.ready ]; do sleep 0.05; done; "
+        "python3 $R/host.py claude; kill %1 2>/dev/null; true"
+    )
+    result = lab.run(script)
+    assert (lab.root / "uring.log").read_text().split() == ["setup", "1"], result.stderr
+    answer = json.loads((lab.root / "answer").read_text())
+    assert answer["seconds"] < 8, answer  # not the holder's 20 s
+    assert _host_blocks("claude", answer), answer

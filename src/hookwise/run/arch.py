@@ -17,7 +17,15 @@ MACHINE = os.uname().machine
 class Abi:
     """One system-call ABI the filter checks: its audit arch and the numbers it names."""
 
-    __slots__ = ("audit", "ioctl", "pidfd_getfd", "prlimit64", "process_vm_writev", "ptrace")
+    __slots__ = (
+        "audit",
+        "io_uring",
+        "ioctl",
+        "pidfd_getfd",
+        "prlimit64",
+        "process_vm_writev",
+        "ptrace",
+    )
 
     def __init__(
         self, audit: int, ioctl: int, ptrace: int, process_vm_writev: int, prlimit64: int
@@ -28,6 +36,7 @@ class Abi:
         self.process_vm_writev = process_vm_writev
         self.prlimit64 = prlimit64
         self.pidfd_getfd = 438  # the same number on every ABI (from 424 on)
+        self.io_uring = (425, 426, 427)  # io_uring_setup, _enter, _register (the same)
 
 
 class Arch:

@@ -206,6 +206,14 @@ def _abi_checks(abi: Abi, prefix: str, seccomp: int) -> Program:
         ("label", f"{prefix}4", "", ""),
         ("jeq", abi.prlimit64, "prlimit", f"{prefix}5"),
         ("label", f"{prefix}5", "", ""),
+        *[
+            item
+            for index, number in enumerate(abi.io_uring)
+            for item in (
+                ("jeq", number, "eperm", f"{prefix}u{index}"),
+                ("label", f"{prefix}u{index}", "", ""),
+            )
+        ],
         ("jeq", seccomp, "seccomp", "allow"),
     ]
 
@@ -468,6 +476,11 @@ def install_filter() -> None:
       did not ask (its host, a hook), as Yama's ptrace_scope 1 would. PTRACE_TRACEME and the
       requests on a tracee stay: a debugger runs its own program (gdb's run, strace CMD);
     - prlimit64 setting another process's limits fails with EPERM (RLIMIT_CPU kills);
+    - io_uring_setup, io_uring_enter and io_uring_register fail with EPERM (as with
+      ``kernel.io_uring_disabled`` 2, and in container runtimes' default profiles): a file
+      in a ring's fixed-file table is in no descriptor table, so a hook's output pipe held
+      there was invisible to the pipe-holder check (red team s26 #7). Node (libuv) and
+      Python fall back to plain system calls;
     - seccomp with ``SECCOMP_FILTER_FLAG_NEW_LISTENER`` fails with EPERM: a listener of its
       own would be notified of its processes' signals and execs instead of the session's
       (:func:`exec_notifier_program`), and could let them through;
