@@ -133,3 +133,71 @@ def test_a_hooks_output_held_in_an_io_uring(lab: Lab) -> None:
     answer = json.loads((lab.root / "answer").read_text())
     assert answer["seconds"] < 8, answer  # not the holder's 20 s
     assert _host_blocks("claude", answer), answer
+
+
+# left running by an earlier tool call: puts every hook that runs in SCHED_IDLE, renices it
+# and pins it to one CPU, and renices its host (whose next hooks would inherit it); then
+# reads back what the hook got (red team s26 redteam/s26/starve.py)
+STARVER = textwrap.dedent(
+    """
+    import os, time
+    me, end, done = os.getpid(), time.time() + 20, set()
+    out = open(os.environ["R"] + "/starve.log", "a", buffering=1)
+    open(os.environ["R"] + "/starver.ready", "w").close()
+
+    def attempt(name, call):
+        try:
+            call()
+            out.write(f"{name}:ok\\n")
+        except OSError as exc:
+            out.write(f"{name}:{exc.errno}\\n")
+
+    while time.time() < end:
+        for p in os.listdir("/proc"):
+            if not p.isdigit() or int(p) == me or p in done:
+                continue
+            try:
+                if b"hookwise\\0hook\\0" not in open(f"/proc/{p}/cmdline", "rb").read():
+                    continue
+                host = int(open(f"/proc/{p}/stat").read().rpartition(")")[2].split()[1])
+            except OSError:
+                continue
+            done.add(p)
+            pid = int(p)
+            idle = os.sched_param(0)
+            attempt("idle", lambda: os.sched_setscheduler(pid, os.SCHED_IDLE, idle))
+            attempt("nice", lambda: os.setpriority(os.PRIO_PROCESS, pid, 19))
+            attempt("cpus", lambda: os.sched_setaffinity(pid, {0}))
+            attempt("host", lambda: os.setpriority(os.PRIO_PROCESS, host, 19))
+            policy, nice = os.sched_getscheduler(pid), os.getpriority(os.PRIO_PROCESS, pid)
+            out.write(f"policy:{policy} nice:{nice}\\n")
+        time.sleep(0.002)
+    """
+)
+
+
+def test_another_process_cannot_starve_a_hook(lab: Lab) -> None:
+    """#1: a process of the agent put each hook in SCHED_IDLE (or reniced it to 19) and
+    pinned it beside a busy loop: the hook answered after the host's timeout, and the tool
+    ran. Now the exec listener is handed sched_setscheduler, sched_setparam, sched_setattr,
+    sched_setaffinity, setpriority and ioprio_set aimed at another process, and the signal
+    guard's rule decides: EPERM for a hook or a host, from a process that did not start it.
+    A process's own scheduling, and that of its children, stay its own."""
+    (lab.root / "starver.py").write_text(STARVER)
+    (lab.root / "payload.json").write_text(lab.payload())
+    script = (
+        "python3 $R/starver.py & while [ ! -e $R/starver.ready ]; do sleep 0.05; done; "
+        "(sleep 2; cat $R/payload.json) | hookwise hook --platform claude; echo HOOK-RC=$?; "
+        "kill %1; "
+        # ordinary uses still work: its own, a command it starts, a child it started
+        "nice -n 5 true && taskset -c 0 true; sleep 5 & "
+        "sleep 0.2; renice -n 3 -p $! >/dev/null && echo RENICED-CHILD; kill %2 2>/dev/null; "
+        "python3 -c 'import os; os.setpriority(os.PRIO_PROCESS, 0, 2); "
+        'os.sched_setaffinity(0, {0}); print("OWN-OK")\''
+    )
+    result = lab.run(script)
+    assert "HOOK-RC=2" in result.stdout, (result.stdout, result.stderr)
+    log = (lab.root / "starve.log").read_text().split()
+    assert log == ["idle:1", "nice:1", "cpus:1", "host:1", "policy:0", "nice:0"], log
+    assert "RENICED-CHILD" in result.stdout and "OWN-OK" in result.stdout, result
+    assert "changed the scheduling of pid" in result.stderr, result.stderr

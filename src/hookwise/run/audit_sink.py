@@ -605,12 +605,17 @@ class AuditSink:
             return
         self._refusals_seen.add(key)
         self.refusals.append(refusal)
+        what = (
+            f"changed the scheduling of a hook (or of its host) with {refusal.call}"
+            if refusal.scheduling()
+            else f"sent signal {refusal.signal} with {refusal.call} to a hook (or a host's "
+            "child before its exec)"
+        )
         line = supervisor_record(
             self.session,
             "signal_refused",
-            f"a process of the session sent signal {refusal.signal} with {refusal.call} to a "
-            "hook (or a host's child before its exec) it did not start: refused (a hook "
-            "killed or stopped lets the host run the tool)",
+            f"a process of the session {what} it did not start: refused (a hook killed, "
+            "stopped or starved lets the host run the tool)",
             pid=refusal.sender,
             command=refusal.command,
             program=refusal.program,

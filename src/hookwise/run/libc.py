@@ -319,6 +319,7 @@ _USER_NOTIF = 0x7FC00000  # SECCOMP_RET_USER_NOTIF
 SIGURG = 23  # Go's runtime preempts its own threads with tgkill(SIGURG) every few ms
 F_SETOWN, F_SETOWN_EX = 8, 15
 FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
+PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
 
 
 def exec_notifier_program(numbers: Arch, machine: str = MACHINE) -> bytes:
@@ -330,7 +331,10 @@ def exec_notifier_program(numbers: Arch, machine: str = MACHINE) -> bytes:
     listener (run/exec_watch.py, run/signal_guard.py) sees the rest: ``kill``, ``tkill``,
     ``tgkill``, ``rt_sigqueueinfo``, ``rt_tgsigqueueinfo``, ``pidfd_send_signal``, and the
     ways to name the process a file's I/O signals go to (``fcntl`` ``F_SETOWN`` and
-    ``F_SETOWN_EX``, ``ioctl`` ``FIOSETOWN`` and ``SIOCSPGRP``)."""
+    ``F_SETOWN_EX``, ``ioctl`` ``FIOSETOWN`` and ``SIOCSPGRP``), and the calls that change
+    another process's scheduling (``sched_setparam``, ``sched_setscheduler``,
+    ``sched_setaffinity``, ``sched_setattr``, ``setpriority``, ``ioprio_set``; a process's
+    own, named by 0, passes)."""
     native, compat, _seccomp = EXEC_CALLS[machine]
     signals = SIGNAL_CALLS[machine]
     program: Program = [
@@ -369,6 +373,21 @@ def exec_notifier_program(numbers: Arch, machine: str = MACHINE) -> bytes:
         ("jeq", FIOSETOWN, "notify", "ioctl2"),
         ("label", "ioctl2", "", ""),
         ("jeq", SIOCSPGRP, "notify", "allow"),
+        # sched_set*(pid, ...): 0 is the caller itself
+        ("label", "sched", "", ""),
+        ("ld", _arg(0), "", ""),
+        ("jeq", 0, "allow", "notify"),
+        # setpriority(which, who, prio), ioprio_set(which, who, ioprio): itself only when
+        # which names a process (PRIO_PROCESS 0, IOPRIO_WHO_PROCESS 1) and who is 0
+        ("label", "prio", "", ""),
+        ("ld", _arg(0), "", ""),
+        ("jeq", PRIO_PROCESS, "self", "notify"),
+        ("label", "ioprio", "", ""),
+        ("ld", _arg(0), "", ""),
+        ("jeq", IOPRIO_WHO_PROCESS, "self", "notify"),
+        ("label", "self", "", ""),
+        ("ld", _arg(1), "", ""),
+        ("jeq", 0, "allow", "notify"),
         ("label", "allow", "", ""),
         ("ret", _ALLOW, "", ""),
         ("label", "notify", "", ""),
@@ -386,6 +405,12 @@ _SIGNAL_TARGETS = {
     "tgkill": "tsig2",
     "fcntl": "fcntl",
     "ioctl": "ioctl",
+    "sched_setparam": "sched",
+    "sched_setscheduler": "sched",
+    "sched_setaffinity": "sched",
+    "sched_setattr": "sched",
+    "setpriority": "prio",
+    "ioprio_set": "ioprio",
 }
 
 
