@@ -4,7 +4,11 @@ attack runs for real inside a session (docs/redteam/2026-11-28-s26-run.md)."""
 from __future__ import annotations
 
 import json
+import os
+import socket
 import textwrap
+import threading
+from pathlib import Path
 
 import pytest
 
@@ -201,3 +205,66 @@ def test_another_process_cannot_starve_a_hook(lab: Lab) -> None:
     assert log == ["idle:1", "nice:1", "cpus:1", "host:1", "policy:0", "nice:0"], log
     assert "RENICED-CHILD" in result.stdout and "OWN-OK" in result.stdout, result
     assert "changed the scheduling of pid" in result.stderr, result.stderr
+
+
+CONNECTOR = textwrap.dedent(
+    """
+    import socket, sys
+    for path in sys.argv[1:]:
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            c.connect(path)
+            c.sendall(b"touch guarded")
+            print("CONNECTED", path)
+        except OSError as exc:
+            print("refused", exc.errno, path)
+    """
+)
+
+
+def _serve(server: socket.socket, seen: list[str]) -> None:
+    """A command server outside: records what each connection asks (it would run it)."""
+    server.settimeout(60)
+    while True:
+        try:
+            client, _ = server.accept()
+        except OSError:
+            return
+        with client:
+            seen.append(client.recv(100).decode())
+
+
+def test_a_socket_linked_or_renamed_into_place_after_bind_is_hidden(lab: Lab) -> None:
+    """#8: /proc/net/unix keeps the name given to bind(): a command server that binds a
+    temporary name and links it into place (OpenSSH's ControlMaster), or renames it into
+    another directory, was listed under a dead name, so the real file stayed connectable
+    from inside and its server ran commands outside. Now every socket file where sockets
+    usually are (temporary and runtime directories, a home's dot-directories), and every
+    one in the directory of a dead name, is covered whatever its name."""
+    ssh = lab.home / ".ssh"
+    ssh.mkdir()
+    linked, moved = ssh / "cm-host", ssh / "moved.sock"
+    servers, seen = [], []  # type: ignore[var-annotated]
+    for final, temporary, how in (
+        (linked, ssh / "cm-host.Xk3vQ9aLmZ0pR7tu", os.link),
+        (moved, lab.root / "bound.tmp", os.rename),
+    ):
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(str(temporary))
+        server.listen(4)
+        how(temporary, final)
+        if temporary.exists():
+            temporary.unlink()
+        servers.append(server)
+        threading.Thread(target=_serve, args=(server, seen), daemon=True).start()
+    (lab.root / "connect.py").write_text(CONNECTOR)
+    try:
+        listed = Path("/proc/net/unix").read_text().split()
+        assert str(linked) not in listed and str(moved) not in listed  # (the dead names only)
+        result = lab.run(f"python3 $R/connect.py {linked} {moved}")
+    finally:
+        for server in servers:
+            server.close()
+    assert "CONNECTED" not in result.stdout, (result.stdout, result.stderr)
+    assert result.stdout.count("refused") == 2, (result.stdout, result.stderr)
+    assert not seen, seen
