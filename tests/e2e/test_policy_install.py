@@ -270,13 +270,18 @@ def _diagnostics(layout: clis.Layout, result: dict[str, Any]) -> str:
     )
 
 
-def session(cli: str, root: Path) -> tuple[clis.Layout, Path]:
-    """A prepared CLI session (skipped without node): its layout and its policy path."""
+def require(cli: str) -> None:
+    """Skip without node; fail when the pinned ``cli`` is not installed."""
     missing = clis.node_missing()
     if missing:
         pytest.skip(missing)
     problem = clis.install_problem(cli)
     assert problem is None, problem
+
+
+def session(cli: str, root: Path) -> tuple[clis.Layout, Path]:
+    """A prepared CLI session (skipped without node): its layout and its policy path."""
+    require(cli)
     layout = clis.Layout(root)
     argv = prepare(cli, layout)
     (root / "argv.json").write_text(json.dumps(argv), encoding="utf-8")

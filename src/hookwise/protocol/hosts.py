@@ -285,7 +285,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "write_todos": "todo",
             "activate_skill": "skill",
             # 0.61 (bundle's tool schemas): list_mcp_resources {serverName?} names its
-            # server; read_mcp_resource {uri} does not (left undecided for `mcp:` rules)
+            # server; read_mcp_resource {uri: "SERVER:URI"} too, before the first colon
+            # (policy/canonical.mcp_resource_call)
             "list_mcp_resources": "mcp_resource",
             "read_mcp_resource": "mcp_resource",
         },
@@ -974,6 +975,18 @@ def mcp_files(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
         importlib.import_module(host(name).module), "MCP_FILES", {}
     )
     return files
+
+
+def mcp_stdio_types(name: str) -> tuple[str, ...]:
+    """The values of an MCP server entry's ``type`` the host runs as a stdio command
+    (``MCP_STDIO_TYPES`` of its protocol module; ``stdio`` where it lists none): any other
+    ``type`` makes it connect to a URL (mcp_proxy.transport)."""
+    import importlib
+
+    types: tuple[str, ...] = getattr(
+        importlib.import_module(host(name).module), "MCP_STDIO_TYPES", ("stdio",)
+    )
+    return types
 
 
 def common_input(name: str, event: str) -> tuple[str, ...]:

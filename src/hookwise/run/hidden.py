@@ -12,7 +12,6 @@ and the network cannot be covered this way: docs/confinement.md lists them.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 
@@ -83,10 +82,13 @@ COMMAND_SERVER_DIRS = (
 MAX_BOUND = 100_000  # lines of /proc/net/unix read
 
 
+# (glob, head, star, tail, why) of each: a start matches every name of /tmp against them
+_SERVER_GLOBS = tuple((glob, *glob.partition("*"), why) for glob, why in COMMAND_SERVERS)
+
+
 def _server(name: str) -> str | None:
     """Which server a socket's name is (its glob: at most one ``*``; no ``re`` at start)."""
-    for glob, why in COMMAND_SERVERS:
-        head, star, tail = glob.partition("*")
+    for glob, head, star, tail, why in _SERVER_GLOBS:
         if name == glob or (star and name.startswith(head) and name[len(head) :].endswith(tail)):
             return why
     return None
@@ -120,7 +122,7 @@ def _unix_tables() -> list[str]:
     return tables
 
 
-def _bound_sockets() -> list[str]:
+def bound_sockets() -> list[str]:
     """The paths of the unix sockets bound in the network namespaces of this user's
     processes (:func:`_unix_tables`)."""
     out: list[str] = []
@@ -136,12 +138,12 @@ def _bound_sockets() -> list[str]:
     return out
 
 
-def server_hides(env: dict[str, str]) -> list[Hide]:
+def server_hides(env: dict[str, str], bound: list[str] | None = None) -> list[Hide]:
     """The socket files of servers that run commands for local clients (:data:`COMMAND_SERVERS`):
     bound here, in their usual directories, in the user's runtime directory, or named by
     ``$DOCKER_HOST``, ``$CONTAINER_HOST``, ``$PGHOST``. Their TCP ports stay reachable
-    (docs/confinement.md)."""
-    candidates = _bound_sockets()
+    (docs/confinement.md). ``bound``: :func:`bound_sockets`, when the caller has read them."""
+    candidates = list(bound_sockets() if bound is None else bound)
     directories = list(COMMAND_SERVER_DIRS)
     runtime = env.get("XDG_RUNTIME_DIR")
     if runtime:
@@ -195,13 +197,11 @@ def _socket_roots(env: dict[str, str], listed: list[str]) -> list[str]:
     roots = [d.format(uid=os.getuid()) for d in SOCKET_DIRS]
     roots += [env[name] for name in ("XDG_RUNTIME_DIR", "TMPDIR") if env.get(name)]
     home = env.get("HOME") or ""
-    if home.startswith("/"):
-        with contextlib.suppress(OSError):
-            roots += [
-                e.path
-                for e in os.scandir(home)
-                if e.name.startswith(".") and e.is_dir(follow_symlinks=False)
-            ]
+    try:
+        entries = list(os.scandir(home)) if home.startswith("/") else []
+    except OSError:
+        entries = []
+    roots += [e.path for e in entries if e.name.startswith(".") and e.is_dir(follow_symlinks=False)]
     for path in listed:  # (a dead name: its socket was linked or renamed, most often nearby)
         if not os.path.lexists(path):
             roots.append(os.path.dirname(path))
@@ -239,7 +239,9 @@ def _socket_files(roots: list[str]) -> list[str]:
     return out
 
 
-def bound_hides(env: dict[str, str], own: str, allowed: tuple[str, ...] = ()) -> list[Hide]:
+def bound_hides(
+    env: dict[str, str], own: str, allowed: tuple[str, ...] = (), bound: list[str] | None = None
+) -> list[Hide]:
     """Every socket file bound when the session starts, in any network namespace of this
     user's processes (all of them
     processes outside: nothing inside runs yet) that this user could connect to: the class,
@@ -249,12 +251,13 @@ def bound_hides(env: dict[str, str], own: str, allowed: tuple[str, ...] = ()) ->
     (:func:`_socket_files`: a listed name may be stale). Kept reachable: the session's own
     audit socket ``own``, the SSH agent's (``$SSH_AUTH_SOCK``: signing, no command) and
     ``allowed``. A socket bound with a relative path (listed as given) and then moved out of
-    the walked directories, and one bound later, are not covered."""
+    the walked directories, and one bound later, are not covered. ``bound``:
+    :func:`bound_sockets`, when the caller has read them."""
     uid = os.getuid()
     groups = {os.getgid(), *os.getgroups()}
     keep = {os.path.realpath(p) for p in (own, env.get("SSH_AUTH_SOCK") or "", *allowed) if p}
     out: list[Hide] = []
-    listed = _bound_sockets()
+    listed = bound_sockets() if bound is None else bound
     found = _socket_files(_socket_roots(env, listed))
     for path in dict.fromkeys([*listed, *found]):
         try:
@@ -268,8 +271,9 @@ def bound_hides(env: dict[str, str], own: str, allowed: tuple[str, ...] = ()) ->
     return out
 
 
-def ipc_hides(env: dict[str, str]) -> list[Hide]:
-    """The sockets and socket directories of this user's unconfined servers."""
+def ipc_hides(env: dict[str, str], bound: list[str] | None = None) -> list[Hide]:
+    """The sockets and socket directories of this user's unconfined servers (``bound``:
+    :func:`bound_sockets`, when the caller has read them)."""
     uid = os.getuid()
     user = _user(env)
     out: list[Hide] = []
@@ -300,7 +304,7 @@ def ipc_hides(env: dict[str, str]) -> list[Hide]:
         add("/run/systemd/private", "the system service manager (root)")
         add("/run/dbus/system_bus_socket", "the system D-Bus (root)")
         add("/run/udev/control", "udev's control socket (root)")
-    return out + [h for h in server_hides(env) if all(o.path != h.path for o in out)]
+    return out + [h for h in server_hides(env, bound) if all(o.path != h.path for o in out)]
 
 
 # What a local `hookwise serve` keeps in its data directory that grants approvals or runs
