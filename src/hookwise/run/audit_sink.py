@@ -459,6 +459,8 @@ class AuditSink:
         before each of its records used it up)."""
         if record == HOOK_STARTED and pid > 0:
             new, closed = self.watch.started(pid)
+            if not channel and self._unwatched_program(pid):  # (checked while it runs)
+                self.watch.pending[pid].vouched = True
             self._unwatch_fd(closed)
             self._watch_fd(new)
             for fd in self.watch.settle_ancestors(pid):
@@ -467,7 +469,8 @@ class AuditSink:
         hook = pid > 0 and self.watch.is_hook(pid)
         launched = hook and channel and self.watch.launched_hook(pid)
         if hook:
-            vouched = launched or (not channel and self._unwatched_program(pid))
+            vouched = launched or (not channel and self.watch.vouched(pid))
+            vouched = vouched or (not channel and self._unwatched_program(pid))
             self._unwatch_fd(self.watch.answer(pid, launched=vouched))
             if record == HOOK_DONE:
                 return

@@ -74,6 +74,7 @@ class Hook:
         "said_started",
         "since",
         "stopped_since",
+        "vouched",
     )
 
     def __init__(self, pid: int, pidfd: int, command: str, now: float) -> None:
@@ -84,6 +85,9 @@ class Hook:
         self.stopped_since: float | None = None
         self.launched = False  # seen starting by the exec watch (run/exec_watch.py)
         self.said_started = False
+        # hookwise's own program seen at its exec past the sink's room, checked when it said
+        # `started` (its shell may reap it before its record is read)
+        self.vouched = False
         # the pipe the host reads the answer from, and who started the hook (cheap here:
         # the rest is read when it answers, off the path of a hook that just started)
         self.pipe = hook_output.output_pipe(pid)
@@ -205,6 +209,10 @@ class HookWatch:
             return None, closed
         self.by_fd[pidfd] = hook
         return pidfd, closed
+
+    def vouched(self, pid: int) -> bool:
+        hook = self.pending.get(pid)
+        return hook is not None and hook.vouched
 
     def is_hook(self, pid: int) -> bool:
         return pid in self.pending
