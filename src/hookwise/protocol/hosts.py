@@ -991,8 +991,8 @@ def mcp_stdio_types(name: str) -> tuple[str, ...]:
 
 def common_input(name: str, event: str) -> tuple[str, ...]:
     """The fields every payload of ``event`` carries besides its own (the protocol module's
-    ``EVENT_COMMON_INPUT`` where they differ by event, else its table's ``common_input``;
-    Gemini CLI's ``BASE_FIELDS``)."""
+    ``EVENT_COMMON_INPUT`` where they differ by event, else its table's ``common_input``
+    less the module's ``COMMON_LEFT_OUT`` for the event; Gemini CLI's ``BASE_FIELDS``)."""
     import importlib
 
     info = host(name)
@@ -1003,7 +1003,8 @@ def common_input(name: str, event: str) -> tuple[str, ...]:
     if info.table_name is None:
         return tuple(f.name for f in module.BASE_FIELDS)
     fields: tuple[str, ...] = getattr(module, info.table_name).common_input
-    return fields
+    left_out = getattr(module, "COMMON_LEFT_OUT", {}).get(event, ())
+    return tuple(f for f in fields if f not in left_out)
 
 
 def project_env(name: str) -> tuple[str, ...]:

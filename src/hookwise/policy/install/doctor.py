@@ -416,6 +416,22 @@ def _elicitation_checks(host: str, loaded: Loaded, proxied: bool) -> list[tuple[
     return out
 
 
+def _handler_checks(host: str, project: Path, env: Mapping[str, str]) -> list[str]:
+    """The host's hooks of any kind that it will not run as written (an http URL outside
+    allowedHttpHookUrls, an mcp_tool server not connected): the hooks that "never fire"."""
+    from hookwise.host.handlers.check import handler_notes
+    from hookwise.host.runtime import LoadOptions
+    from hookwise.host.runtimes import TABLE_RUNTIMES
+
+    runtime = TABLE_RUNTIMES.get(host)
+    if runtime is None or runtime.loader is None:
+        return []
+    options = LoadOptions(home=env.get("HOME"), env=dict(env))
+    loaded = runtime.loader(str(project), options)
+    notes = handler_notes(runtime, str(project), options, loaded)
+    return [f"{n.origin}: {n.text}" for n in notes if n.status == "warn"]
+
+
 def _times_run(host: str, entries: list[HookEntry], event: str) -> int:
     """How many of hookwise's handlers on ``event`` the host's runtime runs for one call
     (each runtime merges identical handlers as its host does)."""
@@ -834,6 +850,8 @@ def check_host(
         report.add(status, "mcp", detail)
     # a settings env reaches MCP servers (the proxy) whether or not the hook is installed
     report.checks.extend(c for c in probe.checks if c.name == "settings env")
+    for detail in _handler_checks(host, project, env):
+        report.add("warn", "handler", detail)
     if not report.installed:
         status = "fail" if explicit else "info"
         report.add(status, "registered", f"not installed (`hookwise install {host}`)")
