@@ -243,7 +243,9 @@ class SignalGuard:
         agent = self.agent()
         if agent is not None and agent not in self.hosts:
             hosts.append(agent)
-        for host in hosts:
+        # a hook's own children before their exec too: the registered command's shell forks
+        # `hookwise hook` (its fallback), and that copy still bears the shell's command line
+        for host in [*hosts, *out]:
             for child in children(host):
                 if child not in self.hooks and self._unexeced(child):
                     out.append(child)
