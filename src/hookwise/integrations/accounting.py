@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from hookwise.integrations.file_uri import uri_paths
 from hookwise.integrations.tools import COMMAND_KEYS, MOVE_PATH_KEYS, PATH_ALIASES
 from hookwise.policy import canonical
 
@@ -115,6 +116,9 @@ _ROLES: Final[Mapping[str, frozenset[str]]] = {
 _PATH_WORDS: Final = ("path", "file", "dir", "folder", "dest", "dst", "target", "src",
                       "source", "output", "location")  # fmt: skip
 _FILE_TOOLS: Final = frozenset(["write", "edit", "read", "ls", "glob", "grep", "notebook_edit"])
+# tools that act on one file they must be told: one whose path is under no key a rule reads
+# (``{"document": "/x/.env"}``, ``{"name": ".env"}``) is decided on no file (s26 F4)
+_NAMES_A_FILE: Final = frozenset(["write", "edit", "read", "notebook_edit"])
 # keys "query" and "root" are common outside commands/paths: only a shell tool's "query"
 # or a file tool's "root" would be unread there, so they count only for those tools
 _ONLY_FOR: Final[Mapping[str, frozenset[str]]] = {
@@ -181,7 +185,9 @@ def ambiguous(key: str) -> bool:
     )
 
 
-def _reads_as(key: str) -> str:
+def reads_as(key: str) -> str:
+    """``key`` as Go's ``encoding/json`` matches it to a field (Unicode case folding; NFKC
+    too, stricter than Go): two keys reading alike are one field there."""
     return "".join(unicodedata.normalize("NFKC", c).casefold() for c in key)
 
 
@@ -231,6 +237,15 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
+# a shell tool's text arguments that say something to people, not to the command (Claude
+# Code's and Gemini CLI's ``description``, Codex's ``justification``): every other string
+# no reading accounts for may reach the command (``flags: -rf x``, ``subcommand: push
+# --force``), so it is unverifiable: the guard cannot say what runs (red team s26 F4)
+_SHELL_NOTES: Final = frozenset(["description", "title", "reason", "explanation", "summary",
+                                 "comment", "purpose", "justification", "label", "note",
+                                 "notes", "timeout", "timeoutms", "timeoutseconds"])  # fmt: skip
+
+
 def _shell_other(key: str, value: Any) -> str | None:
     """Why a shell tool's argument that no rule reads may still change what runs."""
     if isinstance(value, (Mapping, list)) and any(True for _ in _strings(value)):
@@ -243,6 +258,11 @@ def _shell_other(key: str, value: Any) -> str | None:
         return (
             f"its argument {key!r} looks like a path no rule reads; a server may run the "
             "command there or hand it the file"
+        )
+    if isinstance(value, str) and value.strip() and fold(key) not in _SHELL_NOTES:
+        return (
+            f"its argument {key!r} is text no rule reads; a server may add it to the command "
+            "(as flags, arguments or a subcommand), so what runs is not what was decided"
         )
     return None
 
@@ -271,7 +291,7 @@ def _nested_problem(tool: str, args: Mapping[str, Any]) -> str | None:
             if ambiguous(key):
                 return (
                     f"its argument {top!r} holds the key {key!r}, which a server matching keys "
-                    f"without case reads as {_reads_as(key)!r}"
+                    f"without case reads as {reads_as(key)!r}"
                 )
             found = role(key, "")
             if found is None and fold(key) in ("query", "root"):
@@ -287,6 +307,13 @@ def _nested_problem(tool: str, args: Mapping[str, Any]) -> str | None:
                 "(the rules read the top-level arguments)"
             )
     return None
+
+
+def _file_uri(value: Any) -> bool:
+    """A ``file:`` URI (or a list of them): the Gate decides it as its path (file_uri.py)."""
+    if isinstance(value, list):
+        return bool(value) and all(_file_uri(v) for v in value)
+    return isinstance(value, str) and uri_paths(value) is not None
 
 
 def _command_text(value: Any) -> bool:
@@ -358,7 +385,7 @@ def unaccounted(
         if ambiguous(key):
             return (
                 f"its argument key {key!r} reads as "
-                f"{_reads_as(key)!r} to a server matching keys "
+                f"{reads_as(key)!r} to a server matching keys "
                 "without case (Go's encoding/json), not as the rules read it"
             )
         extra = shell_extra(key) if tool == canonical.SHELL else None
@@ -403,6 +430,19 @@ def unaccounted(
     nested = _nested_problem(tool, args)
     if nested is not None:
         return nested
+    if (
+        mapped
+        and tool in _NAMES_A_FILE
+        and not any(role(str(k), tool) not in (None, "command") for k in args)
+    ):
+        named = next(
+            (str(k) for k, v in args.items() if _looks_like_path(v) and not _file_uri(v)), None
+        )
+        if named is not None:
+            return (
+                f"it names no file under a key the rules read, and its argument {named!r} "
+                "looks like a path: the decision would be about no file at all"
+            )
     for found, keys in seen.items():
         if len(keys) > 1 and found != "paths":
             return (

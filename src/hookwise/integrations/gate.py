@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from hookwise.integrations import shell_args
 from hookwise.integrations.accounting import role, unaccounted
+from hookwise.integrations.file_uri import uri_reading
 from hookwise.integrations.json_data import jsonable
 from hookwise.integrations.tools import (
     MOVE_SOURCE_KEYS,
@@ -310,6 +311,21 @@ class Gate:
             record["approval"] = approval
         self._write(record, resolved)
 
+    def record_refusal(
+        self, tool: str, args: Mapping[str, Any], reason: str, rule_id: str, *, call_id: str = ""
+    ) -> None:
+        """Audit a call refused before any rule was asked (the MCP proxy's envelope check:
+        the message reads otherwise to its server), as a denial by ``rule_id``."""
+        self._policy()  # the audit log's settings
+        mapped = MappedInput(dict(args) if isinstance(args, Mapping) else {}, {}, True)
+        payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=mapped.args)
+        if call_id:
+            payload["tool_use_id"] = call_id
+        ev = self._event(canonical.TOOL_BEFORE, payload, tool=tool, mapped=mapped)
+        record = self._record([ev], None, 0.0)
+        record.update(decision="deny", reason=reason, rule=rule_id)
+        self._write(record, Verdict("deny", reason, rule_id=rule_id))
+
     def _relay(self, tool: str, args: Mapping[str, Any]) -> Verdict | None:
         """The call decided again (its rule, its relay flag) and, when it goes to the
         relay, the person's answer as a verdict; None when the relay does not apply."""
@@ -429,6 +445,8 @@ class Gate:
             verdict, record = self._list_as_line(tool, args, call_id, verdict, record)
         if name == canonical.SHELL and verdict.action != "deny":
             verdict, record = self._shell_extras(tool, args, call_id, verdict, record)
+        if verdict.action != "deny":
+            verdict, record = self._uri_paths(tool, args, call_id, verdict, record)
         if verdict.args is not None:
             verdict = replace(verdict, args=self._back(mapped, args, verdict.args))
         if tool in self.accounted_tools:
@@ -442,6 +460,23 @@ class Gate:
         if verdict.action == "allow" and not verdict.rule_id and name == tool:
             verdict = self._unmapped(tool, args, verdict)
         return verdict, record
+
+    def _uri_paths(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        call_id: str,
+        verdict: Verdict,
+        record: dict[str, Any],
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """A ``file:`` URI under any key is decided as the path it names (file_uri.py):
+        self-protection and every ``files`` rule hold for ``{"uri": "file:///..."}``."""
+        found = uri_reading(args, self.cwd, self.env.get("HOME") or "")
+        if found is None:
+            return verdict, record
+        name = self.canonical_tool(tool)
+        mapped = canonical_input(name, found, moves=moves_files(tool) and name in ("write", "edit"))
+        return self._stricter(tool, mapped, call_id, (verdict, record))
 
     def _bare_names(
         self,
