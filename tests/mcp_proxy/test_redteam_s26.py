@@ -220,3 +220,66 @@ def test_an_envelope_in_its_own_spelling_passes(project: Project, wrap: Any) -> 
     assert "result" in proxy.recv()
     proxy.close()
     assert len(project.received_calls()) == 1
+
+
+# ---------------------------------------------------------------- F7: tools the table does not name
+SECRET_READS = """\
+  - id: no-secret-reads
+    match: {tool: read, files: "**/secret.txt"}
+    action: deny
+    reason: "secret.txt is not read"
+"""
+
+
+def _add_rules(project: Project, text: str) -> None:
+    from hookwise.policy.trust.store import trust_file
+
+    policy = project.root / ".hookwise" / "policy.yaml"
+    policy.write_text(policy.read_text("utf-8") + text, "utf-8")
+    trust_file(str(policy), project.env)
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "rule"),
+    [
+        # camelCase names are the table's names
+        ("writeFile", {"path": "protected/a.txt", "content": "x"}, "protected-is-read-only"),
+        ("WriteFile", {"path": "protected/a.txt", "content": "x"}, "protected-is-read-only"),
+        ("editFile", {"path": "protected/a.txt", "edits": []}, "protected-is-read-only"),
+        ("readFile", {"path": "secret.txt"}, "no-secret-reads"),
+        ("readTextFile", {"path": "secret.txt"}, "no-secret-reads"),
+        # a path and content: the tool writes, whatever its name
+        ("writeTextFile", {"path": "protected/a.txt", "text": "x"}, "protected-is-read-only"),
+        ("put_file", {"path": "protected/a.txt", "content": "x"}, "protected-is-read-only"),
+        ("append_file", {"target": "protected/a.txt", "data": "x"}, "protected-is-read-only"),
+        ("overwrite_file", {"file": "protected/a.txt", "body": "x"}, "protected-is-read-only"),
+        ("patch_file", {"path": "protected/a.txt", "patch": "@@"}, "protected-is-read-only"),
+        ("store", {"uri": "file:///{root}/protected/a", "content": "x"}, "protected-is-read-only"),
+        # a path alone: it may read or write; a rule for either holds it as unverifiable
+        ("get_file", {"path": "secret.txt"}, "hookwise:unverifiable"),
+        ("cat_file", {"path": "secret.txt"}, "hookwise:unverifiable"),
+        ("file_read", {"path": "./secret.txt"}, "hookwise:unverifiable"),
+        ("open", {"path": "secret.txt"}, "hookwise:unverifiable"),
+        ("touch_file", {"path": "protected/a.txt"}, "hookwise:unverifiable"),
+    ],
+)
+def test_a_tool_the_table_does_not_name_is_held_to_file_tool_rules(
+    project: Project, wrap: Any, tool: str, args: dict[str, Any], rule: str
+) -> None:
+    """writeFile/readFile/put_file... passed `tool: write`/`read` rules (a04)."""
+    _add_rules(project, SECRET_READS)
+    filled = json.loads(json.dumps(args).replace("/{root}", str(project.root)))
+    (answer,) = _session(wrap, [(tool, filled)])
+    assert _rule(answer) == rule, answer
+    assert project.received_calls() == []
+
+
+def test_unmapped_file_tools_on_other_files_pass(project: Project, wrap: Any) -> None:
+    _add_rules(project, SECRET_READS)
+    calls = [
+        ("get_file", {"path": "notes.txt"}),
+        ("put_file", {"path": "notes.txt", "content": "x"}),
+        ("writeTextFile", {"path": "notes.txt", "text": "x"}),
+        ("deploy", {"target": "staging", "content": "x"}),
+    ]
+    assert [_rule(a) for a in _session(wrap, calls)] == [None, None, None, None]

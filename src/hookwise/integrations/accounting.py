@@ -16,6 +16,7 @@ nested in an object argument is one a server may read too (``{"request": {"comma
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
@@ -316,6 +317,20 @@ def _file_uri(value: Any) -> bool:
     return isinstance(value, str) and uri_paths(value) is not None
 
 
+# a URL of a scheme other than file: (``https://...``) names no file
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def _names_a_file(value: Any) -> bool:
+    """A path-like value a file tool could open (not a ``file:`` URI, which the Gate
+    reads as its path, nor another scheme's URL)."""
+    if isinstance(value, list):
+        return any(_names_a_file(v) for v in value)
+    if not isinstance(value, str) or _file_uri(value) or _URL.match(value.strip()):
+        return False
+    return _looks_like_path(value)
+
+
 def _command_text(value: Any) -> bool:
     return (isinstance(value, str) and bool(value.strip())) or (
         isinstance(value, list) and any(isinstance(v, str) and v for v in value)
@@ -367,6 +382,31 @@ def _unlisted_path(key: str, tool: str, value: Any) -> bool:
         return False
     name = _norm(key)
     return any(word in name for word in _PATH_WORDS) and _looks_like_path(value)
+
+
+# keys under which a tool taking a path takes what it writes there (compared folded)
+_CONTENT: Final = frozenset(["content", "contents", "text", "data", "body", "newtext",
+                             "newstring", "newcontent", "filecontent", "filetext", "bytes",
+                             "base64", "patch", "diff", "append", "lines"])  # fmt: skip
+
+
+def named_paths(tool: str, args: Mapping[str, Any]) -> list[str]:
+    """The path-like values of a tool's path arguments (``path``, ``target``, ``files``...),
+    for a tool the name table does not map: what it acts on, if it is a file tool."""
+    out: list[str] = []
+    for key, value in args.items():
+        if role(str(key), tool) in (None, "command"):
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and _looks_like_path(item) and not _file_uri(item):
+                out.append(item)
+    return out
+
+
+def writes_content(args: Mapping[str, Any]) -> str | None:
+    """The key under which a tool taking a path takes content for it (``content``,
+    ``text``, ``data``...): a tool of that shape writes, whatever its name."""
+    return next((str(k) for k in args if fold(str(k)) in _CONTENT), None)
 
 
 def unaccounted(
@@ -435,9 +475,7 @@ def unaccounted(
         and tool in _NAMES_A_FILE
         and not any(role(str(k), tool) not in (None, "command") for k in args)
     ):
-        named = next(
-            (str(k) for k, v in args.items() if _looks_like_path(v) and not _file_uri(v)), None
-        )
+        named = next((str(k) for k, v in args.items() if _names_a_file(v)), None)
         if named is not None:
             return (
                 f"it names no file under a key the rules read, and its argument {named!r} "
