@@ -67,5 +67,7 @@ def test_a_file_uri_reads_as_the_path_it_encodes(text: str) -> None:
     path = "/" + text
     assert uri_paths("file://" + quote(path)) == [path]
     assert uri_paths("file://localhost" + quote(path)) == [path]
+    # as a WHATWG parser reads it: blanks and controls around it, tabs and breaks within
+    assert uri_paths(" " * 70 + "\x01Fi\tLE:\n//" + quote(path) + "\x00 ") == [path]
     if not text.strip("\x00\t\n\f\r ").lower().startswith("file:"):
         assert uri_paths(text) is None

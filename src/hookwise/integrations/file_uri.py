@@ -11,10 +11,18 @@ path wherever it lies, read one way for a tool call's arguments and for the MCP 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from hookwise.policy.canonical import tool_paths
+
+# what a WHATWG URL parser (Node's ``new URL``, Python's urlsplit) drops: C0 controls and
+# space around the URL, tabs and line breaks anywhere in it (``" fi\tle:///x"`` is a file
+# URL there)
+_BLANKS = "".join(map(chr, range(0x21)))
+_BREAKS = re.compile(r"[\t\n\r]")
+_FILE = re.compile(r"[\x00-\x20]*f[\t\n\r]*i[\t\n\r]*l[\t\n\r]*e[\t\n\r]*:", re.IGNORECASE)
 
 
 def uri_paths(uri: str) -> list[str] | None:
@@ -22,13 +30,13 @@ def uri_paths(uri: str) -> list[str] | None:
     path, and when the URI names a host, the path under a directory of that name too (a
     server's template ``file://project/{name}`` reads it so; the Python SDK's
     ``file://{name}`` reads ``file://%73ecret.txt`` as secret.txt), the host part as
-    written and decoded. Blanks and control characters around it are dropped first, as a
-    WHATWG URL parser (Node's ``new URL``) drops them."""
+    written and decoded. Control characters and blanks are dropped first as a WHATWG URL
+    parser drops them."""
+    if not _FILE.match(uri):
+        return None  # before any copy: an argument may be a file's whole content
     from urllib.parse import unquote, urlsplit
 
-    text = uri.strip("\x00\t\n\f\r ")
-    if text[:5].lower() != "file:":
-        return None
+    text = _BREAKS.sub("", uri.strip(_BLANKS))
     try:
         parts = urlsplit(text)
     except ValueError:  # a malformed host ("file://[x/"): its text is a path all the same
