@@ -2,7 +2,7 @@
 go-sdk before 1.3.1, hand-written structs): each member is matched to a field ignoring case
 under Unicode folding (``Arguments``, ``argumentſ`` and ``arguments`` are one field), and the
 last one wins. Tools: ``run_shell {command}`` (``sh -c`` in its cwd), ``read_text_file
-{path}``, ``echo``; each call it runs is appended to ``$FOLD_SERVER_LOG``.
+{path}``, ``write_file {path or uri, content}``, ``echo``; each call it runs is appended to ``$FOLD_SERVER_LOG``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ def run(name: Any, args: Any) -> str:
         command = str(field(args, "command"))
         done = subprocess.run(["sh", "-c", command], capture_output=True, check=False)
         return done.stdout.decode() + done.stderr.decode()
+    if name == "write_file":  # a path, or a file: URI as servers taking resources do
+        target = str(field(args, "path") or str(field(args, "uri")).removeprefix("file://"))
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(str(field(args, "content")))
+        return "written"
     if name == "read_text_file":
         with open(str(field(args, "path")), encoding="utf-8") as f:
             return f.read()

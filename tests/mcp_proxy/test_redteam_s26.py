@@ -7,6 +7,8 @@ name table does not know is held to ``tool: write``/``read`` rules."""
 from __future__ import annotations
 
 import json
+import sys
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -14,6 +16,8 @@ from urllib.parse import quote
 import pytest
 
 from tests.mcp_proxy.conftest import Project
+
+FOLD_SERVER = Path(__file__).with_name("fold_server.py")
 
 
 def _session(wrap: Any, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
@@ -63,6 +67,37 @@ def test_a_guard_file_named_by_a_uri_is_protected(
         assert _rule(answer) == "hookwise:self-protection", answer
     assert project.received_calls() == []
     assert user.read_text("utf-8") == "version: 1\nrules: []\n"
+
+
+def test_the_agent_cannot_empty_its_user_policy_through_a_uri(project: Project, wrap: Any) -> None:
+    """a09 end to end: `write_file {uri: file://<user policy>}` emptied the policy, and the
+    `rm` it denied ran 1.8 s later in the same session. Against a server that writes what
+    a URI names."""
+    user = Path(project.env["XDG_CONFIG_HOME"]) / "hookwise" / "policy.yaml"
+    user.parent.mkdir(parents=True, exist_ok=True)
+    rule = "  - {id: no-rm, match: {command: rm}, action: deny, reason: NO-RM}\n"
+    user.write_text("version: 1\nrules:\n" + rule, "utf-8")
+    (project.root / "victim.txt").write_text("keep")
+    project.env["FOLD_SERVER_LOG"] = str(project.root.parent / "fold.jsonl")
+    proxy = wrap(server=[sys.executable, str(FOLD_SERVER)])
+    proxy.initialize()
+    empty = {"content": "version: 1\nrules: []\n"}
+    calls = [
+        ("write_file", {"path": str(user), **empty}),
+        ("write_file", {"uri": f"file://{user}", **empty}),
+        ("write_file", {"uri": f"file://{project.root}/notes.txt", **empty}),  # control
+        ("run_shell", {"command": "rm victim.txt"}),
+    ]
+    answers = []
+    for n, (tool, args) in enumerate(calls, 1):
+        proxy.call(n, tool, args)
+        answers.append(proxy.recv_until(lambda m, n=n: m.get("id") == n)[0])
+        time.sleep(1.2 if n == 2 else 0)  # past the proxy's policy recheck
+    proxy.close()
+    rules = [_rule(a) for a in answers]
+    assert rules == ["hookwise:self-protection", "hookwise:self-protection", None, "no-rm"]
+    assert rule in user.read_text("utf-8") and (project.root / "victim.txt").exists()
+    assert (project.root / "notes.txt").exists()
 
 
 @pytest.mark.parametrize(
@@ -149,7 +184,6 @@ def test_a_file_tool_whose_file_no_rule_reads_is_unverifiable(
 
 
 # ---------------------------------------------------------------- F1: the envelope, folded
-FOLD_SERVER = Path(__file__).with_name("fold_server.py")
 RUN = {"name": "run_shell", "arguments": {"command": "rm -rf victim"}}
 
 
@@ -189,7 +223,7 @@ def test_an_envelope_a_folding_server_reads_otherwise_is_refused_and_audited(
     (root / "README").write_text("readme\n")
     log = root.parent / "fold.jsonl"
     project.env["FOLD_SERVER_LOG"] = str(log)
-    proxy = wrap(server=[__import__("sys").executable, str(FOLD_SERVER)])
+    proxy = wrap(server=[sys.executable, str(FOLD_SERVER)])
     proxy.initialize()
     messages = _envelopes(root / ".env")
     for message in messages:
