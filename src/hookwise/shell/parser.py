@@ -1556,10 +1556,18 @@ def _glob_options(command: Command, options: frozenset[str]) -> None:
 
 
 def _inner_argv(
-    argv: list[str], depth: int, script: Script, text: str, origin: str = "", *, globs: bool = False
+    argv: list[str],
+    depth: int,
+    script: Script,
+    text: str,
+    origin: str = "",
+    *,
+    globs: bool = False,
+    inherits: Command | None = None,
 ) -> None:
     """``argv`` as a command of its own; ``globs``: its words are patterns (a lister's
-    selection), not literal names."""
+    selection), not literal names; ``inherits``: the command whose stdin it reads (a
+    program run from an unknown program's operands reads that program's input)."""
     if depth + 1 > MAX_DEPTH:
         script.complete = False
         script.problems.append(f"more than {MAX_DEPTH} levels of nested commands")
@@ -1569,7 +1577,11 @@ def _inner_argv(
         for word in words[1:]:
             word.quoted = False
             word.glob = any(c in word.value for c in "*?[")
-    added = _add_command(text, words, [], depth + 1, script, writes=[], stdin=[])
+    stdin = list(inherits.stdin) if inherits is not None else []
+    piped = inherits.piped_from if inherits is not None else None
+    added = _add_command(
+        text, words, [], depth + 1, script, writes=[], stdin=stdin, piped_from=piped
+    )
     if added is not None:
         added.origin = origin
 
@@ -1704,9 +1716,10 @@ def _run_inner(
         found = found + accounting.code_items(command, script, static_output, _parsed)
     if found:
         _interpreter(command, found, depth, script)
-    if len(argv) > 1:  # x86_64 rm -rf d, ld.so /usr/bin/git push -f: a program may run them
+    # x86_64 rm -rf d, ld.so /usr/bin/awk CODE: an unknown program may run its operands
+    if len(argv) > 1 and programs.reads_operands(program):
         for word in argv[1:]:
-            if word.rsplit("/", 1)[-1] in programs.OPERAND_PROGRAMS:
+            if word[:1] != "-":
                 from hookwise.shell.commands.operands import operand_commands
 
                 operand_commands(command, depth, script, _inner_argv)

@@ -763,6 +763,37 @@ OPERAND_PROGRAMS = frozenset(
      "python", "python3", "perl", "ruby", "node", "php", "k3s-killall.sh",
      "k3s-uninstall.sh", "rke2-uninstall.sh"]
 ) | SHELLS  # fmt: skip
+# programs whose operands are data (what to look up, install, kill, print, compare) or
+# code on disk with its arguments (cargo run -- x: the project's program, not a command
+# line): ``man git push``, ``apt-get install git curl``, ``pkill rsync`` run neither
+DATA_OPERANDS = frozenset(
+    ["man", "info", "whatis", "apropos", "help", "tldr", "whereis", "type", "hash",
+     "complete", "compgen", "history", "fc", "apt", "apt-get", "apt-cache", "aptitude", "dpkg",
+     "dpkg-query", "rpm", "dnf", "yum", "zypper", "apk", "pacman", "brew", "port", "snap",
+     "flatpak", "nix-env", "pip", "pip3", "npm", "yarn", "pnpm", "gem", "cargo", "go",
+     "composer", "mvn", "gradle", "dotnet", "just", "task", "pgrep", "pkill", "killall",
+     "pidof", "systemctl", "service", "update-alternatives", "diff", "cmp", "comm", "tar",
+     "zip", "unzip", "gzip", "xz", "bzip2", "zstd", "sort", "uniq", "head", "tail", "less",
+     "more", "cut", "tr", "wc", "shellcheck", "shfmt", "say", "notify-send", "logger",
+     "gh", "glab", "jq", "yq", "basename", "dirname", "seq", "expr", "let", "read",
+     "getopts", "printenv", "id", "groups", "pwd", "date", "uname", "hostname", "tput",
+     "stty", "sleep", "usleep"]
+)  # fmt: skip
+
+
+def reads_operands(program: str) -> bool:
+    """Whether ``program``'s operands may hold a command line it runs: a program hookwise
+    knows nothing about (shell/commands/operands.py reads them). Hot: set lookups only."""
+    return not (
+        program in DATA_OPERANDS
+        or program in NON_READERS
+        or program in OPERAND_PROGRAMS
+        or program in WRAPPER_NAMES
+        or program in RUNNER_NAMES
+        or family(program) is not None
+    )
+
+
 # files that runners load as code (conftest.py, justfile, Rakefile...): the names only;
 # which runner loads which is hookwise.shell.commands.build_files.BUILD_FILES (the same
 # names: tests/shell/test_operand_commands.py), loaded when the line wrote one of them
