@@ -78,7 +78,7 @@ _AWK_CALLS: list[tuple[str, str]] = [
     # a literal joined to more (system("cat .e" "nv")), or a target that is an expression
     # (print > (".hook" "wise/p"), print > ENVIRON["HOME"] "/x"): built when it runs
     (r"\bsystem\s*\(\s*" + _STRING_NC + r"\s*(?=[^\s)])", "computed"),
-    (r"\bprintf?\b[^;}|>]*>>?\s*(?=[A-Za-z_$(])", "computed"),
+    (r"\bprintf?\b[^;}|>]*>>?\s*(?=\(|ENVIRON\b)", "computed"),
     (r"\bprintf?\b[^;}|>]*(?:>>?|\|)\s*" + _STRING_NC + r"\s*(?=[\w\"'$(])", "computed"),
     (r"\bprintf?\b[^;}|]*\|\s*(?=[A-Za-z_(])", "computed"),
     (r"\b[A-Za-z_]\w*\s*\|\s*getline", "computed"),
