@@ -118,3 +118,9 @@ def test_the_build_file_names_are_the_build_file_table() -> None:
 
     files = {name.rsplit("/", 1)[-1] for names in BUILD_FILES.values() for name in names}
     assert files == programs.BUILD_FILE_NAMES
+
+
+def test_the_build_file_runners_are_code_runners() -> None:
+    from hookwise.shell.commands.build_files import BUILD_FILES
+
+    assert set(BUILD_FILES) <= programs.CODE_RUNNERS

@@ -409,6 +409,31 @@ _PY_SHELLS = frozenset(
 # python -m MODULE that runs code from its operands: timeit's statements (and -s setup),
 # doctest's examples in the files it is given
 _PY_CODE_MODULES = frozenset(["timeit", "doctest"])
+# standard library modules known to do nothing with their operands but read them as data,
+# serve files, or make environments: every other one of the standard library is a tool
+# whose handling of its operands the reader does not know (pickle unpickles code,
+# cProfile/profile/trace run a script, pydoc imports a file, webbrowser runs $BROWSER):
+# `python -m` of it is unverifiable. A module outside the standard library is the
+# project's or an installed package's code on disk (python -m pytest, -m mypkg.cli).
+PY_HARMLESS_MODULES = frozenset(
+    ["http.server", "json.tool", "venv", "ensurepip", "unittest", "compileall", "py_compile",
+     "site", "sysconfig", "platform", "calendar", "base64", "uuid", "tokenize", "ast", "dis",
+     "tabnanny", "pyclbr", "mimetypes", "quopri", "filecmp", "pickletools", "locale", "this",
+     "random", "sqlite3.dump"]
+)  # fmt: skip
+
+
+def unread_module(module: str) -> bool:
+    """Whether ``python -m module`` runs a standard library tool the reader does not know."""
+    import sys
+
+    top = module.split(".", 1)[0]
+    return (
+        top in sys.stdlib_module_names
+        and module not in PY_HARMLESS_MODULES
+        and module not in _PY_CODE_MODULES
+        and top not in _PY_SHELLS
+    )
 
 
 def _py_code_module(
@@ -592,6 +617,9 @@ def read(
             args = argv[argv.index("-m") + 2 :]
             found = _py_code_module(module, args, command, script, (printed, parsed))
             return found + _pending(script, language, program)
+        if unread_module(module):
+            why = f"python -m {module} runs a standard library tool whose handling of its"
+            return [("unverifiable", f"{why} operands and input hookwise does not read")]
         if module.split(".")[0] not in _PY_SHELLS:
             return _pending(script, language, program)
         rest = argv[argv.index("-m") + 2 :]  # pdb -c CMD: debugger commands (Python too)
@@ -1029,6 +1057,21 @@ def code_language(path: str) -> str | None:
         return "make"
     dot = name.rfind(".")
     return _FILE_LANGUAGES.get(name[dot:].lower()) if dot > 0 else None
+
+
+def code_suffix(path: str) -> str | None:
+    """The language of a file by its suffix (``x.py``: python), or None."""
+    at = path.rfind(".")
+    return _FILE_LANGUAGES.get(path[at:].lower()) if at > path.rfind("/") else None
+
+
+def suffix_language(content: str, path: str) -> Items | None:
+    """A written file loaded as code by its suffix (``test_x.py`` by pytest): what its
+    code runs, read in its language; None for a suffix hookwise reads no language of."""
+    language = code_suffix(path)
+    if language is None:
+        return None
+    return language_items(language, content)
 
 
 def file_items(content: str, path: str) -> Items | None:

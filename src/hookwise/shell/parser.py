@@ -1609,6 +1609,18 @@ def _run_inner(
 
         run_written(command, argv[0], depth, script, api=_api())
         return
+    if script.written and program in programs.CODE_RUNNERS:  # > test_x.py && pytest
+        from hookwise.shell.commands.build_files import written_loads
+
+        loaded = written_loads(program, script.written)
+        if loaded:
+            _interpreter(command, loaded, depth, script)
+    elif script.written and programs.reads_operands(program):  # > l.py && pygmentize -x l.py
+        from hookwise.shell.commands.build_files import named_loads
+
+        loaded = named_loads(program, argv, script.written)
+        if loaded:
+            _interpreter(command, loaded, depth, script)
     if program in programs.SHELLS:
         from hookwise.shell.scripts import shell_runs
 

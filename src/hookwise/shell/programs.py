@@ -813,6 +813,20 @@ BUILD_FILE_NAMES = frozenset(
      "vitest.config.js", "vitest.config.ts", "webpack.config.js", "webpack.config.mjs",
      "webpack.config.ts"]
 )  # fmt: skip
+# Programs that run the project's code (test runners, build and task tools, package
+# managers' scripts, run-parts): after the line wrote a file one of them may load it
+# (commands/build_files.written_loads: read as code, or unverifiable); the runners of
+# BUILD_FILES are here too (tests/shell/test_operand_commands.py)
+CODE_RUNNERS = frozenset(
+    ["pytest", "py.test", "nosetests", "nose2", "tox", "nox", "behave", "ward", "go",
+     "gotestsum", "ctest", "cpack", "cmake", "make", "gmake", "ninja", "meson", "npm", "yarn",
+     "pnpm", "bun", "deno", "jest", "vitest", "mocha", "ava", "tap", "karma", "playwright",
+     "cypress", "cargo", "gradle", "gradlew", "mvn", "mvnw", "ant", "sbt", "lein", "rake",
+     "bundle", "rspec", "cucumber", "phpunit", "pest", "composer", "dotnet", "swift", "mix",
+     "run-parts", "pydoc", "pydoc3", "just", "task", "invoke", "inv", "fab", "scons",
+     "bazel", "bazelisk", "hatch", "poetry", "pdm", "uv", "pre-commit", "lefthook", "pip",
+     "pip3", "direnv", "vagrant", "gulp", "grunt", "webpack", "vite"]
+)  # fmt: skip
 # the origin of a command taken from an unknown program's operands (for deny and ask rules)
 OPERANDS_ORIGIN = "a command line in the operands of "
 XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
@@ -1081,6 +1095,21 @@ CONFIG_FILES: dict[str, frozenset[str]] = {
     ".gdbinit": frozenset(["gdb"]),
     ".vimrc": frozenset(["vim", "vi", "nvim"]),
     **dict.fromkeys(["sitecustomize.py", "usercustomize.py"], frozenset(["python", "python3"])),
+    # debuggers', REPLs' and logout rc files: code they run at start or at exit
+    ".pdbrc": frozenset(["python", "python3", "pdb", "pdb3", "ipdb"]),
+    ".perldb": frozenset(["perl"]),
+    **dict.fromkeys([".bash_logout"], frozenset(["bash", "sh"])),
+    ".zlogout": frozenset(["zsh"]),
+    ".lldbinit": frozenset(["lldb"]),
+    ".sqliterc": frozenset(["sqlite3"]),
+    ".irbrc": frozenset(["irb", "ruby"]),
+    ".Rprofile": frozenset(["R", "Rscript"]),
+    ".tclshrc": frozenset(["tclsh"]),
+    ".exrc": frozenset(["vim", "vi", "nvim", "ex"]),
+    ".my.cnf": frozenset(["mysql", "mariadb"]),
+    ".mongoshrc.js": frozenset(["mongosh"]),
+    ".tmux.conf": frozenset(["tmux"]),
+    ".screenrc": frozenset(["screen"]),
 }
 COMPUTED = "${computed}"  # a word of a command computed when it runs (code, a file's lines)
 UNKNOWN_WORDS = frozenset([XARGS_INPUT, COMPUTED])  # words a handler cannot know

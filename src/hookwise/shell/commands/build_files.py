@@ -5,6 +5,14 @@ package.json, CMakeLists.txt and ninja files itself (code_readers); these it doe
 so running one after writing its file is unverifiable; the same file already on disk is
 the project's code.
 
+More generally (:func:`written_loads`): a program that runs the project's code
+(programs.CODE_RUNNERS: test runners, build tools) may load any file the line wrote
+before it (``> test_x.py && pytest``, ``> g.go && go generate``, ``>
+CTestTestfile.cmake && ctest``, ``> d/x && run-parts d``), whatever its name: which
+files a runner collects, imports or runs is its own rule, not one the guard can follow.
+A written file whose content and language are known is read as that code; any other is
+unverifiable. Data files (notes, logs, tables) are not loaded as code.
+
 Cold: loaded only when a line writes a file and runs a program afterwards
 (accounting.config_written). Standard library only."""
 
@@ -79,3 +87,64 @@ def build_file_written(program: str, written: dict[str, str | None]) -> str | No
             if path.endswith("/" + name):
                 return f"{key} was written on the line and {program} loads it as code"
     return None
+
+
+# files runners take as data, never as code (a log, notes, a table)
+DATA_SUFFIXES = (".txt", ".md", ".rst", ".log", ".csv", ".tsv", ".out", ".err", ".html")
+# but these, of a data suffix, are build files (CMake's, pip's requirements name packages)
+_LOADED_DATA = frozenset(["CMakeLists.txt"])
+
+
+def written_loads(program: str, written: dict[str, str | None]) -> list[tuple[str, object]]:
+    """What ``program`` (a CODE_RUNNER) may run of the files written earlier on the line:
+    the code of each it could load, read by its language (``#!`` line or suffix), or
+    ("unverifiable", why) for one whose content or language the guard cannot read."""
+    return _loads(program, written, list(written))
+
+
+def named_loads(
+    program: str, argv: list[str], written: dict[str, str | None]
+) -> list[tuple[str, object]]:
+    """What ``program`` may run of a file written on the line that one of its words names
+    (``pygmentize -x -l l.py:L``, ``pydoc3 ./x.py``, ``tool --plugin=p.py``): a program
+    the guard does not read may load a file it is given as code."""
+    keys: list[str] = []
+    for word in argv[1:]:
+        for part in (word, word.rsplit(":", 1)[0], word.partition("=")[2]):
+            while part.startswith("./"):
+                part = part[2:]
+            if part in written and part not in keys:
+                keys.append(part)
+    return _loads(program, written, keys, code_only=True) if keys else []
+
+
+def _loads(
+    program: str, written: dict[str, str | None], keys: list[str], code_only: bool = False
+) -> list[tuple[str, object]]:
+    """The code of ``keys`` (written files); ``code_only``: only files of a code suffix
+    or with a ``#!`` line count (a file named as an operand is data to most programs)."""
+    from hookwise.shell.code_readers import code_suffix, file_items, suffix_language
+
+    found: list[tuple[str, object]] = []
+    for key in keys:
+        content = written[key]
+        name = key.rsplit("/", 1)[-1]
+        if key.startswith(("/dev/", "/proc/")) or (
+            name.endswith(DATA_SUFFIXES) and name not in _LOADED_DATA
+        ):
+            continue
+        if code_only and not code_suffix(name) and not (content or "").startswith("#!"):
+            continue
+        if content is None:
+            why = f"{key} was written on the line (content known only when it runs)"
+            return [("unverifiable", f"{why} and {program} may load it as code")]
+        items = file_items(content, key) if content.startswith("#!") else None
+        if items is None and content.startswith("#!"):
+            items = [("script", content)]
+        if items is None:
+            items = suffix_language(content, key)
+        if items is None:
+            why = f"{key} was written on the line and {program} may load it as code"
+            return [("unverifiable", f"{why}, which hookwise does not read")]
+        found += items
+    return found
