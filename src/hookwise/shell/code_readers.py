@@ -1227,11 +1227,23 @@ def _home(name: str, value: str, command: Any, script: Any) -> str | None:
     return f"{name}={value} makes {program} read config or rc files the guard did not read"
 
 
+def _shell(name: str, value: str, command: Any, script: Any) -> str | None:
+    """Programs run their command strings as ``$SHELL -c STRING`` (flock -c, script -c,
+    gdb's shell, vim's ``:!``): hookwise reads STRING as shell, so SHELL naming another
+    interpreter (``SHELL=/usr/bin/python3``) runs code it did not read."""
+    from hookwise.shell.programs import SHELLS
+
+    if not _computed(value) and value.rsplit("/", 1)[-1] in SHELLS:
+        return None
+    return f"SHELL={value} makes command strings run by a program other than a shell"
+
+
 _ENV_JUDGES: dict[str, Callable[[str, str, Any, Any], str | None]] = {
     "options": _options,
     "path": _path,
     "git": _git_env,
     "home": _home,
+    "shell": _shell,
 }
 
 

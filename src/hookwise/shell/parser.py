@@ -1249,6 +1249,8 @@ def _strip_prefix(
             prefix.xargs = values[:offset]
         if name == "env" and offset >= len(values):
             return words[i:]  # env with no command prints the environment: a command itself
+        if offset >= len(values) and name in programs.SHELL_STARTERS:
+            return words[i:]  # unshare, chroot /: no command starts the user's shell
         i += offset
     if i < n and _prefix_word(words[i]):  # (bash strips them all: env x33 git push -f)
         script.overall.append(
@@ -1290,6 +1292,11 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
     prefix.env[name] = value
     if not value:
         return
+    if name in programs.JAVA_OPTION_VARIABLES or name.upper() in programs.FILE_VARIABLES:
+        from hookwise.shell.commands.env_files import named_files
+
+        for path in named_files(name, value):  # MAGIC=F file x prints F's lines
+            _inner_argv(["cat", path], depth, script, word.value, f"{name} names a file read")
     if script.rebound is None and "BASH_" in value:  # a nameref made to BASH_ALIASES
         script.rebound = accounting.rebinds_by_value(value)
     if name in programs.COMMAND_VARIABLES or (
@@ -1634,6 +1641,16 @@ def _run_inner(
             parsed=_parsed,
         )
         return
+    if program in programs.SHELL_STARTERS and (
+        command.stdin or piped_from is not None or command.redirects
+    ):
+        from hookwise.shell.wrappers import starts_shell
+
+        if starts_shell(program, argv):  # unshare <<< CMD, su root <<< CMD: $SHELL reads it
+            from hookwise.shell.scripts import stdin_script
+
+            stdin_script(command, depth, script, piped_from, parse=_parse_shell, printed=static_output)
+            return
     if program in ("source", ".") and len(argv) > 1:
         from hookwise.shell.scripts import script_file
 

@@ -736,6 +736,13 @@ RUNNER_NAMES = frozenset(
      "micromamba", "pixi", "bundle", "direnv", "nix-shell", "nix", "devbox", "mise", "asdf",
      "op", "doppler", "aws-vault", "dotenv"]
 )  # fmt: skip
+# programs that start the user's shell when given no command (``unshare``, ``su``,
+# ``chroot /``, ``script F``, ``newgrp``): the shell runs what the line feeds its stdin
+# (a here-string, a pipe, a file), read as any shell's stdin (scripts.stdin_script)
+SHELL_STARTERS = frozenset(
+    ["unshare", "fakeroot", "chroot", "su", "runuser", "sg", "script", "nsenter", "firejail",
+     "newgrp", "machinectl", "toolbox", "distrobox", "lxc-attach", "setpriv", "sudo"]
+)  # fmt: skip
 # the shells: a script they run (-c, stdin, a file) is read by hookwise.shell.scripts
 SHELLS = frozenset(
     ["sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh",
@@ -1029,6 +1036,7 @@ COMMAND_VARIABLES = frozenset(
         "LESSOPEN",
         "LESSCLOSE",
         "RSYNC_RSH",
+        "BROWSER",
     ]
 )
 # variables that make a program (or the bash it starts) load code from a file
@@ -1064,12 +1072,24 @@ ENV_LOADERS: dict[str, str] = {
          "GIT_CONFIG"],
         "git",
     ),
+    "SHELL": "shell",
     **dict.fromkeys(
         ["HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "CURL_HOME", "WGETRC", "NPM_CONFIG_USERCONFIG",
          "GNUPGHOME", "INPUTRC"],
         "home",
     ),
 }  # fmt: skip
+# Variables naming a file the program reads, and may print (file's bad magic line,
+# configparser's error, npm config list, history): the file is read as a command's
+# operand is, so the rules on secret files see it. npm_config_* is case-blind.
+FILE_VARIABLES = frozenset(
+    ["MAGIC", "PIP_CONFIG_FILE", "BOTO_CONFIG", "HISTFILE", "NPM_CONFIG_USERCONFIG",
+     "NPM_CONFIG_GLOBALCONFIG", "NPM_CONFIG_INIT_MODULE", "AWS_CONFIG_FILE",
+     "AWS_SHARED_CREDENTIALS_FILE", "NETRC", "CURL_HOME_FILE", "PYTHONSTARTUP", "WGETRC",
+     "GNUPG_FILE", "INPUTRC"]
+)  # fmt: skip
+# java's options variables: @FILE, -XX:VMOptionsFile=F and -XX:Flags=F in them name files
+JAVA_OPTION_VARIABLES = frozenset(["JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"])
 # Programs that read config or rc files they find through HOME (and XDG_CONFIG_HOME...):
 # with those changed on the line, what the config says is not what the guard read. A
 # shell reads its rc files when interactive or a login shell (zsh always reads .zshenv).

@@ -527,3 +527,17 @@ def wrapper_files(name: str, argv: list[str]) -> list[tuple[str, str]]:
         if operands and word:
             found.append(("write", word))
     return [(kind, value) for kind, value in found if value]
+
+
+def starts_shell(program: str, argv: list[str]) -> bool:
+    """Whether ``argv`` of a SHELL_STARTER runs the user's shell: no command after the
+    wrapper (``unshare -r``, ``su root``, ``chroot /``, ``script -q F``), ``sudo -s``/``-i``
+    without one, or ``newgrp``, which never takes one."""
+    if program not in WRAPPERS:
+        return True
+    if program == "sudo":
+        return any(w in ("-s", "-i", "--shell", "--login") for w in argv[1:]) and (
+            strip_wrapper(program, argv) in (None, (len(argv), None))
+        )
+    found = strip_wrapper(program, argv)
+    return found is None or (found[1] is None and found[0] >= len(argv))

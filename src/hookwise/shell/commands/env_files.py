@@ -71,3 +71,19 @@ def code_prints_env(program: str, argv: list[str]) -> bool:
     values printed, as ``source .env; echo $X`` prints them."""
     code = interpreter_code(program, argv)
     return code is not None and any(marker in code for marker in _ENV_READS)
+
+
+def named_files(name: str, value: str) -> list[str]:
+    """The files a variable of programs.FILE_VARIABLES or JAVA_OPTION_VARIABLES names (its
+    value; java's ``@F``, ``-XX:VMOptionsFile=F``, ``-XX:Flags=F``)."""
+    from hookwise.shell.programs import JAVA_OPTION_VARIABLES
+
+    if name not in JAVA_OPTION_VARIABLES:
+        return [value]
+    found: list[str] = []
+    for word in value.split():
+        if word.startswith("@") and len(word) > 1:
+            found.append(word[1:])
+        elif word.startswith(("-XX:VMOptionsFile=", "-XX:Flags=")):
+            found.append(word.partition("=")[2])
+    return found
