@@ -1137,6 +1137,10 @@ def _options(name: str, value: str, command: Any, script: Any) -> str | None:
         if "eval" in value or "SHELL=" in value or "-E" in value:
             return f"MAKEFLAGS={value} makes make run code from it"
         return None
+    if name == "ZIPOPT":  # zip's options from the environment: -TT/--unzip-command run one
+        if value and ("-T" in value or "--unzip" in value or _computed(value)):
+            return f"ZIPOPT={value} makes zip run a command from it"
+        return None
     if name == "TAR_OPTIONS":
         import shlex
 

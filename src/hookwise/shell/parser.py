@@ -1284,6 +1284,11 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
     if name.startswith("BASH_FUNC_") and "{" in value:  # an exported function: bash runs
         _parse(value[value.index("{") :], depth + 1, script)  # its body when it is called
         return
+    if value and (name in programs.JAVA_OPTION_VARIABLES or name.upper() in programs.FILE_VARIABLES):
+        from hookwise.shell.commands.env_files import named_files
+
+        for path in named_files(name, value):  # MAGIC=F file x prints F's lines
+            _inner_argv(["cat", path], depth, script, word.value, f"{name} names a file read")
     if word.dynamic:
         prefix.env[name] = value  # kept as written: accounting knows it is not plain
         if name in programs.CODE_VARIABLES:
@@ -1292,11 +1297,7 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
     prefix.env[name] = value
     if not value:
         return
-    if name in programs.JAVA_OPTION_VARIABLES or name.upper() in programs.FILE_VARIABLES:
-        from hookwise.shell.commands.env_files import named_files
 
-        for path in named_files(name, value):  # MAGIC=F file x prints F's lines
-            _inner_argv(["cat", path], depth, script, word.value, f"{name} names a file read")
     if script.rebound is None and "BASH_" in value:  # a nameref made to BASH_ALIASES
         script.rebound = accounting.rebinds_by_value(value)
     if name in programs.COMMAND_VARIABLES or (

@@ -1059,7 +1059,7 @@ ENV_LOADERS: dict[str, str] = {
     ),
     **dict.fromkeys(
         ["NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
-         "JDK_JAVA_OPTIONS", "ENV", "MAKEFLAGS", "TAR_OPTIONS"],
+         "JDK_JAVA_OPTIONS", "ENV", "MAKEFLAGS", "TAR_OPTIONS", "ZIPOPT"],
         "options",
     ),
     **dict.fromkeys(

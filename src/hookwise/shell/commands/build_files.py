@@ -99,7 +99,20 @@ def written_loads(program: str, written: dict[str, str | None]) -> list[tuple[st
     """What ``program`` (a CODE_RUNNER) may run of the files written earlier on the line:
     the code of each it could load, read by its language (``#!`` line or suffix), or
     ("unverifiable", why) for one whose content or language the guard cannot read."""
-    return _loads(program, written, list(written))
+    itself = READ_ITSELF.get(program, ())
+    keys = [k for k in written if not k.endswith(itself) and k.rsplit("/", 1)[-1] not in itself]
+    return _loads(program, written, keys)
+
+
+# the files a CODE_RUNNER's own code reader reads where the line wrote them (code_readers:
+# make's Makefile, ninja's build.ninja, cmake's CMakeLists.txt and *.cmake; written.py:
+# npm's package.json): read there, not unverifiable here
+READ_ITSELF: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(["make", "gmake"], ("Makefile", "makefile", "GNUmakefile")),
+    "ninja": ("build.ninja",),
+    "cmake": ("CMakeLists.txt", ".cmake"),
+    **dict.fromkeys(["npm", "yarn", "pnpm", "bun"], ("package.json",)),
+}
 
 
 def named_loads(

@@ -78,6 +78,8 @@ def named_files(name: str, value: str) -> list[str]:
     value; java's ``@F``, ``-XX:VMOptionsFile=F``, ``-XX:Flags=F``)."""
     from hookwise.shell.programs import JAVA_OPTION_VARIABLES
 
+    for home in ("$HOME/", "${HOME}/"):  # (kept as written: the home is the rules' ~)
+        value = value.replace(home, "~/")
     if name not in JAVA_OPTION_VARIABLES:
         return [value]
     found: list[str] = []
