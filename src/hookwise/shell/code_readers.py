@@ -638,6 +638,8 @@ def read(
             out.append(("argv", argv[at_args + 1 :]))
     if name == "make":  # make X:=$(shell ...): a variable given on the line is make code
         code = code + [w for w in argv[1:] if "=" in w and not w.startswith("-")]
+    if name == "gdb" and len(code) > 1:  # -ex 'file /bin/rm' -ex 'run -rf d': one script
+        code = ["\n".join(code)]
     for text in code:
         out += language_items(language, text)
     sources = list(files)

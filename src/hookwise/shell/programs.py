@@ -1333,6 +1333,15 @@ OPTION_COMMANDS = frozenset(
         "complete",
         "man",
         "split",
+        "gcc",
+        "cc",
+        "g++",
+        "c++",
+        "gcc-12",
+        "clang",
+        "clang++",
+        "go",
+        "wget",
     ]
 )
 # options whose value is a file the program reads and sends or prints (a word of its own

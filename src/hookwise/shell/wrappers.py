@@ -277,6 +277,8 @@ WRAPPER_FILES: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool]] = {
     "strace": ((), ("-o", "--output"), False),
     "ltrace": ((), ("-o", "--output"), False),
 }  # fmt: skip
+# wrappers whose output option pipes to a command given as ``|CMD`` or ``!CMD``
+PIPED_OUTPUTS = frozenset(["strace"])
 # options after which a wrapper runs nothing (sudo -l, timeout --help)
 _NO_COMMAND = frozenset(["--help", "--version", "-V", "-l", "--list", "-p"])
 
@@ -482,7 +484,8 @@ def strip_runner(name: str, argv: list[str]) -> tuple[int, str | None] | None:
 
 
 def wrapper_files(name: str, argv: list[str]) -> list[tuple[str, str]]:
-    """("read" | "write", file) for the files a wrapper's own words name (WRAPPER_FILES);
+    """("read" | "write", file) for the files a wrapper's own words name (WRAPPER_FILES),
+    ("script", CMD) for an output piped to a command (PIPED_OUTPUTS);
     ``argv``: the wrapper's words, up to the command it runs."""
     fact = WRAPPER_FILES.get(name)
     if fact is None:
@@ -509,7 +512,9 @@ def wrapper_files(name: str, argv: list[str]) -> list[tuple[str, str]]:
                 if not eq and index + 1 < len(argv):
                     value = argv[index + 1]
                     skip = True
-                if value:
+                if value and kind == "write" and name in PIPED_OUTPUTS and value[:1] in "|!":
+                    found.append(("script", value[1:]))  # strace -o '|CMD': piped to CMD
+                elif value:
                     found.append((kind, value))
                 continue
             if len(option) > 2 and option[:2] in reads + writes and not option.startswith("--"):
