@@ -517,6 +517,28 @@ _FILE_LANGUAGES = {
 _MAKEFILES = frozenset(["Makefile", "makefile", "GNUmakefile"])
 
 
+def _awk_assigned(argv: list[str]) -> list[str]:
+    """The values awk's variables get on the line: ``-v X=V``, ``-vX=V``, ``--assign
+    X=V`` and operands ``X=V`` (assigned before the file after them is read)."""
+    import re
+
+    found: list[str] = []
+    words = iter(argv[1:])
+    for word in words:
+        if word in ("-v", "--assign"):
+            word = next(words, "")
+        elif word.startswith(("-v", "--assign=")) and "=" in word:
+            word = word[2:] if word.startswith("-v") else word.partition("=")[2]
+        elif word in ("-F", "-f", "--field-separator", "--file"):
+            next(words, None)
+            continue
+        if re.match(r"^[A-Za-z_]\w*=", word):
+            value = word.partition("=")[2]
+            if value:
+                found.append(value)
+    return found
+
+
 def _scan(argv: list[str], reader: Reader) -> tuple[list[str], list[str], str | None, int]:
     """(inline code, script files named by options, the script operand, its index)."""
     code: list[str] = []
@@ -630,6 +652,10 @@ def read(
     if name in ("awk", "gawk", "mawk", "nawk", "busybox-awk") and not code and not files:
         code = [operand] if operand is not None else []
         operand = None
+    if name in ("awk", "gawk", "mawk", "nawk", "busybox-awk") and any(
+        "getline" in text for text in code
+    ):  # awk -v f=.env '...getline l < f': a value may name the file getline reads
+        out += [("read", value) for value in _awk_assigned(argv)]
     if language == "sqlite" and at < len(argv):
         code = code + [w for w in argv[at + 1 :] if not w.startswith("-")]  # db SQL...
     if name == "gdb" and "--args" in argv:

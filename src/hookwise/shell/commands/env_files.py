@@ -6,6 +6,7 @@ environment file option, or after a ``source``. Standard library only."""
 from __future__ import annotations
 
 from hookwise.shell.programs import (
+    AWKS,
     ENV_FILE_OPTION,
     ENV_FILE_SPELLED,
     canonical_flag,
@@ -51,8 +52,10 @@ def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
     alone or with ``-p``, ``compgen -v``."""
     if program in _VALUE_ECHOES:
         return any(dynamic[1:])
+    if any(w.endswith("/environ") for w in argv[1:]):
+        return True  # cat /proc/self/environ: the process's own environment
     if program not in _VALUE_DUMPERS:
-        return False
+        return code_prints_env(program, argv)  # perl -e 'print %ENV', awk ENVIRON[...]
     if program == "printenv":
         return True
     if program == "env":  # env with a program is a wrapper, unwrapped before this
@@ -61,8 +64,9 @@ def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
 
 
 # what an interpreter's code reads the environment with
-_ENV_READS = ("process.env", "environ", "getenv", "$ENV{", "ENV[", "ENV.", "Deno.env",
-              "System.getenv", "os.Getenv", "Bun.env", "import.meta.env")  # fmt: skip
+_ENV_READS = ("process.env", "environ", "ENVIRON", "getenv", "$ENV{", "%ENV", "ENV[",
+              "ENV.", "Deno.env", "System.getenv", "os.Getenv", "Bun.env", "import.meta.env",
+              '["env"]', "['env']", "env()")  # fmt: skip
 
 
 def code_prints_env(program: str, argv: list[str]) -> bool:
@@ -70,7 +74,24 @@ def code_prints_env(program: str, argv: list[str]) -> bool:
     'console.log(process.env.X)'``): with an environment file loaded, that is the file's
     values printed, as ``source .env; echo $X`` prints them."""
     code = interpreter_code(program, argv)
+    if code is None and program in AWKS:  # awk's program: its first operand (or -e)
+        operands = _awk_operands(argv)
+        code = operands[0] if operands else None
     return code is not None and any(marker in code for marker in _ENV_READS)
+
+
+def _awk_operands(argv: list[str]) -> list[str]:
+    """awk's operands past its options (-v X=Y, -F S, -f F take a value)."""
+    found: list[str] = []
+    words = iter(argv[1:])
+    for word in words:
+        if word in ("-v", "-F", "-f", "--assign", "--field-separator", "--file"):
+            next(words, None)
+        elif word == "--":
+            found += list(words)
+        elif not word.startswith("-") or word == "-":
+            found.append(word)
+    return found
 
 
 def named_files(name: str, value: str) -> list[str]:
