@@ -329,6 +329,29 @@ def _wget(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     return found
 
 
+# curl's short options that take a value: in a cluster, the rest of the word is it
+_CURL_VALUED = frozenset("EKQTXabcdehmorstuwxyzACDFHPUY")
+
+
+def _curl(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    """``curl -n`` (``--netrc``, ``--netrc-optional``) sends the credentials ``~/.netrc``
+    holds for the host: a read of that file, as ``--netrc-file ~/.netrc`` is."""
+    for word in argv[1:]:
+        if word == "--":
+            break
+        if word in ("--netrc", "--netrc-optional") or (
+            len(word) > 3 and "--netrc-optional".startswith(word) and word != "--netrc-"
+        ):
+            return [("read", "~/.netrc")]
+        if word[:1] == "-" and word[1:2] not in ("-", ""):
+            for letter in word[1:]:
+                if letter == "n":
+                    return [("read", "~/.netrc")]
+                if letter in _CURL_VALUED:
+                    break
+    return []
+
+
 def _vim(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     """vim's ``-c '!CMD'``: a shell command (the rest of its Ex commands, what their
     expressions call included, are read with the ex reader: code_readers)."""
@@ -468,6 +491,7 @@ HANDLERS: dict[str, Callable[[list[str], list[str]], list[tuple[str, Any]]]] = {
     **dict.fromkeys(["gcc", "cc", "g++", "c++", "gcc-12", "clang", "clang++"], _compiler),
     "go": _go,
     "wget": _wget,
+    "curl": _curl,
 }
 
 

@@ -1214,7 +1214,15 @@ def _strip_prefix(
         if not words[i].dynamic and name in programs.RUNNER_NAMES:
             from hookwise.shell.wrappers import strip_runner
 
-            ran = strip_runner(name, [w.value for w in words[i:]])
+            values = [w.value for w in words[i:]]
+            if name == "dotenv":
+                from hookwise.shell.commands.env_files import dotenv_file, dotenv_prints
+
+                if dotenv_prints(values) is not None:
+                    return words[i:]  # dotenv list / get KEY: a command of its own
+                if len(script.sourced) < 8:  # dotenv run CMD: CMD gets the file's values
+                    script.sourced.append(dotenv_file(values))
+            ran = strip_runner(name, values)
             if ran is None:
                 return words[i:]
             if ran[1] is not None:
@@ -1526,7 +1534,7 @@ def _add_command(
 
 _EXPANDS = frozenset("$`")
 # wrappers whose words name files they read or write (wrappers.WRAPPER_FILES)
-_WRAPPER_FILES = frozenset(["xargs", "script", "time", "strace", "ltrace"])
+_WRAPPER_FILES = frozenset(["xargs", "script", "time", "strace", "ltrace", "valgrind"])
 
 
 def _redirected_input(redirects: list[str], writes: list[str], script: Script) -> list[str]:
@@ -1612,6 +1620,12 @@ def _run_inner(
             for path in script.sourced:
                 origin = f"{program} prints values that sourcing {path} defined"
                 _inner_argv(["cat", path], depth, script, command.text, origin)
+    if program == "dotenv" and len(argv) > 1:  # dotenv list, dotenv -f F get KEY
+        from hookwise.shell.commands.env_files import dotenv_prints
+
+        shown = dotenv_prints(argv)
+        if shown is not None:
+            _inner_argv(["cat", shown], depth, script, command.text, "dotenv prints its values")
     if argv and _file_key(argv[0]) in script.written:  # echo 'cmd' > x.sh; ./x.sh
         from hookwise.shell.written import run_written
 

@@ -1266,7 +1266,15 @@ _NPX = {
 }
 _NPX_SUBCOMMANDS = frozenset(["exec", "x", "dlx"])
 # packages whose binary is a recursive delete
-RECURSIVE_DELETERS = frozenset(["rimraf", "del-cli", "trash-cli", "rm-rf"])
+RECURSIVE_DELETERS = frozenset(
+    ["rimraf", "del-cli", "trash-cli", "rm-rf", "trash-put", "trash", "gtrash", "rmtrash"]
+)
+# programs whose subcommand deletes a tree given as its operands (glib's gio trash/remove)
+SUBCOMMAND_DELETERS: dict[str, frozenset[str]] = {
+    "gio": frozenset(["trash", "remove", "rm"]),
+    "kioclient": frozenset(["remove", "rm"]),
+    "kioclient5": frozenset(["remove", "rm"]),
+}
 # Deleting a tree without ``rm -r`` (red team s24, finding 7) is read as the ``rm -r`` it
 # is, so every rule about recursive deletes holds: rm/rmdir given a directory and what is
 # under it (``rm -d a/f a/sub a``, a ``find`` walk fed to ``xargs rm -d``), ``rmdir -p``
@@ -1342,6 +1350,7 @@ OPTION_COMMANDS = frozenset(
         "clang++",
         "go",
         "wget",
+        "curl",
     ]
 )
 # options whose value is a file the program reads and sends or prints (a word of its own
@@ -1495,6 +1504,16 @@ DATA_WRITERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "patch": ("always", ("-d", "--directory")),
     "zipfile": ("=-e|--extract", ("@2",)),  # python -m zipfile -e ARCHIVE DIR
     "tarfile": ("=-e|--extract", ("@2",)),  # python -m tarfile -e ARCHIVE [DIR]
+    "ptar": ("x", ("-C",)),  # perl's tar
+    "gpgtar": ("=--extract|-x|--decrypt|-d", ("-C", "--directory")),
+    # gpg writes the name the literal-data packet holds (the sender chose it)
+    "gpg": ("=--use-embedded-filename", ()),
+    "gpg2": ("=--use-embedded-filename", ()),
+    "unar": ("always", ("-o", "-output-directory")),
+    "aunpack": ("always", ("-X",)),
+    "dtrx": ("always", ()),
+    "cabextract": ("always", ("-d", "--directory")),
+    "unsquashfs": ("always", ("-d", "-dest")),
 }
 # git subcommands that write or remove files whose names come from data, and the words
 # that make them do it ("" for always); a stash with -u takes untracked files away, clean
@@ -1520,6 +1539,8 @@ RUNS_PROGRAMS = (
             "git",
             *_NPX,
             *RECURSIVE_DELETERS,
+            *SUBCOMMAND_DELETERS,
+            "systemd-tmpfiles",
             *TREE_DELETERS,
             *READ_OPTIONS,
             *DATA_PROGRAM_OPTIONS,
@@ -1607,6 +1628,16 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
     if program in RECURSIVE_DELETERS:
         operands = [w for w in argv[1:] if not w.startswith("-")]
         return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
+    if program in SUBCOMMAND_DELETERS:  # gio trash D: a delete of the tree
+        words = [w for w in argv[1:] if not w.startswith("-")]
+        if words[:1] and words[0] in SUBCOMMAND_DELETERS[program] and words[1:]:
+            return [("argv", ["rm", "-r", "-f", *words[1:]])]
+        return []
+    if program == "systemd-tmpfiles" and any(
+        w.startswith(("--remove", "--purge", "--clean", "--create")) for w in argv[1:]
+    ):
+        why = "deletes or creates what the lines of its configuration name, unread here"
+        return [("unverifiable", f"systemd-tmpfiles {why}")]
     if program in TREE_DELETERS:
         from hookwise.shell.commands.tree_deletes import tree_deleted
 

@@ -276,6 +276,7 @@ WRAPPER_FILES: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool]] = {
     "time": ((), ("-o", "--output"), False),
     "strace": ((), ("-o", "--output"), False),
     "ltrace": ((), ("-o", "--output"), False),
+    "valgrind": ((), ("--log-file", "--xml-file"), False),
 }  # fmt: skip
 # wrappers whose output option pipes to a command given as ``|CMD`` or ``!CMD``
 PIPED_OUTPUTS = frozenset(["strace"])
@@ -514,6 +515,13 @@ def wrapper_files(name: str, argv: list[str]) -> list[tuple[str, str]]:
                     skip = True
                 if value and kind == "write" and name in PIPED_OUTPUTS and value[:1] in "|!":
                     found.append(("script", value[1:]))  # strace -o '|CMD': piped to CMD
+                elif "%q{" in value:  # valgrind's %q{VAR}: the environment's value
+                    value = value.replace("%q{HOME}", "~")
+                    if "%q{" in value:
+                        found.append(("unverifiable", f"{name} writes {value}, a path "
+                                      "built from the environment when it runs"))  # fmt: skip
+                    else:
+                        found.append((kind, value))
                 elif value:
                     found.append((kind, value))
                 continue

@@ -110,3 +110,31 @@ def named_files(name: str, value: str) -> list[str]:
         elif word.startswith(("-XX:VMOptionsFile=", "-XX:Flags=")):
             found.append(word.partition("=")[2])
     return found
+
+
+# dotenv's (python-dotenv's CLI) subcommands that print the file's values
+_DOTENV_PRINTS = frozenset(["list", "get"])
+
+
+def dotenv_file(argv: list[str]) -> str:
+    """The file ``dotenv`` loads: ``-f F``/``--file F``/``--file=F``, else ``.env``."""
+    words = iter(argv[1:])
+    for word in words:
+        if word in ("-f", "--file"):
+            return next(words, ".env") or ".env"
+        if word.startswith("--file="):
+            return word.partition("=")[2] or ".env"
+        if not word.startswith("-"):
+            break
+    return ".env"
+
+
+def dotenv_prints(argv: list[str]) -> str | None:
+    """The file ``dotenv list``/``dotenv get KEY`` prints values of, or None."""
+    words = iter(argv[1:])
+    for word in words:
+        if word in ("-f", "--file", "-e", "--export", "-q", "--quote"):
+            next(words, None)
+        elif not word.startswith("-"):
+            return dotenv_file(argv) if word in _DOTENV_PRINTS else None
+    return None
