@@ -24,7 +24,8 @@ __all__ = ["packs", "starter"]  # the module fixtures, shared
 DATA = yaml.safe_load((CORPUS / "escapes_s26.yaml").read_text())
 # programs of the classes that may be missing here: the case is skipped without them
 TOOLS = ("mawk", "choom", "memusage", "perf", "pytest", "cpack", "run-parts", "pygmentize",
-         "fakeroot", "unshare", "script", "flock", "java", "pip", "zip", "file", "tclsh")  # fmt: skip
+         "fakeroot", "unshare", "script", "flock", "java", "pip", "zip", "file", "tclsh",
+         "strace", "gcc", "gdb", "dotenv", "ptar", "valgrind", "gio", "gpg", "wget")  # fmt: skip
 
 
 def _cases(part: str) -> list[Any]:

@@ -1,9 +1,8 @@
 """Red team s26's shell findings (corpus/redteam_s26_open.tsv: 171 commands that did their
 damage in real bash while the hook allowed them, and 13 everyday commands it asked about or
 denied) through the hook again, judged as the red team judged them (``policy init --packs
-all``, their project and home under /tmp/rt26s). Every class this session fixed is blocked
-in full; the classes still open (docs/redteam/2026-11-28-s26-shell.md says which) may only
-gain. The classes' damage is performed in real bash by test_escapes_s26.py, with spellings
+all``, their project and home under /tmp/rt26s). Every class is blocked in full (a class
+left open would be listed in OPEN with its floor). The classes' damage is performed in real bash by test_escapes_s26.py, with spellings
 the red team did not try."""
 
 from __future__ import annotations
@@ -17,19 +16,8 @@ from tests.policy.tsv_figures import figures
 
 LINE = re.compile(r"\s*(\d+) of\s+(\d+)\s+(.+)")
 ROOT = "/tmp/rt26s"
-# classes still open, with how many of their escapes are blocked now (a floor)
-OPEN = {
-    "awk variable (-v f=F or operand f=F) naming the file getline reads": 0,
-    "deleters nobody listed (gio trash/remove, systemd-tmpfiles --remove of a config "
-    "written on the line)": 0,
-    "option value that runs a program (strace -o '|cmd', gcc -wrapper, gdb file+run)": 0,
-    "secret file read by default or by a runner's printing subcommand (curl -n: ~/.netrc; "
-    "dotenv list/get/run, -f .env)": 0,
-    "unpacker not in the list (ptar, gpgtar, gpg --use-embedded-filename)": 0,
-    "valgrind --log-file with %q{HOME}: path built by the program": 0,
-    "values of a sourced .env printed by a program not in the dumpers list": 1,
-    "wget -e wgetrc command (post_file/body_file) sends a file": 0,
-}
+# classes still open, with how many of their escapes are blocked now (a floor): none
+OPEN: dict[str, int] = {}
 
 
 def _counts() -> dict[str, tuple[int, int]]:
@@ -49,6 +37,6 @@ def test_every_fixed_escape_class_of_the_table_is_blocked(monkeypatch: pytest.Mo
     assert sum(total for _, total in escapes.values()) == 171, counts
     assert set(OPEN) <= set(escapes), set(OPEN) - set(escapes)
     fixed = {k: v for k, v in escapes.items() if k not in OPEN}
-    assert len(fixed) == 10, sorted(fixed)
+    assert len(fixed) == 18, sorted(fixed)
     assert {k: v for k, v in fixed.items() if v[0] != v[1]} == {}
     assert {k: escapes[k][0] for k in OPEN if escapes[k][0] < OPEN[k]} == {}
