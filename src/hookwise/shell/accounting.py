@@ -62,6 +62,8 @@ def _reads_code(command: Any, script: Any, name: str) -> bool:
     """Whether a code reader may take code other than a script already on disk: inline
     code, stdin, a file written on the line, a process substitution (cheap: most runs of
     ``python3 -m pytest`` or ``node build.js`` need nothing more)."""
+    if name == "crontab" and any(w in ("-l", "-r") for w in command.argv[1:]):
+        return False  # crontab -l lists the table, -r removes it: no code is given
     if name in _CODE_OPERANDS or command.stdin or command.piped_from is not None:
         return True
     if script.written or command.redirects:

@@ -641,7 +641,11 @@ TREE_READERS = frozenset(
 def reads_tree(program: str, argv: list[str]) -> bool:
     """Whether ``program`` reads the directories in ``argv`` recursively: ``tar c``
     (always), ``zip -r``, ``grep -r``, ``rg`` (always), ``cp -r``, ``rsync -a``."""
-    if program in ("tar", "gtar", "bsdtar", "7z", "7za", "rg", "ag", "ack", "rclone"):
+    if program in ("tar", "gtar", "bsdtar"):
+        return _tar_creates(argv)  # tar xzf a.tgz -C /tmp: -C is where it extracts to
+    if program in ("7z", "7za"):
+        return not (len(argv) > 1 and argv[1] in ("x", "e", "l", "t"))
+    if program in ("rg", "ag", "ack", "rclone"):
         return True
     if program == "git":
         return len(argv) > 1 and argv[1] == "add"
@@ -655,6 +659,29 @@ def reads_tree(program: str, argv: list[str]) -> bool:
         ):
             return True
     return False
+
+
+def _tar_creates(argv: list[str]) -> bool:
+    """Whether tar makes or adds to an archive (reads the trees it is given): ``c``,
+    ``r``, ``u`` or ``A`` in its mode word or a cluster, or the long spelling. Extracting
+    (``x``), listing (``t``) and comparing (``d``) read the archive, not the trees."""
+    for index, word in enumerate(argv[1:], start=1):
+        if word.startswith("--"):
+            if word in ("--create", "--append", "--update", "--catenate", "--concatenate"):
+                return True
+            if word in ("--extract", "--get", "--list", "--diff", "--compare"):
+                return False
+            continue
+        if word.startswith("-") or index == 1:
+            letters = word.lstrip("-")
+            for letter in letters:
+                if letter in "cruA":
+                    return True
+                if letter in "xtd":
+                    return False
+                if letter in "fCTXbHKLNgV":  # a letter that takes a value ends the cluster
+                    break
+    return True  # no mode found: read as tar's reads always were
 
 
 # ------------------------------------------------------------------ commands run by others
