@@ -28,9 +28,7 @@ def _unquoted(klass: str, command: str) -> str:
     return command
 
 
-def figures(
-    path: str, verbose: bool = False, cwd: str = CWD, home: str = HOME
-) -> Iterable[str]:
+def figures(path: str, verbose: bool = False, cwd: str = CWD, home: str = HOME) -> Iterable[str]:
     """Per class ``B of T  CLASS`` lines, then the total (``-v``: every command's answer)."""
     os.environ["HOME"] = home  # the packs' ~ globs read the home at compile time
     from hookwise.policy.pipeline import decide

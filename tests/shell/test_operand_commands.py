@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from hookwise.shell import programs
 from hookwise.shell.commands.operands import MAX_OPERAND_COMMANDS
-from hookwise.shell.programs import DATA_OPERANDS
 from hookwise.shell.parser import split_command
+from hookwise.shell.programs import DATA_OPERANDS
 
 
 def _derived(text: str) -> list[list[str]]:

@@ -525,15 +525,16 @@ def _awk_assigned(argv: list[str]) -> list[str]:
     found: list[str] = []
     words = iter(argv[1:])
     for word in words:
+        given = word
         if word in ("-v", "--assign"):
-            word = next(words, "")
+            given = next(words, "")
         elif word.startswith(("-v", "--assign=")) and "=" in word:
-            word = word[2:] if word.startswith("-v") else word.partition("=")[2]
+            given = word[2:] if word.startswith("-v") else word.partition("=")[2]
         elif word in ("-F", "-f", "--field-separator", "--file"):
             next(words, None)
             continue
-        if re.match(r"^[A-Za-z_]\w*=", word):
-            value = word.partition("=")[2]
+        if re.match(r"^[A-Za-z_]\w*=", given):
+            value = given.partition("=")[2]
             if value:
                 found.append(value)
     return found

@@ -1292,7 +1292,9 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
     if name.startswith("BASH_FUNC_") and "{" in value:  # an exported function: bash runs
         _parse(value[value.index("{") :], depth + 1, script)  # its body when it is called
         return
-    if value and (name in programs.JAVA_OPTION_VARIABLES or name.upper() in programs.FILE_VARIABLES):
+    if value and (
+        name in programs.JAVA_OPTION_VARIABLES or name.upper() in programs.FILE_VARIABLES
+    ):
         from hookwise.shell.commands.env_files import named_files
 
         for path in named_files(name, value):  # MAGIC=F file x prints F's lines
@@ -1387,6 +1389,9 @@ def _add_command(
     if raw and not raw[0].quoted and raw[0].value in _COMPOUND:
         if raw[0].value in ("for", "select") and len(raw) > 1:
             _record(script, raw[1].value, None, False)  # the loop sets it to each value
+            from hookwise.shell.variables import loop_hint
+
+            loop_hint(script, raw[1].value, [(w.value, w.dynamic) for w in raw[3:]])
         words: list[_Word] = []
     else:
         if source and any("{" in source[w.start : w.end] for w in raw if 0 <= w.start < w.end):
@@ -1664,7 +1669,9 @@ def _run_inner(
         if starts_shell(program, argv):  # unshare <<< CMD, su root <<< CMD: $SHELL reads it
             from hookwise.shell.scripts import stdin_script
 
-            stdin_script(command, depth, script, piped_from, parse=_parse_shell, printed=static_output)
+            stdin_script(
+                command, depth, script, piped_from, parse=_parse_shell, printed=static_output
+            )
             return
     if program in ("source", ".") and len(argv) > 1:
         from hookwise.shell.scripts import script_file

@@ -124,10 +124,11 @@ def named_loads(
     keys: list[str] = []
     for word in argv[1:]:
         for part in (word, word.rsplit(":", 1)[0], word.partition("=")[2]):
-            while part.startswith("./"):
-                part = part[2:]
-            if part in written and part not in keys:
-                keys.append(part)
+            key = part
+            while key.startswith("./"):
+                key = key[2:]
+            if key in written and key not in keys:
+                keys.append(key)
     return _loads(program, written, keys, code_only=True) if keys else []
 
 
