@@ -1636,13 +1636,22 @@ def _run_inner(
 
         run_written(command, argv[0], depth, script, api=_api())
         return
-    if script.written and program in programs.CODE_RUNNERS:  # > test_x.py && pytest
+    if (
+        script.written
+        and program in programs.CODE_RUNNERS
+        and any(programs.may_load(program, k, v) for k, v in script.written.items())
+    ):  # > test_x.py && pytest
         from hookwise.shell.commands.build_files import written_loads
 
         loaded = written_loads(program, script.written)
         if loaded:
             _interpreter(command, loaded, depth, script)
-    elif script.written and programs.reads_operands(program):  # > l.py && pygmentize -x l.py
+    elif (
+        len(argv) > 1
+        and script.written
+        and programs.reads_operands(program)
+        and any(k.rsplit("/", 1)[-1] in command.text for k in script.written)
+    ):  # > l.py && pygmentize -x -l l.py:L: a word names a file the line wrote
         from hookwise.shell.commands.build_files import named_loads
 
         loaded = named_loads(program, argv, script.written)

@@ -861,6 +861,32 @@ CODE_RUNNERS = frozenset(
      "bazel", "bazelisk", "hatch", "poetry", "pdm", "uv", "pre-commit", "lefthook", "pip",
      "pip3", "direnv", "vagrant", "gulp", "grunt", "webpack", "vite"]
 )  # fmt: skip
+# runners that run every file of a directory, whatever its name (run-parts d)
+RUNS_ANY_FILE = frozenset(["run-parts"])
+# files runners take as data, never as code (a log, notes, a table); CMake's list is code
+DATA_SUFFIXES = (".txt", ".md", ".rst", ".log", ".csv", ".tsv", ".out", ".err", ".html")
+_LOADED_DATA = frozenset(["CMakeLists.txt", "meson_options.txt"])
+_NO_SUFFIX_CODE = frozenset(["Makefile", "makefile", "GNUmakefile", "Dockerfile", "Jenkinsfile"])
+
+
+def may_load(program: str, key: str, content: str | None) -> bool:
+    """Whether a CODE_RUNNER may load the file ``key`` the line wrote as code: a file of a
+    suffix that is not data, one with a ``#!`` line, a build file, or any file for a
+    runner of whole directories; not ``ls > out``, ``> notes.md``, ``> /dev/null``. Hot."""
+    if key.startswith(("/dev/", "/proc/")):
+        return False
+    name = key.rsplit("/", 1)[-1]
+    if name.endswith(DATA_SUFFIXES):
+        return name in _LOADED_DATA
+    return (
+        "." in name.lstrip(".")
+        or program in RUNS_ANY_FILE
+        or (content or "").startswith("#!")
+        or name in BUILD_FILE_NAMES
+        or name in _NO_SUFFIX_CODE
+    )
+
+
 # the origin of a command taken from an unknown program's operands (for deny and ask rules)
 OPERANDS_ORIGIN = "a command line in the operands of "
 XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time

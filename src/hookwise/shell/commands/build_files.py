@@ -89,12 +89,6 @@ def build_file_written(program: str, written: dict[str, str | None]) -> str | No
     return None
 
 
-# files runners take as data, never as code (a log, notes, a table)
-DATA_SUFFIXES = (".txt", ".md", ".rst", ".log", ".csv", ".tsv", ".out", ".err", ".html")
-# but these, of a data suffix, are build files (CMake's, pip's requirements name packages)
-_LOADED_DATA = frozenset(["CMakeLists.txt"])
-
-
 def written_loads(program: str, written: dict[str, str | None]) -> list[tuple[str, object]]:
     """What ``program`` (a CODE_RUNNER) may run of the files written earlier on the line:
     the code of each it could load, read by its language (``#!`` line or suffix), or
@@ -138,22 +132,23 @@ def _loads(
     """The code of ``keys`` (written files); ``code_only``: only files of a code suffix
     or with a ``#!`` line count (a file named as an operand is data to most programs)."""
     from hookwise.shell.code_readers import code_suffix, file_items, suffix_language
+    from hookwise.shell.programs import may_load
 
     found: list[tuple[str, object]] = []
     for key in keys:
         content = written[key]
         name = key.rsplit("/", 1)[-1]
-        if key.startswith(("/dev/", "/proc/")) or (
-            name.endswith(DATA_SUFFIXES) and name not in _LOADED_DATA
-        ):
-            continue
         if code_only and not code_suffix(name) and not (content or "").startswith("#!"):
             continue
+        if not may_load(program, key, content):
+            continue  # `ls > out; pytest`: output or notes, not code
         if content is None:
             why = f"{key} was written on the line (content known only when it runs)"
             return [("unverifiable", f"{why} and {program} may load it as code")]
         items = file_items(content, key) if content.startswith("#!") else None
         if items is None and content.startswith("#!"):
+            items = [("script", content)]
+        if items is None and name.endswith((".sh", ".bash")):
             items = [("script", content)]
         if items is None:
             items = suffix_language(content, key)
