@@ -533,7 +533,7 @@ def _awk_assigned(argv: list[str]) -> list[str]:
         elif word in ("-F", "-f", "--field-separator", "--file"):
             next(words, None)
             continue
-        if re.match(r"^[A-Za-z_]\w*=", given):
+        if re.match(r"^[A-Za-z_]\w*=(?!=)", given):  # (not awk code: NR==1{...})
             value = given.partition("=")[2]
             if value:
                 found.append(value)

@@ -330,7 +330,7 @@ def _wget(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
 
 
 # curl's short options that take a value: in a cluster, the rest of the word is it
-_CURL_VALUED = frozenset("EKQTXabcdehmorstuwxyzACDFHPUY")
+_CURL_VALUED = frozenset("AbcCdDeEFHKmoPQrtTuUwxXyYz")
 
 
 def _curl(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
