@@ -11,9 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hookwise.shell import programs
-from hookwise.shell.commands.operands import MAX_OPERAND_COMMANDS
+from hookwise.shell.commands.operands import DATA_OPERANDS, MAX_OPERAND_COMMANDS
 from hookwise.shell.parser import split_command
-from hookwise.shell.programs import DATA_OPERANDS
 
 
 def _derived(text: str) -> list[list[str]]:
@@ -113,14 +112,39 @@ def test_operand_commands_are_for_deny_and_ask_rules(text: str, expected: str) -
     assert found.decision == expected, (text, found.decision, found.reason, found.notes)
 
 
-def test_the_build_file_names_are_the_build_file_table() -> None:
-    from hookwise.shell.commands.build_files import BUILD_FILES
+def test_a_file_written_on_the_line_is_read_by_its_program_alone() -> None:
+    """config_written (cold, shell/commands/build_files.py): the one table of each kind."""
+    from hookwise.shell.commands.build_files import BUILD_FILES, CONFIG_FILES, config_written
+
+    for program, names in BUILD_FILES.items():
+        for name in names:
+            assert config_written(program, {f"src/{name}": None}) is not None, (program, name)
+            assert config_written("ls", {f"src/{name}": None}) is None
+    for suffix, readers in CONFIG_FILES.items():
+        for program in readers:
+            assert config_written(program, {f"home/{suffix}": None}) is not None
+    assert config_written("git", {"notes/gitconfig.txt": None}) is None
+
+
+def test_the_gate_names_are_the_tables_names() -> None:
+    """programs.LOADED_FILE_NAMES: what accounting reads before it loads build_files."""
+    from hookwise.shell.commands.build_files import BUILD_FILES, CONFIG_FILES
 
     files = {name.rsplit("/", 1)[-1] for names in BUILD_FILES.values() for name in names}
-    assert files == programs.BUILD_FILE_NAMES
+    files |= {suffix.rsplit("/", 1)[-1] for suffix in CONFIG_FILES}
+    assert f" {' '.join(sorted(files))} " == programs.LOADED_FILE_NAMES
 
 
 def test_the_build_file_runners_are_code_runners() -> None:
     from hookwise.shell.commands.build_files import BUILD_FILES
 
-    assert set(BUILD_FILES) <= programs.CODE_RUNNERS
+    assert all(programs.listed(name, programs.CODE_RUNNERS) for name in BUILD_FILES)
+
+
+def test_the_operands_gate_is_the_tables_names() -> None:
+    """programs.UNREAD_OPERANDS: what the parser reads before it loads operands.py."""
+    from hookwise.shell.commands.operands import DATA_OPERANDS, NON_READERS
+
+    names = sorted(DATA_OPERANDS | NON_READERS)
+    assert programs.UNREAD_OPERANDS.split() == names
+    assert f" {' '.join(names)} " == programs.UNREAD_OPERANDS

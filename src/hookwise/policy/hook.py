@@ -21,14 +21,14 @@ import time
 from hookwise.policy import audit, confinement, fastjson
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.adapters.base import exit_blocking
-from hookwise.policy.cache import cache_dir, load_policy
+from hookwise.policy.cache import cache_dir, compiled_policy
 from hookwise.policy.pipeline import Outcome, decide, failure_answer
-from hookwise.policy.rules.engine import RetryState
-from hookwise.policy.safe_files import read_regular, replace_with
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from hookwise.policy.retry_state import FileRetryState
 
 USAGE = """\
 Usage: hookwise hook [--host HOST] [--policy FILE] [--no-audit]
@@ -46,21 +46,13 @@ Options:
 """
 
 
-class UsageError(ValueError):
-    pass
-
-
-class Options:
-    __slots__ = ("audit", "platform", "policy")
-
-    def __init__(self) -> None:
-        self.platform: str | None = None
-        self.policy: str | None = None
-        self.audit = True
-
-
-def parse_args(argv: list[str]) -> Options:
-    options = Options()
+def parse_args(argv: list[str]) -> tuple[str | None, str | None, bool]:
+    """(host, policy file, audit) of the hook's command line; ValueError says what is wrong.
+    A tuple and ValueError, not classes of their own: each class costs every hook call
+    its creation (about 0.07 M instructions)."""
+    platform: str | None = None
+    policy: str | None = None
+    audit = True
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -71,73 +63,17 @@ def parse_args(argv: list[str]) -> Options:
             elif args:
                 value = args.pop(0)
             else:
-                raise UsageError(f"{name} needs a value")
+                raise ValueError(f"{name} needs a value")
             if name != "--policy":  # --host: the CLI's name for it; --platform stays registered
                 # checked against the compiled host tables once they are loaded (main)
-                options.platform = value
+                platform = value
             else:
-                options.policy = value
+                policy = value
         elif arg == "--no-audit":
-            options.audit = False
+            audit = False
         else:
-            raise UsageError(f"unexpected argument {arg!r}")
-    return options
-
-
-class FileRetryState(RetryState):
-    """Retry counters kept in one small file per session under the cache directory."""
-
-    def __init__(self, directory: str) -> None:
-        super().__init__()
-        self.directory = directory
-        self.loaded: set[str] = set()
-
-    def _file(self, session: str) -> str:
-        from hookwise.policy.cache import name_hash
-
-        return os.path.join(self.directory, f"retry-{name_hash(session)}.json")
-
-    def _load(self, session: str) -> None:
-        if session in self.loaded:
-            return
-        self.loaded.add(session)
-        try:
-            data = fastjson.loads(read_regular(self._file(session), 65536).decode("utf-8"))
-            if isinstance(data, dict):
-                counts = {str(k): int(v) for k, v in data.items() if isinstance(v, int)}
-                self.counts[session] = counts
-        except (OSError, ValueError):
-            pass
-
-    def get(self, session: str, rule_id: str) -> int:
-        self._load(session)
-        return super().get(session, rule_id)
-
-    def bump(self, session: str, rule_id: str) -> None:
-        self._load(session)
-        super().bump(session, rule_id)
-
-    def reset(self, session: str) -> None:
-        self._load(session)
-        super().reset(session)
-
-    def save(self) -> None:
-        if not self.dirty:
-            return
-        for session in self.loaded:
-            path = self._file(session)
-            counts = self.counts.get(session)
-            try:
-                if counts:
-                    os.makedirs(self.directory, 0o700, exist_ok=True)
-                    found = os.lstat(self.directory)
-                    if not os.S_ISDIR(found.st_mode) or found.st_uid != os.getuid():
-                        return  # (a shared temp directory: another user's, or a link)
-                    replace_with(path, fastjson.dumps(counts).encode("utf-8"))
-                elif os.path.exists(path):
-                    os.unlink(path)
-            except OSError:
-                pass
+            raise ValueError(f"unexpected argument {arg!r}")
+    return platform, policy, audit
 
 
 def retry_state_dir(env: dict[str, str]) -> str:
@@ -322,8 +258,8 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(USAGE)
         return 0
     try:
-        options = parse_args(argv)
-    except UsageError as exc:
+        platform, policy_file, write_audit = parse_args(argv)
+    except ValueError as exc:
         # A broken hook command must not let tool calls through unnoticed: exit 2 blocks.
         sys.stderr.write(f"hookwise hook: {exc}\n{USAGE}")
         return 2
@@ -334,12 +270,20 @@ def main(argv: list[str]) -> int:
     except OSError as exc:
         pin_error = str(exc)
     sink = audit.hook_started(env)  # inside `hookwise run`: the supervisor waits for an answer
-    if options.policy:
-        env["HOOKWISE_POLICY"] = os.path.abspath(options.policy)
+    if policy_file:
+        env["HOOKWISE_POLICY"] = os.path.abspath(policy_file)
     outcome = Outcome()
     policy: dict[str, Any] | None = None
     files: list[Any] = []
-    state: FileRetryState | None = None
+    made: list[FileRetryState] = []  # the retry counters, once an event used them
+
+    def retry_state() -> FileRetryState:
+        if not made:
+            from hookwise.policy.retry_state import FileRetryState
+
+            made.append(FileRetryState(retry_state_dir(env)))
+        return made[0]
+
     interactive = sys.stdin.isatty()
     if interactive:
         sys.stderr.write(TERMINAL_NOTE)
@@ -364,28 +308,25 @@ def main(argv: list[str]) -> int:
         try:
             if pin_error is not None:
                 raise OSError(pin_error)
-            loaded = load_policy(cwd if isinstance(cwd, str) and cwd else os.getcwd(), env)
-            policy = loaded.policy
+            policy = compiled_policy(cwd if isinstance(cwd, str) and cwd else os.getcwd(), env)[0]
             files = policy.get("files", [])
         except OSError as exc:
             policy = _broken_policy(
                 f"cannot read the policy: {exc}", getattr(exc, "filename", "") or "policy"
             )
-        if options.platform is not None and options.platform not in policy["hosts"]:
+        if platform is not None and platform not in policy["hosts"]:
             known = ", ".join(policy["hosts"])
             sys.stderr.write(
-                f"hookwise hook: unknown host {options.platform!r}; expected one of: "
-                f"{known}\n{USAGE}"
+                f"hookwise hook: unknown host {platform!r}; expected one of: {known}\n{USAGE}"
             )
             return 2  # a broken hook command must not let tool calls through: exit 2 blocks
         if bad_input is not None:
-            outcome.host = options.platform
+            outcome.host = platform
             outcome.answer = failure_answer(
                 outcome, bad_input, policy["hosts"], policy["settings"], env
             )
         else:
-            state = FileRetryState(retry_state_dir(env))
-            outcome = decide(payload, policy, options.platform, env, now=now, state=state)
+            outcome = decide(payload, policy, platform, env, now=now, state=retry_state)
             if policy["settings"].get("approvals") and outcome.decision is not None:
                 relay_ask(outcome, policy, env)
     except KeyboardInterrupt:
@@ -415,10 +356,10 @@ def main(argv: list[str]) -> int:
         sys.stdout.flush()
     if answer.stderr:
         sys.stderr.write(answer.stderr)
-    if state is not None:
+    for state in made:
         state.save()
     settings = policy["settings"] if policy else {}
-    if options.audit and settings.get("audit.enabled", True) and env.get("HOOKWISE_AUDIT") != "0":
+    if write_audit and settings.get("audit.enabled", True) and env.get("HOOKWISE_AUDIT") != "0":
         try:
             record = audit_record(
                 outcome,

@@ -30,7 +30,6 @@ never lost to a rotation.
 from __future__ import annotations
 
 import _socket
-import contextlib
 import os
 import stat
 import sys
@@ -578,8 +577,10 @@ class AuditSink:
         """From the exec watch's thread: a hook is starting (``pidfd`` and ``channel``, the
         hook's own socket or -1, are the sink's now)."""
         self._launched.append((pid, pidfd, channel, command))  # (list.append is atomic)
-        with contextlib.suppress(BlockingIOError):  # (full of wake-ups: the list is read)
+        try:  # noqa: SIM105 - no contextlib (collections, functools) at the start
             os.write(self._launch_write, b"h")
+        except BlockingIOError:  # (full of wake-ups: the list is read)
+            pass
 
     def signal_refused(self, refusal: Refusal) -> None:
         """From the exec watch's thread: a signal to a hook was refused. One record per
@@ -606,8 +607,10 @@ class AuditSink:
             call=refusal.call,
         )
         self._notes.append(line)  # (list.append is atomic)
-        with contextlib.suppress(BlockingIOError):
+        try:  # noqa: SIM105 - no contextlib (collections, functools) at the start
             os.write(self._launch_write, b"n")
+        except BlockingIOError:
+            pass
 
     def _take_launched(self) -> None:
         try:

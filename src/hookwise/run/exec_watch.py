@@ -20,7 +20,6 @@ filter's listener would be notified instead of this one).
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import os
 import sys
@@ -269,8 +268,10 @@ class ExecWatch:
         else:
             response += answer.value.to_bytes(8, sys.byteorder, signed=True)
             response += (-answer.error).to_bytes(4, sys.byteorder, signed=True) + bytes(4)
-        with contextlib.suppress(OSError):  # (killed meanwhile)
+        try:  # noqa: SIM105 - no contextlib (collections, functools) at the start
             fcntl.ioctl(self.listener, SEND, bytearray(response), True)
+        except OSError:  # (killed meanwhile)
+            pass
 
     def _signal(self, notification: Notification) -> Answer:
         call = self.calls.get((notification.compat, notification.nr))

@@ -82,10 +82,13 @@ COMMAND_SERVER_DIRS = (
 MAX_BOUND = 100_000  # lines of /proc/net/unix read
 
 
+# (glob, head, star, tail, why) of each: a start matches every name of /tmp against them
+_SERVER_GLOBS = tuple((glob, *glob.partition("*"), why) for glob, why in COMMAND_SERVERS)
+
+
 def _server(name: str) -> str | None:
     """Which server a socket's name is (its glob: at most one ``*``; no ``re`` at start)."""
-    for glob, why in COMMAND_SERVERS:
-        head, star, tail = glob.partition("*")
+    for glob, head, star, tail, why in _SERVER_GLOBS:
         if name == glob or (star and name.startswith(head) and name[len(head) :].endswith(tail)):
             return why
     return None
@@ -119,7 +122,7 @@ def _unix_tables() -> list[str]:
     return tables
 
 
-def _bound_sockets() -> list[str]:
+def bound_sockets() -> list[str]:
     """The paths of the unix sockets bound in the network namespaces of this user's
     processes (:func:`_unix_tables`)."""
     out: list[str] = []
@@ -135,12 +138,12 @@ def _bound_sockets() -> list[str]:
     return out
 
 
-def server_hides(env: dict[str, str]) -> list[Hide]:
+def server_hides(env: dict[str, str], bound: list[str] | None = None) -> list[Hide]:
     """The socket files of servers that run commands for local clients (:data:`COMMAND_SERVERS`):
     bound here, in their usual directories, in the user's runtime directory, or named by
     ``$DOCKER_HOST``, ``$CONTAINER_HOST``, ``$PGHOST``. Their TCP ports stay reachable
-    (docs/confinement.md)."""
-    candidates = _bound_sockets()
+    (docs/confinement.md). ``bound``: :func:`bound_sockets`, when the caller has read them."""
+    candidates = list(bound_sockets() if bound is None else bound)
     directories = list(COMMAND_SERVER_DIRS)
     runtime = env.get("XDG_RUNTIME_DIR")
     if runtime:
@@ -179,7 +182,9 @@ def _connectable(info: os.stat_result, uid: int, groups: set[int]) -> bool:
     return bool(info.st_mode & 0o002)
 
 
-def bound_hides(env: dict[str, str], own: str, allowed: tuple[str, ...] = ()) -> list[Hide]:
+def bound_hides(
+    env: dict[str, str], own: str, allowed: tuple[str, ...] = (), bound: list[str] | None = None
+) -> list[Hide]:
     """Every socket file bound when the session starts, in any network namespace of this
     user's processes (all of them
     processes outside: nothing inside runs yet) that this user could connect to: the class,
@@ -187,12 +192,13 @@ def bound_hides(env: dict[str, str], own: str, allowed: tuple[str, ...] = ()) ->
     ran commands outside; so would screen, dtach, an editor's or terminal's remote control,
     a database). Kept reachable: the session's own audit socket ``own``, the SSH agent's
     (``$SSH_AUTH_SOCK``: signing, no command) and ``allowed``. A socket bound with a relative
-    path (listed as given) cannot be found; one bound later is not covered."""
+    path (listed as given) cannot be found; one bound later is not covered. ``bound``:
+    :func:`bound_sockets`, when the caller has read them."""
     uid = os.getuid()
     groups = {os.getgid(), *os.getgroups()}
     keep = {os.path.realpath(p) for p in (own, env.get("SSH_AUTH_SOCK") or "", *allowed) if p}
     out: list[Hide] = []
-    for path in dict.fromkeys(_bound_sockets()):
+    for path in dict.fromkeys(bound_sockets() if bound is None else bound):
         try:
             info = os.lstat(path)
         except OSError:
@@ -204,8 +210,9 @@ def bound_hides(env: dict[str, str], own: str, allowed: tuple[str, ...] = ()) ->
     return out
 
 
-def ipc_hides(env: dict[str, str]) -> list[Hide]:
-    """The sockets and socket directories of this user's unconfined servers."""
+def ipc_hides(env: dict[str, str], bound: list[str] | None = None) -> list[Hide]:
+    """The sockets and socket directories of this user's unconfined servers (``bound``:
+    :func:`bound_sockets`, when the caller has read them)."""
     uid = os.getuid()
     user = _user(env)
     out: list[Hide] = []
@@ -236,7 +243,7 @@ def ipc_hides(env: dict[str, str]) -> list[Hide]:
         add("/run/systemd/private", "the system service manager (root)")
         add("/run/dbus/system_bus_socket", "the system D-Bus (root)")
         add("/run/udev/control", "udev's control socket (root)")
-    return out + [h for h in server_hides(env) if all(o.path != h.path for o in out)]
+    return out + [h for h in server_hides(env, bound) if all(o.path != h.path for o in out)]
 
 
 # What a local `hookwise serve` keeps in its data directory that grants approvals or runs

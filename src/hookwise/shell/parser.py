@@ -1257,7 +1257,7 @@ def _strip_prefix(
             prefix.xargs = values[:offset]
         if name == "env" and offset >= len(values):
             return words[i:]  # env with no command prints the environment: a command itself
-        if offset >= len(values) and name in programs.SHELL_STARTERS:
+        if offset >= len(values) and programs.listed(name, programs.SHELL_STARTERS):
             return words[i:]  # unshare, chroot /: no command starts the user's shell
         i += offset
     if i < n and _prefix_word(words[i]):  # (bash strips them all: env x33 git push -f)
@@ -1293,7 +1293,8 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
         _parse(value[value.index("{") :], depth + 1, script)  # its body when it is called
         return
     if value and (
-        name in programs.JAVA_OPTION_VARIABLES or name.upper() in programs.FILE_VARIABLES
+        programs.listed(name, programs.JAVA_OPTION_VARIABLES)
+        or programs.listed(name.upper(), programs.FILE_VARIABLES)
     ):
         from hookwise.shell.commands.env_files import named_files
 
@@ -1638,7 +1639,7 @@ def _run_inner(
         return
     if (
         script.written
-        and program in programs.CODE_RUNNERS
+        and programs.listed(program, programs.CODE_RUNNERS)
         and any(programs.may_load(program, k, v) for k, v in script.written.items())
     ):  # > test_x.py && pytest
         from hookwise.shell.commands.build_files import written_loads
@@ -1670,7 +1671,7 @@ def _run_inner(
             parsed=_parsed,
         )
         return
-    if program in programs.SHELL_STARTERS and (
+    if programs.listed(program, programs.SHELL_STARTERS) and (
         command.stdin or piped_from is not None or command.redirects
     ):
         from hookwise.shell.wrappers import starts_shell

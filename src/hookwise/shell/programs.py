@@ -764,12 +764,12 @@ RUNNER_NAMES = frozenset(
      "op", "doppler", "aws-vault", "dotenv"]
 )  # fmt: skip
 # programs that start the user's shell when given no command (``unshare``, ``su``,
-# ``chroot /``, ``script F``, ``newgrp``): the shell runs what the line feeds its stdin
-# (a here-string, a pipe, a file), read as any shell's stdin (scripts.stdin_script)
-SHELL_STARTERS = frozenset(
-    ["unshare", "fakeroot", "chroot", "su", "runuser", "sg", "script", "nsenter", "firejail",
-     "newgrp", "machinectl", "toolbox", "distrobox", "lxc-attach", "setpriv", "sudo"]
-)  # fmt: skip
+# ``chroot /``, ``script F``, ``newgrp``), space-separated: the shell runs what the line
+# feeds its stdin (a here-string, a pipe, a file), read as any shell's (scripts.stdin_script)
+SHELL_STARTERS = (
+    " unshare fakeroot chroot su runuser sg script nsenter firejail newgrp machinectl toolbox "
+    "distrobox lxc-attach setpriv sudo "
+)
 # the shells: a script they run (-c, stdin, a file) is read by hookwise.shell.scripts
 SHELLS = frozenset(
     ["sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh",
@@ -797,30 +797,39 @@ OPERAND_PROGRAMS = frozenset(
      "python", "python3", "perl", "ruby", "node", "php", "k3s-killall.sh",
      "k3s-uninstall.sh", "rke2-uninstall.sh"]
 ) | SHELLS  # fmt: skip
-# programs whose operands are data (what to look up, install, kill, print, compare) or
-# code on disk with its arguments (cargo run -- x: the project's program, not a command
-# line): ``man git push``, ``apt-get install git curl``, ``pkill rsync`` run neither
-DATA_OPERANDS = frozenset(
-    ["man", "info", "whatis", "apropos", "help", "tldr", "whereis", "type", "hash",
-     "complete", "compgen", "history", "fc", "apt", "apt-get", "apt-cache", "aptitude", "dpkg",
-     "dpkg-query", "rpm", "dnf", "yum", "zypper", "apk", "pacman", "brew", "port", "snap",
-     "flatpak", "nix-env", "pip", "pip3", "npm", "yarn", "pnpm", "gem", "cargo", "go",
-     "composer", "mvn", "gradle", "dotnet", "just", "task", "pgrep", "pkill", "killall",
-     "pidof", "systemctl", "service", "update-alternatives", "diff", "cmp", "comm", "tar",
-     "zip", "unzip", "gzip", "xz", "bzip2", "zstd", "sort", "uniq", "head", "tail", "less",
-     "more", "cut", "tr", "wc", "shellcheck", "shfmt", "say", "notify-send", "logger",
-     "gh", "glab", "jq", "yq", "basename", "dirname", "seq", "expr", "let", "read",
-     "getopts", "printenv", "id", "groups", "pwd", "date", "uname", "hostname", "tput",
-     "stty", "sleep", "usleep"]
-)  # fmt: skip
+# The programs shell/commands/operands.py never reads the operands of (its DATA_OPERANDS
+# and NON_READERS), space-separated: the gate before that module is loaded (one string,
+# as LOADED_FILE_NAMES; the same names: tests/shell/test_operand_commands.py)
+UNREAD_OPERANDS = (
+    " . : [ [[ ack ag age-keygen alias apk apropos apt apt-cache apt-get aptitude b2sum "
+    "basename brew bunx bzip2 cargo cd certbot chattr chgrp chmod chown cksum cmp comm "
+    "command compgen complete composer cp cut date declare df diff dir direnv dirname dnf "
+    "docker docker-compose dotenv dotenvx dotnet dpkg dpkg-query du echo egrep env-cmd "
+    "exit export expr false fc fd fdfind fgrep file find flatpak fuser gem getfacl getopts "
+    "gh git glab go gradle grep groups gzip hash head helm help history hostname id info "
+    "inotifywait install jq just kill killall kubectl less let ln local locate logger ls "
+    "lsattr lsof man md5sum mkcert mkdir mktemp more mv mvn nerdctl nix-env notify-send "
+    "npm npx openssl pacman pgrep pidof pip pip3 pipx pkill pnpm pnpx podman popd port "
+    "printenv printf pushd pwd read readlink readonly realpath return rg rm rmdir rpm say "
+    "seq service set setfacl sha1sum sha224sum sha256sum sha384sum sha512sum shellcheck "
+    "shfmt shopt shred sleep snap sort source ssh ssh-add ssh-copy-id ssh-keygen "
+    "ssh-keyscan stat stty sum sync systemctl tail tar task test tldr touch tput tr trap "
+    "true type typeset uname uniq unlink unset unzip update-alternatives usleep uvx vdir "
+    "wait watch wc whatis whereis which xz yarn yq yum zip zstd zypper "
+)
+
+
+def listed(name: str, names: str) -> bool:
+    """Whether ``name`` is one of the space-separated ``names`` (a name with a blank or
+    empty, which no list holds, is not: ``'ls x'`` is not ``ls``)."""
+    return bool(name) and " " not in name and f" {name} " in names
 
 
 def reads_operands(program: str) -> bool:
     """Whether ``program``'s operands may hold a command line it runs: a program hookwise
-    knows nothing about (shell/commands/operands.py reads them). Hot: set lookups only."""
+    knows nothing about (shell/commands/operands.py reads them). Hot: lookups only."""
     return not (
-        program in DATA_OPERANDS
-        or program in NON_READERS
+        listed(program, UNREAD_OPERANDS)
         or program in OPERAND_PROGRAMS
         or program in WRAPPER_NAMES
         or program in RUNNER_NAMES
@@ -828,62 +837,59 @@ def reads_operands(program: str) -> bool:
     )
 
 
-# files that runners load as code (conftest.py, justfile, Rakefile...): the names only;
-# which runner loads which is hookwise.shell.commands.build_files.BUILD_FILES (the same
-# names: tests/shell/test_operand_commands.py), loaded when the line wrote one of them
-BUILD_FILE_NAMES = frozenset(
-    [".bazelrc", ".env", ".envrc", ".justfile", ".pre-commit-config.yaml", "BUILD",
-     "BUILD.bazel", "Cargo.toml", "Gemfile", "Gruntfile.coffee", "Gruntfile.js", "Justfile",
-     "MODULE.bazel", "Rakefile", "Rakefile.rb", "SConscript", "SConstruct", "Sconstruct",
-     "Taskfile.yaml", "Taskfile.yml", "Vagrantfile", "WORKSPACE", "build.gradle",
-     "build.gradle.kts", "build.rs", "bunfig.toml", "composer.json", "config", "config.toml",
-     "conftest.py", "deno.json", "deno.jsonc", "fabfile.py", "gulpfile.js", "gulpfile.mjs",
-     "gulpfile.ts", "hatch.toml", "init.gradle", "invoke.yaml", "jest.config.js",
-     "jest.config.mjs", "jest.config.ts", "justfile", "lefthook.yaml", "lefthook.yml",
-     "maven.config", "meson.build", "meson.options", "meson_options.txt", "noxfile.py",
-     "pom.xml", "pyproject.toml", "rakefile", "rakefile.rb", "sconstruct", "settings.gradle",
-     "settings.gradle.kts", "setup.cfg", "setup.py", "taskfile.yaml", "taskfile.yml",
-     "tasks.py", "tox.ini", "uv.toml", "vite.config.js", "vite.config.mjs", "vite.config.ts",
-     "vitest.config.js", "vitest.config.ts", "webpack.config.js", "webpack.config.mjs",
-     "webpack.config.ts"]
-)  # fmt: skip
+# The names (last path part) of the files shell/commands/build_files.py knows programs
+# to load (CONFIG_FILES, BUILD_FILES), space-separated: a line that writes none of them
+# needs not load that module (one string: unmarshalled at once, no set to build; the same
+# names as the tables: tests/shell/test_operand_commands.py)
+LOADED_FILE_NAMES = (
+    " .Rprofile .bash_login .bash_logout .bash_profile .bashrc .bazelrc .curlrc .env "
+    ".envrc .exrc .gdbinit .gitconfig .gitmodules .inputrc .irbrc .justfile .lldbinit "
+    ".mongoshrc.js .my.cnf .npmrc .pdbrc .perldb .pre-commit-config.yaml .profile .psqlrc "
+    ".screenrc .sqliterc .tclshrc .tmux.conf .vimrc .wgetrc .zlogin .zlogout .zprofile "
+    ".zshenv .zshrc BUILD BUILD.bazel Cargo.toml Gemfile Gruntfile.coffee Gruntfile.js "
+    "Justfile MODULE.bazel Rakefile Rakefile.rb SConscript SConstruct Sconstruct "
+    "Taskfile.yaml Taskfile.yml Vagrantfile WORKSPACE build.gradle build.gradle.kts "
+    "build.rs bunfig.toml composer.json config config.toml conftest.py deno.json "
+    "deno.jsonc fabfile.py gulpfile.js gulpfile.mjs gulpfile.ts hatch.toml init.gradle "
+    "invoke.yaml jest.config.js jest.config.mjs jest.config.ts justfile lefthook.yaml "
+    "lefthook.yml maven.config meson.build meson.options meson_options.txt noxfile.py "
+    "pom.xml pyproject.toml rakefile rakefile.rb sconstruct settings.gradle "
+    "settings.gradle.kts setup.cfg setup.py sitecustomize.py taskfile.yaml taskfile.yml "
+    "tasks.py tox.ini usercustomize.py uv.toml vite.config.js vite.config.mjs "
+    "vite.config.ts vitest.config.js vitest.config.ts webpack.config.js webpack.config.mjs "
+    "webpack.config.ts "
+)
 # Programs that run the project's code (test runners, build and task tools, package
-# managers' scripts, run-parts): after the line wrote a file one of them may load it
-# (commands/build_files.written_loads: read as code, or unverifiable); the runners of
-# BUILD_FILES are here too (tests/shell/test_operand_commands.py)
-CODE_RUNNERS = frozenset(
-    ["pytest", "py.test", "nosetests", "nose2", "tox", "nox", "behave", "ward", "go",
-     "gotestsum", "ctest", "cpack", "cmake", "make", "gmake", "ninja", "meson", "npm", "yarn",
-     "pnpm", "bun", "deno", "jest", "vitest", "mocha", "ava", "tap", "karma", "playwright",
-     "cypress", "cargo", "gradle", "gradlew", "mvn", "mvnw", "ant", "sbt", "lein", "rake",
-     "bundle", "rspec", "cucumber", "phpunit", "pest", "composer", "dotnet", "swift", "mix",
-     "run-parts", "pydoc", "pydoc3", "just", "task", "invoke", "inv", "fab", "scons",
-     "bazel", "bazelisk", "hatch", "poetry", "pdm", "uv", "pre-commit", "lefthook", "pip",
-     "pip3", "direnv", "vagrant", "gulp", "grunt", "webpack", "vite"]
-)  # fmt: skip
-# runners that run every file of a directory, whatever its name (run-parts d)
-RUNS_ANY_FILE = frozenset(["run-parts"])
+# managers' scripts, run-parts), space-separated: after the line wrote a file one of them
+# may load (:func:`may_load`), commands/build_files.written_loads reads it as code or
+# finds it unverifiable; the runners of BUILD_FILES are here too (test_operand_commands)
+CODE_RUNNERS = (
+    " pytest py.test nosetests nose2 tox nox behave ward go gotestsum ctest cpack cmake "
+    "make gmake ninja meson npm yarn pnpm bun deno jest vitest mocha ava tap karma "
+    "playwright cypress cargo gradle gradlew mvn mvnw ant sbt lein rake bundle rspec "
+    "cucumber phpunit pest composer dotnet swift mix run-parts pydoc pydoc3 just task "
+    "invoke inv fab scons bazel bazelisk hatch poetry pdm uv pre-commit lefthook pip "
+    "pip3 direnv vagrant gulp grunt webpack vite "
+)
 # files runners take as data, never as code (a log, notes, a table); CMake's list is code
 DATA_SUFFIXES = (".txt", ".md", ".rst", ".log", ".csv", ".tsv", ".out", ".err", ".html")
-_LOADED_DATA = frozenset(["CMakeLists.txt", "meson_options.txt"])
-_NO_SUFFIX_CODE = frozenset(["Makefile", "makefile", "GNUmakefile", "Dockerfile", "Jenkinsfile"])
 
 
 def may_load(program: str, key: str, content: str | None) -> bool:
     """Whether a CODE_RUNNER may load the file ``key`` the line wrote as code: a file of a
-    suffix that is not data, one with a ``#!`` line, a build file, or any file for a
-    runner of whole directories; not ``ls > out``, ``> notes.md``, ``> /dev/null``. Hot."""
+    suffix that is not data, one with a ``#!`` line, a build file, or any file for
+    run-parts (it runs a whole directory); not ``ls > out``, ``> notes.md``. Hot."""
     if key.startswith(("/dev/", "/proc/")):
         return False
     name = key.rsplit("/", 1)[-1]
     if name.endswith(DATA_SUFFIXES):
-        return name in _LOADED_DATA
+        return name in ("CMakeLists.txt", "meson_options.txt")
     return (
         "." in name.lstrip(".")
-        or program in RUNS_ANY_FILE
+        or program == "run-parts"
         or (content or "").startswith("#!")
-        or name in BUILD_FILE_NAMES
-        or name in _NO_SUFFIX_CODE
+        or listed(name, LOADED_FILE_NAMES)
+        or name in ("Makefile", "makefile", "GNUmakefile", "Dockerfile", "Jenkinsfile")
     )
 
 
@@ -892,29 +898,7 @@ OPERANDS_ORIGIN = "a command line in the operands of "
 XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
 # programs that read the names of the files they take from stdin (xargs_input.names_read)
 NAME_READERS = frozenset(["cpio", "tar", "bsdtar", "zip", "rsync", "pax", "afio"])
-# Programs that take file operands without putting their contents in their output or
-# sending them anywhere (they list, test, move, copy on disk, hash, use a key, or generate
-# one), and the searchers and shells whose operands are patterns or code that other rules
-# read. Every other program reads the files it is given: a rule's `reads: true`
-# (policy/rules/loader.py) matches it, so a reader nobody listed (fold, rev, iconv,
-# column, split, a tool installed tomorrow) is one.
-NON_READERS = frozenset(
-    ["ls", "dir", "vdir", "stat", "file", "test", "[", "[[", "chmod", "chown", "chgrp",
-     "chattr", "lsattr", "getfacl", "setfacl", "touch", "mkdir", "rmdir", "rm", "shred",
-     "unlink", "ln", "cp", "mv", "install", "realpath", "readlink", "basename", "dirname",
-     "du", "df", "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
-     "sha512sum", "b2sum", "cksum", "sum", "find", "fd", "fdfind", "locate", "which", "type",
-     "command", "cd", "pushd", "popd", "echo", "printf", "true", "false", ":", "export",
-     "unset", "set", "shopt", "alias", "hash", "declare", "local", "readonly", "typeset",
-     "source", ".", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "ssh-keyscan", "openssl",
-     "mkcert", "certbot", "age-keygen", "git", "docker", "podman", "docker-compose",
-     "nerdctl", "kubectl", "helm", "dotenv", "dotenvx", "direnv", "env-cmd", "sync",
-     "grep", "egrep", "fgrep", "rg", "ag", "ack", "sleep", "kill", "wait", "trap", "exit",
-     "return", "mktemp", "watch", "inotifywait", "lsof", "fuser",
-     # package runners (what they run is a command of its own)
-     "npx", "pnpx", "bunx", "uvx", "pipx"]
-)  # fmt: skip
-# Subcommands of NON_READERS programs that do print or send the files they are given
+# Subcommands of non-readers (commands/operands.NON_READERS) that print or send the files
 # (``git diff --no-index /dev/null ~/.ssh/id_rsa``, ``git show :.env``, ``docker cp
 # ~/.aws/credentials c:/x``): program -> (those subcommands, whether ``REV:path`` names
 # ``path``). git's hash-object prints a hash (like sha256sum), but with ``-w`` it copies
@@ -1101,8 +1085,8 @@ CODE_VARIABLES = COMMAND_VARIABLES | LOADER_VARIABLES | frozenset(["NODE_OPTIONS
 # program's options, some of which are code), "path" (directories code is loaded from:
 # on disk it is the project's own code, but not a file the line writes there), "git"
 # (git configuration: aliases, commands, push settings), "home" (where a program of
-# HOME_READERS reads its config and rc files). A value not known to be harmless makes the
-# command unverifiable (accounting.account).
+# code_readers.HOME_READERS reads its config and rc files). A value not known to be
+# harmless makes the command unverifiable (accounting.account).
 ENV_LOADERS: dict[str, str] = {
     **dict.fromkeys(
         ["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "GIT_EXEC_PATH",
@@ -1133,57 +1117,15 @@ ENV_LOADERS: dict[str, str] = {
     ),
 }  # fmt: skip
 # Variables naming a file the program reads, and may print (file's bad magic line,
-# configparser's error, npm config list, history): the file is read as a command's
-# operand is, so the rules on secret files see it. npm_config_* is case-blind.
-FILE_VARIABLES = frozenset(
-    ["MAGIC", "PIP_CONFIG_FILE", "BOTO_CONFIG", "HISTFILE", "NPM_CONFIG_USERCONFIG",
-     "NPM_CONFIG_GLOBALCONFIG", "NPM_CONFIG_INIT_MODULE", "AWS_CONFIG_FILE",
-     "AWS_SHARED_CREDENTIALS_FILE", "NETRC", "CURL_HOME_FILE", "PYTHONSTARTUP", "WGETRC",
-     "GNUPG_FILE", "INPUTRC"]
-)  # fmt: skip
-# java's options variables: @FILE, -XX:VMOptionsFile=F and -XX:Flags=F in them name files
-JAVA_OPTION_VARIABLES = frozenset(["JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"])
-# Programs that read config or rc files they find through HOME (and XDG_CONFIG_HOME...):
-# with those changed on the line, what the config says is not what the guard read. A
-# shell reads its rc files when interactive or a login shell (zsh always reads .zshenv).
-HOME_READERS = frozenset(
-    ["git", "ssh", "scp", "sftp", "rsync", "npm", "npx", "yarn", "pnpm", "pip", "pip3",
-     "curl", "wget", "zsh", "psql", "mysql", "gpg", "hg", "svn", "gdb", "vim", "vi", "nvim",
-     "python", "python3", "perl", "ruby", "node", "less"]
-)  # fmt: skip
-# Config and rc files a program reads (by path suffix), and the programs reading them: one
-# written earlier on the line makes a later run of those programs run what it says.
-CONFIG_FILES: dict[str, frozenset[str]] = {
-    **dict.fromkeys([".git/config", ".gitconfig", "git/config", ".gitmodules"], frozenset(["git"])),
-    **dict.fromkeys(
-        [".bashrc", ".bash_profile", ".bash_login", ".profile", ".inputrc"],
-        frozenset(["bash", "sh"]),
-    ),
-    **dict.fromkeys([".zshenv", ".zshrc", ".zprofile", ".zlogin"], frozenset(["zsh"])),
-    ".ssh/config": frozenset(["ssh", "scp", "sftp", "rsync", "git"]),
-    ".npmrc": frozenset(["npm", "npx", "yarn", "pnpm"]),
-    ".curlrc": frozenset(["curl"]),
-    ".wgetrc": frozenset(["wget"]),
-    ".psqlrc": frozenset(["psql"]),
-    ".gdbinit": frozenset(["gdb"]),
-    ".vimrc": frozenset(["vim", "vi", "nvim"]),
-    **dict.fromkeys(["sitecustomize.py", "usercustomize.py"], frozenset(["python", "python3"])),
-    # debuggers', REPLs' and logout rc files: code they run at start or at exit
-    ".pdbrc": frozenset(["python", "python3", "pdb", "pdb3", "ipdb"]),
-    ".perldb": frozenset(["perl"]),
-    **dict.fromkeys([".bash_logout"], frozenset(["bash", "sh"])),
-    ".zlogout": frozenset(["zsh"]),
-    ".lldbinit": frozenset(["lldb"]),
-    ".sqliterc": frozenset(["sqlite3"]),
-    ".irbrc": frozenset(["irb", "ruby"]),
-    ".Rprofile": frozenset(["R", "Rscript"]),
-    ".tclshrc": frozenset(["tclsh"]),
-    ".exrc": frozenset(["vim", "vi", "nvim", "ex"]),
-    ".my.cnf": frozenset(["mysql", "mariadb"]),
-    ".mongoshrc.js": frozenset(["mongosh"]),
-    ".tmux.conf": frozenset(["tmux"]),
-    ".screenrc": frozenset(["screen"]),
-}
+# configparser's error, npm config list, history), space-separated: the file is read as
+# a command's operand is, so the rules on secret files see it. npm_config_* is
+# case-blind. Java's option variables name files as @F, -XX:VMOptionsFile=F, -XX:Flags=F.
+FILE_VARIABLES = (
+    " MAGIC PIP_CONFIG_FILE BOTO_CONFIG HISTFILE NPM_CONFIG_USERCONFIG NPM_CONFIG_GLOBALCONFIG "
+    "NPM_CONFIG_INIT_MODULE AWS_CONFIG_FILE AWS_SHARED_CREDENTIALS_FILE NETRC PYTHONSTARTUP "
+    "WGETRC INPUTRC "
+)
+JAVA_OPTION_VARIABLES = " JDK_JAVA_OPTIONS _JAVA_OPTIONS JAVA_TOOL_OPTIONS "
 COMPUTED = "${computed}"  # a word of a command computed when it runs (code, a file's lines)
 UNKNOWN_WORDS = frozenset([XARGS_INPUT, COMPUTED])  # words a handler cannot know
 

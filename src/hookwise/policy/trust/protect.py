@@ -594,14 +594,15 @@ def _program(argv: list[str]) -> tuple[str, list[str]]:
 
 
 class _FoundError(Exception):
-    def __init__(self, path: str, how: str) -> None:
+    """A guarded file the call changes (``unsure``: what it writes there is known only when
+    it runs: unverifiable, not denied). One class for both: each class costs every hook
+    process its creation."""
+
+    def __init__(self, path: str, how: str, *, unsure: bool = False) -> None:
         super().__init__(path)
         self.path = path
         self.how = how
-
-
-class _UnsureError(_FoundError):
-    """What the call writes there is known only when it runs: unverifiable, not denied."""
+        self.unsure = unsure
 
 
 def _may_write_data_named(name: str, argv: list[str]) -> bool:
@@ -637,8 +638,10 @@ def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard
             if hit is None and not path.startswith("/") and _has_marker(path):
                 hit = path
             if hit is not None:
-                raise _UnsureError(
-                    hit, f"{what} into {directory} (their names are known only when it runs)"
+                raise _FoundError(
+                    hit,
+                    f"{what} into {directory} (their names are known only when it runs)",
+                    unsure=True,
                 )
 
 
@@ -649,7 +652,7 @@ def _chosen_place(cmd: Command) -> None:
     for target in cmd.writes:
         if target and target[0] not in "/~" and target != "/dev/null":
             how = f"it writes {target} in a directory a pattern or a computed word chose"
-            raise _UnsureError(target, how)
+            raise _FoundError(target, how, unsure=True)
 
 
 def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -> None:
@@ -802,7 +805,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
                         continue  # (git -C . pull: as `git pull` itself)
                     hit = guard.holds(path) or guard.protected(path)
                     if hit is not None:
-                        raise _UnsureError(hit, f"{what} into {directory}")
+                        raise _FoundError(hit, f"{what} into {directory}", unsure=True)
     elif name == "find":
         acts = {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls"}
         if not acts.intersection(argv):
@@ -902,13 +905,13 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
         patch = ev.patch
         if patch is not None and _has_marker(patch):
             raise _FoundError("a protected file", "the patch names one")
-    except _UnsureError as unsure:
-        return "unverifiable", (
-            f"hookwise cannot verify this command: {unsure.how}, and {unsure.path} is "
-            "one of hookwise's own guardrails there (a policy file, the trust store or a "
-            "host's hook settings); extract or copy elsewhere, or name the files"
-        )
     except _FoundError as found:
+        if found.unsure:
+            return "unverifiable", (
+                f"hookwise cannot verify this command: {found.how}, and {found.path} is "
+                "one of hookwise's own guardrails there (a policy file, the trust store or "
+                "a host's hook settings); extract or copy elsewhere, or name the files"
+            )
         return "deny", (
             f"hookwise protects its own guardrails: this call {found.how}, which would change "
             f"{found.path} (a policy file, the trust store, the audit log, a host's hook "

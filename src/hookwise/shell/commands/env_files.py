@@ -97,11 +97,11 @@ def _awk_operands(argv: list[str]) -> list[str]:
 def named_files(name: str, value: str) -> list[str]:
     """The files a variable of programs.FILE_VARIABLES or JAVA_OPTION_VARIABLES names (its
     value; java's ``@F``, ``-XX:VMOptionsFile=F``, ``-XX:Flags=F``)."""
-    from hookwise.shell.programs import JAVA_OPTION_VARIABLES
+    from hookwise.shell.programs import JAVA_OPTION_VARIABLES, listed
 
     for home in ("$HOME/", "${HOME}/"):  # (kept as written: the home is the rules' ~)
         value = value.replace(home, "~/")
-    if name not in JAVA_OPTION_VARIABLES:
+    if not listed(name, JAVA_OPTION_VARIABLES):
         return [value]
     found: list[str] = []
     for word in value.split():

@@ -28,6 +28,46 @@ if TYPE_CHECKING:
 MAX_OPERAND_COMMANDS = 4  # command lines taken from one command's operands
 MAX_LOOKUPS = 8  # operands looked up on PATH for one command
 
+# programs whose operands are data (what to look up, install, kill, print, compare) or
+# code on disk with its arguments (cargo run -- x: the project's program, not a command
+# line): ``man git push``, ``apt-get install git curl``, ``pkill rsync`` run neither
+DATA_OPERANDS = frozenset(
+    ["man", "info", "whatis", "apropos", "help", "tldr", "whereis", "type", "hash",
+     "complete", "compgen", "history", "fc", "apt", "apt-get", "apt-cache", "aptitude", "dpkg",
+     "dpkg-query", "rpm", "dnf", "yum", "zypper", "apk", "pacman", "brew", "port", "snap",
+     "flatpak", "nix-env", "pip", "pip3", "npm", "yarn", "pnpm", "gem", "cargo", "go",
+     "composer", "mvn", "gradle", "dotnet", "just", "task", "pgrep", "pkill", "killall",
+     "pidof", "systemctl", "service", "update-alternatives", "diff", "cmp", "comm", "tar",
+     "zip", "unzip", "gzip", "xz", "bzip2", "zstd", "sort", "uniq", "head", "tail", "less",
+     "more", "cut", "tr", "wc", "shellcheck", "shfmt", "say", "notify-send", "logger",
+     "gh", "glab", "jq", "yq", "basename", "dirname", "seq", "expr", "let", "read",
+     "getopts", "printenv", "id", "groups", "pwd", "date", "uname", "hostname", "tput",
+     "stty", "sleep", "usleep"]
+)  # fmt: skip
+# Programs that take file operands without putting their contents in their output or
+# sending them anywhere (they list, test, move, copy on disk, hash, use a key, or generate
+# one), and the searchers and shells whose operands are patterns or code that other rules
+# read. Every other program reads the files it is given: a rule's `reads: true`
+# (policy/rules/loader.py) matches it, so a reader nobody listed (fold, rev, iconv,
+# column, split, a tool installed tomorrow) is one.
+NON_READERS = frozenset(
+    ["ls", "dir", "vdir", "stat", "file", "test", "[", "[[", "chmod", "chown", "chgrp",
+     "chattr", "lsattr", "getfacl", "setfacl", "touch", "mkdir", "rmdir", "rm", "shred",
+     "unlink", "ln", "cp", "mv", "install", "realpath", "readlink", "basename", "dirname",
+     "du", "df", "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
+     "sha512sum", "b2sum", "cksum", "sum", "find", "fd", "fdfind", "locate", "which", "type",
+     "command", "cd", "pushd", "popd", "echo", "printf", "true", "false", ":", "export",
+     "unset", "set", "shopt", "alias", "hash", "declare", "local", "readonly", "typeset",
+     "source", ".", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "ssh-keyscan", "openssl",
+     "mkcert", "certbot", "age-keygen", "git", "docker", "podman", "docker-compose",
+     "nerdctl", "kubectl", "helm", "dotenv", "dotenvx", "direnv", "env-cmd", "sync",
+     "grep", "egrep", "fgrep", "rg", "ag", "ack", "sleep", "kill", "wait", "trap", "exit",
+     "return", "mktemp", "watch", "inotifywait", "lsof", "fuser",
+     # package runners (what they run is a command of its own)
+     "npx", "pnpx", "bunx", "uvx", "pipx"]
+)  # fmt: skip
+
+
 # every program some table of the analysis says something about: named in an operand, it
 # starts a command line the analysis reads (not DATA_OPERANDS: `x86_64 sort` is not a
 # wrapper's data, but man/apt/pkill's operands never are commands, so they stay data)
@@ -39,8 +79,7 @@ KNOWN = (
     | programs.CODE_READERS
     | programs.TREE_READERS
     | programs.NAME_READERS
-    | programs.HOME_READERS
-    | programs.NON_READERS
+    | NON_READERS
     | frozenset(programs.OPTIONS)
     | frozenset(programs.DATA_INCLUDERS)
     | frozenset(programs.DATA_WRITERS)
