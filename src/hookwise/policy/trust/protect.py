@@ -881,9 +881,9 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
-                if picked:  # cd .hookwis? && echo x > policy.yaml: the pattern's directory
-                    _chosen_place(cmd)
                 _check_command(cmd, cwd, guard, marked)
+                if picked:  # cd .hookwis? && echo x > policy.yaml: the pattern's directory
+                    _chosen_place(cmd)  # (after: a write known to hit a guard is denied)
             return None
         if ev.tool in READ_TOOLS or ev.tool is None:
             return None
