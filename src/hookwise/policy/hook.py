@@ -26,9 +26,12 @@ from hookwise.policy.pipeline import Outcome, decide, failure_answer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import signal as _signal  # the builtin's stub: the same functions
     from typing import Any
 
     from hookwise.policy.retry_state import FileRetryState
+else:
+    import _signal  # builtin and loaded already; ``signal`` imports enum (about 0.1 s)
 
 USAGE = """\
 Usage: hookwise hook [--host HOST] [--policy FILE] [--no-audit]
@@ -251,9 +254,38 @@ def fast_exit(code: int) -> None:
         os._exit(code)
 
 
+class _HeldTerm:
+    """SIGTERM held until the event is known. A host may end the hooks of an event whose
+    answer it discards as it exits (Claude Code 2.1.330 sends SIGTERM to StopFailure hooks
+    0.1-0.4 s after starting them, as ``-p`` ends; no SIGKILL follows): the audit record is
+    then the hook's only job, so it is finished. Any other event gets SIGTERM back as soon
+    as it is known, and dies of a held one then, as the host expects. (``_signal``: the
+    builtin, without the enum import of ``signal``.)"""
+
+    __slots__ = ("arrived",)
+
+    def __init__(self) -> None:
+        self.arrived = False
+        _signal.signal(_signal.SIGTERM, self._hold)
+
+    def _hold(self, signum: int, frame: Any) -> None:
+        self.arrived = True
+
+    def release(self, outcome: Outcome, policy: dict[str, Any] | None) -> None:
+        """Back to the default unless the host discards this event's answer."""
+        tables = policy["hosts"] if policy else {}
+        spec = tables.get(outcome.host or "", {}).get("events", {}).get(outcome.host_event)
+        if isinstance(spec, dict) and spec.get("honoured") is False:
+            return
+        _signal.signal(_signal.SIGTERM, _signal.SIG_DFL)
+        if self.arrived:
+            os.kill(os.getpid(), _signal.SIGTERM)
+
+
 def main(argv: list[str]) -> int:
     started = time.perf_counter()
     now = time.time()
+    term = _HeldTerm()
     if argv and argv[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
         return 0
@@ -347,6 +379,7 @@ def main(argv: list[str]) -> int:
         tables = policy["hosts"] if policy else None
         outcome.events = []  # the event is in doubt: answer as for an unknown one
         outcome.answer = failure_answer(outcome, message, tables, settings, env)
+    term.release(outcome, policy)
     answer = outcome.answer
     if sink is not None and policy is not None and outcome.host is not None:
         events = policy["hosts"].get(outcome.host, {}).get("events", {})

@@ -34,6 +34,7 @@ reads them. Subagent events are not played (scenarios have no subagents).
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -101,6 +102,7 @@ class DialectLifecycle:
         self.history: list[common.Content] = []
         self._tool_uses = 0
         self._messages = 0
+        self._prompts = 0
         self._batch: list[dict[str, JSON]] = []  # the reply's calls, for PostToolBatch
 
     def _load(self, scenario: Scenario, options: SimOptions, workspace: Path) -> HookSystem:
@@ -243,6 +245,11 @@ class DialectLifecycle:
             await self.compress(ctx, step.compress, turn)
         kept: list[dict[str, Any]] = [{"text": turn.user_text}] if turn.user_text else []
         parts: list[dict[str, Any]] = [{"text": text} for text in turn.model_input()]
+        if "prompt_id" in self.spec.session_input:
+            # the host names each submitted prompt; every event after it carries the name
+            self._prompts += 1
+            name = f"{self.system.session_id}/prompt/{self._prompts}"
+            self.system.session_input["prompt_id"] = str(uuid.uuid5(uuid.NAMESPACE_URL, name))
         effect = await self._fire(ctx, turn, "UserPromptSubmit", prompt=turn.prompt())
         outcome = effect.outcome
         if outcome.stop_session:
