@@ -539,6 +539,24 @@ MODEL_IMPOSSIBLE_ALLOWS: Final = frozenset({"Stop", "SubagentStop"})
 # An Elicitation hook's (or ElicitationResult's) answer to the MCP server.
 ELICITATION_ACTIONS: Final = ("accept", "decline", "cancel")
 
+# Setup's ``trigger``: ``--init``/``--init-only`` and ``--maintenance``.
+SETUP_TRIGGERS: Final = ("init", "maintenance")
+# StopFailure's ``error`` (its matcher values); an HTTP 400 without a known type is
+# ``unknown`` (recorded: claude-handlers/stop-failure.json).
+STOP_FAILURE_ERRORS: Final = (
+    "rate_limit",
+    "authentication_failed",
+    "billing_error",
+    "invalid_request",
+    "server_error",
+    "max_output_tokens",
+    "unknown",
+)
+# what StopFailure's ``last_assistant_message`` is on an API error: this, then the message
+API_ERROR_PREFIX: Final = "API Error: "
+# UserPromptExpansion of a typed /command (recorded: claude-events/events.json)
+SLASH_EXPANSION: Final = "slash_command"
+
 # Which ConfigChange source no hook can block (enterprise-managed settings always apply).
 UNBLOCKABLE_CONFIG_SOURCE: Final = "policy_settings"
 
