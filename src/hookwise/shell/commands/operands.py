@@ -16,8 +16,7 @@ Cold: loaded only for an unknown program with an operand. Standard library only.
 
 from __future__ import annotations
 
-import os
-
+from hookwise.policy import os_lite as os  # (the hook's path: os costs its imports)
 from hookwise.shell import programs
 
 TYPE_CHECKING = False
@@ -98,7 +97,7 @@ def executable(word: str) -> bool:
         return os.path.isfile(word) and os.access(word, os.X_OK)
     if not word or word in (".", ".."):
         return False
-    for directory in os.environ.get("PATH", os.defpath).split(os.pathsep):
+    for directory in (os.getenv("PATH") or "/bin:/usr/bin").split(":"):
         path = os.path.join(directory or ".", word)
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return True
