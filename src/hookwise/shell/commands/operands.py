@@ -16,7 +16,8 @@ Cold: loaded only for an unknown program with an operand. Standard library only.
 
 from __future__ import annotations
 
-from hookwise.policy import os_lite as os  # (the hook's path: os costs its imports)
+import posix  # (builtin: os costs the hook's cold path its imports)
+
 from hookwise.shell import programs
 
 TYPE_CHECKING = False
@@ -91,15 +92,23 @@ def known(name: str) -> bool:
     return name in KNOWN or programs.family(name) is not None
 
 
+def _executable_file(path: str) -> bool:
+    try:
+        mode = posix.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return mode & 0o170000 == 0o100000 and posix.access(path, posix.X_OK)
+
+
 def executable(word: str) -> bool:
     """Whether ``word`` names an executable file: a path, or a name found on PATH."""
     if "/" in word:
-        return os.path.isfile(word) and os.access(word, os.X_OK)
+        return _executable_file(word)
     if not word or word in (".", ".."):
         return False
-    for directory in (os.getenv("PATH") or "/bin:/usr/bin").split(":"):
-        path = os.path.join(directory or ".", word)
-        if os.path.isfile(path) and os.access(path, os.X_OK):
+    found = posix.environ.get(b"PATH") or b"/bin:/usr/bin"
+    for directory in found.decode("utf-8", "surrogateescape").split(":"):
+        if _executable_file(f"{directory or '.'}/{word}"):
             return True
     return False
 
