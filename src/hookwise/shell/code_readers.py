@@ -432,8 +432,45 @@ def unread_module(module: str) -> bool:
         top in sys.stdlib_module_names
         and module not in PY_HARMLESS_MODULES
         and module not in _PY_CODE_MODULES
+        and module not in PY_ARCHIVE_MODULES
         and top not in _PY_SHELLS
     )
+
+
+# python -m zipfile/tarfile: the archive tools of the standard library, whose command
+# lines are small and fixed: the mode option (list, test, extract, create), then operands;
+# an option taking a value; an extraction's write is DATA_WRITERS' (programs.py)
+_PY_ARCHIVE_MODES = {"-l": "l", "--list": "l", "-t": "t", "--test": "t", "-e": "e",
+                     "--extract": "e", "-c": "c", "--create": "c"}  # fmt: skip
+_PY_ARCHIVE_VALUED = frozenset(["--filter", "--metadata-encoding"])
+PY_ARCHIVE_MODULES = frozenset(["zipfile", "tarfile"])
+
+
+def py_archive_module(module: str, args: list[str]) -> Items:
+    """What ``python -m zipfile``/``tarfile`` reads and writes: a listing, test or
+    extraction reads the archive; a creation writes its first operand from the files it
+    reads. An option the tool's command line does not have is unverifiable."""
+    mode = ""
+    operands: list[str] = []
+    k = 0
+    while k < len(args):
+        word = args[k]
+        name = word.partition("=")[0]
+        if word in _PY_ARCHIVE_MODES and not mode:
+            mode = _PY_ARCHIVE_MODES[word]
+        elif name in _PY_ARCHIVE_VALUED:
+            k += 0 if "=" in word else 1
+        elif word in ("-v", "--verbose", "-h", "--help"):
+            pass
+        elif word.startswith("-") and word != "-":
+            why = f"python -m {module} {word}: an option hookwise does not read"
+            return [("unverifiable", why)]
+        else:
+            operands.append(word)
+        k += 1
+    if mode == "c":
+        return [("write", operands[0])] * bool(operands) + [("read", f) for f in operands[1:]]
+    return [("read", operands[0])] if mode and operands else []
 
 
 def _py_code_module(
@@ -640,6 +677,8 @@ def read(
             args = argv[argv.index("-m") + 2 :]
             found = _py_code_module(module, args, command, script, (printed, parsed))
             return found + _pending(script, language, program)
+        if module in PY_ARCHIVE_MODULES:
+            return py_archive_module(module, argv[argv.index("-m") + 2 :])
         if unread_module(module):
             why = f"python -m {module} runs a standard library tool whose handling of its"
             return [("unverifiable", f"{why} operands and input hookwise does not read")]
