@@ -114,7 +114,9 @@ def test_the_agent_cannot_empty_its_user_policy_through_a_uri_reading(
     filled = uri.replace("{dir}", str(user.parent)).replace("{root}", str(project.root))
     answers = _session(project, wrap, [(tool, {"uri": filled, "content": EMPTY})])
     time.sleep(1.2)  # past the proxy's policy recheck
-    answers += _session(project, wrap, [("run_shell", {"command": f"rm -rf {project.root}/victim"})])
+    answers += _session(
+        project, wrap, [("run_shell", {"command": f"rm -rf {project.root}/victim"})]
+    )
     assert user.read_text() == USER_RULES, answers
     assert (project.root / "victim").exists()
     assert [_blocked(a) is not None for a in answers] == [True, True], answers

@@ -120,6 +120,7 @@ class Decider:
         if decoded is not None:  # as a Python SDK server may read it
             decoded = self.prepare(tool, decoded)
         for other in (paths.resolved(canonical_tool, args, self.gate.cwd, home, moves=moves),
+                      paths.trimmed(canonical_tool, args, self.gate.cwd, home, moves=moves),
                       decoded):  # fmt: skip
             if verdict.action == "deny":
                 return verdict
