@@ -144,3 +144,112 @@ def test_a_padded_path_a_server_trims_is_decided_trimmed(
     (answer,) = _session(project, wrap, [("read_trim", {"path": f"{project.root}/.env{pad}"})])
     assert _blocked(answer) == "no-env-files", answer
     assert _served(project) == []
+
+
+# ------------------------------------------------------ F2, F12: what a shell tool runs
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"command": "rm", "file": "-rf {root}/victim"},
+        {"command": "rm", "paths": ["-rf", "{root}/victim"]},
+        {"command": "rm", "filename": "-rf {root}/victim"},
+        {"command": "rm", "file_path": "-rf {root}/victim"},
+        {"command": "rm", "direction": "-rf {root}/victim"},
+        {"command": "rm", "where": "-rf {root}/victim"},
+        {"command": "rm", "recursive_dir": "-rf {root}/victim"},
+        {"command": "rm", "input_args": "-rf {root}/victim"},
+        {"command": "rm", "extra_input": "-rf {root}/victim"},
+        {"command": "rm", "inputs": "-rf {root}/victim"},
+    ],
+)
+def test_a_shell_tools_other_text_is_no_pass(
+    project: Project, wrap: Any, args: dict[str, Any]
+) -> None:
+    """Each ran ``rm -rf victim`` past deny ``rm -r`` on a server joining its arguments."""
+    (project.root / "victim").mkdir()
+    (answer,) = _session(project, wrap, [("run_command", _fill(project, args))])
+    assert _blocked(answer) is not None, answer
+    assert (project.root / "victim").exists()
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "bash_command",
+        "commandText",
+        "cmd_str",
+        "shellCmd",
+        "terminal_command",
+        "remote_command",
+        "run",
+        "line",
+        "keys",
+    ],
+)
+@pytest.mark.parametrize("tool", ["container_exec", "ssh", "tmux_send_keys"])
+def test_an_unmapped_tools_command_under_any_command_key_is_unverifiable(
+    project: Project, wrap: Any, key: str, tool: str
+) -> None:
+    (project.root / "victim").mkdir()
+    (answer,) = _session(project, wrap, [(tool, {key: f"rm -rf {project.root}/victim"})])
+    assert _blocked(answer) == "hookwise:unverifiable", answer
+    assert _served(project) == []
+
+
+# ------------------------------------------ F3, F10, F14: a file the decision did not see
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("read_text_file", {"document": "{root}/.env", "path": "{root}/README"}),
+        ("read_text_file", {"document": "{root}/.env", "paths": ["{root}/README"]}),
+        ("read_text_file", {"document": "{root}/.env", "file": "{root}/README"}),
+        ("fetch_doc", {"document": "{root}/.env"}),
+        ("fetch_doc", {"document": ".env"}),
+    ],
+)
+def test_a_file_beside_a_decoy_or_under_an_unread_key_is_no_pass(
+    project: Project, wrap: Any, tool: str, args: dict[str, Any]
+) -> None:
+    (project.root / ".env").write_text("SECRET=hunter2")
+    (project.root / "README").write_text("hello")
+    (answer,) = _session(project, wrap, [(tool, _fill(project, args))])
+    assert _blocked(answer) is not None, answer
+    assert "hunter2" not in json.dumps(answer)
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("write_file", {"path": "{dir}", "name": "policy.yaml", "content": EMPTY}),  # F10
+        ("unlink_path", {"name": "{dir}/policy.yaml"}),  # F14
+    ],
+)
+def test_the_agent_cannot_change_its_policy_through_a_name_argument(
+    project: Project, wrap: Any, tool: str, args: dict[str, Any]
+) -> None:
+    user = _user_policy(project)
+    filled = json.loads(json.dumps(args).replace("{dir}", str(user.parent)))
+    (answer,) = _session(project, wrap, [(tool, filled)])
+    assert _blocked(answer) is not None, answer
+    assert user.read_text() == USER_RULES
+
+
+def test_a_vanished_user_policy_is_no_empty_policy(project: Project, wrap: Any) -> None:
+    """F14: the policy file gone, the proxy allowed what it denied a second before (``rm``
+    of a file: only the user policy denies it)."""
+    user = _user_policy(project)
+    victim = project.root / "victim.txt"
+    victim.write_text("keep")
+    project.env["S27_LOG"] = str(project.root.parent / "s27.jsonl")
+    proxy = wrap(server=[str(NODE), str(SERVER)])
+    proxy.initialize()
+    proxy.call(1, "run_shell", {"command": f"rm {victim}"})
+    first = proxy.recv_until(lambda m: m.get("id") == 1)[0]
+    user.unlink()  # as a deletion primitive the guard missed would
+    time.sleep(1.2)
+    proxy.call(2, "run_shell", {"command": f"rm {victim}"})
+    second = proxy.recv_until(lambda m: m.get("id") == 2)[0]
+    proxy.close()
+    assert _blocked(first) == "no-rm", first
+    assert "vanished" in json.dumps(second), second
+    assert victim.exists()
