@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from hookwise.policy.canonical import kernel_path, tool_paths
+from hookwise.policy.canonical import UNKNOWN_DIR, kernel_path, tool_paths
 
 # what a WHATWG URL parser (Node's ``new URL``, Python's urlsplit) drops: C0 controls and
 # space around the URL, tabs and line breaks anywhere in it (``" fi\tle:///x"`` is a file
@@ -121,6 +121,8 @@ def uri_reading(args: Mapping[str, Any], cwd: str, home: str) -> dict[str, Any] 
                 continue
             # as named, links resolved, and ``..`` after a link as the kernel takes it (F5)
             physical = kernel_path(path, cwd)
+            if physical is not None and physical.startswith(UNKNOWN_DIR):
+                physical = None  # a name before the `..` is missing: open(2) fails there
             for spelling in (absolute, os.path.realpath(absolute), physical):
                 if spelling is not None and spelling not in found:
                     found.append(spelling)

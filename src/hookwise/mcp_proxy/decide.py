@@ -10,17 +10,19 @@ as ``agent``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from hookwise.integrations import file_uri
-from hookwise.integrations.accounting import role
+from hookwise.integrations import file_uri, shell_args
+from hookwise.integrations.accounting import role, shell_extra
 from hookwise.integrations.gate import Gate
 from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import paths
+from hookwise.policy.canonical import SHELL
 
 FRAMEWORK = "mcp"
 # a changed policy file applies within this many seconds (not a stat of every scope per call)
@@ -101,7 +103,28 @@ class Decider:
         """The argument keys the policy reads as paths or a command (shown whole when the
         user is asked)."""
         canonical_tool, _ = self._shape(tool)
-        return [str(k) for k in args if role(str(k), canonical_tool) is not None]
+        shell = canonical_tool == SHELL
+        return [
+            str(k)
+            for k, v in args.items()
+            if role(str(k), canonical_tool) is not None
+            or (shell and shell_extra(str(k)) is not None)  # argv, env, stdin, dir: s27 F9
+            or file_uri.uri_paths(v if isinstance(v, str) else "") is not None
+        ]
+
+    def decided_text(self, tool: str, args: Mapping[str, Any]) -> list[str]:
+        """What the policy decided on, as the user must see it whole: a shell tool's command
+        lines with its argv, environment and input (shell_args.readings), and the files
+        ``file:`` URIs name (red team s27 F9: both were cut at 200 characters)."""
+        out: list[str] = []
+        canonical_tool, _ = self._shape(tool)
+        if canonical_tool == SHELL:
+            with contextlib.suppress(shell_args.UnverifiableError):  # (unverifiable: no ask)
+                out += [f"runs: {line}" for line in shell_args.readings(args)[:1]]
+        found = file_uri.uri_reading(args, self.gate.cwd, self.gate.env.get("HOME") or "")
+        if found is not None:
+            out += [f"file: {path}" for path in found["file_paths"] if isinstance(path, str)]
+        return out
 
     def prepare(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
         """The arguments as decided and passed on: path arguments absolute (paths.py)."""
