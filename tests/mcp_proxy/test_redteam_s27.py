@@ -298,3 +298,20 @@ def test_the_question_shows_the_file_a_uri_names(project: Project, wrap: Any) ->
     message, box = _question(project, wrap, "write_uri", {"uri": uri, "content": "ssh-ed25519 A"})
     for text in (message, box):
         assert f"{project.root}/.ssh/authorized_keys" in text, text
+
+
+# ---------------------------------------------------- F17: the tool's name as hosts write it
+@pytest.mark.parametrize("name", ["files.write", "files write", "files/write", "files:write",
+                                  "files\u00b7write", "files_write"])  # fmt: skip
+def test_an_mcp_rule_holds_for_the_name_the_host_gives_the_tool(
+    project: Project, wrap: Any, name: str
+) -> None:
+    from hookwise.policy.trust.store import trust_file
+
+    policy = project.root / ".hookwise" / "policy.yaml"
+    rule = "  - {id: no-files-write, match: {mcp: {tool: files_write}}, action: deny}\n"
+    policy.write_text(policy.read_text("utf-8") + rule, "utf-8")
+    trust_file(str(policy), project.env)
+    (answer,) = _session(project, wrap, [(name, {"x": "1"})])
+    assert _blocked(answer) == "no-files-write", answer
+    assert _served(project) == []

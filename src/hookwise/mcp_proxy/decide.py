@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from hookwise.integrations import file_uri, shell_args
 from hookwise.integrations.accounting import role, shell_extra
-from hookwise.integrations.gate import Gate
+from hookwise.integrations.gate import RANK, Gate
 from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import paths
@@ -31,6 +32,17 @@ RECHECK_SECONDS = 1.0
 # ``mcp__<server>__resources/read``), a ``file://`` URI as its path
 RESOURCE_METHODS = ("resources/read", "resources/subscribe")
 _RESOURCE_TOOLS = dict.fromkeys(RESOURCE_METHODS, "read")
+
+
+# what Claude Code makes of a tool's name in mcp__<server>__<tool> (every character outside
+# these made ``_``): ``files.write`` is ``mcp__fs__files_write`` to the model, the hook and
+# the rules written from its audit log (red team s27 F17)
+_HOST_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def host_tool_name(tool: str) -> str:
+    """``tool`` as the hosts name it to the model and to hooks."""
+    return _HOST_UNSAFE.sub("_", tool)
 
 
 def resource_args(uri: str) -> dict[str, Any]:
@@ -137,6 +149,11 @@ class Decider:
         :meth:`answered` or :meth:`fallback`). A path through a symbolic link is decided
         as it resolves too (the server follows the link); the stricter verdict wins."""
         verdict = self.gate.before_tool(self.tool_name(tool), args, call_id=call_id)
+        as_host = host_tool_name(tool)
+        if as_host != tool and verdict.action != "deny":  # the name mcp: rules are written for
+            second = self.gate.before_tool(self.tool_name(as_host), args, call_id=call_id)
+            if RANK[second.action] > RANK[verdict.action]:
+                verdict = replace(second, args=None)
         canonical_tool, moves = self._shape(tool)
         home = self.gate.env.get("HOME") or ""
         decoded = json_readings(args)
