@@ -692,6 +692,19 @@ class Event:
                 return resolve_path(value, self.cwd, home).absolute or ""
         return self.cwd
 
+    def _resource_paths(self, home: str) -> list[PathRef]:
+        """The files a host's resource tool reads through a ``file:`` URI (Gemini's
+        ``SERVER:URI`` after its server), as the MCP proxy's ``resources/read`` decides
+        them: ``files:`` rules hold for ReadMcpResourceTool as for Read (red team s27 F18)."""
+        uri = self.input.get("uri")
+        if not isinstance(uri, str):
+            return []
+        if self.host_tool in SERVER_IN_URI:
+            uri = uri.partition(":")[2]
+        from hookwise.policy.uri_paths import uri_paths  # (only for such a tool)
+
+        return [ref for path in uri_paths(uri) or () for ref in tool_paths(path, self.cwd, home)]
+
     @property
     def patch(self) -> str | None:
         """The patch text of an apply_patch call."""
@@ -727,6 +740,8 @@ class Event:
                 for v in values:
                     if isinstance(v, str) and v:
                         refs.extend(tool_paths(v, self.cwd, home))
+        if self.tool == MCP_RESOURCE:
+            refs.extend(self._resource_paths(home))
         edits = self.input.get("edits")
         if isinstance(edits, list):
             for edit in edits:
