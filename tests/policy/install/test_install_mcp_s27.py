@@ -55,7 +55,7 @@ def test_a_bare_hookwise_entry_is_no_guard_where_a_project_sets_path(
     )
     assert "ok" not in [s for s, _ in mcp_checks("claude", project, user)]
     # rewritten in place when the bare name is this hookwise, else wrapped once more
-    assert [c["action"] for c in _install(project)["servers"]][0] == "impostor"
+    assert next(c["action"] for c in _install(project)["servers"]) == "impostor"
     rewritten = _entry(project, "fs")
     assert rewritten["command"] == sys.executable and rewritten["args"][:3] == [
         "-I",
