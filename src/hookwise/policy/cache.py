@@ -29,6 +29,7 @@ from hookwise import __version__
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.safe_files import read_private
 from hookwise.policy.trust.scopes import (
+    PolicyFileError,
     read_policy_file,
     read_scope_sources,
     scope_sources,
@@ -219,13 +220,20 @@ class Loaded:
 
 
 def load_policy(
-    cwd: str, env: dict[str, str], use_cache: bool = True, *, write: bool = True
+    cwd: str,
+    env: dict[str, str],
+    use_cache: bool = True,
+    *,
+    write: bool = True,
+    since: float | None = None,
 ) -> Loaded:
     """The compiled policy for an event's cwd.
 
-    Raises OSError (a PolicyFileError) when a policy file is present but cannot be used.
-    The key holds the trust store's bytes too: trusting a file recompiles. ``write``
-    False: a stale cache is compiled in memory and left as it is.
+    Raises OSError (a PolicyFileError) when a policy file is present but cannot be used,
+    or took longer to load than the budget (rules/budget.py; ``since``: when the call
+    began, ``time.monotonic()``, so that every load of one call shares it). The key holds
+    the trust store's bytes too: trusting a file recompiles. ``write`` False: a stale cache
+    is compiled in memory and left as it is.
     """
     found = scope_sources(cwd, env)
     files = [(scope, path) for scope, path, _how in found]
@@ -244,6 +252,12 @@ def load_policy(
             cached = None
         if cached is not None:
             return Loaded(cached, files, path, False)
+    from hookwise.policy.rules import budget
+
+    present = [name for _scope, name, content in sources if content is not None]
+    slow = budget.known_slow(present, env) if use_cache else None
+    if slow is not None:  # remembered: denied at once, not after the budget again
+        raise PolicyFileError(slow, budget.message(slow))
     if sys.flags.no_site and "site" not in sys.modules:
         # the fast launcher (run_hook.py) runs without site-packages; the compiler needs them
         import site
@@ -254,7 +268,13 @@ def load_policy(
     from hookwise.policy.trust.store import Trust
 
     trust = Trust.from_store(trust_bytes, env, start_dirs(cwd, env))
-    policy = compile_sources(sources, trust=trust)
+    until = None if since is None else since + budget.LOAD_BUDGET_S
+    policy = compile_sources(sources, trust=trust, until=until)
+    stopped = policy.get("over_budget")
+    if stopped:
+        if use_cache and write:
+            budget.remember(stopped["file"], env, stopped["cpu"])
+        raise PolicyFileError(stopped["file"], budget.message(stopped["file"]))
     from hookwise.policy import confinement
 
     # inside `hookwise run` the cache is read-only: compiled rules the agent could have

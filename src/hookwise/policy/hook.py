@@ -317,6 +317,7 @@ def fast_exit(code: int) -> None:
 
 def main(argv: list[str]) -> int:
     started = time.perf_counter()
+    begun = time.monotonic()  # the policy load's deadline counts from here (rules/budget.py)
     now = time.time()
     if argv and argv[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
@@ -364,7 +365,8 @@ def main(argv: list[str]) -> int:
         try:
             if pin_error is not None:
                 raise OSError(pin_error)
-            loaded = load_policy(cwd if isinstance(cwd, str) and cwd else os.getcwd(), env)
+            where = cwd if isinstance(cwd, str) and cwd else os.getcwd()
+            loaded = load_policy(where, env, since=begun)
             policy = loaded.policy
             files = policy.get("files", [])
         except OSError as exc:

@@ -1,0 +1,175 @@
+"""One deadline for loading a policy: parse, validate and compile of every file of one call.
+
+A hook the host kills at its timeout (10 s as installed) lets the tool run. A budget per
+YAML parse bounded neither a file that parses fast and validates slowly (8,765 rules whose
+command matchers the shell parser reads: 12 s, red team s26 #4) nor many slow files on one
+call's way (s26 #2). So the whole load of one call shares :data:`LOAD_BUDGET_S`, measured
+from the hook's start; past it the load stops and the hook denies, naming the file it was
+loading. The verdict is remembered by that file's identity (:func:`remember`), so later
+calls deny at once instead of paying the budget again. Standard library only: the hook
+reads verdicts before it imports the compiler.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+
+from hookwise.policy import confinement
+from hookwise.policy import os_lite as os
+from hookwise.policy.safe_files import read_regular, replace_with
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+# Seconds the whole policy load of one call may take (wall clock): a 1 MiB file of flow
+# mappings takes the Python YAML loader 30-60 s (s25 #4), block-style rules 12 s (s26 #4).
+LOAD_BUDGET_S = 3.0
+# A verdict is remembered when the load itself used this share of the budget in CPU, or
+# when the file is this large (no policy a person writes is; on a loaded machine the CPU a
+# hostile file gets in the budget can be small): a normal policy on a machine too loaded
+# to finish in time is denied for this call only.
+_CPU_SHARE = 0.5
+_LARGE_FILE = 64 * 1024
+_VERDICT_LIMIT = 4096
+
+
+class LoadTimeoutError(BaseException):
+    """The load passed its deadline. A BaseException, so that no ``except Exception`` of
+    the validation code it interrupts can swallow it."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.path = path
+
+
+def message(path: str) -> str:
+    return (
+        f"loading the policy took more than {LOAD_BUDGET_S:g} s (stopped while reading "
+        f"{path}: a file this large, with this many rules, or this full of flow collections), "
+        "so it was stopped before the host's timeout; a policy never needs that much"
+    )
+
+
+class Budget:
+    """The file being loaded when the deadline passes, and the CPU the load used."""
+
+    __slots__ = ("cpu", "file")
+
+    def __init__(self) -> None:
+        self.file = ""
+        self.cpu = time.process_time()
+
+    def spent_cpu(self) -> float:
+        return time.process_time() - self.cpu
+
+
+@contextmanager
+def deadline(until: float | None = None, budget: Budget | None = None) -> Iterator[Budget]:
+    """Raise :class:`LoadTimeoutError` in the block once ``time.monotonic()`` passes
+    ``until`` (default: :data:`LOAD_BUDGET_S` from now), by SIGALRM in the main thread (pure
+    Python code cannot be stopped otherwise). A timer already running that fires sooner is
+    left alone, a later one is restored; outside the main thread there is no timer."""
+    import signal
+
+    budget = budget or Budget()
+    started = time.monotonic()
+    left = (started + LOAD_BUDGET_S if until is None else until) - started
+    if left <= 0:
+        raise LoadTimeoutError("(the policy files)")
+    previous_delay, previous_interval = signal.getitimer(signal.ITIMER_REAL)
+    if previous_delay and previous_delay <= left:
+        yield budget
+        return
+
+    def expired(_signum: int, _frame: object) -> None:
+        raise LoadTimeoutError(budget.file or "(the policy files)")
+
+    try:
+        previous = signal.signal(signal.SIGALRM, expired)
+    except ValueError:  # not the main thread
+        yield budget
+        return
+    signal.setitimer(signal.ITIMER_REAL, left)
+    try:
+        yield budget
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if previous_delay:
+            spent = time.monotonic() - started
+            signal.setitimer(
+                signal.ITIMER_REAL, max(previous_delay - spent, 0.001), previous_interval
+            )
+
+
+# ------------------------------------------------------------- verdicts between calls
+
+
+def verdicts_dir(env: dict[str, str]) -> str:
+    """Where verdicts live: the cache directory; inside `hookwise run`, where it is
+    read-only, a directory of this user's under the session's temp directory. A verdict the
+    agent forges there only denies (it can deny its own calls anyway); one it deletes costs
+    the next call the budget again, which still denies."""
+    if not confinement.confined(env):
+        from hookwise.policy.cache import cache_dir
+
+        return os.path.join(cache_dir(env), "slow")
+    base = env.get("TMPDIR") or "/tmp"
+    return os.path.join(base, f"hookwise-slow-{os.getuid()}-{env.get('HOOKWISE_RUN', '')}")
+
+
+def identity(path: str) -> str | None:
+    """What names this version of the file: device, inode, size, modification and change
+    times (the change time no program can set back), or None when it cannot be stat'ed."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (
+        f"{info.st_dev}:{info.st_ino}:{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}:{path}"
+    )
+
+
+def _verdict_file(directory: str, path: str) -> str:
+    from hookwise.policy.cache import name_hash
+
+    return os.path.join(directory, f"slow-{name_hash(path)}")
+
+
+def known_slow(paths: list[str], env: dict[str, str]) -> str | None:
+    """The first of ``paths`` whose current version is remembered as too slow to load."""
+    directory = verdicts_dir(env)
+    for path in paths:
+        try:
+            stored = read_regular(_verdict_file(directory, path), _VERDICT_LIMIT)
+        except OSError:
+            continue
+        if stored.decode("utf-8", "replace") == identity(path):
+            return path
+    return None
+
+
+def remember(path: str, env: dict[str, str], cpu: float) -> bool:
+    """Record that this version of ``path`` was too slow to load, when the load's own CPU
+    (``cpu`` seconds) or the file's size says so; whether it was recorded."""
+    try:
+        large = os.stat(path).st_size >= _LARGE_FILE
+    except OSError:
+        return False
+    if cpu < LOAD_BUDGET_S * _CPU_SHARE and not large:
+        return False
+    name = identity(path)
+    if name is None:
+        return False
+    directory = verdicts_dir(env)
+    try:
+        os.makedirs(directory, 0o700, exist_ok=True)
+        found = os.lstat(directory)
+        if not os.S_ISDIR(found.st_mode) or found.st_uid != os.getuid():
+            return False  # (a shared temp directory: another user's, or a link)
+        replace_with(_verdict_file(directory, path), name.encode("utf-8", "surrogateescape"))
+    except OSError:
+        return False
+    return True

@@ -1,0 +1,136 @@
+"""Red team s26's policy-loading and trust findings, as real hook processes (issue 23).
+
+Each test performs the attack of rt-run-findings.md (the number in the test's name) through
+``hookwise hook`` with a real home, repository and trust store, and checks what the host
+would get.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hookwise.policy.rules import budget
+from tests.policy.trust.test_trust_model import World
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    return World(tmp_path)
+
+
+# The red team's big_policy.py (redteam/s26 on branch redteam-s26-run), run as the agent's
+# allowed `python3 tools/gen.py`: block style (few flow openers: the fast C loader), under
+# 1 MiB, ~8,800 rules whose command matchers the shell parser reads (12 s of CPU to load).
+BIG_POLICY = """\
+import sys
+out, size, i = ["version: 1", "rules:"], 0, 0
+while True:
+    r = (f"  - id: r{i}\\n    match:\\n      tool: shell\\n"
+         f"      command: 'a{i} $(b | c) && d \\"$e\\" || f <<< g; h{i}'\\n    action: deny")
+    if size + len(r) + 1 > (1 << 20) - 100:
+        break
+    out.append(r); size += len(r) + 1; i += 1
+open(sys.argv[1], "w").write("\\n".join(out) + "\\n")
+"""
+
+
+def _big_policy(directory: Path) -> Path:
+    (directory / ".hookwise").mkdir(parents=True, exist_ok=True)
+    path = directory / ".hookwise" / "policy.yaml"
+    subprocess.run([sys.executable, "-c", BIG_POLICY, str(path)], check=True, timeout=60)
+    return path
+
+
+def _slow_policy(directory: Path) -> Path:
+    """rt26's slow_policy.py: under the 1 MiB cap, >10,000 '{' (the Python YAML loader)."""
+    item = "- {a: {b: {c: {d: [1, 2, {e: f}]}}}}\n"
+    body = "version: 1\nx-pad:\n" + item * ((1024 * 1024 - 300) // len(item))
+    (directory / ".hookwise").mkdir(parents=True, exist_ok=True)
+    path = directory / ".hookwise" / "policy.yaml"
+    path.write_text(body)
+    return path
+
+
+def _timed(world: World, command: str, host: str = "claude", cwd: Path | None = None) -> tuple:
+    started = time.monotonic()
+    answer = world.shell(command, host=host, cwd=cwd)
+    return answer, time.monotonic() - started
+
+
+# ------------------------------------------- 4: fast to parse, slow to validate and compile
+
+
+def test_4_a_policy_slow_to_validate_fails_closed_fast_every_time(world: World) -> None:
+    """Written into an ancestor of the project (the red team's ~/.hookwise/): every call of
+    every project below timed out (12 s of validation, nothing cached). Now the first call
+    denies within the budget, naming the file, and the next ones at once."""
+    big = _big_policy(world.root)
+    answer, elapsed = _timed(world, "git push --force origin main")
+    assert answer["decision"] == "deny" and str(big) in answer["reason"], answer
+    assert "took more than" in answer["reason"]
+    assert elapsed < 10, elapsed  # (the installed timeout; the budget is 3 s)
+    for host in ("claude", "gemini"):  # remembered: no call pays the budget again
+        again, elapsed = _timed(world, "rm -rf build", host=host)
+        assert again["decision"] == "deny" and str(big) in again["reason"], again
+        assert elapsed < budget.LOAD_BUDGET_S, elapsed
+
+
+def test_4_the_verdict_is_forgotten_when_the_file_changes(world: World) -> None:
+    big = _big_policy(world.repo)
+    assert world.shell("ls")["decision"] == "deny"
+    big.write_text("version: 1\nrules:\n  - {id: no-ls, match: {command: ls}, action: deny}\n")
+    answer = world.shell("ls")
+    assert answer["decision"] == "deny" and "took more than" not in answer["reason"], answer
+    assert world.shell("git status")["decision"] is None
+
+
+def test_4_a_small_file_on_a_loaded_machine_is_not_remembered(tmp_path: Path) -> None:
+    """A person's policy that missed the deadline because the machine was busy (little
+    CPU of its own) is denied for that call only."""
+    small = tmp_path / "policy.yaml"
+    small.write_text("version: 1\n")
+    env = {"HOOKWISE_CACHE_DIR": str(tmp_path / "cache")}
+    assert not budget.remember(str(small), env, cpu=0.1)
+    assert budget.known_slow([str(small)], env) is None
+    assert budget.remember(str(small), env, cpu=budget.LOAD_BUDGET_S)
+    assert budget.known_slow([str(small)], env) == str(small)
+
+
+def test_4_the_deadline_stops_python_code_and_restores_an_outer_timer() -> None:
+    import signal
+
+    signal.setitimer(signal.ITIMER_REAL, 100.0)
+    try:
+        spent = budget.Budget()
+        spent.file = "/x/.hookwise/policy.yaml"
+        with (
+            pytest.raises(budget.LoadTimeoutError) as stopped,
+            budget.deadline(time.monotonic() + 0.2, spent),
+        ):
+            while True:
+                pass
+        assert stopped.value.path == "/x/.hookwise/policy.yaml"
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        assert 90 < left <= 100, left
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+# ------------------------------------------------ 2: one budget per call, not per file
+
+
+def test_2_nested_slow_policies_share_one_budget(world: World) -> None:
+    """Four nested directories below the project, each with a slow (>10,000 '{')
+    policy, and a call whose cwd is the innermost: 4 x 3 s passed the host's 10 s."""
+    inner = world.repo
+    for _ in range(4):
+        inner = inner / "n"
+        _slow_policy(inner)
+    answer, elapsed = _timed(world, "git push --force origin main", cwd=inner)
+    assert answer["decision"] == "deny" and "took more than" in answer["reason"], answer
+    assert elapsed < 2 * budget.LOAD_BUDGET_S + 2, elapsed
