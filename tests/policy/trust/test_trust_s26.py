@@ -7,6 +7,7 @@ would get.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -134,3 +135,66 @@ def test_2_nested_slow_policies_share_one_budget(world: World) -> None:
     answer, elapsed = _timed(world, "git push --force origin main", cwd=inner)
     assert answer["decision"] == "deny" and "took more than" in answer["reason"], answer
     assert elapsed < 2 * budget.LOAD_BUDGET_S + 2, elapsed
+
+
+# ------------------------------------- 3: a trusted .hookwise/ given to another uid (root)
+
+TRUSTED = """\
+version: 1
+rules:
+  - id: no-rm-rf
+    match: {command: rm -rf}
+    action: deny
+    reason: PROJECT-RULE no rm -rf
+"""
+
+
+def _nobody() -> int:
+    import pwd
+
+    return pwd.getpwnam("nobody").pw_uid
+
+
+# the red team's tools/own.py: the literal `chown 65534 .hookwise` is denied by
+# self-protection; a program computing the name is not
+OWN = "import os; os.chown('.hook' + 'wise', {uid}, -1)"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a directory away needs root")
+@pytest.mark.parametrize("where", ["", "sub"])
+def test_3_a_trusted_hookwise_dir_given_to_another_uid_fails_closed(
+    world: World, where: str
+) -> None:
+    """A root agent's one allowed call made discovery skip the trusted project as another
+    user's: `git push --force` and `rm -rf` got no decision, `policy show` said no files."""
+    world.policy("version: 1\n")
+    policy = world.policy(TRUSTED, where=where)
+    trusted = world.cli("policy", "trust", str(policy))
+    assert trusted.returncode == 0, trusted.stderr
+    cwd = world.repo / where
+    assert world.shell("rm -rf build", cwd=cwd)["decision"] == "deny"
+    tool = world.repo / "tools" / "own.py"
+    tool.parent.mkdir()
+    tool.write_text(OWN.format(uid=_nobody()) + "\n")
+    own = world.shell(f"python3 {tool}", cwd=cwd)
+    assert own["decision"] is None, own  # (allowed: the attack's one call)
+    subprocess.run([sys.executable, str(tool)], cwd=cwd, check=True, timeout=30)
+    for host, command in (("claude", "git push --force origin main"), ("gemini", "rm -rf x")):
+        answer = world.shell(command, host=host, cwd=cwd)
+        assert answer["decision"] == "deny", (host, answer)
+        assert "belongs to another user" in answer["reason"], answer
+    # given back, it applies again
+    os.chown(policy.parent, os.getuid(), -1)
+    answer = world.shell("rm -rf build", cwd=cwd)
+    assert answer["decision"] == "deny" and "PROJECT-RULE" in answer["reason"], answer
+    assert world.shell("ls", cwd=cwd)["decision"] is None
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a directory away needs root")
+def test_3_another_users_untrusted_dir_above_is_still_only_a_warning(world: World) -> None:
+    """s25 #10 stands: a .hookwise/ of another user nobody trusted is skipped, not fatal."""
+    shared = world.root / ".hookwise"
+    shared.mkdir()
+    (shared / "policy.yaml").write_text(TRUSTED)
+    os.chown(shared, _nobody(), -1)
+    assert world.shell("ls")["decision"] is None

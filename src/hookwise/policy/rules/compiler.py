@@ -24,6 +24,7 @@ from hookwise.policy.rules import budget, schema
 from hookwise.policy.rules.loader import PolicyFile, Problem, load_policy_text, raised
 from hookwise.policy.rules.schema import default_settings
 from hookwise.policy.trust.store import (
+    DISOWNED,
     MOVED,
     RESTRICTIVE_ACTIONS,
     TIGHTENING_SETTINGS,
@@ -161,6 +162,8 @@ def _compile(
         problems.append(Problem(gone, 0, 0, VANISHED.format(path=gone), "blocked"))
     for foreign in trust.foreign:
         problems.append(Problem(foreign, 0, 0, _foreign(foreign), "warning"))
+    for pinned, uid in trust.disowned:
+        problems.append(Problem(pinned, 0, 0, DISOWNED.format(path=pinned, uid=uid), "blocked"))
     for moved in trust.moved:
         real = canonical_path(moved)
         problems.append(Problem(moved, 0, 0, MOVED.format(path=moved, real=real), "blocked"))
