@@ -328,15 +328,13 @@ def main(argv: list[str]) -> int:
         # A broken hook command must not let tool calls through unnoticed: exit 2 blocks.
         sys.stderr.write(f"hookwise hook: {exc}\n{USAGE}")
         return 2
-    env = os.environ_copy()
+    raw = env = os.environ_copy()
     pin_error: str | None = None
     try:  # inside `hookwise run`: where the session started and what it guarded, not $VARS
         env = confinement.pinned_env(env)
     except OSError as exc:
         pin_error = str(exc)
     sink = audit.hook_started(env)  # inside `hookwise run`: the supervisor waits for an answer
-    if options.policy:
-        env["HOOKWISE_POLICY"] = os.path.abspath(options.policy)
     outcome = Outcome()
     policy: dict[str, Any] | None = None
     files: list[Any] = []
@@ -362,10 +360,17 @@ def main(argv: list[str]) -> int:
             # no cwd in the event: paths are relative to where the host started the hook
             payload["cwd"] = os.getcwd()
         cwd = payload.get("cwd") if isinstance(payload, dict) else None
+        where = cwd if isinstance(cwd, str) and cwd else os.getcwd()
+        if env is raw and any(name.startswith("HOOKWISE_") for name in env):
+            from hookwise.policy.env_origin import drop_planted  # (a project .env's: s26 #9)
+
+            for note in drop_planted(env, [where, os.getcwd()]):
+                sys.stderr.write(note)
+        if options.policy:  # (the registered command's own, after the check above)
+            env["HOOKWISE_POLICY"] = os.path.abspath(options.policy)
         try:
             if pin_error is not None:
                 raise OSError(pin_error)
-            where = cwd if isinstance(cwd, str) and cwd else os.getcwd()
             loaded = load_policy(where, env, since=begun)
             policy = loaded.policy
             files = policy.get("files", [])

@@ -198,3 +198,109 @@ def test_3_another_users_untrusted_dir_above_is_still_only_a_warning(world: Worl
     (shared / "policy.yaml").write_text(TRUSTED)
     os.chown(shared, _nobody(), -1)
     assert world.shell("ls")["decision"] is None
+
+
+# ------------------------------------------------- 9: computed writes into a plain .env
+
+ENCODED = "SE9PS1dJU0VfUE9MSUNZPS90bXAvZW1wdHkueWFtbAo="  # HOOKWISE_POLICY=/tmp/empty.yaml
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # the red team's, as written
+        f"echo {ENCODED} | base64 -d >> .env",
+        "cp {planted} .env",
+        "sed -i 's/^X=/BASH_ENV=/' .env",
+        # other programs computing what goes there
+        "cp {planted} sub/.env",
+        "install -m 600 {planted} .env",
+        "cd sub && cp {planted} .env",
+        "ln -sf {harmless} .env",
+        "printf '%s\\n' \"$LINE\" >> .env",
+        "echo \"$LINE\" | tee -a .env",
+        "dd if={planted} of=.env",
+        "python3 -c \"open('.e'+'nv'[:0]+'.env','a').write(open('{planted}').read())\"",
+        f"echo {ENCODED} | base64 -d > /tmp/x.env && cp /tmp/x.env .env",
+        "cp {missing} .env",
+    ],
+)
+@pytest.mark.parametrize("host", ["gemini", "claude"])
+def test_9_computed_writes_into_a_plain_env_are_not_let_through(
+    world: World, command: str, host: str
+) -> None:
+    """Each passed the literal check: the content is made when the command runs (or comes
+    from a file that says HOOKWISE_POLICY), so the guard cannot read what lands in .env."""
+    (world.repo / "sub").mkdir()
+    (world.repo / ".env").write_text("A=1\nX=2\n")
+    planted = world.root / "e"
+    planted.write_text("HOOKWISE_POLICY=/tmp/empty.yaml\n")
+    harmless = world.root / "ok"
+    harmless.write_text("PORT=1\n")
+    line = command.format(planted=planted, harmless=harmless, missing=world.root / "nothere")
+    answer = world.shell(line, host=host)
+    assert answer["decision"] in ("deny", "ask"), (line, answer)
+    assert ".env" in answer["reason"], answer
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cp .env.example .env",
+        "cp {harmless} .env",
+        "echo APP_MODE=dev >> .env",
+        "echo APP_MODE=dev | tee -a .env",
+        "printf 'A=1\\nB=2\\n' > .env",
+        "cat > .env <<'EOF'\nPORT=3000\nEOF",
+        "mv .env .env.bak",
+        "cp .env /tmp/env.backup",
+        "echo X=$RANDOM > .env.local",
+    ],
+)
+def test_9_everyday_env_writes_still_pass(world: World, command: str) -> None:
+    (world.repo / ".env").write_text("A=1\n")
+    (world.repo / ".env.example").write_text("A=1\n")
+    harmless = world.root / "ok"
+    harmless.write_text("PORT=1\n")
+    answer = world.shell(command.format(harmless=harmless), host="gemini")
+    assert answer["decision"] is None, (command, answer)
+
+
+def _gemini_hook(world: World, command: str, env: dict[str, str]) -> dict[str, object]:
+    from hookwise.policy.tools.payloads import build_payload
+
+    payload = build_payload(
+        "gemini",
+        "BeforeTool",
+        tool="run_shell_command",
+        tool_input={"command": command},
+        cwd=str(world.repo),
+    )
+    result = world.hook(payload, "--platform", "gemini", env=env)
+    answer = World.answer(result, "gemini")
+    answer["stderr"] = result.stderr
+    return answer
+
+
+@pytest.mark.parametrize("name", [".env", ".gemini/.env"])
+def test_9_the_hook_does_not_take_hookwise_variables_from_a_project_env_file(
+    world: World, name: str
+) -> None:
+    """The effect the red team verified: Gemini CLI exports the project's .env to hooks, so
+    the hook ran with HOOKWISE_POLICY naming an empty file and `git push --force` got `{}`;
+    the project's trusted rules (and the changed/vanished rule) were off."""
+    world.policy(TRUSTED)
+    assert world.cli("policy", "trust").returncode == 0
+    empty = world.root / "empty.yaml"
+    empty.write_text("version: 1\n")
+    env_file = world.repo / name
+    env_file.parent.mkdir(exist_ok=True)
+    env_file.write_text(f"A=1\nHOOKWISE_POLICY={empty}\nHOOKWISE_ON_ERROR=allow\n")
+    exported = {"HOOKWISE_POLICY": str(empty), "HOOKWISE_ON_ERROR": "allow"}
+    answer = _gemini_hook(world, "rm -rf build", exported)
+    assert answer["decision"] == "deny" and "PROJECT-RULE" in str(answer["reason"]), answer
+    assert "ignored $HOOKWISE_POLICY" in str(answer["stderr"]), answer
+    # the same variable from the person's shell, with no file setting it, is taken
+    env_file.write_text("A=1\n")
+    answer = _gemini_hook(world, "rm -rf build", {"HOOKWISE_POLICY": str(empty)})
+    assert answer["decision"] is None, answer

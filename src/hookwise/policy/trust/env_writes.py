@@ -1,0 +1,110 @@
+"""Writes into a plain ``.env`` whose content the guard cannot read: unverifiable.
+
+Gemini CLI loads a project's ``.env`` (when there is no ``.gemini/.env``) and exports it to
+every hook; ``HOOKWISE_POLICY`` there switches the project's rules off, ``BASH_ENV`` runs a
+script in the shell that starts the hook. The file is the project's own (``cp .env.example
+.env`` is everyday), so it is not guarded whole: what a call puts into it is read instead
+(protect.py's literal check). A literal check passes what the command computes (red team s26
+#9: ``base64 -d >> .env``, ``cp /tmp/e .env``, ``sed -i ... .env``), so here:
+
+- content the parser knows (``echo``/``printf`` of literal words, a here-document, a ``tee``
+  fed either) is left to the literal check;
+- a copy (``cp``, ``install``, ``mv``, ``rsync``, ``scp``) of a file on disk is judged by
+  that file's content now; a file written earlier on the line, one that is not there, or a
+  symlink (``ln``: what it leads to can change later) cannot be read;
+- anything else (``base64 -d``, ``sed -i``, ``dd``, ``curl -o``, an interpreter's ``open``)
+  is known only when it runs: unverifiable (``settings.unverifiable``).
+"""
+
+from __future__ import annotations
+
+from hookwise.policy.canonical import resolve_path
+from hookwise.policy.safe_files import read_regular
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from hookwise.shell.parser import Script
+
+ENV_NAME = ".env"  # the project file Gemini CLI loads (its row's env_files in protocol/hosts.py)
+_MAX_READ = 1 << 20
+_COPIERS = frozenset(["cp", "install", "mv", "rsync", "scp"])
+
+
+def _plain_env(path: str) -> bool:
+    return path.rstrip("/").rsplit("/", 1)[-1] == ENV_NAME
+
+
+def _key(word: str) -> str:
+    while word.startswith("./"):
+        word = word[2:]
+    return word
+
+
+def check(
+    script: Script,
+    dirs: list[str | None],
+    cwd: str,
+    home: str,
+    sets_variable: Callable[[str, str], bool],
+) -> tuple[str, str, str] | None:
+    """("deny" or "unverifiable", the file, how) for the first write into a plain ``.env``
+    that puts there a variable that decides what a hook runs (``sets_variable(text,
+    target)``), or whose content cannot be read here; None when there is none. ``dirs``:
+    where each command runs (canonical.command_dirs), ``cwd`` the line's own directory."""
+    known: set[str] = set()
+    for cmd in script.commands:
+        if cmd.program != "tee" or not (cmd.stdin or cmd.piped_from is not None):
+            continue
+        from hookwise.shell.parser import static_output  # (loaded: the script came from it)
+
+        fed = cmd.stdin or (cmd.piped_from is not None and static_output(cmd.piped_from))
+        if fed is not None and fed is not False:  # (its text: protect's literal check)
+            known.update(_key(w) for w in cmd.argv[1:] if not w.startswith("-"))
+    for key, content in script.written.items():
+        if content is None and _plain_env(key) and key not in known:
+            return "unverifiable", key, f"writes into {key} what is known only when it runs"
+    moved = any(d != cwd for d in dirs)
+    for key, (source, program) in script.copies.items():
+        if not _plain_env(key):
+            continue
+        if program == "ln":
+            return (
+                "unverifiable",
+                key,
+                (f"links {key} to {source}, which can be changed later without writing {key}"),
+            )
+        if program not in _COPIERS:
+            continue
+        if script.was_written(source):
+            text = script.recall(source)
+            if text is None:
+                return (
+                    "unverifiable",
+                    key,
+                    (
+                        f"copies into {key} {source}, written on the line with what is known only "
+                        "when it runs"
+                    ),
+                )
+        else:
+            if moved and not source.startswith(("/", "~")):
+                return "unverifiable", key, f"copies {source} into {key} after a `cd`"
+            path = resolve_path(source, cwd, home).absolute
+            try:
+                if path is None:
+                    raise OSError(source)
+                text = read_regular(path, _MAX_READ).decode("utf-8", "replace")
+            except (OSError, ValueError):
+                return "unverifiable", key, f"copies into {key} {source}, which cannot be read"
+        if sets_variable(text, key):
+            return (
+                "deny",
+                key,
+                (
+                    f"copies into {key} {source}, which sets a variable that decides what a "
+                    "hook runs"
+                ),
+            )
+    return None
