@@ -119,6 +119,22 @@ def cache_path(files: list[tuple[str, str]], env: dict[str, str]) -> str:
     return os.path.join(cache_dir(env), f"policy-{name}.marshal")
 
 
+def verdict_file(path: str, env: dict[str, str]) -> str:
+    """Where the verdict that ``path`` was too slow to load is kept (rules/budget.py): the
+    cache directory; inside `hookwise run`, where it is read-only, a directory of this
+    user's under the session's temp directory. A verdict the agent forges there only
+    denies (it can deny its own calls anyway); one it deletes costs the next call the
+    budget again, which still denies."""
+    from hookwise.policy import confinement
+
+    if confinement.confined(env):
+        base = env.get("TMPDIR") or "/tmp"
+        directory = f"{base}/hookwise-slow-{os.getuid()}-{env.get('HOOKWISE_RUN', '')}"
+    else:
+        directory = os.path.join(cache_dir(env), "slow")
+    return os.path.join(directory, f"slow-{name_hash(path)}")
+
+
 class LazyRules:
     """The compiled rules of a cached policy, unmarshalled when first needed, a group at a
     time (cache_write.rule_groups: the rules an event's index lists hold together).
@@ -226,6 +242,7 @@ def load_policy(
     *,
     write: bool = True,
     since: float | None = None,
+    also: Sequence[str] = (),
 ) -> Loaded:
     """The compiled policy for an event's cwd.
 
@@ -233,9 +250,10 @@ def load_policy(
     or took longer to load than the budget (rules/budget.py; ``since``: when the call
     began, ``time.monotonic()``, so that every load of one call shares it). The key holds
     the trust store's bytes too: trusting a file recompiles. ``write`` False: a stale cache
-    is compiled in memory and left as it is.
+    is compiled in memory and left as it is. ``also``: directories the command line moves
+    into, whose project files apply too, restrictive parts only (trust/followed.py).
     """
-    found = scope_sources(cwd, env)
+    found = scope_sources(cwd, env, also)
     files = [(scope, path) for scope, path, _how in found]
     sources = read_scope_sources(found)
     trust_path = trust_store_path(env)
@@ -244,7 +262,8 @@ def load_policy(
     except OSError:
         trust_bytes = b"!unreadable"
     stamp = code_stamp()
-    path = cache_path(files, env)
+    # (a compile with ``also`` checks more pinned files, so it is cached apart)
+    path = cache_path([*files, *(("also", d) for d in also)], env)
     if use_cache:
         try:
             cached = _cached(path, sources, stamp, trust_bytes)
@@ -254,8 +273,8 @@ def load_policy(
             return Loaded(cached, files, path, False)
     from hookwise.policy.rules import budget
 
-    present = [name for _scope, name, content in sources if content is not None]
-    slow = budget.known_slow(present, env) if use_cache else None
+    present = [(name, verdict_file(name, env)) for _s, name, data in sources if data is not None]
+    slow = budget.known_slow(present) if use_cache else None
     if slow is not None:  # remembered: denied at once, not after the budget again
         raise PolicyFileError(slow, budget.message(slow))
     if sys.flags.no_site and "site" not in sys.modules:
@@ -267,13 +286,16 @@ def load_policy(
     from hookwise.policy.trust.scopes import start_dirs
     from hookwise.policy.trust.store import Trust
 
-    trust = Trust.from_store(trust_bytes, env, start_dirs(cwd, env))
+    trust = Trust.from_store(trust_bytes, env, start_dirs(cwd, env, also))
+    if also:
+        own = {path for _scope, path, _how in scope_sources(cwd, env)}
+        trust.followed = {path for _scope, path in files if path not in own}
     until = None if since is None else since + budget.LOAD_BUDGET_S
     policy = compile_sources(sources, trust=trust, until=until)
     stopped = policy.get("over_budget")
     if stopped:
         if use_cache and write:
-            budget.remember(stopped["file"], env, stopped["cpu"])
+            budget.remember(stopped["file"], verdict_file(stopped["file"], env), stopped["cpu"])
         raise PolicyFileError(stopped["file"], budget.message(stopped["file"]))
     from hookwise.policy import confinement
 

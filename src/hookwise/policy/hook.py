@@ -169,6 +169,45 @@ def _broken_policy(message: str, path: str) -> dict[str, Any]:
     }
 
 
+def _follow(
+    payload: Any,
+    policy: dict[str, Any],
+    platform: str | None,
+    *,
+    cwd: str,
+    env: dict[str, str],
+    now: float,
+    begun: float,
+) -> tuple[Outcome | None, dict[str, Any]]:
+    """(the payload decoded, the policy for it): the cwd's, or, when the command line moves
+    into a directory with a project scope of its own (``cd sub && curl``), the policy
+    loaded with that scope too (trust/followed.py), within the same load budget."""
+    from hookwise.policy.adapters import DecodeError
+    from hookwise.policy.pipeline import decode_payload
+
+    decoded = Outcome()
+    try:
+        decode_payload(payload, platform, policy["hosts"], env, now=now, outcome=decoded)
+    except DecodeError:
+        return None, policy
+    if not any(ev.command for ev in decoded.events):
+        return decoded, policy
+    from hookwise.policy.trust.followed import extra_starts
+
+    also: list[str] = []
+    for ev in decoded.events:
+        also += [d for d in extra_starts(ev, cwd, env) if d not in also]
+    if not also:
+        return decoded, policy
+    try:
+        return decoded, load_policy(cwd, env, since=begun, also=also).policy
+    except OSError as exc:
+        broken = _broken_policy(
+            f"cannot read the policy: {exc}", getattr(exc, "filename", "") or "policy"
+        )
+        return None, broken
+
+
 def nested_payload(payload: dict[str, Any]) -> bool:
     """Whether an event holds another event (an object naming ``hook_event_name`` below the
     top). Inside ``hookwise run`` another process of the session can reopen the hook's
@@ -335,6 +374,8 @@ def main(argv: list[str]) -> int:
     except OSError as exc:
         pin_error = str(exc)
     sink = audit.hook_started(env)  # inside `hookwise run`: the supervisor waits for an answer
+    if options.policy:
+        env["HOOKWISE_POLICY"] = os.path.abspath(options.policy)
     outcome = Outcome()
     policy: dict[str, Any] | None = None
     files: list[Any] = []
@@ -361,17 +402,19 @@ def main(argv: list[str]) -> int:
             payload["cwd"] = os.getcwd()
         cwd = payload.get("cwd") if isinstance(payload, dict) else None
         where = cwd if isinstance(cwd, str) and cwd else os.getcwd()
-        if env is raw and any(name.startswith("HOOKWISE_") for name in env):
-            from hookwise.policy.env_origin import drop_planted  # (a project .env's: s26 #9)
-
-            for note in drop_planted(env, [where, os.getcwd()]):
-                sys.stderr.write(note)
-        if options.policy:  # (the registered command's own, after the check above)
-            env["HOOKWISE_POLICY"] = os.path.abspath(options.policy)
         try:
             if pin_error is not None:
                 raise OSError(pin_error)
             loaded = load_policy(where, env, since=begun)
+            if env is raw and any(name.startswith("HOOKWISE_") for name in env):
+                from hookwise.policy.env_origin import drop_planted  # (a project .env's: s26 #9)
+
+                kept = ("HOOKWISE_POLICY",) if options.policy else ()  # (the command's own)
+                notes = drop_planted(env, loaded.policy["hosts"], [where, os.getcwd()], kept)
+                for note in notes:
+                    sys.stderr.write(note)
+                if notes:
+                    loaded = load_policy(where, env, since=begun)
             policy = loaded.policy
             files = policy.get("files", [])
         except OSError as exc:
@@ -391,8 +434,16 @@ def main(argv: list[str]) -> int:
                 outcome, bad_input, policy["hosts"], policy["settings"], env
             )
         else:
+            decoded = None
+            if not policy["errors"]:
+                decoded, policy = _follow(
+                    payload, policy, options.platform, cwd=where, env=env, now=now, begun=begun
+                )
+                files = policy.get("files", [])
             state = FileRetryState(retry_state_dir(env))
-            outcome = decide(payload, policy, options.platform, env, now=now, state=state)
+            outcome = decide(
+                payload, policy, options.platform, env, now=now, state=state, decoded=decoded
+            )
             if policy["settings"].get("approvals") and outcome.decision is not None:
                 relay_ask(outcome, policy, env)
     except KeyboardInterrupt:

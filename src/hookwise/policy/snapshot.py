@@ -94,6 +94,8 @@ ON_DEMAND = (
     "hookwise.policy.trust.protect",
     "hookwise.policy.trust.data_writes",
     "hookwise.policy.trust.find_selects",
+    "hookwise.policy.trust.followed",
+    "hookwise.policy.env_origin",
     "hookwise.policy.adapters.claude",
     "hookwise.policy.adapters.gemini",
     "hookwise.policy.adapters.codex",

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from hookwise.policy.cache import verdict_file
 from hookwise.policy.rules import budget
 from tests.policy.trust.test_trust_model import World
 
@@ -95,11 +96,13 @@ def test_4_a_small_file_on_a_loaded_machine_is_not_remembered(tmp_path: Path) ->
     CPU of its own) is denied for that call only."""
     small = tmp_path / "policy.yaml"
     small.write_text("version: 1\n")
-    env = {"HOOKWISE_CACHE_DIR": str(tmp_path / "cache")}
-    assert not budget.remember(str(small), env, cpu=0.1)
-    assert budget.known_slow([str(small)], env) is None
-    assert budget.remember(str(small), env, cpu=budget.LOAD_BUDGET_S)
-    assert budget.known_slow([str(small)], env) == str(small)
+    verdict = verdict_file(str(small), {"HOOKWISE_CACHE_DIR": str(tmp_path / "cache")})
+    assert not budget.remember(str(small), verdict, cpu=0.1)
+    assert budget.known_slow([(str(small), verdict)]) is None
+    assert budget.remember(str(small), verdict, cpu=budget.LOAD_BUDGET_S)
+    assert budget.known_slow([(str(small), verdict)]) == str(small)
+    small.write_text("version: 1\nrules: []\n")  # (another version: forgotten)
+    assert budget.known_slow([(str(small), verdict)]) is None
 
 
 def test_4_the_deadline_stops_python_code_and_restores_an_outer_timer() -> None:
@@ -218,7 +221,7 @@ ENCODED = "SE9PS1dJU0VfUE9MSUNZPS90bXAvZW1wdHkueWFtbAo="  # HOOKWISE_POLICY=/tmp
         "cd sub && cp {planted} .env",
         "ln -sf {harmless} .env",
         "printf '%s\\n' \"$LINE\" >> .env",
-        "echo \"$LINE\" | tee -a .env",
+        'echo "$LINE" | tee -a .env',
         "dd if={planted} of=.env",
         "python3 -c \"open('.e'+'nv'[:0]+'.env','a').write(open('{planted}').read())\"",
         f"echo {ENCODED} | base64 -d > /tmp/x.env && cp /tmp/x.env .env",
@@ -304,3 +307,84 @@ def test_9_the_hook_does_not_take_hookwise_variables_from_a_project_env_file(
     env_file.write_text("A=1\n")
     answer = _gemini_hook(world, "rm -rf build", {"HOOKWISE_POLICY": str(empty)})
     assert answer["decision"] is None, answer
+
+
+# ------------------------------------------- 5: a `cd` into a nested project on the line
+
+NO_CURL = """\
+version: 1
+rules:
+  - id: no-curl-in-sub
+    match: {command: curl}
+    action: deny
+    reason: SUB-RULE no curl in sub
+"""
+
+
+def _nested(world: World) -> Path:
+    """The red team's set-up: a trusted sub/.hookwise/policy.yaml denying curl."""
+    world.policy("version: 1\n")
+    world.policy(NO_CURL, where="sub")
+    trusted = world.cli("policy", "trust", ".hookwise/policy.yaml", "sub/.hookwise/policy.yaml")
+    assert trusted.returncode == 0, trusted.stderr
+    return world.repo / "sub"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cd sub && curl http://example.com",  # the red team's
+        "cd sub; curl http://example.com",
+        "(cd sub; curl http://example.com)",
+        "pushd sub && curl http://example.com",
+        "bash -c 'cd sub && curl http://example.com'",
+        "env -C sub curl http://example.com",
+        "cd {repo}/sub && curl http://example.com",
+        'cd "$(echo sub)" && curl http://example.com',  # a directory known only when it runs
+        'cd "$X" && curl http://example.com',
+    ],
+)
+@pytest.mark.parametrize("host", ["claude", "gemini"])
+def test_5_a_cd_into_a_nested_project_brings_its_rules(
+    world: World, command: str, host: str
+) -> None:
+    sub = _nested(world)
+    assert world.shell("curl http://example.com", host=host, cwd=sub)["decision"] == "deny"
+    line = command.format(repo=world.repo)
+    answer = world.shell(line, host=host)
+    assert answer["decision"] == "deny", (line, answer)
+    assert "SUB-RULE" in answer["reason"], answer
+
+
+def test_5_the_parents_own_commands_and_other_directories_are_untouched(world: World) -> None:
+    _nested(world)
+    (world.repo / "other").mkdir()
+    for line in ("curl http://example.com", "cd other && curl http://example.com"):
+        answer = world.shell(line)  # (the user's ask-curl only, as designed)
+        assert answer["decision"] == "ask" and "SUB-RULE" not in answer["reason"], answer
+    assert world.shell("cd sub && ls")["decision"] is None
+    assert world.shell("cd /tmp && ls")["decision"] is None
+
+
+def test_5_a_nested_trusted_policy_gone_blocks_a_cd_into_it(world: World) -> None:
+    """The changed/vanished rule follows the cd too: deleting sub/'s trusted policy (any
+    spelling) and then `cd sub && curl` from the parent."""
+    sub = _nested(world)
+    (sub / ".hookwise" / "policy.yaml").unlink()
+    answer = world.shell("cd sub && curl http://example.com")
+    assert answer["decision"] == "deny" and "trusted here, and now gone" in answer["reason"]
+    assert world.shell("ls")["decision"] is None  # (the parent's own calls are not blocked)
+
+
+def test_5_an_allow_of_the_nested_project_does_not_reach_the_parents_commands(
+    world: World,
+) -> None:
+    """The nested scope's files apply to the line as restrictive only: its allow cannot
+    approve the parent's commands."""
+    world.policy("version: 1\n")
+    world.policy(
+        "version: 1\nrules:\n  - {id: all, match: {tool: shell}, action: allow}\n", where="sub"
+    )
+    assert world.cli("policy", "trust", "sub/.hookwise/policy.yaml").returncode == 0
+    answer = world.shell("cd sub && ls; cd .. && curl http://example.com")
+    assert answer["decision"] != "allow", answer

@@ -5,9 +5,9 @@ YAML parse bounded neither a file that parses fast and validates slowly (8,765 r
 command matchers the shell parser reads: 12 s, red team s26 #4) nor many slow files on one
 call's way (s26 #2). So the whole load of one call shares :data:`LOAD_BUDGET_S`, measured
 from the hook's start; past it the load stops and the hook denies, naming the file it was
-loading. The verdict is remembered by that file's identity (:func:`remember`), so later
-calls deny at once instead of paying the budget again. Standard library only: the hook
-reads verdicts before it imports the compiler.
+loading. The verdict is remembered by that file's identity (:func:`remember`, in a file
+cache.py names), so later calls deny at once instead of paying the budget again. Standard
+library only: the hook reads verdicts before it imports the compiler.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 
-from hookwise.policy import confinement
 from hookwise.policy import os_lite as os
 from hookwise.policy.safe_files import read_regular, replace_with
 
@@ -107,19 +106,6 @@ def deadline(until: float | None = None, budget: Budget | None = None) -> Iterat
 # ------------------------------------------------------------- verdicts between calls
 
 
-def verdicts_dir(env: dict[str, str]) -> str:
-    """Where verdicts live: the cache directory; inside `hookwise run`, where it is
-    read-only, a directory of this user's under the session's temp directory. A verdict the
-    agent forges there only denies (it can deny its own calls anyway); one it deletes costs
-    the next call the budget again, which still denies."""
-    if not confinement.confined(env):
-        from hookwise.policy.cache import cache_dir
-
-        return os.path.join(cache_dir(env), "slow")
-    base = env.get("TMPDIR") or "/tmp"
-    return os.path.join(base, f"hookwise-slow-{os.getuid()}-{env.get('HOOKWISE_RUN', '')}")
-
-
 def identity(path: str) -> str | None:
     """What names this version of the file: device, inode, size, modification and change
     times (the change time no program can set back), or None when it cannot be stat'ed."""
@@ -132,18 +118,12 @@ def identity(path: str) -> str | None:
     )
 
 
-def _verdict_file(directory: str, path: str) -> str:
-    from hookwise.policy.cache import name_hash
-
-    return os.path.join(directory, f"slow-{name_hash(path)}")
-
-
-def known_slow(paths: list[str], env: dict[str, str]) -> str | None:
-    """The first of ``paths`` whose current version is remembered as too slow to load."""
-    directory = verdicts_dir(env)
-    for path in paths:
+def known_slow(files: list[tuple[str, str]]) -> str | None:
+    """The first policy file of ``files`` (policy file, its verdict file) whose current
+    version is remembered as too slow to load."""
+    for path, verdict in files:
         try:
-            stored = read_regular(_verdict_file(directory, path), _VERDICT_LIMIT)
+            stored = read_regular(verdict, _VERDICT_LIMIT)
         except OSError:
             continue
         if stored.decode("utf-8", "replace") == identity(path):
@@ -151,7 +131,7 @@ def known_slow(paths: list[str], env: dict[str, str]) -> str | None:
     return None
 
 
-def remember(path: str, env: dict[str, str], cpu: float) -> bool:
+def remember(path: str, verdict: str, cpu: float) -> bool:
     """Record that this version of ``path`` was too slow to load, when the load's own CPU
     (``cpu`` seconds) or the file's size says so; whether it was recorded."""
     try:
@@ -163,13 +143,13 @@ def remember(path: str, env: dict[str, str], cpu: float) -> bool:
     name = identity(path)
     if name is None:
         return False
-    directory = verdicts_dir(env)
+    directory = os.path.dirname(verdict)
     try:
         os.makedirs(directory, 0o700, exist_ok=True)
         found = os.lstat(directory)
         if not os.S_ISDIR(found.st_mode) or found.st_uid != os.getuid():
             return False  # (a shared temp directory: another user's, or a link)
-        replace_with(_verdict_file(directory, path), name.encode("utf-8", "surrogateescape"))
+        replace_with(verdict, name.encode("utf-8", "surrogateescape"))
     except OSError:
         return False
     return True

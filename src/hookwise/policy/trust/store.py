@@ -152,6 +152,9 @@ class Trust:
         self.foreign: list[str] = []
         # ...and of those, the trusted ones: (pinned file, the uid that owns its directory)
         self.disowned: list[tuple[str, int]] = []
+        # files reached only through a directory the command line moves into (followed.py):
+        # their restrictive parts apply to the whole line, never their allows
+        self.followed: set[str] = set()
 
     @classmethod
     def everything_trusted(cls) -> Trust:
@@ -257,6 +260,11 @@ class Trust:
 
     def decide(self, path: str, data: bytes, settings: dict[str, Any]) -> tuple[bool, str]:
         """(trusted, why) for a project or local file, given the user/managed settings."""
+        if path in self.followed:
+            return False, (
+                "applies to this command line because it moves into the file's directory "
+                "(`cd`, `-C`): its restrictive rules only"
+            )
         if self.everything:
             return True, "trusted by the caller"
         if self.confined:
