@@ -518,8 +518,10 @@ def _run(
             for line in unlink_hard_links(targets):
                 say(line)
             journal.register([p for real, entry in plan.readonly for p in (real, entry.path)])
-        except OSError as exc:
-            raise RunError(str(exc.strerror or exc)) from None
+        except OSError as exc:  # (name the file: a bare strerror said nothing in CI)
+            where = f"{exc.filename}: " if exc.filename else ""
+            why = f"{where}{exc.strerror or exc}"
+            raise RunError(f"cannot prepare the session's mounts: {why}") from None
         _check_std_fds(plan)
         agent_env = {k: v for k, v in env.items() if k not in SERVICE_VARIABLES}
         agent_env.update({SESSION_VARIABLE: session, AUDIT_VARIABLE: socket_path})

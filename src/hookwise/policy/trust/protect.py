@@ -193,17 +193,30 @@ REMOVERS = frozenset(
 WRITERS_LAST = frozenset(["cp", "ln", "install", "rsync", "scp"])
 # Programs that change their files with an in-place flag.
 IN_PLACE = {"sed": ("-i", "--in-place"), "perl": ("-i",), "ruby": ("-i",)}
-# hookwise commands that change trust, registrations or host settings.
-HOOKWISE_CHANGES = (
-    ("policy", "trust"),
-    ("policy", "untrust"),
-    ("install",),
-    ("uninstall",),
-    ("hooks", "enable"),
-    ("hooks", "disable"),
-    ("hooks", "trust"),
-    ("migrate",),
-)
+# The hookwise commands that only read or print (command, or group -> its subcommands):
+# any other is a change to the guard (it writes a policy and trusts it, as `policy init
+# --force` did past a list of changes: red team s26; registrations, host settings, native
+# rules, the audit log, tokens of the approval service, `hookwise run` sessions).
+HOOKWISE_READ_ONLY: dict[str, frozenset[str] | None] = {
+    "conformance": None,
+    "coverage": None,
+    "doctor": None,
+    "explain": None,
+    "fire": None,
+    "logs": None,
+    "mcp": None,
+    "rollout": None,
+    "scan": None,
+    "simulate": None,
+    "test": None,
+    "turns": None,
+    "policy": frozenset(["docs", "fuzz", "hook-command", "schema", "show", "validate"]),
+    "hooks": frozenset(["list"]),
+}
+# ...except with these: they write where they are told (checked as any program's operands)
+# or, for --record-trust, the hosts' trust stores
+HOOKWISE_WRITING_OPTIONS = ("-o", "--output", "--out", "--baseline", "--update-baseline")
+HOOKWISE_TRUST_OPTIONS = ("--record-trust",)
 # Variables that move or loosen hookwise for whatever the command starts (a nested agent
 # CLI runs its hooks with them): set by the agent, they are a change to its guardrails.
 GUARD_VARIABLES = frozenset(
@@ -539,8 +552,17 @@ def _in_place(argv: list[str]) -> bool:
 
 
 def _hookwise_change(argv: list[str]) -> bool:
+    """Whether a hookwise command line may change the guard: any command but the read-only
+    ones (``--help`` and ``--version`` alone print)."""
     words = [w for w in argv[1:] if not w.startswith("-")]
-    return any(tuple(words[: len(change)]) == change for change in HOOKWISE_CHANGES)
+    if any(w.partition("=")[0] in HOOKWISE_TRUST_OPTIONS for w in argv[1:]):
+        return True
+    if not words:
+        return False
+    if words[0] not in HOOKWISE_READ_ONLY:
+        return True
+    subcommands = HOOKWISE_READ_ONLY[words[0]]
+    return subcommands is not None and len(words) > 1 and words[1] not in subcommands
 
 
 _XXD_VALUES = frozenset(["-c", "-cols", "-g", "-groupsize", "-l", "-len", "-o", "-offset",
@@ -679,8 +701,11 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
         return
     name, argv = _program(cmd.argv)
     _check_data_writes(argv, name, cwd, guard)
-    if name == "hookwise" and _hookwise_change(argv):
-        raise _FoundError("hookwise's own settings", f"runs `{' '.join(argv[:3])}`")
+    if name == "hookwise":
+        if _hookwise_change(argv):
+            raise _FoundError("hookwise's own settings", f"runs `{' '.join(argv[:3])}`")
+        if not any(w.partition("=")[0] in HOOKWISE_WRITING_OPTIONS for w in argv[1:]):
+            return  # (a read-only command: it reads the files it is given)
     if name == "xxd":  # xxd [-r] [options] [infile [outfile]]: it writes its second operand
         for word in _xxd_output(argv):
             for path in _expand(word, cwd, home):

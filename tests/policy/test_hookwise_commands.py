@@ -1,0 +1,81 @@
+"""The agent running hookwise itself: every command that may change the guard is refused by
+self-protection, whatever list of changes was written down before; the read-only ones run.
+Red team s26: `hookwise policy init --packs git --force` rewrote the project policy and
+trusted it, after which `cat .env` was allowed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+
+from hookwise.cli.app import cli
+from hookwise.policy.trust.protect import HOOKWISE_READ_ONLY
+from tests.policy.trust.test_trust_model import World
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    return World(tmp_path)
+
+
+CHANGES = [
+    "hookwise policy init --packs git --force",
+    "hookwise policy init",
+    "/usr/local/bin/hookwise policy init --force",
+    "python3 -m hookwise policy init --force",
+    "hookwise policy export --host claude --write",
+    "hookwise policy trust",
+    "hookwise serve token add me --role approver",
+    "hookwise serve",
+    "hookwise run -- bash",
+    "hookwise hook --platform claude < payload.json",
+    "hookwise hooks disable x",
+    "hookwise install claude",
+    "hookwise migrate --from claude --to gemini",
+    "hookwise some-command-added-later",
+    "hookwise fire PreToolUse --record-trust",
+    "hookwise scan . -o .hookwise/policy.yaml",
+    "hookwise scan . --output=.hookwise/policy.yaml",
+    "hookwise policy show > .hookwise/policy.yaml",
+]
+READ_ONLY = [
+    "hookwise policy show",
+    "hookwise policy validate .hookwise/policy.yaml",
+    "hookwise hooks list",
+    "hookwise doctor",
+    "hookwise scan .",
+    "hookwise --version",
+    "hookwise policy --help",
+    "hookwise explain payload.json",
+]
+
+
+@pytest.mark.parametrize("command", CHANGES)
+def test_hookwise_commands_that_may_change_the_guard_are_refused(
+    world: World, command: str
+) -> None:
+    policy = world.policy("version: 1\nrules: []\n")
+    result = world.shell(command)
+    assert result["decision"] == "deny", (command, result)
+    assert "protects its own guardrails" in str(result["reason"])
+    assert policy.read_text() == "version: 1\nrules: []\n"
+
+
+@pytest.mark.parametrize("command", READ_ONLY)
+def test_read_only_hookwise_commands_are_not_refused(world: World, command: str) -> None:
+    world.policy("version: 1\nrules: []\n")
+    result = world.shell(command)
+    assert "protects its own guardrails" not in str(result.get("reason")), (command, result)
+
+
+def test_the_read_only_table_names_real_commands() -> None:
+    """A typo in the table would only refuse more; a command renamed would leave a stale
+    entry: every name in it is one the CLI has."""
+    assert isinstance(cli, click.Group)
+    for name, subcommands in HOOKWISE_READ_ONLY.items():
+        command = cli.commands[name]
+        if subcommands is not None:
+            assert isinstance(command, click.Group)
+            assert subcommands <= set(command.commands), name
