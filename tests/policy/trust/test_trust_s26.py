@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hookwise.policy.cache import verdict_file
 from hookwise.policy.rules import budget
@@ -388,3 +390,45 @@ def test_5_an_allow_of_the_nested_project_does_not_reach_the_parents_commands(
     assert world.cli("policy", "trust", "sub/.hookwise/policy.yaml").returncode == 0
     answer = world.shell("cd sub && ls; cd .. && curl http://example.com")
     assert answer["decision"] != "allow", answer
+
+
+# ------------------------------------------------ the readers above, on arbitrary input
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=400))
+def test_pinned_directories_never_fail_on_any_trust_store(data: bytes) -> None:
+    """followed._pinned reads the trust store on the hook's path: whatever the file holds,
+    it yields absolute directories or nothing (the compiler reports a damaged store)."""
+    import tempfile
+
+    from hookwise.policy.trust import followed
+
+    with tempfile.TemporaryDirectory() as home:
+        store = Path(home, ".config", "hookwise", "trust.json")
+        store.parent.mkdir(parents=True)
+        store.write_bytes(data)
+        found = followed._pinned({"HOME": home, "XDG_CONFIG_HOME": str(Path(home, ".config"))})
+    assert all(isinstance(d, str) and d.startswith("/") for d in found)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from("HOKWISE_PLCYA=:#'\" \t\nexport.-1"), max_size=200),
+    st.sampled_from(["HOOKWISE_POLICY", "HOOKWISE_ON_ERROR", "HOOKWISE_X"]),
+)
+def test_env_origin_drops_exactly_what_a_project_file_sets(text: str, name: str) -> None:
+    """Any dotenv text: a HOOKWISE_* variable is dropped if and only if the file sets it (as
+    the hosts' dotenv reading, protocol/dotenv.keys, finds keys), never raising."""
+    import tempfile
+
+    from hookwise.policy import env_origin
+    from hookwise.protocol.dotenv import keys
+
+    with tempfile.TemporaryDirectory() as project:
+        Path(project, ".env").write_text(text)
+        env = {name: "x", "HOOKWISE_RUN": "s"}
+        tables = {"gemini": {"env_files": [".gemini/.env", ".env"]}, "claude": {}}
+        notes = env_origin.drop_planted(env, tables, [project])
+    assert (name in keys(text)) == (name not in env) == bool(notes)
+    assert env.get("HOOKWISE_RUN") == "s"  # (the session's own: its record decides)
