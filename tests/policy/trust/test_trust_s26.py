@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -60,7 +61,9 @@ def _slow_policy(directory: Path) -> Path:
     return path
 
 
-def _timed(world: World, command: str, host: str = "claude", cwd: Path | None = None) -> tuple:
+def _timed(
+    world: World, command: str, host: str = "claude", cwd: Path | None = None
+) -> tuple[dict[str, Any], float]:
     started = time.monotonic()
     answer = world.shell(command, host=host, cwd=cwd)
     return answer, time.monotonic() - started
@@ -227,7 +230,8 @@ ENCODED = "SE9PS1dJU0VfUE9MSUNZPS90bXAvZW1wdHkueWFtbAo="  # HOOKWISE_POLICY=/tmp
         "dd if={planted} of=.env",
         "python3 -c \"open('.e'+'nv'[:0]+'.env','a').write(open('{planted}').read())\"",
         f"echo {ENCODED} | base64 -d > /tmp/x.env && cp /tmp/x.env .env",
-        "cp {missing} .env",
+        "cp {fifo} .env",
+        "python3 tools/gen.py && cp {missing} .env",  # (made by a program first)
     ],
 )
 @pytest.mark.parametrize("host", ["gemini", "claude"])
@@ -242,7 +246,11 @@ def test_9_computed_writes_into_a_plain_env_are_not_let_through(
     planted.write_text("HOOKWISE_POLICY=/tmp/empty.yaml\n")
     harmless = world.root / "ok"
     harmless.write_text("PORT=1\n")
-    line = command.format(planted=planted, harmless=harmless, missing=world.root / "nothere")
+    fifo = world.root / "fifo"
+    os.mkfifo(fifo)
+    line = command.format(
+        planted=planted, harmless=harmless, missing=world.root / "nothere", fifo=fifo
+    )
     answer = world.shell(line, host=host)
     assert answer["decision"] in ("deny", "ask"), (line, answer)
     assert ".env" in answer["reason"], answer
@@ -260,6 +268,7 @@ def test_9_computed_writes_into_a_plain_env_are_not_let_through(
         "mv .env .env.bak",
         "cp .env /tmp/env.backup",
         "echo X=$RANDOM > .env.local",
+        "cp {missing} .env",  # (the copy fails: nothing is written)
     ],
 )
 def test_9_everyday_env_writes_still_pass(world: World, command: str) -> None:
@@ -267,8 +276,9 @@ def test_9_everyday_env_writes_still_pass(world: World, command: str) -> None:
     (world.repo / ".env.example").write_text("A=1\n")
     harmless = world.root / "ok"
     harmless.write_text("PORT=1\n")
-    answer = world.shell(command.format(harmless=harmless), host="gemini")
-    assert answer["decision"] is None, (command, answer)
+    line = command.format(harmless=harmless, missing=world.root / "nothere")
+    answer = world.shell(line, host="gemini")
+    assert answer["decision"] is None, (line, answer)
 
 
 def _gemini_hook(world: World, command: str, env: dict[str, str]) -> dict[str, object]:

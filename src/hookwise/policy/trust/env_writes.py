@@ -10,16 +10,18 @@ script in the shell that starts the hook. The file is the project's own (``cp .e
 - content the parser knows (``echo``/``printf`` of literal words, a here-document, a ``tee``
   fed either) is left to the literal check;
 - a copy (``cp``, ``install``, ``mv``, ``rsync``, ``scp``) of a file on disk is judged by
-  that file's content now; a file written earlier on the line, one that is not there, or a
-  symlink (``ln``: what it leads to can change later) cannot be read;
+  that file's content now (a file that is not there makes a copy alone on its line fail);
+  a file written earlier on the line (or not there yet, with other commands before), one
+  that is not a regular file, or a symlink made to it (``ln``: what it leads to can change
+  later) cannot be read;
 - anything else (``base64 -d``, ``sed -i``, ``dd``, ``curl -o``, an interpreter's ``open``)
   is known only when it runs: unverifiable (``settings.unverifiable``).
 """
 
 from __future__ import annotations
 
+from hookwise.policy import os_lite as os
 from hookwise.policy.canonical import resolve_path
-from hookwise.policy.safe_files import read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,6 +42,21 @@ def _key(word: str) -> str:
     while word.startswith("./"):
         word = word[2:]
     return word
+
+
+def _read(path: str) -> bytes:
+    """A regular file's bytes, through symlinks (as ``cp`` reads it), never blocking: a FIFO,
+    a device or a directory is an OSError (what it gives is known only when it runs)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not os.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path}: not a regular file")
+        data = os.read(fd, _MAX_READ + 1)
+    finally:
+        os.close(fd)
+    if len(data) > _MAX_READ:
+        raise OSError(f"{path}: larger than {_MAX_READ} bytes")
+    return data
 
 
 def check(
@@ -92,10 +109,10 @@ def check(
             if moved and not source.startswith(("/", "~")):
                 return "unverifiable", key, f"copies {source} into {key} after a `cd`"
             path = resolve_path(source, cwd, home).absolute
+            if path is not None and not os.path.lexists(path) and len(script.commands) == 1:
+                continue  # (alone on its line, the copy fails: nothing is written)
             try:
-                if path is None:
-                    raise OSError(source)
-                text = read_regular(path, _MAX_READ).decode("utf-8", "replace")
+                text = _read(path or source).decode("utf-8", "replace")
             except (OSError, ValueError):
                 return "unverifiable", key, f"copies into {key} {source}, which cannot be read"
         if sets_variable(text, key):
