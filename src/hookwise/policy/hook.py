@@ -405,16 +405,25 @@ def main(argv: list[str]) -> int:
         try:
             if pin_error is not None:
                 raise OSError(pin_error)
-            loaded = load_policy(where, env, since=begun)
+            failed: OSError | None = None
+            try:
+                loaded = load_policy(where, env, since=begun)
+                tables = loaded.policy["hosts"]
+            except OSError as exc:
+                if env is not raw or not any(name.startswith("HOOKWISE_") for name in env):
+                    raise
+                failed, tables = exc, _broken_policy("", "")["hosts"]
             if env is raw and any(name.startswith("HOOKWISE_") for name in env):
                 from hookwise.policy.env_origin import drop_planted  # (a project .env's: s26 #9)
 
                 kept = ("HOOKWISE_POLICY",) if options.policy else ()  # (the command's own)
-                notes = drop_planted(env, loaded.policy["hosts"], [where, os.getcwd()], kept)
+                notes = drop_planted(env, tables, [where, os.getcwd()], kept)
                 for note in notes:
                     sys.stderr.write(note)
                 if notes:
-                    loaded = load_policy(where, env, since=begun)
+                    loaded, failed = load_policy(where, env, since=begun), None
+            if failed is not None:
+                raise failed
             policy = loaded.policy
             files = policy.get("files", [])
         except OSError as exc:

@@ -442,3 +442,15 @@ def test_env_origin_drops_exactly_what_a_project_file_sets(text: str, name: str)
         notes = env_origin.drop_planted(env, tables, [project])
     assert (name in keys(text)) == (name not in env) == bool(notes)
     assert env.get("HOOKWISE_RUN") == "s"  # (the session's own: its record decides)
+
+
+def test_9_a_planted_variable_that_breaks_the_load_is_dropped_too(world: World) -> None:
+    """HOOKWISE_POLICY naming a file that is not there fails the first load; the hook still
+    drops it (a project file set it) and decides with the project's own policy."""
+    world.policy(TRUSTED)
+    assert world.cli("policy", "trust").returncode == 0
+    (world.repo / ".env").write_text("HOOKWISE_POLICY=/nonexistent/policy.yaml\n")
+    exported = {"HOOKWISE_POLICY": "/nonexistent/policy.yaml"}
+    assert _gemini_hook(world, "ls", exported)["decision"] is None
+    answer = _gemini_hook(world, "rm -rf build", exported)
+    assert answer["decision"] == "deny" and "PROJECT-RULE" in str(answer["reason"]), answer
