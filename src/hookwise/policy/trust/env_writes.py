@@ -10,8 +10,8 @@ script in the shell that starts the hook. The file is the project's own (``cp .e
 - content the parser knows (``echo``/``printf`` of literal words, a here-document, a ``tee``
   fed either) is left to the literal check;
 - a copy (``cp``, ``install``, ``mv``, ``rsync``, ``scp``) of a file on disk is judged by
-  that file's content now (a file that is not there makes a copy alone on its line fail);
-  a file written earlier on the line (or not there yet, with other commands before), one
+  that file's content now (a file that is not there, when nothing on the line can make it,
+  makes the copy fail); a file written earlier on the line (or not there yet), one
   that is not a regular file, or a symlink made to it (``ln``: what it leads to can change
   later) cannot be read;
 - anything else (``base64 -d``, ``sed -i``, ``dd``, ``curl -o``, an interpreter's ``open``)
@@ -42,6 +42,16 @@ def _key(word: str) -> str:
     while word.startswith("./"):
         word = word[2:]
     return word
+
+
+# commands that create no file (without a redirect): `[ -f .env ] || cp .env.example .env`
+_INERT = frozenset(["[", "[[", "test", "true", "false", ":", "echo", "printf", *_COPIERS])
+
+
+def _may_create(script: Script) -> bool:
+    """Whether a command of the line could create a file a copy then reads (a program run
+    first: ``python3 gen.py && cp /tmp/made .env``)."""
+    return any(cmd.program not in _INERT or cmd.writes for cmd in script.commands)
 
 
 def _read(path: str) -> bytes:
@@ -109,8 +119,8 @@ def check(
             if moved and not source.startswith(("/", "~")):
                 return "unverifiable", key, f"copies {source} into {key} after a `cd`"
             path = resolve_path(source, cwd, home).absolute
-            if path is not None and not os.path.lexists(path) and len(script.commands) == 1:
-                continue  # (alone on its line, the copy fails: nothing is written)
+            if path is not None and not os.path.lexists(path) and not _may_create(script):
+                continue  # (nothing on the line can make it: the copy fails, writes nothing)
             try:
                 text = _read(path or source).decode("utf-8", "replace")
             except (OSError, ValueError):
