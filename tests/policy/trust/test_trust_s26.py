@@ -80,7 +80,7 @@ def test_4_a_policy_slow_to_validate_fails_closed_fast_every_time(world: World) 
     answer, elapsed = _timed(world, "git push --force origin main")
     assert answer["decision"] == "deny" and str(big) in answer["reason"], answer
     assert "took more than" in answer["reason"]
-    assert elapsed < 10, elapsed  # (the installed timeout; the budget is 3 s)
+    assert elapsed < 10, elapsed  # (the installed timeout; the budget is 5 s from the start)
     for host in ("claude", "gemini"):  # remembered: no call pays the budget again
         again, elapsed = _timed(world, "rm -rf build", host=host)
         assert again["decision"] == "deny" and str(big) in again["reason"], again
@@ -142,7 +142,7 @@ def test_2_nested_slow_policies_share_one_budget(world: World) -> None:
         _slow_policy(inner)
     answer, elapsed = _timed(world, "git push --force origin main", cwd=inner)
     assert answer["decision"] == "deny" and "took more than" in answer["reason"], answer
-    assert elapsed < 2 * budget.LOAD_BUDGET_S + 2, elapsed
+    assert elapsed < 10, elapsed  # (4 x 3 s of parsing before; one budget now)
 
 
 # ------------------------------------- 3: a trusted .hookwise/ given to another uid (root)

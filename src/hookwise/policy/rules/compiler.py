@@ -50,7 +50,7 @@ def compile_sources(
 
     ``trust`` says which project and local files apply in full; without it none does
     (only their restrictive parts apply, see trust.py). The whole compile shares one
-    deadline (``until``, ``time.monotonic()``; default: budget.LOAD_BUDGET_S from now):
+    deadline (``until``, ``time.monotonic()``; default: budget.UNATTENDED_BUDGET_S from now):
     past it the result is only an error naming the file being read (``over_budget``).
     """
     if tables is None:

@@ -872,7 +872,10 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
                 _check_command(cmd, cwd, guard, marked)
-            if ENV_FILE[1:] in (ev.command or ""):  # a plain .env written (env_writes.py)
+            if any(  # a plain .env written (env_writes.py, cold)
+                key.rstrip("/").rsplit("/", 1)[-1] == ENV_FILE[1:]
+                for key in (*script.written, *script.copies)
+            ):
                 from hookwise.policy.trust import env_writes
 
                 env = env_writes.check(
