@@ -96,6 +96,12 @@ def check(
     for key, (source, program) in script.copies.items():
         if not _plain_env(key):
             continue
+        parent = key.rpartition("/")[0]
+        if script.copies.get(parent) == (source, program):
+            # (`ln .env notes.txt` is also recorded as notes.txt/.env, for a directory)
+            where = resolve_path(parent, cwd, home).absolute
+            if where is None or not os.isdir(where):
+                continue
         if program == "ln":
             return (
                 "unverifiable",
