@@ -47,8 +47,8 @@ sys.path.insert(0, str(ROOT / "src"))
 from hookwise.config.hookwise_command import portable_argv  # noqa: E402
 from hookwise.policy.install.launcher import launcher_text  # noqa: E402
 from hookwise.policy.pipeline import decide  # noqa: E402
+from hookwise.policy.retry_state import RetryState  # noqa: E402
 from hookwise.policy.rules.compiler import compile_sources  # noqa: E402
-from hookwise.policy.rules.engine import RetryState  # noqa: E402
 from hookwise.policy.tools.payloads import build_payload  # noqa: E402
 from hookwise.policy.trust.scopes import launcher_path, snapshot_path  # noqa: E402
 from hookwise.policy.trust.store import Trust, trust_file  # noqa: E402

@@ -22,21 +22,12 @@ whether that fits the grace depends on the machine (docs/benchmarks.md). Usage::
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from integration_gate import percentile, setup  # noqa: E402
-
-from mcp_proxy import Client, server_argv  # noqa: E402
+from mcp_timing import Client, compare, contenders, interleaved, main_with
 
 CODEX_GRACE_MS = 1000.0
 
@@ -53,41 +44,23 @@ def ready_ms(argv: list[str], cwd: Path) -> float:
 
 
 def measure(starts: int, rules: int) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="hookwise-bench-mcp-start-") as tmp:
-        project = setup(Path(tmp), rules)
-        argv, server, _ = server_argv(project)
-        wrap = [sys.executable, "-m", "hookwise", "mcp", "wrap", "--name", "fs", "--", *argv]
-        contenders = {"direct": argv, "proxied": wrap}
-        for command in contenders.values():  # warm up: the compiled policy, the OS's caches
-            ready_ms(command, project)
-        times: dict[str, list[float]] = {label: [] for label in contenders}
-        for _ in range(starts):
-            for label, command in contenders.items():
-                times[label].append(ready_ms(command, project))
-    p50 = {k: percentile(v, 0.5) for k, v in times.items()}
+    with contenders(rules, "hookwise-bench-mcp-start-") as bench:
+        for command in bench.argv.values():  # warm up: the compiled policy, the OS's caches
+            ready_ms(command, bench.project)
+        times = interleaved(
+            list(bench.argv), starts, 1, lambda label, _: ready_ms(bench.argv[label], bench.project)
+        )
     return {
-        "server": server,
+        "server": bench.server,
         "starts": starts,
         "rules": rules,
-        "p50_ms": p50,
-        "p90_ms": {k: percentile(v, 0.9) for k, v in times.items()},
-        "added_p50_ms": p50["proxied"] - p50["direct"],
-        "ratio_p50": p50["proxied"] / p50["direct"],
+        **compare(times, 0.9),
         "within_codex_grace": {k: sum(t <= CODEX_GRACE_MS for t in v) for k, v in times.items()},
         "codex_grace_ms": CODEX_GRACE_MS,
     }
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--starts", type=int, default=20)
-    parser.add_argument("--rules", type=int, default=200)
-    parser.add_argument("--json", action="store_true")
-    opts = parser.parse_args()
-    result = measure(opts.starts, opts.rules)
-    if opts.json:
-        print(json.dumps(result, indent=2))
-        return 0
+def report(result: dict[str, Any]) -> None:
     print(f"server: {result['server']}; {result['starts']} starts each; policy: "
           f"{result['rules']} rules + packs")  # fmt: skip
     for label in ("direct", "proxied"):
@@ -96,8 +69,7 @@ def main() -> int:
               f"{result['codex_grace_ms']:.0f} ms grace: "
               f"{result['within_codex_grace'][label]}/{result['starts']}")  # fmt: skip
     print(f"  added p50: {result['added_p50_ms']:.0f} ms, ratio {result['ratio_p50']:.2f}x")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main_with(__doc__ or "", "starts", 20, measure, report, lambda _: 0))

@@ -13,11 +13,14 @@ difference between the two sessions. Usage::
         [--base SRC] [--json]
 
 Signals: a Python program sends ``--signals`` of each kind and times the calls alone:
-``kill`` of itself (SIGUSR1, ignored), ``kill`` of a child (SIGCONT to a ``sleep``), and
-``pthread_kill`` SIGURG of its own thread (tgkill).
+``kill`` of itself (SIGUSR1, ignored), ``kill`` of a child (SIGCONT to a ``sleep``),
+``pthread_kill`` SIGURG of its own thread (tgkill); and the scheduling calls the guard also
+decides (red team s26 #1): ``setpriority`` of itself (passes in the filter) and
+``sched_setaffinity`` of the child (decided).
 
 Targets: the watch adds at most 1 ms to an exec, and the guard at most 500 us to a signal
-sent to another process, and at most 2 us to a thread's SIGURG (p50 of the per-call
+sent to another process (or a scheduling change of another process), and at most 2 us to a
+thread's SIGURG or a process's renice of itself (p50 of the per-call
 difference against the base session; without ``--base``, against the same outside). Exits
 1 past one.
 """
@@ -47,11 +50,14 @@ signal.signal(signal.SIGUSR1, signal.SIG_IGN)
 signal.signal(signal.SIGURG, lambda *_: None)
 child = subprocess.Popen(["sleep", "60"])
 me, main = os.getpid(), threading.main_thread().ident
+cpus = os.sched_getaffinity(0)
 out = []
 for send in (
     lambda: os.kill(me, signal.SIGUSR1),
     lambda: os.kill(child.pid, signal.SIGCONT),
     lambda: signal.pthread_kill(main, signal.SIGURG),
+    lambda: os.setpriority(os.PRIO_PROCESS, 0, 0),
+    lambda: os.sched_setaffinity(child.pid, cpus),
 ):
     start = time.perf_counter_ns()
     for _ in range(n):
@@ -60,7 +66,7 @@ for send in (
 child.kill()
 print(*out)
 """
-KINDS = ("kill self", "kill child", "tgkill SIGURG")
+KINDS = ("kill self", "kill child", "tgkill SIGURG", "renice self", "affinity child")
 
 
 def _per_exec_us(argv: list[str], env: dict[str, str], cwd: str, execs: int) -> float:
@@ -145,8 +151,9 @@ def main() -> int:
         )
     within = (
         added <= TARGET_US
-        and max(signal_added[:2]) <= SIGNAL_TARGET_US
-        and signal_added[2] <= SIGURG_TARGET_US
+        and max(signal_added[1], signal_added[4]) <= SIGNAL_TARGET_US
+        and signal_added[0] <= SIGNAL_TARGET_US
+        and max(signal_added[2], signal_added[3]) <= SIGURG_TARGET_US
     )
     return 0 if within else 1
 

@@ -29,7 +29,7 @@ from hookwise.api.settings import ServiceSettings, sqlite_url
 from hookwise.policy import pipeline
 from hookwise.policy.adapters.hosts import host_event_names
 from hookwise.policy.cache import load_policy
-from hookwise.policy.rules.engine import RetryState
+from hookwise.policy.retry_state import RetryState
 from hookwise.policy.tools.payloads import build_payload
 from hookwise.policy.trust.store import trust_file
 from tests.api.conftest import AUTH, TOKEN

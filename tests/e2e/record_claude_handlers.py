@@ -25,6 +25,7 @@ configured to contact only 127.0.0.1), each with hooks on the shell call:
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from pathlib import Path
@@ -173,12 +174,44 @@ def run_stop_failure(root: Path) -> dict[str, Any]:
     return _run(root, "stop-failure", hooks, variables={API_ERROR_VARIABLE: "400"})
 
 
+# A StopFailure hook that notes when it started, when a SIGTERM came and whether it went on
+# to finish a second later (it traps the signal, so only a SIGKILL would stop it).
+_TERM_PROBE = (
+    "log={log}; trap 'echo term $(date +%s.%N) >> $log' TERM; echo start $(date +%s.%N) >> $log;"
+    " sleep 1; echo finished $(date +%s.%N) >> $log"
+)
+
+
+def run_stop_failure_term(root: Path) -> dict[str, Any]:
+    """How long Claude Code lets a StopFailure hook run: as ``-p`` ends it sends SIGTERM."""
+    log = root / "term.log"
+    probe = {"type": "command", "command": _TERM_PROBE.format(log=log)}
+    hooks = {"StopFailure": [{"hooks": [probe]}]}
+    record = _run(root, "stop-failure-term", hooks, variables={API_ERROR_VARIABLE: "400"})
+    time.sleep(1)  # (_run waited 2 s already: the probe is done by now, or was killed)
+    marks = {}
+    for line in log.read_text().splitlines() if log.exists() else []:
+        word, _, when = line.partition(" ")
+        marks.setdefault(word, float(when))
+    start = marks.get("start")
+    record["probe"] = {
+        "started": start is not None,
+        # rounded up to a tenth: the order of magnitude, not this run's timing
+        "sigterm_within_s": None
+        if start is None or "term" not in marks
+        else math.ceil((marks["term"] - start) * 10) / 10,
+        "finished_after_sigterm": "finished" in marks,
+    }
+    return record
+
+
 RUNS = {
     "prompt-deny": lambda r: run_model(r, "prompt-deny", "prompt", {"ok": False, "reason": REASON}),
     "prompt-allow": lambda r: run_model(r, "prompt-allow", "prompt", {"ok": True}),
     "agent-deny": lambda r: run_model(r, "agent-deny", "agent", {"ok": False, "reason": REASON}),
     "mcp-deny": run_mcp,
     "stop-failure": run_stop_failure,
+    "stop-failure-term": run_stop_failure_term,
 }
 
 

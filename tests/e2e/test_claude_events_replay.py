@@ -20,8 +20,8 @@ from hookwise.protocol.claude import CLAUDE
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-events"
 EVENTS = json.loads((FIXTURES / "events.json").read_text())
 HTTP = json.loads((FIXTURES / "http-deny.json").read_text())
-# common fields the CLI adds that hookwise's table does not list (it passes them through)
-EXTRA_COMMON = {"prompt_id", "effort", "agent_id", "agent_type"}
+# common fields the CLI adds inside a subagent (hookwise passes them through)
+EXTRA_COMMON = {"agent_id", "agent_type"}
 NEW_EVENTS = {
     "Setup",
     "InstructionsLoaded",
@@ -65,8 +65,13 @@ def test_the_new_events_that_fire_offline_in_print_mode() -> None:
     assert order.index("PostToolUse") < order.index("PostToolBatch") < order.index("Stop")
 
 
+def _every_recorded_input() -> list[dict[str, Any]]:
+    handlers = json.loads((FIXTURES.parent / "claude-handlers" / "stop-failure.json").read_text())
+    return [*EVENTS["fired"], *handlers["fired"]]
+
+
 @pytest.mark.parametrize(
-    "record", [f for f in EVENTS["fired"] if f["event"] in NEW_EVENTS], ids=lambda f: f["event"]
+    "record", _every_recorded_input(), ids=lambda f: f"{f['event']}-{len(f['input'])}"
 )
 def test_each_recorded_input_is_the_tables(record: dict[str, Any], tmp_path: Path) -> None:
     event = CLAUDE.event(record["event"])
@@ -75,17 +80,26 @@ def test_each_recorded_input_is_the_tables(record: dict[str, Any], tmp_path: Pat
     assert own <= set(event.input_fields), own - set(event.input_fields)
     if event.matcher_field is not None:
         assert event.matcher_field in sent
-    # hookwise fires it with those arguments, and its hook gets them as the CLI sent them
+    # hookwise fires it with those arguments in a session that knows the prompt's id and
+    # the effort, and its hook gets exactly the fields the CLI sent, in the CLI's order
     log = tmp_path / "got.json"
     hs = HookSystem.from_hooks(
         {event.name: [{"hooks": [{"type": "command", "command": f"cat > {log}"}]}]},
         dialect="claude",
         cwd=str(tmp_path),
+        session_id=sent["session_id"],
+        transcript_path=sent["transcript_path"],
     )
+    # the session has an effort level throughout and a prompt id once a prompt was
+    # submitted; the table says which events carry them
+    hs.session_input["effort"] = {"level": "medium"}
+    if "prompt_id" in sent:
+        hs.session_input["prompt_id"] = sent["prompt_id"]
     args = {k: v for k, v in sent.items() if k in event.input_fields}
     result = hs.fire_sync(event.name, args)
     assert result.runs and result.runs[0].success
     got = json.loads(log.read_text())
+    assert list(got) == list(sent)
     assert {k: got[k] for k in args} == args
 
 
@@ -145,3 +159,21 @@ def test_the_http_hook_is_predicted(
     (sent,) = seen
     for name in ("content-type", "authorization", "x-other", "accept", "user-agent"):
         assert sent[name] == recorded["headers"][name], name
+
+
+def test_the_matrix_records_common_fields_are_the_tables_per_event() -> None:
+    """Every record of the answer matrix (claude.jsonl: PreToolUse, PermissionRequest,
+    UserPromptSubmit, Stop, all after a prompt) got the common fields hookwise sends on that
+    event, no more, no fewer."""
+    from hookwise.host.claude_dialect import RUNTIME
+
+    seen: dict[str, set[str]] = {}
+    for line in (FIXTURES.parent / "claude.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        keys = set(record["hook_input_keys"])
+        seen.setdefault(record["event"], keys)
+        assert keys == seen[record["event"]], record["cell"]
+    assert len(seen) == 4
+    for name, keys in seen.items():
+        event = CLAUDE.event(name)
+        assert keys - set(event.input_fields) == set(RUNTIME.event_common[name]), name

@@ -30,7 +30,7 @@ VERDICTS = {
 
 
 def test_the_records_are_of_the_pinned_cli() -> None:
-    assert set(RECORDS) == {*VERDICTS, "mcp-deny", "stop-failure"}
+    assert set(RECORDS) == {*VERDICTS, "mcp-deny", "stop-failure", "stop-failure-term"}
     assert all(r["cli_version"] == "2.1.330" for r in RECORDS.values())
 
 
@@ -110,3 +110,18 @@ def test_hookwise_fires_stop_failure_with_the_recorded_arguments(tmp_path: Path)
     assert result.runs and result.runs[0].success
     got = json.loads(log.read_text())
     assert {k: got[k] for k in args} == args and got["hook_event_name"] == "StopFailure"
+
+
+def test_claude_ends_stop_failure_hooks_as_it_exits_and_the_policy_hook_outlives_that() -> None:
+    """Recorded: the CLI sends SIGTERM to a StopFailure hook well within a second of
+    starting it (its ``-p`` run ends) and nothing harder follows (the trapping probe went on
+    to finish). hookwise's hook holds SIGTERM for an event whose answer the host discards
+    (policy/hook.py), which the compiled host table says StopFailure is."""
+    probe = RECORDS["stop-failure-term"]["probe"]
+    assert probe["started"] and probe["finished_after_sigterm"]
+    assert probe["sigterm_within_s"] is not None and probe["sigterm_within_s"] <= 1.0
+    from hookwise.policy.adapters.hosts import host_tables
+
+    tables = host_tables()
+    assert tables["claude"]["events"]["StopFailure"]["honoured"] is False
+    assert tables["claude"]["events"]["PreToolUse"]["honoured"] is True

@@ -38,7 +38,7 @@ from typing import Any
 import pytest
 
 from tests.e2e import clis
-from tests.e2e.fake_model import COMMAND_VARIABLE, FakeModel, Script
+from tests.e2e.fake_model import API_ERROR_VARIABLE, COMMAND_VARIABLE, FakeModel, Script
 from tests.e2e.observe import find_segment, is_turn_request
 from tests.e2e.runner import (
     CLI_TIMEOUT,
@@ -270,13 +270,18 @@ def _diagnostics(layout: clis.Layout, result: dict[str, Any]) -> str:
     )
 
 
-def session(cli: str, root: Path) -> tuple[clis.Layout, Path]:
-    """A prepared CLI session (skipped without node): its layout and its policy path."""
+def require(cli: str) -> None:
+    """Skip without node; fail when the pinned ``cli`` is not installed."""
     missing = clis.node_missing()
     if missing:
         pytest.skip(missing)
     problem = clis.install_problem(cli)
     assert problem is None, problem
+
+
+def session(cli: str, root: Path) -> tuple[clis.Layout, Path]:
+    """A prepared CLI session (skipped without node): its layout and its policy path."""
+    require(cli)
     layout = clis.Layout(root)
     argv = prepare(cli, layout)
     (root / "argv.json").write_text(json.dumps(argv), encoding="utf-8")
@@ -562,3 +567,69 @@ def test_a_rewrite_without_approval_lets_the_host_decide(cli: str, tmp_path: Pat
         assert not (layout.proj / "marker-rewritten").exists(), f"codex ran unapproved{why}"
         assert not (layout.proj / "other-file").exists(), why
         assert records[0]["decision"] == "ask", why
+
+
+FAILURE_POLICY = f"""\
+version: 1
+rules:
+  - id: no-marker
+    match:
+      tool: shell
+      command: {{program: [git]}}
+    action: deny
+    reason: "{DENY}: no git here"
+  - id: api-failure-seen
+    events: [agent.failure]
+    action: message
+    message: "POLICY-INSTALL-FAILURE: the turn ended on an API error"
+"""
+
+
+@pytest.mark.e2e
+def test_the_policy_hook_on_claudes_stop_failure(tmp_path: Path) -> None:
+    """Issue 27: StopFailure, the new Claude Code event that fires offline, registered by
+    install because a rule uses ``agent.failure``: the real CLI (its model answering HTTP
+    400 after the call) runs hookwise there, the audit log has the failure with the CLI's
+    ``error``, and the answer changes nothing (Claude Code reads none on StopFailure), as
+    ``hookwise fire --json`` predicts for that input."""
+    layout, policy = session("claude", tmp_path)
+    policy.write_text(FAILURE_POLICY, encoding="utf-8")
+    (tmp_path / "model-env.json").write_text(json.dumps({API_ERROR_VARIABLE: "400"}))
+    env = user_env("claude", layout)
+    for args in (
+        ["policy", "trust", "--cwd", str(layout.proj)],
+        ["install", "claude", "--scope", "project", "--project", str(layout.proj)],
+    ):
+        done = hookwise(args, env, layout.proj)
+        assert done.returncode == 0, (args, done.stderr)
+    registered = json.loads(settings_file("claude", layout.proj).read_text(encoding="utf-8"))
+    assert set(registered["hooks"]) == {"PreToolUse", "StopFailure"}
+
+    result = run_cli("claude", tmp_path)
+    why = _diagnostics(layout, result)
+    assert not result["timed_out"], why
+    assert result["exit_code"] == 1, why  # the API error ends the run, whatever hooks say
+    assert (layout.proj / "marker").exists(), f"the call no rule denies did not run{why}"
+    failures: list[dict[str, Any]] = []
+    for _ in range(50):  # Claude Code does not wait for StopFailure hooks
+        failures = [r for r in audit_records(layout) if r["event"] == "StopFailure"]
+        if failures:
+            break
+        time.sleep(0.2)
+    assert len(failures) == 1, why
+    assert failures[0]["decision"] == "none", failures[0]
+    assert "api-failure-seen" in json.dumps(failures[0]), failures[0]
+    # hookwise's runtime of the CLI, on the input the CLI sent: nothing to obey
+    payload = tmp_path / "stop-failure.json"
+    payload.write_text(
+        json.dumps({"error": "unknown", "last_assistant_message": "API Error: 400 FAKE-API-ERROR"})
+    )
+    where = ["--project", str(layout.proj), "--home", str(layout.home)]
+    fired = hookwise(
+        ["fire", "StopFailure", "--host", "claude", *where, "--payload", str(payload), "--json"],
+        env,
+        layout.proj,
+    )
+    assert fired.returncode == 0, fired.stderr
+    outcome = json.loads(fired.stdout)["outcome"]
+    assert outcome["proceed"] is True and outcome["reason_for_model"] is None, outcome

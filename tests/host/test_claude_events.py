@@ -176,7 +176,8 @@ def test_own_answers(tmp_path: Path) -> None:
     [
         ("echo /w/feature", "/w/feature"),
         ("echo 'cloning...'; printf '\\033[32m/w/x\\033[0m\\n\\n'", "/w/x"),
-        ("echo '{\"continue\": true}'", '{"continue": true}'),  # stdout is the path, JSON or not
+        # stdout is the path, JSON or not (a relative one, under the hook's directory)
+        ("echo '{\"continue\": true}'", '{"continue": true}'),
         ("true", None),
         ("echo /w/../etc", None),
         ("echo /w/x; exit 1", None),
@@ -186,5 +187,17 @@ def test_worktree_create_reads_the_last_line_as_the_path(
     tmp_path: Path, command: str, path: str | None
 ) -> None:
     out = fire(tmp_path, "WorktreeCreate", command)
+    if path is not None and not path.startswith("/"):
+        path = f"{tmp_path}/{path}"
     assert out.get("output", {}).get("worktreePath") == path
     assert out["outcome"]["proceed"] is (path is not None)
+
+
+def test_worktree_create_resolves_a_relative_path_in_the_hooks_directory(tmp_path: Path) -> None:
+    """2.1.330 resolves a relative path against the directory the hook ran in (the input's
+    cwd), normalised, so dot segments there are no refusal."""
+    out = fire(tmp_path, "WorktreeCreate", "echo wt/../trees/feature")
+    assert out["output"]["worktreePath"] == str(tmp_path / "trees" / "feature")
+    assert out["outcome"]["proceed"] is True
+    dotted = fire(tmp_path, "WorktreeCreate", "echo ./x")
+    assert dotted["output"]["worktreePath"] == str(tmp_path / "x")

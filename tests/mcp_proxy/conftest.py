@@ -173,6 +173,12 @@ class Wrapped:
 HOST = "import json, subprocess, sys; sys.exit(subprocess.call(sys.argv[2:], env=json.loads(sys.argv[1])))"
 
 
+def as_host(env: dict[str, str], argv: list[str]) -> list[str]:
+    """``argv`` started by a host process that was itself started with ``env`` (run it with
+    ``env`` too): an unpinned proxy takes only the configuration its host holds."""
+    return [sys.executable, "-c", HOST, json.dumps(env), *argv]
+
+
 def wrap_argv(*server: str, name: str = "fake", extra: tuple[str, ...] = ()) -> list[str]:
     return [sys.executable, "-m", "hookwise", "mcp", "wrap", "--name", name, *extra, "--", *server]
 
@@ -188,11 +194,12 @@ def wrap(project: Project) -> Iterator[Any]:
         server: list[str] | None = None,
         host: dict[str, str] | None = None,
     ) -> Wrapped:
-        """``host``: started by a process of that environment (a host's), which gives the
-        proxy ``project.env`` (its own plus an entry's ``env``), as a host starts a server."""
+        """Started by a host process (as a host starts a server: an unpinned proxy refuses
+        configuration variables its host was not started with) of ``host``'s environment
+        (default ``project.env``), which gives the proxy ``project.env`` (its own plus an
+        entry's ``env``)."""
         argv = wrap_argv(*(server or [sys.executable, str(FAKE_SERVER), mode]), extra=options)
-        if host is not None:
-            argv = [sys.executable, "-c", HOST, json.dumps(project.env), *argv]
+        argv = as_host(project.env, argv)
         err = project.root.parent / f"proxy-{len(started)}.err"
         with err.open("wb") as stderr:
             proc = subprocess.Popen(
@@ -217,6 +224,11 @@ def wrap(project: Project) -> Iterator[Any]:
 
     yield start
     for wrapped in started:
-        if wrapped.proc.poll() is None:
-            wrapped.proc.kill()
-            wrapped.proc.wait(10)
+        if wrapped.proc.poll() is None:  # the proxy ends on its input's end, then the host
+            assert wrapped.proc.stdin is not None
+            wrapped.proc.stdin.close()
+            try:
+                wrapped.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                wrapped.proc.kill()
+                wrapped.proc.wait(10)

@@ -8,7 +8,8 @@ id), ``spoof`` (also answers an id it was never sent), ``big`` (a tools/call get
 of ``size`` bytes), ``noread`` (stops reading its input at the first tools/call, as a
 single-threaded server busy in a long tool), ``progress`` (two progress notifications before each answer),
 ``stdout-noise`` (a line of plain text on stdout before every answer), ``batch`` (a batch
-is answered with an array).
+is answered with an array), ``resources`` (echo, and one resource, ``RESOURCE`` below, whose
+content is ``RESOURCE_TEXT``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ TOOLS = [
     {"name": n, "inputSchema": {"type": "object"}}
     for n in ("greet", "run_command", "write_file", "delete_file", "image")
 ]
+RESOURCE = "file:///secret/notes.txt"
+RESOURCE_TEXT = "RESOURCE-CONTENT-SECRET"
 
 
 def send(value: Any) -> None:
@@ -47,7 +50,7 @@ def answer(msg: dict[str, Any]) -> dict[str, Any] | None:
     if method == "initialize":
         result: dict[str, Any] = {
             "protocolVersion": msg["params"].get("protocolVersion", "2025-06-18"),
-            "capabilities": {"tools": {}},
+            "capabilities": {"tools": {}, **({"resources": {}} if MODE == "resources" else {})},
             "serverInfo": {"name": "fake", "version": "1"},
         }
     elif method == "tools/list":
@@ -84,6 +87,11 @@ def answer(msg: dict[str, Any]) -> dict[str, Any] | None:
         else:
             content = [{"type": "text", "text": json.dumps(params.get("arguments"))}]
         result = {"content": content}
+    elif MODE == "resources" and method == "resources/list":
+        result = {"resources": [{"uri": RESOURCE, "name": "notes", "mimeType": "text/plain"}]}
+    elif MODE == "resources" and method == "resources/read":
+        uri = msg["params"].get("uri")
+        result = {"contents": [{"uri": uri, "mimeType": "text/plain", "text": RESOURCE_TEXT}]}
     elif method == "ping":
         result = {}
     else:

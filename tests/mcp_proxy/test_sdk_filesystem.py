@@ -11,7 +11,7 @@ import anyio
 import pytest
 
 from tests.e2e.clis import mcp_server
-from tests.mcp_proxy.conftest import ASK_TOKEN, DENY_TOKEN, Project, wrap_argv
+from tests.mcp_proxy.conftest import ASK_TOKEN, DENY_TOKEN, Project, as_host, wrap_argv
 
 SERVER = mcp_server("mcp-server-filesystem")
 pytestmark = pytest.mark.skipif(
@@ -23,7 +23,7 @@ async def _session(project: Project, work: Path, script: Any, elicit: Any = None
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    argv = wrap_argv(str(SERVER), str(work), name="fs")
+    argv = as_host(project.env, wrap_argv(str(SERVER), str(work), name="fs"))
     params = StdioServerParameters(
         command=argv[0], args=argv[1:], env=project.env, cwd=str(project.root)
     )

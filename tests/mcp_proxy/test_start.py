@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 
-from tests.mcp_proxy.conftest import DENY_TOKEN, FAKE_SERVER, Project
+from tests.mcp_proxy.conftest import DENY_TOKEN, FAKE_SERVER, Project, as_host
 
 
 def test_wrap_skips_the_cli_and_starts_the_server_before_the_policy(project: Project) -> None:
@@ -23,7 +23,7 @@ def test_wrap_skips_the_cli_and_starts_the_server_before_the_policy(project: Pro
         "arguments": {"path": str(project.root / "protected" / "x"), "content": "x"}}}  # fmt: skip
     lines = "".join(json.dumps(m) + "\n" for m in (init, denied))
     done = subprocess.run(
-        argv, input=lines.encode(), capture_output=True, cwd=project.root, env=project.env,
+        as_host(project.env, argv), input=lines.encode(), capture_output=True, cwd=project.root, env=project.env,
         timeout=120, check=False,
     )  # fmt: skip
     answers = [json.loads(line) for line in done.stdout.splitlines()]

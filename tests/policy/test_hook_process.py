@@ -389,3 +389,48 @@ def test_an_audit_lock_held_forever_does_not_hold_the_answer(env: dict[str, str]
         before = log.stat().st_size
         _denied(env)
         assert log.stat().st_size > before  # appended to the current file instead
+
+
+def _terminated_before_the_event(env: dict[str, str], payload: str) -> tuple[int, str, str]:
+    """The hook started, SIGTERM sent while it waits for its stdin (before it knows the
+    event), then the event: its exit status, stdout and stderr."""
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [HOOKWISE, "hook", "--platform", "claude"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(payload[:1])  # it has started reading (the handler is in place)
+    proc.stdin.flush()
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGTERM)
+    time.sleep(0.2)
+    out, err = proc.communicate(payload[1:], timeout=60)
+    return proc.returncode, out, err
+
+
+def test_an_event_whose_answer_the_host_discards_is_recorded_past_a_sigterm(
+    env: dict[str, str], isolated: Path
+) -> None:
+    """Claude Code 2.1.330 sends SIGTERM to StopFailure hooks as ``-p`` ends, 0.1-0.4 s
+    after starting them (tests/e2e/test_policy_install.py): the audit record is the hook's
+    only job there, so it finishes it."""
+    payload = build_payload("claude", "StopFailure", extra={"error": "rate_limit"})
+    code, _, err = _terminated_before_the_event(env, json.dumps(payload))
+    assert code == 0, err
+    records = [json.loads(line) for line in (isolated / "audit.jsonl").read_text().splitlines()]
+    assert [(r["event"], r["canonical"]) for r in records] == [("StopFailure", ["agent.failure"])]
+
+
+def test_an_event_the_host_obeys_dies_of_a_sigterm_as_the_host_expects(
+    env: dict[str, str], isolated: Path
+) -> None:
+    code, out, _ = _terminated_before_the_event(env, pre_payload("claude", "ls"))
+    assert code == -15 and out == ""  # no answer after the host gave up on the hook
+    assert not (isolated / "audit.jsonl").exists()

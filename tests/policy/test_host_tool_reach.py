@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hookwise.policy.pipeline import decide
 from hookwise.policy.tools.payloads import build_payload
@@ -47,6 +49,9 @@ def _decision(host: str, tool: str, tool_input: dict[str, Any], policy: dict[str
         ("claude", "ReadMcpResourceTool", {"server": "fs", "uri": "file:///x"}, "NO-FS"),
         ("claude", "ListMcpResourcesTool", {"server": "fs"}, "NO-FS"),
         ("gemini", "list_mcp_resources", {"serverName": "fs"}, "NO-FS"),
+        # Gemini 0.61.0 reads `uri` as SERVER:URI (tests/e2e/fixtures/gemini-mcp-resource.jsonl)
+        ("gemini", "read_mcp_resource", {"uri": "fs:file:///secret/notes.txt"}, "NO-FS"),
+        ("gemini", "read_mcp_resource", {"server": "docs", "uri": "fs:file:///x"}, "NO-FS"),
     ],
 )
 def test_a_host_tool_is_decided_as_what_it_does(
@@ -61,9 +66,25 @@ def test_a_host_tool_is_decided_as_what_it_does(
         ("claude", "Monitor", {"command": "tail -f log.txt"}),
         ("claude", "ReadMcpResourceTool", {"server": "docs", "uri": "file:///x"}),
         ("claude", "ListMcpResourcesTool", {}),
+        ("gemini", "read_mcp_resource", {"uri": "docs:file:///x"}),
+        ("gemini", "read_mcp_resource", {"uri": ":fs"}),  # no server: Gemini finds nothing
     ],
 )
 def test_what_no_rule_covers_still_passes(
     host: str, tool: str, tool_input: dict[str, Any], policy: dict[str, Any]
 ) -> None:
     assert _decision(host, tool, tool_input, policy).startswith("None:")
+
+
+@given(st.text(max_size=8).filter(lambda s: ":" not in s and s), st.text(max_size=12))
+def test_gemini_s_resource_identifier_names_the_server_before_its_first_colon(
+    server: str, rest: str
+) -> None:
+    """``findResourceByUri``: the server is the text before the first colon, whatever else
+    the call says; an identifier without one (or starting with it) names none."""
+    from hookwise.policy.canonical import mcp_resource_call
+
+    found = mcp_resource_call("read_mcp_resource", {"uri": f"{server}:{rest}", "server": "x"})
+    assert found == (server, "resources/read")
+    assert mcp_resource_call("read_mcp_resource", {"uri": f":{rest}"}) is None
+    assert mcp_resource_call("read_mcp_resource", {"uri": server}) is None

@@ -309,7 +309,7 @@ def test_the_starter_with_every_pack_lets_force_with_lease_reach_the_git_pack(
 
 
 # Readers the secrets pack does not name: its shell rule is `reads: true`, every program but
-# the catalog's non-readers (shell/programs.py NON_READERS), so these are readers too.
+# the catalog's non-readers (shell/commands/operands.py NON_READERS), so these are readers too.
 UNNAMED_READERS = [
     "fold ~/.ssh/id_rsa",
     "rev ~/.ssh/id_rsa | rev",

@@ -52,6 +52,8 @@ def test_each_abi_refuses_what_it_must(machine: str) -> None:
         assert run(program, a, abi.prlimit64, (42, 0, 0x7F0000000000)) == EPERM
         assert run(program, a, abi.prlimit64, (42, 0, 0, 0x1000)) == ALLOW  # reading
         assert run(program, a, abi.prlimit64, (0, 0, 0x1000)) == ALLOW  # its own
+        for number in abi.io_uring:  # (a ring's fixed files are in no descriptor table)
+            assert run(program, a, number, (4, 0)) == EPERM
         assert run(program, a, 0, ()) == ALLOW
     if numbers.x32:
         assert run(program, numbers.native.audit, libc.X32_BIT | 514) == ENOSYS

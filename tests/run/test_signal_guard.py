@@ -227,6 +227,18 @@ def test_the_notifier_passes_what_never_hurts_and_hands_the_rest_over(machine: s
         assert run(program, a, calls["ioctl"][0], (3, libc.FIOSETOWN, 0)) == notify
         assert run(program, a, calls["ioctl"][0], (3, 0x5401, 0)) == allow
         assert run(program, a, abi.ptrace, (0,)) == allow
+        # scheduling: another process's goes over (red team s26 #1), one's own passes
+        for name in ("sched_setparam", "sched_setscheduler", "sched_setaffinity", "sched_setattr"):
+            assert run(program, a, calls[name][0], (42, 0)) == notify
+            assert run(program, a, calls[name][0], (0, 0)) == allow
+        prio, ioprio = calls["setpriority"][0], calls["ioprio_set"][0]
+        assert run(program, a, prio, (0, 0, 19)) == allow  # PRIO_PROCESS, itself (nice)
+        assert run(program, a, prio, (0, 42, 19)) == notify
+        assert run(program, a, prio, (1, 0, 19)) == notify  # PRIO_PGRP, its group
+        assert run(program, a, prio, (2, 0, 19)) == notify  # PRIO_USER: every process
+        assert run(program, a, ioprio, (1, 0, 0x6000)) == allow  # IOPRIO_WHO_PROCESS, itself
+        assert run(program, a, ioprio, (1, 42, 0x6000)) == notify
+        assert run(program, a, ioprio, (3, 0, 0x6000)) == notify
     assert run(program, 0x12345678, 62, (1, 9)) == allow  # (an ABI the session refuses)
 
 

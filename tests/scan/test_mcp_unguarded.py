@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from hookwise.mcp_proxy import entry_program, wrapped
+from hookwise.mcp_proxy.config_env import pins_for
 from hookwise.scan.model import Severity
 from hookwise.scan.report import scan_project
 from tests.scan.support import context
@@ -26,12 +27,14 @@ def test_scan_reports_each_server_not_behind_the_proxy(tmp_path: Path) -> None:
     project.mkdir()
     home.mkdir()
     program = entry_program({"PATH": "/usr/bin:/bin"})
+    ctx = context(project, home)
+    pins = pins_for(ctx.env)  # pinned as install writes it for this user (s26 F8)
     servers = {
         "mcpServers": {
             "plain": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]},
             "guarded": {  # this hookwise, as install writes it for the scan's PATH
                 "command": program[0],
-                "args": [*program[1:], "mcp", "wrap", "--name", "guarded", "--", "npx", "-y", "s"],
+                "args": [*program[1:], "mcp", "wrap", *pins, "--name", "guarded", "--", "npx", "s"],
             },
             "fake": {  # F7: a program of the repository's named hookwise is no proxy
                 "command": "./hookwise",
@@ -41,7 +44,7 @@ def test_scan_reports_each_server_not_behind_the_proxy(tmp_path: Path) -> None:
         }
     }
     (project / ".mcp.json").write_text(json.dumps(servers, indent=2), encoding="utf-8")
-    report = scan_project(context(project, home))
+    report = scan_project(ctx)
     found = sorted(
         f.message for f in report.findings if f.rule == "mcp-unguarded" and "claude" in f.message
     )

@@ -111,8 +111,24 @@ def test_operand_commands_are_for_deny_and_ask_rules(text: str, expected: str) -
     assert found.decision == expected, (text, found.decision, found.reason, found.notes)
 
 
-def test_the_build_file_names_are_the_build_file_table() -> None:
-    from hookwise.shell.commands.build_files import BUILD_FILES
+def test_a_file_written_on_the_line_is_read_by_its_program_alone() -> None:
+    """config_written (cold, shell/commands/build_files.py): the one table of each kind."""
+    from hookwise.shell.commands.build_files import BUILD_FILES, CONFIG_FILES, config_written
+
+    for program, names in BUILD_FILES.items():
+        for name in names:
+            assert config_written(program, {f"src/{name}": None}) is not None, (program, name)
+            assert config_written("ls", {f"src/{name}": None}) is None
+    for suffix, readers in CONFIG_FILES.items():
+        for program in readers:
+            assert config_written(program, {f"home/{suffix}": None}) is not None
+    assert config_written("git", {"notes/gitconfig.txt": None}) is None
+
+
+def test_the_gate_names_are_the_tables_names() -> None:
+    """programs.LOADED_FILE_NAMES: what accounting reads before it loads build_files."""
+    from hookwise.shell.commands.build_files import BUILD_FILES, CONFIG_FILES
 
     files = {name.rsplit("/", 1)[-1] for names in BUILD_FILES.values() for name in names}
-    assert files == programs.BUILD_FILE_NAMES
+    files |= {suffix.rsplit("/", 1)[-1] for suffix in CONFIG_FILES}
+    assert f" {' '.join(sorted(files))} " == programs.LOADED_FILE_NAMES

@@ -58,9 +58,34 @@ def test_session_start_context_and_stdin(tmp_path: Path, host: str) -> None:
     stdin = json.loads((tmp_path / "start.json").read_text())
     assert stdin["hook_event_name"] == "SessionStart" and stdin["source"] == "startup"
     if host == "codex":
-        assert stdin["model"] == "gpt-5-codex"
+        assert stdin["model"] == "gpt-5-codex" and stdin["permission_mode"] == "default"
     else:
-        assert stdin["permission_mode"] == "default"
+        # as Claude Code 2.1.330 sends it (claude-events/events.json): no permission mode
+        # on SessionStart, and no prompt id before the first prompt
+        assert "permission_mode" not in stdin and "prompt_id" not in stdin
+
+
+def test_claude_names_each_prompt_and_later_events_carry_it(tmp_path: Path) -> None:
+    hooks = {
+        name: [{"hooks": [{"type": "command", "command": f"{{ cat; echo; }} >> {name}.jsonl"}]}]
+        for name in ("UserPromptSubmit", "Stop", "SessionEnd")
+    }
+    result = play(
+        tmp_path,
+        "claude",
+        {"hooks": hooks, "steps": [step("one", {"text": "a"}), step("two", {"text": "b"})]},
+    )
+    assert result.passed
+    read = {
+        name: [json.loads(line) for line in (tmp_path / f"{name}.jsonl").read_text().splitlines()]
+        for name in hooks
+    }
+    prompts = [r["prompt_id"] for r in read["UserPromptSubmit"]]
+    assert len(set(prompts)) == 2  # one id per submitted prompt
+    assert [r["prompt_id"] for r in read["Stop"]] == prompts  # each turn's Stop carries it
+    assert read["SessionEnd"][0]["prompt_id"] == prompts[-1]
+    assert "permission_mode" not in read["SessionEnd"][0]
+    assert read["Stop"][0]["permission_mode"] == "default"
 
 
 @pytest.mark.parametrize("host", DIALECTS)

@@ -12,6 +12,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hookwise.protocol.claude import STOP_FAILURE_ERRORS
 from hookwise.sim.scenario import (
     CHECKS,
     Scenario,
@@ -318,3 +319,146 @@ def test_project_names_the_folder_and_workspace_is_its_former_name() -> None:
     both = error(f"project: p\nworkspace: w\n{steps}")
     assert both.line == 2
     assert "workspace: is the former name of 'project'; give only one of them" in str(both)
+
+
+# --- Claude Code's Setup, slash commands and API errors ------------------------------------
+
+
+def test_setup_commands_and_api_errors_parse() -> None:
+    scenario = parse(
+        """\
+        session: {setup: maintenance}
+        commands:
+          deploy: {prompt: "Deploy $ARGUMENTS", source: userSettings}
+          "ns:fix": {prompt: Fix}
+        steps:
+          - user: /deploy prod
+            model: [{api_error: {error: rate_limit, message: "429 slow"}}]
+        """
+    )
+    assert scenario.setup == "maintenance"
+    assert scenario.commands["deploy"].prompt == "Deploy $ARGUMENTS"
+    assert scenario.commands["deploy"].source == "userSettings"
+    assert scenario.commands["ns:fix"].source == "projectSettings"
+    failure = scenario.steps[0].model[0].api_error
+    assert failure is not None and (failure.error, failure.message) == ("rate_limit", "429 slow")
+    assert parse("steps: [{user: a}]\n").setup is None
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "key", "message"),
+    [
+        ("session: {setup: always}\nsteps: [{user: a}]\n", 1, "session.setup", "init, maintenance"),
+        ("commands: [a]\nsteps: [{user: a}]\n", 1, "commands", "mapping of command names"),
+        ("commands:\n  /x: {prompt: p}\nsteps: [{user: a}]\n", 2, "commands./x", "without the '/'"),
+        (
+            "commands:\n  x: {}\nsteps: [{user: a}]\n",
+            2,
+            "commands.x",
+            "missing required key 'prompt'",
+        ),
+        ("commands:\n  x: {prompt: ''}\nsteps: [{user: a}]\n", 2, "commands.x.prompt", "empty"),
+        (
+            "commands:\n  x: {prompt: p, src: a}\nsteps: [{user: a}]\n",
+            2,
+            "commands.x.src",
+            "source",
+        ),
+        (
+            "steps:\n  - user: a\n    model:\n      - api_error: {error: boom}\n",
+            4,
+            "steps[0].model[0].api_error.error",
+            "rate_limit, authentication_failed",
+        ),
+        (
+            "steps:\n  - user: a\n    model:\n      - api_error: {error: unknown}\n        text: hi\n",
+            5,
+            "steps[0].model[0].text",
+            "nothing else",
+        ),
+        (
+            "steps:\n  - user: a\n    model:\n      - api_error: unknown\n",
+            4,
+            "steps[0].model[0].api_error",
+            "must be a mapping",
+        ),
+        (
+            "steps:\n  - user: a\n    model:\n      - api_error: {error: unknown, message: 4}\n",
+            4,
+            "steps[0].model[0].api_error.message",
+            "must be a string",
+        ),
+    ],
+)
+def test_setup_commands_and_api_error_mistakes(
+    text: str, line: int, key: str, message: str
+) -> None:
+    err = error(text)
+    assert (err.line, err.key) == (line, key), str(err)
+    assert message in err.message, str(err)
+
+
+_command = st.fixed_dictionaries(
+    {}, optional={"prompt": json_values, "source": json_values, "extra": json_values}
+)
+_good_command = st.fixed_dictionaries(
+    {"prompt": st.text(min_size=1, max_size=8).filter(str.strip)},
+    optional={"source": st.sampled_from(["userSettings", "projectSettings", "plugin"])},
+)
+_api_error = st.one_of(
+    st.fixed_dictionaries(
+        {"error": st.sampled_from(STOP_FAILURE_ERRORS)}, optional={"message": st.text(max_size=8)}
+    ),
+    json_values,
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "error": st.one_of(st.sampled_from(["unknown", "rate_limit", "boom"]), json_values),
+            "message": json_values,
+            "status": json_values,
+        },
+    ),
+)
+
+
+@given(
+    setup=st.one_of(st.sampled_from(["init", "maintenance", "init-only"]), json_values),
+    commands=st.one_of(
+        st.dictionaries(st.from_regex(r"[a-z][a-z0-9:-]{0,5}", fullmatch=True), _good_command),
+        st.dictionaries(st.text(min_size=1, max_size=6), _command, max_size=3),
+        json_values,
+    ),
+    api_error=_api_error,
+    text=st.one_of(st.none(), json_values),
+)
+def test_fuzz_setup_commands_and_api_errors(
+    setup: Any, commands: Any, api_error: Any, text: Any
+) -> None:
+    """Whatever the values, the parse gives exactly what was written or an error naming
+    the file, a line inside it and the key of the new field."""
+    reply: dict[str, Any] = {"api_error": api_error}
+    if text is not None:
+        reply["text"] = text
+    data = {
+        "session": {"setup": setup},
+        "commands": commands,
+        "steps": [{"user": "/x", "model": [reply]}],
+    }
+    source = yaml.safe_dump(data, sort_keys=False)
+    try:
+        scenario = parse_scenario(source, PATH)
+    except ScenarioError as exc:
+        assert str(exc).startswith(str(PATH))
+        assert exc.line is not None and 1 <= exc.line <= source.count("\n") + 1, str(exc)
+        assert exc.key is not None
+        assert exc.key.split(".")[0].split("[")[0] in ("session", "commands", "steps"), str(exc)
+        return
+    assert scenario.setup == setup
+    assert set(scenario.commands) == set(commands)
+    for name, spec in scenario.commands.items():
+        assert spec.prompt == commands[name]["prompt"]
+        assert spec.source == commands[name].get("source", "projectSettings")
+    failure = scenario.steps[0].model[0].api_error
+    assert text is None and failure is not None
+    assert failure.error == api_error["error"]
+    assert failure.message == api_error.get("message", "")

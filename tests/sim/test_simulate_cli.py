@@ -42,7 +42,8 @@ def test_bundled_examples_pass(tmp_path: Path, name: str) -> None:
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     result = json.loads(proc.stdout)
     assert result["passed"] is True
-    assert result["host"] == {"claude-tour": "claude", "codex-tour": "codex"}.get(name, "gemini")
+    hosts = {"claude-tour": "claude", "claude-init-commands": "claude", "codex-tour": "codex"}
+    assert result["host"] == hosts.get(name, "gemini")
     assert result["expectations"] and all(e["passed"] for e in result["expectations"])
     assert result["rollout"] == str(rollout)
     recorded = [json.loads(line) for line in rollout.read_text().splitlines()]

@@ -264,6 +264,7 @@ def _shown_host(host: str, *, detected: bool) -> str:
 def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) -> None:
     """A host's hooks (every host but Gemini CLI): what would run, and what was read but
     skipped."""
+    from hookwise.host.handlers.check import handler_notes
     from hookwise.host.runtime import LoadOptions
     from hookwise.host.runtimes import TABLE_RUNTIMES
 
@@ -276,12 +277,18 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) 
             f"hooks list does not read {dialect}'s hooks: hookwise has no runtime for it "
             "(docs/hosts.md says which hosts have one)"
         )
-    loaded = runtime.loader(str(workspace), LoadOptions(home=home, env=dict(os.environ)))
+    options = LoadOptions(home=home, env=dict(os.environ))
+    loaded = runtime.loader(str(workspace), options)
     warnings = [*loaded.warnings]
+    # what each handler that is not a plain command needs or lacks (an http URL outside
+    # allowedHttpHookUrls, an mcp_tool server not connected, a prompt hook's model)
+    notes = {n.origin: n for n in handler_notes(runtime, str(workspace), options, loaded)}
+    warnings += [f"{n.origin}: {n.text}" for n in notes.values() if n.status == "warn"]
     rows = [
         {
             "event": entry.event,
             "name": entry.label,
+            "type": entry.config.get("type"),
             "source": entry.source.value,
             "scope": entry.scope,
             "matcher": entry.matcher,
@@ -290,6 +297,7 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) 
             "origin": entry.origin,
             "command": entry.command,
             "timeout": entry.config.get("timeout"),
+            "note": notes[entry.origin].text if entry.origin in notes else None,
         }
         for entry in loaded.registry.entries
     ]
@@ -309,6 +317,8 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) 
                 "origin": skipped.origin,
                 "command": None,
                 "timeout": None,
+                "type": None,
+                "note": None,
             }
         )
     for line in loaded.untrusted:
@@ -332,6 +342,8 @@ def _list_dialect_hooks(ctx: _Context, dialect: str, as_json: bool, shown: str) 
                 "origin": origin,
                 "command": None,
                 "timeout": None,
+                "type": None,
+                "note": None,
             }
         )
     if as_json:

@@ -23,6 +23,29 @@ URL_NOT_COVERED = (
 )
 
 
+def _check_unpinned() -> None:
+    """An unpinned proxy takes its policy and audit log from its environment; a variable
+    of them that the program which started it (the host) was not itself started with came
+    from the entry's ``env`` or from a file the host loaded into its own environment after
+    starting: Claude Code's settings ``env``, Gemini CLI's ``.env`` (red team s26 F8), a
+    repository's either way. Refused before the server starts, as a foreign ``--pin`` is."""
+    from hookwise.mcp_proxy import config_env
+
+    given = {k: v for k, v in os.environ.items() if config_env.is_config(k)}
+    host = os.getppid()
+    foreign = config_env.unvouched(given, config_env.host_environment(host))
+    if foreign:
+        names = ", ".join(sorted(item.partition("=")[0] for item in foreign))
+        raise click.UsageError(
+            f"hookwise mcp wrap: {names} in the proxy's environment differ from the "
+            f"environment the program that started it (pid {host}) was started with: they "
+            "come from the server entry's env or from settings the host loaded (Claude "
+            "Code's settings env, Gemini CLI's .env), which a repository can write, and "
+            "would decide your policy and audit log; run `hookwise install --mcp` (its "
+            "entries are --pinned), or start the host with them set"
+        )
+
+
 @click.group()
 def mcp() -> None:
     """Guard MCP servers: every tools/call through the policy."""
@@ -102,7 +125,9 @@ def wrap(
     env = None
     if pins and not pinned:
         raise click.UsageError("hookwise mcp wrap: --pin needs --pinned")
-    if pinned:
+    if not pinned:
+        _check_unpinned()
+    else:
         from hookwise.mcp_proxy import config_env
 
         try:

@@ -122,6 +122,18 @@ def main(args: list[str]) -> int:
     if options.help:
         sys.stdout.write(USAGE)
         return 0
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()  # (nor while the supervisor's modules load: run() enables it at the start)
+    try:
+        return _main(options, collecting)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _main(options: Options, collecting: bool) -> int:
     from hookwise.run.supervisor import RunError, describe, run
 
     env = dict(os.environ)
@@ -146,6 +158,7 @@ def main(args: list[str]) -> int:
             read_only_proc=options.read_only_proc,
             on_hook_lost=options.on_hook_lost,
             hook_script=_runs_only_hookwise,
+            collect=collecting,
         )
     except RunError as exc:
         sys.stderr.write(f"hookwise run: {exc}\n")

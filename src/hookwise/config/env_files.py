@@ -17,7 +17,6 @@ variable (policy/install/doctor.py).
 
 from __future__ import annotations
 
-import glob
 import os
 
 from hookwise.protocol.dotenv import keys, project_env_file
@@ -57,13 +56,39 @@ def user_path(host: HostInfo, file: str, env: dict[str, str]) -> str:
     return os.path.abspath(row_user_path(host, file, env))
 
 
+def _glob(pattern: str) -> list[str]:
+    """``glob.glob(pattern)`` for a pattern whose only wildcards are whole ``*`` components
+    (the rows' kind), without importing :mod:`glob`: it brings ``re``, ``enum`` and
+    ``contextlib`` into every ``hookwise run`` start (a quarter of its imports). Any other
+    wildcard goes to :mod:`glob` itself."""
+    parts = pattern.split("/")
+    if any(("*" in part and part != "*") or "?" in part or "[" in part for part in parts):
+        import glob
+
+        return glob.glob(pattern)
+    found = [parts[0]]
+    for part in parts[1:]:
+        if part != "*":
+            found = [f"{path}/{part}" for path in found]
+            continue
+        names: list[str] = []
+        for path in found:
+            try:
+                # (as glob: ``*`` matches no name starting with a dot)
+                names += [f"{path}/{e.name}" for e in os.scandir(path or "/") if e.name[0] != "."]
+            except OSError:
+                continue
+        found = names
+    return [path for path in found if os.path.lexists(path)]
+
+
 def extension_files(env: dict[str, str]) -> list[tuple[str, str]]:
     """(host title, path) of every extension env file present (``extension_env_files`` of
     the rows: globs relative to the home, as ``user_files``)."""
     out: list[tuple[str, str]] = []
     for host in HOSTS.values():
         for pattern in host.extension_env_files:
-            found = glob.glob(user_path(host, pattern, env))
+            found = _glob(user_path(host, pattern, env))
             out += [(host.title, p) for p in sorted(found) if os.path.isfile(p)]
     return out
 

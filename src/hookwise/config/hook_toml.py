@@ -22,13 +22,12 @@ MVP behaviour unless written down::
 
 Validation is strict: unknown tables and keys, a missing ``command`` and wrong types are
 all reported together in one `HookTomlError`, each naming the file, the line and the key
-(tomllib gives no positions, so `_KeyLines` finds them in the text). A workspace with a
+(tomllib gives no positions, so `config.toml_spans` finds them in the text). A workspace with a
 bad hook.toml gets no half-configured session: loading raises instead.
 """
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import math
 import os
@@ -41,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from hookwise.config.files import read_file_bytes
+from hookwise.config.toml_spans import TomlSpans
 
 __all__ = [
     "DEFAULT_HOOK_INPUT_MAX_BYTES",
@@ -220,7 +220,7 @@ def _suggest(name: str, choices: Sequence[str]) -> str:
 
 class _Checker:
     def __init__(self, text: str) -> None:
-        self.lines = _KeyLines(text)
+        self.lines = TomlSpans(text)
         self.problems: list[Problem] = []
 
     def add(self, path: tuple[str, ...], message: str) -> None:
@@ -413,170 +413,3 @@ def parse_hook_toml(text: str, *, path: Path, workspace: Path) -> HookToml:
         hook_input_max_bytes=max_bytes,
         loop_guard=loop_guard,
     )
-
-
-# --- where keys are ----------------------------------------------------------------------
-
-
-class _KeyLines:
-    """Line numbers of tables and keys in a TOML text that tomllib accepted.
-
-    A small scanner: table headers, dotted keys and inline tables are followed, strings
-    (all four kinds, multi-line included), arrays and comments are skipped, so a line
-    inside a string that looks like ``[turn_end]`` is not taken for a header. Paths are
-    tuples of key parts: ``("turn_start",)`` is the header (or the first key that made
-    the table), ``("turn_start", "args")`` the key. Anything unexpected ends the scan;
-    what was found until then is still used.
-    """
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-        self.line = 1
-        self.found: dict[tuple[str, ...], int] = {}
-        with contextlib.suppress(IndexError, ValueError):
-            self._document()
-
-    def find(self, path: tuple[str, ...]) -> int | None:
-        while path:
-            line = self.found.get(path)
-            if line is not None:
-                return line
-            path = path[:-1]
-        return None
-
-    # -- scanning --
-
-    def _peek(self, offset: int = 0) -> str:
-        index = self.pos + offset
-        return self.text[index] if index < len(self.text) else ""
-
-    def _advance(self, count: int = 1) -> None:
-        for _ in range(count):
-            if self.pos < len(self.text):
-                if self.text[self.pos] == "\n":
-                    self.line += 1
-                self.pos += 1
-
-    def _skip_blank(self, newlines: bool) -> None:
-        while True:
-            char = self._peek()
-            if char in (" ", "\t", "\r") or (newlines and char == "\n"):
-                self._advance()
-            elif char == "#":
-                while self._peek() not in ("", "\n"):
-                    self._advance()
-            else:
-                return
-
-    def _note(self, path: tuple[str, ...], line: int) -> None:
-        for end in range(1, len(path) + 1):
-            self.found.setdefault(path[:end], line)
-
-    def _document(self) -> None:
-        table: tuple[str, ...] = ()
-        while True:
-            self._skip_blank(newlines=True)
-            char = self._peek()
-            if not char:
-                return
-            if char == "[":
-                line = self.line
-                double = self._peek(1) == "["
-                self._advance(2 if double else 1)
-                table = self._key()
-                self._advance(2 if double else 1)
-                self._note(table, line)
-            else:
-                line = self.line
-                key = self._key()
-                self._note(table + key, line)
-                self._skip_blank(newlines=False)
-                self._advance()  # "="
-                self._value(table + key)
-
-    def _key(self) -> tuple[str, ...]:
-        parts: list[str] = []
-        while True:
-            self._skip_blank(newlines=False)
-            char = self._peek()
-            if char in ('"', "'"):
-                parts.append(self._string())
-            else:
-                start = self.pos
-                while re.match(r"[A-Za-z0-9_-]", self._peek()):
-                    self._advance()
-                if self.pos == start:
-                    raise ValueError("no key")
-                parts.append(self.text[start : self.pos])
-            self._skip_blank(newlines=False)
-            if self._peek() != ".":
-                return tuple(parts)
-            self._advance()
-
-    def _string(self) -> str:
-        quote = self._peek()
-        if self.text.startswith(quote * 3, self.pos):
-            self._advance(3)
-            start = self.pos
-            while not self.text.startswith(quote * 3, self.pos):
-                if not self._peek():
-                    raise ValueError("unterminated string")
-                if quote == '"' and self._peek() == "\\":
-                    self._advance()
-                self._advance()
-            while self._peek(3) == quote:  # up to two quotes may end the content
-                self._advance()
-            value = self.text[start : self.pos]
-            self._advance(3)
-            return value
-        self._advance()
-        start = self.pos
-        while self._peek() != quote:
-            if self._peek() in ("", "\n"):
-                raise ValueError("unterminated string")
-            if quote == '"' and self._peek() == "\\":
-                self._advance()
-            self._advance()
-        value = self.text[start : self.pos]
-        self._advance()
-        return value
-
-    def _value(self, path: tuple[str, ...]) -> None:
-        self._skip_blank(newlines=False)
-        char = self._peek()
-        if char in ('"', "'"):
-            self._string()
-        elif char == "[":
-            self._advance()
-            while True:
-                self._skip_blank(newlines=True)
-                if self._peek() == "]":
-                    self._advance()
-                    return
-                if self._peek() == ",":
-                    self._advance()
-                    continue
-                self._value(path)
-        elif char == "{":
-            self._advance()
-            while True:
-                self._skip_blank(newlines=True)
-                char = self._peek()
-                if char == "}":
-                    self._advance()
-                    return
-                if char == ",":
-                    self._advance()
-                    continue
-                line = self.line
-                key = self._key()
-                self._note(path + key, line)
-                self._skip_blank(newlines=False)
-                self._advance()  # "="
-                self._value(path + key)
-        else:
-            while self._peek() not in ("", "\n", ",", "]", "}", "#"):
-                self._advance()
-            if not char:
-                raise ValueError("no value")

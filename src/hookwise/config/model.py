@@ -82,8 +82,30 @@ def hook_label(config: dict[str, JSON]) -> str:
     form install wrote) as ``hookwise``, any other name or command on one line, cut."""
     if not config.get("name") and is_hookwise_command(config.get("command")):
         return "hookwise"
-    text = " ".join(hook_display_name(config).split())
+    named = config.get("name") or config.get("type") == "command"
+    shown = None if named else _handler_text(config)
+    text = " ".join((shown or hook_display_name(config)).split())
     return text if len(text) <= LABEL_LIMIT else text[: LABEL_LIMIT - 1] + "…"
+
+
+# What names a handler that is not a command, per type: ``http https://…``,
+# ``mcp_tool fs/read_file``, ``prompt: Is this…`` (a listing says what each hook is).
+_SHOWN_FIELDS: dict[str, tuple[str, str, str]] = {
+    "http": ("url", "", " "),
+    "mcp_tool": ("server", "tool", " "),
+    "prompt": ("prompt", "", ": "),
+    "agent": ("prompt", "", ": "),
+}
+
+
+def _handler_text(config: dict[str, JSON]) -> str | None:
+    shown = _SHOWN_FIELDS.get(js_string(config.get("type", "")))
+    if shown is None:
+        return None
+    first, second, joint = shown
+    parts = [config.get(first), config.get(second)] if second else [config.get(first)]
+    text = "/".join(str(p) for p in parts if isinstance(p, str) and p)
+    return f"{config['type']}{joint}{text}" if text else str(config["type"])
 
 
 def hook_display_name(config: dict[str, JSON]) -> str:

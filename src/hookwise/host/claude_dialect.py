@@ -8,6 +8,7 @@ allow. The event table (protocol/claude.py) says which event does what.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -31,6 +32,7 @@ from hookwise.host.outcome import Outcome
 from hookwise.host.runtime import LoadOptions
 from hookwise.protocol.claude import (
     CLAUDE,
+    COMMON_LEFT_OUT,
     ELICITATION_ACTIONS,
     EXACT_MATCHER_CHARS,
     LEGACY_DECISIONS,
@@ -483,10 +485,15 @@ def load(workspace: str, options: LoadOptions) -> DialectHooks:
 
 
 def finish(event: DialectEvent, effect: DialectEffect, args: Mapping[str, JSON]) -> DialectEffect:
-    """What the event's arguments change: a ConfigChange of managed (policy) settings
-    applies whatever the hooks said."""
+    """What the event's input changes: a ConfigChange of managed (policy) settings applies
+    whatever the hooks said; a relative worktree path is the one under the directory the
+    hook ran in (the input's ``cwd``), normalised, as 2.1.330 resolves it."""
     if event.kind is Kind.CONFIG_CHANGE and args.get("source") == UNBLOCKABLE_CONFIG_SOURCE:
         return replace(effect, decision="none", outcome=replace(effect.outcome, proceed=True))
+    path, cwd = effect.output.get("worktreePath"), args.get("cwd")
+    if isinstance(path, str) and not path.startswith("/") and isinstance(cwd, str):
+        output = {**effect.output, "worktreePath": posixpath.normpath(posixpath.join(cwd, path))}
+        return replace(effect, output=output)
     return effect
 
 
@@ -518,4 +525,8 @@ RUNTIME = DialectRuntime(
     finish=finish,
     mcp_loader=mcp_servers,
     http_limits=http_limits,
+    event_common={
+        event: tuple(f for f in SPEC.common_input if f not in left_out)
+        for event, left_out in COMMON_LEFT_OUT.items()
+    },
 )

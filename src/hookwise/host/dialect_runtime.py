@@ -116,6 +116,10 @@ class DialectRuntime:
         for name in self.event_common.get(event, self.spec.common_input):
             if name == "hook_event_name":
                 payload[name] = event
+            elif name in self.spec.session_input:
+                value = args.get(name, base.get(name))
+                if value is not None:
+                    payload[name] = value
             elif name in defaults:
                 payload[name] = args.get(name, defaults[name])
             else:
@@ -189,7 +193,12 @@ class DialectRuntime:
         errors = [r.error for r in runs if r.error is not None]
         effect = self.effect(event, runs)
         if self.finish is not None:
-            effect = self.finish(self.spec.event(event), effect, args)
+            # the last step reads the input the hooks got (the session's cwd too), the
+            # event's own arguments winning
+            given = (
+                {k: v for k, v in runs[0].stdin.items() if k != "hook_event_name"} if runs else {}
+            )
+            effect = self.finish(self.spec.event(event), effect, {**given, **args})
         return Aggregate(all(r.success for r in runs), None, outputs, errors), effect
 
     def hooks(

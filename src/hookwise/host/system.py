@@ -101,6 +101,10 @@ class HookSystem:
         self.warnings = [*registry.warnings, *warnings]
         self.untrusted: list[str] = list(untrusted)
         """Project hooks that do not run until the user trusts the project or them."""
+        self.session_input: dict[str, JSON] = {}
+        """What the embedding loop knows of its session that the host sends where its table
+        says (``session_input``: Claude Code's ``prompt_id`` once a prompt was submitted,
+        ``effort``); unset, they are left out, as the host leaves them out."""
         self._executor = HookExecutor(
             self.execution, self.runtime.hooks(self.execution, self.cwd, registry)
         )
@@ -188,6 +192,7 @@ class HookSystem:
     # -- firing -------------------------------------------------------------------------
     def base_input(self, event: str) -> dict[str, JSON]:
         return {
+            **self.session_input,
             "session_id": self.session_id,
             "transcript_path": self.transcript_path,
             "cwd": self.cwd,

@@ -44,7 +44,8 @@ from hookwise.policy.cache import load_policy
 from hookwise.policy.canonical import Event
 from hookwise.policy.hook import audit_record
 from hookwise.policy.pipeline import Outcome, first_error, on_error_verdict
-from hookwise.policy.rules.engine import UNVERIFIABLE_ID, Decision, RetryState, evaluate
+from hookwise.policy.retry_state import RetryState
+from hookwise.policy.rules.engine import UNVERIFIABLE_ID, Decision, evaluate
 from hookwise.policy.trust.scopes import scope_sources, trust_store_path
 
 if TYPE_CHECKING:

@@ -68,12 +68,34 @@ def this_script() -> str:
 
 def entry_program(env: Mapping[str, str]) -> list[str]:
     """How an entry starts this hookwise: ``hookwise`` when PATH finds this very install
-    (the entry works on any machine that has it), else this interpreter by its absolute
-    path with ``-I -m hookwise``."""
+    and its Python reads no user site (the entry works on any machine that has it), else
+    this interpreter by its absolute path with ``-I -m hookwise``."""
     found = shutil.which("hookwise", path=env.get("PATH"))
-    if found is not None and os.path.realpath(found) == this_script():
+    if found is not None and os.path.realpath(found) == this_script() and not user_site():
         return ["hookwise"]
     return isolated_program()
+
+
+def user_site() -> bool:
+    """Whether the ``hookwise`` script's Python (this interpreter, started without ``-I``)
+    reads the user's site-packages: ``$HOME/.local/lib/pythonX.Y/site-packages`` and its
+    ``*.pth`` lines run before hookwise, and the HOME is whatever the host hands the entry
+    (an entry's ``env``, Claude Code's settings ``env``). Every Python but a virtualenv
+    without system site-packages does (pip install into a system, pyenv or Homebrew
+    Python). Read from ``pyvenv.cfg`` as site.py reads it, not from ``site.ENABLE_USER_SITE``,
+    which this process's own ``-I``/``-s`` turns off."""
+    if sys.prefix == sys.base_prefix:
+        return True
+    try:
+        with open(os.path.join(sys.prefix, "pyvenv.cfg"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return True  # no venv file to say so: as a plain Python
+    for line in lines:
+        key, eq, value = line.partition("=")
+        if eq and key.strip().lower() == "include-system-site-packages":
+            return value.strip().lower() == "true"
+    return False
 
 
 def isolated_program() -> list[str]:
@@ -108,13 +130,57 @@ def loader_env(entry_env: object) -> list[str]:
     )
 
 
+# variables that move where an interpreter started without -I looks for code before its
+# script's first line: PYTHON* (PYTHONPATH, PYTHONHOME, PYTHONUSERBASE...), the home its
+# user site is under (HOME; APPDATA/USERPROFILE on Windows), macOS's venv launcher, and
+# XDG_* (read by no Python today; kept out as the brief of s26 F3 asks, costing nothing:
+# such an entry is wrapped with -I)
+_INTERPRETER_PREFIXES = ("PYTHON", "XDG_")
+_INTERPRETER = frozenset(["HOME", "APPDATA", "USERPROFILE", "__PYVENV_LAUNCHER__"])
+
+
 def python_env(entry_env: object) -> list[str]:
-    """The ``PYTHON*`` variables of an entry's ``env``: the ``hookwise`` script's
-    interpreter (no ``-I``) reads them before hookwise runs (``PYTHONPATH=.evil``
-    imports a repository's ``hookwise`` package instead)."""
+    """The variables of an entry's ``env`` that the ``hookwise`` script's interpreter (no
+    ``-I``) reads before hookwise runs: ``PYTHONPATH=.evil`` imports a repository's
+    ``hookwise`` package instead, ``HOME=<repo>/fakehome`` runs the ``*.pth`` lines of
+    its ``.local/lib/pythonX.Y/site-packages`` (red team s26 F3)."""
     if not isinstance(entry_env, Mapping):
         return []
-    return sorted(str(k) for k in entry_env if str(k).startswith("PYTHON"))
+    return sorted(
+        str(k)
+        for k in entry_env
+        if str(k).startswith(_INTERPRETER_PREFIXES) or str(k) in _INTERPRETER
+    )
+
+
+# an entry's members that make a host connect to a URL instead of running its command:
+# Gemini CLI 0.61.0's createTransport takes httpUrl, then url, before command (a `type`
+# only chooses between them); Claude Code 2.1.330 takes `type` http, sse or ws with `url`
+# and ignores command (tests/policy/install/fixtures/mcp_transport.json, recorded from
+# `claude mcp list` and `gemini mcp list`). Qwen Code reads httpUrl and url as Gemini does;
+# Windsurf's remote servers are serverUrl; `tcp` was Gemini's websocket transport.
+URL_KEYS = ("url", "httpUrl", "serverUrl", "tcp")
+TRANSPORT_KEYS = ("type", "transport", "transportType")
+
+
+def transport(entry: Mapping[str, object], stdio_types: tuple[str, ...] = ("stdio",)) -> str | None:
+    """Why a host may not run a server entry's ``command`` at all (None: it runs it): a
+    URL member (any value: the hosts differ on which they honour) or a transport ``type``
+    other than the host's names for stdio (``stdio_types``, its protocol table). Such an
+    entry is no guarded server whatever its command says: the host talks to the URL."""
+    urls = [key for key in URL_KEYS if key in entry]
+    if urls:
+        return (
+            f"it also has {', '.join(urls)}: the host connects to that URL rather than "
+            "running its command"
+        )
+    for key in TRANSPORT_KEYS:
+        if key in entry and entry[key] not in stdio_types:
+            return (
+                f"its {key} is {entry[key]!r}, not stdio: the host does not run its command "
+                "as a stdio server"
+            )
+    return None
 
 
 def foreign_options(
@@ -177,8 +243,11 @@ def impostor(
     env: Mapping[str, str],
     entry_env: object = None,
     key: str | None = None,
+    *,
+    require_pinned: bool = True,
 ) -> str | None:
-    """Why a command with the proxy's shape does not start this hookwise (None: it does).
+    """Why a command with the proxy's shape does not start this hookwise, guarding with
+    the user's own configuration (None: it does).
 
     A repository's ``.mcp.json`` can name ``./hookwise`` (a script that runs the server
     alone), and ``python -m hookwise`` without ``-I`` imports ``./hookwise/`` from the
@@ -186,7 +255,9 @@ def impostor(
     ``hookwise`` is looked up on the PATH the host gives it: the entry's own ``env``
     (``entry_env``) setting PATH decides what runs, and a ``PYTHON*`` or loader variable
     there what the program imports or loads. The proxy's options must be the ones
-    install writes (:func:`foreign_options`; ``key``: the server's name in the settings)."""
+    install writes (:func:`foreign_options`; ``key``: the server's name in the settings),
+    and ``--pinned`` (``require_pinned``; install rewrites an unpinned entry of this
+    hookwise in place rather than wrapping it again)."""
     words = list(argv)
     program = words[0] if words else ""
     if "/" not in program and isinstance(entry_env, Mapping) and "PATH" in entry_env:
@@ -201,20 +272,38 @@ def impostor(
         if python_env(entry_env):
             return (
                 f"its env sets {', '.join(python_env(entry_env))}, which the {program!r} "
-                "script's Python reads before hookwise runs (it can import another hookwise)"
+                "script's Python reads before hookwise runs (it can import another hookwise, "
+                "or run the .pth lines of a user site under that HOME)"
             )
         if "/" in program and not os.path.isabs(program):
             return f"{program!r} is resolved against the host's working directory"
         found = program if "/" in program else shutil.which(program, path=env.get("PATH"))
         if found is None or os.path.realpath(found) != this_script():
             return f"{program!r} is not this hookwise ({this_script()})"
-        return None
+        if user_site():
+            return (
+                f"{program!r} is a script whose Python reads the user site-packages of the "
+                "HOME the host gives it (a project's settings can set HOME): hookwise is "
+                f"started as {sys.executable} {ISOLATED} -m hookwise on this machine"
+            )
+        return _unpinned(words) if require_pinned else None
     flags = words[1 : words.index("-m")] if "-m" in words else []
     if os.path.dirname(program) != os.path.dirname(sys.executable):
         return f"{program!r} is not this hookwise's interpreter ({sys.executable})"
     if ISOLATED not in flags:
         return f"{program} -m hookwise without {ISOLATED} imports a ./hookwise of its cwd"
-    return None
+    return _unpinned(words) if require_pinned else None
+
+
+def _unpinned(argv: list[str]) -> str | None:
+    """Why a proxy that is this hookwise still takes its policy from the entry's side."""
+    if pinned(argv):
+        return None
+    return (
+        "its proxy is not --pinned: it takes HOOKWISE_*, XDG_*_HOME and HOME from the "
+        "environment the host starts it with, which a project's files reach (Claude Code's "
+        "settings env, Gemini CLI's .env)"
+    )
 
 
 def guarded(argv: tuple[str, ...] | list[str], env: Mapping[str, str] | None = None) -> bool:

@@ -16,9 +16,11 @@ from collections.abc import Mapping
 def answering_hooks(cwd: str, env: Mapping[str, str]) -> list[str]:
     """Where each hook that would answer an elicitation for a client in ``cwd`` is
     registered (its origin), hookwise's own hook excepted; a settings file that cannot be
-    read counts as one (it could hold such a hook)."""
+    read counts as one (it could hold such a hook). Hookwise's own is told by the strict
+    test scan uses (``runs_only_hookwise``): ``hookwise hook; echo accept``, ``hookwise hook
+    --bogus || echo ...`` and ``./hookwise hook`` only look like it (red team s26 F5)."""
     from hookwise.config.claude.settings import load_claude_hooks
-    from hookwise.config.hookwise_command import is_hookwise_command
+    from hookwise.config.hookwise_command import runs_only_hookwise
     from hookwise.config.host_homes import claude_config_dir
     from hookwise.protocol.hosts import elicitation_events
 
@@ -32,5 +34,5 @@ def answering_hooks(cwd: str, env: Mapping[str, str]) -> list[str]:
     return [
         entry.origin
         for entry in claude.registry.entries
-        if entry.event in answering and entry.enabled and not is_hookwise_command(entry.command)
+        if entry.event in answering and entry.enabled and not runs_only_hookwise(entry.command)
     ]

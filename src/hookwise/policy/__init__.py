@@ -33,7 +33,7 @@ _EXPORTS = {
     "decide": "hookwise.policy.pipeline",
     "Outcome": "hookwise.policy.pipeline",
     "Decision": "hookwise.policy.rules.engine",
-    "RetryState": "hookwise.policy.rules.engine",
+    "RetryState": "hookwise.policy.retry_state",
     "build_payload": "hookwise.policy.tools.payloads",
     "load_scenarios": "hookwise.policy.tools.scenarios",
     "run_scenarios": "hookwise.policy.tools.scenarios",

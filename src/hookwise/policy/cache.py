@@ -41,7 +41,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
     from typing import Any
 
-CACHE_FORMAT = 7  # bump when the layout or what cache_write.hook_rule keeps changes
+    from hookwise.policy.loaded import Loaded
+
+CACHE_FORMAT = 9  # bump when the layout or what cache_write.hook_rule keeps changes
 MAX_CACHE_BYTES = 256 * 1024 * 1024  # (a larger file is damaged: recompiled, never read)
 # The modules whose code shapes the compiled data (a change recompiles the cache).
 _COMPILER_SOURCES = (
@@ -181,22 +183,31 @@ class LazyRules:
 
 
 class LazyTable:
-    """A table of the compiled policy (the index by event, the host tables by host) whose
-    entries are unmarshalled when first read: an event reads one of each."""
+    """A table of the compiled policy (the index by event, the host tables by host, a host's
+    events) whose entries are unmarshalled when first read: an event reads one of each.
+    ``nested``: each entry is (its table, where its ``nested`` entries lie), that key a
+    LazyTable of its own (a host's events)."""
 
-    __slots__ = ("_spans", "_values", "_view")
+    __slots__ = ("_nested", "_spans", "_values", "_view")
 
-    def __init__(self, view: memoryview, spans: dict[str, tuple[int, int]]) -> None:
+    def __init__(
+        self, view: memoryview, spans: dict[str, tuple[int, int]], nested: str | None = None
+    ) -> None:
         self._view = view
         self._spans = spans
         self._values: dict[str, Any] = {}
+        self._nested = nested
 
     def __getitem__(self, key: str) -> Any:
         try:
             return self._values[key]
         except KeyError:
             start, end = self._spans[key]
-            value = self._values[key] = marshal.loads(self._view[start:end])
+            value = marshal.loads(self._view[start:end])
+            if self._nested is not None:
+                value, spans = value
+                value[self._nested] = LazyTable(self._view, spans)
+            self._values[key] = value
             return value
 
     def get(self, key: str, default: Any = None) -> Any:
@@ -221,20 +232,6 @@ class LazyTable:
         return ((key, self[key]) for key in self._spans)
 
 
-class Loaded:
-    """A compiled policy and where it came from."""
-
-    __slots__ = ("cache_file", "compiled_now", "files", "policy")
-
-    def __init__(
-        self, policy: dict[str, Any], files: list[tuple[str, str]], cache_file: str, now: bool
-    ) -> None:
-        self.policy = policy
-        self.files = files
-        self.cache_file = cache_file
-        self.compiled_now = now
-
-
 def load_policy(
     cwd: str,
     env: dict[str, str],
@@ -244,7 +241,23 @@ def load_policy(
     since: float | None = None,
     also: Sequence[str] = (),
 ) -> Loaded:
-    """The compiled policy for an event's cwd.
+    """:func:`compiled_policy` with its names (policy/loaded.py)."""
+    from hookwise.policy.loaded import Loaded
+
+    return Loaded(*compiled_policy(cwd, env, use_cache, write=write, since=since, also=also))
+
+
+def compiled_policy(
+    cwd: str,
+    env: dict[str, str],
+    use_cache: bool = True,
+    *,
+    write: bool = True,
+    since: float | None = None,
+    also: Sequence[str] = (),
+) -> tuple[dict[str, Any], list[tuple[str, str]], str, bool]:
+    """The compiled policy for an event's cwd: (the policy, its files as (scope, path), the
+    cache file, whether it was compiled now). A tuple: the hook's call creates no class.
 
     Raises OSError (a PolicyFileError) when a policy file is present but cannot be used,
     or took longer to load than the budget (rules/budget.py; ``since``: when the call
@@ -270,7 +283,7 @@ def load_policy(
         except (OSError, EOFError, ValueError, TypeError, IndexError):
             cached = None
         if cached is not None:
-            return Loaded(cached, files, path, False)
+            return cached, files, path, False
     from hookwise.policy.rules import budget
 
     present = [(name, verdict_file(name, env)) for _s, name, data in sources if data is not None]
@@ -308,7 +321,7 @@ def load_policy(
         # changes the mtime of their directory, which the stamp reads (a fresh checkout)
         stamp = code_stamp()
         store(path, (CACHE_FORMAT, __version__, stamp), sources, trust_bytes, policy)
-    return Loaded(policy, files, path, True)
+    return policy, files, path, True
 
 
 def _cached(
@@ -341,7 +354,7 @@ def _cached(
     start, end, count = warnings  # one group of ``count``, read if someone asks
     policy["warnings"] = LazyRules(body, bytes(count), (start, end, 0, count), range(count))
     policy["index"] = LazyTable(body, index)
-    policy["hosts"] = LazyTable(body, hosts)
+    policy["hosts"] = LazyTable(body, hosts, "events")
     stored: dict[str, Any] = policy
     return stored
 

@@ -140,7 +140,13 @@ def store(
     for array in (group_of, group_table, members):
         arrays.append(add(b"".join(n.to_bytes(4, sys.byteorder) for n in array)))
     index = {event: add(marshal.dumps(value)) for event, value in policy["index"].items()}
-    hosts = {host: add(marshal.dumps(value)) for host, value in policy["hosts"].items()}
+    hosts = {}
+    for host, value in policy["hosts"].items():
+        # each event's entry apart (an event reads one of its host's, Claude Code has 31):
+        # the host's entry holds the rest of its table and where each event's lies
+        events = {name: add(marshal.dumps(spec)) for name, spec in value["events"].items()}
+        rest = {key: item for key, item in value.items() if key != "events"}
+        hosts[host] = add(marshal.dumps((rest, events)))
     # the compiler's warnings: for validate and doctor, never read by a hook call (kept out
     # of the head, which every call unmarshals)
     warnings = (*add(marshal.dumps(tuple(policy["warnings"]))), len(policy["warnings"]))

@@ -230,6 +230,33 @@ def split_mcp(name: str) -> tuple[str, str] | None:
     return server, tool
 
 
+# the resource readers whose ``uri`` is ``SERVER:URI`` (Gemini CLI 0.61.0), and that read it
+# whatever other argument says a server (``{"server": "a", "uri": "fs:..."}`` reads fs)
+SERVER_IN_URI = frozenset({"read_mcp_resource"})
+
+
+def mcp_resource_call(tool: str | None, args: dict[str, Any]) -> tuple[str, str] | None:
+    """(server, ``resources/read`` or ``resources/list``) of a host's tool that reads an MCP
+    server's resources, named as the MCP proxy names the call, or None when no server is
+    named. Claude Code's ReadMcpResourceTool / ListMcpResourcesTool take ``{server, uri?}``
+    (red team s25 F10); Gemini CLI 0.61.0's list_mcp_resources takes ``{serverName?}``, and
+    its read_mcp_resource ``{uri: "SERVER:URI"}``, whose server is the text before the first
+    colon (``ResourceRegistry.findResourceByUri``: it reads only a resource that server
+    listed; recorded in tests/e2e/fixtures/gemini-mcp-resource.jsonl)."""
+    if tool in SERVER_IN_URI:  # what else it is given, the tool reads only this
+        uri = args.get("uri")
+        if isinstance(uri, str) and uri.find(":") > 0:
+            return uri[: uri.find(":")], "resources/read"
+        return None
+    server = args.get("server")
+    if isinstance(server, str) and server:
+        return server, "resources/read" if "uri" in args else "resources/list"
+    named = args.get("serverName")
+    if isinstance(named, str) and named:
+        return named, "resources/list"
+    return None
+
+
 def shell_join(argv: list[object]) -> str:
     """A command line for an argv list (Codex may send ``command`` as a list); the quoting
     lives with the parser that reads it back (shell_quote.join)."""
@@ -585,12 +612,7 @@ class Event:
                 server = context["server_name"]
                 found = (server, tool if isinstance(tool, str) else (found or ("", ""))[1])
             elif found is None and self.tool == MCP_RESOURCE:
-                # Claude Code's ReadMcpResourceTool {server, uri}: the server's resources/read,
-                # named as the MCP proxy names it (red team s25 F10)
-                server = self.input.get("server")
-                if isinstance(server, str) and server:
-                    read = "uri" in self.input
-                    found = (server, "resources/read" if read else "resources/list")
+                found = mcp_resource_call(self.host_tool, self.input)
             self._cache["mcp"] = found
         result: tuple[str, str] | None = self._cache["mcp"]
         return result

@@ -21,14 +21,17 @@ import time
 from hookwise.policy import audit, confinement, fastjson
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.adapters.base import exit_blocking
-from hookwise.policy.cache import cache_dir, load_policy
+from hookwise.policy.cache import cache_dir, compiled_policy
 from hookwise.policy.pipeline import Outcome, decide, failure_answer
-from hookwise.policy.rules.engine import RetryState
-from hookwise.policy.safe_files import read_regular, replace_with
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import signal as _signal  # the builtin's stub: the same functions
     from typing import Any
+
+    from hookwise.policy.retry_state import FileRetryState
+else:
+    import _signal  # builtin and loaded already; ``signal`` imports enum (about 0.1 s)
 
 USAGE = """\
 Usage: hookwise hook [--host HOST] [--policy FILE] [--no-audit]
@@ -46,21 +49,13 @@ Options:
 """
 
 
-class UsageError(ValueError):
-    pass
-
-
-class Options:
-    __slots__ = ("audit", "platform", "policy")
-
-    def __init__(self) -> None:
-        self.platform: str | None = None
-        self.policy: str | None = None
-        self.audit = True
-
-
-def parse_args(argv: list[str]) -> Options:
-    options = Options()
+def parse_args(argv: list[str]) -> tuple[str | None, str | None, bool]:
+    """(host, policy file, audit) of the hook's command line; ValueError says what is wrong.
+    A tuple and ValueError, not classes of their own: each class costs every hook call
+    its creation (about 0.07 M instructions)."""
+    platform: str | None = None
+    policy: str | None = None
+    audit = True
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -71,73 +66,17 @@ def parse_args(argv: list[str]) -> Options:
             elif args:
                 value = args.pop(0)
             else:
-                raise UsageError(f"{name} needs a value")
+                raise ValueError(f"{name} needs a value")
             if name != "--policy":  # --host: the CLI's name for it; --platform stays registered
                 # checked against the compiled host tables once they are loaded (main)
-                options.platform = value
+                platform = value
             else:
-                options.policy = value
+                policy = value
         elif arg == "--no-audit":
-            options.audit = False
+            audit = False
         else:
-            raise UsageError(f"unexpected argument {arg!r}")
-    return options
-
-
-class FileRetryState(RetryState):
-    """Retry counters kept in one small file per session under the cache directory."""
-
-    def __init__(self, directory: str) -> None:
-        super().__init__()
-        self.directory = directory
-        self.loaded: set[str] = set()
-
-    def _file(self, session: str) -> str:
-        from hookwise.policy.cache import name_hash
-
-        return os.path.join(self.directory, f"retry-{name_hash(session)}.json")
-
-    def _load(self, session: str) -> None:
-        if session in self.loaded:
-            return
-        self.loaded.add(session)
-        try:
-            data = fastjson.loads(read_regular(self._file(session), 65536).decode("utf-8"))
-            if isinstance(data, dict):
-                counts = {str(k): int(v) for k, v in data.items() if isinstance(v, int)}
-                self.counts[session] = counts
-        except (OSError, ValueError):
-            pass
-
-    def get(self, session: str, rule_id: str) -> int:
-        self._load(session)
-        return super().get(session, rule_id)
-
-    def bump(self, session: str, rule_id: str) -> None:
-        self._load(session)
-        super().bump(session, rule_id)
-
-    def reset(self, session: str) -> None:
-        self._load(session)
-        super().reset(session)
-
-    def save(self) -> None:
-        if not self.dirty:
-            return
-        for session in self.loaded:
-            path = self._file(session)
-            counts = self.counts.get(session)
-            try:
-                if counts:
-                    os.makedirs(self.directory, 0o700, exist_ok=True)
-                    found = os.lstat(self.directory)
-                    if not os.S_ISDIR(found.st_mode) or found.st_uid != os.getuid():
-                        return  # (a shared temp directory: another user's, or a link)
-                    replace_with(path, fastjson.dumps(counts).encode("utf-8"))
-                elif os.path.exists(path):
-                    os.unlink(path)
-            except OSError:
-                pass
+            raise ValueError(f"unexpected argument {arg!r}")
+    return platform, policy, audit
 
 
 def retry_state_dir(env: dict[str, str]) -> str:
@@ -200,7 +139,7 @@ def _follow(
     if not also:
         return decoded, policy
     try:
-        return decoded, load_policy(cwd, env, since=begun, also=also).policy
+        return decoded, compiled_policy(cwd, env, since=begun, also=also)[0]
     except OSError as exc:
         broken = _broken_policy(
             f"cannot read the policy: {exc}", getattr(exc, "filename", "") or "policy"
@@ -354,16 +293,45 @@ def fast_exit(code: int) -> None:
         os._exit(code)
 
 
+class _HeldTerm:
+    """SIGTERM held until the event is known. A host may end the hooks of an event whose
+    answer it discards as it exits (Claude Code 2.1.330 sends SIGTERM to StopFailure hooks
+    0.1-0.4 s after starting them, as ``-p`` ends; no SIGKILL follows): the audit record is
+    then the hook's only job, so it is finished. Any other event gets SIGTERM back as soon
+    as it is known, and dies of a held one then, as the host expects. (``_signal``: the
+    builtin, without the enum import of ``signal``.)"""
+
+    __slots__ = ("arrived",)
+
+    def __init__(self) -> None:
+        self.arrived = False
+        _signal.signal(_signal.SIGTERM, self._hold)
+
+    def _hold(self, signum: int, frame: Any) -> None:
+        self.arrived = True
+
+    def release(self, outcome: Outcome, policy: dict[str, Any] | None) -> None:
+        """Back to the default unless the host discards this event's answer."""
+        tables = policy["hosts"] if policy else {}
+        spec = tables.get(outcome.host or "", {}).get("events", {}).get(outcome.host_event)
+        if isinstance(spec, dict) and spec.get("honoured") is False:
+            return
+        _signal.signal(_signal.SIGTERM, _signal.SIG_DFL)
+        if self.arrived:
+            os.kill(os.getpid(), _signal.SIGTERM)
+
+
 def main(argv: list[str]) -> int:
     started = time.perf_counter()
     begun = time.monotonic()  # the policy load's deadline counts from here (rules/budget.py)
     now = time.time()
+    term = _HeldTerm()
     if argv and argv[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
         return 0
     try:
-        options = parse_args(argv)
-    except UsageError as exc:
+        platform, policy_file, write_audit = parse_args(argv)
+    except ValueError as exc:
         # A broken hook command must not let tool calls through unnoticed: exit 2 blocks.
         sys.stderr.write(f"hookwise hook: {exc}\n{USAGE}")
         return 2
@@ -374,12 +342,20 @@ def main(argv: list[str]) -> int:
     except OSError as exc:
         pin_error = str(exc)
     sink = audit.hook_started(env)  # inside `hookwise run`: the supervisor waits for an answer
-    if options.policy:
-        env["HOOKWISE_POLICY"] = os.path.abspath(options.policy)
+    if policy_file:
+        env["HOOKWISE_POLICY"] = os.path.abspath(policy_file)
     outcome = Outcome()
     policy: dict[str, Any] | None = None
     files: list[Any] = []
-    state: FileRetryState | None = None
+    made: list[FileRetryState] = []  # the retry counters, once an event used them
+
+    def retry_state() -> FileRetryState:
+        if not made:
+            from hookwise.policy.retry_state import FileRetryState
+
+            made.append(FileRetryState(retry_state_dir(env)))
+        return made[0]
+
     interactive = sys.stdin.isatty()
     if interactive:
         sys.stderr.write(TERMINAL_NOTE)
@@ -406,9 +382,10 @@ def main(argv: list[str]) -> int:
             if pin_error is not None:
                 raise OSError(pin_error)
             failed: OSError | None = None
+            found: dict[str, Any] = {}
             try:
-                loaded = load_policy(where, env, since=begun)
-                tables = loaded.policy["hosts"]
+                found = compiled_policy(where, env, since=begun)[0]
+                tables = found["hosts"]
             except OSError as exc:
                 if env is not raw or not any(name.startswith("HOOKWISE_") for name in env):
                     raise
@@ -416,29 +393,28 @@ def main(argv: list[str]) -> int:
             if env is raw and any(name.startswith("HOOKWISE_") for name in env):
                 from hookwise.policy.env_origin import drop_planted  # (a project .env's: s26 #9)
 
-                kept = ("HOOKWISE_POLICY",) if options.policy else ()  # (the command's own)
+                kept = ("HOOKWISE_POLICY",) if policy_file else ()  # (the command's own)
                 notes = drop_planted(env, tables, [where, os.getcwd()], kept)
                 for note in notes:
                     sys.stderr.write(note)
                 if notes:
-                    loaded, failed = load_policy(where, env, since=begun), None
+                    found, failed = compiled_policy(where, env, since=begun)[0], None
             if failed is not None:
                 raise failed
-            policy = loaded.policy
+            policy = found
             files = policy.get("files", [])
         except OSError as exc:
             policy = _broken_policy(
                 f"cannot read the policy: {exc}", getattr(exc, "filename", "") or "policy"
             )
-        if options.platform is not None and options.platform not in policy["hosts"]:
+        if platform is not None and platform not in policy["hosts"]:
             known = ", ".join(policy["hosts"])
             sys.stderr.write(
-                f"hookwise hook: unknown host {options.platform!r}; expected one of: "
-                f"{known}\n{USAGE}"
+                f"hookwise hook: unknown host {platform!r}; expected one of: {known}\n{USAGE}"
             )
             return 2  # a broken hook command must not let tool calls through: exit 2 blocks
         if bad_input is not None:
-            outcome.host = options.platform
+            outcome.host = platform
             outcome.answer = failure_answer(
                 outcome, bad_input, policy["hosts"], policy["settings"], env
             )
@@ -446,12 +422,11 @@ def main(argv: list[str]) -> int:
             decoded = None
             if not policy["errors"]:
                 decoded, policy = _follow(
-                    payload, policy, options.platform, cwd=where, env=env, now=now, begun=begun
+                    payload, policy, platform, cwd=where, env=env, now=now, begun=begun
                 )
                 files = policy.get("files", [])
-            state = FileRetryState(retry_state_dir(env))
             outcome = decide(
-                payload, policy, options.platform, env, now=now, state=state, decoded=decoded
+                payload, policy, platform, env, now=now, state=retry_state, decoded=decoded
             )
             if policy["settings"].get("approvals") and outcome.decision is not None:
                 relay_ask(outcome, policy, env)
@@ -473,6 +448,7 @@ def main(argv: list[str]) -> int:
         tables = policy["hosts"] if policy else None
         outcome.events = []  # the event is in doubt: answer as for an unknown one
         outcome.answer = failure_answer(outcome, message, tables, settings, env)
+    term.release(outcome, policy)
     answer = outcome.answer
     if sink is not None and policy is not None and outcome.host is not None:
         events = policy["hosts"].get(outcome.host, {}).get("events", {})
@@ -482,10 +458,10 @@ def main(argv: list[str]) -> int:
         sys.stdout.flush()
     if answer.stderr:
         sys.stderr.write(answer.stderr)
-    if state is not None:
+    for state in made:
         state.save()
     settings = policy["settings"] if policy else {}
-    if options.audit and settings.get("audit.enabled", True) and env.get("HOOKWISE_AUDIT") != "0":
+    if write_audit and settings.get("audit.enabled", True) and env.get("HOOKWISE_AUDIT") != "0":
         try:
             record = audit_record(
                 outcome,

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from hookwise.policy.adapters import DecodeError, adapter, detect_platform
 from hookwise.policy.adapters.base import Answer, gates_tool
-from hookwise.policy.rules.engine import Decision, RetryState, evaluate
+from hookwise.policy.rules.engine import Decision, evaluate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     from hookwise.policy.canonical import Event
+    from hookwise.policy.rules.engine import State
 
 
 class Outcome:
@@ -149,7 +150,7 @@ def decide(
     env: dict[str, str],
     *,
     now: float,
-    state: RetryState | None = None,
+    state: State = None,
     run_validators: bool = True,
     decoded: Outcome | None = None,
 ) -> Outcome:

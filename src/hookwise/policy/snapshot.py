@@ -45,7 +45,6 @@ EAGER = (
     "hookwise.policy.trust.scopes",
     "hookwise.policy.cache",
     "hookwise.policy.rules",
-    "hookwise.policy.rules.actions",
     "hookwise.policy.rules.globs",
     "hookwise.policy.rules.engine",
     "hookwise.policy.pipeline",
@@ -103,6 +102,7 @@ ON_DEMAND = (
     "hookwise.policy.adapters.qwen",
     "hookwise.policy.adapters.detect",
     "hookwise.policy.blind_deny",
+    "hookwise.policy.retry_state",
 )
 # 2: one blob of code after the index; 3: the extension modules; 4: without annotations;
 # 5: the eager modules' code in one tuple; 6: location tables of lines only

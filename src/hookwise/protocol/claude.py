@@ -26,8 +26,51 @@ COMMON_INPUT: Final = (
     "session_id",
     "transcript_path",
     "cwd",
+    "prompt_id",
     "permission_mode",
+    "effort",
     "hook_event_name",
+)
+# Sent only when the session has them (2.1.330's input builder leaves an unset field out):
+# ``prompt_id`` from the first submitted prompt on, on every event after it; ``effort``
+# (``{"level": ...}``) when the event runs inside the model loop with a model that takes
+# an effort level. Recorded: tests/e2e/fixtures/claude-events/events.json, claude.jsonl.
+SESSION_INPUT: Final = ("prompt_id", "effort")
+# The events whose input carries the loop's permission mode and effort: the binary's input
+# builder gets the mode (and the loop's context, hence the effort) only from these. Recorded
+# without permission_mode: Setup, InstructionsLoaded, SessionStart, MessageDisplay,
+# SessionEnd; without effort: UserPromptSubmit, UserPromptExpansion, InstructionsLoaded.
+_WITH_PERMISSION_MODE: Final = frozenset(
+    {
+        "UserPromptSubmit",
+        "UserPromptExpansion",
+        "PreToolUse",
+        "PermissionRequest",
+        "PermissionDenied",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PostToolBatch",
+        "Stop",
+        "SubagentStop",
+        "TaskCreated",
+        "TaskCompleted",
+        "TeammateIdle",
+        "Elicitation",
+        "ElicitationResult",
+    }
+)
+_WITH_EFFORT: Final = frozenset(
+    {
+        "PreToolUse",
+        "PermissionRequest",
+        "PermissionDenied",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PostToolBatch",
+        "Stop",
+        "SubagentStop",
+        "StopFailure",
+    }
 )
 
 # Handler types per event ("Prompt-based hooks"): prompt and agent hooks only where a model
@@ -92,7 +135,8 @@ _EVENTS: Final = (
     DialectEvent(
         "PostToolUse",
         Kind.TOOL_AFTER,
-        ("tool_name", "tool_input", "tool_response", "tool_use_id"),
+        # duration_ms: the call's time; mcp_server: an MCP tool's server (2.1.330's builder)
+        ("tool_name", "tool_input", "tool_response", "tool_use_id", "duration_ms", "mcp_server"),
         "tool_name",
         Decision.BLOCK,
         Exit2.FEEDBACK,
@@ -102,7 +146,15 @@ _EVENTS: Final = (
     DialectEvent(
         "PostToolUseFailure",
         Kind.TOOL_FAILURE,
-        ("tool_name", "tool_input", "tool_use_id", "error", "is_interrupt"),
+        (
+            "tool_name",
+            "tool_input",
+            "tool_use_id",
+            "error",
+            "is_interrupt",
+            "duration_ms",
+            "mcp_server",
+        ),
         "tool_name",
         Decision.CONTEXT,
         Exit2.FEEDBACK,
@@ -122,7 +174,8 @@ _EVENTS: Final = (
     DialectEvent(
         "Stop",
         Kind.STOP,
-        ("stop_hook_active", "last_assistant_message"),
+        # background_tasks, session_crons: what is still running (recorded: both [])
+        ("stop_hook_active", "last_assistant_message", "background_tasks", "session_crons"),
         None,
         Decision.BLOCK,
         Exit2.CONTINUE,
@@ -148,6 +201,8 @@ _EVENTS: Final = (
             "agent_type",
             "agent_transcript_path",
             "last_assistant_message",
+            "background_tasks",
+            "session_crons",
         ),
         "agent_type",
         Decision.BLOCK,
@@ -484,6 +539,24 @@ MODEL_IMPOSSIBLE_ALLOWS: Final = frozenset({"Stop", "SubagentStop"})
 # An Elicitation hook's (or ElicitationResult's) answer to the MCP server.
 ELICITATION_ACTIONS: Final = ("accept", "decline", "cancel")
 
+# Setup's ``trigger``: ``--init``/``--init-only`` and ``--maintenance``.
+SETUP_TRIGGERS: Final = ("init", "maintenance")
+# StopFailure's ``error`` (its matcher values); an HTTP 400 without a known type is
+# ``unknown`` (recorded: claude-handlers/stop-failure.json).
+STOP_FAILURE_ERRORS: Final = (
+    "rate_limit",
+    "authentication_failed",
+    "billing_error",
+    "invalid_request",
+    "server_error",
+    "max_output_tokens",
+    "unknown",
+)
+# what StopFailure's ``last_assistant_message`` is on an API error: this, then the message
+API_ERROR_PREFIX: Final = "API Error: "
+# UserPromptExpansion of a typed /command (recorded: claude-events/events.json)
+SLASH_EXPANSION: Final = "slash_command"
+
 # Which ConfigChange source no hook can block (enterprise-managed settings always apply).
 UNBLOCKABLE_CONFIG_SOURCE: Final = "policy_settings"
 
@@ -502,6 +575,7 @@ CLAUDE: Final = DialectSpec(
     {e.name: e for e in (*_EVENTS, *_MORE_EVENTS)},
     COMMON_INPUT,
     {"permission_mode": "default"},
+    session_input=SESSION_INPUT,
     mcp_hook=MCP_HOOK,
     # recorded (tests/e2e/fixtures/claude-async): an async command hook is not waited for,
     # its deny, block, exit 2 and reason reach neither the call nor the model; its
@@ -512,6 +586,18 @@ CLAUDE: Final = DialectSpec(
     async_context_joins_next_request=True,
 )
 EVENT_NAMES: Final = tuple(CLAUDE.events)
+# The common fields an event's input leaves out (protocol.hosts.common_input reads it).
+COMMON_LEFT_OUT: Final = {
+    name: tuple(
+        field
+        for field, present in (
+            ("permission_mode", name in _WITH_PERMISSION_MODE),
+            ("effort", name in _WITH_EFFORT),
+        )
+        if not present
+    )
+    for name in EVENT_NAMES
+}
 
 # PreToolUse precedence across hooks (higher wins).
 PERMISSION_RANK: Final = {"allow": 1, "ask": 2, "defer": 3, "deny": 4}

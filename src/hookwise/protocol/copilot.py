@@ -263,6 +263,10 @@ MCP_FILES: Final = {
     ),
 }
 
+# An MCP server entry's `type` values that are a local (stdio) command (the published CLI
+# reference: "local" or "stdio"; "http" and "sse" are remote): mcp_proxy.transport.
+MCP_STDIO_TYPES: Final = ("local", "stdio")
+
 # The variables naming the project directory in a hook's environment (observed).
 PROJECT_ENV: Final = ("COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
 

@@ -261,6 +261,9 @@ class DialectSpec:
     common_input: tuple[str, ...] = ()
     # common fields an event's arguments may set, and their value when they do not
     input_defaults: dict[str, str] = field(default_factory=dict)
+    # common fields sent only when the session (or the event's arguments) has them; left
+    # out otherwise, never sent empty (Claude Code's prompt_id and effort)
+    session_input: tuple[str, ...] = ()
     input_types: dict[str, tuple[type, ...]] = field(default_factory=lambda: dict(INPUT_TYPES))
     required_input: tuple[str, ...] = REQUIRED_INPUT
     # an identical handler in several settings files runs once per event (Claude Code), or

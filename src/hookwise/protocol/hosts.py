@@ -285,7 +285,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "write_todos": "todo",
             "activate_skill": "skill",
             # 0.61 (bundle's tool schemas): list_mcp_resources {serverName?} names its
-            # server; read_mcp_resource {uri} does not (left undecided for `mcp:` rules)
+            # server; read_mcp_resource {uri: "SERVER:URI"} too, before the first colon
+            # (policy/canonical.mcp_resource_call)
             "list_mcp_resources": "mcp_resource",
             "read_mcp_resource": "mcp_resource",
         },
@@ -976,10 +977,22 @@ def mcp_files(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
     return files
 
 
+def mcp_stdio_types(name: str) -> tuple[str, ...]:
+    """The values of an MCP server entry's ``type`` the host runs as a stdio command
+    (``MCP_STDIO_TYPES`` of its protocol module; ``stdio`` where it lists none): any other
+    ``type`` makes it connect to a URL (mcp_proxy.transport)."""
+    import importlib
+
+    types: tuple[str, ...] = getattr(
+        importlib.import_module(host(name).module), "MCP_STDIO_TYPES", ("stdio",)
+    )
+    return types
+
+
 def common_input(name: str, event: str) -> tuple[str, ...]:
     """The fields every payload of ``event`` carries besides its own (the protocol module's
-    ``EVENT_COMMON_INPUT`` where they differ by event, else its table's ``common_input``;
-    Gemini CLI's ``BASE_FIELDS``)."""
+    ``EVENT_COMMON_INPUT`` where they differ by event, else its table's ``common_input``
+    less the module's ``COMMON_LEFT_OUT`` for the event; Gemini CLI's ``BASE_FIELDS``)."""
     import importlib
 
     info = host(name)
@@ -990,7 +1003,8 @@ def common_input(name: str, event: str) -> tuple[str, ...]:
     if info.table_name is None:
         return tuple(f.name for f in module.BASE_FIELDS)
     fields: tuple[str, ...] = getattr(module, info.table_name).common_input
-    return fields
+    left_out = getattr(module, "COMMON_LEFT_OUT", {}).get(event, ())
+    return tuple(f for f in fields if f not in left_out)
 
 
 def project_env(name: str) -> tuple[str, ...]:

@@ -17,7 +17,15 @@ MACHINE = os.uname().machine
 class Abi:
     """One system-call ABI the filter checks: its audit arch and the numbers it names."""
 
-    __slots__ = ("audit", "ioctl", "pidfd_getfd", "prlimit64", "process_vm_writev", "ptrace")
+    __slots__ = (
+        "audit",
+        "io_uring",
+        "ioctl",
+        "pidfd_getfd",
+        "prlimit64",
+        "process_vm_writev",
+        "ptrace",
+    )
 
     def __init__(
         self, audit: int, ioctl: int, ptrace: int, process_vm_writev: int, prlimit64: int
@@ -28,6 +36,7 @@ class Abi:
         self.process_vm_writev = process_vm_writev
         self.prlimit64 = prlimit64
         self.pidfd_getfd = 438  # the same number on every ABI (from 424 on)
+        self.io_uring = (425, 426, 427)  # io_uring_setup, _enter, _register (the same)
 
 
 class Arch:
@@ -64,10 +73,12 @@ EXEC_CALLS: dict[str, tuple[tuple[int, int], tuple[int, int], int]] = {
 }
 
 
-# The calls that send a signal to another process, and those that name a process a file's
-# I/O signals go to (fcntl F_SETOWN, ioctl FIOSETOWN): handed to the same listener, which
-# refuses them when they would reach a hook (run/signal_guard.py). Per ABI: name -> number;
-# "fcntl" may have two numbers (fcntl and fcntl64 of the 32-bit ABIs).
+# The calls that send a signal to another process, those that name a process a file's I/O
+# signals go to (fcntl F_SETOWN, ioctl FIOSETOWN), and those that change another process's
+# scheduling (class, nice, CPUs, I/O class: a hook starved past the host's timeout lets the
+# tool run, red team s26 #1): handed to the same listener, which refuses them when they
+# would reach a hook (run/signal_guard.py). Per ABI: name -> number; "fcntl" may have two
+# numbers (fcntl and fcntl64 of the 32-bit ABIs).
 SignalCalls = dict[str, tuple[int, ...]]
 SIGNAL_CALLS: dict[str, tuple[SignalCalls, SignalCalls]] = {
     "x86_64": (
@@ -80,6 +91,12 @@ SIGNAL_CALLS: dict[str, tuple[SignalCalls, SignalCalls]] = {
             "pidfd_send_signal": (424,),
             "fcntl": (72,),
             "ioctl": (16,),
+            "sched_setparam": (142,),
+            "sched_setscheduler": (144,),
+            "sched_setaffinity": (203,),
+            "sched_setattr": (314,),
+            "setpriority": (141,),
+            "ioprio_set": (251,),
         },
         {
             "kill": (37,),
@@ -90,6 +107,12 @@ SIGNAL_CALLS: dict[str, tuple[SignalCalls, SignalCalls]] = {
             "pidfd_send_signal": (424,),
             "fcntl": (55, 221),
             "ioctl": (54,),
+            "sched_setparam": (154,),
+            "sched_setscheduler": (156,),
+            "sched_setaffinity": (241,),
+            "sched_setattr": (351,),
+            "setpriority": (97,),
+            "ioprio_set": (289,),
         },
     ),
     "aarch64": (
@@ -102,6 +125,12 @@ SIGNAL_CALLS: dict[str, tuple[SignalCalls, SignalCalls]] = {
             "pidfd_send_signal": (424,),
             "fcntl": (25,),
             "ioctl": (29,),
+            "sched_setparam": (118,),
+            "sched_setscheduler": (119,),
+            "sched_setaffinity": (122,),
+            "sched_setattr": (274,),
+            "setpriority": (140,),
+            "ioprio_set": (30,),
         },
         {
             "kill": (37,),
@@ -112,6 +141,12 @@ SIGNAL_CALLS: dict[str, tuple[SignalCalls, SignalCalls]] = {
             "pidfd_send_signal": (424,),
             "fcntl": (55, 221),
             "ioctl": (54,),
+            "sched_setparam": (154,),
+            "sched_setscheduler": (156,),
+            "sched_setaffinity": (241,),
+            "sched_setattr": (380,),
+            "setpriority": (97,),
+            "ioprio_set": (314,),
         },
     ),
 }

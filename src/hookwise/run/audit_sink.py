@@ -30,7 +30,6 @@ never lost to a rotation.
 from __future__ import annotations
 
 import _socket
-import contextlib
 import os
 import stat
 import sys
@@ -253,6 +252,7 @@ class AuditSink:
         self.exec_watch: ExecWatch | None = None  # (set by the supervisor once it serves)
         self.fd_limit = 1024  # (the supervisor's RLIMIT_NOFILE, set once raised)
         self.watch.room = self.has_room
+        self.watch.protected = self._protected
         self._launch_read, self._launch_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         # signals to hooks refused by the exec watch's thread (run/signal_guard.py)
         self._notes: list[bytes] = []
@@ -459,6 +459,8 @@ class AuditSink:
         before each of its records used it up)."""
         if record == HOOK_STARTED and pid > 0:
             new, closed = self.watch.started(pid)
+            if not channel and self._unwatched_program(pid):  # (checked while it runs)
+                self.watch.pending[pid].vouched = True
             self._unwatch_fd(closed)
             self._watch_fd(new)
             for fd in self.watch.settle_ancestors(pid):
@@ -467,7 +469,9 @@ class AuditSink:
         hook = pid > 0 and self.watch.is_hook(pid)
         launched = hook and channel and self.watch.launched_hook(pid)
         if hook:
-            self._unwatch_fd(self.watch.answer(pid))
+            vouched = launched or (not channel and self.watch.vouched(pid))
+            vouched = vouched or (not channel and self._unwatched_program(pid))
+            self._unwatch_fd(self.watch.answer(pid, launched=vouched))
             if record == HOOK_DONE:
                 return
         over = self.written + len(record) + 1 > self.cap
@@ -574,12 +578,26 @@ class AuditSink:
         guarded = len(self.exec_watch.guard.hooks) if self.exec_watch is not None else 0
         return held + guarded + FDS_PER_HOOK <= FDS_PER_HOOK * self.watched_max()
 
+    def _protected(self) -> list[int]:
+        """What the pipe-holder check spares: the signal guard's protected processes and the
+        hooks seen past the room (none without an exec watch)."""
+        if self.exec_watch is None:
+            return []
+        return [*self.exec_watch.guard.protected(), *self.exec_watch.unwatched_alive()]
+
+    def _unwatched_program(self, pid: int) -> bool:
+        """Whether ``pid`` is hookwise's program started as registered, seen past the room
+        (no channel: its word comes on the session's socket, from its own pid)."""
+        return self.exec_watch is not None and self.exec_watch.unwatched_program(pid)
+
     def hook_launched(self, pid: int, pidfd: int, channel: int, command: str) -> None:
         """From the exec watch's thread: a hook is starting (``pidfd`` and ``channel``, the
         hook's own socket or -1, are the sink's now)."""
         self._launched.append((pid, pidfd, channel, command))  # (list.append is atomic)
-        with contextlib.suppress(BlockingIOError):  # (full of wake-ups: the list is read)
+        try:  # noqa: SIM105 - no contextlib (collections, functools) at the start
             os.write(self._launch_write, b"h")
+        except BlockingIOError:  # (full of wake-ups: the list is read)
+            pass
 
     def signal_refused(self, refusal: Refusal) -> None:
         """From the exec watch's thread: a signal to a hook was refused. One record per
@@ -591,12 +609,17 @@ class AuditSink:
             return
         self._refusals_seen.add(key)
         self.refusals.append(refusal)
+        what = (
+            f"changed the scheduling of a hook (or of its host) with {refusal.call}"
+            if refusal.scheduling()
+            else f"sent signal {refusal.signal} with {refusal.call} to a hook (or a host's "
+            "child before its exec)"
+        )
         line = supervisor_record(
             self.session,
             "signal_refused",
-            f"a process of the session sent signal {refusal.signal} with {refusal.call} to a "
-            "hook (or a host's child before its exec) it did not start: refused (a hook "
-            "killed or stopped lets the host run the tool)",
+            f"a process of the session {what} it did not start: refused (a hook killed, "
+            "stopped or starved lets the host run the tool)",
             pid=refusal.sender,
             command=refusal.command,
             program=refusal.program,
@@ -606,8 +629,10 @@ class AuditSink:
             call=refusal.call,
         )
         self._notes.append(line)  # (list.append is atomic)
-        with contextlib.suppress(BlockingIOError):
+        try:  # noqa: SIM105 - no contextlib (collections, functools) at the start
             os.write(self._launch_write, b"n")
+        except BlockingIOError:
+            pass
 
     def _take_launched(self) -> None:
         try:

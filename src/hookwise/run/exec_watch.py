@@ -20,12 +20,11 @@ filter's listener would be notified instead of this one).
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import os
 import sys
 
-from hookwise.run.signal_guard import CONTINUE, Answer
+from hookwise.run.signal_guard import CONTINUE, Answer, read_stat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,6 +45,15 @@ MAX_ENV = 4096  # environment entries read (more: not a hook's start hookwise ca
 MAX_ARG = 16384  # bytes of one entry read
 PLATFORM = "--platform"  # every hook command hookwise registers passes it
 MAX_PATH = 4096
+MAX_UNWATCHED = 65536  # hooks past the sink's room remembered by pid (no descriptor)
+
+
+def _same(pid: int, start: int) -> bool:
+    """Whether ``pid`` is still the process that started at ``start`` (clock ticks); a
+    zombie still is (a hook that sent its record and exited: its pid is not reused until
+    its host reaps it, and the host reads its output's end first)."""
+    stat = read_stat(pid)
+    return stat is not None and stat.start == start
 
 
 def _which(name: str, path: str) -> list[str]:
@@ -217,6 +225,9 @@ class ExecWatch:
         self.guard = guard
         self.room = room
         self.untracked = 0  # hooks seen past the sink's room
+        # those, by pid: (start time in ticks, hookwise's program as registered); no
+        # descriptor, so the pipe-holder check can still spare them and hear them
+        self.unwatched: dict[int, tuple[int, bool]] = {}
         self.execveat = {EXEC_CALLS[MACHINE][0][1], EXEC_CALLS[MACHINE][1][1]}
         self.execs = {*EXEC_CALLS[MACHINE][0], *EXEC_CALLS[MACHINE][1]}
         native, compat = SIGNAL_CALLS[MACHINE]
@@ -269,8 +280,10 @@ class ExecWatch:
         else:
             response += answer.value.to_bytes(8, sys.byteorder, signed=True)
             response += (-answer.error).to_bytes(4, sys.byteorder, signed=True) + bytes(4)
-        with contextlib.suppress(OSError):  # (killed meanwhile)
+        try:  # noqa: SIM105 - no contextlib (collections, functools) at the start
             fcntl.ioctl(self.listener, SEND, bytearray(response), True)
+        except OSError:  # (killed meanwhile)
+            pass
 
     def _signal(self, notification: Notification) -> Answer:
         call = self.calls.get((notification.compat, notification.nr))
@@ -309,6 +322,7 @@ class ExecWatch:
         ``accounted`` (:meth:`HookExecs.accounted`)."""
         if not self.room():
             self.untracked += 1
+            self._unwatched(notification.pid, accounted)
             return
         try:
             pidfd = os.pidfd_open(notification.pid)
@@ -324,6 +338,25 @@ class ExecWatch:
         self.guard.hook_seen(notification.pid)
         channel = self._channel(notification) if accounted else -1
         self.on_hook(notification.pid, pidfd, channel, " ".join(argv)[:4096])
+
+    def _unwatched(self, pid: int, accounted: bool) -> None:
+        stat = read_stat(pid)
+        if stat is None:
+            return
+        if len(self.unwatched) >= MAX_UNWATCHED:  # (the gone ones dropped)
+            self.unwatched = {p: e for p, e in self.unwatched.items() if _same(p, e[0])}
+        if len(self.unwatched) < MAX_UNWATCHED:
+            self.unwatched[pid] = (stat.start, accounted)
+
+    def unwatched_alive(self) -> list[int]:
+        """The hooks seen past the room that still run (the sink's thread: a copy)."""
+        return [pid for pid, (start, _) in list(self.unwatched.items()) if _same(pid, start)]
+
+    def unwatched_program(self, pid: int) -> bool:
+        """Whether ``pid`` runs hookwise's program, started as registered, seen past the
+        room (:meth:`HookExecs.accounted`), not a later process with its pid."""
+        entry = self.unwatched.get(pid)
+        return entry is not None and entry[1] and _same(pid, entry[0])
 
     def _channel(self, notification: Notification) -> int:
         """A socket of the hook's own, put in it at :data:`HOOK_CHANNEL_FD` while its exec

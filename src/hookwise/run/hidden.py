@@ -82,10 +82,13 @@ COMMAND_SERVER_DIRS = (
 MAX_BOUND = 100_000  # lines of /proc/net/unix read
 
 
+# (glob, head, star, tail, why) of each: a start matches every name of /tmp against them
+_SERVER_GLOBS = tuple((glob, *glob.partition("*"), why) for glob, why in COMMAND_SERVERS)
+
+
 def _server(name: str) -> str | None:
     """Which server a socket's name is (its glob: at most one ``*``; no ``re`` at start)."""
-    for glob, why in COMMAND_SERVERS:
-        head, star, tail = glob.partition("*")
+    for glob, head, star, tail, why in _SERVER_GLOBS:
         if name == glob or (star and name.startswith(head) and name[len(head) :].endswith(tail)):
             return why
     return None
@@ -119,7 +122,7 @@ def _unix_tables() -> list[str]:
     return tables
 
 
-def _bound_sockets() -> list[str]:
+def bound_sockets() -> list[str]:
     """The paths of the unix sockets bound in the network namespaces of this user's
     processes (:func:`_unix_tables`)."""
     out: list[str] = []
@@ -135,12 +138,12 @@ def _bound_sockets() -> list[str]:
     return out
 
 
-def server_hides(env: dict[str, str]) -> list[Hide]:
+def server_hides(env: dict[str, str], bound: list[str] | None = None) -> list[Hide]:
     """The socket files of servers that run commands for local clients (:data:`COMMAND_SERVERS`):
     bound here, in their usual directories, in the user's runtime directory, or named by
     ``$DOCKER_HOST``, ``$CONTAINER_HOST``, ``$PGHOST``. Their TCP ports stay reachable
-    (docs/confinement.md)."""
-    candidates = _bound_sockets()
+    (docs/confinement.md). ``bound``: :func:`bound_sockets`, when the caller has read them."""
+    candidates = list(bound_sockets() if bound is None else bound)
     directories = list(COMMAND_SERVER_DIRS)
     runtime = env.get("XDG_RUNTIME_DIR")
     if runtime:
@@ -179,20 +182,84 @@ def _connectable(info: os.stat_result, uid: int, groups: set[int]) -> bool:
     return bool(info.st_mode & 0o002)
 
 
-def bound_hides(env: dict[str, str], own: str, allowed: tuple[str, ...] = ()) -> list[Hide]:
+# Where socket files usually are, walked for every socket file whatever its name (two
+# levels down; a home's dot-directories too): /proc/net/unix keeps the name given to
+# bind(), so a socket linked or renamed into place after it (OpenSSH's ControlMaster binds
+# PATH.<random> and links it to PATH) is listed under a name that no longer exists (red
+# team s26 #8). The directory of every such dead name is walked as well.
+SOCKET_DIRS = ("/tmp", "/var/tmp", "/dev/shm", "/run/user/{uid}")
+WALK_DEPTH = 2
+MAX_WALKED = 50_000  # directory entries looked at, in all
+
+
+def _socket_roots(env: dict[str, str], listed: list[str]) -> list[str]:
+    """The directories :func:`_socket_files` walks (see :data:`SOCKET_DIRS`)."""
+    roots = [d.format(uid=os.getuid()) for d in SOCKET_DIRS]
+    roots += [env[name] for name in ("XDG_RUNTIME_DIR", "TMPDIR") if env.get(name)]
+    home = env.get("HOME") or ""
+    try:
+        entries = list(os.scandir(home)) if home.startswith("/") else []
+    except OSError:
+        entries = []
+    roots += [e.path for e in entries if e.name.startswith(".") and e.is_dir(follow_symlinks=False)]
+    for path in listed:  # (a dead name: its socket was linked or renamed, most often nearby)
+        if not os.path.lexists(path):
+            roots.append(os.path.dirname(path))
+    return list(dict.fromkeys(os.path.abspath(r) for r in roots))
+
+
+def _socket_files(roots: list[str]) -> list[str]:
+    """The socket files under ``roots`` (:data:`WALK_DEPTH` levels, at most
+    :data:`MAX_WALKED` entries; symbolic links not followed)."""
+    out: list[str] = []
+    budget = [MAX_WALKED]
+
+    def walk(directory: str, depth: int) -> None:
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            return
+        for entry in entries:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            try:
+                if entry.is_symlink() or entry.is_file(follow_symlinks=False):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    if depth > 1 and entry.name not in SKIPPED_DIRS:
+                        walk(entry.path, depth - 1)
+                elif stat.S_ISSOCK(entry.stat(follow_symlinks=False).st_mode):
+                    out.append(entry.path)
+            except OSError:
+                continue
+
+    for root in roots:
+        walk(root, WALK_DEPTH)
+    return out
+
+
+def bound_hides(
+    env: dict[str, str], own: str, allowed: tuple[str, ...] = (), bound: list[str] | None = None
+) -> list[Hide]:
     """Every socket file bound when the session starts, in any network namespace of this
     user's processes (all of them
     processes outside: nothing inside runs yet) that this user could connect to: the class,
     not a list of servers' names (rt24 #3: tmux at ``-S PATH`` or another ``TMUX_TMPDIR``
     ran commands outside; so would screen, dtach, an editor's or terminal's remote control,
-    a database). Kept reachable: the session's own audit socket ``own``, the SSH agent's
-    (``$SSH_AUTH_SOCK``: signing, no command) and ``allowed``. A socket bound with a relative
-    path (listed as given) cannot be found; one bound later is not covered."""
+    a database), and every socket file where they usually are, whatever its name
+    (:func:`_socket_files`: a listed name may be stale). Kept reachable: the session's own
+    audit socket ``own``, the SSH agent's (``$SSH_AUTH_SOCK``: signing, no command) and
+    ``allowed``. A socket bound with a relative path (listed as given) and then moved out of
+    the walked directories, and one bound later, are not covered. ``bound``:
+    :func:`bound_sockets`, when the caller has read them."""
     uid = os.getuid()
     groups = {os.getgid(), *os.getgroups()}
     keep = {os.path.realpath(p) for p in (own, env.get("SSH_AUTH_SOCK") or "", *allowed) if p}
     out: list[Hide] = []
-    for path in dict.fromkeys(_bound_sockets()):
+    listed = bound_sockets() if bound is None else bound
+    found = _socket_files(_socket_roots(env, listed))
+    for path in dict.fromkeys([*listed, *found]):
         try:
             info = os.lstat(path)
         except OSError:
@@ -204,8 +271,9 @@ def bound_hides(env: dict[str, str], own: str, allowed: tuple[str, ...] = ()) ->
     return out
 
 
-def ipc_hides(env: dict[str, str]) -> list[Hide]:
-    """The sockets and socket directories of this user's unconfined servers."""
+def ipc_hides(env: dict[str, str], bound: list[str] | None = None) -> list[Hide]:
+    """The sockets and socket directories of this user's unconfined servers (``bound``:
+    :func:`bound_sockets`, when the caller has read them)."""
     uid = os.getuid()
     user = _user(env)
     out: list[Hide] = []
@@ -236,7 +304,7 @@ def ipc_hides(env: dict[str, str]) -> list[Hide]:
         add("/run/systemd/private", "the system service manager (root)")
         add("/run/dbus/system_bus_socket", "the system D-Bus (root)")
         add("/run/udev/control", "udev's control socket (root)")
-    return out + [h for h in server_hides(env) if all(o.path != h.path for o in out)]
+    return out + [h for h in server_hides(env, bound) if all(o.path != h.path for o in out)]
 
 
 # What a local `hookwise serve` keeps in its data directory that grants approvals or runs

@@ -74,6 +74,7 @@ class Hook:
         "said_started",
         "since",
         "stopped_since",
+        "vouched",
     )
 
     def __init__(self, pid: int, pidfd: int, command: str, now: float) -> None:
@@ -84,6 +85,9 @@ class Hook:
         self.stopped_since: float | None = None
         self.launched = False  # seen starting by the exec watch (run/exec_watch.py)
         self.said_started = False
+        # hookwise's own program seen at its exec past the sink's room, checked when it said
+        # `started` (its shell may reap it before its record is read)
+        self.vouched = False
         # the pipe the host reads the answer from, and who started the hook (cheap here:
         # the rest is read when it answers, off the path of a hook that just started)
         self.pipe = hook_output.output_pipe(pid)
@@ -138,6 +142,9 @@ class HookWatch:
         self.session_ending: Callable[[], bool] = lambda: False
         # whether one more pidfd fits (the sink's descriptor budget, audit_sink.has_room)
         self.room: Callable[[], bool] = lambda: True
+        # the processes the pipe-holder check never kills: the signal guard's protected
+        # ones and the hooks the exec watch saw past the sink's room
+        self.protected: Callable[[], list[int]] = lambda: []
         self._last_check = time.monotonic()
 
     def launched(self, pid: int, pidfd: int, command: str) -> int | None:
@@ -203,23 +210,35 @@ class HookWatch:
         self.by_fd[pidfd] = hook
         return pidfd, closed
 
+    def vouched(self, pid: int) -> bool:
+        hook = self.pending.get(pid)
+        return hook is not None and hook.vouched
+
     def is_hook(self, pid: int) -> bool:
         return pid in self.pending
 
-    def answer(self, pid: int) -> int | None:
-        """The hook's record (or ``done``) arrived: the pidfd no longer polled, if any."""
+    def answer(self, pid: int, *, launched: bool = False) -> int | None:
+        """The hook's record (or ``done``) arrived: the pidfd no longer polled, if any.
+        ``launched``: it came from hookwise's own program that the exec watch saw start as
+        registered (on its channel, or past the sink's room from its pid), the only word the
+        pipe-holder check acts on (red team s26 #6: a process that reopened a hook's stdout
+        and said ``started`` + ``done`` had the real hook killed)."""
         hook = self.pending.pop(pid, None)
         if hook is None:
             return None
         self.answered += 1
-        self._free_output(hook)
+        if launched:
+            self._free_output(hook)
         return self._forget(hook)
 
     def _free_output(self, hook: Hook) -> None:
-        """Kill whatever else holds the hook's output pipe (see :mod:`hook_output`)."""
+        """Kill whatever else holds the hook's output pipe (see :mod:`hook_output`), but
+        never a process the signal guard protects (a hook, a host's child before its exec):
+        a launched hook's stdout is whatever its starter chose, a real hook's pipe too."""
         if hook.pipe is None or self.root <= 0:
             return
         allowed = hook_output.starters(hook.pid, hook.parent, hook.pipe, self.root)
+        allowed |= set(self.protected())
         for pid, command in hook_output.kill_intruders(self.root, hook.pipe, allowed):
             intruder = Intruder(hook, pid, command)
             self.intruders.append(intruder)
@@ -235,7 +254,7 @@ class HookWatch:
     def _lose(self, hook: Hook, how: str, now: float) -> int | None:
         self.pending.pop(hook.pid, None)
         fd = self._forget(hook)
-        if not self.session_ending():
+        if hook.launched and not self.session_ending():
             self._free_output(hook)
         if self.session_ending():  # killed with the rest of the session: not lost
             return fd

@@ -206,6 +206,14 @@ def _abi_checks(abi: Abi, prefix: str, seccomp: int) -> Program:
         ("label", f"{prefix}4", "", ""),
         ("jeq", abi.prlimit64, "prlimit", f"{prefix}5"),
         ("label", f"{prefix}5", "", ""),
+        *[
+            item
+            for index, number in enumerate(abi.io_uring)
+            for item in (
+                ("jeq", number, "eperm", f"{prefix}u{index}"),
+                ("label", f"{prefix}u{index}", "", ""),
+            )
+        ],
         ("jeq", seccomp, "seccomp", "allow"),
     ]
 
@@ -311,6 +319,7 @@ _USER_NOTIF = 0x7FC00000  # SECCOMP_RET_USER_NOTIF
 SIGURG = 23  # Go's runtime preempts its own threads with tgkill(SIGURG) every few ms
 F_SETOWN, F_SETOWN_EX = 8, 15
 FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
+PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
 
 
 def exec_notifier_program(numbers: Arch, machine: str = MACHINE) -> bytes:
@@ -322,7 +331,10 @@ def exec_notifier_program(numbers: Arch, machine: str = MACHINE) -> bytes:
     listener (run/exec_watch.py, run/signal_guard.py) sees the rest: ``kill``, ``tkill``,
     ``tgkill``, ``rt_sigqueueinfo``, ``rt_tgsigqueueinfo``, ``pidfd_send_signal``, and the
     ways to name the process a file's I/O signals go to (``fcntl`` ``F_SETOWN`` and
-    ``F_SETOWN_EX``, ``ioctl`` ``FIOSETOWN`` and ``SIOCSPGRP``)."""
+    ``F_SETOWN_EX``, ``ioctl`` ``FIOSETOWN`` and ``SIOCSPGRP``), and the calls that change
+    another process's scheduling (``sched_setparam``, ``sched_setscheduler``,
+    ``sched_setaffinity``, ``sched_setattr``, ``setpriority``, ``ioprio_set``; a process's
+    own, named by 0, passes)."""
     native, compat, _seccomp = EXEC_CALLS[machine]
     signals = SIGNAL_CALLS[machine]
     program: Program = [
@@ -361,6 +373,21 @@ def exec_notifier_program(numbers: Arch, machine: str = MACHINE) -> bytes:
         ("jeq", FIOSETOWN, "notify", "ioctl2"),
         ("label", "ioctl2", "", ""),
         ("jeq", SIOCSPGRP, "notify", "allow"),
+        # sched_set*(pid, ...): 0 is the caller itself
+        ("label", "sched", "", ""),
+        ("ld", _arg(0), "", ""),
+        ("jeq", 0, "allow", "notify"),
+        # setpriority(which, who, prio), ioprio_set(which, who, ioprio): itself only when
+        # which names a process (PRIO_PROCESS 0, IOPRIO_WHO_PROCESS 1) and who is 0
+        ("label", "prio", "", ""),
+        ("ld", _arg(0), "", ""),
+        ("jeq", PRIO_PROCESS, "self", "notify"),
+        ("label", "ioprio", "", ""),
+        ("ld", _arg(0), "", ""),
+        ("jeq", IOPRIO_WHO_PROCESS, "self", "notify"),
+        ("label", "self", "", ""),
+        ("ld", _arg(1), "", ""),
+        ("jeq", 0, "allow", "notify"),
         ("label", "allow", "", ""),
         ("ret", _ALLOW, "", ""),
         ("label", "notify", "", ""),
@@ -378,6 +405,12 @@ _SIGNAL_TARGETS = {
     "tgkill": "tsig2",
     "fcntl": "fcntl",
     "ioctl": "ioctl",
+    "sched_setparam": "sched",
+    "sched_setscheduler": "sched",
+    "sched_setaffinity": "sched",
+    "sched_setattr": "sched",
+    "setpriority": "prio",
+    "ioprio_set": "ioprio",
 }
 
 
@@ -468,6 +501,11 @@ def install_filter() -> None:
       did not ask (its host, a hook), as Yama's ptrace_scope 1 would. PTRACE_TRACEME and the
       requests on a tracee stay: a debugger runs its own program (gdb's run, strace CMD);
     - prlimit64 setting another process's limits fails with EPERM (RLIMIT_CPU kills);
+    - io_uring_setup, io_uring_enter and io_uring_register fail with EPERM (as with
+      ``kernel.io_uring_disabled`` 2, and in container runtimes' default profiles): a file
+      in a ring's fixed-file table is in no descriptor table, so a hook's output pipe held
+      there was invisible to the pipe-holder check (red team s26 #7). Node (libuv) and
+      Python fall back to plain system calls;
     - seccomp with ``SECCOMP_FILTER_FLAG_NEW_LISTENER`` fails with EPERM: a listener of its
       own would be notified of its processes' signals and execs instead of the session's
       (:func:`exec_notifier_program`), and could let them through;

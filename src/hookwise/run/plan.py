@@ -66,9 +66,14 @@ class MountPlan:
         )
 
 
-def _resolve(path: str, pins: dict[str, bool], depth: int = 0) -> str:
+def _resolve(
+    path: str, pins: dict[str, bool], depth: int = 0, known: dict[str, str] | None = None
+) -> str:
     """The real path of ``path``; every directory passed through and every symlink followed
-    is added to ``pins`` (parents before children)."""
+    is added to ``pins`` (parents before children). ``known``: real paths of the names
+    already walked in this plan (``candidate`` -> where it leads), so the hundred guarded
+    paths under one home do not ``lstat`` the same parents again; only walks at depth 0
+    fill it (a name reached through a link keeps the link count of its own walk)."""
     if depth > MAX_LINKS:
         raise PlanError(0, f"{path}: too many levels of symbolic links")
     current = "/"
@@ -79,11 +84,16 @@ def _resolve(path: str, pins: dict[str, bool], depth: int = 0) -> str:
             current = os.path.dirname(current)
             continue
         candidate = os.path.join(current, name)
-        if os.path.islink(candidate):
+        found = known.get(candidate) if known is not None else None
+        if found is not None:  # (its pins were added when it was first walked)
+            current = found
+        elif os.path.islink(candidate):
             pins.setdefault(candidate, True)
             current = _resolve(os.path.join(current, os.readlink(candidate)), pins, depth + 1)
         else:
             current = candidate
+        if known is not None and not last:
+            known[candidate] = current
         if not last and current != "/":
             pins.setdefault(current, False)
     return current
@@ -98,18 +108,32 @@ def _linked_from(directory: str) -> list[str]:
         return []
 
 
+def _inside(real: str, outers: set[str]) -> bool:
+    """Whether a directory of ``outers`` holds ``real`` (each of its parents looked up:
+    the plan's hundred targets compared with each other were most of its time)."""
+    cut = len(real)
+    while cut > 0:
+        cut = real.rfind("/", 0, cut)
+        if cut < 0:
+            return False
+        if (real[:cut] or "/") in outers:
+            return True
+    return False
+
+
 def build(entries: list[Guarded], hides: list[Hide]) -> MountPlan:
     """The mounts for ``entries`` (those present: placeholders are made before) and ``hides``."""
     pins: dict[str, bool] = {}
     targets: dict[str, Guarded] = {}
     pending = sorted((e for e in entries if os.path.lexists(e.path)), key=lambda e: e.path)
     seen: set[str] = set()
+    known: dict[str, str] = {}
     while pending:
         entry = pending.pop(0)
         if entry.path in seen:
             continue
         seen.add(entry.path)
-        real = _resolve(entry.path, pins)
+        real = _resolve(entry.path, pins, known=known)
         try:
             info = os.stat(real)
         except OSError as exc:
@@ -122,7 +146,9 @@ def build(entries: list[Guarded], hides: list[Hide]) -> MountPlan:
         if stat.S_ISDIR(info.st_mode) and entry.role in (STATE, HOST):
             pending += [Guarded(p, entry.role, f"{entry.why}, linked") for p in _linked_from(real)]
     kept: list[tuple[str, Guarded]] = []
+    outers: set[str] = set()
     for real in sorted(targets):
-        if not any(real.startswith(outer.rstrip("/") + "/") for outer, _ in kept):
+        if not _inside(real, outers):
             kept.append((real, targets[real]))
+            outers.add(real)
     return MountPlan(list(pins.items()), kept, [h for h in hides if os.path.lexists(h.path)])

@@ -13,6 +13,10 @@ fork and the hook's exec). Hosts are the agent (init's first child) and the pare
 hook seen. A host's child that has exec'd something else (a tool's shell, an MCP server) is
 not protected: a tool call may still kill another tool's process.
 
+**Scheduling** (``sched_setscheduler``, ``sched_setparam``, ``sched_setattr``,
+``sched_setaffinity``, ``setpriority``, ``ioprio_set`` aimed at another process) follows the
+same rule, with the hosts protected too (a hook inherits its host's class and nice).
+
 **Refused**: a signal whose targets include a protected process, from a process that is not
 an ancestor of it (the host, and the shell or ``timeout`` that started the hook, may end
 it). Every signal but 0 counts (a stopped hook times out too). Targets, as the kernel reads
@@ -38,6 +42,7 @@ otherwise, and is recorded once (``failed``).
 
 from __future__ import annotations
 
+import _thread
 import os
 import time
 
@@ -56,6 +61,8 @@ SIGINFO_SIZE = 128
 F_SETOWN, F_SETOWN_EX = 8, 15
 FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
 # (call, index of the pid argument, index of the signal argument, how the pid is read)
+SCHEDULING = ("sched_setparam", "sched_setscheduler", "sched_setaffinity", "sched_setattr")
+PRIO_PROCESS, PRIO_PGRP, PRIO_USER = 0, 1, 2  # setpriority's ``which`` (ioprio_set's: + 1)
 TARGETS = {
     "kill": (0, 1, "kill"),
     "rt_sigqueueinfo": (0, 1, "pid"),
@@ -149,10 +156,15 @@ class Refusal:
         self.target_command = stat.comm if stat is not None else ""
         self.signal = sig
 
+    def scheduling(self) -> bool:
+        """Whether the call refused changes scheduling (not a signal)."""
+        return self.call in SCHEDULING or self.call in ("setpriority", "ioprio_set")
+
     def describe(self) -> str:
+        what = "changed the scheduling of" if self.scheduling() else f"sent signal {self.signal} to"
         return (
-            f"pid {self.sender} ({self.command}) sent signal {self.signal} to pid "
-            f"{self.target} ({self.target_command}) with {self.call}"
+            f"pid {self.sender} ({self.command}) {what} pid {self.target} "
+            f"({self.target_command}) with {self.call}"
         )
 
 
@@ -185,6 +197,8 @@ class SignalGuard:
         self.decided = 0
         self.failed: str | None = None
         self._take_fd: Callable[[int, int], int] | None = None
+        # the registries change in this thread and are read by the sink's (protected())
+        self._lock = _thread.allocate_lock()
 
     # what the exec watch tells -----------------------------------------------------
 
@@ -198,6 +212,10 @@ class SignalGuard:
     def hook_seen(self, pid: int) -> None:
         """A hook's exec (waiting, so ``pid`` is the hook's): protected until it ends, and
         its parent is a host from now on."""
+        with self._lock:
+            self._hook_seen(pid)
+
+    def _hook_seen(self, pid: int) -> None:
         stat = read_stat(pid)
         if stat is None or pid in self.hooks:
             return
@@ -214,13 +232,20 @@ class SignalGuard:
     # the protected processes -----------------------------------------------------------
 
     def protected(self) -> list[int]:
-        """The live protected processes (outer pids); the registry pruned of dead ones."""
+        """The live protected processes (outer pids); the registry pruned of dead ones.
+        Also asked by the sink's thread (the pipe-holder check spares them)."""
+        with self._lock:
+            return self._protected()
+
+    def _protected(self) -> list[int]:
         out = _alive(self.hooks)
         hosts = _alive(self.hosts)
         agent = self.agent()
         if agent is not None and agent not in self.hosts:
             hosts.append(agent)
-        for host in hosts:
+        # a hook's own children before their exec too: the registered command's shell forks
+        # `hookwise hook` (its fallback), and that copy still bears the shell's command line
+        for host in [*hosts, *out]:
             for child in children(host):
                 if child not in self.hooks and self._unexeced(child):
                     out.append(child)
@@ -255,6 +280,8 @@ class SignalGuard:
         return REFUSE if self.hooks else CONTINUE
 
     def _decide(self, call: str, args: list[int], tid: int) -> Answer:
+        if call in SCHEDULING or call in ("setpriority", "ioprio_set"):
+            return self._schedule(call, args, tid)  # (SCHEDULING: the sched_* that name a pid)
         if call == "fcntl" and args[1] & 0xFFFFFFFF == F_SETOWN_EX:
             return REFUSE  # (the owner in memory: it could change after a check)
         if call == "ioctl":
@@ -293,6 +320,36 @@ class SignalGuard:
         for target in refused:
             self.on_refused(Refusal(call, sender, target, sig))
         return REFUSE
+
+    def _schedule(self, call: str, args: list[int], tid: int) -> Answer:
+        """A change to another process's scheduling (class, nice, CPUs, I/O class): a hook
+        put in ``SCHED_IDLE`` or reniced beside a busy loop answers after the host's timeout
+        (red team s26 #1). Refused for the protected processes and the hosts (their next
+        hooks inherit it), from a process that is not their ancestor; ``PRIO_USER`` reaches
+        every process of the session's one uid."""
+        if call in SCHEDULING:
+            which, who = PRIO_PROCESS, _s32(args[0])
+        else:
+            which, who = _s32(args[0]) - (call == "ioprio_set"), _s32(args[1])
+        sender = Sender(tid)
+        if which == PRIO_PROCESS and who in (0, sender.nspid[-1]):
+            return CONTINUE  # (itself; its own threads are named below and pass too)
+        with self._lock:
+            targets = [*self._protected(), *_alive(self.hosts)]
+        agent = self.agent()
+        if agent is not None and agent not in targets:
+            targets.append(agent)
+        if which == PRIO_PROCESS:
+            hit = [x for x in targets if _named(x, who, sender.level)]
+        elif which == PRIO_PGRP and who == 0:
+            hit = [x for x in targets if _outer_group(x) == sender_group(sender)]
+        elif which == PRIO_PGRP:
+            hit = [x for x in targets if _group_at(x, sender.level) == who]
+        elif which == PRIO_USER:
+            hit = targets
+        else:
+            return CONTINUE  # (the kernel answers EINVAL)
+        return self._verdict(call, sender, hit, 0)
 
     def _owner(self, owner: int, tid: int, protected: list[int]) -> Answer:
         """``fcntl(fd, F_SETOWN, owner)``: signals later, to that process or group."""

@@ -14,6 +14,7 @@ the session when untouched. Hooks that started and never answered are reported a
 from __future__ import annotations
 
 import _thread
+import gc
 import os
 import stat
 import sys
@@ -50,6 +51,7 @@ from hookwise.run.guarded_paths import (
 from hookwise.run.hidden import (
     SERVICE_VARIABLES,
     bound_hides,
+    bound_sockets,
     device_hides,
     ipc_hides,
     secret_hides,
@@ -199,8 +201,9 @@ def hides(env: dict[str, str], cwd: str, protect_secrets: bool, own: str = "") -
     from hookwise.policy.trust.scopes import launcher_path
 
     own_data = os.path.dirname(launcher_path(env))
-    out = ipc_hides(env) + device_hides() + service_hides(env, own_data, cwd)
-    for hide in bound_hides(env, own):  # (not twice, nor inside a directory covered whole)
+    bound = bound_sockets()  # (read once: every process's table in /proc, for both)
+    out = ipc_hides(env, bound) + device_hides() + service_hides(env, own_data, cwd)
+    for hide in bound_hides(env, own, bound=bound):  # (not twice, nor inside a covered dir)
         if not any(
             hide.path == o.path or (o.directory and hide.path.startswith(o.path + "/")) for o in out
         ):
@@ -351,12 +354,48 @@ def run(
     on_hook_lost: str = "report",
     note: Callable[[str], None] | None = None,
     hook_script: Callable[[str], bool] | None = None,
+    collect: bool | None = None,
 ) -> int:
     """Run ``argv`` confined; its exit status. Raises :class:`RunError` when the
     confinement cannot be set up (nothing was started). ``hook_script``: whether a shell's
     ``-c`` script is a registered hook command (run/exec_watch.py; the CLI hands in
-    ``config/hookwise_command.runs_only_hookwise``)."""
+    ``config/hookwise_command.runs_only_hookwise``). ``collect``: whether the garbage
+    collector runs once the agent has started (None: as it does now); it never runs before
+    (the setup's objects live for the session: collections of them cost the start about a
+    tenth of its instructions), and what exists then is frozen out of later collections."""
+    if collect is None:
+        collect = gc.isenabled()
+    gc.disable()
+    try:
+        return _confined(
+            argv,
+            env,
+            cwd,
+            options=(protect_secrets, read_only_proc, on_hook_lost),
+            note=note,
+            hook_script=hook_script,
+            collect=collect,
+        )
+    finally:
+        if collect:
+            gc.enable()
+
+
+def _confined(
+    argv: list[str],
+    env: dict[str, str],
+    cwd: str,
+    *,
+    options: tuple[bool, bool, str],
+    note: Callable[[str], None] | None,
+    hook_script: Callable[[str], bool] | None,
+    collect: bool,
+) -> int:
+    """:func:`run`, its collector set (``options``: protect_secrets, read_only_proc,
+    on_hook_lost)."""
     from hookwise.run.available import available
+
+    protect_secrets, read_only_proc, on_hook_lost = options
 
     say = note or _say
     confined, _why = confinement_status(env)
@@ -384,6 +423,7 @@ def run(
             on_hook_lost=on_hook_lost,
             say=say,
             hook_script=hook_script or (lambda _script: False),
+            collect=collect,
         )
     finally:
         child.abandon()
@@ -464,6 +504,7 @@ def _run(
     on_hook_lost: str,
     say: Callable[[str], None],
     hook_script: Callable[[str], bool],
+    collect: bool,
 ) -> int:
     cwd = os.path.abspath(cwd)
     directory = user_dir(runtime_base())
@@ -559,6 +600,7 @@ def _run(
                 stopper=stopper,
                 entries=entries,
                 hook_execs=hook_execs,
+                collect=collect,
             )
         finally:
             problem = session_log.record(sessions, session, "end")
@@ -794,6 +836,7 @@ def _start(
     stopper: _Stopper,
     entries: list[Guarded],
     hook_execs: HookExecs,
+    collect: bool,
 ) -> int:
     """While the builder builds the mounts, check the guarded code (the agent starts only
     when the check passed); then warn of host settings that switch hooks off, serve the
@@ -814,6 +857,9 @@ def _start(
     finally:
         _open_gate(builder.gate, refused is None)
         builder.gate = -1
+    if collect:  # (the setup's objects stay for the session: out of every collection)
+        gc.freeze()
+        gc.enable()
     for line in hooks_switched_off(entries):  # (warnings: after the start)
         say(f"warning: {line}")
     init_pid, error = _read_report(builder.report)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+from hookwise.policy.confinement import is_pinned
 from hookwise.scan import catalog
 from hookwise.scan.analysis.facts import Fact
 from hookwise.scan.model import EnvSetting, Finding, Gate, Runnable, Severity
@@ -270,6 +271,15 @@ def env_finding(setting: EnvSetting, project: str) -> Finding | None:
         else:
             severity = Severity.HIGH if repository else Severity.MEDIUM
             why = f"makes other programs load or trust {value[:80]}"
+    elif repository and is_pinned(name) and setting.where in ("settings env", ".env"):
+        # Claude Code's settings env and Gemini CLI's .env reach every hook and stdio MCP
+        # server the host starts: a repository's moves hookwise's policy and audit log for
+        # them (red team s26 F8)
+        severity = Severity.HIGH
+        why = (
+            "decides which policy and audit log hookwise uses for the hooks and MCP servers "
+            "the host starts (`hookwise install --mcp` entries are --pinned against it)"
+        )
     if severity is None:
         return None
     if setting.gate is Gate.OFF:

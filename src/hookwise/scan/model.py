@@ -80,6 +80,9 @@ class Runnable:
     url: str = ""  # http hooks and remote MCP servers: where the data goes
     env_lines: tuple[int, ...] = ()
     """Where each of ``env`` is written, when the file says (an MCP server's ``env``)."""
+    transport: str = ""
+    """An MCP server whose entry also names a URL or another transport: why the host may
+    connect there instead of running ``argv`` (mcp_proxy.transport)."""
 
     @property
     def repository(self) -> bool:

@@ -145,12 +145,26 @@ def _unguarded(runnable: Runnable, env: Mapping[str, str]) -> Finding | None:
     """An MCP server whose tool calls no ``hookwise mcp wrap`` decides."""
     if runnable.kind == "mcp-remote":
         how = f"remote MCP server {runnable.name!r} ({runnable.url}): the proxy cannot wrap it"
+    elif runnable.kind == "mcp-server" and runnable.transport and wrapped(runnable.argv or ()):
+        # dressed as the guard, reached over the network (red team s26 F2)
+        how = f"MCP server {runnable.name!r} is not the proxy it names: {runnable.transport}"
+    elif runnable.kind == "mcp-server" and runnable.transport:
+        how = f"MCP server {runnable.name!r} is not covered: {runnable.transport}"
     elif runnable.kind == "mcp-server" and not wrapped(runnable.argv or ()):
         how = f"MCP server {runnable.name!r} does not run through `hookwise mcp wrap`"
     elif runnable.kind == "mcp-server" and (
-        why := impostor(runnable.argv or (), env, dict(runnable.env), runnable.name)
+        why := impostor(
+            runnable.argv or (), env, dict(runnable.env), runnable.name, require_pinned=False
+        )
     ):
         how = f"MCP server {runnable.name!r} runs through a program that is not the proxy: {why}"
+    elif runnable.kind == "mcp-server" and (
+        why := impostor(runnable.argv or (), env, dict(runnable.env), runnable.name)
+    ):
+        how = (
+            f"MCP server {runnable.name!r} runs through the proxy, but not the proxy install "
+            f"writes: {why}"
+        )
     else:
         return None
     message = f"{runnable.host} {runnable.scope} {how}"

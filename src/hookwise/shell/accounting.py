@@ -130,31 +130,23 @@ def account(command: Any, script: Any) -> None:
         from hookwise.shell.code_readers import env_loads
 
         why = env_loads(command, script)
-    if why is None and script.written and argv:
+    if why is None and script.written and argv and _writes_loaded(script.written):
+        from hookwise.shell.commands.build_files import config_written
+
         why = config_written(command.program, script.written)
     command.unverifiable = why
-
-
-def config_written(program: str, written: dict[str, str | None]) -> str | None:
-    """Why ``program`` runs what a config or rc file written earlier on the line says
-    (``>> .git/config; git x``, ``> .bashrc; bash -i``), or None: the guard read the
-    line, not the file the program reads."""
-    for key in written:
-        path = "/" + key
-        for suffix, readers in programs.CONFIG_FILES.items():
-            if program in readers and path.endswith("/" + suffix):
-                return f"{key} was written on the line and {program} reads it as its config"
-    names = programs.BUILD_FILE_NAMES
-    if not any(key.rsplit("/", 1)[-1] in names for key in written):
-        return None
-    from hookwise.shell.commands.build_files import build_file_written
-
-    return build_file_written(program, written)
 
 
 # names whose assignment rebinds what a later command name runs (bash's alias and hash tables)
 _NAME_TABLES = ("BASH_ALIASES", "BASH_CMDS")
 _HISTORY_OPTIONS = frozenset(["histexpand"])
+
+
+def _writes_loaded(written: dict[str, str | None]) -> bool:
+    """Whether a file written on the line has the name of one a program loads (the gate
+    before shell/commands/build_files.py is loaded)."""
+    names = programs.LOADED_FILE_NAMES
+    return any(f" {key.rsplit('/', 1)[-1]} " in names for key in written)
 
 
 def rebinds(command: Any) -> str | None:

@@ -1158,11 +1158,19 @@ def _git_env(name: str, value: str, command: Any, script: Any) -> str | None:
 
 
 _HOME_SPELLINGS = frozenset(["$HOME", "${HOME}", "~", '"$HOME"'])
+# Programs that read config or rc files they find through HOME (and XDG_CONFIG_HOME...):
+# with those changed on the line, what the config says is not what the guard read. A
+# shell reads its rc files when interactive or a login shell (zsh always reads .zshenv).
+HOME_READERS = frozenset(
+    ["git", "ssh", "scp", "sftp", "rsync", "npm", "npx", "yarn", "pnpm", "pip", "pip3",
+     "curl", "wget", "zsh", "psql", "mysql", "gpg", "hg", "svn", "gdb", "vim", "vi", "nvim",
+     "python", "python3", "perl", "ruby", "node", "less"]
+)  # fmt: skip
 
 
 def _home(name: str, value: str, command: Any, script: Any) -> str | None:
     """A changed home is harmless unless the program reads its config or rc files there."""
-    from hookwise.shell.programs import HOME_READERS, SHELLS
+    from hookwise.shell.programs import SHELLS
 
     program = command.program
     reads = program in HOME_READERS or family(program) in HOME_READERS

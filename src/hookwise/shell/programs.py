@@ -763,53 +763,32 @@ OPERAND_PROGRAMS = frozenset(
      "python", "python3", "perl", "ruby", "node", "php", "k3s-killall.sh",
      "k3s-uninstall.sh", "rke2-uninstall.sh"]
 ) | SHELLS  # fmt: skip
-# files that runners load as code (conftest.py, justfile, Rakefile...): the names only;
-# which runner loads which is hookwise.shell.commands.build_files.BUILD_FILES (the same
-# names: tests/shell/test_operand_commands.py), loaded when the line wrote one of them
-BUILD_FILE_NAMES = frozenset(
-    [".bazelrc", ".env", ".envrc", ".justfile", ".pre-commit-config.yaml", "BUILD",
-     "BUILD.bazel", "Cargo.toml", "Gemfile", "Gruntfile.coffee", "Gruntfile.js", "Justfile",
-     "MODULE.bazel", "Rakefile", "Rakefile.rb", "SConscript", "SConstruct", "Sconstruct",
-     "Taskfile.yaml", "Taskfile.yml", "Vagrantfile", "WORKSPACE", "build.gradle",
-     "build.gradle.kts", "build.rs", "bunfig.toml", "composer.json", "config", "config.toml",
-     "conftest.py", "deno.json", "deno.jsonc", "fabfile.py", "gulpfile.js", "gulpfile.mjs",
-     "gulpfile.ts", "hatch.toml", "init.gradle", "invoke.yaml", "jest.config.js",
-     "jest.config.mjs", "jest.config.ts", "justfile", "lefthook.yaml", "lefthook.yml",
-     "maven.config", "meson.build", "meson.options", "meson_options.txt", "noxfile.py",
-     "pom.xml", "pyproject.toml", "rakefile", "rakefile.rb", "sconstruct", "settings.gradle",
-     "settings.gradle.kts", "setup.cfg", "setup.py", "taskfile.yaml", "taskfile.yml",
-     "tasks.py", "tox.ini", "uv.toml", "vite.config.js", "vite.config.mjs", "vite.config.ts",
-     "vitest.config.js", "vitest.config.ts", "webpack.config.js", "webpack.config.mjs",
-     "webpack.config.ts"]
-)  # fmt: skip
+# The names (last path part) of the files shell/commands/build_files.py knows programs
+# to load (CONFIG_FILES, BUILD_FILES), space-separated: a line that writes none of them
+# needs not load that module (one string: unmarshalled at once, no set to build; the same
+# names as the tables: tests/shell/test_operand_commands.py)
+LOADED_FILE_NAMES = (
+    " .bash_login .bash_profile .bashrc .bazelrc .curlrc .env .envrc .gdbinit .gitconfig "
+    ".gitmodules .inputrc .justfile .npmrc .pre-commit-config.yaml .profile .psqlrc "
+    ".vimrc .wgetrc .zlogin .zprofile .zshenv .zshrc BUILD BUILD.bazel Cargo.toml Gemfile "
+    "Gruntfile.coffee Gruntfile.js Justfile MODULE.bazel Rakefile Rakefile.rb SConscript "
+    "SConstruct Sconstruct Taskfile.yaml Taskfile.yml Vagrantfile WORKSPACE build.gradle "
+    "build.gradle.kts build.rs bunfig.toml composer.json config config.toml conftest.py "
+    "deno.json deno.jsonc fabfile.py gulpfile.js gulpfile.mjs gulpfile.ts hatch.toml "
+    "init.gradle invoke.yaml jest.config.js jest.config.mjs jest.config.ts justfile "
+    "lefthook.yaml lefthook.yml maven.config meson.build meson.options meson_options.txt "
+    "noxfile.py pom.xml pyproject.toml rakefile rakefile.rb sconstruct settings.gradle "
+    "settings.gradle.kts setup.cfg setup.py sitecustomize.py taskfile.yaml taskfile.yml "
+    "tasks.py tox.ini usercustomize.py uv.toml vite.config.js vite.config.mjs "
+    "vite.config.ts vitest.config.js vitest.config.ts webpack.config.js "
+    "webpack.config.mjs webpack.config.ts "
+)
 # the origin of a command taken from an unknown program's operands (for deny and ask rules)
 OPERANDS_ORIGIN = "a command line in the operands of "
 XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
 # programs that read the names of the files they take from stdin (xargs_input.names_read)
 NAME_READERS = frozenset(["cpio", "tar", "bsdtar", "zip", "rsync", "pax", "afio"])
-# Programs that take file operands without putting their contents in their output or
-# sending them anywhere (they list, test, move, copy on disk, hash, use a key, or generate
-# one), and the searchers and shells whose operands are patterns or code that other rules
-# read. Every other program reads the files it is given: a rule's `reads: true`
-# (policy/rules/loader.py) matches it, so a reader nobody listed (fold, rev, iconv,
-# column, split, a tool installed tomorrow) is one.
-NON_READERS = frozenset(
-    ["ls", "dir", "vdir", "stat", "file", "test", "[", "[[", "chmod", "chown", "chgrp",
-     "chattr", "lsattr", "getfacl", "setfacl", "touch", "mkdir", "rmdir", "rm", "shred",
-     "unlink", "ln", "cp", "mv", "install", "realpath", "readlink", "basename", "dirname",
-     "du", "df", "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
-     "sha512sum", "b2sum", "cksum", "sum", "find", "fd", "fdfind", "locate", "which", "type",
-     "command", "cd", "pushd", "popd", "echo", "printf", "true", "false", ":", "export",
-     "unset", "set", "shopt", "alias", "hash", "declare", "local", "readonly", "typeset",
-     "source", ".", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "ssh-keyscan", "openssl",
-     "mkcert", "certbot", "age-keygen", "git", "docker", "podman", "docker-compose",
-     "nerdctl", "kubectl", "helm", "dotenv", "dotenvx", "direnv", "env-cmd", "sync",
-     "grep", "egrep", "fgrep", "rg", "ag", "ack", "sleep", "kill", "wait", "trap", "exit",
-     "return", "mktemp", "watch", "inotifywait", "lsof", "fuser",
-     # package runners (what they run is a command of its own)
-     "npx", "pnpx", "bunx", "uvx", "pipx"]
-)  # fmt: skip
-# Subcommands of NON_READERS programs that do print or send the files they are given
+# Subcommands of non-readers (commands/operands.NON_READERS) that print or send the files
 # (``git diff --no-index /dev/null ~/.ssh/id_rsa``, ``git show :.env``, ``docker cp
 # ~/.aws/credentials c:/x``): program -> (those subcommands, whether ``REV:path`` names
 # ``path``). git's hash-object prints a hash (like sha256sum), but with ``-w`` it copies
@@ -995,8 +974,8 @@ CODE_VARIABLES = COMMAND_VARIABLES | LOADER_VARIABLES | frozenset(["NODE_OPTIONS
 # program's options, some of which are code), "path" (directories code is loaded from:
 # on disk it is the project's own code, but not a file the line writes there), "git"
 # (git configuration: aliases, commands, push settings), "home" (where a program of
-# HOME_READERS reads its config and rc files). A value not known to be harmless makes the
-# command unverifiable (accounting.account).
+# code_readers.HOME_READERS reads its config and rc files). A value not known to be
+# harmless makes the command unverifiable (accounting.account).
 ENV_LOADERS: dict[str, str] = {
     **dict.fromkeys(
         ["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "GIT_EXEC_PATH",
@@ -1025,32 +1004,6 @@ ENV_LOADERS: dict[str, str] = {
         "home",
     ),
 }  # fmt: skip
-# Programs that read config or rc files they find through HOME (and XDG_CONFIG_HOME...):
-# with those changed on the line, what the config says is not what the guard read. A
-# shell reads its rc files when interactive or a login shell (zsh always reads .zshenv).
-HOME_READERS = frozenset(
-    ["git", "ssh", "scp", "sftp", "rsync", "npm", "npx", "yarn", "pnpm", "pip", "pip3",
-     "curl", "wget", "zsh", "psql", "mysql", "gpg", "hg", "svn", "gdb", "vim", "vi", "nvim",
-     "python", "python3", "perl", "ruby", "node", "less"]
-)  # fmt: skip
-# Config and rc files a program reads (by path suffix), and the programs reading them: one
-# written earlier on the line makes a later run of those programs run what it says.
-CONFIG_FILES: dict[str, frozenset[str]] = {
-    **dict.fromkeys([".git/config", ".gitconfig", "git/config", ".gitmodules"], frozenset(["git"])),
-    **dict.fromkeys(
-        [".bashrc", ".bash_profile", ".bash_login", ".profile", ".inputrc"],
-        frozenset(["bash", "sh"]),
-    ),
-    **dict.fromkeys([".zshenv", ".zshrc", ".zprofile", ".zlogin"], frozenset(["zsh"])),
-    ".ssh/config": frozenset(["ssh", "scp", "sftp", "rsync", "git"]),
-    ".npmrc": frozenset(["npm", "npx", "yarn", "pnpm"]),
-    ".curlrc": frozenset(["curl"]),
-    ".wgetrc": frozenset(["wget"]),
-    ".psqlrc": frozenset(["psql"]),
-    ".gdbinit": frozenset(["gdb"]),
-    ".vimrc": frozenset(["vim", "vi", "nvim"]),
-    **dict.fromkeys(["sitecustomize.py", "usercustomize.py"], frozenset(["python", "python3"])),
-}
 COMPUTED = "${computed}"  # a word of a command computed when it runs (code, a file's lines)
 UNKNOWN_WORDS = frozenset([XARGS_INPUT, COMPUTED])  # words a handler cannot know
 

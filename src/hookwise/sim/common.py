@@ -193,10 +193,18 @@ def add_inline_hooks(system: HookSystem, scenario: Scenario, dialect: DialectSpe
 
 
 def check_scenario(
-    scenario: Scenario, host: str, events: Iterable[str], triggers: tuple[str, ...]
+    scenario: Scenario,
+    host: str,
+    events: Iterable[str],
+    triggers: tuple[str, ...],
+    has: Callable[[str], bool] | None = None,
 ) -> None:
-    """Checks every host makes: compress triggers and the event names of expectations."""
+    """Checks every host makes: compress triggers, the event names of expectations, and
+    that the steps only a host with their event can play (Setup, UserPromptExpansion,
+    StopFailure) are not given to another host, whose run would silently skip them."""
     names = tuple(events)
+    has_event = has or names.__contains__
+    _check_played_events(scenario, host, has_event)
     for index, step in enumerate(scenario.steps):
         if step.compress is not None and step.compress not in triggers:
             raise ScenarioError(
@@ -214,6 +222,28 @@ def check_scenario(
                 f"unknown {host} hook event {expectation.value!r};"
                 f" expected one of: {', '.join(names)}",
             )
+
+
+def _check_played_events(scenario: Scenario, host: str, has: Callable[[str], bool]) -> None:
+    def refuse(event: str, key: str, line: int | None) -> ScenarioError:
+        return scenario.error(key, f"{host} has no {event} event to play it", line)
+
+    if scenario.setup is not None and not has("Setup"):
+        raise refuse("Setup", "session.setup", None)
+    if scenario.commands and not has("UserPromptExpansion"):
+        raise refuse("UserPromptExpansion", "commands", None)
+    if has("StopFailure"):
+        return
+    if scenario.default_reply.api_error is not None:
+        raise refuse("StopFailure", "default_reply.api_error", scenario.default_reply.line)
+    for index, step in enumerate(scenario.steps):
+        turns = [("model", step.model)]
+        turns += [(f"hook_turns[{i}].model", replies) for i, replies in enumerate(step.hook_turns)]
+        for where, replies in turns:
+            for number, reply in enumerate(replies):
+                if reply.api_error is not None:
+                    key = f"steps[{index}].{where}[{number}].api_error"
+                    raise refuse("StopFailure", key, reply.line)
 
 
 async def play_turn(

@@ -22,7 +22,12 @@ PostCompact. Per turn, after TurnStart:
    ends the loop before the next model request, context joins it. Each assistant message
    with text fires MessageDisplay once (as ``claude -p``; display-only, the history keeps
    the original). Before SessionStart, InstructionsLoaded fires for the workspace's
-   CLAUDE.md (recorded order: tests/e2e/fixtures/claude-events/events.json).
+   CLAUDE.md, and before that Setup for a scenario's ``session.setup`` (its context joins
+   the history); a typed ``/name`` of the scenario's ``commands`` fires
+   UserPromptExpansion right after UserPromptSubmit (a block ends the turn, the model
+   reads the expansion); a reply's ``api_error`` fires StopFailure in place of Stop (its
+   answer discarded) and the turn ends ``failed`` (recorded order:
+   tests/e2e/fixtures/claude-events/events.json, claude-handlers/stop-failure.json).
 3. No function call left: Stop. A block (or Stop context) sends the reason back as a new
    prompt, and Stop fires again with ``stop_hook_active: true``; the turn gives up after
    ``max_model_calls`` model calls, as a real CLI would loop for as long as it runs.
@@ -34,6 +39,7 @@ reads them. Subagent events are not played (scenarios have no subagents).
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -42,12 +48,13 @@ from typing import Any, cast
 from hookwise.host.dialect_answers import DialectEffect
 from hookwise.host.runtimes import TABLE_RUNTIMES
 from hookwise.host.system import HookSystem
+from hookwise.protocol.claude import API_ERROR_PREFIX, SLASH_EXPANSION
 from hookwise.protocol.hosts import HOST_TITLES, claude_events
 from hookwise.protocol.jsvalue import JSON
 from hookwise.protocol.profiles import DEFAULT_PROFILE
 from hookwise.sim import common
 from hookwise.sim.context import ReplyQueue, SimContext, SimOptions
-from hookwise.sim.scenario import Scenario, StepSpec, ToolCallSpec
+from hookwise.sim.scenario import ApiErrorSpec, Scenario, StepSpec, ToolCallSpec
 from hookwise.turns.session import Turn
 
 __all__ = ["DialectLifecycle", "claude_lifecycle", "codex_lifecycle", "table_lifecycle"]
@@ -101,6 +108,7 @@ class DialectLifecycle:
         self.history: list[common.Content] = []
         self._tool_uses = 0
         self._messages = 0
+        self._prompts = 0
         self._batch: list[dict[str, JSON]] = []  # the reply's calls, for PostToolBatch
 
     def _load(self, scenario: Scenario, options: SimOptions, workspace: Path) -> HookSystem:
@@ -123,7 +131,7 @@ class DialectLifecycle:
         return system
 
     def check(self, scenario: Scenario) -> None:
-        common.check_scenario(scenario, self.title, self.spec.events, _TRIGGERS)
+        common.check_scenario(scenario, self.title, self.spec.events, _TRIGGERS, self._has)
 
     @property
     def session_id(self) -> str:
@@ -180,6 +188,13 @@ class DialectLifecycle:
     # -- session -------------------------------------------------------------------------
 
     async def start(self, ctx: SimContext) -> None:
+        if self.scenario.setup is not None and self._has("Setup"):
+            # ``claude --init`` / ``--maintenance``: before the memory files and the session
+            # (recorded order); only its additionalContext counts, and it joins the session
+            effect = await self._fire(ctx, None, "Setup", trigger=self.scenario.setup)
+            context = effect.outcome.additional_context
+            if context:
+                self.history.append({"role": "user", "parts": [{"text": context}]})
         memory = self.workspace / "CLAUDE.md"
         if self._has("InstructionsLoaded") and memory.is_file():
             await self._fire(
@@ -243,6 +258,11 @@ class DialectLifecycle:
             await self.compress(ctx, step.compress, turn)
         kept: list[dict[str, Any]] = [{"text": turn.user_text}] if turn.user_text else []
         parts: list[dict[str, Any]] = [{"text": text} for text in turn.model_input()]
+        if "prompt_id" in self.spec.session_input:
+            # the host names each submitted prompt; every event after it carries the name
+            self._prompts += 1
+            name = f"{self.system.session_id}/prompt/{self._prompts}"
+            self.system.session_input["prompt_id"] = str(uuid.uuid5(uuid.NAMESPACE_URL, name))
         effect = await self._fire(ctx, turn, "UserPromptSubmit", prompt=turn.prompt())
         outcome = effect.outcome
         if outcome.stop_session:
@@ -255,6 +275,8 @@ class DialectLifecycle:
             context = {"text": outcome.additional_context}
             parts.append(context)
             kept.append(context)
+        if not turn.is_hook_input_turn and not await self._expand(ctx, state, parts, kept):
+            return
         pending: list[common.Content] = [{"role": "user", "parts": parts}]
         persisted: list[common.Content] = [{"role": "user", "parts": kept}] if kept else []
         if step.interrupt and not turn.is_hook_input_turn:
@@ -277,6 +299,9 @@ class DialectLifecycle:
             reply = common.next_reply(ctx, state, queue)
             request = {"model": self.model, "contents": [*self.history, *pending]}
             ctx.record(turn, "model_call", {"source": "model", "request": common.plain(request)})
+            if reply.api_error is not None:
+                await self._api_failure(ctx, state, reply.api_error)
+                break
             chunks = common.chunks(reply)
             text = "".join(common.text(chunk) for chunk in chunks)
             ctx.record(turn, "model_reply", {"text": text, "chunks": chunks, "synthetic": False})
@@ -318,6 +343,69 @@ class DialectLifecycle:
             stop_hook_active = True
             ctx.record(turn, "retry", {"prompt": prompt})
         self.history.extend(persisted)
+
+    async def _expand(
+        self,
+        ctx: SimContext,
+        state: common.TurnState,
+        parts: list[dict[str, Any]],
+        kept: list[dict[str, Any]],
+    ) -> bool:
+        """A typed ``/name args`` of a scenario command: UserPromptExpansion after
+        UserPromptSubmit (recorded order), then the model reads the expanded prompt. A
+        block ends the turn (the user reads the reason); context is added. False: ended."""
+        turn = state.turn
+        typed = turn.user_text
+        if not typed or not typed.startswith("/") or not self._has("UserPromptExpansion"):
+            return True
+        name, _, args = typed[1:].partition(" ")
+        command = self.scenario.commands.get(name)
+        if command is None:
+            return True  # not a command of the scenario: sent as typed
+        args = args.strip()
+        effect = await self._fire(
+            ctx,
+            turn,
+            "UserPromptExpansion",
+            expansion_type=SLASH_EXPANSION,
+            command_name=name,
+            command_args=args,
+            command_source=command.source,
+            prompt=typed,
+        )
+        outcome = effect.outcome
+        if outcome.stop_session:
+            state.end("stopped", outcome.message_for_user)
+            return False
+        if not outcome.proceed:
+            state.end("blocked", outcome.message_for_user or outcome.reason_for_model)
+            return False
+        expanded = {"text": command.prompt.replace("$ARGUMENTS", args)}
+        for texts in (parts, kept):
+            if texts and texts[0].get("text") == typed:
+                texts[0] = expanded
+        if outcome.additional_context:
+            context = {"text": outcome.additional_context}
+            parts.append(context)
+            kept.append(context)
+        return True
+
+    async def _api_failure(
+        self, ctx: SimContext, state: common.TurnState, failure: ApiErrorSpec
+    ) -> None:
+        """The model request failed: StopFailure instead of Stop, and the turn ends. The
+        CLI discards the hooks' answers (the table says so: the effect proceeds)."""
+        message = f"{API_ERROR_PREFIX}{failure.message}"
+        ctx.record(state.turn, "api_error", {"error": failure.error, "message": failure.message})
+        if self._has("StopFailure"):
+            await self._fire(
+                ctx,
+                state.turn,
+                "StopFailure",
+                error=failure.error,
+                last_assistant_message=message,
+            )
+        state.end("failed", message)
 
     async def _display(self, ctx: SimContext, turn: Turn, text: str) -> None:
         """MessageDisplay, once per assistant message with text (as ``claude -p`` does):

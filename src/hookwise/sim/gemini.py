@@ -1,7 +1,9 @@
 """Gemini CLI's hook lifecycle, played offline: all 11 events where the CLI fires them.
 
 Per session: SessionStart (its context becomes the first history entry), then the
-steps, then SessionEnd. A ``compress`` step (or a turn's ``compress``) fires PreCompress.
+steps, then SessionEnd. A ``compress`` step (or a turn's ``compress``) fires PreCompress;
+under ``gemini-cli`` PreCompress (``auto``) also fires before every model call, as the
+engine's compression check does whatever the token count.
 
 Per turn (after TurnStart, whose HookInput is part of the turn's input):
 
@@ -255,6 +257,10 @@ class GeminiLifecycle:
             "contents": copy.deepcopy([*self.history, *pending]),
             "config": {"tools": [{"functionDeclarations": [{"name": n} for n in self.declared]}]},
         }
+        if self.profile is Profile.GEMINI_CLI:
+            # the engine's compression check before every request fires PreCompress first,
+            # whatever the token count (recorded: tests/e2e/fixtures/gemini-events)
+            await self._fire(ctx, turn, "PreCompress", {"trigger": "auto"})
         before = await self._fire(ctx, turn, "BeforeModel", {"llm_request": request})
         assert isinstance(before, ModelRequestEffect)
         if before.action == "stop":

@@ -12,6 +12,7 @@ import datetime
 import difflib
 import math
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,10 +20,13 @@ from typing import Any, Literal
 
 import yaml
 
+from hookwise.protocol.claude import SETUP_TRIGGERS, STOP_FAILURE_ERRORS
 from hookwise.protocol.hosts import hosts_with
 
 __all__ = [
     "CHECKS",
+    "ApiErrorSpec",
+    "CommandSpec",
     "Expectation",
     "ReplySpec",
     "Scenario",
@@ -34,7 +38,8 @@ __all__ = [
 ]
 
 HOSTS = hosts_with("runtime")
-OUTCOMES = ("completed", "blocked", "stopped", "budget", "interrupted")
+# failed: an API error ended the turn (Claude Code fires StopFailure instead of Stop)
+OUTCOMES = ("completed", "blocked", "stopped", "budget", "interrupted", "failed")
 CONFIRM_TYPES = ("exec", "edit", "mcp", "info")
 DEFAULT_MAX_MODEL_CALLS = 10
 DEFAULT_MAX_TURNS = 50  # a TurnEnd hook that always answers must not loop forever
@@ -68,6 +73,23 @@ class ToolCallSpec:
 
 
 @dataclass(frozen=True)
+class ApiErrorSpec:
+    """A model request that fails: the turn ends on the error (Claude's StopFailure)."""
+
+    error: str  # StopFailure's ``error``, one of STOP_FAILURE_ERRORS
+    message: str = ""  # the API's message, after "API Error: "
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A slash command: ``/name args`` typed as a step's ``user`` expands to ``prompt``."""
+
+    prompt: str  # ``$ARGUMENTS`` in it becomes the text after the name
+    source: str = "projectSettings"  # UserPromptExpansion's ``command_source``
+    line: int | None = None
+
+
+@dataclass(frozen=True)
 class ReplySpec:
     """One model call's answer: text (one chunk, or streamed chunks) and function calls,
     or raw GenerateContentResponse chunks."""
@@ -77,6 +99,7 @@ class ReplySpec:
     raw: tuple[dict[str, Any], ...] | None = None
     finish_reason: str = "STOP"
     line: int | None = None
+    api_error: ApiErrorSpec | None = None  # the request fails instead of answering
 
 
 @dataclass(frozen=True)
@@ -122,6 +145,8 @@ class Scenario:
     tools: dict[str, Any] = field(default_factory=dict)  # name -> default result
     start: str | None = "startup"
     end: str | None = "exit"
+    setup: str | None = None  # Setup's trigger (``claude --init``): fired before the session
+    commands: dict[str, CommandSpec] = field(default_factory=dict)  # slash commands by name
     default_reply: ReplySpec = ReplySpec()
     max_model_calls: int = DEFAULT_MAX_MODEL_CALLS
     max_turns: int = DEFAULT_MAX_TURNS
@@ -136,6 +161,7 @@ class Scenario:
 # --- expectations: the check key, its value's type, the options it takes ---------------
 
 _Kind = Literal["str", "int", "bool", "json", "event", "hook", "outcome", "guard", "delivery"]
+_COMMAND_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_:.-]*")
 _DELIVERIES = ("same_turn", "new_turn", "dropped_loop_guard", "dropped_session_stopped")
 
 CHECKS: dict[str, tuple[_Kind, dict[str, _Kind]]] = {
@@ -342,6 +368,7 @@ _TOP: dict[str, bool] = {
     "hooks": False,
     "model_name": False,
     "tools": False,
+    "commands": False,
     "session": False,
     "default_reply": False,
     "max_model_calls": False,
@@ -428,13 +455,18 @@ class _Parser:
         get("hooks", w.obj)
         get("model_name", lambda n, k: w.string(n, k, empty=False))
         get("tools", self.tools)
+        get("commands", self.commands)
         get("default_reply", self.reply)
         get("max_model_calls", lambda n, k: w.integer(n, k, 1))
         get("max_turns", lambda n, k: w.integer(n, k, 1))
         start: str | None = "startup"
         end: str | None = "exit"
+        setup: str | None = None
         if "session" in top:
-            session = w.mapping(top["session"][1], "session", {"start": False, "end": False})
+            allowed = {"start": False, "end": False, "setup": False}
+            session = w.mapping(top["session"][1], "session", allowed)
+            if "setup" in session:
+                setup = w.choice(session["setup"][1], "session.setup", SETUP_TRIGGERS)
             if "start" in session:
                 start = w.optional_string(session["start"][1], "session.start")
             if "end" in session:
@@ -466,6 +498,8 @@ class _Parser:
             tools=values.get("tools", {}),
             start=start,
             end=end,
+            setup=setup,
+            commands=values.get("commands", {}),
             default_reply=values.get("default_reply", ReplySpec()),
             max_model_calls=values.get("max_model_calls", DEFAULT_MAX_MODEL_CALLS),
             max_turns=values.get("max_turns", DEFAULT_MAX_TURNS),
@@ -487,6 +521,40 @@ class _Parser:
             out[name] = self.result(spec["result"][1], f"{sub}.result") if "result" in spec else ""
         return out
 
+    def commands(self, node: yaml.Node, key: str) -> dict[str, CommandSpec]:
+        """``name -> {prompt, source}``; a name as typed after the slash."""
+        out: dict[str, CommandSpec] = {}
+        if not isinstance(node, yaml.MappingNode):
+            raise self.w.fail(
+                node, key, f"must be a mapping of command names, got {_node_kind(node)}"
+            )
+        for key_node, value_node in node.value:
+            name = self.w.string(key_node, key, empty=False)
+            sub = f"{key}.{name}"
+            if name in out:
+                raise self.w.fail(key_node, sub, "duplicate key")
+            if not _COMMAND_NAME.fullmatch(name):
+                raise self.w.fail(
+                    key_node,
+                    sub,
+                    "a command name is letters, digits, '-', '_', ':' or '.', without the '/'",
+                )
+            spec = self.w.mapping(value_node, sub, {"prompt": True, "source": False})
+            prompt = self.w.string(spec["prompt"][1], f"{sub}.prompt", empty=False)
+            source = "projectSettings"
+            if "source" in spec:
+                source = self.w.string(spec["source"][1], f"{sub}.source", empty=False)
+            out[name] = CommandSpec(prompt, source, key_node.start_mark.line + 1)
+        return out
+
+    def api_error(self, node: yaml.Node, key: str) -> ApiErrorSpec:
+        fields = self.w.mapping(node, key, {"error": True, "message": False})
+        error = self.w.choice(fields["error"][1], f"{key}.error", STOP_FAILURE_ERRORS)
+        message = ""
+        if "message" in fields:
+            message = self.w.string(fields["message"][1], f"{key}.message")
+        return ApiErrorSpec(error, message)
+
     def result(self, node: yaml.Node, key: str) -> Any:
         if isinstance(node, yaml.MappingNode):
             allowed = {"llmContent": False, "returnDisplay": False, "error": False}
@@ -504,11 +572,22 @@ class _Parser:
             "calls": False,
             "raw": False,
             "finish_reason": False,
+            "api_error": False,
         }
         fields = w.mapping(node, key, allowed, what=" (a model reply)")
         line = node.start_mark.line + 1
         if not fields:
-            raise w.fail(node, key, "a reply needs 'text', 'chunks', 'calls' or 'raw'")
+            raise w.fail(node, key, "a reply needs 'text', 'chunks', 'calls', 'raw' or 'api_error'")
+        if "api_error" in fields:
+            others = [name for name in fields if name != "api_error"]
+            if others:
+                raise w.fail(
+                    fields[others[0]][0],
+                    f"{key}.{others[0]}",
+                    "a reply with 'api_error' has nothing else (the request failed)",
+                )
+            failure = self.api_error(fields["api_error"][1], f"{key}.api_error")
+            return ReplySpec(line=line, api_error=failure)
         if "text" in fields and "chunks" in fields:
             raise w.fail(fields["chunks"][0], f"{key}.chunks", "give 'text' or 'chunks', not both")
         finish = "STOP"

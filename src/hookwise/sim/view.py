@@ -118,6 +118,9 @@ def render_host_record(console: Console, record: HostRecord) -> None:
         elif data.get("reason"):
             line.append(f"  {_short(data['reason'], 140)}", "dim")
         console.print(line)
+    elif name == "api_error":
+        message = f": {data['message']}" if data.get("message") else ""
+        console.print(Text(f"  model request failed ({data.get('error')}){message}", style="red"))
     elif name == "retry":
         console.print(
             Text(f"  retry with prompt: {_short(data.get('prompt'), 140)}", style="yellow")

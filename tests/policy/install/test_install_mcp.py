@@ -10,13 +10,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
-from hypothesis import strategies as st
 
 from hookwise.cli.app import cli
 from hookwise.config.jsonc import parse_jsonc
 from hookwise.mcp_proxy import entry_program, guarded, wrapped
-from hookwise.policy.install.mcp_entries import _value_span, proxy_name
+from hookwise.policy.install.mcp_entries import proxy_name
 
 CLAUDE_MCP = """{
   "mcpServers": {
@@ -192,29 +190,6 @@ def test_bad_files_are_refused_with_their_name(
     assert "config.toml: not valid TOML" in result.output
     result = CliRunner().invoke(cli, ["install", "claude", "--mcp", "--scope", "user"])
     assert result.exit_code != 0 and "no user MCP settings" in result.output
-
-
-toml_strings = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x7f"), max_size=12
-).filter(lambda s: all(ord(c) >= 32 for c in s))
-
-
-@given(st.lists(toml_strings, max_size=5), st.booleans(), st.sampled_from(["", '  # c ] [ "']))
-def test_value_span_ends_where_the_toml_value_ends(
-    items: list[str], multiline: bool, comment: str
-) -> None:
-    joiner = ",\n  " if multiline else ", "
-    array = "[" + joiner.join(json.dumps(i, ensure_ascii=False) for i in items) + "]"
-    text = f"args = {array}{comment}\nnext = 1\n"
-    start = text.index("[")
-    end = _value_span(text, start)
-    assert text[start:end] == array
-    assert tomllib.loads(text)["args"] == items
-    single = f"command = {json.dumps(items[0] if items else 'x', ensure_ascii=False)}{comment}\n"
-    begin = single.index("=") + 2
-    assert tomllib.loads(f"v = {single[begin : _value_span(single, begin)]}")["v"] == (
-        items[0] if items else "x"
-    )
 
 
 def test_doctor_reports_servers_not_behind_the_proxy_until_installed(
@@ -409,22 +384,61 @@ args = ["-y", "@modelcontextprotocol/server-filesystem", "."]
 '''
 
 
-@pytest.mark.parametrize(
-    "text", [DECOY_TOML, '[mcp_servers.fs]\ncommand = """npx"""\nargs = ["-y", "srv"]\n']
-)
-def test_a_toml_edit_that_would_not_read_back_as_meant_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+CODEX_FORMS = {
+    # F8 (s23): a table inside a multi-line string was edited, a """-quoted command cut
+    "decoy": DECOY_TOML,
+    "triple-quoted": '[mcp_servers.fs]\ncommand = """npx"""\nargs = ["-y", "srv"]\n',
+    # F7 (s25): forms Codex 0.169.0 reads as servers (`codex mcp list --json`,
+    # tests/e2e/fixtures/codex-0.169.0-mcp-forms.json) that install skipped
+    "dotted": '[mcp_servers]\nfs.command = "npx"  # c\n  fs.args = ["-y", "srv"]\n',
+    "dotted-no-args": '[mcp_servers]\nfs.command = "npx"\nfs.env = { A = "1" }\n',
+    "root-dotted": 'model = "m"\nmcp_servers.fs.command = "npx"\n',
+    "inline": '[mcp_servers]\nfs = { command = "npx", args = ["-y", "srv"], env = {A = "1"} }\n',
+    "inline-no-args": "[mcp_servers]\nfs = {command='npx' ,enabled = true}\n",
+    "inline-root": 'mcp_servers = { fs = { command = "npx" }, web = { url = "https://x/" } }\n',
+    "quoted-keys": '[mcp_servers]\n"fs".\'command\' = "npx"\n"fs"."args" = []\n',
+    "escaped-key": '[mcp_servers]\nfs."\\u0063ommand" = "npx"\n',
+}
+
+
+@pytest.mark.parametrize("form", sorted(CODEX_FORMS))
+def test_every_codex_form_of_a_server_is_wrapped_and_restored_to_the_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str
 ) -> None:
-    """F8: a table inside a multi-line string was edited (install said 'wrapped'), or a
-    \"\"\"-quoted command was cut so that the file no longer loaded."""
     _env(tmp_path, monkeypatch)
+    text = CODEX_FORMS[form]
     project = tmp_path / "proj"
     (project / ".codex").mkdir(parents=True)
     config = project / ".codex" / "config.toml"
     config.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(cli, ["install", "codex", "--mcp", "--project", str(project)])
-    assert result.exit_code != 0 and "cannot edit server 'fs' safely" in result.output
+    before = _servers(config)["fs"]
+    done = _run("install", "codex", "--mcp", "--project", str(project))
+    assert {c["server"]: c["action"] for c in done["servers"]}["fs"] == "wrapped", done
+    after = _servers(config)["fs"]
+    argv = _argv(after)
+    assert guarded(argv) and argv[argv.index("--") + 1 :] == _argv(before)
+    assert {k: v for k, v in after.items() if k not in ("command", "args")} == {
+        k: v for k, v in before.items() if k not in ("command", "args")
+    }
+    _run("uninstall", "codex", "--mcp", "--project", str(project))
     assert config.read_text("utf-8") == text
+
+
+def test_a_toml_edit_that_would_not_read_back_as_meant_is_refused(tmp_path: Path) -> None:
+    """The scanner locates, tomllib judges: an edit whose result reads as anything but
+    this entry's command and args wrapped (here: another entry changed too) is refused."""
+    from hookwise.policy.install.errors import InstallError
+    from hookwise.policy.install.mcp_entries import McpPlan, _check_toml, _Edit
+
+    before = '[mcp_servers]\nfs = { command = "npx" }\nb = { command = "x" }\n'
+    wrap = '"hookwise", args = ["mcp", "wrap", "--name", "fs", "--", "npx"]'
+    edit = _Edit(McpPlan(), tmp_path / "c.toml", "mcp_servers", [], {}, True, [], {})
+    good = before.replace('"npx"', wrap)
+    _check_toml(edit, before, good, "fs")
+    with pytest.raises(InstallError, match="cannot edit server 'fs' safely"):
+        _check_toml(edit, before, good.replace('"x"', '"y"'), "fs")
+    with pytest.raises(InstallError, match="cannot edit server 'fs' safely"):
+        _check_toml(edit, before, good.replace("}", "", 1), "fs")
 
 
 HIJACK = """import os, sys

@@ -260,10 +260,12 @@ args = ["x.js"]
 """
 
 
-def test_codex_servers_install_cannot_edit_are_reported_not_passed_over(
+def test_codex_servers_in_every_form_are_wrapped_and_doctor_certifies_them(
     user: dict[str, str], tmp_path: Path
 ) -> None:
-    """F7: dotted keys and inline tables were skipped with status 0 and doctor silent."""
+    """F7: dotted keys and inline tables were skipped (install exit 1, doctor warned); they
+    are servers to Codex 0.169.0 as much as a table is, so install wraps them, and
+    uninstall gives the bytes back."""
     project = tmp_path / "proj"
     config = Path(user["CODEX_HOME"]) / "config.toml"
     config.parent.mkdir(parents=True)
@@ -272,12 +274,14 @@ def test_codex_servers_install_cannot_edit_are_reported_not_passed_over(
     warned = " ".join(t for s, t in checks if s == "warn")
     assert all(f"'{n}'" in warned for n in ("fs", "other", "third")), checks
     result = CliRunner().invoke(cli, ["install", "codex", "--mcp", "--scope", "user"])
-    assert result.exit_code == 1 and "left unwrapped: fs, other" in result.output, result.output
+    assert result.exit_code == 0, result.output
     servers = tomllib.loads(config.read_text())["mcp_servers"]
-    assert servers["third"]["command"] != "node"  # a quoted key is the key: wrapped
-    assert servers["fs"]["command"] == "npx" and servers["other"]["command"] == "python3"
-    warned = " ".join(t for s, t in mcp_checks("codex", project, user) if s == "warn")
-    assert "'fs'" in warned and "'other'" in warned and "'third'" not in warned
+    for name, command in (("fs", "npx"), ("other", "python3"), ("third", "node")):
+        args = servers[name]["args"]
+        assert args[args.index("--name") + 1] == name and args[args.index("--") + 1] == command
+    assert not [t for s, t in mcp_checks("codex", project, user) if s == "warn"]
+    result = CliRunner().invoke(cli, ["uninstall", "codex", "--mcp", "--scope", "user"])
+    assert result.exit_code == 0 and config.read_text("utf-8") == CODEX_FORMS
 
 
 def test_doctor_and_scan_report_a_hook_that_answers_the_proxys_asks(
@@ -298,3 +302,34 @@ def test_doctor_and_scan_report_a_hook_that_answers_the_proxys_asks(
     found = scan_project(context(project, Path(user["HOME"]))).findings
     answering = [f for f in found if f.rule == "elicitation-hook"]
     assert len(answering) == 1 and answering[0].severity.value == "high", found
+
+
+RECORDED = Path(__file__).parents[2] / "e2e" / "fixtures" / "codex-mcp-forms"
+
+
+@pytest.mark.parametrize("form", ["root", "section"])
+def test_install_rewrites_the_servers_the_real_codex_reads(
+    user: dict[str, str], tmp_path: Path, form: str
+) -> None:
+    """F7, against the record of Codex 0.169.0 (tests/e2e/test_codex_mcp_forms_live.py):
+    every server ``codex mcp list`` listed after install starts the proxy, and install now
+    writes the same servers, each with the same server command after ``--``."""
+    recorded = json.loads((RECORDED / f"{form}.codex-mcp-list.json").read_text("utf-8"))
+    expected = {
+        s["name"]: s["transport"]["args"][s["transport"]["args"].index("--") + 1 :]
+        for s in recorded
+    }
+    config = Path(user["CODEX_HOME"]) / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text((RECORDED / f"{form}.toml").read_text("utf-8"), "utf-8")
+    result = CliRunner().invoke(cli, ["install", "codex", "--mcp", "--scope", "user"])
+    assert result.exit_code == 0, result.output
+    servers = tomllib.loads(config.read_text("utf-8"))["mcp_servers"]
+    if form == "root":  # tomllib, like Codex, reads the quoted dotted key as one name
+        assert "root.dotted" in servers
+    found = {}
+    for name, server in servers.items():
+        argv = [server["command"], *server["args"]]
+        assert argv[argv.index("--name") + 1] == server_name(name)
+        found[name] = argv[argv.index("--") + 1 :]
+    assert found == expected

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hookwise.policy.pipeline import Outcome, decide
-from hookwise.policy.rules.engine import RetryState
+from hookwise.policy.retry_state import RetryState
 from hookwise.policy.tools.payloads import build_payload
 from tests.policy.conftest import compile_text
 from tests.strategies import json_values

@@ -1,5 +1,5 @@
-"""`command: {reads: true}`: every program but the catalog's non-readers (shell/programs.py
-NON_READERS) reads its file operands; with `files`, any reader of them matches."""
+"""`command: {reads: true}`: every program but the catalog's non-readers
+(shell/commands/operands.py NON_READERS) reads its file operands; with `files`, any reader of them matches."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hookwise.policy.rules.loader import load_policy_text
-from hookwise.shell.programs import NON_READERS
+from hookwise.shell.commands.operands import NON_READERS
 from tests.policy.conftest import compile_text
 from tests.policy.test_unverifiable import verdict
 

@@ -40,7 +40,8 @@ from hookwise.api.processing.output_config import StrictModel
 from hookwise.api.schemas import JsonObject, ResponseModel, _optional
 from hookwise.policy import pipeline
 from hookwise.policy.cache import cache_dir, load_policy
-from hookwise.policy.hook import FileRetryState, _broken_policy
+from hookwise.policy.hook import _broken_policy
+from hookwise.policy.retry_state import FileRetryState
 from hookwise.policy.tools.explain import rule_results
 from hookwise.protocol.hosts import Host
 

@@ -14,7 +14,11 @@ the end of the command. ``deny`` beats everything in non-interactive mode too;
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from hookwise.policy.export.model import (
     Analysis,
@@ -33,7 +37,11 @@ TARGET = "~/.gemini/policies/hookwise.toml"
 # a file hookwise owns whole (``install --native``), per scope: relative to the host's config
 # directory (protocol.hosts.config_path) for "user"
 FILES = {"user": ".gemini/policies/hookwise.toml"}
-PRIORITY = {"deny": 900, "ask": 800}  # 0..999 inside the user tier
+# 0..999 inside the user tier. At the top: Gemini's own "Allow always" saves its rule in the
+# same tier at 950 (``auto-saved.toml``), and the highest priority that matches decides, so a
+# deny at 900 let such an allow through (observed, tests/e2e/test_gemini_policy_tier_live.py);
+# only a rule written at 999 by hand ties with it now, and doctor reports that one.
+PRIORITY = {"deny": 999, "ask": 998}
 _DECISION = {"deny": "deny", "ask": "ask_user"}
 # after the prefix: a space, an escaped tab, or the end of the command string
 _WORD_END = r'(?: |\\t|"\x00)'
@@ -65,10 +73,18 @@ def entries(intent: Intent, analysis: Analysis) -> tuple[list[str], str | None]:
     if isinstance(intent, McpTool):
         if not _SERVER.fullmatch(intent.server):
             return [], f"MCP server {intent.server!r}: Gemini CLI splits names with `_` wrongly"
+        # toolName is required by Gemini's schema (a rule without it makes Gemini skip the
+        # whole file, every other entry with it: observed); "*" with mcpName is the server's
+        # every tool (``mcp_<server>_*``)
         head = f"mcpName = {json.dumps(intent.server)}"
-        if intent.tool is not None:
-            head += f"\ntoolName = {json.dumps(intent.tool)}"
-        return [f"{head}\n{tail}"], None
+        head += f"\ntoolName = {json.dumps(intent.tool if intent.tool is not None else '*')}"
+        out = [f"{head}\n{tail}"]
+        if intent.tool is None:  # its resources: built-in tools no mcpName rule reaches
+            out += [
+                f"toolName = {json.dumps(tool)}\nargsPattern = {json.dumps(pattern)}\n{tail}"
+                for tool, pattern in _resource_patterns(intent.server)
+            ]
+        return out, None
     assert isinstance(intent, PathGlob)
     return [], (
         "Gemini CLI's rules see a path only as the model wrote it (relative or absolute, "
@@ -76,7 +92,26 @@ def entries(intent: Intent, analysis: Analysis) -> tuple[list[str], str | None]:
     )
 
 
+def _resource_patterns(server: str) -> list[tuple[str, str]]:
+    """The calls of Gemini's built-in resource tools on ``server`` (a name of
+    ``[A-Za-z0-9-]``, nothing to escape), as argsPatterns on the arguments' stable JSON
+    (each top-level pair between NULs): read_mcp_resource ``{uri: "SERVER:URI"}`` reads
+    the server before the first colon (observed: an ``mcpName`` rule does not stop it,
+    tests/e2e/fixtures/gemini-mcp-resource.jsonl), list_mcp_resources ``{serverName}``."""
+    return [
+        ("read_mcp_resource", f'\\x00"uri":"{server}:'),
+        ("list_mcp_resources", f'\\x00"serverName":"{server}"\\x00'),
+    ]
+
+
 def gaps(analysis: Analysis) -> list[str]:
+    """What Gemini's rules leave out of a rule whatever its intents."""
+    if any(isinstance(i, McpTool) and i.tool is None for i in analysis.intents):
+        return [
+            "listing every server's resources (list_mcp_resources without serverName) "
+            "names this server's resources too; the entries stop its tools, reading its "
+            "resources and listing it by name"
+        ]
     return []
 
 
@@ -85,3 +120,37 @@ def render(natives: list[Native]) -> str:
     for native in natives:
         out.append(f"\n# {native.rule}\n[[rule]]\n{native.entry}\n")
     return "".join(out)
+
+
+def preempting_rules(
+    content: str, target: Path, env: Mapping[str, str], project: Path
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """``doctor``: the rules of other policy files Gemini CLI ranks at or above this file's
+    entries that can let through what they refuse (``gemini_engine``), and why Gemini would
+    not hold this file's entries at all (not read from where it is, or skipped whole)."""
+    from hookwise.config.gemini.paths import SettingsPaths
+    from hookwise.config.gemini.settings import load_settings
+    from hookwise.config.host_homes import gemini_home
+    from hookwise.policy.export import gemini_engine as engine
+    from hookwise.protocol.profiles import Profile
+
+    home = Path(gemini_home(env))
+    paths = SettingsPaths.from_environment(project, env=env, home=home)
+    settings = load_settings(paths, profile=Profile.GEMINI_CLI, env=env).merged
+    problems: list[str] = []
+    dirs = engine.user_dirs(settings, home)
+    real = os.path.realpath(target)
+    if not any(real == os.path.realpath(d) or Path(real).parent == Path(os.path.realpath(d))
+               for d in dirs):  # fmt: skip
+        where = ", ".join(str(d) for d in dirs)
+        problems.append(
+            f"Gemini CLI reads its user policies from policyPaths ({where}), not from the "
+            f"directory of {target}: none of its entries is enforced"
+        )
+    ours = engine.parse_rules(content, str(target), engine.USER_TIER)
+    if isinstance(ours, str):
+        problems.append(f"{target}: Gemini CLI skips the whole file ({ours})")
+        return [], problems
+    system = engine.system_policies()
+    found = engine.preempting(ours, settings=settings, home=home, system=system, own=target)
+    return found, problems

@@ -24,7 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookwise.config.files import read_file_bytes
-from hookwise.config.hookwise_command import is_hookwise_command, is_portable_command, machine_paths
+from hookwise.config.hookwise_command import (
+    is_hookwise_command,
+    is_portable_command,
+    machine_paths,
+    runs_only_hookwise,
+)
 from hookwise.config.host_homes import claude_config_dir, codex_home, gemini_home
 from hookwise.config.jsonc import JsonDocument, JsonEditError
 from hookwise.config.model import HookEntry
@@ -249,6 +254,8 @@ class Loaded:
 
 
 if TYPE_CHECKING:
+    from hookwise.config.claude.settings import ClaudeHooks
+
     # a loader's answer: entries, warnings, handlers that would not run, origins merged away,
     # and why a switch turns off an entry it registers (origin -> why)
     HostHooks = tuple[list[HookEntry], list[str], list[Registered], set[str], dict[str, str]]
@@ -282,8 +289,33 @@ def _claude_entries(
     home = None if env.get("CLAUDE_CONFIG_DIR") else str(claude_config_dir(env).parent)
     claude = load_claude_hooks(project, home=home, env=env)
     _claude_switches(claude, project, env, report)
+    _claude_settings_env(claude, report)
     merged = {dropped for dropped, _ in claude.deduplicated}
     return claude.registry.entries, claude.warnings, [], merged, {}
+
+
+def _claude_settings_env(claude: ClaudeHooks, report: HostReport) -> None:
+    """A settings file's ``env`` that sets a variable deciding what hooks run or where
+    hookwise's files are: Claude Code puts it into its own environment, and every hook and
+    stdio MCP server it starts inherits it (red team s26 F8: a project's
+    ``HOOKWISE_USER_POLICY`` reached an unpinned proxy), as Gemini CLI's ``.env`` does."""
+    from hookwise.config.env_files import affects_hooks
+
+    for file in claude.settings_files:
+        block = (file.settings or {}).get("env")
+        if not isinstance(block, dict):
+            continue
+        names = sorted(str(k) for k in block if affects_hooks(str(k)))
+        if names:
+            report.add(
+                "warn",
+                "settings env",
+                f"{file.origin} ({file.scope.value} settings env: Claude Code exports it to "
+                f"every hook and MCP server it starts) sets {', '.join(names)}: these change "
+                "what a hook runs and where hookwise's policy and audit log are; remove them "
+                "unless you put them there (`hookwise install --mcp` entries are --pinned "
+                "against them)",
+            )
 
 
 def _codex_entries(
@@ -352,7 +384,11 @@ def _entries(host: str, project: Path, env: Mapping[str, str], report: HostRepor
             report.add("warn", "settings", warning)
     ours = [e for e in entries if is_hookwise_command(e.command)]
     asking = elicitation_events(host)
-    others = [e for e in entries if e.event in asking and not is_hookwise_command(e.command)]
+    # on the events whose answer accepts an MCP server's question, hookwise's own is told by
+    # the strict test (scan's, the proxy's): `hookwise hook; echo accept` is another hook
+    others = [e for e in entries if e.event in asking and not runs_only_hookwise(e.command)]
+    seen = {(e.event, e.origin, e.command) for e in others}
+    out = [r for r in out if (r.event, r.origin, r.command) not in seen]
     return Loaded(out + not_running, ours, merged, off, others)
 
 
@@ -378,6 +414,22 @@ def _elicitation_checks(host: str, loaded: Loaded, proxied: bool) -> list[tuple[
             )
         )
     return out
+
+
+def _handler_checks(host: str, project: Path, env: Mapping[str, str]) -> list[str]:
+    """The host's hooks of any kind that it will not run as written (an http URL outside
+    allowedHttpHookUrls, an mcp_tool server not connected): the hooks that "never fire"."""
+    from hookwise.host.handlers.check import handler_notes
+    from hookwise.host.runtime import LoadOptions
+    from hookwise.host.runtimes import TABLE_RUNTIMES
+
+    runtime = TABLE_RUNTIMES.get(host)
+    if runtime is None or runtime.loader is None:
+        return []
+    options = LoadOptions(home=env.get("HOME"), env=dict(env))
+    loaded = runtime.loader(str(project), options)
+    notes = handler_notes(runtime, str(project), options, loaded)
+    return [f"{n.origin}: {n.text}" for n in notes if n.status == "warn"]
 
 
 def _times_run(host: str, entries: list[HookEntry], event: str) -> int:
@@ -796,11 +848,15 @@ def check_host(
     proxied = any(status == "ok" for status, _ in servers)
     for status, detail in _elicitation_checks(host, loaded, proxied):
         report.add(status, "mcp", detail)
+    # a settings env reaches MCP servers (the proxy) whether or not the hook is installed
+    report.checks.extend(c for c in probe.checks if c.name == "settings env")
+    for detail in _handler_checks(host, project, env):
+        report.add("warn", "handler", detail)
     if not report.installed:
         status = "fail" if explicit else "info"
         report.add(status, "registered", f"not installed (`hookwise install {host}`)")
         return report
-    report.checks.extend(probe.checks)
+    report.checks.extend(c for c in probe.checks if c.name != "settings env")
     report.add("info", "failure", failure_story(host))
     if host_info(host).verified == "reference":
         report.add("info", "reference", reference_story(host))

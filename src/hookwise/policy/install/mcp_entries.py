@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from typing import Any
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.host_homes import config_dir, config_file
 from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode, parse_jsonc
+from hookwise.config.toml_spans import TomlSpans, pair_span, sibling_after
 from hookwise.mcp_proxy import (
     WRAP,
     config_env,
@@ -34,18 +34,20 @@ from hookwise.mcp_proxy import (
     pinned,
     python_env,
     server_name,
+    transport,
     wrapped,
 )
 from hookwise.policy.install.errors import InstallError
-from hookwise.protocol.hosts import mcp_files
+from hookwise.protocol.hosts import mcp_files, mcp_stdio_types
 
 
 @dataclass
 class ServerChange:
     file: Path
     name: str
-    # wrapped | unwrapped | already | not-wrapped | remote | skipped | unpinned-env |
-    # impostor (the proxy's shape, another program: wrapped again)
+    # wrapped | unwrapped | already | not-wrapped | remote | skipped |
+    # impostor (the proxy's shape, another program: wrapped again) |
+    # unpinned (this hookwise's proxy without --pinned: rewritten in place, pinned)
     action: str
     detail: str = ""
 
@@ -130,7 +132,10 @@ def plan_mcp(
         except (OSError, UnicodeDecodeError) as exc:
             raise InstallError(f"{path}: cannot read it: {exc}") from None
         records = plan.state.setdefault(str(path), {})
-        edit = _Edit(plan, path, key, prefix, records, install, config_env.pins_for(env), env)
+        edit = _Edit(
+            plan, path, key, prefix, records, install, config_env.pins_for(env), env,
+            mcp_stdio_types(host),
+        )  # fmt: skip
         after = edit.toml(text) if path.suffix == ".toml" else edit.json(text)
         plan.files[path] = (text, after)
         if not records:
@@ -183,6 +188,7 @@ class _Edit:
     install: bool
     pins: list[str]
     env: Mapping[str, str]
+    stdio_types: tuple[str, ...] = ("stdio",)
 
     def note(self, name: str, action: str, detail: str = "") -> None:
         self.plan.changes.append(ServerChange(self.path, name, action, detail))
@@ -215,31 +221,53 @@ class _Edit:
             )
         return bool(loaders)
 
-    def guarded(self, name: str, argv: list[str], entry_env: object) -> bool:
-        """Whether an entry already runs this hookwise's proxy; one of the proxy's shape
-        that starts another program (``./hookwise``, ``python -m hookwise`` without
-        ``-I``) is wrapped again, and said so."""
-        if not wrapped(argv):
-            return False
-        why = impostor(argv, self.env, entry_env, name)
-        if why is None:
-            return True
-        self.note(name, "impostor", f"{why}; wrapped by this hookwise")
-        return False
-
-    def already(self, name: str, argv: list[str], entry_env: object) -> None:
-        """A wrapped entry: guarded, unless its ``env`` sets a variable its proxy takes
-        the policy or audit log from and the proxy is not ``--pinned`` to ignore them."""
-        keys = config_env.overrides(entry_env)
-        if keys and not pinned(argv):
+    def not_stdio(self, name: str, entry: Mapping[str, object]) -> bool:
+        """An entry the host may not run as a stdio command (a URL or a transport type
+        beside it, s26 F2): wrapping its command guards nothing, and calling it wrapped
+        would certify a server the host reaches over the network. Left, said so."""
+        why = transport(entry, self.stdio_types)
+        if why is not None:
             self.note(
                 name,
-                "unpinned-env",
-                f"its env sets {', '.join(keys)}, which decide the proxy's policy and audit "
-                "log; the entry is not --pinned (uninstall --mcp, then install --mcp)",
+                "skipped",
+                f"{why}; the proxy guards stdio servers only: remove the URL and type if it "
+                "is a stdio server, else it is a remote server, not covered (docs/mcp.md)",
             )
-        else:
-            self.note(name, "already")
+        return why is not None
+
+    def server_argv(self, name: str, argv: list[str], entry_env: object) -> list[str] | None:
+        """The command to wrap, None when the entry already runs this hookwise's proxy
+        (said so). One of the proxy's shape that starts another program (``./hookwise``,
+        ``python -m hookwise`` without ``-I``) is wrapped again; this hookwise's proxy
+        without ``--pinned`` (it takes the policy from variables a project's settings
+        reach) is rewritten in place, around the same server."""
+        if not wrapped(argv):
+            return argv
+        why = impostor(argv, self.env, entry_env, name, require_pinned=False)
+        if why is not None:
+            self.note(name, "impostor", f"{why}; wrapped by this hookwise")
+            return argv
+        if not pinned(argv):
+            inner = _unwrapped_argv(argv)
+            if inner is not None:
+                keys = config_env.overrides(entry_env)
+                where = (
+                    f"its env sets {', '.join(keys)}, which decide"
+                    if keys
+                    else "HOOKWISE_*/XDG_*_HOME/HOME of the environment the host starts it "
+                    "with (a project's settings env or .env reach it) decide"
+                )
+                self.note(
+                    name,
+                    "unpinned",
+                    f"{where} the proxy's policy and audit log: it is not --pinned; "
+                    "rewritten --pinned",
+                )
+                return inner
+            self.note(name, "impostor", "no server command after --; wrapped by this hookwise")
+            return argv
+        self.note(name, "already")
+        return None
 
 
 def _json_edit(edit: _Edit, text: str) -> str:
@@ -283,12 +311,12 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
         return
     argv = [command, *args]
     if install:
-        if edit.loads_code(name, value.get("env")):
+        if edit.not_stdio(name, value) or edit.loads_code(name, value.get("env")):
             return
-        if edit.guarded(name, argv, value.get("env")):
-            edit.already(name, argv, value.get("env"))
+        server = edit.server_argv(name, argv, value.get("env"))
+        if server is None:
             return
-        new = _wrapped_argv(edit.program(value.get("env")), name, argv, edit.pins)
+        new = _wrapped_argv(edit.program(value.get("env")), name, server, edit.pins)
         entry, command_node = node("command")
         assert command_node is not None
         _, args_node = node("args")
@@ -304,7 +332,8 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
             doc.append(entry, new[1:], "args")
         else:
             doc.replace_value(args_node[1], rest)
-        edit.note(name, "wrapped", " ".join(argv))
+        if server is argv:
+            edit.note(name, "wrapped", " ".join(argv))
         return
     if not wrapped(argv):
         edit.note(name, "not-wrapped")
@@ -332,53 +361,6 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
 
 
 # --------------------------------------------------------------------------- Codex's TOML
-
-_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
-
-
-def _toml_key(raw: str) -> list[str] | None:
-    try:
-        parsed = tomllib.loads(f"[{raw}]\n")
-    except tomllib.TOMLDecodeError:
-        return None
-    keys: list[str] = []
-    while isinstance(parsed, dict) and len(parsed) == 1:
-        name, parsed = next(iter(parsed.items()))
-        keys.append(name)
-    return keys
-
-
-def _value_span(text: str, start: int) -> int:
-    """End of the TOML value at ``start``: a string, an array (over lines, with strings and
-    comments in it) or a bare value to the end of its line."""
-    opening = text[start : start + 1]
-    if opening in ('"', "'"):
-        at = start + 1
-        while at < len(text) and text[at] != opening:
-            at += 2 if opening == '"' and text[at] == "\\" else 1
-        return min(at + 1, len(text))
-    if opening == "[":
-        depth, at = 0, start
-        while at < len(text):
-            ch = text[at]
-            if ch in ('"', "'"):
-                at = _value_span(text, at)
-                continue
-            if ch == "#":
-                newline = text.find("\n", at)
-                at = len(text) if newline < 0 else newline
-                continue
-            depth += {"[": 1, "]": -1}.get(ch, 0)
-            at += 1
-            if depth == 0:
-                return at
-        return at
-    end = len(text)
-    for stop in ("\n", "#"):
-        found = text.find(stop, start)
-        if found >= 0:
-            end = min(end, found)
-    return start + len(text[start:end].rstrip())
 
 
 def _toml_edit(edit: _Edit, text: str) -> str:
@@ -414,9 +396,9 @@ def _argv_of(server: Any) -> list[Any]:
 
 def _check_toml(edit: _Edit, before: str, after: str, name: str) -> None:
     """The edit, parsed back, changed exactly this entry's command and args as meant: the
-    lines are found by pattern, not by a TOML parser, so text inside a multi-line string
-    could look like the entry (``install`` would report a server wrapped that is not) or a
-    value could be cut wrong (the file would no longer load). Refused, nothing written."""
+    spans come from a scanner (``config.toml_spans``), not from tomllib, so a form it
+    misreads could put the value elsewhere (``install`` would report a server wrapped
+    that is not) or cut it wrong (the file would no longer load). Refused, nothing written."""
     old = tomllib.loads(before)
     try:
         new = tomllib.loads(after)
@@ -425,7 +407,11 @@ def _check_toml(edit: _Edit, before: str, after: str, name: str) -> None:
     old_server, new_server = old[edit.key][name], new.get(edit.key, {}).get(name)
     old_argv, new_argv = _argv_of(old_server), _argv_of(new_server)
     if edit.install:
-        meant = wrapped(new_argv) and _unwrapped_argv(new_argv) == old_argv
+        # around the server it had, or (an unpinned proxy rewritten) around its server
+        meant = wrapped(new_argv) and _unwrapped_argv(new_argv) in (
+            old_argv,
+            _unwrapped_argv(old_argv),
+        )
     else:
         meant = new_argv == _unwrapped_argv(old_argv)
     rest_old = {**old, edit.key: {**old[edit.key], name: None}}
@@ -448,42 +434,22 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         edit.note(name, "skipped", "its args are not strings")
         return text
     argv = [server["command"], *args]
-    # the table's body: from its header line to the next header
-    lines = text.splitlines(keepends=True)
-    offset = 0
-    body: tuple[int, int] | None = None
-    for index, line in enumerate(lines):
-        match = _HEADER.match(line.rstrip("\r\n"))
-        if match and _toml_key(match.group(1)) == [key, name]:
-            start = offset + len(line)
-            end = start
-            for later in lines[index + 1 :]:
-                if _HEADER.match(later.rstrip("\r\n")):
-                    break
-                end += len(later)
-            body = (start, end)
-            break
-        offset += len(line)
-    if body is None:
-        edit.note(name, "skipped", f"not written as a [{key}.{name}] table")
+    found = TomlSpans(text)
+    command = found.value((key, name, "command"))
+    args_pair = found.value((key, name, "args"))
+    if command is None or (args_pair is None and "args" in server):
+        edit.note(name, "skipped", "its command or args could not be located in the text")
         return text
-    spans: dict[str, tuple[int, int]] = {}
-    for field_name in ("command", "args"):
-        spelled = rf"(?:{field_name}|\"{field_name}\"|'{field_name}')"  # a quoted key is the key
-        found = re.search(rf"(?m)^[ \t]*{spelled}[ \t]*=[ \t]*", text[body[0] : body[1]])
-        if found:
-            start = body[0] + found.end()
-            spans[field_name] = (start, _value_span(text, start))
-    if "command" not in spans:
-        edit.note(name, "skipped", "its command is not a plain key")
-        return text
+    spans = {"command": (command.value_start, command.value_end)}
+    if args_pair is not None:
+        spans["args"] = (args_pair.value_start, args_pair.value_end)
     if install:
-        if edit.loads_code(name, server.get("env")):
+        if edit.not_stdio(name, server) or edit.loads_code(name, server.get("env")):
             return text
-        if edit.guarded(name, argv, server.get("env")):
-            edit.already(name, argv, server.get("env"))
+        inner = edit.server_argv(name, argv, server.get("env"))
+        if inner is None:
             return text
-        new = _wrapped_argv(edit.program(server.get("env")), name, argv, edit.pins)
+        new = _wrapped_argv(edit.program(server.get("env")), name, inner, edit.pins)
         records[name] = {
             "command": text[slice(*spans["command"])],
             "args": text[slice(*spans["args"])] if "args" in spans else None,
@@ -494,11 +460,9 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         if "args" in spans:
             edits.append((spans["args"], rest))
         else:
-            line_end = text.find("\n", spans["command"][1])
-            at = len(text) if line_end < 0 else line_end + 1
-            newline = "" if line_end >= 0 else "\n"
-            edits.append(((at, at), f"{newline}args = {rest}\n"))
-        edit.note(name, "wrapped", " ".join(argv))
+            edits.append(sibling_after(text, command, "args", rest))
+        if inner is argv:
+            edit.note(name, "wrapped", " ".join(argv))
         return _apply(text, edits)
     if not wrapped(argv):
         edit.note(name, "not-wrapped")
@@ -513,9 +477,8 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
         (spans["command"], record["command"] if exact else json.dumps(original[0])),
     ]
     if exact and record["args"] is None:
-        line_start = text.rfind("\n", 0, spans["args"][0]) + 1
-        line_end = text.find("\n", spans["args"][1])
-        edits.append(((line_start, len(text) if line_end < 0 else line_end + 1), ""))
+        assert args_pair is not None
+        edits.append((pair_span(text, args_pair), ""))
     else:
         edits.append((spans["args"], record["args"] if exact else json.dumps(original[1:])))
     detail = "" if exact else "changed since install: its values restored, not its text"
@@ -583,7 +546,7 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
                 )
             )
         for change in plan.changes:
-            if change.action in ("unpinned-env", "impostor"):
+            if change.action in ("unpinned", "impostor"):
                 out.append(("warn", f"{scope} MCP server {change.name!r} ({change.file}): "
                                     f"{change.detail}"))  # fmt: skip
             elif change.action == "skipped":  # a stdio server neither wrapped nor wrappable

@@ -31,7 +31,7 @@ from hookwise.policy.install.native_record import (
     Record,
     digest,
     read_record,
-    record_path,
+    record_change,
     regular_text,
 )
 from hookwise.policy.install.plan import FileChange
@@ -116,20 +116,16 @@ def plan_native(
         _plan_whole(plan, text, record)
     else:
         _plan_entries(plan, text, record)
+    mcp_file = getattr(EXPORTERS[host], "MCP_FILE", None)
+    if mcp_file is not None and scope == "user":  # MCP tools switched off in server entries
+        from hookwise.policy.install.codex_mcp_native import plan_codex_mcp
+
+        natives = None if export is None else export.natives
+        changes, added, notes = plan_codex_mcp(config_dir(host, env) / mcp_file, natives)
+        plan.changes += changes
+        plan.added += added
+        plan.notes += notes
     return plan
-
-
-def _record_change(
-    target: Path, record: Record | None, new: Record | None, root: Path | None = None
-) -> FileChange:
-    """The record made ``new``; None: removed, then the directories install made (below
-    ``root``) when that leaves them empty."""
-    path = record_path(target)
-    before = None if record is None else record.to_text()
-    if new is None:
-        after = "" if before is not None else None
-        return FileChange(path, before, after, deleted=True, root=root or path.parent)
-    return FileChange(path, before, new.to_text())
 
 
 def _missing_dirs(path: Path) -> list[str]:
@@ -170,7 +166,7 @@ def _plan_entries(plan: NativePlan, text: str | None, record: Record | None) -> 
                 f"entries were taken out ({', '.join(edit.removed) or 'none left'})"
                 + (f"; already gone: {', '.join(edit.gone)}" if edit.gone else "")
             )
-        plan.changes.append(_record_change(target, record, None, root))
+        plan.changes.append(record_change(target, record, None, root))
         return
     desired = {d: [n.entry for n in plan.export.natives if n.decision == d] for d in DECISIONS}
     edit = edit_permissions(text, origin, desired, ours, made, jsonc=jsonc)
@@ -199,7 +195,7 @@ def _plan_entries(plan: NativePlan, text: str | None, record: Record | None) -> 
         new.made += _missing_dirs(target)
     elif record is not None:
         new.made += [m for m in record.made if m.startswith("/") and m not in new.made]
-    plan.changes.append(_record_change(target, record, new))
+    plan.changes.append(record_change(target, record, new))
 
 
 def _plan_whole(plan: NativePlan, text: str | None, record: Record | None) -> None:
@@ -210,7 +206,7 @@ def _plan_whole(plan: NativePlan, text: str | None, record: Record | None) -> No
         if plan.export is None:
             plan.notes.append(f"{target} is not hookwise's (no header line): left as it is")
             if record is not None:
-                plan.changes.append(_record_change(target, record, None))
+                plan.changes.append(record_change(target, record, None))
             return
         raise InstallError(
             f"{target}: not written by hookwise (its first line is not hookwise's header "
@@ -234,7 +230,7 @@ def _plan_whole(plan: NativePlan, text: str | None, record: Record | None) -> No
             plan.removed = rules_of(text)
             plan.changes.append(FileChange(target, text, "", deleted=True, root=root))
         if record is not None:
-            plan.changes.append(_record_change(target, record, None, root))
+            plan.changes.append(record_change(target, record, None, root))
         return
     content = plan.export.content
     plan.changes.append(FileChange(target, text, content))
@@ -243,7 +239,7 @@ def _plan_whole(plan: NativePlan, text: str | None, record: Record | None) -> No
     plan.added = [e for e in new_entries if e not in old]
     plan.removed = [e for e in old if e not in set(new_entries)]
     new = Record(plan.host, str(target), digest(content), None, {}, dirs)
-    plan.changes.append(_record_change(target, record, new))
+    plan.changes.append(record_change(target, record, new))
 
 
 def _made_root(record: Record | None, target: Path) -> Path:

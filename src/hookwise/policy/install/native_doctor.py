@@ -9,10 +9,11 @@ with their status, so no report claims more than the host enforces.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from hookwise.config.host_homes import config_dir
 from hookwise.policy.export.build import EXPORTERS
 from hookwise.policy.export.model import Export, header
 from hookwise.policy.install.errors import InstallError
@@ -30,14 +31,46 @@ from hookwise.protocol.hosts import host as host_info
 Finding = tuple[str, str]  # (status, detail)
 
 
-def _present(host: str, text: str | None, target: Path, export: Export) -> set[str]:
+def _present(
+    host: str, text: str | None, target: Path, export: Export, env: Mapping[str, str]
+) -> set[str]:
     """The export's entries the file holds now (whole files: all or none)."""
     if text is None:
         return set()
     if EXPORTERS[host].FILES:  # a whole file: the entries as its text holds them
-        return {n.entry for n in export.natives if n.entry in text}
+        held = {n.entry for n in export.natives if n.entry in text}
+        mcp_file = getattr(EXPORTERS[host], "MCP_FILE", None)
+        if mcp_file is not None:  # and the MCP entries, in the servers' entries
+            from hookwise.policy.install.codex_mcp_native import present
+
+            held |= present(config_dir(host, env) / mcp_file, export.natives)
+        return held
     found = current_entries(text, str(target), host_info(host).jsonc)
     return {n.entry for n in export.natives if n.entry in found[n.decision]}
+
+
+def _preempted(
+    found: tuple[list[dict[str, Any]], list[str]],
+    state: dict[str, Any],
+    drift: Callable[[str, str, str], None],
+) -> None:
+    """Rules of the host's other policy files that decide before these entries (Gemini:
+    a higher or equal priority in the same or a higher tier), and why the host would not
+    read these entries at all: the entries are then not what the host enforces."""
+    rules, problems = found
+    state["shadowed_by"] = rules
+    for problem in problems:
+        drift("unread", "fail", problem)
+    for rule in rules:
+        tie = " (the same priority: which one wins depends on the order the files are read)"
+        drift(
+            "shadowed",
+            "fail" if rule["decision"] == "allow" else "warn",
+            f"{rule['file']} rule #{rule['rule']} ({rule['tool']}, {rule['decision']}, "
+            f"priority {rule['priority']}, {rule['tier']} tier) is decided before hookwise's "
+            f"{rule['over']}{tie if rule['equal'] else ''}: it lets through what the policy "
+            "refuses; remove it or lower its priority",
+        )
 
 
 def _scope(
@@ -53,7 +86,7 @@ def _scope(
     try:
         record = read_record(target, host)
         text = regular_text(target, MAX_NATIVE_BYTES, "native rules")
-        present = _present(host, text, target, export)
+        present = _present(host, text, target, export, env)
     except InstallError as exc:
         state["drift"].append({"kind": "unreadable", "detail": str(exc)})
         return state, [("fail", str(exc))]
@@ -98,7 +131,10 @@ def _scope(
                 parts = [f"no longer in the policy: {', '.join(old)}"] if old else []
                 parts += [f"not written yet: {', '.join(new)}"] if new else []
                 drift("stale", "warn", f"{target}: {'; '.join(parts)}")
-        if state["drift"]:
+        finder = getattr(EXPORTERS[host], "preempting_rules", None)
+        if finder is not None and text is not None:
+            _preempted(finder(text, target, env, project), state, drift)
+        if any(d["kind"] not in ("shadowed", "unread") for d in state["drift"]):
             findings.append(
                 ("info", f"`hookwise install --native --host {host} --scope {scope}` syncs it")
             )

@@ -22,6 +22,7 @@ from typing import Any
 
 from hookwise.config.files import read_file_bytes
 from hookwise.policy.install.errors import InstallError
+from hookwise.policy.install.plan import FileChange
 
 FORMAT = 1
 DECISIONS = ("deny", "ask")
@@ -156,3 +157,16 @@ __all__ = [
     "record_path",
     "regular_text",
 ]
+
+
+def record_change(
+    target: Path, record: Record | None, new: Record | None, root: Path | None = None
+) -> FileChange:
+    """The record made ``new``; None: removed, then the directories install made (below
+    ``root``) when that leaves them empty."""
+    path = record_path(target)
+    before = None if record is None else record.to_text()
+    if new is None:
+        after = "" if before is not None else None
+        return FileChange(path, before, after, deleted=True, root=root or path.parent)
+    return FileChange(path, before, new.to_text())

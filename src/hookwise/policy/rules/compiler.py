@@ -20,7 +20,7 @@ import copy
 from typing import Any
 
 from hookwise import __version__
-from hookwise.policy.rules import budget, schema
+from hookwise.policy.rules import actions, budget, schema
 from hookwise.policy.rules.loader import PolicyFile, Problem, load_policy_text, raised
 from hookwise.policy.rules.schema import default_settings
 from hookwise.policy.trust.store import (
@@ -319,6 +319,9 @@ def _compile(
         "rules": ordered,
         "index": index,
         "settings": settings,
+        # what the engine asks of the action table (actions.py), so that the hook does not
+        # build that table on every call
+        "actions": {"approving": sorted(actions.APPROVING), "blocking": sorted(actions.BLOCKING)},
         "setting_origins": origins,
         "errors": [p.as_dict() for p in errors],
         "warnings": [p.as_dict() for p in warnings],

@@ -21,18 +21,20 @@ import sys
 
 from hookwise.policy import canonical
 from hookwise.policy import os_lite as os  # os without its import cost
-from hookwise.policy.rules import actions
 from hookwise.policy.rules.globs import glob_match
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from typing import Any
 
     from hookwise.policy.canonical import Event, PathRef
+    from hookwise.policy.retry_state import RetryState
     from hookwise.shell.parser import Command
 
-BLOCKING = actions.BLOCKING - {"validate"}  # a validator's verdict is deny or nothing
+    # retry counters, or what makes them when an event first needs them (the hook's own
+    # are made only for a prompt, a stop or a retry rule: policy/retry_state.py)
+    State = RetryState | Callable[[], RetryState] | None
 
 
 def _regex0(pattern: str) -> Any:
@@ -579,23 +581,9 @@ class Decision:
         }
 
 
-class RetryState:
-    """Consecutive retries per session and rule (the loop guard for agent.stop rules)."""
-
-    def __init__(self, counts: dict[str, dict[str, int]] | None = None) -> None:
-        self.counts: dict[str, dict[str, int]] = counts if counts is not None else {}
-        self.dirty = False
-
-    def get(self, session: str, rule_id: str) -> int:
-        return self.counts.get(session, {}).get(rule_id, 0)
-
-    def bump(self, session: str, rule_id: str) -> None:
-        self.counts.setdefault(session, {})[rule_id] = self.get(session, rule_id) + 1
-        self.dirty = True
-
-    def reset(self, session: str) -> None:
-        if self.counts.pop(session, None) is not None:
-            self.dirty = True
+def _counters(state: State) -> RetryState | None:
+    """The retry counters ``state`` holds or makes."""
+    return state() if callable(state) else state
 
 
 def _reason(rule: dict[str, Any]) -> str:
@@ -659,7 +647,7 @@ def candidates(bucket: dict[str, Any] | None, ev: Event) -> list[int]:
 def evaluate(
     policy: dict[str, Any],
     events: list[Event],
-    state: RetryState | None = None,
+    state: State = None,
     run_validators: bool = True,
     guard: Any = None,
 ) -> Decision:
@@ -671,6 +659,7 @@ def evaluate(
     rules = policy["rules"]
     index = policy["index"]
     settings = policy["settings"]
+    approving, blocking = _action_kinds(policy)
     timed = sys.modules.get("hookwise.policy.rules.timed_regex")
     if timed is not None:  # loaded by an earlier evaluation: a fresh budget for this one
         timed.reset_budget()
@@ -711,14 +700,14 @@ def evaluate(
                     word = _guessed_program(script.commands, segments)
                     if word is not None:  # $(echo cat) .env: it matched as what it could be
                         guessed[position] = word
-                if rule["action"] in _APPROVING and rule["mode"] == "enforce":
+                if rule["action"] in approving and rule["mode"] == "enforce":
                     covers.append(_cover(rule, ev, segments))
             elif maybe:
                 unsure.append((position, ev, maybe))
     hits.sort(key=lambda hit: hit[0])
     stop_events = [ev for ev in events if ev.name == canonical.AGENT_STOP]
     for position, ev in hits:
-        _apply(rules[position], ev, decision, settings, state=state,
+        _apply(rules[position], ev, decision, settings, state=state, blocking=blocking,
                run_validators=run_validators, guessed=guessed.get(position))  # fmt: skip
     if unsure and decision.decision != "deny":
         from hookwise.policy.rules.maybe import unverifiable_for
@@ -731,7 +720,9 @@ def evaluate(
         if any(ev.name == canonical.PROMPT for ev in events) or (
             stop_events and decision.retry is None
         ):
-            state.reset(session)
+            counters = _counters(state)
+            if counters is not None:
+                counters.reset(session)
     if decision.allow_rule is not None or decision.rewrite_rules:
         from hookwise.policy.rules.approval_cover import uncovered
 
@@ -751,7 +742,20 @@ def evaluate(
     return decision
 
 
-_APPROVING = actions.APPROVING
+def _action_kinds(policy: dict[str, Any]) -> tuple[frozenset[str], frozenset[str]]:
+    """(approving, blocking) action names, as the compiler wrote them from the action table
+    (rules/actions.py), which the hook then never builds; a policy not made by the compiler
+    reads the table."""
+    kinds = policy.get("actions")
+    if kinds is None:
+        from hookwise.policy.rules import actions
+
+        approving, blocking = actions.APPROVING, actions.BLOCKING
+    else:
+        approving, blocking = frozenset(kinds["approving"]), frozenset(kinds["blocking"])
+    return approving, blocking - {"validate"}  # (a validator's verdict is deny or nothing)
+
+
 _GUARDING = frozenset(["deny", "ask"])
 
 
@@ -887,7 +891,8 @@ def _apply(
     decision: Decision,
     settings: dict[str, Any],
     *,
-    state: RetryState | None,
+    state: State,
+    blocking: frozenset[str],
     run_validators: bool,
     guessed: str | None = None,
 ) -> None:
@@ -941,14 +946,15 @@ def _apply(
             record["outcome"] = f"validator error ({on_error})"
     elif action == "retry":
         budget = rule.get("max_retries", settings.get("retry_budget", 3))
-        used = state.get(ev.session, rule["id"]) if state is not None else 0
+        counters = _counters(state)
+        used = counters.get(ev.session, rule["id"]) if counters is not None else 0
         if used >= budget:
             effective = None
             record["outcome"] = f"retry budget spent ({used}/{budget})"
             decision.warnings.append(
                 f"hookwise: rule {rule['id']!r} sent the agent back {used} times; letting it stop"
             )
-    if effective in BLOCKING and mode == "warn":
+    if effective in blocking and mode == "warn":
         decision.warnings.append(f"hookwise: rule {rule['id']!r} would {effective}: {reason}")
         record["outcome"] = "warned"
         effective = None
@@ -981,8 +987,9 @@ def _apply(
         if decision.retry is None:
             decision.retry = reason
             decision.retry_rule = rule["id"]
-            if state is not None:
-                state.bump(ev.session, rule["id"])
+            counters = _counters(state)
+            if counters is not None:
+                counters.bump(ev.session, rule["id"])
         record["outcome"] = "retry"
     elif effective in ("context", "message"):
         record["outcome"] = effective

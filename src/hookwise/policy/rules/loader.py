@@ -26,8 +26,8 @@ from hookwise.policy.rules import actions, packs, schema
 from hookwise.policy.rules.condition_syntax import ConditionError, parse_condition
 from hookwise.policy.rules.glob_syntax import GlobError, compile_glob, glob_has_slash, is_literal
 from hookwise.policy.rules.literals import required_literal
+from hookwise.shell.commands.operands import NON_READERS
 from hookwise.shell.parser import split_command
-from hookwise.shell.programs import NON_READERS
 
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # (reading, validating and compiling every file of one call share one deadline: budget.py)

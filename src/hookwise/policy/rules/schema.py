@@ -132,7 +132,7 @@ _COMMAND_OBJECT: Final = {
             "type": "boolean",
             "description": "true: a program that reads its file operands' contents, which is "
             "every program but those the catalog knows not to (ls, stat, chmod, cp, ssh-add, "
-            "git, grep...: shell/programs.py NON_READERS); with files, any reader of them",
+            "git, grep...: shell/commands/operands.py NON_READERS); with files, any reader of them",
         },
         "writes": _strings(
             "globs one of the files the simple command writes must match (redirect "

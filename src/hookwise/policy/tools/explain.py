@@ -10,7 +10,8 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from hookwise.policy.pipeline import Outcome, decide
-from hookwise.policy.rules.engine import RetryState, match_rule
+from hookwise.policy.retry_state import RetryState
+from hookwise.policy.rules.engine import match_rule
 
 if TYPE_CHECKING:
     from hookwise.policy.canonical import Event

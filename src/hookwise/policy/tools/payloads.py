@@ -43,6 +43,8 @@ def build_payload(
         "hook_event_name": event,
         "timestamp": "2026-01-01T00:00:00.000Z",
         "permission_mode": "default",
+        "prompt_id": "00000000-0000-4000-8000-000000000001",
+        "effort": {"level": "medium"},
         "model": "hookwise-test",
     }
     known = event in event_names(host)

@@ -35,7 +35,7 @@ import yaml
 
 from hookwise.policy.adapters import platforms
 from hookwise.policy.pipeline import Outcome, decide
-from hookwise.policy.rules.engine import RetryState
+from hookwise.policy.retry_state import RetryState
 from hookwise.policy.rules.loader import did_you_mean
 from hookwise.policy.tools.payloads import build_payload
 

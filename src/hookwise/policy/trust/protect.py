@@ -594,17 +594,18 @@ def _program(argv: list[str]) -> tuple[str, list[str]]:
 
 
 class _FoundError(Exception):
-    def __init__(self, path: str, how: str) -> None:
+    """A guarded file the call changes (``unsure``: what it writes there is known only when
+    it runs: unverifiable, not denied). One class for both: each class costs every hook
+    process its creation."""
+
+    def __init__(self, path: str, how: str, *, unsure: bool = False) -> None:
         super().__init__(path)
         self.path = path
         self.how = how
+        self.unsure = unsure
 
 
-class _UnsureError(_FoundError):
-    """What the call writes there is known only when it runs: unverifiable, not denied."""
-
-
-class _EnvUnsureError(_UnsureError):
+class _EnvUnsureError(_FoundError):
     """What the call writes into a plain ``.env`` is known only when it runs."""
 
 
@@ -641,8 +642,10 @@ def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard
             if hit is None and not path.startswith("/") and _has_marker(path):
                 hit = path
             if hit is not None:
-                raise _UnsureError(
-                    hit, f"{what} into {directory} (their names are known only when it runs)"
+                raise _FoundError(
+                    hit,
+                    f"{what} into {directory} (their names are known only when it runs)",
+                    unsure=True,
                 )
 
 
@@ -796,7 +799,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
                         continue  # (git -C . pull: as `git pull` itself)
                     hit = guard.holds(path) or guard.protected(path)
                     if hit is not None:
-                        raise _UnsureError(hit, f"{what} into {directory}")
+                        raise _FoundError(hit, f"{what} into {directory}", unsure=True)
     elif name == "find":
         acts = {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls"}
         if not acts.intersection(argv):
@@ -883,7 +886,7 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
                 )
                 if env is not None:
                     error = _FoundError if env[0] == "deny" else _EnvUnsureError
-                    raise error(env[1], env[2])
+                    raise error(env[1], env[2], unsure=env[0] != "deny")
             return None
         if ev.tool in READ_TOOLS or ev.tool is None:
             return None
@@ -912,13 +915,13 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             "or BASH_ENV decides what the hook runs; write the lines out (echo, printf, a "
             "here-document), or copy a file that is already there"
         )
-    except _UnsureError as unsure:
-        return "unverifiable", (
-            f"hookwise cannot verify this command: {unsure.how}, and {unsure.path} is "
-            "one of hookwise's own guardrails there (a policy file, the trust store or a "
-            "host's hook settings); extract or copy elsewhere, or name the files"
-        )
     except _FoundError as found:
+        if found.unsure:
+            return "unverifiable", (
+                f"hookwise cannot verify this command: {found.how}, and {found.path} is "
+                "one of hookwise's own guardrails there (a policy file, the trust store or "
+                "a host's hook settings); extract or copy elsewhere, or name the files"
+            )
         return "deny", (
             f"hookwise protects its own guardrails: this call {found.how}, which would change "
             f"{found.path} (a policy file, the trust store, the audit log, a host's hook "

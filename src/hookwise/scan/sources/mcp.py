@@ -26,6 +26,7 @@ from hookwise.config.gemini.extensions import hydrate, load_extensions
 from hookwise.config.gemini.paths import SettingsScope
 from hookwise.config.gemini.settings import LoadedSettings
 from hookwise.config.jsonc import parse_json_text, parse_jsonc
+from hookwise.mcp_proxy import transport
 from hookwise.protocol.jsvalue import JSON
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text, json_line, text_line
@@ -108,6 +109,7 @@ def servers_of(
                 env=env_pairs,
                 env_lines=env_lines,
                 cwd=str(cwd) if isinstance(cwd, str) else str(ctx.project),
+                transport=transport(server, _stdio_types(host)) or "",
             )
         elif isinstance(url, str):
             yield Runnable(
@@ -122,6 +124,12 @@ def servers_of(
                 gate_detail=these[1],
                 url=url,
             )
+
+
+def _stdio_types(host: str) -> tuple[str, ...]:
+    from hookwise.protocol.hosts import HOST_NAMES, mcp_stdio_types
+
+    return mcp_stdio_types(host) if host in HOST_NAMES else ("stdio",)
 
 
 # --------------------------------------------------------------------------- Claude Code

@@ -5,8 +5,11 @@ package.json, CMakeLists.txt and ninja files itself (code_readers); these it doe
 so running one after writing its file is unverifiable; the same file already on disk is
 the project's code.
 
+The config and rc files programs read (:data:`CONFIG_FILES`) are the same kind of fact: one
+written earlier on the line makes a later run of its readers run what it says.
+
 Cold: loaded only when a line writes a file and runs a program afterwards
-(accounting.config_written). Standard library only."""
+(accounting.account: :func:`config_written`). Standard library only."""
 
 from __future__ import annotations
 
@@ -79,3 +82,35 @@ def build_file_written(program: str, written: dict[str, str | None]) -> str | No
             if path.endswith("/" + name):
                 return f"{key} was written on the line and {program} loads it as code"
     return None
+
+
+# Config and rc files a program reads (by path suffix), and the programs reading them: one
+# written earlier on the line makes a later run of those programs run what it says.
+CONFIG_FILES: dict[str, frozenset[str]] = {
+    **dict.fromkeys([".git/config", ".gitconfig", "git/config", ".gitmodules"], frozenset(["git"])),
+    **dict.fromkeys(
+        [".bashrc", ".bash_profile", ".bash_login", ".profile", ".inputrc"],
+        frozenset(["bash", "sh"]),
+    ),
+    **dict.fromkeys([".zshenv", ".zshrc", ".zprofile", ".zlogin"], frozenset(["zsh"])),
+    ".ssh/config": frozenset(["ssh", "scp", "sftp", "rsync", "git"]),
+    ".npmrc": frozenset(["npm", "npx", "yarn", "pnpm"]),
+    ".curlrc": frozenset(["curl"]),
+    ".wgetrc": frozenset(["wget"]),
+    ".psqlrc": frozenset(["psql"]),
+    ".gdbinit": frozenset(["gdb"]),
+    ".vimrc": frozenset(["vim", "vi", "nvim"]),
+    **dict.fromkeys(["sitecustomize.py", "usercustomize.py"], frozenset(["python", "python3"])),
+}
+
+
+def config_written(program: str, written: dict[str, str | None]) -> str | None:
+    """Why ``program`` runs what a config, rc or build file written earlier on the line
+    says (``>> .git/config; git x``, ``> .bashrc; bash -i``, ``> conftest.py; pytest``), or
+    None: the guard read the line, not the file the program reads."""
+    for key in written:
+        path = "/" + key
+        for suffix, readers in CONFIG_FILES.items():
+            if program in readers and path.endswith("/" + suffix):
+                return f"{key} was written on the line and {program} reads it as its config"
+    return build_file_written(program, written)

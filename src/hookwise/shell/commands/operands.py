@@ -37,6 +37,28 @@ DATA_OPERANDS = frozenset(
      "getopts", "printenv", "id", "groups", "pwd", "date", "uname", "hostname", "tput",
      "stty", "sleep", "usleep"]
 )  # fmt: skip
+# Programs that take file operands without putting their contents in their output or
+# sending them anywhere (they list, test, move, copy on disk, hash, use a key, or generate
+# one), and the searchers and shells whose operands are patterns or code that other rules
+# read. Every other program reads the files it is given: a rule's `reads: true`
+# (policy/rules/loader.py) matches it, so a reader nobody listed (fold, rev, iconv,
+# column, split, a tool installed tomorrow) is one.
+NON_READERS = frozenset(
+    ["ls", "dir", "vdir", "stat", "file", "test", "[", "[[", "chmod", "chown", "chgrp",
+     "chattr", "lsattr", "getfacl", "setfacl", "touch", "mkdir", "rmdir", "rm", "shred",
+     "unlink", "ln", "cp", "mv", "install", "realpath", "readlink", "basename", "dirname",
+     "du", "df", "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum",
+     "sha512sum", "b2sum", "cksum", "sum", "find", "fd", "fdfind", "locate", "which", "type",
+     "command", "cd", "pushd", "popd", "echo", "printf", "true", "false", ":", "export",
+     "unset", "set", "shopt", "alias", "hash", "declare", "local", "readonly", "typeset",
+     "source", ".", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "ssh-keyscan", "openssl",
+     "mkcert", "certbot", "age-keygen", "git", "docker", "podman", "docker-compose",
+     "nerdctl", "kubectl", "helm", "dotenv", "dotenvx", "direnv", "env-cmd", "sync",
+     "grep", "egrep", "fgrep", "rg", "ag", "ack", "sleep", "kill", "wait", "trap", "exit",
+     "return", "mktemp", "watch", "inotifywait", "lsof", "fuser",
+     # package runners (what they run is a command of its own)
+     "npx", "pnpx", "bunx", "uvx", "pipx"]
+)  # fmt: skip
 
 
 def operand_commands(command: Any, depth: int, script: Any, inner: Callable[..., None]) -> None:
@@ -45,7 +67,7 @@ def operand_commands(command: Any, depth: int, script: Any, inner: Callable[...,
     program = command.program
     if (
         program in DATA_OPERANDS
-        or program in programs.NON_READERS
+        or program in NON_READERS
         or program in programs.OPERAND_PROGRAMS
         or program in programs.WRAPPER_NAMES
         or program in programs.RUNNER_NAMES
