@@ -174,3 +174,47 @@ def test_nesting_past_the_limit_is_refused_and_within_it_read(depth: int) -> Non
     else:
         with pytest.raises(WireError, match="nested deeper"):
             loads(line)
+
+
+# ---------------------------------------------------------------- the envelope, as Go reads it
+_SPELLINGS = st.sampled_from([*sorted(framing.ENVELOPE_KEYS), "content", "data", "x"])
+
+
+@st.composite
+def _variant(draw: Any) -> str:
+    """An envelope key, sometimes in another case or with a character Go folds onto it."""
+    key = draw(_SPELLINGS)
+    how = draw(st.sampled_from(["same", "upper", "title", "long-s", "kelvin"]))
+    if how == "upper":
+        return key.upper()
+    if how == "title":
+        return key[:1].upper() + key[1:]
+    if how == "long-s" and "s" in key:
+        return key.replace("s", "\u017f", 1)
+    if how == "kelvin" and "k" in key:
+        return key.replace("k", "\u212a", 1)
+    return key
+
+
+@given(st.lists(_variant(), max_size=6), st.lists(_variant(), max_size=6))
+def test_an_envelope_is_refused_exactly_when_a_folding_reader_differs(
+    top: list[str], inner: list[str]
+) -> None:
+    message: dict[str, Any] = dict.fromkeys(top, 1)
+    params = dict.fromkeys(inner, 1)
+    message["params"] = params
+    problem = framing.envelope_problem(message)
+
+    def differs(obj: dict[str, Any]) -> bool:
+        folded = [k.casefold() for k in obj]
+        clash = len(set(folded)) != len(folded)
+        known = {k.casefold(): k for k in framing.ENVELOPE_KEYS}
+        return clash or any(known.get(k.casefold(), k) != k for k in obj)
+
+    assert (problem is not None) == (differs(message) or differs(params)), (message, problem)
+
+
+def test_a_response_shaped_line_with_a_method_is_refused() -> None:
+    line = {"jsonrpc": "2.0", "id": 9, "result": {}, "Method": "tools/call", "params": {}}
+    assert "'Method'" in str(framing.envelope_problem(line))
+    assert framing.envelope_problem({"jsonrpc": "2.0", "id": 1, "result": {"Name": 1}}) is None

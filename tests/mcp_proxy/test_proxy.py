@@ -55,7 +55,8 @@ def test_an_allowed_call_passes_unchanged_and_is_audited(project: Project, wrap:
     proxy = wrap()
     init = proxy.initialize()
     assert init["result"]["serverInfo"]["name"] == "fake"  # initialize passed through
-    args = {"command": "ls -la", "n": 12345678901234567890, "f": 0.1, "s": "é\u2028"}
+    # (text under a key no reading covers is unverifiable on a shell tool: a note to people)
+    args = {"command": "ls -la", "n": 12345678901234567890, "f": 0.1, "description": "é\u2028"}
     proxy.call("call-1", "run_command", args)
     answer = proxy.recv()
     assert answer["id"] == "call-1"

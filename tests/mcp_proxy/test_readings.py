@@ -54,3 +54,20 @@ def test_a_resource_host_is_decided_as_written_and_decoded(name: str, rest: str)
     if name.lower() == "localhost":
         return
     assert name + (path or "/") in args["paths"]
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+def test_a_file_uri_reads_as_the_path_it_encodes(text: str) -> None:
+    """uri_paths (one reading for resources/read and tool arguments) gives back the path a
+    client percent-encoded, and says None of anything that is no file: URI."""
+    from urllib.parse import quote
+
+    from hookwise.integrations.file_uri import uri_paths
+
+    path = "/" + text
+    assert uri_paths("file://" + quote(path)) == [path]
+    assert uri_paths("file://localhost" + quote(path)) == [path]
+    # as a WHATWG parser reads it: blanks and controls around it, tabs and breaks within
+    assert uri_paths(" " * 70 + "\x01Fi\tLE:\n//" + quote(path) + "\x00 ") == [path]
+    if not text.strip("\x00\t\n\f\r ").lower().startswith("file:"):
+        assert uri_paths(text) is None

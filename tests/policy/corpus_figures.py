@@ -91,7 +91,14 @@ def corpora() -> dict[str, tuple[str, list[str]]]:
         ),
         "everyday.yaml pass": ("pass", [e["command"] for e in everyday["pass"].values()]),
     }
-    for name in ("escapes_s23.yaml", "escapes_s23b.yaml", "escapes_s24a.yaml", "escapes_s25a.yaml"):
+    for name in (
+        "escapes_s23.yaml",
+        "escapes_s23b.yaml",
+        "escapes_s24a.yaml",
+        "escapes_s25a.yaml",
+        "escapes_s25b.yaml",
+        "escapes_s26.yaml",
+    ):
         if not (CORPUS / name).exists():
             continue
         classes = _load(name)["classes"].values()

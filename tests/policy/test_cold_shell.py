@@ -282,7 +282,11 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     **{name: ([name, "rimraf", "/"], [], "rimraf") for name in ("npx", "bunx", "pnpx")},
     **{name: ([name, "exec", "rimraf", "/"], [], "rimraf") for name in ("npm", "pnpm", "yarn")},
     "bun": (["bun", "x", "rimraf", "/"], [], "rimraf"),
-    **{name: ([name, "/"], [], "'rm'") for name in ("rimraf", "del-cli", "trash-cli", "rm-rf")},
+    **{name: ([name, "/"], [], "'rm'") for name in programs.RECURSIVE_DELETERS},
+    **{name: ([name, "trash", "d"], [], "'rm'") for name in ("gio",)},
+    **{name: ([name, "remove", "d"], [], "'rm'") for name in ("kioclient", "kioclient5")},
+    "systemd-tmpfiles": (["systemd-tmpfiles", "--remove", "x.conf"], [], "unverifiable"),
+    "go": (["go", "build", "-toolexec=rm -rf /", "."], [], "rm -rf /"),
     "tmux": (["tmux", "new", "-d", "rm -rf /"], [], "rm -rf /"),
     "screen": (["screen", "-dm", "rm", "-rf", "/"], [], "'rm'"),
     **{name: ([name, "1e rm -rf /", "f"], [], "rm -rf /") for name in ("sed", "gsed")},
@@ -295,6 +299,7 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
         name: ([name, "-o", "out", "x"], [], "('write', 'out')")
         for name in ("tree", "gcc", "cc", "g++", "c++", "clang", "clang++", "ld")
     },
+    "gcc-12": (["gcc-12", "-wrapper", "rm,-rf,/", "x.c"], [], "'rm', '-rf', '/'"),
     **{name: ([name, "-o", "out", "x"], [], "('write', 'out')") for name in ("base64", "gpg")},
     "openssl": (["openssl", "enc", "-out", "out"], [], "('write', 'out')"),
     "less": (["less", "-o", "out", "x"], [], "('write', 'out')"),

@@ -2,7 +2,8 @@
 s25): Claude Code 2.1.330's ``Monitor`` runs a shell script (F1) and Qwen Code's
 ``monitor`` a background command (F1b); ``Workflow`` starts subagents (F11);
 ``ReadMcpResourceTool`` reads an MCP server's resources (F10), which ``mcp:`` rules about
-that server cover, as the MCP proxy decides ``resources/read``."""
+that server cover, as the MCP proxy decides ``resources/read``. Red team s26: Claude's
+``PowerShell`` is a shell tool (F6), Gemini 0.61's ``invoke_agent`` starts a subagent (F9)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,10 @@ def _decision(host: str, tool: str, tool_input: dict[str, Any], policy: dict[str
         ("claude", "ReadMcpResourceTool", {"server": "fs", "uri": "file:///x"}, "NO-FS"),
         ("claude", "ListMcpResourcesTool", {"server": "fs"}, "NO-FS"),
         ("gemini", "list_mcp_resources", {"serverName": "fs"}, "NO-FS"),
+        # red team s26 F6: Claude Code's shell tool on Windows (2.1.330)
+        ("claude", "PowerShell", {"command": "touch x", "description": "d"}, "NO-TOUCH"),
+        # F9: Gemini CLI 0.61's subagent tool
+        ("gemini", "invoke_agent", {"agent_name": "generalist", "prompt": "p"}, "NO-TASK"),
         # Gemini 0.61.0 reads `uri` as SERVER:URI (tests/e2e/fixtures/gemini-mcp-resource.jsonl)
         ("gemini", "read_mcp_resource", {"uri": "fs:file:///secret/notes.txt"}, "NO-FS"),
         ("gemini", "read_mcp_resource", {"server": "docs", "uri": "fs:file:///x"}, "NO-FS"),
@@ -64,6 +69,7 @@ def test_a_host_tool_is_decided_as_what_it_does(
     ("host", "tool", "tool_input"),
     [
         ("claude", "Monitor", {"command": "tail -f log.txt"}),
+        ("claude", "PowerShell", {"command": "Get-ChildItem"}),
         ("claude", "ReadMcpResourceTool", {"server": "docs", "uri": "file:///x"}),
         ("claude", "ListMcpResourcesTool", {}),
         ("gemini", "read_mcp_resource", {"uri": "docs:file:///x"}),

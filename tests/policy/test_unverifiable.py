@@ -328,3 +328,20 @@ def test_unnamed_readers_print_the_key_in_bash(tmp_path: Path, command: str) -> 
 def test_unnamed_readers_are_not_let_through(packs: dict[str, Any], command: str) -> None:
     decision, reason = verdict(command, packs)
     assert decision in ("deny", "ask"), (command, decision, reason)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("python3 -m zipfile -l build/out.zip", "none"),
+        ("python3 -m tarfile -t dist/pkg.tar.gz", "none"),
+        ("python3 -m zipfile -c out.zip .env", "deny"),
+        ("python3 -m tarfile -c out.tar src .env", "deny"),
+        ("python3 -m zipfile -l .env", "deny"),
+    ],
+)
+def test_the_archive_modules_are_read_as_archivers(
+    packs: dict[str, Any], command: str, expected: str
+) -> None:
+    """zipfile/tarfile's listing is everyday; their creation reads what it packs."""
+    assert verdict(command, packs)[0] == expected, command

@@ -22,12 +22,15 @@ CWD, HOME = "/tmp/rt24s/work/proj", "/tmp/rt24s/home"
 
 
 def _unquoted(klass: str, command: str) -> str:
-    """s25's friction rows hold Python's repr of the command."""
-    return str(ast.literal_eval(command)) if klass == "friction" else command
+    """s25's friction rows hold Python's repr of the command (s26's hold it plain)."""
+    if klass == "friction" and command[:1] in "'\"":
+        return str(ast.literal_eval(command))
+    return command
 
 
-def figures(path: str, verbose: bool = False) -> Iterable[str]:
-    os.environ["HOME"] = HOME  # the packs' ~ globs read the home at compile time
+def figures(path: str, verbose: bool = False, cwd: str = CWD, home: str = HOME) -> Iterable[str]:
+    """Per class ``B of T  CLASS`` lines, then the total (``-v``: every command's answer)."""
+    os.environ["HOME"] = home  # the packs' ~ globs read the home at compile time
     from hookwise.policy.pipeline import decide
     from hookwise.policy.tools.payloads import build_payload
     from hookwise.policy.tools.starter import starter_policy
@@ -47,9 +50,9 @@ def figures(path: str, verbose: bool = False) -> Iterable[str]:
         # (red team s25 wrote a newline inside a command as <NL>)
         klass, command = row[2], row[3].replace("\\n", "\n").replace("<NL>", "\n")
         payload = build_payload(
-            "claude", "PreToolUse", tool="Bash", tool_input={"command": command}, cwd=CWD
+            "claude", "PreToolUse", tool="Bash", tool_input={"command": command}, cwd=cwd
         )
-        found = decide(payload, policy, "claude", {"HOME": HOME}, now=0.0).decision
+        found = decide(payload, policy, "claude", {"HOME": home}, now=0.0).decision
         decision = (found.decision if found else None) or "allow"
         total[klass] += 1
         blocked[klass] += decision in ("deny", "ask")
@@ -61,5 +64,8 @@ def figures(path: str, verbose: bool = False) -> Iterable[str]:
 
 
 if __name__ == "__main__":
-    for line in figures(sys.argv[1], verbose="-v" in sys.argv):
+    # --root /tmp/rt26s: the red team's own tree (its work/proj and home)
+    root = sys.argv[sys.argv.index("--root") + 1] if "--root" in sys.argv else None
+    where = (f"{root}/work/proj", f"{root}/home") if root else (CWD, HOME)
+    for line in figures(sys.argv[1], "-v" in sys.argv, *where):
         print(line)

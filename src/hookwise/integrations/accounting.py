@@ -16,10 +16,12 @@ nested in an object argument is one a server may read too (``{"request": {"comma
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from hookwise.integrations.file_uri import uri_paths
 from hookwise.integrations.tools import COMMAND_KEYS, MOVE_PATH_KEYS, PATH_ALIASES
 from hookwise.policy import canonical
 
@@ -115,6 +117,9 @@ _ROLES: Final[Mapping[str, frozenset[str]]] = {
 _PATH_WORDS: Final = ("path", "file", "dir", "folder", "dest", "dst", "target", "src",
                       "source", "output", "location")  # fmt: skip
 _FILE_TOOLS: Final = frozenset(["write", "edit", "read", "ls", "glob", "grep", "notebook_edit"])
+# tools that act on one file they must be told: one whose path is under no key a rule reads
+# (``{"document": "/x/.env"}``, ``{"name": ".env"}``) is decided on no file (s26 F4)
+_NAMES_A_FILE: Final = frozenset(["write", "edit", "read", "notebook_edit"])
 # keys "query" and "root" are common outside commands/paths: only a shell tool's "query"
 # or a file tool's "root" would be unread there, so they count only for those tools
 _ONLY_FOR: Final[Mapping[str, frozenset[str]]] = {
@@ -181,7 +186,9 @@ def ambiguous(key: str) -> bool:
     )
 
 
-def _reads_as(key: str) -> str:
+def reads_as(key: str) -> str:
+    """``key`` as Go's ``encoding/json`` matches it to a field (Unicode case folding; NFKC
+    too, stricter than Go): two keys reading alike are one field there."""
     return "".join(unicodedata.normalize("NFKC", c).casefold() for c in key)
 
 
@@ -231,6 +238,15 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
+# a shell tool's text arguments that say something to people, not to the command (Claude
+# Code's and Gemini CLI's ``description``, Codex's ``justification``): every other string
+# no reading accounts for may reach the command (``flags: -rf x``, ``subcommand: push
+# --force``), so it is unverifiable: the guard cannot say what runs (red team s26 F4)
+_SHELL_NOTES: Final = frozenset(["description", "title", "reason", "explanation", "summary",
+                                 "comment", "purpose", "justification", "label", "note",
+                                 "notes", "timeout", "timeoutms", "timeoutseconds"])  # fmt: skip
+
+
 def _shell_other(key: str, value: Any) -> str | None:
     """Why a shell tool's argument that no rule reads may still change what runs."""
     if isinstance(value, (Mapping, list)) and any(True for _ in _strings(value)):
@@ -243,6 +259,11 @@ def _shell_other(key: str, value: Any) -> str | None:
         return (
             f"its argument {key!r} looks like a path no rule reads; a server may run the "
             "command there or hand it the file"
+        )
+    if isinstance(value, str) and value.strip() and fold(key) not in _SHELL_NOTES:
+        return (
+            f"its argument {key!r} is text no rule reads; a server may add it to the command "
+            "(as flags, arguments or a subcommand), so what runs is not what was decided"
         )
     return None
 
@@ -271,7 +292,7 @@ def _nested_problem(tool: str, args: Mapping[str, Any]) -> str | None:
             if ambiguous(key):
                 return (
                     f"its argument {top!r} holds the key {key!r}, which a server matching keys "
-                    f"without case reads as {_reads_as(key)!r}"
+                    f"without case reads as {reads_as(key)!r}"
                 )
             found = role(key, "")
             if found is None and fold(key) in ("query", "root"):
@@ -287,6 +308,27 @@ def _nested_problem(tool: str, args: Mapping[str, Any]) -> str | None:
                 "(the rules read the top-level arguments)"
             )
     return None
+
+
+def _file_uri(value: Any) -> bool:
+    """A ``file:`` URI (or a list of them): the Gate decides it as its path (file_uri.py)."""
+    if isinstance(value, list):
+        return bool(value) and all(_file_uri(v) for v in value)
+    return isinstance(value, str) and uri_paths(value) is not None
+
+
+# a URL of a scheme other than file: (``https://...``) names no file
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def _names_a_file(value: Any) -> bool:
+    """A path-like value a file tool could open (not a ``file:`` URI, which the Gate
+    reads as its path, nor another scheme's URL)."""
+    if isinstance(value, list):
+        return any(_names_a_file(v) for v in value)
+    if not isinstance(value, str) or _file_uri(value) or _URL.match(value.strip()):
+        return False
+    return _looks_like_path(value)
 
 
 def _command_text(value: Any) -> bool:
@@ -342,6 +384,31 @@ def _unlisted_path(key: str, tool: str, value: Any) -> bool:
     return any(word in name for word in _PATH_WORDS) and _looks_like_path(value)
 
 
+# keys under which a tool taking a path takes what it writes there (compared folded)
+_CONTENT: Final = frozenset(["content", "contents", "text", "data", "body", "newtext",
+                             "newstring", "newcontent", "filecontent", "filetext", "bytes",
+                             "base64", "patch", "diff", "append", "lines"])  # fmt: skip
+
+
+def named_paths(tool: str, args: Mapping[str, Any]) -> list[str]:
+    """The path-like values of a tool's path arguments (``path``, ``target``, ``files``...),
+    for a tool the name table does not map: what it acts on, if it is a file tool."""
+    out: list[str] = []
+    for key, value in args.items():
+        if role(str(key), tool) in (None, "command"):
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and _looks_like_path(item) and not _file_uri(item):
+                out.append(item)
+    return out
+
+
+def writes_content(args: Mapping[str, Any]) -> str | None:
+    """The key under which a tool taking a path takes content for it (``content``,
+    ``text``, ``data``...): a tool of that shape writes, whatever its name."""
+    return next((str(k) for k in args if fold(str(k)) in _CONTENT), None)
+
+
 def unaccounted(
     tool: str, args: Mapping[str, Any], *, mapped: bool = True, moves: bool = False
 ) -> str | None:
@@ -358,7 +425,7 @@ def unaccounted(
         if ambiguous(key):
             return (
                 f"its argument key {key!r} reads as "
-                f"{_reads_as(key)!r} to a server matching keys "
+                f"{reads_as(key)!r} to a server matching keys "
                 "without case (Go's encoding/json), not as the rules read it"
             )
         extra = shell_extra(key) if tool == canonical.SHELL else None
@@ -403,6 +470,17 @@ def unaccounted(
     nested = _nested_problem(tool, args)
     if nested is not None:
         return nested
+    if (
+        mapped
+        and tool in _NAMES_A_FILE
+        and not any(role(str(k), tool) not in (None, "command") for k in args)
+    ):
+        named = next((str(k) for k, v in args.items() if _names_a_file(v)), None)
+        if named is not None:
+            return (
+                f"it names no file under a key the rules read, and its argument {named!r} "
+                "looks like a path: the decision would be about no file at all"
+            )
     for found, keys in seen.items():
         if len(keys) > 1 and found != "paths":
             return (

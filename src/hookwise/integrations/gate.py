@@ -26,7 +26,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from hookwise.integrations import shell_args
-from hookwise.integrations.accounting import role, unaccounted
+from hookwise.integrations.accounting import named_paths, role, unaccounted, writes_content
+from hookwise.integrations.file_uri import uri_reading
 from hookwise.integrations.json_data import jsonable
 from hookwise.integrations.tools import (
     MOVE_SOURCE_KEYS,
@@ -311,6 +312,21 @@ class Gate:
             record["approval"] = approval
         self._write(record, resolved)
 
+    def record_refusal(
+        self, tool: str, args: Mapping[str, Any], reason: str, rule_id: str, *, call_id: str = ""
+    ) -> None:
+        """Audit a call refused before any rule was asked (the MCP proxy's envelope check:
+        the message reads otherwise to its server), as a denial by ``rule_id``."""
+        self._policy()  # the audit log's settings
+        mapped = MappedInput(dict(args) if isinstance(args, Mapping) else {}, {}, True)
+        payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=mapped.args)
+        if call_id:
+            payload["tool_use_id"] = call_id
+        ev = self._event(canonical.TOOL_BEFORE, payload, tool=tool, mapped=mapped)
+        record = self._record([ev], None, 0.0)
+        record.update(decision="deny", reason=reason, rule=rule_id)
+        self._write(record, Verdict("deny", reason, rule_id=rule_id))
+
     def _relay(self, tool: str, args: Mapping[str, Any]) -> Verdict | None:
         """The call decided again (its rule, its relay flag) and, when it goes to the
         relay, the person's answer as a verdict; None when the relay does not apply."""
@@ -430,6 +446,8 @@ class Gate:
             verdict, record = self._list_as_line(tool, args, call_id, verdict, record)
         if name == canonical.SHELL and verdict.action != "deny":
             verdict, record = self._shell_extras(tool, args, call_id, verdict, record)
+        if verdict.action != "deny":
+            verdict, record = self._uri_paths(tool, args, call_id, verdict, record)
         if verdict.args is not None:
             verdict = replace(verdict, args=self._back(mapped, args, verdict.args))
         if tool in self.accounted_tools:
@@ -440,9 +458,28 @@ class Gate:
                 verdict = self._unverifiable(tool, why, verdict)
         if name == tool and verdict.action != "deny":
             verdict, record = self._bare_names(tool, args, call_id, verdict, record)
+        if name == tool and verdict.action != "deny":
+            verdict, record = self._unmapped_file(tool, args, call_id, verdict, record)
         if verdict.action == "allow" and not verdict.rule_id and name == tool:
             verdict = self._unmapped(tool, args, verdict)
         return verdict, record
+
+    def _uri_paths(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        call_id: str,
+        verdict: Verdict,
+        record: dict[str, Any],
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """A ``file:`` URI under any key is decided as the path it names (file_uri.py):
+        self-protection and every ``files`` rule hold for ``{"uri": "file:///..."}``."""
+        found = uri_reading(args, self.cwd, self.env.get("HOME") or "")
+        if found is None:
+            return verdict, record
+        name = self.canonical_tool(tool)
+        mapped = canonical_input(name, found, moves=moves_files(tool) and name in ("write", "edit"))
+        return self._stricter(tool, mapped, call_id, (verdict, record))
 
     def _bare_names(
         self,
@@ -469,6 +506,56 @@ class Gate:
         reading = MappedInput({"file_paths": names}, {}, True)
         return self._stricter(tool, reading, call_id, (verdict, record))
 
+    def _unmapped_file(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        call_id: str,
+        verdict: Verdict,
+        record: dict[str, Any],
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """A tool the name table does not map, taking a path (``putFile {path}``,
+        ``get_file {path}``), is decided as each file tool it could be: its name says
+        nothing, so rules on ``tool: write``/``edit``/``read`` would otherwise never hold for
+        it (red team s26 F7). Taking content for the path says it writes: a write or edit
+        rule then applies as it is. Else a rule that holds for one of the readings makes the
+        call unverifiable (the guard cannot tell whether the tool does what the rule is
+        about)."""
+        names = named_paths(tool, args)
+        found = uri_reading(args, self.cwd, self.env.get("HOME") or "")
+        names += found["file_paths"] if found is not None else []
+        if not names:
+            return verdict, record
+        reading = MappedInput({"file_paths": names}, {}, True)
+        writes = writes_content(args)
+        for as_tool in ("write", "edit", "read"):
+            other, other_record = self._reading(tool, reading, call_id, as_tool)
+            if RANK[other.action] <= RANK[verdict.action]:
+                continue
+            if writes is not None and as_tool != "read":
+                verdict, record = replace(other, args=None), other_record
+            else:
+                does = "reads" if as_tool == "read" else "writes"
+                why = (
+                    f"tool {tool!r} is not mapped to a canonical tool; if it {does} "
+                    f"{names[0]!r}, rule {other.rule_id or '?'} applies ({other.reason}); map it "
+                    "(tool_names), or name it in a rule"
+                )
+                verdict = self._unverifiable(tool, why, verdict)
+            if verdict.action == "deny":
+                break
+        return verdict, record
+
+    def _reading(
+        self, tool: str, reading: MappedInput, call_id: str, as_tool: str | None = None
+    ) -> tuple[Verdict, dict[str, Any]]:
+        """The call decided as another ``reading`` of its arguments (as ``as_tool``)."""
+        payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=reading.args)
+        if call_id:
+            payload["tool_use_id"] = call_id
+        ev = self._event(canonical.TOOL_BEFORE, payload, tool=tool, mapped=reading, as_tool=as_tool)
+        return self._decide([ev], tool_event=True)
+
     def _stricter(
         self,
         tool: str,
@@ -481,11 +568,7 @@ class Gate:
         """The call decided again as another ``reading`` of its arguments; the stricter
         verdict (and its record) than ``current`` wins."""
         verdict = current[0]
-        payload = self._payload(canonical.TOOL_BEFORE, tool=tool, args=reading.args)
-        if call_id:
-            payload["tool_use_id"] = call_id
-        ev = self._event(canonical.TOOL_BEFORE, payload, tool=tool, mapped=reading, as_tool=as_tool)
-        other, other_record = self._decide([ev], tool_event=True)
+        other, other_record = self._reading(tool, reading, call_id, as_tool)
         if other.action == "deny" or (other.action == "ask" and verdict.action != "ask"):
             return replace(other, args=None), other_record
         return current

@@ -15,12 +15,15 @@ framework's shell tool exactly as it guards Claude Code's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
 from hookwise.policy import canonical
 
-# framework tool name (compared case-insensitively, ``-`` read as ``_``) -> canonical tool
+# framework tool name (compared case-insensitively, ``-`` and camelCase read as ``_``) ->
+# canonical tool. A name not here is not guessed at: the Gate decides an unmapped tool that
+# takes a path as each file tool it could be (``Gate._unmapped_file``).
 DEFAULT_TOOL_NAMES: Final[Mapping[str, str]] = {
     # shell
     "bash": canonical.SHELL,
@@ -127,8 +130,13 @@ _NOT_COMMANDS: Final = frozenset(
 )
 
 
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
 def _key(name: str) -> str:
-    return name.strip().lower().replace("-", "_")
+    """A tool name as the table compares it: case, ``-`` and camelCase read as ``_``
+    (``writeFile``, ``Write-File`` and ``WRITE_FILE`` are ``write_file``: red team s26 F7)."""
+    return _CAMEL.sub("_", name.strip()).lower().replace("-", "_")
 
 
 def moves_files(tool: str) -> bool:

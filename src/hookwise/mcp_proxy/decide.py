@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from hookwise.integrations import file_uri
 from hookwise.integrations.accounting import role
 from hookwise.integrations.gate import Gate
 from hookwise.integrations.tools import moves_files
@@ -31,22 +32,15 @@ _RESOURCE_TOOLS = dict.fromkeys(RESOURCE_METHODS, "read")
 
 
 def resource_args(uri: str) -> dict[str, Any]:
-    """What a resource request is decided on: a ``file://`` URI's path (and, when the URI
-    names a host, the path under a directory of that name, as a server's template
-    ``file://project/{name}`` reads it); any other URI as ``uri``."""
-    from urllib.parse import unquote, urlsplit
-
-    parts = urlsplit(uri)
-    if parts.scheme.lower() != "file":
+    """What a resource request is decided on: a ``file://`` URI's paths
+    (:func:`file_uri.uri_paths`, the reading a URI in a tool call's arguments gets too);
+    any other URI as ``uri``."""
+    found = file_uri.uri_paths(uri)
+    if found is None:
         return {"uri": uri}
-    path = unquote(parts.path) or "/"
-    if parts.netloc in ("", "localhost"):
-        return {"uri": uri, "file_path": path}
-    # a template's value is percent-decoded wherever it lies (the Python SDK's
-    # ``file://{name}`` reads ``file://%73ecret.txt`` as secret.txt): the host part as
-    # written and decoded
-    hosts = dict.fromkeys([parts.netloc, unquote(parts.netloc)])
-    return {"uri": uri, "paths": [path, *(host + path for host in hosts)]}
+    if len(found) == 1:
+        return {"uri": uri, "file_path": found[0]}
+    return {"uri": uri, "paths": found}
 
 
 def json_readings(args: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -135,6 +129,13 @@ class Decider:
             if second.action == "deny" or (second.action == "ask" and verdict.action == "allow"):
                 verdict = replace(second, args=None)
         return verdict
+
+    def refused(self, method: str, params: Mapping[str, Any], reason: str, call_id: str) -> None:
+        """Audit a message refused before the policy could read it (its envelope reads
+        otherwise to the server): a denial of ``mcp__<server>__<method>``."""
+        self.gate.record_refusal(
+            self.tool_name(method), params, reason, "hookwise:envelope", call_id=call_id
+        )
 
     def fallback(
         self, verdict: Verdict, tool: str, args: Mapping[str, Any], *, call_id: str = ""

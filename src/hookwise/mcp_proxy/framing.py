@@ -3,7 +3,8 @@
 The proxy decides on what it parsed and the server acts on what it parses, so any message
 the two could read differently is refused rather than passed on: duplicate keys (a parser
 that keeps the first would see another method or tool), ``NaN``/``Infinity``, invalid
-UTF-8, more than one JSON value on a line. A line longer than the limit is dropped whole,
+UTF-8, more than one JSON value on a line, and an envelope a server matching keys without
+case reads otherwise (:func:`envelope_problem`). A line longer than the limit is dropped whole,
 never split into pieces that each look like a message.
 """
 
@@ -12,6 +13,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from hookwise.integrations.accounting import reads_as
 
 # One message may carry a large file or image as base64: 64 MiB by default.
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -253,3 +256,42 @@ def parse(line: bytes) -> Message:
 def blank(line: bytes) -> bool:
     """A line of whitespace only: skipped, as the SDKs skip it."""
     return not line.strip(b" \t\r")
+
+
+# the members of a message and of its ``params`` the proxy reads (JSON-RPC's, MCP's)
+ENVELOPE_KEYS = frozenset(
+    ["jsonrpc", "id", "method", "params", "result", "error", "name", "arguments", "uri",
+     "_meta", "requestId", "progressToken", "capabilities", "cursor"]
+)  # fmt: skip
+_ENVELOPE_READS = {reads_as(key): key for key in ENVELOPE_KEYS}
+
+
+def envelope_problem(value: Any) -> str | None:
+    """Why a message's envelope reads otherwise to a server matching keys without case
+    (Go's ``encoding/json``, as in go-sdk before 1.3.1, mark3labs/mcp-go, hand-written
+    structs): two keys of the message or of its ``params`` that fold to one (``arguments``
+    and ``Arguments``: the proxy decides one, the server runs the other), or a key that
+    folds to a member the proxy reads without being it (``Method`` on a response, ``PARAMS``,
+    ``argumentſ``); None when it reads alike (red team s26 F1)."""
+    if not isinstance(value, dict):
+        return None
+    params = value.get("params")
+    for where, obj in (("the message", value), ("its params", params)):
+        if not isinstance(obj, dict):
+            continue
+        seen: dict[str, str] = {}
+        for key in obj:
+            folded = reads_as(key)
+            other = seen.setdefault(folded, key)
+            if other != key:
+                return (
+                    f"{where} has the keys {other!r} and {key!r}, which a server matching "
+                    "keys without case (Go's encoding/json) reads as one"
+                )
+            meant = _ENVELOPE_READS.get(folded)
+            if meant is not None and meant != key:
+                return (
+                    f"{where} has the key {key!r}, which a server matching keys without case "
+                    f"(Go's encoding/json) reads as {meant!r}"
+                )
+    return None

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, BinaryIO
 
+from hookwise.integrations.accounting import reads_as
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import elicit, framing, replies
 from hookwise.mcp_proxy.decide import RESOURCE_METHODS, Decider, resource_args
@@ -228,6 +229,9 @@ class Proxy:
                 ),
                 False,
             )
+        problem = framing.envelope_problem(value)
+        if problem is not None:
+            return ("answer", self._refused(value, problem), True)
         if msg.kind == "response":
             if self._elicited(msg):
                 return None
@@ -288,6 +292,26 @@ class Proxy:
         if method in RESOURCE_METHODS:
             return self._resource(value)
         return ("forward", value, False)
+
+    def _refused(self, value: dict[str, Any], problem: str) -> dict[str, Any]:
+        """A client's message its server could read otherwise (framing.envelope_problem):
+        answered with an error, audited as a denial, never passed on. The id is the
+        message's unless another key could be read as the id."""
+        ids = [k for k in value if reads_as(str(k)) == "id"]
+        request_id = _id_or_null(value) if ids == ["id"] else None
+        method = value.get("method")
+        params = value.get("params")
+        reason = f"hookwise: {problem}; not passed to MCP server '{self.name}'"
+        try:
+            self.decider.refused(
+                method if isinstance(method, str) else "(no method)",
+                params if isinstance(params, dict) else {},
+                reason,
+                _call_id(request_id),
+            )
+        except Exception as exc:  # the answer goes back all the same
+            self._note(f"cannot audit a refused message: {type(exc).__name__}: {exc}")
+        return replies.error(request_id, replies.INVALID_REQUEST, reason)
 
     def _forward(self, items: list[dict[str, Any]], line: bytes) -> None:
         """Pass messages on, tracking each request until the server answers it."""

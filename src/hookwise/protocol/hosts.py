@@ -284,6 +284,9 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "save_memory": "memory",
             "write_todos": "todo",
             "activate_skill": "skill",
+            # 0.61 (bundle: AGENT_TOOL_NAME = "invoke_agent", `agent_name` and a prompt):
+            # starts a subagent (red team s26 F9: `tool: task` did not hold)
+            "invoke_agent": "task",
             # 0.61 (bundle's tool schemas): list_mcp_resources {serverName?} names its
             # server; read_mcp_resource {uri: "SERVER:URI"} too, before the first colon
             # (policy/canonical.mcp_resource_call)
@@ -343,6 +346,10 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             # 2.1.330: a shell script "in the same shell environment as Bash", in the
             # background (red team s25 F1: it had no decision while Bash was denied)
             "Monitor": "shell",
+            # 2.1.330: Windows' shell tool (its input's `command`, as Bash's); Claude's own
+            # rules pair Bash(x) with PowerShell(x) (red team s26 F6: no decision for it).
+            # Its line is PowerShell, read here as a POSIX shell line
+            "PowerShell": "shell",
             "ReadMcpResourceTool": "mcp_resource",
             "ListMcpResourcesTool": "mcp_resource",
         },

@@ -20,6 +20,8 @@ Hot (every command passes here): names and set lookups only; the tables are cold
 
 from __future__ import annotations
 
+import sys
+
 from hookwise.shell import programs
 
 TYPE_CHECKING = False
@@ -60,6 +62,8 @@ def _reads_code(command: Any, script: Any, name: str) -> bool:
     """Whether a code reader may take code other than a script already on disk: inline
     code, stdin, a file written on the line, a process substitution (cheap: most runs of
     ``python3 -m pytest`` or ``node build.js`` need nothing more)."""
+    if name == "crontab" and any(w in ("-l", "-r") for w in command.argv[1:]):
+        return False  # crontab -l lists the table, -r removes it: no code is given
     if name in _CODE_OPERANDS or command.stdin or command.piped_from is not None:
         return True
     if script.written or command.redirects:
@@ -73,8 +77,10 @@ def _reads_code(command: Any, script: Any, name: str) -> bool:
             continue
         if word == "-" or word.split("=", 1)[0] in _CODE_OPTIONS:
             return True
-        if word[:2] == "-m" and (word[2:] or next_word(command.argv, word)) in _CODE_MODULES:
-            return True  # python -m timeit CODE
+        if word[:2] == "-m" and name in ("python", "pypy"):
+            module = word[2:] or next_word(command.argv, word)
+            if module in _CODE_MODULES or module.split(".", 1)[0] in sys.stdlib_module_names:
+                return True  # python -m timeit CODE, -m pickle F (code_readers.unread_module)
         if not word.startswith("--") and ("c" in word or "e" in word or "E" in word):
             return True  # a cluster: python -Ic CODE, perl -ne CODE
     return len(command.argv) == 1  # alone: it reads its code from stdin (a terminal here)

@@ -68,6 +68,13 @@ _CALLS: list[tuple[str, str]] = [
         "computed",
     ),
     (r"\bsystem\s*\(?\s*[$@][A-Za-z_{]", "computed"),
+    # a command literal joined to more (os.system("cat .e" "nv"), "rm " + d, "x" % y):
+    # the command is built when it runs
+    (
+        r"\b(?:os\.system|os\.popen|subprocess\.\w+|execSync|spawnSync|execFileSync|exec|"
+        r"shell_exec|passthru|proc_open|popen|system)\s*\(\s*" + _STRING_NC + r"\s*(?=[^\s),])",
+        "computed",
+    ),
 ]
 # awk only: output redirected to a file, a command string read or computed
 _AWK_CALLS: list[tuple[str, str]] = [
@@ -75,6 +82,10 @@ _AWK_CALLS: list[tuple[str, str]] = [
     (_STRING + r"\s*\|\s*getline", "sh"),
     (r"\bprintf?\b[^;}|]*\|\s*" + _STRING, "sh"),
     (r"\bsystem\s*\(\s*(?=[A-Za-z_$(])", "computed"),
+    # a target that is an expression (print > (".hook" "wise/p"), print > ENVIRON["HOME"]
+    # "/x", print > "a" b): built when it runs
+    (r"\bprintf?\b[^;}|>]*>>?\s*(?=\(|ENVIRON\b)", "computed"),
+    (r"\bprintf?\b[^;}|>]*(?:>>?|\|)\s*" + _STRING_NC + r"\s*(?=[\w\"'$(])", "computed"),
     (r"\bprintf?\b[^;}|]*\|\s*(?=[A-Za-z_(])", "computed"),
     (r"\b[A-Za-z_]\w*\s*\|\s*getline", "computed"),
 ]

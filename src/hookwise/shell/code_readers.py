@@ -409,6 +409,68 @@ _PY_SHELLS = frozenset(
 # python -m MODULE that runs code from its operands: timeit's statements (and -s setup),
 # doctest's examples in the files it is given
 _PY_CODE_MODULES = frozenset(["timeit", "doctest"])
+# standard library modules known to do nothing with their operands but read them as data,
+# serve files, or make environments: every other one of the standard library is a tool
+# whose handling of its operands the reader does not know (pickle unpickles code,
+# cProfile/profile/trace run a script, pydoc imports a file, webbrowser runs $BROWSER):
+# `python -m` of it is unverifiable. A module outside the standard library is the
+# project's or an installed package's code on disk (python -m pytest, -m mypkg.cli).
+PY_HARMLESS_MODULES = frozenset(
+    ["http.server", "json.tool", "venv", "ensurepip", "unittest", "compileall", "py_compile",
+     "site", "sysconfig", "platform", "calendar", "base64", "uuid", "tokenize", "ast", "dis",
+     "tabnanny", "pyclbr", "mimetypes", "quopri", "filecmp", "pickletools", "locale", "this",
+     "random", "sqlite3.dump"]
+)  # fmt: skip
+
+
+def unread_module(module: str) -> bool:
+    """Whether ``python -m module`` runs a standard library tool the reader does not know."""
+    import sys
+
+    top = module.split(".", 1)[0]
+    return (
+        top in sys.stdlib_module_names
+        and module not in PY_HARMLESS_MODULES
+        and module not in _PY_CODE_MODULES
+        and module not in PY_ARCHIVE_MODULES
+        and top not in _PY_SHELLS
+    )
+
+
+# python -m zipfile/tarfile: the archive tools of the standard library, whose command
+# lines are small and fixed: the mode option (list, test, extract, create), then operands;
+# an option taking a value; an extraction's write is DATA_WRITERS' (programs.py)
+_PY_ARCHIVE_MODES = {"-l": "l", "--list": "l", "-t": "t", "--test": "t", "-e": "e",
+                     "--extract": "e", "-c": "c", "--create": "c"}  # fmt: skip
+_PY_ARCHIVE_VALUED = frozenset(["--filter", "--metadata-encoding"])
+PY_ARCHIVE_MODULES = frozenset(["zipfile", "tarfile"])
+
+
+def py_archive_module(module: str, args: list[str]) -> Items:
+    """What ``python -m zipfile``/``tarfile`` reads and writes: a listing, test or
+    extraction reads the archive; a creation writes its first operand from the files it
+    reads. An option the tool's command line does not have is unverifiable."""
+    mode = ""
+    operands: list[str] = []
+    k = 0
+    while k < len(args):
+        word = args[k]
+        name = word.partition("=")[0]
+        if word in _PY_ARCHIVE_MODES and not mode:
+            mode = _PY_ARCHIVE_MODES[word]
+        elif name in _PY_ARCHIVE_VALUED:
+            k += 0 if "=" in word else 1
+        elif word in ("-v", "--verbose", "-h", "--help"):
+            pass
+        elif word.startswith("-") and word != "-":
+            why = f"python -m {module} {word}: an option hookwise does not read"
+            return [("unverifiable", why)]
+        else:
+            operands.append(word)
+        k += 1
+    if mode == "c":
+        return [("write", operands[0])] * bool(operands) + [("read", f) for f in operands[1:]]
+    return [("read", operands[0])] if mode and operands else []
 
 
 def _py_code_module(
@@ -490,6 +552,29 @@ _FILE_LANGUAGES = {
     ".sed": "sed",
 }
 _MAKEFILES = frozenset(["Makefile", "makefile", "GNUmakefile"])
+
+
+def _awk_assigned(argv: list[str]) -> list[str]:
+    """The values awk's variables get on the line: ``-v X=V``, ``-vX=V``, ``--assign
+    X=V`` and operands ``X=V`` (assigned before the file after them is read)."""
+    import re
+
+    found: list[str] = []
+    words = iter(argv[1:])
+    for word in words:
+        given = word
+        if word in ("-v", "--assign"):
+            given = next(words, "")
+        elif word.startswith(("-v", "--assign=")) and "=" in word:
+            given = word[2:] if word.startswith("-v") else word.partition("=")[2]
+        elif word in ("-F", "-f", "--field-separator", "--file"):
+            next(words, None)
+            continue
+        if re.match(r"^[A-Za-z_]\w*=(?!=)", given):  # (not awk code: NR==1{...})
+            value = given.partition("=")[2]
+            if value:
+                found.append(value)
+    return found
 
 
 def _scan(argv: list[str], reader: Reader) -> tuple[list[str], list[str], str | None, int]:
@@ -592,6 +677,11 @@ def read(
             args = argv[argv.index("-m") + 2 :]
             found = _py_code_module(module, args, command, script, (printed, parsed))
             return found + _pending(script, language, program)
+        if module in PY_ARCHIVE_MODULES:
+            return py_archive_module(module, argv[argv.index("-m") + 2 :])
+        if unread_module(module):
+            why = f"python -m {module} runs a standard library tool whose handling of its"
+            return [("unverifiable", f"{why} operands and input hookwise does not read")]
         if module.split(".")[0] not in _PY_SHELLS:
             return _pending(script, language, program)
         rest = argv[argv.index("-m") + 2 :]  # pdb -c CMD: debugger commands (Python too)
@@ -602,6 +692,10 @@ def read(
     if name in ("awk", "gawk", "mawk", "nawk", "busybox-awk") and not code and not files:
         code = [operand] if operand is not None else []
         operand = None
+    if name in ("awk", "gawk", "mawk", "nawk", "busybox-awk") and any(
+        "getline" in text for text in code
+    ):  # awk -v f=.env '...getline l < f': a value may name the file getline reads
+        out += [("read", value) for value in _awk_assigned(argv)]
     if language == "sqlite" and at < len(argv):
         code = code + [w for w in argv[at + 1 :] if not w.startswith("-")]  # db SQL...
     if name == "gdb" and "--args" in argv:
@@ -610,6 +704,8 @@ def read(
             out.append(("argv", argv[at_args + 1 :]))
     if name == "make":  # make X:=$(shell ...): a variable given on the line is make code
         code = code + [w for w in argv[1:] if "=" in w and not w.startswith("-")]
+    if name == "gdb" and len(code) > 1:  # -ex 'file /bin/rm' -ex 'run -rf d': one script
+        code = ["\n".join(code)]
     for text in code:
         out += language_items(language, text)
     sources = list(files)
@@ -1031,6 +1127,21 @@ def code_language(path: str) -> str | None:
     return _FILE_LANGUAGES.get(name[dot:].lower()) if dot > 0 else None
 
 
+def code_suffix(path: str) -> str | None:
+    """The language of a file by its suffix (``x.py``: python), or None."""
+    at = path.rfind(".")
+    return _FILE_LANGUAGES.get(path[at:].lower()) if at > path.rfind("/") else None
+
+
+def suffix_language(content: str, path: str) -> Items | None:
+    """A written file loaded as code by its suffix (``test_x.py`` by pytest): what its
+    code runs, read in its language; None for a suffix hookwise reads no language of."""
+    language = code_suffix(path)
+    if language is None:
+        return None
+    return language_items(language, content)
+
+
 def file_items(content: str, path: str) -> Items | None:
     """A written file run as a program (``./x``): by its ``#!`` line; None: a shell."""
     if content.startswith("#!"):
@@ -1093,6 +1204,10 @@ def _options(name: str, value: str, command: Any, script: Any) -> str | None:
     if name == "MAKEFLAGS":
         if "eval" in value or "SHELL=" in value or "-E" in value:
             return f"MAKEFLAGS={value} makes make run code from it"
+        return None
+    if name == "ZIPOPT":  # zip's options from the environment: -TT/--unzip-command run one
+        if value and ("-T" in value or "--unzip" in value or _computed(value)):
+            return f"ZIPOPT={value} makes zip run a command from it"
         return None
     if name == "TAR_OPTIONS":
         import shlex
@@ -1192,11 +1307,23 @@ def _home(name: str, value: str, command: Any, script: Any) -> str | None:
     return f"{name}={value} makes {program} read config or rc files the guard did not read"
 
 
+def _shell(name: str, value: str, command: Any, script: Any) -> str | None:
+    """Programs run their command strings as ``$SHELL -c STRING`` (flock -c, script -c,
+    gdb's shell, vim's ``:!``): hookwise reads STRING as shell, so SHELL naming another
+    interpreter (``SHELL=/usr/bin/python3``) runs code it did not read."""
+    from hookwise.shell.programs import SHELLS
+
+    if not _computed(value) and value.rsplit("/", 1)[-1] in SHELLS:
+        return None
+    return f"SHELL={value} makes command strings run by a program other than a shell"
+
+
 _ENV_JUDGES: dict[str, Callable[[str, str, Any, Any], str | None]] = {
     "options": _options,
     "path": _path,
     "git": _git_env,
     "home": _home,
+    "shell": _shell,
 }
 
 

@@ -295,6 +295,63 @@ def _split(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     return [("script", value) for value in option_values(argv, (), ("--filter",))]
 
 
+def _compiler(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    """gcc's ``-wrapper PROG,ARG,...`` runs every subprocess (cc1, as, ld) under PROG."""
+    return [("argv", value.split(",")) for value in option_values(argv, ("-wrapper",), ())]
+
+
+def _go(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    """``go build -toolexec CMD``, ``go test -exec CMD``, ``go run -exec CMD``: CMD runs
+    every tool or test binary (split on spaces, as go splits it)."""
+    values = option_values(argv, ("-toolexec", "-exec", "--toolexec", "--exec"), ())
+    return [("script", value) for value in values]
+
+
+# wgetrc commands (-e CMD) that name a file wget reads and sends, or writes; spelled with
+# any case, `_` or `-` (wget ignores them)
+_WGET_READS = frozenset(["postfile", "bodyfile", "input", "loadcookies", "certificate",
+                         "privatekey", "cacertificate"])  # fmt: skip
+_WGET_WRITES = frozenset(["outputdocument", "logfile", "savecookies", "warcfile"])
+
+
+def _wget(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    """``wget -e 'post_file = .env'``: a wgetrc command from the line; one that names a
+    file is a read (sent) or a write of it."""
+    found: list[tuple[str, Any]] = []
+    for text in option_values(argv, ("-e",), ("--execute",)):
+        name, eq, value = text.partition("=")
+        key = name.strip().lower().replace("_", "").replace("-", "")
+        value = value.strip()
+        if eq and value and key in _WGET_READS:
+            found.append(("read", value))
+        elif eq and value and key in _WGET_WRITES:
+            found.append(("write", value))
+    return found
+
+
+# curl's short options that take a value: in a cluster, the rest of the word is it
+_CURL_VALUED = frozenset("AbcCdDeEFHKmoPQrtTuUwxXyYz")
+
+
+def _curl(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    """``curl -n`` (``--netrc``, ``--netrc-optional``) sends the credentials ``~/.netrc``
+    holds for the host: a read of that file, as ``--netrc-file ~/.netrc`` is."""
+    for word in argv[1:]:
+        if word == "--":
+            break
+        if word in ("--netrc", "--netrc-optional") or (
+            len(word) > 3 and "--netrc-optional".startswith(word) and word != "--netrc-"
+        ):
+            return [("read", "~/.netrc")]
+        if word[:1] == "-" and word[1:2] not in ("-", ""):
+            for letter in word[1:]:
+                if letter == "n":
+                    return [("read", "~/.netrc")]
+                if letter in _CURL_VALUED:
+                    break
+    return []
+
+
 def _vim(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     """vim's ``-c '!CMD'``: a shell command (the rest of its Ex commands, what their
     expressions call included, are read with the ex reader: code_readers)."""
@@ -431,6 +488,10 @@ HANDLERS: dict[str, Callable[[list[str], list[str]], list[tuple[str, Any]]]] = {
     "complete": _compgen,
     "man": _man,
     "split": _split,
+    **dict.fromkeys(["gcc", "cc", "g++", "c++", "gcc-12", "clang", "clang++"], _compiler),
+    "go": _go,
+    "wget": _wget,
+    "curl": _curl,
 }
 
 

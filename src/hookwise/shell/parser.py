@@ -1214,7 +1214,15 @@ def _strip_prefix(
         if not words[i].dynamic and name in programs.RUNNER_NAMES:
             from hookwise.shell.wrappers import strip_runner
 
-            ran = strip_runner(name, [w.value for w in words[i:]])
+            values = [w.value for w in words[i:]]
+            if name == "dotenv":
+                from hookwise.shell.commands.env_files import dotenv_file, dotenv_prints
+
+                if dotenv_prints(values) is not None:
+                    return words[i:]  # dotenv list / get KEY: a command of its own
+                if len(script.sourced) < 8:  # dotenv run CMD: CMD gets the file's values
+                    script.sourced.append(dotenv_file(values))
+            ran = strip_runner(name, values)
             if ran is None:
                 return words[i:]
             if ran[1] is not None:
@@ -1249,6 +1257,8 @@ def _strip_prefix(
             prefix.xargs = values[:offset]
         if name == "env" and offset >= len(values):
             return words[i:]  # env with no command prints the environment: a command itself
+        if offset >= len(values) and programs.listed(name, programs.SHELL_STARTERS):
+            return words[i:]  # unshare, chroot /: no command starts the user's shell
         i += offset
     if i < n and _prefix_word(words[i]):  # (bash strips them all: env x33 git push -f)
         script.overall.append(
@@ -1282,6 +1292,14 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
     if name.startswith("BASH_FUNC_") and "{" in value:  # an exported function: bash runs
         _parse(value[value.index("{") :], depth + 1, script)  # its body when it is called
         return
+    if value and (
+        programs.listed(name, programs.JAVA_OPTION_VARIABLES)
+        or programs.listed(name.upper(), programs.FILE_VARIABLES)
+    ):
+        from hookwise.shell.commands.env_files import named_files
+
+        for path in named_files(name, value):  # MAGIC=F file x prints F's lines
+            _inner_argv(["cat", path], depth, script, word.value, f"{name} names a file read")
     if word.dynamic:
         prefix.env[name] = value  # kept as written: accounting knows it is not plain
         if name in programs.CODE_VARIABLES:
@@ -1290,6 +1308,7 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
     prefix.env[name] = value
     if not value:
         return
+
     if script.rebound is None and "BASH_" in value:  # a nameref made to BASH_ALIASES
         script.rebound = accounting.rebinds_by_value(value)
     if name in programs.COMMAND_VARIABLES or (
@@ -1371,6 +1390,9 @@ def _add_command(
     if raw and not raw[0].quoted and raw[0].value in _COMPOUND:
         if raw[0].value in ("for", "select") and len(raw) > 1:
             _record(script, raw[1].value, None, False)  # the loop sets it to each value
+            from hookwise.shell.variables import loop_hint
+
+            loop_hint(script, raw[1].value, [(w.value, w.dynamic) for w in raw[3:]])
         words: list[_Word] = []
     else:
         if source and any("{" in source[w.start : w.end] for w in raw if 0 <= w.start < w.end):
@@ -1518,7 +1540,7 @@ def _add_command(
 
 _EXPANDS = frozenset("$`")
 # wrappers whose words name files they read or write (wrappers.WRAPPER_FILES)
-_WRAPPER_FILES = frozenset(["xargs", "script", "time", "strace", "ltrace"])
+_WRAPPER_FILES = frozenset(["xargs", "script", "time", "strace", "ltrace", "valgrind"])
 
 
 def _redirected_input(redirects: list[str], writes: list[str], script: Script) -> list[str]:
@@ -1556,10 +1578,18 @@ def _glob_options(command: Command, options: frozenset[str]) -> None:
 
 
 def _inner_argv(
-    argv: list[str], depth: int, script: Script, text: str, origin: str = "", *, globs: bool = False
+    argv: list[str],
+    depth: int,
+    script: Script,
+    text: str,
+    origin: str = "",
+    *,
+    globs: bool = False,
+    inherits: Command | None = None,
 ) -> None:
     """``argv`` as a command of its own; ``globs``: its words are patterns (a lister's
-    selection), not literal names."""
+    selection), not literal names; ``inherits``: the command whose stdin it reads (a
+    program run from an unknown program's operands reads that program's input)."""
     if depth + 1 > MAX_DEPTH:
         script.complete = False
         script.problems.append(f"more than {MAX_DEPTH} levels of nested commands")
@@ -1569,7 +1599,11 @@ def _inner_argv(
         for word in words[1:]:
             word.quoted = False
             word.glob = any(c in word.value for c in "*?[")
-    added = _add_command(text, words, [], depth + 1, script, writes=[], stdin=[])
+    stdin = list(inherits.stdin) if inherits is not None else []
+    piped = inherits.piped_from if inherits is not None else None
+    added = _add_command(
+        text, words, [], depth + 1, script, writes=[], stdin=stdin, piped_from=piped
+    )
     if added is not None:
         added.origin = origin
 
@@ -1592,11 +1626,38 @@ def _run_inner(
             for path in script.sourced:
                 origin = f"{program} prints values that sourcing {path} defined"
                 _inner_argv(["cat", path], depth, script, command.text, origin)
+    if program == "dotenv" and len(argv) > 1:  # dotenv list, dotenv -f F get KEY
+        from hookwise.shell.commands.env_files import dotenv_prints
+
+        shown = dotenv_prints(argv)
+        if shown is not None:
+            _inner_argv(["cat", shown], depth, script, command.text, "dotenv prints its values")
     if argv and _file_key(argv[0]) in script.written:  # echo 'cmd' > x.sh; ./x.sh
         from hookwise.shell.written import run_written
 
         run_written(command, argv[0], depth, script, api=_api())
         return
+    if (
+        script.written
+        and programs.listed(program, programs.CODE_RUNNERS)
+        and any(programs.may_load(program, k, v) for k, v in script.written.items())
+    ):  # > test_x.py && pytest
+        from hookwise.shell.commands.build_files import written_loads
+
+        loaded = written_loads(program, script.written)
+        if loaded:
+            _interpreter(command, loaded, depth, script)
+    elif (
+        len(argv) > 1
+        and script.written
+        and programs.reads_operands(program)
+        and any(k.rsplit("/", 1)[-1] in command.text for k in script.written)
+    ):  # > l.py && pygmentize -x -l l.py:L: a word names a file the line wrote
+        from hookwise.shell.commands.build_files import named_loads
+
+        loaded = named_loads(program, argv, script.written)
+        if loaded:
+            _interpreter(command, loaded, depth, script)
     if program in programs.SHELLS:
         from hookwise.shell.scripts import shell_runs
 
@@ -1610,6 +1671,18 @@ def _run_inner(
             parsed=_parsed,
         )
         return
+    if programs.listed(program, programs.SHELL_STARTERS) and (
+        command.stdin or piped_from is not None or command.redirects
+    ):
+        from hookwise.shell.wrappers import starts_shell
+
+        if starts_shell(program, argv):  # unshare <<< CMD, su root <<< CMD: $SHELL reads it
+            from hookwise.shell.scripts import stdin_script
+
+            stdin_script(
+                command, depth, script, piped_from, parse=_parse_shell, printed=static_output
+            )
+            return
     if program in ("source", ".") and len(argv) > 1:
         from hookwise.shell.scripts import script_file
 
@@ -1704,9 +1777,10 @@ def _run_inner(
         found = found + accounting.code_items(command, script, static_output, _parsed)
     if found:
         _interpreter(command, found, depth, script)
-    if len(argv) > 1:  # x86_64 rm -rf d, ld.so /usr/bin/git push -f: a program may run them
+    # x86_64 rm -rf d, ld.so /usr/bin/awk CODE: an unknown program may run its operands
+    if len(argv) > 1 and programs.reads_operands(program):
         for word in argv[1:]:
-            if word.rsplit("/", 1)[-1] in programs.OPERAND_PROGRAMS:
+            if word[:1] != "-":
                 from hookwise.shell.commands.operands import operand_commands
 
                 operand_commands(command, depth, script, _inner_argv)

@@ -641,7 +641,11 @@ TREE_READERS = frozenset(
 def reads_tree(program: str, argv: list[str]) -> bool:
     """Whether ``program`` reads the directories in ``argv`` recursively: ``tar c``
     (always), ``zip -r``, ``grep -r``, ``rg`` (always), ``cp -r``, ``rsync -a``."""
-    if program in ("tar", "gtar", "bsdtar", "7z", "7za", "rg", "ag", "ack", "rclone"):
+    if program in ("tar", "gtar", "bsdtar"):
+        return _tar_creates(argv)  # tar xzf a.tgz -C /tmp: -C is where it extracts to
+    if program in ("7z", "7za"):
+        return not (len(argv) > 1 and argv[1] in ("x", "e", "l", "t"))
+    if program in ("rg", "ag", "ack", "rclone"):
         return True
     if program == "git":
         return len(argv) > 1 and argv[1] == "add"
@@ -655,6 +659,29 @@ def reads_tree(program: str, argv: list[str]) -> bool:
         ):
             return True
     return False
+
+
+def _tar_creates(argv: list[str]) -> bool:
+    """Whether tar makes or adds to an archive (reads the trees it is given): ``c``,
+    ``r``, ``u`` or ``A`` in its mode word or a cluster, or the long spelling. Extracting
+    (``x``), listing (``t``) and comparing (``d``) read the archive, not the trees."""
+    for index, word in enumerate(argv[1:], start=1):
+        if word.startswith("--"):
+            if word in ("--create", "--append", "--update", "--catenate", "--concatenate"):
+                return True
+            if word in ("--extract", "--get", "--list", "--diff", "--compare"):
+                return False
+            continue
+        if word.startswith("-") or index == 1:
+            letters = word.lstrip("-")
+            for letter in letters:
+                if letter in "cruA":
+                    return True
+                if letter in "xtd":
+                    return False
+                if letter in "fCTXbHKLNgV":  # a letter that takes a value ends the cluster
+                    break
+    return True  # no mode found: read as tar's reads always were
 
 
 # ------------------------------------------------------------------ commands run by others
@@ -736,6 +763,13 @@ RUNNER_NAMES = frozenset(
      "micromamba", "pixi", "bundle", "direnv", "nix-shell", "nix", "devbox", "mise", "asdf",
      "op", "doppler", "aws-vault", "dotenv"]
 )  # fmt: skip
+# programs that start the user's shell when given no command (``unshare``, ``su``,
+# ``chroot /``, ``script F``, ``newgrp``), space-separated: the shell runs what the line
+# feeds its stdin (a here-string, a pipe, a file), read as any shell's (scripts.stdin_script)
+SHELL_STARTERS = (
+    " unshare fakeroot chroot su runuser sg script nsenter firejail newgrp machinectl toolbox "
+    "distrobox lxc-attach setpriv sudo "
+)
 # the shells: a script they run (-c, stdin, a file) is read by hookwise.shell.scripts
 SHELLS = frozenset(
     ["sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh",
@@ -763,26 +797,102 @@ OPERAND_PROGRAMS = frozenset(
      "python", "python3", "perl", "ruby", "node", "php", "k3s-killall.sh",
      "k3s-uninstall.sh", "rke2-uninstall.sh"]
 ) | SHELLS  # fmt: skip
+# The programs shell/commands/operands.py never reads the operands of (its DATA_OPERANDS
+# and NON_READERS), space-separated: the gate before that module is loaded (one string,
+# as LOADED_FILE_NAMES; the same names: tests/shell/test_operand_commands.py)
+UNREAD_OPERANDS = (
+    " . : [ [[ ack ag age-keygen alias apk apropos apt apt-cache apt-get aptitude b2sum "
+    "basename brew bunx bzip2 cargo cd certbot chattr chgrp chmod chown cksum cmp comm "
+    "command compgen complete composer cp cut date declare df diff dir direnv dirname dnf "
+    "docker docker-compose dotenv dotenvx dotnet dpkg dpkg-query du echo egrep env-cmd "
+    "exit export expr false fc fd fdfind fgrep file find flatpak fuser gem getfacl getopts "
+    "gh git glab go gradle grep groups gzip hash head helm help history hostname id info "
+    "inotifywait install jq just kill killall kubectl less let ln local locate logger ls "
+    "lsattr lsof man md5sum mkcert mkdir mktemp more mv mvn nerdctl nix-env notify-send "
+    "npm npx openssl pacman pgrep pidof pip pip3 pipx pkill pnpm pnpx podman popd port "
+    "printenv printf pushd pwd read readlink readonly realpath return rg rm rmdir rpm say "
+    "seq service set setfacl sha1sum sha224sum sha256sum sha384sum sha512sum shellcheck "
+    "shfmt shopt shred sleep snap sort source ssh ssh-add ssh-copy-id ssh-keygen "
+    "ssh-keyscan stat stty sum sync systemctl tail tar task test tldr touch tput tr trap "
+    "true type typeset uname uniq unlink unset unzip update-alternatives usleep uvx vdir "
+    "wait watch wc whatis whereis which xz yarn yq yum zip zstd zypper "
+)
+
+
+def listed(name: str, names: str) -> bool:
+    """Whether ``name`` is one of the space-separated ``names`` (a name with a blank or
+    empty, which no list holds, is not: ``'ls x'`` is not ``ls``)."""
+    return bool(name) and " " not in name and f" {name} " in names
+
+
+def reads_operands(program: str) -> bool:
+    """Whether ``program``'s operands may hold a command line it runs: a program hookwise
+    knows nothing about (shell/commands/operands.py reads them). Hot: lookups only."""
+    return not (
+        listed(program, UNREAD_OPERANDS)
+        or program in OPERAND_PROGRAMS
+        or program in WRAPPER_NAMES
+        or program in RUNNER_NAMES
+        or family(program) is not None
+    )
+
+
 # The names (last path part) of the files shell/commands/build_files.py knows programs
 # to load (CONFIG_FILES, BUILD_FILES), space-separated: a line that writes none of them
 # needs not load that module (one string: unmarshalled at once, no set to build; the same
 # names as the tables: tests/shell/test_operand_commands.py)
 LOADED_FILE_NAMES = (
-    " .bash_login .bash_profile .bashrc .bazelrc .curlrc .env .envrc .gdbinit .gitconfig "
-    ".gitmodules .inputrc .justfile .npmrc .pre-commit-config.yaml .profile .psqlrc "
-    ".vimrc .wgetrc .zlogin .zprofile .zshenv .zshrc BUILD BUILD.bazel Cargo.toml Gemfile "
-    "Gruntfile.coffee Gruntfile.js Justfile MODULE.bazel Rakefile Rakefile.rb SConscript "
-    "SConstruct Sconstruct Taskfile.yaml Taskfile.yml Vagrantfile WORKSPACE build.gradle "
-    "build.gradle.kts build.rs bunfig.toml composer.json config config.toml conftest.py "
-    "deno.json deno.jsonc fabfile.py gulpfile.js gulpfile.mjs gulpfile.ts hatch.toml "
-    "init.gradle invoke.yaml jest.config.js jest.config.mjs jest.config.ts justfile "
-    "lefthook.yaml lefthook.yml maven.config meson.build meson.options meson_options.txt "
-    "noxfile.py pom.xml pyproject.toml rakefile rakefile.rb sconstruct settings.gradle "
+    " .Rprofile .bash_login .bash_logout .bash_profile .bashrc .bazelrc .curlrc .env "
+    ".envrc .exrc .gdbinit .gitconfig .gitmodules .inputrc .irbrc .justfile .lldbinit "
+    ".mongoshrc.js .my.cnf .npmrc .pdbrc .perldb .pre-commit-config.yaml .profile .psqlrc "
+    ".screenrc .sqliterc .tclshrc .tmux.conf .vimrc .wgetrc .zlogin .zlogout .zprofile "
+    ".zshenv .zshrc BUILD BUILD.bazel Cargo.toml Gemfile Gruntfile.coffee Gruntfile.js "
+    "Justfile MODULE.bazel Rakefile Rakefile.rb SConscript SConstruct Sconstruct "
+    "Taskfile.yaml Taskfile.yml Vagrantfile WORKSPACE build.gradle build.gradle.kts "
+    "build.rs bunfig.toml composer.json config config.toml conftest.py deno.json "
+    "deno.jsonc fabfile.py gulpfile.js gulpfile.mjs gulpfile.ts hatch.toml init.gradle "
+    "invoke.yaml jest.config.js jest.config.mjs jest.config.ts justfile lefthook.yaml "
+    "lefthook.yml maven.config meson.build meson.options meson_options.txt noxfile.py "
+    "pom.xml pyproject.toml rakefile rakefile.rb sconstruct settings.gradle "
     "settings.gradle.kts setup.cfg setup.py sitecustomize.py taskfile.yaml taskfile.yml "
     "tasks.py tox.ini usercustomize.py uv.toml vite.config.js vite.config.mjs "
-    "vite.config.ts vitest.config.js vitest.config.ts webpack.config.js "
-    "webpack.config.mjs webpack.config.ts "
+    "vite.config.ts vitest.config.js vitest.config.ts webpack.config.js webpack.config.mjs "
+    "webpack.config.ts "
 )
+# Programs that run the project's code (test runners, build and task tools, package
+# managers' scripts, run-parts), space-separated: after the line wrote a file one of them
+# may load (:func:`may_load`), commands/build_files.written_loads reads it as code or
+# finds it unverifiable; the runners of BUILD_FILES are here too (test_operand_commands)
+CODE_RUNNERS = (
+    " pytest py.test nosetests nose2 tox nox behave ward go gotestsum ctest cpack cmake "
+    "make gmake ninja meson npm yarn pnpm bun deno jest vitest mocha ava tap karma "
+    "playwright cypress cargo gradle gradlew mvn mvnw ant sbt lein rake bundle rspec "
+    "cucumber phpunit pest composer dotnet swift mix run-parts pydoc pydoc3 just task "
+    "invoke inv fab scons bazel bazelisk hatch poetry pdm uv pre-commit lefthook pip "
+    "pip3 direnv vagrant gulp grunt webpack vite "
+)
+# files runners take as data, never as code (a log, notes, a table); CMake's list is code
+DATA_SUFFIXES = (".txt", ".md", ".rst", ".log", ".csv", ".tsv", ".out", ".err", ".html")
+
+
+def may_load(program: str, key: str, content: str | None) -> bool:
+    """Whether a CODE_RUNNER may load the file ``key`` the line wrote as code: a file of a
+    suffix that is not data, one with a ``#!`` line, a build file, or any file for
+    run-parts (it runs a whole directory); not ``ls > out``, ``> notes.md``. Hot."""
+    if key.startswith(("/dev/", "/proc/")):
+        return False
+    name = key.rsplit("/", 1)[-1]
+    if name.endswith(DATA_SUFFIXES):
+        return name in ("CMakeLists.txt", "meson_options.txt")
+    return (
+        "." in name.lstrip(".")
+        or program == "run-parts"
+        or (content or "").startswith("#!")
+        or listed(name, LOADED_FILE_NAMES)
+        or name in ("Makefile", "makefile", "GNUmakefile", "Dockerfile", "Jenkinsfile")
+    )
+
+
 # the origin of a command taken from an unknown program's operands (for deny and ask rules)
 OPERANDS_ORIGIN = "a command line in the operands of "
 XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
@@ -963,6 +1073,7 @@ COMMAND_VARIABLES = frozenset(
         "LESSOPEN",
         "LESSCLOSE",
         "RSYNC_RSH",
+        "BROWSER",
     ]
 )
 # variables that make a program (or the bash it starts) load code from a file
@@ -985,7 +1096,7 @@ ENV_LOADERS: dict[str, str] = {
     ),
     **dict.fromkeys(
         ["NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
-         "JDK_JAVA_OPTIONS", "ENV", "MAKEFLAGS", "TAR_OPTIONS"],
+         "JDK_JAVA_OPTIONS", "ENV", "MAKEFLAGS", "TAR_OPTIONS", "ZIPOPT"],
         "options",
     ),
     **dict.fromkeys(
@@ -998,12 +1109,23 @@ ENV_LOADERS: dict[str, str] = {
          "GIT_CONFIG"],
         "git",
     ),
+    "SHELL": "shell",
     **dict.fromkeys(
         ["HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "CURL_HOME", "WGETRC", "NPM_CONFIG_USERCONFIG",
          "GNUPGHOME", "INPUTRC"],
         "home",
     ),
 }  # fmt: skip
+# Variables naming a file the program reads, and may print (file's bad magic line,
+# configparser's error, npm config list, history), space-separated: the file is read as
+# a command's operand is, so the rules on secret files see it. npm_config_* is
+# case-blind. Java's option variables name files as @F, -XX:VMOptionsFile=F, -XX:Flags=F.
+FILE_VARIABLES = (
+    " MAGIC PIP_CONFIG_FILE BOTO_CONFIG HISTFILE NPM_CONFIG_USERCONFIG NPM_CONFIG_GLOBALCONFIG "
+    "NPM_CONFIG_INIT_MODULE AWS_CONFIG_FILE AWS_SHARED_CREDENTIALS_FILE NETRC PYTHONSTARTUP "
+    "WGETRC INPUTRC "
+)
+JAVA_OPTION_VARIABLES = " JDK_JAVA_OPTIONS _JAVA_OPTIONS JAVA_TOOL_OPTIONS "
 COMPUTED = "${computed}"  # a word of a command computed when it runs (code, a file's lines)
 UNKNOWN_WORDS = frozenset([XARGS_INPUT, COMPUTED])  # words a handler cannot know
 
@@ -1139,7 +1261,15 @@ _NPX = {
 }
 _NPX_SUBCOMMANDS = frozenset(["exec", "x", "dlx"])
 # packages whose binary is a recursive delete
-RECURSIVE_DELETERS = frozenset(["rimraf", "del-cli", "trash-cli", "rm-rf"])
+RECURSIVE_DELETERS = frozenset(
+    ["rimraf", "del-cli", "trash-cli", "rm-rf", "trash-put", "trash", "gtrash", "rmtrash"]
+)
+# programs whose subcommand deletes a tree given as its operands (glib's gio trash/remove)
+SUBCOMMAND_DELETERS: dict[str, frozenset[str]] = {
+    "gio": frozenset(["trash", "remove", "rm"]),
+    "kioclient": frozenset(["remove", "rm"]),
+    "kioclient5": frozenset(["remove", "rm"]),
+}
 # Deleting a tree without ``rm -r`` (red team s24, finding 7) is read as the ``rm -r`` it
 # is, so every rule about recursive deletes holds: rm/rmdir given a directory and what is
 # under it (``rm -d a/f a/sub a``, a ``find`` walk fed to ``xargs rm -d``), ``rmdir -p``
@@ -1206,6 +1336,16 @@ OPTION_COMMANDS = frozenset(
         "complete",
         "man",
         "split",
+        "gcc",
+        "cc",
+        "g++",
+        "c++",
+        "gcc-12",
+        "clang",
+        "clang++",
+        "go",
+        "wget",
+        "curl",
     ]
 )
 # options whose value is a file the program reads and sends or prints (a word of its own
@@ -1359,6 +1499,16 @@ DATA_WRITERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "patch": ("always", ("-d", "--directory")),
     "zipfile": ("=-e|--extract", ("@2",)),  # python -m zipfile -e ARCHIVE DIR
     "tarfile": ("=-e|--extract", ("@2",)),  # python -m tarfile -e ARCHIVE [DIR]
+    "ptar": ("x", ("-C",)),  # perl's tar
+    "gpgtar": ("=--extract|-x|--decrypt|-d", ("-C", "--directory")),
+    # gpg writes the name the literal-data packet holds (the sender chose it)
+    "gpg": ("=--use-embedded-filename", ()),
+    "gpg2": ("=--use-embedded-filename", ()),
+    "unar": ("always", ("-o", "-output-directory")),
+    "aunpack": ("always", ("-X",)),
+    "dtrx": ("always", ()),
+    "cabextract": ("always", ("-d", "--directory")),
+    "unsquashfs": ("always", ("-d", "-dest")),
 }
 # git subcommands that write or remove files whose names come from data, and the words
 # that make them do it ("" for always); a stash with -u takes untracked files away, clean
@@ -1384,6 +1534,8 @@ RUNS_PROGRAMS = (
             "git",
             *_NPX,
             *RECURSIVE_DELETERS,
+            *SUBCOMMAND_DELETERS,
+            "systemd-tmpfiles",
             *TREE_DELETERS,
             *READ_OPTIONS,
             *DATA_PROGRAM_OPTIONS,
@@ -1471,6 +1623,16 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
     if program in RECURSIVE_DELETERS:
         operands = [w for w in argv[1:] if not w.startswith("-")]
         return [("argv", ["rm", "-r", "-f", *operands])] if operands else []
+    if program in SUBCOMMAND_DELETERS:  # gio trash D: a delete of the tree
+        words = [w for w in argv[1:] if not w.startswith("-")]
+        if words[:1] and words[0] in SUBCOMMAND_DELETERS[program] and words[1:]:
+            return [("argv", ["rm", "-r", "-f", *words[1:]])]
+        return []
+    if program == "systemd-tmpfiles" and any(
+        w.startswith(("--remove", "--purge", "--clean", "--create")) for w in argv[1:]
+    ):
+        why = "deletes or creates what the lines of its configuration name, unread here"
+        return [("unverifiable", f"systemd-tmpfiles {why}")]
     if program in TREE_DELETERS:
         from hookwise.shell.commands.tree_deletes import tree_deleted
 

@@ -220,6 +220,7 @@ def _gdb(text: str) -> Items:
     a shell's; a command hookwise does not know only inspects (any other word may be an
     abbreviation or an alias of one that runs code) makes the script unverifiable."""
     out: Items = []
+    program = "true"  # what `run` starts: the program a `file` command chose, if any
     for given in _lines(text):
         line = given
         apply = _GDB_APPLY.match(line)
@@ -238,12 +239,15 @@ def _gdb(text: str) -> Items:
             continue
         word, _, rest = line.partition(" ")
         word = word.split("/", 1)[0]  # x/4x, p/x: a format after the command
+        if word in ("file", "exec-file", "fil", "exec") and rest.strip():
+            program = rest.split()[0]  # file /bin/rm, then run -rf d: rm runs with them
+            continue
         if word in _GDB_SHELL_ARGS or (word == "set" and rest.split()[:1] == ["args"]):
             args = rest.split(None, 1)[1] if word == "set" and " " in rest.strip() else rest
             if word == "set" and rest.strip() == "args":
                 args = ""
-            if args.strip():
-                out.append(("script", "true " + args))  # the shell gdb starts it with
+            if args.strip() or program != "true":  # the shell gdb starts it with
+                out.append(("script", f"{program} {args}"))
             continue
         if word == "set" and rest.split()[:1] and rest.split()[0] in _GDB_RUNS_SETTINGS:
             out.append(("unverifiable", f"the debugger command `{line[:40]}` runs code"))

@@ -479,6 +479,32 @@ def record(script: Any, name: str, value: Value, certain: bool) -> None:
     vars_.record(script.scope, name, value, certain, script.end)
 
 
+def loop_hint(script: Any, name: str, words: list[tuple[str, bool]]) -> None:
+    """``for f in *.txt a.txt``: each value ends with the literal tail all the list's
+    words share (a pattern's tail after its last wildcard), so ``$f`` is any name ending
+    so, never ``/dev/null``. A list with an expansion, or no common tail, gives no hint."""
+    tails: list[str] = []
+    for value, dynamic in words:
+        if value in (";", "do", "\n") or not value:
+            break
+        if dynamic:
+            return
+        cut = max(value.rfind(c) for c in "*?]")
+        tails.append(value[cut + 1 :])
+    if not tails:
+        return
+    tail = tails[0]
+    for other in tails[1:]:
+        while tail and not other.endswith(tail):
+            tail = tail[1:]
+    if "/" in tail or not tail:
+        return  # (a directory in the tail: keep it simple, any value)
+    key = (script.scope, name)
+    hint: Shape = (("*",), ("L", tail))
+    hints = script.vars.hints
+    hints[key] = hint if hints.get(key, hint) == hint else (("*",),)
+
+
 def record_word(word: Any, script: Any, certain: bool) -> None:
     """An assignment word (``x=1``, ``a=(x y)``, ``x+=y``, ``tag=v$(jq ...)``)."""
     name, _, value = word.value.partition("=")

@@ -276,7 +276,10 @@ WRAPPER_FILES: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool]] = {
     "time": ((), ("-o", "--output"), False),
     "strace": ((), ("-o", "--output"), False),
     "ltrace": ((), ("-o", "--output"), False),
+    "valgrind": ((), ("--log-file", "--xml-file"), False),
 }  # fmt: skip
+# wrappers whose output option pipes to a command given as ``|CMD`` or ``!CMD``
+PIPED_OUTPUTS = frozenset(["strace"])
 # options after which a wrapper runs nothing (sudo -l, timeout --help)
 _NO_COMMAND = frozenset(["--help", "--version", "-V", "-l", "--list", "-p"])
 
@@ -482,7 +485,8 @@ def strip_runner(name: str, argv: list[str]) -> tuple[int, str | None] | None:
 
 
 def wrapper_files(name: str, argv: list[str]) -> list[tuple[str, str]]:
-    """("read" | "write", file) for the files a wrapper's own words name (WRAPPER_FILES);
+    """("read" | "write", file) for the files a wrapper's own words name (WRAPPER_FILES),
+    ("script", CMD) for an output piped to a command (PIPED_OUTPUTS);
     ``argv``: the wrapper's words, up to the command it runs."""
     fact = WRAPPER_FILES.get(name)
     if fact is None:
@@ -509,7 +513,16 @@ def wrapper_files(name: str, argv: list[str]) -> list[tuple[str, str]]:
                 if not eq and index + 1 < len(argv):
                     value = argv[index + 1]
                     skip = True
-                if value:
+                if value and kind == "write" and name in PIPED_OUTPUTS and value[:1] in "|!":
+                    found.append(("script", value[1:]))  # strace -o '|CMD': piped to CMD
+                elif "%q{" in value:  # valgrind's %q{VAR}: the environment's value
+                    value = value.replace("%q{HOME}", "~")
+                    if "%q{" in value:
+                        found.append(("unverifiable", f"{name} writes {value}, a path "
+                                      "built from the environment when it runs"))  # fmt: skip
+                    else:
+                        found.append((kind, value))
+                elif value:
                     found.append((kind, value))
                 continue
             if len(option) > 2 and option[:2] in reads + writes and not option.startswith("--"):
@@ -527,3 +540,17 @@ def wrapper_files(name: str, argv: list[str]) -> list[tuple[str, str]]:
         if operands and word:
             found.append(("write", word))
     return [(kind, value) for kind, value in found if value]
+
+
+def starts_shell(program: str, argv: list[str]) -> bool:
+    """Whether ``argv`` of a SHELL_STARTER runs the user's shell: no command after the
+    wrapper (``unshare -r``, ``su root``, ``chroot /``, ``script -q F``), ``sudo -s``/``-i``
+    without one, or ``newgrp``, which never takes one."""
+    if program not in WRAPPERS:
+        return True
+    if program == "sudo":
+        return any(w in ("-s", "-i", "--shell", "--login") for w in argv[1:]) and (
+            strip_wrapper(program, argv) in (None, (len(argv), None))
+        )
+    found = strip_wrapper(program, argv)
+    return found is None or (found[1] is None and found[0] >= len(argv))

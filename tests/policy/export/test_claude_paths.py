@@ -91,6 +91,25 @@ def test_every_subagent_tool_is_exported_for_a_task_rule() -> None:
     assert {"Task", "Agent", "Workflow"} <= set(entries) and status == "covered"
 
 
+def test_shell_rules_are_exported_for_powershell_too() -> None:
+    """Red team s26 F6: a Bash entry does not hold for PowerShell (2.1.330 writes its own
+    rules in pairs, ``Bash(x)`` and ``PowerShell(x)``)."""
+    entries, status = _whole("{tool: shell}")
+    assert {"Bash", "Monitor", "PowerShell"} <= set(entries) and status == "covered"
+    entries, _ = _whole("{command: touch}")
+    assert entries == ["Bash(touch:*)", "PowerShell(touch:*)"]
+
+
+def test_a_task_rule_reaches_geminis_subagent_tool() -> None:
+    """Red team s26 F9: Gemini CLI 0.61's ``invoke_agent``."""
+    compiled = compile_text(
+        "version: 1\nrules:\n  - id: r\n    match: {tool: task}\n    action: deny\n"
+    )
+    report = export_policy(compiled, "gemini")
+    assert "invoke_agent" in " ".join(str(n.entry) for n in report.natives)
+    assert report.coverage[0].status != "none"
+
+
 @pytest.mark.parametrize("command", ["cat secret.txt", "touch secret.txt", "cat sub/secret.txt"])
 def test_the_bash_commands_claude_refuses_are_refused_by_the_policy(command: str) -> None:
     compiled = compile_text(RULE.format(tools=""))

@@ -96,7 +96,9 @@ def test_install_then_uninstall_gives_back_every_byte(
     text = target.read_text(encoding="utf-8")
     if host == "claude":
         entries = current_entries(text, str(target))
-        assert entries["deny"][-1] == "Bash(touch:*)" and entries["ask"] == ["Bash(git push:*)"]
+        # a shell prefix for Bash and PowerShell (red team s26 F6)
+        assert entries["deny"][-2:] == ["Bash(touch:*)", "PowerShell(touch:*)"]
+        assert entries["ask"] == ["Bash(git push:*)", "PowerShell(git push:*)"]
     else:
         assert "touch" in text and "git push" in text.replace('", "', " ")
     # again, same policy: no byte changes, the record included
@@ -124,18 +126,21 @@ def test_claude_user_edits_survive_and_only_hookwise_entries_leave(tmp_path: Pat
     target = native_target("claude", "user", tmp_path, _env(tmp_path))
     target.parent.mkdir(parents=True)
     # the user already denies `touch` themselves: it stays theirs
-    target.write_text('{"permissions": {"deny": ["Bash(touch:*)"]}}\n', encoding="utf-8")
+    target.write_text(
+        '{"permissions": {"deny": ["Bash(touch:*)", "PowerShell(touch:*)"]}}\n', encoding="utf-8"
+    )
     plan = _install("claude", tmp_path)
-    assert plan.added == ["Bash(git push:*)"]
+    assert plan.added == ["Bash(git push:*)", "PowerShell(git push:*)"]
     data = json.loads(target.read_text(encoding="utf-8"))
     data["theme"] = "dark"
     data["permissions"]["deny"].append("Bash(rm:*)")
     target.write_text(json.dumps(data, indent=1), encoding="utf-8")
     done = _uninstall("claude", tmp_path)
-    assert not done.restored and done.removed == ["Bash(git push:*)"]
+    assert not done.restored and done.removed == ["Bash(git push:*)", "PowerShell(git push:*)"]
     assert any("only hookwise's entries" in n for n in done.notes)
     left = json.loads(target.read_text(encoding="utf-8"))
-    assert left == {"permissions": {"deny": ["Bash(touch:*)", "Bash(rm:*)"]}, "theme": "dark"}
+    kept = ["Bash(touch:*)", "PowerShell(touch:*)", "Bash(rm:*)"]
+    assert left == {"permissions": {"deny": kept}, "theme": "dark"}
     assert not record_path(target).exists()
 
 
@@ -146,7 +151,7 @@ def test_claude_entry_removed_by_hand_is_written_again_and_said(tmp_path: Path) 
     data["permissions"]["deny"] = []
     target.write_text(json.dumps(data), encoding="utf-8")
     plan = _install("claude", tmp_path)
-    assert plan.added == ["Bash(touch:*)"]
+    assert plan.added == ["Bash(touch:*)", "PowerShell(touch:*)"]
     assert any("removed by hand" in n for n in plan.notes)
 
 
@@ -221,7 +226,7 @@ def test_user_scope_exports_only_rules_of_every_project(tmp_path: Path) -> None:
     assert "every project" in plan.export.coverage[0].why[0]
     project = plan_native("claude", "project", tmp_path, _env(tmp_path), compiled)
     assert project.target == tmp_path / ".claude" / "settings.json"
-    assert project.export is not None and len(project.export.natives) == 2
+    assert project.export is not None and len(project.export.natives) == 4  # Bash, PowerShell
 
 
 @pytest.mark.parametrize("host", ["gemini", "codex"])
@@ -320,7 +325,12 @@ def test_command_line_install_and_uninstall_native(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert [r["host"] for r in report] == ["claude", "codex"]
-    assert report[0]["added"] == ["Bash(touch:*)", "Bash(git push:*)"]
+    assert report[0]["added"] == [
+        "Bash(touch:*)",
+        "PowerShell(touch:*)",
+        "Bash(git push:*)",
+        "PowerShell(git push:*)",
+    ]
     assert {c["status"] for c in report[0]["coverage"]} == {"partial"}
     assert not (tmp_path / "home" / ".gemini").exists()
     undone = _cli(["uninstall", "--native", "--json"], tmp_path)

@@ -26,6 +26,7 @@ class ConfigStore:
         self.generation = generation
         self._seen = generation.current()
         self._lock = threading.Lock()
+        self._reloading = threading.Lock()
         self._version = -1
         self._config = OutputConfig()
         self._ensure_row()
@@ -66,8 +67,14 @@ class ConfigStore:
     def get(self) -> OutputConfig:
         now = self.generation.current()
         if now != self._seen:
-            self._seen = now  # before reading: a change racing with us moves it again
-            self._reload()
+            # One thread re-reads; the others wait for it rather than take the old value
+            # (CI stop 32: a request read the old configuration while a background loop's
+            # re-read was in flight). ``now`` was taken before reading: a change racing
+            # with the read moves the generation past it, and the next call reads again.
+            with self._reloading:
+                if now != self._seen:
+                    self._reload()
+                    self._seen = now
         return self._config
 
     def update(self, update: OutputConfigUpdate) -> OutputConfig:

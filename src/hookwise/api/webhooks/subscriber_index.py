@@ -28,8 +28,9 @@ class SubscriberIndex:
         """Whether any active subscriber receives ``event_type`` (exact across workers)."""
         now = self.generation.current()
         if now != self._seen:
-            with self._lock:
-                self._seen = now  # before reading, so a racing change is seen next time
+            with self._lock:  # the others wait for the re-read, not take the old set
+                if now == self._seen:
+                    return event_type in self._wanted
                 with self.engine.connect() as conn:
                     rows = conn.execute(
                         sa.select(webhook_subscribers.c.events).where(
@@ -39,4 +40,5 @@ class SubscriberIndex:
                 self._wanted = frozenset(
                     kind for kind in EVENT_TYPES for (events,) in rows if wants(events or (), kind)
                 )
+                self._seen = now  # taken before reading: a racing change is read next time
         return event_type in self._wanted

@@ -45,6 +45,9 @@ _PATH_RULES: dict[str, frozenset[str]] = {
     "Read": frozenset(("read", "grep", "glob", "shell")) | _EDITING,
     "Edit": _EDITING | {"shell"},
 }
+# the shell tools whose rules take a command prefix (red team s26 F6: a Bash rule does not
+# hold for PowerShell, Windows' shell tool)
+_SHELL_RULES = ("Bash", "PowerShell")
 # what a bare tool entry stops besides that tool: a bare `Read` refuses every Write and Edit
 # too (F2b, observed on 2.1.330)
 _WHOLE_TOOL_REACH: dict[str, frozenset[str]] = {"read": _EDITING}
@@ -65,7 +68,10 @@ def _paths(glob: PathGlob) -> list[str]:
 def entries(intent: Intent, analysis: Analysis) -> tuple[list[str], str | None]:
     """The Claude entries for one intent, or why it has none."""
     if isinstance(intent, Prefix):
-        return [f"Bash({' '.join(intent.words)}:*)"], None
+        # PowerShell's rules are apart from Bash's (Claude writes its own in pairs:
+        # `Bash(x)`, `PowerShell(x)`, 2.1.330): the prefix for both shell tools
+        words = " ".join(intent.words)
+        return [f"{tool}({words}:*)" for tool in _SHELL_RULES], None
     if isinstance(intent, WholeTool):
         names = [h for h, c in HOSTS["claude"].tools.items() if c == intent.tool]
         if not names:

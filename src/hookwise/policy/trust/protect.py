@@ -649,6 +649,16 @@ def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard
                 )
 
 
+def _chosen_place(cmd: Command) -> None:
+    """A relative write in a directory the line chose with a pattern or a computed word
+    (``cd .hookwis?``, ``pushd .hook*``, ``cd $(printf ...)``): that directory may be one
+    that holds a guardrail, so the write is unverifiable."""
+    for target in cmd.writes:
+        if target and target[0] not in "/~" and target != "/dev/null":
+            how = f"it writes {target} in a directory a pattern or a computed word chose"
+            raise _FoundError(target, how, unsure=True)
+
+
 def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -> None:
     """A target hookwise cannot place (``cd "$X"; rm policy.yaml``, ``rm $D/.hookwise``):
     denied when it, or the line it is on, names a protected file."""
@@ -868,13 +878,16 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             script = ev.script
             if script is None:
                 return None
-            dirs = command_dirs(script.commands, ev.shell_cwd, guard.home)
+            chosen: list[bool] = []
+            dirs = command_dirs(script.commands, ev.shell_cwd, guard.home, chosen)
             # where a directory is unknown, a line naming a protected file is enough
             marked = None in dirs and _has_marker(ev.command or "")
-            for cmd, cwd in zip(script.commands, dirs, strict=True):
+            for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
                 _check_command(cmd, cwd, guard, marked)
+                if picked:  # cd .hookwis? && echo x > policy.yaml: the pattern's directory
+                    _chosen_place(cmd)  # (after: a write known to hit a guard is denied)
             if any(  # a plain .env written (env_writes.py, cold)
                 key.rstrip("/").rsplit("/", 1)[-1] == ENV_FILE[1:]
                 for key in (*script.written, *script.copies)

@@ -5,6 +5,14 @@ package.json, CMakeLists.txt and ninja files itself (code_readers); these it doe
 so running one after writing its file is unverifiable; the same file already on disk is
 the project's code.
 
+More generally (:func:`written_loads`): a program that runs the project's code
+(programs.CODE_RUNNERS: test runners, build tools) may load any file the line wrote
+before it (``> test_x.py && pytest``, ``> g.go && go generate``, ``>
+CTestTestfile.cmake && ctest``, ``> d/x && run-parts d``), whatever its name: which
+files a runner collects, imports or runs is its own rule, not one the guard can follow.
+A written file whose content and language are known is read as that code; any other is
+unverifiable. Data files (notes, logs, tables) are not loaded as code.
+
 The config and rc files programs read (:data:`CONFIG_FILES`) are the same kind of fact: one
 written earlier on the line makes a later run of its readers run what it says.
 
@@ -84,6 +92,76 @@ def build_file_written(program: str, written: dict[str, str | None]) -> str | No
     return None
 
 
+def written_loads(program: str, written: dict[str, str | None]) -> list[tuple[str, object]]:
+    """What ``program`` (a CODE_RUNNER) may run of the files written earlier on the line:
+    the code of each it could load, read by its language (``#!`` line or suffix), or
+    ("unverifiable", why) for one whose content or language the guard cannot read."""
+    itself = READ_ITSELF.get(program, ())
+    keys = [k for k in written if not k.endswith(itself) and k.rsplit("/", 1)[-1] not in itself]
+    return _loads(program, written, keys)
+
+
+# the files a CODE_RUNNER's own code reader reads where the line wrote them (code_readers:
+# make's Makefile, ninja's build.ninja, cmake's CMakeLists.txt and *.cmake; written.py:
+# npm's package.json): read there, not unverifiable here
+READ_ITSELF: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(["make", "gmake"], ("Makefile", "makefile", "GNUmakefile")),
+    "ninja": ("build.ninja",),
+    "cmake": ("CMakeLists.txt", ".cmake"),
+    **dict.fromkeys(["npm", "yarn", "pnpm", "bun"], ("package.json",)),
+}
+
+
+def named_loads(
+    program: str, argv: list[str], written: dict[str, str | None]
+) -> list[tuple[str, object]]:
+    """What ``program`` may run of a file written on the line that one of its words names
+    (``pygmentize -x -l l.py:L``, ``pydoc3 ./x.py``, ``tool --plugin=p.py``): a program
+    the guard does not read may load a file it is given as code."""
+    keys: list[str] = []
+    for word in argv[1:]:
+        for part in (word, word.rsplit(":", 1)[0], word.partition("=")[2]):
+            key = part
+            while key.startswith("./"):
+                key = key[2:]
+            if key in written and key not in keys:
+                keys.append(key)
+    return _loads(program, written, keys, code_only=True) if keys else []
+
+
+def _loads(
+    program: str, written: dict[str, str | None], keys: list[str], code_only: bool = False
+) -> list[tuple[str, object]]:
+    """The code of ``keys`` (written files); ``code_only``: only files of a code suffix
+    or with a ``#!`` line count (a file named as an operand is data to most programs)."""
+    from hookwise.shell.code_readers import code_suffix, file_items, suffix_language
+    from hookwise.shell.programs import may_load
+
+    found: list[tuple[str, object]] = []
+    for key in keys:
+        content = written[key]
+        name = key.rsplit("/", 1)[-1]
+        if code_only and not code_suffix(name) and not (content or "").startswith("#!"):
+            continue
+        if not may_load(program, key, content):
+            continue  # `ls > out; pytest`: output or notes, not code
+        if content is None:
+            why = f"{key} was written on the line (content known only when it runs)"
+            return [("unverifiable", f"{why} and {program} may load it as code")]
+        items = file_items(content, key) if content.startswith("#!") else None
+        if items is None and content.startswith("#!"):
+            items = [("script", content)]
+        if items is None and name.endswith((".sh", ".bash")):
+            items = [("script", content)]
+        if items is None:
+            items = suffix_language(content, key)
+        if items is None:
+            why = f"{key} was written on the line and {program} may load it as code"
+            return [("unverifiable", f"{why}, which hookwise does not read")]
+        found += items
+    return found
+
+
 # Config and rc files a program reads (by path suffix), and the programs reading them: one
 # written earlier on the line makes a later run of those programs run what it says.
 CONFIG_FILES: dict[str, frozenset[str]] = {
@@ -101,6 +179,21 @@ CONFIG_FILES: dict[str, frozenset[str]] = {
     ".gdbinit": frozenset(["gdb"]),
     ".vimrc": frozenset(["vim", "vi", "nvim"]),
     **dict.fromkeys(["sitecustomize.py", "usercustomize.py"], frozenset(["python", "python3"])),
+    # debuggers', REPLs' and logout rc files: code they run at start or at exit
+    ".pdbrc": frozenset(["python", "python3", "pdb", "pdb3", "ipdb"]),
+    ".perldb": frozenset(["perl"]),
+    ".bash_logout": frozenset(["bash", "sh"]),
+    ".zlogout": frozenset(["zsh"]),
+    ".lldbinit": frozenset(["lldb"]),
+    ".sqliterc": frozenset(["sqlite3"]),
+    ".irbrc": frozenset(["irb", "ruby"]),
+    ".Rprofile": frozenset(["R", "Rscript"]),
+    ".tclshrc": frozenset(["tclsh"]),
+    ".exrc": frozenset(["vim", "vi", "nvim", "ex"]),
+    ".my.cnf": frozenset(["mysql", "mariadb"]),
+    ".mongoshrc.js": frozenset(["mongosh"]),
+    ".tmux.conf": frozenset(["tmux"]),
+    ".screenrc": frozenset(["screen"]),
 }
 
 

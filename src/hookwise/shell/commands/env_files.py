@@ -6,6 +6,7 @@ environment file option, or after a ``source``. Standard library only."""
 from __future__ import annotations
 
 from hookwise.shell.programs import (
+    AWKS,
     ENV_FILE_OPTION,
     ENV_FILE_SPELLED,
     canonical_flag,
@@ -51,8 +52,10 @@ def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
     alone or with ``-p``, ``compgen -v``."""
     if program in _VALUE_ECHOES:
         return any(dynamic[1:])
+    if any(w.endswith("/environ") for w in argv[1:]):
+        return True  # cat /proc/self/environ: the process's own environment
     if program not in _VALUE_DUMPERS:
-        return False
+        return code_prints_env(program, argv)  # perl -e 'print %ENV', awk ENVIRON[...]
     if program == "printenv":
         return True
     if program == "env":  # env with a program is a wrapper, unwrapped before this
@@ -61,8 +64,9 @@ def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
 
 
 # what an interpreter's code reads the environment with
-_ENV_READS = ("process.env", "environ", "getenv", "$ENV{", "ENV[", "ENV.", "Deno.env",
-              "System.getenv", "os.Getenv", "Bun.env", "import.meta.env")  # fmt: skip
+_ENV_READS = ("process.env", "environ", "ENVIRON", "getenv", "$ENV{", "%ENV", "ENV[",
+              "ENV.", "Deno.env", "System.getenv", "os.Getenv", "Bun.env", "import.meta.env",
+              '["env"]', "['env']", "env()")  # fmt: skip
 
 
 def code_prints_env(program: str, argv: list[str]) -> bool:
@@ -70,4 +74,67 @@ def code_prints_env(program: str, argv: list[str]) -> bool:
     'console.log(process.env.X)'``): with an environment file loaded, that is the file's
     values printed, as ``source .env; echo $X`` prints them."""
     code = interpreter_code(program, argv)
+    if code is None and program in AWKS:  # awk's program: its first operand (or -e)
+        operands = _awk_operands(argv)
+        code = operands[0] if operands else None
     return code is not None and any(marker in code for marker in _ENV_READS)
+
+
+def _awk_operands(argv: list[str]) -> list[str]:
+    """awk's operands past its options (-v X=Y, -F S, -f F take a value)."""
+    found: list[str] = []
+    words = iter(argv[1:])
+    for word in words:
+        if word in ("-v", "-F", "-f", "--assign", "--field-separator", "--file"):
+            next(words, None)
+        elif word == "--":
+            found += list(words)
+        elif not word.startswith("-") or word == "-":
+            found.append(word)
+    return found
+
+
+def named_files(name: str, value: str) -> list[str]:
+    """The files a variable of programs.FILE_VARIABLES or JAVA_OPTION_VARIABLES names (its
+    value; java's ``@F``, ``-XX:VMOptionsFile=F``, ``-XX:Flags=F``)."""
+    from hookwise.shell.programs import JAVA_OPTION_VARIABLES, listed
+
+    for home in ("$HOME/", "${HOME}/"):  # (kept as written: the home is the rules' ~)
+        value = value.replace(home, "~/")
+    if not listed(name, JAVA_OPTION_VARIABLES):
+        return [value]
+    found: list[str] = []
+    for word in value.split():
+        if word.startswith("@") and len(word) > 1:
+            found.append(word[1:])
+        elif word.startswith(("-XX:VMOptionsFile=", "-XX:Flags=")):
+            found.append(word.partition("=")[2])
+    return found
+
+
+# dotenv's (python-dotenv's CLI) subcommands that print the file's values
+_DOTENV_PRINTS = frozenset(["list", "get"])
+
+
+def dotenv_file(argv: list[str]) -> str:
+    """The file ``dotenv`` loads: ``-f F``/``--file F``/``--file=F``, else ``.env``."""
+    words = iter(argv[1:])
+    for word in words:
+        if word in ("-f", "--file"):
+            return next(words, ".env") or ".env"
+        if word.startswith("--file="):
+            return word.partition("=")[2] or ".env"
+        if not word.startswith("-"):
+            break
+    return ".env"
+
+
+def dotenv_prints(argv: list[str]) -> str | None:
+    """The file ``dotenv list``/``dotenv get KEY`` prints values of, or None."""
+    words = iter(argv[1:])
+    for word in words:
+        if word in ("-f", "--file", "-e", "--export", "-q", "--quote"):
+            next(words, None)
+        elif not word.startswith("-"):
+            return dotenv_file(argv) if word in _DOTENV_PRINTS else None
+    return None

@@ -1,16 +1,22 @@
-"""A program hookwise does not know whose operands hold a command line a policy guards:
-``x86_64 rm -rf d``, ``ld.so /usr/bin/git push -f``, ``msgexec -i F rm -rf d``, ``jobs -x
-git push -f``, ``perf stat -o F rm -rf d``. Any program may run its operands (a
-personality switch, a loader, a profiler, a gettext filter, a tool installed tomorrow), so
-a longer list of wrappers is always one short. The rule instead: the command line that
-starts at an operand naming a program of :data:`~hookwise.shell.programs.OPERAND_PROGRAMS`
-is a command of its own for deny and ask rules (its origin says so; it needs no approval of
-its own: policy/rules/approval_cover.py). Programs whose operands are data (names,
-packages, patterns, text) or whose words hookwise reads itself are not read this way.
+"""A program hookwise does not know whose operands hold a command line: ``x86_64 rm -rf
+d``, ``x86_64 awk 'BEGIN{system(...)}'``, ``ld.so /usr/bin/git push -f``, ``choom -n 0 --
+sed -n '1e CMD' F``, ``perf stat -o F make --eval=...``. Any program may run its operands
+(a personality switch, a loader, a profiler, a gettext filter, a tool installed
+tomorrow), so a longer list of wrappers is always one short. The rule instead: the
+command line that starts at an operand naming a program the analysis knows anything
+about (a guarded program, a code reader, a wrapper, a program with a handler or an option
+table), or any executable program followed by arguments, is a command of its own for
+deny and ask rules (its origin says so; it needs no approval of its own:
+policy/rules/approval_cover.py). Then everything hookwise reads in that program (its
+code, its options, its reads) is read as if it were the command's own program. Programs
+whose operands are data (:data:`~hookwise.shell.programs.DATA_OPERANDS`) or whose words
+hookwise reads itself are not read this way (programs.reads_operands).
 
-Cold: loaded only for a command with such an operand. Standard library only."""
+Cold: loaded only for an unknown program with an operand. Standard library only."""
 
 from __future__ import annotations
+
+import posix  # (builtin: os costs the hook's cold path its imports)
 
 from hookwise.shell import programs
 
@@ -20,6 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAX_OPERAND_COMMANDS = 4  # command lines taken from one command's operands
+MAX_LOOKUPS = 8  # operands looked up on PATH for one command
 
 # programs whose operands are data (what to look up, install, kill, print, compare) or
 # code on disk with its arguments (cargo run -- x: the project's program, not a command
@@ -61,27 +68,70 @@ NON_READERS = frozenset(
 )  # fmt: skip
 
 
+# every program some table of the analysis says something about: named in an operand, it
+# starts a command line the analysis reads (not DATA_OPERANDS: `x86_64 sort` is not a
+# wrapper's data, but man/apt/pkill's operands never are commands, so they stay data)
+KNOWN = (
+    programs.OPERAND_PROGRAMS
+    | programs.WRAPPER_NAMES
+    | programs.RUNNER_NAMES
+    | programs.RUNS_PROGRAMS
+    | programs.CODE_READERS
+    | programs.TREE_READERS
+    | programs.NAME_READERS
+    | NON_READERS
+    | frozenset(programs.OPTIONS)
+    | frozenset(programs.DATA_INCLUDERS)
+    | frozenset(programs.DATA_WRITERS)
+    | frozenset(["hookwise"])
+) - frozenset([".", "source"])  # a shell's builtins, and `.` as an operand is a directory
+
+
+def known(name: str) -> bool:
+    """Whether the analysis knows what ``name`` runs, reads or writes."""
+    return name in KNOWN or programs.family(name) is not None
+
+
+def _executable_file(path: str) -> bool:
+    try:
+        mode = posix.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return mode & 0o170000 == 0o100000 and posix.access(path, posix.X_OK)
+
+
+def executable(word: str) -> bool:
+    """Whether ``word`` names an executable file: a path, or a name found on PATH."""
+    if "/" in word:
+        return _executable_file(word)
+    if not word or word in (".", ".."):
+        return False
+    found = posix.environ.get(b"PATH") or b"/bin:/usr/bin"
+    for directory in found.decode("utf-8", "surrogateescape").split(":"):
+        if _executable_file(f"{directory or '.'}/{word}"):
+            return True
+    return False
+
+
 def operand_commands(command: Any, depth: int, script: Any, inner: Callable[..., None]) -> None:
     """Add the command lines in ``command``'s operands (``inner``: the parser's way of
     adding an argv as a command of its own, at ``depth`` + 1)."""
     program = command.program
-    if (
-        program in DATA_OPERANDS
-        or program in NON_READERS
-        or program in programs.OPERAND_PROGRAMS
-        or program in programs.WRAPPER_NAMES
-        or program in programs.RUNNER_NAMES
-        or programs.family(program) is not None
-    ):
+    if not programs.reads_operands(program):
         return
     argv, dynamic = command.argv, command.dynamic
-    found = 0
+    found = lookups = 0
     for index in range(1, len(argv)):
         word = argv[index]
-        if dynamic[index] or word[:1] == "-":
+        if dynamic[index] or word[:1] == "-" or "=" in word.split("/", 1)[0]:
             continue
-        if word.rsplit("/", 1)[-1] in programs.OPERAND_PROGRAMS:
-            inner(argv[index:], depth, script, command.text, programs.OPERANDS_ORIGIN + program)
+        named = known(word.rsplit("/", 1)[-1])
+        if not named and index + 1 < len(argv) and lookups < MAX_LOOKUPS:
+            lookups += 1  # an executable followed by its arguments: it may be run
+            named = executable(word)
+        if named:
+            origin = programs.OPERANDS_ORIGIN + program
+            inner(argv[index:], depth, script, command.text, origin, inherits=command)
             found += 1
             if found >= MAX_OPERAND_COMMANDS:
                 return

@@ -1,0 +1,72 @@
+"""Session 26's classes (tests/policy/corpus/escapes_s26.yaml): red team s26's unknown
+wrappers in front of programs hookwise reads, runners of files written on the line,
+standard library tools under ``python -m``, programs that start a shell on their stdin,
+``SHELL=`` and other variables naming files or programs, rc files written then read,
+command strings built from literals, and writes in a directory a pattern chose. Each
+command first does its damage in real bash against a throwaway world (test_escapes_s25b's),
+then the hook must deny or ask; the near misses must get no decision."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.policy.corpus_support import CORPUS
+from tests.policy.test_escapes_s24a import _verdict, starter
+from tests.policy.test_escapes_s25b import in_bash
+from tests.policy.test_unverifiable import _missing, packs
+
+__all__ = ["packs", "starter"]  # the module fixtures, shared
+
+DATA = yaml.safe_load((CORPUS / "escapes_s26.yaml").read_text())
+# programs of the classes that may be missing here: the case is skipped without them
+TOOLS = ("mawk", "choom", "memusage", "perf", "pytest", "cpack", "run-parts", "pygmentize",
+         "fakeroot", "unshare", "script", "flock", "java", "pip", "zip", "file", "tclsh",
+         "strace", "gcc", "gdb", "dotenv", "ptar", "valgrind", "gio", "gpg", "wget")  # fmt: skip
+
+
+def _cases(part: str) -> list[Any]:
+    return [
+        pytest.param(command, bool(body.get("starter")), id=f"{klass}-{index:02d}")
+        for klass, body in DATA["classes"].items()
+        for index, command in enumerate(body[part], start=1)
+    ]
+
+
+def _absent(command: str) -> str | None:
+    import shutil
+
+    words = command.replace("|", " ").replace(";", " ").replace("(", " ").split()
+    found = next((t for t in TOOLS if t in words and shutil.which(t) is None), None)
+    return found or _missing(command)
+
+
+@pytest.mark.parametrize(("command", "starter_class"), _cases("block"))
+def test_bash_does_the_damage_and_the_hook_blocks_it(
+    tmp_path: Path,
+    packs: dict[str, Any],
+    starter: dict[str, Any],
+    command: str,
+    starter_class: bool,
+) -> None:
+    missing = _absent(command)
+    if missing:
+        pytest.skip(f"{missing} is not installed")
+    assert in_bash(command, tmp_path), command
+    decision, reason = _verdict(command, starter_class, packs, starter)
+    assert decision in ("deny", "ask"), (command, decision, reason)
+
+
+@pytest.mark.parametrize(("command", "starter_class"), _cases("pass"))
+def test_near_misses_pass(
+    packs: dict[str, Any], starter: dict[str, Any], command: str, starter_class: bool
+) -> None:
+    assert _verdict(command, starter_class, packs, starter) == ("none", ""), command
+
+
+def test_every_class_has_its_source_and_near_misses() -> None:
+    for klass, body in DATA["classes"].items():
+        assert body["source"] and body["block"] and body["pass"], klass
