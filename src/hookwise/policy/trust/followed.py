@@ -18,8 +18,9 @@ from __future__ import annotations
 from hookwise.policy import canonical, fastjson
 from hookwise.policy import os_lite as os
 from hookwise.policy.trust.scopes import (
+    PROJECT_DIR,
+    _has_policy_dir,
     policy_dirs,
-    project_dirs,
     read_policy_file,
     start_dirs,
     trust_store_path,
@@ -28,6 +29,11 @@ from hookwise.policy.trust.scopes import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hookwise.policy.canonical import Event
+
+
+# More directories than this on one line are followed as one known only when it runs: every
+# pinned policy below the cwd's project applies (a line of hundreds of cd's is no developer's)
+MAX_FOLLOWED = 64
 
 
 def moved(ev: Event) -> tuple[list[str], bool]:
@@ -52,7 +58,11 @@ def _pinned(env: dict[str, str]) -> list[str]:
     files = document.get("files") if isinstance(document, dict) else None
     if not isinstance(files, dict):
         return []
-    out = [os.path.dirname(os.path.dirname(str(path))) for path in files]
+    out = [  # a project's files only (.hookwise/policy*.yaml), not the user's or a named one
+        os.path.dirname(os.path.dirname(path))
+        for path in map(str, files)
+        if os.path.basename(os.path.dirname(path)) == PROJECT_DIR
+    ]
     return list(dict.fromkeys(p for p in out if p.startswith("/")))
 
 
@@ -62,24 +72,52 @@ def _at_or_below(path: str, top: str) -> bool:
 
 def extra_starts(ev: Event, cwd: str, env: dict[str, str]) -> list[str]:
     """The directories whose project scope the line enters beyond ``cwd``'s (see above)."""
+    if env.get("HOOKWISE_POLICY"):
+        return []  # one file named: no project is searched, wherever the line goes
     known, unknown = moved(ev)
     if not known and not unknown:
         return []
-    current = policy_dirs(cwd, env)
+    if len(known) > MAX_FOLLOWED:  # as for a directory known only when it runs (below)
+        known, unknown = [], True
+    ordered = policy_dirs(cwd, env)
+    current = set(ordered)
     starts = start_dirs(cwd, env)
     pinned = _pinned(env)
 
     def reached(directory: str) -> bool:  # (its scope is part of the cwd's already)
         return any(_at_or_below(s, directory) for s in starts)
 
+    brings: dict[str, bool] = {}  # directory -> it or a parent has a scope the cwd lacks
+
+    def new_scope(directory: str) -> bool:
+        """Each directory stat'ed once per call: a line entering deeper and deeper
+        directories (cd a/a/...; x700) costs its number of directories, not their square
+        (red team s27 #2)."""
+        walked: list[str] = []
+        current_dir = os.path.abspath(directory or ".")
+        found = False
+        while current_dir not in brings:
+            walked.append(current_dir)
+            if current_dir not in current and _has_policy_dir(current_dir):
+                found = True
+                break
+            parent = os.path.dirname(current_dir)
+            if parent == current_dir:
+                break
+            current_dir = parent
+        else:
+            found = brings[current_dir]
+        for seen in walked:
+            brings[seen] = found
+        return found
+
     out: list[str] = []
     for directory in known:
-        new = [d for d in project_dirs(directory) if d not in current]
         held = [p for p in pinned if _at_or_below(directory, p) and not reached(p)]
-        if new or held:
+        if held or new_scope(directory):
             out.append(directory)
     if unknown:
-        roots = [*current[:1], *starts]
+        roots = [*ordered[:1], *starts]
         for project in pinned:
             below = any(_at_or_below(project, r) and project != r for r in roots)
             if below and not reached(project) and project not in out:
