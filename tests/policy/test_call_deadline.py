@@ -46,7 +46,7 @@ SLOW_STAGES = {
 
 
 def run_hook(
-    env: dict[str, str], host: str, stdin: str, stage: str, budget: float, delay: float
+    environment: dict[str, str], host: str, stdin: str, stage: str, budget: float, delay: float
 ) -> tuple[subprocess.CompletedProcess[str], float]:
     module, function, rebind = SLOW_STAGES[stage]
     code = WRAPPER.format(
@@ -58,7 +58,7 @@ def run_hook(
         input=stdin,
         capture_output=True,
         text=True,
-        env=env,
+        env=environment,
         timeout=60,
         check=False,
     )
