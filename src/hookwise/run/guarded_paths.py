@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
-from hookwise.config.env_files import project_env_file, user_path
+from hookwise.config.env_files import user_path
 from hookwise.policy.audit import audit_path, default_path
 from hookwise.policy.cache import cache_dir
 from hookwise.policy.trust.scopes import (
@@ -30,6 +30,7 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
+from hookwise.protocol.dotenv import project_env_file
 from hookwise.protocol.hosts import HOSTS, HostInfo, row_config_path
 
 TYPE_CHECKING = False
