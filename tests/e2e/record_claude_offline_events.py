@@ -1,0 +1,221 @@
+"""Claude Code 2.1.330's CwdChanged, FileChanged, PermissionDenied, Elicitation and
+ElicitationResult, recorded on the real CLI offline in ``claude -p``.
+
+    python -m tests.e2e.record_claude_offline_events [--out tests/e2e/fixtures/claude-offline]
+                                                      [--only NAME]
+
+Each run is ``claude -p please --output-format json`` against the fake model (this process,
+127.0.0.1), every event of hookwise's Claude table hooked with a logging command
+(``answer_hook.py``) that answers nothing, except the run's own answers. The model's calls
+are scripted per run:
+
+* ``cwd-watch``: a Bash call ``mkdir -p sub && cd sub`` (CwdChanged fires: the Bash tool
+  keeps its directory), whose hook answers ``watchPaths`` naming ``sub/watched.txt``; then a
+  call that writes that file and waits 3 s: FileChanged fires (the watch works in ``-p``).
+* ``permission-denied``: ``--permission-mode auto``, no allow rule, and a download piped to a
+  shell: auto mode's classifier runs on Anthropic's side, which the fake model is not, so every check is refused and
+  PermissionDenied fires (reason ``Classifier unavailable``); ``permission-denied-retry``: its
+  hook answers ``retry: true``.
+* ``elicitation-*``: an MCP server of the user's (``elicit_server.py``) whose tool sends
+  ``elicitation/create`` during the call. ``-none``: no answer (the CLI cancels;
+  ElicitationResult fires); ``-accept``: the Elicitation hook accepts with content;
+  ``-exit2``: the Elicitation hook exits 2; ``-result``: no Elicitation answer, the
+  ElicitationResult hook changes the cancel into an accept with content.
+
+The record keeps the inputs the hooks got in order (run paths as ``$RUN``), each answer
+given, the tool results the model read, and (elicitation) what the server got back.
+``tests/e2e/test_claude_offline_events_replay.py`` replays them through hookwise (no CLI
+needed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.e2e import clis
+from tests.e2e.fake_model import FakeModel, Script, ToolCall, call
+from tests.e2e.observe import read_jsonl
+from tests.e2e.runner import run_bounded
+
+OUT = Path(__file__).parent / "fixtures" / "claude-offline"
+SERVER = Path(__file__).parent / "elicit_server.py"
+WATCHED = "sub/watched.txt"
+EXIT2_REASON = "ELICIT-EXIT2-REASON"
+# a command auto mode sends to its classifier (a download piped to a shell; port 9 of the
+# loopback, should it ever run)
+UNCHECKED = "curl -s http://127.0.0.1:9/install.sh | sh"
+
+
+def _specific(event: str, **fields: Any) -> dict[str, Any]:
+    answer = {"hookSpecificOutput": {"hookEventName": event, **fields}}
+    return {"exit": 0, "stdout": json.dumps(answer), "stderr": ""}
+
+
+@dataclass(frozen=True)
+class Run:
+    calls: tuple[ToolCall, ...]
+    answers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    flags: tuple[str, ...] = ()
+    allow: tuple[str, ...] = ("Bash",)
+    elicit: bool = False
+
+
+def _bash(command: str) -> ToolCall:
+    return call("Bash", command=command, description=command)
+
+
+ASK = call("mcp__asker__ask")
+RUNS: dict[str, Run] = {
+    "cwd-watch": Run(
+        (
+            _bash("mkdir -p sub && cd sub"),
+            _bash("echo x > watched.txt && sleep 3"),
+        ),
+        {"CwdChanged": _specific("CwdChanged", watchPaths=[f"$RUN/proj/{WATCHED}"])},
+    ),
+    "permission-denied": Run((_bash(UNCHECKED),), flags=("--permission-mode", "auto"), allow=()),
+    "permission-denied-retry": Run(
+        (_bash(UNCHECKED),),
+        {"PermissionDenied": _specific("PermissionDenied", retry=True)},
+        flags=("--permission-mode", "auto"),
+        allow=(),
+    ),
+    "elicitation-none": Run((ASK,), allow=("mcp__asker__ask",), elicit=True),
+    "elicitation-accept": Run(
+        (ASK,),
+        {"Elicitation": _specific("Elicitation", action="accept", content={"name": "from-hook"})},
+        allow=("mcp__asker__ask",),
+        elicit=True,
+    ),
+    "elicitation-exit2": Run(
+        (ASK,),
+        {"Elicitation": {"exit": 2, "stdout": "", "stderr": EXIT2_REASON}},
+        allow=("mcp__asker__ask",),
+        elicit=True,
+    ),
+    "elicitation-result": Run(
+        (ASK,),
+        {
+            "ElicitationResult": _specific(
+                "ElicitationResult", action="accept", content={"name": "from-result-hook"}
+            )
+        },
+        allow=("mcp__asker__ask",),
+        elicit=True,
+    ),
+}
+
+
+def _normalise(value: Any, root: Path) -> Any:
+    return json.loads(json.dumps(value).replace(str(root), "$RUN"))
+
+
+def _concrete(value: Any, root: Path) -> Any:
+    return json.loads(json.dumps(value).replace("$RUN", str(root)))
+
+
+def record(name: str, run: Run, root: Path) -> dict[str, Any]:
+    from hookwise.protocol.claude import CLAUDE
+
+    layout = clis.Layout(root)
+    layout.create()
+    quiet = {"exit": 0, "stdout": "", "stderr": ""}
+    hooks = {
+        event: [
+            {
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": clis.hook_command(
+                            _concrete(run.answers.get(event, quiet), root)
+                        ),
+                    }
+                ]
+            }
+        ]
+        for event in CLAUDE.events
+    }
+    settings = {"hooks": hooks, "permissions": {"allow": list(run.allow)}}
+    path = layout.proj / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(settings, indent=1))
+    user: dict[str, Any] = {
+        "hasCompletedOnboarding": True,
+        "projects": {str(layout.proj): {"hasTrustDialogAccepted": True}},
+    }
+    server_log = root / "elicit.jsonl"
+    if run.elicit:
+        server = {"type": "stdio", "command": sys.executable, "args": [str(SERVER)]}
+        server["env"] = {"ELICIT_LOG": str(server_log)}
+        user["mcpServers"] = {"asker": server}
+    (layout.home / ".claude.json").write_text(json.dumps(user))
+    argv = ["claude", "-p", "please", "--output-format", "json", *run.flags]
+    with FakeModel(script=Script(run.calls)) as fake:
+        env = clis.environment("claude", layout, fake.url)
+        started = time.monotonic()
+        _, stderr, code, timed_out = run_bounded(
+            [str(clis.binary("claude")), *argv[1:]], layout.proj, env, 120
+        )
+        seconds = time.monotonic() - started
+        results = fake.tool_results()
+    fired = [
+        {"event": c["input"].get("hook_event_name"), "input": c["input"]}
+        for c in read_jsonl(layout.hook_log)
+        if isinstance(c.get("input"), dict)
+    ]
+    server_got = [
+        m.get("result") or {"error": m.get("error")}
+        for m in read_jsonl(server_log)
+        if m.get("method") is None and m.get("id") == "elicit-1"
+    ]
+    return _normalise(
+        {
+            "run": name,
+            "cli": "claude",
+            "cli_version": clis.installed_version("claude"),
+            "argv": argv,
+            "calls": [{"name": c.name, "args": dict(c.args)} for c in run.calls],
+            "answers": run.answers,
+            "fired": fired,
+            "tool_results": results,
+            "server_got": server_got,
+            "tool_ran": (layout.proj / "marker").exists(),
+            "stderr": stderr.decode("utf-8", "replace")[-2000:],
+            "exit_code": code,
+            "timed_out": timed_out,
+            "seconds": round(seconds, 2),
+        },
+        root,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--only", action="append", help="record only these runs")
+    args = parser.parse_args(argv)
+    problem = clis.install_problem("claude")
+    if problem:
+        raise SystemExit(problem)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name, run in RUNS.items():
+        if args.only and name not in args.only:
+            continue
+        with tempfile.TemporaryDirectory(prefix=f"hookwise-{name}-") as tmp:
+            result = record(name, run, Path(tmp))
+        out = args.out / f"{name}.json"
+        out.write_text(json.dumps(result, indent=1) + "\n")
+        fired = [f["event"] for f in result["fired"]]
+        print(f"{name}: exit {result['exit_code']}, fired {fired}, written to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
