@@ -153,6 +153,9 @@ class DialectEvent:
     # input fields the host always sends with one value, whatever happened (Codex
     # SessionEnd's ``reason`` is always "other")
     fixed_input: tuple[tuple[str, str], ...] = ()
+    # (field, on, values): the host sends ``field`` only when the input's ``on`` is one of
+    # ``values`` (Claude SessionStart's ``model``: on resume, fork and compact, not startup)
+    sent_only_when: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
 
 # JSON types of the answer fields of Claude Code and Codex ("any": not checked): top
