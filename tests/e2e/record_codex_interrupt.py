@@ -15,7 +15,8 @@ run says:
 * ``interrupt-exit2``: exit 2 with a reason, and ``continue: false`` on stdout: does an
   advisory answer change anything (the turn's end, the next turn);
 * ``interrupt-message``: a ``systemMessage`` (the one field its answer schema has) and
-  ``additionalContext`` (not in it): what the client is sent.
+  ``additionalContext`` (not in it): what the client is sent; ``interrupt-system-message``:
+  the ``systemMessage`` alone.
 
 After the interrupt a second ``turn/start`` (the model answers text) tells whether the
 session goes on. The record keeps the hook inputs in order, the notifications' methods, the
@@ -60,6 +61,11 @@ ANSWERS: dict[str, dict[str, Any]] = {
                 "hookSpecificOutput": {"hookEventName": "Interrupt", "additionalContext": CONTEXT},
             }
         ),
+        "stderr": "",
+    },
+    "interrupt-system-message": {
+        "exit": 0,
+        "stdout": json.dumps({"systemMessage": MESSAGE}),
         "stderr": "",
     },
 }
