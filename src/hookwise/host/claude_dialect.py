@@ -36,12 +36,12 @@ from hookwise.protocol.claude import (
     ELICITATION_ACTIONS,
     EXACT_MATCHER_CHARS,
     LEGACY_DECISIONS,
+    NO_VERDICT_DENIALS,
     OUTPUT_CAP_CHARS,
     PERMISSION_RANK,
     PERSISTED_FRAME,
     PERSISTED_PATH,
     PERSISTED_PREVIEW_CHARS,
-    NO_VERDICT_DENIALS,
     UNBLOCKABLE_CONFIG_SOURCE,
 )
 from hookwise.protocol.dialect import (

@@ -40,7 +40,8 @@ SESSION_INPUT: Final = ("prompt_id", "effort")
 # builder gets the mode (and the loop's context, hence the effort) only from these. Recorded
 # without permission_mode: Setup, InstructionsLoaded, SessionStart, MessageDisplay,
 # SessionEnd, CwdChanged, FileChanged, Elicitation and ElicitationResult (the MCP client
-# builds those two without the loop's mode; claude-offline/); without effort: UserPromptSubmit, UserPromptExpansion, InstructionsLoaded.
+# builds those two without the loop's mode; claude-offline/); without effort:
+# UserPromptSubmit, UserPromptExpansion, InstructionsLoaded.
 _WITH_PERMISSION_MODE: Final = frozenset(
     {
         "UserPromptSubmit",
