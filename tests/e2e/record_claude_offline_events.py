@@ -1,5 +1,5 @@
-"""Claude Code 2.1.330's CwdChanged, FileChanged, PermissionDenied, Elicitation and
-ElicitationResult, recorded on the real CLI offline in ``claude -p``.
+"""Claude Code 2.1.330's CwdChanged, FileChanged, PermissionDenied, Elicitation,
+ElicitationResult and WorktreeCreate, recorded on the real CLI offline in ``claude -p``.
 
     python -m tests.e2e.record_claude_offline_events [--out tests/e2e/fixtures/claude-offline]
                                                       [--only NAME]
@@ -21,6 +21,9 @@ are scripted per run:
   ElicitationResult fires); ``-accept``: the Elicitation hook accepts with content;
   ``-exit2``: the Elicitation hook exits 2; ``-result``: no Elicitation answer, the
   ElicitationResult hook changes the cancel into an accept with content.
+* ``worktree-create``: ``-w feat`` in a git repository, the WorktreeCreate hook prints a
+  directory (made beforehand, holding the project's settings): the session runs there;
+  ``worktree-create-fails``: the hook exits 1.
 
 The record keeps the inputs the hooks got in order (run paths as ``$RUN``), each answer
 given, the tool results the model read, and (elicitation) what the server got back.
@@ -45,6 +48,7 @@ from tests.e2e.observe import read_jsonl
 from tests.e2e.runner import run_bounded
 
 OUT = Path(__file__).parent / "fixtures" / "claude-offline"
+REPO = Path(__file__).resolve().parents[2]
 SERVER = Path(__file__).parent / "elicit_server.py"
 WATCHED = "sub/watched.txt"
 EXIT2_REASON = "ELICIT-EXIT2-REASON"
@@ -65,6 +69,9 @@ class Run:
     flags: tuple[str, ...] = ()
     allow: tuple[str, ...] = ("Bash",)
     elicit: bool = False
+    # the project is a git repository and ``-w feat`` asks for a worktree; the hook's path
+    # ``$RUN/made-by-hook`` exists and holds the project's settings (hooks go on there)
+    worktree: bool = False
 
 
 def _bash(command: str) -> ToolCall:
@@ -72,6 +79,7 @@ def _bash(command: str) -> ToolCall:
 
 
 ASK = call("mcp__asker__ask")
+WORKTREE = "$RUN/made-by-hook"
 RUNS: dict[str, Run] = {
     "cwd-watch": Run(
         (
@@ -110,7 +118,32 @@ RUNS: dict[str, Run] = {
         allow=("mcp__asker__ask",),
         elicit=True,
     ),
+    "worktree-create": Run(
+        (_bash("pwd"),),
+        {"WorktreeCreate": {"exit": 0, "stdout": WORKTREE + "\n", "stderr": ""}},
+        flags=("-w", "feat"),
+        worktree=True,
+    ),
+    "worktree-create-fails": Run(
+        (_bash("pwd"),),
+        {"WorktreeCreate": {"exit": 1, "stdout": "", "stderr": "WORKTREE-HOOK-FAILED"}},
+        flags=("-w", "feat"),
+        worktree=True,
+    ),
 }
+
+
+def _git_project(proj: Path, worktree: Path) -> None:
+    """A repository with one commit; the directory the hook names, with the same settings."""
+    import shutil
+    import subprocess
+
+    identity = ["-c", "user.email=e2e@example.invalid", "-c", "user.name=e2e"]
+    subprocess.run(["git", "init", "-q", str(proj)], check=True)
+    (proj / "README").write_text("x\n")
+    subprocess.run(["git", "-C", str(proj), "add", "README"], check=True)
+    subprocess.run(["git", "-C", str(proj), *identity, "commit", "-qm", "init"], check=True)
+    shutil.copytree(proj / ".claude", worktree / ".claude")
 
 
 def _normalise(value: Any, root: Path) -> Any:
@@ -150,6 +183,8 @@ def record(name: str, run: Run, root: Path) -> dict[str, Any]:
         "hasCompletedOnboarding": True,
         "projects": {str(layout.proj): {"hasTrustDialogAccepted": True}},
     }
+    if run.worktree:
+        _git_project(layout.proj, Path(_concrete(WORKTREE, root)))
     server_log = root / "elicit.jsonl"
     if run.elicit:
         server = {"type": "stdio", "command": sys.executable, "args": [str(SERVER)]}
@@ -187,13 +222,26 @@ def record(name: str, run: Run, root: Path) -> dict[str, Any]:
             "tool_results": results,
             "server_got": server_got,
             "tool_ran": (layout.proj / "marker").exists(),
-            "stderr": stderr.decode("utf-8", "replace")[-2000:],
+            "worktrees": _worktrees(layout.proj) if run.worktree else [],
+            "stderr": stderr.decode("utf-8", "replace")[-2000:].replace(str(REPO), "$REPO"),
             "exit_code": code,
             "timed_out": timed_out,
             "seconds": round(seconds, 2),
         },
         root,
     )
+
+
+def _worktrees(proj: Path) -> list[str]:
+    import subprocess
+
+    listed = subprocess.run(
+        ["git", "-C", str(proj), "worktree", "list", "--porcelain"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [line[9:] for line in listed.stdout.splitlines() if line.startswith("worktree ")]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,22 +25,30 @@ def fired(run: str, event: str) -> list[dict[str, Any]]:
 
 def effect(run: str, event: str, tmp_path: Path, matcher: str | None = None) -> dict[str, Any]:
     """hookwise's effect of the run's answer on ``event``, fired with the recorded input."""
-    (sent,) = fired(run, event)
-    answer = RECORDS[run]["answers"].get(event, QUIET)
+    (sent,) = concrete(fired(run, event), tmp_path)
+    answer = concrete(RECORDS[run]["answers"].get(event, QUIET), tmp_path)
     group: dict[str, Any] = {"hooks": [{"type": "command", "command": clis.hook_command(answer)}]}
     if matcher is not None:
         group["matcher"] = matcher
     hs = HookSystem.from_hooks({event: [group]}, dialect="claude", cwd=str(tmp_path))
-    args = {k: v for k, v in sent.items() if k not in ("session_id", "transcript_path", "cwd")}
+    args = {k: v for k, v in sent.items() if k not in ("session_id", "transcript_path")}
     args.pop("hook_event_name")
+    Path(str(args["cwd"])).mkdir(parents=True, exist_ok=True)  # the hook runs there
     result = hs.fire_sync(event, args)
-    out: dict[str, Any] = result.effect.to_json()
+    out: dict[str, Any] = json.loads(
+        json.dumps(result.effect.to_json()).replace(str(tmp_path), "$RUN")
+    )
     out["ran"] = len(result.runs)
     return out
 
 
+def concrete(value: Any, root: Path) -> Any:
+    """A recorded value with the run's directory (``$RUN``) under ``root``."""
+    return json.loads(json.dumps(value).replace("$RUN", str(root)))
+
+
 def test_the_records_are_of_the_pinned_cli() -> None:
-    assert len(RECORDS) == 7
+    assert len(RECORDS) == 9
     for name, record in RECORDS.items():
         assert record["cli_version"] == "2.1.330", name
         assert record["timed_out"] is False, name
@@ -127,3 +135,28 @@ def test_an_answered_elicitation_has_no_result_event() -> None:
         assert fired(run, "Elicitation") and not fired(run, "ElicitationResult"), run
     for run in ("elicitation-none", "elicitation-result"):
         assert fired(run, "ElicitationResult"), run
+
+
+def test_worktree_create_the_hooks_path_is_where_the_session_runs(tmp_path: Path) -> None:
+    record = RECORDS["worktree-create"]
+    (made,) = fired("worktree-create", "WorktreeCreate")
+    assert made["name"] == "feat"  # -w feat
+    got = effect("worktree-create", "WorktreeCreate", tmp_path)
+    path = got["output"]["worktreePath"]
+    # every later event runs in the path the hook printed, and the model's pwd says so
+    later = [f["input"]["cwd"] for f in record["fired"][1:]]
+    assert later and set(later) == {path}
+    assert record["tool_results"] == [path]
+    # the hook replaced git's worktree: the repository has none but its own
+    assert record["worktrees"] == ["$RUN/proj"]
+
+
+def test_worktree_create_failing_ends_the_run_before_the_session(tmp_path: Path) -> None:
+    record = RECORDS["worktree-create-fails"]
+    assert [f["event"] for f in record["fired"]] == ["WorktreeCreate"]
+    assert record["exit_code"] == 1 and record["tool_results"] == []
+    assert "WORKTREE-HOOK-FAILED" in record["stderr"]
+    got = effect("worktree-create-fails", "WorktreeCreate", tmp_path)
+    assert got["outcome"]["proceed"] is False
+    assert not got.get("output", {}).get("worktreePath")
+    assert "WORKTREE-HOOK-FAILED" in (got["outcome"]["message_for_user"] or "")
