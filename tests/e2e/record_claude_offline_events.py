@@ -24,6 +24,9 @@ are scripted per run:
 * ``worktree-create``: ``-w feat`` in a git repository, the WorktreeCreate hook prints a
   directory (made beforehand, holding the project's settings): the session runs there;
   ``worktree-create-fails``: the hook exits 1.
+* ``config-change`` and ``-block`` (``record_interactive``): ``claude`` with no prompt in a
+  pseudo-terminal; the project's settings change while it runs (a SessionEnd hook added);
+  ConfigChange's hook answers nothing, or a block: does the change apply.
 
 The record keeps the inputs the hooks got in order (run paths as ``$RUN``), each answer
 given, the tool results the model read, and (elicitation) what the server got back.
@@ -34,6 +37,7 @@ needed).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import tempfile
@@ -232,6 +236,107 @@ def record(name: str, run: Run, root: Path) -> dict[str, Any]:
     )
 
 
+# the interactive runs: ConfigChange answered with nothing, or with a block
+INTERACTIVE: dict[str, dict[str, Any]] = {
+    "config-change": {},
+    "config-change-block": {
+        "ConfigChange": {"exit": 0, "stdout": json.dumps({"decision": "block"}), "stderr": ""}
+    },
+}
+NEW_HOOK_MARK = "new-hook-ran"
+
+
+def record_interactive(name: str, root: Path) -> dict[str, Any]:
+    """``claude`` with no prompt in a pseudo-terminal; once started, the project's settings
+    gain a second SessionEnd hook (it touches ``$RUN/new-hook-ran``); then ``/exit``. Did
+    ConfigChange fire, with what input; did the changed settings apply (the new hook ran)."""
+    import os
+    import pty
+    import select
+    import signal
+
+    from hookwise.protocol.claude import CLAUDE
+
+    layout = clis.Layout(root)
+    layout.create()
+    answers = INTERACTIVE[name]
+    quiet = {"exit": 0, "stdout": "", "stderr": ""}
+    hooks = {
+        event: [
+            {
+                "hooks": [
+                    {"type": "command", "command": clis.hook_command(answers.get(event, quiet))}
+                ]
+            }
+        ]
+        for event in CLAUDE.events
+    }
+    path = layout.proj / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"hooks": hooks, "permissions": {"allow": ["Bash"]}}, indent=1))
+    project = {"hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True}
+    user = {
+        "hasCompletedOnboarding": True,
+        "theme": "dark",
+        "projects": {str(layout.proj): project},
+    }
+    (layout.home / ".claude.json").write_text(json.dumps(user))
+    mark = root / NEW_HOOK_MARK
+    screen = bytearray()
+    with FakeModel(script=Script([])) as fake:
+        env = clis.environment("claude", layout, fake.url)
+        env |= {"TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
+        binary = str(clis.binary("claude"))
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: the CLI on the terminal
+            os.chdir(layout.proj)
+            os.execve(binary, [binary], env)
+
+        def pump(seconds: float) -> None:
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                ready, _, _ = select.select([fd], [], [], 0.2)
+                if ready:
+                    try:
+                        screen.extend(os.read(fd, 65536))
+                    except OSError:
+                        return
+
+        pump(8)  # the session starts and draws its prompt
+        settings = json.loads(path.read_text())
+        added = {"type": "command", "command": f"touch {mark}"}
+        settings["hooks"]["SessionEnd"].append({"hooks": [added]})
+        path.write_text(json.dumps(settings, indent=1))
+        pump(6)  # the watcher notices
+        os.write(fd, b"/exit\r")
+        pump(6)
+        with contextlib.suppress(ProcessLookupError):  # /exit ended it
+            os.kill(pid, signal.SIGTERM)
+        pump(1)
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    fired = [
+        {"event": c["input"].get("hook_event_name"), "input": c["input"]}
+        for c in read_jsonl(layout.hook_log)
+        if isinstance(c.get("input"), dict)
+    ]
+    return _normalise(
+        {
+            "run": name,
+            "cli": "claude",
+            "cli_version": clis.installed_version("claude"),
+            "argv": ["claude"],
+            "driver": "a pseudo-terminal (pty.fork); 8 s, the project's settings gain a"
+            " SessionEnd hook touching $RUN/new-hook-ran, 6 s, /exit",
+            "answers": answers,
+            "fired": fired,
+            "changed_settings_applied": mark.exists(),
+            "wait_status": status,
+        },
+        root,
+    )
+
+
 def _worktrees(proj: Path) -> list[str]:
     import subprocess
 
@@ -253,15 +358,18 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         raise SystemExit(problem)
     args.out.mkdir(parents=True, exist_ok=True)
-    for name, run in RUNS.items():
+    for name in [*RUNS, *INTERACTIVE]:
         if args.only and name not in args.only:
             continue
         with tempfile.TemporaryDirectory(prefix=f"hookwise-{name}-") as tmp:
-            result = record(name, run, Path(tmp))
+            if name in RUNS:
+                result = record(name, RUNS[name], Path(tmp))
+            else:
+                result = record_interactive(name, Path(tmp))
         out = args.out / f"{name}.json"
         out.write_text(json.dumps(result, indent=1) + "\n")
         fired = [f["event"] for f in result["fired"]]
-        print(f"{name}: exit {result['exit_code']}, fired {fired}, written to {out}")
+        print(f"{name}: fired {fired}, written to {out}")
     return 0
 
 

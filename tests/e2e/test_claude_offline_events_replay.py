@@ -48,10 +48,10 @@ def concrete(value: Any, root: Path) -> Any:
 
 
 def test_the_records_are_of_the_pinned_cli() -> None:
-    assert len(RECORDS) == 9
+    assert len(RECORDS) == 11
     for name, record in RECORDS.items():
         assert record["cli_version"] == "2.1.330", name
-        assert record["timed_out"] is False, name
+        assert record.get("timed_out") is not True, name
 
 
 def test_cwd_changed_answers_watch_paths_and_the_watched_file_fires(tmp_path: Path) -> None:
@@ -160,3 +160,32 @@ def test_worktree_create_failing_ends_the_run_before_the_session(tmp_path: Path)
     assert got["outcome"]["proceed"] is False
     assert not got.get("output", {}).get("worktreePath")
     assert "WORKTREE-HOOK-FAILED" in (got["outcome"]["message_for_user"] or "")
+
+
+@pytest.mark.parametrize("run", ["config-change", "config-change-block"])
+def test_config_change_in_an_interactive_session(run: str, tmp_path: Path) -> None:
+    """The project's settings changed while ``claude`` ran in a terminal: ConfigChange fired
+    with the file; a block kept the old settings (the hook the change added never ran), as
+    hookwise predicts (proceed: the change applies)."""
+    record = RECORDS[run]
+    (change,) = fired(run, "ConfigChange")
+    assert change["source"] == "project_settings"
+    assert change["file_path"] == "$RUN/proj/.claude/settings.json"
+    got = effect(run, "ConfigChange", tmp_path)
+    assert got["outcome"]["proceed"] is record["changed_settings_applied"]
+    assert record["changed_settings_applied"] is (run == "config-change")
+
+
+def test_an_interactive_startup_has_the_model_and_a_headless_one_not() -> None:
+    """SessionStart's ``model``: present on an interactive startup, absent from ``claude -p``'s
+    (the simulator plays a headless run: tests/sim/test_claude_recorded_steps.py)."""
+    from hookwise.protocol.claude import CLAUDE
+
+    (interactive,) = fired("config-change", "SessionStart")
+    (headless,) = fired("cwd-watch", "SessionStart")
+    assert interactive["source"] == headless["source"] == "startup"
+    assert "model" in interactive and "model" not in headless
+    rule = CLAUDE.event("SessionStart").headless_sent_only_when
+    assert [(field, on) for field, on, values in rule if "startup" not in values] == [
+        ("model", "source")
+    ]

@@ -127,11 +127,7 @@ class DialectRuntime:
         for key, value in args.items():
             if key not in defaults:
                 payload[key] = value
-        spec = self.spec.event(event)
-        payload.update(spec.fixed_input)
-        for name, on, values in spec.sent_only_when:
-            if payload.get(on) not in values:
-                payload.pop(name, None)
+        payload.update(self.spec.event(event).fixed_input)
         return payload
 
     def match_context(self, event: str, payload: Mapping[str, JSON]) -> MatchContext | None:

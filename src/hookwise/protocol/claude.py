@@ -90,9 +90,10 @@ _EVENTS: Final = (
         plain_stdout_is_context=True,
         specific_fields=("additionalContext",),
         handler_types=NO_HTTP,
-        # the 2.1.330 binary passes the loop's model on resume, fork and compact only: a
-        # startup (and /clear) input has no ``model`` (recorded: claude-events/events.json)
-        sent_only_when=(("model", "source", ("resume", "fork", "compact")),),
+        # headless, the 2.1.330 binary passes the loop's model on resume, fork and compact
+        # only: a ``-p`` startup has no ``model`` (recorded: claude-events/events.json); an
+        # interactive startup has it (recorded through a pty: claude-offline/config-change)
+        headless_sent_only_when=(("model", "source", ("resume", "fork", "compact")),),
     ),
     DialectEvent(
         "UserPromptSubmit",
