@@ -275,9 +275,12 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"hooks": hooks, "permissions": {"allow": ["Bash"]}}, indent=1))
     project = {"hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True}
+    # the custom API key approved beforehand: else a dialog asking about it takes the keys
+    approved = {"approved": ["dummy"], "rejected": []}
     user = {
         "hasCompletedOnboarding": True,
         "theme": "dark",
+        "customApiKeyResponses": approved,
         "projects": {str(layout.proj): project},
     }
     (layout.home / ".claude.json").write_text(json.dumps(user))
