@@ -36,12 +36,12 @@ needed).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
+import functools
 import json
 import sys
-import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,7 @@ from typing import Any
 from tests.e2e import clis
 from tests.e2e.fake_model import FakeModel, Script, ToolCall, call
 from tests.e2e.observe import read_jsonl
-from tests.e2e.runner import run_bounded
+from tests.e2e.runner import record_runs, run_bounded
 
 OUT = Path(__file__).parent / "fixtures" / "claude-offline"
 REPO = Path(__file__).resolve().parents[2]
@@ -353,27 +353,12 @@ def _worktrees(proj: Path) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--only", action="append", help="record only these runs")
-    args = parser.parse_args(argv)
-    problem = clis.install_problem("claude")
-    if problem:
-        raise SystemExit(problem)
-    args.out.mkdir(parents=True, exist_ok=True)
-    for name in [*RUNS, *INTERACTIVE]:
-        if args.only and name not in args.only:
-            continue
-        with tempfile.TemporaryDirectory(prefix=f"hookwise-{name}-") as tmp:
-            if name in RUNS:
-                result = record(name, RUNS[name], Path(tmp))
-            else:
-                result = record_interactive(name, Path(tmp))
-        out = args.out / f"{name}.json"
-        out.write_text(json.dumps(result, indent=1) + "\n")
-        fired = [f["event"] for f in result["fired"]]
-        print(f"{name}: fired {fired}, written to {out}")
-    return 0
+    runs: dict[str, Callable[[Path], dict[str, Any]]] = {
+        name: functools.partial(record, name, run) for name, run in RUNS.items()
+    }
+    runs |= {name: functools.partial(record_interactive, name) for name in INTERACTIVE}
+    description = (__doc__ or "").splitlines()[0]
+    return record_runs("claude", runs, description=description, out=OUT, argv=argv)
 
 
 if __name__ == "__main__":

@@ -26,11 +26,10 @@ the model. ``tests/e2e/test_codex_events_replay.py`` replays them.
 
 from __future__ import annotations
 
-import argparse
+import functools
 import json
 import os
 import subprocess
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -40,6 +39,7 @@ from typing import Any
 from tests.e2e import clis
 from tests.e2e.fake_model import COMMAND_VARIABLE, FakeModel
 from tests.e2e.observe import read_jsonl
+from tests.e2e.runner import record_runs
 
 OUT = Path(__file__).parent / "fixtures" / "codex-events"
 EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "Interrupt")
@@ -260,24 +260,9 @@ def record(name: str, root: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--only", action="append", help="record only these runs")
-    args = parser.parse_args(argv)
-    problem = clis.install_problem("codex")
-    if problem:
-        raise SystemExit(problem)
-    args.out.mkdir(parents=True, exist_ok=True)
-    for name in ANSWERS:
-        if args.only and name not in args.only:
-            continue
-        with tempfile.TemporaryDirectory(prefix=f"hookwise-{name}-") as tmp:
-            result = record(name, Path(tmp))
-        out = args.out / f"{name}.json"
-        out.write_text(json.dumps(result, indent=1) + "\n")
-        fired = [f["event"] for f in result["fired"]]
-        print(f"{name}: fired {fired}, written to {out}")
-    return 0
+    runs = {name: functools.partial(record, name) for name in ANSWERS}
+    description = (__doc__ or "").splitlines()[0]
+    return record_runs("codex", runs, description=description, out=OUT, argv=argv)
 
 
 if __name__ == "__main__":
