@@ -150,7 +150,7 @@ class Decider:
         as it resolves too (the server follows the link); the stricter verdict wins."""
         verdict = self.gate.before_tool(self.tool_name(tool), args, call_id=call_id)
         as_host = host_tool_name(tool)
-        if as_host != tool and verdict.action != "deny":  # the name mcp: rules are written for
+        if as_host != tool and tool not in RESOURCE_METHODS and verdict.action != "deny":
             second = self.gate.before_tool(self.tool_name(as_host), args, call_id=call_id)
             if RANK[second.action] > RANK[verdict.action]:
                 verdict = replace(second, args=None)
