@@ -90,6 +90,8 @@ ON_DEMAND = (
     "hookwise.policy.rules.timed_regex",
     "hookwise.policy.rules.approval_cover",
     "hookwise.policy.rules.rewrite",
+    "hookwise.protocol",
+    "hookwise.protocol.guard_env",
     "hookwise.policy.trust.protect",
     "hookwise.policy.trust.data_writes",
     "hookwise.policy.trust.find_selects",

@@ -18,7 +18,8 @@ import os
 # KEY). Python's "\s" lacks U+FEFF and U+180E (older JavaScript's space): added.
 _BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _SPACE = "[\\s\ufeff\u180e]"
-KEY = f"(?:^|(?<=[{_BREAKS}])){_SPACE}*(?:export{_SPACE}+)?([\\w.-]+){_SPACE}*[=:]"  # (compiled when a file is read)
+# (compiled when a file is read)
+KEY = f"(?:^|(?<=[{_BREAKS}])){_SPACE}*(?:export{_SPACE}+)?([\\w.-]+){_SPACE}*[=:]"
 
 
 def keys(text: str) -> list[str]:

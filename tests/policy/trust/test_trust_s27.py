@@ -1,0 +1,149 @@
+"""Red team s27 (issue 23), the env-file half: #3, #4, #5, #8, #9, as real processes.
+
+A Gemini-like host (gemini_like_host.py) loads the project's env file into its own
+environment at its start and runs the hook through ``bash -c``, as Gemini CLI does.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hookwise.policy.tools.payloads import build_payload
+from tests.policy.trust.test_trust_model import HOOKWISE, World
+
+HOST = str(Path(__file__).with_name("gemini_like_host.py"))
+TRUSTED = """\
+version: 1
+rules:
+  - id: no-rm-rf
+    match: {command: rm -rf}
+    action: deny
+    reason: PROJECT-RULE no rm -rf
+"""
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    made = World(tmp_path)
+    made.policy(TRUSTED)
+    assert made.cli("policy", "trust").returncode == 0
+    return made
+
+
+def _shell(world: World, command: str) -> dict[str, Any]:
+    payload = build_payload(
+        "gemini",
+        "BeforeTool",
+        tool="run_shell_command",
+        tool_input={"command": command},
+        cwd=str(world.repo),
+    )
+    return {"payload": payload}
+
+
+def _host(world: World, steps: list[dict[str, Any]], **env: str) -> list[dict[str, Any]]:
+    """One host process (started in the project, with the person's environment plus
+    ``env``): its answers to the hook steps."""
+    done = subprocess.run(
+        [sys.executable, HOST, HOOKWISE, json.dumps(steps)],
+        cwd=world.repo,
+        env={**world.env, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def _without(env: dict[str, str], *names: str) -> dict[str, str]:
+    return {k: v for k, v in env.items() if k not in names}
+
+
+def test_4_a_moved_env_file_keeps_its_variables_dropped(world: World) -> None:
+    """s27 #4: the host exported HOOKWISE_POLICY from .env at its start; `mv .env notes.txt`
+    then left the hook nothing to see, and the project's rules were off."""
+    empty = world.root / "empty.yaml"
+    empty.write_text("version: 1\n")
+    (world.repo / ".env").write_text(f"HOOKWISE_POLICY={empty}\n")
+    answers = _host(
+        world,
+        [
+            _shell(world, "rm -rf build"),
+            {"mv": [str(world.repo / ".env"), str(world.repo / "notes.txt")]},
+            _shell(world, "rm -rf build"),
+            _shell(world, "git push --force origin main"),
+        ],
+    )
+    assert [a["decision"] for a in answers] == ["deny", "deny", "deny"], answers
+    assert "since moved or emptied" in answers[1]["stderr"]
+    # another host started by the person with the variable in its environment takes it
+    (world.repo / "notes.txt").unlink()
+    world.env["HOOKWISE_POLICY"] = str(empty)
+    assert [a["decision"] for a in _host(world, [_shell(world, "rm -rf build")])] == [None]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A=1\rHOOKWISE_POLICY={empty}\n",  # s27 #8: a lone CR ends dotenv's line
+        "\ufeffHOOKWISE_POLICY={empty}\n",  # a BOM
+        "\x0bHOOKWISE_POLICY={empty}\n",
+        "A=1\n\u2028HOOKWISE_POLICY={empty}\n",
+    ],
+)
+def test_8_a_key_behind_a_line_break_dotenv_reads_is_dropped(world: World, text: str) -> None:
+    empty = world.root / "empty.yaml"
+    empty.write_text("version: 1\n")
+    (world.repo / ".env").write_bytes(text.format(empty=empty).encode())
+    answers = _host(world, [_shell(world, "rm -rf build")])
+    assert answers[0]["decision"] == "deny", answers
+    assert "ignored $HOOKWISE_POLICY" in answers[0]["stderr"]
+
+
+def test_3_xdg_config_home_from_the_env_file_does_not_move_the_user_policy(
+    world: World,
+) -> None:
+    """s27 #3b: XDG_CONFIG_HOME there moved the user policy and the trust store (Gemini
+    sets only unset variables, and it usually is)."""
+    elsewhere = world.root / "xdg"
+    (elsewhere / "hookwise").mkdir(parents=True)
+    (elsewhere / "hookwise" / "policy.yaml").write_text("version: 1\n")
+    (world.repo / ".env").write_text(f"XDG_CONFIG_HOME={elsewhere}\n")
+    world.env = _without(world.env, "XDG_CONFIG_HOME")
+    answers = _host(world, [_shell(world, "git push --force origin main")])
+    assert answers[0]["decision"] == "deny", answers  # the user's rule (~/.config)
+    assert "ignored $XDG_CONFIG_HOME" in answers[0]["stderr"]
+
+
+def test_5_xdg_state_home_from_the_env_file_does_not_move_the_audit_log(world: World) -> None:
+    planted = world.root / "xdgstate"
+    (world.repo / ".env").write_text(f"XDG_STATE_HOME={planted}\n")
+    world.env = _without(world.env, "XDG_STATE_HOME")
+    answers = _host(world, [_shell(world, "rm -rf build")])
+    assert answers[0]["decision"] == "deny", answers
+    assert not (planted / "hookwise" / "audit.jsonl").exists()
+    default = world.home / ".local" / "state" / "hookwise" / "audit.jsonl"
+    assert "no-rm-rf" in default.read_text()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "XDG_DATA_HOME=/tmp/x gemini -p hi",  # s27 #9: the registered command's launcher
+        "export XDG_DATA_HOME=/tmp/x; claude -p hi",
+        "env XDG_DATA_HOME=/tmp/x gemini -p hi",
+        "XDG_CONFIG_HOME=/tmp/x gemini -p hi",  # (held before)
+    ],
+)
+def test_9_a_nested_agent_with_a_moved_data_home_is_a_guard_change(
+    world: World, command: str
+) -> None:
+    answer = world.shell(command)
+    assert answer["decision"] == "deny", answer
