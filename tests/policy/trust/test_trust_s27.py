@@ -147,3 +147,28 @@ def test_9_a_nested_agent_with_a_moved_data_home_is_a_guard_change(
 ) -> None:
     answer = world.shell(command)
     assert answer["decision"] == "deny", answer
+
+
+def test_3_the_registered_command_never_runs_a_launcher_xdg_data_home_names(
+    world: World,
+) -> None:
+    """s27 #3a: the portable command exec'd ``${XDG_DATA_HOME:-...}/hookwise/hook``, and a
+    project .env set XDG_DATA_HOME for Gemini CLI: the agent's launcher answered every
+    event and hookwise never ran. It reads the launcher under HOME only."""
+    from hookwise.config.hookwise_command import portable_command
+
+    planted = world.root / "evil" / "hookwise" / "hook"
+    planted.parent.mkdir(parents=True)
+    planted.write_text("#!/bin/sh\ncat >/dev/null; echo PLANTED {}\n")
+    planted.chmod(0o755)
+    payload = _shell(world, "rm -rf build")["payload"]
+    done = subprocess.run(
+        ["bash", "-c", portable_command("gemini")],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env={**world.env, "XDG_DATA_HOME": str(world.root / "evil")},
+        timeout=60,
+        check=False,
+    )
+    assert "PLANTED" not in done.stdout, done.stdout
