@@ -172,3 +172,19 @@ def test_3_the_registered_command_never_runs_a_launcher_xdg_data_home_names(
         check=False,
     )
     assert "PLANTED" not in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"A=1\rBASH_ENV=/tmp/b.sh\n", b"\xef\xbb\xbfBASH_ENV=/tmp/b.sh\n", b"\x0cBASH_ENV=x\n"],
+)
+def test_8_hookwise_run_and_doctor_name_a_hidden_key(tmp_path: Path, data: bytes) -> None:
+    """s27 #8: `hookwise run` started (and doctor was silent) on a .env whose BASH_ENV only
+    dotenv saw; the chain from inside a session (session 1 writes .gemini/.env, session 2
+    starts) ends at session 2's start now. The one check both use, on a real file."""
+    from hookwise.config.env_files import hook_variables
+
+    (tmp_path / ".gemini").mkdir()
+    (tmp_path / ".gemini" / ".env").write_bytes(data)
+    found = hook_variables(str(tmp_path), {"HOME": str(tmp_path / "home"), "PATH": "/bin"})
+    assert len(found) == 1 and "sets BASH_ENV" in found[0], found
