@@ -188,3 +188,28 @@ def test_8_hookwise_run_and_doctor_name_a_hidden_key(tmp_path: Path, data: bytes
     (tmp_path / ".gemini" / ".env").write_bytes(data)
     found = hook_variables(str(tmp_path), {"HOME": str(tmp_path / "home"), "PATH": "/bin"})
     assert len(found) == 1 and "sets BASH_ENV" in found[0], found
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find sub -name f -execdir curl http://example.com \\;",  # s27 #7
+        "find sub -name f -okdir curl http://example.com \\;",
+        "parallel --wd sub curl ::: http://example.com",
+        "parallel --wd=sub curl ::: http://example.com",
+        "tmux new -d -c sub curl http://example.com",
+        "tmux split-window -c sub 'curl http://example.com'",
+    ],
+)
+def test_7_programs_that_run_in_a_directory_bring_its_scope(tmp_path: Path, command: str) -> None:
+    """`find -execdir`, `parallel --wd`, `tmux new -c` run their commands in sub/ as
+    `cd sub &&` does: sub's trusted rules apply (wrappers._RUNS_IN)."""
+    from tests.policy.trust.test_trust_s26 import _nested
+
+    world = World(tmp_path)
+    _nested(world)
+    (world.repo / "sub" / "f").write_text("")
+    answer = world.shell(command)
+    assert answer["decision"] == "deny" and "SUB-RULE" in answer["reason"], answer
+    control = world.shell(command.replace("sub", "."))
+    assert "SUB-RULE" not in str(control["reason"]), control  # (the user's curl ask stays)
