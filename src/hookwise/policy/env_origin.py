@@ -29,6 +29,10 @@ from hookwise.policy import os_lite as os
 from hookwise.policy.safe_files import open_append, read_regular
 from hookwise.protocol.guard_env import moves_guard
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 # set by `hookwise run` for its session, and replaced from its record inside one
 _SESSION = frozenset(
     [confinement.SESSION_VARIABLE, confinement.AUDIT_VARIABLE, confinement.START_VARIABLE]
@@ -114,14 +118,19 @@ def remember(env: dict[str, str], host: str | None, dropped: list[tuple[str, str
         return
 
 
-def project_files(starts: list[str]) -> list[str]:
+def _rows(platform: str | None) -> list[Any]:
+    """The host rows a hook of ``platform`` may run for (every row when it is not named)."""
+    from hookwise.protocol.hosts import HOSTS  # (snapshot: such a variable is set)
+
+    return [HOSTS[platform]] if platform in HOSTS else list(HOSTS.values())
+
+
+def project_files(starts: list[str], platform: str | None = None) -> list[str]:
     """The project env files the hosts would load, started in any of ``starts``: for each
     host, the first of its names found from a start up (its row's ``env_files``; the rows,
     not the compiled tables, which come from a cache a planted XDG_CACHE_HOME names)."""
-    from hookwise.protocol.hosts import HOSTS  # (cold: such a variable is set)
-
     files: list[str] = []
-    for row in HOSTS.values():
+    for row in _rows(platform):
         names = row.env_files[1]
         for start in starts if names else ():
             current = os.path.abspath(start)
@@ -160,14 +169,18 @@ def drop_planted(
     env: dict[str, str],
     starts: list[str],
     kept: tuple[str, ...] = (),
+    platform: str | None = None,
 ) -> list[str]:
     """Remove from ``env`` what :func:`planted` finds, and what an earlier hook of the same
     host dropped (:func:`remembered`), but the ``kept`` names, which the registered command
-    itself gave; a note on each for stderr."""
+    itself gave; a note on each for stderr. Nothing to do for a host that loads no
+    project env file (``platform``'s row; any row's when it is not named)."""
     if not [name for name in candidates(env) if name not in kept]:
         return []
+    if not any(row.env_files[1] for row in _rows(platform)):
+        return []
     places = [*starts, *(env[v] for v in _PROJECT_VARIABLES if env.get(v, "").startswith("/"))]
-    found = [(n, f"{p} sets it") for n, p in planted(env, project_files(places))]
+    found = [(n, f"{p} sets it") for n, p in planted(env, project_files(places, platform))]
     host = host_identity()
     if found:
         remember(env, host, [(n, env[n]) for n, _why in found if n not in kept])

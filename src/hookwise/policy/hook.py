@@ -129,7 +129,7 @@ def _follow(
         decode_payload(payload, platform, policy["hosts"], env, now=now, outcome=decoded)
     except DecodeError:
         return None, policy
-    if not any(ev.command for ev in decoded.events):
+    if not any(ev.command or ev.paths for ev in decoded.events):  # (paths: s27 #6)
         return decoded, policy
     from hookwise.policy.trust.followed import extra_starts
 
@@ -389,7 +389,7 @@ def main(argv: list[str]) -> int:
                 from hookwise.policy.env_origin import drop_planted
 
                 kept = ("HOOKWISE_POLICY",) if policy_file else ()  # (the command's own)
-                for note in drop_planted(env, [where, os.getcwd()], kept):
+                for note in drop_planted(env, [where, os.getcwd()], kept, platform):
                     sys.stderr.write(note)
             found = compiled_policy(where, env, since=begun)[0]
             policy = found

@@ -96,6 +96,7 @@ ON_DEMAND = (
     "hookwise.policy.trust.data_writes",
     "hookwise.policy.trust.find_selects",
     "hookwise.policy.trust.followed",
+    "hookwise.protocol.hosts",
     "hookwise.policy.env_origin",
     "hookwise.policy.adapters.claude",
     "hookwise.policy.adapters.gemini",

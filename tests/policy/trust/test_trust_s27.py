@@ -213,3 +213,43 @@ def test_7_programs_that_run_in_a_directory_bring_its_scope(tmp_path: Path, comm
     assert answer["decision"] == "deny" and "SUB-RULE" in answer["reason"], answer
     control = world.shell(command.replace("sub", "."))
     assert "SUB-RULE" not in str(control["reason"]), control  # (the user's curl ask stays)
+
+
+SUB_SECRETS = """\
+version: 1
+rules:
+  - id: no-secrets-in-sub
+    match: {files: [secrets]}
+    action: deny
+    reason: SUB-RULE sub's secrets are off limits
+"""
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "host"),
+    [
+        ("Write", {"file_path": "sub/secrets/k.txt", "content": "x"}, "claude"),  # s27 #6
+        ("Read", {"file_path": "sub/secrets/k.txt"}, "claude"),
+        ("Edit", {"file_path": "sub/secrets/k.txt", "old_string": "a", "new_string": "b"},
+         "claude"),
+        ("write_file", {"file_path": "sub/secrets/k.txt", "content": "x"}, "gemini"),
+        ("Bash", {"command": "cat sub/secrets/k.txt"}, "claude"),
+        ("Bash", {"command": "echo x > sub/secrets/k.txt"}, "claude"),
+        ("Bash", {"command": "cp /etc/hostname sub/secrets/"}, "claude"),
+    ],
+)  # fmt: skip
+def test_6_a_nested_projects_file_rules_apply_to_its_files_from_the_parent(
+    tmp_path: Path, tool: str, tool_input: dict[str, Any], host: str
+) -> None:
+    world = World(tmp_path)
+    world.policy("version: 1\n")
+    world.policy(SUB_SECRETS, where="sub")
+    trusted = world.cli("policy", "trust", ".hookwise/policy.yaml", "sub/.hookwise/policy.yaml")
+    assert trusted.returncode == 0, trusted.stderr
+    (world.repo / "sub" / "secrets").mkdir()
+    (world.repo / "sub" / "secrets" / "k.txt").write_text("a")
+    answer = world.tool(tool, tool_input, host)
+    assert answer["decision"] == "deny" and "SUB-RULE" in answer["reason"], answer
+    # the parent's own files are not sub's business
+    elsewhere = json.loads(json.dumps(tool_input).replace("sub/secrets/", "top/secrets/"))
+    assert "SUB-RULE" not in str(world.tool(tool, elsewhere, host)["reason"])
