@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 import time
 
-from hookwise.policy import audit, confinement, fastjson
+from hookwise.policy import audit, call_deadline, confinement, fastjson
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.adapters.base import exit_blocking
 from hookwise.policy.cache import cache_dir, compiled_policy
@@ -326,6 +326,7 @@ def main(argv: list[str]) -> int:
     begun = time.monotonic()  # the policy load's deadline counts from here (rules/budget.py)
     now = time.time()
     term = _HeldTerm()
+    call_deadline.start(begun)  # past it: answered as a failure, before the host's timeout
     if argv and argv[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
         return 0
@@ -359,6 +360,7 @@ def main(argv: list[str]) -> int:
     interactive = sys.stdin.isatty()
     if interactive:
         sys.stderr.write(TERMINAL_NOTE)
+    decoded: Outcome | None = None
     try:
         payload: Any = None
         bad_input: str | None = None
@@ -410,7 +412,6 @@ def main(argv: list[str]) -> int:
                 outcome, bad_input, policy["hosts"], policy["settings"], env
             )
         else:
-            decoded = None
             if not policy["errors"]:
                 decoded, policy = _follow(
                     payload, policy, platform, cwd=where, env=env, now=now, begun=begun
@@ -420,8 +421,19 @@ def main(argv: list[str]) -> int:
                 payload, policy, platform, env, now=now, state=retry_state, decoded=decoded
             )
             if policy["settings"].get("approvals") and outcome.decision is not None:
-                relay_ask(outcome, policy, env)
+                with call_deadline.paused():  # the relay's wait is bounded by its own
+                    relay_ask(outcome, policy, env)
+        call_deadline.stop()
+    except call_deadline.DecideTimeoutError as late:
+        call_deadline.stop()
+        if outcome.host is None:  # decoded so far: answered in the host's form
+            outcome = decoded if decoded is not None and decoded.events else outcome
+            outcome.host = outcome.host or platform
+        settings = policy["settings"] if policy else {}
+        tables = policy["hosts"] if policy else None
+        outcome.answer = failure_answer(outcome, str(late), tables, settings, env)
     except KeyboardInterrupt:
+        call_deadline.stop()
         if interactive:  # a person at a terminal: leave quietly, as a shell command does
             sys.stderr.write("\n")
             if sink is not None:
@@ -431,6 +443,7 @@ def main(argv: list[str]) -> int:
         settings = policy["settings"] if policy else {}
         outcome.answer = failure_answer(outcome, "interrupted (SIGINT)", None, settings, env)
     except Exception as exc:  # an internal error must still answer
+        call_deadline.stop()
         import traceback
 
         traceback.print_exc(file=sys.stderr)

@@ -42,6 +42,7 @@ EAGER = (
     "hookwise.policy.adapters",
     "hookwise.policy.trust",
     "hookwise.policy.confinement",
+    "hookwise.policy.call_deadline",
     "hookwise.policy.trust.scopes",
     "hookwise.policy.cache",
     "hookwise.policy.rules",
