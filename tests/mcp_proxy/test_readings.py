@@ -65,9 +65,26 @@ def test_a_file_uri_reads_as_the_path_it_encodes(text: str) -> None:
     from hookwise.integrations.file_uri import uri_paths
 
     path = "/" + text
-    assert uri_paths("file://" + quote(path)) == [path]
-    assert uri_paths("file://localhost" + quote(path)) == [path]
+    # urllib's reading first; the WHATWG and naive ones (s27 F1, F16) after it
+    for uri in ("file://" + quote(path), "file://localhost" + quote(path)):
+        found = uri_paths(uri)
+        assert found is not None and found[0] == path
     # as a WHATWG parser reads it: blanks and controls around it, tabs and breaks within
-    assert uri_paths(" " * 70 + "\x01Fi\tLE:\n//" + quote(path) + "\x00 ") == [path]
+    found = uri_paths(" " * 70 + "\x01Fi\tLE:\n//" + quote(path) + "\x00 ")
+    assert found is not None and found[0] == path
     if not text.strip("\x00\t\n\f\r ").lower().startswith("file:"):
         assert uri_paths(text) is None
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab./\\#?%2eE:l ")), max_size=30))
+def test_every_uri_reading_is_given_and_none_raises(text: str) -> None:
+    """s27 F1/F16: the WHATWG reading has no backslash (a separator there) and no query or
+    fragment; the naive one keeps the text after ``file://`` as it is."""
+    from hookwise.integrations.file_uri import uri_paths
+
+    uri = "file://" + text
+    found = uri_paths(uri)
+    assert found is not None and all(found)
+    assert any("\\" not in p and "#" not in p and "?" not in p for p in found)
+    naive = text if text.startswith("/") else "/" + text
+    assert naive in found or naive.strip() in found

@@ -195,8 +195,11 @@ def reads_as(key: str) -> str:
 # a shell tool's arguments that change what its command does (shell_args.py reads them)
 _ARGV: Final = frozenset(["args", "arguments", "arglist", "argslist", "commandargs", "cmdargs",
                           "extraargs", "params", "parameters"])  # fmt: skip
-_DIR_WORDS: Final = ("dir", "cwd", "folder", "path", "location", "workspace", "root", "where")
-_DIR_NAMES: Final = frozenset(["in", "at", "within", "under"])
+_DIR_NAMES: Final = frozenset(["in", "at", "within", "under", "dir", "cwd", "workdir", "folder",
+                                "path", "location", "workspace", "root", "where", "chdir",
+                                "directory", "dirpath", "dirname", "workspaceroot",
+                                "rootdir", "cwdpath"])  # fmt: skip
+_STDIN_NAMES: Final = frozenset(["stdin", "input", "stdindata", "stdintext"])
 
 
 def shell_extra(key: str) -> str | None:
@@ -209,11 +212,21 @@ def shell_extra(key: str) -> str | None:
         return "argv"
     if "env" in name or name in ("variables", "vars"):
         return "env"
-    if "stdin" in name or "input" in name:
+    # whole names only: ``input_args``, ``direction`` or ``recursive_dir`` are other text
+    # (red team s27 F2), which a server may add to the command
+    if name in _STDIN_NAMES:
         return "stdin"
-    if name in _DIR_NAMES or any(word in name for word in _DIR_WORDS):
+    if name in _DIR_NAMES or name.startswith("working"):
         return "dir"
     return None
+
+
+def directory_text(value: str) -> bool:
+    """A value a server can take as a directory: path text, or one plain name (no blank,
+    no leading ``-``): ``-rf victim`` under ``where`` is words of a command (s27 F2)."""
+    return _path_text(value) or (
+        bool(value) and value[0] != "-" and not any(c.isspace() for c in value)
+    )
 
 
 def _path_text(value: str) -> bool:
@@ -395,10 +408,18 @@ def named_paths(tool: str, args: Mapping[str, Any]) -> list[str]:
     for a tool the name table does not map: what it acts on, if it is a file tool."""
     out: list[str] = []
     for key, value in args.items():
-        if role(str(key), tool) in (None, "command"):
+        found = role(str(key), tool)
+        if found == "command" or (found is None and fold(str(key)) in _CONTENT):
             continue
+        # under a key with no path word too: ``unlink_path {name: <policy>}`` deleted the
+        # user policy, ``fetch_doc {document: .env}`` read it (red team s27 F3, F14)
         for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, str) and _looks_like_path(item) and not _file_uri(item):
+            if (
+                isinstance(item, str)
+                and _looks_like_path(item)
+                and not _file_uri(item)
+                and not _URL.match(item.strip())
+            ):
                 out.append(item)
     return out
 
@@ -407,6 +428,38 @@ def writes_content(args: Mapping[str, Any]) -> str | None:
     """The key under which a tool taking a path takes content for it (``content``,
     ``text``, ``data``...): a tool of that shape writes, whatever its name."""
     return next((str(k) for k in args if fold(str(k)) in _CONTENT), None)
+
+
+# keys a tool joins to its directory argument to make the file it acts on
+# (``write_file {path: <dir>, name: "policy.yaml"}``: red team s27 F10)
+_NAME_KEYS: Final = frozenset(["name", "basename", "title", "key", "entry", "leaf", "stem"])
+
+
+def _other_file(tool: str, args: Mapping[str, Any]) -> str | None:
+    """Why a file tool may act on another file than the one decided: a path-like value under
+    a key no rule reads (a decoy ``path`` beside the real ``document`` made the decision
+    about the decoy: s27 F3), or a name beside a directory argument (F10)."""
+    read = [str(k) for k in args if role(str(k), tool) not in (None, "command")]
+    for raw, value in args.items():
+        key = str(raw)
+        if role(key, tool) is not None or fold(key) in _CONTENT or fold(key) in _SHELL_NOTES:
+            continue
+        if _names_a_file(value):
+            if not read:
+                return (
+                    f"it names no file under a key the rules read, and its argument {key!r} "
+                    "looks like a path: the decision would be about no file at all"
+                )
+            return (
+                f"its argument {key!r} looks like a path no rule reads, beside {read[0]!r}: "
+                "the tool may act on either"
+            )
+        if read and fold(key) in _NAME_KEYS and isinstance(value, str) and value.strip():
+            return (
+                f"its argument {key!r} may be a file name the tool joins to {read[0]!r}; the "
+                "rules decide on the directory alone"
+            )
+    return None
 
 
 def unaccounted(
@@ -432,6 +485,11 @@ def unaccounted(
         if extra == "dir":
             if not isinstance(args[raw], str):
                 return f"its argument {key!r} is a {type(args[raw]).__name__}, not a string"
+            if not directory_text(args[raw]):
+                return (
+                    f"its argument {key!r} names no directory ({args[raw]!r}); a server may "
+                    "add it to the command"
+                )
             seen.setdefault("directory", []).append(key)
             continue
         if extra is not None:
@@ -470,17 +528,10 @@ def unaccounted(
     nested = _nested_problem(tool, args)
     if nested is not None:
         return nested
-    if (
-        mapped
-        and tool in _NAMES_A_FILE
-        and not any(role(str(k), tool) not in (None, "command") for k in args)
-    ):
-        named = next((str(k) for k, v in args.items() if _names_a_file(v)), None)
-        if named is not None:
-            return (
-                f"it names no file under a key the rules read, and its argument {named!r} "
-                "looks like a path: the decision would be about no file at all"
-            )
+    if mapped and tool in _NAMES_A_FILE:
+        why = _other_file(tool, args)
+        if why is not None:
+            return why
     for found, keys in seen.items():
         if len(keys) > 1 and found != "paths":
             return (

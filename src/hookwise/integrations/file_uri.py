@@ -11,41 +11,13 @@ path wherever it lies, read one way for a tool call's arguments and for the MCP 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from hookwise.policy.canonical import tool_paths
+from hookwise.policy.canonical import UNKNOWN_DIR, kernel_path, tool_paths
+from hookwise.policy.uri_paths import trimmed, uri_paths
 
-# what a WHATWG URL parser (Node's ``new URL``, Python's urlsplit) drops: C0 controls and
-# space around the URL, tabs and line breaks anywhere in it (``" fi\tle:///x"`` is a file
-# URL there)
-_BLANKS = "".join(map(chr, range(0x21)))
-_BREAKS = re.compile(r"[\t\n\r]")
-_FILE = re.compile(r"[\x00-\x20]*f[\t\n\r]*i[\t\n\r]*l[\t\n\r]*e[\t\n\r]*:", re.IGNORECASE)
-
-
-def uri_paths(uri: str) -> list[str] | None:
-    """The paths a ``file:`` URI names, or None when ``uri`` is none: the percent-decoded
-    path, and when the URI names a host, the path under a directory of that name too (a
-    server's template ``file://project/{name}`` reads it so; the Python SDK's
-    ``file://{name}`` reads ``file://%73ecret.txt`` as secret.txt), the host part as
-    written and decoded. Control characters and blanks are dropped first as a WHATWG URL
-    parser drops them."""
-    if not _FILE.match(uri):
-        return None  # before any copy: an argument may be a file's whole content
-    from urllib.parse import unquote, urlsplit
-
-    text = _BREAKS.sub("", uri.strip(_BLANKS))
-    try:
-        parts = urlsplit(text)
-    except ValueError:  # a malformed host ("file://[x/"): its text is a path all the same
-        return ["/" + unquote(text[5:]).lstrip("/")]
-    path = unquote(parts.path) or "/"
-    if parts.netloc in ("", "localhost"):
-        return [path]
-    hosts = dict.fromkeys([parts.netloc, unquote(parts.netloc)])
-    return [path, *(host + path for host in hosts)]
+__all__ = ["trimmed", "uri_paths", "uri_reading"]
 
 
 def _strings(value: Any, depth: int = 0) -> Iterator[str]:
@@ -64,15 +36,20 @@ def _strings(value: Any, depth: int = 0) -> Iterator[str]:
 def uri_reading(args: Mapping[str, Any], cwd: str, home: str) -> dict[str, Any] | None:
     """``args`` with every path a ``file:`` URI in them names (under any key, at any
     depth) added under ``file_paths``, as written and as it resolves (a server follows
-    links); None when they hold no such URI."""
+    links, and the kernel takes a ``..`` after one from its target); None when they hold
+    no such URI."""
     found: list[str] = []
     for text in _strings(args):
         for path in uri_paths(text) or ():
             absolute = tool_paths(path, cwd, home)[0].absolute
             if absolute is None:
                 continue
-            for spelling in (absolute, os.path.realpath(absolute)):
-                if spelling not in found:
+            # as named, links resolved, and ``..`` after a link as the kernel takes it (F5)
+            physical = kernel_path(path, cwd)
+            if physical is not None and physical.startswith(UNKNOWN_DIR):
+                physical = None  # a name before the `..` is missing: open(2) fails there
+            for spelling in (absolute, os.path.realpath(absolute), physical):
+                if spelling is not None and spelling not in found:
                     found.append(spelling)
     if not found:
         return None

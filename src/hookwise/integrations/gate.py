@@ -65,6 +65,14 @@ def _stat(path: str) -> tuple[int, int, int, int] | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
+def vanished(before: tuple[Any, ...], now: tuple[Any, ...]) -> str | None:
+    """A policy file present at the last load and missing now, or None. Deleting the user
+    policy made the Gate read "no rules" within a second (red team s27 F14): one deletion
+    was worth a rewrite, which self-protection refuses."""
+    present = {path for path, stat in before if stat is not None}
+    return next((path for path, stat in now if stat is None and path in present), None)
+
+
 class _Policy:
     """The compiled policy of one Gate, reloaded when a scope file or the trust store
     changes (a stat per file per call; the bytes are read only then)."""
@@ -138,6 +146,8 @@ class Gate:
         self.state = RetryState()
         self._lock = threading.Lock()
         self._loaded: _Policy | None = None
+        # a policy file this Gate loaded that then disappeared (vanished())
+        self._vanished: str | None = None
         self._hooks: HookBridge | None = None
         self._stop_hook_active = False
         # tools whose every inner call the bridge gates on its own (a smolagents CodeAgent's
@@ -796,6 +806,13 @@ class Gate:
         loaded = self._loaded
         if loaded is not None and loaded.signature == signature:
             return loaded
+        gone = self._vanished or (vanished(loaded.signature[0], signature[0]) if loaded else None)
+        if gone is not None:  # stays so: a deletion is no way to drop the rules (s27 F14)
+            self._vanished = gone
+            files = [(scope, path) for scope, path, _how in found]
+            self._loaded = _Policy(signature, None, files, f"the policy file {gone} vanished "
+                                   "after it was loaded; restart to run without it")  # fmt: skip
+            return self._loaded
         with self._lock:
             loaded = self._loaded
             if loaded is not None and loaded.signature == signature:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from hookwise.integrations.accounting import shell_extra
+from hookwise.integrations.accounting import role, shell_extra
 from hookwise.integrations.tools import shell_command
+from hookwise.policy.canonical import SHELL
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # a line of more than one command: stdin goes to whichever of them reads it
@@ -83,6 +84,14 @@ def _heredoc(line: str, body: str) -> str:
     return f"{line} <<'{mark}'\n{text}\n{mark}"
 
 
+def _quoted(command: str) -> Callable[[list[str]], str]:
+    return lambda words: shlex.join([command, *words])
+
+
+def _blanked(command: str) -> Callable[[list[str]], str]:
+    return lambda words: " ".join([command, *words])
+
+
 def readings(args: Mapping[str, Any]) -> list[str]:
     """The command lines the call also runs, given its argv, environment and stdin
     arguments (empty: the command alone says it). Raises :class:`UnverifiableError`."""
@@ -92,9 +101,12 @@ def readings(args: Mapping[str, Any]) -> list[str]:
     argv: list[str] | None = None
     env: list[tuple[str, str]] = []
     stdin: str | None = None
+    files: list[str] = []  # a file or path list beside the command: its words too (s27 F2)
     for raw, value in args.items():
         key = str(raw)
         kind = shell_extra(key)
+        if role(key, SHELL) in ("file", "paths") and value not in (None, "", []):
+            files += _words(key, value)
         if kind == "argv" and value not in (None, [], ""):
             if argv is not None:
                 raise UnverifiableError("it carries two argument lists; the server may use either")
@@ -105,12 +117,15 @@ def readings(args: Mapping[str, Any]) -> list[str]:
             if not isinstance(value, str) or stdin is not None:
                 raise UnverifiableError(f"its input argument {key!r} is not one string")
             stdin = value
-    if argv is None and not env and stdin is None:
+    if argv is None and not env and stdin is None and not files:
         return []
-    # exec'd as argv, or joined with blanks by a server spawning through a shell
+    # exec'd as argv, or joined with blanks by a server spawning through a shell; files
+    # after the arguments or before them
     lines = [command]
-    if argv is not None:
-        lines = [shlex.join([command, *argv]), " ".join([command, *argv])]
+    if argv is not None or files:
+        orders = [[*(argv or []), *files], [*files, *(argv or [])]]
+        joined = [f(words) for words in orders for f in (_quoted(command), _blanked(command))]
+        lines = list(dict.fromkeys(joined))
     if stdin is not None:
         lines = [_heredoc(line, stdin) for line in lines]
     if env:

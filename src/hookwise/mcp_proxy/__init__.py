@@ -66,13 +66,20 @@ def this_script() -> str:
     return os.path.realpath(os.path.join(os.path.dirname(sys.executable), "hookwise"))
 
 
+# why a bare ``hookwise`` in an entry is not this hookwise's guard
+BARE = (
+    "a bare 'hookwise' is looked up on the PATH the host runs with, which a project's "
+    "settings can set (Claude Code applies a settings file's env.PATH to its own process): "
+    "the repository's 'hookwise' would start the server without the proxy"
+)
+
+
 def entry_program(env: Mapping[str, str]) -> list[str]:
-    """How an entry starts this hookwise: ``hookwise`` when PATH finds this very install
-    and its Python reads no user site (the entry works on any machine that has it), else
-    this interpreter by its absolute path with ``-I -m hookwise``."""
-    found = shutil.which("hookwise", path=env.get("PATH"))
-    if found is not None and os.path.realpath(found) == this_script() and not user_site():
-        return ["hookwise"]
+    """How an entry starts this hookwise: this interpreter by its absolute path with
+    ``-I -m hookwise``, always. A bare ``hookwise`` is found on the PATH the host runs with,
+    and a project's settings can set that PATH (red team s27 F6): portability of the entry
+    is not worth the guard."""
+    del env  # (the PATH is no longer asked: no PATH is safe)
     return isolated_program()
 
 
@@ -286,6 +293,8 @@ def impostor(
                 "HOME the host gives it (a project's settings can set HOME): hookwise is "
                 f"started as {sys.executable} {ISOLATED} -m hookwise on this machine"
             )
+        if "/" not in program:
+            return BARE
         return _unpinned(words) if require_pinned else None
     flags = words[1 : words.index("-m")] if "-m" in words else []
     if os.path.dirname(program) != os.path.dirname(sys.executable):

@@ -10,17 +10,20 @@ as ``agent``.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from hookwise.integrations import file_uri
-from hookwise.integrations.accounting import role
-from hookwise.integrations.gate import Gate
+from hookwise.integrations import file_uri, shell_args
+from hookwise.integrations.accounting import role, shell_extra
+from hookwise.integrations.gate import RANK, Gate
 from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import paths
+from hookwise.policy.canonical import SHELL
 
 FRAMEWORK = "mcp"
 # a changed policy file applies within this many seconds (not a stat of every scope per call)
@@ -29,6 +32,17 @@ RECHECK_SECONDS = 1.0
 # ``mcp__<server>__resources/read``), a ``file://`` URI as its path
 RESOURCE_METHODS = ("resources/read", "resources/subscribe")
 _RESOURCE_TOOLS = dict.fromkeys(RESOURCE_METHODS, "read")
+
+
+# what Claude Code makes of a tool's name in mcp__<server>__<tool> (every character outside
+# these made ``_``): ``files.write`` is ``mcp__fs__files_write`` to the model, the hook and
+# the rules written from its audit log (red team s27 F17)
+_HOST_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def host_tool_name(tool: str) -> str:
+    """``tool`` as the hosts name it to the model and to hooks."""
+    return _HOST_UNSAFE.sub("_", tool)
 
 
 def resource_args(uri: str) -> dict[str, Any]:
@@ -101,7 +115,28 @@ class Decider:
         """The argument keys the policy reads as paths or a command (shown whole when the
         user is asked)."""
         canonical_tool, _ = self._shape(tool)
-        return [str(k) for k in args if role(str(k), canonical_tool) is not None]
+        shell = canonical_tool == SHELL
+        return [
+            str(k)
+            for k, v in args.items()
+            if role(str(k), canonical_tool) is not None
+            or (shell and shell_extra(str(k)) is not None)  # argv, env, stdin, dir: s27 F9
+            or file_uri.uri_paths(v if isinstance(v, str) else "") is not None
+        ]
+
+    def decided_text(self, tool: str, args: Mapping[str, Any]) -> list[str]:
+        """What the policy decided on, as the user must see it whole: a shell tool's command
+        lines with its argv, environment and input (shell_args.readings), and the files
+        ``file:`` URIs name (red team s27 F9: both were cut at 200 characters)."""
+        out: list[str] = []
+        canonical_tool, _ = self._shape(tool)
+        if canonical_tool == SHELL:
+            with contextlib.suppress(shell_args.UnverifiableError):  # (unverifiable: no ask)
+                out += [f"runs: {line}" for line in shell_args.readings(args)[:1]]
+        found = file_uri.uri_reading(args, self.gate.cwd, self.gate.env.get("HOME") or "")
+        if found is not None:
+            out += [f"file: {path}" for path in found["file_paths"] if isinstance(path, str)]
+        return out
 
     def prepare(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
         """The arguments as decided and passed on: path arguments absolute (paths.py)."""
@@ -114,12 +149,18 @@ class Decider:
         :meth:`answered` or :meth:`fallback`). A path through a symbolic link is decided
         as it resolves too (the server follows the link); the stricter verdict wins."""
         verdict = self.gate.before_tool(self.tool_name(tool), args, call_id=call_id)
+        as_host = host_tool_name(tool)
+        if as_host != tool and tool not in RESOURCE_METHODS and verdict.action != "deny":
+            second = self.gate.before_tool(self.tool_name(as_host), args, call_id=call_id)
+            if RANK[second.action] > RANK[verdict.action]:
+                verdict = replace(second, args=None)
         canonical_tool, moves = self._shape(tool)
         home = self.gate.env.get("HOME") or ""
         decoded = json_readings(args)
         if decoded is not None:  # as a Python SDK server may read it
             decoded = self.prepare(tool, decoded)
         for other in (paths.resolved(canonical_tool, args, self.gate.cwd, home, moves=moves),
+                      paths.trimmed(canonical_tool, args, self.gate.cwd, home, moves=moves),
                       decoded):  # fmt: skip
             if verdict.action == "deny":
                 return verdict

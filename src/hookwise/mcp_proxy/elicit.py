@@ -33,18 +33,30 @@ def _shown(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True, sort_keys=True, default=str)
 
 
-def describe(tool: str, args: Mapping[str, Any], decided: list[str]) -> str:
-    """The call as the user is shown it: the arguments the policy decided on first, whole;
-    the others after them, each cut at a stated length (and said so)."""
+def _cut(text: str, keep: int) -> str:
+    """``text`` elided in the middle past ``keep`` characters: its head and its tail stay
+    (a long padding cannot push the words that matter out of sight: red team s27 F9)."""
+    if len(text) <= keep:
+        return text
+    half = keep // 2
+    return f"{text[:half]} ...(cut: {len(text) - 2 * half} characters)... {text[-half:]}"
+
+
+def describe(
+    tool: str, args: Mapping[str, Any], decided: list[str], lines_decided: list[str] | None = None
+) -> str:
+    """The call as the user is shown it: what the policy decided on first, whole (the
+    command lines and files it read, then those arguments); the others after them, each
+    elided in the middle past a stated length (and said so)."""
     lines = [f"tool {_shown(tool)}"]
+    lines += [f"  {_shown(line)}" for line in lines_decided or ()]
     for key in decided:
         lines.append(f"  {_shown(key)}: {_shown(args[key])}")
     budget = _OTHERS
     rest = [k for k in sorted(args, key=str) if k not in decided]
     for at, key in enumerate(rest):
         text = _shown(args[key])
-        if len(text) > _OTHER_VALUE:
-            text = f"{text[:_OTHER_VALUE]}... (cut: {len(text)} characters)"
+        text = _cut(text, _OTHER_VALUE)
         if budget - len(text) < 0:
             lines.append(f"  ... {len(rest) - at} more arguments not shown")
             break
@@ -61,14 +73,16 @@ def request(
     reason: str,
     *,
     decided: list[str] | None = None,
+    lines: list[str] | None = None,
 ) -> dict[str, Any]:
     """The ``elicitation/create`` request for one held call; ``decided``: the argument
-    keys the policy read (paths, command), shown first and never cut."""
+    keys the policy read (paths, command, a shell tool's argv...), ``lines``: the command
+    lines and files it decided on; both shown first and never cut."""
     keys = [k for k in (decided or []) if k in args]
     why = reason or "the policy asks for a person's approval"
     message = (
         f"hookwise: the MCP server {_shown(server)} is asked to run "
-        f"{describe(tool, args, keys)}\n{why}\nAllow this call?"
+        f"{describe(tool, args, keys, lines)}\n{why}\nAllow this call?"
     )
     schema = {
         "type": "object",
@@ -77,6 +91,7 @@ def request(
                 "type": "boolean",
                 "title": "Allow this call",
                 "description": f"Run {_shown(tool)} on {_shown(server)} once"
+                + "".join(f"; {_shown(line)}" for line in lines or ())
                 + "".join(f"; {_shown(k)}: {_shown(args[k])}" for k in keys),
                 "default": False,
             }

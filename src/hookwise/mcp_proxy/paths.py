@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hookwise.integrations.accounting import role
+from hookwise.integrations.file_uri import trimmed as trim
 from hookwise.integrations.tools import MOVE_PATH_KEYS
 from hookwise.policy.canonical import SHELL, tool_paths
 
@@ -75,5 +76,26 @@ def resolved(
         real = _absolute(args[key], cwd, home, True)
         if real != _absolute(args[key], cwd, home, False):
             out[key] = real
+            changed = True
+    return out if changed else None
+
+
+def trimmed(
+    tool: str, args: Mapping[str, Any], cwd: str, home: str, *, moves: bool = False
+) -> dict[str, Any] | None:
+    """``args`` with blanks around the path arguments dropped as a server forgiving them
+    does (``".env "`` is ``.env`` after ``strip()``/``trim()``: red team s27 F8), or None
+    when no path argument has any."""
+    out = dict(args)
+    changed = False
+    for key in _path_keys(tool, args, moves):
+        value = args[key]
+        cut = (
+            [trim(v) if isinstance(v, str) else v for v in value]
+            if isinstance(value, list)
+            else (trim(value) if isinstance(value, str) else value)
+        )
+        if cut != value:
+            out[key] = _absolute(cut, cwd, home, False)
             changed = True
     return out if changed else None

@@ -462,8 +462,11 @@ class Proxy:
             self._held[key] = held
         if asking:
             decided = self.decider.decided_keys(tool, args)
+            lines = self.decider.decided_text(tool, args)
             self._to_client(
-                elicit.request(request_id, self.name, tool, args, ask.reason, decided=decided)
+                elicit.request(
+                    request_id, self.name, tool, args, ask.reason, decided=decided, lines=lines
+                )
             )
         else:
             threading.Thread(target=self._fallback, args=(key, held), daemon=True).start()

@@ -343,6 +343,39 @@ def tool_paths(raw: str, cwd: str, home: str) -> list[PathRef]:
     return [shell, literal]
 
 
+# the start of a path the kernel reading cannot know yet (kernel_path): NUL is in no real
+# path, so nothing but the guards' tail test (``endswith``) can match it
+UNKNOWN_DIR = "\0?"
+
+
+def kernel_path(text: str, cwd: str, made: tuple[str, ...] = ()) -> str | None:
+    """``text`` (expanded, not normalised) as open(2) reads it, or None when that is the
+    lexical reading: each ``..`` is taken from where the links before it lead (``l/../x``
+    with ``l -> /a/b`` is ``/a/x``), where Node's ``path.resolve`` and bash's ``cd`` take it
+    lexically. When a name before a ``..`` does not exist yet, or is one of ``made`` (what
+    the same command line creates, moves or links: ``ln -s D l; cp x l/../policy.yaml``), the
+    kernel's file is unknown now: ``UNKNOWN_DIR`` + the part after the last ``..``, which
+    can be under any directory. Red team s27 F5/F15."""
+    if not text or ".." not in text.split("/"):
+        return None
+    joined = text if text.startswith("/") else (cwd.rstrip("/") or "") + "/" + text
+    parts = joined.split("/")
+    for index, part in enumerate(parts):
+        if part != ".." or index == 0:
+            continue
+        before = "/".join(parts[:index]) or "/"
+        lexical = os.path.normpath(before)
+        if before.rstrip("/").endswith("/..") or lexical == "/":
+            continue  # (a ``..`` run: its first one was looked at)
+        if not os.path.isdir(before) or any(
+            lexical == m or lexical.startswith(m.rstrip("/") + "/") for m in made
+        ):
+            last = len(parts) - 1 - parts[::-1].index("..")
+            return UNKNOWN_DIR + "/" + "/".join(p for p in parts[last + 1 :] if p not in ("", "."))
+    real = os.realpath(joined)
+    return None if real == os.path.normpath(joined) else real
+
+
 def _anchored(raw: str, text: str, cwd: str) -> PathRef:
     """``text`` (``raw`` once expanded) made absolute against ``cwd``, ``..`` normalised."""
     if not text:
@@ -659,6 +692,19 @@ class Event:
                 return resolve_path(value, self.cwd, home).absolute or ""
         return self.cwd
 
+    def _resource_paths(self, home: str) -> list[PathRef]:
+        """The files a host's resource tool reads through a ``file:`` URI (Gemini's
+        ``SERVER:URI`` after its server), as the MCP proxy's ``resources/read`` decides
+        them: ``files:`` rules hold for ReadMcpResourceTool as for Read (red team s27 F18)."""
+        uri = self.input.get("uri")
+        if not isinstance(uri, str):
+            return []
+        if self.host_tool in SERVER_IN_URI:
+            uri = uri.partition(":")[2]
+        from hookwise.policy.uri_paths import uri_paths  # (only for such a tool)
+
+        return [ref for path in uri_paths(uri) or () for ref in tool_paths(path, self.cwd, home)]
+
     @property
     def patch(self) -> str | None:
         """The patch text of an apply_patch call."""
@@ -694,6 +740,8 @@ class Event:
                 for v in values:
                     if isinstance(v, str) and v:
                         refs.extend(tool_paths(v, self.cwd, home))
+        if self.tool == MCP_RESOURCE:
+            refs.extend(self._resource_paths(home))
         edits = self.input.get("edits")
         if isinstance(edits, list):
             for edit in edits:

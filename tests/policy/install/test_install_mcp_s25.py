@@ -193,8 +193,10 @@ def test_an_entry_env_that_imports_another_hookwise_is_no_proxy(
         "    os.execvp(argv[0], argv)\n"
     )
     mark = tmp_path / "impostor-ran"
-    assert entry_program(user) == ["hookwise"]
+    assert entry_program(user)[0] == sys.executable  # never a bare name (s27 F6)
     entry = _wrapped_by_repo(user, "fs", [*pins_for(user), "--name", "fs"])
+    entry["args"] = entry["args"][entry["args"].index("mcp") :]  # the bare name of installs
+    entry["command"] = "hookwise"  # before s27 F6, as a repository may still write it
     entry["env"] = {"PYTHONPATH": ".evil", "IMPOSTOR_MARK": str(mark)}
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"fs": entry}}), "utf-8")
     answer = _start_as_host(entry, user, project, "b")  # the attack, before install

@@ -314,7 +314,8 @@ def _claude_settings_env(claude: ClaudeHooks, report: HostReport) -> None:
                 f"every hook and MCP server it starts) sets {', '.join(names)}: these change "
                 "what a hook runs and where hookwise's policy and audit log are; remove them "
                 "unless you put them there (`hookwise install --mcp` entries are --pinned "
-                "against them)",
+                "against hookwise's own variables and start it by its absolute path, against "
+                "PATH; an entry naming a bare 'hookwise' is not guarded)",
             )
 
 

@@ -25,6 +25,7 @@ from hookwise.config.host_homes import config_dir, config_file
 from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode, parse_jsonc
 from hookwise.config.toml_spans import TomlSpans, pair_span, sibling_after
 from hookwise.mcp_proxy import (
+    BARE,
     WRAP,
     config_env,
     entry_program,
@@ -244,6 +245,10 @@ class _Edit:
         if not wrapped(argv):
             return argv
         why = impostor(argv, self.env, entry_env, name, require_pinned=False)
+        inner = _unwrapped_argv(argv) if why == BARE else None
+        if inner is not None:  # this hookwise by a bare name: rewritten by its absolute path
+            self.note(name, "impostor", f"{why}; rewritten with this hookwise's absolute path")
+            return inner
         if why is not None:
             self.note(name, "impostor", f"{why}; wrapped by this hookwise")
             return argv

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from hookwise.policy import canonical
 from hookwise.policy import os_lite as os  # os without its import cost
-from hookwise.policy.canonical import command_dirs, resolve_path
+from hookwise.policy.canonical import UNKNOWN_DIR, command_dirs, kernel_path, resolve_path
 from hookwise.policy.trust.scopes import (
     config_home,
     launcher_path,
@@ -306,7 +306,7 @@ def project_paths(cwd: str | None) -> list[str]:
 class Guard:
     """The protected paths of one call and the checks on them."""
 
-    __slots__ = ("_concrete", "_inodes", "cwd", "env", "files", "home")
+    __slots__ = ("_concrete", "_inodes", "cwd", "env", "files", "home", "made")
 
     def __init__(self, env: dict[str, str], files: list[str], cwd: str) -> None:
         self.env = env
@@ -315,6 +315,8 @@ class Guard:
         self.home = env.get("HOME") or ""
         self._concrete: list[str] | None = None
         self._inodes: dict[tuple[int, int], str] | None = None
+        # what the command line being checked creates, moves or links (kernel_path)
+        self.made: tuple[str, ...] = ()
 
     def linked(self, path: str) -> str | None:
         """The protected file ``path`` is a hard link of (``ln .hookwise/policy.yaml x``
@@ -361,11 +363,14 @@ class Guard:
                 return candidate
             if lowered.endswith(SUFFIXES) and (written or not lowered.endswith(ENV_FILE)):
                 return candidate
+            unknown = candidate.startswith(UNKNOWN_DIR + "/")
             for item in self.concrete:
                 if (candidate == item and (written or not item.endswith(ENV_FILE))) or (
                     candidate.startswith(item + "/")
                 ):
                     return item
+                if unknown and (item + "/").endswith(candidate[len(UNKNOWN_DIR) :] + "/"):
+                    return item  # a file the line's own link may lead to
             if tree:
                 above = candidate.rstrip("/") + "/"
                 for item in self.concrete:
@@ -408,9 +413,12 @@ def _spellings(path: str) -> list[str]:
     return out
 
 
-def _expand(word: str, cwd: str | None, home: str) -> list[str]:
-    """The absolute paths a word names; globs expanded against the disk, as bash does."""
-    path = resolve_path(word, cwd or "", home).absolute if cwd or word[:1] in "/~$" else None
+def _expand(word: str, cwd: str | None, home: str, made: tuple[str, ...] = ()) -> list[str]:
+    """The absolute paths a word names; globs expanded against the disk, as bash does.
+    A ``..`` after a link is read as the kernel opens it too (``kernel_path``: ``cp x
+    l/../policy.yaml`` writes next to the link's target, red team s27 F15)."""
+    ref = resolve_path(word, cwd or "", home) if cwd or word[:1] in "/~$" else None
+    path = ref.absolute if ref is not None else None
     if path is None:
         return []
     if any(ch in word for ch in "*?["):
@@ -418,7 +426,14 @@ def _expand(word: str, cwd: str | None, home: str) -> list[str]:
 
         matches = glob.glob(path)
         return [os.path.normpath(m) for m in matches] or [path]
-    return [path]
+    text = word
+    for start in ("~/", "$HOME/", "${HOME}/"):
+        if word.startswith(start):
+            text = home + word[len(start) - 1 :]
+    if text[:1] in "~$":
+        text = ""  # (resolve_path placed it: ~user)
+    physical = kernel_path(text, cwd or "", made) if text else None
+    return [path] if physical is None else [path, physical]
 
 
 def _is_dir(word: str, cwd: str | None, home: str) -> bool:
@@ -670,7 +685,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
 
         if name.startswith(ENV_OUTPUT_FILES) and value[:1] in "/~$.":
             _unresolved(value, cwd, home, marked, f"sets {name}={value}")
-            for path in _expand(value, cwd, home):
+            for path in _expand(value, cwd, home, guard.made):
                 hit = guard.protected(path)
                 if hit:
                     raise _FoundError(hit, f"sets {name}, a file the program writes")
@@ -689,7 +704,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
     how = "redirects output to" if cmd.argv else "writes"
     for target in cmd.writes:
         _unresolved(target, cwd, home, marked, f"{how} {target}")
-        for path in _expand(target, cwd, home):
+        for path in _expand(target, cwd, home, guard.made):
             hit = guard.protected(path)
             if hit:
                 raise _FoundError(hit, f"{how} {target}")
@@ -704,7 +719,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             return  # (a read-only command: it reads the files it is given)
     if name == "xxd":  # xxd [-r] [options] [infile [outfile]]: it writes its second operand
         for word in _xxd_output(argv):
-            for path in _expand(word, cwd, home):
+            for path in _expand(word, cwd, home, guard.made):
                 hit = guard.protected(path)
                 if hit:
                     raise _FoundError(hit, f"`xxd` writes {word}")
@@ -735,7 +750,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
         ):
             # a hard link is the same file under a name the guard does not know
             for word in positional[:-1] if len(positional) > 1 else positional:
-                for path in _expand(word, cwd, home):
+                for path in _expand(word, cwd, home, guard.made):
                     # (a link of an env file is a read; a write through it is its own)
                     hit = guard.protected(path, written=False)
                     if hit:
@@ -782,12 +797,12 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
 
             targets, into, what = git_worktree(argv, cmd.env)
             for word in targets:  # (named: a write of that file, before the unsure)
-                for path in _expand(word, cwd, home):
+                for path in _expand(word, cwd, home, guard.made):
                     hit = guard.protected(path, tree)
                     if hit:
                         raise _FoundError(hit, f"`git {sub}` changes {word}")
             for directory in into:
-                for path in _expand(directory, cwd, home):
+                for path in _expand(directory, cwd, home, guard.made):
                     if cwd is not None and path == os.path.normpath(cwd):
                         continue  # (git -C . pull: as `git pull` itself)
                     hit = guard.holds(path) or guard.protected(path)
@@ -804,7 +819,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             _unresolved(word, cwd, home, marked, f"`{name}` changes {word}")
             # an env file removed, moved away or chmodded sets nothing for a host to export
             fills = name not in REMOVERS and not (name == "mv" and word != positional[-1])
-            for path in _expand(word, cwd, home):
+            for path in _expand(word, cwd, home, guard.made):
                 # ln replaces the name it is given, never writes through it
                 named = fills and (name != "ln" or path.endswith(ENV_FILE))
                 hit = guard.protected(path, tree, named)
@@ -823,7 +838,7 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             or word[:1] in ".~$"
             or (word[:1] != "-" and cwd and os.path.lexists(os.path.join(cwd, word)))
         ):
-            for path in _expand(word, cwd, home):
+            for path in _expand(word, cwd, home, guard.made):
                 hit = guard.protected(path, written=False)
                 if hit:
                     raise _FoundError(hit, f"`{name}` is given {word}")
@@ -842,9 +857,26 @@ def _check_find(argv: list[str], cwd: str | None, guard: Guard) -> None:
     items: list[str] = []
     for item in guard.concrete:
         items += [item, *_entries(item)]  # .hookwise/: its files too
-    found = find_selects(argv, items, lambda start: _expand(start, cwd, guard.home))
+    found = find_selects(argv, items, lambda start: _expand(start, cwd, guard.home, guard.made))
     if found is not None:
         raise _FoundError(*found)
+
+
+# programs that make a name a link or another directory than it was (kernel_path's ``made``)
+_RELINKERS = frozenset(["ln", "link", "mv", "cp", "rsync", "install", "rename"])
+
+
+def _made(commands: list[Command], dirs: list[str | None], home: str) -> tuple[str, ...]:
+    """The operands of the line's commands that may create, move or link a name, absolute."""
+    out: list[str] = []
+    for cmd, cwd in zip(commands, dirs, strict=True):
+        if not cmd.argv or os.path.basename(cmd.argv[0]) not in _RELINKERS or cwd is None:
+            continue
+        for word in _positionals(cmd.argv):
+            ref = resolve_path(word, cwd, home)
+            if ref.absolute is not None:
+                out.append(ref.absolute)
+    return tuple(out)
 
 
 def check(ev: Event, guard: Guard) -> str | None:
@@ -865,6 +897,7 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             dirs = command_dirs(script.commands, ev.shell_cwd, guard.home, chosen)
             # where a directory is unknown, a line naming a protected file is enough
             marked = None in dirs and _has_marker(ev.command or "")
+            guard.made = _made(script.commands, dirs, guard.home)
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue

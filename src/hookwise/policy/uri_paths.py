@@ -1,0 +1,87 @@
+"""The paths a ``file:`` URI names, read each way a server reads it (WHATWG, urllib, the
+naive text after ``file://``): one reading for the MCP proxy's tool calls and
+``resources/read`` (integrations/file_uri.py) and for the hook's own resource tools
+(Claude's ReadMcpResourceTool, Gemini's read_mcp_resource: red team s27 F18). Standard
+library only; the hook loads it only for such a tool.
+"""
+
+from __future__ import annotations
+
+import re
+
+# what a WHATWG URL parser (Node's ``new URL``, Python's urlsplit) drops: C0 controls and
+# space around the URL, tabs and line breaks anywhere in it (``" fi\tle:///x"`` is a file
+# URL there)
+_BLANKS = "".join(map(chr, range(0x21)))
+_BREAKS = re.compile(r"[\t\n\r]")
+_FILE = re.compile(r"[\x00-\x20]*f[\t\n\r]*i[\t\n\r]*l[\t\n\r]*e[\t\n\r]*:", re.IGNORECASE)
+
+
+def trimmed(text: str) -> str:
+    """``text`` as a server forgiving a model's stray blanks takes it: Python's ``strip()``
+    and JavaScript's ``trim()`` (which also drops U+FEFF) both applied (red team s27 F8)."""
+    while True:
+        out = text.strip().strip("\ufeff")
+        if out == text:
+            return out
+        text = out
+
+
+def _whatwg(text: str) -> list[str]:
+    """The path (and host + path) of a ``file:`` URL as a WHATWG parser reads it (Node's
+    ``fileURLToPath``, Deno, Bun): ``\\`` is ``/`` in a special scheme, the host ends at
+    ``/``, ``?`` or ``#``, dot segments (``%2e`` too) go lexically, then percent-decoding."""
+    from urllib.parse import unquote
+
+    rest = text[5:].replace("\\", "/")
+    for mark in ("#", "?"):
+        rest = rest.split(mark, 1)[0]
+    host = ""
+    if rest.startswith("//"):
+        host, _, path = rest[2:].partition("/")
+        path = "/" + path
+    else:
+        path = "/" + rest.lstrip("/")
+    segments: list[str] = []
+    for segment in path.split("/")[1:]:
+        lowered = segment.lower()
+        if lowered in ("..", ".%2e", "%2e.", "%2e%2e"):
+            if segments:
+                segments.pop()
+        elif lowered not in (".", "%2e"):
+            segments.append(segment)
+    decoded = unquote("/" + "/".join(segments))
+    if host in ("", "localhost"):
+        return [decoded]
+    return [decoded, *dict.fromkeys([host + decoded, unquote(host) + decoded])]
+
+
+def uri_paths(uri: str) -> list[str] | None:
+    """The paths a ``file:`` URI names, or None when ``uri`` is none. A server reads it one
+    of several ways, so each is given (red team s27 F1, F16): Python's urllib (the
+    percent-decoded path; when the URI names a host, the path under a directory of that
+    name too, as a template ``file://project/{name}`` or the Python SDK's ``file://{name}``
+    reads it), a WHATWG parser's (``\\`` a separator: Node), and the text after ``file://``
+    taken as it is (``#`` and ``?`` kept, nothing decoded: servers that cut the prefix off);
+    each also trimmed (``%20`` at the end). Control characters and blanks are dropped first
+    as a WHATWG URL parser drops them."""
+    if not _FILE.match(uri):
+        return None  # before any copy: an argument may be a file's whole content
+    from urllib.parse import unquote, urlsplit
+
+    text = _BREAKS.sub("", uri.strip(_BLANKS))
+    found: list[str] = []
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # a malformed host ("file://[x/"): its text is a path all the same
+        found.append("/" + unquote(text[5:]).lstrip("/"))
+    else:
+        path = unquote(parts.path) or "/"
+        found.append(path)
+        if parts.netloc not in ("", "localhost"):
+            found += [host + path for host in dict.fromkeys([parts.netloc, unquote(parts.netloc)])]
+    found += _whatwg(text)
+    naive = text[7:] if text[5:7] == "//" else text[5:]
+    found.append(naive if naive.startswith("/") else "/" + naive)
+    found += [trimmed(p) for p in found]
+    return [p for p in dict.fromkeys(found) if p]
