@@ -76,6 +76,8 @@ class Run:
     # the project is a git repository and ``-w feat`` asks for a worktree; the hook's path
     # ``$RUN/made-by-hook`` exists and holds the project's settings (hooks go on there)
     worktree: bool = False
+    # what a subagent's own model requests answer (the parent's Agent call starts it)
+    subagent: str = ""
 
 
 def _bash(command: str) -> ToolCall:
@@ -83,6 +85,19 @@ def _bash(command: str) -> ToolCall:
 
 
 ASK = call("mcp__asker__ask")
+# a subagent run in the foreground: the Agent tool's result is the subagent's last answer
+AGENT = call(
+    "Agent",
+    description="say hello",
+    prompt="Say hello",
+    subagent_type="general-purpose",
+    run_in_background=False,
+)
+SUBAGENT_REPORT = "SUBAGENT-REPORT"
+SUBAGENT_CONTEXT = "SUBAGENT-START-CONTEXT"
+SUBAGENT_STOP_REASON = "SUBAGENT-STOP-REASON"
+# the texts looked for in each model request (did an answer reach the model, and which one)
+MARKS = (SUBAGENT_CONTEXT, SUBAGENT_STOP_REASON, SUBAGENT_REPORT)
 WORKTREE = "$RUN/made-by-hook"
 RUNS: dict[str, Run] = {
     "cwd-watch": Run(
@@ -134,6 +149,23 @@ RUNS: dict[str, Run] = {
         flags=("-w", "feat"),
         worktree=True,
     ),
+    "subagent-start-context": Run(
+        (AGENT,),
+        {"SubagentStart": _specific("SubagentStart", additionalContext=SUBAGENT_CONTEXT)},
+        subagent=SUBAGENT_REPORT,
+    ),
+    "subagent-stop-block": Run(
+        (AGENT,),
+        {
+            "SubagentStop": {
+                "exit": 0,
+                "stdout": json.dumps({"decision": "block", "reason": SUBAGENT_STOP_REASON}),
+                "stderr": "",
+                "quiet_if_stop_hook_active": True,
+            }
+        },
+        subagent=SUBAGENT_REPORT,
+    ),
 }
 
 
@@ -148,6 +180,18 @@ def _git_project(proj: Path, worktree: Path) -> None:
     subprocess.run(["git", "-C", str(proj), "add", "README"], check=True)
     subprocess.run(["git", "-C", str(proj), *identity, "commit", "-qm", "init"], check=True)
     shutil.copytree(proj / ".claude", worktree / ".claude")
+
+
+def _request_summary(body: dict[str, Any]) -> dict[str, Any]:
+    """Whose model request it is, its tool results so far, and which MARKS it holds."""
+    from tests.e2e.fake_model import is_subagent, tool_results
+
+    text = json.dumps(body)
+    return {
+        "subagent": is_subagent(body),
+        "tool_results": len(tool_results(body)),
+        "holds": [mark for mark in MARKS if mark in text],
+    }
 
 
 def _normalise(value: Any, root: Path) -> Any:
@@ -196,7 +240,8 @@ def record(name: str, run: Run, root: Path) -> dict[str, Any]:
         user["mcpServers"] = {"asker": server}
     (layout.home / ".claude.json").write_text(json.dumps(user))
     argv = ["claude", "-p", "please", "--output-format", "json", *run.flags]
-    with FakeModel(script=Script(run.calls)) as fake:
+    inner = Script([], final=run.subagent) if run.subagent else None
+    with FakeModel(script=Script(run.calls, subagent=inner)) as fake:
         env = clis.environment("claude", layout, fake.url)
         started = time.monotonic()
         _, stderr, code, timed_out = run_bounded(
@@ -204,6 +249,7 @@ def record(name: str, run: Run, root: Path) -> dict[str, Any]:
         )
         seconds = time.monotonic() - started
         results = fake.tool_results()
+        requests = [_request_summary(body) for body in fake.model_requests()]
     fired = [
         {"event": c["input"].get("hook_event_name"), "input": c["input"]}
         for c in read_jsonl(layout.hook_log)
@@ -224,6 +270,7 @@ def record(name: str, run: Run, root: Path) -> dict[str, Any]:
             "answers": run.answers,
             "fired": fired,
             "tool_results": results,
+            "model_requests": requests if run.subagent else [],
             "server_got": server_got,
             "tool_ran": (layout.proj / "marker").exists(),
             "worktrees": _worktrees(layout.proj) if run.worktree else [],
