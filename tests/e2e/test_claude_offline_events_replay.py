@@ -23,9 +23,13 @@ def fired(run: str, event: str) -> list[dict[str, Any]]:
     return [f["input"] for f in RECORDS[run]["fired"] if f["event"] == event]
 
 
-def effect(run: str, event: str, tmp_path: Path, matcher: str | None = None) -> dict[str, Any]:
-    """hookwise's effect of the run's answer on ``event``, fired with the recorded input."""
-    (sent,) = concrete(fired(run, event), tmp_path)
+def effect(
+    run: str, event: str, tmp_path: Path, matcher: str | None = None, index: int | None = None
+) -> dict[str, Any]:
+    """hookwise's effect of the run's answer on ``event``, fired with the recorded input
+    (the only one, or the ``index``-th)."""
+    inputs = concrete(fired(run, event), tmp_path)
+    (sent,) = inputs if index is None else [inputs[index]]
     answer = concrete(RECORDS[run]["answers"].get(event, QUIET), tmp_path)
     group: dict[str, Any] = {"hooks": [{"type": "command", "command": clis.hook_command(answer)}]}
     if matcher is not None:
@@ -48,7 +52,7 @@ def concrete(value: Any, root: Path) -> Any:
 
 
 def test_the_records_are_of_the_pinned_cli() -> None:
-    assert len(RECORDS) == 11
+    assert len(RECORDS) == 13
     for name, record in RECORDS.items():
         assert record["cli_version"] == "2.1.330", name
         assert record.get("timed_out") is not True, name
@@ -189,3 +193,57 @@ def test_an_interactive_startup_has_the_model_and_a_headless_one_not() -> None:
     assert [(field, on) for field, on, values in rule if "startup" not in values] == [
         ("model", "source")
     ]
+
+
+def test_subagent_start_context_reaches_the_subagents_first_request(tmp_path: Path) -> None:
+    """The model's foreground Agent call (``run_in_background: false``): SubagentStart's
+    ``additionalContext`` is in the subagent's first request and in no request of the
+    parent; hookwise's effect hands over that context and lets the subagent go ahead."""
+    record = RECORDS["subagent-start-context"]
+    (start,) = fired("subagent-start-context", "SubagentStart")
+    assert start["agent_type"] == "general-purpose"
+    got = effect("subagent-start-context", "SubagentStart", tmp_path, matcher="general-purpose")
+    assert got["ran"] == 1 and got["outcome"]["proceed"] is True
+    context = got["outcome"]["additional_context"]
+    requests = record["model_requests"]
+    holding = [r for r in requests if context in r["holds"]]
+    assert holding and all(r["subagent"] and r["tool_results"] == 0 for r in holding)
+    # the matcher is the agent's type: another type's hook does not run
+    assert (
+        effect("subagent-start-context", "SubagentStart", tmp_path, matcher="Explore")["ran"] == 0
+    )
+
+
+def test_subagent_stop_block_sends_the_subagent_back_with_the_reason(tmp_path: Path) -> None:
+    """SubagentStop's block: the subagent's next request holds the reason, SubagentStop
+    fires again with ``stop_hook_active: true`` (the hook's loop guard answers nothing), and
+    the parent's Agent call gets the subagent's answer after that; hookwise predicts the
+    block with the reason for the (sub)agent's model, then none once the guard is up."""
+    record = RECORDS["subagent-stop-block"]
+    first, second = fired("subagent-stop-block", "SubagentStop")
+    assert (first["stop_hook_active"], second["stop_hook_active"]) == (False, True)
+    assert first["agent_id"] == second["agent_id"]
+    assert first["last_assistant_message"] == "SUBAGENT-REPORT"
+    blocked = effect("subagent-stop-block", "SubagentStop", tmp_path, index=0)
+    assert blocked["decision"] == "block" and blocked["outcome"]["proceed"] is False
+    reason = blocked["outcome"]["reason_for_model"]
+    sub = [r for r in record["model_requests"] if r["subagent"]]
+    assert [reason in r["holds"] for r in sub] == [False, True]
+    assert not any(reason in r["holds"] for r in record["model_requests"] if not r["subagent"])
+    again = effect("subagent-stop-block", "SubagentStop", tmp_path, index=1)
+    assert again["decision"] == "none" and again["outcome"]["proceed"] is True
+    (result,) = record["tool_results"]
+    assert "SUBAGENT-REPORT" in result and record["exit_code"] == 0
+
+
+def test_a_subagent_without_answers_stops_once() -> None:
+    """Without a block, SubagentStop fires once, after SubagentStart and before the parent's
+    PostToolUse of the Agent call."""
+    order = [f["event"] for f in RECORDS["subagent-start-context"]["fired"]]
+    assert order.count("SubagentStop") == 1
+    assert (
+        order.index("PreToolUse")
+        < order.index("SubagentStart")
+        < order.index("SubagentStop")
+        < order.index("PostToolUse")
+    )
