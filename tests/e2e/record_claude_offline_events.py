@@ -1,5 +1,7 @@
 """Claude Code 2.1.330's CwdChanged, FileChanged, PermissionDenied, Elicitation,
-ElicitationResult and WorktreeCreate, recorded on the real CLI offline in ``claude -p``.
+ElicitationResult, WorktreeCreate, SubagentStart and SubagentStop, recorded on the real CLI
+offline in ``claude -p``; ConfigChange, WorktreeRemove and DirectoryAdded in an interactive
+session.
 
     python -m tests.e2e.record_claude_offline_events [--out tests/e2e/fixtures/claude-offline]
                                                       [--only NAME]
@@ -24,9 +26,18 @@ are scripted per run:
 * ``worktree-create``: ``-w feat`` in a git repository, the WorktreeCreate hook prints a
   directory (made beforehand, holding the project's settings): the session runs there;
   ``worktree-create-fails``: the hook exits 1.
+* ``subagent-start-context``, ``subagent-stop-block``: the model calls ``Agent`` in the
+  foreground and the subagent's own requests (the fake model tells them apart) answer text;
+  SubagentStart answers ``additionalContext``, or SubagentStop a block with a reason (once:
+  the hook answers nothing on ``stop_hook_active``); which model requests held which text.
 * ``config-change`` and ``-block`` (``record_interactive``): ``claude`` with no prompt in a
   pseudo-terminal; the project's settings change while it runs (a SessionEnd hook added);
   ConfigChange's hook answers nothing, or a block: does the change apply.
+* ``worktree-remove``, ``-fails`` (interactive): ``claude -w feat``, the WorktreeCreate hook
+  printing a directory, then ``/exit``: WorktreeRemove fires; its hook answers nothing or
+  exits 2; what is left of the directory, what the screen shows.
+* ``directory-added`` (interactive): ``/add-dir $RUN/other`` and "Yes, add it" in its
+  dialog: DirectoryAdded fires (``--add-dir`` in ``-p`` does not).
 
 The record keeps the inputs the hooks got in order (run paths as ``$RUN``), each answer
 given, the tool results the model read, and (elicitation) what the server got back.
@@ -283,22 +294,56 @@ def record(name: str, run: Run, root: Path) -> dict[str, Any]:
     )
 
 
-# the interactive runs: ConfigChange answered with nothing, or with a block
-INTERACTIVE: dict[str, dict[str, Any]] = {
-    "config-change": {},
-    "config-change-block": {
-        "ConfigChange": {"exit": 0, "stdout": json.dumps({"decision": "block"}), "stderr": ""}
-    },
+@dataclass(frozen=True)
+class Session:
+    """An interactive run: ``claude`` (with ``argv``) in a pseudo-terminal, driven by keys."""
+
+    answers: dict[str, dict[str, Any]]
+    argv: tuple[str, ...] = ()
+    # what is typed once the session has drawn its prompt, each followed by a wait (s)
+    keys: tuple[tuple[str, float], ...] = ()
+    # the project's settings gain a SessionEnd hook touching $RUN/new-hook-ran meanwhile
+    change_settings: bool = False
+    # a git repository whose WorktreeCreate hook prints $RUN/made-by-hook (as ``worktree``)
+    worktree: bool = False
+
+
+ADDED_DIR = "$RUN/other"
+EXIT = (("/exit\r", 6.0),)
+REMOVE_FAILED = "WORKTREE-REMOVE-FAILED"
+MADE = {"WorktreeCreate": {"exit": 0, "stdout": WORKTREE + "\n", "stderr": ""}}
+# the interactive runs: ConfigChange answered with nothing or a block; WorktreeRemove as a
+# ``-w`` session ends (/exit), quiet or failing; DirectoryAdded on /add-dir (its dialog:
+# down to "Yes, add it", Enter)
+INTERACTIVE: dict[str, Session] = {
+    "config-change": Session({}, change_settings=True),
+    "config-change-block": Session(
+        {"ConfigChange": {"exit": 0, "stdout": json.dumps({"decision": "block"}), "stderr": ""}},
+        change_settings=True,
+    ),
+    "worktree-remove": Session(MADE, ("-w", "feat"), EXIT, worktree=True),
+    "worktree-remove-fails": Session(
+        {**MADE, "WorktreeRemove": {"exit": 2, "stdout": "", "stderr": REMOVE_FAILED}},
+        ("-w", "feat"),
+        EXIT,
+        worktree=True,
+    ),
+    "directory-added": Session(
+        {},
+        keys=((f"/add-dir {ADDED_DIR}", 2.0), ("\r", 4.0), ("\x1b[B", 1.0), ("\r", 4.0), *EXIT),
+    ),
 }
 NEW_HOOK_MARK = "new-hook-ran"
 
 
 def record_interactive(name: str, root: Path) -> dict[str, Any]:
-    """``claude`` with no prompt in a pseudo-terminal; once started, the project's settings
-    gain a second SessionEnd hook (it touches ``$RUN/new-hook-ran``); then ``/exit``. Did
-    ConfigChange fire, with what input; did the changed settings apply (the new hook ran)."""
+    """``claude`` in a pseudo-terminal. With ``change_settings``: once started, the
+    project's settings gain a second SessionEnd hook (it touches ``$RUN/new-hook-ran``), then
+    ``/exit``: did ConfigChange fire, did the changed settings apply. Otherwise the run's
+    keys are typed: which events fired, with what input, and what was left behind."""
     import os
     import pty
+    import re
     import select
     import signal
 
@@ -306,13 +351,17 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
 
     layout = clis.Layout(root)
     layout.create()
-    answers = INTERACTIVE[name]
+    session = INTERACTIVE[name]
+    answers = session.answers
     quiet = {"exit": 0, "stdout": "", "stderr": ""}
     hooks = {
         event: [
             {
                 "hooks": [
-                    {"type": "command", "command": clis.hook_command(answers.get(event, quiet))}
+                    {
+                        "type": "command",
+                        "command": clis.hook_command(_concrete(answers.get(event, quiet), root)),
+                    }
                 ]
             }
         ]
@@ -321,6 +370,13 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
     path = layout.proj / ".claude" / "settings.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"hooks": hooks, "permissions": {"allow": ["Bash"]}}, indent=1))
+    made = Path(_concrete(WORKTREE, root))
+    trusted = [layout.proj]
+    if session.worktree:
+        _git_project(layout.proj, made)
+        trusted.append(made)  # else its trust dialog takes the keys
+    added = Path(_concrete(ADDED_DIR, root))
+    added.mkdir()
     project = {"hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True}
     # the custom API key approved beforehand: else a dialog asking about it takes the keys
     approved = {"approved": ["dummy"], "rejected": []}
@@ -328,7 +384,7 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
         "hasCompletedOnboarding": True,
         "theme": "dark",
         "customApiKeyResponses": approved,
-        "projects": {str(layout.proj): project},
+        "projects": {str(d): project for d in trusted},
     }
     (layout.home / ".claude.json").write_text(json.dumps(user))
     mark = root / NEW_HOOK_MARK
@@ -340,7 +396,7 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
         pid, fd = pty.fork()
         if pid == 0:  # the child: the CLI on the terminal
             os.chdir(layout.proj)
-            os.execve(binary, [binary], env)
+            os.execve(binary, [binary, *session.argv], env)
 
         def pump(seconds: float) -> None:
             end = time.monotonic() + seconds
@@ -353,13 +409,17 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
                         return
 
         pump(8)  # the session starts and draws its prompt
-        settings = json.loads(path.read_text())
-        added = {"type": "command", "command": f"touch {mark}"}
-        settings["hooks"]["SessionEnd"].append({"hooks": [added]})
-        path.write_text(json.dumps(settings, indent=1))
-        pump(6)  # the watcher notices
-        os.write(fd, b"/exit\r")
-        pump(6)
+        if session.change_settings:
+            settings = json.loads(path.read_text())
+            new_hook = {"type": "command", "command": f"touch {mark}"}
+            settings["hooks"]["SessionEnd"].append({"hooks": [new_hook]})
+            path.write_text(json.dumps(settings, indent=1))
+            pump(6)  # the watcher notices
+            os.write(fd, b"/exit\r")
+            pump(6)
+        for keys, wait in session.keys:
+            os.write(fd, _concrete(keys, root).encode())
+            pump(wait)
         with contextlib.suppress(ProcessLookupError):  # /exit ended it
             os.kill(pid, signal.SIGTERM)
         pump(1)
@@ -370,21 +430,38 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
         for c in read_jsonl(layout.hook_log)
         if isinstance(c.get("input"), dict)
     ]
-    return _normalise(
-        {
-            "run": name,
-            "cli": "claude",
-            "cli_version": clis.installed_version("claude"),
-            "argv": ["claude"],
-            "driver": "a pseudo-terminal (pty.fork); 8 s, the project's settings gain a"
-            " SessionEnd hook touching $RUN/new-hook-ran, 6 s, /exit",
-            "answers": answers,
-            "fired": fired,
-            "changed_settings_applied": mark.exists(),
-            "wait_status": status,
-        },
-        root,
+    # the screen without escapes and blanks (the CLI draws words apart by cursor moves)
+    drawn = re.sub(
+        r"\x1b\[[0-9;?<>]*[A-Za-z~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\s",
+        "",
+        screen.decode("utf-8", "replace"),
     )
+    record: dict[str, Any] = {
+        "run": name,
+        "cli": "claude",
+        "cli_version": clis.installed_version("claude"),
+        "argv": ["claude", *session.argv],
+        "answers": answers,
+        "fired": fired,
+        "wait_status": status,
+    }
+    if session.change_settings:
+        record["driver"] = (
+            "a pseudo-terminal (pty.fork); 8 s, the project's settings gain a"
+            " SessionEnd hook touching $RUN/new-hook-ran, 6 s, /exit"
+        )
+        record["changed_settings_applied"] = mark.exists()
+    else:
+        record["driver"] = "a pseudo-terminal (pty.fork); 8 s, then typed (text, wait s)"
+        record["keys"] = [list(k) for k in session.keys]
+        record["screen_shows"] = {
+            text: text.replace(" ", "") in drawn
+            for text in (REMOVE_FAILED, "Worktreeremoved", "Removingworktree")
+        }
+    if session.worktree:
+        record["worktree_dir_left"] = made.exists()
+        record["worktrees"] = _worktrees(layout.proj)
+    return _normalise(record, root)
 
 
 def _worktrees(proj: Path) -> list[str]:

@@ -52,7 +52,7 @@ def concrete(value: Any, root: Path) -> Any:
 
 
 def test_the_records_are_of_the_pinned_cli() -> None:
-    assert len(RECORDS) == 13
+    assert len(RECORDS) == 16
     for name, record in RECORDS.items():
         assert record["cli_version"] == "2.1.330", name
         assert record.get("timed_out") is not True, name
@@ -247,3 +247,40 @@ def test_a_subagent_without_answers_stops_once() -> None:
         < order.index("SubagentStop")
         < order.index("PostToolUse")
     )
+
+
+@pytest.mark.parametrize("run", ["worktree-remove", "worktree-remove-fails"])
+def test_worktree_remove_as_a_worktree_session_ends(run: str, tmp_path: Path) -> None:
+    """``claude -w feat`` whose WorktreeCreate hook made the directory, then ``/exit``:
+    WorktreeRemove fires in the worktree with its path, before SessionEnd; the hook is the
+    remover (the CLI deletes nothing, git has no worktree to prune). The session ends alike
+    whatever the hook answers, as hookwise predicts (proceed, nothing for the user: the
+    failing hook's stderr is not on the screen); only the CLI's "Worktree removed" line
+    tells the two apart."""
+    record = RECORDS[run]
+    order = [f["event"] for f in record["fired"]]
+    assert order == ["WorktreeCreate", "SessionStart", "WorktreeRemove", "SessionEnd"]
+    (removed,) = fired(run, "WorktreeRemove")
+    made = effect(run, "WorktreeCreate", tmp_path)["output"]["worktreePath"]
+    assert removed["worktree_path"] == made
+    assert removed["cwd"] == removed["worktree_path"]
+    assert record["worktree_dir_left"] is True and record["worktrees"] == ["$RUN/proj"]
+    assert record["wait_status"] == 0
+    got = effect(run, "WorktreeRemove", tmp_path)
+    assert got["ran"] == 1 and got["outcome"]["proceed"] is True
+    assert got["outcome"]["message_for_user"] is None
+    shows = record["screen_shows"]
+    assert shows["WORKTREE-REMOVE-FAILED"] is False
+    assert shows["Worktreeremoved"] is (run == "worktree-remove")
+
+
+def test_directory_added_on_the_add_dir_command(tmp_path: Path) -> None:
+    """``/add-dir`` in an interactive session, its dialog answered "Yes, add it":
+    DirectoryAdded with the directory and ``source`` ``slash_command`` (the matcher)."""
+    (added,) = fired("directory-added", "DirectoryAdded")
+    assert added["directory"] == "$RUN/other" and added["source"] == "slash_command"
+    assert "permission_mode" not in added and "effort" not in added
+    assert (
+        effect("directory-added", "DirectoryAdded", tmp_path, matcher="slash_command")["ran"] == 1
+    )
+    assert effect("directory-added", "DirectoryAdded", tmp_path, matcher="startup")["ran"] == 0
