@@ -30,6 +30,10 @@ are scripted per run:
   foreground and the subagent's own requests (the fake model tells them apart) answer text;
   SubagentStart answers ``additionalContext``, or SubagentStop a block with a reason (once:
   the hook answers nothing on ``stop_hook_active``); which model requests held which text.
+* ``tasks``, ``task-created-block``, ``task-completed-exit2``: with
+  ``CLAUDE_CODE_ENABLE_TODO_TOOLS=1`` (else TaskCreate is "disabled for this session") the
+  model calls TaskCreate, then TaskUpdate to completed: TaskCreated and TaskCompleted fire;
+  quiet, TaskCreated answering a block with a reason, TaskCompleted exiting 2.
 * ``config-change`` and ``-block`` (``record_interactive``): ``claude`` with no prompt in a
   pseudo-terminal; the project's settings change while it runs (a SessionEnd hook added);
   ConfigChange's hook answers nothing, or a block: does the change apply.
@@ -89,6 +93,8 @@ class Run:
     worktree: bool = False
     # what a subagent's own model requests answer (the parent's Agent call starts it)
     subagent: str = ""
+    # variables added to the CLI's environment
+    env: tuple[tuple[str, str], ...] = ()
 
 
 def _bash(command: str) -> ToolCall:
@@ -107,6 +113,15 @@ AGENT = call(
 SUBAGENT_REPORT = "SUBAGENT-REPORT"
 SUBAGENT_CONTEXT = "SUBAGENT-START-CONTEXT"
 SUBAGENT_STOP_REASON = "SUBAGENT-STOP-REASON"
+# TaskCreate and TaskUpdate are offered only with this variable (or a model the binary
+# lists, or a launch option): 2.1.330's isEnabled, ``CLAUDE_CODE_ENABLE_TASKS`` not false
+# and ``CLAUDE_CODE_ENABLE_TODO_TOOLS`` true for the fake model
+TODO_TOOLS = (("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1"),)
+TASK_CALLS = (
+    call("TaskCreate", subject="write the report", description="a task"),
+    call("TaskUpdate", taskId="1", status="completed"),
+)
+TASK_REASON = "TASK-HOOK-REASON"
 # the texts looked for in each model request (did an answer reach the model, and which one)
 MARKS = (SUBAGENT_CONTEXT, SUBAGENT_STOP_REASON, SUBAGENT_REPORT)
 WORKTREE = "$RUN/made-by-hook"
@@ -160,6 +175,23 @@ RUNS: dict[str, Run] = {
         flags=("-w", "feat"),
         worktree=True,
     ),
+    "tasks": Run(TASK_CALLS, env=TODO_TOOLS),
+    "task-created-block": Run(
+        TASK_CALLS,
+        {
+            "TaskCreated": {
+                "exit": 0,
+                "stdout": json.dumps({"decision": "block", "reason": TASK_REASON}),
+                "stderr": "",
+            }
+        },
+        env=TODO_TOOLS,
+    ),
+    "task-completed-exit2": Run(
+        TASK_CALLS,
+        {"TaskCompleted": {"exit": 2, "stdout": "", "stderr": TASK_REASON}},
+        env=TODO_TOOLS,
+    ),
     "subagent-start-context": Run(
         (AGENT,),
         {"SubagentStart": _specific("SubagentStart", additionalContext=SUBAGENT_CONTEXT)},
@@ -206,7 +238,8 @@ def _request_summary(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _normalise(value: Any, root: Path) -> Any:
-    return json.loads(json.dumps(value).replace(str(root), "$RUN"))
+    text = json.dumps(value).replace(str(root), "$RUN").replace(str(REPO), "$REPO")
+    return json.loads(text)
 
 
 def _concrete(value: Any, root: Path) -> Any:
@@ -253,7 +286,7 @@ def record(name: str, run: Run, root: Path) -> dict[str, Any]:
     argv = ["claude", "-p", "please", "--output-format", "json", *run.flags]
     inner = Script([], final=run.subagent) if run.subagent else None
     with FakeModel(script=Script(run.calls, subagent=inner)) as fake:
-        env = clis.environment("claude", layout, fake.url)
+        env = clis.environment("claude", layout, fake.url) | dict(run.env)
         started = time.monotonic()
         _, stderr, code, timed_out = run_bounded(
             [str(clis.binary("claude")), *argv[1:]], layout.proj, env, 120
@@ -277,6 +310,7 @@ def record(name: str, run: Run, root: Path) -> dict[str, Any]:
             "cli": "claude",
             "cli_version": clis.installed_version("claude"),
             "argv": argv,
+            "env": dict(run.env),
             "calls": [{"name": c.name, "args": dict(c.args)} for c in run.calls],
             "answers": run.answers,
             "fired": fired,

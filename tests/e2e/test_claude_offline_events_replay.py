@@ -52,7 +52,7 @@ def concrete(value: Any, root: Path) -> Any:
 
 
 def test_the_records_are_of_the_pinned_cli() -> None:
-    assert len(RECORDS) == 16
+    assert len(RECORDS) == 19
     for name, record in RECORDS.items():
         assert record["cli_version"] == "2.1.330", name
         assert record.get("timed_out") is not True, name
@@ -284,3 +284,56 @@ def test_directory_added_on_the_add_dir_command(tmp_path: Path) -> None:
         effect("directory-added", "DirectoryAdded", tmp_path, matcher="slash_command")["ran"] == 1
     )
     assert effect("directory-added", "DirectoryAdded", tmp_path, matcher="startup")["ran"] == 0
+
+
+def test_the_task_events_fire_once_the_task_tools_are_enabled() -> None:
+    """With ``CLAUDE_CODE_ENABLE_TODO_TOOLS=1`` the model's TaskCreate fires TaskCreated
+    (between its PreToolUse and PostToolUse) and a TaskUpdate to completed fires
+    TaskCompleted, each with the task's id, subject and description and no team fields."""
+    record = RECORDS["tasks"]
+    assert record["env"] == {"CLAUDE_CODE_ENABLE_TODO_TOOLS": "1"}
+    order = [f["event"] for f in record["fired"]]
+    created, completed = order.index("TaskCreated"), order.index("TaskCompleted")
+    assert order[created - 1] == order[completed - 1] == "PreToolUse"
+    assert order[created + 1] == order[completed + 1] == "PostToolUse"
+    for event in ("TaskCreated", "TaskCompleted"):
+        (task,) = fired("tasks", event)
+        assert (task["task_id"], task["task_subject"]) == ("1", "write the report")
+        assert "teammate_name" not in task and "permission_mode" not in task
+    assert record["tool_results"] == [
+        "Task #1 created successfully: write the report",
+        "Updated task #1 status",
+    ]
+
+
+@pytest.mark.parametrize("event", ["TaskCreated", "TaskCompleted"])
+def test_a_quiet_task_hook_lets_the_task_through(event: str, tmp_path: Path) -> None:
+    got = effect("tasks", event, tmp_path)
+    assert got["ran"] == 1 and got["decision"] == "none" and got["outcome"]["proceed"] is True
+
+
+# the run, the event its hook answered on, and the tool result that answer became
+TASK_REFUSALS = {
+    "task-created-block": ("TaskCreated", 0),
+    "task-completed-exit2": ("TaskCompleted", 1),
+}
+
+
+@pytest.mark.parametrize("run", sorted(TASK_REFUSALS))
+def test_a_task_hooks_refusal_is_the_tools_error(run: str, tmp_path: Path) -> None:
+    """TaskCreated's block deletes the new task (TaskCreate fails: PostToolUseFailure; the
+    later TaskUpdate finds no task); TaskCompleted's exit 2 leaves it not completed. Either
+    way the model reads the hook's reason as the tool's error, as hookwise predicts (a block
+    with the reason for the model)."""
+    event, index = TASK_REFUSALS[run]
+    record = RECORDS[run]
+    got = effect(run, event, tmp_path)
+    assert got["decision"] == "block" and got["outcome"]["proceed"] is False
+    reason = got["outcome"]["reason_for_model"]
+    result = record["tool_results"][index]
+    assert result.startswith(f"{event} hook feedback:") and reason in result
+    if event == "TaskCreated":
+        assert "PostToolUseFailure" in [f["event"] for f in record["fired"]]
+        assert record["tool_results"][1] == "Task not found"
+    else:
+        assert "Updated task" not in " ".join(record["tool_results"])

@@ -44,7 +44,8 @@ SESSION_INPUT: Final = ("prompt_id", "agent_id", "agent_type", "effort")
 # builder gets the mode (and the loop's context, hence the effort) only from these. Recorded
 # without permission_mode: Setup, InstructionsLoaded, SessionStart, MessageDisplay,
 # SessionEnd, CwdChanged, FileChanged, Elicitation and ElicitationResult (the MCP client
-# builds those two without the loop's mode; claude-offline/); without effort:
+# builds those two without the loop's mode; claude-offline/), TaskCreated and TaskCompleted
+# (claude-offline/task*); without effort:
 # UserPromptSubmit, UserPromptExpansion, InstructionsLoaded.
 _WITH_PERMISSION_MODE: Final = frozenset(
     {
@@ -58,8 +59,6 @@ _WITH_PERMISSION_MODE: Final = frozenset(
         "PostToolBatch",
         "Stop",
         "SubagentStop",
-        "TaskCreated",
-        "TaskCompleted",
         "TeammateIdle",
     }
 )
