@@ -34,6 +34,9 @@ are scripted per run:
   ``CLAUDE_CODE_ENABLE_TODO_TOOLS=1`` (else TaskCreate is "disabled for this session") the
   model calls TaskCreate, then TaskUpdate to completed: TaskCreated and TaskCompleted fire;
   quiet, TaskCreated answering a block with a reason, TaskCompleted exiting 2.
+* ``teammate-idle``: with ``CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1`` the model calls Agent
+  with ``name`` and ``team_name``: in ``-p`` it starts a background subagent, not a teammate
+  (TeammateIdle does not fire; kept as the record of the attempt).
 * ``config-change`` and ``-block`` (``record_interactive``): ``claude`` with no prompt in a
   pseudo-terminal; the project's settings change while it runs (a SessionEnd hook added);
   ConfigChange's hook answers nothing, or a block: does the change apply.
@@ -122,6 +125,18 @@ TASK_CALLS = (
     call("TaskUpdate", taskId="1", status="completed"),
 )
 TASK_REASON = "TASK-HOOK-REASON"
+# agent teams: the variable (or --agent-teams) gives Agent ``name`` and ``team_name``; a
+# named agent is a teammate, and TeammateIdle fires when it stops
+TEAMS = (("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS", "1"),)
+TEAMMATE = call(
+    "Agent",
+    {
+        "description": "say hello",
+        "prompt": "Say hello",
+        "name": "helper",
+        "team_name": "crew",
+    },
+)
 # the texts looked for in each model request (did an answer reach the model, and which one)
 MARKS = (SUBAGENT_CONTEXT, SUBAGENT_STOP_REASON, SUBAGENT_REPORT)
 WORKTREE = "$RUN/made-by-hook"
@@ -192,6 +207,7 @@ RUNS: dict[str, Run] = {
         {"TaskCompleted": {"exit": 2, "stdout": "", "stderr": TASK_REASON}},
         env=TODO_TOOLS,
     ),
+    "teammate-idle": Run((TEAMMATE,), env=TEAMS, subagent=SUBAGENT_REPORT),
     "subagent-start-context": Run(
         (AGENT,),
         {"SubagentStart": _specific("SubagentStart", additionalContext=SUBAGENT_CONTEXT)},

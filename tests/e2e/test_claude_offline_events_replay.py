@@ -52,7 +52,7 @@ def concrete(value: Any, root: Path) -> Any:
 
 
 def test_the_records_are_of_the_pinned_cli() -> None:
-    assert len(RECORDS) == 19
+    assert len(RECORDS) == 20
     for name, record in RECORDS.items():
         assert record["cli_version"] == "2.1.330", name
         assert record.get("timed_out") is not True, name
@@ -337,3 +337,22 @@ def test_a_task_hooks_refusal_is_the_tools_error(run: str, tmp_path: Path) -> No
         assert record["tool_results"][1] == "Task not found"
     else:
         assert "Updated task" not in " ".join(record["tool_results"])
+
+
+def test_a_named_agent_in_print_mode_is_no_teammate() -> None:
+    """With ``CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1`` the Agent tool takes ``name`` and
+    ``team_name``, yet in ``claude -p`` a named call still starts a background subagent
+    (SubagentStart, SubagentStop), not a teammate: TeammateIdle does not fire
+    (docs/dialects.md says what else gates it)."""
+    record = RECORDS["teammate-idle"]
+    assert record["env"] == {"CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS": "1"}
+    events = [f["event"] for f in record["fired"]]
+    assert "TeammateIdle" not in events
+    assert events.count("SubagentStart") == events.count("SubagentStop") == 1
+    (launched,) = [
+        f["input"]
+        for f in record["fired"]
+        if f["event"] == "PostToolUse" and f["input"]["tool_name"] == "Agent"
+    ]
+    assert launched["tool_input"]["team_name"] == "crew"
+    assert launched["tool_response"]["status"] == "async_launched"
