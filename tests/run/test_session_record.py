@@ -128,14 +128,14 @@ echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision
 def test_the_registered_command_runs_the_sessions_launcher_wherever_xdg_data_home_points(
     world: World,
 ) -> None:
-    """The portable command reads ``$XDG_DATA_HOME/hookwise/hook``; inside a session it runs
+    """The portable command reads ``$HOME/.local/share/hookwise/hook``; inside a session it runs
     the launcher the session pinned, so a launcher planted where the variable (or ``$HOME``)
     is moved to never runs."""
     from hookwise.config.hookwise_command import portable_command
 
     world.launcher.write_text(f'#!/bin/sh\nexec {HOOKWISE} hook "$@"\n')
     world.launcher.chmod(0o755)
-    planted = world.outside / "data/hookwise/hook"
+    planted = world.outside / ".local/share/hookwise/hook"  # (HOME moved: s27 #3a)
     planted.parent.mkdir(parents=True)
     planted.write_text(PLANTED)
     planted.chmod(0o755)

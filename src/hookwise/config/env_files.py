@@ -19,36 +19,20 @@ from __future__ import annotations
 
 import os
 
+from hookwise.protocol import guard_env
 from hookwise.protocol.dotenv import keys, project_env_file
 from hookwise.protocol.hosts import HOSTS, HostInfo, row_user_path
 
-# What decides which program a hook runs and what it reads: a shell's start-up files, the
-# loader's preloads, where hookwise's policy, launcher and caches are, and which programs
-# PATH finds. A name ending in "*" is a prefix.
-HOOK_VARIABLES = (
-    "BASH_ENV",
-    "ENV",
-    "SHELLOPTS",
-    "BASHOPTS",
-    "PATH",
-    "HOME",
-    "LD_*",
-    "XDG_CONFIG_HOME",
-    "XDG_DATA_HOME",
-    "XDG_CACHE_HOME",
-    "XDG_STATE_HOME",
-    "HOOKWISE_*",
-    "CLAUDE_CONFIG_DIR",
-    "GEMINI_CLI_HOME",
-    "CODEX_HOME",
-)
-# always set when a host starts: a file that sets only unset variables cannot change them
-ALWAYS_SET = ("PATH", "HOME")
+# What decides which program a hook runs and what it reads: the one table of them
+# (protocol/guard_env.py: a shell's start-up files, the loader's preloads, the
+# interpreters', where hookwise's policy, launcher and caches are, which programs PATH finds)
+HOOK_VARIABLES = (*guard_env.RUNNERS, *guard_env.PLACES, "HOOKWISE_*")
+ALWAYS_SET = guard_env.ALWAYS_SET
 MAX_SIZE = 1 << 20
 
 
 def affects_hooks(name: str) -> bool:
-    return any(name.startswith(v[:-1]) if v.endswith("*") else name == v for v in HOOK_VARIABLES)
+    return guard_env.listed(name, HOOK_VARIABLES)
 
 
 def user_path(host: HostInfo, file: str, env: dict[str, str]) -> str:

@@ -29,9 +29,12 @@ NOT_INSTALLED: Final = (
 )
 
 
-# Inside `hookwise run` the launcher is the one the session pinned, never where
-# $XDG_DATA_HOME or $HOME point (the hook's host passes those on; a launcher planted where
-# they could be moved would run instead of hookwise): the one-line file `launcher` of this
+# The launcher is under $HOME, never $XDG_DATA_HOME: a host that loads a project's env
+# file sets XDG_DATA_HOME from it when unset (Gemini CLI), and the command then exec'd a
+# launcher the agent wrote (red team s27 #3a); HOME is set before any host starts, so such
+# a file cannot move it. Inside `hookwise run` the launcher is the one the session pinned,
+# never where $HOME points (the hook's host passes it on; a launcher planted where it
+# could be moved would run instead of hookwise): the one-line file `launcher` of this
 # user's sessions directory, which each session binds read-only over the empty file there,
 # in its own mount namespace (run/supervisor.py, policy/confinement.py). The uid is the
 # first field of /proc/self/uid_map: inside a session its user namespace maps only the
@@ -52,7 +55,7 @@ SESSION_LAUNCHER: Final = (
 
 def _portable_script(arguments: str, session: str = SESSION_LAUNCHER) -> str:
     return (
-        'h="${XDG_DATA_HOME:-$HOME/.local/share}/hookwise/hook"; '
+        'h="$HOME/.local/share/hookwise/hook"; '
         f"{session}"
         'if [ -x "$h" ] && IFS= read -r l < "$h"; then p=${l#??}; p=${p%% *}; '
         f'if [ -x "$p" ]; then exec "$h" {arguments}; fi; fi; '
@@ -75,8 +78,9 @@ def portable_argv(host: str) -> list[str]:
 
 
 def _portable_pattern(session: str = SESSION_LAUNCHER) -> re.Pattern[str]:
-    """The portable script with any launcher location (Gemini CLI expands the
-    ``${XDG_DATA_HOME:-...}`` in it when it loads its settings) and any host; ``session``
+    """The portable script with any launcher location (Gemini CLI expands the ``$HOME``
+    in it, and ``${XDG_DATA_HOME:-...}`` in the form written before s27, when it loads its
+    settings) and any host; ``session``
     empty: the form written before the session's launcher was read."""
     prefix, rest = _portable_script("--platform \0", session).split('"; ', 1)
     head = re.escape(prefix.split('"', 1)[0] + '"') + '[^"]*"; '

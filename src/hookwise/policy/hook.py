@@ -129,7 +129,7 @@ def _follow(
         decode_payload(payload, platform, policy["hosts"], env, now=now, outcome=decoded)
     except DecodeError:
         return None, policy
-    if not any(ev.command for ev in decoded.events):
+    if not any(ev.command or ev.paths for ev in decoded.events):  # (paths: s27 #6)
         return decoded, policy
     from hookwise.policy.trust.followed import extra_starts
 
@@ -383,26 +383,17 @@ def main(argv: list[str]) -> int:
         try:
             if pin_error is not None:
                 raise OSError(pin_error)
-            failed: OSError | None = None
-            found: dict[str, Any] = {}
-            try:
-                found = compiled_policy(where, env, since=begun)[0]
-                tables = found["hosts"]
-            except OSError as exc:
-                if env is not raw or not any(name.startswith("HOOKWISE_") for name in env):
-                    raise
-                failed, tables = exc, _broken_policy("", "")["hosts"]
-            if env is raw and any(name.startswith("HOOKWISE_") for name in env):
-                from hookwise.policy.env_origin import drop_planted  # (a project .env's: s26 #9)
+            from hookwise.protocol.guard_env import moves_guard  # (snapshot: plain data)
+
+            if env is raw and any(moves_guard(name) for name in env):
+                # before the load: what a host's env file set must not choose the policy,
+                # the cache it is read from or the audit log (s26 #9, s27 #3-#5)
+                from hookwise.policy.env_origin import drop_planted
 
                 kept = ("HOOKWISE_POLICY",) if policy_file else ()  # (the command's own)
-                notes = drop_planted(env, tables, [where, os.getcwd()], kept)
-                for note in notes:
+                for note in drop_planted(env, [where, os.getcwd()], kept, platform):
                     sys.stderr.write(note)
-                if notes:
-                    found, failed = compiled_policy(where, env, since=begun)[0], None
-            if failed is not None:
-                raise failed
+            found = compiled_policy(where, env, since=begun)[0]
             policy = found
             files = policy.get("files", [])
         except OSError as exc:

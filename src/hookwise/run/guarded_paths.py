@@ -274,6 +274,9 @@ def _hookwise_state(env: dict[str, str]) -> list[Guarded]:
         Guarded(cache_dir(env), STATE, "compiled policy caches", directory=True),
         Guarded(state, STATE, "audit log and hook state", directory=True),
     ]
+    xdg = env.get("XDG_DATA_HOME")  # (the service's data; the launcher is under HOME)
+    if xdg and os.path.join(os.path.abspath(xdg), "hookwise") != os.path.abspath(data):
+        out.append(Guarded(os.path.join(xdg, "hookwise"), STATE, "service data", directory=True))
     sessions = os.path.dirname(run_sessions(env))
     if os.path.isdir(sessions):  # (made by the supervisor before it plans: not a placeholder)
         out.append(Guarded(sessions, STATE, "when sessions ran (trust by tree)"))

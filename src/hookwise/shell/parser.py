@@ -1449,7 +1449,14 @@ def _add_command(
     if words and words[0].dynamic:
         command.unknown_args = not words[0].quoted or "IFS" in words[0].value
     else:
+        first = len(script.commands)
         _run_inner(command, depth, script, piped_from, certain)
+        if len(script.commands) > first:  # find -execdir, parallel --wd, tmux new -c DIR
+            from hookwise.shell.wrappers import runs_in
+
+            where = runs_in(command.program, command.argv)
+            for inner in script.commands[first:] if where is not None else ():
+                inner.chdir = inner.chdir if inner.chdir is not None else where
     if command.argv and (script.copies or command.program in ("cp", "install")):
         # (before this command's own copies are remembered)
         from hookwise.shell.written import read_copies

@@ -392,8 +392,47 @@ _CHDIR = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir"), "nsenter": ("-w",
 def wrapper_chdir(name: str, argv: list[str]) -> str | None:
     """The directory a wrapper runs its command in (``env -C /`` runs ``rm -rf etc`` in /)."""
     options = _CHDIR.get(name)
-    if options is None:
+    return None if options is None else wrapper_chdir_by(options, argv)
+
+
+# Programs that run the commands they start in a directory an option names, not by a
+# wrapper's argv: program -> (the subcommands it applies to, "" for any; the options that
+# name the directory, or "@start" for find's start point: -execdir runs each command in
+# the directory of what it found, under that start). Red team s27 #7: each was a spelling
+# of `cd sub &&` that did not bring sub's scope.
+_RUNS_IN: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    "find": (frozenset([""]), ("@start",)),  # only with -execdir/-okdir (runs_in)
+    "parallel": (frozenset([""]), ("--wd", "--workdir")),
+    "tmux": (frozenset(["new", "new-session", "new-window", "neww", "split-window", "splitw",
+                        "respawn-pane", "respawnp", "respawn-window", "respawnw"]), ("-c",)),
+}  # fmt: skip
+
+
+def runs_in(name: str, argv: list[str]) -> str | None:
+    """The directory ``name`` runs the commands it starts in, by an option of the
+    :data:`_RUNS_IN` table (``parallel --wd sub``, ``tmux new -c sub``, ``find sub
+    -execdir``), or None."""
+    row = _RUNS_IN.get(name)
+    if row is None:
         return None
+    subcommands, options = row
+    if options == ("@start",):
+        if not {"-execdir", "-okdir"}.intersection(argv):
+            return None
+        starts = [w for w in argv[1:] if not w.startswith(("-", "(", "!"))][:1]
+        return starts[0] if starts else "."
+    at = 1
+    if "" not in subcommands:
+        found = [i for i, w in enumerate(argv[1:], start=1) if w in subcommands][:1]
+        if not found:
+            return None
+        at = found[0] + 1
+    return wrapper_chdir_by(options, argv[at - 1 :])
+
+
+def wrapper_chdir_by(options: tuple[str, ...], argv: list[str]) -> str | None:
+    """The value of the last of ``options`` in ``argv[1:]`` (``-C DIR``, ``--chdir=DIR``,
+    ``-CDIR``)."""
     found: str | None = None
     for index, word in enumerate(argv[1:], start=1):
         for option in options:

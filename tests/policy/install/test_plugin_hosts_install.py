@@ -64,7 +64,9 @@ def test_install_then_uninstall_gives_back_the_tree(tmp_path: Path, host: str, s
     text = target.read_text(encoding="utf-8")
     assert text.startswith("// hookwise policy plugin for ")
     assert f"--platform {host}" in text and "__" not in text.split("\n", 1)[0]
-    assert (home / "data" / "hookwise" / "hook").is_file()  # the launcher
+    # the launcher: under HOME, whatever XDG_DATA_HOME says (red team s27 #3a)
+    assert (home / ".local" / "share" / "hookwise" / "hook").is_file()
+    assert not (home / "data" / "hookwise" / "hook").exists()
     again = run(["install", host, "--scope", scope], home, proj)
     assert again.returncode == 0 and "nothing to change" in again.stdout
     assert target.read_text(encoding="utf-8") == text
@@ -72,7 +74,7 @@ def test_install_then_uninstall_gives_back_the_tree(tmp_path: Path, host: str, s
     removed = run(["uninstall", host, "--scope", scope], home, proj)
     assert removed.returncode == 0, removed.stderr
     after = snapshot(tmp_path)
-    launcher_files = {k for k in after if k.startswith("home/data")}
+    launcher_files = {k for k in after if k.startswith("home/.local") and k not in before}
     assert {k: v for k, v in after.items() if k not in launcher_files} == before
 
 

@@ -108,27 +108,29 @@ def test_6_reading_env_files_and_other_names_pass(world: World, command: str) ->
 def test_6_the_attack_itself_redirects_the_registered_command(world: World) -> None:
     """Why the files are guardrails: the portable command a host runs, with the variables of
     a planted .gemini/.env exported (as Gemini CLI does at start), runs the agent's program
-    instead of hookwise. This is the write the tests above deny."""
+    instead of hookwise (BASH_ENV: bash reads it before the command). This is the write the
+    tests above deny. XDG_DATA_HOME no longer moves the launcher (red team s27 #3a)."""
     from hookwise.config.hookwise_command import portable_command
 
     evil = world.root / "evil"
     (evil / "hookwise").mkdir(parents=True)
-    launcher = evil / "hookwise" / "hook"
-    launcher.write_text(f"#!/bin/sh\necho EVIL > {world.root / 'ran'}\necho '{{}}'\n")
-    launcher.chmod(0o755)
-    env = {**world.env, "XDG_DATA_HOME": str(evil)}
-    subprocess.run(
-        ["bash", "-c", portable_command("gemini")],
-        input="{}",
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
-    assert (world.root / "ran").read_text() == "EVIL\n"
-    answer = world.shell(f"printf 'XDG_DATA_HOME={evil}\\n' >> .gemini/.env", host="gemini")
-    assert answer["decision"] == "deny"
+    for launcher, mark in ((evil / "hookwise" / "hook", "DATA"), (evil / "env.sh", "BASH")):
+        launcher.write_text(f"#!/bin/sh\necho {mark} >> {world.root / 'ran'}\necho '{{}}'\n")
+        launcher.chmod(0o755)
+    for variable, value in (("XDG_DATA_HOME", evil), ("BASH_ENV", evil / "env.sh")):
+        subprocess.run(
+            ["bash", "-c", portable_command("gemini")],
+            input="{}",
+            env={**world.env, variable: str(value)},
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    assert (world.root / "ran").read_text() == "BASH\n"
+    for line in (f"XDG_DATA_HOME={evil}", f"BASH_ENV={evil / 'env.sh'}"):
+        answer = world.shell(f"printf '{line}\\n' >> .gemini/.env", host="gemini")
+        assert answer["decision"] == "deny", line
 
 
 def test_6_every_env_file_of_the_hosts_rows_is_guarded_whole(tmp_path: Path) -> None:

@@ -316,10 +316,13 @@ def test_9_the_hook_does_not_take_hookwise_variables_from_a_project_env_file(
     answer = _gemini_hook(world, "rm -rf build", exported)
     assert answer["decision"] == "deny" and "PROJECT-RULE" in str(answer["reason"]), answer
     assert "ignored $HOOKWISE_POLICY" in str(answer["stderr"]), answer
-    # the same variable from the person's shell, with no file setting it, is taken
+    # the same variable from the person's shell, with no file setting it, is taken (by
+    # another host process: this one's hooks remember what they dropped, s27 #4)
+    from tests.policy.trust.test_trust_s27 import _host, _shell
+
     env_file.write_text("A=1\n")
-    answer = _gemini_hook(world, "rm -rf build", {"HOOKWISE_POLICY": str(empty)})
-    assert answer["decision"] is None, answer
+    world.env["HOOKWISE_POLICY"] = str(empty)
+    assert [a["decision"] for a in _host(world, [_shell(world, "rm -rf build")])] == [None]
 
 
 # ------------------------------------------- 5: a `cd` into a nested project on the line
@@ -439,8 +442,7 @@ def test_env_origin_drops_exactly_what_a_project_file_sets(text: str, name: str)
     with tempfile.TemporaryDirectory() as project:
         Path(project, ".env").write_text(text)
         env = {name: "x", "HOOKWISE_RUN": "s"}
-        tables = {"gemini": {"env_files": [".gemini/.env", ".env"]}, "claude": {}}
-        notes = env_origin.drop_planted(env, tables, [project])
+        notes = env_origin.drop_planted(env, [project])
     assert (name in keys(text)) == (name not in env) == bool(notes)
     assert env.get("HOOKWISE_RUN") == "s"  # (the session's own: its record decides)
 

@@ -1,7 +1,7 @@
 """How this machine starts ``hookwise hook``: the per-user fast launcher and direct commands.
 
 The portable command (``config/hookwise_command.py``) runs the launcher that install writes
-(``$XDG_DATA_HOME/hookwise/hook``): this interpreter without its site step, loading the hook's
+(``~/.local/share/hookwise/hook``): this interpreter without its site step, loading the hook's
 modules from its snapshot (``policy/snapshot.py``). A direct command (``--direct``,
 ``--console``: ``policy/run_hook.py`` or ``hookwise hook``) names this machine's paths instead
 and is only for settings files that are not shared.

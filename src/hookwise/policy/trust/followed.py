@@ -36,15 +36,29 @@ if TYPE_CHECKING:
 MAX_FOLLOWED = 64
 
 
+def named_dirs(ev: Event) -> list[str]:
+    """The directories of the paths a call names (a file tool's, a command's operands and
+    redirect targets; a path written with a trailing "/" is one itself): a nested project's
+    file rules apply to its files whatever the cwd (red team s27 #6: Write
+    sub/secrets/k.txt from the parent got no decision from sub's rules)."""
+    out = [
+        ref.absolute if ref.raw.endswith("/") else os.path.dirname(ref.absolute)
+        for ref in ev.paths
+        if ref.absolute
+    ]
+    return list(dict.fromkeys(out))
+
+
 def moved(ev: Event) -> tuple[list[str], bool]:
-    """(the directories other than the event's cwd where the line runs a command, whether
-    one is known only when it runs); nothing for a call that is not a shell command."""
+    """(the directories other than the event's cwd where the line runs a command or whose
+    files the call names, whether one is known only when it runs)."""
+    named = named_dirs(ev)
     script = ev.script if ev.tool == canonical.SHELL else None
     if script is None:
-        return [], False
+        return [d for d in named if d != ev.cwd], False
     where = ev.shell_cwd
     dirs = canonical.command_dirs(script.commands, where, ev.env.get("HOME") or "")
-    known = [d for d in dict.fromkeys([where, *dirs]) if d and d != ev.cwd]
+    known = [d for d in dict.fromkeys([where, *dirs, *named]) if d and d != ev.cwd]
     return known, not where or None in dirs
 
 

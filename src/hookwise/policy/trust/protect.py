@@ -37,6 +37,7 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
+from hookwise.protocol import guard_env
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -218,27 +219,11 @@ HOOKWISE_READ_ONLY: dict[str, frozenset[str] | None] = {
 HOOKWISE_WRITING_OPTIONS = ("-o", "--output", "--out", "--baseline", "--update-baseline")
 HOOKWISE_TRUST_OPTIONS = ("--record-trust",)
 # Variables that move or loosen hookwise for whatever the command starts (a nested agent
-# CLI runs its hooks with them): set by the agent, they are a change to its guardrails.
-GUARD_VARIABLES = frozenset(
-    [
-        "HOOKWISE_POLICY",
-        "HOOKWISE_USER_POLICY",
-        "HOOKWISE_MANAGED_POLICY",
-        "HOOKWISE_PROJECT_DIR",
-        "HOOKWISE_CACHE_DIR",
-        "HOOKWISE_TRUST_STORE",
-        "HOOKWISE_ON_ERROR",
-        "HOOKWISE_AUDIT",
-        "HOOKWISE_AUDIT_LOG",
-        "HOOKWISE_HOOK_TRUST",
-    ]
-)
-# ...and these move the hosts' own settings (their hook registrations) or hookwise's
-# files, when set for an agent CLI or exported
-HOST_VARIABLES = frozenset(
-    ["CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "HOME", "XDG_CONFIG_HOME",
-     "XDG_CACHE_HOME", "XDG_STATE_HOME"]
-)  # fmt: skip
+# CLI runs its hooks with them): set by the agent, they are a change to its guardrails;
+# and those that move the hosts' own settings (their hook registrations) or hookwise's
+# files and launcher, when set for an agent CLI or exported (protocol/guard_env.py)
+GUARD_VARIABLES = frozenset(guard_env.GUARD)
+HOST_VARIABLES = frozenset(guard_env.PLACES)
 # Files a shell or a tool loads its environment from: writing a guard variable into one
 # sets it for every later session.
 ENV_FILES = frozenset(
@@ -448,15 +433,13 @@ def _env_file(path: str) -> bool:
     return name in ENV_FILES or name.startswith(".env.")
 
 
-# Names that decide what a hook runs, when a host or a shell exports them (a shell's start-up
-# files, the loader, hookwise's and the hosts' directories, the interpreters), as written
-# into an env file; config/env_files.py's HOOK_VARIABLES (what `hookwise run` refuses to
-# start with) is the stricter list for the hosts' own files, which are guarded whole.
-HOOK_VARIABLES = (
-    "BASH_ENV", "ENV=", "ENV =", "SHELLOPTS", "BASHOPTS", "PS4", "LD_", "XDG_", "PATH",
-    "HOME", "PYTHON", "GCONV_PATH", "GLIBC_TUNABLES", "NODE_OPTIONS", "CLAUDE_CONFIG_DIR",
-    "GEMINI_CLI_HOME", "CODEX_HOME", "HOOKWISE_",
-)  # fmt: skip
+# Names that decide what a hook runs, when a host or a shell exports them, as written into
+# an env file (protocol/guard_env.py's table; "ENV" only as "ENV=", since every name of the
+# table but a few contains it), matched anywhere in the written text.
+HOOK_VARIABLES = tuple(
+    v.rstrip("*") if v != "ENV" else "ENV="
+    for v in (*guard_env.PLACES, *guard_env.RUNNERS, "HOOKWISE_", "XDG_", "ENV =")
+)
 
 
 def _names_guard_variable(text: str, target: str) -> bool:

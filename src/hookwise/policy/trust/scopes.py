@@ -104,9 +104,9 @@ def services_dir(env: dict[str, str]) -> str:
 
 def launcher_path(env: dict[str, str]) -> str:
     """The per-user fast launcher ``hookwise install`` writes and the portable command runs
-    (``$XDG_DATA_HOME/hookwise/hook``, ``~/.local/share/hookwise/hook``)."""
-    home = env.get("HOME") or "~"
-    base = env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
+    (``~/.local/share/hookwise/hook``: never ``$XDG_DATA_HOME``'s, which a project's env
+    file can set for a host: hookwise_command.py)."""
+    base = os.path.join(env.get("HOME") or "~", ".local", "share")
     return os.path.join(os.path.abspath(os.path.expanduser(base)), "hookwise", "hook")
 
 
