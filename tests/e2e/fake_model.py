@@ -196,7 +196,11 @@ class Script:
         self,
         steps: Sequence[ToolCall | Step | str | Sequence[ToolCall]] = (),
         final: str = FINAL_TEXT,
+        subagent: Script | None = None,
     ) -> None:
+        # what a subagent's own requests play (Claude Code marks them SUBAGENT_MARK): its
+        # conversation starts empty, so the parent's first step would start it again
+        self.subagent = subagent
         self.steps: list[Step] = []
         for item in steps:
             if isinstance(item, Step):
@@ -345,9 +349,21 @@ def _offered(body: dict[str, Any]) -> set[str]:
     return names
 
 
+# Claude Code's billing header in the system prompt of a subagent's requests (2.1.330)
+SUBAGENT_MARK = "cc_is_subagent=true"
+
+
+def is_subagent(body: dict[str, Any]) -> bool:
+    """The request is a Claude Code subagent's (its system prompt says so)."""
+    return SUBAGENT_MARK in json.dumps(body.get("system") or "")
+
+
 def scripted_step(script: Script, body: dict[str, Any]) -> Step:
     """The script's step for a request: by its tool results; plain text without tools
-    (unless the script plays a code agent, whose requests offer none)."""
+    (unless the script plays a code agent, whose requests offer none); a subagent's
+    request plays the script's ``subagent`` one when it has one."""
+    if script.subagent is not None and is_subagent(body):
+        script = script.subagent
     if not _offered(body) and not script.plays_code:
         return Step((), PLAIN_TEXT)
     return script.step(len(tool_results(body)))

@@ -1,5 +1,7 @@
 """Claude Code 2.1.330's CwdChanged, FileChanged, PermissionDenied, Elicitation,
-ElicitationResult and WorktreeCreate, recorded on the real CLI offline in ``claude -p``.
+ElicitationResult, WorktreeCreate, SubagentStart and SubagentStop, recorded on the real CLI
+offline in ``claude -p``; ConfigChange, WorktreeRemove and DirectoryAdded in an interactive
+session.
 
     python -m tests.e2e.record_claude_offline_events [--out tests/e2e/fixtures/claude-offline]
                                                       [--only NAME]
@@ -24,9 +26,25 @@ are scripted per run:
 * ``worktree-create``: ``-w feat`` in a git repository, the WorktreeCreate hook prints a
   directory (made beforehand, holding the project's settings): the session runs there;
   ``worktree-create-fails``: the hook exits 1.
+* ``subagent-start-context``, ``subagent-stop-block``: the model calls ``Agent`` in the
+  foreground and the subagent's own requests (the fake model tells them apart) answer text;
+  SubagentStart answers ``additionalContext``, or SubagentStop a block with a reason (once:
+  the hook answers nothing on ``stop_hook_active``); which model requests held which text.
+* ``tasks``, ``task-created-block``, ``task-completed-exit2``: with
+  ``CLAUDE_CODE_ENABLE_TODO_TOOLS=1`` (else TaskCreate is "disabled for this session") the
+  model calls TaskCreate, then TaskUpdate to completed: TaskCreated and TaskCompleted fire;
+  quiet, TaskCreated answering a block with a reason, TaskCompleted exiting 2.
+* ``teammate-idle``: with ``CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1`` the model calls Agent
+  with ``name`` and ``team_name``: in ``-p`` it starts a background subagent, not a teammate
+  (TeammateIdle does not fire; kept as the record of the attempt).
 * ``config-change`` and ``-block`` (``record_interactive``): ``claude`` with no prompt in a
   pseudo-terminal; the project's settings change while it runs (a SessionEnd hook added);
   ConfigChange's hook answers nothing, or a block: does the change apply.
+* ``worktree-remove``, ``-fails`` (interactive): ``claude -w feat``, the WorktreeCreate hook
+  printing a directory, then ``/exit``: WorktreeRemove fires; its hook answers nothing or
+  exits 2; what is left of the directory, what the screen shows.
+* ``directory-added`` (interactive): ``/add-dir $RUN/other`` and "Yes, add it" in its
+  dialog: DirectoryAdded fires (``--add-dir`` in ``-p`` does not).
 
 The record keeps the inputs the hooks got in order (run paths as ``$RUN``), each answer
 given, the tool results the model read, and (elicitation) what the server got back.
@@ -76,6 +94,10 @@ class Run:
     # the project is a git repository and ``-w feat`` asks for a worktree; the hook's path
     # ``$RUN/made-by-hook`` exists and holds the project's settings (hooks go on there)
     worktree: bool = False
+    # what a subagent's own model requests answer (the parent's Agent call starts it)
+    subagent: str = ""
+    # variables added to the CLI's environment
+    env: tuple[tuple[str, str], ...] = ()
 
 
 def _bash(command: str) -> ToolCall:
@@ -83,6 +105,40 @@ def _bash(command: str) -> ToolCall:
 
 
 ASK = call("mcp__asker__ask")
+# a subagent run in the foreground: the Agent tool's result is the subagent's last answer
+AGENT = call(
+    "Agent",
+    description="say hello",
+    prompt="Say hello",
+    subagent_type="general-purpose",
+    run_in_background=False,
+)
+SUBAGENT_REPORT = "SUBAGENT-REPORT"
+SUBAGENT_CONTEXT = "SUBAGENT-START-CONTEXT"
+SUBAGENT_STOP_REASON = "SUBAGENT-STOP-REASON"
+# TaskCreate and TaskUpdate are offered only with this variable (or a model the binary
+# lists, or a launch option): 2.1.330's isEnabled, ``CLAUDE_CODE_ENABLE_TASKS`` not false
+# and ``CLAUDE_CODE_ENABLE_TODO_TOOLS`` true for the fake model
+TODO_TOOLS = (("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1"),)
+TASK_CALLS = (
+    call("TaskCreate", subject="write the report", description="a task"),
+    call("TaskUpdate", taskId="1", status="completed"),
+)
+TASK_REASON = "TASK-HOOK-REASON"
+# agent teams: the variable (or --agent-teams) gives Agent ``name`` and ``team_name``; a
+# named agent is a teammate, and TeammateIdle fires when it stops
+TEAMS = (("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS", "1"),)
+TEAMMATE = call(
+    "Agent",
+    {
+        "description": "say hello",
+        "prompt": "Say hello",
+        "name": "helper",
+        "team_name": "crew",
+    },
+)
+# the texts looked for in each model request (did an answer reach the model, and which one)
+MARKS = (SUBAGENT_CONTEXT, SUBAGENT_STOP_REASON, SUBAGENT_REPORT)
 WORKTREE = "$RUN/made-by-hook"
 RUNS: dict[str, Run] = {
     "cwd-watch": Run(
@@ -134,6 +190,41 @@ RUNS: dict[str, Run] = {
         flags=("-w", "feat"),
         worktree=True,
     ),
+    "tasks": Run(TASK_CALLS, env=TODO_TOOLS),
+    "task-created-block": Run(
+        TASK_CALLS,
+        {
+            "TaskCreated": {
+                "exit": 0,
+                "stdout": json.dumps({"decision": "block", "reason": TASK_REASON}),
+                "stderr": "",
+            }
+        },
+        env=TODO_TOOLS,
+    ),
+    "task-completed-exit2": Run(
+        TASK_CALLS,
+        {"TaskCompleted": {"exit": 2, "stdout": "", "stderr": TASK_REASON}},
+        env=TODO_TOOLS,
+    ),
+    "teammate-idle": Run((TEAMMATE,), env=TEAMS, subagent=SUBAGENT_REPORT),
+    "subagent-start-context": Run(
+        (AGENT,),
+        {"SubagentStart": _specific("SubagentStart", additionalContext=SUBAGENT_CONTEXT)},
+        subagent=SUBAGENT_REPORT,
+    ),
+    "subagent-stop-block": Run(
+        (AGENT,),
+        {
+            "SubagentStop": {
+                "exit": 0,
+                "stdout": json.dumps({"decision": "block", "reason": SUBAGENT_STOP_REASON}),
+                "stderr": "",
+                "quiet_if_stop_hook_active": True,
+            }
+        },
+        subagent=SUBAGENT_REPORT,
+    ),
 }
 
 
@@ -150,8 +241,21 @@ def _git_project(proj: Path, worktree: Path) -> None:
     shutil.copytree(proj / ".claude", worktree / ".claude")
 
 
+def _request_summary(body: dict[str, Any]) -> dict[str, Any]:
+    """Whose model request it is, its tool results so far, and which MARKS it holds."""
+    from tests.e2e.fake_model import is_subagent, tool_results
+
+    text = json.dumps(body)
+    return {
+        "subagent": is_subagent(body),
+        "tool_results": len(tool_results(body)),
+        "holds": [mark for mark in MARKS if mark in text],
+    }
+
+
 def _normalise(value: Any, root: Path) -> Any:
-    return json.loads(json.dumps(value).replace(str(root), "$RUN"))
+    text = json.dumps(value).replace(str(root), "$RUN").replace(str(REPO), "$REPO")
+    return json.loads(text)
 
 
 def _concrete(value: Any, root: Path) -> Any:
@@ -196,14 +300,16 @@ def record(name: str, run: Run, root: Path) -> dict[str, Any]:
         user["mcpServers"] = {"asker": server}
     (layout.home / ".claude.json").write_text(json.dumps(user))
     argv = ["claude", "-p", "please", "--output-format", "json", *run.flags]
-    with FakeModel(script=Script(run.calls)) as fake:
-        env = clis.environment("claude", layout, fake.url)
+    inner = Script([], final=run.subagent) if run.subagent else None
+    with FakeModel(script=Script(run.calls, subagent=inner)) as fake:
+        env = clis.environment("claude", layout, fake.url) | dict(run.env)
         started = time.monotonic()
         _, stderr, code, timed_out = run_bounded(
             [str(clis.binary("claude")), *argv[1:]], layout.proj, env, 120
         )
         seconds = time.monotonic() - started
         results = fake.tool_results()
+        requests = [_request_summary(body) for body in fake.model_requests()]
     fired = [
         {"event": c["input"].get("hook_event_name"), "input": c["input"]}
         for c in read_jsonl(layout.hook_log)
@@ -220,10 +326,12 @@ def record(name: str, run: Run, root: Path) -> dict[str, Any]:
             "cli": "claude",
             "cli_version": clis.installed_version("claude"),
             "argv": argv,
+            "env": dict(run.env),
             "calls": [{"name": c.name, "args": dict(c.args)} for c in run.calls],
             "answers": run.answers,
             "fired": fired,
             "tool_results": results,
+            "model_requests": requests if run.subagent else [],
             "server_got": server_got,
             "tool_ran": (layout.proj / "marker").exists(),
             "worktrees": _worktrees(layout.proj) if run.worktree else [],
@@ -236,22 +344,56 @@ def record(name: str, run: Run, root: Path) -> dict[str, Any]:
     )
 
 
-# the interactive runs: ConfigChange answered with nothing, or with a block
-INTERACTIVE: dict[str, dict[str, Any]] = {
-    "config-change": {},
-    "config-change-block": {
-        "ConfigChange": {"exit": 0, "stdout": json.dumps({"decision": "block"}), "stderr": ""}
-    },
+@dataclass(frozen=True)
+class Session:
+    """An interactive run: ``claude`` (with ``argv``) in a pseudo-terminal, driven by keys."""
+
+    answers: dict[str, dict[str, Any]]
+    argv: tuple[str, ...] = ()
+    # what is typed once the session has drawn its prompt, each followed by a wait (s)
+    keys: tuple[tuple[str, float], ...] = ()
+    # the project's settings gain a SessionEnd hook touching $RUN/new-hook-ran meanwhile
+    change_settings: bool = False
+    # a git repository whose WorktreeCreate hook prints $RUN/made-by-hook (as ``worktree``)
+    worktree: bool = False
+
+
+ADDED_DIR = "$RUN/other"
+EXIT = (("/exit\r", 6.0),)
+REMOVE_FAILED = "WORKTREE-REMOVE-FAILED"
+MADE = {"WorktreeCreate": {"exit": 0, "stdout": WORKTREE + "\n", "stderr": ""}}
+# the interactive runs: ConfigChange answered with nothing or a block; WorktreeRemove as a
+# ``-w`` session ends (/exit), quiet or failing; DirectoryAdded on /add-dir (its dialog:
+# down to "Yes, add it", Enter)
+INTERACTIVE: dict[str, Session] = {
+    "config-change": Session({}, change_settings=True),
+    "config-change-block": Session(
+        {"ConfigChange": {"exit": 0, "stdout": json.dumps({"decision": "block"}), "stderr": ""}},
+        change_settings=True,
+    ),
+    "worktree-remove": Session(MADE, ("-w", "feat"), EXIT, worktree=True),
+    "worktree-remove-fails": Session(
+        {**MADE, "WorktreeRemove": {"exit": 2, "stdout": "", "stderr": REMOVE_FAILED}},
+        ("-w", "feat"),
+        EXIT,
+        worktree=True,
+    ),
+    "directory-added": Session(
+        {},
+        keys=((f"/add-dir {ADDED_DIR}", 2.0), ("\r", 4.0), ("\x1b[B", 1.0), ("\r", 4.0), *EXIT),
+    ),
 }
 NEW_HOOK_MARK = "new-hook-ran"
 
 
 def record_interactive(name: str, root: Path) -> dict[str, Any]:
-    """``claude`` with no prompt in a pseudo-terminal; once started, the project's settings
-    gain a second SessionEnd hook (it touches ``$RUN/new-hook-ran``); then ``/exit``. Did
-    ConfigChange fire, with what input; did the changed settings apply (the new hook ran)."""
+    """``claude`` in a pseudo-terminal. With ``change_settings``: once started, the
+    project's settings gain a second SessionEnd hook (it touches ``$RUN/new-hook-ran``), then
+    ``/exit``: did ConfigChange fire, did the changed settings apply. Otherwise the run's
+    keys are typed: which events fired, with what input, and what was left behind."""
     import os
     import pty
+    import re
     import select
     import signal
 
@@ -259,13 +401,17 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
 
     layout = clis.Layout(root)
     layout.create()
-    answers = INTERACTIVE[name]
+    session = INTERACTIVE[name]
+    answers = session.answers
     quiet = {"exit": 0, "stdout": "", "stderr": ""}
     hooks = {
         event: [
             {
                 "hooks": [
-                    {"type": "command", "command": clis.hook_command(answers.get(event, quiet))}
+                    {
+                        "type": "command",
+                        "command": clis.hook_command(_concrete(answers.get(event, quiet), root)),
+                    }
                 ]
             }
         ]
@@ -274,6 +420,13 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
     path = layout.proj / ".claude" / "settings.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"hooks": hooks, "permissions": {"allow": ["Bash"]}}, indent=1))
+    made = Path(_concrete(WORKTREE, root))
+    trusted = [layout.proj]
+    if session.worktree:
+        _git_project(layout.proj, made)
+        trusted.append(made)  # else its trust dialog takes the keys
+    added = Path(_concrete(ADDED_DIR, root))
+    added.mkdir()
     project = {"hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True}
     # the custom API key approved beforehand: else a dialog asking about it takes the keys
     approved = {"approved": ["dummy"], "rejected": []}
@@ -281,7 +434,7 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
         "hasCompletedOnboarding": True,
         "theme": "dark",
         "customApiKeyResponses": approved,
-        "projects": {str(layout.proj): project},
+        "projects": {str(d): project for d in trusted},
     }
     (layout.home / ".claude.json").write_text(json.dumps(user))
     mark = root / NEW_HOOK_MARK
@@ -293,7 +446,7 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
         pid, fd = pty.fork()
         if pid == 0:  # the child: the CLI on the terminal
             os.chdir(layout.proj)
-            os.execve(binary, [binary], env)
+            os.execve(binary, [binary, *session.argv], env)
 
         def pump(seconds: float) -> None:
             end = time.monotonic() + seconds
@@ -306,13 +459,17 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
                         return
 
         pump(8)  # the session starts and draws its prompt
-        settings = json.loads(path.read_text())
-        added = {"type": "command", "command": f"touch {mark}"}
-        settings["hooks"]["SessionEnd"].append({"hooks": [added]})
-        path.write_text(json.dumps(settings, indent=1))
-        pump(6)  # the watcher notices
-        os.write(fd, b"/exit\r")
-        pump(6)
+        if session.change_settings:
+            settings = json.loads(path.read_text())
+            new_hook = {"type": "command", "command": f"touch {mark}"}
+            settings["hooks"]["SessionEnd"].append({"hooks": [new_hook]})
+            path.write_text(json.dumps(settings, indent=1))
+            pump(6)  # the watcher notices
+            os.write(fd, b"/exit\r")
+            pump(6)
+        for keys, wait in session.keys:
+            os.write(fd, _concrete(keys, root).encode())
+            pump(wait)
         with contextlib.suppress(ProcessLookupError):  # /exit ended it
             os.kill(pid, signal.SIGTERM)
         pump(1)
@@ -323,21 +480,38 @@ def record_interactive(name: str, root: Path) -> dict[str, Any]:
         for c in read_jsonl(layout.hook_log)
         if isinstance(c.get("input"), dict)
     ]
-    return _normalise(
-        {
-            "run": name,
-            "cli": "claude",
-            "cli_version": clis.installed_version("claude"),
-            "argv": ["claude"],
-            "driver": "a pseudo-terminal (pty.fork); 8 s, the project's settings gain a"
-            " SessionEnd hook touching $RUN/new-hook-ran, 6 s, /exit",
-            "answers": answers,
-            "fired": fired,
-            "changed_settings_applied": mark.exists(),
-            "wait_status": status,
-        },
-        root,
+    # the screen without escapes and blanks (the CLI draws words apart by cursor moves)
+    drawn = re.sub(
+        r"\x1b\[[0-9;?<>]*[A-Za-z~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\s",
+        "",
+        screen.decode("utf-8", "replace"),
     )
+    record: dict[str, Any] = {
+        "run": name,
+        "cli": "claude",
+        "cli_version": clis.installed_version("claude"),
+        "argv": ["claude", *session.argv],
+        "answers": answers,
+        "fired": fired,
+        "wait_status": status,
+    }
+    if session.change_settings:
+        record["driver"] = (
+            "a pseudo-terminal (pty.fork); 8 s, the project's settings gain a"
+            " SessionEnd hook touching $RUN/new-hook-ran, 6 s, /exit"
+        )
+        record["changed_settings_applied"] = mark.exists()
+    else:
+        record["driver"] = "a pseudo-terminal (pty.fork); 8 s, then typed (text, wait s)"
+        record["keys"] = [list(k) for k in session.keys]
+        record["screen_shows"] = {
+            text: text.replace(" ", "") in drawn
+            for text in (REMOVE_FAILED, "Worktreeremoved", "Removingworktree")
+        }
+    if session.worktree:
+        record["worktree_dir_left"] = made.exists()
+        record["worktrees"] = _worktrees(layout.proj)
+    return _normalise(record, root)
 
 
 def _worktrees(proj: Path) -> list[str]:

@@ -20,8 +20,8 @@ from hookwise.protocol.claude import CLAUDE
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-events"
 EVENTS = json.loads((FIXTURES / "events.json").read_text())
 HTTP = json.loads((FIXTURES / "http-deny.json").read_text())
-# common fields the CLI adds inside a subagent (hookwise passes them through)
-EXTRA_COMMON = {"agent_id", "agent_type"}
+# common fields the CLI sends only inside a subagent's loop (the table's session input)
+SUBAGENT_COMMON = {"agent_id", "agent_type"}
 NEW_EVENTS = {
     "Setup",
     "InstructionsLoaded",
@@ -80,7 +80,7 @@ def _every_recorded_input() -> list[dict[str, Any]]:
 def test_each_recorded_input_is_the_tables(record: dict[str, Any], tmp_path: Path) -> None:
     event = CLAUDE.event(record["event"])
     sent = record["input"]
-    own = set(sent) - set(CLAUDE.common_input) - EXTRA_COMMON
+    own = set(sent) - set(CLAUDE.common_input)
     assert own <= set(event.input_fields), own - set(event.input_fields)
     if event.matcher_field is not None:
         assert event.matcher_field in sent
@@ -99,6 +99,9 @@ def test_each_recorded_input_is_the_tables(record: dict[str, Any], tmp_path: Pat
     hs.session_input["effort"] = {"level": "medium"}
     if "prompt_id" in sent:
         hs.session_input["prompt_id"] = sent["prompt_id"]
+    for name in SUBAGENT_COMMON - set(event.input_fields):  # an event of a subagent's loop
+        if name in sent:
+            hs.session_input[name] = sent[name]
     args = {k: v for k, v in sent.items() if k in event.input_fields}
     result = hs.fire_sync(event.name, args)
     assert result.runs and result.runs[0].success
@@ -180,4 +183,6 @@ def test_the_matrix_records_common_fields_are_the_tables_per_event() -> None:
     assert len(seen) == 4
     for name, keys in seen.items():
         event = CLAUDE.event(name)
-        assert keys - set(event.input_fields) == set(RUNTIME.event_common[name]), name
+        # top-level runs: no subagent's fields
+        common = set(RUNTIME.event_common[name]) - SUBAGENT_COMMON
+        assert keys - set(event.input_fields) == common, name

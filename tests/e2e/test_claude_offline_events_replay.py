@@ -23,9 +23,13 @@ def fired(run: str, event: str) -> list[dict[str, Any]]:
     return [f["input"] for f in RECORDS[run]["fired"] if f["event"] == event]
 
 
-def effect(run: str, event: str, tmp_path: Path, matcher: str | None = None) -> dict[str, Any]:
-    """hookwise's effect of the run's answer on ``event``, fired with the recorded input."""
-    (sent,) = concrete(fired(run, event), tmp_path)
+def effect(
+    run: str, event: str, tmp_path: Path, matcher: str | None = None, index: int | None = None
+) -> dict[str, Any]:
+    """hookwise's effect of the run's answer on ``event``, fired with the recorded input
+    (the only one, or the ``index``-th)."""
+    inputs = concrete(fired(run, event), tmp_path)
+    (sent,) = inputs if index is None else [inputs[index]]
     answer = concrete(RECORDS[run]["answers"].get(event, QUIET), tmp_path)
     group: dict[str, Any] = {"hooks": [{"type": "command", "command": clis.hook_command(answer)}]}
     if matcher is not None:
@@ -48,7 +52,7 @@ def concrete(value: Any, root: Path) -> Any:
 
 
 def test_the_records_are_of_the_pinned_cli() -> None:
-    assert len(RECORDS) == 11
+    assert len(RECORDS) == 20
     for name, record in RECORDS.items():
         assert record["cli_version"] == "2.1.330", name
         assert record.get("timed_out") is not True, name
@@ -189,3 +193,166 @@ def test_an_interactive_startup_has_the_model_and_a_headless_one_not() -> None:
     assert [(field, on) for field, on, values in rule if "startup" not in values] == [
         ("model", "source")
     ]
+
+
+def test_subagent_start_context_reaches_the_subagents_first_request(tmp_path: Path) -> None:
+    """The model's foreground Agent call (``run_in_background: false``): SubagentStart's
+    ``additionalContext`` is in the subagent's first request and in no request of the
+    parent; hookwise's effect hands over that context and lets the subagent go ahead."""
+    record = RECORDS["subagent-start-context"]
+    (start,) = fired("subagent-start-context", "SubagentStart")
+    assert start["agent_type"] == "general-purpose"
+    got = effect("subagent-start-context", "SubagentStart", tmp_path, matcher="general-purpose")
+    assert got["ran"] == 1 and got["outcome"]["proceed"] is True
+    context = got["outcome"]["additional_context"]
+    requests = record["model_requests"]
+    holding = [r for r in requests if context in r["holds"]]
+    assert holding and all(r["subagent"] and r["tool_results"] == 0 for r in holding)
+    # the matcher is the agent's type: another type's hook does not run
+    assert (
+        effect("subagent-start-context", "SubagentStart", tmp_path, matcher="Explore")["ran"] == 0
+    )
+
+
+def test_subagent_stop_block_sends_the_subagent_back_with_the_reason(tmp_path: Path) -> None:
+    """SubagentStop's block: the subagent's next request holds the reason, SubagentStop
+    fires again with ``stop_hook_active: true`` (the hook's loop guard answers nothing), and
+    the parent's Agent call gets the subagent's answer after that; hookwise predicts the
+    block with the reason for the (sub)agent's model, then none once the guard is up."""
+    record = RECORDS["subagent-stop-block"]
+    first, second = fired("subagent-stop-block", "SubagentStop")
+    assert (first["stop_hook_active"], second["stop_hook_active"]) == (False, True)
+    assert first["agent_id"] == second["agent_id"]
+    assert first["last_assistant_message"] == "SUBAGENT-REPORT"
+    blocked = effect("subagent-stop-block", "SubagentStop", tmp_path, index=0)
+    assert blocked["decision"] == "block" and blocked["outcome"]["proceed"] is False
+    reason = blocked["outcome"]["reason_for_model"]
+    sub = [r for r in record["model_requests"] if r["subagent"]]
+    assert [reason in r["holds"] for r in sub] == [False, True]
+    assert not any(reason in r["holds"] for r in record["model_requests"] if not r["subagent"])
+    again = effect("subagent-stop-block", "SubagentStop", tmp_path, index=1)
+    assert again["decision"] == "none" and again["outcome"]["proceed"] is True
+    (result,) = record["tool_results"]
+    assert "SUBAGENT-REPORT" in result and record["exit_code"] == 0
+
+
+def test_a_subagent_without_answers_stops_once() -> None:
+    """Without a block, SubagentStop fires once, after SubagentStart and before the parent's
+    PostToolUse of the Agent call."""
+    order = [f["event"] for f in RECORDS["subagent-start-context"]["fired"]]
+    assert order.count("SubagentStop") == 1
+    assert (
+        order.index("PreToolUse")
+        < order.index("SubagentStart")
+        < order.index("SubagentStop")
+        < order.index("PostToolUse")
+    )
+
+
+@pytest.mark.parametrize("run", ["worktree-remove", "worktree-remove-fails"])
+def test_worktree_remove_as_a_worktree_session_ends(run: str, tmp_path: Path) -> None:
+    """``claude -w feat`` whose WorktreeCreate hook made the directory, then ``/exit``:
+    WorktreeRemove fires in the worktree with its path, before SessionEnd; the hook is the
+    remover (the CLI deletes nothing, git has no worktree to prune). The session ends alike
+    whatever the hook answers, as hookwise predicts (proceed, nothing for the user: the
+    failing hook's stderr is not on the screen); only the CLI's "Worktree removed" line
+    tells the two apart."""
+    record = RECORDS[run]
+    order = [f["event"] for f in record["fired"]]
+    assert order == ["WorktreeCreate", "SessionStart", "WorktreeRemove", "SessionEnd"]
+    (removed,) = fired(run, "WorktreeRemove")
+    made = effect(run, "WorktreeCreate", tmp_path)["output"]["worktreePath"]
+    assert removed["worktree_path"] == made
+    assert removed["cwd"] == removed["worktree_path"]
+    assert record["worktree_dir_left"] is True and record["worktrees"] == ["$RUN/proj"]
+    assert record["wait_status"] == 0
+    got = effect(run, "WorktreeRemove", tmp_path)
+    assert got["ran"] == 1 and got["outcome"]["proceed"] is True
+    assert got["outcome"]["message_for_user"] is None
+    shows = record["screen_shows"]
+    assert shows["WORKTREE-REMOVE-FAILED"] is False
+    assert shows["Worktreeremoved"] is (run == "worktree-remove")
+
+
+def test_directory_added_on_the_add_dir_command(tmp_path: Path) -> None:
+    """``/add-dir`` in an interactive session, its dialog answered "Yes, add it":
+    DirectoryAdded with the directory and ``source`` ``slash_command`` (the matcher)."""
+    (added,) = fired("directory-added", "DirectoryAdded")
+    assert added["directory"] == "$RUN/other" and added["source"] == "slash_command"
+    assert "permission_mode" not in added and "effort" not in added
+    assert (
+        effect("directory-added", "DirectoryAdded", tmp_path, matcher="slash_command")["ran"] == 1
+    )
+    assert effect("directory-added", "DirectoryAdded", tmp_path, matcher="startup")["ran"] == 0
+
+
+def test_the_task_events_fire_once_the_task_tools_are_enabled() -> None:
+    """With ``CLAUDE_CODE_ENABLE_TODO_TOOLS=1`` the model's TaskCreate fires TaskCreated
+    (between its PreToolUse and PostToolUse) and a TaskUpdate to completed fires
+    TaskCompleted, each with the task's id, subject and description and no team fields."""
+    record = RECORDS["tasks"]
+    assert record["env"] == {"CLAUDE_CODE_ENABLE_TODO_TOOLS": "1"}
+    order = [f["event"] for f in record["fired"]]
+    created, completed = order.index("TaskCreated"), order.index("TaskCompleted")
+    assert order[created - 1] == order[completed - 1] == "PreToolUse"
+    assert order[created + 1] == order[completed + 1] == "PostToolUse"
+    for event in ("TaskCreated", "TaskCompleted"):
+        (task,) = fired("tasks", event)
+        assert (task["task_id"], task["task_subject"]) == ("1", "write the report")
+        assert "teammate_name" not in task and "permission_mode" not in task
+    assert record["tool_results"] == [
+        "Task #1 created successfully: write the report",
+        "Updated task #1 status",
+    ]
+
+
+@pytest.mark.parametrize("event", ["TaskCreated", "TaskCompleted"])
+def test_a_quiet_task_hook_lets_the_task_through(event: str, tmp_path: Path) -> None:
+    got = effect("tasks", event, tmp_path)
+    assert got["ran"] == 1 and got["decision"] == "none" and got["outcome"]["proceed"] is True
+
+
+# the run, the event its hook answered on, and the tool result that answer became
+TASK_REFUSALS = {
+    "task-created-block": ("TaskCreated", 0),
+    "task-completed-exit2": ("TaskCompleted", 1),
+}
+
+
+@pytest.mark.parametrize("run", sorted(TASK_REFUSALS))
+def test_a_task_hooks_refusal_is_the_tools_error(run: str, tmp_path: Path) -> None:
+    """TaskCreated's block deletes the new task (TaskCreate fails: PostToolUseFailure; the
+    later TaskUpdate finds no task); TaskCompleted's exit 2 leaves it not completed. Either
+    way the model reads the hook's reason as the tool's error, as hookwise predicts (a block
+    with the reason for the model)."""
+    event, index = TASK_REFUSALS[run]
+    record = RECORDS[run]
+    got = effect(run, event, tmp_path)
+    assert got["decision"] == "block" and got["outcome"]["proceed"] is False
+    reason = got["outcome"]["reason_for_model"]
+    result = record["tool_results"][index]
+    assert result.startswith(f"{event} hook feedback:") and reason in result
+    if event == "TaskCreated":
+        assert "PostToolUseFailure" in [f["event"] for f in record["fired"]]
+        assert record["tool_results"][1] == "Task not found"
+    else:
+        assert "Updated task" not in " ".join(record["tool_results"])
+
+
+def test_a_named_agent_in_print_mode_is_no_teammate() -> None:
+    """With ``CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1`` the Agent tool takes ``name`` and
+    ``team_name``, yet in ``claude -p`` a named call still starts a background subagent
+    (SubagentStart, SubagentStop), not a teammate: TeammateIdle does not fire
+    (docs/dialects.md says what else gates it)."""
+    record = RECORDS["teammate-idle"]
+    assert record["env"] == {"CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS": "1"}
+    events = [f["event"] for f in record["fired"]]
+    assert "TeammateIdle" not in events
+    assert events.count("SubagentStart") == events.count("SubagentStop") == 1
+    (launched,) = [
+        f["input"]
+        for f in record["fired"]
+        if f["event"] == "PostToolUse" and f["input"]["tool_name"] == "Agent"
+    ]
+    assert launched["tool_input"]["team_name"] == "crew"
+    assert launched["tool_response"]["status"] == "async_launched"

@@ -28,19 +28,24 @@ COMMON_INPUT: Final = (
     "cwd",
     "prompt_id",
     "permission_mode",
+    "agent_id",
+    "agent_type",
     "effort",
     "hook_event_name",
 )
 # Sent only when the session has them (2.1.330's input builder leaves an unset field out):
 # ``prompt_id`` from the first submitted prompt on, on every event after it; ``effort``
 # (``{"level": ...}``) when the event runs inside the model loop with a model that takes
-# an effort level. Recorded: tests/e2e/fixtures/claude-events/events.json, claude.jsonl.
-SESSION_INPUT: Final = ("prompt_id", "effort")
+# an effort level; ``agent_id`` and ``agent_type`` on every event of a subagent's own loop
+# (SubagentStart and SubagentStop carry their agent's there, before ``effort``). Recorded:
+# tests/e2e/fixtures/claude-events/events.json, claude.jsonl, claude-offline/subagent-*.
+SESSION_INPUT: Final = ("prompt_id", "agent_id", "agent_type", "effort")
 # The events whose input carries the loop's permission mode and effort: the binary's input
 # builder gets the mode (and the loop's context, hence the effort) only from these. Recorded
 # without permission_mode: Setup, InstructionsLoaded, SessionStart, MessageDisplay,
 # SessionEnd, CwdChanged, FileChanged, Elicitation and ElicitationResult (the MCP client
-# builds those two without the loop's mode; claude-offline/); without effort:
+# builds those two without the loop's mode; claude-offline/), TaskCreated and TaskCompleted
+# (claude-offline/task*); without effort:
 # UserPromptSubmit, UserPromptExpansion, InstructionsLoaded.
 _WITH_PERMISSION_MODE: Final = frozenset(
     {
@@ -54,8 +59,6 @@ _WITH_PERMISSION_MODE: Final = frozenset(
         "PostToolBatch",
         "Stop",
         "SubagentStop",
-        "TaskCreated",
-        "TaskCompleted",
         "TeammateIdle",
     }
 )

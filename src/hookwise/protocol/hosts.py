@@ -1009,6 +1009,14 @@ def common_input(name: str, event: str) -> tuple[str, ...]:
     return tuple(f for f in fields if f not in left_out)
 
 
+def session_only(name: str) -> tuple[str, ...]:
+    """The common fields the host sends only when the session has them (its table's
+    ``session_input``; none for a host without a table)."""
+    if host(name).table_name is None:
+        return ()
+    return table(name).session_input
+
+
 def project_env(name: str) -> tuple[str, ...]:
     """The variables naming the project directory that the host gives its hooks (the
     protocol module's ``PROJECT_ENV``; empty when it has none)."""

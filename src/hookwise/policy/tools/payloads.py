@@ -32,7 +32,7 @@ def build_payload(
     """A payload as ``host`` sends it for ``event``."""
     if host not in platforms():
         raise ValueError(f"unknown host {host!r}; expected one of: {', '.join(platforms())}")
-    from hookwise.protocol.hosts import common_input, event_names
+    from hookwise.protocol.hosts import common_input, event_names, session_only
 
     # each host's common fields, from its protocol table, with example values
     examples: dict[str, Any] = {
@@ -49,7 +49,10 @@ def build_payload(
     }
     known = event in event_names(host)
     names = common_input(host, event) if known else ("session_id", "transcript_path", "cwd")
-    payload: dict[str, Any] = {name: examples.get(name, "") for name in names}
+    # a field sent only when the session has it and with no example (a subagent's id) is
+    # left out, as the host leaves it out of a top-level session's payload
+    unset = set(session_only(host)) - set(examples)
+    payload: dict[str, Any] = {name: examples.get(name, "") for name in names if name not in unset}
     if not known or "sessionId" not in payload:
         payload["hook_event_name"] = event  # (a camelCase Copilot payload names none)
     if _takes(host, event, "turn_id"):  # (Codex: what tells its payloads from Claude Code's)
