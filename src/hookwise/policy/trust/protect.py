@@ -197,25 +197,34 @@ IN_PLACE = {"sed": ("-i", "--in-place"), "perl": ("-i",), "ruby": ("-i",)}
 # any other is a change to the guard (it writes a policy and trusts it, as `policy init
 # --force` did past a list of changes: red team s26; registrations, host settings, native
 # rules, the audit log, tokens of the approval service, `hookwise run` sessions).
+# Not here: what runs code a file names (red team s27 L): `simulate` (a scenario's hooks),
+# `fire` (a project's hooks), `conformance` (case files' hooks), `mcp wrap` (its server).
 HOOKWISE_READ_ONLY: dict[str, frozenset[str] | None] = {
-    "conformance": None,
     "coverage": None,
     "doctor": None,
     "explain": None,
-    "fire": None,
     "logs": None,
-    "mcp": None,
-    "rollout": None,
+    "rollout": frozenset(["show"]),
     "scan": None,
-    "simulate": None,
     "test": None,
-    "turns": None,
+    "turns": frozenset(["check"]),
     "policy": frozenset(["docs", "fuzz", "hook-command", "schema", "show", "validate"]),
     "hooks": frozenset(["list"]),
 }
+# ...of which these run code a file names (a policy's validators, a project's registered
+# hook commands): read-only when told not to (the last word), or when none of the options
+# that name another file or project is given (the first: () means always; the code is
+# then the trusted scopes' own).
+HOOKWISE_CODE_RUNNING: dict[str, tuple[tuple[str, ...], str]] = {
+    "explain": (("--policy", "--project", "--cwd"), "--no-validators"),
+    "doctor": (("--project",), "--no-self-test"),
+    "test": ((), "--no-validators"),  # (a scenario file's own `policy:` runs)
+}
 # ...except with these: they write where they are told (checked as any program's operands)
 # or, for --record-trust, the hosts' trust stores
-HOOKWISE_WRITING_OPTIONS = ("-o", "--output", "--out", "--baseline", "--update-baseline")
+HOOKWISE_WRITING_OPTIONS = (
+    "-o", "--output", "--out", "--baseline", "--update-baseline", "--rollout"
+)  # fmt: skip
 HOOKWISE_TRUST_OPTIONS = ("--record-trust",)
 # Variables that move or loosen hookwise for whatever the command starts (a nested agent
 # CLI runs its hooks with them): set by the agent, they are a change to its guardrails.
@@ -562,7 +571,13 @@ def _hookwise_change(argv: list[str]) -> bool:
     if words[0] not in HOOKWISE_READ_ONLY:
         return True
     subcommands = HOOKWISE_READ_ONLY[words[0]]
-    return subcommands is not None and len(words) > 1 and words[1] not in subcommands
+    if subcommands is not None and len(words) > 1 and words[1] not in subcommands:
+        return True
+    if words[0] not in HOOKWISE_CODE_RUNNING:
+        return False
+    naming, stop = HOOKWISE_CODE_RUNNING[words[0]]
+    options = {w.partition("=")[0] for w in argv[1:] if w.startswith("-")}
+    return stop not in options and (not naming or bool(options.intersection(naming)))
 
 
 _XXD_VALUES = frozenset(["-c", "-cols", "-g", "-groupsize", "-l", "-len", "-o", "-offset",
