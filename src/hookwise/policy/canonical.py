@@ -464,8 +464,9 @@ def embedded_paths(word: str) -> list[str]:
             rest = word[at:]
             if not rest.isalnum() and rest[:1] != "-":
                 out.append(rest)
-    # (a value with no . / ~ _ is a word, not a file any rule names: --mode=production)
-    return [p for p in out if p and p[0] not in "-<>|&" and any(c in p for c in "./~_")]
+    # (a value with no . / ~ _ is a word, not a file any rule names: --mode=production;
+    # one with $ is a file known when it runs: @"$x", @"${BASH_REMATCH[1]}")
+    return [p for p in out if p and p[0] not in "-<>|&" and any(c in p for c in "./~_$")]
 
 
 def command_dirs(
@@ -514,6 +515,18 @@ def command_dirs(
             else:
                 where = resolve_path(args[0], where, home).absolute
     return out
+
+
+def _tail_shape(shape: tuple[tuple[str, ...], ...], cut: int) -> tuple[tuple[str, ...], ...]:
+    """A word's shape without its first ``cut`` literal characters (``@`` of ``@$x``)."""
+    out = list(shape)
+    while cut > 0 and out and out[0][0] == "L":
+        text = out[0][1]
+        out[0] = ("L", text[cut:])
+        cut -= len(text)
+        if not out[0][1]:
+            out.pop(0)
+    return tuple(out) if cut <= 0 else (("*",),)
 
 
 def _under_unknown_dir(word: str) -> tuple[tuple[str, ...], ...] | None:
@@ -730,6 +743,9 @@ class Event:
                         for inner in embedded_paths(word):
                             ref = resolve_path(inner, where or "", home, dynamic or where is None)
                             ref.relative = _relative(ref.absolute, self.cwd)
+                            if shapes is not None and ref.absolute is None and at in shapes:
+                                # curl -d @"$x": the file is what the value can be
+                                ref.shape = _tail_shape(shapes[at], len(word) - len(inner))
                             ref.command = index
                             refs.append(ref)
                         if word[0] == "-":

@@ -81,7 +81,10 @@ POLICY_DIR = "/.hookwise"
 NATIVE_RECORD = ".hookwise-native.json"
 # Substrings that name a protected file in a word, a script or a patch.
 # (the user's policy named inside code: vim's expand("~/.config/hookwise/policy.yaml"))
-MARKERS = (".hookwise", "hookwise/policy.yaml", *(s[1:] for s in SUFFIXES if s != ENV_FILE))
+# (".config/hookwise": the user's policy directory, named apart from its file: red team
+# s27 A, `s=$HOME/.config/hookwise; ... > "$x"`)
+MARKERS = (".hookwise", "hookwise/policy.yaml", ".config/hookwise",
+           *(s[1:] for s in SUFFIXES if s != ENV_FILE))  # fmt: skip
 
 READ_TOOLS = frozenset(
     ["read", "glob", "grep", "ls", "web_fetch", "web_search", "task", "todo", "skill", "memory"]
@@ -678,7 +681,7 @@ def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -
     if cwd is not None and resolve_path(word, cwd, home).absolute is not None:
         return
     if marked or _has_marker(word):
-        raise _FoundError(word, how + " in a directory known only when it runs")
+        raise _FoundError(word, how + ", a place known only when it runs")
 
 
 def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = False) -> None:
@@ -892,7 +895,8 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             chosen: list[bool] = []
             dirs = command_dirs(script.commands, ev.shell_cwd, guard.home, chosen)
             # where a directory is unknown, a line naming a protected file is enough
-            marked = None in dirs and _has_marker(ev.command or "")
+            # (and where a target is: ``declare -n r=x; r=.hookwise/policy.yaml; > "$x"``)
+            marked = _has_marker(ev.command or "")
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
