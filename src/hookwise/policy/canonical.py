@@ -481,7 +481,13 @@ def command_dirs(
     where: str | None = cwd or None
     picked = False  # the unknown place was chosen on the line
     cdpath = False  # CDPATH=/ cd etc goes to /etc, OLDPWD: cd - goes back
+    home_set = False  # HOME=x; cd goes to x (red team s27 C)
     for cmd in commands:
+        home_set = (
+            home_set
+            or "HOME" in cmd.assigned
+            or any(w.startswith(("HOME=", "HOME+=")) for w in cmd.argv[1:])
+        )
         cdpath = (
             cdpath
             or "CDPATH" in cmd.assigned
@@ -499,7 +505,8 @@ def command_dirs(
                 where = None  # the directory stack is not followed
                 picked = True  # (it holds what this line's cds chose)
             elif not args:
-                where = home or None
+                where = None if home_set else (home or None)
+                picked = picked or home_set
             elif (
                 any(cmd.dynamic[1:])
                 or 1 in cmd.globs  # cd ~/.aw[s]: the directory bash's pattern finds

@@ -267,6 +267,12 @@ class _Word:
         self.glob = False  # an unquoted * ? or [: bash expands it against the disk
 
 
+def _assigns_here(value: list[str]) -> bool:
+    """Whether the word read so far is an assignment's name and value (``x=~/a:~b``)."""
+    name, eq, _ = "".join(value).partition("=")
+    return bool(eq) and name.rstrip("+").isidentifier()
+
+
 def split_command(text: str) -> Script:
     """Split a command line into its simple commands (never raises)."""
     script = Script()
@@ -287,7 +293,7 @@ def split_command(text: str) -> Script:
             from hookwise.shell.variables import Vars
 
             found = script.vars = Vars()
-        if found is not None and (found.records or "IFS" in text) and ("$" in text or "`" in text):
+        if found is not None and (found.records or "IFS" in text) and ("$" in text or "`" in text or "~" in text):
             # the line assigns what it also expands: read it again with the values known
             # at each place (variables.py)
             found.build()
@@ -792,6 +798,14 @@ class _Scanner:
         globbed = False
         while i < n:
             ch = text[i]
+            if ch == "~" and (i == start or (text[i - 1] in "=:" and _assigns_here(value))):
+                piece, end = self._tilde(i)
+                if piece:
+                    marks.append((len(value), 2))  # (never split, never a pattern)
+                    value.append(piece)
+                    dynamic = True
+                    i = end
+                    continue
             if ch == "[" and assign_ok and not quoted and "".join(value).isidentifier():
                 end = _find_closing(text, i + 1, "[", "]")
                 if end > 0 and any(c in _BREAK for c in text[i + 1 : end]):
@@ -865,6 +879,26 @@ class _Scanner:
         word = _Word("".join(value), dynamic, quoted, start, i)
         word.glob = globbed
         return word, i
+
+    def _tilde(self, i: int) -> tuple[str, int]:
+        """A tilde prefix read as the variable bash takes it from, where the line can set
+        that variable (red team s27 C): ``~+`` is $PWD, ``~-`` $OLDPWD, ``~N`` an entry of
+        the directory stack (pushd), and ``~`` $HOME on a line that names HOME. ("" and
+        ``i``: a prefix left as it is, ``~user``, or one with a quote in it.)"""
+        text = self.text
+        end = i + 1
+        while end < len(text) and text[end] not in _BREAK and text[end] not in "/:":
+            if text[end] in "'\"\\$`":
+                return "", i
+            end += 1
+        prefix = text[i + 1 : end]
+        if prefix in ("+", "-"):
+            return ("$PWD" if prefix == "+" else "$OLDPWD"), end
+        if prefix.lstrip("+-").isdigit():
+            return "${DIRSTACK[" + prefix.lstrip("+") + "]}", end
+        if not prefix and "HOME" in text:
+            return "$HOME", end
+        return "", i
 
     def _array(self, start: int, i: int, value: list[str]) -> tuple[_Word, int]:
         """``a=(x "y z" $(cmd))``: one assignment word holding its elements."""
@@ -1085,6 +1119,13 @@ def _parse(text: str, depth: int, script: Script) -> None:
             op = pending_redir
             pending_redir = None
             target = payload.value
+            if payload.marks and script.vars is not None and script.vars.table is not None:
+                from hookwise.shell.variables import resolve
+
+                # > "$x", > ~/p after HOME=: the value the line gave it (one field only)
+                fields = resolve([payload], script, _Word)
+                if len(fields) == 1:
+                    target = fields[0].value
             if op in ("<<", "<<-"):
                 stdin.append(scanner.bodies.get(payload.start, ""))  # data, not a file
             elif op == "<<<":

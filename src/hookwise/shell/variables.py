@@ -296,6 +296,12 @@ def expand_word(
         if not known or value is None:
             return None
         if kind == 2:
+            if isinstance(value, list) and _joined(piece):
+                # "$*", "${a[*]}": one word, the values joined by IFS's first character
+                # (IFS= glues them: red team s27 D)
+                if ifs is None:
+                    return None
+                value = ifs[:1].join(value)
             if isinstance(value, list):
                 if not value:
                     continue
@@ -317,6 +323,11 @@ def expand_word(
                 solid.append(False)
             _split_into(item, ifs, fields, solid)
     return [field for field, keep in zip(fields, solid, strict=True) if keep or field]
+
+
+def _joined(piece: str) -> bool:
+    """``$*``, ``${*}``, ``${a[*]}``: quoted, the values make one word."""
+    return piece in ("$*", "${*}") or (piece.startswith("${") and piece.endswith("[*]}"))
 
 
 def _split_into(text: str, ifs: str, fields: list[str], solid: list[bool]) -> None:
