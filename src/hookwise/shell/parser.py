@@ -97,7 +97,8 @@ class Command:
         self.argv = argv
         # the basename of the program run, '' for an empty command; an attribute, not a
         # property: the matcher reads it for every rule and command (argv is never changed)
-        self.program = argv[0].rsplit("/", 1)[-1] if argv else ""
+        # (a versioned or triplet name is its family's: programs.program_name)
+        self.program = programs.program_name(argv[0].rsplit("/", 1)[-1]) if argv else ""
         self.dynamic = dynamic  # per word: contains an expansion ($x, $(...), `...`)
         self.redirects = redirects  # every file redirect target (read or written)
         self.text = text
@@ -1667,6 +1668,20 @@ def _run_inner(
             for path in script.sourced:
                 origin = f"{program} prints values that sourcing {path} defined"
                 _inner_argv(["cat", path], depth, script, command.text, origin)
+    if program == "make-first-existing-target" and "--" in argv:
+        # Debian's make wrapper: TARGETS -- MAKEARGS runs make MAKEARGS TARGET (red team
+        # s27 T); every target is read as one make may be given
+        at = argv.index("--")
+        made = ["make", *argv[at + 1 :], *argv[1:at]]
+        _inner_argv(made, depth, script, command.text, "make-first-existing-target runs make")
+    if program == "java" and script.written:  # javac X.java written on the line; java X
+        from hookwise.shell.written import java_class
+
+        compiled = java_class(argv, script)
+        if compiled is not None:
+            command.unknowns.append(
+                f"it runs {compiled}, compiled on the line from code hookwise does not read"
+            )
     if program == "dotenv" and len(argv) > 1:  # dotenv list, dotenv -f F get KEY
         from hookwise.shell.commands.env_files import dotenv_prints
 
@@ -1917,7 +1932,7 @@ def _parsed(text: str, depth: int) -> list[Command]:
 _WRITERS = frozenset(
     ["cp", "mv", "install", "ln", "curl", "wget", "dd", "base64", "openssl", "gpg", "unzip",
      "xxd", "sed", "perl", "ruby", "sort", "uniq", "split", "csplit", "gcc", "cc", "c++", "g++",
-     "clang", "clang++", "tcc", "rustc", "gfortran"]
+     "clang", "clang++", "tcc", "rustc", "gfortran", "javac"]
 )  # fmt: skip
 _HOOK_DIRS = ("/.git/hooks/", ".git/hooks/", "/.husky/", ".husky/")
 

@@ -1030,6 +1030,65 @@ def family(program: str) -> str | None:
     return found
 
 
+# CPUs that open a GNU triplet (x86_64-linux-gnu-gcc-12), and the vendor, system and ABI
+# words that follow one: such a name runs its family's program, built for that triplet
+_ARCHES = frozenset(
+    ["x86_64", "i386", "i486", "i586", "i686", "aarch64", "arm", "armel", "armhf", "arm64",
+     "mips", "mipsel", "mips64", "mips64el", "powerpc", "powerpc64", "powerpc64le", "ppc64",
+     "ppc64el", "ppc64le", "s390", "s390x", "riscv32", "riscv64", "sparc", "sparc64",
+     "loongarch64", "alpha", "hppa", "m68k", "sh4", "ia64", "amd64", "x86"]
+)  # fmt: skip
+_TRIPLET_WORDS = frozenset(
+    ["pc", "unknown", "w64", "none", "apple", "linux", "gnu", "gnueabi", "gnueabihf", "gnux32",
+     "gnuabi64", "gnuabin32", "gnuspe", "musl", "musleabihf", "mingw32", "elf", "eabi",
+     "eabihf", "android", "darwin", "redhat", "suse", "alpine", "w32", "cygwin"]
+)  # fmt: skip
+# Debian's alternatives that run a known program under a name of no pattern
+_ALTERNATIVES = {"c89": "gcc", "c99": "gcc", "c89-gcc": "gcc", "c99-gcc": "gcc",
+                 "cc": "cc", "gmake": "make"}  # fmt: skip
+_KNOWN: list[frozenset[str]] = []
+
+
+def _known() -> frozenset[str]:
+    """Every program name a table of this module describes (built once, when a name with a
+    version or a triplet is first seen)."""
+    if not _KNOWN:
+        names = set(OPTIONS) | CODE_READERS | set(INTERPRETERS) | WRAPPER_NAMES | SHELLS
+        names |= set(READ_OPTIONS) | set(WRITE_OPTIONS) | set(DATA_INCLUDERS)
+        names |= set(DATA_WRITERS) | OPTION_COMMANDS | TREE_READERS | RESPONSE_FILES
+        names |= set(TREE_SEARCHERS) | NAME_READERS | RECURSIVE_DELETERS
+        _KNOWN.append(frozenset(names))
+    return _KNOWN[0]
+
+
+def program_name(base: str) -> str:
+    """The program a name runs, by pattern (red team s27 U): a GNU triplet prefix
+    (``x86_64-linux-gnu-cpp``) and a version (``gcc-12``, ``tclsh8.6``, ``cpp-12``) name
+    their family's program, when the name itself is none this module knows; Debian's
+    ``c89``/``c99`` run gcc. Any other name is itself."""
+    if not any(c.isdigit() or c == "-" for c in base):
+        return base
+    name = _ALTERNATIVES.get(base, base)
+    parts = name.split("-")
+    if len(parts) > 1 and parts[0] in _ARCHES:
+        rest = parts[1:]
+        while len(rest) > 1 and rest[0] in _TRIPLET_WORDS:
+            rest = rest[1:]
+        name = _ALTERNATIVES.get("-".join(rest), "-".join(rest))
+    known = _known()
+    head, dash, tail = name.rpartition("-")
+    if dash and tail.replace(".", "").isdigit() and head in known:
+        return head  # gcc-12, cpp-12, g++-12
+    if name in known:
+        return name
+    while "." in name and name.rpartition(".")[2].isdigit():
+        name = name.rpartition(".")[0]  # python3.11 -> python3, tclsh8.6 -> tclsh8
+        if name in known:
+            return name
+    stripped = name.rstrip("0123456789")
+    return stripped if stripped != name and stripped in known else base
+
+
 # other names of code readers: Debian's alternatives and builds, roff's front ends
 _FAMILY_NAMES = {
     "editor": "vim", "sensible-editor": "vim", "vimdiff": "vim", "rvimdiff": "vim",
