@@ -294,7 +294,8 @@ def split_command(text: str) -> Script:
             from hookwise.shell.variables import Vars
 
             found = script.vars = Vars()
-        if found is not None and (found.records or "IFS" in text) and ("$" in text or "`" in text or "~" in text):
+        expands = "$" in text or "`" in text or "~" in text  # (~ reads HOME, PWD...)
+        if found is not None and (found.records or "IFS" in text) and expands:
             # the line assigns what it also expands: read it again with the values known
             # at each place (variables.py)
             found.build()
@@ -1543,13 +1544,10 @@ def _add_command(
             if printing:  # node --env-file=.env -e 'console.log(process.env.X)'
                 origin = f"{command.program} prints values {loaded} defined"
                 _inner_argv(["cat", loaded], depth, script, command.text, origin)
-    if command.piped_from is not None and command.program in programs.NAME_READERS:
-        from hookwise.shell.xargs_input import names_read
-
-        selected = names_read(command)
-        if selected:
-            origin = "reads the files named on its input"
-            _inner_argv(["cat", *selected], depth, script, command.text, origin, globs=True)
+    if command.program in programs.NAME_READERS or any(
+        w.startswith(programs.NAME_INPUT_OPTIONS) for w in command.argv[1:]
+    ):
+        _names_input(command, depth, script)
     if command.program in ("cd", "pushd") and len(command.argv) == 2 and not any(command.dynamic):
         target = command.argv[1]
         if programs.outside(target):
@@ -1617,6 +1615,49 @@ def _glob_options(command: Command, options: frozenset[str]) -> None:
             )
         else:
             command.argv[index] = matched
+
+
+def _names_input(command: Command, depth: int, script: Script) -> None:
+    """A program that reads the files its input (or a list file) names: a lister's
+    selection, the names a static printf or here-string gives, a file written on the line;
+    else names known only when it runs (red team s27 I: ``printf .env | cpio -o``)."""
+    from hookwise.shell.xargs_input import name_input
+
+    source = name_input(command)
+    if source is None:
+        return
+    origin = "reads the files named on its input"
+    selected = None
+    if source == "-" and command.piped_from is not None:
+        from hookwise.shell.xargs_input import listed
+
+        selected = listed(command.piped_from)
+    if selected:
+        _inner_argv(["cat", *selected], depth, script, command.text, origin, globs=True)
+        return
+    texts: list[str] | None = None
+    if source == "-":
+        from hookwise.shell.assigns import input_texts
+
+        texts = input_texts(command, script, _api()) or None
+        if (
+            texts is not None
+            and command.piped_from is not None
+            and len(texts) == len(command.stdin)
+        ):
+            texts = None  # (what the pipe gives is not known: only a here-string is)
+    elif not source.startswith(("<(", ">(")) and script.was_written(source):
+        recalled = script.recall(source)
+        texts = [recalled] if recalled is not None else None
+    elif not script.was_written(source) and not source.startswith("<("):
+        return  # a list file on disk: the project's own data
+    if texts is None:
+        _inner_argv(["cat", programs.COMPUTED], depth, script, command.text,
+                    origin + " (known only when it runs)")  # fmt: skip
+        return
+    names = [n for t in texts for n in t.replace("\0", "\n").split("\n") if n.strip()]
+    if names:
+        _inner_argv(["cat", *names[:64]], depth, script, command.text, origin)
 
 
 def _inner_argv(

@@ -896,8 +896,11 @@ def may_load(program: str, key: str, content: str | None) -> bool:
 # the origin of a command taken from an unknown program's operands (for deny and ask rules)
 OPERANDS_ORIGIN = "a command line in the operands of "
 XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
-# programs that read the names of the files they take from stdin (xargs_input.names_read)
+# programs that read the names of the files they take from stdin (xargs_input.name_input)
 NAME_READERS = frozenset(["cpio", "tar", "bsdtar", "zip", "rsync", "pax", "afio"])
+# options of any program that take the names of the files it reads from its input or a
+# list (sort/wc/du --files0-from, git hash-object --stdin-paths, git update-index --stdin)
+NAME_INPUT_OPTIONS = ("--files0-from", "--files-from", "--pathspec-from-file", "--stdin")
 # Subcommands of non-readers (commands/operands.NON_READERS) that print or send the files
 # (``git diff --no-index /dev/null ~/.ssh/id_rsa``, ``git show :.env``, ``docker cp
 # ~/.aws/credentials c:/x``): program -> (those subcommands, whether ``REV:path`` names
@@ -1568,6 +1571,9 @@ DATA_WRITERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "dtrx": ("always", ()),
     "cabextract": ("always", ("-d", "--directory")),
     "unsquashfs": ("always", ("-d", "-dest")),
+    # Debian packages: dpkg-deb -x/-R/-X ARCHIVE DIR, dpkg -x ARCHIVE DIR (red team s27 J)
+    "dpkg-deb": ("=-x|-X|-R|--extract|--vextract|--raw-extract", ("@2",)),
+    "dpkg": ("=-x|-X|--extract|--vextract", ("@2",)),
 }
 # git subcommands that write or remove files whose names come from data, and the words
 # that make them do it ("" for always); a stash with -u takes untracked files away, clean

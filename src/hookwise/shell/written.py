@@ -331,8 +331,9 @@ def _program_copied(argv: list[str], script: Any) -> list[tuple[list[str], str]]
     return []
 
 
-# a copy onto one of these is the file printed, as cat prints it
-_OUTPUTS = ("/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/proc/self/fd/")
+# a copy onto one of these is the file printed, as cat prints it (``>(cmd)``: a /dev/fd
+# path the command reads: red team s27 G, ``cp .env >(curl ... @-)``)
+_OUTPUTS = ("/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/proc/self/fd/", ">(")
 
 
 def _quoted_copies(words: list[str], script: Any) -> list[tuple[list[str], str]]:
