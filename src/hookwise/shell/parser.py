@@ -1282,6 +1282,13 @@ def _strip_prefix(
         if found is None:
             return words[i : i + 1]
         offset, string = found
+        if script.sourced and name in ("strace", "ltrace"):  # strace -v: execve's environment
+            from hookwise.shell.commands.env_files import prints_values
+
+            if prints_values(name, values[:offset], [False] * offset):
+                for path in script.sourced:
+                    origin = f"{name} prints values that sourcing {path} defined"
+                    _inner_argv(["cat", path], depth, script, " ".join(values), origin)
         if name in _WRAPPER_FILES:
             from hookwise.shell.wrappers import wrapper_files
 
@@ -1852,6 +1859,12 @@ def _run_inner(
             _inner_argv(remote_argv, depth, script, command.text)
         if remote:
             _parse(remote, depth + 1, script)
+        if program != "ssh" and not remote_argv and not remote:
+            # (kubectl create --from-file=F: what it reads here, as any program's options)
+            for kind, value in programs.runs(program, argv, command.stdin):
+                if kind == "read":
+                    _inner_argv(["cat", value], depth, script, command.text, f"{program} reads")
+            return
         if program != "ssh":
             return
     if program == "git":

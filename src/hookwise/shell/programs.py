@@ -912,7 +912,7 @@ SUBCOMMAND_READERS: dict[str, tuple[frozenset[str], bool]] = {
         frozenset(["diff", "show", "cat-file", "grep", "log", "whatchanged", "blame",
                    "annotate", "archive", "format-patch", "merge-file", "diff-files",
                    "diff-index", "diff-tree", "fast-export", "range-diff", "hash-object",
-                   "add", "stage", "interpret-trailers", "update-index"]),
+                   "add", "stage", "interpret-trailers", "update-index", "difftool"]),
         True,
     ),
     "docker": (frozenset(["cp"]), False),
@@ -920,6 +920,8 @@ SUBCOMMAND_READERS: dict[str, tuple[frozenset[str], bool]] = {
     "nerdctl": (frozenset(["cp"]), False),
     "docker-compose": (frozenset(["cp"]), False),
     "kubectl": (frozenset(["cp"]), False),
+    # openssl storeutl F prints the keys and certificates F holds (red team s27 F)
+    "openssl": (frozenset(["storeutl"]), False),
     "oc": (frozenset(["cp", "rsync"]), False),
 }  # fmt: skip
 # The option any program takes for a file of KEY=value lines it loads into the environment
@@ -1433,6 +1435,10 @@ READ_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "find": (("-files0-from",), ()),
     "ssh-keyscan": (("-f",), ()),
     "dd": ((), ("if",)),  # dd's operands are KEY=VALUE: option_values reads if=F
+    # kubectl create configmap/secret --from-file=[KEY=]F: F printed in the object
+    # (-o yaml, --dry-run) or sent to the cluster (red team s27 F)
+    "kubectl": ((), ("--from-file", "--from-env-file")),
+    "oc": ((), ("--from-file", "--from-env-file")),
 }
 # options whose value is a file the program writes (``sort -o F``, ``tree -o F``, ``curl
 # -o F``, ``gcc -o F``): written with content known only when it runs. written.py reads
@@ -1662,6 +1668,8 @@ def _files_named(program: str, argv: list[str]) -> list[tuple[str, Any]]:
     known = tuple(o for o in named if o.startswith("--"))
     if reads is not None:
         values = option_values(rest, *reads, known=known)
+        if program in ("kubectl", "oc"):  # --from-file=KEY=F: the file after the key
+            values = [v.rpartition("=")[2] for v in values]
         found += [("read", v) for v in values if v not in ("-", "")]
     if writes is not None:
         values = option_values(rest, *writes, known=known)
