@@ -1551,6 +1551,18 @@ def _add_command(
             if printing:  # node --env-file=.env -e 'console.log(process.env.X)'
                 origin = f"{command.program} prints values {loaded} defined"
                 _inner_argv(["cat", loaded], depth, script, command.text, origin)
+    program, argv = command.program, command.argv
+    if program == "rgrep":  # Debian's grep -r
+        _inner_argv(["grep", "-r", *argv[1:]], depth, script, command.text, "rgrep is grep -r")
+    if program in programs.TREE_SEARCHERS and any(
+        w.startswith(("--include", "-g", "--glob", "--iglob", "--")) for w in argv[1:]
+    ):
+        from hookwise.shell.commands.includes import search_selection
+
+        selected = search_selection(program, argv)
+        if selected:
+            origin = "searches the files its patterns select"
+            _inner_argv(["cat", *selected], depth, script, command.text, origin, globs=True)
     if command.program in programs.NAME_READERS or any(
         w.startswith(programs.NAME_INPUT_OPTIONS) for w in command.argv[1:]
     ):
