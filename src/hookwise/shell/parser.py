@@ -1640,11 +1640,11 @@ def _names_input(command: Command, depth: int, script: Script) -> None:
     """A program that reads the files its input (or a list file) names: a lister's
     selection, the names a static printf or here-string gives, a file written on the line;
     else names known only when it runs (red team s27 I: ``printf .env | cpio -o``)."""
-    from hookwise.shell.xargs_input import name_input
+    from hookwise.shell.xargs_input import name_input, tracked_names
 
     source = name_input(command)
-    if source is None:
-        return
+    if source is None or (source == "-" and tracked_names(command.piped_from)):
+        return  # (git ls-files | tar -T -: the repository's tracked files)
     origin = "reads the files named on its input"
     selected = None
     if source == "-" and command.piped_from is not None:

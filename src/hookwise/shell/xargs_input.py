@@ -101,6 +101,28 @@ _GIT_LISTERS = {"ls-files": "oi", "status": "", "clean": "xX"}
 _GIT_LONG = frozenset(["--others", "--ignored", "--ignored=matching", "--ignored=traditional"])
 
 
+def tracked_names(piped_from: _Piped | None) -> bool:
+    """Whether the names come from git's list of what it tracks (``git ls-files``,
+    ``git diff --name-only``, through filters): the repository's own files, which a
+    program may read as ``git archive`` does (not untracked or ignored ones: -o)."""
+    source = piped_from
+    for _ in range(16):
+        if source is None:
+            return False
+        operands = [w for w in source.argv[1:] if not w.startswith("-")]
+        options = [w for w in source.argv[1:] if w.startswith("-")]
+        if source.program == "git":
+            if operands[:1] == ["ls-files"]:
+                return not _git_lists(operands, options)
+            return operands[:1] == ["diff"] and any(
+                o in ("--name-only", "--name-status") for o in options
+            )
+        if source.program not in _FILTERS:
+            return False
+        source = source.piped_from
+    return False
+
+
 def _git_lists(operands: list[str], options: list[str]) -> bool:
     """Whether a git command prints the names of files it does not track (xargs reads
     them): ``git ls-files -oi --exclude-standard | xargs cat`` prints the ignored .env."""
