@@ -524,6 +524,31 @@ def command_dirs(
     return out
 
 
+_HEX = "0123456789abcdefABCDEF"
+
+
+def url_decoded(word: str) -> str | None:
+    """A URL's word with its %XX escapes decoded (None: no URL, or nothing encoded): the
+    server or the file:// reader decodes them, so ``/%2eenv`` names ``/.env`` (red team s27
+    Q); a file:// URL is then its path."""
+    if "%" not in word or ("://" not in word and not word.startswith("file:")):
+        return None
+    out: list[str] = []
+    i = 0
+    while i < len(word):
+        if word[i] == "%" and i + 2 < len(word) and word[i + 1 : i + 3].strip(_HEX) == "":
+            out.append(chr(int(word[i + 1 : i + 3], 16)))
+            i += 3
+        else:
+            out.append(word[i])
+            i += 1
+    decoded = "".join(out)
+    if decoded.startswith("file://"):
+        decoded = decoded[7:]
+        decoded = decoded[decoded.find("/") :] if "/" in decoded else decoded
+    return decoded if decoded != word else None
+
+
 def _tail_shape(shape: tuple[tuple[str, ...], ...], cut: int) -> tuple[tuple[str, ...], ...]:
     """A word's shape without its first ``cut`` literal characters (``@`` of ``@$x``)."""
     out = list(shape)
@@ -746,6 +771,12 @@ class Event:
                 ):
                     if not word or at in excluded:
                         continue
+                    decoded = url_decoded(word)
+                    if decoded is not None:  # file:///proc/self/cwd/%2eenv names .env
+                        ref = resolve_path(decoded, where or "", home, where is None)
+                        ref.relative = _relative(ref.absolute, self.cwd)
+                        ref.command = index
+                        refs.append(ref)
                     if word[0] in "-@" or "=" in word or "<" in word:
                         for inner in embedded_paths(word):
                             ref = resolve_path(inner, where or "", home, dynamic or where is None)

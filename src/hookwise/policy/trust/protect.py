@@ -501,6 +501,12 @@ def _has_marker(text: str) -> bool:
     lowered = text.lower()
     if any(marker in lowered for marker in MARKERS):
         return True
+    if "%" in lowered:  # file://$PWD/%2ehookwise/policy%2eyaml: the reader decodes it
+        from hookwise.policy.canonical import url_decoded
+
+        decoded = url_decoded(lowered)
+        if decoded is not None and any(marker in decoded.lower() for marker in MARKERS):
+            return True
     if '"' not in lowered and "'" not in lowered:
         return False
     joined = _join_literals(lowered)
