@@ -2124,7 +2124,14 @@ def _git(command: Command, depth: int, script: Script) -> None:
     at = programs.git_subcommand(argv)
     if at > 0 and argv[at] == "send-pack":  # push's plumbing: --force and +refspecs alike
         origin = "git send-pack pushes as git push does"
-        _inner_argv(["git", "push", *argv[at + 1 :]], depth, script, command.text, origin)
+        rest = [w for w in argv[at + 1 :] if w != "--stdin"]
+        if "--stdin" in argv[at + 1 :]:  # the refspecs are its input's lines (s27 M)
+            from hookwise.shell.assigns import input_texts
+
+            texts = input_texts(command, script, _api())
+            fed = [w for t in texts for w in t.split()] if texts else [programs.COMPUTED]
+            rest += fed
+        _inner_argv(["git", "push", *rest], depth, script, command.text, origin)
         return
     if refs:
         from hookwise.shell.commands.git_refs import git_force_configured, git_forced_elsewhere
