@@ -19,12 +19,11 @@ from tests.policy.tsv_figures import figures
 LINE = re.compile(r"\s*(\d+) of\s+(\d+)\s+(.+)")
 # classes still open, with how many of their escapes are blocked now (a floor): D's
 # array holding $HOME (a value made of the environment's pieces), H's rgrep of the
-# project (a recursive search of the project is allowed, as grep -r is), and K-R (git
-# merges of other histories, force-push spellings, deletes by other programs, stored
-# credentials, state across calls, percent-encoded URLs, credential helpers): not this
-# session's (the brief's order)
-OPEN: dict[str, int] = {"D": 4, "H": 5, "K": 0, "M": 0, "N": 0, "O": 0, "P": 0, "Q": 0,
-                        "R": 0}  # fmt: skip
+# project (a recursive search of the project is allowed, as grep -r is), M's worktree of
+# the remote rebased and its ref file removed by hand, Q's URLs inside code and a curl
+# config, and K, N, O, P (git merges of other histories, deletes by programs not known to
+# delete, stored credentials sent by default, state across calls): left this session
+OPEN: dict[str, int] = {"D": 4, "H": 5, "K": 0, "M": 4, "N": 0, "O": 0, "P": 0, "Q": 16}
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +55,7 @@ def test_every_fixed_escape_class_of_the_table_is_blocked(
     assert sum(total for _, total in escapes.values()) == 137, counts
     assert set(OPEN) <= set(escapes), set(OPEN) - set(escapes)
     fixed = {k: v for k, v in escapes.items() if k not in OPEN}
-    assert len(fixed) == 12, sorted(fixed)
+    assert len(fixed) == 13, sorted(fixed)
     assert {k: v for k, v in fixed.items() if v[0] != v[1]} == {}
     assert {k: escapes[k][0] for k in OPEN if escapes[k][0] < OPEN[k]} == {}
 

@@ -91,9 +91,10 @@ def _plus_fetch_config(options: list[str]) -> bool:
         value = options[index + 1] if word == "-c" and index + 1 < len(options) else ""
         key, _, refspec = value.partition("=")
         low = key.lower()
-        if low.startswith("remote.") and low.endswith(".fetch") and refspec[:1] == "+":
-            if not refspec.rsplit(":", 1)[-1].startswith("refs/remotes/"):
-                return True
+        into = refspec.rsplit(":", 1)[-1]
+        plus = low.startswith("remote.") and low.endswith(".fetch") and refspec[:1] == "+"
+        if plus and not into.startswith("refs/remotes/"):
+            return True
     return False
 
 
