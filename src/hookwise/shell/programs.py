@@ -1071,8 +1071,8 @@ def program_name(base: str) -> str:
     (``x86_64-linux-gnu-cpp``) and a version (``gcc-12``, ``tclsh8.6``, ``cpp-12``) name
     their family's program, when the name itself is none this module knows; Debian's
     ``c89``/``c99`` run gcc. Any other name is itself."""
-    if not any(c.isdigit() or c == "-" for c in base):
-        return base
+    if not any(c.isdigit() or c == "-" for c in base) or family(base) is not None:
+        return base  # (python3.11, tclsh8.6: their family is read by family() already)
     name = _ALTERNATIVES.get(base, base)
     parts = name.split("-")
     if len(parts) > 1 and parts[0] in _ARCHES:
