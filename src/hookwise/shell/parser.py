@@ -1734,6 +1734,15 @@ def _run_inner(
         at = argv.index("--")
         made = ["make", *argv[at + 1 :], *argv[1:at]]
         _inner_argv(made, depth, script, command.text, "make-first-existing-target runs make")
+    if program in ("tar", "gtar", "bsdtar") and any(
+        len(w) > 9 and "--recursive-unlink".startswith(w) for w in argv[1:]
+    ):  # an entry's directory removes the tree there first (red team s27 N)
+        from hookwise.shell.option_commands import option_values
+
+        where = ([*option_values(argv, ("-C",), ("--directory", "--cd"))] or ["."])[-1]
+        origin = "tar --recursive-unlink removes the trees its archive names"
+        _inner_argv(["rm", "-r", "-f", "--", f"{where.rstrip('/')}/{programs.COMPUTED}"],
+                    depth, script, command.text, origin)  # fmt: skip
     if program == "java" and script.written:  # javac X.java written on the line; java X
         from hookwise.shell.written import java_class
 
