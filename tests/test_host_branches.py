@@ -4,8 +4,8 @@ A host's facts live in its registry row (protocol/hosts.py) and its protocol tab
 elsewhere reads them. This walks every module of src/hookwise outside ``protocol/`` and
 ``policy/adapters/`` and finds each comparison with a host's name (``host == "gemini"``,
 ``x in ("claude", "codex")``, ``match``/``case "codex"``). The places that still do are
-listed below, each with why it is per host by design; a new one fails this test, and so
-does a listed one that is gone (the list only shrinks). A dict literal keyed by host names
+listed below, each with why it is per host by design (none is left); a new one fails this
+test, and so does a listed one that is gone (the list only shrinks). A dict literal keyed by host names
 (``{"claude": ..., "codex": ...}``) is the same branch written as a lookup, and is found too.
 """
 
@@ -20,15 +20,10 @@ from hookwise.protocol.hosts import HOST_NAMES
 SRC = Path(__file__).resolve().parents[1] / "src" / "hookwise"
 ADAPTERS = ("protocol/", "policy/adapters/")
 
-# module -> (branches on a host's name, why it is per host by design)
-ALLOWED: dict[str, tuple[int, str]] = {
-    "integrations/claude_agent_sdk.py": (
-        1,
-        "the Claude Agent SDK drives Claude Code's own CLI, which loads Claude Code's project "
-        "settings and runs their hooks itself: whether the bridge runs them too depends on "
-        "that host being the one the hooks come from",
-    ),
-}
+# module -> (branches on a host's name, why it is per host by design). None is left: the
+# last one (the Claude Agent SDK bridge) asks whether the hooks come from the host whose CLI
+# it drives, its gate's own host.
+ALLOWED: dict[str, tuple[int, str]] = {}
 
 # module -> (dict literals keyed by a host's name, why it is per host by design). A lookup
 # keyed by host names is the same branch as a comparison: the fact belongs in the host's row

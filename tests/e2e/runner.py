@@ -230,7 +230,8 @@ def record_runs(
         tmp = tempfile.mkdtemp(prefix=f"hookwise-{cli}-{name}-")
         record = runs[name](Path(tmp))
         (args.out / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
-        print(f"{name}: exit {record['exit_code']} in {record['seconds']} s")
+        fired = [f.get("event") for f in record.get("fired") or [] if isinstance(f, dict)]
+        print(f"{name}: exit {record.get('exit_code')} in {record.get('seconds')} s {fired}")
         if args.keep:
             print(f"  kept: {tmp}")
         else:

@@ -66,8 +66,12 @@ def test_the_new_events_that_fire_offline_in_print_mode() -> None:
 
 
 def _every_recorded_input() -> list[dict[str, Any]]:
+    """events.json, stop-failure.json and the claude-offline runs (CwdChanged, FileChanged,
+    PermissionDenied, Elicitation, ElicitationResult and the events around them)."""
     handlers = json.loads((FIXTURES.parent / "claude-handlers" / "stop-failure.json").read_text())
-    return [*EVENTS["fired"], *handlers["fired"]]
+    offline = sorted((FIXTURES.parent / "claude-offline").glob("*.json"))
+    fired = [f for path in offline for f in json.loads(path.read_text())["fired"]]
+    return [*EVENTS["fired"], *handlers["fired"], *fired]
 
 
 @pytest.mark.parametrize(

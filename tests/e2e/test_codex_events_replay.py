@@ -17,7 +17,13 @@ from tests.e2e.record_codex_handlers import CONTEXT, REASON
 from tests.sim.conftest import fired, play_obj, records
 
 FIXTURES = Path(__file__).parent / "fixtures" / "codex-events"
-RECORDS = {p.stem: json.loads(p.read_text()) for p in sorted(FIXTURES.glob("*.json"))}
+RECORDS = {
+    p.stem: json.loads(p.read_text())
+    for p in sorted(FIXTURES.glob("*.json"))
+    if not p.stem.startswith("interrupt")
+}
+# tests.e2e.record_codex_interrupt: Interrupt through codex app-server
+INTERRUPT_RECORDS = {p.stem: json.loads(p.read_text()) for p in FIXTURES.glob("interrupt*.json")}
 
 
 def test_the_records_are_of_the_pinned_cli() -> None:
@@ -94,3 +100,61 @@ def test_the_lifecycle_events_are_in_codex_table() -> None:
 
     assert {e for e in LIFECYCLE if RECORDS["lifecycle"]["fired"][e]} <= set(CODEX.events)
     assert "PostModelResponse" not in CODEX.events
+
+
+INTERRUPTS = sorted(INTERRUPT_RECORDS)
+
+
+@pytest.mark.parametrize("name", INTERRUPTS)
+def test_interrupt_input_is_hookwises(name: str, tmp_path: Path) -> None:
+    """`turn/interrupt` through codex app-server: Interrupt fires once, with the input
+    hookwise's runtime sends for the same arguments (field by field, in order)."""
+    from hookwise.host.system import HookSystem
+
+    record = INTERRUPT_RECORDS[name]
+    assert record["cli_version"] == "0.169.0"
+    (sent,) = [f["input"] for f in record["fired"] if f["event"] == "Interrupt"]
+    sent = json.loads(json.dumps(sent).replace("$RUN", str(tmp_path)))
+    Path(sent["cwd"]).mkdir()
+    log = tmp_path / "got.json"
+    hs = HookSystem.from_hooks(
+        {"Interrupt": [{"hooks": [{"type": "command", "command": f"cat > {log}"}]}]},
+        dialect="codex",
+        cwd=sent["cwd"],
+        session_id=sent["session_id"],
+        transcript_path=sent["transcript_path"],
+    )
+    own = ("turn_id", "model", "permission_mode")
+    result = hs.fire_sync("Interrupt", {k: sent[k] for k in own})
+    assert result.runs and result.runs[0].success
+    got = json.loads(log.read_text())
+    assert list(got) == list(sent) and got == sent  # turn_id second, as Codex sends it
+
+
+@pytest.mark.parametrize("name", INTERRUPTS)
+def test_interrupt_answers_are_advisory_as_predicted(name: str, tmp_path: Path) -> None:
+    """Whatever the Interrupt hook answers (exit 2, continue: false, additionalContext), the
+    turn ends interrupted without Stop, the next turn runs, the model reads nothing of it;
+    only a valid ``systemMessage`` reaches the client, which is what ``fire`` predicts."""
+    from hookwise.host.system import HookSystem
+    from tests.e2e import clis
+    from tests.e2e.record_codex_interrupt import MESSAGE
+
+    record = INTERRUPT_RECORDS[name]
+    events = [f["event"] for f in record["fired"]]
+    assert events.index("Interrupt") > events.index("PreToolUse")
+    assert events.count("Stop") == 1 and events.index("Stop") > events.index("Interrupt")
+    assert record["first_turn"]["status"] == "interrupted"
+    assert record["second_turn"]["status"] == "completed"
+    assert not any(record["model_saw"].values())
+    command = clis.hook_command(record["answer"])
+    hs = HookSystem.from_hooks(
+        {"Interrupt": [{"hooks": [{"type": "command", "command": command}]}]},
+        dialect="codex",
+        cwd=str(tmp_path),
+    )
+    outcome = hs.fire_sync("Interrupt", {"turn_id": "t"}).effect.to_json()["outcome"]
+    assert outcome["proceed"] is True and outcome["stop_session"] is False
+    assert outcome["reason_for_model"] is None and outcome["additional_context"] is None
+    shown = outcome["message_for_user"] == MESSAGE
+    assert shown is record["client_saw"][MESSAGE]

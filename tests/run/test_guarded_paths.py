@@ -105,7 +105,7 @@ def test_every_registry_row_is_guarded_plugin_directories_as_directories(tmp_pat
 def test_plugin_hosts_settings_naming_plugins_are_guarded(tmp_path: Path) -> None:
     """opencode.json / kilo.json name plugins (``plugin``: npm names, file:// paths) the host
     loads at start: an agent that writes one plants code in the next session, so each of the
-    rows' ``settings_files`` is read-only, or made with neutral content when missing."""
+    rows' ``code_files`` is read-only, or made with neutral content when missing."""
     from hookwise.protocol.hosts import HOSTS
 
     home, project = tmp_path / "home", tmp_path / "proj"
@@ -120,7 +120,7 @@ def test_plugin_hosts_settings_naming_plugins_are_guarded(tmp_path: Path) -> Non
     assert str(tmp_path / "xdg/opencode/opencode.json") in found
     assert str(tmp_path / "xdg/kilo/config.json") in found
     for info in HOSTS.values():
-        for name in info.settings_files.get("project", ()):
+        for name in info.code_files.get("project", ()):
             here = project / name
             assert str(here) in found or str(here.parent) in found, here
     paths = [g.path for g in guarded.guarded_paths(env, str(project))]
@@ -324,8 +324,10 @@ class _Row:
         self.extension_env_files = (".newhost/extensions/*/.env",)
         self.config_dir = (None, f".{name}", "")
         self.hooks_layout = "groups"
-        self.settings_files = {"project": ("newhost.json",), "user": ("plugins.json",)}
-        self.code_files = {"user": ("plugins/",), "project": (".newhost/agents/",)}
+        self.code_files = {
+            "user": ("plugins/", "plugins.json"),
+            "project": (".newhost/agents/", "newhost.json"),
+        }
 
 
 def test_a_host_added_to_the_registry_is_guarded_unchanged(
@@ -351,9 +353,9 @@ def test_a_host_added_to_the_registry_is_guarded_unchanged(
         home / ".newhost" / guarded.HOOK_TRUST_STORE: False,
         home / ".config/newhost/hooks": True,
         home / ".newhost/.env": False,  # its env file, made empty when missing
-        project / "newhost.json": False,  # its settings_files: what names plugins
+        project / "newhost.json": False,  # its code_files: a file naming plugins,
         home / ".newhost/plugins.json": False,
-        home / ".newhost/plugins": True,  # what makes it load code (its code_files)
+        home / ".newhost/plugins": True,  # and a directory of code
         project / ".newhost/agents": True,
     }
     for path, directory in expected.items():

@@ -85,3 +85,38 @@ def test_a_nested_policy_directory_relinked_in_a_real_session_is_reported(world:
     done = world.run("mv sub/.hookwise sub/hw-moved && ln -s ../examples sub/.hookwise")
     assert done.returncode == 0, done.stderr
     assert str(sub) in done.stderr, done.stderr
+
+
+@needs_namespaces
+def test_a_policy_written_above_the_start_or_in_the_home_is_reported(world: World) -> None:
+    """Red team s26 #4: `mkdir -p ~/.hookwise` and a policy there succeed inside; the file
+    reaches every project of the home after the session, and was not named at its end."""
+    script = (
+        'mkdir -p "$HOME/.hookwise" ../.hookwise && '
+        "printf 'version: 1\\n' > \"$HOME/.hookwise/policy.yaml\" && "
+        "printf 'version: 1\\n' > ../.hookwise/policy.local.yaml"
+    )
+    done = world.run(script)
+    assert done.returncode == 0, done.stderr
+    for path in (
+        world.home / ".hookwise/policy.yaml",
+        world.project.parent / ".hookwise/policy.local.yaml",
+    ):
+        assert str(path) in done.stderr, done.stderr
+    log = world.home / ".local/state/hookwise-run/sessions.jsonl"
+    assert str(world.home / ".hookwise/policy.yaml") in log.read_text()
+
+
+def test_ancestors_and_the_home_are_looked_at_without_a_walk(tmp_path: Path) -> None:
+    since = time.time() - 1
+    start = tmp_path / "a" / "project"
+    start.mkdir(parents=True)
+    home = tmp_path / "home"
+    for directory in (tmp_path / "a", home):
+        (directory / ".hookwise").mkdir(parents=True)
+        (directory / ".hookwise/policy.yaml").write_text("version: 1\n")
+    found, _ = changed_policies(str(start), since, homes=(str(home),))
+    assert found == sorted(
+        [str(tmp_path / "a/.hookwise/policy.yaml"), str(home / ".hookwise/policy.yaml")]
+    )
+    assert changed_policies(str(start), time.time() + 5, homes=(str(home),))[0] == []

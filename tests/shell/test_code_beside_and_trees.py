@@ -107,3 +107,23 @@ def test_a_ref_moved_in_another_repository_is_a_force_push(line: str, repo: str)
 def test_the_working_repository_and_reads_are_no_force_push(line: str) -> None:
     argvs = [c.argv for c in split_command(line).commands]
     assert not any(a[:3] == ["git", "push", "--force"] for a in argvs), argvs
+
+
+def _pairwise(operands: list[str]) -> list[str]:
+    """The meaning, one pair at a time: an operand with another under it."""
+    return [
+        p for p in operands if any(q != p and q.startswith(p.rstrip("/") + "/") for q in operands)
+    ]
+
+
+@given(st.lists(st.text(alphabet="ab/.", max_size=6), max_size=8))
+def test_a_tree_with_an_operand_under_it_is_found_by_prefixes(operands: list[str]) -> None:
+    """red team s27 #1: the pairwise reading of `rm a{0..5999}` took 11 s (the host's
+    timeout let the line run); the prefix reading answers the same."""
+    operands = [o for o in operands if not o.startswith("-")]
+    assert tree_deleted("rm", ["rm", *operands]) == _pairwise(operands)
+
+
+def test_six_thousand_operands_are_read_in_linear_time() -> None:
+    operands = [f"a{k}" for k in range(6000)] + ["a1/x"]
+    assert tree_deleted("rm", ["rm", "-f", *operands]) == ["a1"]

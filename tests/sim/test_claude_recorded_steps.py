@@ -73,7 +73,9 @@ def test_init_and_a_slash_command_fire_in_the_recorded_order(tmp_path: Path) -> 
     )
     played = records(result, "hook_event")
     assert [r["event"] for r in played] == [f["event"] for f in EVENTS["fired"]]
-    for event in ("Setup", "UserPromptSubmit", "UserPromptExpansion"):
+    # SessionStart too: a startup input has no model (the CLI passes it on resume, fork and
+    # compact only), and the simulator's is the CLI's
+    for event in ("Setup", "SessionStart", "UserPromptSubmit", "UserPromptExpansion"):
         (got,) = (r["input"] for r in played if r["event"] == event)
         (sent,) = recorded(EVENTS, event)
         assert comparable(got) == comparable(sent), event

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 
+from hookwise.protocol.dotenv import keys, project_env_file
 from hookwise.protocol.hosts import HOSTS, HostInfo, row_user_path
 
 # What decides which program a hook runs and what it reads: a shell's start-up files, the
@@ -44,17 +45,6 @@ HOOK_VARIABLES = (
 # always set when a host starts: a file that sets only unset variables cannot change them
 ALWAYS_SET = ("PATH", "HOME")
 MAX_SIZE = 1 << 20
-KEY = r"^[ \t]*(?:export[ \t]+)?([\w.-]+)[ \t]*(?:=|:)"  # (compiled when a file is read)
-
-
-def keys(text: str) -> list[str]:
-    """Every name a dotenv parser could set from ``text`` (dotenv's and dotenvy's keys:
-    ``[export ]NAME=`` or ``NAME:`` at a line's start; a line inside a quoted value counts
-    too: more names, never fewer)."""
-    import re
-
-    found = re.finditer(KEY, text, re.MULTILINE)
-    return list(dict.fromkeys(match.group(1) for match in found))
 
 
 def affects_hooks(name: str) -> bool:
@@ -64,20 +54,6 @@ def affects_hooks(name: str) -> bool:
 def user_path(host: HostInfo, file: str, env: dict[str, str]) -> str:
     """A host's user-scope file where ``env`` moves its directory (the row's ``config_dir``)."""
     return os.path.abspath(row_user_path(host, file, env))
-
-
-def project_env_file(names: tuple[str, ...], cwd: str) -> str | None:
-    """The project env file a host loads (the first of ``names`` found from ``cwd`` up)."""
-    current = os.path.abspath(cwd)
-    while True:
-        for name in names:
-            path = os.path.join(current, name)
-            if os.path.isfile(path):
-                return path
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
 
 
 def _glob(pattern: str) -> list[str]:

@@ -36,6 +36,7 @@ from hookwise.protocol.claude import (
     ELICITATION_ACTIONS,
     EXACT_MATCHER_CHARS,
     LEGACY_DECISIONS,
+    NO_VERDICT_DENIALS,
     OUTPUT_CAP_CHARS,
     PERMISSION_RANK,
     PERSISTED_FRAME,
@@ -486,10 +487,14 @@ def load(workspace: str, options: LoadOptions) -> DialectHooks:
 
 def finish(event: DialectEvent, effect: DialectEffect, args: Mapping[str, JSON]) -> DialectEffect:
     """What the event's input changes: a ConfigChange of managed (policy) settings applies
-    whatever the hooks said; a relative worktree path is the one under the directory the
+    whatever the hooks said; a ``retry`` after a denial with no classifier verdict is
+    ignored; a relative worktree path is the one under the directory the
     hook ran in (the input's ``cwd``), normalised, as 2.1.330 resolves it."""
     if event.kind is Kind.CONFIG_CHANGE and args.get("source") == UNBLOCKABLE_CONFIG_SOURCE:
         return replace(effect, decision="none", outcome=replace(effect.outcome, proceed=True))
+    if effect.decision == "retry" and args.get("reason") in NO_VERDICT_DENIALS:
+        why = f"retry ignored: auto mode denied with no classifier verdict ({args['reason']})"
+        return replace(effect, decision="none", diagnostics=(*effect.diagnostics, why))
     path, cwd = effect.output.get("worktreePath"), args.get("cwd")
     if isinstance(path, str) and not path.startswith("/") and isinstance(cwd, str):
         output = {**effect.output, "worktreePath": posixpath.normpath(posixpath.join(cwd, path))}

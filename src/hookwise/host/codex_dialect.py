@@ -37,6 +37,7 @@ from hookwise.protocol.codex import (
     CONTEXT_KEPT_BYTES,
     REASON_CAP_BYTES,
     TOOL_ALIASES,
+    TURN_ID_AFTER,
     UPDATED_INPUT_NO_COMMAND,
 )
 from hookwise.protocol.dialect import Decision, DialectEvent, Exit2, Kind
@@ -368,6 +369,16 @@ def load(workspace: str, options: LoadOptions) -> DialectHooks:
     )
 
 
+def _event_common(event: str) -> tuple[str, ...]:
+    """The common fields of ``event``'s input in Codex's order: those it leaves out gone, its
+    own ``turn_id`` after ``session_id``."""
+    left_out = COMMON_LEFT_OUT.get(event, ())
+    fields = [f for f in SPEC.common_input if f not in left_out]
+    if "turn_id" in SPEC.event(event).input_fields and TURN_ID_AFTER in fields:
+        fields.insert(fields.index(TURN_ID_AFTER) + 1, "turn_id")
+    return tuple(fields)
+
+
 RUNTIME = DialectRuntime(
     SPEC,
     read,
@@ -377,8 +388,5 @@ RUNTIME = DialectRuntime(
     load,
     finish=finish,
     mcp_loader=mcp_servers,
-    event_common={
-        event: tuple(f for f in SPEC.common_input if f not in left_out)
-        for event, left_out in COMMON_LEFT_OUT.items()
-    },
+    event_common={event: _event_common(event) for event in SPEC.events},
 )

@@ -113,9 +113,13 @@ class DialectRuntime:
         self.spec.event(event)
         defaults = self.spec.input_defaults
         payload: dict[str, JSON] = {}
+        own = self.spec.event(event).input_fields
         for name in self.event_common.get(event, self.spec.common_input):
             if name == "hook_event_name":
                 payload[name] = event
+            elif name in own:  # an event field the host sends among the common ones
+                if name in args:
+                    payload[name] = args[name]
             elif name in self.spec.session_input:
                 value = args.get(name, base.get(name))
                 if value is not None:

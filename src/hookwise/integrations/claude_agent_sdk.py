@@ -147,11 +147,12 @@ class ClaudeAgentGuard:
         if base.can_use_tool is not None and base.can_use_tool != self.can_use_tool:
             self.approver = base.can_use_tool
         sources = base.setting_sources
-        if self.gate.hooks_from == "claude" and (
+        if self.gate.hooks_from == self.gate.host and (
             sources is None or "project" in sources or "local" in sources
         ):
-            # the CLI loads the project's settings and runs its hooks itself, with its own
-            # trust rules; running them here too would run each hook twice
+            # the hooks are those of the host whose CLI the SDK drives: the CLI loads the
+            # project's settings and runs them itself, with its own trust rules; running
+            # them here too would run each hook twice
             self.gate.hooks_from = None
             self.cli_runs_hooks = True
         return replace(

@@ -29,6 +29,7 @@ from hookwise import __version__
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.safe_files import read_private
 from hookwise.policy.trust.scopes import (
+    PolicyFileError,
     read_policy_file,
     read_scope_sources,
     scope_sources,
@@ -118,6 +119,22 @@ def code_stamp() -> int:
 def cache_path(files: list[tuple[str, str]], env: dict[str, str]) -> str:
     name = name_hash("\0".join(path for _, path in files))
     return os.path.join(cache_dir(env), f"policy-{name}.marshal")
+
+
+def verdict_file(path: str, env: dict[str, str]) -> str:
+    """Where the verdict that ``path`` was too slow to load is kept (rules/budget.py): the
+    cache directory; inside `hookwise run`, where it is read-only, a directory of this
+    user's under the session's temp directory. A verdict the agent forges there only
+    denies (it can deny its own calls anyway); one it deletes costs the next call the
+    budget again, which still denies."""
+    from hookwise.policy import confinement
+
+    if confinement.confined(env):
+        base = env.get("TMPDIR") or "/tmp"
+        directory = f"{base}/hookwise-slow-{os.getuid()}-{env.get('HOOKWISE_RUN', '')}"
+    else:
+        directory = os.path.join(cache_dir(env), "slow")
+    return os.path.join(directory, f"slow-{name_hash(path)}")
 
 
 class LazyRules:
@@ -216,25 +233,40 @@ class LazyTable:
 
 
 def load_policy(
-    cwd: str, env: dict[str, str], use_cache: bool = True, *, write: bool = True
+    cwd: str,
+    env: dict[str, str],
+    use_cache: bool = True,
+    *,
+    write: bool = True,
+    since: float | None = None,
+    also: Sequence[str] = (),
 ) -> Loaded:
     """:func:`compiled_policy` with its names (policy/loaded.py)."""
     from hookwise.policy.loaded import Loaded
 
-    return Loaded(*compiled_policy(cwd, env, use_cache, write=write))
+    return Loaded(*compiled_policy(cwd, env, use_cache, write=write, since=since, also=also))
 
 
 def compiled_policy(
-    cwd: str, env: dict[str, str], use_cache: bool = True, *, write: bool = True
+    cwd: str,
+    env: dict[str, str],
+    use_cache: bool = True,
+    *,
+    write: bool = True,
+    since: float | None = None,
+    also: Sequence[str] = (),
 ) -> tuple[dict[str, Any], list[tuple[str, str]], str, bool]:
     """The compiled policy for an event's cwd: (the policy, its files as (scope, path), the
     cache file, whether it was compiled now). A tuple: the hook's call creates no class.
 
-    Raises OSError (a PolicyFileError) when a policy file is present but cannot be used.
-    The key holds the trust store's bytes too: trusting a file recompiles. ``write``
-    False: a stale cache is compiled in memory and left as it is.
+    Raises OSError (a PolicyFileError) when a policy file is present but cannot be used,
+    or took longer to load than the budget (rules/budget.py; ``since``: when the call
+    began, ``time.monotonic()``, so that every load of one call shares it). The key holds
+    the trust store's bytes too: trusting a file recompiles. ``write`` False: a stale cache
+    is compiled in memory and left as it is. ``also``: directories the command line moves
+    into, whose project files apply too, restrictive parts only (trust/followed.py).
     """
-    found = scope_sources(cwd, env)
+    found = scope_sources(cwd, env, also)
     files = [(scope, path) for scope, path, _how in found]
     sources = read_scope_sources(found)
     trust_path = trust_store_path(env)
@@ -243,7 +275,8 @@ def compiled_policy(
     except OSError:
         trust_bytes = b"!unreadable"
     stamp = code_stamp()
-    path = cache_path(files, env)
+    # (a compile with ``also`` checks more pinned files, so it is cached apart)
+    path = cache_path([*files, *(("also", d) for d in also)], env)
     if use_cache:
         try:
             cached = _cached(path, sources, stamp, trust_bytes)
@@ -251,6 +284,12 @@ def compiled_policy(
             cached = None
         if cached is not None:
             return cached, files, path, False
+    from hookwise.policy.rules import budget
+
+    present = [(name, verdict_file(name, env)) for _s, name, data in sources if data is not None]
+    slow = budget.known_slow(present) if use_cache else None
+    if slow is not None:  # remembered: denied at once, not after the budget again
+        raise PolicyFileError(slow, budget.message(slow))
     if sys.flags.no_site and "site" not in sys.modules:
         # the fast launcher (run_hook.py) runs without site-packages; the compiler needs them
         import site
@@ -260,8 +299,17 @@ def compiled_policy(
     from hookwise.policy.trust.scopes import start_dirs
     from hookwise.policy.trust.store import Trust
 
-    trust = Trust.from_store(trust_bytes, env, start_dirs(cwd, env))
-    policy = compile_sources(sources, trust=trust)
+    trust = Trust.from_store(trust_bytes, env, start_dirs(cwd, env, also))
+    if also:
+        own = {path for _scope, path, _how in scope_sources(cwd, env)}
+        trust.followed = {path for _scope, path in files if path not in own}
+    until = None if since is None else since + budget.LOAD_BUDGET_S
+    policy = compile_sources(sources, trust=trust, until=until)
+    stopped = policy.get("over_budget")
+    if stopped:
+        if use_cache and write:
+            budget.remember(stopped["file"], verdict_file(stopped["file"], env), stopped["cpu"])
+        raise PolicyFileError(stopped["file"], budget.message(stopped["file"]))
     from hookwise.policy import confinement
 
     # inside `hookwise run` the cache is read-only: compiled rules the agent could have

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 import time
 
-from hookwise.policy import audit, confinement, fastjson
+from hookwise.policy import audit, call_deadline, confinement, fastjson
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.adapters.base import exit_blocking
 from hookwise.policy.cache import cache_dir, compiled_policy
@@ -106,6 +106,45 @@ def _broken_policy(message: str, path: str) -> dict[str, Any]:
         "hosts": host_tables(),
         "files": [],
     }
+
+
+def _follow(
+    payload: Any,
+    policy: dict[str, Any],
+    platform: str | None,
+    *,
+    cwd: str,
+    env: dict[str, str],
+    now: float,
+    begun: float,
+) -> tuple[Outcome | None, dict[str, Any]]:
+    """(the payload decoded, the policy for it): the cwd's, or, when the command line moves
+    into a directory with a project scope of its own (``cd sub && curl``), the policy
+    loaded with that scope too (trust/followed.py), within the same load budget."""
+    from hookwise.policy.adapters import DecodeError
+    from hookwise.policy.pipeline import decode_payload
+
+    decoded = Outcome()
+    try:
+        decode_payload(payload, platform, policy["hosts"], env, now=now, outcome=decoded)
+    except DecodeError:
+        return None, policy
+    if not any(ev.command for ev in decoded.events):
+        return decoded, policy
+    from hookwise.policy.trust.followed import extra_starts
+
+    also: list[str] = []
+    for ev in decoded.events:
+        also += [d for d in extra_starts(ev, cwd, env) if d not in also]
+    if not also:
+        return decoded, policy
+    try:
+        return decoded, compiled_policy(cwd, env, since=begun, also=also)[0]
+    except OSError as exc:
+        broken = _broken_policy(
+            f"cannot read the policy: {exc}", getattr(exc, "filename", "") or "policy"
+        )
+        return None, broken
 
 
 def nested_payload(payload: dict[str, Any]) -> bool:
@@ -284,8 +323,10 @@ class _HeldTerm:
 
 def main(argv: list[str]) -> int:
     started = time.perf_counter()
+    begun = time.monotonic()  # the policy load's deadline counts from here (rules/budget.py)
     now = time.time()
     term = _HeldTerm()
+    call_deadline.start(begun)  # past it: answered as a failure, before the host's timeout
     if argv and argv[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
         return 0
@@ -295,7 +336,7 @@ def main(argv: list[str]) -> int:
         # A broken hook command must not let tool calls through unnoticed: exit 2 blocks.
         sys.stderr.write(f"hookwise hook: {exc}\n{USAGE}")
         return 2
-    env = os.environ_copy()
+    raw = env = os.environ_copy()
     pin_error: str | None = None
     try:  # inside `hookwise run`: where the session started and what it guarded, not $VARS
         env = confinement.pinned_env(env)
@@ -319,6 +360,7 @@ def main(argv: list[str]) -> int:
     interactive = sys.stdin.isatty()
     if interactive:
         sys.stderr.write(TERMINAL_NOTE)
+    decoded: Outcome | None = None
     try:
         payload: Any = None
         bad_input: str | None = None
@@ -337,10 +379,31 @@ def main(argv: list[str]) -> int:
             # no cwd in the event: paths are relative to where the host started the hook
             payload["cwd"] = os.getcwd()
         cwd = payload.get("cwd") if isinstance(payload, dict) else None
+        where = cwd if isinstance(cwd, str) and cwd else os.getcwd()
         try:
             if pin_error is not None:
                 raise OSError(pin_error)
-            policy = compiled_policy(cwd if isinstance(cwd, str) and cwd else os.getcwd(), env)[0]
+            failed: OSError | None = None
+            found: dict[str, Any] = {}
+            try:
+                found = compiled_policy(where, env, since=begun)[0]
+                tables = found["hosts"]
+            except OSError as exc:
+                if env is not raw or not any(name.startswith("HOOKWISE_") for name in env):
+                    raise
+                failed, tables = exc, _broken_policy("", "")["hosts"]
+            if env is raw and any(name.startswith("HOOKWISE_") for name in env):
+                from hookwise.policy.env_origin import drop_planted  # (a project .env's: s26 #9)
+
+                kept = ("HOOKWISE_POLICY",) if policy_file else ()  # (the command's own)
+                notes = drop_planted(env, tables, [where, os.getcwd()], kept)
+                for note in notes:
+                    sys.stderr.write(note)
+                if notes:
+                    found, failed = compiled_policy(where, env, since=begun)[0], None
+            if failed is not None:
+                raise failed
+            policy = found
             files = policy.get("files", [])
         except OSError as exc:
             policy = _broken_policy(
@@ -358,10 +421,28 @@ def main(argv: list[str]) -> int:
                 outcome, bad_input, policy["hosts"], policy["settings"], env
             )
         else:
-            outcome = decide(payload, policy, platform, env, now=now, state=retry_state)
+            if not policy["errors"]:
+                decoded, policy = _follow(
+                    payload, policy, platform, cwd=where, env=env, now=now, begun=begun
+                )
+                files = policy.get("files", [])
+            outcome = decide(
+                payload, policy, platform, env, now=now, state=retry_state, decoded=decoded
+            )
             if policy["settings"].get("approvals") and outcome.decision is not None:
-                relay_ask(outcome, policy, env)
+                with call_deadline.paused():  # the relay's wait is bounded by its own
+                    relay_ask(outcome, policy, env)
+        call_deadline.stop()
+    except call_deadline.DecideTimeoutError as late:
+        call_deadline.stop()
+        if outcome.host is None:  # decoded so far: answered in the host's form
+            outcome = decoded if decoded is not None and decoded.events else outcome
+            outcome.host = outcome.host or platform
+        settings = policy["settings"] if policy else {}
+        tables = policy["hosts"] if policy else None
+        outcome.answer = failure_answer(outcome, str(late), tables, settings, env)
     except KeyboardInterrupt:
+        call_deadline.stop()
         if interactive:  # a person at a terminal: leave quietly, as a shell command does
             sys.stderr.write("\n")
             if sink is not None:
@@ -371,6 +452,7 @@ def main(argv: list[str]) -> int:
         settings = policy["settings"] if policy else {}
         outcome.answer = failure_answer(outcome, "interrupted (SIGINT)", None, settings, env)
     except Exception as exc:  # an internal error must still answer
+        call_deadline.stop()
         import traceback
 
         traceback.print_exc(file=sys.stderr)

@@ -152,13 +152,19 @@ def decide(
     now: float,
     state: State = None,
     run_validators: bool = True,
+    decoded: Outcome | None = None,
 ) -> Outcome:
-    """The whole decision for one payload."""
+    """The whole decision for one payload. ``decoded``: the payload decoded already with
+    the same host tables (the hook decodes it to see where a command line moves)."""
     outcome = Outcome()
     tables = policy["hosts"]
     settings = policy["settings"]
     try:
-        decode_payload(payload, platform, tables, env, now=now, outcome=outcome)
+        if decoded is not None and decoded.events:
+            outcome.host, outcome.host_event = decoded.host, decoded.host_event
+            outcome.events = decoded.events
+        else:
+            decode_payload(payload, platform, tables, env, now=now, outcome=outcome)
     except DecodeError as exc:
         named = isinstance(payload, dict) and outcome.host_event is not None
         # A named event hookwise does not know is advisory (open); a payload it cannot

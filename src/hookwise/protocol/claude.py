@@ -39,7 +39,9 @@ SESSION_INPUT: Final = ("prompt_id", "effort")
 # The events whose input carries the loop's permission mode and effort: the binary's input
 # builder gets the mode (and the loop's context, hence the effort) only from these. Recorded
 # without permission_mode: Setup, InstructionsLoaded, SessionStart, MessageDisplay,
-# SessionEnd; without effort: UserPromptSubmit, UserPromptExpansion, InstructionsLoaded.
+# SessionEnd, CwdChanged, FileChanged, Elicitation and ElicitationResult (the MCP client
+# builds those two without the loop's mode; claude-offline/); without effort:
+# UserPromptSubmit, UserPromptExpansion, InstructionsLoaded.
 _WITH_PERMISSION_MODE: Final = frozenset(
     {
         "UserPromptSubmit",
@@ -55,8 +57,6 @@ _WITH_PERMISSION_MODE: Final = frozenset(
         "TaskCreated",
         "TaskCompleted",
         "TeammateIdle",
-        "Elicitation",
-        "ElicitationResult",
     }
 )
 _WITH_EFFORT: Final = frozenset(
@@ -90,6 +90,10 @@ _EVENTS: Final = (
         plain_stdout_is_context=True,
         specific_fields=("additionalContext",),
         handler_types=NO_HTTP,
+        # headless, the 2.1.330 binary passes the loop's model on resume, fork and compact
+        # only: a ``-p`` startup has no ``model`` (recorded: claude-events/events.json); an
+        # interactive startup has it (recorded through a pty: claude-offline/config-change)
+        headless_sent_only_when=(("model", "source", ("resume", "fork", "compact")),),
     ),
     DialectEvent(
         "UserPromptSubmit",
@@ -106,7 +110,9 @@ _EVENTS: Final = (
     DialectEvent(
         "PreToolUse",
         Kind.TOOL_BEFORE,
-        ("tool_name", "tool_input", "tool_use_id"),
+        # mcp_server ({name, source}): an MCP tool's server, as on the events after it
+        # (2.1.330's builder; recorded: claude-offline/elicitation-*.json)
+        ("tool_name", "tool_input", "tool_use_id", "mcp_server"),
         "tool_name",
         Decision.PERMISSION,
         Exit2.BLOCK,
@@ -124,7 +130,7 @@ _EVENTS: Final = (
     DialectEvent(
         "PermissionRequest",
         Kind.PERMISSION,
-        ("tool_name", "tool_input", "permission_suggestions"),
+        ("tool_name", "tool_input", "permission_suggestions", "mcp_server"),
         "tool_name",
         Decision.PERMISSION_REQUEST,
         Exit2.IGNORED,  # exit 2 is no decision; a JSON answer on stdout still decides
@@ -559,6 +565,11 @@ SLASH_EXPANSION: Final = "slash_command"
 
 # Which ConfigChange source no hook can block (enterprise-managed settings always apply).
 UNBLOCKABLE_CONFIG_SOURCE: Final = "policy_settings"
+
+# PermissionDenied ``reason``s of a denial auto mode made with no classifier verdict: the CLI
+# ignores a hook's ``retry`` then (the 2.1.330 binary's ``noVerdict``; recorded:
+# claude-offline/permission-denied-retry.json, the classifier unreachable offline).
+NO_VERDICT_DENIALS: Final = ("Classifier unavailable",)
 
 # ``type: "mcp_tool"`` handlers (hooks reference, "MCP tool hook fields"): every placeholder
 # becomes text (a missing path the empty string); ``onFailure: "block"`` (read by 2.1.330,

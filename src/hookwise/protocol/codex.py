@@ -45,6 +45,9 @@ COMMON_LEFT_OUT: Final = {
 # session-end-slow, 8 s of sleep under a 30 s timeout, killed after 3.1 s; a 1 s timeout
 # still ends it after 1.1 s)
 SESSION_END_WAIT_S: Final = 3.0
+# Where an event's own ``turn_id`` goes: Codex sends it right after ``session_id``, before
+# the other common fields (every recorded input: codex-events/interrupt*.json, codex.jsonl)
+TURN_ID_AFTER: Final = "session_id"
 
 _COMMON = ("continue", "stopReason", "systemMessage", "suppressOutput")
 

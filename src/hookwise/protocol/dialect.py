@@ -153,6 +153,11 @@ class DialectEvent:
     # input fields the host always sends with one value, whatever happened (Codex
     # SessionEnd's ``reason`` is always "other")
     fixed_input: tuple[tuple[str, str], ...] = ()
+    # (field, on, values): in a headless run the host sends ``field`` only when the input's
+    # ``on`` is one of ``values`` (Claude SessionStart's ``model``: ``claude -p`` passes it on
+    # resume, fork and compact, not at startup; an interactive session always does). The
+    # simulator, which plays a headless run, follows it; ``fire`` sends what it is given.
+    headless_sent_only_when: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
 
 # JSON types of the answer fields of Claude Code and Codex ("any": not checked): top

@@ -112,7 +112,6 @@ class HostInfo:
         "pre_tool_event",
         "project_files",
         "project_trust",
-        "settings_files",
         "settings_loader",
         "shell",
         "shell_tool",
@@ -155,7 +154,6 @@ class HostInfo:
         env_files: tuple[tuple[str, ...], tuple[str, ...], bool] = ((), (), False),
         extension_env_files: tuple[str, ...] = (),
         verified: str = "observed",
-        settings_files: dict[str, tuple[str, ...]] | None = None,
         native_rules: str = "",
         code_files: dict[str, tuple[str, ...]] | None = None,
         shell: tuple[str, ...] = ("/bin/sh", "-c"),
@@ -222,19 +220,16 @@ class HostInfo:
         # be a .sh file: install writes one beside the settings and registers its path)
         self.install_steps = install_steps
         self.env_files = env_files  # dotenv files loaded at start, exported to hooks (above)
-        # scope -> settings files beside the hook files that name code the host loads on its
-        # own (OpenCode's and Kilo's ``plugin`` key: npm names, file:// paths; their ``mcp``
-        # servers): "project" relative to the project, "user" relative to config_dir.
-        # ``hookwise run`` guards them like hook files; scan reads them.
-        self.settings_files = settings_files or {}
         self.extension_env_files = extension_env_files  # (above; globs relative to HOME)
         # scope -> paths whose files make the host load code, hooks or permission rules of
-        # their own beside its settings (Gemini CLI's extensions and policies, Claude Code's
-        # plugins and the hooks in the front matter of its agents, skills and commands,
-        # Codex's exec-policy rules): "project" relative to the
-        # project, "user" relative to config_dir; "dir/" is the directory whole.
-        # ``hookwise run`` makes them read-only: adding one is a guard decision, as adding a
-        # hook is (an extension's BeforeTool hook rewrites the tool_input hookwise checked).
+        # their own beside its hook files (Gemini CLI's extensions and policies, Claude
+        # Code's plugins and the hooks in the front matter of its agents, skills and
+        # commands, Codex's exec-policy rules, OpenCode's and Kilo's settings files, whose
+        # ``plugin`` key names npm packages and file:// paths and ``mcp`` key servers):
+        # "project" relative to the project, "user" relative to config_dir; "dir/" is the
+        # directory whole, a file is made neutral when missing. ``hookwise run`` makes them
+        # read-only: adding one is a guard decision, as adding a hook is (an extension's
+        # BeforeTool hook rewrites the tool_input hookwise checked); scan reads the files.
         self.code_files = code_files or {}
         # "observed": its table was checked on the real CLI offline; "reference": built from
         # its published reference only (no CLI runs here), which docs and doctor say
@@ -528,7 +523,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         install_steps=("trust_note", "failure_note", "plugin_loading_note"),
         handler=("command", "timeout_ms", ()),
         supports=frozenset(("hook", "install", "scan", "coverage")),
-        settings_files={
+        code_files={
             "project": (
                 "opencode.json",
                 "opencode.jsonc",
@@ -577,7 +572,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         handler=("command", "timeout_ms", ()),
         supports=frozenset(("hook", "install", "scan", "coverage")),
         # (Kilo reads OpenCode's file names too: its bundled code)
-        settings_files={
+        code_files={
             "project": (
                 "kilo.json",
                 "kilo.jsonc",

@@ -18,7 +18,7 @@ EVENT_NAMES: Final = tuple(KILO.events)
 # Config directories (its bundled code): $XDG_CONFIG_HOME/kilo, and every `.kilo` (or the
 # legacy `.kilocode`) directory from the working directory up to the project root; plugins
 # are `{plugin,plugins}/*.{ts,js}` in each (the registry row's project and user files);
-# its settings files are the row's ``settings_files``.
+# its settings files (the ``plugin`` key names more code) are the row's ``code_files``.
 
 # Installed with its npm client into a config directory that holds a file:// plugin, and
 # waited for before plugins load (its bundled code; offline as for OpenCode).

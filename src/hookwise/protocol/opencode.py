@@ -20,7 +20,7 @@ EVENT_NAMES: Final = tuple(OPENCODE.events)
 # every ``.opencode`` directory from the working directory up to the worktree root. Those
 # directories are the registry row's project and user files; install writes ``plugins``.
 # Its settings files (`plugin`: npm names or file:// URLs; `mcp`: servers) are the row's
-# ``settings_files``.
+# ``code_files``.
 
 # Before it loads any plugin, OpenCode installs this package with its built-in npm client
 # into every config directory whose node_modules lacks it, and waits for that install:

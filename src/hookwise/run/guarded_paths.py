@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
-from hookwise.config.env_files import project_env_file, user_path
+from hookwise.config.env_files import user_path
 from hookwise.policy.audit import audit_path, default_path
 from hookwise.policy.cache import cache_dir
 from hookwise.policy.trust.scopes import (
@@ -30,7 +30,8 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
-from hookwise.protocol.hosts import HOSTS, HostInfo, row_config_path
+from hookwise.protocol.dotenv import project_env_file
+from hookwise.protocol.hosts import HOSTS, row_config_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -328,36 +329,27 @@ def _plugin_dirs(directory: str, dirs: tuple[str, ...], title: str) -> list[Guar
     return out
 
 
-def _settings_files(host: HostInfo, env: dict[str, str]) -> list[Guarded]:
-    """A row's user ``settings_files`` (under its config directory): files naming code the
-    host loads on its own (a ``plugin`` key), guarded like its hook files."""
-    base = row_config_path(host, env)
-    return [
-        _host_file(os.path.abspath(os.path.join(base, name)), host.title, "user")
-        for name in host.settings_files.get("user", ())
-    ]
-
-
 def _code_files(cwd: str, env: dict[str, str]) -> list[Guarded]:
     """Each row's ``code_files``: what makes a host load code or hooks of its own (an
-    extension, a plugin, an agent's front matter), read-only like its hook files; the
-    project's in every directory from the repository root down to the cwd."""
+    extension, a plugin, an agent's front matter, a settings file naming plugins), read-only
+    like its hook files; the project's in every directory from the repository root down to
+    the cwd. A path two rows name (Kilo reads OpenCode's file names) is guarded once."""
     root = _repository_root(cwd)
     between = [
         d for d in reversed(_walk_up(cwd)) if d == root or d.startswith(root.rstrip("/") + "/")
     ]
-    out: list[Guarded] = []
+    out: dict[str, Guarded] = {}
     for host in HOSTS.values():
         base = row_config_path(host, env)
         for name in host.code_files.get("user", ()):
             entry = _host_file(os.path.join(os.path.abspath(base), name), host.title, "user")
             entry.why = f"{host.title}: {name} loads code, hooks or rules (user)"
-            out.append(entry)
+            out.setdefault(entry.path, entry)
         for directory in between:
             for entry in _host_project(directory, host.code_files.get("project", ()), host.title):
                 entry.why += " (code it loads)"
-                out.append(entry)
-    return out
+                out.setdefault(entry.path, entry)
+    return list(out.values())
 
 
 def _neutral(name: str) -> bytes:
@@ -390,7 +382,6 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
             folder = entry.path if entry.directory else os.path.dirname(entry.path)
             if folder not in stores:
                 stores.append(folder)
-        out += _settings_files(host, env)
         out += [
             Guarded(os.path.join(folder, HOOK_TRUST_STORE), HOST, "hookwise hook trust")
             for folder in stores
@@ -429,9 +420,6 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
                 out += _plugin_dirs(directory, host.project_files, host.title)
             else:
                 out += _host_project(directory, host.project_files, host.title)
-            settings = _host_project(directory, host.settings_files.get("project", ()), host.title)
-            known = {g.path for g in out}
-            out += [g for g in settings if g.path not in known]
         out.append(Guarded(os.path.join(directory, ".mcp.json"), HOST, "project MCP servers"))
     return out
 
@@ -1023,12 +1011,13 @@ def guarded_paths(env: dict[str, str], cwd: str, answers: str | None = None) -> 
     for interpreter in _hook_interpreters(env):  # (answers while we go on)
         ask(interpreter, answers)
     hosts = _hosts(cwd, env)
+    known = {g.path for g in hosts}
+    hosts += [g for g in _code_files(cwd, env) if g.path not in known]
     return [
         *_policy(cwd, env),
         *_hookwise_state(env),
         *hosts,
         *hook_scripts(hosts, cwd, env),
-        *_code_files(cwd, env),
         *_code(env),
         *_hook_programs(env),
         *_validators(cwd, env),

@@ -606,7 +606,7 @@ def _run(
             problem = session_log.record(sessions, session, "end")
             if problem is not None:
                 say(problem)
-            _report_policies(cwd, begun, sessions, session, say)
+            _report_policies(cwd, begun, sessions, session, say, home=env.get("HOME") or "")
         for path in _replaced(identities):
             say(
                 f"{path} was replaced from outside during the session; its read-only bind "
@@ -626,13 +626,21 @@ def _run(
 
 
 def _report_policies(
-    cwd: str, begun: float, sessions: str, session: str, say: Callable[[str], None]
+    cwd: str,
+    begun: float,
+    sessions: str,
+    session: str,
+    say: Callable[[str], None],
+    *,
+    home: str,
 ) -> None:
-    """Policy files below the start written during the session: on stderr and in the
-    sessions log (untrusted anyway; the user should know something inside wrote them)."""
+    """Policy files below the start, above it or in the home written during the session:
+    on stderr and in the sessions log (untrusted anyway; the user should know something
+    inside wrote them)."""
     from hookwise.run.policy_changes import changed_policies
 
-    written, stopped = changed_policies(cwd, begun)
+    homes = (home,) if os.path.isabs(home) else ()
+    written, stopped = changed_policies(cwd, begun, homes=homes)
     if stopped:
         say(
             f"stopped looking for policy files written during the session below {cwd}: "
@@ -641,7 +649,8 @@ def _report_policies(
     if not written:
         return
     say(
-        f"{len(written)} policy file(s) below {cwd} were created or changed during the "
+        f"{len(written)} policy file(s) below {cwd}, above it or in the home were created "
+        "or changed during the "
         "session (not trusted: read them, then `hookwise policy trust FILE` if they are "
         "yours): " + ", ".join(written)
     )

@@ -160,6 +160,9 @@ class DialectLifecycle:
                     args[theirs] = fields[ours]
             if "model" in self.spec.common_input:
                 args["model"] = self.model  # a common field of every event (Codex)
+            for field, on, values in self.spec.event(name).headless_sent_only_when:
+                if args.get(on) not in values:  # a headless run leaves it out here
+                    args.pop(field, None)
             result = await self.system.fire(name, args)
             effect = result.effect
             assert isinstance(effect, DialectEffect)

@@ -121,6 +121,8 @@ def host_tables() -> dict[str, Any]:
         table["title"] = info.title
         table["tools"] = dict(info.tools)
         table["detect"] = [list(marker) for marker in info.detect]
+        # the project dotenv files it exports to hooks, in the order it looks (env_origin.py)
+        table["env_files"] = list(info.env_files[1])
         tables[name] = table
     return tables
 

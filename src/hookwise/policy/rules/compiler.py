@@ -20,10 +20,11 @@ import copy
 from typing import Any
 
 from hookwise import __version__
-from hookwise.policy.rules import actions, schema
+from hookwise.policy.rules import actions, budget, schema
 from hookwise.policy.rules.loader import PolicyFile, Problem, load_policy_text, raised
 from hookwise.policy.rules.schema import default_settings
 from hookwise.policy.trust.store import (
+    DISOWNED,
     MOVED,
     RESTRICTIVE_ACTIONS,
     TIGHTENING_SETTINGS,
@@ -43,11 +44,14 @@ def compile_sources(
     tables: dict[str, Any] | None = None,
     *,
     trust: Trust | None = None,
+    until: float | None = None,
 ) -> dict[str, Any]:
     """Compile the scope files (scope, path, bytes or None) into the policy data.
 
     ``trust`` says which project and local files apply in full; without it none does
-    (only their restrictive parts apply, see trust.py).
+    (only their restrictive parts apply, see trust.py). The whole compile shares one
+    deadline (``until``, ``time.monotonic()``; default: budget.UNATTENDED_BUDGET_S from now):
+    past it the result is only an error naming the file being read (``over_budget``).
     """
     if tables is None:
         from hookwise.policy.adapters.hosts import host_tables
@@ -55,6 +59,40 @@ def compile_sources(
         tables = host_tables()
     if trust is None:
         trust = Trust()
+    spent = budget.Budget()
+    try:
+        with budget.deadline(until, spent):
+            return _compile(sources, tables, trust, spent)
+    except budget.LoadTimeoutError as exc:
+        return over_budget(exc.path, tables, spent.spent_cpu())
+
+
+def over_budget(path: str, tables: dict[str, Any], cpu: float) -> dict[str, Any]:
+    """The policy of a load stopped at its deadline: one error, naming the file."""
+    problem = Problem(path, 0, 0, budget.message(path))
+    return {
+        "format": COMPILED_FORMAT,
+        "version": __version__,
+        "files": [],
+        "rules": [],
+        "index": {},
+        "settings": default_settings(),
+        "setting_origins": {},
+        "errors": [problem.as_dict()],
+        "warnings": [],
+        "hosts": tables,
+        "trust": [],
+        "untrusted": [],
+        "over_budget": {"file": path, "cpu": cpu},
+    }
+
+
+def _compile(
+    sources: list[tuple[str, str, bytes | None]],
+    tables: dict[str, Any],
+    trust: Trust,
+    spent: budget.Budget,
+) -> dict[str, Any]:
     host_events = {
         host: {name: raised(spec) for name, spec in table["events"].items()}
         for host, table in tables.items()
@@ -65,6 +103,7 @@ def compile_sources(
     for scope, path, data in sources:
         if data is None:
             continue
+        spent.file = path
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -123,6 +162,8 @@ def compile_sources(
         problems.append(Problem(gone, 0, 0, VANISHED.format(path=gone), "blocked"))
     for foreign in trust.foreign:
         problems.append(Problem(foreign, 0, 0, _foreign(foreign), "warning"))
+    for pinned, uid in trust.disowned:
+        problems.append(Problem(pinned, 0, 0, DISOWNED.format(path=pinned, uid=uid), "blocked"))
     for moved in trust.moved:
         real = canonical_path(moved)
         problems.append(Problem(moved, 0, 0, MOVED.format(path=moved, real=real), "blocked"))

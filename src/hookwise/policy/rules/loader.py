@@ -30,44 +30,7 @@ from hookwise.shell.commands.operands import NON_READERS
 from hookwise.shell.parser import split_command
 
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-# Seconds one file's YAML may take to read. A hook the host kills at its timeout (10 s as
-# installed) lets the tool run; a 1 MiB file of flow mappings read by the Python loader
-# takes 30-60 s (red team s25 #4). Stopped, the file is an error: tool calls are denied.
-PARSE_BUDGET_S = 3.0
-
-
-class ParseTimeoutError(Exception):
-    """Reading one policy file's YAML passed :data:`PARSE_BUDGET_S`."""
-
-
-def _expired(_signum: int, _frame: object) -> None:
-    raise ParseTimeoutError
-
-
-def _compose(text: str, loader: Any) -> list[Any]:
-    """Every document of ``text``, stopped by SIGALRM after :data:`PARSE_BUDGET_S` in the
-    main thread (the hook's compile; pure Python code cannot be stopped otherwise). A timer
-    already running that fires sooner is left alone, a later one is restored."""
-    import signal
-    import time
-
-    previous_delay = signal.getitimer(signal.ITIMER_REAL)[0]
-    if previous_delay and previous_delay <= PARSE_BUDGET_S:
-        return list(yaml.compose_all(text, Loader=loader))
-    try:
-        previous = signal.signal(signal.SIGALRM, _expired)
-    except ValueError:  # not the main thread: no timer there (callers other than the hook)
-        return list(yaml.compose_all(text, Loader=loader))
-    started = time.monotonic()
-    delay, interval = signal.setitimer(signal.ITIMER_REAL, PARSE_BUDGET_S)
-    try:
-        return list(yaml.compose_all(text, Loader=loader))
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        if delay:
-            left = max(delay - (time.monotonic() - started), 0.001)
-            signal.setitimer(signal.ITIMER_REAL, left, interval)
+# (reading, validating and compiling every file of one call share one deadline: budget.py)
 
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -341,20 +304,8 @@ class _Reader:
         # recursion limit fails cleanly.
         many = self.text.count("[") + self.text.count("{") > _C_LOADER_MAX_OPENERS
         try:
-            documents = _compose(self.text, yaml.SafeLoader if many else _LOADER)
-        except ParseTimeoutError:
-            self.result.problems.append(
-                Problem(
-                    self.path,
-                    1,
-                    1,
-                    f"reading this YAML took more than {PARSE_BUDGET_S:g} s (a file this "
-                    "large or this full of flow collections is read by the slow Python "
-                    "loader), so it was stopped before the host's timeout; a policy never "
-                    "needs that much",
-                )
-            )
-            return self.result
+            loader = yaml.SafeLoader if many else _LOADER
+            documents = list(yaml.compose_all(self.text, Loader=loader))
         except RecursionError:
             self.result.problems.append(
                 Problem(self.path, 1, 1, "invalid YAML: collections nest too deeply")

@@ -7,7 +7,7 @@ rather than served from the launcher's snapshot.
 
 from __future__ import annotations
 
-from hookwise.policy import fastjson
+from hookwise.policy import call_deadline, fastjson
 from hookwise.policy import os_lite as os
 
 TYPE_CHECKING = False
@@ -63,15 +63,16 @@ def run_validator(
     )
     directory = validator_directory(rule)
     try:
-        done = subprocess.run(
-            ["/bin/sh", "-c", spec["command"]],
-            input=fastjson.dumps(ev.payload).encode(),
-            capture_output=True,
-            timeout=timeout,
-            cwd=directory if os.path.isdir(directory) else "/",
-            env=environment,
-            check=False,
-        )
+        with call_deadline.paused():  # bounded by its own timeout, which install adds
+            done = subprocess.run(
+                ["/bin/sh", "-c", spec["command"]],
+                input=fastjson.dumps(ev.payload).encode(),
+                capture_output=True,
+                timeout=timeout,
+                cwd=directory if os.path.isdir(directory) else "/",
+                env=environment,
+                check=False,
+            )
     except subprocess.TimeoutExpired:
         return "error", f"timed out after {timeout:g} s"
     except OSError as exc:

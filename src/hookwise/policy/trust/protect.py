@@ -629,6 +629,10 @@ class _FoundError(Exception):
         self.unsure = unsure
 
 
+class _EnvUnsureError(_FoundError):
+    """What the call writes into a plain ``.env`` is known only when it runs."""
+
+
 def _may_write_data_named(name: str, argv: list[str]) -> bool:
     """Cheap: whether data_writes.py needs a look (``git status`` and ``tar czf`` do not).
     The catalog's programs (``programs.DATA_WRITERS``) and what runs them (``python -m
@@ -909,6 +913,18 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
                 _check_command(cmd, cwd, guard, marked)
                 if picked:  # cd .hookwis? && echo x > policy.yaml: the pattern's directory
                     _chosen_place(cmd)  # (after: a write known to hit a guard is denied)
+            if any(  # a plain .env written (env_writes.py, cold)
+                key.rstrip("/").rsplit("/", 1)[-1] == ENV_FILE[1:]
+                for key in (*script.written, *script.copies)
+            ):
+                from hookwise.policy.trust import env_writes
+
+                env = env_writes.check(
+                    script, dirs, ev.shell_cwd, guard.home, _names_guard_variable
+                )
+                if env is not None:
+                    error = _FoundError if env[0] == "deny" else _EnvUnsureError
+                    raise error(env[1], env[2], unsure=env[0] != "deny")
             return None
         if ev.tool in READ_TOOLS or ev.tool is None:
             return None
@@ -930,6 +946,13 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
         patch = ev.patch
         if patch is not None and _has_marker(patch):
             raise _FoundError("a protected file", "the patch names one")
+    except _EnvUnsureError as unsure:
+        return "unverifiable", (
+            f"hookwise cannot verify this command: it {unsure.how}, and a host (Gemini CLI) "
+            f"exports {unsure.path} to every hook, where a variable such as HOOKWISE_POLICY "
+            "or BASH_ENV decides what the hook runs; write the lines out (echo, printf, a "
+            "here-document), or copy a file that is already there"
+        )
     except _FoundError as found:
         if found.unsure:
             return "unverifiable", (

@@ -33,6 +33,10 @@ import sys
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.confinement import START_VARIABLE
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 SCOPES = ("managed", "user", "project", "local")
 MANAGED_DEFAULT = (
     "/Library/Application Support/hookwise/policy.yaml"
@@ -189,12 +193,14 @@ def project_dirs(start: str) -> list[str]:
 HOST_PROJECT_VARIABLES = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
 
 
-def start_dirs(cwd: str, env: dict[str, str]) -> list[str]:
+def start_dirs(cwd: str, env: dict[str, str], also: Sequence[str] = ()) -> list[str]:
     """Where the search for project policies starts (see policy_dirs); empty when one
-    file is named (``HOOKWISE_POLICY``) and nothing is searched."""
+    file is named (``HOOKWISE_POLICY``) and nothing is searched. ``also``: directories the
+    command line moves into (trust/followed.py)."""
     if env.get("HOOKWISE_POLICY"):
         return []
     starts = [env.get("HOOKWISE_PROJECT_DIR") or cwd or os.getcwd()]
+    starts += [d for d in also if os.isabs(d)]
     session_start = env.get(START_VARIABLE)  # inside `hookwise run`: from its record only
     if session_start and os.isabs(session_start):
         starts.append(session_start)
@@ -205,13 +211,14 @@ def start_dirs(cwd: str, env: dict[str, str]) -> list[str]:
     return starts
 
 
-def policy_dirs(cwd: str, env: dict[str, str]) -> list[str]:
+def policy_dirs(cwd: str, env: dict[str, str], also: Sequence[str] = ()) -> list[str]:
     """The project directories whose policy applies to an event: those above its cwd, above
     the host's project root (a ``cd`` elsewhere keeps the project's rules) and, inside
     ``hookwise run``, above the directory the session started in (pinned from the session's
-    record by ``confinement.pinned_env``: the agent cannot move it), outermost first (by
-    depth, then name: the order the merge uses)."""
-    starts = start_dirs(cwd, env)
+    record by ``confinement.pinned_env``: the agent cannot move it), and above the
+    directories in ``also``, outermost first (by depth, then name: the order the merge
+    uses)."""
+    starts = start_dirs(cwd, env, also)
     found: list[str] = []
     for start in starts:
         for directory in project_dirs(start):
@@ -248,7 +255,9 @@ def scope_files(cwd: str, env: dict[str, str]) -> list[tuple[str, str]]:
     return [(scope, path) for scope, path, _how in scope_sources(cwd, env)]
 
 
-def scope_sources(cwd: str, env: dict[str, str]) -> list[tuple[str, str, str]]:
+def scope_sources(
+    cwd: str, env: dict[str, str], also: Sequence[str] = ()
+) -> list[tuple[str, str, str]]:
     """(scope, path, how) of every policy file that may apply, in merge order."""
     files = [("managed", path, how) for path, how in managed_paths(env)]
     files.append(("user", user_policy_path(env), DISCOVERED))
@@ -259,7 +268,7 @@ def scope_sources(cwd: str, env: dict[str, str]) -> list[tuple[str, str, str]]:
         stem = path[:-5] if path.endswith(".yaml") else path
         files.append(("local", stem + ".local.yaml", DISCOVERED))
         return files
-    for directory in policy_dirs(cwd, env):
+    for directory in policy_dirs(cwd, env, also):
         base = os.path.join(directory, PROJECT_DIR)
         files.append(("project", os.path.join(base, PROJECT_FILE), DISCOVERED))
         files.append(("local", os.path.join(base, LOCAL_FILE), DISCOVERED))

@@ -150,6 +150,11 @@ class Trust:
         self.moved: list[str] = []
         # another user's .hookwise/ above the start directories: not read (scopes.owned)
         self.foreign: list[str] = []
+        # ...and of those, the trusted ones: (pinned file, the uid that owns its directory)
+        self.disowned: list[tuple[str, int]] = []
+        # files reached only through a directory the command line moves into (followed.py):
+        # their restrictive parts apply to the whole line, never their allows
+        self.followed: set[str] = set()
 
     @classmethod
     def everything_trusted(cls) -> Trust:
@@ -172,6 +177,7 @@ class Trust:
         pinned = _pinned_here(trust.files, directories)
         trust.vanished = [path for path in pinned if not os.path.lexists(path)]
         trust.moved = [path for path in pinned if trust.resolves_elsewhere(path)]
+        trust.disowned = [(path, uid) for path in pinned if (uid := _disowned(path)) is not None]
         from hookwise.policy import confinement
 
         trust.confined = confinement.confined(env)
@@ -254,6 +260,11 @@ class Trust:
 
     def decide(self, path: str, data: bytes, settings: dict[str, Any]) -> tuple[bool, str]:
         """(trusted, why) for a project or local file, given the user/managed settings."""
+        if path in self.followed:
+            return False, (
+                "applies to this command line because it moves into the file's directory "
+                "(`cd`, `-C`): its restrictive rules only"
+            )
         if self.everything:
             return True, "trusted by the caller"
         if self.confined:
@@ -291,6 +302,21 @@ class Trust:
             # bring that file's allow rules and validators (run in this directory) along
             return False, f"a symlink to {real}, which is trusted where it is, not here"
         return True, "trusted (content hash matches)"
+
+
+def _disowned(pinned: str) -> int | None:
+    """The owner of a pinned file's ``.hookwise/`` when discovery skips it as another
+    user's (scopes.owned), else None. Giving the directory away (a root agent's
+    ``os.chown('.hookwise', 65534, -1)``, red team s26 #3) takes the file out of discovery
+    while it stays where it was, unchanged: neither vanished nor moved, and the rules
+    trusted there would silently stop applying."""
+    from hookwise.policy.trust.scopes import owned
+
+    try:
+        uid = os.lstat(os.path.dirname(pinned)).st_uid
+    except OSError:
+        return None
+    return None if owned(uid) else uid
 
 
 def _pinned_here(files: dict[str, str], directories: list[str] | None) -> list[str]:
@@ -333,6 +359,12 @@ VANISHED = (
     "trusted here, and now gone: the rules trusted there no longer hold (deleted by an "
     "edit, a checkout, or the agent), so tool calls are denied here until you restore it "
     "or run `hookwise policy untrust {path}`"
+)
+DISOWNED = (
+    "trusted here, and its .hookwise/ now belongs to another user (uid {uid}), so discovery "
+    "skips it as that user's: the rules trusted there no longer hold, so tool calls are "
+    "denied here until you give the directory back to yourself (chown) or run `hookwise "
+    "policy untrust {path}`"
 )
 MOVED = (
     "trusted here, and now this name leads to {real} (a symlink was put on its way: the "

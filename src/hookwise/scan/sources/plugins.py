@@ -95,10 +95,12 @@ def plugin_host_runnables(ctx: ScanContext) -> tuple[list[Runnable], list[str]]:
             for directory in dirs:
                 out += _directory(host, scope, base / directory, gates[f"{scope}-plugin"])
         for scope, base, names in (
-            ("project", ctx.project, info.settings_files.get("project", ())),
-            ("user", user_dir, info.settings_files.get("user", ())),
+            ("project", ctx.project, info.code_files.get("project", ())),
+            ("user", user_dir, info.code_files.get("user", ())),
         ):
             for name in names:
+                if name.endswith("/"):  # a directory of code, not a settings file
+                    continue
                 path = base / name
                 text = file_text(path)
                 if text is None:

@@ -44,6 +44,13 @@ def tree_deleted(program: str, argv: list[str]) -> list[str]:
             kept = [k for k in range(1, len(parts)) if parts[k - 1] not in ("", ".", "..")]
             parents += ["/".join(parts[:k]) for k in kept[:1]]
         return parents
-    return [
-        p for p in operands if any(q != p and q.startswith(p.rstrip("/") + "/") for q in operands)
-    ]
+    # an operand with another under it; by the others' prefixes, not every pair: rm a{0..5999}
+    # made 36 million comparisons and the host's timeout let the line run (red team s27 #1)
+    under: dict[str, set[str]] = {}  # a prefix ending before a "/" -> (up to 2) operands
+    for q in operands:
+        for at in range(len(q)):
+            if q[at] == "/":
+                holders = under.setdefault(q[:at], set())
+                if len(holders) < 2:
+                    holders.add(q)
+    return [p for p in operands if under.get(p.rstrip("/"), set()) - {p}]

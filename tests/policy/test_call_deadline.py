@@ -1,0 +1,117 @@
+"""The whole-call deadline of ``hookwise hook`` (policy/call_deadline.py; red team s27 #1,
+#2): a call whose deciding runs past it is answered as a failure (closed) in the host's
+form, before the host's timeout; validators, bounded by their own timeouts, do not count.
+
+Each test runs the real hook in a child interpreter whose budget is cut to a fraction of a
+second and whose deciding is made slow where it would be slow for real (the shell analysis,
+the rule evaluation), so no test waits the full seven seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.policy.test_hook_process import env, pre_payload  # noqa: F401 (fixture)
+
+# the hook with its budget cut and one stage of deciding slowed by ``delay`` seconds
+WRAPPER = """\
+import sys, time
+from hookwise.policy import call_deadline
+call_deadline.DECIDE_BUDGET_S = {budget}
+import {module} as slowed
+real = slowed.{function}
+def slow(*args, **kwargs):
+    time.sleep({delay})
+    return real(*args, **kwargs)
+slowed.{function} = slow
+{rebind}
+from hookwise.policy.hook import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+SLOW_STAGES = {
+    # the shell analysis (where s27 #1 and #2 spent their seconds)
+    "analysis": ("hookwise.policy.trust.followed", "extra_starts",
+                 "import hookwise.policy.trust.followed"),
+    # the rule evaluation, after the policy is loaded
+    "evaluation": ("hookwise.policy.pipeline", "decide",
+                   "import hookwise.policy.hook as h; h.decide = slowed.decide"),
+}  # fmt: skip
+
+
+def run_hook(
+    environment: dict[str, str], host: str, stdin: str, stage: str, budget: float, delay: float
+) -> tuple[subprocess.CompletedProcess[str], float]:
+    module, function, rebind = SLOW_STAGES[stage]
+    code = WRAPPER.format(
+        budget=budget, module=module, function=function, delay=delay, rebind=rebind
+    )
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", code, "--platform", host],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
+        check=False,
+    )
+    return done, time.monotonic() - started
+
+
+@pytest.mark.parametrize("stage", sorted(SLOW_STAGES))
+@pytest.mark.parametrize("host", ["claude", "gemini", "codex"])
+def test_a_call_past_its_deadline_is_denied_before_the_slow_part_ends(
+    env: dict[str, str],  # noqa: F811
+    host: str,
+    stage: str,
+) -> None:
+    done, took = run_hook(env, host, pre_payload(host, "cd sub && ls"), stage, 0.5, 30.0)
+    assert took < 20.0, "the hook waited for the slow part instead of its deadline"
+    assert "took more than" in done.stderr + done.stdout, done
+    if done.stdout.strip():  # the host's own form of a deny
+        answer = json.loads(done.stdout)
+        text = json.dumps(answer)
+        assert "deny" in text or answer.get("decision") in ("deny", "block"), answer
+    else:
+        assert done.returncode == 2, done  # exit 2 blocks on every host that reads it
+
+
+def test_a_call_within_its_deadline_is_decided_as_usual(env: dict[str, str]) -> None:  # noqa: F811
+    done, _ = run_hook(
+        env, "claude", pre_payload("claude", "git push --force origin main"), "evaluation", 5.0, 0.1
+    )
+    answer = json.loads(done.stdout)
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "POLICY-E2E" in answer["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+def test_a_validator_does_not_spend_the_calls_deadline(
+    env: dict[str, str],  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """A validator slower than the whole budget still decides: its own timeout bounds it,
+    and the installed timeout adds it (policy/install/registrations.timeout_seconds)."""
+    from hookwise.policy.trust.store import trust_file
+
+    policy = Path(env["HOOKWISE_POLICY"])
+    policy.write_text(
+        "version: 1\nrules:\n"
+        "  - id: slow-check\n    match: {tool: shell, command: make}\n    action: validate\n"
+        "    validator: {command: 'sleep 1.5; echo checked; exit 1', timeout: 20}\n"
+    )
+    trust_file(str(policy), env)
+    done, took = run_hook(
+        env, "claude", pre_payload("claude", "make deploy"), "evaluation", 1.0, 0.0
+    )
+    assert took >= 1.5
+    assert "took more than" not in done.stdout + done.stderr, done
+    answer = json.loads(done.stdout)
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "checked" in answer["hookSpecificOutput"]["permissionDecisionReason"]
