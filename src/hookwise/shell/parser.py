@@ -1554,8 +1554,12 @@ def _add_command(
     program, argv = command.program, command.argv
     if program == "rgrep":  # Debian's grep -r
         _inner_argv(["grep", "-r", *argv[1:]], depth, script, command.text, "rgrep is grep -r")
-    if program in programs.TREE_SEARCHERS and any(
-        w.startswith(("--include", "-g", "--glob", "--iglob", "--")) for w in argv[1:]
+    if (
+        program in programs.TREE_SEARCHERS
+        and (
+            ("--" in argv and "grep" in argv)  # git grep ... -- PATHSPEC
+            or any(w.startswith(("--include", "-g", "--glob", "--iglob")) for w in argv[1:])
+        )
     ):
         from hookwise.shell.commands.includes import search_selection
 
