@@ -295,6 +295,12 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     "diff": (["diff", "--from-file=.env", "x"], [], "('read', '.env')"),
     "file": (["file", "-f", ".env"], [], "('read', '.env')"),
     "dd": (["dd", "if=.env"], [], "('read', '.env')"),
+    "kubectl": (
+        ["kubectl", "create", "secret", "generic", "s", "--from-file=k=.env"],
+        [],
+        "('read', '.env')",
+    ),
+    "oc": (["oc", "create", "configmap", "c", "--from-env-file", ".env"], [], "('read', '.env')"),
     **{
         name: ([name, "-o", "out", "x"], [], "('write', 'out')")
         for name in ("tree", "gcc", "cc", "g++", "c++", "clang", "clang++", "ld")

@@ -11,7 +11,7 @@ import click
 import pytest
 
 from hookwise.cli.app import cli
-from hookwise.policy.trust.protect import HOOKWISE_READ_ONLY
+from hookwise.policy.trust.protect import HOOKWISE_CODE_RUNNING, HOOKWISE_READ_ONLY
 from tests.policy.trust.test_trust_model import World
 
 
@@ -39,6 +39,19 @@ CHANGES = [
     "hookwise scan . -o .hookwise/policy.yaml",
     "hookwise scan . --output=.hookwise/policy.yaml",
     "hookwise policy show > .hookwise/policy.yaml",
+    # code a file names (red team s27 L): a scenario's hooks, a policy's validators, a
+    # project's hooks, an MCP server; and simulate --rollout writes where it is told
+    "hookwise simulate s.yaml",
+    "hookwise simulate s.yaml --rollout ~/.config/hookwise/policy.yaml",
+    "hookwise test t.yaml",
+    "hookwise test t.yaml --policy=p.yaml",
+    "hookwise explain --policy p.yaml payload.json",
+    "hookwise explain --project=/tmp/x payload.json",
+    "hookwise doctor --project /tmp/x",
+    "hookwise fire PreToolUse --project /tmp/x",
+    "hookwise conformance gemini cases/",
+    "hookwise mcp wrap -- sh -c 'rm -rf ../victim'",
+    "hookwise rollout rewrite x",
 ]
 READ_ONLY = [
     "hookwise policy show",
@@ -49,6 +62,12 @@ READ_ONLY = [
     "hookwise --version",
     "hookwise policy --help",
     "hookwise explain payload.json",
+    "hookwise explain --policy p.yaml --no-validators payload.json",
+    "hookwise test t.yaml --no-validators",
+    "hookwise doctor --project /tmp/x --no-self-test",
+    "hookwise rollout show r.jsonl",
+    "hookwise turns check .",
+    "hookwise logs --session abc",
 ]
 
 
@@ -79,3 +98,6 @@ def test_the_read_only_table_names_real_commands() -> None:
         if subcommands is not None:
             assert isinstance(command, click.Group)
             assert subcommands <= set(command.commands), name
+    for name, (naming, stop) in HOOKWISE_CODE_RUNNING.items():
+        params = {o for p in cli.commands[name].params for o in getattr(p, "opts", [])}
+        assert name in HOOKWISE_READ_ONLY and {stop, *naming} <= params, name

@@ -497,8 +497,9 @@ def embedded_paths(word: str) -> list[str]:
             rest = word[at:]
             if not rest.isalnum() and rest[:1] != "-":
                 out.append(rest)
-    # (a value with no . / ~ _ is a word, not a file any rule names: --mode=production)
-    return [p for p in out if p and p[0] not in "-<>|&" and any(c in p for c in "./~_")]
+    # (a value with no . / ~ _ is a word, not a file any rule names: --mode=production;
+    # one with $ is a file known when it runs: @"$x", @"${BASH_REMATCH[1]}")
+    return [p for p in out if p and p[0] not in "-<>|&" and any(c in p for c in "./~_$")]
 
 
 def command_dirs(
@@ -513,7 +514,13 @@ def command_dirs(
     where: str | None = cwd or None
     picked = False  # the unknown place was chosen on the line
     cdpath = False  # CDPATH=/ cd etc goes to /etc, OLDPWD: cd - goes back
+    home_set = False  # HOME=x; cd goes to x (red team s27 C)
     for cmd in commands:
+        home_set = (
+            home_set
+            or "HOME" in cmd.assigned
+            or any(w.startswith(("HOME=", "HOME+=")) for w in cmd.argv[1:])
+        )
         cdpath = (
             cdpath
             or "CDPATH" in cmd.assigned
@@ -531,7 +538,8 @@ def command_dirs(
                 where = None  # the directory stack is not followed
                 picked = True  # (it holds what this line's cds chose)
             elif not args:
-                where = home or None
+                where = None if home_set else (home or None)
+                picked = picked or home_set
             elif (
                 any(cmd.dynamic[1:])
                 or 1 in cmd.globs  # cd ~/.aw[s]: the directory bash's pattern finds
@@ -547,6 +555,43 @@ def command_dirs(
             else:
                 where = resolve_path(args[0], where, home).absolute
     return out
+
+
+_HEX = "0123456789abcdefABCDEF"
+
+
+def url_decoded(word: str) -> str | None:
+    """A URL's word with its %XX escapes decoded (None: no URL, or nothing encoded): the
+    server or the file:// reader decodes them, so ``/%2eenv`` names ``/.env`` (red team s27
+    Q); a file:// URL is then its path."""
+    if "%" not in word or ("://" not in word and not word.startswith("file:")):
+        return None
+    out: list[str] = []
+    i = 0
+    while i < len(word):
+        if word[i] == "%" and i + 2 < len(word) and word[i + 1 : i + 3].strip(_HEX) == "":
+            out.append(chr(int(word[i + 1 : i + 3], 16)))
+            i += 3
+        else:
+            out.append(word[i])
+            i += 1
+    decoded = "".join(out)
+    if decoded.startswith("file://"):
+        decoded = decoded[7:]
+        decoded = decoded[decoded.find("/") :] if "/" in decoded else decoded
+    return decoded if decoded != word else None
+
+
+def _tail_shape(shape: tuple[tuple[str, ...], ...], cut: int) -> tuple[tuple[str, ...], ...]:
+    """A word's shape without its first ``cut`` literal characters (``@`` of ``@$x``)."""
+    out = list(shape)
+    while cut > 0 and out and out[0][0] == "L":
+        text = out[0][1]
+        out[0] = ("L", text[cut:])
+        cut -= len(text)
+        if not out[0][1]:
+            out.pop(0)
+    return tuple(out) if cut <= 0 else (("*",),)
 
 
 def _under_unknown_dir(word: str) -> tuple[tuple[str, ...], ...] | None:
@@ -774,10 +819,19 @@ class Event:
                 ):
                     if not word or at in excluded:
                         continue
+                    decoded = url_decoded(word)
+                    if decoded is not None:  # file:///proc/self/cwd/%2eenv names .env
+                        ref = resolve_path(decoded, where or "", home, where is None)
+                        ref.relative = _relative(ref.absolute, self.cwd)
+                        ref.command = index
+                        refs.append(ref)
                     if word[0] in "-@" or "=" in word or "<" in word:
                         for inner in embedded_paths(word):
                             ref = resolve_path(inner, where or "", home, dynamic or where is None)
                             ref.relative = _relative(ref.absolute, self.cwd)
+                            if shapes is not None and ref.absolute is None and at in shapes:
+                                # curl -d @"$x": the file is what the value can be
+                                ref.shape = _tail_shape(shapes[at], len(word) - len(inner))
                             ref.command = index
                             refs.append(ref)
                         if word[0] == "-":

@@ -35,6 +35,10 @@ def assigns(command: Any, depth: int, script: Any, certain: bool, api: Any) -> N
         options = "".join(w[1:] for w in argv[1:] if w[:1] in "-+" and w != "--")
         plain = set(options) <= set("xgraA") and program != "local"
         prefix = api.prefix_type()
+        if "n" in options:
+            # declare -n r=x: assigning r assigns x (a nameref; red team s27 A), and r may
+            # name any variable: no value of this shell is known past it
+            api.wildcard(script)
         for index, word in enumerate(argv[1:], start=1):
             if word[:1] in "-+":
                 continue

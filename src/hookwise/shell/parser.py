@@ -97,7 +97,8 @@ class Command:
         self.argv = argv
         # the basename of the program run, '' for an empty command; an attribute, not a
         # property: the matcher reads it for every rule and command (argv is never changed)
-        self.program = argv[0].rsplit("/", 1)[-1] if argv else ""
+        # (a versioned or triplet name is its family's: programs.program_name)
+        self.program = programs.program_name(argv[0].rsplit("/", 1)[-1]) if argv else ""
         self.dynamic = dynamic  # per word: contains an expansion ($x, $(...), `...`)
         self.redirects = redirects  # every file redirect target (read or written)
         self.text = text
@@ -267,6 +268,12 @@ class _Word:
         self.glob = False  # an unquoted * ? or [: bash expands it against the disk
 
 
+def _assigns_here(value: list[str]) -> bool:
+    """Whether the word read so far is an assignment's name and value (``x=~/a:~b``)."""
+    name, eq, _ = "".join(value).partition("=")
+    return bool(eq) and name.rstrip("+").isidentifier()
+
+
 def split_command(text: str) -> Script:
     """Split a command line into its simple commands (never raises)."""
     script = Script()
@@ -287,7 +294,8 @@ def split_command(text: str) -> Script:
             from hookwise.shell.variables import Vars
 
             found = script.vars = Vars()
-        if found is not None and (found.records or "IFS" in text) and ("$" in text or "`" in text):
+        expands = "$" in text or "`" in text or "~" in text  # (~ reads HOME, PWD...)
+        if found is not None and (found.records or "IFS" in text) and expands:
             # the line assigns what it also expands: read it again with the values known
             # at each place (variables.py)
             found.build()
@@ -792,6 +800,14 @@ class _Scanner:
         globbed = False
         while i < n:
             ch = text[i]
+            if ch == "~" and (i == start or (text[i - 1] in "=:" and _assigns_here(value))):
+                piece, end = self._tilde(i)
+                if piece:
+                    marks.append((len(value), 2))  # (never split, never a pattern)
+                    value.append(piece)
+                    dynamic = True
+                    i = end
+                    continue
             if ch == "[" and assign_ok and not quoted and "".join(value).isidentifier():
                 end = _find_closing(text, i + 1, "[", "]")
                 if end > 0 and any(c in _BREAK for c in text[i + 1 : end]):
@@ -865,6 +881,26 @@ class _Scanner:
         word = _Word("".join(value), dynamic, quoted, start, i)
         word.glob = globbed
         return word, i
+
+    def _tilde(self, i: int) -> tuple[str, int]:
+        """A tilde prefix read as the variable bash takes it from, where the line can set
+        that variable (red team s27 C): ``~+`` is $PWD, ``~-`` $OLDPWD, ``~N`` an entry of
+        the directory stack (pushd), and ``~`` $HOME on a line that names HOME. ("" and
+        ``i``: a prefix left as it is, ``~user``, or one with a quote in it.)"""
+        text = self.text
+        end = i + 1
+        while end < len(text) and text[end] not in _BREAK and text[end] not in "/:":
+            if text[end] in "'\"\\$`":
+                return "", i
+            end += 1
+        prefix = text[i + 1 : end]
+        if prefix in ("+", "-"):
+            return ("$PWD" if prefix == "+" else "$OLDPWD"), end
+        if prefix.lstrip("+-").isdigit():
+            return "${DIRSTACK[" + prefix.lstrip("+") + "]}", end
+        if not prefix and "HOME" in text:
+            return "$HOME", end
+        return "", i
 
     def _array(self, start: int, i: int, value: list[str]) -> tuple[_Word, int]:
         """``a=(x "y z" $(cmd))``: one assignment word holding its elements."""
@@ -1085,6 +1121,13 @@ def _parse(text: str, depth: int, script: Script) -> None:
             op = pending_redir
             pending_redir = None
             target = payload.value
+            if payload.marks and script.vars is not None and script.vars.table is not None:
+                from hookwise.shell.variables import resolve
+
+                # > "$x", > ~/p after HOME=: the value the line gave it (one field only)
+                fields = resolve([payload], script, _Word)
+                if len(fields) == 1:
+                    target = fields[0].value
             if op in ("<<", "<<-"):
                 stdin.append(scanner.bodies.get(payload.start, ""))  # data, not a file
             elif op == "<<<":
@@ -1239,6 +1282,13 @@ def _strip_prefix(
         if found is None:
             return words[i : i + 1]
         offset, string = found
+        if script.sourced and name in ("strace", "ltrace"):  # strace -v: execve's environment
+            from hookwise.shell.commands.env_files import prints_values
+
+            if prints_values(name, values[:offset], [False] * offset):
+                for path in script.sourced:
+                    origin = f"{name} prints values that sourcing {path} defined"
+                    _inner_argv(["cat", path], depth, script, " ".join(values), origin)
         if name in _WRAPPER_FILES:
             from hookwise.shell.wrappers import wrapper_files
 
@@ -1508,13 +1558,26 @@ def _add_command(
             if printing:  # node --env-file=.env -e 'console.log(process.env.X)'
                 origin = f"{command.program} prints values {loaded} defined"
                 _inner_argv(["cat", loaded], depth, script, command.text, origin)
-    if command.piped_from is not None and command.program in programs.NAME_READERS:
-        from hookwise.shell.xargs_input import names_read
+    program, argv = command.program, command.argv
+    if program == "rgrep":  # Debian's grep -r
+        _inner_argv(["grep", "-r", *argv[1:]], depth, script, command.text, "rgrep is grep -r")
+    if (
+        program in programs.TREE_SEARCHERS
+        and (
+            ("--" in argv and "grep" in argv)  # git grep ... -- PATHSPEC
+            or any(w.startswith(("--include", "-g", "--glob", "--iglob")) for w in argv[1:])
+        )
+    ):
+        from hookwise.shell.commands.includes import search_selection
 
-        selected = names_read(command)
+        selected = search_selection(program, argv)
         if selected:
-            origin = "reads the files named on its input"
+            origin = "searches the files its patterns select"
             _inner_argv(["cat", *selected], depth, script, command.text, origin, globs=True)
+    if command.program in programs.NAME_READERS or any(
+        w.startswith(programs.NAME_INPUT_OPTIONS) for w in command.argv[1:]
+    ):
+        _names_input(command, depth, script)
     if command.program in ("cd", "pushd") and len(command.argv) == 2 and not any(command.dynamic):
         target = command.argv[1]
         if programs.outside(target):
@@ -1584,6 +1647,49 @@ def _glob_options(command: Command, options: frozenset[str]) -> None:
             command.argv[index] = matched
 
 
+def _names_input(command: Command, depth: int, script: Script) -> None:
+    """A program that reads the files its input (or a list file) names: a lister's
+    selection, the names a static printf or here-string gives, a file written on the line;
+    else names known only when it runs (red team s27 I: ``printf .env | cpio -o``)."""
+    from hookwise.shell.xargs_input import name_input, tracked_names
+
+    source = name_input(command)
+    if source is None or (source == "-" and tracked_names(command.piped_from)):
+        return  # (git ls-files | tar -T -: the repository's tracked files)
+    origin = "reads the files named on its input"
+    selected = None
+    if source == "-" and command.piped_from is not None:
+        from hookwise.shell.xargs_input import listed
+
+        selected = listed(command.piped_from)
+    if selected:
+        _inner_argv(["cat", *selected], depth, script, command.text, origin, globs=True)
+        return
+    texts: list[str] | None = None
+    if source == "-":
+        from hookwise.shell.assigns import input_texts
+
+        texts = input_texts(command, script, _api()) or None
+        if (
+            texts is not None
+            and command.piped_from is not None
+            and len(texts) == len(command.stdin)
+        ):
+            texts = None  # (what the pipe gives is not known: only a here-string is)
+    elif not source.startswith(("<(", ">(")) and script.was_written(source):
+        recalled = script.recall(source)
+        texts = [recalled] if recalled is not None else None
+    elif not script.was_written(source) and not source.startswith("<("):
+        return  # a list file on disk: the project's own data
+    if texts is None:
+        _inner_argv(["cat", programs.COMPUTED], depth, script, command.text,
+                    origin + " (known only when it runs)")  # fmt: skip
+        return
+    names = [n for t in texts for n in t.replace("\0", "\n").split("\n") if n.strip()]
+    if names:
+        _inner_argv(["cat", *names[:64]], depth, script, command.text, origin)
+
+
 def _inner_argv(
     argv: list[str],
     depth: int,
@@ -1633,6 +1739,29 @@ def _run_inner(
             for path in script.sourced:
                 origin = f"{program} prints values that sourcing {path} defined"
                 _inner_argv(["cat", path], depth, script, command.text, origin)
+    if program == "make-first-existing-target" and "--" in argv:
+        # Debian's make wrapper: TARGETS -- MAKEARGS runs make MAKEARGS TARGET (red team
+        # s27 T); every target is read as one make may be given
+        at = argv.index("--")
+        made = ["make", *argv[at + 1 :], *argv[1:at]]
+        _inner_argv(made, depth, script, command.text, "make-first-existing-target runs make")
+    if program in ("tar", "gtar", "bsdtar") and any(
+        len(w) > 9 and "--recursive-unlink".startswith(w) for w in argv[1:]
+    ):  # an entry's directory removes the tree there first (red team s27 N)
+        from hookwise.shell.option_commands import option_values
+
+        where = ([*option_values(argv, ("-C",), ("--directory", "--cd"))] or ["."])[-1]
+        origin = "tar --recursive-unlink removes the trees its archive names"
+        _inner_argv(["rm", "-r", "-f", "--", f"{where.rstrip('/')}/{programs.COMPUTED}"],
+                    depth, script, command.text, origin)  # fmt: skip
+    if program == "java" and script.written:  # javac X.java written on the line; java X
+        from hookwise.shell.written import java_class
+
+        compiled = java_class(argv, script)
+        if compiled is not None:
+            command.unknowns.append(
+                f"it runs {compiled}, compiled on the line from code hookwise does not read"
+            )
     if program == "dotenv" and len(argv) > 1:  # dotenv list, dotenv -f F get KEY
         from hookwise.shell.commands.env_files import dotenv_prints
 
@@ -1762,6 +1891,12 @@ def _run_inner(
             _inner_argv(remote_argv, depth, script, command.text)
         if remote:
             _parse(remote, depth + 1, script)
+        if program != "ssh" and not remote_argv and not remote:
+            # (kubectl create --from-file=F: what it reads here, as any program's options)
+            for kind, value in programs.runs(program, argv, command.stdin):
+                if kind == "read":
+                    _inner_argv(["cat", value], depth, script, command.text, f"{program} reads")
+            return
         if program != "ssh":
             return
     if program == "git":
@@ -1883,7 +2018,7 @@ def _parsed(text: str, depth: int) -> list[Command]:
 _WRITERS = frozenset(
     ["cp", "mv", "install", "ln", "curl", "wget", "dd", "base64", "openssl", "gpg", "unzip",
      "xxd", "sed", "perl", "ruby", "sort", "uniq", "split", "csplit", "gcc", "cc", "c++", "g++",
-     "clang", "clang++", "tcc", "rustc", "gfortran"]
+     "clang", "clang++", "tcc", "rustc", "gfortran", "javac"]
 )  # fmt: skip
 _HOOK_DIRS = ("/.git/hooks/", ".git/hooks/", "/.husky/", ".husky/")
 
@@ -2009,7 +2144,14 @@ def _git(command: Command, depth: int, script: Script) -> None:
     at = programs.git_subcommand(argv)
     if at > 0 and argv[at] == "send-pack":  # push's plumbing: --force and +refspecs alike
         origin = "git send-pack pushes as git push does"
-        _inner_argv(["git", "push", *argv[at + 1 :]], depth, script, command.text, origin)
+        rest = [w for w in argv[at + 1 :] if w != "--stdin"]
+        if "--stdin" in argv[at + 1 :]:  # the refspecs are its input's lines (s27 M)
+            from hookwise.shell.assigns import input_texts
+
+            texts = input_texts(command, script, _api())
+            fed = [w for t in texts for w in t.split()] if texts else [programs.COMPUTED]
+            rest += fed
+        _inner_argv(["git", "push", *rest], depth, script, command.text, origin)
         return
     if refs:
         from hookwise.shell.commands.git_refs import git_force_configured, git_forced_elsewhere

@@ -896,8 +896,11 @@ def may_load(program: str, key: str, content: str | None) -> bool:
 # the origin of a command taken from an unknown program's operands (for deny and ask rules)
 OPERANDS_ORIGIN = "a command line in the operands of "
 XARGS_INPUT = "${xargs_input}"  # an operand xargs reads from its input at run time
-# programs that read the names of the files they take from stdin (xargs_input.names_read)
+# programs that read the names of the files they take from stdin (xargs_input.name_input)
 NAME_READERS = frozenset(["cpio", "tar", "bsdtar", "zip", "rsync", "pax", "afio"])
+# options of any program that take the names of the files it reads from its input or a
+# list (sort/wc/du --files0-from, git hash-object --stdin-paths, git update-index --stdin)
+NAME_INPUT_OPTIONS = ("--files0-from", "--files-from", "--pathspec-from-file", "--stdin")
 # Subcommands of non-readers (commands/operands.NON_READERS) that print or send the files
 # (``git diff --no-index /dev/null ~/.ssh/id_rsa``, ``git show :.env``, ``docker cp
 # ~/.aws/credentials c:/x``): program -> (those subcommands, whether ``REV:path`` names
@@ -909,7 +912,7 @@ SUBCOMMAND_READERS: dict[str, tuple[frozenset[str], bool]] = {
         frozenset(["diff", "show", "cat-file", "grep", "log", "whatchanged", "blame",
                    "annotate", "archive", "format-patch", "merge-file", "diff-files",
                    "diff-index", "diff-tree", "fast-export", "range-diff", "hash-object",
-                   "add", "stage", "interpret-trailers", "update-index"]),
+                   "add", "stage", "interpret-trailers", "update-index", "difftool"]),
         True,
     ),
     "docker": (frozenset(["cp"]), False),
@@ -917,6 +920,8 @@ SUBCOMMAND_READERS: dict[str, tuple[frozenset[str], bool]] = {
     "nerdctl": (frozenset(["cp"]), False),
     "docker-compose": (frozenset(["cp"]), False),
     "kubectl": (frozenset(["cp"]), False),
+    # openssl storeutl F prints the keys and certificates F holds (red team s27 F)
+    "openssl": (frozenset(["storeutl"]), False),
     "oc": (frozenset(["cp", "rsync"]), False),
 }  # fmt: skip
 # The option any program takes for a file of KEY=value lines it loads into the environment
@@ -1028,6 +1033,65 @@ def family(program: str) -> str | None:
     if found is None and program.split(".", 1)[0] in _EDITORS:  # vim.basic, vim.tiny
         found = program.split(".", 1)[0]
     return found
+
+
+# CPUs that open a GNU triplet (x86_64-linux-gnu-gcc-12), and the vendor, system and ABI
+# words that follow one: such a name runs its family's program, built for that triplet
+_ARCHES = frozenset(
+    ["x86_64", "i386", "i486", "i586", "i686", "aarch64", "arm", "armel", "armhf", "arm64",
+     "mips", "mipsel", "mips64", "mips64el", "powerpc", "powerpc64", "powerpc64le", "ppc64",
+     "ppc64el", "ppc64le", "s390", "s390x", "riscv32", "riscv64", "sparc", "sparc64",
+     "loongarch64", "alpha", "hppa", "m68k", "sh4", "ia64", "amd64", "x86"]
+)  # fmt: skip
+_TRIPLET_WORDS = frozenset(
+    ["pc", "unknown", "w64", "none", "apple", "linux", "gnu", "gnueabi", "gnueabihf", "gnux32",
+     "gnuabi64", "gnuabin32", "gnuspe", "musl", "musleabihf", "mingw32", "elf", "eabi",
+     "eabihf", "android", "darwin", "redhat", "suse", "alpine", "w32", "cygwin"]
+)  # fmt: skip
+# Debian's alternatives that run a known program under a name of no pattern
+_ALTERNATIVES = {"c89": "gcc", "c99": "gcc", "c89-gcc": "gcc", "c99-gcc": "gcc",
+                 "cc": "cc", "gmake": "make"}  # fmt: skip
+_KNOWN: list[frozenset[str]] = []
+
+
+def _known() -> frozenset[str]:
+    """Every program name a table of this module describes (built once, when a name with a
+    version or a triplet is first seen)."""
+    if not _KNOWN:
+        names = set(OPTIONS) | CODE_READERS | set(INTERPRETERS) | WRAPPER_NAMES | SHELLS
+        names |= set(READ_OPTIONS) | set(WRITE_OPTIONS) | set(DATA_INCLUDERS)
+        names |= set(DATA_WRITERS) | OPTION_COMMANDS | TREE_READERS | RESPONSE_FILES
+        names |= set(TREE_SEARCHERS) | NAME_READERS | RECURSIVE_DELETERS
+        _KNOWN.append(frozenset(names))
+    return _KNOWN[0]
+
+
+def program_name(base: str) -> str:
+    """The program a name runs, by pattern (red team s27 U): a GNU triplet prefix
+    (``x86_64-linux-gnu-cpp``) and a version (``gcc-12``, ``tclsh8.6``, ``cpp-12``) name
+    their family's program, when the name itself is none this module knows; Debian's
+    ``c89``/``c99`` run gcc. Any other name is itself."""
+    if not any(c.isdigit() or c == "-" for c in base) or family(base) is not None:
+        return base  # (python3.11, tclsh8.6: their family is read by family() already)
+    name = _ALTERNATIVES.get(base, base)
+    parts = name.split("-")
+    if len(parts) > 1 and parts[0] in _ARCHES:
+        rest = parts[1:]
+        while len(rest) > 1 and rest[0] in _TRIPLET_WORDS:
+            rest = rest[1:]
+        name = _ALTERNATIVES.get("-".join(rest), "-".join(rest))
+    known = _known()
+    head, dash, tail = name.rpartition("-")
+    if dash and tail.replace(".", "").isdigit() and head in known:
+        return head  # gcc-12, cpp-12, g++-12
+    if name in known:
+        return name
+    while "." in name and name.rpartition(".")[2].isdigit():
+        name = name.rpartition(".")[0]  # python3.11 -> python3, tclsh8.6 -> tclsh8
+        if name in known:
+            return name
+    stripped = name.rstrip("0123456789")
+    return stripped if stripped != name and stripped in known else base
 
 
 # other names of code readers: Debian's alternatives and builds, roff's front ends
@@ -1371,6 +1435,10 @@ READ_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "find": (("-files0-from",), ()),
     "ssh-keyscan": (("-f",), ()),
     "dd": ((), ("if",)),  # dd's operands are KEY=VALUE: option_values reads if=F
+    # kubectl create configmap/secret --from-file=[KEY=]F: F printed in the object
+    # (-o yaml, --dry-run) or sent to the cluster (red team s27 F)
+    "kubectl": ((), ("--from-file", "--from-env-file")),
+    "oc": ((), ("--from-file", "--from-env-file")),
 }
 # options whose value is a file the program writes (``sort -o F``, ``tree -o F``, ``curl
 # -o F``, ``gcc -o F``): written with content known only when it runs. written.py reads
@@ -1509,6 +1577,9 @@ DATA_WRITERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "dtrx": ("always", ()),
     "cabextract": ("always", ("-d", "--directory")),
     "unsquashfs": ("always", ("-d", "-dest")),
+    # Debian packages: dpkg-deb -x/-R/-X ARCHIVE DIR, dpkg -x ARCHIVE DIR (red team s27 J)
+    "dpkg-deb": ("=-x|-X|-R|--extract|--vextract|--raw-extract", ("@2",)),
+    "dpkg": ("=-x|-X|--extract|--vextract", ("@2",)),
 }
 # git subcommands that write or remove files whose names come from data, and the words
 # that make them do it ("" for always); a stash with -u takes untracked files away, clean
@@ -1597,6 +1668,8 @@ def _files_named(program: str, argv: list[str]) -> list[tuple[str, Any]]:
     known = tuple(o for o in named if o.startswith("--"))
     if reads is not None:
         values = option_values(rest, *reads, known=known)
+        if program in ("kubectl", "oc"):  # --from-file=KEY=F: the file after the key
+            values = [v.rpartition("=")[2] for v in values]
         found += [("read", v) for v in values if v not in ("-", "")]
     if writes is not None:
         values = option_values(rest, *writes, known=known)

@@ -28,6 +28,18 @@ DEFAULT_IFS = " \t\n"
 # names a shell sets to a path (never a flag, never split on spaces in practice)
 _PATH_NAMES = frozenset(["HOME", "PWD", "OLDPWD", "TMPDIR"])
 _DIGIT_NAMES = frozenset(["?", "$", "!", "#", "RANDOM", "LINENO", "SECONDS", "PPID", "UID"])
+# names bash itself sets from what the line does (``: .env; cat "$_"``, ``[[ x =~ re ]]``,
+# a function's name, ``read``, ``getopts``, ``pushd``): the line chose their values, so
+# they are never the environment's (red team s27 B); BASH_* are all bash's own
+_LINE_SET = frozenset(
+    ["_", "FUNCNAME", "PIPESTATUS", "REPLY", "MAPFILE", "OPTARG", "OPTIND", "DIRSTACK",
+     "COPROC", "GROUPS", "HISTCMD", "READLINE_LINE", "COMP_WORDS", "COMP_LINE"]
+)  # fmt: skip
+
+
+def line_set(name: str) -> bool:
+    """Whether bash sets ``name`` itself from the line's own commands."""
+    return name in _LINE_SET or name.startswith("BASH")
 
 
 def is_arithmetic(piece: str) -> bool:
@@ -284,6 +296,12 @@ def expand_word(
         if not known or value is None:
             return None
         if kind == 2:
+            if isinstance(value, list) and _joined(piece):
+                # "$*", "${a[*]}": one word, the values joined by IFS's first character
+                # (IFS= glues them: red team s27 D)
+                if ifs is None:
+                    return None
+                value = ifs[:1].join(value)
             if isinstance(value, list):
                 if not value:
                     continue
@@ -305,6 +323,11 @@ def expand_word(
                 solid.append(False)
             _split_into(item, ifs, fields, solid)
     return [field for field, keep in zip(fields, solid, strict=True) if keep or field]
+
+
+def _joined(piece: str) -> bool:
+    """``$*``, ``${*}``, ``${a[*]}``: quoted, the values make one word."""
+    return piece in ("$*", "${*}") or (piece.startswith("${") and piece.endswith("[*]}"))
 
 
 def _split_into(text: str, ifs: str, fields: list[str], solid: list[bool]) -> None:
@@ -407,6 +430,8 @@ def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
     found = assigned(name)
     if found is not None:
         return found
+    if line_set(name):
+        return (("*",),)
     if name in _PATH_NAMES:
         return (("/",),)
     return (("E",),)

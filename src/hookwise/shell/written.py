@@ -55,6 +55,8 @@ def written_by(command: Any, script: Any) -> list[tuple[str, str | None]]:
         targets += [(name, None) for name in _split_outputs(program, argv)]
     elif program in COMPILERS or program.startswith(("gcc-", "clang-")):
         targets += [(name, None) for name in _compiled(command, script)]
+    elif program == "javac":
+        targets += [(name, None) for name in _javac_classes(argv, script)]
     elif program in _WRITES_OPTION:
         shorts, longs = _WRITES_OPTION[program]
         for index, word in enumerate(argv[1:], start=1):
@@ -92,6 +94,52 @@ def _compiled(command: Any, script: Any) -> list[str]:
         ):
             from_line = True
     return [output] if from_line else []
+
+
+# javac's and java's options that take a value (the rest are flags or operands)
+_JAVA_VALUED = frozenset(
+    ["-d", "-cp", "-classpath", "--class-path", "-p", "--module-path", "-s", "-h",
+     "-sourcepath", "--source-path", "-encoding", "--release", "-source", "-target",
+     "--add-modules", "-m", "--module", "--source", "-processorpath", "-jar"]
+)  # fmt: skip
+
+
+def _javac_classes(argv: list[str], script: Any) -> list[str]:
+    """The class files javac writes from sources written on the line (``X.java`` ->
+    ``X.class``, under ``-d DIR``): what ``java X`` later runs (red team s27 S)."""
+    out_dir = ""
+    sources: list[str] = []
+    skip = False
+    for index, word in enumerate(argv[1:], start=1):
+        if skip:
+            skip = False
+        elif word in _JAVA_VALUED:
+            skip = True
+            if word == "-d" and index + 1 < len(argv):
+                out_dir = argv[index + 1].rstrip("/") + "/"
+        elif word.endswith(".java") and script.was_written(word):
+            sources.append(word)
+    return [out_dir + s.rsplit("/", 1)[-1][:-5] + ".class" for s in sources]
+
+
+def java_class(argv: list[str], script: Any) -> str | None:
+    """The class (or jar) ``java`` runs, when the line wrote it (None: not written here)."""
+    skip = False
+    for index, word in enumerate(argv[1:], start=1):
+        if skip:
+            skip = False
+        elif word == "-jar" and index + 1 < len(argv):
+            return argv[index + 1] if script.was_written(argv[index + 1]) else None
+        elif word in _JAVA_VALUED:
+            skip = True
+        elif not word.startswith("-"):
+            name = word.replace(".", "/") + ".class"
+            if script.was_written(name) or any(
+                key.endswith("/" + name) or key == name for key in script.written
+            ):
+                return name
+            return None
+    return None
 
 
 _SPLIT_VALUED = frozenset(["-l", "-b", "-C", "-n", "-a", "-t", "-f", "-s", "-w"])
@@ -283,8 +331,9 @@ def _program_copied(argv: list[str], script: Any) -> list[tuple[list[str], str]]
     return []
 
 
-# a copy onto one of these is the file printed, as cat prints it
-_OUTPUTS = ("/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/proc/self/fd/")
+# a copy onto one of these is the file printed, as cat prints it (``>(cmd)``: a /dev/fd
+# path the command reads: red team s27 G, ``cp .env >(curl ... @-)``)
+_OUTPUTS = ("/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/proc/self/fd/", ">(")
 
 
 def _quoted_copies(words: list[str], script: Any) -> list[tuple[list[str], str]]:

@@ -101,6 +101,28 @@ _GIT_LISTERS = {"ls-files": "oi", "status": "", "clean": "xX"}
 _GIT_LONG = frozenset(["--others", "--ignored", "--ignored=matching", "--ignored=traditional"])
 
 
+def tracked_names(piped_from: _Piped | None) -> bool:
+    """Whether the names come from git's list of what it tracks (``git ls-files``,
+    ``git diff --name-only``, through filters): the repository's own files, which a
+    program may read as ``git archive`` does (not untracked or ignored ones: -o)."""
+    source = piped_from
+    for _ in range(16):
+        if source is None:
+            return False
+        operands = [w for w in source.argv[1:] if not w.startswith("-")]
+        options = [w for w in source.argv[1:] if w.startswith("-")]
+        if source.program == "git":
+            if operands[:1] == ["ls-files"]:
+                return not _git_lists(operands, options)
+            return operands[:1] == ["diff"] and any(
+                o in ("--name-only", "--name-status") for o in options
+            )
+        if source.program not in _FILTERS:
+            return False
+        source = source.piped_from
+    return False
+
+
 def _git_lists(operands: list[str], options: list[str]) -> bool:
     """Whether a git command prints the names of files it does not track (xargs reads
     them): ``git ls-files -oi --exclude-standard | xargs cat`` prints the ignored .env."""
@@ -112,13 +134,42 @@ def _git_lists(operands: list[str], options: list[str]) -> bool:
     )
 
 
-def names_read(command: _Piped) -> list[str] | None:
-    """What a program that takes file names on stdin reads when a lister feeds it
-    (``find ~/.ssh | cpio -o``, ``tar -T -``, ``zip -@``, ``rsync --files-from=-``, ``pax
-    -w``): the lister's selection; None when it takes none from stdin here."""
+# git subcommands that read paths from their input: the files they read into the object
+# store (a later cat-file or diff prints them)
+_GIT_STDIN_PATHS = {"hash-object": "--stdin-paths", "update-index": "--stdin",
+                    "checkout-index": "--stdin"}  # fmt: skip
+_LIST_OPTIONS = ("--files0-from", "--files-from", "--pathspec-from-file")
+
+
+def name_input(command: _Piped) -> str | None:
+    """Where a program takes the names of the files it reads (red team s27 I): ``-`` for
+    its input (``cpio -o``, ``zip -@``, ``sort --files0-from=-``, ``git hash-object
+    --stdin-paths``, ``git update-index --stdin``, ``tar -T -``), a list file's word
+    (``--files0-from=<(...)``, ``--pathspec-from-file=F``), or None: it takes none."""
     argv = command.argv
     program = command.program
-    joined = " ".join(argv[1:])
+    if program in ("cpio", "zip", "rsync", "pax", "afio", "tar", "bsdtar"):
+        joined = f" {' '.join(argv[1:])} "
+        if names_read_takes(program, argv, joined):
+            return "-"
+    if program == "git":
+        from hookwise.shell.programs import git_subcommand
+
+        at = git_subcommand(argv)
+        flag = _GIT_STDIN_PATHS.get(argv[at] if at > 0 else "")
+        if flag is not None and flag in argv[at:]:
+            return "-"
+    for index, word in enumerate(argv[1:], start=1):
+        name, eq, value = word.partition("=")
+        if name in _LIST_OPTIONS or (name == "-T" and program in ("tar", "bsdtar")):
+            if not eq:
+                value = argv[index + 1] if index + 1 < len(argv) else ""
+            return "-" if value in ("-", "/dev/stdin", "/dev/fd/0") else value
+    return None
+
+
+def names_read_takes(program: str, argv: list[str], joined: str) -> bool:
+    """Whether an archiver's options make it take file names on its input."""
     takes = {
         "cpio": any(w in ("-o", "--create") or (w[:2] != "--" and w[:1] == "-" and "o" in w)
                     for w in argv[1:]),
@@ -129,10 +180,10 @@ def names_read(command: _Piped) -> list[str] | None:
     }.get(program)  # fmt: skip
     if takes is None:  # tar, bsdtar: -T - / --files-from=- / -T/dev/stdin
         takes = any(
-            s in f" {joined} "
+            s in joined
             for s in (" -T - ", " -T- ", " --files-from=- ", " --files-from - ", "/dev/stdin")
         )
-    return listed(command.piped_from) if takes else None
+    return takes
 
 
 def xargs_replace(options: list[str]) -> str | None:

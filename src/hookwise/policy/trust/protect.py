@@ -82,7 +82,10 @@ POLICY_DIR = "/.hookwise"
 NATIVE_RECORD = ".hookwise-native.json"
 # Substrings that name a protected file in a word, a script or a patch.
 # (the user's policy named inside code: vim's expand("~/.config/hookwise/policy.yaml"))
-MARKERS = (".hookwise", "hookwise/policy.yaml", *(s[1:] for s in SUFFIXES if s != ENV_FILE))
+# (".config/hookwise": the user's policy directory, named apart from its file: red team
+# s27 A, `s=$HOME/.config/hookwise; ... > "$x"`)
+MARKERS = (".hookwise", "hookwise/policy.yaml", ".config/hookwise",
+           *(s[1:] for s in SUFFIXES if s != ENV_FILE))  # fmt: skip
 
 READ_TOOLS = frozenset(
     ["read", "glob", "grep", "ls", "web_fetch", "web_search", "task", "todo", "skill", "memory"]
@@ -198,25 +201,34 @@ IN_PLACE = {"sed": ("-i", "--in-place"), "perl": ("-i",), "ruby": ("-i",)}
 # any other is a change to the guard (it writes a policy and trusts it, as `policy init
 # --force` did past a list of changes: red team s26; registrations, host settings, native
 # rules, the audit log, tokens of the approval service, `hookwise run` sessions).
+# Not here: what runs code a file names (red team s27 L): `simulate` (a scenario's hooks),
+# `fire` (a project's hooks), `conformance` (case files' hooks), `mcp wrap` (its server).
 HOOKWISE_READ_ONLY: dict[str, frozenset[str] | None] = {
-    "conformance": None,
     "coverage": None,
     "doctor": None,
     "explain": None,
-    "fire": None,
     "logs": None,
-    "mcp": None,
-    "rollout": None,
+    "rollout": frozenset(["show"]),
     "scan": None,
-    "simulate": None,
     "test": None,
-    "turns": None,
+    "turns": frozenset(["check"]),
     "policy": frozenset(["docs", "fuzz", "hook-command", "schema", "show", "validate"]),
     "hooks": frozenset(["list"]),
 }
+# ...of which these run code a file names (a policy's validators, a project's registered
+# hook commands): read-only when told not to (the last word), or when none of the options
+# that name another file or project is given (the first: () means always; the code is
+# then the trusted scopes' own).
+HOOKWISE_CODE_RUNNING: dict[str, tuple[tuple[str, ...], str]] = {
+    "explain": (("--policy", "--project", "--cwd"), "--no-validators"),
+    "doctor": (("--project",), "--no-self-test"),
+    "test": ((), "--no-validators"),  # (a scenario file's own `policy:` runs)
+}
 # ...except with these: they write where they are told (checked as any program's operands)
 # or, for --record-trust, the hosts' trust stores
-HOOKWISE_WRITING_OPTIONS = ("-o", "--output", "--out", "--baseline", "--update-baseline")
+HOOKWISE_WRITING_OPTIONS = (
+    "-o", "--output", "--out", "--baseline", "--update-baseline", "--rollout"
+)  # fmt: skip
 HOOKWISE_TRUST_OPTIONS = ("--record-trust",)
 # Variables that move or loosen hookwise for whatever the command starts (a nested agent
 # CLI runs its hooks with them): set by the agent, they are a change to its guardrails;
@@ -487,6 +499,12 @@ def _has_marker(text: str) -> bool:
     lowered = text.lower()
     if any(marker in lowered for marker in MARKERS):
         return True
+    if "%" in lowered:  # file://$PWD/%2ehookwise/policy%2eyaml: the reader decodes it
+        from hookwise.policy.canonical import url_decoded
+
+        decoded = url_decoded(lowered)
+        if decoded is not None and any(marker in decoded.lower() for marker in MARKERS):
+            return True
     if '"' not in lowered and "'" not in lowered:
         return False
     joined = _join_literals(lowered)
@@ -560,7 +578,13 @@ def _hookwise_change(argv: list[str]) -> bool:
     if words[0] not in HOOKWISE_READ_ONLY:
         return True
     subcommands = HOOKWISE_READ_ONLY[words[0]]
-    return subcommands is not None and len(words) > 1 and words[1] not in subcommands
+    if subcommands is not None and len(words) > 1 and words[1] not in subcommands:
+        return True
+    if words[0] not in HOOKWISE_CODE_RUNNING:
+        return False
+    naming, stop = HOOKWISE_CODE_RUNNING[words[0]]
+    options = {w.partition("=")[0] for w in argv[1:] if w.startswith("-")}
+    return stop not in options and (not naming or bool(options.intersection(naming)))
 
 
 _XXD_VALUES = frozenset(["-c", "-cols", "-g", "-groupsize", "-l", "-len", "-o", "-offset",
@@ -665,7 +689,7 @@ def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -
     if cwd is not None and resolve_path(word, cwd, home).absolute is not None:
         return
     if marked or _has_marker(word):
-        raise _FoundError(word, how + " in a directory known only when it runs")
+        raise _FoundError(word, how + ", a place known only when it runs")
 
 
 def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = False) -> None:
@@ -896,7 +920,8 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             chosen: list[bool] = []
             dirs = command_dirs(script.commands, ev.shell_cwd, guard.home, chosen)
             # where a directory is unknown, a line naming a protected file is enough
-            marked = None in dirs and _has_marker(ev.command or "")
+            # (and where a target is: ``declare -n r=x; r=.hookwise/policy.yaml; > "$x"``)
+            marked = _has_marker(ev.command or "")
             guard.made = _made(script.commands, dirs, guard.home)
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:

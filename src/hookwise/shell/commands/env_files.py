@@ -54,13 +54,48 @@ def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
         return any(dynamic[1:])
     if any(w.endswith("/environ") for w in argv[1:]):
         return True  # cat /proc/self/environ: the process's own environment
+    if program in _ENV_PRINTERS:
+        return _shows_env(program, argv)
     if program not in _VALUE_DUMPERS:
         return code_prints_env(program, argv)  # perl -e 'print %ENV', awk ENVIRON[...]
     if program == "printenv":
         return True
     if program == "env":  # env with a program is a wrapper, unwrapped before this
         return all(w.startswith("-") or "=" in w for w in argv[1:])
-    return len(argv) == 1 or "-p" in argv or (program == "compgen" and "-v" in argv)
+    if program == "compgen":
+        return "-v" in argv or "-e" in argv
+    if program == "set":  # (set -a, set +a: options; set alone lists the variables)
+        return len(argv) == 1
+    # declare -x, declare -px, export -p: with no names, each variable and its value
+    return all(w[:1] in "-+" and "f" not in w.lower() for w in argv[1:])
+
+
+# Programs that print the environment they run with (red team s27 E): after ``set -a; .
+# .env``, the values the file defined. program -> the word that makes it print: a flag
+# ("-v": a letter of an option cluster), a BSD-style letter ("e" of ``ps eww``), or a
+# word its arguments hold ("environment" of ``gdb -ex 'show environment'``); "" always.
+_ENV_PRINTERS = {
+    "envsubst": "", "jq": "env", "gojq": "env", "jaq": "env", "php": "-i",
+    "make": "-p", "gmake": "-p", "cmake": "environment", "strace": "-v", "ltrace": "-e",
+    "gdb": "environment", "tmux": "show-environment", "screen": "env", "ps": "e",
+    "procs": "env", "htop": "", "top": "",
+}  # fmt: skip
+
+
+def _shows_env(program: str, argv: list[str]) -> bool:
+    """Whether ``program`` prints its environment with these arguments (_ENV_PRINTERS)."""
+    word = _ENV_PRINTERS[program]
+    if not word:
+        return True
+    if word.startswith("-"):  # a flag, alone or in a cluster (-pf), or its long spelling
+        letter = word[1]
+        return any(
+            w == word or (w[:1] == "-" and w[1:2] != "-" and letter in w[1:].split("=")[0])
+            for w in argv[1:]
+        ) or (program in ("make", "gmake") and "--print-data-base" in argv)
+    if len(word) == 1:  # ps: a BSD option cluster (no dash) with the letter
+        return any(w[:1] != "-" and w.isalpha() and word in w for w in argv[1:])
+    return any(word in w or word.upper() in w for w in argv[1:])
 
 
 # what an interpreter's code reads the environment with

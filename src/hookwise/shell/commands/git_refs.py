@@ -64,6 +64,10 @@ def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
         return repo
     if _forces_refs_there(sub, rest, options):
         return repo
+    if sub in ("fetch", "pull") and (
+        "--stdin" in options or _plus_fetch_config(argv[1:at])
+    ):  # refspecs read from data, or a `+` refspec given by -c (red team s27 M)
+        return repo
     if sub == "fetch":
         forced = "--force" in options or "f" in clusters
         for given in rest:
@@ -81,13 +85,26 @@ def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
     return None
 
 
+def _plus_fetch_config(options: list[str]) -> bool:
+    """``-c remote.X.fetch=+SRC:DST`` before the subcommand, into the repository's branches."""
+    for index, word in enumerate(options):
+        value = options[index + 1] if word == "-c" and index + 1 < len(options) else ""
+        key, _, refspec = value.partition("=")
+        low = key.lower()
+        into = refspec.rsplit(":", 1)[-1]
+        plus = low.startswith("remote.") and low.endswith(".fetch") and refspec[:1] == "+"
+        if plus and not into.startswith("refs/remotes/"):
+            return True
+    return False
+
+
 def _forces_refs_there(sub: str, rest: list[str], options: list[str]) -> bool:
     """A command in another repository that rewrites its refs by force or sets it up so
     that its fetches do (red team s25): ``fast-import --force`` of another history, a
     ``remote add --mirror[=fetch]`` (its refspec is ``+refs/*:refs/*``), a fetch refspec
     ``+...`` into its own branches set with ``config remote.X.fetch``."""
-    if sub == "fast-import":
-        return "--force" in options
+    if sub == "fast-import":  # (the stream is data: its `feature force` is --force)
+        return True
     if sub == "remote" and rest[:1] == ["add"]:
         return any(w == "--mirror" or w.startswith("--mirror=") for w in options)
     if sub == "config":

@@ -28,3 +28,41 @@ def included_files(program: str, data: str) -> list[str]:
         if name:
             found.append(name)
     return found[:64]
+
+
+def search_selection(program: str, argv: list[str]) -> list[str] | None:
+    """The files a recursive search reads when patterns choose them (red team s27 H):
+    ``grep -r --include=.env``, ``rg -g '*.pem'``, ``git grep --no-index -- '*.env'``:
+    each pattern under each searched directory, at any depth, as globs. None: no pattern
+    narrows the search (it reads its trees, which the rules judge as trees)."""
+    from hookwise.shell.programs import flags_of
+
+    flags, positional = flags_of(program, argv)
+    patterns: list[str] = []
+    if program == "git":
+        if "grep" not in positional[:1]:
+            return None
+        rest = argv[argv.index("grep") + 1 :]
+        if "--" in rest:
+            patterns = [w for w in rest[rest.index("--") + 1 :] if w[:1] not in ":!"]
+        dirs = ["."]
+    else:
+        names = ("--include", "-g", "--glob", "--iglob") if program != "grep" else ("--include",)
+        for index, word in enumerate(argv[1:], start=1):
+            name, eq, value = word.partition("=")
+            if name in names:
+                if not eq:
+                    value = argv[index + 1] if index + 1 < len(argv) else ""
+                if value and value[:1] != "!":
+                    patterns.append(value)
+        given = sum(w in ("-e", "-f", "--regexp", "--file") for w in argv)
+        skip = given if flags & {"-e", "-f", "--regexp", "--file"} else 1
+        dirs = [w for w in positional[skip:] if w not in patterns] or ["."]
+    if not patterns:
+        return None
+    found: list[str] = []
+    for directory in dirs[:8]:
+        base = "" if directory in (".", "./") else directory.rstrip("/") + "/"
+        for pattern in patterns[:8]:
+            found += [base + pattern, base + "**/" + pattern]
+    return found

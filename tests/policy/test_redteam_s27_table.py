@@ -1,0 +1,67 @@
+"""Red team s27's shell findings (corpus/redteam_s27_open.tsv: 137 commands that did their
+damage in real bash while the hook allowed them, and 2 everyday commands it asked about)
+through the hook again, judged as the red team judged them (``policy init --packs all``, in
+a project that holds its policy, a ``.env`` and a key, and a home with ``~/.ssh``). The
+classes fixed this session are blocked in full; the ones left open are listed in OPEN
+with their floor. The classes' damage is performed in real bash by test_escapes_s27.py,
+with spellings the red team did not try."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from tests.policy.corpus_support import CORPUS
+from tests.policy.tsv_figures import figures
+
+LINE = re.compile(r"\s*(\d+) of\s+(\d+)\s+(.+)")
+# classes still open, with how many of their escapes are blocked now (a floor): D's
+# array holding $HOME (a value made of the environment's pieces), H's rgrep of the
+# project (a recursive search of the project is allowed, as grep -r is), M's worktree of
+# the remote rebased and its ref file removed by hand, N's moves and compressions (all
+# but tar --recursive-unlink), Q's URLs inside code and a curl config, and K, O, P (git
+# merges of other histories, stored credentials sent by default, state across calls)
+OPEN: dict[str, int] = {"D": 4, "H": 5, "K": 0, "M": 4, "N": 1, "O": 0, "P": 0, "Q": 16}
+
+
+@pytest.fixture(scope="module")
+def counts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, int]]:
+    root = tmp_path_factory.mktemp("rt27")
+    project, home = root / "work" / "proj", root / "home"
+    (project / ".hookwise").mkdir(parents=True)
+    (project / ".hookwise" / "policy.yaml").write_text("version: 1\n")
+    (project / ".env").write_text("SECRET_ENV=s3cr3t\n")
+    (project / "server.pem").write_text("not a key\n")
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("key\n")
+    subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
+    found = {}
+    path = str(CORPUS / "redteam_s27_open.tsv")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", str(home))  # figures() sets it for the packs' ~ globs
+        for line in figures(path, cwd=str(project), home=str(home)):
+            matched = LINE.fullmatch(line)
+            if matched:
+                found[matched.group(3)] = (int(matched.group(1)), int(matched.group(2)))
+    return found
+
+
+def test_every_fixed_escape_class_of_the_table_is_blocked(
+    counts: dict[str, tuple[int, int]],
+) -> None:
+    escapes = {k.split(".", 1)[0]: v for k, v in counts.items() if k != "friction"}
+    assert sum(total for _, total in escapes.values()) == 137, counts
+    assert set(OPEN) <= set(escapes), set(OPEN) - set(escapes)
+    fixed = {k: v for k, v in escapes.items() if k not in OPEN}
+    assert len(fixed) == 13, sorted(fixed)
+    assert {k: v for k, v in fixed.items() if v[0] != v[1]} == {}
+    assert {k: escapes[k][0] for k in OPEN if escapes[k][0] < OPEN[k]} == {}
+
+
+def test_the_everyday_commands_of_the_table_are_judged_as_before(
+    counts: dict[str, tuple[int, int]],
+) -> None:
+    # tar xzf and patch -p1 where .hookwise/ lives: asked by choice since s24
+    assert counts["friction"] == (2, 2)
