@@ -1435,10 +1435,17 @@ READ_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "find": (("-files0-from",), ()),
     "ssh-keyscan": (("-f",), ()),
     "dd": ((), ("if",)),  # dd's operands are KEY=VALUE: option_values reads if=F
-    # kubectl create configmap/secret --from-file=[KEY=]F: F printed in the object
-    # (-o yaml, --dry-run) or sent to the cluster (red team s27 F)
+    # kubectl create configmap/secret --from-file=[KEY=]F -o yaml: F printed in the object
+    # (red team s27 F); without an output option it goes to the cluster, as docker run
+    # --env-file hands values to a container (PRINTS_ONLY_WITH below)
     "kubectl": ((), ("--from-file", "--from-env-file")),
     "oc": ((), ("--from-file", "--from-env-file")),
+}
+# READ_OPTIONS programs that print what they read only with one of these options (the
+# rest of the time they send it on, to a place the user configured)
+PRINTS_ONLY_WITH: dict[str, tuple[str, ...]] = {
+    "kubectl": ("-o", "--output"),
+    "oc": ("-o", "--output"),
 }
 # options whose value is a file the program writes (``sort -o F``, ``tree -o F``, ``curl
 # -o F``, ``gcc -o F``): written with content known only when it runs. written.py reads
@@ -1656,6 +1663,11 @@ def _files_named(program: str, argv: list[str]) -> list[tuple[str, Any]]:
     else:
         rest = argv
         reads, writes = READ_OPTIONS.get(program), WRITE_OPTIONS.get(program)
+        shown = PRINTS_ONLY_WITH.get(program)
+        if shown and not any(w in shown or w.split("=", 1)[0] in shown or
+                             (w[:2] in shown and w[:1] == "-" and w[1:2] != "-")
+                             for w in argv[1:]):  # fmt: skip
+            reads = None
     found: list[tuple[str, Any]] = []
     if program in RESPONSE_FILES:
         found += [("read", w[1:]) for w in argv[1:] if w.startswith("@") and len(w) > 1]

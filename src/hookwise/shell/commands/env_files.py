@@ -66,8 +66,14 @@ def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
         return "-v" in argv or "-e" in argv
     if program == "set":  # (set -a, set +a: options; set alone lists the variables)
         return len(argv) == 1
-    # declare -x, declare -px, export -p: with no names, each variable and its value
-    return all(w[:1] in "-+" and "f" not in w.lower() for w in argv[1:])
+    # declare -p NAME: that variable and its value; declare -x, export -p: with no names,
+    # each variable and its value (-f, -F: functions, not values)
+    options = [w for w in argv[1:] if w[:1] in "-+"]
+    if any("f" in w.lower() for w in options):
+        return False
+    if any(w[:1] == "-" and "p" in w[1:] for w in options):
+        return True
+    return len(options) == len(argv) - 1
 
 
 # Programs that print the environment they run with (red team s27 E): after ``set -a; .
