@@ -115,3 +115,22 @@ def test_a_validator_does_not_spend_the_calls_deadline(
     answer = json.loads(done.stdout)
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "checked" in answer["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+@pytest.mark.parametrize("platform", ["claude", "no-such-host"])
+def test_no_way_out_of_the_hook_leaves_its_deadline_armed(
+    env: dict[str, str],  # noqa: F811
+    platform: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """main() in-process (an embedder, the tests): a timer left running would raise into
+    whatever runs seven seconds later."""
+    import signal
+
+    from hookwise.policy import hook
+
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(hook, "_read_stdin", lambda: pre_payload("claude", "ls"))
+    assert hook.main(["--platform", platform]) in (0, 2)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

@@ -326,7 +326,6 @@ def main(argv: list[str]) -> int:
     begun = time.monotonic()  # the policy load's deadline counts from here (rules/budget.py)
     now = time.time()
     term = _HeldTerm()
-    call_deadline.start(begun)  # past it: answered as a failure, before the host's timeout
     if argv and argv[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
         return 0
@@ -361,6 +360,9 @@ def main(argv: list[str]) -> int:
     if interactive:
         sys.stderr.write(TERMINAL_NOTE)
     decoded: Outcome | None = None
+    # from the hook's start (begun); armed here, where its expiry is answered (below), and
+    # disarmed on every way out of the block
+    call_deadline.start(begun)
     try:
         payload: Any = None
         bad_input: str | None = None
@@ -405,6 +407,7 @@ def main(argv: list[str]) -> int:
             sys.stderr.write(
                 f"hookwise hook: unknown host {platform!r}; expected one of: {known}\n{USAGE}"
             )
+            call_deadline.stop()
             return 2  # a broken hook command must not let tool calls through: exit 2 blocks
         if bad_input is not None:
             outcome.host = platform
