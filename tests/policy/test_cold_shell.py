@@ -296,11 +296,15 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     "file": (["file", "-f", ".env"], [], "('read', '.env')"),
     "dd": (["dd", "if=.env"], [], "('read', '.env')"),
     "kubectl": (
-        ["kubectl", "create", "secret", "generic", "s", "--from-file=k=.env"],
+        ["kubectl", "create", "secret", "generic", "s", "--from-file=k=.env", "-o", "yaml"],
         [],
         "('read', '.env')",
     ),
-    "oc": (["oc", "create", "configmap", "c", "--from-env-file", ".env"], [], "('read', '.env')"),
+    "oc": (
+        ["oc", "create", "configmap", "c", "--from-env-file", ".env", "-oyaml"],
+        [],
+        "('read', '.env')",
+    ),
     **{
         name: ([name, "-o", "out", "x"], [], "('write', 'out')")
         for name in ("tree", "gcc", "cc", "g++", "c++", "clang", "clang++", "ld")

@@ -8,6 +8,7 @@ near misses must get no decision."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,9 @@ def in_bash(command: str, root: Path, judge: bool = False) -> list[str]:
     (a copy made beside it runs the command)."""
     place = world(root, "git" in command)
     policy, user_policy = _plant(place)
+    if "gpg" in command and shutil.which("gpg"):  # two gpg of one pipe creating a fresh
+        subprocess.run(["gpg", "--batch", "--list-keys"], env=place["env"],  # ~/.gnupg race
+                       capture_output=True, timeout=60, check=False)  # fmt: skip
     if judge:
         copy = root.parent / (root.name + "-judged")
         subprocess.run(["cp", "-a", str(root), str(copy)], check=True, timeout=60)

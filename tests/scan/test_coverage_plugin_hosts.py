@@ -126,7 +126,11 @@ def make_db(path: Path, parts: list[Any], *, session_id: Any = "ses_1") -> Path:
                 (
                     f"p{index}",
                     index,
-                    data if isinstance(data, str | bytes | int) else json.dumps(data),
+                    # (an int SQLite cannot hold as INTEGER is stored as the JSON text)
+                    data
+                    if isinstance(data, str | bytes)
+                    or (isinstance(data, int) and -(2**63) <= data < 2**63)
+                    else json.dumps(data),
                 ),
             )
     return path
