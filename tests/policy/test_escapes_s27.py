@@ -14,9 +14,10 @@ import pytest
 import yaml
 
 from tests.policy.corpus_support import CORPUS
+from tests.policy.escape_classes import absent, cases
 from tests.policy.test_escapes_s24a import _verdict, starter
 from tests.policy.test_escapes_s25b import in_bash
-from tests.policy.test_unverifiable import _missing, packs
+from tests.policy.test_unverifiable import packs
 
 __all__ = ["packs", "starter"]  # the module fixtures, shared
 
@@ -27,19 +28,11 @@ TOOLS = ("cpio", "javac", "java", "kubectl", "make-first-existing-target", "stri
 
 
 def _cases(part: str) -> list[Any]:
-    return [
-        pytest.param(command, bool(body.get("starter")), id=f"{klass}-{index:02d}")
-        for klass, body in DATA["classes"].items()
-        for index, command in enumerate(body[part], start=1)
-    ]
+    return cases(DATA, part)
 
 
 def _absent(command: str) -> str | None:
-    import shutil
-
-    words = command.replace("|", " ").replace(";", " ").replace("(", " ").split()
-    found = next((t for t in TOOLS if t in words and shutil.which(t) is None), None)
-    return found or _missing(command)
+    return absent(command, TOOLS)
 
 
 @pytest.mark.parametrize(("command", "starter_class"), _cases("block"))
