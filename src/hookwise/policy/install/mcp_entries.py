@@ -12,6 +12,7 @@ servers (``url``) are reported: the proxy cannot wrap them (docs/mcp.md).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tomllib
@@ -123,25 +124,43 @@ def plan_mcp(
     state_path = _state_path(env)
     plan = McpPlan(state=_load_state(state_path), state_path=state_path)
     prefix = wrap_command(env)
+    first: Mapping[str, Any] = {}
     for relative, key in files:
-        path = base / relative if scope == "project" else config_file(host, relative, env)
-        _check_link(path, base if scope == "project" else None)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InstallError(f"{path}: cannot read it: {exc}") from None
-        records = plan.state.setdefault(str(path), {})
-        edit = _Edit(
-            plan, path, key, prefix, records, install, config_env.pins_for(env), env,
-            mcp_stdio_types(host),
-        )  # fmt: skip
-        after = edit.toml(text) if path.suffix == ".toml" else edit.json(text)
-        plan.files[path] = (text, after)
-        if not records:
-            plan.state.pop(str(path), None)
+        for path in _places(host, scope, base, relative, env):
+            _check_link(path, base if scope == "project" else None)
+            try:
+                text = path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                continue
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InstallError(f"{path}: cannot read it: {exc}") from None
+            records = plan.state.setdefault(str(path), {})
+            edit = _Edit(
+                plan, path, key, prefix, records, install, config_env.pins_for(env), env,
+                mcp_stdio_types(host), first if "*" in relative else {},
+            )  # fmt: skip
+            after = edit.toml(text) if path.suffix == ".toml" else edit.json(text)
+            if not first and path.suffix == ".toml":
+                with contextlib.suppress(tomllib.TOMLDecodeError):
+                    found = tomllib.loads(text).get(key)
+                    first = found if isinstance(found, dict) else {}
+            plan.files[path] = (text, after)
+            if not records:
+                plan.state.pop(str(path), None)
     return plan
+
+
+def _places(host: str, scope: str, base: Path, relative: str, env: Mapping[str, str]) -> list[Path]:
+    """The files of one ``MCP_FILES`` entry: a ``*`` in its name is every file it matches
+    (Codex's profile files, each a ``--profile`` the host may be run with: s27 F13)."""
+    if "*" not in relative:
+        return [base / relative if scope == "project" else config_file(host, relative, env)]
+    parent = base if scope == "project" else config_dir(host, env)
+    where = parent / Path(relative).parent
+    try:
+        return sorted(p for p in where.glob(Path(relative).name) if not p.is_dir())
+    except OSError:
+        return []
 
 
 def _check_link(path: Path, project: Path | None) -> None:
@@ -190,6 +209,9 @@ class _Edit:
     pins: list[str]
     env: Mapping[str, str]
     stdio_types: tuple[str, ...] = ("stdio",)
+    # the servers of the file this one is merged over field by field (a Codex profile over
+    # config.toml): an entry here without ``args`` takes that entry's
+    under: Mapping[str, Any] = field(default_factory=dict)
 
     def note(self, name: str, action: str, detail: str = "") -> None:
         self.plan.changes.append(ServerChange(self.path, name, action, detail))
@@ -444,6 +466,11 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
     args_pair = found.value((key, name, "args"))
     if command is None or (args_pair is None and "args" in server):
         edit.note(name, "skipped", "its command or args could not be located in the text")
+        return text
+    below = edit.under.get(name)
+    if install and "args" not in server and isinstance(below, dict) and "args" in below:
+        edit.note(name, "skipped", "it sets command but takes args from the same server in "
+                                   "the file it is merged over; give it its own args")  # fmt: skip
         return text
     spans = {"command": (command.value_start, command.value_end)}
     if args_pair is not None:

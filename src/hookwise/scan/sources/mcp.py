@@ -8,25 +8,30 @@
   skips that question.
 * Gemini CLI: ``mcpServers`` of every settings scope (the project's only in a trusted
   folder) and of each active extension's ``gemini-extension.json``.
-* Codex: ``[mcp_servers.NAME]`` of the user and project ``config.toml`` layers.
+* Codex: ``[mcp_servers.NAME]`` of the user and project ``config.toml`` layers, and of each
+  profile file beside the user's (``NAME.config.toml``, read over it by ``codex --profile
+  NAME``: red team s27 F13).
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import tomllib
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
 from hookwise.config.claude.settings import ClaudeHooks, ClaudePaths, ClaudePlugin, ClaudeScope
 from hookwise.config.claude.trust import claude_global_config
+from hookwise.config.codex.mcp_layers import profile_files
 from hookwise.config.codex.settings import CodexHooks
 from hookwise.config.gemini.extensions import hydrate, load_extensions
 from hookwise.config.gemini.paths import SettingsScope
 from hookwise.config.gemini.settings import LoadedSettings
 from hookwise.config.jsonc import parse_json_text, parse_jsonc
 from hookwise.mcp_proxy import transport
+from hookwise.protocol.codex import PROFILE_FILE_SUFFIX
 from hookwise.protocol.jsvalue import JSON
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text, json_line, text_line
@@ -371,4 +376,24 @@ def codex_mcp(ctx: ScanContext, real: CodexHooks, everything: CodexHooks) -> lis
                 ctx=ctx,
             )
         )
+    for layer in real.layers:
+        if layer.name != "user":
+            continue
+        for path in profile_files(layer.folder):
+            try:
+                config = tomllib.loads(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                continue
+            name = path.name.removesuffix(PROFILE_FILE_SUFFIX)
+            out.extend(
+                servers_of(
+                    "codex",
+                    "user",
+                    str(path),
+                    config.get("mcp_servers"),
+                    pointer=[],
+                    gate=(Gate.USER, f"profile (`codex --profile {name}`)"),
+                    ctx=ctx,
+                )
+            )
     return out
