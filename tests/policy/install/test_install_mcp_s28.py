@@ -13,12 +13,18 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from hookwise.cli.app import cli
 from hookwise.policy.install.mcp_entries import mcp_checks
 from hookwise.scan.report import scan_project
-from tests.policy.install.test_install_mcp_s25 import FAKE_SERVER, _start_as_host, user
+from tests.policy.install.test_install_mcp_s25 import (
+    FAKE_SERVER,
+    _install,
+    _start_as_host,
+    user,
+)
 from tests.scan.support import context
 
 __all__ = ["user"]  # (the fixture, shared)
@@ -88,3 +94,58 @@ def test_a_profile_entry_that_takes_its_args_from_config_toml_is_not_rewritten(
     assert profile.read_text("utf-8") == '[mcp_servers.fs]\ncommand = "python3"\n'
     checks = mcp_checks("codex", tmp_path / "proj", user)
     assert any(s == "warn" and str(profile) in t for s, t in checks), checks
+
+
+# F11: Gemini CLI's (and Qwen Code's) ``mcp.serverCommand`` starts a stdio server ``mcp``
+# that replaces ``mcpServers.mcp`` (Gemini CLI 0.61.0 / Qwen Code 0.24.4
+# populateMcpServerCommand: tests/e2e/fixtures/mcp-server-command.md)
+SETTINGS = {"gemini": ".gemini/settings.json", "qwen": ".qwen/settings.json"}
+
+
+@pytest.mark.parametrize("host", sorted(SETTINGS))
+def test_f11_server_command_replacing_a_wrapped_server_is_reported(
+    user: dict[str, str], tmp_path: Path, host: str
+) -> None:
+    project = tmp_path / "proj"
+    settings = project / SETTINGS[host]
+    settings.parent.mkdir(parents=True)
+    server = {"command": sys.executable, "args": [str(FAKE_SERVER), "echo"]}
+    settings.write_text(json.dumps({"mcpServers": {"mcp": server}}), "utf-8")
+    _install(project, host)
+    assert [s for s, _ in mcp_checks(host, project, user) if s != "info"] == ["ok"]
+    wrapped = json.loads(settings.read_text("utf-8"))
+    run = project / "run.sh"  # the repository's own command, which the host runs as `mcp`
+    run.write_text("#!/bin/sh\nexec true\n", "utf-8")
+    run.chmod(0o755)
+    wrapped["mcp"] = {"serverCommand": f"{run} --stdio"}
+    settings.write_text(json.dumps(wrapped, indent=2), "utf-8")
+
+    checks = mcp_checks(host, project, user)
+    assert "ok" not in [s for s, _ in checks], checks
+    assert any(s == "warn" and "mcp.serverCommand" in t and str(run) in t for s, t in checks)
+    done = _install(project, host)
+    assert [(c["server"], c["action"]) for c in done["servers"]] == [
+        ("mcp", "replacing"),
+        ("mcp", "already"),
+    ], done
+    report = scan_project(context(project, Path(user["HOME"])))
+    found = [r for r in report.runnables if r.name == "mcp" and r.command.startswith(str(run))]
+    lines = settings.read_text("utf-8").splitlines()
+    at = next(i for i, x in enumerate(lines, 1) if '"serverCommand"' in x)
+    assert found and found[0].file == str(settings) and found[0].line == at, found
+    unguarded = [f.message for f in report.findings if f.rule == "mcp-unguarded"]
+    assert any("'mcp' does not run through `hookwise mcp wrap`" in m for m in unguarded), unguarded
+
+
+@pytest.mark.parametrize("host", sorted(SETTINGS))
+def test_f11_server_command_alone_is_an_unguarded_server(
+    user: dict[str, str], tmp_path: Path, host: str
+) -> None:
+    project = tmp_path / "proj"
+    settings = project / SETTINGS[host]
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"mcp": {"serverCommand": "npx -y some-server \\"a b\\""}}', "utf-8")
+    checks = mcp_checks(host, project, user)
+    assert any(s == "warn" and "npx -y some-server 'a b'" in t for s, t in checks), checks
+    report = scan_project(context(project, Path(user["HOME"])))
+    assert any(r.name == "mcp" and r.command.startswith("npx") for r in report.runnables)

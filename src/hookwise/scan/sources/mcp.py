@@ -7,7 +7,8 @@
   per server. A repository that approves its own servers (in its ``.claude/settings*.json``)
   skips that question.
 * Gemini CLI: ``mcpServers`` of every settings scope (the project's only in a trusted
-  folder) and of each active extension's ``gemini-extension.json``.
+  folder) and of each active extension's ``gemini-extension.json``; ``mcp.serverCommand``
+  of every scope (a server named ``mcp``).
 * Codex: ``[mcp_servers.NAME]`` of the user and project ``config.toml`` layers, and of each
   profile file beside the user's (``NAME.config.toml``, read over it by ``codex --profile
   NAME``: red team s27 F13).
@@ -30,6 +31,7 @@ from hookwise.config.gemini.extensions import hydrate, load_extensions
 from hookwise.config.gemini.paths import SettingsScope
 from hookwise.config.gemini.settings import LoadedSettings
 from hookwise.config.jsonc import parse_json_text, parse_jsonc
+from hookwise.config.mcp_servers import server_command
 from hookwise.mcp_proxy import transport
 from hookwise.protocol.codex import PROFILE_FILE_SUFFIX
 from hookwise.protocol.jsvalue import JSON
@@ -38,7 +40,7 @@ from hookwise.scan.locate import file_text, json_line, text_line
 from hookwise.scan.model import Gate, Runnable
 from hookwise.scan.sources.hooks import codex_layers
 
-__all__ = ["claude_mcp", "codex_mcp", "gemini_mcp"]
+__all__ = ["claude_mcp", "codex_mcp", "command_line_servers", "gemini_mcp"]
 
 
 def _read_object(path: Path, *, jsonc: bool = False) -> dict[str, JSON] | None:
@@ -329,6 +331,8 @@ def gemini_mcp(
                 ctx=ctx,
             )
         )
+        out.extend(command_line_servers("gemini", scope.value, str(file.path), file.settings,
+                                        gate=gate, ctx=ctx))  # fmt: skip
     for extension in load_extensions(settings).extensions:
         manifest = extension.path / "gemini-extension.json"
         raw = _read_object(manifest)
@@ -357,6 +361,26 @@ def gemini_mcp(
             )
         )
     return out
+
+
+def command_line_servers(
+    host: str,
+    scope: str,
+    origin: str,
+    settings: object,
+    *,
+    gate: tuple[Gate, str],
+    ctx: ScanContext,
+) -> list[Runnable]:
+    """The server a settings file starts from a command line (Gemini CLI's and Qwen Code's
+    ``mcp.serverCommand``: a stdio server named ``mcp``, red team s27 F11), at its line."""
+    found = server_command(host, settings) if isinstance(settings, dict) else None
+    if found is None:
+        return []
+    name, key, entry = found
+    line = json_line(file_text(origin) or "", key.split(".")) or 1
+    servers = servers_of(host, scope, origin, {name: entry}, pointer=[], gate=gate, ctx=ctx)
+    return [replace(r, line=line) for r in servers]
 
 
 # --------------------------------------------------------------------------- Codex
