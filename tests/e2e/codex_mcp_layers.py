@@ -19,7 +19,7 @@ def trusting(project: Path, level: str = "trusted") -> str:
     return f'\n[projects."{project}"]\ntrust_level = "{level}"\n'
 
 
-EMPTY = '[mcp_servers.fs]\ndisabled_tools = []\n'
+EMPTY = "[mcp_servers.fs]\ndisabled_tools = []\n"
 KEEPS = '[mcp_servers.fs]\ndisabled_tools = ["write_file", "other"]\n'
 OTHER_FIELD = '[mcp_servers.fs]\ncommand = "python3"\n'
 

@@ -17,7 +17,7 @@ RULES = (
     '  - id: no-env\n    match: {files: "**/.env"}\n    action: deny\n'
     '  - id: no-secret-read\n    match: {tool: read, files: "**/secret.txt"}\n    action: deny\n'
     '  - id: no-key-read\n    match: {tool: "re*", files: "**/key.pem"}\n    action: deny\n'
-    '  - id: no-list\n    match: {tool: read, mcp: {server: lister}}\n    action: deny\n'
+    "  - id: no-list\n    match: {tool: read, mcp: {server: lister}}\n    action: deny\n"
 )
 
 

@@ -34,7 +34,9 @@ PY = json.dumps(sys.executable)
 
 
 def _install_user(host: str, *extra: str) -> dict[str, Any]:
-    result = CliRunner().invoke(cli, ["install", host, "--mcp", "--scope", "user", "--json", *extra])
+    result = CliRunner().invoke(
+        cli, ["install", host, "--mcp", "--scope", "user", "--json", *extra]
+    )
     assert result.exit_code == 0, result.output
     out: dict[str, Any] = json.loads(result.output)
     return out

@@ -147,6 +147,6 @@ def unheld(
             out.append(("absent", f"no layer defines server {server!r}"))
     for layer in profiles:
         if layer.sets(server) and (layer.servers is None or tool not in layer.disabled(server)):
-            out.append(("profile", f"{layer.label} sets [{_TABLE}.{server}] disabled_tools "
-                                   f"without {tool!r}: Codex uses that list with the profile"))  # fmt: skip
+            why = f"without {tool!r}: Codex uses that list with the profile"
+            out.append(("profile", f"{layer.label} sets [{_TABLE}.{server}] disabled_tools {why}"))
     return out

@@ -36,6 +36,7 @@ def _present(
     text: str | None,
     target: Path,
     export: Export,
+    *,
     env: Mapping[str, str],
     project: Path,
 ) -> set[str]:
@@ -85,10 +86,11 @@ _NOT_SYNCED = ("shadowed", "unread", "overridden", "absent")
 def _mcp_drift(
     host: str,
     scope: str,
-    project: Path,
-    env: Mapping[str, str],
     export: Export,
     drift: Callable[[str, str, str], None],
+    *,
+    project: Path,
+    env: Mapping[str, str],
 ) -> None:
     """Codex's MCP entries not held as Codex merges its layers: a server added since
     install (install --native writes it), a profile's or a project's list replacing the
@@ -121,7 +123,7 @@ def _scope(
     try:
         record = read_record(target, host)
         text = regular_text(target, MAX_NATIVE_BYTES, "native rules")
-        present = _present(host, text, target, export, env, project)
+        present = _present(host, text, target, export, env=env, project=project)
     except InstallError as exc:
         state["drift"].append({"kind": "unreadable", "detail": str(exc)})
         return state, [("fail", str(exc))]
@@ -166,7 +168,7 @@ def _scope(
                 parts = [f"no longer in the policy: {', '.join(old)}"] if old else []
                 parts += [f"not written yet: {', '.join(new)}"] if new else []
                 drift("stale", "warn", f"{target}: {'; '.join(parts)}")
-        _mcp_drift(host, scope, project, env, export, drift)
+        _mcp_drift(host, scope, export, drift, project=project, env=env)
         finder = getattr(EXPORTERS[host], "preempting_rules", None)
         if finder is not None and text is not None:
             _preempted(finder(text, target, env, project), state, drift)

@@ -378,7 +378,7 @@ def command_line_servers(
     if found is None:
         return []
     name, key, entry = found
-    line = json_line(file_text(origin) or "", key.split(".")) or 1
+    line = json_line(file_text(origin) or "", list[str | int](key.split("."))) or 1
     servers = servers_of(host, scope, origin, {name: entry}, pointer=[], gate=gate, ctx=ctx)
     return [replace(r, line=line) for r in servers]
 
