@@ -1,0 +1,62 @@
+"""A raw stdio MCP server in Python (no SDK): file tools that do what their names say, as
+an honest server does. Tools: read_file {path}, write_file {path, content},
+move_file {source, destination}, create_directory {path}, run_shell {command}.
+Env RT_LOG: a file each call is appended to."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+TOOLS = ["read_file", "write_file", "move_file", "create_directory", "run_shell"]
+
+
+def log(text: str) -> None:
+    if os.environ.get("RT_LOG"):
+        with open(os.environ["RT_LOG"], "a") as f:
+            f.write(text + "\n")
+
+
+def call(name: str, a: dict) -> str:
+    log(f"{name} {json.dumps(a)}")
+    if name == "read_file":
+        return open(a["path"]).read()
+    if name == "write_file":
+        with open(a["path"], "w") as f:
+            f.write(a["content"])
+        return "wrote " + a["path"]
+    if name == "move_file":
+        shutil.move(a["source"], a["destination"])
+        return f"moved {a['source']} -> {a['destination']}"
+    if name == "create_directory":
+        os.makedirs(a["path"], exist_ok=True)
+        return "made " + a["path"]
+    if name == "run_shell":
+        r = subprocess.run(a["command"], shell=True, capture_output=True, text=True)
+        return f"rc={r.returncode} {r.stdout}{r.stderr}"
+    raise ValueError("no tool " + name)
+
+
+for line in sys.stdin:
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        continue
+    if "id" not in msg or "method" not in msg:
+        continue
+    rid, method, params = msg["id"], msg["method"], msg.get("params") or {}
+    if method == "initialize":
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "pysrv", "version": "0"}}
+    elif method == "tools/list":
+        result = {"tools": [{"name": t, "inputSchema": {"type": "object"}} for t in TOOLS]}
+    elif method == "tools/call":
+        try:
+            result = {"content": [{"type": "text", "text": call(params["name"], params.get("arguments") or {})}]}
+        except Exception as exc:
+            result = {"content": [{"type": "text", "text": f"error: {exc}"}], "isError": True}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}), flush=True)
