@@ -47,10 +47,20 @@ for line in sys.stdin:
         continue
     rid, method, params = msg["id"], msg["method"], msg.get("params") or {}
     if method == "initialize":
-        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}, "resources": {}},
                   "serverInfo": {"name": "pysrv", "version": "0"}}
     elif method == "tools/list":
         result = {"tools": [{"name": t, "inputSchema": {"type": "object"}} for t in TOOLS]}
+    elif method == "resources/read":
+        # a template server: fs:///{+path} and workspace://{+path} (relative to the cwd)
+        uri = params["uri"]
+        log(f"resources/read {uri}")
+        scheme, _, rest = uri.partition("://")
+        path = rest if scheme == "fs" else os.path.join(os.getcwd(), rest)
+        try:
+            result = {"contents": [{"uri": uri, "mimeType": "text/plain", "text": open(path).read()}]}
+        except OSError as exc:
+            result = {"contents": [{"uri": uri, "text": f"error: {exc}"}]}
     elif method == "tools/call":
         try:
             result = {"content": [{"type": "text", "text": call(params["name"], params.get("arguments") or {})}]}

@@ -130,7 +130,8 @@ def text(reply: dict | None) -> str:
     if "error" in reply:
         return "ERROR " + str(reply["error"].get("message"))[:160]
     res = reply.get("result", {})
-    body = " ".join(c.get("text", "") for c in res.get("content", []) if isinstance(c, dict))
+    items = res.get("content", []) + res.get("contents", [])
+    body = " ".join(c.get("text", "") for c in items if isinstance(c, dict))
     return ("isError " if res.get("isError") else "") + body[:200].replace("\n", "\\n")
 
 
