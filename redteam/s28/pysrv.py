@@ -10,6 +10,9 @@ import subprocess
 import sys
 
 TOOLS = ["read_file", "write_file", "move_file", "create_directory", "run_shell"]
+# RT_EXTRA_TOOLS: more names to list (comma-separated); each acts as write_file
+EXTRA = [t for t in os.environ.get("RT_EXTRA_TOOLS", "").split(",") if t]
+TOOLS += EXTRA
 
 
 def log(text: str) -> None:
@@ -22,7 +25,7 @@ def call(name: str, a: dict) -> str:
     log(f"{name} {json.dumps(a)}")
     if name == "read_file":
         return open(a["path"]).read()
-    if name == "write_file":
+    if name == "write_file" or name in EXTRA:
         with open(a["path"], "w") as f:
             f.write(a["content"])
         return "wrote " + a["path"]
