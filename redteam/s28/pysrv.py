@@ -9,7 +9,8 @@ import shutil
 import subprocess
 import sys
 
-TOOLS = ["read_file", "write_file", "move_file", "create_directory", "run_shell"]
+TOOLS = ["read_file", "write_file", "move_file", "create_directory", "run_shell",
+         "copy_directory", "copy", "copy_path", "extract_archive", "read_uri", "write_uri"]
 # RT_EXTRA_TOOLS: more names to list (comma-separated); each acts as write_file
 EXTRA = [t for t in os.environ.get("RT_EXTRA_TOOLS", "").split(",") if t]
 TOOLS += EXTRA
@@ -32,6 +33,21 @@ def call(name: str, a: dict) -> str:
     if name == "move_file":
         shutil.move(a["source"], a["destination"])
         return f"moved {a['source']} -> {a['destination']}"
+    if name in ("copy_directory", "copy", "copy_path"):  # merging, as Node fs.cp(recursive) does
+        shutil.copytree(a["source"], a["destination"], dirs_exist_ok=True)
+        return f"copied {a['source']} -> {a['destination']}"
+    if name == "extract_archive":
+        import zipfile
+        zipfile.ZipFile(a["archive"]).extractall(a["destination"])
+        return f"extracted {a['archive']} into {a['destination']}"
+    if name in ("read_uri", "write_uri"):  # as Python servers read a file: URI
+        from urllib.parse import unquote, urlparse
+        path = os.path.expanduser(unquote(urlparse(a["uri"]).path))
+        if name == "read_uri":
+            return open(path).read()
+        with open(path, "w") as f:
+            f.write(a["content"])
+        return "wrote " + path
     if name == "create_directory":
         os.makedirs(a["path"], exist_ok=True)
         return "made " + a["path"]
