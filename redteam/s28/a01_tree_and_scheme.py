@@ -1,9 +1,11 @@
 """s28 a01: (1) moving the policy's directory away and a prepared one in, through an MCP
 move tool; (2) resources/read and a read tool's URI under a scheme other than file:
 (fs:///{+path}, workspace://{+path}) that a template server maps to a file."""
-import sys, time
+import sys
+import time
+
 sys.path.insert(0, __import__("os").path.dirname(__file__))
-from rt import Client, sandbox, row
+from rt import Client, row, sandbox
 
 sb = sandbox("a01")
 here = __import__("os").path.dirname(__file__)

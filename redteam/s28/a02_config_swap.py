@@ -1,9 +1,12 @@
 """s28 a02: the user policy's grandparent directory (~/.config, or HOME) is moved away and
 a prepared one moved in its place, through an MCP move tool (the reference filesystem
 server's move_file does the same rename): the policy is replaced by `rules: []`."""
-import os, sys, time
+import os
+import sys
+import time
+
 sys.path.insert(0, os.path.dirname(__file__))
-from rt import Client, sandbox, row
+from rt import Client, row, sandbox
 
 for gap in (0.0, 2.0):
     sb = sandbox(f"a02-{gap:g}")

@@ -1,9 +1,12 @@
 """s28 a04: an `ask` decided on the file a path resolves to (a link in the project into
 ~/.ssh) shows the user only the path as written: the elicitation names a test fixture, the
 accepted call writes ~/.ssh/authorized_keys."""
-import json, os, sys
+import json
+import os
+import sys
+
 sys.path.insert(0, os.path.dirname(__file__))
-from rt import Client, sandbox, row
+from rt import Client, row, sandbox
 
 POLICY = """version: 1
 rules:

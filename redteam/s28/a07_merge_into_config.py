@@ -1,9 +1,13 @@
 """s28 a07: a tool that copies or extracts a directory INTO an existing one (cp -r, rsync,
 unzip -d) with ~/.config (or HOME) as the destination overwrites the user policy in place:
 self-protection decides the destination directory, not the files landing under it."""
-import os, sys, time, zipfile
+import os
+import sys
+import time
+import zipfile
+
 sys.path.insert(0, os.path.dirname(__file__))
-from rt import Client, sandbox, row
+from rt import Client, row, sandbox
 
 sb = sandbox("a07")
 c = Client(sb, ["python3", f"{os.path.dirname(__file__)}/pysrv.py"], name="fs")

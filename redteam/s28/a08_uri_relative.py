@@ -1,8 +1,10 @@
 """s28 a08: file: URIs a Python server opens as `expanduser(unquote(urlparse(uri).path))`:
 relative (`file:../x`), `~` and /proc/self/cwd spellings of the user policy and `.env`."""
-import os, sys
+import os
+import sys
+
 sys.path.insert(0, os.path.dirname(__file__))
-from rt import Client, sandbox, row
+from rt import Client, row, sandbox
 
 sb = sandbox("a08")
 c = Client(sb, ["python3", f"{os.path.dirname(__file__)}/pysrv.py"], name="fs")

@@ -2,9 +2,14 @@
 npm, installed under /tmp/rt28m/npm), allowed directory = the sandbox: move_file ~/.config
 away and a prepared one in; then `.env` is read through the same proxy and the hook lets
 Bash `rm -rf` through."""
-import json, os, subprocess, sys, time
+import json
+import os
+import subprocess
+import sys
+import time
+
 sys.path.insert(0, os.path.dirname(__file__))
-from rt import HOOKWISE, Client, env_for, sandbox, row
+from rt import HOOKWISE, Client, env_for, row, sandbox
 
 FS = os.environ.get("RT_FS", "/tmp/rt28m/npm/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
 sb = sandbox("a09")

@@ -2,9 +2,13 @@
 server's raw input log: a tools/call notification, id null, a batch reusing an id, a
 cancellation race around a held ask, a `__proto__` argument, a server elicitation worded as
 the proxy's."""
-import json, os, sys, time
+import json
+import os
+import sys
+import time
+
 sys.path.insert(0, os.path.dirname(__file__))
-from rt import Client, sandbox, row
+from rt import Client, row, sandbox
 
 POLICY = """version: 1
 rules:

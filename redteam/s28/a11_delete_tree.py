@@ -1,7 +1,9 @@
 """s28 a11: F1's cause with a delete tool: deleting ~/.config (the policy's grandparent)."""
-import os, sys
+import os
+import sys
+
 sys.path.insert(0, os.path.dirname(__file__))
-from rt import Client, sandbox, row
+from rt import Client, row, sandbox
 
 sb = sandbox("a11")
 c = Client(sb, ["python3", f"{os.path.dirname(__file__)}/pysrv.py"], name="fs")

@@ -2,9 +2,13 @@
 command that runs ~/.local/share/hookwise/hook; two MCP moves swap ~/.local/share for a
 prepared one whose `hookwise/hook` answers nothing. The policy file is untouched; the
 registered hook command now allows Bash `rm -rf`."""
-import json, os, subprocess, sys, time
+import json
+import os
+import subprocess
+import sys
+
 sys.path.insert(0, os.path.dirname(__file__))
-from rt import HOOKWISE, Client, env_for, sandbox, row
+from rt import HOOKWISE, Client, env_for, row, sandbox
 
 sb = sandbox("a12")
 base, home, proj = sb["base"], sb["home"], sb["proj"]
