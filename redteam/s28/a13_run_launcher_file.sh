@@ -46,3 +46,4 @@ PY
 echo "== registered hook, Bash rm -rf /tmp/victim:"; hook "rm -rf /tmp/victim"; echo "(empty: no decision)"
 echo "== /tmp/fake.log:"; cat /tmp/fake.log 2>/dev/null
 echo "== policy file intact:"; grep -c no-rm-r "$XDG_CONFIG_HOME/hookwise/policy.yaml"
+echo "== hookwise doctor --host claude (after):"; "$HW" doctor --host claude 2>&1 | grep -iE "registered|self-test|launcher|FAIL|WARN" | cut -c1-160 | head -6
