@@ -35,6 +35,6 @@ for path in (str(ssh / "authorized_keys"), "tests/fixtures/ssh/authorized_keys")
     named = path.startswith("/")  # the user declines what names ~/.ssh, allows a fixture
     answer = {"action": "decline"} if named else {"action": "accept", "content": {"allow": True}}
     c.send({"jsonrpc": "2.0", "id": ask["id"], "result": answer})
-    row(f"after the user answers {answer['action']}", c.wait(lambda m: m.get("id") == rid))
+    row(f"after the user answers {answer['action']}", c.wait(lambda m, rid=rid: m.get("id") == rid))
 print("  ~/.ssh/authorized_keys:", (ssh / "authorized_keys").read_text().strip() if (ssh / "authorized_keys").exists() else "(none)")
 c.close()
