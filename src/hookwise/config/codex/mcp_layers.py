@@ -13,7 +13,6 @@ cannot be read counts as replacing every list (nothing is claimed for what is no
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,10 +93,9 @@ def _project_dirs(project: Path) -> list[Path]:
 
 
 def mcp_layers(
-    codex_home: Path, project: Path | None, env: Mapping[str, str] | None = None
+    codex_home: Path, project: Path | None
 ) -> tuple[McpLayer | None, list[McpLayer], list[McpLayer]]:
     """(the user's config.toml, the profile files, the project layers in Codex's order)."""
-    del env  # the layers' places are all in ``codex_home`` and ``project``
     user = _read(codex_home / MCP_FILES["user"][0][0], "user")
     profiles = [layer for p in profile_files(codex_home) if (layer := _read(p, "profile"))]
     projects: list[McpLayer] = []
