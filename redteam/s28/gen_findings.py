@@ -45,6 +45,7 @@ CLASSES: list[tuple[str, list[str]]] = [
     ]),
     ("E. globs the matcher does not expand as bash does (`[^...]`, `[[:class:]]`, dotglob/GLOBIGNORE, and any glob given to grep)", [
         "cat .[^.]*",
+        "head -n 50 .[^.]*",
         "cat .[[:alpha:]]nv",
         "shopt -s dotglob; cat ?env",
         "GLOBIGNORE=x; cat ?env",
@@ -92,6 +93,11 @@ CLASSES: list[tuple[str, list[str]]] = [
         "/usr/lib/git-core/git-send-pack ../bare.git +main",
         "GIT_WORK_TREE=../victim /usr/lib/git-core/git-clean -fdxq",
         "/usr/lib/git-core/git-rebase -q -x 'rm -rf ../victim' HEAD~1",
+        "/usr/lib/git-core/git-difftool -y -x 'rm -rf ../victim #' HEAD~1",
+        "/usr/lib/git-core/git-config alias.x '!rm -rf ../victim' && git x",
+        "/usr/lib/git-core/git-grep -O'rm -rf ../victim #' hello",
+        "/usr/lib/git-core/git-archive --remote=../bare.git --exec='rm -rf ../victim; true' HEAD",
+        "/usr/lib/git-core/git-ls-remote --upload-pack='git push -q -f origin main; true' ../bare.git",
     ]),
     ("J. an interpreter under a name program_name does not reduce (Debian's perl5.36-x86_64-linux-gnu: triplet after the version)", [
         "perl5.36-x86_64-linux-gnu -e 'open F, \".e\".\"nv\"; print <F>'",
@@ -170,6 +176,8 @@ def main() -> None:
             if ans != "allow" or not dmg or dmg.startswith("none"):
                 missing.append(f"{ans} / {dmg}: {cmd}")
                 continue
+            if " mv " in f" {cmd}" and dmg == "deleted ../victim":
+                dmg = "moved ../victim out of its place (gone there; the data survives under /tmp)"
             rows.append(f"{label}\t{cmd}\tallow\t{dmg}")
     for line in open(os.path.join(HERE, "friction.out"), encoding="utf-8"):
         ans, cmd, why, _ = line.rstrip("\n").split("\t")
