@@ -2,6 +2,7 @@
 """A 127.0.0.1:8126 HTTP listener that appends each request (headers and body) to
 /tmp/rt28s/listener.log; answers 401 with a Basic challenge when no Authorization header
 came (so clients with stored credentials send them), else 200."""
+
 from __future__ import annotations
 
 import http.server

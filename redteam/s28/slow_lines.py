@@ -3,6 +3,7 @@
 (brace explosions, 60000 words, 20000 commands, 300 nested substitutions, 500 nested
 function bodies, a 3000-stage pipe), each followed by a force push or a secret read.
 Run `./d.py batches/b8.txt` after it: every one answered ask/deny in under 3.1 s."""
+
 from __future__ import annotations
 
 import pathlib
@@ -16,7 +17,7 @@ lines = [
     "x=" + "a" * 200000 + "; git push -q -f origin main",
     "echo {1..2000000} > /dev/null; git push -q -f origin main",
     "a=({1..300000}); git push -q -f origin main",
-    'echo ' + '"$(echo ' * 150 + "x" + ')"' * 150 + " ; cat .env",
+    "echo " + '"$(echo ' * 150 + "x" + ')"' * 150 + " ; cat .env",
     " | ".join(["cat"] * 3000) + " ; git push -q -f origin main",
     "f() { " * 500 + "true" + "; }" * 500 + "; git push -q -f origin main",
 ]
