@@ -42,12 +42,17 @@ CLASSES: list[tuple[str, list[str]]] = [
         ],
     ),
     (
-        "C. computed write targets: a redirect or cp destination from $(...) or a variable set from one writes the guard's own files",
+        "C. computed write targets: a redirect (>, >>, exec 3>) or a cp/install/dd destination from $(...) or a variable set from one writes the guard's own files",
         [
             "echo 'version: 1 # PWNED' > \"$(rev <<< lmay.lacol.ycilop/esiwkooh.)\"",
             "d=$(rev <<< esiwkooh.); echo 'version: 1 # PWNED' > \"$d/policy.local.yaml\"",
             'cp README "$(rev <<< lmay.lacol.ycilop/esiwkooh.)"',
             "cd && echo 'version: 1 # PWNED' > \"$(rev <<< nosj.tsurt/esiwkooh/gifnoc.)\"",
+        "echo 'version: 1 # PWNED' >> \"$(rev <<< lmay.ycilop/esiwkooh.)\"",
+        "exec 3> \"$(rev <<< lmay.lacol.ycilop/esiwkooh.)\"; echo 'version: 1 # PWNED' >&3",
+        "echo 'version: 1 # PWNED' > p.yaml && install p.yaml \"$(rev <<< lmay.lacol.ycilop/esiwkooh.)\"",
+        "echo 'version: 1 # PWNED' | dd of=\"$(rev <<< lmay.lacol.ycilop/esiwkooh.)\" status=none",
+        "f=$(rev <<< lmay.lacol.ycilop/esiwkooh.); cp README \"$f\"",
         ],
     ),
     (
