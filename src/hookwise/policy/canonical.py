@@ -719,7 +719,11 @@ class Event:
             else:
                 from hookwise.shell.parser import split_command
 
-                self._cache["script"] = split_command(command)
+                script = self._cache["script"] = split_command(command)
+                if script.git_unresolved:  # git SUB, SUB none of git's: an alias on disk?
+                    from hookwise.shell.git_aliases import resolve_aliases
+
+                    resolve_aliases(script, self.shell_cwd, self.env)
         result: Script | None = self._cache["script"]
         return result
 

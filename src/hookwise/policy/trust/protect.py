@@ -194,7 +194,7 @@ REMOVERS = frozenset(
      "chgrp", "setfacl", "git"]
 )  # fmt: skip
 # Programs that write their last positional argument (or -t DIR).
-WRITERS_LAST = frozenset(["cp", "ln", "install", "rsync", "scp"])
+WRITERS_LAST = frozenset(["cp", "ln", "link", "install", "rsync", "scp"])
 # Programs that change their files with an in-place flag.
 IN_PLACE = {"sed": ("-i", "--in-place"), "perl": ("-i",), "ruby": ("-i",)}
 # The hookwise commands that only read or print (command, or group -> its subcommands):
@@ -489,10 +489,17 @@ def _entries(directory: str) -> list[str]:
     return [os.path.join(directory, name) for name in names]
 
 
-def _is_symbolic(word: str) -> bool:
-    return word == "--symbolic" or (
-        word.startswith("-") and not word.startswith("--") and "s" in word[1:]
-    )
+def _links(argv: list[str]) -> bool:
+    """Whether ``cp`` makes links, not copies (``-l``/``--link``, ``-s``/``--symbolic-link``,
+    in a cluster too)."""
+    for word in argv[1:]:
+        if word == "--":
+            return False
+        if word in ("--link", "--symbolic-link") or (
+            word[:1] == "-" and word[1:2] != "-" and set("ls") & set(word[1:])
+        ):
+            return True
+    return False
 
 
 def _has_marker(text: str) -> bool:
@@ -769,16 +776,17 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             targets = targets[1:]
             tree = any(w in ("-R", "--recursive") or (w[:1] == "-" and "R" in w) for w in argv)
     elif name in WRITERS_LAST:
-        if (name == "ln" and not any(_is_symbolic(w) for w in argv[1:])) or (
-            name == "cp" and any(w in ("-l", "--link") for w in argv[1:])
-        ):
-            # a hard link is the same file under a name the guard does not know
+        if name in ("ln", "link") or (name == "cp" and _links(argv)):
+            # a link, hard or symbolic, is the file under a name the guard does not know:
+            # a write through it later (or after the hook looked at the name: a link made
+            # by a job in the background) changes the file (red team s27 P)
             for word in positional[:-1] if len(positional) > 1 else positional:
+                _unresolved(word, cwd, home, marked, f"`{name}` links {word}")
                 for path in _expand(word, cwd, home, guard.made):
                     # (a link of an env file is a read; a write through it is its own)
                     hit = guard.protected(path, written=False)
                     if hit:
-                        raise _FoundError(hit, f"`{name}` hard-links {word}")
+                        raise _FoundError(hit, f"`{name}` links {word} under another name")
         directory = _target_dir(argv)
         if directory is not None:
             targets = [directory] + [directory + "/" + p.rsplit("/", 1)[-1] for p in positional]
