@@ -73,26 +73,11 @@ def alias_values(
 ) -> list[tuple[str, str]]:
     """(value, file) of every definition of ``alias.NAME`` git could use for ``command``."""
     merged = {**env, **command.env}
-    home = merged.get("HOME") or ""
-    where = _where(command, at, cwd, merged)
-    files: list[str] = []
-    if not merged.get("GIT_CONFIG_NOSYSTEM"):
-        files.append(merged.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig")
-    if "GIT_CONFIG_GLOBAL" in merged:
-        files.append(merged["GIT_CONFIG_GLOBAL"])
-    else:
-        xdg = merged.get("XDG_CONFIG_HOME") or (home and f"{home}/.config")
-        files += [f"{xdg}/git/config" if xdg else "", f"{home}/.gitconfig" if home else ""]
-    git_dir = merged.get("GIT_DIR") or _git_dir(where)
-    if git_dir:
-        git_dir = os.join(where, git_dir)
-        common = _common_dir(git_dir)
-        files += [f"{common}/config", f"{git_dir}/config.worktree"]
-    found: list[tuple[str, str]] = []
-    budget = [MAX_FILES]
-    for path in files:
-        if path:
-            _read(path, name, home, found, budget)
+    found = [
+        (value, path)
+        for section, key, value, path in config_entries(command, at, cwd, env)
+        if section.split(".", 1)[0] == "alias" and key == name
+    ]
     count = merged.get("GIT_CONFIG_COUNT", "")
     for index in range(int(count) if count.isdigit() else 0):
         key = merged.get(f"GIT_CONFIG_KEY_{index}", "")
@@ -103,7 +88,44 @@ def alias_values(
     return found
 
 
-def _where(command: Command, at: int, cwd: str, env: dict[str, str]) -> str:
+def config_entries(
+    command: Command, at: int, cwd: str, env: dict[str, str], *, repository_only: bool = False
+) -> list[tuple[str, str, str, str]]:
+    """(section, key, value, file) of the configuration files git reads for ``command``
+    (the system's, the user's, the repository's, and what they include), in git's order.
+    Raises Unreadable for one that exists and cannot be read."""
+    merged = {**env, **command.env}
+    home = merged.get("HOME") or ""
+    files: list[str] = []
+    if not repository_only and not merged.get("GIT_CONFIG_NOSYSTEM"):
+        files.append(merged.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig")
+    if repository_only:
+        pass
+    elif "GIT_CONFIG_GLOBAL" in merged:
+        files.append(merged["GIT_CONFIG_GLOBAL"])
+    else:
+        xdg = merged.get("XDG_CONFIG_HOME") or (home and f"{home}/.config")
+        files += [f"{xdg}/git/config" if xdg else "", f"{home}/.gitconfig" if home else ""]
+    git_dir = repository_dir(command, at, cwd, env)
+    if git_dir:
+        files += [f"{_common_dir(git_dir)}/config", f"{git_dir}/config.worktree"]
+    found: list[tuple[str, str, str, str]] = []
+    budget = [MAX_FILES]
+    for path in files:
+        if path:
+            _read(path, home, found, budget)
+    return found
+
+
+def repository_dir(command: Command, at: int, cwd: str, env: dict[str, str]) -> str | None:
+    """The git directory ``command`` works on (``GIT_DIR``, or found from where it runs)."""
+    merged = {**env, **command.env}
+    where = work_dir(command, at, cwd, merged)
+    git_dir = merged.get("GIT_DIR") or _git_dir(where)
+    return os.join(where, git_dir) if git_dir else None
+
+
+def work_dir(command: Command, at: int, cwd: str, env: dict[str, str]) -> str:
     """The directory git runs in: the event's, the command's own (``cd``, ``env -C``), then
     each ``-C DIR`` before the subcommand."""
     here = os.join(cwd or "/", command.chdir) if command.chdir else (cwd or "/")
@@ -123,11 +145,7 @@ def _git_dir(start: str) -> str | None:
         if os.isdir(dot):
             return dot
         if os.isfile(dot):
-            try:
-                text = _text(dot)
-            except Unreadable:
-                raise
-            line = text.strip()
+            line = _text(dot).strip()
             if line.startswith("gitdir:"):
                 return os.join(here, line[7:].strip())
         if here == "/" or not here:
@@ -156,22 +174,22 @@ def _text(path: str) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def _read(path: str, name: str, home: str, found: list[tuple[str, str]], budget: list[int]) -> None:
-    """The definitions of ``alias.NAME`` in ``path`` and the files it includes."""
+def _read(
+    path: str, home: str, found: list[tuple[str, str, str, str]], budget: list[int]
+) -> None:
+    """The entries of ``path`` and of the files it includes, in order."""
     if budget[0] <= 0:
         raise Unreadable(f"{path} (more than {MAX_FILES} included files)")
     budget[0] -= 1
     if os.isdir(path):
         raise Unreadable(path)
     for section, key, value in entries(_text(path)):
-        head = section.split(".", 1)[0]
-        if head == "alias" and key == name:
-            found.append((value, path))
-        elif head in ("include", "includeif") and key == "path" and value:
+        found.append((section, key, value, path))
+        if section.split(".", 1)[0] in ("include", "includeif") and key == "path" and value:
             included = home + value[1:] if value.startswith("~/") else value
             if not included.startswith("/"):
                 included = os.join(os.dirname(path), included)
-            _read(included, name, home, found, budget)
+            _read(included, home, found, budget)
 
 
 def entries(text: str) -> list[tuple[str, str, str]]:

@@ -41,6 +41,8 @@ from hookwise.protocol import guard_env
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from hookwise.policy.canonical import Event
     from hookwise.shell.parser import Command
 
@@ -678,6 +680,31 @@ def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard
                 )
 
 
+def _may_merge(argv: list[str], history: Any) -> bool:
+    """Cheap: whether foreign_history.py needs a look (``git pull`` of the upstream, ``git
+    status`` do not): a fetch or pull with a source, FETCH_HEAD, or a line that fetched."""
+    if history is not None and history.fetched:
+        return True
+    if any("FETCH_HEAD" in w for w in argv):
+        return True
+    if "fetch" not in argv and "pull" not in argv:
+        return False
+    at = argv.index("fetch") if "fetch" in argv else argv.index("pull")
+    return any(w[:1] != "-" for w in argv[at + 1 :])
+
+
+def _check_foreign(history: Any, cmd: Command, cwd: str, guard: Guard) -> None:
+    """Another repository's history merged into a tree where the guard has files: the
+    files it writes are named by commits nobody read (red team s27 K): unverifiable."""
+    found = history.check(cmd, cwd, guard.env)
+    if found is None:
+        return
+    tree, what = found
+    hit = guard.holds(os.path.normpath(tree))
+    if hit is not None:
+        raise _FoundError(hit, f"{what} (their names are known only when it runs)", unsure=True)
+
+
 def _chosen_place(cmd: Command) -> None:
     """A relative write in a directory the line chose with a pattern or a computed word
     (``cd .hookwis?``, ``pushd .hook*``, ``cd $(printf ...)``): that directory may be one
@@ -931,10 +958,17 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             # (and where a target is: ``declare -n r=x; r=.hookwise/policy.yaml; > "$x"``)
             marked = _has_marker(ev.command or "")
             guard.made = _made(script.commands, dirs, guard.home)
+            history: Any = None  # what the line fetched from outside its remotes
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
                 _check_command(cmd, cwd, guard, marked)
+                if cmd.program == "git" and cwd is not None and _may_merge(cmd.argv, history):
+                    if history is None:
+                        from hookwise.policy.trust.foreign_history import History
+
+                        history = History()
+                    _check_foreign(history, cmd, cwd, guard)
                 if picked:  # cd .hookwis? && echo x > policy.yaml: the pattern's directory
                     _chosen_place(cmd)  # (after: a write known to hit a guard is denied)
             if any(  # a plain .env written (env_writes.py, cold)
