@@ -724,6 +724,10 @@ class Event:
                     from hookwise.shell.git_aliases import resolve_aliases
 
                     resolve_aliases(script, self.shell_cwd, self.env)
+                if "://" in command:  # a URL: a login stored for every host goes there too
+                    from hookwise.shell.stored_logins import default_logins
+
+                    default_logins(script, self.env)
         result: Script | None = self._cache["script"]
         return result
 
