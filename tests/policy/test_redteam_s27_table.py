@@ -21,9 +21,11 @@ LINE = re.compile(r"\s*(\d+) of\s+(\d+)\s+(.+)")
 # array holding $HOME (a value made of the environment's pieces), H's rgrep of the
 # project (a recursive search of the project is allowed, as grep -r is), M's worktree of
 # the remote rebased and its ref file removed by hand, N's moves and compressions (all
-# but tar --recursive-unlink), Q's URLs inside code and a curl config, and K, O, P (git
-# merges of other histories, stored credentials sent by default, state across calls)
-OPEN: dict[str, int] = {"D": 4, "H": 5, "K": 0, "M": 4, "N": 1, "O": 0, "P": 0, "Q": 16}
+# but tar --recursive-unlink), Q's URLs inside code and a curl config; O's logins are
+# `machine` entries sent to their own host (the red team's netrc and git-credentials for
+# 127.0.0.1): their intended use, documented with the secrets pack (a netrc `default`
+# sent to another host is blocked: test_escapes_s27). K and P fixed in session 28.
+OPEN: dict[str, int] = {"D": 4, "H": 5, "M": 4, "N": 1, "O": 0, "Q": 16}
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +57,7 @@ def test_every_fixed_escape_class_of_the_table_is_blocked(
     assert sum(total for _, total in escapes.values()) == 137, counts
     assert set(OPEN) <= set(escapes), set(OPEN) - set(escapes)
     fixed = {k: v for k, v in escapes.items() if k not in OPEN}
-    assert len(fixed) == 13, sorted(fixed)
+    assert len(fixed) == 15, sorted(fixed)
     assert {k: v for k, v in fixed.items() if v[0] != v[1]} == {}
     assert {k: escapes[k][0] for k in OPEN if escapes[k][0] < OPEN[k]} == {}
 

@@ -104,14 +104,17 @@ def _remotes(cmd: Command, at: int, cwd: str, env: dict[str, str]) -> dict[str, 
 
 
 def _configured(source: str, remotes: dict[str, list[str]], cwd: str) -> bool:
-    """Whether a fetch's source is a configured remote (by name or by one of its URLs),
-    or a name git cannot fetch from (no such remote, no such path: git fails)."""
-    if source in remotes:
+    """Whether a fetch's source is the project's own: a configured remote (by name or by
+    one of its URLs), ``.`` (the repository itself), or a bare name that is neither a
+    remote nor a path (git fails on it). A URL or a path is another repository, whether
+    it exists now or the line makes it."""
+    if source in remotes or source == ".":
         return True
     if _plain(source) in {_plain(u) for urls in remotes.values() for u in urls}:
         return True
-    looks_remote = "://" in source or ":" in source.split("/", 1)[0]
-    return not looks_remote and not os.exists(os.join(cwd or "/", source))
+    if "/" in source or ":" in source or source == "..":
+        return False
+    return not os.lexists(os.join(cwd or "/", source))
 
 
 def _fetch_head_source(
