@@ -15,7 +15,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 import yaml
@@ -190,9 +190,9 @@ def test_pulls_of_the_projects_own_remote_stay_free(tmp_path: Path) -> None:
 class _Asked(http.server.BaseHTTPRequestHandler):
     """A server that asks every request for Basic credentials and keeps what it got."""
 
-    got: list[str] = []
+    got: ClassVar[list[str]] = []
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:
         self.got.append(self.headers.get("Authorization") or "")
         self.send_response(401)
         self.send_header("WWW-Authenticate", 'Basic realm="r"')
@@ -233,7 +233,9 @@ def test_a_netrc_default_login_sent_to_any_host_is_a_read_of_the_netrc(
     url, got = listener
     place, project = _world(tmp_path)
     netrc = Path(place["env"]["HOME"]) / ".netrc"
-    netrc.write_text(f"machine example.com login me password other\ndefault login u password {MARK}\n")
+    netrc.write_text(
+        f"machine example.com login me password other\ndefault login u password {MARK}\n"
+    )
     netrc.chmod(0o600)
     line = command.format(url=url)
     decision, reason = _on_disk(line, project, place["env"]["HOME"])
@@ -242,7 +244,9 @@ def test_a_netrc_default_login_sent_to_any_host_is_a_read_of_the_netrc(
     assert f"Basic {SENT}" in got, (line, got)  # the secret reached a host it was not for
 
 
-@pytest.mark.parametrize("command", ["wget -q -O- {url}/w", "GIT_TERMINAL_PROMPT=0 git ls-remote {url}/x.git"])
+@pytest.mark.parametrize(
+    "command", ["wget -q -O- {url}/w", "GIT_TERMINAL_PROMPT=0 git ls-remote {url}/x.git"]
+)
 def test_a_netrc_login_sent_to_its_own_host_is_its_intended_use(
     tmp_path: Path, listener: tuple[str, list[str]], command: str
 ) -> None:
@@ -255,3 +259,10 @@ def test_a_netrc_login_sent_to_its_own_host_is_its_intended_use(
     assert _on_disk(line, project, place["env"]["HOME"]) == ("none", ""), line
     _bash(line, place)
     assert f"Basic {SENT}" in got, (line, got)  # sent, to the host it was stored for
+
+
+def test_the_parser_and_written_py_name_the_same_copiers() -> None:
+    # (the parser's hot path does not import written.py: its own copy must stay equal)
+    from hookwise.shell import parser, written
+
+    assert parser._NAMERS == written.NAMERS

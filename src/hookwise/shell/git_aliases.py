@@ -27,7 +27,7 @@ MAX_BYTES = 1 << 20  # a configuration file larger than this is not read: unveri
 MAX_CHAIN = 8  # aliases of aliases followed (git stops a loop itself)
 
 
-class Unreadable(Exception):
+class UnreadableError(Exception):
     """A configuration file git would read that hookwise cannot."""
 
 
@@ -42,7 +42,7 @@ def resolve_aliases(script: Script, cwd: str, env: dict[str, str], chain: int = 
         name = command.argv[at]
         try:
             found = alias_values(name.lower(), command, at, cwd, env)
-        except Unreadable as error:
+        except UnreadableError as error:
             why = f"git {name} may be an alias in {error}, which hookwise cannot read"
             command.unverifiable = command.unverifiable or why
             continue
@@ -84,7 +84,7 @@ def alias_values(
         if key.lower() == f"alias.{name}":
             found.append((merged.get(f"GIT_CONFIG_VALUE_{index}", ""), "GIT_CONFIG_COUNT"))
     if "alias." in merged.get("GIT_CONFIG_PARAMETERS", "").lower():
-        raise Unreadable("GIT_CONFIG_PARAMETERS")
+        raise UnreadableError("GIT_CONFIG_PARAMETERS")
     return found
 
 
@@ -93,7 +93,7 @@ def config_entries(
 ) -> list[tuple[str, str, str, str]]:
     """(section, key, value, file) of the configuration files git reads for ``command``
     (the system's, the user's, the repository's, and what they include), in git's order.
-    Raises Unreadable for one that exists and cannot be read."""
+    Raises UnreadableError for one that exists and cannot be read."""
     merged = {**env, **command.env}
     home = merged.get("HOME") or ""
     files: list[str] = []
@@ -168,21 +168,19 @@ def _text(path: str) -> str:
     except FileNotFoundError:
         return ""
     except OSError as error:
-        raise Unreadable(path) from error
+        raise UnreadableError(path) from error
     if len(data) > MAX_BYTES:
-        raise Unreadable(path)
+        raise UnreadableError(path)
     return data.decode("utf-8", "surrogateescape")
 
 
-def _read(
-    path: str, home: str, found: list[tuple[str, str, str, str]], budget: list[int]
-) -> None:
+def _read(path: str, home: str, found: list[tuple[str, str, str, str]], budget: list[int]) -> None:
     """The entries of ``path`` and of the files it includes, in order."""
     if budget[0] <= 0:
-        raise Unreadable(f"{path} (more than {MAX_FILES} included files)")
+        raise UnreadableError(f"{path} (more than {MAX_FILES} included files)")
     budget[0] -= 1
     if os.isdir(path):
-        raise Unreadable(path)
+        raise UnreadableError(path)
     for section, key, value in entries(_text(path)):
         found.append((section, key, value, path))
         if section.split(".", 1)[0] in ("include", "includeif") and key == "path" and value:

@@ -12,7 +12,7 @@ Cold: loaded for a git command whose subcommand fetches or merges. Standard libr
 from __future__ import annotations
 
 from hookwise.policy import os_lite as os
-from hookwise.shell.git_aliases import Unreadable, config_entries, repository_dir, work_dir
+from hookwise.shell.git_aliases import UnreadableError, config_entries, repository_dir, work_dir
 from hookwise.shell.programs import git_subcommand
 
 TYPE_CHECKING = False
@@ -64,7 +64,7 @@ class History:
         tree = work_dir(cmd, at, cwd, {**env, **cmd.env})
         try:
             remotes = _remotes(cmd, at, cwd, env)
-        except Unreadable as error:
+        except UnreadableError as error:
             return tree, f"`git {sub}` reads remotes from {error}, which hookwise cannot read"
         if remotes is None:
             return None  # not in a repository: git does nothing here
@@ -83,11 +83,11 @@ class History:
             return None
         for word in operands:
             name = word.split("~", 1)[0].split("^", 1)[0].split("..", 1)[0]
-            source = self.fetched.get(name)
-            if source is None and name == "FETCH_HEAD":
-                source = _fetch_head_source(cmd, at, cwd, env, remotes)
-            if source is not None:
-                return tree, f"`git {sub}` writes {word}, fetched from {source}, into the tree"
+            came = self.fetched.get(name)
+            if came is None and name == "FETCH_HEAD":
+                came = _fetch_head_source(cmd, at, cwd, env, remotes)
+            if came is not None:
+                return tree, f"`git {sub}` writes {word}, fetched from {came}, into the tree"
         return None
 
 
@@ -139,4 +139,3 @@ def _fetch_head_source(
         if source and _plain(source) not in urls and source not in remotes:
             return source
     return None
-
