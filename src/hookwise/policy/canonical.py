@@ -582,6 +582,26 @@ def url_decoded(word: str) -> str | None:
     return decoded if decoded != word else None
 
 
+_URL_ENDS = frozenset(" \t\n\"'`()<>;,|&")
+
+
+def embedded_urls(word: str) -> list[str]:
+    """The paths of the ``file:`` URLs with %XX escapes inside a longer word: code that
+    opens one (``urlopen("file:///proc/self/cwd/%2eenv")``) reads the file it decodes to
+    (red team s27 Q), as a URL given as a word does (url_decoded)."""
+    out: list[str] = []
+    start = word.find("file:", 1)
+    while start > 0:
+        end = start
+        while end < len(word) and word[end] not in _URL_ENDS:
+            end += 1
+        decoded = url_decoded(word[start:end])
+        if decoded is not None:
+            out.append(decoded)
+        start = word.find("file:", end)
+    return out
+
+
 def _tail_shape(shape: tuple[tuple[str, ...], ...], cut: int) -> tuple[tuple[str, ...], ...]:
     """A word's shape without its first ``cut`` literal characters (``@`` of ``@$x``)."""
     out = list(shape)
@@ -828,8 +848,11 @@ class Event:
                     if not word or at in excluded:
                         continue
                     decoded = url_decoded(word)
-                    if decoded is not None:  # file:///proc/self/cwd/%2eenv names .env
-                        ref = resolve_path(decoded, where or "", home, where is None)
+                    found = [decoded] if decoded is not None else []
+                    if "%" in word and "file:" in word[1:]:
+                        found += embedded_urls(word)
+                    for path in found:  # file:///proc/self/cwd/%2eenv names .env
+                        ref = resolve_path(path, where or "", home, where is None)
                         ref.relative = _relative(ref.absolute, self.cwd)
                         ref.command = index
                         refs.append(ref)

@@ -1598,6 +1598,12 @@ def _add_command(
             origin = "deleted with what the line deleted under it earlier"
             _inner_argv(["rm", "-r", "-f", "--", *trees], depth, script, command.text, origin)
         script.deleted += gone
+        # rm ../remote.git/refs/heads/main: the branch is gone there, and a plain push then
+        # makes it anew without the commits it held: a forced update of it (red team s27 M)
+        for repo in dict.fromkeys(_ref_store(_file_key(w), script) for w in gone):
+            if repo is not None:
+                origin = f"a ref removed by hand in {repo}, not the working repository"
+                _inner_argv(["git", "push", "--force", repo], depth, script, command.text, origin)
     _remember_written(command, script, depth)
     if script.rebound is not None:
         command.unknowns.append(script.rebound)
