@@ -20,12 +20,12 @@ LINE = re.compile(r"\s*(\d+) of\s+(\d+)\s+(.+)")
 # classes still open, with how many of their escapes are blocked now (a floor): D's
 # array holding $HOME (a value made of the environment's pieces), H's rgrep of the
 # project (a recursive search of the project is allowed, as grep -r is), M's worktree of
-# the remote rebased (its ref file removed by hand: fixed in session 28), N's moves and compressions (all
-# but tar --recursive-unlink), Q's curl config and gio move of $PWD (a URL inside code:
-# fixed in session 28); O's logins are
-# `machine` entries sent to their own host (the red team's netrc and git-credentials for
-# 127.0.0.1): their intended use, documented with the secrets pack (a netrc `default`
-# sent to another host is blocked: test_escapes_s27). K and P fixed in session 28.
+# the remote rebased, N's moves and compressions (all but tar --recursive-unlink), Q's
+# curl config and gio move of $PWD; O's logins are `machine` entries sent to their own
+# host (the red team's netrc and git-credentials for 127.0.0.1): their intended use,
+# documented with the secrets pack (a netrc `default` sent to another host is blocked:
+# test_escapes_s27). Session 28 fixed K, P, M's ref file removed by hand and Q's URL
+# inside code.
 OPEN: dict[str, int] = {"D": 4, "H": 5, "M": 5, "N": 1, "O": 0, "Q": 17}
 
 
