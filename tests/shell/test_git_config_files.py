@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hookwise.shell.git_aliases import UnreadableError, alias_values, entries
-from hookwise.shell.parser import split_command
+from hookwise.shell.parser import Command, split_command
 from hookwise.shell.stored_logins import hosts, netrc_entries
 
 
@@ -34,7 +34,7 @@ def test_values_are_read_as_git_reads_them() -> None:
     assert found[("core", "flag")] == "true"
 
 
-def _command(line: str):  # type: ignore[no-untyped-def]
+def _command(line: str) -> tuple[Command, int]:
     script = split_command(line)
     (command, at), *_ = script.git_unresolved
     return command, at
