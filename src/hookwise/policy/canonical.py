@@ -743,7 +743,10 @@ class Event:
                 if script.git_unresolved:  # git SUB, SUB none of git's: an alias on disk?
                     from hookwise.shell.git_aliases import resolve_aliases
 
-                    resolve_aliases(script, self.shell_cwd, self.env)
+                    home = self.env.get("HOME") or ""
+                    places = command_dirs(script.commands, self.shell_cwd, home)
+                    dirs = {id(c): d for c, d in zip(script.commands, places, strict=True)}
+                    resolve_aliases(script, self.shell_cwd, self.env, dirs=dirs)
                 if "://" in command:  # a URL: a login stored for every host goes there too
                     from hookwise.shell.stored_logins import default_logins
 

@@ -31,17 +31,29 @@ class UnreadableError(Exception):
     """A configuration file git would read that hookwise cannot."""
 
 
-def resolve_aliases(script: Script, cwd: str, env: dict[str, str], chain: int = 0) -> None:
+def resolve_aliases(
+    script: Script,
+    cwd: str,
+    env: dict[str, str],
+    chain: int = 0,
+    dirs: dict[int, str | None] | None = None,
+) -> None:
     """Add to ``script`` what each git command with a subcommand not git's own runs as an
-    alias (``script.git_unresolved``); unverifiable where its configuration is unreadable."""
+    alias (``script.git_unresolved``); unverifiable where its configuration is unreadable.
+    ``dirs``: where each command runs (by ``id``), after the line's ``cd``s."""
     from hookwise.shell.parser import split_command
     from hookwise.shell.quote import join
 
     pending, script.git_unresolved = script.git_unresolved, []
     for command, at in pending:
         name = command.argv[at]
+        here = dirs.get(id(command), cwd) if dirs is not None else cwd
+        if here is None:
+            why = f"git {name} may be an alias of a repository known only when it runs"
+            command.unverifiable = command.unverifiable or why
+            continue
         try:
-            found = alias_values(name.lower(), command, at, cwd, env)
+            found = alias_values(name.lower(), command, at, here, env)
         except UnreadableError as error:
             why = f"git {name} may be an alias in {error}, which hookwise cannot read"
             command.unverifiable = command.unverifiable or why
@@ -53,15 +65,21 @@ def resolve_aliases(script: Script, cwd: str, env: dict[str, str], chain: int = 
                     f"git {name} is an alias of an alias more than {MAX_CHAIN} deep"
                 )
                 break
-            text = f"{value[1:]} {rest}" if value.startswith("!") else f"git {value} {rest}"
+            # a `!` alias runs in the shell at the work tree (after git's -C); any other is
+            # git again with the same options before the subcommand (-C, --git-dir, -c)
+            shell = value.startswith("!")
+            before = join(list(command.argv[:at]))
+            text = f"{value[1:]} {rest}" if shell else f"{before} {value} {rest}"
+            runs_in = work_dir(command, at, here, {**env, **command.env}) if shell else here
             inner = split_command(text)
             if inner.git_unresolved:
-                resolve_aliases(inner, cwd, env, chain + 1)
+                resolve_aliases(inner, runs_in, env, chain + 1)
             origin = f"git {name} is the alias {value!r} ({where})"
             for found_command in inner.commands:
                 found_command.depth += command.depth + 1
                 found_command.origin = found_command.origin or origin
-                found_command.chdir = found_command.chdir or command.chdir
+                # (added at the end of the line: where it runs is said outright)
+                found_command.chdir = os.join(runs_in, found_command.chdir or ".")
                 script.commands.append(found_command)
             if not inner.complete:
                 script.complete = False
@@ -126,9 +144,10 @@ def repository_dir(command: Command, at: int, cwd: str, env: dict[str, str]) -> 
 
 
 def work_dir(command: Command, at: int, cwd: str, env: dict[str, str]) -> str:
-    """The directory git runs in: the event's, the command's own (``cd``, ``env -C``), then
-    each ``-C DIR`` before the subcommand."""
-    here = os.join(cwd or "/", command.chdir) if command.chdir else (cwd or "/")
+    """The directory git runs in: ``cwd`` (where the command runs, after the line's ``cd``
+    and a wrapper's ``env -C``: canonical.command_dirs), then each ``-C DIR`` before the
+    subcommand."""
+    here = cwd or "/"
     argv = command.argv
     for index in range(1, at):
         if argv[index] == "-C" and index + 1 < at:
