@@ -2,7 +2,8 @@
 from its cwd up, the first of ``.gemini/.env`` and ``.env`` found, parsed with a transcription
 of dotenv 16's line splitting (a lone CR ends a line), into its own environment, setting only
 unset variables; then it runs each step: a hook through ``bash -c`` (as Gemini CLI runs hook
-commands: the registered command), or a file move between hooks.
+commands: the registered command, with ``GEMINI_PROJECT_DIR`` and ``CLAUDE_PROJECT_DIR`` set
+to the event's cwd), or a file move between hooks (before the first hook too).
 
 usage: python3 gemini_like_host.py HOOKWISE_BIN STEPS_JSON   (prints one JSON answer per hook)
 """
@@ -51,9 +52,12 @@ def main() -> None:
         if "mv" in step:
             os.rename(*step["mv"])
             continue
+        project = step["payload"].get("cwd") or os.getcwd()
         done = subprocess.run(
             ["bash", "-c", command],
             input=json.dumps(step["payload"]),
+            # what Gemini CLI adds for its hooks (hookRunner.ts): the project it names
+            env={**os.environ, "GEMINI_PROJECT_DIR": project, "CLAUDE_PROJECT_DIR": project},
             capture_output=True,
             text=True,
             timeout=60,
