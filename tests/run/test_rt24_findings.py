@@ -406,7 +406,7 @@ def test_a_validators_program_is_guarded_when_the_policy_comes_from_the_cache(
     hookwise = str(Path(sys.executable).parent / "hookwise")
     for args, stdin in (
         (["policy", "trust", str(proj / ".hookwise" / "policy.yaml")], ""),
-        (["hook", "--platform", "claude"], json.dumps(_event(proj, "git status"))),
+        (["hook", "--platform", "claude"], json.dumps(_bash_event(proj, "git status"))),
     ):
         done = subprocess.run(
             [hookwise, *args], input=stdin, env=env, cwd=proj, capture_output=True, text=True,
@@ -418,7 +418,7 @@ def test_a_validators_program_is_guarded_when_the_policy_comes_from_the_cache(
     assert str(check) in paths
 
 
-def _event(cwd: Path, command: str) -> dict[str, object]:
+def _bash_event(cwd: Path, command: str) -> dict[str, object]:
     return {
         "session_id": "s",
         "cwd": str(cwd),
