@@ -105,9 +105,13 @@ def _without_proc() -> list[str]:
     return ["unshare", "-Urm", "sh", "-c", 'mount -t tmpfs none /proc && exec "$@"', "sh"]
 
 
-@pytest.mark.parametrize("proc", [True, False], ids=["proc", "no-proc"])
+@pytest.mark.parametrize(
+    ("proc", "relaunch"),
+    [(True, ""), (False, ""), (True, "1")],
+    ids=["proc", "no-proc", "relaunched"],
+)
 def test_4_an_env_file_moved_before_the_first_hook_leaves_its_variable_dropped(
-    world: World, proc: bool
+    world: World, proc: bool, relaunch: str
 ) -> None:
     """s27 #4, what the memory of drops left open: the file is moved before the host's first
     hook (by a process left running, a project hook of the host's own), so no hook ever
@@ -121,18 +125,22 @@ def test_4_an_env_file_moved_before_the_first_hook_leaves_its_variable_dropped(
         _shell(world, "rm -rf build"),
         _shell(world, "git push --force origin main"),
     ]
-    answers = _host(world, steps, prefix=[] if proc else _without_proc())
+    answers = _host(world, steps, prefix=[] if proc else _without_proc(), LIKE_RELAUNCH=relaunch)
     assert [a["decision"] for a in answers] == ["deny", "deny"], answers
     why = "not started with it" if proc else "cannot be read here (no /proc)"
     assert why in answers[0]["stderr"] and "$HOOKWISE_POLICY" in answers[0]["stderr"]
 
 
-def test_4_the_persons_variable_is_taken_under_a_host_started_with_it(world: World) -> None:
+@pytest.mark.parametrize("relaunch", ["", "1"], ids=["once", "relaunched"])
+def test_4_the_persons_variable_is_taken_under_a_host_started_with_it(
+    world: World, relaunch: str
+) -> None:
     """The same host started by the person's shell with the variable: it is the person's,
     taken (the project's rules give way to the file the person named)."""
     empty = world.root / "empty.yaml"
     empty.write_text("version: 1\n")
-    answers = _host(world, [_shell(world, "rm -rf build")], HOOKWISE_POLICY=str(empty))
+    steps = [_shell(world, "rm -rf build")]
+    answers = _host(world, steps, HOOKWISE_POLICY=str(empty), LIKE_RELAUNCH=relaunch)
     assert [a["decision"] for a in answers] == [None], answers
     assert "ignored" not in answers[0]["stderr"]
 
