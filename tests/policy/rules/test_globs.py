@@ -94,3 +94,21 @@ def test_literals_match_themselves_only(text: str) -> None:
     compiled = compile_glob(text)
     assert glob_match(compiled, text)
     assert not glob_match(compiled, text + "x")
+
+
+_NAME = st.text(alphabet="ab./_", max_size=6)
+
+
+@given(
+    st.sampled_from(["**/{n}", "**/*{n}", "**/{n}*"]), _NAME, st.text(alphabet="ab./_", max_size=14)
+)
+def test_last_name_shapes_agree_with_the_general_matcher(shape: str, name: str, text: str) -> None:
+    """``**/name``, ``**/*.ext`` and ``**/name*`` are decided on the last name alone (a
+    fast path): it must agree with the backtracking matcher on every text."""
+    from hookwise.policy.rules.globs import _match_from
+
+    compiled = compile_glob(shape.format(n=name.replace("*", "")))
+    if isinstance(compiled, str):
+        return
+    for alternative in compiled:
+        assert glob_match((alternative,), text) is _match_from(alternative, 0, text, 0, set())

@@ -9,6 +9,8 @@ the two agree on every condition.
 
 from __future__ import annotations
 
+import operator
+
 from hookwise.policy.rules.condition import call_function, compare, lookup, truthy
 from hookwise.policy.rules.globs import glob_match
 
@@ -18,6 +20,11 @@ if TYPE_CHECKING:
     from typing import Any
 
     from hookwise.policy.rules.condition import Evaluator, Node
+
+
+_ORDER: dict[str, Callable[[Any, Any], bool]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge
+}  # fmt: skip
 
 
 def compile_condition(node: Node) -> Evaluator:
@@ -33,6 +40,14 @@ def compile_condition(node: Node) -> Evaluator:
     if kind == "path":
         root = node[1]
         steps = [compile_condition(step) for step in node[2]]
+        if len(node[2]) == 1 and node[2][0][0] == "lit" and isinstance(node[2][0][1], str):
+            key = node[2][0][1]  # input.timeout, env.CI: the shape conditions use most
+
+            def field(r: Callable[[str], Any], x: Callable[[str], Any]) -> Any:
+                value = r(root)
+                return value.get(key) if isinstance(value, dict) else None
+
+            return field
         if all(step[0] == "lit" for step in node[2]):
             keys = [step[1] for step in node[2]]
 
@@ -66,6 +81,22 @@ def compile_condition(node: Node) -> Evaluator:
     if kind == "cmp":
         op = node[1]
         a = compile_condition(node[2])
+        constant = node[3][1] if node[3][0] == "lit" else None
+        order = _ORDER.get(op)
+        if order is not None and type(constant) in (int, float):
+            # input.timeout > 600: compare's rule for numbers (bool and other types: false)
+            def number(r: Callable[[str], Any], x: Callable[[str], Any]) -> bool:
+                value = a(r, x)
+                return (type(value) is int or type(value) is float) and order(value, constant)
+
+            return number
+        if op == "==" and type(constant) is str:
+
+            def same_text(r: Callable[[str], Any], x: Callable[[str], Any]) -> bool:
+                value = a(r, x)
+                return type(value) is str and value == constant
+
+            return same_text
         b = compile_condition(node[3])
         return lambda r, x: compare(op, a(r, x), b(r, x))
     if kind == "matches":

@@ -317,11 +317,27 @@ def _glob_path(entry: tuple[Any, bool, bool], ref: PathRef) -> bool:
         return ref.absolute is not None and glob_match(compiled, ref.absolute)
     if slashy:
         return ref.relative is not None and glob_match(compiled, ref.relative)
-    path = ref.relative or ref.absolute or ref.raw
-    for part in path.split("/"):  # noqa: SIM110 - no generator on the engine's hottest path
-        if part and glob_match(compiled, part):
+    parts = _parts(ref.relative or ref.absolute or ref.raw)
+    if type(compiled) is str:  # one literal name (the cache stores it as its text)
+        return compiled in parts
+    for part in parts:  # noqa: SIM110 - no generator on the engine's hottest path
+        if glob_match(compiled, part):
             return True
     return False
+
+
+_PARTS: dict[str, tuple[str, ...]] = {}
+
+
+def _parts(path: str) -> tuple[str, ...]:
+    """The names of ``path``: split once per path, not once per rule that globs them
+    (bounded: processes that decide many events see many paths)."""
+    parts = _PARTS.get(path)
+    if parts is None:
+        if len(_PARTS) > 4096:
+            _PARTS.clear()
+        parts = _PARTS[path] = tuple([part for part in path.split("/") if part])
+    return parts
 
 
 def _any_path(globs: list[tuple[Any, bool, bool]], ref: PathRef, reach: bool = True) -> bool:

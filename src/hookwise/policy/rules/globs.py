@@ -48,8 +48,29 @@ def _match_alternative(tokens: Alternative, text: str) -> bool:
         prefix = tokens[0][1]
         assert isinstance(prefix, str)
         return text.startswith(prefix)
+    if 2 <= count <= 3 and tokens[0] == ("**/",):  # **/name, **/*.ext, **/name*
+        found = _last_name(tokens, text[text.rfind("/") + 1 :])
+        if found is not None:
+            return found
     failed: set[tuple[int, int]] = set()
     return _match_from(tokens, 0, text, 0, failed)
+
+
+def _last_name(tokens: Alternative, name: str) -> bool | None:
+    """For ``**/`` then ``L``, ``* L`` or ``L *`` (a literal without "/"): whether the
+    path's last ``name`` matches, which decides the whole glob; None for other shapes."""
+    second = tokens[1]
+    if len(tokens) == 2:
+        lit = second[1] if second[0] == "L" else None
+        return name == lit if isinstance(lit, str) and "/" not in lit else None
+    third = tokens[2]
+    if second == ("*",) and third[0] == "L":
+        lit = third[1]
+        return name.endswith(lit) if isinstance(lit, str) and "/" not in lit else None
+    if second[0] == "L" and third == ("*",):
+        lit = second[1]
+        return name.startswith(lit) if isinstance(lit, str) and "/" not in lit else None
+    return None
 
 
 def _match_from(

@@ -257,17 +257,17 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
     from hookwise.policy.audit import audit_path, state_dir
     from hookwise.policy.cache import cache_dir
 
-    paths = obeyed_paths(env)
-    paths += [
+    launcher = launcher_path(env)
+    paths = [
         audit_path({}, env),
         cache_dir(env),
-        launcher_path(env),
-        snapshot_path(launcher_path(env)),
+        launcher,
+        snapshot_path(launcher),
         state_dir(env),  # the audit log, and install --mcp's record uninstall restores from
+        *policy_files,
     ]
-    paths += policy_files
-    paths += project_paths(cwd)
-    return [os.path.abspath(p) for p in paths if p]  # (abspath normalises)
+    # (abspath normalises; obeyed_paths and project_paths return theirs normalised)
+    return [*obeyed_paths(env), *(os.path.abspath(p) for p in paths if p), *project_paths(cwd)]
 
 
 def obeyed_paths(env: dict[str, str]) -> list[str]:
@@ -301,18 +301,22 @@ def obeyed_paths(env: dict[str, str]) -> list[str]:
     return [os.path.abspath(p) for p in paths if p]
 
 
+_PROJECT_SUFFIXES = (*SUFFIXES, POLICY_DIR)
+
+
 def project_paths(cwd: str | None) -> list[str]:
     """The guard files a project may hold, from ``cwd`` up to its repository's root."""
     paths: list[str] = []
     project = cwd or ""
     while project:
-        for suffix in (*SUFFIXES, POLICY_DIR):
-            paths.append(project + suffix)
+        # one abspath a level: the suffixes are normalised already ("/" + ".claude/...")
+        base = os.path.abspath(project).rstrip("/")
+        paths += [base + suffix for suffix in _PROJECT_SUFFIXES]
         parent = os.path.dirname(project)
         if parent == project or os.path.lexists(os.path.join(project, ".git")):
             break
         project = parent
-    return [os.path.abspath(p) for p in paths]
+    return paths
 
 
 class Guard:
