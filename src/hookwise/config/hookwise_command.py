@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from typing import Final
 
 from hookwise.protocol.hosts import HOST_NAMES
@@ -53,14 +54,48 @@ SESSION_LAUNCHER: Final = (
 )
 
 
-def _portable_script(arguments: str, session: str = SESSION_LAUNCHER) -> str:
+# What the hook's interpreter reads before its first line, which no hook can check: a
+# locale that the environment names (LC_ALL, LC_*, LANG, from files LOCPATH points to) whose
+# charset no Python codec knows stopped Python in init_fs_encoding with exit 1, and the host
+# ran the tool (red team s28 run #1: a project `.env`, which Gemini CLI exports to hooks).
+# The command gives the interpreter the C locale, which glibc has built in (no file is
+# read; LOCPATH and the other LC_* cannot apply under LC_ALL); the launcher runs in UTF-8
+# mode too (-X utf8: launcher.py). The fallback `hookwise hook` answers with 0 or 2; any
+# other status (it died before answering: a crash, a signal, not found) is made exit 2,
+# which blocks on every host, with why.
+LOCALE: Final = "export LC_ALL=C; "
+
+
+def _fallback(arguments: str) -> str:
     return (
-        'h="$HOME/.local/share/hookwise/hook"; '
-        f"{session}"
-        'if [ -x "$h" ] && IFS= read -r l < "$h"; then p=${l#??}; p=${p%% *}; '
-        f'if [ -x "$p" ]; then exec "$h" {arguments}; fi; fi; '
+        "if command -v hookwise >/dev/null 2>&1; then "
+        f'hookwise hook {arguments}; s=$?; case $s in 0|2) exit "$s";; esac; '
+        '[ "$s" -lt 126 ] && { echo "hookwise: the hook exited with status $s without '
+        'answering: blocked" >&2; exit 2; }; fi; '
+    )
+
+
+def _fallback_s28(arguments: str) -> str:
+    """The fallback install wrote up to s28: any status below 126 passed (still
+    recognised)."""
+    return (
         "if command -v hookwise >/dev/null 2>&1; then "
         f'hookwise hook {arguments}; s=$?; [ "$s" -lt 126 ] && exit "$s"; fi; '
+    )
+
+
+def _portable_script(
+    arguments: str,
+    session: str = SESSION_LAUNCHER,
+    locale: str = LOCALE,
+    fallback: Callable[[str], str] | None = None,
+) -> str:
+    return (
+        'h="$HOME/.local/share/hookwise/hook"; '
+        f"{session}{locale}"
+        'if [ -x "$h" ] && IFS= read -r l < "$h"; then p=${l#??}; p=${p%% *}; '
+        f'if [ -x "$p" ]; then exec "$h" {arguments}; fi; fi; '
+        f"{(fallback or _fallback)(arguments)}"
         f"echo '{NOT_INSTALLED}' >&2; exit 2"
     )
     # (the launcher runs by exec, no fork, only when its interpreter is there; a launcher
@@ -77,19 +112,25 @@ def portable_argv(host: str) -> list[str]:
     return ["sh", "-c", portable_command(host)]
 
 
-def _portable_pattern(session: str = SESSION_LAUNCHER) -> re.Pattern[str]:
+def _portable_pattern(session: str = SESSION_LAUNCHER, s28: bool = False) -> re.Pattern[str]:
     """The portable script with any launcher location (Gemini CLI expands the ``$HOME``
     in it, and ``${XDG_DATA_HOME:-...}`` in the form written before s27, when it loads its
     settings) and any host; ``session``
-    empty: the form written before the session's launcher was read."""
-    prefix, rest = _portable_script("--platform \0", session).split('"; ', 1)
+    empty: the form written before the session's launcher was read; ``s28``: the form
+    written up to s28 (no locale, any status of the fallback below 126 passed)."""
+    old = {"locale": "", "fallback": _fallback_s28} if s28 else {}
+    prefix, rest = _portable_script("--platform \0", session, **old).split('"; ', 1)
     head = re.escape(prefix.split('"', 1)[0] + '"') + '[^"]*"; '
     hosts = "|".join(HOST_NAMES)
     body = re.escape(rest).replace("\x00", f"({hosts})", 1).replace("\x00", "\\1")
     return re.compile(head + body)
 
 
-_PORTABLE: Final = (_portable_pattern(), _portable_pattern(""))
+_PORTABLE: Final = (
+    _portable_pattern(),
+    _portable_pattern(s28=True),
+    _portable_pattern("", s28=True),
+)
 
 
 def portable_host(command: object) -> str | None:

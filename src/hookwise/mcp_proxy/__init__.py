@@ -15,6 +15,8 @@ import shutil
 import sys
 from collections.abc import Mapping
 
+from hookwise.protocol import guard_env
+
 WRAP = ("mcp", "wrap")  # the proxy's subcommand, as server entries name it
 # how an entry starts this interpreter: -I, so neither the host's cwd (the project, where
 # the agent writes: ./hookwise/__main__.py) nor PYTHON* variables of the entry's env decide
@@ -110,10 +112,9 @@ def isolated_program() -> list[str]:
     return [sys.executable, ISOLATED, "-m", "hookwise"]
 
 
-# variables that load code into any program before its first line runs (the proxy too):
+# variables that load code into any program before its first line runs (the proxy too:
+# protocol/guard_env.LOADERS, the one table):
 # an entry setting one is not guarded whatever it starts, and cannot be made so by wrapping
-_LOADER_PREFIXES = ("LD_", "DYLD_")
-_LOADERS = frozenset(["GCONV_PATH", "HOSTALIASES", "MALLOC_CONF", "LOCPATH", "NLSPATH"])
 # options of `mcp wrap` that decide nothing about the policy or the audit log: an entry
 # written by someone else may carry these; every other option is install's to write
 _HARMLESS = frozenset(["--timeout", "--max-message"])
@@ -132,9 +133,7 @@ def loader_env(entry_env: object) -> list[str]:
     """The variables of an entry's ``env`` that load code into the program it starts."""
     if not isinstance(entry_env, Mapping):
         return []
-    return sorted(
-        str(k) for k in entry_env if str(k).startswith(_LOADER_PREFIXES) or str(k) in _LOADERS
-    )
+    return sorted(str(k) for k in entry_env if guard_env.listed(str(k), guard_env.LOADERS))
 
 
 # variables that move where an interpreter started without -I looks for code before its

@@ -39,6 +39,24 @@ PLACES = (
     "GEMINI_CLI_HOME",
     "CODEX_HOME",
 )
+# what loads code into any program before its first line runs (the dynamic loader's
+# preloads and paths, the C library's charset converters, locale files and catalogs, the
+# resolver's aliases, jemalloc's settings): read by MCP proxy entries too (mcp_proxy)
+LOADERS = (
+    "LD_*",
+    "DYLD_*",
+    "GCONV_PATH",
+    "LOCPATH",
+    "NLSPATH",
+    "HOSTALIASES",
+    "MALLOC_CONF",
+)
+# what the C library and an interpreter read at start before any line of the program: the
+# locale (a charset no Python codec knows stopped the hook's interpreter before its first
+# line: red team s28 run #1; the registered command sets LC_ALL=C and the launcher runs in
+# UTF-8 mode, config/hookwise_command.py and policy/install/launcher.py), glibc's tunables
+# and malloc settings
+LIBC = ("LC_*", "LANG", "LANGUAGE", "GLIBC_TUNABLES", "MALLOC_*")
 # what a hook's shell and interpreter load before hookwise runs: a hook cannot undo them
 RUNNERS = (
     "BASH_ENV",
@@ -47,11 +65,10 @@ RUNNERS = (
     "BASHOPTS",
     "PS4",
     "PATH",
-    "LD_*",
     "PYTHON*",
-    "GCONV_PATH",
-    "GLIBC_TUNABLES",
     "NODE_OPTIONS",
+    *LOADERS,
+    *LIBC,
 )
 # always set when a host starts: a file that sets only unset variables cannot change them
 ALWAYS_SET = ("PATH", "HOME")

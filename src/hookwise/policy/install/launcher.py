@@ -25,7 +25,7 @@ def hook_argv(host: str, *, console: bool = False) -> list[str]:
     from hookwise.policy import run_hook
 
     launcher = str(Path(run_hook.__file__).resolve())
-    return [sys.executable, "-I", "-S", launcher, "--platform", host]
+    return [sys.executable, "-I", "-S", *UTF8, launcher, "--platform", host]
 
 
 def hook_command(host: str, *, console: bool = False, direct: bool = False) -> str:
@@ -35,13 +35,21 @@ def hook_command(host: str, *, console: bool = False, direct: bool = False) -> s
     return portable_command(host)
 
 
+# UTF-8 mode: the interpreter takes its filesystem and stdio encodings as UTF-8, never from
+# the locale the environment names. Without it, a locale whose charset no codec knows
+# (LOCPATH + LC_CTYPE from a project `.env`) stopped Python before its first line, exit 1,
+# and the host ran the tool (red team s28 run #1). -I already makes it ignore PYTHON*.
+UTF8 = ("-X", "utf8")
+
+
 def launcher_text(launcher: str) -> str:
     """The per-user fast launcher at ``launcher``: this interpreter without its site step
-    (-I -S), loading the hook's modules from its snapshot (snapshot.py)."""
+    (-I -S), in UTF-8 mode (-X utf8), loading the hook's modules from its snapshot
+    (snapshot.py)."""
     from hookwise.policy import run_hook
 
     script = str(Path(run_hook.__file__).resolve())
-    shebang = f"#!{sys.executable} -IS"
+    shebang = f"#!{sys.executable} -ISXutf8"
     broken = (
         "hookwise: cannot start (reinstall hookwise, or remove this hook from the agent settings):"
     )
@@ -66,7 +74,7 @@ def launcher_text(launcher: str) -> str:
         "#!/bin/sh\n"
         "# Written by `hookwise install`: the fast path of the portable hook command.\n"
         f"[ -x {python} ] || {{ echo {shlex.quote(broken)} >&2; exit 2; }}\n"
-        f'exec {python} -I -S {shlex.quote(script)} "$@"\n'
+        f'exec {python} -I -S -X utf8 {shlex.quote(script)} "$@"\n'
     )
 
 
