@@ -154,24 +154,36 @@ def _memory(env: dict[str, str], host: str) -> str:
     return os.path.join(home, ".local", "state", "hookwise", "env-drops", host)
 
 
+def _line(name: str, value: str) -> str:
+    """One pair as one line of the record, whatever it holds: backslash, CR and LF escaped
+    (a value with CR, which Gemini CLI's dotenv makes of ``\\r`` in a double-quoted value,
+    was skipped, so never remembered: red team s28 run #2)."""
+    pair = f"{name}={value}"
+    return pair.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+
+
 def remembered(env: dict[str, str], host: str | None) -> list[tuple[str, str]]:
     """(variable, why) for each of :func:`candidates` an earlier hook of ``host`` dropped
-    with the same value."""
+    with the same value (a line as :func:`_line` writes it, or as written before s28, raw)."""
     if host is None:
         return []
     try:
-        lines = read_regular(_memory(env, host), _MAX_READ).decode("utf-8", "replace")
+        lines = read_regular(_memory(env, host), _MAX_READ).decode("utf-8", "surrogateescape")
     except OSError:
         return []
-    seen = set(lines.splitlines())
+    seen = set(lines.split("\n"))
     why = "an env file the host loaded at its start set it (since moved or emptied)"
-    return [(name, why) for name in candidates(env) if f"{name}={env[name]}" in seen]
+    return [
+        (name, why)
+        for name in candidates(env)
+        if _line(name, env[name]) in seen or f"{name}={env[name]}" in seen
+    ]
 
 
 def remember(env: dict[str, str], host: str | None, dropped: list[tuple[str, str]]) -> None:
     """Add ``dropped`` (variable, value) to ``host``'s record; best effort (a record not
     written leaves the files as they are now to decide)."""
-    lines = "".join(f"{n}={v}\n" for n, v in dropped if "\n" not in v and "\r" not in v)
+    lines = "".join(f"{_line(n, v)}\n" for n, v in dropped)
     if host is None or not lines:
         return
     path = _memory(env, host)

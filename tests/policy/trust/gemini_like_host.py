@@ -4,7 +4,8 @@ of dotenv 16's line splitting (a lone CR ends a line), into its own environment,
 unset variables; then it runs each step: a hook through ``bash -c`` (as Gemini CLI runs hook
 commands: the registered command, with ``GEMINI_PROJECT_DIR`` and ``CLAUDE_PROJECT_DIR`` set
 to the event's cwd), or a file move between hooks (before the first hook too). With
-``LIKE_RELAUNCH`` set it first relaunches itself, as older Gemini CLI versions did.
+``LIKE_RELAUNCH`` set it first relaunches itself, as older Gemini CLI versions did. A
+double-quoted value has its ``\\n`` and ``\\r`` made LF and CR, as dotenv's ``parse`` does.
 
 usage: python3 gemini_like_host.py HOOKWISE_BIN STEPS_JSON   (prints one JSON answer per hook)
 """
@@ -36,7 +37,10 @@ def load_env(cwd: str) -> None:
                 with open(path, "rb") as handle:
                     text = re.sub(r"\r\n?", "\n", handle.read().decode("utf-8", "replace"))
                 for match in LINE.finditer(text):
-                    value = (match.group(2) or "").strip().strip("'\"")
+                    raw = (match.group(2) or "").strip()
+                    value = raw.strip("'\"")
+                    if raw.startswith('"'):  # as dotenv does in a double-quoted value
+                        value = value.replace("\\n", "\n").replace("\\r", "\r")
                     os.environ.setdefault(match.group(1), value)
                 return
         parent = os.path.dirname(current)
@@ -55,6 +59,7 @@ def main() -> None:
         env = {**os.environ, "LIKE_RELAUNCHED": "1"}
         sys.exit(subprocess.run([sys.executable, *sys.argv], env=env, check=False).returncode)
     command = f"{shlex.quote(hookwise)} hook --platform gemini"
+    unnamed = bool(os.environ.get("LIKE_UNNAMED"))
     for step in steps:
         if "mv" in step:
             os.rename(*step["mv"])
@@ -63,8 +68,16 @@ def main() -> None:
         done = subprocess.run(
             ["bash", "-c", command],
             input=json.dumps(step["payload"]),
-            # what Gemini CLI adds for its hooks (hookRunner.ts): the project it names
-            env={**os.environ, "GEMINI_PROJECT_DIR": project, "CLAUDE_PROJECT_DIR": project},
+            # what Gemini CLI adds for its hooks (hookRunner.ts): the project it names (not
+            # with LIKE_UNNAMED: a host that names none, where only the memory of drops acts)
+            env={
+                **os.environ,
+                **(
+                    {}
+                    if unnamed
+                    else {"GEMINI_PROJECT_DIR": project, "CLAUDE_PROJECT_DIR": project}
+                ),
+            },
             capture_output=True,
             text=True,
             timeout=60,

@@ -1,0 +1,56 @@
+"""Red team s28 run (issue 23): #2 and #3, as real processes under the Gemini-like host
+(gemini_like_host.py: loads the project's env file at its start as Gemini CLI does, and runs
+the hook through ``bash -c``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hookwise.policy import env_origin
+from tests.policy.trust.test_trust_model import World
+from tests.policy.trust.test_trust_s27 import TRUSTED, _host, _shell
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    made = World(tmp_path)
+    made.policy(TRUSTED)
+    assert made.cli("policy", "trust").returncode == 0
+    return made
+
+
+@pytest.mark.parametrize("escape", ["\\r", "\\n", "\\\\r"], ids=["cr", "lf", "backslash"])
+def test_2_a_dropped_value_with_cr_or_lf_is_remembered(world: World, escape: str) -> None:
+    """s28 #2: dotenv makes ``\\r`` in a double-quoted value a CR; the memory of drops
+    skipped such values, so after ``mv .env notes.txt`` the variable was taken (under a host
+    that does not name its project, where the memory is all there is)."""
+    real = escape.replace("\\n", "\n").replace("\\r", "\r")  # (as dotenv's parse)
+    empty = world.root / f"e{real}mpty.yaml"
+    empty.write_text("version: 1\n")
+    (world.repo / ".env").write_text(f'HOOKWISE_POLICY="{world.root}/e{escape}mpty.yaml"\n')
+    steps = [
+        _shell(world, "rm -rf build"),
+        {"mv": [str(world.repo / ".env"), str(world.repo / "notes.txt")]},
+        _shell(world, "rm -rf build"),
+    ]
+    answers = _host(world, steps, LIKE_UNNAMED="1")
+    assert [a["decision"] for a in answers] == ["deny", "deny"], answers
+    assert "since moved or emptied" in answers[1]["stderr"]
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["a\rb", "a\nb", "a\\nb", "a\\\nb", "\r\n", "x\x1cy\x85z\u2028", "\udcff-bytes", "v" * 70000],
+)
+def test_2_any_value_is_remembered_as_itself(tmp_path: Path, value: str) -> None:
+    """The record holds any value (escaped) and finds only that value."""
+    env = {"HOME": str(tmp_path), "HOOKWISE_POLICY": value}
+    env_origin.remember(env, "1-1", [("HOOKWISE_POLICY", value)])
+    assert [n for n, _ in env_origin.remembered(env, "1-1")] == ["HOOKWISE_POLICY"]
+    for other in (value + "x", value[:-1], value.replace("\\", "/")):
+        if other != value:
+            moved = {**env, "HOOKWISE_POLICY": other}
+            assert env_origin.remembered(moved, "1-1") == [], repr(other)
