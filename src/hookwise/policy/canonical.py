@@ -633,6 +633,21 @@ def _under_unknown_dir(word: str) -> tuple[tuple[str, ...], ...] | None:
     return (("C",), ("L", "/" + word.removeprefix("./")))
 
 
+class HookEnv(dict[str, str]):
+    """The hook process's own environment (policy/hook.py). What ``env.`` conditions read
+    of it is env_origin.condition_env's, worked out the first time a condition reads it
+    (red team s28 run #3: a variable a host exported from a project env file must not make
+    a rule weaker); any other mapping (tests, scenarios, the API) is read as given."""
+
+    def for_conditions(self, host: str, cwd: str) -> dict[str, str]:
+        views: dict[tuple[str, str], dict[str, str]] = self.__dict__.setdefault("views", {})
+        if (host, cwd) not in views:
+            from hookwise.policy.env_origin import condition_env
+
+            views[(host, cwd)] = condition_env(self, host, [cwd or os.getcwd(), os.getcwd()])
+        return views[(host, cwd)]
+
+
 class Event:
     """One canonical event as the rules see it; expensive views are computed once."""
 
@@ -959,6 +974,8 @@ class Event:
         if name == "stop_hook_active":
             return self.stop_hook_active
         if name == "env":
+            if isinstance(self.env, HookEnv):
+                return self.env.for_conditions(self.host, self.cwd)
             return self.env
         if name == "time":
             if "time" not in self._cache:

@@ -276,3 +276,43 @@ def drop_planted(
                 "hookwise's variables in the shell that starts the agent\n"
             )
     return notes
+
+
+def condition_env(env: dict[str, str], platform: str, starts: list[str]) -> dict[str, str]:
+    """The environment ``env.`` conditions read (red team s28 run #3: ``CI=true`` in the
+    project ``.env``, a literal write, switched off the rule ``when: env.CI != "true"``).
+
+    Under a host that loads project env files (its row's ``env_files``), a condition reads
+    the environment the host was *started* with (/proc/<pid>/environ: what the person set
+    in the shell that started it; of a host that relaunched itself, the first process's),
+    but the variables the host itself sets for its hooks (its protocol module's
+    ``PROJECT_ENV`` and ``HOOK_ENV``), which it reads from the hook's. Where that cannot be
+    read (no /proc), a variable a project env file the host would load sets now is unset
+    for conditions. Any other host: the hook's environment as it is."""
+    rows = _rows(platform)
+    if not any(row.env_files[1] for row in rows):
+        return env
+    started = host_start_environments()
+    if started is None:
+        from hookwise.protocol.dotenv import keys
+
+        out = dict(env)
+        for path in project_files(starts, platform):
+            try:
+                text = read_regular(path, _MAX_READ).decode("utf-8", "replace")
+            except OSError:
+                continue
+            for name in keys(text):
+                out.pop(name, None)
+        return out
+    from hookwise.protocol.hosts import own_hook_env
+
+    own = own_hook_env(platform) if platform in {row.name for row in rows} else ()
+    first = started[-1]
+    out = {name: value for name, value in first.items() if not _own(name, own)}
+    out.update((name, value) for name, value in env.items() if _own(name, own))
+    return out
+
+
+def _own(name: str, own: tuple[str, ...]) -> bool:
+    return any(name == v or (v.endswith("_") and name.startswith(v)) for v in own)

@@ -22,6 +22,7 @@ from hookwise.policy import audit, call_deadline, confinement, fastjson
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.adapters.base import exit_blocking
 from hookwise.policy.cache import cache_dir, compiled_policy
+from hookwise.policy.canonical import HookEnv
 from hookwise.policy.pipeline import Outcome, decide, failure_answer
 
 TYPE_CHECKING = False
@@ -335,10 +336,12 @@ def main(argv: list[str]) -> int:
         # A broken hook command must not let tool calls through unnoticed: exit 2 blocks.
         sys.stderr.write(f"hookwise hook: {exc}\n{USAGE}")
         return 2
-    raw = env = os.environ_copy()
+    raw = HookEnv(os.environ_copy())  # (env. conditions: canonical.HookEnv)
+    env: dict[str, str] = raw
     pin_error: str | None = None
     try:  # inside `hookwise run`: where the session started and what it guarded, not $VARS
         env = confinement.pinned_env(env)
+        env = env if env is raw else HookEnv(env)
     except OSError as exc:
         pin_error = str(exc)
     sink = audit.hook_started(env)  # inside `hookwise run`: the supervisor waits for an answer

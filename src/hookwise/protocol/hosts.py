@@ -1038,6 +1038,15 @@ def project_env(name: str) -> tuple[str, ...]:
     return names
 
 
+def own_hook_env(name: str) -> tuple[str, ...]:
+    """The variables the host itself sets for its hooks after its start: the protocol
+    module's ``PROJECT_ENV`` and ``HOOK_ENV`` (an entry ending in "_" is a prefix)."""
+    import importlib
+
+    module = importlib.import_module(host(name).module)
+    return (*getattr(module, "PROJECT_ENV", ()), *getattr(module, "HOOK_ENV", ()))
+
+
 def cwd_env(name: str) -> tuple[str, ...]:
     """The variables naming the hook's working directory that the host gives its hooks (the
     protocol module's ``CWD_ENV``; empty when it has none)."""

@@ -54,3 +54,42 @@ def test_2_any_value_is_remembered_as_itself(tmp_path: Path, value: str) -> None
         if other != value:
             moved = {**env, "HOOKWISE_POLICY": other}
             assert env_origin.remembered(moved, "1-1") == [], repr(other)
+
+
+CONDITIONED = """\
+version: 1
+rules:
+  - id: no-force-push
+    match: {tool: shell, command: git push --force}
+    when: 'env.CI != "true"'
+    action: deny
+    reason: Push to a new branch instead.
+"""
+
+
+@pytest.mark.parametrize(
+    ("proc", "relaunch"),
+    [(True, ""), (True, "1"), (False, "")],
+    ids=["proc", "relaunched", "no-proc"],
+)
+def test_3_a_condition_reads_the_environment_the_host_was_started_with(
+    tmp_path: Path, proc: bool, relaunch: str
+) -> None:
+    """s28 #3: ``CI=true`` in the project ``.env`` (a literal write the guard allows) switched
+    off docs/policy.md's own example rule. A condition now reads what the host was started
+    with (without /proc: a variable a project env file sets is unset for it)."""
+    from tests.policy.trust.test_trust_s27 import _without_proc
+
+    world = World(tmp_path)
+    world.policy(CONDITIONED)
+    assert world.cli("policy", "trust").returncode == 0
+    push = _shell(world, "git push --force origin main")
+    prefix = [] if proc else _without_proc()
+    assert [a["decision"] for a in _host(world, [push], prefix=prefix)] == ["deny"]  # control
+    (world.repo / ".env").write_text("SECRET=hunter2\nCI=true\n")
+    answers = _host(world, [push], prefix=prefix, LIKE_RELAUNCH=relaunch)
+    assert [a["decision"] for a in answers] == ["deny"], answers
+    if proc:  # the person who starts the agent with CI=true switches it off, as written
+        (world.repo / ".env").unlink()
+        answers = _host(world, [push], prefix=prefix, CI="true", LIKE_RELAUNCH=relaunch)
+        assert [a["decision"] for a in answers] == [None], answers
