@@ -134,3 +134,39 @@ def test_no_way_out_of_the_hook_leaves_its_deadline_armed(
     monkeypatch.setattr(hook, "_read_stdin", lambda: pre_payload("claude", "ls"))
     assert hook.main(["--platform", platform]) in (0, 2)
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+REGEX_POLICY = """\
+version: 1
+rules:
+  - id: slow-regex
+    match: {tool: shell, command: {line_regex: ["(a|aa)+$"]}}
+    action: deny
+    reason: never reached in time
+"""
+
+
+@pytest.mark.parametrize("host", ["claude", "gemini"])
+def test_a_backtracking_policy_regex_does_not_move_the_deadline_later(
+    env: dict[str, str],  # noqa: F811
+    host: str,
+    tmp_path: Path,
+) -> None:
+    """Red team s28 run (observation, #6): the regex budget (2 s) re-armed the process's one
+    timer with what it had left, later than the call's deadline; the answer came up to 2 s
+    late. Now the deadline's own answer comes at the deadline."""
+    from hookwise.policy.trust.store import trust_file
+
+    policy = tmp_path / "regex.yaml"
+    policy.write_text(REGEX_POLICY)
+    environment = {**env, "HOOKWISE_POLICY": str(policy)}
+    trust_file(str(policy), environment)
+    stdin = pre_payload(host, "echo " + "a" * 60 + "!")
+    warm, _ = run_hook(environment, host, stdin, "evaluation", 30.0, 0.0)  # compiles the cache
+    done, took = run_hook(environment, host, stdin, "evaluation", 0.6, 0.0)
+    assert "deciding this call took more than the 0.6 s" in done.stdout + done.stderr, (
+        done.stdout,
+        done.stderr,
+        warm.stderr,
+    )
+    assert took < 1.8, took

@@ -117,23 +117,89 @@ def _rotate(path: str, keep: int) -> None:
 def append(path: str, record: dict[str, Any], max_bytes: int, keep: int) -> None:
     """Append one record; rotates first when the file would grow past ``max_bytes``.
 
-    Raises OSError when the log cannot be written (not a regular file, a symlink, ...)."""
+    Raises OSError when the log cannot be written (not a regular file, a symlink, ...). A
+    log that would make the hook wait (a lease another process holds, or a mandatory lock:
+    the non-blocking open fails with EAGAIN) keeps the record in a file of its own under
+    :func:`pending_dir`, which the next append moves into the log, and raises saying so
+    (red team s28 run #5: a read lease lost the records, said only on stderr)."""
     line = (fastjson.dumps(record) + "\n").encode("utf-8")
+    fd = -1
     try:
-        fd = open_append(path)
-    except FileNotFoundError:
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        fd = open_append(path)
-    try:
+        try:
+            fd = open_append(path)
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            fd = open_append(path)
         size = os.fstat(fd).st_size
         if size and size + len(line) > max_bytes and _rotated(path, len(line), max_bytes, keep):
             os.close(fd)
             fd = -1
             fd = open_append(path)
         os.write(fd, line)
+        _drain(path, fd)
+    except BlockingIOError as exc:
+        kept = _keep(path, line)
+        raise OSError(
+            f"{exc.strerror} (another process holds a lease or lock on {path}): the record "
+            f"is kept in {kept}, and the next call that can write the log appends it"
+        ) from exc
     finally:
         if fd >= 0:
             os.close(fd)
+
+
+def pending_dir(path: str) -> str:
+    """Where records the log could not take yet are kept, one file each."""
+    return f"{path}.pending"
+
+
+_PENDING_SUFFIX = ".jsonl"
+_MAX_PENDING = 1 << 24
+
+
+def _keep(path: str, line: bytes) -> str:
+    """``line`` in a new file of its own under :func:`pending_dir` (O_EXCL, a name no other
+    process chose: nothing can hold a lease on it before it exists)."""
+    directory = pending_dir(path)
+    os.makedirs(directory, 0o700, exist_ok=True)
+    name = os.path.join(directory, f"{time.time_ns()}-{os.getpid()}{_PENDING_SUFFIX}")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_NONBLOCK
+    fd = os.open(name, flags, 0o600)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
+    return name
+
+
+def pending(path: str) -> list[str]:
+    """The kept records' files, oldest first (doctor says how many)."""
+    try:
+        names = os.listdir(pending_dir(path))
+    except OSError:
+        return []
+    return [
+        os.path.join(pending_dir(path), n) for n in sorted(names) if n.endswith(_PENDING_SUFFIX)
+    ]
+
+
+def _drain(path: str, fd: int) -> None:
+    """Append the kept records to the log open at ``fd``: each claimed by a rename first
+    (two hooks never append the same one), removed once written, put back if not."""
+    import posix
+
+    for name in pending(path):
+        claimed = f"{name}.{os.getpid()}"
+        try:
+            posix.rename(name, claimed)
+        except OSError:
+            continue  # another hook took it
+        try:
+            os.write(fd, read_regular(claimed, _MAX_PENDING))
+        except OSError:
+            posix.rename(claimed, name)
+            return  # (this call's record is in; the rest wait for the next)
+        os.unlink(claimed)
 
 
 def _rotated(path: str, adding: int, max_bytes: int, keep: int) -> bool:

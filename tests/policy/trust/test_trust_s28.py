@@ -93,3 +93,47 @@ def test_3_a_condition_reads_the_environment_the_host_was_started_with(
         (world.repo / ".env").unlink()
         answers = _host(world, [push], prefix=prefix, CI="true", LIKE_RELAUNCH=relaunch)
         assert [a["decision"] for a in answers] == [None], answers
+
+
+F_SETLEASE = 1024  # fcntl.h (Linux)
+
+
+def test_5_a_lease_on_the_audit_log_loses_no_record(world: World) -> None:
+    """s28 #5: a read lease on the audit log (a read-only open by its owner, SIGIO ignored)
+    made the hook's non-blocking open fail with EAGAIN, and the record was lost, said on
+    stderr only. Now it is kept beside the log, doctor says so, and the next call that can
+    write the log appends it."""
+    import fcntl
+    import json
+    import os
+    import signal
+
+    from hookwise.policy import audit
+
+    log = world.home / ".state" / "hookwise" / "audit.jsonl"
+    assert world.shell("rm -rf build", host="gemini")["decision"] == "deny"
+    assert log.is_file()
+    before = len(log.read_text().splitlines())
+    held = signal.signal(signal.SIGIO, signal.SIG_IGN)  # the lessee keeps it through the break
+    fd = os.open(log, os.O_RDONLY)
+    try:
+        try:
+            fcntl.fcntl(fd, F_SETLEASE, fcntl.F_RDLCK)
+        except OSError as exc:
+            pytest.skip(f"no leases here: {exc}")
+        answer = world.shell("rm -rf build", host="gemini")
+        assert answer["decision"] == "deny"  # the answer holds, as before
+        assert "is kept in" in answer["stderr"], answer["stderr"]
+        assert len(log.read_text().splitlines()) == before
+        kept = audit.pending(str(log))
+        assert len(kept) == 1 and json.loads(Path(kept[0]).read_text())["decision"] == "deny"
+        doctor = world.cli("doctor", "--json", "--no-self-test")
+        assert "1 record(s) are kept in" in doctor.stdout, doctor.stdout[-2000:]
+    finally:
+        os.close(fd)
+        signal.signal(signal.SIGIO, held)
+    assert world.shell("git status", host="gemini")["exit"] == 0
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert len(lines) == before + 2  # this call's record, then the kept one
+    assert [r["decision"] for r in lines[before:]] == ["none", "deny"]
+    assert audit.pending(str(log)) == []

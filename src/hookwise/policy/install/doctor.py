@@ -1035,6 +1035,26 @@ def confinement_check(env: dict[str, str], settings: Mapping[str, Any]) -> Check
     )
 
 
+def audit_check(env: dict[str, str], settings: Mapping[str, Any]) -> list[Check]:
+    """A warning while records the audit log could not take are kept beside it (a lease or
+    lock another process held on it: audit.append), naming where."""
+    from hookwise.policy import audit
+
+    path = audit.audit_path(dict(settings), env)
+    kept = audit.pending(path)
+    if not kept:
+        return []
+    return [
+        Check(
+            "warn",
+            "audit log",
+            f"{len(kept)} record(s) are kept in {audit.pending_dir(path)}: a process held a "
+            f"lease or lock on {path} when they were written (the hook said so on stderr); "
+            "the next hook call that can write the log appends them",
+        )
+    ]
+
+
 def env_file_checks(project: Path, env: dict[str, str]) -> list[Check]:
     """A warning per env file a host loads (or a Gemini extension's settings) that sets a
     variable changing what its hooks run, naming the file and the variables."""
@@ -1046,7 +1066,8 @@ def env_file_checks(project: Path, env: dict[str, str]) -> list[Check]:
             "env files",
             f"{path} ({where}) sets {', '.join(names)}: these change what a hook runs "
             "(BASH_ENV and ENV run a script before every hook command, PATH and LD_* the "
-            "programs, HOME, XDG_* and HOOKWISE_* where hookwise's files are); remove them "
+            "programs, LOCPATH, LC_* and LANG the locale an interpreter starts in, HOME, "
+            "XDG_* and HOOKWISE_* where hookwise's files are); remove them "
             "unless you put them there (`hookwise run` refuses to start while they are set)",
         )
         for path, where, names in planted(str(project), env)
@@ -1073,6 +1094,7 @@ def diagnose(
         policy.checks.append(Check(status, "approvals", detail))
     policy.checks.append(confinement_check(environ, compiled["settings"]))
     policy.checks += env_file_checks(project, environ)
+    policy.checks += audit_check(environ, compiled["settings"])
     reports = [
         check_host(host, project, environ, compiled, explicit=explicit, run_self_test=run_self_test)
         for host in hosts
