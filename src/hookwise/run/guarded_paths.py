@@ -440,7 +440,31 @@ def _env_files(cwd: str, env: dict[str, str]) -> list[Guarded]:
         found = project_env_file(project, cwd) if project else None
         if found:
             out.append(Guarded(found, HOST, f"{why}, as found from the start directory"))
+        out += _env_files_before(project, cwd, found, why)
     return out
+
+
+def _env_files_before(
+    names: tuple[str, ...], cwd: str, found: str | None, why: str
+) -> list[Guarded]:
+    """The project env files a later session started here would load before ``found`` (or
+    any at all, when none is found): each of ``names`` missing in the start directory and
+    each directory up to ``found``'s, made empty and read-only (red team s28 run #1: a
+    program of the session wrote a missing ``.gemini/.env``, whose LOCPATH and LC_CTYPE
+    stopped every hook of the next session before its first line)."""
+    out: list[Guarded] = []
+    current = os.path.abspath(cwd)
+    while True:
+        for name in names:
+            path = os.path.join(current, name)
+            if path == found:
+                return out
+            if not os.path.lexists(path):
+                out.append(Guarded(path, HOST, f"{why}: would be loaded first", placeholder=b""))
+        parent = os.path.dirname(current)
+        if found is None or parent == current:
+            return out
+        current = parent
 
 
 def _launcher_code(env: dict[str, str]) -> list[str]:

@@ -605,6 +605,7 @@ def _run(
                 entries=entries,
                 hook_execs=hook_execs,
                 collect=collect,
+                hook_cpu=cpu_group.take,
             )
         finally:
             problem = session_log.record(sessions, session, "end")
@@ -806,17 +807,27 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
         say(sink.failed)
 
 
-def _watch_execs(listener: int, sink: AuditSink, hook_execs: HookExecs) -> None:
+def _watch_execs(
+    listener: int,
+    sink: AuditSink,
+    hook_execs: HookExecs,
+    hook_cpu: Callable[[int], object] = lambda _pid: None,
+) -> None:
     """Serve the exec listener in a thread of its own (run/exec_watch.py); without one (init
-    failed before sending it) nothing starts, and the report says why."""
+    failed before sending it) nothing starts, and the report says why. Each hook goes to
+    ``hook_cpu`` first, while its exec waits (the hooks' CPU cgroup: run/cpu_group.py)."""
     if listener < 0:
         return
     from hookwise.run.exec_watch import ExecWatch
     from hookwise.run.signal_guard import SignalGuard
 
+    def launched(pid: int, pidfd: int, channel: int, command: str) -> None:
+        hook_cpu(pid)
+        sink.hook_launched(pid, pidfd, channel, command)
+
     watch = ExecWatch(
         listener,
-        sink.hook_launched,
+        launched,
         hook_execs,
         SignalGuard(sink.signal_refused),
         sink.has_room,
@@ -842,6 +853,7 @@ def _start(
     entries: list[Guarded],
     hook_execs: HookExecs,
     collect: bool,
+    hook_cpu: Callable[[int], object] = lambda _pid: None,
 ) -> int:
     """While the builder builds the mounts, check the guarded code (the agent starts only
     when the check passed); then warn of host settings that switch hooks off, serve the
@@ -858,7 +870,7 @@ def _start(
     try:
         refused = linked_code(targets)
         if refused is None:
-            _watch_execs(builder.listener(), sink, hook_execs)
+            _watch_execs(builder.listener(), sink, hook_execs, hook_cpu)
     finally:
         _open_gate(builder.gate, refused is None)
         builder.gate = -1
