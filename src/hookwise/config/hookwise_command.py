@@ -171,7 +171,8 @@ def machine_paths(command: object) -> list[str]:
         argv = shlex.split(command)
     except ValueError:
         return []
-    return [a for a in argv[:4] if a.startswith("/")]
+    head = argv[: next((i for i, a in enumerate(argv) if a in ("--platform", "--host")), 6)]
+    return [a for a in head if a.startswith("/")]
 
 
 _RUN_HOOK_TAIL: Final = re.compile(r"(^|[/\\])hookwise[/\\]policy[/\\]run_hook\.py$")
@@ -197,13 +198,18 @@ def is_hookwise_command(command: object) -> bool:
         return False
     if _CONSOLE.search(argv[0]):
         return argv[1:2] == ["hook"]
+    valued = False  # (the value of -X or -W: `-X utf8`, as launcher.hook_argv writes)
     for index, arg in enumerate(argv[1:], start=1):
+        if valued:
+            valued = False
+            continue
         if _RUN_HOOK_TAIL.search(arg):
-            return all(a.startswith("-") for a in argv[1:index])
+            return True
         if arg == "-m":
             return argv[index + 1 : index + 3] == ["hookwise", "hook"]
         if not arg.startswith("-"):
             return False
+        valued = arg in ("-X", "-W")
     return False
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.codex.settings import load_codex_hooks
-from hookwise.config.hookwise_command import is_hookwise_command
+from hookwise.config.hookwise_command import is_hookwise_command, machine_paths
 from hookwise.config.jsonc import JsonDocument, parse_jsonc
 from hookwise.policy.install.codex_hook_trust import (
     edit_codex_project_trust,
@@ -65,10 +65,11 @@ def test_hook_command_is_the_fast_launcher_and_quotes_for_the_shell(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     argv = hook_argv("codex")
-    assert argv[:3] == [sys.executable, "-I", "-S"]
-    assert argv[3].endswith(os.path.join("hookwise", "policy", "run_hook.py"))
-    assert os.path.isabs(argv[3]) and os.path.exists(argv[3])
-    assert argv[4:] == ["--platform", "codex"]
+    assert argv[:5] == [sys.executable, "-I", "-S", "-X", "utf8"]  # (utf8: s28 run #1)
+    assert argv[5].endswith(os.path.join("hookwise", "policy", "run_hook.py"))
+    assert os.path.isabs(argv[5]) and os.path.exists(argv[5])
+    assert argv[6:] == ["--platform", "codex"]
+    assert machine_paths(shlex.join(argv)) == [sys.executable, argv[5]]
     monkeypatch.setattr(sys, "executable", "/opt/my python/it's/bin/python3")
     command = hook_command("gemini", direct=True)
     assert shlex.split(command) == hook_argv("gemini")
