@@ -32,7 +32,7 @@ def slow(*args, **kwargs):
 slowed.{function} = slow
 {rebind}
 from hookwise.policy.hook import main
-sys.exit(main(sys.argv[1:]))
+sys.exit(main(sys.argv[1:], own_process=True))  # (as the entry points call it)
 """
 
 SLOW_STAGES = {
@@ -104,13 +104,14 @@ def test_a_validator_does_not_spend_the_calls_deadline(
     policy.write_text(
         "version: 1\nrules:\n"
         "  - id: slow-check\n    match: {tool: shell, command: make}\n    action: validate\n"
-        "    validator: {command: 'sleep 1.5; echo checked; exit 1', timeout: 20}\n"
+        "    validator: {command: 'sleep 2.5; echo checked; exit 1', timeout: 20}\n"
     )
     trust_file(str(policy), env)
+    run_hook(env, "claude", pre_payload("claude", "ls"), "evaluation", 30.0, 0.0)  # (compiles)
     done, took = run_hook(
-        env, "claude", pre_payload("claude", "make deploy"), "evaluation", 1.0, 0.0
+        env, "claude", pre_payload("claude", "make deploy"), "evaluation", 2.0, 0.0
     )
-    assert took >= 1.5
+    assert took >= 2.5
     assert "took more than" not in done.stdout + done.stderr, done
     answer = json.loads(done.stdout)
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
@@ -170,3 +171,32 @@ def test_a_backtracking_policy_regex_does_not_move_the_deadline_later(
         warm.stderr,
     )
     assert took < 1.8, took
+
+
+def test_the_deadline_counts_from_the_hooks_process_start(
+    env: dict[str, str],  # noqa: F811
+) -> None:
+    """s28 #6: the interpreter's start-up counts too (the host's clock runs from its fork).
+    A hook process whose exec came 0.5 s after its fork, with a 0.6 s budget, has 0.1 s left
+    for its decision (slowed by 0.4 s): it answers with the deadline's deny."""
+    delayed = (
+        "import time, subprocess, sys; "
+        "import os; pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    time.sleep(0.5); os.execv(sys.executable, [sys.executable, '-c', sys.argv[1], *sys.argv[2:]])\n"
+        "_, status = os.waitpid(pid, 0); sys.exit(os.waitstatus_to_exitcode(status))\n"
+    )
+    module, function, rebind = SLOW_STAGES["evaluation"]
+    code = WRAPPER.format(budget=0.6, module=module, function=function, delay=0.4, rebind=rebind)
+    stdin = pre_payload("claude", "ls")
+    run_hook(env, "claude", stdin, "evaluation", 30.0, 0.0)  # (compiles the cache)
+    done = subprocess.run(
+        [sys.executable, "-c", delayed, code, "--platform", "claude"],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert "deciding this call took more than the 0.6 s" in done.stdout + done.stderr, done

@@ -35,7 +35,7 @@ def _main(argv: list[str] | None) -> int:
         from hookwise.policy.hook import fast_exit
         from hookwise.policy.hook import main as hook_main
 
-        status = hook_main(args[1:])
+        status = hook_main(args[1:], own_process=argv is None)
         if argv is None:  # the console script: skip the interpreter's teardown
             fast_exit(status)
         return status

@@ -51,6 +51,29 @@ def _expired(_signum: int, _frame: Any) -> None:
         raise DecideTimeoutError(message())
 
 
+def process_began(now: float) -> float:
+    """When this process started, on the ``time.monotonic()`` clock of ``now``: the host's
+    start of the hook (its fork; the registered command's shell execs the interpreter in
+    the same process), so that the interpreter's own start-up counts against the deadline
+    too (red team s28 run, #6: under contention the start-up alone took seconds). ``now``
+    where that cannot be read (no /proc). Only for a process started for this call (the
+    entry points: hook.main's ``own_process``), never an embedder's."""
+    import posix
+
+    try:
+        fd = posix.open("/proc/self/stat", posix.O_RDONLY)
+        try:
+            fields = posix.read(fd, 4096).rsplit(b")", 1)[1].split()
+        finally:
+            posix.close(fd)
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - int(fields[19]) / posix.sysconf(
+            "SC_CLK_TCK"
+        )
+    except (OSError, ValueError, IndexError, AttributeError):
+        return now
+    return now - max(age, 0.0)
+
+
 def start(begun: float) -> None:
     """Arm the deadline at ``begun`` (``time.monotonic()`` at the hook's start) plus
     :data:`DECIDE_BUDGET_S`. Outside the main thread there is no timer (an embedder's)."""

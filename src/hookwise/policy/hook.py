@@ -322,9 +322,13 @@ class _HeldTerm:
             os.kill(os.getpid(), _signal.SIGTERM)
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], *, own_process: bool = False) -> int:
     started = time.perf_counter()
-    begun = time.monotonic()  # the policy load's deadline counts from here (rules/budget.py)
+    # the policy load's deadline (rules/budget.py) and the call's count from the process's
+    # start: the host's start of the hook, the interpreter's start-up included
+    # (``own_process``: this process was started for this call, by the entry points)
+    now_m = time.monotonic()
+    begun = call_deadline.process_began(now_m) if own_process else now_m
     now = time.time()
     term = _HeldTerm()
     if argv and argv[0] in ("-h", "--help"):

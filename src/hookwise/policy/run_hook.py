@@ -27,7 +27,7 @@ def launch() -> None:
         import posix
 
         posix._exit(2)
-    fast_exit(main(sys.argv[1:]))
+    fast_exit(main(sys.argv[1:], own_process=True))
 
 
 def _run() -> None:

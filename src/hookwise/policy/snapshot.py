@@ -363,7 +363,7 @@ def launch(path: str) -> None:
         sys.stderr.write(f"hookwise: cannot start (reinstall hookwise): {exc!r}\n")
         sys.stderr.flush()
         posix._exit(2)
-    code = main(sys.argv[1:])
+    code = main(sys.argv[1:], own_process=True)
     # (inside `hookwise run` the snapshot is read-only and built outside, before the start)
     if (not fresh or _unread) and b"HOOKWISE_RUN" not in posix.environ:
         sys.stdout.flush()  # the host has its answer before the rebuild
