@@ -979,6 +979,27 @@ def mcp_files(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
     return files
 
 
+def project_settings_at_start(name: str) -> bool:
+    """Whether the host reads its project settings in its start directory only
+    (``PROJECT_SETTINGS_AT_START`` of its protocol module), not from the repository root."""
+    import importlib
+
+    return bool(
+        getattr(importlib.import_module(host(name).module), "PROJECT_SETTINGS_AT_START", False)
+    )
+
+
+def mcp_files_above(name: str) -> tuple[tuple[str, str], ...]:
+    """(file, key of its servers) the host also reads in every directory above the one it
+    is started in (``MCP_FILES_ABOVE`` of its protocol module: Claude Code's ``.mcp.json``)."""
+    import importlib
+
+    files: tuple[tuple[str, str], ...] = getattr(
+        importlib.import_module(host(name).module), "MCP_FILES_ABOVE", ()
+    )
+    return files
+
+
 def mcp_server_command(name: str) -> tuple[str, str, str] | None:
     """(section, key, server name) of a settings value holding a command line the host
     starts as an MCP server outside its servers table (``MCP_SERVER_COMMAND`` of its

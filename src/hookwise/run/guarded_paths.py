@@ -30,6 +30,7 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
+from hookwise.protocol.codex import PROFILE_FILE_SUFFIX
 from hookwise.protocol.dotenv import project_env_file
 from hookwise.protocol.hosts import HOSTS, row_config_path
 
@@ -389,6 +390,7 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
             Guarded(os.path.join(folder, HOOK_TRUST_STORE), HOST, "hookwise hook trust")
             for folder in stores
         ]
+    out += _codex_profiles(homes["codex"])
     out += _env_files(cwd, env)
     gemini = homes["gemini"]
     folders = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH") or os.path.join(
@@ -425,6 +427,24 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
                 out += _host_project(directory, host.project_files, host.title)
         out.append(Guarded(os.path.join(directory, ".mcp.json"), HOST, "project MCP servers"))
     return out
+
+
+def _codex_profiles(codex_home: str) -> list[Guarded]:
+    """Each Codex profile file (``NAME.config.toml`` directly in CODEX_HOME: MCP servers and
+    disabled_tools ``codex --profile NAME`` reads over config.toml), read-only. One by one:
+    CODEX_HOME itself stays writable (Codex writes its sessions there); a profile file made
+    during the session is denied by self-protection (policy/trust/protect.py)."""
+    try:
+        names = sorted(os.listdir(codex_home))
+    except OSError:
+        return []
+    return [
+        Guarded(os.path.join(codex_home, name), HOST, f"Codex profile `{name[: -len(suffix)]}`")
+        for name in names
+        if name.endswith(suffix := PROFILE_FILE_SUFFIX)
+        and name != suffix
+        and os.path.isfile(os.path.join(codex_home, name))
+    ]
 
 
 def _env_files(cwd: str, env: dict[str, str]) -> list[Guarded]:

@@ -831,12 +831,18 @@ def check_host(
     *,
     explicit: bool = False,
     run_self_test: bool = True,
+    start: Path | None = None,
 ) -> HostReport:
+    """``start``: the directory the host would be started in, when not ``project`` (doctor
+    run in a subdirectory): the host's own loader reads its settings as started there
+    (Claude Code and Gemini CLI read the project settings of their start directory only,
+    red team s28 F6), so a registration in ``project``'s files is not one here."""
     report = HostReport(host)
     report.events_used = policy_events(compiled, host)
     written = _written(host, project, env, report)
     probe = HostReport(host)
-    loaded = _entries(host, project, env, probe)
+    here = start if start is not None and host_info(host).settings_loader in _OWN_LOADERS else None
+    loaded = _entries(host, here or project, env, probe)
     registered = loaded.registered
     report.registered = registered
     report.installed = bool(written or registered)
@@ -872,11 +878,18 @@ def check_host(
         path, _, pointer = origin.partition("#")
         unseen.setdefault(path, []).append(pointer.split("/")[2])
     for path, events in unseen.items():
+        why = "does not load it here (see the checks above)"
+        if here is not None and here != project:
+            why = (
+                f"started in {here} reads the project settings of {here}, not these: not "
+                f"registered here (a project-scope install holds for sessions started in "
+                f"{project}; `hookwise install {host} --scope user` holds in every directory)"
+            )
         report.add(
             "fail",
             "registered",
             f"{path} registers hookwise on {', '.join(dict.fromkeys(events))}, but "
-            f"{HOST_TITLES[host]} does not load it here (see the checks above)",
+            f"{HOST_TITLES[host]} {why}",
         )
     for entry in registered:
         if not entry.runs and entry.origin in loaded.switched_off:
@@ -1060,8 +1073,10 @@ def diagnose(
     hosts: tuple[str, ...] = hosts_with("install"),
     explicit: bool = False,
     run_self_test: bool = True,
+    start: Path | None = None,
 ) -> DoctorReport:
-    """The whole report for ``project`` (``explicit``: the hosts were asked for by name)."""
+    """The whole report for ``project`` (``explicit``: the hosts were asked for by name;
+    ``start``: the directory a host would be started in, when not ``project``)."""
     environ = dict(os.environ if env is None else env)
     project = Path(os.path.abspath(project))
     policy, compiled = check_policy(project, environ)
@@ -1074,7 +1089,8 @@ def diagnose(
     policy.checks.append(confinement_check(environ, compiled["settings"]))
     policy.checks += env_file_checks(project, environ)
     reports = [
-        check_host(host, project, environ, compiled, explicit=explicit, run_self_test=run_self_test)
+        check_host(host, project, environ, compiled, explicit=explicit,
+                   run_self_test=run_self_test, start=start)  # fmt: skip
         for host in hosts
     ]
     if not compiled.get("errors"):  # an export of a broken policy would say nothing true

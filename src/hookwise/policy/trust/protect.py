@@ -80,6 +80,11 @@ SUFFIXES = (
     "/.codex/.env",
 )
 POLICY_DIR = "/.hookwise"
+# Codex's profile files, ``$CODEX_HOME/NAME.config.toml`` (``codex --profile NAME`` reads one
+# over config.toml: MCP servers, disabled_tools, hooks): a guard file directly in CODEX_HOME,
+# whatever NAME. protocol/codex.py's PROFILE_FILE_SUFFIX (a test keeps them equal; the hot
+# path does not import the protocol modules).
+CODEX_PROFILE_SUFFIX = ".config.toml"
 # install --native's record beside each native rule file (install/native_record.py)
 NATIVE_RECORD = ".hookwise-native.json"
 # Substrings that name a protected file in a word, a script or a patch.
@@ -381,6 +386,8 @@ class Guard:
                 return candidate
             if lowered.endswith(SUFFIXES) and (written or not lowered.endswith(ENV_FILE)):
                 return candidate
+            if self.codex_profile(candidate):
+                return candidate
             unknown = candidate.startswith(UNKNOWN_DIR + "/")
             for item in self.concrete:
                 if (candidate == item and (written or not item.endswith(ENV_FILE))) or (
@@ -400,6 +407,16 @@ class Guard:
                         return item
         hit = self.linked(path)
         return hit if written or hit is None or not hit.endswith(ENV_FILE) else None
+
+    def codex_profile(self, path: str) -> bool:
+        """Whether ``path`` is a file of a Codex profile's shape directly in CODEX_HOME (as
+        named or as CODEX_HOME resolves): one that exists or one written there next."""
+        name = os.path.basename(path)
+        if not name.lower().endswith(CODEX_PROFILE_SUFFIX) or name == CODEX_PROFILE_SUFFIX:
+            return False
+        home = self.env.get("CODEX_HOME") or os.path.join(_home(self.env), ".codex")
+        parent = os.path.dirname(path)
+        return parent in (os.path.abspath(home), os.path.realpath(home))
 
     def holds(self, directory: str) -> str | None:
         """The protected file a write of data-named files into ``directory`` may reach
