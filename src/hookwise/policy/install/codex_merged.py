@@ -13,17 +13,27 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from hookwise.config.codex.mcp_layers import McpLayer, merged_server, mcp_layers
-from hookwise.config.host_homes import config_dir
 from hookwise.config.start_dirs import repository_root, walk
 from hookwise.mcp_proxy import wrapped
 from hookwise.protocol.codex import MCP_FILES
 
-__all__ = ["merged_problems"]
+__all__ = ["Merged", "merged_problems"]
 
 _PROJECT_FILE = MCP_FILES["project"][0][0]
+
+
+@dataclass(frozen=True)
+class Merged:
+    """A server Codex runs outside the proxy although a file of it is wrapped."""
+
+    name: str
+    file: Path  # the last layer that changes the wrapped entry
+    argv: tuple[str, ...]  # what Codex runs, merged
+    why: str
 
 
 def _argv(entry: Mapping[str, object]) -> list[str] | None:
@@ -33,37 +43,39 @@ def _argv(entry: Mapping[str, object]) -> list[str] | None:
     return [command, *(str(a) for a in args)]
 
 
-def merged_problems(project: Path, env: Mapping[str, str]) -> dict[str, str]:
-    """server name -> why it is not behind the proxy where Codex merges a wrapped entry
-    with a later layer's fields (empty when every merged entry is as its files say)."""
-    home = config_dir("codex", env)
+def merged_problems(project: Path, codex_home: Path) -> list[Merged]:
+    """The servers not behind the proxy where Codex merges a wrapped entry with a later
+    layer's fields, in every directory of the repository that has a layer (empty when every
+    merged entry is as its files say)."""
     starts = walk(repository_root(Path(project)), [_PROJECT_FILE]).dirs or [Path(project)]
-    out: dict[str, str] = {}
+    out: dict[str, Merged] = {}
     for start in starts:
-        user, profiles, projects = mcp_layers(home, start)
+        user, profiles, projects = mcp_layers(codex_home, start)
         for profile in [None, *profiles]:
             chain = [x for x in (user, profile, *projects) if x is not None]
             names = {n for layer in chain for n in (layer.servers or {})}
             for name in sorted(names - set(out)):
-                why = _judge(name, chain, start, profile)
-                if why:
-                    out[name] = why
-    return out
+                found = _judge(name, chain, start, profile)
+                if found is not None:
+                    out[name] = found
+    return list(out.values())
 
 
-def _judge(name: str, chain: list[McpLayer], start: Path, profile: McpLayer | None) -> str:
+def _judge(name: str, chain: list[McpLayer], start: Path, profile: McpLayer | None) -> Merged | None:
     merged, setting = merged_server(name, chain)
     if merged is None or len(setting) < 2:
-        return ""  # one file alone: the file-by-file checks judge it
+        return None  # one file alone: the file-by-file checks judge it
     argv = _argv(merged)
     own = [layer for layer in setting if (entry := (layer.servers or {}).get(name))
            and (a := _argv(entry)) is not None and wrapped(a)]  # fmt: skip
     if argv is None or wrapped(argv) or not own:
-        return ""
-    later = [layer.label for layer in setting if layer not in own]
+        return None
+    later = [layer for layer in setting if layer not in own]
     where = f"started in {start}" + (f" with {profile.label}" if profile else "")
-    return (
+    why = (
         f"{', '.join(x.label for x in own)} wraps it, but Codex merges "
-        f"{', '.join(later)} over it field by field: {where} it runs {shlex.join(argv)!r}, "
-        "not behind the proxy (give that layer's entry its own wrapped command, or remove it)"
+        f"{', '.join(x.label for x in later)} over it field by field: {where} it runs "
+        f"{shlex.join(argv)!r}, not behind the proxy (give that layer's entry its own wrapped "
+        "command, or remove it)"
     )
+    return Merged(name, later[-1].file, tuple(argv), why)

@@ -670,7 +670,7 @@ def _merged_problems(host: str, project: Path, env: Mapping[str, str]) -> dict[s
         return {}
     from hookwise.policy.install.codex_merged import merged_problems
 
-    return merged_problems(project, env)
+    return {m.name: m.why for m in merged_problems(project, config_dir(host, env))}
 
 
 def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[str, str]]:
