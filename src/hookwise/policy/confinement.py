@@ -142,7 +142,7 @@ def private_problem(path: str, kind: int) -> "str | None":
     if info.st_uid != posix.getuid():
         return f"{path} is owned by uid {info.st_uid}, not this user ({posix.getuid()})"
     if info.st_mode & 0o022:
-        return f"{path} is writable by {'its group' if info.st_mode & 0o020 else 'every user'}"
+        return f"{path} is writable by {'every user' if info.st_mode & 0o002 else 'its group'}"
     return None
 
 
