@@ -57,6 +57,7 @@ def _private_tmp(tmp: Path, script: str, *, setup: str = "", shell: str = "sh") 
     inner += f"exec {shell} -c {shlex.quote(script)}"
     done = subprocess.run(
         ["unshare", "-U", "-r", "-m", "sh", "-c", inner],
+        check=False,
         capture_output=True,
         text=True,
         env=_env(),
@@ -206,7 +207,11 @@ def test_in_the_initial_user_namespace_even_a_read_only_bind_is_not_followed(
     inner = f"mount --bind {shlex.quote(str(tmp))} /tmp && {RO_BIND} && "
     inner += f"exec sh -c {shlex.quote(_hook(command, shell))}"
     done = subprocess.run(
-        ["unshare", "-m", "sh", "-c", inner], capture_output=True, text=True, env=_env()
+        ["unshare", "-m", "sh", "-c", inner],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=_env(),
     )
     assert _decision(done.stdout) == "deny", (done.stdout, done.stderr)
     assert not (tmp / "fake.log").exists()
