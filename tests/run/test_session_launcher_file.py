@@ -239,3 +239,25 @@ def test_the_hook_refuses_a_record_in_a_directory_others_can_write(
     assert f"/tmp/hookwise-run-0 is writable by {who}: not a session's own file" in out, out
     (tmp / "hookwise-run-0").chmod(0o700)
     assert "read" in _private_tmp(tmp, script, setup=bind)
+
+
+def test_self_protection_denies_writing_or_mounting_over_the_file(tmp_path: Path) -> None:
+    """What is left to a root agent outside a session is a mount of its own over the file:
+    self-protection lists the sessions directories, so the calls that plant the file or
+    mount over it are denied (reading it is not)."""
+    tmp = _world(tmp_path)
+    calls = [
+        ("Write", {"file_path": LAUNCHER, "content": "/tmp/fake-hook\n"}, "deny"),
+        ("Bash", {"command": "mkdir -p /tmp/hookwise-run-0 && echo /x > /tmp/y"}, "deny"),
+        ("Bash", {"command": f"mount --bind -o ro /tmp/src {LAUNCHER}"}, "deny"),
+        ("Bash", {"command": f"cat {LAUNCHER}"}, None),
+    ]
+    for tool, tool_input, expected in calls:
+        payload = build_payload("claude", "PreToolUse", tool=tool, tool_input=tool_input)
+        line = f"printf %s {shlex.quote(json.dumps(payload))} | {shlex.quote(HOOKWISE)} hook"
+        out = _private_tmp(tmp, f"cd /tmp/proj && {line} --platform claude")
+        if expected is None:
+            assert out.startswith("|exit 0"), (tool_input, out)
+            continue
+        assert _decision(out) == expected, (tool_input, out)
+        assert "hookwise protects its own guardrails" in out, out
