@@ -582,6 +582,26 @@ def url_decoded(word: str) -> str | None:
     return decoded if decoded != word else None
 
 
+_URL_ENDS = frozenset(" \t\n\"'`()<>;,|&")
+
+
+def embedded_urls(word: str) -> list[str]:
+    """The paths of the ``file:`` URLs with %XX escapes inside a longer word: code that
+    opens one (``urlopen("file:///proc/self/cwd/%2eenv")``) reads the file it decodes to
+    (red team s27 Q), as a URL given as a word does (url_decoded)."""
+    out: list[str] = []
+    start = word.find("file:", 1)
+    while start > 0:
+        end = start
+        while end < len(word) and word[end] not in _URL_ENDS:
+            end += 1
+        decoded = url_decoded(word[start:end])
+        if decoded is not None:
+            out.append(decoded)
+        start = word.find("file:", end)
+    return out
+
+
 def _tail_shape(shape: tuple[tuple[str, ...], ...], cut: int) -> tuple[tuple[str, ...], ...]:
     """A word's shape without its first ``cut`` literal characters (``@`` of ``@$x``)."""
     out = list(shape)
@@ -719,7 +739,18 @@ class Event:
             else:
                 from hookwise.shell.parser import split_command
 
-                self._cache["script"] = split_command(command)
+                script = self._cache["script"] = split_command(command)
+                if script.git_unresolved:  # git SUB, SUB none of git's: an alias on disk?
+                    from hookwise.shell.git_aliases import resolve_aliases
+
+                    home = self.env.get("HOME") or ""
+                    places = command_dirs(script.commands, self.shell_cwd, home)
+                    dirs = {id(c): d for c, d in zip(script.commands, places, strict=True)}
+                    resolve_aliases(script, self.shell_cwd, self.env, dirs=dirs)
+                if "://" in command:  # a URL: a login stored for every host goes there too
+                    from hookwise.shell.stored_logins import default_logins
+
+                    default_logins(script, self.env)
         result: Script | None = self._cache["script"]
         return result
 
@@ -820,8 +851,11 @@ class Event:
                     if not word or at in excluded:
                         continue
                     decoded = url_decoded(word)
-                    if decoded is not None:  # file:///proc/self/cwd/%2eenv names .env
-                        ref = resolve_path(decoded, where or "", home, where is None)
+                    found = [decoded] if decoded is not None else []
+                    if "%" in word and "file:" in word[1:]:
+                        found += embedded_urls(word)
+                    for path in found:  # file:///proc/self/cwd/%2eenv names .env
+                        ref = resolve_path(path, where or "", home, where is None)
                         ref.relative = _relative(ref.absolute, self.cwd)
                         ref.command = index
                         refs.append(ref)
