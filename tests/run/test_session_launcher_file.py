@@ -237,6 +237,11 @@ def test_the_hook_refuses_a_record_in_a_directory_others_can_write(
     out = _private_tmp(tmp, script, setup=bind)
     who = "every user" if mode & 0o002 else "its group"
     assert f"/tmp/hookwise-run-0 is writable by {who}: not a session's own file" in out, out
+    payload = build_payload("claude", "PreToolUse", tool="Bash", tool_input={"command": "ls"})
+    hook = f"printf %s {shlex.quote(json.dumps(payload))} | {shlex.quote(HOOKWISE)} hook"
+    out = _private_tmp(tmp, f"cd /tmp/proj && {hook} --platform claude", setup=bind)
+    assert _decision(out) == "deny", out
+    assert f"/tmp/hookwise-run-0 is writable by {who}" in out, out
     (tmp / "hookwise-run-0").chmod(0o700)
     assert "read" in _private_tmp(tmp, script, setup=bind)
 
