@@ -234,6 +234,17 @@ def split_mcp(name: str) -> tuple[str, str] | None:
 # whatever other argument says a server (``{"server": "a", "uri": "fs:..."}`` reads fs)
 SERVER_IN_URI = frozenset({"read_mcp_resource"})
 
+# the canonical tool an MCP resource request counts as for ``tool:`` rules, one mapping for
+# the proxy's ``resources/read`` and the hosts' own resource readers (Claude's
+# ReadMcpResourceTool, Gemini's read_mcp_resource): a ``tool: read`` rule holds for both
+# (red team s27 F18)
+RESOURCE_METHOD_TOOLS: dict[str, str] = {"resources/read": "read", "resources/subscribe": "read"}
+
+
+def resource_method(args: dict[str, Any]) -> str:
+    """The MCP request a host's resource tool makes: with a ``uri`` it reads one."""
+    return "resources/read" if "uri" in args else "resources/list"
+
 
 def mcp_resource_call(tool: str | None, args: dict[str, Any]) -> tuple[str, str] | None:
     """(server, ``resources/read`` or ``resources/list``) of a host's tool that reads an MCP
@@ -250,7 +261,7 @@ def mcp_resource_call(tool: str | None, args: dict[str, Any]) -> tuple[str, str]
         return None
     server = args.get("server")
     if isinstance(server, str) and server:
-        return server, "resources/read" if "uri" in args else "resources/list"
+        return server, resource_method(args)
     named = args.get("serverName")
     if isinstance(named, str) and named:
         return named, "resources/list"
@@ -767,6 +778,14 @@ class Event:
                 home = self.env.get("HOME") or ""
                 return resolve_path(value, self.cwd, home).absolute or ""
         return self.cwd
+
+    @property
+    def acts_as(self) -> str | None:
+        """The canonical tool this call also is for ``tool:`` rules: a host's resource tool
+        reading a resource is a ``read``, as the proxy decides ``resources/read``."""
+        if self.tool != MCP_RESOURCE:
+            return None
+        return RESOURCE_METHOD_TOOLS.get(resource_method(self.input))
 
     def _resource_paths(self, home: str) -> list[PathRef]:
         """The files a host's resource tool reads through a ``file:`` URI (Gemini's
