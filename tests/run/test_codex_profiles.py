@@ -8,7 +8,7 @@ from tests.run.conftest import World, needs_namespaces
 
 pytestmark = needs_namespaces
 
-UNWRAP = "[mcp_servers.fs]\ncommand = \"python3\"\nargs = [\"srv.py\"]\n"
+UNWRAP = '[mcp_servers.fs]\ncommand = "python3"\nargs = ["srv.py"]\n'
 
 
 def test_a_profile_file_is_bound_read_only_and_codex_home_stays_writable(world: World) -> None:
@@ -18,8 +18,8 @@ def test_a_profile_file_is_bound_read_only_and_codex_home_stays_writable(world: 
     script = (
         "echo SESSION; "
         f"printf '%s' '{UNWRAP}' > \"$HOME/.codex/work.config.toml\" && echo BROKEN-WRITE; "
-        "rm -f \"$HOME/.codex/work.config.toml\" && echo BROKEN-RM; "
-        "mkdir -p \"$HOME/.codex/sessions\" && echo line > \"$HOME/.codex/sessions/s.jsonl\" "
+        'rm -f "$HOME/.codex/work.config.toml" && echo BROKEN-RM; '
+        'mkdir -p "$HOME/.codex/sessions" && echo line > "$HOME/.codex/sessions/s.jsonl" '
         "&& echo SESSIONS-WRITTEN"
     )
     done = world.run(script)

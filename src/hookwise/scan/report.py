@@ -30,13 +30,13 @@ from hookwise.scan.sources.hookwise_commands import policy_validators, turn_hook
 from hookwise.scan.sources.host_files import file_host_hooks, file_host_mcp
 from hookwise.scan.sources.mcp import claude_mcp, codex_mcp, gemini_mcp
 from hookwise.scan.sources.plugins import PLUGIN_KIND, plugin_host_runnables
-from hookwise.scan.sources.start_dirs import ABOVE_SCOPE, start_dir_mcp
 from hookwise.scan.sources.settings_commands import (
     claude_env,
     claude_helpers,
     codex_env,
     gemini_env,
 )
+from hookwise.scan.sources.start_dirs import ABOVE_SCOPE, start_dir_mcp
 
 __all__ = ["scan_project"]
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from hookwise.protocol.codex import MCP_FILES, PROFILE_FILE_SUFFIX
 
-__all__ = ["McpLayer", "merged_server", "mcp_layers", "profile_files", "unheld"]
+__all__ = ["McpLayer", "mcp_layers", "merged_server", "profile_files", "unheld"]
 
 _TABLE = MCP_FILES["user"][0][1]
 _PROJECT_FILE = MCP_FILES["project"][0][0]
@@ -164,7 +164,9 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def merged_server(server: str, layers: list[McpLayer]) -> tuple[dict[str, Any] | None, list[McpLayer]]:
+def merged_server(
+    server: str, layers: list[McpLayer]
+) -> tuple[dict[str, Any] | None, list[McpLayer]]:
     """``server``'s table as Codex uses it over ``layers`` (in Codex's order: the user's
     file, a profile, the project layers from the root down), and the layers that set any of
     it; None when none defines it or one cannot be read (nothing is claimed for it)."""

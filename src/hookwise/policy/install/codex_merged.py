@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from hookwise.config.codex.mcp_layers import McpLayer, merged_server, mcp_layers
+from hookwise.config.codex.mcp_layers import McpLayer, mcp_layers, merged_server
 from hookwise.config.start_dirs import repository_root, walk
 from hookwise.mcp_proxy import wrapped
 from hookwise.protocol.codex import MCP_FILES
@@ -61,7 +61,9 @@ def merged_problems(project: Path, codex_home: Path) -> list[Merged]:
     return list(out.values())
 
 
-def _judge(name: str, chain: list[McpLayer], start: Path, profile: McpLayer | None) -> Merged | None:
+def _judge(
+    name: str, chain: list[McpLayer], start: Path, profile: McpLayer | None
+) -> Merged | None:
     merged, setting = merged_server(name, chain)
     if merged is None or len(setting) < 2:
         return None  # one file alone: the file-by-file checks judge it

@@ -1102,8 +1102,15 @@ def diagnose(
 
     policy.checks += [Check(s, "session launcher", d) for s, d in session_launcher_checks()]
     reports = [
-        check_host(host, project, environ, compiled, explicit=explicit,
-                   run_self_test=run_self_test, start=start)  # fmt: skip
+        check_host(
+            host,
+            project,
+            environ,
+            compiled,
+            explicit=explicit,
+            run_self_test=run_self_test,
+            start=start,
+        )
         for host in hosts
     ]
     if not compiled.get("errors"):  # an export of a broken policy would say nothing true

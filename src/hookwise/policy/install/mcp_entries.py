@@ -164,7 +164,9 @@ def plan_mcp(
     if root is not None and install:
         for relative, key in mcp_files_above(host):
             for path in above(root, relative):
-                _plan_above(plan, host, path, key, prefix, pins, env, stdio)
+                _plan_above(
+                    plan, host, path, key=key, prefix=prefix, pins=pins, env=env, stdio=stdio
+                )
     return plan
 
 
@@ -181,6 +183,7 @@ def _plan_above(
     plan: McpPlan,
     host: str,
     path: Path,
+    *,
     key: str,
     prefix: list[str],
     pins: list[str],
@@ -218,7 +221,7 @@ def _plan_above(
 
 
 def _owner(path: Path) -> str:
-    """", owned by another user" when this user does not own ``path``."""
+    """Words naming the other user who owns ``path`` ("" when it is this user's)."""
     try:
         uid = path.stat().st_uid
     except OSError:

@@ -45,7 +45,7 @@ def _servers(path: Path, key: str) -> dict[str, object] | None:
 
 
 def _file_servers(
-    ctx: ScanContext, host: str, scope: str, path: Path, key: str, gate: tuple[Gate, str]
+    ctx: ScanContext, host: str, scope: str, path: Path, *, key: str, gate: tuple[Gate, str]
 ) -> list[Runnable]:
     doc = _servers(path, key)
     if doc is None:
@@ -76,13 +76,13 @@ def start_dir_mcp(ctx: ScanContext, codex_home: Path | None) -> tuple[list[Runna
                 continue
             gate = (Gate.AFTER_TRUST, f"{HOST_TITLES[host]} started in {directory} runs it")
             for relative, key in files:
-                out += _file_servers(ctx, host, "project", directory / relative, key, gate)
+                out += _file_servers(ctx, host, "project", directory / relative, key=key, gate=gate)
     for host in HOST_NAMES:
         for relative, key in mcp_files_above(host):
             for path in above(root, relative):
                 gate = (Gate.AFTER_TRUST, f"{HOST_TITLES[host]} reads it in every directory "
                                           "below it")  # fmt: skip
-                out += _file_servers(ctx, host, ABOVE_SCOPE, path, key, gate)
+                out += _file_servers(ctx, host, ABOVE_SCOPE, path, key=key, gate=gate)
     if codex_home is not None:
         from hookwise.policy.install.codex_merged import merged_problems
 
