@@ -49,8 +49,8 @@ class Walk:
         """Where the walk did not look, in words ("" when it looked everywhere)."""
         parts: list[str] = []
         if self.skipped:
-            shown = ", ".join(str(p.relative_to(self.root)) for p in self.skipped[:5])
-            more = f" and {len(self.skipped) - 5} more" if len(self.skipped) > 5 else ""
+            shown = ", ".join(str(p.relative_to(self.root)) for p in self.skipped[:3])
+            more = f" and {len(self.skipped) - 3} more" if len(self.skipped) > 3 else ""
             parts.append(f"not in {shown}{more} (dependencies, caches or links)")
         if self.cut:
             parts.append(f"not past the first {WALK_LIMIT} directories of {self.root}")

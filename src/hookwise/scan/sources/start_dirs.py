@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import shlex
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 from hookwise.config.jsonc import parse_jsonc
@@ -76,7 +77,11 @@ def start_dir_mcp(ctx: ScanContext, codex_home: Path | None) -> tuple[list[Runna
                 continue
             gate = (Gate.AFTER_TRUST, f"{HOST_TITLES[host]} started in {directory} runs it")
             for relative, key in files:
-                out += _file_servers(ctx, host, "project", directory / relative, key=key, gate=gate)
+                found_here = _file_servers(
+                    ctx, host, "project", directory / relative, key=key, gate=gate
+                )  # (started there: a relative path of theirs is read from there)
+                out += [r if r.cwd != str(project) else replace(r, cwd=str(directory))
+                        for r in found_here]  # fmt: skip
     for host in HOST_NAMES:
         for relative, key in mcp_files_above(host):
             for path in above(root, relative):
