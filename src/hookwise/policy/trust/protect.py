@@ -5,7 +5,8 @@ is denied before any rule is read. Protected are the policy files of every scope
 store, the audit log, hookwise's cache and launcher, this user's ``hookwise run`` sessions
 directories (``/run/user/<uid>/hookwise-run-<uid>``, ``/tmp/...``), the hook registrations
 of the hosts (``.claude/settings*.json``, ``.gemini/settings.json``, ``.codex/hooks.json``,
-``.codex/config.toml``, in any directory, and their user-scope twins), the dotenv files a
+``.codex/config.toml``, in any directory, and their user-scope twins, and Codex's profile
+files ``$CODEX_HOME/NAME.config.toml``), the dotenv files a
 host exports to its hooks (any ``.env``: content put into one, whatever the variable), the
 hosts' native rule directories that ``install --native`` writes into
 (``~/.gemini/policies/``, ``~/.codex/rules/``) and its records, plus every directory holding
