@@ -216,8 +216,8 @@ def _plan_above(
         plan.changes.append(ServerChange(path, change.name, "skipped", (
             f"{path} is above the project, and {HOST_TITLES.get(host, host)} starts its "
             f"servers in every directory below it{owner}; install --mcp edits the project's "
-            f"files only: run `hookwise install {host} --mcp --project {path.parent}` if it is "
-            "yours, or remove the entry")))  # fmt: skip
+            "files only: move the entry into the projects that use it (install --mcp wraps it "
+            "there), or remove it")))  # fmt: skip
 
 
 def _owner(path: Path) -> str:
@@ -691,7 +691,6 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
     merged = _merged_problems(host, project, env)
     for name, why in merged.items():
         out.append(("warn", f"MCP server {name!r} is not behind the proxy: {why}"))
-    replaced |= set(merged)
     for scope, plan in plans:
         if plan.unlooked:
             out.append(("info", f"{scope} MCP files looked for in every directory of the "
@@ -725,10 +724,10 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
                 out.append(("warn", f"{scope} MCP server {change.name!r} ({change.file}) is "
                                     "wrapped, but a setting replaces it (see above/below): the "
                                     "host does not start this entry"))  # fmt: skip
-        behind = [
+        behind = [  # (a merged entry's warning is above)
             f"{c.name!r} ({c.file})"
             for c in plan.changes
-            if c.action == "already" and c.name not in replaced
+            if c.action == "already" and c.name not in replaced and c.name not in merged
         ]
         if behind:
             out.append(("ok", f"{scope} MCP servers behind the proxy: {', '.join(behind)}"))
