@@ -20,6 +20,7 @@ import sys
 from hookwise.config.env_files import user_path
 from hookwise.policy.audit import audit_path, default_path
 from hookwise.policy.cache import cache_dir
+from hookwise.policy.trust.protect import CODEX_PROFILE_SUFFIX
 from hookwise.policy.trust.scopes import (
     LOCAL_FILE,
     MANAGED_DEFAULT,
@@ -30,7 +31,6 @@ from hookwise.policy.trust.scopes import (
     trust_store_path,
     user_policy_path,
 )
-from hookwise.protocol.codex import PROFILE_FILE_SUFFIX
 from hookwise.protocol.dotenv import project_env_file
 from hookwise.protocol.hosts import HOSTS, row_config_path
 
@@ -433,7 +433,8 @@ def _codex_profiles(codex_home: str) -> list[Guarded]:
     """Each Codex profile file (``NAME.config.toml`` directly in CODEX_HOME: MCP servers and
     disabled_tools ``codex --profile NAME`` reads over config.toml), read-only. One by one:
     CODEX_HOME itself stays writable (Codex writes its sessions there); a profile file made
-    during the session is denied by self-protection (policy/trust/protect.py)."""
+    during the session is denied by self-protection (policy/trust/protect.py, whose copy of
+    protocol/codex.py's suffix is taken here: that module costs a start ~25 ms to import)."""
     try:
         names = sorted(os.listdir(codex_home))
     except OSError:
@@ -441,7 +442,7 @@ def _codex_profiles(codex_home: str) -> list[Guarded]:
     return [
         Guarded(os.path.join(codex_home, name), HOST, f"Codex profile `{name[: -len(suffix)]}`")
         for name in names
-        if name.endswith(suffix := PROFILE_FILE_SUFFIX)
+        if name.endswith(suffix := CODEX_PROFILE_SUFFIX)
         and name != suffix
         and os.path.isfile(os.path.join(codex_home, name))
     ]

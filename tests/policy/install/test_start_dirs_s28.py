@@ -107,6 +107,8 @@ def test_f5_where_the_walk_did_not_look_is_said(user: dict[str, str], tmp_path: 
     _json_servers(proj / "node_modules" / "pkg" / ".mcp.json", fs=SERVER)
     checks = mcp_checks("claude", proj, user)
     assert any(s == "info" and "node_modules" in t for s, t in checks), checks
+    done = _invoke("install", "claude", "--mcp", "--project", str(proj), "--dry-run")
+    assert "node_modules" in done["not_looked"], done
 
 
 # --------------------------------------------------------------------------- F6
