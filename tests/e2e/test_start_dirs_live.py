@@ -17,9 +17,17 @@ import pytest
 
 from tests.e2e import clis
 from tests.e2e.start_dirs import claude_above, claude_subdir, codex_args_only, codex_subdir
-from tests.e2e.test_policy_install import require
+from tests.e2e.test_policy_install import (
+    DENY_POLICY,
+    hookwise,
+    require,
+    run_cli,
+    session,
+    user_env,
+)
 
 FIXTURE = Path(__file__).parent / "fixtures" / "start-dirs.json"
+RECORD_SESSIONS = json.loads(FIXTURE.read_text(encoding="utf-8"))["sessions"]
 
 
 def _env(root: Path, **more: str) -> dict[str, str]:
@@ -63,3 +71,39 @@ def test_what_the_hosts_run_where_they_are_started(tmp_path: Path) -> None:
                           "cases": found}  # fmt: skip
         FIXTURE.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     assert found == record["live"]["cases"]
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("cli", ["claude", "gemini"])
+def test_a_project_install_guards_no_session_started_in_a_subdirectory(
+    cli: str, tmp_path: Path
+) -> None:
+    """F6: ``hookwise install CLI`` (project scope) in the root; the CLI started in
+    ``pkg`` runs the model's command unguarded (as recorded in fixtures/start-dirs.json,
+    "sessions"), install said so, and doctor run in ``pkg`` says ``not registered here``."""
+    layout, policy = session(cli, tmp_path)
+    policy.write_text(DENY_POLICY, encoding="utf-8")
+    env = user_env(cli, layout)
+    pkg = layout.proj / "pkg"
+    pkg.mkdir()
+    if cli == "claude":  # Bash allowed in every directory (the root's allow is not read in pkg)
+        (layout.home / ".claude").mkdir(exist_ok=True)
+        (layout.home / ".claude" / "settings.json").write_text(
+            '{"permissions": {"allow": ["Bash"]}}'
+        )
+        record = json.loads((layout.home / ".claude.json").read_text(encoding="utf-8"))
+        record["projects"][str(pkg)] = {"hasTrustDialogAccepted": True}
+        (layout.home / ".claude.json").write_text(json.dumps(record), encoding="utf-8")
+    assert (
+        hookwise(["policy", "trust", "--cwd", str(layout.proj)], env, layout.proj).returncode == 0
+    )
+    done = hookwise(["install", cli, "--project", str(layout.proj)], env, layout.proj)
+    assert done.returncode == 0, done.stderr
+    assert "subdirectories" in done.stderr and "--scope user" in done.stderr, done.stderr
+    (tmp_path / "cwd.txt").write_text(str(pkg), encoding="utf-8")
+    result = run_cli(cli, tmp_path)
+    assert not result["timed_out"]
+    ran = (pkg / "marker").exists()
+    assert ran == (not RECORD_SESSIONS["project_hook_runs_when_started_in"]["proj/pkg"])
+    doctor = hookwise(["doctor", "--host", cli, "--no-self-test"], env, pkg)
+    assert "not registered here" in doctor.stdout, doctor.stdout
