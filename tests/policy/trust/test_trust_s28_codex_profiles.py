@@ -33,7 +33,16 @@ def test_writing_a_profile_file_is_a_guard_write(tmp_path: Path, codex_home: str
         result = world.tool("Write", {"file_path": str(path), "content": UNWRAP})
         assert result["decision"] == "deny", (path, result)
         assert "protects its own guardrails" in str(result["reason"])
-        for command in (f"cat > {path} <<'E'\n{UNWRAP}E", f"cp /dev/null {path}"):
+        mcp = world.tool("mcp__fs__write_file", {"path": str(path), "content": UNWRAP})
+        assert mcp["decision"] == "deny", (path, mcp)
+        commands = (
+            f"cat > {path} <<'E'\n{UNWRAP}E",
+            f"cp /dev/null {path}",
+            f"mv /tmp/x {path}",
+            f"cd {path.parent} && echo x > {path.name}",
+            f"python3 edit.py {path}",
+        )
+        for command in commands:
             shell = world.shell(command)
             assert shell["decision"] == "deny", (command, shell)
 
