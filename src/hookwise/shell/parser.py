@@ -140,6 +140,7 @@ class Script:
         "certain",
         "commands",
         "complete",
+        "concurrent",
         "copies",
         "deferred",
         "deleted",
@@ -178,6 +179,9 @@ class Script:
         # files written earlier on the line: their content when known here (echo ... >
         # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
         self.written: dict[str, str | None] = {}
+        # whether anything on the line runs beside the rest (``&``, a pipe, a coprocess, a
+        # process substitution, a FIFO): then run order is not text order (run_order.py)
+        self.concurrent = False
         # files copied (cp, mv, ln, install) earlier on the line from a file not written on
         # it, to (the original, the program): a later command on the copy (written.py)
         self.copies: dict[str, tuple[str, str]] = {}
@@ -305,6 +309,12 @@ def split_command(text: str) -> Script:
             again.complete = again.complete and script.complete
             again.problems = list(dict.fromkeys(script.problems + again.problems))
             script = again
+        if "<(" in text or ">(" in text:  # a process substitution runs beside its command
+            script.concurrent = True
+        if script.concurrent and (script.written or script.copies):
+            from hookwise.shell.run_order import written_anywhere
+
+            script = written_anywhere(text, script, _parse, Script)
     except RecursionError:
         script.complete = False
         script.problems.append("the command nests too deeply")
@@ -1097,6 +1107,8 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 skip_next = True
                 continue
             finish(str(payload))
+            if payload in _CONCURRENT:
+                script.concurrent = True
             if cases == 0 and payload == "(":
                 nest += 1
             elif cases == 0 and payload == ")":
@@ -1245,6 +1257,7 @@ def _strip_prefix(
             if not word.dynamic:
                 _value_code(word.value.partition("=")[2], depth, script)
         if i < n and not words[i].quoted and words[i].value == "coproc":
+            script.concurrent = True  # it runs beside what follows it
             i += 1  # coproc CMD, or coproc NAME { CMD; }
             if i + 1 < n and words[i + 1].value == "{":
                 i += 2
@@ -1604,11 +1617,17 @@ def _add_command(
     replayed = accounting.replays(command)
     if replayed is not None:
         command.unknowns.append(replayed)
+    if command.program in _FIFO_MAKERS:
+        script.concurrent = True  # a FIFO's reader runs when its writer does
     accounting.account(command, script)
     return command
 
 
 _EXPANDS = frozenset("$`")
+# operators after which the next command runs beside the one before (not after it), and
+# the programs that make a FIFO (its reader waits for a writer anywhere on the line)
+_CONCURRENT = frozenset(["&", "|", "|&"])
+_FIFO_MAKERS = frozenset(["mkfifo", "mknod"])
 # wrappers whose words name files they read or write (wrappers.WRAPPER_FILES)
 _WRAPPER_FILES = frozenset(["xargs", "script", "time", "strace", "ltrace", "valgrind"])
 
