@@ -64,6 +64,7 @@ class Command:
         "argv",
         "assigned",
         "chdir",
+        "computed_writes",
         "depth",
         "dynamic",
         "env",
@@ -104,6 +105,9 @@ class Command:
         self.text = text
         self.depth = depth
         self.writes = writes if writes is not None else []  # targets of >, >>, &>, <>...
+        # those of them the line computes when it runs (> "$(rev <<< ...)", > "$d/x" after
+        # d=$(...)): any path at all (variables.made_on_line)
+        self.computed_writes: list[str] = []
         self.stdin = stdin if stdin is not None else []  # here-document bodies, here-strings
         # why what runs cannot be known before it runs ($a, $(printf rm), a piped script)
         self.unverifiable: str | None = None
@@ -1021,6 +1025,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
     writes: list[str] = []
     stdin: list[str] = []
     reads: list[str] = []  # files redirected in (< f): read by the shell into the command
+    computed: list[str] = []  # written targets the line computes when it runs
     first = last = -1
     pending_redir: str | None = None
     previous: Command | None = None  # the command before a pipe into the next one
@@ -1062,6 +1067,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 stdin=stdin,
                 piped_from=previous if piped else None,
                 source=text,
+                computed=computed,
             )
         if added is not None or not piped:
             previous = added
@@ -1072,6 +1078,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
         writes.clear()
         stdin.clear()
         reads.clear()
+        computed.clear()
         first = last = -1
 
     for index, (kind, payload, start, end) in enumerate(tokens):
@@ -1150,6 +1157,11 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 redirects.append(target)
                 if op not in ("<", "<&"):
                     writes.append(target)
+                    if payload.dynamic:
+                        from hookwise.shell.variables import made_on_line, shapes
+
+                        if made_on_line((shapes([payload], script) or {}).get(0)):
+                            computed.append(target)
                 elif not target.startswith(("/dev/", "<(", ">(")):
                     reads.append(target)
             continue
@@ -1433,6 +1445,7 @@ def _add_command(
     stdin: list[str],
     piped_from: Command | None = None,
     source: str = "",
+    computed: list[str] | None = None,
 ) -> Command | None:
     if len(script.commands) >= MAX_COMMANDS:
         script.complete = False
@@ -1493,6 +1506,7 @@ def _add_command(
         stdin=list(stdin),
     )
     command.piped_from = piped_from
+    command.computed_writes = list(computed or ())
     command.chdir = prefix.chdir
     command.assigned = prefix.assigned
     command.env = prefix.env

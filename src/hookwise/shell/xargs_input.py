@@ -346,6 +346,10 @@ def xargs_operands(
         else:
             items = listed(piped_from)
             globs = items is not None  # a lister's selection: patterns, not literal names
+            # any other producer's output (``echo vne. | rev``, ``base64 -d``, a tool's) is
+            # words made when it runs, as `xargs -a <(...)` reads (red team s28 B); git's
+            # list of what it tracks is the repository's own names
+            computed = items is None and not tracked_names(piped_from)
     known = items is not None
     if (from_file and not stdin) or computed:
         # xargs -a FILE: its words are whatever FILE holds when it runs (written on the
