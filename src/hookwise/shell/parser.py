@@ -1140,6 +1140,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
             op = pending_redir
             pending_redir = None
             target = payload.value
+            known = not payload.dynamic
             if payload.marks and script.vars is not None and script.vars.table is not None:
                 from hookwise.shell.variables import resolve
 
@@ -1147,6 +1148,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 fields = resolve([payload], script, _Word)
                 if len(fields) == 1:
                     target = fields[0].value
+                    known = not fields[0].dynamic
             if op in ("<<", "<<-"):
                 stdin.append(scanner.bodies.get(payload.start, ""))  # data, not a file
             elif op == "<<<":
@@ -1157,7 +1159,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 redirects.append(target)
                 if op not in ("<", "<&"):
                     writes.append(target)
-                    if payload.dynamic:
+                    if not known:
                         from hookwise.shell.variables import made_on_line, shapes
 
                         if made_on_line((shapes([payload], script) or {}).get(0)):
@@ -1494,7 +1496,15 @@ def _add_command(
 
         fed = [*stdin, *_redirected_input(redirects, writes, script)]
         words = xargs_operands(words, prefix.xargs, piped_from, fed, _Word, printed=static_output)
-    if not words and not redirects and not stdin and not accounting.loads_code(prefix.env):
+    if "GLOBIGNORE" in prefix.assigned:  # set, it turns dotglob on (bash(1))
+        script.globopts |= {"dotglob"}
+    if (
+        not words
+        and not redirects
+        and not stdin
+        and not accounting.loads_code(prefix.env)
+        and "CDPATH" not in prefix.assigned  # (where a later cd goes: canonical.command_dirs)
+    ):
         return None
     command = Command(
         [w.value for w in words],
@@ -1522,6 +1532,10 @@ def _add_command(
         from hookwise.shell.variables import shapes
 
         command.shapes = shapes(words, script)
+    if command.globs:
+        _framed_globs(command, script.globopts)
+    if command.program == "curl" and any("{" in w or "[" in w for w in command.argv[1:]):
+        _curl_urls(command)
     script.commands.append(command)
     if words and words[0].dynamic:
         command.unknown_args = not words[0].quoted or "IFS" in words[0].value
@@ -1664,6 +1678,49 @@ def _redirected_input(redirects: list[str], writes: list[str], script: Script) -
         else:
             fed.append("$?")
     return fed
+
+
+def _curl_urls(command: Command) -> None:
+    """The URLs curl's globbing makes of its words, added as operands (curl_globs.py); a
+    word past the bound adds a word known only when it runs."""
+    from hookwise.shell.curl_globs import expand, globoff
+
+    if globoff(command.argv):
+        return
+    extra: list[str] = []
+    unknown = False
+    for word in command.argv[1:]:
+        if "{" not in word and "[" not in word:
+            continue
+        urls = expand(word)
+        if urls is None:
+            unknown = True
+        else:
+            extra += [u for u in urls if u != word]
+    if (extra or unknown) and any(  # -o '#1.html': a name made of a glob's text
+        w[k + 1 : k + 2].isdigit() for w in command.argv[1:] for k in range(len(w)) if w[k] == "#"
+    ):
+        command.unknowns.append("curl names a file it writes from its URL glob (#N)")
+    command.argv += extra
+    command.dynamic += [False] * len(extra)
+    if unknown:
+        command.shapes = {**(command.shapes or {}), len(command.argv): (("S",), ("*",))}
+        command.argv.append(programs.COMPUTED)
+        command.dynamic.append(True)
+
+
+def _framed_globs(command: Command, options: frozenset[str]) -> None:
+    """Patterns bash expands otherwise than the matcher reads them become words known only
+    when it runs, within their literal frame (glob_frame.py)."""
+    from hookwise.shell.glob_frame import differs, frame
+
+    for index in sorted(command.globs):
+        word = command.argv[index]
+        if index == 0 or not differs(word, options):
+            continue
+        command.dynamic[index] = True
+        command.shapes = {**(command.shapes or {}), index: frame(word)}
+        command.globs = command.globs - {index}
 
 
 def _glob_options(command: Command, options: frozenset[str]) -> None:

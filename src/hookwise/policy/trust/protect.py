@@ -721,7 +721,11 @@ def _computed_target(word: str, guard: Guard, how: str) -> None:
     raise _FoundError(near[0] if near else word, how + ", a path the line computes", unsure=True)
 
 
-def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = False) -> None:
+def _check_command(
+    cmd: Command, cwd: str | None, guard: Guard, marked: bool = False, picked: bool = False
+) -> None:
+    """Raise when ``cmd`` changes a protected file (unsure: may change one). ``picked``:
+    it runs in a directory the line chose with a pattern or a computed word (CDPATH)."""
     home = guard.home
     if cmd.assigned:
         program = cmd.program
@@ -882,6 +886,9 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
                 hit = guard.protected(path, tree, named)
                 if hit:
                     raise _FoundError(hit, f"`{name}` changes {word}")
+            if picked and word[:1] not in ("/", "~", ""):  # (as _chosen_place's redirects)
+                how = f"`{name}` changes {word} in a directory a pattern or a computed word chose"
+                raise _FoundError(word, how, unsure=True)
         if name != "find":
             return
     # any other program: a word or its input that names a protected file
@@ -959,7 +966,7 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
-                _check_command(cmd, cwd, guard, marked)
+                _check_command(cmd, cwd, guard, marked, picked)
                 if picked:  # cd .hookwis? && echo x > policy.yaml: the pattern's directory
                     _chosen_place(cmd)  # (after: a write known to hit a guard is denied)
             if any(  # a plain .env written (env_writes.py, cold)
