@@ -12,8 +12,10 @@ from pathlib import Path
 
 from tests.policy.redteam_tree import table_counts
 
-# classes still open, with how many of their escapes are blocked now (a floor)
-OPEN: dict[str, int] = {k: 0 for k in "ABCDEFGHIJKLMNOPQRS"}
+# classes still open, with how many of their escapes are blocked now (a floor): F-P and R
+# (program facts: recursive searches, tree printers, dashed git programs, interpreters
+# under other names...), fixed on another branch; A-E, Q and S are blocked in full
+OPEN: dict[str, int] = {k: 0 for k in "FGHIJKLMNOPR"}
 
 
 def test_every_fixed_escape_class_of_the_table_is_blocked(tmp_path: Path) -> None:

@@ -1697,8 +1697,14 @@ def _curl_urls(command: Command) -> None:
             unknown = True
         else:
             extra += [u for u in urls if u != word]
-    if (extra or unknown) and any(  # -o '#1.html': a name made of a glob's text
-        w[k + 1 : k + 2].isdigit() for w in command.argv[1:] for k in range(len(w)) if w[k] == "#"
+    if (
+        (extra or unknown)
+        and any(  # -o '#1.html': a name made of a glob's text
+            w[k + 1 : k + 2].isdigit()
+            for w in command.argv[1:]
+            for k in range(len(w))
+            if w[k] == "#"
+        )
     ):
         command.unknowns.append("curl names a file it writes from its URL glob (#N)")
     command.argv += extra

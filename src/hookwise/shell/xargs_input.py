@@ -128,8 +128,10 @@ def tracked_names(piped_from: _Piped | None) -> bool:
 
 
 # git branch / git tag options that make the command list refs (its operands then filter)
-_GIT_REF_LISTS = frozenset(["-l", "--list", "--merged", "--no-merged", "--contains",
-                            "--no-contains", "--points-at", "-a", "--all", "-r", "--remotes"])  # fmt: skip
+_GIT_REF_LISTS = frozenset(
+    ["-l", "--list", "--merged", "--no-merged", "--contains", "--no-contains", "--points-at",
+     "-a", "--all", "-r", "--remotes"]
+)  # fmt: skip
 
 
 def _git_lists(operands: list[str], options: list[str]) -> bool:

@@ -270,7 +270,10 @@ def could_match(
 
 
 def pattern_args(
-    spec: dict[str, Any], cmd: Command, positional: list[str], glob_match: Callable[[Any, str], bool]
+    spec: dict[str, Any],
+    cmd: Command,
+    positional: list[str],
+    glob_match: Callable[[Any, str], bool],
 ) -> str | None:
     """Why a rule's ``args`` could match a pattern bash expands (``grep -h . s*``: the rule
     names ``*.pem``, the pattern can be ``server.pem``) when the words as written do not
