@@ -216,3 +216,30 @@ def test_f8_a_project_layer_setting_only_args_unwraps_the_user_s_server(
     done = _invoke("install", "codex", "--mcp", "--project", str(proj))
     assert any(c["action"] == "skipped" and "without a command" in c["detail"]
                for c in done["servers"]), done  # fmt: skip
+
+
+def test_f6_codex_started_in_a_subdirectory_reads_the_root_s_layer(tmp_path: Path) -> None:
+    """Codex reads every .codex/ from the repository root down: there the root's
+    registration is one, and doctor in a subdirectory says so (with its scope)."""
+    assert not project_settings_at_start("codex")
+    proj = _repository(tmp_path)
+    (proj / ".hookwise" / "policy.yaml").write_text(
+        "version: 1\nrules:\n  - id: no-rm\n    match: {command: rm -rf}\n    action: deny\n"
+    )
+    pkg = proj / "pkg"
+    pkg.mkdir()
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True)
+    (home / ".codex" / "config.toml").write_text(f'[projects."{proj}"]\ntrust_level = "trusted"\n')
+    env = {"HOME": str(home), "CODEX_HOME": str(home / ".codex"),
+           "XDG_CONFIG_HOME": str(home / ".config"), "XDG_CACHE_HOME": str(home / ".cache"),
+           "XDG_STATE_HOME": str(home / ".state"), "XDG_DATA_HOME": str(home / ".share"),
+           "PATH": "/usr/bin:/bin"}  # fmt: skip
+    plan = plan_install("codex", "project", proj, env)
+    assert not any("subdirectories" in n for n in plan.notes), plan.notes
+    write_plan(plan)
+    here = diagnose(proj, env, hosts=("codex",), explicit=True, run_self_test=False, start=pkg)
+    checks = here.hosts[0].checks
+    assert any(c.status == "ok" and c.name == "registered" and "(project)" in c.detail
+               for c in checks), checks  # fmt: skip
+    assert not any("not registered here" in c.detail for c in checks), checks

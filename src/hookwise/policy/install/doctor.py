@@ -353,8 +353,15 @@ _OWN_LOADERS: dict[str, Callable[[str, Path, Mapping[str, str], HostReport], Hos
 }
 
 
-def _entries(host: str, project: Path, env: Mapping[str, str], report: HostReport) -> Loaded:
-    """hookwise handlers the host's loader registers, with whether each would run."""
+def _entries(
+    host: str,
+    project: Path,
+    env: Mapping[str, str],
+    report: HostReport,
+    start: Path | None = None,
+) -> Loaded:
+    """hookwise handlers the host's loader registers, with whether each would run
+    (``start``: the host's loader reads its settings as started there)."""
     info = host_info(host)
     if "runtime" not in info.supports:
         return Loaded(_entries_from_files(host, project, env), [], set())
@@ -366,7 +373,7 @@ def _entries(host: str, project: Path, env: Mapping[str, str], report: HostRepor
         planned = load_script_hooks(host, str(project), env).registry.entries
         return Loaded(_entries_from_files(host, project, env), list(planned), set())
     loader = _OWN_LOADERS.get(info.settings_loader, _file_host_entries)
-    entries, warnings, not_running, merged, off = loader(host, project, env, report)
+    entries, warnings, not_running, merged, off = loader(host, start or project, env, report)
     out = [
         Registered(
             entry.event,
@@ -843,7 +850,7 @@ def check_host(
     written = _written(host, project, env, report)
     probe = HostReport(host)
     here = start if start is not None and host_info(host).settings_loader in _OWN_LOADERS else None
-    loaded = _entries(host, here or project, env, probe)
+    loaded = _entries(host, project, env, probe, here)
     registered = loaded.registered
     report.registered = registered
     report.installed = bool(written or registered)
