@@ -450,10 +450,11 @@ def _make(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
 
 def _compgen(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     # -C CMD runs CMD for completions (Bamboo#584); -W WORDS is expanded as words are,
-    # so its command substitutions run (compgen -W '$(cmd)')
+    # so its command substitutions run (compgen -W '$(cmd)') and its variables' values are
+    # printed (compgen -W '$SECRET' after a sourced .env, red team s28 H): it is echo WORDS
     found: list[tuple[str, Any]] = [("script", v) for v in option_values(argv, ("-C",), ())]
     for words in option_values(argv, ("-W",), ()):
-        if "$(" in words or "`" in words:
+        if "$" in words or "`" in words or "<(" in words:
             found.append(("script", f"echo {words}"))
     return found
 

@@ -1468,6 +1468,12 @@ def _add_command(
 
         fed = [*stdin, *_redirected_input(redirects, writes, script)]
         words = xargs_operands(words, prefix.xargs, piped_from, fed, _Word, printed=static_output)
+    if words and not words[0].dynamic:
+        same = programs.same_as(words[0].value.rsplit("/", 1)[-1])
+        if same is not None:  # /usr/lib/git-core/git-push -f: git push -f
+            first = words[0]
+            named = [_Word(v, False, first.quoted, first.start, first.end) for v in same]
+            words = [*named, *words[1:]]
     if not words and not redirects and not stdin and not accounting.loads_code(prefix.env):
         return None
     command = Command(
@@ -1559,8 +1565,6 @@ def _add_command(
                 origin = f"{command.program} prints values {loaded} defined"
                 _inner_argv(["cat", loaded], depth, script, command.text, origin)
     program, argv = command.program, command.argv
-    if program == "rgrep":  # Debian's grep -r
-        _inner_argv(["grep", "-r", *argv[1:]], depth, script, command.text, "rgrep is grep -r")
     if (
         program in programs.TREE_SEARCHERS
         and (
@@ -1754,6 +1758,9 @@ def _run_inner(
         origin = "tar --recursive-unlink removes the trees its archive names"
         _inner_argv(["rm", "-r", "-f", "--", f"{where.rstrip('/')}/{programs.COMPUTED}"],
                     depth, script, command.text, origin)  # fmt: skip
+    if "-XX:On" in command.text:  # java -XX:OnOutOfMemoryError='rm -rf ..' (red team s28 M)
+        for line in programs.jvm_commands(argv):
+            _parse(line, depth + 1, script)
     if program == "java" and script.written:  # javac X.java written on the line; java X
         from hookwise.shell.written import java_class
 

@@ -946,6 +946,7 @@ INTERPRETERS = {
     "bun": ("-e", "--eval"),
     "php": ("-r",),
     "osascript": ("-e",),
+    "pdb": ("-c", "--command"),  # python's debugger: a command it does not know is Python
 }
 # programs with a script language, by family (python3.12 is python): where each takes
 # its code is hookwise.shell.code_readers.READERS (the same names)
@@ -1014,6 +1015,8 @@ CODE_READERS = frozenset(
         "java",
         "lli",
         "groff",
+        "pic",
+        "pdb",
         "ssh",
         "scp",
         "sftp",
@@ -1066,13 +1069,27 @@ def _known() -> frozenset[str]:
     return _KNOWN[0]
 
 
+def _triplet_suffix(name: str) -> str:
+    """``name`` without a GNU triplet after it (Debian's ``perl5.36-x86_64-linux-gnu``,
+    red team s28 J): the triplet is a CPU then vendor/system/ABI words, to the end."""
+    parts = name.split("-")
+    for at in range(1, len(parts)):
+        if parts[at] in _ARCHES and all(p in _TRIPLET_WORDS for p in parts[at + 1 :]):
+            return "-".join(parts[:at]) if at + 1 < len(parts) else name
+    return name
+
+
 def program_name(base: str) -> str:
-    """The program a name runs, by pattern (red team s27 U): a GNU triplet prefix
-    (``x86_64-linux-gnu-cpp``) and a version (``gcc-12``, ``tclsh8.6``, ``cpp-12``) name
-    their family's program, when the name itself is none this module knows; Debian's
-    ``c89``/``c99`` run gcc. Any other name is itself."""
+    """The program a name runs, by pattern (red team s27 U): a GNU triplet before
+    (``x86_64-linux-gnu-cpp``) or after (``perl5.36-x86_64-linux-gnu``, s28 J) and a
+    version (``gcc-12``, ``tclsh8.6``, ``cpp-12``) name their family's program, when the
+    name itself is none this module knows; Debian's ``c89``/``c99`` run gcc. Any other
+    name is itself."""
     if not any(c.isdigit() or c == "-" for c in base) or family(base) is not None:
         return base  # (python3.11, tclsh8.6: their family is read by family() already)
+    suffixed = _triplet_suffix(base)
+    if suffixed != base:
+        return program_name(suffixed)
     name = _ALTERNATIVES.get(base, base)
     parts = name.split("-")
     if len(parts) > 1 and parts[0] in _ARCHES:
@@ -1094,11 +1111,23 @@ def program_name(base: str) -> str:
     return stripped if stripped != name and stripped in known else base
 
 
+def same_as(name: str) -> list[str] | None:
+    """The words another name of a known program stands for, in place of the name:
+    Debian's ``rgrep`` is ``grep -r``; ``git-push`` is ``git push`` wherever it lies (git's
+    exec path, /usr/lib/git-core, holds every git command as a program of that name, and
+    ``git X`` runs a ``git-X`` on the PATH: red team s28 I). None: the name is itself."""
+    if name == "rgrep":
+        return ["grep", "-r"]
+    if name.startswith("git-") and len(name) > 4:
+        return ["git", name[4:]]
+    return None
+
+
 # other names of code readers: Debian's alternatives and builds, roff's front ends
 _FAMILY_NAMES = {
     "editor": "vim", "sensible-editor": "vim", "vimdiff": "vim", "rvimdiff": "vim",
     "vimx": "vim", "evim": "vim", "rview": "vim", "gvimdiff": "vim", "nroff": "groff",
-    "troff": "groff", "gtroff": "groff", "gnroff": "groff",
+    "troff": "groff", "gtroff": "groff", "gnroff": "groff", "gpic": "pic", "dpic": "pic",
 }  # fmt: skip
 _EDITORS = frozenset(["vim", "vi", "nvim", "gvim", "view", "rvim"])
 
@@ -1250,6 +1279,23 @@ def interpreter_code(program: str, argv: list[str]) -> str | None:
 
 
 # ----------------------------------------------------- programs that run a command option
+
+# JVM options whose value is a command line the JVM runs through sh (on a fatal error, out
+# of memory); every JDK tool (javac, jshell, jar) hands -J<option> to its JVM (red team s28
+# M). The same options in JAVA_TOOL_OPTIONS and friends: JAVA_OPTION_VARIABLES
+JVM_COMMAND_OPTIONS = ("-XX:OnOutOfMemoryError=", "-XX:OnError=")
+
+
+def jvm_commands(argv: list[str]) -> list[str]:
+    """The command lines a JVM option on the line makes the JVM run, whatever the program
+    (a name that is no JDK tool rejects the option, so reading it is the safe side)."""
+    found: list[str] = []
+    for word in argv[1:]:
+        option = word[2:] if word.startswith("-J-") else word
+        if option.startswith(JVM_COMMAND_OPTIONS):
+            found.append(option.partition("=")[2])
+    return found
+
 
 
 def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
