@@ -1739,7 +1739,8 @@ def _run_inner(
     if script.sourced:  # (only after a `source` on the line)
         from hookwise.shell.commands.env_files import prints_values
 
-        if prints_values(program, argv, command.dynamic):
+        fed = bool(command.stdin) or command.piped_from is not None
+        if prints_values(program, argv, command.dynamic, fed):
             for path in script.sourced:
                 origin = f"{program} prints values that sourcing {path} defined"
                 _inner_argv(["cat", path], depth, script, command.text, origin)
