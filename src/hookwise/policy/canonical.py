@@ -724,6 +724,12 @@ class Event:
         return result
 
     @property
+    def trees(self) -> dict[str, list[str]]:
+        """What each tree the command reads holds, looked at once (rules/trees.py)."""
+        found: dict[str, list[str]] = self._cache.setdefault("trees", {})
+        return found
+
+    @property
     def shell_cwd(self) -> str:
         """Where a shell tool runs its command: the event's cwd, or the directory argument
         the tool takes (Gemini's ``dir_path``/``directory``, Codex's ``workdir``), resolved

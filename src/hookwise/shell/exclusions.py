@@ -49,3 +49,60 @@ def _negated_glob(argv: list[str], index: int) -> bool:
         word.split("=", 1)[1] if "=" in word else (argv[index + 1] if index + 1 < len(argv) else "")
     )
     return value.startswith("!")
+
+
+# programs that skip hidden files and directories unless told not to (ripgrep, the silver
+# searcher): the options that make them read those too
+_HIDDEN_SKIPPERS = {"rg": ("--hidden", "-.", "-uu", "-uuu", "--unrestricted"),
+                    "ag": ("--hidden", "-u", "--unrestricted")}  # fmt: skip
+
+
+def _values(argv: list[str], names: tuple[str, ...]) -> list[str]:
+    """The values of long options ``names`` (``--exclude=P``, ``--exclude P``)."""
+    found: list[str] = []
+    for index, word in enumerate(argv[1:], start=1):
+        name, equals, value = word.partition("=")
+        if name in names:
+            if equals:
+                found.append(value)
+            elif index + 1 < len(argv):
+                found.append(argv[index + 1])
+    return found
+
+
+def leaves_out(program: str, argv: list[str], relative: str) -> bool:
+    """Whether the program's own options keep it away from ``relative`` (a file's path
+    under a tree it reads, ``sub/.env``), as the program matches them: grep's
+    ``--exclude``/``--exclude-dir``/``--include`` (base names, any directory), tar's and
+    rsync's ``--exclude`` (any part of the path), zip's ``-x`` (the path), rg's and ag's
+    hidden files (read only with ``--hidden``) and ``-g '!P'``/``-g P``. What it cannot
+    tell leaves nothing out (red team s28 F)."""
+    from fnmatch import fnmatchcase
+
+    parts = relative.split("/")
+    name = parts[-1]
+    if program in ("grep", "egrep", "fgrep"):
+        if any(fnmatchcase(name, p) for p in _values(argv, ("--exclude",))):
+            return True
+        if any(fnmatchcase(d, p) for p in _values(argv, ("--exclude-dir",)) for d in parts[:-1]):
+            return True
+        included = _values(argv, ("--include",))
+        return bool(included) and not any(fnmatchcase(name, p) for p in included)
+    if program in ("tar", "gtar", "bsdtar", "rsync"):
+        patterns = _values(argv, ("--exclude",))
+        return any(fnmatchcase(part, p) or fnmatchcase(relative, p)
+                   for p in patterns for part in parts)  # fmt: skip
+    if program in ("zip",):
+        listed = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-x"]
+        return any(fnmatchcase(relative, p) for p in listed)
+    if program in _HIDDEN_SKIPPERS:
+        shown = _HIDDEN_SKIPPERS[program]
+        if any(p.startswith(".") for p in parts) and not any(w in shown for w in argv[1:]):
+            return True
+        globs = [*_values(argv, ("--glob", "--iglob")),
+                 *(argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-g")]  # fmt: skip
+        if any(g.startswith("!") and fnmatchcase(name, g[1:]) for g in globs):
+            return True
+        chosen = [g for g in globs if not g.startswith("!")]
+        return bool(chosen) and not any(fnmatchcase(name, g) for g in chosen)
+    return False

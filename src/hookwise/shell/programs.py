@@ -494,7 +494,22 @@ def excluded_words(program: str, argv: list[str]) -> frozenset[int] | set[int]:
     as ``source .env``) and a filter program (``jq '.env' f.json``)."""
     if program in FILTER_FIRST or program in ENV_FILE_SPELLED or ENV_FILE_OPTION in argv:
         return _not_files(program, argv)
+    if program in _SEARCHERS:
+        return _search_pattern(program, argv) | _exclusions(program, argv)
     return _exclusions(program, argv)
+
+
+# searchers whose first operand is the pattern unless -e/-f (or rg's --regexp/--file) give
+# it: `grep -rn '.env' src/` searches src/ for the text, it does not read .env
+_SEARCHERS = frozenset(["grep", "egrep", "fgrep", "rg", "ag", "ack"])
+
+
+def _search_pattern(program: str, argv: list[str]) -> set[int]:
+    """The index of a searcher's pattern operand, when no option gives the pattern."""
+    flags, positional = flags_of(program, argv)
+    if flags & {"-e", "-f", "--regexp", "--file"} or not positional:
+        return set()
+    return {argv.index(positional[0], 1)}
 
 
 def _exclusions(program: str, argv: list[str]) -> frozenset[int] | set[int]:
