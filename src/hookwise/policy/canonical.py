@@ -856,6 +856,15 @@ class Event:
                     ref.pattern = at in globs
                     ref.tree = tree
                     refs.append(ref)
+                if cmd.walked is not None:  # find S -exec cat {} +: S read as a tree
+                    from hookwise.shell.find_exec import find_starts
+
+                    for start in find_starts(cmd.walked):
+                        ref = resolve_path(start, where or "", home, where is None)
+                        ref.relative = _relative(ref.absolute, self.cwd)
+                        ref.command = index
+                        ref.tree = True
+                        refs.append(ref)
                 for target in cmd.redirects:
                     ref = resolve_path(target, where or "", home, where is None)
                     if chosen[index]:

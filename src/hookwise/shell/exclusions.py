@@ -88,6 +88,10 @@ def leaves_out(program: str, argv: list[str], relative: str) -> bool:
             return True
         included = _values(argv, ("--include",))
         return bool(included) and not any(fnmatchcase(name, p) for p in included)
+    if program == "diff":  # -x P / --exclude=P: a file or directory whose base name matches
+        patterns = [*_values(argv, ("--exclude",)),
+                    *(argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-x")]  # fmt: skip
+        return any(fnmatchcase(part, p) for p in patterns for part in parts)
     if program in ("tar", "gtar", "bsdtar", "rsync"):
         patterns = _values(argv, ("--exclude",))
         return any(fnmatchcase(part, p) or fnmatchcase(relative, p)

@@ -80,6 +80,7 @@ class Command:
         "unknown_args",
         "unknowns",
         "unverifiable",
+        "walked",
         "writes",
     )
 
@@ -122,6 +123,9 @@ class Command:
         # what runs that hookwise cannot account for, as found (accounting.account turns
         # them into the verdict)
         self.unknowns: list[str] = []
+        # find's words when it runs this command on what it finds (`find . -type f -exec
+        # cat {} +`): the start points are trees it reads, as find's tests select
+        self.walked: list[str] | None = None
 
     @property
     def unknown_program(self) -> bool:
@@ -1536,7 +1540,10 @@ def _add_command(
             argv = [*argv, "--force"]  # rm .gitignore; git add -A: ignored files, as -f adds
         named = programs.read_operands(command.program, argv)
         if named:
-            _inner_argv(["cat", *named], depth, script, command.text, "its subcommand reads")
+            reader = ["cat"]
+            if argv[:1] == ["git"] and "--no-index" in argv and "diff" in argv:
+                reader = ["diff", "-r"]  # git diff --no-index ../e .: two trees, every file
+            _inner_argv([*reader, *named], depth, script, command.text, "its subcommand reads")
     if command.program in programs.DATA_INCLUDERS and (command.stdin or command.piped_from):
         # echo '#include ".env"' | cpp: the data it is fed names a file it reads
         data = "".join(command.stdin)
@@ -1884,7 +1891,10 @@ def _run_inner(
 
         for inner_argv in find_inner(argv):
             origin = "find -delete" if inner_argv[:3] == ["rm", "-r", "-f"] else "find -exec"
+            first = len(script.commands)
             _inner_argv(inner_argv, depth, script, command.text, origin)
+            if origin == "find -exec" and "{}" in argv and len(script.commands) > first:
+                script.commands[first].walked = argv  # (red team s28 G)
         for index, word in enumerate(argv[:-1]):
             if word in ("-fprint", "-fprint0", "-fprintf", "-fls"):  # find writes FILE
                 target = argv[index + 1]

@@ -648,7 +648,7 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
 # programs that read a directory they are given, and all below it (for some, only with
 # an option: reads_tree)
 TREE_READERS = frozenset(
-    ["tar", "gtar", "bsdtar", "zip", "7z", "7za", "grep", "egrep", "fgrep", "rg", "ag",
+    ["tar", "gtar", "bsdtar", "zip", "7z", "7za", "grep", "egrep", "fgrep", "rg", "ag", "diff",
      "ack", "cp", "rsync", "scp", "rclone", "gsutil", "aws", "az", "tree", "git"]
 )  # fmt: skip
 
@@ -1599,6 +1599,10 @@ def searches_cwd(program: str, argv: list[str]) -> bool:
     # option reader counts them, are operands too)
     given = sum(w in ("-e", "-f", "--regexp", "--file") for w in argv)
     patterns = given if flags & {"-e", "-f", "--regexp", "--file"} else 1
+    if program == "git" and len(positional) > patterns:
+        # pathspecs with magic (`:!x`, `:(exclude)x`, `:(glob)**/.e*`): what they keep of
+        # `.` is git's matching, not read here; the search is of `.` (red team s28 F)
+        return all(w.startswith(":") for w in positional[patterns:])
     return len(positional) <= patterns
 
 

@@ -82,10 +82,16 @@ def held_file(
         return None
     program = command.program if command is not None else ""
     argv = command.argv if command is not None else []
+    walked = command.walked if command is not None else None
     cwd, home = where
     for path in tree_files(top, cache):
         inner = path[len(top) :].lstrip("/")
-        if leaves_out(program, argv, inner):
+        if walked is not None:  # find ... -exec READER {}: what find's tests give it
+            from hookwise.shell.find_exec import find_leaves_out
+
+            if find_leaves_out(walked, ref.raw, inner):
+                continue
+        elif leaves_out(program, argv, inner):
             continue
         found = resolve_path(path, cwd, home)
         if matches(found):
