@@ -30,7 +30,7 @@ def find_leaves_out(argv: list[str], start: str, inner: str) -> bool:
     """Whether find's tests keep it from giving ``-exec ... {}`` the regular file at
     ``inner`` under ``start`` (red team s28 G: ``find . -maxdepth 1 -type f -exec cat {} +``
     reads ./.env; ``-name '*.py'`` does not)."""
-    from fnmatch import fnmatchcase
+    from hookwise.shell.exclusions import shell_match
 
     depth = inner.count("/") + 1
     name = inner.rsplit("/", 1)[-1]
@@ -65,13 +65,13 @@ def find_leaves_out(argv: list[str], start: str, inner: str) -> bool:
         elif word == "-type":
             held = "f" in value.split(",")
         elif word == "-name":
-            held = fnmatchcase(name, value)
+            held = shell_match(name, value)
         elif word == "-iname":
-            held = fnmatchcase(name.lower(), value.lower())
+            held = shell_match(name.lower(), value.lower())
         elif word == "-ipath":
-            held = fnmatchcase(shown.lower(), value.lower())
+            held = shell_match(shown.lower(), value.lower())
         else:  # -path, -wholename
-            held = fnmatchcase(shown, value)
+            held = shell_match(shown, value)
         if held == negate:
             return True
         negate = False

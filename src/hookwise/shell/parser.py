@@ -1475,9 +1475,9 @@ def _add_command(
     if words and not words[0].dynamic:
         same = programs.same_as(words[0].value.rsplit("/", 1)[-1])
         if same is not None:  # /usr/lib/git-core/git-push -f: git push -f
-            first = words[0]
-            named = [_Word(v, False, first.quoted, first.start, first.end) for v in same]
-            words = [*named, *words[1:]]
+            name = words[0]
+            standing = [_Word(v, False, name.quoted, name.start, name.end) for v in same]
+            words = [*standing, *words[1:]]
     if not words and not redirects and not stdin and not accounting.loads_code(prefix.env):
         return None
     command = Command(
@@ -1893,8 +1893,9 @@ def _run_inner(
             origin = "find -delete" if inner_argv[:3] == ["rm", "-r", "-f"] else "find -exec"
             first = len(script.commands)
             _inner_argv(inner_argv, depth, script, command.text, origin)
-            if origin == "find -exec" and "{}" in argv and len(script.commands) > first:
-                script.commands[first].walked = argv  # (red team s28 G)
+            reader = origin == "find -exec" and inner_argv[0].rsplit("/", 1)[-1] != "rm"
+            if reader and "{}" in argv and len(script.commands) > first:
+                script.commands[first].walked = argv  # (red team s28 G; rm: find_inner's)
         for index, word in enumerate(argv[:-1]):
             if word in ("-fprint", "-fprint0", "-fprintf", "-fls"):  # find writes FILE
                 target = argv[index + 1]

@@ -1312,7 +1312,6 @@ def jvm_commands(argv: list[str]) -> list[str]:
     return found
 
 
-
 def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
     """What a git command runs from its options and configuration (git_config is imported
     only for a command that sets configuration: most git commands set none)."""
