@@ -459,6 +459,22 @@ def _compgen(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     return found
 
 
+def _dpkg_buildpackage(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    """dpkg-buildpackage's ``--hook-NAME=CMD`` run CMD in the shell; ``-rCMD`` /
+    ``--root-command``, ``--check-command`` and ``--sign-command`` name a program it runs;
+    and it runs debian/rules, a makefile (red team s28 P): read as ``make -f`` of it, so
+    one written on the line is read as make's code."""
+    found: list[tuple[str, Any]] = []
+    for word in argv[1:]:
+        if word.startswith("--hook-") and "=" in word:
+            found.append(("script", word.partition("=")[2]))
+    programs = option_values(argv, ("-r",), ("--root-command", "--check-command",
+                                            "--sign-command"))  # fmt: skip
+    found += [("argv", [value]) for value in programs if value]
+    found.append(("argv", ["make", "-f", "debian/rules"]))
+    return found
+
+
 def _man(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     """``man -P CMD`` / ``--pager=CMD`` and ``-H``/``--html=BROWSER``: man runs the
     pager (and the browser) as a shell command line."""
@@ -488,6 +504,7 @@ HANDLERS: dict[str, Callable[[list[str], list[str]], list[tuple[str, Any]]]] = {
     "compgen": _compgen,
     "complete": _compgen,
     "man": _man,
+    "dpkg-buildpackage": _dpkg_buildpackage,
     "split": _split,
     **dict.fromkeys(["gcc", "cc", "g++", "c++", "gcc-12", "clang", "clang++"], _compiler),
     "go": _go,

@@ -1766,6 +1766,8 @@ def _run_inner(
         origin = "tar --recursive-unlink removes the trees its archive names"
         _inner_argv(["rm", "-r", "-f", "--", f"{where.rstrip('/')}/{programs.COMPUTED}"],
                     depth, script, command.text, origin)  # fmt: skip
+    if program in programs.DATA_FILE_RUNNERS and script.written:  # gio launch x.desktop
+        _data_file_run(command, depth, script)
     if "-XX:On" in command.text:  # java -XX:OnOutOfMemoryError='rm -rf ..' (red team s28 M)
         for line in programs.jvm_commands(argv):
             _parse(line, depth + 1, script)
@@ -2206,6 +2208,26 @@ def _git(command: Command, depth: int, script: Script) -> None:
         _parse(definition[1:] + " " + " ".join(rest), depth + 1, script)
     else:
         _inner_argv(["git", *definition.split(), *rest], depth, script, command.text)
+
+
+def _data_file_run(command: Command, depth: int, script: Script) -> None:
+    """The command lines a file written earlier on the line makes a program run
+    (programs.DATA_FILE_RUNNERS: a desktop entry's Exec= run by gio launch)."""
+    found = programs.data_file_run(command.program, command.argv)
+    if found is None:
+        return
+    from hookwise.shell.tool_scripts import tool_items
+
+    paths, language = found
+    for path in paths:
+        if not script.was_written(path):
+            continue
+        content = script.recall(path)
+        if content is None:
+            why = f"it runs what {path}, written earlier on the line, names ({language})"
+            command.unknowns.append(f"{command.program}: {why}")
+        else:
+            _interpreter(command, tool_items(language, content), depth, script)
 
 
 # the words without which a git command sets no alias, forces no ref elsewhere and

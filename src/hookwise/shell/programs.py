@@ -1295,6 +1295,25 @@ def interpreter_code(program: str, argv: list[str]) -> str | None:
 
 # ----------------------------------------------------- programs that run a command option
 
+# programs that run the command line a data file they are given names: program ->
+# (the subcommand that does it, "" for none; the file's language, tool_scripts'): a desktop
+# entry's Exec= (gio launch, dex). Written on the line, the file is read for it (red team
+# s28 P); on disk it is the project's, as any script there
+DATA_FILE_RUNNERS: dict[str, tuple[str, str]] = {"gio": ("launch", "desktop"),
+                                                 "dex": ("", "desktop")}  # fmt: skip
+
+
+def data_file_run(program: str, argv: list[str]) -> tuple[list[str], str] | None:
+    """(the files, their language) of a DATA_FILE_RUNNERS command, or None."""
+    sub, language = DATA_FILE_RUNNERS[program]
+    words = [w for w in argv[1:] if not w.startswith("-")]
+    if sub:
+        if words[:1] != [sub]:
+            return None
+        words = words[1:]
+    return words[:1] if sub else words, language
+
+
 # JVM options whose value is a command line the JVM runs through sh (on a fatal error, out
 # of memory); every JDK tool (javac, jshell, jar) hands -J<option> to its JVM (red team s28
 # M). The same options in JAVA_TOOL_OPTIONS and friends: JAVA_OPTION_VARIABLES
@@ -1459,6 +1478,7 @@ OPTION_COMMANDS = frozenset(
         "compgen",
         "complete",
         "man",
+        "dpkg-buildpackage",
         "split",
         "gcc",
         "cc",

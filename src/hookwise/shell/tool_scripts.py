@@ -327,6 +327,12 @@ _GENERIC: dict[str, tuple[list[str], str]] = {
     ),
     "lldb": ([], r"."),
     "pic": ([], r"\b(?:sh|copy|command)\b"),
+    # a desktop entry: Exec= (TryExec= is looked up) runs a command line, its field codes
+    # (%f, %u...) the files given; D-Bus activation runs what the bus names
+    "desktop": (
+        [r"(?m)^[ \t]*Exec[ \t]*=[ \t]*(.*)$"],
+        r"(?m)^[ \t]*DBusActivatable[ \t]*=[ \t]*true",
+    ),
     "foreign": ([], r"."),
     # ninja: a rule's command runs in sh; include/subninja load more of it
     "ninja": ([r"(?m)^[ \t]+command[ \t]*=[ \t]*(.+)$"], r"(?m)^\s*(?:include|subninja)\b"),
