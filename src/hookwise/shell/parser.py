@@ -1766,6 +1766,14 @@ def _run_inner(
         origin = "tar --recursive-unlink removes the trees its archive names"
         _inner_argv(["rm", "-r", "-f", "--", f"{where.rstrip('/')}/{programs.COMPUTED}"],
                     depth, script, command.text, origin)  # fmt: skip
+    if script.written and argv[1:] and any(v is None for v in script.written.values()):
+        from hookwise.shell.written import loads_library
+
+        library = loads_library(command, script)
+        if library is not None:  # java -agentpath:$PWD/e.so, ld.so --preload ./e.so
+            command.unknowns.append(
+                f"{argv[0]} loads {library}, written on the line from code hookwise does not read"
+            )
     if program in programs.DATA_FILE_RUNNERS and script.written:  # gio launch x.desktop
         _data_file_run(command, depth, script)
     if "-XX:On" in command.text:  # java -XX:OnOutOfMemoryError='rm -rf ..' (red team s28 M)
