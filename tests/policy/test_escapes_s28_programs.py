@@ -24,7 +24,8 @@ __all__ = ["packs", "starter"]  # the module fixtures, shared
 
 DATA = yaml.safe_load((CORPUS / "escapes_s28_programs.yaml").read_text())
 # programs of the classes that may be missing here: the case is skipped without them
-TOOLS = ("gpic", "pic", "pdb3", "java", "javac", "yq", "tclsh",
+TOOLS = ("gpic", "pic", "pdb3", "java", "javac", "yq", "tclsh", "gcc", "cpp", "gio",
+         "dpkg-buildpackage",
          "perl5.36-x86_64-linux-gnu", "/usr/lib/git-core/git-push")  # fmt: skip
 SOURCED = ".env.local"  # a sourced file whose value is the mark (set -a; . ./.env.local)
 PLANTED = frozenset([f"read into {SOURCED}", "read into secrets.yaml"])
