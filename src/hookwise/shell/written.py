@@ -413,7 +413,7 @@ def loads_library(command: Any, script: Any) -> str | None:
     only handles files."""
     if command.program in _HANDLE_ONLY or command.program in COMPILERS:
         return None
-    built = [k for k, v in script.written.items() if v is None and _library(k)]
+    built: list[str] = [k for k, v in script.written.items() if v is None and _library(k)]
     if not built:
         return None
     for word in command.argv[1:]:
@@ -421,11 +421,11 @@ def loads_library(command: Any, script: Any) -> str | None:
         for sep in ("=", ":", ","):
             pieces |= {p for w in list(pieces) for p in w.split(sep)}
         for piece in pieces:
-            for prefix in ("$PWD/", "${PWD}/", "$(pwd)/"):
-                piece = piece.removeprefix(prefix)
-            piece = piece.removeprefix("./")
+            name = piece
+            for prefix in ("$PWD/", "${PWD}/", "$(pwd)/", "./"):
+                name = name.removeprefix(prefix)
             for key in built:
                 folder = key.rpartition("/")[0]
-                if piece == key or (piece in _HERE and not folder) or piece.rstrip("/") == folder:
+                if name == key or (piece in _HERE and not folder) or name.rstrip("/") == folder:
                     return key
     return None
