@@ -4,7 +4,8 @@ curl ``-n``, python's requests... answer a 401 with, for any host that has no ``
 entry of its own. A command naming a URL of such a host sends the file's secret to it:
 that is a read of the netrc file, judged by the rules on it (the secrets pack's
 ``~/.netrc``). A ``machine`` entry sent to its own host is the login's intended use, not a
-read (the secrets pack's docs say so). Read at decision time, as the programs read it.
+read (the secrets pack's docs say so), unless that host is this machine: any process may
+listen on the port the URL names (red team s28 R). Read at decision time, as the programs read it.
 
 Cold: loaded only for a command line holding ``://``. Standard library only."""
 
