@@ -1872,7 +1872,11 @@ def _run_inner(
         origin = "tar --recursive-unlink removes the trees its archive names"
         _inner_argv(["rm", "-r", "-f", "--", f"{where.rstrip('/')}/{programs.COMPUTED}"],
                     depth, script, command.text, origin)  # fmt: skip
-    if script.written and argv[1:] and any(v is None for v in script.written.values()):
+    if (
+        script.written
+        and argv[1:]
+        and any(v is None and programs.library_file(k) for k, v in script.written.items())
+    ):
         from hookwise.shell.written import loads_library
 
         library = loads_library(command, script)

@@ -1350,6 +1350,19 @@ def data_file_run(program: str, argv: list[str]) -> tuple[list[str], str] | None
     return words[:1] if sub else words, language
 
 
+# the names of code a program loads rather than runs: shared objects and plugins (a JVM
+# agent, ld.so --preload, an OpenSSL provider, a node addon, a Python extension)
+_LIBRARY_SUFFIXES = (".so", ".dylib", ".dll", ".bundle", ".jnilib", ".node", ".pyd")
+
+
+def library_file(key: str) -> bool:
+    """Whether a file's name is a library's (``e.so``, ``libx.so.1``): what loads it runs
+    its code (written.loads_library). Hot: the parser asks it of files written on a line."""
+    name = key.rsplit("/", 1)[-1]
+    stem, dot, tail = name.partition(".so.")
+    return name.endswith(_LIBRARY_SUFFIXES) or bool(dot and stem and tail[:1].isdigit())
+
+
 # JVM options whose value is a command line the JVM runs through sh (on a fatal error, out
 # of memory); every JDK tool (javac, jshell, jar) hands -J<option> to its JVM (red team s28
 # M). The same options in JAVA_TOOL_OPTIONS and friends: JAVA_OPTION_VARIABLES

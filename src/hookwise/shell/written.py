@@ -12,7 +12,7 @@ imports it): the parser comes in as ``api`` (parser._api()). Standard library on
 
 from __future__ import annotations
 
-from hookwise.shell.programs import WRITE_OPTIONS
+from hookwise.shell.programs import WRITE_OPTIONS, library_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -384,9 +384,6 @@ def _key(path: str) -> str:
     return path.rstrip("/") if path != "/" else path
 
 
-# the names of code a program loads rather than runs: shared objects and plugins (a JVM
-# agent, ld.so --preload, an OpenSSL provider, a node addon, a Python extension)
-_LIBRARY_SUFFIXES = (".so", ".dylib", ".dll", ".bundle", ".jnilib", ".node", ".pyd")
 # programs that handle a file without loading it (list, test, move, copy, hash, inspect)
 _HANDLE_ONLY = frozenset(
     ["ls", "stat", "file", "chmod", "chown", "chgrp", "touch", "rm", "mv", "cp", "install",
@@ -399,12 +396,6 @@ _HANDLE_ONLY = frozenset(
 _HERE = frozenset([".", "./", "$PWD", "${PWD}", "$(pwd)", "`pwd`"])
 
 
-def _library(key: str) -> bool:
-    name = key.rsplit("/", 1)[-1]
-    stem, dot, tail = name.partition(".so.")
-    return name.endswith(_LIBRARY_SUFFIXES) or bool(dot and stem and tail[:1].isdigit())
-
-
 def loads_library(command: Any, script: Any) -> str | None:
     """A library written on the line (content unknown: compiled, downloaded) that
     ``command`` names in a word, an option's value (``-agentpath:$PWD/e.so``) or by the
@@ -413,7 +404,7 @@ def loads_library(command: Any, script: Any) -> str | None:
     only handles files."""
     if command.program in _HANDLE_ONLY or command.program in COMPILERS:
         return None
-    built: list[str] = [k for k, v in script.written.items() if v is None and _library(k)]
+    built: list[str] = [k for k, v in script.written.items() if v is None and library_file(k)]
     if not built:
         return None
     for word in command.argv[1:]:
