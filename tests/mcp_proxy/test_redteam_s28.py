@@ -158,17 +158,19 @@ def test_a_move_inside_the_project_still_runs(project: Project, wrap: Any) -> No
 
 
 # --------------------------------------------- the same calls as a host's hook decides them
-def _hook(project: Project, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+def _hook(project: Project, tool: str, args: dict[str, Any], host: str = "claude") -> dict[str, Any]:
     payload = {
         "session_id": "s",
         "transcript_path": "/dev/null",
         "cwd": str(project.root),
-        "hook_event_name": "PreToolUse",
+        "hook_event_name": "PreToolUse" if host == "claude" else "BeforeTool",
         "tool_name": tool,
         "tool_input": args,
     }
+    if host == "gemini":
+        payload["timestamp"] = "2026-11-28T00:00:00Z"
     done = subprocess.run(
-        [sys.executable, "-m", "hookwise", "hook", "--host", "claude"],
+        [sys.executable, "-m", "hookwise", "hook", "--host", host],
         input=json.dumps(payload),
         capture_output=True,
         text=True,
@@ -179,7 +181,10 @@ def _hook(project: Project, tool: str, args: dict[str, Any]) -> dict[str, Any]:
     )
     if not done.stdout.strip():
         return {}
-    out: dict[str, Any] = json.loads(done.stdout)["hookSpecificOutput"]
+    answer = json.loads(done.stdout)
+    if host == "gemini":  # {decision, reason}: as Claude's fields
+        return {"permissionDecision": answer.get("decision"), "permissionDecisionReason": answer.get("reason", "")}
+    out: dict[str, Any] = answer["hookSpecificOutput"]
     return out
 
 
@@ -221,3 +226,42 @@ def test_the_hook_reads_a_tool_s_paths_whole(
         assert "self-protection" in answer.get("permissionDecisionReason", "") or (
             "guardrails" in answer.get("permissionDecisionReason", "")
         ), answer
+
+
+# ------------------------------------------- F9: a resource URI under a scheme a server maps
+@pytest.mark.parametrize("uri", ["fs://{root}/.env", "workspace://.env", "fs://{root}/%2eenv"])
+def test_f9_a_resource_under_another_scheme_is_decided_as_its_file(
+    project: Project, wrap: Any, uri: str
+) -> None:
+    """``fs:///{+path}`` and ``workspace://{+path}`` (a template server's files) passed
+    ``files: **/.env``; the server returned the secret."""
+    (project.root / ".env").write_text("SECRET=hunter2", "utf-8")
+    filled = uri.replace("{root}", str(project.root))
+    (answer,) = _session(project, wrap, [("resources/read", {"uri": filled})])
+    assert "hunter2" not in json.dumps(answer)
+    assert _blocked(answer) == "no-env-files", answer
+    assert _ran(project) == []
+
+
+def test_f9_a_resource_naming_no_protected_file_is_read(project: Project, wrap: Any) -> None:
+    """Control: another resource of the same server is served."""
+    (project.root / "notes.txt").write_text("hello", "utf-8")
+    (answer,) = _session(project, wrap, [("resources/read", {"uri": "workspace://notes.txt"})])
+    assert "hello" in json.dumps(answer), answer
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("ReadMcpResourceTool", {"server": "fs", "uri": "fs://{root}/.env"}),
+        ("ReadMcpResourceTool", {"server": "fs", "uri": "workspace://.env"}),
+        ("read_mcp_resource", {"uri": "fs:workspace://.env"}),  # Gemini CLI's SERVER:URI
+    ],
+)
+def test_f9_the_hook_s_resource_tools_read_the_same_files(
+    project: Project, tool: str, args: dict[str, Any]
+) -> None:
+    filled = json.loads(json.dumps(args).replace("{root}", str(project.root)))
+    answer = _hook(project, tool, filled, "claude" if tool[0].isupper() else "gemini")
+    assert answer.get("permissionDecision") == "deny", answer
+    assert "MCP-DENY" in answer.get("permissionDecisionReason", ""), answer
