@@ -127,15 +127,23 @@ class Decider:
     def decided_text(self, tool: str, args: Mapping[str, Any]) -> list[str]:
         """What the policy decided on, as the user must see it whole: a shell tool's command
         lines with its argv, environment and input (shell_args.readings), and the files
-        ``file:`` URIs name (red team s27 F9: both were cut at 200 characters)."""
+        ``file:`` URIs name (red team s27 F9: both were cut at 200 characters), and the
+        file a path argument resolves to when that is another (s28 F10)."""
         out: list[str] = []
         canonical_tool, _ = self._shape(tool)
         if canonical_tool == SHELL:
             with contextlib.suppress(shell_args.UnverifiableError):  # (unverifiable: no ask)
                 out += [f"runs: {line}" for line in shell_args.readings(args)[:1]]
-        found = file_uri.uri_reading(args, self.gate.cwd, self.gate.env.get("HOME") or "")
+        home = self.gate.env.get("HOME") or ""
+        found = file_uri.uri_reading(args, self.gate.cwd, home)
         if found is not None:
             out += [f"file: {path}" for path in found["file_paths"] if isinstance(path, str)]
+        # the file a path leads to through a link, or trimmed (s28 F10): decided on too
+        _, moves = self._shape(tool)
+        out += [
+            f"file: {path}"
+            for path in paths.other_files(canonical_tool, args, self.gate.cwd, home, moves=moves)
+        ]
         return out
 
     def prepare(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
