@@ -265,3 +265,34 @@ def test_f9_the_hook_s_resource_tools_read_the_same_files(
     answer = _hook(project, tool, filled, "claude" if tool[0].isupper() else "gemini")
     assert answer.get("permissionDecision") == "deny", answer
     assert "MCP-DENY" in answer.get("permissionDecisionReason", ""), answer
+
+
+# --------------------------------------------------- F10: the ask names the file decided on
+def test_f10_an_ask_through_a_link_names_the_file_it_leads_to(project: Project, wrap: Any) -> None:
+    """A link ``tests/fixtures/ssh -> ~/.ssh``: the write was asked as the fixture path
+    alone; the user allowed a "fixture" and ``~/.ssh/authorized_keys`` was written."""
+    user = Path(project.env["XDG_CONFIG_HOME"]) / "hookwise" / "policy.yaml"
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text(
+        "version: 1\nrules:\n  - id: ask-ssh\n    match: {tool: write, files: '~/.ssh/**'}\n"
+        "    action: ask\n    reason: writes under ~/.ssh need approval\n",
+        "utf-8",
+    )
+    ssh = Path(project.env["HOME"]) / ".ssh"
+    ssh.mkdir()
+    (project.root / "tests" / "fixtures").mkdir(parents=True)
+    (project.root / "tests" / "fixtures" / "ssh").symlink_to(ssh)
+    project.env["S28_LOG"] = str(project.root.parent / "s28.log")
+    proxy = wrap(server=[sys.executable, str(SERVER)])
+    proxy.initialize({"elicitation": {}})
+    args = {"path": "tests/fixtures/ssh/authorized_keys", "content": "ssh-ed25519 AAAA x\n"}
+    proxy.call(1, "write_file", args)
+    ask, _ = proxy.recv_until(lambda m: m.get("method") == "elicitation/create")
+    target = str(ssh / "authorized_keys")
+    assert target in ask["params"]["message"], ask
+    described = json.dumps(ask["params"]["requestedSchema"])
+    assert target in described, described  # the checkbox names it too
+    proxy.send({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "decline"}})
+    answer, _ = proxy.recv_until(lambda m: m.get("id") == 1)
+    assert _blocked(answer) == "ask-ssh" and _ran(project) == []
+    proxy.close()
