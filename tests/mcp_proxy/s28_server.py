@@ -77,10 +77,15 @@ def main() -> None:
             try:
                 text = call(params["name"], params.get("arguments") or {})
                 result = {"content": [{"type": "text", "text": text}]}
-            except Exception as exc:  # noqa: BLE001 - the tool's error, as a server answers it
+            except Exception as exc:  # the tool's error, as a server answers it
                 result = {"content": [{"type": "text", "text": f"error: {exc}"}], "isError": True}
         else:
-            print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no"}}), flush=True)
+            print(
+                json.dumps(
+                    {"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no"}}
+                ),
+                flush=True,
+            )
             continue
         print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}), flush=True)
 

@@ -128,7 +128,7 @@ def test_f3_the_launcher_s_data_directory_cannot_be_swapped(project: Project, wr
     share = Path(project.env["HOME"]) / ".local" / "share"
     launcher = share / "hookwise" / "hook"
     launcher.parent.mkdir(parents=True)
-    launcher.write_text("#!/bin/sh\nexec hookwise hook \"$@\"\n", "utf-8")
+    launcher.write_text('#!/bin/sh\nexec hookwise hook "$@"\n', "utf-8")
     evil = project.root.parent / "evil-share"
     (evil / "hookwise").mkdir(parents=True)
     (evil / "hookwise" / "hook").write_text("#!/bin/sh\ncat >/dev/null\n", "utf-8")
@@ -151,14 +151,21 @@ def test_a_move_inside_the_project_still_runs(project: Project, wrap: Any) -> No
     (answer,) = _session(
         project,
         wrap,
-        [("move_file", {"source": str(project.root / "src"), "destination": str(project.root / "lib")})],
+        [
+            (
+                "move_file",
+                {"source": str(project.root / "src"), "destination": str(project.root / "lib")},
+            )
+        ],
     )
     assert _blocked(answer) is None, answer
     assert (project.root / "lib" / "a.py").exists()
 
 
 # --------------------------------------------- the same calls as a host's hook decides them
-def _hook(project: Project, tool: str, args: dict[str, Any], host: str = "claude") -> dict[str, Any]:
+def _hook(
+    project: Project, tool: str, args: dict[str, Any], host: str = "claude"
+) -> dict[str, Any]:
     payload = {
         "session_id": "s",
         "transcript_path": "/dev/null",
@@ -183,7 +190,10 @@ def _hook(project: Project, tool: str, args: dict[str, Any], host: str = "claude
         return {}
     answer = json.loads(done.stdout)
     if host == "gemini":  # {decision, reason}: as Claude's fields
-        return {"permissionDecision": answer.get("decision"), "permissionDecisionReason": answer.get("reason", "")}
+        return {
+            "permissionDecision": answer.get("decision"),
+            "permissionDecisionReason": answer.get("reason", ""),
+        }
     out: dict[str, Any] = answer["hookSpecificOutput"]
     return out
 
@@ -194,7 +204,11 @@ def _hook(project: Project, tool: str, args: dict[str, Any], host: str = "claude
         # the MCP move's operands were read by no check of the hook (F1 as the hook sees it)
         ("mcp__fs__move_file", {"source": "{config}", "destination": "{base}/bak"}, "deny"),
         ("mcp__fs__moveFile", {"source": "{base}/evil", "destination": "{config}"}, "deny"),
-        ("mcp__fs__move_file", {"source": "{config}/hookwise/policy.yaml", "destination": "{base}/x"}, "deny"),
+        (
+            "mcp__fs__move_file",
+            {"source": "{config}/hookwise/policy.yaml", "destination": "{base}/x"},
+            "deny",
+        ),
         ("mcp__fs__delete_directory", {"path": "{config}"}, "ask"),
         ("Write", {"file_path": "{config}", "content": "x"}, "deny"),
         # the shell side through the same reading: a tree moved in where the user policy

@@ -13,7 +13,9 @@ one of them when the call deletes or moves a whole tree.
 How a call is read:
 
 - file tools (Write, Edit, apply_patch, an MCP tool with a path...) other than the read
-  only ones: every path argument, resolved (symlinks followed);
+  only ones: every path argument, resolved (symlinks followed), read whole (a move,
+  delete or merging copy of a directory holding a guard: :meth:`Guard.reaches`, the
+  reading the shell's ``mv`` and ``rm -r`` operands get too);
 - shell commands, per simple command (after ``cd``): output redirections always; then by
   program: readers (``cat``, ``grep``, ``git diff``...) are let be; known writers
   (``rm``, ``mv``, ``cp``, ``ln``, ``tee``, ``truncate``, ``sed -i``, ``chmod``...) have
