@@ -117,7 +117,9 @@ def other_files(
         resolved(tool, args, cwd, home, moves=moves),
         trimmed(tool, args, cwd, home, moves=moves),
     ):
-        for key in _path_keys(tool, args, moves) if other is not None else ():
+        if other is None:
+            continue
+        for key in _path_keys(tool, args, moves):
             shown = _items(written.get(key))
             for value in _items(other.get(key)):
                 if isinstance(value, str) and value not in shown and value not in out:
