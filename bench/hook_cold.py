@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from hookwise.config.hookwise_command import portable_argv  # noqa: E402
+from hookwise.policy.audit import audit_path  # noqa: E402
 from hookwise.policy.install.launcher import launcher_text  # noqa: E402
 from hookwise.policy.pipeline import decide  # noqa: E402
 from hookwise.policy.retry_state import RetryState  # noqa: E402
@@ -221,20 +222,17 @@ def _p50(values: list[float]) -> float:
 
 def installed_home(base: Path, rules: int) -> tuple[dict[str, str], Path]:
     """The benchmark's home under ``base`` (its environment, and the per-user launcher as
-    ``hookwise install`` writes it): the generated policy of ``rules`` rules plus every pack,
-    trusted as by a user who reviewed it, the audit log on. bench/hook_instructions.py and
-    the tests of the hot path (tests/policy/test_cold_*.py) start from the same home."""
-    policy = base / "policy.yaml"
+    ``hookwise install`` writes it): the generated policy of ``rules`` rules plus every pack
+    as the project's policy (``base/.hookwise/policy.yaml``; the payloads' cwd is ``base``),
+    trusted as by a user who reviewed it, the audit log on at its default place. No
+    ``HOOKWISE_*`` variable is set, as in a user's install: each moves the guard, so the hook
+    checks where it came from (policy/env_origin.py), which a plain install does not pay.
+    bench/hook_instructions.py and the tests of the hot path (tests/policy/test_cold_*.py)
+    start from the same home."""
+    policy = base / ".hookwise" / "policy.yaml"
+    policy.parent.mkdir()
     policy.write_text(policy_text(rules))
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(base),
-        "HOOKWISE_POLICY": str(policy),
-        "HOOKWISE_MANAGED_POLICY": str(base / "managed.yaml"),
-        "HOOKWISE_CACHE_DIR": str(base / "cache"),
-        "HOOKWISE_AUDIT_LOG": str(base / "audit.jsonl"),
-        "LANG": "C.UTF-8",
-    }
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(base), "LANG": "C.UTF-8"}
     trust_file(str(policy), env)  # the user reviewed it: it applies in full
     launcher = Path(launcher_path(env))  # what `hookwise install` writes
     launcher.parent.mkdir(parents=True)
@@ -298,7 +296,7 @@ def cold(rounds: int, rules: int) -> dict[str, Any]:
                 w, c = run(command, payload, environment)
                 wall[name].append(w)
                 cpu[name].append(c)
-        audit_lines = len((base / "audit.jsonl").read_text().splitlines())
+        audit_lines = len(Path(audit_path({}, env)).read_text().splitlines())
     return {
         "rules": rules + 1,
         "rounds": rounds,

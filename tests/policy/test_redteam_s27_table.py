@@ -20,10 +20,13 @@ LINE = re.compile(r"\s*(\d+) of\s+(\d+)\s+(.+)")
 # classes still open, with how many of their escapes are blocked now (a floor): D's
 # array holding $HOME (a value made of the environment's pieces), H's rgrep of the
 # project (a recursive search of the project is allowed, as grep -r is), M's worktree of
-# the remote rebased and its ref file removed by hand, N's moves and compressions (all
-# but tar --recursive-unlink), Q's URLs inside code and a curl config, and K, O, P (git
-# merges of other histories, stored credentials sent by default, state across calls)
-OPEN: dict[str, int] = {"D": 4, "H": 5, "K": 0, "M": 4, "N": 1, "O": 0, "P": 0, "Q": 16}
+# the remote rebased, N's moves and compressions (all but tar --recursive-unlink), Q's
+# curl config and gio move of $PWD; O's logins are `machine` entries sent to their own
+# host (the red team's netrc and git-credentials for 127.0.0.1): their intended use,
+# documented with the secrets pack (a netrc `default` sent to another host is blocked:
+# test_escapes_s27). Session 28 fixed K, P, M's ref file removed by hand and Q's URL
+# inside code.
+OPEN: dict[str, int] = {"D": 4, "H": 5, "M": 5, "N": 1, "O": 0, "Q": 17}
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +58,7 @@ def test_every_fixed_escape_class_of_the_table_is_blocked(
     assert sum(total for _, total in escapes.values()) == 137, counts
     assert set(OPEN) <= set(escapes), set(OPEN) - set(escapes)
     fixed = {k: v for k, v in escapes.items() if k not in OPEN}
-    assert len(fixed) == 13, sorted(fixed)
+    assert len(fixed) == 15, sorted(fixed)
     assert {k: v for k, v in fixed.items() if v[0] != v[1]} == {}
     assert {k: escapes[k][0] for k in OPEN if escapes[k][0] < OPEN[k]} == {}
 

@@ -12,7 +12,13 @@ from pathlib import Path
 
 import pytest
 
-RULES = 'version: 1\nrules:\n  - id: no-env\n    match: {files: "**/.env"}\n    action: deny\n'
+RULES = (
+    "version: 1\nrules:\n"
+    '  - id: no-env\n    match: {files: "**/.env"}\n    action: deny\n'
+    '  - id: no-secret-read\n    match: {tool: read, files: "**/secret.txt"}\n    action: deny\n'
+    '  - id: no-key-read\n    match: {tool: "re*", files: "**/key.pem"}\n    action: deny\n'
+    "  - id: no-list\n    match: {tool: read, mcp: {server: lister}}\n    action: deny\n"
+)
 
 
 def _hook(root: Path, host: str, event: dict[str, object]) -> str:
@@ -58,3 +64,31 @@ def test_a_resource_tool_reading_a_denied_file_is_denied(root: Path, ask: object
 def test_a_resource_tool_reading_other_files_or_uris_passes(root: Path, ask: object) -> None:
     for uri in (f"file://{root}/proj/notes.txt", "https://example.com/.env", "db://x/.env"):
         assert "no-env" not in ask(root, uri), uri  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("ask", [_claude, _gemini])
+def test_a_tool_read_rule_holds_for_a_resource_tool_reading(root: Path, ask: object) -> None:
+    """s27 F18's second half: ``tool: read`` (by name or glob) holds for the hosts' resource
+    readers, as it does for the proxy's ``resources/read`` (one mapping)."""
+    secret = ask(root, f"file://{root}/proj/secret.txt")  # type: ignore[operator]
+    assert "no-secret-read" in secret, secret
+    key = ask(root, f"file://{root}/proj/key.pem")  # type: ignore[operator]
+    assert "no-key-read" in key, key
+    assert "no-secret-read" not in ask(root, f"file://{root}/proj/notes.txt")  # type: ignore[operator]
+
+
+def test_listing_resources_is_no_read(root: Path) -> None:
+    event = {"session_id": "s", "hook_event_name": "PreToolUse", "cwd": str(root / "proj"),
+             "tool_name": "ListMcpResourcesTool", "tool_input": {"server": "lister"}}  # fmt: skip
+    assert "no-list" not in _hook(root, "claude", event)
+    event["tool_input"] = {"server": "lister", "uri": "x://y"}
+    event["tool_name"] = "ReadMcpResourceTool"
+    assert "no-list" in _hook(root, "claude", event)
+
+
+def test_the_proxy_and_the_hook_share_the_mapping() -> None:
+    from hookwise.mcp_proxy import decide
+    from hookwise.policy import canonical
+
+    assert set(decide.RESOURCE_METHODS) == set(canonical.RESOURCE_METHOD_TOOLS)
+    assert canonical.RESOURCE_METHOD_TOOLS["resources/read"] == "read"

@@ -384,3 +384,45 @@ def test_a_package_root_that_must_stay_writable_refuses_the_session(lab: Lab) ->
     )
     assert result.returncode == 125 and "RAN" not in result.stdout, result.stdout
     assert f"hookwise's package root {root}" in result.stderr, result.stderr
+
+
+def test_a_validators_program_is_guarded_when_the_policy_comes_from_the_cache(
+    tmp_path: Path,
+) -> None:
+    """#10's guard read the validators from the compiled policy, and a cached rule had lost
+    its file: with a cache written by any earlier hook call (the usual case), the project's
+    ``./tools/check-push.sh`` was resolved from "/" and left writable in the session."""
+    from hookwise.run.guarded_paths import guarded_paths
+
+    home, proj = tmp_path / "home", tmp_path / "proj"
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    (home / ".config" / "hookwise").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(proj)], check=True, timeout=30)
+    (proj / ".hookwise").mkdir()
+    (proj / ".hookwise" / "policy.yaml").write_text(VALIDATED)
+    check = proj / "tools" / "check-push.sh"
+    check.parent.mkdir()
+    check.write_text("#!/bin/sh\nexit 1\n")
+    hookwise = str(Path(sys.executable).parent / "hookwise")
+    for args, stdin in (
+        (["policy", "trust", str(proj / ".hookwise" / "policy.yaml")], ""),
+        (["hook", "--platform", "claude"], json.dumps(_bash_event(proj, "git status"))),
+    ):
+        done = subprocess.run(
+            [hookwise, *args], input=stdin, env=env, cwd=proj, capture_output=True, text=True,
+            timeout=60, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    assert list((home / ".cache" / "hookwise").glob("policy-*.marshal"))  # (the cache)
+    paths = {entry.path for entry in guarded_paths(env, str(proj))}
+    assert str(check) in paths
+
+
+def _bash_event(cwd: Path, command: str) -> dict[str, object]:
+    return {
+        "session_id": "s",
+        "cwd": str(cwd),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+    }

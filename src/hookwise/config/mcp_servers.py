@@ -5,11 +5,14 @@ start with the reason (shared by the hosts' server readers, ``config/claude/mcp.
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from hookwise.protocol.jsvalue import JSON
 
-__all__ = ["McpServer", "McpServers", "stdio_server"]
+__all__ = ["McpServer", "McpServers", "server_command", "stdio_server"]
 
 
 @dataclass(frozen=True)
@@ -63,3 +66,26 @@ def stdio_server(name: str, value: JSON, where: str, *, kind_key: str | None) ->
         return f"{where}/env: must be an object of strings"
     pairs = tuple((str(k), str(v)) for k, v in env.items())
     return McpServer(name, command, tuple(str(a) for a in args), pairs, where)
+
+
+def server_command(
+    host: str, settings: Mapping[str, Any]
+) -> tuple[str, str, dict[str, Any]] | None:
+    """The server a settings file starts from a command line outside its servers table
+    (``protocol.hosts.mcp_server_command``: Gemini CLI's ``mcp.serverCommand``): (its name,
+    the setting's dotted key, an entry ``{command, args}``), else None. The words are read
+    as a POSIX shell splits them (the host's shell-quote also expands ``$VAR``; a line that
+    does not split is kept whole as the command)."""
+    from hookwise.protocol.hosts import mcp_server_command
+
+    where = mcp_server_command(host)
+    section = settings.get(where[0]) if where is not None else None
+    line = section.get(where[1]) if isinstance(section, Mapping) and where else None
+    if where is None or not isinstance(line, str) or not line:
+        return None
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        words = [line]
+    entry = {"command": words[0] if words else line, "args": words[1:]}
+    return where[2], f"{where[0]}.{where[1]}", entry

@@ -23,15 +23,14 @@ from hookwise.integrations.gate import RANK, Gate
 from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import paths
-from hookwise.policy.canonical import SHELL
+from hookwise.policy.canonical import RESOURCE_METHOD_TOOLS, SHELL
 
 FRAMEWORK = "mcp"
 # a changed policy file applies within this many seconds (not a stat of every scope per call)
 RECHECK_SECONDS = 1.0
 # requests that read what their URI names: decided as a ``read`` of it (the tool
 # ``mcp__<server>__resources/read``), a ``file://`` URI as its path
-RESOURCE_METHODS = ("resources/read", "resources/subscribe")
-_RESOURCE_TOOLS = dict.fromkeys(RESOURCE_METHODS, "read")
+RESOURCE_METHODS = tuple(RESOURCE_METHOD_TOOLS)
 
 
 # what Claude Code makes of a tool's name in mcp__<server>__<tool> (every character outside
@@ -89,7 +88,7 @@ class Decider:
             cwd=cwd,
             recheck=RECHECK_SECONDS,
             env=env,
-            tool_names=_RESOURCE_TOOLS,
+            tool_names=RESOURCE_METHOD_TOOLS,
         )
 
     def warm(self) -> None:

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from hookwise.policy.loaded import Loaded
 
-CACHE_FORMAT = 9  # bump when the layout or what cache_write.hook_rule keeps changes
+CACHE_FORMAT = 10  # bump when the layout or what cache_write.hook_rule keeps changes
 MAX_CACHE_BYTES = 256 * 1024 * 1024  # (a larger file is damaged: recompiled, never read)
 # The modules whose code shapes the compiled data (a change recompiles the cache).
 _COMPILER_SOURCES = (

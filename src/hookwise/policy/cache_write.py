@@ -30,8 +30,11 @@ _SHOW_ONLY = (
 
 def hook_rule(rule: dict[str, Any]) -> dict[str, Any]:
     """The rule as the hook reads it (the description only stands in for a reason), its
-    literal globs as their text."""
-    slim = {k: v for k, v in rule.items() if k not in _SHOW_ONLY}
+    literal globs as their text. A validator keeps its rule's file: it runs where that
+    policy is (rules/validator.validator_directory), and without it a cached rule's ran in
+    "/" (the linked-trust test's whole-suite failure: a cache hit when the trust store's
+    bytes came back to an earlier state; ``hookwise run`` guarded its files from "/" too)."""
+    slim = {k: v for k, v in rule.items() if k not in _SHOW_ONLY or _needed(k, rule)}
     if slim.get("reason"):
         slim.pop("description", None)
     matchers = slim.get("m")
@@ -42,6 +45,11 @@ def hook_rule(rule: dict[str, Any]) -> dict[str, Any]:
         slim["m"] = {**matchers, "command": commands}
     literal: dict[str, Any] = _literal_globs(slim)
     return literal
+
+
+def _needed(key: str, rule: dict[str, Any]) -> bool:
+    """A show-only key the hook reads after all: a validator's ``file``."""
+    return key == "file" and bool(rule.get("validator"))
 
 
 # what only `explain` and `policy fuzz` read of a command matcher

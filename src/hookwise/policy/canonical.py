@@ -268,6 +268,17 @@ def split_mcp(name: str) -> tuple[str, str] | None:
 # whatever other argument says a server (``{"server": "a", "uri": "fs:..."}`` reads fs)
 SERVER_IN_URI = frozenset({"read_mcp_resource"})
 
+# the canonical tool an MCP resource request counts as for ``tool:`` rules, one mapping for
+# the proxy's ``resources/read`` and the hosts' own resource readers (Claude's
+# ReadMcpResourceTool, Gemini's read_mcp_resource): a ``tool: read`` rule holds for both
+# (red team s27 F18)
+RESOURCE_METHOD_TOOLS: dict[str, str] = {"resources/read": "read", "resources/subscribe": "read"}
+
+
+def resource_method(args: dict[str, Any]) -> str:
+    """The MCP request a host's resource tool makes: with a ``uri`` it reads one."""
+    return "resources/read" if "uri" in args else "resources/list"
+
 
 def mcp_resource_call(tool: str | None, args: dict[str, Any]) -> tuple[str, str] | None:
     """(server, ``resources/read`` or ``resources/list``) of a host's tool that reads an MCP
@@ -284,7 +295,7 @@ def mcp_resource_call(tool: str | None, args: dict[str, Any]) -> tuple[str, str]
         return None
     server = args.get("server")
     if isinstance(server, str) and server:
-        return server, "resources/read" if "uri" in args else "resources/list"
+        return server, resource_method(args)
     named = args.get("serverName")
     if isinstance(named, str) and named:
         return named, "resources/list"
@@ -616,6 +627,26 @@ def url_decoded(word: str) -> str | None:
     return decoded if decoded != word else None
 
 
+_URL_ENDS = frozenset(" \t\n\"'`()<>;,|&")
+
+
+def embedded_urls(word: str) -> list[str]:
+    """The paths of the ``file:`` URLs with %XX escapes inside a longer word: code that
+    opens one (``urlopen("file:///proc/self/cwd/%2eenv")``) reads the file it decodes to
+    (red team s27 Q), as a URL given as a word does (url_decoded)."""
+    out: list[str] = []
+    start = word.find("file:", 1)
+    while start > 0:
+        end = start
+        while end < len(word) and word[end] not in _URL_ENDS:
+            end += 1
+        decoded = url_decoded(word[start:end])
+        if decoded is not None:
+            out.append(decoded)
+        start = word.find("file:", end)
+    return out
+
+
 def _tail_shape(shape: tuple[tuple[str, ...], ...], cut: int) -> tuple[tuple[str, ...], ...]:
     """A word's shape without its first ``cut`` literal characters (``@`` of ``@$x``)."""
     out = list(shape)
@@ -753,7 +784,18 @@ class Event:
             else:
                 from hookwise.shell.parser import split_command
 
-                self._cache["script"] = split_command(command)
+                script = self._cache["script"] = split_command(command)
+                if script.git_unresolved:  # git SUB, SUB none of git's: an alias on disk?
+                    from hookwise.shell.git_aliases import resolve_aliases
+
+                    home = self.env.get("HOME") or ""
+                    places = command_dirs(script.commands, self.shell_cwd, home)
+                    dirs = {id(c): d for c, d in zip(script.commands, places, strict=True)}
+                    resolve_aliases(script, self.shell_cwd, self.env, dirs=dirs)
+                if "://" in command:  # a URL: a login stored for every host goes there too
+                    from hookwise.shell.stored_logins import default_logins
+
+                    default_logins(script, self.env)
         result: Script | None = self._cache["script"]
         return result
 
@@ -770,6 +812,14 @@ class Event:
                 home = self.env.get("HOME") or ""
                 return resolve_path(value, self.cwd, home).absolute or ""
         return self.cwd
+
+    @property
+    def acts_as(self) -> str | None:
+        """The canonical tool this call also is for ``tool:`` rules: a host's resource tool
+        reading a resource is a ``read``, as the proxy decides ``resources/read``."""
+        if self.tool != MCP_RESOURCE:
+            return None
+        return RESOURCE_METHOD_TOOLS.get(resource_method(self.input))
 
     def _resource_paths(self, home: str) -> list[PathRef]:
         """The files a host's resource tool reads through a ``file:`` URI (Gemini's
@@ -861,8 +911,11 @@ class Event:
                     if not word or at in excluded:
                         continue
                     decoded = url_decoded(word)
-                    if decoded is not None:  # file:///proc/self/cwd/%2eenv names .env
-                        ref = resolve_path(decoded, where or "", home, where is None)
+                    found = [decoded] if decoded is not None else []
+                    if "%" in word and "file:" in word[1:]:
+                        found += embedded_urls(word)
+                    for path in found:  # file:///proc/self/cwd/%2eenv names .env
+                        ref = resolve_path(path, where or "", home, where is None)
                         ref.relative = _relative(ref.absolute, self.cwd)
                         ref.command = index
                         refs.append(ref)

@@ -16,7 +16,18 @@ So what a hook drops is remembered for the host process that started it (on Linu
 pid and start time, in the user's default state directory, never one a variable names):
 a later hook of the same host drops the same variable with the same value, whether or not
 the file is still there. The ``mv`` is itself a tool call whose hook sees the file first.
-What remains (a file moved before the host's first hook, no /proc): docs/policy.md.
+
+A file moved before the host's first hook leaves neither the file nor a memory. What the
+agent cannot touch is the environment the host was *started* with: the kernel keeps it at
+the process's exec (``/proc/<pid>/environ``), and what the host loads or sets later is not
+in it. So under a host that names its project to its hooks (``GEMINI_PROJECT_DIR``,
+``CLAUDE_PROJECT_DIR``: a real host's hook, which the agent cannot start without them), a
+variable of the table is taken only when the host, and each process of the same program it
+was relaunched from, was started with it, with this value: the person set it in the shell
+that started the agent. Whatever else set it (a project env file, gone or not, a settings
+``env`` block, the host itself), it is dropped; and where that environment cannot be read
+(no /proc, another user's host), every such variable is (docs/confinement.md, "Variables
+a host sets for its hooks").
 
 Only when such a variable is set at all does this run (most calls set none). Inside
 ``hookwise run`` the session's record decides them (confinement.pinned_env).
@@ -64,19 +75,76 @@ def _stat(pid: int) -> list[bytes]:
     return _proc(pid, "stat").rsplit(b")", 1)[1].split()
 
 
+def _host_pid() -> int:
+    """The nearest ancestor that is not a shell (raises OSError without /proc)."""
+    pid = int(_stat(os.getpid())[1])
+    for _ in range(8):  # (bash -c, maybe sh -c: the hosts' own shells)
+        if _proc(pid, "comm").strip().decode("utf-8", "replace") not in _SHELLS:
+            break
+        pid = int(_stat(pid)[1])
+    return pid
+
+
 def host_identity() -> str | None:
     """The host process that started this hook, as ``<pid>-<start time>`` (None without
     /proc): the nearest ancestor that is not a shell (a host that relaunches itself runs
     its hooks from the one process it relaunched)."""
     try:
-        pid = int(_stat(os.getpid())[1])
-        for _ in range(8):  # (bash -c, maybe sh -c: the hosts' own shells)
-            if _proc(pid, "comm").strip().decode("utf-8", "replace") not in _SHELLS:
-                break
-            pid = int(_stat(pid)[1])
+        pid = _host_pid()
         return f"{pid}-{int(_stat(pid)[19])}"
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _environ(pid: int) -> dict[str, str]:
+    """The environment ``pid`` was started with (what its exec was given; setenv after it
+    does not show here)."""
+    data = read_regular(f"/proc/{pid}/environ", _MAX_READ)
+    out: dict[str, str] = {}
+    for entry in data.split(b"\0"):
+        name, equals, value = entry.decode("utf-8", "surrogateescape").partition("=")
+        if equals:
+            out.setdefault(name, value)
+    return out
+
+
+def host_start_environments() -> list[dict[str, str]] | None:
+    """The environments the host was started with: its process's, and that of each
+    ancestor running the same program (a host that relaunches itself after loading its
+    env files starts the relaunched process with them). None when they cannot be read."""
+    try:
+        pid = _host_pid()
+        program = os.readlink(f"/proc/{pid}/exe")
+        out = [_environ(pid)]
+        for _ in range(8):
+            parent = int(_stat(pid)[1])
+            if parent <= 1 or os.readlink(f"/proc/{parent}/exe") != program:
+                break
+            pid = parent
+            out.append(_environ(pid))
+        return out
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def not_started_with(env: dict[str, str], names: list[str]) -> list[tuple[str, str]]:
+    """(variable, why) for each of ``names`` the host was not started with (this value),
+    under a host that names its project to its hooks; every one of them when what it was
+    started with cannot be read."""
+    if not names or not any(env.get(v) for v in _PROJECT_VARIABLES):
+        return []
+    started = host_start_environments()
+    if started is None:
+        why = (
+            "the host names its project, and the environment it was started with cannot "
+            "be read here (no /proc), so nothing shows the person set it"
+        )
+        return [(name, why) for name in names]
+    why = (
+        "the host was not started with it (it set it after its start: from an env file it "
+        "loaded, gone or not, or its settings)"
+    )
+    return [(name, why) for name in names if any(e.get(name) != env[name] for e in started)]
 
 
 def _memory(env: dict[str, str], host: str) -> str:
@@ -185,6 +253,8 @@ def drop_planted(
     if found:
         remember(env, host, [(n, env[n]) for n, _why in found if n not in kept])
     found += remembered(env, host)
+    named = {name for name, _why in found}
+    found += not_started_with(env, [n for n in candidates(env) if n not in kept and n not in named])
     notes: list[str] = []
     for name, why in found:
         if name not in kept and env.pop(name, None) is not None:

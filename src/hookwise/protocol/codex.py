@@ -307,10 +307,18 @@ ROLLOUT_HOOK_TOOLS: Final = {
 }
 MCP_TOOL_PREFIX: Final = "mcp__"
 
+# Codex profiles: ``codex --profile NAME`` reads ``$CODEX_HOME/NAME.config.toml`` over the
+# user's config.toml, then the trusted project layers over both; a server's table merges field
+# by field, a list (``disabled_tools``) whole: the last layer that sets it gives it. A legacy
+# ``[profiles.NAME]`` table or ``profile = "NAME"`` makes ``--profile NAME`` refuse to start.
+# Recorded with Codex 0.169.0 (tests/e2e/fixtures/codex-mcp-layers.json; red team s27 F4, F13).
+PROFILE_FILE_SUFFIX: Final = ".config.toml"
+
 # Where Codex reads MCP servers (scope -> (file, table)): ``[mcp_servers.NAME]`` of the
-# user's config.toml (CODEX_HOME) and of the project's .codex/config.toml.
+# user's config.toml (CODEX_HOME), of each profile file beside it (a ``*`` is a glob: every
+# file the host may be run with) and of the project's .codex/config.toml.
 MCP_FILES: Final = {
-    "user": (("config.toml", "mcp_servers"),),
+    "user": (("config.toml", "mcp_servers"), ("*" + PROFILE_FILE_SUFFIX, "mcp_servers")),
     "project": ((".codex/config.toml", "mcp_servers"),),
 }
 

@@ -348,6 +348,11 @@ MCP_FILES: Final = {
     "user": ((".gemini/settings.json", "mcpServers"),),
     "project": ((".gemini/settings.json", "mcpServers"),),
 }
+# A stdio server outside mcpServers: (section, key, server name). ``mcp.serverCommand`` is a
+# command line (shell-quote, ``$VAR`` from the environment) that 0.61.0 starts as a server
+# named ``mcp``, replacing any ``mcpServers.mcp`` (``populateMcpServerCommand``; recorded in
+# tests/e2e/fixtures/mcp-server-command.md; red team s27 F11).
+MCP_SERVER_COMMAND: Final = ("mcp", "serverCommand", "mcp")
 
 # Session records (scan/transcripts/records.py): (format, directories under the CLI's home,
 # $GEMINI_CLI_HOME or HOME): chat logs, .gemini/tmp/<project>/chats/session-*.json[l].

@@ -1011,6 +1011,18 @@ def mcp_files(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
     return files
 
 
+def mcp_server_command(name: str) -> tuple[str, str, str] | None:
+    """(section, key, server name) of a settings value holding a command line the host
+    starts as an MCP server outside its servers table (``MCP_SERVER_COMMAND`` of its
+    protocol module: Gemini CLI's and Qwen Code's ``mcp.serverCommand``), else None."""
+    import importlib
+
+    found: tuple[str, str, str] | None = getattr(
+        importlib.import_module(host(name).module), "MCP_SERVER_COMMAND", None
+    )
+    return found
+
+
 def mcp_stdio_types(name: str) -> tuple[str, ...]:
     """The values of an MCP server entry's ``type`` the host runs as a stdio command
     (``MCP_STDIO_TYPES`` of its protocol module; ``stdio`` where it lists none): any other

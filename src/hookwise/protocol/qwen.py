@@ -95,6 +95,9 @@ MCP_FILES: Final = {
     "user": (("settings.json", "mcpServers"),),
     "project": ((".qwen/settings.json", "mcpServers"),),
 }
+# Gemini CLI's ``mcp.serverCommand``, kept by the fork: 0.24.4 starts it as server ``mcp``,
+# replacing ``mcpServers.mcp`` (protocol/gemini.py; tests/e2e/fixtures/mcp-server-command.md).
+MCP_SERVER_COMMAND: Final = ("mcp", "serverCommand", "mcp")
 
 # The variables naming the project directory in a hook's environment (observed).
 PROJECT_ENV: Final = ("QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")

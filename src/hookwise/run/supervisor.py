@@ -36,6 +36,7 @@ from hookwise.policy.confinement import (
 from hookwise.run import placeholders, session_log
 from hookwise.run.agent_code import agent_code
 from hookwise.run.audit_sink import AuditSink, SinkError
+from hookwise.run.cpu_group import EXPOSED, CpuGroup
 from hookwise.run.guarded_paths import (
     STATE,
     Guarded,
@@ -516,6 +517,7 @@ def _run(
         raise RunError(f"cannot use {directory}: {exc.strerror}") from None
     sink: AuditSink | None = None
     made: list[placeholders.Made] = []
+    cpu_group = CpuGroup()
     from hookwise.config.env_files import hook_variables
 
     planted = hook_variables(cwd, env)
@@ -587,6 +589,8 @@ def _run(
             raise RunError(problem)
         try:
             builder.start()
+            if not cpu_group.place(builder.pid, session):  # (before the plan: all inherit)
+                say(f"hookwise run: {EXPOSED}")
             send(builder.launch, launch)
             builder.launch = -1
             from hookwise.run.exec_watch import HookExecs
@@ -615,6 +619,7 @@ def _run(
         return code
     finally:
         builder.abandon()  # (before the placeholders go: nothing binds them any more)
+        cpu_group.remove()
         if sink is not None:
             sink.close()
         for name in SESSION_FILES:  # (written once the plan was made)

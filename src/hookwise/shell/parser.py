@@ -147,6 +147,7 @@ class Script:
         "end",
         "git_aliases",
         "git_settings",
+        "git_unresolved",
         "globopts",
         "loaded",
         "overall",
@@ -167,6 +168,9 @@ class Script:
         self.problems: list[str] = []
         self.git_aliases: dict[str, str] = {}  # defined earlier on the line
         self.git_settings: dict[str, str] = {}  # git config KEY VALUE earlier on the line
+        # git commands whose subcommand is none of git's own: an alias in a configuration
+        # file, read where the event's directory is known (git_aliases.resolve_aliases)
+        self.git_unresolved: list[tuple[Command, int]] = []
         # where a ``cd`` earlier on the line went, when it left the working directory
         # (``cd ../remote.git && git reset``: a repository that is not the project's)
         self.elsewhere: str | None = None
@@ -1507,7 +1511,7 @@ def _add_command(
             where = runs_in(command.program, command.argv)
             for inner in script.commands[first:] if where is not None else ():
                 inner.chdir = inner.chdir if inner.chdir is not None else where
-    if command.argv and (script.copies or command.program in ("cp", "install")):
+    if command.argv and (script.copies or command.program in _NAMERS):
         # (before this command's own copies are remembered)
         from hookwise.shell.written import read_copies
 
@@ -1594,6 +1598,12 @@ def _add_command(
             origin = "deleted with what the line deleted under it earlier"
             _inner_argv(["rm", "-r", "-f", "--", *trees], depth, script, command.text, origin)
         script.deleted += gone
+        # rm ../remote.git/refs/heads/main: the branch is gone there, and a plain push then
+        # makes it anew without the commits it held: a forced update of it (red team s27 M)
+        for repo in dict.fromkeys(_ref_store(_file_key(w), script) for w in gone):
+            if repo is not None:
+                origin = f"a ref removed by hand in {repo}, not the working repository"
+                _inner_argv(["git", "push", "--force", repo], depth, script, command.text, origin)
     _remember_written(command, script, depth)
     if script.rebound is not None:
         command.unknowns.append(script.rebound)
@@ -2074,6 +2084,8 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
 
 
 _COPIES = frozenset(["cp", "mv", "install", "ln", "rsync"])
+# (written.NAMERS, kept equal by a test: the parser's hot path does not import written.py)
+_NAMERS = frozenset(["cp", "install", "mv", "ln", "link"])
 
 
 def _copied_refs(argv: list[str], script: Script) -> str | None:
@@ -2179,7 +2191,11 @@ def _git(command: Command, depth: int, script: Script) -> None:
         if target in gone and programs.outside(target):
             origin = f"{target}, taken away on the line, made anew: a force push to it"
             _inner_argv(["git", "push", "--force", target], depth, script, command.text, origin)
-    if at < 0 or argv[at] not in aliases:
+    if at < 0:
+        return
+    if argv[at] not in aliases:
+        if argv[at] not in programs.GIT_COMMANDS and not command.dynamic[at]:
+            script.git_unresolved.append((command, at))
         return
     definition = aliases[argv[at]]
     rest = argv[at + 1 :]

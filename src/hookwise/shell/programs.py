@@ -1197,6 +1197,42 @@ UNKNOWN_WORDS = frozenset([XARGS_INPUT, COMPUTED])  # words a handler cannot kno
 # ---------------------------------------------------------------------------- git
 
 
+# git's own commands (git 2.39's builtins and the programs of its exec path, and the
+# builtins of later versions): git runs one of these, never an alias of its name; any other
+# subcommand may be an alias in a configuration file (git_aliases.py)
+GIT_COMMANDS = frozenset(
+    ["add", "add--interactive", "am", "annotate", "apply", "archive", "backfill", "bisect",
+     "bisect--helper", "blame", "branch", "bugreport", "bundle", "cat-file", "check-attr",
+     "check-ignore", "check-mailmap", "check-ref-format", "checkout", "checkout--worker",
+     "checkout-index", "cherry", "cherry-pick", "clean", "clone", "column", "commit",
+     "commit-graph", "commit-tree", "config", "count-objects", "credential",
+     "credential-cache", "credential-cache--daemon", "credential-store", "daemon",
+     "describe", "diagnose", "diff", "diff-files", "diff-index", "diff-pairs", "diff-tree",
+     "difftool", "difftool--helper", "env--helper", "fast-export", "fast-import", "fetch",
+     "fetch-pack", "filter-branch", "fmt-merge-msg", "for-each-ref", "for-each-repo",
+     "format-patch", "fsck", "fsck-objects", "fsmonitor--daemon", "gc",
+     "get-tar-commit-id", "grep", "hash-object", "help", "hook", "http-backend",
+     "http-fetch", "http-push", "imap-send", "index-pack", "init", "init-db", "instaweb",
+     "interpret-trailers", "last-modified", "log", "ls-files", "ls-remote", "ls-tree",
+     "mailinfo", "mailsplit", "maintenance", "merge", "merge-base", "merge-file",
+     "merge-index", "merge-octopus", "merge-one-file", "merge-ours", "merge-recursive",
+     "merge-recursive-ours", "merge-recursive-theirs", "merge-resolve", "merge-subtree",
+     "merge-tree", "mergetool", "mktag", "mktree", "multi-pack-index", "mv", "name-rev",
+     "notes", "pack-objects", "pack-redundant", "pack-refs", "patch-id", "pickaxe",
+     "prune", "prune-packed", "pull", "push", "quiltimport", "range-diff", "read-tree",
+     "rebase", "receive-pack", "reflog", "refs", "remote", "remote-ext", "remote-fd",
+     "remote-ftp", "remote-ftps", "remote-http", "remote-https", "repack", "replace",
+     "replay", "repo", "request-pull", "rerere", "reset", "restore", "rev-list",
+     "rev-parse", "revert", "rm", "send-pack", "sh-i18n--envsubst", "shell", "shortlog",
+     "show", "show-branch", "show-index", "show-ref", "sparse-checkout", "stage", "stash",
+     "status", "stripspace", "submodule", "submodule--helper", "subtree", "switch",
+     "symbolic-ref", "tag", "unpack-file", "unpack-objects", "update-index", "update-ref",
+     "update-server-info", "upload-archive", "upload-archive--writer", "upload-pack",
+     "var", "verify-commit", "verify-pack", "verify-tag", "version", "web--browse",
+     "whatchanged", "worktree", "write-tree"]
+)  # fmt: skip
+
+
 def git_subcommand(argv: list[str]) -> int:
     """The index of git's subcommand in argv (-1: none)."""
     values = OPTIONS["git"][2]

@@ -290,7 +290,31 @@ def read_copies(command: Any, script: Any) -> list[tuple[list[str], str]]:
     if target and target[0].startswith(_OUTPUTS):
         sources = _copy_operands(argv)[:-1]
         out.append((["cat", *sources], f"copies {' '.join(sources)} to {target[0]}"))
+    elif command.program in NAMERS:
+        out += _named_again(command.program, argv)
     return out  # (the parser bounds them: MAX_COPIES_READ)
+
+
+# programs that put a file's content under another name (a copy, a move, a symbolic or
+# hard link): what a later call reads by the new name is the original's, and no rule on
+# the original's name sees it then (red team s27 P: `cp .env notes.txt`, then `cat
+# notes.txt`; `ln -s ~/.ssh/id_rsa k` made by a background job after the hook looked)
+NAMERS = frozenset(["cp", "install", "mv", "ln", "link"])
+
+
+def _named_again(program: str, argv: list[str]) -> list[tuple[list[str], str]]:
+    """``cp SRC.. DST``, ``mv``, ``ln [-s] SRC.. [DST]``, ``link SRC DST``: each SRC is
+    read, as rules on it judge a reader of it (the one place the analysis says which
+    operands these programs take from: _copy_operands)."""
+    operands = _copy_operands(argv)
+    into = any(w in ("-t", "--target-directory") or w.startswith("--target-directory=")
+               for w in argv[1:])  # fmt: skip
+    sources = operands if into or (program == "ln" and len(operands) == 1) else operands[:-1]
+    sources = [s for s in sources if s != "-"]
+    if not sources:
+        return []
+    what = f"{program} puts {' '.join(sources)} under another name"
+    return [(["cat", *sources], f"{what}: a later read of that name reads it")]
 
 
 # git subcommands that print the changes of the working tree or the index, and the

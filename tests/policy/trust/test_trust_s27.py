@@ -7,6 +7,7 @@ environment at its start and runs the hook through ``bash -c``, as Gemini CLI do
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -47,11 +48,15 @@ def _shell(world: World, command: str) -> dict[str, Any]:
     return {"payload": payload}
 
 
-def _host(world: World, steps: list[dict[str, Any]], **env: str) -> list[dict[str, Any]]:
-    """One host process (started in the project, with the person's environment plus
-    ``env``): its answers to the hook steps."""
+def _host(
+    world: World, steps: list[dict[str, Any]], prefix: list[str] | None = None, **env: str
+) -> list[dict[str, Any]]:
+    """One host process (started in the project by the person's shell, with the person's
+    environment plus ``env``; ``prefix``: what the shell runs it under): its answers to
+    the hook steps."""
+    host = [sys.executable, HOST, HOOKWISE, json.dumps(steps)]
     done = subprocess.run(
-        [sys.executable, HOST, HOOKWISE, json.dumps(steps)],
+        ["bash", "-c", '"$@"; exit $?', "shell", *(prefix or []), *host],
         cwd=world.repo,
         env={**world.env, **env},
         capture_output=True,
@@ -87,6 +92,57 @@ def test_4_a_moved_env_file_keeps_its_variables_dropped(world: World) -> None:
     (world.repo / "notes.txt").unlink()
     world.env["HOOKWISE_POLICY"] = str(empty)
     assert [a["decision"] for a in _host(world, [_shell(world, "rm -rf build")])] == [None]
+
+
+def _without_proc() -> list[str]:
+    """A command prefix that runs what follows where /proc shows nothing (a new user and
+    mount namespace with an empty file system over it), as on a system without /proc."""
+    if shutil.which("unshare") is None:
+        pytest.skip("unshare is not installed")
+    probe = ["unshare", "-Urm", "sh", "-c", "mount -t tmpfs none /proc && test ! -e /proc/self"]
+    if subprocess.run(probe, capture_output=True, timeout=30, check=False).returncode != 0:
+        pytest.skip("no user namespaces here")
+    return ["unshare", "-Urm", "sh", "-c", 'mount -t tmpfs none /proc && exec "$@"', "sh"]
+
+
+@pytest.mark.parametrize(
+    ("proc", "relaunch"),
+    [(True, ""), (False, ""), (True, "1")],
+    ids=["proc", "no-proc", "relaunched"],
+)
+def test_4_an_env_file_moved_before_the_first_hook_leaves_its_variable_dropped(
+    world: World, proc: bool, relaunch: str
+) -> None:
+    """s27 #4, what the memory of drops left open: the file is moved before the host's first
+    hook (by a process left running, a project hook of the host's own), so no hook ever
+    saw it; and without /proc there is no memory at all. The host was not started with the
+    variable, so it is not taken, whatever set it."""
+    empty = world.root / "empty.yaml"
+    empty.write_text("version: 1\n")
+    (world.repo / ".env").write_text(f"HOOKWISE_POLICY={empty}\n")
+    steps = [
+        {"mv": [str(world.repo / ".env"), str(world.repo / "notes.txt")]},
+        _shell(world, "rm -rf build"),
+        _shell(world, "git push --force origin main"),
+    ]
+    answers = _host(world, steps, prefix=[] if proc else _without_proc(), LIKE_RELAUNCH=relaunch)
+    assert [a["decision"] for a in answers] == ["deny", "deny"], answers
+    why = "not started with it" if proc else "cannot be read here (no /proc)"
+    assert why in answers[0]["stderr"] and "$HOOKWISE_POLICY" in answers[0]["stderr"]
+
+
+@pytest.mark.parametrize("relaunch", ["", "1"], ids=["once", "relaunched"])
+def test_4_the_persons_variable_is_taken_under_a_host_started_with_it(
+    world: World, relaunch: str
+) -> None:
+    """The same host started by the person's shell with the variable: it is the person's,
+    taken (the project's rules give way to the file the person named)."""
+    empty = world.root / "empty.yaml"
+    empty.write_text("version: 1\n")
+    steps = [_shell(world, "rm -rf build")]
+    answers = _host(world, steps, HOOKWISE_POLICY=str(empty), LIKE_RELAUNCH=relaunch)
+    assert [a["decision"] for a in answers] == [None], answers
+    assert "ignored" not in answers[0]["stderr"]
 
 
 @pytest.mark.parametrize(

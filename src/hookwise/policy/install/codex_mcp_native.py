@@ -19,6 +19,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from hookwise.config.codex.mcp_layers import mcp_layers, unheld
 from hookwise.config.toml_spans import TomlSpans, pair_span, sibling_after
 from hookwise.policy.export.codex import MCP_ENTRY, mcp_entry
 from hookwise.policy.export.model import Native
@@ -114,10 +115,11 @@ def _same(before: str | None, after: str) -> bool:
 
 
 def plan_codex_mcp(
-    config: Path, natives: list[Native] | None
+    config: Path, natives: list[Native] | None, project: Path | None = None
 ) -> tuple[list[FileChange], list[str], list[str]]:
     """Install (``natives``: the export's) or uninstall (None): the changes to
-    ``config.toml`` and its record, the entries written and the notes."""
+    ``config.toml`` and its record, the entries written and the notes (among them what a
+    profile or ``project``'s layer keeps from holding: install writes the user's file only)."""
     record = read_record(config, HOST)
     ours = list(record.entries.get("deny", [])) if record is not None else []
     wanted = [] if natives is None else [n.entry for n in natives if MCP_ENTRY.match(n.entry)]
@@ -129,7 +131,7 @@ def plan_codex_mcp(
         change = [record_change(config, record, None)] if record is not None else []
         return change, [], missing if wanted else []
     servers = _servers(text, config)
-    notes: list[str] = []
+    notes = _unholdable(config, natives, project)
     lists: dict[str, list[str]] = {}
     mine: list[str] = []
     for server in sorted(set(_split(ours)) | set(_split(wanted))):
@@ -171,19 +173,36 @@ def plan_codex_mcp(
     )
 
 
-def present(config: Path, natives: list[Native]) -> set[str]:
-    """The export's MCP entries ``config.toml`` holds now (doctor: what Codex enforces)."""
-    try:
-        text = regular_text(config, MAX_NATIVE_BYTES, "MCP settings")
-        servers = _servers(text, config) if text is not None else {}
-    except InstallError:
-        return set()
-    found: set[str] = set()
+def _unholdable(config: Path, natives: list[Native] | None, project: Path | None) -> list[str]:
+    """What no edit of ``config`` makes Codex hold: a profile or project layer's list."""
+    if not natives:
+        return []
+    return [
+        f"{entry}: cannot be held: {detail}"
+        for entry, why in gaps(config, natives, project).items()
+        for kind, detail in why
+        if kind in ("profile", "project")
+    ]
+
+
+def gaps(
+    config: Path, natives: list[Native], project: Path | None
+) -> dict[str, list[tuple[str, str]]]:
+    """The export's MCP entries Codex does not hold in every way it may run, each with why
+    (``config.codex.mcp_layers.unheld``: the user's file, a profile, a project layer)."""
+    layers = mcp_layers(config.parent, project)
+    out: dict[str, list[tuple[str, str]]] = {}
     for native in natives:
         match = MCP_ENTRY.match(native.entry)
-        entry = servers.get(match.group(1)) if match else None
-        if match and isinstance(entry, dict) and isinstance(entry.get("command"), str):
-            listed = entry.get("disabled_tools")
-            if isinstance(listed, list) and match.group(2) in listed:
-                found.add(native.entry)
-    return found
+        if match:
+            why = unheld(match.group(1), match.group(2), layers)
+            if why:
+                out[native.entry] = why
+    return out
+
+
+def present(config: Path, natives: list[Native], project: Path | None) -> set[str]:
+    """The export's MCP entries Codex holds now, merged over its layers as it merges them
+    (doctor: what Codex enforces, red team s27 F4)."""
+    missing = gaps(config, natives, project)
+    return {n.entry for n in natives if MCP_ENTRY.match(n.entry) and n.entry not in missing}

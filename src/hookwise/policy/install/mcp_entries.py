@@ -12,8 +12,10 @@ servers (``url``) are reported: the proxy cannot wrap them (docs/mcp.md).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shlex
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ from typing import Any
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.host_homes import config_dir, config_file
 from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode, parse_jsonc
+from hookwise.config.mcp_servers import server_command
 from hookwise.config.toml_spans import TomlSpans, pair_span, sibling_after
 from hookwise.mcp_proxy import (
     BARE,
@@ -48,7 +51,9 @@ class ServerChange:
     name: str
     # wrapped | unwrapped | already | not-wrapped | remote | skipped |
     # impostor (the proxy's shape, another program: wrapped again) |
-    # unpinned (this hookwise's proxy without --pinned: rewritten in place, pinned)
+    # unpinned (this hookwise's proxy without --pinned: rewritten in place, pinned) |
+    # replacing (a setting outside the servers table starts a server of this name, and it
+    # replaces the table's entry: Gemini's mcp.serverCommand; not rewritten, said so)
     action: str
     detail: str = ""
 
@@ -123,25 +128,43 @@ def plan_mcp(
     state_path = _state_path(env)
     plan = McpPlan(state=_load_state(state_path), state_path=state_path)
     prefix = wrap_command(env)
+    first: Mapping[str, Any] = {}
     for relative, key in files:
-        path = base / relative if scope == "project" else config_file(host, relative, env)
-        _check_link(path, base if scope == "project" else None)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InstallError(f"{path}: cannot read it: {exc}") from None
-        records = plan.state.setdefault(str(path), {})
-        edit = _Edit(
-            plan, path, key, prefix, records, install, config_env.pins_for(env), env,
-            mcp_stdio_types(host),
-        )  # fmt: skip
-        after = edit.toml(text) if path.suffix == ".toml" else edit.json(text)
-        plan.files[path] = (text, after)
-        if not records:
-            plan.state.pop(str(path), None)
+        for path in _places(host, scope, base, relative, env):
+            _check_link(path, base if scope == "project" else None)
+            try:
+                text = path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                continue
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InstallError(f"{path}: cannot read it: {exc}") from None
+            records = plan.state.setdefault(str(path), {})
+            edit = _Edit(
+                plan, path, key, prefix, records, install, config_env.pins_for(env), env,
+                mcp_stdio_types(host), first if "*" in relative else {}, host,
+            )  # fmt: skip
+            after = edit.toml(text) if path.suffix == ".toml" else edit.json(text)
+            if not first and path.suffix == ".toml":
+                with contextlib.suppress(tomllib.TOMLDecodeError):
+                    found = tomllib.loads(text).get(key)
+                    first = found if isinstance(found, dict) else {}
+            plan.files[path] = (text, after)
+            if not records:
+                plan.state.pop(str(path), None)
     return plan
+
+
+def _places(host: str, scope: str, base: Path, relative: str, env: Mapping[str, str]) -> list[Path]:
+    """The files of one ``MCP_FILES`` entry: a ``*`` in its name is every file it matches
+    (Codex's profile files, each a ``--profile`` the host may be run with: s27 F13)."""
+    if "*" not in relative:
+        return [base / relative if scope == "project" else config_file(host, relative, env)]
+    parent = base if scope == "project" else config_dir(host, env)
+    where = parent / Path(relative).parent
+    try:
+        return sorted(p for p in where.glob(Path(relative).name) if not p.is_dir())
+    except OSError:
+        return []
 
 
 def _check_link(path: Path, project: Path | None) -> None:
@@ -190,6 +213,10 @@ class _Edit:
     pins: list[str]
     env: Mapping[str, str]
     stdio_types: tuple[str, ...] = ("stdio",)
+    # the servers of the file this one is merged over field by field (a Codex profile over
+    # config.toml): an entry here without ``args`` takes that entry's
+    under: Mapping[str, Any] = field(default_factory=dict)
+    host: str = ""
 
     def note(self, name: str, action: str, detail: str = "") -> None:
         self.plan.changes.append(ServerChange(self.path, name, action, detail))
@@ -281,6 +308,8 @@ def _json_edit(edit: _Edit, text: str) -> str:
         doc = JsonDocument(text, str(path), jsonc=True)
     except JsonEditError as exc:
         raise InstallError(str(exc)) from None
+    if edit.install:
+        _command_line_server(edit, doc.value_of(doc.root))
     found = doc.root.member(key)
     if found is None or found[1].kind != "object":
         return text
@@ -293,6 +322,25 @@ def _json_edit(edit: _Edit, text: str) -> str:
             continue
         _json_entry(edit, doc, name)
     return doc.rendered()
+
+
+def _command_line_server(edit: _Edit, settings: object) -> None:
+    """A server the file starts from a command line outside its servers table (Gemini
+    CLI's and Qwen Code's ``mcp.serverCommand``, red team s27 F11): it replaces the table's
+    entry of its name, so that entry wrapped guards nothing. Not rewritten (the host parses
+    and expands the line itself); reported, with what to do."""
+    found = server_command(edit.host, settings) if isinstance(settings, dict) else None
+    if found is None:
+        return
+    name, key, entry = found
+    line = shlex.join([entry["command"], *entry["args"]])
+    edit.note(
+        name,
+        "replacing",
+        f"{key} starts {line!r} as MCP server {name!r}, replacing any {edit.key}.{name}, and "
+        f"install --mcp does not rewrite that setting: move the command into "
+        f"{edit.key}.{name} (command and args) and run install --mcp again, or remove it",
+    )
 
 
 def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
@@ -445,6 +493,11 @@ def _toml_entry(edit: _Edit, text: str, name: str, server: dict[str, Any]) -> st
     if command is None or (args_pair is None and "args" in server):
         edit.note(name, "skipped", "its command or args could not be located in the text")
         return text
+    below = edit.under.get(name)
+    if install and "args" not in server and isinstance(below, dict) and "args" in below:
+        edit.note(name, "skipped", "it sets command but takes args from the same server in "
+                                   "the file it is merged over; give it its own args")  # fmt: skip
+        return text
     spans = {"command": (command.value_start, command.value_end)}
     if args_pair is not None:
         spans["args"] = (args_pair.value_start, args_pair.value_end)
@@ -530,14 +583,17 @@ def _apply(text: str, edits: list[tuple[tuple[int, int], str]]) -> str:
 
 def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[str, str]]:
     """``doctor``: (status, detail) about ``host``'s MCP servers: those that do not run
-    through the proxy (warn), those that do (ok), remote ones it cannot wrap (info)."""
+    through the proxy (warn), those that do (ok), remote ones it cannot wrap (info). A
+    server a setting of any scope replaces (``replacing``) is not reported behind the proxy."""
     out: list[tuple[str, str]] = []
+    plans: list[tuple[str, McpPlan]] = []
     for scope in mcp_files(host):
         try:
-            plan = plan_mcp(host, scope, project, env, install=True)
+            plans.append((scope, plan_mcp(host, scope, project, env, install=True)))
         except InstallError as exc:
             out.append(("warn", f"cannot read the {scope} MCP servers: {exc}"))
-            continue
+    replaced = {c.name for _, plan in plans for c in plan.changes if c.action == "replacing"}
+    for scope, plan in plans:
         by: dict[str, list[str]] = {}
         for change in plan.changes:
             by.setdefault(change.action, []).append(f"{change.name!r} ({change.file})")
@@ -558,8 +614,22 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
                 out.append(("warn", f"{scope} MCP server {change.name!r} ({change.file}) is not "
                                     "run through `hookwise mcp wrap`, and install --mcp cannot "
                                     f"wrap it: {change.detail}"))  # fmt: skip
-        if by.get("already"):
-            out.append(("ok", f"{scope} MCP servers behind the proxy: {', '.join(by['already'])}"))
+            elif change.action == "replacing":
+                where = f"{scope} MCP server {change.name!r} ({change.file})"
+                out.append(
+                    ("warn", f"{where} is not run through `hookwise mcp wrap`: {change.detail}")
+                )
+            elif change.action == "already" and change.name in replaced:
+                out.append(("warn", f"{scope} MCP server {change.name!r} ({change.file}) is "
+                                    "wrapped, but a setting replaces it (see above/below): the "
+                                    "host does not start this entry"))  # fmt: skip
+        behind = [
+            f"{c.name!r} ({c.file})"
+            for c in plan.changes
+            if c.action == "already" and c.name not in replaced
+        ]
+        if behind:
+            out.append(("ok", f"{scope} MCP servers behind the proxy: {', '.join(behind)}"))
         if by.get("remote"):
             out.append(
                 ("info", f"{scope} remote MCP servers (not covered): {', '.join(by['remote'])}")

@@ -121,7 +121,7 @@ def plan_native(
         from hookwise.policy.install.codex_mcp_native import plan_codex_mcp
 
         natives = None if export is None else export.natives
-        changes, added, notes = plan_codex_mcp(config_dir(host, env) / mcp_file, natives)
+        changes, added, notes = plan_codex_mcp(config_dir(host, env) / mcp_file, natives, project)
         plan.changes += changes
         plan.added += added
         plan.notes += notes

@@ -32,7 +32,13 @@ Finding = tuple[str, str]  # (status, detail)
 
 
 def _present(
-    host: str, text: str | None, target: Path, export: Export, env: Mapping[str, str]
+    host: str,
+    text: str | None,
+    target: Path,
+    export: Export,
+    *,
+    env: Mapping[str, str],
+    project: Path,
 ) -> set[str]:
     """The export's entries the file holds now (whole files: all or none)."""
     if text is None:
@@ -43,7 +49,7 @@ def _present(
         if mcp_file is not None:  # and the MCP entries, in the servers' entries
             from hookwise.policy.install.codex_mcp_native import present
 
-            held |= present(config_dir(host, env) / mcp_file, export.natives)
+            held |= present(config_dir(host, env) / mcp_file, export.natives, project)
         return held
     found = current_entries(text, str(target), host_info(host).jsonc)
     return {n.entry for n in export.natives if n.entry in found[n.decision]}
@@ -73,6 +79,37 @@ def _preempted(
         )
 
 
+# drift that install --native does not mend (the host's other files decide it)
+_NOT_SYNCED = ("shadowed", "unread", "overridden", "absent")
+
+
+def _mcp_drift(
+    host: str,
+    scope: str,
+    export: Export,
+    drift: Callable[[str, str, str], None],
+    *,
+    project: Path,
+    env: Mapping[str, str],
+) -> None:
+    """Codex's MCP entries not held as Codex merges its layers: a server added since
+    install (install --native writes it), a profile's or a project's list replacing the
+    user's, a server no file defines (red team s27 F4, F7, F13)."""
+    mcp_file = getattr(EXPORTERS[host], "MCP_FILE", None)
+    if mcp_file is None or scope != "user":
+        return
+    from hookwise.policy.install.codex_mcp_native import gaps
+
+    for entry, why in gaps(config_dir(host, env) / mcp_file, export.natives, project).items():
+        for kind, detail in why:
+            if kind == "user":
+                drift("stale", "warn", f"not written yet: {entry} ({detail})")
+            elif kind == "absent":
+                drift("absent", "info", f"not held: {entry} ({detail})")
+            else:
+                drift("overridden", "fail", f"not held: {entry}: {detail}")
+
+
 def _scope(
     host: str, scope: str, project: Path, env: Mapping[str, str], compiled: Mapping[str, Any]
 ) -> tuple[dict[str, Any], list[Finding]] | None:
@@ -86,7 +123,7 @@ def _scope(
     try:
         record = read_record(target, host)
         text = regular_text(target, MAX_NATIVE_BYTES, "native rules")
-        present = _present(host, text, target, export, env)
+        present = _present(host, text, target, export, env=env, project=project)
     except InstallError as exc:
         state["drift"].append({"kind": "unreadable", "detail": str(exc)})
         return state, [("fail", str(exc))]
@@ -131,10 +168,11 @@ def _scope(
                 parts = [f"no longer in the policy: {', '.join(old)}"] if old else []
                 parts += [f"not written yet: {', '.join(new)}"] if new else []
                 drift("stale", "warn", f"{target}: {'; '.join(parts)}")
+        _mcp_drift(host, scope, export, drift, project=project, env=env)
         finder = getattr(EXPORTERS[host], "preempting_rules", None)
         if finder is not None and text is not None:
             _preempted(finder(text, target, env, project), state, drift)
-        if any(d["kind"] not in ("shadowed", "unread") for d in state["drift"]):
+        if any(d["kind"] not in _NOT_SYNCED for d in state["drift"]):
             findings.append(
                 ("info", f"`hookwise install --native --host {host} --scope {scope}` syncs it")
             )
@@ -152,12 +190,13 @@ def _scope(
         else:
             rules[item.status].append(item.rule)
     state["rules"] = rules
-    if state["installed"] and not findings:
+    if state["installed"] and all(status == "info" for status, _ in findings):
+        unheld = f", not held now: {len(rules['not-enforced'])}" if rules["not-enforced"] else ""
         findings.append(
             (
                 "ok",
                 f"{target}: in sync; rules held in full: {len(rules['covered'])}, partly: "
-                f"{len(rules['partial'])}, not expressible: {len(rules['none'])}",
+                f"{len(rules['partial'])}, not expressible: {len(rules['none'])}{unheld}",
             )
         )
     return state, findings

@@ -94,8 +94,15 @@ def _m_tool(spec: dict[str, Any], ev: Event, trace: list[Any] | None) -> bool:
     names = spec["names"]
     if tool in names or host_tool in names:
         return trace is None or _note(trace, "tool", True, f"{host_tool} is {tool}")
+    also = ev.acts_as  # a resource tool reading is a ``read`` too
+    if also is not None and also in names:
+        return trace is None or _note(trace, "tool", True, f"{host_tool} ({tool}) is {also}")
     for glob in spec["globs"]:
-        if glob_match(glob, tool) or (host_tool and glob_match(glob, host_tool)):
+        if (
+            glob_match(glob, tool)
+            or (host_tool and glob_match(glob, host_tool))
+            or (also is not None and glob_match(glob, also))
+        ):
             return trace is None or _note(
                 trace, "tool", True, f"{host_tool} ({tool}) matches a glob"
             )
@@ -619,6 +626,9 @@ def candidates(bucket: dict[str, Any] | None, ev: Event) -> list[int]:
             found += tools.get(ev.tool, ())
             if ev.host_tool and ev.host_tool != ev.tool:
                 found += tools.get(ev.host_tool, ())
+            also = ev.acts_as
+            if also is not None:
+                found += tools.get(also, ())
         if ev.tool == canonical.SHELL:
             found += bucket["shell"]
             programs = bucket["prog"]

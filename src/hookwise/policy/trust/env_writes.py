@@ -45,7 +45,8 @@ def _key(word: str) -> str:
 
 
 # commands that create no file (without a redirect): `[ -f .env ] || cp .env.example .env`
-_INERT = frozenset(["[", "[[", "test", "true", "false", ":", "echo", "printf", *_COPIERS])
+# (cat only prints: what a copy reads is a `cat` of its sources, shell/written.py)
+_INERT = frozenset(["[", "[[", "test", "true", "false", ":", "echo", "printf", "cat", *_COPIERS])
 
 
 def _may_create(script: Script) -> bool:

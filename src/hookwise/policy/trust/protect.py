@@ -43,6 +43,8 @@ from hookwise.protocol import guard_env
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from hookwise.policy.canonical import Event
     from hookwise.shell.parser import Command
 
@@ -196,7 +198,7 @@ REMOVERS = frozenset(
      "chgrp", "setfacl", "git"]
 )  # fmt: skip
 # Programs that write their last positional argument (or -t DIR).
-WRITERS_LAST = frozenset(["cp", "ln", "install", "rsync", "scp"])
+WRITERS_LAST = frozenset(["cp", "ln", "link", "install", "rsync", "scp"])
 # Programs that change their files with an in-place flag.
 IN_PLACE = {"sed": ("-i", "--in-place"), "perl": ("-i",), "ruby": ("-i",)}
 # The hookwise commands that only read or print (command, or group -> its subcommands):
@@ -507,10 +509,17 @@ def _entries(directory: str) -> list[str]:
     return [os.path.join(directory, name) for name in names]
 
 
-def _is_symbolic(word: str) -> bool:
-    return word == "--symbolic" or (
-        word.startswith("-") and not word.startswith("--") and "s" in word[1:]
-    )
+def _links(argv: list[str]) -> bool:
+    """Whether ``cp`` makes links, not copies (``-l``/``--link``, ``-s``/``--symbolic-link``,
+    in a cluster too)."""
+    for word in argv[1:]:
+        if word == "--":
+            return False
+        if word in ("--link", "--symbolic-link") or (
+            word[:1] == "-" and word[1:2] != "-" and set("ls") & set(word[1:])
+        ):
+            return True
+    return False
 
 
 def _has_marker(text: str) -> bool:
@@ -689,6 +698,31 @@ def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard
                 )
 
 
+def _may_merge(argv: list[str], history: Any) -> bool:
+    """Cheap: whether foreign_history.py needs a look (``git pull`` of the upstream, ``git
+    status`` do not): a fetch or pull with a source, FETCH_HEAD, or a line that fetched."""
+    if history is not None and history.fetched:
+        return True
+    if any("FETCH_HEAD" in w for w in argv):
+        return True
+    if "fetch" not in argv and "pull" not in argv:
+        return False
+    at = argv.index("fetch") if "fetch" in argv else argv.index("pull")
+    return any(w[:1] != "-" for w in argv[at + 1 :])
+
+
+def _check_foreign(history: Any, cmd: Command, cwd: str, guard: Guard) -> None:
+    """Another repository's history merged into a tree where the guard has files: the
+    files it writes are named by commits nobody read (red team s27 K): unverifiable."""
+    found = history.check(cmd, cwd, guard.env)
+    if found is None:
+        return
+    tree, what = found
+    hit = guard.holds(os.path.normpath(tree))
+    if hit is not None:
+        raise _FoundError(hit, f"{what} (their names are known only when it runs)", unsure=True)
+
+
 def _chosen_place(cmd: Command) -> None:
     """A relative write in a directory the line chose with a pattern or a computed word
     (``cd .hookwis?``, ``pushd .hook*``, ``cd $(printf ...)``): that directory may be one
@@ -787,16 +821,17 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             targets = targets[1:]
             tree = any(w in ("-R", "--recursive") or (w[:1] == "-" and "R" in w) for w in argv)
     elif name in WRITERS_LAST:
-        if (name == "ln" and not any(_is_symbolic(w) for w in argv[1:])) or (
-            name == "cp" and any(w in ("-l", "--link") for w in argv[1:])
-        ):
-            # a hard link is the same file under a name the guard does not know
+        if name in ("ln", "link") or (name == "cp" and _links(argv)):
+            # a link, hard or symbolic, is the file under a name the guard does not know:
+            # a write through it later (or after the hook looked at the name: a link made
+            # by a job in the background) changes the file (red team s27 P)
             for word in positional[:-1] if len(positional) > 1 else positional:
+                _unresolved(word, cwd, home, marked, f"`{name}` links {word}")
                 for path in _expand(word, cwd, home, guard.made):
                     # (a link of an env file is a read; a write through it is its own)
                     hit = guard.protected(path, written=False)
                     if hit:
-                        raise _FoundError(hit, f"`{name}` hard-links {word}")
+                        raise _FoundError(hit, f"`{name}` links {word} under another name")
         directory = _target_dir(argv)
         if directory is not None:
             targets = [directory] + [directory + "/" + p.rsplit("/", 1)[-1] for p in positional]
@@ -963,10 +998,17 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             # (and where a target is: ``declare -n r=x; r=.hookwise/policy.yaml; > "$x"``)
             marked = _has_marker(ev.command or "")
             guard.made = _made(script.commands, dirs, guard.home)
+            history: Any = None  # what the line fetched from outside its remotes
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
                 _check_command(cmd, cwd, guard, marked)
+                if cmd.program == "git" and cwd is not None and _may_merge(cmd.argv, history):
+                    if history is None:
+                        from hookwise.policy.trust.foreign_history import History
+
+                        history = History()
+                    _check_foreign(history, cmd, cwd, guard)
                 if picked:  # cd .hookwis? && echo x > policy.yaml: the pattern's directory
                     _chosen_place(cmd)  # (after: a write known to hit a guard is denied)
             if any(  # a plain .env written (env_writes.py, cold)

@@ -26,7 +26,7 @@ from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text
 from hookwise.scan.model import Gate, Runnable
 from hookwise.scan.sources.hooks import Loaded, entry_runnable
-from hookwise.scan.sources.mcp import servers_of
+from hookwise.scan.sources.mcp import command_line_servers, servers_of
 
 __all__ = ["file_host_hooks", "file_host_mcp"]
 
@@ -108,5 +108,8 @@ def file_host_mcp(ctx: ScanContext, name: str) -> list[Runnable]:
                     gate=gates[scope],
                     ctx=ctx,
                 )
+            )
+            out.extend(
+                command_line_servers(name, scope, str(path), value, gate=gates[scope], ctx=ctx)
             )
     return out

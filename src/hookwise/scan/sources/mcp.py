@@ -7,33 +7,40 @@
   per server. A repository that approves its own servers (in its ``.claude/settings*.json``)
   skips that question.
 * Gemini CLI: ``mcpServers`` of every settings scope (the project's only in a trusted
-  folder) and of each active extension's ``gemini-extension.json``.
-* Codex: ``[mcp_servers.NAME]`` of the user and project ``config.toml`` layers.
+  folder) and of each active extension's ``gemini-extension.json``; ``mcp.serverCommand``
+  of every scope (a server named ``mcp``).
+* Codex: ``[mcp_servers.NAME]`` of the user and project ``config.toml`` layers, and of each
+  profile file beside the user's (``NAME.config.toml``, read over it by ``codex --profile
+  NAME``: red team s27 F13).
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import tomllib
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
 from hookwise.config.claude.settings import ClaudeHooks, ClaudePaths, ClaudePlugin, ClaudeScope
 from hookwise.config.claude.trust import claude_global_config
+from hookwise.config.codex.mcp_layers import profile_files
 from hookwise.config.codex.settings import CodexHooks
 from hookwise.config.gemini.extensions import hydrate, load_extensions
 from hookwise.config.gemini.paths import SettingsScope
 from hookwise.config.gemini.settings import LoadedSettings
 from hookwise.config.jsonc import parse_json_text, parse_jsonc
+from hookwise.config.mcp_servers import server_command
 from hookwise.mcp_proxy import transport
+from hookwise.protocol.codex import PROFILE_FILE_SUFFIX
 from hookwise.protocol.jsvalue import JSON
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text, json_line, text_line
 from hookwise.scan.model import Gate, Runnable
 from hookwise.scan.sources.hooks import codex_layers
 
-__all__ = ["claude_mcp", "codex_mcp", "gemini_mcp"]
+__all__ = ["claude_mcp", "codex_mcp", "command_line_servers", "gemini_mcp"]
 
 
 def _read_object(path: Path, *, jsonc: bool = False) -> dict[str, JSON] | None:
@@ -324,6 +331,8 @@ def gemini_mcp(
                 ctx=ctx,
             )
         )
+        out.extend(command_line_servers("gemini", scope.value, str(file.path), file.settings,
+                                        gate=gate, ctx=ctx))  # fmt: skip
     for extension in load_extensions(settings).extensions:
         manifest = extension.path / "gemini-extension.json"
         raw = _read_object(manifest)
@@ -354,6 +363,26 @@ def gemini_mcp(
     return out
 
 
+def command_line_servers(
+    host: str,
+    scope: str,
+    origin: str,
+    settings: object,
+    *,
+    gate: tuple[Gate, str],
+    ctx: ScanContext,
+) -> list[Runnable]:
+    """The server a settings file starts from a command line (Gemini CLI's and Qwen Code's
+    ``mcp.serverCommand``: a stdio server named ``mcp``, red team s27 F11), at its line."""
+    found = server_command(host, settings) if isinstance(settings, dict) else None
+    if found is None:
+        return []
+    name, key, entry = found
+    line = json_line(file_text(origin) or "", list[str | int](key.split("."))) or 1
+    servers = servers_of(host, scope, origin, {name: entry}, pointer=[], gate=gate, ctx=ctx)
+    return [replace(r, line=line) for r in servers]
+
+
 # --------------------------------------------------------------------------- Codex
 
 
@@ -371,4 +400,24 @@ def codex_mcp(ctx: ScanContext, real: CodexHooks, everything: CodexHooks) -> lis
                 ctx=ctx,
             )
         )
+    for layer in real.layers:
+        if layer.name != "user":
+            continue
+        for path in profile_files(layer.folder):
+            try:
+                config = tomllib.loads(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                continue
+            name = path.name.removesuffix(PROFILE_FILE_SUFFIX)
+            out.extend(
+                servers_of(
+                    "codex",
+                    "user",
+                    str(path),
+                    config.get("mcp_servers"),
+                    pointer=[],
+                    gate=(Gate.USER, f"profile (`codex --profile {name}`)"),
+                    ctx=ctx,
+                )
+            )
     return out
