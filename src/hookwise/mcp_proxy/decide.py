@@ -45,11 +45,11 @@ def host_tool_name(tool: str) -> str:
 
 
 def resource_args(uri: str) -> dict[str, Any]:
-    """What a resource request is decided on: a ``file://`` URI's paths
-    (:func:`file_uri.uri_paths`, the reading a URI in a tool call's arguments gets too);
-    any other URI as ``uri``."""
-    found = file_uri.uri_paths(uri)
-    if found is None:
+    """What a resource request is decided on: the URI as ``uri`` (``mcp:`` rules), and the
+    files it may name under any scheme (:func:`uri_paths.resource_paths`, as the hook's
+    resource tools read it; a ``file:`` URI as a URI in a tool call's arguments is read)."""
+    found = resource_paths(uri)
+    if not found:
         return {"uri": uri}
     if len(found) == 1:
         return {"uri": uri, "file_path": found[0]}

@@ -822,17 +822,19 @@ class Event:
         return RESOURCE_METHOD_TOOLS.get(resource_method(self.input))
 
     def _resource_paths(self, home: str) -> list[PathRef]:
-        """The files a host's resource tool reads through a ``file:`` URI (Gemini's
-        ``SERVER:URI`` after its server), as the MCP proxy's ``resources/read`` decides
-        them: ``files:`` rules hold for ReadMcpResourceTool as for Read (red team s27 F18)."""
+        """The files a host's resource tool may read through its URI (Gemini's
+        ``SERVER:URI`` after its server; any scheme a server maps to files:
+        ``uri_paths.resource_paths``), as the MCP proxy's ``resources/read`` decides them:
+        ``files:`` rules hold for ReadMcpResourceTool as for Read (red team s27 F18, s28 F9)."""
         uri = self.input.get("uri")
         if not isinstance(uri, str):
             return []
         if self.host_tool in SERVER_IN_URI:
             uri = uri.partition(":")[2]
-        from hookwise.policy.uri_paths import uri_paths  # (only for such a tool)
+        from hookwise.policy.uri_paths import resource_paths  # (only for such a tool)
 
-        return [ref for path in uri_paths(uri) or () for ref in tool_paths(path, self.cwd, home)]
+        found = resource_paths(uri) or ()
+        return [ref for path in found for ref in tool_paths(path, self.cwd, home)]
 
     @property
     def patch(self) -> str | None:
