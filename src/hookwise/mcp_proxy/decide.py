@@ -24,6 +24,7 @@ from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import paths
 from hookwise.policy.canonical import RESOURCE_METHOD_TOOLS, SHELL
+from hookwise.policy.uri_paths import resource_paths
 
 FRAMEWORK = "mcp"
 # a changed policy file applies within this many seconds (not a stat of every scope per call)
