@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookwise.config.files import read_file_bytes
 from hookwise.config.hookwise_command import (
+    follows_any_session_file,
     is_hookwise_command,
     is_portable_command,
     machine_paths,
@@ -962,6 +963,15 @@ def _check_portability(
                 "this machine; on another machine it is not found (exit 127) and the host "
                 f"runs the tool. `hookwise install {report.host}` writes a portable command",
             )
+        elif follows_any_session_file(entry.command):
+            report.add(
+                "warn",
+                "portable",
+                f"{entry.origin.partition('#')[0]}: the registered command is the form "
+                "written before s28: it runs the program named in /tmp/hookwise-run-<uid>/"
+                "launcher outside `hookwise run` too, so one write there takes every hook "
+                f"(red team s28 F4); `hookwise install {report.host}` rewrites it",
+            )
         elif is_portable_command(entry.command) and not os.access(launcher, os.X_OK):
             report.add(
                 "info",
@@ -1073,6 +1083,9 @@ def diagnose(
         policy.checks.append(Check(status, "approvals", detail))
     policy.checks.append(confinement_check(environ, compiled["settings"]))
     policy.checks += env_file_checks(project, environ)
+    from hookwise.policy.install.session_launcher import session_launcher_checks
+
+    policy.checks += [Check(s, "session launcher", d) for s, d in session_launcher_checks()]
     reports = [
         check_host(host, project, environ, compiled, explicit=explicit, run_self_test=run_self_test)
         for host in hosts

@@ -2,8 +2,9 @@
 
 A tool call that writes, deletes, moves, truncates or changes the mode of a protected file
 is denied before any rule is read. Protected are the policy files of every scope, the trust
-store, the audit log, hookwise's cache and launcher, and the hook registrations of the
-hosts (``.claude/settings*.json``, ``.gemini/settings.json``, ``.codex/hooks.json``,
+store, the audit log, hookwise's cache and launcher, this user's ``hookwise run`` sessions
+directories (``/run/user/<uid>/hookwise-run-<uid>``, ``/tmp/...``), the hook registrations
+of the hosts (``.claude/settings*.json``, ``.gemini/settings.json``, ``.codex/hooks.json``,
 ``.codex/config.toml``, in any directory, and their user-scope twins), the dotenv files a
 host exports to its hooks (any ``.env``: content put into one, whatever the variable), the
 hosts' native rule directories that ``install --native`` writes into
@@ -32,6 +33,7 @@ from __future__ import annotations
 from hookwise.policy import canonical
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.canonical import UNKNOWN_DIR, command_dirs, kernel_path, resolve_path
+from hookwise.policy.confinement import sessions_dirs
 from hookwise.policy.trust.scopes import (
     config_home,
     launcher_path,
@@ -271,7 +273,15 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
         *policy_files,
     ]
     # (abspath normalises; obeyed_paths and project_paths return theirs normalised)
-    return [*obeyed_paths(env), *(os.path.abspath(p) for p in paths if p), *project_paths(cwd)]
+    return [
+        *obeyed_paths(env),
+        *(os.path.abspath(p) for p in paths if p),
+        *project_paths(cwd),
+        # this user's sessions directories: the registered command reads a session's
+        # launcher there (only a session's read-only bind, red team s28 F4; a root agent
+        # could make one, `mount` naming the file is denied here)
+        *sessions_dirs(os.getuid()),
+    ]
 
 
 def obeyed_paths(env: dict[str, str]) -> list[str]:
