@@ -64,6 +64,7 @@ class Command:
         "argv",
         "assigned",
         "chdir",
+        "computed_writes",
         "depth",
         "dynamic",
         "env",
@@ -104,6 +105,9 @@ class Command:
         self.text = text
         self.depth = depth
         self.writes = writes if writes is not None else []  # targets of >, >>, &>, <>...
+        # those of them the line computes when it runs (> "$(rev <<< ...)", > "$d/x" after
+        # d=$(...)): any path at all (variables.made_on_line)
+        self.computed_writes: list[str] = []
         self.stdin = stdin if stdin is not None else []  # here-document bodies, here-strings
         # why what runs cannot be known before it runs ($a, $(printf rm), a piped script)
         self.unverifiable: str | None = None
@@ -140,6 +144,7 @@ class Script:
         "certain",
         "commands",
         "complete",
+        "concurrent",
         "copies",
         "deferred",
         "deleted",
@@ -182,6 +187,9 @@ class Script:
         # files written earlier on the line: their content when known here (echo ... >
         # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
         self.written: dict[str, str | None] = {}
+        # whether anything on the line runs beside the rest (``&``, a pipe, a coprocess, a
+        # process substitution, a FIFO): then run order is not text order (run_order.py)
+        self.concurrent = False
         # files copied (cp, mv, ln, install) earlier on the line from a file not written on
         # it, to (the original, the program): a later command on the copy (written.py)
         self.copies: dict[str, tuple[str, str]] = {}
@@ -309,6 +317,12 @@ def split_command(text: str) -> Script:
             again.complete = again.complete and script.complete
             again.problems = list(dict.fromkeys(script.problems + again.problems))
             script = again
+        if "<(" in text or ">(" in text:  # a process substitution runs beside its command
+            script.concurrent = True
+        if script.concurrent and (script.written or script.copies):
+            from hookwise.shell.run_order import written_anywhere
+
+            script = written_anywhere(text, script, _parse, Script)
     except RecursionError:
         script.complete = False
         script.problems.append("the command nests too deeply")
@@ -1015,6 +1029,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
     writes: list[str] = []
     stdin: list[str] = []
     reads: list[str] = []  # files redirected in (< f): read by the shell into the command
+    computed: list[str] = []  # written targets the line computes when it runs
     first = last = -1
     pending_redir: str | None = None
     previous: Command | None = None  # the command before a pipe into the next one
@@ -1056,6 +1071,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 stdin=stdin,
                 piped_from=previous if piped else None,
                 source=text,
+                computed=computed,
             )
         if added is not None or not piped:
             previous = added
@@ -1066,6 +1082,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
         writes.clear()
         stdin.clear()
         reads.clear()
+        computed.clear()
         first = last = -1
 
     for index, (kind, payload, start, end) in enumerate(tokens):
@@ -1101,6 +1118,8 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 skip_next = True
                 continue
             finish(str(payload))
+            if payload in _CONCURRENT:
+                script.concurrent = True
             if cases == 0 and payload == "(":
                 nest += 1
             elif cases == 0 and payload == ")":
@@ -1125,6 +1144,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
             op = pending_redir
             pending_redir = None
             target = payload.value
+            known = not payload.dynamic
             if payload.marks and script.vars is not None and script.vars.table is not None:
                 from hookwise.shell.variables import resolve
 
@@ -1132,6 +1152,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 fields = resolve([payload], script, _Word)
                 if len(fields) == 1:
                     target = fields[0].value
+                    known = not fields[0].dynamic
             if op in ("<<", "<<-"):
                 stdin.append(scanner.bodies.get(payload.start, ""))  # data, not a file
             elif op == "<<<":
@@ -1142,6 +1163,11 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 redirects.append(target)
                 if op not in ("<", "<&"):
                     writes.append(target)
+                    if not known:
+                        from hookwise.shell.variables import made_on_line, shapes
+
+                        if made_on_line((shapes([payload], script) or {}).get(0)):
+                            computed.append(target)
                 elif not target.startswith(("/dev/", "<(", ">(")):
                     reads.append(target)
             continue
@@ -1249,6 +1275,7 @@ def _strip_prefix(
             if not word.dynamic:
                 _value_code(word.value.partition("=")[2], depth, script)
         if i < n and not words[i].quoted and words[i].value == "coproc":
+            script.concurrent = True  # it runs beside what follows it
             i += 1  # coproc CMD, or coproc NAME { CMD; }
             if i + 1 < n and words[i + 1].value == "{":
                 i += 2
@@ -1424,6 +1451,7 @@ def _add_command(
     stdin: list[str],
     piped_from: Command | None = None,
     source: str = "",
+    computed: list[str] | None = None,
 ) -> Command | None:
     if len(script.commands) >= MAX_COMMANDS:
         script.complete = False
@@ -1472,7 +1500,15 @@ def _add_command(
 
         fed = [*stdin, *_redirected_input(redirects, writes, script)]
         words = xargs_operands(words, prefix.xargs, piped_from, fed, _Word, printed=static_output)
-    if not words and not redirects and not stdin and not accounting.loads_code(prefix.env):
+    if "GLOBIGNORE" in prefix.assigned:  # set, it turns dotglob on (bash(1))
+        script.globopts |= {"dotglob"}
+    if (
+        not words
+        and not redirects
+        and not stdin
+        and not accounting.loads_code(prefix.env)
+        and "CDPATH" not in prefix.assigned  # (where a later cd goes: canonical.command_dirs)
+    ):
         return None
     command = Command(
         [w.value for w in words],
@@ -1484,6 +1520,7 @@ def _add_command(
         stdin=list(stdin),
     )
     command.piped_from = piped_from
+    command.computed_writes = list(computed or ())
     command.chdir = prefix.chdir
     command.assigned = prefix.assigned
     command.env = prefix.env
@@ -1499,6 +1536,10 @@ def _add_command(
         from hookwise.shell.variables import shapes
 
         command.shapes = shapes(words, script)
+    if command.globs:
+        _framed_globs(command, script.globopts)
+    if command.program == "curl" and any("{" in w or "[" in w for w in command.argv[1:]):
+        _curl_urls(command)
     script.commands.append(command)
     if words and words[0].dynamic:
         command.unknown_args = not words[0].quoted or "IFS" in words[0].value
@@ -1614,11 +1655,17 @@ def _add_command(
     replayed = accounting.replays(command)
     if replayed is not None:
         command.unknowns.append(replayed)
+    if command.program in _FIFO_MAKERS:
+        script.concurrent = True  # a FIFO's reader runs when its writer does
     accounting.account(command, script)
     return command
 
 
 _EXPANDS = frozenset("$`")
+# operators after which the next command runs beside the one before (not after it), and
+# the programs that make a FIFO (its reader waits for a writer anywhere on the line)
+_CONCURRENT = frozenset(["&", "|", "|&"])
+_FIFO_MAKERS = frozenset(["mkfifo", "mknod"])
 # wrappers whose words name files they read or write (wrappers.WRAPPER_FILES)
 _WRAPPER_FILES = frozenset(["xargs", "script", "time", "strace", "ltrace", "valgrind"])
 
@@ -1641,6 +1688,55 @@ def _redirected_input(redirects: list[str], writes: list[str], script: Script) -
         else:
             fed.append("$?")
     return fed
+
+
+def _curl_urls(command: Command) -> None:
+    """The URLs curl's globbing makes of its words, added as operands (curl_globs.py); a
+    word past the bound adds a word known only when it runs."""
+    from hookwise.shell.curl_globs import expand, globoff
+
+    if globoff(command.argv):
+        return
+    extra: list[str] = []
+    unknown = False
+    for word in command.argv[1:]:
+        if "{" not in word and "[" not in word:
+            continue
+        urls = expand(word)
+        if urls is None:
+            unknown = True
+        else:
+            extra += [u for u in urls if u != word]
+    if (
+        (extra or unknown)
+        and any(  # -o '#1.html': a name made of a glob's text
+            w[k + 1 : k + 2].isdigit()
+            for w in command.argv[1:]
+            for k in range(len(w))
+            if w[k] == "#"
+        )
+    ):
+        command.unknowns.append("curl names a file it writes from its URL glob (#N)")
+    command.argv += extra
+    command.dynamic += [False] * len(extra)
+    if unknown:
+        command.shapes = {**(command.shapes or {}), len(command.argv): (("S",), ("*",))}
+        command.argv.append(programs.COMPUTED)
+        command.dynamic.append(True)
+
+
+def _framed_globs(command: Command, options: frozenset[str]) -> None:
+    """Patterns bash expands otherwise than the matcher reads them become words known only
+    when it runs, within their literal frame (glob_frame.py)."""
+    from hookwise.shell.glob_frame import differs, frame
+
+    for index in sorted(command.globs):
+        word = command.argv[index]
+        if index == 0 or not differs(word, options):
+            continue
+        command.dynamic[index] = True
+        command.shapes = {**(command.shapes or {}), index: frame(word)}
+        command.globs = command.globs - {index}
 
 
 def _glob_options(command: Command, options: frozenset[str]) -> None:

@@ -1317,11 +1317,33 @@ def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
     for word in argv[end:]:
         if word.startswith("ext::"):  # git-remote-ext: "% " is a space inside a word
             out.append(("script", word[5:].replace("% ", " ")))
+    if at > 0 and argv[at] == "switch" and any(w.startswith("--orphan") for w in argv[at + 1 :]):
+        # switch --orphan empties the working tree of every tracked file (checkout --orphan
+        # keeps them): a delete of what is under it (red team s28 Q, in ../victim)
+        out.append(("argv", ["rm", "-r", "-f", "--", f"{_git_work_tree(argv[1:at])}/*"]))
     if at > 0 and argv[at] in _GIT_EXEC_SUBCOMMANDS and _git_exec_hint(argv[at], argv[at + 1 :]):
         from hookwise.shell.git_config import exec_options
 
         out += exec_options(argv[at], argv[at + 1 :])
     return out
+
+
+def _git_work_tree(options: list[str]) -> str:
+    """The working tree git's options name (``-C D``, several joined; ``--work-tree=W``,
+    from where -C went), ``.`` when none."""
+    where = "."
+    tree: str | None = None
+    for index, word in enumerate(options):
+        following = options[index + 1] if index + 1 < len(options) else ""
+        if word == "-C" and following:
+            where = following if following[:1] in "/~" or where == "." else f"{where}/{following}"
+        elif word.startswith("--work-tree="):
+            tree = word.split("=", 1)[1]
+        elif word == "--work-tree" and following:
+            tree = following
+    if tree is None:
+        return where
+    return tree if tree[:1] in "/~" or where == "." else f"{where}/{tree}"
 
 
 def _git_exec_hint(sub: str, args: list[str]) -> bool:

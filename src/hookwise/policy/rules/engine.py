@@ -262,6 +262,16 @@ def _could_match(spec: dict[str, Any], cmd: Command) -> str | None:
     )
 
 
+def _pattern_args(spec: dict[str, Any], cmd: Command) -> str | None:
+    """Why a command whose patterns bash expands could match the rule's ``args`` (the
+    rest of the rule matching as written): maybe.pattern_args."""
+    if not _command_matches({**spec, "args": []}, cmd):
+        return None
+    from hookwise.policy.rules.maybe import pattern_args
+
+    return pattern_args(spec, cmd, _options(cmd)[1], glob_match)
+
+
 def _m_command(
     specs: list[dict[str, Any]],
     ev: Event,
@@ -298,6 +308,10 @@ def _m_command(
                 hits.add(index)
             elif cmd.shapes is not None and maybe is not None and index not in could:
                 why = _could_match(spec, cmd)
+                if why is not None:
+                    could[index] = f"{' '.join(cmd.argv)[:80]}: {why}"
+            elif cmd.globs and spec["args"] and maybe is not None and index not in could:
+                why = _pattern_args(spec, cmd)
                 if why is not None:
                     could[index] = f"{' '.join(cmd.argv)[:80]}: {why}"
     if not hits:
@@ -701,7 +715,7 @@ def evaluate(
         script = ev.script if ev.tool == canonical.SHELL else None
         # a word known only when it runs (commands.shapes): a rule may then only maybe match
         unknown = script is not None and (
-            any(c.shapes for c in script.commands)
+            any(c.shapes or c.globs for c in script.commands)  # (patterns: pattern_args)
             or any(r.shape is not None for r in ev.paths)  # after a cd known only when it runs
         )
         for position in candidates(index.get(ev.name), ev):

@@ -45,22 +45,28 @@ def _glob_atoms(compiled: Any) -> list[list[Atom]]:
         return [[(_char(ch), "one") for ch in compiled]]
     out: list[list[Atom]] = []
     for alternative in compiled:
-        atoms: list[Atom] = []
+        # ``**/`` is no directory at all, or some ending in ``/`` (not a name run into
+        # the next: ``**/.env`` never matches ``x.env``)
+        variants: list[list[Atom]] = [[]]
         for token in alternative:
             kind = token[0]
+            if kind == "**/" and len(variants) < 16:
+                deeper: list[Atom] = [(_any, "star"), (_char("/"), "one")]
+                variants = variants + [[*v, *deeper] for v in variants]
+                continue
+            atoms: list[Atom] = []
             if kind == "L":
-                atoms += [(_char(ch), "one") for ch in str(token[1])]
+                atoms = [(_char(ch), "one") for ch in str(token[1])]
             elif kind == "?":
-                atoms.append((_not_slash, "one"))
+                atoms = [(_not_slash, "one")]
             elif kind == "*":
-                atoms.append((_not_slash, "star"))
-            elif kind == "**":
-                atoms.append((_any, "star"))
-            elif kind == "**/":
-                atoms += [(_any, "star"), (_char("/"), "opt")]
+                atoms = [(_not_slash, "star")]
+            elif kind in ("**", "**/"):
+                atoms = [(_any, "star")]
             elif kind == "C":
-                atoms.append((_class(token), "one"))
-        out.append(atoms)
+                atoms = [(_class(token), "one")]
+            variants = [[*v, *atoms] for v in variants]
+        out += variants
     return out
 
 
@@ -261,6 +267,34 @@ def could_match(
     if spec["regex"] and not all(search(entry, cmd.text) for entry in spec["regex"]):
         return None  # the pattern is read in the text as written, unknown words and all
     return "; ".join(dict.fromkeys(reasons))
+
+
+def pattern_args(
+    spec: dict[str, Any],
+    cmd: Command,
+    positional: list[str],
+    glob_match: Callable[[Any, str], bool],
+) -> str | None:
+    """Why a rule's ``args`` could match a pattern bash expands (``grep -h . s*``: the rule
+    names ``*.pem``, the pattern can be ``server.pem``) when the words as written do not
+    (red team s28 E): a pattern is what it may match (None: no pattern can)."""
+    patterns = {cmd.argv[i] for i in cmd.globs if i}
+    reasons: list[str] = []
+    words = iter(positional)
+    for glob in spec["args"]:
+        for word in words:
+            if glob_match(glob, word):
+                break
+            if word in patterns and any(
+                _intersect(alt, atoms, _alphabet(word, _glob_chars(glob)))
+                for atoms in _pattern_atoms(word)
+                for alt in _glob_atoms(glob)
+            ):
+                reasons.append(f"`{word}` could expand to its argument")
+                break
+        else:
+            return None
+    return "; ".join(reasons) or None
 
 
 _ANY_NAME = "q7-no-such-name"  # a name no protected glob spells out

@@ -754,7 +754,36 @@ def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -
         raise _FoundError(word, how + ", a place known only when it runs")
 
 
-def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = False) -> None:
+def _computed_word(cmd: Command, word: str) -> bool:
+    """Whether ``word`` (a target, or an option's value: ``dd of=$(...)``) is one the line
+    computes when it runs (variables.made_on_line)."""
+    if cmd.shapes is None:
+        return False
+    from hookwise.shell.variables import made_on_line  # loaded with the parser
+
+    return any(
+        full.endswith(word) and made_on_line(cmd.shapes.get(index))
+        for index, full in enumerate(cmd.argv)
+        if index and cmd.dynamic[index]
+    )
+
+
+def _computed_target(word: str, guard: Guard, how: str) -> None:
+    """A write to a path the line computes when it runs (``> "$(rev <<< ...)"``, ``cp x
+    "$f"`` after ``f=$(...)``, red team s28 C): it may be any file, since what the line
+    computes may hold ``/`` and ``..`` whatever its literal part, so hookwise's own files
+    are among them; unverifiable, naming the one a policy change would reach first."""
+    obeyed = set(obeyed_paths(guard.env))
+    there = [p for p in guard.concrete if os.path.lexists(p)]
+    near = there or [p for p in guard.concrete if p in obeyed]
+    raise _FoundError(near[0] if near else word, how + ", a path the line computes", unsure=True)
+
+
+def _check_command(
+    cmd: Command, cwd: str | None, guard: Guard, marked: bool = False, picked: bool = False
+) -> None:
+    """Raise when ``cmd`` changes a protected file (unsure: may change one). ``picked``:
+    it runs in a directory the line chose with a pattern or a computed word (CDPATH)."""
     home = guard.home
     if cmd.assigned:
         program = cmd.program
@@ -794,6 +823,8 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             hit = guard.protected(path)
             if hit:
                 raise _FoundError(hit, f"{how} {target}")
+    for target in cmd.computed_writes:
+        _computed_target(target, guard, f"{how} {target}")
     if not cmd.argv:
         return
     name, argv = _program(cmd.argv)
@@ -904,6 +935,8 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
     if targets is not None:
         for word in targets:
             _unresolved(word, cwd, home, marked, f"`{name}` changes {word}")
+            if _computed_word(cmd, word):
+                _computed_target(word, guard, f"`{name}` changes {word}")
             # an env file removed, moved away or chmodded sets nothing for a host to export
             fills = name not in REMOVERS and not (name == "mv" and word != positional[-1])
             for path in _expand(word, cwd, home, guard.made):
@@ -912,6 +945,9 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
                 hit = guard.reaches(path, tree, named)
                 if hit:
                     raise _FoundError(hit, f"`{name}` changes {word}")
+            if picked and word[:1] not in ("/", "~", ""):  # (as _chosen_place's redirects)
+                how = f"`{name}` changes {word} in a directory a pattern or a computed word chose"
+                raise _FoundError(word, how, unsure=True)
         if name != "find":
             return
     # any other program: a word or its input that names a protected file
@@ -1012,7 +1048,7 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
-                _check_command(cmd, cwd, guard, marked)
+                _check_command(cmd, cwd, guard, marked, picked)
                 if cmd.program == "git" and cwd is not None and _may_merge(cmd.argv, history):
                     if history is None:
                         from hookwise.policy.trust.foreign_history import History
