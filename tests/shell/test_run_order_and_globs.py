@@ -5,6 +5,8 @@ in tests/policy/test_escapes_s27.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from hookwise.shell.curl_globs import MAX_URLS, expand, globoff
@@ -81,3 +83,48 @@ def test_curl_words_become_operands_unless_globbing_is_off() -> None:
     assert split_command("curl -g 'x/.{e}nv'").commands[0].argv == ["curl", "-g", "x/.{e}nv"]
     past = split_command("curl 'x/[a-z][a-z]'").commands[0]
     assert past.dynamic[-1] and past.shapes is not None
+
+
+def _starter_answer(command: str, cwd: str, home: str) -> str:
+    from hookwise.policy.pipeline import decide
+    from hookwise.policy.tools.payloads import build_payload
+    from hookwise.policy.tools.starter import starter_policy
+    from tests.policy.conftest import compile_text
+
+    policy = compile_text(starter_policy(["all"]))
+    payload = build_payload(
+        "claude", "PreToolUse", tool="Bash", tool_input={"command": command}, cwd=cwd
+    )
+    found = decide(payload, policy, "claude", {"HOME": home}, now=0.0).decision
+    return (found.decision if found else None) or "allow"
+
+
+@pytest.mark.parametrize(
+    ("command", "key", "expected"),
+    [
+        ("grep foo *", False, "allow"),  # README.md and src/: no name the secrets pack protects
+        ("grep -n foo *.md src/*", False, "allow"),
+        ("cd src && grep foo *", False, "allow"),
+        ("grep foo *", True, "ask"),  # server.pem is among what * expands to now
+        ("grep -h . s*", True, "ask"),
+        ("cd src && grep foo ../*", True, "ask"),
+        ("shopt -s nocaseglob; grep -h . S*", True, "ask"),  # bash reads S* otherwise
+        ("touch x; grep foo *", False, "ask"),  # the line writes before it expands
+    ],
+)
+def test_a_pattern_is_what_it_expands_to_on_the_disk_now(
+    tmp_path: Path, command: str, key: bool, expected: str
+) -> None:
+    """A pattern the matcher reads as bash does, on a line that changes nothing before
+    bash expands it, is decided by the names it expands to now: `grep foo *` in a project
+    without a key is everyday (it asked for every rule's argument pattern), and with
+    server.pem there it is a read of it. Otherwise a pattern is what it may match."""
+    project = tmp_path / "proj"
+    (project / "src").mkdir(parents=True)
+    (project / "README.md").write_text("hi\n")
+    (project / "src" / "a.py").write_text("x = 1\n")
+    if key:
+        (project / "server.pem").write_text("-----BEGIN PRIVATE KEY-----\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    assert _starter_answer(command, str(project), str(home)) == expected

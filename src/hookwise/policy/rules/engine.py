@@ -262,14 +262,31 @@ def _could_match(spec: dict[str, Any], cmd: Command) -> str | None:
     )
 
 
-def _pattern_args(spec: dict[str, Any], cmd: Command) -> str | None:
+def _pattern_args(spec: dict[str, Any], cmd: Command, ev: Event, index: int) -> str | None:
     """Why a command whose patterns bash expands could match the rule's ``args`` (the
     rest of the rule matching as written): maybe.pattern_args."""
     if not _command_matches({**spec, "args": []}, cmd):
         return None
     from hookwise.policy.rules.maybe import pattern_args
 
-    return pattern_args(spec, cmd, _options(cmd)[1], glob_match)
+    return pattern_args(spec, cmd, _options(cmd)[1], glob_match, _glob_directory(ev, index))
+
+
+def _glob_directory(ev: Event, index: int) -> str | None:
+    """Where bash will expand the patterns of the ``index``-th command as the disk is now,
+    or None when the line can change what they match before they are expanded: something
+    on it writes or copies files, runs beside the rest, comes before the command (other
+    than ``cd``) or sets a glob option, or the directory is known only when it runs."""
+    script = ev.script
+    if script is None or script.written or script.copies or script.concurrent:
+        return None
+    if script.globopts:  # shopt -s nocaseglob, extglob, globstar...: bash reads otherwise
+        return None
+    commands = script.commands
+    if any(c.argv[:1] not in (["cd"], ["pushd"]) for c in commands[:index]):
+        return None
+    home = ev.env.get("HOME") or ""
+    return canonical.command_dirs(commands, ev.shell_cwd, home)[index]
 
 
 def _m_command(
@@ -311,7 +328,7 @@ def _m_command(
                 if why is not None:
                     could[index] = f"{' '.join(cmd.argv)[:80]}: {why}"
             elif cmd.globs and spec["args"] and maybe is not None and index not in could:
-                why = _pattern_args(spec, cmd)
+                why = _pattern_args(spec, cmd, ev, index)
                 if why is not None:
                     could[index] = f"{' '.join(cmd.argv)[:80]}: {why}"
     if not hits:

@@ -274,10 +274,14 @@ def pattern_args(
     cmd: Command,
     positional: list[str],
     glob_match: Callable[[Any, str], bool],
+    directory: str | None = None,
 ) -> str | None:
     """Why a rule's ``args`` could match a pattern bash expands (``grep -h . s*``: the rule
     names ``*.pem``, the pattern can be ``server.pem``) when the words as written do not
-    (red team s28 E): a pattern is what it may match (None: no pattern can)."""
+    (red team s28 E). ``directory``: where bash will expand them with nothing on the line
+    changing the disk first: a pattern the matcher reads as bash does is what it expands to
+    there now (``grep foo *`` among README.md and src/ names no key); else, or for a
+    pattern bash reads otherwise (shell/glob_frame.differs), what it may match."""
     patterns = {cmd.argv[i] for i in cmd.globs if i}
     reasons: list[str] = []
     words = iter(positional)
@@ -285,7 +289,16 @@ def pattern_args(
         for word in words:
             if glob_match(glob, word):
                 break
-            if word in patterns and any(
+            if word not in patterns:
+                continue
+            names = _expanded(word, directory)
+            if names is not None:
+                hit = next((n for n in names if glob_match(glob, n)), None)
+                if hit is None:
+                    continue
+                reasons.append(f"`{word}` expands to `{hit}`, its argument")
+                break
+            if any(
                 _intersect(alt, atoms, _alphabet(word, _glob_chars(glob)))
                 for atoms in _pattern_atoms(word)
                 for alt in _glob_atoms(glob)
@@ -295,6 +308,25 @@ def pattern_args(
         else:
             return None
     return "; ".join(reasons) or None
+
+
+def _expanded(word: str, directory: str | None) -> list[str] | None:
+    """The names bash gives ``word`` in ``directory`` now (as it writes them: relative
+    stays relative), or None when that cannot be told here: no directory, a pattern bash
+    reads otherwise, a ``~`` or a backslash (bash's escapes are not fnmatch's), a directory
+    that is not there."""
+    from hookwise.shell.glob_frame import differs
+
+    if directory is None or word[:1] == "~" or "\\" in word or differs(word, frozenset()):
+        return None
+    import glob
+    import os
+
+    if not os.path.isdir(directory):
+        return None  # (a place not on this disk: what is there is known only when it runs)
+
+    found = glob.glob(word, root_dir=directory)  # (hidden names only where the word says)
+    return found if found else [word]  # no match: bash passes the word as it is
 
 
 _ANY_NAME = "q7-no-such-name"  # a name no protected glob spells out
