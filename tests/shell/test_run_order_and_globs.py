@@ -105,10 +105,12 @@ def _starter_answer(command: str, cwd: str, home: str) -> str:
         ("grep foo *", False, "allow"),  # README.md and src/: no name the secrets pack protects
         ("grep -n foo *.md src/*", False, "allow"),
         ("cd src && grep foo *", False, "allow"),
-        ("grep foo *", True, "ask"),  # server.pem is among what * expands to now
-        ("grep -h . s*", True, "ask"),
-        ("cd src && grep foo ../*", True, "ask"),
-        ("shopt -s nocaseglob; grep -h . S*", True, "ask"),  # bash reads S* otherwise
+        # server.pem is among what * expands to now: a search of it, denied by the secrets
+        # pack's no-search-secret-files as `cat *` is (s28 F)
+        ("grep foo *", True, "deny"),
+        ("grep -h . s*", True, "deny"),
+        ("cd src && grep foo ../*", True, "deny"),
+        ("shopt -s nocaseglob; grep -h . S*", True, "deny"),  # bash reads S* otherwise
         ("touch x; grep foo *", False, "ask"),  # the line writes before it expands
     ],
 )

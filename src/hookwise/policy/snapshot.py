@@ -87,6 +87,7 @@ ON_DEMAND = (
     "hookwise.shell.commands.plus_refs",
     "hookwise.shell.commands.build_files",
     "hookwise.policy.rules.maybe",
+    "hookwise.policy.rules.trees",
     "hookwise.policy.rules.condition",
     "hookwise.policy.rules.condition_compile",
     "hookwise.policy.rules.timed_regex",

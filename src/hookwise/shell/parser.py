@@ -81,6 +81,7 @@ class Command:
         "unknown_args",
         "unknowns",
         "unverifiable",
+        "walked",
         "writes",
     )
 
@@ -126,6 +127,9 @@ class Command:
         # what runs that hookwise cannot account for, as found (accounting.account turns
         # them into the verdict)
         self.unknowns: list[str] = []
+        # find's words when it runs this command on what it finds (`find . -type f -exec
+        # cat {} +`): the start points are trees it reads, as find's tests select
+        self.walked: list[str] | None = None
 
     @property
     def unknown_program(self) -> bool:
@@ -1500,6 +1504,12 @@ def _add_command(
 
         fed = [*stdin, *_redirected_input(redirects, writes, script)]
         words = xargs_operands(words, prefix.xargs, piped_from, fed, _Word, printed=static_output)
+    if words and not words[0].dynamic:
+        same = programs.same_as(words[0].value.rsplit("/", 1)[-1])
+        if same is not None:  # /usr/lib/git-core/git-push -f: git push -f
+            name = words[0]
+            standing = [_Word(v, False, name.quoted, name.start, name.end) for v in same]
+            words = [*standing, *words[1:]]
     if "GLOBIGNORE" in prefix.assigned:  # set, it turns dotglob on (bash(1))
         script.globopts |= {"dotglob"}
     if (
@@ -1575,7 +1585,10 @@ def _add_command(
             argv = [*argv, "--force"]  # rm .gitignore; git add -A: ignored files, as -f adds
         named = programs.read_operands(command.program, argv)
         if named:
-            _inner_argv(["cat", *named], depth, script, command.text, "its subcommand reads")
+            reader = ["cat"]
+            if argv[:1] == ["git"] and "--no-index" in argv and "diff" in argv:
+                reader = ["diff", "-r"]  # git diff --no-index ../e .: two trees, every file
+            _inner_argv([*reader, *named], depth, script, command.text, "its subcommand reads")
     if command.program in programs.DATA_INCLUDERS and (command.stdin or command.piped_from):
         # echo '#include ".env"' | cpp: the data it is fed names a file it reads
         data = "".join(command.stdin)
@@ -1604,8 +1617,6 @@ def _add_command(
                 origin = f"{command.program} prints values {loaded} defined"
                 _inner_argv(["cat", loaded], depth, script, command.text, origin)
     program, argv = command.program, command.argv
-    if program == "rgrep":  # Debian's grep -r
-        _inner_argv(["grep", "-r", *argv[1:]], depth, script, command.text, "rgrep is grep -r")
     if (
         program in programs.TREE_SEARCHERS
         and (
@@ -1841,7 +1852,8 @@ def _run_inner(
     if script.sourced:  # (only after a `source` on the line)
         from hookwise.shell.commands.env_files import prints_values
 
-        if prints_values(program, argv, command.dynamic):
+        fed = bool(command.stdin) or command.piped_from is not None
+        if prints_values(program, argv, command.dynamic, fed):
             for path in script.sourced:
                 origin = f"{program} prints values that sourcing {path} defined"
                 _inner_argv(["cat", path], depth, script, command.text, origin)
@@ -1860,6 +1872,23 @@ def _run_inner(
         origin = "tar --recursive-unlink removes the trees its archive names"
         _inner_argv(["rm", "-r", "-f", "--", f"{where.rstrip('/')}/{programs.COMPUTED}"],
                     depth, script, command.text, origin)  # fmt: skip
+    if (
+        script.written
+        and argv[1:]
+        and any(v is None and programs.library_file(k) for k, v in script.written.items())
+    ):
+        from hookwise.shell.written import loads_library
+
+        library = loads_library(command, script)
+        if library is not None:  # java -agentpath:$PWD/e.so, ld.so --preload ./e.so
+            command.unknowns.append(
+                f"{argv[0]} loads {library}, written on the line from code hookwise does not read"
+            )
+    if program in programs.DATA_FILE_RUNNERS and script.written:  # gio launch x.desktop
+        _data_file_run(command, depth, script)
+    if "-XX:On" in command.text:  # java -XX:OnOutOfMemoryError='rm -rf ..' (red team s28 M)
+        for line in programs.jvm_commands(argv):
+            _parse(line, depth + 1, script)
     if program == "java" and script.written:  # javac X.java written on the line; java X
         from hookwise.shell.written import java_class
 
@@ -1982,7 +2011,11 @@ def _run_inner(
 
         for inner_argv in find_inner(argv):
             origin = "find -delete" if inner_argv[:3] == ["rm", "-r", "-f"] else "find -exec"
+            first = len(script.commands)
             _inner_argv(inner_argv, depth, script, command.text, origin)
+            reader = origin == "find -exec" and inner_argv[0].rsplit("/", 1)[-1] != "rm"
+            if reader and "{}" in argv and len(script.commands) > first:
+                script.commands[first].walked = argv  # (red team s28 G; rm: find_inner's)
         for index, word in enumerate(argv[:-1]):
             if word in ("-fprint", "-fprint0", "-fprintf", "-fls"):  # find writes FILE
                 target = argv[index + 1]
@@ -2299,6 +2332,26 @@ def _git(command: Command, depth: int, script: Script) -> None:
         _parse(definition[1:] + " " + " ".join(rest), depth + 1, script)
     else:
         _inner_argv(["git", *definition.split(), *rest], depth, script, command.text)
+
+
+def _data_file_run(command: Command, depth: int, script: Script) -> None:
+    """The command lines a file written earlier on the line makes a program run
+    (programs.DATA_FILE_RUNNERS: a desktop entry's Exec= run by gio launch)."""
+    found = programs.data_file_run(command.program, command.argv)
+    if found is None:
+        return
+    from hookwise.shell.tool_scripts import tool_items
+
+    paths, language = found
+    for path in paths:
+        if not script.was_written(path):
+            continue
+        content = script.recall(path)
+        if content is None:
+            why = f"it runs what {path}, written earlier on the line, names ({language})"
+            command.unknowns.append(f"{command.program}: {why}")
+        else:
+            _interpreter(command, tool_items(language, content), depth, script)
 
 
 # the words without which a git command sets no alias, forces no ref elsewhere and

@@ -444,10 +444,29 @@ def _m_files(
                 maybe.append(f"`{ref.raw}` could be one of its files")
                 _note(trace, "files", False, f"`{ref.raw}` could be one of its files once known")
                 return None
+        for ref in refs:
+            held = _tree_holds(spec, ref, ev) if ref.tree and ref.absolute else None
+            if held is not None:  # grep -r x . where ./.env is (red team s28 F, G)
+                from hookwise.policy.rules.trees import why
+
+                maybe.append(why(ref.raw, held))
+                _note(trace, "files", False, f"`{ref.raw}` holds {held}")
+                return None
     if trace is not None:
         shown = ", ".join(r.relative or r.absolute or r.raw for r in refs[:8])
         trace.append(("files", False, f"no path matches: {shown}"))
     return False
+
+
+def _tree_holds(spec: dict[str, Any], ref: PathRef, ev: Event) -> str | None:
+    """A file of the rule under a tree the command reads recursively (rules/trees.py)."""
+    from hookwise.policy.rules.trees import held_file
+
+    script = ev.script
+    command = script.commands[ref.command] if script is not None and ref.command >= 0 else None
+    where = (ev.shell_cwd or ev.cwd or "", ev.env.get("HOME") or "")
+    cache = ev.trees
+    return held_file(ref, command, where, lambda found: _path_matches(spec, found), cache)
 
 
 def _could_be_path(spec: dict[str, Any], ref: PathRef, ev: Event) -> bool:
@@ -734,6 +753,7 @@ def evaluate(
         unknown = script is not None and (
             any(c.shapes or c.globs for c in script.commands)  # (patterns: pattern_args)
             or any(r.shape is not None for r in ev.paths)  # after a cd known only when it runs
+            or any(r.tree for r in ev.paths)  # what a tree holds: found by looking (trees.py)
         )
         for position in candidates(index.get(ev.name), ev):
             if position in seen:

@@ -531,10 +531,17 @@ def unverifiable_for(
         return
     position, ev, why = min(unsure, key=lambda item: item[0])
     rule = rules[position]
+    from hookwise.policy.rules.trees import WHY
+
+    if all(w.startswith(WHY) for w in why):  # found on the disk, not a value unknown yet
+        tail = "; leave it out with the program's own options (--exclude=...)"
+    else:
+        tail = " (known only when it runs); write the value out"
     reason = (
         f"hookwise cannot verify this command for rule {rule['id']!r}: "
         + "; ".join(why)
-        + " (known only when it runs); write the value out, or set settings.unverifiable"
+        + tail
+        + ", or set settings.unverifiable"
     )
     if decision.decision is None or verdict == "deny":
         builtin(decision, ev, rule_id, verdict, reason)

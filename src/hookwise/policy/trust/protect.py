@@ -15,7 +15,9 @@ one of them when the call deletes or moves a whole tree.
 How a call is read:
 
 - file tools (Write, Edit, apply_patch, an MCP tool with a path...) other than the read
-  only ones: every path argument, resolved (symlinks followed);
+  only ones: every path argument, resolved (symlinks followed), read whole (a move,
+  delete or merging copy of a directory holding a guard: :meth:`Guard.reaches`, the
+  reading the shell's ``mv`` and ``rm -r`` operands get too);
 - shell commands, per simple command (after ``cd``): output redirections always; then by
   program: readers (``cat``, ``grep``, ``git diff``...) are let be; known writers
   (``rm``, ``mv``, ``cp``, ``ln``, ``tee``, ``truncate``, ``sed -i``, ``chmod``...) have
@@ -428,6 +430,18 @@ class Guard:
         home = self.env.get("CODEX_HOME") or os.path.join(_home(self.env), ".codex")
         parent = os.path.dirname(path)
         return parent in (os.path.abspath(home), os.path.realpath(home))
+
+    def reaches(self, path: str, whole: bool, written: bool = True) -> str | None:
+        """What a change of ``path`` reaches (None: nothing protected). ``whole``: the
+        call may remove, move, rename or merge into ``path`` as a directory (``rm -r``,
+        ``mv``'s operands, any path a non-shell tool that is no reader takes: its name does
+        not say which it does), so a guard at or under it counts, and one obeyed as soon as
+        it appears there (``~/.config/hookwise/policy.yaml``): a tree moved in or merged
+        there brings its own (red team s28 F1-F3). One reading for shell and tool calls."""
+        hit = self.protected(path, tree=whole, written=written)
+        if hit is None and whole:
+            hit = self.holds(path)
+        return hit
 
     def holds(self, directory: str) -> str | None:
         """The protected file a write of data-named files into ``directory`` may reach
@@ -946,7 +960,7 @@ def _check_command(
             for path in _expand(word, cwd, home, guard.made):
                 # ln replaces the name it is given, never writes through it
                 named = fills and (name != "ln" or path.endswith(ENV_FILE))
-                hit = guard.protected(path, tree, named)
+                hit = guard.reaches(path, tree, named)
                 if hit:
                     raise _FoundError(hit, f"`{name}` changes {word}")
             if picked and word[:1] not in ("/", "~", ""):  # (as _chosen_place's redirects)
@@ -1004,6 +1018,28 @@ def _made(commands: list[Command], dirs: list[str | None], home: str) -> tuple[s
             if ref.absolute is not None:
                 out.append(ref.absolute)
     return tuple(out)
+
+
+def _whole_paths(ev: Event, guard: Guard) -> None:
+    """A file tool's path names a file to write or a tree to move, delete, rename or merge
+    into, and its name does not say which (``move_file``, ``delete_directory``, ``copy
+    {source, destination}``): each path is read whole (:meth:`Guard.reaches`; a write of
+    content into a directory fails anyway). A tool that writes (mapped to write or edit,
+    as the MCP proxy maps an MCP tool by its own name) is denied there; a reader is let
+    be; any other is unverifiable (red team s28 F1-F3)."""
+    for ref in ev.paths:
+        hit = guard.reaches(ref.absolute, True) if ref.absolute is not None else None
+        if not hit:
+            continue
+        tool = ev.tool or ""
+        if tool not in canonical.CANONICAL_TOOLS:  # (cold: a path above a guard)
+            from hookwise.integrations.tools import ToolNames
+
+            tool = ToolNames().canonical(ev.host_tool or tool)
+            if tool in READ_TOOLS:
+                return
+        how = f"{ev.host_tool} may move, delete or replace {ref.raw} as a whole"
+        raise _FoundError(hit, how, unsure=tool not in canonical.CANONICAL_TOOLS)
 
 
 def check(ev: Event, guard: Guard) -> str | None:
@@ -1072,6 +1108,8 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
         patch = ev.patch
         if patch is not None and _has_marker(patch):
             raise _FoundError("a protected file", "the patch names one")
+        if ev.tool != canonical.MCP_RESOURCE:  # (a resource read reads a file)
+            _whole_paths(ev, guard)
     except _EnvUnsureError as unsure:
         return "unverifiable", (
             f"hookwise cannot verify this command: it {unsure.how}, and a host (Gemini CLI) "
