@@ -323,7 +323,7 @@ def split_command(text: str) -> Script:
             script = again
         if "<(" in text or ">(" in text:  # a process substitution runs beside its command
             script.concurrent = True
-        if script.concurrent and (script.written or script.copies):
+        if script.concurrent and _may_name_again(text, script):
             from hookwise.shell.run_order import written_anywhere
 
             script = written_anywhere(text, script, _parse, Script)
@@ -331,6 +331,23 @@ def split_command(text: str) -> Script:
         script.complete = False
         script.problems.append("the command nests too deeply")
     return script
+
+
+# what can make a word of the line name a file no word spells out (run_order.py)
+_NAMING = frozenset("$`*?[{~\\")
+
+
+def _may_name_again(text: str, script: Script) -> bool:
+    """Whether a concurrent line's files written (or copied) may be named by another of
+    its words, which only then can be read as run before their write (run_order.py): a
+    name of one spelled once in the text, with nothing on the line that expands, names it
+    only where it is written (``npm test | tee log.txt`` is read once)."""
+    names = [*script.written, *script.copies]
+    if not names:
+        return False
+    if not _NAMING.isdisjoint(text):
+        return True
+    return any(text.count(name.rsplit("/", 1)[-1]) != 1 for name in names)
 
 
 def _find_closing(text: str, start: int, opener: str, closer: str) -> int:
