@@ -4,8 +4,11 @@ The portable command (config/hookwise_command.py) reads the session's pinned lau
 (``SESSION_LAUNCHER``: the first line of /proc/self/uid_map, then one file test per
 sessions directory) before it runs the launcher. Measured inside one shell, so the shell's
 own start (the same for both forms) does not drown it: N rounds of the lookup against N
-rounds of an empty statement, interleaved trials, each shell. Outside a session here (the
-common case: the file is empty or absent). Usage::
+rounds of an empty statement, interleaved trials, each shell; and the form written from s24
+to s28 (``SESSION_LAUNCHER_S24``), which followed the file outside sessions too (red team s28
+F4). Outside a session when run as is (the common case); inside one when run as
+``hookwise run -- .venv/bin/python bench/portable_lookup.py`` (the session's launcher is
+bound there, so the command reads /proc/self/mountinfo). Usage::
 
     .venv/bin/python bench/portable_lookup.py [--rounds 2000] [--trials 7] [--json]
 """
@@ -18,7 +21,7 @@ import shutil
 import subprocess
 import time
 
-from hookwise.config.hookwise_command import SESSION_LAUNCHER
+from hookwise.config.hookwise_command import SESSION_LAUNCHER, SESSION_LAUNCHER_S24
 
 
 def _per_round(shell: str, body: str, rounds: int) -> float:
@@ -40,18 +43,26 @@ def main() -> int:
             continue
         empty: list[float] = []
         lookup: list[float] = []
+        before: list[float] = []
         for _ in range(args.trials):
             empty.append(_per_round(shell, ":", args.rounds))
             lookup.append(_per_round(shell, SESSION_LAUNCHER + ":", args.rounds))
+            before.append(_per_round(shell, SESSION_LAUNCHER_S24 + ":", args.rounds))
         base, cost = min(empty), min(lookup)
-        out[shell] = {"empty_us": base, "lookup_us": cost, "added_us": cost - base}
+        out[shell] = {
+            "empty_us": base,
+            "lookup_us": cost,
+            "added_us": cost - base,
+            "s24_added_us": min(before) - base,
+        }
     if args.json:
         print(json.dumps(out, indent=2))
     else:
         for shell, figures in out.items():
             print(
                 f"{shell}: empty statement {figures['empty_us']:.1f} us, lookup "
-                f"{figures['lookup_us']:.1f} us: added {figures['added_us']:.1f} us a hook call"
+                f"{figures['lookup_us']:.1f} us: added {figures['added_us']:.1f} us a hook call "
+                f"(the s24 form: {figures['s24_added_us']:.1f} us)"
             )
     return 0
 

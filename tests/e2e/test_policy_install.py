@@ -213,8 +213,10 @@ def run_child(cli: str, root: Path) -> dict[str, Any]:
             text = config.read_text(encoding="utf-8")
             config.write_text(text.replace(URL_PLACEHOLDER, fake.url), encoding="utf-8")
         env = clis.environment(cli, layout, fake.url)
+        start = root / "cwd.txt"  # where the CLI is started, when not the project
+        cwd = Path(start.read_text(encoding="utf-8")) if start.exists() else layout.proj
         started = time.monotonic()
-        stdout, stderr, code, timed_out = run_bounded(argv, layout.proj, env, CLI_TIMEOUT)
+        stdout, stderr, code, timed_out = run_bounded(argv, cwd, env, CLI_TIMEOUT)
         seconds = time.monotonic() - started
         requests = list(fake.requests)
     (root / "cli-stdout.txt").write_bytes(stdout)

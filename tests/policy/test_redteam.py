@@ -173,7 +173,10 @@ def test_xargs_operands_come_from_what_is_piped_in() -> None:
     # a list read from a file when the line runs (cat, < list, -a): unknown until then, the
     # agent may have rewritten it a call earlier (docs/policy.md)
     assert argvs("cat list | xargs rm -rf")[1] == ["rm", "-rf", COMPUTED]
-    assert argvs("some-tool | xargs rm -rf")[1] == ["rm", "-rf", XARGS_INPUT]
+    # any other producer's output is words made when it runs (red team s28 B: `echo niam+ |
+    # rev | xargs git push origin`); git's list of what it tracks stays the repository's names
+    assert argvs("some-tool | xargs rm -rf")[1] == ["rm", "-rf", COMPUTED]
+    assert argvs("git ls-files | xargs rm -f")[1] == ["rm", "-f", XARGS_INPUT]
     assert xargs_replace(["xargs", "-i"]) == "{}"
     assert xargs_replace(["xargs", "-IX"]) == "X"
     assert xargs_replace(["xargs", "-n1"]) is None

@@ -1,38 +1,23 @@
 """Red team s26's shell findings (corpus/redteam_s26_open.tsv: 171 commands that did their
 damage in real bash while the hook allowed them, and 13 everyday commands it asked about or
 denied) through the hook again, judged as the red team judged them (``policy init --packs
-all``, their project and home under /tmp/rt26s). Every class is blocked in full (a class
-left open would be listed in OPEN with its floor). The classes' damage is performed in real bash by test_escapes_s26.py, with spellings
-the red team did not try."""
+all``, their project and home under /tmp/rt26s, built for the test by redteam_tree.py).
+Every class is blocked in full (a class left open would be listed in OPEN with its floor).
+The classes' damage is performed in real bash by test_escapes_s26.py, with spellings the
+red team did not try."""
 
 from __future__ import annotations
 
-import re
+from pathlib import Path
 
-import pytest
+from tests.policy.redteam_tree import table_counts
 
-from tests.policy.corpus_support import CORPUS
-from tests.policy.tsv_figures import figures
-
-LINE = re.compile(r"\s*(\d+) of\s+(\d+)\s+(.+)")
-ROOT = "/tmp/rt26s"
 # classes still open, with how many of their escapes are blocked now (a floor): none
 OPEN: dict[str, int] = {}
 
 
-def _counts() -> dict[str, tuple[int, int]]:
-    counts = {}
-    for line in figures(str(CORPUS / "redteam_s26_open.tsv"), cwd=f"{ROOT}/work/proj",
-                        home=f"{ROOT}/home"):  # fmt: skip
-        found = LINE.fullmatch(line)
-        if found:
-            counts[found.group(3)] = (int(found.group(1)), int(found.group(2)))
-    return counts
-
-
-def test_every_fixed_escape_class_of_the_table_is_blocked(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", f"{ROOT}/home")  # figures() sets it for the packs' ~ globs
-    counts = _counts()
+def test_every_fixed_escape_class_of_the_table_is_blocked(tmp_path: Path) -> None:
+    counts = table_counts("redteam_s26_open.tsv", tmp_path / "rt26s", "/tmp/rt26s")
     escapes = {k: v for k, v in counts.items() if k != "friction"}
     assert sum(total for _, total in escapes.values()) == 171, counts
     assert set(OPEN) <= set(escapes), set(OPEN) - set(escapes)

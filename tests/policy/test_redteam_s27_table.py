@@ -8,15 +8,10 @@ with spellings the red team did not try."""
 
 from __future__ import annotations
 
-import re
-import subprocess
-
 import pytest
 
-from tests.policy.corpus_support import CORPUS
-from tests.policy.tsv_figures import figures
+from tests.policy.redteam_tree import table_counts
 
-LINE = re.compile(r"\s*(\d+) of\s+(\d+)\s+(.+)")
 # classes still open, with how many of their escapes are blocked now (a floor): D's
 # array holding $HOME (a value made of the environment's pieces), H's rgrep of the
 # project (a recursive search of the project is allowed, as grep -r is), M's worktree of
@@ -31,24 +26,8 @@ OPEN: dict[str, int] = {"D": 4, "H": 5, "M": 5, "N": 1, "O": 0, "Q": 17}
 
 @pytest.fixture(scope="module")
 def counts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, int]]:
-    root = tmp_path_factory.mktemp("rt27")
-    project, home = root / "work" / "proj", root / "home"
-    (project / ".hookwise").mkdir(parents=True)
-    (project / ".hookwise" / "policy.yaml").write_text("version: 1\n")
-    (project / ".env").write_text("SECRET_ENV=s3cr3t\n")
-    (project / "server.pem").write_text("not a key\n")
-    (home / ".ssh").mkdir(parents=True)
-    (home / ".ssh" / "id_rsa").write_text("key\n")
-    subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
-    found = {}
-    path = str(CORPUS / "redteam_s27_open.tsv")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("HOME", str(home))  # figures() sets it for the packs' ~ globs
-        for line in figures(path, cwd=str(project), home=str(home)):
-            matched = LINE.fullmatch(line)
-            if matched:
-                found[matched.group(3)] = (int(matched.group(1)), int(matched.group(2)))
-    return found
+    root = tmp_path_factory.mktemp("rt27") / "rt27s"
+    return table_counts("redteam_s27_open.tsv", root, "/tmp/rt27s")
 
 
 def test_every_fixed_escape_class_of_the_table_is_blocked(

@@ -62,8 +62,19 @@ def test_a_resource_tool_reading_a_denied_file_is_denied(root: Path, ask: object
 
 @pytest.mark.parametrize("ask", [_claude, _gemini])
 def test_a_resource_tool_reading_other_files_or_uris_passes(root: Path, ask: object) -> None:
-    for uri in (f"file://{root}/proj/notes.txt", "https://example.com/.env", "db://x/.env"):
+    for uri in (f"file://{root}/proj/notes.txt", "https://example.com/notes", "db://x/table"):
         assert "no-env" not in ask(root, uri), uri  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("ask", [_claude, _gemini])
+def test_a_uri_under_any_scheme_whose_path_names_a_denied_file_is_denied(
+    root: Path, ask: object
+) -> None:
+    """A server maps its own schemes to files (``db://x/.env`` may be ``x/.env`` or
+    ``/.env`` to it): each reading of the path part is decided (red team s28 F9; these
+    passed as no file before)."""
+    for uri in ("db://x/.env", "https://example.com/.env", "workspace://.env"):
+        assert "no-env" in ask(root, uri), uri  # type: ignore[operator]
 
 
 @pytest.mark.parametrize("ask", [_claude, _gemini])

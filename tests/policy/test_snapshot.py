@@ -36,6 +36,7 @@ rules:
   - {id: no-curl, match: {tool: shell, command: curl}, action: deny, reason: no curl here}
   - {id: slow, match: {tool: shell}, when: 'input.timeout > 600', action: ask}
   - {id: secrets, match: {tool: [write, edit], files: 'secrets/**'}, action: deny}
+  - {id: read-secrets, match: {command: {reads: true}, files: 'secrets/**'}, action: deny}
   - {id: deploy, match: {prompt: {words: [deploy]}}, action: context, context: use the pipeline}
   - {id: mcp, match: {mcp: {server: db, tool: 'drop_*'}}, action: deny}
   - id: npm-ci

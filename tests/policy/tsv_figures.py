@@ -28,8 +28,15 @@ def _unquoted(klass: str, command: str) -> str:
     return command
 
 
-def figures(path: str, verbose: bool = False, cwd: str = CWD, home: str = HOME) -> Iterable[str]:
-    """Per class ``B of T  CLASS`` lines, then the total (``-v``: every command's answer)."""
+def figures(
+    path: str,
+    verbose: bool = False,
+    cwd: str = CWD,
+    home: str = HOME,
+    relocated: tuple[str, str] | None = None,
+) -> Iterable[str]:
+    """Per class ``B of T  CLASS`` lines, then the total (``-v``: every command's answer).
+    ``relocated`` (the red team's root, another): its paths in the commands moved there."""
     os.environ["HOME"] = home  # the packs' ~ globs read the home at compile time
     from hookwise.policy.pipeline import decide
     from hookwise.policy.tools.payloads import build_payload
@@ -49,6 +56,8 @@ def figures(path: str, verbose: bool = False, cwd: str = CWD, home: str = HOME) 
     for row in rows:
         # (red team s25 wrote a newline inside a command as <NL>)
         klass, command = row[2], row[3].replace("\\n", "\n").replace("<NL>", "\n")
+        if relocated is not None:
+            command = command.replace(relocated[0], relocated[1])
         payload = build_payload(
             "claude", "PreToolUse", tool="Bash", tool_input={"command": command}, cwd=cwd
         )
@@ -64,8 +73,15 @@ def figures(path: str, verbose: bool = False, cwd: str = CWD, home: str = HOME) 
 
 
 if __name__ == "__main__":
-    # --root /tmp/rt26s: the red team's own tree (its work/proj and home)
+    # --root /tmp/rt26s: the red team's own tree (its work/proj and home); --build: make
+    # that tree first (tests/policy/redteam_tree.py), where it does not exist yet
     root = sys.argv[sys.argv.index("--root") + 1] if "--root" in sys.argv else None
+    if root and "--build" in sys.argv and not os.path.exists(root):
+        from pathlib import Path
+
+        from tests.policy.redteam_tree import build
+
+        build(Path(root))
     where = (f"{root}/work/proj", f"{root}/home") if root else (CWD, HOME)
     for line in figures(sys.argv[1], "-v" in sys.argv, *where):
         print(line)

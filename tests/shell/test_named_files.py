@@ -199,3 +199,10 @@ def test_literals_joined_in_code_make_the_name_python_or_perl_would(
     if "+" in op:  # what python makes of it
         assert eval(code) == "".join(pieces)  # (literals only: nothing else can run)
     assert "".join(pieces) in _join_literals(code)
+
+
+def test_a_copy_into_an_empty_word_writes_nowhere() -> None:
+    """`cp -a x ''` fails in bash (no such directory): no directory is written (hypothesis
+    found the empty target once)."""
+    assert data_writes(["cp", "", "", "-a"]) == []
+    assert data_writes(["cp", "-a", "src", ""]) == []

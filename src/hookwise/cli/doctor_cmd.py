@@ -84,6 +84,8 @@ def doctor(
         hosts=hosts,
         explicit=platform is not None,
         run_self_test=not no_self_test,
+        # the hosts read their project settings where they are started: here (s28 F6)
+        start=Path.cwd().resolve() if project is None else None,
     )
     coverage: dict[str, object] | None = None
     if with_coverage:

@@ -153,7 +153,8 @@ def _mcp(
         click.echo(
             json.dumps(
                 {"host": host, "scope": scope, "servers": changes,
-                 "written": [str(p) for p in written], "dry_run": dry_run},
+                 "written": [str(p) for p in written], "dry_run": dry_run,
+                 "not_looked": plan.unlooked},
                 indent=2,
             )
         )  # fmt: skip
@@ -167,6 +168,9 @@ def _mcp(
         click.echo(f"wrote {path}")
     if dry_run and plan.changed:
         click.echo("(dry run: nothing written)")
+    if plan.unlooked:  # (the repository's other start directories were walked: F5)
+        click.echo(f"note: MCP files looked for in every directory of the repository, "
+                   f"{plan.unlooked}", err=True)  # fmt: skip
     left = [c.name for c in plan.changes if c.action == "skipped"]
     if install and left:  # a stdio server left outside the proxy is no success
         click.echo(

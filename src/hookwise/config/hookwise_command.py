@@ -37,15 +37,41 @@ NOT_INSTALLED: Final = (
 # never where $HOME points (the hook's host passes it on; a launcher planted where it
 # could be moved would run instead of hookwise): the one-line file `launcher` of this
 # user's sessions directory, which each session binds read-only over the empty file there,
-# in its own mount namespace (run/supervisor.py, policy/confinement.py). The uid is the
-# first field of /proc/self/uid_map: inside a session its user namespace maps only the
-# user's own uid onto itself; outside (the initial namespace: "0 0 4294967295") that names
-# root's directory, which is root's own or not
-# readable: either way the usual path. Outside a session the file is empty: the usual path.
-# Builtins only, no fork (dash reads a line a byte at a time: uid_map's short first line,
-# not /proc/self/status's ninth); without /proc (macOS) nothing is read. The file must be
-# this user's and not a link (another user can make /tmp/hookwise-run-<uid> first).
+# in its own mount namespace (run/supervisor.py, policy/confinement.py).
+#
+# Outside a session that file is an ordinary file anyone of this user can write (and
+# /tmp/hookwise-run-<uid> a directory any user can make first): followed whenever it was
+# this user's, it let one write take every later hook (red team s28 MCP F4). So it is
+# followed only where nothing but a session can have put it, two facts no process of this
+# user outside a session can forge for its host's hooks:
+# - the hook's user namespace maps exactly one id (/proc/self/uid_map "<uid> <uid> 1", as a
+#   session's does; outside, the initial namespace maps them all: nothing more is read, no
+#   file, no fork: the common case costs one short read);
+# - /proc/self/mountinfo has a read-only mount whose mount point is that very file (the
+#   session's bind; making a mount needs privilege in this mount namespace).
+# Then the file and its directory must be this user's and no links, else the command stops
+# with exit 2 saying why (a session's own files: something is wrong). Read with bash's
+# `read -d ''` (one read), else /bin/cat (dash reads a byte a system call: 28 KB of mounts
+# in a session took 15 ms; an absolute path, never PATH's); without either the file is not
+# followed. Without /proc (macOS) nothing is read. The modes are the supervisor's (a private
+# directory, files 0400) and the hook checks them (confinement.session_record).
 SESSION_LAUNCHER: Final = (
+    "u=; n=; { read -r u _ n; } 2>/dev/null </proc/self/uid_map; "
+    'if [ "$n" = 1 ]; then '
+    'for f in "/run/user/$u/hookwise-run-$u/launcher" "/tmp/hookwise-run-$u/launcher"; do '
+    '[ -s "$f" ] || continue; '
+    "m=; { IFS= read -r -d '' m; } 2>/dev/null </proc/self/mountinfo; "
+    '[ -n "$m" ] || m=$(/bin/cat /proc/self/mountinfo 2>/dev/null); '
+    'case $m in *" $f ro,"*|*" $f ro "*) ;; *) continue ;; esac; '
+    'if [ -O "${f%/*}" ] && [ ! -h "${f%/*}" ] && [ -O "$f" ] && [ ! -h "$f" ] '
+    '&& IFS= read -r h <"$f" && [ -n "$h" ]; then break; fi; '
+    "echo \"hookwise: the session's launcher $f is not a file of this user in a directory "
+    'of this user (or is a link, or empty): no hook runs; end this session" >&2; exit 2; '
+    "done; fi; "
+)
+# What install wrote from s24 to s28: it followed the file whenever it was this user's and
+# no link, in or out of sessions (still recognised; doctor asks for `hookwise install`).
+SESSION_LAUNCHER_S24: Final = (
     'u=; { IFS= read -r u; } 2>/dev/null </proc/self/uid_map; u=${u#"${u%%[0-9]*}"}; '
     "u=${u%%[!0-9]*}; "
     'for f in "/run/user/$u/hookwise-run-$u/launcher" "/tmp/hookwise-run-$u/launcher"; do '
@@ -128,8 +154,9 @@ def _portable_pattern(session: str = SESSION_LAUNCHER, s28: bool = False) -> re.
 
 _PORTABLE: Final = (
     _portable_pattern(),
-    _portable_pattern(s28=True),
+    _portable_pattern(SESSION_LAUNCHER_S24, s28=True),  # ([1]: follows_any_session_file)
     _portable_pattern("", s28=True),
+    _portable_pattern(s28=True),  # (this session's lookup, before the locale: s28)
 )
 
 
@@ -161,6 +188,12 @@ def portable_host(command: object) -> str | None:
 
 def is_portable_command(command: object) -> bool:
     return portable_host(command) is not None
+
+
+def follows_any_session_file(command: object) -> bool:
+    """Whether ``command`` is the portable form written from s24 to s28, which follows a
+    session's launcher file in or out of sessions (red team s28 MCP F4)."""
+    return isinstance(command, str) and _PORTABLE[1].fullmatch(command) is not None
 
 
 def machine_paths(command: object) -> list[str]:
@@ -215,6 +248,7 @@ def is_hookwise_command(command: object) -> bool:
 
 __all__ = [
     "NOT_INSTALLED",
+    "follows_any_session_file",
     "is_hookwise_command",
     "is_portable_command",
     "machine_paths",

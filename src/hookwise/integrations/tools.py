@@ -15,7 +15,6 @@ framework's shell tool exactly as it guards Claude Code's.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -105,20 +104,11 @@ COMMAND_LIKE_KEYS: Final = frozenset(
      "javascript", "python", "snippet"]
 )  # fmt: skip
 
-# Tools that move, copy or rename a file: both paths are written (a rename away from a
-# policy file removes it; one onto a secret's name overwrites it) and the source is read
-# (a copy or rename of a secret is the secret under another name). Their path keys:
-MOVE_TOOLS: Final = frozenset(
-    ["move_file", "copy_file", "rename_file", "move", "rename", "copy", "move_path",
-     "copy_path"]
-)  # fmt: skip
-MOVE_SOURCE_KEYS: Final = (
-    "source", "src", "from", "old_path", "source_path", "from_path", "src_path",
-)  # fmt: skip
-MOVE_PATH_KEYS: Final = (
-    *MOVE_SOURCE_KEYS, "destination", "dest", "to", "target", "new_path", "destination_path",
-    "target_path", "to_path", "dst", "dest_path", "dst_path",
-)  # fmt: skip
+# Tools that move, copy or rename a file and their path keys (canonical.MOVE_TOOLS: the
+# hook reads an MCP tool of these names so too)
+MOVE_TOOLS: Final = canonical.MOVE_TOOLS
+MOVE_SOURCE_KEYS: Final = canonical.MOVE_SOURCE_KEYS
+MOVE_PATH_KEYS: Final = canonical.MOVE_PATH_KEYS
 
 # A path argument under a name the canonical aliases do not cover -> ``file_path``.
 PATH_ALIASES: Final[Mapping[str, str]] = {"filename": "file_path", "file": "file_path"}
@@ -130,19 +120,8 @@ _NOT_COMMANDS: Final = frozenset(
 )
 
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
-def _key(name: str) -> str:
-    """A tool name as the table compares it: case, ``-`` and camelCase read as ``_``
-    (``writeFile``, ``Write-File`` and ``WRITE_FILE`` are ``write_file``: red team s26 F7)."""
-    return _CAMEL.sub("_", name.strip()).lower().replace("-", "_")
-
-
-def moves_files(tool: str) -> bool:
-    """Whether a (framework or ``mcp__server__tool``) tool name moves, copies or renames."""
-    mcp = canonical.split_mcp(tool)
-    return _key(mcp[1] if mcp is not None else tool) in MOVE_TOOLS
+_key = canonical.tool_key
+moves_files = canonical.moves_files
 
 
 class ToolNames:

@@ -24,6 +24,7 @@ from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import paths
 from hookwise.policy.canonical import RESOURCE_METHOD_TOOLS, SHELL
+from hookwise.policy.uri_paths import resource_paths
 
 FRAMEWORK = "mcp"
 # a changed policy file applies within this many seconds (not a stat of every scope per call)
@@ -45,11 +46,11 @@ def host_tool_name(tool: str) -> str:
 
 
 def resource_args(uri: str) -> dict[str, Any]:
-    """What a resource request is decided on: a ``file://`` URI's paths
-    (:func:`file_uri.uri_paths`, the reading a URI in a tool call's arguments gets too);
-    any other URI as ``uri``."""
-    found = file_uri.uri_paths(uri)
-    if found is None:
+    """What a resource request is decided on: the URI as ``uri`` (``mcp:`` rules), and the
+    files it may name under any scheme (:func:`uri_paths.resource_paths`, as the hook's
+    resource tools read it; a ``file:`` URI as a URI in a tool call's arguments is read)."""
+    found = resource_paths(uri)
+    if not found:
         return {"uri": uri}
     if len(found) == 1:
         return {"uri": uri, "file_path": found[0]}
@@ -126,15 +127,23 @@ class Decider:
     def decided_text(self, tool: str, args: Mapping[str, Any]) -> list[str]:
         """What the policy decided on, as the user must see it whole: a shell tool's command
         lines with its argv, environment and input (shell_args.readings), and the files
-        ``file:`` URIs name (red team s27 F9: both were cut at 200 characters)."""
+        ``file:`` URIs name (red team s27 F9: both were cut at 200 characters), and the
+        file a path argument resolves to when that is another (s28 F10)."""
         out: list[str] = []
         canonical_tool, _ = self._shape(tool)
         if canonical_tool == SHELL:
             with contextlib.suppress(shell_args.UnverifiableError):  # (unverifiable: no ask)
                 out += [f"runs: {line}" for line in shell_args.readings(args)[:1]]
-        found = file_uri.uri_reading(args, self.gate.cwd, self.gate.env.get("HOME") or "")
+        home = self.gate.env.get("HOME") or ""
+        found = file_uri.uri_reading(args, self.gate.cwd, home)
         if found is not None:
             out += [f"file: {path}" for path in found["file_paths"] if isinstance(path, str)]
+        # the file a path leads to through a link, or trimmed (s28 F10): decided on too
+        _, moves = self._shape(tool)
+        out += [
+            f"file: {path}"
+            for path in paths.other_files(canonical_tool, args, self.gate.cwd, home, moves=moves)
+        ]
         return out
 
     def prepare(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:

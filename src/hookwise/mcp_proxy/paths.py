@@ -99,3 +99,29 @@ def trimmed(
             out[key] = _absolute(cut, cwd, home, False)
             changed = True
     return out if changed else None
+
+
+def _items(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def other_files(
+    tool: str, args: Mapping[str, Any], cwd: str, home: str, *, moves: bool = False
+) -> list[str]:
+    """The files the path arguments name besides as written (through a link, trimmed): the
+    call is decided on them too (:func:`resolved`, :func:`trimmed`), so an ask names them
+    (red team s28 F10: ``tests/fixtures/ssh`` was shown, ``~/.ssh`` was written)."""
+    written = absolute(tool, args, cwd, home, moves=moves)
+    out: list[str] = []
+    for other in (
+        resolved(tool, args, cwd, home, moves=moves),
+        trimmed(tool, args, cwd, home, moves=moves),
+    ):
+        if other is None:
+            continue
+        for key in _path_keys(tool, args, moves):
+            shown = _items(written.get(key))
+            for value in _items(other.get(key)):
+                if isinstance(value, str) and value not in shown and value not in out:
+                    out.append(value)
+    return out

@@ -178,6 +178,40 @@ ARG_ALIASES: dict[str, str] = {
 }
 PATH_KEYS = ("file_path", "path")
 PATH_LIST_KEYS = ("paths", "file_paths")
+# Tools that move, copy or rename a file (compared as tool_key reads a name): both paths
+# are written (a rename away from a policy file removes it; one onto a secret's name
+# overwrites it) and the source is read (a copy or rename of a secret is the secret under
+# another name). Their path keys, the source's first. (integrations/tools.py maps them; an
+# MCP tool of these names is read so by the hook too)
+MOVE_TOOLS = frozenset(
+    ["move_file", "copy_file", "rename_file", "move", "rename", "copy", "move_path",
+     "copy_path"]
+)  # fmt: skip
+MOVE_SOURCE_KEYS = (
+    "source", "src", "from", "old_path", "source_path", "from_path", "src_path",
+)  # fmt: skip
+MOVE_PATH_KEYS = (
+    *MOVE_SOURCE_KEYS, "destination", "dest", "to", "target", "new_path", "destination_path",
+    "target_path", "to_path", "dst", "dest_path", "dst_path",
+)  # fmt: skip
+
+
+def tool_key(name: str) -> str:
+    """A tool name as the name tables compare it: case, ``-`` and camelCase read as ``_``
+    (``writeFile``, ``Write-File`` and ``WRITE_FILE`` are ``write_file``: red team s26 F7)."""
+    text = name.strip()
+    out: list[str] = []
+    for at, char in enumerate(text):
+        if at and "A" <= char <= "Z" and ("a" <= text[at - 1] <= "z" or "0" <= text[at - 1] <= "9"):
+            out.append("_")
+        out.append(char)
+    return "".join(out).lower().replace("-", "_")
+
+
+def moves_files(tool: str) -> bool:
+    """Whether a (framework or ``mcp__server__tool``) tool name moves, copies or renames."""
+    mcp = split_mcp(tool)
+    return tool_key(mcp[1] if mcp is not None else tool) in MOVE_TOOLS
 
 
 def host_tools() -> dict[str, dict[str, str]]:
@@ -781,6 +815,12 @@ class Event:
         return result
 
     @property
+    def trees(self) -> dict[str, list[str]]:
+        """What each tree the command reads holds, looked at once (rules/trees.py)."""
+        found: dict[str, list[str]] = self._cache.setdefault("trees", {})
+        return found
+
+    @property
     def shell_cwd(self) -> str:
         """Where a shell tool runs its command: the event's cwd, or the directory argument
         the tool takes (Gemini's ``dir_path``/``directory``, Codex's ``workdir``), resolved
@@ -803,17 +843,19 @@ class Event:
         return RESOURCE_METHOD_TOOLS.get(resource_method(self.input))
 
     def _resource_paths(self, home: str) -> list[PathRef]:
-        """The files a host's resource tool reads through a ``file:`` URI (Gemini's
-        ``SERVER:URI`` after its server), as the MCP proxy's ``resources/read`` decides
-        them: ``files:`` rules hold for ReadMcpResourceTool as for Read (red team s27 F18)."""
+        """The files a host's resource tool may read through its URI (Gemini's
+        ``SERVER:URI`` after its server; any scheme a server maps to files:
+        ``uri_paths.resource_paths``), as the MCP proxy's ``resources/read`` decides them:
+        ``files:`` rules hold for ReadMcpResourceTool as for Read (red team s27 F18, s28 F9)."""
         uri = self.input.get("uri")
         if not isinstance(uri, str):
             return []
         if self.host_tool in SERVER_IN_URI:
             uri = uri.partition(":")[2]
-        from hookwise.policy.uri_paths import uri_paths  # (only for such a tool)
+        from hookwise.policy.uri_paths import resource_paths  # (only for such a tool)
 
-        return [ref for path in uri_paths(uri) or () for ref in tool_paths(path, self.cwd, home)]
+        found = resource_paths(uri) or ()
+        return [ref for path in found for ref in tool_paths(path, self.cwd, home)]
 
     @property
     def patch(self) -> str | None:
@@ -850,6 +892,13 @@ class Event:
                 for v in values:
                     if isinstance(v, str) and v:
                         refs.extend(tool_paths(v, self.cwd, home))
+        if literal and "file_paths" not in self.input and moves_files(self.host_tool or ""):
+            # an MCP move or copy (mcp__fs__move_file {source, destination}) as a host's
+            # hook sees it: both paths, as the MCP proxy reads them (red team s28 F1)
+            for key in MOVE_PATH_KEYS:
+                value = self.input.get(key)
+                if isinstance(value, str) and value:
+                    refs.extend(tool_paths(value, self.cwd, home))
         if self.tool == MCP_RESOURCE:
             refs.extend(self._resource_paths(home))
         edits = self.input.get("edits")
@@ -918,6 +967,15 @@ class Event:
                     ref.pattern = at in globs
                     ref.tree = tree
                     refs.append(ref)
+                if cmd.walked is not None:  # find S -exec cat {} +: S read as a tree
+                    from hookwise.shell.find_exec import find_starts
+
+                    for start in find_starts(cmd.walked):
+                        ref = resolve_path(start, where or "", home, where is None)
+                        ref.relative = _relative(ref.absolute, self.cwd)
+                        ref.command = index
+                        ref.tree = True
+                        refs.append(ref)
                 for target in cmd.redirects:
                     ref = resolve_path(target, where or "", home, where is None)
                     if chosen[index]:

@@ -11,6 +11,7 @@ neither read-only. A few system calls; ``posix`` only (the hook asks on tool eve
 import posix
 
 ST_RDONLY = 1  # os.ST_RDONLY, without importing os
+S_IFMT, S_IFDIR, S_IFREG, S_IFLNK = 0o170000, 0o040000, 0o100000, 0o120000  # (stat's)
 SESSION_VARIABLE = "HOOKWISE_RUN"
 AUDIT_VARIABLE = "HOOKWISE_RUN_AUDIT"
 START_VARIABLE = "HOOKWISE_RUN_START"  # the session's start directory (from its record only)
@@ -109,7 +110,39 @@ def session_record() -> "dict[str, str] | None":
         # not a session's record, whoever wrote it)
         if not data or not _read_only(directory):
             continue
+        for path, kind in (
+            (directory, S_IFDIR),
+            (f"{directory}/{RECORD_NAME}", S_IFREG),
+            (f"{directory}/{LAUNCHER_NAME}", S_IFREG),
+        ):
+            problem = private_problem(path, kind)
+            if problem is not None:
+                raise OSError(f"{problem}: not a session's own file; end this session")
         return parse_record(data, f"{directory}/{RECORD_NAME}")
+    return None
+
+
+def private_problem(path: str, kind: int) -> "str | None":
+    """Why ``path`` is not a private file (``kind``: S_IFREG) or directory (S_IFDIR) of this
+    user, or None: another user's, a link, or writable by the group or others (a session's
+    files are the supervisor's, 0400 in a 0700 directory; one of those bound read-only can
+    still be rewritten through its source by whoever may write that). Missing: None."""
+    try:
+        info = posix.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"{path}: {exc.strerror}"
+    found = info.st_mode & S_IFMT
+    if found != kind:
+        what = (
+            "a link" if found == S_IFLNK else "not a directory" if kind == S_IFDIR else "not a file"
+        )
+        return f"{path} is {what}"
+    if info.st_uid != posix.getuid():
+        return f"{path} is owned by uid {info.st_uid}, not this user ({posix.getuid()})"
+    if info.st_mode & 0o022:
+        return f"{path} is writable by {'every user' if info.st_mode & 0o002 else 'its group'}"
     return None
 
 

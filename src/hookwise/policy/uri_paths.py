@@ -85,3 +85,39 @@ def uri_paths(uri: str) -> list[str] | None:
     found.append(naive if naive.startswith("/") else "/" + naive)
     found += [trimmed(p) for p in found]
     return [p for p in dict.fromkeys(found) if p]
+
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def resource_paths(uri: str) -> list[str] | None:
+    """The files a resource URI may name, or None when it has no scheme: a ``file:`` URI's
+    paths (:func:`uri_paths`); under any other scheme, its path part as a template server
+    maps it to a file (``fs:///{+path}``, ``workspace://{+path}``, ``repo://{root}/{+path}``:
+    red team s28 F9). The server's mapping is its own, so each reading is given: the text
+    after the scheme (and its ``//``) as a path, absolute when it starts with ``/`` and
+    else relative to where the call is decided; the path after an authority, absolute and
+    relative; each also without its query or fragment and percent-decoded. One reading for
+    the proxy's ``resources/read`` and the hook's resource tools."""
+    found = uri_paths(uri)
+    if found is not None:
+        return found
+    text = _BREAKS.sub("", uri.strip(_BLANKS))
+    scheme = _SCHEME.match(text)
+    if scheme is None:
+        return None
+    from urllib.parse import unquote
+
+    rest = text[scheme.end() :]
+    parts = [rest]
+    if rest.startswith("//"):
+        rest = rest[2:]
+        parts = [rest]
+        _authority, slash, path = rest.partition("/")
+        if slash:
+            parts += ["/" + path, path]
+    out: list[str] = []
+    for part in parts:
+        cut = part.split("#", 1)[0].split("?", 1)[0]
+        out += [part, cut, unquote(part), unquote(cut)]
+    return [p for p in dict.fromkeys(trimmed(p) for p in out) if p]

@@ -630,9 +630,18 @@ OUTPUT_CAP_CHARS: Final = 10_000
 # key of its servers); a project's file relative to it. The user's servers live in
 # ~/.claude.json, which Claude Code rewrites as it runs: not edited (scan/sources/mcp.py
 # reads every place).
+# The project settings (hooks, MCP servers) are read in the directory the host is started in
+# only, not in the repository root above it (Claude Code 2.1.330: a hook in the root's settings does
+# not run for a session started in a subdirectory; red team s28 F6, recorded in
+# tests/e2e/fixtures/start-dirs.md): a project-scope install guards sessions started there.
+PROJECT_SETTINGS_AT_START: Final = True
 MCP_FILES: Final = {
     "project": ((".mcp.json", "mcpServers"),),
 }
+# Read in every directory above the start directory too, up to ``/`` (2.1.330: servers of
+# ``~/.mcp.json`` start in every project under HOME, the nearer file's entry winning; red
+# team s28 F7, recorded in tests/e2e/fixtures/start-dirs.md).
+MCP_FILES_ABOVE: Final = ((".mcp.json", "mcpServers"),)
 
 # The model a session of this host names in its payloads where the simulator is told none
 # (sim/dialect.py).

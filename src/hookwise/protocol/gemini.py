@@ -344,6 +344,11 @@ def event_spec(name: str) -> EventSpec:
 
 # Where Gemini CLI reads MCP servers (scope -> (file, key)): the project's file relative to
 # it, the user's to GEMINI_CLI_HOME (the home directory). Extensions' servers are theirs.
+# The project settings (hooks, MCP servers) are read in the directory the host is started in
+# only, not in the repository root above it (Gemini CLI 0.61.0: a hook in the root's settings does
+# not run for a session started in a subdirectory; red team s28 F6, recorded in
+# tests/e2e/fixtures/start-dirs.md): a project-scope install guards sessions started there.
+PROJECT_SETTINGS_AT_START: Final = True
 MCP_FILES: Final = {
     "user": ((".gemini/settings.json", "mcpServers"),),
     "project": ((".gemini/settings.json", "mcpServers"),),

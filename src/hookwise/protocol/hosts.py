@@ -106,6 +106,7 @@ class HostInfo:
         "install_files",
         "install_steps",
         "jsonc",
+        "mcp_names",
         "module",
         "name",
         "native_rules",
@@ -159,6 +160,7 @@ class HostInfo:
         shell: tuple[str, ...] = ("/bin/sh", "-c"),
         hook_approval: str = "",
         settings_loader: str = "",
+        mcp_names: tuple[str, str, str, int] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -249,6 +251,12 @@ class HostInfo:
         # read through it); "": its hooks are plain files read through this row
         # (config/host_hooks.py, config/script_hooks.py)
         self.settings_loader = settings_loader
+        # how the host names an MCP tool to the model and its permission engine: (prefix,
+        # put before "<server><separator><tool>" unless that starts with it already, the
+        # separator, the characters it keeps (others made "_"), the length past which it
+        # cuts the name to its first 30 and last 30 characters around "..." (0: never));
+        # None: not recorded. :func:`mcp_call_name`
+        self.mcp_names = mcp_names
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -300,6 +308,11 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         jsonc=True,
         supports=_ALL,
         settings_loader="hookwise.config.gemini",
+        # 0.61.0 generateValidName (bundle chunk-JDPZ4CE3.js): "mcp_" before server + "_" +
+        # tool unless it starts so, every character outside [a-zA-Z0-9_.:-] made "_", a name
+        # over 63 characters cut to its first 30 + "..." + its last 30 (observed: red team
+        # s28 F11); its policy engine compares a rule's mcp_<mcpName>_<toolName> with it
+        mcp_names=("mcp_", "_", "a-zA-Z0-9_.:-", 63),
         install_steps=("folder_trust_note", "ask_note"),
         trust="project and user settings hooks run only in a trusted folder; headless mode "
         "exits 55 in an untrusted one",
@@ -968,6 +981,25 @@ def claude_events(name: str) -> tuple[dict[str, tuple[str, ...]], dict[str, str]
     return events, dict(getattr(module, "FIELD_ALIASES", {}))
 
 
+def mcp_call_name(name: str, server: str, tool: str) -> str | None:
+    """The name host ``name`` gives MCP tool ``tool`` of ``server`` (its row's
+    ``mcp_names``): what its permission rules must name to match a call of it; None when
+    the row does not say."""
+    import re
+
+    found = host(name).mcp_names
+    if found is None:
+        return None
+    prefix, separator, keeps, limit = found
+    called = f"{server}{separator}{tool}"
+    if not called.startswith(prefix):
+        called = prefix + called
+    called = re.sub(f"[^{keeps}]", "_", called)
+    if limit and len(called) > limit:
+        called = called[:30] + "..." + called[-30:]
+    return called
+
+
 def mcp_files(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
     """scope -> (file, key of its servers) where the host reads MCP servers, for hosts whose
     protocol module lists them (``MCP_FILES``); the others have loaders of their own."""
@@ -975,6 +1007,27 @@ def mcp_files(name: str) -> dict[str, tuple[tuple[str, str], ...]]:
 
     files: dict[str, tuple[tuple[str, str], ...]] = getattr(
         importlib.import_module(host(name).module), "MCP_FILES", {}
+    )
+    return files
+
+
+def project_settings_at_start(name: str) -> bool:
+    """Whether the host reads its project settings in its start directory only
+    (``PROJECT_SETTINGS_AT_START`` of its protocol module), not from the repository root."""
+    import importlib
+
+    return bool(
+        getattr(importlib.import_module(host(name).module), "PROJECT_SETTINGS_AT_START", False)
+    )
+
+
+def mcp_files_above(name: str) -> tuple[tuple[str, str], ...]:
+    """(file, key of its servers) the host also reads in every directory above the one it
+    is started in (``MCP_FILES_ABOVE`` of its protocol module: Claude Code's ``.mcp.json``)."""
+    import importlib
+
+    files: tuple[tuple[str, str], ...] = getattr(
+        importlib.import_module(host(name).module), "MCP_FILES_ABOVE", ()
     )
     return files
 

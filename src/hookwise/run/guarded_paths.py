@@ -20,6 +20,7 @@ import sys
 from hookwise.config.env_files import user_path
 from hookwise.policy.audit import audit_path, default_path
 from hookwise.policy.cache import cache_dir
+from hookwise.policy.trust.protect import CODEX_PROFILE_SUFFIX
 from hookwise.policy.trust.scopes import (
     LOCAL_FILE,
     MANAGED_DEFAULT,
@@ -389,6 +390,7 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
             Guarded(os.path.join(folder, HOOK_TRUST_STORE), HOST, "hookwise hook trust")
             for folder in stores
         ]
+    out += _codex_profiles(homes["codex"])
     out += _env_files(cwd, env)
     gemini = homes["gemini"]
     folders = env.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH") or os.path.join(
@@ -425,6 +427,25 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
                 out += _host_project(directory, host.project_files, host.title)
         out.append(Guarded(os.path.join(directory, ".mcp.json"), HOST, "project MCP servers"))
     return out
+
+
+def _codex_profiles(codex_home: str) -> list[Guarded]:
+    """Each Codex profile file (``NAME.config.toml`` directly in CODEX_HOME: MCP servers and
+    disabled_tools ``codex --profile NAME`` reads over config.toml), read-only. One by one:
+    CODEX_HOME itself stays writable (Codex writes its sessions there); a profile file made
+    during the session is denied by self-protection (policy/trust/protect.py, whose copy of
+    protocol/codex.py's suffix is taken here: that module costs a start ~25 ms to import)."""
+    try:
+        names = sorted(os.listdir(codex_home))
+    except OSError:
+        return []
+    return [
+        Guarded(os.path.join(codex_home, name), HOST, f"Codex profile `{name[: -len(suffix)]}`")
+        for name in names
+        if name.endswith(suffix := CODEX_PROFILE_SUFFIX)
+        and name != suffix
+        and os.path.isfile(os.path.join(codex_home, name))
+    ]
 
 
 def _env_files(cwd: str, env: dict[str, str]) -> list[Guarded]:

@@ -36,6 +36,7 @@ from hookwise.scan.sources.settings_commands import (
     codex_env,
     gemini_env,
 )
+from hookwise.scan.sources.start_dirs import ABOVE_SCOPE, start_dir_mcp
 
 __all__ = ["scan_project"]
 
@@ -89,6 +90,10 @@ def _collect(ctx: ScanContext, report: ScanReport) -> list[Finding]:
     report.warnings += loaded.warnings
     report.files += loaded.files
     report.runnables += codex_mcp(ctx, real, everything)
+    codex_home = next((layer.folder for layer in real.layers if layer.name == "user"), None)
+    runnables, warnings = start_dir_mcp(ctx, codex_home)
+    report.runnables += runnables
+    report.warnings += warnings
     report.env_settings += codex_env(ctx, real, everything)
 
     for name in hosts_with("scan"):
@@ -174,6 +179,8 @@ def _unguarded(runnable: Runnable, env: Mapping[str, str]) -> Finding | None:
     severity = RULES[rule].severity
     if "not the proxy" in how and runnable.repository:
         severity = Severity.HIGH  # a repository's entry dressed as the guard: it is no guard
+    if runnable.scope == ABOVE_SCOPE:  # outside the project, started in every one below it
+        severity = Severity.HIGH
     return Finding(rule, severity, message, runnable.file, runnable.line, runnable)
 
 

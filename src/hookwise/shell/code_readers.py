@@ -380,6 +380,11 @@ READERS: dict[str, Reader] = {
             "-P",
         ),
     ),
+    # pic's `sh X command X` runs a command (gpic -U), `copy "F"` reads F (red team s28 L)
+    "pic": Reader("pic", (), ("-T",)),
+    # python's debugger: -c commands (a statement it does not know as a command is run
+    # as Python, `!` forces it), then its commands on stdin; the operand is the script
+    "pdb": Reader("python", ("-c", "--command"), (), stdin_too=("*",)),
     "parallel": Reader("sh"),
     "sem": Reader("sh"),
 }

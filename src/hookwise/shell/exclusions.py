@@ -49,3 +49,124 @@ def _negated_glob(argv: list[str], index: int) -> bool:
         word.split("=", 1)[1] if "=" in word else (argv[index + 1] if index + 1 < len(argv) else "")
     )
     return value.startswith("!")
+
+
+# programs that skip hidden files and directories unless told not to (ripgrep, the silver
+# searcher): the options that make them read those too
+_HIDDEN_SKIPPERS = {"rg": ("--hidden", "-.", "-uu", "-uuu", "--unrestricted"),
+                    "ag": ("--hidden", "-u", "--unrestricted")}  # fmt: skip
+
+
+def _values(argv: list[str], names: tuple[str, ...]) -> list[str]:
+    """The values of long options ``names`` (``--exclude=P``, ``--exclude P``)."""
+    found: list[str] = []
+    for index, word in enumerate(argv[1:], start=1):
+        name, equals, value = word.partition("=")
+        if name in names:
+            if equals:
+                found.append(value)
+            elif index + 1 < len(argv):
+                found.append(argv[index + 1])
+    return found
+
+
+def leaves_out(program: str, argv: list[str], relative: str) -> bool:
+    """Whether the program's own options keep it away from ``relative`` (a file's path
+    under a tree it reads, ``sub/.env``), as the program matches them: grep's
+    ``--exclude``/``--exclude-dir``/``--include`` (base names, any directory), tar's and
+    rsync's ``--exclude`` (any part of the path), zip's ``-x`` (the path), rg's and ag's
+    hidden files (read only with ``--hidden``) and ``-g '!P'``/``-g P``. What it cannot
+    tell leaves nothing out (red team s28 F)."""
+    parts = relative.split("/")
+    name = parts[-1]
+    if program in ("grep", "egrep", "fgrep"):
+        if any(shell_match(name, p) for p in _values(argv, ("--exclude",))):
+            return True
+        if any(shell_match(d, p) for p in _values(argv, ("--exclude-dir",)) for d in parts[:-1]):
+            return True
+        included = _values(argv, ("--include",))
+        return bool(included) and not any(shell_match(name, p) for p in included)
+    if program == "diff":  # -x P / --exclude=P: a file or directory whose base name matches
+        patterns = [*_values(argv, ("--exclude",)),
+                    *(argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-x")]  # fmt: skip
+        return any(shell_match(part, p) for p in patterns for part in parts)
+    if program in ("tar", "gtar", "bsdtar", "rsync"):
+        patterns = _values(argv, ("--exclude",))
+        return any(shell_match(part, p) or shell_match(relative, p)
+                   for p in patterns for part in parts)  # fmt: skip
+    if program in ("zip",):
+        listed = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-x"]
+        return any(shell_match(relative, p) for p in listed)
+    if program in _HIDDEN_SKIPPERS:
+        shown = _HIDDEN_SKIPPERS[program]
+        if any(p.startswith(".") for p in parts) and not any(w in shown for w in argv[1:]):
+            return True
+        globs = [*_values(argv, ("--glob", "--iglob")),
+                 *(argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-g")]  # fmt: skip
+        if any(g.startswith("!") and shell_match(name, g[1:]) for g in globs):
+            return True
+        chosen = [g for g in globs if not g.startswith("!")]
+        return bool(chosen) and not any(shell_match(name, g) for g in chosen)
+    return False
+
+
+def _class(pattern: str, at: int, ch: str) -> tuple[bool, int] | None:
+    """Whether ``ch`` is in the bracket expression opening at ``at`` (``[!a-c]``), and the
+    index after it; None when it does not close (then ``[`` is a literal)."""
+    i = at + 1
+    negated = i < len(pattern) and pattern[i] in "!^"
+    i += negated
+    found = False
+    first = True
+    while i < len(pattern) and (first or pattern[i] != "]"):
+        first = False
+        if pattern[i] == "[" and pattern[i + 1 : i + 2] == ":":
+            return None  # a POSIX class: not read here (the caller matches nothing)
+        lo = pattern[i]
+        if i + 2 < len(pattern) and pattern[i + 1] == "-" and pattern[i + 2] != "]":
+            found = found or lo <= ch <= pattern[i + 2]
+            i += 3
+        else:
+            found = found or lo == ch
+            i += 1
+    if i >= len(pattern):
+        return None
+    return found != negated, i + 1
+
+
+def shell_match(text: str, pattern: str) -> bool:
+    """Whether ``text`` matches the shell pattern as fnmatch(3) without flags matches it
+    (``*`` and ``?`` cross ``/``), as grep, diff and tar read their exclusions. A pattern
+    this does not read (a POSIX class) matches nothing: nothing is left out."""
+    if "[:" in pattern:
+        return False
+    # (text index, pattern index) pairs still alive, a set: no exponential backtracking
+    states = {(0, 0)}
+    seen: set[tuple[int, int]] = set()
+    while states:
+        ti, pi = states.pop()
+        if (ti, pi) in seen:
+            continue
+        seen.add((ti, pi))
+        if pi == len(pattern):
+            if ti == len(text):
+                return True
+            continue
+        c = pattern[pi]
+        if c == "*":
+            states.add((ti, pi + 1))
+            if ti < len(text):
+                states.add((ti + 1, pi))
+        elif ti >= len(text):
+            continue
+        elif c == "?":
+            states.add((ti + 1, pi + 1))
+        elif c == "[" and (found := _class(pattern, pi, text[ti])) is not None:
+            if found[0]:
+                states.add((ti + 1, found[1]))
+        elif c == "\\" and pi + 1 < len(pattern):
+            if text[ti] == pattern[pi + 1]:
+                states.add((ti + 1, pi + 2))
+        elif text[ti] == c:
+            states.add((ti + 1, pi + 1))
+    return False

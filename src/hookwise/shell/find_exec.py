@@ -8,6 +8,77 @@ Cold: needed only for ``find`` and for ``xargs`` fed by it. Standard library onl
 from __future__ import annotations
 
 
+def find_starts(argv: list[str]) -> list[str]:
+    """find's start points: the words before its first test or option, else ``.``."""
+    starts: list[str] = []
+    for word in argv[1:]:
+        if word.startswith(("-", "(", "!")):
+            break
+        starts.append(word)
+    return starts or ["."]
+
+
+# tests whose effect on a path find_leaves_out reads; any other test or operator (-newer,
+# -size, -o, parentheses) it cannot tell, and then leaves nothing out
+_READ_TESTS = frozenset(["-name", "-iname", "-path", "-wholename", "-ipath", "-type",
+                         "-maxdepth", "-mindepth", "!", "-not", "-a", "-and"])  # fmt: skip
+_ACTIONS = frozenset(["-exec", "-execdir", "-ok", "-okdir"])
+_BRANCHES = frozenset(["-o", "-or", "(", ")", "\\(", "\\)", ",", "-prune"])
+
+
+def find_leaves_out(argv: list[str], start: str, inner: str) -> bool:
+    """Whether find's tests keep it from giving ``-exec ... {}`` the regular file at
+    ``inner`` under ``start`` (red team s28 G: ``find . -maxdepth 1 -type f -exec cat {} +``
+    reads ./.env; ``-name '*.py'`` does not)."""
+    from hookwise.shell.exclusions import shell_match
+
+    depth = inner.count("/") + 1
+    name = inner.rsplit("/", 1)[-1]
+    shown = f"{start.rstrip('/') or '/'}/{inner}" if start != "/" else f"/{inner}"
+    i = len(find_starts(argv)) + 1 if argv[1:2] and not argv[1].startswith(("-", "(", "!")) else 1
+    tests = argv[i:]
+    for at, word in enumerate(tests):
+        if word in _ACTIONS:
+            tests = tests[:at]
+            break
+    if _BRANCHES.intersection(tests):
+        return False  # -prune -o ..., ( a -o b ): which branch gives it, not read here
+    negate = False
+    while i < len(argv):
+        word = argv[i]
+        if word in _ACTIONS:
+            break  # (the tests before the first action select what it gets)
+        if word not in _READ_TESTS:
+            return False  # a test or operator not read here: nothing is left out
+        value = argv[i + 1] if i + 1 < len(argv) else ""
+        if word in ("!", "-not"):
+            negate = not negate
+            i += 1
+            continue
+        if word in ("-a", "-and"):
+            i += 1
+            continue
+        if word == "-maxdepth":
+            held = value.isdigit() and depth <= int(value)
+        elif word == "-mindepth":
+            held = value.isdigit() and depth >= int(value)
+        elif word == "-type":
+            held = "f" in value.split(",")
+        elif word == "-name":
+            held = shell_match(name, value)
+        elif word == "-iname":
+            held = shell_match(name.lower(), value.lower())
+        elif word == "-ipath":
+            held = shell_match(shown.lower(), value.lower())
+        else:  # -path, -wholename
+            held = shell_match(shown, value)
+        if held == negate:
+            return True
+        negate = False
+        i += 2
+    return False
+
+
 def find_selection(argv: list[str]) -> list[str]:
     """What ``find`` prints (and ``-exec {}`` gets): its tests under its start points, and
     without tests or ``-mindepth`` the start points themselves (``find D -depth | xargs rm

@@ -450,11 +450,28 @@ def _make(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
 
 def _compgen(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     # -C CMD runs CMD for completions (Bamboo#584); -W WORDS is expanded as words are,
-    # so its command substitutions run (compgen -W '$(cmd)')
+    # so its command substitutions run (compgen -W '$(cmd)') and its variables' values are
+    # printed (compgen -W '$SECRET' after a sourced .env, red team s28 H): it is echo WORDS
     found: list[tuple[str, Any]] = [("script", v) for v in option_values(argv, ("-C",), ())]
     for words in option_values(argv, ("-W",), ()):
-        if "$(" in words or "`" in words:
+        if "$" in words or "`" in words or "<(" in words:
             found.append(("script", f"echo {words}"))
+    return found
+
+
+def _dpkg_buildpackage(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    """dpkg-buildpackage's ``--hook-NAME=CMD`` run CMD in the shell; ``-rCMD`` /
+    ``--root-command``, ``--check-command`` and ``--sign-command`` name a program it runs;
+    and it runs debian/rules, a makefile (red team s28 P): read as ``make -f`` of it, so
+    one written on the line is read as make's code."""
+    found: list[tuple[str, Any]] = []
+    for word in argv[1:]:
+        if word.startswith("--hook-") and "=" in word:
+            found.append(("script", word.partition("=")[2]))
+    programs = option_values(argv, ("-r",), ("--root-command", "--check-command",
+                                            "--sign-command"))  # fmt: skip
+    found += [("argv", [value]) for value in programs if value]
+    found.append(("argv", ["make", "-f", "debian/rules"]))
     return found
 
 
@@ -487,6 +504,7 @@ HANDLERS: dict[str, Callable[[list[str], list[str]], list[tuple[str, Any]]]] = {
     "compgen": _compgen,
     "complete": _compgen,
     "man": _man,
+    "dpkg-buildpackage": _dpkg_buildpackage,
     "split": _split,
     **dict.fromkeys(["gcc", "cc", "g++", "c++", "gcc-12", "clang", "clang++"], _compiler),
     "go": _go,

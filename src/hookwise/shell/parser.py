@@ -64,6 +64,7 @@ class Command:
         "argv",
         "assigned",
         "chdir",
+        "computed_writes",
         "depth",
         "dynamic",
         "env",
@@ -80,6 +81,7 @@ class Command:
         "unknown_args",
         "unknowns",
         "unverifiable",
+        "walked",
         "writes",
     )
 
@@ -104,6 +106,9 @@ class Command:
         self.text = text
         self.depth = depth
         self.writes = writes if writes is not None else []  # targets of >, >>, &>, <>...
+        # those of them the line computes when it runs (> "$(rev <<< ...)", > "$d/x" after
+        # d=$(...)): any path at all (variables.made_on_line)
+        self.computed_writes: list[str] = []
         self.stdin = stdin if stdin is not None else []  # here-document bodies, here-strings
         # why what runs cannot be known before it runs ($a, $(printf rm), a piped script)
         self.unverifiable: str | None = None
@@ -122,6 +127,9 @@ class Command:
         # what runs that hookwise cannot account for, as found (accounting.account turns
         # them into the verdict)
         self.unknowns: list[str] = []
+        # find's words when it runs this command on what it finds (`find . -type f -exec
+        # cat {} +`): the start points are trees it reads, as find's tests select
+        self.walked: list[str] | None = None
 
     @property
     def unknown_program(self) -> bool:
@@ -140,6 +148,7 @@ class Script:
         "certain",
         "commands",
         "complete",
+        "concurrent",
         "copies",
         "deferred",
         "deleted",
@@ -182,6 +191,9 @@ class Script:
         # files written earlier on the line: their content when known here (echo ... >
         # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
         self.written: dict[str, str | None] = {}
+        # whether anything on the line runs beside the rest (``&``, a pipe, a coprocess, a
+        # process substitution, a FIFO): then run order is not text order (run_order.py)
+        self.concurrent = False
         # files copied (cp, mv, ln, install) earlier on the line from a file not written on
         # it, to (the original, the program): a later command on the copy (written.py)
         self.copies: dict[str, tuple[str, str]] = {}
@@ -309,10 +321,33 @@ def split_command(text: str) -> Script:
             again.complete = again.complete and script.complete
             again.problems = list(dict.fromkeys(script.problems + again.problems))
             script = again
+        if "<(" in text or ">(" in text:  # a process substitution runs beside its command
+            script.concurrent = True
+        if script.concurrent and _may_name_again(text, script):
+            from hookwise.shell.run_order import written_anywhere
+
+            script = written_anywhere(text, script, _parse, Script)
     except RecursionError:
         script.complete = False
         script.problems.append("the command nests too deeply")
     return script
+
+
+# what can make a word of the line name a file no word spells out (run_order.py)
+_NAMING = frozenset("$`*?[{~\\")
+
+
+def _may_name_again(text: str, script: Script) -> bool:
+    """Whether a concurrent line's files written (or copied) may be named by another of
+    its words, which only then can be read as run before their write (run_order.py): a
+    name of one spelled once in the text, with nothing on the line that expands, names it
+    only where it is written (``npm test | tee log.txt`` is read once)."""
+    names = [*script.written, *script.copies]
+    if not names:
+        return False
+    if not _NAMING.isdisjoint(text):
+        return True
+    return any(text.count(name.rsplit("/", 1)[-1]) != 1 for name in names)
 
 
 def _find_closing(text: str, start: int, opener: str, closer: str) -> int:
@@ -1015,6 +1050,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
     writes: list[str] = []
     stdin: list[str] = []
     reads: list[str] = []  # files redirected in (< f): read by the shell into the command
+    computed: list[str] = []  # written targets the line computes when it runs
     first = last = -1
     pending_redir: str | None = None
     previous: Command | None = None  # the command before a pipe into the next one
@@ -1056,6 +1092,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 stdin=stdin,
                 piped_from=previous if piped else None,
                 source=text,
+                computed=computed,
             )
         if added is not None or not piped:
             previous = added
@@ -1066,6 +1103,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
         writes.clear()
         stdin.clear()
         reads.clear()
+        computed.clear()
         first = last = -1
 
     for index, (kind, payload, start, end) in enumerate(tokens):
@@ -1101,6 +1139,8 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 skip_next = True
                 continue
             finish(str(payload))
+            if payload in _CONCURRENT:
+                script.concurrent = True
             if cases == 0 and payload == "(":
                 nest += 1
             elif cases == 0 and payload == ")":
@@ -1125,6 +1165,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
             op = pending_redir
             pending_redir = None
             target = payload.value
+            known = not payload.dynamic
             if payload.marks and script.vars is not None and script.vars.table is not None:
                 from hookwise.shell.variables import resolve
 
@@ -1132,6 +1173,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 fields = resolve([payload], script, _Word)
                 if len(fields) == 1:
                     target = fields[0].value
+                    known = not fields[0].dynamic
             if op in ("<<", "<<-"):
                 stdin.append(scanner.bodies.get(payload.start, ""))  # data, not a file
             elif op == "<<<":
@@ -1142,6 +1184,11 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 redirects.append(target)
                 if op not in ("<", "<&"):
                     writes.append(target)
+                    if not known:
+                        from hookwise.shell.variables import made_on_line, shapes
+
+                        if made_on_line((shapes([payload], script) or {}).get(0)):
+                            computed.append(target)
                 elif not target.startswith(("/dev/", "<(", ">(")):
                     reads.append(target)
             continue
@@ -1249,6 +1296,7 @@ def _strip_prefix(
             if not word.dynamic:
                 _value_code(word.value.partition("=")[2], depth, script)
         if i < n and not words[i].quoted and words[i].value == "coproc":
+            script.concurrent = True  # it runs beside what follows it
             i += 1  # coproc CMD, or coproc NAME { CMD; }
             if i + 1 < n and words[i + 1].value == "{":
                 i += 2
@@ -1424,6 +1472,7 @@ def _add_command(
     stdin: list[str],
     piped_from: Command | None = None,
     source: str = "",
+    computed: list[str] | None = None,
 ) -> Command | None:
     if len(script.commands) >= MAX_COMMANDS:
         script.complete = False
@@ -1472,7 +1521,21 @@ def _add_command(
 
         fed = [*stdin, *_redirected_input(redirects, writes, script)]
         words = xargs_operands(words, prefix.xargs, piped_from, fed, _Word, printed=static_output)
-    if not words and not redirects and not stdin and not accounting.loads_code(prefix.env):
+    if words and not words[0].dynamic:
+        same = programs.same_as(words[0].value.rsplit("/", 1)[-1])
+        if same is not None:  # /usr/lib/git-core/git-push -f: git push -f
+            name = words[0]
+            standing = [_Word(v, False, name.quoted, name.start, name.end) for v in same]
+            words = [*standing, *words[1:]]
+    if "GLOBIGNORE" in prefix.assigned:  # set, it turns dotglob on (bash(1))
+        script.globopts |= {"dotglob"}
+    if (
+        not words
+        and not redirects
+        and not stdin
+        and not accounting.loads_code(prefix.env)
+        and "CDPATH" not in prefix.assigned  # (where a later cd goes: canonical.command_dirs)
+    ):
         return None
     command = Command(
         [w.value for w in words],
@@ -1484,6 +1547,7 @@ def _add_command(
         stdin=list(stdin),
     )
     command.piped_from = piped_from
+    command.computed_writes = list(computed or ())
     command.chdir = prefix.chdir
     command.assigned = prefix.assigned
     command.env = prefix.env
@@ -1499,6 +1563,10 @@ def _add_command(
         from hookwise.shell.variables import shapes
 
         command.shapes = shapes(words, script)
+    if command.globs:
+        _framed_globs(command, script.globopts)
+    if command.program == "curl" and any("{" in w or "[" in w for w in command.argv[1:]):
+        _curl_urls(command)
     script.commands.append(command)
     if words and words[0].dynamic:
         command.unknown_args = not words[0].quoted or "IFS" in words[0].value
@@ -1534,7 +1602,10 @@ def _add_command(
             argv = [*argv, "--force"]  # rm .gitignore; git add -A: ignored files, as -f adds
         named = programs.read_operands(command.program, argv)
         if named:
-            _inner_argv(["cat", *named], depth, script, command.text, "its subcommand reads")
+            reader = ["cat"]
+            if argv[:1] == ["git"] and "--no-index" in argv and "diff" in argv:
+                reader = ["diff", "-r"]  # git diff --no-index ../e .: two trees, every file
+            _inner_argv([*reader, *named], depth, script, command.text, "its subcommand reads")
     if command.program in programs.DATA_INCLUDERS and (command.stdin or command.piped_from):
         # echo '#include ".env"' | cpp: the data it is fed names a file it reads
         data = "".join(command.stdin)
@@ -1563,8 +1634,6 @@ def _add_command(
                 origin = f"{command.program} prints values {loaded} defined"
                 _inner_argv(["cat", loaded], depth, script, command.text, origin)
     program, argv = command.program, command.argv
-    if program == "rgrep":  # Debian's grep -r
-        _inner_argv(["grep", "-r", *argv[1:]], depth, script, command.text, "rgrep is grep -r")
     if (
         program in programs.TREE_SEARCHERS
         and (
@@ -1614,11 +1683,17 @@ def _add_command(
     replayed = accounting.replays(command)
     if replayed is not None:
         command.unknowns.append(replayed)
+    if command.program in _FIFO_MAKERS:
+        script.concurrent = True  # a FIFO's reader runs when its writer does
     accounting.account(command, script)
     return command
 
 
 _EXPANDS = frozenset("$`")
+# operators after which the next command runs beside the one before (not after it), and
+# the programs that make a FIFO (its reader waits for a writer anywhere on the line)
+_CONCURRENT = frozenset(["&", "|", "|&"])
+_FIFO_MAKERS = frozenset(["mkfifo", "mknod"])
 # wrappers whose words name files they read or write (wrappers.WRAPPER_FILES)
 _WRAPPER_FILES = frozenset(["xargs", "script", "time", "strace", "ltrace", "valgrind"])
 
@@ -1641,6 +1716,55 @@ def _redirected_input(redirects: list[str], writes: list[str], script: Script) -
         else:
             fed.append("$?")
     return fed
+
+
+def _curl_urls(command: Command) -> None:
+    """The URLs curl's globbing makes of its words, added as operands (curl_globs.py); a
+    word past the bound adds a word known only when it runs."""
+    from hookwise.shell.curl_globs import expand, globoff
+
+    if globoff(command.argv):
+        return
+    extra: list[str] = []
+    unknown = False
+    for word in command.argv[1:]:
+        if "{" not in word and "[" not in word:
+            continue
+        urls = expand(word)
+        if urls is None:
+            unknown = True
+        else:
+            extra += [u for u in urls if u != word]
+    if (
+        (extra or unknown)
+        and any(  # -o '#1.html': a name made of a glob's text
+            w[k + 1 : k + 2].isdigit()
+            for w in command.argv[1:]
+            for k in range(len(w))
+            if w[k] == "#"
+        )
+    ):
+        command.unknowns.append("curl names a file it writes from its URL glob (#N)")
+    command.argv += extra
+    command.dynamic += [False] * len(extra)
+    if unknown:
+        command.shapes = {**(command.shapes or {}), len(command.argv): (("S",), ("*",))}
+        command.argv.append(programs.COMPUTED)
+        command.dynamic.append(True)
+
+
+def _framed_globs(command: Command, options: frozenset[str]) -> None:
+    """Patterns bash expands otherwise than the matcher reads them become words known only
+    when it runs, within their literal frame (glob_frame.py)."""
+    from hookwise.shell.glob_frame import differs, frame
+
+    for index in sorted(command.globs):
+        word = command.argv[index]
+        if index == 0 or not differs(word, options):
+            continue
+        command.dynamic[index] = True
+        command.shapes = {**(command.shapes or {}), index: frame(word)}
+        command.globs = command.globs - {index}
 
 
 def _glob_options(command: Command, options: frozenset[str]) -> None:
@@ -1745,7 +1869,8 @@ def _run_inner(
     if script.sourced:  # (only after a `source` on the line)
         from hookwise.shell.commands.env_files import prints_values
 
-        if prints_values(program, argv, command.dynamic):
+        fed = bool(command.stdin) or command.piped_from is not None
+        if prints_values(program, argv, command.dynamic, fed):
             for path in script.sourced:
                 origin = f"{program} prints values that sourcing {path} defined"
                 _inner_argv(["cat", path], depth, script, command.text, origin)
@@ -1764,6 +1889,23 @@ def _run_inner(
         origin = "tar --recursive-unlink removes the trees its archive names"
         _inner_argv(["rm", "-r", "-f", "--", f"{where.rstrip('/')}/{programs.COMPUTED}"],
                     depth, script, command.text, origin)  # fmt: skip
+    if (
+        script.written
+        and argv[1:]
+        and any(v is None and programs.library_file(k) for k, v in script.written.items())
+    ):
+        from hookwise.shell.written import loads_library
+
+        library = loads_library(command, script)
+        if library is not None:  # java -agentpath:$PWD/e.so, ld.so --preload ./e.so
+            command.unknowns.append(
+                f"{argv[0]} loads {library}, written on the line from code hookwise does not read"
+            )
+    if program in programs.DATA_FILE_RUNNERS and script.written:  # gio launch x.desktop
+        _data_file_run(command, depth, script)
+    if "-XX:On" in command.text:  # java -XX:OnOutOfMemoryError='rm -rf ..' (red team s28 M)
+        for line in programs.jvm_commands(argv):
+            _parse(line, depth + 1, script)
     if program == "java" and script.written:  # javac X.java written on the line; java X
         from hookwise.shell.written import java_class
 
@@ -1886,7 +2028,11 @@ def _run_inner(
 
         for inner_argv in find_inner(argv):
             origin = "find -delete" if inner_argv[:3] == ["rm", "-r", "-f"] else "find -exec"
+            first = len(script.commands)
             _inner_argv(inner_argv, depth, script, command.text, origin)
+            reader = origin == "find -exec" and inner_argv[0].rsplit("/", 1)[-1] != "rm"
+            if reader and "{}" in argv and len(script.commands) > first:
+                script.commands[first].walked = argv  # (red team s28 G; rm: find_inner's)
         for index, word in enumerate(argv[:-1]):
             if word in ("-fprint", "-fprint0", "-fprintf", "-fls"):  # find writes FILE
                 target = argv[index + 1]
@@ -2203,6 +2349,26 @@ def _git(command: Command, depth: int, script: Script) -> None:
         _parse(definition[1:] + " " + " ".join(rest), depth + 1, script)
     else:
         _inner_argv(["git", *definition.split(), *rest], depth, script, command.text)
+
+
+def _data_file_run(command: Command, depth: int, script: Script) -> None:
+    """The command lines a file written earlier on the line makes a program run
+    (programs.DATA_FILE_RUNNERS: a desktop entry's Exec= run by gio launch)."""
+    found = programs.data_file_run(command.program, command.argv)
+    if found is None:
+        return
+    from hookwise.shell.tool_scripts import tool_items
+
+    paths, language = found
+    for path in paths:
+        if not script.was_written(path):
+            continue
+        content = script.recall(path)
+        if content is None:
+            why = f"it runs what {path}, written earlier on the line, names ({language})"
+            command.unknowns.append(f"{command.program}: {why}")
+        else:
+            _interpreter(command, tool_items(language, content), depth, script)
 
 
 # the words without which a git command sets no alias, forces no ref elsewhere and

@@ -494,7 +494,22 @@ def excluded_words(program: str, argv: list[str]) -> frozenset[int] | set[int]:
     as ``source .env``) and a filter program (``jq '.env' f.json``)."""
     if program in FILTER_FIRST or program in ENV_FILE_SPELLED or ENV_FILE_OPTION in argv:
         return _not_files(program, argv)
+    if program in _SEARCHERS:
+        return _search_pattern(program, argv) | _exclusions(program, argv)
     return _exclusions(program, argv)
+
+
+# searchers whose first operand is the pattern unless -e/-f (or rg's --regexp/--file) give
+# it: `grep -rn '.env' src/` searches src/ for the text, it does not read .env
+_SEARCHERS = frozenset(["grep", "egrep", "fgrep", "rg", "ag", "ack"])
+
+
+def _search_pattern(program: str, argv: list[str]) -> set[int]:
+    """The index of a searcher's pattern operand, when no option gives the pattern."""
+    flags, positional = flags_of(program, argv)
+    if flags & {"-e", "-f", "--regexp", "--file"} or not positional:
+        return set()
+    return {argv.index(positional[0], 1)}
 
 
 def _exclusions(program: str, argv: list[str]) -> frozenset[int] | set[int]:
@@ -633,7 +648,7 @@ def read_operands(program: str, argv: list[str]) -> list[str]:
 # programs that read a directory they are given, and all below it (for some, only with
 # an option: reads_tree)
 TREE_READERS = frozenset(
-    ["tar", "gtar", "bsdtar", "zip", "7z", "7za", "grep", "egrep", "fgrep", "rg", "ag",
+    ["tar", "gtar", "bsdtar", "zip", "7z", "7za", "grep", "egrep", "fgrep", "rg", "ag", "diff",
      "ack", "cp", "rsync", "scp", "rclone", "gsutil", "aws", "az", "tree", "git"]
 )  # fmt: skip
 
@@ -946,6 +961,7 @@ INTERPRETERS = {
     "bun": ("-e", "--eval"),
     "php": ("-r",),
     "osascript": ("-e",),
+    "pdb": ("-c", "--command"),  # python's debugger: a command it does not know is Python
 }
 # programs with a script language, by family (python3.12 is python): where each takes
 # its code is hookwise.shell.code_readers.READERS (the same names)
@@ -1014,6 +1030,8 @@ CODE_READERS = frozenset(
         "java",
         "lli",
         "groff",
+        "pic",
+        "pdb",
         "ssh",
         "scp",
         "sftp",
@@ -1066,13 +1084,27 @@ def _known() -> frozenset[str]:
     return _KNOWN[0]
 
 
+def _triplet_suffix(name: str) -> str:
+    """``name`` without a GNU triplet after it (Debian's ``perl5.36-x86_64-linux-gnu``,
+    red team s28 J): the triplet is a CPU then vendor/system/ABI words, to the end."""
+    parts = name.split("-")
+    for at in range(1, len(parts)):
+        if parts[at] in _ARCHES and all(p in _TRIPLET_WORDS for p in parts[at + 1 :]):
+            return "-".join(parts[:at]) if at + 1 < len(parts) else name
+    return name
+
+
 def program_name(base: str) -> str:
-    """The program a name runs, by pattern (red team s27 U): a GNU triplet prefix
-    (``x86_64-linux-gnu-cpp``) and a version (``gcc-12``, ``tclsh8.6``, ``cpp-12``) name
-    their family's program, when the name itself is none this module knows; Debian's
-    ``c89``/``c99`` run gcc. Any other name is itself."""
+    """The program a name runs, by pattern (red team s27 U): a GNU triplet before
+    (``x86_64-linux-gnu-cpp``) or after (``perl5.36-x86_64-linux-gnu``, s28 J) and a
+    version (``gcc-12``, ``tclsh8.6``, ``cpp-12``) name their family's program, when the
+    name itself is none this module knows; Debian's ``c89``/``c99`` run gcc. Any other
+    name is itself."""
     if not any(c.isdigit() or c == "-" for c in base) or family(base) is not None:
         return base  # (python3.11, tclsh8.6: their family is read by family() already)
+    suffixed = _triplet_suffix(base)
+    if suffixed != base:
+        return program_name(suffixed)
     name = _ALTERNATIVES.get(base, base)
     parts = name.split("-")
     if len(parts) > 1 and parts[0] in _ARCHES:
@@ -1094,11 +1126,23 @@ def program_name(base: str) -> str:
     return stripped if stripped != name and stripped in known else base
 
 
+def same_as(name: str) -> list[str] | None:
+    """The words another name of a known program stands for, in place of the name:
+    Debian's ``rgrep`` is ``grep -r``; ``git-push`` is ``git push`` wherever it lies (git's
+    exec path, /usr/lib/git-core, holds every git command as a program of that name, and
+    ``git X`` runs a ``git-X`` on the PATH: red team s28 I). None: the name is itself."""
+    if name == "rgrep":
+        return ["grep", "-r"]
+    if name.startswith("git-") and len(name) > 4:
+        return ["git", name[4:]]
+    return None
+
+
 # other names of code readers: Debian's alternatives and builds, roff's front ends
 _FAMILY_NAMES = {
     "editor": "vim", "sensible-editor": "vim", "vimdiff": "vim", "rvimdiff": "vim",
     "vimx": "vim", "evim": "vim", "rview": "vim", "gvimdiff": "vim", "nroff": "groff",
-    "troff": "groff", "gtroff": "groff", "gnroff": "groff",
+    "troff": "groff", "gtroff": "groff", "gnroff": "groff", "gpic": "pic", "dpic": "pic",
 }  # fmt: skip
 _EDITORS = frozenset(["vim", "vi", "nvim", "gvim", "view", "rvim"])
 
@@ -1287,6 +1331,54 @@ def interpreter_code(program: str, argv: list[str]) -> str | None:
 
 # ----------------------------------------------------- programs that run a command option
 
+# programs that run the command line a data file they are given names: program ->
+# (the subcommand that does it, "" for none; the file's language, tool_scripts'): a desktop
+# entry's Exec= (gio launch, dex). Written on the line, the file is read for it (red team
+# s28 P); on disk it is the project's, as any script there
+DATA_FILE_RUNNERS: dict[str, tuple[str, str]] = {"gio": ("launch", "desktop"),
+                                                 "dex": ("", "desktop")}  # fmt: skip
+
+
+def data_file_run(program: str, argv: list[str]) -> tuple[list[str], str] | None:
+    """(the files, their language) of a DATA_FILE_RUNNERS command, or None."""
+    sub, language = DATA_FILE_RUNNERS[program]
+    words = [w for w in argv[1:] if not w.startswith("-")]
+    if sub:
+        if words[:1] != [sub]:
+            return None
+        words = words[1:]
+    return words[:1] if sub else words, language
+
+
+# the names of code a program loads rather than runs: shared objects and plugins (a JVM
+# agent, ld.so --preload, an OpenSSL provider, a node addon, a Python extension)
+_LIBRARY_SUFFIXES = (".so", ".dylib", ".dll", ".bundle", ".jnilib", ".node", ".pyd")
+
+
+def library_file(key: str) -> bool:
+    """Whether a file's name is a library's (``e.so``, ``libx.so.1``): what loads it runs
+    its code (written.loads_library). Hot: the parser asks it of files written on a line."""
+    name = key.rsplit("/", 1)[-1]
+    stem, dot, tail = name.partition(".so.")
+    return name.endswith(_LIBRARY_SUFFIXES) or bool(dot and stem and tail[:1].isdigit())
+
+
+# JVM options whose value is a command line the JVM runs through sh (on a fatal error, out
+# of memory); every JDK tool (javac, jshell, jar) hands -J<option> to its JVM (red team s28
+# M). The same options in JAVA_TOOL_OPTIONS and friends: JAVA_OPTION_VARIABLES
+JVM_COMMAND_OPTIONS = ("-XX:OnOutOfMemoryError=", "-XX:OnError=")
+
+
+def jvm_commands(argv: list[str]) -> list[str]:
+    """The command lines a JVM option on the line makes the JVM run, whatever the program
+    (a name that is no JDK tool rejects the option, so reading it is the safe side)."""
+    found: list[str] = []
+    for word in argv[1:]:
+        option = word[2:] if word.startswith("-J-") else word
+        if option.startswith(JVM_COMMAND_OPTIONS):
+            found.append(option.partition("=")[2])
+    return found
+
 
 def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
     """What a git command runs from its options and configuration (git_config is imported
@@ -1317,11 +1409,33 @@ def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
     for word in argv[end:]:
         if word.startswith("ext::"):  # git-remote-ext: "% " is a space inside a word
             out.append(("script", word[5:].replace("% ", " ")))
+    if at > 0 and argv[at] == "switch" and any(w.startswith("--orphan") for w in argv[at + 1 :]):
+        # switch --orphan empties the working tree of every tracked file (checkout --orphan
+        # keeps them): a delete of what is under it (red team s28 Q, in ../victim)
+        out.append(("argv", ["rm", "-r", "-f", "--", f"{_git_work_tree(argv[1:at])}/*"]))
     if at > 0 and argv[at] in _GIT_EXEC_SUBCOMMANDS and _git_exec_hint(argv[at], argv[at + 1 :]):
         from hookwise.shell.git_config import exec_options
 
         out += exec_options(argv[at], argv[at + 1 :])
     return out
+
+
+def _git_work_tree(options: list[str]) -> str:
+    """The working tree git's options name (``-C D``, several joined; ``--work-tree=W``,
+    from where -C went), ``.`` when none."""
+    where = "."
+    tree: str | None = None
+    for index, word in enumerate(options):
+        following = options[index + 1] if index + 1 < len(options) else ""
+        if word == "-C" and following:
+            where = following if following[:1] in "/~" or where == "." else f"{where}/{following}"
+        elif word.startswith("--work-tree="):
+            tree = word.split("=", 1)[1]
+        elif word == "--work-tree" and following:
+            tree = following
+    if tree is None:
+        return where
+    return tree if tree[:1] in "/~" or where == "." else f"{where}/{tree}"
 
 
 def _git_exec_hint(sub: str, args: list[str]) -> bool:
@@ -1435,6 +1549,7 @@ OPTION_COMMANDS = frozenset(
         "compgen",
         "complete",
         "man",
+        "dpkg-buildpackage",
         "split",
         "gcc",
         "cc",
@@ -1574,6 +1689,10 @@ def searches_cwd(program: str, argv: list[str]) -> bool:
     # option reader counts them, are operands too)
     given = sum(w in ("-e", "-f", "--regexp", "--file") for w in argv)
     patterns = given if flags & {"-e", "-f", "--regexp", "--file"} else 1
+    if program == "git" and len(positional) > patterns:
+        # pathspecs with magic (`:!x`, `:(exclude)x`, `:(glob)**/.e*`): what they keep of
+        # `.` is git's matching, not read here; the search is of `.` (red team s28 F)
+        return all(w.startswith(":") for w in positional[patterns:])
     return len(positional) <= patterns
 
 

@@ -326,6 +326,13 @@ _GENERIC: dict[str, tuple[list[str], str]] = {
         r"add_custom_target|cmake_language)\b",
     ),
     "lldb": ([], r"."),
+    "pic": ([], r"\b(?:sh|copy|command)\b"),
+    # a desktop entry: Exec= (TryExec= is looked up) runs a command line, its field codes
+    # (%f, %u...) the files given; D-Bus activation runs what the bus names
+    "desktop": (
+        [r"(?m)^[ \t]*Exec[ \t]*=[ \t]*(.*)$"],
+        r"(?m)^[ \t]*DBusActivatable[ \t]*=[ \t]*true",
+    ),
     "foreign": ([], r"."),
     # ninja: a rule's command runs in sh; include/subninja load more of it
     "ninja": ([r"(?m)^[ \t]+command[ \t]*=[ \t]*(.+)$"], r"(?m)^\s*(?:include|subninja)\b"),
@@ -366,6 +373,14 @@ def _generic(language: str, text: str) -> Items:
     if language == "roff":  # .cf F, .trf F: F copied to the output
         for found in re.finditer(r"(?m)^[.'][ \t]*(?:cf|trf)[ \t]+(\S+)", text):
             out.append(("argv", ["cat", "--", found.group(1)]))
+    if language == "pic":  # sh X command X (or sh { command }), copy "F"
+        for found in re.finditer(r"\bsh[ \t]*(\S)", text):
+            close = "}" if found.group(1) == "{" else found.group(1)
+            end = text.find(close, found.end())
+            out.append(("script", text[found.end() : end if end >= 0 else len(text)]))
+        for found in re.finditer(r'\bcopy[ \t]+"([^"]*)"', text):
+            out.append(("argv", ["cat", "--", found.group(1)]))
+        remainder = re.sub(r'(?s)\b(?:sh[ \t]*(\S).*?(?:\1|}|$)|copy[ \t]+"[^"]*")', " ", text)
     if language == "pwsh":
         out.append(("script", text))  # external programs run by name, as in a shell
     found = re.search(capability, remainder) if remainder.strip() else None

@@ -598,6 +598,13 @@ def shapes(words: list[Any], script: Any) -> dict[int, Shape] | None:
     return found
 
 
+def made_on_line(found: Shape | None) -> bool:
+    """Whether a word of this shape holds a part the line computes when it runs (a
+    program's output, ``$(rev <<< ...)``): any text at all, ``..`` and ``/`` included
+    (not the environment's value, a number, or a path such as ``$(mktemp)`` gives)."""
+    return found is not None and any(item[0] in ("*", "S") for item in found)
+
+
 def _assigns(word: Any) -> bool:
     """An assignment word (``x=...``): its value is not expanded into words here."""
     if word.expanded:

@@ -12,7 +12,7 @@ imports it): the parser comes in as ``api`` (parser._api()). Standard library on
 
 from __future__ import annotations
 
-from hookwise.shell.programs import WRITE_OPTIONS
+from hookwise.shell.programs import WRITE_OPTIONS, library_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -382,3 +382,41 @@ def _key(path: str) -> str:
     while path.startswith("./"):
         path = path[2:]
     return path.rstrip("/") if path != "/" else path
+
+
+# programs that handle a file without loading it (list, test, move, copy, hash, inspect)
+_HANDLE_ONLY = frozenset(
+    ["ls", "stat", "file", "chmod", "chown", "chgrp", "touch", "rm", "mv", "cp", "install",
+     "ln", "realpath", "readlink", "basename", "dirname", "du", "wc", "md5sum", "sha1sum",
+     "sha256sum", "sha512sum", "b2sum", "cksum", "test", "[", "[[", "echo", "printf", "cat",
+     "nm", "objdump", "readelf", "strings", "strip", "size", "hexdump", "xxd", "od", "tar",
+     "zip", "gzip", "ar", "scp", "rsync"]
+)  # fmt: skip
+# how a word names the working directory (openssl -provider-path $PWD)
+_HERE = frozenset([".", "./", "$PWD", "${PWD}", "$(pwd)", "`pwd`"])
+
+
+def loads_library(command: Any, script: Any) -> str | None:
+    """A library written on the line (content unknown: compiled, downloaded) that
+    ``command`` names in a word, an option's value (``-agentpath:$PWD/e.so``) or by the
+    directory it lies in (``-provider-path $PWD -provider e``): whatever loads it runs its
+    code, as running ``./y`` does (red team s28 N). None: none named, or a program that
+    only handles files."""
+    if command.program in _HANDLE_ONLY or command.program in COMPILERS:
+        return None
+    built: list[str] = [k for k, v in script.written.items() if v is None and library_file(k)]
+    if not built:
+        return None
+    for word in command.argv[1:]:
+        pieces = {word}
+        for sep in ("=", ":", ","):
+            pieces |= {p for w in list(pieces) for p in w.split(sep)}
+        for piece in pieces:
+            name = piece
+            for prefix in ("$PWD/", "${PWD}/", "$(pwd)/", "./"):
+                name = name.removeprefix(prefix)
+            for key in built:
+                folder = key.rpartition("/")[0]
+                if name == key or (piece in _HERE and not folder) or name.rstrip("/") == folder:
+                    return key
+    return None

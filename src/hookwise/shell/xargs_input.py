@@ -103,8 +103,9 @@ _GIT_LONG = frozenset(["--others", "--ignored", "--ignored=matching", "--ignored
 
 def tracked_names(piped_from: _Piped | None) -> bool:
     """Whether the names come from git's list of what it tracks (``git ls-files``,
-    ``git diff --name-only``, through filters): the repository's own files, which a
-    program may read as ``git archive`` does (not untracked or ignored ones: -o)."""
+    ``git diff --name-only``, its branches and tags, through filters): the repository's
+    own names, which a program may read as ``git archive`` does (not untracked or
+    ignored files: -o)."""
     source = piped_from
     for _ in range(16):
         if source is None:
@@ -114,6 +115,9 @@ def tracked_names(piped_from: _Piped | None) -> bool:
         if source.program == "git":
             if operands[:1] == ["ls-files"]:
                 return not _git_lists(operands, options)
+            if operands[:1] in (["branch"], ["tag"]):
+                # its list of branches or tags: ref names, which never start with "-"
+                return len(operands) == 1 or bool(_GIT_REF_LISTS.intersection(options))
             return operands[:1] == ["diff"] and any(
                 o in ("--name-only", "--name-status") for o in options
             )
@@ -121,6 +125,13 @@ def tracked_names(piped_from: _Piped | None) -> bool:
             return False
         source = source.piped_from
     return False
+
+
+# git branch / git tag options that make the command list refs (its operands then filter)
+_GIT_REF_LISTS = frozenset(
+    ["-l", "--list", "--merged", "--no-merged", "--contains", "--no-contains", "--points-at",
+     "-a", "--all", "-r", "--remotes"]
+)  # fmt: skip
 
 
 def _git_lists(operands: list[str], options: list[str]) -> bool:
@@ -346,6 +357,10 @@ def xargs_operands(
         else:
             items = listed(piped_from)
             globs = items is not None  # a lister's selection: patterns, not literal names
+            # any other producer's output (``echo vne. | rev``, ``base64 -d``, a tool's) is
+            # words made when it runs, as `xargs -a <(...)` reads (red team s28 B); git's
+            # list of what it tracks is the repository's own names
+            computed = items is None and not tracked_names(piped_from)
     known = items is not None
     if (from_file and not stdin) or computed:
         # xargs -a FILE: its words are whatever FILE holds when it runs (written on the

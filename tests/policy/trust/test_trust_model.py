@@ -601,7 +601,8 @@ def test_a_parse_the_shell_parser_cannot_finish_is_denied(world: World, command:
         ("touch a", "allow"),
         ("touch a b && touch c", "allow"),
         ("touch a && rm -r victim", None),
-        ("touch $(rm -rf victim)", None),
+        # (its target is what the line computes: maybe hookwise's own file, red team s28 C)
+        ("touch $(rm -rf victim)", "ask"),
         ("touch a; bash -c 'rm -r victim'", None),
         ("(touch a) | rm -r victim", None),
     ],

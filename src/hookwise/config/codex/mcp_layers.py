@@ -2,7 +2,9 @@
 ``config.toml``, a profile file (``codex --profile NAME``: ``$CODEX_HOME/NAME.config.toml``)
 and the project layers (``.codex/config.toml`` from the project root down), merged as Codex
 0.169.0 merges them (``protocol/codex.py``: ``PROFILE_FILE_SUFFIX``): the last layer that
-sets a server's ``disabled_tools`` gives the whole list.
+sets a server's ``disabled_tools`` gives the whole list, and a server's table is merged field
+by field (``merged_server``: a project layer that sets only ``args`` keeps the user's
+``command``, red team s28 F8).
 
 ``install --native`` writes into the user's file only, so a tool it switched off stays off
 only where no later layer replaces the list (red team s27 F4, F13). A project layer counts
@@ -19,7 +21,7 @@ from typing import Any
 
 from hookwise.protocol.codex import MCP_FILES, PROFILE_FILE_SUFFIX
 
-__all__ = ["McpLayer", "mcp_layers", "profile_files", "unheld"]
+__all__ = ["McpLayer", "mcp_layers", "merged_server", "profile_files", "unheld"]
 
 _TABLE = MCP_FILES["user"][0][1]
 _PROJECT_FILE = MCP_FILES["project"][0][0]
@@ -148,3 +150,33 @@ def unheld(
             why = f"without {tool!r}: Codex uses that list with the profile"
             out.append(("profile", f"{layer.label} sets [{_TABLE}.{server}] disabled_tools {why}"))
     return out
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """``over`` on ``base`` as Codex merges config layers: tables key by key, any other
+    value (a list too) replaced whole."""
+    out = dict(base)
+    for key, value in over.items():
+        below = out.get(key)
+        out[key] = (
+            _merge(below, value) if isinstance(below, dict) and isinstance(value, dict) else value
+        )
+    return out
+
+
+def merged_server(
+    server: str, layers: list[McpLayer]
+) -> tuple[dict[str, Any] | None, list[McpLayer]]:
+    """``server``'s table as Codex uses it over ``layers`` (in Codex's order: the user's
+    file, a profile, the project layers from the root down), and the layers that set any of
+    it; None when none defines it or one cannot be read (nothing is claimed for it)."""
+    merged: dict[str, Any] | None = None
+    setting: list[McpLayer] = []
+    for layer in layers:
+        if layer.servers is None:
+            return None, [*setting, layer]
+        entry = layer.servers.get(server)
+        if isinstance(entry, dict):
+            merged = _merge(merged or {}, entry)
+            setting.append(layer)
+    return merged, setting

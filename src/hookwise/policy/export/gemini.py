@@ -30,7 +30,7 @@ from hookwise.policy.export.model import (
     WholeTool,
     header,
 )
-from hookwise.protocol.hosts import HOSTS
+from hookwise.protocol.hosts import HOSTS, mcp_call_name
 
 HOST = "gemini"  # the host whose permission rules this module writes
 TARGET = "~/.gemini/policies/hookwise.toml"
@@ -76,8 +76,22 @@ def entries(intent: Intent, analysis: Analysis) -> tuple[list[str], str | None]:
         # toolName is required by Gemini's schema (a rule without it makes Gemini skip the
         # whole file, every other entry with it: observed); "*" with mcpName is the server's
         # every tool (``mcp_<server>_*``)
+        tool = intent.tool if intent.tool is not None else "*"
+        if intent.tool is not None:
+            # Gemini calls the tool by the name it makes (mcp_call_name: sanitised, cut past
+            # 63 characters), and its engine matches mcp_<mcpName>_<toolName> against that
+            # name: the rule names what follows the prefix in it (s28 F11). A cut name may be
+            # another tool's too (the same first and last 30 characters): stricter there.
+            called = mcp_call_name(HOST, intent.server, intent.tool) or ""
+            prefix = f"mcp_{intent.server}_"  # (formatMcpToolName)
+            if not called.startswith(prefix):
+                return [], (
+                    f"Gemini CLI calls the tool {called!r} (its name made valid or cut to 63 "
+                    "characters), which no rule naming the server matches"
+                )
+            tool = called[len(prefix) :]
         head = f"mcpName = {json.dumps(intent.server)}"
-        head += f"\ntoolName = {json.dumps(intent.tool if intent.tool is not None else '*')}"
+        head += f"\ntoolName = {json.dumps(tool)}"
         out = [f"{head}\n{tail}"]
         if intent.tool is None:  # its resources: built-in tools no mcpName rule reaches
             out += [

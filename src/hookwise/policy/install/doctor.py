@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookwise.config.files import read_file_bytes
 from hookwise.config.hookwise_command import (
+    follows_any_session_file,
     is_hookwise_command,
     is_portable_command,
     machine_paths,
@@ -352,8 +353,15 @@ _OWN_LOADERS: dict[str, Callable[[str, Path, Mapping[str, str], HostReport], Hos
 }
 
 
-def _entries(host: str, project: Path, env: Mapping[str, str], report: HostReport) -> Loaded:
-    """hookwise handlers the host's loader registers, with whether each would run."""
+def _entries(
+    host: str,
+    project: Path,
+    env: Mapping[str, str],
+    report: HostReport,
+    start: Path | None = None,
+) -> Loaded:
+    """hookwise handlers the host's loader registers, with whether each would run
+    (``start``: the host's loader reads its settings as started there)."""
     info = host_info(host)
     if "runtime" not in info.supports:
         return Loaded(_entries_from_files(host, project, env), [], set())
@@ -365,7 +373,7 @@ def _entries(host: str, project: Path, env: Mapping[str, str], report: HostRepor
         planned = load_script_hooks(host, str(project), env).registry.entries
         return Loaded(_entries_from_files(host, project, env), list(planned), set())
     loader = _OWN_LOADERS.get(info.settings_loader, _file_host_entries)
-    entries, warnings, not_running, merged, off = loader(host, project, env, report)
+    entries, warnings, not_running, merged, off = loader(host, start or project, env, report)
     out = [
         Registered(
             entry.event,
@@ -831,12 +839,18 @@ def check_host(
     *,
     explicit: bool = False,
     run_self_test: bool = True,
+    start: Path | None = None,
 ) -> HostReport:
+    """``start``: the directory the host would be started in, when not ``project`` (doctor
+    run in a subdirectory): the host's own loader reads its settings as started there
+    (Claude Code and Gemini CLI read the project settings of their start directory only,
+    red team s28 F6), so a registration in ``project``'s files is not one here."""
     report = HostReport(host)
     report.events_used = policy_events(compiled, host)
     written = _written(host, project, env, report)
     probe = HostReport(host)
-    loaded = _entries(host, project, env, probe)
+    here = start if start is not None and host_info(host).settings_loader in _OWN_LOADERS else None
+    loaded = _entries(host, project, env, probe, here)
     registered = loaded.registered
     report.registered = registered
     report.installed = bool(written or registered)
@@ -872,11 +886,18 @@ def check_host(
         path, _, pointer = origin.partition("#")
         unseen.setdefault(path, []).append(pointer.split("/")[2])
     for path, events in unseen.items():
+        why = "does not load it here (see the checks above)"
+        if here is not None and here != project:
+            why = (
+                f"started in {here} reads the project settings of {here}, not these: not "
+                f"registered here (a project-scope install holds for sessions started in "
+                f"{project}; `hookwise install {host} --scope user` holds in every directory)"
+            )
         report.add(
             "fail",
             "registered",
             f"{path} registers hookwise on {', '.join(dict.fromkeys(events))}, but "
-            f"{HOST_TITLES[host]} does not load it here (see the checks above)",
+            f"{HOST_TITLES[host]} {why}",
         )
     for entry in registered:
         if not entry.runs and entry.origin in loaded.switched_off:
@@ -961,6 +982,15 @@ def _check_portability(
                 f"{entry.origin.partition('#')[0]}: the command names {paths[0]}, a path of "
                 "this machine; on another machine it is not found (exit 127) and the host "
                 f"runs the tool. `hookwise install {report.host}` writes a portable command",
+            )
+        elif follows_any_session_file(entry.command):
+            report.add(
+                "warn",
+                "portable",
+                f"{entry.origin.partition('#')[0]}: the registered command is the form "
+                "written before s28: it runs the program named in /tmp/hookwise-run-<uid>/"
+                "launcher outside `hookwise run` too, so one write there takes every hook "
+                f"(red team s28 F4); `hookwise install {report.host}` rewrites it",
             )
         elif is_portable_command(entry.command) and not os.access(launcher, os.X_OK):
             report.add(
@@ -1081,8 +1111,10 @@ def diagnose(
     hosts: tuple[str, ...] = hosts_with("install"),
     explicit: bool = False,
     run_self_test: bool = True,
+    start: Path | None = None,
 ) -> DoctorReport:
-    """The whole report for ``project`` (``explicit``: the hosts were asked for by name)."""
+    """The whole report for ``project`` (``explicit``: the hosts were asked for by name;
+    ``start``: the directory a host would be started in, when not ``project``)."""
     environ = dict(os.environ if env is None else env)
     project = Path(os.path.abspath(project))
     policy, compiled = check_policy(project, environ)
@@ -1095,8 +1127,19 @@ def diagnose(
     policy.checks.append(confinement_check(environ, compiled["settings"]))
     policy.checks += env_file_checks(project, environ)
     policy.checks += audit_check(environ, compiled["settings"])
+    from hookwise.policy.install.session_launcher import session_launcher_checks
+
+    policy.checks += [Check(s, "session launcher", d) for s, d in session_launcher_checks()]
     reports = [
-        check_host(host, project, environ, compiled, explicit=explicit, run_self_test=run_self_test)
+        check_host(
+            host,
+            project,
+            environ,
+            compiled,
+            explicit=explicit,
+            run_self_test=run_self_test,
+            start=start,
+        )
         for host in hosts
     ]
     if not compiled.get("errors"):  # an export of a broken policy would say nothing true

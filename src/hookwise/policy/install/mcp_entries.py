@@ -26,6 +26,7 @@ from hookwise.config.atomic import write_text_atomic
 from hookwise.config.host_homes import config_dir, config_file
 from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode, parse_jsonc
 from hookwise.config.mcp_servers import server_command
+from hookwise.config.start_dirs import above, repository_root, walk
 from hookwise.config.toml_spans import TomlSpans, pair_span, sibling_after
 from hookwise.mcp_proxy import (
     BARE,
@@ -42,7 +43,7 @@ from hookwise.mcp_proxy import (
     wrapped,
 )
 from hookwise.policy.install.errors import InstallError
-from hookwise.protocol.hosts import mcp_files, mcp_stdio_types
+from hookwise.protocol.hosts import HOST_TITLES, mcp_files, mcp_files_above, mcp_stdio_types
 
 
 @dataclass
@@ -64,6 +65,8 @@ class McpPlan:
     files: dict[Path, tuple[str, str]] = field(default_factory=dict)  # path -> (before, after)
     state: dict[str, Any] = field(default_factory=dict)
     state_path: Path | None = None
+    looked: int = 0  # project scope: the directories holding one of the host's files
+    unlooked: str = ""  # project scope: where the walk did not look (start_dirs.Walk)
 
     @property
     def changed(self) -> bool:
@@ -117,41 +120,113 @@ def _load_state(path: Path) -> dict[str, Any]:
 def plan_mcp(
     host: str, scope: str, project: Path, env: Mapping[str, str], *, install: bool
 ) -> McpPlan:
-    """Every MCP server entry of ``host``'s ``scope`` files, wrapped (or unwrapped)."""
+    """Every MCP server entry of ``host``'s ``scope`` files, wrapped (or unwrapped). The
+    project scope is every directory of the repository the host may be started in
+    (``config.start_dirs``), plus, reported and never written, the files the host reads
+    above the repository (Claude Code's ``.mcp.json`` up to ``/``)."""
     files = mcp_files(host).get(scope)
     if not files:
         raise InstallError(
             f"{host} has no {scope} MCP settings hookwise can edit (its {scope} servers, if "
             "any, are in a file the host rewrites itself); see docs/mcp.md"
         )
-    base = Path(os.path.abspath(project)) if scope == "project" else config_dir(host, env)
     state_path = _state_path(env)
     plan = McpPlan(state=_load_state(state_path), state_path=state_path)
     prefix = wrap_command(env)
-    first: Mapping[str, Any] = {}
-    for relative, key in files:
-        for path in _places(host, scope, base, relative, env):
-            _check_link(path, base if scope == "project" else None)
-            try:
-                text = path.read_text(encoding="utf-8")
-            except FileNotFoundError:
-                continue
-            except (OSError, UnicodeDecodeError) as exc:
-                raise InstallError(f"{path}: cannot read it: {exc}") from None
-            records = plan.state.setdefault(str(path), {})
-            edit = _Edit(
-                plan, path, key, prefix, records, install, config_env.pins_for(env), env,
-                mcp_stdio_types(host), first if "*" in relative else {}, host,
-            )  # fmt: skip
-            after = edit.toml(text) if path.suffix == ".toml" else edit.json(text)
-            if not first and path.suffix == ".toml":
-                with contextlib.suppress(tomllib.TOMLDecodeError):
-                    found = tomllib.loads(text).get(key)
-                    first = found if isinstance(found, dict) else {}
-            plan.files[path] = (text, after)
-            if not records:
-                plan.state.pop(str(path), None)
+    pins = config_env.pins_for(env)
+    stdio = mcp_stdio_types(host)
+    root: Path | None = None
+    if scope == "project":
+        found = walk(repository_root(Path(project)), [relative for relative, _ in files])
+        root, bases, plan.unlooked = found.root, found.dirs, found.not_looked()
+        plan.looked = len(found.dirs)
+    else:
+        bases = [config_dir(host, env)]
+    for base in bases:
+        first: Mapping[str, Any] = {}
+        for relative, key in files:
+            for path in _places(host, scope, base, relative, env):
+                _check_link(path, root)
+                text = _text(path)
+                if text is None:
+                    continue
+                records = plan.state.setdefault(str(path), {})
+                edit = _Edit(plan, path, key, prefix, records, install, pins, env, stdio,
+                             first if "*" in relative else {}, host)  # fmt: skip
+                after = edit.toml(text) if path.suffix == ".toml" else edit.json(text)
+                if not first and path.suffix == ".toml":
+                    with contextlib.suppress(tomllib.TOMLDecodeError):
+                        found_servers = tomllib.loads(text).get(key)
+                        first = found_servers if isinstance(found_servers, dict) else {}
+                plan.files[path] = (text, after)
+                if not records:
+                    plan.state.pop(str(path), None)
+    if root is not None and install:
+        for relative, key in mcp_files_above(host):
+            for path in above(root, relative):
+                _plan_above(
+                    plan, host, path, key=key, prefix=prefix, pins=pins, env=env, stdio=stdio
+                )
     return plan
+
+
+def _text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstallError(f"{path}: cannot read it: {exc}") from None
+
+
+def _plan_above(
+    plan: McpPlan,
+    host: str,
+    path: Path,
+    *,
+    key: str,
+    prefix: list[str],
+    pins: list[str],
+    env: Mapping[str, str],
+    stdio: tuple[str, ...],
+) -> None:
+    """A file above the repository that the host reads too (red team s28 F7): its servers
+    start in every project below it. Not the project's to edit (often the user's own
+    ``~/.mcp.json``, or another user's ``/tmp/.mcp.json``): what would be wrapped is
+    reported ``skipped``, never written."""
+    try:
+        text = _text(path)
+    except InstallError as exc:
+        plan.changes.append(ServerChange(path, "*", "skipped", str(exc)))
+        return
+    if text is None:
+        return
+    seen = McpPlan()
+    edit = _Edit(seen, path, key, prefix, {}, True, pins, env, stdio, {}, host)
+    try:
+        edit.json(text)
+    except InstallError as exc:
+        plan.changes.append(ServerChange(path, "*", "skipped", str(exc)))
+        return
+    owner = _owner(path)
+    for change in seen.changes:
+        if change.action in ("already", "remote"):
+            plan.changes.append(change)
+            continue
+        plan.changes.append(ServerChange(path, change.name, "skipped", (
+            f"{path} is above the project, and {HOST_TITLES.get(host, host)} starts its "
+            f"servers in every directory below it{owner}; install --mcp edits the project's "
+            "files only: move the entry into the projects that use it (install --mcp wraps it "
+            "there), or remove it")))  # fmt: skip
+
+
+def _owner(path: Path) -> str:
+    """Words naming the other user who owns ``path`` ("" when it is this user's)."""
+    try:
+        uid = path.stat().st_uid
+    except OSError:
+        return ""
+    return "" if uid == os.getuid() else f" (owned by another user, uid {uid})"
 
 
 def _places(host: str, scope: str, base: Path, relative: str, env: Mapping[str, str]) -> list[Path]:
@@ -432,12 +507,22 @@ def _toml_edit(edit: _Edit, text: str) -> str:
         if not isinstance(server.get("command"), str):
             if isinstance(server.get("url"), str):
                 edit.note(name, "remote", "not covered by the proxy")
+            elif edit.install and any(k in server for k in _MERGED_FIELDS):
+                fields = ", ".join(k for k in _MERGED_FIELDS if k in server)
+                edit.note(name, "skipped", f"it sets {fields} without a command: Codex merges "
+                          "it field by field into the same server of an earlier layer (the "
+                          "user's config.toml), whose command then runs these arguments, "
+                          "not the proxy; give it its own command, or remove it")  # fmt: skip
             continue
         changed = _toml_entry(edit, text, name, server)
         if changed != text:
             _check_toml(edit, text, changed, name)
         text = changed
     return text
+
+
+# the fields of a Codex server entry that decide what runs (red team s28 F8)
+_MERGED_FIELDS = ("args", "env", "cwd")
 
 
 def _argv_of(server: Any) -> list[Any]:
@@ -581,6 +666,16 @@ def _apply(text: str, edits: list[tuple[tuple[int, int], str]]) -> str:
     return text
 
 
+def _merged_problems(host: str, project: Path, env: Mapping[str, str]) -> dict[str, str]:
+    """Servers whose entry the host merges across files into one that is not wrapped
+    (Codex: ``codex_merged``); other hosts take an entry whole from one file."""
+    if host != "codex":
+        return {}
+    from hookwise.policy.install.codex_merged import merged_problems
+
+    return {m.name: m.why for m in merged_problems(project, config_dir(host, env))}
+
+
 def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[str, str]]:
     """``doctor``: (status, detail) about ``host``'s MCP servers: those that do not run
     through the proxy (warn), those that do (ok), remote ones it cannot wrap (info). A
@@ -593,7 +688,13 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
         except InstallError as exc:
             out.append(("warn", f"cannot read the {scope} MCP servers: {exc}"))
     replaced = {c.name for _, plan in plans for c in plan.changes if c.action == "replacing"}
+    merged = _merged_problems(host, project, env)
+    for name, why in merged.items():
+        out.append(("warn", f"MCP server {name!r} is not behind the proxy: {why}"))
     for scope, plan in plans:
+        if plan.unlooked:
+            out.append(("info", f"{scope} MCP files looked for in every directory of the "
+                                f"repository, {plan.unlooked}"))  # fmt: skip
         by: dict[str, list[str]] = {}
         for change in plan.changes:
             by.setdefault(change.action, []).append(f"{change.name!r} ({change.file})")
@@ -623,10 +724,10 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
                 out.append(("warn", f"{scope} MCP server {change.name!r} ({change.file}) is "
                                     "wrapped, but a setting replaces it (see above/below): the "
                                     "host does not start this entry"))  # fmt: skip
-        behind = [
+        behind = [  # (a merged entry's warning is above)
             f"{c.name!r} ({c.file})"
             for c in plan.changes
-            if c.action == "already" and c.name not in replaced
+            if c.action == "already" and c.name not in replaced and c.name not in merged
         ]
         if behind:
             out.append(("ok", f"{scope} MCP servers behind the proxy: {', '.join(behind)}"))

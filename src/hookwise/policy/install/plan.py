@@ -39,6 +39,7 @@ from hookwise.policy.install.registrations import policy_events, registrations, 
 from hookwise.policy.install.sh_script import edit_sh, script_path
 from hookwise.policy.install.targets import settings_path
 from hookwise.policy.trust.scopes import launcher_path
+from hookwise.protocol.hosts import HOST_TITLES, project_settings_at_start
 from hookwise.protocol.hosts import host as host_info
 from hookwise.protocol.profiles import Profile
 
@@ -174,6 +175,13 @@ def plan_install(
         executable = host_info(host).hooks_layout == "script"
         plan.changes.append(
             FileChange(path, edit.before, edit.after, mode=0o755 if executable else None)
+        )
+    if scope != "user" and project_settings_at_start(host):
+        plan.notes.append(
+            f"{HOST_TITLES[host]} reads {scope} settings in the directory it is started in "
+            f"only: this registration guards sessions started in {project}, not in its "
+            f"subdirectories (a session started in one runs no hookwise hook); "
+            f"`hookwise install {host} --scope user` guards every directory"
         )
     if "trust_note" in steps:
         plan.notes.append(trust_story(host))

@@ -262,6 +262,33 @@ def _could_match(spec: dict[str, Any], cmd: Command) -> str | None:
     )
 
 
+def _pattern_args(spec: dict[str, Any], cmd: Command, ev: Event, index: int) -> str | None:
+    """Why a command whose patterns bash expands could match the rule's ``args`` (the
+    rest of the rule matching as written): maybe.pattern_args."""
+    if not _command_matches({**spec, "args": []}, cmd):
+        return None
+    from hookwise.policy.rules.maybe import pattern_args
+
+    return pattern_args(spec, cmd, _options(cmd)[1], glob_match, _glob_directory(ev, index))
+
+
+def _glob_directory(ev: Event, index: int) -> str | None:
+    """Where bash will expand the patterns of the ``index``-th command as the disk is now,
+    or None when the line can change what they match before they are expanded: something
+    on it writes or copies files, runs beside the rest, comes before the command (other
+    than ``cd``) or sets a glob option, or the directory is known only when it runs."""
+    script = ev.script
+    if script is None or script.written or script.copies or script.concurrent:
+        return None
+    if script.globopts:  # shopt -s nocaseglob, extglob, globstar...: bash reads otherwise
+        return None
+    commands = script.commands
+    if any(c.argv[:1] not in (["cd"], ["pushd"]) for c in commands[:index]):
+        return None
+    home = ev.env.get("HOME") or ""
+    return canonical.command_dirs(commands, ev.shell_cwd, home)[index]
+
+
 def _m_command(
     specs: list[dict[str, Any]],
     ev: Event,
@@ -298,6 +325,10 @@ def _m_command(
                 hits.add(index)
             elif cmd.shapes is not None and maybe is not None and index not in could:
                 why = _could_match(spec, cmd)
+                if why is not None:
+                    could[index] = f"{' '.join(cmd.argv)[:80]}: {why}"
+            elif cmd.globs and spec["args"] and maybe is not None and index not in could:
+                why = _pattern_args(spec, cmd, ev, index)
                 if why is not None:
                     could[index] = f"{' '.join(cmd.argv)[:80]}: {why}"
     if not hits:
@@ -413,10 +444,29 @@ def _m_files(
                 maybe.append(f"`{ref.raw}` could be one of its files")
                 _note(trace, "files", False, f"`{ref.raw}` could be one of its files once known")
                 return None
+        for ref in refs:
+            held = _tree_holds(spec, ref, ev) if ref.tree and ref.absolute else None
+            if held is not None:  # grep -r x . where ./.env is (red team s28 F, G)
+                from hookwise.policy.rules.trees import why
+
+                maybe.append(why(ref.raw, held))
+                _note(trace, "files", False, f"`{ref.raw}` holds {held}")
+                return None
     if trace is not None:
         shown = ", ".join(r.relative or r.absolute or r.raw for r in refs[:8])
         trace.append(("files", False, f"no path matches: {shown}"))
     return False
+
+
+def _tree_holds(spec: dict[str, Any], ref: PathRef, ev: Event) -> str | None:
+    """A file of the rule under a tree the command reads recursively (rules/trees.py)."""
+    from hookwise.policy.rules.trees import held_file
+
+    script = ev.script
+    command = script.commands[ref.command] if script is not None and ref.command >= 0 else None
+    where = (ev.shell_cwd or ev.cwd or "", ev.env.get("HOME") or "")
+    cache = ev.trees
+    return held_file(ref, command, where, lambda found: _path_matches(spec, found), cache)
 
 
 def _could_be_path(spec: dict[str, Any], ref: PathRef, ev: Event) -> bool:
@@ -701,8 +751,9 @@ def evaluate(
         script = ev.script if ev.tool == canonical.SHELL else None
         # a word known only when it runs (commands.shapes): a rule may then only maybe match
         unknown = script is not None and (
-            any(c.shapes for c in script.commands)
+            any(c.shapes or c.globs for c in script.commands)  # (patterns: pattern_args)
             or any(r.shape is not None for r in ev.paths)  # after a cd known only when it runs
+            or any(r.tree for r in ev.paths)  # what a tree holds: found by looking (trees.py)
         )
         for position in candidates(index.get(ev.name), ev):
             if position in seen:

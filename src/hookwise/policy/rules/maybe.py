@@ -45,22 +45,28 @@ def _glob_atoms(compiled: Any) -> list[list[Atom]]:
         return [[(_char(ch), "one") for ch in compiled]]
     out: list[list[Atom]] = []
     for alternative in compiled:
-        atoms: list[Atom] = []
+        # ``**/`` is no directory at all, or some ending in ``/`` (not a name run into
+        # the next: ``**/.env`` never matches ``x.env``)
+        variants: list[list[Atom]] = [[]]
         for token in alternative:
             kind = token[0]
+            if kind == "**/" and len(variants) < 16:
+                deeper: list[Atom] = [(_any, "star"), (_char("/"), "one")]
+                variants = variants + [[*v, *deeper] for v in variants]
+                continue
+            atoms: list[Atom] = []
             if kind == "L":
-                atoms += [(_char(ch), "one") for ch in str(token[1])]
+                atoms = [(_char(ch), "one") for ch in str(token[1])]
             elif kind == "?":
-                atoms.append((_not_slash, "one"))
+                atoms = [(_not_slash, "one")]
             elif kind == "*":
-                atoms.append((_not_slash, "star"))
-            elif kind == "**":
-                atoms.append((_any, "star"))
-            elif kind == "**/":
-                atoms += [(_any, "star"), (_char("/"), "opt")]
+                atoms = [(_not_slash, "star")]
+            elif kind in ("**", "**/"):
+                atoms = [(_any, "star")]
             elif kind == "C":
-                atoms.append((_class(token), "one"))
-        out.append(atoms)
+                atoms = [(_class(token), "one")]
+            variants = [[*v, *atoms] for v in variants]
+        out += variants
     return out
 
 
@@ -261,6 +267,66 @@ def could_match(
     if spec["regex"] and not all(search(entry, cmd.text) for entry in spec["regex"]):
         return None  # the pattern is read in the text as written, unknown words and all
     return "; ".join(dict.fromkeys(reasons))
+
+
+def pattern_args(
+    spec: dict[str, Any],
+    cmd: Command,
+    positional: list[str],
+    glob_match: Callable[[Any, str], bool],
+    directory: str | None = None,
+) -> str | None:
+    """Why a rule's ``args`` could match a pattern bash expands (``grep -h . s*``: the rule
+    names ``*.pem``, the pattern can be ``server.pem``) when the words as written do not
+    (red team s28 E). ``directory``: where bash will expand them with nothing on the line
+    changing the disk first: a pattern the matcher reads as bash does is what it expands to
+    there now (``grep foo *`` among README.md and src/ names no key); else, or for a
+    pattern bash reads otherwise (shell/glob_frame.differs), what it may match."""
+    patterns = {cmd.argv[i] for i in cmd.globs if i}
+    reasons: list[str] = []
+    words = iter(positional)
+    for glob in spec["args"]:
+        for word in words:
+            if glob_match(glob, word):
+                break
+            if word not in patterns:
+                continue
+            names = _expanded(word, directory)
+            if names is not None:
+                hit = next((n for n in names if glob_match(glob, n)), None)
+                if hit is None:
+                    continue
+                reasons.append(f"`{word}` expands to `{hit}`, its argument")
+                break
+            if any(
+                _intersect(alt, atoms, _alphabet(word, _glob_chars(glob)))
+                for atoms in _pattern_atoms(word)
+                for alt in _glob_atoms(glob)
+            ):
+                reasons.append(f"`{word}` could expand to its argument")
+                break
+        else:
+            return None
+    return "; ".join(reasons) or None
+
+
+def _expanded(word: str, directory: str | None) -> list[str] | None:
+    """The names bash gives ``word`` in ``directory`` now (as it writes them: relative
+    stays relative), or None when that cannot be told here: no directory, a pattern bash
+    reads otherwise, a ``~`` or a backslash (bash's escapes are not fnmatch's), a directory
+    that is not there."""
+    from hookwise.shell.glob_frame import differs
+
+    if directory is None or word[:1] == "~" or "\\" in word or differs(word, frozenset()):
+        return None
+    import glob
+    import os
+
+    if not os.path.isdir(directory):
+        return None  # (a place not on this disk: what is there is known only when it runs)
+
+    found = glob.glob(word, root_dir=directory)  # (hidden names only where the word says)
+    return found if found else [word]  # no match: bash passes the word as it is
 
 
 _ANY_NAME = "q7-no-such-name"  # a name no protected glob spells out
@@ -465,10 +531,17 @@ def unverifiable_for(
         return
     position, ev, why = min(unsure, key=lambda item: item[0])
     rule = rules[position]
+    from hookwise.policy.rules.trees import WHY
+
+    if all(w.startswith(WHY) for w in why):  # found on the disk, not a value unknown yet
+        tail = "; leave it out with the program's own options (--exclude=...)"
+    else:
+        tail = " (known only when it runs); write the value out"
     reason = (
         f"hookwise cannot verify this command for rule {rule['id']!r}: "
         + "; ".join(why)
-        + " (known only when it runs); write the value out, or set settings.unverifiable"
+        + tail
+        + ", or set settings.unverifiable"
     )
     if decision.decision is None or verdict == "deny":
         builtin(decision, ev, rule_id, verdict, reason)

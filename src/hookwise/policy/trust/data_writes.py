@@ -108,6 +108,8 @@ def _copies(name: str, argv: list[str]) -> list[str]:
         if len(operands) < 2:
             return []
         target, operands = operands[-1], operands[:-1]
+    if not target:  # cp -a x '': no such directory, the copy fails and writes nothing
+        return []
     out: list[str] = []
     for source in operands:
         base = source.rstrip("/").rsplit("/", 1)[-1]

@@ -2,9 +2,11 @@
 
 A tool call that writes, deletes, moves, truncates or changes the mode of a protected file
 is denied before any rule is read. Protected are the policy files of every scope, the trust
-store, the audit log, hookwise's cache and launcher, and the hook registrations of the
-hosts (``.claude/settings*.json``, ``.gemini/settings.json``, ``.codex/hooks.json``,
-``.codex/config.toml``, in any directory, and their user-scope twins), the dotenv files a
+store, the audit log, hookwise's cache and launcher, this user's ``hookwise run`` sessions
+directories (``/run/user/<uid>/hookwise-run-<uid>``, ``/tmp/...``), the hook registrations
+of the hosts (``.claude/settings*.json``, ``.gemini/settings.json``, ``.codex/hooks.json``,
+``.codex/config.toml``, in any directory, and their user-scope twins, and Codex's profile
+files ``$CODEX_HOME/NAME.config.toml``), the dotenv files a
 host exports to its hooks (any ``.env``: content put into one, whatever the variable), the
 hosts' native rule directories that ``install --native`` writes into
 (``~/.gemini/policies/``, ``~/.codex/rules/``) and its records, plus every directory holding
@@ -13,7 +15,9 @@ one of them when the call deletes or moves a whole tree.
 How a call is read:
 
 - file tools (Write, Edit, apply_patch, an MCP tool with a path...) other than the read
-  only ones: every path argument, resolved (symlinks followed);
+  only ones: every path argument, resolved (symlinks followed), read whole (a move,
+  delete or merging copy of a directory holding a guard: :meth:`Guard.reaches`, the
+  reading the shell's ``mv`` and ``rm -r`` operands get too);
 - shell commands, per simple command (after ``cd``): output redirections always; then by
   program: readers (``cat``, ``grep``, ``git diff``...) are let be; known writers
   (``rm``, ``mv``, ``cp``, ``ln``, ``tee``, ``truncate``, ``sed -i``, ``chmod``...) have
@@ -30,6 +34,7 @@ from __future__ import annotations
 from hookwise.policy import canonical
 from hookwise.policy import os_lite as os  # os without its import cost
 from hookwise.policy.canonical import UNKNOWN_DIR, command_dirs, kernel_path, resolve_path
+from hookwise.policy.confinement import sessions_dirs
 from hookwise.policy.trust.scopes import (
     config_home,
     launcher_path,
@@ -80,6 +85,11 @@ SUFFIXES = (
     "/.codex/.env",
 )
 POLICY_DIR = "/.hookwise"
+# Codex's profile files, ``$CODEX_HOME/NAME.config.toml`` (``codex --profile NAME`` reads one
+# over config.toml: MCP servers, disabled_tools, hooks): a guard file directly in CODEX_HOME,
+# whatever NAME. protocol/codex.py's PROFILE_FILE_SUFFIX (a test keeps them equal; the hot
+# path does not import the protocol modules).
+CODEX_PROFILE_SUFFIX = ".config.toml"
 # install --native's record beside each native rule file (install/native_record.py)
 NATIVE_RECORD = ".hookwise-native.json"
 # Substrings that name a protected file in a word, a script or a patch.
@@ -269,7 +279,15 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
         *policy_files,
     ]
     # (abspath normalises; obeyed_paths and project_paths return theirs normalised)
-    return [*obeyed_paths(env), *(os.path.abspath(p) for p in paths if p), *project_paths(cwd)]
+    return [
+        *obeyed_paths(env),
+        *(os.path.abspath(p) for p in paths if p),
+        *project_paths(cwd),
+        # this user's sessions directories: the registered command reads a session's
+        # launcher there (only a session's read-only bind, red team s28 F4; a root agent
+        # could make one, `mount` naming the file is denied here)
+        *sessions_dirs(os.getuid()),
+    ]
 
 
 def obeyed_paths(env: dict[str, str]) -> list[str]:
@@ -381,6 +399,8 @@ class Guard:
                 return candidate
             if lowered.endswith(SUFFIXES) and (written or not lowered.endswith(ENV_FILE)):
                 return candidate
+            if self.codex_profile(candidate):
+                return candidate
             unknown = candidate.startswith(UNKNOWN_DIR + "/")
             for item in self.concrete:
                 if (candidate == item and (written or not item.endswith(ENV_FILE))) or (
@@ -400,6 +420,28 @@ class Guard:
                         return item
         hit = self.linked(path)
         return hit if written or hit is None or not hit.endswith(ENV_FILE) else None
+
+    def codex_profile(self, path: str) -> bool:
+        """Whether ``path`` is a file of a Codex profile's shape directly in CODEX_HOME (as
+        named or as CODEX_HOME resolves): one that exists or one written there next."""
+        name = os.path.basename(path)
+        if not name.lower().endswith(CODEX_PROFILE_SUFFIX) or name == CODEX_PROFILE_SUFFIX:
+            return False
+        home = self.env.get("CODEX_HOME") or os.path.join(_home(self.env), ".codex")
+        parent = os.path.dirname(path)
+        return parent in (os.path.abspath(home), os.path.realpath(home))
+
+    def reaches(self, path: str, whole: bool, written: bool = True) -> str | None:
+        """What a change of ``path`` reaches (None: nothing protected). ``whole``: the
+        call may remove, move, rename or merge into ``path`` as a directory (``rm -r``,
+        ``mv``'s operands, any path a non-shell tool that is no reader takes: its name does
+        not say which it does), so a guard at or under it counts, and one obeyed as soon as
+        it appears there (``~/.config/hookwise/policy.yaml``): a tree moved in or merged
+        there brings its own (red team s28 F1-F3). One reading for shell and tool calls."""
+        hit = self.protected(path, tree=whole, written=written)
+        if hit is None and whole:
+            hit = self.holds(path)
+        return hit
 
     def holds(self, directory: str) -> str | None:
         """The protected file a write of data-named files into ``directory`` may reach
@@ -730,7 +772,36 @@ def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -
         raise _FoundError(word, how + ", a place known only when it runs")
 
 
-def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = False) -> None:
+def _computed_word(cmd: Command, word: str) -> bool:
+    """Whether ``word`` (a target, or an option's value: ``dd of=$(...)``) is one the line
+    computes when it runs (variables.made_on_line)."""
+    if cmd.shapes is None:
+        return False
+    from hookwise.shell.variables import made_on_line  # loaded with the parser
+
+    return any(
+        full.endswith(word) and made_on_line(cmd.shapes.get(index))
+        for index, full in enumerate(cmd.argv)
+        if index and cmd.dynamic[index]
+    )
+
+
+def _computed_target(word: str, guard: Guard, how: str) -> None:
+    """A write to a path the line computes when it runs (``> "$(rev <<< ...)"``, ``cp x
+    "$f"`` after ``f=$(...)``, red team s28 C): it may be any file, since what the line
+    computes may hold ``/`` and ``..`` whatever its literal part, so hookwise's own files
+    are among them; unverifiable, naming the one a policy change would reach first."""
+    obeyed = set(obeyed_paths(guard.env))
+    there = [p for p in guard.concrete if os.path.lexists(p)]
+    near = there or [p for p in guard.concrete if p in obeyed]
+    raise _FoundError(near[0] if near else word, how + ", a path the line computes", unsure=True)
+
+
+def _check_command(
+    cmd: Command, cwd: str | None, guard: Guard, marked: bool = False, picked: bool = False
+) -> None:
+    """Raise when ``cmd`` changes a protected file (unsure: may change one). ``picked``:
+    it runs in a directory the line chose with a pattern or a computed word (CDPATH)."""
     home = guard.home
     if cmd.assigned:
         program = cmd.program
@@ -770,6 +841,8 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
             hit = guard.protected(path)
             if hit:
                 raise _FoundError(hit, f"{how} {target}")
+    for target in cmd.computed_writes:
+        _computed_target(target, guard, f"{how} {target}")
     if not cmd.argv:
         return
     name, argv = _program(cmd.argv)
@@ -880,14 +953,19 @@ def _check_command(cmd: Command, cwd: str | None, guard: Guard, marked: bool = F
     if targets is not None:
         for word in targets:
             _unresolved(word, cwd, home, marked, f"`{name}` changes {word}")
+            if _computed_word(cmd, word):
+                _computed_target(word, guard, f"`{name}` changes {word}")
             # an env file removed, moved away or chmodded sets nothing for a host to export
             fills = name not in REMOVERS and not (name == "mv" and word != positional[-1])
             for path in _expand(word, cwd, home, guard.made):
                 # ln replaces the name it is given, never writes through it
                 named = fills and (name != "ln" or path.endswith(ENV_FILE))
-                hit = guard.protected(path, tree, named)
+                hit = guard.reaches(path, tree, named)
                 if hit:
                     raise _FoundError(hit, f"`{name}` changes {word}")
+            if picked and word[:1] not in ("/", "~", ""):  # (as _chosen_place's redirects)
+                how = f"`{name}` changes {word} in a directory a pattern or a computed word chose"
+                raise _FoundError(word, how, unsure=True)
         if name != "find":
             return
     # any other program: a word or its input that names a protected file
@@ -942,6 +1020,28 @@ def _made(commands: list[Command], dirs: list[str | None], home: str) -> tuple[s
     return tuple(out)
 
 
+def _whole_paths(ev: Event, guard: Guard) -> None:
+    """A file tool's path names a file to write or a tree to move, delete, rename or merge
+    into, and its name does not say which (``move_file``, ``delete_directory``, ``copy
+    {source, destination}``): each path is read whole (:meth:`Guard.reaches`; a write of
+    content into a directory fails anyway). A tool that writes (mapped to write or edit,
+    as the MCP proxy maps an MCP tool by its own name) is denied there; a reader is let
+    be; any other is unverifiable (red team s28 F1-F3)."""
+    for ref in ev.paths:
+        hit = guard.reaches(ref.absolute, True) if ref.absolute is not None else None
+        if not hit:
+            continue
+        tool = ev.tool or ""
+        if tool not in canonical.CANONICAL_TOOLS:  # (cold: a path above a guard)
+            from hookwise.integrations.tools import ToolNames
+
+            tool = ToolNames().canonical(ev.host_tool or tool)
+            if tool in READ_TOOLS:
+                return
+        how = f"{ev.host_tool} may move, delete or replace {ref.raw} as a whole"
+        raise _FoundError(hit, how, unsure=tool not in canonical.CANONICAL_TOOLS)
+
+
 def check(ev: Event, guard: Guard) -> str | None:
     """Why ``ev`` would change a protected file (None: it does not, or may: verdict)."""
     found = verdict(ev, guard)
@@ -966,7 +1066,7 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             for cmd, cwd, picked in zip(script.commands, dirs, chosen, strict=True):
                 if cmd.argv and cmd.argv[0] in ("cd", "pushd") and not cmd.writes:
                     continue
-                _check_command(cmd, cwd, guard, marked)
+                _check_command(cmd, cwd, guard, marked, picked)
                 if cmd.program == "git" and cwd is not None and _may_merge(cmd.argv, history):
                     if history is None:
                         from hookwise.policy.trust.foreign_history import History
@@ -1008,6 +1108,8 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
         patch = ev.patch
         if patch is not None and _has_marker(patch):
             raise _FoundError("a protected file", "the patch names one")
+        if ev.tool != canonical.MCP_RESOURCE:  # (a resource read reads a file)
+            _whole_paths(ev, guard)
     except _EnvUnsureError as unsure:
         return "unverifiable", (
             f"hookwise cannot verify this command: it {unsure.how}, and a host (Gemini CLI) "

@@ -46,10 +46,14 @@ _VALUE_ECHOES = frozenset(["echo", "printf"])
 _VALUE_DUMPERS = frozenset(["printenv", "env", "set", "declare", "typeset", "export", "compgen"])
 
 
-def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
+def prints_values(program: str, argv: list[str], dynamic: list[bool], fed: bool = False) -> bool:
     """Whether the command shows variables' values: ``echo "$X"``, ``printf %s "$X"`` (an
     expansion among its words), ``printenv [X]``, ``env``/``set``/``export``/``declare``
-    alone or with ``-p``, ``compgen -v``."""
+    alone or with ``-p``, ``compgen -v``, and code given on the line in a language whose
+    reads of the environment hookwise does not follow (``fed``: the command's stdin is
+    the line's too: a here-string, a pipe)."""
+    if unread_env_code(program, argv, fed):
+        return True
     if program in _VALUE_ECHOES:
         return any(dynamic[1:])
     if any(w.endswith("/environ") for w in argv[1:]):
@@ -81,7 +85,8 @@ def prints_values(program: str, argv: list[str], dynamic: list[bool]) -> bool:
 # ("-v": a letter of an option cluster), a BSD-style letter ("e" of ``ps eww``), or a
 # word its arguments hold ("environment" of ``gdb -ex 'show environment'``); "" always.
 _ENV_PRINTERS = {
-    "envsubst": "", "jq": "env", "gojq": "env", "jaq": "env", "php": "-i",
+    "envsubst": "", "jq": "env", "gojq": "env", "jaq": "env", "yq": "env", "xq": "env",
+    "tomlq": "env", "jql": "env", "php": "-i",
     "make": "-p", "gmake": "-p", "cmake": "environment", "strace": "-v", "ltrace": "-e",
     "gdb": "environment", "tmux": "show-environment", "screen": "env", "ps": "e",
     "procs": "env", "htop": "", "top": "",
@@ -102,6 +107,33 @@ def _shows_env(program: str, argv: list[str]) -> bool:
     if len(word) == 1:  # ps: a BSD option cluster (no dash) with the letter
         return any(w[:1] != "-" and w.isalpha() and word in w for w in argv[1:])
     return any(word in w or word.upper() in w for w in argv[1:])
+
+
+# the languages whose reads of the environment code_prints_env looks for (_ENV_READS), the
+# shell's own (a piped shell script is parsed as one), and the database clients', which
+# reach it only through the shell commands their readers parse (sqlite's .shell, mysql's
+# \!; psql's \getenv is looked for: unread_env_code)
+_ENV_FOLLOWED = frozenset(["python", "perl", "ruby", "node", "php", "awk", "sh", "sqlite",
+                           "mysql", "psql"])  # fmt: skip
+
+
+def unread_env_code(program: str, argv: list[str], fed: bool) -> bool:
+    """Whether a program runs code given on the line (an inline option, or stdin the line
+    feeds it) in a language whose reads of the environment hookwise does not follow:
+    after ``set -a; . ./.env``, ``tclsh <<< 'puts $env(X)'`` prints the file's values
+    (red team s28 H). Code on disk is the project's, as everywhere else."""
+    from hookwise.shell.code_readers import READERS
+    from hookwise.shell.programs import family
+
+    name = family(program)
+    reader = READERS.get(name) if name is not None else None
+    if reader is None:
+        return False
+    if reader.language in _ENV_FOLLOWED:
+        return reader.language == "psql" and (fed or any("getenv" in w for w in argv[1:]))
+    if fed and (reader.stdin or reader.stdin_too):
+        return True
+    return any(w.split("=", 1)[0] in reader.inline for w in argv[1:])
 
 
 # what an interpreter's code reads the environment with

@@ -8,17 +8,31 @@ from hookwise.shell.programs import DATA_INCLUDERS
 
 
 def included_files(program: str, data: str) -> list[str]:
-    """The files ``data`` makes ``program`` read (DATA_INCLUDERS)."""
+    """The files ``data`` makes ``program`` read (DATA_INCLUDERS). A C preprocessor's
+    ``#include`` of anything but a literal name (``#include X(.E)``, a macro building it:
+    red team s28 O) reads a name known only when it runs (programs.COMPUTED); lines are
+    spliced and comments dropped first, as the preprocessor does, and ``%:`` is ``#``."""
     directive = DATA_INCLUDERS[program]
     found: list[str] = []
+    if directive == "#include":
+        import re
+
+        data = re.sub(r"(?s)/\*.*?\*/", " ", data.replace("\\\n", ""))
     for line in data.splitlines():
         text = line.strip()
         name = ""
         if directive == "#include":
+            if text.startswith(("%:", "??=")):
+                text = "#" + text[2 if text[0] == "%" else 3 :]
             after = text[1:].lstrip() if text.startswith("#") else ""
-            rest = after[len("include") :].strip() if after.startswith("include") else ""
+            word = after[: len(after) - len(after.lstrip("abcdefghijklmnopqrstuvwxyz_"))]
+            rest = after[len(word) :].strip() if word.startswith(("include", "import")) else ""
             if rest[:1] in ('"', "<") and rest[:1]:
                 name = rest[1:].split('"' if rest[0] == '"' else ">", 1)[0]
+            elif word.startswith(("include", "import")):
+                from hookwise.shell.programs import COMPUTED
+
+                name = COMPUTED  # a name a macro makes: known only when it runs
         elif directive == "include(":
             at = text.find(directive)
             if at >= 0:
