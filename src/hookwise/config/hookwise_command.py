@@ -144,8 +144,8 @@ def _portable_pattern(session: str = SESSION_LAUNCHER, s28: bool = False) -> re.
     settings) and any host; ``session``
     empty: the form written before the session's launcher was read; ``s28``: the form
     written up to s28 (no locale, any status of the fallback below 126 passed)."""
-    old = {"locale": "", "fallback": _fallback_s28} if s28 else {}
-    prefix, rest = _portable_script("--platform \0", session, **old).split('"; ', 1)
+    locale, fallback = ("", _fallback_s28) if s28 else (LOCALE, _fallback)
+    prefix, rest = _portable_script("--platform \0", session, locale, fallback).split('"; ', 1)
     head = re.escape(prefix.split('"', 1)[0] + '"') + '[^"]*"; '
     hosts = "|".join(HOST_NAMES)
     body = re.escape(rest).replace("\x00", f"({hosts})", 1).replace("\x00", "\\1")
