@@ -153,8 +153,10 @@ def test_a_link_made_by_an_earlier_call_is_judged_as_what_it_reaches(
 
     home, project = _prior_world(tmp_path, monkeypatch)
     argv = [w.replace("{home}", str(home)) for w in link]
-    subprocess.run(argv, cwd=project, check=True)  # the earlier call, allowed on its own
-    assert _decide_in(" ".join(argv), project, home) == "none"
+    subprocess.run(argv, cwd=project, check=True)  # the earlier call, made anyway
+    # since red team s27 P the link itself is a read of what it names (a background job
+    # could swap it in after the hook looked): the earlier call is denied too
+    assert _decide_in(" ".join(argv), project, home) == "deny"
     shown = subprocess.run(["bash", "-c", command], cwd=project, capture_output=True, check=True)
     assert MARK.encode() in shown.stdout or b"U0VDUkVU" in shown.stdout  # the damage
     assert _decide_in(command, project, home) == "deny", command

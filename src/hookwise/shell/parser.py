@@ -1764,7 +1764,8 @@ def _framed_globs(command: Command, options: frozenset[str]) -> None:
             continue
         command.dynamic[index] = True
         command.shapes = {**(command.shapes or {}), index: frame(word)}
-        command.globs = command.globs - {index}
+        # (it stays a pattern too: what the matcher reads of it, under the line's glob
+        # options, still holds: `shopt -s dotglob; cat ~/*/cred*` reaches ~/.aws/credentials)
 
 
 def _glob_options(command: Command, options: frozenset[str]) -> None:
