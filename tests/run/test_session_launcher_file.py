@@ -23,6 +23,7 @@ import pytest
 
 from hookwise.config.hookwise_command import (
     SESSION_LAUNCHER_S24,
+    _fallback_s28,
     _portable_script,
     follows_any_session_file,
     portable_command,
@@ -141,7 +142,9 @@ def test_doctor_names_the_file_outside_a_session_and_the_older_command(tmp_path:
     assert "/tmp/hookwise-run-0 is writable by every user" in out, out
     # a settings file holding the command written before s28: doctor asks for install
     settings = tmp / "home/.claude/settings.json"
-    old = _portable_script("--platform claude", SESSION_LAUNCHER_S24)
+    # (as written then: no `export LC_ALL=C` and the s28 fallback; the command text has
+    # changed since, and the s24 lookup with today's locale and fallback was never written)
+    old = _portable_script("--platform claude", SESSION_LAUNCHER_S24, "", _fallback_s28)
     assert follows_any_session_file(old) and not follows_any_session_file(_registered(tmp))
     settings.write_text(
         settings.read_text().replace(json.dumps(_registered(tmp))[1:-1], json.dumps(old)[1:-1])

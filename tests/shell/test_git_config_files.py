@@ -1,6 +1,6 @@
 """The configuration files git reads, as hookwise reads them at decision time
-(shell/git_aliases.py: aliases an earlier call set; policy/trust/foreign_history.py: the
-configured remotes), and the netrc entries of shell/stored_logins.py."""
+(shell/commands/git_aliases.py: aliases an earlier call set; policy/trust/foreign_history.py: the
+configured remotes), and the netrc entries of shell/commands/stored_logins.py."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from hookwise.shell.git_aliases import UnreadableError, alias_values, entries
+from hookwise.shell.commands.git_aliases import UnreadableError, alias_values, entries
+from hookwise.shell.commands.stored_logins import hosts, netrc_entries
 from hookwise.shell.parser import Command, split_command
-from hookwise.shell.stored_logins import hosts, netrc_entries
 
 
 def test_values_are_read_as_git_reads_them() -> None:

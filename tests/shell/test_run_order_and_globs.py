@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from hookwise.shell.curl_globs import MAX_URLS, expand, globoff
-from hookwise.shell.glob_frame import differs, frame
+from hookwise.shell.commands.curl_globs import MAX_URLS, expand, globoff
+from hookwise.shell.commands.glob_frame import differs, frame
 from hookwise.shell.parser import split_command
 
 

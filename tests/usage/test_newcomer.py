@@ -128,10 +128,17 @@ def test_install_and_doctor_from_a_subdirectory_use_the_project_root(user: User)
     result = user.run("install", "claude", cwd=sub)
     assert str(user.project / ".claude" / "settings.json") in result.stdout
     assert not (sub / ".claude").exists()
-    report = json.loads(
-        user.run("doctor", "--host", "claude", "--no-self-test", "--json", cwd=sub).stdout
-    )
+    # doctor in the subdirectory still finds the project root, but checks Claude Code as
+    # started there: it reads project settings only from its start directory, so the
+    # root's registration does not guard it (tests/e2e/fixtures/start-dirs.json): exit 1,
+    # "not registered here"; `--project` checks the root, where it holds.
+    here = user.run("doctor", "--host", "claude", "--no-self-test", "--json", cwd=sub, check=1)
+    report = json.loads(here.stdout)
     assert report["project"] == str(user.project)
+    assert "not registered here" in here.stdout
+    args = ("doctor", "--host", "claude", "--no-self-test", "--json")
+    root = json.loads(user.run(*args, "--project", str(user.project), cwd=sub).stdout)
+    assert root["project"] == str(user.project) and root["ok"] is True
 
 
 def test_install_gemini_says_the_folder_is_untrusted(user: User) -> None:

@@ -279,7 +279,11 @@ def test_hooks_trust_from_a_subdirectory_trusts_the_project_doctor_checks(user: 
     assert f"Trusted folder {user.project} " in done.stdout
     folders = json.loads((user.home / ".gemini" / "trustedFolders.json").read_text())
     assert folders == {str(user.project): "TRUST_FOLDER"}
-    assert "all good" in user.run("doctor", "--host", "gemini", cwd=sub).stdout
+    # the trust holds at the root; doctor run in the subdirectory now checks Gemini CLI as
+    # started there, which reads no project settings from the root (not registered here),
+    # so the root's checks are asked for with --project
+    root = str(user.project)
+    assert "all good" in user.run("doctor", "--host", "gemini", "--project", root, cwd=sub).stdout
     listed = user.run("hooks", "list", "--host", "gemini", cwd=sub).stdout
     assert listed.startswith(f"Gemini CLI hooks · project {user.project} ")
 

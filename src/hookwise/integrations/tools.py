@@ -20,78 +20,8 @@ from typing import Any, Final
 
 from hookwise.policy import canonical
 
-# framework tool name (compared case-insensitively, ``-`` and camelCase read as ``_``) ->
-# canonical tool. A name not here is not guessed at: the Gate decides an unmapped tool that
-# takes a path as each file tool it could be (``Gate._unmapped_file``).
-DEFAULT_TOOL_NAMES: Final[Mapping[str, str]] = {
-    # shell
-    "bash": canonical.SHELL,
-    "shell": canonical.SHELL,
-    "sh": canonical.SHELL,
-    "run_shell": canonical.SHELL,
-    "run_shell_command": canonical.SHELL,
-    "shell_command": canonical.SHELL,
-    "run_command": canonical.SHELL,
-    "terminal": canonical.SHELL,
-    "execute_command": canonical.SHELL,
-    "exec_command": canonical.SHELL,
-    "execute_shell": canonical.SHELL,
-    "run_bash": canonical.SHELL,
-    "bash_command": canonical.SHELL,
-    "local_shell": canonical.SHELL,
-    "run_terminal_command": canonical.SHELL,
-    # files
-    "write": "write",
-    "write_file": "write",
-    "create_file": "write",
-    "save_file": "write",
-    "edit": "edit",
-    "edit_file": "edit",
-    "str_replace": "edit",
-    "str_replace_editor": "edit",
-    "replace": "edit",
-    "apply_patch": "edit",
-    "multi_edit": "edit",
-    "read": "read",
-    "read_file": "read",
-    "view_file": "read",
-    "open_file": "read",
-    "cat": "read",
-    # a move, copy or rename writes both its paths (MOVE_TOOLS: the source is read too)
-    "move_file": "write",
-    "copy_file": "write",
-    "rename_file": "write",
-    "move": "write",
-    "rename": "write",
-    "copy": "write",
-    "move_path": "write",
-    "copy_path": "write",
-    # the reference MCP filesystem server's own names (behind `hookwise mcp wrap`)
-    "read_text_file": "read",
-    "read_media_file": "read",
-    "read_multiple_files": "read",
-    "glob": "glob",
-    "find_files": "glob",
-    "grep": "grep",
-    "search_files": "grep",
-    "ls": "ls",
-    "list_directory": "ls",
-    "list_dir": "ls",
-    "list_files": "ls",
-    "list_directory_with_sizes": "ls",
-    "directory_tree": "ls",
-    # web
-    "fetch": "web_fetch",
-    "web_fetch": "web_fetch",
-    "fetch_url": "web_fetch",
-    "http_get": "web_fetch",
-    "http_request": "web_fetch",
-    "visit_webpage": "web_fetch",
-    "web_search": "web_search",
-    "search_web": "web_search",
-    "google_search": "web_search",
-    "duckduckgo_search": "web_search",
-}
+# (the table lives in policy/canonical.py, which the hook reads without this layer)
+DEFAULT_TOOL_NAMES: Final[Mapping[str, str]] = canonical.DEFAULT_TOOL_NAMES
 
 # Argument keys that hold a shell tool's command line, in the order they are tried.
 COMMAND_KEYS: Final = ("command", "cmd", "script")

@@ -801,14 +801,14 @@ class Event:
 
                 script = self._cache["script"] = split_command(command)
                 if script.git_unresolved:  # git SUB, SUB none of git's: an alias on disk?
-                    from hookwise.shell.git_aliases import resolve_aliases
+                    from hookwise.shell.commands.git_aliases import resolve_aliases
 
                     home = self.env.get("HOME") or ""
                     places = command_dirs(script.commands, self.shell_cwd, home)
                     dirs = {id(c): d for c, d in zip(script.commands, places, strict=True)}
                     resolve_aliases(script, self.shell_cwd, self.env, dirs=dirs)
                 if "://" in command:  # a URL: a login stored for every host goes there too
-                    from hookwise.shell.stored_logins import default_logins
+                    from hookwise.shell.commands.stored_logins import default_logins
 
                     default_logins(script, self.env)
         result: Script | None = self._cache["script"]
@@ -1042,3 +1042,88 @@ class Event:
                 self._cache["time"] = time_view(self.now)
             return self._cache["time"]
         return None
+
+
+# framework tool name (compared case-insensitively, ``-`` and camelCase read as ``_``) ->
+# canonical tool. A name not here is not guessed at: the Gate decides an unmapped tool that
+# takes a path as each file tool it could be (``Gate._unmapped_file``).
+DEFAULT_TOOL_NAMES: dict[str, str] = {
+    # shell
+    "bash": SHELL,
+    "shell": SHELL,
+    "sh": SHELL,
+    "run_shell": SHELL,
+    "run_shell_command": SHELL,
+    "shell_command": SHELL,
+    "run_command": SHELL,
+    "terminal": SHELL,
+    "execute_command": SHELL,
+    "exec_command": SHELL,
+    "execute_shell": SHELL,
+    "run_bash": SHELL,
+    "bash_command": SHELL,
+    "local_shell": SHELL,
+    "run_terminal_command": SHELL,
+    # files
+    "write": "write",
+    "write_file": "write",
+    "create_file": "write",
+    "save_file": "write",
+    "edit": "edit",
+    "edit_file": "edit",
+    "str_replace": "edit",
+    "str_replace_editor": "edit",
+    "replace": "edit",
+    "apply_patch": "edit",
+    "multi_edit": "edit",
+    "read": "read",
+    "read_file": "read",
+    "view_file": "read",
+    "open_file": "read",
+    "cat": "read",
+    # a move, copy or rename writes both its paths (MOVE_TOOLS: the source is read too)
+    "move_file": "write",
+    "copy_file": "write",
+    "rename_file": "write",
+    "move": "write",
+    "rename": "write",
+    "copy": "write",
+    "move_path": "write",
+    "copy_path": "write",
+    # the reference MCP filesystem server's own names (behind `hookwise mcp wrap`)
+    "read_text_file": "read",
+    "read_media_file": "read",
+    "read_multiple_files": "read",
+    "glob": "glob",
+    "find_files": "glob",
+    "grep": "grep",
+    "search_files": "grep",
+    "ls": "ls",
+    "list_directory": "ls",
+    "list_dir": "ls",
+    "list_files": "ls",
+    "list_directory_with_sizes": "ls",
+    "directory_tree": "ls",
+    # web
+    "fetch": "web_fetch",
+    "web_fetch": "web_fetch",
+    "fetch_url": "web_fetch",
+    "http_get": "web_fetch",
+    "http_request": "web_fetch",
+    "visit_webpage": "web_fetch",
+    "web_search": "web_search",
+    "search_web": "web_search",
+    "google_search": "web_search",
+    "duckduckgo_search": "web_search",
+}
+
+
+def default_tool(tool: str) -> str:
+    """The canonical name ``DEFAULT_TOOL_NAMES`` gives ``tool`` (an MCP tool by its own
+    name), or the tool's own name: ``integrations.tools.ToolNames`` without an agent's own
+    entries."""
+    found = DEFAULT_TOOL_NAMES.get(tool_key(tool))
+    mcp = split_mcp(tool) if found is None else None
+    if mcp is not None:
+        found = DEFAULT_TOOL_NAMES.get(tool_key(mcp[1]))
+    return tool if found is None else found

@@ -77,7 +77,7 @@ ON_DEMAND = (
     "hookwise.shell.assigns",
     "hookwise.shell.written",
     "hookwise.shell.exclusions",
-    "hookwise.shell.run_order",
+    "hookwise.shell.commands.run_order",
     "hookwise.shell.commands",
     "hookwise.shell.commands.git_refs",
     "hookwise.shell.commands.env_files",

@@ -45,6 +45,10 @@ COMMON_LEFT_OUT: Final = {
 # session-end-slow, 8 s of sleep under a 30 s timeout, killed after 3.1 s; a 1 s timeout
 # still ends it after 1.1 s)
 SESSION_END_WAIT_S: Final = 3.0
+
+# Codex merges an MCP server's entry across its config layers (codex_merged), and its own
+# loader reads the layers from the filesystem root down to the project.
+MERGES_MCP_LAYERS: Final = True
 # Where an event's own ``turn_id`` goes: Codex sends it right after ``session_id``, before
 # the other common fields (every recorded input: codex-events/interrupt*.json, codex.jsonl)
 TURN_ID_AFTER: Final = "session_id"

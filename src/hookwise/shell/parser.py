@@ -324,7 +324,7 @@ def split_command(text: str) -> Script:
         if "<(" in text or ">(" in text:  # a process substitution runs beside its command
             script.concurrent = True
         if script.concurrent and _may_name_again(text, script):
-            from hookwise.shell.run_order import written_anywhere
+            from hookwise.shell.commands.run_order import written_anywhere
 
             script = written_anywhere(text, script, _parse, Script)
     except RecursionError:
@@ -1721,7 +1721,7 @@ def _redirected_input(redirects: list[str], writes: list[str], script: Script) -
 def _curl_urls(command: Command) -> None:
     """The URLs curl's globbing makes of its words, added as operands (curl_globs.py); a
     word past the bound adds a word known only when it runs."""
-    from hookwise.shell.curl_globs import expand, globoff
+    from hookwise.shell.commands.curl_globs import expand, globoff
 
     if globoff(command.argv):
         return
@@ -1756,7 +1756,7 @@ def _curl_urls(command: Command) -> None:
 def _framed_globs(command: Command, options: frozenset[str]) -> None:
     """Patterns bash expands otherwise than the matcher reads them become words known only
     when it runs, within their literal frame (glob_frame.py)."""
-    from hookwise.shell.glob_frame import differs, frame
+    from hookwise.shell.commands.glob_frame import differs, frame
 
     for index in sorted(command.globs):
         word = command.argv[index]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hookwise.config.files import read_file_bytes
 from hookwise.protocol.codex import MCP_FILES, PROFILE_FILE_SUFFIX
 
 __all__ = ["McpLayer", "mcp_layers", "merged_server", "profile_files", "unheld"]
@@ -72,7 +73,7 @@ def profile_files(codex_home: Path) -> list[Path]:
 
 def _read(path: Path, kind: str) -> McpLayer | None:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_file_bytes(path).decode("utf-8")  # (regular files only: never a FIFO)
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError):

@@ -666,10 +666,21 @@ def _apply(text: str, edits: list[tuple[tuple[int, int], str]]) -> str:
     return text
 
 
+def _merges_layers(host: str) -> bool:
+    """Whether ``host`` merges an MCP entry across its config layers (its protocol module's
+    ``MERGES_MCP_LAYERS``)."""
+    import importlib
+
+    from hookwise.protocol.hosts import host as host_info
+
+    module = importlib.import_module(host_info(host).module)
+    return bool(getattr(module, "MERGES_MCP_LAYERS", False))
+
+
 def _merged_problems(host: str, project: Path, env: Mapping[str, str]) -> dict[str, str]:
     """Servers whose entry the host merges across files into one that is not wrapped
     (Codex: ``codex_merged``); other hosts take an entry whole from one file."""
-    if host != "codex":
+    if not _merges_layers(host):
         return {}
     from hookwise.policy.install.codex_merged import merged_problems
 

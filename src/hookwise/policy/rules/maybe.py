@@ -281,7 +281,7 @@ def pattern_args(
     (red team s28 E). ``directory``: where bash will expand them with nothing on the line
     changing the disk first: a pattern the matcher reads as bash does is what it expands to
     there now (``grep foo *`` among README.md and src/ names no key); else, or for a
-    pattern bash reads otherwise (shell/glob_frame.differs), what it may match."""
+    pattern bash reads otherwise (shell/commands/glob_frame.differs), what it may match."""
     patterns = {cmd.argv[i] for i in cmd.globs if i}
     reasons: list[str] = []
     words = iter(positional)
@@ -315,7 +315,7 @@ def _expanded(word: str, directory: str | None) -> list[str] | None:
     stays relative), or None when that cannot be told here: no directory, a pattern bash
     reads otherwise, a ``~`` or a backslash (bash's escapes are not fnmatch's), a directory
     that is not there."""
-    from hookwise.shell.glob_frame import differs
+    from hookwise.shell.commands.glob_frame import differs
 
     if directory is None or word[:1] == "~" or "\\" in word or differs(word, frozenset()):
         return None

@@ -182,6 +182,10 @@ def _regex_sample(source: dict[str, Any]) -> str | None:
     return None
 
 
+# Programs whose first operand is a pattern: a path rule's target goes after one.
+_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+
+
 def _spec_seed(spec: dict[str, Any], target: str) -> tuple[str, str] | None:
     """A command the spec matches: its program, arguments and flags, the rule's path
     ``target``, and a sample of its regexes (``psql 'drop database'``, ``find -delete``);
@@ -202,6 +206,8 @@ def _spec_seed(spec: dict[str, Any], target: str) -> tuple[str, str] | None:
     words += list(source.get("flags", []))
     if source.get("any_flags"):
         words.append(source["any_flags"][0])
+    if target and words[0] in _SEARCHERS and not source.get("args"):
+        words.append("x")  # a searcher's first operand is its pattern, not a file
     if target:
         words.append(target)
     sample = _regex_sample(source) or ""

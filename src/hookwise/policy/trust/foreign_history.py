@@ -5,14 +5,19 @@ commits nobody has read yet, so no word tells whether hookwise's own files are a
 where the guard has files in the tree, the command is unverifiable (as ``tar x`` there is).
 A configured remote is the project's own code (``git pull``, ``git pull origin main``,
 ``git merge origin/main`` stay free); what counts as configured is read from the
-repository's configuration at decision time (shell/git_aliases.config_entries).
+repository's configuration at decision time (shell/commands/git_aliases.config_entries).
 
 Cold: loaded for a git command whose subcommand fetches or merges. Standard library only."""
 
 from __future__ import annotations
 
 from hookwise.policy import os_lite as os
-from hookwise.shell.git_aliases import UnreadableError, config_entries, repository_dir, work_dir
+from hookwise.shell.commands.git_aliases import (
+    UnreadableError,
+    config_entries,
+    repository_dir,
+    work_dir,
+)
 from hookwise.shell.programs import git_subcommand
 
 TYPE_CHECKING = False

@@ -1033,9 +1033,7 @@ def _whole_paths(ev: Event, guard: Guard) -> None:
             continue
         tool = ev.tool or ""
         if tool not in canonical.CANONICAL_TOOLS:  # (cold: a path above a guard)
-            from hookwise.integrations.tools import ToolNames
-
-            tool = ToolNames().canonical(ev.host_tool or tool)
+            tool = canonical.default_tool(ev.host_tool or tool)
             if tool in READ_TOOLS:
                 return
         how = f"{ev.host_tool} may move, delete or replace {ref.raw} as a whole"

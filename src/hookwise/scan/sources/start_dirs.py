@@ -24,6 +24,18 @@ from hookwise.scan.locate import file_text, text_line
 from hookwise.scan.model import Gate, Runnable
 from hookwise.scan.sources.mcp import command_line_servers, servers_of
 
+
+def _merges_layers(host: str) -> bool:
+    """Whether ``host``'s own loader reads its config layers from the root down to the
+    project (its protocol module's ``MERGES_MCP_LAYERS``)."""
+    import importlib
+
+    from hookwise.protocol.hosts import host as host_info
+
+    module = importlib.import_module(host_info(host).module)
+    return bool(getattr(module, "MERGES_MCP_LAYERS", False))
+
+
 __all__ = ["ABOVE_SCOPE", "start_dir_mcp"]
 
 ABOVE_SCOPE = "above-project"  # a file above the repository (report.py: high)
@@ -73,7 +85,7 @@ def start_dir_mcp(ctx: ScanContext, codex_home: Path | None) -> tuple[list[Runna
             continue  # the hosts' own loaders read it
         for host, files in hosts.items():
             # (Codex reads the layers from the root down to the project: its loader has those)
-            if host == "codex" and project.is_relative_to(directory):
+            if _merges_layers(host) and project.is_relative_to(directory):
                 continue
             gate = (Gate.AFTER_TRUST, f"{HOST_TITLES[host]} started in {directory} runs it")
             for relative, key in files:

@@ -11,7 +11,7 @@ Cold: loaded only for a command line holding ``://``. Standard library only."""
 
 from __future__ import annotations
 
-from hookwise.policy import os_lite as os
+import posixpath as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

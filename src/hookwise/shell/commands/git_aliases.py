@@ -16,7 +16,7 @@ Cold: loaded only for a git command whose subcommand is not one of git's
 
 from __future__ import annotations
 
-from hookwise.policy import os_lite as os
+import posixpath as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
