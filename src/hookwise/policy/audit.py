@@ -318,6 +318,22 @@ def hook_started(env: dict[str, str]) -> str | None:
     return sink
 
 
+def release_output() -> None:
+    """Point stdout and stderr at /dev/null once the answer is written, before the hook
+    tells the session's sink it answered: the sink then kills whatever else holds the
+    host's pipes, and no process can reopen them through this one afterwards (through
+    ``/proc/<pid>/fd/1``) and keep the host waiting for their end."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        null = os.open("/dev/null", os.O_WRONLY)
+    except OSError:
+        return
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)
+
+
 def deliver(record: dict[str, Any], settings: dict[str, Any], env: dict[str, str]) -> None:
     """One decision to the audit log: through the session's sink when confined (where the
     log is read-only), else appended to the file. Raises OSError when it could not be."""

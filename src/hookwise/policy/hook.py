@@ -486,10 +486,13 @@ def main(argv: list[str], *, own_process: bool = False) -> int:
             )
             if policy and policy.get("untrusted"):
                 record["untrusted"] = policy["untrusted"]
+            if sink is not None:  # (an unsent record: the sink names the hook lost)
+                audit.release_output()
             audit.deliver(record, settings, env)
             sink = None  # the record said it
         except (OSError, ValueError, TypeError) as exc:
             sys.stderr.write(f"hookwise: cannot write the audit log: {exc}\n")
     if sink is not None:
+        audit.release_output()
         audit.send_record(sink, audit.HOOK_DONE)
     return answer.exit_code

@@ -459,7 +459,7 @@ class AuditSink:
         before each of its records used it up)."""
         if record == HOOK_STARTED and pid > 0:
             new, closed = self.watch.started(pid)
-            if not channel and self._unwatched_program(pid):  # (checked while it runs)
+            if not channel and self._channelless_program(pid):  # (checked while it runs)
                 self.watch.pending[pid].vouched = True
             self._unwatch_fd(closed)
             self._watch_fd(new)
@@ -470,7 +470,7 @@ class AuditSink:
         launched = hook and channel and self.watch.launched_hook(pid)
         if hook:
             vouched = launched or (not channel and self.watch.vouched(pid))
-            vouched = vouched or (not channel and self._unwatched_program(pid))
+            vouched = vouched or (not channel and self._channelless_program(pid))
             self._unwatch_fd(self.watch.answer(pid, launched=vouched))
             if record == HOOK_DONE:
                 return
@@ -580,15 +580,16 @@ class AuditSink:
 
     def _protected(self) -> list[int]:
         """What the pipe-holder check spares: the signal guard's protected processes and the
-        hooks seen past the room (none without an exec watch)."""
+        hooks seen with no channel (none without an exec watch)."""
         if self.exec_watch is None:
             return []
-        return [*self.exec_watch.guard.protected(), *self.exec_watch.unwatched_alive()]
+        return [*self.exec_watch.guard.protected(), *self.exec_watch.channelless_alive()]
 
-    def _unwatched_program(self, pid: int) -> bool:
-        """Whether ``pid`` is hookwise's program started as registered, seen past the room
-        (no channel: its word comes on the session's socket, from its own pid)."""
-        return self.exec_watch is not None and self.exec_watch.unwatched_program(pid)
+    def _channelless_program(self, pid: int) -> bool:
+        """Whether ``pid`` is hookwise's program started as registered, seen with no channel
+        (past the room, or a descriptor limit: its word comes on the session's socket, from
+        its own pid)."""
+        return self.exec_watch is not None and self.exec_watch.channelless_program(pid)
 
     def hook_launched(self, pid: int, pidfd: int, channel: int, command: str) -> None:
         """From the exec watch's thread: a hook is starting (``pidfd`` and ``channel``, the

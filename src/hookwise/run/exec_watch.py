@@ -45,7 +45,7 @@ MAX_ENV = 4096  # environment entries read (more: not a hook's start hookwise ca
 MAX_ARG = 16384  # bytes of one entry read
 PLATFORM = "--platform"  # every hook command hookwise registers passes it
 MAX_PATH = 4096
-MAX_UNWATCHED = 65536  # hooks past the sink's room remembered by pid (no descriptor)
+MAX_CHANNELLESS = 65536  # hooks with no channel remembered by pid (no descriptor)
 
 
 def _same(pid: int, start: int) -> bool:
@@ -225,9 +225,11 @@ class ExecWatch:
         self.guard = guard
         self.room = room
         self.untracked = 0  # hooks seen past the sink's room
-        # those, by pid: (start time in ticks, hookwise's program as registered); no
-        # descriptor, so the pipe-holder check can still spare them and hear them
-        self.unwatched: dict[int, tuple[int, bool]] = {}
+        # the hooks with no channel of their own (past the room, or a descriptor limit
+        # below HOOK_CHANNEL_FD), by pid: (start time in ticks, hookwise's program as
+        # registered); no descriptor, so the pipe-holder check can still spare them and
+        # hear them from their pid
+        self.channelless: dict[int, tuple[int, bool]] = {}
         self.execveat = {EXEC_CALLS[MACHINE][0][1], EXEC_CALLS[MACHINE][1][1]}
         self.execs = {*EXEC_CALLS[MACHINE][0], *EXEC_CALLS[MACHINE][1]}
         native, compat = SIGNAL_CALLS[MACHINE]
@@ -322,7 +324,7 @@ class ExecWatch:
         ``accounted`` (:meth:`HookExecs.accounted`)."""
         if not self.room():
             self.untracked += 1
-            self._unwatched(notification.pid, accounted)
+            self._channelless(notification.pid, accounted)
             return
         try:
             pidfd = os.pidfd_open(notification.pid)
@@ -337,25 +339,28 @@ class ExecWatch:
         self.hooks += 1
         self.guard.hook_seen(notification.pid)
         channel = self._channel(notification) if accounted else -1
+        if channel < 0:  # (a hook's RLIMIT_NOFILE at or below HOOK_CHANNEL_FD: its pid)
+            self._channelless(notification.pid, accounted)
         self.on_hook(notification.pid, pidfd, channel, " ".join(argv)[:4096])
 
-    def _unwatched(self, pid: int, accounted: bool) -> None:
+    def _channelless(self, pid: int, accounted: bool) -> None:
         stat = read_stat(pid)
         if stat is None:
             return
-        if len(self.unwatched) >= MAX_UNWATCHED:  # (the gone ones dropped)
-            self.unwatched = {p: e for p, e in self.unwatched.items() if _same(p, e[0])}
-        if len(self.unwatched) < MAX_UNWATCHED:
-            self.unwatched[pid] = (stat.start, accounted)
+        if len(self.channelless) >= MAX_CHANNELLESS:  # (the gone ones dropped)
+            self.channelless = {p: e for p, e in self.channelless.items() if _same(p, e[0])}
+        if len(self.channelless) < MAX_CHANNELLESS:
+            self.channelless[pid] = (stat.start, accounted)
 
-    def unwatched_alive(self) -> list[int]:
-        """The hooks seen past the room that still run (the sink's thread: a copy)."""
-        return [pid for pid, (start, _) in list(self.unwatched.items()) if _same(pid, start)]
+    def channelless_alive(self) -> list[int]:
+        """The hooks with no channel that still run (the sink's thread: a copy)."""
+        return [pid for pid, (start, _) in list(self.channelless.items()) if _same(pid, start)]
 
-    def unwatched_program(self, pid: int) -> bool:
-        """Whether ``pid`` runs hookwise's program, started as registered, seen past the
-        room (:meth:`HookExecs.accounted`), not a later process with its pid."""
-        entry = self.unwatched.get(pid)
+    def channelless_program(self, pid: int) -> bool:
+        """Whether ``pid`` runs hookwise's program, started as registered, seen with no
+        channel of its own (:meth:`HookExecs.accounted`), not a later process with its
+        pid."""
+        entry = self.channelless.get(pid)
         return entry is not None and entry[1] and _same(pid, entry[0])
 
     def _channel(self, notification: Notification) -> int:

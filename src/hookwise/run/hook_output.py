@@ -1,4 +1,4 @@
-"""Other processes holding a hook's output pipe: found when the hook answers, and killed.
+"""Other processes holding a hook's output pipes: found when the hook answers, and killed.
 
 Every process of a session has the same uid, and a host (``node``) and the shell that
 starts a hook are dumpable: any of them can reopen the pipe the host reads a hook's answer
@@ -14,7 +14,10 @@ the pipe's end as soon as the hook exits, and named in the audit log and on stde
 
 What it cannot do: undo bytes an intruder wrote before and closed (a deny also exits 2
 where the host obeys that whatever stdout holds: ``policy/adapters/base.exit_blocking``),
-nor stop one that writes in the millisecond between the hook's answer and this look.
+nor stop one that writes in the millisecond between the hook's answer and this look. A
+hook inside a session points its stdout and stderr at ``/dev/null`` before it says it
+answered (``policy/audit.release_output``), so no process can reopen its pipes through it
+after this look.
 """
 
 from __future__ import annotations
@@ -24,15 +27,20 @@ import os
 O_ACCMODE = 3  # the access mode bits of /proc/<pid>/fdinfo's ``flags`` (octal)
 
 
-def output_pipe(pid: int) -> str | None:
-    """The pipe ``pid`` writes its stdout to (``pipe:[inode]``), or None (not a pipe, or
-    not open for writing: a process that put its stdin on fd 1 must not make the writers
-    of that pipe, its host, look like intruders)."""
-    try:
-        target = os.readlink(f"/proc/{pid}/fd/1")
-    except OSError:
-        return None
-    return target if target.startswith("pipe:[") and _writes(pid, "1") else None
+def output_pipes(pid: int) -> tuple[str, ...]:
+    """The pipes ``pid`` writes its stdout and stderr to (``pipe:[inode]``; a host reads
+    both to their end), skipping one that is not a pipe or not open for writing (a process
+    that put its stdin on fd 1 must not make the writers of that pipe, its host, look like
+    intruders)."""
+    out: list[str] = []
+    for fd in ("1", "2"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("pipe:[") and target not in out and _writes(pid, fd):
+            out.append(target)
+    return tuple(out)
 
 
 def _parent(pid: int) -> int:

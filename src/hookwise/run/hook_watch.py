@@ -70,7 +70,7 @@ class Hook:
         "parent",
         "pid",
         "pidfd",
-        "pipe",
+        "pipes",
         "said_started",
         "since",
         "stopped_since",
@@ -85,13 +85,13 @@ class Hook:
         self.stopped_since: float | None = None
         self.launched = False  # seen starting by the exec watch (run/exec_watch.py)
         self.said_started = False
-        # hookwise's own program seen at its exec past the sink's room, checked when it said
+        # hookwise's own program seen at its exec with no channel, checked when it said
         # `started` (its shell may reap it before its record is read)
         self.vouched = False
-        # the pipe the host reads the answer from, and who started the hook (cheap here:
+        # the pipes the host reads the answer from, and who started the hook (cheap here:
         # the rest is read when it answers, off the path of a hook that just started)
-        self.pipe = hook_output.output_pipe(pid)
-        self.parent = hook_output.parent(pid) if self.pipe else 0
+        self.pipes = hook_output.output_pipes(pid)
+        self.parent = hook_output.parent(pid) if self.pipes else 0
 
 
 class Intruder:
@@ -143,7 +143,7 @@ class HookWatch:
         # whether one more pidfd fits (the sink's descriptor budget, audit_sink.has_room)
         self.room: Callable[[], bool] = lambda: True
         # the processes the pipe-holder check never kills: the signal guard's protected
-        # ones and the hooks the exec watch saw past the sink's room
+        # ones and the hooks the exec watch saw with no channel
         self.protected: Callable[[], list[int]] = lambda: []
         self._last_check = time.monotonic()
 
@@ -220,7 +220,7 @@ class HookWatch:
     def answer(self, pid: int, *, launched: bool = False) -> int | None:
         """The hook's record (or ``done``) arrived: the pidfd no longer polled, if any.
         ``launched``: it came from hookwise's own program that the exec watch saw start as
-        registered (on its channel, or past the sink's room from its pid), the only word the
+        registered (on its channel, or from its pid when it had none), the only word the
         pipe-holder check acts on (red team s26 #6: a process that reopened a hook's stdout
         and said ``started`` + ``done`` had the real hook killed)."""
         hook = self.pending.pop(pid, None)
@@ -232,17 +232,18 @@ class HookWatch:
         return self._forget(hook)
 
     def _free_output(self, hook: Hook) -> None:
-        """Kill whatever else holds the hook's output pipe (see :mod:`hook_output`), but
+        """Kill whatever else holds the hook's output pipes (see :mod:`hook_output`), but
         never a process the signal guard protects (a hook, a host's child before its exec):
         a launched hook's stdout is whatever its starter chose, a real hook's pipe too."""
-        if hook.pipe is None or self.root <= 0:
+        if not hook.pipes or self.root <= 0:
             return
-        allowed = hook_output.starters(hook.pid, hook.parent, hook.pipe, self.root)
-        allowed |= set(self.protected())
-        for pid, command in hook_output.kill_intruders(self.root, hook.pipe, allowed):
-            intruder = Intruder(hook, pid, command)
-            self.intruders.append(intruder)
-            self.on_intruder(intruder)
+        protected = set(self.protected())
+        for pipe in hook.pipes:
+            allowed = hook_output.starters(hook.pid, hook.parent, pipe, self.root) | protected
+            for pid, command in hook_output.kill_intruders(self.root, pipe, allowed):
+                intruder = Intruder(hook, pid, command)
+                self.intruders.append(intruder)
+                self.on_intruder(intruder)
 
     def _forget(self, hook: Hook) -> int | None:
         if hook.pidfd < 0:
