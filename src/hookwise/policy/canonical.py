@@ -327,7 +327,8 @@ class PathRef:
     """A path a tool touches, resolved against the event's cwd."""
 
     __slots__ = (
-        "absolute", "command", "linked", "pattern", "raw", "redirect", "relative", "shape", "tree"
+        "absolute", "command", "kept", "linked", "pattern", "raw", "redirect", "relative", "shape",
+        "tree"
     )  # fmt: skip
 
     def __init__(
@@ -344,6 +345,9 @@ class PathRef:
         self.redirect = False  # a redirect's file (2>/dev/null), not an operand of the program
         # what it resolves to when a symlink is on the way (``resolved``): False until asked
         self.linked: PathRef | bool | None = False
+        # a copy's, move's or link's source: the names it is put under (rules/kept.py); a
+        # rule that guards them all is not read by the copy. None: a read like any other
+        self.kept: tuple[PathRef, ...] | None = None
 
     @property
     def outside(self) -> bool:
@@ -484,6 +488,20 @@ def _hard_linked(path: str, cwd: str) -> str | None:
             if found.st_ino == st.st_ino and found.st_dev == st.st_dev:
                 return other
     return None
+
+
+def _kept_unread(refs: list[PathRef], copies: dict[int, int]) -> None:
+    """A copy's kept names that another command of the line (not the copy itself: ``cp -r``
+    names its own operands as trees) reads as a tree or a pattern are not kept
+    (rules/kept.py): the copy is a read again. ``copies``: each reading's copy."""
+    from hookwise.policy.rules.kept import read_elsewhere
+
+    for ref in refs:
+        if ref.kept is not None:
+            mine = (ref.command, copies.get(ref.command, ref.command))
+            others = [other for other in refs if other.command not in mine]
+            if read_elsewhere(ref.kept, others):
+                ref.kept = None
 
 
 def _relative(absolute: str | None, cwd: str) -> str | None:
@@ -920,8 +938,16 @@ class Event:
 
             chosen: list[bool] = []
             dirs = command_dirs(script.commands, self.shell_cwd, home, chosen)
+            copies: dict[int, int] = {}  # a source's reading: the copy's own command
             for index, cmd in enumerate(script.commands):
                 where = dirs[index]
+                kept = None
+                if cmd.kept is not None:  # cp .env .env.bak: where the sources stay
+                    from hookwise.policy.rules.kept import kept_refs
+
+                    kept = kept_refs(cmd.kept[1], where, self.cwd, home)
+                    if kept is not None:
+                        copies[index] = script.commands.index(cmd.kept[0])
                 shapes = cmd.shapes
                 globs = cmd.globs
                 tree = False
@@ -966,6 +992,7 @@ class Event:
                         ref.shape = _under_unknown_dir(word)
                     ref.pattern = at in globs
                     ref.tree = tree
+                    ref.kept = kept
                     refs.append(ref)
                 if cmd.walked is not None:  # find S -exec cat {} +: S read as a tree
                     from hookwise.shell.find_exec import find_starts
@@ -984,6 +1011,8 @@ class Event:
                     ref.command = index
                     ref.redirect = True
                     refs.append(ref)
+            if copies:
+                _kept_unread(refs, copies)
         self._cache["paths"] = refs
         return refs
 

@@ -427,13 +427,13 @@ def _m_files(
     if not refs:
         return _note(trace, "files", False, "the event names no path")
     for ref in refs:
-        if _path_matches(spec, ref):
+        if _path_matches(spec, ref) and not _kept(spec, ref, trace):
             if trace is not None:
                 trace.append(("files", True, f"{ref.relative or ref.absolute or ref.raw} matches"))
             return True
     for ref in refs:  # (both names: a link is judged as what it reaches too)
         real = canonical.resolved(ref, ev.cwd or "")
-        if real is not None and _path_matches(spec, real):
+        if real is not None and _path_matches(spec, real) and not _kept(spec, ref, None):
             if trace is not None:
                 shown = real.relative or real.absolute
                 trace.append(("files", True, f"{ref.raw} (a link to {shown}) matches"))
@@ -456,6 +456,18 @@ def _m_files(
         shown = ", ".join(r.relative or r.absolute or r.raw for r in refs[:8])
         trace.append(("files", False, f"no path matches: {shown}"))
     return False
+
+
+def _kept(spec: dict[str, Any], ref: PathRef, trace: list[Any] | None) -> bool:
+    """A copy's, move's or link's source whose every new name this rule guards as well
+    (``mv .env .env.bak``): the content stays under the rule, so it is not read for it
+    (rules/kept.py)."""
+    if ref.kept is None or not all(_path_matches(spec, kept) for kept in ref.kept):
+        return False
+    if trace is not None:
+        names = ", ".join(kept.relative or kept.raw for kept in ref.kept)
+        _note(trace, "files", False, f"{ref.raw} stays under this rule's files as {names}")
+    return True
 
 
 def _tree_holds(spec: dict[str, Any], ref: PathRef, ev: Event) -> str | None:
