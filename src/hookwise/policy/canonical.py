@@ -833,9 +833,10 @@ class Event:
         return result
 
     @property
-    def trees(self) -> dict[str, list[str]]:
-        """What each tree the command reads holds, looked at once (rules/trees.py)."""
-        found: dict[str, list[str]] = self._cache.setdefault("trees", {})
+    def trees(self) -> dict[str, tuple[list[str], bool]]:
+        """What each tree the command reads holds, looked at once, and whether the look
+        saw all of it (rules/trees.py)."""
+        found: dict[str, tuple[list[str], bool]] = self._cache.setdefault("trees", {})
         return found
 
     @property

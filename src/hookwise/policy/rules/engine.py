@@ -478,7 +478,12 @@ def _tree_holds(spec: dict[str, Any], ref: PathRef, ev: Event) -> str | None:
     command = script.commands[ref.command] if script is not None and ref.command >= 0 else None
     where = (ev.shell_cwd or ev.cwd or "", ev.env.get("HOME") or "")
     cache = ev.trees
-    return held_file(ref, command, where, lambda found: _path_matches(spec, found), cache)
+    # a file past the look could be the rule's where a glob names a file anywhere (.env);
+    # an absolute one (~/.ssh/**) reaches into the tree or not: _any_path's own answer
+    unseen = any(not absolute for _c, _s, absolute in spec["globs"]) or bool(spec["extensions"])
+    return held_file(
+        ref, command, where, lambda found: _path_matches(spec, found), cache, unseen
+    )
 
 
 def _could_be_path(spec: dict[str, Any], ref: PathRef, ev: Event) -> bool:

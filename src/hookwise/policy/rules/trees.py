@@ -27,28 +27,41 @@ _SKIPPED = frozenset([".git"])
 WHY = "it reads every file under"  # how a tree's reason opens (maybe.unverifiable_for)
 
 
+# what held_file says of a tree larger than the look: none of its files is known
+PAST_BOUND = f"more than {MAX_ENTRIES} entries, past what hookwise looks at"
+
+
 def why(raw: str, held: str) -> str:
     """The reason a tree read is unverifiable for a rule, naming the file found."""
+    if held == PAST_BOUND:
+        return f"{WHY} `{raw}`, {held} (any of them could be one of its files)"
     return f"{WHY} `{raw}`, {held} among them"
 
 
-def tree_files(directory: str, cache: dict[str, list[str]]) -> list[str]:
+def tree_files(directory: str, cache: dict[str, tuple[list[str], bool]]) -> tuple[list[str], bool]:
     """The files under ``directory`` (absolute paths), breadth first, at most
-    MAX_ENTRIES entries looked at; symbolic links are not followed into (grep -r).
-    ``cache``: the event's (one look per tree and event, never across events)."""
-    found = cache.get(directory)
-    if found is not None:
-        return found
-    found = []
+    MAX_ENTRIES entries looked at, and whether that was all of them (False: the look
+    stopped at the bound, entries were left unseen); symbolic links are not followed into
+    (grep -r). ``cache``: the event's (one look per tree and event, never across events)."""
+    known = cache.get(directory)
+    if known is not None:
+        return known
+    found: list[str] = []
     queue = [directory]
     seen = at = 0
-    while at < len(queue) and seen < MAX_ENTRIES:
+    whole = True
+    while at < len(queue):
+        if seen >= MAX_ENTRIES:
+            whole = False  # (a directory left to look into)
+            break
         where = queue[at]
         at += 1
         try:
             names = os.listdir(where)
         except OSError:
             continue
+        if seen + len(names) > MAX_ENTRIES:
+            whole = False
         for name in names[: MAX_ENTRIES - seen]:
             seen += 1
             path = f"{where.rstrip('/')}/{name}"
@@ -61,8 +74,8 @@ def tree_files(directory: str, cache: dict[str, list[str]]) -> list[str]:
                     queue.append(path)
             elif os.S_ISREG(mode):
                 found.append(path)
-    cache[directory] = found
-    return found
+    cache[directory] = (found, whole)
+    return found, whole
 
 
 def held_file(
@@ -70,10 +83,13 @@ def held_file(
     command: Any,
     where: tuple[str, str],
     matches: Callable[[Any], bool],
-    cache: dict[str, list[str]],
+    cache: dict[str, tuple[list[str], bool]],
+    unseen: bool = True,
 ) -> str | None:
     """A file of the tree ``ref`` names that ``matches`` (a rule's files) and the
-    command's options do not leave out, as the rules show it; None: none found."""
+    command's options do not leave out, as the rules show it; PAST_BOUND when none was
+    found but the tree is larger than the look and ``unseen`` (a file the look did not
+    reach could be the rule's: unverifiable, never allowed); None: none."""
     from hookwise.policy.canonical import resolve_path
     from hookwise.shell.exclusions import leaves_out
 
@@ -84,7 +100,8 @@ def held_file(
     argv = command.argv if command is not None else []
     walked = command.walked if command is not None else None
     cwd, home = where
-    for path in tree_files(top, cache):
+    files, whole = tree_files(top, cache)
+    for path in files:
         inner = path[len(top) :].lstrip("/")
         if walked is not None:  # find ... -exec READER {}: what find's tests give it
             from hookwise.shell.find_exec import find_leaves_out
@@ -96,4 +113,4 @@ def held_file(
         found = resolve_path(path, cwd, home)
         if matches(found):
             return found.relative or found.absolute or path
-    return None
+    return PAST_BOUND if unseen and not whole else None
