@@ -4,10 +4,18 @@ then the starter's answer must not be an allow."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
+import time
 from pathlib import Path
 
+import pytest
+
 from hookwise.policy.rules.trees import MAX_ENTRIES
+from hookwise.policy.tools.payloads import build_payload
+from hookwise.policy.tools.starter import starter_policy
+from tests.policy.corpus_support import HOOKWISE
 from tests.policy.test_kept_copies import MARK, _bash, _decision
 
 
@@ -41,3 +49,76 @@ def test_a_tree_within_the_bound_without_a_secret_stays_free(tmp_path: Path) -> 
     (project / "src").mkdir()
     (project / "src" / "m.py").write_text("print(1)\n")
     assert _decision("grep -rn TODO src", project) == ("none", "")
+
+
+# ------------------------------------------------------ FIFOs on the disk when the hook decides
+
+
+def _hook(command: str, project: Path, home: Path) -> tuple[str, str, float]:
+    """A real ``hookwise hook`` process with the starter (every pack): its decision, its
+    reason and how long it took."""
+    policy = home.parent / "policy.yaml"
+    policy.write_text(starter_policy(["all"]))
+    env = {**os.environ, "HOME": str(home), "HOOKWISE_POLICY": str(policy),
+           "HOOKWISE_USER_POLICY": str(home / "none.yaml"),
+           "HOOKWISE_CACHE_DIR": str(home / "cache"), "HOOKWISE_AUDIT": "0"}  # fmt: skip
+    payload = build_payload(
+        "claude", "PreToolUse", tool="Bash", tool_input={"command": command}, cwd=str(project)
+    )
+    start = time.monotonic()
+    done = subprocess.run([HOOKWISE, "hook", "--platform", "claude"], input=json.dumps(payload),
+                          capture_output=True, text=True, env=env, cwd=project, timeout=60,
+                          check=False)  # fmt: skip
+    took = time.monotonic() - start
+    out = json.loads(done.stdout or "{}").get("hookSpecificOutput", {})
+    return out.get("permissionDecision", "allow"), out.get("permissionDecisionReason", ""), took
+
+
+def _git_project(tmp_path: Path) -> tuple[Path, Path]:
+    home = tmp_path / "home"
+    home.mkdir()
+    project = tmp_path / "proj"
+    project.mkdir()
+    env = {"PATH": os.environ["PATH"], "HOME": str(home)}
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=project, env=env, check=True)
+    (project / ".hookwise").mkdir()  # (where the guard has files, a merge's source counts)
+    (project / ".hookwise" / "policy.yaml").write_text("version: 1\n")
+    return project, home
+
+
+FIFOS = [
+    # (the FIFO, relative to the project, the command whose decision would read it)
+    ("../inc.cfg", "git zz"),  # an include of the repository's configuration
+    (".git/FETCH_HEAD", "git merge -q FETCH_HEAD"),
+    ("../home/.netrc", "GIT_TERMINAL_PROMPT=0 git ls-remote http://127.0.0.1:9/x.git"),
+]
+
+
+@pytest.mark.parametrize(("fifo", "command"), FIFOS)
+def test_a_fifo_the_decision_would_read_is_not_opened_and_is_unverifiable(
+    tmp_path: Path, fifo: str, command: str
+) -> None:
+    project, home = _git_project(tmp_path)
+    env = {"PATH": os.environ["PATH"], "HOME": str(home)}
+    subprocess.run(["git", "config", "include.path", "../../inc.cfg"], cwd=project, env=env,
+                   check=True)  # fmt: skip
+    os.mkfifo(project / fifo)
+    decision, reason, took = _hook(command, project, home)
+    assert took < 4.0, (command, took)  # (a blocking open waits to the 7 s deadline)
+    assert decision == "ask", (command, decision, reason)
+    assert Path(fifo).name in reason, reason
+
+
+def test_a_fifo_gives_git_what_its_writer_says(tmp_path: Path) -> None:
+    """The damage: git reads an alias from a FIFO fed when it runs (the hook, never
+    opening it, cannot know what that is: above)."""
+    project, home = _git_project(tmp_path)
+    env = {"PATH": os.environ["PATH"], "HOME": str(home)}
+    subprocess.run(["git", "config", "include.path", "../../inc.cfg"], cwd=project, env=env,
+                   check=True)  # fmt: skip
+    os.mkfifo(tmp_path / "inc.cfg")
+    feed = "while :; do printf '[alias]\\n\\tzz = !touch ../pwned\\n' > ../inc.cfg; done"
+    line = f"timeout 10 bash -c \"{feed}\" >/dev/null 2>&1 & git zz; kill %1"
+    subprocess.run(["bash", "-c", line], cwd=project, env=env, timeout=30, check=False,
+                   capture_output=True)  # fmt: skip
+    assert (tmp_path / "pwned").exists()
