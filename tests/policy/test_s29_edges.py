@@ -122,3 +122,23 @@ def test_a_fifo_gives_git_what_its_writer_says(tmp_path: Path) -> None:
     subprocess.run(["bash", "-c", line], cwd=project, env=env, timeout=30, check=False,
                    capture_output=True)  # fmt: skip
     assert (tmp_path / "pwned").exists()
+
+
+SHELLS_OF_A_FIFO = ["bash p", "sh -s < p", ". ./p", "bash p x y"]
+
+
+@pytest.mark.parametrize("command", SHELLS_OF_A_FIFO)
+def test_a_script_that_is_a_fifo_on_the_disk_is_unverifiable(tmp_path: Path, command: str) -> None:
+    """An earlier call left a FIFO and a writer behind it; a shell run on it later runs
+    what the writer says then (red team s28 A's note: allowed outright before)."""
+    project, home = _git_project(tmp_path)
+    os.mkfifo(project / "p")
+    decision, reason, took = _hook(command, project, home)
+    assert decision == "ask" and "a FIFO on the disk" in reason, (command, decision, reason)
+    assert took < 4.0
+    env = {"PATH": os.environ["PATH"], "HOME": str(home)}
+    feed = "timeout 10 bash -c \"while :; do echo 'touch ../pwned' > p; done\" >/dev/null 2>&1 &"
+    subprocess.run(["bash", "-c", f"{feed} {command}; kill %1"], cwd=project, env=env,
+                   timeout=30, check=False, capture_output=True)  # fmt: skip
+    assert (tmp_path / "pwned").exists(), command
+    assert _hook("bash /dev/null", project, home)[0] == "allow"

@@ -490,6 +490,32 @@ def _hard_linked(path: str, cwd: str) -> str | None:
     return None
 
 
+def _fed_code(script: Script, cwd: str, home: str) -> None:
+    """A script file on the disk that is a FIFO, a socket or a device (made by an earlier
+    call): what it gives the shell is what a writer says when it runs, so the command
+    is unverifiable (red team s28 A's note; session 29). Looked at with stat, never
+    opened."""
+    places = command_dirs(script.commands, cwd, home)
+    dirs = {id(c): d for c, d in zip(script.commands, places, strict=True)}
+    for command, operand in script.disk_code:
+        where = dirs.get(id(command), cwd)
+        path = resolve_path(operand, where or "", home, where is None).absolute
+        try:
+            found = os.stat(path) if path is not None else None
+            null = os.stat("/dev/null").st_rdev
+        except OSError:
+            continue  # (not there: the shell fails; a dangling or looping name too)
+        mode = found.st_mode if found is not None else 0
+        if os.S_ISCHR(mode) and found is not None and found.st_rdev == null:
+            continue  # (the null device gives nothing)
+        if found is not None and not os.S_ISREG(mode) and not os.S_ISDIR(mode):
+            kind = "a FIFO" if os.S_ISFIFO(mode) else "a socket or device"
+            command.unverifiable = command.unverifiable or (
+                f"{command.program} runs {operand}, {kind} on the disk: what it gives is "
+                "known only when it runs"
+            )
+
+
 def _kept_unread(refs: list[PathRef], copies: dict[int, int]) -> None:
     """A copy's kept names that another command of the line (not the copy itself: ``cp -r``
     names its own operands as trees) reads as a tree or a pattern are not kept
@@ -818,6 +844,8 @@ class Event:
                 from hookwise.shell.parser import split_command
 
                 script = self._cache["script"] = split_command(command)
+                if script.disk_code:  # bash p, . p, sh < p: a FIFO at p is no file of code
+                    _fed_code(script, self.shell_cwd, self.env.get("HOME") or "")
                 if script.git_unresolved:  # git SUB, SUB none of git's: an alias on disk?
                     from hookwise.shell.commands.git_aliases import resolve_aliases
 

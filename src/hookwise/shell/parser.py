@@ -156,6 +156,7 @@ class Script:
         "copies",
         "deferred",
         "deleted",
+        "disk_code",
         "elsewhere",
         "end",
         "git_aliases",
@@ -188,6 +189,10 @@ class Script:
         # (``cd ../remote.git && git reset``: a repository that is not the project's)
         self.elsewhere: str | None = None
         self.deleted: list[str] = []  # what rm, rmdir, unlink removed earlier on the line
+        # script files on the disk a shell or `source` runs (the project's code, not read
+        # here), for a look where the event's directory is known: a FIFO there gives what
+        # its writer says when it runs (canonical.Event.script)
+        self.disk_code: list[tuple[Command, str]] = []
         self.aliases: dict[str, str] = {}  # shell aliases defined earlier on the line
         # why later names may not mean what they say (hash -p, set -H...: accounting.rebinds)
         self.rebound: str | None = None

@@ -203,6 +203,8 @@ def script_file(
             )
         else:
             parse(written, depth + 1, script)
+    else:
+        script.disk_code.append((command, operand))
 
 
 def _rc_files(argv: list[str]) -> list[str]:
