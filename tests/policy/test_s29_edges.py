@@ -142,3 +142,51 @@ def test_a_script_that_is_a_fifo_on_the_disk_is_unverifiable(tmp_path: Path, com
                    timeout=30, check=False, capture_output=True)  # fmt: skip
     assert (tmp_path / "pwned").exists(), command
     assert _hook("bash /dev/null", project, home)[0] == "allow"
+
+
+# ------------------------------------------------------------- CDPATH the shell inherits
+
+
+CDPATH_LINES = [
+    # (the line, what it does with CDPATH=$HOME:$HOME/.config inherited)
+    ("cd hookwise && echo 'version: 1 # PWNED' > policy.yaml", "user policy written"),
+    ("cd .aws && cat credentials", "credentials printed"),
+]
+
+
+@pytest.mark.parametrize(("line", "effect"), CDPATH_LINES)
+def test_an_inherited_cdpath_moves_cd_and_is_not_ignored(
+    tmp_path: Path, line: str, effect: str
+) -> None:
+    project, home = _git_project(tmp_path)
+    (home / ".config" / "hookwise").mkdir(parents=True)
+    (home / ".aws").mkdir()
+    (home / ".aws" / "credentials").write_text(f"{MARK}\n")
+    cdpath = f"{home}:{home}/.config"
+    decision = _decided(line, project, home, cdpath)
+    assert decision in ("deny", "ask"), (line, decision)
+    assert _decided(line, project, home, None) in ("deny", "ask", "none")  # (as before)
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "CDPATH": cdpath}
+    done = subprocess.run(["bash", "-c", line], cwd=project, env=env, capture_output=True,
+                          text=True, timeout=30, check=False)  # fmt: skip
+    policy = home / ".config" / "hookwise" / "policy.yaml"
+    assert (MARK in done.stdout) or policy.exists(), effect  # bash went through CDPATH
+
+
+def test_a_cdpath_of_the_working_directory_alone_moves_nothing(tmp_path: Path) -> None:
+    project, home = _git_project(tmp_path)
+    (project / "src").mkdir()
+    for cdpath in (".", "", ":."):
+        assert _decided("cd src && ls", project, home, cdpath) == "none", cdpath
+
+
+def _decided(line: str, project: Path, home: Path, cdpath: str | None) -> str:
+    from hookwise.policy.pipeline import decide
+    from tests.policy.test_kept_copies import _policy
+
+    env = {"HOME": str(home), **({"CDPATH": cdpath} if cdpath is not None else {})}
+    payload = build_payload(
+        "claude", "PreToolUse", tool="Bash", tool_input={"command": line}, cwd=str(project)
+    )
+    found = decide(payload, _policy(None, str(home)), "claude", env, now=0.0).decision
+    return (found.decision if found else None) or "none"

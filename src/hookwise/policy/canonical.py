@@ -490,12 +490,13 @@ def _hard_linked(path: str, cwd: str) -> str | None:
     return None
 
 
-def _fed_code(script: Script, cwd: str, home: str) -> None:
+def _fed_code(script: Script, cwd: str, env: dict[str, str]) -> None:
     """A script file on the disk that is a FIFO, a socket or a device (made by an earlier
     call): what it gives the shell is what a writer says when it runs, so the command
     is unverifiable (red team s28 A's note; session 29). Looked at with stat, never
     opened."""
-    places = command_dirs(script.commands, cwd, home)
+    home = env.get("HOME") or ""
+    places = command_dirs(script.commands, cwd, home, None, env.get("CDPATH"))
     dirs = {id(c): d for c, d in zip(script.commands, places, strict=True)}
     for command, operand in script.disk_code:
         where = dirs.get(id(command), cwd)
@@ -592,17 +593,24 @@ def embedded_paths(word: str) -> list[str]:
 
 
 def command_dirs(
-    commands: list[Command], cwd: str, home: str, chosen: list[bool] | None = None
+    commands: list[Command],
+    cwd: str,
+    home: str,
+    chosen: list[bool] | None = None,
+    cdpath_env: str | None = None,
 ) -> list[str | None]:
     """The directory each simple command runs in, following ``cd``/``pushd`` along the line
     (None once a ``cd`` goes somewhere only known at run time). ``chosen`` gets, for each,
     whether that unknown place is one the line chose (``cd $(printf ...)``, ``cd ~/.aw[s]``,
     CDPATH) rather than the environment's own (``cd "$DIR"``, ``cd $(mktemp -d)``): a
-    relative path there could be any protected file (maybe.could_be_path)."""
+    relative path there could be any protected file (maybe.could_be_path).
+    ``cdpath_env``: the CDPATH the shell inherits (the event's environment): with a
+    directory in it besides the working one, ``cd NAME`` may go there (session 29)."""
     out: list[str | None] = []
     where: str | None = cwd or None
     picked = False  # the unknown place was chosen on the line
-    cdpath = False  # CDPATH=/ cd etc goes to /etc, OLDPWD: cd - goes back
+    # CDPATH=/ cd etc goes to /etc (on the line, or inherited), OLDPWD: cd - goes back
+    cdpath = any(entry not in ("", ".") for entry in (cdpath_env or "").split(":"))
     home_set = False  # HOME=x; cd goes to x (red team s27 C)
     for cmd in commands:
         home_set = (
@@ -845,12 +853,14 @@ class Event:
 
                 script = self._cache["script"] = split_command(command)
                 if script.disk_code:  # bash p, . p, sh < p: a FIFO at p is no file of code
-                    _fed_code(script, self.shell_cwd, self.env.get("HOME") or "")
+                    _fed_code(script, self.shell_cwd, self.env)
                 if script.git_unresolved:  # git SUB, SUB none of git's: an alias on disk?
                     from hookwise.shell.commands.git_aliases import resolve_aliases
 
                     home = self.env.get("HOME") or ""
-                    places = command_dirs(script.commands, self.shell_cwd, home)
+                    places = command_dirs(
+                        script.commands, self.shell_cwd, home, None, self.env.get("CDPATH")
+                    )
                     dirs = {id(c): d for c, d in zip(script.commands, places, strict=True)}
                     resolve_aliases(script, self.shell_cwd, self.env, dirs=dirs)
                 if "://" in command:  # a URL: a login stored for every host goes there too
@@ -966,7 +976,9 @@ class Event:
             )
 
             chosen: list[bool] = []
-            dirs = command_dirs(script.commands, self.shell_cwd, home, chosen)
+            dirs = command_dirs(
+                script.commands, self.shell_cwd, home, chosen, self.env.get("CDPATH")
+            )
             copies: dict[int, int] = {}  # a source's reading: the copy's own command
             for index, cmd in enumerate(script.commands):
                 where = dirs[index]

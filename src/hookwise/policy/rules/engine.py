@@ -286,7 +286,7 @@ def _glob_directory(ev: Event, index: int) -> str | None:
     if any(c.argv[:1] not in (["cd"], ["pushd"]) for c in commands[:index]):
         return None
     home = ev.env.get("HOME") or ""
-    return canonical.command_dirs(commands, ev.shell_cwd, home)[index]
+    return canonical.command_dirs(commands, ev.shell_cwd, home, None, ev.env.get("CDPATH"))[index]
 
 
 def _m_command(

@@ -1055,7 +1055,9 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             if script is None:
                 return None
             chosen: list[bool] = []
-            dirs = command_dirs(script.commands, ev.shell_cwd, guard.home, chosen)
+            dirs = command_dirs(
+                script.commands, ev.shell_cwd, guard.home, chosen, ev.env.get("CDPATH")
+            )
             # where a directory is unknown, a line naming a protected file is enough
             # (and where a target is: ``declare -n r=x; r=.hookwise/policy.yaml; > "$x"``)
             marked = _has_marker(ev.command or "")
