@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -190,3 +191,39 @@ def _decided(line: str, project: Path, home: Path, cdpath: str | None) -> str:
     )
     found = decide(payload, _policy(None, str(home)), "claude", env, now=0.0).decision
     return (found.decision if found else None) or "none"
+
+
+# ------------------------------------------------------------ rg's ignore and hidden files
+
+
+RG_LINES = [
+    # (the line, the file it reads past what a bare rg skips)
+    ("RIPGREP_CONFIG_PATH=../rg.cfg rg -N SECRET", ".env"),  # the options file: --hidden
+    ("export RIPGREP_CONFIG_PATH=../rg.cfg; rg -N SECRET", ".env"),
+    ("rg -N -i. SECRET", ".env"),  # -. in a cluster of short options
+    ("rg -N -iuu SECRET", ".env"),
+    ("rg -N -u -u SECRET", ".env"),
+    ("rg -N --no-ignore SECRET", "server.pem"),  # .gitignore hides it from a bare rg
+]
+
+
+@pytest.mark.skipif(shutil.which("rg") is None, reason="ripgrep is not installed")
+@pytest.mark.parametrize(("line", "secret"), RG_LINES)
+def test_what_rg_may_read_past_its_ignores_and_hidden_files_is_counted(
+    tmp_path: Path, line: str, secret: str
+) -> None:
+    project, home = _git_project(tmp_path)
+    (project / secret).write_text(f"SECRET={MARK}\n")
+    (project / ".gitignore").write_text("server.pem\n")
+    (project / "README").write_text("hi\n")
+    (tmp_path / "rg.cfg").write_text("--hidden\n")
+    env = {"PATH": os.environ["PATH"], "HOME": str(home)}
+    bare = subprocess.run(["rg", "-N", "SECRET"], cwd=project, env=env, capture_output=True,
+                          text=True, timeout=30, check=False)  # fmt: skip
+    assert MARK not in bare.stdout  # (a bare rg skips it)
+    done = subprocess.run(["bash", "-c", line], cwd=project, env=env, capture_output=True,
+                          text=True, timeout=30, check=False)  # fmt: skip
+    assert MARK in done.stdout, line  # this one read the secret
+    assert _decided(line, project, home, None) == "ask", line
+    if secret == ".env":
+        assert _decided("rg -N SECRET", project, home, None) == "none"

@@ -472,7 +472,7 @@ def _kept(spec: dict[str, Any], ref: PathRef, trace: list[Any] | None) -> bool:
 
 def _tree_holds(spec: dict[str, Any], ref: PathRef, ev: Event) -> str | None:
     """A file of the rule under a tree the command reads recursively (rules/trees.py)."""
-    from hookwise.policy.rules.trees import held_file
+    from hookwise.policy.rules.trees import configured, held_file
 
     script = ev.script
     command = script.commands[ref.command] if script is not None and ref.command >= 0 else None
@@ -481,8 +481,9 @@ def _tree_holds(spec: dict[str, Any], ref: PathRef, ev: Event) -> str | None:
     # a file past the look could be the rule's where a glob names a file anywhere (.env);
     # an absolute one (~/.ssh/**) reaches into the tree or not: _any_path's own answer
     unseen = any(not absolute for _c, _s, absolute in spec["globs"]) or bool(spec["extensions"])
+    options = configured(command, script, ev.env)  # (rg: RIPGREP_CONFIG_PATH)
     return held_file(
-        ref, command, where, lambda found: _path_matches(spec, found), cache, unseen
+        ref, command, where, lambda found: _path_matches(spec, found), cache, unseen, options
     )
 
 

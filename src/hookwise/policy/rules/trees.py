@@ -85,6 +85,7 @@ def held_file(
     matches: Callable[[Any], bool],
     cache: dict[str, tuple[list[str], bool]],
     unseen: bool = True,
+    configured: bool = False,
 ) -> str | None:
     """A file of the tree ``ref`` names that ``matches`` (a rule's files) and the
     command's options do not leave out, as the rules show it; PAST_BOUND when none was
@@ -108,9 +109,27 @@ def held_file(
 
             if find_leaves_out(walked, ref.raw, inner):
                 continue
-        elif leaves_out(program, argv, inner):
+        elif leaves_out(program, argv, inner, configured):
             continue
         found = resolve_path(path, cwd, home)
         if matches(found):
             return found.relative or found.absolute or path
     return PAST_BOUND if unseen and not whole else None
+
+
+
+def configured(command: Any, script: Any, env: dict[str, str]) -> bool:
+    """Whether the searcher may read a file of options (rg's RIPGREP_CONFIG_PATH, where
+    ``--hidden`` reads hidden files): set in the event's environment, or by any command
+    of the line (``export X=...; rg``, ``X=... rg``, ``env X=... rg``)."""
+    from hookwise.shell.exclusions import CONFIG_VARIABLES
+
+    name = CONFIG_VARIABLES.get(command.program if command is not None else "")
+    if name is None:
+        return False
+    if env.get(name):
+        return True
+    commands = script.commands if script is not None else [command]
+    return any(
+        name in c.assigned or name in c.env or any(name in w for w in c.argv) for c in commands
+    )
