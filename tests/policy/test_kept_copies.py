@@ -159,7 +159,9 @@ def test_a_symbolic_link_at_or_above_the_new_name_stays_a_read(project: Path) ->
     outside = project.parent / "outside"
     outside.mkdir()
     # (cp does not write through a dangling link: the file is there)
-    _bash(f"touch {outside}/leak && ln -s {outside}/leak .env.bak && ln -s {outside} .env.d", project)
+    _bash(
+        f"touch {outside}/leak && ln -s {outside}/leak .env.bak && ln -s {outside} .env.d", project
+    )
     _later("cp .env .env.bak", project)
     _later("cp .env .env.d/", project)
     assert MARK in (outside / "leak").read_text() and MARK in (outside / ".env").read_text()

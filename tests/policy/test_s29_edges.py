@@ -119,7 +119,7 @@ def test_a_fifo_gives_git_what_its_writer_says(tmp_path: Path) -> None:
                    check=True)  # fmt: skip
     os.mkfifo(tmp_path / "inc.cfg")
     feed = "while :; do printf '[alias]\\n\\tzz = !touch ../pwned\\n' > ../inc.cfg; done"
-    line = f"timeout 10 bash -c \"{feed}\" >/dev/null 2>&1 & git zz; kill %1"
+    line = f'timeout 10 bash -c "{feed}" >/dev/null 2>&1 & git zz; kill %1'
     subprocess.run(["bash", "-c", line], cwd=project, env=env, timeout=30, check=False,
                    capture_output=True)  # fmt: skip
     assert (tmp_path / "pwned").exists()

@@ -1603,9 +1603,9 @@ def _add_command(
                 command.dynamic[0] = True
                 command.unknowns.append(f"{command.argv[0]} {origin}, known only when it runs")
                 continue
-            inner = _inner_argv(argv, depth, script, command.text, origin)
-            if inner is not None and kept is not None:
-                inner.kept = (command, kept)
+            reading = _inner_argv(argv, depth, script, command.text, origin)
+            if reading is not None and kept is not None:
+                reading.kept = (command, kept)
     if command.program in programs.SUBCOMMAND_READERS:
         # git diff --no-index A B, git show HEAD:.env, docker cp F c:/x print or send F
         argv = command.argv

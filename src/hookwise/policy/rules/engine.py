@@ -483,7 +483,13 @@ def _tree_holds(spec: dict[str, Any], ref: PathRef, ev: Event) -> str | None:
     unseen = any(not absolute for _c, _s, absolute in spec["globs"]) or bool(spec["extensions"])
     options = configured(command, script, ev.env)  # (rg: RIPGREP_CONFIG_PATH)
     return held_file(
-        ref, command, where, lambda found: _path_matches(spec, found), cache, unseen, options
+        ref,
+        command,
+        where,
+        lambda found: _path_matches(spec, found),
+        cache,
+        unseen=unseen,
+        configured=options,
     )
 
 

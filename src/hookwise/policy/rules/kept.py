@@ -90,4 +90,3 @@ def read_elsewhere(kept: Sequence[PathRef], others: Sequence[PathRef]) -> bool:
         if any(((ref.absolute or "") + "/").startswith(top) for ref in kept):
             return True
     return False
-

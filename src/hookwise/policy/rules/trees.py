@@ -84,6 +84,7 @@ def held_file(
     where: tuple[str, str],
     matches: Callable[[Any], bool],
     cache: dict[str, tuple[list[str], bool]],
+    *,
     unseen: bool = True,
     configured: bool = False,
 ) -> str | None:
@@ -115,7 +116,6 @@ def held_file(
         if matches(found):
             return found.relative or found.absolute or path
     return PAST_BOUND if unseen and not whole else None
-
 
 
 def configured(command: Any, script: Any, env: dict[str, str]) -> bool:
