@@ -111,10 +111,18 @@ for line in sys.stdin:
     rid, method, params = msg["id"], msg["method"], msg.get("params") or {}
     if method == "initialize":
         result = {"protocolVersion": "2025-06-18",
-                  "capabilities": {"tools": {"listChanged": True}, "resources": {}},
+                  "capabilities": {"tools": {"listChanged": True}, "resources": {}, "prompts": {}},
                   "serverInfo": {"name": "srv29", "version": "0"}}
     elif method == "tools/list":
         result = {"tools": [{"name": t, "inputSchema": {"type": "object"}} for t in TOOLS]}
+    elif method == "prompts/get":  # a prompt embedding the file its argument names
+        path = (params.get("arguments") or {}).get("path", "")
+        try:
+            body = open(path).read()
+        except OSError as exc:
+            body = f"error: {exc}"
+        result = {"messages": [{"role": "user", "content": {"type": "resource", "resource": {
+            "uri": "file://" + path, "text": body}}}]}
     elif method == "resources/read":
         try:
             result = {"contents": [{"uri": params["uri"], "text": open_uri(params["uri"])}]}
