@@ -20,7 +20,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.host_homes import config_dir, config_file
@@ -71,6 +71,17 @@ class McpPlan:
     @property
     def changed(self) -> bool:
         return any(before != after for before, after in self.files.values())
+
+    def left_unwrapped(self) -> list[ServerChange]:
+        """The stdio servers install leaves outside the proxy (``LEFT_UNWRAPPED``): each
+        makes install fail (``EXIT_CHECK_FAILED``), in text and JSON alike."""
+        return [c for c in self.changes if c.action in LEFT_UNWRAPPED]
+
+
+# the actions of a server that install --mcp leaves starting without the proxy: one it may
+# not or cannot rewrite (skipped), one a setting outside the servers table starts instead
+# of the table's entry (replacing)
+LEFT_UNWRAPPED: Final = ("skipped", "replacing")
 
 
 def wrap_command(env: Mapping[str, str]) -> list[str]:
