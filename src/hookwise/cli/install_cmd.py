@@ -178,7 +178,7 @@ def _mcp(
 
 
 def _mcp_text(host: str, scope: str, plan: McpPlan, written: list[Path], dry_run: bool) -> None:
-    if not plan.files:
+    if not plan.files and not plan.changes:
         click.echo(f"{HOST_TITLES[host]} ({scope}): no MCP settings file; nothing to change")
     for change in plan.changes:
         detail = f" ({change.detail})" if change.detail else ""
