@@ -19,7 +19,7 @@ from hookwise.mcp_proxy.decide import Decider
 
 RULES = (
     "version: 1\nrules:\n"
-    "  - id: ask-ssh\n    match: {tool: [write, read, edit], files: \"~/.ssh/**\"}\n"
+    '  - id: ask-ssh\n    match: {tool: [write, read, edit], files: "~/.ssh/**"}\n'
     "    action: ask\n    reason: S29-SSH\n"
 )
 

@@ -140,9 +140,7 @@ class Decider:
             out += file_lines(path for path in found["file_paths"] if isinstance(path, str))
         # the file a path leads to through a link, or trimmed (s28 F10): decided on too
         _, moves = self._shape(tool)
-        out += file_lines(
-            paths.other_files(canonical_tool, args, self.gate.cwd, home, moves=moves)
-        )
+        out += file_lines(paths.other_files(canonical_tool, args, self.gate.cwd, home, moves=moves))
         return out
 
     def prepare(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:

@@ -1033,9 +1033,10 @@ def mcp_files_above(name: str) -> tuple[tuple[str, str], ...]:
 
 
 def mcp_system_files(name: str) -> tuple[tuple[str, str, str], ...]:
-    """(settings scope, key of its servers, words naming it) of the machine's files the host reads MCP
-    servers from for every user (``MCP_SYSTEM_FILES`` of its protocol module: Gemini CLI's
-    system defaults and system settings); their paths are ``host_homes.system_files``."""
+    """(settings scope, key of its servers, words naming it) of the machine's files the
+    host reads MCP servers from for every user (``MCP_SYSTEM_FILES`` of its protocol
+    module: Gemini CLI's system defaults and system settings); their paths are
+    ``host_homes.system_files``."""
     import importlib
 
     files: tuple[tuple[str, str, str], ...] = getattr(

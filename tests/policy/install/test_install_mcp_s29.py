@@ -25,7 +25,7 @@ __all__ = ["user"]  # (the fixture, shared)
 def _run(project: Path, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:
     """``hookwise install claude --mcp`` as a process of its own: its real exit status."""
     argv = [sys.executable, "-m", "hookwise", "install", "claude", "--mcp", *extra]
-    return subprocess.run(  # noqa: S603 (this interpreter, fixed arguments)
+    return subprocess.run(
         [*argv, "--project", str(project)], env={**os.environ, **env},
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
@@ -141,13 +141,13 @@ def test_a_system_file_this_user_may_not_write_is_skipped_saying_why(
     shutil.copytree(Path(user["HOME"]), base / "home")
     for path in [base / "home", *(base / "home").rglob("*")]:
         os.chown(path, 65534, 65534)
-    settings, defaults, _ = _system_files(user, base, monkeypatch)
+    settings, _, _ = _system_files(user, base, monkeypatch)
     env = {**user, "HOME": str(base / "home"), "XDG_STATE_HOME": str(base / "home" / ".state"),
            "CODEX_HOME": str(base / "home" / ".codex"),
            "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(settings)}  # fmt: skip
     argv = [sys.executable, "-m", "hookwise", "install", "gemini", "--mcp", "--scope", "user",
             "--json"]  # fmt: skip
-    done = subprocess.run(  # noqa: S603 (this interpreter, fixed arguments)
+    done = subprocess.run(
         ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *argv],
         env={**os.environ, **env}, cwd=base, capture_output=True, text=True, timeout=60,
         check=False,

@@ -187,13 +187,14 @@ def plan_mcp(
             edit_args = (prefix, install, pins, env, stdio)
             _plan_file(plan, host, path, key, edit_args)
         elif install:
-            why = (f"{path} is {title}'s {label} file: its servers start in every session of "
-                   "every user of this machine; " + (
-                       f"this user may not write it{_owner(path)}: run `hookwise install "
+            if scope == "user":
+                how = (f"this user may not write it{_owner(path)}: run `hookwise install "
                        f"{host} --mcp --scope user` as its owner, or move the entry into your "
-                       "own settings (install --mcp wraps it there)"
-                       if scope == "user" else
-                       f"install --mcp --scope user wraps it where hookwise may write it"))  # fmt: skip
+                       "own settings (install --mcp wraps it there)")  # fmt: skip
+            else:
+                how = "install --mcp --scope user wraps it where hookwise may write it"
+            why = (f"{path} is {title}'s {label} file: its servers start in every session of "
+                   f"every user of this machine; {how}")  # fmt: skip
             _report_only(plan, host, path, why, key=key, prefix=prefix, pins=pins, env=env,
                          stdio=stdio)  # fmt: skip
     return plan

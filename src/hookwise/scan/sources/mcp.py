@@ -91,9 +91,7 @@ def servers_of(
         these = approve.get(str(name), gate) if approve is not None else gate
         env = env_pairs(server.get("env"))
         # each variable's own line: a hijack is reported where it is written
-        env_lines = tuple(
-            _env_line(origin, text, [*pointer, name, "env", k], line) for k, _ in env
-        )
+        env_lines = tuple(_env_line(origin, text, [*pointer, name, "env", k], line) for k, _ in env)
         command, args = server.get("command"), server.get("args")
         argv: tuple[str, ...] | None = None
         if isinstance(command, str) and command.strip():
@@ -119,7 +117,7 @@ def env_pairs(env: JSON) -> tuple[tuple[str, str], ...]:
     return tuple((str(k), str(v)) for k, v in items if isinstance(v, str | int | float))
 
 
-def server_runnable(  # noqa: PLR0913, PLR0917 - one entry's place and what it starts
+def server_runnable(  # noqa: PLR0917 - one entry's place and what it starts
     host: str,
     scope: str,
     origin: str,
@@ -144,7 +142,8 @@ def server_runnable(  # noqa: PLR0913, PLR0917 - one entry's place and what it s
                         transport=transport)  # fmt: skip
     if isinstance(url, str):
         return Runnable(host=host, kind="mcp-remote", name=name, scope=scope, command="",
-                        file=origin, line=line, gate=gate[0], gate_detail=gate[1], url=url)  # fmt: skip
+                        file=origin, line=line, gate=gate[0], gate_detail=gate[1],
+                        url=url)  # fmt: skip
     return None
 
 
