@@ -56,7 +56,13 @@ for i in range(calls):
             "Claude Code runs the tool",
             flush=True,
         )
-for flood in floods:
-    flood.kill()
-for flood in floods:
-    flood.wait()
+if floods:
+    # one signal for all of them (each signal is decided by the same busy thread): kill(-1)
+    # reaches every process this one sees but init and itself (run with `hookwise run --
+    # python3 host.py`, where this is the agent)
+    import os
+    import signal
+
+    os.kill(-1, signal.SIGKILL)
+    for flood in floods:
+        flood.wait()
