@@ -1,8 +1,8 @@
 """A stand-in for Claude Code: runs the registered command with `sh -c` from its own
 process (as Claude Code's node does), the event on stdin, and the 10 s timeout the install
 writes; a timeout is a non-blocking error there, and the tool runs.
-usage: host.py COMMAND CWD [calls] [flooders bytes]: with flooders, starts that many
-exec_flood (next to this file) first, all beginning at once 3 s later, and ends them after."""
+usage: host.py COMMAND CWD [calls] [flooders bytes|launcher]: with flooders, starts that
+many exec_flood (or, with "launcher", exec_flood_env) next to this file first, all beginning at once 3 s later, and ends them after."""
 
 import json
 import subprocess
@@ -14,8 +14,15 @@ calls = int(sys.argv[3]) if len(sys.argv) > 3 else 3
 flooders = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 size = sys.argv[5] if len(sys.argv) > 5 else "16384"
 start = int(time.time()) + 3
-program = sys.argv[0].rsplit("/", 1)[0] + "/exec_flood"
-floods = [subprocess.Popen([program, size, str(start)]) for _ in range(flooders)]
+here = sys.argv[0].rsplit("/", 1)[0]
+if size == "launcher":  # exec_flood_env: the launcher with --platform and a 64 MiB environment
+    import os
+
+    launcher = os.path.expanduser("~/.local/share/hookwise/hook")
+    flood_argv = [f"{here}/exec_flood_env", launcher, str(start)]
+else:  # exec_flood: sh -c with `size` bytes of script
+    flood_argv = [f"{here}/exec_flood", size, str(start)]
+floods = [subprocess.Popen(flood_argv) for _ in range(flooders)]
 time.sleep(max(start - time.time(), 0) + 1)
 print(f"{flooders} flooders running", flush=True)
 event = json.dumps(
