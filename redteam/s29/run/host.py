@@ -1,8 +1,9 @@
 """A stand-in for Claude Code: runs the registered command with `sh -c` from its own
-process (as Claude Code's node does), the event on stdin, and the 10 s timeout the install
+process (as Claude Code does), the event on stdin, and the 10 s timeout the install
 writes; a timeout is a non-blocking error there, and the tool runs.
 usage: host.py COMMAND CWD [calls] [flooders bytes|launcher]: with flooders, starts that
-many exec_flood (or, with "launcher", exec_flood_env) next to this file first, all beginning at once 3 s later, and ends them after."""
+many exec_flood (or, with "launcher", exec_flood_env) next to this file first, all beginning
+at once 3 s later, and ends them after."""
 
 import json
 import subprocess
