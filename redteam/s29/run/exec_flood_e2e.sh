@@ -9,7 +9,7 @@ gcc -O2 -w -o "$RT/exec_flood_env" "$here/exec_flood_env.c"
 export E2E_NODE_MODULES=${E2E_NODE_MODULES:-$RT/e2e-nm} E2E_RUN_DIR=$PROJ/runs E2E_OFFLINE=0 TMO=${TMO:-150}
 mkdir -p "$E2E_RUN_DIR"
 HOOK_CMD=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["hooks"]["PreToolUse"][0]["hooks"][0]["command"])' "$PROJ/.claude/settings.json" | sed "s#\$HOME#$HOME#")
-export HOOK_CMD HOOK_TAP=0 HOOK_TIMEOUT=10 HOME_REAL=$HOME RT
+export HOOK_CMD HOOK_TAP=0 HOOK_TIMEOUT=10 HOME_REAL=$HOME RT CLAUDE_VIA=${CLAUDE_VIA:-project}
 echo "FLOODERS=${FLOODERS:-40} FLOOD_DELAY=${FLOOD_DELAY:-0}" > "$RT/flood_wrap.conf"
 [ "${1:-attack}" = attack ] && export WRAP=$here/flood_wrap.sh
 cd "$PROJ"
