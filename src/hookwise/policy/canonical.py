@@ -540,6 +540,26 @@ def _fed_code(script: Script, cwd: str, env: dict[str, str]) -> None:
             )
 
 
+def _kept_refs(
+    names: tuple[str, ...], where: str | None, cwd: str, home: str
+) -> tuple[PathRef, ...] | None:
+    """A copy's kept names (shell/written.kept_names) as paths resolved in ``where``, or
+    None when one is a name another program may read out (rules/kept.py)."""
+    from hookwise.policy.rules.kept import kept_places
+
+    if where is None or not cwd or not names:
+        return None
+    refs = []
+    for name in names:
+        ref = resolve_path(name, where, home)
+        ref.relative = _relative(ref.absolute, cwd)
+        if ref.absolute is None or ref.relative in (None, "."):
+            return None
+        refs.append(ref)
+    places = [(ref.absolute or "", ref.relative or "") for ref in refs]
+    return tuple(refs) if kept_places(cwd, places) else None
+
+
 def _kept_unread(refs: list[PathRef], copies: dict[int, int]) -> None:
     """A copy's kept names that another command of the line (not the copy itself: ``cp -r``
     names its own operands as trees) reads as a tree or a pattern are not kept
@@ -1007,9 +1027,7 @@ class Event:
                 where = dirs[index]
                 kept = None
                 if cmd.kept is not None:  # cp .env .env.bak: where the sources stay
-                    from hookwise.policy.rules.kept import kept_refs
-
-                    kept = kept_refs(cmd.kept[1], where, self.cwd, home)
+                    kept = _kept_refs(cmd.kept[1], where, self.cwd, home)
                     if kept is not None:
                         copies[index] = script.commands.index(cmd.kept[0])
                 shapes = cmd.shapes

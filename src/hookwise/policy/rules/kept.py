@@ -26,40 +26,27 @@ from hookwise.policy import os_lite as os  # os without its import cost
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Any
 
-    from hookwise.policy.canonical import PathRef
 
-
-def kept_refs(
-    names: Sequence[str], where: str | None, cwd: str, home: str
-) -> tuple[PathRef, ...] | None:
-    """The names (shell/written.kept_names) as paths resolved in ``where`` (the copy's
-    directory), or None when one of them is a name another program may read out."""
-    from hookwise.policy.canonical import _relative, resolve_path
-
-    if where is None or not cwd or not names:
-        return None
-    base = os.path.normpath(cwd)
-    out: list[PathRef] = []
-    for name in names:
-        ref = resolve_path(name, where, home)
-        ref.relative = _relative(ref.absolute, cwd)
-        if ref.absolute is None or ref.relative in (None, ".") or not _ordinary(base, ref):
-            return None
-        out.append(ref)
+def kept_places(cwd: str, places: Sequence[tuple[str, str]]) -> bool:
+    """Whether each (absolute, relative to ``cwd``) place the names
+    (shell/written.kept_names) resolve to is an ordinary one no other program reads out
+    (canonical resolves them: this module imports nothing of it)."""
     from hookwise.policy.rules.git_ignored import ignored
 
-    if any(ignored(ref.absolute or "") is False for ref in out):
-        return None
-    return tuple(out)
+    base = os.path.normpath(cwd)
+    if not places or any(not _ordinary(base, relative) for _absolute, relative in places):
+        return False
+    return all(ignored(absolute) is not False for absolute, _relative in places)
 
 
-def _ordinary(base: str, ref: PathRef) -> bool:
+def _ordinary(base: str, relative: str) -> bool:
     """Each part of ``ref`` below ``base`` that exists is a directory (the last may be a
     regular file of one link); none is a symbolic link. What does not exist yet is made
     by the copy itself."""
     path = base
-    parts = (ref.relative or "").split("/")
+    parts = relative.split("/")
     for index, part in enumerate(parts):
         path = f"{path}/{part}"
         try:
@@ -74,7 +61,7 @@ def _ordinary(base: str, ref: PathRef) -> bool:
     return True
 
 
-def read_elsewhere(kept: Sequence[PathRef], others: Sequence[PathRef]) -> bool:
+def read_elsewhere(kept: Sequence[Any], others: Sequence[Any]) -> bool:
     """Whether a path another command of the line reads as a tree or a pattern (``tar cf -
     sub``, ``cat sub/.*``, a file server's directory) takes in one of the kept names."""
     for other in others:
