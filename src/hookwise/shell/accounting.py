@@ -140,6 +140,10 @@ def account(command: Any, script: Any) -> None:
         from hookwise.shell.commands.build_files import config_written
 
         why = config_written(command.program, script.written)
+    if why is None and script.written and any(w[:1] in "-@" for w in argv[1:]):
+        from hookwise.shell.commands.build_files import option_file_written
+
+        why = option_file_written(command.program, argv, script.written)
     command.unverifiable = why
 
 
