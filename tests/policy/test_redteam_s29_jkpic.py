@@ -128,6 +128,10 @@ NEAR_MISSES = [
     'printf "Host x\\n" > c; ssh -F ~/.ssh/config x true',
     "vim -u NONE -es -c 'q!'",
     "cmake -C cache.cmake -S . -B build",
+    # K: the repository's own hooks directory; a hook written there whose content is read
+    "git config core.hooksPath .githooks && git commit -qm x",
+    "mkdir -p h && printf 'x\\n' > notes.txt && git config core.hooksPath h",
+    "git config core.hooksPath h && printf '#!/bin/sh\\necho ok\\n' > h/pre-commit",
 ]
 
 
