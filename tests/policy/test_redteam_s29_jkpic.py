@@ -132,6 +132,14 @@ NEAR_MISSES = [
     "git config core.hooksPath .githooks && git commit -qm x",
     "mkdir -p h && printf 'x\\n' > notes.txt && git config core.hooksPath h",
     "git config core.hooksPath h && printf '#!/bin/sh\\necho ok\\n' > h/pre-commit",
+    # J: variables make passes on as data, a shell as SHELL, options in MAKEFLAGS
+    "make CC=clang",
+    "make SHELL=/bin/bash test",
+    "make ENV=.env up",
+    "make test PYTHONPATH=src",
+    "make install PREFIX=$HOME/.local",
+    "MAKEFLAGS=-j4 make test",
+    "make test MAKEFLAGS=-j2",
 ]
 
 
