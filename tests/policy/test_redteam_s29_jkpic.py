@@ -80,6 +80,13 @@ def judge(tmp_path_factory: pytest.TempPathFactory) -> Any:
     return answers
 
 
+def test_the_hot_gate_names_every_program_of_the_option_file_table() -> None:
+    from hookwise.shell.accounting import OPTION_FILE_PROGRAMS
+    from hookwise.shell.commands.build_files import OPTION_FILES
+
+    assert set(OPTION_FILES) == OPTION_FILE_PROGRAMS
+
+
 def test_the_table_holds_the_classes_rows() -> None:
     counts = {c: sum(1 for k, _, _ in ROWS if k == c) for c in CLASSES}
     assert counts == {"C": 5, "I": 5, "J": 8, "K": 5, "P": 11}
