@@ -192,7 +192,9 @@ class Script:
         # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
         self.written: dict[str, str | None] = {}
         # whether anything on the line runs beside the rest (``&``, a pipe, a coprocess, a
-        # process substitution, a FIFO): then run order is not text order (run_order.py)
+        # process substitution, a FIFO) or later than its text (a trap, a function body, a
+        # loop's later iteration, PROMPT_COMMAND): then run order is not text order
+        # (run_order.py)
         self.concurrent = False
         # files copied (cp, mv, ln, install) earlier on the line from a file not written on
         # it, to (the original, the program): a later command on the copy (written.py)
@@ -1034,6 +1036,7 @@ _SPECIAL_BUILTINS = frozenset(
 )  # fmt: skip
 _OPENERS = frozenset(["if", "while", "until", "for", "select", "{", "case"])
 _CLOSERS = frozenset(["fi", "done", "}", "esac"])
+_LOOPS = frozenset(["while", "until", "for", "select"])
 
 
 def _parse(text: str, depth: int, script: Script) -> None:
@@ -1136,6 +1139,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 words.clear()  # NAME () { body; }: a definition, the body runs when called
                 first = last = -1
                 bodies.append(nest)
+                script.concurrent = True  # (when called: after what the text puts later)
                 skip_next = True
                 continue
             finish(str(payload))
@@ -1196,6 +1200,8 @@ def _parse(text: str, depth: int, script: Script) -> None:
             value = payload.value
             if value in _OPENERS:
                 nest += 1
+                # a loop's later iteration runs after what its body writes (run_order.py)
+                script.concurrent = script.concurrent or value in _LOOPS
                 cases += value == "case"
             elif value in _CLOSERS:
                 nest = max(nest - 1, 0)
@@ -1205,6 +1211,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                     bodies.pop()
             elif value == "function":
                 bodies.append(nest)
+                script.concurrent = True
             elif value not in _KEYWORDS:
                 leading = False
         else:
@@ -1391,6 +1398,8 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
     name, _, value = word.value.partition("=")
     name = name.rstrip("+")
     prefix.assigned.append(name)
+    if value and (name in programs.COMMAND_VARIABLES or name.startswith("BASH_FUNC_")):
+        script.concurrent = True  # it runs later than its text (run_order.py)
     if name.startswith("BASH_FUNC_") and "{" in value:  # an exported function: bash runs
         _parse(value[value.index("{") :], depth + 1, script)  # its body when it is called
         return
@@ -2008,6 +2017,7 @@ def _run_inner(
         args = argv[2:] if argv[1] == "--" else argv[1:]
         if len(args) > 1 and args[0] not in ("-", "") and not args[0].startswith("-"):
             _parse(args[0], depth + 1, script)  # runs on the signal (EXIT: always)
+            script.concurrent = True  # after whatever the line does before the signal
         return
     if program in _ASSIGNERS or program in _SETTERS:
         from hookwise.shell.assigns import assigns
