@@ -21,7 +21,7 @@ import pytest
 from tests.policy.corpus_support import CORPUS
 from tests.policy.redteam_tree import GIT_ENV, build, table_counts
 
-FIXED = ("A",)
+FIXED = ("A", "E")
 TOTALS = {"A": 20, "B": 4, "D": 6, "E": 9}
 
 
@@ -129,9 +129,12 @@ NEAR_MISSES = [
     "for i in 1 2 3; do echo $i >> log.txt; done; cat log.txt",
     'while read -r l; do echo "$l"; done < README',
     'for f in src/*.py; do wc -l "$f"; done',
-    # E: globs with no option set anywhere, shopt of a non-glob option
+    # E: globs with no option set anywhere, or under options that keep them readable
     "cat src/*.py",
     "ls *.md",
+    "shopt -s nullglob; cat src/*.py",
+    "bash -O globstar -c 'wc -l src/**/*.py'",
+    "shopt -s dotglob; ls */README",
     # D: cd to a known place, then relative work
     "cd src && ls",
     "cd src; cd ..; cat README",

@@ -960,7 +960,8 @@ class Event:
                     ref = resolve_path(named or word, where or "", home, unknown)
                     ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
-                    if shapes is not None and ref.absolute is None:
+                    if shapes is not None and (ref.absolute is None or at in globs):
+                        # (~/*/x under dotglob: a pattern known by its frame, s29 E)
                         ref.shape = shapes.get(at)
                     if chosen[index] and ref.shape is None and not dynamic:
                         ref.shape = _under_unknown_dir(word)

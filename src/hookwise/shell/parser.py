@@ -158,6 +158,7 @@ class Script:
         "git_settings",
         "git_unresolved",
         "globopts",
+        "globs_named",
         "loaded",
         "overall",
         "positional",
@@ -188,6 +189,8 @@ class Script:
         # why later names may not mean what they say (hash -p, set -H...: accounting.rebinds)
         self.rebound: str | None = None
         self.globopts: frozenset[str] = frozenset()  # shopt -s nocaseglob... on the line
+        # glob options something on the line may set, wherever it stands (split_command)
+        self.globs_named: frozenset[str] = frozenset()
         # files written earlier on the line: their content when known here (echo ... >
         # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
         self.written: dict[str, str | None] = {}
@@ -294,7 +297,23 @@ def _assigns_here(value: list[str]) -> bool:
 
 def split_command(text: str) -> Script:
     """Split a command line into its simple commands (never raises)."""
+    script = _split(text, frozenset())
+    if script.globs_named:
+        # a glob option set anywhere on the line (a function's shopt, bash -O, BASHOPTS):
+        # it may be in force at any pattern, so every pattern is read under it (s29 E)
+        script = _split(text, script.globs_named)
+    return script
+
+
+def _fresh(options: frozenset[str]) -> Script:
     script = Script()
+    script.globopts = options
+    return script
+
+
+def _split(text: str, options: frozenset[str]) -> Script:
+    """The line's commands, its patterns read under glob ``options`` from its start."""
+    script = _fresh(options)
     if not isinstance(text, str):
         script.complete = False
         script.problems.append("the command is not a string")
@@ -317,7 +336,7 @@ def split_command(text: str) -> Script:
             # the line assigns what it also expands: read it again with the values known
             # at each place (variables.py)
             found.build()
-            again = Script()
+            again = _fresh(options)
             again.vars = found
             _parse(text, 0, again)
             again.complete = again.complete and script.complete
@@ -328,7 +347,7 @@ def split_command(text: str) -> Script:
         if script.concurrent and _may_name_again(text, script):
             from hookwise.shell.commands.run_order import written_anywhere
 
-            script = written_anywhere(text, script, _parse, Script)
+            script = written_anywhere(text, script, _parse, lambda: _fresh(options))
     except RecursionError:
         script.complete = False
         script.problems.append("the command nests too deeply")
@@ -1689,6 +1708,7 @@ def _add_command(
         script.rebound = accounting.rebinds(command)
     if command.program == "shopt":
         script.globopts |= accounting.glob_options(command)
+    script.globs_named |= accounting.glob_settings(command)
     replayed = accounting.replays(command)
     if replayed is not None:
         command.unknowns.append(replayed)
