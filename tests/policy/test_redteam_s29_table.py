@@ -21,7 +21,7 @@ import pytest
 from tests.policy.corpus_support import CORPUS
 from tests.policy.redteam_tree import GIT_ENV, build, table_counts
 
-FIXED = ("A", "E")
+FIXED = ("A", "D", "E")
 TOTALS = {"A": 20, "B": 4, "D": 6, "E": 9}
 
 
@@ -138,6 +138,8 @@ NEAR_MISSES = [
     # D: cd to a known place, then relative work
     "cd src && ls",
     "cd src; cd ..; cat README",
+    "cd src; cd -; cat ~-/app.py",
+    "pushd src >/dev/null && ls && popd",
     # B: a lister's names through filters that keep them
     "find src -name '*.py' | xargs grep -n def",
     "git ls-files | xargs wc -l",

@@ -1706,6 +1706,10 @@ def _add_command(
         command.unknowns.append(script.rebound)
     else:
         script.rebound = accounting.rebinds(command)
+    if command.program in ("cd", "pushd", "popd"):
+        from hookwise.shell.variables import moved
+
+        moved(script)
     if command.program == "shopt":
         script.globopts |= accounting.glob_options(command)
     script.globs_named |= accounting.glob_settings(command)
