@@ -21,8 +21,11 @@ import pytest
 from tests.policy.corpus_support import CORPUS
 from tests.policy.redteam_tree import GIT_ENV, build, table_counts
 
-FIXED = ("A", "D", "E")
+FIXED = ("A", "B", "D", "E")
 TOTALS = {"A": 20, "B": 4, "D": 6, "E": 9}
+# rows of the fixed classes still allowed, named: a lister's selection read as bash reads a
+# pattern (find's * reaches dot names, bash's does not), open
+OPEN = frozenset(["find ~ -path '*aws*' -type f | xargs cat"])
 
 
 def s29_extras(root: Path) -> None:
@@ -44,16 +47,24 @@ def test_the_fixed_classes_of_the_s29_table_are_blocked(tmp_path: Path) -> None:
     )
     escapes = {k.split(".", 1)[0]: v for k, v in counts.items()}
     assert {k: escapes[k][1] for k in FIXED} == {k: TOTALS[k] for k in FIXED}, counts
-    assert {k: escapes[k] for k in FIXED if escapes[k][0] != escapes[k][1]} == {}
+    open_by_class = {k: sum(row[:1] == k for row in _open_classes()) for k in FIXED}
+    assert {k: escapes[k][1] - escapes[k][0] for k in FIXED} == open_by_class, counts
+
+
+def _table() -> list[list[str]]:
+    lines = (CORPUS / "redteam_s29_open.tsv").read_text().splitlines()[1:]
+    return [line.split("\t") for line in lines if line.strip()]
+
+
+def _open_classes() -> list[str]:
+    return [row[0][0] for row in _table() if row[1] in OPEN]
 
 
 def _rows() -> list[Any]:
-    lines = (CORPUS / "redteam_s29_open.tsv").read_text().splitlines()[1:]
-    rows = [line.split("\t") for line in lines if line.strip()]
     return [
         pytest.param(row[1], id=f"{row[0][0]}-{n:02d}")
-        for n, row in enumerate(rows, 1)
-        if row[0][0] in FIXED
+        for n, row in enumerate(_table(), 1)
+        if row[0][0] in FIXED and row[1] not in OPEN
     ]
 
 
@@ -143,6 +154,7 @@ NEAR_MISSES = [
     # B: a lister's names through filters that keep them
     "find src -name '*.py' | xargs grep -n def",
     "git ls-files | xargs wc -l",
+    "find src -name '*.py' | sort | head -3 | xargs wc -l",
 ]
 
 
