@@ -1706,8 +1706,8 @@ def _add_command(
         command.unknowns.append(script.rebound)
     else:
         script.rebound = accounting.rebinds(command)
-    if command.program in ("cd", "pushd", "popd"):
-        from hookwise.shell.variables import moved
+    if command.program in ("cd", "pushd", "popd") and ("~" in source or "PWD" in source):
+        from hookwise.shell.variables import moved  # (cold: only where they are read)
 
         moved(script)
     if command.program == "shopt":
