@@ -32,6 +32,9 @@ RECHECK_SECONDS = 1.0
 # requests that read what their URI names: decided as a ``read`` of it (the tool
 # ``mcp__<server>__resources/read``), a ``file://`` URI as its path
 RESOURCE_METHODS = tuple(RESOURCE_METHOD_TOOLS)
+# canonical tools that only look (a file's text, names, a listing, the web): a call of any
+# other tool, or of one the table does not map, may change the filesystem while it runs
+LOOKING_TOOLS = frozenset(["read", "glob", "grep", "ls", "web_fetch", "web_search"])
 
 
 # what Claude Code makes of a tool's name in mcp__<server>__<tool> (every character outside
@@ -110,6 +113,16 @@ class Decider:
         name = self.tool_name(tool)
         canonical_tool = self.gate.canonical_tool(name)
         return canonical_tool, moves_files(name) and canonical_tool in ("write", "edit")
+
+    def may_change(self, tool: str) -> bool:
+        """Whether a call of ``tool`` may change the filesystem (a write, move, link,
+        delete, shell, or a tool the table cannot classify): a later call is decided only
+        once its answer has come back (red team s29 F1, the proxy's ``_changing``)."""
+        if tool in RESOURCE_METHODS:
+            return False
+        names = {self.gate.canonical_tool(self.tool_name(tool))}
+        names.add(self.gate.canonical_tool(self.tool_name(host_tool_name(tool))))
+        return not names <= LOOKING_TOOLS
 
     def decided_keys(self, tool: str, args: Mapping[str, Any]) -> list[str]:
         """The argument keys the policy reads as paths or a command (shown whole when the
