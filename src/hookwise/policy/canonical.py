@@ -455,6 +455,31 @@ def resolved(ref: PathRef, cwd: str) -> PathRef | None:
     return ref.linked if isinstance(ref.linked, PathRef) else None
 
 
+def swappable_link(absolute: str) -> tuple[str, str] | None:
+    """The first symbolic link to a directory on ``absolute`` that the session can change
+    (a directory at or above the link's own is writable: the link can be replaced, or a
+    directory above it renamed and another put in its place), and the part of the path
+    after it; None when the path goes through none. Where such a path leads is decided when
+    the call arrives and opened a moment later: the link may name another directory by then
+    (red team s29 F1: a loop of ``ln -sfn ~/.config cfg; ln -sfn real cfg``), so the part
+    after it can be under any directory. (The last name is not looked at: a file there can
+    be swapped for a link as well as a link can, and is judged as it resolves now.)"""
+    parts = [p for p in absolute.split("/") if p]
+    writable = False
+    at = ""
+    for index, part in enumerate(parts[:-1]):
+        if not writable:
+            writable = os.access(at or "/", os.W_OK)
+        at = f"{at}/{part}"
+        try:
+            mode = os.lstat(at).st_mode
+        except (OSError, ValueError):
+            return None  # not there: nothing further to follow now
+        if os.S_ISLNK(mode) and writable:
+            return at, "/".join(parts[index + 1 :])
+    return None
+
+
 _SIBLINGS = 512  # names looked at per directory for a hard link's other name
 
 
@@ -910,6 +935,14 @@ class Event:
         if patch is not None:
             for p in patch_paths(patch):
                 refs.extend(tool_paths(p, self.cwd, home))
+        if literal:
+            self._tool_reach(refs)
+        if literal:  # through a link the session can change: known only when it opens
+            for ref in refs:
+                if ref.absolute is not None and ref.shape is None:
+                    swapped = swappable_link(ref.absolute)
+                    if swapped is not None:
+                        ref.shape = (("K", swapped[0]), ("L", "/" + swapped[1]))
         script = self.script
         if script is not None:
             from hookwise.shell.programs import (  # loaded with the parser
@@ -986,6 +1019,21 @@ class Event:
                     refs.append(ref)
         self._cache["paths"] = refs
         return refs
+
+    def _tool_reach(self, refs: list[PathRef]) -> None:
+        """What a file tool's path takes in beyond its name: a search tool over a directory
+        reads every file under it, as ``grep -r`` does (red team s29 F5: rules/trees.py);
+        a name with glob characters is every file a server expanding it finds (F4: decided
+        as bash's patterns are, maybe.reaches, hidden names included: a server's glob
+        takes them)."""
+        searches = self.tool == "grep"
+        for ref in refs:
+            if ref.absolute is None:
+                continue
+            if any(ch in ref.raw for ch in "*?["):
+                ref.pattern = True
+            elif searches and os.isdir(ref.absolute):
+                ref.tree = True
 
     @property
     def files(self) -> list[str]:

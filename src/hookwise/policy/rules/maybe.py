@@ -338,6 +338,11 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
     if not shape or ("E",) in shape or ("/",) in shape:
         return False  # the environment's own paths ($DIR, $HOME, $(mktemp)) are not guessed at
     compiled, slashy, absolute = compiled_entry
+    if shape[0][0] == "K":  # after a link the session can change: under any directory
+        tail = shape[1][1]
+        if not slashy and not absolute:
+            return overlap(compiled, (("L", tail.rsplit("/", 1)[-1]),))
+        return overlap(compiled, (("*",), ("L", tail)))
     if shape[0] == ("C",):  # under a directory a cd went to, known only when it runs
         tail = shape[1][1] if len(shape) > 1 else "/"
         if getattr(ref, "tree", False) or tail in ("/", "/."):
@@ -461,7 +466,16 @@ def _on_disk(
     if not os.path.isdir(directory):
         return None
     compiled, slashy, anchored = entry
-    for found in glob.glob(absolute)[:256]:
+    # a file tool's pattern (ref.command < 0) is a server's glob: hidden names too
+    hidden = getattr(ref, "command", 0) < 0
+    # where the rule's relative globs start: the event's cwd (``**/.env`` against proj/.env)
+    relative = ref.relative
+    base = None
+    if relative is not None and relative != "." and absolute.endswith("/" + relative):
+        base = absolute[: len(absolute) - len(relative)]
+    elif relative == ".":
+        base = absolute.rstrip("/") + "/"
+    for found in glob.glob(absolute, include_hidden=hidden)[:256]:
         names = [found]
         if ref.tree and os.path.isdir(found):
             names += [found.rstrip("/") + "/" + n for n in os.listdir(found)[:256]]
@@ -469,6 +483,9 @@ def _on_disk(
             if anchored and glob_match(compiled, name):
                 return True
             if not anchored and not slashy and glob_match(compiled, name.rsplit("/", 1)[-1]):
+                return True
+            inner = name[len(base) :] if base is not None and name.startswith(base) else None
+            if not anchored and slashy and inner is not None and glob_match(compiled, inner):
                 return True
     return False
 
@@ -535,6 +552,8 @@ def unverifiable_for(
 
     if all(w.startswith(WHY) for w in why):  # found on the disk, not a value unknown yet
         tail = "; leave it out with the program's own options (--exclude=...)"
+    elif any(" goes through the link " in w for w in why):  # canonical.swappable_link
+        tail = "; name the file where the link leads"
     else:
         tail = " (known only when it runs); write the value out"
     reason = (

@@ -32,37 +32,59 @@ def why(raw: str, held: str) -> str:
     return f"{WHY} `{raw}`, {held} among them"
 
 
-def tree_files(directory: str, cache: dict[str, list[str]]) -> list[str]:
-    """The files under ``directory`` (absolute paths), breadth first, at most
-    MAX_ENTRIES entries looked at; symbolic links are not followed into (grep -r).
-    ``cache``: the event's (one look per tree and event, never across events)."""
-    found = cache.get(directory)
-    if found is not None:
-        return found
-    found = []
+def look(directory: str, skipped: frozenset[str] = frozenset()) -> tuple[list[str], bool]:
+    """What lies under ``directory`` that is no directory (files, links, others: absolute
+    paths), breadth first, at most MAX_ENTRIES entries looked at; symbolic links are not
+    followed into. The flag: whether that is all of it (False: past the bound, or a
+    directory in it could not be read). ``skipped``: names of directories not entered."""
+    found: list[str] = []
     queue = [directory]
     seen = at = 0
-    while at < len(queue) and seen < MAX_ENTRIES:
+    whole = True
+    while at < len(queue):
+        if seen >= MAX_ENTRIES:
+            return found, False
         where = queue[at]
         at += 1
         try:
             names = os.listdir(where)
         except OSError:
+            whole = False
             continue
+        if len(names) > MAX_ENTRIES - seen:
+            whole = False
         for name in names[: MAX_ENTRIES - seen]:
             seen += 1
             path = f"{where.rstrip('/')}/{name}"
             try:
                 mode = os.lstat(path).st_mode
             except OSError:
+                whole = False
                 continue
             if os.S_ISDIR(mode):
-                if name not in _SKIPPED:
+                if name not in skipped:
                     queue.append(path)
-            elif os.S_ISREG(mode):
+            else:
                 found.append(path)
-    cache[directory] = found
+    return found, whole
+
+
+def tree_files(directory: str, cache: dict[str, list[str]]) -> list[str]:
+    """The regular files under ``directory`` (:func:`look`, ``.git`` left out: grep -r).
+    ``cache``: the event's (one look per tree and event, never across events)."""
+    found = cache.get(directory)
+    if found is None:
+        found = cache[directory] = [
+            path for path in look(directory, _SKIPPED)[0] if _regular(path)
+        ]
     return found
+
+
+def _regular(path: str) -> bool:
+    try:
+        return os.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def held_file(
