@@ -351,3 +351,28 @@ def test_f4_f5_a_pattern_or_a_searched_directory_is_what_it_takes_in(
     assert ".env" in json.dumps(got[3])  # the file found under the tree is named
     assert _blocked(got[4]) is None and "SECRET-free" in json.dumps(got[4])
     assert _blocked(got[5]) is None and "SECRET in docs" in json.dumps(got[5])
+
+
+# --------------------------------------------- F8: nested paths; F9: prompts/get
+def test_f8_f9_nested_path_values_and_prompt_arguments_are_read(
+    project: Project, wrap: Any
+) -> None:
+    """On a tool no table maps, ``read_many {items: [{name: …/.env}]}``, ``{sources:
+    [{location: …}]}`` and ``{requests: [{uri: <plain path>}]}`` were never read, and
+    ``prompts/get review {path: .env}`` was passed on undecided: each returned ``SECRET``."""
+    env = project.root / ".env"
+    env.write_text("SECRET=hunter2\n", "utf-8")
+    proxy = _proxy(project, wrap)
+    proxy.call(1, "read_many", {"items": [{"name": str(env)}]})
+    proxy.call(2, "read_many", {"sources": [{"location": str(env)}]})
+    proxy.call(3, "read_many", {"requests": [{"uri": str(env)}]})
+    proxy.send({"jsonrpc": "2.0", "id": 4, "method": "prompts/get",
+                "params": {"name": "review", "arguments": {"path": str(env)}}})  # fmt: skip
+    proxy.send({"jsonrpc": "2.0", "id": 5, "method": "prompts/get",
+                "params": {"name": "review", "arguments": {"path": str(project.root / "x")}}})  # fmt: skip
+    got = _answers(proxy, [1, 2, 3, 4, 5])
+    proxy.close()
+    for n in (1, 2, 3, 4):
+        assert "hunter2" not in json.dumps(got[n]), got[n]
+        assert _blocked(got[n]) is not None, got[n]
+    assert "error" not in got[5], got[5]

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from hookwise.integrations import file_uri, shell_args
-from hookwise.integrations.accounting import role, shell_extra
+from hookwise.integrations.accounting import named_paths, role, shell_extra
 from hookwise.integrations.gate import RANK, Gate
 from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
@@ -58,6 +58,18 @@ def resource_args(uri: str) -> dict[str, Any]:
     if len(found) == 1:
         return {"uri": uri, "file_path": found[0]}
     return {"uri": uri, "paths": found}
+
+
+def prompt_args(params: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``prompts/get`` is decided on: the prompt's name as ``prompt`` (``mcp:``
+    rules) and each path-like value of its arguments, at any depth, as files it reads (a
+    server may embed the file an argument names: red team s29 F9)."""
+    arguments = params.get("arguments")
+    found = named_paths("read", arguments) if isinstance(arguments, Mapping) else []
+    out: dict[str, Any] = {"prompt": str(params.get("name", ""))}
+    if found:
+        out["file_paths"] = found
+    return out
 
 
 def json_readings(args: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -32,7 +32,8 @@ from typing import Any, BinaryIO
 from hookwise.integrations.accounting import reads_as
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import elicit, framing, replies
-from hookwise.mcp_proxy.decide import RESOURCE_METHODS, Decider, resource_args
+from hookwise.mcp_proxy.decide import RESOURCE_METHODS, Decider, prompt_args, resource_args
+from hookwise.policy.canonical import PROMPT_METHOD
 from hookwise.mcp_proxy.framing import Message, Oversize, id_key
 from hookwise.mcp_proxy.server import ServerProcess
 
@@ -489,22 +490,26 @@ class Proxy:
 
     def _resource(self, value: dict[str, Any]) -> tuple[str, dict[str, Any], bool] | None:
         """``resources/read`` (and subscribe): a read of its URI, decided like a tool call
-        (Claude Code gives the model a tool for it); the URI passes on unchanged."""
+        (Claude Code gives the model a tool for it); the URI passes on unchanged. And
+        ``prompts/get``: a read of the files its arguments name (decide.prompt_args)."""
         params = value.get("params")
         uri = params.get("uri") if isinstance(params, dict) else None
         method = str(value["method"])
-        if not isinstance(uri, str):
+        if method == PROMPT_METHOD:
+            uri = ""  # (no URI: its arguments are what it reads)
+        if not isinstance(uri, str) or not isinstance(params, dict):
             return (
                 "answer",
                 replies.error(
                     _id_or_null(value),
                     replies.INVALID_PARAMS,
-                    f"hookwise: {method} needs params.uri (a string); not passed to MCP "
-                    f"server '{self.name}'",
+                    f"hookwise: {method} needs params"
+                    f"{'' if method == PROMPT_METHOD else '.uri (a string)'}; not passed to "
+                    f"MCP server '{self.name}'",
                 ),
                 False,
             )
-        args = resource_args(uri)
+        args = prompt_args(params) if method == PROMPT_METHOD else resource_args(uri)
         try:
             verdict = self.decider.before(method, args, _call_id(value.get("id")))
         except Exception as exc:  # the Gate fails closed itself; this is the last guard

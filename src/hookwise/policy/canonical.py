@@ -272,7 +272,12 @@ SERVER_IN_URI = frozenset({"read_mcp_resource"})
 # the proxy's ``resources/read`` and the hosts' own resource readers (Claude's
 # ReadMcpResourceTool, Gemini's read_mcp_resource): a ``tool: read`` rule holds for both
 # (red team s27 F18)
-RESOURCE_METHOD_TOOLS: dict[str, str] = {"resources/read": "read", "resources/subscribe": "read"}
+# MCP requests that read what they name (decided as ``read``): a resource's URI, and a
+# prompt's arguments, which a server may embed the file of (red team s29 F9)
+PROMPT_METHOD = "prompts/get"
+RESOURCE_METHOD_TOOLS: dict[str, str] = {
+    "resources/read": "read", "resources/subscribe": "read", PROMPT_METHOD: "read"
+}  # fmt: skip
 
 
 def resource_method(args: dict[str, Any]) -> str:
