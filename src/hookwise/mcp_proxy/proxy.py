@@ -33,9 +33,9 @@ from hookwise.integrations.accounting import reads_as
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import elicit, framing, replies
 from hookwise.mcp_proxy.decide import RESOURCE_METHODS, Decider, prompt_args, resource_args
-from hookwise.policy.canonical import PROMPT_METHOD
 from hookwise.mcp_proxy.framing import Message, Oversize, id_key
 from hookwise.mcp_proxy.server import ServerProcess
+from hookwise.policy.canonical import PROMPT_METHOD
 
 Key = tuple[str, str]
 # the methods the policy decides (what a spelling in another case must not dodge)

@@ -74,9 +74,7 @@ def tree_files(directory: str, cache: dict[str, list[str]]) -> list[str]:
     ``cache``: the event's (one look per tree and event, never across events)."""
     found = cache.get(directory)
     if found is None:
-        found = cache[directory] = [
-            path for path in look(directory, _SKIPPED)[0] if _regular(path)
-        ]
+        found = cache[directory] = [path for path in look(directory, _SKIPPED)[0] if _regular(path)]
     return found
 
 

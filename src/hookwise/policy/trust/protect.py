@@ -1095,6 +1095,7 @@ def _tool_plants(ev: Event, guard: Guard) -> None:
     """A tool copying or moving a directory (``copy {source, destination}``, a move tool's
     keys on any tool that is no reader) writes every name under it at the destination
     (:meth:`Guard.plants`)."""
+
     def absolute(key: str) -> str | None:
         value = ev.input.get(key)
         if not isinstance(value, str) or not value:
