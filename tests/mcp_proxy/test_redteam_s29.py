@@ -376,3 +376,21 @@ def test_f8_f9_nested_path_values_and_prompt_arguments_are_read(
         assert "hunter2" not in json.dumps(got[n]), got[n]
         assert _blocked(got[n]) is not None, got[n]
     assert "error" not in got[5], got[5]
+
+
+def test_f1_the_hook_holds_a_host_tool_s_path_through_a_changeable_link(
+    project: Project,
+) -> None:
+    """The hook decides before the host's own Write or Read runs (b09): the same race,
+    the same reading (canonical.swappable_link), naming the link."""
+    user, _key, _real = _flip_setup(project)
+    for tool, args in (
+        ("Write", {"file_path": f"{project.root}/cfg/hookwise/policy.yaml", "content": EMPTY}),
+        ("Read", {"file_path": f"{project.root}/cfg/.ssh/id_rsa"}),
+    ):
+        answer = _hook(project, tool, args)
+        assert answer.get("permissionDecision") == "ask", (tool, answer)
+        assert f"the link {project.root}/cfg" in answer["permissionDecisionReason"], answer
+    plain = _hook(project, "Read", {"file_path": f"{project.root}/real/.ssh/id_rsa"})
+    assert plain.get("permissionDecision") in (None, "allow"), plain
+    assert user.read_text("utf-8") == SSH_RULES
