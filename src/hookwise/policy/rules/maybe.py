@@ -468,25 +468,49 @@ def _on_disk(
     compiled, slashy, anchored = entry
     # a file tool's pattern (ref.command < 0) is a server's glob: hidden names too
     hidden = getattr(ref, "command", 0) < 0
-    # where the rule's relative globs start: the event's cwd (``**/.env`` against proj/.env)
+    # where the word's relative form starts: a glob like **/.env is matched against the
+    # path relative to the working directory, as a plain path word is (engine._glob_path)
     relative = ref.relative
-    base = None
-    if relative is not None and relative != "." and absolute.endswith("/" + relative):
-        base = absolute[: len(absolute) - len(relative)]
-    elif relative == ".":
-        base = absolute.rstrip("/") + "/"
-    for found in glob.glob(absolute, include_hidden=hidden)[:256]:
+    base = absolute[: len(absolute) - len(relative)] if relative else None
+    if base is not None and not absolute.endswith(relative):
+        base = None
+    found_all = glob.glob(absolute, include_hidden=hidden)
+    if len(found_all) > _DISK_NAMES:
+        return None  # (more than is looked at: judged by what the pattern spells out)
+    for found in found_all:
         names = [found]
         if ref.tree and os.path.isdir(found):
-            names += [found.rstrip("/") + "/" + n for n in os.listdir(found)[:256]]
+            listing = os.listdir(found)
+            if len(listing) > _DISK_NAMES:
+                return None
+            names += [found.rstrip("/") + "/" + n for n in listing]
         for name in names:
-            if anchored and glob_match(compiled, name):
+            if anchored:
+                if glob_match(compiled, name):
+                    return True
+            elif slashy:
+                if base is not None and name.startswith(base):
+                    if glob_match(compiled, name[len(base) :]):
+                        return True
+                elif _some_tail(compiled, name, glob_match):
+                    return True
+            elif glob_match(compiled, name.rsplit("/", 1)[-1]):
                 return True
-            if not anchored and not slashy and glob_match(compiled, name.rsplit("/", 1)[-1]):
-                return True
-            inner = name[len(base) :] if base is not None and name.startswith(base) else None
-            if not anchored and slashy and inner is not None and glob_match(compiled, inner):
-                return True
+    return False
+
+
+_DISK_NAMES = 256  # names a pattern may expand to that are looked at one by one
+
+
+def _some_tail(compiled: Any, name: str, glob_match: Callable[[Any, str], bool]) -> bool:
+    """Whether a tail of ``name`` matches a relative glob, for a pattern whose relative form
+    is unknown (``/tmp/*/p/.e*`` from inside ``/tmp/x/p``): where the working directory is
+    among its directories, one of these tails is the path the rule sees."""
+    at = name.find("/")
+    while at >= 0:
+        if glob_match(compiled, name[at + 1 :]):
+            return True
+        at = name.find("/", at + 1)
     return False
 
 
