@@ -46,6 +46,7 @@ from hookwise.protocol import guard_env
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from hookwise.policy.canonical import Event
@@ -443,7 +444,9 @@ class Guard:
             hit = self.holds(path)
         return hit
 
-    def plants(self, source: str, destination: str) -> tuple[str, bool] | None:
+    def plants(
+        self, source: str, destination: str, skips: Callable[[str], bool] | None = None
+    ) -> tuple[str, bool] | None:
         """What a copy or move of ``source`` (absolute) to ``destination`` writes that is
         protected, and whether that is only unknown (True: the tree is past the bounded
         look, or unreadable in part); None: nothing. A directory brings every name under
@@ -451,7 +454,9 @@ class Guard:
         at ``destination/<source's name>/<relative path>`` (into a directory that is
         there), so ``.mcp.json`` or ``.claude/settings.json`` staged elsewhere land as
         guards a host obeys (red team s29 F2). The counterpart of :meth:`reaches`, which
-        sees guards already at the destination. One reading for shell and tool calls."""
+        sees guards already at the destination. One reading for shell and tool calls.
+        ``skips``: the program's own options leave that relative path out (rsync's
+        ``--exclude``: shell.exclusions.leaves_out)."""
         if not os.path.isdir(source) or os.path.islink(source):
             return None
         from hookwise.policy.rules.trees import look  # (cold: a directory copied or moved)
@@ -462,6 +467,8 @@ class Guard:
         nested = f"{into}/{os.path.basename(top)}"
         for path in names:
             inner = path[len(top) :]
+            if skips is not None and skips(inner.lstrip("/")):
+                continue
             for written in (into + inner, nested + inner):
                 hit = self.protected(written)
                 if hit is not None:
@@ -1024,13 +1031,15 @@ def _shell_plants(
 ) -> None:
     """``cp -r stage/. pkg``, ``mv stage pkg``: each source directory's names written
     under the destination (:meth:`Guard.plants`, as for a tool's copy or move)."""
+    from hookwise.shell.exclusions import leaves_out  # (loaded: cmd came from the parser)
+
     directory = _target_dir(argv)
     target = directory if directory is not None else positional[-1]
     sources = positional if directory is not None else positional[:-1]
     for into in _expand(target, cwd, guard.home, guard.made)[:1]:
         for word in sources:
             for source in _expand(word, cwd, guard.home, guard.made):
-                found = guard.plants(source, into)
+                found = guard.plants(source, into, lambda inner: leaves_out(name, argv, inner))
                 if found is not None:
                     how = f"`{name}` copies or moves the directory {word} to {target}"
                     if found[1]:
