@@ -273,7 +273,12 @@ SERVER_IN_URI = frozenset({"read_mcp_resource"})
 # the proxy's ``resources/read`` and the hosts' own resource readers (Claude's
 # ReadMcpResourceTool, Gemini's read_mcp_resource): a ``tool: read`` rule holds for both
 # (red team s27 F18)
-RESOURCE_METHOD_TOOLS: dict[str, str] = {"resources/read": "read", "resources/subscribe": "read"}
+# MCP requests that read what they name (decided as ``read``): a resource's URI, and a
+# prompt's arguments, which a server may embed the file of (red team s29 F9)
+PROMPT_METHOD = "prompts/get"
+RESOURCE_METHOD_TOOLS: dict[str, str] = {
+    "resources/read": "read", "resources/subscribe": "read", PROMPT_METHOD: "read"
+}  # fmt: skip
 
 
 def resource_method(args: dict[str, Any]) -> str:
@@ -458,6 +463,31 @@ def resolved(ref: PathRef, cwd: str) -> PathRef | None:
                 ref.linked = PathRef(ref.raw, real, _relative(real, cwd), ref.command)
                 ref.linked.tree = ref.tree
     return ref.linked if isinstance(ref.linked, PathRef) else None
+
+
+def swappable_link(absolute: str) -> tuple[str, str] | None:
+    """The first symbolic link to a directory on ``absolute`` that the session can change
+    (a directory at or above the link's own is writable: the link can be replaced, or a
+    directory above it renamed and another put in its place), and the part of the path
+    after it; None when the path goes through none. Where such a path leads is decided when
+    the call arrives and opened a moment later: the link may name another directory by then
+    (red team s29 F1: a loop of ``ln -sfn ~/.config cfg; ln -sfn real cfg``), so the part
+    after it can be under any directory. (The last name is not looked at: a file there can
+    be swapped for a link as well as a link can, and is judged as it resolves now.)"""
+    parts = [p for p in absolute.split("/") if p]
+    writable = False
+    at = ""
+    for index, part in enumerate(parts[:-1]):
+        if not writable:
+            writable = os.access(at or "/", os.W_OK)
+        at = f"{at}/{part}"
+        try:
+            mode = os.lstat(at).st_mode
+        except (OSError, ValueError):
+            return None  # not there: nothing further to follow now
+        if os.S_ISLNK(mode) and writable:
+            return at, "/".join(parts[index + 1 :])
+    return None
 
 
 def linked_files(events: list[Event]) -> list[str]:
@@ -1029,6 +1059,14 @@ class Event:
         if patch is not None:
             for p in patch_paths(patch):
                 refs.extend(tool_paths(p, self.cwd, home))
+        if literal:
+            self._tool_reach(refs)
+        if literal:  # through a link the session can change: known only when it opens
+            for ref in refs:
+                if ref.absolute is not None and ref.shape is None:
+                    swapped = swappable_link(ref.absolute)
+                    if swapped is not None:
+                        ref.shape = (("K", swapped[0]), ("L", "/" + swapped[1]))
         script = self.script
         if script is not None:
             from hookwise.shell.programs import (  # loaded with the parser
@@ -1117,6 +1155,21 @@ class Event:
                 _kept_unread(refs, copies)
         self._cache["paths"] = refs
         return refs
+
+    def _tool_reach(self, refs: list[PathRef]) -> None:
+        """What a file tool's path takes in beyond its name: a search tool over a directory
+        reads every file under it, as ``grep -r`` does (red team s29 F5: rules/trees.py);
+        a name with glob characters is every file a server expanding it finds (F4: decided
+        as bash's patterns are, maybe.reaches, hidden names included: a server's glob
+        takes them)."""
+        searches = self.tool == "grep"
+        for ref in refs:
+            if ref.absolute is None:
+                continue
+            if any(ch in ref.raw for ch in "*?["):
+                ref.pattern = True
+            elif searches and os.isdir(ref.absolute):
+                ref.tree = True
 
     @property
     def files(self) -> list[str]:

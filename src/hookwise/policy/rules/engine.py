@@ -441,6 +441,14 @@ def _m_files(
     if maybe is not None and not spec.get("known"):
         for ref in refs:
             if ref.shape is not None and _could_be_path(spec, ref, ev):
+                if ref.shape[0][0] == "K":  # canonical.swappable_link
+                    maybe.append(
+                        f"`{ref.raw}` goes through the link {ref.shape[0][1]}, which this "
+                        "session can change before the file is opened: it could be one of "
+                        "its files"
+                    )
+                    _note(trace, "files", False, f"`{ref.raw}` goes through a changeable link")
+                    return None
                 maybe.append(f"`{ref.raw}` could be one of its files")
                 _note(trace, "files", False, f"`{ref.raw}` could be one of its files once known")
                 return None
@@ -774,10 +782,12 @@ def evaluate(
         qualified = f"{ev.host}:{ev.host_event}"
         script = ev.script if ev.tool == canonical.SHELL else None
         # a word known only when it runs (commands.shapes): a rule may then only maybe match
-        unknown = script is not None and (
-            any(c.shapes or c.globs for c in script.commands)  # (patterns: pattern_args)
-            or any(r.shape is not None for r in ev.paths)  # after a cd known only when it runs
-            or any(r.tree for r in ev.paths)  # what a tree holds: found by looking (trees.py)
+        unknown = (
+            script is not None and any(c.shapes or c.globs for c in script.commands)
+        ) or any(  # (patterns: pattern_args)
+            r.shape is not None  # after a cd known only when it runs, or a swappable link
+            or r.tree  # what a tree holds: found by looking (trees.py)
+            for r in ev.paths
         )
         for position in candidates(index.get(ev.name), ev):
             if position in seen:

@@ -28,7 +28,9 @@ WHY = "it reads every file under"  # how a tree's reason opens (maybe.unverifiab
 
 
 # what held_file says of a tree larger than the look: none of its files is known
-PAST_BOUND = f"more than {MAX_ENTRIES} entries, past what hookwise looks at"
+PAST_BOUND = (
+    f"more than hookwise looks at (over {MAX_ENTRIES} entries, or a directory it cannot read)"
+)
 
 
 def why(raw: str, held: str) -> str:
@@ -38,14 +40,11 @@ def why(raw: str, held: str) -> str:
     return f"{WHY} `{raw}`, {held} among them"
 
 
-def tree_files(directory: str, cache: dict[str, tuple[list[str], bool]]) -> tuple[list[str], bool]:
-    """The files under ``directory`` (absolute paths), breadth first, at most
-    MAX_ENTRIES entries looked at, and whether that was all of them (False: the look
-    stopped at the bound, entries were left unseen); symbolic links are not followed into
-    (grep -r). ``cache``: the event's (one look per tree and event, never across events)."""
-    known = cache.get(directory)
-    if known is not None:
-        return known
+def look(directory: str, skipped: frozenset[str] = frozenset()) -> tuple[list[str], bool]:
+    """What lies under ``directory`` that is no directory (files, links, others: absolute
+    paths), breadth first, at most MAX_ENTRIES entries looked at; symbolic links are not
+    followed into. The flag: whether that is all of it (False: past the bound, or a
+    directory in it could not be read). ``skipped``: names of directories not entered."""
     found: list[str] = []
     queue = [directory]
     seen = at = 0
@@ -59,8 +58,9 @@ def tree_files(directory: str, cache: dict[str, tuple[list[str], bool]]) -> tupl
         try:
             names = os.listdir(where)
         except OSError:
+            whole = False
             continue
-        if seen + len(names) > MAX_ENTRIES:
+        if len(names) > MAX_ENTRIES - seen:
             whole = False
         for name in names[: MAX_ENTRIES - seen]:
             seen += 1
@@ -68,14 +68,32 @@ def tree_files(directory: str, cache: dict[str, tuple[list[str], bool]]) -> tupl
             try:
                 mode = os.lstat(path).st_mode
             except OSError:
+                whole = False
                 continue
             if os.S_ISDIR(mode):
-                if name not in _SKIPPED:
+                if name not in skipped:
                     queue.append(path)
-            elif os.S_ISREG(mode):
+            else:
                 found.append(path)
-    cache[directory] = (found, whole)
     return found, whole
+
+
+def tree_files(directory: str, cache: dict[str, tuple[list[str], bool]]) -> tuple[list[str], bool]:
+    """The regular files under ``directory`` (:func:`look`, ``.git`` left out: grep -r),
+    and whether that is all of them. ``cache``: the event's (one look per tree and event,
+    never across events)."""
+    known = cache.get(directory)
+    if known is None:
+        found, whole = look(directory, _SKIPPED)
+        known = cache[directory] = ([path for path in found if _regular(path)], whole)
+    return known
+
+
+def _regular(path: str) -> bool:
+    try:
+        return os.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def held_file(
