@@ -16,7 +16,7 @@ from tests.policy.corpus_support import CORPUS
 from tests.policy.redteam_tree import GIT_ENV, build
 
 RED_ROOT = "/tmp/rt29s"
-FIXED = "H"
+FIXED = os.environ.get("RT29_CLASSES", "GH")
 
 
 def _rows(classes: str) -> list[tuple[str, str]]:
@@ -90,8 +90,16 @@ PERFORMED = {
         "bash -o xtrace -c '. ./.env; : \"$SECRET_ENV\"'",
         'set -a; . ./.env; set +a; ruby -e 1 2>/dev/null; awk "BEGIN{print 1}"; env | grep SECRET',
     ],
+    "G": [
+        "grep -d rec -h SECRET .",
+        "grep --dir=recurse -h SECRET .",
+        "grep -drecurse -h SECRET .",
+        "mkdir -p e && ln -s ~/.aws e/y && grep --dereference -h aws e",
+        "mkdir -p ../f e && ln -s ../../../home/.aws e/z && diff -rN ../f e",
+        "ln -s ~/.aws e ⟫ grep -R --include=cred* -h aws .",
+    ],
 }
-MARKS = {"H": "s3cr3t"}
+MARKS = {"H": ("s3cr3t",), "G": ("s3cr3t", "awsrt29secretkey")}
 
 
 @pytest.mark.parametrize(("klass", "command"), [(k, c) for k, cs in PERFORMED.items() for c in cs])
@@ -100,9 +108,11 @@ def test_performed_spellings_do_damage_and_are_blocked(
 ) -> None:
     root = tmp_path / "rt29s"
     project, home = build(root)
+    (Path(home) / ".aws").mkdir()
+    (Path(home) / ".aws" / "credentials").write_text("aws_secret_access_key=awsrt29secretkey\n")
     env = {"PATH": os.environ["PATH"], "HOME": home, **GIT_ENV}
     done = subprocess.run(
-        ["bash", "-c", command],
+        ["bash", "-c", command.replace(" ⟫ ", "; ")],
         cwd=project,
         env=env,
         timeout=60,
@@ -110,8 +120,13 @@ def test_performed_spellings_do_damage_and_are_blocked(
         text=True,
         check=False,
     )
-    assert MARKS[klass] in done.stdout + done.stderr, (command, done)
-    assert _blocked(command, root, project, home), command
+    assert any(m in done.stdout + done.stderr for m in MARKS[klass]), (command, done)
+    for made in (project, home):  # the tree afresh, as the hook first met it
+        subprocess.run(["rm", "-rf", made], check=True)
+    project, home = build(tmp_path / "again")
+    (Path(home) / ".aws").mkdir()
+    (Path(home) / ".aws" / "credentials").write_text("aws_secret_access_key=awsrt29secretkey\n")
+    assert _blocked(command, tmp_path / "again", project, home), command
 
 
 NEAR_MISSES = [
@@ -122,6 +137,10 @@ NEAR_MISSES = [
     "set -a; . ./.env; set +a; wc -l README && ls -la && grep -n hello README",
     "source venv/bin/activate && pytest -q",
     'bash -xc "ls -la"',
+    # G: links that reach nothing a rule names; a tree read that does not recurse
+    "mkdir -p g && ln -s ../README g/r && grep -R hello g",
+    "grep -d skip -h hello README .hookwise",
+    "diff -r .hookwise .hookwise",
 ]
 
 

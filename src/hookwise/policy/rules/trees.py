@@ -32,15 +32,19 @@ def why(raw: str, held: str) -> str:
     return f"{WHY} `{raw}`, {held} among them"
 
 
-def tree_files(directory: str, cache: dict[str, list[str]]) -> list[str]:
+def tree_files(directory: str, cache: dict[str, list[str]], follow: bool = False) -> list[str]:
     """The files under ``directory`` (absolute paths), breadth first, at most
-    MAX_ENTRIES entries looked at; symbolic links are not followed into (grep -r).
-    ``cache``: the event's (one look per tree and event, never across events)."""
-    found = cache.get(directory)
+    MAX_ENTRIES entries looked at. ``follow``: into symbolic links, as the program does
+    (``grep -R``, ``diff -r``: red team s29 G, a link to ``~`` or ``~/.aws`` in the tree),
+    each directory once; else not (``grep -r``). ``cache``: the event's (one look per
+    tree and event, never across events)."""
+    key = f"{directory}\0L" if follow else directory
+    found = cache.get(key)
     if found is not None:
         return found
     found = []
     queue = [directory]
+    entered = {os.realpath(directory)}
     seen = at = 0
     while at < len(queue) and seen < MAX_ENTRIES:
         where = queue[at]
@@ -54,6 +58,13 @@ def tree_files(directory: str, cache: dict[str, list[str]]) -> list[str]:
             path = f"{where.rstrip('/')}/{name}"
             try:
                 mode = os.lstat(path).st_mode
+                if follow and os.S_ISLNK(mode):
+                    mode = os.stat(path).st_mode
+                    if os.S_ISDIR(mode):
+                        real = os.realpath(path)
+                        if real in entered:
+                            continue
+                        entered.add(real)
             except OSError:
                 continue
             if os.S_ISDIR(mode):
@@ -61,7 +72,7 @@ def tree_files(directory: str, cache: dict[str, list[str]]) -> list[str]:
                     queue.append(path)
             elif os.S_ISREG(mode):
                 found.append(path)
-    cache[directory] = found
+    cache[key] = found
     return found
 
 
@@ -71,20 +82,25 @@ def held_file(
     where: tuple[str, str],
     matches: Callable[[Any], bool],
     cache: dict[str, list[str]],
+    *,
+    made: list[tuple[str, str]] | None = None,
 ) -> str | None:
     """A file of the tree ``ref`` names that ``matches`` (a rule's files) and the
-    command's options do not leave out, as the rules show it; None: none found."""
+    command's options do not leave out, as the rules show it; None: none found.
+    ``made``: symbolic links the line makes before the command (link, what it reaches,
+    absolute): one in the tree is followed as the program follows it."""
     from hookwise.policy.canonical import resolve_path
     from hookwise.shell.exclusions import leaves_out
 
     top = ref.absolute.rstrip("/") or "/"
-    if not os.path.isdir(top):
-        return None
     program = command.program if command is not None else ""
     argv = command.argv if command is not None else []
     walked = command.walked if command is not None else None
     cwd, home = where
-    for path in tree_files(top, cache):
+    from hookwise.shell.programs import follows_links
+
+    follow = follows_links(program, argv)
+    for path in tree_files(top, cache, follow) if os.path.isdir(top) else []:
         inner = path[len(top) :].lstrip("/")
         if walked is not None:  # find ... -exec READER {}: what find's tests give it
             from hookwise.shell.find_exec import find_leaves_out
@@ -96,4 +112,17 @@ def held_file(
         found = resolve_path(path, cwd, home)
         if matches(found):
             return found.relative or found.absolute or path
+        if follow:  # h/.aws/credentials through a link to ~: the file it reaches
+            real = resolve_path(os.realpath(path), cwd, home)
+            if matches(real):
+                return f"{path[len(top) :].lstrip('/')} ({real.relative or real.absolute})"
+    for link, reached in made or [] if follow else []:
+        if link != top and not link.startswith(f"{top.rstrip('/')}/"):
+            continue  # (ln -s ~/.aws d/x && grep -R aws d: red team s29 G)
+        paths = tree_files(reached, cache, True) if os.path.isdir(reached) else [reached]
+        for path in paths:
+            real = resolve_path(os.realpath(path), cwd, home)
+            if matches(real):
+                shown = real.relative or real.absolute
+                return f"{link[len(top) :].lstrip('/')}, a link the line makes to {shown},"
     return None
