@@ -140,7 +140,29 @@ def account(command: Any, script: Any) -> None:
         from hookwise.shell.commands.build_files import config_written
 
         why = config_written(command.program, script.written)
+    if why is None and script.written and _option_files(command.program, argv):
+        from hookwise.shell.commands.build_files import option_file_written
+
+        why = option_file_written(command.program, argv, script.written)
     command.unverifiable = why
+
+
+# programs that take a configuration file by option (the keys of build_files.OPTION_FILES,
+# kept equal by tests/policy/test_redteam_s29_jkpic.py: this module is hot, that one cold)
+OPTION_FILE_PROGRAMS = frozenset(
+    ["ssh", "scp", "sftp", "ssh-keyscan", "vim", "vi", "nvim", "view", "vimdiff", "ex", "gvim",
+     "rvim", "cmake", "kubectl", "helm", "docker", "npm", "npx", "yarn", "pnpm", "tmux",
+     "screen", "mutt", "wget", "gradle"]
+)  # fmt: skip
+
+
+def _option_files(program: str, argv: list[str]) -> bool:
+    """Whether the command may take a configuration or response file (``ssh -F c``, ``gcc
+    @o``): the gate before build_files.option_file_written is loaded."""
+    if any(w[:1] == "@" for w in argv[1:]):
+        return True
+    stripped = program.rstrip("0123456789.-")
+    return stripped in OPTION_FILE_PROGRAMS or stripped.rsplit("-", 1)[-1] in OPTION_FILE_PROGRAMS
 
 
 # names whose assignment rebinds what a later command name runs (bash's alias and hash tables)

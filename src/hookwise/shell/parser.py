@@ -2228,10 +2228,19 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
             script.written[key] = None  # (> or >>: what was there may stay)
         else:
             script.written[key] = earlier + content + ("" if content.endswith("\n") else "\n")
-        if any(marker in "/" + key for marker in _HOOK_DIRS):
+        if any(marker in "/" + key for marker in _HOOK_DIRS) or _in_hooks_path(key, script):
             from hookwise.shell.written import hook_written
 
             hook_written(command, target, content, depth, script, api=_api())
+
+
+def _in_hooks_path(key: str, script: Script) -> bool:
+    """Whether ``key`` is in the hooks directory ``git config core.hooksPath D`` set
+    earlier on the line (red team s29 K): git runs what the line writes there."""
+    hooks = script.git_settings.get("core.hookspath")
+    if not hooks:
+        return False
+    return key.startswith(_file_key(hooks).rstrip("/") + "/")
 
 
 _COPIES = frozenset(["cp", "mv", "install", "ln", "rsync"])
@@ -2303,7 +2312,13 @@ def _git(command: Command, depth: int, script: Script) -> None:
     if "config" in argv:  # git config remote.origin.push +...: read by a later push
         from hookwise.shell.git_config import remember_setting
 
+        hooks = script.git_settings.get("core.hookspath")
         remember_setting(argv, script, programs.git_subcommand(argv))
+        if script.git_settings.get("core.hookspath") != hooks:  # hooks written before it
+            from hookwise.shell.written import hook_written
+
+            for key in [k for k in script.written if _in_hooks_path(k, script)]:
+                hook_written(command, key, script.written[key], depth, script, api=_api())
     at = programs.git_subcommand(argv)
     if at > 0 and argv[at] == "send-pack":  # push's plumbing: --force and +refspecs alike
         origin = "git send-pack pushes as git push does"

@@ -517,13 +517,46 @@ HOOK_VARIABLES = tuple(
 )
 
 
+# the same names as table entries (a "*" entry is a prefix: guard_env.listed)
+_HOOK_TABLE = (*guard_env.PLACES, *guard_env.RUNNERS, "HOOKWISE_*", "XDG_*")
+
+
 def _names_guard_variable(text: str, target: str) -> bool:
     """Whether ``text`` written into the env file ``target`` sets a variable that moves
     hookwise (any start-up file), or one that decides what a hook runs (a ``.env``, which
-    hosts export to their hooks; a ``PATH`` line in ``~/.bashrc`` is everyday)."""
+    hosts export to their hooks; a ``PATH`` line in ``~/.bashrc`` is everyday). In a
+    ``.env`` the names a dotenv parser could set are looked at (protocol/dotenv.keys):
+    ``NODE_ENV=`` or ``CLASSPATH=`` in a copied ``.env.example`` set nothing that moves a
+    hook (red team s29 friction: `cp .env.example .env` was denied)."""
     if target.rstrip("/").rsplit("/", 1)[-1] == ".env":
-        return any(name in text for name in HOOK_VARIABLES)
+        import re
+
+        from hookwise.protocol.dotenv import keys
+
+        # (and any word followed by = or :, where a command's text holds the line)
+        names = {*keys(text), *re.findall(r"([\w.-]+)\s*[=:]", text)}
+        return any(guard_env.listed(name, _HOOK_TABLE) for name in names)
     return "HOOKWISE_" in text and any(name in text for name in GUARD_VARIABLES)
+
+
+def _mentions_guard_variable(text: str) -> bool:
+    """Whether a command's text holds such a name where it may become a key only when it
+    runs: inside a longer word that is not a plain variable name
+    (``\nBASH_ENV``, ``\101SH_ENV``: the escapes are printf's or echo -e's). A plain name
+    (``NODE_ENV``, ``CLASSPATH``) is what it says, judged by :func:`_names_guard_variable`."""
+    import re
+
+    for match in re.finditer(r"[\w.-]+", text):
+        word = match.group()
+        if not any(name in word for name in _HOOK_NAMES):
+            continue
+        plain = re.fullmatch(r"[A-Z_][A-Z0-9_]*", word) is not None
+        if not plain or text[match.start() - 1 : match.start()] == "\\":
+            return True
+    return False
+
+
+_HOOK_NAMES = tuple(name.rstrip("*") for name in _HOOK_TABLE)
 
 
 def _entries(directory: str) -> list[str]:
@@ -826,11 +859,18 @@ def _check_command(
     for target in written:
         # (what tee writes is what is piped into it)
         source = cmd.piped_from.text if cmd.piped_from is not None else ""
-        if _env_file(target) and _names_guard_variable(
-            cmd.text + "".join(cmd.stdin) + source, target
-        ):
+        # (the words as the shell gives them too: BASH_E""NV=x is BASH_ENV=x)
+        text = cmd.text + "\n" + " ".join(cmd.argv) + "".join(cmd.stdin) + source
+        if _env_file(target) and _names_guard_variable(text, target):
             raise _FoundError(
                 target, f"writes a variable that decides what a hook runs into {target}"
+            )
+        if target.rstrip("/").rsplit("/", 1)[-1] == ENV_FILE[1:] and _mentions_guard_variable(text):
+            raise _EnvUnsureError(
+                target,
+                f"writes text naming a variable that decides what a hook runs into {target}, "
+                "set there or not only when it runs",
+                unsure=True,
             )
     # a command with no words is a file another one's option or script names (git log
     # --output=F, sed 'w F', script F)
@@ -886,6 +926,8 @@ def _check_command(
             # by a job in the background) changes the file (red team s27 P)
             for word in positional[:-1] if len(positional) > 1 else positional:
                 _unresolved(word, cwd, home, marked, f"`{name}` links {word}")
+                if _computed_word(cmd, word):  # "$(rev <<< ...)": any file (red team s29 C)
+                    _computed_target(word, guard, f"`{name}` links {word}")
                 for path in _expand(word, cwd, home, guard.made):
                     # (a link of an env file is a read; a write through it is its own)
                     hit = guard.protected(path, written=False)
