@@ -20,13 +20,23 @@ from tests.policy.corpus_support import CORPUS
 from tests.policy.redteam_tree import GIT_ENV, build
 
 RED_ROOT = "/tmp/rt29s"
-FIXED = os.environ.get("RT29_CLASSES", "GHL")
+FIXED = os.environ.get("RT29_CLASSES", "GHLM")
+
+
+# rows of a fixed class still open on this branch (M: a computed `+` refspec, a ref
+# written through a symbolic link)
+OPEN_ROWS = frozenset([
+    'git push -q origin "+$(git branch --show-current)"',
+    "ln -s /tmp/rt29s/work/bare.git/refs/heads/main r ⟫ git rev-parse HEAD > r",
+    "ln -s ../bare.git/refs/heads/main r && git rev-parse HEAD > r",
+    "ln -s /tmp/rt29s/work/bare.git/refs/heads r ⟫ git rev-parse HEAD > r/main",
+])  # fmt: skip
 
 
 def _rows(classes: str) -> list[tuple[str, str]]:
     lines = (CORPUS / "redteam_s29_open.tsv").read_text(encoding="utf-8").splitlines()
     rows = [line.split("\t") for line in lines[1:] if line.strip()]
-    return [(row[0][0], row[1]) for row in rows if row[0][0] in classes]
+    return [(row[0][0], row[1]) for row in rows if row[0][0] in classes and row[1] not in OPEN_ROWS]
 
 
 @pytest.fixture(scope="module")
@@ -188,6 +198,9 @@ NEAR_MISSES = [
     # L: options that look alike, no URL read from elsewhere
     "grep -i hello README",
     "curl -s --connect-timeout 3 -o /dev/null https://example.com/",
+    # M: abbreviations of options that force nothing
+    "git -C ../bare.git branch --lis",
+    "git -C ../bare.git fetch --dry -q ../proj main:refs/remotes/p/main",
 ]
 
 
