@@ -242,6 +242,37 @@ def glob_options(command: Any) -> frozenset[str]:
     return GLOB_OPTIONS.intersection(command.argv)
 
 
+# what hands glob options to a shell it starts: its -O/+O options and these variables
+_OPTION_VARIABLES = ("BASHOPTS", "SHELLOPTS")
+
+
+def glob_settings(command: Any) -> frozenset[str]:
+    """The glob options ``command`` may turn on for patterns anywhere on the line (red team
+    s29 E): a ``shopt`` wherever it stands (a function's body runs when called, a ``-c``
+    string is a line of its own), a shell's ``-O``/``+O``, ``BASHOPTS``/``SHELLOPTS`` in its
+    environment. A computed word among them could be any option: all of them."""
+    words: list[str] = []
+    computed = False
+    if command.program == "shopt":
+        words = command.argv[1:]
+        computed = any(command.dynamic[1:])
+    elif command.program in programs.SHELLS:
+        for index, word in enumerate(command.argv[1:-1], start=1):
+            if word in ("-O", "+O"):
+                words.append(command.argv[index + 1])
+                computed = computed or command.dynamic[index + 1]
+    for name in _OPTION_VARIABLES:
+        if name in command.assigned:
+            value = command.env.get(name)
+            if value is None or "$" in value or "`" in value:
+                computed = True
+            else:
+                words.extend(value.split(":"))
+    if computed:
+        return GLOB_OPTIONS
+    return GLOB_OPTIONS.intersection(words)
+
+
 def as_matched(pattern: str, options: frozenset[str]) -> str | None:
     """``pattern`` as bash matches it under ``options``: with nocaseglob each letter is
     either case; an extglob group (``@(...)``, ``!(...)``) is None (unverifiable: what
