@@ -771,6 +771,9 @@ def url_decoded(word: str) -> str | None:
     return decoded if decoded != word else None
 
 
+# how a line shows an option that gives a client its URLs in a file or stdin (``wget -i
+# -``, ``curl -K F``: stored_logins._URL_FILES), the cheap test before loading it
+_URL_FILE_WORDS = (" -i", " -K", " --input", " --conf")
 _URL_ENDS = frozenset(" \t\n\"'`()<>;,|&")
 
 
@@ -955,7 +958,8 @@ class Event:
                     )
                     dirs = {id(c): d for c, d in zip(script.commands, places, strict=True)}
                     resolve_aliases(script, self.shell_cwd, self.env, dirs=dirs)
-                if "://" in command:  # a URL: a login stored for every host goes there too
+                if "://" in command or any(w in command for w in _URL_FILE_WORDS):
+                    # a URL, or URLs read from a file or stdin: a stored login goes there too
                     from hookwise.shell.commands.stored_logins import default_logins
 
                     default_logins(script, self.env)

@@ -311,6 +311,8 @@ def traced(commands: list[Any]) -> bool:
     lines are printed as they run (``set -x; . ./.env`` prints ``+ SECRET=...``)."""
     for command in reversed(commands):
         argv: list[str] = command.argv
+        if argv and command.program in programs.SHELLS and _shell_traces(argv):
+            return True  # bash -xc '. ./.env; :' (red team s29 H: PS4='$SECRET ')
         if not argv or argv[0] != "set":
             continue
         for index in range(len(argv) - 1, 0, -1):
@@ -319,4 +321,21 @@ def traced(commands: list[Any]) -> bool:
                 return argv[index - 1] == "-o"
             if word[:1] in "-+" and word[1:].isalpha() and ("x" in word or "v" in word):
                 return word[0] == "-"
+    return False
+
+
+def _shell_traces(argv: list[str]) -> bool:
+    """Whether a shell's options (before its script or ``-c`` string) turn tracing on:
+    ``-x``, ``-v``, a cluster holding either (``-xc``), ``-o xtrace``/``verbose``."""
+    for index, word in enumerate(argv[1:], start=1):
+        if word in ("-o", "+o"):
+            continue
+        if argv[index - 1] == "-o" and word in ("xtrace", "verbose"):
+            return True
+        if word[:1] != "-" or word == "--" or word.startswith("--"):
+            if argv[index - 1] in ("-o", "+o"):
+                continue
+            return False
+        if word[1:].isalpha() and ("x" in word or "v" in word):
+            return True
     return False

@@ -1913,11 +1913,15 @@ def _run_inner(
     commands, git aliases, interpreter code (accounting.code_items); note what it assigns."""
     program = command.program
     argv = command.argv
-    if script.sourced:  # (only after a `source` on the line)
-        from hookwise.shell.commands.env_files import prints_values
+    if script.sourced and not (argv[:1] == ["cat"] and argv[1:] in ([p] for p in script.sourced)):
+        # (only after a `source` on the line; not the read of the file it stands for)
+        from hookwise.shell.commands.env_files import leaks_values
 
         fed = bool(command.stdin) or command.piped_from is not None
-        if prints_values(program, argv, command.dynamic, fed):
+        traced = accounting.traced(script.commands)
+        given = [*command.env.values(), *command.stdin, *command.redirects]
+        valued = any("$" in w or "`" in w for w in given)
+        if leaks_values(program, argv, command.dynamic, fed=fed, valued=valued, traced=traced):
             for path in script.sourced:
                 origin = f"{program} prints values that sourcing {path} defined"
                 _inner_argv(["cat", path], depth, script, command.text, origin)

@@ -664,6 +664,8 @@ def reads_tree(program: str, argv: list[str]) -> bool:
         return True
     if program == "git":
         return len(argv) > 1 and argv[1] == "add"
+    if program in _GREPS and _grep_recurses(argv):
+        return True
     for word in argv[1:]:
         if word in ("--recursive", "--recurse-paths", "--archive", "--dereference-recursive"):
             return True
@@ -674,6 +676,58 @@ def reads_tree(program: str, argv: list[str]) -> bool:
         ):
             return True
     return False
+
+
+_GREPS = frozenset(["grep", "egrep", "fgrep"])
+
+
+def _grep_recurses(argv: list[str]) -> bool:
+    """Whether grep recurses by a spelling the letters miss (red team s29 G): GNU getopt
+    takes a long option's unique prefix (``--rec``, ``--dereference``) and argmatch a
+    value's (``-d rec``, ``--dir=recurse``, ``-drecurse``)."""
+    for at, word in enumerate(argv[1:], start=1):
+        name, equals, value = word.partition("=")
+        if len(name) >= 5 and "--recursive".startswith(name):
+            return True
+        if len(name) >= 5 and "--dereference-recursive".startswith(name):
+            return True
+        if word == "-d" or (len(name) >= 4 and "--directories".startswith(name)):
+            if not equals:
+                value = argv[at + 1] if at + 1 < len(argv) else ""
+        elif word.startswith("-d") and not word.startswith("--"):
+            value = word[2:]
+        else:
+            continue
+        if len(value) >= 3 and "recurse".startswith(value):
+            return True
+    return False
+
+
+def follows_links(program: str, argv: list[str]) -> bool:
+    """Whether a tree read follows the symbolic links it meets inside the tree: ``grep
+    -R`` (``--dereference-recursive``), ``diff -r`` (it compares what links reach), ``zip
+    -r`` (unless ``-y``), ``rg -L``, ``cp -L``, ``tar -h``, ``rsync -L``. ``grep -r``
+    follows only the links it is given, which the look starts from."""
+    if program in ("diff",):
+        return True
+    long_names = {"grep": "--dereference-recursive", "egrep": "--dereference-recursive",
+                  "fgrep": "--dereference-recursive", "rg": "--follow", "cp": "--dereference",
+                  "tar": "--dereference", "rsync": "--copy-links", "zip": ""}  # fmt: skip
+    letter = {"zip": "", "tar": "h"}.get(program, "R" if program in _GREPS else "L")
+    if program not in long_names:
+        return False
+    found = False
+    for word in argv[1:]:
+        long_name = long_names[program]
+        if word.startswith("--"):
+            name = word.partition("=")[0]
+            found |= bool(long_name) and len(name) >= 5 and long_name.startswith(name)
+        elif word.startswith("-") and letter and letter in word[1:]:
+            found = True
+    if program == "zip":
+        return not any(w == "--symlinks" or (w[:1] == "-" and w[1:2] != "-" and "y" in w)
+                       for w in argv[1:])  # fmt: skip
+    return found
 
 
 def _tar_creates(argv: list[str]) -> bool:

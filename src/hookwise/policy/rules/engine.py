@@ -490,6 +490,7 @@ def _tree_holds(spec: dict[str, Any], ref: PathRef, ev: Event) -> str | None:
     # an absolute one (~/.ssh/**) reaches into the tree or not: _any_path's own answer
     unseen = any(not absolute for _c, _s, absolute in spec["globs"]) or bool(spec["extensions"])
     options = configured(command, script, ev.env)  # (rg: RIPGREP_CONFIG_PATH)
+    made = _links_made(script.commands[: ref.command], where) if script is not None else []
     return held_file(
         ref,
         command,
@@ -498,7 +499,34 @@ def _tree_holds(spec: dict[str, Any], ref: PathRef, ev: Event) -> str | None:
         cache,
         unseen=unseen,
         configured=options,
+        made=made,
     )
+
+
+def _links_made(commands: list[Any], where: tuple[str, str]) -> list[tuple[str, str]]:
+    """The symbolic links ``ln -s SOURCE LINK`` commands make (absolute: link, what it
+    reaches), for a tree read later on the line that follows links (rules/trees.py)."""
+    made: list[tuple[str, str]] = []
+    for command in commands:
+        if command.program != "ln":
+            continue
+        options = [w for w in command.argv[1:] if w.startswith("-") and w != "-"]
+        if not any(w == "--symbolic" or (w[1:2] != "-" and "s" in w) for w in options):
+            continue
+        operands = [w for w in command.argv[1:] if not w.startswith("-") or w == "-"]
+        if len(operands) != 2:
+            continue
+        link = canonical.resolve_path(operands[1], where[0], where[1]).absolute
+        if link is None:
+            continue
+        parent = link.rsplit("/", 1)[0] or "/"
+        source = operands[0]
+        if not source.startswith(("/", "~")):
+            source = os.join(parent, source)
+        reached = canonical.resolve_path(source, where[0], where[1]).absolute
+        if reached is not None:
+            made.append((link, reached))
+    return made
 
 
 def _could_be_path(spec: dict[str, Any], ref: PathRef, ev: Event) -> bool:

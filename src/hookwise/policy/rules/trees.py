@@ -40,13 +40,18 @@ def why(raw: str, held: str) -> str:
     return f"{WHY} `{raw}`, {held} among them"
 
 
-def look(directory: str, skipped: frozenset[str] = frozenset()) -> tuple[list[str], bool]:
+def look(
+    directory: str, skipped: frozenset[str] = frozenset(), follow: bool = False
+) -> tuple[list[str], bool]:
     """What lies under ``directory`` that is no directory (files, links, others: absolute
-    paths), breadth first, at most MAX_ENTRIES entries looked at; symbolic links are not
-    followed into. The flag: whether that is all of it (False: past the bound, or a
+    paths), breadth first, at most MAX_ENTRIES entries looked at. ``follow``: into
+    symbolic links to directories, as the program does (``grep -R``, ``diff -r``: red team
+    s29 G, a link to ``~`` or ``~/.aws`` in the tree), each directory once; else not
+    (``grep -r``). The flag: whether that is all of it (False: past the bound, or a
     directory in it could not be read). ``skipped``: names of directories not entered."""
     found: list[str] = []
     queue = [directory]
+    entered = {os.realpath(directory)}
     seen = at = 0
     whole = True
     while at < len(queue):
@@ -67,6 +72,13 @@ def look(directory: str, skipped: frozenset[str] = frozenset()) -> tuple[list[st
             path = f"{where.rstrip('/')}/{name}"
             try:
                 mode = os.lstat(path).st_mode
+                if follow and os.S_ISLNK(mode):
+                    mode = os.stat(path).st_mode
+                    if os.S_ISDIR(mode):
+                        real = os.realpath(path)
+                        if real in entered:
+                            continue
+                        entered.add(real)
             except OSError:
                 whole = False
                 continue
@@ -78,20 +90,24 @@ def look(directory: str, skipped: frozenset[str] = frozenset()) -> tuple[list[st
     return found, whole
 
 
-def tree_files(directory: str, cache: dict[str, tuple[list[str], bool]]) -> tuple[list[str], bool]:
-    """The regular files under ``directory`` (:func:`look`, ``.git`` left out: grep -r),
-    and whether that is all of them. ``cache``: the event's (one look per tree and event,
-    never across events)."""
-    known = cache.get(directory)
+def tree_files(
+    directory: str, cache: dict[str, tuple[list[str], bool]], follow: bool = False
+) -> tuple[list[str], bool]:
+    """The regular files under ``directory`` (:func:`look`, ``.git`` left out: grep -r;
+    ``follow``: through links, as the program does), and whether that is all of them.
+    ``cache``: the event's (one look per tree and event, never across events)."""
+    key = f"{directory}\0L" if follow else directory
+    known = cache.get(key)
     if known is None:
-        found, whole = look(directory, _SKIPPED)
-        known = cache[directory] = ([path for path in found if _regular(path)], whole)
+        found, whole = look(directory, _SKIPPED, follow)
+        regular = os.stat if follow else os.lstat
+        known = cache[key] = ([path for path in found if _regular(path, regular)], whole)
     return known
 
 
-def _regular(path: str) -> bool:
+def _regular(path: str, status: Callable[[str], Any]) -> bool:
     try:
-        return os.S_ISREG(os.lstat(path).st_mode)
+        return os.S_ISREG(status(path).st_mode)
     except OSError:
         return False
 
@@ -105,22 +121,26 @@ def held_file(
     *,
     unseen: bool = True,
     configured: bool = False,
+    made: list[tuple[str, str]] | None = None,
 ) -> str | None:
     """A file of the tree ``ref`` names that ``matches`` (a rule's files) and the
     command's options do not leave out, as the rules show it; PAST_BOUND when none was
     found but the tree is larger than the look and ``unseen`` (a file the look did not
-    reach could be the rule's: unverifiable, never allowed); None: none."""
+    reach could be the rule's: unverifiable, never allowed); None: none. ``made``:
+    symbolic links the line makes before the command (link, what it reaches, absolute):
+    one in the tree is followed as the program follows it."""
     from hookwise.policy.canonical import resolve_path
     from hookwise.shell.exclusions import leaves_out
+    from hookwise.shell.programs import follows_links
 
     top = ref.absolute.rstrip("/") or "/"
-    if not os.path.isdir(top):
-        return None
     program = command.program if command is not None else ""
     argv = command.argv if command is not None else []
     walked = command.walked if command is not None else None
     cwd, home = where
-    files, whole = tree_files(top, cache)
+    follow = follows_links(program, argv)
+    # (a tree not there yet may still hold a link the line makes: below)
+    files, whole = tree_files(top, cache, follow) if os.path.isdir(top) else ([], True)
     for path in files:
         inner = path[len(top) :].lstrip("/")
         if walked is not None:  # find ... -exec READER {}: what find's tests give it
@@ -133,6 +153,19 @@ def held_file(
         found = resolve_path(path, cwd, home)
         if matches(found):
             return found.relative or found.absolute or path
+        if follow:  # h/.aws/credentials through a link to ~: the file it reaches
+            real = resolve_path(os.realpath(path), cwd, home)
+            if matches(real):
+                return f"{inner} ({real.relative or real.absolute})"
+    for link, reached in made or [] if follow else []:
+        if link != top and not link.startswith(f"{top.rstrip('/')}/"):
+            continue  # (ln -s ~/.aws d/x && grep -R aws d: red team s29 G)
+        paths = tree_files(reached, cache, True)[0] if os.path.isdir(reached) else [reached]
+        for path in paths:
+            real = resolve_path(os.realpath(path), cwd, home)
+            if matches(real):
+                shown = real.relative or real.absolute
+                return f"{link[len(top) :].lstrip('/')}, a link the line makes to {shown},"
     return PAST_BOUND if unseen and not whole else None
 
 

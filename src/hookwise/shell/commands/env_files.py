@@ -80,6 +80,68 @@ def prints_values(program: str, argv: list[str], dynamic: list[bool], fed: bool 
     return len(options) == len(argv) - 1
 
 
+# After a ``source`` on the line, what accounts for all it does with the values the file
+# defined (red team s29 H): the shell's builtins and the programs below run no code, print
+# no variable, and read none that a value could turn into output. Anything else may show a
+# value: error messages echo their words (``cd "$X"``: "cd: s3cr3t: No such file",
+# ``kill``, ``exit``, ``hash``, ``type``), names made from a value are listed later
+# (``mkdir "x/$X"; find x``), an assignment passes a value to a name something reads
+# (``LC_ALL``: bash's own warning; ``TZ``, ``TIME_STYLE``), and a program gets the
+# environment the file may export (``make --eval '$(info $(X))'``, ``php``, ``sqlite3``,
+# ``vim``, ``git commit -m "$X"; git log``).
+_QUIET = frozenset([":", "true", "false", "set", "shopt", "unset", "source", ".", "cd",
+                    "pushd", "popd", "echo", "printf", "umask", "return", "exit", "wait",
+                    "compgen", "test", "[", "[[", "export", "declare", "typeset", "local",
+                    "readonly", "cat", "wc", "head", "tail", "grep", "sort", "uniq", "cut",
+                    "tr", "ls", "mkdir", "touch", "cp", "mv", "rm", "rmdir", "ln", "chmod",
+                    "diff", "cmp", "basename", "dirname", "realpath", "readlink", "stat",
+                    "pwd", "sleep"])  # fmt: skip
+# those that stay quiet with a value among their words: tests of strings and files
+_TESTS = frozenset([":", "true", "false", "test", "[", "[["])
+# test's operators that never print an operand (integer comparisons print "s3cr3t: integer
+# expression expected"; an operator test does not know prints "s3cr3t: unary operator")
+_TEST_UNARY = frozenset(["-n", "-z", "-e", "-f", "-d", "-r", "-w", "-x", "-s", "-L",
+                         "-h", "-b", "-c", "-p", "-S", "-g", "-u", "-k", "-O", "-G", "-N",
+                         "-v"])  # fmt: skip
+_TEST_BINARY = frozenset(["=", "==", "!=", "<", ">", "-nt", "-ot", "-ef"])
+
+
+def leaks_values(
+    program: str, argv: list[str], dynamic: list[bool], *, fed: bool, valued: bool, traced: bool
+) -> bool:
+    """Whether a command after ``source F`` on the line may print or send a value F
+    defined: prints_values's printers, and all but what accounts for it (_QUIET): what
+    hookwise cannot account for is a read of F. ``valued``: a value reaches it other than
+    through its words (an assignment for it, a redirect target, a here-string);
+    ``traced``: bash traces what it runs (``set -x``, ``bash -x``: every command's
+    expanded words and ``PS4``)."""
+    if traced or prints_values(program, argv, dynamic, fed) or program not in _QUIET:
+        return True
+    if valued:
+        return True
+    if not any(dynamic[1:]):
+        return False
+    if program not in _TESTS:
+        return True
+    return program not in (":", "true", "false") and not _quiet_test(argv[1:], dynamic[1:])
+
+
+def _quiet_test(words: list[str], dynamic: list[bool]) -> bool:
+    """Whether ``test``/``[``/``[[`` with these words prints none of them: one operand, a
+    unary test of files or strings, or a string comparison."""
+    if words and words[-1] in ("]", "]]"):
+        words, dynamic = words[:-1], dynamic[:-1]
+    if words[:1] == ["!"]:
+        words, dynamic = words[1:], dynamic[1:]
+    if len(words) == 1:
+        return True
+    if len(words) == 2:
+        return not dynamic[0] and words[0] in _TEST_UNARY
+    if len(words) == 3:
+        return not dynamic[1] and words[1] in _TEST_BINARY
+    return False
+
+
 # Programs that print the environment they run with (red team s27 E): after ``set -a; .
 # .env``, the values the file defined. program -> the word that makes it print: a flag
 # ("-v": a letter of an option cluster), a BSD-style letter ("e" of ``ps eww``), or a

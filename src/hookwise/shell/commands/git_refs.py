@@ -24,6 +24,20 @@ def git_alias_definitions(argv: list[str]) -> dict[str, str]:
     return found
 
 
+# git's long options that move refs by force or take them away
+_FORCING = ("--force", "--move", "--copy", "--delete")
+
+
+def _unabbreviated(word: str) -> str:
+    """git takes a long option's unique prefix (``fetch --forc``, ``branch --forc``: red
+    team s29 M); a prefix of a forcing option is that option or refused as ambiguous, so
+    it is read as the option either way."""
+    name = word.partition("=")[0]
+    if len(name) < 4 or not name.startswith("--"):
+        return word
+    return next((full for full in _FORCING if full.startswith(name)), word)
+
+
 def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
     """The repository whose refs a git command rewrites by force when it is not the
     working one (``git -C ../remote.git fetch ../proj +work:main``, ``fetch -f``,
@@ -44,7 +58,7 @@ def git_forced_elsewhere(argv: list[str], env: dict[str, str]) -> str | None:
     if not repo or repo in (".", "./", ".git", "./.git"):
         return None
     sub, rest = argv[at], argv[at + 1 :]
-    options = [w for w in rest if w.startswith("-")]
+    options = [_unabbreviated(w) for w in rest if w.startswith("-")]
     clusters = "".join(w[1:] for w in options if not w.startswith("--"))
     if sub == "update-ref":
         return repo

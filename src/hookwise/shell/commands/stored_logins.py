@@ -80,13 +80,21 @@ def default_logins(script: Script, env: dict[str, str]) -> None:
     (netrc's entries match the host, not the port; git's credential store, for git);
     unverifiable where the file cannot be read."""
     for command in list(script.commands):
-        found = hosts(command.argv[1:])
-        if not found:
+        found = hosts([*command.argv[1:], *command.env.values()])  # PIP_INDEX_URL=URL pip
+        unread = unread_urls(command.program, command.argv)
+        if not found and unread is None:
             continue
         merged = {**env, **command.env}
         home = merged.get("HOME") or ""
         paths = [merged.get("NETRC") or "", f"{home}/.netrc" if home else ""]
         for path in dict.fromkeys(p for p in paths if p and os.lexists(p)):
+            if unread is not None:  # wget -i -, curl -K FILE (red team s29 L)
+                why = (
+                    f"{command.argv[0]} fetches URLs {unread}, which hookwise cannot read, "
+                    f"and {path} stores a login it may send there"
+                )
+                command.unverifiable = command.unverifiable or why
+                continue
             if not _netrc_unused(command):
                 _judge(script, command, found, path)
         local = [h for h in found if loopback(h)]
@@ -95,6 +103,31 @@ def default_logins(script: Script, env: dict[str, str]) -> None:
             for path in (f"{home}/.git-credentials", f"{config}/git/credentials"):
                 if os.lexists(path):
                     _judge_store(script, command, local, path)
+
+
+# options that give a client its URLs (or its netrc switch) in a file or stdin: program ->
+# (short options, long options; a long one is matched by its unique prefix of 5 or more)
+_URL_FILES = {
+    "wget": (("-i",), ("--input-file",)), "wget2": (("-i",), ("--input-file",)),
+    "curl": (("-K",), ("--config",)), "aria2c": (("-i",), ("--input-file",)),
+}  # fmt: skip
+
+
+def unread_urls(program: str, argv: list[str]) -> str | None:
+    """Where a client reads URLs hookwise does not (``wget -i -``: stdin; ``curl -K
+    FILE``: a config that may name URLs and turn netrc on), or None."""
+    options = _URL_FILES.get(program)
+    if options is None:
+        return None
+    short, long_names = options
+    for at, word in enumerate(argv[1:], start=1):
+        name = word.partition("=")[0]
+        if word[:2] in short or (len(name) >= 5 and any(o.startswith(name) for o in long_names)):
+            given = word[2:] if word[:2] in short and len(word) > 2 else word.partition("=")[2]
+            if not given and at + 1 < len(argv):
+                given = argv[at + 1]
+            return "from stdin" if given in ("-", "") else f"from {given}"
+    return None
 
 
 def _netrc_unused(command: Command) -> bool:
