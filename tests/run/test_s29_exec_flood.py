@@ -16,37 +16,35 @@ from tests.run.test_redteam_run import HOOKWISE, Lab, lab, pytestmark
 
 __all__ = ["lab", "pytestmark"]
 
-# execve("/bin/sh", ["sh", "-c", <16 KiB>], (char **)1): the kernel fails it (EFAULT) only
-# after the supervisor answered, so nothing is started and the loop asks again
-SH_FLOOD = r"""
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-int main(void) {
-    char *junk = malloc(16385);
-    memset(junk, 'a', 16384);
-    junk[16384] = 0;
-    char *args[] = {"sh", "-c", junk, NULL};
-    char **volatile bad = (char **)1;
-    for (;;) execve("/bin/sh", args, bad);
-}
-"""
-
-# hookwise's launcher with --platform and an environment of 4095 pointers to one 16 KiB
-# string (64 MiB for a watch that reads it all); the kernel then refuses the exec
-ENV_FLOOD = r"""
+# forks N children looping on execve("/bin/sh", ["sh", "-c", <16 KiB>], (char **)1) (the
+# kernel fails it, EFAULT, only after the supervisor answered, so nothing is started and the
+# loop asks again) and M looping on hookwise's launcher with --platform and an environment
+# of 4095 pointers to one 16 KiB string (64 MiB for a watch that reads it all; the kernel
+# then refuses the exec); forked, not started one exec at a time behind the flood
+FLOOD = r"""
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 int main(int argc, char **argv) {
-    char *value = malloc(16385);
-    memset(value, 'a', 16384);
-    memcpy(value, "X=", 2);
-    value[16384] = 0;
+    int sh = atoi(argv[1]), env_n = atoi(argv[2]);
+    char *junk = malloc(16385);
+    memset(junk, 'a', 16384);
+    junk[16384] = 0;
+    char *sh_args[] = {"sh", "-c", junk, NULL};
+    char *hook_args[] = {"hook", "--platform", "claude", NULL};
     char **env = calloc(4096, sizeof(char *));
-    for (int i = 0; i < 4095; i++) env[i] = value;
-    char *args[] = {"hook", "--platform", "claude", NULL};
-    for (;;) execve(argv[1], args, env);
+    memcpy(junk, "X=", 2);
+    for (int i = 0; i < 4095; i++) env[i] = junk;
+    char **volatile bad = (char **)1;
+    for (int i = 0; i < sh + env_n; i++) {
+        if (fork() == 0) {
+            for (;;) {
+                if (i < sh) execve("/bin/sh", sh_args, bad);
+                else execve(argv[3], hook_args, env);
+            }
+        }
+    }
+    pause();
 }
 """
 
@@ -58,8 +56,8 @@ HOST = textwrap.dedent(
     import os, signal, subprocess, sys, time
     r, sh_n, env_n, timeout = os.environ["R"], int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
     launcher = os.path.expanduser("~/.local/share/hookwise/hook")
-    floods = [subprocess.Popen([r + "/env_flood", launcher]) for _ in range(env_n)]
-    floods += [subprocess.Popen([r + "/sh_flood"]) for _ in range(sh_n)]
+    print(f"BEGIN {time.monotonic():.1f}", flush=True)
+    floods = [subprocess.Popen([r + "/flood", str(sh_n), str(env_n), launcher])]
     time.sleep(2)
     event = open(r + "/payload.json", "rb").read()
     for i in range(2):
@@ -76,9 +74,11 @@ HOST = textwrap.dedent(
             child.kill()
             child.wait()
             print(f"HOOK spawn {spawned - began:.2f} TIMEOUT", flush=True)
+    print(f"KILL {time.monotonic():.1f}", flush=True)
     os.kill(-1, signal.SIGKILL)
     for flood in floods:
         flood.wait()
+    print(f"ENDED {time.monotonic():.1f}", flush=True)
     """
 )
 
@@ -97,8 +97,7 @@ def test_an_exec_flood_does_not_make_a_hook_miss_the_hosts_timeout(lab: Lab) -> 
     thread: the hook's exec alone took 10-15 s, and the host timed the hook out (9 of 9).
     Now a decision reads a bounded few bytes whatever the caller passes: the hook answers
     (deny) within the host's timeout."""
-    _compile(lab, "sh_flood", SH_FLOOD)
-    _compile(lab, "env_flood", ENV_FLOOD)
+    _compile(lab, "flood", FLOOD)
     (lab.root / "host.py").write_text(HOST)
     (lab.root / "payload.json").write_text(lab.payload())
     result = lab.run(
@@ -115,6 +114,7 @@ def test_an_exec_flood_does_not_make_a_hook_miss_the_hosts_timeout(lab: Lab) -> 
         ],
         timeout=120,
     )
+    print(result.stdout)
     calls = [line for line in result.stdout.splitlines() if line.startswith("HOOK ")]
     assert len(calls) == 2, (result.stdout, result.stderr[-3000:])
     for call in calls:
