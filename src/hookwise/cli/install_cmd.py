@@ -10,15 +10,19 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from hookwise.cli.errors import InputError
+from hookwise.cli.errors import EXIT_CHECK_FAILED, InputError
 from hookwise.cli.guardrails import changes_guardrails
 from hookwise.cli.options import project_option, project_root
 from hookwise.policy.install.plan import InstallPlan
 from hookwise.policy.install.targets import SCOPES
 from hookwise.protocol.hosts import HOST_TITLES, hosts_with
+
+if TYPE_CHECKING:
+    from hookwise.policy.install.mcp_entries import McpPlan
 
 # `shell`: the user's shell starts every agent under `hookwise run` (run/shell_setup.py)
 SHELL_TARGET = "shell"
@@ -129,7 +133,8 @@ _mcp_option = click.option(
     "--mcp",
     is_flag=True,
     help="Instead of the hook: run HOST's MCP server entries through `hookwise mcp wrap` "
-    "(uninstall: back as they were). See docs/mcp.md.",
+    "(uninstall: back as they were). Exits 1 when a stdio server is left unwrapped "
+    "(skipped or replacing; --json names each under left_unwrapped). See docs/mcp.md.",
 )
 
 
@@ -145,21 +150,35 @@ def _mcp(
         written = [] if dry_run else write_mcp(plan)
     except (InstallError, OSError) as exc:
         raise InputError(str(exc)) from None
+    left = plan.left_unwrapped() if install else []
     if as_json:
         changes = [
             {"file": str(c.file), "server": c.name, "action": c.action, "detail": c.detail}
             for c in plan.changes
         ]
+        unwrapped = [{"server": c.name, "file": str(c.file), "why": c.detail} for c in left]
         click.echo(
             json.dumps(
                 {"host": host, "scope": scope, "servers": changes,
                  "written": [str(p) for p in written], "dry_run": dry_run,
-                 "not_looked": plan.unlooked},
+                 "not_looked": plan.unlooked, "left_unwrapped": unwrapped},
                 indent=2,
             )
         )  # fmt: skip
-        return
-    if not plan.files:
+    else:
+        _mcp_text(host, scope, plan, written, dry_run)
+    if left:  # a stdio server left outside the proxy is no success
+        if not as_json:
+            click.echo(
+                f"hookwise: {len(left)} stdio MCP server(s) left unwrapped: "
+                f"{', '.join(c.name for c in left)} (see each 'skipped' or 'replacing' above)",
+                err=True,
+            )
+        sys.exit(EXIT_CHECK_FAILED)
+
+
+def _mcp_text(host: str, scope: str, plan: McpPlan, written: list[Path], dry_run: bool) -> None:
+    if not plan.files and not plan.changes:
         click.echo(f"{HOST_TITLES[host]} ({scope}): no MCP settings file; nothing to change")
     for change in plan.changes:
         detail = f" ({change.detail})" if change.detail else ""
@@ -171,14 +190,6 @@ def _mcp(
     if plan.unlooked:  # (the repository's other start directories were walked: F5)
         click.echo(f"note: MCP files looked for in every directory of the repository, "
                    f"{plan.unlooked}", err=True)  # fmt: skip
-    left = [c.name for c in plan.changes if c.action == "skipped"]
-    if install and left:  # a stdio server left outside the proxy is no success
-        click.echo(
-            f"hookwise: {len(left)} stdio MCP server(s) left unwrapped: {', '.join(left)} "
-            "(see each 'skipped' above)",
-            err=True,
-        )
-        sys.exit(1)
 
 
 def _report(plan: InstallPlan, written: list[Path], dry_run: bool) -> None:

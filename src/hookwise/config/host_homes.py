@@ -48,10 +48,25 @@ def gemini_home(env: Mapping[str, str]) -> Path:
     return Path(os.path.abspath(explicit)) if explicit else _home(env)
 
 
+def system_files(host: str, env: Mapping[str, str]) -> list[tuple[Path, str, str]]:
+    """(path, words naming it, key of its servers) of the machine's files ``host`` reads MCP servers
+    from for every user (``protocol.hosts.mcp_system_files``), where ``env`` puts them."""
+    from hookwise.protocol.hosts import mcp_system_files
+
+    found = mcp_system_files(host)
+    if not found:
+        return []
+    from hookwise.config.gemini.paths import SettingsPaths, SettingsScope
+
+    paths = SettingsPaths.from_environment("/", env=env, home=gemini_home(env))
+    return [(paths.path_for(SettingsScope(scope)), words, key) for scope, key, words in found]
+
+
 __all__ = [
     "claude_config_dir",
     "codex_home",
     "config_dir",
     "config_file",
     "gemini_home",
+    "system_files",
 ]

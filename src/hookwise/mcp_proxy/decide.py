@@ -23,7 +23,7 @@ from hookwise.integrations.gate import RANK, Gate
 from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import paths
-from hookwise.policy.canonical import RESOURCE_METHOD_TOOLS, SHELL
+from hookwise.policy.canonical import RESOURCE_METHOD_TOOLS, SHELL, file_lines
 from hookwise.policy.uri_paths import resource_paths
 
 FRAMEWORK = "mcp"
@@ -137,13 +137,10 @@ class Decider:
         home = self.gate.env.get("HOME") or ""
         found = file_uri.uri_reading(args, self.gate.cwd, home)
         if found is not None:
-            out += [f"file: {path}" for path in found["file_paths"] if isinstance(path, str)]
+            out += file_lines(path for path in found["file_paths"] if isinstance(path, str))
         # the file a path leads to through a link, or trimmed (s28 F10): decided on too
         _, moves = self._shape(tool)
-        out += [
-            f"file: {path}"
-            for path in paths.other_files(canonical_tool, args, self.gate.cwd, home, moves=moves)
-        ]
+        out += file_lines(paths.other_files(canonical_tool, args, self.gate.cwd, home, moves=moves))
         return out
 
     def prepare(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from hookwise.policy import os_lite as os  # os without its import cost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
     from hookwise.shell.parser import Command, Script
@@ -453,6 +454,28 @@ def resolved(ref: PathRef, cwd: str) -> PathRef | None:
                 ref.linked = PathRef(ref.raw, real, _relative(real, cwd), ref.command)
                 ref.linked.tree = ref.tree
     return ref.linked if isinstance(ref.linked, PathRef) else None
+
+
+def linked_files(events: list[Event]) -> list[str]:
+    """The files the path arguments of the events' file tools (not a shell's words) lead
+    to through a link, as the rules resolve them (:func:`resolved`): an ask names them
+    (:func:`file_lines`), for the person allows what is written, not only what is named
+    (``tests/fixtures/ssh`` shown, ``~/.ssh/authorized_keys`` written: red team s28 F10)."""
+    out: list[str] = []
+    for ev in events:
+        if ev.tool is None or ev.tool == SHELL:
+            continue
+        for ref in ev.paths:
+            real = resolved(ref, ev.cwd or "")
+            if real is not None and real.absolute is not None:
+                out.append(real.absolute)
+    return out
+
+
+def file_lines(paths: Iterable[str]) -> list[str]:
+    """``file: PATH`` for each file a call is decided on besides its paths as written, once
+    each: the hook's ask reason and the MCP proxy's elicitation name them alike."""
+    return [f"file: {path}" for path in dict.fromkeys(paths)]
 
 
 _SIBLINGS = 512  # names looked at per directory for a hard link's other name

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from hookwise.policy.adapters import DecodeError, adapter, detect_platform
 from hookwise.policy.adapters.base import Answer, gates_tool
+from hookwise.policy.canonical import file_lines, linked_files
 from hookwise.policy.rules.engine import Decision, evaluate
 
 TYPE_CHECKING = False
@@ -184,6 +185,10 @@ def decide(
         return outcome
     decision = evaluate(policy, outcome.events, state, run_validators)
     outcome.decision = decision
+    if decision.decision == "ask":  # the files the call reaches through a link, named
+        linked = file_lines(linked_files(outcome.events))
+        if linked:
+            decision.reason = f"{decision.reason} ({'; '.join(linked)})"
     if decision.unapproved_rewrite:
         deliver_unapproved_rewrite(decision, outcome, tables)
     answer = adapter(outcome.host or "claude").encode(decision, outcome.events, tables, settings)

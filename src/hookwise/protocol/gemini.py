@@ -353,6 +353,16 @@ MCP_FILES: Final = {
     "user": ((".gemini/settings.json", "mcpServers"),),
     "project": ((".gemini/settings.json", "mcpServers"),),
 }
+# The files of the machine (every user's sessions) whose mcpServers Gemini CLI merges too, as
+# (settings scope, key of its servers): the system defaults under the user's settings and the
+# system settings over every other file (0.61.0 getSystemDefaultsPath/getSystemSettingsPath,
+# moved by GEMINI_CLI_SYSTEM_DEFAULTS_PATH/GEMINI_CLI_SYSTEM_SETTINGS_PATH; their places are
+# config/gemini/paths.py's; recorded in tests/e2e/fixtures/gemini-system-mcp.json), with the
+# words naming each.
+MCP_SYSTEM_FILES: Final = (
+    ("systemDefaults", "mcpServers", "system defaults"),
+    ("system", "mcpServers", "system settings"),
+)
 # A stdio server outside mcpServers: (section, key, server name). ``mcp.serverCommand`` is a
 # command line (shell-quote, ``$VAR`` from the environment) that 0.61.0 starts as a server
 # named ``mcp``, replacing any ``mcpServers.mcp`` (``populateMcpServerCommand``; recorded in

@@ -1032,6 +1032,19 @@ def mcp_files_above(name: str) -> tuple[tuple[str, str], ...]:
     return files
 
 
+def mcp_system_files(name: str) -> tuple[tuple[str, str, str], ...]:
+    """(settings scope, key of its servers, words naming it) of the machine's files the
+    host reads MCP servers from for every user (``MCP_SYSTEM_FILES`` of its protocol
+    module: Gemini CLI's system defaults and system settings); their paths are
+    ``host_homes.system_files``."""
+    import importlib
+
+    files: tuple[tuple[str, str, str], ...] = getattr(
+        importlib.import_module(host(name).module), "MCP_SYSTEM_FILES", ()
+    )
+    return files
+
+
 def mcp_server_command(name: str) -> tuple[str, str, str] | None:
     """(section, key, server name) of a settings value holding a command line the host
     starts as an MCP server outside its servers table (``MCP_SERVER_COMMAND`` of its

@@ -37,8 +37,9 @@ def _install_user(host: str, *extra: str) -> dict[str, Any]:
     result = CliRunner().invoke(
         cli, ["install", host, "--mcp", "--scope", "user", "--json", *extra]
     )
-    assert result.exit_code == 0, result.output
     out: dict[str, Any] = json.loads(result.output)
+    # a server left outside the proxy (named in left_unwrapped) fails the install (s29)
+    assert result.exit_code == (1 if out["left_unwrapped"] else 0), result.output
     return out
 
 

@@ -178,8 +178,9 @@ def test_f7_a_mcp_json_above_the_project_is_reported_and_not_claimed(
     found = scan_project(context(proj, Path(user["HOME"]))).findings
     hits = [f for f in found if f.rule == "mcp-unguarded" and f.file == str(above)]
     assert hits and hits[0].severity.value == "high", found
-    done = _invoke("install", "claude", "--mcp", "--project", str(proj))
+    done = _invoke("install", "claude", "--mcp", "--project", str(proj), code=1)
     assert any(c["server"] == "above" and c["action"] == "skipped" for c in done["servers"]), done
+    assert [c["server"] for c in done["left_unwrapped"]] == ["above"], done
     assert "python3" in above.read_text()  # never written
 
 
@@ -213,7 +214,7 @@ def test_f8_a_project_layer_setting_only_args_unwraps_the_user_s_server(
     assert not any(s == "ok" for s, _ in checks), checks
     found = scan_project(context(proj, Path(user["HOME"]))).findings
     assert any(f.rule == "mcp-unguarded" and f.file == str(layer) for f in found), found
-    done = _invoke("install", "codex", "--mcp", "--project", str(proj))
+    done = _invoke("install", "codex", "--mcp", "--project", str(proj), code=1)
     assert any(c["action"] == "skipped" and "without a command" in c["detail"]
                for c in done["servers"]), done  # fmt: skip
 

@@ -20,10 +20,10 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from hookwise.config.atomic import write_text_atomic
-from hookwise.config.host_homes import config_dir, config_file
+from hookwise.config.host_homes import config_dir, config_file, system_files
 from hookwise.config.jsonc import JsonDocument, JsonEditError, JsonNode, parse_jsonc
 from hookwise.config.mcp_servers import server_command
 from hookwise.config.start_dirs import above, repository_root, walk
@@ -71,6 +71,17 @@ class McpPlan:
     @property
     def changed(self) -> bool:
         return any(before != after for before, after in self.files.values())
+
+    def left_unwrapped(self) -> list[ServerChange]:
+        """The stdio servers install leaves outside the proxy (``LEFT_UNWRAPPED``): each
+        makes install fail (``EXIT_CHECK_FAILED``), in text and JSON alike."""
+        return [c for c in self.changes if c.action in LEFT_UNWRAPPED]
+
+
+# the actions of a server that install --mcp leaves starting without the proxy: one it may
+# not or cannot rewrite (skipped), one a setting outside the servers table starts instead
+# of the table's entry (replacing)
+LEFT_UNWRAPPED: Final = ("skipped", "replacing")
 
 
 def wrap_command(env: Mapping[str, str]) -> list[str]:
@@ -161,13 +172,57 @@ def plan_mcp(
                 plan.files[path] = (text, after)
                 if not records:
                     plan.state.pop(str(path), None)
+    title = HOST_TITLES.get(host, host)
     if root is not None and install:
         for relative, key in mcp_files_above(host):
             for path in above(root, relative):
-                _plan_above(
-                    plan, host, path, key=key, prefix=prefix, pins=pins, env=env, stdio=stdio
-                )
+                why = (f"{path} is above the project, and {title} starts its servers in every "
+                       f"directory below it{_owner(path)}; install --mcp edits the project's "
+                       "files only: move the entry into the projects that use it (install "
+                       "--mcp wraps it there), or remove it")  # fmt: skip
+                _report_only(plan, host, path, why, key=key, prefix=prefix, pins=pins,
+                             env=env, stdio=stdio)  # fmt: skip
+    for path, label, key in system_files(host, env):
+        if scope == "user" and _may_write(path):  # wrapped (unwrapped) as the user's own
+            edit_args = (prefix, install, pins, env, stdio)
+            _plan_file(plan, host, path, key, edit_args)
+        elif install:
+            if scope == "user":
+                how = (f"this user may not write it{_owner(path)}: run `hookwise install "
+                       f"{host} --mcp --scope user` as its owner, or move the entry into your "
+                       "own settings (install --mcp wraps it there)")  # fmt: skip
+            else:
+                how = "install --mcp --scope user wraps it where hookwise may write it"
+            why = (f"{path} is {title}'s {label} file: its servers start in every session of "
+                   f"every user of this machine; {how}")  # fmt: skip
+            _report_only(plan, host, path, why, key=key, prefix=prefix, pins=pins, env=env,
+                         stdio=stdio)  # fmt: skip
     return plan
+
+
+def _may_write(path: Path) -> bool:
+    """Whether this user may replace ``path`` as ``write_text_atomic`` does (the file and
+    its directory writable)."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
+
+
+def _plan_file(
+    plan: McpPlan,
+    host: str,
+    path: Path,
+    key: str,
+    edit_args: tuple[list[str], bool, list[str], Mapping[str, str], tuple[str, ...]],
+) -> None:
+    """One JSON file outside the project's and the user's own, edited like them."""
+    text = _text(path)
+    if text is None:
+        return
+    prefix, install, pins, env, stdio = edit_args
+    records = plan.state.setdefault(str(path), {})
+    edit = _Edit(plan, path, key, prefix, records, install, pins, env, stdio, {}, host)
+    plan.files[path] = (text, edit.json(text))
+    if not records:
+        plan.state.pop(str(path), None)
 
 
 def _text(path: Path) -> str | None:
@@ -179,10 +234,11 @@ def _text(path: Path) -> str | None:
         raise InstallError(f"{path}: cannot read it: {exc}") from None
 
 
-def _plan_above(
+def _report_only(
     plan: McpPlan,
     host: str,
     path: Path,
+    why: str,
     *,
     key: str,
     prefix: list[str],
@@ -190,10 +246,9 @@ def _plan_above(
     env: Mapping[str, str],
     stdio: tuple[str, ...],
 ) -> None:
-    """A file above the repository that the host reads too (red team s28 F7): its servers
-    start in every project below it. Not the project's to edit (often the user's own
-    ``~/.mcp.json``, or another user's ``/tmp/.mcp.json``): what would be wrapped is
-    reported ``skipped``, never written."""
+    """A file the host reads that install does not write (one above the repository, red
+    team s28 F7; a system file this run may not edit, s29): what would be wrapped in it is
+    reported ``skipped``, saying ``why``."""
     try:
         text = _text(path)
     except InstallError as exc:
@@ -208,16 +263,11 @@ def _plan_above(
     except InstallError as exc:
         plan.changes.append(ServerChange(path, "*", "skipped", str(exc)))
         return
-    owner = _owner(path)
     for change in seen.changes:
-        if change.action in ("already", "remote"):
+        if change.action in ("already", "remote", "replacing", "skipped"):
             plan.changes.append(change)
             continue
-        plan.changes.append(ServerChange(path, change.name, "skipped", (
-            f"{path} is above the project, and {HOST_TITLES.get(host, host)} starts its "
-            f"servers in every directory below it{owner}; install --mcp edits the project's "
-            "files only: move the entry into the projects that use it (install --mcp wraps it "
-            "there), or remove it")))  # fmt: skip
+        plan.changes.append(ServerChange(path, change.name, "skipped", why))
 
 
 def _owner(path: Path) -> str:
@@ -698,6 +748,10 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
             plans.append((scope, plan_mcp(host, scope, project, env, install=True)))
         except InstallError as exc:
             out.append(("warn", f"cannot read the {scope} MCP servers: {exc}"))
+    seen: set[tuple[Path, str]] = set()
+    for _, plan in plans:  # a file every scope reads (a system file): reported once
+        plan.changes = [c for c in plan.changes if (c.file, c.name) not in seen]
+        seen.update((c.file, c.name) for c in plan.changes)
     replaced = {c.name for _, plan in plans for c in plan.changes if c.action == "replacing"}
     merged = _merged_problems(host, project, env)
     for name, why in merged.items():

@@ -40,7 +40,14 @@ from hookwise.scan.locate import file_text, json_line, text_line
 from hookwise.scan.model import Gate, Runnable
 from hookwise.scan.sources.hooks import codex_layers
 
-__all__ = ["claude_mcp", "codex_mcp", "command_line_servers", "gemini_mcp"]
+__all__ = [
+    "claude_mcp",
+    "codex_mcp",
+    "command_line_servers",
+    "env_pairs",
+    "gemini_mcp",
+    "server_runnable",
+]
 
 
 def _read_object(path: Path, *, jsonc: bool = False) -> dict[str, JSON] | None:
@@ -82,55 +89,62 @@ def servers_of(
         else:
             line = json_line(text, [*pointer, name]) or 1
         these = approve.get(str(name), gate) if approve is not None else gate
-        command = server.get("command")
-        url = server.get("url") or server.get("httpUrl") or server.get("serverUrl")
-        env = server.get("env")
-        env_pairs = tuple(
-            (str(k), str(v))
-            for k, v in (env.items() if isinstance(env, dict) else [])
-            if isinstance(v, str | int | float)
-        )
+        env = env_pairs(server.get("env"))
         # each variable's own line: a hijack is reported where it is written
-        env_lines = tuple(
-            _env_line(origin, text, [*pointer, name, "env", k], line) for k, _ in env_pairs
-        )
+        env_lines = tuple(_env_line(origin, text, [*pointer, name, "env", k], line) for k, _ in env)
+        command, args = server.get("command"), server.get("args")
+        argv: tuple[str, ...] | None = None
         if isinstance(command, str) and command.strip():
-            args = server.get("args")
             argv = (
-                [command, *(str(a) for a in args if isinstance(a, str | int | float))]
+                (command, *(str(a) for a in args if isinstance(a, str | int | float)))
                 if isinstance(args, list)
-                else [command]
+                else (command,)
             )
-            cwd = server.get("cwd")
-            yield Runnable(
-                host=host,
-                kind="mcp-server",
-                name=str(name),
-                scope=scope,
-                command=shlex.join(argv),
-                file=origin,
-                line=line,
-                gate=these[0],
-                gate_detail=these[1],
-                argv=tuple(argv),
-                env=env_pairs,
-                env_lines=env_lines,
-                cwd=str(cwd) if isinstance(cwd, str) else str(ctx.project),
-                transport=transport(server, _stdio_types(host)) or "",
-            )
-        elif isinstance(url, str):
-            yield Runnable(
-                host=host,
-                kind="mcp-remote",
-                name=str(name),
-                scope=scope,
-                command="",
-                file=origin,
-                line=line,
-                gate=these[0],
-                gate_detail=these[1],
-                url=url,
-            )
+        url = server.get("url") or server.get("httpUrl") or server.get("serverUrl")
+        cwd = server.get("cwd")
+        found = server_runnable(
+            host, scope, origin, str(name), line, these, argv=argv, url=url, env=env,
+            env_lines=env_lines, cwd=cwd if isinstance(cwd, str) else str(ctx.project),
+            transport=transport(server, _stdio_types(host)) or "",
+        )  # fmt: skip
+        if found is not None:
+            yield found
+
+
+def env_pairs(env: JSON) -> tuple[tuple[str, str], ...]:
+    """A server's environment as (name, value): the values written as text or numbers."""
+    items = env.items() if isinstance(env, dict) else []
+    return tuple((str(k), str(v)) for k, v in items if isinstance(v, str | int | float))
+
+
+def server_runnable(  # noqa: PLR0917 - one entry's place and what it starts
+    host: str,
+    scope: str,
+    origin: str,
+    name: str,
+    line: int,
+    gate: tuple[Gate, str],
+    *,
+    argv: tuple[str, ...] | None,
+    url: JSON,
+    env: tuple[tuple[str, str], ...] = (),
+    env_lines: tuple[int, ...] = (),
+    cwd: str,
+    transport: str = "",
+) -> Runnable | None:
+    """One entry of a host's MCP servers, however the host spells it (``servers_of``; the
+    plugin hosts' ``mcp`` tables, plugins.py): a stdio server when it has a command
+    (``argv``), else a remote one at ``url``, else None (nothing the host starts)."""
+    if argv:
+        return Runnable(host=host, kind="mcp-server", name=name, scope=scope,
+                        command=shlex.join(argv), file=origin, line=line, gate=gate[0],
+                        gate_detail=gate[1], argv=argv, env=env, env_lines=env_lines, cwd=cwd,
+                        transport=transport)  # fmt: skip
+    if isinstance(url, str):
+        return Runnable(host=host, kind="mcp-remote", name=name, scope=scope, command="",
+                        file=origin, line=line, gate=gate[0], gate_detail=gate[1],
+                        url=url)  # fmt: skip
+    return None
 
 
 def _stdio_types(host: str) -> tuple[str, ...]:

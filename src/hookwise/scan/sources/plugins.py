@@ -34,6 +34,7 @@ from hookwise.protocol.jsvalue import JSON
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text, json_line
 from hookwise.scan.model import Gate, Runnable
+from hookwise.scan.sources.mcp import env_pairs, server_runnable
 
 __all__ = ["PLUGIN_KIND", "plugin_host_runnables"]
 
@@ -210,40 +211,15 @@ def _servers(  # noqa: PLR0917 - one settings file's place and parsed text
             continue
         line = json_line(text, ["mcp", name]) or 1
         these = (Gate.OFF, "enabled: false") if server.get("enabled") is False else gate
-        environment = server.get("environment")
-        env = tuple(
-            (str(k), str(v))
-            for k, v in (environment.items() if isinstance(environment, dict) else [])
-            if isinstance(v, str | int | float)
+        command = server.get("command")  # (a list: the program and its arguments)
+        argv = (
+            tuple(command)
+            if isinstance(command, list) and command and all(isinstance(a, str) for a in command)
+            else None
         )
-        command = server.get("command")
-        url = server.get("url")
-        if isinstance(command, list) and command and all(isinstance(a, str) for a in command):
-            argv = tuple(str(a) for a in command)
-            yield Runnable(
-                host=host,
-                kind="mcp-server",
-                name=str(name),
-                scope=scope,
-                command=shlex.join(argv),
-                file=str(path),
-                line=line,
-                gate=these[0],
-                gate_detail=these[1],
-                argv=argv,
-                env=env,
-                cwd=str(ctx.project),
-            )
-        elif isinstance(url, str):
-            yield Runnable(
-                host=host,
-                kind="mcp-remote",
-                name=str(name),
-                scope=scope,
-                command="",
-                file=str(path),
-                line=line,
-                gate=these[0],
-                gate_detail=these[1],
-                url=url,
-            )
+        found = server_runnable(
+            host, scope, str(path), str(name), line, these, argv=argv, url=server.get("url"),
+            env=env_pairs(server.get("environment")), cwd=str(ctx.project),
+        )  # fmt: skip
+        if found is not None:
+            yield found
