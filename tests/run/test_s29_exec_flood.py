@@ -162,3 +162,45 @@ def test_fake_hooks_do_not_run_in_the_hooks_cpu_cgroup(lab: Lab) -> None:
     for hook in hooks:
         assert hook[1] == "rc=2" and "deny" in " ".join(hook), out
         assert float(hook[2]) < 3, out
+
+
+def _notification(envp: int) -> object:
+    from hookwise.run.exec_watch import Notification
+
+    data = bytes(16) + (62).to_bytes(4, "little") + (0xC000003E).to_bytes(4, "little")
+    data += bytes(8) + (0).to_bytes(8, "little") * 2 + envp.to_bytes(8, "little") + bytes(24)
+    return Notification(data, set())
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="builds an x86_64 notification")
+def test_an_environment_is_read_by_its_names_within_a_fixed_bound() -> None:
+    """#1, the launcher form: 4,095 pointers to one 16 KiB string were read whole (64 MiB a
+    decision). Now only names are read, up to a fixed total: such an environment is not
+    accounted (None) and costs a bounded read; a real one gives the loader's names."""
+    import ctypes
+    import time
+
+    from hookwise.run.exec_watch import HookExecs, read_environ
+
+    big = ctypes.create_string_buffer(b"X=" + b"a" * 16382)
+    table = (ctypes.c_char_p * 4096)(*([ctypes.cast(big, ctypes.c_char_p)] * 4095), None)
+    hooks = HookExecs({"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"}, lambda _s: False)
+    began = time.monotonic()
+    found = read_environ(
+        os.getpid(),
+        _notification(ctypes.addressof(table)),  # type: ignore[arg-type]
+        hooks.prefixes("launcher"),
+        hooks.value_limit,
+    )
+    assert found is None
+    assert time.monotonic() - began < 1  # (64 MiB read: 0.35 s unloaded, seconds under load)
+    entries = [b"PATH=/bin", b"LD_PRELOAD=/tmp/x.so", b"PYTHONPATH=/p", b"HOME=/h"]
+    real = (ctypes.c_char_p * 5)(*entries, None)
+    found = read_environ(
+        os.getpid(),
+        _notification(ctypes.addressof(real)),  # type: ignore[arg-type]
+        hooks.prefixes("launcher"),
+        hooks.value_limit,
+    )
+    assert found == [("LD_PRELOAD", "/")]  # (read up to the session's value's length + 1)
+    assert not hooks.accounted("launcher", ["hook", "--platform", "claude"], found)

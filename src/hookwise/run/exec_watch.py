@@ -132,9 +132,7 @@ class HookExecs:
     def __call__(self, program: str, argv: list[str]) -> bool:
         return self.kind(program, argv) is not None
 
-    def accounted(
-        self, kind: str, argv: list[str], environ: list[tuple[str, str]] | None
-    ) -> bool:
+    def accounted(self, kind: str, argv: list[str], environ: list[tuple[str, str]] | None) -> bool:
         """Whether hookwise's program starts as its own code only, deciding as registered,
         so its records may carry a hook's mark: the arguments ``hookwise install`` writes
         (``--platform HOST`` and nothing else: not ``--policy`` or ``--no-audit``); no
@@ -192,7 +190,7 @@ def _string(fd: int, pointer: int, limit: int) -> str:
         text += chunk if end < 0 else chunk[:end]
         if end >= 0:
             break
-    return text.decode("utf-8", "surrogateescape")
+    return text[:limit].decode("utf-8", "surrogateescape")
 
 
 def _strings(fd: int, at: int, width: int, count: int, limit: int) -> list[str]:
@@ -204,7 +202,7 @@ def _strings(fd: int, at: int, width: int, count: int, limit: int) -> list[str]:
         pointer = int.from_bytes(table[i : i + width], sys.byteorder)
         if not pointer:
             break
-        out.append(_string(fd, pointer, limit + 1)[: limit + 1])
+        out.append(_string(fd, pointer, limit + 1))
     return out
 
 
@@ -298,10 +296,10 @@ class ExecWatch:
     """The listener's loop (:meth:`serve`, a thread of the supervisor's): hooks go to
     ``on_hook(pid, pidfd, channel, command, program)`` (``channel``: the sink's end of the
     hook's own socket, -1 when none could be given; ``program``: hookwise's own program
-    started as registered, :meth:`HookExecs.accounted`), which must not block; signals are decided by
-    ``guard`` (run/signal_guard.py). ``room()`` says whether the sink may hold descriptors
-    for one more hook: past it a hook is counted in :attr:`untracked`, not watched, so
-    processes posing as hooks cannot use up the supervisor's descriptors (red team s25
+    started as registered, :meth:`HookExecs.accounted`), which must not block; signals are
+    decided by ``guard`` (run/signal_guard.py). ``room()`` says whether the sink may hold
+    descriptors for one more hook: past it a hook is counted in :attr:`untracked`, not
+    watched, so processes posing as hooks cannot use up the supervisor's descriptors (red team s25
     #11: 600 of them, kept alive, and the pipe-holder check failed for a real hook)."""
 
     def __init__(
