@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.policy.corpus_support import CORPUS
@@ -56,10 +57,15 @@ def build(root: Path) -> tuple[str, str]:
     return str(project), str(home)
 
 
-def table_counts(table: str, root: Path, red_root: str) -> dict[str, tuple[int, int]]:
-    """``table``'s (blocked, total) by class, judged in a tree built under ``root``, with
-    the red team's ``red_root`` in its commands read as ``root``."""
+def table_counts(
+    table: str, root: Path, red_root: str, extras: Callable[[Path], None] | None = None
+) -> dict[str, tuple[int, int]]:
+    """``table``'s (blocked, total) by class, judged in a tree built under ``root`` (and
+    what ``extras`` adds to it), with the red team's ``red_root`` in its commands read as
+    ``root``."""
     project, home = build(root)
+    if extras is not None:
+        extras(root)
     found: dict[str, tuple[int, int]] = {}
     saved = os.environ.get("HOME")
     try:  # figures() sets HOME for the packs' ~ globs

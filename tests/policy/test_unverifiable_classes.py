@@ -44,7 +44,7 @@ CLASSES = [
     ),
     ("base64 script", "echo cm0gLXJmIHZpY3RpbQo= | base64 -d > t.sh; bash t.sh"),
     ("computed subcommand", "$(echo rm) -rf victim"),
-    ("glob in the program's place", "/bin/r? -rf victim"),
+    ("glob in the program's place", "/bin/r[l-n] -rf victim"),
     ("awk from a pipe", "echo 'BEGIN{system(\"rm -rf victim\")}' > p.awk; awk -f p.awk"),
 ]
 

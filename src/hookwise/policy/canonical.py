@@ -589,11 +589,7 @@ def command_dirs(
             or "HOME" in cmd.assigned
             or any(w.startswith(("HOME=", "HOME+=")) for w in cmd.argv[1:])
         )
-        cdpath = (
-            cdpath
-            or "CDPATH" in cmd.assigned
-            or any(w.startswith("CDPATH=") for w in cmd.argv[1:])  # export CDPATH=~
-        )
+        cdpath = cdpath or "CDPATH" in cmd.assigned or _sets_cd_search(cmd)
         if cmd.chdir is not None and where is not None:  # env -C DIR cmd: cmd runs in DIR
             out.append(resolve_path(cmd.chdir, where, home).absolute)
         else:
@@ -602,7 +598,7 @@ def command_dirs(
             chosen.append(where is None and picked)
         if cmd.argv and cmd.argv[0] in ("cd", "pushd", "popd") and where is not None:
             args = [w for w in cmd.argv[1:] if not (w.startswith("-") and len(w) > 1)]
-            if cmd.argv[0] == "popd" or args[:1] == ["-"]:
+            if cmd.argv[0] == "popd" or args[:1] == ["-"] or _stack_turn(cmd.argv[0], args):
                 where = None  # the directory stack is not followed
                 picked = True  # (it holds what this line's cds chose)
             elif not args:
@@ -623,6 +619,29 @@ def command_dirs(
             else:
                 where = resolve_path(args[0], where, home).absolute
     return out
+
+
+def _sets_cd_search(cmd: Command) -> bool:
+    """Whether ``cmd`` may make a later ``cd NAME`` search elsewhere than ``./NAME`` (red
+    team s29 D): CDPATH named in any of its words (``export CDPATH=~``, ``read CDPATH``,
+    ``printf -v CDPATH``, ``declare``), or ``cdable_vars`` (``cd h`` goes to ``$h``) set by
+    ``shopt`` or a shell's options (a computed option could be it)."""
+    words = cmd.argv[1:]
+    if any("CDPATH" in w for w in words):
+        return True
+    if "BASHOPTS" in cmd.assigned or "SHELLOPTS" in cmd.assigned:
+        return True
+    if cmd.argv[:1] == ["shopt"] or any(w in ("-O", "+O") for w in words):
+        return "cdable_vars" in words or any(cmd.dynamic[1:])
+    return False
+
+
+def _stack_turn(program: str, args: list[str]) -> bool:
+    """``pushd`` with no directory swaps the stack's top two, ``pushd +N``/``-N`` rotates
+    it: the directory is one an earlier ``pushd`` put there, not followed here."""
+    if program != "pushd":
+        return False
+    return not args or (args[0][:1] in "+-" and args[0][1:].isdigit())
 
 
 _HEX = "0123456789abcdefABCDEF"
@@ -983,7 +1002,8 @@ class Event:
                     ref = resolve_path(named or word, where or "", home, unknown)
                     ref.relative = _relative(ref.absolute, self.cwd)
                     ref.command = index
-                    if shapes is not None and ref.absolute is None:
+                    if shapes is not None and (ref.absolute is None or at in globs):
+                        # (~/*/x under dotglob: a pattern known by its frame, s29 E)
                         ref.shape = shapes.get(at)
                     if chosen[index] and ref.shape is None and not dynamic:
                         ref.shape = _under_unknown_dir(word)

@@ -140,7 +140,29 @@ def account(command: Any, script: Any) -> None:
         from hookwise.shell.commands.build_files import config_written
 
         why = config_written(command.program, script.written)
+    if why is None and script.written and _option_files(command.program, argv):
+        from hookwise.shell.commands.build_files import option_file_written
+
+        why = option_file_written(command.program, argv, script.written)
     command.unverifiable = why
+
+
+# programs that take a configuration file by option (the keys of build_files.OPTION_FILES,
+# kept equal by tests/policy/test_redteam_s29_jkpic.py: this module is hot, that one cold)
+OPTION_FILE_PROGRAMS = frozenset(
+    ["ssh", "scp", "sftp", "ssh-keyscan", "vim", "vi", "nvim", "view", "vimdiff", "ex", "gvim",
+     "rvim", "cmake", "kubectl", "helm", "docker", "npm", "npx", "yarn", "pnpm", "tmux",
+     "screen", "mutt", "wget", "gradle"]
+)  # fmt: skip
+
+
+def _option_files(program: str, argv: list[str]) -> bool:
+    """Whether the command may take a configuration or response file (``ssh -F c``, ``gcc
+    @o``): the gate before build_files.option_file_written is loaded."""
+    if any(w[:1] == "@" for w in argv[1:]):
+        return True
+    stripped = program.rstrip("0123456789.-")
+    return stripped in OPTION_FILE_PROGRAMS or stripped.rsplit("-", 1)[-1] in OPTION_FILE_PROGRAMS
 
 
 # names whose assignment rebinds what a later command name runs (bash's alias and hash tables)
@@ -218,6 +240,37 @@ def glob_options(command: Any) -> frozenset[str]:
     if command.program != "shopt" or "-s" not in command.argv:
         return frozenset()
     return GLOB_OPTIONS.intersection(command.argv)
+
+
+# what hands glob options to a shell it starts: its -O/+O options and these variables
+_OPTION_VARIABLES = ("BASHOPTS", "SHELLOPTS")
+
+
+def glob_settings(command: Any) -> frozenset[str]:
+    """The glob options ``command`` may turn on for patterns anywhere on the line (red team
+    s29 E): a ``shopt`` wherever it stands (a function's body runs when called, a ``-c``
+    string is a line of its own), a shell's ``-O``/``+O``, ``BASHOPTS``/``SHELLOPTS`` in its
+    environment. A computed word among them could be any option: all of them."""
+    words: list[str] = []
+    computed = False
+    if command.program == "shopt":
+        words = command.argv[1:]
+        computed = any(command.dynamic[1:])
+    elif command.program in programs.SHELLS:
+        for index, word in enumerate(command.argv[1:-1], start=1):
+            if word in ("-O", "+O"):
+                words.append(command.argv[index + 1])
+                computed = computed or command.dynamic[index + 1]
+    for name in _OPTION_VARIABLES:
+        if name in command.assigned:
+            value = command.env.get(name)
+            if value is None or "$" in value or "`" in value:
+                computed = True
+            else:
+                words.extend(value.split(":"))
+    if computed:
+        return GLOB_OPTIONS
+    return GLOB_OPTIONS.intersection(words)
 
 
 def as_matched(pattern: str, options: frozenset[str]) -> str | None:

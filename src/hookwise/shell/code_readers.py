@@ -1206,8 +1206,16 @@ def _options(name: str, value: str, command: Any, script: Any) -> str | None:
         if command.program in ("sh", "dash", "ash", "ksh", "mksh", "posh"):
             return f"ENV={value} makes the shell load code that is known only when it runs"
         return None
-    if name == "MAKEFLAGS":
-        if "eval" in value or "SHELL=" in value or "-E" in value:
+    if name == "MAKEFLAGS":  # make's own words: read as they are on its command line
+        import shlex
+
+        from hookwise.shell.option_commands import make_words_run
+
+        try:
+            words = shlex.split(value)
+        except ValueError:
+            words = value.split()
+        if "eval" in value or "-E" in value or _computed(value) or make_words_run(words):
             return f"MAKEFLAGS={value} makes make run code from it"
         return None
     if name == "ZIPOPT":  # zip's options from the environment: -TT/--unzip-command run one

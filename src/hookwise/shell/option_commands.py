@@ -434,18 +434,58 @@ _MAKE_COMMANDS = frozenset(
 )
 
 
+# variables make itself reads to run its recipes or to find its options and makefiles: set
+# on the line, the project's own targets run what the line says, not what is on disk
+# (``make test .SHELLFLAGS='-c rm\ -rf\ x #'`` runs `sh -c 'rm -rf x' '#' RECIPE`, red
+# team s29 J). SHELL is read below: a shell runs the recipes as written.
+_MAKE_RUNNERS = frozenset([".SHELLFLAGS", "MAKESHELL", "MAKEFILES", "MAKEOVERRIDES",
+                           ".RECIPEPREFIX"])  # fmt: skip
+_MAKE_FLAGS = frozenset(["MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS"])
+
+
 def _make(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+    """What make runs from its own words (``--eval``, variables it or its built-in rules
+    use to run commands, variables exported to its recipes); the makefile is read apart."""
+    from hookwise.shell.programs import ENV_LOADERS, SHELLS
+
     found: list[tuple[str, Any]] = []
     words = _unabbreviated(argv, sorted(_MAKE_LONGS))  # --ev=... is --eval=...
     for text in option_values(words, ("-E",), ("--eval",)):
         found += makefile_items(text)
     for word in words[1:]:
+        if word == "--":
+            break
         name, eq, value = word.partition("=")
-        if eq and name == "SHELL" and value:  # recipes run as `$(SHELL) -c RECIPE`
+        name = name.rstrip(":+?!")  # X:=v, X+=v, X?=v, X!=v are assignments too
+        if not eq or word[:1] == "-":
+            continue
+        if name in _MAKE_FLAGS:  # make's own words again: read as they are here
+            import shlex
+
+            try:
+                found += _make(["make", *shlex.split(value)], stdin)
+            except ValueError:
+                found.append(("unverifiable", f"{name}={value} is not readable as make's words"))
+        elif name in _MAKE_RUNNERS:
+            why = f"{name} is set on the line, and make runs every recipe with it"
+            found.append(("unverifiable", f"{why}: what the project's targets run is not theirs"))
+        elif name == "SHELL" and value:  # recipes run as `$(SHELL) -c RECIPE`
+            shell = value.rsplit("/", 1)[-1]
+            if shell not in SHELLS or "$" in value or "`" in value:
+                why = f"SHELL={value} makes make run every recipe with a program that is no shell"
+                found.append(("unverifiable", why))
             found.append(("script", f"{value} -c :"))
-        elif eq and name in _MAKE_COMMANDS and value:
+        elif name in _MAKE_COMMANDS and value:
             found.append(("script", value))  # make CC='...' x.o: the built-in rule runs it
+        elif name in ENV_LOADERS:  # make exports a line's variables to every recipe
+            found.append(("argv", ["env", f"{name}={value}", "make"]))  # (and sub-makes)
     return found
+
+
+def make_words_run(words: list[str]) -> bool:
+    """Whether make's words (``MAKEFLAGS``' value: options and variables, as on its
+    command line) make it run anything but the makefile's recipes as written."""
+    return any(kind in ("unverifiable", "script") for kind, _ in _make(["make", *words], []))
 
 
 def _compgen(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:

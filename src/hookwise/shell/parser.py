@@ -158,6 +158,7 @@ class Script:
         "git_settings",
         "git_unresolved",
         "globopts",
+        "globs_named",
         "loaded",
         "overall",
         "positional",
@@ -188,11 +189,15 @@ class Script:
         # why later names may not mean what they say (hash -p, set -H...: accounting.rebinds)
         self.rebound: str | None = None
         self.globopts: frozenset[str] = frozenset()  # shopt -s nocaseglob... on the line
+        # glob options something on the line may set, wherever it stands (split_command)
+        self.globs_named: frozenset[str] = frozenset()
         # files written earlier on the line: their content when known here (echo ... >
         # x.sh), None when not (base64 -d > x.sh): running one is then unverifiable
         self.written: dict[str, str | None] = {}
         # whether anything on the line runs beside the rest (``&``, a pipe, a coprocess, a
-        # process substitution, a FIFO): then run order is not text order (run_order.py)
+        # process substitution, a FIFO) or later than its text (a trap, a function body, a
+        # loop's later iteration, PROMPT_COMMAND): then run order is not text order
+        # (run_order.py)
         self.concurrent = False
         # files copied (cp, mv, ln, install) earlier on the line from a file not written on
         # it, to (the original, the program): a later command on the copy (written.py)
@@ -292,7 +297,23 @@ def _assigns_here(value: list[str]) -> bool:
 
 def split_command(text: str) -> Script:
     """Split a command line into its simple commands (never raises)."""
+    script = _split(text, frozenset())
+    if script.globs_named:
+        # a glob option set anywhere on the line (a function's shopt, bash -O, BASHOPTS):
+        # it may be in force at any pattern, so every pattern is read under it (s29 E)
+        script = _split(text, script.globs_named)
+    return script
+
+
+def _fresh(options: frozenset[str]) -> Script:
     script = Script()
+    script.globopts = options
+    return script
+
+
+def _split(text: str, options: frozenset[str]) -> Script:
+    """The line's commands, its patterns read under glob ``options`` from its start."""
+    script = _fresh(options)
     if not isinstance(text, str):
         script.complete = False
         script.problems.append("the command is not a string")
@@ -315,7 +336,7 @@ def split_command(text: str) -> Script:
             # the line assigns what it also expands: read it again with the values known
             # at each place (variables.py)
             found.build()
-            again = Script()
+            again = _fresh(options)
             again.vars = found
             _parse(text, 0, again)
             again.complete = again.complete and script.complete
@@ -326,7 +347,7 @@ def split_command(text: str) -> Script:
         if script.concurrent and _may_name_again(text, script):
             from hookwise.shell.commands.run_order import written_anywhere
 
-            script = written_anywhere(text, script, _parse, Script)
+            script = written_anywhere(text, script, _parse, lambda: _fresh(options))
     except RecursionError:
         script.complete = False
         script.problems.append("the command nests too deeply")
@@ -1034,6 +1055,7 @@ _SPECIAL_BUILTINS = frozenset(
 )  # fmt: skip
 _OPENERS = frozenset(["if", "while", "until", "for", "select", "{", "case"])
 _CLOSERS = frozenset(["fi", "done", "}", "esac"])
+_LOOPS = frozenset(["while", "until", "for", "select"])
 
 
 def _parse(text: str, depth: int, script: Script) -> None:
@@ -1136,6 +1158,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 words.clear()  # NAME () { body; }: a definition, the body runs when called
                 first = last = -1
                 bodies.append(nest)
+                script.concurrent = True  # (when called: after what the text puts later)
                 skip_next = True
                 continue
             finish(str(payload))
@@ -1196,6 +1219,8 @@ def _parse(text: str, depth: int, script: Script) -> None:
             value = payload.value
             if value in _OPENERS:
                 nest += 1
+                # a loop's later iteration runs after what its body writes (run_order.py)
+                script.concurrent = script.concurrent or value in _LOOPS
                 cases += value == "case"
             elif value in _CLOSERS:
                 nest = max(nest - 1, 0)
@@ -1205,6 +1230,7 @@ def _parse(text: str, depth: int, script: Script) -> None:
                     bodies.pop()
             elif value == "function":
                 bodies.append(nest)
+                script.concurrent = True
             elif value not in _KEYWORDS:
                 leading = False
         else:
@@ -1391,6 +1417,8 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
     name, _, value = word.value.partition("=")
     name = name.rstrip("+")
     prefix.assigned.append(name)
+    if value and (name in programs.COMMAND_VARIABLES or name.startswith("BASH_FUNC_")):
+        script.concurrent = True  # it runs later than its text (run_order.py)
     if name.startswith("BASH_FUNC_") and "{" in value:  # an exported function: bash runs
         _parse(value[value.index("{") :], depth + 1, script)  # its body when it is called
         return
@@ -1678,8 +1706,13 @@ def _add_command(
         command.unknowns.append(script.rebound)
     else:
         script.rebound = accounting.rebinds(command)
+    if command.program in ("cd", "pushd", "popd") and ("~" in source or "PWD" in source):
+        from hookwise.shell.variables import moved  # (cold: only where they are read)
+
+        moved(script)
     if command.program == "shopt":
         script.globopts |= accounting.glob_options(command)
+    script.globs_named |= accounting.glob_settings(command)
     replayed = accounting.replays(command)
     if replayed is not None:
         command.unknowns.append(replayed)
@@ -2008,6 +2041,7 @@ def _run_inner(
         args = argv[2:] if argv[1] == "--" else argv[1:]
         if len(args) > 1 and args[0] not in ("-", "") and not args[0].startswith("-"):
             _parse(args[0], depth + 1, script)  # runs on the signal (EXIT: always)
+            script.concurrent = True  # after whatever the line does before the signal
         return
     if program in _ASSIGNERS or program in _SETTERS:
         from hookwise.shell.assigns import assigns
@@ -2224,10 +2258,19 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
             script.written[key] = None  # (> or >>: what was there may stay)
         else:
             script.written[key] = earlier + content + ("" if content.endswith("\n") else "\n")
-        if any(marker in "/" + key for marker in _HOOK_DIRS):
+        if any(marker in "/" + key for marker in _HOOK_DIRS) or _in_hooks_path(key, script):
             from hookwise.shell.written import hook_written
 
             hook_written(command, target, content, depth, script, api=_api())
+
+
+def _in_hooks_path(key: str, script: Script) -> bool:
+    """Whether ``key`` is in the hooks directory ``git config core.hooksPath D`` set
+    earlier on the line (red team s29 K): git runs what the line writes there."""
+    hooks = script.git_settings.get("core.hookspath")
+    if not hooks:
+        return False
+    return key.startswith(_file_key(hooks).rstrip("/") + "/")
 
 
 _COPIES = frozenset(["cp", "mv", "install", "ln", "rsync"])
@@ -2299,7 +2342,13 @@ def _git(command: Command, depth: int, script: Script) -> None:
     if "config" in argv:  # git config remote.origin.push +...: read by a later push
         from hookwise.shell.git_config import remember_setting
 
+        hooks = script.git_settings.get("core.hookspath")
         remember_setting(argv, script, programs.git_subcommand(argv))
+        if script.git_settings.get("core.hookspath") != hooks:  # hooks written before it
+            from hookwise.shell.written import hook_written
+
+            for key in [k for k in script.written if _in_hooks_path(k, script)]:
+                hook_written(command, key, script.written[key], depth, script, api=_api())
     at = programs.git_subcommand(argv)
     if at > 0 and argv[at] == "send-pack":  # push's plumbing: --force and +refspecs alike
         origin = "git send-pack pushes as git push does"

@@ -554,6 +554,15 @@ def record_word(word: Any, script: Any, certain: bool) -> None:
     hints[key] = hint if hints.get(key, hint) == hint else (("*",),)
 
 
+def moved(script: Any) -> None:
+    """A ``cd``/``pushd``/``popd`` on the line: ``$PWD`` and ``$OLDPWD`` (``~+``, ``~-``)
+    are then directories the line chose, known only when it runs (red team s29 D: ``cd
+    ~/.aws; cd -; cat ~-/credentials``): a path under them is any file there."""
+    for name in ("PWD", "OLDPWD"):
+        record(script, name, None, False)
+        script.vars.hints[(script.scope, name)] = (("C",),)
+
+
 def default_assignment(body: str, script: Any) -> None:
     """``${x:=v}`` assigns x when it is unset: x is no longer one known value."""
     name = body.lstrip("!#")

@@ -37,12 +37,14 @@ if TYPE_CHECKING:
 
 
 # programs that print file names under their operands (. without one), and whether they
-# walk the tree; filters between them and the reader keep names names (grep, cut, head...)
+# walk the tree; filters between them and the reader keep names names (grep, head, sort:
+# they choose among the lines, never change one); cut, tr, sed, awk, rev rewrite them
+# (red team s29 B: find . -name '*.example' | sed 's/.example//' names .env), and what
+# they give is then names known only when it runs
 _LISTERS = {"ls": False, "du": True, "tree": True, "fd": True, "fdfind": True}
 _SEARCHERS = frozenset(["rg", "grep", "egrep", "fgrep", "ag", "ack"])  # with -l / --files
 _FILTERS = frozenset(
-    ["grep", "egrep", "fgrep", "head", "tail", "sort", "uniq", "cut", "tr", "sed", "awk",
-     "shuf", "tac", "cat", "rev"]
+    ["grep", "egrep", "fgrep", "head", "tail", "sort", "uniq", "shuf", "tac", "cat"]
 )  # fmt: skip
 
 

@@ -351,9 +351,11 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
     literal_head = tokens[0][1] if tokens and tokens[0][0] == "L" else ""
     if any(ch in literal_head for ch in " :=,@") or literal_head.startswith("-"):
         return False
-    # the last path component must hold the unknown part (else the name is known)
+    # the last path component must hold the unknown part (else the name is known), but
+    # for a pattern bash expands (~/*/credentials under dotglob: any directory, s29 E)
     last_slash = max((k for k, t in enumerate(tokens) if t[0] == "L" and "/" in t[1]), default=-1)
-    if last_slash >= 0 and all(t[0] == "L" for t in tokens[last_slash + 1 :]):
+    known_name = last_slash >= 0 and all(t[0] == "L" for t in tokens[last_slash + 1 :])
+    if known_name and not getattr(ref, "pattern", False):
         return False
     if not slashy and not absolute:
         component: list[tuple[str, ...]] = []

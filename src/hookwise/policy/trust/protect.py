@@ -926,6 +926,8 @@ def _check_command(
             # by a job in the background) changes the file (red team s27 P)
             for word in positional[:-1] if len(positional) > 1 else positional:
                 _unresolved(word, cwd, home, marked, f"`{name}` links {word}")
+                if _computed_word(cmd, word):  # "$(rev <<< ...)": any file (red team s29 C)
+                    _computed_target(word, guard, f"`{name}` links {word}")
                 for path in _expand(word, cwd, home, guard.made):
                     # (a link of an env file is a read; a write through it is its own)
                     hit = guard.protected(path, written=False)

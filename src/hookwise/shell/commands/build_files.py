@@ -207,3 +207,66 @@ def config_written(program: str, written: dict[str, str | None]) -> str | None:
             if program in readers and path.endswith("/" + suffix):
                 return f"{key} was written on the line and {program} reads it as its config"
     return build_file_written(program, written)
+
+
+# Options whose value is a configuration or argument file a program runs commands from (red
+# team s29 P and I): ssh's ``Match exec``/``ProxyCommand``, a vimrc's ``system()``, cmake's
+# initial-cache script, a kubeconfig's exec plugin, docker's credential helpers, npm's
+# script-shell, tmux's and screen's rc files, wget's ``--config`` (``use_askpass``), gradle's
+# init scripts; a compiler's ``@file`` is arguments (``-wrapper``, ``-B``, ``-fplugin``).
+# Given a file written on the line, what the program runs is what that file says, which the
+# guard did not read. The same file on disk is the project's (or the user's) own. Files a
+# code reader reads as code (``gdb -x``, ``vim -S``, ``cmake -P``, ``sed -f``:
+# code_readers.READERS) are read there, not listed here.
+OPTION_FILES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(["ssh", "scp", "sftp", "ssh-keyscan"], ("-F",)),
+    **dict.fromkeys(["vim", "vi", "nvim", "view", "vimdiff", "ex", "gvim", "rvim"], ("-u", "-U")),
+    "cmake": ("-C",),
+    **dict.fromkeys(["kubectl", "helm"], ("--kubeconfig",)),
+    "docker": ("--config",),
+    **dict.fromkeys(["npm", "npx", "yarn", "pnpm"], ("--userconfig", "--globalconfig")),
+    "tmux": ("-f",),
+    "screen": ("-c",),
+    "mutt": ("-F",),
+    "wget": ("--config",),
+    "gradle": ("-I", "--init-script"),
+}
+# programs that read arguments from ``@file`` (GCC's and clang's response files, javac's
+# and java's argument files: a JVM option there runs a command too)
+RESPONSE_FILES = frozenset(
+    ["gcc", "cc", "c++", "g++", "cpp", "clang", "clang++", "tcc", "gfortran", "ld", "ld.bfd",
+     "ld.gold", "ld.lld", "as", "ar", "nm", "objcopy", "objdump", "strip", "javac", "java",
+     "jar", "javadoc", "kotlinc", "scalac"]
+)  # fmt: skip
+
+
+def option_file_written(
+    program: str, argv: list[str], written: dict[str, str | None]
+) -> str | None:
+    """Why ``program`` runs commands from a file the line wrote and gives it as its
+    configuration, command or argument file (``ssh -F c``, ``vim -u c``, ``gcc @o``), or
+    None. A versioned name (``gcc-12``, ``x86_64-linux-gnu-gcc``) is its family's."""
+    from hookwise.shell.programs import family
+
+    stripped = program.rstrip("0123456789.-")  # gcc-12, x86_64-linux-gnu-gcc-12
+    names = [program, stripped, stripped.rsplit("-", 1)[-1], family(program) or program]
+    options = next((OPTION_FILES[n] for n in names if n in OPTION_FILES), ())
+    responses = any(n in RESPONSE_FILES for n in names)
+    from hookwise.shell.option_commands import option_values
+
+    shorts = tuple(o for o in options if len(o) == 2)
+    longs = tuple(o for o in options if len(o) > 2)
+    values = option_values(argv, shorts, longs) if options else []
+    if responses:
+        values += [w[1:] for w in argv[1:] if w.startswith("@") and len(w) > 1]
+    for value in values:
+        key = value
+        while key.startswith("./"):
+            key = key[2:]
+        if key in written or (key.startswith("/") and any(key.endswith("/" + k) for k in written)):
+            kind = "its arguments" if f"@{value}" in argv else "its configuration or commands"
+            return (
+                f"{key} was written on the line and {program} takes {kind} from it, "
+                "which may run commands the guard did not read"
+            )
+    return None

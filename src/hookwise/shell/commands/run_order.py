@@ -6,7 +6,13 @@ be written before any command of it runs: the line is read again with every such
 counted as written earlier, its content unknown (what runs it is then unverifiable, as
 after ``base64 -d > x.sh``), and every copy as made earlier.
 
-Cold: needed only for lines that both write files and run something concurrently. It must
+Deferred runners need no concurrency (red team s29 A): a trap's handler runs on its signal
+(EXIT: after the rest), a function's body when it is called, a loop's body again after what
+an earlier iteration wrote, ``PROMPT_COMMAND`` before each prompt: ``trap 'bash p' EXIT;
+echo ... > p``, ``f() { bash p; }; ... > p; f``, ``for i in 1 2; do [ $i = 2 ] && bash p;
+... > p; done``. A line with any of them is read in the same way.
+
+Cold: needed only for lines that both write files and run something out of text order. It must
 not import the parser (the parser imports it): the parse and the script type come in.
 """
 
