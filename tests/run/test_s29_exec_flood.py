@@ -114,7 +114,6 @@ def test_an_exec_flood_does_not_make_a_hook_miss_the_hosts_timeout(lab: Lab) -> 
         ],
         timeout=120,
     )
-    print(result.stdout)
     calls = [line for line in result.stdout.splitlines() if line.startswith("HOOK ")]
     assert len(calls) == 2, (result.stdout, result.stderr[-3000:])
     for call in calls:
