@@ -224,8 +224,10 @@ def test_a_batch_keeps_its_allowed_items_together(project: Project, wrap: Any) -
     )  # fmt: skip
     replies = [proxy.recv(), proxy.recv()]
     proxy.close()
-    denied = next(r for r in replies if isinstance(r, list) and r[0]["id"] == 2)
-    assert denied[0]["result"]["isError"] is True
+    # greet is no tool the table maps (it may change files): the call after it is decided
+    # once greet has answered (red team s29 F1), and answered on its own
+    denied = next(r for r in replies if isinstance(r, dict) and r["id"] == 2)
+    assert denied["result"]["isError"] is True
     served = next(r for r in replies if r is not denied)
     assert sorted(x["id"] for x in served) == [1, 3]
     batch = next(m for m in project.received() if isinstance(m, list))

@@ -407,21 +407,33 @@ def named_paths(tool: str, args: Mapping[str, Any]) -> list[str]:
     """The path-like values of a tool's path arguments (``path``, ``target``, ``files``...),
     for a tool the name table does not map: what it acts on, if it is a file tool."""
     out: list[str] = []
-    for key, value in args.items():
-        found = role(str(key), tool)
-        if found == "command" or (found is None and fold(str(key)) in _CONTENT):
-            continue
-        # under a key with no path word too: ``unlink_path {name: <policy>}`` deleted the
-        # user policy, ``fetch_doc {document: .env}`` read it (red team s27 F3, F14)
-        for item in value if isinstance(value, list) else [value]:
-            if (
-                isinstance(item, str)
-                and _looks_like_path(item)
-                and not _file_uri(item)
-                and not _URL.match(item.strip())
-            ):
-                out.append(item)
+    _path_values(tool, args, out, 0)
     return out
+
+
+def _path_values(tool: str, value: Any, out: list[str], depth: int) -> None:
+    """The path-like strings under ``value``, at any depth (``read_many {items: [{name:
+    .env}]}`` read it: red team s29 F8), but none under a command's or content's key."""
+    if depth > 256:
+        return
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            found = role(str(key), tool)
+            if found == "command" or (found is None and fold(str(key)) in _CONTENT):
+                continue
+            # under a key with no path word too: ``unlink_path {name: <policy>}`` deleted
+            # the user policy, ``fetch_doc {document: .env}`` read it (s27 F3, F14)
+            _path_values(tool, item, out, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _path_values(tool, item, out, depth + 1)
+    elif (
+        isinstance(value, str)
+        and _looks_like_path(value)
+        and not _file_uri(value)
+        and not _URL.match(value.strip())
+    ):
+        out.append(value)
 
 
 def writes_content(args: Mapping[str, Any]) -> str | None:

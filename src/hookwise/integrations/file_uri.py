@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from hookwise.policy.canonical import UNKNOWN_DIR, kernel_path, tool_paths
-from hookwise.policy.uri_paths import trimmed, uri_paths
+from hookwise.policy.uri_paths import argument_paths, trimmed, uri_paths
 
 __all__ = ["trimmed", "uri_paths", "uri_reading"]
 
@@ -40,7 +40,7 @@ def uri_reading(args: Mapping[str, Any], cwd: str, home: str) -> dict[str, Any] 
     no such URI."""
     found: list[str] = []
     for text in _strings(args):
-        for path in uri_paths(text) or ():
+        for path in argument_paths(text) or ():
             absolute = tool_paths(path, cwd, home)[0].absolute
             if absolute is None:
                 continue

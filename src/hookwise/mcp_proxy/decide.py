@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from hookwise.integrations import file_uri, shell_args
-from hookwise.integrations.accounting import role, shell_extra
+from hookwise.integrations.accounting import named_paths, role, shell_extra
 from hookwise.integrations.gate import RANK, Gate
 from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
@@ -32,6 +32,9 @@ RECHECK_SECONDS = 1.0
 # requests that read what their URI names: decided as a ``read`` of it (the tool
 # ``mcp__<server>__resources/read``), a ``file://`` URI as its path
 RESOURCE_METHODS = tuple(RESOURCE_METHOD_TOOLS)
+# canonical tools that only look (a file's text, names, a listing, the web): a call of any
+# other tool, or of one the table does not map, may change the filesystem while it runs
+LOOKING_TOOLS = frozenset(["read", "glob", "grep", "ls", "web_fetch", "web_search"])
 
 
 # what Claude Code makes of a tool's name in mcp__<server>__<tool> (every character outside
@@ -55,6 +58,18 @@ def resource_args(uri: str) -> dict[str, Any]:
     if len(found) == 1:
         return {"uri": uri, "file_path": found[0]}
     return {"uri": uri, "paths": found}
+
+
+def prompt_args(params: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``prompts/get`` is decided on: the prompt's name as ``prompt`` (``mcp:``
+    rules) and each path-like value of its arguments, at any depth, as files it reads (a
+    server may embed the file an argument names: red team s29 F9)."""
+    arguments = params.get("arguments")
+    found = named_paths("read", arguments) if isinstance(arguments, Mapping) else []
+    out: dict[str, Any] = {"prompt": str(params.get("name", ""))}
+    if found:
+        out["file_paths"] = found
+    return out
 
 
 def json_readings(args: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -110,6 +125,16 @@ class Decider:
         name = self.tool_name(tool)
         canonical_tool = self.gate.canonical_tool(name)
         return canonical_tool, moves_files(name) and canonical_tool in ("write", "edit")
+
+    def may_change(self, tool: str) -> bool:
+        """Whether a call of ``tool`` may change the filesystem (a write, move, link,
+        delete, shell, or a tool the table cannot classify): a later call is decided only
+        once its answer has come back (red team s29 F1, the proxy's ``_changing``)."""
+        if tool in RESOURCE_METHODS:
+            return False
+        names = {self.gate.canonical_tool(self.tool_name(tool))}
+        names.add(self.gate.canonical_tool(self.tool_name(host_tool_name(tool))))
+        return not names <= LOOKING_TOOLS
 
     def decided_keys(self, tool: str, args: Mapping[str, Any]) -> list[str]:
         """The argument keys the policy reads as paths or a command (shown whole when the

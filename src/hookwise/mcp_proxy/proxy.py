@@ -7,6 +7,13 @@ passed on and has not seen answered gets a JSON-RPC error naming the server when
 exits, closes its output, never starts, or stays silent past ``--timeout``; a response for
 a request the server was never given (a held or denied call, a late one) is dropped, so a
 server cannot answer in the proxy's stead.
+
+A call is decided on the filesystem as it is when the decision is made; a call that may
+change it (a write, move, link, delete, shell, or a tool the table cannot classify) is in
+flight until its answer comes back. A call decided meanwhile could be decided on a path a
+moment before a link made by the earlier call redirects it (red team s29 F1, pipelined
+calls), so while one is in flight the decided requests that come after it wait, in order,
+and are decided once it has answered (or was cancelled, timed out, or the server is gone).
 """
 
 from __future__ import annotations
@@ -25,9 +32,10 @@ from typing import Any, BinaryIO
 from hookwise.integrations.accounting import reads_as
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import elicit, framing, replies
-from hookwise.mcp_proxy.decide import RESOURCE_METHODS, Decider, resource_args
+from hookwise.mcp_proxy.decide import RESOURCE_METHODS, Decider, prompt_args, resource_args
 from hookwise.mcp_proxy.framing import Message, Oversize, id_key
 from hookwise.mcp_proxy.server import ServerProcess
+from hookwise.policy.canonical import PROMPT_METHOD
 
 Key = tuple[str, str]
 # the methods the policy decides (what a spelling in another case must not dodge)
@@ -86,6 +94,11 @@ class Proxy:
         self._tokens: dict[Key, Key] = {}
         self._held: dict[Key, Held] = {}
         self._elicitations: dict[Key, tuple[Key, Held]] = {}
+        # calls passed on that may change the filesystem, not yet answered (F1)
+        self._changing: set[Key] = set()
+        # decided requests that came while one of those was in flight, in their order
+        self._waiting: list[dict[str, Any]] = []
+        self._draining = False
         self._prefix = f"hookwise-{secrets.token_hex(8)}-"
         self._count = 0
         self._gone: str | None = None
@@ -192,7 +205,7 @@ class Proxy:
             return None
         key = id_key(request_id)
         with self._lock:
-            if key in self._held or key in self._flights:
+            if key in self._held or key in self._flights or self._waits(key):
                 return None
         return request_id
 
@@ -213,6 +226,7 @@ class Proxy:
             self._forward(forward, framing.dumps(forward if batch else forward[0]))
         if answers:
             self._to_client(answers if batch else answers[0])
+        self._landed([])  # a cancelled call may have let those waiting have their turn
 
     def _client_item(self, msg: Message) -> tuple[str, dict[str, Any], bool] | None:
         """("answer", reply, _) | ("forward", message, changed) | None (held or dropped)."""
@@ -254,6 +268,10 @@ class Proxy:
             if method == "notifications/cancelled" and self._cancel(value):
                 return None
             if method == "tools/call":  # a call without an id: decided all the same
+                if self._unawaitable(value):
+                    return None
+                if self._wait_turn(value):
+                    return None
                 out = self._call(value)
                 return out if out is not None and out[0] == "forward" else None
             return ("forward", value, False)
@@ -270,7 +288,7 @@ class Proxy:
             )
         key = id_key(value.get("id"))
         with self._lock:
-            busy = key in self._held or key in self._flights
+            busy = key in self._held or key in self._flights or self._waits(key)
         if busy:  # one id, two requests: an answer (or a user's yes) would go to the wrong one
             return (
                 "answer",
@@ -287,11 +305,88 @@ class Proxy:
             caps = params.get("capabilities") if isinstance(params, dict) else None
             with self._lock:
                 self._elicit = elicit.supports_form(caps)
+        if method in _DECIDED and self._wait_turn(value):
+            return None
+        return self._decided(value)
+
+    def _decided(self, value: dict[str, Any]) -> tuple[str, dict[str, Any], bool] | None:
+        method = value.get("method")
         if method == "tools/call":
             return self._call(value)
         if method in RESOURCE_METHODS:
             return self._resource(value)
         return ("forward", value, False)
+
+    # ------------------------------------------------------------------ in turn (F1)
+    def _unawaitable(self, value: dict[str, Any]) -> bool:
+        """A ``tools/call`` without an id that may change the filesystem: no answer ever
+        says it is over, so no later call could be decided after it; dropped, said why."""
+        params = value.get("params")
+        tool = params.get("name") if isinstance(params, dict) else None
+        try:
+            changes = not isinstance(tool, str) or self.decider.may_change(tool)
+        except Exception:
+            changes = True
+        if changes:
+            self._note(
+                f"a tools/call of {tool!r} without an id was not passed to MCP server "
+                f"'{self.name}': it may change files and no answer would say when it is "
+                "over, so later calls could not be decided after it"
+            )
+        return changes
+
+    def _waits(self, key: Key) -> bool:
+        return any(id_key(v.get("id")) == key for v in self._waiting if "id" in v)
+
+    def _wait_turn(self, value: dict[str, Any]) -> bool:
+        """Queue a decided request while a call that may change the filesystem is in
+        flight (or others wait before it): True when it waits."""
+        with self._lock:
+            if not (self._changing or self._waiting or self._draining):
+                return False
+            self._waiting.append(value)
+            return True
+
+    def _changes(self, value: dict[str, Any]) -> None:
+        """Mark a call passed on as one that may change the filesystem (its answer ends
+        it: :meth:`_landed`)."""
+        params = value.get("params")
+        tool = params.get("name") if isinstance(params, dict) else None
+        try:
+            changes = not isinstance(tool, str) or self.decider.may_change(tool)
+        except Exception:  # a name the table cannot read: it may change anything
+            changes = True
+        if changes:
+            with self._lock:
+                self._changing.add(id_key(value.get("id")))
+
+    def _landed(self, keys: list[Key]) -> None:
+        """Calls that are over (answered, cancelled, timed out, lost): the waiting requests
+        are decided in order, as far as the next call that may change the filesystem."""
+        with self._lock:
+            for key in keys:
+                self._changing.discard(key)
+            if self._changing or self._draining or not self._waiting:
+                return
+            self._draining = True
+        while True:
+            with self._lock:
+                if self._changing or not self._waiting:
+                    self._draining = False
+                    return
+                value = self._waiting.pop(0)
+            try:
+                out = self._decided(value)
+            except Exception as exc:  # the loop must not die with requests queued
+                why = f"hookwise: internal error: {type(exc).__name__}: {exc}"
+                out = ("answer", replies.error(_id_or_null(value), replies.DENIED, why), True)
+            if out is None:
+                continue
+            if out[0] == "answer":
+                if "id" in value:
+                    self._to_client(out[1])
+            else:
+                self._forward([out[1]], framing.dumps(out[1]))
 
     def _refused(self, value: dict[str, Any], problem: str) -> dict[str, Any]:
         """A client's message its server could read otherwise (framing.envelope_problem):
@@ -321,12 +416,15 @@ class Proxy:
             if gone is None:
                 for value in requests:
                     self._fly(value)
+        keys = [id_key(v.get("id")) for v in requests]
         if gone is not None:
             for value in requests:
                 self._to_client(self._gone_error(value.get("id"), str(value["method"]), gone))
+            self._landed(keys)
             return
         if self.server.send(line):
             return
+        self._landed(keys)
         with self._lock:  # not queued: its requests are answered here, never awaited
             for value in requests:
                 flight = self._flights.pop(id_key(value.get("id")), None)
@@ -392,22 +490,26 @@ class Proxy:
 
     def _resource(self, value: dict[str, Any]) -> tuple[str, dict[str, Any], bool] | None:
         """``resources/read`` (and subscribe): a read of its URI, decided like a tool call
-        (Claude Code gives the model a tool for it); the URI passes on unchanged."""
+        (Claude Code gives the model a tool for it); the URI passes on unchanged. And
+        ``prompts/get``: a read of the files its arguments name (decide.prompt_args)."""
         params = value.get("params")
         uri = params.get("uri") if isinstance(params, dict) else None
         method = str(value["method"])
-        if not isinstance(uri, str):
+        if method == PROMPT_METHOD:
+            uri = ""  # (no URI: its arguments are what it reads)
+        if not isinstance(uri, str) or not isinstance(params, dict):
             return (
                 "answer",
                 replies.error(
                     _id_or_null(value),
                     replies.INVALID_PARAMS,
-                    f"hookwise: {method} needs params.uri (a string); not passed to MCP "
-                    f"server '{self.name}'",
+                    f"hookwise: {method} needs params"
+                    f"{'' if method == PROMPT_METHOD else '.uri (a string)'}; not passed to "
+                    f"MCP server '{self.name}'",
                 ),
                 False,
             )
-        args = resource_args(uri)
+        args = prompt_args(params) if method == PROMPT_METHOD else resource_args(uri)
         try:
             verdict = self.decider.before(method, args, _call_id(value.get("id")))
         except Exception as exc:  # the Gate fails closed itself; this is the last guard
@@ -436,6 +538,8 @@ class Proxy:
         out = dict(value)
         if verdict.args is not None and value.get("method") == "tools/call":
             out["params"] = {**value["params"], "arguments": verdict.args}
+        if value.get("method") == "tools/call" and "id" in value:
+            self._changes(out)  # before the next item of a batch is decided
         # re-written from what was parsed: the server reads exactly what was decided on
         return ("forward", out, True)
 
@@ -518,12 +622,20 @@ class Proxy:
         request_id = params.get("requestId") if isinstance(params, dict) else None
         key = id_key(request_id)
         with self._lock:
+            waiting = [v for v in self._waiting if "id" in v and id_key(v.get("id")) == key]
+            if waiting:  # never decided, never passed on: dropped here
+                self._waiting.remove(waiting[0])
+                return True
             held = self._held.pop(key, None)
             if held is None:
                 flight = self._flights.pop(key, None)  # its answer is no longer awaited
                 if flight is not None and flight.token is not None:
                     self._tokens.pop(flight.token, None)
-                return False
+                # the server is told (the notification goes on); what waited for the call
+                # is decided once that is passed on (_client_items)
+                self._changing.discard(key)
+        if held is None:
+            return False
             if held.elicitation is not None:
                 self._elicitations.pop(held.elicitation, None)
         if held.elicitation is not None:
@@ -563,6 +675,7 @@ class Proxy:
         if msg.kind != "batch":
             if self._server_item(msg, line):
                 self._write_client(line)
+            self._landed([msg.key] if msg.kind == "response" else [])
             return
         items = [framing.classify(v) for v in msg.value]
         passed = [item for item in items if self._server_item(item, framing.dumps(item.value))]
@@ -570,6 +683,7 @@ class Proxy:
             self._write_client(line)
         elif passed:
             self._to_client([item.value for item in passed])
+        self._landed([item.key for item in items if item.kind == "response"])
 
     def _server_item(self, msg: Message, raw: bytes) -> bool:
         """Whether a server message goes on to the client (see the module docstring)."""
@@ -617,6 +731,8 @@ class Proxy:
                     request_id = framing.loads(found.group(1))
         with self._lock:
             flight = self._flights.pop(id_key(request_id), None) if request_id is not None else None
+        if flight is not None:
+            self._landed([id_key(request_id)])
         preview = raw[:200].decode("utf-8", "replace")
         if flight is None:
             self._note(
@@ -656,6 +772,9 @@ class Proxy:
             self._note(f"MCP server '{self.name}' {reason}")
         for flight in flights:
             self._to_client(self._gone_error(flight.id, flight.method, reason))
+        with self._lock:
+            changing = list(self._changing)
+        self._landed(changing)  # what waited is answered as gone too
 
     # ------------------------------------------------------------------ timeouts
     def _watch(self) -> None:
@@ -686,6 +805,8 @@ class Proxy:
                         {"server": self.name},
                     )
                 )
+            if late:
+                self._landed([key for key, _flight in late])
 
 
 # the largest integer a JavaScript server keeps exact: 2**53 + 1 and 2**53 are one id there

@@ -273,7 +273,12 @@ SERVER_IN_URI = frozenset({"read_mcp_resource"})
 # the proxy's ``resources/read`` and the hosts' own resource readers (Claude's
 # ReadMcpResourceTool, Gemini's read_mcp_resource): a ``tool: read`` rule holds for both
 # (red team s27 F18)
-RESOURCE_METHOD_TOOLS: dict[str, str] = {"resources/read": "read", "resources/subscribe": "read"}
+# MCP requests that read what they name (decided as ``read``): a resource's URI, and a
+# prompt's arguments, which a server may embed the file of (red team s29 F9)
+PROMPT_METHOD = "prompts/get"
+RESOURCE_METHOD_TOOLS: dict[str, str] = {
+    "resources/read": "read", "resources/subscribe": "read", PROMPT_METHOD: "read"
+}  # fmt: skip
 
 
 def resource_method(args: dict[str, Any]) -> str:
@@ -328,7 +333,8 @@ class PathRef:
     """A path a tool touches, resolved against the event's cwd."""
 
     __slots__ = (
-        "absolute", "command", "linked", "pattern", "raw", "redirect", "relative", "shape", "tree"
+        "absolute", "command", "kept", "linked", "pattern", "raw", "redirect", "relative", "shape",
+        "tree"
     )  # fmt: skip
 
     def __init__(
@@ -345,6 +351,9 @@ class PathRef:
         self.redirect = False  # a redirect's file (2>/dev/null), not an operand of the program
         # what it resolves to when a symlink is on the way (``resolved``): False until asked
         self.linked: PathRef | bool | None = False
+        # a copy's, move's or link's source: the names it is put under (rules/kept.py); a
+        # rule that guards them all is not read by the copy. None: a read like any other
+        self.kept: tuple[PathRef, ...] | None = None
 
     @property
     def outside(self) -> bool:
@@ -456,6 +465,31 @@ def resolved(ref: PathRef, cwd: str) -> PathRef | None:
     return ref.linked if isinstance(ref.linked, PathRef) else None
 
 
+def swappable_link(absolute: str) -> tuple[str, str] | None:
+    """The first symbolic link to a directory on ``absolute`` that the session can change
+    (a directory at or above the link's own is writable: the link can be replaced, or a
+    directory above it renamed and another put in its place), and the part of the path
+    after it; None when the path goes through none. Where such a path leads is decided when
+    the call arrives and opened a moment later: the link may name another directory by then
+    (red team s29 F1: a loop of ``ln -sfn ~/.config cfg; ln -sfn real cfg``), so the part
+    after it can be under any directory. (The last name is not looked at: a file there can
+    be swapped for a link as well as a link can, and is judged as it resolves now.)"""
+    parts = [p for p in absolute.split("/") if p]
+    writable = False
+    at = ""
+    for index, part in enumerate(parts[:-1]):
+        if not writable:
+            writable = os.access(at or "/", os.W_OK)
+        at = f"{at}/{part}"
+        try:
+            mode = os.lstat(at).st_mode
+        except (OSError, ValueError):
+            return None  # not there: nothing further to follow now
+        if os.S_ISLNK(mode) and writable:
+            return at, "/".join(parts[index + 1 :])
+    return None
+
+
 def linked_files(events: list[Event]) -> list[str]:
     """The files the path arguments of the events' file tools (not a shell's words) lead
     to through a link, as the rules resolve them (:func:`resolved`): an ask names them
@@ -507,6 +541,67 @@ def _hard_linked(path: str, cwd: str) -> str | None:
             if found.st_ino == st.st_ino and found.st_dev == st.st_dev:
                 return other
     return None
+
+
+def _fed_code(script: Script, cwd: str, env: dict[str, str]) -> None:
+    """A script file on the disk that is a FIFO, a socket or a device (made by an earlier
+    call): what it gives the shell is what a writer says when it runs, so the command
+    is unverifiable (red team s28 A's note; session 29). Looked at with stat, never
+    opened."""
+    home = env.get("HOME") or ""
+    places = command_dirs(script.commands, cwd, home, None, env.get("CDPATH"))
+    dirs = {id(c): d for c, d in zip(script.commands, places, strict=True)}
+    for command, operand in script.disk_code:
+        where = dirs.get(id(command), cwd)
+        path = resolve_path(operand, where or "", home, where is None).absolute
+        try:
+            found = os.stat(path) if path is not None else None
+            null = os.stat("/dev/null").st_rdev
+        except OSError:
+            continue  # (not there: the shell fails; a dangling or looping name too)
+        mode = found.st_mode if found is not None else 0
+        if os.S_ISCHR(mode) and found is not None and found.st_rdev == null:
+            continue  # (the null device gives nothing)
+        if found is not None and not os.S_ISREG(mode) and not os.S_ISDIR(mode):
+            kind = "a FIFO" if os.S_ISFIFO(mode) else "a socket or device"
+            command.unverifiable = command.unverifiable or (
+                f"{command.program} runs {operand}, {kind} on the disk: what it gives is "
+                "known only when it runs"
+            )
+
+
+def _kept_refs(
+    names: tuple[str, ...], where: str | None, cwd: str, home: str
+) -> tuple[PathRef, ...] | None:
+    """A copy's kept names (shell/written.kept_names) as paths resolved in ``where``, or
+    None when one is a name another program may read out (rules/kept.py)."""
+    from hookwise.policy.rules.kept import kept_places
+
+    if where is None or not cwd or not names:
+        return None
+    refs = []
+    for name in names:
+        ref = resolve_path(name, where, home)
+        ref.relative = _relative(ref.absolute, cwd)
+        if ref.absolute is None or ref.relative in (None, "."):
+            return None
+        refs.append(ref)
+    places = [(ref.absolute or "", ref.relative or "") for ref in refs]
+    return tuple(refs) if kept_places(cwd, places) else None
+
+
+def _kept_unread(refs: list[PathRef], copies: dict[int, int]) -> None:
+    """A copy's kept names that another command of the line (not the copy itself: ``cp -r``
+    names its own operands as trees) reads as a tree or a pattern are not kept
+    (rules/kept.py): the copy is a read again. ``copies``: each reading's copy."""
+    from hookwise.policy.rules.kept import read_elsewhere
+
+    for ref in refs:
+        if ref.kept is not None:
+            mine = (ref.command, copies.get(ref.command, ref.command))
+            others = [other for other in refs if other.command not in mine]
+            if read_elsewhere(ref.kept, others):
+                ref.kept = None
 
 
 def _relative(absolute: str | None, cwd: str) -> str | None:
@@ -571,17 +666,24 @@ def embedded_paths(word: str) -> list[str]:
 
 
 def command_dirs(
-    commands: list[Command], cwd: str, home: str, chosen: list[bool] | None = None
+    commands: list[Command],
+    cwd: str,
+    home: str,
+    chosen: list[bool] | None = None,
+    cdpath_env: str | None = None,
 ) -> list[str | None]:
     """The directory each simple command runs in, following ``cd``/``pushd`` along the line
     (None once a ``cd`` goes somewhere only known at run time). ``chosen`` gets, for each,
     whether that unknown place is one the line chose (``cd $(printf ...)``, ``cd ~/.aw[s]``,
     CDPATH) rather than the environment's own (``cd "$DIR"``, ``cd $(mktemp -d)``): a
-    relative path there could be any protected file (maybe.could_be_path)."""
+    relative path there could be any protected file (maybe.could_be_path).
+    ``cdpath_env``: the CDPATH the shell inherits (the event's environment): with a
+    directory in it besides the working one, ``cd NAME`` may go there (session 29)."""
     out: list[str | None] = []
     where: str | None = cwd or None
     picked = False  # the unknown place was chosen on the line
-    cdpath = False  # CDPATH=/ cd etc goes to /etc, OLDPWD: cd - goes back
+    # CDPATH=/ cd etc goes to /etc (on the line, or inherited), OLDPWD: cd - goes back
+    cdpath = any(entry not in ("", ".") for entry in (cdpath_env or "").split(":"))
     home_set = False  # HOME=x; cd goes to x (red team s27 C)
     for cmd in commands:
         home_set = (
@@ -842,11 +944,15 @@ class Event:
                 from hookwise.shell.parser import split_command
 
                 script = self._cache["script"] = split_command(command)
+                if script.disk_code:  # bash p, . p, sh < p: a FIFO at p is no file of code
+                    _fed_code(script, self.shell_cwd, self.env)
                 if script.git_unresolved:  # git SUB, SUB none of git's: an alias on disk?
                     from hookwise.shell.commands.git_aliases import resolve_aliases
 
                     home = self.env.get("HOME") or ""
-                    places = command_dirs(script.commands, self.shell_cwd, home)
+                    places = command_dirs(
+                        script.commands, self.shell_cwd, home, None, self.env.get("CDPATH")
+                    )
                     dirs = {id(c): d for c, d in zip(script.commands, places, strict=True)}
                     resolve_aliases(script, self.shell_cwd, self.env, dirs=dirs)
                 if "://" in command:  # a URL: a login stored for every host goes there too
@@ -857,9 +963,10 @@ class Event:
         return result
 
     @property
-    def trees(self) -> dict[str, list[str]]:
-        """What each tree the command reads holds, looked at once (rules/trees.py)."""
-        found: dict[str, list[str]] = self._cache.setdefault("trees", {})
+    def trees(self) -> dict[str, tuple[list[str], bool]]:
+        """What each tree the command reads holds, looked at once, and whether the look
+        saw all of it (rules/trees.py)."""
+        found: dict[str, tuple[list[str], bool]] = self._cache.setdefault("trees", {})
         return found
 
     @property
@@ -952,6 +1059,14 @@ class Event:
         if patch is not None:
             for p in patch_paths(patch):
                 refs.extend(tool_paths(p, self.cwd, home))
+        if literal:
+            self._tool_reach(refs)
+        if literal:  # through a link the session can change: known only when it opens
+            for ref in refs:
+                if ref.absolute is not None and ref.shape is None:
+                    swapped = swappable_link(ref.absolute)
+                    if swapped is not None:
+                        ref.shape = (("K", swapped[0]), ("L", "/" + swapped[1]))
         script = self.script
         if script is not None:
             from hookwise.shell.programs import (  # loaded with the parser
@@ -961,9 +1076,17 @@ class Event:
             )
 
             chosen: list[bool] = []
-            dirs = command_dirs(script.commands, self.shell_cwd, home, chosen)
+            dirs = command_dirs(
+                script.commands, self.shell_cwd, home, chosen, self.env.get("CDPATH")
+            )
+            copies: dict[int, int] = {}  # a source's reading: the copy's own command
             for index, cmd in enumerate(script.commands):
                 where = dirs[index]
+                kept = None
+                if cmd.kept is not None:  # cp .env .env.bak: where the sources stay
+                    kept = _kept_refs(cmd.kept[1], where, self.cwd, home)
+                    if kept is not None:
+                        copies[index] = script.commands.index(cmd.kept[0])
                 shapes = cmd.shapes
                 globs = cmd.globs
                 tree = False
@@ -1009,6 +1132,7 @@ class Event:
                         ref.shape = _under_unknown_dir(word)
                     ref.pattern = at in globs
                     ref.tree = tree
+                    ref.kept = kept
                     refs.append(ref)
                 if cmd.walked is not None:  # find S -exec cat {} +: S read as a tree
                     from hookwise.shell.find_exec import find_starts
@@ -1027,8 +1151,25 @@ class Event:
                     ref.command = index
                     ref.redirect = True
                     refs.append(ref)
+            if copies:
+                _kept_unread(refs, copies)
         self._cache["paths"] = refs
         return refs
+
+    def _tool_reach(self, refs: list[PathRef]) -> None:
+        """What a file tool's path takes in beyond its name: a search tool over a directory
+        reads every file under it, as ``grep -r`` does (red team s29 F5: rules/trees.py);
+        a name with glob characters is every file a server expanding it finds (F4: decided
+        as bash's patterns are, maybe.reaches, hidden names included: a server's glob
+        takes them)."""
+        searches = self.tool == "grep"
+        for ref in refs:
+            if ref.absolute is None:
+                continue
+            if any(ch in ref.raw for ch in "*?["):
+                ref.pattern = True
+            elif searches and os.isdir(ref.absolute):
+                ref.tree = True
 
     @property
     def files(self) -> list[str]:

@@ -120,4 +120,48 @@ def resource_paths(uri: str) -> list[str] | None:
     for part in parts:
         cut = part.split("#", 1)[0].split("?", 1)[0]
         out += [part, cut, unquote(part), unquote(cut)]
+    out += query_paths(text)
     return [p for p in dict.fromkeys(trimmed(p) for p in out) if p]
+
+
+_QUERY_VALUES = 8  # values of a query read as names (and each pair joined: dir, name)
+
+
+def query_paths(uri: str) -> list[str]:
+    """The names a URI's query may give a template server (RFC 6570 form-style expansion,
+    ``q://read{?name,dir}``: ``q://read?dir=<proj>&name=.env``): each value percent-decoded,
+    and each pair joined as a directory and a name in it (red team s29 F7)."""
+    from urllib.parse import parse_qsl
+
+    query = uri.split("#", 1)[0].partition("?")[2]
+    if not query:
+        return []
+    try:
+        values = [v for _k, v in parse_qsl(query, keep_blank_values=False)][:_QUERY_VALUES]
+    except ValueError:
+        return []
+    joined = [f"{a.rstrip('/')}/{b}" for a in values for b in values if a != b]
+    return [*values, *joined]
+
+
+# schemes whose URLs name a place on the network, never a file here (a fetch tool's url)
+NETWORK_SCHEMES = frozenset(
+    ["http", "https", "ws", "wss", "ftp", "ftps", "sftp", "ssh", "git", "mailto"]
+)
+
+
+def argument_paths(text: str) -> list[str] | None:
+    """The files a URI given to a tool argument may name: as the same URI given to
+    ``resources/read`` (:func:`resource_paths`: a server exposing resources as a tool reads
+    ``fs:///...`` or ``workspace://.env`` so, red team s29 F6), but a network URL names
+    none; None when ``text`` is no URI."""
+    found = uri_paths(text)
+    if found is not None:
+        return found
+    scheme = _URI_START.match(text)  # (before any copy: it may be a file's whole content)
+    if scheme is None or _BREAKS.sub("", scheme.group(1)).lower() in NETWORK_SCHEMES:
+        return None
+    return resource_paths(text)
+
+
+_URI_START = re.compile(r"[\x00-\x20]*([A-Za-z][A-Za-z0-9+.\-\t\n\r]*):[\t\n\r]*/[\t\n\r]*/")

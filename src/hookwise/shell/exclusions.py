@@ -55,6 +55,31 @@ def _negated_glob(argv: list[str], index: int) -> bool:
 # searcher): the options that make them read those too
 _HIDDEN_SKIPPERS = {"rg": ("--hidden", "-.", "-uu", "-uuu", "--unrestricted"),
                     "ag": ("--hidden", "-u", "--unrestricted")}  # fmt: skip
+# the variable naming a file of options ripgrep reads before its own words (``--hidden``
+# there reads hidden files: session 29)
+CONFIG_VARIABLES = {"rg": "RIPGREP_CONFIG_PATH"}
+
+
+def _shows_hidden(program: str, argv: list[str]) -> bool:
+    """Whether a word may make ``program`` read hidden files: a long option of
+    _HIDDEN_SKIPPERS, or a cluster of short ones holding rg's ``.`` or two ``u`` (counted
+    over the line: ``-u -u``), ag's ``u`` (a letter that is a value of another there, as
+    in ``-e.x``, is counted too: the safe side)."""
+    shown = _HIDDEN_SKIPPERS[program]
+    units = 0
+    for word in argv[1:]:
+        if word == "--":
+            break
+        if word in shown or word.split("=", 1)[0] in shown:
+            return True
+        if word[:1] == "-" and word[1:2] not in ("-", ""):
+            letters = word[1:]
+            units += letters.count("u")
+            if (program == "rg" and ("." in letters or units >= 2)) or (
+                program == "ag" and units >= 1
+            ):
+                return True
+    return False
 
 
 def _values(argv: list[str], names: tuple[str, ...]) -> list[str]:
@@ -70,13 +95,14 @@ def _values(argv: list[str], names: tuple[str, ...]) -> list[str]:
     return found
 
 
-def leaves_out(program: str, argv: list[str], relative: str) -> bool:
+def leaves_out(program: str, argv: list[str], relative: str, configured: bool = False) -> bool:
     """Whether the program's own options keep it away from ``relative`` (a file's path
     under a tree it reads, ``sub/.env``), as the program matches them: grep's
     ``--exclude``/``--exclude-dir``/``--include`` (base names, any directory), tar's and
     rsync's ``--exclude`` (any part of the path), zip's ``-x`` (the path), rg's and ag's
-    hidden files (read only with ``--hidden``) and ``-g '!P'``/``-g P``. What it cannot
-    tell leaves nothing out (red team s28 F)."""
+    hidden files (read only with ``--hidden``, and not known skipped when
+    ``configured``: a file of options CONFIG_VARIABLES names may say it) and ``-g
+    '!P'``/``-g P``. What it cannot tell leaves nothing out (red team s28 F)."""
     parts = relative.split("/")
     name = parts[-1]
     if program in ("grep", "egrep", "fgrep"):
@@ -98,8 +124,8 @@ def leaves_out(program: str, argv: list[str], relative: str) -> bool:
         listed = [argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-x"]
         return any(shell_match(relative, p) for p in listed)
     if program in _HIDDEN_SKIPPERS:
-        shown = _HIDDEN_SKIPPERS[program]
-        if any(p.startswith(".") for p in parts) and not any(w in shown for w in argv[1:]):
+        hidden = any(p.startswith(".") for p in parts)
+        if hidden and not configured and not _shows_hidden(program, argv):
             return True
         globs = [*_values(argv, ("--glob", "--iglob")),
                  *(argv[i + 1] for i, w in enumerate(argv[:-1]) if w == "-g")]  # fmt: skip

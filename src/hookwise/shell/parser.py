@@ -69,6 +69,7 @@ class Command:
         "dynamic",
         "env",
         "globs",
+        "kept",
         "options",
         "origin",
         "piped_from",
@@ -130,6 +131,9 @@ class Command:
         # find's words when it runs this command on what it finds (`find . -type f -exec
         # cat {} +`): the start points are trees it reads, as find's tests select
         self.walked: list[str] | None = None
+        # a copy's, move's or link's sources read as `cat` (written.read_copies): that copy
+        # and the names they are put under, as it spells them (written.kept_names)
+        self.kept: tuple[Command, tuple[str, ...]] | None = None
 
     @property
     def unknown_program(self) -> bool:
@@ -152,6 +156,7 @@ class Script:
         "copies",
         "deferred",
         "deleted",
+        "disk_code",
         "elsewhere",
         "end",
         "git_aliases",
@@ -185,6 +190,10 @@ class Script:
         # (``cd ../remote.git && git reset``: a repository that is not the project's)
         self.elsewhere: str | None = None
         self.deleted: list[str] = []  # what rm, rmdir, unlink removed earlier on the line
+        # script files on the disk a shell or `source` runs (the project's code, not read
+        # here), for a look where the event's directory is known: a FIFO there gives what
+        # its writer says when it runs (canonical.Event.script)
+        self.disk_code: list[tuple[Command, str]] = []
         self.aliases: dict[str, str] = {}  # shell aliases defined earlier on the line
         # why later names may not mean what they say (hash -p, set -H...: accounting.rebinds)
         self.rebound: str | None = None
@@ -1616,13 +1625,15 @@ def _add_command(
             command.unknowns.append(
                 f"{command.argv[0]} reads more than {MAX_COPIES_READ} copies made on the line"
             )
-        for argv, origin in readings[:MAX_COPIES_READ]:
+        for argv, origin, kept in readings[:MAX_COPIES_READ]:
             if argv[0] != command.argv[0] and _EXPANDS.intersection(argv[0]):
                 # cp "$(which rm)" del; ./del: a copy of a program known only when it runs
                 command.dynamic[0] = True
                 command.unknowns.append(f"{command.argv[0]} {origin}, known only when it runs")
                 continue
-            _inner_argv(argv, depth, script, command.text, origin)
+            reading = _inner_argv(argv, depth, script, command.text, origin)
+            if reading is not None and kept is not None:
+                reading.kept = (command, kept)
     if command.program in programs.SUBCOMMAND_READERS:
         # git diff --no-index A B, git show HEAD:.env, docker cp F c:/x print or send F
         argv = command.argv
@@ -1867,14 +1878,15 @@ def _inner_argv(
     *,
     globs: bool = False,
     inherits: Command | None = None,
-) -> None:
-    """``argv`` as a command of its own; ``globs``: its words are patterns (a lister's
-    selection), not literal names; ``inherits``: the command whose stdin it reads (a
-    program run from an unknown program's operands reads that program's input)."""
+) -> Command | None:
+    """``argv`` as a command of its own (returned; None: past the depth bound);
+    ``globs``: its words are patterns (a lister's selection), not literal names;
+    ``inherits``: the command whose stdin it reads (a program run from an unknown
+    program's operands reads that program's input)."""
     if depth + 1 > MAX_DEPTH:
         script.complete = False
         script.problems.append(f"more than {MAX_DEPTH} levels of nested commands")
-        return
+        return None
     words = _static(argv)
     if globs:
         for word in words[1:]:
@@ -1887,6 +1899,7 @@ def _inner_argv(
     )
     if added is not None:
         added.origin = origin
+    return added
 
 
 # builtins that assign variables (assigns.py reads them)

@@ -15,7 +15,7 @@ from hookwise.shell.programs import SHELLS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Protocol, TypeVar
+    from typing import Any, Protocol, TypeVar
 
     class _Command(Protocol):
         """What is read of a hookwise.shell.parser.Command."""
@@ -35,6 +35,9 @@ if TYPE_CHECKING:
         def recall(self, path: str) -> str | None: ...
 
         def was_written(self, path: str) -> bool: ...
+
+        @property
+        def disk_code(self) -> list[tuple[Any, str]]: ...
 
     C = TypeVar("C", bound=_Command)
     S = TypeVar("S", bound=_Script)
@@ -203,6 +206,8 @@ def script_file(
             )
         else:
             parse(written, depth + 1, script)
+    else:
+        script.disk_code.append((command, operand))
 
 
 def _rc_files(argv: list[str]) -> list[str]:

@@ -255,11 +255,16 @@ _UNLINKERS = frozenset(["rm", "rmdir", "unlink", "mv"])
 _EDITORS = frozenset(["sed", "perl"])  # change a file only with -i
 
 
-def read_copies(command: Any, script: Any) -> list[tuple[list[str], str]]:
-    """(argv, origin) of the command again with a copy made on the line read as its
+# a reading of a command: (argv, origin, the names its sources stay under: kept_names)
+Reading = tuple[list[str], str, "tuple[str, ...] | None"]
+
+
+def read_copies(command: Any, script: Any) -> list[Reading]:
+    """(argv, origin, kept) of the command again with a copy made on the line read as its
     original: ``cat k`` after ``cp ~/.ssh/id_rsa k`` is also ``cat ~/.ssh/id_rsa`` (one
     command for each reading: ``cp -r SRC d`` makes d or d/SRC's name, by whether d was a
-    directory)."""
+    directory). ``kept``: for a copy, move or link itself, the names its sources are put
+    under (kept_names), None otherwise."""
     argv = command.argv
     in_place = any(w.startswith("-i") or (w[:1] == "-" and "i" in w[1:3]) for w in argv[1:])
     changes = command.program in _CHANGERS and (command.program not in _EDITORS or in_place)
@@ -287,12 +292,13 @@ def read_copies(command: Any, script: Any) -> list[tuple[list[str], str]]:
         out += _tree_shown(argv, script)
     if not changes:
         out += _quoted_copies(argv[1:], script)
+    readings: list[Reading] = [(new, origin, None) for new, origin in out]
     if target and target[0].startswith(_OUTPUTS):
         sources = _copy_operands(argv)[:-1]
-        out.append((["cat", *sources], f"copies {' '.join(sources)} to {target[0]}"))
+        readings.append((["cat", *sources], f"copies {' '.join(sources)} to {target[0]}", None))
     elif command.program in NAMERS:
-        out += _named_again(command.program, argv)
-    return out  # (the parser bounds them: MAX_COPIES_READ)
+        readings += _named_again(command)
+    return readings  # (the parser bounds them: MAX_COPIES_READ)
 
 
 # programs that put a file's content under another name (a copy, a move, a symbolic or
@@ -302,19 +308,63 @@ def read_copies(command: Any, script: Any) -> list[tuple[list[str], str]]:
 NAMERS = frozenset(["cp", "install", "mv", "ln", "link"])
 
 
-def _named_again(program: str, argv: list[str]) -> list[tuple[list[str], str]]:
+def _named_again(command: Any) -> list[Reading]:
     """``cp SRC.. DST``, ``mv``, ``ln [-s] SRC.. [DST]``, ``link SRC DST``: each SRC is
     read, as rules on it judge a reader of it (the one place the analysis says which
-    operands these programs take from: _copy_operands)."""
+    operands these programs take from: _copy_operands), with the names it is put under."""
+    program, argv = command.program, command.argv
     operands = _copy_operands(argv)
-    into = any(w in ("-t", "--target-directory") or w.startswith("--target-directory=")
-               for w in argv[1:])  # fmt: skip
+    into = _target_directory(argv)
     sources = operands if into or (program == "ln" and len(operands) == 1) else operands[:-1]
     sources = [s for s in sources if s != "-"]
     if not sources:
         return []
     what = f"{program} puts {' '.join(sources)} under another name"
-    return [(["cat", *sources], f"{what}: a later read of that name reads it")]
+    kept = kept_names(command, sources, into if into else operands[-1] if operands else "")
+    return [(["cat", *sources], f"{what}: a later read of that name reads it", kept)]
+
+
+def _target_directory(argv: list[str]) -> str | None:
+    """The directory of ``-t DIR``/``--target-directory[=]DIR`` ('' when it is not given
+    in a word of its own)."""
+    for index, word in enumerate(argv[1:], start=1):
+        if word in ("-t", "--target-directory"):
+            return argv[index + 1] if index + 1 < len(argv) else ""
+        if word.startswith("--target-directory="):
+            return word.split("=", 1)[1]
+        if word.startswith("-t") and not word.startswith("--"):
+            return word[2:]
+    return None
+
+
+# characters of a word that is not one name the line spells out (a pattern, an expansion,
+# a process substitution, a here-string...)
+_NOT_PLAIN = frozenset("*?[]{}$`()<>|&;~\\'\"\n")
+
+
+def kept_names(command: Any, sources: list[str], destination: str) -> tuple[str, ...] | None:
+    """The names a copy, move or link puts its sources under, as its words spell them:
+    ``DST``, and ``DST/NAME`` for each source where DST can be a directory (several
+    sources, a trailing slash, ``-t DIR``: only that); ``ln SRC`` alone: NAME here. A rule
+    that guards every one of them (policy.rules.kept) is not read by the copy: the
+    content stays under its guard. None: a word the line computes or expands (a variable,
+    a glob, ``>(...)``), whose name is known only when it runs."""
+    words = command.argv[1:]
+    if any(command.dynamic[1:]) or command.globs or destination is None:
+        return None
+    if any(_NOT_PLAIN.intersection(word) for word in words):
+        return None
+    names = [s.rstrip("/").rsplit("/", 1)[-1] for s in sources]
+    if any(name in ("", ".", "..") for name in names):
+        return None
+    if not destination and command.program == "ln" and len(sources) == 1:
+        return (names[0],)  # ln -s ../.env: ./.env
+    if not destination:
+        return None
+    folder = destination.rstrip("/") or "/"
+    inside = tuple(f"{folder}/{name}" if folder != "/" else "/" + name for name in names)
+    only_dir = destination.endswith("/") or len(sources) > 1 or _target_directory(command.argv)
+    return inside if only_dir else (destination, *inside)
 
 
 # git subcommands that print the changes of the working tree or the index, and the

@@ -286,7 +286,7 @@ def _glob_directory(ev: Event, index: int) -> str | None:
     if any(c.argv[:1] not in (["cd"], ["pushd"]) for c in commands[:index]):
         return None
     home = ev.env.get("HOME") or ""
-    return canonical.command_dirs(commands, ev.shell_cwd, home)[index]
+    return canonical.command_dirs(commands, ev.shell_cwd, home, None, ev.env.get("CDPATH"))[index]
 
 
 def _m_command(
@@ -427,13 +427,13 @@ def _m_files(
     if not refs:
         return _note(trace, "files", False, "the event names no path")
     for ref in refs:
-        if _path_matches(spec, ref):
+        if _path_matches(spec, ref) and not _kept(spec, ref, trace):
             if trace is not None:
                 trace.append(("files", True, f"{ref.relative or ref.absolute or ref.raw} matches"))
             return True
     for ref in refs:  # (both names: a link is judged as what it reaches too)
         real = canonical.resolved(ref, ev.cwd or "")
-        if real is not None and _path_matches(spec, real):
+        if real is not None and _path_matches(spec, real) and not _kept(spec, ref, None):
             if trace is not None:
                 shown = real.relative or real.absolute
                 trace.append(("files", True, f"{ref.raw} (a link to {shown}) matches"))
@@ -441,6 +441,14 @@ def _m_files(
     if maybe is not None and not spec.get("known"):
         for ref in refs:
             if ref.shape is not None and _could_be_path(spec, ref, ev):
+                if ref.shape[0][0] == "K":  # canonical.swappable_link
+                    maybe.append(
+                        f"`{ref.raw}` goes through the link {ref.shape[0][1]}, which this "
+                        "session can change before the file is opened: it could be one of "
+                        "its files"
+                    )
+                    _note(trace, "files", False, f"`{ref.raw}` goes through a changeable link")
+                    return None
                 maybe.append(f"`{ref.raw}` could be one of its files")
                 _note(trace, "files", False, f"`{ref.raw}` could be one of its files once known")
                 return None
@@ -458,15 +466,39 @@ def _m_files(
     return False
 
 
+def _kept(spec: dict[str, Any], ref: PathRef, trace: list[Any] | None) -> bool:
+    """A copy's, move's or link's source whose every new name this rule guards as well
+    (``mv .env .env.bak``): the content stays under the rule, so it is not read for it
+    (rules/kept.py)."""
+    if ref.kept is None or not all(_path_matches(spec, kept) for kept in ref.kept):
+        return False
+    if trace is not None:
+        names = ", ".join(kept.relative or kept.raw for kept in ref.kept)
+        _note(trace, "files", False, f"{ref.raw} stays under this rule's files as {names}")
+    return True
+
+
 def _tree_holds(spec: dict[str, Any], ref: PathRef, ev: Event) -> str | None:
     """A file of the rule under a tree the command reads recursively (rules/trees.py)."""
-    from hookwise.policy.rules.trees import held_file
+    from hookwise.policy.rules.trees import configured, held_file
 
     script = ev.script
     command = script.commands[ref.command] if script is not None and ref.command >= 0 else None
     where = (ev.shell_cwd or ev.cwd or "", ev.env.get("HOME") or "")
     cache = ev.trees
-    return held_file(ref, command, where, lambda found: _path_matches(spec, found), cache)
+    # a file past the look could be the rule's where a glob names a file anywhere (.env);
+    # an absolute one (~/.ssh/**) reaches into the tree or not: _any_path's own answer
+    unseen = any(not absolute for _c, _s, absolute in spec["globs"]) or bool(spec["extensions"])
+    options = configured(command, script, ev.env)  # (rg: RIPGREP_CONFIG_PATH)
+    return held_file(
+        ref,
+        command,
+        where,
+        lambda found: _path_matches(spec, found),
+        cache,
+        unseen=unseen,
+        configured=options,
+    )
 
 
 def _could_be_path(spec: dict[str, Any], ref: PathRef, ev: Event) -> bool:
@@ -750,10 +782,12 @@ def evaluate(
         qualified = f"{ev.host}:{ev.host_event}"
         script = ev.script if ev.tool == canonical.SHELL else None
         # a word known only when it runs (commands.shapes): a rule may then only maybe match
-        unknown = script is not None and (
-            any(c.shapes or c.globs for c in script.commands)  # (patterns: pattern_args)
-            or any(r.shape is not None for r in ev.paths)  # after a cd known only when it runs
-            or any(r.tree for r in ev.paths)  # what a tree holds: found by looking (trees.py)
+        unknown = (
+            script is not None and any(c.shapes or c.globs for c in script.commands)
+        ) or any(  # (patterns: pattern_args)
+            r.shape is not None  # after a cd known only when it runs, or a swappable link
+            or r.tree  # what a tree holds: found by looking (trees.py)
+            for r in ev.paths
         )
         for position in candidates(index.get(ev.name), ev):
             if position in seen:

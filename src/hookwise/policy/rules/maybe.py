@@ -338,6 +338,11 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
     if not shape or ("E",) in shape or ("/",) in shape:
         return False  # the environment's own paths ($DIR, $HOME, $(mktemp)) are not guessed at
     compiled, slashy, absolute = compiled_entry
+    if shape[0][0] == "K":  # after a link the session can change: under any directory
+        tail = shape[1][1]
+        if not slashy and not absolute:
+            return overlap(compiled, (("L", tail.rsplit("/", 1)[-1]),))
+        return overlap(compiled, (("*",), ("L", tail)))
     if shape[0] == ("C",):  # under a directory a cd went to, known only when it runs
         tail = shape[1][1] if len(shape) > 1 else "/"
         if getattr(ref, "tree", False) or tail in ("/", "/."):
@@ -463,13 +468,15 @@ def _on_disk(
     if not os.path.isdir(directory):
         return None
     compiled, slashy, anchored = entry
+    # a file tool's pattern (ref.command < 0) is a server's glob: hidden names too
+    hidden = getattr(ref, "command", 0) < 0
     # where the word's relative form starts: a glob like **/.env is matched against the
     # path relative to the working directory, as a plain path word is (engine._glob_path)
     relative = ref.relative
     base = absolute[: len(absolute) - len(relative)] if relative else None
     if base is not None and not absolute.endswith(relative):
         base = None
-    found_all = glob.glob(absolute)
+    found_all = glob.glob(absolute, include_hidden=hidden)
     if len(found_all) > _DISK_NAMES:
         return None  # (more than is looked at: judged by what the pattern spells out)
     for found in found_all:
@@ -571,6 +578,8 @@ def unverifiable_for(
 
     if all(w.startswith(WHY) for w in why):  # found on the disk, not a value unknown yet
         tail = "; leave it out with the program's own options (--exclude=...)"
+    elif any(" goes through the link " in w for w in why):  # canonical.swappable_link
+        tail = "; name the file where the link leads"
     else:
         tail = " (known only when it runs); write the value out"
     reason = (

@@ -55,6 +55,35 @@ def _may_create(script: Script) -> bool:
     return any(cmd.program not in _INERT or cmd.writes for cmd in script.commands)
 
 
+def _env_target(key: str, source: str, cwd: str, home: str) -> bool:
+    """Whether ``ln [-s] SOURCE KEY`` links a plain ``.env`` to a plain ``.env`` of the
+    same work tree (``ln -s ../.env .env`` in a subdirectory): read as a symbolic link's
+    target (from KEY's directory) and as a hard link's (from here), each a regular file
+    of one link, named ``.env`` through no symbolic link. Changing it later is then a
+    write into a ``.env``, which this check judges as it judges KEY (session 29)."""
+    from hookwise.policy.rules.git_ignored import work_tree
+
+    if not _plain_env(source):
+        return False
+    here = resolve_path(key, cwd, home).absolute
+    if here is None:
+        return False
+    top = work_tree(cwd) or os.path.normpath(cwd)
+    for base in (os.path.dirname(here), cwd):
+        target = resolve_path(source, base, home).absolute
+        if target is None or os.path.realpath(target) != target or not _plain_env(target):
+            return False
+        if not target.startswith(top.rstrip("/") + "/"):
+            return False
+        try:
+            st = os.lstat(target)
+        except OSError:
+            return False
+        if not os.S_ISREG(st.st_mode) or st.st_nlink != 1:
+            return False
+    return True
+
+
 def _read(path: str) -> bytes:
     """A regular file's bytes, through symlinks (as ``cp`` reads it), never blocking: a FIFO,
     a device or a directory is an OSError (what it gives is known only when it runs)."""
@@ -103,7 +132,7 @@ def check(
             where = resolve_path(parent, cwd, home).absolute
             if where is None or not os.isdir(where):
                 continue
-        if program == "ln":
+        if program == "ln" and not (not moved and _env_target(key, source, cwd, home)):
             return (
                 "unverifiable",
                 key,

@@ -57,7 +57,8 @@ def moved(ev: Event) -> tuple[list[str], bool]:
     if script is None:
         return [d for d in named if d != ev.cwd], False
     where = ev.shell_cwd
-    dirs = canonical.command_dirs(script.commands, where, ev.env.get("HOME") or "")
+    home = ev.env.get("HOME") or ""
+    dirs = canonical.command_dirs(script.commands, where, home, None, ev.env.get("CDPATH"))
     known = [d for d in dict.fromkeys([where, *dirs, *named]) if d and d != ev.cwd]
     return known, not where or None in dirs
 

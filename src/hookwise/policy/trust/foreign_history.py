@@ -129,9 +129,10 @@ def _fetch_head_source(
     configured remote; None when it is one or there is none."""
     git_dir = repository_dir(cmd, at, cwd, env)
     path = os.join(git_dir or "", "FETCH_HEAD")
+    from hookwise.shell.commands.disk_files import read_head
+
     try:
-        with open(path, "rb") as handle:
-            text = handle.read(1 << 20).decode("utf-8", "replace")
+        text = read_head(path, 1 << 20).decode("utf-8", "replace")  # (a FIFO: not opened)
     except FileNotFoundError:
         return None
     except OSError:

@@ -46,6 +46,7 @@ from hookwise.protocol import guard_env
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from hookwise.policy.canonical import Event
@@ -442,6 +443,37 @@ class Guard:
         if hit is None and whole:
             hit = self.holds(path)
         return hit
+
+    def plants(
+        self, source: str, destination: str, skips: Callable[[str], bool] | None = None
+    ) -> tuple[str, bool] | None:
+        """What a copy or move of ``source`` (absolute) to ``destination`` writes that is
+        protected, and whether that is only unknown (True: the tree is past the bounded
+        look, or unreadable in part); None: nothing. A directory brings every name under
+        it: each is written at ``destination/<relative path>`` (a merge, or a new name) and
+        at ``destination/<source's name>/<relative path>`` (into a directory that is
+        there), so ``.mcp.json`` or ``.claude/settings.json`` staged elsewhere land as
+        guards a host obeys (red team s29 F2). The counterpart of :meth:`reaches`, which
+        sees guards already at the destination. One reading for shell and tool calls.
+        ``skips``: the program's own options leave that relative path out (rsync's
+        ``--exclude``: shell.exclusions.leaves_out)."""
+        if not os.path.isdir(source) or os.path.islink(source):
+            return None
+        from hookwise.policy.rules.trees import look  # (cold: a directory copied or moved)
+
+        top = source.rstrip("/") or "/"
+        names, whole = look(top)
+        into = destination.rstrip("/") or "/"
+        nested = f"{into}/{os.path.basename(top)}"
+        for path in names:
+            inner = path[len(top) :]
+            if skips is not None and skips(inner.lstrip("/")):
+                continue
+            for written in (into + inner, nested + inner):
+                hit = self.protected(written)
+                if hit is not None:
+                    return hit, False
+        return None if whole else (top, True)
 
     def holds(self, directory: str) -> str | None:
         """The protected file a write of data-named files into ``directory`` may reach
@@ -992,6 +1024,8 @@ def _check_command(
             return
         _check_find(argv, cwd, guard)
         return  # what -exec runs is a command of its own, checked as one
+    if name in _TREE_COPIERS and len(positional) >= 2:
+        _shell_plants(name, argv, positional, cwd, guard)
     if targets is not None:
         for word in targets:
             _unresolved(word, cwd, home, marked, f"`{name}` changes {word}")
@@ -1028,6 +1062,31 @@ def _check_command(
     for text in cmd.stdin:
         if _has_marker(text):
             raise _FoundError("a protected file", f"`{name}` reads a script that names one")
+
+
+# programs that copy or move a directory with every name under it (Guard.plants)
+_TREE_COPIERS = frozenset(["cp", "mv", "rsync"])
+
+
+def _shell_plants(
+    name: str, argv: list[str], positional: list[str], cwd: str | None, guard: Guard
+) -> None:
+    """``cp -r stage/. pkg``, ``mv stage pkg``: each source directory's names written
+    under the destination (:meth:`Guard.plants`, as for a tool's copy or move)."""
+    from hookwise.shell.exclusions import leaves_out  # (loaded: cmd came from the parser)
+
+    directory = _target_dir(argv)
+    target = directory if directory is not None else positional[-1]
+    sources = positional if directory is not None else positional[:-1]
+    for into in _expand(target, cwd, guard.home, guard.made)[:1]:
+        for word in sources:
+            for source in _expand(word, cwd, guard.home, guard.made):
+                found = guard.plants(source, into, lambda inner: leaves_out(name, argv, inner))
+                if found is not None:
+                    how = f"`{name}` copies or moves the directory {word} to {target}"
+                    if found[1]:
+                        how += " (its tree is too large or unreadable to list)"
+                    raise _FoundError(found[0], how, unsure=found[1])
 
 
 def _check_find(argv: list[str], cwd: str | None, guard: Guard) -> None:
@@ -1080,6 +1139,34 @@ def _whole_paths(ev: Event, guard: Guard) -> None:
                 return
         how = f"{ev.host_tool} may move, delete or replace {ref.raw} as a whole"
         raise _FoundError(hit, how, unsure=tool not in canonical.CANONICAL_TOOLS)
+    _tool_plants(ev, guard)
+
+
+def _tool_plants(ev: Event, guard: Guard) -> None:
+    """A tool copying or moving a directory (``copy {source, destination}``, a move tool's
+    keys on any tool that is no reader) writes every name under it at the destination
+    (:meth:`Guard.plants`)."""
+
+    def absolute(key: str) -> str | None:
+        value = ev.input.get(key)
+        if not isinstance(value, str) or not value:
+            return None
+        return canonical.tool_paths(value, ev.cwd, guard.home)[0].absolute
+
+    sources = [(k, absolute(k)) for k in canonical.MOVE_SOURCE_KEYS]
+    targets = [
+        (k, absolute(k)) for k in canonical.MOVE_PATH_KEYS if k not in canonical.MOVE_SOURCE_KEYS
+    ]
+    for key, source in sources:
+        for _, target in targets:
+            if source is None or target is None:
+                continue
+            found = guard.plants(source, target)
+            if found is not None:
+                how = f"{ev.host_tool} copies or moves the directory {ev.input[key]} to {target}"
+                if found[1]:
+                    how += " (its tree is too large or unreadable to list)"
+                raise _FoundError(found[0], how, unsure=found[1])
 
 
 def check(ev: Event, guard: Guard) -> str | None:
@@ -1097,7 +1184,9 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             if script is None:
                 return None
             chosen: list[bool] = []
-            dirs = command_dirs(script.commands, ev.shell_cwd, guard.home, chosen)
+            dirs = command_dirs(
+                script.commands, ev.shell_cwd, guard.home, chosen, ev.env.get("CDPATH")
+            )
             # where a directory is unknown, a line naming a protected file is enough
             # (and where a target is: ``declare -n r=x; r=.hookwise/policy.yaml; > "$x"``)
             marked = _has_marker(ev.command or "")
@@ -1137,6 +1226,15 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
                     raise _FoundError(hit, f"{ev.host_tool} writes {ref.raw}")
             elif _has_marker(ref.raw):
                 raise _FoundError(ref.raw, f"{ev.host_tool} writes {ref.raw}")
+        for ref in ev.paths:  # through a link the session can change (swappable_link)
+            if ref.shape is not None and ref.shape[0][0] == "K":
+                hit = guard.protected(f"{UNKNOWN_DIR}{ref.shape[1][1]}")
+                if hit:
+                    how = (
+                        f"{ev.host_tool} writes {ref.raw} through the link {ref.shape[0][1]}, "
+                        "which this session can change before the file is opened"
+                    )
+                    raise _FoundError(hit, how, unsure=True)
         for ref in ev.paths:  # export HOOKWISE_ON_ERROR=allow into ~/.bashrc, .envrc
             if _env_file(ref.raw) and any(
                 isinstance(v, str) and _names_guard_variable(v, ref.raw)

@@ -181,9 +181,10 @@ def _common_dir(git_dir: str) -> str:
 
 
 def _text(path: str) -> str:
+    from hookwise.shell.commands.disk_files import read_head
+
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+        data = read_head(path, MAX_BYTES + 1)  # (a FIFO, socket or device: unreadable)
     except FileNotFoundError:
         return ""
     except OSError as error:

@@ -113,7 +113,7 @@ def executable(word: str) -> bool:
     return False
 
 
-def operand_commands(command: Any, depth: int, script: Any, inner: Callable[..., None]) -> None:
+def operand_commands(command: Any, depth: int, script: Any, inner: Callable[..., object]) -> None:
     """Add the command lines in ``command``'s operands (``inner``: the parser's way of
     adding an argv as a command of its own, at ``depth`` + 1)."""
     program = command.program

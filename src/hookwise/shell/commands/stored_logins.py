@@ -110,9 +110,10 @@ def _netrc_unused(command: Command) -> bool:
 
 def _read(command: Command, path: str) -> str | None:
     """The file's text (its first MAX_BYTES), or None: unverifiable, said on ``command``."""
+    from hookwise.shell.commands.disk_files import read_head
+
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+        data = read_head(path, MAX_BYTES + 1)  # (a FIFO there is not opened)
     except OSError:
         why = f"it may send the login of {path}, which hookwise cannot read"
         command.unverifiable = command.unverifiable or why
