@@ -469,6 +469,7 @@ class AuditSink:
         hook = pid > 0 and self.watch.is_hook(pid)
         launched = hook and channel and self.watch.launched_hook(pid)
         if hook:
+            self._late(pid)
             vouched = launched or (not channel and self.watch.vouched(pid))
             vouched = vouched or (not channel and self._channelless_program(pid))
             self._unwatch_fd(self.watch.answer(pid, launched=vouched))
@@ -496,6 +497,31 @@ class AuditSink:
         self.written += len(line)
         if over:
             self.reserved += len(line)
+
+    def _late(self, pid: int) -> None:
+        """A hook's answer past the timeout ``hookwise install`` writes, counted from its
+        exec: recorded as ``hook_late`` before it, since the host may have run the tool
+        already and the answer below was not the call's (red team s29 run #1: the log held
+        late denies as the calls' answers while both tools ran)."""
+        pending = self.watch.pending.get(pid)
+        if pending is None or not pending.launched:
+            return
+        from hookwise.policy.install.registrations import BASE_TIMEOUT_S
+
+        seconds = time.monotonic() - pending.since
+        if seconds > BASE_TIMEOUT_S:
+            self._append(
+                supervisor_record(
+                    self.session,
+                    "hook_late",
+                    f"a hook answered {seconds:.1f} s after its exec, past the host's "
+                    f"{BASE_TIMEOUT_S} s: the host may have run the tool; its answer below "
+                    "was not the call's",
+                    pid=pid,
+                    command=pending.command,
+                    seconds=round(seconds, 3),
+                )
+            )
 
     def _sender(self, pid: int, uid: int, hook: bool, launched: bool) -> dict[str, object]:
         """What the kernel and the sink know of a record's sender (pid and uid outside the

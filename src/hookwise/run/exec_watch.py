@@ -40,9 +40,10 @@ ID_VALID = 0x40082102  # SECCOMP_IOCTL_NOTIF_ID_VALID = _IOW('!', 2, __u64)
 ADDFD = 0x40182103  # SECCOMP_IOCTL_NOTIF_ADDFD = _IOW('!', 3, struct seccomp_notif_addfd)
 ADDFD_FLAG_SETFD = 1  # at the number given (as dup2 would), inherited across the exec
 FLAG_CONTINUE = 1  # SECCOMP_USER_NOTIF_FLAG_CONTINUE
-MAX_ARGS = 64  # argv entries read
-MAX_ENV = 4096  # environment entries read (more: not a hook's start hookwise can account for)
-MAX_ARG = 16384  # bytes of one entry read
+MAX_ARGS = 5  # argv entries read: a hook's has 3 or 4, so a fifth says "more"
+MAX_ENV = 4096  # environment entries (more: not a hook's start hookwise can account for)
+MAX_NAMES = 65536  # bytes of the environment's names read in all (more: not accounted)
+NAME_CHUNK = 64  # bytes read at a time for one name
 PLATFORM = "--platform"  # every hook command hookwise registers passes it
 MAX_PATH = 4096
 MAX_CHANNELLESS = 65536  # hooks with no channel remembered by pid (no descriptor)
@@ -54,6 +55,15 @@ def _same(pid: int, start: int) -> bool:
     its host reaps it, and the host reads its output's end first)."""
     stat = read_stat(pid)
     return stat is not None and stat.start == start
+
+
+def longest_registered() -> int:
+    """The length of the longest command ``hookwise install`` registers (the portable
+    script, the longest host's name), as written, before a host expands ``$HOME`` in it."""
+    from hookwise.config.hookwise_command import portable_command
+    from hookwise.protocol.hosts import HOST_NAMES
+
+    return max(len(portable_command(host).encode()) for host in HOST_NAMES)
 
 
 def _which(name: str, path: str) -> list[str]:
@@ -90,11 +100,28 @@ class HookExecs:
         self.consoles = set(_which("hookwise", path))
         self.is_script = is_script
         self.start_env = env  # the agent's environment as `hookwise run` started it
+        self.max_arg = longest_registered() + MAX_PATH  # (Gemini CLI expands $HOME in it)
 
-    def kind(self, program: str, argv: list[str]) -> str | None:
-        """``shell``, ``launcher`` or ``console`` for a hook's exec; None for any other."""
+    def program(self, program: str) -> str | None:
+        """Which of the hook programs ``program`` is (``shell``, ``launcher``,
+        ``console``), None for any other: an exec of any other program is answered without
+        reading its arguments (red team s29 run #1: the cost of a decision is not the
+        caller's to choose)."""
         real = os.path.realpath(program)
         if real in self.shells:
+            return "shell"
+        if real in self.launchers:
+            return "launcher"
+        return "console" if real in self.consoles else None
+
+    def kind(self, program: str, argv: list[str]) -> str | None:
+        """``shell``, ``launcher`` or ``console`` for a hook's exec; None for any other. A
+        shell's script longer than :attr:`max_arg` (the longest registered command) is none
+        (its argv entry reads as that long plus one)."""
+        real = os.path.realpath(program)
+        if real in self.shells:
+            if len(argv) >= 3 and len(argv[2]) > self.max_arg:
+                return None
             hook = len(argv) >= 3 and argv[1] == "-c" and self.is_script(argv[2])
             return "shell" if hook else None
         if real in self.launchers:
@@ -105,24 +132,30 @@ class HookExecs:
     def __call__(self, program: str, argv: list[str]) -> bool:
         return self.kind(program, argv) is not None
 
-    def accounted(self, kind: str, argv: list[str], environ: list[str] | None) -> bool:
+    def accounted(self, kind: str, argv: list[str], environ: list[tuple[str, str]] | None) -> bool:
         """Whether hookwise's program starts as its own code only, deciding as registered,
         so its records may carry a hook's mark: the arguments ``hookwise install`` writes
         (``--platform HOST`` and nothing else: not ``--policy`` or ``--no-audit``); no
         variable the dynamic loader reads (``LD_*``, ``GCONV_PATH``) and, for the console
         script (a Python without ``-I``), none Python reads (``PYTHON*``), unless it has
         the value it had when the session started (the user's own, not one a process
-        inside chose). The launcher's Python runs with ``-IS``. ``environ`` None
-        (unreadable, or longer than read): not accounted."""
+        inside chose). The launcher's Python runs with ``-IS``. ``environ``: the entries
+        whose names have :meth:`prefixes` (:func:`read_environ`); None (unreadable, or
+        past what is read): not accounted."""
         options = {"launcher": argv[1:], "console": argv[2:]}.get(kind)
         if options is None or len(options) != 2 or environ is None:
             return False
-        prefixes = ("LD_", "GCONV_PATH", *(("PYTHON",) if kind == "console" else ()))
-        for entry in environ:
-            name, _, value = entry.partition("=")
-            if name.startswith(prefixes) and self.start_env.get(name) != value:
-                return False
-        return True
+        return all(self.start_env.get(name) == value for name, value in environ)
+
+    @staticmethod
+    def prefixes(kind: str) -> tuple[str, ...]:
+        """The names whose values :meth:`accounted` compares."""
+        return ("LD_", "GCONV_PATH", *(("PYTHON",) if kind == "console" else ()))
+
+    def value_limit(self, name: str) -> int:
+        """Bytes of a compared value worth reading: the session's own value's, plus one
+        (longer is another value)."""
+        return len(self.start_env.get(name, "").encode("utf-8", "surrogateescape")) + 1
 
 
 class Notification:
@@ -157,62 +190,122 @@ def _string(fd: int, pointer: int, limit: int) -> str:
         text += chunk if end < 0 else chunk[:end]
         if end >= 0:
             break
-    return text.decode("utf-8", "surrogateescape")
+    return text[:limit].decode("utf-8", "surrogateescape")
 
 
-def _strings(fd: int, at: int, width: int, count: int) -> tuple[list[str], bool]:
-    """The first ``count`` strings of a NULL-ended pointer array at ``at``, and whether
-    that was all of it."""
+def _strings(fd: int, at: int, width: int, count: int, limit: int) -> list[str]:
+    """The first ``count`` strings of a NULL-ended pointer array at ``at``, each up to
+    ``limit`` bytes (one longer reads as ``limit`` + 1 bytes)."""
     out: list[str] = []
     table = os.pread(fd, width * count, at) if at else b""
     for i in range(0, len(table) - width + 1, width):
         pointer = int.from_bytes(table[i : i + width], sys.byteorder)
         if not pointer:
-            return out, True
-        out.append(_string(fd, pointer, MAX_ARG))
-    return out, not at
+            break
+        out.append(_string(fd, pointer, limit + 1))
+    return out
+
+
+def _name(fd: int, pointer: int, budget: int) -> tuple[bytes | None, int] | None:
+    """An environment entry's name (the bytes before ``=``; None for an entry with no
+    ``=``, which no program reads as a variable) and the bytes read; None past ``budget``."""
+    name = b""
+    spent = 0
+    while True:
+        size = min(NAME_CHUNK, 4096 - (pointer + len(name)) % 4096)
+        if spent + size > budget:
+            return None
+        chunk = os.pread(fd, size, pointer + len(name))
+        spent += size
+        if not chunk:
+            return None, spent
+        equals, nul = chunk.find(b"="), chunk.find(b"\0")
+        if nul >= 0 and not 0 <= equals < nul:
+            return None, spent
+        if equals >= 0:
+            return name + chunk[:equals], spent
+        name += chunk
+
+
+def read_environ(
+    pid: int, notification: Notification, prefixes: tuple[str, ...], limit: Callable[[str], int]
+) -> list[tuple[str, str]] | None:
+    """The entries of an exec's environment whose names start with ``prefixes``, each value
+    read up to ``limit(name)`` bytes (longer: that many plus one); None when unreadable,
+    longer than :data:`MAX_ENV` entries, or with names past :data:`MAX_NAMES` bytes in all.
+    Only the names are read, and the values of those names, so the cost is bounded whatever
+    the caller passes (red team s29 run #1: 4,095 pointers to one 16 KiB string made every
+    decision read 64 MiB)."""
+    width = 4 if notification.compat else 8
+    wanted = tuple(p.encode() for p in prefixes)
+    out: list[tuple[str, str]] = []
+    try:
+        fd = os.open(f"/proc/{pid}/mem", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        at = notification.envp_at
+        table = os.pread(fd, width * (MAX_ENV + 1), at) if at else b""
+        budget = MAX_NAMES
+        for i in range(0, len(table) - width + 1, width):
+            pointer = int.from_bytes(table[i : i + width], sys.byteorder)
+            if not pointer:
+                return out
+            found = _name(fd, pointer, budget)
+            if found is None:
+                return None
+            name, spent = found
+            budget -= spent
+            if name is not None and name.startswith(wanted):
+                text = name.decode("utf-8", "surrogateescape")
+                out.append((text, _string(fd, pointer + len(name) + 1, limit(text))))
+        return None if at else out  # (past MAX_ENV entries: not all of it)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def read_exec(
-    pid: int, notification: Notification, *, environ: bool = False
-) -> tuple[str, list[str], list[str] | None]:
-    """The program (resolved against the process's directory), the argv and, when asked,
-    the environment an exec passes, read from the waiting process's memory; ("", [], None)
-    when unreadable. An environment longer than :data:`MAX_ENV` entries reads as None."""
+    pid: int, notification: Notification, limit: int, kinds: Callable[[str], str | None]
+) -> tuple[str, list[str]]:
+    """The program (resolved against the process's directory) and, when ``kinds`` names it
+    one of the hook programs, the first :data:`MAX_ARGS` entries of argv, each up to
+    ``limit`` bytes (longer: that many plus one), read from the waiting process's memory;
+    ("", []) when unreadable."""
     width = 4 if notification.compat else 8
     try:
         fd = os.open(f"/proc/{pid}/mem", os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
-        return "", [], None
+        return "", []
     try:
         program = _string(fd, notification.path_at, MAX_PATH)
         if program and not program.startswith("/"):
             program = os.path.join(os.readlink(f"/proc/{pid}/cwd"), program)
-        argv = _strings(fd, notification.argv_at, width, MAX_ARGS)[0]
-        env: list[str] | None = None
-        if environ:
-            env, whole = _strings(fd, notification.envp_at, width, MAX_ENV)
-            env = env if whole else None
+        if not program or kinds(program) is None:
+            return program, []
+        argv = _strings(fd, notification.argv_at, width, MAX_ARGS, limit)
     except OSError:
-        return "", [], None
+        return "", []
     finally:
         os.close(fd)
-    return program, argv, env
+    return program, argv
 
 
 class ExecWatch:
     """The listener's loop (:meth:`serve`, a thread of the supervisor's): hooks go to
-    ``on_hook(pid, pidfd, channel, command)`` (``channel``: the sink's end of the hook's own
-    socket, -1 when none could be given), which must not block; signals are decided by
-    ``guard`` (run/signal_guard.py). ``room()`` says whether the sink may hold descriptors
-    for one more hook: past it a hook is counted in :attr:`untracked`, not watched, so
-    processes posing as hooks cannot use up the supervisor's descriptors (red team s25
+    ``on_hook(pid, pidfd, channel, command, program)`` (``channel``: the sink's end of the
+    hook's own socket, -1 when none could be given; ``program``: hookwise's own program
+    started as registered, :meth:`HookExecs.accounted`), which must not block; signals are
+    decided by ``guard`` (run/signal_guard.py). ``room()`` says whether the sink may hold
+    descriptors for one more hook: past it a hook is counted in :attr:`untracked`, not
+    watched, so processes posing as hooks cannot use up the supervisor's descriptors (red team s25
     #11: 600 of them, kept alive, and the pipe-holder check failed for a real hook)."""
 
     def __init__(
         self,
         listener: int,
-        on_hook: Callable[[int, int, int, str], None],
+        on_hook: Callable[[int, int, int, str, bool], None],
         is_hook: HookExecs,
         guard: SignalGuard,
         room: Callable[[], bool] = lambda: True,
@@ -308,14 +401,17 @@ class ExecWatch:
     def _exec(self, notification: Notification) -> None:
         self.seen += 1
         self.guard.exec_seen(notification.pid)
+        hooks = self.is_hook
         try:
-            program, argv, _env = read_exec(notification.pid, notification)
-            kind = self.is_hook.kind(program, argv) if program else None
+            program, argv = read_exec(notification.pid, notification, hooks.max_arg, hooks.program)
+            kind = hooks.kind(program, argv) if argv else None
             if kind is not None:
                 environ = None
                 if kind != "shell":
-                    environ = read_exec(notification.pid, notification, environ=True)[2]
-                self._hook(notification, argv, self.is_hook.accounted(kind, argv, environ))
+                    environ = read_environ(
+                        notification.pid, notification, hooks.prefixes(kind), hooks.value_limit
+                    )
+                self._hook(notification, argv, hooks.accounted(kind, argv, environ))
         except Exception as exc:  # the exec goes on whatever this thread met
             self.failed = f"the exec watch raised {type(exc).__name__}: {str(exc)[:200]}"
 
@@ -341,7 +437,7 @@ class ExecWatch:
         channel = self._channel(notification) if accounted else -1
         if channel < 0:  # (a hook's RLIMIT_NOFILE at or below HOOK_CHANNEL_FD: its pid)
             self._channelless(notification.pid, accounted)
-        self.on_hook(notification.pid, pidfd, channel, " ".join(argv)[:4096])
+        self.on_hook(notification.pid, pidfd, channel, " ".join(argv)[:4096], accounted)
 
     def _channelless(self, pid: int, accounted: bool) -> None:
         stat = read_stat(pid)

@@ -815,14 +815,17 @@ def _watch_execs(
 ) -> None:
     """Serve the exec listener in a thread of its own (run/exec_watch.py); without one (init
     failed before sending it) nothing starts, and the report says why. Each hook goes to
-    ``hook_cpu`` first, while its exec waits (the hooks' CPU cgroup: run/cpu_group.py)."""
+    ``hook_cpu`` first, while its exec waits (the hooks' CPU cgroup: run/cpu_group.py), when
+    it is hookwise's own program started as registered: never a shell, which runs what its
+    environment says first (``BASH_ENV``) inside the hooks' share (red team s29 run #2)."""
     if listener < 0:
         return
     from hookwise.run.exec_watch import ExecWatch
     from hookwise.run.signal_guard import SignalGuard
 
-    def launched(pid: int, pidfd: int, channel: int, command: str) -> None:
-        hook_cpu(pid)
+    def launched(pid: int, pidfd: int, channel: int, command: str, program: bool) -> None:
+        if program:
+            hook_cpu(pid)
         sink.hook_launched(pid, pidfd, channel, command)
 
     watch = ExecWatch(
