@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hookwise.policy.canonical import _resolved_name, embedded_paths
 from hookwise.policy.trust.data_writes import git_worktree
 from hookwise.policy.trust.protect import _xxd_output
-from hookwise.shell.option_commands import option_values
+from hookwise.shell.commands.option_words import option_values
 
 NAMES = st.text(string.ascii_lowercase + "-", min_size=2, max_size=12).filter(
     lambda s: not s.startswith("-") and not s.endswith("-")

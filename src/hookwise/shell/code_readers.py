@@ -1210,12 +1210,14 @@ def _options(name: str, value: str, command: Any, script: Any) -> str | None:
         import shlex
 
         from hookwise.shell.option_commands import make_words_run
+        from hookwise.shell.programs import ENV_LOADERS, SHELLS
 
         try:
             words = shlex.split(value)
         except ValueError:
             words = value.split()
-        if "eval" in value or "-E" in value or _computed(value) or make_words_run(words):
+        made = make_words_run(words, SHELLS, ENV_LOADERS)
+        if "eval" in value or "-E" in value or _computed(value) or made:
             return f"MAKEFLAGS={value} makes make run code from it"
         return None
     if name == "ZIPOPT":  # zip's options from the environment: -TT/--unzip-command run one

@@ -2,87 +2,18 @@
 ``rsync -e CMD`` (and ``--delete`` as the removal it is), ``zip -TT CMD``, ``vim -c
 '!CMD'``, ``make --eval``/``SHELL=``, ``compgen -C CMD``.
 
-Cold: needed only for those programs (their names: :data:`programs.OPTION_COMMANDS`), and
-for :func:`option_values`, the one reader of option values they and ``sed`` share.
+Cold: needed only for those programs (their names: :data:`programs.OPTION_COMMANDS`).
 Standard library only.
 """
 
 from __future__ import annotations
 
+from hookwise.shell.commands.option_words import option_values
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
-
-
-def option_values(
-    argv: list[str],
-    shorts: tuple[str, ...],
-    longs: tuple[str, ...],
-    known: tuple[str, ...] = (),
-) -> list[str]:
-    """The values of options given as ``-X V``, ``-XV``, ``--long V`` or ``--long=V``, in
-    the spellings getopt_long (and git's parse-options, curl's parser) accept: a long
-    option is any unambiguous prefix of its name (``--post-f=F`` is ``--post-file=F``),
-    and a short option may end a cluster with its value attached (``-sT.env`` is ``-s -T
-    .env``). A prefix that is ambiguous makes the program stop, so taking it is the safe
-    side. ``known``: other long names of the program, which a word spelled exactly is
-    (``--cookie`` is not an abbreviation of ``--cookie-jar``)."""
-    out: list[str] = []
-    for index, word in enumerate(argv[1:], start=1):
-        following = argv[index + 1] if index + 1 < len(argv) else None
-        if word.startswith("--"):
-            if word == "--":
-                break  # (what follows is operands)
-            name, equals, value = word.partition("=")
-            if len(name) < 3 or not longs:
-                continue
-            exact = name in longs or name in known
-            for option in longs:
-                if option == name or (not exact and option.startswith(name)):
-                    if equals:
-                        out.append(value)
-                    elif following is not None:
-                        out.append(following)
-                    break
-        elif word.startswith("-") and len(word) > 1:
-            out += _short_values(word, following, shorts)
-        for option in longs:  # one dash or none: openssl's -out F, dd's if=F, matched whole
-            if not option.startswith("--"):
-                if word == option and following is not None:
-                    out.append(following)
-                elif word.startswith(option + "="):
-                    out.append(word[len(option) + 1 :])
-    return out
-
-
-def _short_values(word: str, following: str | None, shorts: tuple[str, ...]) -> list[str]:
-    """The value of a short option in ``word``: ``-X V``, ``-XV``, or the last option of a
-    cluster of letters (``-sT.env``, ``-sTV``): every letter may be the one that takes
-    it. A one-dash long option (``-files0-from F``) is matched whole."""
-    out: list[str] = []
-    for option in shorts:
-        if len(option) > 2:  # one-dash long option (find -files0-from F, -out F)
-            if word == option and following is not None:
-                out.append(following)
-            elif word.startswith(option + "="):
-                out.append(word[len(option) + 1 :])
-            continue
-        letter = option[1:]
-        at = 1
-        while at < len(word) and at <= 16:
-            if word[at] == letter:
-                rest = word[at + 1 :]
-                if rest:
-                    if at == 1 or not rest.startswith("-"):
-                        out.append(rest)
-                elif following is not None:
-                    out.append(following)
-                break
-            if not word[at].isalnum():
-                break  # (past the letters: a value of some earlier option)
-            at += 1
-    return out
 
 
 def makefile_items(text: str) -> list[tuple[str, Any]]:
@@ -443,11 +374,13 @@ _MAKE_RUNNERS = frozenset([".SHELLFLAGS", "MAKESHELL", "MAKEFILES", "MAKEOVERRID
 _MAKE_FLAGS = frozenset(["MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS"])
 
 
-def _make(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
+def make_runs(
+    argv: list[str], stdin: list[str], shells: frozenset[str], loaders: dict[str, str]
+) -> list[tuple[str, Any]]:
     """What make runs from its own words (``--eval``, variables it or its built-in rules
-    use to run commands, variables exported to its recipes); the makefile is read apart."""
-    from hookwise.shell.programs import ENV_LOADERS, SHELLS
-
+    use to run commands, variables exported to its recipes); the makefile is read apart.
+    ``shells`` and ``loaders``: programs.SHELLS and programs.ENV_LOADERS, given by the
+    caller (programs imports this module: no cycle back)."""
     found: list[tuple[str, Any]] = []
     words = _unabbreviated(argv, sorted(_MAKE_LONGS))  # --ev=... is --eval=...
     for text in option_values(words, ("-E",), ("--eval",)):
@@ -463,7 +396,7 @@ def _make(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
             import shlex
 
             try:
-                found += _make(["make", *shlex.split(value)], stdin)
+                found += make_runs(["make", *shlex.split(value)], stdin, shells, loaders)
             except ValueError:
                 found.append(("unverifiable", f"{name}={value} is not readable as make's words"))
         elif name in _MAKE_RUNNERS:
@@ -471,21 +404,22 @@ def _make(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
             found.append(("unverifiable", f"{why}: what the project's targets run is not theirs"))
         elif name == "SHELL" and value:  # recipes run as `$(SHELL) -c RECIPE`
             shell = value.rsplit("/", 1)[-1]
-            if shell not in SHELLS or "$" in value or "`" in value:
+            if shell not in shells or "$" in value or "`" in value:
                 why = f"SHELL={value} makes make run every recipe with a program that is no shell"
                 found.append(("unverifiable", why))
             found.append(("script", f"{value} -c :"))
         elif name in _MAKE_COMMANDS and value:
             found.append(("script", value))  # make CC='...' x.o: the built-in rule runs it
-        elif name in ENV_LOADERS:  # make exports a line's variables to every recipe
+        elif name in loaders:  # make exports a line's variables to every recipe
             found.append(("argv", ["env", f"{name}={value}", "make"]))  # (and sub-makes)
     return found
 
 
-def make_words_run(words: list[str]) -> bool:
+def make_words_run(words: list[str], shells: frozenset[str], loaders: dict[str, str]) -> bool:
     """Whether make's words (``MAKEFLAGS``' value: options and variables, as on its
     command line) make it run anything but the makefile's recipes as written."""
-    return any(kind in ("unverifiable", "script") for kind, _ in _make(["make", *words], []))
+    found = make_runs(["make", *words], [], shells, loaders)
+    return any(kind in ("unverifiable", "script") for kind, _ in found)
 
 
 def _compgen(argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
@@ -539,8 +473,6 @@ HANDLERS: dict[str, Callable[[list[str], list[str]], list[tuple[str, Any]]]] = {
     "rsync": _rsync,
     "zip": _zip,
     **dict.fromkeys(["vi", "vim", "nvim", "ex", "view", "gvim", "vimdiff", "rvim", "evim"], _vim),
-    "make": _make,
-    "gmake": _make,
     "compgen": _compgen,
     "complete": _compgen,
     "man": _man,

@@ -1934,7 +1934,7 @@ def _run_inner(
     if program in ("tar", "gtar", "bsdtar") and any(
         len(w) > 9 and "--recursive-unlink".startswith(w) for w in argv[1:]
     ):  # an entry's directory removes the tree there first (red team s27 N)
-        from hookwise.shell.option_commands import option_values
+        from hookwise.shell.commands.option_words import option_values
 
         where = ([*option_values(argv, ("-C",), ("--directory", "--cd"))] or ["."])[-1]
         origin = "tar --recursive-unlink removes the trees its archive names"

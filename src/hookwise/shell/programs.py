@@ -1884,7 +1884,7 @@ def _files_named(program: str, argv: list[str]) -> list[tuple[str, Any]]:
              *(writes or ((), ()))[1])  # fmt: skip
     if not named or not any(_may_name(w, named) for w in rest[1:]):
         return found  # (cheap: git log --oneline loads nothing more)
-    from hookwise.shell.option_commands import option_values
+    from hookwise.shell.commands.option_words import option_values
 
     known = tuple(o for o in named if o.startswith("--"))
     if reads is not None:
@@ -1938,7 +1938,7 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
             found += option_runs(program, argv, stdin)
         return found
     if program in DATA_PROGRAM_OPTIONS:
-        from hookwise.shell.option_commands import option_values
+        from hookwise.shell.commands.option_words import option_values
 
         values = option_values(argv, (), DATA_PROGRAM_OPTIONS[program])
         return [_fed_data(program, value) for value in values]
@@ -1952,6 +1952,10 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
         return multiplexer_runs(program, argv)
     if program not in OPTION_COMMANDS:
         return []  # (a program with files named in options only)
+    if program in ("make", "gmake"):
+        from hookwise.shell.option_commands import make_runs
+
+        return make_runs(argv, stdin, SHELLS, ENV_LOADERS)
     from hookwise.shell.option_commands import option_runs
 
     return option_runs(program, argv, stdin)

@@ -6,7 +6,7 @@ command, and loads nothing but this). Standard library only.
 
 from __future__ import annotations
 
-from hookwise.shell.option_commands import option_values
+from hookwise.shell.commands.option_words import option_values
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ and the words that make them write are the catalog's (``programs.DATA_WRITERS``,
 
 from __future__ import annotations
 
-from hookwise.shell.option_commands import option_values
+from hookwise.shell.commands.option_words import option_values
 from hookwise.shell.programs import DATA_WRITERS, GIT_DATA_WRITERS, git_subcommand
 
 _LISTING = frozenset(["-l", "-t", "-v", "-p", "-Z", "-z", "--dry-run", "--list", "--test"])

@@ -252,7 +252,7 @@ def option_file_written(
     names = [program, stripped, stripped.rsplit("-", 1)[-1], family(program) or program]
     options = next((OPTION_FILES[n] for n in names if n in OPTION_FILES), ())
     responses = any(n in RESPONSE_FILES for n in names)
-    from hookwise.shell.option_commands import option_values
+    from hookwise.shell.commands.option_words import option_values
 
     shorts = tuple(o for o in options if len(o) == 2)
     longs = tuple(o for o in options if len(o) > 2)
