@@ -81,7 +81,8 @@ SUFFIXES = (
     # what it starts, PATH and XDG_DATA_HOME choose the launcher, and the list has no end),
     # so the file is a guardrail whatever the write holds. A project's plain `.env` (Gemini
     # CLI's too) is written by everyday tools (`cp .env.example .env`): what a call writes
-    # into it is checked for HOOK_VARIABLES instead (docs/policy.md says what that leaves)
+    # into it is checked for the names it sets instead (_names_guard_variable; docs/policy.md
+    # says what that leaves)
     "/.gemini/.env",
     "/.codex/.env",
 )
@@ -541,15 +542,7 @@ def _env_file(path: str) -> bool:
 
 
 # Names that decide what a hook runs, when a host or a shell exports them, as written into
-# an env file (protocol/guard_env.py's table; "ENV" only as "ENV=", since every name of the
-# table but a few contains it), matched anywhere in the written text.
-HOOK_VARIABLES = tuple(
-    v.rstrip("*") if v != "ENV" else "ENV="
-    for v in (*guard_env.PLACES, *guard_env.RUNNERS, "HOOKWISE_", "XDG_", "ENV =")
-)
-
-
-# the same names as table entries (a "*" entry is a prefix: guard_env.listed)
+# a .env (protocol/guard_env.py's table; a "*" entry is a prefix: guard_env.listed)
 _HOOK_TABLE = (*guard_env.PLACES, *guard_env.RUNNERS, "HOOKWISE_*", "XDG_*")
 
 
