@@ -51,6 +51,9 @@ def fixtures(fx: Path) -> None:
     """Archives, a patch and trees that carry a weaker policy for the project (.hookwise/)
     and for the user (.config/hookwise/)."""
     (fx / "payload" / ".hookwise").mkdir(parents=True)
+    (fx / "plain" / "src").mkdir(parents=True)
+    (fx / "plain" / "src" / "policy.yaml").write_text(WEAK)  # a guard's name, not its place
+    (fx / "plain" / ".hookwise.yaml").write_text(WEAK)
     (fx / "payload" / ".hookwise" / "policy.yaml").write_text(WEAK)
     (fx / "cfgpayload" / ".config" / "hookwise").mkdir(parents=True)
     (fx / "cfgpayload" / ".config" / "hookwise" / "policy.yaml").write_text(WEAK)

@@ -40,7 +40,7 @@ def test_a_tree_past_the_bound_is_unverifiable_not_allowed(tmp_path: Path) -> No
         assert MARK in _bash(command, project), command  # it reads the hidden secret
         decision, reason = _decision(command, project)
         assert decision == "ask", (command, decision)
-        assert f"more than {MAX_ENTRIES} entries" in reason, reason
+        assert f"over {MAX_ENTRIES} entries" in reason, reason
 
 
 def test_a_tree_within_the_bound_without_a_secret_stays_free(tmp_path: Path) -> None:

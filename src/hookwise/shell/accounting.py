@@ -50,6 +50,10 @@ _CODE_OPERANDS = frozenset(
 
 # python -m MODULE whose operands are code (code_readers._PY_CODE_MODULES)
 _CODE_MODULES = frozenset(["timeit", "doctest"])
+# python -m MODULE that is a shell or debugger: its words (-c CMD) and stdin are code
+PY_SHELLS = frozenset(
+    ["pdb", "code", "ipdb", "IPython", "pudb", "ptpython", "bpython", "asyncio", "idlelib"]
+)
 
 
 def next_word(argv: list[str], word: str) -> str:
@@ -58,7 +62,7 @@ def next_word(argv: list[str], word: str) -> str:
     return argv[at] if at < len(argv) else ""
 
 
-def _reads_code(command: Any, script: Any, name: str) -> bool:
+def reads_code(command: Any, script: Any, name: str) -> bool:
     """Whether a code reader may take code other than a script already on disk: inline
     code, stdin, a file written on the line, a process substitution (cheap: most runs of
     ``python3 -m pytest`` or ``node build.js`` need nothing more)."""
@@ -75,12 +79,21 @@ def _reads_code(command: Any, script: Any, name: str) -> bool:
             if "=" in word and "$" in word:  # make 'X:=$(shell ...)': a variable is code
                 return True
             continue
-        if word == "-" or word.split("=", 1)[0] in _CODE_OPTIONS:
+        option = word.split("=", 1)[0]
+        if word == "-" or option in _CODE_OPTIONS:
+            return True
+        if (
+            len(option) > 3
+            and option[:2] == "--"
+            and any(o.startswith(option) for o in _CODE_OPTIONS)
+        ):  # make --ev=CODE: long options abbreviated (getopt_long takes any unique prefix)
             return True
         if word[:2] == "-m" and name in ("python", "pypy"):
             module = word[2:] or next_word(command.argv, word)
             if module in _CODE_MODULES or module.split(".", 1)[0] in sys.stdlib_module_names:
                 return True  # python -m timeit CODE, -m pickle F (code_readers.unread_module)
+            if module.split(".", 1)[0] not in PY_SHELLS:
+                return False  # python -m pytest -x: the words after it are the module's own
         if not word.startswith("--") and ("c" in word or "e" in word or "E" in word):
             return True  # a cluster: python -Ic CODE, perl -ne CODE
     return len(command.argv) == 1  # alone: it reads its code from stdin (a terminal here)
@@ -95,7 +108,7 @@ def code_items(
     """What a program with a script language runs, read from its code wherever it comes
     from; code it reads at run time is ("unverifiable", why)."""
     name = programs.family(command.program)
-    if name is None or not _reads_code(command, script, name):
+    if name is None or not reads_code(command, script, name):
         return []
     from hookwise.shell.code_readers import read
 

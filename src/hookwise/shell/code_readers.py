@@ -18,6 +18,7 @@ Cold: imported for a program of :data:`programs.CODE_READERS` only. Standard lib
 
 from __future__ import annotations
 
+from hookwise.shell.accounting import PY_SHELLS as _PY_SHELLS
 from hookwise.shell.programs import family
 
 TYPE_CHECKING = False
@@ -407,10 +408,6 @@ for _alias, _name in (
 ):
     READERS[_alias] = READERS[_name]
 
-# python -m MODULE that reads code (or debugger commands) on stdin
-_PY_SHELLS = frozenset(
-    ["pdb", "code", "ipdb", "IPython", "pudb", "ptpython", "bpython", "asyncio", "idlelib"]
-)
 # python -m MODULE that runs code from its operands: timeit's statements (and -s setup),
 # doctest's examples in the files it is given
 _PY_CODE_MODULES = frozenset(["timeit", "doctest"])

@@ -1439,6 +1439,13 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
 
         for path in named_files(name, value):  # MAGIC=F file x prints F's lines
             _inner_argv(["cat", path], depth, script, word.value, f"{name} names a file read")
+    if word.dynamic and script.sourced:
+        from hookwise.shell.commands.env_files import assignment_shows
+
+        if assignment_shows(name, value):  # LC_ALL=$X: bash's warning shows the value
+            for path in script.sourced:
+                origin = f"bash may print the value assigned to {name} after sourcing {path}"
+                _inner_argv(["cat", path], depth, script, word.value, origin)
     if word.dynamic:
         prefix.env[name] = value  # kept as written: accounting knows it is not plain
         if name in programs.CODE_VARIABLES:
@@ -1490,6 +1497,37 @@ def _past_budget(script: Script, what: str) -> None:
     )
     if why not in script.overall:
         script.overall.append(why)
+
+
+def _carry_unknowns(command: Command, reading: Command) -> None:
+    """A copy's reading (``cat SRC``) keeps what its source words are: ``cp "$f" x`` in
+    ``for f in .env`` reads ``$f``, known only when it runs (with the shape the line
+    gives it), not a file named ``$f``; ``cp .e* x`` reads the pattern's files."""
+    own = _unknown_words(command)
+    if not own:
+        return
+    shapes = dict(reading.shapes or {})
+    globs = set(reading.globs)
+    for index, word in enumerate(reading.argv[1:], start=1):
+        at = own.get(word)
+        if at is None:
+            continue
+        if command.dynamic[at]:
+            reading.dynamic[index] = True
+            shape = (command.shapes or {}).get(at)
+            if shape is not None:
+                shapes[index] = shape
+        if at in command.globs:
+            globs.add(index)
+    reading.shapes = shapes or None
+    reading.globs = frozenset(globs)
+
+
+def _unknown_words(command: Command) -> dict[str, int]:
+    """The words of ``command`` known only when it runs, or patterns: word -> index."""
+    return {
+        w: i for i, w in enumerate(command.argv) if i and (command.dynamic[i] or i in command.globs)
+    }
 
 
 def _static(values: list[str]) -> list[_Word]:
@@ -1631,7 +1669,9 @@ def _add_command(
                 command.dynamic[0] = True
                 command.unknowns.append(f"{command.argv[0]} {origin}, known only when it runs")
                 continue
-            reading = _inner_argv(argv, depth, script, command.text, origin)
+            reading = _inner_argv(argv, depth, script, command.text, origin, like=command)
+            if reading is not None:
+                _carry_unknowns(command, reading)
             if reading is not None and kept is not None:
                 reading.kept = (command, kept)
     if command.program in programs.SUBCOMMAND_READERS:
@@ -1878,11 +1918,13 @@ def _inner_argv(
     *,
     globs: bool = False,
     inherits: Command | None = None,
+    like: Command | None = None,
 ) -> Command | None:
     """``argv`` as a command of its own (returned; None: past the depth bound);
     ``globs``: its words are patterns (a lister's selection), not literal names;
     ``inherits``: the command whose stdin it reads (a program run from an unknown
-    program's operands reads that program's input)."""
+    program's operands reads that program's input); ``like``: the command whose words
+    these are, so one it knows only when it runs (or a pattern) stays so (_carry_unknowns)."""
     if depth + 1 > MAX_DEPTH:
         script.complete = False
         script.problems.append(f"more than {MAX_DEPTH} levels of nested commands")
@@ -1892,6 +1934,15 @@ def _inner_argv(
         for word in words[1:]:
             word.quoted = False
             word.glob = any(c in word.value for c in "*?[")
+    if like is not None:
+        own = _unknown_words(like)
+        for word in words[1:]:
+            at = own.get(word.value)
+            if at is not None and like.dynamic[at]:
+                word.dynamic = True
+            elif at is not None:
+                word.quoted = False
+                word.glob = True
     stdin = list(inherits.stdin) if inherits is not None else []
     piped = inherits.piped_from if inherits is not None else None
     added = _add_command(
@@ -1921,7 +1972,13 @@ def _run_inner(
         traced = accounting.traced(script.commands)
         given = [*command.env.values(), *command.stdin, *command.redirects]
         valued = any("$" in w or "`" in w for w in given)
-        if leaks_values(program, argv, command.dynamic, fed=fed, valued=valued, traced=traced):
+        name = programs.family(program)
+        line_code = name is not None and accounting.reads_code(command, script, name)
+        leaks = leaks_values(
+            program, argv, command.dynamic, fed=fed, valued=valued, traced=traced,
+            line_code=line_code,
+        )  # fmt: skip
+        if leaks:
             for path in script.sourced:
                 origin = f"{program} prints values that sourcing {path} defined"
                 _inner_argv(["cat", path], depth, script, command.text, origin)

@@ -5,6 +5,8 @@ environment file option, or after a ``source``. Standard library only."""
 
 from __future__ import annotations
 
+import re
+
 from hookwise.shell.programs import (
     AWKS,
     ENV_FILE_OPTION,
@@ -107,23 +109,68 @@ _TEST_BINARY = frozenset(["=", "==", "!=", "<", ">", "-nt", "-ot", "-ef"])
 
 
 def leaks_values(
-    program: str, argv: list[str], dynamic: list[bool], *, fed: bool, valued: bool, traced: bool
+    program: str,
+    argv: list[str],
+    dynamic: list[bool],
+    *,
+    fed: bool,
+    valued: bool,
+    traced: bool,
+    line_code: bool,
 ) -> bool:
     """Whether a command after ``source F`` on the line may print or send a value F
     defined: prints_values's printers, and all but what accounts for it (_QUIET): what
     hookwise cannot account for is a read of F. ``valued``: a value reaches it other than
     through its words (an assignment for it, a redirect target, a here-string);
     ``traced``: bash traces what it runs (``set -x``, ``bash -x``: every command's
-    expanded words and ``PS4``)."""
-    if traced or prints_values(program, argv, dynamic, fed) or program not in _QUIET:
+    expanded words and ``PS4``); ``line_code``: it runs code given on the line
+    (accounting.reads_code).
+
+    Any other program is the project's code run as it is on disk (``npm run dev``,
+    ``./manage.py migrate``, ``jest``): running it with the file's values is why the file
+    is sourced, and what it prints is the project's doing, as everywhere else. It leaks
+    only when the line hands it a value (its words, its input) or code."""
+    if traced or valued or prints_values(program, argv, dynamic, fed):
         return True
-    if valued:
-        return True
+    if program not in _QUIET:
+        handed = fed or line_code or any(dynamic[1:])
+        return handed or not _project_code(program, argv[0] if argv else "")
     if not any(dynamic[1:]):
         return False
     if program not in _TESTS:
         return True
     return program not in (":", "true", "false") and not _quiet_test(argv[1:], dynamic[1:])
+
+
+# a value that is only references to variables and literal text (``"$a/${b}x"``): no
+# arithmetic, indirection or operator expansion, whose errors print the value
+_PLAIN_VALUE = re.compile(r"""(?:\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|[^$`\\])*""")
+# bash's own variables with lowercase names (bash(1), Shell Variables)
+_BASH_LOWER = frozenset(["histchars", "auto_resume"])
+
+
+def assignment_shows(name: str, value: str) -> bool:
+    """Whether bash may print a value a bare assignment gives ``name`` after a ``source``:
+    its special variables check what they are given (``LC_ALL=$X``: "setlocale: LC_ALL:
+    cannot change locale (s3cr3t)", ``BASH_XTRACEFD=$X``), and so may any upper-case
+    name hookwise does not know; arithmetic and indirection print a bad operand. A
+    script's own lower-case variable set from plain references prints nothing."""
+    if not name.islower() or name in _BASH_LOWER:
+        return True
+    return _PLAIN_VALUE.fullmatch(value) is None
+
+
+def _project_code(program: str, path: str) -> bool:
+    """Whether ``program`` runs the project's code as it is on disk: a runner of
+    programs.CODE_RUNNERS, an interpreter with a script (its code on the line is
+    ``line_code``), or a program inside the project (``./manage.py``, ``bin/dev``).
+    Anything else (``curl``, ``date``, ``git``) is a program whose use of the values
+    hookwise does not read."""
+    from hookwise.shell.programs import CODE_RUNNERS, family, listed, outside
+
+    if listed(program, CODE_RUNNERS) or family(program) is not None:
+        return True
+    return "/" in path and not outside(path)
 
 
 def _quiet_test(words: list[str], dynamic: list[bool]) -> bool:
@@ -151,7 +198,8 @@ _ENV_PRINTERS = {
     "tomlq": "env", "jql": "env", "php": "-i",
     "make": "-p", "gmake": "-p", "cmake": "environment", "strace": "-v", "ltrace": "-e",
     "gdb": "environment", "tmux": "show-environment", "screen": "env", "ps": "e",
-    "procs": "env", "htop": "", "top": "",
+    "procs": "env", "htop": "", "top": "", "npm": "env", "pnpm": "env", "yarn": "env",
+    "bun": "env",
 }  # fmt: skip
 
 
