@@ -607,17 +607,23 @@ def test_the_policy_hook_on_claudes_stop_failure(tmp_path: Path) -> None:
     registered = json.loads(settings_file("claude", layout.proj).read_text(encoding="utf-8"))
     assert set(registered["hooks"]) == {"PreToolUse", "StopFailure"}
 
-    result = run_cli("claude", tmp_path)
-    why = _diagnostics(layout, result)
-    assert not result["timed_out"], why
-    assert result["exit_code"] == 1, why  # the API error ends the run, whatever hooks say
-    assert (layout.proj / "marker").exists(), f"the call no rule denies did not run{why}"
     failures: list[dict[str, Any]] = []
-    for _ in range(50):  # Claude Code does not wait for StopFailure hooks
-        failures = [r for r in audit_records(layout) if r["event"] == "StopFailure"]
+    for _attempt in range(3):
+        # Claude Code neither waits for a StopFailure hook nor keeps it alive once it
+        # exits: on a loaded machine the hook may be gone before it writes (CI, stop 35),
+        # a race of the host's, not an answer; a run that hears it is the proof
+        result = run_cli("claude", tmp_path)
+        why = _diagnostics(layout, result)
+        assert not result["timed_out"], why
+        assert result["exit_code"] == 1, why  # the API error ends the run, whatever hooks say
+        assert (layout.proj / "marker").exists(), f"the call no rule denies did not run{why}"
+        for _ in range(50):
+            failures = [r for r in audit_records(layout) if r["event"] == "StopFailure"]
+            if failures:
+                break
+            time.sleep(0.2)
         if failures:
             break
-        time.sleep(0.2)
     assert len(failures) == 1, why
     assert failures[0]["decision"] == "none", failures[0]
     assert "api-failure-seen" in json.dumps(failures[0]), failures[0]
