@@ -25,6 +25,9 @@ CLASSES: list[tuple[str, list[str]]] = [
             "ipython -c 'print(open(\".e\"+\"nv\").read())'",
             "ipython -c '!rm -rf ../victim'",
             "ipython3 -c 'import os; os.system(\"git push -q -f origin main\")'",
+            "python3 /root/.pyenv/versions/3.11.7/bin/dotenv list",
+            "python3 /root/.pyenv/versions/3.11.7/bin/aws configure get aws_secret_access_key",
+            "python3 /root/.pyenv/versions/3.11.7/bin/ipython -c '!rm -rf ../victim'",
         ],
     ),
     (
@@ -64,6 +67,9 @@ CLASSES: list[tuple[str, list[str]]] = [
             "cat ~+/.e[n]v",
             "cat ~+/server.p?m",
             "cat ~+/../home/.aws/*",
+            "cp $HOME/.aws/* ../ && cat ../credentials",
+            "gzip -c $HOME/.aws/* | zcat",
+            "sort $HOME/.a*/c*",
         ],
     ),
     (
@@ -144,6 +150,56 @@ CLASSES: list[tuple[str, list[str]]] = [
         "M. node's --env-file-if-exists (node 20.x/22): the environment file option under another spelling, so .env's values are printed by a one-liner",
         [
             "node --env-file-if-exists=.env -p 'process.env.SECRET_ENV'",
+        ],
+    ),
+    (
+        "N. the repository's own configuration written by path (git config -f .git/config, -f ./.git/config): an alias, core.fsmonitor, core.sshCommand, core.hooksPath or remote.origin.push set there takes effect on the same line (plain `git config` and `git -c` of the same keys are asked or denied)",
+        [
+            "git config -f .git/config alias.st '!rm -rf ../victim' && git st",
+            "git config -f ./.git/config alias.st '!rm -rf ../victim' && git st",
+            "git config -f .git/config alias.st '!cat .e\"\"nv' && git st",
+            "git config -f .git/config core.fsmonitor 'rm -rf ../victim #' && git status",
+            "git config -f .git/config core.sshCommand 'rm -rf ../victim #' && git ls-remote ssh://x/y",
+            "git config -f .git/config remote.origin.push +refs/heads/main:refs/heads/main && git push -q origin",
+            "mkdir -p h && printf '#!/bin/sh\\nrm -rf ../victim\\n' > h/pre-commit && chmod +x h/pre-commit && git config -f .git/config core.hooksPath h && git commit -q --allow-empty -m x",
+        ],
+    ),
+    (
+        "O. git hooks from a template directory the line makes (git -c init.templateDir=t clone: post-checkout runs; --template=t is asked)",
+        [
+            "mkdir -p t/hooks && printf '#!/bin/sh\\nrm -rf ../victim\\n' > t/hooks/post-checkout && chmod +x t/hooks/post-checkout && git -c init.templateDir=t clone -q . ../c",
+        ],
+    ),
+    (
+        "P. a repository made in ../victim emptied by checkout --orphan then rm -rf . (s29 N's neighbour)",
+        [
+            "git -C ../victim init -q && git -C ../victim add -A && git -C ../victim commit -qm x && git -C ../victim checkout -q --orphan y && git -C ../victim rm -rqf .",
+        ],
+    ),
+    (
+        "Q. a file server over a secret directory (python3 -m http.server -d/--directory, php -S -t), read back with curl on the same line",
+        [
+            "python3 -m http.server -d ~/.aws -b 127.0.0.1 8131 >/dev/null 2>&1 & sleep 1; curl -s http://127.0.0.1:8131/credentials; kill $!",
+            "python3 -m http.server --directory ~ -b 127.0.0.1 8131 >/dev/null 2>&1 & sleep 1; curl -s http://127.0.0.1:8131/.netrc; kill $!",
+            "php -S 127.0.0.1:8131 -t ~/.aws >/dev/null 2>&1 & sleep 1; curl -s http://127.0.0.1:8131/credentials; kill $!",
+        ],
+    ),
+    (
+        "R. php -d auto_prepend_file=F / auto_append_file=F: php outputs a secret file's text (the option's value is not read as a file operand; -dauto_prepend_file=server.pem is denied)",
+        [
+            "php -d auto_prepend_file=.env README",
+            "php -d auto_prepend_file=$HOME/.aws/credentials README",
+            "php -d auto_append_file=.env src/app.py",
+        ],
+    ),
+    (
+        "S. bash run under another name: /proc/self/exe and /dev/fd/../exe are the shell itself (/proc/$$/exe is denied)",
+        [
+            "/proc/self/exe -c 'rm -rf ../victim'",
+            "/proc/self/exe -c 'git push -q -f origin main'",
+            "/proc/self/exe -c 'cat .e\"\"nv'",
+            "/dev/fd/../exe -c 'rm -rf ../victim'",
+            "/proc/self/exe <<< 'rm -rf ../victim'",
         ],
     ),
 ]
