@@ -202,4 +202,12 @@ CLASSES: list[tuple[str, list[str]]] = [
             "/proc/self/exe <<< 'rm -rf ../victim'",
         ],
     ),
+    (
+        "T. guard files changed through a pattern under $PWD (class D's neighbour): cp and >> into $PWD/.hookwis[e]/policy.yaml, mv $PWD/.hookwis[e] away ($HOME/.config/hookwise/trus*.json, ~+/.hookwise/polic?.yaml, sed -i and truncate over $PWD/.hookwise/* are denied)",
+        [
+            "cp README $PWD/.hookwis[e]/policy.yaml",
+            "echo 'version: 1 # PWNED' >> $PWD/.hookwis*/policy.yaml",
+            "mv $PWD/.hookwis[e] ../hw",
+        ],
+    ),
 ]
