@@ -64,6 +64,7 @@ class Command:
         "argv",
         "assigned",
         "chdir",
+        "choices",
         "computed_writes",
         "depth",
         "dynamic",
@@ -125,6 +126,9 @@ class Command:
         # per word known only when it runs: what it can be (variables.shape), for the
         # matcher (a word that could be a rule's flag or argument); None: every word known
         self.shapes: dict[int, tuple[tuple[str, ...], ...]] | None = None
+        # per such word that is a loop's ``"$f"``: the names and patterns it can be
+        # (variables.choice_words), for the paths the command names; None: none
+        self.choices: dict[int, tuple[tuple[str, bool], ...]] | None = None
         # what runs that hookwise cannot account for, as found (accounting.account turns
         # them into the verdict)
         self.unknowns: list[str] = []
@@ -141,6 +145,28 @@ class Command:
 
     def __repr__(self) -> str:
         return f"Command({self.argv!r}, redirects={self.redirects!r})"
+
+    def variant(self, values: dict[int, tuple[str, bool]]) -> Command:
+        """This command with some of its loop's words given one value each (index ->
+        (value, is a pattern)): what one turn of the loop runs (engine._choices_match)."""
+        made = object.__new__(Command)
+        for name in Command.__slots__:
+            setattr(made, name, getattr(self, name))
+        made.argv = list(self.argv)
+        made.dynamic = list(self.dynamic)
+        shapes = dict(self.shapes or {})
+        globs = set(self.globs)
+        for at, (value, pattern) in values.items():
+            made.argv[at] = value
+            made.dynamic[at] = False
+            shapes.pop(at, None)
+            if pattern:
+                globs.add(at)
+        made.shapes = shapes or None
+        made.globs = frozenset(globs)
+        made.choices = None
+        made.options = None
+        return made
 
 
 class Script:
@@ -1508,6 +1534,7 @@ def _carry_unknowns(command: Command, reading: Command) -> None:
         return
     shapes = dict(reading.shapes or {})
     globs = set(reading.globs)
+    choices = dict(reading.choices or {})
     for index, word in enumerate(reading.argv[1:], start=1):
         at = own.get(word)
         if at is None:
@@ -1517,10 +1544,13 @@ def _carry_unknowns(command: Command, reading: Command) -> None:
             shape = (command.shapes or {}).get(at)
             if shape is not None:
                 shapes[index] = shape
+            if command.choices is not None and at in command.choices:
+                choices[index] = command.choices[at]
         if at in command.globs:
             globs.add(index)
     reading.shapes = shapes or None
     reading.globs = frozenset(globs)
+    reading.choices = choices or None
 
 
 def _unknown_words(command: Command) -> dict[str, int]:
@@ -1571,6 +1601,10 @@ def _add_command(
             from hookwise.shell.variables import loop_hint
 
             loop_hint(script, raw[1].value, [(w.value, w.dynamic) for w in raw[3:]])
+            if script.vars is not None and raw[2:3] and raw[2].value == "in":
+                from hookwise.shell.variables import loop_choices
+
+                loop_choices(script, raw[1].value, raw[3:])
         words: list[_Word] = []
     else:
         if source and any("{" in source[w.start : w.end] for w in raw if 0 <= w.start < w.end):
@@ -1638,6 +1672,8 @@ def _add_command(
         from hookwise.shell.variables import shapes
 
         command.shapes = shapes(words, script)
+        if script.vars is not None and script.vars.choices:
+            _loop_choices(command, words, script)
     if command.globs:
         _framed_globs(command, script.globopts)
     if command.program == "curl" and any("{" in w or "[" in w for w in command.argv[1:]):
@@ -1835,6 +1871,27 @@ def _curl_urls(command: Command) -> None:
         command.shapes = {**(command.shapes or {}), len(command.argv): (("S",), ("*",))}
         command.argv.append(programs.COMPUTED)
         command.dynamic.append(True)
+
+
+def _loop_choices(command: Command, words: list[_Word], script: Script) -> None:
+    """The names and patterns a loop's ``"$f"`` among the operands can be, as bash
+    matches the patterns under the line's glob options; a pattern it matches otherwise
+    than the matcher reads (glob_frame.differs) or an extglob leaves the word unknown."""
+    from hookwise.shell.commands.glob_frame import differs
+    from hookwise.shell.variables import choice_words
+
+    for index, word in enumerate(words[1:], start=1):
+        found = choice_words(word, script) if word.dynamic else None
+        if found is None:
+            continue
+        matched: list[tuple[str, bool]] = []
+        for value, pattern in found:
+            read = accounting.as_matched(value, script.globopts) if pattern else value
+            if read is None or (pattern and differs(read, script.globopts)):
+                break
+            matched.append((read, pattern))
+        else:
+            command.choices = {**(command.choices or {}), index: tuple(matched)}
 
 
 def _framed_globs(command: Command, options: frozenset[str]) -> None:
