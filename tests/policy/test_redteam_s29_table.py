@@ -3,7 +3,8 @@ damage in real bash while the hook allowed them) through the hook again, in the 
 tree built for the test (redteam_tree.py, with what s29's fixture adds: ``~/.aws``, a
 tracked ``.env.example``, ``~/.config/hookwise``). The classes fixed on this branch (A: run
 order of traps, functions and loops; B: xargs fed through filters that rewrite names; D:
-where ``cd`` lands; E: glob options the pattern cannot see) are blocked in full, each row
+where ``cd`` lands; E: glob options the pattern cannot see; F, session 30: a link, move or
+recursive copy of a directory reads every file under it) are blocked in full, each row
 first doing its damage in real bash in a fresh tree (a secret printed, ``../victim``
 deleted, the bare origin's ``main`` written, a guard file created), and their near misses
 stay allowed."""
@@ -21,8 +22,8 @@ import pytest
 from tests.policy.corpus_support import CORPUS
 from tests.policy.redteam_tree import GIT_ENV, build, table_counts
 
-FIXED = ("A", "B", "D", "E")
-TOTALS = {"A": 20, "B": 4, "D": 6, "E": 9}
+FIXED = ("A", "B", "D", "E", "F")
+TOTALS = {"A": 20, "B": 4, "D": 6, "E": 9, "F": 4}
 # rows of the fixed classes still allowed, named: a lister's selection read as bash reads a
 # pattern (find's * reaches dot names, bash's does not), open
 OPEN = frozenset(["find ~ -path '*aws*' -type f | xargs cat"])
@@ -84,13 +85,18 @@ def judge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     policy = compile_text(starter_policy(["all"]))
 
     def decided(command: str) -> tuple[str, str]:
-        command = command.replace("/tmp/rt29s", str(root))
-        tool_input = {"command": command}
-        payload = build_payload(
-            "claude", "PreToolUse", tool="Bash", tool_input=tool_input, cwd=project
-        )
-        found = decide(payload, policy, "claude", {"HOME": home}, now=0.0).decision
-        return (found.decision if found else None) or "allow", found.reason if found else ""
+        """The first call's answer that is no allow (``A ⟫ B``: two calls; a blocked
+        first call stops the attack), else allow."""
+        for call in command.replace("/tmp/rt29s", str(root)).split(" ⟫ "):
+            tool_input = {"command": call}
+            payload = build_payload(
+                "claude", "PreToolUse", tool="Bash", tool_input=tool_input, cwd=project
+            )
+            found = decide(payload, policy, "claude", {"HOME": home}, now=0.0).decision
+            answer = (found.decision if found else None) or "allow"
+            if answer != "allow":
+                return answer, found.reason if found else ""
+        return "allow", ""
 
     try:
         yield decided
@@ -123,7 +129,8 @@ def test_the_row_does_its_damage_in_bash_and_the_hook_blocks_it(
     root = tmp_path / "rt"
     project, home = build(root)
     s29_extras(root)
-    line = command.replace("/tmp/rt29s", str(root))
+    # (`A ⟫ B`: two tool calls, run one after the other)
+    line = command.replace("/tmp/rt29s", str(root)).replace(" ⟫ ", "\n")
     env = {"PATH": os.environ["PATH"], "HOME": home, **GIT_ENV}
     done = subprocess.run(["bash", "-c", line], cwd=project, env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, timeout=60, check=False)  # fmt: skip

@@ -1156,6 +1156,7 @@ class Event:
                         ref.relative = _relative(ref.absolute, self.cwd)
                         ref.command = index
                         ref.tree = True
+                        ref.kept = kept  # (a copy's tree: kept where its names are)
                         refs.append(ref)
                 for target in cmd.redirects:
                     ref = resolve_path(target, where or "", home, where is None)

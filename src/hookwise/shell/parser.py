@@ -1525,6 +1525,15 @@ def _past_budget(script: Script, what: str) -> None:
         script.overall.append(why)
 
 
+def _names_trees(command: Command) -> bool:
+    """Whether a copy, move or link may put a whole directory under another name: a
+    recursive copy, any move or link (its source may be a directory)."""
+    program = command.program
+    if program not in _NAMERS:
+        return False
+    return program in ("ln", "mv") or programs.reads_tree(program, command.argv)
+
+
 def _carry_unknowns(command: Command, reading: Command) -> None:
     """A copy's reading (``cat SRC``) keeps what its source words are: ``cp "$f" x`` in
     ``for f in .env`` reads ``$f``, known only when it runs (with the shape the line
@@ -1708,6 +1717,10 @@ def _add_command(
             reading = _inner_argv(argv, depth, script, command.text, origin, like=command)
             if reading is not None:
                 _carry_unknowns(command, reading)
+            if reading is not None and argv[0] == "cat" and _names_trees(command):
+                # ln -s ~/.aws k, cp -r ~/.aws/. k, mv d k: every file under the source is
+                # then read by the new name (k/*: red team s29 F), as find walks it
+                reading.walked = ["find", *argv[1:]]
             if reading is not None and kept is not None:
                 reading.kept = (command, kept)
     if command.program in programs.SUBCOMMAND_READERS:
