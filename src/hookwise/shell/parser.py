@@ -2449,6 +2449,33 @@ def _copied_refs(argv: list[str], script: Script) -> str | None:
     return None
 
 
+# git subcommands that remove or overwrite files of the working tree they run in
+_GIT_TREE_CHANGERS = frozenset(
+    ["rm", "clean", "sparse-checkout", "checkout", "restore", "switch", "reset", "stash",
+     "read-tree", "checkout-index", "mv", "apply", "am", "merge", "pull", "rebase",
+     "cherry-pick", "revert", "worktree", "submodule"]
+)  # fmt: skip
+
+
+def _git_tree_elsewhere(
+    options: list[str], env: dict[str, str], script: Script, command: Command
+) -> str | None:
+    """The working tree outside the working directory a git command runs in, as written
+    (``-C D``, ``--work-tree[=]D``, ``GIT_WORK_TREE``, a ``cd`` there on the line), or None."""
+    tree = env.get("GIT_WORK_TREE")
+    if tree is None and command.chdir is None:
+        tree = script.elsewhere
+    for index, word in enumerate(options):
+        following = options[index + 1] if index + 1 < len(options) else ""
+        if word == "-C" and following:
+            tree = following if tree is None or following[:1] == "/" else f"{tree}/{following}"
+        elif word == "--work-tree" and following:
+            tree = following
+        elif word.startswith("--work-tree="):
+            tree = word.split("=", 1)[1]
+    return tree if tree and programs.outside(tree) else None
+
+
 def _ref_store(key: str, script: Script) -> str | None:
     """The repository whose refs a written file is (``../remote.git/refs/heads/main``,
     ``packed-refs``), when it is not the working one: writing it moves that repository's
@@ -2531,6 +2558,11 @@ def _git(command: Command, depth: int, script: Script) -> None:
         if target in gone and programs.outside(target):
             origin = f"{target}, taken away on the line, made anew: a force push to it"
             _inner_argv(["git", "push", "--force", target], depth, script, command.text, origin)
+    if at > 0 and argv[at] in _GIT_TREE_CHANGERS:
+        tree = _git_tree_elsewhere(argv[:at], env, script, command)
+        if tree is not None:  # git -C ../victim rm -r .: a delete there (red team s29 N)
+            origin = f"git {argv[at]} changes the files of {tree}, outside the working directory"
+            _inner_argv(["rm", "-r", "-f", "--", tree], depth, script, command.text, origin)
     if at < 0:
         return
     if argv[at] not in aliases:
