@@ -2387,6 +2387,9 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
             if not script.was_written(name):
                 targets.append((name, None))
     stores = [_ref_store(_file_key(t), script) for t, _ in targets]
+    if script.copies:  # ln -s ../remote.git/refs/heads/main r && ... > r (red team s29 M)
+        linked = [_through_link(_file_key(t), script) for t, _ in targets]
+        stores += [_ref_store(_file_key(k), script) for k in linked if k is not None]
     if program in _WRITERS and any(w.startswith(("-i", "--in-place")) for w in command.argv[1:]):
         # sed -i s/.../ ../remote.git/refs/heads/main: a ref file edited in place
         stores += [_ref_store(_file_key(w), script) for w in command.argv[2:] if w[:1] != "-"]
@@ -2474,6 +2477,17 @@ def _git_tree_elsewhere(
         elif word.startswith("--work-tree="):
             tree = word.split("=", 1)[1]
     return tree if tree and programs.outside(tree) else None
+
+
+def _through_link(key: str, script: Script) -> str | None:
+    """What a write to ``key`` writes when it, or a directory above it, is a link the line
+    made (``ln -s ../remote.git/refs/heads r``: ``r/main`` is that repository's ref)."""
+    parts = key.split("/")
+    for end in range(len(parts), 0, -1):
+        found = script.copies.get("/".join(parts[:end]))
+        if found is not None and found[1].rsplit("/", 1)[-1] in ("ln", "link"):
+            return "/".join([found[0].rstrip("/"), *parts[end:]])
+    return None
 
 
 def _ref_store(key: str, script: Script) -> str | None:

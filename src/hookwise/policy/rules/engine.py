@@ -149,8 +149,18 @@ def _options(cmd: Command) -> tuple[set[str], list[str]]:
             from hookwise.policy.rules.maybe import sentinel
 
             argv = [sentinel(i) if i in cmd.shapes and i else w for i, w in enumerate(argv)]
-        cmd.options = flags_of(cmd.program, argv)
+        flags, positional = flags_of(cmd.program, argv)
+        signed = [i for i, shape in (cmd.shapes or {}).items() if i and _signed(shape)]
+        if signed:  # git push origin "+$(git branch --show-current)": a + refspec still
+            spelled = ["+" + w if i in signed else w for i, w in enumerate(argv)]
+            flags = flags | flags_of(cmd.program, spelled)[0]
+        cmd.options = (flags, positional)
     return cmd.options
+
+
+def _signed(shape: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether a word known only when it runs starts with a literal ``+``."""
+    return bool(shape) and shape[0][0] == "L" and shape[0][1].startswith("+")
 
 
 _CANONICAL: dict[tuple[str, str], str] = {}
