@@ -1665,6 +1665,11 @@ def _add_command(
         stdin=list(stdin),
     )
     command.piped_from = piped_from
+    if prefix.xargs is not None and command.program != "rm":
+        from hookwise.shell.xargs_input import find_walk
+
+        # find ~ -type f | xargs cat: what find walks, hidden names and depth (s29 B)
+        command.walked = find_walk(piped_from)
     command.computed_writes = list(computed or ())
     command.chdir = prefix.chdir
     command.assigned = prefix.assigned
