@@ -6,6 +6,7 @@ first; near misses in the project stay allowed."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -53,3 +54,23 @@ def test_finds_names_in_the_project_stay_allowed(
     tmp_path: Path, packs: dict[str, Any], command: str
 ) -> None:
     assert _verdict(command, packs, _tree(tmp_path)) == ("none", ""), command
+
+
+@pytest.mark.parametrize("command", ["find ~ -type f | parallel cat", "find ~ | parallel 'cat {}'"])
+def test_parallels_inputs_are_values_made_when_it_runs(
+    tmp_path: Path, packs: dict[str, Any], command: str
+) -> None:
+    """GNU parallel runs its template on each line of its input: ``{}`` (or the end of the
+    template) is a value made when it runs, not the environment's (it was ``E`` before,
+    and let through). Where parallel is installed, the key is printed first."""
+    place = _tree(tmp_path)
+    if shutil.which("parallel"):
+        done = subprocess.run(
+            ["bash", "-c", command], cwd=place["project"], env=place["env"],
+            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert MARK in done.stdout, command
+        place = _tree(tmp_path / "again")
+    decision, reason = _verdict(command, packs, place)
+    assert decision in ("deny", "ask"), (command, decision, reason)
+    assert _verdict("find . -name '*.py' | parallel wc -l", packs, place) == ("none", "")
