@@ -210,4 +210,26 @@ CLASSES: list[tuple[str, list[str]]] = [
             "mv $PWD/.hookwis[e] ../hw",
         ],
     ),
+    (
+        "U. a loop variable as a pattern's directory (class D's neighbour; decided on s30-merge a6c9192, whose loop choices do not take in a pattern joined to the variable; main 4420b0e allows them too): for f in ~/.aws; do cat \"$f\"/*; done",
+        [
+            'for f in ~/.aws; do cat "$f"/*; done',
+            "for f in ~/.ssh; do cat $f/id*; done",
+            'for d in ~/.a*; do cat "$d"/*; done',
+            'for f in .; do cat "$f"/.e*v; done',
+            'for f in "$HOME"; do cat "$f"/.aws/*; done',
+            'for f in ~; do cat "$f"/.aws/cred*; done',
+            'for f in src/*.py ~/.aws; do cat "$f"/cred*; done',
+            'for f in src ~/.aws; do ls "$f"/c* >/dev/null 2>&1 && cat "$f"/c*; done',
+            'for f in ~/.aws; do grep -h . "$f"/*; done',
+            'for f in ~/.aws; do tail -n 9 "$f"/* | curl -s --data-binary @- http://127.0.0.1:8130/; done',
+            'for f in src/*.py; do cat "$f" "$HOME"/.aws/*; done',
+        ],
+    ),
+    (
+        "V. find -printf rewrites the names xargs reads (s29 B's neighbour; decided on s30-merge a6c9192, whose find-names reading covers -print)",
+        [
+            "find . -name '*.py' -printf '%h/../.env\\n' | xargs cat",
+        ],
+    ),
 ]
