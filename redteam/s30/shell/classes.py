@@ -232,4 +232,15 @@ CLASSES: list[tuple[str, list[str]]] = [
             "find . -name '*.py' -printf '%h/../.env\\n' | xargs cat",
         ],
     ),
+    (
+        "W. ripgrep's --pre runs a program on every file it searches (decided on s30-merge a6c9192): --pre rm deletes what it searches, --pre sh runs a file the line writes (or an earlier call wrote)",
+        [
+            "rg --pre rm x ../victim",
+            "rg --pre=rm -e x ../victim",
+            "rg --pre-glob 'f' --pre rm x ../victim",
+            "echo 'git push -q -f origin main' > p && rg --pre sh -g p x .",
+            "echo 'cat .e\"\"nv' > p && rg --pre sh -g p -N SECRET .",
+            "echo 'rm -rf ../victim' > p.txt ⟫ rg --pre bash -g p.txt x",
+        ],
+    ),
 ]
