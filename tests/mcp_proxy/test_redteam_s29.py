@@ -446,7 +446,8 @@ def test_f6_the_hook_reads_a_uri_in_an_mcp_tools_arguments_as_the_proxy_does(
     workspace://.env}`` run (the proxy denies them: test_f6_f7 above), and a ``file:`` URI
     too. Under every host's naming of the tool the URI is now the files it names
     (``canonical.uri_files``, the proxy's reading): ``files`` rules and self-protection hold
-    for it; a name no rule covers, and a network URL, pass."""
+    for it; a ``tool: read`` rule that would hold makes it unverifiable (its name does not
+    say it reads); a name no rule covers, and a network URL, pass."""
     (project.root / ".env").write_text("SECRET=hunter2\n", "utf-8")
     (project.root / "README").write_text("hello\n", "utf-8")
     home = Path(project.env["HOME"])
@@ -455,6 +456,7 @@ def test_f6_the_hook_reads_a_uri_in_an_mcp_tools_arguments_as_the_proxy_does(
     user = _user_policy(project)
     user.write_text(
         "version: 1\nrules:\n  - {id: no-ssh, match: {files: '~/.ssh/**'}, action: deny}\n"
+        "  - {id: notes-unread, match: {tool: read, files: '**/notes.txt'}, action: deny}\n"
     )
     denied = {
         f"fs://{project.root}/.env": ".env files hold secrets",  # (no-env-files)
@@ -474,5 +476,9 @@ def test_f6_the_hook_reads_a_uri_in_an_mcp_tools_arguments_as_the_proxy_does(
         policy = f"file://{user}"
         decision, why = _host_hook(project, form, {"uri": policy, "content": EMPTY})
         assert decision == "deny" and "protects its own guardrails" in why, (form, why)
+        # a read rule: the tool's name does not say it reads (the proxy: unverifiable too)
+        decision, why = _host_hook(project, form, {"uri": "workspace://notes.txt"})
+        assert decision in ("ask", "deny"), (form, decision)  # (Codex cannot ask: deny)
+        assert "cannot verify" in why and "notes-unread" in why, (form, why)
         for uri in ("workspace://README", f"fs://{project.root}/README", "https://x.test/.env"):
             assert _host_hook(project, form, {"uri": uri}) == ("", ""), (form, uri)
