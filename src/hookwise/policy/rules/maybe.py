@@ -575,7 +575,6 @@ def unverifiable_for(
     position, ev, why = min(unsure, key=lambda item: item[0])
     rule = rules[position]
     from hookwise.policy.rules.trees import WHY
-
     from hookwise.policy.rules.unmapped import WHY as UNMAPPED
 
     if all(UNMAPPED in w for w in why):  # a tool whose name does not say what it does

@@ -26,7 +26,6 @@ from hookwise.scan.locate import file_text, text_line
 from hookwise.scan.model import Gate, Runnable
 from hookwise.scan.sources.mcp import command_line_servers, servers_of
 
-
 __all__ = ["ABOVE_SCOPE", "start_dir_mcp", "start_dirs"]
 
 ABOVE_SCOPE = "above-project"  # a file above the repository (report.py: high)
