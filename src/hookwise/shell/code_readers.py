@@ -943,8 +943,11 @@ def _parallel(
         inputs = text.splitlines() if text is not None else None
         where = where or ("its input" if text is None and command.piped_from else "")
     if inputs is None and where:
-        if template:
-            return [("script", " ".join(template).replace("{}", "${PARALLEL_INPUT}"))]
+        if template:  # each input is a line of its input: a value made when it runs
+            shown = " ".join(template).replace("{}", "${PARALLEL_INPUT}")
+            if "${PARALLEL_INPUT}" not in shown:
+                shown += " ${PARALLEL_INPUT}"  # (no {}: the input goes last)
+            return [("script", f"PARALLEL_INPUT=$(head -n 1); {shown}")]
         return [
             (
                 "unverifiable",
