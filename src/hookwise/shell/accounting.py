@@ -50,10 +50,6 @@ _CODE_OPERANDS = frozenset(
 
 # python -m MODULE whose operands are code (code_readers._PY_CODE_MODULES)
 _CODE_MODULES = frozenset(["timeit", "doctest"])
-# python -m MODULE that is a shell or debugger: its words (-c CMD) and stdin are code
-PY_SHELLS = frozenset(
-    ["pdb", "code", "ipdb", "IPython", "pudb", "ptpython", "bpython", "asyncio", "idlelib"]
-)
 
 
 def next_word(argv: list[str], word: str) -> str:
@@ -92,7 +88,7 @@ def reads_code(command: Any, script: Any, name: str) -> bool:
             module = word[2:] or next_word(command.argv, word)
             if module in _CODE_MODULES or module.split(".", 1)[0] in sys.stdlib_module_names:
                 return True  # python -m timeit CODE, -m pickle F (code_readers.unread_module)
-            if module.split(".", 1)[0] not in PY_SHELLS:
+            if module.split(".", 1)[0] not in programs.PY_SHELLS:
                 return False  # python -m pytest -x: the words after it are the module's own
         if not word.startswith("--") and ("c" in word or "e" in word or "E" in word):
             return True  # a cluster: python -Ic CODE, perl -ne CODE

@@ -18,7 +18,7 @@ Cold: imported for a program of :data:`programs.CODE_READERS` only. Standard lib
 
 from __future__ import annotations
 
-from hookwise.shell.accounting import PY_SHELLS as _PY_SHELLS
+from hookwise.shell.programs import PY_SHELLS as _PY_SHELLS
 from hookwise.shell.programs import family
 
 TYPE_CHECKING = False

@@ -839,6 +839,10 @@ SHELL_STARTERS = (
     " unshare fakeroot chroot su runuser sg script nsenter firejail newgrp machinectl toolbox "
     "distrobox lxc-attach setpriv sudo "
 )
+# python -m MODULE that is a shell or debugger: its words (-c CMD) and stdin are code
+PY_SHELLS = frozenset(
+    ["pdb", "code", "ipdb", "IPython", "pudb", "ptpython", "bpython", "asyncio", "idlelib"]
+)
 # the shells: a script they run (-c, stdin, a file) is read by hookwise.shell.scripts
 SHELLS = frozenset(
     ["sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh",

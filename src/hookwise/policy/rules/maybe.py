@@ -575,8 +575,11 @@ def unverifiable_for(
     position, ev, why = min(unsure, key=lambda item: item[0])
     rule = rules[position]
     from hookwise.policy.rules.trees import WHY
+    from hookwise.policy.rules.unmapped import WHY as UNMAPPED
 
-    if all(w.startswith(WHY) for w in why):  # found on the disk, not a value unknown yet
+    if all(UNMAPPED in w for w in why):  # a tool whose name does not say what it does
+        tail = "; name the tool in a rule"
+    elif all(w.startswith(WHY) for w in why):  # found on the disk, not a value unknown yet
         tail = "; leave it out with the program's own options (--exclude=...)"
     elif any(" goes through the link " in w for w in why):  # canonical.swappable_link
         tail = "; name the file where the link leads"

@@ -134,7 +134,7 @@ def leaks_values(
         return True
     if program not in _QUIET:
         handed = fed or line_code or any(dynamic[1:])
-        return handed or not _project_code(program, argv[0] if argv else "")
+        return handed or not _project_code(program, argv)
     if not any(dynamic[1:]):
         return False
     if program not in _TESTS:
@@ -160,16 +160,21 @@ def assignment_shows(name: str, value: str) -> bool:
     return _PLAIN_VALUE.fullmatch(value) is None
 
 
-def _project_code(program: str, path: str) -> bool:
+def _project_code(program: str, argv: list[str]) -> bool:
     """Whether ``program`` runs the project's code as it is on disk: a runner of
     programs.CODE_RUNNERS, an interpreter with a script (its code on the line is
-    ``line_code``), or a program inside the project (``./manage.py``, ``bin/dev``).
-    Anything else (``curl``, ``date``, ``git``) is a program whose use of the values
-    hookwise does not read."""
-    from hookwise.shell.programs import CODE_RUNNERS, family, listed, outside
+    ``line_code``), a shell given a script file and nothing else (``bash deploy.sh``),
+    or a program inside the project (``./manage.py``, ``bin/dev``). Anything else
+    (``curl``, ``date``, ``git``) is a program whose use of the values hookwise does not
+    read."""
+    from hookwise.shell.programs import CODE_RUNNERS, SHELLS, family, listed, outside
 
     if listed(program, CODE_RUNNERS) or family(program) is not None:
         return True
+    if program in SHELLS and program != "busybox":
+        # (bash -x, -c, -s, a script on stdin are not the script's own; busybox runs an applet)
+        return len(argv) > 1 and not argv[1].startswith(("-", "+")) and argv[1] != "/dev/stdin"
+    path = argv[0] if argv else ""
     return "/" in path and not outside(path)
 
 
