@@ -1497,7 +1497,8 @@ def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
         if word.startswith("ext::"):  # git-remote-ext runs its words as a command
             from hookwise.shell.quote import join
 
-            out.append(("script", join(_ext_words(word[5:]))))
+            command: list[object] = [*_ext_words(word[5:])]
+            out.append(("script", join(command)))
     if at > 0 and argv[at] == "switch" and any(w.startswith("--orphan") for w in argv[at + 1 :]):
         # switch --orphan empties the working tree of every tracked file (checkout --orphan
         # keeps them): a delete of what is under it (red team s28 Q, in ../victim)
