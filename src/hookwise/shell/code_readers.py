@@ -448,6 +448,18 @@ _PY_ARCHIVE_VALUED = frozenset(["--filter", "--metadata-encoding"])
 PY_ARCHIVE_MODULES = frozenset(["zipfile", "tarfile"])
 
 
+def _served(args: list[str]) -> str:
+    """The directory ``python -m http.server`` serves: ``-d``/``--directory`` (an unique
+    prefix of it too), else the working directory."""
+    for k, word in enumerate(args):
+        name, eq, value = word.partition("=")
+        if word == "-d" or (len(name) > 4 and "--directory".startswith(name)):
+            return value if eq else (args[k + 1] if k + 1 < len(args) else ".")
+        if word.startswith("-d") and len(word) > 2:
+            return word[2:]
+    return "."
+
+
 def py_archive_module(module: str, args: list[str]) -> Items:
     """What ``python -m zipfile``/``tarfile`` reads and writes: a listing, test or
     extraction reads the archive; a creation writes its first operand from the files it
@@ -470,8 +482,8 @@ def py_archive_module(module: str, args: list[str]) -> Items:
         else:
             operands.append(word)
         k += 1
-    if mode == "c":
-        return [("write", operands[0])] * bool(operands) + [("read", f) for f in operands[1:]]
+    if mode == "c":  # (a directory among the sources: every file under it)
+        return [("write", operands[0])] * bool(operands) + [("tree", f) for f in operands[1:]]
     return [("read", operands[0])] if mode and operands else []
 
 
@@ -681,6 +693,8 @@ def read(
             return found + _pending(script, language, program)
         if module in PY_ARCHIVE_MODULES:
             return py_archive_module(module, argv[argv.index("-m") + 2 :])
+        if module == "http.server":  # it serves every file under its directory
+            return [("tree", _served(argv[argv.index("-m") + 2 :]))]
         if unread_module(module):
             why = f"python -m {module} runs a standard library tool whose handling of its"
             return [("unverifiable", f"{why} operands and input hookwise does not read")]

@@ -2643,6 +2643,11 @@ def _interpreter(
                 script.written[_file_key(value)] = None  # content made when it runs
         elif kind == "read":
             _inner_argv(["cat", value], depth, script, command.text, f"{command.program} reads")
+        elif kind == "tree":  # every file under it (a server's root, an archive's sources)
+            origin = f"{command.program} reads every file under {value}"
+            reading = _inner_argv(["cat", value], depth, script, command.text, origin)
+            if reading is not None:
+                reading.walked = ["find", value]
         else:
             prefixed = str(value).startswith(command.program + " ")
             command.unknowns.append(value if prefixed else f"{command.program}: {value}")
