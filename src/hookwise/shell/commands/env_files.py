@@ -15,7 +15,6 @@ from hookwise.shell.programs import (
     interpreter_code,
 )
 
-
 # node's own second spelling (node 20.19, 22.9): the file loaded when it is there
 _IF_EXISTS = ENV_FILE_OPTION + "-if-exists"
 
