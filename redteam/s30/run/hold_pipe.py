@@ -19,8 +19,16 @@ while time.monotonic() < end:
                 line = handle.read()
         except OSError:
             continue
-        if b"uid_map" in line and b"hookwise" in line:
+        if b"uid_map" in line and b"hookwise" in line and line.split(b"\0")[1:2] == [b"-c"]:
             seen.add(int(name))
+            try:
+                with open(f"/proc/{name}/stat", "rb") as handle:
+                    ppid = handle.read().rpartition(b")")[2].split()[1].decode()
+                with open(f"/proc/{ppid}/cmdline", "rb") as handle:
+                    if handle.read() == line:
+                        continue  # (the shell's own copy for `$(...)`: not the hook's stdout)
+            except (OSError, IndexError):
+                continue
             try:
                 held.append(os.open(f"/proc/{name}/fd/1", os.O_WRONLY))
                 print(f"holding pid {name}'s stdout", flush=True)

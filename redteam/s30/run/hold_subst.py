@@ -6,7 +6,9 @@ the hook's shell never reads the pipe's end, so it never gets to hookwise's prog
 Once a hook's shell is seen, its children file is polled until the copy appears.
 With HOST (a pid), the host's threads' children files are polled instead of all of /proc
 (a host's shell lives for a few milliseconds before its fork).
-usage: hold_subst.py SECONDS [HOST]"""
+With WHAT `stdout`, the hook's shell's own stdout is held instead (#3: the pipe the
+supervisor's pipe-holder check looks after, made slow to check by fd_hoard.py).
+usage: hold_subst.py SECONDS [HOST] [subst|stdout]"""
 
 import os
 import sys
@@ -39,7 +41,7 @@ def hold(child: str) -> bool:
     except OSError as exc:
         print(f"pid {child}: {exc}", flush=True)
         return False
-    print(f"holding the substitution pipe of pid {child} ({os.readlink(f'/proc/{child}/fd/1')})", flush=True)
+    print(f"holding the {what} pipe of pid {child} ({os.readlink(f'/proc/{child}/fd/1')})", flush=True)
     return True
 
 
@@ -87,7 +89,8 @@ def host_children(host: str) -> list[str]:
     return out
 
 
-host = sys.argv[2] if len(sys.argv) > 2 else None
+host = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] != "-" else None
+what = sys.argv[3] if len(sys.argv) > 3 else "subst"
 while time.monotonic() < end:
     for name in host_children(host) if host else os.listdir("/proc"):
         if not name.isdigit() or int(name) in seen:
@@ -96,6 +99,8 @@ while time.monotonic() < end:
         if b"uid_map" in line and b"hookwise" in line and line.split(b"\0")[1:2] == [b"-c"]:
             seen.add(int(name))
             if cmdline(parent(name)) == line:  # (the copy itself, found by the scan)
+                hold(name)
+            elif what == "stdout":
                 hold(name)
             else:
                 watch_children(name)
