@@ -23,12 +23,10 @@ RED_ROOT = "/tmp/rt29s"
 FIXED = os.environ.get("RT29_CLASSES", "GHLM")
 
 
-# rows of a fixed class still open on this branch (M: a computed `+` refspec, a ref
-# written through a symbolic link)
+# rows of a fixed class still open (M: a ref written through a symbolic link an earlier
+# call made; the same link made on the line is read since session 30)
 OPEN_ROWS = frozenset([
-    'git push -q origin "+$(git branch --show-current)"',
     "ln -s /tmp/rt29s/work/bare.git/refs/heads/main r ⟫ git rev-parse HEAD > r",
-    "ln -s ../bare.git/refs/heads/main r && git rev-parse HEAD > r",
     "ln -s /tmp/rt29s/work/bare.git/refs/heads r ⟫ git rev-parse HEAD > r/main",
 ])  # fmt: skip
 

@@ -58,11 +58,15 @@ def figures(
         klass, command = row[2], row[3].replace("\\n", "\n").replace("<NL>", "\n")
         if relocated is not None:
             command = command.replace(relocated[0], relocated[1])
-        payload = build_payload(
-            "claude", "PreToolUse", tool="Bash", tool_input={"command": command}, cwd=cwd
-        )
-        found = decide(payload, policy, "claude", {"HOME": home}, now=0.0).decision
-        decision = (found.decision if found else None) or "allow"
+        decision = "allow"
+        for call in command.split(" ⟫ "):  # (`A ⟫ B`: two tool calls; the first block counts)
+            payload = build_payload(
+                "claude", "PreToolUse", tool="Bash", tool_input={"command": call}, cwd=cwd
+            )
+            found = decide(payload, policy, "claude", {"HOME": home}, now=0.0).decision
+            decision = (found.decision if found else None) or "allow"
+            if decision != "allow":
+                break
         total[klass] += 1
         blocked[klass] += decision in ("deny", "ask")
         if verbose:

@@ -1122,6 +1122,16 @@ class Event:
                             refs.append(ref)
                         if word[0] == "-":
                             continue
+                    if cmd.choices is not None and at in cmd.choices:
+                        # cat "$f" in for f in src/*.py a.txt: each name or pattern
+                        for value, pattern in cmd.choices[at]:
+                            ref = resolve_path(value, where or "", home, where is None)
+                            ref.relative = _relative(ref.absolute, self.cwd)
+                            ref.command = index
+                            ref.pattern = pattern
+                            ref.tree = tree
+                            refs.append(ref)
+                        continue
                     named = None
                     if dynamic and word.startswith("$(") and word.endswith(")"):
                         named = _resolved_name(word)  # cat "$(realpath .env)" reads .env
@@ -1146,6 +1156,7 @@ class Event:
                         ref.relative = _relative(ref.absolute, self.cwd)
                         ref.command = index
                         ref.tree = True
+                        ref.kept = kept  # (a copy's tree: kept where its names are)
                         refs.append(ref)
                 for target in cmd.redirects:
                     ref = resolve_path(target, where or "", home, where is None)

@@ -64,6 +64,7 @@ class Command:
         "argv",
         "assigned",
         "chdir",
+        "choices",
         "computed_writes",
         "depth",
         "dynamic",
@@ -125,6 +126,9 @@ class Command:
         # per word known only when it runs: what it can be (variables.shape), for the
         # matcher (a word that could be a rule's flag or argument); None: every word known
         self.shapes: dict[int, tuple[tuple[str, ...], ...]] | None = None
+        # per such word that is a loop's ``"$f"``: the names and patterns it can be
+        # (variables.choice_words), for the paths the command names; None: none
+        self.choices: dict[int, tuple[tuple[str, bool], ...]] | None = None
         # what runs that hookwise cannot account for, as found (accounting.account turns
         # them into the verdict)
         self.unknowns: list[str] = []
@@ -141,6 +145,28 @@ class Command:
 
     def __repr__(self) -> str:
         return f"Command({self.argv!r}, redirects={self.redirects!r})"
+
+    def variant(self, values: dict[int, tuple[str, bool]]) -> Command:
+        """This command with some of its loop's words given one value each (index ->
+        (value, is a pattern)): what one turn of the loop runs (engine._choices_match)."""
+        made = object.__new__(Command)
+        for name in Command.__slots__:
+            setattr(made, name, getattr(self, name))
+        made.argv = list(self.argv)
+        made.dynamic = list(self.dynamic)
+        shapes = dict(self.shapes or {})
+        globs = set(self.globs)
+        for at, (value, pattern) in values.items():
+            made.argv[at] = value
+            made.dynamic[at] = False
+            shapes.pop(at, None)
+            if pattern:
+                globs.add(at)
+        made.shapes = shapes or None
+        made.globs = frozenset(globs)
+        made.choices = None
+        made.options = None
+        return made
 
 
 class Script:
@@ -1499,6 +1525,15 @@ def _past_budget(script: Script, what: str) -> None:
         script.overall.append(why)
 
 
+def _names_trees(command: Command) -> bool:
+    """Whether a copy, move or link may put a whole directory under another name: a
+    recursive copy, any move or link (its source may be a directory)."""
+    program = command.program
+    if program not in _NAMERS:
+        return False
+    return program in ("ln", "mv") or programs.reads_tree(program, command.argv)
+
+
 def _carry_unknowns(command: Command, reading: Command) -> None:
     """A copy's reading (``cat SRC``) keeps what its source words are: ``cp "$f" x`` in
     ``for f in .env`` reads ``$f``, known only when it runs (with the shape the line
@@ -1508,6 +1543,7 @@ def _carry_unknowns(command: Command, reading: Command) -> None:
         return
     shapes = dict(reading.shapes or {})
     globs = set(reading.globs)
+    choices = dict(reading.choices or {})
     for index, word in enumerate(reading.argv[1:], start=1):
         at = own.get(word)
         if at is None:
@@ -1517,10 +1553,13 @@ def _carry_unknowns(command: Command, reading: Command) -> None:
             shape = (command.shapes or {}).get(at)
             if shape is not None:
                 shapes[index] = shape
+            if command.choices is not None and at in command.choices:
+                choices[index] = command.choices[at]
         if at in command.globs:
             globs.add(index)
     reading.shapes = shapes or None
     reading.globs = frozenset(globs)
+    reading.choices = choices or None
 
 
 def _unknown_words(command: Command) -> dict[str, int]:
@@ -1571,6 +1610,10 @@ def _add_command(
             from hookwise.shell.variables import loop_hint
 
             loop_hint(script, raw[1].value, [(w.value, w.dynamic) for w in raw[3:]])
+            if script.vars is not None and raw[2:3] and raw[2].value == "in":
+                from hookwise.shell.variables import loop_choices
+
+                loop_choices(script, raw[1].value, raw[3:])
         words: list[_Word] = []
     else:
         if source and any("{" in source[w.start : w.end] for w in raw if 0 <= w.start < w.end):
@@ -1638,6 +1681,8 @@ def _add_command(
         from hookwise.shell.variables import shapes
 
         command.shapes = shapes(words, script)
+        if script.vars is not None and script.vars.choices:
+            _loop_choices(command, words, script)
     if command.globs:
         _framed_globs(command, script.globopts)
     if command.program == "curl" and any("{" in w or "[" in w for w in command.argv[1:]):
@@ -1672,6 +1717,10 @@ def _add_command(
             reading = _inner_argv(argv, depth, script, command.text, origin, like=command)
             if reading is not None:
                 _carry_unknowns(command, reading)
+            if reading is not None and argv[0] == "cat" and _names_trees(command):
+                # ln -s ~/.aws k, cp -r ~/.aws/. k, mv d k: every file under the source is
+                # then read by the new name (k/*: red team s29 F), as find walks it
+                reading.walked = ["find", *argv[1:]]
             if reading is not None and kept is not None:
                 reading.kept = (command, kept)
     if command.program in programs.SUBCOMMAND_READERS:
@@ -1835,6 +1884,27 @@ def _curl_urls(command: Command) -> None:
         command.shapes = {**(command.shapes or {}), len(command.argv): (("S",), ("*",))}
         command.argv.append(programs.COMPUTED)
         command.dynamic.append(True)
+
+
+def _loop_choices(command: Command, words: list[_Word], script: Script) -> None:
+    """The names and patterns a loop's ``"$f"`` among the operands can be, as bash
+    matches the patterns under the line's glob options; a pattern it matches otherwise
+    than the matcher reads (glob_frame.differs) or an extglob leaves the word unknown."""
+    from hookwise.shell.commands.glob_frame import differs
+    from hookwise.shell.variables import choice_words
+
+    for index, word in enumerate(words[1:], start=1):
+        found = choice_words(word, script) if word.dynamic else None
+        if found is None:
+            continue
+        matched: list[tuple[str, bool]] = []
+        for value, pattern in found:
+            read = accounting.as_matched(value, script.globopts) if pattern else value
+            if read is None or (pattern and differs(read, script.globopts)):
+                break
+            matched.append((read, pattern))
+        else:
+            command.choices = {**(command.choices or {}), index: tuple(matched)}
 
 
 def _framed_globs(command: Command, options: frozenset[str]) -> None:
@@ -2317,6 +2387,9 @@ def _remember_written(command: Command, script: Script, depth: int) -> None:
             if not script.was_written(name):
                 targets.append((name, None))
     stores = [_ref_store(_file_key(t), script) for t, _ in targets]
+    if script.copies:  # ln -s ../remote.git/refs/heads/main r && ... > r (red team s29 M)
+        linked = [_through_link(_file_key(t), script) for t, _ in targets]
+        stores += [_ref_store(_file_key(k), script) for k in linked if k is not None]
     if program in _WRITERS and any(w.startswith(("-i", "--in-place")) for w in command.argv[1:]):
         # sed -i s/.../ ../remote.git/refs/heads/main: a ref file edited in place
         stores += [_ref_store(_file_key(w), script) for w in command.argv[2:] if w[:1] != "-"]
@@ -2376,6 +2449,44 @@ def _copied_refs(argv: list[str], script: Script) -> str | None:
         inner = source.removeprefix(".git/")
         if inner != source and _ref_store(f"{target.rstrip('/')}/{inner}/", script) is not None:
             return target.rstrip("/") or target
+    return None
+
+
+# git subcommands that remove or overwrite files of the working tree they run in
+_GIT_TREE_CHANGERS = frozenset(
+    ["rm", "clean", "sparse-checkout", "checkout", "restore", "switch", "reset", "stash",
+     "read-tree", "checkout-index", "mv", "apply", "am", "merge", "pull", "rebase",
+     "cherry-pick", "revert", "worktree", "submodule"]
+)  # fmt: skip
+
+
+def _git_tree_elsewhere(
+    options: list[str], env: dict[str, str], script: Script, command: Command
+) -> str | None:
+    """The working tree outside the working directory a git command runs in, as written
+    (``-C D``, ``--work-tree[=]D``, ``GIT_WORK_TREE``, a ``cd`` there on the line), or None."""
+    tree = env.get("GIT_WORK_TREE")
+    if tree is None and command.chdir is None:
+        tree = script.elsewhere
+    for index, word in enumerate(options):
+        following = options[index + 1] if index + 1 < len(options) else ""
+        if word == "-C" and following:
+            tree = following if tree is None or following[:1] == "/" else f"{tree}/{following}"
+        elif word == "--work-tree" and following:
+            tree = following
+        elif word.startswith("--work-tree="):
+            tree = word.split("=", 1)[1]
+    return tree if tree and programs.outside(tree) else None
+
+
+def _through_link(key: str, script: Script) -> str | None:
+    """What a write to ``key`` writes when it, or a directory above it, is a link the line
+    made (``ln -s ../remote.git/refs/heads r``: ``r/main`` is that repository's ref)."""
+    parts = key.split("/")
+    for end in range(len(parts), 0, -1):
+        found = script.copies.get("/".join(parts[:end]))
+        if found is not None and found[1].rsplit("/", 1)[-1] in ("ln", "link"):
+            return "/".join([found[0].rstrip("/"), *parts[end:]])
     return None
 
 
@@ -2461,6 +2572,11 @@ def _git(command: Command, depth: int, script: Script) -> None:
         if target in gone and programs.outside(target):
             origin = f"{target}, taken away on the line, made anew: a force push to it"
             _inner_argv(["git", "push", "--force", target], depth, script, command.text, origin)
+    if at > 0 and argv[at] in _GIT_TREE_CHANGERS:
+        tree = _git_tree_elsewhere(argv[:at], env, script, command)
+        if tree is not None:  # git -C ../victim rm -r .: a delete there (red team s29 N)
+            origin = f"git {argv[at]} changes the files of {tree}, outside the working directory"
+            _inner_argv(["rm", "-r", "-f", "--", tree], depth, script, command.text, origin)
     if at < 0:
         return
     if argv[at] not in aliases:

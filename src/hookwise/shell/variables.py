@@ -16,6 +16,8 @@ Standard library only.
 
 from __future__ import annotations
 
+import re
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -77,7 +79,7 @@ def is_arithmetic(piece: str) -> bool:
 class Vars:
     """Assignments recorded on the first pass; the table of known values on the second."""
 
-    __slots__ = ("_unknown", "hints", "records", "referenced", "table", "wildcard")
+    __slots__ = ("_unknown", "choices", "hints", "records", "referenced", "table", "wildcard")
 
     def __init__(self) -> None:
         # (scope, name, value or None for unknown, certain, end anchor)
@@ -88,6 +90,8 @@ class Vars:
         self._unknown: set[tuple[int, str]] = set()
         # what an unknown value assigned on the line is (value_shape): x=$(mktemp) a path
         self.hints: dict[tuple[int, str], tuple[tuple[str, ...], ...]] = {}
+        # a for loop's list, when every word is a name or a pattern: (value, is a pattern)
+        self.choices: dict[tuple[int, str], tuple[tuple[str, bool], ...]] = {}
 
     def record(self, scope: int, name: str, value: Value, certain: bool, end: int) -> None:
         if self.table is None:  # the second pass reads the table the first one made
@@ -528,6 +532,56 @@ def loop_hint(script: Any, name: str, words: list[tuple[str, bool]]) -> None:
     hint: Shape = (("*",), ("L", tail))
     hints = script.vars.hints
     hints[key] = hint if hints.get(key, hint) == hint else (("*",),)
+
+
+MAX_CHOICES = 16  # words of a loop's list read one by one (loop_choices)
+# characters of a list word that is not one name or one plain pattern (braces, tildes,
+# expansions, extglob, quotes and escapes in its text)
+_NOT_A_CHOICE = frozenset("{}~$`()<>|&;\\'\" \t\n")
+
+
+def loop_choices(script: Any, name: str, words: list[Any]) -> None:
+    """``for f in src/*.py a.txt``: ``"$f"`` is one of the list's words, each a name or the
+    files a pattern matches (choice_words). Only a list of plain words and unquoted
+    patterns, at most MAX_CHOICES of them; anything else gives no choices."""
+    found: list[tuple[str, bool]] = []
+    for word in words:
+        value = word.value
+        if not word.quoted and value in (";", "do", "\n"):
+            break
+        pattern = any(c in value for c in "*?[")
+        if word.dynamic or not value or _NOT_A_CHOICE.intersection(value):
+            return
+        if word.quoted and pattern:
+            return  # (a quoted pattern is a literal name; partly quoted cannot be told)
+        found.append((value, pattern))
+    if found and len(found) <= MAX_CHOICES:
+        script.vars.choices[(script.scope, name)] = tuple(found)
+
+
+_QUOTED_REFERENCE = re.compile(r"\$([A-Za-z_][A-Za-z_0-9]*)|\$\{([A-Za-z_][A-Za-z_0-9]*)\}")
+
+
+def choice_words(word: Any, script: Any) -> tuple[tuple[str, bool], ...] | None:
+    """The words ``word`` stands for when it is exactly ``"$f"`` (quoted: one field, no
+    second glob) for a loop's variable nothing else on the line assigns (not a ``read``,
+    not another loop, not a scope where any name may be assigned): its loop's choices."""
+    vars_ = script.vars
+    if vars_ is None or vars_.table is None or not vars_.choices:
+        return None  # (the second pass only: every assignment of the line is recorded)
+    if word.parts is None or len(word.marks) != 1:
+        return None
+    at, how = word.marks[0]
+    if how != 2 or any(part for k, part in enumerate(word.parts) if k != at):
+        return None
+    match = _QUOTED_REFERENCE.fullmatch(word.parts[at])
+    if match is None:
+        return None
+    name = match.group(1) or match.group(2)
+    if script.scope in vars_.wildcard or sum(r[1] == name for r in vars_.records) != 1:
+        return None
+    found: tuple[tuple[str, bool], ...] | None = vars_.choices.get((script.scope, name))
+    return found
 
 
 def record_word(word: Any, script: Any, certain: bool) -> None:

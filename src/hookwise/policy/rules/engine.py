@@ -149,8 +149,18 @@ def _options(cmd: Command) -> tuple[set[str], list[str]]:
             from hookwise.policy.rules.maybe import sentinel
 
             argv = [sentinel(i) if i in cmd.shapes and i else w for i, w in enumerate(argv)]
-        cmd.options = flags_of(cmd.program, argv)
+        flags, positional = flags_of(cmd.program, argv)
+        signed = [i for i, shape in (cmd.shapes or {}).items() if i and _signed(shape)]
+        if signed:  # git push origin "+$(git branch --show-current)": a + refspec still
+            spelled = ["+" + w if i in signed else w for i, w in enumerate(argv)]
+            flags = flags | flags_of(cmd.program, spelled)[0]
+        cmd.options = (flags, positional)
     return cmd.options
+
+
+def _signed(shape: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether a word known only when it runs starts with a literal ``+``."""
+    return bool(shape) and shape[0][0] == "L" and shape[0][1].startswith("+")
 
 
 _CANONICAL: dict[tuple[str, str], str] = {}
@@ -272,6 +282,47 @@ def _pattern_args(spec: dict[str, Any], cmd: Command, ev: Event, index: int) -> 
     return pattern_args(spec, cmd, _options(cmd)[1], glob_match, _glob_directory(ev, index))
 
 
+MAX_VARIANTS = 64  # commands a loop's "$f" words make, judged one by one (_choices_match)
+
+
+def _choices_match(
+    spec: dict[str, Any],
+    cmd: Command,
+    ev: Event,
+    index: int,
+    *,
+    could: dict[int, str],
+    maybe: list[str] | None,
+) -> bool:
+    """Whether a command whose ``"$f"`` words are a loop's names or patterns
+    (``Command.choices``) matches: the loop runs it with each of them, so each value is
+    a command of its own, judged as written (a pattern as bash expands it). Past
+    MAX_VARIANTS, judged by the words' shapes as any unknown word."""
+    from itertools import product
+
+    slots = sorted(cmd.choices or {})
+    options = [(cmd.choices or {})[at] for at in slots]
+    count = 1
+    for values in options:
+        count *= len(values)
+    if count > MAX_VARIANTS:
+        options = []
+    for picked in product(*options) if options else [None]:
+        variant = cmd if picked is None else cmd.variant(dict(zip(slots, picked, strict=True)))
+        if _command_matches(spec, variant):
+            return True
+        if maybe is None or index in could:
+            continue
+        why = None
+        if variant.shapes is not None:
+            why = _could_match(spec, variant)
+        elif variant.globs and spec["args"]:
+            why = _pattern_args(spec, variant, ev, index)
+        if why is not None:
+            could[index] = f"{' '.join(variant.argv)[:80]}: {why}"
+    return False
+
+
 def _glob_directory(ev: Event, index: int) -> str | None:
     """Where bash will expand the patterns of the ``index``-th command as the disk is now,
     or None when the line can change what they match before they are expanded: something
@@ -321,7 +372,13 @@ def _m_command(
             hits.update(range(len(script.commands)) or [-1])
             continue
         for index, cmd in enumerate(script.commands):
-            if _command_matches(spec, cmd):
+            if cmd.choices is not None and _choices_match(
+                spec, cmd, ev, index, could=could, maybe=maybe
+            ):
+                hits.add(index)
+            elif cmd.choices is not None:
+                continue  # (every value it can take was judged)
+            elif _command_matches(spec, cmd):
                 hits.add(index)
             elif cmd.shapes is not None and maybe is not None and index not in could:
                 why = _could_match(spec, cmd)
