@@ -18,6 +18,6 @@ cd "$PROJ"
   if [ "$LOOPERS" -gt 0 ]; then
     for i in $(seq "$LOOPERS"); do (sleep 300 & p=$!; while :; do kill -CONT $p; done) & done
     sleep 2
-    python3 "$here/host.py" "$HOOK_CMD" "$PWD" 2 0
+    python3 "$here/host.py" "$HOOK_CMD" "$PWD" 2 0; kill -9 -1
   fi
   kill -9 -1 2>/dev/null; true' 2>&1 | cut -c1-300
