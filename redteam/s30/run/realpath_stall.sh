@@ -2,7 +2,7 @@
 # #1: inside `hookwise run`, one exec of a path made of N symlinks (farm.py) costs the
 # supervisor's one exec-watch thread seconds of os.path.realpath, and every exec and signal
 # of the session waits behind it; a hook's launcher exec past the host's 10 s.
-# usage: realpath_stall.sh [control|once|onhook] [N links] [calls]
+# usage: realpath_stall.sh [control|once|onhook|loop] [N links] [calls]   (loop: LOOPERS=1)
 #   once: time one refused exec (its wait = the decision), and a hook call started beside it
 #   onhook: on_hook.py fires one such exec as each hook's shell starts; host.py times 3 calls
 set -u
@@ -27,6 +27,10 @@ cd "$PROJ"
       python3 "$here/on_hook.py" /tmp/rt30r/farm-$N.path 150 "${PER_HOOK:-2}" &
       python3 "$here/host.py" "$HOOK_CMD" "$PWD" "$CALLS" 0
       kill %1; wait;;
+    loop)  # LOOPERS plain loops of the farm exec, no watcher
+      for i in $(seq "${LOOPERS:-1}"); do python3 "$here/stall_exec.py" /tmp/rt30r/farm-$N.path 1000 > /dev/null & done
+      python3 "$here/host.py" "$HOOK_CMD" "$PWD" "$CALLS" 0
+      kill -9 -1;;
     control)
       python3 "$here/host.py" "$HOOK_CMD" "$PWD" "$CALLS" 0;;
   esac
