@@ -394,3 +394,91 @@ def test_f1_the_hook_holds_a_host_tool_s_path_through_a_changeable_link(
     plain = _hook(project, "Read", {"file_path": f"{project.root}/real/.ssh/id_rsa"})
     assert plain.get("permissionDecision") in (None, "allow"), plain
     assert user.read_text("utf-8") == SSH_RULES
+
+
+# --------------------------------------- F6 in the hook: each host's naming of an MCP tool
+# (host, event, the tool's name as the host sends it, Gemini's mcp_context): Claude Code and
+# Codex send ``mcp__<server>__<tool>``; Gemini CLI 0.61.0 its own ``mcp_<server>_<tool>``
+# (protocol/hosts.py mcp_names) with ``mcp_context`` when it finds the server's settings,
+# without it when it does not (coreToolHookTriggers extractMcpContext)
+HOST_FORMS = [
+    ("claude", "PreToolUse", "mcp__fs__read_resource", None),
+    ("codex", "PreToolUse", "mcp__fs__read_resource", None),
+    ("gemini", "BeforeTool", "mcp_fs_read_resource", {"server_name": "fs"}),
+    ("gemini", "BeforeTool", "mcp_fs_read_resource", None),
+]
+
+
+def _host_hook(
+    project: Project, form: tuple[str, str, str, Any], args: dict[str, Any]
+) -> tuple[str, str]:
+    """(the decision, its text) of ``hookwise hook --host H`` (a real process) on the
+    payload the host sends for an MCP tool call: "" when it lets the call run."""
+    import subprocess
+
+    from hookwise.policy.tools.payloads import build_payload
+
+    host, event, tool, context = form
+    extra = {"mcp_context": {**context, "tool_name": "read_resource"}} if context else None
+    payload = build_payload(
+        host, event, tool=tool, tool_input=args, cwd=str(project.root), extra=extra
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "hookwise", "hook", "--host", host],
+        input=json.dumps(payload), capture_output=True, text=True, env=project.env,
+        cwd=project.root, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode in (0, 2), done.stderr
+    text = done.stdout.strip() or done.stderr.strip()
+    if not text or text == "{}":
+        return "", ""
+    answer = json.loads(text) if text.startswith("{") else {"decision": "deny", "reason": text}
+    if "hookSpecificOutput" in answer:
+        out = answer["hookSpecificOutput"]
+        return out.get("permissionDecision", ""), out.get("permissionDecisionReason", "")
+    return answer.get("decision", ""), answer.get("reason", "")
+
+
+def test_f6_the_hook_reads_a_uri_in_an_mcp_tools_arguments_as_the_proxy_does(
+    project: Project,
+) -> None:
+    """b04: the hook let ``mcp__fs__read_resource {uri: fs:///…/.env}`` and ``{uri:
+    workspace://.env}`` run (the proxy denies them: test_f6_f7 above), and a ``file:`` URI
+    too. Under every host's naming of the tool the URI is now the files it names
+    (``canonical.uri_files``, the proxy's reading): ``files`` rules and self-protection hold
+    for it; a ``tool: read`` rule that would hold makes it unverifiable (its name does not
+    say it reads); a name no rule covers, and a network URL, pass."""
+    (project.root / ".env").write_text("SECRET=hunter2\n", "utf-8")
+    (project.root / "README").write_text("hello\n", "utf-8")
+    home = Path(project.env["HOME"])
+    (home / ".ssh").mkdir()
+    (home / ".ssh" / "id_rsa").write_text("PRIVATE-KEY\n", "utf-8")
+    user = _user_policy(project)
+    user.write_text(
+        "version: 1\nrules:\n  - {id: no-ssh, match: {files: '~/.ssh/**'}, action: deny}\n"
+        "  - {id: notes-unread, match: {tool: read, files: '**/notes.txt'}, action: deny}\n"
+    )
+    denied = {
+        f"fs://{project.root}/.env": ".env files hold secrets",  # (no-env-files)
+        "workspace://.env": ".env files hold secrets",
+        f"file://{project.root}/.env": ".env files hold secrets",
+        "q://read?name=%2Eenv": ".env files hold secrets",
+        f"fs://{home}/.ssh/id_rsa": "no-ssh",
+        "workspace://~/.ssh/id_rsa": "no-ssh",
+    }
+    for form in HOST_FORMS:
+        for uri, rule in denied.items():
+            decision, why = _host_hook(project, form, {"uri": uri})
+            assert decision == "deny" and rule in why, (form, uri, decision, why)
+        # under another key, nested: the proxy reads every string (file_uri.uri_reading)
+        decision, why = _host_hook(project, form, {"request": {"targets": ["workspace://.env"]}})
+        assert decision == "deny" and ".env files hold" in why, (form, decision, why)
+        policy = f"file://{user}"
+        decision, why = _host_hook(project, form, {"uri": policy, "content": EMPTY})
+        assert decision == "deny" and "protects its own guardrails" in why, (form, why)
+        # a read rule: the tool's name does not say it reads (the proxy: unverifiable too)
+        decision, why = _host_hook(project, form, {"uri": "workspace://notes.txt"})
+        assert decision in ("ask", "deny"), (form, decision)  # (Codex cannot ask: deny)
+        assert "cannot verify" in why and "notes-unread" in why, (form, why)
+        for uri in ("workspace://README", f"fs://{project.root}/README", "https://x.test/.env"):
+            assert _host_hook(project, form, {"uri": uri}) == ("", ""), (form, uri)

@@ -29,7 +29,6 @@ TOTALS = {"A": 20, "B": 4, "D": 6, "E": 9, "F": 4, "N": 4}
 # pattern (find's * reaches dot names, bash's does not), open
 OPEN = frozenset(
     [
-        "find ~ -path '*aws*' -type f | xargs cat",
         # N: a link made in an earlier call takes git -C into ../victim, read as written
         "ln -s ../victim v ⟫ git -C v init -q && git -C v add -A && git -C v commit -qm x && "
         "git -C v rm -rq .",

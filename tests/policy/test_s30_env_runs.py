@@ -25,6 +25,7 @@ PROJECT_CODE = [
     ". ./.env && make test",
     "npx dotenv -e .env -- jest",
     ". ./.env; dir=$HOME/x; npm test",
+    "set -a; . ./.env; set +a; bash scripts/deploy.sh staging",
 ]
 
 LEAKS = [

@@ -17,7 +17,7 @@ from hookwise.policy import os_lite as os  # os without its import cost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
     from typing import Any
 
     from hookwise.shell.parser import Command, Script
@@ -374,6 +374,10 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
             return PathRef(raw, None, None)
     elif text.startswith(("$HOME/", "${HOME}/")) or text in ("$HOME", "${HOME}"):
         text = home + text[text.index("}") + 1 if text.startswith("${") else 5 :]
+    elif (text == "~+" or text.startswith("~+/")) and cwd:
+        text = cwd + text[2:]  # bash's ~+ is $PWD, the command's directory
+    elif (text.startswith(("$PWD/", "${PWD}/")) or text in ("$PWD", "${PWD}")) and cwd:
+        text = cwd + text[text.index("}") + 1 if text.startswith("${") else 4 :]
     elif dynamic or "$" in text or "`" in text:
         return PathRef(raw, None, None)
     return _anchored(raw, text, cwd)
@@ -429,6 +433,46 @@ def kernel_path(text: str, cwd: str, made: tuple[str, ...] = ()) -> str | None:
             return UNKNOWN_DIR + "/" + "/".join(p for p in parts[last + 1 :] if p not in ("", "."))
     real = os.realpath(joined)
     return None if real == os.path.normpath(joined) else real
+
+
+def _strings(value: object, depth: int = 0) -> Iterator[str]:
+    """Every string in a tool's arguments, under any key, at any depth."""
+    if depth > 256:
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item, depth + 1)
+
+
+def uri_files(args: object, cwd: str, home: str) -> list[str]:
+    """Every file a URI in a tool's arguments may name (under any key, at any depth; a
+    ``file:`` URI or any other scheme but the network's, read as ``resources/read`` reads
+    it: ``uri_paths.argument_paths``), absolute: as written, links resolved (a server
+    follows them), and a ``..`` after a link as the kernel takes it (red team s27 F5). One
+    reading for the MCP proxy's tool calls (integrations/file_uri.uri_reading) and the
+    hook's MCP tools under any host's naming (:attr:`Event.paths`: red team s29 F6)."""
+    found: list[str] = []
+    for text in _strings(args):
+        if ":" not in text:
+            continue  # no URI: uri_paths (and ``re``) stay unloaded
+        from hookwise.policy.uri_paths import argument_paths  # (only for such a value)
+
+        for path in argument_paths(text) or ():
+            absolute = tool_paths(path, cwd, home)[0].absolute
+            if absolute is None:
+                continue
+            physical = kernel_path(path, cwd)
+            if physical is not None and physical.startswith(UNKNOWN_DIR):
+                physical = None  # a name before the `..` is missing: open(2) fails there
+            for spelling in (absolute, os.realpath(absolute), physical):
+                if spelling is not None and spelling not in found:
+                    found.append(spelling)
+    return found
 
 
 def _anchored(raw: str, text: str, cwd: str) -> PathRef:
@@ -1052,6 +1096,12 @@ class Event:
                 value = self.input.get(key)
                 if isinstance(value, str) and value:
                     refs.extend(tool_paths(value, self.cwd, home))
+        if self.tool not in CANONICAL_TOOLS:
+            # an MCP tool (``mcp__fs__read_resource``, Gemini's ``mcp_fs_read_resource``) or
+            # any tool the host tables do not map: a URI under any key is the files it
+            # names, as the MCP proxy reads it (red team s29 F6)
+            for path in uri_files(self.input, self.cwd, home):
+                refs.extend(tool_paths(path, self.cwd, home))
         if self.tool == MCP_RESOURCE:
             refs.extend(self._resource_paths(home))
         edits = self.input.get("edits")
@@ -1097,6 +1147,14 @@ class Event:
                 if cmd.program in TREE_READERS:
                     tree = reads_tree(cmd.program, cmd.argv)
                 excluded = excluded_words(cmd.program, cmd.argv)
+                run = cmd.argv[0] if cmd.argv and not cmd.dynamic[0] else ""
+                if "/" in run and (run[:1] != "/" or run.startswith(home + "/")):
+                    # ./server.pem run as a program: the shell reads it, and its errors
+                    # print its lines (red team s30 L); a system program is not judged so
+                    ref = resolve_path(run, where or "", home, where is None)
+                    ref.relative = _relative(ref.absolute, self.cwd)
+                    ref.command = index
+                    refs.append(ref)
                 for at, (word, dynamic) in enumerate(
                     zip(cmd.argv[1:], cmd.dynamic[1:], strict=False), start=1
                 ):

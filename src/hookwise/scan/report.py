@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
 
 from hookwise.config.hookwise_command import runs_only_hookwise
 from hookwise.mcp_proxy import impostor, wrapped
@@ -36,7 +38,7 @@ from hookwise.scan.sources.settings_commands import (
     codex_env,
     gemini_env,
 )
-from hookwise.scan.sources.start_dirs import ABOVE_SCOPE, start_dir_mcp
+from hookwise.scan.sources.start_dirs import ABOVE_SCOPE, start_dir_mcp, start_dirs
 
 __all__ = ["scan_project"]
 
@@ -47,6 +49,62 @@ _OWN_SOURCES = ("claude", "gemini", "codex")
 
 def _collect(ctx: ScanContext, report: ScanReport) -> list[Finding]:
     """Fill ``report`` with every runnable and variable; return the findings of sources."""
+    extra = _hosts(ctx, report)
+    codex_home = _codex_home(ctx)
+    report.runnables += start_dir_mcp(ctx, codex_home)
+    dirs, warnings = start_dirs(ctx)
+    report.warnings += warnings
+    extra += _started_in(ctx, report, dirs)
+    for runnables, warnings in (
+        plugin_host_runnables(ctx),
+        turn_hooks(ctx),
+        policy_validators(ctx),
+    ):
+        report.runnables += runnables
+        report.warnings += warnings
+    return extra
+
+
+def _codex_home(ctx: ScanContext) -> Path | None:
+    real, _everything = codex_loads(ctx)
+    return next((layer.folder for layer in real.layers if layer.name == "user"), None)
+
+
+def _key(runnable: Runnable) -> tuple[str, str, str, str, int]:
+    return runnable.host, runnable.kind, runnable.name, runnable.file, runnable.line
+
+
+def _started_in(ctx: ScanContext, report: ScanReport, dirs: list[Path]) -> list[Finding]:
+    """The hooks, MCP servers and variables of the host settings in each other directory of
+    the repository a host may be started in (``pkg/.claude/settings.json``, a planted
+    ``pkg/.gemini/settings.json``: red team s29), read by the same loaders as the project's,
+    as the host started there reads them, so judged as the same content is at the root.
+    Only what is written in that directory is taken (the user's files and the layers above
+    it are the project's run's, each reported once)."""
+    seen = {_key(r) for r in report.runnables}
+    found: list[Finding] = []
+    for directory in dirs:
+        here = ScanReport(project=str(directory))
+        extra = _hosts(replace(ctx, project=directory), here)
+
+        def inside(path: str, directory: Path = directory) -> bool:
+            return Path(path).is_relative_to(directory)
+
+        for runnable in here.runnables:
+            if inside(runnable.file) and _key(runnable) not in seen:
+                seen.add(_key(runnable))
+                report.runnables.append(runnable)
+        report.env_settings += [e for e in here.env_settings if inside(e.file)
+                                and e not in report.env_settings]  # fmt: skip
+        report.files += [f for f in here.files if inside(f)]
+        report.warnings += [w for w in here.warnings if w not in report.warnings]
+        found += [f for f in extra if inside(f.file)]
+    return found
+
+
+def _hosts(ctx: ScanContext, report: ScanReport) -> list[Finding]:
+    """Each host's hooks, MCP servers and variables for a host started in ``ctx.project``
+    (the plugin hosts and hookwise's own: :func:`_collect`)."""
     extra: list[Finding] = []
     claude = load_claude(ctx)
     claude_gate = claude_repository_gate(ctx)
@@ -90,10 +148,6 @@ def _collect(ctx: ScanContext, report: ScanReport) -> list[Finding]:
     report.warnings += loaded.warnings
     report.files += loaded.files
     report.runnables += codex_mcp(ctx, real, everything)
-    codex_home = next((layer.folder for layer in real.layers if layer.name == "user"), None)
-    runnables, warnings = start_dir_mcp(ctx, codex_home)
-    report.runnables += runnables
-    report.warnings += warnings
     report.env_settings += codex_env(ctx, real, everything)
 
     for name in hosts_with("scan"):
@@ -104,14 +158,6 @@ def _collect(ctx: ScanContext, report: ScanReport) -> list[Finding]:
         report.warnings += loaded.warnings
         report.files += loaded.files
         report.runnables += file_host_mcp(ctx, name)
-
-    for runnables, warnings in (
-        plugin_host_runnables(ctx),
-        turn_hooks(ctx),
-        policy_validators(ctx),
-    ):
-        report.runnables += runnables
-        report.warnings += warnings
     return extra
 
 

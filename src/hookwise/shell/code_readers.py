@@ -18,7 +18,7 @@ Cold: imported for a program of :data:`programs.CODE_READERS` only. Standard lib
 
 from __future__ import annotations
 
-from hookwise.shell.accounting import PY_SHELLS as _PY_SHELLS
+from hookwise.shell.programs import PY_SHELLS as _PY_SHELLS
 from hookwise.shell.programs import family
 
 TYPE_CHECKING = False
@@ -448,6 +448,18 @@ _PY_ARCHIVE_VALUED = frozenset(["--filter", "--metadata-encoding"])
 PY_ARCHIVE_MODULES = frozenset(["zipfile", "tarfile"])
 
 
+def _served(args: list[str]) -> str:
+    """The directory ``python -m http.server`` serves: ``-d``/``--directory`` (an unique
+    prefix of it too), else the working directory."""
+    for k, word in enumerate(args):
+        name, eq, value = word.partition("=")
+        if word == "-d" or (len(name) > 4 and "--directory".startswith(name)):
+            return value if eq else (args[k + 1] if k + 1 < len(args) else ".")
+        if word.startswith("-d") and len(word) > 2:
+            return word[2:]
+    return "."
+
+
 def py_archive_module(module: str, args: list[str]) -> Items:
     """What ``python -m zipfile``/``tarfile`` reads and writes: a listing, test or
     extraction reads the archive; a creation writes its first operand from the files it
@@ -470,8 +482,8 @@ def py_archive_module(module: str, args: list[str]) -> Items:
         else:
             operands.append(word)
         k += 1
-    if mode == "c":
-        return [("write", operands[0])] * bool(operands) + [("read", f) for f in operands[1:]]
+    if mode == "c":  # (a directory among the sources: every file under it)
+        return [("write", operands[0])] * bool(operands) + [("tree", f) for f in operands[1:]]
     return [("read", operands[0])] if mode and operands else []
 
 
@@ -681,6 +693,8 @@ def read(
             return found + _pending(script, language, program)
         if module in PY_ARCHIVE_MODULES:
             return py_archive_module(module, argv[argv.index("-m") + 2 :])
+        if module == "http.server":  # it serves every file under its directory
+            return [("tree", _served(argv[argv.index("-m") + 2 :]))]
         if unread_module(module):
             why = f"python -m {module} runs a standard library tool whose handling of its"
             return [("unverifiable", f"{why} operands and input hookwise does not read")]
@@ -943,8 +957,11 @@ def _parallel(
         inputs = text.splitlines() if text is not None else None
         where = where or ("its input" if text is None and command.piped_from else "")
     if inputs is None and where:
-        if template:
-            return [("script", " ".join(template).replace("{}", "${PARALLEL_INPUT}"))]
+        if template:  # each input is a line of its input: a value made when it runs
+            shown = " ".join(template).replace("{}", "${PARALLEL_INPUT}")
+            if "${PARALLEL_INPUT}" not in shown:
+                shown += " ${PARALLEL_INPUT}"  # (no {}: the input goes last)
+            return [("script", f"PARALLEL_INPUT=$(head -n 1); {shown}")]
         return [
             (
                 "unverifiable",

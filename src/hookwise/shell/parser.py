@@ -972,7 +972,10 @@ class _Scanner:
             value.append(ch)
             i += 1
         if dynamic:
-            return _Word("".join(value), True, quoted, start, i, parts=value, marks=tuple(marks)), i
+            made = _Word("".join(value), True, quoted, start, i, parts=value, marks=tuple(marks))
+            # $HOME/.aws/*, "$d"/c*: a pattern bash expands too, after the values (s30 D)
+            made.glob = globbed
+            return made, i
         word = _Word("".join(value), dynamic, quoted, start, i)
         word.glob = globbed
         return word, i
@@ -1665,6 +1668,11 @@ def _add_command(
         stdin=list(stdin),
     )
     command.piped_from = piped_from
+    if prefix.xargs is not None and command.program != "rm":
+        from hookwise.shell.xargs_input import find_walk
+
+        # find ~ -type f | xargs cat: what find walks, hidden names and depth (s29 B)
+        command.walked = find_walk(piped_from)
     command.computed_writes = list(computed or ())
     command.chdir = prefix.chdir
     command.assigned = prefix.assigned
@@ -2043,7 +2051,7 @@ def _run_inner(
         given = [*command.env.values(), *command.stdin, *command.redirects]
         valued = any("$" in w or "`" in w for w in given)
         name = programs.family(program)
-        line_code = name is not None and accounting.reads_code(command, script, name)
+        line_code = name is not None and accounting.reads_code(command, script, name, outputs=False)
         leaks = leaks_values(
             program, argv, command.dynamic, fed=fed, valued=valued, traced=traced,
             line_code=line_code,
@@ -2635,6 +2643,11 @@ def _interpreter(
                 script.written[_file_key(value)] = None  # content made when it runs
         elif kind == "read":
             _inner_argv(["cat", value], depth, script, command.text, f"{command.program} reads")
+        elif kind == "tree":  # every file under it (a server's root, an archive's sources)
+            origin = f"{command.program} reads every file under {value}"
+            reading = _inner_argv(["cat", value], depth, script, command.text, origin)
+            if reading is not None:
+                reading.walked = ["find", value]
         else:
             prefixed = str(value).startswith(command.program + " ")
             command.unknowns.append(value if prefixed else f"{command.program}: {value}")

@@ -839,6 +839,10 @@ SHELL_STARTERS = (
     " unshare fakeroot chroot su runuser sg script nsenter firejail newgrp machinectl toolbox "
     "distrobox lxc-attach setpriv sudo "
 )
+# python -m MODULE that is a shell or debugger: its words (-c CMD) and stdin are code
+PY_SHELLS = frozenset(
+    ["pdb", "code", "ipdb", "IPython", "pudb", "ptpython", "bpython", "asyncio", "idlelib"]
+)
 # the shells: a script they run (-c, stdin, a file) is read by hookwise.shell.scripts
 SHELLS = frozenset(
     ["sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh",
@@ -1434,6 +1438,33 @@ def jvm_commands(argv: list[str]) -> list[str]:
     return found
 
 
+def _ext_words(text: str) -> list[str]:
+    """The command of a git ``ext::`` URL, as git-remote-ext splits it: at spaces, ``% ``
+    a space inside a word, ``%%`` a percent sign, ``%s``/``%S``/``%G``/``%V`` what git
+    puts there (``sh -c rm% -rf% ../victim`` is ``sh -c 'rm -rf ../victim'``)."""
+    words: list[str] = []
+    current: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "%" and i + 1 < len(text):
+            following = text[i + 1]
+            current.append({" ": " ", "%": "%", "s": "git-upload-pack", "S": "upload-pack",
+                            "G": ".", "V": ""}.get(following, following))  # fmt: skip
+            i += 2
+            continue
+        if ch == " ":
+            if current:
+                words.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+        i += 1
+    if current:
+        words.append("".join(current))
+    return words
+
+
 def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
     """What a git command runs from its options and configuration (git_config is imported
     only for a command that sets configuration: most git commands set none)."""
@@ -1451,7 +1482,9 @@ def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
         elif word.startswith("--config-env="):
             out.append(("unverifiable", "git reads a configuration value from the environment"))
     if at > 0 and argv[at] == "config":
-        rest = [w for w in argv[at + 1 :] if not w.startswith("-")]
+        from hookwise.shell.git_config import config_operands
+
+        rest = config_operands(argv[at + 1 :])
         if rest and rest[0] in ("set", "add"):
             rest = rest[1:]
         # a persistent hooks directory is how husky and friends install a repository's
@@ -1461,8 +1494,11 @@ def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
 
             out += git_value(rest[0], " ".join(rest[1:]))
     for word in argv[end:]:
-        if word.startswith("ext::"):  # git-remote-ext: "% " is a space inside a word
-            out.append(("script", word[5:].replace("% ", " ")))
+        if word.startswith("ext::"):  # git-remote-ext runs its words as a command
+            from hookwise.shell.quote import join
+
+            command: list[object] = [*_ext_words(word[5:])]
+            out.append(("script", join(command)))
     if at > 0 and argv[at] == "switch" and any(w.startswith("--orphan") for w in argv[at + 1 :]):
         # switch --orphan empties the working tree of every tracked file (checkout --orphan
         # keeps them): a delete of what is under it (red team s28 Q, in ../victim)
@@ -1813,6 +1849,13 @@ GIT_DATA_WRITERS: dict[str, tuple[str, ...]] = {
 # options whose value is one program (no shell) the command runs on its data, on stdin:
 # ``sort --compress-program=PROG`` (sort's temporary data, lines of its input)
 DATA_PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {"sort": ("--compress-program",)}
+# options whose value is a program run on every file the command reads, its path the
+# program's argument: ``rg --pre rm x DIR`` deletes what it searches (red team s30 W)
+FILE_PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {"rg": ("--pre",)}
+# php's ini settings that name a file it reads and prints, and its built-in server
+# (-S ADDR, -t DIR: every file under DIR served; red team s30 Q, R)
+PHP_NAMES = frozenset(["php", "php-cgi"])
+_PHP_READ_SETTINGS = ("auto_prepend_file", "auto_append_file", "error_log")
 MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
 RUNS_PROGRAMS = (
@@ -1826,6 +1869,8 @@ RUNS_PROGRAMS = (
             *TREE_DELETERS,
             *READ_OPTIONS,
             *DATA_PROGRAM_OPTIONS,
+            *FILE_PROGRAM_OPTIONS,
+            *PHP_NAMES,
             *WRITE_OPTIONS,
             *RESPONSE_FILES,
         ]
@@ -1909,6 +1954,37 @@ def _may_name(word: str, named: tuple[str, ...]) -> bool:
     return word[:1] == "-" and any(len(o) == 2 and o[1] in word[2:18] for o in named)
 
 
+def _php_runs(argv: list[str]) -> list[tuple[str, Any]]:
+    """php ``-d auto_prepend_file=F`` (``-dKEY=V``, ``--define``) reads F into its output;
+    ``-S ADDR [-t DIR]`` serves every file under DIR (the working directory without -t)."""
+    found: list[tuple[str, Any]] = []
+    words = iter(argv[1:])
+    serving = False
+    root = "."
+    for word in words:
+        setting = ""
+        if word in ("-d", "--define"):
+            setting = next(words, "")
+        elif word.startswith("-d") and "=" in word:
+            setting = word[2:]
+        elif word.startswith("--define="):
+            setting = word.partition("=")[2]
+        elif word == "-S" or word.startswith("-S"):
+            serving = True
+            if word == "-S":
+                next(words, None)
+        elif word in ("-t", "--docroot"):
+            root = next(words, ".")
+        elif word.startswith("-t") and len(word) > 2:
+            root = word[2:]
+        key, _, value = setting.partition("=")
+        if key.strip() in _PHP_READ_SETTINGS and value:
+            found.append(("read", value.strip().strip("\"'")))
+    if serving:
+        found.append(("tree", root))
+    return found
+
+
 def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     if program == "git":
         return _git_runs(argv)
@@ -1937,6 +2013,14 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
 
             found += option_runs(program, argv, stdin)
         return found
+    if program in FILE_PROGRAM_OPTIONS:
+        from hookwise.shell.commands.option_words import option_values
+
+        values = option_values(argv, (), FILE_PROGRAM_OPTIONS[program])
+        why = "runs {} on every file it reads, known only when it runs"
+        return [("unverifiable", f"{program} {why.format(v)}") for v in values[:1]]
+    if program in PHP_NAMES:
+        return _php_runs(argv)
     if program in DATA_PROGRAM_OPTIONS:
         from hookwise.shell.commands.option_words import option_values
 

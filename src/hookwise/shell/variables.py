@@ -689,8 +689,14 @@ def resolve(words: list[Any], script: Any, word_type: Any) -> list[Any]:
         if fields is None:
             out.append(word)
             continue
+        bare = any(how == 1 for _at, how in word.marks)
         for field in fields:
             made = word_type(field, False, True, word.start, word.end)
             made.expanded = True
+            # h=~; cat $h/.aws/*: the word's own pattern, or an unquoted value's, is one
+            # bash expands after the values (red team s30 D)
+            if word.glob or (bare and any(c in field for c in "*?[")):
+                made.glob = True
+                made.quoted = False
             out.append(made)
     return out

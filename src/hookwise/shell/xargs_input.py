@@ -96,6 +96,23 @@ def listed(piped_from: _Piped | None) -> list[str] | None:
     return None
 
 
+def find_walk(piped_from: _Piped | None) -> list[str] | None:
+    """find's words when the names a reader takes from its input come from ``find``
+    (through filters that keep names): the reader reads what find walks, hidden names
+    and all depths, as ``find -exec READER {} +`` does (canonical's walked trees); None
+    otherwise."""
+    source = piped_from
+    for _ in range(16):
+        if source is None:
+            return None
+        if source.program == "find":
+            return list(source.argv)
+        if source.program not in _FILTERS:
+            return None
+        source = source.piped_from
+    return None
+
+
 # git subcommands that print the names of files git does not track, ignored ones (a
 # .env) among them, with these flags: ls-files -o/-i, status --ignored, clean -n -x.
 # Tracked files' names (ls-files, diff --name-only) are the repository's own content

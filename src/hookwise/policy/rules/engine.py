@@ -900,6 +900,8 @@ def evaluate(
                     covers.append(_cover(rule, ev, segments))
             elif maybe:
                 unsure.append((position, ev, maybe))
+        if ev.name in GATED and ev.tool is not None and ev.tool not in canonical.CANONICAL_TOOLS:
+            unsure += _as_file_tool(rules, index, ev, seen, qualified)
     hits.sort(key=lambda hit: hit[0])
     stop_events = [ev for ev in events if ev.name == canonical.AGENT_STOP]
     for position, ev in hits:
@@ -936,6 +938,33 @@ def evaluate(
     if decision.decision is None and decision.allow_rule is not None:
         decision.decision = "allow"
     return decision
+
+
+def _as_file_tool(
+    rules: list[dict[str, Any]], index: dict[str, Any], ev: Event, seen: set[int], qualified: str
+) -> list[tuple[int, Event, list[str]]]:
+    """The guarding ``tool: read|write|edit`` rules that would hold for a tool the host
+    tables do not map, were it that tool, on the files it names (rules/unmapped.py)."""
+    if not ev.paths:
+        return []
+    from hookwise.policy.rules import unmapped
+
+    found: list[tuple[int, Event, list[str]]] = []
+    taken: set[int] = set()
+    for reading in unmapped.file_tool_readings(ev):
+        for position in candidates(index.get(ev.name), reading):
+            rule = rules[position]
+            if position in seen or position in taken or "tool" not in rule["m"]:
+                continue
+            if rule["action"] not in _GUARDING or rule["mode"] != "enforce":
+                continue
+            allowed = rule["on"][ev.name]
+            if allowed is not None and qualified not in allowed:
+                continue
+            if _match(rule, reading, None) is not None:
+                taken.add(position)
+                found.append((position, ev, [unmapped.why(ev, reading)]))
+    return found
 
 
 def _action_kinds(policy: dict[str, Any]) -> tuple[frozenset[str], frozenset[str]]:

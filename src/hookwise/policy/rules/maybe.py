@@ -481,6 +481,9 @@ def _on_disk(
         return None  # (more than is looked at: judged by what the pattern spells out)
     for found in found_all:
         names = [found]
+        real = os.path.realpath(found)
+        if real != found:  # h/.aws/credentials, h a link to ~ an earlier call made
+            names.append(real)
         if ref.tree and os.path.isdir(found):
             listing = os.listdir(found)
             if len(listing) > _DISK_NAMES:
@@ -575,8 +578,11 @@ def unverifiable_for(
     position, ev, why = min(unsure, key=lambda item: item[0])
     rule = rules[position]
     from hookwise.policy.rules.trees import WHY
+    from hookwise.policy.rules.unmapped import WHY as UNMAPPED
 
-    if all(w.startswith(WHY) for w in why):  # found on the disk, not a value unknown yet
+    if all(UNMAPPED in w for w in why):  # a tool whose name does not say what it does
+        tail = "; name the tool in a rule"
+    elif all(w.startswith(WHY) for w in why):  # found on the disk, not a value unknown yet
         tail = "; leave it out with the program's own options (--exclude=...)"
     elif any(" goes through the link " in w for w in why):  # canonical.swappable_link
         tail = "; name the file where the link leads"

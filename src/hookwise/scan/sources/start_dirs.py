@@ -1,8 +1,10 @@
-"""MCP servers a host starts when it is not started in the scanned directory itself.
+"""What a host runs when it is not started in the scanned directory itself.
 
-The hosts' loaders (sources/mcp.py, host_files.py) read the project directory's files. A
-host started in a subdirectory of the repository reads that subdirectory's own (red team
-s28 F5: ``pkg/.mcp.json``, ``pkg/.gemini/settings.json``, ``pkg/.codex/config.toml``), and
+The hosts' loaders (sources/mcp.py, hooks.py, host_files.py) read the project directory's
+files. A host started in a subdirectory of the repository reads that subdirectory's own
+(red team s28 F5: ``pkg/.mcp.json``, ``pkg/.gemini/settings.json``, ``pkg/.codex/config.toml``;
+s29: ``pkg/.claude/settings.json``, its hooks and the servers it approves): :func:`start_dirs`
+finds those directories, and report.py reads each with the same loaders as the project. And
 Claude Code starts the servers of a ``.mcp.json`` in every directory above it too, up to
 ``/`` (F7: ``~/.mcp.json`` in every project under HOME). Codex merges a server's table field
 by field over its layers: a layer setting only ``args`` runs them under the wrapped entry's
@@ -13,30 +15,18 @@ from __future__ import annotations
 
 import shlex
 import tomllib
-from dataclasses import replace
 from pathlib import Path
 
 from hookwise.config.jsonc import parse_jsonc
 from hookwise.config.start_dirs import above, repository_root, walk
 from hookwise.protocol.hosts import HOST_NAMES, HOST_TITLES, mcp_files, mcp_files_above
+from hookwise.protocol.hosts import host as host_info
 from hookwise.scan.context import ScanContext
 from hookwise.scan.locate import file_text, text_line
 from hookwise.scan.model import Gate, Runnable
 from hookwise.scan.sources.mcp import command_line_servers, servers_of
 
-
-def _merges_layers(host: str) -> bool:
-    """Whether ``host``'s own loader reads its config layers from the root down to the
-    project (its protocol module's ``MERGES_MCP_LAYERS``)."""
-    import importlib
-
-    from hookwise.protocol.hosts import host as host_info
-
-    module = importlib.import_module(host_info(host).module)
-    return bool(getattr(module, "MERGES_MCP_LAYERS", False))
-
-
-__all__ = ["ABOVE_SCOPE", "start_dir_mcp"]
+__all__ = ["ABOVE_SCOPE", "start_dir_mcp", "start_dirs"]
 
 ABOVE_SCOPE = "above-project"  # a file above the repository (report.py: high)
 
@@ -70,30 +60,32 @@ def _file_servers(
     return out
 
 
-def start_dir_mcp(ctx: ScanContext, codex_home: Path | None) -> tuple[list[Runnable], list[str]]:
-    """(the servers of the repository's other start directories and of the files above it,
-    what the scan did not look at)."""
+def start_dirs(ctx: ScanContext) -> tuple[list[Path], list[str]]:
+    """(the directories of the repository other than the project holding a host's settings
+    or MCP file, which a host started there reads (``pkg/.claude/settings.json``: its hooks
+    and the servers it approves); where the walk did not look). The bounded walk of
+    install and doctor (config/start_dirs.walk): dependencies, caches, ``.git`` and links
+    not walked into, and said so."""
+    root = repository_root(ctx.project)
+    names: set[str] = set()
+    for name in HOST_NAMES:
+        # (a pattern's directory: .clinerules/hooks/* is there when .clinerules/hooks is)
+        names.update(f.split("*", 1)[0].rstrip("/") for f in host_info(name).project_files)
+        names.update(relative for relative, _key in mcp_files(name).get("project", ()))
+    found = walk(root, sorted(names))
+    unlooked = found.not_looked()
+    warnings = [f"host settings and MCP files: looked in every directory of {root}, "
+                f"{unlooked}"] if unlooked else []  # fmt: skip
+    return [d for d in found.dirs if d != ctx.project], warnings
+
+
+def start_dir_mcp(ctx: ScanContext, codex_home: Path | None) -> list[Runnable]:
+    """The servers of the files above the repository, and of Codex's merged layers (what
+    a host started in a directory of the repository reads there: :func:`start_dirs`,
+    read by each host's own loader in report.py)."""
     root = repository_root(ctx.project)
     project = ctx.project
-    hosts = {h: mcp_files(h).get("project", ()) for h in HOST_NAMES}
-    found = walk(root, [relative for files in hosts.values() for relative, _ in files])
-    warnings = [f"MCP files: looked in every directory of {root}, {found.not_looked()}"] if (
-        found.not_looked()) else []  # fmt: skip
     out: list[Runnable] = []
-    for directory in found.dirs:
-        if directory == project:
-            continue  # the hosts' own loaders read it
-        for host, files in hosts.items():
-            # (Codex reads the layers from the root down to the project: its loader has those)
-            if _merges_layers(host) and project.is_relative_to(directory):
-                continue
-            gate = (Gate.AFTER_TRUST, f"{HOST_TITLES[host]} started in {directory} runs it")
-            for relative, key in files:
-                found_here = _file_servers(
-                    ctx, host, "project", directory / relative, key=key, gate=gate
-                )  # (started there: a relative path of theirs is read from there)
-                out += [r if r.cwd != str(project) else replace(r, cwd=str(directory))
-                        for r in found_here]  # fmt: skip
     for host in HOST_NAMES:
         for relative, key in mcp_files_above(host):
             for path in above(root, relative):
@@ -111,4 +103,4 @@ def start_dir_mcp(ctx: ScanContext, codex_home: Path | None) -> tuple[list[Runna
                 gate=Gate.AFTER_TRUST, gate_detail=merged.why, argv=merged.argv,
                 cwd=str(project),
             ))  # fmt: skip
-    return out, warnings
+    return out
