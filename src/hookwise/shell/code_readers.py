@@ -18,6 +18,8 @@ Cold: imported for a program of :data:`programs.CODE_READERS` only. Standard lib
 
 from __future__ import annotations
 
+import re
+
 from hookwise.shell.programs import PY_SHELLS as _PY_SHELLS
 from hookwise.shell.programs import family
 
@@ -722,6 +724,9 @@ def read(
         code = code + [w for w in argv[1:] if "=" in w and not w.startswith("-")]
     if name == "gdb" and len(code) > 1:  # -ex 'file /bin/rm' -ex 'run -rf d': one script
         code = ["\n".join(code)]
+    if program.startswith(("ipython", "jupyter")):  # IPython's own syntax beside Python's
+        code, escapes = _ipython_escapes(code)
+        out += escapes
     for text in code:
         out += language_items(language, text)
     sources = list(files)
@@ -771,6 +776,28 @@ def read(
                 ("unverifiable", f"{program} runs code read from {where}, known only when it runs")
             )
     return out + _pending(script, language, program)
+
+
+_IPY_SHELL = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=\s*)?!!?(.*)")
+
+
+def _ipython_escapes(code: list[str]) -> tuple[list[str], Items]:
+    """IPython code without its shell escapes and magics: ``!CMD``/``x = !CMD`` run CMD in
+    a shell (red team s30 B), a ``%magic`` does what hookwise does not read."""
+    kept: list[str] = []
+    out: Items = []
+    for text in code:
+        lines = []
+        for line in text.splitlines():
+            shell = _IPY_SHELL.fullmatch(line)
+            if shell is not None:
+                out.append(("script", shell.group(1)))
+            elif line.lstrip().startswith("%"):
+                out.append(("unverifiable", f"IPython runs the magic {line.strip()!r}"))
+            else:
+                lines.append(line)
+        kept.append("\n".join(lines))
+    return kept, out
 
 
 def _flag_given(argv: list[str], at: int, reader: Reader, flags: tuple[str, ...]) -> bool:

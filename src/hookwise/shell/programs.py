@@ -25,6 +25,8 @@ files, included files, trees deleted). Standard library only.
 
 from __future__ import annotations
 
+import re
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -1196,11 +1198,50 @@ def same_as(name: str) -> list[str] | None:
     return None
 
 
+# the script files of known tools run by an interpreter (node's npm and npx)
+_TOOL_SCRIPTS = {"npm-cli.js": "npm", "npx-cli.js": "npx", "yarn.js": "yarn",
+                 "pnpm.cjs": "pnpm", "pnpm.js": "pnpm"}  # fmt: skip
+
+
+def script_alias(program: str, script: str) -> list[str] | None:
+    """The words an interpreter running a known tool's script stands for (red team s30 B,
+    C): ``python3 /usr/lib/python3.11/timeit.py`` is ``python3 -m timeit``, a console
+    script (``python3 ~/.local/bin/dotenv list``, a file in a ``bin/`` with no suffix) is
+    the tool itself (``dotenv list``), ``node .../npm-cli.js`` is ``npm``. None: the script
+    is the project's or unknown."""
+    name = family(program.rsplit("/", 1)[-1])
+    base = script.rsplit("/", 1)[-1]
+    if name in ("python", "pypy") and "/" in script:
+        parent = script.rsplit("/", 2)[-2] if script.count("/") >= 1 else ""
+        if base.endswith(".py") and re.fullmatch(r"python3(\.\d+)?", parent or ""):
+            return [program, "-m", base[:-3]]  # the standard library's module, by its path
+        if parent == "bin" and "." not in base and base:
+            return [base]
+    if name == "node" and base in _TOOL_SCRIPTS:
+        return [_TOOL_SCRIPTS[base]]
+    return None
+
+
+# python -m MODULE of an installed tool that is the tool's own program (its CLI)
+_MODULE_TOOLS = {"dotenv": "dotenv", "awscli": "aws", "IPython": "ipython",
+                 "httpie": "http", "pip": "pip", "pipx": "pipx"}  # fmt: skip
+
+
+def module_tool(program: str, module: str) -> str | None:
+    """The program ``python -m MODULE`` stands for (``python3 -m dotenv list`` is ``dotenv
+    list``: red team s30 B), or None."""
+    if family(program.rsplit("/", 1)[-1]) not in ("python", "pypy"):
+        return None
+    return _MODULE_TOOLS.get(module)
+
+
 # other names of code readers: Debian's alternatives and builds, roff's front ends
 _FAMILY_NAMES = {
     "editor": "vim", "sensible-editor": "vim", "vimdiff": "vim", "rvimdiff": "vim",
     "vimx": "vim", "evim": "vim", "rview": "vim", "gvimdiff": "vim", "nroff": "groff",
     "troff": "groff", "gtroff": "groff", "gnroff": "groff", "gpic": "pic", "dpic": "pic",
+    # IPython's shells: python, whose -c code may hold `!CMD` and `%magics` (red team s30 B)
+    "ipython": "python", "ipython3": "python", "jupyter-console": "python",
 }  # fmt: skip
 _EDITORS = frozenset(["vim", "vi", "nvim", "gvim", "view", "rvim"])
 
