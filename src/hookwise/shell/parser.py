@@ -333,6 +333,9 @@ def _assigns_here(value: list[str]) -> bool:
 def split_command(text: str) -> Script:
     """Split a command line into its simple commands (never raises)."""
     script = _split(text, frozenset())
+    if script.vars is not None and any(r[1] == "GLOBIGNORE" for r in script.vars.records):
+        # GLOBIGNORE set at all (read, printf -v, ${GLOBIGNORE:=x}) turns dotglob on (s30 E)
+        script.globs_named |= {"dotglob"}
     if script.globs_named:
         # a glob option set anywhere on the line (a function's shopt, bash -O, BASHOPTS):
         # it may be in force at any pattern, so every pattern is read under it (s29 E)
