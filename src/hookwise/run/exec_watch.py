@@ -101,12 +101,34 @@ class HookExecs:
         self.is_script = is_script
         self.start_env = env  # the agent's environment as `hookwise run` started it
         self.max_arg = longest_registered() + MAX_PATH  # (Gemini CLI expands $HOME in it)
+        # each hook program by its file (device, inode): an exec's program is looked up
+        # with one stat, which the kernel bounds (40 links at most), where a resolution in
+        # Python of a path of 790 links took the watch 8 to 16 s, and every hook waited
+        # behind it (red team s30 run #1)
+        self.files: dict[tuple[int, int], str] = {}
+        for kind, paths in (("console", self.consoles), ("launcher", self.launchers),
+                            ("shell", self.shells)):  # fmt: skip
+            for path in paths:
+                try:
+                    found = os.stat(path)
+                except OSError:
+                    continue
+                self.files[(found.st_dev, found.st_ino)] = kind
 
     def program(self, program: str) -> str | None:
         """Which of the hook programs ``program`` is (``shell``, ``launcher``,
         ``console``), None for any other: an exec of any other program is answered without
         reading its arguments (red team s29 run #1: the cost of a decision is not the
         caller's to choose)."""
+        try:
+            found = os.stat(program)
+        except (OSError, ValueError):
+            return None  # (past the kernel's 40 links, or no file: no hook program)
+        known = self.files.get((found.st_dev, found.st_ino))
+        if known is not None:
+            return known
+        # a program replaced since the session began (hookwise installed again from
+        # outside): by its path, now that the kernel has resolved it within its bounds
         real = os.path.realpath(program)
         if real in self.shells:
             return "shell"
@@ -118,15 +140,15 @@ class HookExecs:
         """``shell``, ``launcher`` or ``console`` for a hook's exec; None for any other. A
         shell's script longer than :attr:`max_arg` (the longest registered command) is none
         (its argv entry reads as that long plus one)."""
-        real = os.path.realpath(program)
-        if real in self.shells:
+        which = self.program(program)
+        if which == "shell":
             if len(argv) >= 3 and len(argv[2]) > self.max_arg:
                 return None
             hook = len(argv) >= 3 and argv[1] == "-c" and self.is_script(argv[2])
             return "shell" if hook else None
-        if real in self.launchers:
+        if which == "launcher":
             return "launcher" if argv[1:2] == [PLATFORM] else None
-        hook = real in self.consoles and argv[1:3] == ["hook", PLATFORM]
+        hook = which == "console" and argv[1:3] == ["hook", PLATFORM]
         return "console" if hook else None
 
     def __call__(self, program: str, argv: list[str]) -> bool:
