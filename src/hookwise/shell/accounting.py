@@ -146,6 +146,11 @@ def account(command: Any, script: Any) -> None:
     why: str | None = None
     if argv and command.dynamic[0]:
         why = f"the program is {argv[0]!r}, known only when the command runs"
+    elif command.program == "prlimit" and len(argv) > 1:
+        # the limits of a running process, the agent's host among them: every hook it
+        # starts then runs under them (a stack too small: each one dies, and the host runs
+        # the tool; red team s30 run #5)
+        why = "prlimit --pid changes the resource limits of a running process"
     elif argv and argv[0].startswith(("/proc/", "/dev/fd/", "/dev/std")):
         # /proc/self/exe, /dev/fd/../exe: the running shell (or any process's program)
         # under a name that is no program's (red team s30 S)

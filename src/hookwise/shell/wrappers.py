@@ -295,10 +295,19 @@ def _with_rest(name: str, string: str, rest: list[str]) -> str:
     return f"{string} {join(words)}"
 
 
+def _names_pid(word: str) -> bool:
+    """``-p``, ``--pid``, ``--pid=P``, ``-pP``: prlimit's process option."""
+    return word in ("-p", "--pid") or word.startswith("--pid=") or (
+        word.startswith("-p") and word[2:].isdigit()
+    )
+
+
 def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
     """Where the wrapped command starts in ``argv`` (argv[0] is the wrapper), or the shell
     string the wrapper runs; None when the wrapper runs no command."""
     takes, skip, strings = WRAPPERS[name]
+    if name == "prlimit" and any(_names_pid(w) for w in argv[1:]):
+        return None  # prlimit --pid P: another process's limits, no command (red team s30)
     i = 1
     n = len(argv)
     shell = False  # sudo -s / -i: the command runs through the user's shell
