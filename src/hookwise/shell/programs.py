@@ -25,8 +25,6 @@ files, included files, trees deleted). Standard library only.
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -1213,7 +1211,9 @@ def script_alias(program: str, script: str) -> list[str] | None:
     base = script.rsplit("/", 1)[-1]
     if name in ("python", "pypy") and "/" in script:
         parent = script.rsplit("/", 2)[-2] if script.count("/") >= 1 else ""
-        if base.endswith(".py") and re.fullmatch(r"python3(\.\d+)?", parent or ""):
+        version = (parent or "").removeprefix("python3")
+        stdlib = parent.startswith("python3") and (not version or version[1:].isdigit())
+        if base.endswith(".py") and stdlib and version[:1] in ("", "."):
             return [program, "-m", base[:-3]]  # the standard library's module, by its path
         if parent == "bin" and "." not in base and base:
             return [base]

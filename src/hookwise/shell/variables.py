@@ -16,8 +16,6 @@ Standard library only.
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -563,7 +561,6 @@ def loop_choices(script: Any, name: str, words: list[Any]) -> None:
         script.vars.choices[(script.scope, name)] = tuple(found)
 
 
-_QUOTED_REFERENCE = re.compile(r"\$([A-Za-z_][A-Za-z_0-9]*)|\$\{([A-Za-z_][A-Za-z_0-9]*)\}")
 
 
 def choice_words(word: Any, script: Any) -> tuple[tuple[str, bool], ...] | None:
@@ -578,10 +575,9 @@ def choice_words(word: Any, script: Any) -> tuple[tuple[str, bool], ...] | None:
     at, how = word.marks[0]
     if how != 2 or any(part for k, part in enumerate(word.parts) if k != at):
         return None
-    match = _QUOTED_REFERENCE.fullmatch(word.parts[at])
-    if match is None:
+    name = plain_name(word.parts[at])  # ($f or ${f}: a name, no operator, no subscript)
+    if name is None or not name.isidentifier():
         return None
-    name = match.group(1) or match.group(2)
     if script.scope in vars_.wildcard or sum(r[1] == name for r in vars_.records) != 1:
         return None
     found: tuple[tuple[str, bool], ...] | None = vars_.choices.get((script.scope, name))
