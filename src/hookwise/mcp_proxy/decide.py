@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from hookwise.integrations import file_uri, shell_args
-from hookwise.integrations.accounting import named_paths, role, shell_extra
+from hookwise.policy.arg_roles import named_paths, role, shell_extra
 from hookwise.integrations.gate import RANK, Gate
 from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
