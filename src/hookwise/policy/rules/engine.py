@@ -948,8 +948,10 @@ def _as_file_tool(
     rules: list[dict[str, Any]], index: dict[str, Any], ev: Event, seen: set[int], qualified: str
 ) -> list[tuple[int, Event, list[str]]]:
     """The guarding ``tool: read|write|edit`` rules that would hold for a tool the host
-    tables do not map, were it that tool, on the files it names (rules/unmapped.py)."""
-    if not ev.paths:
+    tables do not map, were it that tool, on the files it names (rules/unmapped.py); a
+    ``files`` rule on no tool holds for a name the event's paths leave out (a nested one:
+    red team s29 F8) as well, unverifiable as in the proxy."""
+    if not ev.raw_input:
         return []
     from hookwise.policy.rules import unmapped
 
@@ -958,7 +960,9 @@ def _as_file_tool(
     for reading in unmapped.file_tool_readings(ev):
         for position in candidates(index.get(ev.name), reading):
             rule = rules[position]
-            if position in seen or position in taken or "tool" not in rule["m"]:
+            if position in seen or position in taken:
+                continue
+            if "tool" not in rule["m"] and "files" not in rule["m"]:
                 continue
             if rule["action"] not in _GUARDING or rule["mode"] != "enforce":
                 continue
