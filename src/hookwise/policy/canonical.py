@@ -374,6 +374,10 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
             return PathRef(raw, None, None)
     elif text.startswith(("$HOME/", "${HOME}/")) or text in ("$HOME", "${HOME}"):
         text = home + text[text.index("}") + 1 if text.startswith("${") else 5 :]
+    elif (text == "~+" or text.startswith("~+/")) and cwd:
+        text = cwd + text[2:]  # bash's ~+ is $PWD, the command's directory
+    elif (text.startswith(("$PWD/", "${PWD}/")) or text in ("$PWD", "${PWD}")) and cwd:
+        text = cwd + text[text.index("}") + 1 if text.startswith("${") else 4 :]
     elif dynamic or "$" in text or "`" in text:
         return PathRef(raw, None, None)
     return _anchored(raw, text, cwd)

@@ -58,16 +58,26 @@ def next_word(argv: list[str], word: str) -> str:
     return argv[at] if at < len(argv) else ""
 
 
-def reads_code(command: Any, script: Any, name: str) -> bool:
+def reads_code(command: Any, script: Any, name: str, *, outputs: bool = True) -> bool:
     """Whether a code reader may take code other than a script already on disk: inline
     code, stdin, a file written on the line, a process substitution (cheap: most runs of
-    ``python3 -m pytest`` or ``node build.js`` need nothing more)."""
+    ``python3 -m pytest`` or ``node build.js`` need nothing more). ``outputs=False``: a
+    file the line writes counts only where the command names it, and its own output
+    redirects (``> out.log``, ``2>/dev/null``) not at all (after a source, a program's
+    code given on the line: commands/env_files.leaks_values)."""
     if name == "crontab" and any(w in ("-l", "-r") for w in command.argv[1:]):
         return False  # crontab -l lists the table, -r removes it: no code is given
     if name in _CODE_OPERANDS or command.stdin or command.piped_from is not None:
         return True
-    if script.written or command.redirects:
+    if outputs and (script.written or command.redirects):
         return True
+    if not outputs:
+        written = script.written
+        named = (w[2:] if w.startswith("./") else w for w in command.argv[1:])
+        if any(w in written for w in named):
+            return True
+        if any(r not in command.writes for r in command.redirects):
+            return True  # python3 < x.py: its input read as the script
     for word in command.argv[1:]:
         if word[:1] != "-":
             if word.startswith(("<(", "/dev/", "/proc/", "http:", "https:", "data:")):
@@ -136,6 +146,11 @@ def account(command: Any, script: Any) -> None:
     why: str | None = None
     if argv and command.dynamic[0]:
         why = f"the program is {argv[0]!r}, known only when the command runs"
+    elif argv and argv[0].startswith(("/proc/", "/dev/fd/", "/dev/std")):
+        # /proc/self/exe, /dev/fd/../exe: the running shell (or any process's program)
+        # under a name that is no program's (red team s30 S)
+        command.dynamic[0] = True
+        why = f"the program is {argv[0]!r}, a process's own executable known only when it runs"
     elif argv and _globbed(argv[0]) and not command.quoted_program:
         command.dynamic[0] = True  # as good as unknown: any program the pattern finds
         why = f"the program is the pattern {argv[0]!r}, which bash expands when it runs"

@@ -327,11 +327,35 @@ def push_config(command: Any, script: Any, at: int) -> list[tuple[str, Any]]:
     return [("argv", ["git", "push", *extra, *argv[at + 1 :]])]
 
 
+# git config's options that take a value (``-f .git/config``: the file written)
+_CONFIG_VALUED = frozenset(["-f", "--file", "--blob", "--type", "--default", "--comment",
+                            "--value"])  # fmt: skip
+
+
+def config_operands(words: list[str]) -> list[str]:
+    """The words after ``git config`` that are no option nor an option's value: ``git
+    config -f .git/config alias.st '!sh'`` sets ``alias.st`` (red team s30 N: the file
+    written by path was taken for the key). Whichever file it names, the setting is
+    remembered: the repository's own config is one of them."""
+    found: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in _CONFIG_VALUED:
+            skip = True
+        elif word == "--":
+            continue
+        elif not word.startswith("-"):
+            found.append(word)
+    return found
+
+
 def remember_setting(argv: list[str], script: Any, at: int) -> None:
     """``git config KEY VALUE`` earlier on the line: what a later git command reads."""
     if at < 0 or argv[at] != "config":
         return
-    rest = [w for w in argv[at + 1 :] if not w.startswith("-")]
+    rest = config_operands(argv[at + 1 :])
     if rest and rest[0] in ("set", "add"):
         rest = rest[1:]
     if len(rest) >= 2:

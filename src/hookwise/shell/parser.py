@@ -972,7 +972,10 @@ class _Scanner:
             value.append(ch)
             i += 1
         if dynamic:
-            return _Word("".join(value), True, quoted, start, i, parts=value, marks=tuple(marks)), i
+            made = _Word("".join(value), True, quoted, start, i, parts=value, marks=tuple(marks))
+            # $HOME/.aws/*, "$d"/c*: a pattern bash expands too, after the values (s30 D)
+            made.glob = globbed
+            return made, i
         word = _Word("".join(value), dynamic, quoted, start, i)
         word.glob = globbed
         return word, i
@@ -2048,7 +2051,7 @@ def _run_inner(
         given = [*command.env.values(), *command.stdin, *command.redirects]
         valued = any("$" in w or "`" in w for w in given)
         name = programs.family(program)
-        line_code = name is not None and accounting.reads_code(command, script, name)
+        line_code = name is not None and accounting.reads_code(command, script, name, outputs=False)
         leaks = leaks_values(
             program, argv, command.dynamic, fed=fed, valued=valued, traced=traced,
             line_code=line_code,

@@ -1438,6 +1438,33 @@ def jvm_commands(argv: list[str]) -> list[str]:
     return found
 
 
+def _ext_words(text: str) -> list[str]:
+    """The command of a git ``ext::`` URL, as git-remote-ext splits it: at spaces, ``% ``
+    a space inside a word, ``%%`` a percent sign, ``%s``/``%S``/``%G``/``%V`` what git
+    puts there (``sh -c rm% -rf% ../victim`` is ``sh -c 'rm -rf ../victim'``)."""
+    words: list[str] = []
+    current: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "%" and i + 1 < len(text):
+            following = text[i + 1]
+            current.append({" ": " ", "%": "%", "s": "git-upload-pack", "S": "upload-pack",
+                            "G": ".", "V": ""}.get(following, following))  # fmt: skip
+            i += 2
+            continue
+        if ch == " ":
+            if current:
+                words.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+        i += 1
+    if current:
+        words.append("".join(current))
+    return words
+
+
 def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
     """What a git command runs from its options and configuration (git_config is imported
     only for a command that sets configuration: most git commands set none)."""
@@ -1455,7 +1482,9 @@ def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
         elif word.startswith("--config-env="):
             out.append(("unverifiable", "git reads a configuration value from the environment"))
     if at > 0 and argv[at] == "config":
-        rest = [w for w in argv[at + 1 :] if not w.startswith("-")]
+        from hookwise.shell.git_config import config_operands
+
+        rest = config_operands(argv[at + 1 :])
         if rest and rest[0] in ("set", "add"):
             rest = rest[1:]
         # a persistent hooks directory is how husky and friends install a repository's
@@ -1465,8 +1494,11 @@ def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
 
             out += git_value(rest[0], " ".join(rest[1:]))
     for word in argv[end:]:
-        if word.startswith("ext::"):  # git-remote-ext: "% " is a space inside a word
-            out.append(("script", word[5:].replace("% ", " ")))
+        if word.startswith("ext::"):  # git-remote-ext runs its words as a command
+            from hookwise.shell.quote import join
+
+            command: list[object] = [*_ext_words(word[5:])]
+            out.append(("script", join(command)))
     if at > 0 and argv[at] == "switch" and any(w.startswith("--orphan") for w in argv[at + 1 :]):
         # switch --orphan empties the working tree of every tracked file (checkout --orphan
         # keeps them): a delete of what is under it (red team s28 Q, in ../victim)

@@ -97,7 +97,7 @@ _QUIET = frozenset([":", "true", "false", "set", "shopt", "unset", "source", "."
                     "readonly", "cat", "wc", "head", "tail", "grep", "sort", "uniq", "cut",
                     "tr", "ls", "mkdir", "touch", "cp", "mv", "rm", "rmdir", "ln", "chmod",
                     "diff", "cmp", "basename", "dirname", "realpath", "readlink", "stat",
-                    "pwd", "sleep"])  # fmt: skip
+                    "pwd", "sleep", "tee", "less", "more"])  # fmt: skip
 # those that stay quiet with a value among their words: tests of strings and files
 _TESTS = frozenset([":", "true", "false", "test", "[", "[["])
 # test's operators that never print an operand (integer comparisons print "s3cr3t: integer
@@ -132,6 +132,8 @@ def leaks_values(
     only when the line hands it a value (its words, its input) or code."""
     if traced or valued or prints_values(program, argv, dynamic, fed):
         return True
+    if any(_ERROR_EXPANSION.search(w) for w, d in zip(argv, dynamic, strict=False) if d):
+        return True  # : ${NOPE:?$X}: bash's error message is the word (red team s30 H)
     if program not in _QUIET:
         handed = fed or line_code or any(dynamic[1:])
         return handed or not _project_code(program, argv)
@@ -142,6 +144,8 @@ def leaks_values(
     return program not in (":", "true", "false") and not _quiet_test(argv[1:], dynamic[1:])
 
 
+# ${NAME?WORD}, ${NAME:?WORD}: unset, bash prints WORD (expanded) and stops
+_ERROR_EXPANSION = re.compile(r"\$\{[#!]?[A-Za-z_0-9@*]+(?:\[[^]]*\])?:?\?")
 # a value that is only references to variables and literal text (``"$a/${b}x"``): no
 # arithmetic, indirection or operator expansion, whose errors print the value
 _PLAIN_VALUE = re.compile(r"""(?:\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|[^$`\\])*""")
@@ -160,6 +164,10 @@ def assignment_shows(name: str, value: str) -> bool:
     return _PLAIN_VALUE.fullmatch(value) is None
 
 
+# a word that names a script file rather than an option's value or a module
+_SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".lua", ".sh")
+
+
 def _project_code(program: str, argv: list[str]) -> bool:
     """Whether ``program`` runs the project's code as it is on disk: a runner of
     programs.CODE_RUNNERS, an interpreter with a script (its code on the line is
@@ -169,8 +177,11 @@ def _project_code(program: str, argv: list[str]) -> bool:
     read."""
     from hookwise.shell.programs import CODE_RUNNERS, SHELLS, family, listed, outside
 
-    if listed(program, CODE_RUNNERS) or family(program) is not None:
+    if listed(program, CODE_RUNNERS):
         return True
+    if family(program) is not None:  # the script it runs: one in the project, or a module
+        script = next((w for w in argv[1:] if not w.startswith("-")), "")
+        return not (("/" in script or script.endswith(_SCRIPT_SUFFIXES)) and outside(script))
     if program in SHELLS and program != "busybox":
         # (bash -x, -c, -s, a script on stdin are not the script's own; busybox runs an applet)
         return len(argv) > 1 and not argv[1].startswith(("-", "+")) and argv[1] != "/dev/stdin"
@@ -204,8 +215,14 @@ _ENV_PRINTERS = {
     "make": "-p", "gmake": "-p", "cmake": "environment", "strace": "-v", "ltrace": "-e",
     "gdb": "environment", "tmux": "show-environment", "screen": "env", "ps": "e",
     "procs": "env", "htop": "", "top": "", "npm": "env", "pnpm": "env", "yarn": "env",
+    "php-cgi": "-i",
     "bun": "env",
 }  # fmt: skip
+
+
+# the long spelling of an _ENV_PRINTERS flag (a unique prefix of it: getopt_long takes one)
+_LONG_SPELLINGS = {"make": "--print-data-base", "gmake": "--print-data-base",
+                   "php": "--info", "php-cgi": "--info"}  # fmt: skip
 
 
 def _shows_env(program: str, argv: list[str]) -> bool:
@@ -215,10 +232,13 @@ def _shows_env(program: str, argv: list[str]) -> bool:
         return True
     if word.startswith("-"):  # a flag, alone or in a cluster (-pf), or its long spelling
         letter = word[1]
+        long = _LONG_SPELLINGS.get(program, "")
         return any(
-            w == word or (w[:1] == "-" and w[1:2] != "-" and letter in w[1:].split("=")[0])
+            w == word
+            or (w[:1] == "-" and w[1:2] != "-" and letter in w[1:].split("=")[0])
+            or (long and len(w.split("=")[0]) > 4 and long.startswith(w.split("=")[0]))
             for w in argv[1:]
-        ) or (program in ("make", "gmake") and "--print-data-base" in argv)
+        )
     if len(word) == 1:  # ps: a BSD option cluster (no dash) with the letter
         return any(w[:1] != "-" and w.isalpha() and word in w for w in argv[1:])
     return any(word in w or word.upper() in w for w in argv[1:])

@@ -18,7 +18,11 @@ def git_alias_definitions(argv: list[str]) -> dict[str, str]:
             name, _, value = argv[index + 1][6:].partition("=")
             found[name] = value
     if "config" in argv:
-        rest = [w for w in argv[argv.index("config") + 1 :] if not w.startswith("-")]
+        from hookwise.shell.git_config import config_operands
+
+        rest = config_operands(argv[argv.index("config") + 1 :])
+        if rest[:1] in (["set"], ["add"]):
+            rest = rest[1:]
         if len(rest) >= 2 and rest[0].startswith("alias."):
             found[rest[0][6:]] = " ".join(rest[1:])
     return found
