@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookwise.policy.arg_roles import role, unaccounted
-from hookwise.policy.tool_input import canonical_input
 from hookwise.policy.canonical import Event
+from hookwise.policy.tool_input import canonical_input
 
 KEYS = [
     "file_path", "filePath", "FilePath", "file-path", "file", "filename", "absolute_path",

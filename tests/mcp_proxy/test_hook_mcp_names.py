@@ -76,7 +76,9 @@ def _setup(project: Project) -> None:
     user.write_text(RULES, "utf-8")
 
 
-def _through_proxy(project: Project, wrap: Any, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+def _through_proxy(
+    project: Project, wrap: Any, calls: list[tuple[str, dict[str, Any]]]
+) -> list[Any]:
     proxy = _proxy(project, wrap)
     for n, (tool, args) in enumerate(calls, 1):
         proxy.call(n, tool, args)

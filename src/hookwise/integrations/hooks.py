@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from hookwise.integrations.json_data import jsonable
 from hookwise.integrations.tools import hook_tool_name
-from hookwise.policy.tool_input import canonical_input
 from hookwise.integrations.verdict import Verdict
+from hookwise.policy.tool_input import canonical_input
 from hookwise.protocol.hosts import input_fields, tool_response_text
 
 if TYPE_CHECKING:

@@ -40,9 +40,7 @@ MOVE_SOURCE_KEYS: Final = canonical.MOVE_SOURCE_KEYS
 MOVE_PATH_KEYS: Final = canonical.MOVE_PATH_KEYS
 
 
-
 _SEEN_LIMIT = 1024
-
 
 
 _key = canonical.tool_key

@@ -22,9 +22,9 @@ from hookwise.policy.adapters.base import (
     Answer,
     DecodeError,
     Encoding,
-    mcp_mapped,
     ask_denied_reason,
     event_name,
+    mcp_mapped,
     resolve_ask,
     tool_of,
 )
