@@ -7,10 +7,13 @@ tool.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
 
 from hookwise.policy import canonical
 from hookwise.policy.canonical import MOVE_PATH_KEYS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing imports os: the hook's path leaves it out)
+    from typing import Any, Final
 
 __all__ = ["COMMAND_KEYS", "PATH_ALIASES", "MappedInput", "canonical_input", "command_value",
            "mcp_call", "shell_command"]  # fmt: skip
