@@ -1152,6 +1152,14 @@ class Event:
                 if cmd.program in TREE_READERS:
                     tree = reads_tree(cmd.program, cmd.argv)
                 excluded = excluded_words(cmd.program, cmd.argv)
+                run = cmd.argv[0] if cmd.argv and not cmd.dynamic[0] else ""
+                if "/" in run and (run[:1] != "/" or run.startswith(home + "/")):
+                    # ./server.pem run as a program: the shell reads it, and its errors
+                    # print its lines (red team s30 L); a system program is not judged so
+                    ref = resolve_path(run, where or "", home, where is None)
+                    ref.relative = _relative(ref.absolute, self.cwd)
+                    ref.command = index
+                    refs.append(ref)
                 for at, (word, dynamic) in enumerate(
                     zip(cmd.argv[1:], cmd.dynamic[1:], strict=False), start=1
                 ):

@@ -281,8 +281,10 @@ def glob_settings(command: Any) -> frozenset[str]:
         words = command.argv[1:]
         computed = any(command.dynamic[1:])
     elif command.program in programs.SHELLS:
-        for index, word in enumerate(command.argv[1:-1], start=1):
-            if word in ("-O", "+O"):
+        for index, word in enumerate(command.argv[1:], start=1):
+            # -O NAME, and in a cluster of short options (bash -iO dotglob: s30 E)
+            clustered = word[:1] in "-+" and word[1:2] != "-" and "O" in word[1:]
+            if (word in ("-O", "+O") or clustered) and index + 1 < len(command.argv):
                 words.append(command.argv[index + 1])
                 computed = computed or command.dynamic[index + 1]
     for name in _OPTION_VARIABLES:

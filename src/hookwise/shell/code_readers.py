@@ -18,6 +18,8 @@ Cold: imported for a program of :data:`programs.CODE_READERS` only. Standard lib
 
 from __future__ import annotations
 
+import re
+
 from hookwise.shell.programs import PY_SHELLS as _PY_SHELLS
 from hookwise.shell.programs import family
 
@@ -448,6 +450,18 @@ _PY_ARCHIVE_VALUED = frozenset(["--filter", "--metadata-encoding"])
 PY_ARCHIVE_MODULES = frozenset(["zipfile", "tarfile"])
 
 
+def _served(args: list[str]) -> str:
+    """The directory ``python -m http.server`` serves: ``-d``/``--directory`` (an unique
+    prefix of it too), else the working directory."""
+    for k, word in enumerate(args):
+        name, eq, value = word.partition("=")
+        if word == "-d" or (len(name) > 4 and "--directory".startswith(name)):
+            return value if eq else (args[k + 1] if k + 1 < len(args) else ".")
+        if word.startswith("-d") and len(word) > 2:
+            return word[2:]
+    return "."
+
+
 def py_archive_module(module: str, args: list[str]) -> Items:
     """What ``python -m zipfile``/``tarfile`` reads and writes: a listing, test or
     extraction reads the archive; a creation writes its first operand from the files it
@@ -470,8 +484,8 @@ def py_archive_module(module: str, args: list[str]) -> Items:
         else:
             operands.append(word)
         k += 1
-    if mode == "c":
-        return [("write", operands[0])] * bool(operands) + [("read", f) for f in operands[1:]]
+    if mode == "c":  # (a directory among the sources: every file under it)
+        return [("write", operands[0])] * bool(operands) + [("tree", f) for f in operands[1:]]
     return [("read", operands[0])] if mode and operands else []
 
 
@@ -681,6 +695,8 @@ def read(
             return found + _pending(script, language, program)
         if module in PY_ARCHIVE_MODULES:
             return py_archive_module(module, argv[argv.index("-m") + 2 :])
+        if module == "http.server":  # it serves every file under its directory
+            return [("tree", _served(argv[argv.index("-m") + 2 :]))]
         if unread_module(module):
             why = f"python -m {module} runs a standard library tool whose handling of its"
             return [("unverifiable", f"{why} operands and input hookwise does not read")]
@@ -708,6 +724,9 @@ def read(
         code = code + [w for w in argv[1:] if "=" in w and not w.startswith("-")]
     if name == "gdb" and len(code) > 1:  # -ex 'file /bin/rm' -ex 'run -rf d': one script
         code = ["\n".join(code)]
+    if program.startswith(("ipython", "jupyter")):  # IPython's own syntax beside Python's
+        code, escapes = _ipython_escapes(code)
+        out += escapes
     for text in code:
         out += language_items(language, text)
     sources = list(files)
@@ -757,6 +776,28 @@ def read(
                 ("unverifiable", f"{program} runs code read from {where}, known only when it runs")
             )
     return out + _pending(script, language, program)
+
+
+_IPY_SHELL = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=\s*)?!!?(.*)")
+
+
+def _ipython_escapes(code: list[str]) -> tuple[list[str], Items]:
+    """IPython code without its shell escapes and magics: ``!CMD``/``x = !CMD`` run CMD in
+    a shell (red team s30 B), a ``%magic`` does what hookwise does not read."""
+    kept: list[str] = []
+    out: Items = []
+    for text in code:
+        lines = []
+        for line in text.splitlines():
+            shell = _IPY_SHELL.fullmatch(line)
+            if shell is not None:
+                out.append(("script", shell.group(1)))
+            elif line.lstrip().startswith("%"):
+                out.append(("unverifiable", f"IPython runs the magic {line.strip()!r}"))
+            else:
+                lines.append(line)
+        kept.append("\n".join(lines))
+    return kept, out
 
 
 def _flag_given(argv: list[str], at: int, reader: Reader, flags: tuple[str, ...]) -> bool:

@@ -64,6 +64,8 @@ def git_value(key: str, value: str) -> list[tuple[str, Any]]:
     low = key.lower()
     if low == "core.hookspath" and value not in ("", "/dev/null"):
         return [("unverifiable", f"git runs hooks from {value}, known only when it runs")]
+    if low == "init.templatedir" and value:  # init/clone copy its hooks/, which then run
+        return [("unverifiable", f"git copies the hooks of {value} into the repository it makes")]
     if low.startswith("alias.") and value.startswith("!"):
         return [("script", value[1:])]
     if (low.startswith("include.") or low.startswith("includeif.")) and low.endswith(".path"):

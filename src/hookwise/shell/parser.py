@@ -333,6 +333,9 @@ def _assigns_here(value: list[str]) -> bool:
 def split_command(text: str) -> Script:
     """Split a command line into its simple commands (never raises)."""
     script = _split(text, frozenset())
+    if script.vars is not None and any(r[1] == "GLOBIGNORE" for r in script.vars.records):
+        # GLOBIGNORE set at all (read, printf -v, ${GLOBIGNORE:=x}) turns dotglob on (s30 E)
+        script.globs_named |= {"dotglob"}
     if script.globs_named:
         # a glob option set anywhere on the line (a function's shopt, bash -O, BASHOPTS):
         # it may be in force at any pattern, so every pattern is read under it (s29 E)
@@ -1648,6 +1651,19 @@ def _add_command(
             name = words[0]
             standing = [_Word(v, False, name.quoted, name.start, name.end) for v in same]
             words = [*standing, *words[1:]]
+    if len(words) > 1 and not words[0].dynamic and not words[1].dynamic and "/" in words[1].value:
+        alias = programs.script_alias(words[0].value, words[1].value)
+        if alias is not None:  # python3 /usr/lib/python3.11/timeit.py: python3 -m timeit
+            name = words[0]
+            standing = [_Word(v, False, name.quoted, name.start, name.end) for v in alias]
+            # (read again as written: the tool may be a wrapper, dotenv run CMD)
+            words = _strip_prefix([*standing, *words[2:]], script, depth, prefix, certain)
+    if len(words) > 2 and words[1].value == "-m" and not words[2].dynamic:
+        tool = programs.module_tool(words[0].value, words[2].value)
+        if tool is not None:  # python3 -m dotenv list: dotenv list
+            name = words[0]
+            tool_word = _Word(tool, False, name.quoted, name.start, name.end)
+            words = _strip_prefix([tool_word, *words[3:]], script, depth, prefix, certain)
     if "GLOBIGNORE" in prefix.assigned:  # set, it turns dotglob on (bash(1))
         script.globopts |= {"dotglob"}
     if (
@@ -2643,6 +2659,11 @@ def _interpreter(
                 script.written[_file_key(value)] = None  # content made when it runs
         elif kind == "read":
             _inner_argv(["cat", value], depth, script, command.text, f"{command.program} reads")
+        elif kind == "tree":  # every file under it (a server's root, an archive's sources)
+            origin = f"{command.program} reads every file under {value}"
+            reading = _inner_argv(["cat", value], depth, script, command.text, origin)
+            if reading is not None:
+                reading.walked = ["find", value]
         else:
             prefixed = str(value).startswith(command.program + " ")
             command.unknowns.append(value if prefixed else f"{command.program}: {value}")

@@ -25,6 +25,8 @@ files, included files, trees deleted). Standard library only.
 
 from __future__ import annotations
 
+import re
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -1196,11 +1198,50 @@ def same_as(name: str) -> list[str] | None:
     return None
 
 
+# the script files of known tools run by an interpreter (node's npm and npx)
+_TOOL_SCRIPTS = {"npm-cli.js": "npm", "npx-cli.js": "npx", "yarn.js": "yarn",
+                 "pnpm.cjs": "pnpm", "pnpm.js": "pnpm"}  # fmt: skip
+
+
+def script_alias(program: str, script: str) -> list[str] | None:
+    """The words an interpreter running a known tool's script stands for (red team s30 B,
+    C): ``python3 /usr/lib/python3.11/timeit.py`` is ``python3 -m timeit``, a console
+    script (``python3 ~/.local/bin/dotenv list``, a file in a ``bin/`` with no suffix) is
+    the tool itself (``dotenv list``), ``node .../npm-cli.js`` is ``npm``. None: the script
+    is the project's or unknown."""
+    name = family(program.rsplit("/", 1)[-1])
+    base = script.rsplit("/", 1)[-1]
+    if name in ("python", "pypy") and "/" in script:
+        parent = script.rsplit("/", 2)[-2] if script.count("/") >= 1 else ""
+        if base.endswith(".py") and re.fullmatch(r"python3(\.\d+)?", parent or ""):
+            return [program, "-m", base[:-3]]  # the standard library's module, by its path
+        if parent == "bin" and "." not in base and base:
+            return [base]
+    if name == "node" and base in _TOOL_SCRIPTS:
+        return [_TOOL_SCRIPTS[base]]
+    return None
+
+
+# python -m MODULE of an installed tool that is the tool's own program (its CLI)
+_MODULE_TOOLS = {"dotenv": "dotenv", "awscli": "aws", "IPython": "ipython",
+                 "httpie": "http", "pip": "pip", "pipx": "pipx"}  # fmt: skip
+
+
+def module_tool(program: str, module: str) -> str | None:
+    """The program ``python -m MODULE`` stands for (``python3 -m dotenv list`` is ``dotenv
+    list``: red team s30 B), or None."""
+    if family(program.rsplit("/", 1)[-1]) not in ("python", "pypy"):
+        return None
+    return _MODULE_TOOLS.get(module)
+
+
 # other names of code readers: Debian's alternatives and builds, roff's front ends
 _FAMILY_NAMES = {
     "editor": "vim", "sensible-editor": "vim", "vimdiff": "vim", "rvimdiff": "vim",
     "vimx": "vim", "evim": "vim", "rview": "vim", "gvimdiff": "vim", "nroff": "groff",
     "troff": "groff", "gtroff": "groff", "gnroff": "groff", "gpic": "pic", "dpic": "pic",
+    # IPython's shells: python, whose -c code may hold `!CMD` and `%magics` (red team s30 B)
+    "ipython": "python", "ipython3": "python", "jupyter-console": "python",
 }  # fmt: skip
 _EDITORS = frozenset(["vim", "vi", "nvim", "gvim", "view", "rvim"])
 
@@ -1849,6 +1890,13 @@ GIT_DATA_WRITERS: dict[str, tuple[str, ...]] = {
 # options whose value is one program (no shell) the command runs on its data, on stdin:
 # ``sort --compress-program=PROG`` (sort's temporary data, lines of its input)
 DATA_PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {"sort": ("--compress-program",)}
+# options whose value is a program run on every file the command reads, its path the
+# program's argument: ``rg --pre rm x DIR`` deletes what it searches (red team s30 W)
+FILE_PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {"rg": ("--pre",)}
+# php's ini settings that name a file it reads and prints, and its built-in server
+# (-S ADDR, -t DIR: every file under DIR served; red team s30 Q, R)
+PHP_NAMES = frozenset(["php", "php-cgi"])
+_PHP_READ_SETTINGS = ("auto_prepend_file", "auto_append_file", "error_log")
 MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
 RUNS_PROGRAMS = (
@@ -1862,6 +1910,8 @@ RUNS_PROGRAMS = (
             *TREE_DELETERS,
             *READ_OPTIONS,
             *DATA_PROGRAM_OPTIONS,
+            *FILE_PROGRAM_OPTIONS,
+            *PHP_NAMES,
             *WRITE_OPTIONS,
             *RESPONSE_FILES,
         ]
@@ -1945,6 +1995,37 @@ def _may_name(word: str, named: tuple[str, ...]) -> bool:
     return word[:1] == "-" and any(len(o) == 2 and o[1] in word[2:18] for o in named)
 
 
+def _php_runs(argv: list[str]) -> list[tuple[str, Any]]:
+    """php ``-d auto_prepend_file=F`` (``-dKEY=V``, ``--define``) reads F into its output;
+    ``-S ADDR [-t DIR]`` serves every file under DIR (the working directory without -t)."""
+    found: list[tuple[str, Any]] = []
+    words = iter(argv[1:])
+    serving = False
+    root = "."
+    for word in words:
+        setting = ""
+        if word in ("-d", "--define"):
+            setting = next(words, "")
+        elif word.startswith("-d") and "=" in word:
+            setting = word[2:]
+        elif word.startswith("--define="):
+            setting = word.partition("=")[2]
+        elif word == "-S" or word.startswith("-S"):
+            serving = True
+            if word == "-S":
+                next(words, None)
+        elif word in ("-t", "--docroot"):
+            root = next(words, ".")
+        elif word.startswith("-t") and len(word) > 2:
+            root = word[2:]
+        key, _, value = setting.partition("=")
+        if key.strip() in _PHP_READ_SETTINGS and value:
+            found.append(("read", value.strip().strip("\"'")))
+    if serving:
+        found.append(("tree", root))
+    return found
+
+
 def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, Any]]:
     if program == "git":
         return _git_runs(argv)
@@ -1973,6 +2054,14 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
 
             found += option_runs(program, argv, stdin)
         return found
+    if program in FILE_PROGRAM_OPTIONS:
+        from hookwise.shell.commands.option_words import option_values
+
+        values = option_values(argv, (), FILE_PROGRAM_OPTIONS[program])
+        why = "runs {} on every file it reads, known only when it runs"
+        return [("unverifiable", f"{program} {why.format(v)}") for v in values[:1]]
+    if program in PHP_NAMES:
+        return _php_runs(argv)
     if program in DATA_PROGRAM_OPTIONS:
         from hookwise.shell.commands.option_words import option_values
 

@@ -83,12 +83,31 @@ def shell_runs(
         )
 
 
+_VALUED = frozenset(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"])
+
+
+def option_values(word: str) -> int:
+    """How many words after this shell option are its values: ``-O dotglob``, ``--rcfile
+    F``, and in a cluster one for each ``o``/``O`` (``bash -iO dotglob -c``, ``-eo
+    pipefail``: red team s30 E)."""
+    if word in _VALUED:
+        return 1
+    if word[:1] in "-+" and word[1:2] not in ("-", "") and len(word) > 2:
+        return word.count("o") + word.count("O")
+    return 0
+
+
 def reads_stdin(argv: list[str]) -> bool:
     """Whether a shell runs the script on its stdin (no -c, no script file)."""
-    for word in argv[1:]:
+    i = 1
+    while i < len(argv):
+        word = argv[i]
         if word in ("-s", "-"):
             return True
         if word.startswith(("-", "+")):
+            if "c" in word[1:] and word[1:2] != "-":
+                return False  # (a -c cluster: its script is a word)
+            i += 1 + option_values(word)
             continue
         return False
     return True
@@ -145,11 +164,8 @@ def script_operand(argv: list[str]) -> str | None:
         word = argv[i]
         if word == "--":
             return argv[i + 1] if i + 1 < len(argv) else None
-        if word in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-            i += 2
-            continue
         if word[:1] in "-+" and len(word) > 1:
-            i += 1
+            i += 1 + option_values(word)
             continue
         return word
     return None
@@ -241,7 +257,7 @@ def shell_c_index(argv: list[str]) -> int | None:
         if arg == "--":
             i += 1
             break
-        if arg in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+        if arg in _VALUED:
             i += 2
             continue
         if arg.startswith("--"):
@@ -250,7 +266,7 @@ def shell_c_index(argv: list[str]) -> int | None:
         if arg[:1] in "-+" and len(arg) > 1:
             if "c" in arg[1:]:
                 has_c = True
-            i += 1
+            i += 1 + option_values(arg)
             continue
         break
     if has_c and i < len(args):

@@ -428,6 +428,10 @@ def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
         return (("D",),)
     name = plain_name(piece)
     if name is None:
+        head = piece[2:].split("[", 1)[0] if piece.startswith("${") and "[" in piece else ""
+        found = assigned(head) if head.isidentifier() else None
+        if found is not None and found[:1] == (("C",),):
+            return found  # ${DIRSTACK[1]} after pushd: a directory the line chose
         return (value_token(piece),)
     if name in _DIGIT_NAMES:
         return (("D",),)
@@ -609,10 +613,12 @@ def record_word(word: Any, script: Any, certain: bool) -> None:
 
 
 def moved(script: Any) -> None:
-    """A ``cd``/``pushd``/``popd`` on the line: ``$PWD`` and ``$OLDPWD`` (``~+``, ``~-``)
+    """A ``cd``/``pushd``/``popd`` on the line: ``$PWD``, ``$OLDPWD``, ``$DIRSTACK`` (``~+``,
+    ``~-``, ``~N``)
     are then directories the line chose, known only when it runs (red team s29 D: ``cd
     ~/.aws; cd -; cat ~-/credentials``): a path under them is any file there."""
-    for name in ("PWD", "OLDPWD"):
+    # (and the directory stack: ~1, ${DIRSTACK[1]} after pushd; red team s30 J)
+    for name in ("PWD", "OLDPWD", "DIRSTACK"):
         record(script, name, None, False)
         script.vars.hints[(script.scope, name)] = (("C",),)
 
@@ -689,8 +695,14 @@ def resolve(words: list[Any], script: Any, word_type: Any) -> list[Any]:
         if fields is None:
             out.append(word)
             continue
+        bare = any(how == 1 for _at, how in word.marks)
         for field in fields:
             made = word_type(field, False, True, word.start, word.end)
             made.expanded = True
+            # h=~; cat $h/.aws/*: the word's own pattern, or an unquoted value's, is one
+            # bash expands after the values (red team s30 D)
+            if word.glob or (bare and any(c in field for c in "*?[")):
+                made.glob = True
+                made.quoted = False
             out.append(made)
     return out

@@ -284,6 +284,17 @@ PIPED_OUTPUTS = frozenset(["strace"])
 _NO_COMMAND = frozenset(["--help", "--version", "-V", "-l", "--list", "-p"])
 
 
+def _with_rest(name: str, string: str, rest: list[str]) -> str:
+    """``env -S STRING ARGS...`` runs STRING's words followed by ARGS (red team s30 E:
+    ``env -S 'bash -O dotglob -c' 'cat ?env'``); another wrapper's string runs alone."""
+    if name != "env" or not rest:
+        return string
+    from hookwise.shell.quote import join
+
+    words: list[object] = [*rest]
+    return f"{string} {join(words)}"
+
+
 def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
     """Where the wrapped command starts in ``argv`` (argv[0] is the wrapper), or the shell
     string the wrapper runs; None when the wrapper runs no command."""
@@ -300,13 +311,13 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
             option, eq, value = word.partition("=")
             if option in strings or _abbreviates(option, strings):
                 if eq:
-                    return n, value
-                return (n, argv[i + 1]) if i + 1 < n else None
+                    return n, _with_rest(name, value, argv[i + 1 :])
+                return (n, _with_rest(name, argv[i + 1], argv[i + 2 :])) if i + 1 < n else None
             found = _string_in_cluster(word, strings, takes)
             if found is not None:  # script -qc CMD, env -S'CMD', env -vS CMD
                 if found[1]:
-                    return n, found[1]
-                return (n, argv[i + 1]) if i + 1 < n else None
+                    return n, _with_rest(name, found[1], argv[i + 1 :])
+                return (n, _with_rest(name, argv[i + 1], argv[i + 2 :])) if i + 1 < n else None
             if option in _NO_COMMAND and name in ("sudo", "timeout", "flock"):
                 return None
             if name == "command" and _cluster_has(option, "vV", takes):

@@ -481,6 +481,9 @@ def _on_disk(
         return None  # (more than is looked at: judged by what the pattern spells out)
     for found in found_all:
         names = [found]
+        real = os.path.realpath(found)
+        if real != found:  # h/.aws/credentials, h a link to ~ an earlier call made
+            names.append(real)
         if ref.tree and os.path.isdir(found):
             listing = os.listdir(found)
             if len(listing) > _DISK_NAMES:

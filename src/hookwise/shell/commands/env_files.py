@@ -15,6 +15,9 @@ from hookwise.shell.programs import (
     interpreter_code,
 )
 
+# node's own second spelling (node 20.19, 22.9): the file loaded when it is there
+_IF_EXISTS = ENV_FILE_OPTION + "-if-exists"
+
 
 def env_files(program: str, argv: list[str]) -> list[str]:
     """The environment files a command loads (``--env-file F``, ``--env-file=F``, and
@@ -33,7 +36,7 @@ def env_files(program: str, argv: list[str]) -> list[str]:
             ):
                 found.append(word[2:])  # -e.env
                 continue
-        if name != ENV_FILE_OPTION:
+        if name not in (ENV_FILE_OPTION, _IF_EXISTS):
             continue
         if equals:
             found.append(value)
