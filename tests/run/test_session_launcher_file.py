@@ -269,3 +269,23 @@ def test_self_protection_denies_writing_or_mounting_over_the_file(tmp_path: Path
             continue
         assert _decision(out) == expected, (tool_input, out)
         assert "hookwise protects its own guardrails" in out, out
+
+
+def test_the_command_reads_the_mounts_through_no_pipe() -> None:
+    """Red team s30 run #2: under dash the s29 command read the mounts with
+    ``$(/bin/cat ...)``, a pipe any process of the session could hold open through
+    /proc/<pid>/fd, so the hook's shell waited before any deadline (the real Claude Code
+    then ran the tool). The session lookup now reads files only: no command substitution,
+    no pipe, and the s29 form is still recognised as hookwise's."""
+    from hookwise.config.hookwise_command import (
+        SESSION_LAUNCHER,
+        SESSION_LAUNCHER_S29,
+        is_portable_command,
+        portable_command,
+    )
+
+    for sign in ("$(", "`"):  # (its `|` are case alternatives and `||`: no pipe)
+        assert sign not in SESSION_LAUNCHER, sign
+    assert "$(" in SESSION_LAUNCHER_S29
+    old = _portable_script("--platform claude", SESSION_LAUNCHER_S29)
+    assert is_portable_command(old) and is_portable_command(portable_command("claude"))

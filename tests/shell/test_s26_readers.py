@@ -110,8 +110,9 @@ def test_the_archive_modules_are_read_for_what_they_read_and_write() -> None:
     assert py_archive_module("tarfile", ["--filter=data", "-e", "a.tar", "d"]) == [
         ("read", "a.tar")
     ]
+    # (a source that is a directory is archived whole: every file under it, red team s30 G)
     assert py_archive_module("zipfile", ["-c", "out.zip", ".env", "b"]) == [
-        ("write", "out.zip"), ("read", ".env"), ("read", "b")
+        ("write", "out.zip"), ("tree", ".env"), ("tree", "b")
     ]  # fmt: skip
     assert py_archive_module("zipfile", ["-h"]) == []
     [(kind, why)] = py_archive_module("zipfile", ["--bogus", "a.zip"])

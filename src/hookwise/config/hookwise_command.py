@@ -51,11 +51,32 @@ NOT_INSTALLED: Final = (
 #   session's bind; making a mount needs privilege in this mount namespace).
 # Then the file and its directory must be this user's and no links, else the command stops
 # with exit 2 saying why (a session's own files: something is wrong). Read with bash's
-# `read -d ''` (one read), else /bin/cat (dash reads a byte a system call: 28 KB of mounts
-# in a session took 15 ms; an absolute path, never PATH's); without either the file is not
-# followed. Without /proc (macOS) nothing is read. The modes are the supervisor's (a private
-# directory, files 0400) and the hook checks them (confinement.session_record).
+# `read -d ''` (one read), else line by line from the file (dash reads a byte a system
+# call: 28 KB of mounts in a session take about 15 ms; never through a pipe, which another
+# process could hold open). Without /proc (macOS) nothing is read. The modes are the
+# supervisor's (a private directory, files 0400) and the hook checks them
+# (confinement.session_record).
 SESSION_LAUNCHER: Final = (
+    "u=; n=; { read -r u _ n; } 2>/dev/null </proc/self/uid_map; "
+    'if [ "$n" = 1 ]; then '
+    'for f in "/run/user/$u/hookwise-run-$u/launcher" "/tmp/hookwise-run-$u/launcher"; do '
+    '[ -s "$f" ] || continue; '
+    "m=; { IFS= read -r -d '' m; } 2>/dev/null </proc/self/mountinfo; o=; "
+    'case $m in *" $f ro,"*|*" $f ro "*) o=1 ;; ?*) ;; '
+    '*) while IFS= read -r l; do case $l in *" $f ro,"*|*" $f ro "*) o=1; break ;; esac; '
+    "done 2>/dev/null </proc/self/mountinfo ;; esac; "
+    '[ -n "$o" ] || continue; '
+    'if [ -O "${f%/*}" ] && [ ! -h "${f%/*}" ] && [ -O "$f" ] && [ ! -h "$f" ] '
+    '&& IFS= read -r h <"$f" && [ -n "$h" ]; then break; fi; '
+    "echo \"hookwise: the session's launcher $f is not a file of this user in a directory "
+    'of this user (or is a link, or empty): no hook runs; end this session" >&2; exit 2; '
+    "done; fi; "
+)
+# What install wrote in s29: without bash's `read -d ''` (dash) it read the mounts through
+# `$(/bin/cat ...)`, a pipe any process of the session could hold open through
+# /proc/<pid>/fd, keeping the hook's shell waiting before any deadline (red team s30 run
+# #2); now dash reads them line by line from the file (still recognised).
+SESSION_LAUNCHER_S29: Final = (
     "u=; n=; { read -r u _ n; } 2>/dev/null </proc/self/uid_map; "
     'if [ "$n" = 1 ]; then '
     'for f in "/run/user/$u/hookwise-run-$u/launcher" "/tmp/hookwise-run-$u/launcher"; do '
@@ -157,6 +178,7 @@ _PORTABLE: Final = (
     _portable_pattern(SESSION_LAUNCHER_S24, s28=True),  # ([1]: follows_any_session_file)
     _portable_pattern("", s28=True),
     _portable_pattern(s28=True),  # (this session's lookup, before the locale: s28)
+    _portable_pattern(SESSION_LAUNCHER_S29),  # (s29: the mounts read through a pipe)
 )
 
 
