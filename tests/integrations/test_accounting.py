@@ -1,4 +1,4 @@
-"""accounting.unaccounted: a call it lets through has every path-looking value in front of
+"""arg_roles.unaccounted: a call it lets through has every path-looking value in front of
 the rules (the property the red team's F1/F2 broke), whatever keys the model sends."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookwise.integrations.accounting import role, unaccounted
-from hookwise.integrations.tools import canonical_input
+from hookwise.policy.arg_roles import role, unaccounted
 from hookwise.policy.canonical import Event
+from hookwise.policy.tool_input import canonical_input
 
 KEYS = [
     "file_path", "filePath", "FilePath", "file-path", "file", "filename", "absolute_path",

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookwise.integrations import Gate, Verdict
-from hookwise.integrations.tools import DEFAULT_TOOL_NAMES, ToolNames, canonical_input
+from hookwise.integrations.tools import DEFAULT_TOOL_NAMES, ToolNames
+from hookwise.policy.tool_input import canonical_input
 from tests.integrations.conftest import (
     ALLOWED_COMMAND,
     ASK_COMMAND,

@@ -26,27 +26,20 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from hookwise.integrations import shell_args
-from hookwise.integrations.accounting import named_paths, role, unaccounted, writes_content
 from hookwise.integrations.file_uri import uri_reading
 from hookwise.integrations.json_data import jsonable
-from hookwise.integrations.tools import (
-    MOVE_SOURCE_KEYS,
-    MappedInput,
-    ToolNames,
-    canonical_input,
-    command_like,
-    moves_files,
-    shell_command,
-)
+from hookwise.integrations.tools import MOVE_SOURCE_KEYS, ToolNames, command_like, moves_files
 from hookwise.integrations.verdict import Action, Verdict
 from hookwise.policy import audit, canonical
 from hookwise.policy.adapters.base import Answer, failed
+from hookwise.policy.arg_roles import named_paths, role, unaccounted, writes_content
 from hookwise.policy.cache import load_policy
 from hookwise.policy.canonical import Event
 from hookwise.policy.hook import audit_record
 from hookwise.policy.pipeline import Outcome, first_error, on_error_verdict
 from hookwise.policy.retry_state import RetryState
 from hookwise.policy.rules.engine import UNVERIFIABLE_ID, Decision, evaluate
+from hookwise.policy.tool_input import MappedInput, canonical_input, shell_command
 from hookwise.policy.trust.scopes import scope_sources, trust_store_path
 
 if TYPE_CHECKING:
@@ -650,7 +643,7 @@ class Gate:
         return verdict, record
 
     def _unverifiable(self, tool: str, why: str, verdict: Verdict) -> Verdict:
-        """Arguments the rules cannot account for (``accounting.unaccounted``): the call is
+        """Arguments the rules cannot account for (``arg_roles.unaccounted``): the call is
         unverifiable (``settings.unverifiable``: ask by default; deny stays deny)."""
         policy = self._policy().policy
         setting = str((policy or {}).get("settings", {}).get("unverifiable", "ask"))

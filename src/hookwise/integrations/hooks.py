@@ -20,8 +20,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hookwise.integrations.json_data import jsonable
-from hookwise.integrations.tools import canonical_input, hook_tool_name
+from hookwise.integrations.tools import hook_tool_name
 from hookwise.integrations.verdict import Verdict
+from hookwise.policy.tool_input import canonical_input
 from hookwise.protocol.hosts import input_fields, tool_response_text
 
 if TYPE_CHECKING:

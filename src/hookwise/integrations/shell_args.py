@@ -16,9 +16,9 @@ import shlex
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hookwise.integrations.accounting import role, shell_extra
-from hookwise.integrations.tools import shell_command
+from hookwise.policy.arg_roles import role, shell_extra
 from hookwise.policy.canonical import SHELL
+from hookwise.policy.tool_input import shell_command
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # a line of more than one command: stdin goes to whichever of them reads it

@@ -18,11 +18,11 @@ from dataclasses import replace
 from typing import Any
 
 from hookwise.integrations import file_uri, shell_args
-from hookwise.integrations.accounting import named_paths, role, shell_extra
 from hookwise.integrations.gate import RANK, Gate
 from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import paths
+from hookwise.policy.arg_roles import named_paths, role, shell_extra
 from hookwise.policy.canonical import RESOURCE_METHOD_TOOLS, SHELL, file_lines
 from hookwise.policy.uri_paths import resource_paths
 

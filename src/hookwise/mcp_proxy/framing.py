@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from hookwise.integrations.accounting import reads_as
+from hookwise.policy.arg_roles import reads_as
 
 # One message may carry a large file or image as base64: 64 MiB by default.
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024

@@ -20,9 +20,9 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from hookwise.integrations.accounting import role
 from hookwise.integrations.file_uri import trimmed as trim
 from hookwise.integrations.tools import MOVE_PATH_KEYS
+from hookwise.policy.arg_roles import role
 from hookwise.policy.canonical import SHELL, tool_paths
 
 _PATH_ROLES = ("file", "directory", "paths", "move")

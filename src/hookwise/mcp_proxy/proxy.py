@@ -29,12 +29,12 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, BinaryIO
 
-from hookwise.integrations.accounting import reads_as
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import elicit, framing, replies
 from hookwise.mcp_proxy.decide import RESOURCE_METHODS, Decider, prompt_args, resource_args
 from hookwise.mcp_proxy.framing import Message, Oversize, id_key
 from hookwise.mcp_proxy.server import ServerProcess
+from hookwise.policy.arg_roles import reads_as
 from hookwise.policy.canonical import PROMPT_METHOD
 
 Key = tuple[str, str]

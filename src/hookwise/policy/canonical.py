@@ -884,6 +884,7 @@ class Event:
         "host_event",
         "host_tool",
         "input",
+        "mcp_args",
         "name",
         "now",
         "payload",
@@ -909,6 +910,7 @@ class Event:
         env: dict[str, str] | None = None,
         now: float = 0.0,
         tool: str | None = None,
+        mapped_input: dict[str, Any] | None = None,
     ) -> None:
         self.name = name
         self.host = host
@@ -921,7 +923,10 @@ class Event:
             tool = canonical_tool(host, host_tool)
         self.tool = tool
         self.raw_input = raw_input if raw_input is not None else {}
-        self.input = normalise_input(self.raw_input)
+        # ``mapped_input``: the arguments in the keys the rules read, of an MCP tool mapped
+        # by its own name (tool_input.mcp_call); its host's own are then ``mcp_args``
+        self.mcp_args = None if mapped_input is None else self.raw_input
+        self.input = normalise_input(self.raw_input if mapped_input is None else mapped_input)
         cwd = payload.get("cwd")
         self.cwd = cwd if isinstance(cwd, str) else ""
         session = payload.get("session_id")
@@ -1096,7 +1101,7 @@ class Event:
                 value = self.input.get(key)
                 if isinstance(value, str) and value:
                     refs.extend(tool_paths(value, self.cwd, home))
-        if self.tool not in CANONICAL_TOOLS:
+        if self.tool not in CANONICAL_TOOLS or self.mcp_args is not None:
             # an MCP tool (``mcp__fs__read_resource``, Gemini's ``mcp_fs_read_resource``) or
             # any tool the host tables do not map: a URI under any key is the files it
             # names, as the MCP proxy reads it (red team s29 F6)
@@ -1384,3 +1389,26 @@ def default_tool(tool: str) -> str:
     if mcp is not None:
         found = DEFAULT_TOOL_NAMES.get(tool_key(mcp[1]))
     return tool if found is None else found
+
+
+def mcp_tool(host_tool: str, payload: dict[str, Any]) -> str | None:
+    """The canonical tool an MCP tool is by its own name, as a host's hook sees it, or None.
+
+    ``mcp__<server>__<tool>`` (Claude Code, Codex) is mapped as the MCP proxy and the
+    Claude Agent SDK bridge map it (:func:`default_tool`): ``mcp__fs__read_file`` is
+    ``read``. Gemini CLI's ``mcp_<server>_<tool>`` is mapped by the tool its
+    ``mcp_context`` names; without one its name does not say where the server's name
+    ends (``mcp_fs_read_file`` may be ``file`` of ``fs_read``), so it stays unmapped and
+    is decided as a tool the tables do not map (rules/unmapped.py)."""
+    own: str | None = None
+    if host_tool.startswith("mcp__"):
+        mcp = split_mcp(host_tool)
+        own = mcp[1] if mcp is not None else None
+    else:
+        context = payload.get("mcp_context")
+        if isinstance(context, dict) and isinstance(context.get("tool_name"), str):
+            own = context["tool_name"]
+    if not own:
+        return None
+    found = default_tool(own)
+    return found if found in CANONICAL_TOOLS else None

@@ -112,6 +112,7 @@ ON_DEMAND = (
     "hookwise.policy.adapters.detect",
     "hookwise.policy.blind_deny",
     "hookwise.policy.retry_state",
+    "hookwise.policy.tool_input",  # an MCP tool, mapped by its own name
 )
 # 2: one blob of code after the index; 3: the extension modules; 4: without annotations;
 # 5: the eager modules' code in one tuple; 6: location tables of lines only

@@ -103,6 +103,9 @@ def make_events(
     ``tools`` is the host table's tool names -> canonical tools."""
     host_tool, raw_input, prompt, response = fields
     tool = tools.get(host_tool, host_tool) if host_tool else None
+    mapped = mcp_mapped(host_tool, tool, payload, raw_input)
+    if mapped is not None:
+        tool = mapped[0]
     return [
         Event(
             name,
@@ -116,9 +119,22 @@ def make_events(
             env=env,
             now=now,
             tool=tool,
+            mapped_input=None if mapped is None else mapped[1],
         )
         for name in names
     ]
+
+
+def mcp_mapped(
+    host_tool: str | None, tool: str | None, payload: dict[str, Any], raw: dict[str, Any] | None
+) -> tuple[str, dict[str, Any]] | None:
+    """An MCP tool the host's table leaves unmapped, mapped by its own name as the MCP proxy
+    maps it (tool_input.mcp_call); None for every other tool (no import for them)."""
+    if host_tool is None or tool != host_tool or not host_tool.startswith("mcp_"):
+        return None
+    from hookwise.policy.tool_input import mcp_call
+
+    return mcp_call(host_tool, payload, raw if raw is not None else {})
 
 
 def text_field(payload: dict[str, Any], key: str) -> str | None:

@@ -24,6 +24,7 @@ from hookwise.policy.adapters.base import (
     Encoding,
     ask_denied_reason,
     event_name,
+    mcp_mapped,
     resolve_ask,
     tool_of,
 )
@@ -52,6 +53,9 @@ def decode(
     if not isinstance(payload.get("tool_input"), dict):
         raise DecodeError(f"the {host} plugin payload's tool_input is not an object")
     tool = table["tools"].get(host_tool, host_tool)
+    mapped = mcp_mapped(host_tool, tool, payload, raw_input)
+    if mapped is not None:
+        tool = mapped[0]
     return [
         Event(
             canonical_name,
@@ -63,6 +67,7 @@ def decode(
             env=env,
             now=now,
             tool=tool,
+            mapped_input=None if mapped is None else mapped[1],
         )
         for canonical_name in spec["canonical"]
     ]

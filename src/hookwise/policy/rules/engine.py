@@ -913,6 +913,10 @@ def evaluate(
         unverifiable_for(
             rules, unsure, decision, settings, builtin=_builtin, rule_id=UNVERIFIABLE_ID
         )
+    if decision.decision != "deny":
+        for ev in events:
+            if ev.mcp_args is not None and ev.name in GATED:
+                _mcp_unaccounted(ev, decision, settings)
     if state is not None:
         session = events[0].session if events else ""
         if any(ev.name == canonical.PROMPT for ev in events) or (
@@ -944,8 +948,10 @@ def _as_file_tool(
     rules: list[dict[str, Any]], index: dict[str, Any], ev: Event, seen: set[int], qualified: str
 ) -> list[tuple[int, Event, list[str]]]:
     """The guarding ``tool: read|write|edit`` rules that would hold for a tool the host
-    tables do not map, were it that tool, on the files it names (rules/unmapped.py)."""
-    if not ev.paths:
+    tables do not map, were it that tool, on the files it names (rules/unmapped.py); a
+    ``files`` rule on no tool holds for a name the event's paths leave out (a nested one:
+    red team s29 F8) as well, unverifiable as in the proxy."""
+    if not ev.raw_input:
         return []
     from hookwise.policy.rules import unmapped
 
@@ -954,7 +960,9 @@ def _as_file_tool(
     for reading in unmapped.file_tool_readings(ev):
         for position in candidates(index.get(ev.name), reading):
             rule = rules[position]
-            if position in seen or position in taken or "tool" not in rule["m"]:
+            if position in seen or position in taken:
+                continue
+            if "tool" not in rule["m"] and "files" not in rule["m"]:
                 continue
             if rule["action"] not in _GUARDING or rule["mode"] != "enforce":
                 continue
@@ -965,6 +973,30 @@ def _as_file_tool(
                 taken.add(position)
                 found.append((position, ev, [unmapped.why(ev, reading)]))
     return found
+
+
+def _mcp_unaccounted(ev: Event, decision: Decision, settings: dict[str, Any]) -> None:
+    """An MCP tool mapped by its own name whose arguments the rules cannot account for
+    (``arg_roles.unaccounted``, the proxy's reading: two keys for one role, a path under a
+    key no rule reads, a shell tool without its command) is unverifiable, as the proxy
+    decides it (``settings.unverifiable``: ask by default)."""
+    from hookwise.policy.arg_roles import unaccounted
+
+    args = ev.mcp_args or {}
+    tool = ev.tool or ""
+    moves = tool in ("write", "edit") and canonical.moves_files(ev.host_tool or "")
+    why = unaccounted(tool, args, mapped=True, moves=moves)
+    if why is None and tool == canonical.SHELL and ev.command is None:
+        shown = ", ".join(sorted(map(str, args))) or "none"
+        why = (
+            f"no command among its arguments ({shown}); expected 'command', 'cmd', "
+            "'script' or a single string argument"
+        )
+    verdict = str(settings.get("unverifiable", "ask"))
+    if why is None or verdict not in ("ask", "deny") or decision.decision == verdict:
+        return
+    reason = f"hookwise cannot verify this call of {ev.host_tool!r} (a {tool} tool): {why}"
+    _builtin(decision, ev, UNVERIFIABLE_ID, verdict, reason)
 
 
 def _action_kinds(policy: dict[str, Any]) -> tuple[frozenset[str], frozenset[str]]:

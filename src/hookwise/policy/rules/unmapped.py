@@ -8,7 +8,8 @@ hold for it as that tool makes the call unverifiable, as the MCP proxy decides s
 
 from __future__ import annotations
 
-from hookwise.policy.canonical import Event
+from hookwise.policy.arg_roles import named_paths
+from hookwise.policy.canonical import Event, tool_paths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,9 +23,17 @@ WHY = "is no tool the host tables map"
 
 
 def file_tool_readings(ev: Event) -> list[Event]:
-    """``ev`` as each file tool it could be, deciding on the files it names; none when it
-    names none or its tool is mapped."""
+    """``ev`` as each file tool it could be, deciding on the files it names (its paths, and
+    an MCP tool's every path-like value at any depth under keys no role lists, as the proxy
+    reads such a tool: ``arg_roles.named_paths``, red team s29 F8); none when it names
+    none. (A host's own tools are the host's: their text is no MCP server's arguments.)"""
     files = [ref.absolute for ref in ev.paths if ref.absolute is not None]
+    home = ev.env.get("HOME") or ""
+    nested = ev.mcp is not None or (ev.host_tool or "").startswith("mcp_")
+    for value in named_paths(ev.tool or "", ev.raw_input) if nested else ():
+        found = tool_paths(value, ev.cwd, home)[0].absolute
+        if found is not None:
+            files.append(found)
     if not files:
         return []
     args: dict[str, Any] = {"file_paths": list(dict.fromkeys(files))}

@@ -18,12 +18,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
-from typing import Any, Final
+from collections.abc import Mapping
 
-from hookwise.integrations.file_uri import uri_paths
-from hookwise.integrations.tools import COMMAND_KEYS, MOVE_PATH_KEYS, PATH_ALIASES
 from hookwise.policy import canonical
+from hookwise.policy.canonical import MOVE_PATH_KEYS
+from hookwise.policy.tool_input import COMMAND_KEYS, PATH_ALIASES
+from hookwise.policy.uri_paths import uri_paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing imports os: the hook's path leaves it out)
+    from collections.abc import Iterator
+    from typing import Any, Final
 
 # role -> the spellings (lower case, "_" and "-" dropped) a tool may use for it
 _ROLES: Final[Mapping[str, frozenset[str]]] = {
