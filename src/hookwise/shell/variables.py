@@ -561,8 +561,6 @@ def loop_choices(script: Any, name: str, words: list[Any]) -> None:
         script.vars.choices[(script.scope, name)] = tuple(found)
 
 
-
-
 def choice_words(word: Any, script: Any) -> tuple[tuple[str, bool], ...] | None:
     """The words ``word`` stands for when it is exactly ``"$f"`` (quoted: one field, no
     second glob) for a loop's variable nothing else on the line assigns (not a ``read``,

@@ -297,8 +297,10 @@ def _with_rest(name: str, string: str, rest: list[str]) -> str:
 
 def _names_pid(word: str) -> bool:
     """``-p``, ``--pid``, ``--pid=P``, ``-pP``: prlimit's process option."""
-    return word in ("-p", "--pid") or word.startswith("--pid=") or (
-        word.startswith("-p") and word[2:].isdigit()
+    return (
+        word in ("-p", "--pid")
+        or word.startswith("--pid=")
+        or (word.startswith("-p") and word[2:].isdigit())
     )
 
 
