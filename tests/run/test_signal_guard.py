@@ -191,7 +191,7 @@ def test_a_host_ending_its_own_hook_is_allowed_and_reported_lost(lab: Lab) -> No
     )
     assert "HOOK-RC=124" in result.stdout, (result.stdout, result.stderr)
     lost = [r for r in _records(lab) if r.get("event") == "hook_lost"]
-    assert len(lost) == 1, lost
+    assert len(lost) == 1, (lost, result.stderr[-3000:], _records(lab)[-5:])
     assert "1 hook(s) started and never answered" in result.stderr
     assert "refused" not in result.stderr
 
