@@ -25,7 +25,7 @@ RED_ROOT = "/tmp/rt30s"
 # class -> (blocked, rows): the classes closed in full, and those closed in part
 FIXED = {
     "A": 4, "B": 13, "C": 11, "D": 20, "E": 7, "F": 2, "G": 2, "H": 5, "I": 3, "K": 6, "L": 4, "M": 1, "N": 7,
-    "J": 2, "O": 1, "P": 1, "Q": 3, "R": 3, "S": 5, "T": 3, "U": 11, "W": 6,
+    "J": 2, "O": 1, "P": 1, "Q": 3, "R": 3, "S": 5, "T": 3, "U": 11, "V": 1, "W": 6,
 }  # fmt: skip
 # rows of those classes still allowed
 OPEN = frozenset([

@@ -64,6 +64,8 @@ def listed(piped_from: _Piped | None) -> list[str] | None:
         program = source.program
         argv = source.argv
         if program == "find":
+            if _rewrites_names(argv):
+                return None  # find -printf '%h/../.env': names it makes (red team s30 V)
             from hookwise.shell.find_exec import find_selection
 
             return find_selection(argv)
@@ -96,6 +98,12 @@ def listed(piped_from: _Piped | None) -> list[str] | None:
     return None
 
 
+def _rewrites_names(argv: list[str]) -> bool:
+    """Whether find prints something else than the paths it finds (``-printf``/``-fprintf``
+    formats, ``-ls``): what it gives a reader is then made when it runs."""
+    return any(w.startswith(("-printf", "-fprintf", "-ls", "-fls")) for w in argv[1:])
+
+
 def find_walk(piped_from: _Piped | None) -> list[str] | None:
     """find's words when the names a reader takes from its input come from ``find``
     (through filters that keep names): the reader reads what find walks, hidden names
@@ -106,7 +114,7 @@ def find_walk(piped_from: _Piped | None) -> list[str] | None:
         if source is None:
             return None
         if source.program == "find":
-            return list(source.argv)
+            return None if _rewrites_names(source.argv) else list(source.argv)
         if source.program not in _FILTERS:
             return None
         source = source.piped_from
