@@ -484,7 +484,13 @@ def run_interactive(cli: str, root: Path) -> dict[str, Any]:
                     typed_at = time.monotonic()
                 if not decided_at and audit.exists() and "approval" in audit.read_text():
                     decided_at = time.monotonic()
-                if decided_at and time.monotonic() - decided_at > 3:
+                # the host draws its own prompt after the hook answers; a loaded machine
+                # takes a while, so wait for it (or 25 s, and let the test say it is missing)
+                shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\s", "", text)
+                if decided_at and PROMPTED[cli] in shown:
+                    time.sleep(1)
+                    break
+                if decided_at and time.monotonic() - decided_at > 25:
                     break
         finally:
             os.kill(pid, signal.SIGKILL)
