@@ -372,8 +372,13 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
         text = os.path.expanduser(text)
         if text.startswith("~"):
             return PathRef(raw, None, None)
-    elif text.startswith(("$HOME/", "${HOME}/")) or text in ("$HOME", "${HOME}"):
-        text = home + text[text.index("}") + 1 if text.startswith("${") else 5 :]
+    elif "$HOME" in text or "${HOME" in text:
+        found = _home_expanded(text, home)
+        if found is None:
+            return PathRef(raw, None, None)
+        text = found
+        if "$" in text or "`" in text:
+            return PathRef(raw, None, None)
     elif (text == "~+" or text.startswith("~+/")) and cwd:
         text = cwd + text[2:]  # bash's ~+ is $PWD, the command's directory
     elif (text.startswith(("$PWD/", "${PWD}/")) or text in ("$PWD", "${PWD}")) and cwd:
@@ -381,6 +386,91 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
     elif dynamic or "$" in text or "`" in text:
         return PathRef(raw, None, None)
     return _anchored(raw, text, cwd)
+
+
+# ${HOME-x}, ${HOME:=x}, ${HOME:?x}: $HOME itself while HOME is set and not empty
+_HOME_DEFAULTS = (":-", "-", ":=", "=", ":?", "?")
+
+
+def _home_expanded(text: str, home: str) -> str | None:
+    """``text`` with each ``$HOME`` and ``${HOME...}`` replaced by its value, anywhere in
+    the word (``/proc/self/root$HOME/.aws``, red team s30 F; ``${HOME:-x}``, ``${HOME%/}``,
+    s30 D); None where a form's value is not known here."""
+    if not home:
+        return None
+    out: list[str] = []
+    i = 0
+    while True:
+        at = text.find("$HOME", i)
+        braced = text.find("${HOME", i)
+        if at < 0 and braced < 0:
+            out.append(text[i:])
+            return "".join(out)
+        if braced >= 0 and (at < 0 or braced < at):
+            end = _brace_end(text, braced + 2)
+            rest = text[braced + 6 : end] if end > 0 else ""
+            if end < 0 or any(q in rest for q in "'\"\\"):
+                return None
+            value: object = home  # (a default is never expanded while HOME is set)
+            if rest and not any(rest.startswith(op) for op in _HOME_DEFAULTS):
+                from hookwise.shell.variables import operator_value
+
+                value, _known = operator_value(home, True, rest)  # ${HOME%/}, ${HOME:0}
+            if not isinstance(value, str):
+                return None
+            out += [text[i:braced], value]
+            i = end + 1
+            continue
+        after = text[at + 5 : at + 6]
+        if after.isalnum() or after == "_":
+            return None  # $HOMEDIR: another variable
+        out += [text[i:at], home]
+        i = at + 5
+
+
+def _with_defaults(word: str, home: str) -> str | None:
+    """``word`` with each ``${NAME:-x}`` (``-``, ``:=``, ``=``, ``:+``, ``+``) read as its
+    literal ``x``: the value when the environment's NAME is unset, or set for ``+`` (red
+    team s30 D); None when there is none, or a word is not literal."""
+    out: list[str] = []
+    i = 0
+    while True:
+        at = word.find("${", i)
+        if at < 0:
+            out.append(word[i:])
+            break
+        end = _brace_end(word, at + 2)
+        if end < 0:
+            return None
+        body = word[at + 2 : end]
+        cut = next((k for k, c in enumerate(body) if not (c.isalnum() or c == "_")), len(body))
+        op = body[cut : cut + 2] if body[cut : cut + 1] == ":" else body[cut : cut + 1]
+        fill = body[cut + len(op) :]
+        if not cut or op not in (":-", "-", ":=", "=", ":+", "+") or not fill:
+            out.append(word[i : end + 1])
+        elif any(c in fill for c in "`'\"\\") or ("$" in fill and "HOME" not in fill):
+            return None
+        else:
+            out += [word[i:at], fill]
+        i = end + 1
+    made = "".join(out)
+    if "$" in made:  # ${XDG_CONFIG_HOME:-$HOME/.config}
+        made = _home_expanded(made, home) or word
+    return made if made != word and "$" not in made else None
+
+
+def _brace_end(text: str, i: int) -> int:
+    """Where the ``}`` closing the ``${`` before ``i`` is (-1: none)."""
+    depth = 1
+    while i < len(text):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if not depth:
+                return i
+        i += 1
+    return -1
 
 
 def tool_paths(raw: str, cwd: str, home: str) -> list[PathRef]:
@@ -1211,6 +1301,15 @@ class Event:
                     ref.tree = tree
                     ref.kept = kept
                     refs.append(ref)
+                    fallback = _with_defaults(word, home) if dynamic and "${" in word else None
+                    if fallback is not None:  # ${CONF:-~/.aws}/credentials: what it reads unset
+                        ref = resolve_path(fallback, where or "", home, where is None)
+                        ref.relative = _relative(ref.absolute, self.cwd)
+                        ref.command = index
+                        ref.pattern = at in globs
+                        ref.tree = tree
+                        ref.kept = kept
+                        refs.append(ref)
                 if cmd.walked is not None:  # find S -exec cat {} +: S read as a tree
                     from hookwise.shell.find_exec import find_starts
 

@@ -1593,6 +1593,7 @@ def _add_command(
     piped_from: Command | None = None,
     source: str = "",
     computed: list[str] | None = None,
+    like: Command | None = None,
 ) -> Command | None:
     if len(script.commands) >= MAX_COMMANDS:
         script.complete = False
@@ -1707,6 +1708,8 @@ def _add_command(
         command.shapes = shapes(words, script)
         if script.vars is not None and script.vars.choices:
             _loop_choices(command, words, script)
+    if like is not None:  # (before its own readings are made: a move's move, in a loop)
+        _carry_unknowns(like, command)
     if command.globs:
         _framed_globs(command, script.globopts)
     if command.program == "curl" and any("{" in w or "[" in w for w in command.argv[1:]):
@@ -1739,8 +1742,6 @@ def _add_command(
                 command.unknowns.append(f"{command.argv[0]} {origin}, known only when it runs")
                 continue
             reading = _inner_argv(argv, depth, script, command.text, origin, like=command)
-            if reading is not None:
-                _carry_unknowns(command, reading)
             if reading is not None and argv[0] == "cat" and _names_trees(command):
                 # ln -s ~/.aws k, cp -r ~/.aws/. k, mv d k: every file under the source is
                 # then read by the new name (k/*: red team s29 F), as find walks it
@@ -2040,7 +2041,7 @@ def _inner_argv(
     stdin = list(inherits.stdin) if inherits is not None else []
     piped = inherits.piped_from if inherits is not None else None
     added = _add_command(
-        text, words, [], depth + 1, script, writes=[], stdin=stdin, piped_from=piped
+        text, words, [], depth + 1, script, writes=[], stdin=stdin, piped_from=piped, like=like
     )
     if added is not None:
         added.origin = origin
