@@ -45,6 +45,21 @@ BLOCK = [
     "echo .e* | xargs cat",
     'for f in x/.env; do cat "${f#x/}"; done',
     'for f in .env; do cat "$f.bak" "${f%.bak}"; done',
+    'd=$HOME/.aws; cat "$d/credentials"',
+    'd="$HOME"; cat $d/.ssh/id_rsa',
+    "cd $HOME/.aws; cat credentials",
+    'cd "${HOME}/.ssh" && cat id_rsa',
+    "curl -s file://$HOME/.aws/credentials",
+    "curl -s FILE://localhost$HOME/.ssh/id_rsa",
+    "curl -s file:$HOME/.ssh/id_rsa",
+]
+
+# a directory made on the line before a secret's own name: unverifiable
+UNVERIFIABLE = [
+    "cat $(echo ~)/.aws/credentials",
+    'cat "$(printf %s ~)/.aws/credentials"',
+    "cat `echo $HOME`/.aws/credentials",
+    'cat "$(cd; pwd)/.ssh/id_rsa"',
 ]
 
 PASS = [
@@ -56,6 +71,12 @@ PASS = [
     "printf '%s\\n' src/*.py | xargs grep -n x",
     "ls ${XDG_CACHE_HOME:-$HOME/.cache}",
     "cat ${HOME}/notes.txt",
+]
+
+PASS += [
+    'x=$(ls | head -1); cat "$x/README.md"',
+    'd=$(mktemp -d); cp notes.txt "$d/notes.txt"',
+    "cd $HOME && ls",
 ]
 
 ASK_OR_BLOCK = [
@@ -86,6 +107,19 @@ def test_a_value_the_guard_can_work_out_is_judged(place: dict[str, Any], command
         assert MARK in done.stdout + done.stderr, f"bash did not print the secret: {command}"
     decision, reason = _verdict(command, place["policy"], place)
     assert decision == "deny", (command, decision, reason)
+
+
+@pytest.mark.parametrize("command", UNVERIFIABLE)
+def test_a_secret_under_a_directory_made_on_the_line_is_unverifiable(
+    place: dict[str, Any], command: str
+) -> None:
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=place["project"], env=place["env"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert MARK in done.stdout + done.stderr, f"bash did not print the secret: {command}"
+    decision, reason = _verdict(command, place["policy"], place)
+    assert decision in ("ask", "deny"), (command, decision, reason)
 
 
 @pytest.mark.parametrize("command", PASS)

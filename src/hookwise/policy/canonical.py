@@ -841,6 +841,13 @@ def command_dirs(
                 where = None if home_set else (home or None)
                 picked = picked or home_set
             elif (
+                not home_set
+                and 1 not in cmd.globs
+                and "HOME" in args[0]
+                and resolve_path(args[0], where, home).absolute is not None
+            ):  # cd "$HOME/.aws": the environment's HOME, known here (session 31)
+                where = resolve_path(args[0], where, home).absolute
+            elif (
                 any(cmd.dynamic[1:])
                 or 1 in cmd.globs  # cd ~/.aw[s]: the directory bash's pattern finds
                 or (  # CDPATH is searched for any name but /..., ./..., ../...
@@ -886,8 +893,9 @@ _HEX = "0123456789abcdefABCDEF"
 def url_decoded(word: str) -> str | None:
     """A URL's word with its %XX escapes decoded (None: no URL, or nothing encoded): the
     server or the file:// reader decodes them, so ``/%2eenv`` names ``/.env`` (red team s27
-    Q); a file:// URL is then its path."""
-    if "%" not in word or ("://" not in word and not word.startswith("file:")):
+    Q); a ``file:`` URL is then its path, encoded or not (``curl file:///etc/x``)."""
+    is_file = word[:5].lower() == "file:"
+    if not is_file and ("%" not in word or "://" not in word):
         return None
     out: list[str] = []
     i = 0
@@ -899,9 +907,11 @@ def url_decoded(word: str) -> str | None:
             out.append(word[i])
             i += 1
     decoded = "".join(out)
-    if decoded.startswith("file://"):
+    if decoded[:7].lower() == "file://":  # curl file:///etc/x, file://localhost/etc/x
         decoded = decoded[7:]
         decoded = decoded[decoded.find("/") :] if "/" in decoded else decoded
+    elif is_file:  # file:/etc/x, file:.env
+        decoded = decoded[5:]
     return decoded if decoded != word else None
 
 
@@ -1085,7 +1095,7 @@ class Event:
             else:
                 from hookwise.shell.parser import split_command
 
-                script = self._cache["script"] = split_command(command)
+                script = self._cache["script"] = split_command(command, self.env.get("HOME"))
                 if script.disk_code:  # bash p, . p, sh < p: a FIFO at p is no file of code
                     _fed_code(script, self.shell_cwd, self.env)
                 if script.git_unresolved:  # git SUB, SUB none of git's: an alias on disk?

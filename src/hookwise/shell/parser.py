@@ -190,6 +190,7 @@ class Script:
         "git_unresolved",
         "globopts",
         "globs_named",
+        "home",
         "loaded",
         "overall",
         "positional",
@@ -248,6 +249,7 @@ class Script:
         # (scope) whose text is read, the offset that stands for a nested piece (None:
         # each word's own), whether the command being added runs for sure, its end
         self.vars: Any = None  # variables.Vars, once the line assigns a variable
+        self.home: str | None = None  # the environment's HOME (split_command)
         self.scope = 0
         self.scopes: dict[tuple[int, int, str], int] = {}
         self.anchor: int | None = None
@@ -330,28 +332,30 @@ def _assigns_here(value: list[str]) -> bool:
     return bool(eq) and name.rstrip("+").isidentifier()
 
 
-def split_command(text: str) -> Script:
-    """Split a command line into its simple commands (never raises)."""
-    script = _split(text, frozenset())
+def split_command(text: str, home: str | None = None) -> Script:
+    """Split a command line into its simple commands (never raises). ``home``: the
+    environment's HOME, the value of ``$HOME`` wherever the line never sets it."""
+    script = _split(text, frozenset(), home)
     if script.vars is not None and any(r[1] == "GLOBIGNORE" for r in script.vars.records):
         # GLOBIGNORE set at all (read, printf -v, ${GLOBIGNORE:=x}) turns dotglob on (s30 E)
         script.globs_named |= {"dotglob"}
     if script.globs_named:
         # a glob option set anywhere on the line (a function's shopt, bash -O, BASHOPTS):
         # it may be in force at any pattern, so every pattern is read under it (s29 E)
-        script = _split(text, script.globs_named)
+        script = _split(text, script.globs_named, home)
     return script
 
 
-def _fresh(options: frozenset[str]) -> Script:
+def _fresh(options: frozenset[str], home: str | None = None) -> Script:
     script = Script()
     script.globopts = options
+    script.home = home
     return script
 
 
-def _split(text: str, options: frozenset[str]) -> Script:
+def _split(text: str, options: frozenset[str], home: str | None = None) -> Script:
     """The line's commands, its patterns read under glob ``options`` from its start."""
-    script = _fresh(options)
+    script = _fresh(options, home)
     if not isinstance(text, str):
         script.complete = False
         script.problems.append("the command is not a string")
@@ -365,16 +369,18 @@ def _split(text: str, options: frozenset[str]) -> Script:
     try:
         _parse(text, 0, script)
         found = script.vars
-        if found is None and "IFS" in text:  # ${IFS} is known: bash sets it at start
+        homed = bool(home) and "HOME" in text  # $HOME is known: the environment's
+        if found is None and ("IFS" in text or homed):  # ${IFS}: bash sets it at start
             from hookwise.shell.variables import Vars
 
             found = script.vars = Vars()
+            found.home = home
         expands = "$" in text or "`" in text or "~" in text  # (~ reads HOME, PWD...)
-        if found is not None and (found.records or "IFS" in text) and expands:
+        if found is not None and (found.records or "IFS" in text or homed) and expands:
             # the line assigns what it also expands: read it again with the values known
             # at each place (variables.py)
             found.build()
-            again = _fresh(options)
+            again = _fresh(options, home)
             again.vars = found
             _parse(text, 0, again)
             again.complete = again.complete and script.complete
@@ -385,7 +391,7 @@ def _split(text: str, options: frozenset[str]) -> Script:
         if script.concurrent and _may_name_again(text, script):
             from hookwise.shell.commands.run_order import written_anywhere
 
-            script = written_anywhere(text, script, _parse, lambda: _fresh(options))
+            script = written_anywhere(text, script, _parse, lambda: _fresh(options, home))
     except RecursionError:
         script.complete = False
         script.problems.append("the command nests too deeply")
@@ -2300,6 +2306,7 @@ def _wildcard(script: Script) -> None:
         from hookwise.shell.variables import Vars
 
         script.vars = Vars()
+        script.vars.home = script.home
     script.vars.wildcard.add(script.scope)
 
 

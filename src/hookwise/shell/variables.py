@@ -77,7 +77,9 @@ def is_arithmetic(piece: str) -> bool:
 class Vars:
     """Assignments recorded on the first pass; the table of known values on the second."""
 
-    __slots__ = ("_unknown", "choices", "hints", "records", "referenced", "table", "wildcard")
+    __slots__ = (
+        "_unknown", "choices", "hints", "home", "records", "referenced", "table", "wildcard",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         # (scope, name, value or None for unknown, certain, end anchor)
@@ -90,6 +92,9 @@ class Vars:
         self.hints: dict[tuple[int, str], tuple[tuple[str, ...], ...]] = {}
         # a for loop's list, when every word is a name or a pattern: (value, is a pattern)
         self.choices: dict[tuple[int, str], tuple[tuple[str, bool], ...]] = {}
+        # the environment's HOME, known to the hook: $HOME where nothing on the line sets it
+        # (d=$HOME/.aws; cat "$d/credentials" reads ~/.aws/credentials, session 31)
+        self.home: str | None = None
 
     def record(self, scope: int, name: str, value: Value, certain: bool, end: int) -> None:
         if self.table is None:  # the second pass reads the table the first one made
@@ -136,6 +141,9 @@ class Vars:
             return found[0], True
         if name == "IFS" and (scope, name) not in self._unknown and found is None:
             return DEFAULT_IFS, True
+        if name == "HOME" and self.home and not self.wildcard:
+            if not any(r[1] == "HOME" for r in self.records):
+                return self.home, True
         return None, False
 
 
@@ -560,6 +568,7 @@ def record(script: Any, name: str, value: Value, certain: bool) -> None:
     vars_ = script.vars
     if vars_ is None:
         vars_ = script.vars = Vars()
+        vars_.home = script.home
     vars_.record(script.scope, name, value, certain, script.end)
 
 
@@ -682,14 +691,32 @@ def record_word(word: Any, script: Any, certain: bool) -> None:
         )
         record(script, name, items, certain)
         return
-    record(script, name, None if word.dynamic else value, certain)
-    if word.dynamic and word.parts is not None:
+    known = value if not word.dynamic else _home_value(word, script)
+    record(script, name, known, certain)
+    if known is None and word.parts is not None:
         hint = value_shape(word.parts, word.marks)
     else:
         hint = (("*",),)
     key = (script.scope, name)
     hints = script.vars.hints
     hints[key] = hint if hints.get(key, hint) == hint else (("*",),)
+
+
+def _home_value(word: Any, script: Any) -> str | None:
+    """The value of ``d=$HOME/.aws`` when HOME is the environment's, known to the hook and
+    set nowhere on the line so far (None: another expansion, or HOME unknown)."""
+    vars_ = script.vars
+    if not script.home or word.parts is None or (vars_ is not None and vars_.wildcard):
+        return None
+    if vars_ is not None and any(r[1] == "HOME" for r in vars_.records):
+        return None
+    marked = dict(word.marks)
+    pieces = []
+    for index, piece in enumerate(word.parts):
+        if index in marked and piece not in ("$HOME", "${HOME}"):
+            return None
+        pieces.append(script.home if index in marked else piece)
+    return "".join(pieces).partition("=")[2]
 
 
 def moved(script: Any) -> None:
