@@ -52,6 +52,9 @@ BLOCK = [
     "curl -s file://$HOME/.aws/credentials",
     "curl -s FILE://localhost$HOME/.ssh/id_rsa",
     "curl -s file:$HOME/.ssh/id_rsa",
+    "cat /proc/$$/root$HOME/.aws/credentials",
+    "cat /proc/$BASHPID/cwd/.env",
+    'p=$(realpath ~/.aws/credentials); cat "$p"',
 ]
 
 # a directory made on the line before a secret's own name: unverifiable
@@ -60,6 +63,8 @@ UNVERIFIABLE = [
     'cat "$(printf %s ~)/.aws/credentials"',
     "cat `echo $HOME`/.aws/credentials",
     'cat "$(cd; pwd)/.ssh/id_rsa"',
+    'p=$(realpath .env); cat "$p"',
+    'p=$(readlink -f .env); cd /tmp; cat "$p"',
 ]
 
 PASS = [
@@ -77,6 +82,7 @@ PASS += [
     'x=$(ls | head -1); cat "$x/README.md"',
     'd=$(mktemp -d); cp notes.txt "$d/notes.txt"',
     "cd $HOME && ls",
+    'p=$(realpath src/a.py); cat "$p"',
 ]
 
 ASK_OR_BLOCK = [

@@ -365,7 +365,11 @@ class PathRef:
 
 def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRef:
     """Resolve ``raw`` against ``cwd`` (``~`` and ``$HOME`` expanded; other $... unknown)."""
-    text = raw
+    text = _proc_link(raw, cwd) if raw.startswith("/proc/") else None
+    if text is not None:
+        dynamic = "$" in text or "`" in text
+    else:
+        text = raw
     if text == "~" or text.startswith("~/"):
         text = home + text[1:]
     elif text.startswith("~"):  # ~user: that user's home, as the shell expands it
@@ -386,6 +390,32 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
     elif dynamic or "$" in text or "`" in text:
         return PathRef(raw, None, None)
     return _anchored(raw, text, cwd)
+
+
+# what names the shell itself in /proc: its root and cwd are the command's (a same-root
+# process's root is /; $$, $BASHPID, self, thread-self or a number)
+_PROC_SELVES = frozenset(["self", "thread-self", "$$", "$BASHPID", "${BASHPID}", "${$}"])
+
+
+def _proc_link(text: str, cwd: str) -> str | None:
+    """``/proc/PID/root/X`` is X and ``/proc/PID/cwd/X`` the command's X, for the shell's
+    own PID and any other process of the same root (``/proc/$$/root$HOME/.netrc``; None:
+    no such link)."""
+    parts = text.split("/", 3)
+    if len(parts) < 4:
+        return None
+    pid, after = parts[2], parts[3]
+    if not (pid in _PROC_SELVES or pid.isdigit() or pid.startswith("$")):
+        return None
+    link = next((n for n in ("root", "cwd") if after.startswith(n)), None)
+    rest = after[len(link) :] if link is not None else ""
+    if link is None or (rest and rest[0] not in "/$"):  # (root$HOME: / comes with HOME)
+        return None
+    if link == "root":
+        return "/" + rest.lstrip("/")
+    if not cwd or not (pid in _PROC_SELVES or pid.startswith("$")):
+        return None  # another process's cwd: realpath reads the link
+    return cwd.rstrip("/") + "/" + rest.lstrip("/")
 
 
 # ${HOME-x}, ${HOME:=x}, ${HOME:?x}: $HOME itself while HOME is set and not empty
@@ -748,21 +778,6 @@ def _relative(absolute: str | None, cwd: str) -> str | None:
     if absolute.startswith(base.rstrip("/") + "/"):
         return absolute[len(base.rstrip("/")) + 1 :]
     return None
-
-
-_RESOLVERS = frozenset(["realpath", "readlink", "grealpath", "greadlink"])
-
-
-def _resolved_name(word: str) -> str | None:
-    """The file ``$(realpath F)`` or ``$(readlink -f F)`` prints: F itself, made absolute
-    (its link resolved by the rules' own link check), when F is a literal name."""
-    words = word[2:-1].split()
-    if len(words) < 2 or words[0] not in _RESOLVERS or "$(" in word[2:]:
-        return None
-    operands = [w for w in words[1:] if not w.startswith("-")]
-    if len(operands) != 1 or any(c in operands[0] for c in "$`'\"*?[\\"):
-        return None
-    return operands[0]
 
 
 # options whose value is a name to leave out or a file loaded as the environment (read
@@ -1233,6 +1248,7 @@ class Event:
                 excluded_words,
                 reads_tree,
             )
+            from hookwise.shell.variables import resolved_name
 
             chosen: list[bool] = []
             dirs = command_dirs(
@@ -1297,7 +1313,7 @@ class Event:
                         continue
                     named = None
                     if dynamic and word.startswith("$(") and word.endswith(")"):
-                        named = _resolved_name(word)  # cat "$(realpath .env)" reads .env
+                        named = resolved_name(word)  # cat "$(realpath .env)" reads .env
                     unknown = (dynamic and named is None) or where is None
                     ref = resolve_path(named or word, where or "", home, unknown)
                     ref.relative = _relative(ref.absolute, self.cwd)

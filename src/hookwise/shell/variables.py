@@ -141,9 +141,13 @@ class Vars:
             return found[0], True
         if name == "IFS" and (scope, name) not in self._unknown and found is None:
             return DEFAULT_IFS, True
-        if name == "HOME" and self.home and not self.wildcard:
-            if not any(r[1] == "HOME" for r in self.records):
-                return self.home, True
+        if (
+            name == "HOME"
+            and self.home
+            and not self.wildcard
+            and not any(r[1] == "HOME" for r in self.records)
+        ):
+            return self.home, True
         return None, False
 
 
@@ -491,7 +495,7 @@ def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
         found = assigned(head) if head.isidentifier() else None
         if found is not None and found[:1] == (("C",),):
             return found  # ${DIRSTACK[1]} after pushd: a directory the line chose
-        return (value_token(piece),)
+        return _substitution_tokens(piece)
     if name in _DIGIT_NAMES:
         return (("D",),)
     found = assigned(name)
@@ -536,6 +540,15 @@ def _git_ref(words: list[str]) -> bool:
     )
 
 
+def _substitution_tokens(piece: str) -> Shape:
+    """The tokens of a command substitution: ``$(realpath .env)`` is somewhere a file of
+    that name (the path chosen on the line, not the environment's); else value_token."""
+    named = resolved_name(piece)
+    if named is not None:
+        return (("*",), ("L", "/" + named.rstrip("/").rsplit("/", 1)[-1]))
+    return (value_token(piece),)
+
+
 def value_shape(parts: list[str], marks: tuple[tuple[int, int], ...]) -> Shape:
     """What the value of an assignment word (``tag=v$(jq ...)``) can be: its literal
     pieces and what its expansions give (never split: an assignment is one word)."""
@@ -551,7 +564,7 @@ def value_shape(parts: list[str], marks: tuple[tuple[int, int], ...]) -> Shape:
         if start < skip:
             piece = piece[skip - start :]  # noqa: PLW2901 - the value part of the word
         if index in kinds:
-            out.append(value_token(piece))
+            out.extend(_substitution_tokens(piece))
         elif piece:
             if out and out[-1][0] == "L":
                 out[-1] = ("L", out[-1][1] + piece)
@@ -625,8 +638,9 @@ def loop_choices(script: Any, name: str, words: list[Any]) -> None:
 
 def choice_words(word: Any, script: Any) -> tuple[tuple[str, bool], ...] | None:
     """The words ``word`` stands for when it is ``"$f"`` in a literal frame (``"$f.orig"``;
-    quoted: one field, no second glob) for a loop's variable nothing else on the line assigns (not a ``read``,
-    not another loop, not a scope where any name may be assigned): its loop's choices."""
+    quoted: one field, no second glob) for a loop's variable nothing else on the line
+    assigns (not a ``read``, not another loop, not a scope where any name may be
+    assigned): its loop's choices."""
     vars_ = script.vars
     if vars_ is None or vars_.table is None or not vars_.choices:
         return None  # (the second pass only: every assignment of the line is recorded)
@@ -702,9 +716,25 @@ def record_word(word: Any, script: Any, certain: bool) -> None:
     hints[key] = hint if hints.get(key, hint) == hint else (("*",),)
 
 
+_RESOLVERS = frozenset(["realpath", "readlink", "grealpath", "greadlink"])
+
+
+def resolved_name(word: str) -> str | None:
+    """The file ``$(realpath F)`` or ``$(readlink -f F)`` prints: F itself, made absolute
+    (its link resolved by the rules' own link check), when F is a literal name."""
+    words = word[2:-1].split()
+    if len(words) < 2 or words[0] not in _RESOLVERS or "$(" in word[2:]:
+        return None
+    operands = [w for w in words[1:] if not w.startswith("-")]
+    if len(operands) != 1 or any(c in operands[0] for c in "$`'\"*?[\\"):
+        return None
+    return operands[0]
+
+
 def _home_value(word: Any, script: Any) -> str | None:
     """The value of ``d=$HOME/.aws`` when HOME is the environment's, known to the hook and
-    set nowhere on the line so far (None: another expansion, or HOME unknown)."""
+    set nowhere on the line so far, or of ``p=$(realpath ~/.netrc)`` (None: another
+    expansion, or HOME unknown)."""
     vars_ = script.vars
     if not script.home or word.parts is None or (vars_ is not None and vars_.wildcard):
         return None
@@ -713,9 +743,17 @@ def _home_value(word: Any, script: Any) -> str | None:
     marked = dict(word.marks)
     pieces = []
     for index, piece in enumerate(word.parts):
-        if index in marked and piece not in ("$HOME", "${HOME}"):
-            return None
-        pieces.append(script.home if index in marked else piece)
+        if index not in marked:
+            pieces.append(piece)
+        elif piece in ("$HOME", "${HOME}"):
+            pieces.append(script.home)
+        else:  # p=$(realpath ~/.netrc): the file, absolute (its link is the rules' to read)
+            name = resolved_name(piece) if len(marked) == 1 else None
+            if name is not None and (name == "~" or name.startswith("~/")):
+                name = script.home + name[1:]
+            if name is None or not name.startswith("/"):
+                return None
+            pieces.append(name)
     return "".join(pieces).partition("=")[2]
 
 

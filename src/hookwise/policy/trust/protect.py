@@ -865,7 +865,7 @@ def _choices(cmd: Command, word: str) -> list[str]:
 
 
 def _check_target(
-    name: str, word: str, cwd: str | None, guard: Guard, cmd: Command,
+    cmd: Command, name: str, word: str, *, cwd: str | None, guard: Guard,
     how: tuple[bool, bool, bool, bool],
 ) -> None:  # fmt: skip
     """One target of a writer (``how``: tree, fills, marked, picked; _check_command)."""
@@ -1053,7 +1053,8 @@ def _check_command(
             # an env file removed, moved away or chmodded sets nothing for a host to export
             fills = name not in REMOVERS and not (name == "mv" and target != positional[-1])
             for word in _choices(cmd, target):
-                _check_target(name, word, cwd, guard, cmd, (tree, fills, marked, picked))
+                state = (tree, fills, marked, picked)
+                _check_target(cmd, name, word, cwd=cwd, guard=guard, how=state)
         if name != "find":
             return
     # any other program: a word or its input that names a protected file
