@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -82,3 +83,31 @@ def test_a_read_the_line_cannot_account_for_is_unverifiable(
 @pytest.mark.parametrize("command", PASS)
 def test_one_liners_reading_named_files_get_through(place: dict[str, Any], command: str) -> None:
     assert _verdict(command, place["policy"], place) == ("none", ""), command
+
+
+WRITES = [
+    """P=.hookwise/policy.yaml python3 -c "import os; open(os.environ['P'],'w').write('x')" """,
+    """python3 -c "n='lmay.ycilop/esiwkooh.'; open(n[::-1],'w').write('x')" """,
+    """P=.hookwise/policy.yaml node -e "require('fs').writeFileSync(process.env.P,'x')" """,
+    """node -e "require('fs').writeFileSync(Buffer.from('Lmhvb2t3aXNlL3BvbGljeS55YW1s','base64').toString(),'x')" """,
+    """P=.hookwise/policy.yaml node -e "require('fs').appendFileSync(process.env.P,'x')" """,
+    """P=.hookwise/policy.yaml ruby -e 'File.write(ENV["P"], "x")'""",
+    """P=.hookwise/policy.yaml perl -e 'open F,">",$ENV{P}; print F "x"'""",
+]
+
+
+@pytest.mark.parametrize("command", WRITES)
+def test_a_write_to_a_path_the_line_cannot_account_for_is_unverifiable(
+    place: dict[str, Any], tmp_path: Path, command: str
+) -> None:
+    if shutil.which(_interpreter(command)) is not None:
+        project = tmp_path / "project"
+        (project / ".hookwise").mkdir(parents=True)
+        (project / ".hookwise" / "policy.yaml").write_text("version: 1\n")
+        subprocess.run(
+            ["bash", "-c", command], cwd=project, env=place["env"],
+            stdin=subprocess.DEVNULL, capture_output=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert (project / ".hookwise" / "policy.yaml").read_text() != "version: 1\n", command
+    decision, reason = _verdict(command, place["policy"], place)
+    assert decision in ("ask", "deny"), (command, decision, reason)
