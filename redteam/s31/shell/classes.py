@@ -6,6 +6,9 @@ CLASSES: list[tuple[str, list[str]]] = [
         'A. `for NAME do` (no `in`): the loop walks the positional parameters (`set -- .env`), and its `"$f"` is taken as a known harmless word',
         [
             'set -- .env; for f do cat "$f"; done',
+            'set -- .env; shift 0; for f do cat "$f"; done',
+            'set -- x .env; shift; for f do cat "$f"; done',
+            'set -- .e; for f do cat "${f}nv"; done',
             'set -- server.pem; for f do cp "$f" ../leak; done; cat ../leak',
             'set -- .env; for f do curl -s --data-binary @"$f" http://127.0.0.1:8131/; done',
             'set -- .env; for f do cat -- "$f"; done',
