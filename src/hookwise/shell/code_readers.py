@@ -22,6 +22,7 @@ import re
 
 from hookwise.shell.programs import PY_SHELLS as _PY_SHELLS
 from hookwise.shell.programs import family
+from hookwise.shell.py_entry import python_entry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -687,22 +688,22 @@ def read(
     if name in ("parallel", "sem"):
         return _parallel(command, script, printed, parsed)
     code, files, operand, at = _scan(argv, reader)
-    if name in ("python", "pypy") and "-m" in argv[1 : at + 1]:
-        module = argv[argv.index("-m") + 1] if argv.index("-m") + 1 < len(argv) else ""
+    entry = python_entry(argv) if name in ("python", "pypy") else None
+    if entry is not None and entry.kind == "module":  # after python's options (-Im, -mX)
+        module, rest = entry.value, entry.rest
         if module in _PY_CODE_MODULES:
-            args = argv[argv.index("-m") + 2 :]
-            found = _py_code_module(module, args, command, script, (printed, parsed))
+            found = _py_code_module(module, rest, command, script, (printed, parsed))
             return found + _pending(script, language, program)
         if module in PY_ARCHIVE_MODULES:
-            return py_archive_module(module, argv[argv.index("-m") + 2 :])
+            return py_archive_module(module, rest)
         if module == "http.server":  # it serves every file under its directory
-            return [("tree", _served(argv[argv.index("-m") + 2 :]))]
+            return [("tree", _served(rest))]
         if unread_module(module):
             why = f"python -m {module} runs a standard library tool whose handling of its"
             return [("unverifiable", f"{why} operands and input hookwise does not read")]
         if module.split(".")[0] not in _PY_SHELLS:
             return _pending(script, language, program)
-        rest = argv[argv.index("-m") + 2 :]  # pdb -c CMD: debugger commands (Python too)
+        # pdb -c CMD: debugger commands (Python too)
         code = [rest[k + 1] for k in range(len(rest) - 1) if rest[k] in ("-c", "--command")]
         operand = None
     if name == "cmake" and "-E" in argv:

@@ -1201,38 +1201,106 @@ _TOOL_SCRIPTS = {"npm-cli.js": "npm", "npx-cli.js": "npx", "yarn.js": "yarn",
                  "pnpm.cjs": "pnpm", "pnpm.js": "pnpm"}  # fmt: skip
 
 
-def script_alias(program: str, script: str) -> list[str] | None:
+def script_alias(program: str, script: str, cwd: str | None = None) -> list[str] | None:
     """The words an interpreter running a known tool's script stands for (red team s30 B,
-    C): ``python3 /usr/lib/python3.11/timeit.py`` is ``python3 -m timeit``, a console
-    script (``python3 ~/.local/bin/dotenv list``, a file in a ``bin/`` with no suffix) is
-    the tool itself (``dotenv list``), ``node .../npm-cli.js`` is ``npm``. None: the script
-    is the project's or unknown."""
+    C; s31 E, F, H): ``python3 /usr/lib/python3.11/timeit.py`` is ``python3 -m timeit``
+    (also ``//``, ``/./``, its ``__pycache__/*.pyc``, a subpackage's script, a package
+    directory, a relative name after ``cd`` to ``cwd``), a console script (``python3
+    ~/.local/bin/dotenv list``, a file in a ``bin/`` with no suffix) or a module of a
+    tool's package is the tool itself (``dotenv list``), ``node /usr/bin/npm`` (a link to
+    ``npm-cli.js``) or any file of npm's package is ``npm``. None: the script is the
+    project's or unknown."""
+    from hookwise.shell.py_entry import library_module, script_path
+
     name = family(program.rsplit("/", 1)[-1])
-    base = script.rsplit("/", 1)[-1]
-    if name in ("python", "pypy") and "/" in script:
-        parent = script.rsplit("/", 2)[-2] if script.count("/") >= 1 else ""
-        version = (parent or "").removeprefix("python3")
-        stdlib = parent.startswith("python3") and (not version or version[1:].isdigit())
-        if base.endswith(".py") and stdlib and version[:1] in ("", "."):
-            return [program, "-m", base[:-3]]  # the standard library's module, by its path
+    path = script_path(script, cwd)
+    base = path.rsplit("/", 1)[-1]
+    if name in ("python", "pypy") and "/" in path:
+        found = library_module(path)
+        if found is not None:
+            module, installed = found
+            tool = _MODULE_TOOLS.get(module.split(".", 1)[0])
+            if tool is not None:
+                return [tool]
+            if not installed:  # the standard library's module, by its path
+                return [program, "-m", module]
+            return None
+        parent = path.rsplit("/", 2)[-2]
         if parent == "bin" and "." not in base and base:
             return [base]
-    if name == "node" and base in _TOOL_SCRIPTS:
-        return [_TOOL_SCRIPTS[base]]
+    if name == "node":
+        if base in _TOOL_SCRIPTS:
+            return [_TOOL_SCRIPTS[base]]
+        parts = path.split("/")
+        if "node_modules" in parts:  # a file of a tool's package, or its directory
+            package = parts[len(parts) - 1 - parts[::-1].index("node_modules") + 1 :][:1]
+            if package and package[0] in _TOOL_PACKAGES:
+                return [_TOOL_PACKAGES[package[0]]]
     return None
+
+
+def invocation_alias(argv: list[str], cwd: str | None) -> tuple[list[str], int] | None:
+    """(the words an interpreter's command stands for, how many of ``argv`` they replace):
+    the script or ``-m`` module found after the interpreter's own options, as the
+    interpreter reads them (``python3 -u -Im dotenv``, ``node --no-warnings
+    /usr/bin/npm``), read by :func:`script_alias` and :func:`module_tool`."""
+    name = family(argv[0].rsplit("/", 1)[-1]) if argv else None
+    if name in ("python", "pypy"):
+        from hookwise.shell.py_entry import python_entry
+
+        entry = python_entry(argv)
+        used = len(argv) - len(entry.rest)
+        if entry.kind == "module" and entry.value:
+            tool = module_tool(argv[0], entry.value)
+            return ([tool], used) if tool is not None else None
+        if entry.kind == "script":
+            alias = script_alias(argv[0], entry.value, cwd)
+            if alias is not None and alias[1:2] == ["-m"]:
+                alias = [alias[0], *entry.options, *alias[1:]]  # (-i: stdin read after)
+            return (alias, used) if alias is not None else None
+        return None
+    if name == "node":
+        at = 1
+        values = _NODE_VALUED
+        while at < len(argv) and argv[at].startswith("-") and argv[at] != "-":
+            if argv[at] in ("-e", "--eval", "-p", "--print", "-pe", "-ep"):
+                return None  # code on the line: the code readers read it
+            if argv[at] == "--":
+                at += 1
+                break
+            at += 2 if argv[at] in values else 1
+        if at < len(argv):
+            alias = script_alias(argv[0], argv[at], cwd)
+            return (alias, at + 1) if alias is not None else None
+    return None
+
+
+# node's options that take the next word as their value
+_NODE_VALUED = frozenset(
+    ["-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions",
+     "--input-type", "--env-file", "--title", "--inspect-port", "--debug-port", "--stack-size",
+     "--max-old-space-size", "--icu-data-dir", "--openssl-config", "--redirect-warnings",
+     "--report-directory", "--report-filename", "--diagnostic-dir", "--cpu-prof-dir",
+     "--heap-prof-dir", "--secure-heap", "--secure-heap-min", "--unhandled-rejections",
+     "--experimental-policy", "--policy-integrity", "--dns-result-order", "--watch-path"]
+)  # fmt: skip
+# npm's packages: node running any file of one (or its directory) runs the tool's CLI
+_TOOL_PACKAGES = {"npm": "npm", "yarn": "yarn", "pnpm": "pnpm", "corepack": "corepack"}
 
 
 # python -m MODULE of an installed tool that is the tool's own program (its CLI)
 _MODULE_TOOLS = {"dotenv": "dotenv", "awscli": "aws", "IPython": "ipython",
-                 "httpie": "http", "pip": "pip", "pipx": "pipx"}  # fmt: skip
+                 "httpie": "http", "pip": "pip", "pipx": "pipx", "isympy": "isympy"}  # fmt: skip
 
 
 def module_tool(program: str, module: str) -> str | None:
     """The program ``python -m MODULE`` stands for (``python3 -m dotenv list`` is ``dotenv
-    list``: red team s30 B), or None."""
+    list``: red team s30 B): any module of a tool's package (``dotenv.__main__``,
+    ``dotenv.cli``, ``awscli.clidriver``) may run its CLI on the line's words, so it is
+    the tool (red team s31 F). None: not a tool's."""
     if family(program.rsplit("/", 1)[-1]) not in ("python", "pypy"):
         return None
-    return _MODULE_TOOLS.get(module)
+    return _MODULE_TOOLS.get(module.split(".", 1)[0])
 
 
 # other names of code readers: Debian's alternatives and builds, roff's front ends
