@@ -161,7 +161,10 @@ def account(command: Any, script: Any) -> None:
         why = f"the program is the pattern {argv[0]!r}, which bash expands when it runs"
     elif command.unknowns:
         why = command.unknowns[0]
-    elif command.env and not programs.ENV_LOADERS.keys().isdisjoint(command.env):
+    elif command.env and (
+        not programs.ENV_LOADERS.keys().isdisjoint(command.env)
+        or any(n[:11].lower() == programs.NPM_CONFIG for n in command.env)
+    ):
         from hookwise.shell.code_readers import env_loads
 
         why = env_loads(command, script)

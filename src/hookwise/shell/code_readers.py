@@ -1209,10 +1209,14 @@ def file_items(content: str, path: str) -> Items | None:
 def env_loads(command: Any, script: Any) -> str | None:
     """Why the command's environment makes it load code or config the guard did not read
     (None: it does not). Which variables, and how each is judged: programs.ENV_LOADERS."""
-    from hookwise.shell.programs import ENV_LOADERS
+    from hookwise.shell.programs import ENV_LOADERS, NPM_CONFIG
 
     env: dict[str, str] = command.env
     for name, value in env.items():
+        if name[:11].lower() == NPM_CONFIG:
+            why = _npm_config(name, value, command)
+            if why is not None:
+                return why
         kind = ENV_LOADERS.get(name)
         if kind is None:
             continue
@@ -1221,6 +1225,21 @@ def env_loads(command: Any, script: Any) -> str | None:
         why = _ENV_JUDGES[kind](name, value, command, script)
         if why is not None:
             return why
+    return None
+
+
+def _npm_config(name: str, value: str, command: Any) -> str | None:
+    """npm reads ``npm_config_X`` (any case) as its option ``--X`` (red team s31 H:
+    ``npm_config_call=CMD npm exec``): what the command runs with that option on its
+    line, beside what it runs without, is what the variable makes it run."""
+    from hookwise.shell.programs import NPX, runs
+
+    program, argv = command.program, command.argv
+    if program not in NPX:  # export npm_config_call=CMD: for the npm that runs later
+        program, argv = "npm", ["npm", "exec"]
+    option = "--" + name[11:].lower().replace("_", "-")
+    if runs(program, [program, f"{option}={value}", *argv[1:]], []) != runs(program, argv, []):
+        return f"{name}={value} gives {program} the option {option}, which runs a command"
     return None
 
 

@@ -1228,7 +1228,7 @@ def script_alias(program: str, script: str, cwd: str | None = None) -> list[str]
         parent = path.rsplit("/", 2)[-2]
         if parent == "bin" and "." not in base and base:
             return [base]
-    if name == "node":
+    if name in JS_RUNTIMES:
         if base in _TOOL_SCRIPTS:
             return [_TOOL_SCRIPTS[base]]
         parts = path.split("/")
@@ -1259,7 +1259,7 @@ def invocation_alias(argv: list[str], cwd: str | None) -> tuple[list[str], int] 
                 alias = [alias[0], *entry.options, *alias[1:]]  # (-i: stdin read after)
             return (alias, used) if alias is not None else None
         return None
-    if name == "node":
+    if name in JS_RUNTIMES:
         at = 1
         values = _NODE_VALUED
         while at < len(argv) and argv[at].startswith("-") and argv[at] != "-":
@@ -1284,6 +1284,8 @@ _NODE_VALUED = frozenset(
      "--heap-prof-dir", "--secure-heap", "--secure-heap-min", "--unhandled-rejections",
      "--experimental-policy", "--policy-integrity", "--dns-result-order", "--watch-path"]
 )  # fmt: skip
+# programs that run a JavaScript file the way node does (Debian's nodejs, bun)
+JS_RUNTIMES = frozenset(["node", "nodejs", "bun"])
 # npm's packages: node running any file of one (or its directory) runs the tool's CLI
 _TOOL_PACKAGES = {"npm": "npm", "yarn": "yarn", "pnpm": "pnpm", "corepack": "corepack"}
 
@@ -1391,6 +1393,7 @@ ENV_LOADERS: dict[str, str] = {
         "home",
     ),
 }  # fmt: skip
+NPM_CONFIG = "npm_config_"  # npm reads npm_config_X (any case) as its option --X
 # Variables naming a file the program reads, and may print (file's bad magic line,
 # configparser's error, npm config list, history), space-separated: the file is read as
 # a command's operand is, so the rules on secret files see it. npm_config_* is
@@ -1663,7 +1666,7 @@ _GIT_EXEC_SUBCOMMANDS = frozenset(
 )  # fmt: skip
 
 
-_NPX = {
+NPX = _NPX = {
     "npx": 1,
     "bunx": 1,
     "pnpx": 1,
@@ -1702,26 +1705,42 @@ def _npx(program: str, argv: list[str]) -> list[tuple[str, Any]]:
         return [("script", w.split("=", 1)[1]) for w in argv[3:] if w.startswith("scripts.")]
     if skip == 2 and argv[1:2] == ["set-script"] and len(argv) > 3:
         return [("script", argv[3])]
-    if skip == 2 and (len(argv) < 2 or argv[1] not in _NPX_SUBCOMMANDS):
-        return []
-    i = skip
+    # npm's own options come anywhere before the package (`npm --call X exec`, `npm exec
+    # -yc X`: a cluster of shorthands, c is --call; red team s31 H); the first word that is
+    # not an option is the subcommand (npm, pnpm, yarn, bun), then the package
+    i = 1
+    sub = "" if skip == 2 else program
     out: list[tuple[str, Any]] = []
-    while i < len(argv) and argv[i].startswith("-"):
+    while i < len(argv):
         word = argv[i]
         if word == "--":
             i += 1
             break
-        if word in ("-c", "--call") and i + 1 < len(argv):
-            out.append(("script", argv[i + 1]))
-            return out
         if word.startswith("--call="):
             return [("script", word[len("--call=") :])]
-        i += 2 if word in ("-p", "--package", "--cache", "--prefix", "-w", "--workspace") else 1
+        if word == "--call" or (word[:1] == "-" and word[1:2] != "-" and "c" in word[1:]):
+            return [("script", argv[i + 1] if i + 1 < len(argv) else "")]
+        if word.startswith("-"):
+            i += 2 if word in _NPM_VALUED else 1
+            continue
+        if sub:
+            break
+        sub = word
+        if sub not in _NPX_SUBCOMMANDS:
+            return []
+        i += 1
+    if not sub:
+        return []
     if i < len(argv):
         name = argv[i]
         base = name.rsplit("@", 1)[0] if name.rfind("@") > 0 else name
         out.append(("argv", [base.rsplit("/", 1)[-1], *argv[i + 1 :]]))
     return out
+
+
+# npm's options that take the next word as their value
+_NPM_VALUED = frozenset(["-p", "--package", "--cache", "--prefix", "-w", "--workspace",
+                         "--userconfig", "--registry", "--loglevel", "--script-shell"])  # fmt: skip
 
 
 # The programs runs() reads, by the module that knows each (imported only for these:
