@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from hookwise.shell.programs import PY_SHELLS as _PY_SHELLS
-from hookwise.shell.programs import family
+from hookwise.shell.programs import IPYTHON_SHELLS, family
 from hookwise.shell.py_entry import python_entry
 
 TYPE_CHECKING = False
@@ -389,6 +389,13 @@ READERS: dict[str, Reader] = {
     # python's debugger: -c commands (a statement it does not know as a command is run
     # as Python, `!` forces it), then its commands on stdin; the operand is the script
     "pdb": Reader("python", ("-c", "--command"), (), stdin_too=("*",)),
+    # sympy's console: IPython's (or python's) shell on its stdin, no script operand
+    "isympy": Reader(
+        "python",
+        (),
+        ("-c", "--console", "-p", "--pretty", "-t", "--types", "-o", "--order"),
+        operand=False,
+    ),
     "parallel": Reader("sh"),
     "sem": Reader("sh"),
 }
@@ -687,6 +694,13 @@ def read(
         return _deno(command, script, printed)
     if name in ("parallel", "sem"):
         return _parallel(command, script, printed, parsed)
+    ipython = program in IPYTHON_SHELLS
+    if ipython:  # IPython's options: --c is -c; --Class.trait=V sets its config
+        argv = _ipython_argv(argv)
+        config = next((w for w in argv[1:] if w.startswith("--") and "." in w.split("=")[0]), "")
+        if config:
+            why = f"{program} {config}: an IPython setting, which may hold code or load files"
+            out.append(("unverifiable", why))
     code, files, operand, at = _scan(argv, reader)
     entry = python_entry(argv) if name in ("python", "pypy") else None
     if entry is not None and entry.kind == "module":  # after python's options (-Im, -mX)
@@ -725,7 +739,7 @@ def read(
         code = code + [w for w in argv[1:] if "=" in w and not w.startswith("-")]
     if name == "gdb" and len(code) > 1:  # -ex 'file /bin/rm' -ex 'run -rf d': one script
         code = ["\n".join(code)]
-    if program.startswith(("ipython", "jupyter")):  # IPython's own syntax beside Python's
+    if ipython:  # IPython's own syntax beside Python's
         code, escapes = _ipython_escapes(code)
         out += escapes
     for text in code:
@@ -770,6 +784,10 @@ def read(
         known, where = _stdin_code(command, script, printed, parsed, language)
         if where == TYPED_LATER and (code or files or language in _DATABASES or language == "ex"):
             where = ""  # its code is given, or its stdin is data (ex, SQL): not a REPL
+        if known is not None and ipython:  # ipython <<< '!rm -rf d' (red team s31 G)
+            kept, escapes = _ipython_escapes([known])
+            out += escapes
+            known = kept[0]
         if known is not None:
             out += language_items(language, known)
         elif where:
@@ -777,6 +795,19 @@ def read(
                 ("unverifiable", f"{program} runs code read from {where}, known only when it runs")
             )
     return out + _pending(script, language, program)
+
+
+def _ipython_argv(argv: list[str]) -> list[str]:
+    """IPython's command line with its one-letter aliases as python spells them: traitlets
+    takes ``--c CODE``, ``--c=CODE`` and ``-c CODE`` alike (``--m``, ``--i`` too)."""
+    out = argv[:1]
+    for word in argv[1:]:
+        name, eq, value = word.partition("=")
+        if len(name) == 3 and name.startswith("--") and name[2].isalpha():
+            out += [name[1:], value] if eq else [name[1:]]
+        else:
+            out.append(word)
+    return out
 
 
 _IPY_SHELL = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=\s*)?!!?(.*)")

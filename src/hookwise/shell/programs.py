@@ -1033,6 +1033,7 @@ CODE_READERS = frozenset(
         "node",
         "nodejs",
         "bun",
+        "isympy",
         "deno",
         "php",
         "lua",
@@ -1313,6 +1314,8 @@ _FAMILY_NAMES = {
     # IPython's shells: python, whose -c code may hold `!CMD` and `%magics` (red team s30 B)
     "ipython": "python", "ipython3": "python", "jupyter-console": "python",
 }  # fmt: skip
+# IPython's shells: `!CMD` and `%magic` in the code they read, --Class.trait=V settings
+IPYTHON_SHELLS = frozenset(["ipython", "ipython3", "jupyter-console", "isympy"])
 _EDITORS = frozenset(["vim", "vi", "nvim", "gvim", "view", "rvim"])
 
 
