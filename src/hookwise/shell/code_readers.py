@@ -1425,7 +1425,16 @@ def _shell(name: str, value: str, command: Any, script: Any) -> str | None:
     return f"SHELL={value} makes command strings run by a program other than a shell"
 
 
+def _config(name: str, value: str, command: Any, script: Any) -> str | None:
+    """A file of settings the program reads besides its command line: what it says is
+    known only when it runs (none: empty, or /dev/null)."""
+    if value in ("", "/dev/null"):
+        return None
+    return f"{name}={value} makes it read settings from a file the guard did not read"
+
+
 _ENV_JUDGES: dict[str, Callable[[str, str, Any, Any], str | None]] = {
+    "config": _config,
     "options": _options,
     "path": _path,
     "git": _git_env,

@@ -1390,6 +1390,9 @@ ENV_LOADERS: dict[str, str] = {
         "git",
     ),
     "SHELL": "shell",
+    # a file of settings or options the program reads (php's ini, ripgrep's options): its
+    # auto_prepend_file or --pre is as good as on the line (red team s31 J, K)
+    **dict.fromkeys(["PHPRC", "PHP_INI_SCAN_DIR", "RIPGREP_CONFIG_PATH"], "config"),
     **dict.fromkeys(
         ["HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "CURL_HOME", "WGETRC", "NPM_CONFIG_USERCONFIG",
          "GNUPGHOME", "INPUTRC"],
@@ -2092,9 +2095,16 @@ def _php_runs(argv: list[str]) -> list[tuple[str, Any]]:
     words = iter(argv[1:])
     serving = False
     root = "."
+    settings: list[tuple[str, str]] = []
     for word in words:
         setting = ""
-        if word in ("-d", "--define"):
+        if word in ("-c", "--php-ini") or word.startswith(("-c", "--php-ini=")):
+            ini = next(words, "") if word in ("-c", "--php-ini") else word.partition("=")[2]
+            if word.startswith("-c") and word != "-c":
+                ini = word[2:]
+            why = f"php -c {ini} reads its settings (auto_prepend_file...) from a file the guard did not read"
+            found.append(("unverifiable", why))
+        elif word in ("-d", "--define"):
             setting = next(words, "")
         elif word.startswith("-d") and "=" in word:
             setting = word[2:]
@@ -2109,8 +2119,15 @@ def _php_runs(argv: list[str]) -> list[tuple[str, Any]]:
         elif word.startswith("-t") and len(word) > 2:
             root = word[2:]
         key, _, value = setting.partition("=")
-        if key.strip() in _PHP_READ_SETTINGS and value:
-            found.append(("read", value.strip().strip("\"'")))
+        settings.append((key.strip(), value.strip().strip("\"'")))
+    # a relative file php looks for under include_path too (red team s31 J: -d
+    # include_path=../home -d auto_prepend_file=.netrc): each place it may be found
+    places = [p for k, v in settings if k == "include_path" for p in v.split(":") if p]
+    for key, value in settings:
+        if key in _PHP_READ_SETTINGS and value:
+            found.append(("read", value))
+            if not value.startswith("/"):
+                found += [("read", f"{place.rstrip('/')}/{value}") for place in places]
     if serving:
         found.append(("tree", root))
     return found
