@@ -1770,6 +1770,12 @@ def _add_command(
         named = included_files(command.program, data)
         if named:
             _inner_argv(["cat", *named], depth, script, command.text, "its data includes them")
+    if command.program in programs.DATA_INCLUDERS and script.written:
+        from hookwise.shell.commands.includes import written_includes
+
+        named = written_includes(command, script)  # printf '#include ...' > x.c; cpp x.c
+        if named:
+            _inner_argv(["cat", *named], depth, script, command.text, "its files include them")
     if command.program in programs.TREE_SEARCHERS and programs.searches_cwd(
         command.program, command.argv
     ):  # grep -r s3cr3t: it searches `.`, as grep -r s3cr3t . does
