@@ -538,6 +538,53 @@ def _py_code_module(
     return out
 
 
+# standard library tools that run a script or module as python would, with their own
+# options first: module -> (options taking a value, options writing their value's file,
+# options after which the operand is a module, options that only report: nothing runs)
+_PY_SCRIPT_RUNNERS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {
+    **dict.fromkeys(
+        ["cProfile", "profile"],
+        (frozenset(["-o", "--outfile", "-s", "--sort"]), frozenset(["-o", "--outfile"]),
+         frozenset(["-m"])),
+    ),
+    "trace": (
+        frozenset(["-f", "--file", "-C", "--coverdir", "--ignore-module", "--ignore-dir"]),
+        frozenset(["-f", "--file", "-C", "--coverdir"]),
+        frozenset(["--module"]),
+    ),
+}  # fmt: skip
+_TRACE_FLAGS = frozenset(["-c", "--count", "-t", "--trace", "-l", "--listfuncs", "-T",
+                          "--trackcalls", "-m", "--missing", "-s", "--summary", "-R",
+                          "--no-report", "-g", "--timing"])  # fmt: skip
+
+
+def _py_script_runner(module: str, args: list[str], program: str) -> Items | None:
+    """What ``python -m cProfile|profile|trace [OPTIONS] SCRIPT ARGS`` runs: ``python
+    SCRIPT ARGS`` (or ``python -m MOD ARGS``), read as that command is, and the files its
+    options write. None: an option it does not know (the caller finds it unverifiable)."""
+    valued, writers, as_module = _PY_SCRIPT_RUNNERS[module]
+    out: Items = []
+    k = 0
+    while k < len(args):
+        word = args[k]
+        name, eq, value = word.partition("=")
+        if name in valued and name.startswith("--") and eq:
+            out += [("write", value)] if name in writers else []
+            k += 1
+        elif word in valued:
+            out += [("write", args[k + 1])] if word in writers and k + 1 < len(args) else []
+            k += 2
+        elif word in as_module and k + 1 < len(args):
+            return [*out, ("argv", [program, "-m", *args[k + 1 :]])]
+        elif module == "trace" and word in _TRACE_FLAGS:
+            k += 1
+        elif word.startswith("-"):
+            return None
+        else:
+            return [*out, ("argv", [program, *args[k:]])]
+    return out
+
+
 # programs whose output piped into a database client is SQL from data on disk
 _DUMPERS = frozenset(
     [
@@ -710,6 +757,10 @@ def read(
             return found + _pending(script, language, program)
         if module in PY_ARCHIVE_MODULES:
             return py_archive_module(module, rest)
+        if module in _PY_SCRIPT_RUNNERS:  # python -m cProfile -o F src/app.py: it runs that
+            runs = _py_script_runner(module, rest, program)
+            if runs is not None:
+                return runs
         if module == "http.server":  # it serves every file under its directory
             return [("tree", _served(rest))]
         if unread_module(module):
