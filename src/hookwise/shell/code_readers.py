@@ -1497,6 +1497,25 @@ _ENV_JUDGES: dict[str, Callable[[str, str, Any, Any], str | None]] = {
 # ----------------------------------------------------------------------------- readers
 
 
+_IMPORTS = re.compile(r"\b(?:from\s+([A-Za-z_]\w*)|import\s+([^;\n)]+))")
+
+
+def _tool_imports(text: str) -> Items:
+    """Python code importing a known tool's package (``from dotenv.cli import cli;
+    cli()``: red team s31 F) runs that tool's CLI on whatever arguments the code gives
+    it (``sys.argv``, a list): what it does is known only when it runs."""
+    from hookwise.shell.programs import module_tool
+
+    for match in _IMPORTS.finditer(text):
+        names = [match.group(1)] if match.group(1) else match.group(2).split(",")
+        for name in (n.strip().split(".", 1)[0].split(" ", 1)[0] for n in names):
+            tool = module_tool("python", name)
+            if tool is not None:
+                why = f"python code imports {name}, whose CLI ({tool}) it may run"
+                return [("unverifiable", f"{why} with arguments known only when it runs")]
+    return []
+
+
 def language_items(language: str, text: str) -> Items:
     """What code in ``language`` runs, and what of it hookwise cannot account for."""
     if language == "sh":
@@ -1509,6 +1528,8 @@ def language_items(language: str, text: str) -> Items:
         why = residue(language, text)
         if why is not None:
             found.append(("unverifiable", why))
+        if language == "python":
+            found += _tool_imports(text)
         return found
     if language == "sed":
         from hookwise.shell.sed_script import sed_commands
