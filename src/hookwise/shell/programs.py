@@ -2102,8 +2102,8 @@ def _php_runs(argv: list[str]) -> list[tuple[str, Any]]:
             ini = next(words, "") if word in ("-c", "--php-ini") else word.partition("=")[2]
             if word.startswith("-c") and word != "-c":
                 ini = word[2:]
-            why = f"php -c {ini} reads its settings (auto_prepend_file...) from a file the guard did not read"
-            found.append(("unverifiable", why))
+            why = f"php -c {ini} reads settings (auto_prepend_file...) from a file"
+            found.append(("unverifiable", f"{why} the guard did not read"))
         elif word in ("-d", "--define"):
             setting = next(words, "")
         elif word.startswith("-d") and "=" in word:
