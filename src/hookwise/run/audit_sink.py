@@ -396,6 +396,7 @@ class AuditSink:
                 command=intruder.command,
                 hook_pid=intruder.hook,
                 hook_command=intruder.hook_command,
+                why=intruder.why,
             )
         )
 

@@ -97,17 +97,20 @@ class Hook:
 class Intruder:
     """A process that held a hook's output pipe when the hook answered (killed)."""
 
-    __slots__ = ("command", "hook", "hook_command", "pid")
+    __slots__ = ("command", "hook", "hook_command", "pid", "why")
 
-    def __init__(self, hook: Hook, pid: int, command: str) -> None:
+    def __init__(self, hook: Hook, pid: int, command: str, why: str = "held it for writing") -> None:
         self.hook = hook.pid
         self.hook_command = hook.command
         self.pid = pid
         self.command = command
+        self.why = why  # held it, or could not be checked within the look's budget
 
     def describe(self) -> str:
         command = f" ({self.command[:120]})" if self.command else ""
-        return f"pid {self.pid}{command} held the output of hook pid {self.hook}"
+        if self.why.startswith("held"):
+            return f"pid {self.pid}{command} held the output of hook pid {self.hook}"
+        return f"pid {self.pid}{command} near the output of hook pid {self.hook} {self.why}"
 
 
 class Lost:
@@ -240,8 +243,8 @@ class HookWatch:
         protected = set(self.protected())
         for pipe in hook.pipes:
             allowed = hook_output.starters(hook.pid, hook.parent, pipe, self.root) | protected
-            for pid, command in hook_output.kill_intruders(self.root, pipe, allowed):
-                intruder = Intruder(hook, pid, command)
+            for pid, command, why in hook_output.kill_intruders(self.root, pipe, allowed):
+                intruder = Intruder(hook, pid, command, why)
                 self.intruders.append(intruder)
                 self.on_intruder(intruder)
 
