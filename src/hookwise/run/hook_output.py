@@ -25,6 +25,8 @@ from __future__ import annotations
 import os
 
 O_ACCMODE = 3  # the access mode bits of /proc/<pid>/fdinfo's ``flags`` (octal)
+LOOK_BUDGET = 16384  # descriptors one look reads in all (a few tens of ms)
+LOOK_SECONDS = 0.5  # and the longest it reads them; past either, the rest is unchecked
 
 
 def output_pipes(pid: int) -> tuple[str, ...]:
@@ -86,10 +88,16 @@ def parent(pid: int) -> int:
 
 def starters(pid: int, first: int, pipe: str, root: int) -> set[int]:
     """``pid`` and, from its parent ``first`` up to the session's init ``root``, the
-    ancestors that hold the same pipe for writing (the hook command's shells)."""
+    ancestors that hold the same pipe for writing (the hook command's shells). The walk
+    reads at most :data:`LOOK_BUDGET` descriptors in all (a shell holds a handful): an
+    ancestor past it is not spared, and the look decides on it."""
     out = {pid}
     current = first
-    while current > 1 and current != root and current not in out and _holds(current, pipe):
+    spent = 0
+    while current > 1 and current != root and current not in out:
+        spent += descriptors(current)
+        if spent > LOOK_BUDGET or not _holds(current, pipe):
+            break
         out.add(current)
         current = _parent(current)
     return out
@@ -126,10 +134,6 @@ def _session(root: int) -> list[int]:
         out.append(pid)
         pending += children(pid)
     return out
-
-
-LOOK_BUDGET = 16384  # descriptors one look reads in all (a few tens of ms)
-LOOK_SECONDS = 0.5  # and the longest it reads them; past either, the rest is unchecked
 
 
 def descriptors(pid: int) -> int:
