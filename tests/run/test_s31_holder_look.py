@@ -11,6 +11,7 @@ own limit), at two sizes in one run; the look's cost is counted in links read.""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -106,10 +107,8 @@ class Session:
 
     def end(self) -> None:
         for pid in [self.reader, self.holder, *self.hoarders]:
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(pid, 9)
-            except OSError:
-                pass
         self.proc.kill()
         self.proc.wait()
 

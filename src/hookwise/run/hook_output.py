@@ -27,6 +27,7 @@ import os
 O_ACCMODE = 3  # the access mode bits of /proc/<pid>/fdinfo's ``flags`` (octal)
 LOOK_BUDGET = 16384  # descriptors one look reads in all (a few tens of ms)
 LOOK_SECONDS = 0.5  # and the longest it reads them; past either, the rest is unchecked
+HELD = "held it for writing"  # an intruder's reason when its descriptors were read
 
 
 def output_pipes(pid: int) -> tuple[str, ...]:
@@ -250,7 +251,7 @@ def kill_intruders(root: int, pipe: str, allowed: set[int]) -> list[tuple[int, s
     """Kill every intruder on ``pipe`` (see :func:`look`): their pids, commands and why
     each was taken for one."""
     found = look(root, pipe, allowed | {root})
-    why = {pid: "held it for writing" for pid in found.holders}
+    why = {pid: HELD for pid in found.holders}
     for pid, count in found.unchecked:
         why[pid] = (
             f"could not be checked: it holds {count} descriptors, past what one look reads "

@@ -99,7 +99,7 @@ class Intruder:
 
     __slots__ = ("command", "hook", "hook_command", "pid", "why")
 
-    def __init__(self, hook: Hook, pid: int, command: str, why: str = "held it for writing") -> None:
+    def __init__(self, hook: Hook, pid: int, command: str, why: str = hook_output.HELD) -> None:
         self.hook = hook.pid
         self.hook_command = hook.command
         self.pid = pid
@@ -108,7 +108,7 @@ class Intruder:
 
     def describe(self) -> str:
         command = f" ({self.command[:120]})" if self.command else ""
-        if self.why.startswith("held"):
+        if self.why == hook_output.HELD:
             return f"pid {self.pid}{command} held the output of hook pid {self.hook}"
         return f"pid {self.pid}{command} near the output of hook pid {self.hook} {self.why}"
 

@@ -817,7 +817,9 @@ def _watch_execs(
     failed before sending it) nothing starts, and the report says why. Each hook goes to
     ``hook_cpu`` first, while its exec waits (the hooks' CPU cgroup: run/cpu_group.py), when
     it is hookwise's own program started as registered: never a shell, which runs what its
-    environment says first (``BASH_ENV``) inside the hooks' share (red team s29 run #2)."""
+    environment says first (``BASH_ENV``) inside the hooks' share (red team s29 run #2),
+    and only as a host's hook (run/hook_hosts.py): hookwise's launcher started by any other
+    process on a 1.8 MB command burned the deadline there (red team s30 run #6)."""
     if listener < 0:
         return
     from hookwise.run.exec_watch import ExecWatch
