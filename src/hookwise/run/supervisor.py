@@ -803,6 +803,8 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
     guard = sink.exec_watch.guard if sink.exec_watch is not None else None
     if guard is not None and guard.failed:
         say(guard.failed)
+    if guard is not None and guard.unaccounted:
+        say(f"{guard.unaccounted} ({guard.refused_unaccounted} refused)")
     if sink.failed and sink.failed != sink.write_error:
         say(sink.failed)
 
