@@ -24,6 +24,11 @@ from pathlib import Path
 import pytest
 
 from hookwise.run import hook_output
+from tests.run.conftest import needs_namespaces
+from tests.run.test_redteam_run import PIPE_HOST, Lab, _host_blocks, lab
+from tests.run.test_s29_output_pipes import HOLDER
+
+__all__ = ["lab"]
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="/proc")
 
@@ -206,3 +211,43 @@ def test_with_no_reader_inside_and_nothing_unchecked_nothing_is_killed(
     time.sleep(0.2)
     assert hook_output.kill_intruders(session.proc.pid, session.pipe, set()) == []
     assert _alive(session.holder)
+
+
+HOARD = textwrap.dedent(
+    """
+    import os, resource, sys, time
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    null = os.open("/dev/null", os.O_RDONLY)
+    for _ in range(int(sys.argv[1])):
+        os.dup(null)
+    open(os.environ["R"] + f"/hoard.{os.getpid()}", "w").close()
+    time.sleep(60)
+    """
+)
+
+
+@needs_namespaces
+def test_in_a_session_the_hoard_is_killed_unchecked_and_the_host_gets_the_end(
+    lab: Lab,
+) -> None:
+    """The attack in a session, scaled down (8 processes of 15,000 descriptors, past the
+    look's budget): a holder of the hook's stdout, a pipe host. The host reads the pipe's
+    end and blocks the call; the report names the processes the look could not check."""
+    (lab.root / "holder.py").write_text(HOLDER)
+    (lab.root / "hoard.py").write_text(HOARD)
+    (lab.root / "host.py").write_text(PIPE_HOST)
+    (lab.root / "payload.json").write_text(lab.payload())
+    script = (
+        "for i in 1 2 3 4 5 6 7 8; do python3 $R/hoard.py 15000 & done; "
+        "while [ $(ls $R | grep -c '^hoard\\.[0-9]') -lt 8 ]; do sleep 0.05; done; "
+        "python3 $R/holder.py 1 & "
+        "while [ ! -e $R/holder.ready ]; do sleep 0.05; done; "
+        "python3 $R/host.py claude; kill $(jobs -p) 2>/dev/null; true"
+    )
+    result = lab.run(script, timeout=120)
+    answer = json.loads((lab.root / "answer").read_text())
+    assert (lab.root / "holder.hit").exists(), result.stderr
+    assert answer["seconds"] < 15, (answer, result.stderr)
+    assert _host_blocks("claude", answer), answer
+    assert "could not be checked" in result.stderr, result.stderr[-3000:]
