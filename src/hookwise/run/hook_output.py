@@ -55,11 +55,13 @@ def _parent(pid: int) -> int:
     return int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
 
 
-def _threads(pid: int) -> int:
+def threads(pid: int) -> int:
+    """How many threads ``pid`` has (0 when gone), at a cost that does not grow with them:
+    the link count of ``/proc/<pid>/task`` (its threads and two), where ``stat`` sums the
+    times of every thread (0.9 ms a read with 3000 threads)."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return int(handle.read().rpartition(b")")[2].split()[17])
-    except (OSError, ValueError, IndexError):
+        return max(os.stat(f"/proc/{pid}/task").st_nlink - 2, 0)
+    except OSError:
         return 0
 
 
@@ -123,7 +125,7 @@ def children_within(pid: int, limit: int | None) -> tuple[list[int], bool]:
     the main thread's (where Node and Python fork), so the cost is not the process's to
     choose (red team s30 run #4: a host of 3000 threads made each decision read 3000)."""
     out: list[int] = []
-    if limit is not None and _threads(pid) > limit:  # (not even listed: the main one only)
+    if limit is not None and threads(pid) > limit:  # (not even listed: the main one only)
         tasks, complete = [str(pid)], False
     else:
         try:

@@ -46,7 +46,7 @@ import _thread
 import os
 import time
 
-from hookwise.run.hook_output import children_within
+from hookwise.run.hook_output import children_within, threads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -251,22 +251,22 @@ class SignalGuard:
         out = _alive(self.hooks)
         hosts = _alive(self.hosts)
         agent = self.agent()
-        counted = sorted((_threads(h), h) for h in hosts if h != agent)
+        counted = sorted((threads(h), h) for h in hosts if h != agent)
         if agent is not None:  # (the agent first, then the hosts of fewest threads)
-            counted.insert(0, (_threads(agent), agent))
+            counted.insert(0, (threads(agent), agent))
         # a hook's own children before their exec too: the registered command's shell forks
         # `hookwise hook` (its fallback), and that copy still bears the shell's command line
         budget = THREADS_READ
         self._complete = True
-        for threads, host in [*((_threads(h), h) for h in out), *counted]:
+        for count, host in [*((threads(h), h) for h in out), *counted]:
             limit = max(min(HOST_THREADS, budget), 1)
             found, complete = children_within(host, limit)
-            budget -= max(threads, 1) if complete else 1
+            budget -= max(count, 1) if complete else 1
             if not complete:
                 self._complete = False
                 if self.unaccounted is None:
                     self.unaccounted = (
-                        f"a host of the session (pid {host}, {threads} threads) had more "
+                        f"a host of the session (pid {host}, {count} threads) had more "
                         f"threads than the signal guard reads ({HOST_THREADS} a process, "
                         f"{THREADS_READ} in all): signals that could reach its children "
                         "were refused while a hook ran"
@@ -518,11 +518,6 @@ def _ids(pid: int) -> dict[str, list[int]]:
         return {}
 
 
-def _threads(pid: int) -> int:
-    stat = read_stat(pid)
-    return stat.threads if stat is not None else 0
-
-
 def _outer_group(pid: int) -> int:
     stat = read_stat(pid)
     return stat.pgrp if stat is not None else -1
@@ -546,10 +541,10 @@ def _named(pid: int, number: int, level: int) -> bool:
     nspid = _ids(pid).get("NSpid", [])
     if len(nspid) > level and nspid[level] == number:
         return True
-    stat = read_stat(pid)
-    if stat is None or stat.threads <= 1:
+    count = threads(pid)
+    if count <= 1:
         return False
-    if stat.threads > HOST_THREADS:
+    if count > HOST_THREADS:
         return True  # (cannot tell within the bound: the safe answer)
     try:
         tasks = os.listdir(f"/proc/{pid}/task")

@@ -774,9 +774,10 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
     held = sink.watch.intruders
     if held:
         say(
-            f"killed {len(held)} process(es) that held a hook's output pipe when it answered "
-            "(written into through /proc/<pid>/fd: an answer of their own, or a host kept "
-            "waiting): " + "; ".join(item.describe() for item in held[:10])
+            f"killed {len(held)} process(es) that held a hook's output pipe when it answered, "
+            "or that the look could not check within its budget (written into through "
+            "/proc/<pid>/fd: an answer of their own, or a host kept waiting): "
+            + "; ".join(item.describe() for item in held[:10])
         )
     unwritten = sink.lost + len(sink.pending)
     if unwritten:
