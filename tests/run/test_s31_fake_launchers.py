@@ -79,18 +79,30 @@ HOST = textwrap.dedent(
 )
 
 
+# a wrapper agent (npm's `codex` is a Node script that spawns the native binary first)
+WRAPPER = textwrap.dedent(
+    """
+    import os, subprocess, sys
+    sys.exit(subprocess.call([sys.executable, os.environ["R"] + "/host.py"]))
+    """
+)
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="the hooks' CPU cgroup needs root here")
 @pytest.mark.skipif(shutil.which("pgrep") is None, reason="finds the copies with pgrep")
-def test_hookwise_started_by_a_tool_stays_out_of_the_hooks_cpu_cgroup(lab: Lab) -> None:
-    """The tool's copies of hookwise (its launcher form, as registered) never read as the
-    hooks' cgroup; the agent's own hook does, and denies."""
+@pytest.mark.parametrize("agent", ["host", "wrapper"])
+def test_hookwise_started_by_a_tool_stays_out_of_the_hooks_cpu_cgroup(lab: Lab, agent: str) -> None:
+    """The tool's copies of hookwise (as registered) never read as the hooks' cgroup; the
+    host's own hook does, and denies, whether the host is the agent or the program a
+    wrapper agent started first."""
     big = "echo " + "a$(b) " * 300000
     (lab.root / "big.json").write_text(lab.payload(command=big))
     (lab.root / "payload.json").write_text(lab.payload())
     (lab.root / "tool.sh").write_text(TOOL)
     (lab.root / "host.py").write_text(HOST)
+    (lab.root / "wrapper.py").write_text(WRAPPER)
     result = lab.run(
-        "", argv=[HOOKWISE, "run", "--", "python3", str(lab.root / "host.py")], timeout=120
+        "", argv=[HOOKWISE, "run", "--", "python3", str(lab.root / f"{agent}.py")], timeout=120
     )
     fakes = [line for line in (lab.root / "fakes").read_text().splitlines() if line.strip()]
     assert len(fakes) >= 3, (fakes, result.stderr[-2000:])
