@@ -100,8 +100,11 @@ class Stat:
 
 
 def read_stat(pid: int) -> Stat | None:
+    """``pid``'s stat, read from its main thread's file: the process's own sums the times
+    of every thread (0.9 ms a read with 3000 threads), and the fields read here are the
+    same in both."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
+        with open(f"/proc/{pid}/task/{pid}/stat", "rb") as handle:
             return Stat(handle.read().decode("utf-8", "replace"))
     except (OSError, ValueError, IndexError):
         return None
