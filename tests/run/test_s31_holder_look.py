@@ -251,3 +251,21 @@ def test_in_a_session_the_hoard_is_killed_unchecked_and_the_host_gets_the_end(
     assert answer["seconds"] < 15, (answer, result.stderr)
     assert _host_blocks("claude", answer), answer
     assert "could not be checked" in result.stderr, result.stderr[-3000:]
+
+
+def test_a_proven_host_is_read_first_whatever_the_budget(
+    tmp_path: Path, sessions: list[Session]
+) -> None:
+    """The look's budget spent on other processes never leaves a host the exec watch
+    proved (the agent) unchecked, so it is never killed for that: no process of the
+    session can add descriptors to it. Here the reader (the host) is named first while
+    hoarders take the whole budget."""
+    session = Session(tmp_path, 3, 15000, hide=False)
+    sessions.append(session)
+    found = hook_output.look(
+        session.proc.pid, session.pipe, set(), budget=1, first=(session.reader,)
+    )
+    assert session.reader not in [pid for pid, _count in found.unchecked], found.unchecked
+    assert session.holder in [pid for pid, _count in found.unchecked], found.unchecked
+    found = hook_output.look(session.proc.pid, session.pipe, set(), budget=1)
+    assert session.reader in [pid for pid, _count in found.unchecked]

@@ -44,6 +44,14 @@ class HostStarts:
         self.first_child_seen = False
         self.shells: dict[int, int] = {}
 
+    def hosts(self) -> list[int]:
+        """The agent and the wrapper's host, while they run (any thread may ask)."""
+        agent, wrapped = self.agent(), self.wrapped
+        out = [agent] if agent is not None else []
+        if wrapped is not None and _same(*wrapped):
+            out.append(wrapped[0])
+        return out
+
     def _host(self, pid: int) -> bool:
         if pid > 0 and pid == self.agent():
             return True

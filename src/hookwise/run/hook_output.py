@@ -215,6 +215,7 @@ def look(
     *,
     budget: int = LOOK_BUDGET,
     seconds: float = LOOK_SECONDS,
+    first: tuple[int, ...] = (),
 ) -> Look:
     """One pass over the session's processes below ``root`` but ``allowed``, fewest
     descriptors first, each descriptor's link read once: a process of the session can hold
@@ -222,17 +223,24 @@ def look(
     that read every one take longer than the host waits: red team s30 run #3), so the
     count is asked of the kernel first (:func:`descriptors`, no descriptor read) and the
     reading stops at ``budget`` descriptors or ``seconds``; what is left is unchecked.
+    ``first``: the hosts the exec watch proved (the agent), read first whatever the budget:
+    no process of the session can add descriptors to them, and one left unchecked would be
+    killed (the agent itself, by a session of processes each a little smaller).
     Holders count only when some process of the session reads the pipe, or when a process
     left unchecked might (see :func:`intruders`)."""
     import time
 
     out = Look()
     deadline = time.monotonic() + seconds
-    counted = sorted((descriptors(p), p) for p in _session(root) if p not in allowed)
+    session = [p for p in _session(root) if p not in allowed]
+    hosts = [p for p in first if p in session]
+    counted = [(descriptors(p), p) for p in hosts]
+    counted += sorted((descriptors(p), p) for p in session if p not in hosts)
     readers = False
     writers: list[int] = []
     for count, pid in counted:
-        if out.read + count > budget or time.monotonic() > deadline:
+        late = out.read + count > budget or time.monotonic() > deadline
+        if late and pid not in hosts:
             out.unchecked.append((pid, count))
             continue
         links = _links(pid, pipe)
@@ -269,10 +277,12 @@ def command_line(pid: int) -> str:
     return raw.rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")
 
 
-def kill_intruders(root: int, pipe: str, allowed: set[int]) -> list[tuple[int, str, str]]:
-    """Kill every intruder on ``pipe`` (see :func:`look`): their pids, commands and why
-    each was taken for one."""
-    found = look(root, pipe, allowed | {root})
+def kill_intruders(
+    root: int, pipe: str, allowed: set[int], first: tuple[int, ...] = ()
+) -> list[tuple[int, str, str]]:
+    """Kill every intruder on ``pipe`` (see :func:`look`, ``first`` too): their pids,
+    commands and why each was taken for one."""
+    found = look(root, pipe, allowed | {root}, first=first)
     why = {pid: HELD for pid in found.holders}
     for pid, count in found.unchecked:
         why[pid] = (

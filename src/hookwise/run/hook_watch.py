@@ -148,6 +148,8 @@ class HookWatch:
         # the processes the pipe-holder check never kills: the signal guard's protected
         # ones and the hooks the exec watch saw with no channel
         self.protected: Callable[[], list[int]] = lambda: []
+        # the hosts the exec watch proved (run/hook_hosts.py): the look reads them first
+        self.hosts: Callable[[], list[int]] = lambda: []
         self._last_check = time.monotonic()
 
     def launched(self, pid: int, pidfd: int, command: str) -> int | None:
@@ -241,9 +243,10 @@ class HookWatch:
         if not hook.pipes or self.root <= 0:
             return
         protected = set(self.protected())
+        hosts = tuple(self.hosts())
         for pipe in hook.pipes:
             allowed = hook_output.starters(hook.pid, hook.parent, pipe, self.root) | protected
-            for pid, command, why in hook_output.kill_intruders(self.root, pipe, allowed):
+            for pid, command, why in hook_output.kill_intruders(self.root, pipe, allowed, hosts):
                 intruder = Intruder(hook, pid, command, why)
                 self.intruders.append(intruder)
                 self.on_intruder(intruder)
