@@ -58,6 +58,7 @@ BLOCK = [
     ("python3", "python3 -E {stdlib}/pdb.py -c '!import os;os.system(\"cat .env\")' -c q src/a.py"),
     ("python3", "python3 -Imtimeit -n1 -r1 " + CODE),
     ("python3", "python3 -bb {stdlib}/cProfile.py -m timeit -n1 -r1 " + CODE),
+    ("python3", "printf 'import os; os.system(\"cat .env\")' > m.py; python3 -m pydoc ./m.py"),
     # F: a tool's package by -m after options, its submodules, its directory, by code
     ("dotenv", "python3 -Im dotenv run sh -c 'cat .env'"),  # red team s31 F
     ("dotenv", "python3 -u -mdotenv.__main__ run cat .env"),
@@ -117,6 +118,7 @@ PASS = [
     "python3 -m cProfile -o prof.out src/a.py",  # red team s31 friction
     "python3 -m cProfile -s cumtime src/a.py",
     "python3 -m trace --count src/a.py",  # red team s31 friction
+    "python3 -m pydoc json",  # red team s31 friction
     "python3 -u src/a.py",
     "python3 -X dev -W error src/a.py",
     "python3 -B -m pytest -q",

@@ -757,6 +757,12 @@ def read(
             return found + _pending(script, language, program)
         if module in PY_ARCHIVE_MODULES:
             return py_archive_module(module, rest)
+        if module == "pydoc" and not any(w in ("-p", "-b", "-n") for w in rest):
+            # pydoc NAME imports NAME (the project's or an installed module, as python -m
+            # NAME would: red team s31 friction); -w writes NAME.html here; -p/-b serve
+            names = [w for w in rest if not w.startswith("-")]
+            written = [("write", f"{n.rsplit('/', 1)[-1].removesuffix('.py')}.html") for n in names]
+            return (written if "-w" in rest else []) + _pending(script, language, program)
         if module in _PY_SCRIPT_RUNNERS:  # python -m cProfile -o F src/app.py: it runs that
             runs = _py_script_runner(module, rest, program)
             if runs is not None:
