@@ -54,9 +54,10 @@ def written_includes(command: Any, script: Any) -> list[str]:
     "../home/.netrc"' > x.c; cpp -P x.c``), each found beside the file that names it. A
     file written with content known only when it runs: noted unverifiable."""
     found: list[str] = []
-    for word in command.argv[1:]:
-        if word.startswith("-") or not script.was_written(word):
-            continue
+    argv = command.argv
+    for at, word in enumerate(argv[1:], start=1):
+        if word.startswith("-") or argv[at - 1] == "-o" or not script.was_written(word):
+            continue  # (gcc -o v.so: its own output)
         content = script.recall(word)
         if content is None:
             why = f"{command.program} reads the lines of {word}, written on the line with"
