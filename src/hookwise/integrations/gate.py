@@ -17,7 +17,6 @@ otherwise.
 from __future__ import annotations
 
 import os
-import shlex
 import threading
 import time
 import uuid
@@ -678,11 +677,7 @@ class Gate:
         mapped: MappedInput, original: Mapping[str, Any], rewritten: Mapping[str, Any]
     ) -> dict[str, Any]:
         """A rewrite in the framework's keys; a command that was a list stays a list."""
-        out = mapped.back(original, rewritten)
-        for key, value in out.items():
-            if isinstance(original.get(key), list) and isinstance(value, str):
-                out[key] = shlex.split(value)
-        return out
+        return mapped.back(original, rewritten)
 
     def _after(
         self, tool: str, args: Mapping[str, Any], result: Any, call_id: str
