@@ -86,8 +86,9 @@ class MappedInput:
             if isinstance(original.get(own), list) and isinstance(value, str):
                 import shlex  # (only for a rewritten command that was a list)
 
-                value = shlex.split(value)
-            out[own] = value
+                out[own] = shlex.split(value)
+            else:
+                out[own] = value
         return out
 
 
