@@ -127,12 +127,17 @@ def mcp_mapping(
 ) -> tuple[str, MappedInput] | None:
     """(canonical tool, mapped arguments) of an MCP tool as a host's hook sees it, mapped
     by its own name (:func:`canonical.mcp_tool`) with the mapping the MCP proxy's Gate
-    applies (:func:`canonical_input`), or None when the table does not map it. The hook
+    applies (:func:`canonical_input`); one the table does not map keeps its own name (its
+    keys mapped all the same); None for a name that is no MCP tool's. The hook
     then decides ``mcp__fs__read_file`` as the proxy decides ``read_file``, and a rewrite
     goes back to the server's own keys (:meth:`MappedInput.back`)."""
     tool = canonical.mcp_tool(host_tool, payload)
     if tool is None:
-        return None
+        if not host_tool.startswith("mcp_"):
+            return None
+        # a tool the table does not map keeps its name; its keys read as the proxy's Gate
+        # reads any tool's (``{"file": ...}`` is a ``file_path``)
+        return host_tool, canonical_input(host_tool, args)
     moves = tool in ("write", "edit") and canonical.moves_files(host_tool)
     return tool, canonical_input(tool, args, moves=moves)
 
@@ -140,6 +145,6 @@ def mcp_mapping(
 def mcp_call(
     host_tool: str, payload: dict[str, Any], args: dict[str, Any]
 ) -> tuple[str, dict[str, Any]] | None:
-    """(canonical tool, arguments in the keys the rules read): :func:`mcp_mapping`."""
+    """(tool, arguments in the keys the rules read): :func:`mcp_mapping`."""
     found = mcp_mapping(host_tool, payload, args)
     return None if found is None else (found[0], found[1].args)
