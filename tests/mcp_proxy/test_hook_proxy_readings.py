@@ -63,7 +63,7 @@ def test_the_hook_decides_a_call_as_the_server_may_read_it_as_the_proxy_does(
     project: Project, wrap: Any
 ) -> None:
     _setup(project)
-    for form in FORMS:
+    for form in [*FORMS, NO_CONTEXT]:
         for tool, args, rule in ATTACKS:
             got = _hook(project, form, tool, args)
             assert got == ("deny", f"blocked by policy rule '{rule}'"), (form, tool, args, got)
@@ -71,6 +71,9 @@ def test_the_hook_decides_a_call_as_the_server_may_read_it_as_the_proxy_does(
     answers = _through_proxy(project, wrap, [(t, a) for t, a, _ in ATTACKS])
     assert [_blocked(a) for a in answers] == [r for _, _, r in ATTACKS], answers
     assert "private notes" not in json.dumps(answers)
+
+
+NO_CONTEXT = ("gemini", "BeforeTool", "mcp_{s}_{t}", False)  # (test_hook_gemini_no_context)
 
 
 # -- the differential ------------------------------------------------------------------
@@ -123,13 +126,14 @@ def test_the_proxy_and_the_hook_decide_generated_calls_alike(project: Project) -
     """Over generated calls (path spellings with blanks around them, absolute or relative,
     given as text, a list or JSON text, under mapped and unmapped tools, through a link):
     the proxy's decision (its Decider, on the arguments as it passes them on) is the hook's
-    for Claude Code's payload and Gemini CLI's with and without ``mcp_context``."""
+    for Claude Code's payload and Gemini CLI's with and without ``mcp_context`` (the server's
+    name, ``fake``, has no ``_``: Gemini's own reading of the name is the proxy's)."""
     _setup(project)
     root = str(project.root)
     env = project.env
     decider = Decider(SERVER, cwd=root, env=env)
     policy = load_policy(root, env, use_cache=False).policy
-    forms = [FORMS[0], FORMS[2]]
+    forms = [FORMS[0], FORMS[2], NO_CONTEXT]
     seen: dict[str, int] = {}
 
     @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
