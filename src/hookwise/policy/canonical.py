@@ -398,15 +398,24 @@ class PathRef:
 
 def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRef:
     """Resolve ``raw`` against ``cwd`` (``~`` and ``$HOME`` expanded; other $... unknown)."""
-    text = raw
+    text = _proc_link(raw, cwd) if raw.startswith("/proc/") else None
+    if text is not None:
+        dynamic = "$" in text or "`" in text
+    else:
+        text = raw
     if text == "~" or text.startswith("~/"):
         text = home + text[1:]
     elif text.startswith("~"):  # ~user: that user's home, as the shell expands it
         text = os.path.expanduser(text)
         if text.startswith("~"):
             return PathRef(raw, None, None)
-    elif text.startswith(("$HOME/", "${HOME}/")) or text in ("$HOME", "${HOME}"):
-        text = home + text[text.index("}") + 1 if text.startswith("${") else 5 :]
+    elif "$HOME" in text or "${HOME" in text:
+        found = _home_expanded(text, home)
+        if found is None:
+            return PathRef(raw, None, None)
+        text = found
+        if "$" in text or "`" in text:
+            return PathRef(raw, None, None)
     elif (text == "~+" or text.startswith("~+/")) and cwd:
         text = cwd + text[2:]  # bash's ~+ is $PWD, the command's directory
     elif (text.startswith(("$PWD/", "${PWD}/")) or text in ("$PWD", "${PWD}")) and cwd:
@@ -414,6 +423,117 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
     elif dynamic or "$" in text or "`" in text:
         return PathRef(raw, None, None)
     return _anchored(raw, text, cwd)
+
+
+# what names the shell itself in /proc: its root and cwd are the command's (a same-root
+# process's root is /; $$, $BASHPID, self, thread-self or a number)
+_PROC_SELVES = frozenset(["self", "thread-self", "$$", "$BASHPID", "${BASHPID}", "${$}"])
+
+
+def _proc_link(text: str, cwd: str) -> str | None:
+    """``/proc/PID/root/X`` is X and ``/proc/PID/cwd/X`` the command's X, for the shell's
+    own PID and any other process of the same root (``/proc/$$/root$HOME/.netrc``; None:
+    no such link)."""
+    parts = text.split("/", 3)
+    if len(parts) < 4:
+        return None
+    pid, after = parts[2], parts[3]
+    if not (pid in _PROC_SELVES or pid.isdigit() or pid.startswith("$")):
+        return None
+    link = next((n for n in ("root", "cwd") if after.startswith(n)), None)
+    rest = after[len(link) :] if link is not None else ""
+    if link is None or (rest and rest[0] not in "/$"):  # (root$HOME: / comes with HOME)
+        return None
+    if link == "root":
+        return "/" + rest.lstrip("/")
+    if not cwd or not (pid in _PROC_SELVES or pid.startswith("$")):
+        return None  # another process's cwd: realpath reads the link
+    return cwd.rstrip("/") + "/" + rest.lstrip("/")
+
+
+# ${HOME-x}, ${HOME:=x}, ${HOME:?x}: $HOME itself while HOME is set and not empty
+_HOME_DEFAULTS = (":-", "-", ":=", "=", ":?", "?")
+
+
+def _home_expanded(text: str, home: str) -> str | None:
+    """``text`` with each ``$HOME`` and ``${HOME...}`` replaced by its value, anywhere in
+    the word (``/proc/self/root$HOME/.aws``, red team s30 F; ``${HOME:-x}``, ``${HOME%/}``,
+    s30 D); None where a form's value is not known here."""
+    if not home:
+        return None
+    out: list[str] = []
+    i = 0
+    while True:
+        at = text.find("$HOME", i)
+        braced = text.find("${HOME", i)
+        if at < 0 and braced < 0:
+            out.append(text[i:])
+            return "".join(out)
+        if braced >= 0 and (at < 0 or braced < at):
+            end = _brace_end(text, braced + 2)
+            rest = text[braced + 6 : end] if end > 0 else ""
+            if end < 0 or any(q in rest for q in "'\"\\"):
+                return None
+            value: object = home  # (a default is never expanded while HOME is set)
+            if rest and not any(rest.startswith(op) for op in _HOME_DEFAULTS):
+                from hookwise.shell.variables import operator_value
+
+                value, _known = operator_value(home, True, rest)  # ${HOME%/}, ${HOME:0}
+            if not isinstance(value, str):
+                return None
+            out += [text[i:braced], value]
+            i = end + 1
+            continue
+        after = text[at + 5 : at + 6]
+        if after.isalnum() or after == "_":
+            return None  # $HOMEDIR: another variable
+        out += [text[i:at], home]
+        i = at + 5
+
+
+def _with_defaults(word: str, home: str) -> str | None:
+    """``word`` with each ``${NAME:-x}`` (``-``, ``:=``, ``=``, ``:+``, ``+``) read as its
+    literal ``x``: the value when the environment's NAME is unset, or set for ``+`` (red
+    team s30 D); None when there is none, or a word is not literal."""
+    out: list[str] = []
+    i = 0
+    while True:
+        at = word.find("${", i)
+        if at < 0:
+            out.append(word[i:])
+            break
+        end = _brace_end(word, at + 2)
+        if end < 0:
+            return None
+        body = word[at + 2 : end]
+        cut = next((k for k, c in enumerate(body) if not (c.isalnum() or c == "_")), len(body))
+        op = body[cut : cut + 2] if body[cut : cut + 1] == ":" else body[cut : cut + 1]
+        fill = body[cut + len(op) :]
+        if not cut or op not in (":-", "-", ":=", "=", ":+", "+") or not fill:
+            out.append(word[i : end + 1])
+        elif any(c in fill for c in "`'\"\\") or ("$" in fill and "HOME" not in fill):
+            return None
+        else:
+            out += [word[i:at], fill]
+        i = end + 1
+    made = "".join(out)
+    if "$" in made:  # ${XDG_CONFIG_HOME:-$HOME/.config}
+        made = _home_expanded(made, home) or word
+    return made if made != word and "$" not in made else None
+
+
+def _brace_end(text: str, i: int) -> int:
+    """Where the ``}`` closing the ``${`` before ``i`` is (-1: none)."""
+    depth = 1
+    while i < len(text):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if not depth:
+                return i
+        i += 1
+    return -1
 
 
 def tool_paths(raw: str, cwd: str, home: str) -> list[PathRef]:
@@ -693,21 +813,6 @@ def _relative(absolute: str | None, cwd: str) -> str | None:
     return None
 
 
-_RESOLVERS = frozenset(["realpath", "readlink", "grealpath", "greadlink"])
-
-
-def _resolved_name(word: str) -> str | None:
-    """The file ``$(realpath F)`` or ``$(readlink -f F)`` prints: F itself, made absolute
-    (its link resolved by the rules' own link check), when F is a literal name."""
-    words = word[2:-1].split()
-    if len(words) < 2 or words[0] not in _RESOLVERS or "$(" in word[2:]:
-        return None
-    operands = [w for w in words[1:] if not w.startswith("-")]
-    if len(operands) != 1 or any(c in operands[0] for c in "$`'\"*?[\\"):
-        return None
-    return operands[0]
-
-
 # options whose value is a name to leave out or a file loaded as the environment (read
 # as ``source`` by the parser), never a file the program reads into its output
 _NOT_FILE_OPTIONS = ("exclude", "ignore", "skip", "env-file", "envfile", "glob", "filter")
@@ -784,6 +889,13 @@ def command_dirs(
                 where = None if home_set else (home or None)
                 picked = picked or home_set
             elif (
+                not home_set
+                and 1 not in cmd.globs
+                and "HOME" in args[0]
+                and resolve_path(args[0], where, home).absolute is not None
+            ):  # cd "$HOME/.aws": the environment's HOME, known here (session 31)
+                where = resolve_path(args[0], where, home).absolute
+            elif (
                 any(cmd.dynamic[1:])
                 or 1 in cmd.globs  # cd ~/.aw[s]: the directory bash's pattern finds
                 or (  # CDPATH is searched for any name but /..., ./..., ../...
@@ -829,8 +941,9 @@ _HEX = "0123456789abcdefABCDEF"
 def url_decoded(word: str) -> str | None:
     """A URL's word with its %XX escapes decoded (None: no URL, or nothing encoded): the
     server or the file:// reader decodes them, so ``/%2eenv`` names ``/.env`` (red team s27
-    Q); a file:// URL is then its path."""
-    if "%" not in word or ("://" not in word and not word.startswith("file:")):
+    Q); a ``file:`` URL is then its path, encoded or not (``curl file:///etc/x``)."""
+    is_file = word[:5].lower() == "file:"
+    if not is_file and ("%" not in word or "://" not in word):
         return None
     out: list[str] = []
     i = 0
@@ -842,9 +955,11 @@ def url_decoded(word: str) -> str | None:
             out.append(word[i])
             i += 1
     decoded = "".join(out)
-    if decoded.startswith("file://"):
+    if decoded[:7].lower() == "file://":  # curl file:///etc/x, file://localhost/etc/x
         decoded = decoded[7:]
         decoded = decoded[decoded.find("/") :] if "/" in decoded else decoded
+    elif is_file:  # file:/etc/x, file:.env
+        decoded = decoded[5:]
     return decoded if decoded != word else None
 
 
@@ -1044,7 +1159,7 @@ class Event:
             else:
                 from hookwise.shell.parser import split_command
 
-                script = self._cache["script"] = split_command(command)
+                script = self._cache["script"] = split_command(command, self.env.get("HOME"))
                 if script.disk_code:  # bash p, . p, sh < p: a FIFO at p is no file of code
                     _fed_code(script, self.shell_cwd, self.env)
                 if script.git_unresolved:  # git SUB, SUB none of git's: an alias on disk?
@@ -1182,6 +1297,7 @@ class Event:
                 excluded_words,
                 reads_tree,
             )
+            from hookwise.shell.variables import resolved_name
 
             chosen: list[bool] = []
             dirs = command_dirs(
@@ -1246,7 +1362,7 @@ class Event:
                         continue
                     named = None
                     if dynamic and word.startswith("$(") and word.endswith(")"):
-                        named = _resolved_name(word)  # cat "$(realpath .env)" reads .env
+                        named = resolved_name(word)  # cat "$(realpath .env)" reads .env
                     unknown = (dynamic and named is None) or where is None
                     ref = resolve_path(named or word, where or "", home, unknown)
                     ref.relative = _relative(ref.absolute, self.cwd)
@@ -1260,6 +1376,15 @@ class Event:
                     ref.tree = tree
                     ref.kept = kept
                     refs.append(ref)
+                    fallback = _with_defaults(word, home) if dynamic and "${" in word else None
+                    if fallback is not None:  # ${CONF:-~/.aws}/credentials: what it reads unset
+                        ref = resolve_path(fallback, where or "", home, where is None)
+                        ref.relative = _relative(ref.absolute, self.cwd)
+                        ref.command = index
+                        ref.pattern = at in globs
+                        ref.tree = tree
+                        ref.kept = kept
+                        refs.append(ref)
                 if cmd.walked is not None:  # find S -exec cat {} +: S read as a tree
                     from hookwise.shell.find_exec import find_starts
 

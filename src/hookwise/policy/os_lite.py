@@ -337,8 +337,13 @@ def _resolve(base: str, rest: str, seen: dict[str, str | None]) -> tuple[str, bo
                 base = known
                 continue
             return join(candidate, rest), False  # a loop
+        try:
+            target = readlink(candidate)
+        except OSError:  # a link this process may not read (/proc/1/root): as os.path does
+            base = candidate
+            continue
         seen[candidate] = None
-        base, ok = _resolve(base, readlink(candidate), seen)
+        base, ok = _resolve(base, target, seen)
         if not ok:
             return join(base, rest), False
         seen[candidate] = base

@@ -108,11 +108,19 @@ _HOME = (
     r"Path\.home\s*\(|expanduser|\bHOME\b|homedir\s*\(|Dir\.home|\$ENV\{HOME\}|"
     r"os\.homedir|getpwuid|USERPROFILE"
 )
+# code that lists a directory: a file it reads may be any name the listing gives
+# (glob.glob('.e*'), os.listdir(), Path.iterdir(), fs.readdirSync, Dir[...], perl's glob)
+_LISTING = (
+    r"\bglob\.i?glob\s*\(|\bos\.(?:listdir|scandir|walk|fwalk)\b|\.(?:iterdir|r?glob)\s*\(|"
+    r"\breaddir(?:Sync)?\b|\bopendir(?:Sync)?\b|\bglobSync\b|\bDir\s*(?:\[|\.\s*(?:glob|"
+    r"entries|children|each_child|foreach))|\bFind\.find\b|File::Find|\bglob\s*\(|<\s*\*|"
+    r"\bscandir\s*\(|DirectoryIterator|\blfs\.dir\b"
+)
 MAX_READS = 48
 _NOT_PATHS = frozenset(["HOME", "utf8", "utf-8", "r", "rb", "w", "wb", "os", "fs", "path"])
 
 
-def _reads(code: str) -> list[tuple[str, Any]]:
+def _reads(code: str, language: str = "") -> list[tuple[str, Any]]:
     """Files the code reads where their names are in it: a literal absolute or ``~`` path,
     and a path built from the home directory and literals (``Path.home()/'.ssh'/'id_rsa'``,
     ``os.path.join(os.environ['HOME'], '.aws', 'credentials')``): ("read", path)."""
@@ -132,7 +140,7 @@ def _reads(code: str) -> list[tuple[str, Any]]:
         joined = "/".join(_literals(match.group(0)[match.group(0).index("(") :]))
         if _path_like(joined):
             out.append(("read", joined))
-    if _computed_read(code) or _computed_argv(code):
+    if _computed_read(code, language) or _computed_argv(code) or re.search(_LISTING, code):
         out.append(("read", COMPUTED))
     if re.search(_HOME, code):
         parts = [w.strip("/") for w in literals if w.strip("/") and w not in _NOT_PATHS]
@@ -162,37 +170,61 @@ def _path_like(word: str) -> bool:
     )
 
 
-# the argument of a reading call: built at run time from pieces (concatenation, format,
-# join, reversal, character codes, decoding) rather than one literal
+# a reading call: its path must be accounted for (a literal, literals joined, an operand
+# of the line, stdin), whatever builds it otherwise (a variable, ENV, input(), bytes(...),
+# a loop over a listing: red team s31)
 _READ_OPEN = (
-    r"(?:(?<![\w.])open|\bio\.open|\bcodecs\.open|\breadFileSync|\breadFile|"
-    r"createReadStream|\bPath|File\.read|IO\.read|file_get_contents|\bslurp)\s*\("
+    r"(?:(?<![\w.])open|\bio\.open|\bcodecs\.open|\bopenSync|\breadFileSync|\breadFile|"
+    r"createReadStream|\bPath|File\.(?:read|open|foreach|readlines|binread)|"
+    r"IO\.(?:read|readlines|foreach|binread)|file_get_contents|\bfopen|\breadfile|\bslurp)"
+    r"\s*\("
 )
-_BUILT = (
-    r"""['"]\s*(?:\+|%|\.join|\.format|\[::-1\]|\.replace|\.decode)|\+\s*['"]"""
-    r"""|\bchr\s*\(|fromCharCode|b64decode|\batob\s*\(|\bf['"]|`"""
+# what such a path may be: literals (joined by + or .), a line operand (sys.argv[1],
+# process.argv[2], ARGV[0], $ARGV[0]), stdin or the program's own file; then other
+# arguments (a mode, an encoding)
+_ACCOUNTED = (
+    rf"\s*(?:{_STRING_NC}(?:\s*[+.]\s*{_STRING_NC})*|sys\.argv\s*\[\s*-?\d+\s*\]|"
+    r"process\.argv\s*\[\s*\d+\s*\]|\$?ARGV\s*\[\s*\d+\s*\]|sys\.stdin(?:\.fileno\(\))?|"
+    r"0|__file__|)\s*(?:,.*)?"
 )
+# a method reading a path object (p.read_text()): the object is accounted for only as a
+# call just before it (Path('x').read_text(), checked as _READ_OPEN)
+_READ_METHOD = r"(?<=[\w\]])\s*\.\s*(?:read_text|read_bytes|open|readlines)\s*\("
+# perl's open: FH, then a mode and a path or one of them (open F, "<", $f)
+_PERL_OPEN = r"\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,((?:[^;)]|\)(?!\s*(?:;|$|or\b)))*)"
+# awk's getline from a file: its name is the expression after <
+_AWK_GETLINE = r"\bgetline\b[^<;}\n]*<\s*([^;})\n]+)"
 
 
 _JOINED = rf"\bpath\.join\(\s*{_STRING_NC}(?:\s*,\s*{_STRING_NC})*\s*\)"
-_LITERALS_ONLY = rf"\s*{_STRING_NC}(?:\s*\+\s*{_STRING_NC})*\s*(?:,.*)?"
 
 
-def _computed_read(code: str) -> bool:
-    """Whether a reading call's path is computed from literals when it runs
-    (``open(".e" + "nv")``): the file is unknown here, so a rule that protects files
-    cannot tell it from one of its own (engine: unverifiable for that rule)."""
+def _computed_read(code: str, language: str = "") -> bool:
+    """Whether a reading call's path is not accounted for here (``open(f)`` of a loop's
+    name, ``open(os.environ['F'])``, ``open(".e" + x)``): the file is unknown, so a rule
+    that protects files cannot tell it from one of its own (engine: unverifiable for that
+    rule). Literals joined are read as the name they make (_reads)."""
     import re
 
+    perl = language == "perl"
     for match in re.finditer(_READ_OPEN, code):
+        if perl and match.group(0).startswith("open"):
+            continue  # (perl's open takes a filehandle first: _PERL_OPEN)
         depth, end = 1, match.end()
         while end < len(code) and depth:
             depth += {"(": 1, ")": -1}.get(code[end], 0)
             end += 1
-        argument = code[match.end() : end - 1]
-        if re.fullmatch(_LITERALS_ONLY, argument, re.S):
-            continue  # literals joined by + are read above as the name they make
-        if re.search(_BUILT, argument):
+        if not re.fullmatch(_ACCOUNTED, code[match.end() : end - 1], re.S):
+            return True
+    for match in re.finditer(_READ_METHOD, code):
+        if code[: match.start()].rstrip()[-1:] != ")":
+            return True  # p.read_text() of a name: a path made when it runs
+    for match in re.finditer(_PERL_OPEN, code) if perl or not language else ():
+        parts = [p.strip() for p in match.group(1).split(",") if p.strip()]
+        if not parts or not all(re.fullmatch(_ACCOUNTED, p, re.S) for p in parts):
+            return True
+    for match in re.finditer(_AWK_GETLINE, code):
+        if not re.fullmatch(_ACCOUNTED, match.group(1).strip(), re.S):
             return True
     return False
 
@@ -380,7 +412,7 @@ def code_commands(code: str, awk: bool = False, language: str = "") -> list[tupl
                     out.append(("write", first))
                 else:
                     out.append(("argv", [*kind.format(first).split(" ")[:-1], first]))
-    out += _reads(code)
+    out += _reads(code, language)
     unique: list[tuple[str, Any]] = []
     for item in out:
         key = repr(item)

@@ -138,7 +138,9 @@ _BLANKED: dict[str, list[tuple[str, str]]] = {
         (r"(?:^|[^\w.])\$\s*`", "a shell template ($`...`)"),
         (
             r"\.\s*(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|rename|renameSync|chmod|"
-            r"chmodSync|symlink|symlinkSync|truncate|truncateSync|remove|removeSync|emptyDir)\s*\(",
+            r"chmodSync|symlink|symlinkSync|truncate|truncateSync|remove|removeSync|emptyDir|"
+            r"writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|copyFileSync|"
+            r"copyFile|cpSync|linkSync|link|outputFileSync|outputFile|writeJsonSync)\s*\(",
             "a file removed or changed at a path computed when it runs",
         ),
         (r"\[\s*['\"`][^\]]*\+", "a member named by a computed string"),

@@ -190,6 +190,7 @@ class Script:
         "git_unresolved",
         "globopts",
         "globs_named",
+        "home",
         "loaded",
         "overall",
         "positional",
@@ -248,6 +249,7 @@ class Script:
         # (scope) whose text is read, the offset that stands for a nested piece (None:
         # each word's own), whether the command being added runs for sure, its end
         self.vars: Any = None  # variables.Vars, once the line assigns a variable
+        self.home: str | None = None  # the environment's HOME (split_command)
         self.scope = 0
         self.scopes: dict[tuple[int, int, str], int] = {}
         self.anchor: int | None = None
@@ -330,28 +332,30 @@ def _assigns_here(value: list[str]) -> bool:
     return bool(eq) and name.rstrip("+").isidentifier()
 
 
-def split_command(text: str) -> Script:
-    """Split a command line into its simple commands (never raises)."""
-    script = _split(text, frozenset())
+def split_command(text: str, home: str | None = None) -> Script:
+    """Split a command line into its simple commands (never raises). ``home``: the
+    environment's HOME, the value of ``$HOME`` wherever the line never sets it."""
+    script = _split(text, frozenset(), home)
     if script.vars is not None and any(r[1] == "GLOBIGNORE" for r in script.vars.records):
         # GLOBIGNORE set at all (read, printf -v, ${GLOBIGNORE:=x}) turns dotglob on (s30 E)
         script.globs_named |= {"dotglob"}
     if script.globs_named:
         # a glob option set anywhere on the line (a function's shopt, bash -O, BASHOPTS):
         # it may be in force at any pattern, so every pattern is read under it (s29 E)
-        script = _split(text, script.globs_named)
+        script = _split(text, script.globs_named, home)
     return script
 
 
-def _fresh(options: frozenset[str]) -> Script:
+def _fresh(options: frozenset[str], home: str | None = None) -> Script:
     script = Script()
     script.globopts = options
+    script.home = home
     return script
 
 
-def _split(text: str, options: frozenset[str]) -> Script:
+def _split(text: str, options: frozenset[str], home: str | None = None) -> Script:
     """The line's commands, its patterns read under glob ``options`` from its start."""
-    script = _fresh(options)
+    script = _fresh(options, home)
     if not isinstance(text, str):
         script.complete = False
         script.problems.append("the command is not a string")
@@ -365,16 +369,18 @@ def _split(text: str, options: frozenset[str]) -> Script:
     try:
         _parse(text, 0, script)
         found = script.vars
-        if found is None and "IFS" in text:  # ${IFS} is known: bash sets it at start
+        homed = bool(home) and "HOME" in text  # $HOME is known: the environment's
+        if found is None and ("IFS" in text or homed):  # ${IFS}: bash sets it at start
             from hookwise.shell.variables import Vars
 
             found = script.vars = Vars()
+            found.home = home
         expands = "$" in text or "`" in text or "~" in text  # (~ reads HOME, PWD...)
-        if found is not None and (found.records or "IFS" in text) and expands:
+        if found is not None and (found.records or "IFS" in text or homed) and expands:
             # the line assigns what it also expands: read it again with the values known
             # at each place (variables.py)
             found.build()
-            again = _fresh(options)
+            again = _fresh(options, home)
             again.vars = found
             _parse(text, 0, again)
             again.complete = again.complete and script.complete
@@ -385,7 +391,7 @@ def _split(text: str, options: frozenset[str]) -> Script:
         if script.concurrent and _may_name_again(text, script):
             from hookwise.shell.commands.run_order import written_anywhere
 
-            script = written_anywhere(text, script, _parse, lambda: _fresh(options))
+            script = written_anywhere(text, script, _parse, lambda: _fresh(options, home))
     except RecursionError:
         script.complete = False
         script.problems.append("the command nests too deeply")
@@ -1593,6 +1599,7 @@ def _add_command(
     piped_from: Command | None = None,
     source: str = "",
     computed: list[str] | None = None,
+    like: Command | None = None,
 ) -> Command | None:
     if len(script.commands) >= MAX_COMMANDS:
         script.complete = False
@@ -1707,6 +1714,8 @@ def _add_command(
         command.shapes = shapes(words, script)
         if script.vars is not None and script.vars.choices:
             _loop_choices(command, words, script)
+    if like is not None:  # (before its own readings are made: a move's move, in a loop)
+        _carry_unknowns(like, command)
     if command.globs:
         _framed_globs(command, script.globopts)
     if command.program == "curl" and any("{" in w or "[" in w for w in command.argv[1:]):
@@ -1739,8 +1748,6 @@ def _add_command(
                 command.unknowns.append(f"{command.argv[0]} {origin}, known only when it runs")
                 continue
             reading = _inner_argv(argv, depth, script, command.text, origin, like=command)
-            if reading is not None:
-                _carry_unknowns(command, reading)
             if reading is not None and argv[0] == "cat" and _names_trees(command):
                 # ln -s ~/.aws k, cp -r ~/.aws/. k, mv d k: every file under the source is
                 # then read by the new name (k/*: red team s29 F), as find walks it
@@ -2040,7 +2047,7 @@ def _inner_argv(
     stdin = list(inherits.stdin) if inherits is not None else []
     piped = inherits.piped_from if inherits is not None else None
     added = _add_command(
-        text, words, [], depth + 1, script, writes=[], stdin=stdin, piped_from=piped
+        text, words, [], depth + 1, script, writes=[], stdin=stdin, piped_from=piped, like=like
     )
     if added is not None:
         added.origin = origin
@@ -2299,6 +2306,7 @@ def _wildcard(script: Script) -> None:
         from hookwise.shell.variables import Vars
 
         script.vars = Vars()
+        script.vars.home = script.home
     script.vars.wildcard.add(script.scope)
 
 

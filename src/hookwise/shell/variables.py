@@ -77,7 +77,9 @@ def is_arithmetic(piece: str) -> bool:
 class Vars:
     """Assignments recorded on the first pass; the table of known values on the second."""
 
-    __slots__ = ("_unknown", "choices", "hints", "records", "referenced", "table", "wildcard")
+    __slots__ = (
+        "_unknown", "choices", "hints", "home", "records", "referenced", "table", "wildcard",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         # (scope, name, value or None for unknown, certain, end anchor)
@@ -90,6 +92,9 @@ class Vars:
         self.hints: dict[tuple[int, str], tuple[tuple[str, ...], ...]] = {}
         # a for loop's list, when every word is a name or a pattern: (value, is a pattern)
         self.choices: dict[tuple[int, str], tuple[tuple[str, bool], ...]] = {}
+        # the environment's HOME, known to the hook: $HOME where nothing on the line sets it
+        # (d=$HOME/.aws; cat "$d/credentials" reads ~/.aws/credentials, session 31)
+        self.home: str | None = None
 
     def record(self, scope: int, name: str, value: Value, certain: bool, end: int) -> None:
         if self.table is None:  # the second pass reads the table the first one made
@@ -136,6 +141,13 @@ class Vars:
             return found[0], True
         if name == "IFS" and (scope, name) not in self._unknown and found is None:
             return DEFAULT_IFS, True
+        if (
+            name == "HOME"
+            and self.home
+            and not self.wildcard
+            and not any(r[1] == "HOME" for r in self.records)
+        ):
+            return self.home, True
         return None, False
 
 
@@ -231,47 +243,100 @@ class Resolver:
         found, known = self.value(name)
         if not rest:
             return found, known
-        return self._operator(found, known, rest)
-
-    def _operator(self, found: Value, known: bool, rest: str) -> tuple[Value, bool]:
-        for op in (":-", ":=", ":+", "-", "=", "+"):
-            if rest.startswith(op):
-                word = rest[len(op) :]
-                if "$" in word or "`" in word or "'" in word or '"' in word or "\\" in word:
-                    return None, False
-                unset_or_null = not found if op.startswith(":") else found is None
-                if op.endswith("+"):
-                    if not known:
-                        return None, False
-                    return ("" if unset_or_null else word), True
-                if known and not unset_or_null:
-                    return found, True
-                if known:
-                    return word, True
-                return None, False  # unknown: the default only if unset, so unknown
-        if not known or isinstance(found, list) or found is None:
-            return None, False
-        if rest in (",,", "^^"):
-            return (found.lower() if rest == ",," else found.upper()), True
-        if rest.startswith(":") and rest[1:2] not in ("-", "=", "+", "?"):
-            pieces = rest[1:].split(":")
-            try:
-                start = int(pieces[0].strip() or "0")
-                length = int(pieces[1]) if len(pieces) > 1 else None
-            except ValueError:
-                return None, False
-            if start < 0:
-                start = max(len(found) + start, 0)
-            if length is None:
-                return found[start:], True
-            if length < 0:
-                return found[start : len(found) + length], True
-            return found[start : start + length], True
-        return None, False
+        return operator_value(found, known, rest)
 
     def ifs(self) -> str | None:
         found, known = self.vars.lookup(self.scope, "IFS", self.anchor)
         return found if known and isinstance(found, str) else None
+
+
+def operator_value(found: Value, known: bool, rest: str) -> tuple[Value, bool]:
+    """``${name<rest>}`` of a value (``found``, ``known``): (value, known)."""
+    for op in (":-", ":=", ":+", "-", "=", "+"):
+        if rest.startswith(op):
+            word = rest[len(op) :]
+            if "$" in word or "`" in word or "'" in word or '"' in word or "\\" in word:
+                return None, False
+            unset_or_null = not found if op.startswith(":") else found is None
+            if op.endswith("+"):
+                if not known:
+                    return None, False
+                return ("" if unset_or_null else word), True
+            if known and not unset_or_null:
+                return found, True
+            if known:
+                return word, True
+            return None, False  # unknown: the default only if unset, so unknown
+    if not known or isinstance(found, list) or found is None:
+        return None, False
+    if rest in (",,", "^^"):
+        return (found.lower() if rest == ",," else found.upper()), True
+    if rest[:1] in ("#", "%", "/"):
+        trimmed = pattern_operator(found, rest)
+        return (trimmed, True) if trimmed is not None else (None, False)
+    if rest.startswith(":") and rest[1:2] not in ("-", "=", "+", "?"):
+        pieces = rest[1:].split(":")
+        try:
+            start = int(pieces[0].strip() or "0")
+            length = int(pieces[1]) if len(pieces) > 1 else None
+        except ValueError:
+            return None, False
+        if start < 0:
+            start = max(len(found) + start, 0)
+        if length is None:
+            return found[start:], True
+        if length < 0:
+            return found[start : len(found) + length], True
+        return found[start : start + length], True
+    return None, False
+
+
+def pattern_operator(value: str, rest: str) -> str | None:
+    """``${x#p}``, ``${x%%p}``, ``${x/p/r}`` and their kin applied to a known ``value``, as
+    bash does (``*`` crosses ``/`` here); None for a pattern or replacement this does not
+    read (an expansion, a quote, a POSIX class): unknown, never guessed."""
+    from hookwise.shell.exclusions import shell_match
+
+    if any(c in rest for c in "$`'\"\\") or "[:" in rest or "(" in rest:
+        return None
+    if rest[:1] in ("#", "%"):
+        longest = rest[1:2] == rest[:1]
+        pattern = rest[2:] if longest else rest[1:]
+        cuts = range(len(value) + 1)
+        order = reversed(cuts) if longest else cuts
+        for cut in order:
+            if rest[0] == "#" and shell_match(value[:cut], pattern):
+                return value[cut:]
+            if rest[0] == "%" and shell_match(value[len(value) - cut :], pattern):
+                return value[: len(value) - cut]
+        return value
+    body = rest[1:]
+    every = body[:1] == "/"
+    anchor = body[:1] if body[:1] in ("#", "%") else ""
+    body = body[1:] if every or anchor else body
+    pattern, _, replacement = body.partition("/")
+    if not pattern or pattern[0] == "/" or shell_match("", pattern):
+        return None  # ${x/#/p}, ${x///a/b}, ${x/*/p}: forms left unknown
+    out: list[str] = []
+    i = 0
+    while i <= len(value):
+        ends = range(len(value), i - 1, -1)  # the longest match at i
+        if anchor == "%":
+            ends = range(len(value), len(value) - 1, -1)
+        end = next((e for e in ends if e > i and shell_match(value[i:e], pattern)), None)
+        if end is None or (anchor == "#" and i > 0):
+            if anchor == "#" or i == len(value):
+                out.append(value[i:])
+                break
+            out.append(value[i])
+            i += 1
+            continue
+        out.append(replacement)
+        if not every:
+            out.append(value[end:])
+            break
+        i = end
+    return "".join(out)
 
 
 def expand_word(
@@ -430,7 +495,7 @@ def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
         found = assigned(head) if head.isidentifier() else None
         if found is not None and found[:1] == (("C",),):
             return found  # ${DIRSTACK[1]} after pushd: a directory the line chose
-        return (value_token(piece),)
+        return _substitution_tokens(piece)
     if name in _DIGIT_NAMES:
         return (("D",),)
     found = assigned(name)
@@ -475,6 +540,15 @@ def _git_ref(words: list[str]) -> bool:
     )
 
 
+def _substitution_tokens(piece: str) -> Shape:
+    """The tokens of a command substitution: ``$(realpath .env)`` is somewhere a file of
+    that name (the path chosen on the line, not the environment's); else value_token."""
+    named = resolved_name(piece)
+    if named is not None:
+        return (("*",), ("L", "/" + named.rstrip("/").rsplit("/", 1)[-1]))
+    return (value_token(piece),)
+
+
 def value_shape(parts: list[str], marks: tuple[tuple[int, int], ...]) -> Shape:
     """What the value of an assignment word (``tag=v$(jq ...)``) can be: its literal
     pieces and what its expansions give (never split: an assignment is one word)."""
@@ -490,7 +564,7 @@ def value_shape(parts: list[str], marks: tuple[tuple[int, int], ...]) -> Shape:
         if start < skip:
             piece = piece[skip - start :]  # noqa: PLW2901 - the value part of the word
         if index in kinds:
-            out.append(value_token(piece))
+            out.extend(_substitution_tokens(piece))
         elif piece:
             if out and out[-1][0] == "L":
                 out[-1] = ("L", out[-1][1] + piece)
@@ -507,6 +581,7 @@ def record(script: Any, name: str, value: Value, certain: bool) -> None:
     vars_ = script.vars
     if vars_ is None:
         vars_ = script.vars = Vars()
+        vars_.home = script.home
     vars_.record(script.scope, name, value, certain, script.end)
 
 
@@ -562,24 +637,58 @@ def loop_choices(script: Any, name: str, words: list[Any]) -> None:
 
 
 def choice_words(word: Any, script: Any) -> tuple[tuple[str, bool], ...] | None:
-    """The words ``word`` stands for when it is exactly ``"$f"`` (quoted: one field, no
-    second glob) for a loop's variable nothing else on the line assigns (not a ``read``,
-    not another loop, not a scope where any name may be assigned): its loop's choices."""
+    """The words ``word`` stands for when it is ``"$f"`` in a literal frame (``"$f.orig"``;
+    quoted: one field, no second glob) for a loop's variable nothing else on the line
+    assigns (not a ``read``, not another loop, not a scope where any name may be
+    assigned): its loop's choices."""
     vars_ = script.vars
     if vars_ is None or vars_.table is None or not vars_.choices:
         return None  # (the second pass only: every assignment of the line is recorded)
     if word.parts is None or len(word.marks) != 1:
         return None
     at, how = word.marks[0]
-    if how != 2 or any(part for k, part in enumerate(word.parts) if k != at):
-        return None
-    name = plain_name(word.parts[at])  # ($f or ${f}: a name, no operator, no subscript)
+    head, tail = "".join(word.parts[:at]), "".join(word.parts[at + 1 :])
+    if how != 2 or any(c in head + tail for c in "*?[]{}~"):
+        return None  # ("$f.orig", out/"$f": a literal frame; a pattern in it is not read)
+    piece = word.parts[at]
+    name, rest = plain_name(piece), ""  # ($f or ${f}: a name, no operator, no subscript)
+    if name is None and piece.startswith("${"):
+        name, rest = _name_and_rest(piece[2:-1])  # "${f%.txt}.md"
     if name is None or not name.isidentifier():
         return None
     if script.scope in vars_.wildcard or sum(r[1] == name for r in vars_.records) != 1:
         return None
     found: tuple[tuple[str, bool], ...] | None = vars_.choices.get((script.scope, name))
-    return found
+    if found is None or not (head or tail or rest):
+        return found
+    out: list[tuple[str, bool]] = []
+    for value, pattern in found:
+        cut = _cut_affix(value, pattern, rest) if rest else value
+        if cut is None:
+            return None
+        out.append((head + cut + tail, pattern))
+    return tuple(out)
+
+
+def _cut_affix(value: str, pattern: bool, rest: str) -> str | None:
+    """``${f%.txt}`` of a loop's choice: of a name, as bash cuts it; of a pattern, only a
+    literal affix it spells out (``*.txt`` less ``.txt`` is ``*``); else None."""
+    if not pattern:
+        return pattern_operator(value, rest) if rest[:1] in ("#", "%") else None
+    affix = rest.lstrip(rest[:1]) if rest[:1] in ("#", "%") else ""
+    if not affix or any(c in affix for c in "*?[]\\$`'\""):
+        return None
+    if rest[0] == "%" and value.endswith(affix) and not _globbed_tail(value, affix):
+        return value[: -len(affix)]
+    if rest[0] == "#" and value.startswith(affix) and not any(c in affix for c in "*?["):
+        return value[len(affix) :]
+    return None
+
+
+def _globbed_tail(value: str, affix: str) -> bool:
+    """Whether a ``]`` of a bracket class ends just before ``affix`` (``*[.]txt``: the
+    literal tail is shorter than it looks)."""
+    return "]" in value[-len(affix) :] or "[" in value[-len(affix) :]
 
 
 def record_word(word: Any, script: Any, certain: bool) -> None:
@@ -596,14 +705,56 @@ def record_word(word: Any, script: Any, certain: bool) -> None:
         )
         record(script, name, items, certain)
         return
-    record(script, name, None if word.dynamic else value, certain)
-    if word.dynamic and word.parts is not None:
+    known = value if not word.dynamic else _home_value(word, script)
+    record(script, name, known, certain)
+    if known is None and word.parts is not None:
         hint = value_shape(word.parts, word.marks)
     else:
         hint = (("*",),)
     key = (script.scope, name)
     hints = script.vars.hints
     hints[key] = hint if hints.get(key, hint) == hint else (("*",),)
+
+
+_RESOLVERS = frozenset(["realpath", "readlink", "grealpath", "greadlink"])
+
+
+def resolved_name(word: str) -> str | None:
+    """The file ``$(realpath F)`` or ``$(readlink -f F)`` prints: F itself, made absolute
+    (its link resolved by the rules' own link check), when F is a literal name."""
+    words = word[2:-1].split()
+    if len(words) < 2 or words[0] not in _RESOLVERS or "$(" in word[2:]:
+        return None
+    operands = [w for w in words[1:] if not w.startswith("-")]
+    if len(operands) != 1 or any(c in operands[0] for c in "$`'\"*?[\\"):
+        return None
+    return operands[0]
+
+
+def _home_value(word: Any, script: Any) -> str | None:
+    """The value of ``d=$HOME/.aws`` when HOME is the environment's, known to the hook and
+    set nowhere on the line so far, or of ``p=$(realpath ~/.netrc)`` (None: another
+    expansion, or HOME unknown)."""
+    vars_ = script.vars
+    if not script.home or word.parts is None or (vars_ is not None and vars_.wildcard):
+        return None
+    if vars_ is not None and any(r[1] == "HOME" for r in vars_.records):
+        return None
+    marked = dict(word.marks)
+    pieces = []
+    for index, piece in enumerate(word.parts):
+        if index not in marked:
+            pieces.append(piece)
+        elif piece in ("$HOME", "${HOME}"):
+            pieces.append(script.home)
+        else:  # p=$(realpath ~/.netrc): the file, absolute (its link is the rules' to read)
+            name = resolved_name(piece) if len(marked) == 1 else None
+            if name is not None and (name == "~" or name.startswith("~/")):
+                name = script.home + name[1:]
+            if name is None or not name.startswith("/"):
+                return None
+            pieces.append(name)
+    return "".join(pieces).partition("=")[2]
 
 
 def moved(script: Any) -> None:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         program: str
         argv: list[str]
         dynamic: list[bool]
+        globs: frozenset[int]
 
         @property
         def piped_from(self) -> _Piped | None: ...
@@ -381,6 +382,8 @@ def xargs_operands(
         output = printed(piped_from)
         if output is not None:
             items = input_items(output, options)
+            # printf '%s\n' .[e]* prints what the pattern matches when it runs (s30 I)
+            globs = bool(piped_from.globs)
         else:
             items = listed(piped_from)
             globs = items is not None  # a lister's selection: patterns, not literal names

@@ -361,7 +361,13 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
     last_slash = max((k for k, t in enumerate(tokens) if t[0] == "L" and "/" in t[1]), default=-1)
     known_name = last_slash >= 0 and all(t[0] == "L" for t in tokens[last_slash + 1 :])
     if known_name and not getattr(ref, "pattern", False):
-        return False
+        if ("*",) not in tokens:
+            return False
+        # a directory made on the line ($(cd; pwd)/.aws/credentials) may be any one: its
+        # literal tail is judged as any path's, but for DIR/** globs, whose names say
+        # nothing ("$x/README.md"; session 31)
+        if overlap(compiled, (("*",), ("L", "/" + _ANY_NAME))):
+            return False
     if not slashy and not absolute:
         component: list[tuple[str, ...]] = []
         if last_slash >= 0:

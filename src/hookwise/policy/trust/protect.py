@@ -855,6 +855,35 @@ def _computed_target(word: str, guard: Guard, how: str) -> None:
     raise _FoundError(near[0] if near else word, how + ", a path the line computes", unsure=True)
 
 
+def _choices(cmd: Command, word: str) -> list[str]:
+    """The words a loop's ``"$f.orig"`` stands for (Command.choices: each name or pattern
+    of ``for f in *.txt``), else ``word`` itself."""
+    for index, full in enumerate(cmd.argv):
+        if full == word and cmd.choices is not None and index in cmd.choices:
+            return [value for value, _pattern in cmd.choices[index]]
+    return [word]
+
+
+def _check_target(
+    cmd: Command, name: str, word: str, *, cwd: str | None, guard: Guard,
+    how: tuple[bool, bool, bool, bool],
+) -> None:  # fmt: skip
+    """One target of a writer (``how``: tree, fills, marked, picked; _check_command)."""
+    tree, fills, marked, picked = how
+    _unresolved(word, cwd, guard.home, marked, f"`{name}` changes {word}")
+    if _computed_word(cmd, word):
+        _computed_target(word, guard, f"`{name}` changes {word}")
+    for path in _expand(word, cwd, guard.home, guard.made):
+        # ln replaces the name it is given, never writes through it
+        named = fills and (name != "ln" or path.endswith(ENV_FILE))
+        hit = guard.reaches(path, tree, named)
+        if hit:
+            raise _FoundError(hit, f"`{name}` changes {word}")
+    if picked and word[:1] not in ("/", "~", ""):  # (as _chosen_place's redirects)
+        how_ = f"`{name}` changes {word} in a directory a pattern or a computed word chose"
+        raise _FoundError(word, how_, unsure=True)
+
+
 def _check_command(
     cmd: Command, cwd: str | None, guard: Guard, marked: bool = False, picked: bool = False
 ) -> None:
@@ -1020,21 +1049,12 @@ def _check_command(
     if name in _TREE_COPIERS and len(positional) >= 2:
         _shell_plants(name, argv, positional, cwd, guard)
     if targets is not None:
-        for word in targets:
-            _unresolved(word, cwd, home, marked, f"`{name}` changes {word}")
-            if _computed_word(cmd, word):
-                _computed_target(word, guard, f"`{name}` changes {word}")
+        for target in targets:
             # an env file removed, moved away or chmodded sets nothing for a host to export
-            fills = name not in REMOVERS and not (name == "mv" and word != positional[-1])
-            for path in _expand(word, cwd, home, guard.made):
-                # ln replaces the name it is given, never writes through it
-                named = fills and (name != "ln" or path.endswith(ENV_FILE))
-                hit = guard.reaches(path, tree, named)
-                if hit:
-                    raise _FoundError(hit, f"`{name}` changes {word}")
-            if picked and word[:1] not in ("/", "~", ""):  # (as _chosen_place's redirects)
-                how = f"`{name}` changes {word} in a directory a pattern or a computed word chose"
-                raise _FoundError(word, how, unsure=True)
+            fills = name not in REMOVERS and not (name == "mv" and target != positional[-1])
+            for word in _choices(cmd, target):
+                state = (tree, fills, marked, picked)
+                _check_target(cmd, name, word, cwd=cwd, guard=guard, how=state)
         if name != "find":
             return
     # any other program: a word or its input that names a protected file
