@@ -177,18 +177,20 @@ class Decider:
                 verdict = replace(second, args=None)
         canonical_tool, moves = self._shape(tool)
         home = self.gate.env.get("HOME") or ""
-        others = [paths.resolved(canonical_tool, args, self.gate.cwd, home, moves=moves)]
+        others: list[dict[str, Any] | None] = [
+            paths.resolved(canonical_tool, args, self.gate.cwd, home, moves=moves)
+        ]
         for other in readings(canonical_tool, args, mapped=True, moves=moves):
             others.append(self.prepare(tool, other))  # as a server may read it
         if given is not None and given != args:  # as given: bare names are not paths yet
             others.append(dict(given))
             others += readings(canonical_tool, given, mapped=True, moves=moves)
-        for other in others:
+        for reading in others:
             if verdict.action == "deny":
                 return verdict
-            if other is None:
+            if reading is None:
                 continue
-            second = self.gate.before_tool(self.tool_name(tool), other, call_id=call_id)
+            second = self.gate.before_tool(self.tool_name(tool), reading, call_id=call_id)
             if second.action == "deny" or (second.action == "ask" and verdict.action == "allow"):
                 verdict = replace(second, args=None)
         return verdict
