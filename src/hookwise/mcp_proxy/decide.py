@@ -180,6 +180,7 @@ class Decider:
         others: list[dict[str, Any] | None] = [
             paths.resolved(canonical_tool, args, self.gate.cwd, home, moves=moves)
         ]
+        # (mapped=True: the Gate decides each reading's bare names itself, _bare_names)
         for other in readings(canonical_tool, args, mapped=True, moves=moves):
             others.append(self.prepare(tool, other))  # as a server may read it
         if given is not None and given != args:  # as given: bare names are not paths yet
