@@ -194,8 +194,7 @@ def ambiguous(key: str) -> bool:
     """A key that some reader takes for another spelling: a character outside ASCII that
     folds or normalises to ASCII (``ſ`` -> ``s``, ``K`` -> ``k``, fullwidth letters)."""
     return any(
-        not c.isascii() and any(f.isascii() for f in (_nfkc(c).casefold(), c.lower()))
-        for c in key
+        not c.isascii() and any(f.isascii() for f in (_nfkc(c).casefold(), c.lower())) for c in key
     )
 
 
