@@ -2075,9 +2075,10 @@ def _run_inner(
         valued = any("$" in w or "`" in w for w in given)
         name = programs.family(program)
         line_code = name is not None and accounting.reads_code(command, script, name, outputs=False)
+        inputs = tuple(r for r in command.redirects if r not in command.writes)
         leaks = leaks_values(
             program, argv, command.dynamic, fed=fed, valued=valued, traced=traced,
-            line_code=line_code,
+            line_code=line_code, cwd=script.elsewhere, inputs=inputs,
         )  # fmt: skip
         if leaks:
             for path in script.sourced:

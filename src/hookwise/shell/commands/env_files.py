@@ -45,6 +45,16 @@ def env_files(program: str, argv: list[str]) -> list[str]:
     return found
 
 
+def _names_environment(words: list[str], cwd: str | None = None) -> bool:
+    """Whether a word may name a process's environment (commands/proc_environ.py): a
+    cheap look for a slash first, the module only then."""
+    if not any("/" in w for w in words) and cwd is None:
+        return False
+    from hookwise.shell.commands.proc_environ import names_environment
+
+    return any(names_environment(w, cwd) for w in words)
+
+
 # Programs that print variables' values: after ``source .env`` on the line, printing what it
 # defined is reading it (sourcing stays free: the values used, not shown, are not a read).
 _VALUE_ECHOES = frozenset(["echo", "printf"])
@@ -61,8 +71,8 @@ def prints_values(program: str, argv: list[str], dynamic: list[bool], fed: bool 
         return True
     if program in _VALUE_ECHOES:
         return any(dynamic[1:])
-    if any(w.endswith("/environ") for w in argv[1:]):
-        return True  # cat /proc/self/environ: the process's own environment
+    if _names_environment(argv[1:]):
+        return True  # cat /proc/self/envi*: a process's own environment (proc_environ.py)
     if program in _ENV_PRINTERS:
         return _shows_env(program, argv)
     if program not in _VALUE_DUMPERS:
@@ -120,6 +130,8 @@ def leaks_values(
     valued: bool,
     traced: bool,
     line_code: bool,
+    cwd: str | None = None,
+    inputs: tuple[str, ...] = (),
 ) -> bool:
     """Whether a command after ``source F`` on the line may print or send a value F
     defined: prints_values's printers, and all but what accounts for it (_QUIET): what
@@ -127,7 +139,8 @@ def leaks_values(
     through its words (an assignment for it, a redirect target, a here-string);
     ``traced``: bash traces what it runs (``set -x``, ``bash -x``: every command's
     expanded words and ``PS4``); ``line_code``: it runs code given on the line
-    (accounting.reads_code).
+    (accounting.reads_code); ``cwd``: where the line moved to (``cd /proc``), ``inputs``:
+    the files it reads by redirect (``< /proc/self/environ``).
 
     Any other program is the project's code run as it is on disk (``npm run dev``,
     ``./manage.py migrate``, ``jest``): running it with the file's values is why the file
@@ -135,6 +148,8 @@ def leaks_values(
     only when the line hands it a value (its words, its input) or code."""
     if traced or valued or prints_values(program, argv, dynamic, fed):
         return True
+    if _names_environment([*argv[1:], *inputs], cwd):
+        return True  # cd /proc; cat self/envir?n, cat < /dev/fd/../environ
     if any(_ERROR_EXPANSION.search(w) for w, d in zip(argv, dynamic, strict=False) if d):
         return True  # : ${NOPE:?$X}: bash's error message is the word (red team s30 H)
     if program not in _QUIET:
