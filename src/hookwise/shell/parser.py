@@ -1443,6 +1443,12 @@ def _strip_prefix(
     return words[i:]
 
 
+def _arithmetic_word(word: _Word) -> bool:
+    """Whether ``word`` stands for the ``((`` of an arithmetic command (_arithmetic_command:
+    the name ``let`` over the two characters), not a word ``let`` the line spells."""
+    return word.value == "let" and not word.quoted and word.end - word.start == 2
+
+
 def _prefix_word(word: _Word) -> bool:
     """Whether ``_strip_prefix`` would strip ``word`` in another round."""
     if _is_assignment(word):
@@ -1617,6 +1623,8 @@ def _add_command(
         if raw and raw[0].value == "()":
             raw = raw[1:]
     prefix = _Prefix()
+    if raw[:1] and raw[0].value == "for" and len(raw) > 2 and _arithmetic_word(raw[1]):
+        raw = raw[1:3]  # for ((i = X; ...)): its header is arithmetic, as ((...)) is
     if raw and not raw[0].quoted and raw[0].value in _COMPOUND:
         if raw[0].value in ("for", "select") and len(raw) > 1:
             _record(script, raw[1].value, None, False)  # the loop sets it to each value

@@ -156,17 +156,57 @@ def leaks_values(
         handed = fed or line_code or any(dynamic[1:])
         return handed or not _project_code(program, argv)
     if not any(dynamic[1:]):
-        return False
+        return _arithmetic_names(program, argv[1:])  # [[ X -eq 1 ]], declare -i n=X
     if program not in _TESTS:
         return True
+    if any(d and not _PLAIN_VALUE.fullmatch(w) for w, d in zip(argv[1:], dynamic[1:])):
+        return True  # : $(( $X + )), ${a[$X-]}, ${X:0:$X-}: bash's error prints the value
     return program not in (":", "true", "false") and not _quiet_test(argv[1:], dynamic[1:])
 
 
 # ${NAME?WORD}, ${NAME:?WORD}: unset, bash prints WORD (expanded) and stops
 _ERROR_EXPANSION = re.compile(r"\$\{[#!]?[A-Za-z_0-9@*]+(?:\[[^]]*\])?:?\?")
-# a value that is only references to variables and literal text (``"$a/${b}x"``): no
-# arithmetic, indirection or operator expansion, whose errors print the value
-_PLAIN_VALUE = re.compile(r"""(?:\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|[^$`\\])*""")
+# a value that is only references to variables (named, positional, special) and literal
+# text (``"$a/${b}x"``, ``"$1"``): no arithmetic, subscript, substring, indirection or
+# operator expansion, whose errors print the value (red team s30 H, s31 R)
+_PLAIN_VALUE = re.compile(
+    r"""(?:\$(?:[A-Za-z_]\w*|[0-9#?@*$!-])|\$\{(?:[A-Za-z_]\w*|[0-9]+|[#?@*$!-])\}|[^$`\\])*"""
+)
+# an integer bash reads as itself, whatever the variables hold
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+# [[ ]]'s operators that evaluate both operands as arithmetic (a name: its value, again
+# as arithmetic, printed in the error when it is not a number)
+_ARITHMETIC_TESTS = frozenset(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"])
+
+
+def _arithmetic_names(program: str, words: list[str]) -> bool:
+    """Whether a command with no expansion still has bash evaluate a name as arithmetic
+    (after a source, the name may be the file's, and a value that is no number is printed
+    in the error: "s3cr3t-x: syntax error"): ``[[ X -eq 1 ]]``, ``test -v 'a[X]'`` (a
+    subscript is arithmetic), ``declare -i n=X``, ``declare 'a[X]=1'``."""
+    if program == "[[" and any(
+        w in _ARITHMETIC_TESTS and not all(_INTEGER.fullmatch(o) for o in words[at - 1 : at + 2 : 2])
+        for at, w in enumerate(words)
+        if 0 < at < len(words) - 1
+    ):
+        return True
+    if program in _TESTS:
+        return any(_named_subscript(o) for w, o in zip(words, words[1:], strict=False) if w == "-v")
+    if program not in ("declare", "typeset", "local", "export", "readonly"):
+        return False
+    integer = any(w[:1] in "-+" and "i" in w[1:] for w in words)
+    for word in words:
+        name, equals, value = word.partition("=")
+        if _named_subscript(name) or (integer and equals and not _INTEGER.fullmatch(value)):
+            return True
+    return False
+
+
+def _named_subscript(word: str) -> bool:
+    """Whether ``word`` holds an array subscript that is not a plain integer (``a[X]``,
+    ``a[$X-]``): bash evaluates it as arithmetic."""
+    at = word.find("[")
+    return at >= 0 and not _INTEGER.fullmatch(word[at + 1 : word.rfind("]")])
 # bash's own variables with lowercase names (bash(1), Shell Variables)
 _BASH_LOWER = frozenset(["histchars", "auto_resume"])
 
@@ -216,8 +256,8 @@ def _quiet_test(words: list[str], dynamic: list[bool]) -> bool:
         words, dynamic = words[1:], dynamic[1:]
     if len(words) == 1:
         return True
-    if len(words) == 2:
-        return not dynamic[0] and words[0] in _TEST_UNARY
+    if len(words) == 2:  # (-v a[$X-]: the subscript is arithmetic)
+        return not dynamic[0] and words[0] in _TEST_UNARY and not _named_subscript(words[1])
     if len(words) == 3:
         return not dynamic[1] and words[1] in _TEST_BINARY
     return False
