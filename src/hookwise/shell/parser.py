@@ -1790,8 +1790,12 @@ def _add_command(
         if command.program == "git":  # git grep --no-index X: a recursive grep of .
             searched = ["grep", "-r", "-e", "", "."]
         _inner_argv(searched, depth, script, command.text, "searches .")
-    if programs.ENV_FILE_OPTION in command.text or command.program in programs.ENV_FILE_SPELLED:
-        # docker run --env-file .env: loaded as its environment, as `source .env` loads it
+    if (
+        programs.ENV_FILE_OPTION in command.text
+        or command.program in programs.ENV_FILE_SPELLED
+        or "env" in command.text.lower()
+    ):  # docker run --env-file .env, node -r dotenv/config: loaded as its environment, as
+        # `source .env` loads it
         from hookwise.shell.commands.env_files import code_prints_env, env_files
 
         printing = code_prints_env(command.program, command.argv)

@@ -19,11 +19,37 @@ from hookwise.shell.programs import (
 _IF_EXISTS = ENV_FILE_OPTION + "-if-exists"
 
 
+# an interpreter's options that load a module before its code (node -r, --require,
+# --import; ruby -rMOD; perl -MMOD): a module that loads an environment file reads .env
+_PRELOADS = ("-r", "--require", "--import", "--loader", "--experimental-loader", "-M")
+
+
+def preloaded_env(argv: list[str]) -> bool:
+    """Whether an option preloads a module that loads an environment file itself (``node
+    -r dotenv/config``, ``ruby -rdotenv/load``): it reads ``.env`` (red team s31 I)."""
+    import re
+
+    from hookwise.shell.code_commands import ENV_LOADING
+
+    for at, word in enumerate(argv[1:], start=1):
+        option, equals, value = word.partition("=")
+        if option in _PRELOADS:
+            module = value if equals else (argv[at + 1] if at + 1 < len(argv) else "")
+        elif word[:2] in ("-r", "-M") and len(word) > 2:
+            module = word[2:]
+        else:
+            continue
+        if re.search(ENV_LOADING, module):
+            return True
+    return False
+
+
 def env_files(program: str, argv: list[str]) -> list[str]:
     """The environment files a command loads (``--env-file F``, ``--env-file=F``, and
-    the program's own spelling: ``foreman start -e F``)."""
+    the program's own spelling: ``foreman start -e F``; ``.env`` for a preloaded module
+    that loads it: preloaded_env)."""
     spelled = program in ENV_FILE_SPELLED
-    found: list[str] = []
+    found: list[str] = [".env"] if preloaded_env(argv) else []
     for at, word in enumerate(argv[1:], start=1):
         name, equals, value = word.partition("=")
         if spelled and word.startswith("-"):
