@@ -60,6 +60,7 @@ ARITHMETIC = [  # class R
     ". ./.env; test -v 'a[SECRET_ENV]'",
     ". ./.env; declare -i n=SECRET_ENV",
     ". ./.env; true ${#SECRET_ENV[$SECRET_ENV-]}",
+    ". ./.env; a[SECRET_ENV]=1",
     '. ./.env; false "${SECRET_ENV: $SECRET_ENV}"',
 ]
 

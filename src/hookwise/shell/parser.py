@@ -1483,7 +1483,7 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
 
         for path in named_files(name, value):  # MAGIC=F file x prints F's lines
             _inner_argv(["cat", path], depth, script, word.value, f"{name} names a file read")
-    if word.dynamic and script.sourced:
+    if script.sourced and (word.dynamic or "[" in name):  # (a[X]=1: the subscript is arithmetic)
         from hookwise.shell.commands.env_files import assignment_shows
 
         if assignment_shows(name, value):  # LC_ALL=$X: bash's warning shows the value

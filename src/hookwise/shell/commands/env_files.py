@@ -243,6 +243,9 @@ def assignment_shows(name: str, value: str) -> bool:
     cannot change locale (s3cr3t)", ``BASH_XTRACEFD=$X``), and so may any upper-case
     name hookwise does not know; arithmetic and indirection print a bad operand. A
     script's own lower-case variable set from plain references prints nothing."""
+    if _named_subscript(name):  # a[X]=1: the subscript is arithmetic (a bad X is printed)
+        return True
+    name = name.partition("[")[0]
     if not name.islower() or name in _BASH_LOWER:
         return True
     return _PLAIN_VALUE.fullmatch(value) is None
