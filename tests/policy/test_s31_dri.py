@@ -47,7 +47,7 @@ ENVIRON = [  # class D
 ARITHMETIC = [  # class R
     ". ./.env; : $(( $SECRET_ENV + ))",  # red team s31 R
     ". ./.env; : $[ $SECRET_ENV + ]",
-    ". ./.env; [ -n \"$(( $SECRET_ENV + ))\" ]",
+    '. ./.env; [ -n "$(( $SECRET_ENV + ))" ]',
     ". ./.env; : ${a[$SECRET_ENV-]}",
     '. ./.env; [[ -v "a[$SECRET_ENV-]" ]]',
     '. ./.env; test -v "a[$SECRET_ENV-]"',
@@ -67,16 +67,27 @@ ARITHMETIC = [  # class R
 LOADERS = [  # class I: (command, the program it needs)
     ("node -e 'process.loadEnvFile(); console.log(process.env.SECRET_ENV)'", "node"),
     ("node -p 'process.loadEnvFile(), process.env.SECRET_ENV'", "node"),
-    ("node -e 'const u = require(\"util\"); process.loadEnvFile(\".env\"); "
-     "console.log(u.inspect(process.env))'", "node"),  # fmt: skip
+    (
+        'node -e \'const u = require("util"); process.loadEnvFile(".env"); '
+        "console.log(u.inspect(process.env))'",
+        "node",
+    ),
     ("python3 -c 'import dotenv; print(dotenv.dotenv_values())'", "dotenv"),
-    ("python3 -c 'import dotenv,os; dotenv.load_dotenv(); print(os.environ[\"SECRET_ENV\"])'",
-     "dotenv"),  # fmt: skip
+    (
+        "python3 -c 'import dotenv,os; dotenv.load_dotenv(); print(os.environ[\"SECRET_ENV\"])'",
+        "dotenv",
+    ),
     ("python3 -c 'from dotenv import dotenv_values as d; print(d())'", "dotenv"),
-    ("python3 -c 'from dotenv import main; print(main.DotEnv(main.find_dotenv(usecwd=True))"
-     ".dict())'", "dotenv"),  # fmt: skip
-    ("python3 -c 'from dotenv import load_dotenv as L; L(); import os; "
-     "print(os.getenv(\"SECRET_ENV\"))'", "dotenv"),  # fmt: skip
+    (
+        "python3 -c 'from dotenv import main; print(main.DotEnv(main.find_dotenv(usecwd=True))"
+        ".dict())'",
+        "dotenv",
+    ),
+    (
+        "python3 -c 'from dotenv import load_dotenv as L; L(); import os; "
+        'print(os.getenv("SECRET_ENV"))\'',
+        "dotenv",
+    ),
     ("node -r dotenv/config -e 'console.log(process.env.SECRET_ENV)'", "node-dotenv"),
     ("ruby -rdotenv/load -e 'puts ENV[\"SECRET_ENV\"]'", "ruby-dotenv"),
 ]
@@ -178,7 +189,7 @@ def test_everyday_runs_with_the_values_get_through(place: dict[str, Any], comman
     [("/proc/self/envi*", None), ("self/envir?n", "/proc"), ("../environ", "/dev/fd"),
      ("/*/[0-9]*/environ", None), ("if=/proc/1/environ", None), ("@/proc/self/mem", None),
      ("file:///proc/thread-self/environ", None), ("r/proc/self/environ", None),
-     ("/proc", None), ("/", None), ("/p*", None), ("environ", "/proc/self")],
+     ("/proc", None), ("/tmp/../proc", None), ("/p*", None), ("environ", "/proc/self")],
 )  # fmt: skip
 def test_a_word_that_may_be_a_process_environment(word: str, cwd: str | None) -> None:
     assert names_environment(word, cwd), (word, cwd)
@@ -188,7 +199,7 @@ def test_a_word_that_may_be_a_process_environment(word: str, cwd: str | None) ->
     ("word", "cwd"),
     [("/proc/cpuinfo", None), ("/proc/sys/kernel/hostname", None), ("src/app.py", None),
      ("self/environ", None), ("*.py", None), ("/usr/lib/x", None), ("a:b", None),
-     ("/proc/[a-z]*info", None)],
+     ("/proc/[a-z]*info", None), ("/", None)],
 )  # fmt: skip
 def test_a_word_that_cannot_be_one(word: str, cwd: str | None) -> None:
     assert not names_environment(word, cwd), (word, cwd)

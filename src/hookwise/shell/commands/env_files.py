@@ -6,6 +6,7 @@ environment file option, or after a ``source``. Standard library only."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from hookwise.shell.programs import (
     AWKS,
@@ -185,7 +186,8 @@ def leaks_values(
         return _arithmetic_names(program, argv[1:])  # [[ X -eq 1 ]], declare -i n=X
     if program not in _TESTS:
         return True
-    if any(d and not _PLAIN_VALUE.fullmatch(w) for w, d in zip(argv[1:], dynamic[1:])):
+    shown = zip(argv[1:], dynamic[1:], strict=False)
+    if any(d and not _PLAIN_VALUE.fullmatch(w) for w, d in shown):
         return True  # : $(( $X + )), ${a[$X-]}, ${X:0:$X-}: bash's error prints the value
     return program not in (":", "true", "false") and not _quiet_test(argv[1:], dynamic[1:])
 
@@ -211,13 +213,12 @@ def _arithmetic_names(program: str, words: list[str]) -> bool:
     in the error: "s3cr3t-x: syntax error"): ``[[ X -eq 1 ]]``, ``test -v 'a[X]'`` (a
     subscript is arithmetic), ``declare -i n=X``, ``declare 'a[X]=1'``."""
     if program == "[[" and any(
-        w in _ARITHMETIC_TESTS and not all(_INTEGER.fullmatch(o) for o in words[at - 1 : at + 2 : 2])
-        for at, w in enumerate(words)
-        if 0 < at < len(words) - 1
+        w in _ARITHMETIC_TESTS and not (_INTEGER.fullmatch(a) and _INTEGER.fullmatch(b))
+        for a, w, b in zip(words, words[1:], words[2:], strict=False)
     ):
         return True
     if program in _TESTS:
-        return any(_named_subscript(o) for w, o in zip(words, words[1:], strict=False) if w == "-v")
+        return any(_named_subscript(o) for w, o in pairwise(words) if w == "-v")
     if program not in ("declare", "typeset", "local", "export", "readonly"):
         return False
     integer = any(w[:1] in "-+" and "i" in w[1:] for w in words)
@@ -233,6 +234,8 @@ def _named_subscript(word: str) -> bool:
     ``a[$X-]``): bash evaluates it as arithmetic."""
     at = word.find("[")
     return at >= 0 and not _INTEGER.fullmatch(word[at + 1 : word.rfind("]")])
+
+
 # bash's own variables with lowercase names (bash(1), Shell Variables)
 _BASH_LOWER = frozenset(["histchars", "auto_resume"])
 

@@ -5,7 +5,7 @@
 A guard that looks for the spelling ``/environ`` misses ``/proc/self/envi*``,
 ``cd /proc; cat self/envir?n``, ``/dev/fd/../environ``, ``cp /proc/self/en* x``. The rule
 here is about places, not spellings: a word (or the path after an option's ``=``, curl's
-``@``, a ``file:`` URL's ``:``) names a process's environment when it may be ``/``,
+``@``, a ``file:`` URL's ``:``) names a process's environment when it may be
 ``/proc``, or anything under a process's directory there (``self``, ``thread-self``, a
 number: a pattern that may match one of them counts), read as written and with the
 links of its literal part resolved as the kernel does. A relative word is taken from the
@@ -25,9 +25,8 @@ _PROCESS_NAMES = ("self", "thread-self")
 def names_environment(word: str, cwd: str | None = None) -> bool:
     """Whether ``word`` may name a process's environment (the module's rule); ``cwd``:
     the absolute directory the line is in when it left the project (None: the project)."""
-    for path in _paths(word):
-        if not path.startswith("/") and cwd is not None:
-            path = f"{cwd.rstrip('/')}/{path}"
+    for found in _paths(word):
+        path = found if found.startswith("/") or cwd is None else f"{cwd.rstrip('/')}/{found}"
         if _under_process(path) or _under_process(_resolved(path)):
             return True
     return False
@@ -42,24 +41,27 @@ def _paths(word: str) -> list[str]:
 
 
 def _under_process(path: str) -> bool:
-    """Whether ``path`` may be ``/``, ``/proc`` or under a process's directory in it: a
+    """Whether ``path`` may be ``/proc`` or under a process's directory in it: a
     component that may be ``proc`` followed by one that may be a process (at any depth:
     ``/proc/self/root/proc/1/environ``, a link to ``/`` made on the line, ``r/proc/..``)."""
     parts = [p for p in path.split("/") if p not in ("", ".")]
     absolute = path.startswith("/")
-    if absolute and _normalised(parts) in ([], ["proc"]) and _literal(parts):
-        return True  # / or /proc itself: a process's directory is beneath it
+    if absolute and _normalised(parts) == ["proc"] and _literal(parts):
+        return True  # /proc itself: the processes' directories are beneath it
     if absolute and len(parts) == 1 and _may_be(parts[0], "proc"):
         return True  # /p*: it may be /proc
     for at in range(len(parts) - 1):
-        if _may_be(parts[at], "proc") and _may_be_process(parts[at + 1]):
-            if absolute or _literal(parts[at : at + 1]) or parts[at] == "*":
-                return True
+        if (
+            _may_be(parts[at], "proc")
+            and _may_be_process(parts[at + 1])
+            and (absolute or _literal(parts[at : at + 1]) or parts[at] == "*")
+        ):
+            return True
     return False
 
 
 def _normalised(parts: list[str]) -> list[str]:
-    """``parts`` with ``..`` taken lexically (only for the / and /proc test)."""
+    """``parts`` with ``..`` taken lexically (only for the /proc test)."""
     out: list[str] = []
     for part in parts:
         if part == "..":
