@@ -90,6 +90,7 @@ LOADERS = [  # class I: (command, the program it needs)
     ),
     ("node -r dotenv/config -e 'console.log(process.env.SECRET_ENV)'", "node-dotenv"),
     ("ruby -rdotenv/load -e 'puts ENV[\"SECRET_ENV\"]'", "ruby-dotenv"),
+    ("pipenv run python3 -c 'import os; print(os.environ[\"SECRET_ENV\"])'", "pipenv"),
 ]
 
 PASS = [
@@ -107,6 +108,8 @@ PASS = [
     "source .env; cat README.md",
     "source .env; cat /proc/cpuinfo > /dev/null; make test",
     "node -r dotenv/config src/app.js",
+    "pipenv run pytest -q",
+    "honcho start",
     "node --env-file=.env src/app.js",
     "python3 -c 'import json; print(json.dumps({\"a\": 1}))'",
     "cat /proc/self/status",

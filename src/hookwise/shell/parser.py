@@ -1399,6 +1399,8 @@ def _strip_prefix(
                     return words[i:]  # dotenv list / get KEY: a command of its own
                 if len(script.sourced) < 8:  # dotenv run CMD: CMD gets the file's values
                     script.sourced.append(dotenv_file(values))
+            elif name == "pipenv" and len(script.sourced) < 8:
+                script.sourced.append(".env")  # pipenv run/shell load .env first (s31 I)
             ran = strip_runner(name, values)
             if ran is None:
                 return words[i:]

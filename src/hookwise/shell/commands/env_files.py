@@ -69,6 +69,8 @@ def env_files(program: str, argv: list[str]) -> list[str]:
             found.append(value)
         elif at + 1 < len(argv):
             found.append(argv[at + 1])
+    if spelled and not found:
+        found.append(".env")  # foreman's and honcho's -e: .env when none is given
     return found
 
 
