@@ -2102,6 +2102,7 @@ def _run_inner(
         leaks = leaks_values(
             program, argv, command.dynamic, fed=fed, valued=valued, traced=traced,
             line_code=line_code, cwd=script.elsewhere, inputs=inputs,
+            extglob="extglob" in script.globs_named | script.globopts,
         )  # fmt: skip
         if leaks:
             for path in script.sourced:

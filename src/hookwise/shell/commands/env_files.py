@@ -74,14 +74,14 @@ def env_files(program: str, argv: list[str]) -> list[str]:
     return found
 
 
-def _names_environment(words: list[str], cwd: str | None = None) -> bool:
+def _names_environment(words: list[str], cwd: str | None = None, extglob: bool = False) -> bool:
     """Whether a word may name a process's environment (commands/proc_environ.py): a
     cheap look for a slash first, the module only then."""
     if not any("/" in w for w in words) and cwd is None:
         return False
     from hookwise.shell.commands.proc_environ import names_environment
 
-    return any(names_environment(w, cwd) for w in words)
+    return any(names_environment(w, cwd, extglob) for w in words)
 
 
 # Programs that print variables' values: after ``source .env`` on the line, printing what it
@@ -161,6 +161,7 @@ def leaks_values(
     line_code: bool,
     cwd: str | None = None,
     inputs: tuple[str, ...] = (),
+    extglob: bool = False,
 ) -> bool:
     """Whether a command after ``source F`` on the line may print or send a value F
     defined: prints_values's printers, and all but what accounts for it (_QUIET): what
@@ -169,7 +170,8 @@ def leaks_values(
     ``traced``: bash traces what it runs (``set -x``, ``bash -x``: every command's
     expanded words and ``PS4``); ``line_code``: it runs code given on the line
     (accounting.reads_code); ``cwd``: where the line moved to (``cd /proc``), ``inputs``:
-    the files it reads by redirect (``< /proc/self/environ``).
+    the files it reads by redirect (``< /proc/self/environ``); ``extglob``: the line may
+    turn extglob on.
 
     Any other program is the project's code run as it is on disk (``npm run dev``,
     ``./manage.py migrate``, ``jest``): running it with the file's values is why the file
@@ -177,7 +179,7 @@ def leaks_values(
     only when the line hands it a value (its words, its input) or code."""
     if traced or valued or prints_values(program, argv, dynamic, fed):
         return True
-    if _names_environment([*argv[1:], *inputs], cwd):
+    if _names_environment([*argv[1:], *inputs], cwd, extglob):
         return True  # cd /proc; cat self/envir?n, cat < /dev/fd/../environ
     if any(_ERROR_EXPANSION.search(w) for w, d in zip(argv, dynamic, strict=False) if d):
         return True  # : ${NOPE:?$X}: bash's error message is the word (red team s30 H)

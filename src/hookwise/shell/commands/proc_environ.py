@@ -15,19 +15,20 @@ directory the line moved to (``cd /proc``) when that is known. Cold: only after 
 from __future__ import annotations
 
 _GLOB = frozenset("*?[")
-# what makes a component match names hookwise does not enumerate here (extglob, braces
-# left to run time): it may be any name
-_ANY = frozenset("(|{")
+# an extglob group (``@(self|1)``, ``!(x)``): under extglob it may match any name (braces
+# are expanded by the parser before this)
+_EXTGLOB_OPENERS = frozenset("?*+@!")
 # a process's directory under /proc, besides a number
 _PROCESS_NAMES = ("self", "thread-self")
 
 
-def names_environment(word: str, cwd: str | None = None) -> bool:
+def names_environment(word: str, cwd: str | None = None, extglob: bool = False) -> bool:
     """Whether ``word`` may name a process's environment (the module's rule); ``cwd``:
-    the absolute directory the line is in when it left the project (None: the project)."""
+    the absolute directory the line is in when it left the project (None: the project);
+    ``extglob``: the line may turn extglob on (an ``@(...)`` group may then be any name)."""
     for found in _paths(word):
         path = found if found.startswith("/") or cwd is None else f"{cwd.rstrip('/')}/{found}"
-        if _under_process(path) or _under_process(_resolved(path)):
+        if _under_process(path, extglob) or _under_process(_resolved(path, extglob), extglob):
             return True
     return False
 
@@ -40,21 +41,21 @@ def _paths(word: str) -> list[str]:
     return found
 
 
-def _under_process(path: str) -> bool:
+def _under_process(path: str, extglob: bool) -> bool:
     """Whether ``path`` may be ``/proc`` or under a process's directory in it: a
     component that may be ``proc`` followed by one that may be a process (at any depth:
     ``/proc/self/root/proc/1/environ``, a link to ``/`` made on the line, ``r/proc/..``)."""
     parts = [p for p in path.split("/") if p not in ("", ".")]
     absolute = path.startswith("/")
-    if absolute and _normalised(parts) == ["proc"] and _literal(parts):
+    if absolute and _normalised(parts) == ["proc"] and _literal(parts, extglob):
         return True  # /proc itself: the processes' directories are beneath it
-    if absolute and len(parts) == 1 and _may_be(parts[0], "proc"):
+    if absolute and len(parts) == 1 and _may_be(parts[0], "proc", extglob):
         return True  # /p*: it may be /proc
     for at in range(len(parts) - 1):
         if (
-            _may_be(parts[at], "proc")
-            and _may_be_process(parts[at + 1])
-            and (absolute or _literal(parts[at : at + 1]) or parts[at] == "*")
+            _may_be(parts[at], "proc", extglob)
+            and _may_be_process(parts[at + 1], extglob)
+            and (absolute or _literal(parts[at : at + 1], extglob) or parts[at] == "*")
         ):
             return True
     return False
@@ -72,28 +73,34 @@ def _normalised(parts: list[str]) -> list[str]:
     return out
 
 
-def _literal(parts: list[str]) -> bool:
-    return not any(_GLOB.intersection(p) or _ANY.intersection(p) for p in parts)
+def _literal(parts: list[str], extglob: bool) -> bool:
+    return not any(_GLOB.intersection(p) or (extglob and _extglob(p)) for p in parts)
 
 
-def _may_be(pattern: str, name: str) -> bool:
+def _extglob(pattern: str) -> bool:
+    """Whether the component holds an extglob group (``@(...)``): any name, here."""
+    return any(c in _EXTGLOB_OPENERS and pattern[at + 1 : at + 2] == "(" for at, c in
+               enumerate(pattern))  # fmt: skip
+
+
+def _may_be(pattern: str, name: str, extglob: bool) -> bool:
     """Whether the component ``pattern`` may be the name ``name`` (bash's pattern
     matching, either case: nocaseglob)."""
     from fnmatch import fnmatchcase
 
-    if _ANY.intersection(pattern):
+    if extglob and _extglob(pattern):
         return True
     if not _GLOB.intersection(pattern):
         return pattern == name
     return fnmatchcase(name, pattern.replace("[^", "[!").lower().replace("\\", ""))
 
 
-def _may_be_process(pattern: str) -> bool:
+def _may_be_process(pattern: str, extglob: bool) -> bool:
     """Whether the component may be a process's directory: ``self``, ``thread-self`` or a
     number (a pattern each of whose literal characters and bracket sets allows a digit)."""
-    if any(_may_be(pattern, name) for name in _PROCESS_NAMES):
+    if any(_may_be(pattern, name, extglob) for name in _PROCESS_NAMES):
         return True
-    if pattern.isdigit() or _ANY.intersection(pattern):
+    if pattern.isdigit() or (extglob and _extglob(pattern)):
         return True
     if not _GLOB.intersection(pattern):
         return False
@@ -126,7 +133,7 @@ def _allows_digits(pattern: str) -> bool:
     return True
 
 
-def _resolved(path: str) -> str:
+def _resolved(path: str, extglob: bool) -> str:
     """``path`` with its literal prefix resolved as the kernel does (``/dev/fd/..`` is
     ``/proc/PID``, ``/proc/self/cwd/..`` the parent of a process's directory); the rest
     kept. Relative paths are the project's: left as they are."""
@@ -135,7 +142,7 @@ def _resolved(path: str) -> str:
     from hookwise.policy import os_lite
 
     parts = path.split("/")
-    at = next((i for i, p in enumerate(parts) if _GLOB.intersection(p) or _ANY.intersection(p)),
+    at = next((i for i, p in enumerate(parts) if not _literal([p], extglob)),
               len(parts))  # fmt: skip
     prefix = "/".join(parts[:at]) or "/"
     try:
