@@ -1105,6 +1105,20 @@ _CLOSERS = frozenset(["fi", "done", "}", "esac"])
 _LOOPS = frozenset(["while", "until", "for", "select"])
 
 
+def _header_ends(words: list[_Word], payload: _Word) -> bool:
+    """Whether ``payload`` (an unquoted ``do`` or ``{``) ends a ``for``/``select`` header
+    that has no ``in`` list: ``for NAME do``, ``for ((i=0;;)) do`` (read as ``let EXPR``).
+    After ``in`` the list runs to a separator: a ``do`` there is one of its words."""
+    if payload.quoted or payload.value not in ("do", "{") or not words:
+        return False
+    head = words[0]
+    if head.quoted or head.value not in ("for", "select"):
+        return False
+    if len(words) == 2:
+        return True
+    return len(words) == 3 and words[1].value == "let" and words[2].quoted
+
+
 def _parse(text: str, depth: int, script: Script) -> None:
     if depth > MAX_DEPTH:
         script.complete = False
@@ -1262,6 +1276,14 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 elif not target.startswith(("/dev/", "<(", ">(")):
                     reads.append(target)
             continue
+        if _header_ends(words, payload):
+            # for NAME do, for ((...)) { : the header ends with no separator, and what
+            # follows is the body (red team s31 A: its first command was taken as the
+            # loop's words, and never read)
+            finish(";")
+            prev_op = ";"
+            leading = True
+            first, last = start, end
         if leading and not payload.quoted:
             value = payload.value
             if value in _OPENERS:
