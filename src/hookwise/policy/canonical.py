@@ -965,12 +965,36 @@ def _tail_shape(shape: tuple[tuple[str, ...], ...], cut: int) -> tuple[tuple[str
     return tuple(out) if cut <= 0 else (("*",),)
 
 
-def _under_unknown_dir(word: str) -> tuple[tuple[str, ...], ...] | None:
+def _under_unknown_dir(word: str, pattern: bool = False) -> tuple[tuple[str, ...], ...] | None:
     """A relative path after a ``cd`` to a directory known only when it runs: any
-    directory, then the word (``C``: maybe.could_be_path matches it by its tail)."""
+    directory, then the word (``C``: maybe.could_be_path matches it by its tail). A
+    pattern's wildcards (``*``, ``?``, ``[...]``) are any text there: what they match in
+    that directory is not on this disk to look at (red team s31 C: ``CDPATH=~ cd .aws &&
+    cat *``)."""
     if word.startswith(("/", "~", "$")):
         return None
-    return (("C",), ("L", "/" + word.removeprefix("./")))
+    tail = "/" + word.removeprefix("./")
+    if not pattern:
+        return (("C",), ("L", tail))
+    tokens: list[tuple[str, ...]] = [("C",)]
+    literal = ""
+    at = 0
+    while at < len(tail):
+        ch = tail[at]
+        end = tail.find("]", at + 2) if ch == "[" else -1
+        if ch in "*?" or end > 0:
+            if literal:
+                tokens.append(("L", literal))
+                literal = ""
+            if tokens[-1] != ("*",):
+                tokens.append(("*",))
+            at = end + 1 if ch == "[" else at + 1
+            continue
+        literal += ch
+        at += 1
+    if literal:
+        tokens.append(("L", literal))
+    return tuple(tokens)
 
 
 class HookEnv(dict[str, str]):
@@ -1307,6 +1331,8 @@ class Event:
                             ref = resolve_path(value, where or "", home, where is None)
                             ref.relative = _relative(ref.absolute, self.cwd)
                             ref.command = index
+                            if chosen[index]:  # (a loop in a directory the line chose)
+                                ref.shape = _under_unknown_dir(value, pattern)
                             ref.pattern = pattern
                             ref.tree = tree
                             refs.append(ref)
@@ -1322,7 +1348,7 @@ class Event:
                         # (~/*/x under dotglob: a pattern known by its frame, s29 E)
                         ref.shape = shapes.get(at)
                     if chosen[index] and ref.shape is None and not dynamic:
-                        ref.shape = _under_unknown_dir(word)
+                        ref.shape = _under_unknown_dir(word, at in globs)
                     ref.pattern = at in globs
                     ref.tree = tree
                     ref.kept = kept

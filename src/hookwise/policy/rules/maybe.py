@@ -343,6 +343,18 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
         if not slashy and not absolute:
             return overlap(compiled, (("L", tail.rsplit("/", 1)[-1]),))
         return overlap(compiled, (("*",), ("L", tail)))
+    if shape[0] == ("C",) and any(t == ("*",) for t in shape):
+        # a pattern there: what its wildcards match is any name (canonical._under_unknown_dir)
+        if getattr(ref, "tree", False):
+            return True
+        if not slashy and not absolute:
+            tail = list(shape[1:])
+            cut = max((k for k, t in enumerate(tail) if t[0] == "L" and "/" in t[1]), default=-1)
+            component = tail[cut + 1 :]
+            if cut >= 0:
+                component.insert(0, ("L", tail[cut][1].rsplit("/", 1)[1]))
+            return overlap(compiled, tuple(t for t in component if t != ("L", "")))
+        return overlap(compiled, (("*",), *shape[1:]))
     if shape[0] == ("C",):  # under a directory a cd went to, known only when it runs
         tail = shape[1][1] if len(shape) > 1 else "/"
         if getattr(ref, "tree", False) or tail in ("/", "/."):
