@@ -976,25 +976,9 @@ def _under_unknown_dir(word: str, pattern: bool = False) -> tuple[tuple[str, ...
     tail = "/" + word.removeprefix("./")
     if not pattern:
         return (("C",), ("L", tail))
-    tokens: list[tuple[str, ...]] = [("C",)]
-    literal = ""
-    at = 0
-    while at < len(tail):
-        ch = tail[at]
-        end = tail.find("]", at + 2) if ch == "[" else -1
-        if ch in "*?" or end > 0:
-            if literal:
-                tokens.append(("L", literal))
-                literal = ""
-            if tokens[-1] != ("*",):
-                tokens.append(("*",))
-            at = end + 1 if ch == "[" else at + 1
-            continue
-        literal += ch
-        at += 1
-    if literal:
-        tokens.append(("L", literal))
-    return tuple(tokens)
+    from hookwise.shell.commands.glob_frame import frame
+
+    return (("C",), *frame(tail))
 
 
 class HookEnv(dict[str, str]):

@@ -392,11 +392,32 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
         tokens = [("L", cwd.rstrip("/") + "/" + literal_head), *tokens[1:]]
     elif tokens and tokens[0][0] in ("D",):
         return False
+    if tokens and tokens[0][0] == "L" and "/." in tokens[0][1]:
+        # ../**/credentials: the directories before the first wildcard as the kernel
+        # reaches them (``..`` and ``.`` taken, links followed), and as written
+        return any(
+            overlap(compiled, (("L", head), *tokens[1:])) for head in _heads(tokens[0][1])
+        )
     if not absolute:  # a relative glob with a slash: against the path under cwd
         head = cwd.rstrip("/") + "/"
         if tokens and tokens[0][0] == "L" and tokens[0][1].startswith(head):
             tokens = [("L", tokens[0][1][len(head) :]), *tokens[1:]]
     return overlap(compiled, tuple(tokens))
+
+
+def _heads(literal: str) -> list[str]:
+    """A shape's literal start (``/p/../``) with its directory part as written, taken
+    lexically, and as the kernel resolves it (links before a ``..``: red team s31 M)."""
+    from hookwise.policy import os_lite
+
+    cut = literal.rfind("/")
+    folder, rest = literal[: cut + 1], literal[cut + 1 :]
+    out = [literal]
+    for found in (os_lite.normpath(folder), os_lite.realpath(folder)):
+        head = found.rstrip("/") + "/" + rest
+        if head not in out:
+            out.append(head)
+    return out
 
 
 # ----------------------------------------------------------- patterns and trees
