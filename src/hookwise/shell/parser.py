@@ -336,7 +336,7 @@ def split_command(text: str, home: str | None = None) -> Script:
     """Split a command line into its simple commands (never raises). ``home``: the
     environment's HOME, the value of ``$HOME`` wherever the line never sets it."""
     script = _split(text, frozenset(), home)
-    if script.vars is not None and any(r[1] == "GLOBIGNORE" for r in script.vars.records):
+    if _may_set_globignore(script, text if isinstance(text, str) else ""):
         # GLOBIGNORE set at all (read, printf -v, ${GLOBIGNORE:=x}) turns dotglob on (s30 E)
         script.globs_named |= {"dotglob"}
     if script.globs_named:
@@ -344,6 +344,24 @@ def split_command(text: str, home: str | None = None) -> Script:
         # it may be in force at any pattern, so every pattern is read under it (s29 E)
         script = _split(text, script.globs_named, home)
     return script
+
+
+def _may_set_globignore(script: Script, text: str) -> bool:
+    """Whether the line may set GLOBIGNORE, by any form of assignment: one recorded for
+    it, a word that names it (``declare -n g=GLOBIGNORE``, ``(( GLOBIGNORE = 1 ))``,
+    ``printf -v``), or a name the line computes (red team s31 P)."""
+    found = script.vars
+    if found is not None and (found.computed or any(r[1] == "GLOBIGNORE" for r in found.records)):
+        return True
+    if "GLOBIGNORE" in text:  # (the name as text, wherever it stands: n=GLOBIGNORE)
+        return True
+    from hookwise.shell.assigns import computed_target
+
+    return any(
+        computed_target(word) or "GLOBIGNORE" in word
+        for command in script.commands
+        for word in command.argv
+    )
 
 
 def _fresh(options: frozenset[str], home: str | None = None) -> Script:
