@@ -1814,8 +1814,12 @@ def searches_cwd(program: str, argv: list[str]) -> bool:
         positional = positional[1:]
     elif TREE_SEARCHERS[program] and not flags & TREE_SEARCHERS[program]:
         return False
-    if program in ("rg", "ag", "ack") and flags & {"--files", "-l", "-g", "-f", "--help"}:
-        return program != "rg" or "--files" in flags  # rg --files lists .
+    if program in ("rg", "ag", "ack") and flags & {"--files", "-f"}:
+        # rg --files [PATH...], ack -f [DIR...]: no pattern, every operand a path; . when
+        # none is given (rg --files src lists src: read as searching . it recursed on)
+        return not positional and (program != "ack" or "-f" in flags or "--files" in flags)
+    if program in ("rg", "ag", "ack") and flags & {"-l", "-g", "--help"}:
+        return program != "rg" and len(positional) <= 1
     # the pattern is the first operand, unless -e/-f give them (their values, as the
     # option reader counts them, are operands too)
     given = sum(w in ("-e", "-f", "--regexp", "--file") for w in argv)
