@@ -1794,17 +1794,28 @@ def _add_command(
                 reading.walked = ["find", *argv[1:]]
             if reading is not None and kept is not None:
                 reading.kept = (command, kept)
+    readers_from = len(script.commands)  # (git -C DIR: its readings run in DIR, below)
     if command.program in programs.SUBCOMMAND_READERS:
         # git diff --no-index A B, git show HEAD:.env, docker cp F c:/x print or send F
         argv = command.argv
-        if argv[:1] == ["git"] and ("add" in argv or "stage" in argv) and _unignored(script):
-            argv = [*argv, "--force"]  # rm .gitignore; git add -A: ignored files, as -f adds
+        if _git_stages(argv) and (
+            _unignored(script) or programs.outside(programs.git_chdir(argv) or "")
+        ):
+            # rm .gitignore; git add -A: ignored files, as -f adds; so in a tree outside the
+            # project (git -C ../home add -A), whose ignore files are not the project's
+            argv = [*argv, "--force"]
         named = programs.read_operands(command.program, argv)
         if named:
             reader = ["cat"]
             if argv[:1] == ["git"] and "--no-index" in argv and "diff" in argv:
                 reader = ["diff", "-r"]  # git diff --no-index ../e .: two trees, every file
-            _inner_argv([*reader, *named], depth, script, command.text, "its subcommand reads")
+            reading = _inner_argv(
+                [*reader, *named], depth, script, command.text, "its subcommand reads", like=command
+            )
+            if reading is not None and _git_stages(argv) and _git_forced(argv):
+                # git add -f .aws: every file under it goes into the index, which `git grep
+                # --cached` or `git show :F` print later (red team s31 O), as find walks it
+                reading.walked = ["find", *named]
     if command.program in programs.DATA_INCLUDERS and (command.stdin or command.piped_from):
         # echo '#include ".env"' | cpp: the data it is fed names a file it reads
         data = "".join(command.stdin)
@@ -1822,6 +1833,8 @@ def _add_command(
         if command.program == "git":  # git grep --no-index X: a recursive grep of .
             searched = ["grep", "-r", "-e", "", "."]
         _inner_argv(searched, depth, script, command.text, "searches .")
+    if command.program == "git" and len(script.commands) > readers_from:
+        _git_readings_in(command, script.commands[readers_from:])
     if programs.ENV_FILE_OPTION in command.text or command.program in programs.ENV_FILE_SPELLED:
         # docker run --env-file .env: loaded as its environment, as `source .env` loads it
         from hookwise.shell.commands.env_files import code_prints_env, env_files
@@ -2530,6 +2543,36 @@ _GIT_TREE_CHANGERS = frozenset(
      "read-tree", "checkout-index", "mv", "apply", "am", "merge", "pull", "rebase",
      "cherry-pick", "revert", "worktree", "submodule"]
 )  # fmt: skip
+
+
+def _git_stages(argv: list[str]) -> bool:
+    """Whether ``argv`` is ``git add``/``git stage``: its operands may be directories."""
+    if argv[:1] != ["git"]:
+        return False
+    at = programs.git_subcommand(argv)
+    return at > 0 and argv[at] in ("add", "stage")
+
+
+def _git_forced(argv: list[str]) -> bool:
+    """``-f``/``--force`` (also in a cluster, ``-Af``): git adds ignored files too."""
+    return any(
+        w == "--force" or (w[:1] == "-" and w[1:2] != "-" and "f" in w[1:]) for w in argv[1:]
+    )
+
+
+def _git_readings_in(command: Command, readings: list[Command]) -> None:
+    """``git -C DIR diff --no-index /dev/null .netrc``, ``git -C .. show :home/.netrc``:
+    the files git reads are named from DIR (red team s31 O), so its readings run there."""
+    where = programs.git_chdir(command.argv)
+    if where is None:
+        return
+    if command.chdir is not None and where[:1] not in ("/", "~"):
+        where = f"{command.chdir}/{where}"
+    for reading in readings:
+        if reading.chdir is None:
+            reading.chdir = where
+        elif reading.chdir[:1] not in ("/", "~"):
+            reading.chdir = f"{where}/{reading.chdir}"
 
 
 def _git_tree_elsewhere(

@@ -1389,6 +1389,25 @@ def git_subcommand(argv: list[str]) -> int:
     return -1
 
 
+def git_chdir(argv: list[str]) -> str | None:
+    """The directory ``git -C DIR [-C DIR2]`` works in, as written (each ``-C`` before the
+    subcommand taken from the one before it; an absolute one starts again), or None: the
+    names git reads (``--no-index`` files, pathspecs, ``:F`` of the index) are under it."""
+    end = git_subcommand(argv)
+    found: str | None = None
+    for index, word in enumerate(argv[1 : end if end > 0 else len(argv)], start=1):
+        if word == "-C" and index + 1 < len(argv):
+            step = argv[index + 1]
+        elif word.startswith("-C") and len(word) > 2:
+            step = word[2:]
+        else:
+            continue
+        if not step:
+            continue
+        found = step if found is None or step[:1] in ("/", "~") else f"{found}/{step}"
+    return found
+
+
 def outside(path: str) -> bool:
     """Whether a path as written leaves the working directory (``..``, absolute, ``~``):
     a repository there is not the project's own (a subdirectory, a submodule is)."""
