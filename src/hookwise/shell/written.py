@@ -244,26 +244,39 @@ def _symbolic(argv: list[str]) -> bool:
     return "s" in shorts or "--symbolic" in argv
 
 
-def link_target(source: str, link_dir: str) -> str:
+def link_target(source: str, link_dir: str, lexical: bool = False) -> str:
     """What a symbolic link in ``link_dir`` (as the line names it, '' = here) holding
     ``source`` leads to, named from here: a relative target is read from the link's
-    directory, not from the cwd (red team s31 L: ``ln -s ../../home/.aws src/k``)."""
+    directory, not from the cwd (red team s31 L: ``ln -s ../../home/.aws src/k``).
+    ``lexical``: each leading ``..`` of the target takes back a name of ``link_dir``
+    (a directory that may not be there now: its ``..`` is the name before it)."""
     if source.startswith(("/", "~")) or not link_dir.strip("/."):
         return source
+    if lexical:
+        names = [n for n in link_dir.split("/") if n not in ("", ".")]
+        while source.startswith("../") and names and names[-1] != "..":
+            names.pop()
+            source = source[3:]
+        link_dir = "/".join(names)
+        if not link_dir:
+            return source
     return link_dir.rstrip("/") + "/" + source
 
 
-def _link_dirs(operands: list[str], argv: list[str]) -> list[str]:
-    """The directories ``ln``'s links land in, as named on the line: ``-t DIR``; '' for
-    ``ln -s SRC`` alone; else DST (if it is a directory) and DST's parent (if not)."""
+def _link_dirs(operands: list[str], argv: list[str]) -> list[tuple[str, bool]]:
+    """The directories ``ln``'s links land in, as named on the line, each with whether
+    it may not be there (link_target's ``lexical``): ``-t DIR``; '' for ``ln -s SRC``
+    alone; else DST's parent (DST not a directory) and DST (it is one)."""
     into = _target_directory(argv)
     if into:
-        return [into]
+        return [(into, False)]
     if len(operands) < 2:
-        return [""]
+        return [("", False)]
     target = operands[-1].rstrip("/")
+    if operands[-1].endswith("/"):
+        return [(target, False)]
     parent = target.rsplit("/", 1)[0] if "/" in target else ""
-    return [target, parent] if not operands[-1].endswith("/") else [target]
+    return [(parent, False), (target, True)]
 
 
 def _remember_copy(operands: list[str], argv: list[str], script: Any) -> None:
@@ -277,8 +290,8 @@ def _remember_copy(operands: list[str], argv: list[str], script: Any) -> None:
     inside = target.rstrip("/") + "/" + name
     symbolic = _symbolic(argv)
     parent = target.rstrip("/").rsplit("/", 1)[0] if "/" in target.rstrip("/") else ""
-    for key, link_dir in ((_key(target), parent), (_key(inside), target)):
-        named = link_target(source, link_dir) if symbolic else source
+    for key, link_dir, lexical in ((_key(target), parent, False), (_key(inside), target, True)):
+        named = link_target(source, link_dir, lexical) if symbolic else source
         first, kind = script.copies.get(_key(named), (named, argv[0]))
         if key and key != _key(first):
             script.copies[key] = (first, kind)
@@ -362,8 +375,9 @@ def _named_again(command: Any) -> list[Reading]:
     kept = kept_names(command, sources, into if into else operands[-1] if operands else "")
     read = list(sources)
     if _symbolic(argv):  # each place the link may land: its target is read from there
-        for link_dir in _link_dirs(operands, argv):
-            read += [t for t in (link_target(s, link_dir) for s in sources) if t not in read]
+        for link_dir, lexical in _link_dirs(operands, argv):
+            targets = (link_target(s, link_dir, lexical) for s in sources)
+            read += [t for t in targets if t not in read]
     return [(["cat", *read], f"{what}: a later read of that name reads it", kept)]
 
 
