@@ -49,7 +49,7 @@ BLOCK = [
     ("L", "mkdir -p a/b && ln -s -t a/b ../../../../home/.aws && cat a/b/.aws/credentials"),
     ("L", "mkdir x && ln -s ../../../home/.aws/credentials x/ && cat x/credentials"),
     ("L", "mkdir d && ln -s ../../../home/.aws d && cat d/.aws/credentials"),
-    ("L", "ln -s ../../../home src/h && for f in src/h/.aws/*; do cat \"$f\"; done"),
+    ("L", 'ln -s ../../../home src/h && for f in src/h/.aws/*; do cat "$f"; done'),
     # M: .. after a link, as the kernel resolves it
     ("M", "cat tools/../.aws/credentials"),  # tools -> ~/.ssh (the tree's own link)
     ("M", "ln -s ../../../home/.ssh src/c && cat src/c/../.aws/credentials"),
@@ -94,7 +94,7 @@ PASS = [
     "cat src/../README.md",
     "i=0; (( i++ )); ls *.txt",
     "x=$(( 1 + 2 )); cat notes.txt",
-    "set -- a b; for f in src/*.py; do wc -l \"$f\"; done",
+    'set -- a b; for f in src/*.py; do wc -l "$f"; done',
 ]
 
 

@@ -348,12 +348,12 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
         if getattr(ref, "tree", False):
             return True
         if not slashy and not absolute:
-            tail = list(shape[1:])
-            cut = max((k for k, t in enumerate(tail) if t[0] == "L" and "/" in t[1]), default=-1)
-            component = tail[cut + 1 :]
+            rest = list(shape[1:])
+            cut = max((k for k, t in enumerate(rest) if t[0] == "L" and "/" in t[1]), default=-1)
+            name = rest[cut + 1 :]
             if cut >= 0:
-                component.insert(0, ("L", tail[cut][1].rsplit("/", 1)[1]))
-            return overlap(compiled, tuple(t for t in component if t != ("L", "")))
+                name.insert(0, ("L", rest[cut][1].rsplit("/", 1)[1]))
+            return overlap(compiled, tuple(t for t in name if t != ("L", "")))
         return overlap(compiled, (("*",), *shape[1:]))
     if shape[0] == ("C",):  # under a directory a cd went to, known only when it runs
         tail = shape[1][1] if len(shape) > 1 else "/"
@@ -395,9 +395,7 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
     if tokens and tokens[0][0] == "L" and "/." in tokens[0][1]:
         # ../**/credentials: the directories before the first wildcard as the kernel
         # reaches them (``..`` and ``.`` taken, links followed), and as written
-        return any(
-            overlap(compiled, (("L", head), *tokens[1:])) for head in _heads(tokens[0][1])
-        )
+        return any(overlap(compiled, (("L", head), *tokens[1:])) for head in _heads(tokens[0][1]))
     if not absolute:  # a relative glob with a slash: against the path under cwd
         head = cwd.rstrip("/") + "/"
         if tokens and tokens[0][0] == "L" and tokens[0][1].startswith(head):
