@@ -395,17 +395,13 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
 def _physical(ref: PathRef, text: str, cwd: str) -> PathRef:
     """``ref`` with a ``..`` after a link read as the kernel opens it too (red team s31 M:
     ``/usr/share/groff/site-tmac/../../x`` with site-tmac -> /etc/groff is ``/x``): the
-    rules judge that file as a link's (``resolved``); where a name before the ``..`` is
-    not there yet (a link the line may make), the part after it is under any directory."""
+    rules judge that file as a link's (``resolved``). A name not there yet is taken by
+    name (``mkdir g; cat g/../x``); a link the line makes is its copy (shell/written.py)."""
     if ref.absolute is None or not text or ".." not in text.split("/"):
         return ref
-    physical = kernel_path(text, cwd)
-    if physical is None:
-        return ref
-    if physical.startswith(UNKNOWN_DIR):
-        tail = physical[len(UNKNOWN_DIR) :]
-        ref.shape = (("C",), ("L", tail if tail.startswith("/") else "/" + tail))
-    elif physical != ref.absolute:
+    joined = text if text.startswith("/") else (cwd.rstrip("/") or "") + "/" + text
+    physical = os.realpath(joined)
+    if physical != ref.absolute:
         ref.linked = PathRef(ref.raw, physical, _relative(physical, cwd))
     return ref
 

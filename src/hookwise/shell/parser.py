@@ -355,13 +355,12 @@ def _may_set_globignore(script: Script, text: str) -> bool:
         return True
     if "GLOBIGNORE" in text:  # (the name as text, wherever it stands: n=GLOBIGNORE)
         return True
-    from hookwise.shell.assigns import computed_target
+    words = [w for c in script.commands for w in c.argv if "$((" in w or "$[" in w]
+    if not words:
+        return False
+    from hookwise.shell.assigns import computed_target  # (cold: arithmetic on the line)
 
-    return any(
-        computed_target(word) or "GLOBIGNORE" in word
-        for command in script.commands
-        for word in command.argv
-    )
+    return any(computed_target(word) for word in words)
 
 
 def _fresh(options: frozenset[str], home: str | None = None) -> Script:
