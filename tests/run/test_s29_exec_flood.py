@@ -134,7 +134,7 @@ sleep 1
 for p in $pids; do echo "LOOP $(grep -E '^[0-9]+:([a-z,]*,)?cpu(,[a-z,]*)?:|^0::' /proc/$p/cgroup)"; done
 for i in 1 2; do
   s=$(date +%s.%N)
-  timeout 10 sh -c 'hookwise hook --platform claude' < $R/payload.json > $R/out 2>/dev/null
+  sh -c 'hookwise hook --platform claude' < $R/payload.json > $R/out 2>/dev/null
   rc=$?
   e=$(date +%s.%N)
   echo "HOOK rc=$rc $(echo "$e - $s" | bc) $(head -c 200 $R/out)"
@@ -149,7 +149,9 @@ def test_fake_hooks_do_not_run_in_the_hooks_cpu_cgroup(lab: Lab) -> None:
     """#2: ``BASH_ENV=busy.sh bash -c '<registered command>'`` was moved into the hooks' CPU
     cgroup before bash read BASH_ENV, and 16 of them stretched a real hook to 7 s (the
     deadline's closed answer). Now only hookwise's own program started as registered is
-    moved: the loops stay in the session's cgroup and the real hook answers in under 3 s."""
+    moved: the loops stay in the session's cgroup and the real hook answers in under 3 s.
+    The real hook is the agent's own (``sh -c`` forked by it, as a host starts one: since
+    s30 #6 only a host's hooks enter, run/hook_hosts.py), not one under ``timeout``."""
     (lab.root / "payload.json").write_text(lab.payload())
     result = lab.run(BUSY_FAKES, timeout=120)
     out = result.stdout

@@ -153,6 +153,26 @@ def test_doctor_names_the_file_outside_a_session_and_the_older_command(tmp_path:
     assert "the registered command is the form written before s28" in out, out
 
 
+def test_doctor_asks_to_update_the_s29_command(tmp_path: Path) -> None:
+    """The s29 form reads the mounts through a pipe under dash (red team s30 run #2): it
+    still runs, and doctor says it is that form and that `hookwise install` rewrites it."""
+    from hookwise.config.hookwise_command import SESSION_LAUNCHER_S29, reads_mounts_through_a_pipe
+
+    tmp = _world(tmp_path)
+    doctor = f"cd /tmp/proj && {shlex.quote(HOOKWISE)} doctor --host claude --no-self-test"
+    out = _private_tmp(tmp, doctor)
+    assert "written in s29" not in out, out
+    settings = tmp / "home/.claude/settings.json"
+    old = _portable_script("--platform claude", SESSION_LAUNCHER_S29)
+    assert reads_mounts_through_a_pipe(old) and not reads_mounts_through_a_pipe(_registered(tmp))
+    settings.write_text(
+        settings.read_text().replace(json.dumps(_registered(tmp))[1:-1], json.dumps(old)[1:-1])
+    )
+    out = _private_tmp(tmp, doctor)
+    assert "the registered command is the form written in s29" in out, out
+    assert "`hookwise install claude` rewrites it" in out, out
+
+
 @pytest.mark.parametrize("shell", SHELLS)
 def test_a_read_only_bind_over_the_file_is_followed_and_nothing_less(
     tmp_path: Path, shell: str

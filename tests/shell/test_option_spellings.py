@@ -9,10 +9,11 @@ import string
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookwise.policy.canonical import _resolved_name, embedded_paths
+from hookwise.policy.canonical import embedded_paths
 from hookwise.policy.trust.data_writes import git_worktree
 from hookwise.policy.trust.protect import _xxd_output
 from hookwise.shell.commands.option_words import option_values
+from hookwise.shell.variables import resolved_name
 
 NAMES = st.text(string.ascii_lowercase + "-", min_size=2, max_size=12).filter(
     lambda s: not s.startswith("-") and not s.endswith("-")
@@ -75,15 +76,15 @@ def test_embedded_paths_are_pieces_of_the_word(word: str) -> None:
 
 
 def test_resolved_names() -> None:
-    assert _resolved_name("$(realpath .env)") == ".env"
-    assert _resolved_name("$(readlink -f ~/.ssh/id_rsa)") == "~/.ssh/id_rsa"
-    assert _resolved_name("$(realpath $X)") is None
-    assert _resolved_name("$(pwd)") is None
+    assert resolved_name("$(realpath .env)") == ".env"
+    assert resolved_name("$(readlink -f ~/.ssh/id_rsa)") == "~/.ssh/id_rsa"
+    assert resolved_name("$(realpath $X)") is None
+    assert resolved_name("$(pwd)") is None
 
 
 @given(WORDS)
 def test_resolved_name_reads_any_substitution(text: str) -> None:
-    found = _resolved_name(f"$(realpath {text})")
+    found = resolved_name(f"$(realpath {text})")
     assert found is None or found in text
 
 

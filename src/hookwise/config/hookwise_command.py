@@ -178,7 +178,7 @@ _PORTABLE: Final = (
     _portable_pattern(SESSION_LAUNCHER_S24, s28=True),  # ([1]: follows_any_session_file)
     _portable_pattern("", s28=True),
     _portable_pattern(s28=True),  # (this session's lookup, before the locale: s28)
-    _portable_pattern(SESSION_LAUNCHER_S29),  # (s29: the mounts read through a pipe)
+    _portable_pattern(SESSION_LAUNCHER_S29),  # ([4]: reads_mounts_through_a_pipe)
 )
 
 
@@ -216,6 +216,12 @@ def follows_any_session_file(command: object) -> bool:
     """Whether ``command`` is the portable form written from s24 to s28, which follows a
     session's launcher file in or out of sessions (red team s28 MCP F4)."""
     return isinstance(command, str) and _PORTABLE[1].fullmatch(command) is not None
+
+
+def reads_mounts_through_a_pipe(command: object) -> bool:
+    """Whether ``command`` is the portable form written in s29, whose ``$(...)`` under dash
+    is a pipe a process of the session can hold open (red team s30 run #2)."""
+    return isinstance(command, str) and _PORTABLE[4].fullmatch(command) is not None
 
 
 def machine_paths(command: object) -> list[str]:
@@ -277,6 +283,7 @@ __all__ = [
     "portable_argv",
     "portable_command",
     "portable_host",
+    "reads_mounts_through_a_pipe",
 ]
 
 

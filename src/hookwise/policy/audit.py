@@ -135,6 +135,14 @@ def append(path: str, record: dict[str, Any], max_bytes: int, keep: int) -> None
             os.close(fd)
             fd = -1
             fd = open_append(path)
+        limit = file_size_limit(os.fstat(fd).st_size + len(line))
+        if limit is not None:
+            kept = _keep(path, line)
+            raise OSError(
+                f"the file size limit of this process (RLIMIT_FSIZE, {limit} bytes, hard: "
+                f"set on its host?) is below what {path} needs: the record is kept in "
+                f"{kept}, and the next call that can write the log appends it"
+            )
         os.write(fd, line)
         _drain(path, fd)
     except BlockingIOError as exc:
@@ -146,6 +154,26 @@ def append(path: str, record: dict[str, Any], max_bytes: int, keep: int) -> None
     finally:
         if fd >= 0:
             os.close(fd)
+
+
+def file_size_limit(size: int) -> int | None:
+    """None when a file of ``size`` bytes fits under this process's file size limit, else
+    the limit. A tool call can set ``RLIMIT_FSIZE`` on its host, and every later hook
+    inherits it: the append then failed (or wrote part of a line) and the record was lost,
+    said on stderr only (red team s30 run #7). The soft limit is raised to the hard one
+    first, which any process may do."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if soft == resource.RLIM_INFINITY or size <= soft:
+        return None
+    if hard != soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+        except (OSError, ValueError):
+            return soft
+        soft = hard
+    return None if soft == resource.RLIM_INFINITY or size <= soft else soft
 
 
 def pending_dir(path: str) -> str:
@@ -195,7 +223,10 @@ def _drain(path: str, fd: int) -> None:
         except OSError:
             continue  # another hook took it
         try:
-            os.write(fd, read_regular(claimed, _MAX_PENDING))
+            data = read_regular(claimed, _MAX_PENDING)
+            if file_size_limit(os.fstat(fd).st_size + len(data)) is not None:
+                raise OSError("past the file size limit")  # (kept for a later call)
+            os.write(fd, data)
         except OSError:
             posix.rename(claimed, name)
             return  # (this call's record is in; the rest wait for the next)

@@ -528,6 +528,8 @@ def tool_paths(raw: str, cwd: str, home: str) -> list[PathRef]:
     shell = resolve_path(raw, cwd, home)
     if "$" not in raw and "`" not in raw and raw[:1] != "~":
         return [shell]
+    if not raw.startswith(("~", "$HOME", "${HOME}")):  # (only a leading one may expand)
+        shell = PathRef(raw, None, None)
     literal = _anchored(raw, raw, cwd)
     if shell.absolute is None:
         return [literal]
@@ -1270,7 +1272,6 @@ class Event:
                 excluded_words,
                 reads_tree,
             )
-            from hookwise.shell.variables import resolved_name
 
             chosen: list[bool] = []
             dirs = command_dirs(
@@ -1337,6 +1338,8 @@ class Event:
                         continue
                     named = None
                     if dynamic and word.startswith("$(") and word.endswith(")"):
+                        from hookwise.shell.variables import resolved_name  # (cold)
+
                         named = resolved_name(word)  # cat "$(realpath .env)" reads .env
                     unknown = (dynamic and named is None) or where is None
                     ref = resolve_path(named or word, where or "", home, unknown)

@@ -253,6 +253,7 @@ class AuditSink:
         self.fd_limit = 1024  # (the supervisor's RLIMIT_NOFILE, set once raised)
         self.watch.room = self.has_room
         self.watch.protected = self._protected
+        self.watch.hosts = self._hosts
         self._launch_read, self._launch_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         # signals to hooks refused by the exec watch's thread (run/signal_guard.py)
         self._notes: list[bytes] = []
@@ -396,6 +397,7 @@ class AuditSink:
                 command=intruder.command,
                 hook_pid=intruder.hook,
                 hook_command=intruder.hook_command,
+                why=intruder.why,
             )
         )
 
@@ -610,6 +612,10 @@ class AuditSink:
         if self.exec_watch is None:
             return []
         return [*self.exec_watch.guard.protected(), *self.exec_watch.channelless_alive()]
+
+    def _hosts(self) -> list[int]:
+        """The hosts the exec watch proved (none without one)."""
+        return [] if self.exec_watch is None else self.exec_watch.host_starts.hosts()
 
     def _channelless_program(self, pid: int) -> bool:
         """Whether ``pid`` is hookwise's program started as registered, seen with no channel

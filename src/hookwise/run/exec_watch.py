@@ -24,7 +24,8 @@ import fcntl
 import os
 import sys
 
-from hookwise.run.signal_guard import CONTINUE, Answer, read_stat
+from hookwise.run.hook_hosts import HostStarts, copy_of_parent
+from hookwise.run.signal_guard import CONTINUE, Answer, Stat, read_stat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -318,7 +319,8 @@ class ExecWatch:
     """The listener's loop (:meth:`serve`, a thread of the supervisor's): hooks go to
     ``on_hook(pid, pidfd, channel, command, program)`` (``channel``: the sink's end of the
     hook's own socket, -1 when none could be given; ``program``: hookwise's own program
-    started as registered, :meth:`HookExecs.accounted`), which must not block; signals are
+    started as registered, :meth:`HookExecs.accounted`, by a host as a hook,
+    :mod:`hookwise.run.hook_hosts`), which must not block; signals are
     decided by ``guard`` (run/signal_guard.py). ``room()`` says whether the sink may hold
     descriptors for one more hook: past it a hook is counted in :attr:`untracked`, not
     watched, so processes posing as hooks cannot use up the supervisor's descriptors (red team s25
@@ -356,6 +358,8 @@ class ExecWatch:
         }
         self.seen = 0  # execs
         self.hooks = 0  # of which hooks
+        self.host_starts = HostStarts()  # which hooks a host started (the CPU cgroup's proof)
+        self.host_starts.agent = lambda: self.guard.agent()  # noqa: PLW0108 (set later)
         self.failed: str | None = None
 
     def serve(self) -> None:
@@ -422,24 +426,50 @@ class ExecWatch:
 
     def _exec(self, notification: Notification) -> None:
         self.seen += 1
+        stat = read_stat(notification.pid)
+        copy = stat is not None and copy_of_parent(notification.pid, stat.ppid)
         self.guard.exec_seen(notification.pid)
         hooks = self.is_hook
         try:
             program, argv = read_exec(notification.pid, notification, hooks.max_arg, hooks.program)
             kind = hooks.kind(program, argv) if argv else None
+            by_host = self.host_starts.exec_seen(
+                notification.pid, stat, copy, self._kind(kind, program, stat, copy)
+            )
             if kind is not None:
                 environ = None
                 if kind != "shell":
                     environ = read_environ(
                         notification.pid, notification, hooks.prefixes(kind), hooks.value_limit
                     )
-                self._hook(notification, argv, hooks.accounted(kind, argv, environ))
+                self._hook(notification, argv, hooks.accounted(kind, argv, environ), by_host)
         except Exception as exc:  # the exec goes on whatever this thread met
             self.failed = f"the exec watch raised {type(exc).__name__}: {str(exc)[:200]}"
 
-    def _hook(self, notification: Notification, argv: list[str], accounted: bool) -> None:
+    def _kind(self, kind: str | None, program: str, stat: Stat | None, copy: bool) -> str | None:
+        """What :class:`HostStarts` needs of an exec: ``hook shell``, ``launcher`` or
+        ``console``; for a copy of the agent before its first child was seen, ``shell``,
+        ``missing`` (no such file: a failed try of a ``PATH`` search) or None (a program:
+        a wrapper's host); None for any other (its program not looked up again)."""
+        if kind == "shell":
+            return "hook shell"
+        if kind is not None:
+            return kind
+        candidate = copy and stat is not None and not self.host_starts.first_child_seen
+        if candidate and stat is not None and stat.ppid == self.guard.agent():
+            try:
+                os.stat(program)
+            except (OSError, ValueError):
+                return "missing"
+            return "shell" if self.is_hook.program(program) == "shell" else None
+        return None
+
+    def _hook(
+        self, notification: Notification, argv: list[str], accounted: bool, by_host: bool
+    ) -> None:
         """Watched from its exec on (a lost hook is known); its own channel only when
-        ``accounted`` (:meth:`HookExecs.accounted`)."""
+        ``accounted`` (:meth:`HookExecs.accounted`); a CPU share of the hooks' only when a
+        host started it as a hook too (:mod:`hookwise.run.hook_hosts`)."""
         if not self.room():
             self.untracked += 1
             self._channelless(notification.pid, accounted)
@@ -459,7 +489,8 @@ class ExecWatch:
         channel = self._channel(notification) if accounted else -1
         if channel < 0:  # (a hook's RLIMIT_NOFILE at or below HOOK_CHANNEL_FD: its pid)
             self._channelless(notification.pid, accounted)
-        self.on_hook(notification.pid, pidfd, channel, " ".join(argv)[:4096], accounted)
+        command = " ".join(argv)[:4096]
+        self.on_hook(notification.pid, pidfd, channel, command, accounted and by_host)
 
     def _channelless(self, pid: int, accounted: bool) -> None:
         stat = read_stat(pid)

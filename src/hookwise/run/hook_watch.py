@@ -97,17 +97,20 @@ class Hook:
 class Intruder:
     """A process that held a hook's output pipe when the hook answered (killed)."""
 
-    __slots__ = ("command", "hook", "hook_command", "pid")
+    __slots__ = ("command", "hook", "hook_command", "pid", "why")
 
-    def __init__(self, hook: Hook, pid: int, command: str) -> None:
+    def __init__(self, hook: Hook, pid: int, command: str, why: str = hook_output.HELD) -> None:
         self.hook = hook.pid
         self.hook_command = hook.command
         self.pid = pid
         self.command = command
+        self.why = why  # held it, or could not be checked within the look's budget
 
     def describe(self) -> str:
         command = f" ({self.command[:120]})" if self.command else ""
-        return f"pid {self.pid}{command} held the output of hook pid {self.hook}"
+        if self.why == hook_output.HELD:
+            return f"pid {self.pid}{command} held the output of hook pid {self.hook}"
+        return f"pid {self.pid}{command} near the output of hook pid {self.hook} {self.why}"
 
 
 class Lost:
@@ -145,6 +148,8 @@ class HookWatch:
         # the processes the pipe-holder check never kills: the signal guard's protected
         # ones and the hooks the exec watch saw with no channel
         self.protected: Callable[[], list[int]] = lambda: []
+        # the hosts the exec watch proved (run/hook_hosts.py): the look reads them first
+        self.hosts: Callable[[], list[int]] = lambda: []
         self._last_check = time.monotonic()
 
     def launched(self, pid: int, pidfd: int, command: str) -> int | None:
@@ -238,10 +243,11 @@ class HookWatch:
         if not hook.pipes or self.root <= 0:
             return
         protected = set(self.protected())
+        hosts = tuple(self.hosts())
         for pipe in hook.pipes:
             allowed = hook_output.starters(hook.pid, hook.parent, pipe, self.root) | protected
-            for pid, command in hook_output.kill_intruders(self.root, pipe, allowed):
-                intruder = Intruder(hook, pid, command)
+            for pid, command, why in hook_output.kill_intruders(self.root, pipe, allowed, hosts):
+                intruder = Intruder(hook, pid, command, why)
                 self.intruders.append(intruder)
                 self.on_intruder(intruder)
 
@@ -252,12 +258,18 @@ class HookWatch:
         os.close(hook.pidfd)
         return hook.pidfd
 
-    def _lose(self, hook: Hook, how: str, now: float) -> int | None:
+    def _lose(self, hook: Hook, how: str, now: float, *, died_alone: bool = False) -> int | None:
+        """``died_alone``: its end was not the session's (a status other than the SIGKILL
+        the kernel sends every process of the session as it ends), so it is lost even when
+        this thread reads it after the session began to end (a host's ``timeout`` ending
+        its hook, then the agent exiting at once: this thread, slower under load, saw the
+        session ending first and said nothing)."""
         self.pending.pop(hook.pid, None)
         fd = self._forget(hook)
-        if hook.launched and not self.session_ending():
+        ending = self.session_ending() and not died_alone
+        if hook.launched and not ending:
             self._free_output(hook)
-        if self.session_ending():  # killed with the rest of the session: not lost
+        if ending:  # killed with the rest of the session: not lost
             return fd
         if hook.launched and not hook.said_started:
             how += " (seen at its exec, before it could say it started)"
@@ -276,7 +288,9 @@ class HookWatch:
             # the descriptor number was reused: the hook polled then answered and its pidfd
             # was closed, and one that started in the same batch got the number
             return None
-        return self._lose(hook, _how_it_ended(hook.pid), time.monotonic())
+        status = exit_status(pidfd)
+        how = _how_it_ended(hook.pid) if status is None else _how_status(status)
+        return self._lose(hook, how, time.monotonic(), died_alone=_not_the_sessions(status))
 
     def check(self) -> list[int]:
         """Look at the pending hooks (every :data:`CHECK_EVERY` s): those that ended before
@@ -311,13 +325,42 @@ class HookWatch:
         return int(CHECK_EVERY * 1000) if self.pending else -1
 
 
+PIDFD_GET_INFO = 0xC040FF0B  # _IOWR(0xFF, 11, struct pidfd_info), its first 64 bytes
+PIDFD_INFO_EXIT = 0x8
+
+
+def exit_status(pidfd: int) -> int | None:
+    """The wait status of the process ``pidfd`` refers to, once it exited, reaped or not
+    (``PIDFD_GET_INFO``, Linux 6.15 on); None where the kernel does not tell."""
+    import fcntl
+    import struct
+
+    info = bytearray(64)
+    struct.pack_into("=Q", info, 0, PIDFD_INFO_EXIT)
+    try:
+        fcntl.ioctl(pidfd, PIDFD_GET_INFO, info, True)
+    except OSError:
+        return None
+    if not struct.unpack_from("=Q", info, 0)[0] & PIDFD_INFO_EXIT:
+        return None
+    return int(struct.unpack_from("=i", info, 60)[0])
+
+
+def _not_the_sessions(status: int | None) -> bool:
+    """Whether a known end was not the session's (its SIGKILL to every process)."""
+    return status is not None and status & 0x7F != 9
+
+
+def _how_status(code: int) -> str:
+    if code & 0x7F:
+        name = SIGNALS.get(code & 0x7F, f"signal {code & 0x7F}")
+        return f"was killed ({name}) before it answered"
+    return f"exited with status {code >> 8} without answering"
+
+
 def _how_it_ended(pid: int) -> str:
     """Killed by which signal, when /proc still has the zombie's exit code."""
     fields = _stat(pid)
     if fields is not None and len(fields) > 49 and fields[0] in ("Z", "X"):
-        code = int(fields[49]) if fields[49].isdigit() else 0
-        if code & 0x7F:
-            name = SIGNALS.get(code & 0x7F, f"signal {code & 0x7F}")
-            return f"was killed ({name}) before it answered"
-        return f"exited with status {code >> 8} without answering"
+        return _how_status(int(fields[49]) if fields[49].isdigit() else 0)
     return "ended without answering"

@@ -774,9 +774,10 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
     held = sink.watch.intruders
     if held:
         say(
-            f"killed {len(held)} process(es) that held a hook's output pipe when it answered "
-            "(written into through /proc/<pid>/fd: an answer of their own, or a host kept "
-            "waiting): " + "; ".join(item.describe() for item in held[:10])
+            f"killed {len(held)} process(es) that held a hook's output pipe when it answered, "
+            "or that the look could not check within its budget (written into through "
+            "/proc/<pid>/fd: an answer of their own, or a host kept waiting): "
+            + "; ".join(item.describe() for item in held[:10])
         )
     unwritten = sink.lost + len(sink.pending)
     if unwritten:
@@ -803,6 +804,8 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
     guard = sink.exec_watch.guard if sink.exec_watch is not None else None
     if guard is not None and guard.failed:
         say(guard.failed)
+    if guard is not None and guard.unaccounted:
+        say(f"{guard.unaccounted} ({guard.refused_unaccounted} refused)")
     if sink.failed and sink.failed != sink.write_error:
         say(sink.failed)
 
@@ -817,7 +820,9 @@ def _watch_execs(
     failed before sending it) nothing starts, and the report says why. Each hook goes to
     ``hook_cpu`` first, while its exec waits (the hooks' CPU cgroup: run/cpu_group.py), when
     it is hookwise's own program started as registered: never a shell, which runs what its
-    environment says first (``BASH_ENV``) inside the hooks' share (red team s29 run #2)."""
+    environment says first (``BASH_ENV``) inside the hooks' share (red team s29 run #2),
+    and only as a host's hook (run/hook_hosts.py): hookwise's launcher started by any other
+    process on a 1.8 MB command burned the deadline there (red team s30 run #6)."""
     if listener < 0:
         return
     from hookwise.run.exec_watch import ExecWatch

@@ -42,6 +42,10 @@ MAX_COMMANDS = 2000
 # answer well within a host's timeout)
 MAX_WORK = 50_000
 MAX_EXPANSION_NESTING = 64  # ${...} and $((...)) inside one another
+# characters of a line read at all: reading is linear in the line, but a 1.8 MB line of
+# substitutions still took a hook its whole 7 s deadline (red team s30 run #6); a longer
+# line is unverifiable unread (an agent's longest real lines, heredocs, are far shorter)
+MAX_LINE = 128 * 1024
 # Every bound below answers "unverifiable" (or "does not parse") when it is hit, never
 # "nothing found": what lies past a bound is what an attacker puts there.
 MAX_WRAPPERS = 32  # rounds of keywords, assignments and wrappers in front of one command
@@ -335,6 +339,11 @@ def _assigns_here(value: list[str]) -> bool:
 def split_command(text: str, home: str | None = None) -> Script:
     """Split a command line into its simple commands (never raises). ``home``: the
     environment's HOME, the value of ``$HOME`` wherever the line never sets it."""
+    if isinstance(text, str) and len(text) > MAX_LINE:
+        script = Script()
+        script.complete = False
+        script.problems.append(f"the command is longer than {MAX_LINE // 1024} KiB: not read")
+        return script
     script = _split(text, frozenset(), home)
     if _may_set_globignore(script, text if isinstance(text, str) else ""):
         # GLOBIGNORE set at all (read, printf -v, ${GLOBIGNORE:=x}) turns dotglob on (s30 E)

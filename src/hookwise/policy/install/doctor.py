@@ -29,6 +29,7 @@ from hookwise.config.hookwise_command import (
     is_hookwise_command,
     is_portable_command,
     machine_paths,
+    reads_mounts_through_a_pipe,
     runs_only_hookwise,
 )
 from hookwise.config.host_homes import claude_config_dir, codex_home, gemini_home
@@ -992,6 +993,17 @@ def _check_portability(
                 "launcher outside `hookwise run` too, so one write there takes every hook "
                 f"(red team s28 F4); `hookwise install {report.host}` rewrites it",
             )
+        elif reads_mounts_through_a_pipe(entry.command):
+            report.add(
+                "warn",
+                "portable",
+                f"{entry.origin.partition('#')[0]}: the registered command is the form "
+                "written in s29: inside `hookwise run`, under dash (the /bin/sh of Debian "
+                "and Ubuntu, which Claude Code runs hooks with) it reads the mounts through "
+                "`$(...)`, a pipe a process of the session can hold open so that the hook "
+                f"never answers (red team s30 run #2); `hookwise install {report.host}` "
+                "rewrites it",
+            )
         elif is_portable_command(entry.command) and not os.access(launcher, os.X_OK):
             report.add(
                 "info",
@@ -1079,8 +1091,10 @@ def audit_check(env: dict[str, str], settings: Mapping[str, Any]) -> list[Check]
             "warn",
             "audit log",
             f"{len(kept)} record(s) are kept in {audit.pending_dir(path)}: a process held a "
-            f"lease or lock on {path} when they were written (the hook said so on stderr); "
-            "the next hook call that can write the log appends them",
+            f"lease or lock on {path} when they were written, or the hook's file size limit "
+            "(RLIMIT_FSIZE, set on its host: `prlimit --pid <host>`) was below the log's "
+            "size (the hook said which on stderr); the next hook call that can write the log "
+            "appends them",
         )
     ]
 
