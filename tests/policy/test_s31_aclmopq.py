@@ -41,11 +41,13 @@ BLOCK = [
     ("C", "OLDPWD=~/.aws; cd - >/dev/null && cat *"),
     ("C", "CDPATH=~ pushd .ssh >/dev/null && cat id_*"),
     ("C", "cd ~/.aw[s] && cat c*"),
+    ("C", "CDPATH=~ cd -- .aws && grep -r . ."),
     ("C", "cd $(echo ~/.ssh) && cat ./*"),
     # L: a relative target is read from the link's directory
     ("L", "ln -s ../../../home/.aws src/k && cat src/k/credentials"),  # red team s31 L
     ("L", "mkdir d && ln -s ../../../home d/h && cat d/h/.aws/credentials"),
     ("L", "ln -sfn ../../../home/.ssh src/s && cat src/s/id_rsa"),
+    ("L", "ln --symbolic -- ../../../home/.aws src/k && cat src/k/credentials"),
     ("L", "mkdir -p a/b && ln -s -t a/b ../../../../home/.aws && cat a/b/.aws/credentials"),
     ("L", "mkdir x && ln -s ../../../home/.aws/credentials x/ && cat x/credentials"),
     ("L", "mkdir d && ln -s ../../../home/.aws d && cat d/.aws/credentials"),
@@ -58,6 +60,7 @@ BLOCK = [
     ("O", "git -C ~ diff --no-index /dev/null .aws/credentials"),  # red team s31 O
     ("O", "git -C ../../home/.aws grep --no-index -h . -- credentials"),
     ("O", "git -C .. -C ../home diff --no-index /dev/null .ssh/id_rsa"),
+    ("O", "git --no-pager -C ~ diff --no-index /dev/null .ssh/id_rsa"),
     ("O", "env -C .. git -C ../home diff --no-index /dev/null .aws/credentials"),
     ("O", "git -C ~ init -q && git -C ~ add -f .aws && git -C ~ grep --cached -h SECRET"),
     ("O", "git init -q ~ && git -C ~ add -A && git -C ~ show :.aws/credentials"),
