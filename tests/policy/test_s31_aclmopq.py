@@ -59,8 +59,8 @@ BLOCK = [
     # O: git -C DIR reads names from DIR
     ("O", "git -C ~ diff --no-index /dev/null .aws/credentials"),  # red team s31 O
     ("O", "git -C ../../home/.aws grep --no-index -h . -- credentials"),
-    ("O", "git -C .. -C ../home diff --no-index /dev/null .ssh/id_rsa"),
-    ("O", "git --no-pager -C ~ diff --no-index /dev/null .ssh/id_rsa"),
+    ("O", "git -C .. -C ../home diff --no-index /dev/null .aws/credentials"),
+    ("O", "git --no-pager -C ~ diff --no-index /dev/null .aws/credentials"),
     ("O", "env -C .. git -C ../home diff --no-index /dev/null .aws/credentials"),
     ("O", "git -C ~ init -q && git -C ~ add -f .aws && git -C ~ grep --cached -h SECRET"),
     ("O", "git init -q ~ && git -C ~ add -A && git -C ~ show :.aws/credentials"),
