@@ -422,7 +422,21 @@ def resolve_path(raw: str, cwd: str, home: str, dynamic: bool = False) -> PathRe
         text = cwd + text[text.index("}") + 1 if text.startswith("${") else 4 :]
     elif dynamic or "$" in text or "`" in text:
         return PathRef(raw, None, None)
-    return _anchored(raw, text, cwd)
+    return _physical(_anchored(raw, text, cwd), text, cwd)
+
+
+def _physical(ref: PathRef, text: str, cwd: str) -> PathRef:
+    """``ref`` with a ``..`` after a link read as the kernel opens it too (red team s31 M:
+    ``/usr/share/groff/site-tmac/../../x`` with site-tmac -> /etc/groff is ``/x``): the
+    rules judge that file as a link's (``resolved``). A name not there yet is taken by
+    name (``mkdir g; cat g/../x``); a link the line makes is its copy (shell/written.py)."""
+    if ref.absolute is None or not text or ".." not in text.split("/"):
+        return ref
+    joined = text if text.startswith("/") else (cwd.rstrip("/") or "") + "/" + text
+    physical = os.realpath(joined)
+    if physical != ref.absolute:
+        ref.linked = PathRef(ref.raw, physical, _relative(physical, cwd))
+    return ref
 
 
 # what names the shell itself in /proc: its root and cwd are the command's (a same-root
@@ -1000,12 +1014,20 @@ def _tail_shape(shape: tuple[tuple[str, ...], ...], cut: int) -> tuple[tuple[str
     return tuple(out) if cut <= 0 else (("*",),)
 
 
-def _under_unknown_dir(word: str) -> tuple[tuple[str, ...], ...] | None:
+def _under_unknown_dir(word: str, pattern: bool = False) -> tuple[tuple[str, ...], ...] | None:
     """A relative path after a ``cd`` to a directory known only when it runs: any
-    directory, then the word (``C``: maybe.could_be_path matches it by its tail)."""
+    directory, then the word (``C``: maybe.could_be_path matches it by its tail). A
+    pattern's wildcards (``*``, ``?``, ``[...]``) are any text there: what they match in
+    that directory is not on this disk to look at (red team s31 C: ``CDPATH=~ cd .aws &&
+    cat *``)."""
     if word.startswith(("/", "~", "$")):
         return None
-    return (("C",), ("L", "/" + word.removeprefix("./")))
+    tail = "/" + word.removeprefix("./")
+    if not pattern:
+        return (("C",), ("L", tail))
+    from hookwise.shell.commands.glob_frame import frame
+
+    return (("C",), *frame(tail))
 
 
 class HookEnv(dict[str, str]):
@@ -1357,6 +1379,8 @@ class Event:
                             ref = resolve_path(value, where or "", home, where is None)
                             ref.relative = _relative(ref.absolute, self.cwd)
                             ref.command = index
+                            if chosen[index]:  # (a loop in a directory the line chose)
+                                ref.shape = _under_unknown_dir(value, pattern)
                             ref.pattern = pattern
                             ref.tree = tree
                             refs.append(ref)
@@ -1374,7 +1398,7 @@ class Event:
                         # (~/*/x under dotglob: a pattern known by its frame, s29 E)
                         ref.shape = shapes.get(at)
                     if chosen[index] and ref.shape is None and not dynamic:
-                        ref.shape = _under_unknown_dir(word)
+                        ref.shape = _under_unknown_dir(word, at in globs)
                     ref.pattern = at in globs
                     ref.tree = tree
                     ref.kept = kept

@@ -11,6 +11,8 @@ comes in as ``api`` (parser._api()). Standard library only.
 
 from __future__ import annotations
 
+import re
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -38,14 +40,14 @@ def assigns(command: Any, depth: int, script: Any, certain: bool, api: Any) -> N
         if "n" in options:
             # declare -n r=x: assigning r assigns x (a nameref; red team s27 A), and r may
             # name any variable: no value of this shell is known past it
-            api.wildcard(script)
+            _any_name(script, api)
         for index, word in enumerate(argv[1:], start=1):
             if word[:1] in "-+":
                 continue
             name, eq, value = word.partition("=")
             if not name.rstrip("+").isidentifier():
                 if dynamic[index]:
-                    api.wildcard(script)  # declare "$n=..." assigns a name known when it runs
+                    _any_name(script, api)  # declare "$n=..." assigns a name known when it runs
                 continue
             if eq:
                 made = api.word_type(word, dynamic[index], True, 0, 0)
@@ -93,7 +95,7 @@ def assigns(command: Any, depth: int, script: Any, certain: bool, api: Any) -> N
                 continue
             if word[:1] != "-":
                 if dynamic[index]:
-                    api.wildcard(script)
+                    _any_name(script, api)
                 names.append(word)
             index += 1
         names = names or (["REPLY"] if program == "read" else ["MAPFILE"])
@@ -103,14 +105,59 @@ def assigns(command: Any, depth: int, script: Any, certain: bool, api: Any) -> N
         if "-v" in argv[:-1]:
             at = argv.index("-v") + 1
             if dynamic[at]:
-                api.wildcard(script)
+                _any_name(script, api)
             names.append(argv[at])
     elif program == "getopts" and len(argv) > 2:
         names += [argv[2], "OPTARG", "OPTIND"]
-    elif program in ("unset", "let"):
+    elif program == "unset":
         names += [w.split("=", 1)[0] for w in argv[1:] if w[:1] != "-"]
+    elif program == "let":  # let / (( )): each name an assignment operator changes
+        for index, word in enumerate(argv[1:], start=1):
+            if dynamic[index]:
+                _any_name(script, api)  # (( $n = 1 )): the name is known when it runs
+            names += arithmetic_targets(word)
     for name in names:
         api.record(script, name.split("[", 1)[0], None, False)
+
+
+def _any_name(script: Any, api: Any) -> None:
+    """A name the line computes is assigned: any variable of this shell may change."""
+    api.wildcard(script)
+    script.vars.computed = True
+
+
+# an assignment in arithmetic: NAME[SUB] OP= (not ==), ++NAME, NAME--
+_ARITH_TARGET = re.compile(
+    r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:<<|>>|[-+*/%&^|])?=(?!=)"
+    r"|(?:\+\+|--)\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*(?:\+\+|--)"
+)
+
+
+def arithmetic_targets(expression: str) -> list[str]:
+    """The names an arithmetic expression assigns (``GLOBIGNORE = 1``, ``a = b = 2``,
+    ``i++``); a comparison (``x == 1``, ``x <= 1``) assigns none."""
+    found: list[str] = []
+    for match in _ARITH_TARGET.finditer(expression):
+        name = next(g for g in match.groups() if g)
+        start = match.start()
+        if match.group(1) and start > 0 and expression[start - 1] in "<>!=":
+            continue
+        if name not in found:
+            found.append(name)
+    return found
+
+
+_COMPUTED_TARGET = re.compile(
+    r"\$\{?[A-Za-z_]\w*\}?\s*(?:\[[^\]]*\])?\s*(?:<<|>>|[-+*/%&^|])?=(?!=)"
+)
+
+
+def computed_target(word: str) -> bool:
+    """Whether an arithmetic expansion in ``word`` assigns to a name an expansion gives
+    (``$(( $n = 1 ))``: any variable, GLOBIGNORE among them)."""
+    if "$((" not in word and "$[" not in word:
+        return False
+    return _COMPUTED_TARGET.search(word) is not None
 
 
 def input_texts(command: Any, script: Any, api: Any) -> list[str]:

@@ -345,7 +345,7 @@ def split_command(text: str, home: str | None = None) -> Script:
         script.problems.append(f"the command is longer than {MAX_LINE // 1024} KiB: not read")
         return script
     script = _split(text, frozenset(), home)
-    if script.vars is not None and any(r[1] == "GLOBIGNORE" for r in script.vars.records):
+    if _may_set_globignore(script, text if isinstance(text, str) else ""):
         # GLOBIGNORE set at all (read, printf -v, ${GLOBIGNORE:=x}) turns dotglob on (s30 E)
         script.globs_named |= {"dotglob"}
     if script.globs_named:
@@ -353,6 +353,23 @@ def split_command(text: str, home: str | None = None) -> Script:
         # it may be in force at any pattern, so every pattern is read under it (s29 E)
         script = _split(text, script.globs_named, home)
     return script
+
+
+def _may_set_globignore(script: Script, text: str) -> bool:
+    """Whether the line may set GLOBIGNORE, by any form of assignment: one recorded for
+    it, a word that names it (``declare -n g=GLOBIGNORE``, ``(( GLOBIGNORE = 1 ))``,
+    ``printf -v``), or a name the line computes (red team s31 P)."""
+    found = script.vars
+    if found is not None and (found.computed or any(r[1] == "GLOBIGNORE" for r in found.records)):
+        return True
+    if "GLOBIGNORE" in text:  # (the name as text, wherever it stands: n=GLOBIGNORE)
+        return True
+    words = [w for c in script.commands for w in c.argv if "$((" in w or "$[" in w]
+    if not words:
+        return False
+    from hookwise.shell.assigns import computed_target  # (cold: arithmetic on the line)
+
+    return any(computed_target(word) for word in words)
 
 
 def _fresh(options: frozenset[str], home: str | None = None) -> Script:
@@ -1114,6 +1131,20 @@ _CLOSERS = frozenset(["fi", "done", "}", "esac"])
 _LOOPS = frozenset(["while", "until", "for", "select"])
 
 
+def _header_ends(words: list[_Word], payload: _Word) -> bool:
+    """Whether ``payload`` (an unquoted ``do`` or ``{``) ends a ``for``/``select`` header
+    that has no ``in`` list: ``for NAME do``, ``for ((i=0;;)) do`` (read as ``let EXPR``).
+    After ``in`` the list runs to a separator: a ``do`` there is one of its words."""
+    if payload.quoted or payload.value not in ("do", "{") or not words:
+        return False
+    head = words[0]
+    if head.quoted or head.value not in ("for", "select"):
+        return False
+    if len(words) == 2:
+        return True
+    return len(words) == 3 and words[1].value == "let" and words[2].quoted
+
+
 def _parse(text: str, depth: int, script: Script) -> None:
     if depth > MAX_DEPTH:
         script.complete = False
@@ -1271,6 +1302,14 @@ def _parse(text: str, depth: int, script: Script) -> None:
                 elif not target.startswith(("/dev/", "<(", ">(")):
                     reads.append(target)
             continue
+        if _header_ends(words, payload):
+            # for NAME do, for ((...)) { : the header ends with no separator, and what
+            # follows is the body (red team s31 A: its first command was taken as the
+            # loop's words, and never read)
+            finish(";")
+            prev_op = ";"
+            leading = True
+            first, last = start, end
         if leading and not payload.quoted:
             value = payload.value
             if value in _OPENERS:
@@ -1768,17 +1807,28 @@ def _add_command(
                 reading.walked = ["find", *argv[1:]]
             if reading is not None and kept is not None:
                 reading.kept = (command, kept)
+    readers_from = len(script.commands)  # (git -C DIR: its readings run in DIR, below)
     if command.program in programs.SUBCOMMAND_READERS:
         # git diff --no-index A B, git show HEAD:.env, docker cp F c:/x print or send F
         argv = command.argv
-        if argv[:1] == ["git"] and ("add" in argv or "stage" in argv) and _unignored(script):
-            argv = [*argv, "--force"]  # rm .gitignore; git add -A: ignored files, as -f adds
+        if _git_stages(argv) and (
+            _unignored(script) or programs.outside(programs.git_chdir(argv) or "")
+        ):
+            # rm .gitignore; git add -A: ignored files, as -f adds; so in a tree outside the
+            # project (git -C ../home add -A), whose ignore files are not the project's
+            argv = [*argv, "--force"]
         named = programs.read_operands(command.program, argv)
         if named:
             reader = ["cat"]
             if argv[:1] == ["git"] and "--no-index" in argv and "diff" in argv:
                 reader = ["diff", "-r"]  # git diff --no-index ../e .: two trees, every file
-            _inner_argv([*reader, *named], depth, script, command.text, "its subcommand reads")
+            reading = _inner_argv(
+                [*reader, *named], depth, script, command.text, "its subcommand reads", like=command
+            )
+            if reading is not None and _git_stages(argv) and _git_forced(argv):
+                # git add -f .aws: every file under it goes into the index, which `git grep
+                # --cached` or `git show :F` print later (red team s31 O), as find walks it
+                reading.walked = ["find", *named]
     if command.program in programs.DATA_INCLUDERS and (command.stdin or command.piped_from):
         # echo '#include ".env"' | cpp: the data it is fed names a file it reads
         data = "".join(command.stdin)
@@ -1802,6 +1852,8 @@ def _add_command(
         if command.program == "git":  # git grep --no-index X: a recursive grep of .
             searched = ["grep", "-r", "-e", "", "."]
         _inner_argv(searched, depth, script, command.text, "searches .")
+    if command.program == "git" and len(script.commands) > readers_from:
+        _git_readings_in(command, script.commands[readers_from:])
     if (
         programs.ENV_FILE_OPTION in command.text
         or command.program in programs.ENV_FILE_SPELLED
@@ -2516,6 +2568,36 @@ _GIT_TREE_CHANGERS = frozenset(
      "read-tree", "checkout-index", "mv", "apply", "am", "merge", "pull", "rebase",
      "cherry-pick", "revert", "worktree", "submodule"]
 )  # fmt: skip
+
+
+def _git_stages(argv: list[str]) -> bool:
+    """Whether ``argv`` is ``git add``/``git stage``: its operands may be directories."""
+    if argv[:1] != ["git"]:
+        return False
+    at = programs.git_subcommand(argv)
+    return at > 0 and argv[at] in ("add", "stage")
+
+
+def _git_forced(argv: list[str]) -> bool:
+    """``-f``/``--force`` (also in a cluster, ``-Af``): git adds ignored files too."""
+    return any(
+        w == "--force" or (w[:1] == "-" and w[1:2] != "-" and "f" in w[1:]) for w in argv[1:]
+    )
+
+
+def _git_readings_in(command: Command, readings: list[Command]) -> None:
+    """``git -C DIR diff --no-index /dev/null .netrc``, ``git -C .. show :home/.netrc``:
+    the files git reads are named from DIR (red team s31 O), so its readings run there."""
+    where = programs.git_chdir(command.argv)
+    if where is None:
+        return
+    if command.chdir is not None and where[:1] not in ("/", "~"):
+        where = f"{command.chdir}/{where}"
+    for reading in readings:
+        if reading.chdir is None:
+            reading.chdir = where
+        elif reading.chdir[:1] not in ("/", "~"):
+            reading.chdir = f"{where}/{reading.chdir}"
 
 
 def _git_tree_elsewhere(

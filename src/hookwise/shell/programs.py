@@ -1466,6 +1466,25 @@ def git_subcommand(argv: list[str]) -> int:
     return -1
 
 
+def git_chdir(argv: list[str]) -> str | None:
+    """The directory ``git -C DIR [-C DIR2]`` works in, as written (each ``-C`` before the
+    subcommand taken from the one before it; an absolute one starts again), or None: the
+    names git reads (``--no-index`` files, pathspecs, ``:F`` of the index) are under it."""
+    end = git_subcommand(argv)
+    found: str | None = None
+    for index, word in enumerate(argv[1 : end if end > 0 else len(argv)], start=1):
+        if word == "-C" and index + 1 < len(argv):
+            step = argv[index + 1]
+        elif word.startswith("-C") and len(word) > 2:
+            step = word[2:]
+        else:
+            continue
+        if not step:
+            continue
+        found = step if found is None or step[:1] in ("/", "~") else f"{found}/{step}"
+    return found
+
+
 def outside(path: str) -> bool:
     """Whether a path as written leaves the working directory (``..``, absolute, ``~``):
     a repository there is not the project's own (a subdirectory, a submodule is)."""
@@ -1907,8 +1926,12 @@ def searches_cwd(program: str, argv: list[str]) -> bool:
         positional = positional[1:]
     elif TREE_SEARCHERS[program] and not flags & TREE_SEARCHERS[program]:
         return False
-    if program in ("rg", "ag", "ack") and flags & {"--files", "-l", "-g", "-f", "--help"}:
-        return program != "rg" or "--files" in flags  # rg --files lists .
+    if program in ("rg", "ag", "ack") and flags & {"--files", "-f"}:
+        # rg --files [PATH...], ack -f [DIR...]: no pattern, every operand a path; . when
+        # none is given (rg --files src lists src: read as searching . it recursed on)
+        return not positional and (program != "ack" or "-f" in flags or "--files" in flags)
+    if program in ("rg", "ag", "ack") and flags & {"-l", "-g", "--help"}:
+        return program != "rg" and len(positional) <= 1
     # the pattern is the first operand, unless -e/-f give them (their values, as the
     # option reader counts them, are operands too)
     given = sum(w in ("-e", "-f", "--regexp", "--file") for w in argv)

@@ -78,13 +78,17 @@ class Vars:
     """Assignments recorded on the first pass; the table of known values on the second."""
 
     __slots__ = (
-        "_unknown", "choices", "hints", "home", "records", "referenced", "table", "wildcard",
+        "_unknown", "choices", "computed", "hints", "home", "records", "referenced", "table",
+        "wildcard",
     )  # fmt: skip
 
     def __init__(self) -> None:
         # (scope, name, value or None for unknown, certain, end anchor)
         self.records: list[tuple[int, str, Value, bool, int]] = []
         self.wildcard: set[int] = set()  # scopes where any name may be assigned
+        # a name the line itself computes is assigned (declare -n r=$x, read "$n", let
+        # "$n=1"): it may be any variable, bash's own among them (GLOBIGNORE)
+        self.computed = False
         self.referenced = False  # a word expanded a variable
         self.table: dict[tuple[int, str], tuple[Value, int]] | None = None
         self._unknown: set[tuple[int, str]] = set()

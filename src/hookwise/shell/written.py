@@ -232,17 +232,69 @@ def _copy_operands(argv: list[str]) -> list[str]:
     return operands
 
 
+def _symbolic(argv: list[str]) -> bool:
+    """``ln -s``/``--symbolic`` (also in a bundle, ``-sfn``) without ``-r``/``--relative``:
+    the link holds its target's text as written, which the kernel reads from the link's
+    own directory."""
+    if not argv or argv[0].rsplit("/", 1)[-1] != "ln":
+        return False
+    shorts = "".join(w[1:] for w in argv[1:] if w.startswith("-") and not w.startswith("--"))
+    if "r" in shorts or "--relative" in argv:
+        return False  # (ln -sr: the target is named from here, ln writes it relative)
+    return "s" in shorts or "--symbolic" in argv
+
+
+def link_target(source: str, link_dir: str, lexical: bool = False) -> str:
+    """What a symbolic link in ``link_dir`` (as the line names it, '' = here) holding
+    ``source`` leads to, named from here: a relative target is read from the link's
+    directory, not from the cwd (red team s31 L: ``ln -s ../../home/.aws src/k``).
+    ``lexical``: each leading ``..`` of the target takes back a name of ``link_dir``
+    (a directory that may not be there now: its ``..`` is the name before it)."""
+    if source.startswith(("/", "~")) or not link_dir.strip("/."):
+        return source
+    if lexical:
+        names = [n for n in link_dir.split("/") if n not in ("", ".")]
+        while source.startswith("../") and names and names[-1] != "..":
+            names.pop()
+            source = source[3:]
+        link_dir = "/".join(names)
+        if not link_dir:
+            return source
+    return link_dir.rstrip("/") + "/" + source
+
+
+def _link_dirs(operands: list[str], argv: list[str]) -> list[tuple[str, bool]]:
+    """The directories ``ln``'s links land in, as named on the line, each with whether
+    it may not be there (link_target's ``lexical``): ``-t DIR``; '' for ``ln -s SRC``
+    alone; else DST's parent (DST not a directory) and DST (it is one)."""
+    into = _target_directory(argv)
+    if into:
+        return [(into, False)]
+    if len(operands) < 2:
+        return [("", False)]
+    target = operands[-1].rstrip("/")
+    if operands[-1].endswith("/"):
+        return [(target, False)]
+    parent = target.rsplit("/", 1)[0] if "/" in target else ""
+    return [(parent, False), (target, True)]
+
+
 def _remember_copy(operands: list[str], argv: list[str], script: Any) -> None:
     """``cp SRC DST``, ``mv``, ``ln -s``, ``install``: DST (or DST/SRC's name, when DST is a
-    directory) stands for SRC from here on; a copy of a copy stands for the first."""
+    directory) stands for SRC from here on; a copy of a copy stands for the first. A
+    symbolic link's relative SRC is named from the link's directory (link_target)."""
     if len(operands) != 2 or any(w in ("-t", "--target-directory") for w in argv):
         return
     source, target = operands
-    source, kind = script.copies.get(_key(source), (source, argv[0]))
     name = source.rstrip("/").rsplit("/", 1)[-1]
-    for key in {_key(target), _key(target.rstrip("/") + "/" + name)}:
-        if key and key != _key(source):
-            script.copies[key] = (source, kind)
+    inside = target.rstrip("/") + "/" + name
+    symbolic = _symbolic(argv)
+    parent = target.rstrip("/").rsplit("/", 1)[0] if "/" in target.rstrip("/") else ""
+    for key, link_dir, lexical in ((_key(target), parent, False), (_key(inside), target, True)):
+        named = link_target(source, link_dir, lexical) if symbolic else source
+        first, kind = script.copies.get(_key(named), (named, argv[0]))
+        if key and key != _key(first):
+            script.copies[key] = (first, kind)
 
 
 # what changes a copy leaves the original alone (cp, install); through a link (ln) or after
@@ -321,7 +373,12 @@ def _named_again(command: Any) -> list[Reading]:
         return []
     what = f"{program} puts {' '.join(sources)} under another name"
     kept = kept_names(command, sources, into if into else operands[-1] if operands else "")
-    return [(["cat", *sources], f"{what}: a later read of that name reads it", kept)]
+    read = list(sources)
+    if _symbolic(argv):  # each place the link may land: its target is read from there
+        for link_dir, lexical in _link_dirs(operands, argv):
+            targets = (link_target(s, link_dir, lexical) for s in sources)
+            read += [t for t in targets if t not in read]
+    return [(["cat", *read], f"{what}: a later read of that name reads it", kept)]
 
 
 def _target_directory(argv: list[str]) -> str | None:

@@ -343,6 +343,18 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
         if not slashy and not absolute:
             return overlap(compiled, (("L", tail.rsplit("/", 1)[-1]),))
         return overlap(compiled, (("*",), ("L", tail)))
+    if shape[0] == ("C",) and any(t == ("*",) for t in shape):
+        # a pattern there: what its wildcards match is any name (canonical._under_unknown_dir)
+        if getattr(ref, "tree", False):
+            return True
+        if not slashy and not absolute:
+            rest = list(shape[1:])
+            cut = max((k for k, t in enumerate(rest) if t[0] == "L" and "/" in t[1]), default=-1)
+            name = rest[cut + 1 :]
+            if cut >= 0:
+                name.insert(0, ("L", rest[cut][1].rsplit("/", 1)[1]))
+            return overlap(compiled, tuple(t for t in name if t != ("L", "")))
+        return overlap(compiled, (("*",), *shape[1:]))
     if shape[0] == ("C",):  # under a directory a cd went to, known only when it runs
         tail = shape[1][1] if len(shape) > 1 else "/"
         if getattr(ref, "tree", False) or tail in ("/", "/."):
@@ -380,11 +392,30 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
         tokens = [("L", cwd.rstrip("/") + "/" + literal_head), *tokens[1:]]
     elif tokens and tokens[0][0] in ("D",):
         return False
+    if tokens and tokens[0][0] == "L" and "/." in tokens[0][1]:
+        # ../**/credentials: the directories before the first wildcard as the kernel
+        # reaches them (``..`` and ``.`` taken, links followed), and as written
+        return any(overlap(compiled, (("L", head), *tokens[1:])) for head in _heads(tokens[0][1]))
     if not absolute:  # a relative glob with a slash: against the path under cwd
         head = cwd.rstrip("/") + "/"
         if tokens and tokens[0][0] == "L" and tokens[0][1].startswith(head):
             tokens = [("L", tokens[0][1][len(head) :]), *tokens[1:]]
     return overlap(compiled, tuple(tokens))
+
+
+def _heads(literal: str) -> list[str]:
+    """A shape's literal start (``/p/../``) with its directory part as written, taken
+    lexically, and as the kernel resolves it (links before a ``..``: red team s31 M)."""
+    from hookwise.policy import os_lite
+
+    cut = literal.rfind("/")
+    folder, rest = literal[: cut + 1], literal[cut + 1 :]
+    out = [literal]
+    for found in (os_lite.normpath(folder), os_lite.realpath(folder)):
+        head = found.rstrip("/") + "/" + rest
+        if head not in out:
+            out.append(head)
+    return out
 
 
 # ----------------------------------------------------------- patterns and trees
