@@ -7,8 +7,9 @@ hot path of ``hookwise hook`` reads it."""
 
 from __future__ import annotations
 
-import os
 import re
+
+from hookwise.policy import os_lite as os  # os without its import cost
 
 # python's one-letter options without a value (3.8-3.13), and those taking one
 _FLAGS = frozenset("bBdEhiIOPqsSuvVx?R")

@@ -86,13 +86,13 @@ def _extglob(pattern: str) -> bool:
 def _may_be(pattern: str, name: str, extglob: bool) -> bool:
     """Whether the component ``pattern`` may be the name ``name`` (bash's pattern
     matching, either case: nocaseglob)."""
-    from fnmatch import fnmatchcase
+    from hookwise.shell.exclusions import shell_match  # (fnmatch would load os)
 
-    if extglob and _extglob(pattern):
-        return True
+    if (extglob and _extglob(pattern)) or "[:" in pattern:
+        return True  # (a POSIX class: any name, here)
     if not _GLOB.intersection(pattern):
         return pattern == name
-    return fnmatchcase(name, pattern.replace("[^", "[!").lower().replace("\\", ""))
+    return shell_match(name, pattern.replace("[^", "[!").lower().replace("\\", ""))
 
 
 def _may_be_process(pattern: str, extglob: bool) -> bool:
@@ -110,7 +110,7 @@ def _may_be_process(pattern: str, extglob: bool) -> bool:
 def _allows_digits(pattern: str) -> bool:
     """Whether the pattern matches some string of digits: each ``?``/``*`` does, a bracket
     set must allow a digit, a literal character must be one."""
-    from fnmatch import fnmatchcase
+    from hookwise.shell.exclusions import shell_match
 
     at = 0
     while at < len(pattern):
@@ -120,7 +120,10 @@ def _allows_digits(pattern: str) -> bool:
             if end < 0:
                 return False  # a lone [ is itself: not a digit
             bracket = pattern[at : end + 1].replace("[^", "[!")
-            if not any(fnmatchcase(d, bracket) for d in "0123456789"):
+            if "[:" in bracket:
+                at = end + 1  # (a POSIX class: may be a digit)
+                continue
+            if not any(shell_match(d, bracket) for d in "0123456789"):
                 return False
             at = end + 1
             continue
