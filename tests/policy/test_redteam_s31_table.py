@@ -18,23 +18,12 @@ from typing import Any
 import pytest
 
 from tests.policy.corpus_support import CORPUS
-from tests.policy.redteam_tree import GIT_ENV, build, table_counts
+from tests.policy.redteam_tree import GIT_ENV, build
 from tests.policy.test_redteam_s29_table import s29_extras
 
 RED_ROOT = "/tmp/rt31s"
-# class -> (blocked, rows): the classes closed in full, and those closed in part
-FIXED = {
-    "A": 4, "B": 13, "C": 11, "D": 20, "E": 7, "F": 2, "G": 2, "H": 5, "I": 3, "K": 6, "L": 4, "M": 1, "N": 7,
-    "J": 2, "O": 1, "P": 1, "Q": 3, "R": 3, "S": 5, "T": 3, "U": 11, "V": 1, "W": 6,
-}  # fmt: skip
-# rows of those classes still allowed
-OPEN = frozenset([
-    "cat ${HOME:-x}/.aws/*",  # D: a default's value, read as the environment's
-    "sort $HOME/.a*/c*",  # D: a pattern in two components under a value
-    "cat /proc/self/root$HOME/.aws/credentials",  # F: the root through /proc
-    "python3 -m zipfile -c ../z.zip ~ && unzip -p ../z.zip home/.aws/credentials",  # G: unzip -p of it
-    "printf '%s\\n' .[e]* | xargs cat",  # I: printf's expansion of a pattern
-])  # fmt: skip
+# every row of every class is checked (session 31 fixed them by class), but those named here
+OPEN: frozenset[str] = frozenset()
 # what a row's damage prints, or the listener it sends to (judged only)
 MARKS = ("s3cr3t", "awsrt31secretkey", "-----BEGIN", "netrcpw", "gitcredpw")
 # what bash says when the row's tool is not on this machine (the red team's pyenv, awscli,
@@ -51,19 +40,23 @@ def _rows() -> list[Any]:
     return [
         pytest.param(row[1], id=f"{row[0][0]}-{n:03d}")
         for n, row in enumerate(_table(), 1)
-        if row[0][0] in FIXED and not row[0].startswith("friction") and row[1] not in OPEN
+        if not row[0].startswith(("friction", "class")) and row[1] not in OPEN
     ]
 
 
 def _tree(root: Path) -> tuple[str, str]:
+    """The red team's tree: its home is ``work/home``, a real directory (globstar and git
+    do not walk through a link), beside ``work/proj``."""
     project, home = build(root)
     s29_extras(root)
     (Path(project) / "src" / "app.py").write_text("print('app')\n")
-    (root / "work" / "home").symlink_to(root / "home")  # (the red team's home beside proj)
-    (root / "home" / ".aws" / "credentials").write_text(
+    real = root / "work" / "home"
+    Path(home).rename(real)
+    Path(home).symlink_to(real)  # (build's own git config named it)
+    (real / ".aws" / "credentials").write_text(
         "[default]\naws_access_key_id = AKIART31\naws_secret_access_key = awsrt31secretkey\n"
     )
-    return project, home
+    return project, str(real)
 
 
 def _damage(root: Path, output: str, guard_before: str) -> list[str]:
@@ -142,9 +135,3 @@ def test_the_row_does_its_damage_in_bash_and_the_hook_blocks_it(
             assert _damage(root, output, guard), (line, output[-2000:])
     answer = judge(command)
     assert answer[0] in ("deny", "ask"), (command, answer)
-
-
-def test_the_fixed_classes_count_as_the_table_says(tmp_path: Path) -> None:
-    counts = table_counts("redteam_s31_open.tsv", tmp_path / "rt31s", RED_ROOT, extras=s29_extras)
-    blocked = {k.split(".", 1)[0]: v[0] for k, v in counts.items()}
-    assert {k: blocked[k] for k in FIXED} == FIXED, counts
