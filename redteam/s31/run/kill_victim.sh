@@ -14,7 +14,7 @@ cd "$PROJ"
 "$HW" run --host claude -- bash -c '
   /bin/true; python3 -c "import time; f=[open(\"/dev/null\") for _ in range(40)]; time.sleep(120)" devserver &
   victim=$!
-  for i in 1 2; do [ "$THREADS" -gt 0 ] && python3 "$here/threads.py" "$THREADS" 120 & done; [ "$THREADS" -gt 0 ] && sleep 20
+  for i in 1 2; do [ "$THREADS" -gt 0 ] && python3 "$here/threads.py" "$THREADS" 120 & done; [ "$THREADS" -gt 0 ] && sleep 25
   python3 "$here/host.py" "$HOOK_CMD" "$PWD" 1 0
   sleep 1
   sleep 2; st=$(cut -d" " -f3 /proc/$victim/stat 2>/dev/null); if [ -n "$st" ] && [ "$st" != Z ]; then echo "victim (devserver, pid $victim) alive"; else echo "VICTIM KILLED (devserver, pid $victim)"; fi
