@@ -10,7 +10,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookwise.mcp_proxy.decide import json_readings, resource_args
+from hookwise.mcp_proxy.decide import resource_args
+from hookwise.policy.arg_readings import json_decoded as json_readings
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=10),

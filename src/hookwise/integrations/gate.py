@@ -17,7 +17,6 @@ otherwise.
 from __future__ import annotations
 
 import os
-import shlex
 import threading
 import time
 import uuid
@@ -32,7 +31,8 @@ from hookwise.integrations.tools import MOVE_SOURCE_KEYS, ToolNames, command_lik
 from hookwise.integrations.verdict import Action, Verdict
 from hookwise.policy import audit, canonical
 from hookwise.policy.adapters.base import Answer, failed
-from hookwise.policy.arg_roles import named_paths, role, unaccounted, writes_content
+from hookwise.policy.arg_readings import bare_names
+from hookwise.policy.arg_roles import named_paths, unaccounted, writes_content
 from hookwise.policy.cache import load_policy
 from hookwise.policy.canonical import Event
 from hookwise.policy.hook import audit_record
@@ -496,14 +496,7 @@ class Gate:
         authorized_keys``, ``to: id_rsa``): no ``/`` or dot says it is a path, nor that
         it is not (a deploy stage, a mail name), so it is decided as a file name too; a
         rule naming that file matches it, any other verdict stands."""
-        names = [
-            value
-            for key, value in args.items()
-            if role(str(key), tool) in ("file", "directory", "move")
-            and isinstance(value, str)
-            and value
-            and not any(c in value for c in " @\n/\\")
-        ]
+        names = bare_names(tool, args)
         if not names:
             return verdict, record
         reading = MappedInput({"file_paths": names}, {}, True)
@@ -678,11 +671,7 @@ class Gate:
         mapped: MappedInput, original: Mapping[str, Any], rewritten: Mapping[str, Any]
     ) -> dict[str, Any]:
         """A rewrite in the framework's keys; a command that was a list stays a list."""
-        out = mapped.back(original, rewritten)
-        for key, value in out.items():
-            if isinstance(original.get(key), list) and isinstance(value, str):
-                out[key] = shlex.split(value)
-        return out
+        return mapped.back(original, rewritten)
 
     def _after(
         self, tool: str, args: Mapping[str, Any], result: Any, call_id: str

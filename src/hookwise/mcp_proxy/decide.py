@@ -22,6 +22,7 @@ from hookwise.integrations.gate import RANK, Gate
 from hookwise.integrations.tools import moves_files
 from hookwise.integrations.verdict import Verdict
 from hookwise.mcp_proxy import paths
+from hookwise.policy.arg_readings import readings
 from hookwise.policy.arg_roles import named_paths, role, shell_extra
 from hookwise.policy.canonical import RESOURCE_METHOD_TOOLS, SHELL, file_lines
 from hookwise.policy.uri_paths import resource_paths
@@ -70,25 +71,6 @@ def prompt_args(params: Mapping[str, Any]) -> dict[str, Any]:
     if found:
         out["file_paths"] = found
     return out
-
-
-def json_readings(args: Mapping[str, Any]) -> dict[str, Any] | None:
-    """``args`` with each string that is a JSON array or object decoded, as the Python
-    MCP SDK decodes one given for a parameter not typed ``str`` (``"[\"secret.txt\"]"`` for
-    a ``list[str]``: Claude Desktop sends lists so), or None when there is none. The
-    proxy cannot know the parameter's type, so the call is decided both ways."""
-    import json
-
-    out = dict(args)
-    changed = False
-    for key, value in args.items():
-        if isinstance(value, str) and value.lstrip(" \t\r\n")[:1] in ("[", "{"):
-            try:
-                out[key] = json.loads(value)
-            except (ValueError, RecursionError):
-                continue
-            changed = True
-    return out if changed else None
 
 
 class Decider:
@@ -174,10 +156,19 @@ class Decider:
         home = self.gate.env.get("HOME") or ""
         return paths.absolute(canonical_tool, args, self.gate.cwd, home, moves=moves)
 
-    def before(self, tool: str, args: Mapping[str, Any], call_id: str) -> Verdict:
+    def before(
+        self,
+        tool: str,
+        args: Mapping[str, Any],
+        call_id: str,
+        given: Mapping[str, Any] | None = None,
+    ) -> Verdict:
         """The policy's verdict, written to the audit log (an ``ask`` is answered later:
         :meth:`answered` or :meth:`fallback`). A path through a symbolic link is decided
-        as it resolves too (the server follows the link); the stricter verdict wins."""
+        as it resolves too (the server follows the link), and the call as a server may
+        read it otherwise (``arg_readings.readings`` of ``args`` and of the arguments as
+        the client ``given`` them, before :meth:`prepare`: the readings the hook decides
+        too); the stricter verdict wins."""
         verdict = self.gate.before_tool(self.tool_name(tool), args, call_id=call_id)
         as_host = host_tool_name(tool)
         if as_host != tool and tool not in RESOURCE_METHODS and verdict.action != "deny":
@@ -186,17 +177,21 @@ class Decider:
                 verdict = replace(second, args=None)
         canonical_tool, moves = self._shape(tool)
         home = self.gate.env.get("HOME") or ""
-        decoded = json_readings(args)
-        if decoded is not None:  # as a Python SDK server may read it
-            decoded = self.prepare(tool, decoded)
-        for other in (paths.resolved(canonical_tool, args, self.gate.cwd, home, moves=moves),
-                      paths.trimmed(canonical_tool, args, self.gate.cwd, home, moves=moves),
-                      decoded):  # fmt: skip
+        others: list[dict[str, Any] | None] = [
+            paths.resolved(canonical_tool, args, self.gate.cwd, home, moves=moves)
+        ]
+        # (mapped=True: the Gate decides each reading's bare names itself, _bare_names)
+        for other in readings(canonical_tool, args, mapped=True, moves=moves):
+            others.append(self.prepare(tool, other))  # as a server may read it
+        if given is not None and given != args:  # as given: bare names are not paths yet
+            others.append(dict(given))
+            others += readings(canonical_tool, given, mapped=True, moves=moves)
+        for reading in others:
             if verdict.action == "deny":
                 return verdict
-            if other is None:
+            if reading is None:
                 continue
-            second = self.gate.before_tool(self.tool_name(tool), other, call_id=call_id)
+            second = self.gate.before_tool(self.tool_name(tool), reading, call_id=call_id)
             if second.action == "deny" or (second.action == "ask" and verdict.action == "allow"):
                 verdict = replace(second, args=None)
         return verdict

@@ -20,49 +20,24 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from hookwise.integrations.file_uri import trimmed as trim
-from hookwise.integrations.tools import MOVE_PATH_KEYS
-from hookwise.policy.arg_roles import role
-from hookwise.policy.canonical import SHELL, tool_paths
-
-_PATH_ROLES = ("file", "directory", "paths", "move")
-
-
-def _path_keys(tool: str, args: Mapping[str, Any], moves: bool) -> list[str]:
-    out = []
-    for key in args:
-        found = role(str(key), tool)
-        if found not in _PATH_ROLES or (found == "move" and not moves):
-            continue
-        if found == "move" and key not in MOVE_PATH_KEYS:
-            continue
-        out.append(str(key))
-    return out
+from hookwise.policy.arg_readings import anchor, anchored, trimmed_paths
+from hookwise.policy.arg_readings import path_keys as _path_keys
 
 
 def _absolute(value: Any, cwd: str, home: str, real: bool) -> Any:
-    if isinstance(value, list):
-        return [_absolute(v, cwd, home, real) for v in value]
-    if not isinstance(value, str) or not value:
-        return value
-    # no server expands $VAR or `...`: literal text, `..` normalised (the first reading
-    # of tool_paths: a leading ~ with the policy's home, as the server is then told)
-    found = tool_paths(value, cwd, home)[0].absolute
-    if found is None:
-        return value  # nothing to anchor (an empty name): no file rule can match it
-    return os.path.realpath(found) if real else found
+    found = anchor(value, cwd, home)  # (arg_readings: what the hook decides on too)
+    if not real:
+        return found
+    if isinstance(found, list):
+        return [os.path.realpath(v) if isinstance(v, str) and v else v for v in found]
+    return os.path.realpath(found) if isinstance(found, str) and found else found
 
 
 def absolute(
     tool: str, args: Mapping[str, Any], cwd: str, home: str, *, moves: bool = False
 ) -> dict[str, Any]:
     """``args`` with every path argument of canonical ``tool`` absolute (others kept)."""
-    out = dict(args)
-    for key in _path_keys(tool, args, moves):
-        if tool == SHELL and role(key, tool) != "directory":
-            continue
-        out[key] = _absolute(args[key], cwd, home, False)
-    return out
+    return anchored(tool, args, cwd, home, moves=moves)
 
 
 def resolved(
@@ -84,21 +59,15 @@ def trimmed(
     tool: str, args: Mapping[str, Any], cwd: str, home: str, *, moves: bool = False
 ) -> dict[str, Any] | None:
     """``args`` with blanks around the path arguments dropped as a server forgiving them
-    does (``".env "`` is ``.env`` after ``strip()``/``trim()``: red team s27 F8), or None
-    when no path argument has any."""
+    does (``arg_readings.trimmed_paths``), made absolute, or None when none has any."""
+    cut = trimmed_paths(tool, args, moves)
+    if cut is None:
+        return None
     out = dict(args)
-    changed = False
     for key in _path_keys(tool, args, moves):
-        value = args[key]
-        cut = (
-            [trim(v) if isinstance(v, str) else v for v in value]
-            if isinstance(value, list)
-            else (trim(value) if isinstance(value, str) else value)
-        )
-        if cut != value:
-            out[key] = _absolute(cut, cwd, home, False)
-            changed = True
-    return out if changed else None
+        if cut[key] != args[key]:
+            out[key] = _absolute(cut[key], cwd, home, False)
+    return out
 
 
 def _items(value: Any) -> list[Any]:

@@ -480,7 +480,7 @@ class Proxy:
             if prepared != arguments:  # the server gets the paths as they were decided on
                 arguments = prepared
                 value = {**value, "params": {**value["params"], "arguments": arguments}}
-            verdict = self.decider.before(tool, arguments, _call_id(request_id))
+            verdict = self.decider.before(tool, arguments, _call_id(request_id), args or {})
         except Exception as exc:  # the Gate fails closed itself; this is the last guard
             verdict = Verdict("deny", f"hookwise: internal error: {type(exc).__name__}: {exc}")
         if verdict.action == "ask":

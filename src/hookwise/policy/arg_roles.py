@@ -17,7 +17,6 @@ nested in an object argument is one a server may read too (``{"request": {"comma
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 
 from hookwise.policy import canonical
@@ -172,10 +171,20 @@ _SHOWN: Final[Mapping[str, str]] = {
 }
 
 
+def _nfkc(text: str) -> str:
+    """``text`` under NFKC; ASCII is its own (``unicodedata``, an extension module found by
+    searching ``sys.path``, is loaded only for a key that is not ASCII: the hook's path)."""
+    if text.isascii():
+        return text
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text)
+
+
 def fold(key: str) -> str:
     """``key`` as a case-insensitive reader compares it (NFKC, full case folding), with
     ``_`` and ``-`` dropped."""
-    return unicodedata.normalize("NFKC", key).casefold().strip().replace("_", "").replace("-", "")
+    return _nfkc(key).casefold().strip().replace("_", "").replace("-", "")
 
 
 _norm = fold
@@ -185,16 +194,14 @@ def ambiguous(key: str) -> bool:
     """A key that some reader takes for another spelling: a character outside ASCII that
     folds or normalises to ASCII (``ſ`` -> ``s``, ``K`` -> ``k``, fullwidth letters)."""
     return any(
-        not c.isascii()
-        and any(f.isascii() for f in (unicodedata.normalize("NFKC", c).casefold(), c.lower()))
-        for c in key
+        not c.isascii() and any(f.isascii() for f in (_nfkc(c).casefold(), c.lower())) for c in key
     )
 
 
 def reads_as(key: str) -> str:
     """``key`` as Go's ``encoding/json`` matches it to a field (Unicode case folding; NFKC
     too, stricter than Go): two keys reading alike are one field there."""
-    return "".join(unicodedata.normalize("NFKC", c).casefold() for c in key)
+    return "".join(_nfkc(c).casefold() for c in key)
 
 
 # a shell tool's arguments that change what its command does (shell_args.py reads them)

@@ -161,7 +161,11 @@ def file_size_limit(size: int) -> int | None:
     the limit. A tool call can set ``RLIMIT_FSIZE`` on its host, and every later hook
     inherits it: the append then failed (or wrote part of a line) and the record was lost,
     said on stderr only (red team s30 run #7). The soft limit is raised to the hard one
-    first, which any process may do."""
+    first, which any process may do. (The limits are read from /proc/self/limits: the
+    ``resource`` module is imported only where one is set, off the hook's hot path.)"""
+    soft = _file_size_soft()
+    if soft is None or size <= soft:
+        return None
     import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
@@ -174,6 +178,28 @@ def file_size_limit(size: int) -> int | None:
             return soft
         soft = hard
     return None if soft == resource.RLIM_INFINITY or size <= soft else soft
+
+
+def _file_size_soft() -> int | None:
+    """This process's soft RLIMIT_FSIZE (None: unlimited), or 0 where it cannot be read
+    (then ``resource`` says)."""
+    try:
+        fd = os.open("/proc/self/limits", os.O_RDONLY)
+    except OSError:
+        return 0
+    try:
+        text = os.read(fd, 4096).decode("ascii", "replace")
+    except OSError:
+        return 0
+    finally:
+        os.close(fd)
+    for line in text.splitlines():
+        if line.startswith("Max file size"):
+            soft = line[26:].split()[:1]
+            return (
+                None if soft == ["unlimited"] else int(soft[0]) if soft and soft[0].isdigit() else 0
+            )
+    return 0
 
 
 def pending_dir(path: str) -> str:

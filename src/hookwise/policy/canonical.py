@@ -17,7 +17,7 @@ from hookwise.policy import os_lite as os  # os without its import cost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Mapping
     from typing import Any
 
     from hookwise.shell.parser import Command, Script
@@ -263,6 +263,39 @@ def split_mcp(name: str) -> tuple[str, str] | None:
     if not sep or not server or not tool:
         return None
     return server, tool
+
+
+# Gemini CLI's mark in a tool name it cut past 63 characters (its generateValidName keeps
+# the first 30 and the last 30 around it): the server and the tool are not all there
+CUT_MARK = "..."
+
+
+def mcp_readings(host_tool: str, payload: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Every (server, tool) an MCP tool's name may stand for, the one decided on first.
+
+    The server Gemini CLI's ``mcp_context`` names (sent when it finds the server's
+    settings), else ``mcp__<server>__<tool>`` (Claude Code, Codex, the plugins). Gemini's
+    own ``mcp_<server>_<tool>`` without a context does not say where the server's name ends
+    (``mcp_my_fs_read_file`` may be ``my_fs``'s ``read_file`` or ``my``'s
+    ``fs_read_file``): each split at a ``_``, Gemini's own reading first (the first ``_``,
+    as its policy engine's ``parseMcpToolName`` reads a name it has no server for). A name
+    Gemini cut (:data:`CUT_MARK`) stands for no server and tool that can be told: none."""
+    context = payload.get("mcp_context")
+    if isinstance(context, dict) and isinstance(context.get("server_name"), str):
+        tool = context.get("tool_name")
+        found = split_mcp(host_tool)
+        own = tool if isinstance(tool, str) else (found[1] if found else "")
+        return [(context["server_name"], own)]
+    found = split_mcp(host_tool)
+    if found is not None:
+        return [found]
+    if not host_tool.startswith("mcp_") or host_tool.startswith("mcp__"):
+        return []
+    rest = host_tool[4:]
+    if CUT_MARK in rest:
+        return []
+    splits = [at for at, c in enumerate(rest) if c == "_" and 0 < at < len(rest) - 1]
+    return [(rest[:at], rest[at + 1 :]) for at in splits]
 
 
 # the resource readers whose ``uri`` is ``SERVER:URI`` (Gemini CLI 0.61.0), and that read it
@@ -1056,7 +1089,14 @@ class Event:
         self._cache: dict[str, Any] = {}
 
     def derived(self, name: str, host_tool: str | None, raw_input: dict[str, Any]) -> Event:
-        """The same event for another canonical name, or with rewritten input."""
+        """The same event for another canonical name, or with rewritten input (an MCP tool
+        mapped by its own name mapped again: the rewritten call is read as the first)."""
+        mapped: dict[str, Any] | None = None
+        if self.mcp_args is not None and host_tool == self.host_tool and host_tool:
+            from hookwise.policy.tool_input import mcp_call  # (imports this module)
+
+            found = mcp_call(host_tool, self.payload, raw_input)
+            mapped = None if found is None else found[1]
         return Event(
             name,
             self.host,
@@ -1069,24 +1109,33 @@ class Event:
             env=self.env,
             now=self.now,
             tool=self.tool if host_tool == self.host_tool else None,
+            mapped_input=mapped,
         )
 
     # -- views --------------------------------------------------------------------
 
     @property
     def mcp(self) -> tuple[str, str] | None:
+        """(server, tool) of an MCP tool: the first of :func:`mcp_readings` (the others
+        are decided on by rules/engine._mcp_unsure), or a resource tool's server."""
         if "mcp" not in self._cache:
-            found = split_mcp(self.host_tool) if self.host_tool else None
-            context = self.payload.get("mcp_context")
-            if isinstance(context, dict) and isinstance(context.get("server_name"), str):
-                tool = context.get("tool_name")
-                server = context["server_name"]
-                found = (server, tool if isinstance(tool, str) else (found or ("", ""))[1])
-            elif found is None and self.tool == MCP_RESOURCE:
+            readings = mcp_readings(self.host_tool, self.payload) if self.host_tool else []
+            found = readings[0] if readings else None
+            if found is None and self.tool == MCP_RESOURCE:
                 found = mcp_resource_call(self.host_tool, self.input)
             self._cache["mcp"] = found
         result: tuple[str, str] | None = self._cache["mcp"]
         return result
+
+    def as_mcp(self, reading: tuple[str, str]) -> Event:
+        """This event as a call of MCP tool ``reading`` (server, tool), its name read
+        otherwise (:func:`mcp_readings`); arguments and canonical tool kept."""
+        other = Event(self.name, self.host, self.host_event, self.payload,
+                      host_tool=self.host_tool, raw_input=self.raw_input, prompt=self.prompt,
+                      response=self.response, env=self.env, now=self.now, tool=self.tool,
+                      mapped_input=None if self.mcp_args is None else self.input)  # fmt: skip
+        other._cache["mcp"] = reading
+        return other
 
     @property
     def command(self) -> str | None:
@@ -1525,17 +1574,13 @@ def mcp_tool(host_tool: str, payload: dict[str, Any]) -> str | None:
     ``mcp__<server>__<tool>`` (Claude Code, Codex) is mapped as the MCP proxy and the
     Claude Agent SDK bridge map it (:func:`default_tool`): ``mcp__fs__read_file`` is
     ``read``. Gemini CLI's ``mcp_<server>_<tool>`` is mapped by the tool its
-    ``mcp_context`` names; without one its name does not say where the server's name
-    ends (``mcp_fs_read_file`` may be ``file`` of ``fs_read``), so it stays unmapped and
-    is decided as a tool the tables do not map (rules/unmapped.py)."""
-    own: str | None = None
-    if host_tool.startswith("mcp__"):
-        mcp = split_mcp(host_tool)
-        own = mcp[1] if mcp is not None else None
-    else:
-        context = payload.get("mcp_context")
-        if isinstance(context, dict) and isinstance(context.get("tool_name"), str):
-            own = context["tool_name"]
+    ``mcp_context`` names, or without one by Gemini's own reading of the name (the server
+    up to the first ``_``: :func:`mcp_readings`; a rule on the server or tool that holds
+    for another reading leaves the call unverifiable, rules/engine._mcp_unsure). A name
+    Gemini cut stays unmapped, decided as a tool the tables do not map
+    (rules/unmapped.py)."""
+    readings = mcp_readings(host_tool, payload)
+    own = readings[0][1] if readings else None
     if not own:
         return None
     found = default_tool(own)

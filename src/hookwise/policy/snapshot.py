@@ -113,6 +113,9 @@ ON_DEMAND = (
     "hookwise.policy.blind_deny",
     "hookwise.policy.retry_state",
     "hookwise.policy.tool_input",  # an MCP tool, mapped by its own name
+    "hookwise.policy.uri_paths",  # its arguments as a server may read them (arg_readings)
+    "hookwise.policy.arg_roles",
+    "hookwise.policy.arg_readings",
 )
 # 2: one blob of code after the index; 3: the extension modules; 4: without annotations;
 # 5: the eager modules' code in one tuple; 6: location tables of lines only

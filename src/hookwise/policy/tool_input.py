@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # (typing imports os: the hook's path leaves it out)
     from typing import Any, Final
 
 __all__ = ["COMMAND_KEYS", "PATH_ALIASES", "MappedInput", "canonical_input", "command_value",
-           "mcp_call", "shell_command"]  # fmt: skip
+           "mcp_call", "mcp_mapping", "shell_command"]  # fmt: skip
 
 # Argument keys that hold a shell tool's command line, in the order they are tried.
 COMMAND_KEYS: Final = ("command", "cmd", "script")
@@ -75,11 +75,20 @@ class MappedInput:
         self.added = added  # keys put in for the rules only (a move's paths): never sent
 
     def back(self, original: Mapping[str, Any], rewritten: Mapping[str, Any]) -> dict[str, Any]:
-        """A rewrite of :attr:`args`, in the framework's own keys (other keys kept)."""
+        """A rewrite of :attr:`args`, in the framework's (an MCP server's) own keys, other
+        keys kept: a command the tool took as a list stays a list (the rules read it
+        joined), so the tool gets the argument in the shape its schema asks for."""
         out = dict(original)
         for key, value in rewritten.items():
-            if key not in self.added:
-                out[self.renamed.get(key, key)] = value
+            if key in self.added:
+                continue
+            own = self.renamed.get(key, key)
+            if isinstance(original.get(own), list) and isinstance(value, str):
+                import shlex  # (only for a rewritten command that was a list)
+
+                out[own] = shlex.split(value)
+            else:
+                out[own] = value
         return out
 
 
@@ -113,15 +122,29 @@ def canonical_input(tool: str, args: Mapping[str, Any], *, moves: bool = False) 
     return MappedInput(out, renamed, True)
 
 
+def mcp_mapping(
+    host_tool: str, payload: dict[str, Any], args: Mapping[str, Any]
+) -> tuple[str, MappedInput] | None:
+    """(canonical tool, mapped arguments) of an MCP tool as a host's hook sees it, mapped
+    by its own name (:func:`canonical.mcp_tool`) with the mapping the MCP proxy's Gate
+    applies (:func:`canonical_input`); one the table does not map keeps its own name (its
+    keys mapped all the same); None for a name that is no MCP tool's. The hook
+    then decides ``mcp__fs__read_file`` as the proxy decides ``read_file``, and a rewrite
+    goes back to the server's own keys (:meth:`MappedInput.back`)."""
+    tool = canonical.mcp_tool(host_tool, payload)
+    if tool is None:
+        if not host_tool.startswith("mcp_"):
+            return None
+        # a tool the table does not map keeps its name; its keys read as the proxy's Gate
+        # reads any tool's (``{"file": ...}`` is a ``file_path``)
+        return host_tool, canonical_input(host_tool, args)
+    moves = tool in ("write", "edit") and canonical.moves_files(host_tool)
+    return tool, canonical_input(tool, args, moves=moves)
+
+
 def mcp_call(
     host_tool: str, payload: dict[str, Any], args: dict[str, Any]
 ) -> tuple[str, dict[str, Any]] | None:
-    """(canonical tool, arguments in the keys the rules read) of an MCP tool as a host's
-    hook sees it, mapped by its own name (:func:`canonical.mcp_tool`) with the mapping the
-    MCP proxy's Gate applies (:func:`canonical_input`), or None when the table does not map
-    it. The hook then decides ``mcp__fs__read_file`` as the proxy decides ``read_file``."""
-    tool = canonical.mcp_tool(host_tool, payload)
-    if tool is None:
-        return None
-    moves = tool in ("write", "edit") and canonical.moves_files(host_tool)
-    return tool, canonical_input(tool, args, moves=moves).args
+    """(tool, arguments in the keys the rules read): :func:`mcp_mapping`."""
+    found = mcp_mapping(host_tool, payload, args)
+    return None if found is None else (found[0], found[1].args)

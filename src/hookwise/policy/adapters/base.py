@@ -106,7 +106,7 @@ def make_events(
     mapped = mcp_mapped(host_tool, tool, payload, raw_input)
     if mapped is not None:
         tool = mapped[0]
-    return [
+    events = [
         Event(
             name,
             host,
@@ -123,6 +123,37 @@ def make_events(
         )
         for name in names
     ]
+    return mcp_readings(events)
+
+
+def mcp_readings(events: list[Event]) -> list[Event]:
+    """``events`` and, for an MCP tool (under any host's naming, mapped by its own name or
+    not), the same events for each other reading of its arguments a server may make
+    (``arg_readings.readings``: its paths as the proxy passes them on, trimmed paths,
+    decoded JSON texts, an unmapped tool's bare names), as the MCP proxy decides them
+    too: a rule holding for any reading holds for the call. The first events stay the
+    call as given (answers and rewrites are of it)."""
+    first = events[0] if events else None
+    if first is None or not (first.host_tool or "").startswith("mcp_"):
+        return events
+    from hookwise.policy.arg_readings import readings
+    from hookwise.policy.tool_input import canonical_input
+
+    tool = first.tool or ""
+    mapped = tool in canonical.CANONICAL_TOOLS
+    raw = first.mcp_args if first.mcp_args is not None else first.raw_input
+    moves = mapped and tool in ("write", "edit") and canonical.moves_files(first.host_tool or "")
+    out = list(events)
+    where = (first.cwd, first.env.get("HOME") or "")
+    for other in readings(tool, raw, mapped=mapped, moves=moves, where=where):
+        as_rules = canonical_input(tool, other, moves=moves).args
+        out += [
+            Event(ev.name, ev.host, ev.host_event, ev.payload, host_tool=ev.host_tool,
+                  raw_input=other, prompt=ev.prompt, response=ev.response, env=ev.env,
+                  now=ev.now, tool=ev.tool, mapped_input=as_rules)
+            for ev in events
+        ]  # fmt: skip
+    return out
 
 
 def mcp_mapped(

@@ -25,6 +25,7 @@ from hookwise.policy.adapters.base import (
     ask_denied_reason,
     event_name,
     mcp_mapped,
+    mcp_readings,
     resolve_ask,
     tool_of,
 )
@@ -56,7 +57,7 @@ def decode(
     mapped = mcp_mapped(host_tool, tool, payload, raw_input)
     if mapped is not None:
         tool = mapped[0]
-    return [
+    events = [
         Event(
             canonical_name,
             host,
@@ -71,6 +72,7 @@ def decode(
         )
         for canonical_name in spec["canonical"]
     ]
+    return mcp_readings(events)
 
 
 def encode(

@@ -902,6 +902,8 @@ def evaluate(
                 unsure.append((position, ev, maybe))
         if ev.name in GATED and ev.tool is not None and ev.tool not in canonical.CANONICAL_TOOLS:
             unsure += _as_file_tool(rules, index, ev, seen, qualified)
+        if ev.name in GATED and (ev.host_tool or "").startswith("mcp_"):
+            unsure += _mcp_unsure(rules, ev, seen, qualified)
     hits.sort(key=lambda hit: hit[0])
     stop_events = [ev for ev in events if ev.name == canonical.AGENT_STOP]
     for position, ev in hits:
@@ -975,17 +977,42 @@ def _as_file_tool(
     return found
 
 
+def _mcp_unsure(
+    rules: list[dict[str, Any]], ev: Event, seen: set[int], qualified: str
+) -> list[tuple[int, Event, list[str]]]:
+    """The guarding rules on an MCP server or tool that hold for another reading of a name
+    that does not say its server (rules/mcp_unsure.py: Gemini CLI without mcp_context)."""
+    host_tool = ev.host_tool or ""
+    if host_tool.startswith("mcp__") or "mcp_context" in ev.payload:
+        return []
+    from hookwise.policy.rules.mcp_unsure import mcp_unsure
+
+    def guarding(rule: dict[str, Any]) -> bool:
+        if rule["action"] not in _GUARDING or rule["mode"] != "enforce":
+            return False
+        if ev.name not in rule["on"]:
+            return False
+        allowed = rule["on"][ev.name]
+        return allowed is None or qualified in allowed
+
+    return mcp_unsure(
+        rules, ev, seen, guarding, lambda rule, other: _match(rule, other, None) is not None
+    )
+
+
 def _mcp_unaccounted(ev: Event, decision: Decision, settings: dict[str, Any]) -> None:
-    """An MCP tool mapped by its own name whose arguments the rules cannot account for
-    (``arg_roles.unaccounted``, the proxy's reading: two keys for one role, a path under a
-    key no rule reads, a shell tool without its command) is unverifiable, as the proxy
-    decides it (``settings.unverifiable``: ask by default)."""
+    """An MCP tool whose arguments the rules cannot account for (``arg_roles.unaccounted``,
+    the proxy's reading: two keys for one role, a path under a key no rule reads, a shell
+    tool without its command; for a tool the tables do not map, a path-like value under a
+    key no rule reads) is unverifiable, as the proxy decides it (``settings.unverifiable``:
+    ask by default)."""
     from hookwise.policy.arg_roles import unaccounted
 
-    args = ev.mcp_args or {}
     tool = ev.tool or ""
-    moves = tool in ("write", "edit") and canonical.moves_files(ev.host_tool or "")
-    why = unaccounted(tool, args, mapped=True, moves=moves)
+    mapped = tool in canonical.CANONICAL_TOOLS
+    args = ev.mcp_args or {}
+    moves = mapped and tool in ("write", "edit") and canonical.moves_files(ev.host_tool or "")
+    why = unaccounted(tool, args, mapped=mapped, moves=moves)
     if why is None and tool == canonical.SHELL and ev.command is None:
         shown = ", ".join(sorted(map(str, args))) or "none"
         why = (
@@ -995,7 +1022,8 @@ def _mcp_unaccounted(ev: Event, decision: Decision, settings: dict[str, Any]) ->
     verdict = str(settings.get("unverifiable", "ask"))
     if why is None or verdict not in ("ask", "deny") or decision.decision == verdict:
         return
-    reason = f"hookwise cannot verify this call of {ev.host_tool!r} (a {tool} tool): {why}"
+    kind = f"a {tool} tool" if mapped else "a tool the host tables do not map"
+    reason = f"hookwise cannot verify this call of {ev.host_tool!r} ({kind}): {why}"
     _builtin(decision, ev, UNVERIFIABLE_ID, verdict, reason)
 
 

@@ -59,6 +59,23 @@ def apply_rewrite(rules: list[dict[str, Any]], raw_input: dict[str, Any]) -> dic
     return result
 
 
+def host_rewrite(rules: list[dict[str, Any]], ev: Event) -> dict[str, Any]:
+    """The tool input ``ev``'s host gets after the rules' rewrites. An MCP tool mapped by
+    its own name (``Event.mcp_args``: ``{"file": ...}`` read as ``file_path``, ``cmd`` or a
+    list as ``command``) is rewritten as the rules read it and named back in the server's
+    own keys (``MappedInput.back``, as the MCP proxy answers): the server reads its own
+    key, so a ``file_path`` added beside ``file`` would change nothing it does."""
+    if ev.mcp_args is None or not ev.host_tool:
+        return apply_rewrite(rules, ev.raw_input)
+    from hookwise.policy.tool_input import mcp_mapping
+
+    found = mcp_mapping(ev.host_tool, ev.payload, ev.mcp_args)
+    if found is None:  # (mapped when the event was made: the same reading)
+        return apply_rewrite(rules, ev.raw_input)
+    mapped = found[1]
+    return mapped.back(ev.mcp_args, apply_rewrite(rules, mapped.args))
+
+
 def finish_rewrite(
     policy: dict[str, Any],
     events: list[Event],
@@ -78,7 +95,7 @@ def finish_rewrite(
     ev = next((e for e in events if e.name == canonical.TOOL_BEFORE), None)
     if ev is None:
         return
-    rewritten = apply_rewrite([by_id[i] for i in decision.rewrite_rules], ev.raw_input)
+    rewritten = host_rewrite([by_id[i] for i in decision.rewrite_rules], ev)
     if rewritten == ev.raw_input:
         decision.notes.append("the rewrite rules left the input unchanged")
         return
