@@ -71,6 +71,19 @@ def reads_code(command: Any, script: Any, name: str, *, outputs: bool = True) ->
         return True
     if outputs and (script.written or command.redirects):
         return True
+    if command.program in programs.IPYTHON_SHELLS:
+        return True  # its settings hold code (--c, --Class.trait=V): read them all
+    if name in ("python", "pypy"):
+        from hookwise.shell.py_entry import python_entry
+
+        entry = python_entry(command.argv)  # after python's options: -Im timeit, -mpickle
+        if entry.kind in ("code", "unknown"):
+            return True
+        if entry.kind == "module":
+            module = entry.value
+            if module in _CODE_MODULES or module.split(".", 1)[0] in sys.stdlib_module_names:
+                return True  # python -m timeit CODE, -m pickle F (code_readers.unread_module)
+            return module.split(".", 1)[0] in programs.PY_SHELLS
     if not outputs:
         written = script.written
         named = (w[2:] if w.startswith("./") else w for w in command.argv[1:])
@@ -94,12 +107,6 @@ def reads_code(command: Any, script: Any, name: str, *, outputs: bool = True) ->
             and any(o.startswith(option) for o in _CODE_OPTIONS)
         ):  # make --ev=CODE: long options abbreviated (getopt_long takes any unique prefix)
             return True
-        if word[:2] == "-m" and name in ("python", "pypy"):
-            module = word[2:] or next_word(command.argv, word)
-            if module in _CODE_MODULES or module.split(".", 1)[0] in sys.stdlib_module_names:
-                return True  # python -m timeit CODE, -m pickle F (code_readers.unread_module)
-            if module.split(".", 1)[0] not in programs.PY_SHELLS:
-                return False  # python -m pytest -x: the words after it are the module's own
         if not word.startswith("--") and ("c" in word or "e" in word or "E" in word):
             return True  # a cluster: python -Ic CODE, perl -ne CODE
     return len(command.argv) == 1  # alone: it reads its code from stdin (a terminal here)
@@ -161,7 +168,10 @@ def account(command: Any, script: Any) -> None:
         why = f"the program is the pattern {argv[0]!r}, which bash expands when it runs"
     elif command.unknowns:
         why = command.unknowns[0]
-    elif command.env and not programs.ENV_LOADERS.keys().isdisjoint(command.env):
+    elif command.env and (
+        not programs.ENV_LOADERS.keys().isdisjoint(command.env)
+        or any(n[:11].lower() == programs.NPM_CONFIG for n in command.env)
+    ):
         from hookwise.shell.code_readers import env_loads
 
         why = env_loads(command, script)

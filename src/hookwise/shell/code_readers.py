@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import re
 
+from hookwise.shell.programs import IPYTHON_SHELLS, family
 from hookwise.shell.programs import PY_SHELLS as _PY_SHELLS
-from hookwise.shell.programs import family
+from hookwise.shell.py_entry import python_entry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -388,6 +389,13 @@ READERS: dict[str, Reader] = {
     # python's debugger: -c commands (a statement it does not know as a command is run
     # as Python, `!` forces it), then its commands on stdin; the operand is the script
     "pdb": Reader("python", ("-c", "--command"), (), stdin_too=("*",)),
+    # sympy's console: IPython's (or python's) shell on its stdin, no script operand
+    "isympy": Reader(
+        "python",
+        (),
+        ("-c", "--console", "-p", "--pretty", "-t", "--types", "-o", "--order"),
+        operand=False,
+    ),
     "parallel": Reader("sh"),
     "sem": Reader("sh"),
 }
@@ -527,6 +535,53 @@ def _py_code_module(
         elif where:
             why = f"doctest runs examples from {where}, known only when it runs"
             out.append(("unverifiable", why))
+    return out
+
+
+# standard library tools that run a script or module as python would, with their own
+# options first: module -> (options taking a value, options writing their value's file,
+# options after which the operand is a module, options that only report: nothing runs)
+_PY_SCRIPT_RUNNERS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {
+    **dict.fromkeys(
+        ["cProfile", "profile"],
+        (frozenset(["-o", "--outfile", "-s", "--sort"]), frozenset(["-o", "--outfile"]),
+         frozenset(["-m"])),
+    ),
+    "trace": (
+        frozenset(["-f", "--file", "-C", "--coverdir", "--ignore-module", "--ignore-dir"]),
+        frozenset(["-f", "--file", "-C", "--coverdir"]),
+        frozenset(["--module"]),
+    ),
+}  # fmt: skip
+_TRACE_FLAGS = frozenset(["-c", "--count", "-t", "--trace", "-l", "--listfuncs", "-T",
+                          "--trackcalls", "-m", "--missing", "-s", "--summary", "-R",
+                          "--no-report", "-g", "--timing"])  # fmt: skip
+
+
+def _py_script_runner(module: str, args: list[str], program: str) -> Items | None:
+    """What ``python -m cProfile|profile|trace [OPTIONS] SCRIPT ARGS`` runs: ``python
+    SCRIPT ARGS`` (or ``python -m MOD ARGS``), read as that command is, and the files its
+    options write. None: an option it does not know (the caller finds it unverifiable)."""
+    valued, writers, as_module = _PY_SCRIPT_RUNNERS[module]
+    out: Items = []
+    k = 0
+    while k < len(args):
+        word = args[k]
+        name, eq, value = word.partition("=")
+        if name in valued and name.startswith("--") and eq:
+            out += [("write", value)] if name in writers else []
+            k += 1
+        elif word in valued:
+            out += [("write", args[k + 1])] if word in writers and k + 1 < len(args) else []
+            k += 2
+        elif word in as_module and k + 1 < len(args):
+            return [*out, ("argv", [program, "-m", *args[k + 1 :]])]
+        elif module == "trace" and word in _TRACE_FLAGS:
+            k += 1
+        elif word.startswith("-"):
+            return None
+        else:
+            return [*out, ("argv", [program, *args[k:]])]
     return out
 
 
@@ -686,23 +741,40 @@ def read(
         return _deno(command, script, printed)
     if name in ("parallel", "sem"):
         return _parallel(command, script, printed, parsed)
+    ipython = program in IPYTHON_SHELLS
+    if ipython:  # IPython's options: --c is -c; --Class.trait=V sets its config
+        argv = _ipython_argv(argv)
+        config = next((w for w in argv[1:] if w.startswith("--") and "." in w.split("=")[0]), "")
+        if config:
+            why = f"{program} {config}: an IPython setting, which may hold code or load files"
+            out.append(("unverifiable", why))
     code, files, operand, at = _scan(argv, reader)
-    if name in ("python", "pypy") and "-m" in argv[1 : at + 1]:
-        module = argv[argv.index("-m") + 1] if argv.index("-m") + 1 < len(argv) else ""
+    entry = python_entry(argv) if name in ("python", "pypy") else None
+    if entry is not None and entry.kind == "module":  # after python's options (-Im, -mX)
+        module, rest = entry.value, entry.rest
         if module in _PY_CODE_MODULES:
-            args = argv[argv.index("-m") + 2 :]
-            found = _py_code_module(module, args, command, script, (printed, parsed))
+            found = _py_code_module(module, rest, command, script, (printed, parsed))
             return found + _pending(script, language, program)
         if module in PY_ARCHIVE_MODULES:
-            return py_archive_module(module, argv[argv.index("-m") + 2 :])
+            return py_archive_module(module, rest)
+        if module == "pydoc" and not any(w in ("-p", "-b", "-n") for w in rest):
+            # pydoc NAME imports NAME (the project's or an installed module, as python -m
+            # NAME would: red team s31 friction); -w writes NAME.html here; -p/-b serve
+            names = [w for w in rest if not w.startswith("-")]
+            written = [("write", f"{n.rsplit('/', 1)[-1].removesuffix('.py')}.html") for n in names]
+            return (written if "-w" in rest else []) + _pending(script, language, program)
+        if module in _PY_SCRIPT_RUNNERS:  # python -m cProfile -o F src/app.py: it runs that
+            runs = _py_script_runner(module, rest, program)
+            if runs is not None:
+                return runs
         if module == "http.server":  # it serves every file under its directory
-            return [("tree", _served(argv[argv.index("-m") + 2 :]))]
+            return [("tree", _served(rest))]
         if unread_module(module):
             why = f"python -m {module} runs a standard library tool whose handling of its"
             return [("unverifiable", f"{why} operands and input hookwise does not read")]
         if module.split(".")[0] not in _PY_SHELLS:
             return _pending(script, language, program)
-        rest = argv[argv.index("-m") + 2 :]  # pdb -c CMD: debugger commands (Python too)
+        # pdb -c CMD: debugger commands (Python too)
         code = [rest[k + 1] for k in range(len(rest) - 1) if rest[k] in ("-c", "--command")]
         operand = None
     if name == "cmake" and "-E" in argv:
@@ -724,7 +796,7 @@ def read(
         code = code + [w for w in argv[1:] if "=" in w and not w.startswith("-")]
     if name == "gdb" and len(code) > 1:  # -ex 'file /bin/rm' -ex 'run -rf d': one script
         code = ["\n".join(code)]
-    if program.startswith(("ipython", "jupyter")):  # IPython's own syntax beside Python's
+    if ipython:  # IPython's own syntax beside Python's
         code, escapes = _ipython_escapes(code)
         out += escapes
     for text in code:
@@ -769,6 +841,10 @@ def read(
         known, where = _stdin_code(command, script, printed, parsed, language)
         if where == TYPED_LATER and (code or files or language in _DATABASES or language == "ex"):
             where = ""  # its code is given, or its stdin is data (ex, SQL): not a REPL
+        if known is not None and ipython:  # ipython <<< '!rm -rf d' (red team s31 G)
+            kept, escapes = _ipython_escapes([known])
+            out += escapes
+            known = kept[0]
         if known is not None:
             out += language_items(language, known)
         elif where:
@@ -776,6 +852,19 @@ def read(
                 ("unverifiable", f"{program} runs code read from {where}, known only when it runs")
             )
     return out + _pending(script, language, program)
+
+
+def _ipython_argv(argv: list[str]) -> list[str]:
+    """IPython's command line with its one-letter aliases as python spells them: traitlets
+    takes ``--c CODE``, ``--c=CODE`` and ``-c CODE`` alike (``--m``, ``--i`` too)."""
+    out = argv[:1]
+    for word in argv[1:]:
+        name, eq, value = word.partition("=")
+        if len(name) == 3 and name.startswith("--") and name[2].isalpha():
+            out += [name[1:], value] if eq else [name[1:]]
+        else:
+            out.append(word)
+    return out
 
 
 _IPY_SHELL = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=\s*)?!!?(.*)")
@@ -1208,10 +1297,14 @@ def file_items(content: str, path: str) -> Items | None:
 def env_loads(command: Any, script: Any) -> str | None:
     """Why the command's environment makes it load code or config the guard did not read
     (None: it does not). Which variables, and how each is judged: programs.ENV_LOADERS."""
-    from hookwise.shell.programs import ENV_LOADERS
+    from hookwise.shell.programs import ENV_LOADERS, NPM_CONFIG
 
     env: dict[str, str] = command.env
     for name, value in env.items():
+        if name[:11].lower() == NPM_CONFIG:
+            why = _npm_config(name, value, command)
+            if why is not None:
+                return why
         kind = ENV_LOADERS.get(name)
         if kind is None:
             continue
@@ -1220,6 +1313,21 @@ def env_loads(command: Any, script: Any) -> str | None:
         why = _ENV_JUDGES[kind](name, value, command, script)
         if why is not None:
             return why
+    return None
+
+
+def _npm_config(name: str, value: str, command: Any) -> str | None:
+    """npm reads ``npm_config_X`` (any case) as its option ``--X`` (red team s31 H:
+    ``npm_config_call=CMD npm exec``): what the command runs with that option on its
+    line, beside what it runs without, is what the variable makes it run."""
+    from hookwise.shell.programs import NPX, runs
+
+    program, argv = command.program, command.argv
+    if program not in NPX:  # export npm_config_call=CMD: for the npm that runs later
+        program, argv = "npm", ["npm", "exec"]
+    option = "--" + name[11:].lower().replace("_", "-")
+    if runs(program, [program, f"{option}={value}", *argv[1:]], []) != runs(program, argv, []):
+        return f"{name}={value} gives {program} the option {option}, which runs a command"
     return None
 
 
@@ -1374,7 +1482,16 @@ def _shell(name: str, value: str, command: Any, script: Any) -> str | None:
     return f"SHELL={value} makes command strings run by a program other than a shell"
 
 
+def _config(name: str, value: str, command: Any, script: Any) -> str | None:
+    """A file of settings the program reads besides its command line: what it says is
+    known only when it runs (none: empty, or /dev/null)."""
+    if value in ("", "/dev/null"):
+        return None
+    return f"{name}={value} makes it read settings from a file the guard did not read"
+
+
 _ENV_JUDGES: dict[str, Callable[[str, str, Any, Any], str | None]] = {
+    "config": _config,
     "options": _options,
     "path": _path,
     "git": _git_env,
@@ -1384,6 +1501,25 @@ _ENV_JUDGES: dict[str, Callable[[str, str, Any, Any], str | None]] = {
 
 
 # ----------------------------------------------------------------------------- readers
+
+
+_IMPORTS = re.compile(r"\b(?:from\s+([A-Za-z_]\w*)|import\s+([^;\n)]+))")
+
+
+def _tool_imports(text: str) -> Items:
+    """Python code importing a known tool's package (``from dotenv.cli import cli;
+    cli()``: red team s31 F) runs that tool's CLI on whatever arguments the code gives
+    it (``sys.argv``, a list): what it does is known only when it runs."""
+    from hookwise.shell.programs import module_tool
+
+    for match in _IMPORTS.finditer(text):
+        names = [match.group(1)] if match.group(1) else match.group(2).split(",")
+        for name in (n.strip().split(".", 1)[0].split(" ", 1)[0] for n in names):
+            tool = module_tool("python", name)
+            if tool is not None:
+                why = f"python code imports {name}, whose CLI ({tool}) it may run"
+                return [("unverifiable", f"{why} with arguments known only when it runs")]
+    return []
 
 
 def language_items(language: str, text: str) -> Items:
@@ -1398,6 +1534,8 @@ def language_items(language: str, text: str) -> Items:
         why = residue(language, text)
         if why is not None:
             found.append(("unverifiable", why))
+        if language == "python":
+            found += _tool_imports(text)
         return found
     if language == "sed":
         from hookwise.shell.sed_script import sed_commands

@@ -1667,19 +1667,14 @@ def _add_command(
             name = words[0]
             standing = [_Word(v, False, name.quoted, name.start, name.end) for v in same]
             words = [*standing, *words[1:]]
-    if len(words) > 1 and not words[0].dynamic and not words[1].dynamic and "/" in words[1].value:
-        alias = programs.script_alias(words[0].value, words[1].value)
-        if alias is not None:  # python3 /usr/lib/python3.11/timeit.py: python3 -m timeit
+    if len(words) > 1 and not words[0].dynamic:
+        found = programs.invocation_alias([w.value for w in words], script.elsewhere)
+        if found is not None and not any(w.dynamic for w in words[: found[1]]):
+            # python3 -u /usr/lib/python3.11/timeit.py: python3 -u -m timeit; python3 -m
+            # dotenv list: dotenv list (read again as written: the tool may be a wrapper)
             name = words[0]
-            standing = [_Word(v, False, name.quoted, name.start, name.end) for v in alias]
-            # (read again as written: the tool may be a wrapper, dotenv run CMD)
-            words = _strip_prefix([*standing, *words[2:]], script, depth, prefix, certain)
-    if len(words) > 2 and words[1].value == "-m" and not words[2].dynamic:
-        tool = programs.module_tool(words[0].value, words[2].value)
-        if tool is not None:  # python3 -m dotenv list: dotenv list
-            name = words[0]
-            tool_word = _Word(tool, False, name.quoted, name.start, name.end)
-            words = _strip_prefix([tool_word, *words[3:]], script, depth, prefix, certain)
+            standing = [_Word(v, False, name.quoted, name.start, name.end) for v in found[0]]
+            words = _strip_prefix([*standing, *words[found[1] :]], script, depth, prefix, certain)
     if "GLOBIGNORE" in prefix.assigned:  # set, it turns dotglob on (bash(1))
         script.globopts |= {"dotglob"}
     if (
@@ -1784,6 +1779,12 @@ def _add_command(
         named = included_files(command.program, data)
         if named:
             _inner_argv(["cat", *named], depth, script, command.text, "its data includes them")
+    if command.program in programs.DATA_INCLUDERS and script.written:
+        from hookwise.shell.commands.includes import written_includes
+
+        named = written_includes(command, script)  # printf '#include ...' > x.c; cpp x.c
+        if named:
+            _inner_argv(["cat", *named], depth, script, command.text, "its files include them")
     if command.program in programs.TREE_SEARCHERS and programs.searches_cwd(
         command.program, command.argv
     ):  # grep -r s3cr3t: it searches `.`, as grep -r s3cr3t . does

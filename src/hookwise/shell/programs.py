@@ -1033,6 +1033,7 @@ CODE_READERS = frozenset(
         "node",
         "nodejs",
         "bun",
+        "isympy",
         "deno",
         "php",
         "lua",
@@ -1201,38 +1202,108 @@ _TOOL_SCRIPTS = {"npm-cli.js": "npm", "npx-cli.js": "npx", "yarn.js": "yarn",
                  "pnpm.cjs": "pnpm", "pnpm.js": "pnpm"}  # fmt: skip
 
 
-def script_alias(program: str, script: str) -> list[str] | None:
+def script_alias(program: str, script: str, cwd: str | None = None) -> list[str] | None:
     """The words an interpreter running a known tool's script stands for (red team s30 B,
-    C): ``python3 /usr/lib/python3.11/timeit.py`` is ``python3 -m timeit``, a console
-    script (``python3 ~/.local/bin/dotenv list``, a file in a ``bin/`` with no suffix) is
-    the tool itself (``dotenv list``), ``node .../npm-cli.js`` is ``npm``. None: the script
-    is the project's or unknown."""
+    C; s31 E, F, H): ``python3 /usr/lib/python3.11/timeit.py`` is ``python3 -m timeit``
+    (also ``//``, ``/./``, its ``__pycache__/*.pyc``, a subpackage's script, a package
+    directory, a relative name after ``cd`` to ``cwd``), a console script (``python3
+    ~/.local/bin/dotenv list``, a file in a ``bin/`` with no suffix) or a module of a
+    tool's package is the tool itself (``dotenv list``), ``node /usr/bin/npm`` (a link to
+    ``npm-cli.js``) or any file of npm's package is ``npm``. None: the script is the
+    project's or unknown."""
+    from hookwise.shell.py_entry import library_module, script_path
+
     name = family(program.rsplit("/", 1)[-1])
-    base = script.rsplit("/", 1)[-1]
-    if name in ("python", "pypy") and "/" in script:
-        parent = script.rsplit("/", 2)[-2] if script.count("/") >= 1 else ""
-        version = (parent or "").removeprefix("python3")
-        stdlib = parent.startswith("python3") and (not version or version[1:].isdigit())
-        if base.endswith(".py") and stdlib and version[:1] in ("", "."):
-            return [program, "-m", base[:-3]]  # the standard library's module, by its path
+    path = script_path(script, cwd)
+    base = path.rsplit("/", 1)[-1]
+    if name in ("python", "pypy") and "/" in path:
+        found = library_module(path)
+        if found is not None:
+            module, installed = found
+            tool = _MODULE_TOOLS.get(module.split(".", 1)[0])
+            if tool is not None:
+                return [tool]
+            if not installed:  # the standard library's module, by its path
+                return [program, "-m", module]
+            return None
+        parent = path.rsplit("/", 2)[-2]
         if parent == "bin" and "." not in base and base:
             return [base]
-    if name == "node" and base in _TOOL_SCRIPTS:
-        return [_TOOL_SCRIPTS[base]]
+    if name in JS_RUNTIMES:
+        if base in _TOOL_SCRIPTS:
+            return [_TOOL_SCRIPTS[base]]
+        parts = path.split("/")
+        if "node_modules" in parts:  # a file of a tool's package, or its directory
+            package = parts[len(parts) - 1 - parts[::-1].index("node_modules") + 1 :][:1]
+            if package and package[0] in _TOOL_PACKAGES:
+                return [_TOOL_PACKAGES[package[0]]]
     return None
+
+
+def invocation_alias(argv: list[str], cwd: str | None) -> tuple[list[str], int] | None:
+    """(the words an interpreter's command stands for, how many of ``argv`` they replace):
+    the script or ``-m`` module found after the interpreter's own options, as the
+    interpreter reads them (``python3 -u -Im dotenv``, ``node --no-warnings
+    /usr/bin/npm``), read by :func:`script_alias` and :func:`module_tool`."""
+    name = family(argv[0].rsplit("/", 1)[-1]) if argv else None
+    if name in ("python", "pypy"):
+        from hookwise.shell.py_entry import python_entry
+
+        entry = python_entry(argv)
+        used = len(argv) - len(entry.rest)
+        if entry.kind == "module" and entry.value:
+            tool = module_tool(argv[0], entry.value)
+            return ([tool], used) if tool is not None else None
+        if entry.kind == "script":
+            alias = script_alias(argv[0], entry.value, cwd)
+            if alias is not None and alias[1:2] == ["-m"]:
+                alias = [alias[0], *entry.options, *alias[1:]]  # (-i: stdin read after)
+            return (alias, used) if alias is not None else None
+        return None
+    if name in JS_RUNTIMES:
+        at = 1
+        values = _NODE_VALUED
+        while at < len(argv) and argv[at].startswith("-") and argv[at] != "-":
+            if argv[at] in ("-e", "--eval", "-p", "--print", "-pe", "-ep"):
+                return None  # code on the line: the code readers read it
+            if argv[at] == "--":
+                at += 1
+                break
+            at += 2 if argv[at] in values else 1
+        if at < len(argv):
+            alias = script_alias(argv[0], argv[at], cwd)
+            return (alias, at + 1) if alias is not None else None
+    return None
+
+
+# node's options that take the next word as their value
+_NODE_VALUED = frozenset(
+    ["-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions",
+     "--input-type", "--env-file", "--title", "--inspect-port", "--debug-port", "--stack-size",
+     "--max-old-space-size", "--icu-data-dir", "--openssl-config", "--redirect-warnings",
+     "--report-directory", "--report-filename", "--diagnostic-dir", "--cpu-prof-dir",
+     "--heap-prof-dir", "--secure-heap", "--secure-heap-min", "--unhandled-rejections",
+     "--experimental-policy", "--policy-integrity", "--dns-result-order", "--watch-path"]
+)  # fmt: skip
+# programs that run a JavaScript file the way node does (Debian's nodejs, bun)
+JS_RUNTIMES = frozenset(["node", "nodejs", "bun"])
+# npm's packages: node running any file of one (or its directory) runs the tool's CLI
+_TOOL_PACKAGES = {"npm": "npm", "yarn": "yarn", "pnpm": "pnpm", "corepack": "corepack"}
 
 
 # python -m MODULE of an installed tool that is the tool's own program (its CLI)
 _MODULE_TOOLS = {"dotenv": "dotenv", "awscli": "aws", "IPython": "ipython",
-                 "httpie": "http", "pip": "pip", "pipx": "pipx"}  # fmt: skip
+                 "httpie": "http", "pip": "pip", "pipx": "pipx", "isympy": "isympy"}  # fmt: skip
 
 
 def module_tool(program: str, module: str) -> str | None:
     """The program ``python -m MODULE`` stands for (``python3 -m dotenv list`` is ``dotenv
-    list``: red team s30 B), or None."""
+    list``: red team s30 B): any module of a tool's package (``dotenv.__main__``,
+    ``dotenv.cli``, ``awscli.clidriver``) may run its CLI on the line's words, so it is
+    the tool (red team s31 F). None: not a tool's."""
     if family(program.rsplit("/", 1)[-1]) not in ("python", "pypy"):
         return None
-    return _MODULE_TOOLS.get(module)
+    return _MODULE_TOOLS.get(module.split(".", 1)[0])
 
 
 # other names of code readers: Debian's alternatives and builds, roff's front ends
@@ -1243,6 +1314,8 @@ _FAMILY_NAMES = {
     # IPython's shells: python, whose -c code may hold `!CMD` and `%magics` (red team s30 B)
     "ipython": "python", "ipython3": "python", "jupyter-console": "python",
 }  # fmt: skip
+# IPython's shells: `!CMD` and `%magic` in the code they read, --Class.trait=V settings
+IPYTHON_SHELLS = frozenset(["ipython", "ipython3", "jupyter-console", "isympy"])
 _EDITORS = frozenset(["vim", "vi", "nvim", "gvim", "view", "rvim"])
 
 
@@ -1317,12 +1390,16 @@ ENV_LOADERS: dict[str, str] = {
         "git",
     ),
     "SHELL": "shell",
+    # a file of settings or options the program reads (php's ini, ripgrep's options): its
+    # auto_prepend_file or --pre is as good as on the line (red team s31 J, K)
+    **dict.fromkeys(["PHPRC", "PHP_INI_SCAN_DIR", "RIPGREP_CONFIG_PATH"], "config"),
     **dict.fromkeys(
         ["HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "CURL_HOME", "WGETRC", "NPM_CONFIG_USERCONFIG",
          "GNUPGHOME", "INPUTRC"],
         "home",
     ),
 }  # fmt: skip
+NPM_CONFIG = "npm_config_"  # npm reads npm_config_X (any case) as its option --X
 # Variables naming a file the program reads, and may print (file's bad magic line,
 # configparser's error, npm config list, history), space-separated: the file is read as
 # a command's operand is, so the rules on secret files see it. npm_config_* is
@@ -1595,7 +1672,7 @@ _GIT_EXEC_SUBCOMMANDS = frozenset(
 )  # fmt: skip
 
 
-_NPX = {
+NPX = _NPX = {
     "npx": 1,
     "bunx": 1,
     "pnpx": 1,
@@ -1634,26 +1711,42 @@ def _npx(program: str, argv: list[str]) -> list[tuple[str, Any]]:
         return [("script", w.split("=", 1)[1]) for w in argv[3:] if w.startswith("scripts.")]
     if skip == 2 and argv[1:2] == ["set-script"] and len(argv) > 3:
         return [("script", argv[3])]
-    if skip == 2 and (len(argv) < 2 or argv[1] not in _NPX_SUBCOMMANDS):
-        return []
-    i = skip
+    # npm's own options come anywhere before the package (`npm --call X exec`, `npm exec
+    # -yc X`: a cluster of shorthands, c is --call; red team s31 H); the first word that is
+    # not an option is the subcommand (npm, pnpm, yarn, bun), then the package
+    i = 1
+    sub = "" if skip == 2 else program
     out: list[tuple[str, Any]] = []
-    while i < len(argv) and argv[i].startswith("-"):
+    while i < len(argv):
         word = argv[i]
         if word == "--":
             i += 1
             break
-        if word in ("-c", "--call") and i + 1 < len(argv):
-            out.append(("script", argv[i + 1]))
-            return out
         if word.startswith("--call="):
             return [("script", word[len("--call=") :])]
-        i += 2 if word in ("-p", "--package", "--cache", "--prefix", "-w", "--workspace") else 1
+        if word == "--call" or (word[:1] == "-" and word[1:2] != "-" and "c" in word[1:]):
+            return [("script", argv[i + 1] if i + 1 < len(argv) else "")]
+        if word.startswith("-"):
+            i += 2 if word in _NPM_VALUED else 1
+            continue
+        if sub:
+            break
+        sub = word
+        if sub not in _NPX_SUBCOMMANDS:
+            return []
+        i += 1
+    if not sub:
+        return []
     if i < len(argv):
         name = argv[i]
         base = name.rsplit("@", 1)[0] if name.rfind("@") > 0 else name
         out.append(("argv", [base.rsplit("/", 1)[-1], *argv[i + 1 :]]))
     return out
+
+
+# npm's options that take the next word as their value
+_NPM_VALUED = frozenset(["-p", "--package", "--cache", "--prefix", "-w", "--workspace",
+                         "--userconfig", "--registry", "--loglevel", "--script-shell"])  # fmt: skip
 
 
 # The programs runs() reads, by the module that knows each (imported only for these:
@@ -2002,9 +2095,16 @@ def _php_runs(argv: list[str]) -> list[tuple[str, Any]]:
     words = iter(argv[1:])
     serving = False
     root = "."
+    settings: list[tuple[str, str]] = []
     for word in words:
         setting = ""
-        if word in ("-d", "--define"):
+        if word in ("-c", "--php-ini") or word.startswith(("-c", "--php-ini=")):
+            ini = next(words, "") if word in ("-c", "--php-ini") else word.partition("=")[2]
+            if word.startswith("-c") and word != "-c":
+                ini = word[2:]
+            why = f"php -c {ini} reads settings (auto_prepend_file...) from a file"
+            found.append(("unverifiable", f"{why} the guard did not read"))
+        elif word in ("-d", "--define"):
             setting = next(words, "")
         elif word.startswith("-d") and "=" in word:
             setting = word[2:]
@@ -2019,8 +2119,15 @@ def _php_runs(argv: list[str]) -> list[tuple[str, Any]]:
         elif word.startswith("-t") and len(word) > 2:
             root = word[2:]
         key, _, value = setting.partition("=")
-        if key.strip() in _PHP_READ_SETTINGS and value:
-            found.append(("read", value.strip().strip("\"'")))
+        settings.append((key.strip(), value.strip().strip("\"'")))
+    # a relative file php looks for under include_path too (red team s31 J: -d
+    # include_path=../home -d auto_prepend_file=.netrc): each place it may be found
+    places = [p for k, v in settings if k == "include_path" for p in v.split(":") if p]
+    for key, value in settings:
+        if key in _PHP_READ_SETTINGS and value:
+            found.append(("read", value))
+            if not value.startswith("/"):
+                found += [("read", f"{place.rstrip('/')}/{value}") for place in places]
     if serving:
         found.append(("tree", root))
     return found

@@ -137,20 +137,37 @@ def _ed(text: str) -> Items:
     return out
 
 
+# sqlite3's dot-commands, as its shell matches them: a prefix of a command's name may be
+# that command (`.sh`, `.she`, `.sys`, `.o |CMD`: red team s31 S; which one a short prefix
+# picks depends on the build), checked against every name that runs a command, pipes into
+# one, loads code or reads a file
+_SQLITE_RUN = ("shell", "system")
+_SQLITE_PIPE = ("once", "output", "import", "read", "excel")
+_SQLITE_CODE = ("load", "www", "excel", "edit")
+_SQLITE_READ = ("read", "import")
+
+
+def _dot_is(name: str, commands: tuple[str, ...]) -> bool:
+    """Whether a dot-command's name, as written, may be one of ``commands`` to sqlite3."""
+    return any(c.startswith(name) for c in commands)
+
+
 def _sqlite(text: str) -> Items:
     out: Items = []
     for line in _lines(text):
-        match = re.match(r"^\.(shell|system)\s+(.*)$", line)
-        if match is not None:
-            out.append(("script", match.group(2)))
+        dot = re.match(r"^\.(\S+)\s*(.*)$", line)
+        if dot is None:
+            name, rest = "", ""
+        else:
+            name, rest = dot.group(1), dot.group(2)
+        if name and _dot_is(name, _SQLITE_RUN):
+            out.append(("script", rest) if rest else ("unverifiable", f"sqlite `{line[:40]}`"))
             continue
-        match = re.match(
-            r"^\.(once|output|import|read|excel)\s+['\"]?\|(.*?)['\"]?(?:\s+\w+)?$", line
-        )
-        if match is not None:
-            out.append(("script", match.group(2)))
+        pipe = re.match(r"""^(?:-\S+\s+)*['"]?\|(.*?)['"]?(?:\s+\w+)?$""", rest)
+        if name and pipe is not None and _dot_is(name, _SQLITE_PIPE):
+            out.append(("script", pipe.group(1)))
             continue
-        if re.match(r"^\.(load|www|excel|edit)\b", line) or re.search(
+        if (name and _dot_is(name, _SQLITE_CODE)) or re.search(
             r"\b(?:load_extension|edit|writefile)\s*\(", line, re.I
         ):
             out.append(("unverifiable", f"sqlite runs code or writes files with `{line[:40]}`"))
@@ -160,8 +177,8 @@ def _sqlite(text: str) -> Items:
             argument = match.group(1).strip()
             literal = re.fullmatch(r"'([^']*)'", argument)
             out.append(("read", literal.group(1) if literal else COMPUTED))
-        if re.match(r"^\.(read|import)\s+['\"]?([^|'\"\s][^'\"\s]*)", line):
-            out.append(("read", re.split(r"\s+", line, maxsplit=2)[1].strip("'\"")))
+        if name and _dot_is(name, _SQLITE_READ) and rest and rest[:1] not in "|-":
+            out.append(("read", re.split(r"\s+", rest, maxsplit=1)[0].strip("'\"")))
     return out
 
 

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from hookwise.shell.programs import DATA_INCLUDERS
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def included_files(program: str, data: str) -> list[str]:
     """The files ``data`` makes ``program`` read (DATA_INCLUDERS). A C preprocessor's
@@ -42,6 +46,27 @@ def included_files(program: str, data: str) -> list[str]:
         if name:
             found.append(name)
     return found[:64]
+
+
+def written_includes(command: Any, script: Any) -> list[str]:
+    """The files a DATA_INCLUDERS program reads through the ``#include`` (``.so``,
+    ``include(``) lines of operands the line wrote (red team s31 U: ``printf '#include
+    "../home/.netrc"' > x.c; cpp -P x.c``), each found beside the file that names it. A
+    file written with content known only when it runs: noted unverifiable."""
+    found: list[str] = []
+    argv = command.argv
+    for at, word in enumerate(argv[1:], start=1):
+        if word.startswith("-") or argv[at - 1] == "-o" or not script.was_written(word):
+            continue  # (gcc -o v.so: its own output)
+        content = script.recall(word)
+        if content is None:
+            why = f"{command.program} reads the lines of {word}, written on the line with"
+            command.unknowns.append(f"{why} content known only when it runs")
+            continue
+        beside = word.rsplit("/", 1)[0] + "/" if "/" in word else ""
+        for name in included_files(command.program, content):
+            found.append(name if name.startswith("/") or "$" in name else beside + name)
+    return found
 
 
 def search_selection(program: str, argv: list[str]) -> list[str] | None:
