@@ -174,7 +174,11 @@ def test_a_filter_is_not_a_file(argv: list[str], excluded: set[int]) -> None:
         (["foreman", "start", "-e.env"], [".env"]),
         (["honcho", "--env=a.env", "start"], ["a.env"]),
         (["docker", "run", "-e", "A=1", "img"], []),  # docker's -e is a variable
-        (["foreman", "start", "-f", "Procfile"], []),
+        # with no -e, foreman and honcho load .env (their option's default: red team s31 I)
+        (["foreman", "start", "-f", "Procfile"], [".env"]),
+        (["honcho", "start"], [".env"]),
+        (["node", "-r", "dotenv/config", "app.js"], [".env"]),
+        (["node", "-r", "./setup.js", "app.js"], []),
     ],
 )
 def test_env_files_by_meaning(argv: list[str], expected: list[str]) -> None:

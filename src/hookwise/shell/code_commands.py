@@ -104,6 +104,11 @@ _READING = (
     # (awk 'BEGIN{ARGV[1]=".env";ARGC=2}{print}', perl -e '@ARGV=(".env"); print <>')
     r"\bARGV\s*\[[^]]*\]\s*=|@ARGV\s*=|(?:push|unshift)\s*\(?\s*@ARGV"
 )
+# code that loads an environment file itself: python-dotenv's load_dotenv()/
+# dotenv_values(), node's require("dotenv").config() and process.loadEnvFile(), Ruby's and
+# PHP's Dotenv, environs' and django-environ's read_env(), python-decouple, pydantic's
+# env_file; with no file named, each reads ``.env`` (red team s31 I)
+ENV_LOADING = r"(?i:dotenv|load_?env_?file|read_?env\b|env_?file|\bdecouple\b)"
 _HOME = (
     r"Path\.home\s*\(|expanduser|\bHOME\b|homedir\s*\(|Dir\.home|\$ENV\{HOME\}|"
     r"os\.homedir|getpwuid|USERPROFILE"
@@ -126,10 +131,13 @@ def _reads(code: str, language: str = "") -> list[tuple[str, Any]]:
     ``os.path.join(os.environ['HOME'], '.aws', 'credentials')``): ("read", path)."""
     import re
 
-    if not re.search(_READING, code):
+    loads_env = re.search(ENV_LOADING, code) is not None
+    if not loads_env and not re.search(_READING, code):
         return []
     literals = [w for w in _literals(code) if w and "\n" not in w and " " not in w]
     out: list[tuple[str, Any]] = [("read", w) for w in literals if _path_like(w)]
+    if loads_env:
+        out.append(("read", ".env"))  # the file such a loader reads when none is named
     # `".e" + "nv"`, perl's `".e"."nv"`, awk's and Python's `".e" "nv"`: literals joined
     # are a name as much as one literal is
     for match in re.finditer(rf"{_STRING_NC}(?:\s*(?:\+|\.\.?)?\s*{_STRING_NC})+", code):

@@ -1399,6 +1399,8 @@ def _strip_prefix(
                     return words[i:]  # dotenv list / get KEY: a command of its own
                 if len(script.sourced) < 8:  # dotenv run CMD: CMD gets the file's values
                     script.sourced.append(dotenv_file(values))
+            elif name == "pipenv" and len(script.sourced) < 8:
+                script.sourced.append(".env")  # pipenv run/shell load .env first (s31 I)
             ran = strip_runner(name, values)
             if ran is None:
                 return words[i:]
@@ -1452,6 +1454,12 @@ def _strip_prefix(
     return words[i:]
 
 
+def _arithmetic_word(word: _Word) -> bool:
+    """Whether ``word`` stands for the ``((`` of an arithmetic command (_arithmetic_command:
+    the name ``let`` over the two characters), not a word ``let`` the line spells."""
+    return word.value == "let" and not word.quoted and word.end - word.start == 2
+
+
 def _prefix_word(word: _Word) -> bool:
     """Whether ``_strip_prefix`` would strip ``word`` in another round."""
     if _is_assignment(word):
@@ -1486,7 +1494,7 @@ def _assignment(word: _Word, script: Script, depth: int, prefix: _Prefix) -> Non
 
         for path in named_files(name, value):  # MAGIC=F file x prints F's lines
             _inner_argv(["cat", path], depth, script, word.value, f"{name} names a file read")
-    if word.dynamic and script.sourced:
+    if script.sourced and (word.dynamic or "[" in name):  # (a[X]=1: the subscript is arithmetic)
         from hookwise.shell.commands.env_files import assignment_shows
 
         if assignment_shows(name, value):  # LC_ALL=$X: bash's warning shows the value
@@ -1626,6 +1634,8 @@ def _add_command(
         if raw and raw[0].value == "()":
             raw = raw[1:]
     prefix = _Prefix()
+    if raw[:1] and raw[0].value == "for" and len(raw) > 2 and _arithmetic_word(raw[1]):
+        raw = raw[1:3]  # for ((i = X; ...)): its header is arithmetic, as ((...)) is
     if raw and not raw[0].quoted and raw[0].value in _COMPOUND:
         if raw[0].value in ("for", "select") and len(raw) > 1:
             _record(script, raw[1].value, None, False)  # the loop sets it to each value
@@ -1792,8 +1802,12 @@ def _add_command(
         if command.program == "git":  # git grep --no-index X: a recursive grep of .
             searched = ["grep", "-r", "-e", "", "."]
         _inner_argv(searched, depth, script, command.text, "searches .")
-    if programs.ENV_FILE_OPTION in command.text or command.program in programs.ENV_FILE_SPELLED:
-        # docker run --env-file .env: loaded as its environment, as `source .env` loads it
+    if (
+        programs.ENV_FILE_OPTION in command.text
+        or command.program in programs.ENV_FILE_SPELLED
+        or "env" in command.text.lower()
+    ):  # docker run --env-file .env, node -r dotenv/config: loaded as its environment, as
+        # `source .env` loads it
         from hookwise.shell.commands.env_files import code_prints_env, env_files
 
         printing = code_prints_env(command.program, command.argv)
@@ -2085,9 +2099,11 @@ def _run_inner(
         valued = any("$" in w or "`" in w for w in given)
         name = programs.family(program)
         line_code = name is not None and accounting.reads_code(command, script, name, outputs=False)
+        inputs = tuple(r for r in command.redirects if r not in command.writes)
         leaks = leaks_values(
             program, argv, command.dynamic, fed=fed, valued=valued, traced=traced,
-            line_code=line_code,
+            line_code=line_code, cwd=script.elsewhere, inputs=inputs,
+            extglob="extglob" in script.globs_named | script.globopts,
         )  # fmt: skip
         if leaks:
             for path in script.sourced:

@@ -6,6 +6,7 @@ environment file option, or after a ``source``. Standard library only."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from hookwise.shell.programs import (
     AWKS,
@@ -19,11 +20,37 @@ from hookwise.shell.programs import (
 _IF_EXISTS = ENV_FILE_OPTION + "-if-exists"
 
 
+# an interpreter's options that load a module before its code (node -r, --require,
+# --import; ruby -rMOD; perl -MMOD): a module that loads an environment file reads .env
+_PRELOADS = ("-r", "--require", "--import", "--loader", "--experimental-loader", "-M")
+
+
+def preloaded_env(argv: list[str]) -> bool:
+    """Whether an option preloads a module that loads an environment file itself (``node
+    -r dotenv/config``, ``ruby -rdotenv/load``): it reads ``.env`` (red team s31 I)."""
+    import re
+
+    from hookwise.shell.code_commands import ENV_LOADING
+
+    for at, word in enumerate(argv[1:], start=1):
+        option, equals, value = word.partition("=")
+        if option in _PRELOADS:
+            module = value if equals else (argv[at + 1] if at + 1 < len(argv) else "")
+        elif word[:2] in ("-r", "-M") and len(word) > 2:
+            module = word[2:]
+        else:
+            continue
+        if re.search(ENV_LOADING, module):
+            return True
+    return False
+
+
 def env_files(program: str, argv: list[str]) -> list[str]:
     """The environment files a command loads (``--env-file F``, ``--env-file=F``, and
-    the program's own spelling: ``foreman start -e F``)."""
+    the program's own spelling: ``foreman start -e F``; ``.env`` for a preloaded module
+    that loads it: preloaded_env)."""
     spelled = program in ENV_FILE_SPELLED
-    found: list[str] = []
+    found: list[str] = [".env"] if preloaded_env(argv) else []
     for at, word in enumerate(argv[1:], start=1):
         name, equals, value = word.partition("=")
         if spelled and word.startswith("-"):
@@ -42,7 +69,19 @@ def env_files(program: str, argv: list[str]) -> list[str]:
             found.append(value)
         elif at + 1 < len(argv):
             found.append(argv[at + 1])
+    if spelled and not found:
+        found.append(".env")  # foreman's and honcho's -e: .env when none is given
     return found
+
+
+def _names_environment(words: list[str], cwd: str | None = None, extglob: bool = False) -> bool:
+    """Whether a word may name a process's environment (commands/proc_environ.py): a
+    cheap look for a slash first, the module only then."""
+    if not any("/" in w for w in words) and cwd is None:
+        return False
+    from hookwise.shell.commands.proc_environ import names_environment
+
+    return any(names_environment(w, cwd, extglob) for w in words)
 
 
 # Programs that print variables' values: after ``source .env`` on the line, printing what it
@@ -61,8 +100,8 @@ def prints_values(program: str, argv: list[str], dynamic: list[bool], fed: bool 
         return True
     if program in _VALUE_ECHOES:
         return any(dynamic[1:])
-    if any(w.endswith("/environ") for w in argv[1:]):
-        return True  # cat /proc/self/environ: the process's own environment
+    if _names_environment(argv[1:]):
+        return True  # cat /proc/self/envi*: a process's own environment (proc_environ.py)
     if program in _ENV_PRINTERS:
         return _shows_env(program, argv)
     if program not in _VALUE_DUMPERS:
@@ -120,6 +159,9 @@ def leaks_values(
     valued: bool,
     traced: bool,
     line_code: bool,
+    cwd: str | None = None,
+    inputs: tuple[str, ...] = (),
+    extglob: bool = False,
 ) -> bool:
     """Whether a command after ``source F`` on the line may print or send a value F
     defined: prints_values's printers, and all but what accounts for it (_QUIET): what
@@ -127,7 +169,9 @@ def leaks_values(
     through its words (an assignment for it, a redirect target, a here-string);
     ``traced``: bash traces what it runs (``set -x``, ``bash -x``: every command's
     expanded words and ``PS4``); ``line_code``: it runs code given on the line
-    (accounting.reads_code).
+    (accounting.reads_code); ``cwd``: where the line moved to (``cd /proc``), ``inputs``:
+    the files it reads by redirect (``< /proc/self/environ``); ``extglob``: the line may
+    turn extglob on.
 
     Any other program is the project's code run as it is on disk (``npm run dev``,
     ``./manage.py migrate``, ``jest``): running it with the file's values is why the file
@@ -135,23 +179,67 @@ def leaks_values(
     only when the line hands it a value (its words, its input) or code."""
     if traced or valued or prints_values(program, argv, dynamic, fed):
         return True
+    if _names_environment([*argv[1:], *inputs], cwd, extglob):
+        return True  # cd /proc; cat self/envir?n, cat < /dev/fd/../environ
     if any(_ERROR_EXPANSION.search(w) for w, d in zip(argv, dynamic, strict=False) if d):
         return True  # : ${NOPE:?$X}: bash's error message is the word (red team s30 H)
     if program not in _QUIET:
         handed = fed or line_code or any(dynamic[1:])
         return handed or not _project_code(program, argv)
     if not any(dynamic[1:]):
-        return False
+        return _arithmetic_names(program, argv[1:])  # [[ X -eq 1 ]], declare -i n=X
     if program not in _TESTS:
         return True
+    shown = zip(argv[1:], dynamic[1:], strict=False)
+    if any(d and not _PLAIN_VALUE.fullmatch(w) for w, d in shown):
+        return True  # : $(( $X + )), ${a[$X-]}, ${X:0:$X-}: bash's error prints the value
     return program not in (":", "true", "false") and not _quiet_test(argv[1:], dynamic[1:])
 
 
 # ${NAME?WORD}, ${NAME:?WORD}: unset, bash prints WORD (expanded) and stops
 _ERROR_EXPANSION = re.compile(r"\$\{[#!]?[A-Za-z_0-9@*]+(?:\[[^]]*\])?:?\?")
-# a value that is only references to variables and literal text (``"$a/${b}x"``): no
-# arithmetic, indirection or operator expansion, whose errors print the value
-_PLAIN_VALUE = re.compile(r"""(?:\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|[^$`\\])*""")
+# a value that is only references to variables (named, positional, special) and literal
+# text (``"$a/${b}x"``, ``"$1"``): no arithmetic, subscript, substring, indirection or
+# operator expansion, whose errors print the value (red team s30 H, s31 R)
+_PLAIN_VALUE = re.compile(
+    r"""(?:\$(?:[A-Za-z_]\w*|[0-9#?@*$!-])|\$\{(?:[A-Za-z_]\w*|[0-9]+|[#?@*$!-])\}|[^$`\\])*"""
+)
+# an integer bash reads as itself, whatever the variables hold
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+# [[ ]]'s operators that evaluate both operands as arithmetic (a name: its value, again
+# as arithmetic, printed in the error when it is not a number)
+_ARITHMETIC_TESTS = frozenset(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"])
+
+
+def _arithmetic_names(program: str, words: list[str]) -> bool:
+    """Whether a command with no expansion still has bash evaluate a name as arithmetic
+    (after a source, the name may be the file's, and a value that is no number is printed
+    in the error: "s3cr3t-x: syntax error"): ``[[ X -eq 1 ]]``, ``test -v 'a[X]'`` (a
+    subscript is arithmetic), ``declare -i n=X``, ``declare 'a[X]=1'``."""
+    if program == "[[" and any(
+        w in _ARITHMETIC_TESTS and not (_INTEGER.fullmatch(a) and _INTEGER.fullmatch(b))
+        for a, w, b in zip(words, words[1:], words[2:], strict=False)
+    ):
+        return True
+    if program in _TESTS:
+        return any(_named_subscript(o) for w, o in pairwise(words) if w == "-v")
+    if program not in ("declare", "typeset", "local", "export", "readonly"):
+        return False
+    integer = any(w[:1] in "-+" and "i" in w[1:] for w in words)
+    for word in words:
+        name, equals, value = word.partition("=")
+        if _named_subscript(name) or (integer and equals and not _INTEGER.fullmatch(value)):
+            return True
+    return False
+
+
+def _named_subscript(word: str) -> bool:
+    """Whether ``word`` holds an array subscript that is not a plain integer (``a[X]``,
+    ``a[$X-]``): bash evaluates it as arithmetic."""
+    at = word.find("[")
+    return at >= 0 and not _INTEGER.fullmatch(word[at + 1 : word.rfind("]")])
+
+
 # bash's own variables with lowercase names (bash(1), Shell Variables)
 _BASH_LOWER = frozenset(["histchars", "auto_resume"])
 
@@ -162,6 +250,9 @@ def assignment_shows(name: str, value: str) -> bool:
     cannot change locale (s3cr3t)", ``BASH_XTRACEFD=$X``), and so may any upper-case
     name hookwise does not know; arithmetic and indirection print a bad operand. A
     script's own lower-case variable set from plain references prints nothing."""
+    if _named_subscript(name):  # a[X]=1: the subscript is arithmetic (a bad X is printed)
+        return True
+    name = name.partition("[")[0]
     if not name.islower() or name in _BASH_LOWER:
         return True
     return _PLAIN_VALUE.fullmatch(value) is None
@@ -201,8 +292,8 @@ def _quiet_test(words: list[str], dynamic: list[bool]) -> bool:
         words, dynamic = words[1:], dynamic[1:]
     if len(words) == 1:
         return True
-    if len(words) == 2:
-        return not dynamic[0] and words[0] in _TEST_UNARY
+    if len(words) == 2:  # (-v a[$X-]: the subscript is arithmetic)
+        return not dynamic[0] and words[0] in _TEST_UNARY and not _named_subscript(words[1])
     if len(words) == 3:
         return not dynamic[1] and words[1] in _TEST_BINARY
     return False
