@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import shlex
 import shutil
 import subprocess
 import sys
@@ -348,3 +349,28 @@ def test_a_tmux_server_outside_cannot_be_asked_to_run_a_command(world: World) ->
         assert outside.returncode == 0 and escaped.exists()  # the same request from outside works
     finally:
         subprocess.run(["tmux", "-L", "hw", "kill-server"], env=env, check=False)
+
+
+def test_a_lease_on_a_file_the_session_owns_is_refused(world: World) -> None:
+    """fcntl F_SETLEASE on hookwise's launcher (read-only inside, owned by the session's
+    uid) would hold every open of it, a hook's among them, past the host's timeout (red team
+    s31 run #1): refused, on a guarded file and on a file of the project alike."""
+    launcher = world.launcher
+    code = (
+        "import fcntl, os, sys\n"
+        "for name in sys.argv[1:]:\n"
+        "    fd = os.open(name, os.O_RDONLY)\n"
+        "    try:\n"
+        "        fcntl.fcntl(fd, 1024, fcntl.F_RDLCK)\n"
+        "        print('LEASED', name)\n"
+        "    except OSError as exc:\n"
+        "        print('REFUSED', exc.errno, name)\n"
+    )
+    scratch = world.project / "notes.txt"
+    scratch.write_text("x\n")
+    done = world.run(
+        f"echo SESSION; {sys.executable} -c {shlex.quote(code)} '{launcher}' '{scratch}'"
+    )
+    assert "SESSION" in done.stdout, done.stderr
+    assert f"REFUSED 1 {launcher}" in done.stdout, done.stdout + done.stderr
+    assert f"REFUSED 1 {scratch}" in done.stdout, done.stdout + done.stderr

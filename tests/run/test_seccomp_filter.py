@@ -36,7 +36,7 @@ def run(program: bytes, arch: int, nr: int, args: tuple[int, ...] = ()) -> int:
 @pytest.mark.parametrize("machine", sorted(libc._ARCH))
 def test_each_abi_refuses_what_it_must(machine: str) -> None:
     numbers = libc._ARCH[machine]
-    program = libc.filter_program(numbers)
+    program = libc.filter_program(numbers, machine)
     for abi in (numbers.native, numbers.compat):
         a = abi.audit
         assert run(program, a, abi.ioctl, (0, libc.TIOCSTI)) == EPERM
@@ -54,6 +54,10 @@ def test_each_abi_refuses_what_it_must(machine: str) -> None:
         assert run(program, a, abi.prlimit64, (0, 0, 0x1000)) == ALLOW  # its own
         for number in abi.io_uring:  # (a ring's fixed files are in no descriptor table)
             assert run(program, a, number, (4, 0)) == EPERM
+        for number in libc.SIGNAL_CALLS[machine][abi is numbers.compat]["fcntl"]:
+            assert run(program, a, number, (5, libc.F_SETLEASE, 1)) == EPERM  # (F_WRLCK)
+            assert run(program, a, number, (5, 1024 - 1024 + 1, 0)) == ALLOW  # F_GETFD
+            assert run(program, a, number, (5, 1025, 0)) == ALLOW  # F_GETLEASE
         assert run(program, a, 0, ()) == ALLOW
     if numbers.x32:
         assert run(program, numbers.native.audit, libc.X32_BIT | 514) == ENOSYS

@@ -172,6 +172,7 @@ def close_from(first: int) -> None:
 
 TIOCSTI = 0x5412
 TIOCLINUX = 0x541C
+F_SETLEASE = 1024
 PTRACE_ATTACH = 16
 PTRACE_SEIZE = 0x4206
 EPERM = 1
@@ -193,9 +194,17 @@ def _arg(index: int, high: bool = False) -> int:
 Program = list[tuple[str, int | str, str, str]]
 
 
-def _abi_checks(abi: Abi, prefix: str, seccomp: int) -> Program:
+def _abi_checks(abi: Abi, prefix: str, seccomp: int, fcntls: tuple[int, ...]) -> Program:
     """After the number is loaded: the calls this ABI must check, by number."""
     return [
+        *[
+            item
+            for index, number in enumerate(fcntls)
+            for item in (
+                ("jeq", number, "lease", f"{prefix}f{index}"),
+                ("label", f"{prefix}f{index}", "", ""),
+            )
+        ],
         ("jeq", abi.ioctl, "ioctl", f"{prefix}1"),
         ("label", f"{prefix}1", "", ""),
         ("jeq", abi.ptrace, "ptrace", f"{prefix}2"),
@@ -228,12 +237,18 @@ def filter_program(numbers: Arch, machine: str = MACHINE) -> bytes:
         ("ld", _NR, "", ""),
         *([("jge", X32_BIT, "enosys", "native_calls")] if numbers.x32 else []),
         ("label", "native_calls", "", ""),
-        *_abi_checks(native, "n", EXEC_CALLS[machine][2]),
+        *_abi_checks(native, "n", EXEC_CALLS[machine][2], SIGNAL_CALLS[machine][0]["fcntl"]),
         ("label", "compat_arch", "", ""),
         ("jeq", compat.audit, "compat", "allow"),
         ("label", "compat", "", ""),
         ("ld", _NR, "", ""),
-        *_abi_checks(compat, "c", COMPAT_SECCOMP[machine]),
+        *_abi_checks(compat, "c", COMPAT_SECCOMP[machine], SIGNAL_CALLS[machine][1]["fcntl"]),
+        # fcntl(fd, F_SETLEASE, ...): a lease on a file the session owns (hookwise's launcher)
+        # holds every open of it, a hook's included, for the lease-break time (red team s31
+        # run #1); nothing an agent runs needs one
+        ("label", "lease", "", ""),
+        ("ld", _arg(1), "", ""),
+        ("jeq", F_SETLEASE, "eperm", "allow"),
         # ioctl(fd, request): TIOCSTI and TIOCLINUX (the kernel reads an unsigned int)
         ("label", "ioctl", "", ""),
         ("ld", _arg(1), "", ""),
@@ -506,6 +521,9 @@ def install_filter() -> None:
       in a ring's fixed-file table is in no descriptor table, so a hook's output pipe held
       there was invisible to the pipe-holder check (red team s26 #7). Node (libuv) and
       Python fall back to plain system calls;
+    - fcntl ``F_SETLEASE`` fails with EPERM: a lease on a file the session owns (hookwise's
+      launcher, even on a read-only mount) holds every open of it, a hook's among them,
+      until the lease-break time, past the host's timeout;
     - seccomp with ``SECCOMP_FILTER_FLAG_NEW_LISTENER`` fails with EPERM: a listener of its
       own would be notified of its processes' signals and execs instead of the session's
       (:func:`exec_notifier_program`), and could let them through;
