@@ -1,4 +1,4 @@
-"""The launcher's interpreter never writes a ``.pyc`` (red team s31 run #4): a file size
+"""The launcher's interpreter never writes a ``.pyc`` (red team s31 run #6): a file size
 limit a tool call set on its host cut a stale module's ``.pyc`` short, Python renamed it
 into place, and every later hook failed to start until the file was removed. The flags
 the launcher's first line gives are run for real here, in both of its forms."""

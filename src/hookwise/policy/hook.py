@@ -333,7 +333,7 @@ def main(argv: list[str], *, own_process: bool = False) -> int:
     term = _HeldTerm()
     if sys.stdin is None or sys.stdout is None or sys.stderr is None:
         # Python could not open a standard stream (a descriptor limit the host inherited
-        # from a tool call, red team s31 run #6): no event can be read or answer given, and
+        # from a tool call, red team s31 run #5): no event can be read or answer given, and
         # exit 2 is the answer every host takes as "blocked" (an exception would exit 1)
         try:  # noqa: SIM105 - contextlib is not loaded on the hot path
             os.write(2, b"hookwise hook: a standard stream could not be opened; blocked\n")

@@ -47,7 +47,7 @@ def launcher_text(launcher: str) -> str:
     (-I -S), in UTF-8 mode (-X utf8), loading the hook's modules from its snapshot
     (snapshot.py). -B: the hook never writes a ``.pyc``; under a file size limit a tool
     call set on its host, Python wrote a stale module's ``.pyc`` cut short and renamed it
-    into place, and every later hook failed to start (red team s31 run #4)."""
+    into place, and every later hook failed to start (red team s31 run #6)."""
     from hookwise.policy import run_hook
 
     script = str(Path(run_hook.__file__).resolve())
