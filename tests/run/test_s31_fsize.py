@@ -82,3 +82,25 @@ def test_a_hard_limit_keeps_the_record_and_doctor_says_so(lab: Lab) -> None:
     assert _denied(again)
     records = log.read_bytes()[len(before) :].splitlines()
     assert len(records) == 2 and all(b'"no rm"' in line for line in records), records
+
+
+def test_a_hard_limit_below_one_record_keeps_no_cut_record(lab: Lab) -> None:
+    """Red team s31 run #4: with a hard limit smaller than one record, the kept record was
+    cut at the limit, then appended to the log with no newline, gluing two records into one
+    corrupt line. A record that does not fit is not kept (said on stderr); a cut one left
+    by an earlier version is dropped, never appended."""
+    log = _log(lab)
+    before = log.read_bytes()
+    result = _hook(lab, "100:100")
+    assert _denied(result), result
+    assert log.read_bytes() == before
+    assert "does not fit under the file size limit" in result.stderr, result.stderr
+    pending = log.parent / "audit.jsonl.pending"
+    assert not pending.exists() or not any(pending.iterdir()), list(pending.iterdir())
+    pending.mkdir(exist_ok=True)
+    (pending / "1-1.jsonl").write_bytes(b'{"cut": "rec')  # as the old code left it
+    again = _hook(lab, "unlimited:unlimited")
+    assert _denied(again)
+    lines = log.read_bytes()[len(before) :].splitlines()
+    assert [json.loads(line) for line in lines], lines  # every line whole JSON
+    assert b"cut" not in log.read_bytes()

@@ -220,9 +220,14 @@ def _keep(path: str, line: bytes) -> str:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_NONBLOCK
     fd = os.open(name, flags, 0o600)
     try:
-        os.write(fd, line)
+        written = os.write(fd, line)
+    except OSError:
+        written = -1
     finally:
         os.close(fd)
+    if written != len(line):  # a file size limit below one record: no cut record is kept
+        os.unlink(name)  # (it would glue onto the next line of the log: red team s31 run #4)
+        raise OSError(f"the record ({len(line)} bytes) does not fit under the file size limit")
     return name
 
 
@@ -250,6 +255,9 @@ def _drain(path: str, fd: int) -> None:
             continue  # another hook took it
         try:
             data = read_regular(claimed, _MAX_PENDING)
+            if not data.endswith(b"\n"):  # cut (a kept file is one whole line): dropped
+                os.unlink(claimed)
+                continue
             if file_size_limit(os.fstat(fd).st_size + len(data)) is not None:
                 raise OSError("past the file size limit")  # (kept for a later call)
             os.write(fd, data)
