@@ -214,7 +214,7 @@ def test_every_class_is_sourced_and_large_enough() -> None:
 
 
 BOMBS = ["echo " + "{1..9}" * 7, ": " + "{a,b}" * 30, "echo {1..100000000}",
-         "echo " + "{" + ",".join(str(i) for i in range(60000)) + "}"]  # fmt: skip
+         "echo " + "{" + ",".join(["x"] * 60000) + "}"]  # fmt: skip
 
 
 @pytest.mark.parametrize("command", BOMBS, ids=["seq7", "comma30", "seq1e8", "wide"])

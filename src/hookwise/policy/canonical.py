@@ -1110,15 +1110,16 @@ class Event:
         self.now = now
         self._cache: dict[str, Any] = {}
 
-    def derived(self, name: str, host_tool: str | None, raw_input: dict[str, Any]) -> Event:
-        """The same event for another canonical name, or with rewritten input (an MCP tool
-        mapped by its own name mapped again: the rewritten call is read as the first)."""
-        mapped: dict[str, Any] | None = None
-        if self.mcp_args is not None and host_tool == self.host_tool and host_tool:
-            from hookwise.policy.tool_input import mcp_call  # (imports this module)
-
-            found = mcp_call(host_tool, self.payload, raw_input)
-            mapped = None if found is None else found[1]
+    def derived(
+        self,
+        name: str,
+        host_tool: str | None,
+        raw_input: dict[str, Any],
+        mapped: dict[str, Any] | None = None,
+    ) -> Event:
+        """The same event for another canonical name, or with rewritten input; ``mapped``:
+        the rewritten arguments of an MCP tool mapped by its own name, mapped again (the
+        caller maps them: tool_input.mcp_call), so the rewritten call is read as the first."""
         return Event(
             name,
             self.host,

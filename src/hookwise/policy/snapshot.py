@@ -54,7 +54,7 @@ EAGER = (
 ON_DEMAND = (
     "hookwise.shell",
     "hookwise.shell.programs",
-    "hookwise.shell.py_entry",
+    "hookwise.shell.commands.py_entry",
     "hookwise.shell.accounting",
     "hookwise.shell.parser",
     "hookwise.shell.wrappers",

@@ -191,7 +191,9 @@ _READ_OPEN = (
 # process.argv[2], ARGV[0], $ARGV[0]), stdin or the program's own file; then other
 # arguments (a mode, an encoding)
 _ACCOUNTED = (
-    rf"\s*(?:{_STRING_NC}(?:\s*[+.]\s*{_STRING_NC})*|sys\.argv\s*\[\s*-?\d+\s*\]|"
+    rf"\s*(?:{_STRING_NC}(?:\s*[+.]\s*{_STRING_NC})*|"
+    rf"(?:os\.)?path\.join\(\s*{_STRING_NC}(?:\s*,\s*{_STRING_NC})*\s*\)|"
+    r"sys\.argv\s*\[\s*-?\d+\s*\]|"
     r"process\.argv\s*\[\s*\d+\s*\]|\$?ARGV\s*\[\s*\d+\s*\]|sys\.stdin(?:\.fileno\(\))?|"
     r"0|__file__|)\s*(?:,.*)?"
 )

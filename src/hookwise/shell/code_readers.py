@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 
+from hookwise.shell.commands.py_entry import python_entry
 from hookwise.shell.programs import IPYTHON_SHELLS, family
 from hookwise.shell.programs import PY_SHELLS as _PY_SHELLS
-from hookwise.shell.py_entry import python_entry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -750,6 +750,10 @@ def read(
             out.append(("unverifiable", why))
     code, files, operand, at = _scan(argv, reader)
     entry = python_entry(argv) if name in ("python", "pypy") else None
+    if entry is not None and entry.kind in ("module", "script") and "i" in entry.flags:
+        # python -i: once the module or script ends, its standard input is code
+        why = f"{program} -i runs code read from its standard input after {entry.value}"
+        return [*out, ("unverifiable", why)]
     if entry is not None and entry.kind == "module":  # after python's options (-Im, -mX)
         module, rest = entry.value, entry.rest
         if module in _PY_CODE_MODULES:

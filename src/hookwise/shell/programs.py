@@ -1211,7 +1211,7 @@ def script_alias(program: str, script: str, cwd: str | None = None) -> list[str]
     tool's package is the tool itself (``dotenv list``), ``node /usr/bin/npm`` (a link to
     ``npm-cli.js``) or any file of npm's package is ``npm``. None: the script is the
     project's or unknown."""
-    from hookwise.shell.py_entry import library_module, script_path
+    from hookwise.shell.commands.py_entry import library_module, script_path
 
     name = family(program.rsplit("/", 1)[-1])
     path = script_path(script, cwd)
@@ -1247,7 +1247,7 @@ def invocation_alias(argv: list[str], cwd: str | None) -> tuple[list[str], int] 
     /usr/bin/npm``), read by :func:`script_alias` and :func:`module_tool`."""
     name = family(argv[0].rsplit("/", 1)[-1]) if argv else None
     if name in ("python", "pypy"):
-        from hookwise.shell.py_entry import python_entry
+        from hookwise.shell.commands.py_entry import python_entry
 
         entry = python_entry(argv)
         used = len(argv) - len(entry.rest)

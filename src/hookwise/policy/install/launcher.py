@@ -45,13 +45,11 @@ UTF8 = ("-X", "utf8")
 def launcher_text(launcher: str) -> str:
     """The per-user fast launcher at ``launcher``: this interpreter without its site step
     (-I -S), in UTF-8 mode (-X utf8), loading the hook's modules from its snapshot
-    (snapshot.py). -B: the hook never writes a ``.pyc``; under a file size limit a tool
-    call set on its host, Python wrote a stale module's ``.pyc`` cut short and renamed it
-    into place, and every later hook failed to start (red team s31 run #6)."""
+    (snapshot.py)."""
     from hookwise.policy import run_hook
 
     script = str(Path(run_hook.__file__).resolve())
-    shebang = f"#!{sys.executable} -ISBXutf8"
+    shebang = f"#!{sys.executable} -ISXutf8"
     broken = (
         "hookwise: cannot start (reinstall hookwise, or remove this hook from the agent settings):"
     )
@@ -76,7 +74,7 @@ def launcher_text(launcher: str) -> str:
         "#!/bin/sh\n"
         "# Written by `hookwise install`: the fast path of the portable hook command.\n"
         f"[ -x {python} ] || {{ echo {shlex.quote(broken)} >&2; exit 2; }}\n"
-        f'exec {python} -I -S -B -X utf8 {shlex.quote(script)} "$@"\n'
+        f'exec {python} -I -S -X utf8 {shlex.quote(script)} "$@"\n'
     )
 
 

@@ -99,7 +99,13 @@ def finish_rewrite(
     if rewritten == ev.raw_input:
         decision.notes.append("the rewrite rules left the input unchanged")
         return
-    again = ev.derived(ev.name, ev.host_tool, rewritten)
+    mapped: dict[str, Any] | None = None
+    if ev.mcp_args is not None and ev.host_tool:  # an MCP tool mapped by its own name
+        from hookwise.policy.tool_input import mcp_call
+
+        found = mcp_call(ev.host_tool, ev.payload, rewritten)
+        mapped = None if found is None else found[1]
+    again = ev.derived(ev.name, ev.host_tool, rewritten, mapped)
     for rule, reason in blockers(policy, ev, again):
         decision.records.append(
             {

@@ -23,13 +23,16 @@ class Entry:
     "unknown" (an option python does not know: it refuses to run); ``value`` the code,
     module or script; ``options`` the option words before it; ``rest`` the words after."""
 
-    __slots__ = ("kind", "options", "rest", "value")
+    __slots__ = ("flags", "kind", "options", "rest", "value")
 
-    def __init__(self, kind: str, value: str, options: list[str], rest: list[str]) -> None:
+    def __init__(
+        self, kind: str, value: str, options: list[str], rest: list[str], flags: str = ""
+    ) -> None:
         self.kind = kind
         self.value = value
         self.options = options
         self.rest = rest
+        self.flags = flags  # the one-letter flags before it (-i: stdin is code afterwards)
 
 
 def python_entry(argv: list[str]) -> Entry:
@@ -37,6 +40,7 @@ def python_entry(argv: list[str]) -> Entry:
     ``-W``/``-X`` take the rest of their word or the next word, and the first word that is
     not an option is the script."""
     i = 1
+    flags = ""
     while i < len(argv):
         word = argv[i]
         if word == "-":
@@ -54,7 +58,7 @@ def python_entry(argv: list[str]) -> Entry:
                 continue
             return Entry("unknown", word, argv[1:i], argv[i + 1 :])
         if not word.startswith("-"):
-            return Entry("script", word, argv[1:i], argv[i + 1 :])
+            return Entry("script", word, argv[1:i], argv[i + 1 :], flags)
         taken = 0
         for at, letter in enumerate(word[1:], start=1):
             if letter in _VALUED:
@@ -64,10 +68,11 @@ def python_entry(argv: list[str]) -> Entry:
                     taken = 1
                 if letter in "cm":
                     kind = "code" if letter == "c" else "module"
-                    return Entry(kind, value, argv[1:i], argv[i + 1 + taken :])
+                    return Entry(kind, value, argv[1:i], argv[i + 1 + taken :], flags)
                 break
             if letter not in _FLAGS:
                 return Entry("unknown", word, argv[1:i], argv[i + 1 :])
+            flags += letter
         i += 1 + taken
     return Entry("stdin", "", argv[1:], [])
 
