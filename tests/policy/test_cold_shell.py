@@ -44,7 +44,7 @@ COLD = frozenset(
         "git_config",
         "option_commands",
         "sed_script",
-        "multiplexers",
+        "commands.multiplexers",
         "variables",
         "braces",
         "printf_format",
@@ -197,7 +197,7 @@ FORCE = "git push --force origin main"
         (f"tar --to-command='{FORCE}' -xf a.tar", {"option_commands"}),
         (f"vim -c '!{FORCE}' notes.txt", {"option_commands", "code_commands"}),
         (f"sed -n '1e {FORCE}' notes.txt", {"sed_script", "commands.option_words"}),
-        (f"tmux new -d '{FORCE}'", {"multiplexers"}),
+        (f"tmux new -d '{FORCE}'", {"commands", "commands.multiplexers"}),
         # what particular commands do (shell/commands/), moved out of programs.py
         ("git -C ../remote.git reset --hard HEAD~1", {"commands.git_refs"}),
         ("git config remote.origin.mirror true && git push origin", {"commands.git_refs"}),

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from hookwise.shell.commands.py_entry import library_module, python_entry
+from hookwise.shell.py_entry import library_module, python_entry
 from tests.policy.conftest import compile_text
 from tests.policy.test_s30_loop_choices import _tree, _verdict
 from tests.policy.test_unverifiable import MARK, PACKS

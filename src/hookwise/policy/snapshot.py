@@ -54,7 +54,7 @@ EAGER = (
 ON_DEMAND = (
     "hookwise.shell",
     "hookwise.shell.programs",
-    "hookwise.shell.commands.py_entry",
+    "hookwise.shell.py_entry",
     "hookwise.shell.accounting",
     "hookwise.shell.parser",
     "hookwise.shell.wrappers",
@@ -69,7 +69,7 @@ ON_DEMAND = (
     "hookwise.shell.commands.option_words",
     "hookwise.shell.option_commands",
     "hookwise.shell.sed_script",
-    "hookwise.shell.multiplexers",
+    "hookwise.shell.commands.multiplexers",
     "hookwise.shell.variables",
     "hookwise.shell.braces",
     "hookwise.shell.printf_format",

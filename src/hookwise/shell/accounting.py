@@ -74,7 +74,7 @@ def reads_code(command: Any, script: Any, name: str, *, outputs: bool = True) ->
     if command.program in programs.IPYTHON_SHELLS:
         return True  # its settings hold code (--c, --Class.trait=V): read them all
     if name in ("python", "pypy"):
-        from hookwise.shell.commands.py_entry import python_entry
+        from hookwise.shell.py_entry import python_entry
 
         entry = python_entry(command.argv)  # after python's options: -Im timeit, -mpickle
         if entry.kind in ("code", "unknown"):

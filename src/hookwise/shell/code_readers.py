@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 
-from hookwise.shell.commands.py_entry import python_entry
 from hookwise.shell.programs import IPYTHON_SHELLS, family
 from hookwise.shell.programs import PY_SHELLS as _PY_SHELLS
+from hookwise.shell.py_entry import python_entry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -2258,7 +2258,8 @@ def _run_inner(
                 command, depth, script, piped_from, parse=_parse_shell, printed=static_output
             )
             return
-    if program in ("source", ".") and len(argv) > 1:
+    if program in ("source", ".") and len(argv) > 1 and "/" not in argv[0]:
+        # (`dir/.` is a path bash runs, never the builtin)
         from hookwise.shell.scripts import script_file
 
         _wildcard(script)  # the file may set any variable

@@ -18,7 +18,7 @@ particular program runs lives in a module of its own, imported only for that pro
 ``docker exec``...), :mod:`~hookwise.shell.code_commands` (interpreter one-liners),
 :mod:`~hookwise.shell.git_config`, :mod:`~hookwise.shell.option_commands` (``tar``,
 ``rsync``, ``vim``, ``make``...), :mod:`~hookwise.shell.sed_script`,
-:mod:`~hookwise.shell.multiplexers` and :mod:`~hookwise.shell.xargs_input`; what particular
+:mod:`~hookwise.shell.commands.multiplexers` and :mod:`~hookwise.shell.xargs_input`; what particular
 commands do beyond that is in :mod:`hookwise.shell.commands` (git refs elsewhere, environment
 files, included files, trees deleted). Standard library only.
 """
@@ -1211,7 +1211,7 @@ def script_alias(program: str, script: str, cwd: str | None = None) -> list[str]
     tool's package is the tool itself (``dotenv list``), ``node /usr/bin/npm`` (a link to
     ``npm-cli.js``) or any file of npm's package is ``npm``. None: the script is the
     project's or unknown."""
-    from hookwise.shell.commands.py_entry import library_module, script_path
+    from hookwise.shell.py_entry import library_module, script_path
 
     name = family(program.rsplit("/", 1)[-1])
     path = script_path(script, cwd)
@@ -1247,7 +1247,7 @@ def invocation_alias(argv: list[str], cwd: str | None) -> tuple[list[str], int] 
     /usr/bin/npm``), read by :func:`script_alias` and :func:`module_tool`."""
     name = family(argv[0].rsplit("/", 1)[-1]) if argv else None
     if name in ("python", "pypy"):
-        from hookwise.shell.commands.py_entry import python_entry
+        from hookwise.shell.py_entry import python_entry
 
         entry = python_entry(argv)
         used = len(argv) - len(entry.rest)
@@ -2202,7 +2202,7 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
 
         return sed_runs(argv)
     if program in MULTIPLEXERS:
-        from hookwise.shell.multiplexers import multiplexer_runs
+        from hookwise.shell.commands.multiplexers import multiplexer_runs
 
         return multiplexer_runs(program, argv)
     if program not in OPTION_COMMANDS:
