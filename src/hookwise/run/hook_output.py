@@ -315,7 +315,10 @@ def kill_intruders(
     unchecked processes a later pass reads (hook_watch.py). A process the look could not
     read is never killed for that (red team s31 run #3: an idle dev server was, when two
     processes of 8,000 threads made the walk overrun the budget)."""
-    found = look(root, pipe, allowed | {root}, first=first, done=done)
+    found = look(
+        root, pipe, allowed | {root}, budget=LOOK_BUDGET, seconds=LOOK_SECONDS, first=first,
+        done=done,
+    )  # fmt: skip
     out: list[tuple[int, str, str]] = []
     for pid in found.holders:
         command = command_line(pid)
