@@ -131,10 +131,12 @@ LOCALE: Final = "export LC_ALL=C; "
 # -I too: snapshot.py). Only then: the launcher's -B for every call made each hook
 # compile what its snapshot does not hold (a doctor self-test 3 s -> 69 s).
 # (One resource per `ulimit`: dash takes no more; -S: the soft limit only. The descriptors
-# come first and without `2>/dev/null`: a shell saves a redirected descriptor at 10 or
-# above, which fails under a lower limit, and the command after it does not run.)
+# come first and outside the `{ ...; } 2>/dev/null` of the others: a shell saves a
+# redirected descriptor at 10 or above, which fails under a lower limit, and what the
+# redirection covers does not run.)
 LIMIT_FLOORS: Final = (
-    # (ulimit option, the floor in its unit, what it is; UNLIMITED_FIRST: `unlimited` tried)
+    # (ulimit option, the floor in its unit, what it is; UNLIMITED_FIRST: `unlimited` tried;
+    # the descriptors first)
     ("n", "1024", "RLIMIT_NOFILE, ulimit -n, 1024 descriptors"),
     ("s", "8192", "RLIMIT_STACK, ulimit -s, 8192 KiB"),
     ("t", "60", "RLIMIT_CPU, ulimit -t, 60 s"),
@@ -145,13 +147,14 @@ UNLIMITED_FIRST: Final = frozenset({"t", "v", "d"})
 
 
 def _limits() -> str:
-    parts = ["k=; "]
-    for option, floor, what in LIMIT_FLOORS:
-        quiet = "" if option == "n" else " 2>/dev/null"
-        first = f"ulimit -S -{option} unlimited{quiet} || " if option in UNLIMITED_FIRST else ""
-        parts.append(f'{first}ulimit -S -{option} {floor}{quiet} || k="$k ({what})"; ')
+    first, *rest = LIMIT_FLOORS
+    option, floor, what = first  # (descriptors: no redirection)
+    parts = [f'k=; ulimit -S -{option} {floor} || k="$k ({what})"; {{ ']
+    for option, floor, what in rest:
+        up = f"ulimit -S -{option} unlimited || " if option in UNLIMITED_FIRST else ""
+        parts.append(f'{up}ulimit -S -{option} {floor} || k="$k ({what})"; ')
     parts.append(
-        "ulimit -S -f unlimited 2>/dev/null || export PYTHONDONTWRITEBYTECODE=1; "
+        "ulimit -S -f unlimited || export PYTHONDONTWRITEBYTECODE=1; } 2>/dev/null; "
         '[ -z "$k" ] || { echo "hookwise: a hard limit of this process is below what the '
         'hook needs:$k (set on its host by a tool call? restart the agent): blocked" >&2; '
         "exit 2; }; "
