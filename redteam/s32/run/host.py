@@ -24,8 +24,13 @@ if size == "launcher":  # exec_flood_env: the launcher with --platform and a 64 
 else:  # exec_flood: sh -c with `size` bytes of script
     flood_argv = [f"{here}/exec_flood", size, str(start)]
 floods = [subprocess.Popen(flood_argv) for _ in range(flooders)]
-time.sleep(max(start - time.time(), 0) + 1)
-print(f"{flooders} flooders running", flush=True)
+# s32: BEFORE="shell command": a tool call's command left running (bash -c, from this host)
+import os as _os
+if _os.environ.get("BEFORE"):
+    subprocess.Popen(["bash", "-c", _os.environ["BEFORE"]])
+
+time.sleep(max(start - time.time(), 0) + 1) if flooders else time.sleep(1)
+print(f"{flooders} flooders running", flush=True) if flooders else None
 event = json.dumps(
     {
         "hook_event_name": "PreToolUse",
