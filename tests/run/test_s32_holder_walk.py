@@ -145,17 +145,17 @@ def test_the_walk_reads_as_many_files_however_many_threads_idle(
     ``children`` file (800, then 3,200, inside the look's budget); this one reads the same
     few in both, and kills nothing (no process holds the pipe but the host reading it)."""
     costs = []
+    read = [0]
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(path).endswith("/children"):
+            read[0] += 1
+        return open(path, *args, **kwargs)
+
     for threads in (400, 1600):
         session = Session(tmp_path, 2, threads)
         sessions.append(session)
-        read = [0]
-        real = open
-
-        def counting(path: Any, *args: Any, **kwargs: Any) -> Any:
-            if str(path).endswith("/children"):
-                read[0] += 1
-            return real(path, *args, **kwargs)
-
+        read[0] = 0
         monkeypatch.setattr(hook_output, "open", counting, raising=False)
         killed, found = hook_output.kill_intruders(session.proc.pid, session.pipe, set())
         monkeypatch.undo()
