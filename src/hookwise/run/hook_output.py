@@ -252,8 +252,9 @@ def look(
     :func:`_session`); what is left is unchecked.
     ``first``: the hosts the exec watch proved (the agent), read first whatever the budget:
     no process of the session can add descriptors to them.
-    Holders count only when some process of the session reads the pipe, or when the look
-    did not see every process (one it did not see might)."""
+    Holders count only when some process of the session reads the pipe (not the session's
+    own output, read outside, which every process started without a redirection shares),
+    or when the look did not see every process (one it did not see might)."""
     import time
 
     out = Look()
@@ -284,14 +285,6 @@ def look(
     if readers or not out.finished() or done:
         out.holders = writers
     return out
-
-
-def intruders(root: int, pipe: str, allowed: set[int]) -> list[int]:
-    """The processes of the session below ``root`` that one look proved hold ``pipe`` for
-    writing and are not in ``allowed``; none when no process of the session reads the pipe
-    (the session's own output, read outside, which every process started without a
-    redirection shares) and the look saw every process."""
-    return look(root, pipe, allowed).holders
 
 
 def command_line(pid: int) -> str:
