@@ -107,7 +107,7 @@ def test_the_command_written_before_died_of_the_stack_limit(lab: Lab) -> None:
     env = lab.env()
     command = _install(lab, env)
     assert command == portable_command("claude") and not inherits_limits(command)
-    before = _portable_script("--platform claude", limits="")
+    before = _portable_script("--platform claude", limits="", exec_guard=("", ""))
     assert inherits_limits(before)
     status, _answer, _stderr = _hook(lab, before, env, "--stack=24576")
     assert status < 0 or status not in (0, 2), status

@@ -164,6 +164,26 @@ def _limits() -> str:
 
 LIMITS: Final = _limits()
 
+# The launcher's exec must not fail into a status the host takes as a non-blocking error:
+# one allowed tool call, `sleep 60 3>>$INTERPRETER &`, kept the launcher's interpreter open
+# for writing without writing a byte, the kernel refused to start it (ETXTBSY), the shell's
+# failed `exec` exited 126, and every host ran the tool (red team s32 run #5). Any failed
+# exec now ends in exit 2, saying why: dash exits on it and runs the EXIT trap (which a
+# successful exec never does: the process image is gone); bash exits without the trap,
+# unless `execfail` is on, and then goes on to the line after. (`shopt` only under bash,
+# where it is a builtin: under dash a name looked up on PATH would run whatever was
+# planted there.)
+LAUNCHER_NOT_STARTED: Final = (
+    "hookwise: the launcher $h could not be started (the error above: its interpreter open "
+    "for writing by another process, or no longer a program): blocked; reinstall with "
+    "hookwise install"
+)
+EXEC_GUARD: Final = (
+    f"trap 'echo \"{LAUNCHER_NOT_STARTED}\" >&2; exit 2' EXIT; "
+    '[ -z "${BASH_VERSION-}" ] || shopt -s execfail; ',
+    f'; trap - EXIT; echo "{LAUNCHER_NOT_STARTED}" >&2; exit 2',
+)
+
 
 def _fallback(arguments: str) -> str:
     return (
@@ -189,12 +209,15 @@ def _portable_script(
     locale: str = LOCALE,
     fallback: Callable[[str], str] | None = None,
     limits: str = LIMITS,
+    *,
+    exec_guard: tuple[str, str] = EXEC_GUARD,
 ) -> str:
+    before, after = exec_guard
     return (
         'h="$HOME/.local/share/hookwise/hook"; '
         f"{limits}{session}{locale}"
         'if [ -x "$h" ] && IFS= read -r l < "$h"; then p=${l#??}; p=${p%% *}; '
-        f'if [ -x "$p" ]; then exec "$h" {arguments}; fi; fi; '
+        f'if [ -x "$p" ]; then {before}exec "$h" {arguments}{after}; fi; fi; '
         f"{(fallback or _fallback)(arguments)}"
         f"echo '{NOT_INSTALLED}' >&2; exit 2"
     )
@@ -213,16 +236,19 @@ def portable_argv(host: str) -> list[str]:
 
 
 def _portable_pattern(
-    session: str = SESSION_LAUNCHER, s28: bool = False, limits: str = LIMITS
+    session: str = SESSION_LAUNCHER, s28: bool = False, s32: bool = True
 ) -> re.Pattern[str]:
     """The portable script with any launcher location (Gemini CLI expands the ``$HOME``
     in it, and ``${XDG_DATA_HOME:-...}`` in the form written before s27, when it loads its
     settings) and any host; ``session``
     empty: the form written before the session's launcher was read; ``s28``: the form
-    written up to s28 (no locale, any status of the fallback below 126 passed); ``limits``
-    empty: the form written before the limits were checked (s31)."""
+    written up to s28 (no locale, any status of the fallback below 126 passed); ``s32``
+    False: the form written before the limits were checked and a failed exec blocked."""
     locale, fallback = ("", _fallback_s28) if s28 else (LOCALE, _fallback)
-    script = _portable_script("--platform \0", session, locale, fallback, limits)
+    limits, exec_guard = (LIMITS, EXEC_GUARD) if s32 else ("", ("", ""))
+    script = _portable_script(
+        "--platform \0", session, locale, fallback, limits, exec_guard=exec_guard
+    )
     prefix, rest = script.split('"; ', 1)
     head = re.escape(prefix.split('"', 1)[0] + '"') + '[^"]*"; '
     hosts = "|".join(HOST_NAMES)
@@ -232,11 +258,11 @@ def _portable_pattern(
 
 _PORTABLE: Final = (
     _portable_pattern(),
-    _portable_pattern(SESSION_LAUNCHER_S24, s28=True, limits=""),  # ([1]: follows_any_...)
-    _portable_pattern("", s28=True, limits=""),
-    _portable_pattern(s28=True, limits=""),  # (this session's lookup, before the locale: s28)
-    _portable_pattern(SESSION_LAUNCHER_S29, limits=""),  # ([4]: reads_mounts_through_a_pipe)
-    _portable_pattern(limits=""),  # ([5]: inherits_limits: s30 to s31)
+    _portable_pattern(SESSION_LAUNCHER_S24, s28=True, s32=False),  # ([1]: follows_any_...)
+    _portable_pattern("", s28=True, s32=False),
+    _portable_pattern(s28=True, s32=False),  # (this session's lookup, before the locale: s28)
+    _portable_pattern(SESSION_LAUNCHER_S29, s32=False),  # ([4]: reads_mounts_through_a_pipe)
+    _portable_pattern(s32=False),  # ([5]: inherits_limits: s30 to s31)
 )
 
 
