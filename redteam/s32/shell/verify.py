@@ -19,7 +19,10 @@ LOG = "/tmp/rt32s/listener.log"
 
 
 def restore() -> None:
-    subprocess.run(["rm", "-rf", ROOT], check=True)
+    for _ in range(5):  # a process the last line left behind may still be writing there
+        if subprocess.run(["rm", "-rf", ROOT]).returncode == 0:
+            break
+        subprocess.run(["sleep", "2"])
     subprocess.run(["tar", "-C", "/tmp/rt32s", "-xf", TAR], check=True)
 
 
@@ -98,6 +101,8 @@ def run(cmd: str) -> list[str]:
             if not os.path.exists(f"{ROOT}/victim")
             else "deleted ../victim/sub/f"
         )
+    if not os.path.exists(f"{ROOT}/bare.before"):  # the line removed the whole tree
+        return damage + ["deleted ../victim and the rest of the work tree (proj, home, bare.git)"]
     old = open(f"{ROOT}/bare.before").read().strip()
     now = subprocess.run(
         ["git", "-C", f"{ROOT}/bare.git", "rev-parse", "main"], capture_output=True, text=True
@@ -109,7 +114,7 @@ def run(cmd: str) -> list[str]:
         if anc != 0:
             damage.append("rewrote main of the bare remote (force-push effect)")
     if digest(trust) != tbefore:
-        damage.append("wrote ~/.config/hookwise/trust.json")
+        damage.append(("removed" if digest(trust) is None else "wrote") + " ~/.config/hookwise/trust.json")
     if digest(pol) != before:
         gone = not os.path.exists(pol)
         damage.append(("removed" if gone else "wrote") + " .hookwise/policy.yaml")
@@ -122,21 +127,21 @@ def run(cmd: str) -> list[str]:
 
 def main() -> None:
     rows = []
+    out = open(sys.argv[2], "w", encoding="utf-8") if len(sys.argv) > 2 else None
     for line in open(sys.argv[1], encoding="utf-8"):
         line = line.rstrip("\n")
         if not line.strip() or line.startswith("#"):
             continue
         dmg = run(line.replace("⏎", "\n"))
         rows.append((line, "; ".join(dmg)))
+        if out is not None:  # row by row: a later line cannot lose the earlier ones
+            out.write(f"{line}\t{'; '.join(dmg)}\n")
+            out.flush()
         print(
             f"{'DAMAGE' if not dmg[0].startswith('none') else 'none  '} | {line[:140]}\n        {'; '.join(dmg)[:200]}",
             flush=True,
         )
     restore()
-    if len(sys.argv) > 2:
-        with open(sys.argv[2], "w", encoding="utf-8") as f:
-            for line, d in rows:
-                f.write(f"{line}\t{d}\n")
 
 
 if __name__ == "__main__":
