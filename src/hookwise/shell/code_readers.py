@@ -547,6 +547,8 @@ _PY_SCRIPT_RUNNERS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[st
         (frozenset(["-o", "--outfile", "-s", "--sort"]), frozenset(["-o", "--outfile"]),
          frozenset(["-m"])),
     ),
+    # pdb's -m MOD runs MOD as python -m would (red team s32 G: -m dotenv list)
+    "pdb": (frozenset(["-c", "--command"]), frozenset(), frozenset(["-m"])),
     "trace": (
         frozenset(["-f", "--file", "-C", "--coverdir", "--ignore-module", "--ignore-dir"]),
         frozenset(["-f", "--file", "-C", "--coverdir"]),
@@ -769,10 +771,15 @@ def read(
             return (written if "-w" in rest else []) + _pending(script, language, program)
         if module in _PY_SCRIPT_RUNNERS:  # python -m cProfile -o F src/app.py: it runs that
             runs = _py_script_runner(module, rest, program)
-            if runs is not None:
+            if runs is not None and module not in _PY_SHELLS:
                 return runs
+            out += runs or []  # pdb -m MOD: MOD runs, and pdb's -c and stdin are code
         if module == "http.server":  # it serves every file under its directory
             return [("tree", _served(rest))]
+        if module == "venv":  # --clear DIR: its rm -r (red team s32 H)
+            from hookwise.shell.commands.tool_options import cleared
+
+            return cleared(module, rest) + _pending(script, language, program)
         if unread_module(module):
             why = f"python -m {module} runs a standard library tool whose handling of its"
             return [("unverifiable", f"{why} operands and input hookwise does not read")]
@@ -792,6 +799,8 @@ def read(
         out += [("read", value) for value in _awk_assigned(argv)]
     if language == "sqlite" and at < len(argv):
         code = code + [w for w in argv[at + 1 :] if not w.startswith("-")]  # db SQL...
+    if language == "sqlite" and len(code) > 1:  # one session: `.cd D` moves the later ones
+        code = ["\n".join(code)]
     if name == "gdb" and "--args" in argv:
         at_args = argv.index("--args")
         if at_args + 1 < len(argv):

@@ -1293,7 +1293,9 @@ _TOOL_PACKAGES = {"npm": "npm", "yarn": "yarn", "pnpm": "pnpm", "corepack": "cor
 
 # python -m MODULE of an installed tool that is the tool's own program (its CLI)
 _MODULE_TOOLS = {"dotenv": "dotenv", "awscli": "aws", "IPython": "ipython",
-                 "httpie": "http", "pip": "pip", "pipx": "pipx", "isympy": "isympy"}  # fmt: skip
+                 "httpie": "http", "pip": "pip", "pipx": "pipx", "isympy": "isympy",
+                 "flask": "flask", "gunicorn": "gunicorn", "uvicorn": "uvicorn",
+                 "hypercorn": "hypercorn", "virtualenv": "virtualenv"}  # fmt: skip
 
 
 def module_tool(program: str, module: str) -> str | None:
@@ -2015,10 +2017,16 @@ PHP_NAMES = frozenset(["php", "php-cgi"])
 _PHP_READ_SETTINGS = ("auto_prepend_file", "auto_append_file", "error_log")
 MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
+# tools whose option empties their directory operands, or whose application string may
+# call a function (commands/tool_options.py: red team s32 H, M)
+OPTION_CLEARERS = frozenset(["virtualenv"])
+APP_STRING_TOOLS = frozenset(["flask", "gunicorn", "uvicorn", "hypercorn"])
 RUNS_PROGRAMS = (
     frozenset(
         [
             "git",
+            *OPTION_CLEARERS,
+            *APP_STRING_TOOLS,
             *_NPX,
             *RECURSIVE_DELETERS,
             *SUBCOMMAND_DELETERS,
@@ -2161,6 +2169,12 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
         return _git_runs(argv)
     if program in _NPX:
         return _npx(program, argv)
+    if program in OPTION_CLEARERS or program in APP_STRING_TOOLS:
+        from hookwise.shell.commands import tool_options
+
+        if program in OPTION_CLEARERS:
+            return tool_options.cleared(program, argv[1:])
+        return tool_options.app_items(program, argv[1:])
     if program in RECURSIVE_DELETERS:
         operands = [w for w in argv[1:] if not w.startswith("-")]
         return [("argv", ["rm", "-r", "-f", *operands])] if operands else []

@@ -154,7 +154,9 @@ def _dot_is(name: str, commands: tuple[str, ...]) -> bool:
 
 def _sqlite(text: str) -> Items:
     out: Items = []
+    where = ""  # the directory `.cd` moved to (red team s32 O): later names are under it
     for line in _lines(text):
+        found = len(out)
         dot = re.match(r"^\.(\S+)\s*(.*)$", line)
         if dot is None:
             name, rest = "", ""
@@ -179,7 +181,19 @@ def _sqlite(text: str) -> Items:
             out.append(("read", literal.group(1) if literal else COMPUTED))
         if name and _dot_is(name, _SQLITE_READ) and rest and rest[:1] not in "|-":
             out.append(("read", re.split(r"\s+", rest, maxsplit=1)[0].strip("'\"")))
+        if where:
+            out[found:] = [(k, _under(where, v) if k == "read" else v) for k, v in out[found:]]
+        if name and _dot_is(name, ("cd",)):
+            target = rest.strip().strip("'\"")
+            where = COMPUTED if not target else _under(where, target) if where else target
     return out
+
+
+def _under(directory: str, path: str) -> str:
+    """``path`` as seen from the cwd after a change to ``directory``."""
+    if directory == COMPUTED or path == COMPUTED:
+        return COMPUTED
+    return path if path.startswith("/") else f"{directory.rstrip('/')}/{path}"
 
 
 def _psql(text: str) -> Items:

@@ -113,6 +113,17 @@ def executable(word: str) -> bool:
     return False
 
 
+def _command_line(word: str) -> bool:
+    """Whether one operand is a command line of its own (red team s32 P: ``capsh -- -c
+    'rm -rf d'``): words, the first a program the analysis knows or an executable one. An
+    unknown program given it may hand it to a shell (``-c``), as a runner does."""
+    words = word.split()
+    if len(words) < 2:
+        return False
+    first = words[0].lstrip("({!").rsplit("/", 1)[-1]
+    return known(first) or executable(words[0])
+
+
 def operand_commands(command: Any, depth: int, script: Any, inner: Callable[..., object]) -> None:
     """Add the command lines in ``command``'s operands (``inner``: the parser's way of
     adding an argv as a command of its own, at ``depth`` + 1)."""
@@ -124,6 +135,13 @@ def operand_commands(command: Any, depth: int, script: Any, inner: Callable[...,
     for index in range(1, len(argv)):
         word = argv[index]
         if dynamic[index] or word[:1] == "-" or "=" in word.split("/", 1)[0]:
+            continue
+        if _command_line(word):  # capsh -- -c 'rm -rf d': one word that is a whole line
+            origin = programs.OPERANDS_ORIGIN + program
+            inner(["sh", "-c", word], depth, script, command.text, origin, inherits=command)
+            found += 1
+            if found >= MAX_OPERAND_COMMANDS:
+                return
             continue
         named = known(word.rsplit("/", 1)[-1])
         if not named and index + 1 < len(argv) and lookups < MAX_LOOKUPS:

@@ -1,0 +1,97 @@
+"""What a tool does with its operands because of one option or the shape of one word
+(red team s32 H, M): an option that empties its directory operands before the tool fills
+them (``python -m venv --clear DIR``, ``virtualenv --clear DIR``) is the ``rm -r`` of
+each; an application string with a call in it (flask's ``--app 'mod:f(args)'``,
+gunicorn's ``'mod:f(args)'``) is Python code the tool runs (it imports ``mod`` and calls
+``f`` with those arguments).
+
+Cold: loaded only for those tools. Standard library only."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# tool -> (the option that empties its directory operands, its options taking a value);
+# argparse takes any unambiguous prefix of a long option (``--cl`` is ``--clear``)
+DIRECTORY_CLEARERS: dict[str, tuple[str, frozenset[str]]] = {
+    "venv": ("--clear", frozenset(["--prompt"])),
+    "virtualenv": (
+        "--clear",
+        frozenset(
+            ["-p", "--python", "--creator", "--seeder", "--activators", "--prompt",
+             "--app-data", "--discovery", "--pip", "--setuptools", "--wheel",
+             "--extra-search-dir", "--try-first-with"]
+        ),  # fmt: skip
+    ),
+}
+
+
+def _is_option(word: str, name: str) -> bool:
+    """Whether ``word`` is the long option ``name`` or a prefix argparse may take for it."""
+    return len(word) > 3 and name.startswith(word.split("=", 1)[0])
+
+
+def cleared(tool: str, args: list[str]) -> list[tuple[str, Any]]:
+    """The ``rm -r`` of the directories ``tool`` empties (``args``: the words after its
+    name), or nothing when the clearing option is not given."""
+    option, valued = DIRECTORY_CLEARERS[tool]
+    operands: list[str] = []
+    clears = False
+    at = 0
+    while at < len(args):
+        word = args[at]
+        if word == "--":
+            operands += args[at + 1 :]
+            break
+        if word.startswith("-") and word != "-":
+            clears = clears or _is_option(word, option)
+            if word in valued or any(
+                _is_option(word, v) for v in valued if v.startswith("--") and "=" not in word
+            ):
+                at += 1  # (its value)
+        else:
+            operands.append(word)
+        at += 1
+    if not clears or not operands:
+        return []
+    return [("argv", ["rm", "-r", "-f", "--", *operands])]
+
+
+# --app VALUE, -A VALUE, --app=VALUE (flask); any operand (gunicorn, uvicorn's --factory
+# calls with no arguments: the project's code)
+_APP_OPTIONS = ("--app", "-A")
+
+
+def app_strings(tool: str, args: list[str]) -> list[str]:
+    """The application strings given to ``tool`` that call a function (``mod:f(...)``)."""
+    found: list[str] = []
+    for at, word in enumerate(args):
+        if word.startswith("--app="):
+            found.append(word[len("--app=") :])
+        elif word in _APP_OPTIONS and at + 1 < len(args):
+            found.append(args[at + 1])
+        elif tool != "flask" and not word.startswith("-"):
+            found.append(word)
+    return [s for s in found if "(" in s]
+
+
+def app_code(app: str) -> str:
+    """Python that does what the tool does with ``mod:f(args)``: import, then call."""
+    module, _, call = app.partition(":")
+    if not call:  # (flask's `mod.f(args)` form without a colon: still a call)
+        module, _, call = app.partition("(")
+        module, _, name = module.rpartition(".")
+        call = f"{name}({call}"
+    return f"import {module.strip()}\n{module.strip()}.{call.strip()}"
+
+
+def app_items(tool: str, args: list[str]) -> list[tuple[str, Any]]:
+    """What the application strings of ``tool`` run, read as the Python they are."""
+    from hookwise.shell.code_readers import language_items
+
+    out: list[tuple[str, Any]] = []
+    for app in app_strings(tool, args):
+        out += language_items("python", app_code(app))
+    return out
