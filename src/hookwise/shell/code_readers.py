@@ -828,6 +828,10 @@ def read(
         ]  # fmt: skip
     for source in sources:
         known, where = _file_code(source, command, script, printed, parsed)
+        if known is not None and ipython and source.endswith(".ipy"):  # IPython's language
+            kept, escapes = _ipython_escapes([known])
+            out += escapes
+            known = kept[0]
         if known is not None:
             out += language_items(language, known)
         elif where:
@@ -855,7 +859,7 @@ def read(
         if where == TYPED_LATER and (code or files or language in _DATABASES or language == "ex"):
             where = ""  # its code is given, or its stdin is data (ex, SQL): not a REPL
         if known is not None and ipython:  # ipython <<< '!rm -rf d' (red team s31 G)
-            kept, escapes = _ipython_escapes([known])
+            kept, escapes = _ipython_escapes([known], lines_are_cells=True)
             out += escapes
             known = kept[0]
         if known is not None:
@@ -881,23 +885,66 @@ def _ipython_argv(argv: list[str]) -> list[str]:
 
 
 _IPY_SHELL = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=\s*)?!!?(.*)")
+_IPY_MAGIC = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=\s*)?%")  # %magic, x = %sx CMD
+# IPython's own split of an input line (IPython.core.splitinput.line_split): leading
+# space, an escape, the first name (ifun), the rest
+_IPY_LINE = re.compile(r"(\s*)([,;/%]|!!?|\?\??)?\s*(%{0,2}[\w.*]*)(.*)", re.S)
 
 
-def _ipython_escapes(code: list[str]) -> tuple[list[str], Items]:
-    """IPython code without its shell escapes and magics: ``!CMD``/``x = !CMD`` run CMD in
-    a shell (red team s30 B), a ``%magic`` does what hookwise does not read."""
+def _ipython_line(line: str, one_line_cell: bool) -> Items | None:
+    """What IPython does with ``line`` beyond Python (None: it runs it as Python).
+
+    IPython reads its own language (red team s32 F): ``!CMD`` runs a shell command, ``%``
+    a magic, ``,f a b``/``;f a b``/``/f a`` call ``f`` with the words as strings, and in a
+    cell of one line (IPython's prefilter runs only on those) a first name that is not a
+    keyword, a builtin or a dotted name may be a magic or one of its shell aliases run
+    without ``%`` (``rm -rf d``, ``cat ~/.netrc``, ``sx CMD``, ``cd``): in a one-line cell
+    such a name is bound nowhere else, so it is either a NameError or that command."""
+    import builtins
+    import keyword
+
+    shell = _IPY_SHELL.fullmatch(line)
+    if shell is not None:
+        return [("script", shell.group(1))]
+    if _IPY_MAGIC.match(line):
+        return [("unverifiable", f"IPython runs the magic {line.strip()!r}")]
+    split = _IPY_LINE.fullmatch(line)
+    if split is None or not line.strip():
+        return None
+    escape, name, rest = split.group(2), split.group(3), split.group(4).lstrip()
+    if escape in (",", ";", "/"):
+        why = f"IPython calls {name or 'a function'} with the words after it ({line.strip()[:60]!r})"
+        return [("unverifiable", why)]
+    if "get_ipython" in line:
+        return [("unverifiable", "the code uses IPython's shell object, which runs magics and commands")]
+    if (
+        one_line_cell
+        and name
+        and "." not in name
+        and not keyword.iskeyword(name)
+        and not hasattr(builtins, name)
+        and rest[:1] not in ("=", ",")
+    ):
+        why = f"IPython may run {name!r} as a magic or a shell alias ({line.strip()[:60]!r})"
+        return [("unverifiable", why)]
+    return None
+
+
+def _ipython_escapes(code: list[str], lines_are_cells: bool = False) -> tuple[list[str], Items]:
+    """IPython code without what IPython runs beyond Python (_ipython_line): shell
+    escapes are read as the commands they are (red team s30 B), the rest is unverifiable.
+    ``lines_are_cells``: the code is typed in, each line a cell (its standard input)."""
     kept: list[str] = []
     out: Items = []
     for text in code:
         lines = []
+        cell = [line for line in text.splitlines() if line.strip()]
         for line in text.splitlines():
-            shell = _IPY_SHELL.fullmatch(line)
-            if shell is not None:
-                out.append(("script", shell.group(1)))
-            elif line.lstrip().startswith("%"):
-                out.append(("unverifiable", f"IPython runs the magic {line.strip()!r}"))
-            else:
+            found = _ipython_line(line, lines_are_cells or len(cell) == 1)
+            if found is None:
                 lines.append(line)
+            else:
+                out += found
         kept.append("\n".join(lines))
     return kept, out
 

@@ -378,6 +378,39 @@ _GENERIC: dict[str, tuple[list[str], str]] = {
 }
 
 
+# tcl's open: a file name (a braced or quoted word, or a bare one), then an access mode;
+# a mode that writes (w, a, r+, {WRONLY CREAT}, RDWR...) makes it a write
+_TCL_OPEN = re.compile(r"""\bopen\s+(\{[^}]*\}|"(?:[^"\\]|\\.)*"|[^\s\];]+)(?:\s+(\{[^}]*\}|\S+))?""")
+_TCL_WRITES = re.compile(r"[wa+]|WRONLY|RDWR|CREAT|APPEND|TRUNC")
+
+
+def _tcl_files(text: str) -> Items:
+    """The files tcl code opens (red team s32 K: ``puts [read [open .env]]``, ``open
+    ../home/.config/hookwise/trust.json w``): a literal name is read or written; a name
+    with a substitution in it (``$env(HOME)/.netrc``, ``[join ...]``) is known only when
+    it runs; ``cd`` moves every relative name after it."""
+    out: Items = []
+    for match in _TCL_OPEN.finditer(text):
+        word, mode = match.group(1), (match.group(2) or "").strip("{}\"]")
+        if word.startswith("{"):
+            name = word[1:-1]
+        else:
+            name = word.strip('"')
+            if "$" in name or "[" in name or "\\" in name:
+                name = COMPUTED
+        if name.startswith("|"):
+            continue  # (a pipe: the capability check reads it as unverifiable)
+        writes = bool(mode) and not mode.startswith(("-", "$", "[")) and _TCL_WRITES.search(mode)
+        if writes and name == COMPUTED:
+            out.append(("unverifiable", "the tcl code opens a file for writing by a name made when it runs"))
+        else:
+            out.append(("write" if writes else "read", name))
+    if re.search(r"(?:^|[\[;{]|\n)\s*(?:cd|rename)\b|(?:^|[\[;{]|\n)\s*\$", text):
+        why = "the tcl code changes its directory, renames a command or calls one by a name made when it runs"
+        out.append(("unverifiable", why))
+    return out
+
+
 def _generic(language: str, text: str) -> Items:
     literal, capability = _GENERIC[language]
     out: Items = []
@@ -414,6 +447,8 @@ def _generic(language: str, text: str) -> Items:
         remainder = re.sub(r'(?s)\b(?:sh[ \t]*(\S).*?(?:\1|}|$)|copy[ \t]+"[^"]*")', " ", text)
     if language == "pwsh":
         out.append(("script", text))  # external programs run by name, as in a shell
+    if language == "tcl":
+        out += _tcl_files(text)
     found = re.search(capability, remainder) if remainder.strip() else None
     if found is not None:
         shown = found.group(0).strip()[:40] or remainder.strip()[:40]
