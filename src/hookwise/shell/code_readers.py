@@ -814,6 +814,16 @@ def read(
         out += escapes
     for text in code:
         out += language_items(language, text)
+    if language == "python" and (command.stdin or command.piped_from is not None or any(
+        r not in command.writes for r in command.redirects
+    )):  # python -c CODE <<< INPUT: may CODE run its input (red team s32 G)?
+        from hookwise.shell.code_residue import fed_residue
+
+        for text in code:
+            why = fed_residue(text)
+            if why is not None:
+                out.append(("unverifiable", f"{program} is given its standard input, and its code has {why}, which may run that input as code"))
+                break
     sources = list(files)
     if operand is not None:
         sources.append(operand)
@@ -1595,7 +1605,9 @@ def language_items(language: str, text: str) -> Items:
         if why is not None:
             found.append(("unverifiable", why))
         if language == "python":
-            found += _tool_imports(text)
+            from hookwise.shell.library_logins import login_reads
+
+            found += _tool_imports(text) + login_reads(text)
         return found
     if language == "sed":
         from hookwise.shell.sed_script import sed_commands

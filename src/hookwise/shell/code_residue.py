@@ -327,12 +327,40 @@ def _closing(code: str, at: int) -> int:
     return len(code)
 
 
-def python_calls(code: str) -> str | None:
+def fed_residue(code: str) -> str | None:
+    """Why python code given its standard input on the line may run that input as code
+    (None: it may not): a call the reader does not know to be harmless, even without
+    arguments (``pdb.set_trace()``, sympy's ``init_session()``, ``code.interact()``: a
+    console reads its stdin as code: red team s32 G), or a name imported with ``*`` from a
+    module that is not (it may be any of them)."""
+    from hookwise.shell.code_commands import literal_spans
+
+    code, spans = literal_spans(code)
+    blanked = _blank(code, spans)
+    for match in _PY_STAR.finditer(blanked):
+        if not _harmless(match.group(1)):
+            return f"every name of `{match.group(1)}` (imported with *)"
+    return python_calls(blanked, fed=True)
+
+
+_PY_STAR = re.compile(r"(?:^|[;\n]|:)\s*from\s+([\w.]+)\s+import\s+\*")
+
+
+def python_calls(code: str, fed: bool = False) -> str | None:
     """Why a call on an imported name is not accounted for (None: every one is), in code
-    whose strings and known literal calls are blanked."""
+    whose strings and known literal calls are blanked; ``fed``: the code's standard input
+    is given on the line, so a call without arguments is not accounted for either. A
+    debugger or console module (programs.PY_SHELLS: pdb, IPython, ptpython...) reads code
+    from its standard input whatever the call."""
+    from hookwise.shell.programs import PY_SHELLS
+
     bound = _bound_names(code)
     if not bound:
         return None
+    for name, target in bound.items():
+        top = target.split(".", 1)[0]
+        if top in PY_SHELLS and top != "asyncio" and re.search(rf"(?<![\w.]){re.escape(name)}\b\s*[.(]", code):
+            return f"a console (`{target}`), which runs code read from its standard input"
     statements = {m.start(1) for m in re.finditer(r"(?:import|from)\s+([\w.]+)", code)}
     for name, target in list(bound.items()):
         # `s = shutil`, `r = os.remove`: the module (or a name of it) under another name
@@ -366,7 +394,7 @@ def python_calls(code: str) -> str | None:
                 arguments = code[start + 1 : end - 1]
                 if dotted in _PY_LITERAL_COPIES and _literal_arguments(arguments):
                     pass
-                elif not _harmless(dotted) and arguments.strip():
+                elif not _harmless(dotted) and (arguments.strip() or fed):
                     return f"a call it does not know to be harmless (`{shown}(...)`)"
                 path.append("()")
                 called = True
