@@ -113,6 +113,31 @@ _HOME = (
     r"Path\.home\s*\(|expanduser|\bHOME\b|homedir\s*\(|Dir\.home|\$ENV\{HOME\}|"
     r"os\.homedir|getpwuid|USERPROFILE"
 )
+# code that names the cwd (a path built from it is relative to the project)
+_CWD = r"\bPWD\b|\bgetcwd\b|\bcwd\s*\(|\bDir\s*\.\s*pwd\b|\bcurdir\b"
+# what perl, php and ruby put into a double-quoted string: a variable (with its keys or
+# indexes), ${...}, {$...}, #{...}
+_INTERPOLATION = (
+    r"\$\{[^}]*\}|\{\$[^}]*\}|#\{[^}]*\}|[$@][\w:]+(?:\{[^}]*\}|\[[^\]]*\]|->\w+)*"
+)
+
+
+def _interpolated_pieces(code: str, language: str) -> tuple[list[str], bool]:
+    """The literal pieces of the interpolated double-quoted strings of perl, php or ruby
+    code (``"$ENV{HOME}/.netrc"``: ``/.netrc``), and whether it has any."""
+    import re
+
+    if language not in _INTERPOLATING:
+        return [], False
+    pieces: list[str] = []
+    for match in re.finditer(_STRING, code):
+        text = match.group(2)
+        if text is None or not re.search(_INTERPOLATING[language], text):
+            continue
+        pieces += [p for p in re.split(_INTERPOLATION, text) if p and ("/" in p or _path_like(p))]
+    return pieces, bool(pieces)
+
+
 # code that lists a directory: a file it reads may be any name the listing gives
 # (glob.glob('.e*'), os.listdir(), Path.iterdir(), fs.readdirSync, Dir[...], perl's glob)
 _LISTING = (
@@ -132,10 +157,18 @@ def _reads(code: str, language: str = "") -> list[tuple[str, Any]]:
     import re
 
     loads_env = re.search(ENV_LOADING, code) is not None
-    if not loads_env and not re.search(_READING, code):
+    home = re.search(_HOME, code) is not None
+    cwd = re.search(_CWD, code) is not None
+    # code naming the home directory or the cwd builds a path from it whatever call then
+    # reads it (php's parse_ini_file(getenv("HOME")."/.aws/credentials"): red team s32 J)
+    if not loads_env and not home and not cwd and not re.search(_READING, code):
         return []
     literals = [w for w in _literals(code) if w and "\n" not in w and " " not in w]
     out: list[tuple[str, Any]] = [("read", w) for w in literals if _path_like(w)]
+    pieces, interpolated = _interpolated_pieces(code, language)
+    if interpolated:  # perl's "$ENV{HOME}/.netrc", "$dir/x": a path the code makes
+        out.append(("read", COMPUTED))
+        literals += [w for w in pieces if w and "\n" not in w and " " not in w]
     if loads_env:
         out.append(("read", ".env"))  # the file such a loader reads when none is named
     # `".e" + "nv"`, perl's `".e"."nv"`, awk's and Python's `".e" "nv"`: literals joined
@@ -150,12 +183,14 @@ def _reads(code: str, language: str = "") -> list[tuple[str, Any]]:
             out.append(("read", joined))
     if _computed_read(code, language) or _computed_argv(code) or re.search(_LISTING, code):
         out.append(("read", COMPUTED))
-    if re.search(_HOME, code):
+    for base, named in (("~/", home), ("", cwd)):  # ($ENV{PWD}/../home/.netrc: cwd's)
+        if not named:
+            continue
         parts = [w.strip("/") for w in literals if w.strip("/") and w not in _NOT_PATHS]
         parts = [p[2:] if p.startswith("~/") else p for p in parts if p != "~"]
         for i in range(len(parts)):
             for j in range(i + 1, min(i + 3, len(parts)) + 1):
-                out.append(("read", "~/" + "/".join(parts[i:j])))
+                out.append(("read", base + "/".join(parts[i:j])))
     if len(out) > MAX_READS:  # (the path past the bound is the one that matters)
         return [*out[:MAX_READS], ("unverifiable", "the code names too many paths it may read")]
     return out
@@ -380,6 +415,23 @@ def _interpolated(match: Any, group: int, language: str) -> bool:
     return bool(match.string[match.start(group) - 1 : match.start(group)] != "'")
 
 
+def _moved(code: str, language: str) -> list[tuple[str, Any]]:
+    """Paths the code builds as objects (pathlib's ``/``, ``Path(a, b)``: path_objects)
+    and a change of directory (``chdir`` in python, node, perl, php, ruby: red team s32
+    J), after which every relative path it uses is under a directory not followed here."""
+    import re
+
+    out: list[tuple[str, Any]] = []
+    if language == "python" and "Path" in code:
+        from hookwise.shell.path_objects import path_items
+
+        out += path_items(code, re.search(_READING, code) is not None)
+    if "chdir" in code and re.search(r"\bf?chdir\b", code):
+        why = "the code changes its directory (chdir), so the paths it uses after it are"
+        out.append(("unverifiable", f"{why} relative to a directory hookwise does not follow"))
+    return out
+
+
 def code_commands(code: str, awk: bool = False, language: str = "") -> list[tuple[str, Any]]:
     """Literal shell commands and file operations in interpreter code:
     ("script", text) | ("argv", [...]) | ("write", path) | ("unverifiable", why)."""
@@ -423,6 +475,7 @@ def code_commands(code: str, awk: bool = False, language: str = "") -> list[tupl
                 else:
                     out.append(("argv", [*kind.format(first).split(" ")[:-1], first]))
     out += _reads(code, language)
+    out += _moved(code, language)
     unique: list[tuple[str, Any]] = []
     for item in out:
         key = repr(item)
