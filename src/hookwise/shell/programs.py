@@ -942,7 +942,7 @@ CODE_RUNNERS = (
     "playwright cypress cargo gradle gradlew mvn mvnw ant sbt lein rake bundle rspec "
     "cucumber phpunit pest composer dotnet swift mix run-parts pydoc pydoc3 just task "
     "invoke inv fab scons bazel bazelisk hatch poetry pdm uv pre-commit lefthook pip "
-    "pip3 direnv vagrant gulp grunt webpack vite uvicorn gunicorn hypercorn daphne "
+    "pip3 direnv vagrant gulp grunt webpack vite uvicorn gunicorn hypercorn daphne flask "
 )
 # files runners take as data, never as code (a log, notes, a table); CMake's list is code
 DATA_SUFFIXES = (".txt", ".md", ".rst", ".log", ".csv", ".tsv", ".out", ".err", ".html")
