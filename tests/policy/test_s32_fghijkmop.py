@@ -41,10 +41,22 @@ READS = [
     ("ipython", "ipython -c $'x = %sx cat .env\\nprint(x)'"),
     # G: a console on the stdin the line gives
     ("python3", "python3 -c 'import pdb; pdb.set_trace()' <<< '!print(open(\".env\").read())'"),
-    ("python3", "python3 -c 'import pdb; pdb.Pdb().set_trace()' <<< '!print(open(\".env\").read())'"),
-    ("python3", "python3 -c 'from pdb import set_trace as st; st()' <<< '!print(open(\".env\").read())'"),
-    ("py:sympy", "python3 -c 'from sympy import *; init_session()' <<< 'print(open(\".env\").read())'"),
-    ("py:sympy", "python3 -c 'import sympy; sympy.init_session()' <<< 'print(open(\".env\").read())'"),
+    (
+        "python3",
+        "python3 -c 'import pdb; pdb.Pdb().set_trace()' <<< '!print(open(\".env\").read())'",
+    ),
+    (
+        "python3",
+        "python3 -c 'from pdb import set_trace as st; st()' <<< '!print(open(\".env\").read())'",
+    ),
+    (
+        "py:sympy",
+        "python3 -c 'from sympy import *; init_session()' <<< 'print(open(\".env\").read())'",
+    ),
+    (
+        "py:sympy",
+        "python3 -c 'import sympy; sympy.init_session()' <<< 'print(open(\".env\").read())'",
+    ),
     ("py:IPython", "python3 -c 'import IPython; IPython.embed()' <<< 'cat .env'"),
     ("py:dotenv", "python3 -m pdb -m dotenv list <<< c"),  # red team s32 G
     # I: a library's login file, no path in the code
@@ -52,21 +64,42 @@ READS = [
     ("python3", "python3 -c 'from netrc import netrc as N; print(N().hosts)'"),
     ("py:boto3", "python3 -c 'import boto3; print(boto3.Session().get_credentials().secret_key)'"),
     ("py:botocore", "python3 -c 'import botocore.session as s; print(s.Session().full_config)'"),
-    ("py:botocore", "python3 -c 'from botocore.session import get_session as g; print(g().get_scoped_config())'"),
+    (
+        "py:botocore",
+        "python3 -c 'from botocore.session import get_session as g; print(g().get_scoped_config())'",
+    ),
     # J: pathlib's joins, the environment's and the cwd's paths, chdir
-    ("python3", "python3 -c 'from pathlib import Path; print(Path(\"..\", \"..\", \"home\", \".netrc\").read_text())'"),
-    ("python3", "python3 -c 'from pathlib import Path; print((Path(\"..\")/\"..\"/\"home\"/\".netrc\").read_text())'"),
-    ("python3", "python3 -c 'from pathlib import Path; print((Path.cwd().parent.parent/\"home\"/\".netrc\").read_text())'"),
-    ("python3", "python3 -c 'from pathlib import Path; print(Path.home().joinpath(\".aws\", \"credentials\").read_text())'"),
+    (
+        "python3",
+        'python3 -c \'from pathlib import Path; print(Path("..", "..", "home", ".netrc").read_text())\'',
+    ),
+    (
+        "python3",
+        'python3 -c \'from pathlib import Path; print((Path("..")/".."/"home"/".netrc").read_text())\'',
+    ),
+    (
+        "python3",
+        'python3 -c \'from pathlib import Path; print((Path.cwd().parent.parent/"home"/".netrc").read_text())\'',
+    ),
+    (
+        "python3",
+        'python3 -c \'from pathlib import Path; print(Path.home().joinpath(".aws", "credentials").read_text())\'',
+    ),
     ("perl", "perl -e 'open F, \"$ENV{HOME}/.netrc\"; print <F>'"),  # red team s32 J
     ("perl", "perl -e 'open F, \"$ENV{PWD}/../../home/.netrc\"; print <F>'"),
-    ("perl", "perl -e 'my $d = \"../../home\"; open F, \"$d/.netrc\"; print <F>'"),
-    ("perl", "perl -e 'chdir \"../../home\"; open F, \".netrc\"; print <F>'"),
-    ("php", "php -r 'print_r(parse_ini_file(getenv(\"HOME\").\"/.aws/credentials\"));'"),
+    ("perl", 'perl -e \'my $d = "../../home"; open F, "$d/.netrc"; print <F>\''),
+    ("perl", 'perl -e \'chdir "../../home"; open F, ".netrc"; print <F>\''),
+    ("php", 'php -r \'print_r(parse_ini_file(getenv("HOME")."/.aws/credentials"));\''),
     ("php", "php -r 'echo file_get_contents(getcwd().\"/../../home/.netrc\");'"),
-    ("php", "php -r 'chdir(\"../../home\"); readfile(\".netrc\");'"),
-    ("node", "node -e 'process.chdir(\"../../home\"); console.log(require(\"fs\").readFileSync(\".netrc\",\"utf8\"))'"),
-    ("node", "node -e 'process.chdir(\"../../home\"); require(\"child_process\").execSync(\"cat .netrc\",{stdio:\"inherit\"})'"),
+    ("php", 'php -r \'chdir("../../home"); readfile(".netrc");\''),
+    (
+        "node",
+        'node -e \'process.chdir("../../home"); console.log(require("fs").readFileSync(".netrc","utf8"))\'',
+    ),
+    (
+        "node",
+        'node -e \'process.chdir("../../home"); require("child_process").execSync("cat .netrc",{stdio:"inherit"})\'',
+    ),
     # K: tcl's open, whatever feeds tclsh its code
     ("tclsh", "echo 'puts [read [open .env]]' | tclsh"),  # red team s32 K
     ("tclsh", "tclsh <<< 'puts [read [open ~/.netrc]]'"),
@@ -75,7 +108,7 @@ READS = [
     ("tclsh", "tclsh <<< 'set o open; puts [read [$o .env]]'"),
     # M: an app string that calls a function
     ("flask", "flask --app 'subprocess:call(\"cat .env\", shell=True)' routes"),
-    ("flask", "python3 -m flask --app 'subprocess:run([\"cat\", \".env\"])' routes"),
+    ("flask", 'python3 -m flask --app \'subprocess:run(["cat", ".env"])\' routes'),
     # O: sqlite3's .cd moves its later reads
     ("sqlite3", "sqlite3 :memory: '.cd ../../home' \"select readfile('.netrc')\""),
     ("sqlite3", "sqlite3 :memory: '.cd ../..' '.cd home/.aws' \"select readfile('credentials')\""),
@@ -90,7 +123,10 @@ DELETES = [
     ("ipython", "ipython -c 'rm -rf ../victim'"),  # red team s32 F
     ("ipython", "ipython -c 'sx rm -rf ../victim'"),
     ("ipython", "ipython -c 'mv ../victim ../moved'"),
-    ("python3", "python3 -c 'import pdb; pdb.set_trace()' <<< '!import shutil; shutil.rmtree(\"../victim\")'"),
+    (
+        "python3",
+        "python3 -c 'import pdb; pdb.set_trace()' <<< '!import shutil; shutil.rmtree(\"../victim\")'",
+    ),
     ("python3", "python3 -m venv --clear --without-pip ../victim"),  # red team s32 H
     ("python3", "python3 -I -m venv --without-pip --cle ../victim/sub"),
     ("python3", "python3 -m venv --without-pip --clear -- ../victim"),
@@ -106,14 +142,14 @@ DELETES = [
 WRITES = [
     (
         "python3",
-        "python3 -c 'from pathlib import Path; (Path(\"..\")/\"..\"/\"home\"/\".config\"/"
-        "\"hookwise\"/\"trust.json\").write_text(\"{}\")'",
+        'python3 -c \'from pathlib import Path; (Path("..")/".."/"home"/".config"/'
+        '"hookwise"/"trust.json").write_text("{}")\'',
         "../../home/.config/hookwise/trust.json",
     ),
     (
         "python3",
-        "python3 -c 'from pathlib import Path; p=Path(\".claude\"); p.mkdir(); "
-        "(p/\"settings.local.json\").write_text(\"{}\")'",
+        'python3 -c \'from pathlib import Path; p=Path(".claude"); p.mkdir(); '
+        '(p/"settings.local.json").write_text("{}")\'',
         ".claude/settings.local.json",
     ),
     (
@@ -143,7 +179,7 @@ PASS = [
     "python3 -c 'import os; print(os.getcwd())'",
     "node -e 'console.log(process.cwd())'",
     "perl -ne 'print \"$1\\n\" if /(\\w+)/' README.md",
-    "perl -e 'open F, \"README.md\"; while (<F>) { print \"$.: $_\" }'",
+    'perl -e \'open F, "README.md"; while (<F>) { print "$.: $_" }\'',
     "python3 -c 'import json; print(json.dumps([1]))'",
 ]
 
@@ -160,7 +196,9 @@ def _available(need: str) -> bool:
     if not need:
         return True
     if need.startswith("py:"):
-        return shutil.which("python3") is not None and importlib.util.find_spec(need[3:]) is not None
+        return (
+            shutil.which("python3") is not None and importlib.util.find_spec(need[3:]) is not None
+        )
     return shutil.which(need) is not None
 
 

@@ -117,9 +117,7 @@ _HOME = (
 _CWD = r"\bPWD\b|\bgetcwd\b|\bcwd\s*\(|\bDir\s*\.\s*pwd\b|\bcurdir\b"
 # what perl, php and ruby put into a double-quoted string: a variable (with its keys or
 # indexes), ${...}, {$...}, #{...}
-_INTERPOLATION = (
-    r"\$\{[^}]*\}|\{\$[^}]*\}|#\{[^}]*\}|[$@][\w:]+(?:\{[^}]*\}|\[[^\]]*\]|->\w+)*"
-)
+_INTERPOLATION = r"\$\{[^}]*\}|\{\$[^}]*\}|#\{[^}]*\}|[$@][\w:]+(?:\{[^}]*\}|\[[^\]]*\]|->\w+)*"
 
 
 def _interpolated_pieces(code: str, language: str) -> tuple[list[str], bool]:

@@ -814,15 +814,18 @@ def read(
         out += escapes
     for text in code:
         out += language_items(language, text)
-    if language == "python" and (command.stdin or command.piped_from is not None or any(
-        r not in command.writes for r in command.redirects
-    )):  # python -c CODE <<< INPUT: may CODE run its input (red team s32 G)?
+    if language == "python" and (
+        command.stdin
+        or command.piped_from is not None
+        or any(r not in command.writes for r in command.redirects)
+    ):  # python -c CODE <<< INPUT: may CODE run its input (red team s32 G)?
         from hookwise.shell.code_residue import fed_residue
 
         for text in code:
-            why = fed_residue(text)
-            if why is not None:
-                out.append(("unverifiable", f"{program} is given its standard input, and its code has {why}, which may run that input as code"))
+            fed = fed_residue(text)
+            if fed is not None:
+                why = f"{program} is given its standard input, and its code has {fed}"
+                out.append(("unverifiable", f"{why}, which may run that input as code"))
                 break
     sources = list(files)
     if operand is not None:
@@ -923,10 +926,14 @@ def _ipython_line(line: str, one_line_cell: bool) -> Items | None:
         return None
     escape, name, rest = split.group(2), split.group(3), split.group(4).lstrip()
     if escape in (",", ";", "/"):
-        why = f"IPython calls {name or 'a function'} with the words after it ({line.strip()[:60]!r})"
+        why = (
+            f"IPython calls {name or 'a function'} with the words after it ({line.strip()[:60]!r})"
+        )
         return [("unverifiable", why)]
     if "get_ipython" in line:
-        return [("unverifiable", "the code uses IPython's shell object, which runs magics and commands")]
+        return [
+            ("unverifiable", "the code uses IPython's shell object, which runs magics and commands")
+        ]
     if (
         one_line_cell
         and name

@@ -359,7 +359,11 @@ def python_calls(code: str, fed: bool = False) -> str | None:
         return None
     for name, target in bound.items():
         top = target.split(".", 1)[0]
-        if top in PY_SHELLS and top != "asyncio" and re.search(rf"(?<![\w.]){re.escape(name)}\b\s*[.(]", code):
+        if (
+            top in PY_SHELLS
+            and top != "asyncio"
+            and re.search(rf"(?<![\w.]){re.escape(name)}\b\s*[.(]", code)
+        ):
             return f"a console (`{target}`), which runs code read from its standard input"
     statements = {m.start(1) for m in re.finditer(r"(?:import|from)\s+([\w.]+)", code)}
     for name, target in list(bound.items()):

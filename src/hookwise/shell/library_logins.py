@@ -38,7 +38,9 @@ LOGIN_LIBRARIES: dict[str, tuple[str | None, tuple[str, ...]]] = {
     ),
     "huggingface_hub": (r"get_token|HfFolder|token", ("~/.cache/huggingface/token",)),
 }
-_IMPORTED = re.compile(r"\b(?:from\s+([\w.]+)\s+import|import\s+([\w.,\s]+?)(?:\s+as\s+\w+)?(?:;|$))", re.M)
+_IMPORTED = re.compile(
+    r"\b(?:from\s+([\w.]+)\s+import|import\s+([\w.,\s]+?)(?:\s+as\s+\w+)?(?:;|$))", re.M
+)
 
 
 def _imported(code: str) -> set[str]:

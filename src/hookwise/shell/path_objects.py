@@ -100,7 +100,9 @@ def _chain(code: str, head: Any) -> tuple[str, int]:
         if same is not None:
             at += same.end()
             continue
-        if re.match(r"\s*(?:/|\.\s*(?:parents|with_name|with_suffix|with_stem|relative_to)\b)", code[at:]):
+        if re.match(
+            r"\s*(?:/|\.\s*(?:parents|with_name|with_suffix|with_stem|relative_to)\b)", code[at:]
+        ):
             path = COMPUTED  # joined to what is not a literal, or moved by a computation
         return path, at
 

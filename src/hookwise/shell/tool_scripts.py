@@ -191,7 +191,7 @@ def _sqlite(text: str) -> Items:
 
 def _under(directory: str, path: str) -> str:
     """``path`` as seen from the cwd after a change to ``directory``."""
-    if directory == COMPUTED or path == COMPUTED:
+    if COMPUTED in (directory, path):
         return COMPUTED
     return path if path.startswith("/") else f"{directory.rstrip('/')}/{path}"
 
@@ -380,7 +380,9 @@ _GENERIC: dict[str, tuple[list[str], str]] = {
 
 # tcl's open: a file name (a braced or quoted word, or a bare one), then an access mode;
 # a mode that writes (w, a, r+, {WRONLY CREAT}, RDWR...) makes it a write
-_TCL_OPEN = re.compile(r"""\bopen\s+(\{[^}]*\}|"(?:[^"\\]|\\.)*"|[^\s\];]+)(?:\s+(\{[^}]*\}|\S+))?""")
+_TCL_OPEN = re.compile(
+    r"""\bopen\s+(\{[^}]*\}|"(?:[^"\\]|\\.)*"|[^\s\];]+)(?:\s+(\{[^}]*\}|\S+))?"""
+)
 _TCL_WRITES = re.compile(r"[wa+]|WRONLY|RDWR|CREAT|APPEND|TRUNC")
 
 
@@ -391,7 +393,7 @@ def _tcl_files(text: str) -> Items:
     it runs; ``cd`` moves every relative name after it."""
     out: Items = []
     for match in _TCL_OPEN.finditer(text):
-        word, mode = match.group(1), (match.group(2) or "").strip("{}\"]")
+        word, mode = match.group(1), (match.group(2) or "").strip('{}"]')
         if word.startswith("{"):
             name = word[1:-1]
         else:
@@ -402,11 +404,17 @@ def _tcl_files(text: str) -> Items:
             continue  # (a pipe: the capability check reads it as unverifiable)
         writes = bool(mode) and not mode.startswith(("-", "$", "[")) and _TCL_WRITES.search(mode)
         if writes and name == COMPUTED:
-            out.append(("unverifiable", "the tcl code opens a file for writing by a name made when it runs"))
+            out.append(
+                (
+                    "unverifiable",
+                    "the tcl code opens a file for writing by a name made when it runs",
+                )
+            )
         else:
             out.append(("write" if writes else "read", name))
     if re.search(r"(?:^|[\[;{]|\n)\s*(?:cd|rename)\b|(?:^|[\[;{]|\n)\s*\$", text):
-        why = "the tcl code changes its directory, renames a command or calls one by a name made when it runs"
+        why = "the tcl code changes its directory, renames a command or calls one by a name"
+        why += " made when it runs"
         out.append(("unverifiable", why))
     return out
 

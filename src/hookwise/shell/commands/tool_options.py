@@ -23,9 +23,9 @@ DIRECTORY_CLEARERS: dict[str, tuple[str, frozenset[str]]] = {
             ["-p", "--python", "--creator", "--seeder", "--activators", "--prompt",
              "--app-data", "--discovery", "--pip", "--setuptools", "--wheel",
              "--extra-search-dir", "--try-first-with"]
-        ),  # fmt: skip
+        ),
     ),
-}
+}  # fmt: skip
 
 
 def _is_option(word: str, name: str) -> bool:
