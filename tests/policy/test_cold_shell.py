@@ -337,6 +337,12 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     **{
         name: ([name, "a", "-sdel", "x.7z", "d"], [], "'rm', '-r'") for name in ("7z", "7za", "7zr")
     },
+    # an option that empties the directory operand; an app string that calls (red team s32)
+    "virtualenv": (["virtualenv", "--clear", "d"], [], "'rm', '-r', '-f', '--', 'd'"),
+    **{
+        name: ([name, "--app", 'shutil:rmtree("d")'], [], "'rm', '-r', '-f', 'd'")
+        for name in ("flask", "gunicorn", "uvicorn", "hypercorn")
+    },
 }
 
 

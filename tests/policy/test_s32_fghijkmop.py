@@ -134,6 +134,7 @@ DELETES = [
     ("flask", "python3 -m flask --app 'shutil:rmtree(\"../victim\")' routes"),  # red team s32 M
     ("flask", "flask --app 'subprocess:call(\"rm -rf ../victim\", shell=True)' routes"),
     ("gunicorn", "gunicorn 'shutil:rmtree(\"../victim\")'"),
+    ("flask", "FLASK_APP='shutil:rmtree(\"../victim\")' flask routes"),
     ("capsh", "capsh -- -c 'rm -rf ../victim'"),  # red team s32 P
     ("", "./runner -c 'rm -rf ../victim'"),
 ]
@@ -170,6 +171,7 @@ PASS = [
     "python3 -m venv .venv",
     "python3 -m venv --without-pip /tmp/hookwise-s32-venv",
     "flask --app src.app routes",
+    "FLASK_APP=src.app flask routes",
     "python3 -m flask --app 'src.app:create_app()' routes",
     "sqlite3 :memory: \"select readfile('README.md')\"",
     "tclsh <<< 'puts [read [open README.md]]'",

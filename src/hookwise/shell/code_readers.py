@@ -1567,7 +1567,16 @@ def _config(name: str, value: str, command: Any, script: Any) -> str | None:
     return f"{name}={value} makes it read settings from a file the guard did not read"
 
 
+def _app(name: str, value: str, command: Any, script: Any) -> str | None:
+    """An application string that calls a function (``FLASK_APP='m:f(x)'``): Python
+    code the tool runs, read when it is on the line (commands/tool_options.py)."""
+    if "(" not in value:
+        return None
+    return f"{name}={value[:60]} makes {command.program} call a function it names"
+
+
 _ENV_JUDGES: dict[str, Callable[[str, str, Any, Any], str | None]] = {
+    "app": _app,
     "config": _config,
     "options": _options,
     "path": _path,

@@ -1392,6 +1392,8 @@ ENV_LOADERS: dict[str, str] = {
         "git",
     ),
     "SHELL": "shell",
+    # flask's --app in the environment: `mod:f(args)` calls f (red team s32 M)
+    "FLASK_APP": "app",
     # a file of settings or options the program reads (php's ini, ripgrep's options): its
     # auto_prepend_file or --pre is as good as on the line (red team s31 J, K)
     **dict.fromkeys(["PHPRC", "PHP_INI_SCAN_DIR", "RIPGREP_CONFIG_PATH"], "config"),
