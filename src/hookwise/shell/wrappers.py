@@ -505,6 +505,17 @@ RUNNERS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str], int]] =
     "aws-vault": (frozenset(["exec"]), frozenset(["-d", "--duration", "-r", "--region"]),
                   frozenset(), 1),
     "dotenv": (frozenset(["", "run"]), frozenset(["-f", "-e", "-v"]), frozenset(["-c"]), 0),
+    # these load an environment file into the command (commands/env_loaders.py's table)
+    "dotenvx": (frozenset(["run"]), frozenset(["-f", "--env-file", "-e", "--env", "-fk",
+                "--env-keys-file", "--convention", "--ignore"]), frozenset(), 0),
+    "env-cmd": (frozenset([""]), frozenset(["-f", "--file", "-r", "--rc-file", "-e",
+                "--environments"]), frozenset(), 0),
+    "honcho": (frozenset(["run"]), frozenset(["-e", "--env", "-f", "--procfile", "-d",
+               "--app-root"]), frozenset(), 0),
+    "foreman": (frozenset(["run"]), frozenset(["-e", "--env", "-f", "--procfile", "-d",
+                "--root"]), frozenset(), 0),
+    "heroku": (frozenset(["local:run"]), frozenset(["-e", "--env", "-p", "--port"]),
+               frozenset(), 0),
 }  # fmt: skip
 
 

@@ -67,6 +67,8 @@ def env_files(program: str, argv: list[str]) -> list[str]:
             continue
         if equals:
             found.append(value)
+        elif program == "deno":  # deno's value is optional (=F only): bare, it is .env
+            found.append(".env")
         elif at + 1 < len(argv):
             found.append(argv[at + 1])
     if spelled and not found:
