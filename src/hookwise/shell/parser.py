@@ -1687,6 +1687,11 @@ def _add_command(
                 from hookwise.shell.variables import loop_choices
 
                 loop_choices(script, raw[1].value, raw[3:])
+            elif script.vars is not None and len(raw) == 2:  # for f do: "$@" (set --)
+                from hookwise.shell.variables import positional_choices
+
+                anchor = script.anchor if script.anchor is not None else raw[0].start
+                positional_choices(script, raw[1].value, anchor)
         words: list[_Word] = []
     else:
         if source and any("{" in source[w.start : w.end] for w in raw if 0 <= w.start < w.end):
