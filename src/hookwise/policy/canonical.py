@@ -366,8 +366,8 @@ class PathRef:
     """A path a tool touches, resolved against the event's cwd."""
 
     __slots__ = (
-        "absolute", "command", "kept", "linked", "pattern", "raw", "redirect", "relative", "shape",
-        "tree"
+        "absolute", "command", "deep", "kept", "linked", "pattern", "raw", "redirect", "relative",
+        "shape", "tree"
     )  # fmt: skip
 
     def __init__(
@@ -380,6 +380,7 @@ class PathRef:
         # a word known only when the command runs: what it can be (shell/variables.py)
         self.shape: tuple[tuple[str, ...], ...] | None = None
         self.pattern = False  # a glob bash expands against the disk (~/.ss*/id_*)
+        self.deep = False  # a pattern's ``**`` walks any depth (shopt -s globstar)
         self.tree = False  # the command reads it recursively (grep -r, tar c, zip -r)
         self.redirect = False  # a redirect's file (2>/dev/null), not an operand of the program
         # what it resolves to when a symlink is on the way (``resolved``): False until asked
@@ -1341,6 +1342,7 @@ class Event:
                 if cmd.program in TREE_READERS:
                     tree = reads_tree(cmd.program, cmd.argv)
                 excluded = excluded_words(cmd.program, cmd.argv)
+                deep = "globstar" in script.globopts  # (** in a pattern: any depth)
                 run = cmd.argv[0] if cmd.argv and not cmd.dynamic[0] else ""
                 if "/" in run and (run[:1] != "/" or run.startswith(home + "/")):
                     # ./server.pem run as a program: the shell reads it, and its errors
@@ -1383,6 +1385,7 @@ class Event:
                             if chosen[index]:  # (a loop in a directory the line chose)
                                 ref.shape = _under_unknown_dir(value, pattern)
                             ref.pattern = pattern
+                            ref.deep = deep and pattern and "**" in value
                             ref.tree = tree
                             refs.append(ref)
                         continue
@@ -1401,6 +1404,7 @@ class Event:
                     if chosen[index] and ref.shape is None and not dynamic:
                         ref.shape = _under_unknown_dir(word, at in globs)
                     ref.pattern = at in globs
+                    ref.deep = deep and ref.pattern and "**" in word
                     ref.tree = tree
                     ref.kept = kept
                     refs.append(ref)

@@ -279,7 +279,9 @@ def _pattern_args(spec: dict[str, Any], cmd: Command, ev: Event, index: int) -> 
         return None
     from hookwise.policy.rules.maybe import pattern_args
 
-    return pattern_args(spec, cmd, _options(cmd)[1], glob_match, _glob_directory(ev, index))
+    deep = ev.script is not None and "globstar" in ev.script.globopts
+    where = _glob_directory(ev, index)
+    return pattern_args(spec, cmd, _options(cmd)[1], glob_match, where, deep)
 
 
 MAX_VARIANTS = 64  # commands a loop's "$f" words make, judged one by one (_choices_match)
@@ -323,6 +325,11 @@ def _choices_match(
     return False
 
 
+# glob options after which a pattern still selects the names glob.glob finds (nullglob and
+# failglob only change what happens with none; globstar's ** is globbed recursively)
+_SAME_NAMES = frozenset(["globstar", "nullglob", "failglob"])
+
+
 def _glob_directory(ev: Event, index: int) -> str | None:
     """Where bash will expand the patterns of the ``index``-th command as the disk is now,
     or None when the line can change what they match before they are expanded: something
@@ -331,7 +338,7 @@ def _glob_directory(ev: Event, index: int) -> str | None:
     script = ev.script
     if script is None or script.written or script.copies or script.concurrent:
         return None
-    if script.globopts:  # shopt -s nocaseglob, extglob, globstar...: bash reads otherwise
+    if script.globopts - _SAME_NAMES:  # shopt -s nocaseglob, extglob...: bash reads otherwise
         return None
     commands = script.commands
     if any(c.argv[:1] not in (["cd"], ["pushd"]) for c in commands[:index]):
