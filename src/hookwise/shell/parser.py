@@ -1869,8 +1869,16 @@ def _add_command(
         # `source .env` loads it
         from hookwise.shell.commands.env_files import code_prints_env, env_files
 
-        printing = code_prints_env(command.program, command.argv)
-        for loaded in env_files(command.program, command.argv):
+        loads = env_files(command.program, command.argv)
+        # node --env-file=.env -e CODE, deno eval --env-file CODE: an interpreter's code
+        # from the line runs as after `source .env` (env_loaders.py's rule)
+        given = programs.interpreter_code(command.program, command.argv) is not None or bool(
+            command.stdin or command.piped_from is not None
+        )  # (its code on the line: inline or on stdin, not a script on disk)
+        printing = code_prints_env(command.program, command.argv) or (
+            bool(loads) and given and _leaks_sourced(command, 0, script)
+        )
+        for loaded in loads:
             _inner_argv(["source", loaded], depth, script, command.text, "loads it (--env-file)")
             if printing:  # node --env-file=.env -e 'console.log(process.env.X)'
                 origin = f"{command.program} prints values {loaded} defined"
