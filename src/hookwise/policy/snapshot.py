@@ -83,6 +83,7 @@ ON_DEMAND = (
     "hookwise.shell.commands",
     "hookwise.shell.commands.git_refs",
     "hookwise.shell.commands.env_files",
+    "hookwise.shell.commands.env_loaders",
     "hookwise.shell.commands.proc_environ",
     "hookwise.shell.commands.includes",
     "hookwise.shell.commands.tree_deletes",

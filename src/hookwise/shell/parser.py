@@ -2209,8 +2209,8 @@ def _run_inner(
             for path in script.sourced:
                 origin = f"{program} prints values that sourcing {path} defined"
                 _inner_argv(["cat", path], depth, script, command.text, origin)
-    if program in programs.ENV_SELF_LOADERS:  # bun -e, docker compose config, flask shell
-        _self_loaded(command, depth, script)
+    if program in programs.ENV_SELF_LOADERS and (program != "docker" or argv[1:2] == ["compose"]):
+        _self_loaded(command, depth, script)  # bun -e, docker compose config, flask shell
     if program == "make-first-existing-target" and "--" in argv:
         # Debian's make wrapper: TARGETS -- MAKEARGS runs make MAKEARGS TARGET (red team
         # s27 T); every target is read as one make may be given

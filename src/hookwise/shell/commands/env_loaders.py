@@ -34,8 +34,6 @@ Cold: only for a runner or a program of programs.ENV_SELF_LOADERS. Standard libr
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 
 def _values(argv: list[str], options: tuple[str, ...], stop: int | None = None) -> list[str]:
     """The values of ``options`` among ``argv[1:stop]`` (``-f F``, ``--file=F``, ``-fF``)."""
@@ -84,15 +82,19 @@ def runner_env(name: str, argv: list[str], stop: int) -> list[str]:
     return []
 
 
-class Loaded(NamedTuple):
+class Loaded:
     """What a program of programs.ENV_SELF_LOADERS does with the files it loads by itself:
     ``how`` is "prints" (shows their values), "typed" (runs code read from its stdin:
     given on the line, or typed in later), or "judge" (judged as after ``source``, from
-    ``argv[at:]``: the program itself when 0, the command it runs in a container else)."""
+    ``argv[at:]``: the program itself when 0, the command it runs in a container else).
+    (A plain class: typing would load os into the hook.)"""
 
-    files: list[str]
-    how: str
-    at: int = 0
+    __slots__ = ("at", "files", "how")
+
+    def __init__(self, files: list[str], how: str, at: int = 0) -> None:
+        self.files = files
+        self.how = how
+        self.at = at
 
 
 # docker compose's global options that take a value (before the subcommand)
