@@ -2203,12 +2203,15 @@ def _run_inner(
     commands, git aliases, interpreter code (accounting.code_items); note what it assigns."""
     program = command.program
     argv = command.argv
-    if script.sourced and not (argv[:1] == ["cat"] and argv[1:] in ([p] for p in script.sourced)):
-        # (only after a `source` on the line; not the read of the file it stands for)
-        if _leaks_sourced(command, 0, script):
-            for path in script.sourced:
-                origin = f"{program} prints values that sourcing {path} defined"
-                _inner_argv(["cat", path], depth, script, command.text, origin)
+    # (only after a `source` on the line; not the read of the file it stands for)
+    if (
+        script.sourced
+        and not (argv[:1] == ["cat"] and argv[1:] in ([p] for p in script.sourced))
+        and _leaks_sourced(command, 0, script)
+    ):
+        for path in script.sourced:
+            origin = f"{program} prints values that sourcing {path} defined"
+            _inner_argv(["cat", path], depth, script, command.text, origin)
     if program in programs.ENV_SELF_LOADERS and (program != "docker" or argv[1:2] == ["compose"]):
         _self_loaded(command, depth, script)  # bun -e, docker compose config, flask shell
     if program == "make-first-existing-target" and "--" in argv:

@@ -281,7 +281,7 @@ def _pattern_args(spec: dict[str, Any], cmd: Command, ev: Event, index: int) -> 
 
     deep = ev.script is not None and "globstar" in ev.script.globopts
     where = _glob_directory(ev, index)
-    return pattern_args(spec, cmd, _options(cmd)[1], glob_match, where, deep)
+    return pattern_args(spec, cmd, _options(cmd)[1], glob_match, where, deep=deep)
 
 
 MAX_VARIANTS = 64  # commands a loop's "$f" words make, judged one by one (_choices_match)

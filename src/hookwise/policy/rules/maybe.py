@@ -275,6 +275,7 @@ def pattern_args(
     positional: list[str],
     glob_match: Callable[[Any, str], bool],
     directory: str | None = None,
+    *,
     deep: bool = False,
 ) -> str | None:
     """Why a rule's ``args`` could match a pattern bash expands (``grep -h . s*``: the rule

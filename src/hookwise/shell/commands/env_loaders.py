@@ -100,11 +100,13 @@ class Loaded:
 # docker compose's global options that take a value (before the subcommand)
 _COMPOSE_GLOBAL = frozenset(["-f", "--file", "-p", "--project-name", "--profile",
                              "--env-file", "--project-directory", "--ansi", "--progress",
-                             "--parallel", "-c", "--context", "-H", "--host", "--log-level"])  # fmt: skip
+                             "--parallel", "-c", "--context", "-H", "--host",
+                             "--log-level"])  # fmt: skip
 # options of compose run/exec that take a value (before SERVICE)
 _COMPOSE_RUN = frozenset(["-e", "--env", "-l", "--label", "--name", "-p", "--publish", "-u",
                           "--user", "-v", "--volume", "-w", "--workdir", "--entrypoint",
-                          "--index", "--pull", "--cap-add", "--cap-drop", "--env-from-file"])  # fmt: skip
+                          "--index", "--pull", "--cap-add", "--cap-drop",
+                          "--env-from-file"])  # fmt: skip
 # flask's own options that take a value (before the subcommand)
 _FLASK_GLOBAL = frozenset(["-A", "--app", "-e", "--env-file"])
 # bun's options that take a value
