@@ -24,6 +24,7 @@ from hookwise.policy.adapters.base import (
     Encoding,
     ask_denied_reason,
     event_name,
+    mcp_call,
     mcp_mapped,
     mcp_readings,
     resolve_ask,
@@ -53,6 +54,8 @@ def decode(
         raise DecodeError(f"the {host} plugin payload has no tool_name")
     if not isinstance(payload.get("tool_input"), dict):
         raise DecodeError(f"the {host} plugin payload's tool_input is not an object")
+    if not host_tool.startswith("mcp_"):  # a name the plugin could not give a server
+        host_tool = mcp_call(host_tool, payload, table)
     tool = table["tools"].get(host_tool, host_tool)
     mapped = mcp_mapped(host_tool, tool, payload, raw_input)
     if mapped is not None:
