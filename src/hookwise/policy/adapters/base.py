@@ -173,10 +173,10 @@ def mcp_call(host_tool: str, payload: dict[str, Any], table: dict[str, Any]) -> 
                 "host": title}  # fmt: skip
         payload[canonical.MCP_CALL] = call
     readings = call.get("readings") or []
-    if readings and not host_tool.startswith("mcp_"):
+    named = f"mcp__{readings[0][0]}__{readings[0][1]}" if readings else host_tool
+    if named != host_tool:
         payload.setdefault("host_tool_name", host_tool)
-        return f"mcp__{readings[0][0]}__{readings[0][1]}"
-    return host_tool
+    return named
 
 
 def field_call(
