@@ -340,10 +340,10 @@ def mcp_readings(host_tool: str, payload: Mapping[str, Any]) -> list[tuple[str, 
     """Every (server, tool) an MCP tool's name may stand for, the one decided on first.
 
     The readings an adapter found (:data:`MCP_CALL`: another host's naming, or fields of
-    the payload), else the server Gemini CLI's ``mcp_context`` names (sent when it finds the server's
-    settings), else ``mcp__<server>__<tool>`` (Claude Code, Codex, the plugins). Gemini's
-    own ``mcp_<server>_<tool>`` without a context does not say where the server's name ends
-    (``mcp_my_fs_read_file`` may be ``my_fs``'s ``read_file`` or ``my``'s
+    the payload), else the server Gemini CLI's ``mcp_context`` names (sent when it finds
+    the server's settings), else ``mcp__<server>__<tool>`` (Claude Code, Codex, the
+    plugins). Gemini's own ``mcp_<server>_<tool>`` without a context does not say where
+    the server's name ends (``mcp_my_fs_read_file`` may be ``my_fs``'s ``read_file`` or ``my``'s
     ``fs_read_file``): each split at a ``_``, Gemini's own reading first (the first ``_``,
     as its policy engine's ``parseMcpToolName`` reads a name it has no server for). A name
     Gemini cut (:data:`CUT_MARK`) stands for no server and tool that can be told: none."""

@@ -256,13 +256,14 @@ class HostInfo:
         # how the host names an MCP tool to the model, its permission engine and its hooks'
         # ``tool_name``: (prefix, put before "<server><separator><tool>" unless that starts
         # with it already; the separator; the characters it keeps; the length past which it
-        # changes the name (0: never); "silent" where a character outside those it keeps is
-        # made "_" with no mark, "marked" where any change (such a character, or the length)
-        # gives the name the mark instead, "first" where the name is read at its first
-        # separator only and what the host changes is not recorded; the mark: "..." (the first 30 and the last 30
-        # characters around it), "hex:N" or "base36:N" ("_" and N such characters at its
-        # end, a hash of the name as it was)). None: not recorded, so a tool outside
-        # ``tools`` may be an MCP tool whose server and tool cannot be told. :func:`mcp_call_name`; the hook reads a name so
+        # changes the name (0: never); "silent" where a character outside those it keeps
+        # is made "_" with no mark, "marked" where any change (such a character, or the
+        # length) gives the name the mark instead, "first" where the name is read at its
+        # first separator only and what the host changes is not recorded; the mark: "..."
+        # (the first 30 and the last 30 characters around it), "hex:N" or "base36:N" ("_"
+        # and N such characters at its end, a hash of the name as it was)). None: not
+        # recorded, so a tool outside ``tools`` may be an MCP tool whose server and tool
+        # cannot be told. :func:`mcp_call_name`; the hook reads a name so
         # (policy/canonical.mcp_name_readings), and a name with the mark, or a character the
         # host may have changed, leaves each rule on the server or tool that could hold
         # unverifiable (policy/rules/mcp_unsure.py)

@@ -203,12 +203,11 @@ def field_call(
             args = {"input": args}
     if args is None:
         args = {}
-    if not isinstance(args, dict):
-        args = {"input": args}
+    found: dict[str, Any] = args if isinstance(args, dict) else {"input": args}
     # a server not named is "": a rule on it could hold (rules/mcp_unsure.py)
     payload[canonical.MCP_CALL] = {"readings": [[server, tool]], "why": "", "keeps": "",
                                    "host": title}  # fmt: skip
-    return args
+    return found
 
 
 def mcp_readings(events: list[Event]) -> list[Event]:

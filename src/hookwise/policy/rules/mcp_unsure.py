@@ -136,7 +136,7 @@ def _loose(rule: dict[str, Any], reading: tuple[str, str], keeps: str) -> dict[s
     return {**rule, "m": {**rule["m"], "mcp": loose}}
 
 
-def _named(
+def _named(  # noqa: PLR0917 - mcp_unsure's arguments and the call
     rules: list[dict[str, Any]],
     ev: Event,
     skip: set[int],
