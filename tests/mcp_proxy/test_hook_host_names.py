@@ -41,6 +41,7 @@ rules:
   - {id: team-vault-off, match: {mcp: {server: team__vault}}, action: deny}
   - {id: dotted-off, match: {mcp: {server: my.vault}}, action: deny}
   - {id: no-drop, match: {mcp: {tool: drop_table}}, action: deny}
+  - {id: my-vault-get, match: {mcp: {server: my, tool: vault_get}}, action: deny}
   - id: rw-draft
     match: {tool: write, files: '**/draft.txt'}
     action: rewrite
@@ -264,3 +265,34 @@ def test_the_proxy_and_each_host_s_hook_decide_generated_calls_alike(project: Pr
 
     check()
     assert {"allow", "deny"} <= set(seen), seen
+
+
+def test_the_plugin_s_rename_is_read_with_every_server_the_host_s_name_fits(
+    project: Project,
+) -> None:
+    """hookwise's OpenCode/Kilo plugin renames the host's ``sanitize(S)_T`` by the longest
+    configured server that fits and sends both names. ``mcp__team__vault__list`` was read
+    at its first ``__`` (server ``team``: ``mcp: {server: team__vault}`` did not hold), and
+    with servers ``my`` and ``my_vault`` configured, ``my_vault_get`` may be either's: a
+    rule on the other is unverifiable, not passed."""
+    _setup(project)
+    root = str(project.root)
+    for host in ("opencode", "kilo"):
+        cases = [
+            ("mcp__team__vault__list", "team__vault_list", "deny", "'team-vault-off'"),
+            ("mcp__my_vault__get", "my_vault_get", "deny", "cannot verify"),  # ask: deny here
+            ("mcp__fake__read_file", "fake_read_file", "", ""),
+        ]
+        for renamed, own, decision, said in cases:
+            sent = {"hook_event_name": "tool.execute.before", "session_id": "s1",
+                    "tool_use_id": "c1", "cwd": root, "tool_name": renamed,
+                    "host_tool_name": own, "tool_input": {"name": "x"}}  # fmt: skip
+            if own.startswith("my_"):  # a rule on server ``my``'s tool ``vault_get``
+                sent["tool_input"] = {"table": "users"}
+            done = subprocess.run(
+                [sys.executable, "-m", "hookwise", "hook", "--host", host],
+                input=json.dumps(sent), capture_output=True, text=True, env=project.env,
+                cwd=root, timeout=60, check=False,
+            )  # fmt: skip
+            got = _answer(host, done)
+            assert got[0] == decision and said in got[1], (host, renamed, got)

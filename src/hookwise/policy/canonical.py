@@ -17,7 +17,7 @@ from hookwise.policy import os_lite as os  # os without its import cost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
     from typing import Any
 
     from hookwise.shell.parser import Command, Script
@@ -278,6 +278,22 @@ CUT_MARK = "..."
 # in a name, where it makes the others "_" with no mark ("" where it does not), "host": the
 # host's title}
 MCP_CALL = "_hookwise_mcp"
+
+
+def kept_in_names(keeps: str) -> Callable[[str], bool]:
+    """Whether a character is one a host keeps in an MCP tool's name (``keeps``: a
+    character class's text from its ``mcp_names``, ``a-zA-Z0-9_.:-``); it makes the others
+    ``_``."""
+    ranges: list[tuple[str, str]] = []
+    at = 0
+    while at < len(keeps):
+        if at + 2 < len(keeps) and keeps[at + 1] == "-":
+            ranges.append((keeps[at], keeps[at + 2]))
+            at += 3
+        else:
+            ranges.append((keeps[at], keeps[at]))
+            at += 1
+    return lambda c: any(low <= c <= high for low, high in ranges)
 
 
 def _mark_at_end(text: str, mark: str) -> bool:

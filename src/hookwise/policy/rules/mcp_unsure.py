@@ -22,7 +22,7 @@ Loaded only for such a name.
 
 from __future__ import annotations
 
-from hookwise.policy.canonical import CUT_MARK, MCP_CALL, Event, mcp_readings
+from hookwise.policy.canonical import CUT_MARK, MCP_CALL, Event, kept_in_names, mcp_readings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -86,25 +86,10 @@ def mcp_unsure(
     return found
 
 
-def _keeper(keeps: str) -> Callable[[str], bool]:
-    """Whether a character is one the host keeps in a name (``keeps``: a character class's
-    text, ``a-zA-Z0-9_.:-``)."""
-    ranges: list[tuple[str, str]] = []
-    at = 0
-    while at < len(keeps):
-        if at + 2 < len(keeps) and keeps[at + 1] == "-":
-            ranges.append((keeps[at], keeps[at + 2]))
-            at += 3
-        else:
-            ranges.append((keeps[at], keeps[at]))
-            at += 1
-    return lambda c: any(low <= c <= high for low, high in ranges)
-
-
 def _as_host_names(globs: list[Any], keeps: str) -> list[Any]:
     """``globs`` (compiled or literal) with every literal character the host does not keep
     made ``_``, as the host makes a server's or tool's name."""
-    kept = _keeper(keeps)
+    kept = kept_in_names(keeps)
 
     def text(value: str) -> str:
         return "".join(c if kept(c) else "_" for c in value)
