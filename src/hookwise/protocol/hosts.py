@@ -666,7 +666,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         # 0.225.2 (bundle of its binary: the MCP tool's LLM id is server + "___" + tool with
         # every character outside [a-zA-Z0-9_-] made "_", and past 64 characters cut to 55
         # and "_" + the first 8 hex digits of its SHA-256 added; two tools of one server
-        # that come out the same get that tail too); read in the code, not in a hook run
+        # that come out the same get that tail too); the hook's tool_name for server fs's
+        # write_file is fs___write_file (observed: tests/e2e/test_host_mcp_names_live.py)
         mcp_names=("", "___", "a-zA-Z0-9_-", 64, "silent", "hex:8"),
         config_dir=(None, ".factory", ""),
         install_files={"project": ".factory/hooks.json", "user": "hooks.json"},
@@ -715,6 +716,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         # tool server + "__" + tool, kept when no run of characters outside [a-zA-Z0-9_-] is
         # in it and it is at most 64 long, else each such run made "_", cut to 55 and "_" +
         # the first 8 hex digits of the name's SHA-1 added; that name is tool_call.name
+        # (observed: tests/e2e/test_host_mcp_names_live.py)
         mcp_names=("", "__", "a-zA-Z0-9_-", 64, "marked", "hex:8"),
         # the editor extension's use_mcp_tool (docs.cline.bot tool reference; not a tool of
         # the 3.0.65 CLI): the server and the tool by name, the arguments a JSON text
