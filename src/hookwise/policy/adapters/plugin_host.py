@@ -88,7 +88,8 @@ def decode(
     own = payload.get("host_tool_name")
     if isinstance(own, str) and own:  # the plugin renamed it by a configured server's name
         _renamed(host_tool, own, payload, table)
-    host_tool = mcp_call(host_tool, payload, table)
+    if canonical.MCP_CALL in payload or not host_tool.startswith("mcp__"):
+        host_tool = mcp_call(host_tool, payload, table)
     tool = table["tools"].get(host_tool, host_tool)
     mapped = mcp_mapped(host_tool, tool, payload, raw_input)
     if mapped is not None:

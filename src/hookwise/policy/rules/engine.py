@@ -986,9 +986,13 @@ def _mcp_unsure(
     that does not say its server (rules/mcp_unsure.py: Gemini CLI without mcp_context, a
     host's name it may have changed or that names no server)."""
     host_tool = ev.host_tool or ""
-    named = canonical.MCP_CALL in ev.payload
-    if not named and (host_tool.startswith("mcp__") or "mcp_context" in ev.payload):
+    call = ev.payload.get(canonical.MCP_CALL)
+    if call is None and (host_tool.startswith("mcp__") or "mcp_context" in ev.payload):
         return []
+    if isinstance(call, dict) and not (call.get("why") or call.get("keeps")):
+        readings = call.get("readings") or []
+        if len(readings) == 1 and all(readings[0]):  # the name tells both: nothing unsure
+            return []
     from hookwise.policy.rules.mcp_unsure import mcp_unsure
 
     def guarding(rule: dict[str, Any]) -> bool:
