@@ -91,7 +91,10 @@ def test_a_bash_planted_on_path_is_denied(env: dict[str, str], isolated: Path) -
     for command in ("cp /tmp/x ~/.local/bin/sh", "ln -s /tmp/evil ~/.local/bin/hookwise"):
         assert decide(env, command, str(isolated))[0] == "deny", command
     # the same directory stays the user's for anything else
-    assert decide(env, "mkdir -p ~/.local/bin && cp /tmp/x ~/.local/bin/mytool", str(isolated))[0] is None
+    assert (
+        decide(env, "mkdir -p ~/.local/bin && cp /tmp/x ~/.local/bin/mytool", str(isolated))[0]
+        is None
+    )
 
 
 def test_host_code_directories_are_denied(env: dict[str, str], isolated: Path) -> None:
@@ -124,4 +127,4 @@ def test_the_list_is_the_sessions(isolated: Path) -> None:
     from hookwise.run import guarded_paths
 
     assert guarded_paths.HOOK_PROGRAMS is hook_code.HOOK_PROGRAMS
-    assert guarded_paths.CLAUDE_MANAGED_DIR == hook_code.MANAGED_HOST_DIRS[0][0]
+    assert hook_code.MANAGED_HOST_DIRS[0][0] == guarded_paths.CLAUDE_MANAGED_DIR

@@ -833,8 +833,6 @@ def _code(env: dict[str, str]) -> list[Guarded]:
     return out + [entry for entry in found if entry is not None]
 
 
-
-
 def path_directories(env: dict[str, str]) -> list[str]:
     return [os.path.abspath(d or ".") for d in (env.get("PATH") or "").split(os.pathsep)]
 

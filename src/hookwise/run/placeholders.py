@@ -142,7 +142,6 @@ def take(fd: int, path: str, wait: float | None = None) -> None:
 def lock_holder(fd: int) -> str:
     """Who holds the flock on ``fd``'s file, from /proc/locks (pid and command line)."""
     info = os.fstat(fd)
-    wanted = f":{info.st_ino}"
     try:
         with open("/proc/locks", encoding="utf-8", errors="replace") as handle:
             lines = handle.read().splitlines()
@@ -152,9 +151,13 @@ def lock_holder(fd: int) -> str:
     for line in lines:
         fields = line.split()
         # "1: FLOCK  ADVISORY  WRITE 1234 00:2a:5678 0 EOF" (a waiter's line has "->")
-        if len(fields) >= 6 and fields[1] == "FLOCK" and "->" not in fields:
-            if fields[5].endswith(wanted) and int(fields[5].split(":")[-1]) == info.st_ino:
-                pids.append(fields[4])
+        if (
+            len(fields) >= 6
+            and fields[1] == "FLOCK"
+            and "->" not in fields
+            and fields[5].rsplit(":", 1)[-1] == str(info.st_ino)
+        ):
+            pids.append(fields[4])
     if not pids:
         return "another process (not found in /proc/locks)"
     out: list[str] = []

@@ -167,7 +167,7 @@ def account(command: Any, script: Any) -> None:
         # signalled, stopped, traced, injected into or limited (prlimit --pid: every hook
         # it starts then runs under them), every later hook dies or never starts and the
         # host runs the tool (red team s30 run #5, s32 #3)
-        from hookwise.shell.process_targets import judge
+        from hookwise.shell.commands.process_targets import judge
 
         why = judge(command)
     elif argv and argv[0].startswith(("/proc/", "/dev/fd/", "/dev/std")):

@@ -317,7 +317,7 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
     if name == "prlimit" and any(_names_pid(w) for w in argv[1:]):
         return None  # prlimit --pid P: another process's limits, no command (red team s30)
     if name in ACTOR_WRAPPERS:
-        from hookwise.shell.process_targets import names_process
+        from hookwise.shell.commands.process_targets import names_process
 
         if names_process(name, argv):  # strace -p P, ionice -p P: no command (s32 #3)
             return None

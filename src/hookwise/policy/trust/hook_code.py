@@ -122,14 +122,22 @@ def _changeable(path: str) -> bool:
 def host_code_dirs(env: dict[str, str]) -> list[tuple[str, str]]:
     """The hosts' user directories of code they load (plugins, agents, skills, commands,
     extensions: the registry's ``code_files``), and their managed settings under /etc."""
-    from hookwise.protocol.hosts import HOSTS, row_config_path
+    from hookwise.protocol.hosts import HOSTS
 
     out = [(path, why) for path, why in MANAGED_HOST_DIRS]
+    home = env.get("HOME") or os.path.expanduser("~")
     for host in HOSTS.values():
         names = host.code_files.get("user", ())
         if not names:
             continue
-        base = os.path.abspath(row_config_path(host, env))
+        # (hosts.row_config_path's reading, without its `import os`: the hot path)
+        variable, default, under = host.config_dir
+        explicit = env.get(variable) if variable else None
+        if explicit:
+            base = os.path.join(os.path.abspath(explicit), under) if under else explicit
+        else:
+            base = os.path.join(home, default) if default else home
+        base = os.path.abspath(base)
         why = f"{host.title} loads code or hooks from it"
         out += [(os.path.join(base, name).rstrip("/"), why) for name in names]
     return out

@@ -21,7 +21,7 @@ Cold: :mod:`hookwise.shell.accounting` imports it for a program of :data:`ACTORS
 
 from __future__ import annotations
 
-import os
+from hookwise.policy import os_lite as os  # os without its import cost (the hook's path)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ def _pids(command: Any) -> str | None:
     if command.program == "kill":
         if any(w in ("-l", "-L", "--list", "--table") for w in words):
             return None
-        if words and words[0] in ("-0", "-s0", "-n0") or words[:2] in (["-s", "0"], ["-n", "0"]):
+        if (words and words[0] in ("-0", "-s0", "-n0")) or words[:2] in (["-s", "0"], ["-n", "0"]):
             return None  # (signal 0: whether it exists, nothing sent)
     skip = False
     for index, word in enumerate(words, start=1):
@@ -200,6 +200,7 @@ def _pattern(command: Any, *, by_name: bool) -> str | None:
     for word, dynamic in patterns:
         if dynamic:
             return _reason(command.program, f"the pattern {word}, made when the line runs")
+        found: str | None = None
         try:
             if by_name and not regex:
                 found = next(
@@ -209,13 +210,18 @@ def _pattern(command: Any, *, by_name: bool) -> str | None:
             else:
                 compiled = re.compile(word, re.IGNORECASE if ignore else 0)
                 test = compiled.fullmatch if exact else compiled.search
-                found = next((p for p in seen if test(p)), None)
+                for process in seen:
+                    hit = test(process)
+                    if hit is not None:
+                        start = max(0, hit.start() - 30)
+                        found = process[start : hit.end() + 30]
+                        break
         except re.error:
             return _reason(command.program, f"the pattern {word!r}, unreadable to hookwise")
         if found is not None:
             return (
-                f"`{command.program}` matches {found[:120]!r}, the host or a hook that "
-                "guards it (a process this command did not start)"
+                f"`{command.program}`'s pattern {word!r} matches {found!r}, the host or a "
+                "hook that guards it (a process this command did not start)"
             )
     return None
 
