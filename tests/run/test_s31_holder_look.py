@@ -2,8 +2,8 @@
 process of the session, twice; 50 processes holding 20,000 descriptors each made it slower
 than the host's timeout, and the real Codex ran a denied command. A look now asks the kernel
 how many descriptors each process holds (no descriptor read), reads the fewest first, and
-stops at a budget: what it leaves unchecked is taken for a holder (killed, saying why), so
-the host gets the pipe's end whatever the session hoards.
+stops at a budget; what it leaves unchecked is read by later passes (since red team s31 run
+#3 it is no longer taken for a holder and killed), so the host gets the pipe's end.
 
 Real processes: a session root with a reader of the pipe (the host), a holder of its write
 end (the intruder) and hoarders of descriptors (``dup`` of ``/dev/null``, each within its
@@ -146,58 +146,70 @@ def _links_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return counted
 
 
+def _kill_until_finished(session: Session, allowed: set[int]) -> list[tuple[int, str, str]]:
+    """Passes of one look, each reading what the earlier ones did not (as the supervisor
+    does, a pass each check: hook_watch.follow_looks), until every process was read."""
+    killed: list[tuple[int, str, str]] = []
+    done: frozenset[int] = frozenset()
+    for _ in range(20):
+        found_killed, found = hook_output.kill_intruders(
+            session.proc.pid, session.pipe, allowed, done=done
+        )
+        killed += found_killed
+        if found.finished():
+            return killed
+        done = done | set(found.checked)
+    raise AssertionError(f"the look never finished: {killed}")
+
+
 def test_a_looks_cost_does_not_grow_with_the_descriptors_hoarded(
     tmp_path: Path, sessions: list[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """4 hoarders of 5,000 descriptors, then 4 of 15,000: the old look read every link
     twice (40,000, then 120,000); this one reads the same few thousand in both, within its
-    budget, and still kills the holder and the processes it could not check, so the host
-    reads the pipe's end."""
+    budget, and kills the holder, never a process only because it could not be read (red
+    team s31 run #3), so the host reads the pipe's end."""
     costs = []
     for count in (5000, 15000):
         session = Session(tmp_path, 4, count, hide=False)
         sessions.append(session)
         counted = _links_read(monkeypatch)
-        killed = hook_output.kill_intruders(session.proc.pid, session.pipe, set())
+        killed, found = hook_output.kill_intruders(session.proc.pid, session.pipe, set())
         monkeypatch.undo()
         costs.append(counted[0])
         pids = {pid: why for pid, _command, why in killed}
-        assert pids.get(session.holder) == "held it for writing", killed
-        unchecked = [pid for pid in session.hoarders if pid in pids]
-        assert unchecked, killed
-        assert all("could not be checked" in pids[pid] for pid in unchecked), killed
+        assert pids == {session.holder: "held it for writing"}, killed
+        assert found.unchecked and all(_alive(pid) for pid in session.hoarders), found.unchecked
         assert session.got_eof(), "the host never read the pipe's end"
-        assert session.reader not in pids
-    small, large = costs
-    assert large <= small + 100, costs
-    assert large <= hook_output.LOOK_BUDGET + 100, costs
+    # (each within the budget, whatever is hoarded: the old look read 40,000, then 120,000;
+    # how far one gets within the time depends on the machine's load)
+    assert max(costs) <= hook_output.LOOK_BUDGET + 100, costs
 
 
-def test_a_holder_hidden_among_the_hoarders_is_killed_unchecked(
+def test_a_holder_hidden_among_the_hoarders_is_found_by_the_later_passes(
     tmp_path: Path, sessions: list[Session]
 ) -> None:
-    """The holder hoards too: past the look's budget it is never read, and still taken
-    for a holder (the safe error), so the host gets the pipe's end."""
+    """The holder hoards too: past the first pass's budget it is not read, and not killed
+    for that; the later passes read it, prove it holds the pipe and kill it alone, so the
+    host gets the pipe's end and the hoarders live."""
     session = Session(tmp_path, 3, 15000, hide=True)
     sessions.append(session)
-    killed = hook_output.kill_intruders(session.proc.pid, session.pipe, set())
-    pids = {pid: why for pid, _command, why in killed}
-    assert session.holder in pids, killed
+    killed = _kill_until_finished(session, set())
+    assert {pid for pid, _command, _why in killed} == {session.holder}, killed
     assert session.got_eof(), "the host never read the pipe's end"
+    assert all(_alive(pid) for pid in session.hoarders)
 
 
 def test_an_allowed_process_is_never_killed_however_many_descriptors_it_holds(
     tmp_path: Path, sessions: list[Session]
 ) -> None:
-    """A process the check spares (a hook, a host's child before its exec) stays,
-    unchecked or not; the others past the budget go."""
-    session = Session(tmp_path, 3, 15000, hide=False)
+    """A process the check spares (a hook, a host's child before its exec) stays, even
+    holding the pipe; the others read and found holding it go."""
+    session = Session(tmp_path, 3, 15000, hide=True)
     sessions.append(session)
-    spared = session.hoarders[0]
-    killed = hook_output.kill_intruders(session.proc.pid, session.pipe, {spared})
-    assert spared not in {pid for pid, _command, _why in killed}, killed
-    assert _alive(spared)
-    assert session.got_eof()
+    killed = _kill_until_finished(session, {session.holder})
+    assert killed == [], killed
+    assert _alive(session.holder)
 
 
 def test_with_no_reader_inside_and_nothing_unchecked_nothing_is_killed(
@@ -209,7 +221,8 @@ def test_with_no_reader_inside_and_nothing_unchecked_nothing_is_killed(
     sessions.append(session)
     os.kill(session.reader, 9)
     time.sleep(0.2)
-    assert hook_output.kill_intruders(session.proc.pid, session.pipe, set()) == []
+    killed, found = hook_output.kill_intruders(session.proc.pid, session.pipe, set())
+    assert killed == [] and found.finished(), (killed, found.unchecked)
     assert _alive(session.holder)
 
 
@@ -228,12 +241,13 @@ HOARD = textwrap.dedent(
 
 
 @needs_namespaces
-def test_in_a_session_the_hoard_is_killed_unchecked_and_the_host_gets_the_end(
+def test_in_a_session_the_holder_is_killed_the_hoard_lives_and_the_host_gets_the_end(
     lab: Lab,
 ) -> None:
     """The attack in a session, scaled down (8 processes of 15,000 descriptors, past the
     look's budget): a holder of the hook's stdout, a pipe host. The host reads the pipe's
-    end and blocks the call; the report names the processes the look could not check."""
+    end and blocks the call; the report names the holder, and no process only because
+    the look could not read it in its first pass (red team s31 run #3)."""
     (lab.root / "holder.py").write_text(HOLDER)
     (lab.root / "hoard.py").write_text(HOARD)
     (lab.root / "host.py").write_text(PIPE_HOST)
@@ -250,7 +264,8 @@ def test_in_a_session_the_hoard_is_killed_unchecked_and_the_host_gets_the_end(
     assert (lab.root / "holder.hit").exists(), result.stderr
     assert answer["seconds"] < 15, (answer, result.stderr)
     assert _host_blocks("claude", answer), answer
-    assert "could not be checked" in result.stderr, result.stderr[-3000:]
+    assert "held the output of hook" in result.stderr, result.stderr[-3000:]
+    assert "hoard.py" not in result.stderr, result.stderr[-3000:]
 
 
 def test_a_proven_host_is_read_first_whatever_the_budget(

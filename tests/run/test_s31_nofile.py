@@ -29,7 +29,8 @@ def test_any_descriptor_limit_blocks_or_denies(lab: Lab) -> None:
     settings = json.loads((lab.proj / ".claude" / "settings.json").read_text())
     command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
     seen = []
-    for limit in range(6, 17):
+    # soft and hard (N) or soft only (N:, raised by the registered command since s32)
+    for limit in [f"{n}{hard}" for n in range(6, 17) for hard in ("", ":")]:
         result = subprocess.run(
             ["prlimit", f"--nofile={limit}", "/bin/sh", "-c", command],
             input=lab.payload(), cwd=lab.proj, env=env,

@@ -144,7 +144,9 @@ def test_doctor_names_the_file_outside_a_session_and_the_older_command(tmp_path:
     settings = tmp / "home/.claude/settings.json"
     # (as written then: no `export LC_ALL=C` and the s28 fallback; the command text has
     # changed since, and the s24 lookup with today's locale and fallback was never written)
-    old = _portable_script("--platform claude", SESSION_LAUNCHER_S24, "", _fallback_s28)
+    old = _portable_script(
+        "--platform claude", SESSION_LAUNCHER_S24, "", _fallback_s28, limits="", exec_guard=("", "")
+    )
     assert follows_any_session_file(old) and not follows_any_session_file(_registered(tmp))
     settings.write_text(
         settings.read_text().replace(json.dumps(_registered(tmp))[1:-1], json.dumps(old)[1:-1])
@@ -163,7 +165,9 @@ def test_doctor_asks_to_update_the_s29_command(tmp_path: Path) -> None:
     out = _private_tmp(tmp, doctor)
     assert "written in s29" not in out, out
     settings = tmp / "home/.claude/settings.json"
-    old = _portable_script("--platform claude", SESSION_LAUNCHER_S29)
+    old = _portable_script(
+        "--platform claude", SESSION_LAUNCHER_S29, limits="", exec_guard=("", "")
+    )
     assert reads_mounts_through_a_pipe(old) and not reads_mounts_through_a_pipe(_registered(tmp))
     settings.write_text(
         settings.read_text().replace(json.dumps(_registered(tmp))[1:-1], json.dumps(old)[1:-1])
@@ -307,5 +311,7 @@ def test_the_command_reads_the_mounts_through_no_pipe() -> None:
     for sign in ("$(", "`"):  # (its `|` are case alternatives and `||`: no pipe)
         assert sign not in SESSION_LAUNCHER, sign
     assert "$(" in SESSION_LAUNCHER_S29
-    old = _portable_script("--platform claude", SESSION_LAUNCHER_S29)
+    old = _portable_script(
+        "--platform claude", SESSION_LAUNCHER_S29, limits="", exec_guard=("", "")
+    )
     assert is_portable_command(old) and is_portable_command(portable_command("claude"))

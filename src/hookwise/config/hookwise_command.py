@@ -113,6 +113,78 @@ SESSION_LAUNCHER_S24: Final = (
 LOCALE: Final = "export LC_ALL=C; "
 
 
+# The limits a tool call can set on its host (`prlimit --pid`, or any program calling
+# prlimit64: no spelling of it can be recognised), which every later hook inherits, judged
+# where they take effect: here, before the interpreter starts (red team s30 #5, s31 run #2
+# and #6). A stack of 24 KiB killed Python with SIGSEGV before its first line, a few
+# descriptors or CPU seconds killed or crashed it, an address space or data segment of some
+# tens of MB stopped it: any status but 0 and 2 (a signal too) is a non-blocking error on
+# every host, and the tool ran. Each soft limit is set to what the hook needs (raised to
+# `unlimited` where the hard limit allows, which any process may do; the stack and the
+# descriptors to a fixed floor: an unlimited stack changes the memory layout, and the
+# descriptors must cover the session's channel, audit.HOOK_CHANNEL_FD 1011); where the
+# hard limit is below the floor the hook cannot start as it must, and the command exits 2
+# (a block on every host) naming the limit. A file size limit cannot stop the hook (the
+# audit log keeps what does not fit: policy/audit.py), but a `.pyc` Python writes under it
+# is cut short and renamed in place, and every later hook failed to import it: under one,
+# the hook writes no bytecode (PYTHONDONTWRITEBYTECODE, which the launcher honours under
+# -I too: snapshot.py). Only then: the launcher's -B for every call made each hook
+# compile what its snapshot does not hold (a doctor self-test 3 s -> 69 s).
+# (One resource per `ulimit`: dash takes no more; -S: the soft limit only. The descriptors
+# come first and outside the `{ ...; } 2>/dev/null` of the others: a shell saves a
+# redirected descriptor at 10 or above, which fails under a lower limit, and what the
+# redirection covers does not run.)
+LIMIT_FLOORS: Final = (
+    # (ulimit option, the floor in its unit, what it is; UNLIMITED_FIRST: `unlimited` tried;
+    # the descriptors first)
+    ("n", "1024", "RLIMIT_NOFILE, ulimit -n, 1024 descriptors"),
+    ("s", "8192", "RLIMIT_STACK, ulimit -s, 8192 KiB"),
+    ("t", "60", "RLIMIT_CPU, ulimit -t, 60 s"),
+    ("v", "2097152", "RLIMIT_AS, ulimit -v, 2 GiB"),
+    ("d", "2097152", "RLIMIT_DATA, ulimit -d, 2 GiB"),
+)
+UNLIMITED_FIRST: Final = frozenset({"t", "v", "d"})
+
+
+def _limits() -> str:
+    first, *rest = LIMIT_FLOORS
+    option, floor, what = first  # (descriptors: no redirection)
+    parts = [f'k=; ulimit -S -{option} {floor} || k="$k ({what})"; {{ ']
+    for option, floor, what in rest:
+        up = f"ulimit -S -{option} unlimited || " if option in UNLIMITED_FIRST else ""
+        parts.append(f'{up}ulimit -S -{option} {floor} || k="$k ({what})"; ')
+    parts.append(
+        "ulimit -S -f unlimited || export PYTHONDONTWRITEBYTECODE=1; } 2>/dev/null; "
+        '[ -z "$k" ] || { echo "hookwise: a hard limit of this process is below what the '
+        'hook needs:$k (set on its host by a tool call? restart the agent): blocked" >&2; '
+        "exit 2; }; "
+    )
+    return "".join(parts)
+
+
+LIMITS: Final = _limits()
+
+# The launcher's exec must not fail into a status the host takes as a non-blocking error:
+# one allowed tool call, `sleep 60 3>>$INTERPRETER &`, kept the launcher's interpreter open
+# for writing without writing a byte, the kernel refused to start it (ETXTBSY), the shell's
+# failed `exec` exited 126, and every host ran the tool (red team s32 run #5). Any failed
+# exec now ends in exit 2, saying why: dash exits on it and runs the EXIT trap (which a
+# successful exec never does: the process image is gone); bash exits without the trap,
+# unless `execfail` is on, and then goes on to the line after. (`shopt` only under bash,
+# where it is a builtin: under dash a name looked up on PATH would run whatever was
+# planted there.)
+LAUNCHER_NOT_STARTED: Final = (
+    "hookwise: the launcher $h could not be started (the error above: its interpreter open "
+    "for writing by another process, or no longer a program): blocked; reinstall with "
+    "hookwise install"
+)
+EXEC_GUARD: Final = (
+    f"trap 'echo \"{LAUNCHER_NOT_STARTED}\" >&2; exit 2' EXIT; "
+    '[ -z "${BASH_VERSION-}" ] || shopt -s execfail; ',
+    f'; trap - EXIT; echo "{LAUNCHER_NOT_STARTED}" >&2; exit 2',
+)
+
+
 def _fallback(arguments: str) -> str:
     return (
         "if command -v hookwise >/dev/null 2>&1; then "
@@ -136,12 +208,16 @@ def _portable_script(
     session: str = SESSION_LAUNCHER,
     locale: str = LOCALE,
     fallback: Callable[[str], str] | None = None,
+    limits: str = LIMITS,
+    *,
+    exec_guard: tuple[str, str] = EXEC_GUARD,
 ) -> str:
+    before, after = exec_guard
     return (
         'h="$HOME/.local/share/hookwise/hook"; '
-        f"{session}{locale}"
+        f"{limits}{session}{locale}"
         'if [ -x "$h" ] && IFS= read -r l < "$h"; then p=${l#??}; p=${p%% *}; '
-        f'if [ -x "$p" ]; then exec "$h" {arguments}; fi; fi; '
+        f'if [ -x "$p" ]; then {before}exec "$h" {arguments}{after}; fi; fi; '
         f"{(fallback or _fallback)(arguments)}"
         f"echo '{NOT_INSTALLED}' >&2; exit 2"
     )
@@ -159,14 +235,21 @@ def portable_argv(host: str) -> list[str]:
     return ["sh", "-c", portable_command(host)]
 
 
-def _portable_pattern(session: str = SESSION_LAUNCHER, s28: bool = False) -> re.Pattern[str]:
+def _portable_pattern(
+    session: str = SESSION_LAUNCHER, s28: bool = False, s32: bool = True
+) -> re.Pattern[str]:
     """The portable script with any launcher location (Gemini CLI expands the ``$HOME``
     in it, and ``${XDG_DATA_HOME:-...}`` in the form written before s27, when it loads its
     settings) and any host; ``session``
     empty: the form written before the session's launcher was read; ``s28``: the form
-    written up to s28 (no locale, any status of the fallback below 126 passed)."""
+    written up to s28 (no locale, any status of the fallback below 126 passed); ``s32``
+    False: the form written before the limits were checked and a failed exec blocked."""
     locale, fallback = ("", _fallback_s28) if s28 else (LOCALE, _fallback)
-    prefix, rest = _portable_script("--platform \0", session, locale, fallback).split('"; ', 1)
+    limits, exec_guard = (LIMITS, EXEC_GUARD) if s32 else ("", ("", ""))
+    script = _portable_script(
+        "--platform \0", session, locale, fallback, limits, exec_guard=exec_guard
+    )
+    prefix, rest = script.split('"; ', 1)
     head = re.escape(prefix.split('"', 1)[0] + '"') + '[^"]*"; '
     hosts = "|".join(HOST_NAMES)
     body = re.escape(rest).replace("\x00", f"({hosts})", 1).replace("\x00", "\\1")
@@ -175,10 +258,11 @@ def _portable_pattern(session: str = SESSION_LAUNCHER, s28: bool = False) -> re.
 
 _PORTABLE: Final = (
     _portable_pattern(),
-    _portable_pattern(SESSION_LAUNCHER_S24, s28=True),  # ([1]: follows_any_session_file)
-    _portable_pattern("", s28=True),
-    _portable_pattern(s28=True),  # (this session's lookup, before the locale: s28)
-    _portable_pattern(SESSION_LAUNCHER_S29),  # ([4]: reads_mounts_through_a_pipe)
+    _portable_pattern(SESSION_LAUNCHER_S24, s28=True, s32=False),  # ([1]: follows_any_...)
+    _portable_pattern("", s28=True, s32=False),
+    _portable_pattern(s28=True, s32=False),  # (this session's lookup, before the locale: s28)
+    _portable_pattern(SESSION_LAUNCHER_S29, s32=False),  # ([4]: reads_mounts_through_a_pipe)
+    _portable_pattern(s32=False),  # ([5]: inherits_limits: s30 to s31)
 )
 
 
@@ -222,6 +306,14 @@ def reads_mounts_through_a_pipe(command: object) -> bool:
     """Whether ``command`` is the portable form written in s29, whose ``$(...)`` under dash
     is a pipe a process of the session can hold open (red team s30 run #2)."""
     return isinstance(command, str) and _PORTABLE[4].fullmatch(command) is not None
+
+
+def inherits_limits(command: object) -> bool:
+    """Whether ``command`` is a portable form written before s32, which runs the hook under
+    whatever limits its host has (a tool call can set them: red team s31 run #2 and #6)."""
+    return isinstance(command, str) and any(
+        pattern.fullmatch(command) is not None for pattern in _PORTABLE[1:]
+    )
 
 
 def machine_paths(command: object) -> list[str]:
@@ -277,6 +369,7 @@ def is_hookwise_command(command: object) -> bool:
 __all__ = [
     "NOT_INSTALLED",
     "follows_any_session_file",
+    "inherits_limits",
     "is_hookwise_command",
     "is_portable_command",
     "machine_paths",

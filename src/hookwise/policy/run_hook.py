@@ -20,13 +20,20 @@ def launch() -> None:
 
     gc.disable()
     try:
-        from hookwise.policy.hook import fast_exit, main
+        from hookwise.policy import snapshot
+
+        snapshot.bytecode_off()
     except Exception as exc:  # a broken install must block (exit 2), not exit 1 and pass
         sys.stderr.write(f"hookwise: cannot start (reinstall hookwise): {exc!r}\n")
         sys.stderr.flush()
         import posix
 
         posix._exit(2)
+    try:
+        from hookwise.policy.hook import fast_exit, main
+    except Exception as exc:  # (a .pyc cut short: from the sources, or exit 2)
+        snapshot.from_sources(exc)
+        from hookwise.policy.hook import fast_exit, main
     fast_exit(main(sys.argv[1:], own_process=True))
 
 

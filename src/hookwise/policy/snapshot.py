@@ -353,6 +353,57 @@ def rebuild(path: str) -> None:
         sys.stderr.write(f"hookwise: cannot write the launcher's snapshot {path}: {exc}\n")
 
 
+# Where no ``.pyc`` can be (nothing can be made under /proc/self; no /proc: no such path):
+# as ``sys.pycache_prefix``, the import system reads every module from its source.
+NO_BYTECODE = "/proc/self/hookwise-no-bytecode"
+
+
+def bytecode_off() -> None:
+    """No ``.pyc`` written when the registered command says a file size limit is set
+    (PYTHONDONTWRITEBYTECODE, which -I would ignore): Python writes a stale module's
+    ``.pyc`` with one short write the limit cuts without an error, then renames it in
+    place, and every later hook failed to import it (red team s31 run #6). Only then: with
+    -B on every call each hook compiled what its snapshot does not hold."""
+    if posix.environ.get(b"PYTHONDONTWRITEBYTECODE"):
+        sys.dont_write_bytecode = True
+
+
+def from_sources(exc: BaseException) -> None:
+    """After the hook's modules failed to import with ``exc``: import them from their
+    sources, without bytecode, saying so and naming the unreadable ``.pyc`` (a cut one has
+    a valid header: "marshal data too short" on every import); exit 2 when that fails too
+    or was done already (a broken install must block, not exit 1 and pass)."""
+    if sys.pycache_prefix != NO_BYTECODE:
+        sys.dont_write_bytecode = True
+        sys.pycache_prefix = NO_BYTECODE
+        try:
+            from hookwise.policy.hook import main  # noqa: F401 (imported: it works)
+        except Exception as again:
+            exc = again
+        else:
+            sys.stderr.write(
+                "hookwise: started from its sources, without bytecode: "
+                f"{_unreadable(exc) or 'a compiled module'} could not be read ({exc!r}); "
+                "remove it (or reinstall hookwise)\n"
+            )
+            return
+    sys.stderr.write(f"hookwise: cannot start (reinstall hookwise): {exc!r}\n")
+    sys.stderr.flush()
+    posix._exit(2)
+
+
+def _unreadable(exc: BaseException) -> str:
+    """The ``.pyc`` the import system failed on (its ``get_code`` frame), or ""."""
+    found = ""
+    trace = exc.__traceback__
+    while trace is not None:
+        path = trace.tb_frame.f_locals.get("bytecode_path")
+        if isinstance(path, str):
+            found = path
+        trace = trace.tb_next
+    return found
+
+
 def launch(path: str) -> None:
     """The per-user launcher's entry: the hook, its modules from the snapshot at ``path``.
 
@@ -363,6 +414,7 @@ def launch(path: str) -> None:
     import gc
 
     gc.disable()
+    bytecode_off()
     if __name__ != "hookwise.policy.snapshot":
         sys.path[0] = _root()
     try:
@@ -372,9 +424,9 @@ def launch(path: str) -> None:
             sys.modules.setdefault("hookwise.policy.snapshot", here)
         from hookwise.policy.hook import fast_exit, main
     except Exception as exc:  # a broken install must block (exit 2), not exit 1 and pass
-        sys.stderr.write(f"hookwise: cannot start (reinstall hookwise): {exc!r}\n")
-        sys.stderr.flush()
-        posix._exit(2)
+        fresh = False
+        from_sources(exc)
+        from hookwise.policy.hook import fast_exit, main
     code = main(sys.argv[1:], own_process=True)
     # (inside `hookwise run` the snapshot is read-only and built outside, before the start)
     if (not fresh or _unread) and b"HOOKWISE_RUN" not in posix.environ:

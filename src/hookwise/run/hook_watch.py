@@ -34,6 +34,10 @@ if TYPE_CHECKING:
 STOPPED_FOR = 1.0  # seconds a hook may stay stopped while the agent runs
 HOOK_TIMEOUT = 600.0  # the longest a host waits for a hook by default (Codex, Gemini CLI)
 CHECK_EVERY = 0.25  # seconds between looks at the pending hooks' states
+# seconds the pipe-holder look goes on reading, a pass each CHECK_EVERY, the processes its
+# first pass could not (hook_output.look): past it, the host still waiting on a pipe a
+# process it could not read may hold is killed, so that its timeout does not run the tool
+LOOK_FOR = 5.0
 PF_EXITING = 0x4  # /proc/<pid>/stat flags: the process is exiting
 SIGNALS = {1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 9: "SIGKILL", 15: "SIGTERM"}
 
@@ -113,6 +117,24 @@ class Intruder:
         return f"pid {self.pid}{command} near the output of hook pid {self.hook} {self.why}"
 
 
+class Follow:
+    """A look at a hook's output pipe that could not read every process of the session:
+    read on, a pass each :data:`CHECK_EVERY` s (what its passes read is ``done``)."""
+
+    __slots__ = ("allowed", "done", "hook", "hosts", "pipe", "readers", "since")
+
+    def __init__(
+        self, hook: Hook, pipe: str, allowed: set[int], hosts: tuple[int, ...], now: float
+    ) -> None:
+        self.hook = hook
+        self.pipe = pipe
+        self.allowed = allowed
+        self.hosts = hosts
+        self.since = now
+        self.done: frozenset[int] = frozenset()
+        self.readers: set[int] = set()
+
+
 class Lost:
     """A hook that never answered, and how."""
 
@@ -151,6 +173,7 @@ class HookWatch:
         # the hosts the exec watch proved (run/hook_hosts.py): the look reads them first
         self.hosts: Callable[[], list[int]] = lambda: []
         self._last_check = time.monotonic()
+        self.following: list[Follow] = []  # looks at output pipes not finished yet
 
     def launched(self, pid: int, pidfd: int, command: str) -> int | None:
         """The exec watch saw a hook start (its pidfd opened while the exec waited): pending
@@ -244,12 +267,55 @@ class HookWatch:
             return
         protected = set(self.protected())
         hosts = tuple(self.hosts())
+        now = time.monotonic()
         for pipe in hook.pipes:
             allowed = hook_output.starters(hook.pid, hook.parent, pipe, self.root) | protected
-            for pid, command, why in hook_output.kill_intruders(self.root, pipe, allowed, hosts):
-                intruder = Intruder(hook, pid, command, why)
-                self.intruders.append(intruder)
-                self.on_intruder(intruder)
+            self._look(Follow(hook, pipe, allowed, hosts, now))
+
+    def _look(self, follow: Follow) -> None:
+        """One pass of the look at ``follow``'s pipe: its proven holders killed; followed
+        on when it could not read every process."""
+        killed, found = hook_output.kill_intruders(
+            self.root, follow.pipe, follow.allowed, follow.hosts, follow.done
+        )
+        for pid, command, why in killed:
+            self._report(Intruder(follow.hook, pid, command, why))
+        follow.readers.update(found.readers)
+        if not found.finished():
+            follow.done = follow.done | set(found.checked)
+            self.following.append(follow)
+
+    def _report(self, intruder: Intruder) -> None:
+        self.intruders.append(intruder)
+        self.on_intruder(intruder)
+
+    def follow_looks(self, now: float) -> None:
+        """The next pass of each unfinished look (see :data:`LOOK_FOR`). Fail closed: a
+        look that could not read every process within it leaves its host waiting on a
+        pipe one of them may hold, until the host's timeout runs the tool unguarded; the
+        host (the processes the look saw reading the pipe) is killed instead, saying why,
+        never a process only because it could not be read (red team s31 run #3)."""
+        following, self.following = self.following, []
+        for follow in following:
+            if now - follow.since <= LOOK_FOR:
+                self._look(follow)
+                continue
+            for pid in sorted(follow.readers - follow.allowed):
+                command = hook_output.command_line(pid)
+                try:
+                    os.kill(pid, 9)
+                except OSError:
+                    continue
+                self._report(
+                    Intruder(
+                        follow.hook,
+                        pid,
+                        command,
+                        f"waited on it while processes of the session that "
+                        f"{LOOK_FOR:g} s of looks could not read may hold it: killed, so "
+                        "that its timeout does not run the tool unguarded",
+                    )
+                )
 
     def _forget(self, hook: Hook) -> int | None:
         if hook.pidfd < 0:
@@ -294,8 +360,11 @@ class HookWatch:
 
     def check(self) -> list[int]:
         """Look at the pending hooks (every :data:`CHECK_EVERY` s): those that ended before
-        a pidfd was opened, stayed stopped, or ran out of time. The pidfds to unregister."""
+        a pidfd was opened, stayed stopped, or ran out of time; and the next pass of the
+        unfinished looks at output pipes. The pidfds to unregister."""
         now = time.monotonic()
+        if self.following and not self.session_ending():
+            self.follow_looks(now)
         suspended = now - self._last_check > 4 * CHECK_EVERY + 1  # this process was stopped
         self._last_check = now
         agent = self.agent()
@@ -322,7 +391,7 @@ class HookWatch:
 
     def poll_timeout(self) -> int:
         """Milliseconds the sink may sleep: forever when no hook is pending."""
-        return int(CHECK_EVERY * 1000) if self.pending else -1
+        return int(CHECK_EVERY * 1000) if self.pending or self.following else -1
 
 
 PIDFD_GET_INFO = 0xC040FF0B  # _IOWR(0xFF, 11, struct pidfd_info), its first 64 bytes

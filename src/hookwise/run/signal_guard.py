@@ -46,7 +46,7 @@ import _thread
 import os
 import time
 
-from hookwise.run.hook_output import children_within, threads
+from hookwise.run.hook_output import HOST_THREADS, children_within, threads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,11 +56,9 @@ EPERM, EBADF = 1, 9
 TICKS = os.sysconf("SC_CLK_TCK")
 MAX_EXECS = 65536  # pids remembered as having exec'd before the gone ones are dropped
 MAX_DEPTH = 256  # parents walked looking for the sender among a target's ancestors
-# threads of one process whose files a decision reads (a host's children, a target's
-# thread ids), and of all the hosts together: past them the decision cannot account for
-# what it did not read, and refuses while a hook runs (red team s30 run #4: a process of
-# 3000 threads that ran the registered command once made every decision read 3000 files)
-HOST_THREADS = 256
+# threads of all the hosts together whose files a decision reads (of one process:
+# hook_output.HOST_THREADS): past them the decision cannot account for what it did not
+# read, and refuses while a hook runs (red team s30 run #4)
 THREADS_READ = 1024
 PIDFD_SIGNAL_PROCESS_GROUP = 4
 SIGINFO_SIZE = 128

@@ -774,9 +774,9 @@ def _report_sink(sink: AuditSink, stopper: _Stopper, say: Callable[[str], None])
     held = sink.watch.intruders
     if held:
         say(
-            f"killed {len(held)} process(es) that held a hook's output pipe when it answered, "
-            "or that the look could not check within its budget (written into through "
-            "/proc/<pid>/fd: an answer of their own, or a host kept waiting): "
+            f"killed {len(held)} process(es) that held a hook's output pipe when it answered "
+            "(written into through /proc/<pid>/fd: an answer of their own, or a host kept "
+            "waiting), or a host left waiting on a pipe the look could not clear: "
             + "; ".join(item.describe() for item in held[:10])
         )
     unwritten = sink.lost + len(sink.pending)

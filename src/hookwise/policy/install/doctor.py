@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from hookwise.config.files import read_file_bytes
 from hookwise.config.hookwise_command import (
     follows_any_session_file,
+    inherits_limits,
     is_hookwise_command,
     is_portable_command,
     machine_paths,
@@ -1003,6 +1004,17 @@ def _check_portability(
                 "`$(...)`, a pipe a process of the session can hold open so that the hook "
                 f"never answers (red team s30 run #2); `hookwise install {report.host}` "
                 "rewrites it",
+            )
+        elif inherits_limits(entry.command):
+            report.add(
+                "warn",
+                "portable",
+                f"{entry.origin.partition('#')[0]}: the registered command is a form written "
+                "before s32: it runs the hook under whatever resource limits its host has, "
+                "which a tool call can set (`prlimit --pid`, from any program): a small stack "
+                "kills the hook before its first line and the host runs the tool, a file "
+                "size limit cuts the bytecode every later hook imports (red team s31 run #2, "
+                f"#6); `hookwise install {report.host}` rewrites it",
             )
         elif is_portable_command(entry.command) and not os.access(launcher, os.X_OK):
             report.add(

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from hookwise.config.hookwise_command import portable_command
+from hookwise.policy.snapshot import NO_BYTECODE
 from hookwise.policy.trust.scopes import snapshot_path
 
 
@@ -61,12 +62,20 @@ def launcher_text(launcher: str) -> str:
             "# this machine. `hookwise install` rewrites it; deleting it falls back to\n"
             "# `hookwise` on PATH. (snapshot.py is imported alone, by its directory.)\n"
             "import sys\n"
+            "import posix\n"
+            "if posix.environ.get(b'PYTHONDONTWRITEBYTECODE'):  # (snapshot.bytecode_off)\n"
+            "    sys.dont_write_bytecode = True\n"
             f"sys.path[0] = {policy!r}\n"
             "try:\n"
             "    from snapshot import launch\n"
-            "except Exception as exc:  # a half-removed install must block, not exit 1\n"
-            f"    sys.stderr.write(f{broken + ' {exc}'!r} + '\\n')\n"
-            "    sys.exit(2)\n"
+            "except Exception:  # a .pyc cut short: from the source (snapshot.from_sources)\n"
+            "    sys.dont_write_bytecode = True\n"
+            f"    sys.pycache_prefix = {NO_BYTECODE!r}\n"
+            "    try:\n"
+            "        from snapshot import launch\n"
+            "    except Exception as exc:  # a half-removed install must block, not exit 1\n"
+            f"        sys.stderr.write(f{broken + ' {exc}'!r} + '\\n')\n"
+            "        sys.exit(2)\n"
             f"launch({snapshot_path(launcher)!r})\n"
         )
     python = shlex.quote(sys.executable)
