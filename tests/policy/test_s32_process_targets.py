@@ -64,7 +64,7 @@ def decide(isolated: Path, command: str) -> tuple[str | None, str]:
         # traced, injected into, limited
         ("strace -f -p $PPID -e inject=execve:error=ENOENT:when=2 -o /dev/null &", "-p $PPID"),
         ("ltrace -p $PPID", "-p $PPID"),
-        ("gdb -p $PPID -batch -ex 'call (int)close(0)'", "-p $PPID"),
+        ("gdb -p $PPID -batch -ex 'call (int)close(0)'", "gdb"),
         ("prlimit --pid $PPID --nofile=5", "--pid"),
         ("taskset -p 1 $PPID", "-p"),
         ("pkill -STOP -P $PPID", "-P"),

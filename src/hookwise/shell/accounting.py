@@ -53,7 +53,7 @@ _CODE_OPERANDS = frozenset(
 PROCESS_ACTORS = frozenset(
     ["kill", "pkill", "killall", "killall5", "skill", "snice", "strace", "ltrace", "gdb",
      "lldb", "gdbserver", "gcore", "reptyr", "perf", "bpftrace", "py-spy", "prlimit", "renice",
-     "ionice", "chrt", "taskset", "nsenter", "criu"]
+     "ionice", "chrt", "taskset", "criu"]
 )  # fmt: skip
 
 
@@ -162,14 +162,6 @@ def account(command: Any, script: Any) -> None:
     why: str | None = None
     if argv and command.dynamic[0]:
         why = f"the program is {argv[0]!r}, known only when the command runs"
-    elif command.program in PROCESS_ACTORS and len(argv) > 1:
-        # a process the line did not start, the agent's host and its hooks among them:
-        # signalled, stopped, traced, injected into or limited (prlimit --pid: every hook
-        # it starts then runs under them), every later hook dies or never starts and the
-        # host runs the tool (red team s30 run #5, s32 #3)
-        from hookwise.shell.commands.process_targets import judge
-
-        why = judge(command)
     elif argv and argv[0].startswith(("/proc/", "/dev/fd/", "/dev/std")):
         # /proc/self/exe, /dev/fd/../exe: the running shell (or any process's program)
         # under a name that is no program's (red team s30 S)
@@ -187,6 +179,14 @@ def account(command: Any, script: Any) -> None:
         from hookwise.shell.code_readers import env_loads
 
         why = env_loads(command, script)
+    if why is None and command.program in PROCESS_ACTORS and len(argv) > 1:
+        # a process the line did not start, the agent's host and its hooks among them:
+        # signalled, stopped, traced, injected into or limited (prlimit --pid: every hook
+        # it starts then runs under them), every later hook dies or never starts and the
+        # host runs the tool (red team s30 run #5, s32 #3)
+        from hookwise.shell.commands.process_targets import judge
+
+        why = judge(command)
     if why is None and script.written and argv and _writes_loaded(script.written):
         from hookwise.shell.commands.build_files import config_written
 

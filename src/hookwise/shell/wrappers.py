@@ -296,9 +296,7 @@ def _with_rest(name: str, string: str, rest: list[str]) -> str:
 
 
 # wrappers that act on a running process instead with an option (process_targets.ACTORS)
-ACTOR_WRAPPERS = frozenset(
-    ["strace", "ltrace", "ionice", "chrt", "taskset", "nsenter", "perf", "gdb", "lldb"]
-)
+ACTOR_WRAPPERS = frozenset(["strace", "ltrace", "ionice", "chrt", "taskset", "perf"])
 
 
 def _names_pid(word: str) -> bool:

@@ -86,11 +86,11 @@ def package_dir() -> str:
 
 
 def path_directories(env: dict[str, str], cwd: str | None = None) -> list[str]:
-    """PATH's directories, absolute (an empty or relative entry against ``cwd``)."""
+    """PATH's directories, absolute (an empty or relative entry against ``cwd``, where the
+    host starts its hooks); without PATH, the C library's default search path."""
     base = cwd or os.getcwd()
-    return [
-        os.path.normpath(os.path.join(base, d or ".")) for d in (env.get("PATH") or "").split(":")
-    ]
+    value = env.get("PATH") or "/bin:/usr/bin"
+    return [os.path.normpath(os.path.join(base, d or ".")) for d in value.split(":")]
 
 
 def path_programs(env: dict[str, str], cwd: str | None = None) -> list[tuple[str, str]]:

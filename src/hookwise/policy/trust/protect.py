@@ -318,6 +318,13 @@ def code_reasons(env: dict[str, str], cwd: str | None) -> dict[str, str]:
     return found
 
 
+def program_paths(env: dict[str, str], cwd: str | None) -> frozenset[str]:
+    """Of :func:`code_reasons`, the hook programs as PATH finds them (hook_code)."""
+    from hookwise.policy.trust.hook_code import path_programs
+
+    return frozenset(os.path.abspath(p) for p, _why in path_programs(env, cwd))
+
+
 def obeyed_paths(env: dict[str, str]) -> list[str]:
     """The protected files outside a project that are obeyed as soon as they appear (the
     user's and the machine's policy, the trust store, the hosts' user settings)."""
@@ -511,7 +518,12 @@ class Guard:
         content, which trust pins."""
         inside = directory.rstrip("/") + "/"
         obeyed = set(obeyed_paths(self.env))
+        # (not the programs PATH finds, root's /usr/bin/bash: `tar -xf f.tar -C /usr/bin fzf`
+        # is everyday; a named write of them is denied, an archive's names are its data)
+        programs = program_paths(self.env, self.cwd)
         for item in self.concrete:
+            if item in programs:
+                continue
             near = item == directory or item.startswith(inside) or directory.startswith(item + "/")
             if near and (item in obeyed or os.path.lexists(item)):
                 return item

@@ -51,7 +51,6 @@ ACTORS: dict[str, tuple[frozenset[str], str]] = {
     "ionice": (frozenset(["-p", "--pid", "-P", "--pgid", "-u", "--uid"]), ""),
     "chrt": (frozenset(["-p", "--pid"]), ""),
     "taskset": (frozenset(["-p", "--pid"]), ""),
-    "nsenter": (frozenset(["-t", "--target"]), ""),
     "criu": (frozenset(["-t", "--tree"]), ""),
 }
 # pkill's and killall's options that select by relation, not by pattern: what they reach
