@@ -902,7 +902,9 @@ def evaluate(
                 unsure.append((position, ev, maybe))
         if ev.name in GATED and ev.tool is not None and ev.tool not in canonical.CANONICAL_TOOLS:
             unsure += _as_file_tool(rules, index, ev, seen, qualified)
-        if ev.name in GATED and (ev.host_tool or "").startswith("mcp_"):
+        if ev.name in GATED and (
+            (ev.host_tool or "").startswith("mcp_") or canonical.MCP_CALL in ev.payload
+        ):
             unsure += _mcp_unsure(rules, ev, seen, qualified)
     hits.sort(key=lambda hit: hit[0])
     stop_events = [ev for ev in events if ev.name == canonical.AGENT_STOP]
@@ -981,10 +983,16 @@ def _mcp_unsure(
     rules: list[dict[str, Any]], ev: Event, seen: set[int], qualified: str
 ) -> list[tuple[int, Event, list[str]]]:
     """The guarding rules on an MCP server or tool that hold for another reading of a name
-    that does not say its server (rules/mcp_unsure.py: Gemini CLI without mcp_context)."""
+    that does not say its server (rules/mcp_unsure.py: Gemini CLI without mcp_context, a
+    host's name it may have changed or that names no server)."""
     host_tool = ev.host_tool or ""
-    if host_tool.startswith("mcp__") or "mcp_context" in ev.payload:
+    call = ev.payload.get(canonical.MCP_CALL)
+    if call is None and (host_tool.startswith("mcp__") or "mcp_context" in ev.payload):
         return []
+    if isinstance(call, dict) and not (call.get("why") or call.get("keeps")):
+        readings = call.get("readings") or []
+        if len(readings) == 1 and all(readings[0]):  # the name tells both: nothing unsure
+            return []
     from hookwise.policy.rules.mcp_unsure import mcp_unsure
 
     def guarding(rule: dict[str, Any]) -> bool:

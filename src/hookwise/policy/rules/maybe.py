@@ -614,12 +614,15 @@ def unverifiable_for(
         return
     position, ev, why = min(unsure, key=lambda item: item[0])
     rule = rules[position]
+    from hookwise.policy.rules.mcp_unsure import NAMED
     from hookwise.policy.rules.mcp_unsure import WHY as NO_SERVER
     from hookwise.policy.rules.trees import WHY
     from hookwise.policy.rules.unmapped import WHY as UNMAPPED
 
     if all(w.startswith(NO_SERVER) for w in why):  # an MCP name that does not say its server
         tail = "; let Gemini CLI find the server's settings, or name the tool in a rule"
+    elif all(w.startswith(NAMED) for w in why):  # another host's name for an MCP call
+        tail = "; run the server through `hookwise mcp wrap`, or name the tool in a rule"
     elif all(UNMAPPED in w for w in why):  # a tool whose name does not say what it does
         tail = "; name the tool in a rule"
     elif all(w.startswith(WHY) for w in why):  # found on the disk, not a value unknown yet
