@@ -102,6 +102,7 @@ ON_DEMAND = (
     "hookwise.protocol",
     "hookwise.protocol.guard_env",
     "hookwise.policy.trust.protect",
+    "hookwise.policy.trust.hook_code",
     "hookwise.policy.trust.data_writes",
     "hookwise.policy.trust.find_selects",
     "hookwise.policy.trust.followed",

@@ -1456,8 +1456,11 @@ def _strip_prefix(
 
         values = [w.value for w in words[i:]]
         found = strip_wrapper(name, values)
-        if found is None:  # (prlimit --pid P: its words are the command's own)
-            return words[i:] if name == "prlimit" else words[i : i + 1]
+        if found is None:  # (prlimit --pid P, strace -p P: its words are the command's own)
+            from hookwise.shell.wrappers import ACTOR_WRAPPERS
+
+            own = name == "prlimit" or name in ACTOR_WRAPPERS
+            return words[i:] if own else words[i : i + 1]
         offset, string = found
         if script.sourced and name in ("strace", "ltrace"):  # strace -v: execve's environment
             from hookwise.shell.commands.env_files import prints_values
