@@ -120,6 +120,7 @@ def payloads(cwd: str) -> dict[str, dict[str, Any]]:
 COLD_LINE = (
     "alias k='ls -l'; k 'a b'; sudo bash -c $'echo hi'; find . -exec ls {} +; "
     "echo a | xargs ls; ssh host ls; python3 -c 'import os'; git -c core.pager=less log; "
+    "python3 -c 'from pathlib import Path'; python3 -m venv v; "
     "tar --to-command=cat -xf a.tar; sed -n 1p f; tmux new -d ls; x=1; echo $x {a,b}; "
     "printf '%s\\n' a > b.sh; sqlite3 db .tables; read f; rm $f b; cp b.sh c.sh; zip -r a.zip . -x '*.o'; "
     "docker run --env-file ci.env alpine true; docker compose ps; echo '#include <x.h>' | cpp; "
