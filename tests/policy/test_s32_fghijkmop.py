@@ -37,6 +37,8 @@ READS = [
     ("ipython", "ipython -c 'system cat .env'"),
     ("ipython", "python3 -m IPython -c 'less ~/.netrc'"),
     ("ipython", "ipython <<< 'cat ~/.netrc'"),
+    ("ipython", "printf 'cat .env\\n' > x.ipy; ipython x.ipy"),  # a file in IPython's language
+    ("ipython", "printf 'x = 1\\n!cat .env\\n' > y.ipy; ipython y.ipy"),
     ("ipython", "ipython -c $'import os\\n;os.system cat .env'"),  # the autoquote escape
     ("ipython", "ipython -c $'x = %sx cat .env\\nprint(x)'"),
     # G: a console on the stdin the line gives
