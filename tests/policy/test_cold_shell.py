@@ -342,6 +342,8 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     },
     # an option that empties the directory operand; an app string that calls (red team s32)
     "virtualenv": (["virtualenv", "--clear", "d"], [], "'rm', '-r', '-f', '--', 'd'"),
+    "cargo": (["cargo", "clean", "--target-dir", "d"], [], "'rm', '-r', '-f', '--', 'd'"),
+    "mkdocs": (["mkdocs", "build", "--site-dir=d"], [], "'rm', '-r', '-f', '--', 'd'"),
     **{
         name: ([name, "--app", 'shutil:rmtree("d")'], [], "'rm', '-r', '-f', 'd'")
         for name in ("flask", "gunicorn", "uvicorn", "hypercorn")

@@ -133,6 +133,8 @@ DELETES = [
     ("python3", "python3 -I -m venv --without-pip --cle ../victim/sub"),
     ("python3", "python3 -m venv --without-pip --clear -- ../victim"),
     ("virtualenv", "virtualenv --clear --no-seed ../victim"),
+    ("cargo", "cargo clean --target-dir ../victim"),  # (the tree's Cargo.toml: _home_files)
+    ("cargo", "CARGO_TARGET_DIR=../victim cargo clean"),
     ("flask", "python3 -m flask --app 'shutil:rmtree(\"../victim\")' routes"),  # red team s32 M
     ("flask", "flask --app 'subprocess:call(\"rm -rf ../victim\", shell=True)' routes"),
     ("gunicorn", "gunicorn 'shutil:rmtree(\"../victim\")'"),
@@ -171,6 +173,8 @@ PASS = [
     "python3 -c 'import sys; print(sys.stdin.read().upper())' <<< hello",
     "python3 -m pdb -c continue src/a.py",
     "python3 -m venv .venv",
+    "cargo clean",
+    "CARGO_TARGET_DIR=/tmp/hookwise-s32-target cargo build",
     "python3 -m venv --without-pip /tmp/hookwise-s32-venv",
     "flask --app src.app routes",
     "FLASK_APP=src.app flask routes",
@@ -222,6 +226,8 @@ def _home_files(place: dict[str, Any]) -> None:
     runner.write_text('#!/bin/sh\nshift\nexec sh -c "$1"\n')
     runner.chmod(0o755)
     (place["project"] / "src" / "app.py").write_text("def create_app():\n    return None\n")
+    (place["project"] / "Cargo.toml").write_text('[package]\nname = "p"\nversion = "0.1.0"\n')
+    (place["project"] / "src" / "main.rs").write_text("fn main() {}\n")
 
 
 @pytest.fixture(scope="module")
@@ -239,6 +245,8 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def _bash(command: str, place: dict[str, Any]) -> subprocess.CompletedProcess[str]:
     env = dict(place["env"])
     env["PATH"] = env["PATH"] + os.pathsep + "/usr/sbin:/sbin"
+    for name, default in (("RUSTUP_HOME", "~/.rustup"), ("CARGO_HOME", "~/.cargo")):
+        env[name] = os.environ.get(name) or os.path.expanduser(default)  # (rustup's shims)
     return subprocess.run(
         ["bash", "-c", command], cwd=place["project"], env=env,
         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, check=False,

@@ -1585,8 +1585,16 @@ def _app(name: str, value: str, command: Any, script: Any) -> str | None:
     return f"{name}={value[:60]} makes {command.program} call a function it names"
 
 
+def _cleared(name: str, value: str, command: Any, script: Any) -> str | None:
+    """``CARGO_TARGET_DIR=D cargo clean``: the variable names the directory deleted."""
+    if command.program != "cargo" or "clean" not in command.argv:
+        return None
+    return f"{name}={value[:60]} names the directory `cargo clean` deletes"
+
+
 _ENV_JUDGES: dict[str, Callable[[str, str, Any, Any], str | None]] = {
     "app": _app,
+    "cleared": _cleared,
     "config": _config,
     "options": _options,
     "path": _path,

@@ -1398,6 +1398,8 @@ ENV_LOADERS: dict[str, str] = {
     "SHELL": "shell",
     # flask's --app in the environment: `mod:f(args)` calls f (red team s32 M)
     "FLASK_APP": "app",
+    # the directory cargo clean deletes whole (commands/tool_options.VALUE_CLEARERS)
+    "CARGO_TARGET_DIR": "cleared",
     # a file of settings or options the program reads (php's ini, ripgrep's options): its
     # auto_prepend_file or --pre is as good as on the line (red team s31 J, K)
     **dict.fromkeys(["PHPRC", "PHP_INI_SCAN_DIR", "RIPGREP_CONFIG_PATH"], "config"),
@@ -2025,7 +2027,7 @@ MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
 # tools whose option empties their directory operands, or whose application string may
 # call a function (commands/tool_options.py: red team s32 H, M)
-OPTION_CLEARERS = frozenset(["virtualenv"])
+OPTION_CLEARERS = frozenset(["virtualenv", "cargo", "mkdocs"])
 APP_STRING_TOOLS = frozenset(["flask", "gunicorn", "uvicorn", "hypercorn"])
 RUNS_PROGRAMS = (
     frozenset(

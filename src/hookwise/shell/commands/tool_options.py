@@ -1,6 +1,7 @@
 """What a tool does with its operands because of one option or the shape of one word
 (red team s32 H, M): an option that empties its directory operands before the tool fills
-them (``python -m venv --clear DIR``, ``virtualenv --clear DIR``) is the ``rm -r`` of
+them (``python -m venv --clear DIR``, ``virtualenv --clear DIR``), or that names a
+directory a subcommand deletes (``cargo clean --target-dir DIR``), is the ``rm -r`` of
 each; an application string with a call in it (flask's ``--app 'mod:f(args)'``,
 gunicorn's ``'mod:f(args)'``) is Python code the tool runs (it imports ``mod`` and calls
 ``f`` with those arguments).
@@ -28,6 +29,14 @@ DIRECTORY_CLEARERS: dict[str, tuple[str, frozenset[str]]] = {
 }  # fmt: skip
 
 
+# tool -> (its subcommand, the options whose directory it deletes): ``cargo clean
+# --target-dir D`` removes D whole, ``mkdocs build -d D`` empties D before it builds
+VALUE_CLEARERS: dict[str, tuple[str, frozenset[str]]] = {
+    "cargo": ("clean", frozenset(["--target-dir"])),
+    "mkdocs": ("build", frozenset(["-d", "--site-dir"])),
+}
+
+
 def _is_option(word: str, name: str) -> bool:
     """Whether ``word`` is the long option ``name`` or a prefix argparse may take for it."""
     return len(word) > 3 and name.startswith(word.split("=", 1)[0])
@@ -36,6 +45,8 @@ def _is_option(word: str, name: str) -> bool:
 def cleared(tool: str, args: list[str]) -> list[tuple[str, Any]]:
     """The ``rm -r`` of the directories ``tool`` empties (``args``: the words after its
     name), or nothing when the clearing option is not given."""
+    if tool in VALUE_CLEARERS:
+        return _cleared_values(tool, args)
     option, valued = DIRECTORY_CLEARERS[tool]
     operands: list[str] = []
     clears = False
@@ -57,6 +68,21 @@ def cleared(tool: str, args: list[str]) -> list[tuple[str, Any]]:
     if not clears or not operands:
         return []
     return [("argv", ["rm", "-r", "-f", "--", *operands])]
+
+
+def _cleared_values(tool: str, args: list[str]) -> list[tuple[str, Any]]:
+    """The ``rm -r`` of the directories ``tool``'s subcommand deletes by option."""
+    subcommand, options = VALUE_CLEARERS[tool]
+    if subcommand not in args:
+        return []
+    found: list[str] = []
+    for at, word in enumerate(args):
+        name, equals, value = word.partition("=")
+        if equals and name in options and name.startswith("--"):
+            found.append(value)
+        elif word in options and at + 1 < len(args):
+            found.append(args[at + 1])
+    return [("argv", ["rm", "-r", "-f", "--", *found])] if found else []
 
 
 # --app VALUE, -A VALUE, --app=VALUE (flask); any operand (gunicorn, uvicorn's --factory
