@@ -421,7 +421,7 @@ def _moved(code: str, language: str) -> list[tuple[str, Any]]:
 
     out: list[tuple[str, Any]] = []
     if language == "python" and "Path" in code:
-        from hookwise.shell.path_objects import path_items
+        from hookwise.shell.code_paths.path_objects import path_items
 
         out += path_items(code, re.search(_READING, code) is not None)
     if "chdir" in code and re.search(r"\bf?chdir\b", code):

@@ -1639,7 +1639,7 @@ def language_items(language: str, text: str) -> Items:
         if why is not None:
             found.append(("unverifiable", why))
         if language == "python":
-            from hookwise.shell.library_logins import login_reads
+            from hookwise.shell.code_paths.library_logins import login_reads
 
             found += _tool_imports(text) + login_reads(text)
         return found

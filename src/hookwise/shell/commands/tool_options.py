@@ -114,10 +114,7 @@ def app_code(app: str) -> str:
 
 
 def app_items(tool: str, args: list[str]) -> list[tuple[str, Any]]:
-    """What the application strings of ``tool`` run, read as the Python they are."""
-    from hookwise.shell.code_readers import language_items
-
-    out: list[tuple[str, Any]] = []
-    for app in app_strings(tool, args):
-        out += language_items("python", app_code(app))
-    return out
+    """What the application strings of ``tool`` run: the Python they are, judged as
+    ``python3 -c`` of it (the code readers read it there; importing them here would close
+    a cycle through programs)."""
+    return [("argv", ["python3", "-c", app_code(app)]) for app in app_strings(tool, args)]

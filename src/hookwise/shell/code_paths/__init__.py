@@ -1,0 +1,2 @@
+"""The paths interpreter code reaches beyond its literals: path objects it builds (pathlib
+chains) and the login files libraries read with no path in the code."""
