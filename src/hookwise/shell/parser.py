@@ -1030,7 +1030,12 @@ class _Scanner:
         if prefix in ("+", "-"):
             return ("$PWD" if prefix == "+" else "$OLDPWD"), end
         if prefix.lstrip("+-").isdigit():
-            return "${DIRSTACK[" + prefix.lstrip("+") + "]}", end
+            # ~N and ~+N count from the stack's top, the current directory (~0 is $PWD);
+            # ~-N from its bottom: ${DIRSTACK[-N-1]} (red team s32 C)
+            number = int(prefix.lstrip("+-"))
+            if prefix[0] == "-":
+                return "${DIRSTACK[-" + str(number + 1) + "]}", end
+            return ("$PWD" if number == 0 else "${DIRSTACK[" + str(number) + "]}"), end
         if not prefix and "HOME" in text:
             return "$HOME", end
         return "", i
@@ -1085,7 +1090,7 @@ class _Scanner:
                 self.incomplete("unclosed backtick")
                 end = n
             self.nested.append((text[i + 1 : end].replace("\\`", "`"), i))
-            value.append(text[i : end + 1])
+            value.append(_working_dir(text[i + 1 : end]) or text[i : end + 1])
             return end + 1
         for opener, closer, what, runs in _EXPANSIONS:
             if text.startswith(opener, i):
@@ -1110,7 +1115,8 @@ class _Scanner:
                         from hookwise.shell.variables import default_assignment
 
                         default_assignment(text[start:end], self.script)
-                value.append(text[i : end + 1])
+                pwd = _working_dir(text[start:end]) if opener == "$(" else None
+                value.append(pwd or text[i : end + 1])
                 return min(end + 1, n)
         j = i + 1
         if j < n and (text[j].isalnum() or text[j] == "_"):
@@ -1121,6 +1127,23 @@ class _Scanner:
         value.append(text[i:j])
         return j
 
+
+def _working_dir(body: str) -> str | None:
+    """``$PWD`` for a command substitution that only prints the working directory
+    (``$(pwd)``, `` `pwd -P` ``): its value is the command's directory, read as ``$PWD``
+    is (red team s32 A: ``$(pwd)/../home/.netrc`` is ``~/.netrc``; with ``-P`` a link on
+    the way is the rules' to follow). None for anything else."""
+    words = body.split()
+    if words[:1] in (["builtin"], ["command"]):
+        words = words[1:]
+    if words[:1] != ["pwd"] or any(w not in ("-L", "-P", "--") for w in words[1:]):
+        return None
+    return "$PWD"
+
+
+# variables that decide where a later ``cd`` goes (canonical.command_dirs): an assignment
+# of one is a command of its own, however it is made (NAME=v, for NAME in ...)
+_CD_VARIABLES = frozenset(["CDPATH", "HOME"])
 
 _SPECIAL_BUILTINS = frozenset(
     [":", ".", "source", "eval", "exec", "export", "readonly", "set", "shift", "trap",
@@ -1685,6 +1708,15 @@ def _add_command(
                 from hookwise.shell.variables import loop_choices
 
                 loop_choices(script, raw[1].value, raw[3:])
+            # the loop assigns its name as NAME=VALUE does: a variable bash reads itself
+            # (CDPATH, HOME: where a later cd goes) is set by it (red team s32 D)
+            listed = []
+            for word in raw[3:] if raw[2:3] and raw[2].value == "in" else []:
+                if not word.quoted and word.value in (";", "do", "\n"):
+                    break
+                listed.append(word.value)
+            prefix.assigned.append(raw[1].value)
+            prefix.env[raw[1].value] = " ".join(listed)
         words: list[_Word] = []
     else:
         if source and any("{" in source[w.start : w.end] for w in raw if 0 <= w.start < w.end):
@@ -1731,7 +1763,7 @@ def _add_command(
         and not redirects
         and not stdin
         and not accounting.loads_code(prefix.env)
-        and "CDPATH" not in prefix.assigned  # (where a later cd goes: canonical.command_dirs)
+        and not _CD_VARIABLES.intersection(prefix.assigned)  # (canonical.command_dirs)
     ):
         return None
     command = Command(
