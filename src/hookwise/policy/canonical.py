@@ -1412,6 +1412,8 @@ class Event:
                                 # curl -d @"$x": the file is what the value can be
                                 ref.shape = _tail_shape(shapes[at], len(word) - len(inner))
                             ref.command = index
+                            # @~/.a*/c* as xargs -I puts a pattern's item: what it matches
+                            ref.pattern = at in globs and any(c in inner for c in "*?[")
                             refs.append(ref)
                         if word[0] == "-":
                             continue

@@ -198,12 +198,20 @@ def array_word(
     if end < 0:
         scanner.incomplete("unclosed array assignment")
         end = len(text)
-    inner = scanner_type(text[i + 1 : end], scanner.depth, scanner.script)
+    inner = scanner_type(text[i + 1 : end], scanner.depth, scanner.script)  # (body)
     elements = [
         payload
         for kind, payload, _s, _e in inner.tokens()
         if kind == "word" and isinstance(payload, word_type)
     ]
+    body = text[i + 1 : end]
+    if "{" in body:  # x=({.e,.x}nv): each element is brace-expanded as a word is (s32 Q)
+        from hookwise.shell.braces import expand_words
+
+        def again(made: str) -> Any:
+            return scanner_type(made, scanner.depth, scanner.script)._word(0)[0]
+
+        elements = expand_words(elements, scanner.script, body, again)
     scanner.nested.extend((nested, i) for nested, _at in inner.nested)
     word = word_type(
         "".join(value) + text[i : end + 1],

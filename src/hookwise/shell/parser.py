@@ -818,7 +818,7 @@ class _Scanner:
                 j = i
                 while j < n and text[j].isdigit():
                     j += 1
-                if j < n and text[j] in "<>" and not text.startswith("<(", j):
+                if j < n and text[j] in "<>" and not text.startswith(("<(", ">("), j):
                     op = next(r for r in _REDIRS if text.startswith(r, j))
                     out.append(("redir", op, i, j + len(op)))
                     i = j + len(op)
@@ -947,6 +947,19 @@ class _Scanner:
                     value.append(text[i : end + 1])
                     i = end + 1
                     continue
+            if ch in "<>" and value and text.startswith("(", i + 1):
+                # a<(cmd)b, NAME=<(cmd): a process substitution inside a word is part of
+                # it (bash gives /dev/fd/N there too: red team s32 N)
+                end = _comsub_end(text, i + 2)
+                if end < 0:
+                    self.incomplete("unclosed process substitution")
+                    end = n - 1
+                self.nested.append((text[i + 2 : end], i))
+                marks.append((len(value), 2))
+                value.append(text[i : end + 1])
+                dynamic = True
+                i = end + 1
+                continue
             if ch in _BREAK:
                 if ch == "(" and not quoted and _assigns_array(value):
                     return self._array(start, i, value)
