@@ -1857,7 +1857,8 @@ def _add_command(
         # git diff --no-index A B, git show HEAD:.env, docker cp F c:/x print or send F
         argv = command.argv
         if _git_stages(argv) and (
-            _unignored(script) or programs.outside(programs.git_chdir(argv) or "")
+            _unignored(script)
+            or programs.outside(programs.git_names_from(argv, command.env) or "")
         ):
             # rm .gitignore; git add -A: ignored files, as -f adds; so in a tree outside the
             # project (git -C ../home add -A), whose ignore files are not the project's
@@ -2633,8 +2634,9 @@ def _git_forced(argv: list[str]) -> bool:
 
 def _git_readings_in(command: Command, readings: list[Command]) -> None:
     """``git -C DIR diff --no-index /dev/null .netrc``, ``git -C .. show :home/.netrc``:
-    the files git reads are named from DIR (red team s31 O), so its readings run there."""
-    where = programs.git_chdir(command.argv)
+    the files git reads are named from DIR (red team s31 O), or from the working tree it
+    is given (``GIT_WORK_TREE=../home git add -f .netrc``, s32 L): its readings run there."""
+    where = programs.git_names_from(command.argv, command.env)
     if where is None:
         return
     if command.chdir is not None and where[:1] not in ("/", "~"):

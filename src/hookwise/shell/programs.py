@@ -1485,6 +1485,24 @@ def git_chdir(argv: list[str]) -> str | None:
     return found
 
 
+def git_names_from(argv: list[str], env: dict[str, str]) -> str | None:
+    """The directory the names git reads are taken from, as written: its working tree
+    when one is given (``--work-tree=W``, ``GIT_WORK_TREE=W``: a path there is the tree's,
+    red team s32 L), from where ``-C`` went (git_chdir); None: the command's own."""
+    where = git_chdir(argv)
+    end = git_subcommand(argv)
+    tree = env.get("GIT_WORK_TREE")
+    options = argv[1 : end if end > 0 else len(argv)]
+    for index, word in enumerate(options):
+        if word.startswith("--work-tree="):
+            tree = word.split("=", 1)[1]
+        elif word == "--work-tree" and index + 1 < len(options):
+            tree = options[index + 1]
+    if not tree:
+        return where
+    return tree if where is None or tree[:1] in ("/", "~") else f"{where}/{tree}"
+
+
 def outside(path: str) -> bool:
     """Whether a path as written leaves the working directory (``..``, absolute, ``~``):
     a repository there is not the project's own (a subdirectory, a submodule is)."""
