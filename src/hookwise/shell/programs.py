@@ -1658,7 +1658,12 @@ def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
         # switch --orphan empties the working tree of every tracked file (checkout --orphan
         # keeps them): a delete of what is under it (red team s28 Q, in ../victim)
         out.append(("argv", ["rm", "-r", "-f", "--", f"{_git_work_tree(argv[1:at])}/*"]))
-    if at > 0 and argv[at] in _GIT_EXEC_SUBCOMMANDS and _git_exec_hint(argv[at], argv[at + 1 :]):
+    pack = any(w.startswith(("--upload-pack", "--receive-pack", "--exec")) for w in argv[at + 1 :])
+    if (
+        at > 0
+        and (argv[at] in _GIT_EXEC_SUBCOMMANDS or pack)  # (fetch-pack, send-pack: red team s32 L)
+        and _git_exec_hint(argv[at], argv[at + 1 :])
+    ):
         from hookwise.shell.git_config import exec_options
 
         out += exec_options(argv[at], argv[at + 1 :])
