@@ -828,7 +828,8 @@ def past_parent(
     ``$(mktemp -d)/..``, ``${DIRSTACK[1]}/..``, ``$(git rev-parse --show-cdup)../x``: red
     team s32 A, C): that part's parent is no directory of the environment's, it is any
     directory; the shape from there on is any text then what follows the last ``..``
-    (None: no ``..`` after an unknown part). A pattern's wildcards there are any text."""
+    (None: no ``..`` after an unknown part). A pattern's wildcards there are any text, and
+    so is a value of the environment's: the line steers the path now."""
     unknown = False
     cut: tuple[int, list[str], int] | None = None
     for index, token in enumerate(shape):
@@ -850,7 +851,12 @@ def past_parent(
         if token[0] == "L" and pattern and any(c in token[1] for c in "*?["):
             from hookwise.shell.commands.glob_frame import frame
 
-            out += [t for t in frame(token[1]) if t != ("*",) or out[-1] != ("*",)]
+            for piece in frame(token[1]):
+                if piece != ("*",) or out[-1] != ("*",):
+                    out.append(piece)
+        elif token[0] in ("/", "E"):  # ($(dirname X)/../..$HOME: text in a path now)
+            if out[-1] != ("*",):
+                out.append(("*",))
         elif token[0] != "S":
             out.append(token)
     return tuple(out)
