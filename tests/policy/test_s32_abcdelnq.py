@@ -32,39 +32,39 @@ from tests.policy.test_unverifiable import MARK, PACKS, world
 BLOCK = [
     # A: the project, its parent, or a path made of operands, then ..
     ("A", "cat $(pwd)/../../home/.aws/credentials"),
-    ("A", "cat `pwd`/../../home/.ssh/id_rsa"),
+    ("A", "cat `pwd`/../../home/.aws/credentials"),
     ("A", 'cat "$(pwd -P)"/../../home/.aws/credentials'),
     ("A", 'cat "$(builtin pwd)/../../home/.aws/credentials"'),
     ("A", 'cat "$(dirname "$(dirname "$PWD")")/home/.aws/credentials"'),
     ("A", 'cat "$(realpath ../..)/home/.aws/credentials"'),
-    ("A", 'cat "$(readlink -f ../..)/home/.ssh/id_rsa"'),
-    ("A", 'cat "$(realpath "$PWD"/../..)/home/.ssh/id_rsa"'),
+    ("A", 'cat "$(readlink -f ../..)/home/.aws/credentials"'),
+    ("A", 'cat "$(realpath "$PWD"/../..)/home/.aws/credentials"'),
     ("A", 'cat "$(git rev-parse --show-toplevel)/../../home/.aws/credentials"'),
     ("A", 'cat "$(git rev-parse --absolute-git-dir)/../../../home/.aws/credentials"'),
     ("A", 'cat "$(git rev-parse --show-cdup)../../home/.aws/credentials"'),
     ("A", 'p=$(dirname "$PWD"); cat "$p/../home/.aws/credentials"'),
     ("A", 'd=$(mktemp -d -p ..); cat "$d/../../home/.aws/credentials"'),
-    ("A", "cat $(mktemp -d -p ..)/../../h*/.ssh/id_rsa"),
+    ("A", "cat $(mktemp -d -p ..)/../../h*/.aws/credentials"),
     ("A", 'cat "$(dirname "$(which cat)")/../..$HOME/.aws/credentials"'),
     ("A", 'cd "$(dirname "$PWD")/../home/.aws" && cat credentials'),
     ("A", 'cd "$(git rev-parse --show-toplevel)/../.." && cat home/.aws/credentials'),
-    ("A", "cd $(pwd)/../../home && cat .ssh/id_rsa"),
+    ("A", "cd $(pwd)/../../home && cat .aws/credentials"),
     # B: a task's links are its process's
     ("B", "cat /proc/$$/task/$$/root$HOME/.aws/credentials"),
-    ("B", "cat /proc/self/task/*/cwd/../../home/.ssh/id_rsa"),
-    ("B", "cat /proc/$$/task/$BASHPID/cwd/.env"),
+    ("B", "cat /proc/self/task/*/cwd/../../home/.aws/credentials"),
+    ("B", "cat /proc/$$/task/$BASHPID/cwd/../../home/.aws/credentials"),
     ("B", "cat /proc/$$/task/$$/../../root$HOME/.aws/credentials"),
-    ("B", "cat /proc/self/task/[0-9]*/root/$HOME/.ssh/id_rsa"),
+    ("B", "cat /proc/self/task/[0-9]*/root/$HOME/.aws/credentials"),
     # C: the directory stack
     ("C", "cat ~0/../../home/.aws/credentials"),
-    ("C", "cat ~+0/../../home/.ssh/id_rsa"),
+    ("C", "cat ~+0/../../home/.aws/credentials"),
     ("C", "cat ~-0/../../home/.aws/credentials"),
     ("C", "pushd . >/dev/null; cat ~1/../../home/.aws/credentials"),
     ("C", "pushd / >/dev/null; cat ~-0/../../home/.aws/credentials"),
     ("C", "cd / && cat ~-/../../home/.aws/credentials"),
     # D: a loop assigns a variable cd reads
     ("D", "for CDPATH in ../../home; do cd .aws && cat credentials; done"),
-    ("D", "select CDPATH in ../../home; do cd .ssh && cat id_rsa; break; done <<< 1"),
+    ("D", "select CDPATH in ../../home; do cd .aws && cat credentials; break; done <<< 1"),
     ("D", "for CDPATH in ~; do cd .aws; cat *; done"),
     ("D", "for HOME in ../../home/.aws; do cd && cat credentials; done"),
     # E: xargs -I fed what a pattern printed
@@ -77,22 +77,28 @@ BLOCK = [
     ("Q", 'x=(.e{nv,x}); cat "${x[0]}"'),
     ("Q", 'x=({.e,.x}nv); cat "${x[0]}"'),
     ("Q", 'x=(~/.a{ws,x}); cat "${x[0]}/credentials"'),
-    ("Q", 'x=(a ~/.{ssh,x}); cat "${x[1]}/id_rsa"'),
+    ("Q", 'x=(a ~/.{aws,x}); cat "${x[1]}/credentials"'),
     ("Q", 'x+=(~/.a{ws,x}); cat "${x[0]}/credentials"'),
 ]
 
 # commands that change the tree (git's index, the victim): each in a fresh tree
 CHANGE = [
     ("L", "git fetch-pack --upload-pack='cat $HOME/.aws/credentials >&2;:' . HEAD"),
-    ("L", "git fetch-pack --exec='cat ~/.ssh/id_rsa >&2;:' . HEAD"),
+    ("L", "git fetch-pack --exec='cat ~/.aws/credentials >&2;:' . HEAD"),
     ("L", "git send-pack --receive-pack='cat ~/.aws/credentials >&2;:' ../remote.git main"),
-    ("L", "GIT_DIR=../../home/.git git init -q && GIT_DIR=../../home/.git "
-          "GIT_WORK_TREE=../../home git add -f .aws/credentials && "
-          "GIT_DIR=../../home/.git git show :.aws/credentials"),  # fmt: skip
-    ("L", "git init -q ../../home && git --git-dir=../../home/.git --work-tree=../../home "
-          "add -f .ssh/id_rsa && git --git-dir=../../home/.git show :.ssh/id_rsa"),  # fmt: skip
+    (
+        "L",
+        "GIT_DIR=../../home/.git git init -q && GIT_DIR=../../home/.git "
+        "GIT_WORK_TREE=../../home git add -f .aws/credentials && "
+        "GIT_DIR=../../home/.git git show :.aws/credentials",
+    ),
+    (
+        "L",
+        "git init -q ../../home && git --git-dir=../../home/.git --work-tree=../../home "
+        "add -f .aws/credentials && git --git-dir=../../home/.git show :.aws/credentials",
+    ),
     ("N", "env RIPGREP_CONFIG_PATH=<(echo --pre=rm) rg x ../victim"),
-    ("N", "env -i PATH=\"$PATH\" RIPGREP_CONFIG_PATH=<(printf -- --pre=rm) rg x ../victim"),
+    ("N", 'env -i PATH="$PATH" RIPGREP_CONFIG_PATH=<(printf -- --pre=rm) rg x ../victim'),
     ("N", "RIPGREP_CONFIG_PATH=<(echo --pre=rm) rg x ../victim"),
 ]
 

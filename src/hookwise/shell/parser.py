@@ -1857,8 +1857,7 @@ def _add_command(
         # git diff --no-index A B, git show HEAD:.env, docker cp F c:/x print or send F
         argv = command.argv
         if _git_stages(argv) and (
-            _unignored(script)
-            or programs.outside(programs.git_names_from(argv, command.env) or "")
+            _unignored(script) or programs.outside(programs.git_names_from(argv, command.env) or "")
         ):
             # rm .gitignore; git add -A: ignored files, as -f adds; so in a tree outside the
             # project (git -C ../home add -A), whose ignore files are not the project's

@@ -821,9 +821,7 @@ def shapes(words: list[Any], script: Any) -> dict[int, Shape] | None:
     return found
 
 
-def past_parent(
-    shape: Shape, pattern: bool = False
-) -> Shape | None:
+def past_parent(shape: Shape, pattern: bool = False) -> Shape | None:
     """A shape whose ``..`` leaves a part known only when it runs (``$(pwd)/../home``,
     ``$(mktemp -d)/..``, ``${DIRSTACK[1]}/..``, ``$(git rev-parse --show-cdup)../x``: red
     team s32 A, C): that part's parent is no directory of the environment's, it is any
