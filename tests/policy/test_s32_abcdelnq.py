@@ -79,6 +79,8 @@ BLOCK = [
     ("Q", 'x=(~/.a{ws,x}); cat "${x[0]}/credentials"'),
     ("Q", 'x=(a ~/.{aws,x}); cat "${x[1]}/credentials"'),
     ("Q", 'x+=(~/.a{ws,x}); cat "${x[0]}/credentials"'),
+    ("Q", 'declare -a x=(~/.a{ws,x}); cat "${x[0]}/credentials"'),
+    ("Q", 'declare -a x=($(echo ~/.aws)); cat "${x[0]}/credentials"'),
 ]
 
 # commands that change the tree (git's index, the victim): each in a fresh tree
@@ -116,6 +118,7 @@ PASS = [
     "printf '%s\\n' src/*.py | xargs -I{} wc -l {}",
     "printf '%s\\n' src/*.py | xargs -I{} cp {} out/",
     'a=(src/{a,b}.py); cat "${a[@]}"',
+    'declare -a a=(README.md notes.txt); cat "${a[@]}"',
     'for f in src/*.py; do d=$(dirname "$f"); ls "$d"; done',
     "env FOO=1 python3 -c 'print(1)'",
     "for d in src out; do ls $d; done",
