@@ -235,7 +235,8 @@ def run_child(host: str, root: Path) -> dict[str, Any]:
     """Fake model + host in this process's network; what the model received."""
     layout = clis.Layout(root)
     spec = json.loads((root / "run.json").read_text(encoding="utf-8"))
-    script = Script([shell_call(host, c) for c in spec["commands"]])
+    calls = [call(name, args) for name, args in spec.get("calls", [])]  # (any tool's)
+    script = Script([*[shell_call(host, c) for c in spec["commands"]], *calls])
     with FakeModel(script=script) as fake:
         env = {**environment(host, layout), **spec.get("env", {})}
         _point_at(host, layout, fake.url, env)
@@ -269,11 +270,14 @@ def run_host(
     args: list[str] | None = None,
     env: dict[str, str] | None = None,
     timeout: float = TIMEOUT_S,
+    calls: list[tuple[str, dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
-    """The child in a loopback-only namespace when the machine allows one."""
+    """The child in a loopback-only namespace when the machine allows one; ``calls``: the
+    model's (tool, arguments) after the shell commands."""
     import subprocess
 
-    spec = {"commands": commands, "args": args, "env": env or {}, "timeout": timeout}
+    spec = {"commands": commands, "args": args, "env": env or {}, "timeout": timeout,
+            "calls": calls or []}  # fmt: skip
     (root / "run.json").write_text(json.dumps(spec), encoding="utf-8")
     prefix = namespace_prefix()
     child = [sys.executable, "-m", "tests.e2e.more_hosts", host, str(root)]

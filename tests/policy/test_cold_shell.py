@@ -57,6 +57,7 @@ COLD = frozenset(
         "commands",
         "commands.git_refs",
         "commands.env_files",
+        "commands.env_loaders",
         "commands.includes",
         "commands.tree_deletes",
     )
@@ -226,6 +227,8 @@ def test_a_command_that_needs_a_cold_module_loads_it_and_is_still_denied(
         ("git -C ../lib status", {"commands.git_refs"}),
         ("docker run --env-file ci.env alpine true", {"commands.env_files"}),
         ("source ci.env && echo $X", {"commands.env_files"}),
+        ("docker compose up -d", {"commands.env_loaders"}),
+        ("honcho run pytest -q", {"commands.env_loaders"}),
         ("echo '#include <stdio.h>' | cpp", {"commands.includes"}),
         ("rm -d build/x build", {"commands.tree_deletes"}),
         ("find . -name '*.pyc' -delete", {"hookwise.policy.trust.find_selects"}),

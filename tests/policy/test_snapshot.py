@@ -122,7 +122,7 @@ COLD_LINE = (
     "echo a | xargs ls; ssh host ls; python3 -c 'import os'; git -c core.pager=less log; "
     "tar --to-command=cat -xf a.tar; sed -n 1p f; tmux new -d ls; x=1; echo $x {a,b}; "
     "printf '%s\\n' a > b.sh; sqlite3 db .tables; read f; rm $f b; cp b.sh c.sh; zip -r a.zip . -x '*.o'; "
-    "docker run --env-file ci.env alpine true; echo '#include <x.h>' | cpp; "
+    "docker run --env-file ci.env alpine true; docker compose ps; echo '#include <x.h>' | cpp; "
     "x86_64 rm c.sh; printf '' > conftest.py; pytest -q; git branch +x; . ci.env; cat /proc/self/environ"
 )
 

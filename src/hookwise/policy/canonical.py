@@ -17,7 +17,7 @@ from hookwise.policy import os_lite as os  # os without its import cost
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
     from typing import Any
 
     from hookwise.shell.parser import Command, Script
@@ -270,16 +270,102 @@ def split_mcp(name: str) -> tuple[str, str] | None:
 CUT_MARK = "..."
 
 
+# The payload key under which an adapter puts an MCP call's readings, where the host names
+# the call otherwise than ``mcp__<server>__<tool>`` or Gemini CLI's ``mcp_<server>_<tool>``
+# (policy/adapters/base.mcp_call): {"readings": [[server, tool], ...] (the first decided on;
+# "" for a part the payload does not say), "why": why the name may stand for a server and
+# tool that are none of these ("" when it cannot), "keeps": the characters the host keeps
+# in a name, where it makes the others "_" with no mark ("" where it does not), "host": the
+# host's title}
+MCP_CALL = "_hookwise_mcp"
+
+
+def kept_in_names(keeps: str) -> Callable[[str], bool]:
+    """Whether a character is one a host keeps in an MCP tool's name (``keeps``: a
+    character class's text from its ``mcp_names``, ``a-zA-Z0-9_.:-``); it makes the others
+    ``_``."""
+    ranges: list[tuple[str, str]] = []
+    at = 0
+    while at < len(keeps):
+        if at + 2 < len(keeps) and keeps[at + 1] == "-":
+            ranges.append((keeps[at], keeps[at + 2]))
+            at += 3
+        else:
+            ranges.append((keeps[at], keeps[at]))
+            at += 1
+    return lambda c: any(low <= c <= high for low, high in ranges)
+
+
+def _mark_at_end(text: str, mark: str) -> bool:
+    """Whether ``text`` ends with a hash mark ``hex:N`` / ``base36:N`` ("_" and N digits)."""
+    kind, _, size = mark.partition(":")
+    if kind not in ("hex", "base36") or not size.isdigit():
+        return False
+    count = int(size)
+    tail = text[-count:] if count else ""
+    digits = "0123456789abcdef" if kind == "hex" else "0123456789abcdefghijklmnopqrstuvwxyz"
+    return (
+        len(text) > count
+        and text[-count - 1] == "_"
+        and len(tail) == count
+        and all(c in digits for c in tail)
+    )
+
+
+def mcp_name_readings(
+    naming: list[Any] | tuple[Any, ...], name: str
+) -> tuple[list[tuple[str, str]], str] | None:
+    """(every (server, tool) the host's name ``name`` may stand for, the host's own reading
+    first; why it may stand for another: "" when it cannot) under the host's naming
+    (protocol/hosts.py ``mcp_names``), or None when ``name`` is no MCP tool's name there.
+
+    The name is split at each separator (a server's or a tool's name may hold one); a name
+    the host marked as cut or hashed (``...``, ``_`` and the hash's digits at its end) may
+    stand for another server and tool than any split says, and a name past the host's length
+    bound too."""
+    prefix, separator, _keeps, limit, changed, mark = naming
+    if prefix and not name.startswith(prefix):
+        return None
+    rest = name[len(prefix) :]
+    cut = mark == "..." and "..." in rest
+    hashed = bool(mark) and mark != "..." and _mark_at_end(name, mark)
+    splits: list[tuple[str, str]] = []
+    if not cut:
+        at = rest.find(separator)
+        while at != -1 and not (splits and changed == "first"):
+            server, tool = rest[:at], rest[at + len(separator) :]
+            if server and tool:
+                splits.append((server, tool))
+            at = rest.find(separator, at + 1)
+    if not prefix and not splits and not hashed:
+        return None  # no server in it: a tool of the host's own
+    why = ""
+    if cut:
+        why = f"cut the name {name!r} (...): its MCP server and tool cannot be told"
+    elif hashed:
+        why = (
+            f"may have made the name {name!r} a hash of another (it ends as one does): its "
+            "MCP server and tool cannot be told"
+        )
+    elif limit and len(name) > limit:
+        why = f"changes a name past {limit} characters: {name!r} may stand for another"
+    return splits, why
+
+
 def mcp_readings(host_tool: str, payload: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Every (server, tool) an MCP tool's name may stand for, the one decided on first.
 
-    The server Gemini CLI's ``mcp_context`` names (sent when it finds the server's
-    settings), else ``mcp__<server>__<tool>`` (Claude Code, Codex, the plugins). Gemini's
-    own ``mcp_<server>_<tool>`` without a context does not say where the server's name ends
-    (``mcp_my_fs_read_file`` may be ``my_fs``'s ``read_file`` or ``my``'s
+    The readings an adapter found (:data:`MCP_CALL`: another host's naming, or fields of
+    the payload), else the server Gemini CLI's ``mcp_context`` names (sent when it finds
+    the server's settings), else ``mcp__<server>__<tool>`` (Claude Code, Codex, the
+    plugins). Gemini's own ``mcp_<server>_<tool>`` without a context does not say where
+    the server's name ends (``mcp_my_fs_read_file`` may be ``my_fs``'s ``read_file`` or ``my``'s
     ``fs_read_file``): each split at a ``_``, Gemini's own reading first (the first ``_``,
     as its policy engine's ``parseMcpToolName`` reads a name it has no server for). A name
     Gemini cut (:data:`CUT_MARK`) stands for no server and tool that can be told: none."""
+    call = payload.get(MCP_CALL)
+    if isinstance(call, dict):
+        return [(str(r[0]), str(r[1])) for r in call.get("readings", ())]
     context = payload.get("mcp_context")
     if isinstance(context, dict) and isinstance(context.get("server_name"), str):
         tool = context.get("tool_name")
@@ -366,8 +452,8 @@ class PathRef:
     """A path a tool touches, resolved against the event's cwd."""
 
     __slots__ = (
-        "absolute", "command", "kept", "linked", "pattern", "raw", "redirect", "relative", "shape",
-        "tree"
+        "absolute", "command", "deep", "kept", "linked", "pattern", "raw", "redirect", "relative",
+        "shape", "tree"
     )  # fmt: skip
 
     def __init__(
@@ -380,6 +466,7 @@ class PathRef:
         # a word known only when the command runs: what it can be (shell/variables.py)
         self.shape: tuple[tuple[str, ...], ...] | None = None
         self.pattern = False  # a glob bash expands against the disk (~/.ss*/id_*)
+        self.deep = False  # a pattern's ``**`` walks any depth (shopt -s globstar)
         self.tree = False  # the command reads it recursively (grep -r, tar c, zip -r)
         self.redirect = False  # a redirect's file (2>/dev/null), not an operand of the program
         # what it resolves to when a symlink is on the way (``resolved``): False until asked
@@ -1382,6 +1469,7 @@ class Event:
                 if cmd.program in TREE_READERS:
                     tree = reads_tree(cmd.program, cmd.argv)
                 excluded = excluded_words(cmd.program, cmd.argv)
+                deep = "globstar" in script.globopts  # (** in a pattern: any depth)
                 run = cmd.argv[0] if cmd.argv and not cmd.dynamic[0] else ""
                 if "/" in run and (run[:1] != "/" or run.startswith(home + "/")):
                     # ./server.pem run as a program: the shell reads it, and its errors
@@ -1426,6 +1514,7 @@ class Event:
                             if chosen[index]:  # (a loop in a directory the line chose)
                                 ref.shape = _under_unknown_dir(value, pattern)
                             ref.pattern = pattern
+                            ref.deep = deep and pattern and "**" in value
                             ref.tree = tree
                             refs.append(ref)
                         continue
@@ -1444,6 +1533,7 @@ class Event:
                     if chosen[index] and ref.shape is None and not dynamic:
                         ref.shape = _under_unknown_dir(word, at in globs)
                     ref.pattern = at in globs
+                    ref.deep = deep and ref.pattern and "**" in word
                     ref.tree = tree
                     ref.kept = kept
                     refs.append(ref)

@@ -106,6 +106,7 @@ class HostInfo:
         "install_files",
         "install_steps",
         "jsonc",
+        "mcp_fields",
         "mcp_names",
         "module",
         "name",
@@ -160,7 +161,8 @@ class HostInfo:
         shell: tuple[str, ...] = ("/bin/sh", "-c"),
         hook_approval: str = "",
         settings_loader: str = "",
-        mcp_names: tuple[str, str, str, int] | None = None,
+        mcp_names: tuple[str, str, str, int, str, str] | None = None,
+        mcp_fields: dict[str, tuple[str | None, str, str, str]] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -251,12 +253,26 @@ class HostInfo:
         # read through it); "": its hooks are plain files read through this row
         # (config/host_hooks.py, config/script_hooks.py)
         self.settings_loader = settings_loader
-        # how the host names an MCP tool to the model and its permission engine: (prefix,
-        # put before "<server><separator><tool>" unless that starts with it already, the
-        # separator, the characters it keeps (others made "_"), the length past which it
-        # cuts the name to its first 30 and last 30 characters around "..." (0: never));
-        # None: not recorded. :func:`mcp_call_name`
+        # how the host names an MCP tool to the model, its permission engine and its hooks'
+        # ``tool_name``: (prefix, put before "<server><separator><tool>" unless that starts
+        # with it already; the separator; the characters it keeps; the length past which it
+        # changes the name (0: never); "silent" where a character outside those it keeps
+        # is made "_" with no mark, "marked" where any change (such a character, or the
+        # length) gives the name the mark instead, "first" where the name is read at its
+        # first separator only and what the host changes is not recorded; the mark: "..."
+        # (the first 30 and the last 30 characters around it), "hex:N" or "base36:N" ("_"
+        # and N such characters at its end, a hash of the name as it was)). None: not
+        # recorded, so a tool outside ``tools`` may be an MCP tool whose server and tool
+        # cannot be told. :func:`mcp_call_name`; the hook reads a name so
+        # (policy/canonical.mcp_name_readings), and a name with the mark, or a character the
+        # host may have changed, leaves each rule on the server or tool that could hold
+        # unverifiable (policy/rules/mcp_unsure.py)
         self.mcp_names = mcp_names
+        # where a hook payload names an MCP call's server, tool and arguments other than in
+        # the tool's name: host tool or event -> (server key, None where the payload names no
+        # server; tool key; arguments key; "json" where the arguments are a JSON text,
+        # "object" where they are an object) (policy/adapters: Cline, Cursor, Windsurf)
+        self.mcp_fields = mcp_fields or {}
 
 
 _ALL: Final = frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate", "run"))
@@ -312,7 +328,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         # tool unless it starts so, every character outside [a-zA-Z0-9_.:-] made "_", a name
         # over 63 characters cut to its first 30 + "..." + its last 30 (observed: red team
         # s28 F11); its policy engine compares a rule's mcp_<mcpName>_<toolName> with it
-        mcp_names=("mcp_", "_", "a-zA-Z0-9_.:-", 63),
+        mcp_names=("mcp_", "_", "a-zA-Z0-9_.:-", 63, "silent", "..."),
         install_steps=("folder_trust_note", "ask_note"),
         trust="project and user settings hooks run only in a trusted folder; headless mode "
         "exits 55 in an untrusted one",
@@ -361,6 +377,9 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "ReadMcpResourceTool": "mcp_resource",
             "ListMcpResourcesTool": "mcp_resource",
         },
+        # mcp__<server>__<tool>, read at its first "__" as its permission rules read it
+        # ("first"); which characters it changes is not recorded here
+        mcp_names=("mcp__", "__", "", 0, "first", ""),
         config_dir=("CLAUDE_CONFIG_DIR", ".claude", ""),
         code_files={
             "project": (".claude/agents/", ".claude/skills/", ".claude/commands/"),
@@ -393,6 +412,8 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "view_image": "read",
             "web_search": "web_search",
         },
+        # as Claude Code's (its hooks' tool_name for an MCP tool: mcp__<server>__<tool>)
+        mcp_names=("mcp__", "__", "", 0, "first", ""),
         config_dir=("CODEX_HOME", ".codex", ""),
         install_files={"project": ".codex/hooks.json", "user": "hooks.json"},
         # rules/: its exec-policy rules (install --native writes there); any file is a rule
@@ -487,6 +508,12 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         ),
         handler=("command", "timeout", (("name", "hookwise"),)),
         jsonc=True,
+        # 0.24.4 (bundle: DiscoveredMCPTool's name is generateValidName("mcp__" + server +
+        # "__" + tool), normalizeToolNameForProvider: kept when it is at most 63 characters
+        # of [A-Za-z0-9_-] starting with a letter, else every other character made "_", cut
+        # to 55 and "_" + a 7-character base-36 FNV-1a hash of the name added; the
+        # PreToolUse payload's tool_name is that name, coreToolScheduler)
+        mcp_names=("mcp__", "__", "A-Za-z0-9_-", 63, "marked", "base36:7"),
         supports=frozenset(("hook", "install", "runtime", "scan", "coverage", "migrate")),
         trust="project hooks load unless folder trust is on (security.folderTrust.enabled) "
         "and the folder is not trusted; then no hook runs and headless runs get no shell tool",
@@ -524,6 +551,11 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "todowrite": "todo",
             "skill": "skill",
         },
+        # its MCP client names a tool sanitize(server) + "_" + sanitize(tool), every
+        # character outside [a-zA-Z0-9_-] made "_" (protocol/js_plugin.MCP_NAME_UNSAFE);
+        # hookwise's plugin sends mcp__<server>__<tool> where a configured server's name
+        # fits, and the host's own name where none does
+        mcp_names=("", "_", "a-zA-Z0-9_-", 0, "silent", ""),
         config_dir=("XDG_CONFIG_HOME", ".config/opencode", "opencode"),
         install_files={
             "project": ".opencode/plugins/hookwise.js",
@@ -577,6 +609,11 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "todowrite": "todo",
             "skill": "skill",
         },
+        # its MCP client names a tool sanitize(server) + "_" + sanitize(tool), every
+        # character outside [a-zA-Z0-9_-] made "_" (protocol/js_plugin.MCP_NAME_UNSAFE);
+        # hookwise's plugin sends mcp__<server>__<tool> where a configured server's name
+        # fits, and the host's own name where none does
+        mcp_names=("", "_", "a-zA-Z0-9_-", 0, "silent", ""),
         config_dir=("XDG_CONFIG_HOME", ".config/kilo", "kilo"),
         install_files={"project": ".kilo/plugins/hookwise.js", "user": "plugins/hookwise.js"},
         failure={"crash": "blocked", "timeout": "blocked"},
@@ -626,6 +663,12 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "Task": "task",
             "TodoWrite": "todo",
         },
+        # 0.225.2 (bundle of its binary: the MCP tool's LLM id is server + "___" + tool with
+        # every character outside [a-zA-Z0-9_-] made "_", and past 64 characters cut to 55
+        # and "_" + the first 8 hex digits of its SHA-256 added; two tools of one server
+        # that come out the same get that tail too); the hook's tool_name for server fs's
+        # write_file is fs___write_file (observed: tests/e2e/test_host_mcp_names_live.py)
+        mcp_names=("", "___", "a-zA-Z0-9_-", 64, "silent", "hex:8"),
         config_dir=(None, ".factory", ""),
         install_files={"project": ".factory/hooks.json", "user": "hooks.json"},
         failure={
@@ -669,6 +712,15 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "web_fetch": "web_fetch",
             "use_mcp_tool": "mcp",
         },
+        # the 3.0.65 CLI (bundle of its Bun binary: the MCP tools' nameTransform) names a
+        # tool server + "__" + tool, kept when no run of characters outside [a-zA-Z0-9_-] is
+        # in it and it is at most 64 long, else each such run made "_", cut to 55 and "_" +
+        # the first 8 hex digits of the name's SHA-1 added; that name is tool_call.name
+        # (observed: tests/e2e/test_host_mcp_names_live.py)
+        mcp_names=("", "__", "a-zA-Z0-9_-", 64, "marked", "hex:8"),
+        # the editor extension's use_mcp_tool (docs.cline.bot tool reference; not a tool of
+        # the 3.0.65 CLI): the server and the tool by name, the arguments a JSON text
+        mcp_fields={"use_mcp_tool": ("server_name", "tool_name", "arguments", "json")},
         config_dir=("CLINE_DIR", ".cline", ""),
         install_files={"project": ".clinerules/hooks/PreToolUse", "user": "hooks/PreToolUse"},
         failure={
@@ -714,6 +766,10 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "Task": "task",
             "MCP": "mcp",
         },
+        # beforeMCPExecution names the tool and its server's url or command, never the
+        # server's name; tool_input is a JSON text (cursor.com/docs/hooks); how preToolUse
+        # names an MCP tool is not in the reference (mcp_names: not recorded)
+        mcp_fields={"beforeMCPExecution": (None, "tool_name", "tool_input", "json")},
         config_dir=(None, ".cursor", ""),
         install_files={"project": ".cursor/hooks.json", "user": "hooks.json"},
         failure={"crash": "runs", "timeout": "runs"},
@@ -779,6 +835,10 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "read_code": "read",
             "write_code": "edit",
             "mcp_tool_use": "mcp",
+        },
+        # pre_mcp_tool_use's tool_info (docs.windsurf.com/windsurf/cascade/hooks)
+        mcp_fields={
+            "mcp_tool_use": ("mcp_server_name", "mcp_tool_name", "mcp_tool_arguments", "object")
         },
         config_dir=(None, ".codeium/windsurf", ""),
         install_files={"project": ".windsurf/hooks.json", "user": "hooks.json"},
@@ -990,14 +1050,16 @@ def mcp_call_name(name: str, server: str, tool: str) -> str | None:
     found = host(name).mcp_names
     if found is None:
         return None
-    prefix, separator, keeps, limit = found
+    prefix, separator, keeps, limit, changed, mark = found
     called = f"{server}{separator}{tool}"
     if not called.startswith(prefix):
         called = prefix + called
-    called = re.sub(f"[^{keeps}]", "_", called)
-    if limit and len(called) > limit:
-        called = called[:30] + "..." + called[-30:]
-    return called
+    kept = re.sub(f"[^{keeps}]", "_", called)
+    if (limit and len(kept) > limit) or (changed == "marked" and kept != called):
+        if mark != "...":
+            return None  # a hash of the name: not made here
+        kept = kept[:30] + "..." + kept[-30:]
+    return kept
 
 
 def mcp_files(name: str) -> dict[str, tuple[tuple[str, str], ...]]:

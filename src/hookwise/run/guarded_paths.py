@@ -20,6 +20,7 @@ import sys
 from hookwise.config.env_files import user_path
 from hookwise.policy.audit import audit_path, default_path
 from hookwise.policy.cache import cache_dir
+from hookwise.policy.trust.hook_code import HOOK_PROGRAMS, MANAGED_HOST_DIRS
 from hookwise.policy.trust.protect import CODEX_PROFILE_SUFFIX
 from hookwise.policy.trust.scopes import (
     LOCAL_FILE,
@@ -52,9 +53,8 @@ NEUTRAL_CONTENTS = frozenset((NEUTRAL_POLICY, NEUTRAL_JSON, NEUTRAL_TOML))
 
 # config/'s facts (see the module docstring): the managed directories on Linux and the
 # names hookwise and the hosts keep beside their settings.
-CLAUDE_MANAGED_DIR = "/etc/claude-code"
-GEMINI_SYSTEM_SETTINGS = "/etc/gemini-cli/settings.json"
-CODEX_MANAGED_DIR = "/etc/codex"
+CLAUDE_MANAGED_DIR, GEMINI_SYSTEM_DIR, CODEX_MANAGED_DIR = (d for d, _why in MANAGED_HOST_DIRS)
+GEMINI_SYSTEM_SETTINGS = GEMINI_SYSTEM_DIR + "/settings.json"
 HOOK_TRUST_STORE = "hookwise_trusted_hooks.json"
 
 
@@ -404,11 +404,7 @@ def _hosts(cwd: str, env: dict[str, str]) -> list[Guarded]:
             os.path.dirname(system), "system-defaults.json"
         )
         out += [Guarded(p, HOST, "Gemini CLI system settings") for p in (system, defaults)]
-    for path, why in (
-        (CLAUDE_MANAGED_DIR, "Claude Code managed settings"),
-        (os.path.dirname(GEMINI_SYSTEM_SETTINGS), "Gemini CLI system settings"),
-        (CODEX_MANAGED_DIR, "Codex managed config"),
-    ):
+    for path, why in MANAGED_HOST_DIRS:
         found = _system(path, HOST, why)
         out += [found] if found else []
     root = _repository_root(cwd)
@@ -835,11 +831,6 @@ def _code(env: dict[str, str]) -> list[Guarded]:
     if command and os.access(command, os.W_OK):
         found.append(Guarded(command, CODE, "the hookwise command on PATH"))
     return out + [entry for entry in found if entry is not None]
-
-
-# What the hosts run a hook command with, looked up through PATH: Gemini CLI and Codex run
-# `bash -c`, Claude Code `/bin/sh -c`; the portable command falls back to `hookwise`.
-HOOK_PROGRAMS = ("bash", "sh", "hookwise")
 
 
 def path_directories(env: dict[str, str]) -> list[str]:

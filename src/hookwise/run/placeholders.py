@@ -110,6 +110,68 @@ JOURNAL_NAME = "run-placeholders"
 SESSIONS_NAME = "sessions"
 
 
+LOCK_WAIT = 10.0
+"""Seconds a session waits for the sessions' lock: a supervisor holds it for the moments it
+prepares or ends; anyone holding it longer (a confined process can open the file read-only
+and ``flock`` it: red team s32 #4) makes the start fail, naming the holder, not hang."""
+
+
+def take(fd: int, path: str, wait: float | None = None) -> None:
+    """``flock(LOCK_EX)`` on ``fd`` within ``wait`` seconds (:data:`LOCK_WAIT`), else
+    OSError naming the holder."""
+    import errno
+    import time
+
+    wait = LOCK_WAIT if wait is None else wait
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise OSError(
+                    errno.EWOULDBLOCK,
+                    f"{path} has been locked for {wait:g} s by {lock_holder(fd)}; "
+                    "hookwise run does not wait longer (end that process, or the session "
+                    "it belongs to)",
+                ) from None
+            time.sleep(0.05)
+
+
+def lock_holder(fd: int) -> str:
+    """Who holds the flock on ``fd``'s file, from /proc/locks (pid and command line)."""
+    info = os.fstat(fd)
+    try:
+        with open("/proc/locks", encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return "another process (/proc/locks is not readable)"
+    pids: list[str] = []
+    for line in lines:
+        fields = line.split()
+        # "1: FLOCK  ADVISORY  WRITE 1234 00:2a:5678 0 EOF" (a waiter's line has "->")
+        if (
+            len(fields) >= 6
+            and fields[1] == "FLOCK"
+            and "->" not in fields
+            and fields[5].rsplit(":", 1)[-1] == str(info.st_ino)
+        ):
+            pids.append(fields[4])
+    if not pids:
+        return "another process (not found in /proc/locks)"
+    out: list[str] = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                argv = handle.read().split(b"\0")
+            command = " ".join(a.decode("utf-8", "replace") for a in argv if a)[:200]
+        except OSError:
+            command = "?"
+        out.append(f"pid {pid} ({command})")
+    return ", ".join(out)
+
+
 class Journal:
     """The sessions' shared lock and the record of what they made (see the module doc).
 
@@ -124,7 +186,11 @@ class Journal:
         self.session_fd = -1
         flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
         self.lock = os.open(os.path.join(directory, LOCK_NAME), flags, 0o600)
-        fcntl.flock(self.lock, fcntl.LOCK_EX)
+        try:
+            take(self.lock, os.path.join(directory, LOCK_NAME))
+        except OSError:
+            os.close(self.lock)
+            raise
         self.locked = True
 
     def record(self, made: list[Made]) -> None:
@@ -218,8 +284,8 @@ class Journal:
         """End this session: remove every untouched placeholder of the journal that no
         running session binds; this session's placeholder files kept because they changed."""
         try:
-            if not self.locked:
-                fcntl.flock(self.lock, fcntl.LOCK_EX)
+            if not self.locked:  # (held past the wait: the placeholders stay for the next)
+                take(self.lock, os.path.join(os.path.dirname(self.path), LOCK_NAME))
             try:
                 recorded = self._read()
             except ValueError:

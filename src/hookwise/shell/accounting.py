@@ -48,6 +48,15 @@ _CODE_OPERANDS = frozenset(
 )  # fmt: skip
 
 
+# programs that act on another process (the keys of process_targets.ACTORS, kept equal by
+# tests/policy/test_s32_process_targets.py: this module is hot, that one cold)
+PROCESS_ACTORS = frozenset(
+    ["kill", "pkill", "killall", "killall5", "skill", "snice", "strace", "ltrace", "gdb",
+     "lldb", "gdbserver", "gcore", "reptyr", "perf", "bpftrace", "py-spy", "prlimit", "renice",
+     "ionice", "chrt", "taskset", "criu"]
+)  # fmt: skip
+
+
 # python -m MODULE whose operands are code (code_readers._PY_CODE_MODULES)
 _CODE_MODULES = frozenset(["timeit", "doctest"])
 
@@ -153,11 +162,6 @@ def account(command: Any, script: Any) -> None:
     why: str | None = None
     if argv and command.dynamic[0]:
         why = f"the program is {argv[0]!r}, known only when the command runs"
-    elif command.program == "prlimit" and len(argv) > 1:
-        # the limits of a running process, the agent's host among them: every hook it
-        # starts then runs under them (a stack too small: each one dies, and the host runs
-        # the tool; red team s30 run #5)
-        why = "prlimit --pid changes the resource limits of a running process"
     elif argv and argv[0].startswith(("/proc/", "/dev/fd/", "/dev/std")):
         # /proc/self/exe, /dev/fd/../exe: the running shell (or any process's program)
         # under a name that is no program's (red team s30 S)
@@ -175,6 +179,14 @@ def account(command: Any, script: Any) -> None:
         from hookwise.shell.code_readers import env_loads
 
         why = env_loads(command, script)
+    if why is None and command.program in PROCESS_ACTORS and len(argv) > 1:
+        # a process the line did not start, the agent's host and its hooks among them:
+        # signalled, stopped, traced, injected into or limited (prlimit --pid: every hook
+        # it starts then runs under them), every later hook dies or never starts and the
+        # host runs the tool (red team s30 run #5, s32 #3)
+        from hookwise.shell.commands.process_targets import judge
+
+        why = judge(command)
     if why is None and script.written and argv and _writes_loaded(script.written):
         from hookwise.shell.commands.build_files import config_written
 

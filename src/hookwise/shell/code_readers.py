@@ -711,6 +711,16 @@ def _scan(argv: list[str], reader: Reader) -> tuple[list[str], list[str], str | 
     return code, files, None, i
 
 
+# the one word of an interpreter's query of itself: it prints and exits, reading no code
+_SELF_QUERIES = frozenset(["--version", "-V", "--help", "-h", "-version", "-help"])
+
+
+def asks_about_itself(argv: list[str]) -> bool:
+    """Whether the command is only ``PROGRAM --version`` (``-V``, ``--help``, ``-h``):
+    ``ipython --version`` prints its version and exits, reading no code from its stdin."""
+    return len(argv) == 2 and argv[1] in _SELF_QUERIES
+
+
 def read(
     command: Any,
     script: Any,
@@ -720,7 +730,7 @@ def read(
     """What ``command`` (a program of a code-reader family) runs from its code."""
     name = family(command.program) or ""
     reader = READERS.get(name)
-    if reader is None:
+    if reader is None or asks_about_itself(command.argv):
         return []
     argv = command.argv
     program = command.program

@@ -1468,15 +1468,17 @@ def _strip_prefix(
 
             values = [w.value for w in words[i:]]
             if name == "dotenv":
-                from hookwise.shell.commands.env_files import dotenv_file, dotenv_prints
+                from hookwise.shell.commands.env_files import dotenv_prints
 
                 if dotenv_prints(values) is not None:
                     return words[i:]  # dotenv list / get KEY: a command of its own
-                if len(script.sourced) < 8:  # dotenv run CMD: CMD gets the file's values
-                    script.sourced.append(dotenv_file(values))
-            elif name == "pipenv" and len(script.sourced) < 8:
-                script.sourced.append(".env")  # pipenv run/shell load .env first (s31 I)
             ran = strip_runner(name, values)
+            if ran is not None or name == "pipenv":  # (pipenv shell: a shell with them)
+                from hookwise.shell.commands.env_loaders import runner_env
+
+                # honcho run CMD, dotenv run CMD: CMD runs as after `source .env`
+                loaded = runner_env(name, values, len(values) if ran is None else ran[0])
+                script.sourced += loaded[: max(8 - len(script.sourced), 0)]
             if ran is None:
                 return words[i:]
             if ran[1] is not None:
@@ -1490,8 +1492,11 @@ def _strip_prefix(
 
         values = [w.value for w in words[i:]]
         found = strip_wrapper(name, values)
-        if found is None:  # (prlimit --pid P: its words are the command's own)
-            return words[i:] if name == "prlimit" else words[i : i + 1]
+        if found is None:  # (prlimit --pid P, strace -p P: its words are the command's own)
+            from hookwise.shell.wrappers import ACTOR_WRAPPERS
+
+            own = name == "prlimit" or name in ACTOR_WRAPPERS
+            return words[i:] if own else words[i : i + 1]
         offset, string = found
         if script.sourced and name in ("strace", "ltrace"):  # strace -v: execve's environment
             from hookwise.shell.commands.env_files import prints_values
@@ -1721,6 +1726,11 @@ def _add_command(
                 from hookwise.shell.variables import loop_choices
 
                 loop_choices(script, raw[1].value, raw[3:])
+            elif script.vars is not None and len(raw) == 2:  # for f do: "$@" (set --)
+                from hookwise.shell.variables import positional_choices
+
+                anchor = script.anchor if script.anchor is not None else raw[0].start
+                positional_choices(script, raw[1].value, anchor)
             # the loop assigns its name as NAME=VALUE does: a variable bash reads itself
             # (CDPATH, HOME: where a later cd goes) is set by it (red team s32 D)
             listed = []
@@ -1907,8 +1917,16 @@ def _add_command(
         # `source .env` loads it
         from hookwise.shell.commands.env_files import code_prints_env, env_files
 
-        printing = code_prints_env(command.program, command.argv)
-        for loaded in env_files(command.program, command.argv):
+        loads = env_files(command.program, command.argv)
+        # node --env-file=.env -e CODE, deno eval --env-file CODE: an interpreter's code
+        # from the line runs as after `source .env` (env_loaders.py's rule)
+        given = programs.interpreter_code(command.program, command.argv) is not None or bool(
+            command.stdin or command.piped_from is not None
+        )  # (its code on the line: inline or on stdin, not a script on disk)
+        printing = code_prints_env(command.program, command.argv) or (
+            bool(loads) and given and _leaks_sourced(command, 0, script)
+        )
+        for loaded in loads:
             _inner_argv(["source", loaded], depth, script, command.text, "loads it (--env-file)")
             if printing:  # node --env-file=.env -e 'console.log(process.env.X)'
                 origin = f"{command.program} prints values {loaded} defined"
@@ -2179,6 +2197,53 @@ def _inner_argv(
 _ASSIGNERS = frozenset(["export", "declare", "typeset", "local", "readonly"])
 
 
+def _leaks_sourced(command: Command, at: int, script: Script) -> bool:
+    """Whether ``command`` (from ``argv[at]``: the command it runs, for a program that runs
+    one) may print or send a value an environment file loaded before it defined
+    (env_files.leaks_values)."""
+    from hookwise.shell.commands.env_files import leaks_values
+
+    program = command.program if at == 0 else command.argv[at].rsplit("/", 1)[-1]
+    fed = bool(command.stdin) or command.piped_from is not None
+    traced = accounting.traced(script.commands)
+    given = [*command.env.values(), *command.stdin, *command.redirects]
+    valued = any("$" in w or "`" in w for w in given)
+    name = programs.family(program)
+    line_code = (
+        at == 0 and name is not None and accounting.reads_code(command, script, name, outputs=False)
+    )
+    inputs = tuple(r for r in command.redirects if r not in command.writes)
+    return leaks_values(
+        program, command.argv[at:], command.dynamic[at:], fed=fed, valued=valued,
+        traced=traced, line_code=line_code, cwd=script.elsewhere, inputs=inputs,
+        extglob="extglob" in script.globs_named | script.globopts,
+    )  # fmt: skip
+
+
+def _self_loaded(command: Command, depth: int, script: Script) -> None:
+    """A program that loads the project's environment file by itself (env_loaders.py):
+    what it prints of it, or runs with it from the line, is a read of the file; code it
+    reads from a stdin the line does not give is unverifiable."""
+    from hookwise.shell.commands.env_loaders import self_loaded
+
+    fed = bool(command.stdin) or command.piped_from is not None
+    found = self_loaded(command.program, command.argv, fed)
+    if found is None:
+        return
+    name = " ".join(command.argv[:2])
+    if found.how == "typed" and not fed:
+        command.unknowns.append(
+            f"{name} runs code typed in later with {', '.join(found.files)} loaded, known "
+            "only when it runs"
+        )
+        return
+    if found.how == "judge" and not _leaks_sourced(command, found.at, script):
+        return
+    for path in found.files:
+        origin = f"{name} loads {path} by itself, and prints or runs what the line gives with it"
+        _inner_argv(["cat", path], depth, script, command.text, origin)
+
+
 def _run_inner(
     command: Command, depth: int, script: Script, piped_from: Command | None, certain: bool
 ) -> None:
@@ -2186,26 +2251,17 @@ def _run_inner(
     commands, git aliases, interpreter code (accounting.code_items); note what it assigns."""
     program = command.program
     argv = command.argv
-    if script.sourced and not (argv[:1] == ["cat"] and argv[1:] in ([p] for p in script.sourced)):
-        # (only after a `source` on the line; not the read of the file it stands for)
-        from hookwise.shell.commands.env_files import leaks_values
-
-        fed = bool(command.stdin) or command.piped_from is not None
-        traced = accounting.traced(script.commands)
-        given = [*command.env.values(), *command.stdin, *command.redirects]
-        valued = any("$" in w or "`" in w for w in given)
-        name = programs.family(program)
-        line_code = name is not None and accounting.reads_code(command, script, name, outputs=False)
-        inputs = tuple(r for r in command.redirects if r not in command.writes)
-        leaks = leaks_values(
-            program, argv, command.dynamic, fed=fed, valued=valued, traced=traced,
-            line_code=line_code, cwd=script.elsewhere, inputs=inputs,
-            extglob="extglob" in script.globs_named | script.globopts,
-        )  # fmt: skip
-        if leaks:
-            for path in script.sourced:
-                origin = f"{program} prints values that sourcing {path} defined"
-                _inner_argv(["cat", path], depth, script, command.text, origin)
+    # (only after a `source` on the line; not the read of the file it stands for)
+    if (
+        script.sourced
+        and not (argv[:1] == ["cat"] and argv[1:] in ([p] for p in script.sourced))
+        and _leaks_sourced(command, 0, script)
+    ):
+        for path in script.sourced:
+            origin = f"{program} prints values that sourcing {path} defined"
+            _inner_argv(["cat", path], depth, script, command.text, origin)
+    if program in programs.ENV_SELF_LOADERS and (program != "docker" or argv[1:2] == ["compose"]):
+        _self_loaded(command, depth, script)  # bun -e, docker compose config, flask shell
     if program == "make-first-existing-target" and "--" in argv:
         # Debian's make wrapper: TARGETS -- MAKEARGS runs make MAKEARGS TARGET (red team
         # s27 T); every target is read as one make may be given

@@ -830,7 +830,8 @@ WRAPPER_NAMES = frozenset(
 RUNNER_NAMES = frozenset(
     ["uv", "uvx", "pipx", "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "mamba",
      "micromamba", "pixi", "bundle", "direnv", "nix-shell", "nix", "devbox", "mise", "asdf",
-     "op", "doppler", "aws-vault", "dotenv"]
+     "op", "doppler", "aws-vault", "dotenv", "dotenvx", "env-cmd", "honcho", "foreman",
+     "heroku"]
 )  # fmt: skip
 # programs that start the user's shell when given no command (``unshare``, ``su``,
 # ``chroot /``, ``script F``, ``newgrp``), space-separated: the shell runs what the line
@@ -1005,6 +1006,9 @@ ENV_FILE_OPTION = "--env-file"
 ENV_FILE_SPELLED = frozenset(
     p for p, spec in OPTIONS.items() if any(g[0] == ENV_FILE_OPTION for g in spec[0])
 )
+# programs that load a project's environment file with no option on the line (bun, flask's
+# python-dotenv, docker compose's interpolation): shell/commands/env_loaders.py's table
+ENV_SELF_LOADERS = frozenset(["bun", "flask", "docker", "docker-compose", "podman-compose"])
 # programs whose first operand is a filter program, not a file (``jq '.env' config.json``),
 # unless the filter comes from a file (-f/--from-file)
 FILTER_FIRST = frozenset(["jq", "gojq", "jaq", "yq", "jql"])

@@ -645,6 +645,24 @@ def loop_choices(script: Any, name: str, words: list[Any]) -> None:
         script.vars.choices[(script.scope, name)] = tuple(found)
 
 
+def positional_choices(script: Any, name: str, anchor: int) -> None:
+    """``for f do`` (and ``for f;``: no ``in`` list) walks ``"$@"``: when the line's own
+    ``set --`` made the parameters known (second pass), ``"$f"`` is one of those words, as
+    loop_choices reads a list; a word that may be a pattern (bash expanded it before
+    ``set`` got it) or a parameter known only when it runs gives no choices."""
+    vars_ = script.vars
+    if vars_ is None or vars_.table is None:
+        return
+    values, known = vars_.lookup(script.scope, "@", anchor)
+    if not known and script.positional is not None:
+        values, known = list(script.positional), True
+    if not known or not isinstance(values, list) or not values or len(values) > MAX_CHOICES:
+        return
+    if any(not v or _NOT_A_CHOICE.intersection(v) or any(c in v for c in "*?[") for v in values):
+        return
+    vars_.choices[(script.scope, name)] = tuple((v, False) for v in values)
+
+
 def choice_words(word: Any, script: Any) -> tuple[tuple[str, bool], ...] | None:
     """The words ``word`` stands for when it is ``"$f"`` in a literal frame (``"$f.orig"``;
     quoted: one field, no second glob) for a loop's variable nothing else on the line

@@ -295,6 +295,10 @@ def _with_rest(name: str, string: str, rest: list[str]) -> str:
     return f"{string} {join(words)}"
 
 
+# wrappers that act on a running process instead with an option (process_targets.ACTORS)
+ACTOR_WRAPPERS = frozenset(["strace", "ltrace", "ionice", "chrt", "taskset", "perf"])
+
+
 def _names_pid(word: str) -> bool:
     """``-p``, ``--pid``, ``--pid=P``, ``-pP``: prlimit's process option."""
     return (
@@ -310,6 +314,11 @@ def strip_wrapper(name: str, argv: list[str]) -> tuple[int, str | None] | None:
     takes, skip, strings = WRAPPERS[name]
     if name == "prlimit" and any(_names_pid(w) for w in argv[1:]):
         return None  # prlimit --pid P: another process's limits, no command (red team s30)
+    if name in ACTOR_WRAPPERS:
+        from hookwise.shell.commands.process_targets import names_process
+
+        if names_process(name, argv):  # strace -p P, ionice -p P: no command (s32 #3)
+            return None
     i = 1
     n = len(argv)
     shell = False  # sudo -s / -i: the command runs through the user's shell
@@ -505,6 +514,17 @@ RUNNERS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str], int]] =
     "aws-vault": (frozenset(["exec"]), frozenset(["-d", "--duration", "-r", "--region"]),
                   frozenset(), 1),
     "dotenv": (frozenset(["", "run"]), frozenset(["-f", "-e", "-v"]), frozenset(["-c"]), 0),
+    # these load an environment file into the command (commands/env_loaders.py's table)
+    "dotenvx": (frozenset(["run"]), frozenset(["-f", "--env-file", "-e", "--env", "-fk",
+                "--env-keys-file", "--convention", "--ignore"]), frozenset(), 0),
+    "env-cmd": (frozenset([""]), frozenset(["-f", "--file", "-r", "--rc-file", "-e",
+                "--environments"]), frozenset(), 0),
+    "honcho": (frozenset(["run"]), frozenset(["-e", "--env", "-f", "--procfile", "-d",
+               "--app-root"]), frozenset(), 0),
+    "foreman": (frozenset(["run"]), frozenset(["-e", "--env", "-f", "--procfile", "-d",
+                "--root"]), frozenset(), 0),
+    "heroku": (frozenset(["local:run"]), frozenset(["-e", "--env", "-p", "--port"]),
+               frozenset(), 0),
 }  # fmt: skip
 
 

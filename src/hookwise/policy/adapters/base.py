@@ -98,10 +98,15 @@ def make_events(
     env: dict[str, str],
     now: float,
     tools: dict[str, str],
+    table: dict[str, Any] | None = None,
 ) -> list[Event]:
     """One Event per canonical name; ``fields`` is (host tool, tool input, prompt, response);
-    ``tools`` is the host table's tool names -> canonical tools."""
+    ``tools`` is the host table's tool names -> canonical tools; ``table``, the host's
+    table, where the host's MCP tools are read by its ``mcp_names`` (:func:`mcp_call`;
+    Gemini CLI's by canonical.mcp_readings, with its ``mcp_context``)."""
     host_tool, raw_input, prompt, response = fields
+    if table is not None and host_tool:
+        host_tool = mcp_call(host_tool, payload, table)
     tool = tools.get(host_tool, host_tool) if host_tool else None
     mapped = mcp_mapped(host_tool, tool, payload, raw_input)
     if mapped is not None:
@@ -124,6 +129,85 @@ def make_events(
         for name in names
     ]
     return mcp_readings(events)
+
+
+def mcp_call(host_tool: str, payload: dict[str, Any], table: dict[str, Any]) -> str:
+    """The host tool a call is decided as, having put an MCP call's readings in the payload
+    (canonical.MCP_CALL) where the host names it otherwise than ``mcp__<server>__<tool>``.
+
+    By the host's naming (``mcp_names``, protocol/hosts.py): a tool outside its table whose
+    name is an MCP tool's there is read at each separator (``fs__write_file`` from Cline,
+    ``fs___write_file`` from Droid), renamed ``mcp__<server>__<tool>`` of the host's own
+    reading (the host's name kept as ``host_tool_name``), so it is mapped and decided as
+    the MCP proxy decides the call. Where the host's naming is not recorded, a tool outside
+    its table, and a tool its table calls ``mcp`` (Cursor's MCP), may be an MCP tool whose
+    server and tool cannot be told: each rule on them that could hold is unverifiable
+    (rules/mcp_unsure.py). An adapter that read the parts from the payload's fields
+    (``mcp_fields``) put them there already."""
+    call = payload.get(canonical.MCP_CALL)
+    title = str(table.get("title", ""))
+    if not isinstance(call, dict):
+        known = table["tools"].get(host_tool)
+        if known is not None and known != "mcp":
+            return host_tool
+        naming = table.get("mcp_names")
+        found = None
+        if naming is not None and known is None:
+            found = canonical.mcp_name_readings(naming, host_tool)
+            if found is None:
+                return host_tool
+        readings, why = found if found is not None else ([], "")
+        if found is None:
+            # a name mcp__<server>__<tool> is still read so (its tool mapped as the proxy
+            # maps it), every rule on the server or tool that could hold left unverifiable
+            split = canonical.split_mcp(host_tool) if known is None else None
+            readings = [split] if split is not None else []
+            why = (
+                f"names no MCP server or tool in {host_tool!r}"
+                if known == "mcp"
+                else f"names MCP tools in a way hookwise has no record of: {host_tool!r} "
+                "may be one, whose server and tool cannot be told"
+            )
+        keeps = naming[2] if naming is not None and naming[4] == "silent" else ""
+        call = {"readings": [list(r) for r in readings], "why": why, "keeps": keeps,
+                "host": title}  # fmt: skip
+        payload[canonical.MCP_CALL] = call
+    readings = call.get("readings") or []
+    named = f"mcp__{readings[0][0]}__{readings[0][1]}" if readings else host_tool
+    if named != host_tool:
+        payload.setdefault("host_tool_name", host_tool)
+    return named
+
+
+def field_call(
+    spec: list[Any] | None, source: dict[str, Any], payload: dict[str, Any], title: str
+) -> dict[str, Any] | None:
+    """The arguments of an MCP call whose server, tool and arguments a payload names in
+    fields (``mcp_fields``: [server key | None, tool key, arguments key, "json" | "object"]),
+    its readings put in the payload (canonical.MCP_CALL); None when ``spec`` is None or the
+    tool is not named. Arguments that are not an object (JSON text that does not decode to
+    one) are kept under ``input``, which the rules cannot account for (unverifiable)."""
+    if spec is None:
+        return None
+    server_key, tool_key, args_key, form = spec
+    tool = source.get(tool_key)
+    if not isinstance(tool, str) or not tool:
+        return None
+    server = source.get(server_key) if server_key else None
+    server = server if isinstance(server, str) and server else ""
+    args: Any = source.get(args_key)
+    if form == "json" and isinstance(args, str):
+        try:
+            args = fastjson.loads(args)
+        except ValueError:
+            args = {"input": args}
+    if args is None:
+        args = {}
+    found: dict[str, Any] = args if isinstance(args, dict) else {"input": args}
+    # a server not named is "": a rule on it could hold (rules/mcp_unsure.py)
+    payload[canonical.MCP_CALL] = {"readings": [[server, tool]], "why": "", "keeps": "",
+                                   "host": title}  # fmt: skip
+    return found
 
 
 def mcp_readings(events: list[Event]) -> list[Event]:
@@ -295,5 +379,6 @@ def decode_dialect(
     )
     fields = (host_tool, raw_input, prompt, response)
     return make_events(
-        host, name, names, payload, fields, env=env, now=now, tools=tables[host]["tools"]
-    )
+        host, name, names, payload, fields, env=env, now=now, tools=tables[host]["tools"],
+        table=tables[host],
+    )  # fmt: skip

@@ -25,6 +25,7 @@ from hookwise.policy.adapters.base import (
     Answer,
     DecodeError,
     ask_denied_reason,
+    field_call,
     make_events,
     resolve_ask,
 )
@@ -109,6 +110,12 @@ def decode(
     if isinstance(call, dict) and isinstance(call.get("id"), str):
         payload.setdefault("tool_use_id", call["id"])
     host_tool, raw = _tool(payload) if "tool" in spec["canonical"][0] else (None, {})
+    if host_tool is not None:
+        specs = tables[HOST].get("mcp_fields", {})
+        args = field_call(specs.get(host_tool), raw, payload, tables[HOST]["title"])
+        if args is not None:  # use_mcp_tool: the server's own call, by its parts
+            payload["_hookwise_mcp_fields"] = raw
+            raw = args
     prompt = _prompt(payload) if name == "UserPromptSubmit" else None
     inputs = [raw]
     commands = raw.get("commands")
@@ -130,6 +137,7 @@ def decode(
                 env=env,
                 now=now,
                 tools=tables[HOST]["tools"],
+                table=tables[HOST],
             )
         )
     return out
@@ -143,6 +151,9 @@ def _override(
     cannot take it (a call of several lines: the rewrite covers one of them)."""
     if "overrideInput" not in spec["specific"]:
         return None
+    given = events[0].payload.get("_hookwise_mcp_fields") if events else None
+    if isinstance(given, dict):  # use_mcp_tool: the server's arguments go back as JSON text
+        return {**given, "arguments": fastjson.dumps(updated)}
     lines = [e for e in events if e.name == "tool.before"]
     if not lines or lines[0].host_tool != "run_commands":
         return updated

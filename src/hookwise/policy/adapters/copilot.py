@@ -89,8 +89,9 @@ def decode(
     prompt = text_field(payload, "prompt") if name == "userPromptSubmitted" else None
     fields = (host_tool, raw_input, prompt, None)
     return make_events(
-        HOST, name, names, payload, fields, env=env, now=now, tools=tables[HOST]["tools"]
-    )
+        HOST, name, names, payload, fields, env=env, now=now, tools=tables[HOST]["tools"],
+        table=tables[HOST],
+    )  # fmt: skip
 
 
 def encode(

@@ -20,7 +20,7 @@ document as a block.
 from __future__ import annotations
 
 from hookwise.policy import fastjson
-from hookwise.policy.adapters.base import Answer, DecodeError, make_events
+from hookwise.policy.adapters.base import Answer, DecodeError, field_call, make_events
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -92,6 +92,11 @@ def decode(
     if isinstance(roots, list) and roots and isinstance(roots[0], str):
         payload.setdefault("cwd", roots[0])
     host_tool, raw = _tool(name, payload)
+    args = field_call(
+        tables[HOST].get("mcp_fields", {}).get(name), payload, payload, tables[HOST]["title"]
+    )
+    if args is not None:  # beforeMCPExecution: the tool by name, no server's name
+        raw = args
     prompt = payload.get("prompt") if name == "beforeSubmitPrompt" else None
     fields = (host_tool, raw, prompt if isinstance(prompt, str) else None, None)
     return make_events(
@@ -103,6 +108,7 @@ def decode(
         env=env,
         now=now,
         tools=tables[HOST]["tools"],
+        table=tables[HOST],
     )
 
 

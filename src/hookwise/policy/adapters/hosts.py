@@ -24,6 +24,8 @@ read them from there. Every table has the same shape for every host::
      "attended": [...] | None,             # protocol.hosts: how to tell an interactive run
      "title": str,                         # the host's name for people
      "tools": {host tool: canonical tool},
+     "mcp_names": [prefix, separator, keeps, limit, changed, mark] | None,
+     "mcp_fields": {host tool or event: [server key | None, tool key, args key, form]},
      "detect": [[kind, value, except]],    # how detect_platform tells it from another host
      # (what a crash or a timeout does, the registry's ``failure``, is install's and
      # doctor's to say: nothing on the hook's path reads it, so it is not here)
@@ -120,6 +122,9 @@ def host_tables() -> dict[str, Any]:
         table["attended"] = list(info.attended) if info.attended else None
         table["title"] = info.title
         table["tools"] = dict(info.tools)
+        # how it names an MCP tool, and where a payload names one's parts (protocol/hosts.py)
+        table["mcp_names"] = list(info.mcp_names) if info.mcp_names is not None else None
+        table["mcp_fields"] = {k: list(v) for k, v in info.mcp_fields.items()}
         table["detect"] = [list(marker) for marker in info.detect]
         # the project dotenv files it exports to hooks, in the order it looks (env_origin.py)
         table["env_files"] = list(info.env_files[1])

@@ -17,13 +17,14 @@ is a failure to the plugin, which then blocks the tool):
 
 from __future__ import annotations
 
-from hookwise.policy import fastjson
+from hookwise.policy import canonical, fastjson
 from hookwise.policy.adapters.base import (
     Answer,
     DecodeError,
     Encoding,
     ask_denied_reason,
     event_name,
+    mcp_call,
     mcp_mapped,
     mcp_readings,
     resolve_ask,
@@ -36,6 +37,37 @@ if TYPE_CHECKING:
     from typing import Any
 
     from hookwise.policy.rules.engine import Decision
+
+
+def _renamed(renamed: str, own: str, payload: dict[str, Any], table: dict[str, Any]) -> None:
+    """The readings of a tool the plugin renamed ``mcp__S__T`` from the host's ``own``
+    ``sanitize(S)_T``: each (S, T) both names agree on, the plugin's (the longest server)
+    first, then each other split of ``own`` at a ``_`` (two configured servers may both fit:
+    ``a`` and ``a_b`` for ``a_b_c``), a rule that holds for one of them unverifiable
+    (rules/mcp_unsure.py)."""
+    naming = table.get("mcp_names")
+    keeps = str(naming[2]) if naming is not None else ""
+    kept = canonical.kept_in_names(keeps)
+    found: list[list[str]] = []
+    for at in range(len(own) - 1, 0, -1):
+        server, tool = renamed[5 : 5 + at], renamed[7 + at :]
+        if (
+            own[at] == "_"
+            and renamed.startswith("mcp__")
+            and renamed[5 + at : 7 + at] == "__"
+            and tool
+            and tool == own[at + 1 :]
+            and "".join(c if kept(c) else "_" for c in server) == own[:at]
+        ):
+            found.append([server, tool])
+    # the host's own name read at each "_" as well: another configured server may fit it
+    others = canonical.mcp_name_readings(naming, own) if naming is not None else None
+    for server, tool in others[0] if others is not None else ():
+        if [server, tool] not in found and not any(f[1] == tool for f in found):
+            found.append([server, tool])
+    why = "" if found else f"sent {renamed!r} for {own!r}, which do not agree"
+    payload[canonical.MCP_CALL] = {"readings": found, "why": why, "keeps": keeps,
+                                   "host": str(table.get("title", ""))}  # fmt: skip
 
 
 def decode(
@@ -53,6 +85,11 @@ def decode(
         raise DecodeError(f"the {host} plugin payload has no tool_name")
     if not isinstance(payload.get("tool_input"), dict):
         raise DecodeError(f"the {host} plugin payload's tool_input is not an object")
+    own = payload.get("host_tool_name")
+    if isinstance(own, str) and own:  # the plugin renamed it by a configured server's name
+        _renamed(host_tool, own, payload, table)
+    if canonical.MCP_CALL in payload or not host_tool.startswith("mcp__"):
+        host_tool = mcp_call(host_tool, payload, table)
     tool = table["tools"].get(host_tool, host_tool)
     mapped = mcp_mapped(host_tool, tool, payload, raw_input)
     if mapped is not None:

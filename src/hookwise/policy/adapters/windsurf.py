@@ -4,13 +4,14 @@ canonical events; a deny is exit 2 with the reason on stderr (shown), its only a
 
 ``tool_info`` per action: ``pre_run_command`` ``{command_line, cwd}``; ``pre_read_code``
 ``{file_path}``; ``pre_write_code`` ``{file_path, edits}``; ``pre_mcp_tool_use``
-``{mcp_server_name, mcp_tool_name, mcp_tool_arguments}`` (an MCP call, named
-``mcp__<server>__<tool>`` as hookwise names them); ``pre_user_prompt`` ``{user_prompt}``.
+``{mcp_server_name, mcp_tool_name, mcp_tool_arguments}`` (an MCP call: its server and
+tool read from these fields, protocol/hosts.py ``mcp_fields``, whatever they hold, and
+decided as ``mcp__<server>__<tool>``); ``pre_user_prompt`` ``{user_prompt}``.
 """
 
 from __future__ import annotations
 
-from hookwise.policy.adapters.base import DecodeError, make_events
+from hookwise.policy.adapters.base import DecodeError, field_call, make_events
 from hookwise.policy.adapters.exit2_answer import exit2_answer_problem, exit2_encode
 
 TYPE_CHECKING = False
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
 HOST = "windsurf"
 
 
-def _tool(name: str, info: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+def _tool(
+    name: str, info: dict[str, Any], payload: dict[str, Any], table: dict[str, Any]
+) -> tuple[str | None, dict[str, Any]]:
     kind = name.split("_", 1)[1] if "_" in name else name
     if kind == "run_command":
         command = info.get("command_line", info.get("command"))
@@ -35,12 +38,9 @@ def _tool(name: str, info: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
     if kind in ("read_code", "write_code"):
         raw = {k: v for k, v in info.items() if k in ("file_path", "edits", "content")}
         return kind, raw
-    if kind == "mcp_tool_use":
-        server, tool = info.get("mcp_server_name"), info.get("mcp_tool_name")
-        args = info.get("mcp_tool_arguments")
-        if isinstance(server, str) and isinstance(tool, str):
-            return f"mcp__{server}__{tool}", args if isinstance(args, dict) else {}
-        return "mcp_tool_use", {}
+    if kind == "mcp_tool_use":  # its parts by name (mcp_fields): exact, whatever they hold
+        args = field_call(table.get("mcp_fields", {}).get(kind), info, payload, table["title"])
+        return "mcp_tool_use", args if args is not None else {}
     return None, {}
 
 
@@ -61,7 +61,9 @@ def decode(
     info = payload.get("tool_info")
     info = info if isinstance(info, dict) else {}
     prompt = info.get("user_prompt") if name == "pre_user_prompt" else None
-    host_tool, raw = (None, {}) if name == "pre_user_prompt" else _tool(name, info)
+    host_tool, raw = (
+        (None, {}) if name == "pre_user_prompt" else _tool(name, info, payload, tables[HOST])
+    )
     fields = (host_tool, raw, prompt if isinstance(prompt, str) else None, None)
     return make_events(
         HOST,
@@ -72,6 +74,7 @@ def decode(
         env=env,
         now=now,
         tools=tables[HOST]["tools"],
+        table=tables[HOST],
     )
 
 

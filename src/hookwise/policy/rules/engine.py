@@ -279,7 +279,9 @@ def _pattern_args(spec: dict[str, Any], cmd: Command, ev: Event, index: int) -> 
         return None
     from hookwise.policy.rules.maybe import pattern_args
 
-    return pattern_args(spec, cmd, _options(cmd)[1], glob_match, _glob_directory(ev, index))
+    deep = ev.script is not None and "globstar" in ev.script.globopts
+    where = _glob_directory(ev, index)
+    return pattern_args(spec, cmd, _options(cmd)[1], glob_match, where, deep=deep)
 
 
 MAX_VARIANTS = 64  # commands a loop's "$f" words make, judged one by one (_choices_match)
@@ -323,6 +325,11 @@ def _choices_match(
     return False
 
 
+# glob options after which a pattern still selects the names glob.glob finds (nullglob and
+# failglob only change what happens with none; globstar's ** is globbed recursively)
+_SAME_NAMES = frozenset(["globstar", "nullglob", "failglob"])
+
+
 def _glob_directory(ev: Event, index: int) -> str | None:
     """Where bash will expand the patterns of the ``index``-th command as the disk is now,
     or None when the line can change what they match before they are expanded: something
@@ -331,7 +338,7 @@ def _glob_directory(ev: Event, index: int) -> str | None:
     script = ev.script
     if script is None or script.written or script.copies or script.concurrent:
         return None
-    if script.globopts:  # shopt -s nocaseglob, extglob, globstar...: bash reads otherwise
+    if script.globopts - _SAME_NAMES:  # shopt -s nocaseglob, extglob...: bash reads otherwise
         return None
     commands = script.commands
     if any(c.argv[:1] not in (["cd"], ["pushd"]) for c in commands[:index]):
@@ -902,7 +909,9 @@ def evaluate(
                 unsure.append((position, ev, maybe))
         if ev.name in GATED and ev.tool is not None and ev.tool not in canonical.CANONICAL_TOOLS:
             unsure += _as_file_tool(rules, index, ev, seen, qualified)
-        if ev.name in GATED and (ev.host_tool or "").startswith("mcp_"):
+        if ev.name in GATED and (
+            (ev.host_tool or "").startswith("mcp_") or canonical.MCP_CALL in ev.payload
+        ):
             unsure += _mcp_unsure(rules, ev, seen, qualified)
     hits.sort(key=lambda hit: hit[0])
     stop_events = [ev for ev in events if ev.name == canonical.AGENT_STOP]
@@ -981,10 +990,16 @@ def _mcp_unsure(
     rules: list[dict[str, Any]], ev: Event, seen: set[int], qualified: str
 ) -> list[tuple[int, Event, list[str]]]:
     """The guarding rules on an MCP server or tool that hold for another reading of a name
-    that does not say its server (rules/mcp_unsure.py: Gemini CLI without mcp_context)."""
+    that does not say its server (rules/mcp_unsure.py: Gemini CLI without mcp_context, a
+    host's name it may have changed or that names no server)."""
     host_tool = ev.host_tool or ""
-    if host_tool.startswith("mcp__") or "mcp_context" in ev.payload:
+    call = ev.payload.get(canonical.MCP_CALL)
+    if call is None and (host_tool.startswith("mcp__") or "mcp_context" in ev.payload):
         return []
+    if isinstance(call, dict) and not (call.get("why") or call.get("keeps")):
+        readings = call.get("readings") or []
+        if len(readings) == 1 and all(readings[0]):  # the name tells both: nothing unsure
+            return []
     from hookwise.policy.rules.mcp_unsure import mcp_unsure
 
     def guarding(rule: dict[str, Any]) -> bool:

@@ -275,6 +275,8 @@ def pattern_args(
     positional: list[str],
     glob_match: Callable[[Any, str], bool],
     directory: str | None = None,
+    *,
+    deep: bool = False,
 ) -> str | None:
     """Why a rule's ``args`` could match a pattern bash expands (``grep -h . s*``: the rule
     names ``*.pem``, the pattern can be ``server.pem``) when the words as written do not
@@ -291,7 +293,7 @@ def pattern_args(
                 break
             if word not in patterns:
                 continue
-            names = _expanded(word, directory)
+            names = _expanded(word, directory, deep)
             if names is not None:
                 hit = next((n for n in names if glob_match(glob, n)), None)
                 if hit is None:
@@ -300,7 +302,7 @@ def pattern_args(
                 break
             if any(
                 _intersect(alt, atoms, _alphabet(word, _glob_chars(glob)))
-                for atoms in _pattern_atoms(word)
+                for atoms in _pattern_atoms(word, deep and "**" in word)
                 for alt in _glob_atoms(glob)
             ):
                 reasons.append(f"`{word}` could expand to its argument")
@@ -310,7 +312,7 @@ def pattern_args(
     return "; ".join(reasons) or None
 
 
-def _expanded(word: str, directory: str | None) -> list[str] | None:
+def _expanded(word: str, directory: str | None, deep: bool = False) -> list[str] | None:
     """The names bash gives ``word`` in ``directory`` now (as it writes them: relative
     stays relative), or None when that cannot be told here: no directory, a pattern bash
     reads otherwise, a ``~`` or a backslash (bash's escapes are not fnmatch's), a directory
@@ -325,7 +327,8 @@ def _expanded(word: str, directory: str | None) -> list[str] | None:
     if not os.path.isdir(directory):
         return None  # (a place not on this disk: what is there is known only when it runs)
 
-    found = glob.glob(word, root_dir=directory)  # (hidden names only where the word says)
+    # (hidden names only where the word says; deep: globstar's ** at any depth)
+    found = glob.glob(word, root_dir=directory, recursive=deep)
     return found if found else [word]  # no match: bash passes the word as it is
 
 
@@ -427,14 +430,24 @@ def _heads(literal: str) -> list[str]:
 # ----------------------------------------------------------- patterns and trees
 
 
-def _pattern_atoms(pattern: str) -> list[list[Atom]]:
+def _pattern_atoms(pattern: str, deep: bool = False) -> list[list[Atom]]:
     """A bash glob as alternatives of atoms: ``*``/``?``/``[...]`` never match ``/``, nor
-    the leading ``.`` of a name (bash's default, without dotglob)."""
+    the leading ``.`` of a name (bash's default, without dotglob). ``deep`` (globstar): a
+    ``**`` component is no directory, or any path under one whose name has no leading
+    ``.`` (a superset: bash keeps the dot out of every directory it walks)."""
     alternatives: list[list[Atom]] = [[]]
     i = 0
     start = True  # at the start of a path component
     while i < len(pattern):
         ch = pattern[i]
+        if deep and start and pattern[i : i + 2] == "**" and pattern[i + 2 : i + 3] in ("", "/"):
+            after = pattern[i + 2 :]  # "" or "/REST"
+            walked = [[*a, (_name_start, "one"), (_any, "star")] for a in alternatives]
+            tails = _pattern_atoms(after, deep) if after else [[]]
+            out = [[*a, *t] for a in walked for t in tails]
+            if after:  # **/REST: no directory at all, REST right here
+                out += [[*a, *t] for a in alternatives for t in _pattern_atoms(after[1:], deep)]
+            return out[:32]
         if ch == "*":
             if start and len(alternatives) < 16:  # empty, or a name not starting with "."
                 begun = [[*a, (_name_start, "one"), (_not_slash, "star")] for a in alternatives]
@@ -519,7 +532,8 @@ def _on_disk(
     base = absolute[: len(absolute) - len(relative)] if relative else None
     if base is not None and not absolute.endswith(relative):
         base = None
-    found_all = glob.glob(absolute, include_hidden=hidden)
+    # (recursive: ** walks any depth under globstar, hidden directories only with hidden)
+    found_all = glob.glob(absolute, include_hidden=hidden, recursive=ref.deep)
     if len(found_all) > _DISK_NAMES:
         return None  # (more than is looked at: judged by what the pattern spells out)
     for found in found_all:
@@ -593,7 +607,7 @@ def reaches(
     if path is None:
         return False
     alphabet = _alphabet(path, _glob_chars(compiled))
-    for atoms in _pattern_atoms(path):
+    for atoms in _pattern_atoms(path, ref.deep):
         if ref.tree:
             atoms.append((_any, "star"))
         if any(_intersect(alt, atoms, alphabet) for alt in _glob_atoms(compiled)):
@@ -620,12 +634,15 @@ def unverifiable_for(
         return
     position, ev, why = min(unsure, key=lambda item: item[0])
     rule = rules[position]
+    from hookwise.policy.rules.mcp_unsure import NAMED
     from hookwise.policy.rules.mcp_unsure import WHY as NO_SERVER
     from hookwise.policy.rules.trees import WHY
     from hookwise.policy.rules.unmapped import WHY as UNMAPPED
 
     if all(w.startswith(NO_SERVER) for w in why):  # an MCP name that does not say its server
         tail = "; let Gemini CLI find the server's settings, or name the tool in a rule"
+    elif all(w.startswith(NAMED) for w in why):  # another host's name for an MCP call
+        tail = "; run the server through `hookwise mcp wrap`, or name the tool in a rule"
     elif all(UNMAPPED in w for w in why):  # a tool whose name does not say what it does
         tail = "; name the tool in a rule"
     elif all(w.startswith(WHY) for w in why):  # found on the disk, not a value unknown yet

@@ -7,23 +7,33 @@ Gemini's policy engine does (the server up to the first ``_``: canonical.mcp_rea
 ``mcp_my_fs_write_file`` may as well be ``my_fs``'s ``write_file``: a guarding rule that
 holds for another reading (``mcp: {server: my_fs}``) makes the call unverifiable, not
 allowed. A name Gemini cut past 63 characters (``...``) stands for no server and tool at
-all: every guarding rule that reads them makes the call unverifiable. Loaded only for such
-a name.
+all: every guarding rule that reads them makes the call unverifiable.
+
+Other hosts name MCP tools their own way (protocol/hosts.py ``mcp_names``, ``mcp_fields``;
+policy/adapters/base.mcp_call puts the readings in the payload, canonical.MCP_CALL): a
+name read at each separator, a name the host may have cut or hashed, a server or tool
+whose characters the host made ``_`` with no mark (``my.fs`` is ``my_fs`` to Droid), a
+payload that names no server (Cursor's beforeMCPExecution), a host whose naming has no
+record (a tool outside its table may be an MCP tool). Each guarding rule that would hold
+under one of these, read as loosely as the host's name allows (the part not told left
+out, its names made ``_`` where the host makes them so), makes the call unverifiable.
+Loaded only for such a name.
 """
 
 from __future__ import annotations
 
-from hookwise.policy.canonical import CUT_MARK, Event, mcp_readings
+from hookwise.policy.canonical import CUT_MARK, MCP_CALL, Event, kept_in_names, mcp_readings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["WHY", "mcp_unsure"]
+__all__ = ["NAMED", "WHY", "mcp_unsure"]
 
 # how each reason starts (rules/maybe.unverifiable_for picks its advice by it)
 WHY = "Gemini CLI sent no mcp_context"
+NAMED = "the host's name for this MCP call does not tell its server and tool"
 
 
 def _reads_mcp(rule: dict[str, Any]) -> bool:
@@ -42,6 +52,9 @@ def mcp_unsure(
     """(position, ``ev``, why) of each guarding rule (``guarding``) not in ``skip`` that
     holds for another reading of ``ev``'s name, or, for a cut name, reads the server or
     the tool; none when the name says its server (``mcp__S__T``, an ``mcp_context``)."""
+    call = ev.payload.get(MCP_CALL)
+    if isinstance(call, dict):
+        return _named(rules, ev, skip, guarding, match, call)
     host_tool = ev.host_tool or ""
     if not host_tool.startswith("mcp_") or host_tool.startswith("mcp__"):
         return []
@@ -70,4 +83,85 @@ def mcp_unsure(
                     "and then the rule holds"
                 )
                 found.append((position, ev, [why]))
+    return found
+
+
+def _as_host_names(globs: list[Any], keeps: str) -> list[Any]:
+    """``globs`` (compiled or literal) with every literal character the host does not keep
+    made ``_``, as the host makes a server's or tool's name."""
+    kept = kept_in_names(keeps)
+
+    def text(value: str) -> str:
+        return "".join(c if kept(c) else "_" for c in value)
+
+    out: list[Any] = []
+    for glob in globs:
+        if isinstance(glob, str):
+            out.append(text(glob))
+        else:
+            out.append(
+                tuple(
+                    tuple(("L", text(token[1])) if token[0] == "L" else token for token in alt)
+                    for alt in glob
+                )
+            )
+    return out
+
+
+def _loose(rule: dict[str, Any], reading: tuple[str, str], keeps: str) -> dict[str, Any]:
+    """``rule`` read as loosely as ``reading`` allows: a part it does not tell ("") left
+    out, the names of the others as the host makes them where it changes them unmarked."""
+    spec = rule["m"].get("mcp")
+    if not isinstance(spec, dict):
+        return rule
+    loose: dict[str, Any] = {}
+    for part, told in (("server", reading[0]), ("tool", reading[1])):
+        if part in spec and told:
+            loose[part] = _as_host_names(spec[part], keeps) if keeps else spec[part]
+    return {**rule, "m": {**rule["m"], "mcp": loose}}
+
+
+def _named(  # noqa: PLR0917 - mcp_unsure's arguments and the call
+    rules: list[dict[str, Any]],
+    ev: Event,
+    skip: set[int],
+    guarding: Callable[[dict[str, Any]], bool],
+    match: Callable[[dict[str, Any], Event], bool],
+    call: dict[str, Any],
+) -> list[tuple[int, Event, list[str]]]:
+    """The guarding rules on an MCP server or tool that could hold for a call another host
+    named (canonical.MCP_CALL): under no reading at all when the name cannot tell them
+    (``why``), else under each reading read loosely (:func:`_loose`)."""
+    readings = [(str(r[0]), str(r[1])) for r in call.get("readings", ())]
+    why_all = str(call.get("why", ""))
+    keeps = str(call.get("keeps", ""))
+    host = str(call.get("host", "")) or "the host"
+    name = str(ev.payload.get("host_tool_name", ev.host_tool or ""))
+    loose_ok = not why_all and readings
+    found: list[tuple[int, Event, list[str]]] = []
+    for position, rule in enumerate(rules):
+        if position in skip or not guarding(rule) or not _reads_mcp(rule):
+            continue
+        conditions = "mcp_server" in str(rule.get("when_src", "")) or "mcp_tool" in str(
+            rule.get("when_src", "")
+        )
+        reason = ""
+        if not loose_ok:
+            reason = f"{NAMED}: {host} {why_all or 'sent no server or tool'}"
+        else:
+            for reading in readings:
+                unknown = "" in reading
+                if (conditions and (keeps or unknown)) or match(
+                    _loose(rule, reading, keeps), ev.as_mcp(reading)
+                ):
+                    server, tool = reading
+                    reason = (
+                        f"{NAMED}: {host} names it {name!r}, which may be tool {tool or '?'!r} "
+                        f"of MCP server {server or '?'!r}"
+                        + (f" (it makes each character outside [{keeps}] _)" if keeps else "")
+                        + ", and then the rule holds"
+                    )
+                    break
+        if reason:
+            found.append((position, ev, [reason]))
     return found

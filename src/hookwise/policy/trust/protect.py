@@ -285,11 +285,44 @@ def concrete_paths(env: dict[str, str], policy_files: list[str], cwd: str) -> li
         *obeyed_paths(env),
         *(os.path.abspath(p) for p in paths if p),
         *project_paths(cwd),
+        # what decides whether a hook runs at all: hookwise's code, its interpreter, the
+        # shells the hosts start hooks with, the hosts' code directories (red team s32 #1,
+        # #2, #5; the list is hook_code's, shared with `hookwise run`)
+        *code_reasons(env, cwd),
         # this user's sessions directories: the registered command reads a session's
         # launcher there (only a session's read-only bind, red team s28 F4; a root agent
         # could make one, `mount` naming the file is denied here)
         *sessions_dirs(os.getuid()),
     ]
+
+
+_CODE_REASONS: dict[tuple[str, str, str], dict[str, str]] = {}
+
+
+def code_reasons(env: dict[str, str], cwd: str | None) -> dict[str, str]:
+    """hook_code's list for this environment: path -> why it decides the hook (with the
+    project code directories of the hosts from ``cwd`` up to its repository)."""
+    key = (env.get("PATH") or "", _home(env), cwd or "")
+    found = _CODE_REASONS.get(key)
+    if found is None:
+        from hookwise.policy.trust.hook_code import hook_code, project_code_suffixes
+
+        found = {}
+        for path, why in hook_code(env, cwd):
+            found.setdefault(path, why)
+        suffixes = project_code_suffixes()
+        for base in project_paths(cwd, ()):
+            for suffix in suffixes:
+                found.setdefault(base + suffix, "a host loads code or hooks from it (project)")
+        _CODE_REASONS[key] = found
+    return found
+
+
+def program_paths(env: dict[str, str], cwd: str | None) -> frozenset[str]:
+    """Of :func:`code_reasons`, the hook programs as PATH finds them (hook_code)."""
+    from hookwise.policy.trust.hook_code import path_programs
+
+    return frozenset(os.path.abspath(p) for p, _why in path_programs(env, cwd))
 
 
 def obeyed_paths(env: dict[str, str]) -> list[str]:
@@ -326,14 +359,16 @@ def obeyed_paths(env: dict[str, str]) -> list[str]:
 _PROJECT_SUFFIXES = (*SUFFIXES, POLICY_DIR)
 
 
-def project_paths(cwd: str | None) -> list[str]:
-    """The guard files a project may hold, from ``cwd`` up to its repository's root."""
+def project_paths(cwd: str | None, suffixes: tuple[str, ...] | None = None) -> list[str]:
+    """The guard files a project may hold, from ``cwd`` up to its repository's root
+    (``suffixes=()``: the directories themselves)."""
+    endings = _PROJECT_SUFFIXES if suffixes is None else suffixes or ("",)
     paths: list[str] = []
     project = cwd or ""
     while project:
         # one abspath a level: the suffixes are normalised already ("/" + ".claude/...")
         base = os.path.abspath(project).rstrip("/")
-        paths += [base + suffix for suffix in _PROJECT_SUFFIXES]
+        paths += [base + suffix for suffix in endings]
         parent = os.path.dirname(project)
         if parent == project or os.path.lexists(os.path.join(project, ".git")):
             break
@@ -483,7 +518,12 @@ class Guard:
         content, which trust pins."""
         inside = directory.rstrip("/") + "/"
         obeyed = set(obeyed_paths(self.env))
+        # (not the programs PATH finds, root's /usr/bin/bash: `tar -xf f.tar -C /usr/bin fzf`
+        # is everyday; a named write of them is denied, an archive's names are its data)
+        programs = program_paths(self.env, self.cwd)
         for item in self.concrete:
+            if item in programs:
+                continue
             near = item == directory or item.startswith(inside) or directory.startswith(item + "/")
             if near and (item in obeyed or os.path.lexists(item)):
                 return item
@@ -1275,10 +1315,13 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
                 "one of hookwise's own guardrails there (a policy file, the trust store or "
                 "a host's hook settings); extract or copy elsewhere, or name the files"
             )
+        what = code_reasons(guard.env, guard.cwd).get(found.path) or (
+            "a policy file, the trust store, the audit log, a host's hook "
+            "settings or an env file a host exports to its hooks"
+        )
         return "deny", (
             f"hookwise protects its own guardrails: this call {found.how}, which would change "
-            f"{found.path} (a policy file, the trust store, the audit log, a host's hook "
-            "settings or an env file a host exports to its hooks). An agent cannot change "
+            f"{found.path} ({what}). An agent cannot change "
             "them; a person can, outside the agent (or "
             "turn this off with settings.self_protection: false in the user policy)."
         )

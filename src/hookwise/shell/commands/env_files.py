@@ -67,6 +67,8 @@ def env_files(program: str, argv: list[str]) -> list[str]:
             continue
         if equals:
             found.append(value)
+        elif program == "deno":  # deno's value is optional (=F only): bare, it is .env
+            found.append(".env")
         elif at + 1 < len(argv):
             found.append(argv[at + 1])
     if spelled and not found:
@@ -183,6 +185,8 @@ def leaks_values(
         return True  # cd /proc; cat self/envir?n, cat < /dev/fd/../environ
     if any(_ERROR_EXPANSION.search(w) for w, d in zip(argv, dynamic, strict=False) if d):
         return True  # : ${NOPE:?$X}: bash's error message is the word (red team s30 H)
+    if program == "let":  # let EXPR, (( EXPR )): quiet when it only assigns and compares
+        return not all(_quiet_arithmetic(w) for w in argv[1:])
     if program not in _QUIET:
         handed = fed or line_code or any(dynamic[1:])
         return handed or not _project_code(program, argv)
@@ -209,6 +213,40 @@ _INTEGER = re.compile(r"[+-]?[0-9]+")
 # [[ ]]'s operators that evaluate both operands as arithmetic (a name: its value, again
 # as arithmetic, printed in the error when it is not a number)
 _ARITHMETIC_TESTS = frozenset(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"])
+
+
+# in an arithmetic expression: a length (``${#X}``, ``$#``: a number whatever X holds), a
+# number in any of bash's bases (``10``, ``0x1f``, ``16#ff``), a name
+_LENGTH = re.compile(r"\$\{#[A-Za-z_]\w*\}|\$#")
+_NUMBER = re.compile(r"[0-9][\w#@]*")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+# a name a plain ``=`` assigns (not ``==``, not ``+=``: those read it)
+_PLAIN_TARGET = re.compile(r"\s*=(?!=)")
+
+
+def _quiet_arithmetic(expression: str) -> bool:
+    """Whether bash evaluates ``expression`` (``let``, ``(( ))``) printing no value a file
+    sourced before it defined: no expansion but lengths, numbers, and names that are only
+    assigned, lower-case ones (assignment_shows). A name it reads is evaluated as
+    arithmetic in turn, and a value that is no number is printed in the error ("s3cr3t-:
+    syntax error"); an expansion is printed the same way (red team s31 R)."""
+    text = _LENGTH.sub("0", expression)
+    if "$" in text or "`" in text:
+        return False
+    at = 0
+    while at < len(text):
+        number = _NUMBER.match(text, at)
+        if number is not None:
+            at = number.end()
+            continue
+        name = _NAME.match(text, at)
+        if name is None:
+            at += 1
+            continue
+        if not _PLAIN_TARGET.match(text, name.end()) or assignment_shows(name.group(), ""):
+            return False
+        at = name.end()
+    return True
 
 
 def _arithmetic_names(program: str, words: list[str]) -> bool:

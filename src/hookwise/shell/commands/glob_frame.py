@@ -22,8 +22,8 @@ def differs(pattern: str, options: frozenset[str]) -> bool:
     """Whether bash expands ``pattern`` otherwise than the matcher reads it."""
     if options & _REREAD:
         return True
-    if "globstar" in options and "**" in pattern:
-        return True  # ** then walks any depth of directories (red team s31 Q)
+    # (globstar: ``**`` walks any depth of directories, red team s31 Q; the matcher reads
+    # that itself, PathRef.deep: on disk as bash expands it, elsewhere as any depth)
     at = pattern.find("[")
     while at >= 0:
         body = pattern[at + 1 : at + 3]

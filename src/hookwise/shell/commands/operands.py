@@ -62,7 +62,7 @@ NON_READERS = frozenset(
      "mkcert", "certbot", "age-keygen", "git", "docker", "podman", "docker-compose",
      "nerdctl", "kubectl", "helm", "dotenv", "dotenvx", "direnv", "env-cmd", "sync",
      "grep", "egrep", "fgrep", "rg", "ag", "ack", "sleep", "kill", "wait", "trap", "exit",
-     "return", "mktemp", "watch", "inotifywait", "lsof", "fuser",
+     "return", "mktemp", "watch", "inotifywait", "lsof", "fuser", "let",
      # package runners (what they run is a command of its own)
      "npx", "pnpx", "bunx", "uvx", "pipx"]
 )  # fmt: skip

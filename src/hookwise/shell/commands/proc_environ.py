@@ -20,6 +20,10 @@ _GLOB = frozenset("*?[")
 _EXTGLOB_OPENERS = frozenset("?*+@!")
 # a process's directory under /proc, besides a number
 _PROCESS_NAMES = ("self", "thread-self")
+# entries of a process's directory that hold counters and tables, never its environment,
+# memory or arguments: /proc/net is a link to self/net (the machine's network tables)
+_VALUELESS = frozenset(["net", "stat", "statm", "status", "limits", "io", "cgroup",
+                        "mounts", "mountinfo"])  # fmt: skip
 
 
 def names_environment(word: str, cwd: str | None = None, extglob: bool = False) -> bool:
@@ -56,9 +60,16 @@ def _under_process(path: str, extglob: bool) -> bool:
             _may_be(parts[at], "proc", extglob)
             and _may_be_process(parts[at + 1], extglob)
             and (absolute or _literal(parts[at : at + 1], extglob) or parts[at] == "*")
+            and not _valueless(parts[at + 2 :])
         ):
             return True
     return False
+
+
+def _valueless(rest: list[str]) -> bool:
+    """Whether the path under a process's directory is one of its _VALUELESS entries,
+    spelled out (``net/tcp``; not a pattern, no ``..`` back out of it)."""
+    return bool(rest) and rest[0] in _VALUELESS and ".." not in rest
 
 
 def _normalised(parts: list[str]) -> list[str]:

@@ -1,0 +1,170 @@
+"""What decides whether a hook runs at all, outside hookwise's own files: its code and the
+programs the hosts start it with.
+
+Self-protection (protect.py) and ``hookwise run`` (run/guarded_paths.py) read these facts
+here: a write of hookwise's package, of the interpreter the hook runs on (its binary, the
+links to it, its virtualenv's ``pyvenv.cfg``, a standard library this user can change), of
+the ``hookwise`` command, of a ``bash``/``sh`` that PATH would find before the real one
+(Gemini CLI and Codex run every hook with ``bash -c``, Claude Code with ``/bin/sh -c``), of
+the hosts' managed settings under ``/etc``, or of a directory a host loads hooks from
+(plugins, agents, skills), switches every later hook off without touching a policy (red
+team s32 #1, #2). A descriptor opened for writing on a program (``3>>/bin/sh``) is such a
+write too: the kernel then refuses to exec it (ETXTBSY, s32 #5).
+
+Everything here is fixed per process or read from the event's environment: no subprocess,
+standard library only (the hook's hot path, computed only when a call writes somewhere).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from hookwise.policy import os_lite as os  # os without its import cost
+
+# What the hosts run a hook command with, looked up through PATH (Gemini CLI and Codex:
+# `bash -c`; the portable command falls back to `hookwise`), and Claude Code's shell, named
+# by its path.
+HOOK_PROGRAMS = ("bash", "sh", "hookwise")
+HOOK_SHELL = "/bin/sh"
+# The hosts' managed (system) settings directories on Linux: each can switch hooks off
+# (Claude Code's `disableAllHooks`) or register its own.
+MANAGED_HOST_DIRS = (
+    ("/etc/claude-code", "Claude Code managed settings"),
+    ("/etc/gemini-cli", "Gemini CLI system settings"),
+    ("/etc/codex", "Codex managed config"),
+)
+
+
+def link_chain(path: str) -> list[str]:
+    """``path``, every symlink met on the way to the file it names, and that file."""
+    out = [os.path.abspath(path)]
+    seen = 0
+    current = out[0]
+    while os.path.islink(current) and seen < 40:
+        seen += 1
+        target = os.readlink(current)
+        current = os.path.normpath(os.path.join(os.path.dirname(current), target))
+        out.append(current)
+    real = os.path.realpath(path)
+    return out if real in out else [*out, real]
+
+
+def interpreter_files(executable: str) -> list[tuple[str, str]]:
+    """The interpreter a hook runs on: its links and binary, its virtualenv's ``pyvenv.cfg``
+    (``home =`` picks the base interpreter) and, where this user can change it, the base
+    interpreter's standard library."""
+    why = "the interpreter hookwise's hook runs on"
+    out = [(path, why) for path in link_chain(executable)]
+    prefix = os.path.dirname(os.path.dirname(os.path.abspath(executable)))
+    config = os.path.join(prefix, "pyvenv.cfg")
+    if os.path.exists(config):
+        out.append((config, "the virtualenv of hookwise's interpreter (pyvenv.cfg)"))
+        base = getattr(sys, "_base_executable", "") or ""
+        if base and base != executable:
+            out += [(path, why + " (its base)") for path in link_chain(base)]
+    stdlib = standard_library()
+    if stdlib and os.access(stdlib, os.W_OK):
+        out.append((stdlib, "the standard library hookwise's hook imports"))
+        # (the zip landmark comes first on sys.path: lib/python3XY.zip)
+        version = f"python{sys.version_info[0]}{sys.version_info[1]}.zip"
+        out.append((os.path.join(os.path.dirname(stdlib), version), "the interpreter's zip path"))
+    return out
+
+
+def standard_library() -> str:
+    """The standard library's directory (``encodings`` is imported by every interpreter)."""
+    encodings = sys.modules.get("encodings")
+    where = getattr(encodings, "__file__", None) or ""
+    return os.path.dirname(os.path.dirname(os.path.abspath(where))) if where else ""
+
+
+def package_dir() -> str:
+    """hookwise's package (an editable install's ``src/hookwise`` too)."""
+    import hookwise
+
+    return os.path.dirname(os.path.abspath(hookwise.__file__))
+
+
+def path_directories(env: dict[str, str], cwd: str | None = None) -> list[str]:
+    """PATH's directories, absolute (an empty or relative entry against ``cwd``, where the
+    host starts its hooks); without PATH, the C library's default search path."""
+    base = cwd or os.getcwd()
+    value = env.get("PATH") or "/bin:/usr/bin"
+    return [os.path.normpath(os.path.join(base, d or ".")) for d in value.split(":")]
+
+
+def path_programs(env: dict[str, str], cwd: str | None = None) -> list[tuple[str, str]]:
+    """Each hook program's name in every PATH directory up to where it is found (a file
+    put there first is what the host runs), and the program found, with its links, where
+    this user can change it (root: ``/bin/sh``, ``/usr/bin/bash``). Directories this user
+    can neither write nor create are passed over: nothing can be put there."""
+    out: list[tuple[str, str]] = []
+    for name in HOOK_PROGRAMS:
+        why = f"`{name}` as the hosts find it on PATH to run every hook"
+        for directory in path_directories(env, cwd):
+            path = os.path.join(directory, name)
+            found = os.access(path, os.X_OK) and not os.path.isdir(path)
+            if os.access(directory, os.W_OK) or not os.path.lexists(directory):
+                out.append((path, why))
+            if found:
+                out += [(p, why) for p in link_chain(path) if os.access(p, os.W_OK)]
+                break
+    if os.path.exists(HOOK_SHELL):
+        why = "the shell Claude Code runs every hook with"
+        out += [(p, why) for p in link_chain(HOOK_SHELL) if _changeable(p)]
+    return out
+
+
+def _changeable(path: str) -> bool:
+    return os.access(path, os.W_OK) or os.access(os.path.dirname(path), os.W_OK)
+
+
+def host_code_dirs(env: dict[str, str]) -> list[tuple[str, str]]:
+    """The hosts' user directories of code they load (plugins, agents, skills, commands,
+    extensions: the registry's ``code_files``), and their managed settings under /etc."""
+    from hookwise.protocol.hosts import HOSTS
+
+    out = [(path, why) for path, why in MANAGED_HOST_DIRS]
+    home = env.get("HOME") or os.path.expanduser("~")
+    for host in HOSTS.values():
+        names = host.code_files.get("user", ())
+        if not names:
+            continue
+        # (hosts.row_config_path's reading, without its `import os`: the hot path)
+        variable, default, under = host.config_dir
+        explicit = env.get(variable) if variable else None
+        if explicit:
+            base = os.path.join(os.path.abspath(explicit), under) if under else explicit
+        else:
+            base = os.path.join(home, default) if default else home
+        base = os.path.abspath(base)
+        why = f"{host.title} loads code or hooks from it"
+        out += [(os.path.join(base, name).rstrip("/"), why) for name in names]
+    return out
+
+
+def project_code_suffixes() -> tuple[str, ...]:
+    """The hosts' project directories of code they load (``/.claude/skills`` ...), as
+    path endings: guarded in every directory from the cwd up to its repository."""
+    from hookwise.protocol.hosts import HOSTS
+
+    out: list[str] = []
+    for host in HOSTS.values():
+        for name in host.code_files.get("project", ()):
+            suffix = "/" + name.rstrip("/")
+            if suffix not in out:
+                out.append(suffix)
+    return tuple(out)
+
+
+def hook_code(env: dict[str, str], cwd: str | None = None) -> list[tuple[str, str]]:
+    """Every path of this module's list for a hook running in this process with ``env``:
+    (path, why), absolute."""
+    out = [(package_dir(), "hookwise's code")]
+    script = os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "hookwise")
+    if os.path.lexists(script):
+        out.append((script, "the hookwise command beside hookwise's interpreter"))
+    out += interpreter_files(sys.executable)
+    out += path_programs(env, cwd)
+    out += host_code_dirs(env)
+    return [(os.path.abspath(p), why) for p, why in out]
