@@ -178,7 +178,7 @@ def exec_options(sub: str, args: list[str]) -> list[tuple[str, Any]]:
     shorts, longs = _EXEC_OPTIONS.get(sub, _NONE)
     # the program git runs on the other side (fetch, clone, fetch-pack, send-pack,
     # archive...): whichever subcommand takes it, its value is a command (red team s32 L)
-    longs = longs + _PACK_OPTIONS
+    longs = tuple(dict.fromkeys(longs + _PACK_OPTIONS))  # (rebase has its own --exec)
     i = 0
     while i < len(args):
         word = args[i]
