@@ -24,12 +24,13 @@ from tests.policy.test_redteam_s29_table import s29_extras
 RED_ROOT = "/tmp/rt30s"
 # class -> (blocked, rows): the classes closed in full, and those closed in part
 FIXED = {
-    "A": 4, "B": 13, "C": 11, "D": 20, "E": 7, "F": 3, "G": 2, "H": 5, "I": 4, "K": 6, "L": 4, "M": 1, "N": 7,
+    "A": 4, "B": 13, "C": 11, "D": 21, "E": 7, "F": 3, "G": 2, "H": 5, "I": 4, "K": 6, "L": 4, "M": 1, "N": 7,
     "J": 2, "O": 1, "P": 1, "Q": 3, "R": 3, "S": 5, "T": 3, "U": 11, "V": 1, "W": 6,
 }  # fmt: skip
 # rows of those classes still allowed: none (session 31 closed D's default and two-component
 # pattern, F's /proc root, G's unzip -p and I's printf of a pattern; tsv_figures' own count,
-# which decides a row's calls without running them, still gives D 20 and G 2)
+# which decides a row's calls without running them, gives D 21 since session 32's reading of
+# a value after a cd on the line (red team s32 A, C), and G 2)
 OPEN: frozenset[str] = frozenset()
 # what a row's damage prints, or the listener it sends to (judged only)
 MARKS = ("s3cr3t", "awsrt30secretkey", "-----BEGIN", "netrcpw", "gitcredpw")

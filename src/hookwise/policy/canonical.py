@@ -531,16 +531,44 @@ def _physical(ref: PathRef, text: str, cwd: str) -> PathRef:
 _PROC_SELVES = frozenset(["self", "thread-self", "$$", "$BASHPID", "${BASHPID}", "${$}"])
 
 
+def _process(word: str) -> bool:
+    """Whether a component of a /proc path names a process or a task: the shell's own, a
+    number, a value (``$$``), or a pattern bash expands to some (``*``, ``[0-9]*``)."""
+    return (
+        word in _PROC_SELVES
+        or word.isdigit()
+        or word.startswith("$")
+        or any(c in word for c in "*?[")
+    )
+
+
 def _proc_link(text: str, cwd: str) -> str | None:
     """``/proc/PID/root/X`` is X and ``/proc/PID/cwd/X`` the command's X, for the shell's
     own PID and any other process of the same root (``/proc/$$/root$HOME/.netrc``; None:
-    no such link)."""
+    no such link). A task's directory holds the same links as its process
+    (``/proc/PID/task/TID/root``, red team s32 B), and ``..`` between them is /proc's own
+    (no link on the way): the path is read with those steps taken."""
+    names = text.split("/")
+    at = next((k for k, n in enumerate(names) if n.startswith(("root", "cwd"))), len(names))
+    if ".." in names[:at]:  # /proc/$$/task/$$/../../root: /proc's directories, no link
+        text = "/".join([os.normpath("/".join(names[:at])), *names[at:]])
     parts = text.split("/", 3)
-    if len(parts) < 4:
+    if len(parts) < 4 or parts[1] != "proc":
         return None
     pid, after = parts[2], parts[3]
-    if not (pid in _PROC_SELVES or pid.isdigit() or pid.startswith("$")):
+    steps = after.split("/")
+    while steps and (steps[0] in (".", "") or (steps[0] == "task" and len(steps) > 1)):
+        if steps[0] == "task":
+            if not _process(steps[1]):
+                return None
+            steps = steps[2:]  # /proc/PID/task/TID/...: the process's own links
+        else:
+            steps = steps[1:]
+    after = "/".join(steps)
+    if not _process(pid):
         return None
+    if any(c in pid for c in "*?["):
+        pid = "$"  # /proc/*/root, /proc/*/cwd: the shell's own among the processes
     link = next((n for n in ("root", "cwd") if after.startswith(n)), None)
     rest = after[len(link) :] if link is not None else ""
     if link is None or (rest and rest[0] not in "/$"):  # (root$HOME: / comes with HOME)
@@ -994,9 +1022,11 @@ def command_dirs(
             elif (
                 not home_set
                 and 1 not in cmd.globs
-                and "HOME" in args[0]
+                and ("HOME" in args[0] or args[0].startswith(("$PWD", "${PWD}")))
+                and _known_value((cmd.shapes or {}).get(1))
                 and resolve_path(args[0], where, home).absolute is not None
-            ):  # cd "$HOME/.aws": the environment's HOME, known here (session 31)
+            ):  # cd "$HOME/.aws": the environment's HOME, known here (session 31); cd
+                # $(pwd)/..: the directory it is in (red team s32 A)
                 where = resolve_path(args[0], where, home).absolute
             elif (
                 any(cmd.dynamic[1:])
@@ -1010,9 +1040,20 @@ def command_dirs(
                 where = None
                 shape = (cmd.shapes or {}).get(1)
                 picked = not (shape and (("E",) in shape or ("/",) in shape))
+                if shape and not picked:
+                    from hookwise.shell.variables import past_parent  # (cold)
+
+                    # cd $(mktemp -d)/..: above the environment's directory, any one
+                    picked = past_parent(shape) is not None
             else:
                 where = resolve_path(args[0], where, home).absolute
     return out
+
+
+def _known_value(shape: tuple[tuple[str, ...], ...] | None) -> bool:
+    """Whether a word's expansions are the environment's own paths as the hook knows
+    them ($HOME, $PWD, none the line assigns: those are made on the line)."""
+    return shape is None or all(t[0] in ("L", "/") for t in shape)
 
 
 def _sets_cd_search(cmd: Command) -> bool:
@@ -1459,6 +1500,8 @@ class Event:
                                 # curl -d @"$x": the file is what the value can be
                                 ref.shape = _tail_shape(shapes[at], len(word) - len(inner))
                             ref.command = index
+                            # @~/.a*/c* as xargs -I puts a pattern's item: what it matches
+                            ref.pattern = at in globs and any(c in inner for c in "*?[")
                             refs.append(ref)
                         if word[0] == "-":
                             continue

@@ -55,13 +55,11 @@ def assigns(command: Any, depth: int, script: Any, certain: bool, api: Any) -> N
                 if name.endswith("+") or dynamic[index] or not plain:
                     api.record(script, name.rstrip("+"), None, False)
                 elif value.startswith("(") and value.endswith(")"):  # declare -a a=(x y)
-                    inner = api.scanner_type(value[1:-1], depth, script)
-                    items = [
-                        p.value
-                        for kind, p, _s, _e in inner.tokens()
-                        if kind == "word" and isinstance(p, api.word_type)
-                    ]
-                    api.record(script, name, items, certain)
+                    found = array_elements(value[1:-1], depth, script, api.scanner_type)
+                    if any(e.dynamic for e in found):  # (a=($(cmd)): known when it runs)
+                        api.record(script, name, None, False)
+                    else:
+                        api.record(script, name, [e.value for e in found], certain)
                 else:
                     api.record(script, name, value, certain)
                     api.value_code(value, depth, script)
@@ -181,6 +179,34 @@ def input_texts(command: Any, script: Any, api: Any) -> list[str]:
     return found
 
 
+def array_elements(
+    body: str,
+    depth: int,
+    script: Any,
+    scanner_type: Any,
+    nested: list[tuple[str, int]] | None = None,
+) -> list[Any]:
+    """The elements of ``NAME=( body )`` as bash makes them: words of the parser's own
+    scanner, each brace-expanded as a word is (``x=({.e,.x}nv)`` is ``.env .xnv``, red
+    team s32 Q). ``nested``: gets the commands the body runs."""
+    inner = scanner_type(body, depth, script)
+    elements = [
+        payload
+        for kind, payload, _s, _e in inner.tokens()
+        if kind == "word" and not isinstance(payload, str)
+    ]
+    if nested is not None:
+        nested.extend(inner.nested)
+    if "{" not in body:
+        return elements
+    from hookwise.shell.braces import expand_words
+
+    def again(made: str) -> Any:
+        return scanner_type(made, depth, script)._word(0)[0]
+
+    return expand_words(elements, script, body, again)
+
+
 def array_word(
     scanner: Any,
     start: int,
@@ -198,13 +224,11 @@ def array_word(
     if end < 0:
         scanner.incomplete("unclosed array assignment")
         end = len(text)
-    inner = scanner_type(text[i + 1 : end], scanner.depth, scanner.script)
-    elements = [
-        payload
-        for kind, payload, _s, _e in inner.tokens()
-        if kind == "word" and isinstance(payload, word_type)
-    ]
-    scanner.nested.extend((nested, i) for nested, _at in inner.nested)
+    nested: list[tuple[str, int]] = []
+    elements = array_elements(
+        text[i + 1 : end], scanner.depth, scanner.script, scanner_type, nested
+    )
+    scanner.nested.extend((inner, i) for inner, _at in nested)
     word = word_type(
         "".join(value) + text[i : end + 1],
         any(e.dynamic for e in elements),

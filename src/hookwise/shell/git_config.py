@@ -176,8 +176,9 @@ def exec_options(sub: str, args: list[str]) -> list[tuple[str, Any]]:
             if word.startswith("--template"):
                 out.append(("unverifiable", "git copies hooks from a template directory"))
     shorts, longs = _EXEC_OPTIONS.get(sub, _NONE)
-    if sub in ("fetch", "pull", "clone", "ls-remote", "archive", "push"):
-        longs = longs + _PACK_OPTIONS
+    # the program git runs on the other side (fetch, clone, fetch-pack, send-pack,
+    # archive...): whichever subcommand takes it, its value is a command (red team s32 L)
+    longs = tuple(dict.fromkeys(longs + _PACK_OPTIONS))  # (rebase has its own --exec)
     i = 0
     while i < len(args):
         word = args[i]

@@ -818,7 +818,7 @@ class _Scanner:
                 j = i
                 while j < n and text[j].isdigit():
                     j += 1
-                if j < n and text[j] in "<>" and not text.startswith("<(", j):
+                if j < n and text[j] in "<>" and not text.startswith(("<(", ">("), j):
                     op = next(r for r in _REDIRS if text.startswith(r, j))
                     out.append(("redir", op, i, j + len(op)))
                     i = j + len(op)
@@ -947,6 +947,19 @@ class _Scanner:
                     value.append(text[i : end + 1])
                     i = end + 1
                     continue
+            if ch in "<>" and value and text.startswith("(", i + 1):
+                # a<(cmd)b, NAME=<(cmd): a process substitution inside a word is part of
+                # it (bash gives /dev/fd/N there too: red team s32 N)
+                end = _comsub_end(text, i + 2)
+                if end < 0:
+                    self.incomplete("unclosed process substitution")
+                    end = n - 1
+                self.nested.append((text[i + 2 : end], i))
+                marks.append((len(value), 2))
+                value.append(text[i : end + 1])
+                dynamic = True
+                i = end + 1
+                continue
             if ch in _BREAK:
                 if ch == "(" and not quoted and _assigns_array(value):
                     return self._array(start, i, value)
@@ -1030,7 +1043,12 @@ class _Scanner:
         if prefix in ("+", "-"):
             return ("$PWD" if prefix == "+" else "$OLDPWD"), end
         if prefix.lstrip("+-").isdigit():
-            return "${DIRSTACK[" + prefix.lstrip("+") + "]}", end
+            # ~N and ~+N count from the stack's top, the current directory (~0 is $PWD);
+            # ~-N from its bottom: ${DIRSTACK[-N-1]} (red team s32 C)
+            number = int(prefix.lstrip("+-"))
+            if prefix[0] == "-":
+                return "${DIRSTACK[-" + str(number + 1) + "]}", end
+            return ("$PWD" if number == 0 else "${DIRSTACK[" + str(number) + "]}"), end
         if not prefix and "HOME" in text:
             return "$HOME", end
         return "", i
@@ -1085,7 +1103,7 @@ class _Scanner:
                 self.incomplete("unclosed backtick")
                 end = n
             self.nested.append((text[i + 1 : end].replace("\\`", "`"), i))
-            value.append(text[i : end + 1])
+            value.append(_working_dir(text[i + 1 : end]) or text[i : end + 1])
             return end + 1
         for opener, closer, what, runs in _EXPANSIONS:
             if text.startswith(opener, i):
@@ -1110,7 +1128,8 @@ class _Scanner:
                         from hookwise.shell.variables import default_assignment
 
                         default_assignment(text[start:end], self.script)
-                value.append(text[i : end + 1])
+                pwd = _working_dir(text[start:end]) if opener == "$(" else None
+                value.append(pwd or text[i : end + 1])
                 return min(end + 1, n)
         j = i + 1
         if j < n and (text[j].isalnum() or text[j] == "_"):
@@ -1121,6 +1140,23 @@ class _Scanner:
         value.append(text[i:j])
         return j
 
+
+def _working_dir(body: str) -> str | None:
+    """``$PWD`` for a command substitution that only prints the working directory
+    (``$(pwd)``, `` `pwd -P` ``): its value is the command's directory, read as ``$PWD``
+    is (red team s32 A: ``$(pwd)/../home/.netrc`` is ``~/.netrc``; with ``-P`` a link on
+    the way is the rules' to follow). None for anything else."""
+    words = body.split()
+    if words[:1] in (["builtin"], ["command"]):
+        words = words[1:]
+    if words[:1] != ["pwd"] or any(w not in ("-L", "-P", "--") for w in words[1:]):
+        return None
+    return "$PWD"
+
+
+# variables that decide where a later ``cd`` goes (canonical.command_dirs): an assignment
+# of one is a command of its own, however it is made (NAME=v, for NAME in ...)
+_CD_VARIABLES = frozenset(["CDPATH", "HOME"])
 
 _SPECIAL_BUILTINS = frozenset(
     [":", ".", "source", "eval", "exec", "export", "readonly", "set", "shift", "trap",
@@ -1695,6 +1731,15 @@ def _add_command(
 
                 anchor = script.anchor if script.anchor is not None else raw[0].start
                 positional_choices(script, raw[1].value, anchor)
+            # the loop assigns its name as NAME=VALUE does: a variable bash reads itself
+            # (CDPATH, HOME: where a later cd goes) is set by it (red team s32 D)
+            listed = []
+            for word in raw[3:] if raw[2:3] and raw[2].value == "in" else []:
+                if not word.quoted and word.value in (";", "do", "\n"):
+                    break
+                listed.append(word.value)
+            prefix.assigned.append(raw[1].value)
+            prefix.env[raw[1].value] = " ".join(listed)
         words: list[_Word] = []
     else:
         if source and any("{" in source[w.start : w.end] for w in raw if 0 <= w.start < w.end):
@@ -1741,7 +1786,7 @@ def _add_command(
         and not redirects
         and not stdin
         and not accounting.loads_code(prefix.env)
-        and "CDPATH" not in prefix.assigned  # (where a later cd goes: canonical.command_dirs)
+        and not _CD_VARIABLES.intersection(prefix.assigned)  # (canonical.command_dirs)
     ):
         return None
     command = Command(
@@ -1822,7 +1867,7 @@ def _add_command(
         # git diff --no-index A B, git show HEAD:.env, docker cp F c:/x print or send F
         argv = command.argv
         if _git_stages(argv) and (
-            _unignored(script) or programs.outside(programs.git_chdir(argv) or "")
+            _unignored(script) or programs.outside(programs.git_names_from(argv, command.env) or "")
         ):
             # rm .gitignore; git add -A: ignored files, as -f adds; so in a tree outside the
             # project (git -C ../home add -A), whose ignore files are not the project's
@@ -2644,8 +2689,9 @@ def _git_forced(argv: list[str]) -> bool:
 
 def _git_readings_in(command: Command, readings: list[Command]) -> None:
     """``git -C DIR diff --no-index /dev/null .netrc``, ``git -C .. show :home/.netrc``:
-    the files git reads are named from DIR (red team s31 O), so its readings run there."""
-    where = programs.git_chdir(command.argv)
+    the files git reads are named from DIR (red team s31 O), or from the working tree it
+    is given (``GIT_WORK_TREE=../home git add -f .netrc``, s32 L): its readings run there."""
+    where = programs.git_names_from(command.argv, command.env)
     if where is None:
         return
     if command.chdir is not None and where[:1] not in ("/", "~"):

@@ -1495,6 +1495,24 @@ def git_chdir(argv: list[str]) -> str | None:
     return found
 
 
+def git_names_from(argv: list[str], env: dict[str, str]) -> str | None:
+    """The directory the names git reads are taken from, as written: its working tree
+    when one is given (``--work-tree=W``, ``GIT_WORK_TREE=W``: a path there is the tree's,
+    red team s32 L), from where ``-C`` went (git_chdir); None: the command's own."""
+    where = git_chdir(argv)
+    end = git_subcommand(argv)
+    tree = env.get("GIT_WORK_TREE")
+    options = argv[1 : end if end > 0 else len(argv)]
+    for index, word in enumerate(options):
+        if word.startswith("--work-tree="):
+            tree = word.split("=", 1)[1]
+        elif word == "--work-tree" and index + 1 < len(options):
+            tree = options[index + 1]
+    if not tree:
+        return where
+    return tree if where is None or tree[:1] in ("/", "~") else f"{where}/{tree}"
+
+
 def outside(path: str) -> bool:
     """Whether a path as written leaves the working directory (``..``, absolute, ``~``):
     a repository there is not the project's own (a subdirectory, a submodule is)."""
@@ -1650,7 +1668,12 @@ def _git_runs(argv: list[str]) -> list[tuple[str, Any]]:
         # switch --orphan empties the working tree of every tracked file (checkout --orphan
         # keeps them): a delete of what is under it (red team s28 Q, in ../victim)
         out.append(("argv", ["rm", "-r", "-f", "--", f"{_git_work_tree(argv[1:at])}/*"]))
-    if at > 0 and argv[at] in _GIT_EXEC_SUBCOMMANDS and _git_exec_hint(argv[at], argv[at + 1 :]):
+    pack = any(w.startswith(("--upload-pack", "--receive-pack", "--exec")) for w in argv[at + 1 :])
+    if (
+        at > 0
+        and (argv[at] in _GIT_EXEC_SUBCOMMANDS or pack)  # (fetch-pack, send-pack: red team s32 L)
+        and _git_exec_hint(argv[at], argv[at + 1 :])
+    ):
         from hookwise.shell.git_config import exec_options
 
         out += exec_options(argv[at], argv[at + 1 :])

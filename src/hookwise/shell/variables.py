@@ -512,8 +512,12 @@ def piece_token(piece: str, assigned: Callable[[str], Shape | None]) -> Shape:
     return (("E",),)
 
 
-# commands whose output is a path, and one whose output is a number
-_PATH_OUTPUTS = frozenset(["mktemp", "pwd", "realpath", "dirname", "readlink", "which"])
+# commands whose output is a path the environment gives, whatever the line says: a new
+# temporary name, a program found on PATH, the working directory. (dirname, realpath and
+# readlink print a path made of their operands, chosen on the line: ``$(dirname "$PWD")``
+# is the project's parent, red team s32 A; what a ``..`` after any of these reaches is
+# maybe.past_parent's)
+_PATH_OUTPUTS = frozenset(["mktemp", "pwd", "which"])
 
 
 def value_token(piece: str) -> tuple[str, ...]:
@@ -568,7 +572,8 @@ def value_shape(parts: list[str], marks: tuple[tuple[int, int], ...]) -> Shape:
         if start < skip:
             piece = piece[skip - start :]  # noqa: PLW2901 - the value part of the word
         if index in kinds:
-            out.extend(_substitution_tokens(piece))
+            named = plain_name(piece)  # p=$PWD, p=$(pwd) (the parser reads it as $PWD)
+            out.extend((("/",),) if named in _PATH_NAMES else _substitution_tokens(piece))
         elif piece:
             if out and out[-1][0] == "L":
                 out[-1] = ("L", out[-1][1] + piece)
@@ -832,6 +837,45 @@ def shapes(words: list[Any], script: Any) -> dict[int, Shape] | None:
         else:
             found[index] = (("S",), ("*",))  # a word a one-liner computes: any words
     return found
+
+
+def past_parent(shape: Shape, pattern: bool = False) -> Shape | None:
+    """A shape whose ``..`` leaves a part known only when it runs (``$(pwd)/../home``,
+    ``$(mktemp -d)/..``, ``${DIRSTACK[1]}/..``, ``$(git rev-parse --show-cdup)../x``: red
+    team s32 A, C): that part's parent is no directory of the environment's, it is any
+    directory; the shape from there on is any text then what follows the last ``..``
+    (None: no ``..`` after an unknown part). A pattern's wildcards there are any text, and
+    so is a value of the environment's: the line steers the path now."""
+    unknown = False
+    cut: tuple[int, list[str], int] | None = None
+    for index, token in enumerate(shape):
+        if token[0] == "S":
+            continue
+        if token[0] != "L":
+            unknown = True
+            continue
+        names = token[1].split("/")
+        if unknown and ".." in names:  # (its first name runs on from the unknown part)
+            cut = (index, names, len(names) - 1 - names[::-1].index(".."))
+    if cut is None:
+        return None
+    index, names, last = cut
+    rest = "/".join(n for n in names[last + 1 :])
+    out: list[tuple[str, ...]] = [("*",)]
+    tail = [("L", "/" + rest)] if rest else []
+    for token in [*tail, *shape[index + 1 :]]:
+        if token[0] == "L" and pattern and any(c in token[1] for c in "*?["):
+            from hookwise.shell.commands.glob_frame import frame
+
+            for piece in frame(token[1]):
+                if piece != ("*",) or out[-1] != ("*",):
+                    out.append(piece)
+        elif token[0] in ("/", "E"):  # ($(dirname X)/../..$HOME: text in a path now)
+            if out[-1] != ("*",):
+                out.append(("*",))
+        elif token[0] != "S":
+            out.append(token)
+    return tuple(out)
 
 
 def made_on_line(found: Shape | None) -> bool:

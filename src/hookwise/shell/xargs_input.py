@@ -405,8 +405,13 @@ def xargs_operands(
             if replace not in w.value:
                 out.append(w)
             elif known:  # one run per item: the word with each (all of them, for the rules)
-                out += [word(w.value.replace(replace, item), w.dynamic, w.quoted, w.start,
-                             w.end) for item in items or []]  # fmt: skip
+                for item in items or []:
+                    made = word(w.value.replace(replace, item), w.dynamic, w.quoted, w.start,
+                                w.end)  # fmt: skip
+                    # printf '%s\n' ~/.n* | xargs -I{} cat {}: the item is what the pattern
+                    # matches, as without -I (red team s32 E)
+                    made.glob = globs and any(c in item for c in "*?[")
+                    out.append(made)
             else:
                 out.append(word(w.value.replace(replace, text), True, w.quoted, w.start, w.end))
         return out

@@ -338,6 +338,12 @@ _ANY_NAME = "q7-no-such-name"  # a name no protected glob spells out
 def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, home: str) -> bool:
     """Whether a path known only when it runs could match a ``files`` glob entry."""
     shape = getattr(ref, "shape", None)
+    if shape:
+        from hookwise.shell.variables import past_parent
+
+        left = past_parent(shape, getattr(ref, "pattern", False))
+        if left is not None:  # $(pwd)/../home/.netrc, ~-/../x: any directory, then the rest
+            shape = left
     if not shape or ("E",) in shape or ("/",) in shape:
         return False  # the environment's own paths ($DIR, $HOME, $(mktemp)) are not guessed at
     compiled, slashy, absolute = compiled_entry
