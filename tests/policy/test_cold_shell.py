@@ -340,12 +340,13 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     **{
         name: ([name, "a", "-sdel", "x.7z", "d"], [], "'rm', '-r'") for name in ("7z", "7za", "7zr")
     },
-    # an option that empties the directory operand; an app string that calls (red team s32)
+    # an option that empties the directory operand; an app string that calls, handed on as
+    # the Python it is (red team s32)
     "virtualenv": (["virtualenv", "--clear", "d"], [], "'rm', '-r', '-f', '--', 'd'"),
     "cargo": (["cargo", "clean", "--target-dir", "d"], [], "'rm', '-r', '-f', '--', 'd'"),
     "mkdocs": (["mkdocs", "build", "--site-dir=d"], [], "'rm', '-r', '-f', '--', 'd'"),
     **{
-        name: ([name, "--app", 'shutil:rmtree("d")'], [], "'rm', '-r', '-f', 'd'")
+        name: ([name, "--app", 'shutil:rmtree("d")'], [], "'python3', '-c', 'import shutil")
         for name in ("flask", "gunicorn", "uvicorn", "hypercorn")
     },
 }
