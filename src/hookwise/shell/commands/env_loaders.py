@@ -34,20 +34,15 @@ Cold: only for a runner or a program of programs.ENV_SELF_LOADERS. Standard libr
 
 from __future__ import annotations
 
+from hookwise.shell.commands.option_words import option_values
+
 
 def _values(argv: list[str], options: tuple[str, ...], stop: int | None = None) -> list[str]:
-    """The values of ``options`` among ``argv[1:stop]`` (``-f F``, ``--file=F``, ``-fF``)."""
-    found: list[str] = []
-    words = argv[1:stop]
-    for at, word in enumerate(words):
-        name, equals, value = word.partition("=")
-        if name in options and equals and name.startswith("--"):
-            found.append(value)
-        elif word in options and at + 1 < len(words):
-            found.append(words[at + 1])
-        elif any(len(o) == 2 and word.startswith(o) and len(word) > 2 for o in options):
-            found.append(word[2:])
-    return found
+    """The values of ``options`` among ``argv[1:stop]`` (``-f F``, ``--file=F``, ``-fF``),
+    read as getopt_long reads them (option_words)."""
+    shorts = tuple(o for o in options if not o.startswith("--"))
+    longs = tuple(o for o in options if o.startswith("--"))
+    return option_values(argv[:stop], shorts, longs)
 
 
 def _listed(values: list[str]) -> list[str]:

@@ -10,6 +10,8 @@ Cold: loaded only for those tools. Standard library only."""
 
 from __future__ import annotations
 
+from hookwise.shell.commands.option_words import option_values
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -75,13 +77,9 @@ def _cleared_values(tool: str, args: list[str]) -> list[tuple[str, Any]]:
     subcommand, options = VALUE_CLEARERS[tool]
     if subcommand not in args:
         return []
-    found: list[str] = []
-    for at, word in enumerate(args):
-        name, equals, value = word.partition("=")
-        if equals and name in options and name.startswith("--"):
-            found.append(value)
-        elif word in options and at + 1 < len(args):
-            found.append(args[at + 1])
+    shorts = tuple(o for o in options if not o.startswith("--"))
+    longs = tuple(o for o in options if o.startswith("--"))
+    found = option_values([tool, *args], shorts, longs)
     return [("argv", ["rm", "-r", "-f", "--", *found])] if found else []
 
 
