@@ -51,7 +51,7 @@ rules:
 
 # how each host names tool T of server S, as read in its own code (names the tests give
 # keep every character, so no host changes them); checked against the protocol table below
-NAMES = {"qwen": "mcp__{s}__{t}", "cline": "{s}__{t}", "droid": "{s}___{t}"}
+NAMES = {"qwen": "mcp__{s}__{t}", "cline": "{s}__{t}", "droid": "{s}___{t}", "copilot": "{s}-{t}"}
 
 
 def _named(host: str, server: str, tool: str) -> str:
@@ -106,6 +106,7 @@ SHAPES = [
     ("cline", "name"),
     ("cline", "use_mcp_tool"),
     ("droid", "name"),
+    ("copilot", "name"),
     ("opencode", "plugin"),
     ("kilo", "plugin"),
     ("windsurf", "fields"),
@@ -187,8 +188,9 @@ def test_a_name_that_does_not_tell_its_server_leaves_the_server_s_rules_unverifi
 ) -> None:
     """A name the host hashed (Qwen Code ``_`` + 7 base-36 digits, Cline ``_`` + 8 hex: the
     server's real name may be ``my.vault``), a server whose ``.`` Droid made ``_`` with no
-    mark, Cursor's call that names no server, and a host whose naming has no record
-    (GitHub Copilot CLI): a rule on the server that could hold makes the call unverifiable
+    mark, one whose ``.`` GitHub Copilot CLI made ``-`` with no mark, a name Copilot may have
+    cut to 64 characters, Cursor's call that names no server, and a host whose naming has no
+    record (Crush): a rule on the server that could hold makes the call unverifiable
     (``settings.unverifiable``: ask), where it ran before; a rule on the tool alone is
     decided on the tool the payload names."""
     _setup(project)
@@ -197,14 +199,21 @@ def test_a_name_that_does_not_tell_its_server_leaves_the_server_s_rules_unverifi
         ("cline", "name", "my_vault", "get_0123abcd", "vault-off"),
         ("droid", "name", "my_vault", "get", "dotted-off"),
         ("cursor", "before_mcp", "?", "get", "vault-off"),
-        ("copilot", "unrecorded", "other", "get", "vault-off"),
+        ("crush", "unrecorded", "other", "get", "vault-off"),
+        # Copilot makes server my.vault's "." "-" with no mark (observed): my-vault-get
+        ("copilot", "name", "my-vault", "get", "dotted-off"),
+        # ... and cuts a name past 64 characters to 64 with no mark: a 64-character name
+        # (every rule on MCP calls: the first named, a built-in one)
+        ("copilot", "name", "v" * 60, "get", ""),
     ]
     for host, shape, server, tool, rule in cases:
         decision, why = _hook(project, host, shape, server, tool, {"name": "db"})
         assert decision in ("ask", "deny") and "cannot verify" in why, (host, decision, why)
         assert NAMED in why, (host, why)
-        if shape in ("name", "before_mcp") and host != "qwen" and host != "cline":
+        if shape in ("name", "before_mcp") and host != "qwen" and host != "cline" and rule:
             assert f"'{rule}'" in why, (host, why)  # the rule that could hold, named
+        if not rule:
+            assert "to 64 with no mark" in why, (host, why)
     # Cursor's tool is named: a rule on another tool does not hold, none on a server does
     # not read the server
     assert _hook(project, "cursor", "before_mcp", "?", "drop_table", {})[0] == "deny"
