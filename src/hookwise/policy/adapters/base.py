@@ -169,7 +169,7 @@ def mcp_call(host_tool: str, payload: dict[str, Any], table: dict[str, Any]) -> 
                 "may be one, whose server and tool cannot be told"
             )
         changed = naming[4] if naming is not None else ""
-        keeps = naming[2] if changed in ("silent", "encoded") else ""
+        keeps = naming[2] if naming is not None and changed in ("silent", "encoded") else ""
         call = {"readings": [list(r) for r in readings], "why": why, "keeps": keeps,
                 "host": title, "encoded": changed == "encoded"}  # fmt: skip
         payload[canonical.MCP_CALL] = call
