@@ -168,8 +168,18 @@ export const Tap = async () => ({
 
 
 def _tap(host: str, layout: clis.Layout) -> None:
-    """A pre-tool hook on every tool that logs its input and lets the call run."""
-    command = f"{sys.executable} {ANSWER_HOOK} '{{\"exit\": 0}}'"
+    """A pre-tool hook on every tool that logs its input and lets the call run (OpenCode,
+    Kilo: a plugin)."""
+    if host in PLUGIN:
+        plugin = layout.proj / (".kilo" if host == "kilo" else ".opencode") / "plugins" / "tap.js"
+        plugin.parent.mkdir(parents=True, exist_ok=True)
+        plugin.write_text(TAP_PLUGIN % json.dumps(str(layout.hook_log)), encoding="utf-8")
+    else:
+        _hook(host, layout, f"{sys.executable} {ANSWER_HOOK} '{{\"exit\": 0}}'")
+
+
+def _hook(host: str, layout: clis.Layout, command: str) -> None:
+    """A pre-tool hook on every tool running ``command``, where the host reads it."""
     if host == "droid":  # every tool: the matcher "*"
         handler = {"type": "command", "command": command, "timeout": 60}
         _write(
@@ -195,9 +205,7 @@ def _tap(host: str, layout: clis.Layout) -> None:
         hooks = {"PreToolUse": [{"matcher": "*", "hooks": [handler]}]}
         _write(path, {**settings, "hooks": hooks})
     else:
-        plugin = layout.proj / (".kilo" if host == "kilo" else ".opencode") / "plugins" / "tap.js"
-        plugin.parent.mkdir(parents=True, exist_ok=True)
-        plugin.write_text(TAP_PLUGIN % json.dumps(str(layout.hook_log)), encoding="utf-8")
+        raise AssertionError(f"{host} has no command hooks")
 
 
 def _reached(log: Path) -> list[str]:
@@ -237,14 +245,8 @@ def _run_more(host: str, through: str, tmp_path: Path) -> Run:
     if through == "tap":
         _tap(host, layout)
     else:
-        _policy(layout)
-        command = f"{HOOKWISE} hook --host {host}"
-        if host == "droid":  # every tool: the matcher "*"
-            handler = {"type": "command", "command": command, "timeout": 60}
-            hooks = {"PreToolUse": [{"matcher": "*", "hooks": [handler]}]}
-            _write(layout.proj / ".factory" / "hooks.json", hooks)
-        else:
-            more_hosts.write_raw_hook(host, layout, command)
+        _policy(layout)  # (no `hookwise install` for Cline's script hooks here)
+        _hook(host, layout, f"{HOOKWISE} hook --host {host}")
     host_env = {
         "XDG_STATE_HOME": str(home / ".local" / "state"),
         "XDG_CACHE_HOME": str(home / ".cache"),
@@ -256,14 +258,10 @@ def _run_more(host: str, through: str, tmp_path: Path) -> Run:
     return [str(r) for r in result["tool_results"]], stderr, set()
 
 
-def _run_native(host: str, through: str, tmp_path: Path) -> Run:
-    """Claude Code, Gemini CLI or Codex (_native), as _run_chat runs its hosts."""
-    return _run_chat(host, through, tmp_path)
-
-
 def _run_chat(host: str, through: str, tmp_path: Path) -> Run:
-    """Copilot CLI or Qwen Code, headless (clis.prepare_chat_cli), through the child of
-    test_policy_install.py; the hookwise run is ``hookwise install HOST --scope project``."""
+    """Copilot CLI, Qwen Code (clis.prepare_chat_cli), Claude Code, Gemini CLI or Codex
+    (_native), headless, through the child of test_policy_install.py; the hookwise run is
+    ``hookwise install HOST --scope project``."""
     missing = clis.node_missing()
     if missing:
         pytest.skip(missing)
@@ -343,7 +341,7 @@ RUNNERS = {
     **dict.fromkeys(MORE, _run_more),
     **dict.fromkeys(CHAT, _run_chat),
     **dict.fromkeys(PLUGIN, _run_plugin),
-    **dict.fromkeys(NATIVE, _run_native),
+    **dict.fromkeys(NATIVE, _run_chat),
 }
 
 
