@@ -10,8 +10,9 @@ receives) in the host's own MCP settings, a pre-tool hook on every tool that log
 and lets the call run (answer_hook.py; on OpenCode and Kilo, which have no command hooks, a
 plugin logging its ``tool.execute.before`` input), and the fake model calling the tool
 ``write_file`` of ``fs`` by the name hookwise's table says the host gives it. The hook must
-see that name, and the server the call: the name is the host's own. Copilot's run has four
-more servers whose names it changes (COPILOT_NAMES: the names it offers the model). Then the
+see that name, and the server the call: the name is the host's own. Copilot's run has five
+more servers whose names or tools' names it changes (COPILOT_NAMES, COPILOT_TOOLS: the names
+it offers the model). Then the
 same through ``hookwise hook`` (``hookwise install`` where hookwise has it, as a user runs
 it): a policy denying ``mcp: {server: fs, tool: write_file}`` keeps the call from the server,
 and its reason reaches the model (Cline's cancel ends the run instead).
@@ -60,6 +61,8 @@ COPILOT_NAMES = {
     "\u00e9": "xn--9ca-write_file",
     "x" * 60: ("x" * 60 + "-write_file")[:64],
 }
+# ... and server t's tools of these names (fake_server.py FAKE_SERVER_TOOLS): the same
+COPILOT_TOOLS = {"a.b": "t-a-b", "x y": "t-x-y", "\u00e9": "t-xn--9ca"}
 
 
 def _name(host: str) -> str:
@@ -94,7 +97,8 @@ def _servers(host: str, layout: clis.Layout, log: Path) -> None:
         _write(path, {"mcpServers": {"fs": entry}})
     elif host == "copilot":  # $COPILOT_HOME/mcp-config.json; "local" is its stdio type
         value = {"type": "local", **entry, "tools": ["*"]}
-        servers = {"fs": value, **dict.fromkeys(COPILOT_NAMES, value)}
+        tools = {**entry["env"], "FAKE_SERVER_TOOLS": json.dumps(list(COPILOT_TOOLS))}
+        servers = {"fs": value, **dict.fromkeys(COPILOT_NAMES, value), "t": {**value, "env": tools}}
         _write(layout.home / ".copilot" / "mcp-config.json", {"mcpServers": servers})
     elif host == "qwen":  # ~/.qwen/settings.json mcpServers, beside prepare_chat_cli's keys
         path = layout.home / ".qwen" / "settings.json"
@@ -362,7 +366,7 @@ def test_the_host_names_an_mcp_tool_as_its_table_says(
         assert _name(host) in text, f"the hook saw {text[:1500]}{why}"
         assert _reached(log) == ["write_file"], f"server: {_reached(log)}{why}"
         if host == "copilot":
-            wanted = set(COPILOT_NAMES.values())
+            wanted = {*COPILOT_NAMES.values(), *COPILOT_TOOLS.values()}
             assert wanted <= offered, f"offered {sorted(offered)}{why}"
     else:
         assert _reached(log) == [], f"the denied call reached the server{why}"

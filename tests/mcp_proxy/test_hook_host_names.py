@@ -305,3 +305,21 @@ def test_the_plugin_s_rename_is_read_with_every_server_the_host_s_name_fits(
             )  # fmt: skip
             got = _answer(host, done)
             assert got[0] == decision and said in got[1], (host, renamed, got)
+
+
+def test_copilot_s_changed_tool_name_leaves_a_rule_on_it_unverifiable(project: Project) -> None:
+    """GitHub Copilot CLI names tool ``drop.table`` of server ``fake`` ``fake-drop-table``
+    with no mark (observed: tests/e2e/test_host_mcp_names_live.py COPILOT_TOOLS): a rule
+    on ``drop.table`` cannot be matched against that name, so it makes the call
+    unverifiable, where it ran before; a name with no ``-`` but its separator holds no
+    changed name, and the rule does not touch it."""
+    user = Path(project.env["XDG_CONFIG_HOME"]) / "hookwise" / "policy.yaml"
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text(
+        "version: 1\nrules:\n"
+        "  - {id: dotted-tool, match: {mcp: {tool: drop.table}}, action: deny}\n",
+        "utf-8",
+    )
+    decision, why = _hook(project, "copilot", "name", SERVER, "drop-table", {"name": "users"})
+    assert decision == "ask" and "'dotted-tool'" in why and NAMED in why, (decision, why)
+    assert _hook(project, "copilot", "name", SERVER, "greet", {"name": "x"}) == ("", "")

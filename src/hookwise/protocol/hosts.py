@@ -462,10 +462,10 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         },
         # 1.0.102 (its Rust runtime, prebuilds/linux-x64/runtime.node: "MCP tool name ...
         # exceeds ... character limit, truncated to"; observed offline with servers of other
-        # names): server + "-" + tool, each character of the server's name outside
-        # [a-zA-Z0-9_-] made "-" ("a..b" a--b), a non-ASCII one IDNA-encoded ("é" xn--9ca),
-        # the name cut to 64 with no mark; both hook keys' tool name for server fs's
-        # write_file is fs-write_file (tests/e2e/test_host_mcp_names_live.py)
+        # names): server + "-" + tool, each character of the server's or the tool's name
+        # outside [a-zA-Z0-9_-] made "-" ("a..b" a--b), a non-ASCII name IDNA-encoded ("é"
+        # xn--9ca), the name cut to 64 with no mark; both hook keys' tool name for server
+        # fs's write_file is fs-write_file (tests/e2e/test_host_mcp_names_live.py)
         mcp_names=("", "-", "a-zA-Z0-9_-", 64, "encoded", ""),
         config_dir=("COPILOT_HOME", ".copilot", ""),
         install_files={"project": ".github/hooks/hookwise.json", "user": "hooks/hookwise.json"},

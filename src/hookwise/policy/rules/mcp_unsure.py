@@ -108,12 +108,12 @@ def _as_host_names(globs: list[Any], keeps: str) -> list[Any]:
     return out
 
 
-def _unkept_literal(rule: dict[str, Any], keeps: str, parts: tuple[str, ...]) -> str | None:
-    """The first literal of ``rule``'s MCP names of ``parts`` ("server", "tool") holding a
-    character the host does not keep, or None."""
+def _unkept_literal(rule: dict[str, Any], keeps: str) -> str | None:
+    """The first literal of ``rule``'s MCP server or tool names holding a character the
+    host does not keep, or None."""
     spec = rule["m"].get("mcp")
     kept = kept_in_names(keeps)
-    for part in parts if isinstance(spec, dict) else ():
+    for part in ("server", "tool") if isinstance(spec, dict) else ():
         for glob in spec.get(part) or ():
             texts = (
                 [glob]
@@ -165,11 +165,10 @@ def _named(  # noqa: PLR0917 - mcp_unsure's arguments and the call
         )
         reason = ""
         # a host that encodes names (GitHub Copilot CLI) was seen to make each such
-        # character of a server's name "-" (a non-ASCII name "xn--..."): a name with no
-        # separator but its own holds no changed server; how it changes a tool's name was
-        # not seen
-        parts = ("server", "tool") if len(readings) > 1 else ("tool",)
-        unkept = _unkept_literal(rule, keeps, parts) if call.get("encoded") and keeps else None
+        # character of a server's or tool's name "-" (a non-ASCII name "xn--..."): a name
+        # with no separator but its own holds no changed name
+        encoded = bool(call.get("encoded")) and bool(keeps) and len(readings) > 1
+        unkept = _unkept_literal(rule, keeps) if encoded else None
         if not loose_ok:
             reason = f"{NAMED}: {host} {why_all or 'sent no server or tool'}"
         elif unkept is not None:
