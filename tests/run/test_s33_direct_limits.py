@@ -149,7 +149,7 @@ def test_doctor_reports_its_own_hard_limits_below_the_floors(
         ["prlimit", f"{limit.replace('24576', '262144')}:", "--", *argv], cwd=lab.proj,
         env=env, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
-    assert f"FAIL  limits: {resource}" not in soft.stdout, soft.stdout[-2000:]
+    assert f"FAIL  {resource}" not in soft.stdout and soft.returncode in (0, 1), soft.stdout[-2000:]
     hard = subprocess.run(
         ["prlimit", limit.replace("24576", "262144"), "--", *argv, "--json"], cwd=lab.proj,
         env=env, capture_output=True, text=True, timeout=120, check=False,
