@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from hookwise.config.files import read_file_bytes
 from hookwise.config.hookwise_command import (
-    follows_any_session_file,
     direct_inherits_limits,
+    follows_any_session_file,
     inherits_limits,
     is_hookwise_command,
     is_portable_command,

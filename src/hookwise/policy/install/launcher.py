@@ -19,15 +19,17 @@ from hookwise.policy.snapshot import NO_BYTECODE
 from hookwise.policy.trust.scopes import snapshot_path
 
 
-def hook_argv(host: str, *, console: bool = False) -> list[str]:
+def hook_argv(host: str | None, *, console: bool = False) -> list[str]:
     """The argv of a direct hook command for this machine: the fast launcher, or
-    ``hookwise hook`` with ``console``. Both name paths of this machine only."""
+    ``hookwise hook`` with ``console``. Both name paths of this machine only (``host``
+    None: the hook detects it from each payload)."""
+    extra = ["--platform", host] if host else []
     if console:
-        return [str(Path(sys.executable).parent / "hookwise"), "hook", "--platform", host]
+        return [str(Path(sys.executable).parent / "hookwise"), "hook", *extra]
     from hookwise.policy import run_hook
 
     launcher = str(Path(run_hook.__file__).resolve())
-    return [sys.executable, "-I", "-S", *UTF8, launcher, "--platform", host]
+    return [sys.executable, "-I", "-S", *UTF8, launcher, *extra]
 
 
 def hook_command(host: str, *, console: bool = False, direct: bool = False) -> str:
