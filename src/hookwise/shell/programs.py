@@ -2050,7 +2050,7 @@ MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
 # tools whose option empties their directory operands, or whose application string may
 # call a function (commands/tool_options.py: red team s32 H, M)
-OPTION_CLEARERS = frozenset(["virtualenv", "cargo", "mkdocs"])
+OPTION_CLEARERS = frozenset(["virtualenv", "cargo", "mkdocs", "uv"])
 APP_STRING_TOOLS = frozenset(["flask", "gunicorn", "uvicorn", "hypercorn"])
 RUNS_PROGRAMS = (
     frozenset(
