@@ -69,22 +69,23 @@ def _package() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def code_stamp(names: Sequence[str]) -> int:
-    """The newest mtime of ``names`` (relative to hookwise's directory): the sources the
-    compiled data depends on, as code_sources found them when the cache was written.
+def code_stamp(names: Sequence[str]) -> tuple[int, ...]:
+    """The mtimes of ``names`` (relative to hookwise's directory; -1: absent): the sources
+    the compiled data depends on, as code_sources found them when the cache was written.
+    Each file's own (not the newest of them): an edit that leaves a file older than
+    another is seen too.
 
     The rule packs count by their directory (a pack saved, added or removed through a
     rename, as editors and installers do, changes it): one stat instead of one per pack.
     """
     root = _package()
-    newest = 0
+    stamps = []
     for name in names:
         try:
-            stamp = os.stat(f"{root}/{name}").st_mtime_ns
+            stamps.append(os.stat(f"{root}/{name}").st_mtime_ns)
         except OSError:
-            continue
-        newest = max(newest, stamp)
-    return newest
+            stamps.append(-1)
+    return tuple(stamps)
 
 
 def cache_path(files: list[tuple[str, str]], env: dict[str, str]) -> str:

@@ -1,0 +1,211 @@
+"""The command analysis's leftovers of session 32 (session 33, issue 24), by mechanism.
+
+- A tool's option given by a variable (commands/option_variables.py): set for the command
+  or exported earlier on the line, its value is known, and the command is judged with the
+  option on its line (``UV_ENV_FILE=.env uv run CMD`` loads .env as ``--env-file`` does).
+- ``uv venv --clear PATH`` (``--force``, ``UV_VENV_CLEAR``) removes what is at PATH: the
+  ``rm -r`` of it, seen by the self-protection and recursive-delete rules, as ``python -m
+  venv --clear`` is.
+- The compiled policy cache's stamp covers every module of hookwise the compiler has
+  loaded (policy/code_sources.py): an edit to one the old hand-written list missed
+  recompiles.
+
+Blocked rows do their damage in real bash first where the tool is installed here; the
+everyday neighbours must get through."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.policy.redteam_tree import GIT_ENV, MARKS, judging
+
+RED_ROOT = "/tmp/rt33s"
+
+
+@pytest.fixture(scope="module")
+def place(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """One tree for the module (the red team's: redteam_tree.red_tree, with a Flask app),
+    the starter policy with every pack compiled once with its home."""
+    root = tmp_path_factory.mktemp("s33") / "rt33s"
+    with judging(root, RED_ROOT) as decided:
+        project = root / "work" / "proj"
+        (project / "app.py").write_text("from flask import Flask\napp = Flask(__name__)\n")
+        path = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
+        env = {"PATH": path, "HOME": str(root / "work" / "home"), **GIT_ENV}
+        yield {"decided": decided, "project": project, "env": env, "root": root}
+
+
+def _bash(command: str, place: dict[str, Any]) -> str:
+    done = subprocess.run(["bash", "-c", command], cwd=place["project"], env=place["env"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+    return done.stdout + done.stderr
+
+
+def _verdict(command: str, place: dict[str, Any]) -> tuple[str, str]:
+    answer: tuple[str, str] = place["decided"](command)
+    return answer
+
+# (command, the program that must be installed for bash to run it here)
+BLOCK_RUN = [
+    # a variable standing for an option: set for the command, by env, or exported before
+    ("UV_ENV_FILE=.env uv run printenv SECRET_ENV", "uv"),
+    ("env UV_ENV_FILE=.env uv run printenv SECRET_ENV", "uv"),
+    ("export UV_ENV_FILE=.env; uv run printenv SECRET_ENV", "uv"),
+    ("declare -x UV_ENV_FILE=.env; uv run python3 -c 'import os; print(os.environ)'", "uv"),
+    ("export FLASK_ENV_FILE=.env; flask --app app shell <<< 'import os; print(os.environ)'",
+     "flask"),
+    ("FLASK_APP='subprocess:call(\"cat .env\", shell=True)' flask routes", "flask"),
+    ("export FLASK_APP='subprocess:call(\"cat .env\", shell=True)'; flask routes", "flask"),
+]  # fmt: skip
+
+# what they clear is outside the project or a guard (uv is not installed here: decided)
+CLEARS = [
+    "uv venv --clear ../victim",
+    "uv venv ../victim --clear",
+    "uv venv --force ../victim",
+    "uv venv -p 3.11 --clear ../victim",
+    "uv --directory .. venv --clear victim",
+    "uv venv --clear ~/.config",
+    "uv venv --clear .hookwise",
+    "UV_VENV_CLEAR=1 uv venv ../victim",
+    "export UV_VENV_CLEAR=true; uv venv ../victim",
+    "python3 -m venv --clear .git",
+    "python3 -m venv --clear ../victim",
+]
+
+PASS = [
+    "uv venv",
+    "uv venv .venv",
+    "uv venv -p 3.12 .venv",
+    "uv venv --allow-existing ../victim",
+    "UV_VENV_CLEAR=0 uv venv ../victim",
+    "uv run pytest -q",
+    "UV_ENV_FILE=.env uv run pytest -q",
+    "export UV_ENV_FILE=.env; uv run make test",
+    "FLASK_APP=app flask routes",
+    "export FLASK_APP=app; flask run",
+    "FLASK_ENV_FILE=.env flask routes",
+    "python3 -m venv .venv",
+]
+
+
+@pytest.mark.parametrize(("command", "tool"), BLOCK_RUN)
+def test_an_option_a_variable_gives_is_judged_as_on_the_line(
+    place: dict[str, Any],
+    command: str,
+    tool: str,
+) -> None:
+    if shutil.which(tool, path=place["env"]["PATH"]) is not None:
+        output = _bash(command, place)
+        assert any(mark in output for mark in MARKS), f"bash printed no secret: {command}"
+    decision, reason = _verdict(command, place)
+    assert decision in ("ask", "deny"), (command, decision, reason)
+
+
+@pytest.mark.parametrize("command", CLEARS)
+def test_a_venv_clear_is_the_rm_of_its_directory(
+    place: dict[str, Any],
+    command: str,
+) -> None:
+    decision, reason = _verdict(command, place)
+    assert decision in ("ask", "deny"), (command, decision, reason)
+
+
+def test_a_guard_cleared_by_uv_venv_is_denied(place: dict[str, Any]) -> None:
+    decision, reason = _verdict("uv venv --clear ~/.config", place)
+    assert decision == "deny" and "guardrails" in reason, reason
+
+
+@pytest.mark.parametrize("command", PASS)
+def test_everyday_commands_near_them_get_through(
+    place: dict[str, Any],
+    command: str,
+) -> None:
+    assert _verdict(command, place) == ("allow", ""), command
+
+
+def test_python_venv_clear_empties_its_directory_in_real_python(tmp_path: Path) -> None:
+    """What the rule stands on: venv --clear removes what was in DIR (uv's --clear is
+    documented the same: "remove any existing files or directories at the target")."""
+    victim = tmp_path / "victim"
+    (victim / "sub").mkdir(parents=True)
+    (victim / "sub" / "f").write_text("x")
+    subprocess.run([sys.executable, "-m", "venv", "--clear", "--without-pip", str(victim)],
+                   check=True, capture_output=True, timeout=120)  # fmt: skip
+    assert not (victim / "sub").exists()
+
+
+def test_the_option_variable_programs_are_the_tables(place: dict[str, Any]) -> None:
+    """The parser's cheap test of the program name and the table agree."""
+    from hookwise.shell import parser
+    from hookwise.shell.commands import option_variables
+
+    assert parser._OPTION_VARIABLE_PROGRAMS == option_variables.PROGRAMS
+
+
+# ------------------------------------------------------------ the compiled cache's stamp
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["policy/rules/glob_syntax.py", "shell/commands/operands.py", "policy/rules/literals.py"],
+)
+def test_an_edit_to_a_module_the_compiler_imports_recompiles(
+    isolated: Path, module: str
+) -> None:
+    """A module the compiler imports (not in the old hand-written list) edited in an
+    editable install (its mtime now: older than the newest source is enough) is seen:
+    the cached policy is stale."""
+    from hookwise.policy import cache
+    from hookwise.policy.cache import load_policy
+    from hookwise.policy.trust.store import trust_file
+
+    policy = isolated / "project" / ".hookwise" / "policy.yaml"
+    policy.parent.mkdir(parents=True)
+    policy.write_text("version: 1\nextends: [hookwise/git]\n")
+    env = dict(os.environ)
+    trust_file(str(policy), env)
+    cwd = str(policy.parent.parent)
+    assert load_policy(cwd, env).compiled_now is True
+    assert load_policy(cwd, env).compiled_now is False
+    source = Path(cache.__file__).parent.parent / module
+    assert source.is_file(), source
+    before = source.stat()
+    try:
+        os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns - 10**9))
+        assert load_policy(cwd, env).compiled_now is True
+        assert load_policy(cwd, env).compiled_now is False
+    finally:
+        os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def test_the_stamped_sources_are_what_the_compiler_loaded() -> None:
+    """Every module of hookwise loaded after a compile is in the list, the compiler's own
+    and those it imports lazily (the host tables) among them."""
+    from hookwise.policy import cache
+    from hookwise.policy.code_sources import compiler_sources
+    from hookwise.policy.rules.compiler import compile_sources
+    from hookwise.policy.trust.store import Trust
+
+    compile_sources([("project", "p.yaml", b"version: 1\nextends: [hookwise/git]\n")],
+                    trust=Trust.everything_trusted())  # fmt: skip
+    package = str(Path(cache.__file__).parent.parent)
+    names = compiler_sources(package)
+    loaded = {
+        os.path.relpath(os.path.realpath(m.__file__), os.path.realpath(package))
+        for name, m in list(sys.modules.items())
+        if name.startswith("hookwise.") and getattr(m, "__file__", None)
+    }
+    assert loaded <= set(names)
+    for needed in ("policy/rules/compiler.py", "policy/rules/glob_syntax.py",
+                   "protocol/claude.py", "policy/rules/packs"):  # fmt: skip
+        assert needed in names, needed
