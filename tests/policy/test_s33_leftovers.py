@@ -82,7 +82,24 @@ CLEARS = [
     "python3 -m venv --clear ../victim",
 ]
 
+# $(dirname "$f") of a loop's choice is their directory (variables.choice_words): a guard
+# there, or a parent the environment gives, is still seen
+DIRNAME_BLOCK_RUN = [
+    'for f in .hookwise/policy.yaml; do echo x > "$(dirname "$f")/policy.yaml"; done',
+    'for f in ~/.config/hookwise/trust.json; do cp README "$(dirname "$f")/trust.json"; done',
+    'for f in .hookwise/*.yaml; do cp README "$(dirname -- "${f}")/policy.yaml"; done',
+]
+DIRNAME_BLOCK = [
+    'for f in src/*.py; do cp "$f" "$(dirname "$PWD")/x"; done',
+    'for f in src/*.py; do cat "$(dirname "$f")/../.env"; done',
+    'for f in src/*.py; do cp ~/.netrc "$(dirname "$f")/x"; done',
+    'for f in src/*.py; do cp "$f" "$(dirname "$g")/x"; done',
+]
+
 PASS = [
+    'for f in src/*.py; do cp "$f" "$(dirname "$f")/x"; done',
+    'for f in src/*.py; do cp "$f" "$(dirname -- "${f}")/x.bak"; done',
+    'for f in src/*.py README; do cp "$f" "$(dirname "$f")/copy"; done',
     "uv venv",
     "uv venv .venv",
     "uv venv -p 3.12 .venv",
@@ -118,6 +135,50 @@ def test_a_venv_clear_is_the_rm_of_its_directory(
 ) -> None:
     decision, reason = _verdict(command, place)
     assert decision in ("ask", "deny"), (command, decision, reason)
+
+
+@pytest.mark.parametrize("command", DIRNAME_BLOCK_RUN)
+def test_a_guard_reached_through_dirname_of_a_loop_name_is_denied(
+    tmp_path: Path, place: dict[str, Any], command: str
+) -> None:
+    """In real bash the guard file is written; the hook denies."""
+    from tests.policy.redteam_tree import guards, red_tree
+
+    root = tmp_path / "rt33s"
+    red_tree(root)
+    before = guards(root)
+    env = {**place["env"], "HOME": str(root / "work" / "home")}
+    subprocess.run(["bash", "-c", command], cwd=root / "work" / "proj", env=env,
+                   stdin=subprocess.DEVNULL, capture_output=True, timeout=60, check=False)  # fmt: skip
+    assert guards(root) != before, command
+    decision, reason = _verdict(command, place)
+    assert decision == "deny", (command, decision, reason)
+
+
+@pytest.mark.parametrize("command", DIRNAME_BLOCK)
+def test_dirname_of_what_the_loop_does_not_choose_stays_guarded(
+    place: dict[str, Any], command: str
+) -> None:
+    decision, reason = _verdict(command, place)
+    assert decision in ("ask", "deny"), (command, decision, reason)
+
+
+@pytest.mark.parametrize(
+    ("value", "pattern", "printed"),
+    [("src/a.py", False, "src"), ("a.py", False, "."), ("/x", False, "/"), ("src//a/", False,
+     "src"), ("src/*.py", True, "src"), ("*/x.py", True, "*"), ("s[/]x", True, None),
+     ("", False, "."), ("//", False, "/")],
+)  # fmt: skip
+def test_dirname_prints_what_coreutils_prints(
+    value: str, pattern: bool, printed: str | None
+) -> None:
+    from hookwise.shell.variables import dirname
+
+    assert dirname(value, pattern) == printed
+    if not pattern and value:
+        real = subprocess.run(["dirname", "--", value], capture_output=True, text=True,
+                              check=True).stdout.strip()  # fmt: skip
+        assert real == printed
 
 
 def test_a_guard_cleared_by_uv_venv_is_denied(place: dict[str, Any]) -> None:
