@@ -181,6 +181,43 @@ def test_dirname_prints_what_coreutils_prints(
         assert real == printed
 
 
+# a console with nothing piped: under Claude Code (no terminal, stdin at EOF) it exits
+# having run nothing, but a host that keeps its stdin open (Codex's exec_command with
+# tty=true, then write_stdin) lets the agent type code into it later, unseen: one answer
+# for every console, as for the program alone (python3, node): unverifiable
+CONSOLES = ["python3 -i", "python3 -i src/app.py", "node -i", "node --interactive", "php -a",
+            "python3", "node", "ipython", "flask shell"]  # fmt: skip
+NOT_CONSOLES = ["perl -i -pe s/a/b/ README", "ruby -i.bak -pe 1 README", "sed -i s/a/b/ README",
+                "python3 src/app.py", "python3 -I src/app.py"]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", CONSOLES)
+def test_a_console_with_nothing_piped_is_unverifiable(place: dict[str, Any], command: str) -> None:
+    decision, reason = _verdict(command, place)
+    assert decision == "ask", (command, decision, reason)
+    assert "typed in later" in reason or "standard input" in reason, reason
+
+
+@pytest.mark.parametrize("command", NOT_CONSOLES)
+def test_an_in_place_edit_is_no_console(place: dict[str, Any], command: str) -> None:
+    assert _verdict(command, place) == ("allow", ""), command
+
+
+def test_python_i_runs_what_its_stdin_gives_and_nothing_at_eof(tmp_path: Path) -> None:
+    """What the answer stands on, in real bash: ``python3 -i`` runs code its stdin gives
+    (so a host that lets the agent type into it runs the agent's code), and with stdin at
+    EOF (Claude Code's) exits having run nothing."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    code = f"import shutil; shutil.rmtree({str(victim)!r})\n"
+    subprocess.run(["bash", "-c", f"{sys.executable} -i"], stdin=subprocess.DEVNULL,
+                   capture_output=True, timeout=60, check=False)  # fmt: skip
+    assert victim.exists()
+    subprocess.run(["bash", "-c", f"{sys.executable} -i"], input=code.encode(),
+                   capture_output=True, timeout=60, check=False)  # fmt: skip
+    assert not victim.exists()
+
+
 def test_a_guard_cleared_by_uv_venv_is_denied(place: dict[str, Any]) -> None:
     decision, reason = _verdict("uv venv --clear ~/.config", place)
     assert decision == "deny" and "guardrails" in reason, reason
