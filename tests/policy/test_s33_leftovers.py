@@ -96,7 +96,38 @@ DIRNAME_BLOCK = [
     'for f in src/*.py; do cp "$f" "$(dirname "$g")/x"; done',
 ]
 
+# library code of perl, ruby and node that reads a login from its default file
+# (code_paths/library_logins.py; perl's Net::Netrc reads the passwd home's .netrc, not
+# $HOME's, and the SDKs are not installed here: decided only), and the path spellings
+# of the brief (held before this session too: the rules match the names they build)
+LOGIN_READS = [
+    "perl -MNet::Netrc -e 'print Net::Netrc->lookup(\"127.0.0.1\")->password'",
+    "perl -e 'use Net::Netrc; my $m = Net::Netrc->lookup(\"h\"); print $m->password'",
+    "ruby -rnet/netrc -e 'puts Net::Netrc.locate(\"h\").password'",
+    "ruby -e 'require \"netrc\"; puts Netrc.read[\"h\"]'",
+    "ruby -e 'require \"aws-sdk-core\"; puts Aws::SharedCredentials.new.credentials'",
+    "node -e 'const AWS=require(\"aws-sdk\"); console.log(new AWS.SharedIniFileCredentials())'",
+    "node -e 'const {fromIni}=require(\"@aws-sdk/credential-providers\"); fromIni()().then(console.log)'",
+    "node -e 'const n=require(\"netrc\"); console.log(n())'",
+    "node -e 'import(\"@aws-sdk/shared-ini-file-loader\").then(m=>m.loadSharedConfigFiles())'",
+    "node -e 'const fs=require(\"fs\"),p=require(\"path\"); "
+    "console.log(fs.readFileSync(p.join(require(\"os\").homedir(),\".aws\",\"credentials\")))'",
+    "perl -e 'open F, join(\"/\", $ENV{HOME}, \".ssh\", \"id_rsa\"); print <F>'",
+    "perl -e 'open F, glob(\"~/.git-credentials\"); print <F>'",
+    "ruby -e 'puts File.read(File.join(Dir.home, \".aws\", \"credentials\"))'",
+    "ruby -e 'puts File.read(File.expand_path(\"~/.netrc\"))'",
+    "ruby -e 'puts File.read(ENV[\"HOME\"] + \"/.ssh/id_rsa\")'",
+]
+LOGIN_PASS = [
+    "node -e 'const AWS=require(\"aws-sdk\"); new AWS.S3().listBuckets(console.log)'",
+    "ruby -e 'require \"aws-sdk-s3\"; puts Aws::S3::Client.new.list_buckets.buckets'",
+    "node -e 'const {S3Client}=require(\"@aws-sdk/client-s3\"); console.log(typeof S3Client)'",
+    "perl -MNet::FTP -e 'print 1'",
+    "node -e 'console.log(require(\"os\").homedir())'",
+]
+
 PASS = [
+    *LOGIN_PASS,
     'for f in src/*.py; do cp "$f" "$(dirname "$f")/x"; done',
     'for f in src/*.py; do cp "$f" "$(dirname -- "${f}")/x.bak"; done',
     'for f in src/*.py README; do cp "$f" "$(dirname "$f")/copy"; done',
@@ -216,6 +247,14 @@ def test_python_i_runs_what_its_stdin_gives_and_nothing_at_eof(tmp_path: Path) -
     subprocess.run(["bash", "-c", f"{sys.executable} -i"], input=code.encode(),
                    capture_output=True, timeout=60, check=False)  # fmt: skip
     assert not victim.exists()
+
+
+@pytest.mark.parametrize("command", LOGIN_READS)
+def test_library_code_reading_a_login_file_is_a_read_of_it(
+    place: dict[str, Any], command: str
+) -> None:
+    decision, reason = _verdict(command, place)
+    assert decision == "deny", (command, decision, reason)
 
 
 def test_a_guard_cleared_by_uv_venv_is_denied(place: dict[str, Any]) -> None:
