@@ -67,6 +67,25 @@ BLOCK_RUN = [
     ("export FLASK_APP='subprocess:call(\"cat .env\", shell=True)'; flask routes", "flask"),
 ]  # fmt: skip
 
+# tools that load the project's .env by themselves (env_loaders.py's table; not installed
+# here: decided only): what they print of it, or run from the line with it
+LOADERS = [
+    "mise exec -- printenv SECRET_ENV",
+    "mise x -- python3 -c 'import os; print(os.environ[\"SECRET_ENV\"])'",
+    "mise -C . exec -- env",
+    "mise env",
+    "mise set",
+    "just --command printenv SECRET_ENV",
+    "just -c env",
+    "just --dotenv-filename .env --command env",
+    "dotenvx get SECRET_ENV",
+    "dotenvx get",
+    "dotenvx -f .env decrypt --stdout",
+]
+LOADER_PASS = ["mise run test", "mise exec -- make test", "mise install", "mise set FOO=1",
+               "just", "just test", "just --evaluate", "dotenvx encrypt",
+               "dotenvx run -- make test"]  # fmt: skip
+
 # what they clear is outside the project or a guard (uv is not installed here: decided)
 CLEARS = [
     "uv venv --clear ../victim",
@@ -128,6 +147,7 @@ LOGIN_PASS = [
 
 PASS = [
     *LOGIN_PASS,
+    *LOADER_PASS,
     'for f in src/*.py; do cp "$f" "$(dirname "$f")/x"; done',
     'for f in src/*.py; do cp "$f" "$(dirname -- "${f}")/x.bak"; done',
     'for f in src/*.py README; do cp "$f" "$(dirname "$f")/copy"; done',
@@ -155,6 +175,14 @@ def test_an_option_a_variable_gives_is_judged_as_on_the_line(
     if shutil.which(tool, path=place["env"]["PATH"]) is not None:
         output = _bash(command, place)
         assert any(mark in output for mark in MARKS), f"bash printed no secret: {command}"
+    decision, reason = _verdict(command, place)
+    assert decision in ("ask", "deny"), (command, decision, reason)
+
+
+@pytest.mark.parametrize("command", LOADERS)
+def test_what_a_loader_prints_or_runs_with_the_env_is_a_read_of_it(
+    place: dict[str, Any], command: str
+) -> None:
     decision, reason = _verdict(command, place)
     assert decision in ("ask", "deny"), (command, decision, reason)
 
