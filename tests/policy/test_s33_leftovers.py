@@ -54,6 +54,7 @@ def _verdict(command: str, place: dict[str, Any]) -> tuple[str, str]:
     answer: tuple[str, str] = place["decided"](command)
     return answer
 
+
 # (command, the program that must be installed for bash to run it here)
 BLOCK_RUN = [
     # a variable standing for an option: set for the command, by env, or exported before
@@ -123,19 +124,19 @@ LOGIN_READS = [
     "perl -MNet::Netrc -e 'print Net::Netrc->lookup(\"127.0.0.1\")->password'",
     "perl -e 'use Net::Netrc; my $m = Net::Netrc->lookup(\"h\"); print $m->password'",
     "ruby -rnet/netrc -e 'puts Net::Netrc.locate(\"h\").password'",
-    "ruby -e 'require \"netrc\"; puts Netrc.read[\"h\"]'",
+    'ruby -e \'require "netrc"; puts Netrc.read["h"]\'',
     "ruby -e 'require \"aws-sdk-core\"; puts Aws::SharedCredentials.new.credentials'",
     "node -e 'const AWS=require(\"aws-sdk\"); console.log(new AWS.SharedIniFileCredentials())'",
     "node -e 'const {fromIni}=require(\"@aws-sdk/credential-providers\"); fromIni()().then(console.log)'",
     "node -e 'const n=require(\"netrc\"); console.log(n())'",
     "node -e 'import(\"@aws-sdk/shared-ini-file-loader\").then(m=>m.loadSharedConfigFiles())'",
-    "node -e 'const fs=require(\"fs\"),p=require(\"path\"); "
-    "console.log(fs.readFileSync(p.join(require(\"os\").homedir(),\".aws\",\"credentials\")))'",
-    "perl -e 'open F, join(\"/\", $ENV{HOME}, \".ssh\", \"id_rsa\"); print <F>'",
+    'node -e \'const fs=require("fs"),p=require("path"); '
+    'console.log(fs.readFileSync(p.join(require("os").homedir(),".aws","credentials")))\'',
+    'perl -e \'open F, join("/", $ENV{HOME}, ".ssh", "id_rsa"); print <F>\'',
     "perl -e 'open F, glob(\"~/.git-credentials\"); print <F>'",
-    "ruby -e 'puts File.read(File.join(Dir.home, \".aws\", \"credentials\"))'",
+    'ruby -e \'puts File.read(File.join(Dir.home, ".aws", "credentials"))\'',
     "ruby -e 'puts File.read(File.expand_path(\"~/.netrc\"))'",
-    "ruby -e 'puts File.read(ENV[\"HOME\"] + \"/.ssh/id_rsa\")'",
+    'ruby -e \'puts File.read(ENV["HOME"] + "/.ssh/id_rsa")\'',
 ]
 LOGIN_PASS = [
     "node -e 'const AWS=require(\"aws-sdk\"); new AWS.S3().listBuckets(console.log)'",
@@ -324,9 +325,7 @@ def test_the_option_variable_programs_are_the_tables(place: dict[str, Any]) -> N
     "module",
     ["policy/rules/glob_syntax.py", "shell/commands/operands.py", "policy/rules/literals.py"],
 )
-def test_an_edit_to_a_module_the_compiler_imports_recompiles(
-    isolated: Path, module: str
-) -> None:
+def test_an_edit_to_a_module_the_compiler_imports_recompiles(isolated: Path, module: str) -> None:
     """A module the compiler imports (not in the old hand-written list) edited in an
     editable install (its mtime now: older than the newest source is enough) is seen:
     the cached policy is stale."""

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
 CACHE_FORMAT = 11  # bump when the layout or what cache_write.hook_rule keeps changes
 MAX_CACHE_BYTES = 256 * 1024 * 1024  # (a larger file is damaged: recompiled, never read)
+
+
 def cache_dir(env: dict[str, str]) -> str:
     explicit = env.get("HOOKWISE_CACHE_DIR")
     if explicit:

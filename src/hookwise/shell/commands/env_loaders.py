@@ -79,9 +79,7 @@ def runner_env(name: str, argv: list[str], stop: int) -> list[str]:
         # the file MISE_ENV_FILE names (kept as the runner's own -E value is not: none)
         return [".env"]
     if name == "just":  # dotenv-load (.env), or --dotenv-path / --dotenv-filename
-        return _values(argv, ("-E", "--dotenv-path", "-F", "--dotenv-filename"), stop) or [
-            ".env"
-        ]
+        return _values(argv, ("-E", "--dotenv-path", "-F", "--dotenv-filename"), stop) or [".env"]
     if name == "direnv":  # direnv exec DIR: DIR's .envrc, and the .env it may load (dotenv)
         words = [w for w in argv[1:stop] if not w.startswith("-")]
         where = words[1].rstrip("/") if len(words) > 1 and words[0] == "exec" else "."
