@@ -350,6 +350,11 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
         name: ([name, "--app", 'shutil:rmtree("d")'], [], "'python3', '-c', 'import shutil")
         for name in ("flask", "gunicorn", "uvicorn", "hypercorn")
     },
+    # Django's shell: its -c code handed on as the Python it is (session 33)
+    **{
+        name: ([name, "shell", "-c", 'shutil.rmtree("d")'], [], "'python3', '-c', 'shutil")
+        for name in ("django-admin", "manage.py")
+    },
 }
 
 

@@ -382,3 +382,35 @@ def test_the_stamped_sources_are_what_the_compiler_loaded() -> None:
     for needed in ("policy/rules/compiler.py", "policy/rules/glob_syntax.py",
                    "protocol/claude.py", "policy/rules/packs"):  # fmt: skip
         assert needed in names, needed
+
+
+# Django's shell runs Python the line gives: ``-c``/``--command`` code (read as ``python3
+# -c`` of it), else its standard input (unverifiable). Django is not installed here: these
+# are decided only; ``manage.py shell -c`` runs its code as ``python3 -c`` does (Django's
+# shell command: ``exec(options["command"], ...)``).
+DJANGO_BLOCK = [
+    "python manage.py shell -c 'import os; os.system(\"rm -rf ../victim\")'",
+    "./manage.py shell --command='import shutil; shutil.rmtree(\"../victim\")'",
+    "python3 -u manage.py shell_plus -c 'import os; os.system(\"cat ~/.netrc\")'",
+    "django-admin shell -c 'print(open(\".env\").read())'",
+    "echo 'import os; os.system(\"rm -rf ../victim\")' | python manage.py shell",
+    "python manage.py shell <<'EOF'\nimport shutil; shutil.rmtree('../victim')\nEOF",
+    "python manage.py shell",
+]
+DJANGO_PASS = [
+    "python manage.py migrate",
+    "python manage.py test",
+    "./manage.py makemigrations app",
+    "python3 manage.py shell -c 'print(1)'",
+]
+
+
+@pytest.mark.parametrize("command", DJANGO_BLOCK)
+def test_a_django_shell_runs_the_python_the_line_gives(place: dict[str, Any], command: str) -> None:
+    decision, reason = _verdict(command, place)
+    assert decision in ("ask", "deny"), (command, decision, reason)
+
+
+@pytest.mark.parametrize("command", DJANGO_PASS)
+def test_django_commands_of_the_project_get_through(place: dict[str, Any], command: str) -> None:
+    assert _verdict(command, place) == ("allow", ""), command

@@ -1235,6 +1235,8 @@ def script_alias(program: str, script: str, cwd: str | None = None) -> list[str]
         parent = path.rsplit("/", 2)[-2]
         if parent == "bin" and "." not in base and base:
             return [base]
+    if name in ("python", "pypy") and base == "manage.py":  # Django's, for the project
+        return ["manage.py"]
     if name in JS_RUNTIMES:
         if base in _TOOL_SCRIPTS:
             return [_TOOL_SCRIPTS[base]]
@@ -2054,12 +2056,15 @@ SEDS = frozenset(["sed", "gsed"])
 # call a function (commands/tool_options.py: red team s32 H, M)
 OPTION_CLEARERS = frozenset(["virtualenv", "cargo", "mkdocs", "uv"])
 APP_STRING_TOOLS = frozenset(["flask", "gunicorn", "uvicorn", "hypercorn"])
+# Django's management commands (tool_options.DJANGO_COMMANDS, kept cold here)
+DJANGO_COMMANDS = frozenset(["django-admin", "manage.py"])
 RUNS_PROGRAMS = (
     frozenset(
         [
             "git",
             *OPTION_CLEARERS,
             *APP_STRING_TOOLS,
+            *DJANGO_COMMANDS,
             *_NPX,
             *RECURSIVE_DELETERS,
             *SUBCOMMAND_DELETERS,
@@ -2202,9 +2207,11 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
         return _git_runs(argv)
     if program in _NPX:
         return _npx(program, argv)
-    if program in OPTION_CLEARERS or program in APP_STRING_TOOLS:
+    if program in OPTION_CLEARERS or program in APP_STRING_TOOLS or program in DJANGO_COMMANDS:
         from hookwise.shell.commands import tool_options
 
+        if program in DJANGO_COMMANDS:
+            return tool_options.django_items(program, argv[1:])
         if program in OPTION_CLEARERS:
             return tool_options.cleared(program, argv[1:])
         return tool_options.app_items(program, argv[1:])

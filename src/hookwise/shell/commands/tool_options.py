@@ -5,7 +5,8 @@ DIR``), or that names a
 directory a subcommand deletes (``cargo clean --target-dir DIR``), is the ``rm -r`` of
 each; an application string with a call in it (flask's ``--app 'mod:f(args)'``,
 gunicorn's ``'mod:f(args)'``) is Python code the tool runs (it imports ``mod`` and calls
-``f`` with those arguments).
+``f`` with those arguments); Django's ``shell -c CODE`` is Python code it runs, and its
+``shell`` without it runs its standard input.
 
 Cold: loaded only for those tools. Standard library only."""
 
@@ -174,3 +175,23 @@ def app_items(tool: str, args: list[str]) -> list[tuple[str, Any]]:
     ``python3 -c`` of it (the code readers read it there; importing them here would close
     a cycle through programs)."""
     return [("argv", ["python3", "-c", app_code(app)]) for app in app_strings(tool, args)]
+
+
+# Django's management commands that run Python the line gives (issue 24): ``shell -c CODE``
+# (``--command``); without it ``shell`` runs what it reads from its standard input (piped,
+# or typed in later). django-extensions' ``shell_plus`` takes the same. ``manage.py`` is
+# ``django-admin`` for the project (programs.script_alias: ``python3 manage.py``).
+DJANGO_COMMANDS = frozenset(["django-admin", "manage.py"])
+_DJANGO_SHELLS = frozenset(["shell", "shell_plus"])
+
+
+def django_items(tool: str, args: list[str]) -> list[tuple[str, Any]]:
+    """What a Django shell command runs: its ``-c`` code as ``python3 -c`` (read by the
+    code readers), else its standard input: unverifiable."""
+    sub = next((w for w in args if not w.startswith("-")), "")
+    if sub not in _DJANGO_SHELLS:
+        return []
+    codes = option_values([tool, *args], ("-c",), ("--command",))
+    if codes:
+        return [("argv", ["python3", "-c", code]) for code in codes]
+    return [("unverifiable", f"{tool} {sub} runs the Python it reads from its standard input")]
