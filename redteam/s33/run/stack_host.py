@@ -16,26 +16,38 @@ n = int(sys.argv[3]) if len(sys.argv) > 3 else 20
 control = sys.argv[4:5] == ["control"]
 script = pathlib.Path(cwd, "l.py")
 script.write_text(
-    "import os, resource\n"
-    "resource.prlimit(os.getppid(), resource.RLIMIT_STACK, (14336, 14336))\n"
+    "import os, resource\nresource.prlimit(os.getppid(), resource.RLIMIT_STACK, (14336, 14336))\n"
 )
 marker = pathlib.Path(cwd, "marker")
 marker.unlink(missing_ok=True)
 calls = ["true" if control else "python3 l.py"] + ["echo hi >> marker"] * n
 tally: dict[str, int] = {}
 for i, tool in enumerate(calls):
-    event = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
-                        "tool_input": {"command": tool}, "cwd": cwd, "session_id": "s"})
+    event = json.dumps(
+        {
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": tool},
+            "cwd": cwd,
+            "session_id": "s",
+        }
+    )
     try:
-        hook = subprocess.run(["/bin/sh", "-c", command], input=event.encode(),
-                              capture_output=True, cwd=cwd, timeout=10)
+        hook = subprocess.run(
+            ["/bin/sh", "-c", command],
+            check=False,
+            input=event.encode(),
+            capture_output=True,
+            cwd=cwd,
+            timeout=10,
+        )
         rc, out = hook.returncode, hook.stdout
     except subprocess.TimeoutExpired:
         rc, out = 124, b""
     blocked = rc == 2 or b'"permissionDecision":"deny"' in out
     key = f"hook rc={rc} {'blocked' if blocked else 'tool run'}"
     if not blocked:
-        ran = subprocess.run(["bash", "-c", tool], cwd=cwd)
+        ran = subprocess.run(["bash", "-c", tool], check=False, cwd=cwd)
         key += f" (tool rc={ran.returncode})"
     if i == 0:
         print(f"call 1 {tool!r}: {key}")
