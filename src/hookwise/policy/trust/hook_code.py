@@ -25,6 +25,11 @@ from hookwise.policy import os_lite as os  # os without its import cost
 # `bash -c`; the portable command falls back to `hookwise`), and Claude Code's shell, named
 # by its path.
 HOOK_PROGRAMS = ("bash", "sh", "hookwise")
+# What else a planted file on PATH takes over: `node` runs the hosts themselves (Claude
+# Code, Gemini CLI and Codex's npm packages start with `#!/usr/bin/env node`), `python3`
+# the hooks and validators of other projects. (`hookwise doctor` names a writable PATH
+# directory before any of these.)
+PATH_PROGRAMS = (*HOOK_PROGRAMS, "node", "python3")
 HOOK_SHELL = "/bin/sh"
 # The hosts' managed (system) settings directories on Linux: each can switch hooks off
 # (Claude Code's `disableAllHooks`) or register its own.
