@@ -46,7 +46,7 @@ CLASSES = [
      r"^git (checkout|switch|revert|rebase|bisect)"),
     ("G. Node code read from stdin (`repl.start()`, `vm.runInThisContext(readFileSync(0))`, "
      "`readline ... on(\"line\", eval)`): a console the guard does not see",
-     r"^(echo .*\| )?node -e '(require\(\"(node:)?repl|const r=require\(\"repl|new \(require\(\"vm|require\(\"vm|require\(\"readline)"),
+     r"^(echo .*\| )?node .*(repl|\"vm\"|\"readline\")"),
     ("H. make given a makefile or code on the line (`-f /dev/stdin` with `-C DIR`, `-E/--eval "
      "'$(info $(file <F))'`, `MAKEFILES=/dev/stdin`)",
      r"make |MAKEFILES="),
@@ -60,7 +60,7 @@ CLASSES = [
      r"sqlite3 .*\.import"),
     ("L. Interpreter readers, new spellings (pathlib imported under another name, "
      "subprocess `cwd=`, perl `qx{}`, php highlight_file/show_source/parse_ini_file)",
-     r"Path as P|cwd=\"\.\./home\"|qx\{|highlight_file|show_source|parse_ini_file"),
+     r"Path as P|cwd=\"\.\./home|qx[{(]|highlight_file|show_source|parse_ini_file"),
     ("M. Tcl: a command name built by a substitution (`[string map {X x} eXec]`)",
      r"tclsh"),
 ]
