@@ -343,6 +343,7 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     # an option that empties the directory operand; an app string that calls, handed on as
     # the Python it is (red team s32)
     "virtualenv": (["virtualenv", "--clear", "d"], [], "'rm', '-r', '-f', '--', 'd'"),
+    "uv": (["uv", "venv", "--clear", "d"], [], "'rm', '-r', '-f', '--', 'd'"),
     "cargo": (["cargo", "clean", "--target-dir", "d"], [], "'rm', '-r', '-f', '--', 'd'"),
     "mkdocs": (["mkdocs", "build", "--site-dir=d"], [], "'rm', '-r', '-f', '--', 'd'"),
     **{

@@ -831,7 +831,7 @@ RUNNER_NAMES = frozenset(
     ["uv", "uvx", "pipx", "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "mamba",
      "micromamba", "pixi", "bundle", "direnv", "nix-shell", "nix", "devbox", "mise", "asdf",
      "op", "doppler", "aws-vault", "dotenv", "dotenvx", "env-cmd", "honcho", "foreman",
-     "heroku"]
+     "heroku", "just"]
 )  # fmt: skip
 # programs that start the user's shell when given no command (``unshare``, ``su``,
 # ``chroot /``, ``script F``, ``newgrp``), space-separated: the shell runs what the line
@@ -1008,7 +1008,9 @@ ENV_FILE_SPELLED = frozenset(
 )
 # programs that load a project's environment file with no option on the line (bun, flask's
 # python-dotenv, docker compose's interpolation): shell/commands/env_loaders.py's table
-ENV_SELF_LOADERS = frozenset(["bun", "flask", "docker", "docker-compose", "podman-compose"])
+ENV_SELF_LOADERS = frozenset(
+    ["bun", "flask", "docker", "docker-compose", "podman-compose", "dotenvx", "mise"]
+)
 # programs whose first operand is a filter program, not a file (``jq '.env' config.json``),
 # unless the filter comes from a file (-f/--from-file)
 FILTER_FIRST = frozenset(["jq", "gojq", "jaq", "yq", "jql"])
@@ -2050,7 +2052,7 @@ MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
 # tools whose option empties their directory operands, or whose application string may
 # call a function (commands/tool_options.py: red team s32 H, M)
-OPTION_CLEARERS = frozenset(["virtualenv", "cargo", "mkdocs"])
+OPTION_CLEARERS = frozenset(["virtualenv", "cargo", "mkdocs", "uv"])
 APP_STRING_TOOLS = frozenset(["flask", "gunicorn", "uvicorn", "hypercorn"])
 RUNS_PROGRAMS = (
     frozenset(

@@ -76,10 +76,12 @@ def test_an_absent_directory_that_can_be_made_is_named(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
     absent = home / ".local" / "bin"
-    out = _doctor(home, f"{absent}:/usr/bin:/bin")
+    out = _doctor(home, f"{absent}:{absent}:/usr/bin:/bin")  # (named twice: one warning)
     assert f"WARN  {absent} (absent: it can be created) is on PATH before the real" in (
         out.stdout
     ), out.stdout[-3000:]
+    named = [line for line in out.stdout.splitlines() if f"WARN  {absent} " in line]
+    assert len(named) == 1 and named[0].count("bash (found in") == 1, named
 
 
 def test_no_warning_for_a_path_of_system_directories(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ def path_shadows(env: dict[str, str]) -> dict[str, list[tuple[str, str]]]:
         found = next((d for d in directories if _program_in(d, name)), None)
         if found is None:
             continue
-        for directory in directories[: directories.index(found)]:
+        for directory in dict.fromkeys(directories[: directories.index(found)]):  # (once each)
             if directory != found and _writable(directory):
                 out.setdefault(directory, []).append((name, found))
     return out

@@ -1,6 +1,7 @@
 """What a tool does with its operands because of one option or the shape of one word
 (red team s32 H, M): an option that empties its directory operands before the tool fills
-them (``python -m venv --clear DIR``, ``virtualenv --clear DIR``), or that names a
+them (``python -m venv --clear DIR``, ``virtualenv --clear DIR``, ``uv venv --clear
+DIR``), or that names a
 directory a subcommand deletes (``cargo clean --target-dir DIR``), is the ``rm -r`` of
 each; an application string with a call in it (flask's ``--app 'mod:f(args)'``,
 gunicorn's ``'mod:f(args)'``) is Python code the tool runs (it imports ``mod`` and calls
@@ -29,6 +30,27 @@ DIRECTORY_CLEARERS: dict[str, tuple[str, frozenset[str]]] = {
         ),
     ),
 }  # fmt: skip
+# tool -> (its subcommand that empties its directory operand, the options that make it,
+# its options taking a value, its global options taking a value, the operand when none
+# is given): ``uv venv --clear [PATH]`` (``--force`` too) removes what is at PATH
+# (default ``.venv``), ``uv --directory D venv`` makes PATH relative to D
+SUBCOMMAND_CLEARERS: dict[str, tuple[str, tuple[str, ...], frozenset[str], frozenset[str], str]] = {
+    "uv": (
+        "venv",
+        ("--clear", "--force"),
+        frozenset(
+            ["-p", "--python", "--prompt", "--index", "--default-index", "-i", "--index-url",
+             "--extra-index-url", "-f", "--find-links", "--index-strategy",
+             "--keyring-provider", "--exclude-newer", "--exclude-newer-package",
+             "--link-mode", "--refresh-package", "--python-preference", "--cache-dir",
+             "--config-file", "--color", "--directory", "--project",
+             "--allow-insecure-host", "--trusted-host"]
+        ),
+        frozenset(["--directory", "--project", "--config-file", "--cache-dir", "--color",
+                   "--python-preference", "--allow-insecure-host", "--trusted-host"]),
+        ".venv",
+    ),
+}  # fmt: skip
 
 
 # tool -> (its subcommand, the options whose directory it deletes): ``cargo clean
@@ -49,6 +71,8 @@ def cleared(tool: str, args: list[str]) -> list[tuple[str, Any]]:
     name), or nothing when the clearing option is not given."""
     if tool in VALUE_CLEARERS:
         return _cleared_values(tool, args)
+    if tool in SUBCOMMAND_CLEARERS:
+        return _cleared_by_subcommand(tool, args)
     option, valued = DIRECTORY_CLEARERS[tool]
     operands: list[str] = []
     clears = False
@@ -70,6 +94,40 @@ def cleared(tool: str, args: list[str]) -> list[tuple[str, Any]]:
     if not clears or not operands:
         return []
     return [("argv", ["rm", "-r", "-f", "--", *operands])]
+
+
+def _cleared_by_subcommand(tool: str, args: list[str]) -> list[tuple[str, Any]]:
+    """The ``rm -r`` of what ``tool``'s clearing subcommand removes (SUBCOMMAND_CLEARERS):
+    its operand (or default), under the global ``--directory`` when one is given."""
+    subcommand, clearing, valued, global_valued, default = SUBCOMMAND_CLEARERS[tool]
+    at = 0
+    while at < len(args) and args[at].startswith("-"):  # the global options
+        at += 2 if args[at] in global_valued else 1
+    if at >= len(args) or args[at] != subcommand:
+        return []
+    clears = False
+    operands: list[str] = []
+    rest = args[at + 1 :]
+    at = 0
+    while at < len(rest):
+        word = rest[at]
+        if word == "--":
+            operands += rest[at + 1 :]
+            break
+        if word.startswith("-") and word != "-":
+            clears = clears or word.split("=", 1)[0] in clearing
+            at += 2 if word in valued else 1
+            continue
+        operands.append(word)
+        at += 1
+    if not clears:
+        return []
+    base = (option_values([tool, *args], (), ("--directory",)) or [""])[-1]
+    paths = [
+        path if not base or path.startswith(("/", "~")) else f"{base.rstrip('/')}/{path}"
+        for path in operands or [default]
+    ]
+    return [("argv", ["rm", "-r", "-f", "--", *paths])]
 
 
 def _cleared_values(tool: str, args: list[str]) -> list[tuple[str, Any]]:
