@@ -16,6 +16,16 @@ if TYPE_CHECKING:
 
 _STRING = r"""(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")"""
 _STRING_NC = r"""(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""  # (no groups)
+# perl's qx with any delimiter: a bracket pair, or the same mark at both ends (``qx{..}``,
+# ``qx(cat ../home/.netrc)``, ``qx!..!``: red team s33 L; a ``/`` inside a pair is text)
+_QX = (
+    r"\bqx\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|<([^>]*)>|"
+    + "|".join(
+        rf"\{mark}((?:[^\{mark}\\]|\\.)*)\{mark}"
+        for mark in "!\"#$%&'*+,-./:;=?@\\^_`|~"
+    )
+    + ")"
+)
 # (pattern, what it becomes): "sh" -> the string is a shell command; "argv" -> a list of
 # string literals is an argv; otherwise a command template with {0} the path
 _CALLS: list[tuple[str, str]] = [
@@ -39,7 +49,7 @@ _CALLS: list[tuple[str, str]] = [
     (r"\b(?:execSync|exec)\(\s*" + _STRING, "sh"),
     (r"`([^`]+)`", "sh1"),
     (r"\b(?:system|exec)\s*\(?\s*qq?\s*[({\[<]([^)}\]>]*)[)}\]>]", "sh1"),
-    (r"\bqx\s*[({\[/]([^)}\]/]+)[)}\]/]", "sh1"),
+    (_QX, "sh1"),
     (r"%x\(([^)]+)\)", "sh1"),
     (r"\bshutil\.rmtree\(\s*" + _STRING, "rm -r -f {0}"),
     (
@@ -100,6 +110,10 @@ _READING = (
     # perl's open without parentheses (open F, ".env"), awk's getline < FILE, a file read
     # into a shell-like word (ruby's File.foreach, tcl's open, php's file())
     r"\bopen\s+[\w$]|\bgetline\b|\bforeach\s*\(|\bfile\s*\(|\breadfile\s*\(|"
+    # php's readers named for what they do with the file (red team s33 L): any call whose
+    # name ends in ``file`` (highlight_file, parse_ini_file), show_source and
+    # php_strip_whitespace
+    r"\w*file\s*\(|\b(?:show_source|php_strip_whitespace)\s*\(|"
     # the files awk and perl's <> read are their ARGV: code that sets it names them
     # (awk 'BEGIN{ARGV[1]=".env";ARGC=2}{print}', perl -e '@ARGV=(".env"); print <>')
     r"\bARGV\s*\[[^]]*\]\s*=|@ARGV\s*=|(?:push|unshift)\s*\(?\s*@ARGV"
@@ -217,7 +231,8 @@ def _path_like(word: str) -> bool:
 _READ_OPEN = (
     r"(?:(?<![\w.])open|\bio\.open|\bcodecs\.open|\bopenSync|\breadFileSync|\breadFile|"
     r"createReadStream|\bPath|File\.(?:read|open|foreach|readlines|binread)|"
-    r"IO\.(?:read|readlines|foreach|binread)|file_get_contents|\bfopen|\breadfile|\bslurp)"
+    r"IO\.(?:read|readlines|foreach|binread)|file_get_contents|\bfopen|\breadfile|\bslurp|"
+    r"\bhighlight_file|\bshow_source|\bphp_strip_whitespace|\bparse_ini_file)"
     r"\s*\("
 )
 # what such a path may be: literals (joined by + or .), a line operand (sys.argv[1],
@@ -430,6 +445,49 @@ def _moved(code: str, language: str) -> list[tuple[str, Any]]:
     return out
 
 
+def _in_cwd(code: str, found: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The commands found, run where a process call's ``cwd=`` (python) or ``cwd:`` (node)
+    puts them (red team s33 L: ``subprocess.run(["cat", ".netrc"], cwd="../home")``): one
+    literal directory is a ``cd`` before each; any other is a directory not followed."""
+    import re
+    import shlex
+
+    if "cwd" not in code:
+        return found
+    places = [m for m in re.finditer(r"\bcwd\s*[=:]\s*", code) if not _compared(code, m.end())]
+    if not places:
+        return found
+    named = {
+        _string_value(literal)
+        for literal in (re.match(_STRING, code[m.end() :]) for m in places)
+        if literal is not None
+    }
+    if len(named) != 1 or len(places) != sum(
+        re.match(_STRING, code[m.end() :]) is not None for m in places
+    ):
+        why = "the code runs a command in a directory (cwd) made when it runs, or in several"
+        return [*found, ("unverifiable", why)]
+    where = shlex.quote(named.pop())
+    out: list[tuple[str, Any]] = []
+    for kind, value in found:
+        if kind == "script":
+            out.append(("script", f"cd {where} && {value}"))
+        elif kind == "argv":
+            out.append(("script", f"cd {where} && {shlex.join(value)}"))
+        else:
+            out.append((kind, value))
+    return out
+
+
+def _compared(code: str, at: int) -> bool:
+    """Whether ``cwd=`` at ``at`` is ``cwd==`` (a comparison, not a keyword)."""
+    return code[at - 1 : at] == "=" and code[at : at + 1] == "="
+
+
+def _string_value(literal: Any) -> str:
+    return str(literal.group(1) if literal.group(1) is not None else literal.group(2))
+
+
 def code_commands(code: str, awk: bool = False, language: str = "") -> list[tuple[str, Any]]:
     """Literal shell commands and file operations in interpreter code:
     ("script", text) | ("argv", [...]) | ("write", path) | ("unverifiable", why)."""
@@ -472,6 +530,7 @@ def code_commands(code: str, awk: bool = False, language: str = "") -> list[tupl
                     out.append(("write", first))
                 else:
                     out.append(("argv", [*kind.format(first).split(" ")[:-1], first]))
+    out = _in_cwd(code, out)
     out += _reads(code, language)
     out += _moved(code, language)
     unique: list[tuple[str, Any]] = []

@@ -1955,6 +1955,7 @@ def _add_command(
             bool(loads) and given and _leaks_sourced(command, 0, script)
         )
         for loaded in loads:
+            _made_env_file(command, loaded)
             _inner_argv(["source", loaded], depth, script, command.text, "loads it (--env-file)")
             if printing:  # node --env-file=.env -e 'console.log(process.env.X)'
                 origin = f"{command.program} prints values {loaded} defined"
@@ -2177,6 +2178,17 @@ def _names_input(command: Command, depth: int, script: Script) -> None:
         _inner_argv(["cat", *names[:64]], depth, script, command.text, origin)
 
 
+def _made_env_file(command: Command, loaded: str) -> None:
+    """An environment file named by a value the line makes when it runs
+    (``--env-file="$(echo .)env"``): it may be any file, whatever its name fails to match
+    now, so what the command loads is unknown (red team s33 B)."""
+    from hookwise.shell.variables import made_word
+
+    if made_word(command, loaded):
+        why = f"{command.program} loads an environment file named when it runs (`{loaded}`)"
+        command.unknowns.append(why)
+
+
 def _inner_argv(
     argv: list[str],
     depth: int,
@@ -2335,6 +2347,7 @@ def _run_inner(
 
         shown = dotenv_prints(argv)
         if shown is not None:
+            _made_env_file(command, shown)
             _inner_argv(["cat", shown], depth, script, command.text, "dotenv prints its values")
     if argv and _file_key(argv[0]) in script.written:  # echo 'cmd' > x.sh; ./x.sh
         from hookwise.shell.written import run_written

@@ -179,14 +179,29 @@ def _sqlite(text: str) -> Items:
             argument = match.group(1).strip()
             literal = re.fullmatch(r"'([^']*)'", argument)
             out.append(("read", literal.group(1) if literal else COMPUTED))
-        if name and _dot_is(name, _SQLITE_READ) and rest and rest[:1] not in "|-":
-            out.append(("read", re.split(r"\s+", rest, maxsplit=1)[0].strip("'\"")))
+        source = _sqlite_source(rest) if name and _dot_is(name, _SQLITE_READ) else ""
+        if source and source[:1] != "|":
+            out.append(("read", source))
         if where:
             out[found:] = [(k, _under(where, v) if k == "read" else v) for k, v in out[found:]]
         if name and _dot_is(name, ("cd",)):
             target = rest.strip().strip("'\"")
             where = COMPUTED if not target else _under(where, target) if where else target
     return out
+
+
+# .import's options that take a value (sqlite 3.32+: --skip N, --schema S)
+_SQLITE_VALUED = ("--skip", "--schema")
+
+
+def _sqlite_source(rest: str) -> str:
+    """The file a ``.read``/``.import`` line names, past ``.import``'s options
+    (``.import --csv -v ../home/.netrc t``: red team s33 K); '' when none is named."""
+    words = [w.strip("'\"") for w in rest.split()]
+    at = 0
+    while at < len(words) and words[at].startswith("-") and len(words[at]) > 1:
+        at += 2 if words[at] in _SQLITE_VALUED else 1
+    return words[at] if at < len(words) else ""
 
 
 def _under(directory: str, path: str) -> str:
@@ -384,6 +399,10 @@ _TCL_OPEN = re.compile(
     r"""\bopen\s+(\{[^}]*\}|"(?:[^"\\]|\\.)*"|[^\s\];]+)(?:\s+(\{[^}]*\}|\S+))?"""
 )
 _TCL_WRITES = re.compile(r"[wa+]|WRONLY|RDWR|CREAT|APPEND|TRUNC")
+# a command word tcl makes when it runs: a variable, an expansion (``{*}``) or a word with
+# a command substitution or a backslash escape in it (``[string map {X x} eXec] rm``,
+# ``e\x78ec``: red team s33 M); which command that is cannot be read here
+_TCL_MADE_COMMAND = re.compile(r"""(?:^|[\[;{]|\n)\s*(?:\$|\{\*\}|"?[^\s;\[\]{}"]*[\[\\])""")
 
 
 def _tcl_files(text: str) -> Items:
@@ -412,7 +431,7 @@ def _tcl_files(text: str) -> Items:
             )
         else:
             out.append(("write" if writes else "read", name))
-    if re.search(r"(?:^|[\[;{]|\n)\s*(?:cd|rename)\b|(?:^|[\[;{]|\n)\s*\$", text):
+    if re.search(r"(?:^|[\[;{]|\n)\s*(?:cd|rename)\b", text) or _TCL_MADE_COMMAND.search(text):
         why = "the tcl code changes its directory, renames a command or calls one by a name"
         why += " made when it runs"
         out.append(("unverifiable", why))

@@ -880,19 +880,27 @@ def shapes(words: list[Any], script: Any) -> dict[int, Shape] | None:
 def past_parent(shape: Shape, pattern: bool = False) -> Shape | None:
     """A shape whose ``..`` leaves a part known only when it runs (``$(pwd)/../home``,
     ``$(mktemp -d)/..``, ``${DIRSTACK[1]}/..``, ``$(git rev-parse --show-cdup)../x``: red
-    team s32 A, C): that part's parent is no directory of the environment's, it is any
+    team s32 A, C), or may (a made part then a literal starting ``.`` or ``/``: that part
+    may end in ``.`` or be ``..``, red team s33 A): that part's parent is no directory of the environment's, it is any
     directory; the shape from there on is any text then what follows the last ``..``
     (None: no ``..`` after an unknown part). A pattern's wildcards there are any text, and
     so is a value of the environment's: the line steers the path now."""
     unknown = False
+    made = False  # the part just before is made on the line: it may end in ``.`` or ``..``
     cut: tuple[int, list[str], int] | None = None
     for index, token in enumerate(shape):
         if token[0] == "S":
             continue
         if token[0] != "L":
             unknown = True
+            made = token[0] == "*"
             continue
         names = token[1].split("/")
+        if made and names[0] in ("", "."):
+            # ``$(echo .)./home``, ``$(echo ..)/home``: the made part's end and the
+            # literal's first name meet only when the line runs (red team s33 A)
+            names = ["..", *names[1:]]
+        made = False
         if unknown and ".." in names:  # (its first name runs on from the unknown part)
             cut = (index, names, len(names) - 1 - names[::-1].index(".."))
     if cut is None:
@@ -921,6 +929,18 @@ def made_on_line(found: Shape | None) -> bool:
     program's output, ``$(rev <<< ...)``): any text at all, ``..`` and ``/`` included
     (not the environment's value, a number, or a path such as ``$(mktemp)`` gives)."""
     return found is not None and any(item[0] in ("*", "S") for item in found)
+
+
+def made_word(cmd: Any, word: str) -> bool:
+    """Whether ``word`` (an operand, or an option's value: ``dd of=$(...)``,
+    ``--env-file="$(echo .)env"``) is one the line computes when it runs (made_on_line)."""
+    if cmd.shapes is None:
+        return False
+    return any(
+        full.endswith(word) and made_on_line(cmd.shapes.get(index))
+        for index, full in enumerate(cmd.argv)
+        if index and cmd.dynamic[index]
+    )
 
 
 def _assigns(word: Any) -> bool:

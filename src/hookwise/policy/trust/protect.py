@@ -873,15 +873,9 @@ def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -
 def _computed_word(cmd: Command, word: str) -> bool:
     """Whether ``word`` (a target, or an option's value: ``dd of=$(...)``) is one the line
     computes when it runs (variables.made_on_line)."""
-    if cmd.shapes is None:
-        return False
-    from hookwise.shell.variables import made_on_line  # loaded with the parser
+    from hookwise.shell.variables import made_word  # loaded with the parser
 
-    return any(
-        full.endswith(word) and made_on_line(cmd.shapes.get(index))
-        for index, full in enumerate(cmd.argv)
-        if index and cmd.dynamic[index]
-    )
+    return made_word(cmd, word)
 
 
 def _computed_target(word: str, guard: Guard, how: str) -> None:

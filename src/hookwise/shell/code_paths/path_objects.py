@@ -18,10 +18,36 @@ if TYPE_CHECKING:
     from typing import Any
 
 _LIT = r"""(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")"""
+_CLASS = r"(?:Pure)?(?:Posix|Windows)?Path"
 _HEAD = re.compile(
-    r"(?<![\w.])(?:pathlib\s*\.\s*)?(?:Pure)?(?:Posix|Windows)?Path\s*"
-    r"(?:\.\s*(cwd|home)\s*\(\s*\)|\()"
+    r"(?<![\w.])(?:pathlib\s*\.\s*)?" + _CLASS + r"\s*(?:\.\s*(cwd|home)\s*\(\s*\)|\()"
 )
+# names the code binds to pathlib or its classes (red team s33 L: ``from pathlib import
+# Path as P``, ``import pathlib as p``, ``P = Path``): each starts a chain as Path does
+_FROM = re.compile(r"\bfrom\s+pathlib\s+import\s+\(?([\w\s,]+)")
+_MODULE = re.compile(r"\bimport\s+pathlib\s+as\s+([A-Za-z_]\w*)")
+_ALIAS = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*(?:pathlib\s*\.\s*)?" + _CLASS + r"\b(?!\s*\()")
+
+
+def _heads(code: str) -> Any:
+    """The pattern of a chain's start in ``code``: pathlib's own names, and those it binds."""
+    classes: list[str] = []
+    modules: list[str] = []
+    for found in _FROM.finditer(code):
+        for item in found.group(1).split(","):
+            words = item.split()
+            if len(words) == 3 and words[1] == "as" and re.fullmatch(_CLASS, words[0]):
+                classes.append(re.escape(words[2]))
+    modules += [re.escape(m) for m in _MODULE.findall(code)]
+    classes += [re.escape(a) for a in _ALIAS.findall(code)]
+    if not classes and not modules:
+        return _HEAD
+    module = "|".join(["pathlib", *modules])
+    name = "|".join([_CLASS, *classes])
+    return re.compile(
+        rf"(?<![\w.])(?:(?:{module})\s*\.\s*{_CLASS}|(?:{name}))\s*"
+        r"(?:\.\s*(cwd|home)\s*\(\s*\)|\()"
+    )
 # a name joined to a literal with `/` (p / "settings.json"): a path object made elsewhere
 _NAME_JOIN = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)\s*/\s*" + _LIT)
 _WRITES = re.compile(
@@ -112,7 +138,7 @@ def path_items(code: str, reads: bool) -> list[tuple[str, Any]]:
     path) for one a write method is called on, ("unverifiable", why) for a write to a
     path made when it runs."""
     out: list[tuple[str, Any]] = []
-    for head in _HEAD.finditer(code):
+    for head in _heads(code).finditer(code):
         path, end = _chain(code, head)
         writes = _WRITES.match(code, end) is not None
         if writes and path == COMPUTED:
