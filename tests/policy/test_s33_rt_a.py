@@ -11,6 +11,10 @@
   any delimiter, php's highlight_file/show_source/parse_ini_file (code_commands,
   code_paths/path_objects).
 - K: sqlite3's ``.import [OPTIONS] FILE`` reads FILE (tool_scripts._sqlite_source).
+- J: a linker's response file passed through the compiler (``-Wl,@F``, ``-Xlinker @F``)
+  is read as the compiler's own ``@F`` is (programs._linker_words); Rust's
+  ``include_str!``/``include_bytes!``/``include!`` read their file when it compiles
+  (includes._rust_included; a name not a literal is known only when it runs).
 
 Blocked rows do their damage in real bash first where the tool is installed here; the
 everyday neighbours must get through."""
@@ -18,6 +22,7 @@ everyday neighbours must get through."""
 from __future__ import annotations
 
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -121,14 +126,30 @@ TCL_RUN = [
     "tclsh <<< 'puts hi; [join {ex ec} \"\"] rm -rf ../victim'",
 ]
 
+# J: what the compiler's linker or its language reads when it compiles (the tree's
+# absolute paths as the red team's, relocated onto it)
+COMPILE_RUN = [
+    ("gcc -x c - -o x -Wl,@../home/.netrc <<< 'int main(){}'", "gcc"),
+    ("gcc -x c - -o x -Wl,--as-needed,@../home/.netrc <<< 'int main(){}'", "gcc"),
+    ("gcc -x c - -o x -Xlinker @../home/.netrc <<< 'int main(){}'", "gcc"),
+    ("rustc -o x - <<< 'fn main(){print!(\"{}\", include_str!(\"/tmp/rt33s/work/home/.netrc\"));}'"
+     " && ./x", "rustc"),
+    ("rustc -o x - <<< 'fn main(){print!(\"{:?}\", include_bytes!(r\"/tmp/rt33s/work/home/.netrc\"));}'"
+     " && ./x", "rustc"),
+    ("rustc -o x - <<< 'fn main(){print!(\"{}\", include_str!(concat!(\"/tmp/rt33s/work/home/\", "
+     "\".netrc\")));}' && ./x", "rustc"),
+]  # fmt: skip
+
 PASS = [
+    "gcc -x c - -o x -Wl,--as-needed <<< 'int main(){}'",
+    "rustc -o x - <<< 'fn main(){println!(\"hi\");}'",
     'cat "$(git rev-parse --show-toplevel)/README"',
     "cat ./README",
     'cat "$(ls -d src)/app.py"',
     'cat "$(dirname "$0")/README"',
     'for f in src/*.py; do cat "$f"; done',
     "python3 -c 'from pathlib import Path as P; print(P(\"README\").read_text())'",
-    "python3 -c 'import subprocess; subprocess.run([\"ls\"], cwd=\"src\")'",
+    'python3 -c \'import subprocess; subprocess.run(["ls"], cwd="src")\'',
     "perl -e 'print qx(ls)'",
     "php -r 'highlight_file(\"src/app.py\");'",
     "sqlite3 :memory: '.import --csv README t' '.schema'",
@@ -177,3 +198,19 @@ def test_a_tcl_command_word_made_when_it_runs_is_unverifiable(
 def test_everyday_neighbours_get_through(place: dict[str, Any], command: str) -> None:
     decision, reason = place["decided"](command)
     assert decision == "allow", (command, decision, reason)
+
+
+@pytest.mark.parametrize(("command", "tool"), COMPILE_RUN)
+def test_what_a_compile_reads_is_read(place: dict[str, Any], command: str, tool: str) -> None:
+    if shutil.which(tool, path=place["env"]["PATH"]) is not None:
+        # (rustup's toolchains are under the real home, not the tree's)
+        real = pwd.getpwuid(os.getuid()).pw_dir
+        env = {**place["env"], "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", f"{real}/.rustup")}
+        done = subprocess.run(["bash", "-c", command.replace(RED_ROOT, str(place["root"]))],
+                              cwd=place["project"], env=env, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+        output = done.stdout + done.stderr
+        shown = "netrcpw" in output or str(list(b"netrcpw"))[1:-1] in output
+        assert shown, f"no secret shown: {command}: {output[-300:]}"
+    decision, reason = place["decided"](command)
+    assert decision in ("ask", "deny"), (command, decision, reason)

@@ -1987,6 +1987,7 @@ DATA_INCLUDERS: dict[str, str] = {
     "g++": "#include", "c++": "#include", "clang++": "#include", "mcpp": "#include",
     "groff": ".so", "troff": ".so", "nroff": ".so", "soelim": ".so", "man": ".so",
     "m4": "include(",
+    "rustc": "include!",  # include!, include_str!, include_bytes! (red team s33 J)
 }  # fmt: skip
 
 
@@ -2128,6 +2129,7 @@ def _files_named(program: str, argv: list[str]) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
     if program in RESPONSE_FILES:
         found += [("read", w[1:]) for w in argv[1:] if w.startswith("@") and len(w) > 1]
+        found += [("read", w[1:]) for w in _linker_words(argv) if w.startswith("@") and len(w) > 1]
     named = (*(reads or ((), ()))[0], *(reads or ((), ()))[1], *(writes or ((), ()))[0],
              *(writes or ((), ()))[1])  # fmt: skip
     if not named or not any(_may_name(w, named) for w in rest[1:]):
@@ -2144,6 +2146,18 @@ def _files_named(program: str, argv: list[str]) -> list[tuple[str, Any]]:
         values = option_values(rest, *writes, known=known)
         found += [("write", v) for v in values if v not in ("-", "")]
     return found
+
+
+def _linker_words(argv: list[str]) -> list[str]:
+    """The words a compiler passes on to its linker (``-Wl,a,@F``, ``-Xlinker @F``): the
+    linker reads a response file ``@F`` among them as the compiler does (red team s33 J)."""
+    out: list[str] = []
+    for at, word in enumerate(argv[1:], start=1):
+        if word.startswith("-Wl,"):
+            out += word[4:].split(",")
+        elif word == "-Xlinker" and at + 1 < len(argv):
+            out.append(argv[at + 1])
+    return out
 
 
 def _may_name(word: str, named: tuple[str, ...]) -> bool:

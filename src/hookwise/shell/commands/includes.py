@@ -17,6 +17,8 @@ def included_files(program: str, data: str) -> list[str]:
     red team s28 O) reads a name known only when it runs (programs.COMPUTED); lines are
     spliced and comments dropped first, as the preprocessor does, and ``%:`` is ``#``."""
     directive = DATA_INCLUDERS[program]
+    if directive == "include!":
+        return _rust_included(data)
     found: list[str] = []
     if directive == "#include":
         import re
@@ -45,6 +47,24 @@ def included_files(program: str, data: str) -> list[str]:
             name = text[len(directive) :].split()[0]
         if name:
             found.append(name)
+    return found[:64]
+
+
+def _rust_included(data: str) -> list[str]:
+    """The files Rust code reads when it compiles: ``include_str!("F")``,
+    ``include_bytes!``, ``include!`` of a literal (plain or raw string); of anything else
+    (``concat!``, ``env!``: red team s33 J) a name known only when it runs."""
+    import re
+
+    from hookwise.shell.programs import COMPUTED
+
+    found: list[str] = []
+    for match in re.finditer(r"\binclude(?:_str|_bytes)?\s*!\s*[(\[{]", data):
+        literal = re.match(r'\s*(?:r(#*)"(.*?)"\1|"((?:[^"\\]|\\.)*)")\s*[)\]}]', data[match.end() :], re.S)
+        if literal is None:
+            found.append(COMPUTED)
+        else:
+            found.append(literal.group(2) if literal.group(2) is not None else literal.group(3))
     return found[:64]
 
 
