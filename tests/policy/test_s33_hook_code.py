@@ -172,6 +172,7 @@ def test_a_hosts_install_is_denied(env: dict[str, str], isolated: Path) -> None:
         (f"cp /tmp/x {versions}/2.1.330", str(versions)),
         (f"printf '' >> {package}/package.json", str(package)),
         (f"sed -i 1d {package}/dist/index.js", str(package)),
+        (f"tar -xf /tmp/gemini.tar -C {package}", str(package)),  # (its names are code)
     ):
         decision, reason = decide(env, command, str(isolated))
         assert decision == "deny", (command, reason)

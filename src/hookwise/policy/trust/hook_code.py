@@ -165,11 +165,15 @@ def path_directories(env: dict[str, str], cwd: str | None = None) -> list[str]:
     return [os.path.normpath(os.path.join(base, d or ".")) for d in value.split(":")]
 
 
-def path_programs(env: dict[str, str], cwd: str | None = None) -> list[tuple[str, str]]:
+def path_programs(
+    env: dict[str, str], cwd: str | None = None, installs: list[tuple[str, str]] | None = None
+) -> list[tuple[str, str]]:
     """Each hook program's name in every PATH directory up to where it is found (a file
     put there first is what the host runs), and the program found, with its links, where
     this user can change it (root: ``/bin/sh``, ``/usr/bin/bash``). Directories this user
-    can neither write nor create are passed over: nothing can be put there."""
+    can neither write nor create are passed over: nothing can be put there. ``installs``
+    gets each host's install (:func:`install_dir`): code, never a program an archive
+    may put into its directory (protect's ``holds``)."""
     out: list[tuple[str, str]] = []
     directories = list(dict.fromkeys(path_directories(env, cwd)))  # (a repeat finds nothing new)
     writable = {d: os.access(d, os.W_OK) or not os.path.lexists(d) for d in directories}
@@ -181,10 +185,10 @@ def path_programs(env: dict[str, str], cwd: str | None = None) -> list[tuple[str
                 out.append((path, why))
             if found:
                 out += [(p, why) for p in link_chain(path) if os.access(p, os.W_OK)]
-                if name not in HOOK_PROGRAMS:  # a host's command: its install too
+                if installs is not None and name not in HOOK_PROGRAMS:  # a host's command
                     where = install_dir(path, directories)
                     if where is not None and _changeable(where):
-                        out.append((where, why + " (its install)"))
+                        installs.append((where, why + " (its install)"))
                 break
     if os.path.exists(HOOK_SHELL):
         why = "the shell Claude Code runs every hook with"
@@ -243,6 +247,8 @@ def hook_code(env: dict[str, str], cwd: str | None = None) -> list[tuple[str, st
         out.append((script, "the hookwise command beside hookwise's interpreter"))
     out += interpreter_files(sys.executable)
     out += loaded_files()
-    out += path_programs(env, cwd)
+    installs: list[tuple[str, str]] = []
+    out += path_programs(env, cwd, installs)
+    out += installs
     out += host_code_dirs(env)
     return [(os.path.abspath(p), why) for p, why in out]
