@@ -150,16 +150,20 @@ def environment(host: str, layout: clis.Layout) -> dict[str, str]:
     return env
 
 
-def script_of(commands: list[str]) -> Script:
-    return Script([call("bash", command=c, description="run it") for c in commands])
+def script_of(commands: list[str], calls: list[Any] | None = None) -> Script:
+    """``bash`` calls of ``commands``, then the (tool, arguments) ``calls`` of any tool."""
+    shell = [call("bash", command=c, description="run it") for c in commands]
+    return Script([*shell, *[call(name, args) for name, args in calls or []]])
 
 
 def run_child(host: str, root: Path) -> dict[str, Any]:
     """Fake model + host in this process's network; what the model received."""
     layout = clis.Layout(root)
     commands = json.loads((root / "commands.json").read_text(encoding="utf-8"))
+    scripted = root / "calls.json"  # the model's calls of other tools, after the commands
+    calls = json.loads(scripted.read_text(encoding="utf-8")) if scripted.exists() else []
     name = "kilo.json" if host == "kilo" else "opencode.json"
-    with FakeModel(script=script_of(commands)) as fake:
+    with FakeModel(script=script_of(commands, calls)) as fake:
         config = layout.proj / name
         config.write_text(
             config.read_text(encoding="utf-8").replace(URL_PLACEHOLDER, fake.url),
@@ -182,11 +186,20 @@ def run_child(host: str, root: Path) -> dict[str, Any]:
     }
 
 
-def run_host(host: str, root: Path, commands: list[str]) -> dict[str, Any]:
-    """The child in a loopback-only namespace when the machine allows one."""
+def run_host(
+    host: str,
+    root: Path,
+    commands: list[str],
+    *,
+    calls: list[tuple[str, dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """The child in a loopback-only namespace when the machine allows one; ``calls``: the
+    model's (tool, arguments) after the ``bash`` commands."""
     import subprocess
 
     (root / "commands.json").write_text(json.dumps(commands), encoding="utf-8")
+    if calls:
+        (root / "calls.json").write_text(json.dumps(calls), encoding="utf-8")
     prefix = namespace_prefix()
     argv = [sys.executable, "-m", "tests.e2e.plugin_hosts", host, str(root)]
     if prefix:

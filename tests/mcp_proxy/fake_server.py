@@ -23,10 +23,12 @@ from typing import Any
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "echo"
 LOG = os.environ.get("FAKE_SERVER_LOG")
+# FAKE_SERVER_TOOLS: more tools' names, a JSON list (how a host names such a tool)
 TOOLS = [
     {"name": n, "inputSchema": {"type": "object"}}
-    for n in ("greet", "run_command", "write_file", "delete_file", "image")
-]
+    for n in ("greet", "run_command", "write_file", "delete_file", "image",
+              *json.loads(os.environ.get("FAKE_SERVER_TOOLS") or "[]"))
+]  # fmt: skip
 RESOURCE = "file:///secret/notes.txt"
 RESOURCE_TEXT = "RESOURCE-CONTENT-SECRET"
 

@@ -51,7 +51,7 @@ rules:
 
 # how each host names tool T of server S, as read in its own code (names the tests give
 # keep every character, so no host changes them); checked against the protocol table below
-NAMES = {"qwen": "mcp__{s}__{t}", "cline": "{s}__{t}", "droid": "{s}___{t}"}
+NAMES = {"qwen": "mcp__{s}__{t}", "cline": "{s}__{t}", "droid": "{s}___{t}", "copilot": "{s}-{t}"}
 
 
 def _named(host: str, server: str, tool: str) -> str:
@@ -106,6 +106,7 @@ SHAPES = [
     ("cline", "name"),
     ("cline", "use_mcp_tool"),
     ("droid", "name"),
+    ("copilot", "name"),
     ("opencode", "plugin"),
     ("kilo", "plugin"),
     ("windsurf", "fields"),
@@ -187,8 +188,9 @@ def test_a_name_that_does_not_tell_its_server_leaves_the_server_s_rules_unverifi
 ) -> None:
     """A name the host hashed (Qwen Code ``_`` + 7 base-36 digits, Cline ``_`` + 8 hex: the
     server's real name may be ``my.vault``), a server whose ``.`` Droid made ``_`` with no
-    mark, Cursor's call that names no server, and a host whose naming has no record
-    (GitHub Copilot CLI): a rule on the server that could hold makes the call unverifiable
+    mark, one whose ``.`` GitHub Copilot CLI made ``-`` with no mark, a name Copilot may have
+    cut to 64 characters, Cursor's call that names no server, and a host whose naming has no
+    record (Crush): a rule on the server that could hold makes the call unverifiable
     (``settings.unverifiable``: ask), where it ran before; a rule on the tool alone is
     decided on the tool the payload names."""
     _setup(project)
@@ -197,14 +199,21 @@ def test_a_name_that_does_not_tell_its_server_leaves_the_server_s_rules_unverifi
         ("cline", "name", "my_vault", "get_0123abcd", "vault-off"),
         ("droid", "name", "my_vault", "get", "dotted-off"),
         ("cursor", "before_mcp", "?", "get", "vault-off"),
-        ("copilot", "unrecorded", "other", "get", "vault-off"),
+        ("crush", "unrecorded", "other", "get", "vault-off"),
+        # Copilot makes server my.vault's "." "-" with no mark (observed): my-vault-get
+        ("copilot", "name", "my-vault", "get", "dotted-off"),
+        # ... and cuts a name past 64 characters to 64 with no mark: a 64-character name
+        # (every rule on MCP calls: the first named, a built-in one)
+        ("copilot", "name", "v" * 60, "get", ""),
     ]
     for host, shape, server, tool, rule in cases:
         decision, why = _hook(project, host, shape, server, tool, {"name": "db"})
         assert decision in ("ask", "deny") and "cannot verify" in why, (host, decision, why)
         assert NAMED in why, (host, why)
-        if shape in ("name", "before_mcp") and host != "qwen" and host != "cline":
+        if shape in ("name", "before_mcp") and host != "qwen" and host != "cline" and rule:
             assert f"'{rule}'" in why, (host, why)  # the rule that could hold, named
+        if not rule:
+            assert "to 64 with no mark" in why, (host, why)
     # Cursor's tool is named: a rule on another tool does not hold, none on a server does
     # not read the server
     assert _hook(project, "cursor", "before_mcp", "?", "drop_table", {})[0] == "deny"
@@ -296,3 +305,21 @@ def test_the_plugin_s_rename_is_read_with_every_server_the_host_s_name_fits(
             )  # fmt: skip
             got = _answer(host, done)
             assert got[0] == decision and said in got[1], (host, renamed, got)
+
+
+def test_copilot_s_changed_tool_name_leaves_a_rule_on_it_unverifiable(project: Project) -> None:
+    """GitHub Copilot CLI names tool ``drop.table`` of server ``fake`` ``fake-drop-table``
+    with no mark (observed: tests/e2e/test_host_mcp_names_live.py COPILOT_TOOLS): a rule
+    on ``drop.table`` cannot be matched against that name, so it makes the call
+    unverifiable, where it ran before; a name with no ``-`` but its separator holds no
+    changed name, and the rule does not touch it."""
+    user = Path(project.env["XDG_CONFIG_HOME"]) / "hookwise" / "policy.yaml"
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text(
+        "version: 1\nrules:\n"
+        "  - {id: dotted-tool, match: {mcp: {tool: drop.table}}, action: deny}\n",
+        "utf-8",
+    )
+    decision, why = _hook(project, "copilot", "name", SERVER, "drop-table", {"name": "users"})
+    assert decision == "ask" and "'dotted-tool'" in why and NAMED in why, (decision, why)
+    assert _hook(project, "copilot", "name", SERVER, "greet", {"name": "x"}) == ("", "")

@@ -285,11 +285,14 @@ def test_hook_command(runner: CliRunner) -> None:
     import shlex
     import sys
 
-    fast = shlex.split(
-        runner.invoke(cli, ["policy", "hook-command", "--platform", "gemini"]).output
-    )
-    assert fast[:3] == [sys.executable, "-I", "-S"]
-    assert fast[3].endswith("hookwise/policy/run_hook.py")
-    assert fast[4:] == ["--platform", "gemini"]
-    console = shlex.split(runner.invoke(cli, ["policy", "hook-command", "--console"]).output)
+    from hookwise.config.hookwise_command import DIRECT_PREFIX
+
+    printed = runner.invoke(cli, ["policy", "hook-command", "--platform", "gemini"]).output
+    assert printed.startswith(DIRECT_PREFIX)  # (the limits' check: s33)
+    fast = shlex.split(printed.removeprefix(DIRECT_PREFIX))
+    assert fast[:5] == [sys.executable, "-I", "-S", "-X", "utf8"]
+    assert fast[5].endswith("hookwise/policy/run_hook.py")
+    assert fast[6:] == ["--platform", "gemini"]
+    printed = runner.invoke(cli, ["policy", "hook-command", "--console"]).output
+    console = shlex.split(printed.removeprefix(DIRECT_PREFIX))
     assert console[0].endswith("hookwise") and console[1:] == ["hook"]

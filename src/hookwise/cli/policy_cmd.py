@@ -827,18 +827,12 @@ def untrust_cmd(files: tuple[Path, ...], cwd: Path | None, as_json: bool) -> Non
 @_platform_alias
 @click.option("--console", is_flag=True, help="The plain `hookwise hook` form instead.")
 def hook_command(dialect: str | None, platform: str | None, console: bool) -> None:
-    """Print the command line to register as the agents' hook (the fastest form)."""
-    import shlex
+    """Print the command line to register as the agents' hook (the fastest form): it
+    checks the hook's resource limits, then runs this machine's interpreter."""
+    from hookwise.config.hookwise_command import direct_command
+    from hookwise.policy.install.launcher import hook_argv
 
-    platform = dialect or platform
-    from hookwise.policy import run_hook
-
-    extra = ["--platform", platform] if platform else []
-    if console:
-        argv = [str(Path(sys.executable).parent / "hookwise"), "hook", *extra]
-    else:
-        argv = [sys.executable, "-I", "-S", str(Path(run_hook.__file__).resolve()), *extra]
-    click.echo(shlex.join(argv))
+    click.echo(direct_command(hook_argv(dialect or platform, console=console)))
 
 
 @policy.command(name="fuzz")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable
-from typing import Final
+from typing import Final, NamedTuple
 
 from hookwise.protocol.hosts import HOST_NAMES
 
@@ -134,35 +134,75 @@ LOCALE: Final = "export LC_ALL=C; "
 # come first and outside the `{ ...; } 2>/dev/null` of the others: a shell saves a
 # redirected descriptor at 10 or above, which fails under a lower limit, and what the
 # redirection covers does not run.)
-LIMIT_FLOORS: Final = (
-    # (ulimit option, the floor in its unit, what it is; UNLIMITED_FIRST: `unlimited` tried;
-    # the descriptors first)
-    ("n", "1024", "RLIMIT_NOFILE, ulimit -n, 1024 descriptors"),
-    ("s", "8192", "RLIMIT_STACK, ulimit -s, 8192 KiB"),
-    ("t", "60", "RLIMIT_CPU, ulimit -t, 60 s"),
-    ("v", "2097152", "RLIMIT_AS, ulimit -v, 2 GiB"),
-    ("d", "2097152", "RLIMIT_DATA, ulimit -d, 2 GiB"),
+class Floor(NamedTuple):
+    """A limit the hook needs: ulimit's option (dash takes one a call), the floor in
+    ulimit's unit, the resource's name, that unit, what one unit is in the resource
+    module's (bytes for KiB), and whether `unlimited` is tried first."""
+
+    option: str
+    floor: int
+    resource: str
+    unit: str
+    scale: int
+    unlimited_first: bool
+
+
+LIMIT_FLOORS: Final = (  # (the descriptors first)
+    Floor("n", 1024, "RLIMIT_NOFILE", "descriptors", 1, False),
+    Floor("s", 8192, "RLIMIT_STACK", "KiB", 1024, False),
+    Floor("t", 60, "RLIMIT_CPU", "s", 1, True),
+    Floor("v", 2097152, "RLIMIT_AS", "KiB", 1024, True),
+    Floor("d", 2097152, "RLIMIT_DATA", "KiB", 1024, True),
 )
-UNLIMITED_FIRST: Final = frozenset({"t", "v", "d"})
+
+# Said when a hard limit is below its floor, before one line per limit naming it, the
+# floor and the hard limit's value (`ulimit -H`, written straight to stderr: no `$(...)`,
+# whose pipe another process could hold open). A tool call can lower its host's hard
+# limits (`prlimit --pid`), which only a privileged process can raise again: every hook
+# blocks until the agent is restarted (red team s32, left open; s33).
+LIMIT_BLOCKED: Final = (
+    "hookwise: blocked: a hard resource limit of this process is below what the hook "
+    "needs. The agent running this hook has it too (lowered by a tool call, prlimit --pid, "
+    "or set when it started), and every hook blocks until you restart the agent without it "
+    "(hookwise doctor names the limits of the shell it runs in)"
+)
 
 
 def _limits() -> str:
-    first, *rest = LIMIT_FLOORS
-    option, floor, what = first  # (descriptors: no redirection)
-    parts = [f'k=; ulimit -S -{option} {floor} || k="$k ({what})"; {{ ']
-    for option, floor, what in rest:
-        up = f"ulimit -S -{option} unlimited || " if option in UNLIMITED_FIRST else ""
-        parts.append(f'{up}ulimit -S -{option} {floor} || k="$k ({what})"; ')
+    first, *rest = LIMIT_FLOORS  # (descriptors: no redirection)
+    parts = [f'k=; ulimit -S -{first.option} {first.floor} || k="$k {first.option}"; {{ ']
+    for limit in rest:
+        up = f"ulimit -S -{limit.option} unlimited || " if limit.unlimited_first else ""
+        parts.append(f'{up}ulimit -S -{limit.option} {limit.floor} || k="$k {limit.option}"; ')
+    cases = "".join(
+        f"{limit.option}) printf '%s ' \"hookwise:   {limit.resource} (ulimit -{limit.option}): "
+        f'the hook needs {limit.floor} {limit.unit}, the hard limit is" ;; '
+        for limit in LIMIT_FLOORS
+    )
     parts.append(
         "ulimit -S -f unlimited || export PYTHONDONTWRITEBYTECODE=1; } 2>/dev/null; "
-        '[ -z "$k" ] || { echo "hookwise: a hard limit of this process is below what the '
-        'hook needs:$k (set on its host by a tool call? restart the agent): blocked" >&2; '
-        "exit 2; }; "
+        # (`exec >&2`: no descriptor saved, which a low RLIMIT_NOFILE would refuse)
+        f'[ -z "$k" ] || {{ exec >&2; echo "{LIMIT_BLOCKED}"; for o in $k; do '
+        f'case $o in {cases}esac; ulimit -H -"$o"; done; exit 2; }}; '
     )
     return "".join(parts)
 
 
 LIMITS: Final = _limits()
+# What install wrote in s32: the hard limits named without their values (still recognised).
+LIMITS_S32: Final = (
+    'k=; ulimit -S -n 1024 || k="$k (RLIMIT_NOFILE, ulimit -n, 1024 descriptors)"; { '
+    'ulimit -S -s 8192 || k="$k (RLIMIT_STACK, ulimit -s, 8192 KiB)"; '
+    'ulimit -S -t unlimited || ulimit -S -t 60 || k="$k (RLIMIT_CPU, ulimit -t, 60 s)"; '
+    "ulimit -S -v unlimited || ulimit -S -v 2097152 || "
+    'k="$k (RLIMIT_AS, ulimit -v, 2 GiB)"; '
+    "ulimit -S -d unlimited || ulimit -S -d 2097152 || "
+    'k="$k (RLIMIT_DATA, ulimit -d, 2 GiB)"; '
+    "ulimit -S -f unlimited || export PYTHONDONTWRITEBYTECODE=1; } 2>/dev/null; "
+    '[ -z "$k" ] || { echo "hookwise: a hard limit of this process is below what the '
+    'hook needs:$k (set on its host by a tool call? restart the agent): blocked" >&2; '
+    "exit 2; }; "
+)
 
 # The launcher's exec must not fail into a status the host takes as a non-blocking error:
 # one allowed tool call, `sleep 60 3>>$INTERPRETER &`, kept the launcher's interpreter open
@@ -183,6 +223,37 @@ EXEC_GUARD: Final = (
     '[ -z "${BASH_VERSION-}" ] || shopt -s execfail; ',
     f'; trap - EXIT; echo "{LAUNCHER_NOT_STARTED}" >&2; exit 2',
 )
+
+
+# The direct commands (`hookwise install --direct`: this machine's interpreter running
+# run_hook.py; `--console`: its `hookwise hook`) judge the same floors, in the shell the
+# host runs every hook command with, before it execs the interpreter: written as a bare
+# argv they checked nothing, and a tool call that set its host's stack to 24 KiB killed
+# Python before its first line (SIGSEGV), which every host takes as a non-blocking error
+# (s33). Nothing in Python could: the interpreter dies before it runs a line.
+DIRECT_PREFIX: Final = LIMITS + "exec "
+
+
+def direct_command(argv: list[str]) -> str:
+    """A direct hook command: the limits' check, then ``exec`` of ``argv``."""
+    return DIRECT_PREFIX + shlex.join(argv)
+
+
+def _direct_argv_text(command: str) -> str:
+    """A direct command's argv text (a command without the limits' check: itself)."""
+    return command.removeprefix(DIRECT_PREFIX)
+
+
+def direct_inherits_limits(command: object) -> bool:
+    """Whether ``command`` runs hookwise's hook (not the portable form) with no limits'
+    check before it: a direct form written before s33, or a hand-written
+    ``hookwise hook``."""
+    return (
+        isinstance(command, str)
+        and not command.startswith(DIRECT_PREFIX)
+        and not is_portable_command(command)
+        and is_hookwise_command(command)
+    )
 
 
 def _fallback(arguments: str) -> str:
@@ -236,16 +307,17 @@ def portable_argv(host: str) -> list[str]:
 
 
 def _portable_pattern(
-    session: str = SESSION_LAUNCHER, s28: bool = False, s32: bool = True
+    session: str = SESSION_LAUNCHER, s28: bool = False, s32: bool = True, limits: str = LIMITS
 ) -> re.Pattern[str]:
     """The portable script with any launcher location (Gemini CLI expands the ``$HOME``
     in it, and ``${XDG_DATA_HOME:-...}`` in the form written before s27, when it loads its
     settings) and any host; ``session``
     empty: the form written before the session's launcher was read; ``s28``: the form
     written up to s28 (no locale, any status of the fallback below 126 passed); ``s32``
-    False: the form written before the limits were checked and a failed exec blocked."""
+    False: the form written before the limits were checked and a failed exec blocked;
+    ``limits``: the limits' check as written then (``LIMITS_S32``)."""
     locale, fallback = ("", _fallback_s28) if s28 else (LOCALE, _fallback)
-    limits, exec_guard = (LIMITS, EXEC_GUARD) if s32 else ("", ("", ""))
+    limits, exec_guard = (limits, EXEC_GUARD) if s32 else ("", ("", ""))
     script = _portable_script(
         "--platform \0", session, locale, fallback, limits, exec_guard=exec_guard
     )
@@ -263,6 +335,7 @@ _PORTABLE: Final = (
     _portable_pattern(s28=True, s32=False),  # (this session's lookup, before the locale: s28)
     _portable_pattern(SESSION_LAUNCHER_S29, s32=False),  # ([4]: reads_mounts_through_a_pipe)
     _portable_pattern(s32=False),  # ([5]: inherits_limits: s30 to s31)
+    _portable_pattern(limits=LIMITS_S32),  # (s32: the hard limits named without values)
 )
 
 
@@ -312,7 +385,7 @@ def inherits_limits(command: object) -> bool:
     """Whether ``command`` is a portable form written before s32, which runs the hook under
     whatever limits its host has (a tool call can set them: red team s31 run #2 and #6)."""
     return isinstance(command, str) and any(
-        pattern.fullmatch(command) is not None for pattern in _PORTABLE[1:]
+        pattern.fullmatch(command) is not None for pattern in _PORTABLE[1:6]
     )
 
 
@@ -321,7 +394,7 @@ def machine_paths(command: object) -> list[str]:
     if not isinstance(command, str) or is_portable_command(command):
         return []
     try:
-        argv = shlex.split(command)
+        argv = shlex.split(_direct_argv_text(command))
     except ValueError:
         return []
     head = argv[: next((i for i, a in enumerate(argv) if a in ("--platform", "--host")), 6)]
@@ -344,7 +417,7 @@ def is_hookwise_command(command: object) -> bool:
     if is_portable_command(command):
         return True
     try:
-        argv = shlex.split(command)
+        argv = shlex.split(_direct_argv_text(command))
     except ValueError:
         return False
     if not argv:
@@ -367,7 +440,12 @@ def is_hookwise_command(command: object) -> bool:
 
 
 __all__ = [
+    "DIRECT_PREFIX",
+    "LIMIT_FLOORS",
     "NOT_INSTALLED",
+    "Floor",
+    "direct_command",
+    "direct_inherits_limits",
     "follows_any_session_file",
     "inherits_limits",
     "is_hookwise_command",

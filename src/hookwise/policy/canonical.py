@@ -276,7 +276,8 @@ CUT_MARK = "..."
 # "" for a part the payload does not say), "why": why the name may stand for a server and
 # tool that are none of these ("" when it cannot), "keeps": the characters the host keeps
 # in a name, where it makes the others "_" with no mark ("" where it does not), "host": the
-# host's title}
+# host's title, "encoded": true where the host changes the others otherwise, with no mark
+# (protocol/hosts.py ``mcp_names`` "encoded")}
 MCP_CALL = "_hookwise_mcp"
 
 
@@ -349,6 +350,11 @@ def mcp_name_readings(
         )
     elif limit and len(name) > limit:
         why = f"changes a name past {limit} characters: {name!r} may stand for another"
+    elif limit and changed == "encoded" and len(name) == limit:
+        why = (
+            f"cuts a name past {limit} characters to {limit} with no mark: {name!r} may "
+            "stand for another"
+        )
     return splits, why
 
 

@@ -265,7 +265,11 @@ class HostInfo:
         # changes the name (0: never); "silent" where a character outside those it keeps
         # is made "_" with no mark, "marked" where any change (such a character, or the
         # length) gives the name the mark instead, "first" where the name is read at its
-        # first separator only and what the host changes is not recorded; the mark: "..."
+        # first separator only and what the host changes is not recorded, "encoded" where
+        # such a character is changed otherwise than hookwise makes names (GitHub Copilot
+        # CLI: "-", a non-ASCII name IDNA-encoded) and a name past the length cut to it,
+        # both with no mark (a rule naming a server or tool with such a character, and a
+        # name as long as the bound, leave the rules on MCP calls unverifiable); the mark: "..."
         # (the first 30 and the last 30 characters around it), "hex:N" or "base36:N" ("_"
         # and N such characters at its end, a hash of the name as it was)). None: not
         # recorded, so a tool outside ``tools`` may be an MCP tool whose server and tool
@@ -462,6 +466,13 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "web_fetch": "web_fetch",
             "task": "task",
         },
+        # 1.0.102 (its Rust runtime, prebuilds/linux-x64/runtime.node: "MCP tool name ...
+        # exceeds ... character limit, truncated to"; observed offline with servers of other
+        # names): server + "-" + tool, each character of the server's or the tool's name
+        # outside [a-zA-Z0-9_-] made "-" ("a..b" a--b), a non-ASCII name IDNA-encoded ("é"
+        # xn--9ca), the name cut to 64 with no mark; both hook keys' tool name for server
+        # fs's write_file is fs-write_file (tests/e2e/test_host_mcp_names_live.py)
+        mcp_names=("", "-", "a-zA-Z0-9_-", 64, "encoded", ""),
         config_dir=("COPILOT_HOME", ".copilot", ""),
         install_files={"project": ".github/hooks/hookwise.json", "user": "hooks/hookwise.json"},
         failure={"crash": "blocked", "timeout": "runs"},
@@ -1064,6 +1075,8 @@ def mcp_call_name(name: str, server: str, tool: str) -> str | None:
     if not called.startswith(prefix):
         called = prefix + called
     kept = re.sub(f"[^{keeps}]", "_", called)
+    if changed == "encoded" and (kept != called or (limit and len(kept) > limit)):
+        return None  # changed otherwise than made here
     if (limit and len(kept) > limit) or (changed == "marked" and kept != called):
         if mark != "...":
             return None  # a hash of the name: not made here

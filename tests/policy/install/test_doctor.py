@@ -16,7 +16,7 @@ from hookwise.policy.install.doctor import (
     diagnose,
     host_reading,
 )
-from hookwise.policy.install.launcher import hook_command
+from hookwise.policy.install.launcher import hook_argv, hook_command
 from hookwise.policy.install.plan import plan_install, write_plan
 
 POLICY = """\
@@ -305,7 +305,7 @@ def test_an_answer_unlike_this_hookwise_is_a_warning(setup: Setup) -> None:
 
 def test_a_missing_interpreter_fails_the_self_test(setup: Setup) -> None:
     direct = hook_command("gemini", direct=True)
-    command = direct.replace(direct.split()[0], str(setup.home / "gone" / "python3"))
+    command = direct.replace(hook_argv("gemini")[0], str(setup.home / "gone" / "python3"))
     setup.env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
     setup.install("gemini", command=command)
     report = setup.doctor("gemini")

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from hookwise.config.atomic import write_text_atomic
 from hookwise.config.codex.settings import load_codex_hooks
-from hookwise.config.hookwise_command import is_hookwise_command, machine_paths
+from hookwise.config.hookwise_command import DIRECT_PREFIX, is_hookwise_command, machine_paths
 from hookwise.config.jsonc import JsonDocument, parse_jsonc
 from hookwise.policy.install.codex_hook_trust import (
     edit_codex_project_trust,
@@ -72,10 +72,13 @@ def test_hook_command_is_the_fast_launcher_and_quotes_for_the_shell(
     assert machine_paths(shlex.join(argv)) == [sys.executable, argv[5]]
     monkeypatch.setattr(sys, "executable", "/opt/my python/it's/bin/python3")
     command = hook_command("gemini", direct=True)
-    assert shlex.split(command) == hook_argv("gemini")
-    assert shlex.split(command)[0] == "/opt/my python/it's/bin/python3"
+    assert command.startswith(DIRECT_PREFIX)  # (the limits' check: s33)
+    argv = shlex.split(command.removeprefix(DIRECT_PREFIX))
+    assert argv == hook_argv("gemini")
+    assert argv[0] == "/opt/my python/it's/bin/python3"
     assert is_hookwise_command(command)
-    console = hook_command("claude", console=True)
+    assert machine_paths(command)[0] == "/opt/my python/it's/bin/python3"
+    console = hook_command("claude", console=True).removeprefix(DIRECT_PREFIX)
     assert shlex.split(console)[1:] == ["hook", "--platform", "claude"]
     assert shlex.split(console)[0] == "/opt/my python/it's/bin/hookwise"
 

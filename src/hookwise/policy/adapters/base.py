@@ -168,9 +168,10 @@ def mcp_call(host_tool: str, payload: dict[str, Any], table: dict[str, Any]) -> 
                 else f"names MCP tools in a way hookwise has no record of: {host_tool!r} "
                 "may be one, whose server and tool cannot be told"
             )
-        keeps = naming[2] if naming is not None and naming[4] == "silent" else ""
+        changed = naming[4] if naming is not None else ""
+        keeps = naming[2] if naming is not None and changed in ("silent", "encoded") else ""
         call = {"readings": [list(r) for r in readings], "why": why, "keeps": keeps,
-                "host": title}  # fmt: skip
+                "host": title, "encoded": changed == "encoded"}  # fmt: skip
         payload[canonical.MCP_CALL] = call
     readings = call.get("readings") or []
     named = f"mcp__{readings[0][0]}__{readings[0][1]}" if readings else host_tool

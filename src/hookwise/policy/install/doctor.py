@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookwise.config.files import read_file_bytes
 from hookwise.config.hookwise_command import (
+    direct_inherits_limits,
     follows_any_session_file,
     inherits_limits,
     is_hookwise_command,
@@ -976,6 +977,17 @@ def _check_portability(
         if entry.command in seen:
             continue
         seen.add(entry.command)
+        if direct_inherits_limits(entry.command):
+            form = "--console" if "hookwise hook" in entry.command else "--direct"
+            report.add(
+                "warn",
+                "limits",
+                f"{entry.origin.partition('#')[0]}: the registered command runs the hook "
+                "directly and checks no resource limits: a tool call that lowers its host's "
+                "(`prlimit --pid`: a small stack) kills the hook before its first line and "
+                f"the host runs the tool; `hookwise install {report.host} {form}` (or without "
+                "the option: the portable command) rewrites it with the check",
+            )
         paths = machine_paths(entry.command)
         if paths and entry.scope == "project":
             report.add(
@@ -1156,6 +1168,11 @@ def diagnose(
     from hookwise.policy.install.session_launcher import session_launcher_checks
 
     policy.checks += [Check(s, "session launcher", d) for s, d in session_launcher_checks()]
+    from hookwise.policy.install.limits_check import limit_checks
+    from hookwise.policy.install.path_check import path_checks
+
+    policy.checks += [Check(s, "limits", d) for s, d in limit_checks()]
+    policy.checks += [Check(s, "PATH", d) for s, d in path_checks(environ)]
     reports = [
         check_host(
             host,

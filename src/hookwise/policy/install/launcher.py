@@ -4,7 +4,8 @@ The portable command (``config/hookwise_command.py``) runs the launcher that ins
 (``~/.local/share/hookwise/hook``): this interpreter without its site step, loading the hook's
 modules from its snapshot (``policy/snapshot.py``). A direct command (``--direct``,
 ``--console``: ``policy/run_hook.py`` or ``hookwise hook``) names this machine's paths instead
-and is only for settings files that are not shared.
+and is only for settings files that are not shared; the host's shell checks the hook's
+resource limits before it (``hookwise_command.direct_command``).
 """
 
 from __future__ import annotations
@@ -13,26 +14,29 @@ import shlex
 import sys
 from pathlib import Path
 
-from hookwise.config.hookwise_command import portable_command
+from hookwise.config.hookwise_command import direct_command, portable_command
 from hookwise.policy.snapshot import NO_BYTECODE
 from hookwise.policy.trust.scopes import snapshot_path
 
 
-def hook_argv(host: str, *, console: bool = False) -> list[str]:
+def hook_argv(host: str | None, *, console: bool = False) -> list[str]:
     """The argv of a direct hook command for this machine: the fast launcher, or
-    ``hookwise hook`` with ``console``. Both name paths of this machine only."""
+    ``hookwise hook`` with ``console``. Both name paths of this machine only (``host``
+    None: the hook detects it from each payload)."""
+    extra = ["--platform", host] if host else []
     if console:
-        return [str(Path(sys.executable).parent / "hookwise"), "hook", "--platform", host]
+        return [str(Path(sys.executable).parent / "hookwise"), "hook", *extra]
     from hookwise.policy import run_hook
 
     launcher = str(Path(run_hook.__file__).resolve())
-    return [sys.executable, "-I", "-S", *UTF8, launcher, "--platform", host]
+    return [sys.executable, "-I", "-S", *UTF8, launcher, *extra]
 
 
 def hook_command(host: str, *, console: bool = False, direct: bool = False) -> str:
-    """The command line for the host's shell: portable unless ``console``/``direct``."""
+    """The command line for the host's shell: portable unless ``console``/``direct``, which
+    check the hook's limits as the portable form does, then exec this machine's argv."""
     if console or direct:
-        return shlex.join(hook_argv(host, console=console))
+        return direct_command(hook_argv(host, console=console))
     return portable_command(host)
 
 

@@ -108,6 +108,24 @@ def _as_host_names(globs: list[Any], keeps: str) -> list[Any]:
     return out
 
 
+def _unkept_literal(rule: dict[str, Any], keeps: str) -> str | None:
+    """The first literal of ``rule``'s MCP server or tool names holding a character the
+    host does not keep, or None."""
+    spec = rule["m"].get("mcp")
+    kept = kept_in_names(keeps)
+    for part in ("server", "tool") if isinstance(spec, dict) else ():
+        for glob in spec.get(part) or ():
+            texts = (
+                [glob]
+                if isinstance(glob, str)
+                else [token[1] for alt in glob for token in alt if token[0] == "L"]
+            )
+            for text in texts:
+                if not all(kept(c) for c in text):
+                    return str(text)
+    return None
+
+
 def _loose(rule: dict[str, Any], reading: tuple[str, str], keeps: str) -> dict[str, Any]:
     """``rule`` read as loosely as ``reading`` allows: a part it does not tell ("") left
     out, the names of the others as the host makes them where it changes them unmarked."""
@@ -146,8 +164,19 @@ def _named(  # noqa: PLR0917 - mcp_unsure's arguments and the call
             rule.get("when_src", "")
         )
         reason = ""
+        # a host that encodes names (GitHub Copilot CLI) was seen to make each such
+        # character of a server's or tool's name "-" (a non-ASCII name "xn--..."): a name
+        # with no separator but its own holds no changed name
+        encoded = bool(call.get("encoded")) and bool(keeps) and len(readings) > 1
+        unkept = _unkept_literal(rule, keeps) if encoded else None
         if not loose_ok:
             reason = f"{NAMED}: {host} {why_all or 'sent no server or tool'}"
+        elif unkept is not None:
+            reason = (
+                f"{NAMED}: the rule names {unkept!r}, and {host} changes each character "
+                f"outside [{keeps}] of a server's or tool's name in a way hookwise does not "
+                f"make, with no mark: {name!r} may be that name's"
+            )
         else:
             for reading in readings:
                 unknown = "" in reading

@@ -29,6 +29,9 @@ from hookwise.policy import os_lite as os  # os without its import cost
 # s33 #5), and Claude Code's shell, named by its path. The hosts' own commands are the
 # protocol table's (``HostInfo.commands``: :func:`program_names`).
 HOOK_PROGRAMS = ("bash", "sh", "hookwise", "node")
+# What else a planted file on PATH takes over: `python3` the hooks and validators of other
+# projects. (`hookwise doctor` names a writable PATH directory before any of these.)
+PATH_PROGRAMS = (*HOOK_PROGRAMS, "python3")
 HOOK_SHELL = "/bin/sh"
 # The hosts' managed (system) settings directories on Linux: each can switch hooks off
 # (Claude Code's `disableAllHooks`) or register its own.
