@@ -144,8 +144,9 @@ def _maintenance(url: str) -> psycopg.Connection[Any]:
     return psycopg.connect(**_connect_kwargs(url, "postgres"), autocommit=True)
 
 
-def fresh_postgres_database(prefix: str = "hookwise") -> str:
-    """Creates a new, empty, uniquely named database on the test server; returns its SQLAlchemy URL.
+def fresh_postgres_database(prefix: str = "hookwise", template: str | None = None) -> str:
+    """Creates a new, empty (or a copy of the database ``template``, which nobody may be
+    connected to), uniquely named database on the test server; returns its SQLAlchemy URL.
 
     Parallel pytest-xdist workers never collide (the name carries the worker, the pid and a random
     part). Drop it with `drop_postgres_database(url)`, or use `temporary_postgres_database`.
@@ -157,7 +158,11 @@ def fresh_postgres_database(prefix: str = "hookwise") -> str:
     base = require_postgres()
     name = _database_name(prefix)
     with _maintenance(base) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        if template is None:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        else:
+            create = sql.SQL("CREATE DATABASE {} TEMPLATE {}")
+            conn.execute(create.format(sql.Identifier(name), sql.Identifier(template)))
     return make_url(base).set(database=name).render_as_string(hide_password=False)
 
 

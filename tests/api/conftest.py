@@ -8,6 +8,7 @@ real sockets, several processes, or a kill -9.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -17,14 +18,17 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.engine import make_url
 
 from hookwise.api.app import create_app
 from hookwise.api.settings import ExecutePolicy, ServiceSettings, execute_policy, sqlite_url
+from hookwise.api.storage.db import make_engine, migrate
 from hookwise.api.webhooks.targets import TargetPolicy
 from tests.api.webhook_receiver import Receiver
 from tests.service_env import (
@@ -42,17 +46,68 @@ TOKEN = "test-token-0123456789"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield sqlite_url(tmp_path)
+# A request refused by validation is answered before the storage is reached, the same on
+# either database: its many cases run on SQLite only (what the storage does with a valid
+# request is tested on both).
+ONE_DATABASE = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
+
+def one_database(kind: str, tmp_path: Path, template: str | None = None) -> Iterator[str]:
+    """A database of ``kind`` for one test, empty or a copy of ``template`` (for SQLite the
+    template's file, for PostgreSQL its name), dropped afterwards."""
+    if kind == "sqlite":
+        url = sqlite_url(tmp_path)
+        if template is not None:
+            shutil.copyfile(template, make_url(url).database or "")
+        yield url
         return
     require_postgres()
-    url = fresh_postgres_database("hw")
+    url = fresh_postgres_database("hw", template=template)
     try:
         yield url
     finally:
         drop_postgres_database(url)
+
+
+@pytest.fixture(scope="session")
+def _schemas() -> Iterator[dict[str, str]]:
+    """Each kind of database migrated to head once per worker, on first use: every test's
+    database is a copy (the migrations themselves run on empty ones in
+    tests/api/storage/test_migrations.py, and the service still checks the version on start)."""
+    schemas: dict[str, str] = {}
+    yield schemas
+    if "postgres" in schemas:
+        drop_postgres_database(schemas["postgres"])
+
+
+def _schema(kind: str, schemas: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The template of ``kind``: the SQLite file's path, or the PostgreSQL database's URL."""
+    if kind not in schemas:
+        place = tmp_path_factory.mktemp(f"schema-{kind}")
+        url = sqlite_url(place) if kind == "sqlite" else fresh_postgres_database("hw_schema")
+        engine = make_engine(url)
+        try:
+            migrate(engine, place)
+        finally:
+            engine.dispose()
+        schemas[kind] = (make_url(url).database or "") if kind == "sqlite" else url
+    return schemas[kind]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    _schemas: dict[str, str],
+) -> Iterator[str]:
+    """A database at the schema's head, on SQLite and on PostgreSQL."""
+    if request.param == "postgres":
+        require_postgres()
+    template = _schema(request.param, _schemas, tmp_path_factory)
+    if request.param == "postgres":
+        template = make_url(template).database or ""
+    yield from one_database(request.param, tmp_path, template)
 
 
 @pytest.fixture(scope="module")
@@ -242,6 +297,17 @@ FAST = {
     "HOOKWISE_WEBHOOK_TIMEOUT_MS": "3000",
     "HOOKWISE_WEBHOOK_LEASE_MS": "5000",
 }
+
+
+@pytest.fixture
+def one_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-process service's rate clock stopped: a burst never straddles the end of a
+    fixed one-minute window, where the counts start again (a test of 100 requests under
+    load spans seconds: it failed by chance)."""
+    from hookwise.api.edge import ratelimit
+
+    stopped = time.time()
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: stopped))
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from hookwise.api.settings import ServiceSettings
 from hookwise.api.storage.tables import approvals, webhook_outbox
 from hookwise.api.tokens import revoke_token
 from tests.api.approval_helpers import Tokens, make_tokens, now_ms, request_body
-from tests.api.conftest import AUTH
+from tests.api.conftest import AUTH, ONE_DATABASE
 
 NO_AUTH = {"Authorization": ""}
 
@@ -197,6 +197,7 @@ def test_a_hash_that_does_not_match_the_input_is_refused(
     assert ok.status_code == 201, ok.text
 
 
+@ONE_DATABASE
 @pytest.mark.parametrize(
     ("override", "field"),
     [
@@ -232,6 +233,7 @@ def test_bad_fields_are_named(
     assert field in _fields(_invalid(client, tokens.agent, body))
 
 
+@ONE_DATABASE
 @pytest.mark.parametrize(
     "raw",
     [

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from hookwise.api.storage.db import make_engine, now_ms
 from hookwise.api.storage.tables import executions
-from tests.api.conftest import LiveServer
+from tests.api.conftest import ONE_DATABASE, LiveServer
 
 
 def insert_execution(url: str, **values: Any) -> dict[str, Any]:
@@ -183,6 +183,7 @@ def test_assets_reference_nothing_outside_the_origin(client: TestClient) -> None
     assert "eval(" not in script
 
 
+@ONE_DATABASE
 @pytest.mark.parametrize("asset", ["index.html", "nope.js", "..%2Fapp.py", "console.py"])
 def test_unknown_assets_are_404(client: TestClient, asset: str) -> None:
     response = client.get(f"/console/{asset}")
@@ -275,6 +276,7 @@ def test_executions_limit_and_after(client: TestClient, database_url: str) -> No
     assert none == {"executions": []}
 
 
+@ONE_DATABASE
 @pytest.mark.parametrize(
     ("params", "field"),
     [

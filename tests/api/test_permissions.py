@@ -15,7 +15,7 @@ from hookwise.api.app import create_app
 from hookwise.api.settings import ServiceSettings
 from hookwise.api.state import ServiceState
 from hookwise.api.storage.tables import permissions, webhook_outbox, webhook_subscribers
-from tests.api.conftest import AUTH
+from tests.api.conftest import AUTH, ONE_DATABASE
 
 CREATE = "/internal/hook/create-permission-request"
 PENDING = "/internal/hook/pending-permissions"
@@ -151,6 +151,7 @@ def test_second_resolve_is_409_naming_the_decision(client: TestClient) -> None:
     assert (body["status"], body["decision"]) == ("resolved", "deny")
 
 
+@ONE_DATABASE
 @pytest.mark.parametrize(
     ("body", "field"),
     [
@@ -285,6 +286,7 @@ def test_pending_permissions_survive_a_restart(settings: ServiceSettings) -> Non
         assert [p["id"] for p in second.get(PENDING).json()["permissions"]] == [pid]
 
 
+@pytest.mark.usefixtures("one_window")
 def test_the_51st_request_of_a_burst_is_429(client: TestClient) -> None:
     headers = {"X-Session-Id": "burst"}
     pid = create(client, headers=headers)["permissionId"]  # 1

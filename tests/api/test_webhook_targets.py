@@ -33,7 +33,7 @@ from hookwise.api.webhooks.targets import (
     literal_addresses,
     special_kind,
 )
-from tests.api.conftest import LiveServer
+from tests.api.conftest import ONE_DATABASE, LiveServer
 from tests.api.webhook_receiver import Receiver
 
 INTERNAL_URLS = [
@@ -170,6 +170,7 @@ def test_an_ipv4_address_refused_is_refused_in_every_ipv6_wrapping(v4: Any) -> N
         assert TargetPolicy().refusal(ip) == special_kind(ip)
 
 
+@ONE_DATABASE
 @pytest.mark.parametrize("url", INTERNAL_URLS)
 def test_internal_targets_are_refused_when_subscribing(client: TestClient, url: str) -> None:
     answer = client.post("/api/webhooks", json={"url": url, "events": ["*"]})

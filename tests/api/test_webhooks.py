@@ -31,7 +31,7 @@ from hookwise.api.webhooks.dispatcher import (
 )
 from hookwise.api.webhooks.outbox import enqueue
 from hookwise.api.webhooks.signing import signature, verify
-from tests.api.conftest import PRIVATE_WEBHOOKS
+from tests.api.conftest import ONE_DATABASE, PRIVATE_WEBHOOKS
 from tests.api.webhook_receiver import Receiver, Record
 
 pytestmark = pytest.mark.private_webhooks  # receivers listen on 127.0.0.1
@@ -201,6 +201,7 @@ def test_subscriber_lifecycle(client: TestClient) -> None:
     assert [w["id"] for w in client.get("/api/webhooks").json()["webhooks"]] == [given["id"]]
 
 
+@ONE_DATABASE
 @pytest.mark.parametrize(
     ("body", "fields"),
     [

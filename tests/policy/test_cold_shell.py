@@ -343,11 +343,17 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
     # an option that empties the directory operand; an app string that calls, handed on as
     # the Python it is (red team s32)
     "virtualenv": (["virtualenv", "--clear", "d"], [], "'rm', '-r', '-f', '--', 'd'"),
+    "uv": (["uv", "venv", "--clear", "d"], [], "'rm', '-r', '-f', '--', 'd'"),
     "cargo": (["cargo", "clean", "--target-dir", "d"], [], "'rm', '-r', '-f', '--', 'd'"),
     "mkdocs": (["mkdocs", "build", "--site-dir=d"], [], "'rm', '-r', '-f', '--', 'd'"),
     **{
         name: ([name, "--app", 'shutil:rmtree("d")'], [], "'python3', '-c', 'import shutil")
         for name in ("flask", "gunicorn", "uvicorn", "hypercorn")
+    },
+    # Django's shell: its -c code handed on as the Python it is (session 33)
+    **{
+        name: ([name, "shell", "-c", 'shutil.rmtree("d")'], [], "'python3', '-c', 'shutil")
+        for name in ("django-admin", "manage.py")
     },
 }
 

@@ -43,40 +43,8 @@ if TYPE_CHECKING:
 
     from hookwise.policy.loaded import Loaded
 
-CACHE_FORMAT = 10  # bump when the layout or what cache_write.hook_rule keeps changes
+CACHE_FORMAT = 11  # bump when the layout or what cache_write.hook_rule keeps changes
 MAX_CACHE_BYTES = 256 * 1024 * 1024  # (a larger file is damaged: recompiled, never read)
-# The modules whose code shapes the compiled data (a change recompiles the cache).
-_COMPILER_SOURCES = (
-    "policy/rules/compiler.py",
-    "policy/rules/loader.py",
-    "policy/rules/schema.py",
-    "policy/adapters/hosts.py",
-    "policy/canonical.py",
-    "policy/rules/condition.py",
-    "policy/rules/condition_syntax.py",
-    "policy/rules/globs.py",
-    "shell/parser.py",
-    "policy/trust/store.py",
-    "policy/rules/actions.py",
-    "policy/trust/scopes.py",
-    "protocol/gemini.py",
-    "protocol/claude.py",
-    "protocol/codex.py",
-    "protocol/dialect.py",
-    "protocol/hosts.py",
-    "protocol/copilot.py",
-    "protocol/qwen.py",
-    "protocol/droid.py",
-    "protocol/cline.py",
-    "protocol/reference/cursor.py",
-    "protocol/reference/crush.py",
-    "protocol/reference/windsurf.py",
-    "protocol/reference/kiro.py",
-    "protocol/reference/augment.py",
-    "protocol/js_plugin.py",
-    "protocol/opencode.py",
-    "protocol/kilo.py",
-)
 
 
 def cache_dir(env: dict[str, str]) -> str:
@@ -99,21 +67,27 @@ def name_hash(text: str) -> str:
     return f"{value % _NAME_MODULUS:016x}"
 
 
-def code_stamp() -> int:
-    """The newest mtime of the sources the compiled data depends on.
+def _package() -> str:
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def code_stamp(names: Sequence[str]) -> tuple[int, ...]:
+    """The mtimes of ``names`` (relative to hookwise's directory; -1: absent): the sources
+    the compiled data depends on, as code_sources found them when the cache was written.
+    Each file's own (not the newest of them): an edit that leaves a file older than
+    another is seen too.
 
     The rule packs count by their directory (a pack saved, added or removed through a
     rename, as editors and installers do, changes it): one stat instead of one per pack.
     """
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    newest = 0
-    for name in (*_COMPILER_SOURCES, "policy/rules/packs", "policy/rules/packs/__init__.py"):
+    root = _package()
+    stamps = []
+    for name in names:
         try:
-            stamp = os.stat(f"{root}/{name}").st_mtime_ns
+            stamps.append(os.stat(f"{root}/{name}").st_mtime_ns)
         except OSError:
-            continue
-        newest = max(newest, stamp)
-    return newest
+            stamps.append(-1)
+    return tuple(stamps)
 
 
 def cache_path(files: list[tuple[str, str]], env: dict[str, str]) -> str:
@@ -274,12 +248,11 @@ def compiled_policy(
         trust_bytes = read_policy_file(trust_path, "discovered")
     except OSError:
         trust_bytes = b"!unreadable"
-    stamp = code_stamp()
     # (a compile with ``also`` checks more pinned files, so it is cached apart)
     path = cache_path([*files, *(("also", d) for d in also)], env)
     if use_cache:
         try:
-            cached = _cached(path, sources, stamp, trust_bytes)
+            cached = _cached(path, sources, trust_bytes)
         except (OSError, EOFError, ValueError, TypeError, IndexError):
             cached = None
         if cached is not None:
@@ -316,29 +289,33 @@ def compiled_policy(
     # written are never trusted, so a stale cache means compiling in memory each call
     if use_cache and write and not confinement.confined(env):
         from hookwise.policy.cache_write import store
+        from hookwise.policy.code_sources import compiler_sources
 
-        # the stamp again: compiling imports the packs, and Python writing their bytecode
+        # the stamp after compiling: it imports the packs, and Python writing their bytecode
         # changes the mtime of their directory, which the stamp reads (a fresh checkout)
-        stamp = code_stamp()
-        store(path, (CACHE_FORMAT, __version__, stamp), sources, trust_bytes, policy)
+        names = compiler_sources(_package())
+        code = (names, code_stamp(names))
+        store(path, (CACHE_FORMAT, __version__, code), sources, trust_bytes, policy)
     return policy, files, path, True
 
 
 def _cached(
     path: str,
     sources: list[tuple[str, str, bytes | None]],
-    stamp: int,
     trust_bytes: bytes | None,
 ) -> dict[str, Any] | None:
     """The policy stored at ``path`` when its key is this one (see the layout above)."""
     data = read_private(path, MAX_CACHE_BYTES)  # (another user's: a miss)
     view = memoryview(data)
     size = int.from_bytes(view[:8], "little")
-    form, version, stored_stamp, spans, trust, policy, rules, index, hosts, warnings, length = (
+    form, version, code, spans, trust, policy, rules, index, hosts, warnings, length = (
         marshal.loads(view[8 : 8 + size])
     )
     body = view[8 + size :]
-    if (form, version, stored_stamp, length) != (CACHE_FORMAT, __version__, stamp, len(body)):
+    if (form, version, length) != (CACHE_FORMAT, __version__, len(body)):
+        return None
+    names, stamp = code  # (the sources it was compiled with, and their stamp then)
+    if code_stamp(names) != stamp:
         return None
     if len(spans) != len(sources) or not _same(body, trust, trust_bytes):
         return None

@@ -112,7 +112,7 @@ def rule_groups(index: dict[str, Any], count: int) -> list[list[int]]:
 
 def store(
     path: str,
-    version: tuple[int, str, int],
+    version: tuple[int, str, tuple[tuple[str, ...], tuple[int, ...]]],
     sources: list[tuple[str, str, bytes | None]],
     trust_bytes: bytes | None,
     policy: dict[str, Any],

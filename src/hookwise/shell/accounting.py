@@ -40,7 +40,11 @@ _CODE_OPTIONS = frozenset(
      "--execute", "--file", "--makefile", "--source", "--script", "--load", "--eval-command",
      "-eval-command", "-Command", "-command", "-File", "-file", "--require", "--import",
      "--loader", "--experimental-loader", "--rcfile", "--init-file", "--one-line", "-ix",
-     "--expression", "-script", "-eval", "-c", "--commands", "-F"]
+     "--expression", "-script", "-eval", "-c", "--commands", "-F",
+     # a console after the script or code (python -i, node -i, lua -i, php -a): what it
+     # reads from a stdin the line does not give is typed in later (code_readers), as for
+     # the program alone: one answer for every console (session 33)
+     "-i", "--interactive", "-a"]
 )  # fmt: skip
 _CODE_OPERANDS = frozenset(
     ["awk", "gawk", "mawk", "nawk", "busybox-awk", "sqlite3", "duckdb", "ed", "red", "ex",

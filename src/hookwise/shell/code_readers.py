@@ -1638,10 +1638,12 @@ def language_items(language: str, text: str) -> Items:
         why = residue(language, text)
         if why is not None:
             found.append(("unverifiable", why))
-        if language == "python":
+        if language in ("python", "perl", "ruby", "node"):
             from hookwise.shell.code_paths.library_logins import login_reads
 
-            found += _tool_imports(text) + login_reads(text)
+            found += login_reads(text, language)
+        if language == "python":
+            found += _tool_imports(text)
         return found
     if language == "sed":
         from hookwise.shell.sed_script import sed_commands

@@ -1427,6 +1427,31 @@ class _Prefix:
         self.xargs: list[str] | None = None  # xargs' own words, when xargs runs the command
 
 
+# the programs that read one of their options from a variable (option_variables.py)
+_OPTION_VARIABLE_PROGRAMS = frozenset(["flask", "uv"])
+
+
+def _variable_options(
+    words: list[_Word], at: int, name: str, script: Script, prefix: _Prefix
+) -> list[_Word]:
+    """``words`` with the options the command's variables stand for on its line (set for
+    it, or exported earlier on the line: commands/option_variables.py)."""
+    from hookwise.shell.commands.option_variables import insertions
+
+    env: dict[str, str] = {}
+    for earlier in script.commands:  # export X=v; declare -x X=v (assigns.py keeps them)
+        if earlier.program in _ASSIGNERS:
+            env.update(earlier.env)
+    env.update(prefix.env)
+    program = words[at]
+    found = insertions(name, [w.value for w in words[at:]], env)
+    for index, values in found:
+        made = [_Word(v, "$" in v or "`" in v, program.quoted, program.start, program.end)
+                for v in values]  # fmt: skip
+        words = [*words[: at + index], *made, *words[at + index :]]
+    return words
+
+
 def _strip_prefix(
     words: list[_Word], script: Script, depth: int, prefix: _Prefix, certain: bool
 ) -> list[_Word]:
@@ -1461,6 +1486,9 @@ def _strip_prefix(
         if i >= n:
             return []
         name = words[i].value.rsplit("/", 1)[-1]
+        if not words[i].dynamic and name in _OPTION_VARIABLE_PROGRAMS:
+            words = _variable_options(words, i, name, script, prefix)
+            n = len(words)
         # quoting a keyword makes it a plain word, but 'sudo' and "env" still run sudo
         # and env (only an alias is not expanded): wrappers are found quoted too
         if not words[i].dynamic and name in programs.RUNNER_NAMES:

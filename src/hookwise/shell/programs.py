@@ -831,7 +831,7 @@ RUNNER_NAMES = frozenset(
     ["uv", "uvx", "pipx", "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "mamba",
      "micromamba", "pixi", "bundle", "direnv", "nix-shell", "nix", "devbox", "mise", "asdf",
      "op", "doppler", "aws-vault", "dotenv", "dotenvx", "env-cmd", "honcho", "foreman",
-     "heroku"]
+     "heroku", "just"]
 )  # fmt: skip
 # programs that start the user's shell when given no command (``unshare``, ``su``,
 # ``chroot /``, ``script F``, ``newgrp``), space-separated: the shell runs what the line
@@ -1008,7 +1008,9 @@ ENV_FILE_SPELLED = frozenset(
 )
 # programs that load a project's environment file with no option on the line (bun, flask's
 # python-dotenv, docker compose's interpolation): shell/commands/env_loaders.py's table
-ENV_SELF_LOADERS = frozenset(["bun", "flask", "docker", "docker-compose", "podman-compose"])
+ENV_SELF_LOADERS = frozenset(
+    ["bun", "flask", "docker", "docker-compose", "podman-compose", "dotenvx", "mise"]
+)
 # programs whose first operand is a filter program, not a file (``jq '.env' config.json``),
 # unless the filter comes from a file (-f/--from-file)
 FILTER_FIRST = frozenset(["jq", "gojq", "jaq", "yq", "jql"])
@@ -1233,6 +1235,8 @@ def script_alias(program: str, script: str, cwd: str | None = None) -> list[str]
         parent = path.rsplit("/", 2)[-2]
         if parent == "bin" and "." not in base and base:
             return [base]
+    if name in ("python", "pypy") and base == "manage.py":  # Django's, for the project
+        return ["manage.py"]
     if name in JS_RUNTIMES:
         if base in _TOOL_SCRIPTS:
             return [_TOOL_SCRIPTS[base]]
@@ -2050,14 +2054,17 @@ MULTIPLEXERS = frozenset(["tmux", "screen"])
 SEDS = frozenset(["sed", "gsed"])
 # tools whose option empties their directory operands, or whose application string may
 # call a function (commands/tool_options.py: red team s32 H, M)
-OPTION_CLEARERS = frozenset(["virtualenv", "cargo", "mkdocs"])
+OPTION_CLEARERS = frozenset(["virtualenv", "cargo", "mkdocs", "uv"])
 APP_STRING_TOOLS = frozenset(["flask", "gunicorn", "uvicorn", "hypercorn"])
+# Django's management commands (tool_options.DJANGO_COMMANDS, kept cold here)
+DJANGO_COMMANDS = frozenset(["django-admin", "manage.py"])
 RUNS_PROGRAMS = (
     frozenset(
         [
             "git",
             *OPTION_CLEARERS,
             *APP_STRING_TOOLS,
+            *DJANGO_COMMANDS,
             *_NPX,
             *RECURSIVE_DELETERS,
             *SUBCOMMAND_DELETERS,
@@ -2200,9 +2207,11 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
         return _git_runs(argv)
     if program in _NPX:
         return _npx(program, argv)
-    if program in OPTION_CLEARERS or program in APP_STRING_TOOLS:
+    if program in OPTION_CLEARERS or program in APP_STRING_TOOLS or program in DJANGO_COMMANDS:
         from hookwise.shell.commands import tool_options
 
+        if program in DJANGO_COMMANDS:
+            return tool_options.django_items(program, argv[1:])
         if program in OPTION_CLEARERS:
             return tool_options.cleared(program, argv[1:])
         return tool_options.app_items(program, argv[1:])

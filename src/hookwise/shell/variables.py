@@ -681,20 +681,58 @@ def choice_words(word: Any, script: Any) -> tuple[tuple[str, bool], ...] | None:
     name, rest = plain_name(piece), ""  # ($f or ${f}: a name, no operator, no subscript)
     if name is None and piece.startswith("${"):
         name, rest = _name_and_rest(piece[2:-1])  # "${f%.txt}.md"
+    parent = name is None and _dirname_operand(piece) is not None
+    if parent:  # "$(dirname "$f")/x": the directory of each choice (red team s32 friction)
+        name = _dirname_operand(piece)
     if name is None or not name.isidentifier():
         return None
     if script.scope in vars_.wildcard or sum(r[1] == name for r in vars_.records) != 1:
         return None
     found: tuple[tuple[str, bool], ...] | None = vars_.choices.get((script.scope, name))
-    if found is None or not (head or tail or rest):
+    if found is None or not (head or tail or rest or parent):
         return found
     out: list[tuple[str, bool]] = []
     for value, pattern in found:
         cut = _cut_affix(value, pattern, rest) if rest else value
+        if parent:
+            cut = dirname(value, pattern)
         if cut is None:
             return None
         out.append((head + cut + tail, pattern))
     return tuple(out)
+
+
+def _dirname_operand(piece: str) -> str | None:
+    """The variable of ``$(dirname "$f")`` (``-- "${f}"``, ``$f``): one name's directory;
+    None for anything else."""
+    if not (piece.startswith("$(") and piece.endswith(")")):
+        return None
+    words = piece[2:-1].split()
+    if words[:1] != ["dirname"] or len(words) not in (2, 3):
+        return None
+    if len(words) == 3 and words[1] != "--":
+        return None
+    operand = words[-1]
+    if operand[:1] == '"' and operand[-1:] == '"' and len(operand) > 1:
+        operand = operand[1:-1]
+    if operand.startswith("${") and operand.endswith("}"):
+        operand = "$" + operand[2:-1]
+    name = operand[1:] if operand[:1] == "$" else ""
+    return name if name.isidentifier() else None
+
+
+def dirname(value: str, pattern: bool) -> str | None:
+    """What ``dirname`` prints for ``value`` (a name, or a pattern whose names it stands
+    for share that directory: a wildcard never matches ``/``); None: a bracket in the
+    pattern (its ``/`` would be read otherwise)."""
+    if pattern and "[" in value:
+        return None
+    trimmed = value.rstrip("/")
+    if not trimmed:
+        return "/" if value else "."
+    if "/" not in trimmed:
+        return "."
+    return trimmed[: trimmed.rindex("/")].rstrip("/") or "/"
 
 
 def _cut_affix(value: str, pattern: bool, rest: str) -> str | None:

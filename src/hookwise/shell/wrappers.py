@@ -525,6 +525,11 @@ RUNNERS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str], int]] =
                 "--root"]), frozenset(), 0),
     "heroku": (frozenset(["local:run"]), frozenset(["-e", "--env", "-p", "--port"]),
                frozenset(), 0),
+    # just --command CMD (-c): CMD with the justfile's dotenv loaded (a recipe on disk is
+    # the project's own code: no command from the line)
+    "just": (frozenset([""]), frozenset(["-E", "--dotenv-path", "-F", "--dotenv-filename",
+             "-f", "--justfile", "-d", "--working-directory", "--shell", "--shell-arg",
+             "--color", "--chooser", "--list-heading", "--list-prefix"]), frozenset(), 0),
 }  # fmt: skip
 
 
@@ -539,7 +544,7 @@ def strip_runner(name: str, argv: list[str]) -> tuple[int, str | None] | None:
         if i >= len(argv) or argv[i] not in subcommands:
             return None
         i += 1
-    if name == "nix" and "-c" not in argv and "--command" not in argv:
+    if name in ("nix", "just") and "-c" not in argv and "--command" not in argv:
         return None
     while i < len(argv):
         word = argv[i]
@@ -551,7 +556,7 @@ def strip_runner(name: str, argv: list[str]) -> tuple[int, str | None] | None:
             if eq:
                 return len(argv), value
             return (len(argv), argv[i + 1]) if i + 1 < len(argv) else None
-        if name == "nix" and word in ("-c", "--command"):
+        if name in ("nix", "just") and word in ("-c", "--command"):
             i += 1
             break
         if word.startswith("-"):

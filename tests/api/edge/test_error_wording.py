@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hookwise.api.edge.errors import GENERIC_INVALID, invalid_message
+from tests.api.conftest import ONE_DATABASE
 
 CASES = [
     (
@@ -39,6 +40,7 @@ CASES = [
 ]
 
 
+@ONE_DATABASE
 @pytest.mark.parametrize(("method", "path", "body", "message"), CASES)
 def test_a_400_names_the_routes_object(
     client: TestClient, method: str, path: str, body: Any, message: str

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -12,6 +14,13 @@ from alembic.script import ScriptDirectory
 
 from hookwise.api.storage.db import MIGRATIONS, _alembic_config, make_engine, migrate
 from hookwise.api.storage.tables import metadata
+from tests.api.conftest import one_database
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database (the others tests get are copies at head)."""
+    yield from one_database(request.param, tmp_path)
 
 
 def test_head_matches_the_declared_tables(database_url: str, tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from functools import cache
 
 from hookwise.policy.export.model import Native, Prefix
 
@@ -22,30 +23,41 @@ def gemini_args(command: str) -> str:
     return "{\x00" + '"command":' + json.dumps(command) + "\x00}"
 
 
+@cache
+def _gemini_pattern(entry: str) -> re.Pattern[str] | None:
+    found = re.search(r'commandRegex = ("(?:[^"\\]|\\.)*")', entry)
+    return None if found is None else re.compile('"command":"' + json.loads(found.group(1)))
+
+
 def gemini_matches(native: Native, command: str) -> bool:
-    found = re.search(r'commandRegex = ("(?:[^"\\]|\\.)*")', native.entry)
-    if found is None:
-        return False
-    return re.search('"command":"' + json.loads(found.group(1)), gemini_args(command)) is not None
+    pattern = _gemini_pattern(native.entry)
+    return pattern is not None and pattern.search(gemini_args(command)) is not None
 
 
 def codex_matches(native: Native, command: str) -> bool:
     """``prefix_rule``: the pattern is a prefix of the argv, token by token."""
     if not isinstance(native.intent, Prefix):
         return False
+    argv = _argv(command)
+    words = tuple(native.intent.words)
+    return argv is not None and argv[: len(words)] == words
+
+
+@cache
+def _argv(command: str) -> tuple[str, ...] | None:
     try:
-        argv = shlex.split(command)
+        return tuple(shlex.split(command))
     except ValueError:
-        return False
-    words = list(native.intent.words)
-    return argv[: len(words)] == words
+        return None
 
 
 _OPERATORS = ("&&", "||", ";;", "|&", "|", ";", "&", "\n")
+_OPERATOR_STARTS = frozenset(o[0] for o in _OPERATORS)
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+")
 
 
-def split_compound(command: str) -> list[str]:
+@cache  # (the soundness tests put every command to every entry)
+def split_compound(command: str) -> tuple[str, ...]:
     """Qwen Code's splitCompoundCommand (rule-parser.ts), broadened: every operator outside
     quotes splits (Qwen keeps ``&`` of a redirection ``>&``: splitting more refuses more,
     so the model asks the engine about more commands, never fewer)."""
@@ -62,7 +74,7 @@ def split_compound(command: str) -> list[str]:
             single = not single
         elif ch == '"' and not single:
             double = not double
-        elif not single and not double:
+        elif not single and not double and ch in _OPERATOR_STARTS:
             op = next((o for o in _OPERATORS if command.startswith(o, i)), None)
             if op is not None:
                 parts.append(command[start:i].strip(" \t\n"))
@@ -71,12 +83,13 @@ def split_compound(command: str) -> list[str]:
                 continue
         i += 1
     parts.append(command[start:].strip(" \t\n"))
-    return [p for p in parts if p] or [command]
+    return tuple(p for p in parts if p) or (command,)
 
 
 _HEREDOC = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z0-9_]+)\1")
 
 
+@cache
 def without_heredoc_bodies(command: str) -> str:
     """The command with the lines of its here-documents left out (bash reads them as data)."""
     out: list[str] = []

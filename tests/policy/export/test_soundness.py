@@ -71,7 +71,9 @@ def exported(host: str) -> Export:
     return export_policy(policy(), host)
 
 
+@cache
 def engine_blocks(command: str) -> str | None:
+    """(Cached: the corpora hold the same command for many hosts and entries.)"""
     payload = build_payload(
         "claude", "PreToolUse", tool="Bash", tool_input={"command": command}, cwd=WORKSPACE
     )
@@ -182,9 +184,10 @@ def test_qwen_here_documents_are_its_only_overreach_and_said() -> None:
     beyond: list[str] = []
     for pack in PACKS:
         for command in corpus_commands(pack):
-            for native in exported("qwen").natives:
-                if qwen_matches(native, command, heredocs=True) and engine_blocks(command) is None:
-                    beyond.append(command)
+            natives = exported("qwen").natives
+            refused = any(qwen_matches(n, command, heredocs=True) for n in natives)
+            if refused and engine_blocks(command) is None:
+                beyond.append(command)
     assert all("<<" in command for command in beyond), beyond
     assert beyond, "the corpora hold no here-document with a prefix: the check says nothing"
     for item in exported("qwen").coverage:

@@ -378,7 +378,9 @@ fake = [(s, p, b"version: 1\\n" if d is not None else None) for s, p, d in real]
 policy = compile_sources(fake, trust=Trust.everything_trusted())
 trust_bytes = read_policy_file(cache.trust_store_path(env), "discovered")
 path = cache.cache_path([(s, p) for s, p, _ in found], env)
-store(path, (cache.CACHE_FORMAT, __version__, cache.code_stamp()), real, trust_bytes, policy)
+from hookwise.policy.code_sources import compiler_sources
+names = compiler_sources(os.path.dirname(os.path.dirname(cache.__file__)))
+store(path, (cache.CACHE_FORMAT, __version__, (names, cache.code_stamp(names))), real, trust_bytes, policy)
 print(path)
 """
 

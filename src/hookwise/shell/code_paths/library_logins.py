@@ -6,10 +6,18 @@ table below says, per library, which of its names give the code the login and wh
 files they read, and python code importing the library and using one of those names is a
 read of each file (judged by the rules on it).
 
+The same for perl, ruby and node (session 33): perl's ``Net::Netrc->lookup(HOST)`` (libnet,
+core perl: it reads the netrc of the user's passwd home), ruby's ``Net::Netrc`` and the
+``netrc`` gem, the AWS SDKs' shared-file readers (ruby ``Aws::SharedCredentials``,
+``Aws::SharedConfig``; node ``aws-sdk``'s ``SharedIniFileCredentials``,
+``@aws-sdk/credential-providers``' ``fromIni``, ``@aws-sdk/shared-ini-file-loader``),
+node's ``netrc`` package. In perl and ruby a library is named by its package or
+constant wherever the code uses it; in node by the string ``require``/``import`` load.
+
 A library used only to talk to its service (``boto3.client("s3").list_buckets()``) sends
 the login where it belongs, as ``aws s3 ls`` does: not a read here.
 
-Cold: loaded only for python code. Standard library only."""
+Cold: loaded only for interpreter code. Standard library only."""
 
 from __future__ import annotations
 
@@ -38,6 +46,28 @@ LOGIN_LIBRARIES: dict[str, tuple[str | None, tuple[str, ...]]] = {
     ),
     "huggingface_hub": (r"get_token|HfFolder|token", ("~/.cache/huggingface/token",)),
 }
+_NODE_AWS = r"fromIni|fromNodeProviderChain|defaultProvider|loadSharedConfigFiles|SharedIni\w*"
+# language -> library (perl/ruby: its package or constant; node: the string loaded) ->
+# (a pattern of the names that hand the code the login, None: any use; the files read)
+OTHER_LOGIN_LIBRARIES: dict[str, dict[str, tuple[str | None, tuple[str, ...]]]] = {
+    "perl": {"Net::Netrc": (None, ("~/.netrc",))},
+    "ruby": {
+        "Net::Netrc": (None, ("~/.netrc",)),
+        "Netrc": (None, ("~/.netrc",)),
+        "Aws::SharedCredentials": (None, _AWS_FILES),
+        "Aws::SharedConfig": (None, _AWS_FILES),
+    },
+    "node": {
+        "netrc": (None, ("~/.netrc",)),
+        "netrc-parser": (None, ("~/.netrc",)),
+        "aws-sdk": (r"SharedIniFileCredentials|credentials|config\.credentials", _AWS_FILES),
+        "@aws-sdk/credential-providers": (_NODE_AWS, _AWS_FILES),
+        "@aws-sdk/credential-provider-ini": (_NODE_AWS, _AWS_FILES),
+        "@aws-sdk/credential-provider-node": (_NODE_AWS, _AWS_FILES),
+        "@aws-sdk/shared-ini-file-loader": (None, _AWS_FILES),
+    },
+}
+_NODE_LOADED = re.compile(r"""(?:\brequire\s*\(|\bimport\s*\(|\bfrom)\s*['"`]([^'"`]+)['"`]""")
 _IMPORTED = re.compile(
     r"\b(?:from\s+([\w.]+)\s+import|import\s+([\w.,\s]+?)(?:\s+as\s+\w+)?(?:;|$))", re.M
 )
@@ -55,11 +85,25 @@ def _imported(code: str) -> set[str]:
     return found
 
 
-def login_reads(code: str) -> list[tuple[str, Any]]:
+def _used(language: str, code: str) -> set[str]:
+    """The libraries of OTHER_LOGIN_LIBRARIES[language] the code uses."""
+    table = OTHER_LOGIN_LIBRARIES[language]
+    if language == "node":
+        return {m.group(1) for m in _NODE_LOADED.finditer(code)} & table.keys()
+    return {name for name in table if re.search(rf"(?<![\w:]){re.escape(name)}(?![\w])", code)}
+
+
+def login_reads(code: str, language: str = "python") -> list[tuple[str, Any]]:
     """("read", file) for each login file the code's libraries read for it."""
     out: list[tuple[str, Any]] = []
-    for module in sorted(_imported(code) & LOGIN_LIBRARIES.keys()):
-        names, files = LOGIN_LIBRARIES[module]
+    if language == "python":
+        table, used = LOGIN_LIBRARIES, _imported(code) & LOGIN_LIBRARIES.keys()
+    elif language in OTHER_LOGIN_LIBRARIES:
+        table, used = OTHER_LOGIN_LIBRARIES[language], _used(language, code)
+    else:
+        return out
+    for module in sorted(used):
+        names, files = table[module]
         if names is None or re.search(rf"\b(?:{names})\b", code):
             out += [("read", path) for path in files]
     return out

@@ -19,6 +19,11 @@ tool                              loads                       prints / runs what
 ``uv run --env-file F``,          F                           the command after it (runner)
 ``op run --env-file F``
 ``direnv exec DIR``               ``DIR/.envrc``, ``DIR/.env``  the command after it (runner)
+``mise exec|x``                   ``.env`` (``env._.file``;   the command after it (runner);
+                                  ``MISE_ENV_FILE``)          ``env``, ``set``: print them
+``just -c|--command CMD``         ``.env`` (``-E|-F F``)      CMD (runner); a recipe: the
+                                                              project's code on disk
+``dotenvx get|decrypt``           ``.env`` / F                prints the values
 ``bun`` (every subcommand)        ``.env`` (``--env-file F``)  ``-e``/``-p`` code, ``run -``
                                                               and stdin, ``repl`` (typed)
 ``flask`` (python-dotenv)         ``.env``, ``.flaskenv``     ``shell``: Python on stdin
@@ -70,6 +75,11 @@ def runner_env(name: str, argv: list[str], stop: int) -> list[str]:
         return _values(argv, ("-e", "--env"), stop) or [".env"]
     if name in ("uv", "op"):
         return _values(argv, ("--env-file",), stop)
+    if name == "mise":  # env._.file in mise.toml names it: .env as documented, or
+        # the file MISE_ENV_FILE names (kept as the runner's own -E value is not: none)
+        return [".env"]
+    if name == "just":  # dotenv-load (.env), or --dotenv-path / --dotenv-filename
+        return _values(argv, ("-E", "--dotenv-path", "-F", "--dotenv-filename"), stop) or [".env"]
     if name == "direnv":  # direnv exec DIR: DIR's .envrc, and the .env it may load (dotenv)
         words = [w for w in argv[1:stop] if not w.startswith("-")]
         where = words[1].rstrip("/") if len(words) > 1 and words[0] == "exec" else "."
@@ -104,6 +114,9 @@ _COMPOSE_RUN = frozenset(["-e", "--env", "-l", "--label", "--name", "-p", "--pub
                           "--env-from-file"])  # fmt: skip
 # flask's own options that take a value (before the subcommand)
 _FLASK_GLOBAL = frozenset(["-A", "--app", "-e", "--env-file"])
+# dotenvx's and mise's global options that take a value
+_DOTENVX_VALUES = frozenset(["-f", "--env-file", "-fk", "--env-keys-file", "-l", "--log-level"])
+_MISE_VALUES = frozenset(["-C", "--cd", "-E", "--env", "-j", "--jobs"])
 # bun's options that take a value
 _BUN_VALUES = frozenset(["-r", "--preload", "--cwd", "--env-file", "-c", "--config",
                          "--conditions", "--tsconfig-override"])  # fmt: skip
@@ -130,6 +143,17 @@ def self_loaded(program: str, argv: list[str], fed: bool) -> Loaded | None:
         if sub < len(argv) and argv[sub] == "repl" and not fed:
             return Loaded(files, "typed")
         return Loaded(files, "judge")
+    if program == "dotenvx":  # get [KEY], decrypt --stdout: the values printed
+        sub = _subcommand(argv, 1, _DOTENVX_VALUES)
+        if sub < len(argv) and argv[sub] in ("get", "decrypt"):
+            return Loaded(_values(argv, ("-f", "--env-file")) or [".env"], "prints")
+        return None
+    if program == "mise":  # mise env, mise set (no assignment): the environment printed
+        sub = _subcommand(argv, 1, _MISE_VALUES)
+        words = argv[sub:]
+        if words[:1] == ["env"] or (words[:1] == ["set"] and not any("=" in w for w in words)):
+            return Loaded([".env"], "prints")
+        return None
     if program == "flask":
         sub = _subcommand(argv, 1, _FLASK_GLOBAL)
         if sub >= len(argv) or argv[sub] != "shell":

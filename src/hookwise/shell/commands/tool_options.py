@@ -1,10 +1,12 @@
 """What a tool does with its operands because of one option or the shape of one word
 (red team s32 H, M): an option that empties its directory operands before the tool fills
-them (``python -m venv --clear DIR``, ``virtualenv --clear DIR``), or that names a
+them (``python -m venv --clear DIR``, ``virtualenv --clear DIR``, ``uv venv --clear
+DIR``), or that names a
 directory a subcommand deletes (``cargo clean --target-dir DIR``), is the ``rm -r`` of
 each; an application string with a call in it (flask's ``--app 'mod:f(args)'``,
 gunicorn's ``'mod:f(args)'``) is Python code the tool runs (it imports ``mod`` and calls
-``f`` with those arguments).
+``f`` with those arguments); Django's ``shell -c CODE`` is Python code it runs, and its
+``shell`` without it runs its standard input.
 
 Cold: loaded only for those tools. Standard library only."""
 
@@ -29,6 +31,27 @@ DIRECTORY_CLEARERS: dict[str, tuple[str, frozenset[str]]] = {
         ),
     ),
 }  # fmt: skip
+# tool -> (its subcommand that empties its directory operand, the options that make it,
+# its options taking a value, its global options taking a value, the operand when none
+# is given): ``uv venv --clear [PATH]`` (``--force`` too) removes what is at PATH
+# (default ``.venv``), ``uv --directory D venv`` makes PATH relative to D
+SUBCOMMAND_CLEARERS: dict[str, tuple[str, tuple[str, ...], frozenset[str], frozenset[str], str]] = {
+    "uv": (
+        "venv",
+        ("--clear", "--force"),
+        frozenset(
+            ["-p", "--python", "--prompt", "--index", "--default-index", "-i", "--index-url",
+             "--extra-index-url", "-f", "--find-links", "--index-strategy",
+             "--keyring-provider", "--exclude-newer", "--exclude-newer-package",
+             "--link-mode", "--refresh-package", "--python-preference", "--cache-dir",
+             "--config-file", "--color", "--directory", "--project",
+             "--allow-insecure-host", "--trusted-host"]
+        ),
+        frozenset(["--directory", "--project", "--config-file", "--cache-dir", "--color",
+                   "--python-preference", "--allow-insecure-host", "--trusted-host"]),
+        ".venv",
+    ),
+}  # fmt: skip
 
 
 # tool -> (its subcommand, the options whose directory it deletes): ``cargo clean
@@ -49,6 +72,8 @@ def cleared(tool: str, args: list[str]) -> list[tuple[str, Any]]:
     name), or nothing when the clearing option is not given."""
     if tool in VALUE_CLEARERS:
         return _cleared_values(tool, args)
+    if tool in SUBCOMMAND_CLEARERS:
+        return _cleared_by_subcommand(tool, args)
     option, valued = DIRECTORY_CLEARERS[tool]
     operands: list[str] = []
     clears = False
@@ -70,6 +95,40 @@ def cleared(tool: str, args: list[str]) -> list[tuple[str, Any]]:
     if not clears or not operands:
         return []
     return [("argv", ["rm", "-r", "-f", "--", *operands])]
+
+
+def _cleared_by_subcommand(tool: str, args: list[str]) -> list[tuple[str, Any]]:
+    """The ``rm -r`` of what ``tool``'s clearing subcommand removes (SUBCOMMAND_CLEARERS):
+    its operand (or default), under the global ``--directory`` when one is given."""
+    subcommand, clearing, valued, global_valued, default = SUBCOMMAND_CLEARERS[tool]
+    at = 0
+    while at < len(args) and args[at].startswith("-"):  # the global options
+        at += 2 if args[at] in global_valued else 1
+    if at >= len(args) or args[at] != subcommand:
+        return []
+    clears = False
+    operands: list[str] = []
+    rest = args[at + 1 :]
+    at = 0
+    while at < len(rest):
+        word = rest[at]
+        if word == "--":
+            operands += rest[at + 1 :]
+            break
+        if word.startswith("-") and word != "-":
+            clears = clears or word.split("=", 1)[0] in clearing
+            at += 2 if word in valued else 1
+            continue
+        operands.append(word)
+        at += 1
+    if not clears:
+        return []
+    base = (option_values([tool, *args], (), ("--directory",)) or [""])[-1]
+    paths = [
+        path if not base or path.startswith(("/", "~")) else f"{base.rstrip('/')}/{path}"
+        for path in operands or [default]
+    ]
+    return [("argv", ["rm", "-r", "-f", "--", *paths])]
 
 
 def _cleared_values(tool: str, args: list[str]) -> list[tuple[str, Any]]:
@@ -116,3 +175,23 @@ def app_items(tool: str, args: list[str]) -> list[tuple[str, Any]]:
     ``python3 -c`` of it (the code readers read it there; importing them here would close
     a cycle through programs)."""
     return [("argv", ["python3", "-c", app_code(app)]) for app in app_strings(tool, args)]
+
+
+# Django's management commands that run Python the line gives (issue 24): ``shell -c CODE``
+# (``--command``); without it ``shell`` runs what it reads from its standard input (piped,
+# or typed in later). django-extensions' ``shell_plus`` takes the same. ``manage.py`` is
+# ``django-admin`` for the project (programs.script_alias: ``python3 manage.py``).
+DJANGO_COMMANDS = frozenset(["django-admin", "manage.py"])
+_DJANGO_SHELLS = frozenset(["shell", "shell_plus"])
+
+
+def django_items(tool: str, args: list[str]) -> list[tuple[str, Any]]:
+    """What a Django shell command runs: its ``-c`` code as ``python3 -c`` (read by the
+    code readers), else its standard input: unverifiable."""
+    sub = next((w for w in args if not w.startswith("-")), "")
+    if sub not in _DJANGO_SHELLS:
+        return []
+    codes = option_values([tool, *args], ("-c",), ("--command",))
+    if codes:
+        return [("argv", ["python3", "-c", code]) for code in codes]
+    return [("unverifiable", f"{tool} {sub} runs the Python it reads from its standard input")]
