@@ -96,6 +96,9 @@ def test_writes_of_another_process_files_are_asked(
     [
         "echo 1000 > /proc/self/oom_score_adj",
         "echo 1000 > /proc/$$/oom_score_adj",
+        "echo x > /dev/stderr",  # (resolves through /proc/self: the hook's own pid)
+        "echo x >/dev/fd/2",
+        "echo x | tee /proc/self/fd/1",
         "cat /proc/1/status",
         "grep -c x /proc/1/maps",
         "fuser .",
