@@ -20,10 +20,7 @@ _STRING_NC = r"""(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""  # (no groups)
 # ``qx(cat ../home/.netrc)``, ``qx!..!``: red team s33 L; a ``/`` inside a pair is text)
 _QX = (
     r"\bqx\s*(?:\(([^)]*)\)|\{([^}]*)\}|\[([^\]]*)\]|<([^>]*)>|"
-    + "|".join(
-        rf"\{mark}((?:[^\{mark}\\]|\\.)*)\{mark}"
-        for mark in "!\"#$%&'*+,-./:;=?@\\^_`|~"
-    )
+    + "|".join(rf"\{mark}((?:[^\{mark}\\]|\\.)*)\{mark}" for mark in "!\"#$%&'*+,-./:;=?@\\^_`|~")
     + ")"
 )
 # (pattern, what it becomes): "sh" -> the string is a shell command; "argv" -> a list of

@@ -881,10 +881,11 @@ def past_parent(shape: Shape, pattern: bool = False) -> Shape | None:
     """A shape whose ``..`` leaves a part known only when it runs (``$(pwd)/../home``,
     ``$(mktemp -d)/..``, ``${DIRSTACK[1]}/..``, ``$(git rev-parse --show-cdup)../x``: red
     team s32 A, C), or may (a made part then a literal starting ``.`` or ``/``: that part
-    may end in ``.`` or be ``..``, red team s33 A): that part's parent is no directory of the environment's, it is any
-    directory; the shape from there on is any text then what follows the last ``..``
-    (None: no ``..`` after an unknown part). A pattern's wildcards there are any text, and
-    so is a value of the environment's: the line steers the path now."""
+    may end in ``.`` or be ``..``, red team s33 A): that part's parent is no directory of
+    the environment's, it is any directory; the shape from there on is any text then what
+    follows the last ``..`` (None: no ``..`` after an unknown part). A pattern's wildcards
+    there are any text, and so is a value of the environment's: the line steers the path
+    now."""
     unknown = False
     made = False  # the part just before is made on the line: it may end in ``.`` or ``..``
     cut: tuple[int, list[str], int] | None = None

@@ -26,7 +26,9 @@ _HEAD = re.compile(
 # Path as P``, ``import pathlib as p``, ``P = Path``): each starts a chain as Path does
 _FROM = re.compile(r"\bfrom\s+pathlib\s+import\s+\(?([\w\s,]+)")
 _MODULE = re.compile(r"\bimport\s+pathlib\s+as\s+([A-Za-z_]\w*)")
-_ALIAS = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*(?:pathlib\s*\.\s*)?" + _CLASS + r"\b(?!\s*\()")
+_ALIAS = re.compile(
+    r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*(?:pathlib\s*\.\s*)?" + _CLASS + r"\b(?!\s*\()"
+)
 
 
 def _heads(code: str) -> Any:
@@ -48,6 +50,8 @@ def _heads(code: str) -> Any:
         rf"(?<![\w.])(?:(?:{module})\s*\.\s*{_CLASS}|(?:{name}))\s*"
         r"(?:\.\s*(cwd|home)\s*\(\s*\)|\()"
     )
+
+
 # a name joined to a literal with `/` (p / "settings.json"): a path object made elsewhere
 _NAME_JOIN = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)\s*/\s*" + _LIT)
 _WRITES = re.compile(

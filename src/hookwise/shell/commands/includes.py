@@ -50,6 +50,10 @@ def included_files(program: str, data: str) -> list[str]:
     return found[:64]
 
 
+# a Rust string literal, raw (r#"..."#) or plain, closing the macro's call
+_RUST_LITERAL = r'\s*(?:r(#*)"(.*?)"\1|"((?:[^"\\]|\\.)*)")\s*[)\]}]'
+
+
 def _rust_included(data: str) -> list[str]:
     """The files Rust code reads when it compiles: ``include_str!("F")``,
     ``include_bytes!``, ``include!`` of a literal (plain or raw string); of anything else
@@ -60,7 +64,7 @@ def _rust_included(data: str) -> list[str]:
 
     found: list[str] = []
     for match in re.finditer(r"\binclude(?:_str|_bytes)?\s*!\s*[(\[{]", data):
-        literal = re.match(r'\s*(?:r(#*)"(.*?)"\1|"((?:[^"\\]|\\.)*)")\s*[)\]}]', data[match.end() :], re.S)
+        literal = re.match(_RUST_LITERAL, data[match.end() :], re.S)
         if literal is None:
             found.append(COMPUTED)
         else:
