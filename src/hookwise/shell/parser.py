@@ -2182,6 +2182,8 @@ def _made_env_file(command: Command, loaded: str) -> None:
     """An environment file named by a value the line makes when it runs
     (``--env-file="$(echo .)env"``): it may be any file, whatever its name fails to match
     now, so what the command loads is unknown (red team s33 B)."""
+    if command.shapes is None:
+        return  # (every word known: variables stays cold)
     from hookwise.shell.variables import made_word
 
     if made_word(command, loaded):

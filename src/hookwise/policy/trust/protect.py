@@ -891,6 +891,8 @@ def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -
 def _computed_word(cmd: Command, word: str) -> bool:
     """Whether ``word`` (a target, or an option's value: ``dd of=$(...)``) is one the line
     computes when it runs (variables.made_on_line)."""
+    if cmd.shapes is None:
+        return False  # (every word known: variables stays cold)
     from hookwise.shell.variables import made_word  # loaded with the parser
 
     return made_word(cmd, word)
