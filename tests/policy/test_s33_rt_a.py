@@ -72,6 +72,8 @@ BLOCK_RUN = [
     ('cat "$(echo ..)/home/.netrc"', "cat"),
     ('cat "$(echo .)"./home/.aws/credentials', "cat"),
     ('python3 "$(echo .)./home/.netrc"', "python3"),
+    ('grep -r pass "$(echo .)./home"', "grep"),
+    ('grep -r pass "$(echo ..)/home"', "grep"),
     ('cp "$(echo .)./home/.netrc" /dev/stdout', "cp"),
     ('wc -c "$(echo .)./home/.netrc" && head "$(echo .)./home/.netrc"', "head"),
     # L: interpreter readers, new spellings
@@ -147,6 +149,9 @@ PASS = [
     "cat ./README",
     'cat "$(ls -d src)/app.py"',
     'cat "$(dirname "$0")/README"',
+    'cat "$(echo src)/app.py"',
+    'grep -r TODO "$(echo src)/x"',
+    'grep -rn TODO "$(git rev-parse --show-toplevel)/src"',
     'for f in src/*.py; do cat "$f"; done',
     "python3 -c 'from pathlib import Path as P; print(P(\"README\").read_text())'",
     'python3 -c \'import subprocess; subprocess.run(["ls"], cwd="src")\'',

@@ -344,6 +344,13 @@ def could_be_path(compiled_entry: tuple[Any, bool, bool], ref: Any, cwd: str, ho
         left = past_parent(shape, getattr(ref, "pattern", False))
         if left is not None:  # $(pwd)/../home/.netrc, ~-/../x: any directory, then the rest
             shape = left
+            if getattr(ref, "tree", False) and left[-1] != ("*",):
+                # grep -r x "$(echo .)./home": the files under it too (red team s33 A), by
+                # the globs whose names say something (not DIR/**: any name under any place)
+                compiled = compiled_entry[0]
+                named = not overlap(compiled, (("*",), ("L", "/" + _ANY_NAME)))
+                if named and overlap(compiled, (*left, ("L", "/"), ("*",))):
+                    return True
     if not shape or ("E",) in shape or ("/",) in shape:
         return False  # the environment's own paths ($DIR, $HOME, $(mktemp)) are not guessed at
     compiled, slashy, absolute = compiled_entry
