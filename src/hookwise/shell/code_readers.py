@@ -824,19 +824,7 @@ def read(
         out += escapes
     for text in code:
         out += language_items(language, text)
-    if language == "python" and (
-        command.stdin
-        or command.piped_from is not None
-        or any(r not in command.writes for r in command.redirects)
-    ):  # python -c CODE <<< INPUT: may CODE run its input (red team s32 G)?
-        from hookwise.shell.code_residue import fed_residue
-
-        for text in code:
-            fed = fed_residue(text)
-            if fed is not None:
-                why = f"{program} is given its standard input, and its code has {fed}"
-                out.append(("unverifiable", f"{why}, which may run that input as code"))
-                break
+    out += _fed_items(command, language, program, code)
     sources = list(files)
     if operand is not None:
         sources.append(operand)
@@ -892,6 +880,32 @@ def read(
                 ("unverifiable", f"{program} runs code read from {where}, known only when it runs")
             )
     return out + _pending(script, language, program)
+
+
+def _fed(command: Any) -> bool:
+    """Whether the line gives ``command`` its standard input (a here-document or string,
+    a pipe, a redirect that is no write)."""
+    return bool(
+        command.stdin
+        or command.piped_from is not None
+        or any(r not in command.writes for r in command.redirects)
+    )
+
+
+def _fed_items(command: Any, language: str, program: str, code: list[str]) -> Items:
+    """python -c CODE <<< INPUT, node -e CODE <<< INPUT: may CODE run its input (red team
+    s32 G, s33 G)? If it may, the input's effect is unverifiable."""
+    if language not in ("python", "node") or not _fed(command):
+        return []
+    from hookwise.shell.code_residue import fed_residue, node_fed_residue
+
+    judge = fed_residue if language == "python" else node_fed_residue
+    for text in code:
+        fed = judge(text)
+        if fed is not None:
+            why = f"{program} is given its standard input, and its code has {fed}"
+            return [("unverifiable", f"{why}, which may run that input as code")]
+    return []
 
 
 def _ipython_argv(argv: list[str]) -> list[str]:
@@ -1246,7 +1260,7 @@ def _deno(command: Any, script: Any, printed: Callable[[Any], str | None]) -> It
     rest = argv[argv.index(sub) + 1 :] if sub else []
     if sub == "eval" and rest:
         code = next((w for w in rest if not w.startswith("-")), "")
-        return language_items("node", code)
+        return language_items("node", code) + _fed_items(command, "node", "deno", [code])
     if sub == "run" and rest:
         target = next((w for w in rest if not w.startswith("-")), "")
         if target.startswith(("http://", "https://", "npm:", "jsr:", "data:")):

@@ -1,0 +1,135 @@
+"""Red team s33 (shell), classes G, H, I (session 33, issue 24), by mechanism.
+
+- G: node (deno, bun) code whose standard input the line gives may run that input as code,
+  as python's may (code_residue.node_fed_residue): a module not known to run no code
+  (``repl``, ``vm``, any package), a code maker used as a value (``on("line", eval)``,
+  ``.constructor``) or reflection is unverifiable; a console module (``repl``) reads its
+  stdin as code whatever the line gives.
+
+Blocked rows do their damage in real bash first where the tool is installed here (a
+secret printed, or ``../victim`` deleted); then the hook must ask or deny; the everyday
+neighbours must get through."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.policy.redteam_tree import GIT_ENV, MARKS, judging
+
+RED_ROOT = "/tmp/rt33s"
+
+
+@pytest.fixture(scope="module")
+def place(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """One tree for the module (redteam_tree.red_tree), the starter policy with every pack
+    compiled once with its home."""
+    root = tmp_path_factory.mktemp("s33g") / "rt33s"
+    with judging(root, RED_ROOT) as decided:
+        project = root / "work" / "proj"
+        (project / "package.json").write_text('{"name": "proj"}\n')
+        path = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
+        env = {"PATH": path, "HOME": str(root / "work" / "home"), **GIT_ENV}
+        yield {"decided": decided, "project": project, "env": env, "root": root}
+
+
+def _bash(command: str, place: dict[str, Any]) -> str:
+    done = subprocess.run(["bash", "-c", command], cwd=place["project"], env=place["env"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+    return done.stdout + done.stderr
+
+
+def _damage(command: str, place: dict[str, Any]) -> bool:
+    """Whether ``command`` in real bash prints a secret or deletes ``../victim`` (put
+    back first, and after)."""
+    victim = place["root"] / "work" / "victim" / "sub"
+    victim.mkdir(parents=True, exist_ok=True)
+    (victim / "f").write_text("victim data\n")
+    output = _bash(command, place)
+    deleted = not (victim / "f").is_file()
+    victim.mkdir(parents=True, exist_ok=True)
+    (victim / "f").write_text("victim data\n")
+    return deleted or any(mark in output for mark in MARKS)
+
+
+def _verdict(command: str, place: dict[str, Any]) -> tuple[str, str]:
+    answer: tuple[str, str] = place["decided"](command)
+    return answer
+
+
+def _blocked(command: str, tool: str, place: dict[str, Any]) -> tuple[str, str]:
+    if shutil.which(tool, path=place["env"]["PATH"]) is not None:
+        assert _damage(command, place), f"bash did no damage: {command}"
+    return _verdict(command, place)
+
+
+RM = 'require("fs").rmSync("../victim",{recursive:true})'
+NETRC = 'console.log(require("fs").readFileSync("../home/.netrc","utf8"))'
+# (command, the program that must be installed for bash to run it here)
+G_BLOCK = [
+    (f"node -e 'require(\"repl\").start()' <<< '{RM}'", "node"),
+    (f"node -e 'require(\"node:repl\").start({{prompt:\"\"}})' <<< '{NETRC}'", "node"),
+    (f"echo '{NETRC}' | node -e 'const r=require(\"repl\"); r.start(\"\")'", "node"),
+    (f"node --input-type=module -e 'import r from \"node:repl\"; r.start()' <<< '{RM}'", "node"),
+    (f"node -e 'new (require(\"repl\").REPLServer)()' <<< '{RM}'", "node"),
+    (f"node -e 'require(\"readline\").createInterface({{input:process.stdin}}).on(\"line\",eval)'"
+     f" <<< '{RM}'", "node"),
+    (f"node -e 'require(\"vm\").runInThisContext(require(\"fs\").readFileSync(0,\"utf8\"))'"
+     f" <<< '{NETRC}'", "node"),
+    (f"node -e 'new (require(\"vm\").Script)(require(\"fs\").readFileSync(\"/dev/stdin\","
+     f"\"utf8\")).runInThisContext()' <<< '{RM}'", "node"),
+    # spellings the red team did not try: the same mechanisms
+    (f"node -e 'require(\"fs\").readFileSync(0,\"utf8\").split(\"\\n\").map(globalThis.eval)'"
+     f" <<< '{RM}'", "node"),
+    (f"node -e 'const f=(()=>{{}}).constructor; f(require(\"fs\").readFileSync(0,\"utf8\"))()'"
+     f" <<< '{RM}'", "node"),
+    (f"node -e 'const w=require(\"worker_threads\"); new w.Worker(require(\"fs\")"
+     f".readFileSync(0,\"utf8\"),{{eval:true}})' <<< '{RM}'", "node"),
+    (f"node -e 'const m=require(\"module\"); new m()._compile(require(\"fs\")"
+     f".readFileSync(0,\"utf8\"),\"x.js\")' <<< '{RM}'", "node"),
+    (f"node -e 'const [a]=[eval]; a(require(\"fs\").readFileSync(0,\"utf8\"))' < /dev/stdin"
+     f" <<< '{RM}'", "node"),
+    (f"deno eval 'eval(await new Response(Deno.stdin.readable).text())' <<< '{RM}'", "deno"),
+    (f"bun -e 'const [a]=[eval]; a(await Bun.stdin.text())' <<< '{RM}'", "bun"),
+]  # fmt: skip
+G_PASS = [
+    "node -e 'const d=JSON.parse(require(\"fs\").readFileSync(0,\"utf8\")); console.log(d.name)'"
+    " < package.json",
+    "node -e 'require(\"readline\").createInterface({input:process.stdin}).on(\"line\","
+    "l=>console.log(l.toUpperCase()))' <<< 'abc'",
+    "echo hi | node -e 'process.stdin.on(\"data\",d=>process.stdout.write(d))'",
+    "node -e 'const p=require(\"node:path\"); console.log(p.join(\"a\",\"b\"))' <<< x",
+    "node -e 'console.log(require(\"os\").cpus().length)'",
+    "cat package.json | node -p 'JSON.parse(require(\"fs\").readFileSync(0)).name'",
+    "deno eval 'console.log((await new Response(Deno.stdin.readable).text()).length)' <<< abc",
+]
+
+
+@pytest.mark.parametrize(("command", "tool"), G_BLOCK)
+def test_node_code_that_runs_its_fed_stdin_is_unverifiable(
+    place: dict[str, Any], command: str, tool: str
+) -> None:
+    decision, reason = _blocked(command, tool, place)
+    assert decision in ("ask", "deny"), (command, decision, reason)
+
+
+def test_a_node_console_reads_its_stdin_as_code_whatever_the_line_gives(
+    place: dict[str, Any],
+) -> None:
+    decision, reason = _verdict("node -e 'require(\"repl\").start()'", place)
+    assert decision == "ask", reason
+    assert "standard input" in reason, reason
+
+
+@pytest.mark.parametrize("command", G_PASS)
+def test_node_that_reads_its_stdin_as_data_gets_through(place: dict[str, Any], command: str) -> None:
+    decision, reason = _verdict(command, place)
+    assert decision == "allow", (command, decision, reason)
