@@ -133,3 +133,41 @@ def test_a_node_console_reads_its_stdin_as_code_whatever_the_line_gives(
 def test_node_that_reads_its_stdin_as_data_gets_through(place: dict[str, Any], command: str) -> None:
     decision, reason = _verdict(command, place)
     assert decision == "allow", (command, decision, reason)
+
+
+H_BLOCK = [
+    ("MAKEFILES=/dev/stdin make -f /dev/null x <<< '$(info $(file <../home/.netrc))'", "make"),
+    ("MAKEFILES=/dev/stdin make -f /dev/null x <<< '$(shell rm -rf ../victim)'", "make"),
+    ("export MAKEFILES=/dev/fd/0; make -f /dev/null x <<< '$(shell rm -rf ../victim)'", "make"),
+    ("make --eval='$(info $(file <../home/.netrc))' -f /dev/null", "make"),
+    ("make --ev='$(info $(file <../home/.netrc))' -f /dev/null", "make"),
+    ("make -C ../home -E '$(info $(file <.netrc))' -f /dev/null", "make"),
+    ("make -C .. -C home -E '$(info $(file <.netrc))' -f /dev/null", "make"),
+    ("make --directory=../victim -E '$(shell rm -rf sub)' -f /dev/null", "make"),
+    ("make -C ../home -f - x <<< $'x:\\n\\t@cat .netrc'", "make"),
+    ("make -C ../home -f /dev/stdin <<< $'x:\\n\\t@cat .aws/credentials'", "make"),
+    ("make -f /dev/stdin -C ../home <<< '$(info $(file <.netrc))'", "make"),
+    ("make --file=- -C ../home <<< $'.RECIPEPREFIX=>\\nx:\\n>@cat .netrc'", "make"),
+    ("make -E '.RECIPEPREFIX=>' -E $'x:\\n>@cat ../home/.netrc' x -f /dev/null", "make"),
+    ("make -E '$(file >.hookwise/policy.yaml,x)' -f /dev/null", "make"),
+    ("make -C .hookwise -E '$(file >>policy.yaml,x)' -f /dev/null", "make"),
+]
+H_PASS = ["make test", "make -C src -n", "make -j4 test", "make -E 'x:=1' test",
+          "make -E '$(info $(file <README))' -f /dev/null", "make -f Makefile test"]
+
+
+@pytest.mark.parametrize(("command", "tool"), H_BLOCK)
+def test_make_code_on_the_line_is_judged_and_a_fed_makefile_unverifiable(
+    place: dict[str, Any], command: str, tool: str
+) -> None:
+    if "$(file >" in command:  # a write: the file's text is changed, not deleted
+        decision, reason = _verdict(command, place)
+    else:
+        decision, reason = _blocked(command, tool, place)
+    assert decision in ("ask", "deny"), (command, decision, reason)
+
+
+@pytest.mark.parametrize("command", H_PASS)
+def test_make_of_the_project_gets_through(place: dict[str, Any], command: str) -> None:
+    decision, reason = _verdict(command, place)
+    assert decision == "allow", (command, decision, reason)

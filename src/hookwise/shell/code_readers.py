@@ -830,6 +830,12 @@ def read(
         sources.append(operand)
     if name == "make" and not files:
         sources += [m for m in _MAKEFILES if script.was_written(m)]
+    if name == "make" and any(source in STDIN_FILES for source in sources):
+        # make -f - (-f /dev/stdin): a makefile's ways to run code are many (load, include,
+        # .RECIPEPREFIX, guile...): one fed on the line is not judged by its spelling
+        sources = [source for source in sources if source not in STDIN_FILES]
+        why = "make reads a makefile from its standard input"
+        out.append(("unverifiable", f"{why}: the code it runs is not the project's"))
     if name == "ninja" and not files:
         sources += [m for m in script.written if m.rsplit("/", 1)[-1] == "build.ninja"]
     if name == "cmake":  # cmake -S DIR, cmake DIR: the CMakeLists.txt there, *.cmake it includes
@@ -879,6 +885,10 @@ def read(
             out.append(
                 ("unverifiable", f"{program} runs code read from {where}, known only when it runs")
             )
+    if name == "make":  # make -C D: its makefiles and recipes are read and run in D
+        from hookwise.shell.option_commands import in_directory, make_directory
+
+        out = in_directory(out, make_directory(argv))
     return out + _pending(script, language, program)
 
 

@@ -1381,7 +1381,7 @@ ENV_LOADERS: dict[str, str] = {
     **dict.fromkeys(
         ["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "GIT_EXEC_PATH",
          "PERL5DB", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "NODE_REPL_EXTERNAL_MODULE",
-         "GIT_TEMPLATE_DIR", "GCONV_PATH"],
+         "GIT_TEMPLATE_DIR", "GCONV_PATH", "MAKEFILES"],
         "always",
     ),
     **dict.fromkeys(
