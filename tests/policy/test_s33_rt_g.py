@@ -13,6 +13,7 @@ neighbours must get through."""
 from __future__ import annotations
 
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -42,9 +43,9 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
 
 def _bash(command: str, place: dict[str, Any]) -> str:
     done = subprocess.run(["bash", "-c", command], cwd=place["project"], env=place["env"],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          timeout=60, check=False)  # fmt: skip
-    return done.stdout + done.stderr
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=120,
+                          check=False)  # fmt: skip
+    return (done.stdout + done.stderr).decode(errors="replace")  # (a runner may cat a binary)
 
 
 def _damage(command: str, place: dict[str, Any]) -> bool:
@@ -169,5 +170,61 @@ def test_make_code_on_the_line_is_judged_and_a_fed_makefile_unverifiable(
 
 @pytest.mark.parametrize("command", H_PASS)
 def test_make_of_the_project_gets_through(place: dict[str, Any], command: str) -> None:
+    decision, reason = _verdict(command, place)
+    assert decision == "allow", (command, decision, reason)
+
+
+RUNNER = "target.x86_64-unknown-linux-gnu.runner"
+I_BLOCK = [
+    f"cargo --config '{RUNNER}=\"rm -rf ../victim\"' run -q",
+    f"cargo run -q --config '{RUNNER}=[\"sh\",\"-c\",\"cat ../home/.netrc\"]'",
+    "cargo --config 'build.target-dir=\"../victim\"' clean",
+    "cargo --config \"target.'cfg(unix)'.runner='rm -rf ../victim'\" run -q",
+    "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='rm -rf ../victim' cargo run -q",
+    "export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='cat ../home/.netrc'; cargo run -q",
+    "CARGO_BUILD_TARGET_DIR=../victim cargo clean",
+    "cargo --config 'build.rustc-wrapper=\"/bin/sh\"' build -q",
+    "RUSTC_WRAPPER=/bin/sh cargo build -q",
+    "RUSTFLAGS='-C linker=/bin/sh' cargo build -q",
+    "cargo --config .cargo/other.toml run -q",
+]
+I_PASS = ["cargo build -q", "cargo run -q", "cargo --config 'term.color=\"always\"' build",
+          "cargo --config build.jobs=2 build", "CARGO_TERM_COLOR=always cargo test",
+          "RUSTFLAGS='-C target-cpu=native' cargo build --release",
+          "RUSTFLAGS='-D warnings' cargo clippy", "RUST_BACKTRACE=1 cargo test",
+          "CARGO_INCREMENTAL=0 cargo build", "cargo run -q -- --config x=1"]
+
+
+def _crate(place: dict[str, Any]) -> dict[str, Any]:
+    """The project as a fresh crate (cargo init), the real toolchain's homes for rustup."""
+    project = place["project"]
+    for made in ("Cargo.toml", "Cargo.lock", "src/main.rs"):
+        (project / made).unlink(missing_ok=True)
+    shutil.rmtree(project / "target", ignore_errors=True)
+    real = Path(pwd.getpwuid(os.getuid()).pw_dir)  # (HOME is the tree's home here)
+    env = {**place["env"], "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", str(real / ".rustup")),
+           "PATH": os.pathsep.join([str(real / ".cargo" / "bin"), place["env"]["PATH"]])}
+    done = subprocess.run(["cargo", "init", "-q", "--name", "x"], cwd=project, env=env,
+                   capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return {**place, "env": env}
+
+
+@pytest.mark.parametrize("command", I_BLOCK)
+def test_cargo_settings_on_the_line_that_name_a_program_are_unverifiable(
+    place: dict[str, Any], command: str
+) -> None:
+    real = Path(pwd.getpwuid(os.getuid()).pw_dir) / ".cargo" / "bin"
+    runs_here = shutil.which("cargo", path=f"{real}:{os.environ['PATH']}") is not None
+    runs_here = runs_here and "/bin/sh" not in command
+    if runs_here and "other.toml" not in command:
+        crate = _crate(place)
+        assert _damage(command, crate), f"bash did no damage: {command}"
+    decision, reason = _verdict(command, place)
+    assert decision in ("ask", "deny"), (command, decision, reason)
+
+
+@pytest.mark.parametrize("command", I_PASS)
+def test_cargo_of_the_project_gets_through(place: dict[str, Any], command: str) -> None:
     decision, reason = _verdict(command, place)
     assert decision == "allow", (command, decision, reason)

@@ -1416,6 +1416,12 @@ def env_loads(command: Any, script: Any) -> str | None:
             why = _npm_config(name, value, command)
             if why is not None:
                 return why
+        if name.startswith(("CARGO", "RUST")):  # cargo's settings (red team s33 I)
+            from hookwise.shell.commands.cargo_config import env_why
+
+            why = env_why(name, value, command)
+            if why is not None:
+                return why
         kind = ENV_LOADERS.get(name)
         if kind is None:
             continue
