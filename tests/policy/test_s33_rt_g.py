@@ -102,12 +102,12 @@ G_BLOCK = [
     (f"bun -e 'const [a]=[eval]; a(await Bun.stdin.text())' <<< '{RM}'", "bun"),
 ]  # fmt: skip
 G_PASS = [
-    "node -e 'const d=JSON.parse(require(\"fs\").readFileSync(0,\"utf8\")); console.log(d.name)'"
+    'node -e \'const d=JSON.parse(require("fs").readFileSync(0,"utf8")); console.log(d.name)\''
     " < package.json",
-    "node -e 'require(\"readline\").createInterface({input:process.stdin}).on(\"line\","
+    'node -e \'require("readline").createInterface({input:process.stdin}).on("line",'
     "l=>console.log(l.toUpperCase()))' <<< 'abc'",
     "echo hi | node -e 'process.stdin.on(\"data\",d=>process.stdout.write(d))'",
-    "node -e 'const p=require(\"node:path\"); console.log(p.join(\"a\",\"b\"))' <<< x",
+    'node -e \'const p=require("node:path"); console.log(p.join("a","b"))\' <<< x',
     "node -e 'console.log(require(\"os\").cpus().length)'",
     "cat package.json | node -p 'JSON.parse(require(\"fs\").readFileSync(0)).name'",
     "deno eval 'console.log((await new Response(Deno.stdin.readable).text()).length)' <<< abc",
@@ -131,7 +131,9 @@ def test_a_node_console_reads_its_stdin_as_code_whatever_the_line_gives(
 
 
 @pytest.mark.parametrize("command", G_PASS)
-def test_node_that_reads_its_stdin_as_data_gets_through(place: dict[str, Any], command: str) -> None:
+def test_node_that_reads_its_stdin_as_data_gets_through(
+    place: dict[str, Any], command: str
+) -> None:
     decision, reason = _verdict(command, place)
     assert decision == "allow", (command, decision, reason)
 
@@ -153,8 +155,14 @@ H_BLOCK = [
     ("make -E '$(file >.hookwise/policy.yaml,x)' -f /dev/null", "make"),
     ("make -C .hookwise -E '$(file >>policy.yaml,x)' -f /dev/null", "make"),
 ]
-H_PASS = ["make test", "make -C src -n", "make -j4 test", "make -E 'x:=1' test",
-          "make -E '$(info $(file <README))' -f /dev/null", "make -f Makefile test"]
+H_PASS = [
+    "make test",
+    "make -C src -n",
+    "make -j4 test",
+    "make -E 'x:=1' test",
+    "make -E '$(info $(file <README))' -f /dev/null",
+    "make -f Makefile test",
+]
 
 
 @pytest.mark.parametrize(("command", "tool"), H_BLOCK)
@@ -177,7 +185,7 @@ def test_make_of_the_project_gets_through(place: dict[str, Any], command: str) -
 RUNNER = "target.x86_64-unknown-linux-gnu.runner"
 I_BLOCK = [
     f"cargo --config '{RUNNER}=\"rm -rf ../victim\"' run -q",
-    f"cargo run -q --config '{RUNNER}=[\"sh\",\"-c\",\"cat ../home/.netrc\"]'",
+    f'cargo run -q --config \'{RUNNER}=["sh","-c","cat ../home/.netrc"]\'',
     "cargo --config 'build.target-dir=\"../victim\"' clean",
     "cargo --config \"target.'cfg(unix)'.runner='rm -rf ../victim'\" run -q",
     "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='rm -rf ../victim' cargo run -q",
@@ -188,11 +196,18 @@ I_BLOCK = [
     "RUSTFLAGS='-C linker=/bin/sh' cargo build -q",
     "cargo --config .cargo/other.toml run -q",
 ]
-I_PASS = ["cargo build -q", "cargo run -q", "cargo --config 'term.color=\"always\"' build",
-          "cargo --config build.jobs=2 build", "CARGO_TERM_COLOR=always cargo test",
-          "RUSTFLAGS='-C target-cpu=native' cargo build --release",
-          "RUSTFLAGS='-D warnings' cargo clippy", "RUST_BACKTRACE=1 cargo test",
-          "CARGO_INCREMENTAL=0 cargo build", "cargo run -q -- --config x=1"]
+I_PASS = [
+    "cargo build -q",
+    "cargo run -q",
+    "cargo --config 'term.color=\"always\"' build",
+    "cargo --config build.jobs=2 build",
+    "CARGO_TERM_COLOR=always cargo test",
+    "RUSTFLAGS='-C target-cpu=native' cargo build --release",
+    "RUSTFLAGS='-D warnings' cargo clippy",
+    "RUST_BACKTRACE=1 cargo test",
+    "CARGO_INCREMENTAL=0 cargo build",
+    "cargo run -q -- --config x=1",
+]
 
 
 def _crate(place: dict[str, Any]) -> dict[str, Any]:
@@ -202,8 +217,11 @@ def _crate(place: dict[str, Any]) -> dict[str, Any]:
         (project / made).unlink(missing_ok=True)
     shutil.rmtree(project / "target", ignore_errors=True)
     real = Path(pwd.getpwuid(os.getuid()).pw_dir)  # (HOME is the tree's home here)
-    env = {**place["env"], "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", str(real / ".rustup")),
-           "PATH": os.pathsep.join([str(real / ".cargo" / "bin"), place["env"]["PATH"]])}
+    env = {
+        **place["env"],
+        "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", str(real / ".rustup")),
+        "PATH": os.pathsep.join([str(real / ".cargo" / "bin"), place["env"]["PATH"]]),
+    }
     done = subprocess.run(["cargo", "init", "-q", "--name", "x"], cwd=project, env=env,
                    capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -97,7 +97,7 @@ def config_items(argv: list[str]) -> list[tuple[str, Any]]:
             else:
                 out += cleared("cargo", [*argv[1:], "--target-dir", directory])
         elif not _HARMLESS.fullmatch(name):
-            why = f"cargo --config {setting[:60]} sets a key whose value may be a program cargo runs"
+            why = f"cargo --config {setting[:60]} sets a key whose value may be a program it runs"
             out.append(("unverifiable", why))
     return out
 
