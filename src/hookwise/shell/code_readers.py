@@ -832,8 +832,8 @@ def read(
         sources += [m for m in _MAKEFILES if script.was_written(m)]
     if name == "make" and any(source in STDIN_FILES for source in sources):
         # make -f - (-f /dev/stdin): a makefile's ways to run code are many (load, include,
-        # .RECIPEPREFIX, guile...): one fed on the line is not judged by its spelling
-        sources = [source for source in sources if source not in STDIN_FILES]
+        # .RECIPEPREFIX, guile...): one fed on the line is not judged by its spelling alone
+        # (what its text is read to run is judged too: a deny stays a deny)
         why = "make reads a makefile from its standard input"
         out.append(("unverifiable", f"{why}: the code it runs is not the project's"))
     if name == "ninja" and not files:
