@@ -1901,6 +1901,10 @@ WRITE_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "clang": (("-o",), ()),
     "clang++": (("-o",), ()),
     "ld": (("-o",), ("--output",)),
+    "rustc": (("-o",), ()),
+    # IPython's log of the session's input (a `.pth` there runs at the next start)
+    "ipython": ((), ("--logfile", "--logappend")),
+    "ipython3": ((), ("--logfile", "--logappend")),
 }  # fmt: skip
 # programs that read a response file ``@FILE`` as more arguments: they print its words in
 # their errors (``gcc @.env``: ld cannot find ``SECRET=...``)
@@ -2026,6 +2030,10 @@ DATA_WRITERS: dict[str, tuple[str, tuple[str, ...]]] = {
     # Debian packages: dpkg-deb -x/-R/-X ARCHIVE DIR, dpkg -x ARCHIVE DIR (red team s27 J)
     "dpkg-deb": ("=-x|-X|-R|--extract|--vextract|--raw-extract", ("@2",)),
     "dpkg": ("=-x|-X|--extract|--vextract", ("@2",)),
+    # a directory the program names its outputs in by its input: rustc by the crate's
+    # name (#![crate_name] in the source), curl by the URL or the server (-O, -J)
+    "rustc": ("=--out-dir", ("--out-dir",)),
+    "curl": ("=--output-dir", ("--output-dir",)),
 }
 # git subcommands that write or remove files whose names come from data, and the words
 # that make them do it ("" for always); a stash with -u takes untracked files away, clean
@@ -2128,6 +2136,11 @@ def _files_named(program: str, argv: list[str]) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
     if program in RESPONSE_FILES:
         found += [("read", w[1:]) for w in argv[1:] if w.startswith("@") and len(w) > 1]
+    if any(w.startswith(("-Wl,", "-Xlinker", "--emit")) for w in argv[1:]):
+        # the linker's -o through the driver, rustc's --emit KIND=PATH (cold)
+        from hookwise.shell.commands.output_files import output_files
+
+        found += [("write", f) for f in output_files(program, argv)]
     named = (*(reads or ((), ()))[0], *(reads or ((), ()))[1], *(writes or ((), ()))[0],
              *(writes or ((), ()))[1])  # fmt: skip
     if not named or not any(_may_name(w, named) for w in rest[1:]):

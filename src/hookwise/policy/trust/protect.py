@@ -319,10 +319,11 @@ def code_reasons(env: dict[str, str], cwd: str | None) -> dict[str, str]:
 
 
 def program_paths(env: dict[str, str], cwd: str | None) -> frozenset[str]:
-    """Of :func:`code_reasons`, the hook programs as PATH finds them (hook_code)."""
-    from hookwise.policy.trust.hook_code import path_programs
+    """Of :func:`code_reasons`, the PATH programs as PATH finds them (hook_code)."""
+    from hookwise.policy.trust.hook_code import path_programs, planted_programs
 
-    return frozenset(os.path.abspath(p) for p, _why in path_programs(env, cwd))
+    found = [*path_programs(env, cwd), *planted_programs(env, cwd)]
+    return frozenset(os.path.abspath(p) for p, _why in found)
 
 
 def obeyed_paths(env: dict[str, str]) -> list[str]:
@@ -523,6 +524,10 @@ class Guard:
         programs = program_paths(self.env, self.cwd)
         for item in self.concrete:
             if item in programs:
+                # ...but a new one there, before the real one, is what PATH finds next
+                # (`tar -xf x.tar -C ~/.local/bin`, its names unread: red team s33 D)
+                if os.path.dirname(item) == directory.rstrip("/") and not os.path.lexists(item):
+                    return item
                 continue
             near = item == directory or item.startswith(inside) or directory.startswith(item + "/")
             if near and (item in obeyed or os.path.lexists(item)):
@@ -797,11 +802,23 @@ def _may_write_data_named(name: str, argv: list[str]) -> bool:
         return any(w[:1] == "-" and ("r" in w or "R" in w or "a" in w) for w in argv[1:])
     if name.startswith("python") or name == "cmake":
         return any(w in ("zipfile", "tarfile", "tar") for w in argv[1:4])
-    if name in ("tar", "gtar", "bsdtar"):
+    if name in ("tar", "gtar", "bsdtar"):  # (x in the mode word, or in any option cluster)
         return any("x" in w or w.startswith("--ex") or w == "--get" for w in argv[1:3]) or any(
-            w.startswith(("--ex", "--get")) for w in argv
+            w.startswith(("--ex", "--get")) or (w[:1] == "-" and w[1:2] != "-" and "x" in w)
+            for w in argv
         )
     return name in DATA_WRITERS or name == "busybox"
+
+
+def _mode_elsewhere(name: str, argv: list[str]) -> bool:
+    """Whether no operand is the mode or owner: given as ``--reference=F``, or chmod's
+    symbolic mode spelled as an option (``chmod -x F``: red team s33 C)."""
+    if any(w.startswith("--reference") for w in argv[1:]):
+        return True
+    return name == "chmod" and any(
+        w[:1] == "-" and w[1:2] != "-" and set(w[1:]) <= set("rwxXst,=+-ugoa") and
+        set(w[1:]) & set("rwxXst") for w in argv[1:]
+    )  # fmt: skip
 
 
 def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard) -> None:
@@ -1011,7 +1028,8 @@ def _check_command(
     if name in WRITERS_ALL:
         targets = positional
         if name in ("chmod", "chown", "chgrp", "setfacl") and targets:
-            targets = targets[1:]
+            if not _mode_elsewhere(name, argv):  # (the first operand is the mode, owner, ACL)
+                targets = targets[1:]
             tree = any(w in ("-R", "--recursive") or (w[:1] == "-" and "R" in w) for w in argv)
     elif name in WRITERS_LAST:
         if name in ("ln", "link") or (name == "cp" and _links(argv)):
