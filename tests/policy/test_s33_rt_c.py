@@ -11,6 +11,9 @@
   a write whose file names come from data there (an archive, ``rustc --out-dir``, ``curl
   --output-dir``) is unverifiable (protect.Guard.holds).
 - E: ``git config trace2.eventTarget F`` (any key naming a file git writes) writes F.
+- F: a git command that puts another commit's tree in place deletes the tracked policy
+  that tree lacks: read with git's trees (``cat-file -e REV:PATH``), else unverifiable
+  (policy/trust/tree_moves.py).
 
 The hook runs in a private virtualenv under tmp_path (hookwise imported from this tree), so
 the protected files are that venv's: each blocked row first does its damage there in real
@@ -102,7 +105,8 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         if os.path.isdir(where):  # (rustup's toolchains, found by the real home)
             env[key] = where
     for argv in (["git", "init", "-q"], ["git", "add", "README"], ["git", "commit", "-qm", "1"],
-                 [str(script), "policy", "init", "--packs", "all"], [str(script), "policy", "trust"]):  # fmt: skip
+                 [str(script), "policy", "init", "--packs", "all"], [str(script), "policy", "trust"],
+                 ["git", "add", ".hookwise"], ["git", "commit", "-qm", "policy"]):  # fmt: skip
         subprocess.run(argv, cwd=project, env=env, check=True, timeout=120, capture_output=True)
     trust = home / ".config" / "hookwise" / "trust.json"
     assert trust.is_file()
@@ -241,5 +245,45 @@ NEIGHBOURS = [
 @pytest.mark.parametrize("command", NEIGHBOURS)
 def test_everyday_neighbours_get_through(command: str, place: dict[str, Any]) -> None:
     (place["project"] / "build").mkdir(exist_ok=True)
+    answer, reason = _hook(command, place)
+    assert answer == "allow", (command, reason)
+
+
+F_ROWS = [
+    ("git checkout -q HEAD~1", "deny"),
+    ("git checkout -q @~", "deny"),
+    ("git switch -q -d HEAD~1", "deny"),
+    ("git switch -q -c x HEAD~1", "deny"),
+    ("git checkout -q -b y HEAD^", "deny"),
+    ("git reset -q --hard HEAD~1", "deny"),
+    ("git revert --no-edit HEAD", "ask"),
+    ("git rebase -q --onto HEAD~1 HEAD", "ask"),
+    ("git bisect start HEAD HEAD~1", "ask"),  # (decided only: HEAD is the first bad here)
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), F_ROWS)
+def test_f_a_commit_without_the_tracked_policy_is_held(
+    command: str, expected: str, place: dict[str, Any]
+) -> None:
+    policy = place["project"] / ".hookwise" / "policy.yaml"
+    head = _bash("git rev-parse HEAD", place).stdout.strip()
+    branch = _bash("git symbolic-ref --short HEAD", place).stdout.strip()
+    try:
+        _bash(command, place)
+        if "bisect" not in command:
+            assert not policy.exists(), command  # (the damage, in real bash)
+    finally:
+        _bash(f"git bisect reset -q; git rebase --abort; git checkout -q -f {branch} && "
+              f"git reset -q --hard {head} && git branch -q -D x y", place)  # fmt: skip
+    assert policy.is_file()
+    answer, reason = _hook(command, place)
+    assert answer == expected, (command, answer, reason)
+
+
+@pytest.mark.parametrize(
+    "command", ["git checkout -q -b z", "git switch -c w", "git checkout -q HEAD", "git status"]
+)
+def test_f_neighbours_keep_the_tree(command: str, place: dict[str, Any]) -> None:
     answer, reason = _hook(command, place)
     assert answer == "allow", (command, reason)

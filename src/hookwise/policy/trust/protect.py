@@ -821,6 +821,32 @@ def _mode_elsewhere(name: str, argv: list[str]) -> bool:
     )  # fmt: skip
 
 
+# git subcommands that may put another commit's tree in place (policy/trust/tree_moves)
+_TREE_MOVERS = frozenset(["checkout", "switch", "reset", "rebase", "bisect", "revert"])
+
+
+def _check_tree_move(argv: list[str], cwd: str, guard: Guard) -> None:
+    """A tracked guard file that the commit git moves the work tree to lacks is deleted
+    (red team s33 F): read with git's trees, else unverifiable."""
+    from hookwise.shell.programs import git_subcommand
+
+    at = git_subcommand(argv)
+    if at < 0 or any(w in ("-C", "--work-tree", "--git-dir") for w in argv[1:at]):
+        return  # (elsewhere: data_writes.git_worktree)
+    from hookwise.policy.trust.tree_moves import lacks, target, tracked_guards
+
+    found = target(argv[at], argv[at + 1 :])
+    if found is None:
+        return
+    rev, what = found
+    guards = [p for p in (*guard.files, *project_paths(cwd)) if os.path.isfile(p)]
+    for path, relative in tracked_guards(cwd, guards) if guards else []:
+        if rev is None:
+            raise _FoundError(path, f"{what}: it may lack {relative}", unsure=True)
+        if "$" in rev or "`" in rev or lacks(cwd, rev, relative):
+            raise _FoundError(path, f"{what}, whose tree lacks {relative} (it would be deleted)")
+
+
 def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard) -> None:
     """A write of files whose names come from data (an archive, a patch, a listing) into
     a directory holding protected files: unverifiable (data_writes.py)."""
@@ -1071,6 +1097,8 @@ def _check_command(
         sub = next((w for w in argv[1:] if not w.startswith("-")), "")
         targets = positional[1:] if sub in GIT_WRITERS else []
         tree = sub in ("rm", "mv")
+        if sub in _TREE_MOVERS and cwd is not None:
+            _check_tree_move(argv, cwd, guard)
         if sub == "config":  # git config -f F a.b c: F is the file it sets a value in
             targets = [
                 v
