@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import httpx
@@ -296,6 +297,17 @@ FAST = {
     "HOOKWISE_WEBHOOK_TIMEOUT_MS": "3000",
     "HOOKWISE_WEBHOOK_LEASE_MS": "5000",
 }
+
+
+@pytest.fixture
+def one_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-process service's rate clock stopped: a burst never straddles the end of a
+    fixed one-minute window, where the counts start again (a test of 100 requests under
+    load spans seconds: it failed by chance)."""
+    from hookwise.api.edge import ratelimit
+
+    stopped = time.time()
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: stopped))
 
 
 @pytest.fixture

@@ -358,6 +358,7 @@ def test_hook_output_processed_in_the_outbox(
     }
 
 
+@pytest.mark.usefixtures("one_window")
 def test_execution_rate_limit_counts_the_input_session(
     make_client: Callable[..., TestClient], project: Path
 ) -> None:

@@ -286,6 +286,7 @@ def test_pending_permissions_survive_a_restart(settings: ServiceSettings) -> Non
         assert [p["id"] for p in second.get(PENDING).json()["permissions"]] == [pid]
 
 
+@pytest.mark.usefixtures("one_window")
 def test_the_51st_request_of_a_burst_is_429(client: TestClient) -> None:
     headers = {"X-Session-Id": "burst"}
     pid = create(client, headers=headers)["permissionId"]  # 1

@@ -536,6 +536,7 @@ def test_the_token_is_required(api: TestClient, tmp_path: Path) -> None:
     assert response.status_code == 401
 
 
+@pytest.mark.usefixtures("one_window")
 def test_rate_group_validation(client: TestClient, tmp_path: Path) -> None:
     """The "validation" group, per X-Session-Id, on both databases."""
     client.app.state.service.limiter.limits["validation"] = 2  # type: ignore[attr-defined]

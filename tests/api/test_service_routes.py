@@ -191,6 +191,7 @@ def test_config_update_rejects_unknown_values(client: TestClient) -> None:
     assert {"validationLevel", "bogus"} <= fields
 
 
+@pytest.mark.usefixtures("one_window")
 def test_configuration_rate_limit_is_ten_per_minute(client: TestClient) -> None:
     headers = {"X-Session-Id": "cfg-burst"}
     codes = [client.get(CONFIG, headers=headers).status_code for _ in range(12)]

@@ -107,6 +107,7 @@ ON_DEMAND = (
     "hookwise.protocol.guard_env",
     "hookwise.policy.trust.protect",
     "hookwise.policy.trust.hook_code",
+    "hookwise.policy.trust.process_files",
     "hookwise.policy.trust.data_writes",
     "hookwise.policy.trust.find_selects",
     "hookwise.policy.trust.followed",

@@ -94,6 +94,7 @@ class HostInfo:
     __slots__ = (
         "attended",
         "code_files",
+        "commands",
         "config_dir",
         "detect",
         "env_files",
@@ -163,9 +164,14 @@ class HostInfo:
         settings_loader: str = "",
         mcp_names: tuple[str, str, str, int, str, str] | None = None,
         mcp_fields: dict[str, tuple[str | None, str, str, str]] | None = None,
+        commands: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         self.title = title
+        # the programs a person starts the host with, as PATH finds them (its name unless
+        # told): what runs its hooks, so a file put before it on PATH, or a change of its
+        # install, switches every hook off (policy/trust/hook_code.py, red team s33 #5)
+        self.commands = commands or (name,)
         self.project_files = project_files  # relative to the project: files holding hooks
         self.user_files = user_files  # relative to the home directory
         self.timeout_unit = timeout_unit  # the unit of a hook's ``timeout``
@@ -794,6 +800,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         verified="reference",
         native_rules="known from its published reference only: no permission rules of its own "
         "were run on a real CLI here, so none are written",
+        commands=("cursor-agent",),
     ),
     "crush": HostInfo(
         "crush",
@@ -905,6 +912,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         verified="reference",
         native_rules="known from its published reference only: no permission rules of its own "
         "were run on a real CLI here, so none are written",
+        commands=("kiro-cli",),
     ),
     "augment": HostInfo(
         "augment",
@@ -942,6 +950,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         verified="reference",
         native_rules="known from its published reference only: no permission rules of its own "
         "were run on a real CLI here, so none are written",
+        commands=("auggie",),
     ),
 }
 

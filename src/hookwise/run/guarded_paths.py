@@ -20,7 +20,13 @@ import sys
 from hookwise.config.env_files import user_path
 from hookwise.policy.audit import audit_path, default_path
 from hookwise.policy.cache import cache_dir
-from hookwise.policy.trust.hook_code import HOOK_PROGRAMS, MANAGED_HOST_DIRS
+from hookwise.policy.trust.hook_code import (
+    HOOK_PROGRAMS,
+    MANAGED_HOST_DIRS,
+    install_dir,
+    mapped_files,
+    program_names,
+)
 from hookwise.policy.trust.protect import CODEX_PROFILE_SUFFIX
 from hookwise.policy.trust.scopes import (
     LOCAL_FILE,
@@ -159,18 +165,7 @@ def _root_system() -> list[Guarded]:
     # and what this interpreter maps from elsewhere (/opt, a home): what the hook maps too
     whole = tuple(p + "/" for p in ROOT_PROGRAMS)
     why = "a library the hook's interpreter maps (root owns it)"
-    return out + [Guarded(p, SYSTEM, why) for p in _mapped_files() if not p.startswith(whole)]
-
-
-def _mapped_files() -> list[str]:
-    """Every file this process maps (its interpreter, the loader, libc, libpython, ...)."""
-    try:
-        with open("/proc/self/maps", encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
-    except OSError:
-        return []
-    found = {line.split(None, 5)[5] for line in lines if len(line.split(None, 5)) == 6}
-    return sorted(p for p in found if p.startswith("/") and os.path.isfile(p))
+    return out + [Guarded(p, SYSTEM, why) for p in mapped_files() if not p.startswith(whole)]
 
 
 def _under_root_system(path: str) -> bool:
@@ -531,16 +526,6 @@ def _venv_base(prefix: str) -> str | None:
     return linked if not linked.startswith(prefix.rstrip("/") + "/") else None
 
 
-def _mapped_libpython() -> list[str]:
-    """The libpython this process runs on, where the loader found it (any directory)."""
-    try:
-        with open("/proc/self/maps", encoding="utf-8", errors="replace") as handle:
-            maps = handle.read()
-    except OSError:
-        return []
-    return sorted({line.split(None, 5)[5] for line in maps.splitlines() if "/libpython" in line})
-
-
 def _python_libraries(real: str, why: str) -> list[Guarded]:
     """Beside an interpreter (``<prefix>/bin/pythonX.Y``): its ``libpython*.so`` and its
     standard library in ``<prefix>/lib``, where this user can write them."""
@@ -813,10 +798,12 @@ def _code(env: dict[str, str]) -> list[Guarded]:
     out = [Guarded(os.path.dirname(os.path.abspath(hookwise.__file__)), CODE, "hookwise's code")]
     out += _import_roots(env)
     found: list[Guarded | None] = [*_interpreter(sys.executable, "this interpreter")]
-    if not any(e and "/libpython" in e.path for e in found):  # elsewhere (Debian: lib/<arch>)
-        for path in _mapped_libpython():
-            if os.access(path, os.W_OK):
-                found.append(Guarded(path, CODE, "this interpreter's libpython"))
+    # every file this interpreter maps, where this user can change it (libpython anywhere,
+    # Debian's lib/<arch>; an extension module): the hook maps the same (hook_code's list)
+    known = {e.path for e in found if e is not None}
+    for path in mapped_files():
+        if path not in known and os.access(path, os.W_OK):
+            found.append(Guarded(path, CODE, "a file this interpreter maps (the hook's too)"))
     for path in _launcher_code(env):
         if os.path.isdir(path):
             found.append(Guarded(path, CODE, "the launcher's hookwise"))
@@ -870,8 +857,13 @@ def _hook_programs(env: dict[str, str]) -> list[Guarded]:
     And what opens a shell outside: ssh's authorized keys, and the start-up files a
     non-interactive shell reads (``$BASH_ENV``, ``$ENV``)."""
     out: list[Guarded] = []
-    for name in HOOK_PROGRAMS:
-        out += path_shadows(name, env, f"`{name}` as the hosts find it on PATH")
+    directories = path_directories(env)
+    for name, why in program_names():  # (the hook programs, node, each host's commands)
+        out += path_shadows(name, env, why)
+        found = _on_path(name, env) if name not in HOOK_PROGRAMS else None
+        where = install_dir(found, directories) if found else None
+        if where is not None and _writable(where):  # a host's install (~/.local/share/claude)
+            out.append(Guarded(where, CODE, f"{why} (its install)"))
     # a key the agent adds here opens an unconfined shell through `ssh localhost`
     ssh = os.path.join(_home(env), ".ssh")
     if not os.path.lexists(ssh):

@@ -57,7 +57,7 @@ _CODE_OPERANDS = frozenset(
 PROCESS_ACTORS = frozenset(
     ["kill", "pkill", "killall", "killall5", "skill", "snice", "strace", "ltrace", "gdb",
      "lldb", "gdbserver", "gcore", "reptyr", "perf", "bpftrace", "py-spy", "prlimit", "renice",
-     "ionice", "chrt", "taskset", "criu"]
+     "ionice", "chrt", "taskset", "criu", "fuser"]
 )  # fmt: skip
 
 

@@ -99,6 +99,7 @@ def test_session_id_is_capped(client: TestClient) -> None:
     assert eight_mb.status_code in (400, 431)
 
 
+@pytest.mark.usefixtures("one_window")
 def test_rotating_session_ids_cannot_multiply_the_budget(client: TestClient) -> None:
     limit = LIMITS["configuration"]
     codes = [

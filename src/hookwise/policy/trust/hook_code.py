@@ -3,12 +3,14 @@ programs the hosts start it with.
 
 Self-protection (protect.py) and ``hookwise run`` (run/guarded_paths.py) read these facts
 here: a write of hookwise's package, of the interpreter the hook runs on (its binary, the
-links to it, its virtualenv's ``pyvenv.cfg``, a standard library this user can change), of
-the ``hookwise`` command, of a ``bash``/``sh`` that PATH would find before the real one
-(Gemini CLI and Codex run every hook with ``bash -c``, Claude Code with ``/bin/sh -c``), of
-the hosts' managed settings under ``/etc``, or of a directory a host loads hooks from
-(plugins, agents, skills), switches every later hook off without touching a policy (red
-team s32 #1, #2). A descriptor opened for writing on a program (``3>>/bin/sh``) is such a
+links to it, its virtualenv's ``pyvenv.cfg``, a standard library this user can change,
+every file it maps: libpython, the loader, libc, extension modules; and the loader's
+configuration), of the ``hookwise`` command, of a ``bash``/``sh``/``node`` or a host's own
+command that PATH would find before the real one (Gemini CLI and Codex run every hook with
+``bash -c``, Claude Code with ``/bin/sh -c``), of a host's install, of the hosts' managed
+settings under ``/etc``, or of a directory a host loads hooks from (plugins, agents,
+skills), switches every later hook off without touching a policy (red team s32 #1, #2; s33
+#1, #4, #5). A descriptor opened for writing on a program (``3>>/bin/sh``) is such a
 write too: the kernel then refuses to exec it (ETXTBSY, s32 #5).
 
 Everything here is fixed per process or read from the event's environment: no subprocess,
@@ -22,14 +24,14 @@ import sys
 from hookwise.policy import os_lite as os  # os without its import cost
 
 # What the hosts run a hook command with, looked up through PATH (Gemini CLI and Codex:
-# `bash -c`; the portable command falls back to `hookwise`), and Claude Code's shell, named
-# by its path.
-HOOK_PROGRAMS = ("bash", "sh", "hookwise")
-# What else a planted file on PATH takes over: `node` runs the hosts themselves (Claude
-# Code, Gemini CLI and Codex's npm packages start with `#!/usr/bin/env node`), `python3`
-# the hooks and validators of other projects. (`hookwise doctor` names a writable PATH
-# directory before any of these.)
-PATH_PROGRAMS = (*HOOK_PROGRAMS, "node", "python3")
+# `bash -c`; the portable command falls back to `hookwise`), the runtime the npm-installed
+# hosts start on (`#!/usr/bin/env node`: Gemini CLI, Codex's and Qwen's launchers; red team
+# s33 #5), and Claude Code's shell, named by its path. The hosts' own commands are the
+# protocol table's (``HostInfo.commands``: :func:`program_names`).
+HOOK_PROGRAMS = ("bash", "sh", "hookwise", "node")
+# What else a planted file on PATH takes over: `python3` the hooks and validators of other
+# projects. (`hookwise doctor` names a writable PATH directory before any of these.)
+PATH_PROGRAMS = (*HOOK_PROGRAMS, "python3")
 HOOK_SHELL = "/bin/sh"
 # The hosts' managed (system) settings directories on Linux: each can switch hooks off
 # (Claude Code's `disableAllHooks`) or register its own.
@@ -38,6 +40,74 @@ MANAGED_HOST_DIRS = (
     ("/etc/gemini-cli", "Gemini CLI system settings"),
     ("/etc/codex", "Codex managed config"),
 )
+
+
+# The dynamic loader's own configuration: what it maps into every new process before its
+# program's first instruction (a library named in ld.so.preload; where the cache says a
+# library is), the hook's shell and interpreter first (red team s33 #4).
+LOADER_CONFIG = ("/etc/ld.so.preload", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
+
+
+def program_names() -> list[tuple[str, str]]:
+    """(name, why) of every program PATH finds that starts or runs a hook: the hook
+    programs above and each host's own commands (the protocol table)."""
+    from hookwise.protocol.hosts import HOSTS
+
+    out = [
+        (name, f"`{name}` as the hosts find it on PATH to run every hook") for name in HOOK_PROGRAMS
+    ]
+    for host in HOSTS.values():
+        out += [
+            (name, f"`{name}`, {host.title}'s own program, which runs its hooks")
+            for name in host.commands
+        ]
+    return out
+
+
+def mapped_files() -> list[str]:
+    """Every file this process maps (its interpreter, the loader, libc, libpython, the
+    extension modules it imported), from the kernel's own list: what a hook, run by the
+    same interpreter, maps too. One reader for protect and ``hookwise run``."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    found = set()
+    for line in lines:
+        fields = line.split(None, 5)
+        if len(fields) == 6 and fields[5].startswith("/"):
+            found.add(fields[5])
+    return sorted(p for p in found if os.path.isfile(p))
+
+
+def loaded_files() -> list[tuple[str, str]]:
+    """What the loader puts into the hook's interpreter before and as it runs, where this
+    user can change it: every file it maps (truncated libpython: every hook exits 127 in the
+    loader, after the command's ``exec`` succeeded, red team s33 #1) and the loader's
+    configuration (s33 #4)."""
+    why = "a file the hook's interpreter maps (the loader, libc, libpython, a library)"
+    out = [(path, why) for path in mapped_files() if _changeable(path)]
+    why = "the dynamic loader's configuration, read by every new process (the hook's too)"
+    return out + [(path, why) for path in LOADER_CONFIG if _changeable(path)]
+
+
+def install_dir(command: str, path_dirs: list[str]) -> str | None:
+    """Where a host's command resolves (``~/.local/bin/claude`` ->
+    ``~/.local/share/claude/versions/X``): the npm package holding it (the nearest
+    directory above with a ``package.json``), else its directory unless that is a PATH
+    directory (``/usr/bin``: its file alone is on the list, with its links)."""
+    real = os.path.realpath(command)
+    current = os.path.dirname(real)
+    for _ in range(6):
+        if os.path.isfile(os.path.join(current, "package.json")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    directory = os.path.dirname(real)
+    return None if directory in path_dirs or directory == "/" else directory
 
 
 def link_chain(path: str) -> list[str]:
@@ -93,10 +163,8 @@ def site_directories() -> list[str]:
     site = sys.modules.get("site")  # (imported at every start unless -S: no import cost)
     found: list[str] = []
     if site is not None:
-        try:
-            found += list(site.getsitepackages())
-        except AttributeError:  # (an old virtualenv's site.py)
-            pass
+        listed = getattr(site, "getsitepackages", None)  # (not in an old virtualenv's site.py)
+        found += list(listed()) if listed is not None else []
         user = getattr(site, "USER_SITE", None)
         if getattr(site, "ENABLE_USER_SITE", False) and user:
             found.append(user)
@@ -122,10 +190,10 @@ def interpreter_environment(executable: str) -> list[tuple[str, str]]:
             out += [(os.path.join(directory, name + ".py"), why)]
             out += [(os.path.join(directory, name), why)]
     bin_dir = os.path.dirname(os.path.abspath(executable))
-    if os.path.exists(os.path.join(os.path.dirname(bin_dir), "pyvenv.cfg")) and _changeable(
-        bin_dir
-    ):
-        out.append((bin_dir, "the bin/ of hookwise's virtualenv (its python, the hookwise command)"))
+    venv = os.path.exists(os.path.join(os.path.dirname(bin_dir), "pyvenv.cfg"))
+    if venv and _changeable(bin_dir):
+        why = "the bin/ of hookwise's virtualenv (its python, the hookwise command)"
+        out.append((bin_dir, why))
     return out
 
 
@@ -163,21 +231,30 @@ def path_directories(env: dict[str, str], cwd: str | None = None) -> list[str]:
     return [os.path.normpath(os.path.join(base, d or ".")) for d in value.split(":")]
 
 
-def path_programs(env: dict[str, str], cwd: str | None = None) -> list[tuple[str, str]]:
+def path_programs(
+    env: dict[str, str], cwd: str | None = None, installs: list[tuple[str, str]] | None = None
+) -> list[tuple[str, str]]:
     """Each hook program's name in every PATH directory up to where it is found (a file
     put there first is what the host runs), and the program found, with its links, where
     this user can change it (root: ``/bin/sh``, ``/usr/bin/bash``). Directories this user
-    can neither write nor create are passed over: nothing can be put there."""
+    can neither write nor create are passed over: nothing can be put there. ``installs``
+    gets each host's install (:func:`install_dir`): code, never a program an archive
+    may put into its directory (protect's ``holds``)."""
     out: list[tuple[str, str]] = []
-    for name in HOOK_PROGRAMS:
-        why = f"`{name}` as the hosts find it on PATH to run every hook"
-        for directory in path_directories(env, cwd):
+    directories = list(dict.fromkeys(path_directories(env, cwd)))  # (a repeat finds nothing new)
+    writable = {d: os.access(d, os.W_OK) or not os.path.lexists(d) for d in directories}
+    for name, why in program_names():
+        for directory in directories:
             path = os.path.join(directory, name)
             found = os.access(path, os.X_OK) and not os.path.isdir(path)
-            if os.access(directory, os.W_OK) or not os.path.lexists(directory):
+            if writable[directory]:
                 out.append((path, why))
             if found:
                 out += [(p, why) for p in link_chain(path) if os.access(p, os.W_OK)]
+                if installs is not None and name not in HOOK_PROGRAMS:  # a host's command
+                    where = install_dir(path, directories)
+                    if where is not None and _changeable(where):
+                        installs.append((where, why + " (its install)"))
                 break
     if os.path.exists(HOOK_SHELL):
         why = "the shell Claude Code runs every hook with"
@@ -236,7 +313,10 @@ def hook_code(env: dict[str, str], cwd: str | None = None) -> list[tuple[str, st
         out.append((script, "the hookwise command beside hookwise's interpreter"))
     out += interpreter_files(sys.executable)
     out += interpreter_environment(sys.executable)
-    out += path_programs(env, cwd)
+    out += loaded_files()
+    installs: list[tuple[str, str]] = []
+    out += path_programs(env, cwd, installs)
+    out += installs
     out += planted_programs(env, cwd)
     out += host_code_dirs(env)
     return [(os.path.abspath(p), why) for p, why in out]

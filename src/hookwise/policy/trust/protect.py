@@ -428,6 +428,8 @@ class Guard:
         not make an env file a guardrail write (they are read every day).
         """
         for candidate in _spellings(path):
+            if written:
+                _process_file(candidate)
             lowered = candidate.lower()
             if (
                 POLICY_DIR + "/" in lowered + "/"
@@ -533,6 +535,16 @@ class Guard:
             if near and (item in obeyed or os.path.lexists(item)):
                 return item
         return None
+
+
+def _process_file(path: str) -> None:
+    """A write that acts on processes (a cgroup's control file, another process's /proc
+    files, wherever they are mounted: red team s33 #2): unverifiable, naming the file."""
+    from hookwise.policy.trust.process_files import acts_on_processes
+
+    why = acts_on_processes(path)
+    if why is not None:
+        raise _ProcessFileError(path, why, unsure=True)
 
 
 def _spellings(path: str) -> list[str]:
@@ -789,6 +801,10 @@ class _EnvUnsureError(_FoundError):
     """What the call writes into a plain ``.env`` is known only when it runs."""
 
 
+class _ProcessFileError(_FoundError):
+    """The call writes a file that acts on processes (``how`` says which and why)."""
+
+
 def _may_write_data_named(name: str, argv: list[str]) -> bool:
     """Cheap: whether data_writes.py needs a look (``git status`` and ``tar czf`` do not).
     The catalog's programs (``programs.DATA_WRITERS``) and what runs them (``python -m
@@ -907,6 +923,8 @@ def _unresolved(word: str, cwd: str | None, home: str, marked: bool, how: str) -
     denied when it, or the line it is on, names a protected file."""
     if word.startswith("/") and "$" not in word and "`" not in word:
         return
+    if word.startswith("/"):  # /proc/$PPID/...: a pid the line computes
+        _process_file(word)
     if cwd is not None and resolve_path(word, cwd, home).absolute is not None:
         return
     if marked or _has_marker(word):
@@ -1353,6 +1371,11 @@ def verdict(ev: Event, guard: Guard) -> tuple[str, str] | None:
             f"exports {unsure.path} to every hook, where a variable such as HOOKWISE_POLICY "
             "or BASH_ENV decides what the hook runs; write the lines out (echo, printf, a "
             "here-document), or copy a file that is already there"
+        )
+    except _ProcessFileError as process:
+        return "unverifiable", (
+            f"hookwise cannot verify this command: {process.how}. Write such a file from "
+            "outside the agent, or name a process the line starts itself"
         )
     except _FoundError as found:
         if found.unsure:

@@ -52,7 +52,12 @@ ACTORS: dict[str, tuple[frozenset[str], str]] = {
     "chrt": (frozenset(["-p", "--pid"]), ""),
     "taskset": (frozenset(["-p", "--pid"]), ""),
     "criu": (frozenset(["-t", "--tree"]), ""),
+    # with -k (any signal) every process that maps, opens, executes or sits in its file or
+    # mount operands (red team s33 #3: the hook's libpython); without -k it only lists
+    "fuser": (frozenset(), "users"),
 }
+# fuser's option that makes its operands' users the processes it signals
+_FUSER_KILL = frozenset(["-k", "--kill"])
 # pkill's and killall's options that select by relation, not by pattern: what they reach
 # is known only when the line runs
 _RELATIONS = frozenset(
@@ -88,6 +93,8 @@ def judge(command: Any) -> str | None:
         return _reason(name, "the processes its operands select")
     if operands in ("pattern", "name"):
         return _pattern(command, by_name=operands == "name")
+    if operands == "users":
+        return _users(command)
     if operands == "gdb":  # gdb PROGRAM PID: a running process by its pid
         positional = [w for w in argv[1:] if not w.startswith("-")]
         if len(positional) >= 2 and (positional[1].isdigit() or "$" in positional[1]):
@@ -155,6 +162,22 @@ def _pids(command: Any) -> str | None:
             continue
         return _reason(command.program, word)
     return None
+
+
+def _users(command: Any) -> str | None:
+    """fuser -k: the processes using its operands, whichever they are (every hook maps the
+    loader, libc and libpython; the host sits in the project): unverifiable."""
+    argv: list[str] = command.argv
+    kills = False
+    for word in argv[1:]:
+        if word == "--":
+            break
+        if word in _FUSER_KILL or _in_cluster(word, _FUSER_KILL):
+            kills = True
+    if not kills:
+        return None
+    files = [w for w in argv[1:] if not w.startswith("-")] or ["its operands"]
+    return _reason(command.program, f"every process using {' '.join(files)}")
 
 
 def _pattern(command: Any, *, by_name: bool) -> str | None:
