@@ -168,6 +168,10 @@ C_ROWS = [
     ("curl -s -O --output-dir {bin} file:///bin/true && mv {bin}/true {bin}/hookwise",
      "{bin}/hookwise", "curl"),
     ("chmod -x {bin}/hookwise", "{bin}/hookwise", "chmod"),
+    ("perl -e 'open F, \">\", \"{sites}/zz.pth\"; print F \"import os\\n\"'", "{sites}/zz.pth",
+     "perl"),
+    ("perl -e 'open(F, \">>{sites}/zz.pth\"); print F \"import os\\n\"'", "{sites}/zz.pth",
+     "perl"),
 ]  # fmt: skip
 
 D_ROWS = [
@@ -184,6 +188,7 @@ D_ROWS = [
     ("rustc --out-dir {home}/.local/bin --crate-name bash - <<< 'fn main(){{}}'", "rustc"),
     ("rustc - --out-dir {home}/.local/bin <<< '#![crate_name=\"bash\"] fn main(){{}}'", "rustc"),
     ("sqlite3 :memory: '.output {home}/.local/bin/bash' 'select 1'", "sqlite3"),
+    ("php -r 'copy(\"/bin/true\", \"{home}/.local/bin/bash\");'", "php"),
 ]  # fmt: skip
 
 
@@ -226,6 +231,9 @@ def test_e_a_git_trace_target_is_a_write_of_that_file(key: str, place: dict[str,
 
 
 NEIGHBOURS = [
+    "perl -e 'open F, \"<\", \"README\"; print <F>'",
+    "perl -e 'open(my $f, \">\", \"build/out.txt\"); print $f 1'",
+    "php -r 'copy(\"README\", \"build/README.bak\");'",
     "gcc -x c - -o x <<< 'int main(){}'",
     "gcc -x c - -o x -Wl,--as-needed -Wl,-O1 <<< 'int main(){}'",
     "gcc -x c - -Xlinker -o -Xlinker build/x <<< 'int main(){}'",
