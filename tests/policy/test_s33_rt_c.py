@@ -231,9 +231,9 @@ def test_e_a_git_trace_target_is_a_write_of_that_file(key: str, place: dict[str,
 
 
 NEIGHBOURS = [
-    "perl -e 'open F, \"<\", \"README\"; print <F>'",
-    "perl -e 'open(my $f, \">\", \"build/out.txt\"); print $f 1'",
-    "php -r 'copy(\"README\", \"build/README.bak\");'",
+    'perl -e \'open F, "<", "README"; print <F>\'',
+    'perl -e \'open(my $f, ">", "build/out.txt"); print $f 1\'',
+    'php -r \'copy("README", "build/README.bak");\'',
     "gcc -x c - -o x <<< 'int main(){}'",
     "gcc -x c - -o x -Wl,--as-needed -Wl,-O1 <<< 'int main(){}'",
     "gcc -x c - -Xlinker -o -Xlinker build/x <<< 'int main(){}'",
