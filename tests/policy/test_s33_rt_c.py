@@ -266,6 +266,7 @@ F_ROWS = [
     ("git reset -q --hard HEAD~1", "deny"),
     ("git revert --no-edit HEAD", "ask"),
     ("git rebase -q --onto HEAD~1 HEAD", "ask"),
+    ("git checkout -q old", "deny"),  # (DWIM: a branch made from origin/old)
     ("git bisect start HEAD HEAD~1", "ask"),  # (decided only: HEAD is the first bad here)
 ]
 
@@ -277,21 +278,24 @@ def test_f_a_commit_without_the_tracked_policy_is_held(
     policy = place["project"] / ".hookwise" / "policy.yaml"
     head = _bash("git rev-parse HEAD", place).stdout.strip()
     branch = _bash("git symbolic-ref --short HEAD", place).stdout.strip()
+    _bash("git remote add origin ../bare.git; git update-ref refs/remotes/origin/old HEAD~1", place)
     try:
         _bash(command, place)
         if "bisect" not in command:
             assert not policy.exists(), command  # (the damage, in real bash)
     finally:
         _bash(f"git bisect reset -q; git rebase --abort; git checkout -q -f {branch} && "
-              f"git reset -q --hard {head} && git branch -q -D x y", place)  # fmt: skip
+              f"git reset -q --hard {head} && git branch -q -D x y old", place)  # fmt: skip
     assert policy.is_file()
     answer, reason = _hook(command, place)
     assert answer == expected, (command, answer, reason)
 
 
 @pytest.mark.parametrize(
-    "command", ["git checkout -q -b z", "git switch -c w", "git checkout -q HEAD", "git status"]
-)
+    "command",
+    ["git checkout -q -b z", "git switch -c w", "git checkout -q HEAD", "git status",
+     "git checkout -q no-such-branch"],
+)  # fmt: skip
 def test_f_neighbours_keep_the_tree(command: str, place: dict[str, Any]) -> None:
     answer, reason = _hook(command, place)
     assert answer == "allow", (command, reason)

@@ -77,19 +77,35 @@ def _checkout(sub: str, rest: list[str]) -> tuple[str | None, str] | None:
     return (operands[0], f"`git {sub}` puts {operands[0]}'s files in place")
 
 
-def lacks(cwd: str, rev: str, relative: str) -> bool:
-    """Whether ``rev``'s tree lacks ``relative`` (or git cannot tell): git's own reading."""
+def _git(cwd: str, *args: str) -> tuple[int, str]:
     try:
         done = subprocess.run(
-            ["git", "cat-file", "-e", f"{rev}:{relative}"],
-            cwd=cwd,
-            capture_output=True,
-            timeout=10,
-            check=False,
+            ["git", *args], cwd=cwd, capture_output=True, text=True, timeout=10, check=False
         )
     except (OSError, subprocess.SubprocessError):
-        return True
-    return done.returncode != 0
+        return (-1, "")
+    return (done.returncode, done.stdout)
+
+
+def commits(cwd: str, rev: str) -> list[str]:
+    """The commits ``git checkout REV`` may move to: REV itself, else the remote-tracking
+    branches of that name (git's DWIM makes a branch from one); [] when none (git stops,
+    or REV names paths)."""
+    if _git(cwd, "rev-parse", "--verify", "-q", f"{rev}^{{commit}}")[0] == 0:
+        return [rev]
+    code, listed = _git(cwd, "for-each-ref", "--format=%(refname)", "refs/remotes/")
+    if code != 0:
+        return [rev]  # (git cannot tell: read as the rev, which then lacks every file)
+    return [ref for ref in listed.split() if ref.endswith("/" + rev)]
+
+
+def lacks(cwd: str, rev: str, relative: str) -> bool:
+    """Whether a commit ``rev`` may move to lacks ``relative`` in its tree (or git cannot
+    tell): git's own reading."""
+    return any(
+        _git(cwd, "cat-file", "-e", f"{commit}:{relative}")[0] != 0
+        for commit in commits(cwd, rev)
+    )
 
 
 def tracked_guards(cwd: str, guards: list[str]) -> list[tuple[str, str]]:
@@ -105,6 +121,6 @@ def tracked_guards(cwd: str, guards: list[str]) -> list[tuple[str, str]]:
     for path in guards:
         if path.startswith(top + "/") and os.path.isfile(path):
             relative = path[len(top) + 1 :]
-            if not lacks(top, "HEAD", relative):
+            if _git(top, "cat-file", "-e", f"HEAD:{relative}")[0] == 0:
                 out.append((path, relative))
     return out
