@@ -179,6 +179,7 @@ def account(command: Any, script: Any) -> None:
     elif command.env and (
         not programs.ENV_LOADERS.keys().isdisjoint(command.env)
         or any(n[:11].lower() == programs.NPM_CONFIG for n in command.env)
+        or any(n.startswith(("CARGO", "RUST")) for n in command.env)  # (cargo's settings)
     ):
         from hookwise.shell.code_readers import env_loads
 

@@ -824,24 +824,18 @@ def read(
         out += escapes
     for text in code:
         out += language_items(language, text)
-    if language == "python" and (
-        command.stdin
-        or command.piped_from is not None
-        or any(r not in command.writes for r in command.redirects)
-    ):  # python -c CODE <<< INPUT: may CODE run its input (red team s32 G)?
-        from hookwise.shell.code_residue import fed_residue
-
-        for text in code:
-            fed = fed_residue(text)
-            if fed is not None:
-                why = f"{program} is given its standard input, and its code has {fed}"
-                out.append(("unverifiable", f"{why}, which may run that input as code"))
-                break
+    out += _fed_items(command, language, program, code)
     sources = list(files)
     if operand is not None:
         sources.append(operand)
     if name == "make" and not files:
         sources += [m for m in _MAKEFILES if script.was_written(m)]
+    if name == "make" and any(source in STDIN_FILES for source in sources):
+        # make -f - (-f /dev/stdin): a makefile's ways to run code are many (load, include,
+        # .RECIPEPREFIX, guile...): one fed on the line is not judged by its spelling alone
+        # (what its text is read to run is judged too: a deny stays a deny)
+        why = "make reads a makefile from its standard input"
+        out.append(("unverifiable", f"{why}: the code it runs is not the project's"))
     if name == "ninja" and not files:
         sources += [m for m in script.written if m.rsplit("/", 1)[-1] == "build.ninja"]
     if name == "cmake":  # cmake -S DIR, cmake DIR: the CMakeLists.txt there, *.cmake it includes
@@ -891,7 +885,37 @@ def read(
             out.append(
                 ("unverifiable", f"{program} runs code read from {where}, known only when it runs")
             )
+    if name == "make":  # make -C D: its makefiles and recipes are read and run in D
+        from hookwise.shell.option_commands import in_directory, make_directory
+
+        out = in_directory(out, make_directory(argv))
     return out + _pending(script, language, program)
+
+
+def _fed(command: Any) -> bool:
+    """Whether the line gives ``command`` its standard input (a here-document or string,
+    a pipe, a redirect that is no write)."""
+    return bool(
+        command.stdin
+        or command.piped_from is not None
+        or any(r not in command.writes for r in command.redirects)
+    )
+
+
+def _fed_items(command: Any, language: str, program: str, code: list[str]) -> Items:
+    """python -c CODE <<< INPUT, node -e CODE <<< INPUT: may CODE run its input (red team
+    s32 G, s33 G)? If it may, the input's effect is unverifiable."""
+    if language not in ("python", "node") or not _fed(command):
+        return []
+    from hookwise.shell.code_residue import fed_residue, node_fed_residue
+
+    judge = fed_residue if language == "python" else node_fed_residue
+    for text in code:
+        fed = judge(text)
+        if fed is not None:
+            why = f"{program} is given its standard input, and its code has {fed}"
+            return [("unverifiable", f"{why}, which may run that input as code")]
+    return []
 
 
 def _ipython_argv(argv: list[str]) -> list[str]:
@@ -1246,7 +1270,7 @@ def _deno(command: Any, script: Any, printed: Callable[[Any], str | None]) -> It
     rest = argv[argv.index(sub) + 1 :] if sub else []
     if sub == "eval" and rest:
         code = next((w for w in rest if not w.startswith("-")), "")
-        return language_items("node", code)
+        return language_items("node", code) + _fed_items(command, "node", "deno", [code])
     if sub == "run" and rest:
         target = next((w for w in rest if not w.startswith("-")), "")
         if target.startswith(("http://", "https://", "npm:", "jsr:", "data:")):
@@ -1390,6 +1414,12 @@ def env_loads(command: Any, script: Any) -> str | None:
     for name, value in env.items():
         if name[:11].lower() == NPM_CONFIG:
             why = _npm_config(name, value, command)
+            if why is not None:
+                return why
+        if name.startswith(("CARGO", "RUST")):  # cargo's settings (red team s33 I)
+            from hookwise.shell.commands.cargo_config import env_why
+
+            why = env_why(name, value, command)
             if why is not None:
                 return why
         kind = ENV_LOADERS.get(name)

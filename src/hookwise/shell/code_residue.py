@@ -225,6 +225,10 @@ def residue(language: str, code: str) -> str | None:
         if found is not None:
             shown = found.group(0).strip()[:40]
             return f"the {language} code has {what} (`{shown}`), which hookwise cannot read"
+    if language == "node":
+        why = node_shell(code)
+        if why is not None:
+            return f"the node code has {why}, which hookwise cannot read"
     if language == "python":
         why = python_calls(blanked if blanked is not None else _blank(code, spans))
         if why is not None:
@@ -419,3 +423,66 @@ def _literal_arguments(arguments: str) -> bool:
     """Whether blanked call arguments are string literals (and True/False/None keywords)."""
     rest = re.sub(r"'\s*'|\"\s*\"", "", arguments)
     return re.fullmatch(r"[\s,]*(?:\w+\s*=\s*(?:True|False|None)[\s,]*)*", rest) is not None
+
+
+# ------------------------------------------------------------ node code given its stdin
+#
+# As python's fed_residue: node (deno, bun) code whose standard input is given on the
+# line may run that input as code (red team s33 G: ``repl.start()``,
+# ``vm.runInThisContext(readFileSync(0))``, readline's lines handed to ``eval``). What it
+# cannot account for is unverifiable: a module that is not known to neither run code nor
+# load it (any npm package too: lodash's ``template`` compiles its text), a code maker
+# used as a value (``on("line", eval)``, ``x.constructor``), or a name reached by
+# reflection. A console module (repl) reads code from its stdin whatever is on the line.
+
+# node's modules none of whose functions run code or load it, whatever they are given
+# (the writes of fs are the residue's, above)
+_NODE_PURE = frozenset(
+    ["assert", "assert/strict", "buffer", "console", "crypto", "events", "fs", "fs/promises",
+     "os", "path", "path/posix", "path/win32", "perf_hooks", "process", "querystring",
+     "readline", "readline/promises", "stream", "stream/promises", "string_decoder",
+     "timers", "timers/promises", "tty", "url", "util", "zlib"]
+)  # fmt: skip
+# modules that read code from their standard input whatever they are called with
+NODE_SHELLS = frozenset(["repl"])
+_NODE_LOADED = re.compile(
+    r"""(?:\brequire|\bgetBuiltinModule|\bimport)\s*\(\s*(['"`])([^'"`]*)\1"""
+    r"""|\bimport\s+(?:[\w$*{}\s,]+?\s+from\s+)?(['"])([^'"]*)\3"""
+)
+_NODE_VALUES = re.compile(
+    r"(?<![\w$])(?:eval|Function|AsyncFunction|GeneratorFunction|constructor|globalThis|"
+    r"global|Reflect|Proxy|WebAssembly|module|require\s*\.\s*\w+)(?![\w$])"
+)
+
+
+def _node_module(name: str) -> str:
+    return name.removeprefix("node:")
+
+
+def node_shell(code: str) -> str | None:
+    """The console module ``code`` loads (None: none): it runs what its stdin gives."""
+    for match in _NODE_LOADED.finditer(code):
+        name = _node_module(match.group(2) if match.group(2) is not None else match.group(4))
+        if name in NODE_SHELLS:
+            return f"a console (`{name}`), which runs code read from its standard input"
+    return None
+
+
+def node_fed_residue(code: str) -> str | None:
+    """Why node code given its standard input on the line may run that input as code
+    (None: it may not)."""
+    from hookwise.shell.code_commands import literal_spans
+
+    code, spans = literal_spans(code)
+    for match in _NODE_LOADED.finditer(code):
+        name = _node_module(match.group(2) if match.group(2) is not None else match.group(4))
+        if name not in _NODE_PURE:
+            return f"a module it does not know to run no code (`{name}`)"
+    blanked = _blank(code, spans)
+    found = _NODE_VALUES.search(blanked)
+    if found is not None:
+        return f"`{found.group(0)}`, a way to run code made when it runs"
+    found = re.search(r"[\w$)\]]\s*\[[^\]]*\]\s*\(", blanked)
+    if found is not None:
+        return f"a call through a computed name (`{found.group(0).strip()}`)"
+    return None

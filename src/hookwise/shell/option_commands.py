@@ -8,6 +8,8 @@ Standard library only.
 
 from __future__ import annotations
 
+import re
+
 from hookwise.shell.commands.option_words import option_values
 
 TYPE_CHECKING = False
@@ -32,6 +34,61 @@ def makefile_items(text: str) -> list[tuple[str, Any]]:
             out.append(("script", _make_words(recipe.strip().lstrip("@-+"))))
     if "$(eval" in text or "${eval" in text:
         out.append(("unverifiable", "the makefile evaluates text made when it runs ($(eval))"))
+    out += _file_calls(text)
+    unread = _MAKE_UNREAD.search(text)
+    if unread is not None:
+        why = f"the makefile has `{unread.group(0).strip()}`, which loads or runs code"
+        out.append(("unverifiable", f"{why} hookwise does not read"))
+    return out
+
+
+# what a makefile text can run that is not spelled as a recipe or $(shell): $(guile ...),
+# a shared object it loads, a makefile it includes from stdin, recipes prefixed otherwise
+_MAKE_UNREAD = re.compile(
+    r"[$][({]guile\b|^[ \t]*-?load\b|\.RECIPEPREFIX\b|"
+    r"^[ \t]*(?:-|s)?include\s+(?:-|/dev/stdin|/dev/fd/0|/proc/self/fd/0)\s*$",
+    re.M,
+)
+
+
+def _file_calls(text: str) -> list[tuple[str, Any]]:
+    """make's ``$(file <F)`` reads F, ``$(file >F,TEXT)`` (``>>``) writes it: as the shell
+    would (``cat F``, ``: > F``), with make's ``$(VAR)`` a value known when it runs."""
+    out: list[tuple[str, Any]] = []
+    for match in re.finditer(r"[$][({]file\s+(<|>>?)\s*([^,)}]*)", text):
+        path = _make_words(match.group(2).strip()).replace("\\", "\\\\").replace('"', '\\"')
+        path = path.replace("`", "\\`")
+        if match.group(1) == "<":
+            out.append(("script", f'cat -- "{path}"'))
+        else:
+            out.append(("script", f': >> "{path}"'))
+    return out
+
+
+def make_directory(argv: list[str]) -> str | None:
+    """The directory make works in (``-C D``, ``--directory=D``; each relative to the one
+    before), or None: the makefiles, ``$(file)`` and recipes are read and run there."""
+    found: str | None = None
+    for value in option_values(argv, ("-C",), ("--directory",)):
+        found = value if found is None or value.startswith(("/", "~")) else f"{found}/{value}"
+    return found
+
+
+def in_directory(items: list[tuple[str, Any]], directory: str | None) -> list[tuple[str, Any]]:
+    """What make runs, run in its ``-C`` directory."""
+    if directory is None:
+        return items
+    import shlex
+
+    where = f"cd -- {shlex.quote(directory)} && "
+    out: list[tuple[str, Any]] = []
+    for kind, value in items:
+        if kind == "script":
+            out.append((kind, where + value))
+        elif kind == "argv":
+            out.append(("script", where + shlex.join(value)))
+        else:
+            out.append((kind, value))
     return out
 
 
@@ -412,7 +469,7 @@ def make_runs(
             found.append(("script", value))  # make CC='...' x.o: the built-in rule runs it
         elif name in loaders:  # make exports a line's variables to every recipe
             found.append(("argv", ["env", f"{name}={value}", "make"]))  # (and sub-makes)
-    return found
+    return in_directory(found, make_directory(words))
 
 
 def make_words_run(words: list[str], shells: frozenset[str], loaders: dict[str, str]) -> bool:

@@ -1381,7 +1381,7 @@ ENV_LOADERS: dict[str, str] = {
     **dict.fromkeys(
         ["LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "GIT_EXEC_PATH",
          "PERL5DB", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "NODE_REPL_EXTERNAL_MODULE",
-         "GIT_TEMPLATE_DIR", "GCONV_PATH"],
+         "GIT_TEMPLATE_DIR", "GCONV_PATH", "MAKEFILES"],
         "always",
     ),
     **dict.fromkeys(
@@ -1403,7 +1403,7 @@ ENV_LOADERS: dict[str, str] = {
     # flask's --app in the environment: `mod:f(args)` calls f (red team s32 M)
     "FLASK_APP": "app",
     # the directory cargo clean deletes whole (commands/tool_options.VALUE_CLEARERS)
-    "CARGO_TARGET_DIR": "cleared",
+    **dict.fromkeys(["CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR"], "cleared"),
     # a file of settings or options the program reads (php's ini, ripgrep's options): its
     # auto_prepend_file or --pre is as good as on the line (red team s31 J, K)
     **dict.fromkeys(["PHPRC", "PHP_INI_SCAN_DIR", "RIPGREP_CONFIG_PATH"], "config"),
@@ -2225,6 +2225,10 @@ def _runs(program: str, argv: list[str], stdin: list[str]) -> list[tuple[str, An
 
         if program in DJANGO_COMMANDS:
             return tool_options.django_items(program, argv[1:])
+        if program == "cargo":  # cargo --config KEY=VALUE (red team s33 I)
+            from hookwise.shell.commands.cargo_config import config_items
+
+            return tool_options.cleared(program, argv[1:]) + config_items(argv)
         if program in OPTION_CLEARERS:
             return tool_options.cleared(program, argv[1:])
         return tool_options.app_items(program, argv[1:])
