@@ -103,8 +103,7 @@ def lacks(cwd: str, rev: str, relative: str) -> bool:
     """Whether a commit ``rev`` may move to lacks ``relative`` in its tree (or git cannot
     tell): git's own reading."""
     return any(
-        _git(cwd, "cat-file", "-e", f"{commit}:{relative}")[0] != 0
-        for commit in commits(cwd, rev)
+        _git(cwd, "cat-file", "-e", f"{commit}:{relative}")[0] != 0 for commit in commits(cwd, rev)
     )
 
 
