@@ -66,6 +66,18 @@ _CALLS: list[tuple[str, str]] = [
     (r"\bPath\(\s*" + _STRING + r"\s*\)\.unlink\(", "rm -f {0}"),
     (r"\bopen\(\s*" + _STRING + r"\s*,\s*['\"][wax+]", "write {0}"),
     (r"(?:\.writeFileSync|\.appendFileSync|\bFile\.write)\(\s*" + _STRING, "write {0}"),
+    # perl's open for writing: 3 arguments (open F, ">", "x") or the mode in the path
+    (
+        r"\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['\"](?:\+?>>?|\+<)['\"]\s*,\s*" + _STRING,
+        "write {0}",
+    ),
+    (r"\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['\"]\+?>>?\s*([^'\"]+)['\"]", "write {0}"),
+    # a copy or move to a named file (php's copy/rename, python's shutil.copy/move)
+    (
+        r"\b(?:copy|copyfile|copy2|rename|move)\(\s*" + _STRING_NC + r"\s*,\s*" + _STRING,
+        "write {0}",
+    ),
+    (r"\bfile_put_contents\(\s*" + _STRING, "write {0}"),
     (r"\|\s*\"(?:sh|bash|zsh|dash)\"", "pipe-shell"),
     (r"\bdo shell script\s+" + _STRING, "sh"),  # osascript (dcg#398)
     # a command computed at run time: os.system(cmd), execSync(cmd), perl system($cmd)

@@ -72,6 +72,8 @@ def git_value(key: str, value: str) -> list[tuple[str, Any]]:
         return [("include", value)]
     if low in _MESSAGE_FILES and value:  # its text goes into the commit message (an editor)
         return [("read", value)]
+    if low in _WRITTEN_FILES and value and _names_file(value):  # every later git appends
+        return [("write", value)]
     if low.startswith("remote.") and low.endswith((".uploadpack", ".receivepack")):
         return [("script", value)]
     if low == "protocol.ext.allow" and value != "never":
@@ -86,6 +88,19 @@ def git_value(key: str, value: str) -> list[tuple[str, Any]]:
 # keys naming a file git reads into what it shows or records (commit -c commit.template=F
 # puts F in the message an editor or a later git log prints), as commit -t F does
 _MESSAGE_FILES = frozenset(["commit.template"])
+# keys naming a file git itself writes or appends to (trace2's targets at every later git
+# command, the cookie jar it saves; red team s33 E): a setting of one is a write of it
+_WRITTEN_FILES = frozenset(
+    ["trace2.eventtarget", "trace2.normaltarget", "trace2.perftarget", "http.cookiefile"]
+)
+
+
+def _names_file(value: str) -> bool:
+    """Whether a trace2 target's value is a path (not ``true``/``1``..``9``, a socket)."""
+    return not (value.lower() in ("true", "false", "yes", "no", "on", "off") or
+                value.isdigit() or value.startswith("af_unix:"))  # fmt: skip
+
+
 # how git names a key whose value it runs (trailer.*.command, man.*.cmd,
 # gpg.ssh.defaultKeyCommand, credential helpers, merge drivers...), across its commands
 _COMMAND_WORDS = ("cmd", "command", "program", "helper", "driver", "hook", "editor", "pager",

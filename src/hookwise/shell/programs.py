@@ -1901,6 +1901,10 @@ WRITE_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "clang": (("-o",), ()),
     "clang++": (("-o",), ()),
     "ld": (("-o",), ("--output",)),
+    "rustc": (("-o",), ()),
+    # IPython's log of the session's input (a `.pth` there runs at the next start)
+    "ipython": ((), ("--logfile", "--logappend")),
+    "ipython3": ((), ("--logfile", "--logappend")),
 }  # fmt: skip
 # programs that read a response file ``@FILE`` as more arguments: they print its words in
 # their errors (``gcc @.env``: ld cannot find ``SECRET=...``)
@@ -2027,6 +2031,10 @@ DATA_WRITERS: dict[str, tuple[str, tuple[str, ...]]] = {
     # Debian packages: dpkg-deb -x/-R/-X ARCHIVE DIR, dpkg -x ARCHIVE DIR (red team s27 J)
     "dpkg-deb": ("=-x|-X|-R|--extract|--vextract|--raw-extract", ("@2",)),
     "dpkg": ("=-x|-X|--extract|--vextract", ("@2",)),
+    # a directory the program names its outputs in by its input: rustc by the crate's
+    # name (#![crate_name] in the source), curl by the URL or the server (-O, -J)
+    "rustc": ("=--out-dir", ("--out-dir",)),
+    "curl": ("=--output-dir", ("--output-dir",)),
 }
 # git subcommands that write or remove files whose names come from data, and the words
 # that make them do it ("" for always); a stash with -u takes untracked files away, clean
@@ -2129,7 +2137,14 @@ def _files_named(program: str, argv: list[str]) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
     if program in RESPONSE_FILES:
         found += [("read", w[1:]) for w in argv[1:] if w.startswith("@") and len(w) > 1]
-        found += [("read", w[1:]) for w in _linker_words(argv) if w.startswith("@") and len(w) > 1]
+    if any(w.startswith(("-Wl,", "-Xlinker", "--emit")) for w in argv[1:]):
+        # the linker's -o through the driver, rustc's --emit KIND=PATH (cold); ld reads a
+        # response file @F among the words it is handed (red team s33 J)
+        from hookwise.shell.commands.output_files import linker_words, output_files
+
+        found += [("write", f) for f in output_files(program, argv)]
+        if program in RESPONSE_FILES:
+            found += [("read", w[1:]) for w in linker_words(argv) if w[:1] == "@" and w[1:]]
     named = (*(reads or ((), ()))[0], *(reads or ((), ()))[1], *(writes or ((), ()))[0],
              *(writes or ((), ()))[1])  # fmt: skip
     if not named or not any(_may_name(w, named) for w in rest[1:]):
@@ -2146,18 +2161,6 @@ def _files_named(program: str, argv: list[str]) -> list[tuple[str, Any]]:
         values = option_values(rest, *writes, known=known)
         found += [("write", v) for v in values if v not in ("-", "")]
     return found
-
-
-def _linker_words(argv: list[str]) -> list[str]:
-    """The words a compiler passes on to its linker (``-Wl,a,@F``, ``-Xlinker @F``): the
-    linker reads a response file ``@F`` among them as the compiler does (red team s33 J)."""
-    out: list[str] = []
-    for at, word in enumerate(argv[1:], start=1):
-        if word.startswith("-Wl,"):
-            out += word[4:].split(",")
-        elif word == "-Xlinker" and at + 1 < len(argv):
-            out.append(argv[at + 1])
-    return out
 
 
 def _may_name(word: str, named: tuple[str, ...]) -> bool:

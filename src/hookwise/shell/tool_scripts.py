@@ -145,6 +145,12 @@ _SQLITE_RUN = ("shell", "system")
 _SQLITE_PIPE = ("once", "output", "import", "read", "excel")
 _SQLITE_CODE = ("load", "www", "excel", "edit")
 _SQLITE_READ = ("read", "import")
+# dot-commands whose last word is a file sqlite writes (`.once F`, `.backup [DB] F`), and
+# SQL that writes a file it names (VACUUM INTO 'F', ATTACH 'F' creates it)
+_SQLITE_WRITE = ("once", "output", "save", "backup", "open")
+_SQLITE_SQL_WRITE = re.compile(
+    r"\b(?:vacuum\b(?:\s+\w+)?\s+into|attach\b(?:\s+database)?)\s+([^\s;]+)", re.I
+)
 
 
 def _dot_is(name: str, commands: tuple[str, ...]) -> bool:
@@ -179,11 +185,23 @@ def _sqlite(text: str) -> Items:
             argument = match.group(1).strip()
             literal = re.fullmatch(r"'([^']*)'", argument)
             out.append(("read", literal.group(1) if literal else COMPUTED))
+        if name and _dot_is(name, _SQLITE_WRITE) and pipe is None:
+            words = [w for w in rest.split() if not w.startswith("-")]
+            if words:
+                out.append(("write", words[-1].strip("'\"")))
+        for match in _SQLITE_SQL_WRITE.finditer(line):
+            literal = re.fullmatch(r"'([^']*)'", match.group(1))
+            if literal is None:
+                out.append(("unverifiable", f"sqlite writes a file it computes: `{line[:40]}`"))
+            else:
+                out.append(("write", literal.group(1)))
         source = _sqlite_source(rest) if name and _dot_is(name, _SQLITE_READ) else ""
         if source and source[:1] != "|":
             out.append(("read", source))
         if where:
-            out[found:] = [(k, _under(where, v) if k == "read" else v) for k, v in out[found:]]
+            out[found:] = [
+                (k, _under(where, v) if k in ("read", "write") else v) for k, v in out[found:]
+            ]
         if name and _dot_is(name, ("cd",)):
             target = rest.strip().strip("'\"")
             where = COMPUTED if not target else _under(where, target) if where else target

@@ -49,7 +49,9 @@ def _writes(name: str, mode: str, words: list[str]) -> bool:
         wanted = mode[1:].split("|")
         operands = [w for w in words if not w.startswith("-")]
         options = [w for w in words if w.startswith("-")]
-        return bool(operands and operands[0] in wanted) or any(o in wanted for o in options)
+        return bool(operands and operands[0] in wanted) or any(
+            o in wanted or o.partition("=")[0] in wanted for o in options
+        )
     first = words[0] if words else ""
     if first and not first.startswith("-") and _cluster(first, mode):
         return True  # tar xf, jar xvf, ar x

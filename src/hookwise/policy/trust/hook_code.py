@@ -153,6 +153,69 @@ def standard_library() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(where))) if where else ""
 
 
+# Modules the interpreter imports by name from anywhere on sys.path at every start (site.py)
+STARTUP_MODULES = ("sitecustomize", "usercustomize")
+
+
+def site_directories() -> list[str]:
+    """The directories whose ``.pth`` files the interpreter runs at start (site.py's
+    site-packages, the user's site): a new file there can run before hookwise does."""
+    site = sys.modules.get("site")  # (imported at every start unless -S: no import cost)
+    found: list[str] = []
+    if site is not None:
+        listed = getattr(site, "getsitepackages", None)  # (not in an old virtualenv's site.py)
+        found += list(listed()) if listed is not None else []
+        user = getattr(site, "USER_SITE", None)
+        if getattr(site, "ENABLE_USER_SITE", False) and user:
+            found.append(user)
+    return list(dict.fromkeys(os.path.abspath(d) for d in found))
+
+
+def interpreter_environment(executable: str) -> list[tuple[str, str]]:
+    """What the hook's interpreter runs before hookwise, where this user can change it:
+    every site directory whole (any ``.pth`` line starting with ``import``, a
+    ``sitecustomize.py``, a module shadowing one hookwise imports; red team s33 C), the
+    start-up modules in every other ``sys.path`` directory, and its virtualenv's ``bin/``
+    whole (the ``hookwise`` command, ``python``, what activates the venv)."""
+    out: list[tuple[str, str]] = []
+    sites = site_directories()
+    why = "a site directory of hookwise's interpreter (its .pth files run at every start)"
+    out += [(d, why) for d in sites if _changeable(d)]
+    why = "a module hookwise's interpreter imports at every start"
+    for entry in sys.path:
+        directory = os.path.abspath(entry or ".")
+        if directory in sites or not os.path.isdir(directory) or not _changeable(directory):
+            continue
+        for name in STARTUP_MODULES:
+            out += [(os.path.join(directory, name + ".py"), why)]
+            out += [(os.path.join(directory, name), why)]
+    bin_dir = os.path.dirname(os.path.abspath(executable))
+    venv = os.path.exists(os.path.join(os.path.dirname(bin_dir), "pyvenv.cfg"))
+    if venv and _changeable(bin_dir):
+        why = "the bin/ of hookwise's virtualenv (its python, the hookwise command)"
+        out.append((bin_dir, why))
+    return out
+
+
+def planted_programs(env: dict[str, str], cwd: str | None = None) -> list[tuple[str, str]]:
+    """Each PATH program that is no hook program (``python3``: the hooks and validators of
+    other projects, :data:`PATH_PROGRAMS`) in every writable PATH directory before the one
+    holding it: a new file there is what every later ``python3`` runs."""
+    out: list[tuple[str, str]] = []
+    directories = list(dict.fromkeys(path_directories(env, cwd)))
+    for name in PATH_PROGRAMS:
+        if name in HOOK_PROGRAMS:
+            continue  # (path_programs)
+        why = f"`{name}` as PATH finds it for every later command"
+        for directory in directories:
+            path = os.path.join(directory, name)
+            if os.access(path, os.X_OK) and not os.path.isdir(path):
+                break
+            if os.access(directory, os.W_OK) or not os.path.lexists(directory):
+                out.append((path, why))
+    return out
+
+
 def package_dir() -> str:
     """hookwise's package (an editable install's ``src/hookwise`` too)."""
     import hookwise
@@ -249,9 +312,11 @@ def hook_code(env: dict[str, str], cwd: str | None = None) -> list[tuple[str, st
     if os.path.lexists(script):
         out.append((script, "the hookwise command beside hookwise's interpreter"))
     out += interpreter_files(sys.executable)
+    out += interpreter_environment(sys.executable)
     out += loaded_files()
     installs: list[tuple[str, str]] = []
     out += path_programs(env, cwd, installs)
     out += installs
+    out += planted_programs(env, cwd)
     out += host_code_dirs(env)
     return [(os.path.abspath(p), why) for p, why in out]

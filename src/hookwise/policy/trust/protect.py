@@ -319,10 +319,11 @@ def code_reasons(env: dict[str, str], cwd: str | None) -> dict[str, str]:
 
 
 def program_paths(env: dict[str, str], cwd: str | None) -> frozenset[str]:
-    """Of :func:`code_reasons`, the hook programs as PATH finds them (hook_code)."""
-    from hookwise.policy.trust.hook_code import path_programs
+    """Of :func:`code_reasons`, the PATH programs as PATH finds them (hook_code)."""
+    from hookwise.policy.trust.hook_code import path_programs, planted_programs
 
-    return frozenset(os.path.abspath(p) for p, _why in path_programs(env, cwd))
+    found = [*path_programs(env, cwd), *planted_programs(env, cwd)]
+    return frozenset(os.path.abspath(p) for p, _why in found)
 
 
 def obeyed_paths(env: dict[str, str]) -> list[str]:
@@ -525,6 +526,10 @@ class Guard:
         programs = program_paths(self.env, self.cwd)
         for item in self.concrete:
             if item in programs:
+                # ...but a new one there, before the real one, is what PATH finds next
+                # (`tar -xf x.tar -C ~/.local/bin`, its names unread: red team s33 D)
+                if os.path.dirname(item) == directory.rstrip("/") and not os.path.lexists(item):
+                    return item
                 continue
             near = item == directory or item.startswith(inside) or directory.startswith(item + "/")
             if near and (item in obeyed or os.path.lexists(item)):
@@ -813,11 +818,49 @@ def _may_write_data_named(name: str, argv: list[str]) -> bool:
         return any(w[:1] == "-" and ("r" in w or "R" in w or "a" in w) for w in argv[1:])
     if name.startswith("python") or name == "cmake":
         return any(w in ("zipfile", "tarfile", "tar") for w in argv[1:4])
-    if name in ("tar", "gtar", "bsdtar"):
+    if name in ("tar", "gtar", "bsdtar"):  # (x in the mode word, or in any option cluster)
         return any("x" in w or w.startswith("--ex") or w == "--get" for w in argv[1:3]) or any(
-            w.startswith(("--ex", "--get")) for w in argv
+            w.startswith(("--ex", "--get")) or (w[:1] == "-" and w[1:2] != "-" and "x" in w)
+            for w in argv
         )
     return name in DATA_WRITERS or name == "busybox"
+
+
+def _mode_elsewhere(name: str, argv: list[str]) -> bool:
+    """Whether no operand is the mode or owner: given as ``--reference=F``, or chmod's
+    symbolic mode spelled as an option (``chmod -x F``: red team s33 C)."""
+    if any(w.startswith("--reference") for w in argv[1:]):
+        return True
+    return name == "chmod" and any(
+        w[:1] == "-" and w[1:2] != "-" and set(w[1:]) <= set("rwxXst,=+-ugoa") and
+        set(w[1:]) & set("rwxXst") for w in argv[1:]
+    )  # fmt: skip
+
+
+# git subcommands that may put another commit's tree in place (policy/trust/tree_moves)
+_TREE_MOVERS = frozenset(["checkout", "switch", "reset", "rebase", "bisect", "revert"])
+
+
+def _check_tree_move(argv: list[str], cwd: str, guard: Guard) -> None:
+    """A tracked guard file that the commit git moves the work tree to lacks is deleted
+    (red team s33 F): read with git's trees, else unverifiable."""
+    from hookwise.shell.programs import git_subcommand
+
+    at = git_subcommand(argv)
+    if at < 0 or any(w in ("-C", "--work-tree", "--git-dir") for w in argv[1:at]):
+        return  # (elsewhere: data_writes.git_worktree)
+    from hookwise.policy.trust.tree_moves import lacks, target, tracked_guards
+
+    found = target(argv[at], argv[at + 1 :])
+    if found is None:
+        return
+    rev, what = found
+    guards = [p for p in (*guard.files, *project_paths(cwd)) if os.path.isfile(p)]
+    for path, relative in tracked_guards(cwd, guards) if guards else []:
+        if rev is None:
+            raise _FoundError(path, f"{what}: it may lack {relative}", unsure=True)
+        if "$" in rev or "`" in rev or lacks(cwd, rev, relative):
+            raise _FoundError(path, f"{what}, whose tree lacks {relative} (it would be deleted)")
 
 
 def _check_data_writes(argv: list[str], name: str, cwd: str | None, guard: Guard) -> None:
@@ -1025,7 +1068,8 @@ def _check_command(
     if name in WRITERS_ALL:
         targets = positional
         if name in ("chmod", "chown", "chgrp", "setfacl") and targets:
-            targets = targets[1:]
+            if not _mode_elsewhere(name, argv):  # (the first operand is the mode, owner, ACL)
+                targets = targets[1:]
             tree = any(w in ("-R", "--recursive") or (w[:1] == "-" and "R" in w) for w in argv)
     elif name in WRITERS_LAST:
         if name in ("ln", "link") or (name == "cp" and _links(argv)):
@@ -1067,6 +1111,8 @@ def _check_command(
         sub = next((w for w in argv[1:] if not w.startswith("-")), "")
         targets = positional[1:] if sub in GIT_WRITERS else []
         tree = sub in ("rm", "mv")
+        if sub in _TREE_MOVERS and cwd is not None:
+            _check_tree_move(argv, cwd, guard)
         if sub == "config":  # git config -f F a.b c: F is the file it sets a value in
             targets = [
                 v
