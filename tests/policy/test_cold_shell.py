@@ -350,6 +350,9 @@ RUNS_EXAMPLES: dict[str, tuple[list[str], list[str], str]] = {
         name: ([name, "--app", 'shutil:rmtree("d")'], [], "'python3', '-c', 'import shutil")
         for name in ("flask", "gunicorn", "uvicorn", "hypercorn")
     },
+    # IPython's log of the session: a file it writes (red team s33 C)
+    "ipython": (["ipython", "--logfile", "x.py"], [], "('write', 'x.py')"),
+    "ipython3": (["ipython3", "--logappend=x.py"], [], "('write', 'x.py')"),
     # Django's shell: its -c code handed on as the Python it is (session 33)
     **{
         name: ([name, "shell", "-c", 'shutil.rmtree("d")'], [], "'python3', '-c', 'shutil")

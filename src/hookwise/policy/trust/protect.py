@@ -480,7 +480,9 @@ class Guard:
         there brings its own (red team s28 F1-F3). One reading for shell and tool calls."""
         hit = self.protected(path, tree=whole, written=written)
         if hit is None and whole:
-            hit = self.holds(path)
+            # (into a directory that is there, a tree goes under its own name: `mv d
+            # /usr/local/bin` makes /usr/local/bin/d, no new program)
+            hit = self.holds(path, new_programs=not os.path.isdir(path))
         return hit
 
     def plants(
@@ -514,11 +516,28 @@ class Guard:
                     return hit, False
         return None if whole else (top, True)
 
-    def holds(self, directory: str) -> str | None:
+    def _shadows(self, item: str) -> bool:
+        """Whether a new ``item`` would be found before a real program of its name later
+        on PATH (a name no PATH directory holds, root's ``/usr/bin/hookwise`` when hookwise
+        is installed elsewhere, shadows nothing: `tar -xf f.tar -C /usr/bin fzf` is everyday)."""
+        from hookwise.policy.trust.hook_code import path_directories
+
+        where, name = os.path.split(item)
+        directories = path_directories(self.env, self.cwd)
+        later = directories[directories.index(where) + 1 :] if where in directories else []
+        for directory in later:
+            found = os.path.join(directory, name)
+            if os.access(found, os.X_OK) and not os.path.isdir(found):
+                return True
+        return False
+
+    def holds(self, directory: str, new_programs: bool = True) -> str | None:
         """The protected file a write of data-named files into ``directory`` may reach
         (``tar x`` there): one inside it that exists, or one obeyed as soon as it appears
         (``~/.config/hookwise/policy.yaml``); a new project policy is the repository's
-        content, which trust pins."""
+        content, which trust pins. ``new_programs``: the data's top-level names land there
+        (an archive; a tree moved onto a name that is no directory yet), so a new PATH
+        program there that shadows a real one counts."""
         inside = directory.rstrip("/") + "/"
         obeyed = set(obeyed_paths(self.env))
         # (not the programs PATH finds, root's /usr/bin/bash: `tar -xf f.tar -C /usr/bin fzf`
@@ -528,7 +547,8 @@ class Guard:
             if item in programs:
                 # ...but a new one there, before the real one, is what PATH finds next
                 # (`tar -xf x.tar -C ~/.local/bin`, its names unread: red team s33 D)
-                if os.path.dirname(item) == directory.rstrip("/") and not os.path.lexists(item):
+                new = new_programs and not os.path.lexists(item)
+                if new and os.path.dirname(item) == directory.rstrip("/") and self._shadows(item):
                     return item
                 continue
             near = item == directory or item.startswith(inside) or directory.startswith(item + "/")
