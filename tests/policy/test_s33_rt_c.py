@@ -299,3 +299,27 @@ def test_f_a_commit_without_the_tracked_policy_is_held(
 def test_f_neighbours_keep_the_tree(command: str, place: dict[str, Any]) -> None:
     answer, reason = _hook(command, place)
     assert answer == "allow", (command, reason)
+
+
+def test_the_hook_runs_the_systems_git_with_its_ways_of_running_programs_shut(
+    place: dict[str, Any],
+) -> None:
+    """The hook reads a commit's tree with git, in a repository the agent writes: a `git`
+    planted first on PATH (`~/.local/bin`, which no rule guards) never runs inside the
+    hook, and the repository's config cannot open a transport (a lazy fetch) for it."""
+    planted = place["home"] / ".local" / "bin" / "git"
+    marker = place["root"] / "planted-git-ran"
+    planted.write_text(f'#!/bin/sh\necho ran > {marker}\nexec /usr/bin/git "$@"\n')
+    planted.chmod(0o755)
+    config = place["project"] / ".git" / "config"
+    before = config.read_bytes()
+    try:
+        with config.open("a") as out:
+            out.write(f"[protocol \"ext\"]\n\tallow = always\n[core]\n\tfsmonitor = "
+                      f"\"echo fsmonitor > {marker}\"\n")  # fmt: skip
+        answer, reason = _hook("git checkout -q HEAD~1", place)
+        assert answer == "deny", reason
+        assert not marker.exists(), marker.read_text()
+    finally:
+        planted.unlink()
+        config.write_bytes(before)

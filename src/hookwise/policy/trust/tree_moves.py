@@ -77,11 +77,30 @@ def _checkout(sub: str, rest: list[str]) -> tuple[str | None, str] | None:
     return (operands[0], f"`git {sub}` puts {operands[0]}'s files in place")
 
 
+# The hook runs git in a repository the agent can write, so git's own ways of running
+# other programs are shut: no transport at all (a partial clone's lazy fetch of a missing
+# object would run `ext::`, ssh or a local upload-pack its config names; GIT_ALLOW_PROTOCOL
+# overrides the repository's protocol.*.allow), no fsmonitor, no pager or prompt; and the
+# system's git, not the first `git` on PATH (a directory the agent can write: a planted
+# `git` would run inside the hook, past every reading of a command). No system git: the
+# tree is unknown (fail closed).
+_SAFE_CONFIG = ("-c", "core.fsmonitor=false", "-c", "protocol.allow=never", "--no-pager")
+_SYSTEM_PATH = "/usr/bin:/bin"
+
+
 def _git(cwd: str, *args: str) -> tuple[int, str]:
+    import shutil
+
+    program = shutil.which("git", path=_SYSTEM_PATH)
+    if program is None:
+        return (-1, "")
+    env = {k: v for k, v in os.environ_copy().items() if not k.startswith("GIT_")}
+    env.update(GIT_ALLOW_PROTOCOL="none", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
     try:
         done = subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, text=True, timeout=10, check=False
-        )
+            [program, *_SAFE_CONFIG, *args], cwd=cwd, capture_output=True, text=True,
+            timeout=10, check=False, env=env, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         return (-1, "")
     return (done.returncode, done.stdout)
