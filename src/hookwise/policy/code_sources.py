@@ -9,8 +9,9 @@ it. Standard library only."""
 
 from __future__ import annotations
 
-import os
 import sys
+
+from hookwise.policy import os_lite as os
 
 # the packs count by their directory (cache.code_stamp)
 PACKS = ("policy/rules/packs", "policy/rules/packs/__init__.py")

@@ -459,7 +459,8 @@ def _in_cwd(code: str, found: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     puts them (red team s33 L: ``subprocess.run(["cat", ".netrc"], cwd="../home")``): one
     literal directory is a ``cd`` before each; any other is a directory not followed."""
     import re
-    import shlex
+
+    from hookwise.shell.quote import join  # (shlex would load os on the hot path)
 
     if "cwd" not in code:
         return found
@@ -476,13 +477,13 @@ def _in_cwd(code: str, found: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     ):
         why = "the code runs a command in a directory (cwd) made when it runs, or in several"
         return [*found, ("unverifiable", why)]
-    where = shlex.quote(named.pop())
+    where = join([named.pop()])
     out: list[tuple[str, Any]] = []
     for kind, value in found:
         if kind == "script":
             out.append(("script", f"cd {where} && {value}"))
         elif kind == "argv":
-            out.append(("script", f"cd {where} && {shlex.join(value)}"))
+            out.append(("script", f"cd {where} && {join(value)}"))
         else:
             out.append((kind, value))
     return out

@@ -1235,8 +1235,6 @@ def script_alias(program: str, script: str, cwd: str | None = None) -> list[str]
         parent = path.rsplit("/", 2)[-2]
         if parent == "bin" and "." not in base and base:
             return [base]
-    if name in ("python", "pypy") and base == "manage.py":  # Django's, for the project
-        return ["manage.py"]
     if name in JS_RUNTIMES:
         if base in _TOOL_SCRIPTS:
             return [_TOOL_SCRIPTS[base]]
@@ -1263,6 +1261,12 @@ def invocation_alias(argv: list[str], cwd: str | None) -> tuple[list[str], int] 
             tool = module_tool(argv[0], entry.value)
             return ([tool], used) if tool is not None else None
         if entry.kind == "script":
+            if (
+                entry.value.rsplit("/", 1)[-1] == "manage.py"
+                and entry.rest[:1]
+                and (entry.rest[0] in ("shell", "shell_plus"))
+            ):  # Django's shell (tool_options.django_items); its other commands: the project's
+                return (["manage.py"], used)
             alias = script_alias(argv[0], entry.value, cwd)
             if alias is not None and alias[1:2] == ["-m"]:
                 alias = [alias[0], *entry.options, *alias[1:]]  # (-i: stdin read after)
