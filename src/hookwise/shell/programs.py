@@ -2069,7 +2069,7 @@ SEDS = frozenset(["sed", "gsed"])
 # call a function (commands/tool_options.py: red team s32 H, M)
 OPTION_CLEARERS = frozenset(["virtualenv", "cargo", "mkdocs", "uv"])
 APP_STRING_TOOLS = frozenset(["flask", "gunicorn", "uvicorn", "hypercorn"])
-# Django's management commands (tool_options.DJANGO_COMMANDS, kept cold here)
+# Django's management commands: their shell runs the line's Python (tool_options.django_items)
 DJANGO_COMMANDS = frozenset(["django-admin", "manage.py"])
 RUNS_PROGRAMS = (
     frozenset(

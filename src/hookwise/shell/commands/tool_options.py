@@ -179,9 +179,8 @@ def app_items(tool: str, args: list[str]) -> list[tuple[str, Any]]:
 
 # Django's management commands that run Python the line gives (issue 24): ``shell -c CODE``
 # (``--command``); without it ``shell`` runs what it reads from its standard input (piped,
-# or typed in later). django-extensions' ``shell_plus`` takes the same. ``manage.py`` is
-# ``django-admin`` for the project (programs.script_alias: ``python3 manage.py``).
-DJANGO_COMMANDS = frozenset(["django-admin", "manage.py"])
+# or typed in later). django-extensions' ``shell_plus`` takes the same. The commands are
+# programs.DJANGO_COMMANDS (``python3 manage.py shell``: programs.invocation_alias).
 _DJANGO_SHELLS = frozenset(["shell", "shell_plus"])
 
 
