@@ -168,8 +168,16 @@ def test_a_paused_subscriber_gets_no_new_events_and_its_queue_waits(
 
     assert client.patch(f"/api/webhooks/{wid}", json={"active": False}).json()["active"] is False
     assert emit(engine, "permission_requested", permission_requested(3)) == 0  # not queued
+
+    # An attempt leased before the pause still runs (and fails): the receiver starts
+    # accepting only once no row of this subscriber holds a lease, so a delivery seen
+    # later can only be an attempt made while paused.
+    def unleased() -> bool:
+        rows = [r for r in outbox_rows(engine) if r.subscriber_id == wid]
+        return len(rows) == 2 and all(r.lease_until is None for r in rows)
+
+    wait_for(unleased, what="the attempts leased before the pause")
     receiver.configure(fail_rate=0.0)
-    time.sleep(0.3)  # an attempt leased before the pause may still finish
     seen = len(receiver.records())
     time.sleep(1.2)  # retries were due after 300-720 ms
     assert len(receiver.records()) == seen
