@@ -1,0 +1,53 @@
+"""A scripted fake Anthropic model for red team s35: the shared fake_llm.py's server, with
+its answer replaced by a sequence of tool calls (RT_STEPS: a JSON list of [tool, input]);
+step n is sent once n tool results are in the conversation, then a final text.
+Usage: RT_STEPS='[["mcp__srv__run_shell", {"command": "..."}], ...]' \
+       python3 fake_seq.py --port 0 --port-file P --log L --cmd unused"""
+
+import json
+import os
+import sys
+import uuid
+
+sys.path.insert(0, os.environ.get("E2E", "/work/shared/e2e"))
+import fake_llm  # noqa: E402
+
+STEPS = json.loads(os.environ["RT_STEPS"])
+
+
+def anthropic(self, body):
+    msgs = body.get("messages", [])
+    tools = [t.get("name") for t in body.get("tools", []) or []]
+    done = sum(1 for m in msgs for c in (m.get("content") or []) if isinstance(c, dict)
+               and c.get("type") == "tool_result") if isinstance(msgs, list) else 0
+    if done < len(STEPS) and STEPS[done][0] in tools:
+        name, inp = STEPS[done]
+        block = {"type": "tool_use", "id": "toolu_" + uuid.uuid4().hex[:20], "name": name, "input": inp}
+        stop = "tool_use"
+    else:
+        block = {"type": "text", "text": fake_llm.FINAL_TEXT if done else "ok"}
+        stop = "end_turn"
+    msg = {"id": "msg_" + uuid.uuid4().hex[:20], "type": "message", "role": "assistant",
+           "model": body.get("model", "fake"), "content": [block], "stop_reason": stop,
+           "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 5,
+           "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
+    if not body.get("stream"):
+        return self._json(msg)
+    self._sse_start()
+    self._sse({"type": "message_start", "message": dict(msg, content=[], stop_reason=None)}, "message_start")
+    if block["type"] == "tool_use":
+        self._sse({"type": "content_block_start", "index": 0, "content_block": dict(block, input={})}, "content_block_start")
+        self._sse({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta",
+                   "partial_json": json.dumps(block["input"])}}, "content_block_delta")
+    else:
+        self._sse({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}, "content_block_start")
+        self._sse({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": block["text"]}}, "content_block_delta")
+    self._sse({"type": "content_block_stop", "index": 0}, "content_block_stop")
+    self._sse({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+               "usage": {"output_tokens": 5}}, "message_delta")
+    self._sse({"type": "message_stop"}, "message_stop")
+
+
+fake_llm.Handler.anthropic = anthropic
+if __name__ == "__main__":
+    fake_llm.main()
