@@ -23,3 +23,13 @@ try "ln -s ~ h; > h/.config/hookwise/..."         "ln -s @H h; : > h/.config/hoo
 try "ln -s ~/.config cfg; cp /dev/null cfg/..."   "ln -s @H/.config cfg; cp /dev/null cfg/hookwise/policy.yaml"
 try "ln -s ~/.config cfg; tee cfg/... (control)"  "ln -s @H/.config cfg; echo x | tee cfg/hookwise/policy.yaml"
 try "> ~/.config/hookwise/policy.yaml (control)"  ": > @H/.config/hookwise/policy.yaml"
+# other writers through the link made on the line (neighbours of the redirection)
+try "ln -s ~/.config cfg; sed -i ... cfg/..."      "ln -s @H/.config cfg; sed -i 's/deny/allow/' cfg/hookwise/policy.yaml"
+try "ln -s ~/.config cfg; truncate -s0 cfg/..."   "ln -s @H/.config cfg; truncate -s 0 cfg/hookwise/policy.yaml"
+try "ln -s ~/.config cfg; dd of=cfg/..."          "ln -s @H/.config cfg; dd if=/dev/null of=cfg/hookwise/policy.yaml"
+try "ln -s ~/.config cfg; python3 open(...)"      "ln -s @H/.config cfg; python3 -c 'open(\"cfg/hookwise/policy.yaml\",\"w\")'"
+try "ln -s ~/.config cfg; rm cfg/..."             "ln -s @H/.config cfg; rm cfg/hookwise/policy.yaml"
+try "ln -s ~/.config cfg; mv /dev/null? (echo>f; mv f cfg/...)" "ln -s @H/.config cfg; echo 'version: 1' > f; mv f cfg/hookwise/policy.yaml"
+try "ln -s ~/.config cfg; exec 3> cfg/..."        "ln -s @H/.config cfg; exec 3> cfg/hookwise/policy.yaml"
+try "ln -s ~/.config cfg; echo x 1<> cfg/..."     "ln -s @H/.config cfg; echo x 1<> cfg/hookwise/policy.yaml"
+try "mkdir d; ln -s ~/.config d/c; > d/c/..."     "mkdir d; ln -s @H/.config d/c; : > d/c/hookwise/policy.yaml"
