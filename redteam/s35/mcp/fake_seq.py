@@ -1,6 +1,7 @@
 """A scripted fake Anthropic model for red team s35: the shared fake_llm.py's server, with
 its answer replaced by a sequence of tool calls (RT_STEPS: a JSON list of [tool, input]);
-step n is sent once n tool results are in the conversation, then a final text.
+step n is sent once n tool results are in the conversation, then a final text. Anthropic
+(Claude Code) and Gemini (Gemini CLI; an MCP tool is found by its tool name and RT_SERVER).
 Usage: RT_STEPS='[["mcp__srv__run_shell", {"command": "..."}], ...]' \
        python3 fake_seq.py --port 0 --port-file P --log L --cmd unused"""
 
@@ -48,6 +49,45 @@ def anthropic(self, body):
     self._sse({"type": "message_stop"}, "message_stop")
 
 
+def _pick(tools, want):
+    """The offered function named ``want``, or an MCP one ending in it (Gemini names MCP
+    tools by server and tool: the one holding RT_SERVER)."""
+    if want in tools and "__" in want:
+        return want
+    srv = os.environ.get("RT_SERVER", "srv")
+    for name in tools:
+        if srv in name and (name.endswith("__" + want) or name.endswith("_" + want)):
+            return name
+    return want if want in tools else None
+
+
+def gemini(self, body, stream, sse):
+    contents = body.get("contents", [])
+    tools = [fd.get("name") for t in body.get("tools", []) or []
+             for fd in t.get("functionDeclarations", []) or []]
+    done = sum(1 for c in contents for part in c.get("parts", []) or [] if "functionResponse" in part)
+    gc = body.get("generationConfig", {}) or {}
+    name = _pick(tools, STEPS[done][0]) if done < len(STEPS) else None
+    if gc.get("responseMimeType") == "application/json" and not tools:
+        part = {"text": "{}"}
+    elif name:
+        part = {"functionCall": {"name": name, "args": STEPS[done][1]}}
+    else:
+        part = {"text": fake_llm.FINAL_TEXT if done else "ok"}
+    fake_llm.log({"rt_tools": tools[-12:], "rt_done": done, "rt_sent": part})
+    resp = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP",
+            "index": 0}], "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
+            "totalTokenCount": 15}, "modelVersion": "fake"}
+    if not stream:
+        return self._json(resp)
+    if sse:
+        self._sse_start()
+        self._sse(resp)
+        return
+    return self._json([resp])
+
+
 fake_llm.Handler.anthropic = anthropic
+fake_llm.Handler.gemini = gemini
 if __name__ == "__main__":
     fake_llm.main()
