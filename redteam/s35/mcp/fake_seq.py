@@ -87,7 +87,44 @@ def gemini(self, body, stream, sse):
     return self._json([resp])
 
 
+def openai_responses(self, body):
+    import time
+    items = body.get("input", []) or []
+    tools = []
+    for t in body.get("tools", []) or []:
+        tools.append(t.get("name") or (t.get("function") or {}).get("name"))
+        for sub in t.get("tools", []) or []:  # a namespace of tools (Codex's MCP servers)
+            tools.append(f"{t.get('name')}__{sub.get('name')}")
+    done = sum(1 for i in items if isinstance(i, dict) and i.get("type") == "function_call_output")
+    name = _pick([n for n in tools if n], STEPS[done][0]) if done < len(STEPS) else None
+    fake_llm.log({"rt_tools": [n for n in tools if n and "srv" in n], "rt_done": done, "rt_sent": name})
+    if name:
+        item = {"type": "function_call", "id": "fc_" + uuid.uuid4().hex[:12],
+                "call_id": "call_" + uuid.uuid4().hex[:12], "name": name,
+                "arguments": json.dumps(STEPS[done][1]), "status": "completed"}
+        if os.environ.get("RT_NAMESPACE") and name.count("__") >= 2:  # Codex: namespace + name
+            space, _, short = name.rpartition("__")
+            item.update(namespace=space, name=short)
+    else:
+        item = {"type": "message", "id": "msg_" + uuid.uuid4().hex[:12], "role": "assistant",
+                "status": "completed", "content": [{"type": "output_text",
+                "text": fake_llm.FINAL_TEXT if done else "ok", "annotations": []}]}
+    resp = {"id": "resp_" + uuid.uuid4().hex[:16], "object": "response", "created_at": int(time.time()),
+            "status": "completed", "model": body.get("model", "fake"), "output": [item],
+            "usage": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
+                      "input_tokens_details": {"cached_tokens": 0},
+                      "output_tokens_details": {"reasoning_tokens": 0}}}
+    if not body.get("stream"):
+        return self._json(resp)
+    self._sse_start()
+    self._sse({"type": "response.created", "response": dict(resp, status="in_progress", output=[])}, "response.created")
+    self._sse({"type": "response.output_item.added", "output_index": 0, "item": item}, "response.output_item.added")
+    self._sse({"type": "response.output_item.done", "output_index": 0, "item": item}, "response.output_item.done")
+    self._sse({"type": "response.completed", "response": resp}, "response.completed")
+
+
 fake_llm.Handler.anthropic = anthropic
 fake_llm.Handler.gemini = gemini
+fake_llm.Handler.openai_responses = openai_responses
 if __name__ == "__main__":
     fake_llm.main()
