@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# Decide a batch through the real hook in the decision fixture: d.sh BATCH OUT.tsv
+. "$(dirname "$0")/env.sh"
+RT_ROOT="$RT_TOP/d" exec python3 "$S33/d.py" "$@"
