@@ -20,29 +20,47 @@ COLLECT = os.path.join(HERE, "..", "..", "s33", "shell", "collect.py")
 APART: list[tuple[str, str]] = []
 
 CLASSES = [
-    ("A. An unset variable glued into a path (`~/.netrc${x}`, `..${x}/home`, `.ne${x}trc`, "
-     "`zz.pth${x}`): the word has an unknown part, yet reads and writes of it are allowed "
-     "although every value it can take starts with (or is) the secret or guard path",
-     r"\$x\b|\$\{(x|y|nothing)\}"),
-    ("B. Shell start-up files (`~/.bashrc`, `~/.profile`, `~/.bash_profile`, `~/.zshrc`) "
-     "written with what changes later commands: a guard variable whose name is made when the "
-     "line runs (`printf 'export HOOKWISE_%s=allow' ON_ERROR`, `history -s ...; history -w`), "
-     "exports of BASH_ENV/HOME/XDG_CONFIG_HOME/NODE_OPTIONS, functions, aliases, traps "
-     "(`git() { rm -rf ../victim; }`); and any writer at all (dd, tee, sort -o, ln -sf, "
-     "install, strace -o, script, vim -es w, awk print >, exec {fd}>>)",
+    ("A. A guard variable written into a shell start-up file under a name made when the line "
+     "runs (`printf 'export HOOKWISE_%s=allow' ON_ERROR >> ~/.bashrc`, `\"HOOKWISE_ON$(echo "
+     "_)ERROR\"`, `history -s 'export HOOKWISE_ON_ERROR=allow'; history -w ~/.bashrc`): "
+     "_names_guard_variable looks for the whole name in the command's text",
+     r"HOOKWISE_"),
+    ("B. Shell start-up files (`~/.bashrc`, `~/.profile`, `~/.bash_profile`, `~/.zshrc`) given "
+     "what changes every later command: functions and aliases over git/make/ls, DEBUG traps, "
+     "PROMPT_COMMAND, exports of BASH_ENV, HOME, XDG_CONFIG_HOME, NODE_OPTIONS (names in "
+     "guard_env's RUNNERS/PLACES, checked only in a .env); by any writer (echo >>, dd, tee, "
+     "sort -o, cp, install, ln -sf, strace -o, script, vim -es, awk, find -fprint, exec {fd}>>)",
      r"bashrc|\.profile|bash_profile|zshrc"),
-    ("C. node worker_threads: a Worker given code as a string (`{eval:true}`) or a data: URL "
+    ("C. HISTFILE set on the line, then `history -w`/`-a`: bash writes its history to the "
+     "named file (policy.yaml, trust.json, hookwise's command, a .pth in its interpreter, "
+     "~/.local/bin/bash); `history -w FILE` with the file as operand is held",
+     r"HISTFILE"),
+    ("D. An unset or empty expansion glued into a path (`~/.netrc${x}`, `.env$1`, "
+     "`..${x}/home/.netrc`, `.ne${x}trc`, `$@`, `$*`, `${x:+y}`, `$(true)`, `zz.pth$x`, "
+     "`~/.local/bin/bash$x`): the word has an unknown part, and every value it takes in a "
+     "fresh shell is the guarded path itself; reads, sends and writes of it are allowed",
+     r"\$(x\b|\{(x|y|nothing)|1\b|@|\*|\(true\))|`true`"),
+    ("E. node worker_threads: a Worker given code as a string (`{eval:true}`) or a data: URL "
      "runs it; the guard reads the string as data",
      r"worker_threads"),
-    ("D. split/csplit: the output name is prefix + generated suffix (`split -n l/8 -a1 ... "
-     "../home/.local/bin/bas` makes `bash`, `csplit -b 'h%.0d'`)",
-     r"^(split|csplit) "),
-    ("E. ed's own commands on stdin (`w FILE`): the written file is named only inside the "
+    ("F. awk writing to a file named by a variable (`-v f=PATH ... > f`, `> ENVIRON[\"F\"]`): "
+     "the literal target `> \"PATH\"` is held, the variable's value is not followed",
+     r"^(F=\S+ )?awk "),
+    ("G. vim/ex Ex commands that write (`-c 'w! ../hw/bin/hookwise'`, `sav`, `+w`): the "
+     "written file is an argument of an Ex command",
+     r"^vim "),
+    ("H. ed's own commands on stdin (`w FILE`): the written file is named only inside the "
      "here-string",
      r"^ed "),
-    ("F. cpio -id into a directory the subshell cd's to: the archive's member names decide "
-     "what is written",
+    ("I. split/csplit: the output name is prefix + generated suffix (`split -n l/8 -a1 README "
+     "../home/.local/bin/bas` makes `bash`; `csplit -b 'h%.0d'`)",
+     r"^(split|csplit) "),
+    ("J. cpio -id in a subshell that cd's to a PATH directory: the archive's member names "
+     "decide what is written",
      r"cpio"),
+    ("K. git: a global `include.path` (or `--add include.path`) to a config file the line "
+     "writes; its alias, core.fsmonitor run on the next ordinary git command",
+     r"include\.path"),
 ]
 
 
