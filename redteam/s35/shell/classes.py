@@ -58,6 +58,19 @@ CLASSES = [
     ("J. cpio -id in a subshell that cd's to a PATH directory: the archive's member names "
      "decide what is written",
      r"cpio"),
+    ("L. Compressors that replace their input, and `unlink`: `gzip|xz|bzip2|lzma FILE`, "
+     "`zstd --rm`, `gzip -r DIR`, `find ../victim -exec gzip {} +` delete files outside the "
+     "project (the same line with `rm` is asked; zip -m, tar --remove-files, shred -u held)",
+     r"^(gzip|xz|bzip2|lzma|zstd|unlink) |exec gzip"),
+    ("M. node's diagnostic output options: `--redirect-warnings=FILE`, `--cpu-prof-dir/-name`, "
+     "`--heap-prof-dir/-name`, `--report-directory/--report-filename` write where they say",
+     r"^node --(redirect|cpu-prof|heap-prof|report)"),
+    ("N. tar's long output options `--index-file=`, `--listed-incremental=` (the short `-g` "
+     "is held)",
+     r"^tar .*--(index-file|listed-incremental)"),
+    ("O. sqlite3's `.log FILE` and `.trace FILE` (`.output`/`.once`/`.save`/`.backup`/ATTACH "
+     "are held)",
+     r"sqlite3 .*'\.(log|trace) "),
     ("K. git: a global `include.path` (or `--add include.path`) to a config file the line "
      "writes; its alias, core.fsmonitor run on the next ordinary git command",
      r"include\.path"),
