@@ -43,8 +43,9 @@ CLASSES = [
     ("E. node worker_threads: a Worker given code as a string (`{eval:true}`) or a data: URL "
      "runs it; the guard reads the string as data",
      r"worker_threads"),
-    ("F. awk writing to a file named by a variable (`-v f=PATH ... > f`, `> ENVIRON[\"F\"]`): "
-     "the literal target `> \"PATH\"` is held, the variable's value is not followed",
+    ("F. awk output redirection: a target named by a variable (`-v f=PATH ... > f`, "
+     "`> ENVIRON[\"F\"]`), and a literal target in hookwise's interpreter's site-packages "
+     "(the literal `> \"../home/.local/bin/bash\"` is held)",
      r"^(F=\S+ )?awk "),
     ("G. vim/ex Ex commands that write (`-c 'w! ../hw/bin/hookwise'`, `sav`, `+w`): the "
      "written file is an argument of an Ex command",
@@ -58,6 +59,9 @@ CLASSES = [
     ("J. cpio -id in a subshell that cd's to a PATH directory: the archive's member names "
      "decide what is written",
      r"cpio"),
+    ("K. git: a global `include.path` (or `--add include.path`) to a config file the line "
+     "writes; its alias, core.fsmonitor run on the next ordinary git command",
+     r"include\.path"),
     ("L. Compressors that replace their input, and `unlink`: `gzip|xz|bzip2|lzma FILE`, "
      "`zstd --rm`, `gzip -r DIR`, `find ../victim -exec gzip {} +` delete files outside the "
      "project (the same line with `rm` is asked; zip -m, tar --remove-files, shred -u held)",
@@ -71,9 +75,6 @@ CLASSES = [
     ("O. sqlite3's `.log FILE` and `.trace FILE` (`.output`/`.once`/`.save`/`.backup`/ATTACH "
      "are held)",
      r"sqlite3 .*'\.(log|trace) "),
-    ("K. git: a global `include.path` (or `--add include.path`) to a config file the line "
-     "writes; its alias, core.fsmonitor run on the next ordinary git command",
-     r"include\.path"),
 ]
 
 
