@@ -40,16 +40,17 @@ CLASSES = [
      "`~/.local/bin/bash$x`): the word has an unknown part, and every value it takes in a "
      "fresh shell is the guarded path itself; reads, sends and writes of it are allowed",
      r"\$(x\b|\{(x|y|nothing)|1\b|@|\*|\(true\))|`true`"),
-    ("E. node worker_threads: a Worker given code as a string (`{eval:true}`) or a data: URL "
-     "runs it; the guard reads the string as data",
-     r"worker_threads"),
+    ("E. node code strings compiled by APIs the guard does not list: a worker_threads Worker "
+     "given code (`{eval:true}`) or a data: URL, `new Module()._compile(code)`; the guard "
+     "reads the string as data (the spelling `new Worker(` is asked)",
+     r"worker_threads|_compile\("),
     ("F. awk output redirection: a target named by a variable (`-v f=PATH ... > f`, "
      "`> ENVIRON[\"F\"]`), and a literal target in hookwise's interpreter's site-packages "
      "(the literal `> \"../home/.local/bin/bash\"` is held)",
      r"^(F=\S+ )?awk "),
-    ("G. vim/ex Ex commands that write (`-c 'w! ../hw/bin/hookwise'`, `sav`, `+w`): the "
-     "written file is an argument of an Ex command",
-     r"^vim "),
+    ("G. vim/ex Ex commands that write (`-c 'w! ../hw/bin/hookwise'`, `sav`, `+w`, `wq`, "
+     "`redir >`, `mksession`, `mkexrc`): the written file is an argument of an Ex command",
+     r"^(vim|ex) "),
     ("H. ed's own commands on stdin (`w FILE`): the written file is named only inside the "
      "here-string",
      r"^ed "),
@@ -67,8 +68,9 @@ CLASSES = [
      "project (the same line with `rm` is asked; zip -m, tar --remove-files, shred -u held)",
      r"^(gzip|xz|bzip2|lzma|zstd|unlink) |exec gzip"),
     ("M. node's diagnostic output options: `--redirect-warnings=FILE`, `--cpu-prof-dir/-name`, "
-     "`--heap-prof-dir/-name`, `--report-directory/--report-filename` write where they say",
-     r"^node --(redirect|cpu-prof|heap-prof|report)"),
+     "`--heap-prof-dir/-name`, `--report-directory/--report-filename`, "
+     "`--trace-event-file-pattern`, `--prof --logfile`, `--diagnostic-dir` write where they say",
+     r"^node --(redirect|cpu-prof|heap-prof|report|trace-event|prof|diagnostic)"),
     ("N. tar's long output options `--index-file=`, `--listed-incremental=` (the short `-g` "
      "is held)",
      r"^tar .*--(index-file|listed-incremental)"),
