@@ -77,6 +77,14 @@ CLASSES = [
     ("O. sqlite3's `.log FILE` and `.trace FILE` (`.output`/`.once`/`.save`/`.backup`/ATTACH "
      "are held)",
      r"sqlite3 .*'\.(log|trace) "),
+    ("P. Backup files named by a suffix: `cp -b -S h README ../home/.local/bin/bas` (also "
+     "`mv --backup=simple --suffix=h`, `ln -f -b -S h`, `install -b -S h`, "
+     "`SIMPLE_BACKUP_SUFFIX=sh cp -b`) makes `bas` + `h` = `bash`; the target is checked, the "
+     "backup's name is not",
+     r" -b -S |--backup|SIMPLE_BACKUP_SUFFIX"),
+    ("Q. The perl debugger's `PERLDB_OPTS='NonStop LineInfo=FILE'` with `perl -d`: the trace is "
+     "written to FILE (hookwise's command: the hook then cannot start)",
+     r"PERLDB_OPTS"),
 ]
 
 
