@@ -85,6 +85,10 @@ CLASSES = [
     ("Q. The perl debugger's `PERLDB_OPTS='NonStop LineInfo=FILE'` with `perl -d`: the trace is "
      "written to FILE (hookwise's command: the hook then cannot start)",
      r"PERLDB_OPTS"),
+    ("R. gcc options passed through to the assembler, preprocessor or linker that name an "
+     "output file: `-Wa,-a=FILE`, `-Wa,-aln=`, `-Wa,--MD=`, `-Wl,-Map=FILE`, `-Wl,--Map=`, "
+     "`-Wl,-Map,FILE`, `-Wp,-MD,FILE`, `-Wp,-MMD,FILE` (s33's `-Wl,-o` is held now)",
+     r"gcc .* -W[apl],"),
 ]
 
 
