@@ -69,8 +69,9 @@ CLASSES = [
      r"^(gzip|xz|bzip2|lzma|zstd|unlink) |exec gzip"),
     ("M. node's diagnostic output options: `--redirect-warnings=FILE`, `--cpu-prof-dir/-name`, "
      "`--heap-prof-dir/-name`, `--report-directory/--report-filename`, "
-     "`--trace-event-file-pattern`, `--prof --logfile`, `--diagnostic-dir` write where they say",
-     r"^node --(redirect|cpu-prof|heap-prof|report|trace-event|prof|diagnostic)"),
+     "`--trace-event-file-pattern`, `--prof --logfile`, `--diagnostic-dir`, "
+     "`--test --test-reporter-destination` write where they say",
+     r"node --(redirect|cpu-prof|heap-prof|report|trace-event|prof|diagnostic|test)"),
     ("N. tar's long output options `--index-file=`, `--listed-incremental=` (the short `-g` "
      "is held)",
      r"^tar .*--(index-file|listed-incremental)"),
@@ -82,9 +83,10 @@ CLASSES = [
      "`SIMPLE_BACKUP_SUFFIX=sh cp -b`) makes `bas` + `h` = `bash`; the target is checked, the "
      "backup's name is not",
      r" -b -S |--backup|SIMPLE_BACKUP_SUFFIX"),
-    ("Q. The perl debugger's `PERLDB_OPTS='NonStop LineInfo=FILE'` with `perl -d`: the trace is "
-     "written to FILE (hookwise's command: the hook then cannot start)",
-     r"PERLDB_OPTS"),
+    ("Q. perl's own output files: the debugger's `PERLDB_OPTS='NonStop LineInfo=FILE'` with "
+     "`perl -d`, the B::Xref backend `-MO=Xref,-oFILE` (hookwise's command: the hook then "
+     "cannot start)",
+     r"PERLDB_OPTS|-MO=Xref"),
     ("R. gcc options passed through to the assembler, preprocessor or linker that name an "
      "output file: `-Wa,-a=FILE`, `-Wa,-aln=`, `-Wa,--MD=`, `-Wl,-Map=FILE`, `-Wl,--Map=`, "
      "`-Wl,-Map,FILE`, `-Wp,-MD,FILE`, `-Wp,-MMD,FILE` (s33's `-Wl,-o` is held now)",
