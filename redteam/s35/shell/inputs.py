@@ -15,9 +15,15 @@ HW = f"{ROOT}/hw/bin/hookwise"
 
 
 def payload(command: bytes) -> bytes:
-    base = {"session_id": "rt35s", "transcript_path": f"{ROOT}/t.jsonl", "cwd": f"{ROOT}/proj",
-            "hook_event_name": "PreToolUse", "tool_name": "Bash", "permission_mode": "default",
-            "tool_input": {"command": "@@C@@", "description": "x"}}
+    base = {
+        "session_id": "rt35s",
+        "transcript_path": f"{ROOT}/t.jsonl",
+        "cwd": f"{ROOT}/proj",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "permission_mode": "default",
+        "tool_input": {"command": "@@C@@", "description": "x"},
+    }
     return json.dumps(base).encode().replace(b"@@C@@", command)
 
 
@@ -32,7 +38,9 @@ CASES = {
     "20000 pipes then cat secret": b"true" + b" | true" * 20000 + b"; cat ../home/.netrc",
     "10000 nested subshells": b"(" * 10000 + b"cat ../home/.netrc" + b")" * 10000,
     "5000 nested $( )": b"echo " + b"$(" * 5000 + b"true" + b")" * 5000 + b"; rm -rf ../victim",
-    "5000 nested quotes": b"echo " + b"\\\"$(" * 2000 + b"true" + b")\\\"" * 2000 + b"; rm -rf ../victim",
+    "5000 nested quotes": (
+        b"echo " + b'\\"$(' * 2000 + b"true" + b')\\"' * 2000 + b"; rm -rf ../victim"
+    ),
     "30000 && chain": b"true" + b" && true" * 30000 + b" && cat ../home/.netrc",
     "heredoc 1 MB": b"cat <<'E'\\n" + b"a" * 1_000_000 + b"\\nE\\ncat ../home/.netrc",
     "CR line ends": b"echo a\\rrm -rf ../victim",
@@ -47,10 +55,18 @@ def main() -> None:
     for name, cmd in CASES.items():
         t0 = time.monotonic()
         try:
-            p = subprocess.run([HW, "hook", "--host", "claude"], input=payload(cmd),
-                               capture_output=True, cwd=f"{ROOT}/proj", env=env, timeout=60)
+            p = subprocess.run(
+                [HW, "hook", "--host", "claude"],
+                input=payload(cmd),
+                capture_output=True,
+                cwd=f"{ROOT}/proj",
+                env=env,
+                timeout=60,
+                check=False,
+            )
             out = p.stdout.decode(errors="replace").strip()
-            ans = json.loads(out)["hookSpecificOutput"]["permissionDecision"] if out else f"allow(rc{p.returncode})"
+            hso = json.loads(out)["hookSpecificOutput"] if out else None
+            ans = hso["permissionDecision"] if hso else f"allow(rc{p.returncode})"
         except subprocess.TimeoutExpired:
             ans = "TIMEOUT>60s"
         except (ValueError, KeyError) as e:
