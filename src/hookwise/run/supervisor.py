@@ -523,6 +523,11 @@ def _run(
     planted = hook_variables(cwd, env)
     if planted:  # (exported to every hook by the host: refused, not warned)
         raise RunError("; ".join(planted))
+    from hookwise.run.start_env import code_loading
+
+    loading = code_loading(env)
+    if loading:  # (loaded into the agent itself: red team s35 #1)
+        raise RunError("; ".join(loading))
     sessions = run_sessions(env)
     problem = session_log.prepare(sessions)
     if problem is not None:
