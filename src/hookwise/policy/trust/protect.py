@@ -1111,8 +1111,9 @@ def _check_command(
         _unresolved(target, cwd, home, marked, f"{how} {target}")
         for path in _expand(target, cwd, home, guard.made):
             hit = guard.protected(path)
-            if hit:
-                raise _FoundError(hit, f"{how} {target}")
+            if hit:  # (a derived write says what it stands for: parser's origin)
+                said = f"{cmd.origin}: " if cmd.origin and not cmd.argv else ""
+                raise _FoundError(hit, f"{said}{how} {target}")
     for target in cmd.computed_writes:
         _computed_target(target, guard, f"{how} {target}")
     if not cmd.argv:
