@@ -115,6 +115,7 @@ class HostInfo:
         "pre_tool_event",
         "project_files",
         "project_trust",
+        "registrations",
         "settings_loader",
         "shell",
         "shell_tool",
@@ -165,6 +166,7 @@ class HostInfo:
         mcp_names: tuple[str, str, str, int, str, str] | None = None,
         mcp_fields: dict[str, tuple[str | None, str, str, str]] | None = None,
         commands: tuple[str, ...] = (),
+        registrations: tuple[tuple[str, ...], ...] = (),
     ) -> None:
         self.name = name
         self.title = title
@@ -172,6 +174,12 @@ class HostInfo:
         # told): what runs its hooks, so a file put before it on PATH, or a change of its
         # install, switches every hook off (policy/trust/hook_code.py, red team s33 #5)
         self.commands = commands or (name,)
+        # the subcommands of those programs that write the host's hook, MCP server or
+        # extension registrations (``claude mcp add``, ``gemini extensions link``), each
+        # as its words: a guard-file write done by a program, judged by self-protection as
+        # a direct write of those files is (red team s35 MCP F7; read from each CLI's own
+        # --help: Claude Code 2.1.330, Gemini CLI 0.61.0, Codex 0.169.0, Qwen Code)
+        self.registrations = registrations
         self.project_files = project_files  # relative to the project: files holding hooks
         self.user_files = user_files  # relative to the home directory
         self.timeout_unit = timeout_unit  # the unit of a hook's ``timeout``
@@ -297,6 +305,11 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "BeforeTool",
         "run_shell_command",
         "hookwise.protocol.gemini",
+        registrations=(
+            ("mcp", "add"), ("mcp", "remove"), ("mcp", "enable"), ("mcp", "disable"),
+            ("extensions", "install"), ("extensions", "uninstall"), ("extensions", "link"),
+            ("extensions", "update"), ("extensions", "enable"), ("extensions", "disable"),
+        ),  # fmt: skip
         attended=("process", "gemini", "-p", "--prompt"),
         tools={
             "run_shell_command": "shell",
@@ -357,6 +370,15 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Bash",
         "hookwise.protocol.claude",
         "CLAUDE",
+        registrations=(
+            ("mcp", "add"), ("mcp", "add-json"), ("mcp", "add-from-claude-desktop"),
+            ("mcp", "remove"), ("mcp", "reset-project-choices"),
+            ("plugin", "install"), ("plugin", "i"), ("plugin", "uninstall"),
+            ("plugin", "remove"), ("plugin", "enable"), ("plugin", "disable"),
+            ("plugin", "update"), ("plugin", "restore-set-aside"),
+            ("plugin", "marketplace", "add"), ("plugin", "marketplace", "remove"),
+            ("plugin", "marketplace", "rm"), ("plugin", "marketplace", "update"),
+        ),  # fmt: skip
         attended=("env", "CLAUDE_CODE_SESSION_ATTENDED", "1"),
         tools={
             "Bash": "shell",
@@ -412,6 +434,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "Bash",
         "hookwise.protocol.codex",
         "CODEX",
+        registrations=(("mcp", "add"), ("mcp", "remove")),
         tools={
             "Bash": "shell",
             "shell": "shell",
@@ -496,6 +519,11 @@ HOSTS: Final[dict[Host, HostInfo]] = {
         "run_shell_command",
         "hookwise.protocol.qwen",
         "QWEN",
+        registrations=(
+            ("mcp", "add"), ("mcp", "remove"), ("mcp", "approve"),
+            ("extensions", "install"), ("extensions", "uninstall"), ("extensions", "link"),
+            ("extensions", "update"), ("extensions", "enable"), ("extensions", "disable"),
+        ),  # fmt: skip
         tools={
             "run_shell_command": "shell",
             # a command run in the background (its export rule reaches it: export/qwen.py;
@@ -1265,3 +1293,17 @@ def __getattr__(name: str) -> Any:
 
         return Literal[HOST_NAMES]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_REGISTRARS: dict[str, tuple[str, tuple[tuple[str, ...], ...]]] = {}
+
+
+def registration_commands() -> dict[str, tuple[str, tuple[tuple[str, ...], ...]]]:
+    """program -> (its host's title, the subcommands that write the host's hook, MCP
+    server or extension registrations: ``HostInfo.registrations``), for every host whose
+    row lists some."""
+    if not _REGISTRARS:
+        for info in HOSTS.values():
+            for program in info.commands if info.registrations else ():
+                _REGISTRARS[program] = (info.title, info.registrations)
+    return _REGISTRARS
