@@ -267,15 +267,12 @@ class Proxy:
         if msg.kind == "notification":
             if method == "notifications/cancelled" and self._cancel(value):
                 return None
-            if method in _DECIDED:
-                # a decided method without an id (tools/call, resources/read, prompts/get):
-                # decided and audited all the same, passed on only when allowed; its
-                # answer could reach no one, so a refusal is dropped (red team s35 F9)
-                if method == "tools/call" and self._unawaitable(value):
+            if method == "tools/call":  # a call without an id: decided all the same
+                if self._unawaitable(value):
                     return None
                 if self._wait_turn(value):
                     return None
-                out = self._decided(value)
+                out = self._call(value)
                 return out if out is not None and out[0] == "forward" else None
             return ("forward", value, False)
         bad = _bad_id(value.get("id"))
