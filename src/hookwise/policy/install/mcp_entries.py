@@ -226,10 +226,8 @@ def _plan_file(
 
 
 def _text(path: Path) -> str | None:
-    """The file's text as its bytes hold it: line ends are not translated (a CRLF file
-    comes back from install and uninstall byte for byte, red team s35 F8)."""
     try:
-        return path.read_bytes().decode("utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
