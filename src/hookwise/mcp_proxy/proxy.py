@@ -63,6 +63,7 @@ class Held:
     args: dict[str, Any]
     verdict: Verdict
     elicitation: Key | None = None
+    given: dict[str, Any] | None = None  # a tools/call's arguments as the client gave them
 
 
 def _id_or_null(value: Any) -> Any:
@@ -94,6 +95,9 @@ class Proxy:
         self._tokens: dict[Key, Key] = {}
         self._held: dict[Key, Held] = {}
         self._elicitations: dict[Key, tuple[Key, Held]] = {}
+        # requests passed on that the client no longer awaits (cancelled, timed out): the
+        # server may still answer them, so their ids are not taken again (s35 F2)
+        self._abandoned: dict[Key, None] = {}
         # calls passed on that may change the filesystem, not yet answered (F1)
         self._changing: set[Key] = set()
         # decided requests that came while one of those was in flight, in their order
@@ -289,14 +293,21 @@ class Proxy:
         key = id_key(value.get("id"))
         with self._lock:
             busy = key in self._held or key in self._flights or self._waits(key)
-        if busy:  # one id, two requests: an answer (or a user's yes) would go to the wrong one
+            late = key in self._abandoned
+        if busy or late:  # one id, two requests: an answer (or a user's yes) would go to the
+            # wrong one; a cancelled or timed-out request's late answer too (s35 F2)
+            why = (
+                "of a request cancelled or timed out, which the server may still answer"
+                if late
+                else "by a request not yet answered"
+            )
             return (
                 "answer",
                 replies.error(
                     _id_or_null(value),
                     replies.INVALID_REQUEST,
-                    f"hookwise: request id {value.get('id')!r} is already in use by a request "
-                    f"not yet answered; not passed to MCP server '{self.name}'",
+                    f"hookwise: request id {value.get('id')!r} is already in use {why}; "
+                    f"not passed to MCP server '{self.name}'",
                 ),
                 False,
             )
@@ -484,7 +495,7 @@ class Proxy:
         except Exception as exc:  # the Gate fails closed itself; this is the last guard
             verdict = Verdict("deny", f"hookwise: internal error: {type(exc).__name__}: {exc}")
         if verdict.action == "ask":
-            self._hold(value, tool, arguments, verdict)
+            self._hold(value, tool, arguments, verdict, given=args or {})
             return None
         return self._applied(value, tool, verdict)
 
@@ -548,9 +559,17 @@ class Proxy:
         reason = verdict.reason or "the policy does not allow it"
         return f"hookwise blocked the call of '{tool}' on MCP server '{self.name}'{rule}: {reason}"
 
-    def _hold(self, value: dict[str, Any], tool: str, args: dict[str, Any], ask: Verdict) -> None:
+    def _hold(
+        self,
+        value: dict[str, Any],
+        tool: str,
+        args: dict[str, Any],
+        ask: Verdict,
+        *,
+        given: dict[str, Any] | None = None,
+    ) -> None:
         key = id_key(value.get("id"))
-        held = Held(value, tool, args, ask)
+        held = Held(value, tool, args, ask, given=given)
         answered_by = self.decider.answering_hooks() if self._elicit else []
         if answered_by:
             sys.stderr.write(
@@ -604,6 +623,11 @@ class Proxy:
             if self._held.get(key) is not held:
                 return  # cancelled meanwhile
             del self._held[key]
+        if resolved.action == "allow":
+            again = self._again(held, resolved)
+            if again is None:
+                return  # asked again: another rule asks now
+            resolved = again
         if "id" not in held.value:
             if resolved.action == "allow":
                 out = self._applied(held.value, held.tool, resolved)
@@ -614,6 +638,29 @@ class Proxy:
             self._to_client(message)
         else:
             self._forward([message], framing.dumps(message))
+
+    def _again(self, held: Held, approved: Verdict) -> Verdict | None:
+        """The call decided again, as the policy and its trust are now, once the user (or
+        the approval relay) allowed it: they may have changed while the question waited
+        (s35 F3). A deny now is a deny, a rewrite applies, an ask for the rule approved is
+        the answer given (with its rewrite); an ask for another rule is put again (None)."""
+        call_id = _call_id(held.value.get("id"))
+        try:
+            if held.value.get("method") == "tools/call":
+                now = self.decider.before(held.tool, held.args, call_id, held.given)
+            else:  # a resource or prompt request: nothing to rewrite
+                now = replace(self.decider.before(held.tool, held.args, call_id), args=None)
+        except Exception as exc:  # the Gate fails closed itself; this is the last guard
+            now = Verdict("deny", f"hookwise: internal error: {type(exc).__name__}: {exc}")
+        if now.action == "deny":
+            why = now.reason or "the policy does not allow it"
+            return replace(now, reason=f"{why} (decided again after the approval)")
+        if now.action == "ask":
+            if (now.rule_id, now.reason) != (held.verdict.rule_id, held.verdict.reason):
+                self._hold(held.value, held.tool, held.args, now, given=held.given)
+                return None
+            return replace(approved, args=now.args)
+        return now
 
     def _cancel(self, value: dict[str, Any]) -> bool:
         """``notifications/cancelled`` from the client: a held call is dropped here (the
@@ -629,15 +676,15 @@ class Proxy:
             held = self._held.pop(key, None)
             if held is None:
                 flight = self._flights.pop(key, None)  # its answer is no longer awaited
-                if flight is not None and flight.token is not None:
-                    self._tokens.pop(flight.token, None)
+                if flight is not None:
+                    self._abandon(key, flight)
                 # the server is told (the notification goes on); what waited for the call
                 # is decided once that is passed on (_client_items)
                 self._changing.discard(key)
+            elif held.elicitation is not None:
+                self._elicitations.pop(held.elicitation, None)
         if held is None:
             return False
-            if held.elicitation is not None:
-                self._elicitations.pop(held.elicitation, None)
         if held.elicitation is not None:
             ours = held.elicitation[1] if held.elicitation[0] == "str" else None
             self._to_client(replies.cancelled(ours, "the tool call was cancelled"))
@@ -650,6 +697,16 @@ class Proxy:
             call_id=_call_id(held.value.get("id")),
         )
         return True
+
+    def _abandon(self, key: Key, flight: Flight) -> None:
+        """A request passed on that the client no longer awaits (under the lock): its late
+        answer is dropped and its id not taken again while the server may still give it
+        (bounded: the oldest are forgotten first)."""
+        if flight.token is not None:
+            self._tokens.pop(flight.token, None)
+        self._abandoned[key] = None
+        while len(self._abandoned) > _ABANDONED_KEPT:
+            del self._abandoned[next(iter(self._abandoned))]
 
     # ------------------------------------------------------------------ from the server
     def _read_server(self) -> None:
@@ -695,6 +752,8 @@ class Proxy:
                 flight = self._flights.pop(msg.key, None)
                 if flight is not None and flight.token is not None:
                     self._tokens.pop(flight.token, None)
+                if flight is None:
+                    self._abandoned.pop(msg.key, None)  # answered at last: the id is free
             if flight is None:
                 self._note(
                     f"MCP server '{self.name}' answered a request it was not given or no "
@@ -731,6 +790,8 @@ class Proxy:
                     request_id = framing.loads(found.group(1))
         with self._lock:
             flight = self._flights.pop(id_key(request_id), None) if request_id is not None else None
+            if flight is not None:  # answered with an error here; the server may answer yet
+                self._abandon(id_key(request_id), flight)
         if flight is not None:
             self._landed([id_key(request_id)])
         preview = raw[:200].decode("utf-8", "replace")
@@ -787,8 +848,7 @@ class Proxy:
                 ]
                 for key, flight in late:
                     del self._flights[key]
-                    if flight.token is not None:
-                        self._tokens.pop(flight.token, None)
+                    self._abandon(key, flight)
             for _key, flight in late:
                 # the server first (queued: never blocks on a server that reads nothing):
                 # once the client has its error, the server's cancellation is on its way
@@ -809,6 +869,8 @@ class Proxy:
                 self._landed([key for key, _flight in late])
 
 
+# how many ids of requests the client no longer awaits are kept from being taken again
+_ABANDONED_KEPT = 4096
 # the largest integer a JavaScript server keeps exact: 2**53 + 1 and 2**53 are one id there
 _SAFE_INTEGER = 2**53 - 1
 
