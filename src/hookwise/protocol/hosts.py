@@ -1016,6 +1016,19 @@ def config_file(name: str, relative: str, env: Mapping[str, str]) -> str:
     return os.path.join(config_path(name, env), relative)
 
 
+def home_file(name: str, relative: str, env: Mapping[str, str]) -> str:
+    """A file the host keeps in HOME beside its config directory, or in the directory its
+    variable names when that is set (Claude Code's ``.claude.json``: ``~/.claude.json``,
+    ``$CLAUDE_CONFIG_DIR/.claude.json``); ``MCP_FILES`` names it ``~/<relative>``."""
+    import os
+
+    variable = host(name).config_dir[0]
+    explicit = env.get(variable) if variable else None
+    if explicit:
+        return os.path.join(os.path.abspath(explicit), relative)
+    return os.path.join(env.get("HOME") or os.path.expanduser("~"), relative)
+
+
 def row_user_path(info: HostInfo, relative: str, env: Mapping[str, str]) -> str:
     """One of a row's ``user_files`` (relative to HOME) where the host reads it for ``env``:
     under its directory when that moved (``$CODEX_HOME/hooks.json``); a file outside that

@@ -43,7 +43,13 @@ from hookwise.mcp_proxy import (
     wrapped,
 )
 from hookwise.policy.install.errors import InstallError
-from hookwise.protocol.hosts import HOST_TITLES, mcp_files, mcp_files_above, mcp_stdio_types
+from hookwise.protocol.hosts import (
+    HOST_TITLES,
+    home_file,
+    mcp_files,
+    mcp_files_above,
+    mcp_stdio_types,
+)
 
 
 @dataclass
@@ -158,7 +164,8 @@ def plan_mcp(
         for relative, key in files:
             for path in _places(host, scope, base, relative, env):
                 _check_link(path, root)
-                text = _text(path)
+                # a file listed twice (two keys of ~/.claude.json): edited on from before
+                before, text = plan.files.get(path) or (None, _text(path))
                 if text is None:
                     continue
                 records = plan.state.setdefault(str(path), {})
@@ -169,7 +176,7 @@ def plan_mcp(
                     with contextlib.suppress(tomllib.TOMLDecodeError):
                         found_servers = tomllib.loads(text).get(key)
                         first = found_servers if isinstance(found_servers, dict) else {}
-                plan.files[path] = (text, after)
+                plan.files[path] = (text if before is None else before, after)
                 if not records:
                     plan.state.pop(str(path), None)
     title = HOST_TITLES.get(host, host)
@@ -281,7 +288,10 @@ def _owner(path: Path) -> str:
 
 def _places(host: str, scope: str, base: Path, relative: str, env: Mapping[str, str]) -> list[Path]:
     """The files of one ``MCP_FILES`` entry: a ``*`` in its name is every file it matches
-    (Codex's profile files, each a ``--profile`` the host may be run with: s27 F13)."""
+    (Codex's profile files, each a ``--profile`` the host may be run with: s27 F13); ``~/``
+    is a file in HOME beside the host's directory (``hosts.home_file``)."""
+    if relative.startswith("~/"):
+        return [Path(home_file(host, relative[2:], env))]
     if "*" not in relative:
         return [base / relative if scope == "project" else config_file(host, relative, env)]
     parent = base if scope == "project" else config_dir(host, env)
@@ -435,18 +445,46 @@ def _json_edit(edit: _Edit, text: str) -> str:
         raise InstallError(str(exc)) from None
     if edit.install:
         _command_line_server(edit, doc.value_of(doc.root))
-    found = doc.root.member(key)
-    if found is None or found[1].kind != "object":
-        return text
-    names = [name for name, _ in found[1].keys]
-    for name in names:
-        servers = doc.root.member(key)
-        assert servers is not None
-        entry = servers[1].member(name)
-        if entry is None or entry[1].kind != "object":
-            continue
-        _json_entry(edit, doc, name)
+    for where in _server_tables(doc, key.split("/")):
+        found = _at(doc, where)
+        assert found is not None
+        for name in [name for name, _ in found.keys]:
+            entry = found.member(name)
+            if entry is None or entry[1].kind != "object":
+                continue
+            _json_entry(edit, doc, name, where)
+            found = _at(doc, where)  # (offsets moved)
+            assert found is not None
+    for table in [k for k, v in edit.records.items() if k.startswith("[") and v == {}]:
+        del edit.records[table]  # a deeper table with nothing recorded (_records)
     return doc.rendered()
+
+
+def _at(doc: JsonDocument, where: list[str]) -> JsonNode | None:
+    """The object at the member path ``where`` (None: not there, or no object)."""
+    node = doc.root
+    for part in where:
+        found = node.member(part) if node.kind == "object" else None
+        if found is None:
+            return None
+        node = found[1]
+    return node if node.kind == "object" else None
+
+
+def _server_tables(doc: JsonDocument, key: list[str]) -> list[list[str]]:
+    """The member paths of the servers tables ``key`` names (``projects/*/mcpServers``: a
+    ``*`` is every member of the object there)."""
+    paths: list[list[str]] = [[]]
+    for part in key:
+        out: list[list[str]] = []
+        for where in paths:
+            node = _at(doc, where)
+            if node is None:
+                continue
+            names = [name for name, _ in node.keys] if part == "*" else [part]
+            out += [[*where, name] for name in dict.fromkeys(names)]
+        paths = out
+    return [where for where in paths if _at(doc, where) is not None]
 
 
 def _command_line_server(edit: _Edit, settings: object) -> None:
@@ -468,13 +506,14 @@ def _command_line_server(edit: _Edit, settings: object) -> None:
     )
 
 
-def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
-    key, records, install = edit.key, edit.records, edit.install
+def _json_entry(edit: _Edit, doc: JsonDocument, name: str, where: list[str]) -> None:
+    install = edit.install
+    records = _records(edit, where)
 
     def node(member: str) -> tuple[JsonNode, tuple[int, JsonNode] | None]:
-        servers = doc.root.member(key)
+        servers = _at(doc, where)
         assert servers is not None
-        entry = servers[1].member(name)
+        entry = servers.member(name)
         assert entry is not None
         return entry[1], entry[1].member(member)
 
@@ -536,6 +575,16 @@ def _json_entry(edit: _Edit, doc: JsonDocument, name: str) -> None:
         doc.replace_value(args_node[1], args_text)
     detail = "" if exact else "changed since install: its values restored, not its text"
     edit.note(name, "unwrapped", detail)
+
+
+def _records(edit: _Edit, where: list[str]) -> dict[str, Any]:
+    """The record of one servers table's entries: the file's own for its top-level table;
+    one per table deeper in (``projects["/p"].mcpServers``: each project's names are its
+    own), under its member path."""
+    if len(where) == 1:
+        return edit.records
+    table: dict[str, Any] = edit.records.setdefault(json.dumps(where), {})
+    return table
 
 
 # --------------------------------------------------------------------------- Codex's TOML

@@ -1,0 +1,173 @@
+"""Session 35, issue 28 finding 4: Claude Code keeps the user's MCP servers in
+``~/.claude.json`` ``mcpServers`` and the local ones (``claude mcp add``'s default scope)
+in ``projects["<abs path>"].mcpServers`` there. ``install claude --mcp --scope user`` wraps
+both; uninstall restores the exact bytes of the entries it changed while keeping what the
+host wrote meanwhile; doctor reports the unwrapped ones; a wrapped entry started as the host
+starts it refuses what the user's policy refuses."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from hookwise.cli.app import cli
+from hookwise.policy.install.mcp_entries import mcp_checks
+from tests.policy.install.test_install_mcp_s25 import FAKE_SERVER, _start_as_host, user
+
+__all__ = ["user"]  # (the fixture, shared)
+
+
+def _server(mark: str) -> dict[str, Any]:
+    return {"type": "stdio", "command": sys.executable, "args": [str(FAKE_SERVER), "echo"],
+            "env": {"MARK": mark}}  # fmt: skip
+
+
+def _claude_json(project: Path) -> dict[str, Any]:
+    """~/.claude.json as Claude Code writes it (JSON.stringify(value, null, 2)): the user's
+    servers, this project's and another project's local ones, and everything else."""
+    return {
+        "numStartups": 12,
+        "installMethod": "npm-global",
+        "tipsHistory": {"new-user-warmup": 3},
+        "mcpServers": {"fs": _server("user"), "remote": {"type": "http", "url": "https://x"}},
+        "projects": {
+            str(project): {"allowedTools": [], "mcpServers": {"fs": _server("local")},
+                           "hasTrustDialogAccepted": True, "lastCost": 0.0125},
+            "/srv/other": {"mcpServers": {"db": _server("other")}, "history": ["é ✓"]},
+            "/srv/none": {"allowedTools": ["Bash(ls:*)"]},
+        },
+        "oauthAccount": {"emailAddress": "dev@example.com"},
+    }  # fmt: skip
+
+
+def _write(path: Path, value: Any) -> str:
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    path.write_text(text, "utf-8")
+    return text
+
+
+def _run(project: Path, *extra: str) -> dict[str, Any]:
+    result = CliRunner().invoke(
+        cli, [*extra, "claude", "--mcp", "--scope", "user", "--project", str(project), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    out: dict[str, Any] = json.loads(result.output)
+    return out
+
+
+def test_user_and_local_servers_in_claude_json_are_wrapped_and_put_back_exactly(
+    user: dict[str, str], tmp_path: Path
+) -> None:
+    project = tmp_path / "proj"
+    config = Path(user["HOME"]) / ".claude.json"
+    original = _write(config, _claude_json(project))
+    warned = " ".join(d for s, d in mcp_checks("claude", project, user) if s == "warn")
+    assert "user MCP servers not run through `hookwise mcp wrap`" in warned, warned
+    assert warned.count("'fs'") == 2 and "'db'" in warned, warned
+
+    _run(project, "install")
+    after = json.loads(config.read_text("utf-8"))
+    entries = [
+        after["mcpServers"]["fs"],
+        after["projects"][str(project)]["mcpServers"]["fs"],
+        after["projects"]["/srv/other"]["mcpServers"]["db"],
+    ]
+    for entry, name in zip(entries, ["fs", "fs", "db"], strict=True):
+        args = entry["args"]
+        assert args[args.index("wrap") :][:2] == ["wrap", "--pinned"], args
+        assert args[args.index("--name") + 1] == name, args
+        assert entry["args"][-3:] == [sys.executable, str(FAKE_SERVER), "echo"], entry
+        assert entry["type"] == "stdio" and set(entry["env"]) == {"MARK"}
+    expected = _claude_json(project)  # nothing else changed
+    for table in (
+        after["mcpServers"],
+        *(p.get("mcpServers", {}) for p in after["projects"].values()),
+    ):
+        for entry in table.values():
+            entry.pop("command", None), entry.pop("args", None)
+    for table in (
+        expected["mcpServers"],
+        *(p.get("mcpServers", {}) for p in expected["projects"].values()),
+    ):
+        for entry in table.values():
+            entry.pop("command", None), entry.pop("args", None)
+    assert after == expected
+    statuses = [s for s, d in mcp_checks("claude", project, user) if d.startswith("user ")]
+    assert statuses == ["ok", "info"], mcp_checks("claude", project, user)  # fs x2, db; remote
+
+    # the local entry, started as Claude Code starts it: the user's policy holds there
+    local = json.loads(config.read_text("utf-8"))["projects"][str(project)]["mcpServers"]["fs"]
+    answer = _start_as_host(local, user, project, "b")
+    assert "S25-DENY tool b" in json.dumps(answer), answer
+
+    # Claude Code rewrites the file as it runs: a count, a new project
+    host = json.loads(config.read_text("utf-8"))
+    host["numStartups"] = 13
+    host["projects"]["/srv/new"] = {"allowedTools": []}
+    _write(config, host)
+    _run(project, "uninstall")
+    restored = _claude_json(project)
+    restored["numStartups"] = 13
+    restored["projects"]["/srv/new"] = {"allowedTools": []}
+    assert config.read_text("utf-8") == json.dumps(restored, indent=2, ensure_ascii=False)
+
+    # with nothing changed by the host: install then uninstall leaves the very bytes
+    original = _write(config, _claude_json(project))
+    _run(project, "install")
+    _run(project, "uninstall")
+    assert config.read_text("utf-8") == original
+
+
+def test_claude_config_dir_moves_claude_json(user: dict[str, str], tmp_path: Path,
+                                             monkeypatch: Any) -> None:  # fmt: skip
+    moved = tmp_path / "claude-config"
+    moved.mkdir()
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(moved))
+    user["CLAUDE_CONFIG_DIR"] = str(moved)
+    project = tmp_path / "proj"
+    stray = Path(user["HOME"]) / ".claude.json"  # not read when the directory moved
+    stray_text = _write(stray, {"mcpServers": {"stray": _server("stray")}})
+    _write(moved / ".claude.json", {"mcpServers": {"fs": _server("user")}})
+    report = _run(project, "install")
+    assert stray.read_text("utf-8") == stray_text
+    assert (
+        "wrap"
+        in json.loads((moved / ".claude.json").read_text("utf-8"))["mcpServers"]["fs"]["args"]
+    )
+    assert [c["server"] for c in report["servers"] if c["action"] == "wrapped"] == ["fs"], report
+
+
+def test_scan_reports_the_unwrapped_servers_of_claude_json_and_not_once_wrapped(
+    user: dict[str, str], tmp_path: Path
+) -> None:
+    from dataclasses import replace
+
+    from hookwise.scan.report import scan_project
+    from tests.scan.support import context
+
+    project = (tmp_path / "proj").resolve()
+    home = Path(user["HOME"]).resolve()
+    config = home / ".claude.json"
+    _write(config, _claude_json(project))
+
+    def unguarded() -> list[str]:
+        report = scan_project(replace(context(project, home), env=user))  # the installer's
+        return sorted(
+            f.message
+            for f in report.findings
+            if f.rule == "mcp-unguarded" and "claude" in f.message
+        )
+
+    assert unguarded() == [
+        "claude local MCP server 'fs' does not run through `hookwise mcp wrap`",
+        "claude user MCP server 'fs' does not run through `hookwise mcp wrap`",
+        "claude user remote MCP server 'remote' (https://x): the proxy cannot wrap it",
+    ]
+    _run(project, "install")
+    assert unguarded() == [
+        "claude user remote MCP server 'remote' (https://x): the proxy cannot wrap it"
+    ]
