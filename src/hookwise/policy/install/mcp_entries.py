@@ -144,8 +144,8 @@ def plan_mcp(
     files = mcp_files(host).get(scope)
     if not files:
         raise InstallError(
-            f"{host} has no {scope} MCP settings hookwise can edit (its {scope} servers, if "
-            "any, are in a file the host rewrites itself); see docs/mcp.md"
+            f"{host} has no {scope} MCP settings hookwise can edit; docs/mcp.md lists where "
+            "each host keeps its servers and which install --mcp rewrites"
         )
     state_path = _state_path(env)
     plan = McpPlan(state=_load_state(state_path), state_path=state_path)
