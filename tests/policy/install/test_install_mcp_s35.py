@@ -171,3 +171,62 @@ def test_scan_reports_the_unwrapped_servers_of_claude_json_and_not_once_wrapped(
     assert unguarded() == [
         "claude user remote MCP server 'remote' (https://x): the proxy cannot wrap it"
     ]
+
+
+# F6: OpenCode merges its settings files (user's, then the project's; a later file wins,
+# objects merged member by member): recorded with OpenCode 1.18.33.
+OPENCODE = json.loads(
+    (Path(__file__).parents[2] / "e2e" / "fixtures" / "opencode-mcp-layers.json").read_text("utf-8")
+)
+
+
+def _opencode_files(case: str, project: Path, env: dict[str, str]) -> None:
+    user_dir = Path(env["HOME"]) / ".config" / "opencode"
+    for where, value in OPENCODE["cases"][case]["files"].items():
+        scope, name = where.split(":", 1)
+        path = (user_dir if scope == "user" else project) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(value), "utf-8")
+
+
+def test_plugin_servers_merge_as_the_recorded_opencode_does(
+    user: dict[str, str], tmp_path: Path
+) -> None:
+    from hookwise.config.plugin_mcp import plugin_servers
+
+    for case, recorded in OPENCODE["cases"].items():
+        if "mcp" not in recorded:
+            continue
+        project = tmp_path / case
+        project.mkdir()
+        env = {**user, "HOME": str(tmp_path / f"home-{case}")}
+        env.pop("XDG_CONFIG_HOME", None)
+        _opencode_files(case, project, env)
+        servers, problems = plugin_servers("opencode", project, env)
+        assert problems == []
+        assert {s.name: s.entry for s in servers} == recorded["mcp"], case
+
+
+def test_opencode_doctor_names_each_server_once_from_the_file_it_runs(
+    user: dict[str, str], tmp_path: Path
+) -> None:
+    from hookwise.mcp_proxy import entry_program
+    from hookwise.mcp_proxy.config_env import pins_for
+
+    project = tmp_path / "proj"
+    _opencode_files("user-then-project-dot-opencode", project, user)
+    checks = mcp_checks("opencode", project, user)
+    text = "\n".join(d for _s, d in checks)
+    assert [s for s, _d in checks] == ["warn", "info"], checks
+    assert text.count("'fs'") == 1 and f"'fs' ({project / '.opencode' / 'opencode.json'})" in text
+    assert "'onlyuser'" in text and "'remote'" in text, text
+
+    # the project's entry wrapped by hand, as install writes a proxy: behind it, once
+    dot = project / ".opencode" / "opencode.json"
+    value = json.loads(dot.read_text("utf-8"))
+    program = [*entry_program(user), "mcp", "wrap", *pins_for(user), "--name", "fs", "--"]
+    value["mcp"]["fs"]["command"] = [*program, "npx", "dotopencode"]
+    dot.write_text(json.dumps(value), "utf-8")
+    checks = mcp_checks("opencode", project, user)
+    assert ("ok", f"MCP servers behind the proxy: 'fs' ({dot})") in checks, checks
+    assert "'fs'" not in " ".join(d for s, d in checks if s == "warn"), checks

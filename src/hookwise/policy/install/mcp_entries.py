@@ -50,6 +50,7 @@ from hookwise.protocol.hosts import (
     mcp_files_above,
     mcp_stdio_types,
 )
+from hookwise.protocol.hosts import host as host_info
 
 
 @dataclass
@@ -791,6 +792,8 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
     through the proxy (warn), those that do (ok), remote ones it cannot wrap (info). A
     server a setting of any scope replaces (``replacing``) is not reported behind the proxy."""
     out: list[tuple[str, str]] = []
+    if not mcp_files(host):
+        return _plugin_checks(host, project, env)
     plans: list[tuple[str, McpPlan]] = []
     for scope in mcp_files(host):
         try:
@@ -849,4 +852,52 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
             out.append(
                 ("info", f"{scope} remote MCP servers (not covered): {', '.join(by['remote'])}")
             )
+    return out
+
+
+def _plugin_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """``doctor`` for a host whose settings install --mcp does not edit but whose servers
+    hookwise reads (OpenCode's, Kilo's ``mcp``): each server once, as the host merges its
+    files (config.plugin_mcp), from the file that gives its command."""
+    if host_info(host).hooks_layout != "plugin":
+        return []
+    from hookwise.config.plugin_mcp import plugin_servers
+
+    servers, problems = plugin_servers(host, project, env)
+    out: list[tuple[str, str]] = [("warn", f"cannot read the MCP servers: {p}") for p in problems]
+    title = HOST_TITLES.get(host, host)
+    unwrapped: list[str] = []
+    behind: list[str] = []
+    remote: list[str] = []
+    for server in servers:
+        shown = f"{server.name!r} ({server.file})"
+        argv = server.argv()
+        if server.entry.get("enabled") is False:
+            continue
+        if argv is None:
+            if isinstance(server.entry.get("url"), str):
+                remote.append(shown)
+            continue
+        if not wrapped(argv):
+            unwrapped.append(shown)
+            continue
+        why = impostor(argv, env, server.entry.get("environment"), server.name)
+        if why is not None:
+            out.append(("warn", f"MCP server {shown} is not run through this hookwise's proxy: "
+                                f"{why}"))  # fmt: skip
+        else:
+            behind.append(shown)
+    if unwrapped:
+        out.append(
+            (
+                "warn",
+                f"MCP servers not run through `hookwise mcp wrap`: {', '.join(unwrapped)} "
+                f"(install --mcp does not edit {title}'s settings: start each as `hookwise mcp "
+                "wrap --pinned --name NAME -- <its command>`, docs/mcp.md)",
+            )
+        )
+    if behind:
+        out.append(("ok", f"MCP servers behind the proxy: {', '.join(behind)}"))
+    if remote:
+        out.append(("info", f"remote MCP servers (not covered): {', '.join(remote)}"))
     return out
