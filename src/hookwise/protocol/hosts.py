@@ -1156,6 +1156,19 @@ def mcp_server_command(name: str) -> tuple[str, str, str] | None:
     return found
 
 
+def mcp_unstarted(name: str) -> tuple[tuple[str, str, str, str], ...]:
+    """(user file, table of named sections, key of servers in each, the file a section's
+    servers belong in, ``{name}`` its name) where the host's settings can hold MCP servers
+    it never starts (``MCP_UNSTARTED`` of its protocol module: Codex's legacy
+    ``[profiles.NAME.mcp_servers]``)."""
+    import importlib
+
+    found: tuple[tuple[str, str, str, str], ...] = getattr(
+        importlib.import_module(host(name).module), "MCP_UNSTARTED", ()
+    )
+    return found
+
+
 def mcp_stdio_types(name: str) -> tuple[str, ...]:
     """The values of an MCP server entry's ``type`` the host runs as a stdio command
     (``MCP_STDIO_TYPES`` of its protocol module; ``stdio`` where it lists none): any other

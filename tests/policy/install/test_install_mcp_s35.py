@@ -230,3 +230,37 @@ def test_opencode_doctor_names_each_server_once_from_the_file_it_runs(
     checks = mcp_checks("opencode", project, user)
     assert ("ok", f"MCP servers behind the proxy: 'fs' ({dot})") in checks, checks
     assert "'fs'" not in " ".join(d for s, d in checks if s == "warn"), checks
+
+
+# F5: Codex 0.169.0 starts no server under a legacy [profiles.NAME] table of config.toml
+# (recorded: tests/e2e/fixtures/codex-legacy-profiles.json); profile files are its profiles.
+CODEX_LEGACY = json.loads(
+    (Path(__file__).parents[2] / "e2e" / "fixtures" / "codex-legacy-profiles.json").read_text(
+        "utf-8"
+    )
+)
+
+
+def test_codex_legacy_profile_servers_are_named_as_never_started(
+    user: dict[str, str], tmp_path: Path
+) -> None:
+    codex_home = Path(user["CODEX_HOME"])
+    codex_home.mkdir(parents=True)
+    (codex_home / "config.toml").write_text(CODEX_LEGACY["config.toml"], "utf-8")
+    project = tmp_path / "proj"
+    assert CODEX_LEGACY["runs"]["codex mcp list --json"] == {"servers": ["top"]}
+    warned = [d for s, d in mcp_checks("codex", project, user) if s == "warn"]
+    never = [d for d in warned if "never start" in d]
+    assert len(never) == 1 and "'prof'" in never[0], warned
+    assert str(codex_home / "p.config.toml") in never[0], never
+    assert any("'top'" in d and "not run through" in d for d in warned), warned
+    # install wraps what Codex starts; the legacy table is left as it is
+    before = (codex_home / "config.toml").read_text("utf-8")
+    result = CliRunner().invoke(
+        cli, ["install", "codex", "--mcp", "--scope", "user", "--project", str(project)]
+    )
+    assert result.exit_code == 0, result.output
+    after = (codex_home / "config.toml").read_text("utf-8")
+    assert after != before and after.endswith(before[before.index("[profiles.p]") :])
+    statuses = [s for s, d in mcp_checks("codex", project, user) if "'top'" in d]
+    assert statuses == ["ok"], mcp_checks("codex", project, user)

@@ -49,6 +49,7 @@ from hookwise.protocol.hosts import (
     mcp_files,
     mcp_files_above,
     mcp_stdio_types,
+    mcp_unstarted,
 )
 from hookwise.protocol.hosts import host as host_info
 
@@ -804,6 +805,7 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
     for _, plan in plans:  # a file every scope reads (a system file): reported once
         plan.changes = [c for c in plan.changes if (c.file, c.name) not in seen]
         seen.update((c.file, c.name) for c in plan.changes)
+    out += _unstarted(host, env)
     replaced = {c.name for _, plan in plans for c in plan.changes if c.action == "replacing"}
     merged = _merged_problems(host, project, env)
     for name, why in merged.items():
@@ -900,4 +902,34 @@ def _plugin_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tup
         out.append(("ok", f"MCP servers behind the proxy: {', '.join(behind)}"))
     if remote:
         out.append(("info", f"remote MCP servers (not covered): {', '.join(remote)}"))
+    return out
+
+
+def _unstarted(host: str, env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """``doctor``: servers the host's settings hold where it never starts them (Codex's
+    legacy ``[profiles.NAME.mcp_servers]``): neither guarded nor run; said where they
+    would be (red team s35 F5)."""
+    out: list[tuple[str, str]] = []
+    for relative, table, key, target in mcp_unstarted(host):
+        path = config_file(host, relative, env)
+        try:
+            sections = tomllib.loads(path.read_text("utf-8")).get(table)
+        except FileNotFoundError:
+            continue
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            out.append(("warn", f"cannot read {path}: {exc}"))
+            continue
+        for name, section in sections.items() if isinstance(sections, dict) else ():
+            servers = section.get(key) if isinstance(section, dict) else None
+            if isinstance(servers, dict) and servers:
+                there = path.with_name(target.format(name=name))
+                out.append(
+                    (
+                        "warn",
+                        f"MCP servers {', '.join(map(repr, servers))} under [{table}.{name}] of "
+                        f"{path} never start: {HOST_TITLES.get(host, host)} does not read "
+                        f"servers there (docs/mcp.md); move them to [{key}] of {there} and "
+                        f"run `hookwise install {host} --mcp --scope user`",
+                    )
+                )
     return out
