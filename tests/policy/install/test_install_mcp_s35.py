@@ -264,3 +264,36 @@ def test_codex_legacy_profile_servers_are_named_as_never_started(
     assert after != before and after.endswith(before[before.index("[profiles.p]") :])
     statuses = [s for s, d in mcp_checks("codex", project, user) if "'top'" in d]
     assert statuses == ["ok"], mcp_checks("codex", project, user)
+
+
+# F6: a server whose settings key holds characters hosts change in a tool's name
+# (non-ASCII, "."): the proxy is named as Claude Code names it (b_cher_de); a rule naming
+# the server as its settings do (bücher.de) holds through the proxy too.
+def test_a_rule_naming_a_non_ascii_server_as_configured_holds_through_the_proxy(
+    user: dict[str, str], tmp_path: Path
+) -> None:
+    policy = Path(user["HOME"]) / ".config" / "hookwise" / "policy.yaml"
+    policy.write_text(
+        policy.read_text("utf-8")
+        + '  - {id: no-books, match: {mcp: {server: "bücher.de"}}, action: deny,\n'
+        + '     reason: "S35-DENY books"}\n',
+        "utf-8",
+    )
+    config = Path(user["HOME"]) / ".copilot" / "mcp-config.json"
+    config.parent.mkdir(parents=True)
+    servers = {"bücher.de": _server("books"), "plain": _server("plain")}
+    for entry in servers.values():
+        entry["type"] = "local"
+    config.write_text(json.dumps({"mcpServers": servers}, ensure_ascii=False), "utf-8")
+    project = tmp_path / "proj"
+    result = CliRunner().invoke(
+        cli, ["install", "copilot", "--mcp", "--scope", "user", "--project", str(project)]
+    )
+    assert result.exit_code == 0, result.output
+    wrapped = json.loads(config.read_text("utf-8"))["mcpServers"]
+    books = wrapped["bücher.de"]
+    assert books["args"][books["args"].index("--name") + 1] == "b_cher_de"
+    denied = json.dumps(_start_as_host(books, user, project, "read"))
+    assert "S35-DENY books" in denied, denied
+    allowed = _start_as_host(wrapped["plain"], user, project, "read")  # friction
+    assert "isError" not in allowed.get("result", {}) and "error" not in allowed, allowed
