@@ -595,7 +595,7 @@ HOSTS: Final[dict[Host, HostInfo]] = {
             "user": ("config.json", "opencode.json", "opencode.jsonc"),
         },
         # (each scope's files in the order OpenCode merges them, a later one winning;
-        # observed with 1.18.33, `opencode debug config`: config/plugin_mcp.py)
+        # observed with 1.18.33, `opencode debug config`: config/opencode/mcp_layers.py)
         trust="no folder trust: project plugins (.opencode/plugins, from the working directory "
         "up to the worktree root) load in every folder, unless OPENCODE_PURE or "
         "OPENCODE_DISABLE_PROJECT_CONFIG is set",

@@ -192,7 +192,7 @@ def _opencode_files(case: str, project: Path, env: dict[str, str]) -> None:
 def test_plugin_servers_merge_as_the_recorded_opencode_does(
     user: dict[str, str], tmp_path: Path
 ) -> None:
-    from hookwise.config.plugin_mcp import plugin_servers
+    from hookwise.config.opencode.mcp_layers import plugin_servers
 
     for case, recorded in OPENCODE["cases"].items():
         if "mcp" not in recorded:

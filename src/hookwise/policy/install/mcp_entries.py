@@ -860,10 +860,10 @@ def mcp_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[s
 def _plugin_checks(host: str, project: Path, env: Mapping[str, str]) -> list[tuple[str, str]]:
     """``doctor`` for a host whose settings install --mcp does not edit but whose servers
     hookwise reads (OpenCode's, Kilo's ``mcp``): each server once, as the host merges its
-    files (config.plugin_mcp), from the file that gives its command."""
+    files (config.opencode.mcp_layers), from the file that gives its command."""
     if host_info(host).hooks_layout != "plugin":
         return []
-    from hookwise.config.plugin_mcp import plugin_servers
+    from hookwise.config.opencode.mcp_layers import plugin_servers
 
     servers, problems = plugin_servers(host, project, env)
     out: list[tuple[str, str]] = [("warn", f"cannot read the MCP servers: {p}") for p in problems]
