@@ -88,6 +88,10 @@ def test_a_path_in_json_text_of_an_unmapped_tool_is_decided_as_a_file(
         ("create_issue", {"title": "build breaks", "body": "run `make` then `rm -rf build`",
                           "labels": ["bug"], "meta": json.dumps({"priority": 2})}),
         ("greet", {"name": "x", "extra": _deep(20, "v")}),
+        # prose that holds a word of something to run ("description" holds "script")
+        ("create_issue", {"title": "build breaks", "description": "the build script fails"}),
+        ("create_tasks", {"tasks": [{"title": "lint", "description": "run the linter",
+                                     "subscription": "team"}]}),
     ],
 )  # fmt: skip
 def test_friction_ordinary_nested_arguments_pass(

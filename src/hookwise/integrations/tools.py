@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from hookwise.policy import canonical
-from hookwise.policy.arg_roles import RUN_NAMES, RUN_WORDS
+from hookwise.policy.arg_roles import RUN_NAMES, run_word
 from hookwise.policy.tool_input import COMMAND_KEYS, command_value
 
 # (the table lives in policy/canonical.py, which the hook reads without this layer)
@@ -91,7 +91,7 @@ def command_like(args: Mapping[str, Any]) -> str | None:
     for key, value in args.items():
         flat = _key(key).replace("_", "") if isinstance(key, str) else ""
         named = flat in COMMAND_LIKE_KEYS or flat in RUN_NAMES
-        if (named or any(w in flat for w in RUN_WORDS)) and command_value(value):
+        if (named or run_word(flat)) and command_value(value):
             return str(key)
     return None
 

@@ -305,11 +305,25 @@ RUN_WORDS: Final = ("command", "cmd", "shell", "bash", "script", "exec")
 RUN_NAMES: Final = frozenset(["run", "line", "keys", "sendkeys", "cmdstr"])
 
 
+# prose holding a word of RUN_WORDS by chance (``description`` holds ``script``): taken out
+# of a key before it is searched for one (a key left unrecognised is read as one to run)
+_PROSE: Final = ("description", "transcript", "subscript", "superscript", "postscript",
+                 "manuscript", "prescription", "subscription", "inscription")  # fmt: skip
+
+
+def run_word(name: str) -> bool:
+    """Whether a key's name (lower case, ``_`` dropped) holds a word of :data:`RUN_WORDS`
+    outside prose (:data:`_PROSE`: ``description`` is no script)."""
+    for prose in _PROSE:
+        name = name.replace(prose, " ")
+    return any(w in name for w in RUN_WORDS)
+
+
 def runs_key(key: str) -> bool:
     """Whether ``key`` names something a tool runs (a role's command spelling, a word or
     name of :data:`RUN_WORDS`, :data:`RUN_NAMES`)."""
     name = fold(key)
-    return role(key, "") == "command" or name in RUN_NAMES or any(w in name for w in RUN_WORDS)
+    return role(key, "") == "command" or name in RUN_NAMES or run_word(name)
 
 
 def text_key(key: str | None) -> bool:
