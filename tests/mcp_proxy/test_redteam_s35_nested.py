@@ -51,6 +51,8 @@ def _outcome(project: Project, wrap: Any, tool: str, args: dict[str, Any]) -> tu
             },
         ),
         ("read_file", {"path": "notes.txt", "opts": json.dumps({"path": "~/.ssh/id_rsa"})}),
+        ("read_file", {"path": "notes.txt", "options": {"alt": "~/.ssh/id_rsa"}}),
+        ("write_file", {"path": "notes.txt", "content": "x", "also": [{"to": "../.bashrc"}]}),
         # more than hookwise reads: deeper than its bound, or in JSON text nested too deep
         ("greet", {"name": "x", "extra": _deep(70, "v")}),
         ("greet", {"name": "x", "extra": "[" * 100_000 + "]" * 100_000}),
@@ -84,6 +86,10 @@ def test_a_path_in_json_text_of_an_unmapped_tool_is_decided_as_a_file(
         ("edit_file", {"path": "tasks.json", "edits": [
             {"oldText": json.dumps({"command": "npm test"}),
              "newText": json.dumps({"command": "npm run test"})}]}),
+        ("edit_file", {"path": "README.md", "dryRun": False, "edits": [
+            {"oldText": "see ./docs/old.md", "newText": "see ./docs/new.md"}]}),
+        ("write_file", {"path": "notes.txt", "content": "see ./docs/x.md",
+                        "meta": {"title": "notes.md", "description": "moved from ./old"}}),
         ("search_issues", {"query": "label:bug", "options": {"limit": 5, "sort": "updated"}}),
         ("create_issue", {"title": "build breaks", "body": "run `make` then `rm -rf build`",
                           "labels": ["bug"], "meta": json.dumps({"priority": 2})}),

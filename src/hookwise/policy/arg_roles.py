@@ -407,7 +407,7 @@ def _nested_problem(tool: str, args: Mapping[str, Any], mapped: bool = True) -> 
             what = "a path"
         elif not mapped and runs_key(key) and _command_text(item):
             what = "something to run"
-        elif mapped and tool in _FILE_TOOLS and _path_word(key) and _looks_like_path(item):
+        elif mapped and _file_tool_path(tool, top, key, item):
             what = "a path"
         else:
             continue
@@ -416,6 +416,23 @@ def _nested_problem(tool: str, args: Mapping[str, Any], mapped: bool = True) -> 
             "(the rules read the top-level arguments)"
         )
     return short
+
+
+def _file_tool_path(tool: str, top: str, key: str, value: Any) -> bool:
+    """A path a mapped file tool's nested argument may name: under a key naming a path,
+    or, for a tool acting on one file, any path-like value outside text (_nested_file)."""
+    if tool in _FILE_TOOLS and _path_word(key) and _looks_like_path(value):
+        return True
+    return tool in _NAMES_A_FILE and _nested_file(top, key, value)
+
+
+def _nested_file(top: str, key: str, value: Any) -> bool:
+    """A path-like value nested in a file tool's arguments, not in text it writes or
+    compares (``edits: [{oldText: "./docs"}]``) nor a note: a server may open it
+    (``read_file {path: README.md, options: {alt: ~/.ssh/id_rsa}}``)."""
+    if text_key(top) or text_key(key) or fold(key) in _SHELL_NOTES:
+        return False
+    return _names_a_file(value)
 
 
 def _path_word(key: str) -> bool:
