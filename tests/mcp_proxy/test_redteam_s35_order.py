@@ -201,3 +201,73 @@ def test_friction_an_unchanged_policy_lets_the_approved_call_through(
     assert "isError" not in answer["result"], answer
     paths = [c["params"]["arguments"]["path"] for c in project.received_calls()]
     assert paths == [str(project.root / "a.txt")]
+
+
+# ------------------------------------------------------------------ F2: still running
+
+
+def _cancel(proxy: Any, request_id: int) -> None:
+    proxy.send(
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request_id}}
+    )
+
+
+def test_a_cancelled_call_that_may_change_files_holds_the_next_until_it_is_over(
+    project: Project, wrap: Any
+) -> None:
+    """The red team's race (report F1): ``run_shell "sleep; ln -s ~/.config cfg"``,
+    cancelled at once, then ``write_file cfg/hookwise/policy.yaml``. The server runs the
+    shell call on (a cancellation may be ignored); the write was decided before the link
+    existed and emptied the user policy. Now the cancellation is not passed on, and the
+    write waits for the shell call's answer: decided on the link, refused."""
+    from tests.mcp_proxy.test_redteam_s29 import USER_RULES, _blocked, _proxy, _user_policy
+
+    user = _user_policy(project)
+    proxy = _proxy(project, wrap)
+    config = user.parent.parent
+    link = {"command": f"sleep 1; ln -s {config} {project.root}/cfg"}
+    proxy.call(101, "run_shell", link)
+    _cancel(proxy, 101)
+    write = {"path": f"{project.root}/cfg/hookwise/policy.yaml", "content": "version: 1\n"}
+    proxy.call(102, "write_file", write)
+    answer, before = proxy.recv_until(lambda m: m.get("id") == 102)
+    proxy.nothing(0.5)  # the cancelled call's answer is dropped
+    proxy.close()
+    assert all(m.get("id") != 101 for m in before), before
+    assert _blocked(answer) == "hookwise:self-protection", answer
+    assert user.read_text("utf-8") == USER_RULES
+    received = [m for m in project.received() if isinstance(m, dict)]
+    assert "notifications/cancelled" not in [m.get("method") for m in received]
+
+
+def test_a_timed_out_call_that_may_change_files_holds_the_next_until_it_is_over(
+    project: Project, wrap: Any
+) -> None:
+    proxy = _hostile(project, wrap, "--timeout", "1")
+    proxy.call(1, "write_file", {"path": "notes.txt", "content": "x", "delay": 2.5})
+    proxy.call(2, "read_file", _read(project, {}))
+    timed_out, _ = proxy.recv_until(lambda m: "id" in m)
+    started = time.monotonic()
+    assert timed_out["id"] == 1 and "--timeout" in timed_out["error"]["message"], timed_out
+    second, _ = proxy.recv_until(lambda m: "id" in m)  # once the write's late answer came
+    waited = time.monotonic() - started
+    assert second["id"] == 2 and second["result"]["content"][0]["text"] == "answer 2"
+    assert waited > 0.8, waited
+    proxy.close()
+    received = [json.loads(x) for x in (project.root.parent / "hostile.log").open()]
+    assert "notifications/cancelled" not in [m.get("method") for m in received]
+
+
+def test_friction_cancelling_a_read_is_passed_on_and_holds_nothing(
+    project: Project, wrap: Any
+) -> None:
+    proxy = _hostile(project, wrap)
+    proxy.call(1, "read_file", _read(project, {"delay": 3}))
+    _cancel(proxy, 1)
+    proxy.call(2, "read_file", _read(project, {}))
+    answer, _ = proxy.recv_until(lambda m: "id" in m)
+    assert answer["id"] == 2, answer  # at once, not after the cancelled read
+    proxy.close()
+    received = [json.loads(x) for x in (project.root.parent / "hostile.log").open()]
+    cancelled = [m for m in received if m.get("method") == "notifications/cancelled"]
+    assert [m["params"]["requestId"] for m in cancelled] == [1]

@@ -13,7 +13,11 @@ change it (a write, move, link, delete, shell, or a tool the table cannot classi
 flight until its answer comes back. A call decided meanwhile could be decided on a path a
 moment before a link made by the earlier call redirects it (red team s29 F1, pipelined
 calls), so while one is in flight the decided requests that come after it wait, in order,
-and are decided once it has answered (or was cancelled, timed out, or the server is gone).
+and are decided once it has answered or the server is gone. A cancellation or --timeout
+ends the client's wait, not the server's work (a server may ignore a cancellation, and one
+that honours it never answers, so no answer would say it is over): such a call is not
+cancelled at the server, and its answer, dropped, is what lets the others go on (red team
+s35 F1). A call that only reads is cancelled at the server as the client asks.
 """
 
 from __future__ import annotations
@@ -678,9 +682,12 @@ class Proxy:
                 flight = self._flights.pop(key, None)  # its answer is no longer awaited
                 if flight is not None:
                     self._abandon(key, flight)
-                # the server is told (the notification goes on); what waited for the call
-                # is decided once that is passed on (_client_items)
-                self._changing.discard(key)
+                if key in self._changing:
+                    # it may change files: the server is not told (a server that stops
+                    # never answers, so none could say when it is over) and what waits
+                    # behind it goes on once its answer comes (dropped then)
+                    return True
+                # the server is told (the notification goes on)
             elif held.elicitation is not None:
                 self._elicitations.pop(held.elicitation, None)
         if held is None:
@@ -849,10 +856,14 @@ class Proxy:
                 for key, flight in late:
                     del self._flights[key]
                     self._abandon(key, flight)
-            for _key, flight in late:
+            with self._lock:
+                running = [key for key, _flight in late if key in self._changing]
+            for key, flight in late:
                 # the server first (queued: never blocks on a server that reads nothing):
-                # once the client has its error, the server's cancellation is on its way
-                if flight.method != "initialize":
+                # once the client has its error, the server's cancellation is on its way;
+                # not for a call that may change files: it runs on, and what waits behind
+                # it goes on once its answer comes (as for a cancellation: _cancel)
+                if flight.method != "initialize" and key not in running:
                     self.server.send(
                         framing.dumps(replies.cancelled(flight.id, "timed out in hookwise"))
                     )
@@ -866,7 +877,7 @@ class Proxy:
                     )
                 )
             if late:
-                self._landed([key for key, _flight in late])
+                self._landed([key for key, _flight in late if key not in running])
 
 
 # how many ids of requests the client no longer awaits are kept from being taken again
