@@ -45,7 +45,8 @@ for line in sys.stdin:
         continue  # notifications (a cancellation too: ignored, as a busy server does)
     if msg["method"] == "initialize":
         send({"jsonrpc": "2.0", "id": msg["id"], "result": {"protocolVersion": "2025-06-18",
-              "capabilities": {"tools": {}}, "serverInfo": {"name": "hostile", "version": "1"}}})
+              "capabilities": {"tools": {}, "tasks": {"list": {}, "requests": {"tools": {"call": {}}}}},
+              "serverInfo": {"name": "hostile", "version": "1"}}})
     elif msg["method"] == "tools/call":
         threading.Thread(target=later, args=(msg["id"], msg["params"].get("arguments") or {}),
                          daemon=True).start()
@@ -59,7 +60,7 @@ def _hostile(project: Project, wrap: Any, *options: str) -> Any:
     server.write_text(HOSTILE, "utf-8")
     log = project.root.parent / "hostile.log"
     proxy = wrap("", *options, server=[sys.executable, str(server), str(log)])
-    proxy.initialize()
+    proxy.answer = proxy.initialize()
     return proxy
 
 
@@ -271,3 +272,37 @@ def test_friction_cancelling_a_read_is_passed_on_and_holds_nothing(
     received = [json.loads(x) for x in (project.root.parent / "hostile.log").open()]
     cancelled = [m for m in received if m.get("method") == "notifications/cancelled"]
     assert [m["params"]["requestId"] for m in cancelled] == [1]
+
+
+def test_a_task_augmented_call_that_may_change_files_is_refused(
+    project: Project, wrap: Any
+) -> None:
+    """Report F2: a ``tools/call`` with ``params.task`` is answered at once (a
+    CreateTaskResult) while the server runs it on, so the next call was decided before its
+    change. The server's initialize answer reaches the client without tools/call tasks;
+    a task-augmented call of a tool that may change files is refused; a read may be one."""
+    proxy = _hostile(project, wrap)
+    tasks = proxy.answer["result"]["capabilities"]["tasks"]
+    assert tasks == {"list": {}, "requests": {}}, tasks
+    task = {"ttl": 60000}
+    proxy.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {
+                "name": "write_file",
+                "arguments": {"path": "notes.txt", "content": "x"},
+                "task": task,
+            },
+        }
+    )
+    refused, _ = proxy.recv_until(lambda m: m.get("id") == 1)
+    assert refused["error"]["code"] == -32602 and "params.task" in refused["error"]["message"]
+    proxy.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "read_file", "arguments": _read(project, {}), "task": task}})  # fmt: skip
+    read, _ = proxy.recv_until(lambda m: m.get("id") == 2)
+    assert read["result"]["content"][0]["text"] == "answer 2", read
+    proxy.close()
+    received = [json.loads(x) for x in (project.root.parent / "hostile.log").open()]
+    assert [m["id"] for m in received if m.get("method") == "tools/call"] == [2]

@@ -102,6 +102,8 @@ class Proxy:
         # requests passed on that the client no longer awaits (cancelled, timed out): the
         # server may still answer them, so their ids are not taken again (s35 F2)
         self._abandoned: dict[Key, None] = {}
+        # the client's initialize requests in flight: their answers lose tools/call tasks
+        self._initializing: set[Key] = set()
         # calls passed on that may change the filesystem, not yet answered (F1)
         self._changing: set[Key] = set()
         # decided requests that came while one of those was in flight, in their order
@@ -320,6 +322,7 @@ class Proxy:
             caps = params.get("capabilities") if isinstance(params, dict) else None
             with self._lock:
                 self._elicit = elicit.supports_form(caps)
+                self._initializing.add(key)
         if method in _DECIDED and self._wait_turn(value):
             return None
         return self._decided(value)
@@ -490,6 +493,9 @@ class Proxy:
                 False,
             )
         arguments: dict[str, Any] = args or {}
+        refused = self._task_refused(value, tool)
+        if refused is not None:
+            return ("answer", refused, False)
         try:
             prepared = self.decider.prepare(tool, arguments)
             if prepared != arguments:  # the server gets the paths as they were decided on
@@ -502,6 +508,29 @@ class Proxy:
             self._hold(value, tool, arguments, verdict, given=args or {})
             return None
         return self._applied(value, tool, verdict)
+
+    def _task_refused(self, value: dict[str, Any], tool: str) -> dict[str, Any] | None:
+        """A task-augmented call (MCP 2025-11-25 ``params.task``) of a tool that may change
+        files: the server answers it at once (CreateTaskResult) and runs it on, so no answer
+        would say when its change is done and the calls after it could be decided before it
+        (red team s35 F2). Refused, naming why; a call that only reads may be a task."""
+        params = value.get("params")
+        if not isinstance(params, dict) or "task" not in params:
+            return None
+        try:
+            changes = self.decider.may_change(tool)
+        except Exception:
+            changes = True
+        if not changes:
+            return None
+        return replies.error(
+            _id_or_null(value),
+            replies.INVALID_PARAMS,
+            f"hookwise: a task-augmented call of {tool!r} (params.task) is not passed to MCP "
+            f"server '{self.name}': the tool may change files, and a task is answered before "
+            "its work is done, so the calls after it could not be decided after it; call it "
+            "without params.task",
+        )
 
     def _resource(self, value: dict[str, Any]) -> tuple[str, dict[str, Any], bool] | None:
         """``resources/read`` (and subscribe): a read of its URI, decided like a tool call
@@ -738,7 +767,7 @@ class Proxy:
         msg = framing.parse(line)
         if msg.kind != "batch":
             if self._server_item(msg, line):
-                self._write_client(line)
+                self._write_client(self._no_task_tools(msg, line))
             self._landed([msg.key] if msg.kind == "response" else [])
             return
         items = [framing.classify(v) for v in msg.value]
@@ -748,6 +777,26 @@ class Proxy:
         elif passed:
             self._to_client([item.value for item in passed])
         self._landed([item.key for item in items if item.kind == "response"])
+
+    def _no_task_tools(self, msg: Message, line: bytes) -> bytes:
+        """The answer to ``initialize`` without the server's ``tasks.requests.tools``: a
+        client then calls its tools plainly, never as tasks the proxy would refuse for a
+        tool that may change files (:meth:`_task_refused`)."""
+        with self._lock:
+            if msg.kind != "response" or msg.key not in self._initializing:
+                return line
+            self._initializing.discard(msg.key)
+        result = msg.value.get("result")
+        caps = result.get("capabilities") if isinstance(result, dict) else None
+        tasks = caps.get("tasks") if isinstance(caps, dict) else None
+        requests = tasks.get("requests") if isinstance(tasks, dict) else None
+        if not isinstance(requests, dict) or "tools" not in requests:
+            return line
+        assert isinstance(result, dict) and isinstance(caps, dict) and isinstance(tasks, dict)
+        kept = {k: v for k, v in requests.items() if k != "tools"}
+        tasks = {**tasks, "requests": kept}
+        value = {**msg.value, "result": {**result, "capabilities": {**caps, "tasks": tasks}}}
+        return framing.dumps(value)
 
     def _server_item(self, msg: Message, raw: bytes) -> bool:
         """Whether a server message goes on to the client (see the module docstring)."""
