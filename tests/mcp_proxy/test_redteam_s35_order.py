@@ -306,3 +306,25 @@ def test_a_task_augmented_call_that_may_change_files_is_refused(
     proxy.close()
     received = [json.loads(x) for x in (project.root.parent / "hostile.log").open()]
     assert [m["id"] for m in received if m.get("method") == "tools/call"] == [2]
+
+
+def test_a_resource_read_or_prompt_without_an_id_is_refused_and_audited(
+    project: Project, wrap: Any
+) -> None:
+    """Report F9: ``resources/read`` and ``prompts/get`` sent as notifications reached the
+    server undecided and unaudited."""
+    proxy = _hostile(project, wrap)
+    env_file = f"file://{project.root}/.env"
+    proxy.send({"jsonrpc": "2.0", "method": "resources/read", "params": {"uri": env_file}})
+    proxy.send({"jsonrpc": "2.0", "method": "prompts/get",
+                "params": {"name": "p", "arguments": {"path": f"{project.root}/.env"}}})  # fmt: skip
+    proxy.send({"jsonrpc": "2.0", "id": 3, "method": "ping"})  # friction: others go on
+    pong, notes = proxy.recv_until(lambda m: m.get("id") == 3)
+    assert pong["result"] == {}
+    assert sum("without an id" in json.dumps(n) for n in notes) == 2, notes
+    proxy.close()
+    received = [json.loads(x) for x in (project.root.parent / "hostile.log").open()]
+    assert [m.get("method") for m in received][-1] == "ping", received
+    assert not [m for m in received if m.get("method") in ("resources/read", "prompts/get")]
+    refused = [r for r in project.audit() if "without an id" in json.dumps(r)]
+    assert len(refused) == 2, project.audit()

@@ -284,6 +284,9 @@ class Proxy:
                     return None
                 out = self._call(value)
                 return out if out is not None and out[0] == "forward" else None
+            if method in RESOURCE_METHODS:  # a read without an id (s35 F9): no request
+                self._idless(value)
+                return None
             return ("forward", value, False)
         bad = _bad_id(value.get("id"))
         if bad is not None:
@@ -352,6 +355,20 @@ class Proxy:
                 "over, so later calls could not be decided after it"
             )
         return changes
+
+    def _idless(self, value: dict[str, Any]) -> None:
+        """``resources/read``, ``resources/subscribe`` or ``prompts/get`` without an id: it
+        can have no answer, and a server acting on it would read undecided; refused, said
+        why, audited (red team s35 F9)."""
+        method = str(value.get("method"))
+        params = value.get("params")
+        reason = (
+            f"hookwise: a {method} without an id was not passed to MCP server '{self.name}': "
+            "a request that can have no answer is not decided"
+        )
+        self._note(reason.removeprefix("hookwise: "))
+        with contextlib.suppress(Exception):  # the refusal stands without its record
+            self.decider.refused(method, params if isinstance(params, dict) else {}, reason, "")
 
     def _waits(self, key: Key) -> bool:
         return any(id_key(v.get("id")) == key for v in self._waiting if "id" in v)
